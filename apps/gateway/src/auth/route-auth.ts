@@ -1,0 +1,43 @@
+/**
+ * The contract between routes and the authorization layer. A route declares what it needs in
+ * its options, `config: { auth: { scopes: ['read:vitals'] } }`, and never checks a token itself.
+ * One onRequest hook (the auth plugin) enforces it for every route and sets `request.principal`.
+ * Routes without `config.auth` are public (discovery, health, docs).
+ */
+import type { Role, Scope } from '@vitalis/schemas';
+
+/** How the caller's identity was established. */
+export type AuthMethod = 'client_secret' | 'private_key_jwt' | 'token_exchange' | 'authorization_code' | 'refresh_token' | 'sandbox';
+
+/** Who is calling, from a verified, unrevoked access token. */
+export interface Principal {
+  /** The OAuth client that holds the token. */
+  clientId: string;
+  /** The subject the token speaks for: a user id, or the client id for machine tokens. */
+  subject: string;
+  scopes: Scope[];
+  roles: Role[];
+  /** For patient users: the only patient record they may see. */
+  patientId?: string;
+  /** The token's jti (for revocation and audit). */
+  tokenId: string;
+  /** Expiry, seconds since the epoch. */
+  expiresAt: number;
+  authMethod: AuthMethod;
+  /** RFC 8693 `act` claim: the client acting on the subject's behalf, if exchanged. */
+  actor?: { sub: string; client_id?: string };
+}
+
+export interface RouteAuth {
+  /** Every listed scope is required. */
+  scopes: Scope[];
+}
+
+declare module 'fastify' {
+  interface FastifyContextConfig {
+    auth?: RouteAuth;
+  }
+  interface FastifyRequest {
+    principal?: Principal;
+  }
+}

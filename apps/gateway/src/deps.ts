@@ -1,0 +1,17 @@
+/**
+ * What the gateway needs from the outside world, created once in main.ts (or by a test) and
+ * handed to buildGateway. Route modules take what they use from here; nothing reaches for globals.
+ */
+import type { Kafka } from 'kafkajs';
+import type { Pool } from '@vitalis/db';
+import type { Logger } from '@vitalis/log';
+import type { Redis } from '@vitalis/redis';
+import type { GatewayConfig } from './config';
+
+export interface GatewayDeps {
+  config: GatewayConfig;
+  pool: Pool;
+  redis: Redis;
+  kafka: Kafka;
+  logger: Logger;
+}

@@ -1,0 +1,24 @@
+import { loadConfig } from '@vitalis/config';
+import { createPool, migrate } from '@vitalis/db';
+import { createKafka, ensureTopics } from '@vitalis/kafka';
+import { createLogger } from '@vitalis/log';
+import { createRedis } from '@vitalis/redis';
+import { onShutdown } from '@vitalis/runtime';
+import { buildGateway } from './app';
+import { gatewayConfigShape, withBaseUrl } from './config';
+
+const config = withBaseUrl(loadConfig('gateway', gatewayConfigShape));
+const logger = createLogger('gateway', config.LOG_LEVEL);
+const pool = createPool({ url: config.DATABASE_URL, max: config.DATABASE_POOL_MAX, application: 'vitalis-gateway' });
+const redis = createRedis({ url: config.REDIS_URL, name: 'vitalis-gateway' });
+const kafka = createKafka({ brokers: config.KAFKA_BROKERS, clientId: 'vitalis-gateway', logger });
+
+await migrate(pool);
+await ensureTopics(kafka);
+await redis.connect();
+
+const app = await buildGateway({ config, pool, redis, kafka, logger });
+await app.listen({ host: config.HOST, port: config.PORT });
+logger.info({ url: config.baseUrl }, 'gateway listening');
+
+onShutdown(logger, [() => app.close(), () => pool.end(), () => redis.quit()]);

@@ -1,0 +1,44 @@
+import pg from 'pg';
+
+// bigint (int8) columns come back as strings by default; our positions and offsets fit in a JS number
+// far beyond any realistic volume (2^53), so parse them as numbers once, here.
+pg.types.setTypeParser(pg.types.builtins.INT8, (value) => Number(value));
+
+export type Pool = pg.Pool;
+export type PoolClient = pg.PoolClient;
+
+export interface PoolOptions {
+  url: string;
+  max?: number;
+  application?: string;
+}
+
+export function createPool({ url, max = 20, application = 'vitalis' }: PoolOptions): pg.Pool {
+  const pool = new pg.Pool({
+    connectionString: url,
+    max,
+    application_name: application,
+    connectionTimeoutMillis: 5_000,
+    idleTimeoutMillis: 30_000,
+  });
+  // An idle client losing its connection (server restart) must not crash the process;
+  // the pool drops it and the next checkout reconnects.
+  pool.on('error', () => {});
+  return pool;
+}
+
+/** Runs `fn` inside BEGIN/COMMIT on one client; rolls back and rethrows on any error. */
+export async function withTransaction<T>(pool: pg.Pool, fn: (client: pg.PoolClient) => Promise<T>): Promise<T> {
+  const client = await pool.connect();
+  try {
+    await client.query('BEGIN');
+    const result = await fn(client);
+    await client.query('COMMIT');
+    return result;
+  } catch (err) {
+    await client.query('ROLLBACK').catch(() => {});
+    throw err;
+  } finally {
+    client.release();
+  }
+}

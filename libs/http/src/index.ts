@@ -1,0 +1,2 @@
+export * from './problem';
+export { problemDetails, sendProblem, requestIdFrom, REQUEST_ID_HEADER, type ProblemPluginOptions } from './plugin';

@@ -1,0 +1,64 @@
+/**
+ * The error contract as a fastify plugin: every error and every unknown route answers
+ * `application/problem+json`, never fastify's default shape, and every response carries
+ * the request id. Unexpected errors are logged with the request id and answered 500
+ * without internals.
+ */
+import { randomUUID } from 'node:crypto';
+import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import fp from 'fastify-plugin';
+import { hasZodFastifySchemaValidationErrors, isResponseSerializationError } from 'fastify-type-provider-zod';
+import { HttpProblem, PROBLEM_CONTENT_TYPE, problemBody, problemForStatus, validationFailed } from './problem';
+
+export const REQUEST_ID_HEADER = 'x-request-id';
+const REQUEST_ID_PATTERN = /^[\w.:-]{1,128}$/;
+
+/** Honour a caller's request id when it is sane (for tracing across services), otherwise mint one. */
+export function requestIdFrom(req: { headers: Record<string, string | string[] | undefined> }): string {
+  const given = req.headers[REQUEST_ID_HEADER];
+  return typeof given === 'string' && REQUEST_ID_PATTERN.test(given) ? given : randomUUID();
+}
+
+export function sendProblem(reply: FastifyReply, baseUrl: string, problem: HttpProblem): FastifyReply {
+  for (const [name, value] of Object.entries(problem.headers)) reply.header(name, value);
+  return reply
+    .code(problem.status)
+    .type(PROBLEM_CONTENT_TYPE)
+    .send(problemBody(baseUrl, problem, reply.request.url.split('?')[0]));
+}
+
+function toProblem(err: FastifyError, req: FastifyRequest): HttpProblem {
+  if (err instanceof HttpProblem) return err;
+  if (hasZodFastifySchemaValidationErrors(err)) {
+    const errors = err.validation.map((v) => ({
+      path: `${err.validationContext ?? 'request'}${v.instancePath.replaceAll('/', '.')}`,
+      message: v.message ?? 'invalid',
+    }));
+    return validationFailed(`The ${err.validationContext ?? 'request'} is invalid: ${errors.map((e) => `${e.path}: ${e.message}`).join('; ')}`, errors);
+  }
+  if (isResponseSerializationError(err)) {
+    req.log.error({ err, method: req.method }, 'response did not match its schema');
+    return problemForStatus(500, 'The server failed to build a valid response. The error was logged.');
+  }
+  const status = err.statusCode ?? 500;
+  if (status >= 400 && status < 500) return problemForStatus(status, err.message);
+  req.log.error({ err }, 'unhandled error');
+  return problemForStatus(500, 'An unexpected error occurred. The error was logged with this request id.');
+}
+
+export interface ProblemPluginOptions {
+  baseUrl: string;
+}
+
+export const problemDetails = fp<ProblemPluginOptions>(
+  async (app: FastifyInstance, { baseUrl }) => {
+    app.addHook('onRequest', async (req, reply) => {
+      reply.header(REQUEST_ID_HEADER, req.id);
+    });
+    app.setErrorHandler((err: FastifyError, req, reply) => sendProblem(reply, baseUrl, toProblem(err, req)));
+    app.setNotFoundHandler((req, reply) =>
+      sendProblem(reply, baseUrl, problemForStatus(404, `No route ${req.method} ${req.url.split('?')[0]}.`)),
+    );
+  },
+  { name: 'vitalis-problem-details', fastify: '5.x' },
+);

@@ -1,0 +1,2 @@
+export { createKafka, ensureTopics, type KafkaOptions } from './client';
+export { TOPICS, topicSpecs, type TopicSpec } from './topics';

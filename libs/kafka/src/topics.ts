@@ -1,0 +1,42 @@
+/**
+ * Every Kafka topic Vitalis uses, with explicit partitions and retention. Topics are created at
+ * app start (auto-creation is off on our brokers) so a fresh cluster is ready without a manual step.
+ */
+export interface TopicSpec {
+  topic: string;
+  numPartitions: number;
+  replicationFactor: number;
+  configEntries: { name: string; value: string }[];
+}
+
+const DAY_MS = 24 * 60 * 60 * 1000;
+
+export const TOPICS = {
+  /** Vitals observations from devices and POST /api/v1/vitals, keyed by patient id. */
+  vitalsObservations: 'vitals.observations.v1',
+  /** Messages the ingest worker could not store, with the reason in headers. */
+  vitalsDeadLetter: 'vitals.observations.v1.dlq',
+} as const;
+
+export function topicSpecs(replicationFactor = 1): TopicSpec[] {
+  return [
+    {
+      topic: TOPICS.vitalsObservations,
+      // 12 partitions: enough for several ingest instances and gateways to share the load,
+      // few enough for a 2-core broker.
+      numPartitions: 12,
+      replicationFactor,
+      configEntries: [
+        { name: 'retention.ms', value: String(7 * DAY_MS) }, // the append log in PostgreSQL is the record; Kafka is the buffer
+        { name: 'compression.type', value: 'producer' },
+        { name: 'min.insync.replicas', value: '1' },
+      ],
+    },
+    {
+      topic: TOPICS.vitalsDeadLetter,
+      numPartitions: 1,
+      replicationFactor,
+      configEntries: [{ name: 'retention.ms', value: String(30 * DAY_MS) }], // long enough for a human to look
+    },
+  ];
+}

@@ -1,0 +1,75 @@
+/**
+ * Starts a real gateway on an ephemeral port against the real test infrastructure and returns
+ * its base URL. Tests then speak HTTP to it like any client would.
+ */
+import type { AddressInfo } from 'node:net';
+import { createPool } from '@vitalis/db';
+import { createKafka } from '@vitalis/kafka';
+import { createLogger } from '@vitalis/log';
+import { createRedis } from '@vitalis/redis';
+import { parseConfig } from '@vitalis/config';
+import { buildGateway, type GatewayApp } from '../../apps/gateway/src/app';
+import { gatewayConfigShape, withBaseUrl, type GatewayConfig } from '../../apps/gateway/src/config';
+import type { GatewayDeps } from '../../apps/gateway/src/deps';
+import { testEnv } from './env';
+
+export interface RunningGateway {
+  url: string;
+  app: GatewayApp;
+  deps: GatewayDeps;
+  close: () => Promise<void>;
+}
+
+/** `overrides` are env-style settings (e.g. { ACCESS_TOKEN_TTL_SECONDS: '2' }). */
+export async function startGateway(overrides: Record<string, string> = {}): Promise<RunningGateway> {
+  const env = {
+    ...process.env,
+    DATABASE_URL: testEnv.DATABASE_URL,
+    REDIS_URL: testEnv.REDIS_URL,
+    KAFKA_BROKERS: testEnv.KAFKA_BROKERS.join(','),
+    LOG_LEVEL: testEnv.LOG_LEVEL,
+    PORT: '8080',
+    ...overrides,
+  };
+  const parsed = parseConfig(gatewayConfigShape, env);
+  const logger = createLogger('gateway-test', parsed.LOG_LEVEL);
+  const pool = createPool({ url: parsed.DATABASE_URL, max: 10, application: 'vitalis-gateway-test' });
+  const redis = createRedis({ url: parsed.REDIS_URL, name: 'vitalis-gateway-test' });
+  await redis.connect();
+  const kafka = createKafka({ brokers: parsed.KAFKA_BROKERS, clientId: 'vitalis-gateway-test', logger });
+
+  // Bind first so the base URL (issuer, problem types) names the real ephemeral port.
+  let config: GatewayConfig = withBaseUrl(parsed);
+  const deps: GatewayDeps = { config, pool, redis, kafka, logger };
+  const app = await buildGatewayOnFreePort(deps, (port) => {
+    config = withBaseUrl({ ...parsed, PORT: port, PUBLIC_BASE_URL: overrides.PUBLIC_BASE_URL ?? `http://127.0.0.1:${port}` });
+    deps.config = config;
+  });
+  return {
+    url: config.baseUrl,
+    app,
+    deps,
+    close: async () => {
+      await app.close();
+      await pool.end();
+      redis.disconnect();
+    },
+  };
+}
+
+/** Reserves a free port, fixes the config to it, then builds and listens. */
+async function buildGatewayOnFreePort(deps: GatewayDeps, setPort: (port: number) => void): Promise<GatewayApp> {
+  const { createServer } = await import('node:net');
+  const port = await new Promise<number>((resolve, reject) => {
+    const probe = createServer();
+    probe.once('error', reject);
+    probe.listen(0, '127.0.0.1', () => {
+      const { port } = probe.address() as AddressInfo;
+      probe.close(() => resolve(port));
+    });
+  });
+  setPort(port);
+  const app = await buildGateway(deps);
+  await app.listen({ host: '127.0.0.1', port });
+  return app;
+}

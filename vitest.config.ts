@@ -1,0 +1,16 @@
+import { defineConfig } from 'vitest/config';
+
+export default defineConfig({
+  test: {
+    include: ['test/**/*.test.ts'],
+    globalSetup: ['test/helpers/global-setup.ts'],
+    // Real servers, real network: generous per-test limits, but no timing is ever asserted.
+    testTimeout: 60_000,
+    hookTimeout: 120_000,
+    pool: 'forks',
+    maxWorkers: 2,
+    // Test files share one PostgreSQL/Kafka/Redis; each test uses its own ids, never truncates.
+    sequence: { concurrent: false },
+    reporters: ['default'],
+  },
+});
