@@ -3,6 +3,7 @@ import { defineConfig } from 'vitest/config';
 export default defineConfig({
   test: {
     include: ['test/**/*.test.ts'],
+    exclude: ['test/disruptive/**', '**/node_modules/**'],
     globalSetup: ['test/helpers/global-setup.ts'],
     // Real servers, real network: generous per-test limits, but no timing is ever asserted.
     testTimeout: 60_000,

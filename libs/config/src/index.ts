@@ -39,11 +39,13 @@ export function loadConfig<S extends z.ZodRawShape>(app: string, shape: S, env: 
 
 // ---- field builders: small, explicit, reusable --------------------------------------------
 
+const PORT_MESSAGE = 'must be a TCP port from 1 to 65535';
 export const port = (fallback: number) =>
-  z.coerce.number().int().min(1, 'must be a TCP port from 1 to 65535').max(65535, 'must be a TCP port from 1 to 65535').default(fallback);
+  z.coerce.number({ error: PORT_MESSAGE }).int(PORT_MESSAGE).min(1, PORT_MESSAGE).max(65535, PORT_MESSAGE).default(fallback);
 
+const POSITIVE_MESSAGE = 'must be a positive integer';
 export const positiveInt = (fallback: number) =>
-  z.coerce.number().int().positive('must be a positive integer').default(fallback);
+  z.coerce.number({ error: POSITIVE_MESSAGE }).int(POSITIVE_MESSAGE).positive(POSITIVE_MESSAGE).default(fallback);
 
 export const url = (fallback: string, protocols: readonly string[]) =>
   z

@@ -1,0 +1,39 @@
+# Vitalis: the two commands are `make run` and `make test`. `make help` lists the rest.
+SHELL := /bin/bash
+.DEFAULT_GOAL := help
+
+include infra/infra.mk
+
+node_modules: package.json package-lock.json
+	npm ci --no-audit --no-fund
+	@touch node_modules
+
+.PHONY: help install run stop logs test test-main test-disruptive typecheck bench
+help: ## This list
+	@grep -hE '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  make %-16s %s\n", $$1, $$2}'
+
+install: node_modules infra-install ## Install everything that is missing (npm packages, Debian packages, Kafka jars)
+
+run: install up ## Start the stack and all four apps, seed demo data, run the bedside simulator, print the URLs
+	@infra/bin/apps start
+
+stop: ## Stop the four apps (the infrastructure keeps running; `make down` stops it)
+	@infra/bin/apps stop
+
+logs: ## Follow the apps' logs
+	@tail -n 50 -F .data/logs/gateway.log .data/logs/ingest.log .data/logs/projector.log .data/logs/simulator.log
+
+typecheck: node_modules ## TypeScript strict, whole repo
+	npx tsc -p tsconfig.json
+
+test: node_modules up typecheck test-main test-disruptive ## The full suite against real PostgreSQL, Kafka and Redis
+
+test-main: node_modules
+	npx vitest run
+
+# Tests that stop and restart the shared servers run alone, after everything else.
+test-disruptive: node_modules
+	npx vitest run --config vitest.disruptive.config.ts
+
+bench: node_modules up ## Benchmarks in test/bench/, figures as ratios to a baseline measured in the same run
+	@for b in test/bench/*.bench.ts; do echo "== $$b"; node --import tsx "$$b" || exit 1; done
