@@ -13,7 +13,7 @@ describe('GET /api/v1/health', () => {
     expect(res.status).toBe(200);
     expect(res.headers.get('content-type')).toMatch(/^application\/json/);
     expect(res.headers.get('x-request-id')).toBeTruthy();
-    const body = await res.json();
+    const body = (await res.json()) as any;
     expect(body.status).toBe('ok');
     for (const name of ['postgres', 'kafka', 'redis']) {
       expect(body.checks[name].status).toBe('ok');
@@ -35,7 +35,7 @@ describe('health with a dependency down', () => {
     try {
       const res = await fetch(`${gw.url}/api/v1/health`);
       expect(res.status).toBe(200);
-      const body = await res.json();
+      const body = (await res.json()) as any;
       expect(body.status).toBe('degraded');
       expect(body.checks.kafka.status).toBe('down');
       expect(body.checks.kafka.error).toBeTruthy();
@@ -50,7 +50,7 @@ describe('health with a dependency down', () => {
     try {
       const res = await fetch(`${gw.url}/api/v1/health`);
       expect(res.status).toBe(503);
-      const body = await res.json();
+      const body = (await res.json()) as any;
       expect(body.status).toBe('down');
       expect(body.checks.postgres.status).toBe('down');
     } finally {
@@ -66,7 +66,7 @@ describe('the error contract on unknown routes', () => {
       const res = await fetch(`${gw.url}/api/v1/nothing-here?x=1`);
       expect(res.status).toBe(404);
       expect(res.headers.get('content-type')).toMatch(/^application\/problem\+json/);
-      const body = await res.json();
+      const body = (await res.json()) as any;
       expect(body).toMatchObject({ type: `${gw.url}/errors/not-found`, title: 'Not Found', status: 404, instance: '/api/v1/nothing-here' });
       expect(body.detail).toContain('GET /api/v1/nothing-here');
     } finally {
