@@ -17,6 +17,9 @@ install: node_modules infra-install ## Install everything that is missing (npm p
 run: install up ## Start the stack and all four apps, seed demo data, run the bedside simulator, print the URLs
 	@infra/bin/apps start
 
+apps-status: ## Which of the four apps are running
+	@infra/bin/apps status
+
 stop: ## Stop the four apps (the infrastructure keeps running; `make down` stops it)
 	@infra/bin/apps stop
 
