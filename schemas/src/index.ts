@@ -1,1 +1,3 @@
 export * from './scopes';
+export * from './vitals';
+export * from './fhir';

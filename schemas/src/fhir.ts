@@ -1,0 +1,132 @@
+/**
+ * Pure mapping from the Vitalis wire observation to a FHIR R4 `Observation` resource (vital signs).
+ *
+ * - status `final`, category `vital-signs` (observation-category code system).
+ * - code.coding: the LOINC code (SpO2 additionally carries 2708-6, which the R4 oxygen saturation
+ *   profile requires next to 59408-5); ECG: MDC 131330 lead II.
+ * - subject `Patient/<patient_id>`, device `Device/<device_id>`, effectiveDateTime.
+ * - valueQuantity with the UCUM system, or valueSampledData for ECG (origin in mV, period in ms,
+ *   dimensions 1, data = space-separated samples).
+ * - identifier `urn:vitalis:observation` = `<device_id>/<seq>`: the idempotency key, stable across
+ *   redelivery. id is `<device_id>.<seq>` (FHIR id charset), at most 64 characters or omitted.
+ *
+ * Systolic and diastolic are separate observations on the wire (a cuff reports both at once, but
+ * a device may also report one); they map to the LOINC component codes, not a 85354-9 panel.
+ */
+import { ECG_LEAD_II, LOINC_SYSTEM, NUMERIC_VITALS, UCUM_SYSTEM, type NumericVitalCode, type VitalsObservation } from './vitals';
+
+export interface FhirCoding {
+  system: string;
+  code: string;
+  display?: string;
+}
+
+export interface FhirObservation {
+  resourceType: 'Observation';
+  id?: string;
+  meta?: { profile: string[] };
+  identifier: { system: string; value: string }[];
+  status: 'final';
+  category: { coding: FhirCoding[]; text?: string }[];
+  code: { coding: FhirCoding[]; text: string };
+  subject: { reference: string };
+  device: { reference: string };
+  effectiveDateTime: string;
+  valueQuantity?: { value: number; unit: string; system: string; code: string };
+  valueSampledData?: {
+    origin: { value: number; unit: string; system: string; code: string };
+    period: number;
+    dimensions: 1;
+    lowerLimit: number;
+    upperLimit: number;
+    data: string;
+  };
+}
+
+export const OBSERVATION_IDENTIFIER_SYSTEM = 'urn:vitalis:observation';
+
+const VITAL_SIGNS_CATEGORY = {
+  coding: [{ system: 'http://terminology.hl7.org/CodeSystem/observation-category', code: 'vital-signs', display: 'Vital Signs' }],
+  text: 'Vital Signs',
+};
+
+/** R4 vital signs profiles per LOINC code (the ones with a dedicated profile). */
+const PROFILES: Partial<Record<NumericVitalCode, string>> = {
+  '8867-4': 'http://hl7.org/fhir/StructureDefinition/heartrate',
+  '59408-5': 'http://hl7.org/fhir/StructureDefinition/oxygensat',
+  '9279-1': 'http://hl7.org/fhir/StructureDefinition/resprate',
+  '8310-5': 'http://hl7.org/fhir/StructureDefinition/bodytemp',
+};
+
+const UCUM_DISPLAY: Record<string, string> = { '/min': 'beats/minute', '%': '%', 'mm[Hg]': 'mmHg', Cel: 'C', mV: 'mV' };
+
+function fhirId(o: VitalsObservation): string | undefined {
+  const id = `${o.device_id}.${o.seq}`;
+  return id.length <= 64 ? id : undefined;
+}
+
+export function toFhirObservation(o: VitalsObservation): FhirObservation {
+  const base = {
+    resourceType: 'Observation' as const,
+    ...(fhirId(o) ? { id: fhirId(o) } : {}),
+    identifier: [{ system: OBSERVATION_IDENTIFIER_SYSTEM, value: `${o.device_id}/${o.seq}` }],
+    status: 'final' as const,
+    category: [VITAL_SIGNS_CATEGORY],
+    subject: { reference: `Patient/${o.patient_id}` },
+    device: { reference: `Device/${o.device_id}` },
+    effectiveDateTime: o.effective_at,
+  };
+  if (o.code === ECG_LEAD_II.code) {
+    return {
+      ...base,
+      code: { coding: [{ system: ECG_LEAD_II.system, code: ECG_LEAD_II.code, display: ECG_LEAD_II.display }], text: 'ECG lead II' },
+      valueSampledData: {
+        origin: { value: o.waveform.origin, unit: 'mV', system: UCUM_SYSTEM, code: 'mV' },
+        period: o.waveform.period_ms,
+        dimensions: 1,
+        lowerLimit: ECG_LEAD_II.min,
+        upperLimit: ECG_LEAD_II.max,
+        data: o.waveform.samples.map(formatSample).join(' '),
+      },
+    };
+  }
+  const def = NUMERIC_VITALS[o.code];
+  const coding: FhirCoding[] = [{ system: LOINC_SYSTEM, code: def.code, display: def.display }];
+  if (o.code === '59408-5') coding.unshift({ system: LOINC_SYSTEM, code: '2708-6', display: 'Oxygen saturation in Arterial blood' });
+  const profile = PROFILES[o.code];
+  return {
+    ...base,
+    ...(profile ? { meta: { profile: [profile] } } : {}),
+    code: { coding, text: def.display },
+    valueQuantity: { value: o.value, unit: UCUM_DISPLAY[def.unit] ?? def.unit, system: UCUM_SYSTEM, code: def.unit },
+  };
+}
+
+/** Samples as decimals without float noise (real[] round-trips as e.g. 0.10000000149). */
+function formatSample(value: number): string {
+  return String(Math.round(value * 10_000) / 10_000);
+}
+
+export interface FhirBundle {
+  resourceType: 'Bundle';
+  type: 'searchset';
+  total?: number;
+  link: { relation: string; url: string }[];
+  entry: { fullUrl?: string; resource: FhirObservation; search: { mode: 'match' } }[];
+}
+
+export function toSearchsetBundle(observations: VitalsObservation[], links: { self: string; next?: string }, baseUrl?: string): FhirBundle {
+  return {
+    resourceType: 'Bundle',
+    type: 'searchset',
+    link: [{ relation: 'self', url: links.self }, ...(links.next ? [{ relation: 'next', url: links.next }] : [])],
+    entry: observations.map((o) => {
+      const resource = toFhirObservation(o);
+      return {
+        ...(baseUrl && resource.id ? { fullUrl: `${baseUrl}/fhir/Observation/${resource.id}` } : {}),
+        resource,
+        search: { mode: 'match' as const },
+      };
+    }),
+  };
+}

@@ -1,0 +1,199 @@
+/**
+ * The vitals observation: one measurement (or one ECG waveform chunk) from one device about one
+ * patient. This is the wire format on Kafka (`vitals.observations.v1`, JSON value, key = patient id)
+ * and the item format of `POST /api/v1/vitals`. Shaped after FHIR R4 vital signs; `toFhirObservation`
+ * (./fhir.ts) maps it to an R4 `Observation` resource.
+ *
+ * Codes:
+ * - Numeric vital signs use the LOINC codes of the FHIR R4 vital signs profiles, each with exactly
+ *   one UCUM unit (a wrong unit for a code is invalid, not converted) and a plausible
+ *   physiological range (values outside it are device faults or typos, refused, never clamped).
+ * - The ECG uses ISO/IEEE 11073-10101 (MDC) 131330 `MDC_ECG_ELEC_POTL_II`, lead II potential in mV,
+ *   as the FHIR R4 ECG example (`observation-example-sample-data`) does for its leads (131329 is lead I,
+ *   131389 lead III). LOINC has no single-lead waveform code with that precision (76282-3 is a
+ *   "heart rate rhythm" code, not a sampled potential), and the device world (IEEE 11073, HL7 PoCD IG)
+ *   speaks MDC for waveforms.
+ *
+ * Idempotency: (device_id, seq, effective_at) identifies an observation. A device numbers its
+ * observations with a strictly increasing `seq`; resending the same observation stores it once.
+ */
+import { z } from 'zod';
+
+export const LOINC_SYSTEM = 'http://loinc.org';
+export const MDC_SYSTEM = 'urn:oid:2.16.840.1.113883.6.24';
+export const UCUM_SYSTEM = 'http://unitsofmeasure.org';
+
+export interface NumericVitalDefinition {
+  code: string;
+  system: typeof LOINC_SYSTEM;
+  display: string;
+  /** Short name for APIs, logs and the simulator. */
+  key: string;
+  /** The one accepted UCUM unit. */
+  unit: string;
+  /** Inclusive plausible range in `unit`. */
+  min: number;
+  max: number;
+}
+
+/** Numeric vital signs, keyed by LOINC code. Ranges are "physiologically possible", not "normal". */
+export const NUMERIC_VITALS = {
+  '8867-4': { code: '8867-4', system: LOINC_SYSTEM, display: 'Heart rate', key: 'heart_rate', unit: '/min', min: 0, max: 350 },
+  '59408-5': { code: '59408-5', system: LOINC_SYSTEM, display: 'Oxygen saturation in Arterial blood by Pulse oximetry', key: 'spo2', unit: '%', min: 0, max: 100 },
+  '8480-6': { code: '8480-6', system: LOINC_SYSTEM, display: 'Systolic blood pressure', key: 'systolic_bp', unit: 'mm[Hg]', min: 20, max: 300 },
+  '8462-4': { code: '8462-4', system: LOINC_SYSTEM, display: 'Diastolic blood pressure', key: 'diastolic_bp', unit: 'mm[Hg]', min: 10, max: 250 },
+  '9279-1': { code: '9279-1', system: LOINC_SYSTEM, display: 'Respiratory rate', key: 'respiratory_rate', unit: '/min', min: 0, max: 100 },
+  '8310-5': { code: '8310-5', system: LOINC_SYSTEM, display: 'Body temperature', key: 'body_temperature', unit: 'Cel', min: 20, max: 46 },
+} as const satisfies Record<string, NumericVitalDefinition>;
+
+export type NumericVitalCode = keyof typeof NUMERIC_VITALS;
+
+export const ECG_LEAD_II = {
+  code: '131330',
+  system: MDC_SYSTEM,
+  display: 'MDC_ECG_ELEC_POTL_II',
+  key: 'ecg_lead_ii',
+  unit: 'mV',
+  /** Plausible electrode potential range in mV (beyond it the lead is saturated or off). */
+  min: -10,
+  max: 10,
+} as const;
+
+/** Most samples one ECG chunk may carry: 10 s at 250 Hz. */
+export const MAX_WAVEFORM_SAMPLES = 2_500;
+/** Most observations one POST /api/v1/vitals batch may carry. */
+export const MAX_OBSERVATIONS_PER_BATCH = 1_000;
+
+export type VitalCode = NumericVitalCode | typeof ECG_LEAD_II.code;
+export const VITAL_CODES = [...(Object.keys(NUMERIC_VITALS) as NumericVitalCode[]), ECG_LEAD_II.code] as VitalCode[];
+
+/** Display metadata for any code (numeric or ECG). */
+export function vitalDefinition(code: string): { code: string; system: string; display: string; key: string; unit: string } | undefined {
+  if (code === ECG_LEAD_II.code) return ECG_LEAD_II;
+  return Object.hasOwn(NUMERIC_VITALS, code) ? NUMERIC_VITALS[code as NumericVitalCode] : undefined;
+}
+
+/** FHIR `id`-shaped identifiers: safe in URLs, references and Kafka keys. */
+export const resourceId = z
+  .string()
+  .regex(/^[A-Za-z0-9\-.]{1,64}$/, 'must be 1-64 characters of A-Z, a-z, 0-9, "-" or "."');
+
+const baseShape = {
+  patient_id: resourceId.describe('Patient the observation is about (FHIR Patient id); also the Kafka key'),
+  device_id: resourceId.describe('Device that made the observation (FHIR Device id)'),
+  seq: z
+    .number()
+    .int('must be an integer')
+    .min(0, 'must be a non-negative integer')
+    .max(Number.MAX_SAFE_INTEGER, 'must be at most 2^53-1')
+    .describe('Per-device sequence number, strictly increasing; (device_id, seq, effective_at) is the idempotency key'),
+  effective_at: z.iso
+    .datetime({ offset: true, message: 'must be an ISO 8601 date-time with Z or an offset' })
+    .describe('When the observation was made (for waveforms: the time of the first sample)'),
+};
+
+function numericVariant<D extends NumericVitalDefinition>(def: D) {
+  const range = `must be between ${def.min} and ${def.max} ${def.unit} for ${def.display}`;
+  return z
+    .object({
+      ...baseShape,
+      code: z.literal(def.code as D['code']).describe(`LOINC ${def.code} ${def.display}`),
+      value: z.number().min(def.min, range).max(def.max, range),
+      unit: z.literal(def.unit as D['unit'], { error: `must be the UCUM unit "${def.unit}" for ${def.display} (${def.code})` }),
+    })
+    .strict()
+    .describe(`${def.display} (LOINC ${def.code}) in ${def.unit}`);
+}
+
+const sampleRange = `must be between ${ECG_LEAD_II.min} and ${ECG_LEAD_II.max} mV`;
+
+export const waveformSchema = z
+  .object({
+    origin: z.number().min(ECG_LEAD_II.min).max(ECG_LEAD_II.max).default(0).describe('Zero value in mV; the potential is origin + sample'),
+    period_ms: z.number().positive('must be positive').max(1_000, 'must be at most 1000 ms').describe('Time between samples in ms (4 = 250 Hz)'),
+    samples: z
+      .array(z.number().min(ECG_LEAD_II.min, sampleRange).max(ECG_LEAD_II.max, sampleRange))
+      .min(1, 'must have at least one sample')
+      .max(MAX_WAVEFORM_SAMPLES, `must have at most ${MAX_WAVEFORM_SAMPLES} samples`),
+  })
+  .strict();
+
+export const ecgObservationSchema = z
+  .object({
+    ...baseShape,
+    code: z.literal(ECG_LEAD_II.code).describe('MDC 131330 MDC_ECG_ELEC_POTL_II (ECG lead II)'),
+    unit: z.literal('mV', { error: 'must be the UCUM unit "mV" for ECG lead II (131330)' }),
+    waveform: waveformSchema,
+  })
+  .strict()
+  .describe('ECG lead II waveform chunk (MDC 131330) in mV');
+
+const V = NUMERIC_VITALS;
+
+export const vitalsObservationSchema = z
+  .discriminatedUnion(
+    'code',
+    [
+      numericVariant(V['8867-4']),
+      numericVariant(V['59408-5']),
+      numericVariant(V['8480-6']),
+      numericVariant(V['8462-4']),
+      numericVariant(V['9279-1']),
+      numericVariant(V['8310-5']),
+      ecgObservationSchema,
+    ],
+    { error: (issue) => (issue.code === 'invalid_union' ? `unknown code: must be one of ${VITAL_CODES.join(', ')}` : undefined) },
+  )
+  .meta({
+    id: 'VitalsObservation',
+    title: 'Vitals observation',
+    description: 'One vital-sign measurement or one ECG waveform chunk from one device about one patient (Vitalis wire format, FHIR R4 vital signs codes).',
+  });
+
+export type VitalsObservation = z.infer<typeof vitalsObservationSchema>;
+export type NumericObservation = Exclude<VitalsObservation, { code: '131330' }>;
+export type EcgObservation = z.infer<typeof ecgObservationSchema>;
+
+export const vitalsBatchSchema = z.object({
+  observations: z.array(vitalsObservationSchema).min(1).max(MAX_OBSERVATIONS_PER_BATCH),
+});
+
+export function isEcg(o: VitalsObservation): o is EcgObservation {
+  return o.code === ECG_LEAD_II.code;
+}
+
+export interface ObservationProblem {
+  path: string;
+  message: string;
+}
+
+/** Validates one decoded value; on failure lists every problem as `path: message`. */
+export function validateObservation(value: unknown): { ok: true; observation: VitalsObservation } | { ok: false; problems: ObservationProblem[] } {
+  const result = vitalsObservationSchema.safeParse(value);
+  if (result.success) return { ok: true, observation: result.data };
+  return {
+    ok: false,
+    problems: result.error.issues.map((issue) => ({ path: issue.path.map(String).join('.') || '(root)', message: issue.message })),
+  };
+}
+
+/** Kafka encoding: JSON value, key = patient id (all of a patient's vitals keep their order in one partition). */
+export function encodeObservation(o: VitalsObservation): { key: string; value: string } {
+  return { key: o.patient_id, value: JSON.stringify(o) };
+}
+
+/** Decodes a Kafka value; never throws. */
+export function decodeObservation(value: Buffer | string | null | undefined):
+  | { ok: true; observation: VitalsObservation }
+  | { ok: false; reason: string } {
+  if (value === null || value === undefined || value.length === 0) return { ok: false, reason: 'empty message value' };
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(typeof value === 'string' ? value : value.toString('utf8'));
+  } catch (err) {
+    return { ok: false, reason: `undecodable JSON: ${(err as Error).message}` };
+  }
+  const result = validateObservation(parsed);
+  if (result.ok) return result;
+  return { ok: false, reason: `schema-invalid: ${result.problems.map((p) => `${p.path}: ${p.message}`).join('; ')}` };
+}
