@@ -35,7 +35,7 @@ describe('vitals append log storage (plain PostgreSQL path)', () => {
     const today = new Date().toISOString().slice(0, 10).replaceAll('-', '');
     expect(rows.map((r) => r.relname)).toContain(`vitals_observations_${today}`);
     expect(rows.map((r) => r.relname)).toContain('vitals_observations_default');
-    const idx = await pool.query("SELECT indexdef FROM pg_indexes WHERE tablename = 'vitals_observations' AND indexdef ILIKE '%brin%'");
+    const idx = await pool.query("SELECT indexdef FROM pg_indexes WHERE tablename = 'vitals_observations' AND indexdef ILIKE '%USING brin (effective_at)%'");
     expect(idx.rowCount).toBe(1);
   });
 
