@@ -1,0 +1,28 @@
+import { z } from 'zod';
+import { infraShape, positiveInt } from '@vitalis/config';
+import { TOPICS } from '@vitalis/kafka';
+
+/** Every env var the ingest worker reads, with its default. */
+export const ingestConfigShape = {
+  ...infraShape,
+  DATABASE_POOL_MAX: positiveInt(8),
+  /** Consumer group; several ingest instances with the same id share the topic's partitions. */
+  INGEST_GROUP_ID: z.string().min(1).default('vitalis-ingest'),
+  INGEST_TOPIC: z.string().min(1).default(TOPICS.vitalsObservations),
+  INGEST_DLQ_TOPIC: z.string().min(1).default(TOPICS.vitalsDeadLetter),
+  /** Partitions whose batches are written in parallel (each its own transaction and connection). */
+  INGEST_CONCURRENCY: positiveInt(4),
+  /** Upper bound of one fetch per partition, so one batch (= one transaction) stays bounded. */
+  INGEST_MAX_BYTES_PER_PARTITION: positiveInt(1_048_576),
+  INGEST_MAX_BYTES: positiveInt(10_485_760),
+  /** How long the broker may hold a fetch waiting for data. */
+  INGEST_MAX_WAIT_MS: positiveInt(500),
+  /** copy (COPY into a staging table, then INSERT ... ON CONFLICT DO NOTHING) or unnest (one multi-row INSERT). */
+  INGEST_WRITE_METHOD: z.enum(['copy', 'unnest']).default('copy'),
+  /** How long the group waits for a silent (crashed) member before giving its partitions to others. */
+  INGEST_SESSION_TIMEOUT_MS: positiveInt(30_000),
+  /** How often daily partitions are created ahead (vitalis_ensure_vitals_partitions). */
+  INGEST_PARTITION_CHECK_MS: positiveInt(3_600_000),
+};
+
+export type IngestConfig = z.infer<z.ZodObject<typeof ingestConfigShape>>;

@@ -1,0 +1,41 @@
+/**
+ * vitalis-ingest: consumes vitals.observations.v1 and writes the append log. No HTTP surface.
+ * SIGTERM/SIGINT finish the in-flight batches (DB commit + offset commit) before exiting.
+ */
+import { loadConfig } from '@vitalis/config';
+import { createPool, migrate } from '@vitalis/db';
+import { createKafka, ensureTopics } from '@vitalis/kafka';
+import { createLogger } from '@vitalis/log';
+import { onShutdown } from '@vitalis/runtime';
+import { ingestConfigShape } from './config';
+import { startIngest } from './worker';
+
+const config = loadConfig('ingest', ingestConfigShape);
+const logger = createLogger('ingest', config.LOG_LEVEL);
+const pool = createPool({ url: config.DATABASE_URL, max: Math.max(config.DATABASE_POOL_MAX, config.INGEST_CONCURRENCY + 2), application: 'vitalis-ingest' });
+const kafka = createKafka({ brokers: config.KAFKA_BROKERS, clientId: `vitalis-ingest-${process.pid}`, logger, retries: 20 });
+
+await migrate(pool);
+await ensureTopics(kafka);
+
+const worker = await startIngest({
+  kafka,
+  pool,
+  logger,
+  groupId: config.INGEST_GROUP_ID,
+  topic: config.INGEST_TOPIC,
+  dlqTopic: config.INGEST_DLQ_TOPIC,
+  concurrency: config.INGEST_CONCURRENCY,
+  maxBytesPerPartition: config.INGEST_MAX_BYTES_PER_PARTITION,
+  maxBytes: config.INGEST_MAX_BYTES,
+  maxWaitTimeInMs: config.INGEST_MAX_WAIT_MS,
+  writeMethod: config.INGEST_WRITE_METHOD,
+  partitionCheckMs: config.INGEST_PARTITION_CHECK_MS,
+  sessionTimeoutMs: config.INGEST_SESSION_TIMEOUT_MS,
+});
+logger.info({ groupId: config.INGEST_GROUP_ID, topic: config.INGEST_TOPIC, method: config.INGEST_WRITE_METHOD }, 'ingest running');
+
+const statsTimer = setInterval(() => logger.info({ ...worker.stats }, 'ingest stats'), 60_000);
+statsTimer.unref();
+
+onShutdown(logger, [() => worker.stop(), () => pool.end()], 30_000);

@@ -1,0 +1,156 @@
+/**
+ * Writes decoded observations to the append log (`vitals_observations`), idempotently: a row whose
+ * (device_id, seq, effective_at) is already stored is skipped (ON CONFLICT DO NOTHING), so Kafka
+ * redelivery after a crash stores nothing twice. Two interchangeable methods, measured by
+ * test/bench/vitals.bench.ts:
+ *  - `copy`:   COPY into a per-connection temp staging table, then INSERT ... SELECT ... ON CONFLICT DO NOTHING;
+ *  - `unnest`: one multi-row INSERT ... SELECT FROM unnest($1::text[], ...) ON CONFLICT DO NOTHING.
+ * Both run inside the caller's transaction.
+ */
+import { pipeline } from 'node:stream/promises';
+import { Readable } from 'node:stream';
+import copyStreams from 'pg-copy-streams';
+import type { PoolClient } from '@vitalis/db';
+import { isEcg, type VitalsObservation } from '@vitalis/schemas';
+
+export interface StoredRow {
+  patient_id: string;
+  device_id: string;
+  seq: number;
+  code: string;
+  effective_at: string;
+  value: number | null;
+  unit: string;
+  sample_period_ms: number | null;
+  /** Absolute potentials (origin already added): the stored waveform has origin 0. */
+  samples: number[] | null;
+  kafka_partition: number;
+  kafka_offset: string;
+}
+
+export type WriteMethod = 'copy' | 'unnest';
+
+export function toRow(o: VitalsObservation, partition: number, offset: string): StoredRow {
+  if (isEcg(o)) {
+    const { origin, period_ms, samples } = o.waveform;
+    return {
+      patient_id: o.patient_id,
+      device_id: o.device_id,
+      seq: o.seq,
+      code: o.code,
+      effective_at: o.effective_at,
+      value: null,
+      unit: o.unit,
+      sample_period_ms: period_ms,
+      samples: origin === 0 ? samples : samples.map((s) => s + origin),
+      kafka_partition: partition,
+      kafka_offset: offset,
+    };
+  }
+  return {
+    patient_id: o.patient_id,
+    device_id: o.device_id,
+    seq: o.seq,
+    code: o.code,
+    effective_at: o.effective_at,
+    value: o.value,
+    unit: o.unit,
+    sample_period_ms: null,
+    samples: null,
+    kafka_partition: partition,
+    kafka_offset: offset,
+  };
+}
+
+const COLUMNS = 'patient_id, device_id, seq, code, effective_at, value, unit, sample_period_ms, samples, kafka_partition, kafka_offset';
+
+/** COPY text format: escape the few characters that matter (ids are validated, this is defence in depth). */
+function text(value: string): string {
+  return /[\\\t\n\r]/.test(value) ? value.replace(/\\/g, '\\\\').replace(/\t/g, '\\t').replace(/\n/g, '\\n').replace(/\r/g, '\\r') : value;
+}
+
+const arrayLiteral = (samples: number[]) => `{${samples.join(',')}}`;
+
+export function copyLine(r: StoredRow): string {
+  return `${text(r.patient_id)}\t${text(r.device_id)}\t${r.seq}\t${text(r.code)}\t${text(r.effective_at)}\t${r.value ?? '\\N'}\t${text(r.unit)}\t${
+    r.sample_period_ms ?? '\\N'
+  }\t${r.samples ? arrayLiteral(r.samples) : '\\N'}\t${r.kafka_partition}\t${r.kafka_offset}\n`;
+}
+
+const staged = new WeakSet<object>();
+
+async function ensureStage(client: PoolClient): Promise<void> {
+  if (staged.has(client)) return;
+  await client.query(`CREATE TEMP TABLE IF NOT EXISTS vitals_ingest_stage (
+      patient_id text, device_id text, seq bigint, code text, effective_at timestamptz, value double precision,
+      unit text, sample_period_ms real, samples real[], kafka_partition integer, kafka_offset bigint
+    ) ON COMMIT DELETE ROWS`);
+  staged.add(client);
+}
+
+/** Streams `rows` into `table` with COPY FROM STDIN (text format). */
+export async function copyRows(client: PoolClient, table: string, rows: StoredRow[]): Promise<void> {
+  const stream = client.query(copyStreams.from(`COPY ${table} (${COLUMNS}) FROM STDIN`));
+  const CHUNK = 500;
+  async function* lines() {
+    for (let i = 0; i < rows.length; i += CHUNK) {
+      let chunk = '';
+      for (let j = i; j < Math.min(i + CHUNK, rows.length); j++) chunk += copyLine(rows[j]!);
+      yield chunk;
+    }
+  }
+  await pipeline(Readable.from(lines()), stream);
+}
+
+async function writeCopy(client: PoolClient, rows: StoredRow[]): Promise<number> {
+  await ensureStage(client);
+  await copyRows(client, 'vitals_ingest_stage', rows);
+  const result = await client.query(`INSERT INTO vitals_observations (${COLUMNS}) SELECT ${COLUMNS} FROM vitals_ingest_stage ON CONFLICT DO NOTHING`);
+  // ON COMMIT DELETE ROWS empties the stage at commit; a caller that rolls back empties it too.
+  return result.rowCount ?? 0;
+}
+
+async function writeUnnest(client: PoolClient, rows: StoredRow[]): Promise<number> {
+  const n = rows.length;
+  const cols = {
+    patient: new Array<string>(n),
+    device: new Array<string>(n),
+    seq: new Array<number>(n),
+    code: new Array<string>(n),
+    at: new Array<string>(n),
+    value: new Array<number | null>(n),
+    unit: new Array<string>(n),
+    period: new Array<number | null>(n),
+    samples: new Array<string | null>(n),
+    partition: new Array<number>(n),
+    offset: new Array<string>(n),
+  };
+  rows.forEach((r, i) => {
+    cols.patient[i] = r.patient_id;
+    cols.device[i] = r.device_id;
+    cols.seq[i] = r.seq;
+    cols.code[i] = r.code;
+    cols.at[i] = r.effective_at;
+    cols.value[i] = r.value;
+    cols.unit[i] = r.unit;
+    cols.period[i] = r.sample_period_ms;
+    cols.samples[i] = r.samples ? arrayLiteral(r.samples) : null;
+    cols.partition[i] = r.kafka_partition;
+    cols.offset[i] = r.kafka_offset;
+  });
+  const result = await client.query(
+    `INSERT INTO vitals_observations (${COLUMNS})
+     SELECT p, d, s, c, t, v, u, sp, smp::real[], kp, ko
+     FROM unnest($1::text[], $2::text[], $3::bigint[], $4::text[], $5::timestamptz[], $6::float8[], $7::text[], $8::real[], $9::text[], $10::int[], $11::bigint[])
+       AS x(p, d, s, c, t, v, u, sp, smp, kp, ko)
+     ON CONFLICT DO NOTHING`,
+    [cols.patient, cols.device, cols.seq, cols.code, cols.at, cols.value, cols.unit, cols.period, cols.samples, cols.partition, cols.offset],
+  );
+  return result.rowCount ?? 0;
+}
+
+/** Inserts `rows` (inside the caller's transaction); returns how many were new. */
+export function writeRows(client: PoolClient, rows: StoredRow[], method: WriteMethod = 'copy'): Promise<number> {
+  if (rows.length === 0) return Promise.resolve(0);
+  return method === 'copy' ? writeCopy(client, rows) : writeUnnest(client, rows);
+}

@@ -1,0 +1,216 @@
+/**
+ * The vitals ingest worker: a kafkajs consumer group on vitals.observations.v1 that writes each
+ * fetched batch to the append log in ONE PostgreSQL transaction and only then commits the Kafka
+ * offsets (at-least-once delivery + idempotent storage = effectively exactly-once rows).
+ *
+ * Per batch (one partition):
+ *  1. decode + validate every message (JSON, zod schema);
+ *  2. poison messages (undecodable, schema-invalid, or refused by the database) go to the DLQ
+ *     topic with the reason and the original topic/partition/offset in headers, acknowledged by
+ *     Kafka (acks=all) BEFORE the offsets are committed, so a poison message is never lost and never
+ *     stalls the partition;
+ *  3. the good rows are written (COPY or unnest, ON CONFLICT DO NOTHING) and committed;
+ *  4. the offset after the batch is resolved and committed explicitly.
+ * A crash anywhere before 4 redelivers the batch; step 3 skips what was already stored.
+ *
+ * Note on kafkajs: with autoCommit off, `commitOffsetsIfNecessary()` WITHOUT arguments never
+ * commits (no interval/threshold is set), so the offsets are passed explicitly.
+ */
+import type { Consumer, Kafka, KafkaMessage, Producer } from 'kafkajs';
+import { withTransaction, type Pool } from '@vitalis/db';
+import type { Logger } from '@vitalis/log';
+import { decodeObservation } from '@vitalis/schemas';
+import { toRow, writeRows, type StoredRow, type WriteMethod } from './store';
+
+export interface IngestOptions {
+  kafka: Kafka;
+  pool: Pool;
+  logger: Logger;
+  groupId: string;
+  topic: string;
+  dlqTopic: string;
+  concurrency?: number;
+  maxBytesPerPartition?: number;
+  maxBytes?: number;
+  maxWaitTimeInMs?: number;
+  writeMethod?: WriteMethod;
+  /** Start a brand-new group at the earliest offset (default true: nothing retained is skipped). */
+  fromBeginning?: boolean;
+  partitionCheckMs?: number;
+  sessionTimeoutMs?: number;
+  /** Called after each batch is committed (DB and Kafka): for metrics and benchmarks. */
+  onBatchCommitted?: (info: BatchInfo) => void;
+}
+
+export interface BatchInfo {
+  partition: number;
+  messages: number;
+  stored: number;
+  duplicates: number;
+  deadLettered: number;
+  /** Producer timestamps (ms) of the messages in the batch. */
+  timestamps: number[];
+  committedAt: number;
+}
+
+export interface IngestStats {
+  batches: number;
+  messages: number;
+  stored: number;
+  duplicates: number;
+  deadLettered: number;
+}
+
+export interface IngestWorker {
+  stats: IngestStats;
+  consumer: Consumer;
+  /** Finishes the in-flight batches, commits, disconnects. */
+  stop: () => Promise<void>;
+}
+
+export const DLQ_HEADERS = {
+  reason: 'x-dlq-reason',
+  topic: 'x-dlq-source-topic',
+  partition: 'x-dlq-source-partition',
+  offset: 'x-dlq-source-offset',
+  group: 'x-dlq-consumer-group',
+  failedAt: 'x-dlq-failed-at',
+} as const;
+
+/** SQLSTATE classes that mean "this data is wrong", not "the database is unwell". */
+const isDataError = (err: unknown) => /^(22|23)/.test(String((err as { code?: string }).code ?? '')) && (err as { code?: string }).code !== '23505';
+
+export async function ensurePartitions(pool: Pool): Promise<number> {
+  const { rows } = await pool.query<{ created: number }>('SELECT vitalis_ensure_vitals_partitions() AS created');
+  return rows[0]?.created ?? 0;
+}
+
+export async function startIngest(opts: IngestOptions): Promise<IngestWorker> {
+  const { kafka, pool, logger, groupId, topic, dlqTopic } = opts;
+  const writeMethod = opts.writeMethod ?? 'copy';
+  const stats: IngestStats = { batches: 0, messages: 0, stored: 0, duplicates: 0, deadLettered: 0 };
+
+  await ensurePartitions(pool);
+  const partitionTimer = setInterval(() => {
+    ensurePartitions(pool).then(
+      (created) => created > 0 && logger.info({ created }, 'vitals partitions created'),
+      (err) => logger.error({ err }, 'ensuring vitals partitions failed'),
+    );
+  }, opts.partitionCheckMs ?? 3_600_000);
+  partitionTimer.unref();
+
+  const dlq: Producer = kafka.producer({ idempotent: true, maxInFlightRequests: 1 });
+  await dlq.connect();
+
+  const consumer = kafka.consumer({
+    groupId,
+    maxBytesPerPartition: opts.maxBytesPerPartition ?? 1_048_576,
+    maxBytes: opts.maxBytes ?? 10_485_760,
+    maxWaitTimeInMs: opts.maxWaitTimeInMs ?? 500,
+    sessionTimeout: opts.sessionTimeoutMs ?? 30_000,
+    heartbeatInterval: Math.min(3_000, Math.floor((opts.sessionTimeoutMs ?? 30_000) / 3)),
+  });
+  await consumer.connect();
+  await consumer.subscribe({ topic, fromBeginning: opts.fromBeginning ?? true });
+
+  const deadLetter = async (partition: number, items: { message: KafkaMessage; reason: string }[]) => {
+    if (items.length === 0) return;
+    const failedAt = new Date().toISOString();
+    await dlq.send({
+      topic: dlqTopic,
+      acks: -1,
+      messages: items.map(({ message, reason }) => ({
+        key: message.key,
+        value: message.value,
+        headers: {
+          ...message.headers,
+          [DLQ_HEADERS.reason]: reason.slice(0, 2_000),
+          [DLQ_HEADERS.topic]: topic,
+          [DLQ_HEADERS.partition]: String(partition),
+          [DLQ_HEADERS.offset]: message.offset,
+          [DLQ_HEADERS.group]: groupId,
+          [DLQ_HEADERS.failedAt]: failedAt,
+        },
+      })),
+    });
+    logger.warn({ partition, count: items.length, first: items[0]?.reason }, 'messages sent to the dead-letter topic');
+  };
+
+  /** Writes rows; if the database refuses the data itself, isolates the offending rows one by one. */
+  const store = async (rows: StoredRow[], messages: Map<string, KafkaMessage>, poison: { message: KafkaMessage; reason: string }[]) => {
+    try {
+      return await withTransaction(pool, (client) => writeRows(client, rows, writeMethod));
+    } catch (err) {
+      if (!isDataError(err)) throw err;
+      logger.warn({ err }, 'batch refused by the database, isolating rows');
+      let stored = 0;
+      for (const row of rows) {
+        try {
+          stored += await withTransaction(pool, (client) => writeRows(client, [row], writeMethod));
+        } catch (rowErr) {
+          if (!isDataError(rowErr)) throw rowErr;
+          poison.push({ message: messages.get(row.kafka_offset)!, reason: `refused by the database: ${(rowErr as Error).message}` });
+        }
+      }
+      return stored;
+    }
+  };
+
+  await consumer.run({
+    autoCommit: false,
+    eachBatchAutoResolve: false,
+    partitionsConsumedConcurrently: opts.concurrency ?? 4,
+    eachBatch: async ({ batch, resolveOffset, heartbeat, commitOffsetsIfNecessary, isRunning, isStale }) => {
+      if (batch.messages.length === 0 || !isRunning() || isStale()) return;
+      const rows: StoredRow[] = [];
+      const byOffset = new Map<string, KafkaMessage>();
+      const poison: { message: KafkaMessage; reason: string }[] = [];
+      const timestamps: number[] = [];
+      for (const message of batch.messages) {
+        const decoded = decodeObservation(message.value);
+        if (decoded.ok) {
+          rows.push(toRow(decoded.observation, batch.partition, message.offset));
+          byOffset.set(message.offset, message);
+          timestamps.push(Number(message.timestamp));
+        } else {
+          poison.push({ message, reason: decoded.reason });
+        }
+      }
+      const stored = rows.length > 0 ? await store(rows, byOffset, poison) : 0;
+      // DLQ after the rows are committed, before the offsets: either order is safe (both are
+      // redone on redelivery); this one lets the database isolate rows it refused.
+      await deadLetter(batch.partition, poison);
+      const last = batch.messages[batch.messages.length - 1]!.offset;
+      resolveOffset(last);
+      await commitOffsetsIfNecessary({ topics: [{ topic: batch.topic, partitions: [{ partition: batch.partition, offset: String(BigInt(last) + 1n) }] }] });
+      await heartbeat();
+
+      stats.batches += 1;
+      stats.messages += batch.messages.length;
+      stats.stored += stored;
+      stats.duplicates += rows.length - stored - poison.filter((p) => byOffset.has(p.message.offset)).length;
+      stats.deadLettered += poison.length;
+      opts.onBatchCommitted?.({
+        partition: batch.partition,
+        messages: batch.messages.length,
+        stored,
+        duplicates: rows.length - stored,
+        deadLettered: poison.length,
+        timestamps,
+        committedAt: Date.now(),
+      });
+    },
+  });
+
+  let stopping: Promise<void> | undefined;
+  return {
+    stats,
+    consumer,
+    stop: () =>
+      (stopping ??= (async () => {
+        clearInterval(partitionTimer);
+        await consumer.disconnect(); // waits for the in-flight batches to finish and commit
+        await dlq.disconnect();
+      })()),
+  };
+}
