@@ -1,0 +1,56 @@
+/**
+ * vitalis-simulator: `node --import tsx apps/simulator/src/main.ts` runs the bedside simulation;
+ * `--burst N` produces N observations as fast as possible and prints the rate (for benchmarks).
+ */
+import { parseArgs } from 'node:util';
+import { loadConfig } from '@vitalis/config';
+import { createKafka, ensureTopics } from '@vitalis/kafka';
+import { createLogger } from '@vitalis/log';
+import { onShutdown } from '@vitalis/runtime';
+import { simulatorConfigShape } from './config';
+import { burst, runSimulator } from './simulator';
+
+const { values } = parseArgs({
+  options: {
+    burst: { type: 'string' },
+    seconds: { type: 'string' },
+    prefix: { type: 'string' },
+    'real-time': { type: 'boolean', default: false },
+  },
+});
+const config = loadConfig('simulator', simulatorConfigShape);
+const logger = createLogger('simulator', config.LOG_LEVEL);
+const kafka = createKafka({ brokers: config.KAFKA_BROKERS, clientId: 'vitalis-simulator', logger });
+await ensureTopics(kafka);
+
+if (values.burst !== undefined) {
+  const count = Number(values.burst);
+  if (!Number.isInteger(count) || count <= 0) {
+    process.stderr.write('vitalis-simulator: --burst needs a positive integer\n');
+    process.exit(64);
+  }
+  const result = await burst({
+    kafka,
+    topic: config.SIM_TOPIC,
+    count,
+    durationMs: values.seconds ? Number(values.seconds) * 1000 : undefined,
+    patientPrefix: values.prefix,
+    realTime: values['real-time'],
+  });
+  process.stdout.write(`${JSON.stringify(result)}\n`);
+  process.exit(0);
+}
+
+const sim = await runSimulator({
+  kafka,
+  logger,
+  topic: config.SIM_TOPIC,
+  patients: config.SIM_PATIENTS,
+  rateHz: config.SIM_RATE_HZ,
+  deterioratingFraction: config.SIM_DETERIORATING_FRACTION,
+  ecg: config.SIM_ECG,
+  seed: config.SIM_SEED,
+});
+const statsTimer = setInterval(() => logger.info({ sent: sim.sent() }, 'simulator stats'), 30_000);
+statsTimer.unref();
+onShutdown(logger, [() => sim.stop()]);
