@@ -10,6 +10,7 @@ import { problemDetails, requestIdFrom } from '@vitalis/http';
 import { VITALIS_VERSION } from '@vitalis/runtime';
 import type { GatewayDeps } from './deps';
 import { healthRoutes } from './health';
+import { vitalsRoutes } from './vitals/routes';
 
 /** The gateway's fastify type: zod schemas drive validation, serialisation and the OpenAPI document. */
 export type GatewayApp = FastifyInstance<
@@ -44,5 +45,6 @@ export async function buildGateway(deps: GatewayDeps): Promise<GatewayApp> {
   });
 
   await app.register(healthRoutes(deps, VITALIS_VERSION));
+  await app.register(vitalsRoutes(deps));
   return app;
 }

@@ -1,0 +1,170 @@
+/**
+ * Vitals history queries (SQL only; the routes validate and shape). Raw rows come from the append
+ * log; bucketed series come from the rollup tables where they can answer exactly (bucket and range
+ * aligned to the rollup granularity, and the rollup is up to date there), else from the append log
+ * with date_bin. Timestamps are rendered by PostgreSQL with microseconds, so cursors are exact.
+ */
+import type { Pool } from '@vitalis/db';
+import type { VitalsObservation } from '@vitalis/schemas';
+
+export const BUCKETS = { '1s': 1_000, '1m': 60_000, '1h': 3_600_000, '1d': 86_400_000 } as const;
+export type Bucket = keyof typeof BUCKETS;
+export const AGGS = ['avg', 'min', 'max', 'count', 'last'] as const;
+export type Agg = (typeof AGGS)[number];
+
+const AT = `to_char(effective_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"')`;
+
+interface RawRow {
+  device_id: string;
+  seq: number;
+  code: string;
+  at: string;
+  value: number | null;
+  unit: string;
+  sample_period_ms: number | null;
+  samples: number[] | null;
+}
+
+export function rowToObservation(patientId: string, r: RawRow): VitalsObservation {
+  const base = { patient_id: patientId, device_id: r.device_id, seq: r.seq, effective_at: r.at };
+  if (r.samples) {
+    return { ...base, code: '131330', unit: 'mV', waveform: { origin: 0, period_ms: r.sample_period_ms ?? 4, samples: r.samples } };
+  }
+  return { ...base, code: r.code, value: r.value, unit: r.unit } as VitalsObservation;
+}
+
+export interface RawQuery {
+  patient: string;
+  code?: string;
+  from: string;
+  to: string;
+  limit: number;
+  after?: { t: string; d: string; s: number };
+}
+
+/** One page (limit + 1 rows fetched to know whether there is a next page). */
+export async function queryRaw(pool: Pool, q: RawQuery): Promise<{ rows: VitalsObservation[]; last?: RawRow; more: boolean }> {
+  const params: unknown[] = [q.patient, q.from, q.to, q.limit + 1];
+  let where = 'patient_id = $1 AND effective_at >= $2 AND effective_at < $3';
+  if (q.code) {
+    params.push(q.code);
+    where += ` AND code = $${params.length}`;
+  }
+  if (q.after) {
+    params.push(q.after.t, q.after.d, q.after.s);
+    where += ` AND (effective_at, device_id, seq) > ($${params.length - 2}::timestamptz, $${params.length - 1}::text, $${params.length}::bigint)`;
+  }
+  const { rows } = await pool.query<RawRow>(
+    `SELECT device_id, seq, code, ${AT} AS at, value, unit, sample_period_ms, samples
+       FROM vitals_observations WHERE ${where}
+      ORDER BY effective_at, device_id, seq LIMIT $4`,
+    params,
+  );
+  const more = rows.length > q.limit;
+  const page = more ? rows.slice(0, q.limit) : rows;
+  return { rows: page.map((r) => rowToObservation(q.patient, r)), last: page[page.length - 1], more };
+}
+
+export interface BucketQuery {
+  patient: string;
+  code?: string;
+  from: string;
+  to: string;
+  bucket: Bucket;
+  limit: number;
+  after?: { b: string; c: string };
+}
+
+export interface BucketRow {
+  code: string;
+  bucket: string;
+  count: number;
+  avg: number;
+  min: number;
+  max: number;
+  last: number;
+  last_at: string;
+}
+
+export type BucketSource = 'raw' | 'rollup_1m' | 'rollup_1h';
+
+const aligned = (iso: string, ms: number) => Date.parse(iso) % ms === 0;
+
+/** The coarsest rollup that divides the bucket and to which the range is aligned. */
+export function chooseSource(bucket: Bucket, from: string, to: string): BucketSource {
+  const size = BUCKETS[bucket];
+  if (size >= BUCKETS['1h'] && size % BUCKETS['1h'] === 0 && aligned(from, BUCKETS['1h']) && aligned(to, BUCKETS['1h'])) return 'rollup_1h';
+  if (size >= BUCKETS['1m'] && aligned(from, BUCKETS['1m']) && aligned(to, BUCKETS['1m'])) return 'rollup_1m';
+  return 'raw';
+}
+
+/** Up to where (effective time) a rollup table is complete: its watermark minus the safety lag, floored. */
+async function rollupHorizon(pool: Pool, source: 'rollup_1m' | 'rollup_1h'): Promise<string | undefined> {
+  const { rows } = await pool.query<{ horizon: string | null }>(
+    `SELECT ${`to_char(date_bin($2::interval, complete_before, 'epoch') AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"')`} AS horizon
+       FROM vitals_rollup_state WHERE name = $1`,
+    [source, source === 'rollup_1m' ? '1 minute' : '1 hour'],
+  );
+  return rows[0]?.horizon ?? undefined;
+}
+
+export async function queryBuckets(pool: Pool, q: BucketQuery): Promise<{ rows: BucketRow[]; more: boolean; source: BucketSource }> {
+  let source = chooseSource(q.bucket, q.from, q.to);
+  // Rollups answer [from, split); the append log answers [split, to) (data newer than the rollup horizon).
+  let split = q.from;
+  if (source !== 'raw') {
+    const horizon = await rollupHorizon(pool, source).catch(() => undefined);
+    if (!horizon || Date.parse(horizon) <= Date.parse(q.from)) source = 'raw';
+    else split = Date.parse(horizon) < Date.parse(q.to) ? horizon : q.to;
+  }
+  const interval = `${BUCKETS[q.bucket] / 1000} seconds`;
+  const params: unknown[] = [q.patient, q.from, q.to, interval, split, q.limit + 1];
+  const codeFilter = q.code ? (params.push(q.code), ` AND code = $${params.length}`) : '';
+  let after = '';
+  if (q.after) {
+    params.push(q.after.b, q.after.c);
+    after = `WHERE (b, code) > ($${params.length - 1}::timestamptz, $${params.length}::text)`;
+  }
+  const rollupPart =
+    source === 'raw'
+      ? ''
+      : `SELECT code, date_bin($4::interval, bucket, 'epoch') AS b, sum(count)::bigint AS n, sum(sum) AS s, min(min) AS mn, max(max) AS mx,
+                (array_agg(last_value ORDER BY last_at DESC))[1] AS lv, max(last_at) AS la
+           FROM vitals_${source} WHERE patient_id = $1 AND bucket >= $2 AND bucket < $5${codeFilter}
+          GROUP BY 1, 2
+         UNION ALL `;
+  const sql = `
+    WITH parts AS (
+      ${rollupPart}
+      SELECT code, date_bin($4::interval, effective_at, 'epoch') AS b, count(*) AS n, sum(value) AS s, min(value) AS mn, max(value) AS mx,
+             (array_agg(value ORDER BY effective_at DESC, seq DESC))[1] AS lv, max(effective_at) AS la
+        FROM vitals_observations
+       WHERE patient_id = $1 AND effective_at >= GREATEST($2::timestamptz, $5::timestamptz) AND effective_at < $3 AND value IS NOT NULL${codeFilter}
+       GROUP BY 1, 2
+    ), merged AS (
+      SELECT code, b, sum(n)::bigint AS n, sum(s) AS s, min(mn) AS mn, max(mx) AS mx,
+             (array_agg(lv ORDER BY la DESC))[1] AS lv, max(la) AS la
+        FROM parts GROUP BY code, b
+    )
+    SELECT code, to_char(b AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') AS bucket, n::int AS count, s / n AS avg, mn AS min, mx AS max,
+           lv AS last, to_char(la AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') AS last_at
+      FROM merged ${after}
+     ORDER BY b, code LIMIT $6`;
+  const { rows } = await pool.query<BucketRow>(sql, params);
+  const more = rows.length > q.limit;
+  return { rows: more ? rows.slice(0, q.limit) : rows, more, source };
+}
+
+export async function queryLatest(pool: Pool, patient: string, codes: string[]): Promise<VitalsObservation[]> {
+  const { rows } = await pool.query<RawRow>(
+    `SELECT l.* FROM unnest($2::text[]) AS c(code)
+     CROSS JOIN LATERAL (
+       SELECT device_id, seq, code, ${AT} AS at, value, unit, sample_period_ms, samples
+         FROM vitals_observations
+        WHERE patient_id = $1 AND code = c.code
+        ORDER BY effective_at DESC, device_id DESC, seq DESC LIMIT 1) l
+     ORDER BY l.code`,
+    [patient, codes],
+  );
+  return rows.map((r) => rowToObservation(patient, r));
+}
