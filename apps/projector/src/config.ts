@@ -1,0 +1,19 @@
+import { z } from 'zod';
+import { infraShape, positiveInt } from '@vitalis/config';
+
+export const projectorConfigShape = {
+  ...infraShape,
+  DATABASE_POOL_MAX: positiveInt(4),
+  /** Raw vitals older than this many days are dropped (whole daily partitions). Rollups are kept. */
+  VITALS_RETENTION_DAYS: positiveInt(30),
+  /** Daily partitions created ahead of today. */
+  VITALS_PARTITIONS_AHEAD_DAYS: positiveInt(7),
+  MAINTENANCE_INTERVAL_MS: positiveInt(3_600_000),
+  ROLLUP_INTERVAL_MS: positiveInt(10_000),
+  /** Rows ingested less than this long ago wait for the next run (must exceed the longest ingest transaction). */
+  ROLLUP_SAFE_LAG_MS: positiveInt(15_000),
+  /** Most ingestion time one rollup run covers. */
+  ROLLUP_MAX_WINDOW_MS: positiveInt(3_600_000),
+};
+
+export type ProjectorConfig = z.infer<z.ZodObject<typeof projectorConfigShape>>;

@@ -1,0 +1,100 @@
+/**
+ * Incremental 1-minute and 1-hour rollups of numeric vitals (count, sum, min, max, last value and
+ * time) per (patient, code, bucket).
+ *
+ * Each run, in one transaction (the state row is locked, so several projectors never interleave):
+ *  1. window = rows ingested in (watermark, now - safe lag], capped to `maxWindowMs` of ingestion time;
+ *  2. every (patient, code, minute) touched by the window is RECOMPUTED from the append log and
+ *     upserted, then every touched hour is recomputed from the minute rollup;
+ *  3. the watermark moves to the window's end.
+ * Recomputing (rather than adding deltas) makes a re-run, a crash mid-way, a redelivered observation
+ * or a late observation for an old bucket all converge to the exact aggregate.
+ * The safe lag must exceed the longest ingest transaction: rows carry ingested_at = their
+ * transaction's start, and a row committed after the window passed its timestamp would be missed.
+ */
+import { withTransaction, type Pool, type PoolClient } from '@vitalis/db';
+
+export interface RollupOptions {
+  safeLagMs: number;
+  /** Most ingestion time one run covers (bounds the transaction). */
+  maxWindowMs?: number;
+}
+
+export interface RollupResult {
+  from: string;
+  to: string;
+  minutes: number;
+  hours: number;
+}
+
+const UPSERT_SET = `count = EXCLUDED.count, sum = EXCLUDED.sum, min = EXCLUDED.min, max = EXCLUDED.max,
+  last_value = EXCLUDED.last_value, last_at = EXCLUDED.last_at`;
+
+/** Recomputes the minute and hour buckets listed in temp table `touched (patient_id, code, bucket)`. */
+async function recomputeTouched(client: PoolClient): Promise<{ minutes: number; hours: number }> {
+  const minutes = await client.query(`
+    INSERT INTO vitals_rollup_1m (patient_id, code, bucket, count, sum, min, max, last_value, last_at)
+    SELECT t.patient_id, t.code, t.bucket, count(*), sum(o.value), min(o.value), max(o.value),
+           (array_agg(o.value ORDER BY o.effective_at DESC, o.seq DESC))[1], max(o.effective_at)
+      FROM touched t
+      JOIN vitals_observations o
+        ON o.patient_id = t.patient_id AND o.code = t.code
+       AND o.effective_at >= t.bucket AND o.effective_at < t.bucket + interval '1 minute'
+     WHERE o.value IS NOT NULL
+     GROUP BY t.patient_id, t.code, t.bucket
+    ON CONFLICT (patient_id, code, bucket) DO UPDATE SET ${UPSERT_SET}`);
+  const hours = await client.query(`
+    INSERT INTO vitals_rollup_1h (patient_id, code, bucket, count, sum, min, max, last_value, last_at)
+    SELECT h.patient_id, h.code, h.bucket, sum(r.count), sum(r.sum), min(r.min), max(r.max),
+           (array_agg(r.last_value ORDER BY r.last_at DESC))[1], max(r.last_at)
+      FROM (SELECT DISTINCT patient_id, code, date_bin('1 hour', bucket, 'epoch') AS bucket FROM touched) h
+      JOIN vitals_rollup_1m r
+        ON r.patient_id = h.patient_id AND r.code = h.code
+       AND r.bucket >= h.bucket AND r.bucket < h.bucket + interval '1 hour'
+     GROUP BY h.patient_id, h.code, h.bucket
+    ON CONFLICT (patient_id, code, bucket) DO UPDATE SET ${UPSERT_SET}`);
+  return { minutes: minutes.rowCount ?? 0, hours: hours.rowCount ?? 0 };
+}
+
+/** One incremental run. Returns undefined when there was nothing new. */
+export async function runRollups(pool: Pool, opts: RollupOptions): Promise<RollupResult | undefined> {
+  return withTransaction(pool, async (client) => {
+    const { rows } = await client.query<{ wm: Date | string; upto: Date }>(
+      `SELECT s.processed_upto AS wm,
+              CASE WHEN s.processed_upto = '-infinity' THEN now() - $1::interval
+                   ELSE LEAST(now() - $1::interval, s.processed_upto + $2::interval) END AS upto
+         FROM vitals_rollup_state s WHERE s.name = 'rollup_1m' FOR UPDATE`,
+      [`${opts.safeLagMs} milliseconds`, `${opts.maxWindowMs ?? 3_600_000} milliseconds`],
+    );
+    const state = rows[0];
+    if (!state) throw new Error('vitals_rollup_state is missing its rollup_1m row (migration 0004)');
+    if (state.wm instanceof Date && state.wm >= state.upto) return undefined;
+    await client.query(
+      `CREATE TEMP TABLE touched ON COMMIT DROP AS
+       SELECT DISTINCT patient_id, code, date_bin('1 minute', effective_at, 'epoch') AS bucket
+         FROM vitals_observations
+        WHERE ingested_at > $1 AND ingested_at <= $2 AND value IS NOT NULL`,
+      [state.wm, state.upto],
+    );
+    const counts = await recomputeTouched(client);
+    await client.query(
+      `UPDATE vitals_rollup_state SET processed_upto = $1, complete_before = $1, updated_at = now() WHERE name IN ('rollup_1m', 'rollup_1h')`,
+      [state.upto],
+    );
+    return { from: state.wm instanceof Date ? state.wm.toISOString() : String(state.wm), to: state.upto.toISOString(), ...counts };
+  });
+}
+
+/** Recomputes the rollups of some patients over an effective-time range (backfills, benchmarks). */
+export async function rollupPatients(pool: Pool, patients: string[], from: string, to: string): Promise<{ minutes: number; hours: number }> {
+  return withTransaction(pool, async (client) => {
+    await client.query(
+      `CREATE TEMP TABLE touched ON COMMIT DROP AS
+       SELECT DISTINCT patient_id, code, date_bin('1 minute', effective_at, 'epoch') AS bucket
+         FROM vitals_observations
+        WHERE patient_id = ANY($1) AND effective_at >= $2 AND effective_at < $3 AND value IS NOT NULL`,
+      [patients, from, to],
+    );
+    return recomputeTouched(client);
+  });
+}
