@@ -1,0 +1,272 @@
+/**
+ * Vitals pipeline benchmark (plain script: node --import tsx test/bench/vitals.bench.ts).
+ * Prints, from one run on this machine:
+ *  1. baseline: plain COPY of N observations into a fresh scratch table (no indexes) = the ceiling;
+ *     and the two append-log write methods (COPY->stage->INSERT ON CONFLICT vs unnest INSERT) with
+ *     the real indexes, in ingest-sized transactions;
+ *  2. end to end: simulator --burst (child process) -> Kafka (12 partitions) -> ingest worker
+ *     (in process) -> committed rows, sustained for BENCH_SECONDS; lag p50/p99 (commit time minus
+ *     produce time); ratio to the COPY baseline; RSS of the ingest process over the run;
+ *  3. history: a 24 h 1 Hz series (86,400 rows) of one patient among BENCH_HISTORY_ROWS rows,
+ *     bucketed to 1 minute through the REST API, raw path (date_bin) and rollup path: p50/p99 ms.
+ * Uses its own database (vitalis_bench) and its own Kafka topic; it never touches shared data.
+ */
+import { spawn } from 'node:child_process';
+import { randomUUID } from 'node:crypto';
+import { performance } from 'node:perf_hooks';
+import pg from 'pg';
+import { createPool, migrate, withTransaction, type Pool } from '@vitalis/db';
+import { createKafka } from '@vitalis/kafka';
+import { createLogger } from '@vitalis/log';
+import { NUMERIC_VITALS, type NumericVitalCode } from '@vitalis/schemas';
+import { copyRows, writeRows, type StoredRow, type WriteMethod } from '../../apps/ingest/src/store';
+import { startIngest } from '../../apps/ingest/src/worker';
+import { rollupPatients } from '../../apps/projector/src/rollups';
+import { startGateway } from '../helpers/gateway';
+
+const env = process.env;
+const SECONDS = Number(env.BENCH_SECONDS ?? 60);
+const HISTORY_ROWS = Number(env.BENCH_HISTORY_ROWS ?? 10_000_000);
+const BASELINE_ROWS = Number(env.BENCH_BASELINE_ROWS ?? 200_000);
+const BROKERS = (env.KAFKA_BROKERS ?? '127.0.0.1:59092').split(',');
+const ADMIN_URL = env.BENCH_ADMIN_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:55432/postgres';
+const DB_NAME = env.BENCH_DATABASE ?? 'vitalis_bench';
+const DB_URL = ADMIN_URL.replace(/\/[^/]*$/, `/${DB_NAME}`);
+const HISTORY_REQUESTS = Number(env.BENCH_HISTORY_REQUESTS ?? 30);
+
+const logger = createLogger('bench', 'error');
+const out = (line: string) => process.stdout.write(`${line}\n`);
+const fmt = (n: number) => Math.round(n).toLocaleString('en-US');
+const pct = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? NaN;
+const mb = (bytes: number) => `${Math.round(bytes / 1_048_576)} MB`;
+
+async function ensureDatabase(): Promise<Pool> {
+  const admin = new pg.Client({ connectionString: ADMIN_URL });
+  await admin.connect();
+  const exists = await admin.query('SELECT 1 FROM pg_database WHERE datname = $1', [DB_NAME]);
+  if (exists.rowCount === 0) await admin.query(`CREATE DATABASE ${DB_NAME}`);
+  await admin.end();
+  const pool = createPool({ url: DB_URL, max: 8, application: 'vitalis-bench' });
+  await migrate(pool);
+  await pool.query('SELECT vitalis_ensure_vitals_partitions()');
+  return pool;
+}
+
+const CODES = Object.keys(NUMERIC_VITALS) as NumericVitalCode[];
+function makeRows(n: number, prefix: string): StoredRow[] {
+  const t0 = Date.now() - 3_600_000;
+  return Array.from({ length: n }, (_, i) => {
+    const code = CODES[i % CODES.length]!;
+    const patient = `${prefix}-${i % 500}`;
+    return {
+      patient_id: patient,
+      device_id: `${patient}-dev`,
+      seq: i,
+      code,
+      effective_at: new Date(t0 + Math.floor(i / 50)).toISOString(),
+      value: 50 + (i % 40),
+      unit: NUMERIC_VITALS[code].unit,
+      sample_period_ms: null,
+      samples: null,
+      kafka_partition: i % 12,
+      kafka_offset: String(i),
+    };
+  });
+}
+
+// ---- 1. baseline and write methods ----------------------------------------------------------------
+
+async function baseline(pool: Pool) {
+  const rows = makeRows(BASELINE_ROWS, `base-${randomUUID().slice(0, 6)}`);
+  await pool.query('DROP TABLE IF EXISTS bench_copy_baseline');
+  await pool.query('CREATE TABLE bench_copy_baseline (LIKE vitals_observations INCLUDING DEFAULTS)');
+  const started = performance.now();
+  await withTransaction(pool, (client) => copyRows(client, 'bench_copy_baseline', rows));
+  const copyRate = rows.length / ((performance.now() - started) / 1000);
+  await pool.query('DROP TABLE bench_copy_baseline');
+  out(`baseline: plain COPY of ${fmt(rows.length)} observations into a fresh table: ${fmt(copyRate)} rows/s`);
+
+  const methods: Record<WriteMethod, number> = { copy: 0, unnest: 0 };
+  const BATCH = 5_000;
+  // alternate the methods in rounds so cache warm-up and checkpoints hit both alike
+  for (let round = 0; round < 2; round++) {
+    for (const method of ['copy', 'unnest'] as WriteMethod[]) {
+      const batchRows = makeRows(BASELINE_ROWS / 2, `m-${method}-${randomUUID().slice(0, 6)}`);
+      const t = performance.now();
+      for (let i = 0; i < batchRows.length; i += BATCH) {
+        await withTransaction(pool, (client) => writeRows(client, batchRows.slice(i, i + BATCH), method));
+      }
+      methods[method] += batchRows.length / ((performance.now() - t) / 1000) / 2;
+    }
+  }
+  out(
+    `append log (4 indexes, ON CONFLICT DO NOTHING, ${fmt(BATCH)}-row transactions): copy+stage ${fmt(methods.copy)} rows/s, unnest INSERT ${fmt(methods.unnest)} rows/s -> ${methods.copy >= methods.unnest ? 'copy' : 'unnest'} is faster`,
+  );
+  // a redelivery of the same rows costs a conflict check per row
+  const dup = makeRows(20_000, `dup-${randomUUID().slice(0, 6)}`);
+  await withTransaction(pool, (client) => writeRows(client, dup, 'copy'));
+  const t = performance.now();
+  const stored = await withTransaction(pool, (client) => writeRows(client, dup, 'copy'));
+  out(`redelivered batch of ${fmt(dup.length)}: ${stored} stored, ${fmt(dup.length / ((performance.now() - t) / 1000))} rows/s`);
+  return { copyRate, best: (methods.copy >= methods.unnest ? 'copy' : 'unnest') as WriteMethod };
+}
+
+// ---- 2. end to end ------------------------------------------------------------------------------
+
+async function endToEnd(pool: Pool, copyRate: number, method: WriteMethod) {
+  const kafka = createKafka({ brokers: BROKERS, clientId: 'vitalis-bench', logger });
+  const admin = kafka.admin();
+  await admin.connect();
+  const topic = `vitals.bench.${randomUUID().slice(0, 8)}`;
+  await admin.createTopics({ waitForLeaders: true, topics: [{ topic, numPartitions: 12, replicationFactor: 1 }, { topic: `${topic}.dlq`, numPartitions: 1, replicationFactor: 1 }] });
+
+  // lag samples: reservoir of 200k (fixed memory, so RSS reflects the worker, not the bench)
+  const RESERVOIR = 200_000;
+  const lags: number[] = [];
+  let seen = 0;
+  let stored = 0;
+  let firstCommit = 0;
+  let lastCommit = 0;
+  const worker = await startIngest({
+    kafka,
+    pool,
+    logger,
+    groupId: `vitalis-bench-${randomUUID().slice(0, 8)}`,
+    topic,
+    dlqTopic: `${topic}.dlq`,
+    writeMethod: method,
+    concurrency: 4,
+    maxWaitTimeInMs: 100,
+    onBatchCommitted: (info) => {
+      stored += info.stored;
+      if (!firstCommit) firstCommit = info.committedAt;
+      lastCommit = info.committedAt;
+      for (const ts of info.timestamps) {
+        seen++;
+        const lag = info.committedAt - ts;
+        if (lags.length < RESERVOIR) lags.push(lag);
+        else {
+          const j = Math.floor(Math.random() * seen);
+          if (j < RESERVOIR) lags[j] = lag;
+        }
+      }
+    },
+  });
+  const rss: number[] = [];
+  const rssTimer = setInterval(() => rss.push(process.memoryUsage().rss), 1_000);
+
+  const prefix = `e2e-${randomUUID().slice(0, 6)}`;
+  const started = Date.now();
+  const child = spawn(process.execPath, ['--import', 'tsx', 'apps/simulator/src/main.ts', '--burst', '1000000000', '--seconds', String(SECONDS), '--prefix', prefix, '--real-time'], {
+    env: { ...env, SIM_TOPIC: topic, LOG_LEVEL: 'error', KAFKA_BROKERS: BROKERS.join(',') },
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
+  let childOut = '';
+  child.stdout.on('data', (d) => (childOut += d));
+  await new Promise((resolve) => child.once('exit', resolve));
+  const produced = JSON.parse(childOut.trim().split('\n').pop() ?? '{}') as { sent: number; ms: number; perSecond: number };
+  const storedAtProducerEnd = stored;
+  // drain: wait until everything produced is committed (or 5 minutes)
+  const drainDeadline = Date.now() + 300_000;
+  while (stored < produced.sent && Date.now() < drainDeadline) await new Promise((r) => setTimeout(r, 200));
+  clearInterval(rssTimer);
+  await worker.stop();
+  await admin.deleteTopics({ topics: [topic, `${topic}.dlq`] }).catch(() => {});
+  await admin.disconnect();
+
+  const e2eRate = stored / ((lastCommit - started) / 1000);
+  const windowRate = storedAtProducerEnd / ((produced.ms || SECONDS * 1000) / 1000);
+  lags.sort((a, b) => a - b);
+  out(`end to end (${SECONDS} s burst, 12 partitions, ingest concurrency 4, write=${method}):`);
+  out(`  produced ${fmt(produced.sent)} (${fmt(produced.perSecond)} obs/s by the simulator), committed ${fmt(stored)}`);
+  out(`  committed during the producing window: ${fmt(windowRate)} obs/s; overall first produce -> last commit: ${fmt(e2eRate)} obs/s (drain after producer stopped: ${((lastCommit - started) / 1000 - produced.ms / 1000).toFixed(1)} s)`);
+  out(`  ratio to plain COPY baseline: ${((e2eRate / copyRate) * 100).toFixed(0)}% (goal >= 50%); goal 100k obs/s: ${e2eRate >= 100_000 ? 'met' : 'not met'}`);
+  out(`  ingest lag (commit - produce time): p50 ${fmt(pct(lags, 50))} ms, p99 ${fmt(pct(lags, 99))} ms (${fmt(lags.length)} samples)`);
+  if (rss.length > 0) {
+    const third = Math.max(1, Math.floor(rss.length / 3));
+    const avg = (xs: number[]) => xs.reduce((a, b) => a + b, 0) / xs.length;
+    out(`  ingest process RSS: start ${mb(rss[0]!)}, min ${mb(Math.min(...rss))}, max ${mb(Math.max(...rss))}, first third avg ${mb(avg(rss.slice(0, third)))}, last third avg ${mb(avg(rss.slice(-third)))} (${rss.length} samples)`);
+  }
+  return e2eRate;
+}
+
+// ---- 3. history -----------------------------------------------------------------------------------
+
+async function history(pool: Pool) {
+  const day = new Date(Date.UTC(new Date().getUTCFullYear(), new Date().getUTCMonth(), new Date().getUTCDate()) - 86_400_000);
+  const dayStart = day.toISOString();
+  const dayEnd = new Date(day.getTime() + 86_400_000).toISOString();
+  const tag = `${dayStart.slice(0, 10).replaceAll('-', '')}-${HISTORY_ROWS}`;
+  const target = `hist-${tag}-target`;
+  const { rows: have } = await pool.query<{ n: number }>("SELECT count(*)::int AS n FROM vitals_observations WHERE patient_id LIKE 'hist-' || $1 || '-%'", [tag]);
+  if (have[0]!.n !== HISTORY_ROWS) {
+    out(`history: generating ${fmt(HISTORY_ROWS)} rows (one 24 h 1 Hz target series + ${fmt(HISTORY_ROWS - 86_400)} rows of other patients) ...`);
+    await pool.query("DELETE FROM vitals_observations WHERE patient_id LIKE 'hist-%'");
+    const t = performance.now();
+    await pool.query(
+      `INSERT INTO vitals_observations (patient_id, device_id, seq, code, effective_at, value, unit, kafka_partition, kafka_offset)
+       SELECT $1, $1 || '-dev', s, '8867-4', $2::timestamptz + s * interval '1 second', 60 + 20 * sin(s / 600.0) + (s % 7), '/min', 0, s
+         FROM generate_series(0, 86399) s`,
+      [target, dayStart],
+    );
+    const noise = HISTORY_ROWS - 86_400;
+    const noisePatients = Math.ceil(noise / 86_400);
+    const STEP = 10; // patients per statement: progress and bounded transactions
+    for (let p = 0; p < noisePatients; p += STEP) {
+      const upto = Math.min(noisePatients, p + STEP);
+      const left = noise - p * 86_400;
+      await pool.query(
+        `INSERT INTO vitals_observations (patient_id, device_id, seq, code, effective_at, value, unit, kafka_partition, kafka_offset)
+         SELECT 'hist-' || $1 || '-p' || p, 'hist-' || $1 || '-p' || p || '-dev', s, '8867-4', $2::timestamptz + s * interval '1 second', 70 + (s % 13), '/min', p % 12, s
+           FROM generate_series($3::int, $4::int - 1) p, generate_series(0, 86399) s
+          WHERE (p - $3) * 86400 + s < $5`,
+        [tag, dayStart, p, upto, left],
+      );
+    }
+    await pool.query('ANALYZE vitals_observations');
+    out(`  generated in ${((performance.now() - t) / 1000).toFixed(0)} s`);
+  } else {
+    out(`history: reusing ${fmt(HISTORY_ROWS)} rows generated earlier for ${dayStart.slice(0, 10)}`);
+  }
+  // rollups for the target only (the projector would do all patients; here the query is what is measured)
+  await rollupPatients(pool, [target], dayStart, dayEnd);
+  await pool.query("UPDATE vitals_rollup_state SET complete_before = greatest(complete_before, now()) WHERE name IN ('rollup_1m', 'rollup_1h')");
+
+  const gw = await startGateway({ DATABASE_URL: DB_URL, LOG_LEVEL: 'error' });
+  try {
+    const measure = async (label: string, from: string, to: string) => {
+      const times: number[] = [];
+      let buckets = 0;
+      let source = '';
+      for (let i = 0; i < HISTORY_REQUESTS + 3; i++) {
+        const t = performance.now();
+        const res = await fetch(`${gw.url}/api/v1/vitals?patient=${target}&from=${from}&to=${to}&code=8867-4&bucket=1m&agg=avg,min,max,count,last&limit=5000`);
+        const body = (await res.json()) as { data: unknown[]; source: string };
+        if (res.status !== 200) throw new Error(`history request failed: ${res.status} ${JSON.stringify(body)}`);
+        if (i >= 3) times.push(performance.now() - t); // 3 warm-up requests
+        buckets = body.data.length;
+        source = body.source;
+      }
+      times.sort((a, b) => a - b);
+      out(`  ${label}: ${buckets} one-minute buckets (source ${source}): p50 ${pct(times, 50).toFixed(1)} ms, p99 ${pct(times, 99).toFixed(1)} ms over ${times.length} requests`);
+    };
+    out(`history API: 24 h of 1 Hz heart rate (86,400 rows) among ${fmt(HISTORY_ROWS)} rows, bucket=1m via GET /api/v1/vitals:`);
+    await measure('rollup path (aligned range)', dayStart, dayEnd);
+    await measure('raw path (unaligned range, date_bin over the append log)', new Date(day.getTime() + 1).toISOString(), dayEnd);
+  } finally {
+    await gw.close();
+  }
+}
+
+const pool = await ensureDatabase();
+out(`vitals bench: ${new Date().toISOString()}, BENCH_SECONDS=${SECONDS}, BENCH_HISTORY_ROWS=${HISTORY_ROWS}, database ${DB_NAME}, cores ${(await import('node:os')).availableParallelism()}`);
+try {
+  const { copyRate, best } = await baseline(pool);
+  await endToEnd(pool, copyRate, (env.INGEST_WRITE_METHOD as WriteMethod | undefined) ?? best);
+  // the e2e rows are only needed for counting: drop them so reruns stay comparable
+  await pool.query("DELETE FROM vitals_observations WHERE patient_id LIKE 'e2e-%' OR patient_id LIKE 'base-%' OR patient_id LIKE 'm-%' OR patient_id LIKE 'dup-%'");
+  if (HISTORY_ROWS > 0) await history(pool);
+} finally {
+  await pool.end();
+}
+process.exit(0);
