@@ -16,7 +16,7 @@
  * Note on kafkajs: with autoCommit off, `commitOffsetsIfNecessary()` WITHOUT arguments never
  * commits (no interval/threshold is set), so the offsets are passed explicitly.
  */
-import type { Consumer, Kafka, KafkaMessage, Producer } from 'kafkajs';
+import { Partitioners, type Consumer, type Kafka, type KafkaMessage, type Producer } from 'kafkajs';
 import { withTransaction, type Pool } from '@vitalis/db';
 import type { Logger } from '@vitalis/log';
 import { decodeObservation } from '@vitalis/schemas';
@@ -99,7 +99,14 @@ export async function startIngest(opts: IngestOptions): Promise<IngestWorker> {
   }, opts.partitionCheckMs ?? 3_600_000);
   partitionTimer.unref();
 
-  const dlq: Producer = kafka.producer({ idempotent: true, maxInFlightRequests: 1 });
+  // Retries without limit (what the idempotent producer needs): while Kafka is down nothing can be
+  // committed anyway, and a shutdown is bounded by the runtime's grace period.
+  const dlq: Producer = kafka.producer({
+    idempotent: true,
+    maxInFlightRequests: 1,
+    createPartitioner: Partitioners.DefaultPartitioner,
+    retry: { retries: Number.MAX_SAFE_INTEGER, initialRetryTime: 200, maxRetryTime: 5_000 },
+  });
   await dlq.connect();
 
   const consumer = kafka.consumer({

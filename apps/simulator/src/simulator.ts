@@ -3,7 +3,7 @@
  * and an ECG (lead II, 250 Hz, one chunk per second), published straight to Kafka with kafkajs
  * (JSON value, key = patient id). Also `burst()`: N observations as fast as possible, for benchmarks.
  */
-import type { Kafka, Message, Producer } from 'kafkajs';
+import { Partitioners, type Kafka, type Message, type Producer } from 'kafkajs';
 import { TOPICS } from '@vitalis/kafka';
 import type { Logger } from '@vitalis/log';
 import { ECG_LEAD_II, encodeObservation, NUMERIC_VITALS, type NumericVitalCode, type VitalsObservation } from '@vitalis/schemas';
@@ -33,7 +33,15 @@ export interface Device {
 
 export function createProducer(kafka: Kafka): Producer {
   // acks=all and idempotent: a retried send never duplicates or reorders within a partition.
-  return kafka.producer({ idempotent: true, maxInFlightRequests: 1, allowAutoTopicCreation: false });
+  // The Java-compatible murmur2 partitioner, named explicitly: every producer of the topic (gateway,
+  // simulator, devices in other languages) must map a patient id to the same partition.
+  return kafka.producer({
+    idempotent: true,
+    maxInFlightRequests: 1,
+    allowAutoTopicCreation: false,
+    createPartitioner: Partitioners.DefaultPartitioner,
+    retry: { retries: Number.MAX_SAFE_INTEGER, initialRetryTime: 200, maxRetryTime: 5_000 },
+  });
 }
 
 interface SimPatient {
@@ -174,7 +182,7 @@ export async function burst(opts: BurstOptions): Promise<BurstResult> {
   // The burst producer is not idempotent so several requests may be in flight at once (kafkajs
   // allows only one for the idempotent producer); acks=all still holds, and a retried duplicate
   // would be absorbed by the idempotent append log anyway.
-  const producer = opts.kafka.producer({ allowAutoTopicCreation: false });
+  const producer = opts.kafka.producer({ allowAutoTopicCreation: false, createPartitioner: Partitioners.DefaultPartitioner });
   await producer.connect();
   const random = rng(7);
   const seqBase = seqSeed();

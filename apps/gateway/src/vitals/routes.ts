@@ -13,7 +13,7 @@
 import { z } from 'zod';
 import type { FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import type { Producer } from 'kafkajs';
+import { Partitioners, type Producer } from 'kafkajs';
 import { HttpProblem, badRequest, serviceUnavailable, validationFailed } from '@vitalis/http';
 import { TOPICS } from '@vitalis/kafka';
 import {
@@ -129,6 +129,9 @@ export function vitalsRoutes(deps: GatewayDeps, options: VitalsRouteOptions = {}
         idempotent: true,
         maxInFlightRequests: 1,
         allowAutoTopicCreation: false,
+        createPartitioner: Partitioners.DefaultPartitioner, // same patient -> partition mapping as every producer
+        // Bounded retries (kafkajs warns this weakens exactly-once): a request must answer, and a
+        // failed send is a 503 the device retries with the same batch, which the append log dedups.
         retry: { retries: 5, initialRetryTime: 100, maxRetryTime: 2_000 },
       });
       await p.connect();
