@@ -192,16 +192,18 @@ export async function startIngest(opts: IngestOptions): Promise<IngestWorker> {
       await commitOffsetsIfNecessary({ topics: [{ topic: batch.topic, partitions: [{ partition: batch.partition, offset: String(BigInt(last) + 1n) }] }] });
       await heartbeat();
 
+      const refusedByDb = poison.filter((p) => byOffset.has(p.message.offset)).length;
+      const duplicates = rows.length - stored - refusedByDb;
       stats.batches += 1;
       stats.messages += batch.messages.length;
       stats.stored += stored;
-      stats.duplicates += rows.length - stored - poison.filter((p) => byOffset.has(p.message.offset)).length;
+      stats.duplicates += duplicates;
       stats.deadLettered += poison.length;
       opts.onBatchCommitted?.({
         partition: batch.partition,
         messages: batch.messages.length,
         stored,
-        duplicates: rows.length - stored,
+        duplicates,
         deadLettered: poison.length,
         timestamps,
         committedAt: Date.now(),

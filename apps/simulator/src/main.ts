@@ -15,6 +15,7 @@ const { values } = parseArgs({
     burst: { type: 'string' },
     seconds: { type: 'string' },
     prefix: { type: 'string' },
+    rate: { type: 'string' },
     'real-time': { type: 'boolean', default: false },
   },
 });
@@ -36,6 +37,7 @@ if (values.burst !== undefined) {
     durationMs: values.seconds ? Number(values.seconds) * 1000 : undefined,
     patientPrefix: values.prefix,
     realTime: values['real-time'],
+    ratePerSecond: values.rate ? Number(values.rate) : undefined,
   });
   process.stdout.write(`${JSON.stringify(result)}\n`);
   process.exit(0);

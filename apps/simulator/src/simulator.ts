@@ -165,6 +165,8 @@ export interface BurstOptions {
   concurrency?: number;
   /** effective_at = now (for lag measurement) instead of a synthetic clock. */
   realTime?: boolean;
+  /** Pace the burst to this many observations per second (steady-state measurements). */
+  ratePerSecond?: number;
 }
 
 export interface BurstResult {
@@ -212,6 +214,11 @@ export async function burst(opts: BurstOptions): Promise<BurstResult> {
   };
   const lane = async () => {
     while (next < opts.count && Date.now() < deadline) {
+      if (opts.ratePerSecond) {
+        const due = t0 + (next / opts.ratePerSecond) * 1000;
+        if (due > Date.now()) await new Promise((r) => setTimeout(r, due - Date.now()));
+        if (next >= opts.count || Date.now() >= deadline) break;
+      }
       const messages = makeBatch();
       await producer.send({ topic, acks: -1, messages });
       sent += messages.length;

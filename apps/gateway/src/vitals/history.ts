@@ -5,7 +5,7 @@
  * with date_bin. Timestamps are rendered by PostgreSQL with microseconds, so cursors are exact.
  */
 import type { Pool } from '@vitalis/db';
-import type { VitalsObservation } from '@vitalis/schemas';
+import { VITAL_CODES, type VitalsObservation } from '@vitalis/schemas';
 
 export const BUCKETS = { '1s': 1_000, '1m': 60_000, '1h': 3_600_000, '1d': 86_400_000 } as const;
 export type Bucket = keyof typeof BUCKETS;
@@ -42,22 +42,34 @@ export interface RawQuery {
   after?: { t: string; d: string; s: number };
 }
 
-/** One page (limit + 1 rows fetched to know whether there is a next page). */
+/**
+ * One page (limit + 1 rows fetched to know whether there is a next page). Without a code filter the
+ * page is merged from one index range scan per code (the index is (patient_id, code, effective_at)),
+ * each limited to the page size, instead of sorting all of the patient's rows in the range.
+ * The cursor's time is repeated as a plain `effective_at >=` bound so the index range starts there.
+ */
 export async function queryRaw(pool: Pool, q: RawQuery): Promise<{ rows: VitalsObservation[]; last?: RawRow; more: boolean }> {
   const params: unknown[] = [q.patient, q.from, q.to, q.limit + 1];
   let where = 'patient_id = $1 AND effective_at >= $2 AND effective_at < $3';
-  if (q.code) {
-    params.push(q.code);
-    where += ` AND code = $${params.length}`;
-  }
   if (q.after) {
     params.push(q.after.t, q.after.d, q.after.s);
-    where += ` AND (effective_at, device_id, seq) > ($${params.length - 2}::timestamptz, $${params.length - 1}::text, $${params.length}::bigint)`;
+    const [t, d, s] = [params.length - 2, params.length - 1, params.length];
+    where += ` AND effective_at >= $${t}::timestamptz AND (effective_at, device_id, seq) > ($${t}::timestamptz, $${d}::text, $${s}::bigint)`;
+  }
+  const select = `SELECT device_id, seq, code, effective_at, value, unit, sample_period_ms, samples FROM vitals_observations`;
+  const order = 'ORDER BY effective_at, device_id, seq LIMIT $4';
+  let inner: string;
+  if (q.code) {
+    params.push(q.code);
+    inner = `${select} WHERE ${where} AND code = $${params.length} ${order}`;
+  } else {
+    params.push(VITAL_CODES);
+    const codes = params.length;
+    // one branch per code; the code literal comes from the parameter array, not from input
+    inner = VITAL_CODES.map((_, i) => `(${select} WHERE ${where} AND code = ($${codes}::text[])[${i + 1}] ${order})`).join(' UNION ALL ');
   }
   const { rows } = await pool.query<RawRow>(
-    `SELECT device_id, seq, code, ${AT} AS at, value, unit, sample_period_ms, samples
-       FROM vitals_observations WHERE ${where}
-      ORDER BY effective_at, device_id, seq LIMIT $4`,
+    `SELECT device_id, seq, code, ${AT} AS at, value, unit, sample_period_ms, samples FROM (${inner}) page ${order}`,
     params,
   );
   const more = rows.length > q.limit;
