@@ -10,8 +10,8 @@ export const projectorConfigShape = {
   VITALS_PARTITIONS_AHEAD_DAYS: positiveInt(7),
   MAINTENANCE_INTERVAL_MS: positiveInt(3_600_000),
   ROLLUP_INTERVAL_MS: positiveInt(10_000),
-  /** Rows ingested less than this long ago wait for the next run (must exceed the longest ingest transaction). */
-  ROLLUP_SAFE_LAG_MS: positiveInt(15_000),
+  /** Rows ingested less than this long ago wait for the next run (a margin on top of the open-transaction bound). */
+  ROLLUP_SAFE_LAG_MS: positiveInt(5_000),
   /** Most ingestion time one rollup run covers. */
   ROLLUP_MAX_WINDOW_MS: positiveInt(3_600_000),
 };

@@ -9,8 +9,9 @@
  *  3. the watermark moves to the window's end.
  * Recomputing (rather than adding deltas) makes a re-run, a crash mid-way, a redelivered observation
  * or a late observation for an old bucket all converge to the exact aggregate.
- * The safe lag must exceed the longest ingest transaction: rows carry ingested_at = their
- * transaction's start, and a row committed after the window passed its timestamp would be missed.
+ * Rows carry ingested_at = their transaction's start and become visible only at commit, so the
+ * window's end is held below the start of every transaction still open in the database (no row
+ * can appear later behind the watermark); the safe lag is an extra margin.
  */
 import { withTransaction, type Pool, type PoolClient } from '@vitalis/db';
 
@@ -59,15 +60,25 @@ async function recomputeTouched(client: PoolClient): Promise<{ minutes: number; 
 /** One incremental run. Returns undefined when there was nothing new. */
 export async function runRollups(pool: Pool, opts: RollupOptions): Promise<RollupResult | undefined> {
   return withTransaction(pool, async (client) => {
+    // Lock first (several projectors never interleave), then read the clock and the open transactions.
+    const locked = await client.query(`SELECT 1 FROM vitals_rollup_state WHERE name = 'rollup_1m' FOR UPDATE`);
+    if (locked.rowCount === 0) throw new Error('vitals_rollup_state is missing its rollup_1m row (migration 0004)');
+    // A row becomes visible at its commit but carries ingested_at = its transaction's START. So the
+    // window never goes past the start of any transaction still open in this database (it may yet
+    // commit rows stamped earlier); the safe lag is a second margin on top. (Seeing other sessions'
+    // xact_start needs the same role or pg_read_all_stats.)
     const { rows } = await client.query<{ wm: Date | string; upto: Date }>(
       `SELECT s.processed_upto AS wm,
-              CASE WHEN s.processed_upto = '-infinity' THEN now() - $1::interval
-                   ELSE LEAST(now() - $1::interval, s.processed_upto + $2::interval) END AS upto
-         FROM vitals_rollup_state s WHERE s.name = 'rollup_1m' FOR UPDATE`,
+              LEAST(
+                CASE WHEN s.processed_upto = '-infinity' THEN now() - $1::interval
+                     ELSE LEAST(now() - $1::interval, s.processed_upto + $2::interval) END,
+                (SELECT min(a.xact_start) FROM pg_stat_activity a
+                  WHERE a.datname = current_database() AND a.pid <> pg_backend_pid() AND a.xact_start IS NOT NULL)
+              ) AS upto
+         FROM vitals_rollup_state s WHERE s.name = 'rollup_1m'`,
       [`${opts.safeLagMs} milliseconds`, `${opts.maxWindowMs ?? 3_600_000} milliseconds`],
     );
-    const state = rows[0];
-    if (!state) throw new Error('vitals_rollup_state is missing its rollup_1m row (migration 0004)');
+    const state = rows[0]!;
     if (state.wm instanceof Date && state.wm >= state.upto) return undefined;
     await client.query(
       `CREATE TEMP TABLE touched ON COMMIT DROP AS
