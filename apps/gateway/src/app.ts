@@ -9,6 +9,7 @@ import { jsonSchemaTransform, serializerCompiler, validatorCompiler, type ZodTyp
 import { problemDetails, requestIdFrom } from '@vitalis/http';
 import { VITALIS_VERSION } from '@vitalis/runtime';
 import type { GatewayDeps } from './deps';
+import { authPlugin } from './auth';
 import { healthRoutes } from './health';
 import { vitalsRoutes } from './vitals/routes';
 
@@ -44,6 +45,8 @@ export async function buildGateway(deps: GatewayDeps): Promise<GatewayApp> {
     transform: jsonSchemaTransform,
   });
 
+  // Auth first: its enforcement hook guards every route registered after it.
+  await app.register(authPlugin(deps));
   await app.register(healthRoutes(deps, VITALIS_VERSION));
   await app.register(vitalsRoutes(deps));
   return app;

@@ -7,7 +7,7 @@ import { onShutdown } from '@vitalis/runtime';
 import { buildGateway } from './app';
 import { gatewayConfigShape, withBaseUrl } from './config';
 
-const config = withBaseUrl(loadConfig('gateway', gatewayConfigShape));
+const config = loadConfig('gateway', gatewayConfigShape, withBaseUrl);
 const logger = createLogger('gateway', config.LOG_LEVEL);
 const pool = createPool({ url: config.DATABASE_URL, max: config.DATABASE_POOL_MAX, application: 'vitalis-gateway' });
 const redis = createRedis({ url: config.REDIS_URL, name: 'vitalis-gateway' });

@@ -26,10 +26,18 @@ export function parseConfig<S extends z.ZodRawShape>(shape: S, env: Env = proces
   throw new ConfigError(`invalid configuration: ${problems.join('; ')}`);
 }
 
-/** parseConfig for an app's entry point: prints one clear line and exits 78 (EX_CONFIG) on error. */
-export function loadConfig<S extends z.ZodRawShape>(app: string, shape: S, env: Env = process.env): z.infer<z.ZodObject<S>> {
+/**
+ * parseConfig for an app's entry point: prints one clear line and exits 78 (EX_CONFIG) on error.
+ * `derive` computes settings from several variables and may throw ConfigError too.
+ */
+export function loadConfig<S extends z.ZodRawShape, T = z.infer<z.ZodObject<S>>>(
+  app: string,
+  shape: S,
+  derive: (config: z.infer<z.ZodObject<S>>) => T = (config) => config as T,
+  env: Env = process.env,
+): T {
   try {
-    return parseConfig(shape, env);
+    return derive(parseConfig(shape, env));
   } catch (err) {
     if (!(err instanceof ConfigError)) throw err;
     process.stderr.write(`vitalis-${app}: ${err.message}\n`);

@@ -1,0 +1,62 @@
+/**
+ * The two error vocabularies of the auth surface:
+ * - RFC 6749 §5.2 / RFC 7591 §3.2.2 JSON bodies ({ error, error_description }) on the OAuth
+ *   endpoints themselves (token, register, revoke), as OAuth clients expect;
+ * - RFC 6750 + RFC 9457 on protected resources: 401/403 with WWW-Authenticate and a problem body
+ *   (service spec section 7).
+ */
+import { HttpProblem } from '@vitalis/http';
+
+export type OAuthErrorCode =
+  | 'invalid_request'
+  | 'invalid_client'
+  | 'invalid_grant'
+  | 'unauthorized_client'
+  | 'unsupported_grant_type'
+  | 'invalid_scope'
+  | 'invalid_client_metadata'
+  | 'unsupported_token_type'
+  | 'slow_down';
+
+export class OAuthError extends Error {
+  override name = 'OAuthError';
+  constructor(
+    readonly status: number,
+    readonly code: OAuthErrorCode,
+    readonly description: string,
+    readonly headers: Record<string, string> = {},
+  ) {
+    super(description);
+  }
+}
+
+export const REALM = 'vitalis';
+
+export function bearerChallenge(baseUrl: string, params: Record<string, string> = {}): string {
+  const parts = [`realm="${REALM}"`, ...Object.entries(params).map(([k, v]) => `${k}="${v.replaceAll('"', "'")}"`)];
+  parts.push(`resource_metadata="${baseUrl}/.well-known/oauth-protected-resource"`);
+  return `Bearer ${parts.join(', ')}`;
+}
+
+/** 401: no token, or a token that is invalid, expired or revoked. */
+export function unauthorized(baseUrl: string, reason?: string): HttpProblem {
+  const detail = reason
+    ? `The Bearer token is invalid: ${reason}. See ${baseUrl}/auth.md for how to obtain a valid token.`
+    : `A Bearer token is required. See ${baseUrl}/auth.md for how to obtain one.`;
+  return new HttpProblem(401, 'unauthorized', 'Unauthorized', detail, {}, {
+    'www-authenticate': bearerChallenge(baseUrl, reason ? { error: 'invalid_token', error_description: reason } : {}),
+  });
+}
+
+/** 403: a valid token that lacks a scope the route needs. */
+export function insufficientScope(baseUrl: string, needed: string[]): HttpProblem {
+  const scope = needed.join(' ');
+  return new HttpProblem(
+    403,
+    'insufficient-scope',
+    'Forbidden',
+    `The Bearer token lacks the scope this request needs: ${scope}. See ${baseUrl}/auth.md for how to request scopes.`,
+    { required_scope: scope },
+    { 'www-authenticate': bearerChallenge(baseUrl, { error: 'insufficient_scope', scope }) },
+  );
+}

@@ -1,0 +1,44 @@
+/**
+ * Revoked access tokens, checked on every authenticated request by every gateway instance.
+ * Redis holds the shared, fast copy (one key per jti, expiring with the token); PostgreSQL holds
+ * the record, replayed into Redis at start so a Redis restart revives nothing. When Redis cannot
+ * answer, the check fails CLOSED: the request is refused with 503, never let through.
+ */
+import type { Pool } from '@vitalis/db';
+import type { Redis } from '@vitalis/redis';
+
+const key = (jti: string) => `vitalis:revoked:${jti}`;
+
+export class RevocationList {
+  constructor(
+    private readonly pool: Pool,
+    private readonly redis: Redis,
+  ) {}
+
+  async revoke(jti: string, expiresAt: number): Promise<void> {
+    const ttl = expiresAt - Math.floor(Date.now() / 1000);
+    if (ttl <= 0) return; // already dead
+    await this.pool.query(
+      'INSERT INTO oauth_revocations (jti, expires_at) VALUES ($1, to_timestamp($2)) ON CONFLICT (jti) DO NOTHING',
+      [jti, expiresAt],
+    );
+    await this.redis.set(key(jti), '1', 'EX', ttl);
+  }
+
+  /** Throws when Redis cannot answer: callers turn that into a 503, not a pass. */
+  async isRevoked(jti: string): Promise<boolean> {
+    return (await this.redis.exists(key(jti))) === 1;
+  }
+
+  /** Replays unexpired revocations from PostgreSQL into Redis; returns how many. */
+  async restore(): Promise<number> {
+    const { rows } = await this.pool.query<{ jti: string; ttl: number }>(
+      `SELECT jti, ceil(extract(epoch FROM expires_at - now()))::int AS ttl FROM oauth_revocations WHERE expires_at > now()`,
+    );
+    if (rows.length === 0) return 0;
+    const pipeline = this.redis.pipeline();
+    for (const row of rows) pipeline.set(key(row.jti), '1', 'EX', Math.max(row.ttl, 1));
+    await pipeline.exec();
+    return rows.length;
+  }
+}

@@ -1,0 +1,109 @@
+/**
+ * Access tokens: JWTs per RFC 9068 (typ at+jwt), ES256 with a kid, audience = this resource
+ * server. Verification accepts only our issuer, our audience, ES256, and a kid we hold:
+ * `alg: none`, HMAC tricks and foreign keys fail before any claim is read.
+ */
+import { randomUUID } from 'node:crypto';
+import { SignJWT, jwtVerify, decodeProtectedHeader, errors as joseErrors, type JWTPayload } from 'jose';
+import { isScope, type Role, type Scope } from '@vitalis/schemas';
+import { SIGNING_ALG, type KeyStore } from './keys';
+import type { AuthMethod, Principal } from './route-auth';
+
+export interface AccessTokenClaims {
+  clientId: string;
+  subject: string;
+  scopes: Scope[];
+  roles: Role[];
+  authMethod: AuthMethod;
+  patientId?: string;
+}
+
+export interface IssuedToken {
+  token: string;
+  jti: string;
+  expiresAt: number;
+}
+
+export interface TokenSettings {
+  issuer: string;
+  audience: string;
+}
+
+export async function issueAccessToken(keys: KeyStore, settings: TokenSettings, claims: AccessTokenClaims, ttlSeconds: number): Promise<IssuedToken> {
+  const { kid, privateKey } = keys.signingKey();
+  const now = Math.floor(Date.now() / 1000);
+  const jti = randomUUID();
+  const token = await new SignJWT({
+    scope: claims.scopes.join(' '),
+    client_id: claims.clientId,
+    roles: claims.roles,
+    auth_method: claims.authMethod,
+    ...(claims.patientId ? { patient_id: claims.patientId } : {}),
+  })
+    .setProtectedHeader({ alg: SIGNING_ALG, kid, typ: 'at+jwt' })
+    .setIssuer(settings.issuer)
+    .setAudience(settings.audience)
+    .setSubject(claims.subject)
+    .setJti(jti)
+    .setIssuedAt(now)
+    .setNotBefore(now)
+    .setExpirationTime(now + ttlSeconds)
+    .sign(privateKey);
+  return { token, jti, expiresAt: now + ttlSeconds };
+}
+
+/** Why a presented token was refused: said in WWW-Authenticate error_description, never more. */
+export class InvalidToken extends Error {
+  override name = 'InvalidToken';
+}
+
+/** Verifies signature and claims; `allowExpired` is for revocation, which must accept old tokens. */
+export async function verifyAccessToken(
+  keys: KeyStore,
+  settings: TokenSettings,
+  token: string,
+  { allowExpired = false } = {},
+): Promise<{ principal: Principal; payload: JWTPayload }> {
+  let kid: string | undefined;
+  try {
+    const header = decodeProtectedHeader(token);
+    if (header.alg !== SIGNING_ALG || typeof header.kid !== 'string') throw new InvalidToken('unsupported token algorithm or missing kid');
+    kid = header.kid;
+  } catch (err) {
+    if (err instanceof InvalidToken) throw err;
+    throw new InvalidToken('the token is not a JWT');
+  }
+  const key = await keys.verifyKey(kid);
+  if (!key) throw new InvalidToken('the token was signed by an unknown key');
+  let payload: JWTPayload;
+  try {
+    ({ payload } = await jwtVerify(token, key, {
+      algorithms: [SIGNING_ALG],
+      issuer: settings.issuer,
+      audience: settings.audience,
+      typ: 'at+jwt',
+      requiredClaims: ['exp', 'iat', 'jti', 'sub'],
+      // Revocation must accept an expired token (killing it is harmless); nothing else may.
+      clockTolerance: allowExpired ? 10 * 365 * 86_400 : 5,
+    }));
+  } catch (err) {
+    if (err instanceof joseErrors.JWTExpired) throw new InvalidToken('the token has expired');
+    if (err instanceof joseErrors.JWTClaimValidationFailed) throw new InvalidToken(`the token's ${err.claim} claim is not valid here`);
+    throw new InvalidToken('the token signature is invalid');
+  }
+  return { principal: principalFrom(payload), payload };
+}
+
+function principalFrom(payload: JWTPayload): Principal {
+  const scopes = String(payload.scope ?? '').split(' ').filter(isScope);
+  return {
+    clientId: String(payload.client_id ?? payload.sub),
+    subject: String(payload.sub),
+    scopes,
+    roles: Array.isArray(payload.roles) ? (payload.roles as Role[]) : [],
+    ...(typeof payload.patient_id === 'string' ? { patientId: payload.patient_id } : {}),
+    tokenId: String(payload.jti),
+    expiresAt: Number(payload.exp),
+    authMethod: (payload.auth_method as AuthMethod) ?? 'client_secret',
+  };
+}

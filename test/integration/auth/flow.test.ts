@@ -1,0 +1,79 @@
+/**
+ * Service spec section 5, driven by a real OAuth client library (openid-client):
+ * discover → register → client_credentials → probe identity → call an API → revoke →
+ * the same token is refused with 401, on this gateway and on a second instance.
+ */
+import * as oidc from 'openid-client';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startGateway, type RunningGateway } from '../../helpers/gateway';
+
+let gw: RunningGateway;
+let gw2: RunningGateway;
+beforeAll(async () => {
+  gw = await startGateway();
+  // A second instance with the same issuer (as behind a load balancer): shares keys and revocations.
+  gw2 = await startGateway({ PUBLIC_BASE_URL: gw.url });
+});
+afterAll(async () => {
+  await gw?.close();
+  await gw2?.close();
+});
+
+describe('the spec section 5 flow', () => {
+  it('discover, register, client_credentials, identity, API call, revoke, then 401 everywhere', async () => {
+    // 1. Discover: the three documents, all public JSON.
+    const prm = await (await fetch(`${gw.url}/.well-known/oauth-protected-resource`)).json() as Record<string, unknown>;
+    expect(prm).toMatchObject({ resource: gw.url, authorization_servers: [gw.url], bearer_methods_supported: ['header'], resource_documentation: `${gw.url}/auth.md` });
+    const asm = await (await fetch(`${gw.url}/.well-known/oauth-authorization-server`)).json() as Record<string, unknown>;
+    expect(asm).toMatchObject({ issuer: gw.url, token_endpoint: `${gw.url}/api/auth/oauth2/token`, revocation_endpoint: `${gw.url}/api/auth/revoke`, registration_endpoint: `${gw.url}/api/auth/register`, code_challenge_methods_supported: ['S256'] });
+    const jwks = await (await fetch(asm.jwks_uri as string)).json() as { keys: { kid: string; alg: string; d?: string }[] };
+    expect(jwks.keys.length).toBeGreaterThan(0);
+    for (const key of jwks.keys) {
+      expect(key.alg).toBe('ES256');
+      expect(key.d).toBeUndefined(); // never a private part
+    }
+
+    // 2. Register (RFC 7591), with the fields of spec section 2.
+    const res = await fetch(`${gw.url}/api/auth/register`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ client_name: 'monitoring-agent', grant_types: ['client_credentials'], response_types: ['token'], token_endpoint_auth_method: 'client_secret_post', scope: 'read:vitals read:patients' }),
+    });
+    expect(res.status).toBe(201);
+    const registered = await res.json() as { client_id: string; client_secret: string; client_id_issued_at: number; scope: string };
+    expect(registered.client_id).toMatch(/^cli_/);
+    expect(registered.client_secret.length).toBeGreaterThanOrEqual(40);
+    expect(registered.scope).toBe('read:vitals read:patients');
+
+    // 3. Claim identity through a real OAuth client library.
+    const config = await oidc.discovery(new URL(gw.url), registered.client_id, undefined, oidc.ClientSecretPost(registered.client_secret), {
+      execute: [oidc.allowInsecureRequests],
+      algorithm: 'oauth2',
+    });
+    const tokens = await oidc.clientCredentialsGrant(config, { scope: 'read:vitals' });
+    expect(tokens.token_type.toLowerCase()).toBe('bearer');
+    expect(tokens.scope).toBe('read:vitals');
+    expect(tokens.expires_in).toBe(900);
+    const token = tokens.access_token;
+
+    // 4. Probe identity.
+    const probe = await oidc.fetchProtectedResource(config, token, new URL(`${gw.url}/agent/identity`), 'GET');
+    expect(probe.status).toBe(200);
+    expect(await probe.json()).toMatchObject({ client_id: registered.client_id, sub: registered.client_id, scopes: ['read:vitals'], auth_method: 'client_secret' });
+
+    // 5. Use the token on a clinical API (scope read:vitals).
+    const to = new Date().toISOString();
+    const from = new Date(Date.now() - 3_600_000).toISOString();
+    const api = await fetch(`${gw.url}/api/v1/vitals?patient=pat-flow-${Date.now()}&code=8867-4&from=${from}&to=${to}`, { headers: { authorization: `Bearer ${token}` } });
+    expect(api.status).toBe(200);
+
+    // 6. Revoke (RFC 7009), then the token is refused at once, here and on another instance.
+    await oidc.tokenRevocation(config, token, { token_type_hint: 'access_token' });
+    for (const url of [gw.url, gw2.url]) {
+      const after = await fetch(`${url}/agent/identity`, { headers: { authorization: `Bearer ${token}` } });
+      expect(after.status).toBe(401);
+      expect(after.headers.get('www-authenticate')).toContain('error="invalid_token"');
+      expect(((await after.json()) as { detail: string }).detail).toContain('revoked');
+    }
+  });
+});
