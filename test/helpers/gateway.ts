@@ -14,7 +14,10 @@ import type { GatewayDeps } from '../../apps/gateway/src/deps';
 import { testEnv } from './env';
 
 export interface RunningGateway {
+  /** The public base URL (issuer); equals `address` unless PUBLIC_BASE_URL was overridden. */
   url: string;
+  /** Where this instance really listens. */
+  address: string;
   app: GatewayApp;
   deps: GatewayDeps;
   close: () => Promise<void>;
@@ -40,13 +43,16 @@ export async function startGateway(overrides: Record<string, string> = {}): Prom
 
   // Bind first so the base URL (issuer, problem types) names the real ephemeral port.
   let config: GatewayConfig = withBaseUrl(parsed);
+  let address = '';
   const deps: GatewayDeps = { config, pool, redis, kafka, logger };
   const app = await buildGatewayOnFreePort(deps, (port) => {
+    address = `http://127.0.0.1:${port}`;
     config = withBaseUrl({ ...parsed, PORT: port, PUBLIC_BASE_URL: overrides.PUBLIC_BASE_URL ?? `http://127.0.0.1:${port}` });
     deps.config = config;
   });
   return {
     url: config.baseUrl,
+    address,
     app,
     deps,
     close: async () => {

@@ -69,7 +69,7 @@ describe('the spec section 5 flow', () => {
 
     // 6. Revoke (RFC 7009), then the token is refused at once, here and on another instance.
     await oidc.tokenRevocation(config, token, { token_type_hint: 'access_token' });
-    for (const url of [gw.url, gw2.url]) {
+    for (const url of [gw.address, gw2.address]) {
       const after = await fetch(`${url}/agent/identity`, { headers: { authorization: `Bearer ${token}` } });
       expect(after.status).toBe(401);
       expect(after.headers.get('www-authenticate')).toContain('error="invalid_token"');
