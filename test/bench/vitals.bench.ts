@@ -22,6 +22,7 @@ import { NUMERIC_VITALS, type NumericVitalCode } from '@vitalis/schemas';
 import { copyRows, writeRows, type StoredRow, type WriteMethod } from '../../apps/ingest/src/store';
 import { startIngest } from '../../apps/ingest/src/worker';
 import { rollupPatients } from '../../apps/projector/src/rollups';
+import { authHeaders } from '../helpers/auth';
 import { startGateway } from '../helpers/gateway';
 
 const env = process.env;
@@ -248,13 +249,14 @@ async function history(pool: Pool) {
 
   const gw = await startGateway({ DATABASE_URL: DB_URL, LOG_LEVEL: 'error' });
   try {
+    const headers = await authHeaders(gw.url, ['read:vitals']);
     const measure = async (label: string, from: string, to: string) => {
       const times: number[] = [];
       let buckets = 0;
       let source = '';
       for (let i = 0; i < HISTORY_REQUESTS + 3; i++) {
         const t = performance.now();
-        const res = await fetch(`${gw.url}/api/v1/vitals?patient=${target}&from=${from}&to=${to}&code=8867-4&bucket=1m&agg=avg,min,max,count,last&limit=5000`);
+        const res = await fetch(`${gw.url}/api/v1/vitals?patient=${target}&from=${from}&to=${to}&code=8867-4&bucket=1m&agg=avg,min,max,count,last&limit=5000`, { headers });
         const body = (await res.json()) as { data: unknown[]; source: string };
         if (res.status !== 200) throw new Error(`history request failed: ${res.status} ${JSON.stringify(body)}`);
         if (i >= 3) times.push(performance.now() - t); // 3 warm-up requests

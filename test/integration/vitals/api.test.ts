@@ -167,6 +167,19 @@ describe('POST /api/v1/vitals -> GET /api/v1/vitals', () => {
   });
 });
 
+describe('vitals routes are guarded by their scopes', () => {
+  it('401 without a token, 403 with the wrong scope', async () => {
+    const q = `/api/v1/vitals?patient=pat-x&from=2026-01-01T00:00:00Z&to=2026-01-02T00:00:00Z`;
+    expect((await fetch(`${gw.url}${q}`)).status).toBe(401);
+    expect((await fetch(`${gw.url}/api/v1/patients/pat-x/vitals/latest`)).status).toBe(401);
+    const noAuth = await fetch(`${gw.url}/api/v1/vitals`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"observations":[]}' });
+    expect(noAuth.status).toBe(401);
+    expect((await fetch(`${gw.url}${q}`, { headers: writeAuth })).status).toBe(403);
+    const readOnly = await fetch(`${gw.url}/api/v1/vitals`, { method: 'POST', headers: { 'content-type': 'application/json', ...readAuth }, body: '{"observations":[]}' });
+    expect(readOnly.status).toBe(403);
+  });
+});
+
 describe('POST /api/v1/vitals refuses bad input with 4xx problems and stores nothing', () => {
   it('garbage JSON, wrong types, empty or oversized batches, wrong media type, huge body', async () => {
     await expectProblem(await post('{"observations": [ {oops'), 400);

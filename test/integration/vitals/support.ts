@@ -7,7 +7,9 @@ import type { Admin, Kafka, KafkaMessage } from 'kafkajs';
 import { createPool, type Pool } from '@vitalis/db';
 import { createKafka } from '@vitalis/kafka';
 import { createLogger } from '@vitalis/log';
+import type { Scope } from '@vitalis/schemas';
 import { startIngest, type IngestWorker, type IngestOptions } from '../../../apps/ingest/src/worker';
+import { authHeaders as realAuthHeaders } from '../../helpers/auth';
 import { testEnv } from '../../helpers/env';
 
 export const uid = () => randomUUID().slice(0, 8);
@@ -105,13 +107,9 @@ export function numeric(patient: string, device: string, seq: number, at: Date |
   };
 }
 
-/**
- * Authorization headers for vitals calls against a real gateway.
- * TODO(auth): the OAuth plugin is not merged yet, so routes only declare their scopes and these
- * tests send no token. When test/helpers/auth.ts lands, return its Bearer header for `scopes` here.
- */
-export async function authHeaders(_gatewayUrl: string, _scopes: string[]): Promise<Record<string, string>> {
-  return {};
+/** Bearer headers for vitals calls against a real gateway: a fresh OAuth client holding `scopes`. */
+export async function authHeaders(gatewayUrl: string, scopes: Scope[]): Promise<Record<string, string>> {
+  return realAuthHeaders(gatewayUrl, scopes);
 }
 
 /** Positions a new consumer group at the current end of `topic`, so it reads only what comes next. */

@@ -1,11 +1,9 @@
 /**
- * Audit of vitals reads (who read which patient's vitals, when, under which scope).
- *
- * INTEGRATION POINT (audit): the OAuth work is adding `libs/audit` with `recordAudit(pool, event)`.
- * Until it lands, this writes the same row straight into `audit_events` (migration 0001, the shared
- * contract). When libs/audit exists, replace the INSERT below with a call to recordAudit.
+ * Audit of vitals reads (who read which patient's vitals, when, under which scope), through the
+ * shared audit trail (libs/audit, table audit_events). Ids and counts only, never values.
  */
 import type { FastifyRequest } from 'fastify';
+import { recordAudit } from '@vitalis/audit';
 import type { Pool } from '@vitalis/db';
 
 export interface VitalsAuditEvent {
@@ -15,11 +13,17 @@ export interface VitalsAuditEvent {
   detail: Record<string, unknown>;
 }
 
-export async function recordVitalsAudit(pool: Pool, req: FastifyRequest, event: VitalsAuditEvent): Promise<void> {
-  const principal = req.principal;
-  await pool.query(
-    `INSERT INTO audit_events (action, outcome, actor_client_id, actor_subject, scope, resource_type, resource_id, request_id, ip, detail)
-     VALUES ($1, $2, $3, $4, 'read:vitals', 'Patient', $5, $6, $7, $8)`,
-    [event.action, event.outcome, principal?.clientId ?? null, principal?.subject ?? null, event.patientId, req.id, req.ip ?? null, event.detail],
-  );
+export function recordVitalsAudit(pool: Pool, req: FastifyRequest, event: VitalsAuditEvent): Promise<void> {
+  return recordAudit(pool, {
+    action: event.action,
+    outcome: event.outcome,
+    clientId: req.principal?.clientId,
+    subject: req.principal?.subject,
+    scope: 'read:vitals',
+    resourceType: 'Patient',
+    resourceId: event.patientId,
+    requestId: req.id,
+    ip: req.ip,
+    detail: event.detail,
+  });
 }

@@ -210,7 +210,7 @@ export function vitalsRoutes(deps: GatewayDeps, options: VitalsRouteOptions = {}
           tags: ['vitals'],
           summary: 'Vitals history',
           description:
-            'Raw observations of one patient in [from, to) (at most 31 days; ECG as waveform chunks), ordered by time, cursor-paginated; or with `bucket` (1s|1m|1h|1d) and `agg` (avg,min,max,count,last) aggregated numeric series (from the 1-minute/1-hour rollups when the range is aligned to them, up to 366 days; otherwise from raw data, at most 31 days, 1 day for 1s). `Accept: application/fhir+json` returns a FHIR R4 searchset Bundle of Observations (raw only).',
+            'Raw observations of one patient in [from, to) (at most 31 days; ECG as waveform chunks), ordered by time, cursor-paginated; or with `bucket` (1s|1m|1h|1d) and `agg` (avg,min,max,count,last) aggregated numeric series (from the 1-minute/1-hour rollups when the range is aligned to them; at most 31 days, 1 day for 1s, 366 days for 1h/1d on a minute-aligned range). `Accept: application/fhir+json` returns a FHIR R4 searchset Bundle of Observations (raw only).',
           querystring: historyQuery,
           response: { 200: z.union([rawPage, bucketPage, fhirBundle]) },
         },
@@ -229,11 +229,13 @@ export function vitalsRoutes(deps: GatewayDeps, options: VitalsRouteOptions = {}
         if (fhir && q.bucket) throw new HttpProblem(406, 'not-acceptable', 'Not Acceptable', 'FHIR output is available for raw observations only (omit bucket).');
 
         const span = toMs - fromMs;
+        // 1h/1d buckets over a range aligned to the rollups may span a year; everything else a month (1s: a day)
+        const rollupAligned = fromMs % BUCKETS['1m'] === 0 && toMs % BUCKETS['1m'] === 0;
         const rangeLimit = !q.bucket
           ? MAX_RANGE_MS.raw
           : q.bucket === '1s'
             ? MAX_RANGE_MS['1s']
-            : fromMs % BUCKETS['1m'] === 0 && toMs % BUCKETS['1m'] === 0
+            : rollupAligned && (q.bucket === '1h' || q.bucket === '1d')
               ? MAX_RANGE_MS.rollup
               : MAX_RANGE_MS.unaligned;
         if (span > rangeLimit) {
