@@ -1,0 +1,57 @@
+/**
+ * `make run` demo seed: registers one demo OAuth client holding every scope (through the real
+ * registration endpoint) and keeps its credentials in .data/demo-client.json, so a person can get
+ * a token at once. Re-running reuses the client while its credentials still work.
+ * The bedside simulator seeds the vitals (patients pat-0001...).
+ */
+import { mkdir, readFile, writeFile } from 'node:fs/promises';
+import { SCOPE_NAMES } from '@vitalis/schemas';
+
+const base = (process.env.PUBLIC_BASE_URL ?? `http://127.0.0.1:${process.env.PORT ?? 8080}`).replace(/\/+$/, '');
+const file = '.data/demo-client.json';
+
+interface DemoClient {
+  client_id: string;
+  client_secret: string;
+}
+
+async function tokenFor(client: DemoClient): Promise<Response> {
+  return fetch(`${base}/api/auth/oauth2/token`, {
+    method: 'POST',
+    body: new URLSearchParams({ grant_type: 'client_credentials', client_id: client.client_id, client_secret: client.client_secret }),
+  });
+}
+
+async function existing(): Promise<DemoClient | undefined> {
+  try {
+    const client = JSON.parse(await readFile(file, 'utf8')) as DemoClient;
+    return (await tokenFor(client)).ok ? client : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+let client = await existing();
+if (!client) {
+  const res = await fetch(`${base}/api/auth/register`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({
+      client_name: 'vitalis-demo',
+      grant_types: ['client_credentials'],
+      response_types: ['token'],
+      token_endpoint_auth_method: 'client_secret_post',
+      scope: SCOPE_NAMES.join(' '),
+    }),
+  });
+  if (res.status !== 201) throw new Error(`demo client registration failed: ${res.status} ${await res.text()}`);
+  client = (await res.json()) as DemoClient;
+  await mkdir('.data', { recursive: true });
+  await writeFile(file, JSON.stringify(client, null, 2), { mode: 0o600 });
+}
+
+process.stdout.write(`
+Demo OAuth client (every scope; credentials in ${file}):
+  curl -s -X POST ${base}/api/auth/oauth2/token -d grant_type=client_credentials \\
+       -d client_id=${client.client_id} -d client_secret=$(sed -n 's/.*"client_secret": "\\(.*\\)".*/\\1/p' ${file})
+`);
