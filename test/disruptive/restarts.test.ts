@@ -46,6 +46,25 @@ describe('Kafka killed', () => {
   });
 });
 
+describe('PostgreSQL stopped', () => {
+  it('health answers 503 down naming postgres, and ok again once it is back', async () => {
+    const gw = await startGateway({ HEALTH_TIMEOUT_MS: '1500' });
+    try {
+      stack('down', 'pg');
+      const res = await fetch(`${gw.address}/api/v1/health`);
+      expect(res.status).toBe(503);
+      const body = (await res.json()) as any;
+      expect(body.status).toBe('down');
+      expect(body.checks.postgres.status).toBe('down');
+      stack('up', 'pg');
+      await pollHealth(gw.address, (b) => b.status === 'ok', 30_000);
+    } finally {
+      stack('up', 'pg');
+      await gw.close();
+    }
+  });
+});
+
 describe('PostgreSQL restarted', () => {
   it('a committed row survives a server stop and start', async () => {
     const marker = randomUUID();
