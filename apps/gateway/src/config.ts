@@ -1,5 +1,45 @@
 import { z } from 'zod';
+import type { JWK } from 'jose';
 import { boolean, ConfigError, infraShape, port, positiveInt } from '@vitalis/config';
+
+export interface TrustedIssuer {
+  issuer: string;
+  jwks_uri?: string;
+  jwks?: { keys: JWK[] };
+  /** The audience its tokens must carry; default: our issuer or token endpoint. */
+  audience?: string;
+}
+
+const trustedIssuerSchema = z
+  .object({
+    issuer: z.string().url(),
+    jwks_uri: z.string().url().optional(),
+    jwks: z.object({ keys: z.array(z.record(z.string(), z.unknown())).min(1) }).optional(),
+    audience: z.string().min(1).optional(),
+  })
+  .refine((t) => Boolean(t.jwks_uri) !== Boolean(t.jwks), 'give exactly one of jwks_uri or jwks');
+
+/** A JSON list in an env var; a parse failure becomes a config error, not a crash. */
+function trustedIssuers() {
+  return z
+    .string()
+    .default('[]')
+    .transform((raw, ctx) => {
+      let value: unknown;
+      try {
+        value = JSON.parse(raw);
+      } catch {
+        ctx.addIssue({ code: 'custom', message: 'must be a JSON list of {issuer, jwks_uri | jwks}' });
+        return z.NEVER;
+      }
+      const parsed = z.array(trustedIssuerSchema).safeParse(value);
+      if (!parsed.success) {
+        ctx.addIssue({ code: 'custom', message: `must be a JSON list of {issuer, jwks_uri | jwks}: ${parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ')}` });
+        return z.NEVER;
+      }
+      return parsed.data as TrustedIssuer[];
+    });
+}
 
 export const DEV_KEY_SECRET = 'vitalis-development-only-key-secret';
 
@@ -16,6 +56,22 @@ export const gatewayConfigShape = {
   HEALTH_TIMEOUT_MS: positiveInt(2_000),
   /** Lifetime of access tokens issued by the token endpoint. */
   ACCESS_TOKEN_TTL_SECONDS: positiveInt(900),
+  /** Absolute lifetime of a refresh-token family (rotation does not extend it). */
+  REFRESH_TOKEN_TTL_SECONDS: positiveInt(30 * 86_400),
+  /** Lifetime of an authorization code (single use). */
+  AUTH_CODE_TTL_SECONDS: positiveInt(60),
+  /** How long a login/consent interaction may stay open. */
+  INTERACTION_TTL_SECONDS: positiveInt(600),
+  /** Failed logins per username per window before the login form refuses further attempts. */
+  LOGIN_MAX_FAILURES: positiveInt(10),
+  LOGIN_FAILURE_WINDOW_SECONDS: positiveInt(900),
+  /** Seed the demo users (doctor, nurse, reception, patient, admin) at start; off by default in production. */
+  DEMO_USERS_ENABLED: z.string().optional(),
+  /**
+   * Token exchange (RFC 8693): issuers whose JWTs are accepted as subject tokens, as a JSON list
+   * of {issuer, jwks_uri | jwks, audience?}. Our own tokens are always accepted.
+   */
+  TRUSTED_ISSUERS: trustedIssuers(),
   /** Sandbox (POST|GET /api/v1/sandbox): on by default outside production. */
   SANDBOX_ENABLED: boolean(true),
   SANDBOX_TOKEN_TTL_SECONDS: positiveInt(900),
@@ -26,12 +82,16 @@ export const gatewayConfigShape = {
   KEY_ENCRYPTION_SECRET: z.string().min(16, 'must be at least 16 characters').default(DEV_KEY_SECRET),
 };
 
-export type GatewayConfig = z.infer<z.ZodObject<typeof gatewayConfigShape>> & { baseUrl: string };
+export type GatewayConfig = z.infer<z.ZodObject<typeof gatewayConfigShape>> & { baseUrl: string; demoUsers: boolean };
 
 export function withBaseUrl(config: z.infer<z.ZodObject<typeof gatewayConfigShape>>): GatewayConfig {
   if (config.NODE_ENV === 'production' && config.KEY_ENCRYPTION_SECRET === DEV_KEY_SECRET) {
     throw new ConfigError('invalid configuration: KEY_ENCRYPTION_SECRET: must be set in production (the development default is public)');
   }
+  if (config.DEMO_USERS_ENABLED !== undefined && !/^(true|false|1|0|yes|no)$/.test(config.DEMO_USERS_ENABLED)) {
+    throw new ConfigError('invalid configuration: DEMO_USERS_ENABLED: must be true or false');
+  }
   const baseUrl = (config.PUBLIC_BASE_URL ?? `http://127.0.0.1:${config.PORT}`).replace(/\/+$/, '');
-  return { ...config, baseUrl };
+  const demoUsers = config.DEMO_USERS_ENABLED === undefined ? config.NODE_ENV !== 'production' : /^(true|1|yes)$/.test(config.DEMO_USERS_ENABLED);
+  return { ...config, baseUrl, demoUsers };
 }

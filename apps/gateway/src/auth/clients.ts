@@ -1,44 +1,71 @@
 /**
- * OAuth clients (RFC 7591 dynamic registration) and client authentication at the token
- * endpoint (client_secret_post, client_secret_basic). Registration metadata is validated with
- * zod; scopes outside the catalogue are refused as invalid_client_metadata.
+ * OAuth clients: RFC 7591 dynamic registration and lookup. Registration metadata is validated
+ * with zod, then against what this server supports (grant types, authentication methods, redirect
+ * URIs, keys); anything wrong is refused as invalid_client_metadata / invalid_redirect_uri.
+ * Client secrets exist only for the client_secret_* methods and are stored as scrypt hashes.
  */
+import { importJWK, type JWK } from 'jose';
 import { z } from 'zod';
 import { SCOPE_NAMES, isScope, type Scope } from '@vitalis/schemas';
 import type { Pool } from '@vitalis/db';
 import { OAuthError } from './oauth-errors';
-import { hashSecret, randomToken, verifySecret } from './secrets';
+import { hashSecret, randomToken } from './secrets';
 
-export const SUPPORTED_GRANTS = ['client_credentials'] as const;
-export const SUPPORTED_AUTH_METHODS = ['client_secret_post', 'client_secret_basic'] as const;
+export const GRANT_TYPES = {
+  authorizationCode: 'authorization_code',
+  refreshToken: 'refresh_token',
+  clientCredentials: 'client_credentials',
+  tokenExchange: 'urn:ietf:params:oauth:grant-type:token-exchange',
+} as const;
+export const SUPPORTED_GRANTS = Object.values(GRANT_TYPES);
+export const SUPPORTED_AUTH_METHODS = ['client_secret_basic', 'client_secret_post', 'private_key_jwt', 'none'] as const;
+export type ClientAuthMethod = (typeof SUPPORTED_AUTH_METHODS)[number];
+/** Client assertion algorithms accepted for private_key_jwt (asymmetric only: no HS*, never none). */
+export const CLIENT_ASSERTION_ALGS = ['ES256', 'ES384', 'EdDSA', 'PS256', 'RS256'];
+
+const jwksSchema = z.object({ keys: z.array(z.record(z.string(), z.unknown())).min(1).max(10) });
 
 export const registrationRequestSchema = z.object({
   client_name: z.string().trim().min(1).max(200),
-  grant_types: z.array(z.string()).min(1).default(['client_credentials']),
-  response_types: z.array(z.string()).default([]),
+  grant_types: z.array(z.string()).min(1).optional(),
+  response_types: z.array(z.string()).optional(),
   token_endpoint_auth_method: z.string().default('client_secret_basic'),
   scope: z.string().max(1000).optional(),
+  redirect_uris: z.array(z.string().max(2000)).max(20).default([]),
+  jwks: jwksSchema.optional(),
+  jwks_uri: z.string().max(2000).optional(),
 });
 
 export const registrationResponseSchema = z.object({
   client_id: z.string(),
-  client_secret: z.string(),
+  client_secret: z.string().optional(),
   client_id_issued_at: z.number().int(),
-  client_secret_expires_at: z.number().int(),
+  client_secret_expires_at: z.number().int().optional(),
   client_name: z.string(),
   grant_types: z.array(z.string()),
   response_types: z.array(z.string()),
   token_endpoint_auth_method: z.string(),
   scope: z.string(),
+  redirect_uris: z.array(z.string()),
+  jwks: jwksSchema.optional(),
+  jwks_uri: z.string().optional(),
 });
+
+export type RegistrationRequest = z.input<typeof registrationRequestSchema>;
+export type RegistrationResponse = z.infer<typeof registrationResponseSchema>;
 
 export interface Client {
   clientId: string;
   clientName: string;
   grantTypes: string[];
-  authMethod: string;
+  authMethod: ClientAuthMethod;
   scopes: Scope[];
+  redirectUris: string[];
   kind: 'registered' | 'sandbox';
+  secretHash: string | null;
+  jwks: { keys: JWK[] } | null;
+  jwksUri: string | null;
+  expired: boolean;
 }
 
 /** Splits and checks a space-separated scope string; unknown names are returned separately. */
@@ -47,106 +74,157 @@ export function parseScopes(scope: string | undefined): { scopes: Scope[]; unkno
   return { scopes: names.filter(isScope), unknown: names.filter((n) => !isScope(n)) };
 }
 
-export type RegistrationRequest = z.infer<typeof registrationRequestSchema>;
+const LOOPBACK = new Set(['127.0.0.1', '[::1]', 'localhost']);
+const metadataError = (description: string) => new OAuthError(400, 'invalid_client_metadata', description);
+
+/** https anywhere; http only on a loopback host (RFC 8252 §7.3); never a fragment (RFC 6749 §3.1.2). */
+export function checkRedirectUri(uri: string): string | undefined {
+  let url: URL;
+  try {
+    url = new URL(uri);
+  } catch {
+    return `${uri} is not an absolute URL`;
+  }
+  if (url.hash || uri.includes('#')) return `${uri} must not contain a fragment`;
+  if (url.username || url.password) return `${uri} must not contain credentials`;
+  if (url.protocol === 'https:') return undefined;
+  if (url.protocol === 'http:' && LOOPBACK.has(url.hostname)) return undefined;
+  return `${uri} must use https (http only for a loopback host)`;
+}
+
+/** Public keys only, importable, asymmetric. */
+async function checkJwks(jwks: { keys: Record<string, unknown>[] }): Promise<void> {
+  for (const key of jwks.keys) {
+    if (typeof key.kty !== 'string' || key.kty === 'oct') throw metadataError('jwks: every key must be an asymmetric public key (kty EC, RSA or OKP)');
+    if ('d' in key || 'p' in key || 'q' in key || 'k' in key) throw metadataError('jwks: must hold public keys only (a private key part was sent)');
+    const alg = typeof key.alg === 'string' ? key.alg : key.kty === 'EC' ? 'ES256' : key.kty === 'OKP' ? 'EdDSA' : 'RS256';
+    if (!CLIENT_ASSERTION_ALGS.includes(alg)) throw metadataError(`jwks: unsupported key alg ${alg}`);
+    try {
+      await importJWK(key as JWK, alg);
+    } catch {
+      throw metadataError('jwks: a key could not be read as a JWK');
+    }
+  }
+}
+
+export interface CheckedRegistration {
+  scopes: Scope[];
+  grantTypes: string[];
+  responseTypes: string[];
+  authMethod: ClientAuthMethod;
+  redirectUris: string[];
+}
 
 /** Validates registration metadata against what this server supports; throws invalid_client_metadata. */
-export function checkRegistration(request: RegistrationRequest): Scope[] {
+export async function checkRegistration(request: z.infer<typeof registrationRequestSchema>): Promise<CheckedRegistration> {
   const { scopes, unknown } = parseScopes(request.scope ?? SCOPE_NAMES.join(' '));
-  if (unknown.length > 0) throw new OAuthError(400, 'invalid_client_metadata', `unknown scope(s): ${unknown.join(', ')}`);
-  if (scopes.length === 0) throw new OAuthError(400, 'invalid_client_metadata', 'scope must name at least one scope');
-  const grants = request.grant_types.filter((g) => !(SUPPORTED_GRANTS as readonly string[]).includes(g));
-  if (grants.length > 0) throw new OAuthError(400, 'invalid_client_metadata', `unsupported grant_types: ${grants.join(', ')}`);
-  if (!(SUPPORTED_AUTH_METHODS as readonly string[]).includes(request.token_endpoint_auth_method)) {
-    throw new OAuthError(400, 'invalid_client_metadata', `unsupported token_endpoint_auth_method: ${request.token_endpoint_auth_method}`);
+  if (unknown.length > 0) throw metadataError(`unknown scope(s): ${unknown.join(', ')}`);
+  if (scopes.length === 0) throw metadataError('scope must name at least one scope');
+
+  // RFC 7591 defaults grant_types to authorization_code; a client without redirect URIs cannot
+  // use that, so such a client (the spec's machine flow) defaults to client_credentials.
+  const grantTypes = [...new Set(request.grant_types ?? [request.redirect_uris.length > 0 ? GRANT_TYPES.authorizationCode : GRANT_TYPES.clientCredentials])];
+  const unsupported = grantTypes.filter((g) => !(SUPPORTED_GRANTS as readonly string[]).includes(g));
+  if (unsupported.length > 0) throw metadataError(`unsupported grant_types: ${unsupported.join(', ')}`);
+  const usesCode = grantTypes.includes(GRANT_TYPES.authorizationCode);
+  if (grantTypes.includes(GRANT_TYPES.refreshToken) && !usesCode) throw metadataError('refresh_token is only issued with authorization_code');
+
+  const authMethod = request.token_endpoint_auth_method as ClientAuthMethod;
+  if (!(SUPPORTED_AUTH_METHODS as readonly string[]).includes(authMethod)) {
+    throw metadataError(`unsupported token_endpoint_auth_method: ${request.token_endpoint_auth_method}`);
   }
-  if (request.response_types.some((t) => t !== 'token')) {
-    throw new OAuthError(400, 'invalid_client_metadata', 'response_types may only list "token" for client_credentials clients');
+  if (authMethod === 'none' && grantTypes.some((g) => g !== GRANT_TYPES.authorizationCode && g !== GRANT_TYPES.refreshToken)) {
+    throw metadataError('public clients (token_endpoint_auth_method "none") may only use authorization_code and refresh_token');
   }
-  return scopes;
+  if (authMethod === 'private_key_jwt') {
+    if (Boolean(request.jwks) === Boolean(request.jwks_uri)) throw metadataError('private_key_jwt needs exactly one of jwks or jwks_uri');
+    if (request.jwks) await checkJwks(request.jwks);
+    if (request.jwks_uri) {
+      const problem = checkRedirectUri(request.jwks_uri);
+      if (problem) throw metadataError(`jwks_uri: ${problem}`);
+    }
+  } else if (request.jwks || request.jwks_uri) {
+    throw metadataError('jwks and jwks_uri are only used with token_endpoint_auth_method private_key_jwt');
+  }
+
+  const responseTypes = request.response_types ?? (usesCode ? ['code'] : []);
+  if (usesCode) {
+    if (responseTypes.length !== 1 || responseTypes[0] !== 'code') throw metadataError('authorization_code clients use response_types ["code"]');
+    if (request.redirect_uris.length === 0) throw new OAuthError(400, 'invalid_redirect_uri', 'authorization_code clients must register at least one redirect URI');
+  } else if (responseTypes.some((t) => t !== 'token')) {
+    // The spec's own example registers a client_credentials client with ["token"]; accepted, unused.
+    throw metadataError('response_types may only list "code" (authorization_code clients) or "token" (client_credentials clients)');
+  }
+  for (const uri of request.redirect_uris) {
+    const problem = checkRedirectUri(uri);
+    if (problem) throw new OAuthError(400, 'invalid_redirect_uri', problem);
+  }
+  return { scopes, grantTypes, responseTypes, authMethod, redirectUris: [...new Set(request.redirect_uris)] };
 }
 
 export async function registerClient(
   pool: Pool,
-  request: RegistrationRequest,
+  request: z.infer<typeof registrationRequestSchema>,
   { kind = 'registered', expiresAt }: { kind?: 'registered' | 'sandbox'; expiresAt?: Date } = {},
-): Promise<z.infer<typeof registrationResponseSchema>> {
-  const scopes = checkRegistration(request);
+): Promise<RegistrationResponse> {
+  const checked = await checkRegistration(request);
   const clientId = `${kind === 'sandbox' ? 'sbx' : 'cli'}_${randomToken(12)}`;
-  const clientSecret = randomToken(32);
+  const hasSecret = checked.authMethod === 'client_secret_basic' || checked.authMethod === 'client_secret_post';
+  const clientSecret = hasSecret ? randomToken(32) : undefined;
   const { rows } = await pool.query<{ issued: number }>(
-    `INSERT INTO oauth_clients (client_id, secret_hash, client_name, grant_types, response_types, token_endpoint_auth_method, scope, kind, expires_at)
-     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9) RETURNING extract(epoch FROM issued_at)::bigint AS issued`,
-    [clientId, await hashSecret(clientSecret), request.client_name, request.grant_types, request.response_types, request.token_endpoint_auth_method, scopes.join(' '), kind, expiresAt ?? null],
+    `INSERT INTO oauth_clients (client_id, secret_hash, client_name, grant_types, response_types, token_endpoint_auth_method, scope,
+                                redirect_uris, jwks, jwks_uri, kind, expires_at)
+     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12) RETURNING extract(epoch FROM issued_at)::bigint AS issued`,
+    [
+      clientId,
+      clientSecret ? await hashSecret(clientSecret) : null,
+      request.client_name,
+      checked.grantTypes,
+      checked.responseTypes,
+      checked.authMethod,
+      checked.scopes.join(' '),
+      checked.redirectUris,
+      request.jwks ?? null,
+      request.jwks_uri ?? null,
+      kind,
+      expiresAt ?? null,
+    ],
   );
   return {
     client_id: clientId,
-    client_secret: clientSecret,
-    client_id_issued_at: rows[0]!.issued,
-    client_secret_expires_at: expiresAt ? Math.floor(expiresAt.getTime() / 1000) : 0,
+    ...(clientSecret ? { client_secret: clientSecret, client_secret_expires_at: expiresAt ? Math.floor(expiresAt.getTime() / 1000) : 0 } : {}),
+    client_id_issued_at: Number(rows[0]!.issued),
     client_name: request.client_name,
-    grant_types: request.grant_types,
-    response_types: request.response_types,
-    token_endpoint_auth_method: request.token_endpoint_auth_method,
-    scope: scopes.join(' '),
+    grant_types: checked.grantTypes,
+    response_types: checked.responseTypes,
+    token_endpoint_auth_method: checked.authMethod,
+    scope: checked.scopes.join(' '),
+    redirect_uris: checked.redirectUris,
+    ...(request.jwks ? { jwks: request.jwks } : {}),
+    ...(request.jwks_uri ? { jwks_uri: request.jwks_uri } : {}),
   };
 }
 
-export interface PresentedCredentials {
-  clientId: string;
-  clientSecret: string;
-  method: 'client_secret_basic' | 'client_secret_post';
-}
-
-/** Reads client credentials from HTTP Basic (RFC 6749 §2.3.1, form-urlencoded parts) or the body; never both. */
-export function presentedCredentials(authorization: string | undefined, body: Record<string, unknown>): PresentedCredentials {
-  const basic = authorization?.match(/^Basic\s+([A-Za-z0-9+/=]+)$/i);
-  const inBody = typeof body.client_id === 'string' || typeof body.client_secret === 'string';
-  if (basic && inBody) throw new OAuthError(400, 'invalid_request', 'client credentials must be sent in one way only');
-  if (basic) {
-    const decoded = Buffer.from(basic[1]!, 'base64').toString('utf8');
-    const colon = decoded.indexOf(':');
-    if (colon < 0) throw invalidClient();
-    const decode = (s: string) => decodeURIComponent(s.replaceAll('+', ' '));
-    try {
-      return { clientId: decode(decoded.slice(0, colon)), clientSecret: decode(decoded.slice(colon + 1)), method: 'client_secret_basic' };
-    } catch {
-      throw invalidClient();
-    }
-  }
-  if (typeof body.client_id === 'string' && typeof body.client_secret === 'string') {
-    return { clientId: body.client_id, clientSecret: body.client_secret, method: 'client_secret_post' };
-  }
-  throw invalidClient();
-}
-
-// RFC 6749 §5.2: 401, with a Basic challenge so a client may retry with the Authorization header.
-const invalidClient = () =>
-  new OAuthError(401, 'invalid_client', 'client authentication failed', { 'www-authenticate': 'Basic realm="vitalis"' });
-
-/**
- * Authenticates a client; the same error whatever was wrong (unknown id, wrong secret, expired).
- * Either secret method is accepted for any secret client: both carry the same secret over TLS,
- * and the spec's own walkthrough posts credentials in the form while RFC 7591's default is Basic.
- */
-export async function authenticateClient(pool: Pool, creds: PresentedCredentials): Promise<Client> {
+export async function findClient(pool: Pool, clientId: string): Promise<Client | undefined> {
   const { rows } = await pool.query(
-    `SELECT client_id, secret_hash, client_name, grant_types, token_endpoint_auth_method, scope, kind,
+    `SELECT client_id, secret_hash, client_name, grant_types, token_endpoint_auth_method, scope, redirect_uris, jwks, jwks_uri, kind,
             expires_at IS NOT NULL AND expires_at <= now() AS expired
      FROM oauth_clients WHERE client_id = $1`,
-    [creds.clientId],
+    [clientId],
   );
   const row = rows[0];
-  // Hash even for an unknown client so timing does not reveal which client ids exist.
-  const ok = await verifySecret(creds.clientSecret, row?.secret_hash ?? DUMMY_HASH);
-  if (!row || !ok || row.expired) throw invalidClient();
+  if (!row) return undefined;
   return {
     clientId: row.client_id,
     clientName: row.client_name,
     grantTypes: row.grant_types,
     authMethod: row.token_endpoint_auth_method,
     scopes: parseScopes(row.scope).scopes,
+    redirectUris: row.redirect_uris,
     kind: row.kind,
+    secretHash: row.secret_hash,
+    jwks: row.jwks,
+    jwksUri: row.jwks_uri,
+    expired: row.expired,
   };
 }
-
-const DUMMY_HASH = 'scrypt$16384$8$1$AAAAAAAAAAAAAAAAAAAAAA$AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA';

@@ -1,15 +1,33 @@
 /**
- * The auth plugin: loads signing keys, restores the revocation list into Redis, installs the
- * one enforcement hook for every route, and registers the OAuth routes.
+ * The auth plugin: loads signing keys, restores the revocation list into Redis, seeds the demo
+ * users, installs the one enforcement hook for every route, and registers the OAuth routes:
+ *
+ *   discovery      /.well-known/oauth-protected-resource, oauth-authorization-server,
+ *                  openid-configuration, jwks.json
+ *   registration   POST /api/auth/register                      (RFC 7591)
+ *   authorization  GET|POST /api/auth/oauth2/authorize          (login + consent, PKCE S256)
+ *   token          POST /api/auth/oauth2/token                  (4 grants)
+ *   introspection  POST /api/auth/oauth2/introspect             (RFC 7662)
+ *   revocation     POST /api/auth/revoke                        (RFC 7009)
+ *   identity       GET /agent/identity
+ *   sandbox        POST|GET /api/v1/sandbox
  */
 import formbody from '@fastify/formbody';
 import fp from 'fastify-plugin';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import type { GatewayDeps } from '../deps';
+import { authorizeRoutes } from './authorize';
+import type { AuthContext } from './context';
+import { discoveryRoutes } from './discovery';
 import { authGuard } from './guard';
+import { identityRoutes } from './identity';
 import { KeyStore } from './keys';
+import { registrationRoutes } from './registration';
 import { RevocationList } from './revocation';
-import { authRoutes } from './routes';
+import { revocationRoutes } from './revoke';
+import { sandboxRoutes } from './sandbox';
+import { tokenEndpoint } from './token-endpoint';
+import { seedDemoUsers } from './users';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -28,10 +46,14 @@ export function authPlugin(deps: GatewayDeps) {
     await keys.load();
     const revocations = new RevocationList(deps.pool, deps.redis);
     await revocations.restore();
-    const tokenSettings = { issuer: deps.config.baseUrl, audience: deps.config.baseUrl };
+    if (deps.config.demoUsers) await seedDemoUsers(deps.pool);
+    const ctx: AuthContext = { ...deps, keys, revocations, tokenSettings: { issuer: deps.config.baseUrl, audience: deps.config.baseUrl } };
+
     await app.register(formbody);
-    app.addHook('onRequest', authGuard({ keys, revocations, settings: tokenSettings, baseUrl: deps.config.baseUrl, pool: deps.pool }));
-    await app.register(authRoutes({ ...deps, keys, revocations, tokenSettings }));
+    app.addHook('onRequest', authGuard({ keys, revocations, settings: ctx.tokenSettings, baseUrl: deps.config.baseUrl, pool: deps.pool }));
+    for (const routes of [discoveryRoutes, registrationRoutes, authorizeRoutes, tokenEndpoint, revocationRoutes, identityRoutes, sandboxRoutes]) {
+      await app.register(routes(ctx));
+    }
     app.decorate('signingKeys', keys);
   };
   return fp(plugin, { name: 'vitalis-auth', fastify: '5.x' });

@@ -15,6 +15,10 @@ export type OAuthErrorCode =
   | 'unsupported_grant_type'
   | 'invalid_scope'
   | 'invalid_client_metadata'
+  | 'invalid_redirect_uri'
+  | 'invalid_target'
+  | 'access_denied'
+  | 'unsupported_response_type'
   | 'unsupported_token_type'
   | 'slow_down';
 
@@ -25,10 +29,17 @@ export class OAuthError extends Error {
     readonly code: OAuthErrorCode,
     readonly description: string,
     readonly headers: Record<string, string> = {},
+    /** For the audit trail only (never sent): e.g. how many tokens a reuse revoked. */
+    readonly auditDetail: Record<string, unknown> = {},
   ) {
     super(description);
   }
 }
+
+export const invalidGrant = (description: string, auditDetail: Record<string, unknown> = {}) =>
+  new OAuthError(400, 'invalid_grant', description, {}, auditDetail);
+export const invalidRequest = (description: string) => new OAuthError(400, 'invalid_request', description);
+export const invalidScope = (description: string) => new OAuthError(400, 'invalid_scope', description);
 
 export const REALM = 'vitalis';
 

@@ -25,6 +25,18 @@ export class RevocationList {
     await this.redis.set(key(jti), '1', 'EX', ttl);
   }
 
+  /** Redis only: for revocations whose PostgreSQL record is written in the caller's transaction. */
+  async markRevoked(entries: { jti: string; expiresAt: number }[]): Promise<void> {
+    const now = Math.floor(Date.now() / 1000);
+    const live = entries.filter((e) => e.expiresAt > now);
+    if (live.length === 0) return;
+    const pipeline = this.redis.pipeline();
+    for (const e of live) pipeline.set(key(e.jti), '1', 'EX', e.expiresAt - now);
+    const results = await pipeline.exec();
+    const failed = results?.find(([err]) => err);
+    if (failed) throw failed[0];
+  }
+
   /** Throws when Redis cannot answer: callers turn that into a 503, not a pass. */
   async isRevoked(jti: string): Promise<boolean> {
     return (await this.redis.exists(key(jti))) === 1;

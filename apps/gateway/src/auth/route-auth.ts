@@ -6,6 +6,13 @@
  */
 import type { Role, Scope } from '@vitalis/schemas';
 
+/** RFC 8693 `act` claim: who acts, and (nested) on whose behalf that actor acted. */
+export interface Actor {
+  sub: string;
+  client_id?: string;
+  act?: Actor;
+}
+
 /** How the caller's identity was established. */
 export type AuthMethod = 'client_secret' | 'private_key_jwt' | 'token_exchange' | 'authorization_code' | 'refresh_token' | 'sandbox';
 
@@ -25,11 +32,11 @@ export interface Principal {
   expiresAt: number;
   authMethod: AuthMethod;
   /** RFC 8693 `act` claim: the client acting on the subject's behalf, if exchanged. */
-  actor?: { sub: string; client_id?: string };
+  actor?: Actor;
 }
 
 export interface RouteAuth {
-  /** Every listed scope is required. */
+  /** Every listed scope is required; `[]` means any valid token (authenticated, no scope). */
   scopes: Scope[];
 }
 

@@ -7,7 +7,7 @@ import { randomUUID } from 'node:crypto';
 import { SignJWT, jwtVerify, decodeProtectedHeader, errors as joseErrors, type JWTPayload } from 'jose';
 import { isScope, type Role, type Scope } from '@vitalis/schemas';
 import { SIGNING_ALG, type KeyStore } from './keys';
-import type { AuthMethod, Principal } from './route-auth';
+import type { Actor, AuthMethod, Principal } from './route-auth';
 
 export interface AccessTokenClaims {
   clientId: string;
@@ -16,7 +16,10 @@ export interface AccessTokenClaims {
   roles: Role[];
   authMethod: AuthMethod;
   patientId?: string;
+  /** RFC 8693 §4.1: the acting party (and, nested, whoever it acted for). */
+  act?: Actor;
 }
+
 
 export interface IssuedToken {
   token: string;
@@ -39,6 +42,7 @@ export async function issueAccessToken(keys: KeyStore, settings: TokenSettings, 
     roles: claims.roles,
     auth_method: claims.authMethod,
     ...(claims.patientId ? { patient_id: claims.patientId } : {}),
+    ...(claims.act ? { act: claims.act } : {}),
   })
     .setProtectedHeader({ alg: SIGNING_ALG, kid, typ: 'at+jwt' })
     .setIssuer(settings.issuer)
@@ -105,5 +109,10 @@ function principalFrom(payload: JWTPayload): Principal {
     tokenId: String(payload.jti),
     expiresAt: Number(payload.exp),
     authMethod: (payload.auth_method as AuthMethod) ?? 'client_secret',
+    ...(isActor(payload.act) ? { actor: payload.act } : {}),
   };
+}
+
+function isActor(value: unknown): value is Actor {
+  return typeof value === 'object' && value !== null && typeof (value as Actor).sub === 'string';
 }

@@ -1,0 +1,267 @@
+/**
+ * The authorization endpoint (RFC 6749 §4.1.1) for the authorization-code flow with PKCE S256.
+ *
+ * GET validates the request. Until the client and its exact redirect URI are known good, errors
+ * are shown on an error page (never redirected: that would make us an open redirector); after
+ * that they go back to the client (RFC 6749 §4.1.2.1) with `state` and `iss` (RFC 9207).
+ * A valid request becomes an *interaction* in Redis (TTL INTERACTION_TTL_SECONDS) and the login
+ * page is shown. POST handles the login form, then the consent form. Each form carries the
+ * interaction id and a CSRF token held in the interaction; a cookie named for the interaction
+ * binds it to this browser. Both are compared in constant time; the CSRF token is replaced at login.
+ *
+ * Granted scopes = requested ∩ the client's registered scopes ∩ the user's role scopes.
+ */
+import { timingSafeEqual } from 'node:crypto';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import { recordAudit } from '@vitalis/audit';
+import type { Scope } from '@vitalis/schemas';
+import { GRANT_TYPES, findClient, parseScopes } from './clients';
+import { PATHS, type AuthContext } from './context';
+import { createCode } from './grants/store';
+import { intersect } from './grants/scopes';
+import { consentPage, errorPage, loginPage, sendPage, type FormContext } from './pages';
+import { CHALLENGE_PATTERN } from './pkce';
+import { randomToken } from './secrets';
+import { checkPassword, findUser, roleScopes } from './users';
+
+interface Interaction {
+  clientId: string;
+  clientName: string;
+  redirectUri: string;
+  state?: string;
+  codeChallenge: string;
+  /** requested ∩ client's registered scopes. */
+  scopes: Scope[];
+  csrf: string;
+  binding: string;
+  userId?: string;
+  /** After login: scopes ∩ the user's role scopes. */
+  granted?: Scope[];
+}
+
+const queryOrForm = z.record(z.string(), z.union([z.string(), z.array(z.string())]));
+const MAX_STATE_LENGTH = 2048;
+const interactionKey = (id: string) => `vitalis:interaction:${id}`;
+const cookieName = (id: string) => `vitalis_ia_${id}`;
+
+function sameSecret(a: string | undefined, b: string): boolean {
+  if (typeof a !== 'string') return false;
+  const x = Buffer.from(a);
+  const y = Buffer.from(b);
+  return x.length === y.length && timingSafeEqual(x, y);
+}
+
+function cookieValue(header: string | undefined, name: string): string | undefined {
+  for (const part of (header ?? '').split(';')) {
+    const eq = part.indexOf('=');
+    if (eq > 0 && part.slice(0, eq).trim() === name) return part.slice(eq + 1).trim();
+  }
+  return undefined;
+}
+
+/** Where errors go once the redirect URI is trusted: the client, with state and iss. */
+export function redirectWithParams(redirectUri: string, params: Record<string, string | undefined>): string {
+  const url = new URL(redirectUri);
+  for (const [k, v] of Object.entries(params)) if (v !== undefined) url.searchParams.set(k, v);
+  return url.toString();
+}
+
+class ErrorPage extends Error {
+  constructor(readonly title: string, readonly status: number, message: string) {
+    super(message);
+  }
+}
+
+class RedirectError extends Error {
+  constructor(readonly code: string, readonly description: string) {
+    super(description);
+  }
+}
+
+export function authorizeRoutes(ctx: AuthContext): FastifyPluginAsyncZod {
+  const { config, pool, redis } = ctx;
+  const issuer = config.baseUrl;
+  const secureCookie = issuer.startsWith('https:');
+  const action = PATHS.authorize;
+
+  const audit = (req: FastifyRequest, event: Omit<Parameters<typeof recordAudit>[1], 'requestId' | 'ip'>) =>
+    recordAudit(pool, { ...event, requestId: req.id, ip: req.ip }).catch((err) => req.log.error({ err }, 'audit write failed'));
+
+  const save = (id: string, interaction: Interaction) =>
+    redis.set(interactionKey(id), JSON.stringify(interaction), 'EX', config.INTERACTION_TTL_SECONDS);
+
+  const formContext = (id: string, i: Interaction): FormContext => ({ action, interaction: id, csrfToken: i.csrf, clientName: i.clientName });
+  const formTargets = (i: Interaction) => [new URL(i.redirectUri).origin];
+
+  const finish = (reply: FastifyReply, id: string, i: Interaction, params: Record<string, string | undefined>) => {
+    reply.header('set-cookie', `${cookieName(id)}=; Path=${action}; Max-Age=0; HttpOnly; SameSite=Lax${secureCookie ? '; Secure' : ''}`);
+    return reply.code(303).header('cache-control', 'no-store').redirect(redirectWithParams(i.redirectUri, { ...params, state: i.state, iss: issuer }), 303);
+  };
+
+  const showError = (reply: FastifyReply, err: ErrorPage) => sendPage(reply, { title: err.title, status: err.status, body: errorPage(err.title, err.message) });
+
+  return async (app) => {
+    app.get(action, {
+      schema: {
+        tags: ['oauth'],
+        summary: 'Authorization endpoint (authorization code + PKCE S256): shows the login page',
+        querystring: queryOrForm,
+      },
+    }, async (req, reply) => {
+      const q = req.query as Record<string, string | string[]>;
+      const one = (name: string) => {
+        const v = q[name];
+        if (Array.isArray(v)) return { repeated: true, value: undefined };
+        return { repeated: false, value: v === '' ? undefined : v };
+      };
+      // 1. Client and redirect URI: until both are good, errors are pages.
+      const clientId = one('client_id');
+      const redirect = one('redirect_uri');
+      try {
+        if (clientId.repeated || !clientId.value) throw new ErrorPage('Invalid request', 400, 'The request does not name a client (client_id).');
+        const client = await findClient(pool, clientId.value);
+        if (!client || client.expired) throw new ErrorPage('Unknown application', 400, 'The application that sent you here is not registered.');
+        if (redirect.repeated || !redirect.value) throw new ErrorPage('Invalid request', 400, 'The request has no redirect_uri.');
+        if (!client.redirectUris.includes(redirect.value)) {
+          throw new ErrorPage('Invalid redirect', 400, 'The redirect_uri is not one the application registered, so you are not sent back to it.');
+        }
+        const redirectUri = redirect.value;
+        const state = one('state');
+        const stateValue = !state.repeated && state.value && state.value.length <= MAX_STATE_LENGTH ? state.value : undefined;
+
+        // 2. From here on, errors go back to the client.
+        try {
+          const repeated = Object.entries(q).find(([, v]) => Array.isArray(v));
+          if (repeated) throw new RedirectError('invalid_request', `${repeated[0]} must not be repeated`);
+          if (state.value && state.value.length > MAX_STATE_LENGTH) throw new RedirectError('invalid_request', 'state is too long');
+          if (!client.grantTypes.includes(GRANT_TYPES.authorizationCode)) throw new RedirectError('unauthorized_client', 'this client is not registered for authorization_code');
+          const responseType = one('response_type').value;
+          if (!responseType) throw new RedirectError('invalid_request', 'response_type is required');
+          if (responseType !== 'code') throw new RedirectError('unsupported_response_type', 'only response_type=code is supported');
+          const challenge = one('code_challenge').value;
+          const method = one('code_challenge_method').value;
+          if (!challenge) throw new RedirectError('invalid_request', 'code_challenge is required (PKCE with S256)');
+          if (method !== 'S256') throw new RedirectError('invalid_request', 'code_challenge_method must be S256 (plain is not supported)');
+          if (!CHALLENGE_PATTERN.test(challenge)) throw new RedirectError('invalid_request', 'code_challenge is not a S256 challenge (43 base64url characters)');
+          const { scopes: requested, unknown } = parseScopes(one('scope').value);
+          if (unknown.length > 0) throw new RedirectError('invalid_scope', `unknown scope(s): ${unknown.join(', ')}`);
+          const scopes = one('scope').value ? intersect(requested, client.scopes) : client.scopes;
+          if (scopes.length === 0) throw new RedirectError('invalid_scope', 'none of the requested scopes is registered for this client');
+
+          const id = randomToken(16);
+          const interaction: Interaction = {
+            clientId: client.clientId,
+            clientName: client.clientName,
+            redirectUri,
+            ...(stateValue !== undefined ? { state: stateValue } : {}),
+            codeChallenge: challenge,
+            scopes,
+            csrf: randomToken(32),
+            binding: randomToken(32),
+          };
+          await save(id, interaction);
+          reply.header('set-cookie', `${cookieName(id)}=${interaction.binding}; Path=${action}; Max-Age=${config.INTERACTION_TTL_SECONDS}; HttpOnly; SameSite=Lax${secureCookie ? '; Secure' : ''}`);
+          return sendPage(reply, { title: 'Sign in', body: loginPage(formContext(id, interaction)), formTargets: formTargets(interaction) });
+        } catch (err) {
+          if (!(err instanceof RedirectError)) throw err;
+          await audit(req, { action: 'authorization.refused', outcome: 'failure', clientId: client.clientId, detail: { error: err.code, reason: err.description } });
+          return reply.code(303).header('cache-control', 'no-store').redirect(
+            redirectWithParams(redirectUri, { error: err.code, error_description: err.description, state: stateValue, iss: issuer }),
+            303,
+          );
+        }
+      } catch (err) {
+        if (!(err instanceof ErrorPage)) throw err;
+        await audit(req, { action: 'authorization.refused', outcome: 'failure', clientId: clientId.value, detail: { reason: err.message } });
+        return showError(reply, err);
+      }
+    });
+
+    app.post(action, {
+      schema: {
+        tags: ['oauth'],
+        summary: 'Authorization endpoint: the login and consent forms',
+        consumes: ['application/x-www-form-urlencoded'],
+        body: queryOrForm,
+      },
+    }, async (req, reply) => {
+      const body = (req.body ?? {}) as Record<string, string | string[]>;
+      const str = (name: string) => (typeof body[name] === 'string' ? (body[name] as string) : undefined);
+      const id = str('interaction');
+      try {
+        if (!id || !/^[A-Za-z0-9_-]{1,64}$/.test(id)) throw new ErrorPage('Invalid request', 400, 'The form is incomplete.');
+        const raw = await redis.get(interactionKey(id));
+        if (!raw) throw new ErrorPage('Sign-in expired', 400, 'This sign-in request has expired or was already used.');
+        const interaction = JSON.parse(raw) as Interaction;
+        const binding = cookieValue(req.headers.cookie, cookieName(id));
+        if (!sameSecret(binding, interaction.binding) || !sameSecret(str('csrf_token'), interaction.csrf)) {
+          await audit(req, { action: 'authorization.refused', outcome: 'failure', clientId: interaction.clientId, detail: { reason: 'CSRF token or browser binding missing or wrong' } });
+          throw new ErrorPage('Request not verified', 403, 'The form could not be verified as coming from this sign-in page.');
+        }
+        const step = str('step');
+
+        if (step === 'login') {
+          const username = (str('username') ?? '').trim().slice(0, 200);
+          const password = str('password') ?? '';
+          const failKey = `vitalis:login-failures:${username.toLowerCase()}`;
+          const failures = Number((await redis.get(failKey)) ?? 0);
+          const again = (error: string, status: number) =>
+            sendPage(reply, { title: 'Sign in', status, body: loginPage(formContext(id, interaction), { error, username }), formTargets: formTargets(interaction) });
+          if (failures >= config.LOGIN_MAX_FAILURES) {
+            await audit(req, { action: 'user.login', outcome: 'failure', clientId: interaction.clientId, detail: { reason: 'too many failed attempts', username } });
+            return again('Too many failed attempts for this username. Try again later.', 429);
+          }
+          const user = username && password ? await checkPassword(pool, username, password) : undefined;
+          if (!user) {
+            await redis.multi().incr(failKey).expire(failKey, config.LOGIN_FAILURE_WINDOW_SECONDS).exec();
+            await audit(req, { action: 'user.login', outcome: 'failure', clientId: interaction.clientId, detail: { reason: 'wrong username or password', username } });
+            return again('The username or password is incorrect.', 400);
+          }
+          await redis.del(failKey);
+          await audit(req, { action: 'user.login', outcome: 'success', clientId: interaction.clientId, subject: user.userId });
+          const granted = intersect(interaction.scopes, roleScopes(user.roles));
+          if (granted.length === 0) {
+            await redis.del(interactionKey(id));
+            await audit(req, { action: 'authorization.refused', outcome: 'failure', clientId: interaction.clientId, subject: user.userId, detail: { reason: 'role grants none of the requested scopes' } });
+            return finish(reply, id, interaction, { error: 'access_denied', error_description: "the user's role grants none of the requested scopes" });
+          }
+          const next: Interaction = { ...interaction, userId: user.userId, granted, csrf: randomToken(32) };
+          await save(id, next);
+          return sendPage(reply, {
+            title: 'Allow access',
+            body: consentPage(formContext(id, next), { displayName: user.displayName, scopes: granted, redirectHost: new URL(next.redirectUri).host }),
+            formTargets: formTargets(next),
+          });
+        }
+
+        if (step === 'consent') {
+          if (!interaction.userId || !interaction.granted) throw new ErrorPage('Invalid request', 400, 'Sign in first.');
+          // One decision per interaction: deleting it first makes a double submit harmless.
+          if ((await redis.del(interactionKey(id))) !== 1) throw new ErrorPage('Sign-in expired', 400, 'This sign-in request was already used.');
+          const user = await findUser(pool, interaction.userId);
+          if (!user) throw new ErrorPage('Sign-in expired', 400, 'The account no longer exists.');
+          if (str('decision') !== 'allow') {
+            await audit(req, { action: 'consent.denied', outcome: 'failure', clientId: interaction.clientId, subject: user.userId, scope: interaction.granted.join(' ') });
+            return finish(reply, id, interaction, { error: 'access_denied', error_description: 'the user denied the request' });
+          }
+          const code = await createCode(pool, {
+            clientId: interaction.clientId,
+            userId: user.userId,
+            redirectUri: interaction.redirectUri,
+            codeChallenge: interaction.codeChallenge,
+            scopes: interaction.granted,
+          }, config.AUTH_CODE_TTL_SECONDS);
+          await audit(req, { action: 'consent.granted', outcome: 'success', clientId: interaction.clientId, subject: user.userId, scope: interaction.granted.join(' '), detail: { redirect_uri: interaction.redirectUri } });
+          return finish(reply, id, interaction, { code });
+        }
+        throw new ErrorPage('Invalid request', 400, 'Unknown form step.');
+      } catch (err) {
+        if (!(err instanceof ErrorPage)) throw err;
+        return showError(reply, err);
+      }
+    });
+  };
+}
+

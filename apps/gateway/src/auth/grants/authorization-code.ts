@@ -1,0 +1,63 @@
+/**
+ * authorization_code (RFC 6749 §4.1.3) with PKCE S256. The code is single-use, short-lived and
+ * bound to the client, the exact redirect URI and the code challenge; a second use revokes every
+ * token the first one produced. Scope, roles and patient id come from the code and the user.
+ */
+import { GRANT_TYPES } from '../clients';
+import { field } from '../context';
+import { invalidGrant, invalidRequest } from '../oauth-errors';
+import { pkceMatches } from '../pkce';
+import { issueAccessToken } from '../tokens';
+import { findUser } from '../users';
+import { parseScopes } from '../clients';
+import { redeemCode } from './store';
+import type { GrantRequest, GrantResult } from './types';
+
+export async function authorizationCodeGrant({ ctx, client, body }: GrantRequest): Promise<GrantResult> {
+  const code = field(body, 'code');
+  const redirectUri = field(body, 'redirect_uri');
+  const verifier = field(body, 'code_verifier');
+  if (!code) throw invalidRequest('code is required');
+  if (!redirectUri) throw invalidRequest('redirect_uri is required');
+  if (!verifier) throw invalidRequest('code_verifier is required (PKCE)');
+
+  const ttl = ctx.config.ACCESS_TOKEN_TTL_SECONDS;
+  let subject = '';
+  const outcome = await redeemCode(ctx.pool, ctx.revocations, code, {
+    grantTtlSeconds: ctx.config.REFRESH_TOKEN_TTL_SECONDS,
+    withRefreshToken: client.grantTypes.includes(GRANT_TYPES.refreshToken),
+    check: (stored) => {
+      if (stored.clientId !== client.clientId) return 'the code was issued to another client';
+      if (stored.redirectUri !== redirectUri) return 'redirect_uri does not match the authorization request';
+      if (!pkceMatches(verifier, stored.codeChallenge)) return 'code_verifier does not match the code challenge';
+      return undefined;
+    },
+    issue: async (grant) => {
+      const user = await findUser(ctx.pool, grant.userId);
+      if (!user) throw invalidGrant('the user of this code no longer exists');
+      subject = user.userId;
+      return issueAccessToken(ctx.keys, ctx.tokenSettings, {
+        clientId: client.clientId,
+        subject: user.userId,
+        scopes: parseScopes(grant.scope).scopes,
+        roles: user.roles,
+        authMethod: 'authorization_code',
+        ...(user.patientId ? { patientId: user.patientId } : {}),
+      }, ttl);
+    },
+  });
+  if (!outcome.ok) {
+    throw invalidGrant(outcome.reason, { grant_id: outcome.code?.grantId, revoked_access_tokens: outcome.revokedTokens, subject: outcome.code?.userId });
+  }
+  const scope = outcome.grant.scope;
+  return {
+    response: {
+      access_token: outcome.issued.token,
+      token_type: 'Bearer',
+      expires_in: ttl,
+      scope,
+      ...(outcome.refreshToken ? { refresh_token: outcome.refreshToken } : {}),
+    },
+    audit: { action: 'token.issued', subject, scope, detail: { jti: outcome.issued.jti, grant_type: 'authorization_code', grant_id: outcome.grant.grantId, refresh_token: Boolean(outcome.refreshToken) } },
+  };
+}

@@ -1,0 +1,22 @@
+/** client_credentials (RFC 6749 §4.4): the client acts for itself, within its registered scopes. */
+import { issueAccessToken } from '../tokens';
+import { field } from '../context';
+import { grantScopes } from './scopes';
+import type { GrantRequest, GrantResult } from './types';
+
+export async function clientCredentialsGrant({ ctx, client, body }: GrantRequest): Promise<GrantResult> {
+  const scopes = grantScopes(field(body, 'scope'), client.scopes, 'the client registration');
+  const sandbox = client.kind === 'sandbox';
+  const ttl = sandbox ? ctx.config.SANDBOX_TOKEN_TTL_SECONDS : ctx.config.ACCESS_TOKEN_TTL_SECONDS;
+  const issued = await issueAccessToken(ctx.keys, ctx.tokenSettings, {
+    clientId: client.clientId,
+    subject: client.clientId,
+    scopes,
+    roles: [],
+    authMethod: sandbox ? 'sandbox' : client.usedMethod === 'private_key_jwt' ? 'private_key_jwt' : 'client_secret',
+  }, ttl);
+  return {
+    response: { access_token: issued.token, token_type: 'Bearer', expires_in: ttl, scope: scopes.join(' ') },
+    audit: { action: 'token.issued', subject: client.clientId, scope: scopes.join(' '), detail: { jti: issued.jti, grant_type: 'client_credentials', client_auth: client.usedMethod } },
+  };
+}

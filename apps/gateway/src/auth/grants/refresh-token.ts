@@ -1,0 +1,47 @@
+/**
+ * refresh_token (RFC 6749 §6) with rotation: every use returns a new refresh token and retires
+ * the old one. A retired token presented again means one of two holders is an attacker, so the
+ * whole family and its live access tokens are revoked (RFC 9700 §4.14.2). A request may narrow
+ * the scope of the new access token, never widen it.
+ */
+import { field } from '../context';
+import { parseScopes } from '../clients';
+import { invalidGrant, invalidRequest } from '../oauth-errors';
+import { issueAccessToken } from '../tokens';
+import { findUser } from '../users';
+import { grantScopes } from './scopes';
+import { rotateRefreshToken } from './store';
+import type { GrantRequest, GrantResult } from './types';
+
+export async function refreshTokenGrant({ ctx, client, body }: GrantRequest): Promise<GrantResult> {
+  const token = field(body, 'refresh_token');
+  if (!token) throw invalidRequest('refresh_token is required');
+  const requested = field(body, 'scope');
+  const ttl = ctx.config.ACCESS_TOKEN_TTL_SECONDS;
+  let subject = '';
+  // An escalation attempt throws inside the transaction, so nothing is rotated.
+  const outcome = await rotateRefreshToken(ctx.pool, ctx.revocations, token, {
+    clientId: client.clientId,
+    narrow: (familyScope) => grantScopes(requested, parseScopes(familyScope).scopes, 'the original grant').join(' '),
+    issue: async (grant, scope) => {
+      const user = await findUser(ctx.pool, grant.userId);
+      if (!user) throw invalidGrant('the user of this grant no longer exists');
+      subject = user.userId;
+      return issueAccessToken(ctx.keys, ctx.tokenSettings, {
+        clientId: client.clientId,
+        subject: user.userId,
+        scopes: parseScopes(scope).scopes,
+        roles: user.roles,
+        authMethod: 'authorization_code',
+        ...(user.patientId ? { patientId: user.patientId } : {}),
+      }, ttl);
+    },
+  });
+  if (!outcome.ok) {
+    throw invalidGrant(outcome.reason, { grant_id: outcome.grant?.grantId, revoked_access_tokens: outcome.revokedTokens, subject: outcome.grant?.userId });
+  }
+  return {
+    response: { access_token: outcome.issued.token, token_type: 'Bearer', expires_in: ttl, scope: outcome.scope, refresh_token: outcome.refreshToken },
+    audit: { action: 'token.refreshed', subject, scope: outcome.scope, detail: { jti: outcome.issued.jti, grant_type: 'refresh_token', grant_id: outcome.grant.grantId } },
+  };
+}

@@ -1,0 +1,50 @@
+/** GET /agent/identity: who the Bearer token says the caller is. Any valid token; no scope needed. */
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import { PATHS, type AuthContext } from './context';
+
+const actorSchema: z.ZodType<unknown> = z.lazy(() => z.object({ sub: z.string(), client_id: z.string().optional(), act: actorSchema.optional() }));
+
+export const identityResponseSchema = z.object({
+  active: z.literal(true),
+  client_id: z.string(),
+  sub: z.string(),
+  scope: z.string(),
+  scopes: z.array(z.string()),
+  roles: z.array(z.string()),
+  patient_id: z.string().optional(),
+  auth_method: z.string(),
+  act: actorSchema.optional(),
+  token_id: z.string(),
+  exp: z.number().int(),
+  expires_in: z.number().int(),
+});
+
+export function identityRoutes(_ctx: AuthContext): FastifyPluginAsyncZod {
+  return async (app) => {
+    app.get(PATHS.identity, {
+      config: { auth: { scopes: [] } },
+      schema: {
+        tags: ['oauth'],
+        summary: 'Identity probe: who the Bearer token says the caller is',
+        response: { 200: identityResponseSchema },
+      },
+    }, async (req) => {
+      const p = req.principal!;
+      return {
+        active: true as const,
+        client_id: p.clientId,
+        sub: p.subject,
+        scope: p.scopes.join(' '),
+        scopes: p.scopes,
+        roles: p.roles,
+        ...(p.patientId ? { patient_id: p.patientId } : {}),
+        auth_method: p.authMethod,
+        ...(p.actor ? { act: p.actor } : {}),
+        token_id: p.tokenId,
+        exp: p.expiresAt,
+        expires_in: Math.max(0, p.expiresAt - Math.floor(Date.now() / 1000)),
+      };
+    });
+  };
+}

@@ -1,0 +1,157 @@
+/**
+ * Revocation (RFC 7009) and introspection (RFC 7662).
+ *
+ * Revocation asks for no client authentication: the spec shows none, and holding a bearer token
+ * is proof enough to kill it (anyone who could misuse it could also just use it). A client that
+ * does authenticate must do so correctly (wrong credentials → 401). The answer is 200 whatever the
+ * token was, so it reveals nothing. An access token dies at once on every instance (Redis, with
+ * the PostgreSQL record behind it); a refresh token takes its whole family and the family's live
+ * access tokens with it.
+ *
+ * Introspection requires a confidential client, and answers only about tokens issued to that
+ * client; anything else is {"active": false}. (Resource servers verify our JWTs locally via JWKS.)
+ */
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import { recordAudit } from '@vitalis/audit';
+import { serviceUnavailable } from '@vitalis/http';
+import { authenticateClient, invalidClient } from './client-auth';
+import { PATHS, field, type AuthContext, type Form } from './context';
+import { OAuthError, invalidRequest } from './oauth-errors';
+import { refreshTokenInfo, revokeGrant } from './grants/store';
+import { clientAuthContext, formBodySchema, oauthErrorSchema, sendOAuthError } from './token-endpoint';
+import { InvalidToken, verifyAccessToken } from './tokens';
+
+const looksLikeJwt = (token: string) => token.split('.').length === 3;
+
+export function revocationRoutes(ctx: AuthContext): FastifyPluginAsyncZod {
+  const { pool, keys, tokenSettings, revocations } = ctx;
+
+  return async (app) => {
+    app.post(PATHS.revoke, {
+      schema: {
+        tags: ['oauth'],
+        summary: 'Revoke an access or refresh token (RFC 7009)',
+        consumes: ['application/x-www-form-urlencoded'],
+        body: formBodySchema,
+        response: { 200: z.object({}), 400: oauthErrorSchema, 401: oauthErrorSchema },
+      },
+    }, async (req, reply) => {
+      reply.header('cache-control', 'no-store');
+      const body = (req.body ?? {}) as Form;
+      let token: string | undefined;
+      let hint: string | undefined;
+      let callerId: string | undefined;
+      try {
+        token = field(body, 'token');
+        hint = field(body, 'token_type_hint'); // advisory (RFC 7009 §2.1): only decides which lookup runs first
+        if (!token) throw invalidRequest('token is required');
+        callerId = (await authenticateClient(clientAuthContext(ctx, PATHS.revoke), req.headers.authorization, body, false))?.clientId;
+      } catch (err) {
+        if (!(err instanceof OAuthError)) throw err;
+        await recordAudit(pool, { action: 'token.revoke_refused', outcome: 'failure', clientId: callerId, requestId: req.id, ip: req.ip, detail: { error: err.code, reason: err.description } });
+        return sendOAuthError(reply, err);
+      }
+      try {
+        const order = hint === 'refresh_token' || !looksLikeJwt(token) ? ['refresh', 'access'] : ['access', 'refresh'];
+        for (const kind of order) {
+          if (kind === 'access' && looksLikeJwt(token)) {
+            try {
+              const { principal } = await verifyAccessToken(keys, tokenSettings, token, { allowExpired: true });
+              await revocations.revoke(principal.tokenId, principal.expiresAt);
+              await recordAudit(pool, { action: 'token.revoked', outcome: 'success', clientId: principal.clientId, subject: principal.subject, scope: principal.scopes.join(' '), resourceType: 'Token', requestId: req.id, ip: req.ip, detail: { jti: principal.tokenId, token_type: 'access_token', by_client: callerId ?? null } });
+              break;
+            } catch (err) {
+              if (!(err instanceof InvalidToken)) throw err; // unknown or foreign: nothing to revoke
+            }
+          }
+          if (kind === 'refresh') {
+            const info = await refreshTokenInfo(pool, token);
+            if (info) {
+              const killed = await revokeGrant(pool, revocations, info.grant.grantId, 'refresh token revoked');
+              await recordAudit(pool, { action: 'token.revoked', outcome: 'success', clientId: info.grant.clientId, subject: info.grant.userId, scope: info.scope, resourceType: 'Token', requestId: req.id, ip: req.ip, detail: { token_type: 'refresh_token', grant_id: info.grant.grantId, revoked_access_tokens: killed, by_client: callerId ?? null } });
+              break;
+            }
+          }
+        }
+      } catch (err) {
+        req.log.error({ err }, 'revocation could not be recorded');
+        throw serviceUnavailable('The revocation could not be recorded; retry shortly. The token is not yet revoked.');
+      }
+      return reply.code(200).send({});
+    });
+
+    const introspectionResponse = z.object({
+      active: z.boolean(),
+      token_type: z.string().optional(),
+      scope: z.string().optional(),
+      client_id: z.string().optional(),
+      sub: z.string().optional(),
+      iss: z.string().optional(),
+      aud: z.union([z.string(), z.array(z.string())]).optional(),
+      exp: z.number().int().optional(),
+      iat: z.number().int().optional(),
+      nbf: z.number().int().optional(),
+      jti: z.string().optional(),
+      roles: z.array(z.string()).optional(),
+      patient_id: z.string().optional(),
+      auth_method: z.string().optional(),
+      act: z.unknown().optional(),
+    });
+
+    app.post(PATHS.introspect, {
+      schema: {
+        tags: ['oauth'],
+        summary: 'Introspect a token issued to the calling client (RFC 7662)',
+        consumes: ['application/x-www-form-urlencoded'],
+        body: formBodySchema,
+        response: { 200: introspectionResponse, 400: oauthErrorSchema, 401: oauthErrorSchema },
+      },
+    }, async (req, reply) => {
+      reply.header('cache-control', 'no-store').header('pragma', 'no-cache');
+      const body = (req.body ?? {}) as Form;
+      try {
+        const token = field(body, 'token');
+        field(body, 'token_type_hint');
+        const client = await authenticateClient(clientAuthContext(ctx, PATHS.introspect), req.headers.authorization, body);
+        if (client.usedMethod === 'none') throw invalidClient('introspection requires a confidential client', false);
+        if (!token) throw invalidRequest('token is required');
+        if (looksLikeJwt(token)) {
+          try {
+            const { principal: p, payload } = await verifyAccessToken(keys, tokenSettings, token);
+            if (p.clientId === client.clientId && !(await revocations.isRevoked(p.tokenId))) {
+              return {
+                active: true,
+                token_type: 'Bearer',
+                scope: p.scopes.join(' '),
+                client_id: p.clientId,
+                sub: p.subject,
+                iss: String(payload.iss),
+                ...(payload.aud ? { aud: payload.aud } : {}),
+                exp: p.expiresAt,
+                ...(payload.iat ? { iat: payload.iat } : {}),
+                ...(payload.nbf ? { nbf: payload.nbf } : {}),
+                jti: p.tokenId,
+                roles: p.roles,
+                ...(p.patientId ? { patient_id: p.patientId } : {}),
+                auth_method: p.authMethod,
+                ...(p.actor ? { act: p.actor } : {}),
+              };
+            }
+          } catch (err) {
+            if (!(err instanceof InvalidToken)) throw err;
+          }
+          return { active: false };
+        }
+        const info = await refreshTokenInfo(pool, token);
+        if (info?.active && info.grant.clientId === client.clientId) {
+          return { active: true, token_type: 'refresh_token', scope: info.scope, client_id: info.grant.clientId, sub: info.grant.userId, iss: ctx.config.baseUrl, exp: info.expiresAt, iat: info.createdAt };
+        }
+        return { active: false };
+      } catch (err) {
+        if (err instanceof OAuthError) return sendOAuthError(reply, err);
+        throw err;
+      }
+    });
+  };
+}

@@ -1,0 +1,108 @@
+/**
+ * POST /api/auth/oauth2/token (RFC 6749 §3.2): form-encoded, answers `Cache-Control: no-store`
+ * and RFC 6749 §5.2 error bodies. Order: grant_type known → client authenticated → client
+ * registered for that grant → the grant's own checks. Every issue and every refusal is audited.
+ */
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import { recordAudit } from '@vitalis/audit';
+import { GRANT_TYPES } from './clients';
+import { authenticateClient } from './client-auth';
+import { PATHS, endpointUrl, field, type AuthContext, type Form } from './context';
+import { OAuthError } from './oauth-errors';
+import { authorizationCodeGrant } from './grants/authorization-code';
+import { clientCredentialsGrant } from './grants/client-credentials';
+import { refreshTokenGrant } from './grants/refresh-token';
+import { tokenExchangeGrant } from './grants/token-exchange';
+import type { GrantRequest, GrantResult } from './grants/types';
+
+const HANDLERS: Record<string, (req: GrantRequest) => Promise<GrantResult>> = {
+  [GRANT_TYPES.authorizationCode]: authorizationCodeGrant,
+  [GRANT_TYPES.refreshToken]: refreshTokenGrant,
+  [GRANT_TYPES.clientCredentials]: clientCredentialsGrant,
+  [GRANT_TYPES.tokenExchange]: tokenExchangeGrant,
+};
+
+export const oauthErrorSchema = z.object({ error: z.string(), error_description: z.string().optional() });
+export const formBodySchema = z.record(z.string(), z.union([z.string(), z.array(z.string())]));
+const tokenResponseSchema = z.object({
+  access_token: z.string(),
+  token_type: z.literal('Bearer'),
+  expires_in: z.number().int(),
+  scope: z.string(),
+  refresh_token: z.string().optional(),
+  issued_token_type: z.string().optional(),
+});
+
+export function sendOAuthError(reply: FastifyReply, err: OAuthError): FastifyReply {
+  for (const [name, value] of Object.entries(err.headers)) reply.header(name, value);
+  return reply
+    .code(err.status)
+    .header('cache-control', 'no-store')
+    .header('pragma', 'no-cache')
+    .send({ error: err.code, error_description: err.description });
+}
+
+export function clientAuthContext(ctx: AuthContext, path: string) {
+  return {
+    pool: ctx.pool,
+    redis: ctx.redis,
+    issuer: ctx.config.baseUrl,
+    audiences: [...new Set([ctx.config.baseUrl, endpointUrl(ctx, PATHS.token), endpointUrl(ctx, path)])],
+  };
+}
+
+export function tokenEndpoint(ctx: AuthContext): FastifyPluginAsyncZod {
+  return async (app) => {
+    app.post(PATHS.token, {
+      schema: {
+        tags: ['oauth'],
+        summary: 'Token endpoint: client_credentials, authorization_code (PKCE), refresh_token, token exchange (RFC 8693)',
+        consumes: ['application/x-www-form-urlencoded'],
+        body: formBodySchema,
+        response: { 200: tokenResponseSchema, 400: oauthErrorSchema, 401: oauthErrorSchema },
+      },
+    }, async (req: FastifyRequest<{ Body: Form }>, reply) => {
+      let clientId: string | undefined;
+      let grantType: string | undefined;
+      try {
+        const body = req.body ?? {};
+        grantType = field(body, 'grant_type');
+        if (!grantType) throw new OAuthError(400, 'invalid_request', 'grant_type is required');
+        const handler = HANDLERS[grantType];
+        if (!handler) throw new OAuthError(400, 'unsupported_grant_type', `grant_type ${grantType} is not supported`);
+        const client = await authenticateClient(clientAuthContext(ctx, PATHS.token), req.headers.authorization, body);
+        clientId = client.clientId;
+        if (!client.grantTypes.includes(grantType)) throw new OAuthError(400, 'unauthorized_client', `this client is not registered for ${grantType}`);
+        const result = await handler({ ctx, client, body });
+        await recordAudit(ctx.pool, {
+          action: result.audit.action,
+          outcome: 'success',
+          clientId,
+          subject: result.audit.subject,
+          scope: result.audit.scope,
+          resourceType: 'Token',
+          requestId: req.id,
+          ip: req.ip,
+          detail: result.audit.detail,
+        });
+        return reply.header('cache-control', 'no-store').header('pragma', 'no-cache').send(result.response);
+      } catch (err) {
+        if (!(err instanceof OAuthError)) throw err;
+        const { subject, ...detail } = err.auditDetail;
+        await recordAudit(ctx.pool, {
+          action: 'token.refused',
+          outcome: 'failure',
+          clientId,
+          subject: typeof subject === 'string' ? subject : undefined,
+          resourceType: 'Token',
+          requestId: req.id,
+          ip: req.ip,
+          detail: { error: err.code, reason: err.description, grant_type: grantType, ...detail },
+        });
+        return sendOAuthError(reply, err);
+      }
+    });
+  };
+}
