@@ -1,6 +1,6 @@
 /**
  * Service spec section 5, driven by a real OAuth client library (openid-client):
- * discover → register → client_credentials → probe identity → call an API → revoke →
+ * discover → register → client_credentials → probe identity → call an API → token exchange → revoke →
  * the same token is refused with 401, on this gateway and on a second instance.
  */
 import * as oidc from 'openid-client';
@@ -67,13 +67,40 @@ describe('the spec section 5 flow', () => {
     const api = await fetch(`${gw.url}/api/v1/vitals?patient=pat-flow-${Date.now()}&code=8867-4&from=${from}&to=${to}`, { headers: { authorization: `Bearer ${token}` } });
     expect(api.status).toBe(200);
 
-    // 6. Revoke (RFC 7009), then the token is refused at once, here and on another instance.
+    // 6. Token exchange (RFC 8693): an agent client exchanges the token to act on its behalf.
+    const reg2 = await fetch(`${gw.url}/api/auth/register`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ client_name: 'delegating-agent', grant_types: ['urn:ietf:params:oauth:grant-type:token-exchange'], token_endpoint_auth_method: 'client_secret_basic', scope: 'read:vitals read:appointments' }),
+    });
+    const agent = (await reg2.json()) as { client_id: string; client_secret: string };
+    const agentConfig = await oidc.discovery(new URL(gw.url), agent.client_id, undefined, oidc.ClientSecretBasic(agent.client_secret), { execute: [oidc.allowInsecureRequests], algorithm: 'oauth2' });
+    const exchanged = await oidc.genericGrantRequest(agentConfig, 'urn:ietf:params:oauth:grant-type:token-exchange', {
+      subject_token: token,
+      subject_token_type: 'urn:ietf:params:oauth:token-type:jwt',
+      scope: 'read:vitals',
+    });
+    expect(exchanged).toMatchObject({ issued_token_type: 'urn:ietf:params:oauth:token-type:access_token', scope: 'read:vitals' });
+    const acting = await oidc.fetchProtectedResource(agentConfig, exchanged.access_token, new URL(`${gw.url}/agent/identity`), 'GET');
+    expect(await acting.json()).toMatchObject({ sub: registered.client_id, client_id: agent.client_id, auth_method: 'token_exchange', act: { sub: agent.client_id } });
+
+    // 7. Revoke (RFC 7009), then the tokens are refused at once, here and on another instance.
     await oidc.tokenRevocation(config, token, { token_type_hint: 'access_token' });
+    await oidc.tokenRevocation(agentConfig, exchanged.access_token, { token_type_hint: 'access_token' });
     for (const url of [gw.address, gw2.address]) {
-      const after = await fetch(`${url}/agent/identity`, { headers: { authorization: `Bearer ${token}` } });
-      expect(after.status).toBe(401);
-      expect(after.headers.get('www-authenticate')).toContain('error="invalid_token"');
-      expect(((await after.json()) as { detail: string }).detail).toContain('revoked');
+      for (const t of [token, exchanged.access_token]) {
+        const after = await fetch(`${url}/agent/identity`, { headers: { authorization: `Bearer ${t}` } });
+        expect(after.status).toBe(401);
+        expect(after.headers.get('www-authenticate')).toContain('error="invalid_token"');
+        expect(((await after.json()) as { detail: string }).detail).toContain('revoked');
+      }
     }
+    // A revoked token can no longer be exchanged either.
+    const late = await fetch(`${gw.url}/api/auth/oauth2/token`, {
+      method: 'POST',
+      headers: { authorization: `Basic ${Buffer.from(`${agent.client_id}:${agent.client_secret}`).toString('base64')}` },
+      body: new URLSearchParams({ grant_type: 'urn:ietf:params:oauth:grant-type:token-exchange', subject_token: token, subject_token_type: 'urn:ietf:params:oauth:token-type:jwt' }),
+    });
+    expect(await late.json()).toMatchObject({ error: 'invalid_grant' });
   });
 });
