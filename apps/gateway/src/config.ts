@@ -78,6 +78,11 @@ export const gatewayConfigShape = {
   /** Sandbox credentials per client IP per window. */
   SANDBOX_RATE_LIMIT: positiveInt(10),
   SANDBOX_RATE_WINDOW_SECONDS: positiveInt(3_600),
+  /**
+   * When set, POST /api/auth/register requires `Authorization: Bearer <this>` (an RFC 7591 §3
+   * initial access token). Unset: registration is open, as the spec shows.
+   */
+  REGISTRATION_ACCESS_TOKEN: z.string().min(32, 'must be at least 32 characters').optional(),
   /** Encrypts the token signing keys at rest. The development default is refused in production. */
   KEY_ENCRYPTION_SECRET: z.string().min(16, 'must be at least 16 characters').default(DEV_KEY_SECRET),
 };

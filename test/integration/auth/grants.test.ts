@@ -268,3 +268,22 @@ describe('registration rules (RFC 7591)', () => {
     });
   }
 });
+
+describe('closed registration (REGISTRATION_ACCESS_TOKEN)', () => {
+  it('requires the initial access token as a Bearer header when configured', async () => {
+    const secret = 'initial-access-token-for-tests-0123456789';
+    const closed = await startGateway({ PUBLIC_BASE_URL: gw.url, REGISTRATION_ACCESS_TOKEN: secret });
+    try {
+      const body = JSON.stringify({ client_name: 'closed', grant_types: ['client_credentials'], scope: 'read:vitals' });
+      const without = await fetch(`${closed.address}/api/auth/register`, { method: 'POST', headers: { 'content-type': 'application/json' }, body });
+      expect(without.status).toBe(401);
+      expect(without.headers.get('www-authenticate')).toMatch(/^Bearer realm="vitalis", error="invalid_token"/);
+      const wrong = await fetch(`${closed.address}/api/auth/register`, { method: 'POST', headers: { 'content-type': 'application/json', authorization: `Bearer ${secret}x` }, body });
+      expect(wrong.status).toBe(401);
+      const right = await fetch(`${closed.address}/api/auth/register`, { method: 'POST', headers: { 'content-type': 'application/json', authorization: `Bearer ${secret}` }, body });
+      expect(right.status).toBe(201);
+    } finally {
+      await closed.close();
+    }
+  });
+});

@@ -11,7 +11,7 @@
  *
  * Granted scopes = requested ∩ the client's registered scopes ∩ the user's role scopes.
  */
-import { timingSafeEqual } from 'node:crypto';
+import { createHash, timingSafeEqual } from 'node:crypto';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
@@ -205,18 +205,20 @@ export function authorizeRoutes(ctx: AuthContext): FastifyPluginAsyncZod {
         if (step === 'login') {
           const username = (str('username') ?? '').trim().slice(0, 200);
           const password = str('password') ?? '';
-          const failKey = `vitalis:login-failures:${username.toLowerCase()}`;
+          // Per username, so a password-guessing run is cut off whatever address it comes from.
+          // (The typed username is never written to the audit trail: people type passwords there.)
+          const failKey = `vitalis:login-failures:${createHash('sha256').update(username.toLowerCase()).digest('base64url')}`;
           const failures = Number((await redis.get(failKey)) ?? 0);
           const again = (error: string, status: number) =>
             sendPage(reply, { title: 'Sign in', status, body: loginPage(formContext(id, interaction), { error, username }), formTargets: formTargets(interaction) });
           if (failures >= config.LOGIN_MAX_FAILURES) {
-            await audit(req, { action: 'user.login', outcome: 'failure', clientId: interaction.clientId, detail: { reason: 'too many failed attempts', username } });
+            await audit(req, { action: 'user.login', outcome: 'failure', clientId: interaction.clientId, detail: { reason: 'too many failed attempts' } });
             return again('Too many failed attempts for this username. Try again later.', 429);
           }
           const user = username && password ? await checkPassword(pool, username, password) : undefined;
           if (!user) {
             await redis.multi().incr(failKey).expire(failKey, config.LOGIN_FAILURE_WINDOW_SECONDS).exec();
-            await audit(req, { action: 'user.login', outcome: 'failure', clientId: interaction.clientId, detail: { reason: 'wrong username or password', username } });
+            await audit(req, { action: 'user.login', outcome: 'failure', clientId: interaction.clientId, detail: { reason: 'wrong username or password' } });
             return again('The username or password is incorrect.', 400);
           }
           await redis.del(failKey);

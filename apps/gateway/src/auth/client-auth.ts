@@ -8,6 +8,7 @@
 import { createLocalJWKSet, createRemoteJWKSet, decodeJwt, jwtVerify, type JWTVerifyGetKey } from 'jose';
 import type { Pool } from '@vitalis/db';
 import type { Redis } from '@vitalis/redis';
+import { serviceUnavailable } from '@vitalis/http';
 import { CLIENT_ASSERTION_ALGS, findClient, type Client, type ClientAuthMethod } from './clients';
 import { OAuthError } from './oauth-errors';
 import { verifySecret } from './secrets';
@@ -122,7 +123,13 @@ async function verifyAssertion(ctx: ClientAuthContext, client: Client, assertion
     throw invalidClient(`the client assertion must expire within ${MAX_ASSERTION_LIFETIME_SECONDS} s`, false);
   }
   // RFC 7523 §3: a jti is used once. Remembered (SET NX) until the assertion could no longer pass.
-  const fresh = await ctx.redis.set(`vitalis:client-assertion:${client.clientId}:${payload.jti}`, '1', 'EX', Math.max(lifetime, 0) + CLOCK_TOLERANCE_SECONDS + 1, 'NX');
+  let fresh: string | null;
+  try {
+    fresh = await ctx.redis.set(`vitalis:client-assertion:${client.clientId}:${payload.jti}`, '1', 'EX', Math.max(lifetime, 0) + CLOCK_TOLERANCE_SECONDS + 1, 'NX');
+  } catch {
+    // Without the replay store an assertion cannot be proven fresh: refuse (fail closed).
+    throw serviceUnavailable('The client assertion replay check is unavailable; retry shortly.');
+  }
   if (fresh !== 'OK') throw invalidClient('the client assertion was already used (jti replay)', false);
 }
 
