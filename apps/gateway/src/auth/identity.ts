@@ -3,7 +3,8 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { PATHS, type AuthContext } from './context';
 
-const actorSchema: z.ZodType<unknown> = z.lazy(() => z.object({ sub: z.string(), client_id: z.string().optional(), act: actorSchema.optional() }));
+/** RFC 8693 `act`: the acting client; `act.act` (nested, when exchanged again) is passed through as is. */
+const actorSchema = z.object({ sub: z.string(), client_id: z.string().optional(), act: z.record(z.string(), z.unknown()).optional() });
 
 export const identityResponseSchema = z.object({
   active: z.literal(true),
@@ -40,7 +41,7 @@ export function identityRoutes(_ctx: AuthContext): FastifyPluginAsyncZod {
         roles: p.roles,
         ...(p.patientId ? { patient_id: p.patientId } : {}),
         auth_method: p.authMethod,
-        ...(p.actor ? { act: p.actor } : {}),
+        ...(p.actor ? { act: p.actor as z.infer<typeof actorSchema> } : {}),
         token_id: p.tokenId,
         exp: p.expiresAt,
         expires_in: Math.max(0, p.expiresAt - Math.floor(Date.now() / 1000)),
