@@ -19,7 +19,7 @@ import { authenticateClient, invalidClient } from './client-auth';
 import { PATHS, field, type AuthContext, type Form } from './context';
 import { OAuthError, invalidRequest } from './oauth-errors';
 import { refreshTokenInfo, revokeGrant } from './grants/store';
-import { clientAuthContext, formBodySchema, oauthErrorSchema, sendOAuthError } from './token-endpoint';
+import { assertFormRequest, clientAuthContext, formBodySchema, oauthErrorSchema, sendOAuthError } from './token-endpoint';
 import { InvalidToken, verifyAccessToken } from './tokens';
 
 const looksLikeJwt = (token: string) => token.split('.').length === 3;
@@ -29,6 +29,7 @@ export function revocationRoutes(ctx: AuthContext): FastifyPluginAsyncZod {
 
   return async (app) => {
     app.post(PATHS.revoke, {
+      attachValidation: true,
       schema: {
         tags: ['oauth'],
         summary: 'Revoke an access or refresh token (RFC 7009)',
@@ -43,6 +44,7 @@ export function revocationRoutes(ctx: AuthContext): FastifyPluginAsyncZod {
       let hint: string | undefined;
       let callerId: string | undefined;
       try {
+        assertFormRequest(req);
         token = field(body, 'token');
         hint = field(body, 'token_type_hint'); // advisory (RFC 7009 §2.1): only decides which lookup runs first
         if (!token) throw invalidRequest('token is required');
@@ -100,6 +102,7 @@ export function revocationRoutes(ctx: AuthContext): FastifyPluginAsyncZod {
     });
 
     app.post(PATHS.introspect, {
+      attachValidation: true,
       schema: {
         tags: ['oauth'],
         summary: 'Introspect a token issued to the calling client (RFC 7662)',
@@ -111,6 +114,7 @@ export function revocationRoutes(ctx: AuthContext): FastifyPluginAsyncZod {
       reply.header('cache-control', 'no-store').header('pragma', 'no-cache');
       const body = (req.body ?? {}) as Form;
       try {
+        assertFormRequest(req);
         const token = field(body, 'token');
         field(body, 'token_type_hint');
         const client = await authenticateClient(clientAuthContext(ctx, PATHS.introspect), req.headers.authorization, body);

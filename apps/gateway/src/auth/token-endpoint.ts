@@ -44,6 +44,16 @@ export function sendOAuthError(reply: FastifyReply, err: OAuthError): FastifyRep
     .send({ error: err.code, error_description: err.description });
 }
 
+/**
+ * RFC 6749 §3.2 / RFC 7009 §2.1 / RFC 7662 §2.1: these endpoints take form bodies only. A JSON
+ * body, or fields that are not plain strings, is invalid_request (an OAuth body, not a problem).
+ */
+export function assertFormRequest(req: FastifyRequest): void {
+  const type = String(req.headers['content-type'] ?? '').split(';')[0]!.trim().toLowerCase();
+  if (type !== 'application/x-www-form-urlencoded') throw new OAuthError(400, 'invalid_request', 'the body must be application/x-www-form-urlencoded');
+  if (req.validationError) throw new OAuthError(400, 'invalid_request', 'the form fields could not be read');
+}
+
 export function clientAuthContext(ctx: AuthContext, path: string) {
   return {
     pool: ctx.pool,
@@ -56,6 +66,7 @@ export function clientAuthContext(ctx: AuthContext, path: string) {
 export function tokenEndpoint(ctx: AuthContext): FastifyPluginAsyncZod {
   return async (app) => {
     app.post(PATHS.token, {
+      attachValidation: true,
       schema: {
         tags: ['oauth'],
         summary: 'Token endpoint: client_credentials, authorization_code (PKCE), refresh_token, token exchange (RFC 8693)',
@@ -67,6 +78,7 @@ export function tokenEndpoint(ctx: AuthContext): FastifyPluginAsyncZod {
       let clientId: string | undefined;
       let grantType: string | undefined;
       try {
+        assertFormRequest(req);
         const body = req.body ?? {};
         grantType = field(body, 'grant_type');
         if (!grantType) throw new OAuthError(400, 'invalid_request', 'grant_type is required');
