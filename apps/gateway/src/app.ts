@@ -4,12 +4,12 @@
  * plugin registered here, so this file is the map of the HTTP surface.
  */
 import Fastify, { type FastifyBaseLogger, type FastifyInstance, type RawReplyDefaultExpression, type RawRequestDefaultExpression, type RawServerDefault } from 'fastify';
-import swagger from '@fastify/swagger';
-import { jsonSchemaTransform, serializerCompiler, validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
+import { serializerCompiler, validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
 import { problemDetails, requestIdFrom } from '@vitalis/http';
 import { VITALIS_VERSION } from '@vitalis/runtime';
 import type { GatewayDeps } from './deps';
 import { authPlugin } from './auth';
+import { developerSurface } from './developer';
 import { healthRoutes } from './health';
 import { vitalsRoutes } from './vitals/routes';
 
@@ -36,14 +36,8 @@ export async function buildGateway(deps: GatewayDeps): Promise<GatewayApp> {
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
   await app.register(problemDetails, { baseUrl: config.baseUrl });
-  await app.register(swagger, {
-    openapi: {
-      openapi: '3.1.0',
-      info: { title: 'Vitalis API', version: VITALIS_VERSION, description: 'Healthcare telemetry platform: OAuth 2, REST v1, MCP.' },
-      servers: [{ url: config.baseUrl }],
-    },
-    transform: jsonSchemaTransform,
-  });
+  // Before every route module: it catalogues every route (OpenAPI, deprecation headers).
+  await app.register(developerSurface(deps));
 
   // Auth first: its enforcement hook guards every route registered after it.
   await app.register(authPlugin(deps));

@@ -42,6 +42,17 @@ interface Interaction {
 }
 
 const queryOrForm = z.record(z.string(), z.union([z.string(), z.array(z.string())]));
+/** The same acceptance as queryOrForm (the handler reports repeated or missing fields as OAuth errors), with the parameters named for the OpenAPI document. */
+const oneOrMany = z.union([z.string(), z.array(z.string())]).optional();
+const authorizeQuery = z.looseObject({
+  response_type: oneOrMany.describe('code'),
+  client_id: oneOrMany.describe('The registered client id'),
+  redirect_uri: oneOrMany.describe('One of the registered redirect URIs'),
+  scope: oneOrMany.describe('Space-separated scopes'),
+  state: oneOrMany.describe('Opaque value returned with the code'),
+  code_challenge: oneOrMany.describe('PKCE S256 challenge (RFC 7636)'),
+  code_challenge_method: oneOrMany.describe('S256'),
+});
 const MAX_STATE_LENGTH = 2048;
 const interactionKey = (id: string) => `vitalis:interaction:${id}`;
 const cookieName = (id: string) => `vitalis_ia_${id}`;
@@ -107,7 +118,7 @@ export function authorizeRoutes(ctx: AuthContext): FastifyPluginAsyncZod {
       schema: {
         tags: ['oauth'],
         summary: 'Authorization endpoint (authorization code + PKCE S256): shows the login page',
-        querystring: queryOrForm,
+        querystring: authorizeQuery,
       },
     }, async (req, reply) => {
       const q = req.query as Record<string, string | string[]>;

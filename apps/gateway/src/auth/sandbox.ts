@@ -84,6 +84,8 @@ export function sandboxRoutes(ctx: AuthContext): FastifyPluginAsyncZod {
     tags: ['oauth'],
     summary: 'Immediate, rate-limited sandbox credentials (read-only demo scopes)',
     response: { 201: sandboxResponse },
+    // read by the OpenAPI document (adds the 429 problem response)
+    'x-rate-limited': true,
   };
   return async (app) => {
     app.post(PATHS.sandbox, { schema }, sandbox);

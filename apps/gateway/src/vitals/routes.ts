@@ -6,7 +6,8 @@
  *    index with its reasons; nothing produced), so a device never has to reason about partial success.
  *  - GET /api/v1/vitals (read:vitals): raw history (cursor-paginated) or bucketed aggregates;
  *    FHIR R4 searchset Bundle with `Accept: application/fhir+json` (raw only).
- *  - GET /api/v1/patients/{id}/vitals/latest (read:vitals): the latest observation per code.
+ *  - GET /api/v1/vitals/latest?patient= (read:vitals): the latest observation per code.
+ *  - GET /api/v1/patients/{id}/vitals/latest: the same, older shape; deprecated (sunset 2027-12-31).
  * Patient users (principal.patientId) may only touch their own patient id (403 otherwise).
  * Every read is recorded in the audit trail.
  */
@@ -35,6 +36,10 @@ export interface VitalsRouteOptions {
 }
 
 const FHIR_JSON = 'application/fhir+json';
+/** Spec 9.4: the scheduled sunset of deprecated v1 endpoints. */
+const V1_SUNSET = '2027-12-31T23:59:59Z';
+/** When the path-style latest endpoint was deprecated in favour of GET /api/v1/vitals/latest. */
+const LATEST_BY_PATH_DEPRECATED_AT = '2026-11-23T00:00:00Z';
 const DAY_MS = 86_400_000;
 /** Longest range per query shape (bounded work per request). */
 export const MAX_RANGE_MS = { raw: 31 * DAY_MS, '1s': DAY_MS, unaligned: 31 * DAY_MS, rollup: 366 * DAY_MS } as const;
@@ -308,32 +313,67 @@ export function vitalsRoutes(deps: GatewayDeps, options: VitalsRouteOptions = {}
       },
     );
 
+    /** The latest observation per code; shared by the current route and its deprecated predecessor. */
+    const readLatest = async (req: FastifyRequest, patientId: string, code: string | undefined) => {
+      try {
+        assertPatientAccess(req, patientId);
+      } catch (err) {
+        await audit(req, 'vitals.read_latest', patientId, 'failure', { reason: 'patient mismatch' });
+        throw err;
+      }
+      const rows = await queryLatest(pool, patientId, code ? [code] : VITAL_CODES);
+      await audit(req, 'vitals.read_latest', patientId, 'success', { rows: rows.length });
+      return rows;
+    };
+    const latestCode = z.enum(VITAL_CODES as [string, ...string[]]).optional().describe('Only this LOINC (or MDC) code; every code if omitted');
+
     app.get(
-      '/api/v1/patients/:id/vitals/latest',
+      '/api/v1/vitals/latest',
       {
         config: { auth: { scopes: ['read:vitals'] } },
         schema: {
           tags: ['vitals'],
           summary: 'Latest vitals of a patient',
+          description:
+            'The most recent observation per code (ECG: the latest waveform chunk), with `count`, in the same shape as the history pages. FHIR searchset Bundle with `Accept: application/fhir+json`. Successor of the deprecated `GET /api/v1/patients/{id}/vitals/latest`.',
+          querystring: z.object({ patient: resourceId.describe('Patient id'), code: latestCode }),
+          response: { 200: z.union([z.object({ patient_id: z.string(), count: z.number().int(), data: z.array(observationOut) }), fhirBundle]) },
+        },
+      },
+      async (req, reply) => {
+        const rows = await readLatest(req, req.query.patient, req.query.code);
+        reply.header('cache-control', 'no-store');
+        if (wantsFhir(req)) return reply.type(FHIR_JSON).send({ ...toSearchsetBundle(rows, { self: `${config.baseUrl}${req.url}` }, config.baseUrl) });
+        return reply.send({ patient_id: req.query.patient, count: rows.length, data: rows });
+      },
+    );
+
+    app.get(
+      '/api/v1/patients/:id/vitals/latest',
+      {
+        config: {
+          auth: { scopes: ['read:vitals'] },
+          deprecation: {
+            since: LATEST_BY_PATH_DEPRECATED_AT,
+            sunset: V1_SUNSET,
+            replacement: '/api/v1/vitals/latest',
+            migration: 'Call GET /api/v1/vitals/latest?patient={id} (same scope, same `code` filter); the body adds `count`.',
+          },
+        },
+        schema: {
+          tags: ['vitals'],
+          summary: 'Latest vitals of a patient (deprecated: use GET /api/v1/vitals/latest)',
           description: 'The most recent observation per code (ECG: the latest waveform chunk). FHIR searchset Bundle with `Accept: application/fhir+json`.',
           params: z.object({ id: resourceId }),
-          querystring: z.object({ code: z.enum(VITAL_CODES as [string, ...string[]]).optional() }),
+          querystring: z.object({ code: latestCode }),
           response: { 200: z.union([z.object({ patient_id: z.string(), data: z.array(observationOut) }), fhirBundle]) },
         },
       },
       async (req, reply) => {
-        const patientId = req.params.id;
-        try {
-          assertPatientAccess(req, patientId);
-        } catch (err) {
-          await audit(req, 'vitals.read_latest', patientId, 'failure', { reason: 'patient mismatch' });
-          throw err;
-        }
-        const rows = await queryLatest(pool, patientId, req.query.code ? [req.query.code] : VITAL_CODES);
-        await audit(req, 'vitals.read_latest', patientId, 'success', { rows: rows.length });
+        const rows = await readLatest(req, req.params.id, req.query.code);
         reply.header('cache-control', 'no-store');
         if (wantsFhir(req)) return reply.type(FHIR_JSON).send({ ...toSearchsetBundle(rows, { self: `${config.baseUrl}${req.url}` }, config.baseUrl) });
-        return reply.send({ patient_id: patientId, data: rows });
+        return reply.send({ patient_id: req.params.id, data: rows });
       },
     );
   };

@@ -1,0 +1,163 @@
+/**
+ * GET /auth.md: the authentication walkthrough of spec section 5 as Markdown. Every ```sh block
+ * is a copy-paste step with this server's real base URL; run in order in one shell they form a
+ * complete session (variables flow from step to step; needs curl and jq). The test suite runs
+ * them verbatim against a real gateway, so the walkthrough cannot drift from the server.
+ */
+import { SCOPES } from '@vitalis/schemas';
+import { PATHS } from '../auth/context';
+import { SANDBOX_SCOPES } from '../auth/sandbox';
+
+export function renderAuthMarkdown(baseUrl: string): string {
+  const scopeRows = Object.entries(SCOPES).map(([scope, grants]) => `| \`${scope}\` | ${grants} |`).join('\n');
+  return `# Vitalis authentication walkthrough
+
+Base URL: \`${baseUrl}\`. Credentials travel as \`Authorization: Bearer <ACCESS_TOKEN>\`.
+The examples below are a complete session: paste them in order into one shell (they need \`curl\` and \`jq\`).
+The full API is described at [${baseUrl}/openapi.json](${baseUrl}/openapi.json); the portal is at [${baseUrl}/developers](${baseUrl}/developers).
+
+| Method | \`grant_type\` | For |
+|---|---|---|
+| Client credentials | \`client_credentials\` | backend agents, daemons, machine to machine |
+| Instant sandbox token | (none: \`POST /api/v1/sandbox\`) | quick evaluation; no registration; rate-limited |
+| Authorization code with PKCE | \`authorization_code\` | browser and user-facing clinician / patient apps |
+
+## 0. Base URL
+
+\`\`\`sh
+BASE=${baseUrl}
+\`\`\`
+
+## 1. Discover
+
+The protected resource metadata (RFC 9728) names the authorization server; its metadata (RFC 8414)
+and the OpenID configuration list the endpoints; the OpenAPI document describes every operation
+and the scopes it needs.
+
+\`\`\`sh
+curl -fsS "$BASE/.well-known/oauth-protected-resource" | jq .
+curl -fsS "$BASE/.well-known/oauth-authorization-server" | jq '{issuer, token_endpoint, registration_endpoint, revocation_endpoint, grant_types_supported}'
+curl -fsS "$BASE/.well-known/openid-configuration" | jq '{issuer, jwks_uri}'
+curl -fsS "$BASE/openapi.json" | jq '{openapi, version: .info.version, operations: [.paths[] | keys[]] | length}'
+\`\`\`
+
+## 2. Register a client (RFC 7591)
+
+\`\`\`sh
+REGISTRATION=$(curl -fsS -X POST "$BASE${PATHS.register}" \\
+  -H 'content-type: application/json' \\
+  -d '{"client_name": "my-agent",
+       "grant_types": ["client_credentials", "urn:ietf:params:oauth:grant-type:token-exchange"],
+       "token_endpoint_auth_method": "client_secret_post",
+       "scope": "read:vitals read:appointments"}')
+CLIENT_ID=$(echo "$REGISTRATION" | jq -r .client_id)
+CLIENT_SECRET=$(echo "$REGISTRATION" | jq -r .client_secret)
+echo "registered $CLIENT_ID"
+\`\`\`
+
+Keep \`client_secret\` secret: it is shown once and stored only as a hash.
+
+## 3. Claim an identity with client credentials
+
+Form fields, URL-encoded; \`scope\` is space-separated and may narrow the registered scopes.
+
+\`\`\`sh
+TOKEN=$(curl -fsS -X POST "$BASE${PATHS.token}" \\
+  --data-urlencode grant_type=client_credentials \\
+  --data-urlencode "client_id=$CLIENT_ID" \\
+  --data-urlencode "client_secret=$CLIENT_SECRET" \\
+  --data-urlencode 'scope=read:vitals read:appointments' | jq -r .access_token)
+echo "token: \${TOKEN:0:16}..."
+\`\`\`
+
+Instead of a secret, a client registered with \`token_endpoint_auth_method: private_key_jwt\` and its
+JWK set signs a client assertion (RFC 7523): send \`client_assertion_type=urn:ietf:params:oauth:client-assertion-type:jwt-bearer\`
+and \`client_assertion=<JWT>\` (\`iss\` = \`sub\` = client id, \`aud\` = the token endpoint, a unique \`jti\`, at most 5 minutes).
+
+## 4. Probe the identity
+
+\`\`\`sh
+curl -fsS "$BASE${PATHS.identity}" -H "Authorization: Bearer $TOKEN" | jq '{client_id, sub, scopes, auth_method, expires_in}'
+\`\`\`
+
+## 5. Token exchange (RFC 8693)
+
+Trade a subject token (one of ours, or a JWT from an issuer the server trusts) for a new token held
+by the calling client, with at most the intersection of the scopes:
+
+\`\`\`sh
+EXCHANGED=$(curl -fsS -X POST "$BASE${PATHS.token}" \\
+  --data-urlencode grant_type=urn:ietf:params:oauth:grant-type:token-exchange \\
+  --data-urlencode "client_id=$CLIENT_ID" \\
+  --data-urlencode "client_secret=$CLIENT_SECRET" \\
+  --data-urlencode "subject_token=$TOKEN" \\
+  --data-urlencode subject_token_type=urn:ietf:params:oauth:token-type:jwt \\
+  --data-urlencode scope=read:vitals | jq -r .access_token)
+curl -fsS "$BASE${PATHS.identity}" -H "Authorization: Bearer $EXCHANGED" | jq '{scopes, act}'
+\`\`\`
+
+## 6. Use the token
+
+\`\`\`sh
+curl -fsS "$BASE/api/v1/vitals/latest?patient=pat-walkthrough" \\
+  -H "Authorization: Bearer $TOKEN" -H 'Accept: application/json' | jq .
+\`\`\`
+
+Without a token the answer is 401 with \`WWW-Authenticate: Bearer realm="vitalis", resource_metadata="${baseUrl}/.well-known/oauth-protected-resource"\`;
+a token without the operation's scope gets 403. Both bodies are RFC 9457 problems.
+
+## 7. Revoke (RFC 7009)
+
+\`\`\`sh
+curl -fsS -X POST "$BASE${PATHS.revoke}" \\
+  --data-urlencode "token=$TOKEN" --data-urlencode token_type_hint=access_token
+STATUS=$(curl -s -o /dev/null -w '%{http_code}' "$BASE${PATHS.identity}" -H "Authorization: Bearer $TOKEN")
+test "$STATUS" = 401 && echo "revoked: the token is refused immediately"
+\`\`\`
+
+## Sandbox: a token without registration
+
+Read-only demo scopes (\`${SANDBOX_SCOPES.join(' ')}\`), rate-limited per address (429 with \`Retry-After\` over the limit):
+
+\`\`\`sh
+SANDBOX_TOKEN=$(curl -fsS -X POST "$BASE${PATHS.sandbox}" | jq -r .access_token)
+curl -fsS "$BASE${PATHS.identity}" -H "Authorization: Bearer $SANDBOX_TOKEN" | jq '{auth_method, scopes}'
+\`\`\`
+
+## Authorization code with PKCE (browser apps)
+
+Register a client with \`redirect_uris\` and \`grant_types: ["authorization_code", "refresh_token"]\`
+(\`token_endpoint_auth_method: "none"\` for a public app), then send the user's browser to the
+authorization endpoint with an S256 code challenge:
+
+\`\`\`sh
+APP=$(curl -fsS -X POST "$BASE${PATHS.register}" -H 'content-type: application/json' \\
+  -d '{"client_name": "my-web-app", "redirect_uris": ["http://127.0.0.1:8765/callback"],
+       "grant_types": ["authorization_code", "refresh_token"], "token_endpoint_auth_method": "none",
+       "scope": "read:appointments write:appointments"}')
+APP_ID=$(echo "$APP" | jq -r .client_id)
+VERIFIER=$(openssl rand -base64 48 | tr -d '=+/\\n' | cut -c1-64)
+CHALLENGE=$(printf '%s' "$VERIFIER" | openssl dgst -sha256 -binary | openssl base64 -A | tr '+/' '-_' | tr -d '=')
+AUTHORIZE_URL="$BASE${PATHS.authorize}?response_type=code&client_id=$APP_ID&redirect_uri=http%3A%2F%2F127.0.0.1%3A8765%2Fcallback&scope=read%3Aappointments&state=xyz&code_challenge=$CHALLENGE&code_challenge_method=S256"
+curl -fsS -o /dev/null -w 'login page: HTTP %{http_code}\\n' "$AUTHORIZE_URL"
+echo "open in a browser: $AUTHORIZE_URL"
+\`\`\`
+
+After login and consent the browser lands on \`redirect_uri?code=...&state=xyz&iss=...\`; exchange the
+code at \`${PATHS.token}\` with \`grant_type=authorization_code\`, \`code\`, \`redirect_uri\`, \`client_id\` and
+\`code_verifier=$VERIFIER\`. The response carries a rotating \`refresh_token\` (\`grant_type=refresh_token\`).
+
+## Scopes
+
+Every clinical operation needs the scopes its OpenAPI \`security\` lists:
+
+| Scope | Grants |
+|---|---|
+${scopeRows}
+
+## Errors
+
+Every error is \`application/problem+json\` (RFC 9457) with \`type\` = \`${baseUrl}/errors/<kind>\`, \`title\`,
+\`status\`, \`detail\`; OAuth endpoints answer OAuth error bodies (\`error\`, \`error_description\`) as RFC 6749 requires.
+`;
+}
