@@ -2,7 +2,7 @@
  * The error contract as a fastify plugin: every error and every unknown route answers
  * `application/problem+json`, never fastify's default shape, and every response carries
  * the request id. Unexpected errors are logged with the request id and answered 500
- * without internals.
+ * without internals. A path served under other methods answers 405 with `Allow`.
  */
 import { randomUUID } from 'node:crypto';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
@@ -46,6 +46,13 @@ function toProblem(err: FastifyError, req: FastifyRequest): HttpProblem {
   return problemForStatus(500, 'An unexpected error occurred. The error was logged with this request id.');
 }
 
+const METHODS = ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS'];
+
+/** The methods the router serves this concrete path with (for 405 and its Allow header). */
+function allowedMethods(app: FastifyInstance, path: string): string[] {
+  return METHODS.filter((method) => app.findRoute({ method: method as 'GET', url: path }) !== null);
+}
+
 export interface ProblemPluginOptions {
   baseUrl: string;
 }
@@ -56,9 +63,16 @@ export const problemDetails = fp<ProblemPluginOptions>(
       reply.header(REQUEST_ID_HEADER, req.id);
     });
     app.setErrorHandler((err: FastifyError, req, reply) => sendProblem(reply, baseUrl, toProblem(err, req)));
-    app.setNotFoundHandler((req, reply) =>
-      sendProblem(reply, baseUrl, problemForStatus(404, `No route ${req.method} ${req.url.split('?')[0]}.`)),
-    );
+    app.setNotFoundHandler((req, reply) => {
+      const path = req.url.split('?')[0] ?? '/';
+      // The path exists under other methods: 405 with Allow (RFC 9110 §15.5.6), not 404.
+      const allow = allowedMethods(app, path);
+      if (allow.length > 0) {
+        reply.header('allow', allow.join(', '));
+        return sendProblem(reply, baseUrl, problemForStatus(405, `${req.method} is not allowed on ${path}; allowed: ${allow.join(', ')}.`));
+      }
+      return sendProblem(reply, baseUrl, problemForStatus(404, `No route ${req.method} ${path}.`));
+    });
   },
   { name: 'vitalis-problem-details', fastify: '5.x' },
 );
