@@ -19,12 +19,15 @@ header, main, footer { max-width: 52rem; margin: 0 auto; padding: 1rem 1.25rem; 
 header { border-bottom: 1px solid #c8c8c8; } footer { border-top: 1px solid #c8c8c8; color: #444; font-size: .9rem; }
 h1 { font-size: 1.7rem; margin: .5rem 0; } h2 { font-size: 1.3rem; margin-top: 2rem; } h3 { font-size: 1.05rem; }
 nav ul { list-style: none; padding: 0; display: flex; flex-wrap: wrap; gap: .5rem 1.25rem; }
-pre { background: #f3f4f6; border: 1px solid #d0d4da; border-radius: 6px; padding: .75rem; overflow-x: auto; }
+pre { white-space: pre-wrap; overflow-wrap: anywhere; background: #f3f4f6; border: 1px solid #d0d4da; border-radius: 6px; padding: .75rem; overflow-x: auto; }
 code { font-family: ui-monospace, SFMono-Regular, Menlo, monospace; font-size: .92em; }
 table { border-collapse: collapse; width: 100%; } th, td { text-align: left; padding: .45rem .5rem; border-bottom: 1px solid #d0d4da; vertical-align: top; }
 th { background: #f3f4f6; }
 .badge { display: inline-block; padding: 0 .4rem; border: 1px solid #8a4b00; color: #6b3a00; border-radius: 4px; font-size: .85rem; }
 `;
+
+/** Escaped text with `code` spans (the notes are written in Markdown-ish prose). */
+const inline = (text: string) => esc(text).replace(/`([^`]+)`/g, '<code>$1</code>');
 
 export interface PortalInput {
   baseUrl: string;
@@ -41,7 +44,7 @@ function deprecationSection(baseUrl: string, routes: CatalogRoute[]): string {
   <td><code>${esc(r.method)} ${esc(r.path)}</code> <span class="badge">deprecated</span></td>
   <td><time datetime="${esc(d.since)}">${esc(d.since.slice(0, 10))}</time></td>
   <td><time datetime="${esc(d.sunset)}">${esc(new Date(d.sunset).toUTCString())}</time></td>
-  <td><code>${esc(d.replacement)}</code><br>${esc(d.migration)}</td>
+  <td><code>${esc(d.replacement)}</code><br>${inline(d.migration)}</td>
 </tr>`;
     })
     .join('\n');
@@ -62,11 +65,11 @@ export function renderPortal({ baseUrl, version, deprecated }: PortalInput, nonc
   const b = esc(baseUrl);
   const releases = RELEASES.map(
     (r) => `<h3>${esc(r.version)} <small>(<time datetime="${esc(r.date)}">${esc(r.date)}</time>)</small></h3>
-<ul>${r.notes.map((n) => `<li>${esc(n)}</li>`).join('')}</ul>`,
+<ul>${r.notes.map((n) => `<li>${inline(n)}</li>`).join('')}</ul>`,
   ).join('\n');
   const migrations = MIGRATIONS.map(
     (m) => `<h3>${esc(m.title)}</h3>
-<ol>${m.steps.map((s) => `<li>${esc(s)}</li>`).join('')}</ol>`,
+<ol>${m.steps.map((s) => `<li>${inline(s)}</li>`).join('')}</ol>`,
   ).join('\n');
   return `<!doctype html>
 <html lang="en">
@@ -74,6 +77,7 @@ export function renderPortal({ baseUrl, version, deprecated }: PortalInput, nonc
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <title>Vitalis developers</title>
+<link rel="icon" href="data:,">
 <style nonce="${nonce}">${STYLE}</style>
 </head>
 <body>
@@ -134,7 +138,8 @@ export function portalCsp(nonce: string): string {
   return [
     "default-src 'none'",
     `style-src 'nonce-${nonce}'`,
-    "img-src 'self'",
+    // data: only for the empty favicon (no request, no 404)
+    "img-src data:",
     "base-uri 'none'",
     "form-action 'none'",
     "frame-ancestors 'none'",
