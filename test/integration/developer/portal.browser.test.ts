@@ -40,7 +40,7 @@ describe('/developers in a browser', () => {
     expect(status).toBe(200);
     expect(await page.title()).toBe('Vitalis developers');
     expect(consoleErrors).toEqual([]); // a CSP violation would be reported here
-    const font = await page.evaluate(() => getComputedStyle(document.documentElement).fontFamily);
+    const font = await page.evaluate<string>('getComputedStyle(document.documentElement).fontFamily');
     expect(font).toContain('system-ui');
   });
 
@@ -55,7 +55,7 @@ describe('/developers in a browser', () => {
   });
 
   it('links to the published documents, and they resolve', async () => {
-    const hrefs = await page.locator('nav a').evaluateAll((els) => els.map((e) => (e as HTMLAnchorElement).href));
+    const hrefs = await page.locator('nav a').evaluateAll((els) => els.map((e) => (e as unknown as { href: string }).href));
     for (const path of ['/openapi.json', '/auth.md', '/.well-known/oauth-protected-resource', '/.well-known/mcp']) {
       expect(hrefs).toContain(`${gw.url}${path}`);
     }
