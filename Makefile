@@ -8,7 +8,7 @@ node_modules: package.json package-lock.json
 	npm ci --no-audit --no-fund
 	@touch node_modules
 
-.PHONY: help install run stop logs test test-main test-disruptive typecheck bench
+.PHONY: help install run stop logs test test-main test-disruptive typecheck bench openapi
 help: ## This list
 	@grep -hE '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  make %-16s %s\n", $$1, $$2}'
 
@@ -40,3 +40,6 @@ test-disruptive: node_modules
 
 bench: node_modules up ## Benchmarks in test/bench/, figures as ratios to a baseline measured in the same run
 	@for b in test/bench/*.bench.ts; do echo "== $$b"; node --import tsx "$$b" || exit 1; done
+
+openapi: node_modules up ## Regenerate schemas/openapi.json from the routes (commit it; a test checks it is current)
+	npm run openapi
