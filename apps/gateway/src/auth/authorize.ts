@@ -118,6 +118,8 @@ export function authorizeRoutes(ctx: AuthContext): FastifyPluginAsyncZod {
       schema: {
         tags: ['oauth'],
         summary: 'Authorization endpoint (authorization code + PKCE S256): shows the login page',
+        description: 'Answers the HTML login page (200), an HTML error page when the client or redirect URI is invalid (400), or 303 to the redirect URI with an OAuth error.',
+        produces: ['text/html'],
         querystring: authorizeQuery,
       },
     }, async (req, reply) => {
@@ -194,7 +196,9 @@ export function authorizeRoutes(ctx: AuthContext): FastifyPluginAsyncZod {
       schema: {
         tags: ['oauth'],
         summary: 'Authorization endpoint: the login and consent forms',
+        description: 'The login and consent forms post here (CSRF token and browser-bound interaction). Answers the next HTML page, or 303 to the redirect URI with `code`, `state` and `iss` (RFC 9207) or an OAuth error.',
         consumes: ['application/x-www-form-urlencoded'],
+        produces: ['text/html'],
         body: queryOrForm,
       },
     }, async (req, reply) => {

@@ -43,7 +43,7 @@ export function developerSurface(deps: GatewayDeps) {
         tags: ['developer'],
         summary: 'This OpenAPI 3.1 document',
         description: 'Generated from the zod schemas the routes validate with; also exported to schemas/openapi.json.',
-        response: { 200: openapiDocument },
+        response: { 200: openapiDocument.describe('The OpenAPI 3.1 document') },
       },
     }, async (_req, reply) => reply.header('cache-control', 'public, max-age=300').send(app.swagger() as z.infer<typeof openapiDocument>));
 
@@ -51,7 +51,8 @@ export function developerSurface(deps: GatewayDeps) {
       schema: {
         tags: ['developer'],
         summary: 'Authentication walkthrough (Markdown, copy-paste curl examples)',
-        response: { 200: z.string().describe('text/markdown') },
+        produces: ['text/markdown'],
+        response: { 200: z.string().describe('The walkthrough (spec section 5) with runnable curl examples') },
       },
     }, async (_req, reply) => reply.type('text/markdown; charset=utf-8').header('cache-control', 'public, max-age=300').send(renderAuthMarkdown(baseUrl())));
 
@@ -59,7 +60,8 @@ export function developerSurface(deps: GatewayDeps) {
       schema: {
         tags: ['developer'],
         summary: 'Developer portal (HTML): quick start, docs, release and migration notes, #deprecation',
-        response: { 200: z.string().describe('text/html') },
+        produces: ['text/html'],
+        response: { 200: z.string().describe('The developer portal page') },
       },
     }, async (_req, reply) => {
       const nonce = portalNonce();

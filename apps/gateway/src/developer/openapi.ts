@@ -123,6 +123,18 @@ export function addProblemResponses(path: string, op: Json): void {
   for (const status of statuses) if (!(status in responses)) responses[status] = problemRef(status);
 }
 
+const STATUS_TEXT: Record<string, string> = {
+  '200': 'OK', '201': 'Created', '202': 'Accepted', '204': 'No Content', '303': 'See Other',
+  '400': 'Bad Request', '401': 'Unauthorized', '403': 'Forbidden', '503': 'Service Unavailable',
+};
+
+/** @fastify/swagger's placeholder description becomes the status text when the schema gave none. */
+function describeResponses(op: Json): void {
+  for (const [status, response] of Object.entries((op.responses ?? {}) as Record<string, Json>)) {
+    if (response.description === 'Default Response') response.description = STATUS_TEXT[status] ?? `HTTP ${status}`;
+  }
+}
+
 const METHODS = ['get', 'put', 'post', 'delete', 'options', 'head', 'patch', 'trace'];
 
 /** Recursively sorted keys: the exported file diffs cleanly when colleagues add routes. */
@@ -138,7 +150,11 @@ export function sortKeys<T>(value: T): T {
 export function finishDocument(doc: Json, baseUrl: string): Json {
   const paths = (doc.paths ?? {}) as Record<string, Json>;
   for (const [path, item] of Object.entries(paths)) {
-    for (const method of METHODS) if (item[method]) addProblemResponses(path, item[method] as Json);
+    for (const method of METHODS) {
+      if (!item[method]) continue;
+      describeResponses(item[method] as Json);
+      addProblemResponses(path, item[method] as Json);
+    }
   }
   const components = (doc.components ??= {}) as Json;
   components.securitySchemes = securitySchemes(baseUrl);
