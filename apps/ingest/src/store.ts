@@ -32,21 +32,21 @@ export interface StoredRow {
 export type WriteMethod = 'copy' | 'unnest';
 
 export function toRow(o: VitalsObservation, partition: number, offset: string): StoredRow {
-  const common = {
+  // One object literal of a fixed shape (no spread): this runs once per observation on the hot path.
+  const ecg = isEcg(o) ? o.waveform : undefined;
+  return {
     patient_id: o.patient_id,
     device_id: o.device_id,
     seq: o.seq,
     code: o.code,
     effective_at: o.effective_at,
+    value: ecg ? null : (o as { value: number }).value,
     unit: o.unit,
+    sample_period_ms: ecg ? ecg.period_ms : null,
+    samples: ecg ? (ecg.origin === 0 ? ecg.samples : ecg.samples.map((s) => s + ecg.origin)) : null,
     kafka_partition: partition,
     kafka_offset: offset,
   };
-  if (isEcg(o)) {
-    const { origin, period_ms, samples } = o.waveform;
-    return { ...common, value: null, sample_period_ms: period_ms, samples: origin === 0 ? samples : samples.map((s) => s + origin) };
-  }
-  return { ...common, value: o.value, sample_period_ms: null, samples: null };
 }
 
 const COLUMNS = 'patient_id, device_id, seq, code, effective_at, value, unit, sample_period_ms, samples, kafka_partition, kafka_offset';
