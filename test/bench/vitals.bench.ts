@@ -230,13 +230,18 @@ async function backlogDrain(pool: Pool, rates: { copyRate: number; appendRate: n
   const produced = JSON.parse(childOut.trim().split('\n').pop() ?? '{}') as { sent: number; perSecond: number };
 
   let stored = 0;
+  let firstCommit = 0;
   let lastCommit = 0;
   const rss: number[] = [];
   const started = Date.now();
   const worker = await startIngest({
     kafka, pool, logger, groupId: `vitalis-bench-${randomUUID().slice(0, 8)}`, topic, dlqTopic: `${topic}.dlq`,
     writeMethod: method, concurrency: 4, maxWaitTimeInMs: 100,
-    onBatchCommitted: (info) => { stored += info.stored; lastCommit = info.committedAt; },
+    onBatchCommitted: (info) => {
+      if (!firstCommit) firstCommit = info.committedAt;
+      stored += info.stored;
+      lastCommit = info.committedAt;
+    },
   });
   const rssTimer = setInterval(() => rss.push(process.memoryUsage().rss), 1_000);
   const deadline = Date.now() + 600_000;
@@ -247,7 +252,8 @@ async function backlogDrain(pool: Pool, rates: { copyRate: number; appendRate: n
   await admin.disconnect();
   const rate = stored / ((lastCommit - started) / 1000);
   out(`ingest capacity (backlog of ${fmt(produced.sent)} produced first at ${fmt(produced.perSecond)} obs/s, then drained by the ingest alone, write=${method}):`);
-  out(`  committed ${fmt(stored)} in ${((lastCommit - started) / 1000).toFixed(1)} s (incl. group join): ${fmt(rate)} obs/s; goal 100k obs/s: ${rate >= 100_000 ? 'met' : 'not met'}`);
+  const steady = stored / ((lastCommit - firstCommit) / 1000);
+  out(`  committed ${fmt(stored)} in ${((lastCommit - started) / 1000).toFixed(1)} s: ${fmt(rate)} obs/s including the group join (${((firstCommit - started) / 1000).toFixed(1)} s), ${fmt(steady)} obs/s from the first commit; goal 100k obs/s: ${rate >= 100_000 ? 'met' : 'not met'}`);
   out(`  ratio to plain COPY baseline: ${((rate / rates.copyRate) * 100).toFixed(0)}% (goal >= 50%); to the append-log write alone (same indexes, no Kafka, no JSON): ${((rate / rates.appendRate) * 100).toFixed(0)}%`);
   if (rss.length > 0) out(`  ingest process RSS: min ${mb(Math.min(...rss))}, max ${mb(Math.max(...rss))} (${rss.length} samples)`);
 }
