@@ -69,6 +69,13 @@ describe('the deprecated endpoint', () => {
     await res.body?.cancel();
   });
 
+  it('carries them once on HEAD (the HEAD twin fastify adds to the GET)', async () => {
+    const res = await fetch(`${gw.url}/api/v1/patients/${patient}/vitals/latest`, { method: 'HEAD', headers: reader });
+    expect(res.status).toBe(200);
+    expectDeprecationHeaders(res);
+    expect(res.headers.get('link')!.match(/rel="deprecation"/g)).toHaveLength(1);
+  });
+
   it('is listed at /developers#deprecation from the route metadata', async () => {
     const html = await (await fetch(`${gw.url}/developers`)).text();
     expect(html).toContain('data-endpoint="GET /api/v1/patients/{id}/vitals/latest"');
@@ -106,7 +113,7 @@ describe('its successor GET /api/v1/vitals/latest', () => {
       "SELECT action, outcome, count(*)::int AS n FROM audit_events WHERE resource_type = 'Patient' AND resource_id = $1 GROUP BY 1, 2",
       [patient],
     );
-    // one read through the deprecated path, three through the successor (the 401 never reached the handler)
-    expect(rows).toEqual([{ action: 'vitals.read_latest', outcome: 'success', n: 4 }]);
+    // two reads through the deprecated path (GET, HEAD), three through the successor (the 401 never reached the handler)
+    expect(rows).toEqual([{ action: 'vitals.read_latest', outcome: 'success', n: 5 }]);
   });
 });
