@@ -42,13 +42,14 @@ describe('GET /auth.md', () => {
 
   it('its curl examples run green, in order, against the server', async () => {
     const blocks = shellBlocks(markdown);
-    expect(blocks.length).toBeGreaterThanOrEqual(9);
+    expect(blocks.length).toBeGreaterThanOrEqual(10);
     const script = ['set -euo pipefail', ...blocks].join('\n');
     const { stdout } = await run('bash', ['-c', script], { timeout: 60_000, maxBuffer: 4 * 1024 * 1024 });
     expect(stdout).toMatch(/registered [\w-]+/);
     expect(stdout).toContain('"auth_method": "client_secret"');
     expect(stdout).toContain('"act"'); // the exchanged token names the client as actor
     expect(stdout).toContain('"patient_id": "pat-walkthrough"');
+    expect(stdout).toMatch(/www-authenticate: Bearer realm="vitalis".*resource_metadata="[^"]+\/\.well-known\/oauth-protected-resource"/i);
     expect(stdout).toContain('revoked: the token is refused immediately');
     expect(stdout).toContain('"auth_method": "sandbox"');
     expect(stdout).toContain('login page: HTTP 200');

@@ -104,7 +104,11 @@ curl -fsS "$BASE/api/v1/vitals/latest?patient=pat-walkthrough" \\
 \`\`\`
 
 Without a token the answer is 401 with \`WWW-Authenticate: Bearer realm="vitalis", resource_metadata="${baseUrl}/.well-known/oauth-protected-resource"\`;
-a token without the operation's scope gets 403. Both bodies are RFC 9457 problems.
+a token without the operation's scope gets 403. Both bodies are RFC 9457 problems:
+
+\`\`\`sh
+curl -s -D - -o /dev/null "$BASE/api/v1/vitals/latest?patient=pat-walkthrough" | grep -i '^www-authenticate:'
+\`\`\`
 
 ## 7. Revoke (RFC 7009)
 
