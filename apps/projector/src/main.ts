@@ -10,11 +10,29 @@ import { projectorConfigShape } from './config';
 import { runJobs, type Job } from './jobs';
 import { maintainPartitions } from './maintenance';
 import { runRollups } from './rollups';
+import { PROJECTIONS } from './projections/definitions';
+import { catchUp, projectionNamed, rebuild } from './projections/runner';
 
 const config = loadConfig('projector', projectorConfigShape);
 const logger = createLogger('projector', config.LOG_LEVEL);
 const pool = createPool({ url: config.DATABASE_URL, max: config.DATABASE_POOL_MAX, application: 'vitalis-projector' });
 await migrate(pool);
+
+// `main.ts rebuild <projection|all>`: replay from zero into fresh tables, swap, exit.
+if (process.argv[2] === 'rebuild') {
+  const names = process.argv[3] === 'all' || !process.argv[3] ? PROJECTIONS.map((p) => p.name) : [process.argv[3]];
+  for (const name of names) {
+    const projection = projectionNamed(name);
+    if (!projection) {
+      logger.error({ name, known: PROJECTIONS.map((p) => p.name) }, 'unknown projection');
+      process.exit(2);
+    }
+    const result = await rebuild(pool, projection);
+    logger.info({ projection: name, ...result }, 'projection rebuilt and swapped in');
+  }
+  await pool.end();
+  process.exit(0);
+}
 
 const jobs: Job[] = [
   {
@@ -30,6 +48,14 @@ const jobs: Job[] = [
       return result && result.minutes > 0 ? { ...result } : undefined;
     },
   },
+  ...PROJECTIONS.map((projection) => ({
+    name: `projection-${projection.name}`,
+    intervalMs: config.PROJECTION_INTERVAL_MS,
+    run: async () => {
+      const result = await catchUp(pool, projection);
+      return result.events > 0 ? { ...result } : undefined;
+    },
+  })),
 ];
 
 const runner = runJobs(jobs, logger);

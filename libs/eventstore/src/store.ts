@@ -1,0 +1,199 @@
+/**
+ * The event store on the `events` table (migration 0001): streams with a per-stream version and
+ * optimistic concurrency, and a global position for subscribers.
+ *
+ * Gap safety: global_position comes from an identity sequence, taken at INSERT time, but rows
+ * become visible at COMMIT time. A slow transaction may hold position 10 and commit after
+ * position 11 committed; a reader that had moved its checkpoint past 11 would skip 10 forever.
+ * readAll therefore only returns events whose writing transaction is older than every transaction
+ * still running (transaction_id < pg_snapshot_xmin(pg_current_snapshot())): every such
+ * transaction has finished, so no lower position can still appear.
+ */
+import { randomUUID } from 'node:crypto';
+import type { Pool, PoolClient } from '@vitalis/db';
+
+export type Queryable = Pool | PoolClient;
+
+export interface EventMetadata {
+  actor?: string | undefined;
+  client?: string | undefined;
+  correlationId?: string | undefined;
+  causationId?: string | undefined;
+  scope?: string | undefined;
+  [key: string]: unknown;
+}
+
+export interface NewEvent {
+  type: string;
+  data: Record<string, unknown>;
+  schemaVersion?: number;
+  eventId?: string;
+}
+
+export interface StoredEvent {
+  globalPosition: number;
+  eventId: string;
+  streamId: string;
+  streamVersion: number;
+  type: string;
+  schemaVersion: number;
+  data: Record<string, unknown>;
+  metadata: EventMetadata & { time: string };
+  recordedAt: string;
+}
+
+/** A number = the stream must be exactly at that version (0 = must not exist yet). */
+export type ExpectedVersion = number | typeof ANY | typeof NO_STREAM;
+export const ANY = 'any' as const;
+export const NO_STREAM = 0;
+
+export class ConcurrencyError extends Error {
+  constructor(
+    readonly streamId: string,
+    readonly expected: ExpectedVersion,
+    readonly actual: number,
+  ) {
+    super(`stream ${streamId}: expected version ${String(expected)}, actual ${actual}`);
+    this.name = 'ConcurrencyError';
+  }
+}
+
+interface EventRow {
+  global_position: number;
+  event_id: string;
+  stream_id: string;
+  stream_version: number;
+  type: string;
+  schema_version: number;
+  data: Record<string, unknown>;
+  metadata: EventMetadata & { time: string };
+  recorded_at: Date;
+}
+
+const COLUMNS = 'global_position, event_id, stream_id, stream_version, type, schema_version, data, metadata, recorded_at';
+
+function toStored(r: EventRow): StoredEvent {
+  return {
+    globalPosition: r.global_position,
+    eventId: r.event_id,
+    streamId: r.stream_id,
+    streamVersion: r.stream_version,
+    type: r.type,
+    schemaVersion: r.schema_version,
+    data: r.data,
+    metadata: r.metadata,
+    recordedAt: r.recorded_at.toISOString(),
+  };
+}
+
+async function currentVersion(db: Queryable, streamId: string): Promise<number> {
+  const { rows } = await db.query<{ v: number | null }>('SELECT max(stream_version) AS v FROM events WHERE stream_id = $1', [streamId]);
+  return rows[0]?.v ?? 0;
+}
+
+/**
+ * Appends events to a stream at the expected version. Concurrency is decided by the
+ * UNIQUE (stream_id, stream_version) constraint, so two writers at the same version can never both
+ * commit: the loser gets ConcurrencyError (HTTP 409/412), never a silent overwrite. Pass a
+ * PoolClient inside a transaction to append atomically with other writes.
+ */
+export async function append(
+  db: Queryable,
+  streamId: string,
+  expected: ExpectedVersion,
+  events: NewEvent[],
+  metadata: EventMetadata = {},
+): Promise<{ version: number; events: StoredEvent[] }> {
+  if (events.length === 0) throw new Error('append: no events');
+  const actual = await currentVersion(db, streamId);
+  if (expected !== ANY && expected !== actual) throw new ConcurrencyError(streamId, expected, actual);
+  const time = new Date().toISOString();
+  const values: unknown[] = [];
+  const tuples = events.map((e, i) => {
+    const base = values.length;
+    values.push(e.eventId ?? randomUUID(), streamId, actual + i + 1, e.type, e.schemaVersion ?? 1, e.data, { ...metadata, time });
+    return `($${base + 1}, $${base + 2}, $${base + 3}, $${base + 4}, $${base + 5}, $${base + 6}, $${base + 7})`;
+  });
+  try {
+    const { rows } = await db.query<EventRow>(
+      `INSERT INTO events (event_id, stream_id, stream_version, type, schema_version, data, metadata)
+       VALUES ${tuples.join(', ')} RETURNING ${COLUMNS}`,
+      values,
+    );
+    return { version: actual + events.length, events: rows.map(toStored) };
+  } catch (err) {
+    if ((err as { code?: string; constraint?: string }).code === '23505' && (err as { constraint?: string }).constraint !== 'events_event_id_key') {
+      throw new ConcurrencyError(streamId, expected, await currentVersion(db, streamId).catch(() => actual + 1));
+    }
+    throw err;
+  }
+}
+
+/** The events of one stream in version order (read-your-writes: sees every committed event). */
+export async function readStream(db: Queryable, streamId: string, fromVersion = 1): Promise<StoredEvent[]> {
+  const { rows } = await db.query<EventRow>(
+    `SELECT ${COLUMNS} FROM events WHERE stream_id = $1 AND stream_version >= $2 ORDER BY stream_version`,
+    [streamId, fromVersion],
+  );
+  return rows.map(toStored);
+}
+
+/**
+ * Events after `afterPosition` in global order, at most `limit`, gap-safe (see the header): an
+ * event whose transaction is still in flight, or younger than one still in flight, is held back
+ * until every older transaction has ended, so a checkpoint never passes an event not yet visible.
+ */
+export async function readAll(db: Queryable, afterPosition: number, limit = 500): Promise<StoredEvent[]> {
+  const { rows } = await db.query<EventRow>(
+    `SELECT ${COLUMNS} FROM events
+      WHERE global_position > $1 AND transaction_id < pg_snapshot_xmin(pg_current_snapshot())
+      ORDER BY global_position LIMIT $2`,
+    [afterPosition, limit],
+  );
+  return rows.map(toStored);
+}
+
+/** The highest global position visible now (for "wait until projected" and benchmarks). */
+export async function headPosition(db: Queryable): Promise<number> {
+  const { rows } = await db.query<{ p: number | null }>('SELECT max(global_position) AS p FROM events');
+  return rows[0]?.p ?? 0;
+}
+
+export interface Subscription {
+  stop: () => Promise<void>;
+}
+
+/**
+ * Polls readAll from `fromPosition` and hands each batch to `handle` (which should persist its
+ * own checkpoint); simple and restart-safe. `intervalMs` bounds the latency when idle.
+ */
+export function subscribe(
+  pool: Pool,
+  fromPosition: number,
+  handle: (events: StoredEvent[]) => Promise<void>,
+  options: { intervalMs?: number; batch?: number; onError?: (err: unknown) => void } = {},
+): Subscription {
+  let position = fromPosition;
+  let stopped = false;
+  const loop = (async () => {
+    while (!stopped) {
+      try {
+        const events = await readAll(pool, position, options.batch ?? 500);
+        if (events.length > 0) {
+          await handle(events);
+          position = events[events.length - 1]!.globalPosition;
+          continue;
+        }
+      } catch (err) {
+        options.onError?.(err);
+      }
+      await new Promise((r) => setTimeout(r, options.intervalMs ?? 200));
+    }
+  })();
+  return {
+    stop: async () => {
+      stopped = true;
+      await loop;
+    },
+  };
+}

@@ -1,0 +1,110 @@
+/**
+ * The event store against the real PostgreSQL: optimistic concurrency and the gap-safe reader
+ * (a slow transaction holding a lower position that commits after a later one is never skipped).
+ */
+import { randomUUID } from 'node:crypto';
+import { afterAll, describe, expect, it } from 'vitest';
+import { createPool } from '@vitalis/db';
+import { append, ANY, ConcurrencyError, readAll, readStream } from '@vitalis/eventstore';
+import { testEnv } from '../../helpers/env';
+
+const pool = createPool({ url: testEnv.DATABASE_URL, max: 12 });
+afterAll(() => pool.end());
+const stream = () => `test-${randomUUID()}`;
+
+describe('event store', () => {
+  it('appends with versions and metadata and reads the stream back in order', async () => {
+    const s = stream();
+    const r = await append(pool, s, 0, [{ type: 'A', data: { n: 1 } }, { type: 'B', data: { n: 2 } }], { actor: 'u1', correlationId: 'c1' });
+    expect(r.version).toBe(2);
+    const events = await readStream(pool, s);
+    expect(events.map((e) => [e.streamVersion, e.type, e.data.n])).toEqual([[1, 'A', 1], [2, 'B', 2]]);
+    expect(events[0]!.metadata).toMatchObject({ actor: 'u1', correlationId: 'c1' });
+    expect(typeof events[0]!.metadata.time).toBe('string');
+    expect(events[1]!.globalPosition).toBeGreaterThan(events[0]!.globalPosition);
+  });
+
+  it('refuses a stale expected version and lets exactly one of many concurrent writers win', async () => {
+    const s = stream();
+    await append(pool, s, 0, [{ type: 'Created', data: {} }]);
+    await expect(append(pool, s, 0, [{ type: 'X', data: {} }])).rejects.toBeInstanceOf(ConcurrencyError);
+    const results = await Promise.allSettled(Array.from({ length: 10 }, (_, i) => append(pool, s, 1, [{ type: 'Changed', data: { i } }])));
+    expect(results.filter((r) => r.status === 'fulfilled')).toHaveLength(1);
+    const rejected = results.filter((r): r is PromiseRejectedResult => r.status === 'rejected');
+    expect(rejected).toHaveLength(9);
+    for (const r of rejected) expect(r.reason).toBeInstanceOf(ConcurrencyError);
+    expect((await readStream(pool, s)).map((e) => e.streamVersion)).toEqual([1, 2]);
+    await expect(append(pool, s, ANY, [{ type: 'Any', data: {} }])).resolves.toMatchObject({ version: 3 });
+  });
+
+  it('never skips an event whose transaction commits after a later one (sequence gap)', async () => {
+    const slow = await pool.connect();
+    try {
+      const before = (await pool.query<{ p: number | null }>('SELECT max(global_position) AS p FROM events')).rows[0]!.p ?? 0;
+      const slowStream = stream();
+      const fastStream = stream();
+      // The slow transaction takes the LOWER position and stays open.
+      await slow.query('BEGIN');
+      const held = await append(slow, slowStream, 0, [{ type: 'Slow', data: {} }]);
+      // A later transaction takes a higher position and commits first.
+      const fast = await append(pool, fastStream, 0, [{ type: 'Fast', data: {} }]);
+      expect(fast.events[0]!.globalPosition).toBeGreaterThan(held.events[0]!.globalPosition);
+
+      // A reader must not move past the slow event's position while it is in flight: it is
+      // held back, and so is everything after it.
+      const whileOpen = await readAll(pool, before, 10_000);
+      const seen = whileOpen.map((e) => e.streamId);
+      expect(seen).not.toContain(slowStream);
+      expect(seen).not.toContain(fastStream);
+      const checkpoint = whileOpen.length > 0 ? whileOpen[whileOpen.length - 1]!.globalPosition : before;
+      expect(checkpoint).toBeLessThan(held.events[0]!.globalPosition);
+
+      await slow.query('COMMIT');
+      // Resuming from the checkpoint now yields both, in position order.
+      const after = await readAll(pool, checkpoint, 10_000);
+      const order = after.map((e) => e.streamId).filter((s) => s === slowStream || s === fastStream);
+      expect(order).toEqual([slowStream, fastStream]);
+    } finally {
+      await slow.query('ROLLBACK').catch(() => {});
+      slow.release();
+    }
+  });
+
+  it('under concurrent writers, a reader advancing a checkpoint sees every committed event exactly once', async () => {
+    const tag = randomUUID();
+    const start = (await pool.query<{ p: number | null }>('SELECT max(global_position) AS p FROM events')).rows[0]!.p ?? 0;
+    const writers = Array.from({ length: 8 }, async (_, w) => {
+      for (let i = 0; i < 25; i++) {
+        // Random delays inside the transaction make commits land out of position order.
+        const c = await pool.connect();
+        try {
+          await c.query('BEGIN');
+          await append(c, `test-${tag}-${w}-${i}`, 0, [{ type: 'T', data: { tag } }]);
+          await c.query('SELECT pg_sleep($1)', [Math.random() * 0.01]);
+          await c.query('COMMIT');
+        } finally {
+          c.release();
+        }
+      }
+    });
+    const seen: string[] = [];
+    let checkpoint = start;
+    let done = false;
+    const all = Promise.all(writers).then(() => { done = true; });
+    for (;;) {
+      const batch = await readAll(pool, checkpoint, 7);
+      for (const e of batch) if (e.data.tag === tag) seen.push(e.streamId);
+      if (batch.length > 0) checkpoint = batch[batch.length - 1]!.globalPosition;
+      else if (done) break;
+      else await new Promise((r) => setTimeout(r, 2));
+    }
+    await all;
+    // drain whatever remains after the last writer
+    for (let batch = await readAll(pool, checkpoint, 1000); batch.length > 0; batch = await readAll(pool, checkpoint, 1000)) {
+      for (const e of batch) if (e.data.tag === tag) seen.push(e.streamId);
+      checkpoint = batch[batch.length - 1]!.globalPosition;
+    }
+    expect(seen).toHaveLength(200);
+    expect(new Set(seen).size).toBe(200);
+  });
+});
