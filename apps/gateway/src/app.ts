@@ -12,6 +12,8 @@ import type { GatewayDeps } from './deps';
 import { authPlugin } from './auth';
 import { healthRoutes } from './health';
 import { vitalsRoutes } from './vitals/routes';
+import { patientRoutes } from './patients/routes';
+import { appointmentRoutes } from './appointments/routes';
 
 /** The gateway's fastify type: zod schemas drive validation, serialisation and the OpenAPI document. */
 export type GatewayApp = FastifyInstance<
@@ -49,5 +51,7 @@ export async function buildGateway(deps: GatewayDeps): Promise<GatewayApp> {
   await app.register(authPlugin(deps));
   await app.register(healthRoutes(deps, VITALIS_VERSION));
   await app.register(vitalsRoutes(deps));
+  await app.register(patientRoutes(deps));
+  await app.register(appointmentRoutes(deps));
   return app;
 }
