@@ -10,8 +10,11 @@ export interface Projection {
   name: string;
   table: string;
   owns: (streamId: string) => boolean;
-  /** Upserts (or deletes) the row of every stream in `streams` from its folded history. */
-  write: (client: PoolClient, table: string, streams: Map<string, StoredEvent[]>) => Promise<void>;
+  /**
+   * Upserts (or deletes) the row of every stream in `streams` from its folded history (up to the
+   * batch's last position); `batch` holds just the new events this projection owns.
+   */
+  write: (client: PoolClient, table: string, streams: Map<string, StoredEvent[]>, batch: StoredEvent[]) => Promise<void>;
 }
 
 const lastPosition = (events: StoredEvent[]) => events[events.length - 1]!.globalPosition;

@@ -31,10 +31,10 @@ export async function applyBatch(client: PoolClient, projection: Projection, che
   const events = await readAll(client, from, batch);
   if (events.length === 0) return { events: 0, position: from };
   const last = events[events.length - 1]!.globalPosition;
-  const streams = [...new Set(events.filter((e) => projection.owns(e.streamId)).map((e) => e.streamId))];
-  if (streams.length > 0) {
-    const history = await streamsUpTo(client, streams, last);
-    await projection.write(client, table, history);
+  const owned = events.filter((e) => projection.owns(e.streamId));
+  if (owned.length > 0) {
+    const history = await streamsUpTo(client, [...new Set(owned.map((e) => e.streamId))], last);
+    await projection.write(client, table, history, owned);
   }
   await client.query('UPDATE projection_checkpoints SET position = $2, updated_at = now() WHERE name = $1', [checkpoint, last]);
   return { events: events.length, position: last };
