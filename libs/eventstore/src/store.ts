@@ -58,6 +58,14 @@ export class ConcurrencyError extends Error {
   }
 }
 
+/** An event id that is already stored: the append was a redelivery (nothing was written). */
+export class DuplicateEventError extends Error {
+  constructor(readonly streamId: string) {
+    super(`stream ${streamId}: an event with this event id is already stored`);
+    this.name = 'DuplicateEventError';
+  }
+}
+
 interface EventRow {
   global_position: number;
   event_id: string;
@@ -95,7 +103,8 @@ async function currentVersion(db: Queryable, streamId: string): Promise<number> 
  * Appends events to a stream at the expected version. Concurrency is decided by the
  * UNIQUE (stream_id, stream_version) constraint, so two writers at the same version can never both
  * commit: the loser gets ConcurrencyError (HTTP 409/412), never a silent overwrite. Pass a
- * PoolClient inside a transaction to append atomically with other writes.
+ * PoolClient inside a transaction to append atomically with other writes. Give events a stable
+ * `eventId` (e.g. derived from their cause) to make redelivery safe: DuplicateEventError.
  */
 export async function append(
   db: Queryable,
@@ -122,9 +131,9 @@ export async function append(
     );
     return { version: actual + events.length, events: rows.map(toStored) };
   } catch (err) {
-    if ((err as { code?: string; constraint?: string }).code === '23505' && (err as { constraint?: string }).constraint !== 'events_event_id_key') {
-      throw new ConcurrencyError(streamId, expected, await currentVersion(db, streamId).catch(() => actual + 1));
-    }
+    const e = err as { code?: string; constraint?: string };
+    if (e.code === '23505' && e.constraint === 'events_event_id_key') throw new DuplicateEventError(streamId);
+    if (e.code === '23505') throw new ConcurrencyError(streamId, expected, await currentVersion(db, streamId).catch(() => actual + 1));
     throw err;
   }
 }

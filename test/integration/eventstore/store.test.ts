@@ -5,7 +5,7 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, describe, expect, it } from 'vitest';
 import { createPool } from '@vitalis/db';
-import { append, ANY, ConcurrencyError, readAll, readStream } from '@vitalis/eventstore';
+import { append, ANY, ConcurrencyError, DuplicateEventError, readAll, readStream } from '@vitalis/eventstore';
 import { testEnv } from '../../helpers/env';
 
 const pool = createPool({ url: testEnv.DATABASE_URL, max: 12 });
@@ -35,6 +35,14 @@ describe('event store', () => {
     for (const r of rejected) expect(r.reason).toBeInstanceOf(ConcurrencyError);
     expect((await readStream(pool, s)).map((e) => e.streamVersion)).toEqual([1, 2]);
     await expect(append(pool, s, ANY, [{ type: 'Any', data: {} }])).resolves.toMatchObject({ version: 3 });
+  });
+
+  it('a redelivered event (same event id) is refused as a duplicate and stored once', async () => {
+    const s = stream();
+    const eventId = randomUUID();
+    await append(pool, s, ANY, [{ type: 'Once', data: {}, eventId }]);
+    await expect(append(pool, s, ANY, [{ type: 'Once', data: {}, eventId }])).rejects.toBeInstanceOf(DuplicateEventError);
+    expect(await readStream(pool, s)).toHaveLength(1);
   });
 
   it('never skips an event whose transaction commits after a later one (sequence gap)', async () => {

@@ -7,6 +7,7 @@ import { authHeaders } from '../../helpers/auth';
 import { startGateway, type RunningGateway } from '../../helpers/gateway';
 import { catchUp } from '../../../apps/projector/src/projections/runner';
 import { patientsProjection, triageProjection } from '../../../apps/projector/src/projections/definitions';
+import { append } from '@vitalis/eventstore';
 import { registerPatient } from '../../../apps/gateway/src/patients/service';
 import { caller, uid } from './support';
 
@@ -54,13 +55,19 @@ describe('triage board', () => {
     expect(set.status).toBe(200);
     expect(((await set.json()) as { esi: number }).esi).toBe(1);
 
+    // an alert raised then cleared, another still active (stream shape of branch i6)
+    await append(gw.deps.pool, `patient-alerts-${a}`, 0, [
+      { type: 'VitalsAlertRaised', data: { rule: 'hr-high' } }, { type: 'VitalsAlertCleared', data: { rule: 'hr-high' } }, { type: 'VitalsAlertRaised', data: { rule: 'spo2-low' } },
+    ]);
     await catchUp(gw.deps.pool, triageProjection);
     await catchUp(gw.deps.pool, patientsProjection);
-    const board = (await (await api('/triage', { headers: nurse })).json()) as { entries: { patient_id: string; esi: number; name: string; news2?: { score: number; risk: string } }[] };
+    const board = (await (await api('/triage', { headers: nurse })).json()) as { entries: { patient_id: string; esi: number; name: string; alerts?: string[]; news2?: { score: number; risk: string } }[] };
     const mine = board.entries.filter((e) => e.patient_id === a || e.patient_id === b);
     expect(mine.map((e) => [e.patient_id, e.esi])).toEqual([[a, 1], [b, 2]]);
     expect(mine[0]!.news2).toMatchObject({ score: 12, risk: 'high' });
     expect(mine[0]!.name).toMatch(/^Jo Tri/);
+    expect(mine[0]!.alerts).toEqual(['spo2-low']);
+    expect(mine[1]!.alerts).toEqual([]);
 
     const readerNoVitals = await authHeaders(gw.url, ['read:patients']);
     const plain = (await (await api('/triage', { headers: readerNoVitals })).json()) as { entries: Record<string, unknown>[] };

@@ -20,6 +20,7 @@ const entryOut = z.object({
   name: z.string().nullable().optional(),
   latest_vitals: z.array(z.object({ code: z.string(), display: z.string(), value: z.number(), unit: z.string(), effectiveAt: z.string() })).optional(),
   news2: z.looseObject({ score: z.number(), risk: z.string() }).optional(),
+  alerts: z.array(z.string()).optional().describe('Active vitals alert rules (with read:vitals)'),
 });
 
 const out = (t: TriageState) => ({ patient_id: t.patientId, version: t.version, esi: t.esi, complaint: t.complaint, arrived_at: t.arrivedAt, updated_at: t.updatedAt });
@@ -31,7 +32,7 @@ export function triageRoutes(deps: GatewayDeps): FastifyPluginAsyncZod {
       config: { auth: { scopes: ['read:patients'] } },
       schema: {
         tags: ['triage'], summary: 'ED triage board',
-        description: 'Patients in the department, most urgent first (ESI, then arrival). With read:vitals each entry also carries the latest vitals and the NEWS2 score computed from them. Reads the projection.',
+        description: 'Patients in the department, most urgent first (ESI, then arrival). With read:vitals each entry also carries the latest vitals, the NEWS2 score computed from them and the active vitals alerts. Reads the projection.',
         response: { 200: z.object({ count: z.number().int(), entries: z.array(entryOut) }), ...problems(401, 403) },
       },
     }, async (req) => {
@@ -40,7 +41,7 @@ export function triageRoutes(deps: GatewayDeps): FastifyPluginAsyncZod {
         count: board.length,
         entries: board.map((b) => ({
           patient_id: b.patientId, version: b.version, esi: b.esi, complaint: b.complaint, arrived_at: b.arrivedAt, updated_at: b.updatedAt, name: b.name,
-          ...(b.news2 ? { latest_vitals: b.latestVitals ?? [], news2: b.news2 as unknown as { score: number; risk: string } } : {}),
+          ...(b.news2 ? { latest_vitals: b.latestVitals ?? [], news2: b.news2 as unknown as { score: number; risk: string }, alerts: b.alerts } : {}),
         })),
       };
     });

@@ -53,6 +53,27 @@ export const dischargePatient = (pool: Pool, caller: Caller, patientId: string) 
 export interface BoardEntry {
   patientId: string; version: number; name: string | null; esi: number; complaint: string; arrivedAt: string; updatedAt: string;
   latestVitals?: LatestVital[]; news2?: News2Result;
+  /** Rules whose latest alert event (stream `patient-alerts-<id>`, branch i6) is a raise. */
+  alerts: string[];
+}
+
+/** Active vitals alerts per patient, from the alert streams in the event store. */
+async function activeAlerts(pool: Pool, patientIds: string[]): Promise<Map<string, string[]>> {
+  if (patientIds.length === 0) return new Map();
+  const { rows } = await pool.query<{ stream_id: string; rule: string }>(
+    `SELECT stream_id, rule FROM (
+       SELECT DISTINCT ON (stream_id, data->>'rule') stream_id, data->>'rule' AS rule, type
+         FROM events WHERE stream_id = ANY($1::text[])
+        ORDER BY stream_id, data->>'rule', stream_version DESC) last
+      WHERE type = 'VitalsAlertRaised' AND rule IS NOT NULL`,
+    [patientIds.map((id) => `patient-alerts-${id}`)],
+  );
+  const out = new Map<string, string[]>();
+  for (const r of rows) {
+    const id = r.stream_id.slice('patient-alerts-'.length);
+    out.set(id, [...(out.get(id) ?? []), r.rule]);
+  }
+  return out;
 }
 
 /** The board, most urgent first (ESI 1 first, then earliest arrival). */
@@ -64,9 +85,13 @@ export async function triageBoard(pool: Pool, caller: Caller): Promise<BoardEntr
       ORDER BY t.esi, t.arrived_at, t.patient_id`,
   );
   const withVitals = caller.principal.scopes.includes('read:vitals');
+  const alerts = withVitals ? await activeAlerts(pool, rows.map((r) => r.patient_id)) : new Map<string, string[]>();
   const board: BoardEntry[] = [];
   for (const r of rows) {
-    const entry: BoardEntry = { patientId: r.patient_id, version: r.version, name: r.name, esi: r.esi, complaint: r.complaint, arrivedAt: r.arrived_at.toISOString(), updatedAt: r.updated_at.toISOString() };
+    const entry: BoardEntry = {
+      patientId: r.patient_id, version: r.version, name: r.name, esi: r.esi, complaint: r.complaint, arrivedAt: r.arrived_at.toISOString(), updatedAt: r.updated_at.toISOString(),
+      alerts: alerts.get(r.patient_id) ?? [],
+    };
     if (withVitals) Object.assign(entry, await vitalsSummary(pool, r.patient_id));
     board.push(entry);
   }

@@ -22,7 +22,8 @@ const lastPosition = (events: StoredEvent[]) => events[events.length - 1]!.globa
 export const patientsProjection: Projection = {
   name: 'patients',
   table: 'rm_patients',
-  owns: (s) => s.startsWith('patient-'),
+  // `patient-alerts-<id>` streams (branch i6: VitalsAlertRaised/Cleared) are not patient records.
+  owns: (s) => s.startsWith('patient-') && !s.startsWith('patient-alerts-'),
   write: async (client, table, streams) => {
     for (const events of streams.values()) {
       const p = foldPatient(events);
