@@ -91,3 +91,25 @@ describe('appointments', () => {
     expect((await api('/appointments?from=yesterday', { headers: reader })).status).toBe(400);
   });
 });
+
+describe('appointments for a patient user (service, real database)', () => {
+  it('books only for themselves, sees others\' bookings as busy without a patient, cancels only their own', async () => {
+    const { bookAppointment, cancelAppointment, listSlots } = await import('../../../apps/gateway/src/appointments/service');
+    const pool = gw.deps.pool;
+    const clin = `clin-${uid()}`;
+    const [s1, s2] = [await slot(clin, 15), await slot(clin, 16)];
+    const me = await patient();
+    const other = await patient();
+    const user = caller({ scopes: ['read:appointments', 'write:appointments'], roles: ['patient'], patientId: me });
+    await expect(bookAppointment(pool, user, { slotId: s1.id, patientId: other })).rejects.toMatchObject({ status: 403 });
+    const mine = await bookAppointment(pool, user, { slotId: s1.id });
+    expect(mine.patientId).toBe(me);
+    const theirs = await bookAppointment(pool, caller({ scopes: ['write:appointments'] }), { slotId: s2.id, patientId: other });
+    await catchUp(pool, slotsProjection);
+    const { slots } = await listSlots(pool, user, { clinician: clin, limit: 10 });
+    expect(slots.map((s) => [s.id, s.status, s.patientId])).toEqual([[s1.id, 'busy', me], [s2.id, 'busy', null]]);
+    await expect(listSlots(pool, user, { patient: other, limit: 10 })).rejects.toMatchObject({ status: 403 });
+    await expect(cancelAppointment(pool, user, theirs.appointmentId!)).rejects.toMatchObject({ status: 404 });
+    await expect(cancelAppointment(pool, user, mine.appointmentId!)).resolves.toMatchObject({ id: s1.id });
+  });
+});
