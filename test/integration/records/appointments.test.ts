@@ -5,7 +5,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { authHeaders } from '../../helpers/auth';
 import { startGateway, type RunningGateway } from '../../helpers/gateway';
-import { catchUp } from '../../../apps/projector/src/projections/runner';
+import { catchUpTo } from '../../../apps/projector/src/projections/runner';
+import { headPosition } from '@vitalis/eventstore';
 import { slotsProjection } from '../../../apps/projector/src/projections/definitions';
 import { createSlot } from '../../../apps/gateway/src/appointments/service';
 import { registerPatient } from '../../../apps/gateway/src/patients/service';
@@ -71,7 +72,7 @@ describe('appointments', () => {
     expect(((await moved.json()) as { slot: { reference: string }[] }).slot[0]!.reference).toBe(`Slot/${b.id}`);
     expect((await api(`/appointments/${appt.id}`, { headers: desk })).status).toBe(404);
 
-    await catchUp(gw.deps.pool, slotsProjection);
+    await catchUpTo(gw.deps.pool, slotsProjection, await headPosition(gw.deps.pool));
     const list = (await (await api(`/appointments?clinician=${clin}`, { headers: desk })).json()) as { entry: { resource: { resourceType: string; id: string; status: string } }[] };
     const slots = list.entry.filter((e) => e.resource.resourceType === 'Slot').map((e) => [e.resource.id, e.resource.status]);
     expect(slots).toEqual([[a.id, 'free'], [b.id, 'busy'], [c.id, 'busy']]);
@@ -105,7 +106,7 @@ describe('appointments for a patient user (service, real database)', () => {
     const mine = await bookAppointment(pool, user, { slotId: s1.id });
     expect(mine.patientId).toBe(me);
     const theirs = await bookAppointment(pool, caller({ scopes: ['write:appointments'] }), { slotId: s2.id, patientId: other });
-    await catchUp(pool, slotsProjection);
+    await catchUpTo(pool, slotsProjection, await headPosition(pool));
     const { slots } = await listSlots(pool, user, { clinician: clin, limit: 10 });
     expect(slots.map((s) => [s.id, s.status, s.patientId])).toEqual([[s1.id, 'busy', me], [s2.id, 'busy', null]]);
     await expect(listSlots(pool, user, { patient: other, limit: 10 })).rejects.toMatchObject({ status: 403 });

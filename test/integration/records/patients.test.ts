@@ -6,7 +6,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { authHeaders } from '../../helpers/auth';
 import { startGateway, type RunningGateway } from '../../helpers/gateway';
-import { catchUp } from '../../../apps/projector/src/projections/runner';
+import { catchUpTo } from '../../../apps/projector/src/projections/runner';
+import { headPosition } from '@vitalis/eventstore';
 import { patientsProjection } from '../../../apps/projector/src/projections/definitions';
 import { getPatient, registerPatient } from '../../../apps/gateway/src/patients/service';
 import { auditRows, caller, patientBody, uid } from './support';
@@ -109,7 +110,7 @@ describe('patients', () => {
     const tag = uid();
     const ids: string[] = [];
     for (let i = 0; i < 3; i++) ids.push((await register(`Search${tag}${i}`)).id);
-    await catchUp(gw.deps.pool, patientsProjection);
+    await catchUpTo(gw.deps.pool, patientsProjection, await headPosition(gw.deps.pool));
     const page1 = (await (await api(`/patients?name=search${tag}&limit=2`, { headers: admin })).json()) as { entry: { resource: { id: string } }[]; next: string | null };
     expect(page1.entry.map((e) => e.resource.id)).toEqual(ids.slice(0, 2));
     expect(page1.next).toBeTruthy();

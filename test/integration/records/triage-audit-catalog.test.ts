@@ -5,9 +5,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { authHeaders } from '../../helpers/auth';
 import { startGateway, type RunningGateway } from '../../helpers/gateway';
-import { catchUp } from '../../../apps/projector/src/projections/runner';
+import { catchUpTo } from '../../../apps/projector/src/projections/runner';
 import { patientsProjection, triageProjection } from '../../../apps/projector/src/projections/definitions';
-import { append } from '@vitalis/eventstore';
+import { append, headPosition } from '@vitalis/eventstore';
 import { registerPatient } from '../../../apps/gateway/src/patients/service';
 import { caller, uid } from './support';
 
@@ -59,8 +59,8 @@ describe('triage board', () => {
     await append(gw.deps.pool, `patient-alerts-${a}`, 0, [
       { type: 'VitalsAlertRaised', data: { rule: 'hr-high' } }, { type: 'VitalsAlertCleared', data: { rule: 'hr-high' } }, { type: 'VitalsAlertRaised', data: { rule: 'spo2-low' } },
     ]);
-    await catchUp(gw.deps.pool, triageProjection);
-    await catchUp(gw.deps.pool, patientsProjection);
+    await catchUpTo(gw.deps.pool, triageProjection, await headPosition(gw.deps.pool));
+    await catchUpTo(gw.deps.pool, patientsProjection, await headPosition(gw.deps.pool));
     const board = (await (await api('/triage', { headers: nurse })).json()) as { entries: { patient_id: string; esi: number; name: string; alerts?: string[]; news2?: { score: number; risk: string } }[] };
     const mine = board.entries.filter((e) => e.patient_id === a || e.patient_id === b);
     expect(mine.map((e) => [e.patient_id, e.esi])).toEqual([[a, 1], [b, 2]]);
@@ -75,7 +75,7 @@ describe('triage board', () => {
     expect((await api(`/triage/${a}/esi`, { method: 'PUT', headers: { ...readerNoVitals, ...json }, body: JSON.stringify({ esi: 2 }) })).status).toBe(403);
 
     expect((await api(`/triage/${b}/discharge`, { method: 'POST', headers: nurse })).status).toBe(200);
-    await catchUp(gw.deps.pool, triageProjection);
+    await catchUpTo(gw.deps.pool, triageProjection, await headPosition(gw.deps.pool));
     const after = (await (await api('/triage', { headers: nurse })).json()) as { entries: { patient_id: string }[] };
     expect(after.entries.map((e) => e.patient_id)).not.toContain(b);
     expect((await api(`/triage/${b}/esi`, { method: 'PUT', headers: { ...nurse, ...json }, body: JSON.stringify({ esi: 2 }) })).status).toBe(404);

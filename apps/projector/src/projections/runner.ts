@@ -76,6 +76,21 @@ export async function catchUp(pool: Pool, projection: Projection, options: { bat
   return { events, batches, position };
 }
 
+/**
+ * Catches up until the projection has passed `position` (e.g. the position of an event just
+ * appended). A transaction still open anywhere on the server holds the gap-safe horizon back, so
+ * this may take a few rounds; it gives up after `timeoutMs`.
+ */
+export async function catchUpTo(pool: Pool, projection: Projection, position: number, timeoutMs = 30_000): Promise<CatchUpResult> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const r = await catchUp(pool, projection);
+    if (r.position >= position) return r;
+    if (Date.now() > deadline) throw new Error(`projection ${projection.name} did not reach position ${position} (at ${r.position})`);
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+}
+
 export const rebuildTable = (projection: Projection) => `${projection.table}_rebuild`;
 const rebuildCheckpoint = (projection: Projection) => `${projection.name}:rebuild`;
 
