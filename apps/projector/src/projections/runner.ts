@@ -105,8 +105,24 @@ export async function replayIntoShadow(pool: Pool, projection: Projection, batch
   return catchUp(pool, projection, { checkpoint: rebuildCheckpoint(projection), table: shadow, batch });
 }
 
-/** Rebuilds a projection from zero and swaps the fresh table in atomically. */
+/**
+ * Rebuilds a projection from zero and swaps the fresh table in atomically. One rebuild per
+ * projection at a time (a session advisory lock; a second one fails fast instead of racing on the
+ * shadow table). The live projector keeps running meanwhile.
+ */
 export async function rebuild(pool: Pool, projection: Projection, batch = 1_000): Promise<CatchUpResult> {
+  const session = await pool.connect();
+  try {
+    const { rows } = await session.query<{ ok: boolean }>("SELECT pg_try_advisory_lock(hashtext('vitalis-rebuild:' || $1)) AS ok", [projection.name]);
+    if (!rows[0]!.ok) throw new Error(`a rebuild of ${projection.name} is already running`);
+    return await rebuildLocked(pool, projection, batch);
+  } finally {
+    await session.query("SELECT pg_advisory_unlock(hashtext('vitalis-rebuild:' || $1))", [projection.name]).catch(() => {});
+    session.release();
+  }
+}
+
+async function rebuildLocked(pool: Pool, projection: Projection, batch: number): Promise<CatchUpResult> {
   const replay = await replayIntoShadow(pool, projection, batch);
   const shadow = rebuildTable(projection);
   const position = await withTransaction(pool, async (c) => {
