@@ -12,6 +12,7 @@ import { maintainPartitions } from './maintenance';
 import { runRollups } from './rollups';
 import { PROJECTIONS } from './projections/definitions';
 import { catchUp, projectionNamed, rebuild } from './projections/runner';
+import { listenForEvents } from '@vitalis/eventstore';
 
 const config = loadConfig('projector', projectorConfigShape);
 const logger = createLogger('projector', config.LOG_LEVEL);
@@ -59,5 +60,9 @@ const jobs: Job[] = [
 ];
 
 const runner = runJobs(jobs, logger);
+// New events wake the projections at once (NOTIFY from migration 0007); the interval is the net.
+// A run already in progress is not doubled; a wake-up during it is covered by the next tick.
+const projectionJobs = PROJECTIONS.map((p) => `projection-${p.name}`);
+const listener = listenForEvents(pool, () => runner.runNow(projectionJobs), (err) => logger.warn({ err }, 'event listener lost; reconnecting'));
 logger.info({ jobs: jobs.map((j) => j.name), retentionDays: config.VITALS_RETENTION_DAYS }, 'projector running');
-onShutdown(logger, [() => runner.stop(), () => pool.end()]);
+onShutdown(logger, [() => listener.stop(), () => runner.stop(), () => pool.end()]);

@@ -172,9 +172,52 @@ export interface Subscription {
   stop: () => Promise<void>;
 }
 
+/** The channel migration 0007 notifies on every insert into `events`. */
+export const EVENTS_CHANNEL = 'vitalis_events';
+
 /**
- * Polls readAll from `fromPosition` and hands each batch to `handle` (which should persist its
- * own checkpoint); simple and restart-safe. `intervalMs` bounds the latency when idle.
+ * Listens on EVENTS_CHANNEL with a dedicated connection and calls `wake` on every notification
+ * (coalesced by the caller). Reconnects after a lost connection; polling remains the safety net.
+ */
+export function listenForEvents(pool: Pool, wake: () => void, onError: (err: unknown) => void = () => {}): Subscription {
+  let stopped = false;
+  let client: PoolClient | undefined;
+  let retry: NodeJS.Timeout | undefined;
+  const connect = async () => {
+    try {
+      client = await pool.connect();
+      client.on('notification', () => wake());
+      client.on('error', (err) => {
+        onError(err);
+        client?.release(true);
+        client = undefined;
+        if (!stopped) retry = setTimeout(() => void connect(), 1_000);
+      });
+      await client.query(`LISTEN ${EVENTS_CHANNEL}`);
+    } catch (err) {
+      onError(err);
+      client?.release(true);
+      client = undefined;
+      if (!stopped) retry = setTimeout(() => void connect(), 1_000);
+    }
+  };
+  void connect();
+  return {
+    stop: async () => {
+      stopped = true;
+      clearTimeout(retry);
+      if (client) {
+        await client.query(`UNLISTEN ${EVENTS_CHANNEL}`).catch(() => {});
+        client.release();
+      }
+    },
+  };
+}
+
+/**
+ * Reads from `fromPosition` and hands each batch to `handle` (which should persist its own
+ * checkpoint); woken at once by LISTEN/NOTIFY, and polls every `intervalMs` as a safety net (a
+ * notification may arrive while the horizon is still held back by an older open transaction).
  */
 export function subscribe(
   pool: Pool,
@@ -184,6 +227,8 @@ export function subscribe(
 ): Subscription {
   let position = fromPosition;
   let stopped = false;
+  let wakeUp: (() => void) | undefined;
+  const listener = listenForEvents(pool, () => wakeUp?.(), options.onError);
   const loop = (async () => {
     while (!stopped) {
       try {
@@ -196,13 +241,22 @@ export function subscribe(
       } catch (err) {
         options.onError?.(err);
       }
-      await new Promise((r) => setTimeout(r, options.intervalMs ?? 200));
+      await new Promise<void>((resolve) => {
+        const timer = setTimeout(resolve, options.intervalMs ?? 1_000);
+        wakeUp = () => {
+          clearTimeout(timer);
+          resolve();
+        };
+      });
+      wakeUp = undefined;
     }
   })();
   return {
     stop: async () => {
       stopped = true;
+      wakeUp?.();
       await loop;
+      await listener.stop();
     },
   };
 }

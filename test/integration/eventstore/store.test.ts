@@ -5,7 +5,7 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, describe, expect, it } from 'vitest';
 import { createPool } from '@vitalis/db';
-import { append, ANY, ConcurrencyError, DuplicateEventError, readAll, readStream } from '@vitalis/eventstore';
+import { append, ANY, ConcurrencyError, DuplicateEventError, headPosition, listenForEvents, readAll, readStream, subscribe, type StoredEvent } from '@vitalis/eventstore';
 import { testEnv } from '../../helpers/env';
 
 const pool = createPool({ url: testEnv.DATABASE_URL, max: 12 });
@@ -130,5 +130,38 @@ describe('event store', () => {
     }
     expect(seen).toHaveLength(200);
     expect(new Set(seen).size).toBe(200);
+  });
+
+  it('LISTEN/NOTIFY wakes listeners on append, and subscribe delivers every new event once, in order', async () => {
+    let woken = 0;
+    let resolveWake!: () => void;
+    const wokenOnce = new Promise<void>((r) => (resolveWake = r));
+    const listener = listenForEvents(pool, () => {
+      woken++;
+      resolveWake();
+    });
+    const from = await headPosition(pool);
+    const s = stream();
+    const got: StoredEvent[] = [];
+    let resolveAll!: () => void;
+    const allSeen = new Promise<void>((r) => (resolveAll = r));
+    const sub = subscribe(pool, from, async (events) => {
+      got.push(...events.filter((e) => e.streamId === s));
+      if (got.length >= 5) resolveAll();
+    }, { intervalMs: 50 });
+    try {
+      // keep appending until the listener (connecting asynchronously) has heard one
+      for (let i = 0; woken === 0 && i < 300; i++) {
+        await append(pool, `${s}-ping`, ANY, [{ type: 'Ping', data: {} }]);
+        await Promise.race([wokenOnce, new Promise((r) => setTimeout(r, 100))]);
+      }
+      expect(woken).toBeGreaterThan(0);
+      for (let i = 0; i < 5; i++) await append(pool, s, i, [{ type: 'N', data: { i } }]);
+      await allSeen;
+      expect(got.map((e) => e.data.i)).toEqual([0, 1, 2, 3, 4]);
+    } finally {
+      await sub.stop();
+      await listener.stop();
+    }
   });
 });
