@@ -114,26 +114,34 @@ export async function append(
   metadata: EventMetadata = {},
 ): Promise<{ version: number; events: StoredEvent[] }> {
   if (events.length === 0) throw new Error('append: no events');
-  const actual = await currentVersion(db, streamId);
-  if (expected !== ANY && expected !== actual) throw new ConcurrencyError(streamId, expected, actual);
   const time = new Date().toISOString();
-  const values: unknown[] = [];
-  const tuples = events.map((e, i) => {
-    const base = values.length;
-    values.push(e.eventId ?? randomUUID(), streamId, actual + i + 1, e.type, e.schemaVersion ?? 1, e.data, { ...metadata, time });
-    return `($${base + 1}, $${base + 2}, $${base + 3}, $${base + 4}, $${base + 5}, $${base + 6}, $${base + 7})`;
-  });
+  // One round trip: the version check and the insert are one statement. A concurrent writer that
+  // commits first makes the UNIQUE (stream_id, stream_version) check fail (→ ConcurrencyError).
   try {
     const { rows } = await db.query<EventRow>(
-      `INSERT INTO events (event_id, stream_id, stream_version, type, schema_version, data, metadata)
-       VALUES ${tuples.join(', ')} RETURNING ${COLUMNS}`,
-      values,
+      `WITH cur AS (SELECT coalesce(max(stream_version), 0) AS v FROM events WHERE stream_id = $1)
+       INSERT INTO events (event_id, stream_id, stream_version, type, schema_version, data, metadata)
+       SELECT e.event_id, $1, cur.v + e.n, e.type, e.schema_version, e.data, $6
+         FROM cur, unnest($2::uuid[], $3::text[], $4::smallint[], $5::jsonb[]) WITH ORDINALITY AS e(event_id, type, schema_version, data, n)
+        WHERE $7::integer IS NULL OR cur.v = $7
+       RETURNING ${COLUMNS}`,
+      [
+        streamId,
+        events.map((e) => e.eventId ?? randomUUID()),
+        events.map((e) => e.type),
+        events.map((e) => e.schemaVersion ?? 1),
+        events.map((e) => JSON.stringify(e.data)),
+        { ...metadata, time },
+        expected === ANY ? null : expected,
+      ],
     );
-    return { version: actual + events.length, events: rows.map(toStored) };
+    if (rows.length === 0) throw new ConcurrencyError(streamId, expected, await currentVersion(db, streamId));
+    const stored = rows.map(toStored).sort((a, b) => a.streamVersion - b.streamVersion);
+    return { version: stored[stored.length - 1]!.streamVersion, events: stored };
   } catch (err) {
     const e = err as { code?: string; constraint?: string };
     if (e.code === '23505' && e.constraint === 'events_event_id_key') throw new DuplicateEventError(streamId);
-    if (e.code === '23505') throw new ConcurrencyError(streamId, expected, await currentVersion(db, streamId).catch(() => actual + 1));
+    if (e.code === '23505') throw new ConcurrencyError(streamId, expected, await currentVersion(db, streamId).catch(() => -1));
     throw err;
   }
 }
