@@ -3,10 +3,11 @@
  *  1. baseline: plain single-row INSERTs (one per transaction, W concurrent writers) into a scratch
  *     table shaped like `events` without its constraints/trigger/indexes beyond the primary key;
  *  2. append(): one event per call on new streams (version check + unique constraint + trigger),
- *     same writers — events/s and the ratio to the baseline; and 10-event appends vs 10-row INSERTs;
+ *     same writers — events/s and the ratio to the baseline; the same with the NOTIFY trigger
+ *     disabled (its price); and 10-event appends vs 10-row INSERTs;
  *  3. projection catch-up: the patients projection replaying BENCH_EVENTS events from zero
  *     (gap-safe reads, fold, upserts, checkpoint per batch) — events/s and the ratio to the baseline.
- * Uses its own database (vitalis_bench_i5).
+ * Uses its own database (vitalis_bench_i5), dropped and created afresh on every run.
  */
 import { randomUUID } from 'node:crypto';
 import { performance } from 'node:perf_hooks';
@@ -28,7 +29,9 @@ const fmt = (n: number) => Math.round(n).toLocaleString('en-US');
 async function ensureDatabase(): Promise<Pool> {
   const admin = new pg.Client({ connectionString: ADMIN_URL });
   await admin.connect();
-  if ((await admin.query('SELECT 1 FROM pg_database WHERE datname = $1', [DB_NAME])).rowCount === 0) await admin.query(`CREATE DATABASE ${DB_NAME}`);
+  // A fresh database per run: figures do not depend on what earlier runs left behind.
+  await admin.query(`DROP DATABASE IF EXISTS ${DB_NAME} WITH (FORCE)`);
+  await admin.query(`CREATE DATABASE ${DB_NAME}`);
   await admin.end();
   const pool = createPool({ url: DB_URL, max: WRITERS + 2, application: 'vitalis-bench-eventstore' });
   await migrate(pool);
@@ -60,6 +63,13 @@ try {
 
   const single = await rate(EVENTS, (i) => append(pool, `patient-pat-${run}-${i}`, 0, [{ type: 'PatientRegistered', data: { ...data(i), patientId: `pat-${run}-${i}` } }], { actor: 'bench' }));
   out(`2. append() 1 event/call (new streams):       ${fmt(single)} events/s = ${(single / baseline).toFixed(2)} x baseline`);
+
+  // The same without the NOTIFY trigger (migration 0007): NOTIFY serialises committing
+  // transactions on a global queue lock, so its price shows under concurrency.
+  await pool.query('ALTER TABLE events DISABLE TRIGGER events_notify');
+  const quiet = await rate(EVENTS, (i) => append(pool, `patient-pat-${run}-q${i}`, 0, [{ type: 'PatientRegistered', data: { ...data(i), patientId: `pat-${run}-q${i}` } }], { actor: 'bench' }))
+    .finally(() => pool.query('ALTER TABLE events ENABLE TRIGGER events_notify'));
+  out(`   append() without the NOTIFY trigger:       ${fmt(quiet)} events/s = ${(quiet / baseline).toFixed(2)} x baseline`);
 
   const batches = EVENTS / 10;
   const plain10 = (await rate(batches, (i) => pool.query(
