@@ -12,6 +12,11 @@ import { authPlugin } from './auth';
 import { developerSurface } from './developer';
 import { healthRoutes } from './health';
 import { vitalsRoutes } from './vitals/routes';
+import { patientRoutes } from './patients/routes';
+import { appointmentRoutes } from './appointments/routes';
+import { triageRoutes } from './triage/routes';
+import { auditRoutes } from './audit/routes';
+import { catalogRoutes } from './catalog/routes';
 
 /** The gateway's fastify type: zod schemas drive validation, serialisation and the OpenAPI document. */
 export type GatewayApp = FastifyInstance<
@@ -43,5 +48,10 @@ export async function buildGateway(deps: GatewayDeps): Promise<GatewayApp> {
   await app.register(authPlugin(deps));
   await app.register(healthRoutes(deps, VITALIS_VERSION));
   await app.register(vitalsRoutes(deps));
+  await app.register(patientRoutes(deps));
+  await app.register(appointmentRoutes(deps));
+  await app.register(triageRoutes(deps));
+  await app.register(auditRoutes(deps));
+  await app.register(catalogRoutes(deps));
   return app;
 }

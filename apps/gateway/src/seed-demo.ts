@@ -6,6 +6,8 @@
  */
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { SCOPE_NAMES } from '@vitalis/schemas';
+import { createPool } from '@vitalis/db';
+import { seedRecords } from './records/seed';
 
 const base = (process.env.PUBLIC_BASE_URL ?? `http://127.0.0.1:${process.env.PORT ?? 8080}`).replace(/\/+$/, '');
 const file = '.data/demo-client.json';
@@ -55,3 +57,14 @@ Demo OAuth client (every scope; credentials in ${file}):
   curl -s -X POST ${base}/api/auth/oauth2/token -d grant_type=client_credentials \\
        -d client_id=${client.client_id} -d client_secret=$(sed -n 's/.*"client_secret": "\\(.*\\)".*/\\1/p' ${file})
 `);
+
+// Patients, slots and ED arrivals through the event store (idempotent).
+{
+  const pool = createPool({ url: process.env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:55432/vitalis', max: 2, application: 'vitalis-seed' });
+  try {
+    const seeded = await seedRecords(pool);
+    process.stdout.write(`Seeded ${seeded.patients} new patients (pat-0001..pat-0020 ensured) and ensured ${seeded.slots} appointment slots.\n`);
+  } finally {
+    await pool.end();
+  }
+}

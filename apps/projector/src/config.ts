@@ -14,6 +14,8 @@ export const projectorConfigShape = {
   ROLLUP_SAFE_LAG_MS: positiveInt(5_000),
   /** Most ingestion time one rollup run covers. */
   ROLLUP_MAX_WINDOW_MS: positiveInt(3_600_000),
+  /** How often each event-store projection polls for new events. */
+  PROJECTION_INTERVAL_MS: positiveInt(250),
 };
 
 export type ProjectorConfig = z.infer<z.ZodObject<typeof projectorConfigShape>>;

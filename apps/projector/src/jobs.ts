@@ -16,6 +16,8 @@ export interface JobRunner {
   stop: () => Promise<void>;
   /** Runs every job once now (tests, benchmarks). */
   runOnce: () => Promise<void>;
+  /** Runs the named jobs now unless already running (e.g. woken by a NOTIFY). */
+  runNow: (names: string[]) => void;
 }
 
 export function runJobs(jobs: Job[], logger: Logger): JobRunner {
@@ -51,6 +53,10 @@ export function runJobs(jobs: Job[], logger: Logger): JobRunner {
   return {
     runOnce: async () => {
       await Promise.all(jobs.map(execute));
+    },
+    runNow: (names) => {
+      if (stopped) return;
+      for (const job of jobs) if (names.includes(job.name)) void execute(job);
     },
     stop: async () => {
       stopped = true;

@@ -10,11 +10,30 @@ import { projectorConfigShape } from './config';
 import { runJobs, type Job } from './jobs';
 import { maintainPartitions } from './maintenance';
 import { runRollups } from './rollups';
+import { PROJECTIONS } from './projections/definitions';
+import { catchUp, projectionNamed, rebuild } from './projections/runner';
+import { listenForEvents } from '@vitalis/eventstore';
 
 const config = loadConfig('projector', projectorConfigShape);
 const logger = createLogger('projector', config.LOG_LEVEL);
 const pool = createPool({ url: config.DATABASE_URL, max: config.DATABASE_POOL_MAX, application: 'vitalis-projector' });
 await migrate(pool);
+
+// `main.ts rebuild <projection|all>`: replay from zero into fresh tables, swap, exit.
+if (process.argv[2] === 'rebuild') {
+  const names = process.argv[3] === 'all' || !process.argv[3] ? PROJECTIONS.map((p) => p.name) : [process.argv[3]];
+  for (const name of names) {
+    const projection = projectionNamed(name);
+    if (!projection) {
+      logger.error({ name, known: PROJECTIONS.map((p) => p.name) }, 'unknown projection');
+      process.exit(2);
+    }
+    const result = await rebuild(pool, projection);
+    logger.info({ projection: name, ...result }, 'projection rebuilt and swapped in');
+  }
+  await pool.end();
+  process.exit(0);
+}
 
 const jobs: Job[] = [
   {
@@ -30,8 +49,20 @@ const jobs: Job[] = [
       return result && result.minutes > 0 ? { ...result } : undefined;
     },
   },
+  ...PROJECTIONS.map((projection) => ({
+    name: `projection-${projection.name}`,
+    intervalMs: config.PROJECTION_INTERVAL_MS,
+    run: async () => {
+      const result = await catchUp(pool, projection);
+      return result.events > 0 ? { ...result } : undefined;
+    },
+  })),
 ];
 
 const runner = runJobs(jobs, logger);
+// New events wake the projections at once (NOTIFY from migration 0007); the interval is the net.
+// A run already in progress is not doubled; a wake-up during it is covered by the next tick.
+const projectionJobs = PROJECTIONS.map((p) => `projection-${p.name}`);
+const listener = listenForEvents(pool, () => runner.runNow(projectionJobs), (err) => logger.warn({ err }, 'event listener lost; reconnecting'));
 logger.info({ jobs: jobs.map((j) => j.name), retentionDays: config.VITALS_RETENTION_DAYS }, 'projector running');
-onShutdown(logger, [() => runner.stop(), () => pool.end()]);
+onShutdown(logger, [() => listener.stop(), () => runner.stop(), () => pool.end()]);

@@ -1,0 +1,149 @@
+/**
+ * Appointments: each slot is an event stream (`slot-<id>`: SlotCreated, AppointmentBooked,
+ * AppointmentCancelled). Booking appends at the slot's current version, so of N concurrent
+ * bookings exactly one commits (UNIQUE (stream_id, stream_version)); the rest get 409. Reschedule
+ * cancels on the old slot and books the new one in ONE transaction (both or neither).
+ * Commands answer from the folded stream; listing reads the rm_slots projection.
+ */
+import { randomUUID } from 'node:crypto';
+import { withTransaction, type Pool } from '@vitalis/db';
+import { append, ConcurrencyError, readStream, type Queryable } from '@vitalis/eventstore';
+import { conflict, HttpProblem, notFound } from '@vitalis/http';
+import { appointmentId, foldSlot, parseAppointmentId, slotStream, type SlotState } from '@vitalis/records';
+import { audit, forbidden, metadataOf, type Caller } from '../records/access';
+import { loadPatient } from '../patients/service';
+
+export async function loadSlot(db: Queryable, slotId: string): Promise<SlotState | null> {
+  return foldSlot(await readStream(db, slotStream(slotId)));
+}
+
+export interface NewSlot { slotId?: string; clinicianId: string; appointmentType: string; start: string; end: string }
+
+/** Creates a free slot (seed and schedule management); idempotent for a given slotId. */
+export async function createSlot(pool: Pool, s: NewSlot, metadata: Record<string, unknown> = { actor: 'system' }): Promise<SlotState> {
+  const slotId = s.slotId ?? `s${randomUUID().replace(/-/g, '').slice(0, 12)}`;
+  try {
+    const r = await append(pool, slotStream(slotId), 0, [{ type: 'SlotCreated', data: { slotId, clinicianId: s.clinicianId, appointmentType: s.appointmentType, start: s.start, end: s.end } }], metadata);
+    return foldSlot(r.events)!;
+  } catch (err) {
+    if (err instanceof ConcurrencyError) return (await loadSlot(pool, slotId))!;
+    throw err;
+  }
+}
+
+function patientFor(caller: Caller, requested: string | undefined): string {
+  const own = caller.principal.patientId;
+  if (own !== undefined) {
+    if (requested !== undefined && requested !== own) throw forbidden('A patient user may only book for themselves.');
+    return own;
+  }
+  if (requested === undefined) throw new HttpProblem(422, 'invalid-appointment', 'Invalid Appointment', 'patient_id is required.');
+  return requested;
+}
+
+export async function bookAppointment(pool: Pool, caller: Caller, req: { slotId: string; patientId?: string | undefined; reason?: string | undefined }): Promise<SlotState> {
+  const patientId = patientFor(caller, req.patientId);
+  if (!(await loadPatient(pool, patientId))) throw new HttpProblem(422, 'unknown-patient', 'Unknown Patient', `Patient ${patientId} does not exist.`);
+  const slot = await loadSlot(pool, req.slotId);
+  if (!slot) throw notFound(`Slot ${req.slotId} does not exist.`);
+  const fail = async (reason: string) => {
+    await audit(pool, caller, { action: 'appointment.book', outcome: 'failure', scope: 'write:appointments', resourceType: 'Patient', resourceId: patientId, detail: { slot: req.slotId, reason } });
+    return conflict(`Slot ${req.slotId} is already booked.`);
+  };
+  if (slot.status !== 'free') throw await fail('slot busy');
+  const id = appointmentId(slot.id, slot.version + 1);
+  try {
+    const r = await append(pool, slotStream(slot.id), slot.version, [{ type: 'AppointmentBooked', data: { appointmentId: id, patientId, ...(req.reason ? { reason: req.reason } : {}) } }], metadataOf(caller, 'write:appointments'));
+    await audit(pool, caller, { action: 'appointment.book', scope: 'write:appointments', resourceType: 'Patient', resourceId: patientId, detail: { slot: slot.id, appointment: id } });
+    return foldSlot([...(await readStream(pool, slotStream(slot.id), 1)).filter((e) => e.streamVersion <= r.version)])!;
+  } catch (err) {
+    if (err instanceof ConcurrencyError) throw await fail('concurrent booking');
+    throw err;
+  }
+}
+
+/** The slot holding this appointment as its current booking, checked for the caller. */
+async function bookedSlot(db: Queryable, caller: Caller, id: string): Promise<SlotState> {
+  const ref = parseAppointmentId(id);
+  const slot = ref ? await loadSlot(db, ref.slotId) : null;
+  if (!slot || slot.appointmentId !== id) throw notFound(`Appointment ${id} does not exist or is no longer booked.`);
+  const own = caller.principal.patientId;
+  if (own !== undefined && slot.patientId !== own) throw notFound(`Appointment ${id} does not exist or is no longer booked.`);
+  return slot;
+}
+
+export async function getAppointment(pool: Pool, caller: Caller, id: string): Promise<SlotState> {
+  const slot = await bookedSlot(pool, caller, id);
+  await audit(pool, caller, { action: 'appointment.read', scope: 'read:appointments', resourceType: 'Patient', resourceId: slot.patientId ?? undefined, detail: { appointment: id } });
+  return slot;
+}
+
+export async function cancelAppointment(pool: Pool, caller: Caller, id: string, reason?: string): Promise<SlotState> {
+  const slot = await bookedSlot(pool, caller, id);
+  try {
+    await append(pool, slotStream(slot.id), slot.version, [{ type: 'AppointmentCancelled', data: { appointmentId: id, ...(reason ? { reason } : {}) } }], metadataOf(caller, 'write:appointments'));
+  } catch (err) {
+    if (err instanceof ConcurrencyError) throw conflict('The appointment changed concurrently; read it again.');
+    throw err;
+  }
+  await audit(pool, caller, { action: 'appointment.cancel', scope: 'write:appointments', resourceType: 'Patient', resourceId: slot.patientId ?? undefined, detail: { appointment: id } });
+  return slot; // the booking as it was (the caller renders it with status cancelled)
+}
+
+/** Cancel + book in one transaction: the patient never ends up with both or neither. */
+export async function rescheduleAppointment(pool: Pool, caller: Caller, id: string, newSlotId: string): Promise<SlotState> {
+  const booked = await withTransaction(pool, async (c) => {
+    const old = await bookedSlot(c, caller, id);
+    const target = await loadSlot(c, newSlotId);
+    if (!target) throw notFound(`Slot ${newSlotId} does not exist.`);
+    if (target.status !== 'free') throw conflict(`Slot ${newSlotId} is already booked.`);
+    const meta = metadataOf(caller, 'write:appointments');
+    const newId = appointmentId(target.id, target.version + 1);
+    try {
+      await append(c, slotStream(old.id), old.version, [{ type: 'AppointmentCancelled', data: { appointmentId: id, rescheduledTo: newId } }], meta);
+      await append(c, slotStream(target.id), target.version, [{ type: 'AppointmentBooked', data: { appointmentId: newId, patientId: old.patientId, rescheduledFrom: id, ...(old.reason ? { reason: old.reason } : {}) } }], meta);
+    } catch (err) {
+      if (err instanceof ConcurrencyError) throw conflict('A slot changed concurrently; nothing was changed.');
+      throw err;
+    }
+    return (await loadSlot(c, target.id))!;
+  });
+  await audit(pool, caller, { action: 'appointment.reschedule', scope: 'write:appointments', resourceType: 'Patient', resourceId: booked.patientId ?? undefined, detail: { from: id, to: booked.appointmentId } });
+  return booked;
+}
+
+export interface SlotQuery { clinician?: string | undefined; patient?: string | undefined; from?: string | undefined; to?: string | undefined; status?: 'free' | 'busy' | undefined; limit: number; after?: { t: string; s: string } | undefined }
+
+/**
+ * Slots with their bookings from the projection. A patient user sees free slots and their own
+ * bookings (others' bookings appear as busy without a patient).
+ */
+export async function listSlots(pool: Pool, caller: Caller, q: SlotQuery): Promise<{ slots: SlotState[]; more: boolean }> {
+  const own = caller.principal.patientId;
+  if (own !== undefined && q.patient !== undefined && q.patient !== own) throw forbidden('A patient user may only list their own appointments.');
+  const where: string[] = [];
+  const args: unknown[] = [];
+  const arg = (v: unknown) => `$${args.push(v)}`;
+  if (q.clinician) where.push(`clinician_id = ${arg(q.clinician)}`);
+  if (q.patient) where.push(`patient_id = ${arg(q.patient)}`);
+  if (q.from) where.push(`start_at >= ${arg(q.from)}`);
+  if (q.to) where.push(`start_at < ${arg(q.to)}`);
+  if (q.status) where.push(`status = ${arg(q.status)}`);
+  if (q.after) where.push(`(start_at, slot_id) > (${arg(q.after.t)}::timestamptz, ${arg(q.after.s)})`);
+  const { rows } = await pool.query<{ slot_id: string; version: number; clinician_id: string; appointment_type: string; start_at: Date; end_at: Date; status: 'free' | 'busy'; appointment_id: string | null; patient_id: string | null; reason: string | null; booked_at: Date | null }>(
+    `SELECT * FROM rm_slots ${where.length ? `WHERE ${where.join(' AND ')}` : ''} ORDER BY start_at, slot_id LIMIT ${arg(q.limit + 1)}`,
+    args,
+  );
+  const slots = rows.slice(0, q.limit).map((r): SlotState => {
+    const mine = own === undefined || r.patient_id === own;
+    return {
+      id: r.slot_id, version: r.version, clinicianId: r.clinician_id, appointmentType: r.appointment_type, start: r.start_at.toISOString(), end: r.end_at.toISOString(),
+      status: r.status, appointmentId: mine ? r.appointment_id : null, patientId: mine ? r.patient_id : null, reason: mine ? r.reason : null, bookedAt: mine && r.booked_at ? r.booked_at.toISOString() : null,
+    };
+  });
+  const patients = [...new Set(slots.map((s) => s.patientId).filter((p): p is string => p !== null))];
+  if (patients.length > 0) {
+    await audit(pool, caller, { action: 'appointment.list', scope: 'read:appointments', resourceType: 'Patient', resourceId: q.patient, detail: { patients: patients.slice(0, 100) } });
+  }
+  return { slots, more: rows.length > q.limit };
+}

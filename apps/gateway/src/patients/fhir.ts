@@ -1,0 +1,62 @@
+/** PatientState <-> FHIR R4 Patient / AllergyIntolerance JSON. */
+import { z } from 'zod';
+import type { Allergy, Demographics, PatientState } from '@vitalis/records';
+
+const text = (max: number) => z.string().trim().min(1).max(max);
+export const identifierIn = z.object({ system: text(200), value: text(100) });
+const contactPoint = z.object({ system: z.enum(['phone', 'email', 'fax', 'pager', 'url', 'sms', 'other']), value: text(200) });
+
+/** Register/update body: a FHIR Patient (only the fields Vitalis keeps). */
+export const patientIn = z.object({
+  resourceType: z.literal('Patient').optional(),
+  name: z.array(z.object({ family: text(100), given: z.array(text(100)).max(5).default([]) })).min(1).max(1).describe('Exactly one official name'),
+  birthDate: z.iso.date().optional(),
+  gender: z.enum(['male', 'female', 'other', 'unknown']).optional(),
+  identifier: z.array(identifierIn).max(10).optional(),
+  telecom: z.array(contactPoint).max(10).optional(),
+});
+export type PatientIn = z.infer<typeof patientIn>;
+
+export function demographicsFrom(body: PatientIn): Demographics {
+  const name = body.name[0]!;
+  return { family: name.family, given: name.given, birthDate: body.birthDate ?? null, gender: body.gender ?? null, identifiers: body.identifier ?? [], telecom: body.telecom ?? [] };
+}
+
+export const allergyIn = z.object({
+  resourceType: z.literal('AllergyIntolerance').optional(),
+  code: z.object({ text: text(200) }).describe('The substance'),
+  criticality: z.enum(['low', 'high', 'unable-to-assess']).default('unable-to-assess'),
+  reaction: z.array(z.object({ description: text(500) })).max(1).optional(),
+});
+
+export const allergyOut = z.looseObject({ resourceType: z.literal('AllergyIntolerance'), id: z.string() });
+export const patientOut = z.looseObject({
+  resourceType: z.literal('Patient'),
+  id: z.string(),
+  meta: z.object({ versionId: z.string(), lastUpdated: z.string() }),
+});
+
+export function toFhirAllergy(patientId: string, a: Allergy) {
+  return {
+    resourceType: 'AllergyIntolerance' as const,
+    id: a.id,
+    patient: { reference: `Patient/${patientId}` },
+    code: { text: a.substance },
+    criticality: a.criticality,
+    recordedDate: a.recordedAt,
+    ...(a.reaction ? { reaction: [{ description: a.reaction }] } : {}),
+  };
+}
+
+export function toFhirPatient(p: PatientState) {
+  return {
+    resourceType: 'Patient' as const,
+    id: p.id,
+    meta: { versionId: String(p.version), lastUpdated: p.updatedAt },
+    identifier: p.identifiers,
+    name: [{ use: 'official', family: p.family, given: p.given }],
+    ...(p.gender ? { gender: p.gender } : {}),
+    ...(p.birthDate ? { birthDate: p.birthDate } : {}),
+    ...(p.telecom.length > 0 ? { telecom: p.telecom } : {}),
+  };
+}

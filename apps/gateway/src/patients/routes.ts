@@ -1,0 +1,154 @@
+/**
+ * Patients REST v1 (FHIR R4-shaped JSON). Access (see records/access.ts):
+ *  - read:patients: full record (demographics, identifiers, allergies; with read:vitals also the
+ *    latest vitals and NEWS2); a patient user: the same, for their own record only;
+ *  - write:patients without read:patients (reception): register, update, and read demographics.
+ * PUT needs If-Match (428 without, 412 on a stale version); allergy writes accept it optionally.
+ * Every read and write lands in the audit trail.
+ */
+import { z } from 'zod';
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { resourceId } from '@vitalis/schemas';
+import type { GatewayDeps } from '../deps';
+import { etag, expectedFromIfMatch } from '../records/access';
+import { callerOf, decodeKey, encodeKey, problems } from '../records/http';
+import { allergyIn, allergyOut, demographicsFrom, patientIn, patientOut, toFhirAllergy, toFhirPatient } from './fhir';
+import { getPatient, patientHistory, recordAllergy, registerPatient, removeAllergy, searchPatients, updatePatient, type PatientRecord } from './service';
+
+const idParams = z.object({ id: resourceId });
+const ifMatch = z.object({ 'if-match': z.string().max(100).optional() });
+
+function recordOut(r: PatientRecord) {
+  const out: Record<string, unknown> = toFhirPatient(r.patient);
+  if (r.view === 'clinical') {
+    out.allergies = r.patient.allergies.map((a) => toFhirAllergy(r.patient.id, a));
+    if (r.news2) out.vitals = { latest: r.latestVitals, news2: r.news2 };
+  }
+  return out;
+}
+
+export function patientRoutes(deps: GatewayDeps): FastifyPluginAsyncZod {
+  const { pool } = deps;
+  return async (app) => {
+    app.get('/api/v1/patients', {
+      config: { auth: { scopes: [] } },
+      schema: {
+        tags: ['patients'],
+        summary: 'Search patients',
+        description: 'By name (substring of given + family), birthdate (YYYY-MM-DD) and identifier (`system|value` or `value`); keyset-paginated. Needs read:patients or write:patients (demographics only); a patient user finds only themselves. Reads the projection (eventually consistent).',
+        querystring: z.object({
+          name: z.string().trim().min(1).max(100).optional(),
+          birthdate: z.iso.date().optional(),
+          identifier: z.string().min(1).max(300).optional(),
+          limit: z.coerce.number().int().min(1).max(100).default(20),
+          cursor: z.string().max(512).optional(),
+        }),
+        response: {
+          200: z.object({ resourceType: z.literal('Bundle'), type: z.literal('searchset'), entry: z.array(z.object({ resource: patientOut })), next: z.string().nullable() }),
+          ...problems(400, 401, 403),
+        },
+      },
+    }, async (req) => {
+      const q = req.query;
+      const after = decodeKey(q.cursor, ['f', 'i']);
+      const { patients, more } = await searchPatients(pool, callerOf(req), { name: q.name, birthdate: q.birthdate, identifier: q.identifier, limit: q.limit, after });
+      const last = patients[patients.length - 1];
+      let next: string | null = null;
+      if (more && last) {
+        const params = new URLSearchParams(Object.entries(q).filter(([k, v]) => k !== 'cursor' && v !== undefined).map(([k, v]) => [k, String(v)] as [string, string]));
+        params.set('cursor', encodeKey({ f: last.family, i: last.id }));
+        next = `${deps.config.baseUrl}/api/v1/patients?${params}`;
+      }
+      return { resourceType: 'Bundle' as const, type: 'searchset' as const, entry: patients.map((p) => ({ resource: toFhirPatient(p) })), next };
+    });
+
+    app.post('/api/v1/patients', {
+      config: { auth: { scopes: ['write:patients'] } },
+      schema: {
+        tags: ['patients'], summary: 'Register a patient', description: 'Body: a FHIR Patient. The id (pat-...) is minted by the server. 201 with Location and ETag.',
+        body: patientIn,
+        response: { 201: patientOut, ...problems(400, 401, 403) },
+      },
+    }, async (req, reply) => {
+      const p = await registerPatient(pool, callerOf(req), demographicsFrom(req.body));
+      return reply.code(201).header('location', `/api/v1/patients/${p.id}`).header('etag', etag(p.version)).send(toFhirPatient(p));
+    });
+
+    app.get('/api/v1/patients/:id', {
+      config: { auth: { scopes: [] } },
+      schema: {
+        tags: ['patients'], summary: 'Read a patient',
+        description: 'FHIR Patient; for clinical readers also `allergies` (AllergyIntolerance[]) and, with read:vitals, `vitals` (latest values, NEWS2). Reception sees demographics only. ETag = version.',
+        params: idParams,
+        response: { 200: patientOut, ...problems(401, 403, 404) },
+      },
+    }, async (req, reply) => {
+      const r = await getPatient(pool, callerOf(req), req.params.id);
+      return reply.header('etag', etag(r.patient.version)).send(recordOut(r) as z.infer<typeof patientOut>);
+    });
+
+    app.put('/api/v1/patients/:id', {
+      config: { auth: { scopes: ['write:patients'] } },
+      schema: {
+        tags: ['patients'], summary: 'Update a patient', description: 'Replaces the demographics. If-Match required (428 without; 412 when stale).',
+        params: idParams, headers: ifMatch, body: patientIn,
+        response: { 200: patientOut, ...problems(400, 401, 403, 404, 409, 412, 428) },
+      },
+    }, async (req, reply) => {
+      const expected = expectedFromIfMatch(req.headers['if-match'], true);
+      const p = await updatePatient(pool, callerOf(req), req.params.id, expected, demographicsFrom(req.body));
+      return reply.header('etag', etag(p.version)).send(toFhirPatient(p));
+    });
+
+    app.post('/api/v1/patients/:id/allergies', {
+      config: { auth: { scopes: ['write:patients', 'read:patients'] } },
+      schema: {
+        tags: ['patients'], summary: 'Record an allergy', description: 'Body: a FHIR AllergyIntolerance (code.text, criticality, reaction). If-Match optional (412 when stale). Responds with the AllergyIntolerance and the patient ETag.',
+        params: idParams, headers: ifMatch, body: allergyIn,
+        response: { 201: allergyOut, ...problems(400, 401, 403, 404, 409, 412) },
+      },
+    }, async (req, reply) => {
+      const expected = expectedFromIfMatch(req.headers['if-match'], false);
+      const b = req.body;
+      const { patient, allergyId } = await recordAllergy(pool, callerOf(req), req.params.id, expected, {
+        substance: b.code.text, criticality: b.criticality, reaction: b.reaction?.[0]?.description,
+      });
+      const a = patient.allergies.find((x) => x.id === allergyId)!;
+      return reply.code(201).header('etag', etag(patient.version)).send(toFhirAllergy(patient.id, a));
+    });
+
+    app.delete('/api/v1/patients/:id/allergies/:allergyId', {
+      config: { auth: { scopes: ['write:patients', 'read:patients'] } },
+      schema: {
+        tags: ['patients'], summary: 'Remove an allergy', description: 'If-Match optional (412 when stale).',
+        params: z.object({ id: resourceId, allergyId: resourceId }), headers: ifMatch,
+        response: { 204: z.null(), ...problems(401, 403, 404, 409, 412) },
+      },
+    }, async (req, reply) => {
+      const expected = expectedFromIfMatch(req.headers['if-match'], false);
+      const p = await removeAllergy(pool, callerOf(req), req.params.id, expected, req.params.allergyId);
+      return reply.code(204).header('etag', etag(p.version)).send(null);
+    });
+
+    app.get('/api/v1/patients/:id/history', {
+      config: { auth: { scopes: [] } },
+      schema: {
+        tags: ['patients'], summary: 'Event history of a patient', description: 'Every event of the patient stream, oldest first (clinical readers and the patient).',
+        params: idParams,
+        response: {
+          200: z.object({
+            patient_id: z.string(),
+            events: z.array(z.object({ position: z.number(), version: z.number(), type: z.string(), schema_version: z.number(), recorded_at: z.string(), data: z.record(z.string(), z.unknown()), metadata: z.record(z.string(), z.unknown()) })),
+          }),
+          ...problems(401, 403, 404),
+        },
+      },
+    }, async (req) => {
+      const events = await patientHistory(pool, callerOf(req), req.params.id);
+      return {
+        patient_id: req.params.id,
+        events: events.map((e) => ({ position: e.globalPosition, version: e.streamVersion, type: e.type, schema_version: e.schemaVersion, recorded_at: e.recordedAt, data: e.data, metadata: e.metadata })),
+      };
+    });
+  };
+}

@@ -1,0 +1,205 @@
+/**
+ * Patient commands and queries, independent of HTTP (the MCP server calls these with a Principal).
+ *
+ * Writes are commands: check access → fold the stream → append the event at the expected version
+ * (ConcurrencyError → 412 with If-Match, 409 without) → answer from the state folded from the
+ * stream including the new event (read-your-writes, no waiting for the projector). Single-record
+ * reads fold the stream too (always current, and the ETag is the stream version); search reads the
+ * rm_patients projection (eventually consistent, usually within a projector tick).
+ */
+import { randomUUID } from 'node:crypto';
+import type { Pool } from '@vitalis/db';
+import { append, ConcurrencyError, readStream, type StoredEvent } from '@vitalis/eventstore';
+import { conflict, notFound, preconditionFailed } from '@vitalis/http';
+import { news2FromLatestVitals, type News2Result } from '@vitalis/clinical';
+import { NUMERIC_VITALS } from '@vitalis/schemas';
+import { foldPatient, patientStream, type Demographics, type PatientState } from '@vitalis/records';
+import { queryLatest } from '../vitals/history';
+import { audit, forbidden, metadataOf, patientView, readScope, type Caller, type PatientView } from '../records/access';
+
+export async function loadPatient(pool: Pool, patientId: string): Promise<PatientState | null> {
+  return foldPatient(await readStream(pool, patientStream(patientId)));
+}
+
+export interface LatestVital { code: string; display: string; value: number; unit: string; effectiveAt: string }
+export interface PatientRecord {
+  patient: PatientState;
+  view: PatientView;
+  latestVitals?: LatestVital[];
+  news2?: News2Result;
+}
+
+const clinicalDenied = () => forbidden('This token may not read this patient record.');
+
+async function requirePatient(pool: Pool, caller: Caller, patientId: string, action: string, scope: string): Promise<PatientState> {
+  const p = await loadPatient(pool, patientId);
+  if (!p) {
+    await audit(pool, caller, { action, outcome: 'failure', scope, resourceType: 'Patient', resourceId: patientId, detail: { reason: 'not found' } });
+    throw notFound(`Patient ${patientId} does not exist.`);
+  }
+  return p;
+}
+
+/** Latest numeric vitals and NEWS2, for callers holding read:vitals. */
+export async function vitalsSummary(pool: Pool, patientId: string): Promise<{ latestVitals: LatestVital[]; news2: News2Result }> {
+  const codes = Object.keys(NUMERIC_VITALS);
+  const latest = await queryLatest(pool, patientId, codes);
+  const values: Record<string, number> = {};
+  const list: LatestVital[] = [];
+  for (const o of latest) {
+    if (!('value' in o) || typeof o.value !== 'number') continue;
+    values[o.code] = o.value;
+    list.push({ code: o.code, display: NUMERIC_VITALS[o.code as keyof typeof NUMERIC_VITALS]?.display ?? o.code, value: o.value, unit: o.unit, effectiveAt: o.effective_at });
+  }
+  return { latestVitals: list, news2: news2FromLatestVitals(values) };
+}
+
+export async function getPatient(pool: Pool, caller: Caller, patientId: string): Promise<PatientRecord> {
+  const view = patientView(caller.principal, patientId);
+  const scope = readScope(caller.principal);
+  if (view === 'none') {
+    await audit(pool, caller, { action: 'patient.read', outcome: 'failure', scope, resourceType: 'Patient', resourceId: patientId, detail: { reason: 'forbidden' } });
+    throw clinicalDenied();
+  }
+  const patient = await requirePatient(pool, caller, patientId, 'patient.read', scope);
+  const record: PatientRecord = { patient, view };
+  if (view === 'clinical' && caller.principal.scopes.includes('read:vitals')) Object.assign(record, await vitalsSummary(pool, patientId));
+  await audit(pool, caller, { action: 'patient.read', scope, resourceType: 'Patient', resourceId: patientId, detail: { view, vitals: record.news2 !== undefined } });
+  return record;
+}
+
+function assertWriter(caller: Caller, patientId: string | undefined): void {
+  const p = caller.principal;
+  if (!p.scopes.includes('write:patients')) throw forbidden('Registering or updating patients needs write:patients.');
+  if (p.patientId !== undefined && patientId !== undefined && p.patientId !== patientId) throw forbidden('A patient user may only change their own record.');
+}
+
+const mintId = () => `pat-${randomUUID().replace(/-/g, '').slice(0, 12)}`;
+
+/** `options.id` is for seeding known ids (pat-0001...); the API always mints one. */
+export async function registerPatient(pool: Pool, caller: Caller, d: Demographics, options: { id?: string } = {}): Promise<PatientState> {
+  assertWriter(caller, undefined);
+  const id = options.id ?? mintId();
+  try {
+    const r = await append(pool, patientStream(id), 0, [{ type: 'PatientRegistered', data: { patientId: id, ...d } }], metadataOf(caller, 'write:patients'));
+    await audit(pool, caller, { action: 'patient.register', scope: 'write:patients', resourceType: 'Patient', resourceId: id });
+    return foldPatient(r.events)!;
+  } catch (err) {
+    if (err instanceof ConcurrencyError) throw conflict(`Patient ${id} already exists.`);
+    throw err;
+  }
+}
+
+/**
+ * Appends one event to an existing patient at `expected` (from If-Match) or at the version just
+ * read (then a concurrent change is a 409 the client may retry).
+ */
+async function changePatient(
+  pool: Pool, caller: Caller, patientId: string, expected: number | '*' | undefined, action: string, scope: string,
+  build: (current: PatientState) => { type: string; data: Record<string, unknown> },
+): Promise<PatientState> {
+  const current = await requirePatient(pool, caller, patientId, action, scope);
+  const at = expected === undefined || expected === '*' ? current.version : expected;
+  if (at !== current.version) {
+    await audit(pool, caller, { action, outcome: 'failure', scope, resourceType: 'Patient', resourceId: patientId, detail: { reason: 'version mismatch' } });
+    throw preconditionFailed(`The patient is at version ${current.version}, not ${at}; read it again and retry.`);
+  }
+  const event = build(current);
+  try {
+    await append(pool, patientStream(patientId), at, [event], metadataOf(caller, scope));
+  } catch (err) {
+    if (!(err instanceof ConcurrencyError)) throw err;
+    await audit(pool, caller, { action, outcome: 'failure', scope, resourceType: 'Patient', resourceId: patientId, detail: { reason: 'concurrent change' } });
+    throw typeof expected === 'number' ? preconditionFailed('The patient was changed concurrently; read it again and retry.') : conflict('The patient was changed concurrently; retry.');
+  }
+  await audit(pool, caller, { action, scope, resourceType: 'Patient', resourceId: patientId, detail: { type: event.type } });
+  return (await loadPatient(pool, patientId))!;
+}
+
+export function updatePatient(pool: Pool, caller: Caller, patientId: string, expected: number | '*' | undefined, d: Demographics): Promise<PatientState> {
+  assertWriter(caller, patientId);
+  return changePatient(pool, caller, patientId, expected, 'patient.update', 'write:patients', () => ({ type: 'PatientUpdated', data: { ...d } }));
+}
+
+/**
+ * Allergies are clinical data: recording or removing one needs write:patients AND read:patients
+ * (reception registers demographics only), i.e. admin, or a clinician client granted both.
+ */
+function assertAllergyWriter(caller: Caller, patientId: string): void {
+  assertWriter(caller, patientId);
+  if (patientView(caller.principal, patientId) !== 'clinical') throw forbidden('Recording allergies needs read:patients and write:patients.');
+}
+
+export function recordAllergy(
+  pool: Pool, caller: Caller, patientId: string, expected: number | '*' | undefined,
+  a: { substance: string; criticality: 'low' | 'high' | 'unable-to-assess'; reaction?: string | undefined },
+): Promise<{ patient: PatientState; allergyId: string }> {
+  assertAllergyWriter(caller, patientId);
+  const allergyId = `alg-${randomUUID().slice(0, 8)}`;
+  return changePatient(pool, caller, patientId, expected, 'patient.allergy.record', 'write:patients', () => ({
+    type: 'AllergyRecorded',
+    data: { id: allergyId, substance: a.substance, criticality: a.criticality, ...(a.reaction ? { reaction: a.reaction } : {}) },
+  })).then((patient) => ({ patient, allergyId }));
+}
+
+export async function removeAllergy(pool: Pool, caller: Caller, patientId: string, expected: number | '*' | undefined, allergyId: string): Promise<PatientState> {
+  assertAllergyWriter(caller, patientId);
+  return changePatient(pool, caller, patientId, expected, 'patient.allergy.remove', 'write:patients', (current) => {
+    if (!current.allergies.some((a) => a.id === allergyId)) throw notFound(`Allergy ${allergyId} is not recorded for this patient.`);
+    return { type: 'AllergyRemoved', data: { id: allergyId } };
+  });
+}
+
+/** The patient's events (clinical readers and the patient only: events carry clinical data). */
+export async function patientHistory(pool: Pool, caller: Caller, patientId: string): Promise<StoredEvent[]> {
+  const scope = readScope(caller.principal);
+  if (patientView(caller.principal, patientId) !== 'clinical') {
+    await audit(pool, caller, { action: 'patient.history', outcome: 'failure', scope, resourceType: 'Patient', resourceId: patientId, detail: { reason: 'forbidden' } });
+    throw clinicalDenied();
+  }
+  const events = await readStream(pool, patientStream(patientId));
+  if (events.length === 0) throw notFound(`Patient ${patientId} does not exist.`);
+  await audit(pool, caller, { action: 'patient.history', scope, resourceType: 'Patient', resourceId: patientId, detail: { events: events.length } });
+  return events;
+}
+
+export interface SearchQuery { name?: string | undefined; birthdate?: string | undefined; identifier?: string | undefined; limit: number; after?: { f: string; i: string } | undefined }
+
+interface PatientRow { patient_id: string; version: number; family: string; given: string[]; birth_date: string | null; gender: PatientState['gender']; identifiers: PatientState['identifiers']; telecom: PatientState['telecom']; allergies: PatientState['allergies']; registered_at: Date; updated_at: Date }
+
+export function rowToState(r: PatientRow): PatientState {
+  return {
+    id: r.patient_id, version: r.version, family: r.family, given: r.given, birthDate: r.birth_date, gender: r.gender,
+    identifiers: r.identifiers, telecom: r.telecom, allergies: r.allergies, registeredAt: r.registered_at.toISOString(), updatedAt: r.updated_at.toISOString(),
+  };
+}
+
+/** Search over the projection, keyset-paginated by (family, id). */
+export async function searchPatients(pool: Pool, caller: Caller, q: SearchQuery): Promise<{ patients: PatientState[]; more: boolean }> {
+  const p = caller.principal;
+  const scope = readScope(p);
+  if (p.patientId === undefined && !p.scopes.includes('read:patients') && !p.scopes.includes('write:patients')) {
+    throw forbidden('Searching patients needs read:patients or write:patients.');
+  }
+  const where: string[] = [];
+  const args: unknown[] = [];
+  const arg = (v: unknown) => `$${args.push(v)}`;
+  if (p.patientId !== undefined) where.push(`patient_id = ${arg(p.patientId)}`);
+  if (q.name) where.push(`name_search LIKE ${arg(`%${q.name.toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`)}%`)}`);
+  if (q.birthdate) where.push(`birth_date = ${arg(q.birthdate)}::date`);
+  if (q.identifier) {
+    const bar = q.identifier.indexOf('|');
+    const ident = bar >= 0 ? { system: q.identifier.slice(0, bar), value: q.identifier.slice(bar + 1) } : { value: q.identifier };
+    where.push(`identifiers @> ${arg(JSON.stringify([ident]))}::jsonb`);
+  }
+  if (q.after) where.push(`(family, patient_id) > (${arg(q.after.f)}, ${arg(q.after.i)})`);
+  const { rows } = await pool.query<PatientRow>(
+    `SELECT patient_id, version, family, given, to_char(birth_date, 'YYYY-MM-DD') AS birth_date, gender, identifiers, telecom, allergies, registered_at, updated_at
+       FROM rm_patients ${where.length ? `WHERE ${where.join(' AND ')}` : ''} ORDER BY family, patient_id LIMIT ${arg(q.limit + 1)}`,
+    args,
+  );
+  const patients = rows.slice(0, q.limit).map(rowToState);
+  await audit(pool, caller, { action: 'patient.search', scope, resourceType: 'Patient', detail: { results: patients.length, ids: patients.map((x) => x.id) } });
+  return { patients, more: rows.length > q.limit };
+}
+

@@ -1,0 +1,80 @@
+/**
+ * Shared by the event-sourced features (patients, appointments, triage): who may see what, the
+ * audit helper, ETags and event metadata from a Principal. Domain services take a Principal (not
+ * a request) so the MCP server can call them too.
+ */
+import { recordAudit } from '@vitalis/audit';
+import type { Pool } from '@vitalis/db';
+import type { EventMetadata } from '@vitalis/eventstore';
+import { HttpProblem, preconditionFailed, serviceUnavailable } from '@vitalis/http';
+import type { Principal } from '../auth/route-auth';
+
+export interface Caller {
+  principal: Principal;
+  requestId?: string | undefined;
+  ip?: string | undefined;
+}
+
+export const forbidden = (detail: string) => new HttpProblem(403, 'forbidden', 'Forbidden', detail);
+export const preconditionRequired = (detail: string) => new HttpProblem(428, 'precondition-required', 'Precondition Required', detail);
+
+/**
+ * What a caller may see of a patient record:
+ *  - 'clinical': demographics + allergies (+ latest vitals/NEWS2 if it also holds read:vitals):
+ *    read:patients, or a patient user reading their own record;
+ *  - 'demographics': reception (write:patients without read:patients);
+ *  - 'none': anything else, and a patient user reading someone else's record.
+ */
+export type PatientView = 'clinical' | 'demographics' | 'none';
+export function patientView(p: Principal, patientId: string): PatientView {
+  if (p.patientId !== undefined) return p.patientId === patientId ? 'clinical' : 'none';
+  if (p.scopes.includes('read:patients')) return 'clinical';
+  if (p.scopes.includes('write:patients')) return 'demographics';
+  return 'none';
+}
+
+/** The scope that authorised a read (recorded as the audit trail's "why"). */
+export const readScope = (p: Principal) => (p.patientId !== undefined ? 'patient:self' : p.scopes.includes('read:patients') ? 'read:patients' : 'write:patients');
+
+export function metadataOf(caller: Caller, scope: string): EventMetadata {
+  return { actor: caller.principal.subject, client: caller.principal.clientId, correlationId: caller.requestId, scope };
+}
+
+export async function audit(
+  pool: Pool,
+  caller: Caller,
+  e: { action: string; outcome?: 'success' | 'failure'; scope: string; resourceType: string; resourceId?: string; detail?: Record<string, unknown> },
+): Promise<void> {
+  try {
+    await recordAudit(pool, {
+      action: e.action,
+      outcome: e.outcome ?? 'success',
+      clientId: caller.principal.clientId,
+      subject: caller.principal.subject,
+      scope: e.scope,
+      resourceType: e.resourceType,
+      resourceId: e.resourceId,
+      requestId: caller.requestId,
+      ip: caller.ip,
+      detail: e.detail ?? {},
+    });
+  } catch {
+    // No audit row, no answer: patient data is never served unrecorded.
+    throw serviceUnavailable('The access could not be recorded in the audit trail; try again.');
+  }
+}
+
+/** Strong ETag = the stream version. */
+export const etag = (version: number) => `"${version}"`;
+
+/** Parses If-Match into an expected version; '*' = any existing version. */
+export function expectedFromIfMatch(header: string | undefined, required: boolean): number | '*' | undefined {
+  if (header === undefined || header.trim() === '') {
+    if (required) throw preconditionRequired('This update needs If-Match with the ETag of the version you read (optimistic concurrency).');
+    return undefined;
+  }
+  if (header.trim() === '*') return '*';
+  const m = /^(?:W\/)?"(\d{1,9})"$/.exec(header.trim());
+  if (!m) throw preconditionFailed('If-Match does not name a version of this resource.');
+  return Number(m[1]);
+}

@@ -1,0 +1,100 @@
+/**
+ * The ED triage board: one event stream per patient (`triage-<id>`: PatientArrived,
+ * TriageLevelSet, PatientDischarged). Writes answer from the folded stream; the board reads the
+ * rm_triage projection and adds, for callers holding read:vitals, the latest vitals and NEWS2
+ * computed from the vitals append log.
+ */
+import type { Pool } from '@vitalis/db';
+import { append, ConcurrencyError, readStream } from '@vitalis/eventstore';
+import { conflict, HttpProblem, notFound, preconditionFailed } from '@vitalis/http';
+import type { EsiLevel } from '@vitalis/clinical';
+import { foldTriage, triageStream, type TriageState } from '@vitalis/records';
+import { audit, metadataOf, type Caller } from '../records/access';
+import { loadPatient, vitalsSummary, type LatestVital } from '../patients/service';
+import type { News2Result } from '@vitalis/clinical';
+
+export const loadTriage = async (pool: Pool, patientId: string) => foldTriage(await readStream(pool, triageStream(patientId)));
+
+export async function admitPatient(pool: Pool, caller: Caller, a: { patientId: string; esi: EsiLevel; complaint: string }): Promise<TriageState> {
+  if (!(await loadPatient(pool, a.patientId))) throw new HttpProblem(422, 'unknown-patient', 'Unknown Patient', `Patient ${a.patientId} does not exist.`);
+  const current = await loadTriage(pool, a.patientId);
+  if (current?.present) throw conflict(`Patient ${a.patientId} is already on the board.`);
+  try {
+    await append(pool, triageStream(a.patientId), current?.version ?? 0, [{ type: 'PatientArrived', data: { patientId: a.patientId, esi: a.esi, complaint: a.complaint } }], metadataOf(caller, 'write:triage'));
+  } catch (err) {
+    if (err instanceof ConcurrencyError) throw conflict(`Patient ${a.patientId} was admitted concurrently.`);
+    throw err;
+  }
+  await audit(pool, caller, { action: 'triage.admit', scope: 'write:triage', resourceType: 'Patient', resourceId: a.patientId, detail: { esi: a.esi } });
+  return (await loadTriage(pool, a.patientId))!;
+}
+
+async function changeTriage(pool: Pool, caller: Caller, patientId: string, expected: number | '*' | undefined, action: string, event: { type: string; data: Record<string, unknown> }): Promise<TriageState> {
+  const current = await loadTriage(pool, patientId);
+  if (!current?.present) throw notFound(`Patient ${patientId} is not on the triage board.`);
+  const at = typeof expected === 'number' ? expected : current.version;
+  if (at !== current.version) throw preconditionFailed(`The triage entry is at version ${current.version}, not ${at}.`);
+  try {
+    await append(pool, triageStream(patientId), at, [event], metadataOf(caller, 'write:triage'));
+  } catch (err) {
+    if (err instanceof ConcurrencyError) throw typeof expected === 'number' ? preconditionFailed('Changed concurrently; read it again.') : conflict('Changed concurrently; retry.');
+    throw err;
+  }
+  await audit(pool, caller, { action, scope: 'write:triage', resourceType: 'Patient', resourceId: patientId, detail: { type: event.type, ...('esi' in event.data ? { esi: event.data.esi } : {}) } });
+  return (await loadTriage(pool, patientId))!;
+}
+
+export const setTriageLevel = (pool: Pool, caller: Caller, patientId: string, expected: number | '*' | undefined, esi: EsiLevel, reason?: string) =>
+  changeTriage(pool, caller, patientId, expected, 'triage.set_level', { type: 'TriageLevelSet', data: { esi, ...(reason ? { reason } : {}) } });
+
+export const dischargePatient = (pool: Pool, caller: Caller, patientId: string) =>
+  changeTriage(pool, caller, patientId, undefined, 'triage.discharge', { type: 'PatientDischarged', data: {} });
+
+export interface BoardEntry {
+  patientId: string; version: number; name: string | null; esi: number; complaint: string; arrivedAt: string; updatedAt: string;
+  latestVitals?: LatestVital[]; news2?: News2Result;
+  /** Rules whose latest alert event (stream `patient-alerts-<id>`, branch i6) is a raise. */
+  alerts: string[];
+}
+
+/** Active vitals alerts per patient, from the alert streams in the event store. */
+async function activeAlerts(pool: Pool, patientIds: string[]): Promise<Map<string, string[]>> {
+  if (patientIds.length === 0) return new Map();
+  const { rows } = await pool.query<{ stream_id: string; rule: string }>(
+    `SELECT stream_id, rule FROM (
+       SELECT DISTINCT ON (stream_id, data->>'rule') stream_id, data->>'rule' AS rule, type
+         FROM events WHERE stream_id = ANY($1::text[])
+        ORDER BY stream_id, data->>'rule', stream_version DESC) last
+      WHERE type = 'VitalsAlertRaised' AND rule IS NOT NULL`,
+    [patientIds.map((id) => `patient-alerts-${id}`)],
+  );
+  const out = new Map<string, string[]>();
+  for (const r of rows) {
+    const id = r.stream_id.slice('patient-alerts-'.length);
+    out.set(id, [...(out.get(id) ?? []), r.rule]);
+  }
+  return out;
+}
+
+/** The board, most urgent first (ESI 1 first, then earliest arrival). */
+export async function triageBoard(pool: Pool, caller: Caller): Promise<BoardEntry[]> {
+  const { rows } = await pool.query<{ patient_id: string; version: number; esi: number; complaint: string; arrived_at: Date; updated_at: Date; name: string | null }>(
+    `SELECT t.patient_id, t.version, t.esi, t.complaint, t.arrived_at, t.updated_at,
+            CASE WHEN p.patient_id IS NULL THEN NULL ELSE trim(array_to_string(p.given, ' ') || ' ' || p.family) END AS name
+       FROM rm_triage t LEFT JOIN rm_patients p USING (patient_id)
+      ORDER BY t.esi, t.arrived_at, t.patient_id`,
+  );
+  const withVitals = caller.principal.scopes.includes('read:vitals');
+  const alerts = withVitals ? await activeAlerts(pool, rows.map((r) => r.patient_id)) : new Map<string, string[]>();
+  const board: BoardEntry[] = [];
+  for (const r of rows) {
+    const entry: BoardEntry = {
+      patientId: r.patient_id, version: r.version, name: r.name, esi: r.esi, complaint: r.complaint, arrivedAt: r.arrived_at.toISOString(), updatedAt: r.updated_at.toISOString(),
+      alerts: alerts.get(r.patient_id) ?? [],
+    };
+    if (withVitals) Object.assign(entry, await vitalsSummary(pool, r.patient_id));
+    board.push(entry);
+  }
+  await audit(pool, caller, { action: 'triage.board.read', scope: 'read:patients', resourceType: 'TriageBoard', detail: { patients: board.map((b) => b.patientId).slice(0, 200), vitals: withVitals } });
+  return board;
+}

@@ -1,0 +1,90 @@
+/**
+ * The read models: which streams each projection owns and how folded state becomes rows.
+ * Table names are parameters so the same code writes the live table and a rebuild copy.
+ */
+import type { PoolClient } from '@vitalis/db';
+import type { StoredEvent } from '@vitalis/eventstore';
+import { foldPatient, foldSlot, foldTriage } from '@vitalis/records';
+
+export interface Projection {
+  name: string;
+  table: string;
+  owns: (streamId: string) => boolean;
+  /**
+   * Upserts (or deletes) the row of every stream in `streams` from its folded history (up to the
+   * batch's last position); `batch` holds just the new events this projection owns.
+   */
+  write: (client: PoolClient, table: string, streams: Map<string, StoredEvent[]>, batch: StoredEvent[]) => Promise<void>;
+}
+
+const lastPosition = (events: StoredEvent[]) => events[events.length - 1]!.globalPosition;
+
+export const patientsProjection: Projection = {
+  name: 'patients',
+  table: 'rm_patients',
+  // `patient-alerts-<id>` streams (branch i6: VitalsAlertRaised/Cleared) are not patient records.
+  owns: (s) => s.startsWith('patient-') && !s.startsWith('patient-alerts-'),
+  write: async (client, table, streams) => {
+    for (const events of streams.values()) {
+      const p = foldPatient(events);
+      if (!p) continue; // events on a stream never registered (e.g. alerts) have no patient row
+      await client.query(
+        `INSERT INTO ${table} (patient_id, version, family, given, name_search, birth_date, gender, identifiers, telecom, allergies, registered_at, updated_at, last_position)
+         VALUES ($1,$2,$3,$4,$5,$6,$7,$8,$9,$10,$11,$12,$13)
+         ON CONFLICT (patient_id) DO UPDATE SET version = EXCLUDED.version, family = EXCLUDED.family, given = EXCLUDED.given,
+           name_search = EXCLUDED.name_search, birth_date = EXCLUDED.birth_date, gender = EXCLUDED.gender,
+           identifiers = EXCLUDED.identifiers, telecom = EXCLUDED.telecom, allergies = EXCLUDED.allergies,
+           registered_at = EXCLUDED.registered_at, updated_at = EXCLUDED.updated_at, last_position = EXCLUDED.last_position`,
+        [
+          p.id, p.version, p.family, p.given, `${p.given.join(' ')} ${p.family}`.toLowerCase(), p.birthDate, p.gender,
+          JSON.stringify(p.identifiers), JSON.stringify(p.telecom), JSON.stringify(p.allergies), p.registeredAt, p.updatedAt, lastPosition(events),
+        ],
+      );
+    }
+  },
+};
+
+export const slotsProjection: Projection = {
+  name: 'slots',
+  table: 'rm_slots',
+  owns: (s) => s.startsWith('slot-'),
+  write: async (client, table, streams) => {
+    for (const events of streams.values()) {
+      const s = foldSlot(events);
+      if (!s) continue;
+      await client.query(
+        `INSERT INTO ${table} (slot_id, version, clinician_id, appointment_type, start_at, end_at, status, appointment_id, patient_id, reason, booked_at, last_position)
+         VALUES ($1,$2,$3,$4,$5,$6,$7,$8,$9,$10,$11,$12)
+         ON CONFLICT (slot_id) DO UPDATE SET version = EXCLUDED.version, clinician_id = EXCLUDED.clinician_id,
+           appointment_type = EXCLUDED.appointment_type, start_at = EXCLUDED.start_at, end_at = EXCLUDED.end_at,
+           status = EXCLUDED.status, appointment_id = EXCLUDED.appointment_id, patient_id = EXCLUDED.patient_id,
+           reason = EXCLUDED.reason, booked_at = EXCLUDED.booked_at, last_position = EXCLUDED.last_position`,
+        [s.id, s.version, s.clinicianId, s.appointmentType, s.start, s.end, s.status, s.appointmentId, s.patientId, s.reason, s.bookedAt, lastPosition(events)],
+      );
+    }
+  },
+};
+
+export const triageProjection: Projection = {
+  name: 'triage',
+  table: 'rm_triage',
+  owns: (s) => s.startsWith('triage-'),
+  write: async (client, table, streams) => {
+    for (const [streamId, events] of streams) {
+      const t = foldTriage(events);
+      if (!t || !t.present) {
+        await client.query(`DELETE FROM ${table} WHERE patient_id = $1`, [streamId.slice('triage-'.length)]);
+        continue;
+      }
+      await client.query(
+        `INSERT INTO ${table} (patient_id, version, esi, complaint, arrived_at, updated_at, last_position)
+         VALUES ($1,$2,$3,$4,$5,$6,$7)
+         ON CONFLICT (patient_id) DO UPDATE SET version = EXCLUDED.version, esi = EXCLUDED.esi, complaint = EXCLUDED.complaint,
+           arrived_at = EXCLUDED.arrived_at, updated_at = EXCLUDED.updated_at, last_position = EXCLUDED.last_position`,
+        [t.patientId, t.version, t.esi, t.complaint, t.arrivedAt, t.updatedAt, lastPosition(events)],
+      );
+    }
+  },
+};
+
+export const PROJECTIONS: Projection[] = [patientsProjection, slotsProjection, triageProjection];

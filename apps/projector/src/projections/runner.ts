@@ -1,0 +1,146 @@
+/**
+ * Runs event-store projections with durable checkpoints, and rebuilds them from zero.
+ *
+ * Exactly-once: each batch is one transaction that (1) locks the projection's checkpoint row
+ * (FOR UPDATE: two projector instances never apply the same batch), (2) reads the next events
+ * gap-safely (readAll), (3) writes the read-model rows, (4) moves the checkpoint. A crash anywhere
+ * rolls all of it back, so on restart the batch is applied again from the old checkpoint, once.
+ *
+ * Rows are recomputed by folding each touched stream up to the batch's last position (the same
+ * pure folds the gateway uses), so a live read model and a rebuilt one are equal by construction.
+ *
+ * Rebuild: replay from 0 into `<table>_rebuild` (a CREATE TABLE ... LIKE copy) under a separate
+ * checkpoint, then in one transaction lock the live checkpoint, apply the remaining tail, and swap
+ * the tables by rename; readers see the old table or the new one, never a half-built one.
+ */
+import { withTransaction, type Pool, type PoolClient } from '@vitalis/db';
+import { readAll, type StoredEvent } from '@vitalis/eventstore';
+import { PROJECTIONS, type Projection } from './definitions';
+
+export interface CatchUpResult { events: number; batches: number; position: number }
+
+async function lockCheckpoint(client: PoolClient, name: string): Promise<number> {
+  await client.query('INSERT INTO projection_checkpoints (name) VALUES ($1) ON CONFLICT DO NOTHING', [name]);
+  const { rows } = await client.query<{ position: number }>('SELECT position FROM projection_checkpoints WHERE name = $1 FOR UPDATE', [name]);
+  return rows[0]!.position;
+}
+
+/** One batch in the caller's transaction; returns how many events it consumed (0 = caught up). */
+export async function applyBatch(client: PoolClient, projection: Projection, checkpoint: string, table: string, batch: number): Promise<{ events: number; position: number }> {
+  const from = await lockCheckpoint(client, checkpoint);
+  const events = await readAll(client, from, batch);
+  if (events.length === 0) return { events: 0, position: from };
+  const last = events[events.length - 1]!.globalPosition;
+  const owned = events.filter((e) => projection.owns(e.streamId));
+  if (owned.length > 0) {
+    const history = await streamsUpTo(client, [...new Set(owned.map((e) => e.streamId))], last);
+    await projection.write(client, table, history, owned);
+  }
+  await client.query('UPDATE projection_checkpoints SET position = $2, updated_at = now() WHERE name = $1', [checkpoint, last]);
+  return { events: events.length, position: last };
+}
+
+async function streamsUpTo(client: PoolClient, streams: string[], last: number): Promise<Map<string, StoredEvent[]>> {
+  const { rows } = await client.query<{ stream_id: string; stream_version: number; type: string; data: Record<string, unknown>; recorded_at: Date; global_position: number }>(
+    `SELECT stream_id, stream_version, type, data, recorded_at, global_position FROM events
+      WHERE stream_id = ANY($1) AND global_position <= $2 ORDER BY stream_id, stream_version`,
+    [streams, last],
+  );
+  const out = new Map<string, StoredEvent[]>();
+  for (const r of rows) {
+    const list = out.get(r.stream_id) ?? [];
+    list.push({
+      globalPosition: r.global_position, eventId: '', streamId: r.stream_id, streamVersion: r.stream_version, type: r.type,
+      schemaVersion: 1, data: r.data, metadata: { time: '' }, recordedAt: r.recorded_at.toISOString(),
+    });
+    out.set(r.stream_id, list);
+  }
+  return out;
+}
+
+/** Applies batches until the projection has consumed every gap-safe event. */
+export async function catchUp(pool: Pool, projection: Projection, options: { batch?: number; checkpoint?: string; table?: string; maxBatches?: number } = {}): Promise<CatchUpResult> {
+  const checkpoint = options.checkpoint ?? projection.name;
+  const table = options.table ?? projection.table;
+  let events = 0;
+  let batches = 0;
+  let position = 0;
+  for (;;) {
+    const r = await withTransaction(pool, (c) => applyBatch(c, projection, checkpoint, table, options.batch ?? 500));
+    position = r.position;
+    if (r.events === 0) break;
+    events += r.events;
+    batches++;
+    if (options.maxBatches !== undefined && batches >= options.maxBatches) break;
+  }
+  return { events, batches, position };
+}
+
+/**
+ * Catches up until the projection has passed `position` (e.g. the position of an event just
+ * appended). A transaction still open anywhere on the server holds the gap-safe horizon back, so
+ * this may take a few rounds; it gives up after `timeoutMs`.
+ */
+export async function catchUpTo(pool: Pool, projection: Projection, position: number, timeoutMs = 30_000): Promise<CatchUpResult> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const r = await catchUp(pool, projection);
+    if (r.position >= position) return r;
+    if (Date.now() > deadline) throw new Error(`projection ${projection.name} did not reach position ${position} (at ${r.position})`);
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+}
+
+export const rebuildTable = (projection: Projection) => `${projection.table}_rebuild`;
+const rebuildCheckpoint = (projection: Projection) => `${projection.name}:rebuild`;
+
+/** Replays from zero into `<table>_rebuild` (left in place; `rebuild` swaps it in). */
+export async function replayIntoShadow(pool: Pool, projection: Projection, batch = 1_000): Promise<CatchUpResult> {
+  const shadow = rebuildTable(projection);
+  await withTransaction(pool, async (c) => {
+    await c.query(`DROP TABLE IF EXISTS ${shadow}`);
+    await c.query(`CREATE TABLE ${shadow} (LIKE ${projection.table} INCLUDING ALL)`);
+    await c.query('INSERT INTO projection_checkpoints (name, position) VALUES ($1, 0) ON CONFLICT (name) DO UPDATE SET position = 0', [rebuildCheckpoint(projection)]);
+  });
+  return catchUp(pool, projection, { checkpoint: rebuildCheckpoint(projection), table: shadow, batch });
+}
+
+/**
+ * Rebuilds a projection from zero and swaps the fresh table in atomically. One rebuild per
+ * projection at a time (a session advisory lock; a second one fails fast instead of racing on the
+ * shadow table). The live projector keeps running meanwhile.
+ */
+export async function rebuild(pool: Pool, projection: Projection, batch = 1_000): Promise<CatchUpResult> {
+  const session = await pool.connect();
+  try {
+    const { rows } = await session.query<{ ok: boolean }>("SELECT pg_try_advisory_lock(hashtext('vitalis-rebuild:' || $1)) AS ok", [projection.name]);
+    if (!rows[0]!.ok) throw new Error(`a rebuild of ${projection.name} is already running`);
+    return await rebuildLocked(pool, projection, batch);
+  } finally {
+    await session.query("SELECT pg_advisory_unlock(hashtext('vitalis-rebuild:' || $1))", [projection.name]).catch(() => {});
+    session.release();
+  }
+}
+
+async function rebuildLocked(pool: Pool, projection: Projection, batch: number): Promise<CatchUpResult> {
+  const replay = await replayIntoShadow(pool, projection, batch);
+  const shadow = rebuildTable(projection);
+  const position = await withTransaction(pool, async (c) => {
+    // Holding the live checkpoint stops the live projector for the swap; the shadow then takes
+    // the tail it has not seen yet, and becomes the live table at its own position.
+    await lockCheckpoint(c, projection.name);
+    let tail = await applyBatch(c, projection, rebuildCheckpoint(projection), shadow, 100_000);
+    while (tail.events > 0) tail = await applyBatch(c, projection, rebuildCheckpoint(projection), shadow, 100_000);
+    await c.query(`ALTER TABLE ${projection.table} RENAME TO ${projection.table}_old`);
+    await c.query(`ALTER TABLE ${shadow} RENAME TO ${projection.table}`);
+    await c.query(`DROP TABLE ${projection.table}_old`);
+    await c.query('UPDATE projection_checkpoints SET position = $2, updated_at = now() WHERE name = $1', [projection.name, tail.position]);
+    await c.query('DELETE FROM projection_checkpoints WHERE name = $1', [rebuildCheckpoint(projection)]);
+    return tail.position;
+  });
+  return { ...replay, position };
+}
+
+export function projectionNamed(name: string): Projection | undefined {
+  return PROJECTIONS.find((p) => p.name === name);
+}

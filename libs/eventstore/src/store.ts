@@ -1,0 +1,270 @@
+/**
+ * The event store on the `events` table (migration 0001): streams with a per-stream version and
+ * optimistic concurrency, and a global position for subscribers.
+ *
+ * Gap safety: global_position comes from an identity sequence, taken at INSERT time, but rows
+ * become visible at COMMIT time. A slow transaction may hold position 10 and commit after
+ * position 11 committed; a reader that had moved its checkpoint past 11 would skip 10 forever.
+ * readAll therefore only returns events whose writing transaction is older than every transaction
+ * still running (transaction_id < pg_snapshot_xmin(pg_current_snapshot())): every such
+ * transaction has finished, so no lower position can still appear.
+ */
+import { randomUUID } from 'node:crypto';
+import type { Pool, PoolClient } from '@vitalis/db';
+
+export type Queryable = Pool | PoolClient;
+
+export interface EventMetadata {
+  actor?: string | undefined;
+  client?: string | undefined;
+  correlationId?: string | undefined;
+  causationId?: string | undefined;
+  scope?: string | undefined;
+  [key: string]: unknown;
+}
+
+export interface NewEvent {
+  type: string;
+  data: Record<string, unknown>;
+  schemaVersion?: number;
+  eventId?: string;
+}
+
+export interface StoredEvent {
+  globalPosition: number;
+  eventId: string;
+  streamId: string;
+  streamVersion: number;
+  type: string;
+  schemaVersion: number;
+  data: Record<string, unknown>;
+  metadata: EventMetadata & { time: string };
+  recordedAt: string;
+}
+
+/** A number = the stream must be exactly at that version (0 = must not exist yet). */
+export type ExpectedVersion = number | typeof ANY | typeof NO_STREAM;
+export const ANY = 'any' as const;
+export const NO_STREAM = 0;
+
+export class ConcurrencyError extends Error {
+  constructor(
+    readonly streamId: string,
+    readonly expected: ExpectedVersion,
+    readonly actual: number,
+  ) {
+    super(`stream ${streamId}: expected version ${String(expected)}, actual ${actual}`);
+    this.name = 'ConcurrencyError';
+  }
+}
+
+/** An event id that is already stored: the append was a redelivery (nothing was written). */
+export class DuplicateEventError extends Error {
+  constructor(readonly streamId: string) {
+    super(`stream ${streamId}: an event with this event id is already stored`);
+    this.name = 'DuplicateEventError';
+  }
+}
+
+interface EventRow {
+  global_position: number;
+  event_id: string;
+  stream_id: string;
+  stream_version: number;
+  type: string;
+  schema_version: number;
+  data: Record<string, unknown>;
+  metadata: EventMetadata & { time: string };
+  recorded_at: Date;
+}
+
+const COLUMNS = 'global_position, event_id, stream_id, stream_version, type, schema_version, data, metadata, recorded_at';
+
+function toStored(r: EventRow): StoredEvent {
+  return {
+    globalPosition: r.global_position,
+    eventId: r.event_id,
+    streamId: r.stream_id,
+    streamVersion: r.stream_version,
+    type: r.type,
+    schemaVersion: r.schema_version,
+    data: r.data,
+    metadata: r.metadata,
+    recordedAt: r.recorded_at.toISOString(),
+  };
+}
+
+async function currentVersion(db: Queryable, streamId: string): Promise<number> {
+  const { rows } = await db.query<{ v: number | null }>('SELECT max(stream_version) AS v FROM events WHERE stream_id = $1', [streamId]);
+  return rows[0]?.v ?? 0;
+}
+
+/**
+ * Appends events to a stream at the expected version. Concurrency is decided by the
+ * UNIQUE (stream_id, stream_version) constraint, so two writers at the same version can never both
+ * commit: the loser gets ConcurrencyError (HTTP 409/412), never a silent overwrite. Pass a
+ * PoolClient inside a transaction to append atomically with other writes. Give events a stable
+ * `eventId` (e.g. derived from their cause) to make redelivery safe: DuplicateEventError.
+ */
+export async function append(
+  db: Queryable,
+  streamId: string,
+  expected: ExpectedVersion,
+  events: NewEvent[],
+  metadata: EventMetadata = {},
+): Promise<{ version: number; events: StoredEvent[] }> {
+  if (events.length === 0) throw new Error('append: no events');
+  const time = new Date().toISOString();
+  // One round trip: the version check and the insert are one statement. A concurrent writer that
+  // commits first makes the UNIQUE (stream_id, stream_version) check fail (→ ConcurrencyError).
+  try {
+    const { rows } = await db.query<EventRow>(
+      `WITH cur AS (SELECT coalesce(max(stream_version), 0) AS v FROM events WHERE stream_id = $1)
+       INSERT INTO events (event_id, stream_id, stream_version, type, schema_version, data, metadata)
+       SELECT e.event_id, $1, cur.v + e.n, e.type, e.schema_version, e.data, $6
+         FROM cur, unnest($2::uuid[], $3::text[], $4::smallint[], $5::jsonb[]) WITH ORDINALITY AS e(event_id, type, schema_version, data, n)
+        WHERE $7::integer IS NULL OR cur.v = $7
+       RETURNING ${COLUMNS}`,
+      [
+        streamId,
+        events.map((e) => e.eventId ?? randomUUID()),
+        events.map((e) => e.type),
+        events.map((e) => e.schemaVersion ?? 1),
+        events.map((e) => JSON.stringify(e.data)),
+        { ...metadata, time },
+        expected === ANY ? null : expected,
+      ],
+    );
+    if (rows.length === 0) throw new ConcurrencyError(streamId, expected, await currentVersion(db, streamId));
+    const stored = rows.map(toStored).sort((a, b) => a.streamVersion - b.streamVersion);
+    return { version: stored[stored.length - 1]!.streamVersion, events: stored };
+  } catch (err) {
+    const e = err as { code?: string; constraint?: string };
+    if (e.code === '23505' && e.constraint === 'events_event_id_key') throw new DuplicateEventError(streamId);
+    if (e.code === '23505') throw new ConcurrencyError(streamId, expected, await currentVersion(db, streamId).catch(() => -1));
+    throw err;
+  }
+}
+
+/** The events of one stream in version order (read-your-writes: sees every committed event). */
+export async function readStream(db: Queryable, streamId: string, fromVersion = 1): Promise<StoredEvent[]> {
+  const { rows } = await db.query<EventRow>(
+    `SELECT ${COLUMNS} FROM events WHERE stream_id = $1 AND stream_version >= $2 ORDER BY stream_version`,
+    [streamId, fromVersion],
+  );
+  return rows.map(toStored);
+}
+
+/**
+ * Events after `afterPosition` in global order, at most `limit`, gap-safe (see the header): an
+ * event whose transaction is still in flight, or younger than one still in flight, is held back
+ * until every older transaction has ended, so a checkpoint never passes an event not yet visible.
+ */
+export async function readAll(db: Queryable, afterPosition: number, limit = 500): Promise<StoredEvent[]> {
+  const { rows } = await db.query<EventRow>(
+    `SELECT ${COLUMNS} FROM events
+      WHERE global_position > $1 AND transaction_id < pg_snapshot_xmin(pg_current_snapshot())
+      ORDER BY global_position LIMIT $2`,
+    [afterPosition, limit],
+  );
+  return rows.map(toStored);
+}
+
+/** The highest global position visible now (for "wait until projected" and benchmarks). */
+export async function headPosition(db: Queryable): Promise<number> {
+  const { rows } = await db.query<{ p: number | null }>('SELECT max(global_position) AS p FROM events');
+  return rows[0]?.p ?? 0;
+}
+
+export interface Subscription {
+  stop: () => Promise<void>;
+}
+
+/** The channel migration 0007 notifies on every insert into `events`. */
+export const EVENTS_CHANNEL = 'vitalis_events';
+
+/**
+ * Listens on EVENTS_CHANNEL with a dedicated connection and calls `wake` on every notification
+ * (coalesced by the caller). Reconnects after a lost connection; polling remains the safety net.
+ */
+export function listenForEvents(pool: Pool, wake: () => void, onError: (err: unknown) => void = () => {}): Subscription {
+  let stopped = false;
+  let client: PoolClient | undefined;
+  let retry: NodeJS.Timeout | undefined;
+  const connect = async () => {
+    try {
+      client = await pool.connect();
+      client.on('notification', () => wake());
+      client.on('error', (err) => {
+        onError(err);
+        client?.release(true);
+        client = undefined;
+        if (!stopped) retry = setTimeout(() => void connect(), 1_000);
+      });
+      await client.query(`LISTEN ${EVENTS_CHANNEL}`);
+    } catch (err) {
+      onError(err);
+      client?.release(true);
+      client = undefined;
+      if (!stopped) retry = setTimeout(() => void connect(), 1_000);
+    }
+  };
+  void connect();
+  return {
+    stop: async () => {
+      stopped = true;
+      clearTimeout(retry);
+      if (client) {
+        await client.query(`UNLISTEN ${EVENTS_CHANNEL}`).catch(() => {});
+        client.release();
+      }
+    },
+  };
+}
+
+/**
+ * Reads from `fromPosition` and hands each batch to `handle` (which should persist its own
+ * checkpoint); woken at once by LISTEN/NOTIFY, and polls every `intervalMs` as a safety net (a
+ * notification may arrive while the horizon is still held back by an older open transaction).
+ */
+export function subscribe(
+  pool: Pool,
+  fromPosition: number,
+  handle: (events: StoredEvent[]) => Promise<void>,
+  options: { intervalMs?: number; batch?: number; onError?: (err: unknown) => void } = {},
+): Subscription {
+  let position = fromPosition;
+  let stopped = false;
+  let wakeUp: (() => void) | undefined;
+  const listener = listenForEvents(pool, () => wakeUp?.(), options.onError);
+  const loop = (async () => {
+    while (!stopped) {
+      try {
+        const events = await readAll(pool, position, options.batch ?? 500);
+        if (events.length > 0) {
+          await handle(events);
+          position = events[events.length - 1]!.globalPosition;
+          continue;
+        }
+      } catch (err) {
+        options.onError?.(err);
+      }
+      await new Promise<void>((resolve) => {
+        const timer = setTimeout(resolve, options.intervalMs ?? 1_000);
+        wakeUp = () => {
+          clearTimeout(timer);
+          resolve();
+        };
+      });
+      wakeUp = undefined;
+    }
+  })();
+  return {
+    stop: async () => {
+      stopped = true;
+      wakeUp?.();
+      await loop;
+      await listener.stop();
+    },
+  };
+}

@@ -1,0 +1,3 @@
+export * from './patient';
+export * from './slot';
+export * from './triage';

@@ -1,0 +1,91 @@
+/**
+ * The patient aggregate: its events and the pure fold that turns a stream into state. Used by the
+ * gateway (commands answer from the folded stream: read-your-writes) and by the projector (the
+ * rm_patients read model is the same fold), so live and rebuilt read models cannot disagree.
+ */
+export const patientStream = (patientId: string) => `patient-${patientId}`;
+
+export interface Identifier { system: string; value: string }
+export interface Allergy { id: string; substance: string; criticality: 'low' | 'high' | 'unable-to-assess'; reaction?: string | undefined; recordedAt: string }
+
+export interface PatientState {
+  id: string;
+  version: number;
+  family: string;
+  given: string[];
+  birthDate: string | null;
+  gender: 'male' | 'female' | 'other' | 'unknown' | null;
+  identifiers: Identifier[];
+  telecom: { system: string; value: string }[];
+  allergies: Allergy[];
+  registeredAt: string;
+  updatedAt: string;
+}
+
+export interface Demographics {
+  family: string;
+  given: string[];
+  birthDate?: string | null | undefined;
+  gender?: PatientState['gender'] | undefined;
+  identifiers?: Identifier[] | undefined;
+  telecom?: { system: string; value: string }[] | undefined;
+}
+
+export type PatientEvent =
+  | { type: 'PatientRegistered'; data: { patientId: string } & Demographics }
+  | { type: 'PatientUpdated'; data: Partial<Demographics> }
+  | { type: 'AllergyRecorded'; data: Omit<Allergy, 'recordedAt'> }
+  | { type: 'AllergyRemoved'; data: { id: string } };
+
+interface Folded { type: string; data: Record<string, unknown>; streamVersion: number; recordedAt: string }
+
+/** Applies one event; unknown event types (e.g. alerts other teams append) are ignored. */
+export function applyPatient(state: PatientState | null, event: Folded): PatientState | null {
+  const at = event.recordedAt;
+  const d = event.data;
+  if (event.type === 'PatientRegistered') {
+    const r = d as unknown as { patientId: string } & Demographics;
+    return {
+      id: r.patientId,
+      version: event.streamVersion,
+      family: r.family,
+      given: r.given ?? [],
+      birthDate: r.birthDate ?? null,
+      gender: r.gender ?? null,
+      identifiers: r.identifiers ?? [],
+      telecom: r.telecom ?? [],
+      allergies: [],
+      registeredAt: at,
+      updatedAt: at,
+    };
+  }
+  if (!state) return null;
+  const next = { ...state, version: event.streamVersion };
+  switch (event.type) {
+    case 'PatientUpdated': {
+      const u = d as Partial<Demographics>;
+      return {
+        ...next,
+        family: u.family ?? state.family,
+        given: u.given ?? state.given,
+        birthDate: u.birthDate !== undefined ? u.birthDate : state.birthDate,
+        gender: u.gender !== undefined ? u.gender : state.gender,
+        identifiers: u.identifiers ?? state.identifiers,
+        telecom: u.telecom ?? state.telecom,
+        updatedAt: at,
+      };
+    }
+    case 'AllergyRecorded': {
+      const a = d as Omit<Allergy, 'recordedAt'>;
+      return { ...next, allergies: [...state.allergies.filter((x) => x.id !== a.id), { ...a, recordedAt: at }], updatedAt: at };
+    }
+    case 'AllergyRemoved':
+      return { ...next, allergies: state.allergies.filter((x) => x.id !== (d as { id: string }).id), updatedAt: at };
+    default:
+      return next; // other event types on the stream advance the version only
+  }
+}
+
+export function foldPatient(events: Folded[]): PatientState | null {
+  return events.reduce<PatientState | null>(applyPatient, null);
+}

@@ -1,0 +1,150 @@
+/**
+ * Patients REST v1 over real HTTP: register/read/update with ETag and If-Match (concurrent
+ * writers: one wins, the rest 412), allergies, history, search through the projection, access
+ * rules by scope, and the audit trail.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { authHeaders } from '../../helpers/auth';
+import { startGateway, type RunningGateway } from '../../helpers/gateway';
+import { catchUpTo } from '../../../apps/projector/src/projections/runner';
+import { headPosition } from '@vitalis/eventstore';
+import { patientsProjection } from '../../../apps/projector/src/projections/definitions';
+import { getPatient, registerPatient } from '../../../apps/gateway/src/patients/service';
+import { auditRows, caller, patientBody, uid } from './support';
+
+let gw: RunningGateway;
+let admin: Record<string, string>;
+let reception: Record<string, string>;
+let nurse: Record<string, string>;
+const json = { 'content-type': 'application/json' };
+
+beforeAll(async () => {
+  gw = await startGateway();
+  admin = await authHeaders(gw.url, ['read:patients', 'write:patients']);
+  reception = await authHeaders(gw.url, ['write:patients', 'read:appointments', 'write:appointments']);
+  nurse = await authHeaders(gw.url, ['read:patients', 'read:vitals', 'read:appointments']);
+});
+afterAll(() => gw.close());
+
+const api = (path: string, init: RequestInit = {}) => fetch(`${gw.url}/api/v1${path}`, init);
+async function register(family: string, headers = admin) {
+  const res = await api('/patients', { method: 'POST', headers: { ...headers, ...json }, body: JSON.stringify(patientBody(family)) });
+  expect(res.status).toBe(201);
+  return { id: ((await res.json()) as { id: string }).id, etag: res.headers.get('etag')! };
+}
+
+describe('patients', () => {
+  it('registers (201, Location, ETag, pat- id) and reads the FHIR Patient back immediately', async () => {
+    const family = `Lovelace${uid()}`;
+    const res = await api('/patients', { method: 'POST', headers: { ...admin, ...json }, body: JSON.stringify(patientBody(family)) });
+    expect(res.status).toBe(201);
+    const body = (await res.json()) as { id: string; meta: { versionId: string }; name: { family: string }[] };
+    expect(body.id).toMatch(/^pat-/);
+    expect(res.headers.get('location')).toBe(`/api/v1/patients/${body.id}`);
+    expect(res.headers.get('etag')).toBe('"1"');
+    const read = await api(`/patients/${body.id}`, { headers: nurse });
+    expect(read.status).toBe(200);
+    expect(read.headers.get('etag')).toBe('"1"');
+    const p = (await read.json()) as Record<string, unknown>;
+    expect(p).toMatchObject({ resourceType: 'Patient', id: body.id, birthDate: '1980-02-03', gender: 'female', name: [{ family, given: ['Ada'] }], allergies: [] });
+    expect(p.vitals).toMatchObject({ news2: { complete: false } });
+  });
+
+  it('rejects invalid bodies with a problem (400), unknown ids with 404, and needs a token', async () => {
+    const bad = await api('/patients', { method: 'POST', headers: { ...admin, ...json }, body: JSON.stringify({ name: [] }) });
+    expect(bad.status).toBe(400);
+    expect(bad.headers.get('content-type')).toContain('application/problem+json');
+    expect(((await api('/patients/pat-doesnotexist', { headers: admin })).status)).toBe(404);
+    expect((await api('/patients/pat-x')).status).toBe(401);
+  });
+
+  it('update needs If-Match (428), refuses a stale one (412), accepts the current one', async () => {
+    const { id, etag } = await register(`Hopper${uid()}`);
+    const body = JSON.stringify(patientBody('Hopper', { gender: 'other' }));
+    expect((await api(`/patients/${id}`, { method: 'PUT', headers: { ...admin, ...json }, body })).status).toBe(428);
+    expect((await api(`/patients/${id}`, { method: 'PUT', headers: { ...admin, ...json, 'if-match': '"7"' }, body })).status).toBe(412);
+    const ok = await api(`/patients/${id}`, { method: 'PUT', headers: { ...admin, ...json, 'if-match': etag }, body });
+    expect(ok.status).toBe(200);
+    expect(ok.headers.get('etag')).toBe('"2"');
+    expect(((await ok.json()) as { gender: string }).gender).toBe('other');
+  });
+
+  it('concurrent writers with the same If-Match: exactly one wins, the others get 412', async () => {
+    const { id, etag } = await register(`Race${uid()}`);
+    const results = await Promise.all(
+      Array.from({ length: 20 }, (_, i) =>
+        api(`/patients/${id}`, { method: 'PUT', headers: { ...admin, ...json, 'if-match': etag }, body: JSON.stringify(patientBody(`Race${i}`)) }).then((r) => r.status),
+      ),
+    );
+    expect(results.filter((s) => s === 200)).toHaveLength(1);
+    expect(results.filter((s) => s === 412)).toHaveLength(19);
+    const history = (await (await api(`/patients/${id}/history`, { headers: admin })).json()) as { events: { version: number; type: string; metadata: Record<string, unknown> }[] };
+    expect(history.events.map((e) => [e.version, e.type])).toEqual([[1, 'PatientRegistered'], [2, 'PatientUpdated']]);
+    expect(history.events[0]!.metadata).toMatchObject({ scope: 'write:patients' });
+  });
+
+  it('records and removes allergies as events; reception sees demographics only and cannot touch allergies', async () => {
+    const { id } = await register(`Curie${uid()}`, reception);
+    const rec = await api(`/patients/${id}/allergies`, { method: 'POST', headers: { ...admin, ...json }, body: JSON.stringify({ resourceType: 'AllergyIntolerance', code: { text: 'Penicillin' }, criticality: 'high', reaction: [{ description: 'rash' }] }) });
+    expect(rec.status).toBe(201);
+    const allergy = (await rec.json()) as { id: string; code: { text: string } };
+    expect(allergy.code.text).toBe('Penicillin');
+    const full = (await (await api(`/patients/${id}`, { headers: admin })).json()) as { allergies: { id: string }[] };
+    expect(full.allergies.map((a) => a.id)).toEqual([allergy.id]);
+
+    const demo = (await (await api(`/patients/${id}`, { headers: reception })).json()) as Record<string, unknown>;
+    expect(demo.resourceType).toBe('Patient');
+    expect(demo).not.toHaveProperty('allergies');
+    expect(demo).not.toHaveProperty('vitals');
+    expect((await api(`/patients/${id}/history`, { headers: reception })).status).toBe(403);
+    expect((await api(`/patients/${id}/allergies`, { method: 'POST', headers: { ...reception, ...json }, body: JSON.stringify({ code: { text: 'Nuts' } }) })).status).toBe(403);
+
+    expect((await api(`/patients/${id}/allergies/${allergy.id}`, { method: 'DELETE', headers: { ...admin, 'if-match': '"1"' } })).status).toBe(412);
+    const del = await api(`/patients/${id}/allergies/${allergy.id}`, { method: 'DELETE', headers: admin });
+    expect(del.status).toBe(204);
+    expect(del.headers.get('etag')).toBe('"3"');
+    expect((await api(`/patients/${id}/allergies/${allergy.id}`, { method: 'DELETE', headers: admin })).status).toBe(404);
+  });
+
+  it('searches by name, birth date and identifier through the projection, paginated with a cursor', async () => {
+    const tag = uid();
+    const ids: string[] = [];
+    for (let i = 0; i < 3; i++) ids.push((await register(`Search${tag}${i}`)).id);
+    await catchUpTo(gw.deps.pool, patientsProjection, await headPosition(gw.deps.pool));
+    const page1 = (await (await api(`/patients?name=search${tag}&limit=2`, { headers: admin })).json()) as { entry: { resource: { id: string } }[]; next: string | null };
+    expect(page1.entry.map((e) => e.resource.id)).toEqual(ids.slice(0, 2));
+    expect(page1.next).toBeTruthy();
+    const page2 = (await (await fetch(page1.next!, { headers: admin })).json()) as { entry: { resource: { id: string } }[]; next: string | null };
+    expect(page2.entry.map((e) => e.resource.id)).toEqual(ids.slice(2));
+    expect(page2.next).toBeNull();
+    const byIdent = (await (await api(`/patients?identifier=${encodeURIComponent(`urn:vitalis:mrn|MRN-Search${tag}1`)}&birthdate=1980-02-03`, { headers: reception })).json()) as { entry: { resource: { id: string } }[] };
+    expect(byIdent.entry.map((e) => e.resource.id)).toEqual([ids[1]]);
+    expect((await api('/patients?cursor=garbage!', { headers: admin })).status).toBe(400);
+    const noScope = await authHeaders(gw.url, ['read:appointments']);
+    expect((await api('/patients', { headers: noScope })).status).toBe(403);
+  });
+
+  it('a patient user sees only their own record', async () => {
+    const pool = gw.deps.pool;
+    const a = await registerPatient(pool, caller({ scopes: ['write:patients'] }), { family: `Own${uid()}`, given: [] });
+    const b = await registerPatient(pool, caller({ scopes: ['write:patients'] }), { family: `Other${uid()}`, given: [] });
+    const me = caller({ scopes: ['read:appointments'], roles: ['patient'], patientId: a.id });
+    await expect(getPatient(pool, me, a.id)).resolves.toMatchObject({ view: 'clinical' });
+    await expect(getPatient(pool, me, b.id)).rejects.toMatchObject({ status: 403 });
+    expect(await auditRows(pool, b.id)).toContainEqual({ action: 'patient.read', outcome: 'failure', scope: 'patient:self' });
+  });
+
+  it('every read and write is in the audit trail with the scope that allowed it', async () => {
+    const { id, etag } = await register(`Audit${uid()}`);
+    await api(`/patients/${id}`, { headers: nurse });
+    await api(`/patients/${id}`, { method: 'PUT', headers: { ...admin, ...json, 'if-match': etag }, body: JSON.stringify(patientBody('Audit')) });
+    await api(`/patients/${id}/history`, { headers: admin });
+    const rows = await auditRows(gw.deps.pool, id);
+    expect(rows).toEqual([
+      { action: 'patient.register', outcome: 'success', scope: 'write:patients' },
+      { action: 'patient.read', outcome: 'success', scope: 'read:patients' },
+      { action: 'patient.update', outcome: 'success', scope: 'write:patients' },
+      { action: 'patient.history', outcome: 'success', scope: 'read:patients' },
+    ]);
+  });
+});
