@@ -12,6 +12,7 @@ import type { GatewayDeps } from './deps';
 import { authPlugin } from './auth';
 import { healthRoutes } from './health';
 import { vitalsRoutes } from './vitals/routes';
+import { createLiveHub, liveRoutes } from './live';
 
 /** The gateway's fastify type: zod schemas drive validation, serialisation and the OpenAPI document. */
 export type GatewayApp = FastifyInstance<
@@ -49,5 +50,11 @@ export async function buildGateway(deps: GatewayDeps): Promise<GatewayApp> {
   await app.register(authPlugin(deps));
   await app.register(healthRoutes(deps, VITALIS_VERSION));
   await app.register(vitalsRoutes(deps));
+  // Live vitals (SSE, WebSocket; MCP subscribes through app.liveHub). Streams end before the server closes.
+  const liveHub = createLiveHub(deps, (ids) => app.revocations.revokedAmong(ids));
+  await liveHub.start();
+  app.decorate('liveHub', liveHub);
+  app.addHook('preClose', () => liveHub.close());
+  await app.register(liveRoutes(deps, liveHub));
   return app;
 }
