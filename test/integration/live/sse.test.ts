@@ -5,7 +5,8 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { clientCredentialsToken, registerClient } from '../../helpers/auth';
-import { numeric, openSse, startRig, streamUrl, uid, waitFor, type LiveRig } from './support';
+import { encodeBatch, liveChannel } from '@vitalis/live';
+import { numeric, openSse, openWs, startRig, streamUrl, uid, waitFor, type LiveRig } from './support';
 
 let rig: LiveRig;
 let auth: { authorization: string };
@@ -142,5 +143,37 @@ describe('GET /api/v1/vitals/stream', () => {
     const replayed = await resumed.waitForEvents(4, 'alert, 2 observations, clear');
     expect(replayed.map((e) => e.event)).toEqual(['alert', 'observation', 'observation', 'alert']);
     resumed.close();
+  });
+
+  it('closes an open WebSocket (4401) when its token is revoked', async () => {
+    const client = await registerClient(rig.gw.url, ['read:vitals']);
+    const token = await clientCredentialsToken(rig.gw.url, client);
+    const ws = await openWs(`${rig.gw.url}/api/v1/vitals/ws`, { authorization: `Bearer ${token}` });
+    ws.send({ type: 'subscribe', sub: 'r', patients: [`pat-${uid()}`] });
+    await ws.waitFor((m) => m.some((x) => x.type === 'subscribed'), 'subscribed');
+    await fetch(`${rig.gw.url}/api/auth/revoke`, { method: 'POST', body: new URLSearchParams({ token, client_id: client.client_id, client_secret: client.client_secret }) });
+    expect(await ws.closed).toMatchObject({ code: 4401, reason: 'token revoked' });
+    expect(ws.messages.at(-1)).toMatchObject({ type: 'closed', sub: 'r', reason: 'revoked' });
+  });
+
+  it('refills subscribers from the append log when a fan-out message was lost (gap in the offset range)', async () => {
+    // A partition the private topic does not have, so the real ingest never touches it.
+    const partition = 9;
+    const patient = `pat-gap-${uid()}`;
+    const sse = await openSse(streamUrl(rig.gw, { patient }), auth);
+    const channel = liveChannel(rig.topic);
+    const publish = (first: number, last: number) => rig.redis.publish(channel, encodeBatch({ v: 1, partition, first, last, events: [] }));
+    await waitFor(async () => publish(100, 100), (n) => n > 0); // the gateway is listening; it has seen offset 100
+    // rows 101..105 are stored but their message is never published (a lost publish)
+    const at = new Date().toISOString();
+    await rig.pool.query(
+      `INSERT INTO vitals_observations (patient_id, device_id, seq, code, effective_at, value, unit, kafka_partition, kafka_offset)
+       SELECT $1, $1 || '-dev', g, '8867-4', $2::timestamptz, 70, '/min', $3, 100 + g FROM generate_series(1, 5) g`,
+      [patient, at, partition],
+    );
+    await publish(106, 106); // next batch: the gateway sees 101..105 missing and refills from the log
+    const events = await sse.waitForEvents(5, 'the 5 rows of the lost message');
+    expect(events.map((e) => [e.id, e.data.seq])).toEqual([1, 2, 3, 4, 5].map((i) => [`${partition}-${100 + i}`, i]));
+    sse.close();
   });
 });
