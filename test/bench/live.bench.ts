@@ -133,7 +133,7 @@ async function main() {
 
   const port = await freePort();
   const gateway = startChild('gateway', 'apps/gateway/src/main.ts', { PORT: String(port), LIVE_TOPIC: topic, DATABASE_POOL_MAX: '20' });
-  const ingest = startChild('ingest', 'apps/ingest/src/main.ts', { INGEST_TOPIC: topic, INGEST_DLQ_TOPIC: `${topic}.dlq`, INGEST_GROUP_ID: `vitalis-bench-live-${id}`, INGEST_MAX_WAIT_MS: '20' });
+  const ingest = startChild('ingest', 'apps/ingest/src/main.ts', { INGEST_TOPIC: topic, INGEST_DLQ_TOPIC: `${topic}.dlq`, INGEST_GROUP_ID: `vitalis-bench-live-${id}`, INGEST_MAX_WAIT_MS: '20', INGEST_CONCURRENCY: env.BENCH_INGEST_CONCURRENCY ?? '12' });
   const base = `http://127.0.0.1:${port}`;
   for (let i = 0; ; i++) {
     if (await fetch(`${base}/api/v1/health`).then((r) => r.ok, () => false)) break;
