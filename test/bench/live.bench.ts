@@ -19,6 +19,8 @@ import { CompressionTypes } from 'kafkajs';
 import { createPool } from '@vitalis/db';
 import { createKafka } from '@vitalis/kafka';
 import { createLogger } from '@vitalis/log';
+import { decodeBatch, liveChannel } from '@vitalis/live';
+import { createRedis } from '@vitalis/redis';
 import { clientCredentialsToken, registerClient } from '../helpers/auth';
 
 const env = process.env;
@@ -58,6 +60,16 @@ function startChild(name: string, script: string, extra: Record<string, string>)
 const rssOf = (pid: number) => {
   try {
     return Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1] ?? 0) * 1024;
+  } catch {
+    return 0;
+  }
+};
+
+/** CPU seconds (user + system) a process has used so far. */
+const cpuOf = (pid: number | 'self') => {
+  try {
+    const f = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
+    return (Number(f[11]) + Number(f[12])) / 100;
   } catch {
     return 0;
   }
@@ -157,6 +169,19 @@ async function main() {
   const rssIdle = rssOf(gateway.pid!);
   out(`subscribers: ${fmt(SSE)} SSE + ${fmt(WS)} WebSocket on one gateway, connected in ${((Date.now() - t0) / 1000).toFixed(1)} s; gateway RSS idle with subscribers: ${Math.round(rssIdle / 1_048_576)} MB`);
 
+  // second baseline: the fan-out message itself (committed + published), seen by a plain Redis subscriber
+  const published = new Float64Array(RATE * (SECONDS + 30));
+  let nPub = 0;
+  const tap = createRedis({ url: env.REDIS_URL ?? 'redis://127.0.0.1:56379', name: 'vitalis-bench-live-tap' });
+  await tap.connect();
+  tap.on('message', (_c: string, raw: string) => {
+    const now = Date.now();
+    const b = decodeBatch(raw);
+    if (!measuring || !b) return;
+    for (const e of b.events) if (e.kind === 'observation' && nPub < published.length) published[nPub++] = now - Date.parse(e.data.effective_at);
+  });
+  await tap.subscribe(liveChannel(topic));
+
   const producer = kafka.producer({ allowAutoTopicCreation: false });
   await producer.connect();
   const rss: number[] = [];
@@ -164,6 +189,7 @@ async function main() {
   const seq = new Int32Array(n);
   let produced = 0;
   measuring = true;
+  const cpu0 = { gateway: cpuOf(gateway.pid!), ingest: cpuOf(ingest.pid!), bench: cpuOf('self') };
   const started = Date.now();
   const perTick = Math.round((RATE * TICK_MS) / 1000);
   let next = started;
@@ -194,6 +220,9 @@ async function main() {
     await sleep(200);
   }
   const drainMs = Date.now() - started - producingMs;
+  const wall = (producingMs + drainMs) / 1000;
+  const cpuShare = (now: number, before: number) => `${Math.round(((now - before) / wall) * 100)}%`;
+  const cpuLine = `CPU over the run (100% = one core): gateway ${cpuShare(cpuOf(gateway.pid!), cpu0.gateway)}, ingest ${cpuShare(cpuOf(ingest.pid!), cpu0.ingest)}, bench clients + producer ${cpuShare(cpuOf('self'), cpu0.bench)}`;
   measuring = false;
   clearInterval(rssTimer);
 
@@ -214,11 +243,17 @@ async function main() {
   const baseP99 = rows[0]?.p99 ?? NaN;
   out(`produced ${fmt(produced)} observations in ${(producingMs / 1000).toFixed(1)} s = ${fmt(produced / (producingMs / 1000))} obs/s (target ${fmt(RATE)}); stored ${fmt(rows[0]?.n ?? 0)}`);
   out(`baseline device -> append log (ingest commit): p50 ${baseP50.toFixed(0)} ms, p99 ${baseP99.toFixed(0)} ms`);
-  out(`delivery latency device -> subscriber: p50 ${p50.toFixed(0)} ms, p99 ${p99.toFixed(0)} ms (goal p99 < 100 ms: ${p99 < 100 ? 'met' : 'not met'}); gateway adds p50 ${(p50 - baseP50).toFixed(0)} ms, p99 ${(p99 - baseP99).toFixed(0)} ms; ratio to baseline p50 ${(p50 / baseP50).toFixed(2)}x, p99 ${(p99 / baseP99).toFixed(2)}x`);
+  const pub = published.subarray(0, nPub).sort();
+  out(`baseline device -> fan-out message (committed, alerts evaluated, published): p50 ${pct(pub, 50).toFixed(0)} ms, p99 ${pct(pub, 99).toFixed(0)} ms`);
+  out(`  the gateway hop (fan-out message -> subscriber) adds p50 ${(p50 - pct(pub, 50)).toFixed(0)} ms, p99 ${(p99 - pct(pub, 99)).toFixed(0)} ms`);
+  out(`delivery latency device -> subscriber: p50 ${p50.toFixed(0)} ms, p99 ${p99.toFixed(0)} ms (goal p99 < 100 ms: ${p99 < 100 ? 'met' : 'not met'}); ratio to baseline p50 ${(p50 / baseP50).toFixed(2)}x, p99 ${(p99 / baseP99).toFixed(2)}x`);
   out(`delivered ${fmt(delivered)} messages = ${fmt(delivered / ((producingMs + drainMs) / 1000))} msg/s over the run (drain after the producer stopped: ${(drainMs / 1000).toFixed(1)} s)`);
   out(`delivered / produced = ${(delivered / produced).toFixed(4)} (must be 1.0); duplicates ${fmt(duplicates)}; lagged notices ${fmt(lagged)}`);
   out(`gateway RSS: idle with subscribers ${Math.round(rssIdle / 1_048_576)} MB, peak under load ${Math.round(Math.max(...rss, 0) / 1_048_576)} MB`);
 
+  out(cpuLine);
+
+  tap.disconnect();
   for (const ws of sockets) ws.terminate();
   await producer.disconnect();
   gateway.kill('SIGTERM');
