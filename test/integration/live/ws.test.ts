@@ -6,6 +6,7 @@
 import net from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { clientCredentialsToken, registerClient } from '../../helpers/auth';
+import { startGateway } from '../../helpers/gateway';
 import { numeric, openSse, openWs, startRig, streamUrl, uid, waitFor, type LiveRig } from './support';
 
 let rig: LiveRig;
@@ -135,4 +136,24 @@ describe('WebSocket /api/v1/vitals/ws', () => {
     resumed.close();
     slow.destroy();
   }, 240_000);
+
+  it('any gateway serves any subscriber; a stream closes when its token expires', async () => {
+    const other = await startGateway({ LIVE_TOPIC: rig.topic, ACCESS_TOKEN_TTL_SECONDS: '4' });
+    try {
+      const shortLived = await clientCredentialsToken(other.url, await registerClient(other.url, ['read:vitals']));
+      const patient = `pat-2gw-${uid()}`;
+      const onFirst = await openSse(streamUrl(rig.gw, { patient }), { authorization: `Bearer ${token}` });
+      const onSecond = await openSse(streamUrl(other, { patient }), { authorization: `Bearer ${shortLived}` });
+      expect(onSecond.status).toBe(200);
+      await rig.send(patient, observations(patient, 0, 3));
+      await onFirst.waitForEvents(3, 'three on the first gateway');
+      await onSecond.waitForEvents(3, 'three on the second gateway');
+      expect(onSecond.events.map((e) => e.id)).toEqual(onFirst.events.map((e) => e.id));
+      await onSecond.ended; // the token expires after 4 s: the server ends the stream
+      expect(onSecond.events.at(-1)).toMatchObject({ event: 'closed', data: { reason: 'expired' } });
+      onFirst.close();
+    } finally {
+      await other.close();
+    }
+  });
 });
