@@ -44,13 +44,22 @@ export async function replayPage(pool: Pool, q: ReplayQuery): Promise<{ events: 
     patient_id: string; device_id: string; seq: number; code: string; at: string; value: number | null; unit: string;
     sample_period_ms: number | null; samples: number[] | null; kafka_partition: number; kafka_offset: string;
   }>(
-    `WITH c(p, o) AS (SELECT * FROM unnest($2::int[], $3::bigint[]))
-     SELECT patient_id, device_id, seq, code, ${AT} AS at, value, unit, sample_period_ms, samples, kafka_partition, kafka_offset
-       FROM vitals_observations v
-      WHERE patient_id = ANY($1::text[])
-        AND kafka_offset > COALESCE((SELECT c.o FROM c WHERE c.p = v.kafka_partition), -1)
-        AND ($4::text[] IS NULL OR code = ANY($4::text[]))
-      ORDER BY kafka_partition, kafka_offset
+    // One index range scan per patient on (patient_id, kafka_partition, kafka_offset): the patient's
+    // partition is that of its latest row (a patient maps to one partition), then rows after the
+    // cursor there. Never a scan of the patient's whole history.
+    `WITH c(p, o) AS (SELECT * FROM unnest($2::int[], $3::bigint[])),
+          pp AS (SELECT pat.id, last.p FROM unnest($1::text[]) AS pat(id)
+                   CROSS JOIN LATERAL (SELECT kafka_partition AS p FROM vitals_observations
+                                        WHERE patient_id = pat.id ORDER BY kafka_partition DESC, kafka_offset DESC LIMIT 1) last)
+     SELECT r.* FROM pp CROSS JOIN LATERAL (
+       SELECT patient_id, device_id, seq, code, ${AT} AS at, value, unit, sample_period_ms, samples, kafka_partition, kafka_offset
+         FROM vitals_observations v
+        WHERE v.patient_id = pp.id AND v.kafka_partition = pp.p
+          AND v.kafka_offset > COALESCE((SELECT c.o FROM c WHERE c.p = pp.p), -1)
+          AND ($4::text[] IS NULL OR v.code = ANY($4::text[]))
+        ORDER BY v.kafka_offset
+        LIMIT $5) r
+      ORDER BY r.kafka_partition, r.kafka_offset
       LIMIT $5`,
     [q.patients, parts, offs, q.codes?.length ? q.codes : null, q.limit + 1],
   );
