@@ -15,6 +15,7 @@ import { readFileSync } from 'node:fs';
 import http from 'node:http';
 import net from 'node:net';
 import WebSocket from 'ws';
+import pg from 'pg';
 import { CompressionTypes } from 'kafkajs';
 import { createPool } from '@vitalis/db';
 import { createKafka } from '@vitalis/kafka';
@@ -30,6 +31,16 @@ const RATE = Number(env.BENCH_RATE ?? 20_000);
 const SECONDS = Number(env.BENCH_SECONDS ?? 30);
 const BROKERS = (env.KAFKA_BROKERS ?? '127.0.0.1:59092').split(',');
 const DB_URL = env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:55432/vitalis_bench';
+
+/** The bench database may not exist yet (make bench runs this before vitals.bench.ts creates it). */
+async function ensureDatabase(): Promise<void> {
+  const name = new URL(DB_URL).pathname.slice(1);
+  const admin = new pg.Client({ connectionString: DB_URL.replace(/\/[^/]*$/, '/postgres') });
+  await admin.connect();
+  const exists = await admin.query('SELECT 1 FROM pg_database WHERE datname = $1', [name]);
+  if (exists.rowCount === 0 && /^[a-z0-9_]+$/.test(name)) await admin.query(`CREATE DATABASE ${name}`);
+  await admin.end();
+}
 const TICK_MS = 50;
 
 const out = (line: string) => process.stdout.write(`${line}\n`);
@@ -135,6 +146,7 @@ function openWs(port: number, token: string, i: number, patient: string): Promis
 }
 
 async function main() {
+  await ensureDatabase();
   const logger = createLogger('bench', 'error');
   const kafka = createKafka({ brokers: BROKERS, clientId: 'vitalis-bench-live', logger });
   const admin = kafka.admin();

@@ -25,6 +25,16 @@ afterAll(async () => {
 const wsUrl = () => `${rig.gw.url}/api/v1/vitals/ws`;
 const observations = (patient: string, from: number, n: number) =>
   Array.from({ length: n }, (_, i) => numeric(patient, `${patient}-dev`, from + i, new Date(Date.now() + i)));
+/** ECG chunks of 2,500 samples (~15 kB each) fill socket buffers quickly. */
+const ecg = (patient: string, seq: number) => ({
+  patient_id: patient,
+  device_id: `${patient}-ecg`,
+  seq,
+  effective_at: new Date(Date.now() + seq).toISOString(),
+  code: '131330',
+  unit: 'mV',
+  waveform: { origin: 0, period_ms: 4, samples: Array.from({ length: 2_500 }, (_, i) => Math.round(Math.sin(i / 10) * 1000) / 1000) },
+});
 const dataOf = (msgs: any[], sub: string) => msgs.filter((m) => m.sub === sub && m.type === 'observation');
 
 describe('WebSocket /api/v1/vitals/ws', () => {
@@ -101,16 +111,7 @@ describe('WebSocket /api/v1/vitals/ws', () => {
     slow.pause();
     slow.removeListener('data', onData);
 
-    // ECG chunks of 2,500 samples (~15 kB each) fill the socket buffers quickly
-    const chunk = (seq: number) => ({
-      patient_id: patient,
-      device_id: `${patient}-ecg`,
-      seq,
-      effective_at: new Date(Date.now() + seq).toISOString(),
-      code: '131330',
-      unit: 'mV',
-      waveform: { origin: 0, period_ms: 4, samples: Array.from({ length: 2_500 }, (_, i) => Math.round(Math.sin(i / 10) * 1000) / 1000) },
-    });
+    const chunk = (seq: number) => ecg(patient, seq);
     const total = 600;
     for (let i = 0; i < total; i += 50) await rig.send(patient, Array.from({ length: 50 }, (_, j) => chunk(i + j)));
     await fast.waitForEvents(total, 'the fast subscriber to get every chunk', 90_000);
@@ -136,6 +137,30 @@ describe('WebSocket /api/v1/vitals/ws', () => {
     resumed.close();
     slow.destroy();
   }, 240_000);
+
+  it('a WebSocket subscriber that stops reading gets lagged + closed for that subscription, then resumes with after', async () => {
+    const patient = `pat-wslow-${uid()}`;
+    const ws = await openWs(wsUrl(), { authorization: `Bearer ${token}` });
+    ws.send({ type: 'subscribe', sub: 'slow', patients: [patient] });
+    await ws.waitFor((m) => m.some((x) => x.type === 'subscribed'), 'subscribed');
+    ws.socket.pause(); // stop reading: the server's socket buffer fills
+    const total = 600;
+    for (let i = 0; i < total; i += 50) await rig.send(patient, Array.from({ length: 50 }, (_, j) => ecg(patient, i + j)));
+    await waitFor(async () => (await rig.pool.query('SELECT count(*)::int AS n FROM vitals_observations WHERE patient_id = $1', [patient])).rows[0].n, (n) => n === total);
+    ws.socket.resume();
+    const msgs = await ws.waitFor((m) => m.some((x) => x.type === 'closed' && x.sub === 'slow'), 'the lagged subscription to close', 60_000);
+    const lagged = msgs.find((x) => x.type === 'lagged');
+    expect(lagged).toMatchObject({ sub: 'slow', last_id: expect.stringMatching(/^\d+-\d+$/) });
+    expect(msgs.find((x) => x.type === 'closed')).toMatchObject({ reason: 'lagged' });
+    const before = dataOf(msgs, 'slow').map((m) => m.data.seq);
+    expect(before.length).toBeLessThan(total);
+    expect(dataOf(msgs, 'slow').at(-1).id).toBe(lagged.last_id);
+
+    ws.send({ type: 'subscribe', sub: 'again', patients: [patient], after: lagged.last_id });
+    await ws.waitFor((m) => dataOf(m, 'again').length === total - before.length, 'the rest', 60_000);
+    expect([...before, ...dataOf(ws.messages, 'again').map((m) => m.data.seq)]).toEqual(Array.from({ length: total }, (_, i) => i));
+    ws.socket.close();
+  }, 180_000);
 
   it('any gateway serves any subscriber; a stream closes when its token expires', async () => {
     const other = await startGateway({ LIVE_TOPIC: rig.topic, ACCESS_TOKEN_TTL_SECONDS: '4' });

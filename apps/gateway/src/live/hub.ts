@@ -17,7 +17,7 @@
 import type { Pool } from '@vitalis/db';
 import type { Logger } from '@vitalis/log';
 import type { Redis } from '@vitalis/redis';
-import { cloneCursor, decodeBatch, encodeCursor, isAfter, liveChannel, type AlertData, type Cursor, type LiveEvent } from '@vitalis/live';
+import { cloneCursor, decodeBatch, decodeCursor, encodeCursor, isAfter, liveChannel, type AlertData, type Cursor, type LiveEvent } from '@vitalis/live';
 import type { VitalsObservation } from '@vitalis/schemas';
 import { latestCursor, replayPage } from './replay';
 
@@ -41,8 +41,8 @@ export interface LiveFilter {
   codes?: string[];
   /** Include alert events (default true). */
   alerts?: boolean;
-  /** Resume after this cursor (a decoded Last-Event-ID); absent = from now. */
-  after?: Cursor;
+  /** Resume after this id (an event id we issued, or its decoded cursor); absent = from now. */
+  after?: Cursor | string;
 }
 
 export interface SubscribeOptions extends LiveFilter {
@@ -107,7 +107,7 @@ class Sub implements Subscription {
     readonly hub: LiveHub,
     readonly maxQueue: number,
   ) {
-    this.cursor = opts.after ? cloneCursor(opts.after) : new Map();
+    this.cursor = opts.after ? cloneCursor(opts.after as Cursor) : new Map();
   }
 
   wants(e: LiveEvent): boolean {
@@ -236,6 +236,11 @@ export class LiveHub {
 
   /** Opens a subscription: replays after `filter.after` (or starts from now), then goes live. */
   subscribe(options: SubscribeOptions, sink: LiveSink): Subscription {
+    if (typeof options.after === 'string') {
+      const after = decodeCursor(options.after);
+      if (!after) throw new Error(`not a live stream id: ${options.after.slice(0, 64)}`);
+      options = { ...options, after };
+    }
     const s = new Sub(this.#nextId++, options, sink, this, options.maxQueue ?? this.#maxQueue);
     this.#subs.add(s);
     this.stats.subscribers = this.#subs.size;
