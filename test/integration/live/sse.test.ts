@@ -64,6 +64,15 @@ describe('GET /api/v1/vitals/stream', () => {
     const ids = events.map((e) => e.id!);
     expect(new Set(ids).size).toBe(105);
     second.close();
+    // both subscriptions are in the audit trail as reads of the patient's vitals
+    const { rows: audit } = await rig.pool.query(
+      `SELECT action, outcome, scope, detail->>'resume' AS resume FROM audit_events WHERE resource_type = 'Patient' AND resource_id = $1 ORDER BY id`,
+      [patient],
+    );
+    expect(audit).toEqual([
+      { action: 'vitals.stream', outcome: 'success', scope: 'read:vitals', resume: 'false' },
+      { action: 'vitals.stream', outcome: 'success', scope: 'read:vitals', resume: 'true' },
+    ]);
   });
 
   it('serves a ward stream (several patients) with composite ids, and resumes it', async () => {

@@ -303,6 +303,7 @@ export class LiveHub {
       s.mode = 'live';
       for (const e of pending) s.deliver(e);
     } catch (err) {
+      if (s.closed) return; // ended meanwhile (client gone, shutdown): nothing to report
       this.opts.logger.error({ err, subscription: s.id }, 'live replay failed; closing the stream');
       s.end('error');
     }

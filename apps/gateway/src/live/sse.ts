@@ -26,7 +26,7 @@ export function sseRoutes(deps: GatewayDeps, hub: LiveHub): FastifyPluginAsyncZo
           tags: ['vitals'],
           summary: 'Live vitals and alerts (Server-Sent Events), resumable with Last-Event-ID',
           querystring: streamQuerySchema(config.LIVE_MAX_PATIENTS),
-          headers: z.object({ 'last-event-id': z.string().max(8_192).optional() }).passthrough(),
+          headers: z.looseObject({ 'last-event-id': z.string().max(8_192).optional() }),
         },
       },
       async (req, reply) => {
