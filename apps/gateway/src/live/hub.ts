@@ -198,6 +198,8 @@ export class LiveHub {
   readonly #byPatient = new Map<string, Set<Sub>>();
   readonly #subs = new Set<Sub>();
   readonly #lastOffset = new Map<number, number>();
+  /** Partition of each watched patient, as seen on the channel (a gap refills only those affected). */
+  readonly #partitionOf = new Map<string, number>();
   #subscriber?: Redis;
   #nextId = 1;
   #tokenTimer?: NodeJS.Timeout;
@@ -264,7 +266,10 @@ export class LiveHub {
     for (const p of new Set(s.opts.patients)) {
       const set = this.#byPatient.get(p);
       set?.delete(s);
-      if (set?.size === 0) this.#byPatient.delete(p);
+      if (set?.size === 0) {
+        this.#byPatient.delete(p);
+        this.#partitionOf.delete(p);
+      }
     }
     this.stats.subscribers = this.#subs.size;
   }
@@ -321,9 +326,17 @@ export class LiveHub {
     void this.#catchUp(s, false);
   }
 
-  #resyncAll(why: string): void {
-    this.opts.logger.warn({ why, subscribers: this.#subs.size }, 'live: refilling subscribers from the append log');
-    for (const s of this.#subs) this.#resync(s);
+  /** Refills from the log every subscriber that may watch a patient of `partition` (all when undefined). */
+  #resyncAll(why: string, partition?: number): void {
+    let n = 0;
+    for (const s of this.#subs) {
+      const affected = partition === undefined || s.opts.patients.some((p) => (this.#partitionOf.get(p) ?? partition) === partition);
+      if (affected) {
+        n += 1;
+        this.#resync(s);
+      }
+    }
+    this.opts.logger.warn({ why, subscribers: n }, 'live: refilling subscribers from the append log');
   }
 
   #onBatch(raw: string): void {
@@ -334,12 +347,14 @@ export class LiveHub {
     if (last !== undefined && batch.first > last + 1) {
       // A message was lost (publish failure, missed while reconnecting): refill from the log.
       this.stats.gaps += 1;
-      this.#resyncAll(`gap in partition ${batch.partition}: ${last + 1}..${batch.first - 1}`);
+      this.#resyncAll(`gap in partition ${batch.partition}: ${last + 1}..${batch.first - 1}`, batch.partition);
     }
     if (last === undefined || batch.last > last) this.#lastOffset.set(batch.partition, batch.last);
     for (const e of batch.events) {
       const subs = this.#byPatient.get(e.patient_id);
-      if (subs) for (const s of subs) s.offer(e);
+      if (!subs) continue;
+      if (this.#partitionOf.get(e.patient_id) !== batch.partition) this.#partitionOf.set(e.patient_id, batch.partition);
+      for (const s of subs) s.offer(e);
     }
   }
 
