@@ -21,7 +21,8 @@ await migrate(pool);
 await ensureTopics(kafka);
 // Live fan-out to the gateways (Redis pub/sub) and alert rules, after each batch is committed.
 const redis = createRedis({ url: config.REDIS_URL, name: 'vitalis-ingest' });
-await redis.connect();
+// Redis down at start does not stop the ingest (the append log is what matters); ioredis keeps reconnecting.
+await redis.connect().catch((err) => logger.warn({ err }, 'redis unreachable; live fan-out paused until it is back'));
 const live = createLiveStage({ pool, redis, topic: config.INGEST_TOPIC, logger, alerts: config.INGEST_ALERTS });
 
 const worker = await startIngest({

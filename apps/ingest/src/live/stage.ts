@@ -61,6 +61,11 @@ export function createLiveStage(opts: LiveStageOptions): LiveStage {
         events.push({ kind: 'alert', partition: batch.partition, offset, k, patient_id: o.patient_id, type: d.state === 'raised' ? ALERT_TYPES.raised : ALERT_TYPES.cleared, data });
       }
     }
+    if (opts.redis.status !== 'ready') {
+      // Never hold the ingest for the fan-out: the rows are durable, gateways refill the gap.
+      stats.publishFailures += 1;
+      return;
+    }
     try {
       await opts.redis.publish(channel, encodeBatch({ v: 1, partition: batch.partition, first: batch.first, last: batch.last, events }));
       stats.published += 1;
