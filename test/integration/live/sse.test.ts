@@ -75,6 +75,44 @@ describe('GET /api/v1/vitals/stream', () => {
     ]);
   });
 
+  it('no gap and no duplicate when observations keep arriving while the replay runs', async () => {
+    const patient = `pat-race-${uid()}`;
+    const first = await openSse(streamUrl(rig.gw, { patient }), auth);
+    await rig.send(patient, observations(patient, 0, 1));
+    const [got] = await first.waitForEvents(1, 'the first observation');
+    first.close();
+    await rig.send(patient, observations(patient, 1, 50)); // missed while away
+    // reconnect while 20 more batches are being produced: some land before, during and after the replay
+    const producing = (async () => {
+      for (let b = 0; b < 20; b++) await rig.send(patient, observations(patient, 51 + b * 10, 10));
+    })();
+    const resumed = await openSse(streamUrl(rig.gw, { patient }), { ...auth, 'last-event-id': got!.id! });
+    await producing;
+    await resumed.waitForEvents(250, 'all 250 after the resume id');
+    await new Promise((r) => setTimeout(r, 500));
+    expect(resumed.events.map((e) => e.data.seq)).toEqual(Array.from({ length: 250 }, (_, i) => i + 1));
+    resumed.close();
+  });
+
+  it('a fan-out message seen twice (ingest redelivery after a rebalance) is delivered once', async () => {
+    const patient = `pat-dup-${uid()}`;
+    const sse = await openSse(streamUrl(rig.gw, { patient }), auth);
+    await rig.send(patient, observations(patient, 0, 5));
+    const events = await sse.waitForEvents(5, 'five observations');
+    // replay the same positions on the channel, as a second ingest instance would after a rebalance
+    const [partition, last] = events.at(-1)!.id!.split('-').map(Number) as [number, number];
+    const first = last - 4;
+    await rig.redis.publish(
+      liveChannel(rig.topic),
+      encodeBatch({ v: 1, partition, first, last, events: events.map((e, i) => ({ kind: 'observation', partition, offset: first + i, k: 0, patient_id: patient, data: e.data })) }),
+    );
+    await rig.send(patient, observations(patient, 5, 1));
+    await sse.waitForEvents(6, 'the next observation');
+    await new Promise((r) => setTimeout(r, 300));
+    expect(sse.events.map((e) => e.data.seq)).toEqual([0, 1, 2, 3, 4, 5]);
+    sse.close();
+  });
+
   it('serves a ward stream (several patients) with composite ids, and resumes it', async () => {
     const ward = Array.from({ length: 4 }, () => `pat-ward-${uid()}`);
     const sse = await openSse(streamUrl(rig.gw, { patient: ward.join(',') }), auth);

@@ -54,6 +54,12 @@ export interface SubscribeOptions extends LiveFilter {
 
 export interface Subscription {
   readonly id: number;
+  /**
+   * Resolves once the subscription's starting point is fixed (for a fresh one: the patients' latest
+   * stored positions). Tell the client the stream is open only after it: "from now" then means
+   * "from when you saw it open", so an observation produced right after is never taken for history.
+   */
+  readonly ready: Promise<void>;
   /** The id of the last message handed to the sink (null before the first). */
   readonly lastId: string | null;
   resume(): void;
@@ -98,6 +104,8 @@ class Sub implements Subscription {
   paused = false;
   closed = false;
   lastId: string | null = null;
+  ready: Promise<void>;
+  markReady!: () => void;
   #drained?: () => void;
 
   constructor(
@@ -108,6 +116,7 @@ class Sub implements Subscription {
     readonly maxQueue: number,
   ) {
     this.cursor = opts.after ? cloneCursor(opts.after as Cursor) : new Map();
+    this.ready = new Promise((resolve) => (this.markReady = resolve));
   }
 
   wants(e: LiveEvent): boolean {
@@ -180,6 +189,7 @@ class Sub implements Subscription {
   end(reason: CloseReason): void {
     if (this.closed) return;
     this.closed = true;
+    this.markReady();
     this.#drained?.();
     this.hub.remove(this);
     this.sink.close(reason);
@@ -188,6 +198,7 @@ class Sub implements Subscription {
   unsubscribe(): void {
     if (this.closed) return;
     this.closed = true;
+    this.markReady();
     this.#drained?.();
     this.hub.remove(this);
   }
@@ -281,6 +292,7 @@ export class LiveHub {
         const start = await latestCursor(this.opts.pool, s.opts.patients);
         for (const [p, pos] of start) if (isAfter(s.cursor, p, pos)) s.cursor.set(p, pos);
       }
+      s.markReady();
       for (;;) {
         if (s.closed) return;
         const { events, more } = await replayPage(this.opts.pool, {
@@ -308,6 +320,7 @@ export class LiveHub {
       s.mode = 'live';
       for (const e of pending) s.deliver(e);
     } catch (err) {
+      s.markReady();
       if (s.closed) return; // ended meanwhile (client gone, shutdown): nothing to report
       this.opts.logger.error({ err, subscription: s.id }, 'live replay failed; closing the stream');
       s.end('error');

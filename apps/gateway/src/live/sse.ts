@@ -41,17 +41,21 @@ export function sseRoutes(deps: GatewayDeps, hub: LiveHub): FastifyPluginAsyncZo
 
         reply.hijack();
         const res = reply.raw;
-        res.writeHead(200, {
-          'content-type': 'text/event-stream; charset=utf-8',
-          'cache-control': 'no-cache, no-transform',
-          connection: 'keep-alive',
-          'x-accel-buffering': 'no',
-          'x-request-id': req.id,
-        });
-        res.write(`retry: 2000\n: vitalis live vitals\n\n`);
-        res.socket?.setNoDelay(true);
+        const open = () => {
+          if (res.headersSent) return;
+          res.writeHead(200, {
+            'content-type': 'text/event-stream; charset=utf-8',
+            'cache-control': 'no-cache, no-transform',
+            connection: 'keep-alive',
+            'x-accel-buffering': 'no',
+            'x-request-id': req.id,
+          });
+          res.write(`retry: 2000\n: vitalis live vitals\n\n`);
+          res.socket?.setNoDelay(true);
+        };
 
         let wroteSinceBeat = false;
+        let beat: NodeJS.Timeout | undefined;
         const sub = hub.subscribe(
           {
             patients: q.patient,
@@ -63,23 +67,29 @@ export function sseRoutes(deps: GatewayDeps, hub: LiveHub): FastifyPluginAsyncZo
           },
           {
             send: (m) => {
+              open();
               wroteSinceBeat = true;
               return res.write(frame(m));
             },
             close: (reason) => {
+              open();
               res.end(`event: closed\ndata: ${JSON.stringify({ reason })}\n\n`);
             },
           },
         );
-        const beat = setInterval(() => {
-          if (!wroteSinceBeat && res.writableLength === 0) res.write(': heartbeat\n\n');
-          wroteSinceBeat = false;
-        }, config.LIVE_HEARTBEAT_MS);
         res.on('drain', () => sub.resume());
         res.on('close', () => {
           clearInterval(beat);
           sub.unsubscribe();
         });
+        // Open the stream (headers to the client) only once its starting point is fixed.
+        await sub.ready;
+        if (res.writableEnded || res.destroyed) return;
+        open();
+        beat = setInterval(() => {
+          if (!wroteSinceBeat && res.writableLength === 0) res.write(': heartbeat\n\n');
+          wroteSinceBeat = false;
+        }, config.LIVE_HEARTBEAT_MS);
       },
     );
   };

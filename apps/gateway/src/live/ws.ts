@@ -176,7 +176,8 @@ export function wsRoutes(deps: GatewayDeps, hub: LiveHub): FastifyPluginAsyncZod
             },
           );
           subs.set(name, sub);
-          send({ type: 'subscribed', sub: name });
+          await sub.ready; // its starting point is fixed: "from now" = from this message on
+          if (subs.get(name) === sub) send({ type: 'subscribed', sub: name });
         }
       },
     );
