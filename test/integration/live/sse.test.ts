@@ -113,6 +113,26 @@ describe('GET /api/v1/vitals/stream', () => {
     sse.close();
   });
 
+  it('the hub API (what MCP resources/subscribe uses): callback subscription, resume by id string', async () => {
+    const patient = `pat-hub-${uid()}`;
+    const got: { id: string; seq: number }[] = [];
+    const unsubscribe = rig.gw.app.liveHub.subscribeCallback({ patients: [patient] }, (m) => {
+      if (m.type === 'observation') got.push({ id: m.id, seq: m.data.seq });
+    });
+    await unsubscribe.ready;
+    await rig.send(patient, observations(patient, 0, 3));
+    await waitFor(async () => got.length, (n) => n === 3, 45_000, 'three via the hub');
+    unsubscribe();
+    const resumed: number[] = [];
+    const again = rig.gw.app.liveHub.subscribeCallback({ patients: [patient], after: got[0]!.id }, (m) => {
+      if (m.type === 'observation') resumed.push(m.data.seq);
+    });
+    await waitFor(async () => resumed.length, (n) => n === 2, 45_000, 'the two after the first');
+    expect(resumed).toEqual([1, 2]);
+    again();
+    expect(() => rig.gw.app.liveHub.subscribeCallback({ patients: [patient], after: 'nope' }, () => {})).toThrow(/not a live stream id/);
+  });
+
   it('serves a ward stream (several patients) with composite ids, and resumes it', async () => {
     const ward = Array.from({ length: 4 }, () => `pat-ward-${uid()}`);
     const sse = await openSse(streamUrl(rig.gw, { patient: ward.join(',') }), auth);

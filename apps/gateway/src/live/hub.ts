@@ -267,9 +267,13 @@ export class LiveHub {
   }
 
   /** Callback form (e.g. MCP notifications): the callback never pushes back; returns unsubscribe. */
-  subscribeCallback(options: SubscribeOptions, onMessage: (msg: LiveMessage) => void, onClose?: (reason: CloseReason) => void): () => void {
+  subscribeCallback(
+    options: SubscribeOptions,
+    onMessage: (msg: LiveMessage) => void,
+    onClose?: (reason: CloseReason) => void,
+  ): (() => void) & { ready: Promise<void> } {
     const sub = this.subscribe(options, { send: (m) => (onMessage(m), true), close: (r) => onClose?.(r) });
-    return () => sub.unsubscribe();
+    return Object.assign(() => sub.unsubscribe(), { ready: sub.ready });
   }
 
   remove(s: Sub): void {
