@@ -52,3 +52,22 @@ export async function appendAlertEvent(pool: Pool, e: AlertEventToAppend, attemp
   }
   throw new Error(`could not append alert to ${stream} after ${attempts} version clashes`);
 }
+
+/** The rules whose latest event, per patient, is a raise (active alerts), from the event store. */
+export async function activeAlerts(pool: Pool, patientIds: string[]): Promise<Map<string, string[]>> {
+  const { rows } = await pool.query<{ stream_id: string; rule: string }>(
+    `SELECT stream_id, rule FROM (
+       SELECT DISTINCT ON (stream_id, data->>'rule') stream_id, data->>'rule' AS rule, type
+         FROM events WHERE stream_id = ANY($1::text[])
+        ORDER BY stream_id, data->>'rule', stream_version DESC) last
+      WHERE type = $2`,
+    [patientIds.map(alertStream), ALERT_TYPES.raised],
+  );
+  const out = new Map<string, string[]>();
+  const prefix = alertStream('').length;
+  for (const r of rows) {
+    const id = r.stream_id.slice(prefix);
+    out.set(id, [...(out.get(id) ?? []), r.rule]);
+  }
+  return out;
+}

@@ -8,8 +8,10 @@
  *  - spo2-low:    SpO2 < 90 % continuously for >= 10 s      / clears at SpO2 >= 92 %
  *  - hr-high:     heart rate > 130 /min                     / clears at <= 120 /min
  *  - news2-high:  NEWS2 (latest value per code) >= 7        / clears at NEWS2 <= 4
- * Known limit: state starts empty when an instance (re)starts or takes over a partition, so an
- * alert active before is raised again if still true (never silently lost, possibly repeated).
+ * Which alerts are active is restored from the event store the first time a patient is seen
+ * (`knows`/`restore`), so an instance that (re)starts or takes over a partition clears an alert
+ * raised before and does not raise it twice. The latest values (NEWS2) and the SpO2 low-since
+ * window start empty then: a NEWS2 from fewer parameters is lower, never higher.
  */
 import { news2FromLatestVitals } from '@vitalis/clinical';
 
@@ -93,6 +95,16 @@ export class AlertEngine {
       value: news2.score,
     });
     return out;
+  }
+
+  knows(patientId: string): boolean {
+    return this.#patients.has(patientId);
+  }
+
+  /** Seeds a patient's active alerts (from the event store) before its first evaluation. */
+  restore(patientId: string, activeRules: string[]): void {
+    const s = this.#state(patientId);
+    for (const r of activeRules) if (r === 'spo2-low' || r === 'hr-high' || r === 'news2-high') s.active.add(r);
   }
 
   /** Forgets patients not seen for `idleMs` (bounded memory). */

@@ -13,7 +13,7 @@ import type { Redis } from '@vitalis/redis';
 import { encodeBatch, liveChannel, type AlertData, type LiveEvent } from '@vitalis/live';
 import { isEcg, type VitalsObservation } from '@vitalis/schemas';
 import { AlertEngine } from './rules';
-import { ALERT_TYPES, alertEventId, appendAlertEvent } from './alert-store';
+import { ALERT_TYPES, activeAlerts, alertEventId, appendAlertEvent } from './alert-store';
 
 export interface CommittedBatch {
   partition: number;
@@ -46,6 +46,14 @@ export function createLiveStage(opts: LiveStageOptions): LiveStage {
   sweep.unref();
 
   const afterCommit = async (batch: CommittedBatch) => {
+    if (opts.alerts !== false) {
+      // patients this instance has not seen yet: restore their active alerts first (one query)
+      const unseen = [...new Set(batch.items.map((i) => i.observation.patient_id))].filter((p) => !engine.knows(p));
+      if (unseen.length > 0) {
+        const active = await activeAlerts(opts.pool, unseen);
+        for (const p of unseen) engine.restore(p, active.get(p) ?? []);
+      }
+    }
     const events: LiveEvent[] = [];
     for (const { offset, observation: o } of batch.items) {
       events.push({ kind: 'observation', partition: batch.partition, offset, k: 0, patient_id: o.patient_id, data: o });
