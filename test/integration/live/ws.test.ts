@@ -45,6 +45,7 @@ describe('WebSocket /api/v1/vitals/ws', () => {
   });
 
   it('first-message auth: refuses subscribe before auth, closes 4401 on a bad token, 4403 without the scope', async () => {
+    const started = new Date();
     const ws = await openWs(wsUrl());
     ws.send({ type: 'subscribe', sub: 'a', patients: ['x'] });
     await ws.waitFor((m) => m.some((x) => x.type === 'error' && x.status === 401), 'a 401 error message');
@@ -55,6 +56,13 @@ describe('WebSocket /api/v1/vitals/ws', () => {
     const ws2 = await openWs(wsUrl());
     ws2.send({ type: 'auth', token: await clientCredentialsToken(rig.gw.url, writer) });
     expect((await ws2.closed).code).toBe(4403);
+    // both refusals are in the audit trail (reason only, never the token)
+    const { rows } = await rig.pool.query(
+      `SELECT detail FROM audit_events WHERE action = 'token.refused' AND detail->>'route' = '/api/v1/vitals/ws' AND occurred_at > $1 ORDER BY id`,
+      [started],
+    );
+    expect(rows.length).toBeGreaterThanOrEqual(2);
+    expect(JSON.stringify(rows)).not.toContain('garbage');
   });
 
   it('delivers, then resumes from an id: exactly the 100 missed, in order (first-message auth)', async () => {
