@@ -204,4 +204,23 @@ describe('WebSocket /api/v1/vitals/ws', () => {
       await shortLived.close();
     }
   });
+
+  it('idle streams get heartbeats: an SSE comment line, a WebSocket ping', async () => {
+    const gw = await startGateway({ LIVE_TOPIC: rig.topic, LIVE_HEARTBEAT_MS: '200' });
+    try {
+      const t = await clientCredentialsToken(gw.url, await registerClient(gw.url, ['read:vitals']));
+      const ctrl = new AbortController();
+      const res = await fetch(streamUrl(gw, { patient: `pat-hb-${uid()}` }), { headers: { authorization: `Bearer ${t}` }, signal: ctrl.signal });
+      const reader = res.body!.getReader();
+      let text = '';
+      while (!text.includes(': heartbeat\n\n')) text += new TextDecoder().decode((await reader.read()).value);
+      ctrl.abort();
+
+      const ws = await openWs(`${gw.url}/api/v1/vitals/ws`, { authorization: `Bearer ${t}` });
+      await new Promise<void>((resolve) => ws.socket.once('ping', () => resolve()));
+      ws.socket.close();
+    } finally {
+      await gw.close();
+    }
+  });
 });
