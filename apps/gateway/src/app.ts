@@ -17,6 +17,7 @@ import { appointmentRoutes } from './appointments/routes';
 import { triageRoutes } from './triage/routes';
 import { auditRoutes } from './audit/routes';
 import { catalogRoutes } from './catalog/routes';
+import { createLiveHub, liveRoutes } from './live';
 
 /** The gateway's fastify type: zod schemas drive validation, serialisation and the OpenAPI document. */
 export type GatewayApp = FastifyInstance<
@@ -53,5 +54,11 @@ export async function buildGateway(deps: GatewayDeps): Promise<GatewayApp> {
   await app.register(triageRoutes(deps));
   await app.register(auditRoutes(deps));
   await app.register(catalogRoutes(deps));
+  // Live vitals (SSE, WebSocket; MCP subscribes through app.liveHub). Streams end before the server closes.
+  const liveHub = createLiveHub(deps, (ids) => app.revocations.revokedAmong(ids));
+  await liveHub.start();
+  app.decorate('liveHub', liveHub);
+  app.addHook('preClose', () => liveHub.close());
+  await app.register(liveRoutes(deps, liveHub));
   return app;
 }

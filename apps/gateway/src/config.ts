@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import type { JWK } from 'jose';
 import { boolean, ConfigError, infraShape, port, positiveInt } from '@vitalis/config';
+import { TOPICS } from '@vitalis/kafka';
 
 export interface TrustedIssuer {
   issuer: string;
@@ -85,6 +86,16 @@ export const gatewayConfigShape = {
   REGISTRATION_ACCESS_TOKEN: z.string().min(32, 'must be at least 32 characters').optional(),
   /** Encrypts the token signing keys at rest. The development default is refused in production. */
   KEY_ENCRYPTION_SECRET: z.string().min(16, 'must be at least 16 characters').default(DEV_KEY_SECRET),
+  /** Live vitals: the observations topic whose fan-out channel (vitalis:live:<topic>) this gateway serves. */
+  LIVE_TOPIC: z.string().min(1).default(TOPICS.vitalsObservations),
+  /** Messages a live subscriber may have waiting before it is told it fell behind and closed. */
+  LIVE_MAX_QUEUE: positiveInt(4_096),
+  /** SSE comment / WebSocket ping interval on idle streams. */
+  LIVE_HEARTBEAT_MS: positiveInt(15_000),
+  /** Most patients one (ward) stream may watch. */
+  LIVE_MAX_PATIENTS: positiveInt(64),
+  /** How long a WebSocket without an Authorization header has to send its auth message. */
+  LIVE_WS_AUTH_TIMEOUT_MS: positiveInt(5_000),
 };
 
 export type GatewayConfig = z.infer<z.ZodObject<typeof gatewayConfigShape>> & { baseUrl: string; demoUsers: boolean };

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { infraShape, positiveInt } from '@vitalis/config';
+import { boolean, infraShape, positiveInt } from '@vitalis/config';
 import { TOPICS } from '@vitalis/kafka';
 
 /** Every env var the ingest worker reads, with its default. */
@@ -21,6 +21,8 @@ export const ingestConfigShape = {
   INGEST_WRITE_METHOD: z.enum(['copy', 'unnest']).default('copy'),
   /** How long the group waits for a silent (crashed) member before giving its partitions to others. */
   INGEST_SESSION_TIMEOUT_MS: positiveInt(30_000),
+  /** Evaluate the alert rules (SpO2, heart rate, NEWS2) on the stream and append alert events. */
+  INGEST_ALERTS: boolean(true),
   /** How often daily partitions are created ahead (vitalis_ensure_vitals_partitions). */
   INGEST_PARTITION_CHECK_MS: positiveInt(3_600_000),
 };

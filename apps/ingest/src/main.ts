@@ -8,6 +8,8 @@ import { createKafka, ensureTopics } from '@vitalis/kafka';
 import { createLogger } from '@vitalis/log';
 import { onShutdown } from '@vitalis/runtime';
 import { ingestConfigShape } from './config';
+import { createRedis } from '@vitalis/redis';
+import { createLiveStage } from './live/stage';
 import { startIngest } from './worker';
 
 const config = loadConfig('ingest', ingestConfigShape);
@@ -17,6 +19,11 @@ const kafka = createKafka({ brokers: config.KAFKA_BROKERS, clientId: `vitalis-in
 
 await migrate(pool);
 await ensureTopics(kafka);
+// Live fan-out to the gateways (Redis pub/sub) and alert rules, after each batch is committed.
+const redis = createRedis({ url: config.REDIS_URL, name: 'vitalis-ingest' });
+// Redis down at start does not stop the ingest (the append log is what matters); ioredis keeps reconnecting.
+await redis.connect().catch((err) => logger.warn({ err }, 'redis unreachable; live fan-out paused until it is back'));
+const live = createLiveStage({ pool, redis, topic: config.INGEST_TOPIC, logger, alerts: config.INGEST_ALERTS });
 
 const worker = await startIngest({
   kafka,
@@ -32,10 +39,11 @@ const worker = await startIngest({
   writeMethod: config.INGEST_WRITE_METHOD,
   partitionCheckMs: config.INGEST_PARTITION_CHECK_MS,
   sessionTimeoutMs: config.INGEST_SESSION_TIMEOUT_MS,
+  afterCommit: live.afterCommit,
 });
 logger.info({ groupId: config.INGEST_GROUP_ID, topic: config.INGEST_TOPIC, method: config.INGEST_WRITE_METHOD }, 'ingest running');
 
 const statsTimer = setInterval(() => logger.info({ ...worker.stats }, 'ingest stats'), 60_000);
 statsTimer.unref();
 
-onShutdown(logger, [() => worker.stop(), () => pool.end()], 30_000);
+onShutdown(logger, [() => worker.stop(), () => (live.stop(), pool.end()), () => redis.quit()], 30_000);

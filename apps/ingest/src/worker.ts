@@ -21,6 +21,7 @@ import { withTransaction, type Pool } from '@vitalis/db';
 import type { Logger } from '@vitalis/log';
 import { decodeObservation } from '@vitalis/schemas';
 import { toRow, writeRows, type StoredRow, type WriteMethod } from './store';
+import type { CommittedBatch } from './live/stage';
 
 export interface IngestOptions {
   kafka: Kafka;
@@ -38,6 +39,11 @@ export interface IngestOptions {
   fromBeginning?: boolean;
   partitionCheckMs?: number;
   sessionTimeoutMs?: number;
+  /**
+   * Awaited after a batch's rows are committed to PostgreSQL and BEFORE its Kafka offsets are
+   * committed (live stage: alerts + fan-out). A throw fails the batch, which is then redelivered.
+   */
+  afterCommit?: (batch: CommittedBatch) => Promise<void>;
   /** Called after each batch is committed (DB and Kafka): for metrics and benchmarks. */
   onBatchCommitted?: (info: BatchInfo) => void;
 }
@@ -173,10 +179,12 @@ export async function startIngest(opts: IngestOptions): Promise<IngestWorker> {
       const byOffset = new Map<string, KafkaMessage>();
       const poison: { message: KafkaMessage; reason: string }[] = [];
       const timestamps: number[] = [];
+      const good: CommittedBatch['items'] = [];
       for (const message of batch.messages) {
         const decoded = decodeObservation(message.value);
         if (decoded.ok) {
           rows.push(toRow(decoded.observation, batch.partition, message.offset));
+          if (opts.afterCommit) good.push({ offset: Number(message.offset), observation: decoded.observation });
           byOffset.set(message.offset, message);
           timestamps.push(Number(message.timestamp));
         } else {
@@ -184,6 +192,15 @@ export async function startIngest(opts: IngestOptions): Promise<IngestWorker> {
         }
       }
       const stored = rows.length > 0 ? await store(rows, byOffset, poison) : 0;
+      if (opts.afterCommit) {
+        const refused = new Set(poison.map((p) => Number(p.message.offset)));
+        await opts.afterCommit({
+          partition: batch.partition,
+          first: Number(batch.messages[0]!.offset),
+          last: Number(batch.messages[batch.messages.length - 1]!.offset),
+          items: refused.size === 0 ? good : good.filter((g) => !refused.has(g.offset)),
+        });
+      }
       // DLQ after the rows are committed, before the offsets: either order is safe (both are
       // redone on redelivery); this one lets the database isolate rows it refused.
       await deadLetter(batch.partition, poison);

@@ -28,11 +28,22 @@ import { revocationRoutes } from './revoke';
 import { sandboxRoutes } from './sandbox';
 import { tokenEndpoint } from './token-endpoint';
 import { seedDemoUsers } from './users';
+import type { Scope } from '@vitalis/schemas';
+import type { Principal } from './route-auth';
+import { InvalidToken, verifyAccessToken } from './tokens';
+import { insufficientScope, unauthorized } from './oauth-errors';
 
 declare module 'fastify' {
   interface FastifyInstance {
     /** The signing keys (for rotation by operators and tests). */
     signingKeys: KeyStore;
+    /**
+     * Verifies a Bearer token outside the route contract (a WebSocket's first auth message):
+     * signature, expiry, revocation and every scope in `scopes`; throws the same 401/403 problems.
+     */
+    verifyBearer: (token: string, scopes: Scope[]) => Promise<Principal>;
+    /** The shared revocation list (live streams re-check their tokens against it). */
+    revocations: RevocationList;
   }
 }
 
@@ -55,6 +66,19 @@ export function authPlugin(deps: GatewayDeps) {
       await app.register(routes(ctx));
     }
     app.decorate('signingKeys', keys);
+    app.decorate('revocations', revocations);
+    app.decorate('verifyBearer', async (token: string, scopes: Scope[]) => {
+      let principal: Principal;
+      try {
+        principal = (await verifyAccessToken(keys, ctx.tokenSettings, token)).principal;
+      } catch (err) {
+        if (!(err instanceof InvalidToken)) throw err;
+        throw unauthorized(deps.config.baseUrl, err.message);
+      }
+      if (await revocations.isRevoked(principal.tokenId)) throw unauthorized(deps.config.baseUrl, 'the token has been revoked');
+      if (scopes.some((s) => !principal.scopes.includes(s))) throw insufficientScope(deps.config.baseUrl, scopes);
+      return principal;
+    });
   };
   return fp(plugin, { name: 'vitalis-auth', fastify: '5.x' });
 }

@@ -42,6 +42,13 @@ export class RevocationList {
     return (await this.redis.exists(key(jti))) === 1;
   }
 
+  /** Which of `jtis` are revoked, in one round trip (live streams re-check their tokens with it). */
+  async revokedAmong(jtis: string[]): Promise<Set<string>> {
+    if (jtis.length === 0) return new Set();
+    const values = await this.redis.mget(jtis.map(key));
+    return new Set(jtis.filter((_, i) => values[i] !== null));
+  }
+
   /** Replays unexpired revocations from PostgreSQL into Redis; returns how many. */
   async restore(): Promise<number> {
     const { rows } = await this.pool.query<{ jti: string; ttl: number }>(

@@ -1,0 +1,402 @@
+/**
+ * The gateway's live hub: one Redis pub/sub subscription per gateway (the ingest publishes each
+ * committed batch), dispatch by patient id to local subscribers, and the resume rule. Transport
+ * agnostic: SSE, WebSocket and MCP (resources/subscribe) all call `subscribe(filter, sink)`.
+ *
+ * Resume without gap or duplicate: a subscription registers for live events FIRST (buffering
+ * them), then reads the append log after its cursor page by page, then flushes the buffer,
+ * dropping what the replay already delivered (position <= cursor). Live events are published only
+ * after they are committed, so anything not yet in the log when the replay read it is in the buffer.
+ * The same path serves a fresh subscription (cursor = the patients' latest positions), a gap seen
+ * on the channel (a lost message: next.first > previous.last + 1), and a Redis reconnect.
+ *
+ * Backpressure: each subscription has a bounded queue; the sink says when its transport buffer is
+ * full (send → false) and calls resume() when drained. When the queue overflows the subscriber
+ * gets a `lagged` message carrying the last id it was sent, and is closed; it resumes from that id.
+ */
+import type { Pool } from '@vitalis/db';
+import type { Logger } from '@vitalis/log';
+import type { Redis } from '@vitalis/redis';
+import { cloneCursor, decodeBatch, decodeCursor, encodeCursor, isAfter, liveChannel, type AlertData, type Cursor, type LiveEvent } from '@vitalis/live';
+import type { VitalsObservation } from '@vitalis/schemas';
+import { latestCursor, replayPage } from './replay';
+
+export type LiveMessage =
+  | { type: 'observation'; id: string; data: VitalsObservation; json: string }
+  | { type: 'alert'; id: string; event: string; data: AlertData; json: string }
+  | { type: 'lagged'; last_id: string | null; json: string };
+
+export type CloseReason = 'lagged' | 'revoked' | 'expired' | 'shutdown' | 'error';
+
+export interface LiveSink {
+  /** Delivers one message; false = the transport's buffer is full (the hub then waits for resume()). */
+  send(msg: LiveMessage): boolean;
+  /** The hub ended the subscription (after a `lagged` message when it fell behind). */
+  close(reason: CloseReason): void;
+}
+
+export interface LiveFilter {
+  patients: string[];
+  /** Only these codes (observations); all when absent. */
+  codes?: string[];
+  /** Include alert events (default true). */
+  alerts?: boolean;
+  /** Resume after this id (an event id we issued, or its decoded cursor); absent = from now. */
+  after?: Cursor | string;
+}
+
+export interface SubscribeOptions extends LiveFilter {
+  /** The token behind the stream: closed when it is revoked or expires. */
+  token?: { id: string; expiresAt: number };
+  /** Queue bound (messages not yet accepted by the transport). */
+  maxQueue?: number;
+}
+
+export interface Subscription {
+  readonly id: number;
+  /**
+   * Resolves once the subscription's starting point is fixed (for a fresh one: the patients' latest
+   * stored positions). Tell the client the stream is open only after it: "from now" then means
+   * "from when you saw it open", so an observation produced right after is never taken for history.
+   */
+  readonly ready: Promise<void>;
+  /** The id of the last message handed to the sink (null before the first). */
+  readonly lastId: string | null;
+  resume(): void;
+  unsubscribe(): void;
+}
+
+export interface HubOptions {
+  pool: Pool;
+  redis: Redis;
+  topic: string;
+  logger: Logger;
+  maxQueue?: number;
+  replayPageSize?: number;
+  /** Which token ids are revoked (one round trip for all open streams). */
+  revokedAmong?: (ids: string[]) => Promise<Set<string>>;
+  tokenCheckMs?: number;
+}
+
+export interface HubStats {
+  subscribers: number;
+  batches: number;
+  delivered: number;
+  lagged: number;
+  gaps: number;
+  resyncs: number;
+}
+
+const json = new WeakMap<object, string>();
+/** Serialised once per event, shared by every subscriber. */
+const jsonOf = (data: object) => {
+  let s = json.get(data);
+  if (s === undefined) json.set(data, (s = JSON.stringify(data)));
+  return s;
+};
+
+class Sub implements Subscription {
+  cursor: Cursor;
+  mode: 'replaying' | 'live' = 'replaying';
+  pending: LiveEvent[] = [];
+  pendingOverflow = false;
+  queue: Exclude<LiveMessage, { type: 'lagged' }>[] = [];
+  paused = false;
+  closed = false;
+  lastId: string | null = null;
+  ready: Promise<void>;
+  markReady!: () => void;
+  #drained?: () => void;
+
+  constructor(
+    readonly id: number,
+    readonly opts: SubscribeOptions,
+    readonly sink: LiveSink,
+    readonly hub: LiveHub,
+    readonly maxQueue: number,
+  ) {
+    this.cursor = opts.after ? cloneCursor(opts.after as Cursor) : new Map();
+    this.ready = new Promise((resolve) => (this.markReady = resolve));
+  }
+
+  wants(e: LiveEvent): boolean {
+    if (e.kind === 'alert') return this.opts.alerts !== false;
+    return !this.opts.codes?.length || this.opts.codes.includes(e.data.code);
+  }
+
+  /** A live event from the channel. */
+  offer(e: LiveEvent): void {
+    if (this.closed || !this.wants(e)) return;
+    if (this.mode === 'replaying') {
+      if (this.pending.length >= this.maxQueue) {
+        this.pending = []; // the log has them: replay again instead of holding them
+        this.pendingOverflow = true;
+      } else if (!this.pendingOverflow) this.pending.push(e);
+      return;
+    }
+    this.deliver(e);
+  }
+
+  deliver(e: LiveEvent): void {
+    if (!isAfter(this.cursor, e.partition, e)) return; // already delivered (replay/live overlap, redelivery)
+    this.cursor.set(e.partition, { offset: e.offset, k: e.k });
+    const id = encodeCursor(this.cursor);
+    const msg: Exclude<LiveMessage, { type: 'lagged' }> =
+      e.kind === 'observation'
+        ? { type: 'observation', id, data: e.data, json: jsonOf(e.data) }
+        : { type: 'alert', id, event: e.type, data: e.data, json: jsonOf(e.data) };
+    this.enqueue(msg);
+  }
+
+  enqueue(msg: Exclude<LiveMessage, { type: 'lagged' }>): void {
+    if (this.closed) return;
+    if (!this.paused && this.queue.length === 0) {
+      this.lastId = msg.id;
+      this.hub.stats.delivered += 1;
+      if (!this.sink.send(msg)) this.paused = true;
+      return;
+    }
+    this.queue.push(msg);
+    if (this.queue.length > this.maxQueue) this.lag();
+  }
+
+  lag(): void {
+    this.hub.stats.lagged += 1;
+    this.queue = [];
+    const last_id = this.lastId;
+    this.sink.send({ type: 'lagged', last_id, json: JSON.stringify({ last_id, reason: 'the subscriber fell behind; resume from last_id' }) });
+    this.end('lagged');
+  }
+
+  resume(): void {
+    if (this.closed) return;
+    this.paused = false;
+    while (!this.paused && this.queue.length > 0) {
+      const msg = this.queue.shift()!;
+      this.lastId = msg.id;
+      this.hub.stats.delivered += 1;
+      if (!this.sink.send(msg)) this.paused = true;
+    }
+    if (!this.paused && this.queue.length === 0) this.#drained?.();
+  }
+
+  /** Resolves when the transport has taken everything queued (replay pages wait on it). */
+  drained(): Promise<void> {
+    if (this.closed || (!this.paused && this.queue.length === 0)) return Promise.resolve();
+    return new Promise((resolve) => (this.#drained = () => ((this.#drained = undefined), resolve())));
+  }
+
+  end(reason: CloseReason): void {
+    if (this.closed) return;
+    this.closed = true;
+    this.markReady();
+    this.#drained?.();
+    this.hub.remove(this);
+    this.sink.close(reason);
+  }
+
+  unsubscribe(): void {
+    if (this.closed) return;
+    this.closed = true;
+    this.markReady();
+    this.#drained?.();
+    this.hub.remove(this);
+  }
+}
+
+export class LiveHub {
+  readonly stats: HubStats = { subscribers: 0, batches: 0, delivered: 0, lagged: 0, gaps: 0, resyncs: 0 };
+  readonly #byPatient = new Map<string, Set<Sub>>();
+  readonly #subs = new Set<Sub>();
+  readonly #lastOffset = new Map<number, number>();
+  /** Partition of each watched patient, as seen on the channel (a gap refills only those affected). */
+  readonly #partitionOf = new Map<string, number>();
+  #subscriber?: Redis;
+  #nextId = 1;
+  #tokenTimer?: NodeJS.Timeout;
+  #tokenFailures = 0;
+  readonly #maxQueue: number;
+  readonly #pageSize: number;
+
+  constructor(private readonly opts: HubOptions) {
+    this.#maxQueue = opts.maxQueue ?? 4_096;
+    this.#pageSize = opts.replayPageSize ?? Math.max(1, Math.min(1_000, Math.floor(this.#maxQueue / 2)));
+  }
+
+  /** Connects the channel subscription (its own Redis connection: a subscriber connection can do nothing else). */
+  async start(): Promise<void> {
+    const sub = this.opts.redis.duplicate({ connectionName: 'vitalis-gateway-live', lazyConnect: true, enableOfflineQueue: true });
+    sub.on('error', () => {});
+    this.#subscriber = sub;
+    let connectedBefore = false;
+    sub.on('ready', () => {
+      // After a reconnect, messages published meanwhile are lost: every subscriber refills from the log.
+      if (connectedBefore) this.#resyncAll('redis reconnect');
+      connectedBefore = true;
+    });
+    sub.on('message', (_channel: string, raw: string) => this.#onBatch(raw));
+    await sub.connect();
+    await sub.subscribe(liveChannel(this.opts.topic));
+    this.#tokenTimer = setInterval(() => void this.#checkTokens(), this.opts.tokenCheckMs ?? 500);
+    this.#tokenTimer.unref();
+  }
+
+  async close(): Promise<void> {
+    clearInterval(this.#tokenTimer);
+    for (const s of [...this.#subs]) s.end('shutdown');
+    this.#subscriber?.disconnect();
+  }
+
+  /** Opens a subscription: replays after `filter.after` (or starts from now), then goes live. */
+  subscribe(options: SubscribeOptions, sink: LiveSink): Subscription {
+    if (typeof options.after === 'string') {
+      const after = decodeCursor(options.after);
+      if (!after) throw new Error(`not a live stream id: ${options.after.slice(0, 64)}`);
+      options = { ...options, after };
+    }
+    const s = new Sub(this.#nextId++, options, sink, this, options.maxQueue ?? this.#maxQueue);
+    this.#subs.add(s);
+    this.stats.subscribers = this.#subs.size;
+    for (const p of new Set(options.patients)) {
+      let set = this.#byPatient.get(p);
+      if (!set) this.#byPatient.set(p, (set = new Set()));
+      set.add(s);
+    }
+    void this.#catchUp(s, !options.after);
+    return s;
+  }
+
+  /** Callback form (e.g. MCP notifications): the callback never pushes back; returns unsubscribe. */
+  subscribeCallback(
+    options: SubscribeOptions,
+    onMessage: (msg: LiveMessage) => void,
+    onClose?: (reason: CloseReason) => void,
+  ): (() => void) & { ready: Promise<void> } {
+    const sub = this.subscribe(options, { send: (m) => (onMessage(m), true), close: (r) => onClose?.(r) });
+    return Object.assign(() => sub.unsubscribe(), { ready: sub.ready });
+  }
+
+  remove(s: Sub): void {
+    if (!this.#subs.delete(s)) return;
+    for (const p of new Set(s.opts.patients)) {
+      const set = this.#byPatient.get(p);
+      set?.delete(s);
+      if (set?.size === 0) {
+        this.#byPatient.delete(p);
+        this.#partitionOf.delete(p);
+      }
+    }
+    this.stats.subscribers = this.#subs.size;
+  }
+
+  /** Replay from the log after the cursor, then flush what arrived live meanwhile. */
+  async #catchUp(s: Sub, fresh: boolean): Promise<void> {
+    try {
+      if (fresh) {
+        const start = await latestCursor(this.opts.pool, s.opts.patients);
+        for (const [p, pos] of start) if (isAfter(s.cursor, p, pos)) s.cursor.set(p, pos);
+      }
+      s.markReady();
+      for (;;) {
+        if (s.closed) return;
+        const { events, more } = await replayPage(this.opts.pool, {
+          patients: s.opts.patients,
+          codes: s.opts.codes,
+          alerts: s.opts.alerts !== false,
+          after: s.cursor,
+          limit: this.#pageSize,
+        });
+        if (s.closed) return;
+        for (const e of events) s.deliver(e);
+        if (more) {
+          await s.drained();
+          continue;
+        }
+        if (s.pendingOverflow) {
+          s.pendingOverflow = false;
+          s.pending = [];
+          continue;
+        }
+        break;
+      }
+      const pending = s.pending;
+      s.pending = [];
+      s.mode = 'live';
+      for (const e of pending) s.deliver(e);
+    } catch (err) {
+      s.markReady();
+      if (s.closed) return; // ended meanwhile (client gone, shutdown): nothing to report
+      this.opts.logger.error({ err, subscription: s.id }, 'live replay failed; closing the stream');
+      s.end('error');
+    }
+  }
+
+  #resync(s: Sub): void {
+    if (s.closed || s.mode === 'replaying') {
+      // a replay is running: make it loop once more
+      s.pendingOverflow = true;
+      s.pending = [];
+      return;
+    }
+    this.stats.resyncs += 1;
+    s.mode = 'replaying';
+    void this.#catchUp(s, false);
+  }
+
+  /** Refills from the log every subscriber that may watch a patient of `partition` (all when undefined). */
+  #resyncAll(why: string, partition?: number): void {
+    let n = 0;
+    for (const s of this.#subs) {
+      const affected = partition === undefined || s.opts.patients.some((p) => (this.#partitionOf.get(p) ?? partition) === partition);
+      if (affected) {
+        n += 1;
+        this.#resync(s);
+      }
+    }
+    this.opts.logger.warn({ why, subscribers: n }, 'live: refilling subscribers from the append log');
+  }
+
+  #onBatch(raw: string): void {
+    const batch = decodeBatch(raw);
+    if (!batch) return;
+    this.stats.batches += 1;
+    const last = this.#lastOffset.get(batch.partition);
+    if (last !== undefined && batch.first > last + 1) {
+      // A message was lost (publish failure, missed while reconnecting): refill from the log.
+      this.stats.gaps += 1;
+      this.#resyncAll(`gap in partition ${batch.partition}: ${last + 1}..${batch.first - 1}`, batch.partition);
+    }
+    if (last === undefined || batch.last > last) this.#lastOffset.set(batch.partition, batch.last);
+    for (const e of batch.events) {
+      const subs = this.#byPatient.get(e.patient_id);
+      if (!subs) continue;
+      if (this.#partitionOf.get(e.patient_id) !== batch.partition) this.#partitionOf.set(e.patient_id, batch.partition);
+      for (const s of subs) s.offer(e);
+    }
+  }
+
+  /** Closes streams whose token was revoked (on any instance) or has expired. */
+  async #checkTokens(): Promise<void> {
+    const now = Math.floor(Date.now() / 1000);
+    const ids = new Set<string>();
+    for (const s of this.#subs) {
+      const t = s.opts.token;
+      if (!t) continue;
+      if (t.expiresAt <= now) s.end('expired');
+      else ids.add(t.id);
+    }
+    if (ids.size === 0 || !this.opts.revokedAmong) return;
+    let revoked: Set<string>;
+    try {
+      revoked = await this.opts.revokedAmong([...ids]);
+      this.#tokenFailures = 0;
+    } catch (err) {
+      // Fail closed, like the request guard, but tolerate a short blip (3 checks).
+      if (++this.#tokenFailures < 3) return;
+      this.opts.logger.error({ err }, 'revocation list unreachable; closing token-bound live streams');
+      revoked = ids;
+    }
+    if (revoked.size === 0) return;
+    for (const s of [...this.#subs]) if (s.opts.token && revoked.has(s.opts.token.id)) s.end('revoked');
+  }
+}

@@ -1,0 +1,210 @@
+/**
+ * GET /api/v1/vitals/ws (WebSocket, @fastify/websocket). Same auth as every route (scope
+ * read:vitals), with the token either in the upgrade request's Authorization header (refused with a
+ * 401/403 problem before the upgrade) or in a first `{"type":"auth","token":...}` message within
+ * LIVE_WS_AUTH_TIMEOUT_MS. Tokens are never logged. Several subscriptions per socket, each with the
+ * same resume rule as SSE. Wire protocol: see README.md in this folder.
+ */
+import type { WebSocket } from 'ws';
+import { z } from 'zod';
+import type { FastifyRequest } from 'fastify';
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { HttpProblem } from '@vitalis/http';
+import type { GatewayDeps } from '../deps';
+import { bearerToken } from '../auth/guard';
+import type { Principal } from '../auth/route-auth';
+import { recordVitalsAudit } from '../vitals/audit';
+import type { LiveHub, LiveMessage, Subscription } from './hub';
+import { assertMayWatch, codeSchema, parseResumeId } from './request';
+import { resourceId } from '@vitalis/schemas';
+import { recordAudit } from '@vitalis/audit';
+
+/** Close codes: 4401 unauthenticated/revoked/expired, 4403 forbidden, 1001 server going away. */
+export const WS_CLOSE = { unauthorized: 4401, forbidden: 4403, goingAway: 1001, policy: 1008 } as const;
+/** Above this many buffered bytes the socket counts as full (backpressure). */
+const HIGH_WATER = 1 << 20;
+const MAX_SUBSCRIPTIONS = 16;
+
+const clientMessage = (maxPatients: number) =>
+  z.discriminatedUnion('type', [
+    z.object({ type: z.literal('auth'), token: z.string().min(1).max(8_192) }),
+    z.object({
+      type: z.literal('subscribe'),
+      sub: z.string().min(1).max(64),
+      patients: z.array(resourceId).min(1).max(maxPatients),
+      codes: z.array(codeSchema).min(1).optional(),
+      alerts: z.boolean().default(true),
+      after: z.string().max(8_192).optional(),
+    }),
+    z.object({ type: z.literal('unsubscribe'), sub: z.string().min(1).max(64) }),
+    z.object({ type: z.literal('ping') }),
+  ]);
+
+export function wsRoutes(deps: GatewayDeps, hub: LiveHub): FastifyPluginAsyncZod {
+  const { config } = deps;
+  const parseMessage = clientMessage(config.LIVE_MAX_PATIENTS);
+  /** Refused WebSocket authentications go to the audit trail like the guard's (never the token). */
+  const refused = (req: FastifyRequest, err: unknown) =>
+    recordAudit(deps.pool, {
+      action: 'token.refused',
+      outcome: 'failure',
+      scope: 'read:vitals',
+      requestId: req.id,
+      ip: req.ip,
+      detail: { reason: err instanceof HttpProblem ? (err.detail ?? err.title) : 'token check failed', route: '/api/v1/vitals/ws' },
+    }).catch((auditErr) => req.log.error({ err: auditErr }, 'audit write failed'));
+  return async (app) => {
+    app.get(
+      '/api/v1/vitals/ws',
+      {
+        websocket: true,
+        schema: { tags: ['vitals'], summary: 'Live vitals and alerts over WebSocket (subscribe/unsubscribe, resumable)' },
+        // Public in the route contract only so the token may come in the first message; when an
+        // Authorization header is present it is checked here, before the upgrade (401/403 problem).
+        onRequest: async (req) => {
+          const header = req.headers.authorization;
+          if (header === undefined) return;
+          const token = bearerToken(header);
+          if (!token) throw new HttpProblem(401, 'unauthorized', 'Unauthorized', 'Authorization must be "Bearer <token>".');
+          try {
+            req.principal = await app.verifyBearer(token, ['read:vitals']);
+          } catch (err) {
+            await refused(req, err);
+            throw err;
+          }
+        },
+      },
+      (socket: WebSocket, req: FastifyRequest) => {
+        let principal: Principal | undefined = req.principal;
+        const subs = new Map<string, Subscription>();
+        const send = (msg: object): void => {
+          if (socket.readyState === socket.OPEN) socket.send(JSON.stringify(msg));
+        };
+        const problem = (status: number, detail: string, sub?: string): void => send({ type: 'error', sub, status, title: status === 403 ? 'Forbidden' : status === 401 ? 'Unauthorized' : 'Bad Request', detail });
+        const closeAll = (code: number, reason: string) => {
+          for (const s of subs.values()) s.unsubscribe();
+          subs.clear();
+          if (socket.readyState === socket.OPEN) socket.close(code, reason);
+        };
+
+        const authTimer = principal
+          ? undefined
+          : setTimeout(() => {
+              problem(401, `no auth message within ${config.LIVE_WS_AUTH_TIMEOUT_MS} ms`);
+              closeAll(WS_CLOSE.unauthorized, 'authentication required');
+            }, config.LIVE_WS_AUTH_TIMEOUT_MS);
+        if (principal) send({ type: 'ready', client_id: principal.clientId, scopes: principal.scopes });
+
+        const beat = setInterval(() => {
+          if (socket.readyState === socket.OPEN) socket.ping();
+        }, config.LIVE_HEARTBEAT_MS);
+        socket.on('close', () => {
+          clearTimeout(authTimer);
+          clearInterval(beat);
+          for (const s of subs.values()) s.unsubscribe();
+          subs.clear();
+        });
+
+        socket.on('message', (raw, isBinary) => {
+          void onMessage(raw.toString(), isBinary).catch((err) => {
+            req.log.error({ err }, 'live websocket message failed');
+            problem(500, 'internal error');
+          });
+        });
+
+        async function onMessage(text: string, isBinary: boolean): Promise<void> {
+          if (isBinary) return problem(400, 'messages are JSON text frames');
+          let parsed;
+          try {
+            parsed = parseMessage.safeParse(JSON.parse(text));
+          } catch {
+            return problem(400, 'message is not JSON');
+          }
+          if (!parsed.success) return problem(400, parsed.error.issues.map((i) => `${i.path.join('.') || 'message'}: ${i.message}`).join('; '));
+          const msg = parsed.data;
+
+          if (msg.type === 'auth') {
+            if (principal) return problem(400, 'already authenticated');
+            try {
+              principal = await app.verifyBearer(msg.token, ['read:vitals']);
+            } catch (err) {
+              await refused(req, err);
+              const status = err instanceof HttpProblem ? err.status : 503;
+              problem(status, err instanceof HttpProblem ? err.detail ?? 'refused' : 'token cannot be checked now');
+              return closeAll(status === 403 ? WS_CLOSE.forbidden : WS_CLOSE.unauthorized, status === 403 ? 'insufficient scope' : 'invalid token');
+            }
+            clearTimeout(authTimer);
+            return void send({ type: 'ready', client_id: principal.clientId, scopes: principal.scopes });
+          }
+          if (!principal) return problem(401, 'send {"type":"auth","token":...} first');
+          if (msg.type === 'ping') return void send({ type: 'pong' });
+          if (msg.type === 'unsubscribe') {
+            subs.get(msg.sub)?.unsubscribe();
+            subs.delete(msg.sub);
+            return void send({ type: 'unsubscribed', sub: msg.sub });
+          }
+
+          // subscribe
+          if (subs.has(msg.sub)) return problem(400, `subscription "${msg.sub}" exists; unsubscribe first`, msg.sub);
+          if (subs.size >= MAX_SUBSCRIPTIONS) return problem(400, `at most ${MAX_SUBSCRIPTIONS} subscriptions per socket`, msg.sub);
+          const patients = [...new Set(msg.patients)];
+          let after;
+          try {
+            assertMayWatch(principal, patients);
+            after = parseResumeId(msg.after);
+          } catch (err) {
+            if (err instanceof HttpProblem) return problem(err.status, err.detail ?? err.title, msg.sub);
+            throw err;
+          }
+          const who = principal;
+          req.principal = who;
+          await Promise.all(
+            patients.map((patientId) =>
+              recordVitalsAudit(deps.pool, req, { action: 'vitals.stream', patientId, outcome: 'success', detail: { transport: 'websocket', resume: after !== undefined, codes: msg.codes ?? null } }),
+            ),
+          );
+          if (socket.readyState !== socket.OPEN) return;
+          const name = msg.sub;
+          let waiting: NodeJS.Timeout | undefined;
+          const sub = hub.subscribe(
+            { patients, codes: msg.codes, alerts: msg.alerts, after, token: { id: who.tokenId, expiresAt: who.expiresAt }, maxQueue: config.LIVE_MAX_QUEUE },
+            {
+              send: (m: LiveMessage) => {
+                if (socket.readyState !== socket.OPEN) return false;
+                socket.send(wireMessage(name, m));
+                if (socket.bufferedAmount < HIGH_WATER) return true;
+                // ws has no drain event: poll the buffer until it empties enough
+                waiting ??= setInterval(() => {
+                  if (socket.readyState !== socket.OPEN || socket.bufferedAmount < HIGH_WATER / 2) {
+                    clearInterval(waiting);
+                    waiting = undefined;
+                    sub.resume();
+                  }
+                }, 20);
+                return false;
+              },
+              close: (reason) => {
+                clearInterval(waiting);
+                subs.delete(name);
+                send({ type: 'closed', sub: name, reason });
+                if (reason === 'revoked' || reason === 'expired') closeAll(WS_CLOSE.unauthorized, `token ${reason}`);
+                else if (reason === 'shutdown') closeAll(WS_CLOSE.goingAway, 'server shutting down');
+              },
+            },
+          );
+          subs.set(name, sub);
+          await sub.ready; // its starting point is fixed: "from now" = from this message on
+          if (subs.get(name) === sub) send({ type: 'subscribed', sub: name });
+        }
+      },
+    );
+  };
+}
+
+/** One server message; the data JSON is serialised once per event and spliced in. */
+export function wireMessage(sub: string, m: LiveMessage): string {
+  const s = JSON.stringify(sub);
+  if (m.type === 'lagged') return `{"type":"lagged","sub":${s},"last_id":${JSON.stringify(m.last_id)}}`;
+  if (m.type === 'alert') return `{"type":"alert","sub":${s},"id":"${m.id}","event":"${m.event}","data":${m.json}}`;
+  return `{"type":"observation","sub":${s},"id":"${m.id}","data":${m.json}}`;
+}

@@ -1,0 +1,2 @@
+export * from './position';
+export * from './wire';

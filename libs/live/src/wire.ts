@@ -1,0 +1,69 @@
+/**
+ * The fan-out message: the ingest worker publishes ONE message per committed batch (one Kafka
+ * partition, a contiguous offset range [first, last]) on a Redis pub/sub channel per topic; every
+ * gateway instance subscribes and dispatches to its own subscribers. Published only after the
+ * rows (and the alerts they raised) are committed to PostgreSQL, so whatever a subscriber sees
+ * live is already in the append log, and replay from the log can never miss it.
+ * `first`/`last` let a gateway detect a lost message (next.first > previous.last + 1) and refill
+ * its subscribers from the append log.
+ */
+import type { VitalsObservation } from '@vitalis/schemas';
+
+export const liveChannel = (topic: string) => `vitalis:live:${topic}`;
+
+/** What an alert event carries (the `data` of the event in the `events` table, verbatim). */
+export interface AlertData {
+  alert_id: string;
+  rule: string;
+  state: 'raised' | 'cleared';
+  patient_id: string;
+  severity: 'high' | 'medium';
+  message: string;
+  value: number;
+  triggered_by: { partition: number; offset: number; device_id: string; seq: number; code: string; effective_at: string };
+  /** FHIR R4 Flag (active while raised, inactive once cleared). */
+  flag: Record<string, unknown>;
+}
+
+export interface LiveObservation {
+  kind: 'observation';
+  partition: number;
+  offset: number;
+  k: 0;
+  patient_id: string;
+  data: VitalsObservation;
+}
+
+export interface LiveAlert {
+  kind: 'alert';
+  partition: number;
+  offset: number;
+  k: number;
+  patient_id: string;
+  /** VitalsAlertRaised | VitalsAlertCleared */
+  type: string;
+  data: AlertData;
+}
+
+export type LiveEvent = LiveObservation | LiveAlert;
+
+export interface LiveBatch {
+  v: 1;
+  partition: number;
+  /** First and last Kafka offset of the batch (contiguous range; poison offsets carry no event). */
+  first: number;
+  last: number;
+  /** In position order. */
+  events: LiveEvent[];
+}
+
+export const encodeBatch = (b: LiveBatch): string => JSON.stringify(b);
+
+export function decodeBatch(raw: string): LiveBatch | undefined {
+  try {
+    const b = JSON.parse(raw) as LiveBatch;
+    return b && b.v === 1 && Number.isInteger(b.partition) && Array.isArray(b.events) ? b : undefined;
+  } catch {
+    return undefined;
+  }
+}
