@@ -1,0 +1,98 @@
+/**
+ * Plumbing shared by the client-library tests: a real gateway plus an ingest worker (vitals posted
+ * through the gateway go to Kafka, then PostgreSQL, as in production), a registered client holding
+ * every scope, and a TCP proxy whose connections a test can cut to force a disconnect underneath a
+ * live stream (the client sees a dropped socket, exactly as on a flaky network).
+ */
+import { createServer, connect, type Server, type Socket } from 'node:net';
+import type { AddressInfo } from 'node:net';
+import type { Admin } from 'kafkajs';
+import type { Pool } from '@vitalis/db';
+import { TOPICS } from '@vitalis/kafka';
+import type { IngestWorker } from '../../../apps/ingest/src/worker';
+import { startGateway, type RunningGateway } from '../../helpers/gateway';
+import { registerClient, type RegisteredClient } from '../../helpers/auth';
+import { groupAtEnd, startTestIngest, testKafka, testPool, uid } from '../vitals/support';
+
+export { uid };
+
+export const ALL_SCOPES = ['read:patients', 'write:patients', 'read:appointments', 'write:appointments', 'read:vitals', 'write:vitals'] as const;
+
+export interface ClientStack {
+  gw: RunningGateway;
+  pool: Pool;
+  client: RegisteredClient;
+  close: () => Promise<void>;
+}
+
+export async function startClientStack(name: string, overrides: Record<string, string> = {}): Promise<ClientStack> {
+  const kafka = testKafka(`clients-${name}`);
+  const admin: Admin = kafka.admin();
+  await admin.connect();
+  const pool = testPool();
+  const gw = await startGateway({ SANDBOX_RATE_LIMIT: '1000', ...overrides });
+  const groupId = `vitalis-test-clients-${name}-${uid()}`;
+  await groupAtEnd(admin, groupId, TOPICS.vitalsObservations);
+  const worker: IngestWorker = await startTestIngest(kafka, pool, { topic: TOPICS.vitalsObservations, dlqTopic: TOPICS.vitalsDeadLetter, groupId });
+  const client = await registerClient(gw.url, [...ALL_SCOPES], `vitalis-client-test-${name}`);
+  return {
+    gw,
+    pool,
+    client,
+    close: async () => {
+      await worker.stop();
+      await gw.close();
+      await admin.disconnect();
+      await pool.end();
+    },
+  };
+}
+
+/** Whether the running gateway serves this route (features landing from other branches). */
+export function hasRoute(gw: RunningGateway, method: 'GET' | 'POST' | 'DELETE' | 'PATCH', url: string): boolean {
+  return gw.app.hasRoute({ method, url });
+}
+
+export interface Proxy {
+  url: string;
+  /** Destroys every open connection (both directions); new connections are still accepted. */
+  dropAll: () => number;
+  close: () => Promise<void>;
+}
+
+/** A plain TCP forwarder to `target` (host:port). */
+export async function startProxy(targetUrl: string): Promise<Proxy> {
+  const target = new URL(targetUrl);
+  const sockets = new Set<Socket>();
+  const server: Server = createServer((down) => {
+    const up = connect(Number(target.port), target.hostname);
+    for (const s of [down, up]) {
+      sockets.add(s);
+      s.on('close', () => sockets.delete(s));
+      s.on('error', () => s.destroy());
+    }
+    down.pipe(up);
+    up.pipe(down);
+    down.on('close', () => up.destroy());
+    up.on('close', () => down.destroy());
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  return {
+    url: `http://127.0.0.1:${port}`,
+    dropAll: () => {
+      const n = sockets.size;
+      for (const s of sockets) s.destroy();
+      return n;
+    },
+    close: async () => {
+      for (const s of sockets) s.destroy();
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+    },
+  };
+}
+
+/** A heart-rate observation with a given per-device seq. */
+export function heartRate(patient: string, device: string, seq: number, at = new Date()) {
+  return { patient_id: patient, device_id: device, seq, effective_at: at.toISOString(), code: '8867-4', value: 60 + (seq % 40), unit: '/min' };
+}
