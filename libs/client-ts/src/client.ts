@@ -10,9 +10,11 @@ import { liveVitals, subscribeVitals, type LiveVitalsEvent, type LiveVitalsOptio
 export type Health = ResponseOf<'/api/v1/health', 'get'>;
 export type Identity = ResponseOf<'/agent/identity', 'get'>;
 export type VitalsHistoryQuery = NonNullable<paths['/api/v1/vitals']['get']['parameters']['query']>;
-export type VitalsHistory = ResponseOf<'/api/v1/vitals', 'get'>;
+/** JSON answers only: the client asks for application/json (FHIR Bundles are for `Accept: application/fhir+json`). */
+export type VitalsHistory = Exclude<ResponseOf<'/api/v1/vitals', 'get'>, { resourceType: 'Bundle' }>;
 export type RawVitalsPage = Extract<VitalsHistory, { data: unknown[]; next: string | null }> & { data: VitalsObservation[] };
-export type LatestVitals = ResponseOf<'/api/v1/patients/{id}/vitals/latest', 'get'>;
+export type LatestVitals = Exclude<ResponseOf<'/api/v1/patients/{id}/vitals/latest', 'get'>, { resourceType: 'Bundle' }>;
+export type BucketVitalsPage = Extract<VitalsHistory, { bucket: string }>;
 export type PublishResult = ResponseOf<'/api/v1/vitals', 'post'>;
 
 /**
@@ -102,7 +104,7 @@ export class VitalisClient {
   }
 
   readonly vitals = {
-    history: (query: VitalsHistoryQuery, signal?: AbortSignal) => this.request('get', '/api/v1/vitals', { query, signal }),
+    history: (query: VitalsHistoryQuery, signal?: AbortSignal) => this.request('get', '/api/v1/vitals', { query, signal }) as Promise<VitalsHistory>,
     /** Every raw observation in [from, to), following `next` links page by page. */
     all: async function* (this: VitalisClient, query: Omit<VitalsHistoryQuery, 'bucket' | 'agg' | 'cursor'>): AsyncGenerator<VitalsObservation> {
       let page = (await this.request('get', '/api/v1/vitals', { query })) as RawVitalsPage;
@@ -113,7 +115,7 @@ export class VitalisClient {
         page = (await res.json()) as RawVitalsPage;
       }
     }.bind(this),
-    latest: (patientId: string) => this.request('get', '/api/v1/patients/{id}/vitals/latest', { path: { id: patientId } }),
+    latest: (patientId: string) => this.request('get', '/api/v1/patients/{id}/vitals/latest', { path: { id: patientId } }) as Promise<LatestVitals>,
     publish: (observations: VitalsObservation[]) => this.request('post', '/api/v1/vitals', { body: { observations } }),
     /** Async iterator over live observations with automatic resume. */
     live: (opts: LiveVitalsOptions): AsyncGenerator<LiveVitalsEvent> => liveVitals(this.transport, opts),

@@ -6,8 +6,8 @@
 import { createElement } from 'react';
 import TestRenderer, { act, type ReactTestRenderer } from 'react-test-renderer';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ClientCredentials, ForbiddenError, VitalisClient, type Resource } from '@vitalis/client';
-import { VitalisProvider, useAppointments, useLatestVitals, usePatient, useVitalsHistory, useVitalsStream, type VitalsStreamState } from '@vitalis/client/react';
+import { ClientCredentials, ForbiddenError, VitalisClient } from '@vitalis/client';
+import { VitalisProvider, type Resource, useAppointments, useLatestVitals, usePatient, useVitalsHistory, useVitalsStream, type VitalsStreamState } from '@vitalis/client/react';
 import { countStored, waitFor } from '../vitals/support';
 import { hasRoute, heartRate, startClientStack, startProxy, uid, type ClientStack } from './support';
 
