@@ -284,7 +284,7 @@ func TestListenerResumesAfterForcedDisconnect(t *testing.T) {
 	live := vitalis.New(px.url(), vitalis.ClientCredentials(baseURL, clientID, clientSecret))
 	patient, device := "pat-go-live-"+uid(), "dev-go-"+uid()
 	connected := make(chan struct{}, 8)
-	l := &vitalis.Listener{Client: live, Patient: patient, OnConnect: func() { connected <- struct{}{} }}
+	l := &vitalis.Listener{Client: live, Patients: []string{patient}, OnConnect: func() { connected <- struct{}{} }}
 	events := make(chan vitalis.LiveEvent, 64)
 	c, cancel := context.WithTimeout(context.Background(), 60*time.Second)
 	defer cancel()

@@ -66,9 +66,13 @@ func hasStatus(err error, statuses ...int) bool {
 func IsUnauthorized(err error) bool { return hasStatus(err, http.StatusUnauthorized) }
 func IsForbidden(err error) bool    { return hasStatus(err, http.StatusForbidden) }
 func IsNotFound(err error) bool     { return hasStatus(err, http.StatusNotFound) }
-func IsValidation(err error) bool   { return hasStatus(err, http.StatusBadRequest, http.StatusUnprocessableEntity) }
-func IsConflict(err error) bool     { return hasStatus(err, http.StatusConflict, http.StatusPreconditionFailed) }
-func IsRateLimited(err error) bool  { return hasStatus(err, http.StatusTooManyRequests) }
+func IsValidation(err error) bool {
+	return hasStatus(err, http.StatusBadRequest, http.StatusUnprocessableEntity)
+}
+func IsConflict(err error) bool {
+	return hasStatus(err, http.StatusConflict, http.StatusPreconditionFailed)
+}
+func IsRateLimited(err error) bool { return hasStatus(err, http.StatusTooManyRequests) }
 
 // errorFromResponse reads a failed response's body into the matching typed error.
 func errorFromResponse(res *http.Response) error {

@@ -15,19 +15,31 @@ import (
 // DefaultLivePath is the gateway's WebSocket endpoint for live vitals.
 const DefaultLivePath = "/api/v1/vitals/ws"
 
-// LiveEvent is one live observation; ID is its resume position.
+// LiveEvent is one live event: an observation, or (with Listener.Alerts) an alert raised or
+// cleared. ID is its resume position.
 type LiveEvent struct {
 	ID          string
+	Type        string // "observation" or "alert"
 	Observation Observation
+	// Alert is the alert's data (rule, state, severity, message, value, FHIR Flag) for Type "alert".
+	Alert map[string]any
+	// AlertEvent is the event name of an alert (e.g. VitalsAlertRaised).
+	AlertEvent string
 }
 
-// Listener receives live vitals of one patient over a WebSocket and survives disconnects: it
-// reconnects with backoff and subscribes again with last_event_id = the last ID it delivered, and
-// the gateway replays what followed, so fn sees every observation exactly once, in order.
+// Listener receives live vitals of one patient (or a ward) over the gateway's WebSocket and
+// survives disconnects: it reconnects with backoff and subscribes again with `after` = the last ID
+// it delivered, and the gateway replays what followed, so fn sees every event exactly once, in
+// order. Wire protocol (apps/gateway/src/live): the token travels in the upgrade's Authorization
+// header; client {"type":"subscribe","sub","patients","codes","alerts","after"}; server "ready",
+// "subscribed", "observation"/"alert" {sub,id,data}, "lagged", "closed" {reason}, "error" {status}.
 type Listener struct {
-	Client  *Client
-	Patient string
-	Codes   []string
+	Client *Client
+	// Patients to watch (one, or a ward list).
+	Patients []string
+	Codes    []string
+	// Alerts also delivers alert events.
+	Alerts bool
 	// LastEventID resumes after this event (e.g. persisted from an earlier run); updated as events arrive.
 	LastEventID string
 	// Path of the endpoint (default DefaultLivePath).
@@ -39,23 +51,36 @@ type Listener struct {
 	OnDisconnect func(err error, attempt int)
 }
 
-// wire messages (client → server: subscribe/unsubscribe; server → client: observation, subscribed, error)
+const subscriptionName = "vitals"
+
 type clientMessage struct {
-	Type        string   `json:"type"`
-	Patient     string   `json:"patient"`
-	Codes       []string `json:"codes,omitempty"`
-	LastEventID string   `json:"last_event_id,omitempty"`
+	Type     string   `json:"type"`
+	Sub      string   `json:"sub"`
+	Patients []string `json:"patients"`
+	Codes    []string `json:"codes,omitempty"`
+	Alerts   bool     `json:"alerts"`
+	After    string   `json:"after,omitempty"`
 }
 
 type serverMessage struct {
-	Type        string          `json:"type"`
-	ID          string          `json:"id"`
-	Observation json.RawMessage `json:"observation"`
-	Data        json.RawMessage `json:"data"`
+	Type   string          `json:"type"`
+	Sub    string          `json:"sub"`
+	ID     string          `json:"id"`
+	Event  string          `json:"event"`
+	Data   json.RawMessage `json:"data"`
+	Reason string          `json:"reason"`
+	LastID *string         `json:"last_id"`
 	// error messages carry a problem
 	Status int    `json:"status"`
 	Title  string `json:"title"`
 	Detail string `json:"detail"`
+}
+
+// closedError: the server ended the subscription on purpose (closed with a reason, or lagged); resumable.
+type closedError struct{ reason string }
+
+func (c closedError) Error() string {
+	return "vitalis: live subscription closed by the server: " + c.reason
 }
 
 // Listen blocks, calling fn for every live observation, until ctx ends (returns ctx.Err()), fn
@@ -140,24 +165,30 @@ func (l *Listener) session(ctx context.Context, fn func(LiveEvent) error, connec
 	conn, res, err := websocket.Dial(ctx, l.url(), &websocket.DialOptions{HTTPHeader: h, HTTPClient: l.Client.HTTP})
 	if err != nil {
 		if res != nil && res.StatusCode >= 300 {
-			perr := errorFromResponse(res)
 			if res.StatusCode == http.StatusUnauthorized && l.Client.Auth != nil {
 				l.Client.Auth.Invalidate()
 			}
-			return perr
+			return errorFromResponse(res)
 		}
 		return err
 	}
 	defer conn.CloseNow()
 	conn.SetReadLimit(4 << 20)
-	sub, _ := json.Marshal(clientMessage{Type: "subscribe", Patient: l.Patient, Codes: l.Codes, LastEventID: l.LastEventID})
+	sub, _ := json.Marshal(clientMessage{Type: "subscribe", Sub: subscriptionName, Patients: l.Patients, Codes: l.Codes, Alerts: l.Alerts, After: l.LastEventID})
 	if err := conn.Write(ctx, websocket.MessageText, sub); err != nil {
 		return err
 	}
-	connectedOnce := false
 	for {
 		_, raw, err := conn.Read(ctx)
 		if err != nil {
+			switch websocket.CloseStatus(err) {
+			case 4401: // token revoked or expired: a fresh one on the next attempt
+				if l.Client.Auth != nil {
+					l.Client.Auth.Invalidate()
+				}
+			case 4403:
+				return &ProblemError{Status: 403, Title: "Forbidden", Detail: err.Error(), Kind: "forbidden", Header: http.Header{}}
+			}
 			return err
 		}
 		var msg serverMessage
@@ -167,30 +198,33 @@ func (l *Listener) session(ctx context.Context, fn func(LiveEvent) error, connec
 		switch msg.Type {
 		case "error":
 			return &ProblemError{Status: msg.Status, Title: msg.Title, Detail: msg.Detail, Kind: "live-stream", Body: map[string]any{"status": msg.Status, "title": msg.Title, "detail": msg.Detail}, Header: http.Header{}}
-		case "observation", "vitals", "":
-			body := msg.Observation
-			if len(body) == 0 {
-				body = msg.Data
-			}
-			if msg.ID == "" || len(body) == 0 {
-				continue
-			}
-			var o Observation
-			if err := json.Unmarshal(body, &o); err != nil {
-				return fmt.Errorf("vitalis: malformed observation: %w", err)
-			}
-			if !connectedOnce {
-				connectedOnce = true
-			}
-			l.LastEventID = msg.ID
-			if err := fn(LiveEvent{ID: msg.ID, Observation: o}); err != nil {
-				conn.Close(websocket.StatusNormalClosure, "")
-				return stopError{err}
-			}
 		case "subscribed":
 			connected()
 			if l.OnConnect != nil {
 				l.OnConnect()
+			}
+		case "lagged":
+			return closedError{"lagged"}
+		case "closed":
+			if (msg.Reason == "revoked" || msg.Reason == "expired") && l.Client.Auth != nil {
+				l.Client.Auth.Invalidate()
+			}
+			return closedError{msg.Reason}
+		case "observation", "alert":
+			e := LiveEvent{ID: msg.ID, Type: msg.Type, AlertEvent: msg.Event}
+			var err error
+			if msg.Type == "observation" {
+				err = json.Unmarshal(msg.Data, &e.Observation)
+			} else {
+				err = json.Unmarshal(msg.Data, &e.Alert)
+			}
+			if err != nil {
+				return fmt.Errorf("vitalis: malformed %s: %w", msg.Type, err)
+			}
+			l.LastEventID = msg.ID
+			if err := fn(e); err != nil {
+				conn.Close(websocket.StatusNormalClosure, "")
+				return stopError{err}
 			}
 		}
 	}

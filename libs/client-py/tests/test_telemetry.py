@@ -32,6 +32,7 @@ async def test_live_vitals_resume_after_forced_disconnect(base_url, credentials)
 
             async def consume():
                 async for event in telemetry.stream(patient):
+                    assert event.type == "observation"
                     received.append(event)
                     if len(received) == 20:
                         return

@@ -134,7 +134,7 @@ export function useVitalsStream(patient: string | null | undefined, opts: { code
           ...s,
           status: 'live',
           events: s.events.length >= keep ? [...s.events.slice(s.events.length - keep + 1), e] : [...s.events, e],
-          latest: { ...s.latest, [e.observation.code]: e.observation },
+          latest: e.type === 'observation' ? { ...s.latest, [e.observation.code]: e.observation } : s.latest,
           lastEventId: e.id,
         })),
       onError: (error) => setState((s) => ({ ...s, status: 'error', error })),

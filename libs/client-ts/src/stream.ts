@@ -22,16 +22,30 @@ export interface VitalsObservation {
   [key: string]: unknown;
 }
 
-export interface LiveVitalsEvent {
-  /** The resume position: hand it back as `lastEventId` to continue after this event. */
-  id: string;
-  observation: VitalsObservation;
+/** An alert raised or cleared by the ingest's rules (`data` of the gateway's alert event). */
+export interface VitalsAlert {
+  alert_id: string;
+  rule: string;
+  state: 'raised' | 'cleared';
+  patient_id: string;
+  severity: string;
+  message: string;
+  value: number;
+  [key: string]: unknown;
 }
 
+/** One live event. `id` is the resume position: hand it back as `lastEventId` to continue after it. */
+export type LiveVitalsEvent =
+  | { type: 'observation'; id: string; observation: VitalsObservation }
+  | { type: 'alert'; id: string; alert: VitalsAlert };
+
 export interface LiveVitalsOptions {
-  patient: string;
+  /** A patient id, or several (a ward stream). */
+  patient: string | string[];
   /** Only these codes (LOINC / MDC); all when omitted. */
   codes?: string[];
+  /** Also deliver alert events (raised/cleared); default false. */
+  alerts?: boolean;
   /** Resume after this event id (e.g. persisted from an earlier session). */
   lastEventId?: string;
   signal?: AbortSignal;
@@ -63,13 +77,22 @@ const sleep = (ms: number, signal?: AbortSignal) =>
     }, { once: true });
   });
 
-/** Parses the observation out of an SSE message (`data:` is the observation JSON, or `{observation}`). */
+/** Why the server ended a stream (`event: closed`); revoked/expired mean: get a new token. */
+export type CloseReason = 'revoked' | 'expired' | 'shutdown' | string;
+
+/** An SSE message as a live event; null for control messages (`lagged`, `closed`) and comments. */
 export function toLiveEvent(msg: EventSourceMessage): LiveVitalsEvent | null {
-  if (msg.event && msg.event !== 'observation' && msg.event !== 'message' && msg.event !== 'vitals') return null;
   if (!msg.id || !msg.data) return null;
-  const data = JSON.parse(msg.data) as Record<string, unknown>;
-  const observation = (typeof data.observation === 'object' && data.observation !== null ? data.observation : data) as VitalsObservation;
-  return { id: msg.id, observation };
+  if (msg.event === 'observation') return { type: 'observation', id: msg.id, observation: JSON.parse(msg.data) as VitalsObservation };
+  if (msg.event === 'alert') return { type: 'alert', id: msg.id, alert: JSON.parse(msg.data) as VitalsAlert };
+  return null;
+}
+
+/** The server ended the stream on purpose; the loop reconnects from the last delivered id. */
+class StreamClosed extends Error {
+  constructor(readonly reason: CloseReason) {
+    super(`live stream closed by the server: ${reason}`);
+  }
 }
 
 /**
@@ -88,16 +111,19 @@ export async function* liveVitals(transport: Transport, opts: LiveVitalsOptions)
     try {
       const headers: Record<string, string> = { accept: 'text/event-stream' };
       if (lastEventId) headers['last-event-id'] = lastEventId;
-      const url = buildUrl(transport.baseUrl, opts.path ?? STREAM_PATH, {}, { patient: opts.patient, code: opts.codes });
+      const url = buildUrl(transport.baseUrl, opts.path ?? STREAM_PATH, {}, { patient: opts.patient, code: opts.codes, alerts: String(opts.alerts ?? false) });
       const res = await transport.send('GET', url, undefined, headers, abort.signal);
       opts.onConnect?.();
       attempt = 0;
       delay = opts.initialDelayMs ?? 250;
       const queue: LiveVitalsEvent[] = [];
+      let closed: StreamClosed | undefined;
       const parser = createParser({
         onEvent: (msg) => {
           const e = toLiveEvent(msg);
           if (e) queue.push(e);
+          // `lagged`: we fell behind and the server drops us; resuming from our last id catches up.
+          else if (msg.event === 'closed' || msg.event === 'lagged') closed = new StreamClosed(msg.event === 'closed' ? (JSON.parse(msg.data) as { reason: string }).reason : 'lagged');
         },
         onRetry: (ms) => {
           delay = ms;
@@ -113,11 +139,13 @@ export async function* liveVitals(transport: Transport, opts: LiveVitalsOptions)
           lastEventId = e.id;
           yield e;
         }
+        if (closed) throw closed;
       }
       throw new Error('live stream ended');
     } catch (err) {
       if (opts.signal?.aborted) return;
       if (isFatal(err)) throw err;
+      if (err instanceof StreamClosed && (err.reason === 'revoked' || err.reason === 'expired')) transport.auth?.invalidate();
       attempt++;
       opts.onDisconnect?.(err, attempt);
       await sleep(attempt === 1 ? Math.min(delay, 250) : delay, opts.signal);

@@ -33,17 +33,45 @@ export async function startClientStack(name: string, overrides: Record<string, s
   const gw = await startGateway({ SANDBOX_RATE_LIMIT: '1000', ...overrides });
   const groupId = `vitalis-test-clients-${name}-${uid()}`;
   await groupAtEnd(admin, groupId, TOPICS.vitalsObservations);
-  const worker: IngestWorker = await startTestIngest(kafka, pool, { topic: TOPICS.vitalsObservations, dlqTopic: TOPICS.vitalsDeadLetter, groupId });
+  const live = await liveStage(pool);
+  const worker: IngestWorker = await startTestIngest(kafka, pool, { topic: TOPICS.vitalsObservations, dlqTopic: TOPICS.vitalsDeadLetter, groupId, ...live?.workerOptions });
   const client = await registerClient(gw.url, [...ALL_SCOPES], `vitalis-client-test-${name}`);
   return {
     gw,
     pool,
     client,
     close: async () => {
-      await worker.stop();
       await gw.close();
+      await worker.stop();
+      await live?.stop();
       await admin.disconnect();
       await pool.end();
+    },
+  };
+}
+
+/**
+ * The ingest's live stage (alerts + Redis fan-out after commit, issue 6) when this tree has it:
+ * live streams only see what a worker running that stage publishes. Loaded by a computed path so
+ * this file compiles on either side of that merge; it becomes a static import once both are in.
+ */
+async function liveStage(pool: Pool): Promise<{ workerOptions: Record<string, unknown>; stop: () => Promise<void> } | undefined> {
+  const path = '../../../apps/ingest/src/live/stage';
+  const mod = (await import(/* @vite-ignore */ path).catch(() => undefined)) as
+    | { createLiveStage: (o: Record<string, unknown>) => { afterCommit: unknown; stop: () => void } }
+    | undefined;
+  if (!mod) return undefined;
+  const { createLogger } = await import('@vitalis/log');
+  const { createRedis } = await import('@vitalis/redis');
+  const { testEnv } = await import('../../helpers/env');
+  const redis = createRedis({ url: testEnv.REDIS_URL, name: 'vitalis-test-clients-live' });
+  await redis.connect();
+  const stage = mod.createLiveStage({ pool, redis, topic: TOPICS.vitalsObservations, logger: createLogger('test-live', 'error') });
+  return {
+    workerOptions: { afterCommit: stage.afterCommit },
+    stop: async () => {
+      stage.stop();
+      redis.disconnect();
     },
   };
 }

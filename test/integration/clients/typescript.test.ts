@@ -170,7 +170,7 @@ describe('live vitals (SSE, Last-Event-ID resume)', () => {
       sub.close();
       await sub.done;
       expect(connects).toBeGreaterThanOrEqual(2);
-      expect(received.map((e) => e.observation.seq)).toEqual(Array.from({ length: 20 }, (_, i) => i + 1));
+      expect(received.map((e) => (e.type === 'observation' ? e.observation.seq : -1))).toEqual(Array.from({ length: 20 }, (_, i) => i + 1));
       expect(new Set(received.map((e) => e.id)).size).toBe(20);
     } finally {
       await proxy.close();

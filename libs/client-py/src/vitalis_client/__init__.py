@@ -3,7 +3,7 @@ from .auth import ClientCredentials, RefreshingTokens, Sandbox, StaticToken, Tok
 from .client import AsyncVitalisClient, VitalisClient
 from .errors import (ConflictError, ForbiddenError, NotFoundError, OAuthError, ProblemError, RateLimitedError,
                      UnauthorizedError, ValidationError, VitalisError)
-from .models import (Appointment, BucketPage, Health, LatestVitals, LiveObservation, Patient, PublishResult,
+from .models import (LiveAlert, Appointment, BucketPage, Health, LatestVitals, LiveObservation, Patient, PublishResult,
                      TokenResponse, VitalsObservation, VitalsPage)
 from .operations import OPERATIONS, Operation
 from .telemetry import AsyncTelemetryClient, SSEParser
@@ -11,7 +11,7 @@ from .tools import ToolDefinition, VitalisTools, tool_definitions
 
 __all__ = [
     "AsyncTelemetryClient", "AsyncVitalisClient", "Appointment", "BucketPage", "ClientCredentials", "ConflictError",
-    "ForbiddenError", "Health", "LatestVitals", "LiveObservation", "NotFoundError", "OAuthError", "OPERATIONS", "Operation",
+    "ForbiddenError", "Health", "LatestVitals", "LiveAlert", "LiveObservation", "NotFoundError", "OAuthError", "OPERATIONS", "Operation",
     "Patient", "ProblemError", "PublishResult", "RateLimitedError", "RefreshingTokens", "SSEParser", "Sandbox", "StaticToken",
     "TokenAuth", "TokenResponse", "ToolDefinition", "UnauthorizedError", "ValidationError", "VitalisClient", "VitalisError",
     "VitalisTools", "VitalsObservation", "VitalsPage", "authorization_url", "create_pkce", "tool_definitions",

@@ -125,7 +125,16 @@ class Page(Model):
 
 
 class LiveObservation(Model):
-    """One event of the live stream: ``id`` is the resume position."""
+    """An observation of the live stream: ``id`` is the resume position."""
 
+    type: Literal["observation"] = "observation"
     id: str
     observation: VitalsObservation
+
+
+class LiveAlert(Model):
+    """An alert raised or cleared (``alert``: rule, state, severity, message, value, FHIR Flag ...)."""
+
+    type: Literal["alert"] = "alert"
+    id: str
+    alert: dict[str, Any]

@@ -18,10 +18,9 @@ import httpx
 
 from .auth import TokenAuth
 from .errors import ProblemError, error_from_response
-from .models import LiveObservation, VitalsObservation
+from .models import LiveAlert, LiveObservation, VitalsObservation
 
 STREAM_PATH = "/api/v1/vitals/stream"
-_EVENT_TYPES = {"", "message", "observation", "vitals"}
 
 
 @dataclass
@@ -75,13 +74,24 @@ class SSEParser:
         return None
 
 
-def to_live(message: SSEMessage) -> Optional[LiveObservation]:
-    """The observation an SSE message carries (``data`` is the observation, or ``{"observation": ...}``)."""
-    if message.event not in _EVENT_TYPES or not message.id or not message.data:
+def to_live(message: SSEMessage) -> Optional[LiveObservation | LiveAlert]:
+    """The live event an SSE message carries; None for control messages (``lagged``, ``closed``) and comments."""
+    if not message.id or not message.data:
         return None
     data = json.loads("\n".join(message.data))
-    observation = data.get("observation", data) if isinstance(data, dict) else data
-    return LiveObservation(id=message.id, observation=VitalsObservation.model_validate(observation))
+    if message.event == "observation":
+        return LiveObservation(id=message.id, observation=VitalsObservation.model_validate(data))
+    if message.event == "alert":
+        return LiveAlert(id=message.id, alert=data)
+    return None
+
+
+class StreamClosed(Exception):
+    """The server ended the stream on purpose (``closed`` with a reason, or ``lagged``); we resume."""
+
+    def __init__(self, reason: str):
+        self.reason = reason
+        super().__init__(f"live stream closed by the server: {reason}")
 
 
 def _fatal(err: BaseException) -> bool:
@@ -101,6 +111,7 @@ class AsyncTelemetryClient:
         #: connections opened so far (1 + reconnects)
         self.connections = 0
         # no read timeout: the stream is long-lived; the gateway's heartbeats keep proxies happy
+        self.auth = auth
         self._http = httpx.AsyncClient(base_url=self.base_url, auth=auth, timeout=httpx.Timeout(10.0, read=None), transport=transport)
 
     async def __aenter__(self) -> "AsyncTelemetryClient":
@@ -112,9 +123,11 @@ class AsyncTelemetryClient:
     async def aclose(self) -> None:
         await self._http.aclose()
 
-    async def stream(self, patient: str, codes: Iterable[str] | None = None, last_event_id: str | None = None) -> AsyncIterator[LiveObservation]:
-        """Live observations of ``patient``, forever (stop by breaking out or cancelling)."""
-        params = {"patient": patient}
+    async def stream(self, patient: str | list[str], codes: Iterable[str] | None = None, last_event_id: str | None = None,
+                     alerts: bool = False) -> AsyncIterator[LiveObservation | LiveAlert]:
+        """Live observations (and alerts, if asked) of a patient or a ward list, forever
+        (stop by breaking out or cancelling). ``last_event_id`` resumes after that event."""
+        params = {"patient": patient if isinstance(patient, str) else ",".join(patient), "alerts": "true" if alerts else "false"}
         if codes:
             params["code"] = ",".join(codes)
         delay = self.initial_delay
@@ -139,10 +152,17 @@ class AsyncTelemetryClient:
                             if event is not None:
                                 last_event_id = event.id
                                 yield event
+                            elif message.event == "closed":
+                                raise StreamClosed(json.loads("\n".join(message.data)).get("reason", "closed"))
+                            elif message.event == "lagged":
+                                # we fell behind and the server drops us: resuming from our last id catches up
+                                raise StreamClosed("lagged")
                 raise httpx.RemoteProtocolError("live stream ended")
-            except (httpx.TransportError, ProblemError) as err:
+            except (httpx.TransportError, ProblemError, StreamClosed) as err:
                 if _fatal(err):
                     raise
+                if isinstance(err, StreamClosed) and err.reason in ("revoked", "expired"):
+                    self.auth.invalidate()
                 attempt += 1
                 if self.on_disconnect:
                     self.on_disconnect(err, attempt)
