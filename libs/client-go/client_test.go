@@ -21,6 +21,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/coder/websocket"
 	vitalis "github.com/vitalis-health/vitalis/libs/client-go"
 )
 
@@ -58,6 +59,16 @@ func served(t *testing.T, path string) bool {
 	}
 	res.Body.Close()
 	return res.StatusCode != http.StatusNotFound
+}
+
+// wsServed: a WebSocket route upgrades (auth may follow in a message); an unknown one answers 404.
+func wsServed(t *testing.T, path string) bool {
+	conn, res, err := websocket.Dial(ctx(t), "ws"+strings.TrimPrefix(baseURL, "http")+path, nil)
+	if err == nil {
+		conn.CloseNow()
+		return true
+	}
+	return res == nil || res.StatusCode != http.StatusNotFound
 }
 
 func heartRate(patient, device string, seq int64, at time.Time) vitalis.Observation {
@@ -277,7 +288,7 @@ func (p *proxy) dropAll() int {
 }
 
 func TestListenerResumesAfterForcedDisconnect(t *testing.T) {
-	if !served(t, vitalis.DefaultLivePath) {
+	if !wsServed(t, vitalis.DefaultLivePath) {
 		t.Skip("the live vitals WebSocket endpoint is not served yet (issue 6)")
 	}
 	px := startProxy(t, baseURL)

@@ -38,11 +38,20 @@ async def test_live_vitals_resume_after_forced_disconnect(base_url, credentials)
                         return
 
             task = asyncio.create_task(consume())
-            while telemetry.connections == 0:
-                await asyncio.sleep(0.05)
+
+            async def until(condition, what: str) -> None:
+                for _ in range(900):  # 45 s
+                    if condition():
+                        return
+                    if task.done():
+                        task.result()  # raises what stopped the stream
+                        raise AssertionError(f"stream ended before {what}")
+                    await asyncio.sleep(0.05)
+                raise AssertionError(f"timed out waiting for {what}; received {len(received)}")
+
+            await until(lambda: telemetry.connections > 0, "the first connection")
             await api.publish_vitals([heart_rate(patient, device, i + 1) for i in range(10)])
-            while len(received) < 5:
-                await asyncio.sleep(0.05)
+            await until(lambda: len(received) >= 5, "the first observations")
             assert proxy.drop_all() > 0
             await api.publish_vitals([heart_rate(patient, device, i + 11) for i in range(10)])
             await asyncio.wait_for(task, 45)

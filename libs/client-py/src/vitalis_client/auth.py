@@ -58,6 +58,14 @@ class TokenAuth(httpx.Auth):
         self._token = tokens.access_token
         self._expires_at = time.monotonic() + max(0.0, tokens.expires_in - EXPIRY_MARGIN_S)
 
+    async def aget_token(self, http: httpx.AsyncClient) -> str:
+        """The current token, fetched with ``http`` if needed: for streaming requests, which cannot
+        go through this flow (``requires_response_body`` would read an endless body)."""
+        if self.token is None:
+            self._store(await http.send(self.token_request(), auth=None))
+        assert self._token is not None
+        return self._token
+
     def auth_flow(self, request: httpx.Request) -> Generator[httpx.Request, httpx.Response, None]:
         if self.token is None:
             self._store((yield self.token_request()))

@@ -112,7 +112,8 @@ class AsyncTelemetryClient:
         self.connections = 0
         # no read timeout: the stream is long-lived; the gateway's heartbeats keep proxies happy
         self.auth = auth
-        self._http = httpx.AsyncClient(base_url=self.base_url, auth=auth, timeout=httpx.Timeout(10.0, read=None), transport=transport)
+        # no auth flow on this client: the token is set per connection (see TokenAuth.aget_token)
+        self._http = httpx.AsyncClient(base_url=self.base_url, timeout=httpx.Timeout(10.0, read=None), transport=transport)
 
     async def __aenter__(self) -> "AsyncTelemetryClient":
         return self
@@ -137,9 +138,12 @@ class AsyncTelemetryClient:
             if last_event_id:
                 headers["last-event-id"] = last_event_id
             try:
+                headers["authorization"] = f"Bearer {await self.auth.aget_token(self._http)}"
                 async with self._http.stream("GET", self.path, params=params, headers=headers) as response:
                     if response.is_error:
                         await response.aread()
+                        if response.status_code == 401:
+                            self.auth.invalidate()  # expired or revoked: a fresh token on the next attempt
                         raise error_from_response(response)
                     self.connections += 1
                     attempt, delay = 0, self.initial_delay
