@@ -7,6 +7,8 @@
  *  2. end to end: simulator --burst (child process) -> Kafka (12 partitions) -> ingest worker
  *     (in process) -> committed rows, sustained for BENCH_SECONDS; lag p50/p99 (commit time minus
  *     produce time); ratio to the COPY baseline; RSS of the ingest process over the run;
+ *  2b. ingest capacity: a backlog of BENCH_BACKLOG observations produced first, then drained by the
+ *     ingest alone (on 2 shared cores the live burst is bounded by the producer too);
  *  3. history: a 24 h 1 Hz series (86,400 rows) of one patient among BENCH_HISTORY_ROWS rows,
  *     bucketed to 1 minute through the REST API, raw path (date_bin) and rollup path: p50/p99 ms.
  * Uses its own database (vitalis_bench) and its own Kafka topic; it never touches shared data.
@@ -29,6 +31,8 @@ const env = process.env;
 const SECONDS = Number(env.BENCH_SECONDS ?? 60);
 const HISTORY_ROWS = Number(env.BENCH_HISTORY_ROWS ?? 10_000_000);
 const BASELINE_ROWS = Number(env.BENCH_BASELINE_ROWS ?? 200_000);
+/** Observations produced before the ingest starts, to measure its drain rate alone (0 skips). */
+const BACKLOG = Number(env.BENCH_BACKLOG ?? 3_000_000);
 const BROKERS = (env.KAFKA_BROKERS ?? '127.0.0.1:59092').split(',');
 const ADMIN_URL = env.BENCH_ADMIN_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:55432/postgres';
 const DB_NAME = env.BENCH_DATABASE ?? 'vitalis_bench';
@@ -205,6 +209,55 @@ async function endToEnd(pool: Pool, rates: { copyRate: number; appendRate: numbe
   return e2eRate;
 }
 
+// ---- 2b. ingest capacity: drain a backlog ------------------------------------------------------
+// On a 2-core machine the simulator, Kafka, PostgreSQL and the ingest share the CPU, so the burst
+// above is bounded by the producer as much as by the ingest. Here the observations are produced
+// first, with no consumer running, and the ingest then drains them alone: its own capacity.
+
+async function backlogDrain(pool: Pool, rates: { copyRate: number; appendRate: number }, method: WriteMethod, count: number) {
+  const kafka = createKafka({ brokers: BROKERS, clientId: 'vitalis-bench', logger });
+  const admin = kafka.admin();
+  await admin.connect();
+  const topic = `vitals.bench.${randomUUID().slice(0, 8)}`;
+  await admin.createTopics({ waitForLeaders: true, topics: [{ topic, numPartitions: 12, replicationFactor: 1 }, { topic: `${topic}.dlq`, numPartitions: 1, replicationFactor: 1 }] });
+  const child = spawn(process.execPath, ['--import', 'tsx', 'apps/simulator/src/main.ts', '--burst', String(count), '--prefix', `e2e-${randomUUID().slice(0, 6)}`, '--real-time'], {
+    env: { ...env, SIM_TOPIC: topic, LOG_LEVEL: 'error', KAFKA_BROKERS: BROKERS.join(',') },
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
+  let childOut = '';
+  child.stdout.on('data', (d) => (childOut += d));
+  await new Promise((resolve) => child.once('exit', resolve));
+  const produced = JSON.parse(childOut.trim().split('\n').pop() ?? '{}') as { sent: number; perSecond: number };
+
+  let stored = 0;
+  let firstCommit = 0;
+  let lastCommit = 0;
+  const rss: number[] = [];
+  const started = Date.now();
+  const worker = await startIngest({
+    kafka, pool, logger, groupId: `vitalis-bench-${randomUUID().slice(0, 8)}`, topic, dlqTopic: `${topic}.dlq`,
+    writeMethod: method, concurrency: 4, maxWaitTimeInMs: 100,
+    onBatchCommitted: (info) => {
+      if (!firstCommit) firstCommit = info.committedAt;
+      stored += info.stored;
+      lastCommit = info.committedAt;
+    },
+  });
+  const rssTimer = setInterval(() => rss.push(process.memoryUsage().rss), 1_000);
+  const deadline = Date.now() + 600_000;
+  while (stored < produced.sent && Date.now() < deadline) await new Promise((r) => setTimeout(r, 200));
+  clearInterval(rssTimer);
+  await worker.stop();
+  await admin.deleteTopics({ topics: [topic, `${topic}.dlq`] }).catch(() => {});
+  await admin.disconnect();
+  const rate = stored / ((lastCommit - started) / 1000);
+  out(`ingest capacity (backlog of ${fmt(produced.sent)} produced first at ${fmt(produced.perSecond)} obs/s, then drained by the ingest alone, write=${method}):`);
+  const steady = stored / ((lastCommit - firstCommit) / 1000);
+  out(`  committed ${fmt(stored)} in ${((lastCommit - started) / 1000).toFixed(1)} s: ${fmt(rate)} obs/s including the group join (${((firstCommit - started) / 1000).toFixed(1)} s), ${fmt(steady)} obs/s from the first commit; goal 100k obs/s: ${rate >= 100_000 ? 'met' : 'not met'}`);
+  out(`  ratio to plain COPY baseline: ${((rate / rates.copyRate) * 100).toFixed(0)}% (goal >= 50%); to the append-log write alone (same indexes, no Kafka, no JSON): ${((rate / rates.appendRate) * 100).toFixed(0)}%`);
+  if (rss.length > 0) out(`  ingest process RSS: min ${mb(Math.min(...rss))}, max ${mb(Math.max(...rss))} (${rss.length} samples)`);
+}
+
 // ---- 3. history -----------------------------------------------------------------------------------
 
 async function history(pool: Pool) {
@@ -283,6 +336,7 @@ try {
   // lag without a backlog: the producer paced at 60% of the sustained rate
   const steadyRate = Number(env.BENCH_STEADY_RATE ?? Math.round((sustained * 0.6) / 1000) * 1000);
   if (steadyRate > 0) await endToEnd(pool, { copyRate, appendRate }, method, Math.min(SECONDS, 30), steadyRate);
+  if (BACKLOG > 0) await backlogDrain(pool, { copyRate, appendRate }, method, BACKLOG);
   // the e2e rows are only needed for counting: drop them so reruns stay comparable
   await pool.query("DELETE FROM vitals_observations WHERE patient_id LIKE 'e2e-%' OR patient_id LIKE 'base-%' OR patient_id LIKE 'm-%' OR patient_id LIKE 'dup-%'");
   if (HISTORY_ROWS > 0) await history(pool);

@@ -3,7 +3,8 @@
  * (device_id, seq, effective_at) is already stored is skipped (ON CONFLICT DO NOTHING), so Kafka
  * redelivery after a crash stores nothing twice. Two interchangeable methods, measured by
  * test/bench/vitals.bench.ts:
- *  - `copy`:   COPY into a per-connection temp staging table, then INSERT ... SELECT ... ON CONFLICT DO NOTHING;
+ *  - `copy`:   COPY straight into the log; when the batch holds an already stored row (a redelivery),
+ *              COPY into a per-connection temp staging table, then INSERT ... SELECT ... ON CONFLICT DO NOTHING;
  *  - `unnest`: one multi-row INSERT ... SELECT FROM unnest($1::text[], ...) ON CONFLICT DO NOTHING.
  * Both run inside the caller's transaction.
  */
@@ -31,21 +32,21 @@ export interface StoredRow {
 export type WriteMethod = 'copy' | 'unnest';
 
 export function toRow(o: VitalsObservation, partition: number, offset: string): StoredRow {
-  const common = {
+  // One object literal of a fixed shape (no spread): this runs once per observation on the hot path.
+  const ecg = isEcg(o) ? o.waveform : undefined;
+  return {
     patient_id: o.patient_id,
     device_id: o.device_id,
     seq: o.seq,
     code: o.code,
     effective_at: o.effective_at,
+    value: ecg ? null : (o as { value: number }).value,
     unit: o.unit,
+    sample_period_ms: ecg ? ecg.period_ms : null,
+    samples: ecg ? (ecg.origin === 0 ? ecg.samples : ecg.samples.map((s) => s + ecg.origin)) : null,
     kafka_partition: partition,
     kafka_offset: offset,
   };
-  if (isEcg(o)) {
-    const { origin, period_ms, samples } = o.waveform;
-    return { ...common, value: null, sample_period_ms: period_ms, samples: origin === 0 ? samples : samples.map((s) => s + origin) };
-  }
-  return { ...common, value: o.value, sample_period_ms: null, samples: null };
 }
 
 const COLUMNS = 'patient_id, device_id, seq, code, effective_at, value, unit, sample_period_ms, samples, kafka_partition, kafka_offset';
@@ -88,7 +89,26 @@ export async function copyRows(client: PoolClient, table: string, rows: StoredRo
   await pipeline(Readable.from(lines()), stream);
 }
 
+/**
+ * The fast path: COPY straight into the append log. A redelivered batch (the only way a row can
+ * already exist) violates the identity index, which aborts the COPY as a whole; the savepoint
+ * undoes it and the batch takes the staged ON CONFLICT path. Redeliveries are rare (a crash or a
+ * rebalance), so the common case pays one write per row instead of two.
+ */
 async function writeCopy(client: PoolClient, rows: StoredRow[]): Promise<number> {
+  await client.query('SAVEPOINT vitals_copy');
+  try {
+    await copyRows(client, 'vitals_observations', rows);
+    await client.query('RELEASE SAVEPOINT vitals_copy');
+    return rows.length;
+  } catch (err) {
+    await client.query('ROLLBACK TO SAVEPOINT vitals_copy');
+    if ((err as { code?: string }).code !== '23505') throw err;
+    return writeStaged(client, rows);
+  }
+}
+
+async function writeStaged(client: PoolClient, rows: StoredRow[]): Promise<number> {
   await ensureStage(client);
   await copyRows(client, 'vitals_ingest_stage', rows);
   const result = await client.query(`INSERT INTO vitals_observations (${COLUMNS}) SELECT ${COLUMNS} FROM vitals_ingest_stage ON CONFLICT DO NOTHING`);
