@@ -4,8 +4,14 @@ import hashlib
 
 import pytest
 
-from vitalis_client import (AsyncVitalisClient, ClientCredentials, ForbiddenError, OAuthError, StaticToken,
-                            UnauthorizedError, VitalisClient, authorization_url, create_pkce)
+import html
+import re
+import secrets
+
+import httpx
+
+from vitalis_client import (AsyncVitalisClient, ClientCredentials, ForbiddenError, OAuthError, RefreshingTokens, StaticToken,
+                            UnauthorizedError, VitalisClient, authorization_url, create_pkce, exchange_code)
 
 from conftest import uid
 
@@ -72,3 +78,44 @@ def test_pkce_pair_and_authorization_url(base_url):
     assert challenge == base64.urlsafe_b64encode(hashlib.sha256(verifier.encode()).digest()).rstrip(b"=").decode()
     url = authorization_url(base_url, "cid", "http://127.0.0.1:1/cb", "read:vitals", "st", challenge)
     assert url.startswith(f"{base_url}/api/auth/oauth2/authorize?") and "code_challenge_method=S256" in url
+
+
+REDIRECT_URI = "http://127.0.0.1:53682/callback"
+
+
+def _sign_in_and_consent(url: str, username: str, password: str) -> str:
+    """Drives the login and consent pages as a browser would; returns the callback URL."""
+    def hidden(page: str) -> dict[str, str]:
+        return {k: html.unescape(v) for k, v in re.findall(r'<input type="hidden" name="([^"]+)" value="([^"]*)">', page)}
+
+    with httpx.Client(follow_redirects=False) as browser:
+        login = browser.get(url)
+        assert login.status_code == 200
+        action = str(httpx.URL(url).join(re.search(r'<form method="post" action="([^"]+)"', login.text).group(1)))
+        consent = browser.post(action, data={**hidden(login.text), "username": username, "password": password})
+        assert consent.status_code == 200 and "Allow" in consent.text
+        done = browser.post(action, data={**hidden(consent.text), "decision": "allow"})
+        assert done.status_code == 303
+        return done.headers["location"]
+
+
+def test_authorization_code_with_pkce_then_refresh_rotation(base_url):
+    registered = httpx.post(f"{base_url}/api/auth/register", json={
+        "client_name": f"py-ward-app-{uid()}", "grant_types": ["authorization_code", "refresh_token"], "response_types": ["code"],
+        "token_endpoint_auth_method": "client_secret_post", "redirect_uris": [REDIRECT_URI], "scope": "read:vitals read:patients"}).json()
+    verifier, challenge = create_pkce()
+    state = secrets.token_urlsafe(16)
+    callback = _sign_in_and_consent(authorization_url(base_url, registered["client_id"], REDIRECT_URI, "read:vitals", state, challenge),
+                                    "nurse", "nurse-demo-pass")
+    with pytest.raises(ValueError):
+        exchange_code(base_url, callback, client_id=registered["client_id"], redirect_uri=REDIRECT_URI, verifier=verifier, expected_state="other")
+    tokens = exchange_code(base_url, callback, client_id=registered["client_id"], client_secret=registered["client_secret"],
+                           redirect_uri=REDIRECT_URI, verifier=verifier, expected_state=state)
+    assert tokens.refresh_token
+    rotated = []
+    auth = RefreshingTokens(base_url, tokens, registered["client_id"], registered["client_secret"], on_tokens=rotated.append)
+    with VitalisClient(base_url, auth) as user:
+        assert "nurse" in user.get_identity().model_dump_json()
+        auth.invalidate()  # as if the access token expired: the next call refreshes
+        assert "nurse" in user.get_identity().model_dump_json()
+    assert len(rotated) == 1 and rotated[0].refresh_token != tokens.refresh_token

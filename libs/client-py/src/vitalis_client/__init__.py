@@ -1,5 +1,6 @@
 """Vitalis client: data models, sync and asyncio clients, async live telemetry, agent tools."""
-from .auth import ClientCredentials, RefreshingTokens, Sandbox, StaticToken, TokenAuth, authorization_url, create_pkce
+from .auth import (ClientCredentials, RefreshingTokens, Sandbox, StaticToken, TokenAuth, authorization_url, create_pkce,
+                   exchange_code)
 from .client import AsyncVitalisClient, VitalisClient
 from .errors import (ConflictError, ForbiddenError, NotFoundError, OAuthError, ProblemError, RateLimitedError,
                      UnauthorizedError, ValidationError, VitalisError)
@@ -14,5 +15,5 @@ __all__ = [
     "ForbiddenError", "Health", "LatestVitals", "LiveAlert", "LiveObservation", "NotFoundError", "OAuthError", "OPERATIONS", "Operation",
     "Patient", "ProblemError", "PublishResult", "RateLimitedError", "RefreshingTokens", "SSEParser", "Sandbox", "StaticToken",
     "TokenAuth", "TokenResponse", "ToolDefinition", "UnauthorizedError", "ValidationError", "VitalisClient", "VitalisError",
-    "VitalisTools", "VitalsObservation", "VitalsPage", "authorization_url", "create_pkce", "tool_definitions",
+    "VitalisTools", "VitalsObservation", "VitalsPage", "authorization_url", "create_pkce", "exchange_code", "tool_definitions",
 ]

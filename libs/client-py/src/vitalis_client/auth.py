@@ -13,7 +13,7 @@ from urllib.parse import urlencode
 
 import httpx
 
-from .errors import error_from_response
+from .errors import OAuthError, error_from_response
 from .models import SandboxCredentials, TokenResponse
 
 TOKEN_PATH = "/api/auth/oauth2/token"
@@ -165,6 +165,32 @@ def create_pkce() -> tuple[str, str]:
     verifier = base64.urlsafe_b64encode(secrets.token_bytes(32)).rstrip(b"=").decode()
     challenge = base64.urlsafe_b64encode(hashlib.sha256(verifier.encode()).digest()).rstrip(b"=").decode()
     return verifier, challenge
+
+
+def _code_form(callback_url: str, client_id: str, client_secret: str | None, redirect_uri: str, verifier: str, expected_state: str) -> dict[str, str]:
+    params = httpx.URL(callback_url).params
+    if params.get("state") != expected_state:
+        raise ValueError("authorization response state does not match (possible CSRF)")
+    if params.get("error"):
+        raise OAuthError(400, params["error"], params.get("error_description"))
+    if not params.get("code"):
+        raise ValueError("authorization response carries no code")
+    form = {"grant_type": "authorization_code", "code": params["code"], "redirect_uri": redirect_uri,
+            "client_id": client_id, "code_verifier": verifier}
+    if client_secret:
+        form["client_secret"] = client_secret
+    return form
+
+
+def exchange_code(base_url: str, callback_url: str, *, client_id: str, redirect_uri: str, verifier: str,
+                  expected_state: str, client_secret: str | None = None) -> TokenResponse:
+    """Handles the redirect back from the login/consent pages: checks ``state``, surfaces an
+    ``error`` redirect, redeems the code with the PKCE verifier."""
+    form = _code_form(callback_url, client_id, client_secret, redirect_uri, verifier, expected_state)
+    response = httpx.post(base_url.rstrip("/") + TOKEN_PATH, data=form)
+    if response.is_error:
+        raise error_from_response(response)
+    return TokenResponse.model_validate(response.json())
 
 
 def authorization_url(base_url: str, client_id: str, redirect_uri: str, scope: str, state: str, challenge: str) -> str:
