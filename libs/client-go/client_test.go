@@ -175,6 +175,8 @@ func TestVitalsPublishHistoryLatest(t *testing.T) {
 	if fmt.Sprint(seqs) != "[1 2 3 4 5]" {
 		t.Fatalf("history seqs %v", seqs)
 	}
+	// an unaligned range is answered from the append log, not from rollups a projector may not have caught up on
+	q.From, q.To = base.Add(-time.Second).Format(time.RFC3339), base.Add(59*time.Second).Format(time.RFC3339)
 	q.Bucket, q.Agg, q.Limit = "1m", "min,max,count", 0
 	b, err := c.VitalsBuckets(ctx(t), q)
 	if err != nil || len(b.Data) != 1 || *b.Data[0].Min != 61 || *b.Data[0].Max != 65 || *b.Data[0].Count != 5 {
