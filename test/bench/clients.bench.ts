@@ -41,13 +41,17 @@ try {
   const token = await clientCredentialsToken(gw.url, registered);
   const patient = 'pat-bench-clients';
   const url = `${gw.url}/api/v1/patients/${patient}/vitals/latest`;
-  const baseline = await measure('baseline', async () => {
+  const raw = async () => {
     const res = await fetch(url, { headers: { authorization: `Bearer ${token}`, accept: 'application/json' } });
     if (!res.ok) throw new Error(`baseline: ${res.status}`);
     await res.json();
-  });
+  };
   const api = new VitalisClient({ baseUrl: gw.url, auth: new ClientCredentials(gw.url, { clientId: registered.client_id, clientSecret: registered.client_secret }) });
+  // baseline before and after the client, so warm-up and drift do not favour either side
+  const before = await measure('baseline', raw);
   const client = await measure('client', () => api.vitals.latest(patient));
+  const after = await measure('baseline', raw);
+  const baseline = (before + after) / 2;
   console.log(`client / baseline = ${(client / baseline).toFixed(2)} (${CONNECTIONS} loops, ${SECONDS} s each, gateway in-process)`);
 } finally {
   await gw.close();
