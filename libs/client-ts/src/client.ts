@@ -3,7 +3,7 @@
  * the common operations; `request()` reaches every operation of the OpenAPI document, typed.
  */
 import { ClientCredentials, Sandbox, revokeToken, type TokenSource } from './auth';
-import { Transport, buildUrl, type Method, type PathsFor, type RequestOptions, type ResponseOf } from './http';
+import { Transport, buildUrl, type DeprecationNotice, type Method, type PathsFor, type RequestOptions, type ResponseOf } from './http';
 import type { paths } from './generated/openapi';
 import { liveVitals, subscribeVitals, type LiveVitalsEvent, type LiveVitalsOptions, type Subscription, type VitalsObservation } from './stream';
 
@@ -53,6 +53,8 @@ export interface ClientOptions {
   baseUrl: string;
   auth?: TokenSource;
   fetch?: typeof fetch;
+  /** Told about every deprecated endpoint the client calls (Deprecation / Sunset headers). */
+  onDeprecation?: (notice: DeprecationNotice) => void;
 }
 
 export class VitalisClient {

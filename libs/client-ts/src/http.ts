@@ -32,8 +32,19 @@ export interface TransportOptions {
   baseUrl: string;
   auth?: TokenSource;
   fetch?: typeof fetch;
-  /** Sent as User-Agent where the platform allows it. */
-  userAgent?: string;
+  /**
+   * Called for every answer that carries a `Deprecation` or `Sunset` header (RFC 9745 / RFC 8594):
+   * the endpoint still works but has a successor (`link`, rel="deprecation" or "successor-version").
+   */
+  onDeprecation?: (notice: DeprecationNotice) => void;
+}
+
+export interface DeprecationNotice {
+  method: string;
+  url: string;
+  deprecation: string | null;
+  sunset: string | null;
+  link: string | null;
 }
 
 export class Transport {
@@ -69,6 +80,9 @@ export class Transport {
       await res.body?.cancel();
       this.auth.invalidate();
       res = await attempt();
+    }
+    if (this.opts.onDeprecation && (res.headers.has('deprecation') || res.headers.has('sunset'))) {
+      this.opts.onDeprecation({ method, url, deprecation: res.headers.get('deprecation'), sunset: res.headers.get('sunset'), link: res.headers.get('link') });
     }
     if (!res.ok) throw await errorFromResponse(res);
     return res;

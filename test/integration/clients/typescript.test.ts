@@ -18,6 +18,7 @@ import {
   exchangeCode,
   randomState,
   registerClient as registerWithClient,
+  type DeprecationNotice,
   type LiveVitalsEvent,
   type TokenSet,
 } from '@vitalis/client';
@@ -200,5 +201,23 @@ describe('patients and appointments', () => {
     expect(booked.status).toBe('booked');
     const cancelled = await api.appointments.cancel(booked.id, 'client library test');
     expect(cancelled.status).toBe('cancelled');
+  });
+});
+
+describe('deprecation (spec section 9)', () => {
+  it('tells the application about a deprecated endpoint it calls (Deprecation, Sunset, Link)', async (ctx) => {
+    if (!hasRoute(stack.gw, 'GET', '/api/v1/vitals/latest')) return ctx.skip('deprecation headers arrive with issue 8');
+    const notices: DeprecationNotice[] = [];
+    const watched = new VitalisClient({
+      baseUrl: stack.gw.url,
+      auth: new ClientCredentials(stack.gw.url, { clientId: stack.client.client_id, clientSecret: stack.client.client_secret }),
+      onDeprecation: (n) => notices.push(n),
+    });
+    await watched.call('GET', '/api/v1/patients/{id}/vitals/latest', { path: { id: `pat-ts-${uid()}` } });
+    expect(notices).toHaveLength(1);
+    expect(notices[0]!.sunset).toBe('Fri, 31 Dec 2027 23:59:59 GMT');
+    expect(notices[0]!.link).toContain('rel="deprecation"');
+    await watched.health();
+    expect(notices).toHaveLength(1);
   });
 });
