@@ -37,7 +37,7 @@ test-main: node_modules
 # The Python and Go client libraries' toolchains: a venv for libs/client-py, Go modules for libs/client-go.
 clients-env:
 	@infra/bin/python-env >/dev/null
-	cd libs/client-go && go mod download
+	@infra/bin/go-env >/dev/null
 
 # Tests that stop and restart the shared servers run alone, after everything else.
 test-disruptive: node_modules

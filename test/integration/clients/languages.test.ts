@@ -48,8 +48,9 @@ describe('client libraries in their own languages', () => {
   }, 300_000);
 
   it('Go: go test in libs/client-go', async () => {
-    const cwd = `${root}libs/client-go`;
-    report('go mod download', await run('go', ['mod', 'download'], cwd));
-    report('go test', await run('go', ['test', '-count=1', '-v', './...'], cwd, suiteEnv()));
+    const toolchain = await run(`${root}infra/bin/go-env`, [], root);
+    report('infra/bin/go-env', toolchain);
+    const go = toolchain.output.trim().split('\n').at(-1)!;
+    report('go test', await run(go, ['test', '-count=1', '-v', './...'], `${root}libs/client-go`, suiteEnv()));
   }, 300_000);
 });
