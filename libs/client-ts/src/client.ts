@@ -18,25 +18,40 @@ export type BucketVitalsPage = Extract<VitalsHistory, { bucket: string }>;
 export type PublishResult = ResponseOf<'/api/v1/vitals', 'post'>;
 
 /**
- * Patients and appointments (i5). Kept as open records until their schemas are in the OpenAPI
- * document; then these become generated types like the ones above.
+ * Patients and appointments (issue 5) answer FHIR R4 shapes. Kept as open records here until their
+ * schemas are in the generated document; `request()` gives the generated types once they are.
  */
 export interface Patient {
+  resourceType: 'Patient';
   id: string;
-  [field: string]: unknown;
-}
-export interface Appointment {
-  id: string;
-  status: string;
   [field: string]: unknown;
 }
 export interface Slot {
+  resourceType: 'Slot';
+  id: string;
+  status: 'free' | 'busy' | string;
   [field: string]: unknown;
 }
-export interface Page<T> {
-  data: T[];
-  next?: string | null;
+export interface Appointment {
+  resourceType: 'Appointment';
+  id: string;
+  status: 'booked' | 'cancelled' | string;
   [field: string]: unknown;
+}
+/** A FHIR searchset Bundle (lists and searches; `link` rel="next" carries the cursor). */
+export interface Bundle<T> {
+  resourceType: 'Bundle';
+  type: string;
+  entry?: { resource: T }[];
+  link?: { relation: string; url: string }[];
+  [field: string]: unknown;
+}
+/** Back-compat alias. */
+export type Page<T> = Bundle<T>;
+
+/** The resources of a Bundle, optionally of one resourceType. */
+export function resources<T extends { resourceType: string }>(bundle: Bundle<T>, type?: T['resourceType']): T[] {
+  return (bundle.entry ?? []).map((e) => e.resource).filter((r) => type === undefined || r.resourceType === type);
 }
 
 /** Route templates outside the generated document (filled as other features land). */
@@ -44,9 +59,11 @@ export const ROUTES = {
   patients: '/api/v1/patients',
   patient: '/api/v1/patients/{id}',
   allergies: '/api/v1/patients/{id}/allergies',
+  patientHistory: '/api/v1/patients/{id}/history',
   appointments: '/api/v1/appointments',
   appointment: '/api/v1/appointments/{id}',
   cancelAppointment: '/api/v1/appointments/{id}/cancel',
+  rescheduleAppointment: '/api/v1/appointments/{id}/reschedule',
 } as const;
 
 export interface ClientOptions {
@@ -83,8 +100,8 @@ export class VitalisClient {
   }
 
   /** An operation not (yet) in the generated document. */
-  async call<T>(method: string, template: string, opts: { path?: Record<string, string | number>; query?: Record<string, unknown>; body?: unknown; signal?: AbortSignal } = {}): Promise<T> {
-    const res = await this.transport.send(method, buildUrl(this.baseUrl, template, opts.path, opts.query), opts.body, {}, opts.signal);
+  async call<T>(method: string, template: string, opts: { path?: Record<string, string | number>; query?: Record<string, unknown>; body?: unknown; headers?: Record<string, string>; signal?: AbortSignal } = {}): Promise<T> {
+    const res = await this.transport.send(method, buildUrl(this.baseUrl, template, opts.path, opts.query), opts.body, opts.headers, opts.signal);
     if (res.status === 204) return undefined as T;
     return (await res.json()) as T;
   }
@@ -125,18 +142,23 @@ export class VitalisClient {
   };
 
   readonly patients = {
-    search: (query: Record<string, string | number | undefined> = {}) => this.call<Page<Patient>>('GET', ROUTES.patients, { query }),
+    /** `name`, `birthdate`, `identifier` (`system|value`), `cursor`. */
+    search: (query: Record<string, string | number | undefined> = {}) => this.call<Bundle<Patient>>('GET', ROUTES.patients, { query }),
     get: (id: string) => this.call<Patient>('GET', ROUTES.patient, { path: { id } }),
+    /** A FHIR Patient; the id is minted by the server. */
     register: (patient: Record<string, unknown>) => this.call<Patient>('POST', ROUTES.patients, { body: patient }),
-    update: (id: string, changes: Record<string, unknown>) => this.call<Patient>('PATCH', ROUTES.patient, { path: { id }, body: changes }),
-    allergies: (id: string) => this.call<Page<Record<string, unknown>>>('GET', ROUTES.allergies, { path: { id } }),
+    /** Full replacement; `etag` (from a read) is required: a concurrent change answers 412. */
+    update: (id: string, patient: Record<string, unknown>, etag: string) => this.call<Patient>('PUT', ROUTES.patient, { path: { id }, body: patient, headers: { 'if-match': etag } }),
+    recordAllergy: (id: string, allergy: Record<string, unknown>) => this.call<Record<string, unknown>>('POST', ROUTES.allergies, { path: { id }, body: allergy }),
+    history: (id: string) => this.call<Record<string, unknown>>('GET', ROUTES.patientHistory, { path: { id } }),
   };
 
   readonly appointments = {
-    /** Available slots (and, for a patient, their bookings). */
-    list: (query: Record<string, string | number | undefined> = {}) => this.call<Page<Slot>>('GET', ROUTES.appointments, { query }),
+    /** Slots (and booked Appointments): `clinician`, `patient`, `from`, `to`, `status` (free|busy), `cursor`. */
+    list: (query: Record<string, string | number | undefined> = {}) => this.call<Bundle<Slot | Appointment>>('GET', ROUTES.appointments, { query }),
     get: (id: string) => this.call<Appointment>('GET', ROUTES.appointment, { path: { id } }),
-    book: (booking: Record<string, unknown>) => this.call<Appointment>('POST', ROUTES.appointments, { body: booking }),
+    book: (booking: { slot_id: string; patient_id?: string; reason?: string }) => this.call<Appointment>('POST', ROUTES.appointments, { body: booking }),
     cancel: (id: string, reason?: string) => this.call<Appointment>('POST', ROUTES.cancelAppointment, { path: { id }, body: reason ? { reason } : {} }),
+    reschedule: (id: string, slotId: string) => this.call<Appointment>('POST', ROUTES.rescheduleAppointment, { path: { id }, body: { slot_id: slotId } }),
   };
 }

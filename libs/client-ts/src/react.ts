@@ -6,7 +6,7 @@
  * value per code. Written with createElement, no JSX, so it needs no build step.
  */
 import { createContext, createElement, useCallback, useContext, useEffect, useRef, useState, type ReactNode } from 'react';
-import type { Appointment, LatestVitals, Page, Patient, Slot, VitalsHistory, VitalsHistoryQuery, VitalisClient } from './client';
+import type { Appointment, Bundle, LatestVitals, Patient, Slot, VitalsHistory, VitalsHistoryQuery, VitalisClient } from './client';
 import type { LiveVitalsEvent, VitalsObservation } from './stream';
 
 const ClientContext = createContext<VitalisClient | null>(null);
@@ -56,11 +56,11 @@ export function usePatient(id: string | null | undefined): Resource<Patient> {
   return useResource(id ? `patient:${id}` : null, (c) => c.patients.get(id!));
 }
 
-export function usePatientSearch(query: Record<string, string | number | undefined>): Resource<Page<Patient>> {
+export function usePatientSearch(query: Record<string, string | number | undefined>): Resource<Bundle<Patient>> {
   return useResource(`patients:${JSON.stringify(query)}`, (c) => c.patients.search(query));
 }
 
-export function useAppointments(query: Record<string, string | number | undefined> = {}): Resource<Page<Slot>> {
+export function useAppointments(query: Record<string, string | number | undefined> = {}): Resource<Bundle<Slot | Appointment>> {
   return useResource(`appointments:${JSON.stringify(query)}`, (c) => c.appointments.list(query));
 }
 
@@ -94,7 +94,7 @@ export function useAppointmentActions(onDone?: (appointment: Appointment) => voi
   return {
     pending,
     error,
-    book: (booking: Record<string, unknown>) => run(() => client.appointments.book(booking)),
+    book: (booking: { slot_id: string; patient_id?: string; reason?: string }) => run(() => client.appointments.book(booking)),
     cancel: (id: string, reason?: string) => run(() => client.appointments.cancel(id, reason)),
   };
 }

@@ -76,6 +76,43 @@ async function liveStage(pool: Pool): Promise<{ workerOptions: Record<string, un
   };
 }
 
+/**
+ * Free appointment slots for one fresh clinician (issue 5: slots come from the seed or the domain
+ * service, no HTTP endpoint creates them), projected so GET /api/v1/appointments lists them.
+ * Returns the clinician id, or undefined when this tree has no appointments yet. Loaded by computed
+ * paths so this file compiles on either side of that merge.
+ */
+export async function createTestSlots(gw: RunningGateway, count: number): Promise<string | undefined> {
+  const load = (path: string) => import(/* @vite-ignore */ path).catch(() => undefined);
+  const service = (await load('../../../apps/gateway/src/appointments/service')) as
+    | { createSlot: (pool: Pool, s: { clinicianId: string; appointmentType: string; start: string; end: string }) => Promise<unknown> }
+    | undefined;
+  const runner = (await load('../../../apps/projector/src/projections/runner')) as { catchUp: (pool: Pool, p: unknown) => Promise<unknown> } | undefined;
+  const definitions = (await load('../../../apps/projector/src/projections/definitions')) as { slotsProjection: unknown } | undefined;
+  if (!service || !runner || !definitions) return undefined;
+  const clinician = `clin-clients-${uid()}`;
+  const day = Date.UTC(2031, 5, 2, 9);
+  for (let i = 0; i < count; i++) {
+    const start = new Date(day + i * 1_800_000);
+    await service.createSlot(gw.deps.pool, { clinicianId: clinician, appointmentType: 'consultation', start: start.toISOString(), end: new Date(start.getTime() + 1_800_000).toISOString() });
+  }
+  // The projection reads only events older than every open transaction on the server (gap-safe),
+  // so one catch-up may not see them yet: repeat until the slots are listed.
+  const deadline = Date.now() + 45_000;
+  for (;;) {
+    await runner.catchUp(gw.deps.pool, definitions.slotsProjection);
+    const { rows } = await gw.deps.pool.query<{ n: number }>('SELECT count(*)::int AS n FROM rm_slots WHERE clinician_id = $1', [clinician]);
+    if (rows[0]!.n === count) return clinician;
+    if (Date.now() > deadline) throw new Error(`slots of ${clinician} not projected within 45 s`);
+    await new Promise((r) => setTimeout(r, 200));
+  }
+}
+
+/** A FHIR Patient registration body with a unique family name. */
+export function patientBody(prefix: string) {
+  return { resourceType: 'Patient', name: [{ family: `${prefix}${uid()}`, given: ['Ada'] }], birthDate: '1980-02-03', gender: 'female' };
+}
+
 /** Whether the running gateway serves this route (features landing from other branches). */
 export function hasRoute(gw: RunningGateway, method: 'GET' | 'POST' | 'DELETE' | 'PATCH', url: string): boolean {
   return gw.app.hasRoute({ method, url });

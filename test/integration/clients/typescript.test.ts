@@ -6,7 +6,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   ClientCredentials,
+  ConflictError,
   ForbiddenError,
+  NotFoundError,
   OAuthError,
   RefreshingTokens,
   StaticToken,
@@ -18,13 +20,14 @@ import {
   exchangeCode,
   randomState,
   registerClient as registerWithClient,
+  resources,
   type DeprecationNotice,
   type LiveVitalsEvent,
   type TokenSet,
 } from '@vitalis/client';
 import { REDIRECT_URI, registerCodeClient, signInAndConsent } from '../auth/support';
 import { countStored, waitFor } from '../vitals/support';
-import { hasRoute, heartRate, startClientStack, startProxy, uid, type ClientStack } from './support';
+import { createTestSlots, hasRoute, heartRate, patientBody, startClientStack, startProxy, uid, type ClientStack } from './support';
 
 let stack: ClientStack;
 let api: VitalisClient;
@@ -189,18 +192,22 @@ describe('live vitals (SSE, Last-Event-ID resume)', () => {
 });
 
 describe('patients and appointments', () => {
-  it('reads a patient, books and cancels an appointment', async (ctx) => {
-    if (!hasRoute(stack.gw, 'GET', '/api/v1/patients/:id') || !hasRoute(stack.gw, 'POST', '/api/v1/appointments')) {
-      return ctx.skip('patients/appointments are not served yet (issue 5)');
-    }
-    const patient = await api.patients.get('pat-0001');
-    expect(patient.id).toBe('pat-0001');
-    const slots = await api.appointments.list();
-    const slot = slots.data[0] as Record<string, unknown>;
-    const booked = await api.appointments.book({ slot_id: slot.id, patient_id: 'pat-0001' });
-    expect(booked.status).toBe('booked');
-    const cancelled = await api.appointments.cancel(booked.id, 'client library test');
-    expect(cancelled.status).toBe('cancelled');
+  it('registers and reads a patient, books and cancels an appointment', async (ctx) => {
+    const clinician = await createTestSlots(stack.gw, 2);
+    if (!clinician) return ctx.skip('patients/appointments are not served yet (issue 5)');
+    const registered = await api.patients.register(patientBody('Ts'));
+    const patient = await api.patients.get(registered.id);
+    expect(patient).toMatchObject({ resourceType: 'Patient', id: registered.id });
+
+    const slots = resources(await api.appointments.list({ clinician, status: 'free' }), 'Slot');
+    expect(slots).toHaveLength(2);
+    const booked = await api.appointments.book({ slot_id: slots[0]!.id, patient_id: patient.id, reason: 'client library test' });
+    expect(booked).toMatchObject({ resourceType: 'Appointment', status: 'booked' });
+    const taken = await api.appointments.book({ slot_id: slots[0]!.id, patient_id: patient.id }).catch((e: unknown) => e);
+    expect(taken).toBeInstanceOf(ConflictError);
+    expect((await api.appointments.cancel(booked.id, 'client library test')).status).toBe('cancelled');
+    const gone = await api.appointments.cancel(booked.id).catch((e: unknown) => e);
+    expect(gone).toBeInstanceOf(NotFoundError);
   });
 });
 
