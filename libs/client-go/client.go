@@ -184,15 +184,22 @@ func (c *Client) GetPatient(ctx context.Context, id string) (*Patient, error) {
 	return &p, c.Do(ctx, http.MethodGet, "/api/v1/patients/"+url.PathEscape(id), nil, nil, &p)
 }
 
-func (c *Client) SearchPatients(ctx context.Context, query url.Values) (*Page, error) {
-	var p Page
-	return &p, c.Do(ctx, http.MethodGet, "/api/v1/patients", query, nil, &p)
+// RegisterPatient posts a FHIR Patient (write:patients); the id is minted by the server.
+func (c *Client) RegisterPatient(ctx context.Context, patient map[string]any) (*Patient, error) {
+	var p Patient
+	return &p, c.Do(ctx, http.MethodPost, "/api/v1/patients", nil, patient, &p)
 }
 
-// ListAppointments returns available slots.
-func (c *Client) ListAppointments(ctx context.Context, query url.Values) (*Page, error) {
-	var p Page
-	return &p, c.Do(ctx, http.MethodGet, "/api/v1/appointments", query, nil, &p)
+// SearchPatients: name, birthdate, identifier (system|value), cursor.
+func (c *Client) SearchPatients(ctx context.Context, query url.Values) (*Bundle, error) {
+	var b Bundle
+	return &b, c.Do(ctx, http.MethodGet, "/api/v1/patients", query, nil, &b)
+}
+
+// ListAppointments returns slots (and booked appointments): clinician, patient, from, to, status, cursor.
+func (c *Client) ListAppointments(ctx context.Context, query url.Values) (*Bundle, error) {
+	var b Bundle
+	return &b, c.Do(ctx, http.MethodGet, "/api/v1/appointments", query, nil, &b)
 }
 
 func (c *Client) BookAppointment(ctx context.Context, b Booking) (*Appointment, error) {
@@ -207,4 +214,10 @@ func (c *Client) CancelAppointment(ctx context.Context, id, reason string) (*App
 		body["reason"] = reason
 	}
 	return &a, c.Do(ctx, http.MethodPost, "/api/v1/appointments/"+url.PathEscape(id)+"/cancel", nil, body, &a)
+}
+
+// RescheduleAppointment moves an appointment to another free slot, atomically.
+func (c *Client) RescheduleAppointment(ctx context.Context, id, slotID string) (*Appointment, error) {
+	var a Appointment
+	return &a, c.Do(ctx, http.MethodPost, "/api/v1/appointments/"+url.PathEscape(id)+"/reschedule", nil, map[string]string{"slot_id": slotID}, &a)
 }

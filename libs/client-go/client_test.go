@@ -15,6 +15,7 @@ import (
 	"io"
 	"net"
 	"net/http"
+	"net/url"
 	"os"
 	"strings"
 	"sync"
@@ -217,26 +218,43 @@ func TestBadInputIsAValidationProblem(t *testing.T) {
 	}
 }
 
+// The harness creates free slots for a clinician of its own (VITALIS_TEST_CLINICIAN); standalone, any free slot.
 func TestPatientAppointmentBookAndCancel(t *testing.T) {
 	if !served(t, "/api/v1/patients/pat-0001") || !served(t, "/api/v1/appointments") {
 		t.Skip("patients/appointments are not served yet (issue 5)")
 	}
 	c := api()
-	p, err := c.GetPatient(ctx(t), "pat-0001")
-	if err != nil || p.ID != "pat-0001" {
+	reg, err := c.RegisterPatient(ctx(t), map[string]any{"resourceType": "Patient", "name": []map[string]any{{"family": "Go" + uid(), "given": []string{"Ada"}}}, "birthDate": "1980-02-03", "gender": "female"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	p, err := c.GetPatient(ctx(t), reg.ID)
+	if err != nil || p.ID != reg.ID || p.ResourceType != "Patient" {
 		t.Fatalf("patient %+v %v", p, err)
 	}
-	slots, err := c.ListAppointments(ctx(t), nil)
-	if err != nil || len(slots.Data) == 0 {
-		t.Fatalf("slots %+v %v", slots, err)
+	q := url.Values{"status": {"free"}}
+	if clinician := os.Getenv("VITALIS_TEST_CLINICIAN"); clinician != "" {
+		q.Set("clinician", clinician)
 	}
-	booked, err := c.BookAppointment(ctx(t), vitalis.Booking{SlotID: fmt.Sprint(slots.Data[0]["id"]), PatientID: "pat-0001", Reason: "client library test"})
+	list, err := c.ListAppointments(ctx(t), q)
+	slots := list.Resources("Slot")
+	if err != nil || len(slots) == 0 {
+		t.Fatalf("no free slot: %+v %v", list, err)
+	}
+	slotID := fmt.Sprint(slots[0]["id"])
+	booked, err := c.BookAppointment(ctx(t), vitalis.Booking{SlotID: slotID, PatientID: p.ID, Reason: "client library test"})
 	if err != nil || booked.Status != "booked" {
 		t.Fatalf("book %+v %v", booked, err)
+	}
+	if _, err := c.BookAppointment(ctx(t), vitalis.Booking{SlotID: slotID, PatientID: p.ID}); !vitalis.IsConflict(err) {
+		t.Fatalf("second booking: want 409, got %v", err)
 	}
 	cancelled, err := c.CancelAppointment(ctx(t), booked.ID, "client library test")
 	if err != nil || cancelled.Status != "cancelled" {
 		t.Fatalf("cancel %+v %v", cancelled, err)
+	}
+	if _, err := c.CancelAppointment(ctx(t), booked.ID, ""); !vitalis.IsNotFound(err) {
+		t.Fatalf("second cancel: want 404, got %v", err)
 	}
 }
 

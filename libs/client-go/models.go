@@ -89,55 +89,76 @@ type PublishResult struct {
 	Topic    string `json:"topic"`
 }
 
-// Patient is a demographic record; fields beyond the id are kept raw until their schema is fixed.
+// Patient is a FHIR R4 Patient; fields beyond the id are kept raw (name, birthDate, gender,
+// identifier, telecom, allergies for clinical readers, ...).
 type Patient struct {
-	ID     string                     `json:"id"`
-	Fields map[string]json.RawMessage `json:"-"`
+	ResourceType string                     `json:"resourceType"`
+	ID           string                     `json:"id"`
+	Fields       map[string]json.RawMessage `json:"-"`
 }
 
 func (p *Patient) UnmarshalJSON(b []byte) error {
 	if err := json.Unmarshal(b, &p.Fields); err != nil {
 		return err
 	}
-	type plain struct {
-		ID string `json:"id"`
+	var v struct {
+		ResourceType string `json:"resourceType"`
+		ID           string `json:"id"`
 	}
-	var v plain
 	err := json.Unmarshal(b, &v)
-	p.ID = v.ID
+	p.ResourceType, p.ID = v.ResourceType, v.ID
 	return err
 }
 
-// Appointment is a booked (or cancelled) consultation.
+// Appointment is a FHIR R4 Appointment (booked or cancelled).
 type Appointment struct {
-	ID     string                     `json:"id"`
-	Status string                     `json:"status"`
-	Fields map[string]json.RawMessage `json:"-"`
+	ResourceType string                     `json:"resourceType"`
+	ID           string                     `json:"id"`
+	Status       string                     `json:"status"`
+	Fields       map[string]json.RawMessage `json:"-"`
 }
 
 func (a *Appointment) UnmarshalJSON(b []byte) error {
 	if err := json.Unmarshal(b, &a.Fields); err != nil {
 		return err
 	}
-	type plain struct {
-		ID     string `json:"id"`
-		Status string `json:"status"`
+	var v struct {
+		ResourceType string `json:"resourceType"`
+		ID           string `json:"id"`
+		Status       string `json:"status"`
 	}
-	var v plain
 	err := json.Unmarshal(b, &v)
-	a.ID, a.Status = v.ID, v.Status
+	a.ResourceType, a.ID, a.Status = v.ResourceType, v.ID, v.Status
 	return err
 }
 
-// Page is a generic list answer.
-type Page struct {
-	Data []map[string]any `json:"data"`
-	Next *string          `json:"next"`
+// Bundle is a FHIR searchset Bundle (lists and searches; Link rel "next" carries the cursor).
+type Bundle struct {
+	ResourceType string `json:"resourceType"`
+	Type         string `json:"type"`
+	Entry        []struct {
+		Resource map[string]any `json:"resource"`
+	} `json:"entry"`
+	Link []struct {
+		Relation string `json:"relation"`
+		URL      string `json:"url"`
+	} `json:"link"`
+}
+
+// Resources are the entries' resources of one resourceType ("" = all).
+func (b *Bundle) Resources(resourceType string) []map[string]any {
+	var out []map[string]any
+	for _, e := range b.Entry {
+		if resourceType == "" || e.Resource["resourceType"] == resourceType {
+			out = append(out, e.Resource)
+		}
+	}
+	return out
 }
 
 // Booking is the body of an appointment booking.
 type Booking struct {
 	SlotID    string `json:"slot_id"`
-	PatientID string `json:"patient_id"`
+	PatientID string `json:"patient_id,omitempty"`
 	Reason    string `json:"reason,omitempty"`
 }

@@ -7,7 +7,7 @@
 import { spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startClientStack, type ClientStack } from './support';
+import { createTestSlots, startClientStack, type ClientStack } from './support';
 
 const root = fileURLToPath(new URL('../../../', import.meta.url));
 let stack: ClientStack;
@@ -30,8 +30,15 @@ function run(cmd: string, args: string[], cwd: string, env: Record<string, strin
   });
 }
 
-function suiteEnv(): Record<string, string> {
-  return { VITALIS_BASE_URL: stack.gw.url, VITALIS_CLIENT_ID: stack.client.client_id, VITALIS_CLIENT_SECRET: stack.client.client_secret };
+/** The gateway, a client holding every scope, and (once appointments exist) free slots of a clinician of the suite's own. */
+async function suiteEnv(): Promise<Record<string, string>> {
+  const clinician = await createTestSlots(stack.gw, 2);
+  return {
+    VITALIS_BASE_URL: stack.gw.url,
+    VITALIS_CLIENT_ID: stack.client.client_id,
+    VITALIS_CLIENT_SECRET: stack.client.client_secret,
+    ...(clinician ? { VITALIS_TEST_CLINICIAN: clinician } : {}),
+  };
 }
 
 function report(name: string, result: { code: number | null; output: string }) {
@@ -44,13 +51,13 @@ describe('client libraries in their own languages', () => {
     const venv = await run(`${root}infra/bin/python-env`, [], root);
     report('infra/bin/python-env', venv);
     const python = venv.output.trim().split('\n').at(-1)!;
-    report('pytest', await run(python, ['-m', 'pytest', '-v', '-p', 'no:cacheprovider'], `${root}libs/client-py`, suiteEnv()));
+    report('pytest', await run(python, ['-m', 'pytest', '-v', '-p', 'no:cacheprovider'], `${root}libs/client-py`, await suiteEnv()));
   }, 300_000);
 
   it('Go: go test in libs/client-go', async () => {
     const toolchain = await run(`${root}infra/bin/go-env`, [], root);
     report('infra/bin/go-env', toolchain);
     const go = toolchain.output.trim().split('\n').at(-1)!;
-    report('go test', await run(go, ['test', '-count=1', '-v', './...'], `${root}libs/client-go`, suiteEnv()));
+    report('go test', await run(go, ['test', '-count=1', '-v', './...'], `${root}libs/client-go`, await suiteEnv()));
   }, 300_000);
 });

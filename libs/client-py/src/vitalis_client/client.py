@@ -57,9 +57,9 @@ class VitalisClient:
     def close(self) -> None:
         self._http.close()
 
-    def call(self, name: str, **args: Any) -> Any:
+    def call(self, operation: str, /, **args: Any) -> Any:
         """Runs any operation by name with its JSON arguments (what the agent tools call)."""
-        op = OPERATIONS[name]
+        op = OPERATIONS[operation]
         path, query, body = op.split(args)
         return _decode(op, self._http.request(op.method, path, params=query, json=body))
 
@@ -70,14 +70,16 @@ class VitalisClient:
         return self.call("get_vitals_history", patient=patient, **{"from": from_, "to": to}, **q)
     def get_latest_vitals(self, patient_id: str) -> m.LatestVitals: return self.call("get_latest_vitals", id=patient_id)
     def publish_vitals(self, observations: list[dict[str, Any]]) -> m.PublishResult: return self.call("publish_vitals", observations=observations)
-    def search_patients(self, **q: Any) -> m.Page: return self.call("search_patients", **q)
+    def search_patients(self, **q: Any) -> m.Bundle: return self.call("search_patients", **q)
     def get_patient(self, patient_id: str) -> m.Patient: return self.call("get_patient", id=patient_id)
-    def get_patient_allergies(self, patient_id: str) -> m.Page: return self.call("get_patient_allergies", id=patient_id)
-    def list_appointments(self, **q: Any) -> m.Page: return self.call("list_appointments", **q)
-    def book_appointment(self, slot_id: str, patient_id: str, reason: str | None = None) -> m.Appointment:
+    def register_patient(self, patient: dict[str, Any]) -> m.Patient: return self.call("register_patient", **patient)
+    def list_appointments(self, **q: Any) -> m.Bundle: return self.call("list_appointments", **q)
+    def book_appointment(self, slot_id: str, patient_id: str | None = None, reason: str | None = None) -> m.Appointment:
         return self.call("book_appointment", slot_id=slot_id, patient_id=patient_id, reason=reason)
     def cancel_appointment(self, appointment_id: str, reason: str | None = None) -> m.Appointment:
         return self.call("cancel_appointment", id=appointment_id, reason=reason)
+    def reschedule_appointment(self, appointment_id: str, slot_id: str) -> m.Appointment:
+        return self.call("reschedule_appointment", id=appointment_id, slot_id=slot_id)
 
     def iter_vitals(self, patient: str, from_: str, to: str, **q: Any) -> Iterator[m.VitalsObservation]:
         """Every raw observation in [from, to), following ``next`` page links."""
@@ -122,8 +124,8 @@ class AsyncVitalisClient:
     async def aclose(self) -> None:
         await self._http.aclose()
 
-    async def call(self, name: str, **args: Any) -> Any:
-        op = OPERATIONS[name]
+    async def call(self, operation: str, /, **args: Any) -> Any:
+        op = OPERATIONS[operation]
         path, query, body = op.split(args)
         return _decode(op, await self._http.request(op.method, path, params=query, json=body))
 
@@ -133,14 +135,16 @@ class AsyncVitalisClient:
         return await self.call("get_vitals_history", patient=patient, **{"from": from_, "to": to}, **q)
     async def get_latest_vitals(self, patient_id: str) -> m.LatestVitals: return await self.call("get_latest_vitals", id=patient_id)
     async def publish_vitals(self, observations: list[dict[str, Any]]) -> m.PublishResult: return await self.call("publish_vitals", observations=observations)
-    async def search_patients(self, **q: Any) -> m.Page: return await self.call("search_patients", **q)
+    async def search_patients(self, **q: Any) -> m.Bundle: return await self.call("search_patients", **q)
     async def get_patient(self, patient_id: str) -> m.Patient: return await self.call("get_patient", id=patient_id)
-    async def get_patient_allergies(self, patient_id: str) -> m.Page: return await self.call("get_patient_allergies", id=patient_id)
-    async def list_appointments(self, **q: Any) -> m.Page: return await self.call("list_appointments", **q)
-    async def book_appointment(self, slot_id: str, patient_id: str, reason: str | None = None) -> m.Appointment:
+    async def register_patient(self, patient: dict[str, Any]) -> m.Patient: return await self.call("register_patient", **patient)
+    async def list_appointments(self, **q: Any) -> m.Bundle: return await self.call("list_appointments", **q)
+    async def book_appointment(self, slot_id: str, patient_id: str | None = None, reason: str | None = None) -> m.Appointment:
         return await self.call("book_appointment", slot_id=slot_id, patient_id=patient_id, reason=reason)
     async def cancel_appointment(self, appointment_id: str, reason: str | None = None) -> m.Appointment:
         return await self.call("cancel_appointment", id=appointment_id, reason=reason)
+    async def reschedule_appointment(self, appointment_id: str, slot_id: str) -> m.Appointment:
+        return await self.call("reschedule_appointment", id=appointment_id, slot_id=slot_id)
 
     async def iter_vitals(self, patient: str, from_: str, to: str, **q: Any) -> AsyncIterator[m.VitalsObservation]:
         page = await self.get_vitals_history(patient, from_, to, **q)

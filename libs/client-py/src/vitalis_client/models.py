@@ -107,21 +107,40 @@ class PublishResult(Model):
 
 
 class Patient(Model):
+    """A FHIR R4 Patient (name, birthDate, gender, identifier, telecom; allergies for clinical readers)."""
+
+    resourceType: Literal["Patient"] = "Patient"
     id: str
 
 
 class Slot(Model):
-    """An available consultation slot (fields as the gateway sends)."""
-
-
-class Appointment(Model):
+    resourceType: Literal["Slot"] = "Slot"
     id: str
     status: str
 
 
-class Page(Model):
-    data: list[dict[str, Any]]
-    next: Optional[str] = None
+class Appointment(Model):
+    """A FHIR R4 Appointment (slot, participant, start, end)."""
+
+    resourceType: Literal["Appointment"] = "Appointment"
+    id: str
+    status: str
+
+
+class Bundle(Model):
+    """A FHIR searchset Bundle: lists and searches (``link`` rel="next" carries the cursor)."""
+
+    resourceType: Literal["Bundle"] = "Bundle"
+    type: str = "searchset"
+    entry: list[dict[str, Any]] = Field(default_factory=list)
+    link: list[dict[str, Any]] = Field(default_factory=list)
+
+    def resources(self, resource_type: str | None = None) -> list[dict[str, Any]]:
+        return [e["resource"] for e in self.entry if resource_type is None or e.get("resource", {}).get("resourceType") == resource_type]
+
+
+#: lists are Bundles
+Page = Bundle
 
 
 class LiveObservation(Model):
