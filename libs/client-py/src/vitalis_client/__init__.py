@@ -1,0 +1,19 @@
+"""Vitalis client: data models, sync and asyncio clients, async live telemetry, agent tools."""
+from .auth import (ClientCredentials, RefreshingTokens, Sandbox, StaticToken, TokenAuth, authorization_url, create_pkce,
+                   exchange_code)
+from .client import AsyncVitalisClient, VitalisClient
+from .errors import (ConflictError, ForbiddenError, NotFoundError, OAuthError, ProblemError, RateLimitedError,
+                     UnauthorizedError, ValidationError, VitalisError)
+from .models import (LiveAlert, Appointment, Bundle, BucketPage, Health, LatestVitals, LiveObservation, Patient, PublishResult,
+                     TokenResponse, VitalsObservation, VitalsPage)
+from .operations import OPERATIONS, Operation
+from .telemetry import AsyncTelemetryClient, SSEParser
+from .tools import ToolDefinition, VitalisTools, tool_definitions
+
+__all__ = [
+    "AsyncTelemetryClient", "AsyncVitalisClient", "Appointment", "BucketPage", "Bundle", "ClientCredentials", "ConflictError",
+    "ForbiddenError", "Health", "LatestVitals", "LiveAlert", "LiveObservation", "NotFoundError", "OAuthError", "OPERATIONS", "Operation",
+    "Patient", "ProblemError", "PublishResult", "RateLimitedError", "RefreshingTokens", "SSEParser", "Sandbox", "StaticToken",
+    "TokenAuth", "TokenResponse", "ToolDefinition", "UnauthorizedError", "ValidationError", "VitalisClient", "VitalisError",
+    "VitalisTools", "VitalsObservation", "VitalsPage", "authorization_url", "create_pkce", "exchange_code", "tool_definitions",
+]

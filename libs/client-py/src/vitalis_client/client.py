@@ -1,0 +1,163 @@
+"""Sync and asyncio clients (httpx). Both run the operations of :mod:`operations`; models are
+pydantic, errors typed (:mod:`errors`)."""
+from __future__ import annotations
+
+from typing import Any, AsyncIterator, Iterator, Optional, TypeVar
+
+import httpx
+from pydantic import BaseModel
+
+from . import models as m
+from .auth import REVOKE_PATH, ClientCredentials, Sandbox, TokenAuth
+from .errors import raise_for_problem
+from .operations import OPERATIONS, Operation
+
+T = TypeVar("T", bound=BaseModel)
+DEFAULT_TIMEOUT = httpx.Timeout(30.0, connect=10.0)
+
+
+def _decode(op: Operation, response: httpx.Response) -> Any:
+    raise_for_problem(response)
+    if response.status_code == 204:
+        return None
+    body = response.json()
+    if op.model is None:
+        if isinstance(body, dict) and "bucket" in body:
+            return m.BucketPage.model_validate(body)
+        return m.VitalsPage.model_validate(body) if isinstance(body, dict) and "data" in body else body
+    return op.model.model_validate(body)
+
+
+def _revoke_form(token: str) -> dict[str, str]:
+    return {"token": token, "token_type_hint": "access_token"}
+
+
+class VitalisClient:
+    """Blocking client. ``with VitalisClient.client_credentials(url, id, secret) as api: api.get_health()``"""
+
+    def __init__(self, base_url: str, auth: Optional[TokenAuth] = None, *, timeout: httpx.Timeout = DEFAULT_TIMEOUT, transport: httpx.BaseTransport | None = None):
+        self.base_url = base_url.rstrip("/")
+        self.auth = auth
+        self._http = httpx.Client(base_url=self.base_url, auth=auth, timeout=timeout, headers={"accept": "application/json"}, transport=transport)
+
+    @classmethod
+    def client_credentials(cls, base_url: str, client_id: str, client_secret: str, scope: str | list[str] | None = None, **kw: Any) -> "VitalisClient":
+        return cls(base_url, ClientCredentials(base_url, client_id, client_secret, scope), **kw)
+
+    @classmethod
+    def sandbox(cls, base_url: str, **kw: Any) -> "VitalisClient":
+        return cls(base_url, Sandbox(base_url), **kw)
+
+    def __enter__(self) -> "VitalisClient":
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    def close(self) -> None:
+        self._http.close()
+
+    def call(self, operation: str, /, **args: Any) -> Any:
+        """Runs any operation by name with its JSON arguments (what the agent tools call)."""
+        op = OPERATIONS[operation]
+        path, query, body = op.split(args)
+        return _decode(op, self._http.request(op.method, path, params=query, json=body))
+
+    # named operations
+    def get_health(self) -> m.Health: return self.call("get_health")
+    def get_identity(self) -> m.Identity: return self.call("get_identity")
+    def get_vitals_history(self, patient: str, from_: str, to: str, **q: Any) -> m.VitalsPage | m.BucketPage:
+        return self.call("get_vitals_history", patient=patient, **{"from": from_, "to": to}, **q)
+    def get_latest_vitals(self, patient_id: str) -> m.LatestVitals: return self.call("get_latest_vitals", id=patient_id)
+    def publish_vitals(self, observations: list[dict[str, Any]]) -> m.PublishResult: return self.call("publish_vitals", observations=observations)
+    def search_patients(self, **q: Any) -> m.Bundle: return self.call("search_patients", **q)
+    def get_patient(self, patient_id: str) -> m.Patient: return self.call("get_patient", id=patient_id)
+    def register_patient(self, patient: dict[str, Any]) -> m.Patient: return self.call("register_patient", **patient)
+    def list_appointments(self, **q: Any) -> m.Bundle: return self.call("list_appointments", **q)
+    def book_appointment(self, slot_id: str, patient_id: str | None = None, reason: str | None = None) -> m.Appointment:
+        return self.call("book_appointment", slot_id=slot_id, patient_id=patient_id, reason=reason)
+    def cancel_appointment(self, appointment_id: str, reason: str | None = None) -> m.Appointment:
+        return self.call("cancel_appointment", id=appointment_id, reason=reason)
+    def reschedule_appointment(self, appointment_id: str, slot_id: str) -> m.Appointment:
+        return self.call("reschedule_appointment", id=appointment_id, slot_id=slot_id)
+
+    def iter_vitals(self, patient: str, from_: str, to: str, **q: Any) -> Iterator[m.VitalsObservation]:
+        """Every raw observation in [from, to), following ``next`` page links."""
+        page = self.get_vitals_history(patient, from_, to, **q)
+        while True:
+            assert isinstance(page, m.VitalsPage)
+            yield from page.data
+            if not page.next:
+                return
+            page = _decode(OPERATIONS["get_vitals_history"], self._http.get(page.next))
+
+    def revoke_token(self) -> None:
+        """Revokes the current access token (RFC 7009); the next call obtains a new one."""
+        if self.auth is None or self.auth.token is None:
+            return
+        raise_for_problem(self._http.post(REVOKE_PATH, data=_revoke_form(self.auth.token), auth=None))
+        self.auth.invalidate()
+
+
+class AsyncVitalisClient:
+    """asyncio client. ``async with AsyncVitalisClient.client_credentials(...) as api: await api.get_patient("pat-0001")``"""
+
+    def __init__(self, base_url: str, auth: Optional[TokenAuth] = None, *, timeout: httpx.Timeout = DEFAULT_TIMEOUT, transport: httpx.AsyncBaseTransport | None = None):
+        self.base_url = base_url.rstrip("/")
+        self.auth = auth
+        self._http = httpx.AsyncClient(base_url=self.base_url, auth=auth, timeout=timeout, headers={"accept": "application/json"}, transport=transport)
+
+    @classmethod
+    def client_credentials(cls, base_url: str, client_id: str, client_secret: str, scope: str | list[str] | None = None, **kw: Any) -> "AsyncVitalisClient":
+        return cls(base_url, ClientCredentials(base_url, client_id, client_secret, scope), **kw)
+
+    @classmethod
+    def sandbox(cls, base_url: str, **kw: Any) -> "AsyncVitalisClient":
+        return cls(base_url, Sandbox(base_url), **kw)
+
+    async def __aenter__(self) -> "AsyncVitalisClient":
+        return self
+
+    async def __aexit__(self, *exc: object) -> None:
+        await self.aclose()
+
+    async def aclose(self) -> None:
+        await self._http.aclose()
+
+    async def call(self, operation: str, /, **args: Any) -> Any:
+        op = OPERATIONS[operation]
+        path, query, body = op.split(args)
+        return _decode(op, await self._http.request(op.method, path, params=query, json=body))
+
+    async def get_health(self) -> m.Health: return await self.call("get_health")
+    async def get_identity(self) -> m.Identity: return await self.call("get_identity")
+    async def get_vitals_history(self, patient: str, from_: str, to: str, **q: Any) -> m.VitalsPage | m.BucketPage:
+        return await self.call("get_vitals_history", patient=patient, **{"from": from_, "to": to}, **q)
+    async def get_latest_vitals(self, patient_id: str) -> m.LatestVitals: return await self.call("get_latest_vitals", id=patient_id)
+    async def publish_vitals(self, observations: list[dict[str, Any]]) -> m.PublishResult: return await self.call("publish_vitals", observations=observations)
+    async def search_patients(self, **q: Any) -> m.Bundle: return await self.call("search_patients", **q)
+    async def get_patient(self, patient_id: str) -> m.Patient: return await self.call("get_patient", id=patient_id)
+    async def register_patient(self, patient: dict[str, Any]) -> m.Patient: return await self.call("register_patient", **patient)
+    async def list_appointments(self, **q: Any) -> m.Bundle: return await self.call("list_appointments", **q)
+    async def book_appointment(self, slot_id: str, patient_id: str | None = None, reason: str | None = None) -> m.Appointment:
+        return await self.call("book_appointment", slot_id=slot_id, patient_id=patient_id, reason=reason)
+    async def cancel_appointment(self, appointment_id: str, reason: str | None = None) -> m.Appointment:
+        return await self.call("cancel_appointment", id=appointment_id, reason=reason)
+    async def reschedule_appointment(self, appointment_id: str, slot_id: str) -> m.Appointment:
+        return await self.call("reschedule_appointment", id=appointment_id, slot_id=slot_id)
+
+    async def iter_vitals(self, patient: str, from_: str, to: str, **q: Any) -> AsyncIterator[m.VitalsObservation]:
+        page = await self.get_vitals_history(patient, from_, to, **q)
+        while True:
+            assert isinstance(page, m.VitalsPage)
+            for o in page.data:
+                yield o
+            if not page.next:
+                return
+            page = _decode(OPERATIONS["get_vitals_history"], await self._http.get(page.next))
+
+    async def revoke_token(self) -> None:
+        if self.auth is None or self.auth.token is None:
+            return
+        raise_for_problem(await self._http.post(REVOKE_PATH, data=_revoke_form(self.auth.token), auth=None))
+        self.auth.invalidate()

@@ -1,0 +1,159 @@
+"""Data models of the Vitalis API (pydantic v2). Unknown fields are kept (``extra="allow"``), so a
+newer gateway adding fields never breaks an older client."""
+from __future__ import annotations
+
+from typing import Any, Literal, Optional
+
+from pydantic import BaseModel, ConfigDict, Field
+
+
+class Model(BaseModel):
+    model_config = ConfigDict(extra="allow", populate_by_name=True)
+
+
+class TokenResponse(Model):
+    access_token: str
+    token_type: str = "Bearer"
+    expires_in: int
+    scope: str = ""
+    refresh_token: Optional[str] = None
+
+
+class SandboxCredentials(TokenResponse):
+    client_id: str
+    client_secret: str
+    client_secret_expires_at: int
+    token_endpoint: str
+
+
+class ClientRegistration(Model):
+    client_id: str
+    client_secret: Optional[str] = None
+    scope: str = ""
+
+
+class DependencyCheck(Model):
+    status: str
+    latency_ms: Optional[float] = None
+
+
+class Health(Model):
+    status: Literal["ok", "degraded", "down"]
+    version: str
+    checks: dict[str, DependencyCheck] = Field(default_factory=dict)
+
+
+class Identity(Model):
+    """``GET /agent/identity``: who the token says the caller is (fields as the gateway sends)."""
+
+
+class Waveform(Model):
+    origin: float
+    period_ms: float
+    samples: list[float]
+
+
+class VitalsObservation(Model):
+    patient_id: str
+    device_id: str
+    seq: int
+    effective_at: str
+    code: str
+    unit: str
+    value: Optional[float] = None
+    waveform: Optional[Waveform] = None
+
+
+class VitalsPage(Model):
+    patient_id: str
+    from_: str = Field(alias="from")
+    to: str
+    count: int
+    data: list[VitalsObservation]
+    next: Optional[str] = None
+
+
+class BucketPoint(Model):
+    code: str
+    bucket: str
+    count: Optional[int] = None
+    avg: Optional[float] = None
+    min: Optional[float] = None
+    max: Optional[float] = None
+    last: Optional[float] = None
+    last_at: Optional[str] = None
+
+
+class BucketPage(Model):
+    patient_id: str
+    from_: str = Field(alias="from")
+    to: str
+    bucket: str
+    agg: list[str]
+    source: str
+    count: int
+    data: list[BucketPoint]
+    next: Optional[str] = None
+
+
+class LatestVitals(Model):
+    patient_id: str
+    data: list[VitalsObservation]
+
+
+class PublishResult(Model):
+    accepted: int
+    topic: str
+
+
+class Patient(Model):
+    """A FHIR R4 Patient (name, birthDate, gender, identifier, telecom; allergies for clinical readers)."""
+
+    resourceType: Literal["Patient"] = "Patient"
+    id: str
+
+
+class Slot(Model):
+    resourceType: Literal["Slot"] = "Slot"
+    id: str
+    status: str
+
+
+class Appointment(Model):
+    """A FHIR R4 Appointment (slot, participant, start, end)."""
+
+    resourceType: Literal["Appointment"] = "Appointment"
+    id: str
+    status: str
+
+
+class Bundle(Model):
+    """A FHIR searchset Bundle: lists and searches (``link`` rel="next" carries the cursor)."""
+
+    resourceType: Literal["Bundle"] = "Bundle"
+    type: str = "searchset"
+    entry: list[dict[str, Any]] = Field(default_factory=list)
+    link: list[dict[str, Any]] = Field(default_factory=list)
+
+    def resources(self, resource_type: str | None = None) -> list[dict[str, Any]]:
+        return [e["resource"] for e in self.entry if resource_type is None or e.get("resource", {}).get("resourceType") == resource_type]
+
+
+#: lists are Bundles
+Page = Bundle
+
+
+class LiveObservation(Model):
+    """An observation of the live stream: ``id`` is the resume position."""
+
+    type: Literal["observation"] = "observation"
+    id: str
+    observation: VitalsObservation
+
+
+class LiveAlert(Model):
+    """An alert raised or cleared (``alert``: rule, state, severity, message, value, FHIR Flag ...)."""
+
+    type: Literal["alert"] = "alert"
+    id: str
+    alert: dict[str, Any]

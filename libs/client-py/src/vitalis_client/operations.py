@@ -1,0 +1,100 @@
+"""The API's operations, described once. The sync and asyncio clients call them and the agent
+tools are generated from them (name, description, JSON Schema of the arguments, required scope),
+so a new operation is one entry here."""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any, Optional, Type
+
+from pydantic import BaseModel
+
+from . import models as m
+
+VITAL_CODES = ["8867-4", "59408-5", "8480-6", "8462-4", "9279-1", "8310-5", "131330"]
+
+_patient_id = {"type": "string", "description": "Patient id, e.g. pat-0001", "minLength": 1}
+_datetime = {"type": "string", "format": "date-time"}
+
+
+@dataclass(frozen=True)
+class Operation:
+    name: str
+    method: str
+    path: str
+    description: str
+    #: JSON Schema (object) of the arguments: path parameters, query parameters and/or ``body``
+    parameters: dict[str, Any]
+    scope: Optional[str]
+    model: Optional[Type[BaseModel]] = None
+    path_params: tuple[str, ...] = ()
+    #: argument names sent as the JSON body (``"*"``: every non-path argument)
+    body: tuple[str, ...] = ()
+    read_only: bool = True
+    extra: dict[str, Any] = field(default_factory=dict)
+
+    def split(self, args: dict[str, Any]) -> tuple[str, dict[str, Any], Optional[dict[str, Any]]]:
+        """``(path, query, body)`` for these arguments."""
+        path = self.path
+        rest = {k: v for k, v in args.items() if v is not None}
+        for p in self.path_params:
+            if p not in rest:
+                raise TypeError(f"{self.name}: missing argument {p!r}")
+            from urllib.parse import quote
+            path = path.replace("{" + p + "}", quote(str(rest.pop(p)), safe=""))
+        if self.body == ("*",):
+            return path, {}, rest
+        if self.body:
+            return path, {k: v for k, v in rest.items() if k not in self.body}, {k: rest[k] for k in self.body if k in rest}
+        return path, {k: (",".join(v) if isinstance(v, list) else v) for k, v in rest.items()}, None
+
+
+def _obj(properties: dict[str, Any], required: list[str]) -> dict[str, Any]:
+    return {"type": "object", "properties": properties, "required": required, "additionalProperties": False}
+
+
+OPERATIONS: dict[str, Operation] = {op.name: op for op in [
+    Operation("get_health", "GET", "/api/v1/health", "System health: status of PostgreSQL, Kafka and Redis.", _obj({}, []), None, m.Health),
+    Operation("get_identity", "GET", "/agent/identity", "Who the current access token says the caller is (client, scopes, roles).", _obj({}, []), "", m.Identity),
+    Operation(
+        "get_vitals_history", "GET", "/api/v1/vitals",
+        "Vitals observations of one patient in [from, to) (at most 31 days), oldest first, paginated; "
+        "with `bucket` (1s|1m|1h|1d) aggregated numeric series (avg, min, max, count, last).",
+        _obj({
+            "patient": _patient_id, "from": _datetime, "to": _datetime,
+            "code": {"type": "string", "enum": VITAL_CODES, "description": "LOINC code (8867-4 heart rate, 59408-5 SpO2, 8480-6/8462-4 systolic/diastolic BP, 9279-1 respiratory rate, 8310-5 temperature) or 131330 (ECG)"},
+            "bucket": {"type": "string", "enum": ["1s", "1m", "1h", "1d"]},
+            "agg": {"type": "string", "description": "Comma-separated: avg,min,max,count,last (with bucket)"},
+            "limit": {"type": "integer", "minimum": 1, "maximum": 5000},
+            "cursor": {"type": "string"},
+        }, ["patient", "from", "to"]), "read:vitals",
+    ),
+    Operation("get_latest_vitals", "GET", "/api/v1/patients/{id}/vitals/latest", "The latest observation of each vital sign of a patient.",
+              _obj({"id": _patient_id}, ["id"]), "read:vitals", m.LatestVitals, path_params=("id",)),
+    Operation("publish_vitals", "POST", "/api/v1/vitals", "Publish a batch of vitals observations (device ingest; all-or-nothing validation).",
+              _obj({"observations": {"type": "array", "minItems": 1, "maxItems": 1000, "items": {"type": "object"}}}, ["observations"]),
+              "write:vitals", m.PublishResult, body=("observations",), read_only=False),
+    Operation("search_patients", "GET", "/api/v1/patients", "Search patients by name, birth date or identifier (system|value); a FHIR Bundle of Patient.",
+              _obj({"name": {"type": "string"}, "birthdate": {"type": "string", "format": "date"}, "identifier": {"type": "string", "description": "system|value"},
+                    "limit": {"type": "integer", "minimum": 1}, "cursor": {"type": "string"}}, []),
+              "read:patients", m.Bundle),
+    Operation("get_patient", "GET", "/api/v1/patients/{id}", "A patient's record (FHIR Patient; allergies and latest vitals for clinical readers).",
+              _obj({"id": _patient_id}, ["id"]), "read:patients", m.Patient, path_params=("id",)),
+    Operation("register_patient", "POST", "/api/v1/patients", "Register a patient: a FHIR Patient (name, birthDate, gender, identifier, telecom); the id is minted.",
+              {"type": "object", "properties": {"resourceType": {"const": "Patient"}, "name": {"type": "array", "items": {"type": "object"}, "minItems": 1},
+                                                "birthDate": {"type": "string", "format": "date"}, "gender": {"type": "string"},
+                                                "identifier": {"type": "array", "items": {"type": "object"}}}, "required": ["resourceType", "name"]},
+              "write:patients", m.Patient, body=("*",), read_only=False),
+    Operation("list_appointments", "GET", "/api/v1/appointments", "Consultation slots (and booked appointments), FHIR Bundle of Slot: filter by clinician, patient, from, to, status (free|busy).",
+              _obj({"clinician": {"type": "string"}, "patient": {"type": "string"}, "from": _datetime, "to": _datetime,
+                    "status": {"type": "string", "enum": ["free", "busy"]}, "limit": {"type": "integer", "minimum": 1, "maximum": 500}, "cursor": {"type": "string"}}, []),
+              "read:appointments", m.Bundle),
+    Operation("book_appointment", "POST", "/api/v1/appointments", "Book a free slot for a patient (409 if taken).",
+              _obj({"slot_id": {"type": "string"}, "patient_id": _patient_id, "reason": {"type": "string", "maxLength": 500}}, ["slot_id"]),
+              "write:appointments", m.Appointment, body=("*",), read_only=False),
+    Operation("cancel_appointment", "POST", "/api/v1/appointments/{id}/cancel", "Cancel a booked appointment (frees the slot).",
+              _obj({"id": {"type": "string"}, "reason": {"type": "string", "maxLength": 500}}, ["id"]),
+              "write:appointments", m.Appointment, path_params=("id",), body=("*",), read_only=False),
+    Operation("reschedule_appointment", "POST", "/api/v1/appointments/{id}/reschedule", "Move an appointment to another free slot (atomic).",
+              _obj({"id": {"type": "string"}, "slot_id": {"type": "string"}}, ["id", "slot_id"]),
+              "write:appointments", m.Appointment, path_params=("id",), body=("*",), read_only=False),
+]}

@@ -1,0 +1,192 @@
+/**
+ * Live vitals over Server-Sent Events with automatic resume. The gateway numbers every event
+ * (`id:`); after any disconnect (network drop, proxy timeout, gateway restart) the client
+ * reconnects with `Last-Event-ID` set to the last id it delivered, and the gateway replays what
+ * came after it, so the consumer sees every observation exactly once, in order. fetch + a
+ * streaming parser rather than EventSource: EventSource cannot send an Authorization header.
+ */
+import { createParser, type EventSourceMessage } from 'eventsource-parser';
+import { ProblemError } from './errors';
+import type { Transport } from './http';
+import { buildUrl } from './http';
+
+export interface VitalsObservation {
+  patient_id: string;
+  device_id: string;
+  seq: number;
+  effective_at: string;
+  code: string;
+  unit: string;
+  value?: number;
+  waveform?: { origin: number; period_ms: number; samples: number[] };
+  [key: string]: unknown;
+}
+
+/** An alert raised or cleared by the ingest's rules (`data` of the gateway's alert event). */
+export interface VitalsAlert {
+  alert_id: string;
+  rule: string;
+  state: 'raised' | 'cleared';
+  patient_id: string;
+  severity: string;
+  message: string;
+  value: number;
+  [key: string]: unknown;
+}
+
+/** One live event. `id` is the resume position: hand it back as `lastEventId` to continue after it. */
+export type LiveVitalsEvent =
+  | { type: 'observation'; id: string; observation: VitalsObservation }
+  | { type: 'alert'; id: string; alert: VitalsAlert };
+
+export interface LiveVitalsOptions {
+  /** A patient id, or several (a ward stream). */
+  patient: string | string[];
+  /** Only these codes (LOINC / MDC); all when omitted. */
+  codes?: string[];
+  /** Also deliver alert events (raised/cleared); default false. */
+  alerts?: boolean;
+  /** Resume after this event id (e.g. persisted from an earlier session). */
+  lastEventId?: string;
+  signal?: AbortSignal;
+  /** First reconnect delay; doubles per failed attempt up to maxDelayMs; a server `retry:` overrides it. */
+  initialDelayMs?: number;
+  maxDelayMs?: number;
+  /** Called on every (re)connection attempt failure before waiting; for logging/status UIs. */
+  onDisconnect?: (error: unknown, attempt: number) => void;
+  /** Called when a connection is established. */
+  onConnect?: () => void;
+  /** The stream route (default `/api/v1/vitals/stream`). */
+  path?: string;
+}
+
+export const STREAM_PATH = '/api/v1/vitals/stream';
+
+/** Errors that reconnecting cannot fix (bad request, missing scope, unknown patient). */
+function isFatal(err: unknown): boolean {
+  return err instanceof ProblemError && err.status >= 400 && err.status < 500 && err.status !== 401 && err.status !== 408 && err.status !== 429;
+}
+
+const sleep = (ms: number, signal?: AbortSignal) =>
+  new Promise<void>((resolve) => {
+    if (signal?.aborted) return resolve();
+    const t = setTimeout(resolve, ms);
+    signal?.addEventListener('abort', () => {
+      clearTimeout(t);
+      resolve();
+    }, { once: true });
+  });
+
+/** Why the server ended a stream (`event: closed`); revoked/expired mean: get a new token. */
+export type CloseReason = 'revoked' | 'expired' | 'shutdown' | string;
+
+/** An SSE message as a live event; null for control messages (`lagged`, `closed`) and comments. */
+export function toLiveEvent(msg: EventSourceMessage): LiveVitalsEvent | null {
+  if (!msg.id || !msg.data) return null;
+  if (msg.event === 'observation') return { type: 'observation', id: msg.id, observation: JSON.parse(msg.data) as VitalsObservation };
+  if (msg.event === 'alert') return { type: 'alert', id: msg.id, alert: JSON.parse(msg.data) as VitalsAlert };
+  return null;
+}
+
+/** The server ended the stream on purpose; the loop reconnects from the last delivered id. */
+class StreamClosed extends Error {
+  constructor(readonly reason: CloseReason) {
+    super(`live stream closed by the server: ${reason}`);
+  }
+}
+
+/**
+ * Async iterator over live observations of one patient; never ends on its own except through
+ * `signal` (or a fatal 4xx). `for await (const e of liveVitals(api, { patient })) ...`
+ */
+export async function* liveVitals(transport: Transport, opts: LiveVitalsOptions): AsyncGenerator<LiveVitalsEvent> {
+  let lastEventId = opts.lastEventId;
+  let delay = opts.initialDelayMs ?? 250;
+  const maxDelay = opts.maxDelayMs ?? 10_000;
+  let attempt = 0;
+  while (!opts.signal?.aborted) {
+    const abort = new AbortController();
+    const onAbort = () => abort.abort();
+    opts.signal?.addEventListener('abort', onAbort, { once: true });
+    try {
+      const headers: Record<string, string> = { accept: 'text/event-stream' };
+      if (lastEventId) headers['last-event-id'] = lastEventId;
+      const url = buildUrl(transport.baseUrl, opts.path ?? STREAM_PATH, {}, { patient: opts.patient, code: opts.codes, alerts: String(opts.alerts ?? false) });
+      const res = await transport.send('GET', url, undefined, headers, abort.signal);
+      opts.onConnect?.();
+      attempt = 0;
+      delay = opts.initialDelayMs ?? 250;
+      const queue: LiveVitalsEvent[] = [];
+      let closed: StreamClosed | undefined;
+      const parser = createParser({
+        onEvent: (msg) => {
+          const e = toLiveEvent(msg);
+          if (e) queue.push(e);
+          // `lagged`: we fell behind and the server drops us; resuming from our last id catches up.
+          else if (msg.event === 'closed' || msg.event === 'lagged') closed = new StreamClosed(msg.event === 'closed' ? (JSON.parse(msg.data) as { reason: string }).reason : 'lagged');
+        },
+        onRetry: (ms) => {
+          delay = ms;
+        },
+      });
+      const reader = res.body!.pipeThrough(new TextDecoderStream()).getReader();
+      for (;;) {
+        const { value, done } = await reader.read();
+        if (done) break;
+        parser.feed(value);
+        while (queue.length > 0) {
+          const e = queue.shift()!;
+          lastEventId = e.id;
+          yield e;
+        }
+        if (closed) throw closed;
+      }
+      throw new Error('live stream ended');
+    } catch (err) {
+      if (opts.signal?.aborted) return;
+      if (isFatal(err)) throw err;
+      if (err instanceof StreamClosed && (err.reason === 'revoked' || err.reason === 'expired')) transport.auth?.invalidate();
+      attempt++;
+      opts.onDisconnect?.(err, attempt);
+      await sleep(attempt === 1 ? Math.min(delay, 250) : delay, opts.signal);
+      delay = Math.min(maxDelay, delay * 2);
+    } finally {
+      opts.signal?.removeEventListener('abort', onAbort);
+      abort.abort();
+    }
+  }
+}
+
+export interface Subscription {
+  close(): void;
+  /** The id of the last delivered event (persist it to resume later). */
+  readonly lastEventId: string | undefined;
+  /** Resolves when the subscription has stopped (closed, or a fatal error). */
+  readonly done: Promise<void>;
+}
+
+/** Callback form of liveVitals (used by the React hook). */
+export function subscribeVitals(
+  transport: Transport,
+  opts: Omit<LiveVitalsOptions, 'signal'> & { onEvent: (e: LiveVitalsEvent) => void; onError?: (err: unknown) => void },
+): Subscription {
+  const controller = new AbortController();
+  let last = opts.lastEventId;
+  const done = (async () => {
+    try {
+      for await (const e of liveVitals(transport, { ...opts, signal: controller.signal })) {
+        last = e.id;
+        opts.onEvent(e);
+      }
+    } catch (err) {
+      opts.onError?.(err);
+    }
+  })();
+  return {
+    close: () => controller.abort(),
+    get lastEventId() {
+      return last;
+    },
+    done,
+  };
+}
