@@ -49,7 +49,7 @@ describe('/developers in a browser', () => {
     expect(await page.locator('main#main').count()).toBe(1);
     expect(await page.locator('nav[aria-label]').count()).toBe(1);
     expect(await page.locator('h1').count()).toBe(1);
-    const sections = await page.locator('main section').evaluateAll((els) => els.map((e) => e.id));
+    const sections = await page.locator('main section').evaluateAll((els) => els.map((e) => (e as unknown as { id: string }).id));
     expect(sections).toEqual(['quick-start', 'release-notes', 'migration-notes', 'deprecation']);
     expect(await page.locator('html').getAttribute('lang')).toBe('en');
   });

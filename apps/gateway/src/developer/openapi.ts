@@ -51,8 +51,13 @@ export const PROBLEM_RESPONSES: Record<string, { name: string; description: stri
   '403': { name: 'Forbidden', description: 'The token lacks a required scope, or a patient user asks for another patient' },
   '404': { name: 'NotFound', description: 'No such resource or route' },
   '405': { name: 'MethodNotAllowed', description: 'The path exists under other methods (see Allow)' },
+  '406': { name: 'NotAcceptable', description: 'No representation matches Accept' },
+  '409': { name: 'Conflict', description: 'The resource changed concurrently, or the slot is taken' },
+  '412': { name: 'PreconditionFailed', description: 'If-Match names a version that is no longer current' },
   '413': { name: 'PayloadTooLarge', description: 'The body is over the size limit' },
   '415': { name: 'UnsupportedMediaType', description: 'The Content-Type is not accepted here' },
+  '422': { name: 'UnprocessableContent', description: 'Well-formed but refused by a domain rule' },
+  '428': { name: 'PreconditionRequired', description: 'If-Match is required for this write' },
   '429': { name: 'TooManyRequests', description: 'Rate limited (see Retry-After)' },
   '500': { name: 'InternalError', description: 'Unexpected error (logged with the request id; no internals in the body)' },
   '503': { name: 'ServiceUnavailable', description: 'A dependency is unavailable; retry later' },
@@ -89,9 +94,15 @@ type TransformInput = Parameters<typeof jsonSchemaTransform>[0];
 
 /** jsonSchemaTransform plus what the route metadata says (security, deprecation). */
 export function transformRoute(input: TransformInput): ReturnType<typeof jsonSchemaTransform> {
-  const out = jsonSchemaTransform(input);
+  // @fastify/websocket hides its routes; ours are documented as the GET that upgrades (101).
+  const websocket = Boolean((input.route as { websocket?: boolean }).websocket);
+  const out = jsonSchemaTransform(websocket ? { ...input, schema: { ...(input.schema as Json), hide: false } as never } : input);
   const config = (input.route.config ?? {}) as { auth?: RouteAuth; deprecation?: RouteDeprecation };
   const schema = { ...(out.schema as Json) };
+  if (websocket) {
+    delete schema.hide;
+    schema.response = { 101: { type: 'null', description: 'Switching Protocols: the WebSocket is open' } };
+  }
   schema.security = securityFor(config.auth);
   if (config.auth) {
     const scopes = config.auth.scopes.length ? config.auth.scopes.join(', ') : 'none (any valid token)';
@@ -121,6 +132,19 @@ export function addProblemResponses(path: string, op: Json): void {
   if (op['x-rate-limited']) statuses.push('429');
   statuses.push('500', '503');
   for (const status of statuses) if (!(status in responses)) responses[status] = problemRef(status);
+  // A route that declared a problem body itself gets the shared response (one Problem schema, problem+json).
+  for (const [status, response] of Object.entries(responses)) {
+    if (PROBLEM_RESPONSES[status] && isDeclaredProblem(response as Json)) responses[status] = problemRef(status);
+  }
+}
+
+/** A response whose only body is an RFC 9457 problem (type, title, status, detail), whatever its media type. */
+function isDeclaredProblem(response: Json): boolean {
+  const bodies = Object.values((response.content ?? {}) as Record<string, Json>);
+  return bodies.length > 0 && bodies.every((b) => {
+    const required = ((b.schema as Json | undefined)?.required ?? []) as string[];
+    return ['type', 'title', 'status', 'detail'].every((k) => required.includes(k));
+  });
 }
 
 const STATUS_TEXT: Record<string, string> = {
@@ -191,8 +215,12 @@ export function swaggerOptions(baseUrl: string): FastifyDynamicSwaggerOptions {
         { name: 'system', description: 'Health' },
         { name: 'discovery', description: 'OAuth and OpenID discovery documents' },
         { name: 'oauth', description: 'Registration, tokens, revocation, sandbox (see /auth.md)' },
-        { name: 'identity', description: 'Who the token says the caller is' },
-        { name: 'vitals', description: 'Vitals observations' },
+        { name: 'vitals', description: 'Vitals observations: ingest, history, latest, live streams (SSE, WebSocket)' },
+        { name: 'patients', description: 'Patients (FHIR Patient, AllergyIntolerance), event-sourced' },
+        { name: 'appointments', description: 'Appointment slots and bookings (FHIR Slot, Appointment)' },
+        { name: 'triage', description: 'The emergency department triage board (ESI levels)' },
+        { name: 'audit', description: 'The audit trail of every read and write of patient data' },
+        { name: 'catalog', description: 'Public reference data: clinicians, appointment types, vital signs, scopes' },
         { name: 'developer', description: 'This document, the auth walkthrough, the developer portal' },
       ],
     },

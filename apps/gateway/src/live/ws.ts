@@ -58,7 +58,12 @@ export function wsRoutes(deps: GatewayDeps, hub: LiveHub): FastifyPluginAsyncZod
       '/api/v1/vitals/ws',
       {
         websocket: true,
-        schema: { tags: ['vitals'], summary: 'Live vitals and alerts over WebSocket (subscribe/unsubscribe, resumable)' },
+        schema: {
+          tags: ['vitals'],
+          summary: 'Live vitals and alerts over WebSocket (subscribe/unsubscribe, resumable)',
+          description:
+            'A GET with `Upgrade: websocket`. The token comes in the Authorization header (checked before the upgrade: 401/403 problem) or in a first `{"type":"auth","token":"…"}` message. Then `{"type":"subscribe","sub":"s1","patients":["pat-0001"],"codes":["8867-4"],"alerts":true,"after":"3-1042"}`; the server answers `ready`, `subscribed`, then `observation` and `alert` messages whose `id` resumes a later subscription (`after`, the same ids as the SSE stream), and `lagged` + `closed` when the client falls behind. Protocol: apps/gateway/src/live/README.md. Scope `read:vitals`.',
+        },
         // Public in the route contract only so the token may come in the first message; when an
         // Authorization header is present it is checked here, before the upgrade (401/403 problem).
         onRequest: async (req) => {
