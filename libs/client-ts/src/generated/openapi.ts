@@ -20,7 +20,7 @@ export interface paths {
             };
             requestBody?: never;
             responses: {
-                /** @description Default Response */
+                /** @description OK */
                 200: {
                     headers: {
                         [name: string]: unknown;
@@ -31,6 +31,8 @@ export interface paths {
                         };
                     };
                 };
+                500: components["responses"]["InternalError"];
+                503: components["responses"]["ServiceUnavailable"];
             };
         };
         put?: never;
@@ -58,7 +60,7 @@ export interface paths {
             };
             requestBody?: never;
             responses: {
-                /** @description Default Response */
+                /** @description OK */
                 200: {
                     headers: {
                         [name: string]: unknown;
@@ -69,6 +71,8 @@ export interface paths {
                         };
                     };
                 };
+                500: components["responses"]["InternalError"];
+                503: components["responses"]["ServiceUnavailable"];
             };
         };
         put?: never;
@@ -96,7 +100,7 @@ export interface paths {
             };
             requestBody?: never;
             responses: {
-                /** @description Default Response */
+                /** @description OK */
                 200: {
                     headers: {
                         [name: string]: unknown;
@@ -107,6 +111,8 @@ export interface paths {
                         };
                     };
                 };
+                500: components["responses"]["InternalError"];
+                503: components["responses"]["ServiceUnavailable"];
             };
         };
         put?: never;
@@ -134,7 +140,7 @@ export interface paths {
             };
             requestBody?: never;
             responses: {
-                /** @description Default Response */
+                /** @description OK */
                 200: {
                     headers: {
                         [name: string]: unknown;
@@ -145,6 +151,8 @@ export interface paths {
                         };
                     };
                 };
+                500: components["responses"]["InternalError"];
+                503: components["responses"]["ServiceUnavailable"];
             };
         };
         put?: never;
@@ -162,7 +170,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Identity probe: who the Bearer token says the caller is */
+        /**
+         * Identity probe: who the Bearer token says the caller is
+         * @description Required scopes: none (any valid token).
+         */
         get: {
             parameters: {
                 query?: never;
@@ -172,7 +183,7 @@ export interface paths {
             };
             requestBody?: never;
             responses: {
-                /** @description Default Response */
+                /** @description OK */
                 200: {
                     headers: {
                         [name: string]: unknown;
@@ -201,6 +212,10 @@ export interface paths {
                         };
                     };
                 };
+                401: components["responses"]["Unauthorized"];
+                403: components["responses"]["Forbidden"];
+                500: components["responses"]["InternalError"];
+                503: components["responses"]["ServiceUnavailable"];
             };
         };
         put?: never;
@@ -218,12 +233,27 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Authorization endpoint (authorization code + PKCE S256): shows the login page */
+        /**
+         * Authorization endpoint (authorization code + PKCE S256): shows the login page
+         * @description Answers the HTML login page (200), an HTML error page when the client or redirect URI is invalid (400), or 303 to the redirect URI with an OAuth error.
+         */
         get: {
             parameters: {
                 query?: {
-                    additionalProperties?: string | string[];
-                    propertyNames?: string;
+                    /** @description The registered client id */
+                    client_id?: string | string[];
+                    /** @description PKCE S256 challenge (RFC 7636) */
+                    code_challenge?: string | string[];
+                    /** @description S256 */
+                    code_challenge_method?: string | string[];
+                    /** @description One of the registered redirect URIs */
+                    redirect_uri?: string | string[];
+                    /** @description code */
+                    response_type?: string | string[];
+                    /** @description Space-separated scopes */
+                    scope?: string | string[];
+                    /** @description Opaque value returned with the code */
+                    state?: string | string[];
                 };
                 header?: never;
                 path?: never;
@@ -231,17 +261,23 @@ export interface paths {
             };
             requestBody?: never;
             responses: {
-                /** @description Default Response */
+                /** @description OK */
                 200: {
                     headers: {
                         [name: string]: unknown;
                     };
                     content?: never;
                 };
+                400: components["responses"]["BadRequest"];
+                500: components["responses"]["InternalError"];
+                503: components["responses"]["ServiceUnavailable"];
             };
         };
         put?: never;
-        /** Authorization endpoint: the login and consent forms */
+        /**
+         * Authorization endpoint: the login and consent forms
+         * @description The login and consent forms post here (CSRF token and browser-bound interaction). Answers the next HTML page, or 303 to the redirect URI with `code`, `state` and `iss` (RFC 9207) or an OAuth error.
+         */
         post: {
             parameters: {
                 query?: never;
@@ -257,13 +293,18 @@ export interface paths {
                 };
             };
             responses: {
-                /** @description Default Response */
+                /** @description OK */
                 200: {
                     headers: {
                         [name: string]: unknown;
                     };
                     content?: never;
                 };
+                400: components["responses"]["BadRequest"];
+                413: components["responses"]["PayloadTooLarge"];
+                415: components["responses"]["UnsupportedMediaType"];
+                500: components["responses"]["InternalError"];
+                503: components["responses"]["ServiceUnavailable"];
             };
         };
         delete?: never;
@@ -297,7 +338,7 @@ export interface paths {
                 };
             };
             responses: {
-                /** @description Default Response */
+                /** @description OK */
                 200: {
                     headers: {
                         [name: string]: unknown;
@@ -322,7 +363,7 @@ export interface paths {
                         };
                     };
                 };
-                /** @description Default Response */
+                /** @description Bad Request */
                 400: {
                     headers: {
                         [name: string]: unknown;
@@ -334,7 +375,7 @@ export interface paths {
                         };
                     };
                 };
-                /** @description Default Response */
+                /** @description Unauthorized */
                 401: {
                     headers: {
                         [name: string]: unknown;
@@ -346,6 +387,10 @@ export interface paths {
                         };
                     };
                 };
+                413: components["responses"]["PayloadTooLarge"];
+                415: components["responses"]["UnsupportedMediaType"];
+                500: components["responses"]["InternalError"];
+                503: components["responses"]["ServiceUnavailable"];
             };
         };
         delete?: never;
@@ -379,7 +424,7 @@ export interface paths {
                 };
             };
             responses: {
-                /** @description Default Response */
+                /** @description OK */
                 200: {
                     headers: {
                         [name: string]: unknown;
@@ -396,7 +441,7 @@ export interface paths {
                         };
                     };
                 };
-                /** @description Default Response */
+                /** @description Bad Request */
                 400: {
                     headers: {
                         [name: string]: unknown;
@@ -408,7 +453,7 @@ export interface paths {
                         };
                     };
                 };
-                /** @description Default Response */
+                /** @description Unauthorized */
                 401: {
                     headers: {
                         [name: string]: unknown;
@@ -420,6 +465,10 @@ export interface paths {
                         };
                     };
                 };
+                413: components["responses"]["PayloadTooLarge"];
+                415: components["responses"]["UnsupportedMediaType"];
+                500: components["responses"]["InternalError"];
+                503: components["responses"]["ServiceUnavailable"];
             };
         };
         delete?: never;
@@ -466,7 +515,7 @@ export interface paths {
                 };
             };
             responses: {
-                /** @description Default Response */
+                /** @description Created */
                 201: {
                     headers: {
                         [name: string]: unknown;
@@ -492,7 +541,7 @@ export interface paths {
                         };
                     };
                 };
-                /** @description Default Response */
+                /** @description Bad Request */
                 400: {
                     headers: {
                         [name: string]: unknown;
@@ -504,7 +553,7 @@ export interface paths {
                         };
                     };
                 };
-                /** @description Default Response */
+                /** @description Unauthorized */
                 401: {
                     headers: {
                         [name: string]: unknown;
@@ -516,6 +565,10 @@ export interface paths {
                         };
                     };
                 };
+                413: components["responses"]["PayloadTooLarge"];
+                415: components["responses"]["UnsupportedMediaType"];
+                500: components["responses"]["InternalError"];
+                503: components["responses"]["ServiceUnavailable"];
             };
         };
         delete?: never;
@@ -549,7 +602,7 @@ export interface paths {
                 };
             };
             responses: {
-                /** @description Default Response */
+                /** @description OK */
                 200: {
                     headers: {
                         [name: string]: unknown;
@@ -558,7 +611,7 @@ export interface paths {
                         "application/json": Record<string, never>;
                     };
                 };
-                /** @description Default Response */
+                /** @description Bad Request */
                 400: {
                     headers: {
                         [name: string]: unknown;
@@ -570,7 +623,7 @@ export interface paths {
                         };
                     };
                 };
-                /** @description Default Response */
+                /** @description Unauthorized */
                 401: {
                     headers: {
                         [name: string]: unknown;
@@ -582,8 +635,621 @@ export interface paths {
                         };
                     };
                 };
+                413: components["responses"]["PayloadTooLarge"];
+                415: components["responses"]["UnsupportedMediaType"];
+                500: components["responses"]["InternalError"];
+                503: components["responses"]["ServiceUnavailable"];
             };
         };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/appointments": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Available and booked appointment slots
+         * @description A searchset Bundle of Slot resources ordered by start, each booked one followed by its Appointment. Filters: clinician, patient, from/to (start time), status (free|busy). Patient users see free slots and their own bookings. Reads the projection (eventually consistent).
+         *
+         *     Required scopes: read:appointments.
+         */
+        get: {
+            parameters: {
+                query?: {
+                    clinician?: string;
+                    cursor?: string;
+                    from?: string;
+                    limit?: number;
+                    patient?: string;
+                    status?: "free" | "busy";
+                    to?: string;
+                };
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description OK */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            entry: {
+                                resource: ({
+                                    id: string;
+                                    /** @enum {string} */
+                                    resourceType: "Slot";
+                                    /** @enum {string} */
+                                    status: "free" | "busy";
+                                } & {
+                                    [key: string]: unknown;
+                                }) | ({
+                                    id: string;
+                                    /** @enum {string} */
+                                    resourceType: "Appointment";
+                                    /** @enum {string} */
+                                    status: "booked" | "cancelled";
+                                } & {
+                                    [key: string]: unknown;
+                                });
+                            }[];
+                            next: string | null;
+                            /** @enum {string} */
+                            resourceType: "Bundle";
+                            /** @enum {string} */
+                            type: "searchset";
+                        };
+                    };
+                };
+                400: components["responses"]["BadRequest"];
+                401: components["responses"]["Unauthorized"];
+                403: components["responses"]["Forbidden"];
+                500: components["responses"]["InternalError"];
+                503: components["responses"]["ServiceUnavailable"];
+            };
+        };
+        put?: never;
+        /**
+         * Book a slot
+         * @description Books a free slot for a patient (patient users: themselves; patient_id may be omitted). 201 with the Appointment; 409 if the slot is taken (also when many book it at once: exactly one wins).
+         *
+         *     Required scopes: write:appointments.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        patient_id?: string;
+                        reason?: string;
+                        slot_id: string;
+                    };
+                };
+            };
+            responses: {
+                /** @description Created */
+                201: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            id: string;
+                            /** @enum {string} */
+                            resourceType: "Appointment";
+                            /** @enum {string} */
+                            status: "booked" | "cancelled";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                400: components["responses"]["BadRequest"];
+                401: components["responses"]["Unauthorized"];
+                403: components["responses"]["Forbidden"];
+                404: components["responses"]["NotFound"];
+                409: components["responses"]["Conflict"];
+                413: components["responses"]["PayloadTooLarge"];
+                415: components["responses"]["UnsupportedMediaType"];
+                422: components["responses"]["UnprocessableContent"];
+                500: components["responses"]["InternalError"];
+                503: components["responses"]["ServiceUnavailable"];
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/appointments/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Read a booked appointment
+         * @description Required scopes: read:appointments.
+         */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description OK */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            id: string;
+                            /** @enum {string} */
+                            resourceType: "Appointment";
+                            /** @enum {string} */
+                            status: "booked" | "cancelled";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                400: components["responses"]["BadRequest"];
+                401: components["responses"]["Unauthorized"];
+                403: components["responses"]["Forbidden"];
+                404: components["responses"]["NotFound"];
+                500: components["responses"]["InternalError"];
+                503: components["responses"]["ServiceUnavailable"];
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/appointments/{id}/cancel": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Cancel an appointment
+         * @description Frees the slot. 404 if it is not (or no longer) booked.
+         *
+         *     Required scopes: write:appointments.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        reason?: string;
+                    };
+                };
+            };
+            responses: {
+                /** @description OK */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            id: string;
+                            /** @enum {string} */
+                            resourceType: "Appointment";
+                            /** @enum {string} */
+                            status: "booked" | "cancelled";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                400: components["responses"]["BadRequest"];
+                401: components["responses"]["Unauthorized"];
+                403: components["responses"]["Forbidden"];
+                404: components["responses"]["NotFound"];
+                409: components["responses"]["Conflict"];
+                413: components["responses"]["PayloadTooLarge"];
+                415: components["responses"]["UnsupportedMediaType"];
+                500: components["responses"]["InternalError"];
+                503: components["responses"]["ServiceUnavailable"];
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/appointments/{id}/reschedule": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Move an appointment to another slot
+         * @description Cancels this booking and books slot_id atomically (both or neither). 201 with the new Appointment.
+         *
+         *     Required scopes: write:appointments.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        slot_id: string;
+                    };
+                };
+            };
+            responses: {
+                /** @description Created */
+                201: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            id: string;
+                            /** @enum {string} */
+                            resourceType: "Appointment";
+                            /** @enum {string} */
+                            status: "booked" | "cancelled";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                400: components["responses"]["BadRequest"];
+                401: components["responses"]["Unauthorized"];
+                403: components["responses"]["Forbidden"];
+                404: components["responses"]["NotFound"];
+                409: components["responses"]["Conflict"];
+                413: components["responses"]["PayloadTooLarge"];
+                415: components["responses"]["UnsupportedMediaType"];
+                500: components["responses"]["InternalError"];
+                503: components["responses"]["ServiceUnavailable"];
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/audit": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Query the audit trail
+         * @description Who did what to which record, when, under which scope. Filters: resource_type, resource_id, client_id, subject, action (exact or prefix with *), outcome, from/to.
+         *
+         *     Required scopes: read:audit.
+         */
+        get: {
+            parameters: {
+                query?: {
+                    action?: string;
+                    client_id?: string;
+                    cursor?: string;
+                    from?: string;
+                    limit?: number;
+                    outcome?: "success" | "failure";
+                    resource_id?: string;
+                    resource_type?: string;
+                    subject?: string;
+                    to?: string;
+                };
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description OK */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            count: number;
+                            data: {
+                                action: string;
+                                actor_client_id: string | null;
+                                actor_subject: string | null;
+                                detail: {
+                                    [key: string]: unknown;
+                                };
+                                id: number;
+                                occurred_at: string;
+                                /** @enum {string} */
+                                outcome: "success" | "failure";
+                                request_id: string | null;
+                                resource_id: string | null;
+                                resource_type: string | null;
+                                scope: string | null;
+                            }[];
+                            next: string | null;
+                        };
+                    };
+                };
+                400: components["responses"]["BadRequest"];
+                401: components["responses"]["Unauthorized"];
+                403: components["responses"]["Forbidden"];
+                500: components["responses"]["InternalError"];
+                503: components["responses"]["ServiceUnavailable"];
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/catalog": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Catalog index (public) */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description OK */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            sections: {
+                                href: string;
+                                name: string;
+                            }[];
+                        };
+                    };
+                };
+                500: components["responses"]["InternalError"];
+                503: components["responses"]["ServiceUnavailable"];
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/catalog/appointment-types": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Appointment types (public) */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description OK */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            data: {
+                                [key: string]: unknown;
+                            }[];
+                        };
+                    };
+                };
+                500: components["responses"]["InternalError"];
+                503: components["responses"]["ServiceUnavailable"];
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/catalog/clinicians": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Clinicians as FHIR Practitioner (public) */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description OK */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            data: {
+                                [key: string]: unknown;
+                            }[];
+                        };
+                    };
+                };
+                500: components["responses"]["InternalError"];
+                503: components["responses"]["ServiceUnavailable"];
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/catalog/scopes": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** OAuth scopes and standard roles (public) */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description OK */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            roles: {
+                                role: string;
+                                scopes: string[];
+                            }[];
+                            scopes: {
+                                description: string;
+                                name: string;
+                            }[];
+                        };
+                    };
+                };
+                500: components["responses"]["InternalError"];
+                503: components["responses"]["ServiceUnavailable"];
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/catalog/vital-signs": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Vital-sign codes, units and ranges (public) */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description OK */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            data: {
+                                [key: string]: unknown;
+                            }[];
+                        };
+                    };
+                };
+                500: components["responses"]["InternalError"];
+                503: components["responses"]["ServiceUnavailable"];
+            };
+        };
+        put?: never;
+        post?: never;
         delete?: never;
         options?: never;
         head?: never;
@@ -610,7 +1276,7 @@ export interface paths {
             };
             requestBody?: never;
             responses: {
-                /** @description Default Response */
+                /** @description OK */
                 200: {
                     headers: {
                         [name: string]: unknown;
@@ -652,7 +1318,8 @@ export interface paths {
                         };
                     };
                 };
-                /** @description Default Response */
+                500: components["responses"]["InternalError"];
+                /** @description Service Unavailable */
                 503: {
                     headers: {
                         [name: string]: unknown;
@@ -704,6 +1371,476 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/patients": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Search patients
+         * @description By name (substring of given + family), birthdate (YYYY-MM-DD) and identifier (`system|value` or `value`); keyset-paginated. Needs read:patients or write:patients (demographics only); a patient user finds only themselves. Reads the projection (eventually consistent).
+         *
+         *     Required scopes: none (any valid token).
+         */
+        get: {
+            parameters: {
+                query?: {
+                    birthdate?: string;
+                    cursor?: string;
+                    identifier?: string;
+                    limit?: number;
+                    name?: string;
+                };
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description OK */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            entry: {
+                                resource: {
+                                    id: string;
+                                    meta: {
+                                        lastUpdated: string;
+                                        versionId: string;
+                                    };
+                                    /** @enum {string} */
+                                    resourceType: "Patient";
+                                } & {
+                                    [key: string]: unknown;
+                                };
+                            }[];
+                            next: string | null;
+                            /** @enum {string} */
+                            resourceType: "Bundle";
+                            /** @enum {string} */
+                            type: "searchset";
+                        };
+                    };
+                };
+                400: components["responses"]["BadRequest"];
+                401: components["responses"]["Unauthorized"];
+                403: components["responses"]["Forbidden"];
+                500: components["responses"]["InternalError"];
+                503: components["responses"]["ServiceUnavailable"];
+            };
+        };
+        put?: never;
+        /**
+         * Register a patient
+         * @description Body: a FHIR Patient. The id (pat-...) is minted by the server. 201 with Location and ETag.
+         *
+         *     Required scopes: write:patients.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        /** Format: date */
+                        birthDate?: string;
+                        /** @enum {string} */
+                        gender?: "male" | "female" | "other" | "unknown";
+                        identifier?: {
+                            system: string;
+                            value: string;
+                        }[];
+                        /** @description Exactly one official name */
+                        name: {
+                            family: string;
+                            /** @default [] */
+                            given?: string[];
+                        }[];
+                        /** @enum {string} */
+                        resourceType?: "Patient";
+                        telecom?: {
+                            /** @enum {string} */
+                            system: "phone" | "email" | "fax" | "pager" | "url" | "sms" | "other";
+                            value: string;
+                        }[];
+                    };
+                };
+            };
+            responses: {
+                /** @description Created */
+                201: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            id: string;
+                            meta: {
+                                lastUpdated: string;
+                                versionId: string;
+                            };
+                            /** @enum {string} */
+                            resourceType: "Patient";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                400: components["responses"]["BadRequest"];
+                401: components["responses"]["Unauthorized"];
+                403: components["responses"]["Forbidden"];
+                413: components["responses"]["PayloadTooLarge"];
+                415: components["responses"]["UnsupportedMediaType"];
+                500: components["responses"]["InternalError"];
+                503: components["responses"]["ServiceUnavailable"];
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/patients/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Read a patient
+         * @description FHIR Patient; for clinical readers also `allergies` (AllergyIntolerance[]) and, with read:vitals, `vitals` (latest values, NEWS2). Reception sees demographics only. ETag = version.
+         *
+         *     Required scopes: none (any valid token).
+         */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description OK */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            id: string;
+                            meta: {
+                                lastUpdated: string;
+                                versionId: string;
+                            };
+                            /** @enum {string} */
+                            resourceType: "Patient";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                400: components["responses"]["BadRequest"];
+                401: components["responses"]["Unauthorized"];
+                403: components["responses"]["Forbidden"];
+                404: components["responses"]["NotFound"];
+                500: components["responses"]["InternalError"];
+                503: components["responses"]["ServiceUnavailable"];
+            };
+        };
+        /**
+         * Update a patient
+         * @description Replaces the demographics. If-Match required (428 without; 412 when stale).
+         *
+         *     Required scopes: write:patients.
+         */
+        put: {
+            parameters: {
+                query?: never;
+                header?: {
+                    "if-match"?: string;
+                };
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        /** Format: date */
+                        birthDate?: string;
+                        /** @enum {string} */
+                        gender?: "male" | "female" | "other" | "unknown";
+                        identifier?: {
+                            system: string;
+                            value: string;
+                        }[];
+                        /** @description Exactly one official name */
+                        name: {
+                            family: string;
+                            /** @default [] */
+                            given?: string[];
+                        }[];
+                        /** @enum {string} */
+                        resourceType?: "Patient";
+                        telecom?: {
+                            /** @enum {string} */
+                            system: "phone" | "email" | "fax" | "pager" | "url" | "sms" | "other";
+                            value: string;
+                        }[];
+                    };
+                };
+            };
+            responses: {
+                /** @description OK */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            id: string;
+                            meta: {
+                                lastUpdated: string;
+                                versionId: string;
+                            };
+                            /** @enum {string} */
+                            resourceType: "Patient";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                400: components["responses"]["BadRequest"];
+                401: components["responses"]["Unauthorized"];
+                403: components["responses"]["Forbidden"];
+                404: components["responses"]["NotFound"];
+                409: components["responses"]["Conflict"];
+                412: components["responses"]["PreconditionFailed"];
+                413: components["responses"]["PayloadTooLarge"];
+                415: components["responses"]["UnsupportedMediaType"];
+                428: components["responses"]["PreconditionRequired"];
+                500: components["responses"]["InternalError"];
+                503: components["responses"]["ServiceUnavailable"];
+            };
+        };
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/patients/{id}/allergies": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Record an allergy
+         * @description Body: a FHIR AllergyIntolerance (code.text, criticality, reaction). If-Match optional (412 when stale). Responds with the AllergyIntolerance and the patient ETag.
+         *
+         *     Required scopes: write:patients, read:patients.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: {
+                    "if-match"?: string;
+                };
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        /** @description The substance */
+                        code: {
+                            text: string;
+                        };
+                        /**
+                         * @default unable-to-assess
+                         * @enum {string}
+                         */
+                        criticality?: "low" | "high" | "unable-to-assess";
+                        reaction?: {
+                            description: string;
+                        }[];
+                        /** @enum {string} */
+                        resourceType?: "AllergyIntolerance";
+                    };
+                };
+            };
+            responses: {
+                /** @description Created */
+                201: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            id: string;
+                            /** @enum {string} */
+                            resourceType: "AllergyIntolerance";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                400: components["responses"]["BadRequest"];
+                401: components["responses"]["Unauthorized"];
+                403: components["responses"]["Forbidden"];
+                404: components["responses"]["NotFound"];
+                409: components["responses"]["Conflict"];
+                412: components["responses"]["PreconditionFailed"];
+                413: components["responses"]["PayloadTooLarge"];
+                415: components["responses"]["UnsupportedMediaType"];
+                500: components["responses"]["InternalError"];
+                503: components["responses"]["ServiceUnavailable"];
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/patients/{id}/allergies/{allergyId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Remove an allergy
+         * @description If-Match optional (412 when stale).
+         *
+         *     Required scopes: write:patients, read:patients.
+         */
+        delete: {
+            parameters: {
+                query?: never;
+                header?: {
+                    "if-match"?: string;
+                };
+                path: {
+                    allergyId: string;
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description No Content */
+                204: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                400: components["responses"]["BadRequest"];
+                401: components["responses"]["Unauthorized"];
+                403: components["responses"]["Forbidden"];
+                404: components["responses"]["NotFound"];
+                409: components["responses"]["Conflict"];
+                412: components["responses"]["PreconditionFailed"];
+                500: components["responses"]["InternalError"];
+                503: components["responses"]["ServiceUnavailable"];
+            };
+        };
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/patients/{id}/history": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Event history of a patient
+         * @description Every event of the patient stream, oldest first (clinical readers and the patient).
+         *
+         *     Required scopes: none (any valid token).
+         */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description OK */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            events: {
+                                data: {
+                                    [key: string]: unknown;
+                                };
+                                metadata: {
+                                    [key: string]: unknown;
+                                };
+                                position: number;
+                                recorded_at: string;
+                                schema_version: number;
+                                type: string;
+                                version: number;
+                            }[];
+                            patient_id: string;
+                        };
+                    };
+                };
+                400: components["responses"]["BadRequest"];
+                401: components["responses"]["Unauthorized"];
+                403: components["responses"]["Forbidden"];
+                404: components["responses"]["NotFound"];
+                500: components["responses"]["InternalError"];
+                503: components["responses"]["ServiceUnavailable"];
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/patients/{id}/vitals/latest": {
         parameters: {
             query?: never;
@@ -712,12 +1849,18 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * Latest vitals of a patient
-         * @description The most recent observation per code (ECG: the latest waveform chunk). FHIR searchset Bundle with `Accept: application/fhir+json`.
+         * Latest vitals of a patient (deprecated: use GET /api/v1/vitals/latest)
+         * @deprecated
+         * @description **Deprecated** since 2026-11-23, sunset Fri, 31 Dec 2027 23:59:59 GMT: use `/api/v1/vitals/latest`. Call GET /api/v1/vitals/latest?patient={id} (same scope, same `code` filter); the body adds `count`.
+         *
+         *     The most recent observation per code (ECG: the latest waveform chunk). FHIR searchset Bundle with `Accept: application/fhir+json`.
+         *
+         *     Required scopes: read:vitals.
          */
         get: {
             parameters: {
                 query?: {
+                    /** @description Only this LOINC (or MDC) code; every code if omitted */
                     code?: "131330" | "8867-4" | "59408-5" | "8480-6" | "8462-4" | "9279-1" | "8310-5";
                 };
                 header?: never;
@@ -728,7 +1871,7 @@ export interface paths {
             };
             requestBody?: never;
             responses: {
-                /** @description Default Response */
+                /** @description OK */
                 200: {
                     headers: {
                         [name: string]: unknown;
@@ -762,6 +1905,12 @@ export interface paths {
                         });
                     };
                 };
+                400: components["responses"]["BadRequest"];
+                401: components["responses"]["Unauthorized"];
+                403: components["responses"]["Forbidden"];
+                404: components["responses"]["NotFound"];
+                500: components["responses"]["InternalError"];
+                503: components["responses"]["ServiceUnavailable"];
             };
         };
         put?: never;
@@ -789,7 +1938,7 @@ export interface paths {
             };
             requestBody?: never;
             responses: {
-                /** @description Default Response */
+                /** @description Created */
                 201: {
                     headers: {
                         [name: string]: unknown;
@@ -808,6 +1957,9 @@ export interface paths {
                         };
                     };
                 };
+                429: components["responses"]["TooManyRequests"];
+                500: components["responses"]["InternalError"];
+                503: components["responses"]["ServiceUnavailable"];
             };
         };
         put?: never;
@@ -821,7 +1973,7 @@ export interface paths {
             };
             requestBody?: never;
             responses: {
-                /** @description Default Response */
+                /** @description Created */
                 201: {
                     headers: {
                         [name: string]: unknown;
@@ -840,8 +1992,303 @@ export interface paths {
                         };
                     };
                 };
+                429: components["responses"]["TooManyRequests"];
+                500: components["responses"]["InternalError"];
+                503: components["responses"]["ServiceUnavailable"];
             };
         };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/triage": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * ED triage board
+         * @description Patients in the department, most urgent first (ESI, then arrival). With read:vitals each entry also carries the latest vitals, the NEWS2 score computed from them and the active vitals alerts. Reads the projection.
+         *
+         *     Required scopes: read:patients.
+         */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description OK */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            count: number;
+                            entries: {
+                                /** @description Active vitals alert rules (with read:vitals) */
+                                alerts?: string[];
+                                arrived_at: string;
+                                complaint: string;
+                                esi: number;
+                                latest_vitals?: {
+                                    code: string;
+                                    display: string;
+                                    effectiveAt: string;
+                                    unit: string;
+                                    value: number;
+                                }[];
+                                name?: string | null;
+                                news2?: {
+                                    risk: string;
+                                    score: number;
+                                } & {
+                                    [key: string]: unknown;
+                                };
+                                patient_id: string;
+                                updated_at: string;
+                                version: number;
+                            }[];
+                        };
+                    };
+                };
+                401: components["responses"]["Unauthorized"];
+                403: components["responses"]["Forbidden"];
+                500: components["responses"]["InternalError"];
+                503: components["responses"]["ServiceUnavailable"];
+            };
+        };
+        put?: never;
+        /**
+         * Admit a patient to the ED board
+         * @description Required scopes: write:triage.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        complaint: string;
+                        /** @description Emergency Severity Index, 1 (resuscitation) to 5 (non-urgent) */
+                        esi: number;
+                        patient_id: string;
+                    };
+                };
+            };
+            responses: {
+                /** @description Created */
+                201: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description Active vitals alert rules (with read:vitals) */
+                            alerts?: string[];
+                            arrived_at: string;
+                            complaint: string;
+                            esi: number;
+                            latest_vitals?: {
+                                code: string;
+                                display: string;
+                                effectiveAt: string;
+                                unit: string;
+                                value: number;
+                            }[];
+                            name?: string | null;
+                            news2?: {
+                                risk: string;
+                                score: number;
+                            } & {
+                                [key: string]: unknown;
+                            };
+                            patient_id: string;
+                            updated_at: string;
+                            version: number;
+                        };
+                    };
+                };
+                400: components["responses"]["BadRequest"];
+                401: components["responses"]["Unauthorized"];
+                403: components["responses"]["Forbidden"];
+                409: components["responses"]["Conflict"];
+                413: components["responses"]["PayloadTooLarge"];
+                415: components["responses"]["UnsupportedMediaType"];
+                422: components["responses"]["UnprocessableContent"];
+                500: components["responses"]["InternalError"];
+                503: components["responses"]["ServiceUnavailable"];
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/triage/{patientId}/discharge": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Remove a patient from the board
+         * @description Required scopes: write:triage.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    patientId: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description OK */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description Active vitals alert rules (with read:vitals) */
+                            alerts?: string[];
+                            arrived_at: string;
+                            complaint: string;
+                            esi: number;
+                            latest_vitals?: {
+                                code: string;
+                                display: string;
+                                effectiveAt: string;
+                                unit: string;
+                                value: number;
+                            }[];
+                            name?: string | null;
+                            news2?: {
+                                risk: string;
+                                score: number;
+                            } & {
+                                [key: string]: unknown;
+                            };
+                            patient_id: string;
+                            updated_at: string;
+                            version: number;
+                        };
+                    };
+                };
+                400: components["responses"]["BadRequest"];
+                401: components["responses"]["Unauthorized"];
+                403: components["responses"]["Forbidden"];
+                404: components["responses"]["NotFound"];
+                409: components["responses"]["Conflict"];
+                500: components["responses"]["InternalError"];
+                503: components["responses"]["ServiceUnavailable"];
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/triage/{patientId}/esi": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /**
+         * Set or change the ESI level
+         * @description Appends TriageLevelSet. If-Match (the ETag from admit/board version) optional; 412 when stale.
+         *
+         *     Required scopes: write:triage.
+         */
+        put: {
+            parameters: {
+                query?: never;
+                header?: {
+                    "if-match"?: string;
+                };
+                path: {
+                    patientId: string;
+                };
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        /** @description Emergency Severity Index, 1 (resuscitation) to 5 (non-urgent) */
+                        esi: number;
+                        reason?: string;
+                    };
+                };
+            };
+            responses: {
+                /** @description OK */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description Active vitals alert rules (with read:vitals) */
+                            alerts?: string[];
+                            arrived_at: string;
+                            complaint: string;
+                            esi: number;
+                            latest_vitals?: {
+                                code: string;
+                                display: string;
+                                effectiveAt: string;
+                                unit: string;
+                                value: number;
+                            }[];
+                            name?: string | null;
+                            news2?: {
+                                risk: string;
+                                score: number;
+                            } & {
+                                [key: string]: unknown;
+                            };
+                            patient_id: string;
+                            updated_at: string;
+                            version: number;
+                        };
+                    };
+                };
+                400: components["responses"]["BadRequest"];
+                401: components["responses"]["Unauthorized"];
+                403: components["responses"]["Forbidden"];
+                404: components["responses"]["NotFound"];
+                409: components["responses"]["Conflict"];
+                412: components["responses"]["PreconditionFailed"];
+                413: components["responses"]["PayloadTooLarge"];
+                415: components["responses"]["UnsupportedMediaType"];
+                500: components["responses"]["InternalError"];
+                503: components["responses"]["ServiceUnavailable"];
+            };
+        };
+        post?: never;
         delete?: never;
         options?: never;
         head?: never;
@@ -858,6 +2305,8 @@ export interface paths {
         /**
          * Vitals history
          * @description Raw observations of one patient in [from, to) (at most 31 days; ECG as waveform chunks), ordered by time, cursor-paginated; or with `bucket` (1s|1m|1h|1d) and `agg` (avg,min,max,count,last) aggregated numeric series (from the 1-minute/1-hour rollups when the range is aligned to them; at most 31 days, 1 day for 1s, 366 days for 1h/1d on a minute-aligned range). `Accept: application/fhir+json` returns a FHIR R4 searchset Bundle of Observations (raw only).
+         *
+         *     Required scopes: read:vitals.
          */
         get: {
             parameters: {
@@ -885,7 +2334,7 @@ export interface paths {
             };
             requestBody?: never;
             responses: {
-                /** @description Default Response */
+                /** @description OK */
                 200: {
                     headers: {
                         [name: string]: unknown;
@@ -949,12 +2398,19 @@ export interface paths {
                         });
                     };
                 };
+                400: components["responses"]["BadRequest"];
+                401: components["responses"]["Unauthorized"];
+                403: components["responses"]["Forbidden"];
+                500: components["responses"]["InternalError"];
+                503: components["responses"]["ServiceUnavailable"];
             };
         };
         put?: never;
         /**
          * Publish a batch of vitals observations
          * @description Up to 1000 observations (see vitals-observation.schema.json). All-or-nothing: if any item is invalid the whole batch is refused with 422 and every invalid index; nothing is published. 202 once Kafka (acks=all) has the batch. Re-sending an accepted batch is safe: (device_id, seq, effective_at) is stored once.
+         *
+         *     Required scopes: write:vitals.
          */
         post: {
             parameters: {
@@ -972,7 +2428,7 @@ export interface paths {
                 };
             };
             responses: {
-                /** @description Default Response */
+                /** @description Accepted */
                 202: {
                     headers: {
                         [name: string]: unknown;
@@ -984,8 +2440,311 @@ export interface paths {
                         };
                     };
                 };
+                400: components["responses"]["BadRequest"];
+                401: components["responses"]["Unauthorized"];
+                403: components["responses"]["Forbidden"];
+                413: components["responses"]["PayloadTooLarge"];
+                415: components["responses"]["UnsupportedMediaType"];
+                500: components["responses"]["InternalError"];
+                503: components["responses"]["ServiceUnavailable"];
             };
         };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/vitals/latest": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Latest vitals of a patient
+         * @description The most recent observation per code (ECG: the latest waveform chunk), with `count`, in the same shape as the history pages. FHIR searchset Bundle with `Accept: application/fhir+json`. Successor of the deprecated `GET /api/v1/patients/{id}/vitals/latest`.
+         *
+         *     Required scopes: read:vitals.
+         */
+        get: {
+            parameters: {
+                query: {
+                    /** @description Only this LOINC (or MDC) code; every code if omitted */
+                    code?: "131330" | "8867-4" | "59408-5" | "8480-6" | "8462-4" | "9279-1" | "8310-5";
+                    /** @description Patient id */
+                    patient: string;
+                };
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description OK */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            count: number;
+                            data: ({
+                                code: string;
+                                device_id: string;
+                                effective_at: string;
+                                patient_id: string;
+                                seq: number;
+                                unit: string;
+                                value?: number;
+                                waveform?: {
+                                    origin: number;
+                                    period_ms: number;
+                                    samples: number[];
+                                };
+                            } & {
+                                [key: string]: unknown;
+                            })[];
+                            patient_id: string;
+                        } | ({
+                            /** @enum {string} */
+                            resourceType: "Bundle";
+                            /** @enum {string} */
+                            type: "searchset";
+                        } & {
+                            [key: string]: unknown;
+                        });
+                    };
+                };
+                400: components["responses"]["BadRequest"];
+                401: components["responses"]["Unauthorized"];
+                403: components["responses"]["Forbidden"];
+                500: components["responses"]["InternalError"];
+                503: components["responses"]["ServiceUnavailable"];
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/vitals/stream": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Live vitals and alerts (Server-Sent Events), resumable with Last-Event-ID
+         * @description Required scopes: read:vitals.
+         */
+        get: {
+            parameters: {
+                query: {
+                    /** @description Include alert events */
+                    alerts?: "true" | "false";
+                    /** @description LOINC/MDC codes to include (default all) */
+                    code?: string;
+                    /** @description Resume id, for clients that cannot send the Last-Event-ID header */
+                    last_event_id?: string;
+                    /** @description Patient id, or a comma-separated ward list (at most 64) */
+                    patient: string;
+                };
+                header?: {
+                    "last-event-id"?: string;
+                };
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description OK */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                400: components["responses"]["BadRequest"];
+                401: components["responses"]["Unauthorized"];
+                403: components["responses"]["Forbidden"];
+                500: components["responses"]["InternalError"];
+                503: components["responses"]["ServiceUnavailable"];
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/vitals/ws": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Live vitals and alerts over WebSocket (subscribe/unsubscribe, resumable)
+         * @description A GET with `Upgrade: websocket`. The token comes in the Authorization header (checked before the upgrade: 401/403 problem) or in a first `{"type":"auth","token":"…"}` message. Then `{"type":"subscribe","sub":"s1","patients":["pat-0001"],"codes":["8867-4"],"alerts":true,"after":"3-1042"}`; the server answers `ready`, `subscribed`, then `observation` and `alert` messages whose `id` resumes a later subscription (`after`, the same ids as the SSE stream), and `lagged` + `closed` when the client falls behind. Protocol: apps/gateway/src/live/README.md. Scope `read:vitals`.
+         */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Switching Protocols: the WebSocket is open */
+                101: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                500: components["responses"]["InternalError"];
+                503: components["responses"]["ServiceUnavailable"];
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/auth.md": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Authentication walkthrough (Markdown, copy-paste curl examples) */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description The walkthrough (spec section 5) with runnable curl examples */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "text/markdown": string;
+                    };
+                };
+                500: components["responses"]["InternalError"];
+                503: components["responses"]["ServiceUnavailable"];
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/developers": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Developer portal (HTML): quick start, docs, release and migration notes, #deprecation */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description The developer portal page */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "text/html": string;
+                    };
+                };
+                500: components["responses"]["InternalError"];
+                503: components["responses"]["ServiceUnavailable"];
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/openapi.json": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * This OpenAPI 3.1 document
+         * @description Generated from the zod schemas the routes validate with; also exported to schemas/openapi.json.
+         */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description The OpenAPI 3.1 document */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            info: {
+                                [key: string]: unknown;
+                            };
+                            openapi: string;
+                            paths: {
+                                [key: string]: unknown;
+                            };
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                500: components["responses"]["InternalError"];
+                503: components["responses"]["ServiceUnavailable"];
+            };
+        };
+        put?: never;
+        post?: never;
         delete?: never;
         options?: never;
         head?: never;
@@ -995,8 +2754,168 @@ export interface paths {
 }
 export type webhooks = Record<string, never>;
 export interface components {
-    schemas: never;
-    responses: never;
+    schemas: {
+        /** @description RFC 9457 problem details. Branch on `type`; `detail` is for humans. */
+        Problem: {
+            detail: string;
+            /** @description Validation failures (validation-error, invalid-observations) */
+            errors?: {
+                index?: number;
+                message: string;
+                path?: string;
+            }[];
+            /** @description The request path */
+            instance?: string;
+            /** @description Seconds to wait (429, 503) */
+            retry_after?: number;
+            status: number;
+            title: string;
+            /**
+             * Format: uri
+             * @description {base}/errors/<kind>
+             */
+            type: string;
+        } & {
+            [key: string]: unknown;
+        };
+    };
+    responses: {
+        /** @description Malformed JSON or invalid parameters/body (validation-error, bad-request) */
+        BadRequest: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/problem+json": components["schemas"]["Problem"];
+            };
+        };
+        /** @description The resource changed concurrently, or the slot is taken */
+        Conflict: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/problem+json": components["schemas"]["Problem"];
+            };
+        };
+        /** @description The token lacks a required scope, or a patient user asks for another patient */
+        Forbidden: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/problem+json": components["schemas"]["Problem"];
+            };
+        };
+        /** @description Unexpected error (logged with the request id; no internals in the body) */
+        InternalError: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/problem+json": components["schemas"]["Problem"];
+            };
+        };
+        /** @description The path exists under other methods (see Allow) */
+        MethodNotAllowed: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/problem+json": components["schemas"]["Problem"];
+            };
+        };
+        /** @description No representation matches Accept */
+        NotAcceptable: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/problem+json": components["schemas"]["Problem"];
+            };
+        };
+        /** @description No such resource or route */
+        NotFound: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/problem+json": components["schemas"]["Problem"];
+            };
+        };
+        /** @description The body is over the size limit */
+        PayloadTooLarge: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/problem+json": components["schemas"]["Problem"];
+            };
+        };
+        /** @description If-Match names a version that is no longer current */
+        PreconditionFailed: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/problem+json": components["schemas"]["Problem"];
+            };
+        };
+        /** @description If-Match is required for this write */
+        PreconditionRequired: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/problem+json": components["schemas"]["Problem"];
+            };
+        };
+        /** @description A dependency is unavailable; retry later */
+        ServiceUnavailable: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/problem+json": components["schemas"]["Problem"];
+            };
+        };
+        /** @description Rate limited (see Retry-After) */
+        TooManyRequests: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/problem+json": components["schemas"]["Problem"];
+            };
+        };
+        /** @description Bearer token missing, invalid, expired or revoked (WWW-Authenticate names the resource metadata) */
+        Unauthorized: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/problem+json": components["schemas"]["Problem"];
+            };
+        };
+        /** @description Well-formed but refused by a domain rule */
+        UnprocessableContent: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/problem+json": components["schemas"]["Problem"];
+            };
+        };
+        /** @description The Content-Type is not accepted here */
+        UnsupportedMediaType: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/problem+json": components["schemas"]["Problem"];
+            };
+        };
+    };
     parameters: never;
     requestBodies: never;
     headers: never;
