@@ -170,7 +170,7 @@ func (c *Client) EachVital(ctx context.Context, q VitalsQuery, fn func(Observati
 
 func (c *Client) LatestVitals(ctx context.Context, patientID string) (*LatestVitals, error) {
 	var l LatestVitals
-	return &l, c.Do(ctx, http.MethodGet, "/api/v1/patients/"+url.PathEscape(patientID)+"/vitals/latest", nil, nil, &l)
+	return &l, c.Do(ctx, http.MethodGet, "/api/v1/vitals/latest", url.Values{"patient": {patientID}}, nil, &l)
 }
 
 // PublishVitals posts a batch (write:vitals); all-or-nothing validation, 202 once Kafka has it.

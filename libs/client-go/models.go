@@ -81,6 +81,7 @@ type BucketPage struct {
 // LatestVitals is the latest observation per code.
 type LatestVitals struct {
 	PatientID string        `json:"patient_id"`
+	Count     int           `json:"count"`
 	Data      []Observation `json:"data"`
 }
 

@@ -26,7 +26,7 @@ def test_read_only_selection_excludes_writes(api):
 def test_tool_call_reaches_the_gateway(api):
     tools = VitalisTools(api)
     patient = f"pat-py-tool-{uid()}"
-    assert tools.call("vitalis_get_latest_vitals", {"id": patient}) == {"patient_id": patient, "data": []}
+    assert tools.call("vitalis_get_latest_vitals", {"patient": patient}) == {"patient_id": patient, "count": 0, "data": []}
     refused = tools.call("vitalis_get_vitals_history", {"patient": patient, "from": "x", "to": "y"})
     assert refused["error"]["status"] == 400
 

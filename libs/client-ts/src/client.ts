@@ -13,7 +13,7 @@ export type VitalsHistoryQuery = NonNullable<paths['/api/v1/vitals']['get']['par
 /** JSON answers only: the client asks for application/json (FHIR Bundles are for `Accept: application/fhir+json`). */
 export type VitalsHistory = Exclude<ResponseOf<'/api/v1/vitals', 'get'>, { resourceType: 'Bundle' }>;
 export type RawVitalsPage = Extract<VitalsHistory, { data: unknown[]; next: string | null }> & { data: VitalsObservation[] };
-export type LatestVitals = Exclude<ResponseOf<'/api/v1/patients/{id}/vitals/latest', 'get'>, { resourceType: 'Bundle' }>;
+export type LatestVitals = Exclude<ResponseOf<'/api/v1/vitals/latest', 'get'>, { resourceType: 'Bundle' }>;
 export type BucketVitalsPage = Extract<VitalsHistory, { bucket: string }>;
 export type PublishResult = ResponseOf<'/api/v1/vitals', 'post'>;
 
@@ -134,7 +134,7 @@ export class VitalisClient {
         page = (await res.json()) as RawVitalsPage;
       }
     }.bind(this),
-    latest: (patientId: string) => this.request('get', '/api/v1/patients/{id}/vitals/latest', { path: { id: patientId } }) as Promise<LatestVitals>,
+    latest: (patientId: string) => this.request('get', '/api/v1/vitals/latest', { query: { patient: patientId } }) as Promise<LatestVitals>,
     publish: (observations: VitalsObservation[]) => this.request('post', '/api/v1/vitals', { body: { observations } }),
     /** Async iterator over live observations with automatic resume. */
     live: (opts: LiveVitalsOptions): AsyncGenerator<LiveVitalsEvent> => liveVitals(this.transport, opts),

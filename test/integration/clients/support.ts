@@ -9,7 +9,14 @@ import type { AddressInfo } from 'node:net';
 import type { Admin } from 'kafkajs';
 import type { Pool } from '@vitalis/db';
 import { TOPICS } from '@vitalis/kafka';
+import { createLogger } from '@vitalis/log';
+import { createRedis } from '@vitalis/redis';
 import type { IngestWorker } from '../../../apps/ingest/src/worker';
+import { createLiveStage, type LiveStage } from '../../../apps/ingest/src/live/stage';
+import { createSlot } from '../../../apps/gateway/src/appointments/service';
+import { catchUp } from '../../../apps/projector/src/projections/runner';
+import { slotsProjection } from '../../../apps/projector/src/projections/definitions';
+import { testEnv } from '../../helpers/env';
 import { startGateway, type RunningGateway } from '../../helpers/gateway';
 import { registerClient, type RegisteredClient } from '../../helpers/auth';
 import { groupAtEnd, startTestIngest, testKafka, testPool, uid } from '../vitals/support';
@@ -34,7 +41,7 @@ export async function startClientStack(name: string, overrides: Record<string, s
   const groupId = `vitalis-test-clients-${name}-${uid()}`;
   await groupAtEnd(admin, groupId, TOPICS.vitalsObservations);
   const live = await liveStage(pool);
-  const worker: IngestWorker = await startTestIngest(kafka, pool, { topic: TOPICS.vitalsObservations, dlqTopic: TOPICS.vitalsDeadLetter, groupId, ...live?.workerOptions });
+  const worker: IngestWorker = await startTestIngest(kafka, pool, { topic: TOPICS.vitalsObservations, dlqTopic: TOPICS.vitalsDeadLetter, groupId, ...live.workerOptions });
   const client = await registerClient(gw.url, [...ALL_SCOPES], `vitalis-client-test-${name}`);
   return {
     gw,
@@ -43,30 +50,18 @@ export async function startClientStack(name: string, overrides: Record<string, s
     close: async () => {
       await gw.close();
       await worker.stop();
-      await live?.stop();
+      await live.stop();
       await admin.disconnect();
       await pool.end();
     },
   };
 }
 
-/**
- * The ingest's live stage (alerts + Redis fan-out after commit, issue 6) when this tree has it:
- * live streams only see what a worker running that stage publishes. Loaded by a computed path so
- * this file compiles on either side of that merge; it becomes a static import once both are in.
- */
-async function liveStage(pool: Pool): Promise<{ workerOptions: Record<string, unknown>; stop: () => Promise<void> } | undefined> {
-  const path = '../../../apps/ingest/src/live/stage';
-  const mod = (await import(/* @vite-ignore */ path).catch(() => undefined)) as
-    | { createLiveStage: (o: Record<string, unknown>) => { afterCommit: unknown; stop: () => void } }
-    | undefined;
-  if (!mod) return undefined;
-  const { createLogger } = await import('@vitalis/log');
-  const { createRedis } = await import('@vitalis/redis');
-  const { testEnv } = await import('../../helpers/env');
+/** The ingest's live stage (alerts + Redis fan-out after commit): live streams only see what a worker running it publishes. */
+async function liveStage(pool: Pool): Promise<{ workerOptions: { afterCommit: LiveStage['afterCommit'] }; stop: () => Promise<void> }> {
   const redis = createRedis({ url: testEnv.REDIS_URL, name: 'vitalis-test-clients-live' });
   await redis.connect();
-  const stage = mod.createLiveStage({ pool, redis, topic: TOPICS.vitalsObservations, logger: createLogger('test-live', 'error') });
+  const stage = createLiveStage({ pool, redis, topic: TOPICS.vitalsObservations, logger: createLogger('test-live', 'error') });
   return {
     workerOptions: { afterCommit: stage.afterCommit },
     stop: async () => {
@@ -77,30 +72,21 @@ async function liveStage(pool: Pool): Promise<{ workerOptions: Record<string, un
 }
 
 /**
- * Free appointment slots for one fresh clinician (issue 5: slots come from the seed or the domain
- * service, no HTTP endpoint creates them), projected so GET /api/v1/appointments lists them.
- * Returns the clinician id, or undefined when this tree has no appointments yet. Loaded by computed
- * paths so this file compiles on either side of that merge.
+ * Free appointment slots for one fresh clinician (slots come from the seed or the domain service:
+ * no HTTP endpoint creates them), projected so GET /api/v1/appointments lists them.
  */
-export async function createTestSlots(gw: RunningGateway, count: number): Promise<string | undefined> {
-  const load = (path: string) => import(/* @vite-ignore */ path).catch(() => undefined);
-  const service = (await load('../../../apps/gateway/src/appointments/service')) as
-    | { createSlot: (pool: Pool, s: { clinicianId: string; appointmentType: string; start: string; end: string }) => Promise<unknown> }
-    | undefined;
-  const runner = (await load('../../../apps/projector/src/projections/runner')) as { catchUp: (pool: Pool, p: unknown) => Promise<unknown> } | undefined;
-  const definitions = (await load('../../../apps/projector/src/projections/definitions')) as { slotsProjection: unknown } | undefined;
-  if (!service || !runner || !definitions) return undefined;
+export async function createTestSlots(gw: RunningGateway, count: number): Promise<string> {
   const clinician = `clin-clients-${uid()}`;
   const day = Date.UTC(2031, 5, 2, 9);
   for (let i = 0; i < count; i++) {
     const start = new Date(day + i * 1_800_000);
-    await service.createSlot(gw.deps.pool, { clinicianId: clinician, appointmentType: 'consultation', start: start.toISOString(), end: new Date(start.getTime() + 1_800_000).toISOString() });
+    await createSlot(gw.deps.pool, { clinicianId: clinician, appointmentType: 'consultation', start: start.toISOString(), end: new Date(start.getTime() + 1_800_000).toISOString() });
   }
   // The projection reads only events older than every open transaction on the server (gap-safe),
   // so one catch-up may not see them yet: repeat until the slots are listed.
   const deadline = Date.now() + 45_000;
   for (;;) {
-    await runner.catchUp(gw.deps.pool, definitions.slotsProjection);
+    await catchUp(gw.deps.pool, slotsProjection);
     const { rows } = await gw.deps.pool.query<{ n: number }>('SELECT count(*)::int AS n FROM rm_slots WHERE clinician_id = $1', [clinician]);
     if (rows[0]!.n === count) return clinician;
     if (Date.now() > deadline) throw new Error(`slots of ${clinician} not projected within 45 s`);

@@ -68,7 +68,7 @@ class VitalisClient:
     def get_identity(self) -> m.Identity: return self.call("get_identity")
     def get_vitals_history(self, patient: str, from_: str, to: str, **q: Any) -> m.VitalsPage | m.BucketPage:
         return self.call("get_vitals_history", patient=patient, **{"from": from_, "to": to}, **q)
-    def get_latest_vitals(self, patient_id: str) -> m.LatestVitals: return self.call("get_latest_vitals", id=patient_id)
+    def get_latest_vitals(self, patient_id: str) -> m.LatestVitals: return self.call("get_latest_vitals", patient=patient_id)
     def publish_vitals(self, observations: list[dict[str, Any]]) -> m.PublishResult: return self.call("publish_vitals", observations=observations)
     def search_patients(self, **q: Any) -> m.Bundle: return self.call("search_patients", **q)
     def get_patient(self, patient_id: str) -> m.Patient: return self.call("get_patient", id=patient_id)
@@ -133,7 +133,7 @@ class AsyncVitalisClient:
     async def get_identity(self) -> m.Identity: return await self.call("get_identity")
     async def get_vitals_history(self, patient: str, from_: str, to: str, **q: Any) -> m.VitalsPage | m.BucketPage:
         return await self.call("get_vitals_history", patient=patient, **{"from": from_, "to": to}, **q)
-    async def get_latest_vitals(self, patient_id: str) -> m.LatestVitals: return await self.call("get_latest_vitals", id=patient_id)
+    async def get_latest_vitals(self, patient_id: str) -> m.LatestVitals: return await self.call("get_latest_vitals", patient=patient_id)
     async def publish_vitals(self, observations: list[dict[str, Any]]) -> m.PublishResult: return await self.call("publish_vitals", observations=observations)
     async def search_patients(self, **q: Any) -> m.Bundle: return await self.call("search_patients", **q)
     async def get_patient(self, patient_id: str) -> m.Patient: return await self.call("get_patient", id=patient_id)

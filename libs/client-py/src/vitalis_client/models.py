@@ -98,6 +98,7 @@ class BucketPage(Model):
 
 class LatestVitals(Model):
     patient_id: str
+    count: int
     data: list[VitalsObservation]
 
 
