@@ -53,7 +53,7 @@ export const dischargePatient = (pool: Pool, caller: Caller, patientId: string) 
 export interface BoardEntry {
   patientId: string; version: number; name: string | null; esi: number; complaint: string; arrivedAt: string; updatedAt: string;
   latestVitals?: LatestVital[]; news2?: News2Result;
-  /** Rules whose latest alert event (stream `patient-alerts-<id>`, branch i6) is a raise. */
+  /** Rules whose latest alert event (stream `patient-alerts-<id>`, appended by the ingest) is a raise. */
   alerts: string[];
 }
 

@@ -1,12 +1,12 @@
 /**
- * Appends alert events to the event store (`events`, migration 0001), stream
- * `patient-alerts-<patientId>`. A stand-in for @vitalis/eventstore (branch i5) behind ONE
- * function so the lead can swap it: next stream_version, retry on a version clash. Idempotent:
- * the event id is derived from the triggering observation and the rule, so a redelivered batch
- * appends nothing twice.
+ * Appends alert events to the event store (@vitalis/eventstore), stream
+ * `patient-alerts-<patientId>`, at whatever version the stream is (alerts of one patient come from
+ * one partition, so clashes are rare; a clash is retried). Idempotent: the event id is derived from
+ * the triggering observation and the rule, so a redelivered batch appends nothing twice.
  */
 import { createHash } from 'node:crypto';
 import type { Pool } from '@vitalis/db';
+import { ANY, ConcurrencyError, DuplicateEventError, append } from '@vitalis/eventstore';
 import type { AlertData } from '@vitalis/live';
 
 export const alertStream = (patientId: string) => `patient-alerts-${patientId}`;
@@ -30,25 +30,22 @@ export function alertEventId(a: AlertData): string {
 
 /** Appends one alert event; returns false when it was already there (redelivery). */
 export async function appendAlertEvent(pool: Pool, e: AlertEventToAppend, attempts = 5): Promise<boolean> {
-  const eventId = alertEventId(e.data);
   const stream = alertStream(e.data.patient_id);
+  const event = {
+    eventId: alertEventId(e.data),
+    type: e.data.state === 'raised' ? ALERT_TYPES.raised : ALERT_TYPES.cleared,
+    data: e.data as unknown as Record<string, unknown>,
+  };
+  const metadata = { actor: 'vitalis-ingest', kafka_partition: e.position.partition, kafka_offset: e.position.offset, alert_seq: e.position.k };
   for (let i = 0; i < attempts; i++) {
-    const { rowCount } = await pool.query(
-      `INSERT INTO events (event_id, stream_id, stream_version, type, data, metadata)
-       SELECT $1, $2, COALESCE(max(stream_version), 0) + 1, $3, $4, $5 FROM events WHERE stream_id = $2
-       ON CONFLICT DO NOTHING`,
-      [
-        eventId,
-        stream,
-        e.data.state === 'raised' ? ALERT_TYPES.raised : ALERT_TYPES.cleared,
-        JSON.stringify(e.data),
-        JSON.stringify({ kafka_partition: e.position.partition, kafka_offset: e.position.offset, alert_seq: e.position.k, source: 'vitalis-ingest' }),
-      ],
-    );
-    if (rowCount === 1) return true;
-    const { rows } = await pool.query('SELECT 1 FROM events WHERE event_id = $1', [eventId]);
-    if (rows.length > 0) return false; // already appended
-    // else: a concurrent writer took that stream_version; read the new max and retry
+    try {
+      await append(pool, stream, ANY, [event], metadata);
+      return true;
+    } catch (err) {
+      if (err instanceof DuplicateEventError) return false;
+      if (!(err instanceof ConcurrencyError)) throw err;
+      // a concurrent writer took that stream_version: append again at the new head
+    }
   }
   throw new Error(`could not append alert to ${stream} after ${attempts} version clashes`);
 }

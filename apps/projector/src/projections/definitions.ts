@@ -22,7 +22,7 @@ const lastPosition = (events: StoredEvent[]) => events[events.length - 1]!.globa
 export const patientsProjection: Projection = {
   name: 'patients',
   table: 'rm_patients',
-  // `patient-alerts-<id>` streams (branch i6: VitalsAlertRaised/Cleared) are not patient records.
+  // `patient-alerts-<id>` streams (the ingest's VitalsAlertRaised/Cleared) are not patient records.
   owns: (s) => s.startsWith('patient-') && !s.startsWith('patient-alerts-'),
   write: async (client, table, streams) => {
     for (const events of streams.values()) {
