@@ -37,7 +37,10 @@ const BROKERS = (env.KAFKA_BROKERS ?? '127.0.0.1:59092').split(',');
 const ADMIN_URL = env.BENCH_ADMIN_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:55432/postgres';
 const DB_NAME = env.BENCH_DATABASE ?? 'vitalis_bench';
 const DB_URL = ADMIN_URL.replace(/\/[^/]*$/, `/${DB_NAME}`);
-const HISTORY_REQUESTS = Number(env.BENCH_HISTORY_REQUESTS ?? 30);
+/** Enough requests that the p99 is not just the slowest one. */
+const HISTORY_REQUESTS = Number(env.BENCH_HISTORY_REQUESTS ?? 300);
+/** BENCH_ONLY=history runs the history phase alone (it reuses the rows generated earlier that day). */
+const ONLY = env.BENCH_ONLY;
 
 const logger = createLogger('bench', 'error');
 const out = (line: string) => process.stdout.write(`${line}\n`);
@@ -330,6 +333,15 @@ async function history(pool: Pool) {
 const pool = await ensureDatabase();
 out(`vitals bench: ${new Date().toISOString()}, BENCH_SECONDS=${SECONDS}, BENCH_HISTORY_ROWS=${HISTORY_ROWS}, database ${DB_NAME}, cores ${(await import('node:os')).availableParallelism()}`);
 try {
+  if (ONLY !== undefined && ONLY !== 'history') throw new Error(`BENCH_ONLY=${ONLY}: only "history" can run alone`);
+  if (ONLY === undefined) await ingestPhases(pool);
+  if (HISTORY_ROWS > 0) await history(pool);
+} finally {
+  await pool.end();
+}
+process.exit(0);
+
+async function ingestPhases(pool: Pool) {
   const { copyRate, appendRate, best } = await baseline(pool);
   const method = (env.INGEST_WRITE_METHOD as WriteMethod | undefined) ?? best;
   const sustained = await endToEnd(pool, { copyRate, appendRate }, method, SECONDS);
@@ -339,8 +351,4 @@ try {
   if (BACKLOG > 0) await backlogDrain(pool, { copyRate, appendRate }, method, BACKLOG);
   // the e2e rows are only needed for counting: drop them so reruns stay comparable
   await pool.query("DELETE FROM vitals_observations WHERE patient_id LIKE 'e2e-%' OR patient_id LIKE 'base-%' OR patient_id LIKE 'm-%' OR patient_id LIKE 'dup-%'");
-  if (HISTORY_ROWS > 0) await history(pool);
-} finally {
-  await pool.end();
 }
-process.exit(0);

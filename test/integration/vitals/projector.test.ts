@@ -99,6 +99,17 @@ describe('vitals rollups (projector job)', () => {
     expect(strip(aligned)).toEqual(strip(unaligned));
     expect(aligned.data[0]).toMatchObject({ count: 3, min: 50, max: 80, last: 80 });
 
+    // the rollup read straight by primary key pages with the same cursors
+    const paged: unknown[] = [];
+    let url: string | null = `${gw.url}/api/v1/vitals?patient=${patient}&from=${at(0)}&to=${at(3600)}&bucket=1m&agg=count,min,max,avg,last&limit=1`;
+    while (url) {
+      const page = (await fetch(url, { headers }).then((r) => r.json())) as { source: string; data: unknown[]; next: string | null };
+      expect(page.source).toBe('rollup_1m');
+      paged.push(...page.data);
+      url = page.next;
+    }
+    expect(paged).toEqual(aligned.data);
+
     const hourly = await q(at(0), at(2 * 3600), '1h');
     expect(hourly.source).toBe('rollup_1h');
     expect(hourly.data).toEqual([expect.objectContaining({ count: 4, min: 50, max: 100, avg: 72.5, last: 100 })]);

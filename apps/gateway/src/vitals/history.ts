@@ -129,6 +129,9 @@ export async function queryBuckets(pool: Pool, q: BucketQuery): Promise<{ rows: 
     if (!horizon || Date.parse(horizon) <= Date.parse(q.from)) source = 'raw';
     else split = Date.parse(horizon) < Date.parse(q.to) ? horizon : q.to;
   }
+  if (source !== 'raw' && split === q.to && BUCKETS[q.bucket] === ROLLUP_SIZE[source]) {
+    return { ...(await queryRollupDirect(pool, source, q)), source };
+  }
   const interval = `${BUCKETS[q.bucket] / 1000} seconds`;
   const params: unknown[] = [q.patient, q.from, q.to, interval, split, q.limit + 1];
   const codeFilter = q.code ? (params.push(q.code), ` AND code = $${params.length}`) : '';
@@ -165,6 +168,33 @@ export async function queryBuckets(pool: Pool, q: BucketQuery): Promise<{ rows: 
   const { rows } = await pool.query<BucketRow>(sql, params);
   const more = rows.length > q.limit;
   return { rows: more ? rows.slice(0, q.limit) : rows, more, source };
+}
+
+const ROLLUP_SIZE = { rollup_1m: BUCKETS['1m'], rollup_1h: BUCKETS['1h'] } as const;
+
+/**
+ * The common dashboard case: buckets of exactly the rollup's size over a range the rollup already
+ * covers. Each bucket is one rollup row, read in primary-key order: no regrouping, no raw tail.
+ * Same answer as the general query (tested), a fraction of its cost.
+ */
+export async function queryRollupDirect(pool: Pool, source: 'rollup_1m' | 'rollup_1h', q: BucketQuery): Promise<{ rows: BucketRow[]; more: boolean }> {
+  const params: unknown[] = [q.patient, q.from, q.to, q.limit + 1];
+  const codeFilter = q.code ? (params.push(q.code), ` AND code = $${params.length}`) : '';
+  let after = '';
+  if (q.after) {
+    params.push(q.after.b, q.after.c);
+    after = ` AND (bucket, code) > ($${params.length - 1}::timestamptz, $${params.length}::text)`;
+  }
+  const { rows } = await pool.query<BucketRow>(
+    `SELECT code, to_char(bucket AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') AS bucket, count, sum / count AS avg, min, max,
+            last_value AS last, to_char(last_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') AS last_at
+       FROM vitals_${source}
+      WHERE patient_id = $1 AND bucket >= $2 AND bucket < $3${codeFilter}${after}
+      ORDER BY bucket, code LIMIT $4`,
+    params,
+  );
+  const more = rows.length > q.limit;
+  return { rows: more ? rows.slice(0, q.limit) : rows, more };
 }
 
 export async function queryLatest(pool: Pool, patient: string, codes: string[]): Promise<VitalsObservation[]> {
