@@ -12,8 +12,11 @@ export interface UiCard {
   html(): string;
 }
 
+import { monitorHtml } from './monitor';
+import { renderCard } from './shared';
+
 function placeholder(title: string): string {
-  return `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>${title}</title></head><body><main><h1>${title}</h1></main></body></html>`;
+  return renderCard({ name: title, title, style: '', body: `<main id="main"><h1>${title}</h1></main>`, script: '' });
 }
 
 export const UI_CARDS: ReadonlyArray<UiCard> = [
@@ -27,7 +30,7 @@ export const UI_CARDS: ReadonlyArray<UiCard> = [
     name: 'vitals-telemetry-monitor',
     title: 'Vitals telemetry monitor',
     description: 'Live bedside monitor: 250 Hz ECG sweep, SpO2 and blood pressure trends, numerics with alarm colours.',
-    html: () => placeholder('Vitals telemetry monitor'),
+    html: monitorHtml,
   },
   {
     name: 'emergency-triage-board',
