@@ -34,10 +34,14 @@ export async function openPage(browser: Browser, viewport = { width: 1280, heigh
   });
   page.on('pageerror', (e) => errors.push(`pageerror: ${e.message}`));
   // CSP violations surface as console errors too; this catches them even if the console is quiet.
-  await page.addInitScript(() => {
-    document.addEventListener('securitypolicyviolation', (e) => console.error(`CSP violation: ${e.violatedDirective} ${e.blockedURI}`));
-  });
+  // (a string: the test project has no DOM typings)
+  await page.addInitScript(`document.addEventListener('securitypolicyviolation', (e) => console.error('CSP violation: ' + e.violatedDirective + ' ' + e.blockedURI));`);
   return { page, context, errors };
+}
+
+/** Evaluates a browser-side expression (a string: the test project has no DOM typings). */
+export async function inPage<T>(page: Page, expression: string): Promise<T> {
+  return page.evaluate<T>(expression);
 }
 
 export async function screenshot(page: Page, name: string): Promise<string> {

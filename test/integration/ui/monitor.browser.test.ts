@@ -7,7 +7,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser } from 'playwright-core';
 import { startRig, type LiveRig } from '../live/support';
-import { eventually, launchBrowser, openPage, screenshot, type TestPage } from '../../helpers/browser';
+import { eventually, inPage, launchBrowser, openPage, screenshot, type TestPage } from '../../helpers/browser';
 import { ecgChunk, openCard, registerPatient, tokenFor, uid, vital } from './support';
 
 let rig: LiveRig;
@@ -82,7 +82,7 @@ describe('vitals-telemetry-monitor in a browser', () => {
     expect(await tileAlarm('8310-5')).toBe('none');
     // an alarm is also said in words, not only in colour
     expect(await tp.page.locator('.tile[data-code="59408-5"] .state').innerText()).toMatch(/alarm/i);
-    const bg = await tp.page.locator('.tile[data-code="59408-5"]').evaluate((e) => getComputedStyle(e).backgroundColor);
+    const bg = await inPage<string>(tp.page, `getComputedStyle(document.querySelector('.tile[data-code="59408-5"]')).backgroundColor`);
     expect(bg).toBe('rgb(179, 38, 30)');
   });
 
@@ -96,18 +96,16 @@ describe('vitals-telemetry-monitor in a browser', () => {
     }
     expect(Number(await tp.page.locator('#ecg').getAttribute('data-drawn'))).toBeGreaterThanOrEqual(500);
     // non-blank pixels of the trace colour in the waveform area
-    const trace = await tp.page.locator('#ecg').evaluate((c: HTMLCanvasElement) => {
-      const { data, width, height } = c.getContext('2d')!.getImageData(0, 0, c.width, c.height);
+    const trace = await inPage<{ green: number; rows: number; height: number }>(tp.page, `(() => {
+      const c = document.querySelector('#ecg');
+      const { data, width } = c.getContext('2d').getImageData(0, 0, c.width, c.height);
       let green = 0;
-      const rows = new Set<number>();
+      const rows = new Set();
       for (let i = 0; i < data.length; i += 4) {
-        if (data[i + 1]! > 150 && data[i]! < 150) {
-          green++;
-          rows.add(Math.floor(i / 4 / width));
-        }
+        if (data[i + 1] > 150 && data[i] < 150) { green++; rows.add(Math.floor(i / 4 / width)); }
       }
-      return { green, rows: rows.size, height };
-    });
+      return { green, rows: rows.size, height: c.height };
+    })()`);
     expect(trace.green).toBeGreaterThan(500);
     // the QRS spikes: the trace spans a good part of the height, not a flat line
     expect(trace.rows).toBeGreaterThan(trace.height / 4);
