@@ -6,6 +6,7 @@
  */
 import { z } from 'zod';
 import type { FastifyReply, FastifyRequest } from 'fastify';
+import fp from 'fastify-plugin';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import type { AuthInfo } from '@modelcontextprotocol/sdk/server/auth/types.js';
 import { isInitializeRequest } from '@modelcontextprotocol/sdk/types.js';
@@ -32,8 +33,10 @@ declare module 'fastify' {
 }
 
 /** JSON-RPC error bodies the transport itself would answer (clients expect these, not problems). */
-const rpcError = (reply: FastifyReply, status: number, code: number, message: string) =>
-  reply.code(status).type('application/json').send({ jsonrpc: '2.0', error: { code, message }, id: null });
+function rpcError(req: FastifyRequest, reply: FastifyReply, status: number, code: number, message: string): void {
+  reply.hijack(); // written as is: the route's response schemas describe problems
+  reply.raw.writeHead(status, { 'content-type': 'application/json', 'x-request-id': req.id }).end(JSON.stringify({ jsonrpc: '2.0', error: { code, message }, id: null }));
+}
 
 function allowedOrigins(deps: GatewayDeps): Set<string> {
   const extra = deps.config.MCP_ALLOWED_ORIGINS.split(',').map((s) => s.trim()).filter(Boolean);
@@ -47,8 +50,9 @@ const description = (verb: string) =>
   '`WWW-Authenticate: Bearer realm="vitalis", resource_metadata=".../.well-known/oauth-protected-resource"`; lacking a scope: 403 `error="insufficient_scope"`. ' +
   'A session (Mcp-Session-Id) is bound to the first subject that authenticates on it.';
 
-export function mcpRoutes(deps: GatewayDeps, hub: LiveHub): FastifyPluginAsyncZod {
-  return async (app) => {
+/** Wrapped with fastify-plugin so `app.mcpSessions` is visible on the root instance. */
+export function mcpRoutes(deps: GatewayDeps, hub: LiveHub) {
+  const plugin: FastifyPluginAsyncZod = async (app) => {
     const registry = new SessionRegistry(deps, hub);
     app.decorate('mcpSessions', registry);
     app.addHook('preClose', () => registry.closeAll());
@@ -65,14 +69,14 @@ export function mcpRoutes(deps: GatewayDeps, hub: LiveHub): FastifyPluginAsyncZo
       let session: McpSession | undefined;
       if (typeof sessionId === 'string') {
         session = registry.get(sessionId);
-        if (!session) return rpcError(reply, 404, -32001, 'Session not found: initialize a new session.');
+        if (!session) return rpcError(req, reply, 404, -32001, 'Session not found: initialize a new session.');
       }
       const need: AccessNeed = req.method === 'POST' ? needOfBody(body, TOOL_SCOPES) : { token: false, scopes: [], what: [req.method] };
       const principal = await authenticate(gate, req, need, session?.subject);
 
       if (!session) {
         const initializing = req.method === 'POST' && (Array.isArray(body) ? body.some(isInitializeRequest) : isInitializeRequest(body));
-        if (!initializing) return rpcError(reply, 400, -32000, 'Bad Request: no Mcp-Session-Id; send initialize first.');
+        if (!initializing) return rpcError(req, reply, 400, -32000, 'Bad Request: no Mcp-Session-Id; send initialize first.');
         session = await registry.create();
       }
       if (principal && !session.bind(principal)) throw sessionOwnedByOther();
@@ -123,4 +127,5 @@ export function mcpRoutes(deps: GatewayDeps, hub: LiveHub): FastifyPluginAsyncZo
       schema: { ...common, summary: 'MCP: end a session', description: description('DELETE a session of the') },
     }, handle);
   };
+  return fp(plugin, { name: 'vitalis-mcp', fastify: '5.x' });
 }

@@ -40,13 +40,14 @@ export class McpSession {
         this.initialized = true;
         onInitialized(this);
       },
+      // DELETE: the client ended the session, nothing will resume it (otherwise events expire by TTL).
+      onsessionclosed: () => this.events.clear().catch((err: unknown) => deps.logger.warn({ err }, 'mcp event store cleanup failed')),
     });
     this.server = buildMcpServer(deps, () => this.live);
     this.live = new LiveSubscriptions({ hub, pool: deps.pool, server: this.server, logger: deps.logger, sessionId: this.id, currentPrincipal: () => this.principal });
     this.transport.onclose = () => {
       this.live.closeAll();
       onClosed(this);
-      if (this.initialized) this.events.clear().catch((err: unknown) => deps.logger.warn({ err }, 'mcp event store cleanup failed'));
     };
   }
 
