@@ -73,3 +73,61 @@ export async function rpcResult(res: Response): Promise<any> {
   }
   return JSON.parse(text);
 }
+
+export interface StreamEvent {
+  id?: string;
+  message: any;
+}
+
+export interface RawStream {
+  status: number;
+  events: StreamEvent[];
+  /** Waits until `done(events)` holds (the deadline only bounds a hang; nothing asserts on time). */
+  waitUntil: (done: (events: StreamEvent[]) => boolean, what: string, timeoutMs?: number) => Promise<StreamEvent[]>;
+  close: () => void;
+}
+
+/** The session's GET stream over fetch (SSE), optionally resuming with Last-Event-ID. */
+export async function openStream(baseUrl: string, headers: Record<string, string>): Promise<RawStream> {
+  const { createParser } = await import('eventsource-parser');
+  const ctrl = new AbortController();
+  const res = await fetch(baseUrl + MCP_PATH, { headers: { accept: 'text/event-stream', 'mcp-protocol-version': PROTOCOL_VERSION, ...headers }, signal: ctrl.signal });
+  const events: StreamEvent[] = [];
+  const stream: RawStream = {
+    status: res.status,
+    events,
+    waitUntil: async (done, what, timeoutMs = 45_000) => {
+      const deadline = Date.now() + timeoutMs;
+      while (!done(events)) {
+        if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}; have ${events.length}: ${JSON.stringify(events.slice(-3))}`);
+        await new Promise((r) => setTimeout(r, 100));
+      }
+      return events;
+    },
+    close: () => ctrl.abort(),
+  };
+  if (res.status !== 200 || !res.body) return stream;
+  const parser = createParser({
+    onEvent: (e) => {
+      if (e.data.trim() !== '') events.push({ id: e.id, message: JSON.parse(e.data) });
+    },
+  });
+  const reader = res.body.getReader();
+  const decoder = new TextDecoder();
+  void (async () => {
+    try {
+      for (;;) {
+        const { done, value } = await reader.read();
+        if (done) return;
+        parser.feed(decoder.decode(value, { stream: true }));
+      }
+    } catch {
+      /* aborted */
+    }
+  })();
+  return stream;
+}
+
+/** The `_meta["vitalis/live"]` payloads of resource-updated notifications, in arrival order. */
+export const liveEvents = (messages: any[]) =>
+  messages.filter((m) => m?.method === 'notifications/resources/updated').map((m) => ({ uri: m.params.uri as string, ...(m.params._meta['vitalis/live'] as { type: string; id: string; event?: string; data: any }) }));

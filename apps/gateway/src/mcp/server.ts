@@ -11,7 +11,7 @@ import { VITALIS_VERSION } from '@vitalis/runtime';
 import type { GatewayDeps } from '../deps';
 import { callerOf, toMcpError, type Extra } from './context';
 import { registerResources } from './resources';
-import type { LiveSubscriptions } from './subscriptions';
+import { VITALS_URI, type LiveSubscriptions } from './subscriptions';
 import { TOOLS } from './tools';
 
 export const SERVER_INSTRUCTIONS =
@@ -66,7 +66,7 @@ export function buildMcpServer(deps: GatewayDeps, live: () => LiveSubscriptions)
   server.server.setRequestHandler(SubscribeRequestSchema, async (req, extra) => {
     const caller = callerOf(extra);
     if (!caller) throw new McpError(ErrorCode.InvalidRequest, 'Subscribing needs a Bearer token with read:vitals.');
-    if (!/^vitalis:\/\/patients\/[^/]+\/vitals$/.test(req.params.uri)) {
+    if (!VITALS_URI.test(req.params.uri)) {
       throw new McpError(ErrorCode.InvalidParams, `Only vitalis://patients/{id}/vitals can be subscribed to, not ${req.params.uri.slice(0, 200)}.`);
     }
     try {
