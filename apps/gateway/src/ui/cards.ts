@@ -13,6 +13,7 @@ export interface UiCard {
 }
 
 import { monitorHtml } from './monitor';
+import { triageHtml } from './triage';
 import { renderCard } from './shared';
 
 function placeholder(title: string): string {
@@ -36,7 +37,7 @@ export const UI_CARDS: ReadonlyArray<UiCard> = [
     name: 'emergency-triage-board',
     title: 'Emergency triage board',
     description: 'Live emergency department board: ESI levels 1 to 5, NEWS2, sorted by acuity then arrival.',
-    html: () => placeholder('Emergency triage board'),
+    html: triageHtml,
   },
   {
     name: 'patient-search-card',
