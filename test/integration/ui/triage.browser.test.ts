@@ -92,7 +92,10 @@ describe('emergency-triage-board in a browser', () => {
     expect(await row.locator('td.spo2').innerText()).toBe('88 %');
     expect(await row.locator('td.bp').innerText()).toBe('88/50');
     expect(await row.locator('td.temp').innerText()).toBe('39.4 °C');
-    await eventually(() => row.locator('.alert-tag').count(), (n) => n > 0, 'the heart-rate alert on the board');
+    await eventually(() => row.locator('.alert-tag[data-rule="hr-high"]').count(), (n) => n === 1, 'the heart-rate alert on the board');
+    expect(await row.locator('.alert-tag[data-rule="hr-high"]').innerText()).toBe('HR > 130');
+    // a patient without vitals has no NEWS2 (not a reassuring 0)
+    expect(await tp.page.locator(`#rows tr[data-patient="${ids.a}"]`).getAttribute('data-news2')).toBeNull();
     const well = news2FromLatestVitals(WELL);
     const wellRow = tp.page.locator(`#rows tr[data-patient="${ids.c}"]`);
     await eventually(() => wellRow.getAttribute('data-news2'), (s) => s === String(well.score), `NEWS2 ${well.score} for the well patient`);

@@ -76,6 +76,7 @@ const SCRIPT = String.raw`
   var LABEL = { 1: 'Resuscitation', 2: 'Emergent', 3: 'Urgent', 4: 'Less urgent', 5: 'Non-urgent' };
   var RISK = { high: 'High', medium: 'Medium', 'low-medium': 'Low–medium', low: 'Low' };
   var VITALS = { '8867-4': 'hr', '59408-5': 'spo2', '8480-6': 'sys', '8462-4': 'dia', '9279-1': 'rr', '8310-5': 'temp' };
+  var RULES = { 'hr-high': 'HR > 130', 'spo2-low': 'SpO₂ < 90 %', 'news2-high': 'NEWS2 ≥ 7' };
   var previous = null;
 
   function entriesOf(body) {
@@ -110,12 +111,13 @@ const SCRIPT = String.raw`
       if (previous && !old) news.push((e.name || e.patient_id) + ' arrived, ESI ' + e.esi);
       else if (old && old.esi !== e.esi) news.push((e.name || e.patient_id) + ' is now ESI ' + e.esi);
       var v = vitalsOf(e);
-      var n2 = e.news2;
+      // No vitals yet: no score (an all-missing NEWS2 of 0 would read as "well").
+      var n2 = e.news2 && (e.latest_vitals || []).length ? e.news2 : null;
       var n2cell = V.el('td', {}, n2
         ? [V.el('span', { class: 'news2', 'data-risk': n2.risk, 'aria-label': 'NEWS2 ' + n2.score + ', ' + (RISK[n2.risk] || n2.risk) + ' risk' }, [
             document.createTextNode(String(n2.score)), V.el('span', { class: 'risk', text: RISK[n2.risk] || n2.risk })])]
-        : [V.el('span', { class: 'muted', text: '–' })]);
-      var alerts = V.el('td', {}, (e.alerts || []).map(function (a) { return V.el('span', { class: 'alert-tag', text: a }); }));
+        : [V.el('span', { class: 'muted', text: '–', title: 'No vitals yet' })]);
+      var alerts = V.el('td', {}, (e.alerts || []).map(function (a) { return V.el('span', { class: 'alert-tag', 'data-rule': a, text: RULES[a] || a }); }));
       var tr = V.el('tr', { 'data-patient': e.patient_id, 'data-esi': e.esi, 'data-news2': n2 ? n2.score : null, class: previous && (!old || old.esi !== e.esi || old.version !== e.version) ? 'changed' : null }, [
         V.el('td', { class: 'esi' }, [V.el('span', { class: 'badge esi-' + e.esi }, [V.el('span', { class: 'n', text: String(e.esi) }), V.el('span', { class: 'l', text: LABEL[e.esi] || '' })])]),
         V.el('td', {}, [V.el('div', { class: 'name', text: e.name || 'Unknown patient' }), V.el('div', { class: 'pid', text: e.patient_id })]),
