@@ -12,6 +12,7 @@ export interface UiCard {
   html(): string;
 }
 
+import { bookingHtml } from './booking';
 import { monitorHtml } from './monitor';
 import { triageHtml } from './triage';
 import { renderCard } from './shared';
@@ -25,7 +26,7 @@ export const UI_CARDS: ReadonlyArray<UiCard> = [
     name: 'appointment-booking-form',
     title: 'Appointment booking',
     description: 'Pick a date and a clinician, see the free slots and book one.',
-    html: () => placeholder('Appointment booking'),
+    html: bookingHtml,
   },
   {
     name: 'vitals-telemetry-monitor',
