@@ -94,10 +94,16 @@ const SCRIPT = String.raw`
     var to = new Date(p[0], p[1] - 1, p[2] + 1);
     return { from: from.toISOString(), to: to.toISOString() };
   }
+  /** REST: a Bundle of FHIR Slot (+ Appointment); MCP tool: { slots: [{ slot_id, clinician_id, … }] }. */
   function slotsOf(body) {
     if (!body) return [];
     var list = body.entry ? body.entry.map(function (e) { return e.resource; }) : (body.slots || (Array.isArray(body) ? body : []));
-    return list.filter(function (r) { return (!r.resourceType || r.resourceType === 'Slot') && r.status === 'free'; });
+    return list.filter(function (r) { return (!r.resourceType || r.resourceType === 'Slot') && r.status === 'free'; }).map(function (r) {
+      return {
+        id: r.id || r.slot_id, start: r.start, end: r.end, status: r.status,
+        clinician: r.clinician_id || (r.schedule && r.schedule.reference || '').replace('Practitioner/', ''),
+      };
+    });
   }
   function query(extra) {
     var q = new URLSearchParams({ clinician: V.$('#clinician').value, status: 'free' });
@@ -202,21 +208,23 @@ const SCRIPT = String.raw`
   });
 
   function confirm(appt, slot, patient) {
+    // REST: FHIR Appointment { id }; MCP tool: { appointment: { appointment_id } }
     appt = appt && appt.appointment ? appt.appointment : appt;
+    var apptId = appt.id || appt.appointment_id;
     var box = V.$('#confirmation');
     box.textContent = '';
     box.setAttribute('data-status', appt.status || 'booked');
-    box.setAttribute('data-appointment', appt.id);
+    box.setAttribute('data-appointment', apptId);
     var dl = V.el('dl', {}, [
       V.el('dt', { text: 'When' }), V.el('dd', { text: V.fmtDate(slot.start) + ', ' + V.fmtTime(slot.start) + '–' + V.fmtTime(slot.end) }),
-      V.el('dt', { text: 'Clinician' }), V.el('dd', { text: clinicianName[(slot.schedule && slot.schedule.reference || '').replace('Practitioner/', '')] || V.$('#clinician').selectedOptions[0].textContent }),
+      V.el('dt', { text: 'Clinician' }), V.el('dd', { text: clinicianName[slot.clinician] || V.$('#clinician').selectedOptions[0].textContent }),
       V.el('dt', { text: 'Patient' }), V.el('dd', { text: patient }),
-      V.el('dt', { text: 'Reference' }), V.el('dd', { class: 'ref', text: appt.id }),
+      V.el('dt', { text: 'Reference' }), V.el('dd', { class: 'ref', text: apptId }),
     ]);
     var cancel = V.el('button', { type: 'button', class: 'secondary', text: 'Cancel this appointment' });
     cancel.addEventListener('click', function () {
       cancel.disabled = true;
-      V.op('cancel_appointment', { appointment_id: appt.id }, { method: 'POST', path: '/api/v1/appointments/' + encodeURIComponent(appt.id) + '/cancel', body: {} }).then(function () {
+      V.op('cancel_appointment', { appointment_id: apptId }, { method: 'POST', path: '/api/v1/appointments/' + encodeURIComponent(apptId) + '/cancel', body: {} }).then(function () {
         box.setAttribute('data-status', 'cancelled');
         box.querySelector('h2').textContent = 'Appointment cancelled';
         cancel.remove();
@@ -245,6 +253,8 @@ const SCRIPT = String.raw`
     }, function () { /* keep the embedded list */ });
   }
 
+  // The agent's own find_available_slots result (pushed by the host): show those slots.
+  V.onToolResult(function (r) { if (r && r.slots) renderSlots(slotsOf(r)); });
   V.$('#confirmation').setAttribute('tabindex', '-1');
   V.$('#patient').value = V.params.patient || '';
   V.$('#date').value = V.params.date || isoDate(new Date());

@@ -299,8 +299,9 @@ const SCRIPT = String.raw`
   function start(patient) {
     V.$('#patient-label').textContent = 'Patient ' + patient;
     V.op('get_patient', { patient_id: patient }, { path: '/api/v1/patients/' + encodeURIComponent(patient) }).then(function (p) {
-      var n = p && p.name && p.name[0];
-      if (n) V.$('#patient-label').textContent = (n.given || []).join(' ') + ' ' + n.family + ' · ' + patient;
+      // REST: FHIR Patient (name[0].given/family); MCP tool: { patient: { name: 'Given Family' } }
+      var n = p && p.patient ? p.patient.name : p && p.name && p.name[0] && ((p.name[0].given || []).join(' ') + ' ' + p.name[0].family);
+      if (n) V.$('#patient-label').textContent = n.trim() + ' · ' + patient;
     }, function () { /* demographics are optional here: the token may hold read:vitals only */ });
     V.op('get_latest_vitals', { patient_id: patient }, { path: '/api/v1/vitals/latest?patient=' + encodeURIComponent(patient) }).then(function (body) {
       observationsOf(body).forEach(onObservation);

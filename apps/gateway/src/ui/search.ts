@@ -79,9 +79,33 @@ const SCRIPT = String.raw`
   var CRIT = { high: 'High criticality', low: 'Low criticality', 'unable-to-assess': 'Criticality unknown' };
   var VITAL_NAMES = { '8867-4': ['HR', '/min'], '59408-5': ['SpO₂', '%'], '8480-6': ['Sys', 'mmHg'], '8462-4': ['Dia', 'mmHg'], '9279-1': ['RR', '/min'], '8310-5': ['Temp', '°C'] };
 
-  function fullName(p) {
-    var n = (p.name && p.name[0]) || {};
-    return ((n.given || []).join(' ') + ' ' + (n.family || '')).trim() || p.id;
+  /**
+   * One view model from either transport. REST: FHIR Patient (+ allergies as AllergyIntolerance,
+   * vitals { latest, news2 }). MCP tools: flat { id, name, birth_date, identifiers, allergies:
+   * [{ substance, criticality, reaction }] }, get_patient wrapping it as { view, patient,
+   * latest_vitals, news2 }. "allergies" stays undefined when the caller may not see them.
+   */
+  function model(x) {
+    if (!x) return null;
+    if (x.resourceType === 'Patient') {
+      var n = (x.name && x.name[0]) || {};
+      return {
+        id: x.id, name: ((n.given || []).join(' ') + ' ' + (n.family || '')).trim() || x.id, birthDate: x.birthDate || null, gender: x.gender || null,
+        identifiers: x.identifier || [], telecom: x.telecom || [],
+        allergies: x.allergies === undefined ? undefined : x.allergies.map(function (a) {
+          return { substance: a.code && a.code.text, criticality: a.criticality, reaction: a.reaction && a.reaction[0] && a.reaction[0].description };
+        }),
+        latest: (x.vitals && x.vitals.latest) || [], news2: x.vitals && x.vitals.news2,
+        version: x.meta && x.meta.versionId, updated: x.meta && x.meta.lastUpdated,
+      };
+    }
+    var p = x.patient || x;
+    return {
+      id: p.id, name: p.name || p.id, birthDate: p.birth_date || null, gender: p.gender || null,
+      identifiers: p.identifiers || [], telecom: p.telecom || [],
+      allergies: p.allergies === undefined ? undefined : p.allergies.map(function (a) { return { substance: a.substance, criticality: a.criticality, reaction: a.reaction }; }),
+      latest: x.latest_vitals || [], news2: x.news2, version: p.version, updated: null,
+    };
   }
   function age(birth) {
     if (!birth) return null;
@@ -90,17 +114,17 @@ const SCRIPT = String.raw`
     if (now.getUTCMonth() < b.getUTCMonth() || (now.getUTCMonth() === b.getUTCMonth() && now.getUTCDate() < b.getUTCDate())) a--;
     return a;
   }
-  function born(p) {
-    if (!p.birthDate) return 'Birth date unknown';
-    var d = new Date(p.birthDate + 'T00:00:00Z').toLocaleDateString([], { day: 'numeric', month: 'short', year: 'numeric', timeZone: 'UTC' });
-    return d + ' (' + age(p.birthDate) + ' y)';
+  function born(m) {
+    if (!m.birthDate) return 'Birth date unknown';
+    var d = new Date(m.birthDate + 'T00:00:00Z').toLocaleDateString([], { day: 'numeric', month: 'short', year: 'numeric', timeZone: 'UTC' });
+    return d + ' (' + age(m.birthDate) + ' y)';
   }
   var SEX = { male: 'Male', female: 'Female', other: 'Other', unknown: 'Unknown' };
-  function ids(p) { return (p.identifier || []).map(function (i) { return i.value + (i.system ? ' (' + i.system + ')' : ''); }); }
+  function ids(m) { return m.identifiers.map(function (i) { return i.value + (i.system ? ' (' + i.system + ')' : ''); }); }
   function patientsOf(body) {
     if (!body) return [];
-    if (body.entry) return body.entry.map(function (e) { return e.resource; });
-    return body.patients || (Array.isArray(body) ? body : []);
+    var list = body.entry ? body.entry.map(function (e) { return e.resource; }) : (body.patients || (Array.isArray(body) ? body : []));
+    return list.map(model);
   }
 
   function search(name) {
@@ -114,13 +138,13 @@ const SCRIPT = String.raw`
       ul.textContent = '';
       list.forEach(function (p) {
         var b = V.el('button', { type: 'button', 'data-patient': p.id, 'aria-current': 'false' }, [
-          V.el('span', { class: 'n', text: fullName(p) }),
+          V.el('span', { class: 'n', text: p.name }),
           V.el('span', { class: 'd', text: [born(p), SEX[p.gender] || null, p.id].filter(Boolean).join(' · ') }),
         ]);
         b.addEventListener('click', function () { open(p.id); });
         ul.append(V.el('li', {}, [b]));
       });
-      V.$('#result-count').textContent = list.length === 0 ? 'No patient matches "' + name + '".' : list.length + (list.length === 1 ? ' patient found.' : ' patients found.') + (body && body.next ? ' More match: refine the name.' : '');
+      V.$('#result-count').textContent = list.length === 0 ? 'No patient matches "' + name + '".' : list.length + (list.length === 1 ? ' patient found.' : ' patients found.') + (body && (body.next || body.next_cursor) ? ' More match: refine the name.' : '');
     }, function (err) { V.setStatus('Error', 'error'); V.showError(err); });
   }
 
@@ -130,14 +154,14 @@ const SCRIPT = String.raw`
     return V.op('get_patient', { patient_id: id }, { path: '/api/v1/patients/' + encodeURIComponent(id) }).then(function (p) {
       V.showError(null);
       V.setStatus('Ready', 'live');
-      render(p && p.patient ? Object.assign({}, p.patient, { allergies: p.allergies, vitals: p.vitals }) : p);
+      render(model(p));
     }, function (err) { V.setStatus('Error', 'error'); V.showError(err); });
   }
 
   function render(p) {
     var rec = V.$('#record');
     rec.setAttribute('data-patient', p.id);
-    V.$('#record-h').textContent = fullName(p);
+    V.$('#record-h').textContent = p.name;
     V.$('#record-empty').hidden = true;
     var body = V.$('#record-body');
     body.textContent = '';
@@ -152,7 +176,7 @@ const SCRIPT = String.raw`
       body.append(V.el('div', { class: 'banner nka', id: 'allergy-banner', text: 'No known allergies recorded.' }));
     } else {
       var high = allergies.filter(function (a) { return a.criticality === 'high'; });
-      if (high.length) body.append(V.el('div', { class: 'banner allergy', id: 'allergy-banner', role: 'alert', text: 'Allergy alert: ' + high.map(function (a) { return a.code && a.code.text; }).join(', ') }));
+      if (high.length) body.append(V.el('div', { class: 'banner allergy', id: 'allergy-banner', role: 'alert', text: 'Allergy alert: ' + high.map(function (a) { return a.substance; }).join(', ') }));
     }
 
     var dl = V.el('dl', { class: 'demo' });
@@ -160,8 +184,8 @@ const SCRIPT = String.raw`
     row('Born', born(p));
     row('Sex', SEX[p.gender] || 'Not recorded');
     row('Identifiers', ids(p).join(', ') || 'None');
-    row('Contact', (p.telecom || []).map(function (t) { return t.system + ': ' + t.value; }).join(', '));
-    row('Record', p.meta ? 'version ' + p.meta.versionId + ', updated ' + V.fmtDate(p.meta.lastUpdated) : '');
+    row('Contact', p.telecom.map(function (t) { return t.system + ': ' + t.value; }).join(', '));
+    row('Record', p.version ? 'version ' + p.version + (p.updated ? ', updated ' + V.fmtDate(p.updated) : '') : '');
     body.append(V.el('h3', { text: 'Demographics' }), dl);
 
     if (allergies !== undefined) {
@@ -169,9 +193,9 @@ const SCRIPT = String.raw`
       var ul = V.el('ul', { id: 'allergies', 'aria-labelledby': 'allergies-h' });
       var order = { high: 0, 'unable-to-assess': 1, low: 2 };
       allergies.slice().sort(function (a, b) { return (order[a.criticality] || 1) - (order[b.criticality] || 1); }).forEach(function (a) {
-        var reaction = a.reaction && a.reaction[0] && a.reaction[0].description;
+        var reaction = a.reaction;
         ul.append(V.el('li', { 'data-criticality': a.criticality }, [
-          V.el('span', { class: 's', text: a.code && a.code.text }),
+          V.el('span', { class: 's', text: a.substance }),
           V.el('span', { class: 'crit', 'data-criticality': a.criticality, text: CRIT[a.criticality] || a.criticality }),
           reaction ? V.el('div', { class: 'muted', text: 'Reaction: ' + reaction }) : null,
         ]));
@@ -180,14 +204,14 @@ const SCRIPT = String.raw`
       body.append(ul);
     }
 
-    if (p.vitals && p.vitals.latest && p.vitals.latest.length) {
+    if (p.latest.length) {
       body.append(V.el('h3', { text: 'Latest vitals' }));
       var box = V.el('div', { class: 'vitals' });
-      p.vitals.latest.forEach(function (v) {
+      p.latest.forEach(function (v) {
         var n = VITAL_NAMES[v.code];
         if (n) box.append(V.el('span', { text: n[0] + ' ' + v.value + ' ' + n[1] }));
       });
-      if (p.vitals.news2) box.append(V.el('span', { text: 'NEWS2 ' + p.vitals.news2.score + ' (' + p.vitals.news2.risk + ')' }));
+      if (p.news2) box.append(V.el('span', { text: 'NEWS2 ' + p.news2.score + ' (' + p.news2.risk + ')' }));
       body.append(box);
     }
     rec.focus();
@@ -198,11 +222,12 @@ const SCRIPT = String.raw`
     var q = V.$('#q').value.trim();
     if (q) search(q);
   });
+  // A result the agent's own tool call produced (the host pushes it): show it.
   V.onToolResult(function (r) {
     if (r && (r.entry || r.patients)) {
       var list = patientsOf(r);
       if (list.length === 1) open(list[0].id);
-    } else if (r && r.resourceType === 'Patient') render(r);
+    } else if (r && (r.resourceType === 'Patient' || r.patient)) render(model(r));
   });
   if (V.params.q) { V.$('#q').value = V.params.q; search(V.params.q); }
   if (V.params.patient) open(V.params.patient);
