@@ -130,7 +130,8 @@ const SCRIPT = String.raw`
 
   function onNumeric(o) {
     var prev = latest[o.code];
-    if (prev && prev.at > o.effective_at) return; // an older value never overwrites a newer one
+    // An older value never overwrites a newer one; the same one again (a poll) is not a new point.
+    if (prev && Date.parse(prev.at) >= Date.parse(o.effective_at)) return;
     latest[o.code] = { value: o.value, at: o.effective_at };
     if (o.code === SYS || o.code === DIA) {
       var s = latest[SYS], d = latest[DIA];
@@ -324,19 +325,29 @@ const SCRIPT = String.raw`
     });
   }
 
+  var current = null;
+  function watch(patient) {
+    if (!patient || patient === current) return;
+    if (current) return; // one patient per card instance
+    current = patient;
+    V.$('#pick').hidden = true;
+    start(patient);
+  }
+  // Inside an MCP host the patient comes with the tool call the card is shown for.
+  V.onToolInput(function (args) { watch(args.patient_id); });
   V.onToolResult(function (r) {
+    if (r && r.patient_id) watch(r.patient_id);
     observationsOf(r).forEach(onObservation);
   });
   var patient = V.params.patient;
-  if (patient) start(patient);
+  if (patient) watch(patient);
   else {
     var form = V.$('#pick');
     form.hidden = false;
     V.setStatus('Idle', '');
     form.addEventListener('submit', function (e) {
       e.preventDefault();
-      form.hidden = true;
-      start(V.$('#patient-input').value.trim());
+      watch(V.$('#patient-input').value.trim());
     });
   }
 })();

@@ -127,24 +127,29 @@ const SCRIPT = String.raw`
     return list.map(model);
   }
 
+  function showResults(body, name) {
+    var list = patientsOf(body);
+    var ul = V.$('#results');
+    ul.textContent = '';
+    list.forEach(function (p) {
+      var b = V.el('button', { type: 'button', 'data-patient': p.id, 'aria-current': 'false' }, [
+        V.el('span', { class: 'n', text: p.name }),
+        V.el('span', { class: 'd', text: [born(p), SEX[p.gender] || null, p.id].filter(Boolean).join(' · ') }),
+      ]);
+      b.addEventListener('click', function () { open(p.id); });
+      ul.append(V.el('li', {}, [b]));
+    });
+    V.$('#result-count').textContent = list.length === 0 ? 'No patient matches' + (name ? ' "' + name + '"' : '') + '.' : list.length + (list.length === 1 ? ' patient found.' : ' patients found.') + (body && (body.next || body.next_cursor) ? ' More match: refine the name.' : '');
+    return list;
+  }
+
   function search(name) {
     V.setStatus('Searching…', '');
     var q = new URLSearchParams({ name: name, limit: '20' });
-    return V.op('search_patients', { name: name }, { path: '/api/v1/patients?' + q }).then(function (body) {
+    return V.op('search_patients', { name: name, limit: 20 }, { path: '/api/v1/patients?' + q }).then(function (body) {
       V.showError(null);
       V.setStatus('Ready', 'live');
-      var list = patientsOf(body);
-      var ul = V.$('#results');
-      ul.textContent = '';
-      list.forEach(function (p) {
-        var b = V.el('button', { type: 'button', 'data-patient': p.id, 'aria-current': 'false' }, [
-          V.el('span', { class: 'n', text: p.name }),
-          V.el('span', { class: 'd', text: [born(p), SEX[p.gender] || null, p.id].filter(Boolean).join(' · ') }),
-        ]);
-        b.addEventListener('click', function () { open(p.id); });
-        ul.append(V.el('li', {}, [b]));
-      });
-      V.$('#result-count').textContent = list.length === 0 ? 'No patient matches "' + name + '".' : list.length + (list.length === 1 ? ' patient found.' : ' patients found.') + (body && (body.next || body.next_cursor) ? ' More match: refine the name.' : '');
+      showResults(body, name);
     }, function (err) { V.setStatus('Error', 'error'); V.showError(err); });
   }
 
@@ -225,10 +230,11 @@ const SCRIPT = String.raw`
   // A result the agent's own tool call produced (the host pushes it): show it.
   V.onToolResult(function (r) {
     if (r && (r.entry || r.patients)) {
-      var list = patientsOf(r);
+      var list = showResults(r, '');
       if (list.length === 1) open(list[0].id);
     } else if (r && (r.resourceType === 'Patient' || r.patient)) render(model(r));
   });
+  V.onToolInput(function (args) { if (args.name) V.$('#q').value = args.name; });
   if (V.params.q) { V.$('#q').value = V.params.q; search(V.params.q); }
   if (V.params.patient) open(V.params.patient);
 })();
