@@ -6,6 +6,9 @@ import type { Page } from 'playwright-core';
 import type { Scope } from '@vitalis/schemas';
 import { clientCredentialsToken, registerClient } from '../../helpers/auth';
 import type { RunningGateway } from '../../helpers/gateway';
+import type { Pool } from '@vitalis/db';
+import { catchUp } from '../../../apps/projector/src/projections/runner';
+import { PROJECTIONS } from '../../../apps/projector/src/projections/definitions';
 import { uid } from '../vitals/support';
 
 export { uid };
@@ -51,4 +54,24 @@ export function ecgChunk(patient: string, device: string, seq: number, at: Date)
     return Math.round(v * 1000) / 1000;
   });
   return { patient_id: patient, device_id: device, seq, effective_at: at.toISOString(), code: '131330', unit: 'mV', waveform: { origin: 0, period_ms: 4, samples } };
+}
+
+/**
+ * A projector for the test: catches the read models up every 200 ms, as the projector app does
+ * (lists and the board read projections). Concurrent catch-ups are safe (checkpoint row lock).
+ */
+export function runProjections(pool: Pool): { stop: () => Promise<void> } {
+  let stopped = false;
+  const done = (async () => {
+    while (!stopped) {
+      for (const p of PROJECTIONS) await catchUp(pool, p).catch(() => undefined);
+      await new Promise((r) => setTimeout(r, 200));
+    }
+  })();
+  return {
+    stop: async () => {
+      stopped = true;
+      await done;
+    },
+  };
 }

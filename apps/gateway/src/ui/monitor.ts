@@ -130,7 +130,8 @@ const SCRIPT = String.raw`
 
   function onNumeric(o) {
     var prev = latest[o.code];
-    if (prev && prev.at > o.effective_at) return; // an older value never overwrites a newer one
+    // An older value never overwrites a newer one; the same one again (a poll) is not a new point.
+    if (prev && Date.parse(prev.at) >= Date.parse(o.effective_at)) return;
     latest[o.code] = { value: o.value, at: o.effective_at };
     if (o.code === SYS || o.code === DIA) {
       var s = latest[SYS], d = latest[DIA];
@@ -299,8 +300,9 @@ const SCRIPT = String.raw`
   function start(patient) {
     V.$('#patient-label').textContent = 'Patient ' + patient;
     V.op('get_patient', { patient_id: patient }, { path: '/api/v1/patients/' + encodeURIComponent(patient) }).then(function (p) {
-      var n = p && p.name && p.name[0];
-      if (n) V.$('#patient-label').textContent = (n.given || []).join(' ') + ' ' + n.family + ' · ' + patient;
+      // REST: FHIR Patient (name[0].given/family); MCP tool: { patient: { name: 'Given Family' } }
+      var n = p && p.patient ? p.patient.name : p && p.name && p.name[0] && ((p.name[0].given || []).join(' ') + ' ' + p.name[0].family);
+      if (n) V.$('#patient-label').textContent = n.trim() + ' · ' + patient;
     }, function () { /* demographics are optional here: the token may hold read:vitals only */ });
     V.op('get_latest_vitals', { patient_id: patient }, { path: '/api/v1/vitals/latest?patient=' + encodeURIComponent(patient) }).then(function (body) {
       observationsOf(body).forEach(onObservation);
@@ -323,19 +325,29 @@ const SCRIPT = String.raw`
     });
   }
 
+  var current = null;
+  function watch(patient) {
+    if (!patient || patient === current) return;
+    if (current) return; // one patient per card instance
+    current = patient;
+    V.$('#pick').hidden = true;
+    start(patient);
+  }
+  // Inside an MCP host the patient comes with the tool call the card is shown for.
+  V.onToolInput(function (args) { watch(args.patient_id); });
   V.onToolResult(function (r) {
+    if (r && r.patient_id) watch(r.patient_id);
     observationsOf(r).forEach(onObservation);
   });
   var patient = V.params.patient;
-  if (patient) start(patient);
+  if (patient) watch(patient);
   else {
     var form = V.$('#pick');
     form.hidden = false;
     V.setStatus('Idle', '');
     form.addEventListener('submit', function (e) {
       e.preventDefault();
-      form.hidden = true;
-      start(V.$('#patient-input').value.trim());
+      watch(V.$('#patient-input').value.trim());
     });
   }
 })();

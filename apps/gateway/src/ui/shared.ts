@@ -11,7 +11,8 @@
  *  - V.op(tool, args, restRequest): ONE call site per operation; the mode picks the transport.
  *  - V.stream(path, onEvent): fetch-based SSE reader (EventSource cannot send Authorization),
  *    reconnecting with Last-Event-ID.
- *  - V.onToolResult(fn): tool results the host pushes (`ui/notifications/tool-result`).
+ *  - V.onToolResult(fn) / V.onToolInput(fn): what the host pushes about the tool call the card is
+ *    shown for (`ui/notifications/tool-result`, `ui/notifications/tool-input`).
  */
 
 /** The MCP Apps protocol version the cards speak (ext-apps LATEST_PROTOCOL_VERSION). */
@@ -114,6 +115,7 @@ export const RUNTIME_SCRIPT = String.raw`
   var nextId = 1;
   var pending = new Map();
   var resultHandlers = [];
+  var inputHandlers = [];
   function post(msg) { window.parent.postMessage(msg, '*'); }
   function rpc(method, params) {
     var id = nextId++;
@@ -137,10 +139,17 @@ export const RUNTIME_SCRIPT = String.raw`
       resultHandlers.forEach(function (fn) { try { fn(V.unwrap(msg.params)); } catch (err) { V.showError(err); } });
       return;
     }
+    if (msg.method === 'ui/notifications/tool-input') {
+      var args = (msg.params && msg.params.arguments) || {};
+      inputHandlers.forEach(function (fn) { try { fn(args); } catch (err) { V.showError(err); } });
+      return;
+    }
     // Requests we do not implement (e.g. ui/resource-teardown) get an empty result, never silence.
     if (msg.method && msg.id !== undefined) post({ jsonrpc: '2.0', id: msg.id, result: {} });
   });
   V.onToolResult = function (fn) { resultHandlers.push(fn); };
+  /** The arguments of the tool call the host shows this card for (ui/notifications/tool-input). */
+  V.onToolInput = function (fn) { inputHandlers.push(fn); };
   V.unwrap = function (result) {
     if (!result) return null;
     if (result.isError) {
