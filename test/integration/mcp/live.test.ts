@@ -40,13 +40,14 @@ async function subscriber(): Promise<Connected & { updates: any[]; logs: any[] }
 describe('vitals tools and resource on ingested data', () => {
   it('get_latest_vitals, get_vitals_history (raw and bucketed) and resources/read vitalis://patients/{id}/vitals', async () => {
     const patient = `pat-mcpv-${uid()}`;
+    const dev = `${patient}-d1`; // (device_id, seq, effective_at) is the idempotency key: unique per run
     const base = Date.UTC(2026, 10, 20, 8, 0, 0);
     const at = (s: number) => new Date(base + s * 1000);
     await rig.send(patient, [
-      numeric(patient, 'd1', 1, at(0), { value: 72 }),
-      numeric(patient, 'd1', 2, at(30), { value: 80 }),
-      numeric(patient, 'd1', 3, at(70), { value: 90 }),
-      numeric(patient, 'd1', 4, at(75), { code: '59408-5', value: 97, unit: '%' }),
+      numeric(patient, dev, 1, at(0), { value: 72 }),
+      numeric(patient, dev, 2, at(30), { value: 80 }),
+      numeric(patient, dev, 3, at(70), { value: 90 }),
+      numeric(patient, dev, 4, at(75), { code: '59408-5', value: 97, unit: '%' }),
     ]);
     await stored(patient, 4);
     const c = await connect(rig.gw.url, token);

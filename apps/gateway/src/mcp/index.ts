@@ -16,6 +16,7 @@ import type { LiveHub } from '../live/hub';
 import { bearerToken } from '../auth/guard';
 import { problems } from '../records/http';
 import { authenticate, needOfBody, sessionOwnedByOther, type AccessNeed } from './auth';
+import type { SessionRecord } from './session-store';
 import { SessionRegistry, type McpSession } from './sessions';
 import { TOOL_SCOPES } from './tools';
 
@@ -67,12 +68,16 @@ export function mcpRoutes(deps: GatewayDeps, hub: LiveHub) {
       const body = req.method === 'POST' ? req.body : undefined;
       const sessionId = req.headers[SESSION_HEADER];
       let session: McpSession | undefined;
+      let record: SessionRecord | undefined;
       if (typeof sessionId === 'string') {
         session = registry.get(sessionId);
-        if (!session) return rpcError(req, reply, 404, -32001, 'Session not found: initialize a new session.');
+        // Held by another instance, or by one that is gone: take it over (after authenticating).
+        if (!session && /^[\w-]{1,64}$/.test(sessionId)) record = await registry.store.load(sessionId);
+        if (!session && !record) return rpcError(req, reply, 404, -32001, 'Session not found: initialize a new session.');
       }
       const need: AccessNeed = req.method === 'POST' ? needOfBody(body, TOOL_SCOPES) : { token: false, scopes: [], what: [req.method] };
-      const principal = await authenticate(gate, req, need, session?.subject);
+      const principal = await authenticate(gate, req, need, session?.subject ?? record?.subject);
+      if (!session && record) session = registry.get(sessionId as string) ?? (await registry.adopt(sessionId as string, record, principal));
 
       if (!session) {
         const initializing = req.method === 'POST' && (Array.isArray(body) ? body.some(isInitializeRequest) : isInitializeRequest(body));
@@ -81,6 +86,10 @@ export function mcpRoutes(deps: GatewayDeps, hub: LiveHub) {
       }
       if (principal && !session.bind(principal)) throw sessionOwnedByOther();
       session.lastSeen = Date.now();
+      if (session.lastSeen - session.lastTouched >= 30_000) {
+        session.lastTouched = session.lastSeen;
+        void registry.store.touch(session.id).catch(() => undefined);
+      }
 
       const auth: AuthInfo | undefined = principal && {
         token: bearerToken(req.headers.authorization)!,

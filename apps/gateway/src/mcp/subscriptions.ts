@@ -33,6 +33,8 @@ export interface LiveDeps {
   sessionId: string;
   /** The session's latest verified principal (renewed tokens of the same subject). */
   currentPrincipal: () => Principal | undefined;
+  /** The set of subscribed uris changed (the session record in Redis follows it). */
+  onChange: () => void;
 }
 
 interface Entry {
@@ -54,6 +56,25 @@ export class LiveSubscriptions {
     return this.#subs.size;
   }
 
+  uris(): string[] {
+    return [...this.#subs.keys()];
+  }
+
+  /**
+   * Reopens subscriptions a session had on another instance, each right after the last event that
+   * instance sent (from the event store; from now when unknown), so nothing produced meanwhile is lost.
+   */
+  async restore(uris: string[], principal: Principal, after: Map<string, string>): Promise<void> {
+    const entries = [];
+    for (const uri of uris) {
+      const m = VITALS_URI.exec(uri);
+      if (!m || this.#subs.has(uri)) continue;
+      if (principal.patientId !== undefined && principal.patientId !== m[1]) continue;
+      entries.push(this.#open(uri, m[1]!, principal, after.get(uri)));
+    }
+    await Promise.all(entries.map((e) => e.sub.ready));
+  }
+
   /** Opens (or keeps) the subscription; resolves once its starting point is fixed. */
   async subscribe(uri: string, caller: Caller): Promise<void> {
     const m = VITALS_URI.exec(uri);
@@ -66,6 +87,7 @@ export class LiveSubscriptions {
     await audit(this.d.pool, caller, { action: 'vitals.subscribe', scope: 'read:vitals', resourceType: 'Patient', resourceId: patientId, detail: { via: 'mcp', session: this.d.sessionId } });
     const entry = this.#open(uri, patientId, caller.principal, undefined);
     await entry.sub.ready;
+    this.d.onChange();
   }
 
   unsubscribe(uri: string): boolean {
@@ -73,6 +95,7 @@ export class LiveSubscriptions {
     if (!e) return false;
     this.#subs.delete(uri);
     e.sub.unsubscribe();
+    this.d.onChange();
     return true;
   }
 
@@ -117,6 +140,7 @@ export class LiveSubscriptions {
       return;
     }
     if (reason === 'shutdown') return;
+    this.d.onChange();
     void this.d.server
       .sendLoggingMessage({ level: 'warning', logger: 'vitalis-live', data: { uri, closed: reason, detail: `The subscription to ${uri} ended (${reason}); subscribe again with a valid token.` } }, this.d.sessionId)
       .catch(() => undefined);
