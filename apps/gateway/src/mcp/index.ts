@@ -10,7 +10,7 @@ import fp from 'fastify-plugin';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import type { AuthInfo } from '@modelcontextprotocol/sdk/server/auth/types.js';
 import { isInitializeRequest } from '@modelcontextprotocol/sdk/types.js';
-import { HttpProblem } from '@vitalis/http';
+import { HttpProblem, serviceUnavailable } from '@vitalis/http';
 import type { GatewayDeps } from '../deps';
 import type { LiveHub } from '../live/hub';
 import { bearerToken } from '../auth/guard';
@@ -72,7 +72,12 @@ export function mcpRoutes(deps: GatewayDeps, hub: LiveHub) {
       if (typeof sessionId === 'string') {
         session = registry.get(sessionId);
         // Held by another instance, or by one that is gone: take it over (after authenticating).
-        if (!session && /^[\w-]{1,64}$/.test(sessionId)) record = await registry.store.load(sessionId);
+        if (!session && /^[\w-]{1,64}$/.test(sessionId)) {
+          record = await registry.store.load(sessionId).catch((err: unknown) => {
+            req.log.error({ err }, 'mcp session store unreachable');
+            throw serviceUnavailable('The MCP session store is unreachable; retry shortly.');
+          });
+        }
         if (!session && !record) return rpcError(req, reply, 404, -32001, 'Session not found: initialize a new session.');
       }
       const need: AccessNeed = req.method === 'POST' ? needOfBody(body, TOOL_SCOPES) : { token: false, scopes: [], what: [req.method] };
