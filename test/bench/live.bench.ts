@@ -14,6 +14,7 @@ import { randomUUID } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import http from 'node:http';
 import net from 'node:net';
+import { monitorEventLoopDelay } from 'node:perf_hooks';
 import WebSocket from 'ws';
 import pg from 'pg';
 import { CompressionTypes } from 'kafkajs';
@@ -201,6 +202,10 @@ async function main() {
   const seq = new Int32Array(n);
   let produced = 0;
   measuring = true;
+  // The subscribers and the producer share this process: its own event-loop delay inflates every
+  // latency measured here, so it is printed next to them.
+  const loopDelay = monitorEventLoopDelay({ resolution: 5 });
+  loopDelay.enable();
   const cpu0 = { gateway: cpuOf(gateway.pid!), ingest: cpuOf(ingest.pid!), bench: cpuOf('self') };
   const started = Date.now();
   const perTick = Math.round((RATE * TICK_MS) / 1000);
@@ -264,6 +269,7 @@ async function main() {
   out(`gateway RSS: idle with subscribers ${Math.round(rssIdle / 1_048_576)} MB, peak under load ${Math.round(Math.max(...rss, 0) / 1_048_576)} MB`);
 
   out(cpuLine);
+  out(`bench process event-loop delay (adds to every latency above): p50 ${(loopDelay.percentile(50) / 1e6).toFixed(1)} ms, p99 ${(loopDelay.percentile(99) / 1e6).toFixed(1)} ms`);
 
   tap.disconnect();
   for (const ws of sockets) ws.terminate();
