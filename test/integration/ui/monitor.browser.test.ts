@@ -7,7 +7,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser } from 'playwright-core';
 import { startRig, type LiveRig } from '../live/support';
-import { eventually, inPage, launchBrowser, openPage, screenshot, type TestPage } from '../../helpers/browser';
+import { contrastIssues, eventually, inPage, launchBrowser, openPage, screenshot, type TestPage } from '../../helpers/browser';
 import { ecgChunk, openCard, registerPatient, tokenFor, uid, vital } from './support';
 
 let rig: LiveRig;
@@ -125,6 +125,8 @@ describe('vitals-telemetry-monitor in a browser', () => {
     expect(await alert.getAttribute('data-rule')).toBeTruthy();
     expect(await tp.page.locator('#no-alerts').isHidden()).toBe(true);
     await screenshot(tp.page, 'ui-vitals-telemetry-monitor');
+    // every visible text, including the alarm/ESI/allergy colours now on screen, is legible (WCAG AA)
+    expect(await contrastIssues(tp.page)).toEqual([]);
     expect(tp.errors).toEqual([]);
   });
 });
