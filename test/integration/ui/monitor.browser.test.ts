@@ -166,12 +166,17 @@ describe('vitals-telemetry-monitor in a browser', () => {
     }
   });
 
-  it('says plainly when the token is refused, and stops retrying', async () => {
+  it('says plainly when the token is refused, and does not retry a refusal', async () => {
     const other = await openPage(browser);
     try {
       const noVitals = await tokenFor(rig.gw, ['read:patients']);
+      const streams: string[] = [];
+      other.page.on('request', (r) => {
+        if (r.url().includes('/api/v1/vitals/stream')) streams.push(r.url());
+      });
       await openCard(other.page, rig.gw, 'vitals-telemetry-monitor', { token: noVitals, patient });
       await eventually(() => other.page.locator('#conn').getAttribute('data-state'), (s) => s === 'error', 'the refused state');
+      expect(streams).toHaveLength(1); // a 403 is final: no reconnect loop
       expect(await other.page.locator('#conn').innerText()).toBe('Disconnected');
       expect(await other.page.locator('#error').innerText()).toMatch(/read:vitals/);
       // the only errors are the browser's own reports of the refused requests
