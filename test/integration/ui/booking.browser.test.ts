@@ -9,7 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser } from 'playwright-core';
 import { createSlot } from '../../../apps/gateway/src/appointments/service';
 import { startGateway, type RunningGateway } from '../../helpers/gateway';
-import { eventually, inPage, launchBrowser, openPage, screenshot, type TestPage } from '../../helpers/browser';
+import { contrastIssues, eventually, inPage, launchBrowser, openPage, screenshot, type TestPage } from '../../helpers/browser';
 import { api, openCard, registerPatient, runProjections, tokenFor, uid } from './support';
 
 let gw: RunningGateway;
@@ -91,6 +91,8 @@ describe('appointment-booking-form in a browser', () => {
     expect(await slotTimes()).toEqual(['09:00', '10:00', '10:30']);
     expect(await tp.page.locator('#error').innerText()).toBe('');
     await screenshot(tp.page, 'ui-appointment-booking-form');
+    // every visible text, including the alarm/ESI/allergy colours now on screen, is legible (WCAG AA)
+    expect(await contrastIssues(tp.page)).toEqual([]);
     expect(tp.errors).toEqual([]);
   });
 

@@ -7,7 +7,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser } from 'playwright-core';
 import { startRig, type LiveRig } from '../live/support';
-import { eventually, inPage, launchBrowser, openPage, screenshot, type TestPage } from '../../helpers/browser';
+import { startProxy } from '../clients/support';
+import { contrastIssues, eventually, inPage, launchBrowser, openPage, screenshot, type TestPage } from '../../helpers/browser';
 import { ecgChunk, openCard, registerPatient, tokenFor, uid, vital } from './support';
 
 let rig: LiveRig;
@@ -125,6 +126,63 @@ describe('vitals-telemetry-monitor in a browser', () => {
     expect(await alert.getAttribute('data-rule')).toBeTruthy();
     expect(await tp.page.locator('#no-alerts').isHidden()).toBe(true);
     await screenshot(tp.page, 'ui-vitals-telemetry-monitor');
+    // every visible text, including the alarm/ESI/allergy colours now on screen, is legible (WCAG AA)
+    expect(await contrastIssues(tp.page)).toEqual([]);
     expect(tp.errors).toEqual([]);
+  });
+
+  it('resumes after a dropped connection with Last-Event-ID: the values produced meanwhile all arrive', async () => {
+    // A second card behind a TCP proxy whose connections we can cut, as on a flaky ward network.
+    const proxy = await startProxy(rig.gw.url);
+    const other = await openPage(browser);
+    try {
+      const p2 = await registerPatient(rig.gw, await tokenFor(rig.gw, ['write:patients']), 'Hal', `Reconnect${uid()}`);
+      await other.page.goto(`${proxy.url}/ui/vitals-telemetry-monitor#${new URLSearchParams({ token, patient: p2 })}`, { waitUntil: 'load' });
+      await eventually(() => other.page.locator('#conn').getAttribute('data-state'), (s) => s === 'live', 'the stream to be live');
+      const device = `mon-${uid()}`;
+      let n = 0;
+      // the first value proves the stream; produce again until the (fresh) subscription has it
+      for (let attempt = 0; attempt < 6; attempt++) {
+        await rig.send(p2, [vital(p2, device, n++, new Date(), '59408-5', 97)]);
+        const ok = await eventually(() => other.page.locator('#v-59408-5').innerText(), (t) => t === '97', 'SpO2 97', 5_000).then(() => true, () => false);
+        if (ok) break;
+      }
+      const before = Number(await other.page.locator('#spo2-trend').getAttribute('data-points'));
+
+      expect(proxy.dropAll()).toBeGreaterThan(0);
+      // (the server's `retry: 2000` keeps the card in this state long enough to see it)
+      await eventually(() => other.page.locator('#conn').innerText(), (s) => s === 'Reconnecting…', 'the card noticing the drop');
+      // produced while the card is disconnected: a fresh subscription would start after them
+      const t = Date.now();
+      await rig.send(p2, [96, 95, 94].map((v, i) => vital(p2, device, n++, new Date(t + i), '59408-5', v)));
+      await eventually(() => other.page.locator('#v-59408-5').innerText(), (x) => x === '94', 'the last value after the reconnect');
+      expect(await other.page.locator('#conn').getAttribute('data-state')).toBe('live');
+      expect(Number(await other.page.locator('#spo2-trend').getAttribute('data-points'))).toBe(before + 3); // all three, none twice
+      // the browser reports the cut stream itself; nothing else may be logged
+      expect(other.errors.filter((e) => !e.includes('net::ERR_INCOMPLETE_CHUNKED_ENCODING'))).toEqual([]);
+    } finally {
+      await other.context.close();
+      await proxy.close();
+    }
+  });
+
+  it('says plainly when the token is refused, and does not retry a refusal', async () => {
+    const other = await openPage(browser);
+    try {
+      const noVitals = await tokenFor(rig.gw, ['read:patients']);
+      const streams: string[] = [];
+      other.page.on('request', (r) => {
+        if (r.url().includes('/api/v1/vitals/stream')) streams.push(r.url());
+      });
+      await openCard(other.page, rig.gw, 'vitals-telemetry-monitor', { token: noVitals, patient });
+      await eventually(() => other.page.locator('#conn').getAttribute('data-state'), (s) => s === 'error', 'the refused state');
+      expect(streams).toHaveLength(1); // a 403 is final: no reconnect loop
+      expect(await other.page.locator('#conn').innerText()).toBe('Disconnected');
+      expect(await other.page.locator('#error').innerText()).toMatch(/read:vitals/);
+      // the only errors are the browser's own reports of the refused requests
+      expect(other.errors.filter((e) => !/Failed to load resource.*403/.test(e))).toEqual([]);
+    } finally {
+      await other.context.close();
+    }
   });
 });

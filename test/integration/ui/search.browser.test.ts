@@ -8,7 +8,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser } from 'playwright-core';
 import { startGateway, type RunningGateway } from '../../helpers/gateway';
-import { eventually, launchBrowser, openPage, screenshot, type TestPage } from '../../helpers/browser';
+import { contrastIssues, eventually, launchBrowser, openPage, screenshot, type TestPage } from '../../helpers/browser';
 import { api, openCard, registerPatient, runProjections, tokenFor, uid } from './support';
 
 let gw: RunningGateway;
@@ -85,6 +85,8 @@ describe('patient-search-card in a browser', () => {
     expect(allergies[0]).toContain('Reaction: Anaphylaxis');
     expect(allergies[1]).toContain('Latex');
     await screenshot(tp.page, 'ui-patient-search-card');
+    // every visible text, including the alarm/ESI/allergy colours now on screen, is legible (WCAG AA)
+    expect(await contrastIssues(tp.page)).toEqual([]);
     expect(tp.errors).toEqual([]);
   });
 

@@ -9,7 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser } from 'playwright-core';
 import { news2FromLatestVitals } from '@vitalis/clinical';
 import { startRig, type LiveRig } from '../live/support';
-import { eventually, inPage, launchBrowser, openPage, screenshot, type TestPage } from '../../helpers/browser';
+import { contrastIssues, eventually, inPage, launchBrowser, openPage, screenshot, type TestPage } from '../../helpers/browser';
 import { api, openCard, registerPatient, runProjections, tokenFor, uid, vital } from './support';
 
 let rig: LiveRig;
@@ -114,6 +114,8 @@ describe('emergency-triage-board in a browser', () => {
     await eventually(myRows, (rows) => rows[0]?.[0] === ids.a, 'the re-triaged patient on top');
     expect(await myRows()).toEqual([[ids.a, '1'], [ids.b, '1'], [ids.c, '2'], [ids.d, '2']]);
     await screenshot(tp.page, 'ui-emergency-triage-board');
+    // every visible text, including the alarm/ESI/allergy colours now on screen, is legible (WCAG AA)
+    expect(await contrastIssues(tp.page)).toEqual([]);
     expect(tp.errors).toEqual([]);
   });
 });

@@ -9,6 +9,7 @@
  */
 import { createHash } from 'node:crypto';
 import { z } from 'zod';
+import type { FastifyReply } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { notFound } from '@vitalis/http';
 import type { GatewayDeps } from '../deps';
@@ -52,7 +53,7 @@ export function uiRoutes(_deps: GatewayDeps): FastifyPluginAsyncZod {
       }
       return r;
     };
-    const send = (reply: import('fastify').FastifyReply, r: Rendered) =>
+    const send = (reply: FastifyReply, r: Rendered) =>
       reply
         .type('text/html; charset=utf-8')
         .header('content-security-policy', r.csp)

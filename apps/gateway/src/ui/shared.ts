@@ -64,7 +64,9 @@ export const RUNTIME_SCRIPT = String.raw`
   V.params = {};
   frag.forEach(function (v, k) { if (k !== 'token') V.params[k] = v; });
   // The token must not linger in the address bar, history or a screenshot.
-  if (location.hash) history.replaceState(null, '', location.pathname + location.search);
+  if (location.hash) {
+    try { history.replaceState(null, '', location.pathname + location.search); } catch (e) { /* sandboxed, opaque origin */ }
+  }
   V.mode = window.parent !== window && !token ? 'mcp' : 'rest';
 
   V.el = function (tag, attrs, children) {
