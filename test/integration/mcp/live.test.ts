@@ -41,7 +41,9 @@ describe('vitals tools and resource on ingested data', () => {
   it('get_latest_vitals, get_vitals_history (raw and bucketed) and resources/read vitalis://patients/{id}/vitals', async () => {
     const patient = `pat-mcpv-${uid()}`;
     const dev = `${patient}-d1`; // (device_id, seq, effective_at) is the idempotency key: unique per run
-    const base = Date.UTC(2026, 10, 20, 8, 0, 0);
+    // Half a second off the minute: the range is not rollup-aligned, so buckets come from the append log
+    // (rollups of a past day may already be closed when this late data arrives).
+    const base = Date.UTC(2026, 10, 20, 8, 0, 0) + 500;
     const at = (s: number) => new Date(base + s * 1000);
     await rig.send(patient, [
       numeric(patient, dev, 1, at(0), { value: 72 }),
