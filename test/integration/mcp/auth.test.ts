@@ -7,6 +7,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { StreamableHTTPError } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { startGateway, type RunningGateway } from '../../helpers/gateway';
+import { uid, waitFor } from '../vitals/support';
 import { connect, rawInitialize, rpc, rpcResult, tokenFor } from './support';
 
 let gw: RunningGateway;
@@ -176,6 +177,46 @@ describe('sessions', () => {
     const own = await rpc(gw.url, { id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'x', version: '1' } } }, { origin: new URL(gw.url).origin });
     expect(own.status).toBe(200);
     await own.body?.cancel();
+  });
+});
+
+describe('limits', () => {
+  it('caps sessions per gateway (503 with Retry-After), and idle sessions without a stream are reaped', async () => {
+    const small = await startGateway({ MCP_MAX_SESSIONS: '2', MCP_SESSION_IDLE_SECONDS: '60' });
+    try {
+      await rawInitialize(small.url);
+      const second = await rawInitialize(small.url);
+      const third = await rpc(small.url, { id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'x', version: '1' } } });
+      expect(third.status).toBe(503);
+      expect(third.headers.get('retry-after')).toBe('30');
+      expect(await third.json()).toMatchObject({ status: 503 });
+      const stream = await fetch(small.url + '/.well-known/mcp', { headers: { 'mcp-session-id': second, accept: 'text/event-stream', 'mcp-protocol-version': '2025-06-18' } });
+      expect(stream.status).toBe(200);
+      await waitFor(async () => small.app.mcpSessions.get(second)?.openStreams, (n) => n === 1, 10_000, 'the stream to open');
+      expect(small.app.mcpSessions.reap(Date.now() + 120_000)).toBe(1); // the one with an open stream stays
+      expect(small.app.mcpSessions.size).toBe(1);
+      expect(small.app.mcpSessions.get(second)).toBeDefined();
+      await stream.body?.cancel();
+      expect((await rawInitialize(small.url)).length).toBeGreaterThan(0); // room again
+    } finally {
+      await small.close();
+    }
+  });
+
+  it('a stale holder cannot write the session record back once another instance claimed it', async () => {
+    const { SessionStore } = await import('../../../apps/gateway/src/mcp/session-store');
+    const id = `test-${uid()}`;
+    const x = new SessionStore(gw.deps.redis, 60, 'instance-x');
+    const y = new SessionStore(gw.deps.redis, 60, 'instance-y');
+    expect(await x.save(id, { subject: 'alice', subscriptions: ['vitalis://patients/p1/vitals'] })).toBe(true);
+    await y.claim(id);
+    expect(await x.save(id, { subject: 'alice', subscriptions: [] })).toBe(false);
+    expect(await x.touch(id)).toBe(false);
+    expect(await x.lostAmong([id])).toEqual([id]);
+    expect(await y.lostAmong([id])).toEqual([]);
+    expect(await y.load(id)).toEqual({ subject: 'alice', subscriptions: ['vitalis://patients/p1/vitals'] });
+    await y.remove(id);
+    expect(await y.load(id)).toBeUndefined();
   });
 });
 
