@@ -166,6 +166,22 @@ describe('vitals-telemetry-monitor in a browser', () => {
     }
   });
 
+  it('works with a read:vitals-only token: no name lookup, so no refused request', async () => {
+    const other = await openPage(browser);
+    try {
+      const requests: string[] = [];
+      other.page.on('request', (r) => requests.push(new URL(r.url()).pathname));
+      await openCard(other.page, rig.gw, 'vitals-telemetry-monitor', { token: await tokenFor(rig.gw, ['read:vitals']), patient });
+      await eventually(() => other.page.locator('#v-8867-4').innerText(), (t) => t === '142', 'the latest heart rate from GET /api/v1/vitals/latest');
+      expect(await other.page.locator('#conn').getAttribute('data-state')).toBe('live');
+      expect(await other.page.locator('#patient-label').innerText()).toBe(`Patient ${patient}`);
+      expect(requests).not.toContain(`/api/v1/patients/${patient}`);
+      expect(other.errors).toEqual([]);
+    } finally {
+      await other.context.close();
+    }
+  });
+
   it('says plainly when the token is refused, and does not retry a refusal', async () => {
     const other = await openPage(browser);
     try {

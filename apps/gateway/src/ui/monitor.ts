@@ -299,7 +299,8 @@ const SCRIPT = String.raw`
 
   function start(patient) {
     V.$('#patient-label').textContent = 'Patient ' + patient;
-    V.op('get_patient', { patient_id: patient }, { path: '/api/v1/patients/' + encodeURIComponent(patient) }).then(function (p) {
+    // The name is a courtesy: a monitor token may hold read:vitals only (then no refused request).
+    if (V.mayUse(['read:patients', 'write:patients'])) V.op('get_patient', { patient_id: patient }, { path: '/api/v1/patients/' + encodeURIComponent(patient) }).then(function (p) {
       // REST: FHIR Patient (name[0].given/family); MCP tool: { patient: { name: 'Given Family' } }
       var n = p && p.patient ? p.patient.name : p && p.name && p.name[0] && ((p.name[0].given || []).join(' ') + ' ' + p.name[0].family);
       if (n) V.$('#patient-label').textContent = n.trim() + ' · ' + patient;

@@ -9,6 +9,7 @@
  *    postMessage JSON-RPC: ui/initialize, tools/call), else 'rest' (same-origin REST + SSE with
  *    the bearer token from `#token=…`; the fragment is removed from the address bar at once).
  *  - V.op(tool, args, restRequest): ONE call site per operation; the mode picks the transport.
+ *  - V.mayUse(scopes): whether the token (if readable) holds one of them, to skip doomed calls.
  *  - V.stream(path, onEvent): fetch-based SSE reader (EventSource cannot send Authorization),
  *    reconnecting with Last-Event-ID.
  *  - V.onToolResult(fn) / V.onToolInput(fn): what the host pushes about the tool call the card is
@@ -68,6 +69,16 @@ export const RUNTIME_SCRIPT = String.raw`
     try { history.replaceState(null, '', location.pathname + location.search); } catch (e) { /* sandboxed, opaque origin */ }
   }
   V.mode = window.parent !== window && !token ? 'mcp' : 'rest';
+  // The token's scope claim (a JWT): only to skip calls that would be refused. The server
+  // decides access; null = unknown (opaque token, or MCP mode), so the card just tries.
+  V.scopes = null;
+  try {
+    var claims = token && JSON.parse(atob(token.split('.')[1].replace(/-/g, '+').replace(/_/g, '/')));
+    if (claims && typeof claims.scope === 'string') V.scopes = claims.scope.split(' ');
+  } catch (e) { V.scopes = null; }
+  V.mayUse = function (anyOf) {
+    return V.scopes === null || anyOf.some(function (s) { return V.scopes.indexOf(s) >= 0; });
+  };
 
   V.el = function (tag, attrs, children) {
     var e = document.createElement(tag);
