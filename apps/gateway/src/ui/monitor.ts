@@ -244,6 +244,11 @@ const SCRIPT = String.raw`
     var tMax = Math.max.apply(null, all.map(function (p) { return p.t; }));
     var tMin = Math.min(tMax - 60000, Math.min.apply(null, all.map(function (p) { return p.t; })));
     var span = Math.max(1, tMax - tMin);
+    // time axis: the window's start and end (HH:MM:SS), bottom corners
+    c.fillStyle = '#9fb0c0';
+    var t0 = new Date(tMin).toLocaleTimeString(), t1 = new Date(tMax).toLocaleTimeString();
+    c.fillText(t0, left + 4 * dpr, H - 3 * dpr);
+    c.fillText(t1, W - c.measureText(t1).width - 4 * dpr, H - 3 * dpr);
     series.forEach(function (s) {
       c.strokeStyle = s.colour; c.fillStyle = s.colour; c.lineWidth = 2 * dpr;
       c.beginPath();
