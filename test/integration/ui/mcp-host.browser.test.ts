@@ -76,7 +76,7 @@ beforeAll(async () => {
   rig = await startRig('ui-mcp-host');
   projector = runProjections(rig.pool);
   writer = await tokenFor(rig.gw, ['write:patients', 'read:patients', 'write:triage']);
-  const token = await tokenFor(rig.gw, ['read:patients', 'read:vitals', 'read:appointments', 'write:appointments']);
+  const token = await tokenFor(rig.gw, ['read:patients', 'read:vitals', 'read:appointments', 'write:appointments', 'write:triage']);
   const transport = new StreamableHTTPClientTransport(new URL(`${rig.gw.url}/.well-known/mcp`), { requestInit: { headers: { authorization: `Bearer ${token}` } } });
   mcp = new Client({ name: 'vitalis-test-host', version: '1.0.0' }, { capabilities: {} });
   await mcp.connect(transport);
@@ -115,7 +115,7 @@ describe.skipIf(!HAS_MCP)('the cards inside an MCP Apps host, calling the real M
     expect(tp.errors).toEqual([]);
   });
 
-  it('emergency-triage-board: the board from get_triage_board', async () => {
+  it('emergency-triage-board: the board from get_triage_board, re-triage through set_triage_level', async () => {
     const patient = await registerPatient(rig.gw, writer, 'Jonas', `McpTriage${uid()}`);
     expect((await api(rig.gw, writer, 'POST', '/api/v1/triage', { patient_id: patient, esi: 2, complaint: 'Chest pain on exertion' })).status).toBe(201);
     const { tp, frame } = await host('emergency-triage-board');
@@ -124,6 +124,12 @@ describe.skipIf(!HAS_MCP)('the cards inside an MCP Apps host, calling the real M
     expect(await row.getAttribute('data-esi')).toBe('2');
     expect(await row.innerText()).toContain('Chest pain on exertion');
     expect(calls).toContain('get_triage_board');
+    // re-triage from the board: set_triage_level with the version read (expected_version)
+    await row.getByRole('button', { name: /^Re-triage Jonas/ }).click();
+    await frame.locator('#retriage input[value="1"]').check();
+    await frame.locator('#retriage-save').click();
+    await eventually(() => row.getAttribute('data-esi'), (e) => e === '1', 'ESI 1 via set_triage_level');
+    expect(calls).toContain('set_triage_level');
     await api(rig.gw, writer, 'POST', `/api/v1/triage/${patient}/discharge`);
     expect(tp.errors).toEqual([]);
   });

@@ -105,8 +105,8 @@ export const RUNTIME_SCRIPT = String.raw`
   };
 
   // ---- REST (mode 'rest') ----
-  V.rest = function (method, path, body) {
-    var headers = { accept: 'application/json' };
+  V.rest = function (method, path, body, extraHeaders) {
+    var headers = Object.assign({ accept: 'application/json' }, extraHeaders || {});
     if (token) headers.authorization = 'Bearer ' + token;
     if (body !== undefined) headers['content-type'] = 'application/json';
     return fetch(path, { method: method, headers: headers, body: body === undefined ? undefined : JSON.stringify(body) }).then(function (res) {
@@ -196,7 +196,7 @@ export const RUNTIME_SCRIPT = String.raw`
   /** One operation, two transports: the MCP tool (embedded) or the REST request (browser). */
   V.op = function (tool, args, rest) {
     return V.ready.then(function () {
-      return V.mode === 'mcp' ? V.callTool(tool, args) : V.rest(rest.method || 'GET', rest.path, rest.body);
+      return V.mode === 'mcp' ? V.callTool(tool, args) : V.rest(rest.method || 'GET', rest.path, rest.body, rest.headers);
     });
   };
 
