@@ -193,10 +193,20 @@ export const RUNTIME_SCRIPT = String.raw`
       })
     : Promise.resolve({});
 
+  /** Opened in a browser without a token: say how to open it instead of sending doomed requests. */
+  function noToken() {
+    var err = new Error('No access token: open this card as ' + location.pathname + '#token=ACCESS_TOKEN (see /auth.md for how to get one).');
+    err.status = 401;
+    return err;
+  }
+  V.hasToken = !!token;
+
   /** One operation, two transports: the MCP tool (embedded) or the REST request (browser). */
   V.op = function (tool, args, rest) {
     return V.ready.then(function () {
-      return V.mode === 'mcp' ? V.callTool(tool, args) : V.rest(rest.method || 'GET', rest.path, rest.body, rest.headers);
+      if (V.mode === 'mcp') return V.callTool(tool, args);
+      if (!token) throw noToken();
+      return V.rest(rest.method || 'GET', rest.path, rest.body, rest.headers);
     });
   };
 
@@ -222,6 +232,7 @@ export const RUNTIME_SCRIPT = String.raw`
     }
     function connect() {
       if (stopped) return;
+      if (!token) { if (onState) onState('error', noToken()); return; }
       ctrl = new AbortController();
       var headers = { accept: 'text/event-stream' };
       if (token) headers.authorization = 'Bearer ' + token;
