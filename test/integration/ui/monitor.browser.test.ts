@@ -110,6 +110,9 @@ describe('vitals-telemetry-monitor in a browser', () => {
     expect(trace.green).toBeGreaterThan(500);
     // the QRS spikes: the trace spans a good part of the height, not a flat line
     expect(trace.rows).toBeGreaterThan(trace.height / 4);
+    // and when the lead stops sending, the frozen trace is not passed off as current
+    expect(await tp.page.locator('#ecg-signal').getAttribute('data-state')).toMatch(/ok|lost/);
+    await eventually(() => tp.page.locator('#ecg-signal').innerText(), (t) => t === 'No ECG signal', 'the lost-signal notice');
 
     await produceUntilShown({ '59408-5': 93, '8480-6': 132, '8462-4': 84 }, async () => (await tileText('bp')) === '132/84' && (await tileText('59408-5')) === '93');
     expect(await tileAlarm('59408-5')).toBe('warn');

@@ -15,6 +15,9 @@ const STYLE = `
 figure{margin:0 0 8px}
 figcaption{font-size:.85rem;font-weight:600;display:flex;gap:8px;color:#c9d4df}
 figcaption .hint{font-weight:400;color:#9fb0c0}
+.signal{margin-left:auto;font-weight:600;color:#9fb0c0}
+.signal[data-state=lost]{color:#0b0f14;background:var(--warn-bg);border-radius:4px;padding:0 6px}
+.signal[data-state=ok]{color:#4ade80}
 canvas{display:block;width:100%;background:#0b0f14}
 #ecg{height:180px}
 .trend canvas{height:110px}
@@ -66,7 +69,7 @@ const BODY = `
   <div class="monitor-grid">
     <section class="screen" aria-label="Waveform and trends">
       <figure>
-        <figcaption><span class="ecg-cap">ECG II</span><span class="hint">25 mm/s · 10 mm/mV · 250 Hz</span></figcaption>
+        <figcaption><span class="ecg-cap">ECG II</span><span class="hint">25 mm/s · 10 mm/mV · 250 Hz</span><span class="signal" id="ecg-signal" role="status" data-state="waiting">Waiting for ECG</span></figcaption>
         <canvas id="ecg" role="img" aria-label="ECG lead II, live sweep" data-drawn="0"></canvas>
       </figure>
       <figure class="trend">
@@ -163,9 +166,21 @@ const SCRIPT = String.raw`
     ectx.fillRect(0, 0, ecg.width, ecg.height);
     x = 0; lastY = null;
   }
+  // A lead that stops sending (electrode off, device gone) must not leave a frozen trace that
+  // looks current: after 3 s without a chunk the caption says so.
+  var lastChunkAt = 0, signal = 'waiting';
+  function setSignal(state, text) {
+    if (state === signal) return;
+    signal = state;
+    var el = V.$('#ecg-signal');
+    el.setAttribute('data-state', state);
+    el.textContent = text;
+  }
   function onEcg(o) {
     if (o.device_id + ':' + o.seq === lastEcgSeq) return;
     lastEcgSeq = o.device_id + ':' + o.seq;
+    lastChunkAt = performance.now();
+    setSignal('ok', 'Signal');
     var w = o.waveform;
     periodMs = w.period_ms || 4;
     for (var i = 0; i < w.samples.length; i++) queue.push((w.origin || 0) + w.samples[i]);
@@ -188,6 +203,7 @@ const SCRIPT = String.raw`
       if (n > 0) drawSamples(queue.splice(0, n));
       if (!queue.length) started = false;
     }
+    if (lastChunkAt && !queue.length && now - lastChunkAt > 3000) setSignal('lost', 'No ECG signal');
     requestAnimationFrame(frame);
   }
   function drawSamples(samples) {
