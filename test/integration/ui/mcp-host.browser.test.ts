@@ -91,25 +91,31 @@ afterAll(async () => {
 });
 
 describe.skipIf(!HAS_MCP)('the cards inside an MCP Apps host, calling the real MCP server', () => {
-  it('vitals-telemetry-monitor: the patient from tool-input, values produced through Kafka via get_latest_vitals', async () => {
+  it('vitals-telemetry-monitor: the patient from tool-input, every value produced through Kafka via get_vitals_history', async () => {
     const patient = await registerPatient(rig.gw, writer, 'Iris', `McpMonitor${uid()}`);
     const { tp, frame } = await host('vitals-telemetry-monitor');
     await tp.page.evaluate(`window.pushToolInput(${JSON.stringify({ patient_id: patient })})`);
     await eventually(() => frame.locator('#patient-label').innerText(), (t) => t.includes('Iris McpMonitor'), 'the patient name from get_patient');
     const device = `mcp-mon-${uid()}`;
+    const ecgDevice = `mcp-ecg-${uid()}`;
     const now = Date.now();
     await rig.send(patient, [
       vital(patient, device, 0, new Date(now), '8867-4', 64),
       vital(patient, device, 1, new Date(now + 1), '59408-5', 97),
       vital(patient, device, 2, new Date(now + 2), '8480-6', 121),
       vital(patient, device, 3, new Date(now + 3), '8462-4', 79),
-      ecgChunk(patient, `mcp-ecg-${uid()}`, 0, new Date(now)),
+      // two consecutive seconds of ECG: every chunk is read, not only the latest (the card keeps at
+      // most 2 s queued, so a bigger burst would be trimmed on purpose)
+      ...[0, 1].map((i) => ecgChunk(patient, ecgDevice, i, new Date(now + i * 1000))),
+      vital(patient, device, 4, new Date(now + 4), '59408-5', 95),
     ]);
-    await eventually(() => frame.locator('#v-bp').innerText(), (t) => t === '121/79', 'the blood pressure via get_latest_vitals');
+    await eventually(() => frame.locator('#v-bp').innerText(), (t) => t === '121/79', 'the blood pressure via get_vitals_history');
     expect(await frame.locator('#v-8867-4').innerText()).toBe('64');
-    expect(await frame.locator('#v-59408-5').innerText()).toBe('97');
-    await eventually(async () => Number(await frame.locator('#ecg').getAttribute('data-drawn')), (n) => n > 0, 'the ECG chunk drawn');
-    expect(calls).toContain('get_latest_vitals');
+    await eventually(() => frame.locator('#v-59408-5').innerText(), (t) => t === '95', 'the newest SpO2');
+    // both SpO2 values are trend points (history, not only the latest)
+    expect(Number(await frame.locator('#spo2-trend').getAttribute('data-points'))).toBe(2);
+    await eventually(async () => Number(await frame.locator('#ecg').getAttribute('data-drawn')), (n) => n >= 500, 'both ECG chunks drawn');
+    expect(calls).toEqual(expect.arrayContaining(['get_latest_vitals', 'get_vitals_history']));
     expect(calls).toContain('get_patient');
     await screenshot(tp.page, 'ui-mcp-vitals-telemetry-monitor');
     expect(tp.errors).toEqual([]);

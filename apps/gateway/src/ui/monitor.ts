@@ -4,7 +4,8 @@
  * buffer, SpO2 and blood-pressure trend graphs, HR/SpO2/BP/RR/Temp numerics coloured by alarm
  * thresholds (NEWS2-aligned bands), and the server's alerts in an assertive live region.
  * Browser mode: latest values from GET /api/v1/vitals/latest, then the live SSE stream.
- * MCP mode: get_latest_vitals polled every 2 s (hosts do not forward resource subscriptions to views).
+ * MCP mode: get_latest_vitals once, then get_vitals_history for everything newer, every second
+ * (hosts do not forward resource subscriptions to views).
  */
 import { renderCard } from './shared';
 
@@ -308,7 +309,9 @@ const SCRIPT = String.raw`
     V.$('#no-alerts').hidden = active > 0;
   }
 
+  var newestAt = null;
   function onObservation(o) {
+    if (!newestAt || Date.parse(o.effective_at) > Date.parse(newestAt)) newestAt = o.effective_at;
     if (o.code === ECG) onEcg(o);
     else if (typeof o.value === 'number') onNumeric(o);
   }
@@ -330,10 +333,22 @@ const SCRIPT = String.raw`
       observationsOf(body).forEach(onObservation);
     }, V.showError);
     if (V.mode === 'mcp') {
+      // Hosts do not forward resource subscriptions to a view: read everything newer than the
+      // newest observation seen, every second, with get_vitals_history (raw rows, ECG chunks
+      // included), so the sweep and the trends stay complete.
       V.setStatus('Live (polling)', 'live');
+      var busy = false;
       setInterval(function () {
-        V.callTool('get_latest_vitals', { patient_id: patient }).then(function (b) { observationsOf(b).forEach(onObservation); }, V.showError);
-      }, 2000);
+        if (busy) return;
+        busy = true;
+        var from = newestAt ? new Date(Date.parse(newestAt) + 1).toISOString() : new Date(Date.now() - 10000).toISOString();
+        var to = new Date(Date.now() + 60000).toISOString(); // device clocks may run a little ahead
+        V.callTool('get_vitals_history', { patient_id: patient, from: from, to: to, limit: 500 }).then(function (b) {
+          busy = false;
+          V.showError(null);
+          observationsOf(b).forEach(onObservation);
+        }, function (err) { busy = false; V.showError(err); });
+      }, 1000);
       return;
     }
     V.stream('/api/v1/vitals/stream?patient=' + encodeURIComponent(patient), function (event, data) {
