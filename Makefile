@@ -39,8 +39,7 @@ clients-env:
 	@infra/bin/python-env >/dev/null
 	@infra/bin/go-env >/dev/null
 
-# Headless Chromium for the UI browser tests (Debian package, installed when missing).
-browser:
+browser: ## Headless Chromium for the UI browser tests (Debian package, installed when missing)
 	@infra/bin/chromium >/dev/null
 
 # Tests that stop and restart the shared servers run alone, after everything else.

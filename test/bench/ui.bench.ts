@@ -10,12 +10,14 @@
  *  - samples drawn / samples produced over the streaming window (1.0 = nothing dropped);
  *  - sweep lag: how far behind the device the trace is (samples produced − drawn, in ms), p50/p99,
  *    vs the stream's own device → SSE delivery p50/p99 measured by a Node SSE client in parallel.
- * Never asserts. Database: DATABASE_URL (your test database); the private topic is deleted.
+ * Never asserts. Database: DATABASE_URL (default: the test database vitalis_test, migrated here);
+ * the private topic is deleted afterwards.
  */
 import { performance } from 'node:perf_hooks';
 import { startRig, openSse, uid } from '../integration/live/support';
 import { launchBrowser, openPage } from '../helpers/browser';
 import { clientCredentialsToken, registerClient } from '../helpers/auth';
+import prepareInfrastructure from '../helpers/global-setup';
 import { ecgChunk, vital } from '../integration/ui/support';
 
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 20);
@@ -37,6 +39,7 @@ async function frameIntervals(page: import('playwright-core').Page, seconds: num
 }
 
 async function main(): Promise<void> {
+  await prepareInfrastructure(); // migrations and topics, as the test suite's global setup does
   const rig = await startRig('ui-bench');
   const browser = await launchBrowser();
   try {
@@ -87,7 +90,7 @@ async function main(): Promise<void> {
     const drawn = Number(await tp.page.locator('#ecg').getAttribute('data-drawn')) - drawnAtStart;
     sse.close();
     const deliveries = sse.events.filter((e) => e.event === 'observation' && e.data.code === '131330').map((e) => e.data as { effective_at: string });
-    // delivery latency can only be estimated from arrival order here: use the stored ingest lag instead
+    // baseline: how long the append log took to hold each chunk (ingested_at − effective_at)
     const { rows } = await rig.pool.query<{ p50: number; p99: number }>(
       `SELECT percentile_cont(0.5) WITHIN GROUP (ORDER BY ms) AS p50, percentile_cont(0.99) WITHIN GROUP (ORDER BY ms) AS p99
          FROM (SELECT extract(epoch FROM (ingested_at - effective_at)) * 1000 AS ms FROM vitals_observations WHERE patient_id = $1 AND code = '131330') x`,

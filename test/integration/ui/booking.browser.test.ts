@@ -126,4 +126,17 @@ describe('appointment-booking-form in a browser', () => {
     // (the refused request of the previous test may be reported late: only that one is allowed)
     expect(tp.errors.filter((e) => !/Failed to load resource.*409/.test(e))).toEqual([]);
   });
+
+  it('offers the next free day when the chosen day has none', async () => {
+    const dayBefore = new Date(dayMs - 86_400_000).toISOString().slice(0, 10);
+    await tp.page.locator('#date').fill(dayBefore);
+    await eventually(() => tp.page.locator('#no-slots').isVisible(), (v) => v, 'no free slots that day');
+    const next = tp.page.locator('#next-free');
+    await eventually(() => next.isVisible(), (v) => v, 'the next-free-day offer');
+    expect(await next.getAttribute('data-date')).toBe(DATE);
+    await next.click();
+    expect(await tp.page.locator('#date').inputValue()).toBe(DATE);
+    await eventually(slotTimes, (t) => t.length > 0 && t[0] === '09:00', 'the slots of the next free day');
+    expect(tp.errors.filter((e) => !/Failed to load resource.*409/.test(e))).toEqual([]);
+  });
 });

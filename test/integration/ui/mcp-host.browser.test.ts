@@ -15,7 +15,7 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { createSlot } from '../../../apps/gateway/src/appointments/service';
 import { startRig, type LiveRig } from '../live/support';
-import { eventually, launchBrowser, openPage, screenshot, type TestPage } from '../../helpers/browser';
+import { eventually, launchBrowser, openPage, screenshot } from '../../helpers/browser';
 import { api, ecgChunk, registerPatient, runProjections, tokenFor, uid, vital } from './support';
 
 const HAS_MCP = existsSync('apps/gateway/src/mcp/index.ts');
@@ -76,7 +76,7 @@ beforeAll(async () => {
   rig = await startRig('ui-mcp-host');
   projector = runProjections(rig.pool);
   writer = await tokenFor(rig.gw, ['write:patients', 'read:patients', 'write:triage']);
-  const token = await tokenFor(rig.gw, ['read:patients', 'read:vitals', 'read:appointments', 'write:appointments']);
+  const token = await tokenFor(rig.gw, ['read:patients', 'read:vitals', 'read:appointments', 'write:appointments', 'write:triage']);
   const transport = new StreamableHTTPClientTransport(new URL(`${rig.gw.url}/.well-known/mcp`), { requestInit: { headers: { authorization: `Bearer ${token}` } } });
   mcp = new Client({ name: 'vitalis-test-host', version: '1.0.0' }, { capabilities: {} });
   await mcp.connect(transport);
@@ -91,46 +91,51 @@ afterAll(async () => {
 });
 
 describe.skipIf(!HAS_MCP)('the cards inside an MCP Apps host, calling the real MCP server', () => {
-  let pages: TestPage[] = [];
-  afterAll(() => {
-    pages = [];
-  });
-
-  it('vitals-telemetry-monitor: the patient from tool-input, values produced through Kafka via get_latest_vitals', async () => {
+  it('vitals-telemetry-monitor: the patient from tool-input, every value produced through Kafka via get_vitals_history', async () => {
     const patient = await registerPatient(rig.gw, writer, 'Iris', `McpMonitor${uid()}`);
     const { tp, frame } = await host('vitals-telemetry-monitor');
-    pages.push(tp);
     await tp.page.evaluate(`window.pushToolInput(${JSON.stringify({ patient_id: patient })})`);
     await eventually(() => frame.locator('#patient-label').innerText(), (t) => t.includes('Iris McpMonitor'), 'the patient name from get_patient');
     const device = `mcp-mon-${uid()}`;
+    const ecgDevice = `mcp-ecg-${uid()}`;
     const now = Date.now();
     await rig.send(patient, [
       vital(patient, device, 0, new Date(now), '8867-4', 64),
       vital(patient, device, 1, new Date(now + 1), '59408-5', 97),
       vital(patient, device, 2, new Date(now + 2), '8480-6', 121),
       vital(patient, device, 3, new Date(now + 3), '8462-4', 79),
-      ecgChunk(patient, `mcp-ecg-${uid()}`, 0, new Date(now)),
+      // two consecutive seconds of ECG: every chunk is read, not only the latest (the card keeps at
+      // most 2 s queued, so a bigger burst would be trimmed on purpose)
+      ...[0, 1].map((i) => ecgChunk(patient, ecgDevice, i, new Date(now + i * 1000))),
+      vital(patient, device, 4, new Date(now + 4), '59408-5', 95),
     ]);
-    await eventually(() => frame.locator('#v-bp').innerText(), (t) => t === '121/79', 'the blood pressure via get_latest_vitals');
+    await eventually(() => frame.locator('#v-bp').innerText(), (t) => t === '121/79', 'the blood pressure via get_vitals_history');
     expect(await frame.locator('#v-8867-4').innerText()).toBe('64');
-    expect(await frame.locator('#v-59408-5').innerText()).toBe('97');
-    await eventually(async () => Number(await frame.locator('#ecg').getAttribute('data-drawn')), (n) => n > 0, 'the ECG chunk drawn');
-    expect(calls).toContain('get_latest_vitals');
+    await eventually(() => frame.locator('#v-59408-5').innerText(), (t) => t === '95', 'the newest SpO2');
+    // both SpO2 values are trend points (history, not only the latest)
+    expect(Number(await frame.locator('#spo2-trend').getAttribute('data-points'))).toBe(2);
+    await eventually(async () => Number(await frame.locator('#ecg').getAttribute('data-drawn')), (n) => n >= 500, 'both ECG chunks drawn');
+    expect(calls).toEqual(expect.arrayContaining(['get_latest_vitals', 'get_vitals_history']));
     expect(calls).toContain('get_patient');
     await screenshot(tp.page, 'ui-mcp-vitals-telemetry-monitor');
     expect(tp.errors).toEqual([]);
   });
 
-  it('emergency-triage-board: the board from get_triage_board', async () => {
+  it('emergency-triage-board: the board from get_triage_board, re-triage through set_triage_level', async () => {
     const patient = await registerPatient(rig.gw, writer, 'Jonas', `McpTriage${uid()}`);
     expect((await api(rig.gw, writer, 'POST', '/api/v1/triage', { patient_id: patient, esi: 2, complaint: 'Chest pain on exertion' })).status).toBe(201);
     const { tp, frame } = await host('emergency-triage-board');
-    pages.push(tp);
     const row = frame.locator(`#rows tr[data-patient="${patient}"]`);
     await eventually(() => row.count(), (n) => n === 1, 'the admitted patient on the board');
     expect(await row.getAttribute('data-esi')).toBe('2');
     expect(await row.innerText()).toContain('Chest pain on exertion');
     expect(calls).toContain('get_triage_board');
+    // re-triage from the board: set_triage_level with the version read (expected_version)
+    await row.getByRole('button', { name: /^Re-triage Jonas/ }).click();
+    await frame.locator('#retriage input[value="1"]').check();
+    await frame.locator('#retriage-save').click();
+    await eventually(() => row.getAttribute('data-esi'), (e) => e === '1', 'ESI 1 via set_triage_level');
+    expect(calls).toContain('set_triage_level');
     await api(rig.gw, writer, 'POST', `/api/v1/triage/${patient}/discharge`);
     expect(tp.errors).toEqual([]);
   });
@@ -142,7 +147,6 @@ describe.skipIf(!HAS_MCP)('the cards inside an MCP Apps host, calling the real M
     const reader = await tokenFor(rig.gw, ['read:appointments']);
     await eventually(async () => (await api(rig.gw, reader, 'GET', `/api/v1/appointments?clinician=clin-002&from=${new Date(day).toISOString()}&status=free&limit=1`)).body.entry.length, (n: number) => n === 1, 'the projected slot');
     const { tp, frame } = await host('appointment-booking-form', new URLSearchParams({ patient, clinician: 'clin-002', date: new Date(day).toISOString().slice(0, 10) }).toString());
-    pages.push(tp);
     await eventually(() => frame.locator('#slots input').count(), (n) => n === 1, 'the free slot via find_available_slots');
     await frame.locator('#slots label').first().click();
     await frame.locator('#book').click();
@@ -164,16 +168,21 @@ describe.skipIf(!HAS_MCP)('the cards inside an MCP Apps host, calling the real M
     expect((await api(rig.gw, writer, 'POST', `/api/v1/patients/${patient}/allergies`, { code: { text: 'Sulfonamides' }, criticality: 'high' })).status).toBe(201);
     await eventually(async () => (await api(rig.gw, writer, 'GET', `/api/v1/patients?name=${family}`)).body.entry.length, (n: number) => n === 1, 'the projected patient');
     const { tp, frame } = await host('patient-search-card');
-    pages.push(tp);
-    await frame.getByLabel('Name').fill(family);
-    await frame.getByRole('button', { name: 'Search' }).click();
-    await eventually(() => frame.locator('#results button').count(), (n) => n === 1, 'the result via search_patients');
-    await frame.locator('#results button').first().click();
-    await eventually(() => frame.locator('#allergy-banner').innerText(), (t) => t === 'Allergy alert: Sulfonamides', 'the allergy via get_patient');
-    expect(await frame.locator('#record-h').innerText()).toBe(`Lena ${family}`);
-    // a result the agent's own call produced, pushed by the host, is shown too
+    // 1. the agent's own search_patients call, pushed by the host as the tool the card is shown for:
+    //    the single match is listed and opened (get_patient through the host)
     const pushed = await mcp.callTool({ name: 'search_patients', arguments: { name: family } });
-    await tp.page.evaluate(`window.pushToolResult(${JSON.stringify(pushed)})`);
+    await tp.page.evaluate(`window.pushToolInput(${JSON.stringify({ name: family })}); window.pushToolResult(${JSON.stringify(pushed)})`);
+    await eventually(() => frame.locator('#allergy-banner').innerText(), (t) => t === 'Allergy alert: Sulfonamides', 'the pushed result opened, with the allergy');
+    expect(await frame.locator('#q').inputValue()).toBe(family);
+    expect(await frame.locator('#results button').count()).toBe(1);
+    // 2. the user searching in the card calls search_patients itself
+    const before = calls.filter((c) => c === 'search_patients').length;
+    await frame.getByRole('button', { name: 'Search', exact: true }).click();
+    await eventually(() => Promise.resolve(calls.filter((c) => c === 'search_patients').length), (n) => n === before + 1, 'the card calling search_patients');
+    await eventually(() => frame.locator('#result-count').innerText(), (t) => t === '1 patient found.', 'the result via search_patients');
+    await frame.locator('#results button').first().click();
+    await eventually(() => frame.locator('#record').getAttribute('data-patient'), (p) => p === patient, 'the record via get_patient');
+    expect(await frame.locator('#record-h').innerText()).toBe(`Lena ${family}`);
     expect(calls).toEqual(expect.arrayContaining(['search_patients', 'get_patient']));
     expect(tp.errors).toEqual([]);
   });

@@ -110,6 +110,9 @@ describe('vitals-telemetry-monitor in a browser', () => {
     expect(trace.green).toBeGreaterThan(500);
     // the QRS spikes: the trace spans a good part of the height, not a flat line
     expect(trace.rows).toBeGreaterThan(trace.height / 4);
+    // and when the lead stops sending, the frozen trace is not passed off as current
+    expect(await tp.page.locator('#ecg-signal').getAttribute('data-state')).toMatch(/ok|lost/);
+    await eventually(() => tp.page.locator('#ecg-signal').innerText(), (t) => t === 'No ECG signal', 'the lost-signal notice');
 
     await produceUntilShown({ '59408-5': 93, '8480-6': 132, '8462-4': 84 }, async () => (await tileText('bp')) === '132/84' && (await tileText('59408-5')) === '93');
     expect(await tileAlarm('59408-5')).toBe('warn');
@@ -163,6 +166,22 @@ describe('vitals-telemetry-monitor in a browser', () => {
     } finally {
       await other.context.close();
       await proxy.close();
+    }
+  });
+
+  it('works with a read:vitals-only token: no name lookup, so no refused request', async () => {
+    const other = await openPage(browser);
+    try {
+      const requests: string[] = [];
+      other.page.on('request', (r) => requests.push(new URL(r.url()).pathname));
+      await openCard(other.page, rig.gw, 'vitals-telemetry-monitor', { token: await tokenFor(rig.gw, ['read:vitals']), patient });
+      await eventually(() => other.page.locator('#v-8867-4').innerText(), (t) => t === '142', 'the latest heart rate from GET /api/v1/vitals/latest');
+      expect(await other.page.locator('#conn').getAttribute('data-state')).toBe('live');
+      expect(await other.page.locator('#patient-label').innerText()).toBe(`Patient ${patient}`);
+      expect(requests).not.toContain(`/api/v1/patients/${patient}`);
+      expect(other.errors).toEqual([]);
+    } finally {
+      await other.context.close();
     }
   });
 

@@ -85,6 +85,11 @@ describe('patient-search-card in a browser', () => {
     expect(allergies[0]).toContain('Reaction: Anaphylaxis');
     expect(allergies[1]).toContain('Latex');
     await screenshot(tp.page, 'ui-patient-search-card');
+    // on a phone-width screen (a ward handheld) the layout stacks and nothing overflows sideways
+    await tp.page.setViewportSize({ width: 390, height: 844 });
+    expect(await tp.page.evaluate<boolean>('document.documentElement.scrollWidth <= window.innerWidth')).toBe(true);
+    await screenshot(tp.page, 'ui-patient-search-card-narrow');
+    await tp.page.setViewportSize({ width: 1280, height: 900 });
     // every visible text, including the alarm/ESI/allergy colours now on screen, is legible (WCAG AA)
     expect(await contrastIssues(tp.page)).toEqual([]);
     expect(tp.errors).toEqual([]);

@@ -118,4 +118,49 @@ describe('emergency-triage-board in a browser', () => {
     expect(await contrastIssues(tp.page)).toEqual([]);
     expect(tp.errors).toEqual([]);
   });
+
+  it('lets a nurse re-triage from the board (keyboard, If-Match), and refuses a stale change plainly', async () => {
+    // the reader's board has no re-triage controls (the token cannot write:triage)
+    expect(await tp.page.locator('.retriage').count()).toBe(0);
+    const nurse = await openPage(browser, { width: 1400, height: 900 });
+    try {
+      await openCard(nurse.page, rig.gw, 'emergency-triage-board', { token: await tokenFor(rig.gw, ['read:patients', 'read:vitals', 'write:triage']) });
+      const row = nurse.page.locator(`#rows tr[data-patient="${ids.c}"]`);
+      await eventually(() => row.count(), (n) => n === 1, 'Carl on the nurse board');
+      // a poll does not steal the keyboard focus
+      const button = row.getByRole('button', { name: `Re-triage Carl Triage${tag}C` });
+      await button.focus();
+      const stamp = await nurse.page.locator('#updated').innerText();
+      await eventually(() => nurse.page.locator('#updated').innerText(), (t) => t !== stamp, 'the next poll');
+      expect(await nurse.page.evaluate<string | null>(`document.activeElement.getAttribute('aria-label')`)).toBe(`Re-triage Carl Triage${tag}C`);
+      await nurse.page.keyboard.press('Enter');
+      const dialog = nurse.page.locator('#retriage');
+      expect(await dialog.isVisible()).toBe(true);
+      await screenshot(nurse.page, 'ui-emergency-triage-board-retriage');
+      expect(await contrastIssues(nurse.page)).toEqual([]);
+      // the current level is preselected and focused; arrows move it
+      expect(await nurse.page.locator('#retriage input[name=esi]:checked').getAttribute('value')).toBe('2');
+      await nurse.page.keyboard.press('ArrowDown');
+      expect(await nurse.page.locator('#retriage input[name=esi]:checked').getAttribute('value')).toBe('3');
+      await nurse.page.locator('#retriage-reason').fill('Pain settled after analgesia');
+      await nurse.page.locator('#retriage-save').click();
+      await eventually(() => row.getAttribute('data-esi'), (e) => e === '3', 'Carl at ESI 3');
+      expect(await dialog.isVisible()).toBe(false);
+      const read = await api<{ entries: { patient_id: string; esi: number }[] }>(rig.gw, reader, 'GET', '/api/v1/triage');
+      expect(read.body.entries.find((e) => e.patient_id === ids.c)?.esi).toBe(3);
+
+      // stale: the dialog is opened on the version read, someone changes the entry, then Save
+      await row.getByRole('button', { name: `Re-triage Carl Triage${tag}C` }).click();
+      expect((await api(rig.gw, writer, 'PUT', `/api/v1/triage/${ids.c}/esi`, { esi: 4 })).status).toBe(200);
+      await nurse.page.locator('#retriage input[value="2"]').check();
+      await nurse.page.locator('#retriage-save').click();
+      await eventually(() => nurse.page.locator('#retriage-error').innerText(), (t) => t.includes('changed this patient'), 'the stale-change message');
+      await nurse.page.locator('#retriage-cancel').click();
+      await eventually(() => row.getAttribute('data-esi'), (e) => e === '4', 'the other change on the board');
+      // the browser reports the refused request itself (412); nothing else may be logged
+      expect(nurse.errors.filter((e) => !/Failed to load resource.*412/.test(e))).toEqual([]);
+    } finally {
+      await nurse.context.close();
+    }
+  });
 });

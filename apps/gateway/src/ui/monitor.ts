@@ -4,7 +4,8 @@
  * buffer, SpO2 and blood-pressure trend graphs, HR/SpO2/BP/RR/Temp numerics coloured by alarm
  * thresholds (NEWS2-aligned bands), and the server's alerts in an assertive live region.
  * Browser mode: latest values from GET /api/v1/vitals/latest, then the live SSE stream.
- * MCP mode: get_latest_vitals polled every 2 s (hosts do not forward resource subscriptions to views).
+ * MCP mode: get_latest_vitals once, then get_vitals_history for everything newer, every second
+ * (hosts do not forward resource subscriptions to views).
  */
 import { renderCard } from './shared';
 
@@ -15,6 +16,9 @@ const STYLE = `
 figure{margin:0 0 8px}
 figcaption{font-size:.85rem;font-weight:600;display:flex;gap:8px;color:#c9d4df}
 figcaption .hint{font-weight:400;color:#9fb0c0}
+.signal{margin-left:auto;font-weight:600;color:#9fb0c0}
+.signal[data-state=lost]{color:#0b0f14;background:var(--warn-bg);border-radius:4px;padding:0 6px}
+.signal[data-state=ok]{color:#4ade80}
 canvas{display:block;width:100%;background:#0b0f14}
 #ecg{height:180px}
 .trend canvas{height:110px}
@@ -66,7 +70,7 @@ const BODY = `
   <div class="monitor-grid">
     <section class="screen" aria-label="Waveform and trends">
       <figure>
-        <figcaption><span class="ecg-cap">ECG II</span><span class="hint">25 mm/s · 10 mm/mV · 250 Hz</span></figcaption>
+        <figcaption><span class="ecg-cap">ECG II</span><span class="hint">25 mm/s · 10 mm/mV · 250 Hz</span><span class="signal" id="ecg-signal" role="status" data-state="waiting">Waiting for ECG</span></figcaption>
         <canvas id="ecg" role="img" aria-label="ECG lead II, live sweep" data-drawn="0"></canvas>
       </figure>
       <figure class="trend">
@@ -163,9 +167,21 @@ const SCRIPT = String.raw`
     ectx.fillRect(0, 0, ecg.width, ecg.height);
     x = 0; lastY = null;
   }
+  // A lead that stops sending (electrode off, device gone) must not leave a frozen trace that
+  // looks current: after 3 s without a chunk the caption says so.
+  var lastChunkAt = 0, signal = 'waiting';
+  function setSignal(state, text) {
+    if (state === signal) return;
+    signal = state;
+    var el = V.$('#ecg-signal');
+    el.setAttribute('data-state', state);
+    el.textContent = text;
+  }
   function onEcg(o) {
     if (o.device_id + ':' + o.seq === lastEcgSeq) return;
     lastEcgSeq = o.device_id + ':' + o.seq;
+    lastChunkAt = performance.now();
+    setSignal('ok', 'Signal');
     var w = o.waveform;
     periodMs = w.period_ms || 4;
     for (var i = 0; i < w.samples.length; i++) queue.push((w.origin || 0) + w.samples[i]);
@@ -188,6 +204,7 @@ const SCRIPT = String.raw`
       if (n > 0) drawSamples(queue.splice(0, n));
       if (!queue.length) started = false;
     }
+    if (lastChunkAt && !queue.length && now - lastChunkAt > 3000) setSignal('lost', 'No ECG signal');
     requestAnimationFrame(frame);
   }
   function drawSamples(samples) {
@@ -244,6 +261,11 @@ const SCRIPT = String.raw`
     var tMax = Math.max.apply(null, all.map(function (p) { return p.t; }));
     var tMin = Math.min(tMax - 60000, Math.min.apply(null, all.map(function (p) { return p.t; })));
     var span = Math.max(1, tMax - tMin);
+    // time axis: the window's start and end (HH:MM:SS), bottom corners
+    c.fillStyle = '#9fb0c0';
+    var t0 = new Date(tMin).toLocaleTimeString(), t1 = new Date(tMax).toLocaleTimeString();
+    c.fillText(t0, left + 4 * dpr, H - 3 * dpr);
+    c.fillText(t1, W - c.measureText(t1).width - 4 * dpr, H - 3 * dpr);
     series.forEach(function (s) {
       c.strokeStyle = s.colour; c.fillStyle = s.colour; c.lineWidth = 2 * dpr;
       c.beginPath();
@@ -287,7 +309,9 @@ const SCRIPT = String.raw`
     V.$('#no-alerts').hidden = active > 0;
   }
 
+  var newestAt = null;
   function onObservation(o) {
+    if (!newestAt || Date.parse(o.effective_at) > Date.parse(newestAt)) newestAt = o.effective_at;
     if (o.code === ECG) onEcg(o);
     else if (typeof o.value === 'number') onNumeric(o);
   }
@@ -299,7 +323,8 @@ const SCRIPT = String.raw`
 
   function start(patient) {
     V.$('#patient-label').textContent = 'Patient ' + patient;
-    V.op('get_patient', { patient_id: patient }, { path: '/api/v1/patients/' + encodeURIComponent(patient) }).then(function (p) {
+    // The name is a courtesy: a monitor token may hold read:vitals only (then no refused request).
+    if (V.mayUse(['read:patients', 'write:patients'])) V.op('get_patient', { patient_id: patient }, { path: '/api/v1/patients/' + encodeURIComponent(patient) }).then(function (p) {
       // REST: FHIR Patient (name[0].given/family); MCP tool: { patient: { name: 'Given Family' } }
       var n = p && p.patient ? p.patient.name : p && p.name && p.name[0] && ((p.name[0].given || []).join(' ') + ' ' + p.name[0].family);
       if (n) V.$('#patient-label').textContent = n.trim() + ' · ' + patient;
@@ -308,10 +333,22 @@ const SCRIPT = String.raw`
       observationsOf(body).forEach(onObservation);
     }, V.showError);
     if (V.mode === 'mcp') {
+      // Hosts do not forward resource subscriptions to a view: read everything newer than the
+      // newest observation seen, every second, with get_vitals_history (raw rows, ECG chunks
+      // included), so the sweep and the trends stay complete.
       V.setStatus('Live (polling)', 'live');
+      var busy = false;
       setInterval(function () {
-        V.callTool('get_latest_vitals', { patient_id: patient }).then(function (b) { observationsOf(b).forEach(onObservation); }, V.showError);
-      }, 2000);
+        if (busy) return;
+        busy = true;
+        var from = newestAt ? new Date(Date.parse(newestAt) + 1).toISOString() : new Date(Date.now() - 10000).toISOString();
+        var to = new Date(Date.now() + 60000).toISOString(); // device clocks may run a little ahead
+        V.callTool('get_vitals_history', { patient_id: patient, from: from, to: to, limit: 500 }).then(function (b) {
+          busy = false;
+          V.showError(null);
+          observationsOf(b).forEach(onObservation);
+        }, function (err) { busy = false; V.showError(err); });
+      }, 1000);
       return;
     }
     V.stream('/api/v1/vitals/stream?patient=' + encodeURIComponent(patient), function (event, data) {

@@ -9,6 +9,7 @@
  *    postMessage JSON-RPC: ui/initialize, tools/call), else 'rest' (same-origin REST + SSE with
  *    the bearer token from `#token=…`; the fragment is removed from the address bar at once).
  *  - V.op(tool, args, restRequest): ONE call site per operation; the mode picks the transport.
+ *  - V.mayUse(scopes): whether the token (if readable) holds one of them, to skip doomed calls.
  *  - V.stream(path, onEvent): fetch-based SSE reader (EventSource cannot send Authorization),
  *    reconnecting with Last-Event-ID.
  *  - V.onToolResult(fn) / V.onToolInput(fn): what the host pushes about the tool call the card is
@@ -68,6 +69,16 @@ export const RUNTIME_SCRIPT = String.raw`
     try { history.replaceState(null, '', location.pathname + location.search); } catch (e) { /* sandboxed, opaque origin */ }
   }
   V.mode = window.parent !== window && !token ? 'mcp' : 'rest';
+  // The token's scope claim (a JWT): only to skip calls that would be refused. The server
+  // decides access; null = unknown (opaque token, or MCP mode), so the card just tries.
+  V.scopes = null;
+  try {
+    var claims = token && JSON.parse(atob(token.split('.')[1].replace(/-/g, '+').replace(/_/g, '/')));
+    if (claims && typeof claims.scope === 'string') V.scopes = claims.scope.split(' ');
+  } catch (e) { V.scopes = null; }
+  V.mayUse = function (anyOf) {
+    return V.scopes === null || anyOf.some(function (s) { return V.scopes.indexOf(s) >= 0; });
+  };
 
   V.el = function (tag, attrs, children) {
     var e = document.createElement(tag);
@@ -94,8 +105,8 @@ export const RUNTIME_SCRIPT = String.raw`
   };
 
   // ---- REST (mode 'rest') ----
-  V.rest = function (method, path, body) {
-    var headers = { accept: 'application/json' };
+  V.rest = function (method, path, body, extraHeaders) {
+    var headers = Object.assign({ accept: 'application/json' }, extraHeaders || {});
     if (token) headers.authorization = 'Bearer ' + token;
     if (body !== undefined) headers['content-type'] = 'application/json';
     return fetch(path, { method: method, headers: headers, body: body === undefined ? undefined : JSON.stringify(body) }).then(function (res) {
@@ -182,10 +193,20 @@ export const RUNTIME_SCRIPT = String.raw`
       })
     : Promise.resolve({});
 
+  /** Opened in a browser without a token: say how to open it instead of sending doomed requests. */
+  function noToken() {
+    var err = new Error('No access token: open this card as ' + location.pathname + '#token=ACCESS_TOKEN (see /auth.md for how to get one).');
+    err.status = 401;
+    return err;
+  }
+  V.hasToken = !!token;
+
   /** One operation, two transports: the MCP tool (embedded) or the REST request (browser). */
   V.op = function (tool, args, rest) {
     return V.ready.then(function () {
-      return V.mode === 'mcp' ? V.callTool(tool, args) : V.rest(rest.method || 'GET', rest.path, rest.body);
+      if (V.mode === 'mcp') return V.callTool(tool, args);
+      if (!token) throw noToken();
+      return V.rest(rest.method || 'GET', rest.path, rest.body, rest.headers);
     });
   };
 
@@ -211,6 +232,7 @@ export const RUNTIME_SCRIPT = String.raw`
     }
     function connect() {
       if (stopped) return;
+      if (!token) { if (onState) onState('error', noToken()); return; }
       ctrl = new AbortController();
       var headers = { accept: 'text/event-stream' };
       if (token) headers.authorization = 'Bearer ' + token;

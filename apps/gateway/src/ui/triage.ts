@@ -4,6 +4,8 @@
  * latest vitals and active vitals alerts. Live: the board is re-read every 3 s (GET
  * /api/v1/triage or the get_triage_board tool); changes are announced politely (new arrivals,
  * ESI changes, new alerts), the board itself is not a live region (it would flood a screen reader).
+ * Holders of write:triage re-triage from the board (a modal dialog; PUT …/esi with If-Match, or
+ * set_triage_level with expected_version), so a change made meanwhile by someone else is refused.
  */
 import { renderCard } from './shared';
 
@@ -40,6 +42,16 @@ const STYLE = `
 .empty{padding:24px;text-align:center;color:var(--muted)}
 .table-wrap{overflow-x:auto}
 caption{text-align:left;font-weight:650;padding:0 0 6px}
+.retriage{margin-top:4px;min-height:28px;padding:2px 8px;font-size:.8rem}
+dialog{border:1px solid var(--line);border-radius:10px;padding:16px 18px;max-width:420px;width:90vw;color:var(--ink)}
+dialog::backdrop{background:rgba(27,36,48,.45)}
+dialog h2{margin:0 0 10px;font-size:1.1rem}
+.levels{display:grid;gap:6px;margin:0 0 10px;border:0;padding:0}
+.levels legend{font-weight:600;font-size:.9rem;margin-bottom:6px;padding:0}
+.levels label{display:flex;align-items:center;gap:8px;font-weight:600;margin:0;border-radius:6px;padding:4px 8px}
+.levels input{min-height:auto}
+dialog textarea{width:100%}
+dialog .actions{display:flex;gap:8px;justify-content:flex-end;margin-top:12px}
 `;
 
 const BODY = `
@@ -65,6 +77,22 @@ const BODY = `
   </div>
   <p class="footer"><span id="sort-note">Sorted by ESI level, then arrival time.</span> <span id="updated"></span></p>
   <div class="sr-only" id="announce" aria-live="polite"></div>
+  <dialog id="retriage" aria-labelledby="retriage-h">
+    <form id="retriage-form" method="dialog">
+      <h2 id="retriage-h">Re-triage</h2>
+      <fieldset class="levels"><legend>Emergency Severity Index</legend>
+        <label class="esi-1"><input type="radio" name="esi" value="1" required> 1 · Resuscitation</label>
+        <label class="esi-2"><input type="radio" name="esi" value="2"> 2 · Emergent</label>
+        <label class="esi-3"><input type="radio" name="esi" value="3"> 3 · Urgent</label>
+        <label class="esi-4"><input type="radio" name="esi" value="4"> 4 · Less urgent</label>
+        <label class="esi-5"><input type="radio" name="esi" value="5"> 5 · Non-urgent</label>
+      </fieldset>
+      <label for="retriage-reason">Reason <span class="muted">(optional)</span></label>
+      <textarea id="retriage-reason" name="reason" rows="2" maxlength="500"></textarea>
+      <div id="retriage-error" class="error" role="alert"></div>
+      <div class="actions"><button type="button" class="secondary" id="retriage-cancel">Cancel</button><button type="submit" id="retriage-save">Save ESI level</button></div>
+    </form>
+  </dialog>
 </main>
 </div>
 `;
@@ -95,7 +123,14 @@ const SCRIPT = String.raw`
   }
   function cell(text, cls) { return V.el('td', { class: cls, text: text === undefined ? '–' : String(text) }); }
 
+  var lastJson = null;
   function render(entries) {
+    // Re-render only on a change (or a new minute of waiting time): a poll must not steal focus.
+    var json = JSON.stringify(entries) + Math.floor(Date.now() / 60000);
+    if (json === lastJson) { V.$('#updated').textContent = 'Updated ' + new Date().toLocaleTimeString() + '.'; return; }
+    lastJson = json;
+    var focused = document.activeElement && document.activeElement.closest && document.activeElement.closest('#rows tr[data-patient]');
+    var focusedId = focused ? focused.getAttribute('data-patient') : null;
     entries = entries.slice().sort(function (a, b) {
       return a.esi - b.esi || Date.parse(a.arrived_at) - Date.parse(b.arrived_at) || (a.patient_id < b.patient_id ? -1 : 1);
     });
@@ -120,7 +155,7 @@ const SCRIPT = String.raw`
       var alerts = V.el('td', {}, (e.alerts || []).map(function (a) { return V.el('span', { class: 'alert-tag', 'data-rule': a, text: RULES[a] || a }); }));
       var tr = V.el('tr', { 'data-patient': e.patient_id, 'data-esi': e.esi, 'data-news2': n2 ? n2.score : null, class: previous && (!old || old.esi !== e.esi || old.version !== e.version) ? 'changed' : null }, [
         V.el('td', { class: 'esi' }, [V.el('span', { class: 'badge esi-' + e.esi }, [V.el('span', { class: 'n', text: String(e.esi) }), V.el('span', { class: 'l', text: LABEL[e.esi] || '' })])]),
-        V.el('td', {}, [V.el('div', { class: 'name', text: e.name || 'Unknown patient' }), V.el('div', { class: 'pid', text: e.patient_id })]),
+        V.el('td', {}, [V.el('div', { class: 'name', text: e.name || 'Unknown patient' }), V.el('div', { class: 'pid', text: e.patient_id }), retriageButton(e)]),
         cell(e.complaint),
         V.el('td', { class: 'num' }, [V.el('time', { datetime: e.arrived_at, text: V.fmtTime(e.arrived_at) }), V.el('div', { class: 'pid', text: 'waiting ' + waited(e.arrived_at) })]),
         n2cell,
@@ -144,7 +179,62 @@ const SCRIPT = String.raw`
     if (news.length) V.$('#announce').textContent = news.slice(0, 5).join('. ');
     setTimeout(function () { Array.from(document.querySelectorAll('tr.changed')).forEach(function (r) { r.classList.remove('changed'); }); }, 1500);
     previous = now;
+    var back = focusedId && document.querySelector('#rows tr[data-patient="' + focusedId + '"] .retriage');
+    if (back) back.focus();
   }
+
+  // ---- re-triage (set_triage_level / PUT /api/v1/triage/{id}/esi), for write:triage holders ----
+  var canRetriage = V.mayUse(['write:triage']);
+  var editing = null;
+  function retriageButton(e) {
+    if (!canRetriage) return null;
+    var b = V.el('button', { type: 'button', class: 'secondary retriage', 'aria-label': 'Re-triage ' + (e.name || e.patient_id), text: 'Re-triage' });
+    b.addEventListener('click', function () { openRetriage(e, b); });
+    return b;
+  }
+  function openRetriage(e, opener) {
+    editing = { entry: e, opener: opener };
+    V.$('#retriage-h').textContent = 'Re-triage ' + (e.name || e.patient_id);
+    var current = document.querySelector('#retriage input[value="' + e.esi + '"]');
+    if (current) current.checked = true;
+    V.$('#retriage-reason').value = '';
+    V.$('#retriage-error').textContent = '';
+    V.$('#retriage-save').disabled = false;
+    V.$('#retriage').showModal();
+    if (current) current.focus();
+  }
+  function closeRetriage() {
+    V.$('#retriage').close();
+    var id = editing && editing.entry.patient_id;
+    editing = null;
+    var again = id && document.querySelector('#rows tr[data-patient="' + id + '"] .retriage');
+    if (again) again.focus();
+  }
+  V.$('#retriage-cancel').addEventListener('click', closeRetriage);
+  V.$('#retriage').addEventListener('cancel', function (ev) { ev.preventDefault(); closeRetriage(); });
+  V.$('#retriage-form').addEventListener('submit', function (ev) {
+    ev.preventDefault();
+    if (!editing) return;
+    var e = editing.entry;
+    var esi = Number(document.querySelector('#retriage input[name=esi]:checked').value);
+    var reason = V.$('#retriage-reason').value.trim();
+    var args = { patient_id: e.patient_id, esi: esi, expected_version: e.version };
+    var body = { esi: esi };
+    if (reason) { args.reason = reason; body.reason = reason; }
+    V.$('#retriage-save').disabled = true;
+    // The version read with the board guards the change: someone else's change meanwhile is refused.
+    V.op('set_triage_level', args, { method: 'PUT', path: '/api/v1/triage/' + encodeURIComponent(e.patient_id) + '/esi', body: body, headers: { 'if-match': '"' + e.version + '"' } }).then(function () {
+      V.$('#announce').textContent = (e.name || e.patient_id) + ' set to ESI ' + esi + '.';
+      closeRetriage();
+      refresh();
+    }, function (err) {
+      V.$('#retriage-save').disabled = false;
+      V.$('#retriage-error').textContent = err.status === 412 || err.status === 409
+        ? 'Someone changed this patient’s triage meanwhile. Close, check the refreshed board, and try again.'
+        : (err.message || String(err));
+      refresh();
+    });
+  });
 
   var failures = 0;
   function refresh() {
