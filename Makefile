@@ -8,7 +8,7 @@ node_modules: package.json package-lock.json
 	npm ci --no-audit --no-fund
 	@touch node_modules
 
-.PHONY: help install run stop logs test test-main test-disruptive typecheck bench openapi clients-env
+.PHONY: help install run stop logs test test-main test-disruptive typecheck bench openapi clients-env browser
 help: ## This list
 	@grep -hE '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  make %-16s %s\n", $$1, $$2}'
 
@@ -29,7 +29,7 @@ logs: ## Follow the apps' logs
 typecheck: node_modules ## TypeScript strict, whole repo
 	npx tsc -p tsconfig.json
 
-test: node_modules up clients-env typecheck test-main test-disruptive ## The full suite against real PostgreSQL, Kafka and Redis
+test: node_modules up clients-env browser typecheck test-main test-disruptive ## The full suite against real PostgreSQL, Kafka and Redis
 
 test-main: node_modules
 	npx vitest run
@@ -38,6 +38,9 @@ test-main: node_modules
 clients-env:
 	@infra/bin/python-env >/dev/null
 	@infra/bin/go-env >/dev/null
+
+browser: ## Headless Chromium for the UI browser tests (Debian package, installed when missing)
+	@infra/bin/chromium >/dev/null
 
 # Tests that stop and restart the shared servers run alone, after everything else.
 test-disruptive: node_modules

@@ -18,6 +18,8 @@ import { triageRoutes } from './triage/routes';
 import { auditRoutes } from './audit/routes';
 import { catalogRoutes } from './catalog/routes';
 import { createLiveHub, liveRoutes } from './live';
+import { mcpRoutes } from './mcp';
+import { uiRoutes } from './ui/routes';
 
 /** The gateway's fastify type: zod schemas drive validation, serialisation and the OpenAPI document. */
 export type GatewayApp = FastifyInstance<
@@ -60,5 +62,7 @@ export async function buildGateway(deps: GatewayDeps): Promise<GatewayApp> {
   app.decorate('liveHub', liveHub);
   app.addHook('preClose', () => liveHub.close());
   await app.register(liveRoutes(deps, liveHub));
+  await app.register(mcpRoutes(deps, liveHub));
+  await app.register(uiRoutes(deps));
   return app;
 }

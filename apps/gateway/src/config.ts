@@ -96,6 +96,14 @@ export const gatewayConfigShape = {
   LIVE_MAX_PATIENTS: positiveInt(64),
   /** How long a WebSocket without an Authorization header has to send its auth message. */
   LIVE_WS_AUTH_TIMEOUT_MS: positiveInt(5_000),
+  /** MCP server (/.well-known/mcp): sessions idle this long (no request, no open stream) are closed. */
+  MCP_SESSION_IDLE_SECONDS: positiveInt(1_800),
+  /** Most MCP sessions one gateway holds at once (initialize beyond it answers 503). */
+  MCP_MAX_SESSIONS: positiveInt(1_000),
+  /** How long MCP stream events stay replayable (Last-Event-ID) in Redis. */
+  MCP_EVENT_TTL_SECONDS: positiveInt(3_600),
+  /** Browser origins allowed to call the MCP endpoint besides the gateway's own (comma-separated). */
+  MCP_ALLOWED_ORIGINS: z.string().default(''),
 };
 
 export type GatewayConfig = z.infer<z.ZodObject<typeof gatewayConfigShape>> & { baseUrl: string; demoUsers: boolean };

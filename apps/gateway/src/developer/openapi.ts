@@ -222,6 +222,8 @@ export function swaggerOptions(baseUrl: string): FastifyDynamicSwaggerOptions {
         { name: 'audit', description: 'The audit trail of every read and write of patient data' },
         { name: 'catalog', description: 'Public reference data: clinicians, appointment types, vital signs, scopes' },
         { name: 'developer', description: 'This document, the auth walkthrough, the developer portal' },
+        { name: 'ui', description: 'Interactive UI cards (HTML): booking form, telemetry monitor, triage board, patient search' },
+        { name: 'mcp', description: 'The MCP server for agents (Streamable HTTP at /.well-known/mcp): tools, ui:// cards, live vitals resources' },
       ],
     },
     transform: transformRoute,

@@ -1,0 +1,101 @@
+/**
+ * Authorization of MCP traffic, per the MCP authorization spec and service spec section 7, at the
+ * HTTP layer (before the SDK parses anything), so refusals are real HTTP 401/403 responses with
+ * `WWW-Authenticate` (clients start the OAuth flow from the 401's resource_metadata):
+ *  - initialize, ping, notifications and listing need no token;
+ *  - tools/call needs a valid token holding the tool's scopes (those of the equivalent REST route);
+ *  - resources/read of patient data (vitalis://) and resources/subscribe need read:vitals;
+ *  - ui:// resources are public HTML;
+ *  - a token, when presented, is always verified (invalid, expired or revoked → 401), and a session
+ *    is bound to the first subject that authenticates on it: another subject's token → 403, and no
+ *    token at all → 401 (a session id alone never reaches patient data).
+ * Verification is the gateway's own (app.verifyBearer: signature, expiry, revocation, scopes).
+ */
+import type { FastifyRequest } from 'fastify';
+import { HttpProblem } from '@vitalis/http';
+import { recordAudit } from '@vitalis/audit';
+import type { Pool } from '@vitalis/db';
+import type { Scope } from '@vitalis/schemas';
+import { bearerToken } from '../auth/guard';
+import { unauthorized } from '../auth/oauth-errors';
+import type { Principal } from '../auth/route-auth';
+
+export interface AccessNeed {
+  /** A valid token is required. */
+  token: boolean;
+  scopes: Scope[];
+  /** What asked for it (audit detail on refusal). */
+  what: string[];
+}
+
+const PATIENT_RESOURCE = /^vitalis:\/\//;
+
+/** What one JSON-RPC message needs; unknown tools need nothing (the SDK answers them with an error). */
+export function needOf(message: unknown, toolScopes: ReadonlyMap<string, Scope[]>): AccessNeed {
+  const none: AccessNeed = { token: false, scopes: [], what: [] };
+  if (typeof message !== 'object' || message === null) return none;
+  const { method, params } = message as { method?: unknown; params?: Record<string, unknown> };
+  if (typeof method !== 'string') return none;
+  if (method === 'tools/call') {
+    const name = params?.name;
+    const scopes = typeof name === 'string' ? toolScopes.get(name) : undefined;
+    return scopes ? { token: true, scopes, what: [`tools/call ${name}`] } : none;
+  }
+  if (method === 'resources/read' || method === 'resources/subscribe') {
+    const uri = params?.uri;
+    if (typeof uri === 'string' && PATIENT_RESOURCE.test(uri)) return { token: true, scopes: ['read:vitals'], what: [`${method} ${uri.slice(0, 200)}`] };
+  }
+  return none;
+}
+
+/** A POST body may be one message or a batch: the union of what each needs. */
+export function needOfBody(body: unknown, toolScopes: ReadonlyMap<string, Scope[]>): AccessNeed {
+  const messages = Array.isArray(body) ? body : [body];
+  const need: AccessNeed = { token: false, scopes: [], what: [] };
+  for (const m of messages) {
+    const n = needOf(m, toolScopes);
+    need.token ||= n.token;
+    for (const s of n.scopes) if (!need.scopes.includes(s)) need.scopes.push(s);
+    need.what.push(...n.what);
+  }
+  return need;
+}
+
+export const sessionOwnedByOther = () =>
+  new HttpProblem(403, 'forbidden', 'Forbidden', 'This MCP session belongs to another subject; start a new session (initialize) with your own token.');
+
+export interface GateDeps {
+  baseUrl: string;
+  pool: Pool;
+  verifyBearer: (token: string, scopes: Scope[]) => Promise<Principal>;
+}
+
+/**
+ * Verifies what the request needs. Returns the principal when a token was presented (and valid),
+ * undefined for an anonymous request that needs none; throws the 401/403 problems otherwise.
+ */
+export async function authenticate(deps: GateDeps, req: FastifyRequest, need: AccessNeed, boundSubject: string | undefined): Promise<Principal | undefined> {
+  const token = bearerToken(req.headers.authorization);
+  const refuse = (reason: string, principal?: Principal) =>
+    recordAudit(deps.pool, {
+      action: 'token.refused', outcome: 'failure', clientId: principal?.clientId, subject: principal?.subject, scope: need.scopes.join(' ') || undefined,
+      requestId: req.id, ip: req.ip, detail: { reason, route: req.routeOptions.url, method: req.method, mcp: need.what.slice(0, 10) },
+    }).catch((err) => req.log.error({ err }, 'audit write failed'));
+  if (!token) {
+    if (!need.token && boundSubject === undefined) return undefined;
+    await refuse('no bearer token');
+    throw unauthorized(deps.baseUrl);
+  }
+  let principal: Principal;
+  try {
+    principal = await deps.verifyBearer(token, need.scopes);
+  } catch (err) {
+    if (err instanceof HttpProblem) await refuse(err.status === 403 ? 'insufficient scope' : err.detail);
+    throw err;
+  }
+  if (boundSubject !== undefined && principal.subject !== boundSubject) {
+    await refuse('session bound to another subject', principal);
+    throw sessionOwnedByOther();
+  }
+  return principal;
+}

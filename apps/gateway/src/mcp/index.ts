@@ -1,0 +1,145 @@
+/**
+ * The MCP server at /.well-known/mcp (Streamable HTTP, the official SDK): POST for JSON-RPC,
+ * GET for the session's SSE stream (resumable with Last-Event-ID), DELETE to end a session.
+ * Public in the route contract (initialize and listing are anonymous); auth.ts authorises each
+ * request by what its messages touch, before the SDK sees it. See README.md in this folder.
+ */
+import { z } from 'zod';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import fp from 'fastify-plugin';
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import type { AuthInfo } from '@modelcontextprotocol/sdk/server/auth/types.js';
+import { isInitializeRequest } from '@modelcontextprotocol/sdk/types.js';
+import { HttpProblem, serviceUnavailable } from '@vitalis/http';
+import type { GatewayDeps } from '../deps';
+import type { LiveHub } from '../live/hub';
+import { bearerToken } from '../auth/guard';
+import { problems } from '../records/http';
+import { authenticate, needOfBody, sessionOwnedByOther, type AccessNeed } from './auth';
+import type { SessionRecord } from './session-store';
+import { SessionRegistry, type McpSession } from './sessions';
+import { TOOL_SCOPES } from './tools';
+
+export const MCP_PATH = '/.well-known/mcp';
+const SESSION_HEADER = 'mcp-session-id';
+
+export { SessionRegistry } from './sessions';
+export { TOOLS } from './tools';
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    /** The open MCP sessions of this gateway (stats, tests). */
+    mcpSessions: SessionRegistry;
+  }
+}
+
+/** JSON-RPC error bodies the transport itself would answer (clients expect these, not problems). */
+function rpcError(req: FastifyRequest, reply: FastifyReply, status: number, code: number, message: string): void {
+  reply.hijack(); // written as is: the route's response schemas describe problems
+  reply.raw.writeHead(status, { 'content-type': 'application/json', 'x-request-id': req.id }).end(JSON.stringify({ jsonrpc: '2.0', error: { code, message }, id: null }));
+}
+
+function allowedOrigins(deps: GatewayDeps): Set<string> {
+  const extra = deps.config.MCP_ALLOWED_ORIGINS.split(',').map((s) => s.trim()).filter(Boolean);
+  return new Set([new URL(deps.config.baseUrl).origin, ...extra]);
+}
+
+const description = (verb: string) =>
+  `${verb} Model Context Protocol server (Streamable HTTP, protocol 2025-06-18 and later; any MCP client works). ` +
+  'Authorization per the MCP authorization spec: initialize, ping and listing (tools, resources, templates) are anonymous; tools/call, resources/read of vitalis:// and ' +
+  'resources/subscribe need a Bearer token with the tool\'s scopes (the same as the equivalent REST route). Without a valid token: 401 with ' +
+  '`WWW-Authenticate: Bearer realm="vitalis", resource_metadata=".../.well-known/oauth-protected-resource"`; lacking a scope: 403 `error="insufficient_scope"`. ' +
+  'A session (Mcp-Session-Id) is bound to the first subject that authenticates on it.';
+
+/** Wrapped with fastify-plugin so `app.mcpSessions` is visible on the root instance. */
+export function mcpRoutes(deps: GatewayDeps, hub: LiveHub) {
+  const plugin: FastifyPluginAsyncZod = async (app) => {
+    const registry = new SessionRegistry(deps, hub);
+    app.decorate('mcpSessions', registry);
+    app.addHook('preClose', () => registry.closeAll());
+    const origins = allowedOrigins(deps);
+    const gate = { baseUrl: deps.config.baseUrl, pool: deps.pool, verifyBearer: (t: string, s: Parameters<typeof app.verifyBearer>[1]) => app.verifyBearer(t, s) };
+
+    const handle = async (req: FastifyRequest, reply: FastifyReply) => {
+      // DNS-rebinding protection (MCP transport spec): a browser page of a foreign origin is refused.
+      const origin = req.headers.origin;
+      if (origin !== undefined && !origins.has(origin)) throw new HttpProblem(403, 'forbidden', 'Forbidden', `Origin ${origin.slice(0, 100)} may not call the MCP endpoint.`);
+
+      const body = req.method === 'POST' ? req.body : undefined;
+      const sessionId = req.headers[SESSION_HEADER];
+      let session: McpSession | undefined;
+      let record: SessionRecord | undefined;
+      if (typeof sessionId === 'string') {
+        session = registry.get(sessionId);
+        // Held by another instance, or by one that is gone: take it over (after authenticating).
+        if (!session && /^[\w-]{1,64}$/.test(sessionId)) {
+          record = await registry.store.load(sessionId).catch((err: unknown) => {
+            req.log.error({ err }, 'mcp session store unreachable');
+            throw serviceUnavailable('The MCP session store is unreachable; retry shortly.');
+          });
+        }
+        if (!session && !record) return rpcError(req, reply, 404, -32001, 'Session not found: initialize a new session.');
+      }
+      const need: AccessNeed = req.method === 'POST' ? needOfBody(body, TOOL_SCOPES) : { token: false, scopes: [], what: [req.method] };
+      const principal = await authenticate(gate, req, need, session?.subject ?? record?.subject);
+      if (!session && record) session = registry.get(sessionId as string) ?? (await registry.adopt(sessionId as string, record, principal));
+
+      if (!session) {
+        const initializing = req.method === 'POST' && (Array.isArray(body) ? body.some(isInitializeRequest) : isInitializeRequest(body));
+        if (!initializing) return rpcError(req, reply, 400, -32000, 'Bad Request: no Mcp-Session-Id; send initialize first.');
+        session = await registry.create();
+      }
+      if (principal && !session.bind(principal)) throw sessionOwnedByOther();
+      session.lastSeen = Date.now();
+      if (session.lastSeen - session.lastTouched >= 30_000) {
+        session.lastTouched = session.lastSeen;
+        void registry.store.touch(session.id).catch(() => undefined);
+      }
+
+      const auth: AuthInfo | undefined = principal && {
+        token: bearerToken(req.headers.authorization)!,
+        clientId: principal.clientId,
+        scopes: principal.scopes,
+        expiresAt: principal.expiresAt,
+        extra: { caller: { principal, requestId: req.id, ip: req.ip } },
+      };
+      (req.raw as typeof req.raw & { auth?: AuthInfo }).auth = auth;
+      reply.hijack();
+      reply.raw.setHeader('x-request-id', req.id);
+      if (req.method === 'GET') {
+        const s = session;
+        s.openStreams += 1;
+        reply.raw.once('close', () => {
+          s.openStreams -= 1;
+          s.lastSeen = Date.now();
+        });
+      }
+      try {
+        await session.transport.handleRequest(req.raw, reply.raw, body);
+      } catch (err) {
+        req.log.error({ err }, 'mcp transport failed');
+        if (!reply.raw.headersSent) reply.raw.writeHead(500, { 'content-type': 'application/json' }).end(JSON.stringify({ jsonrpc: '2.0', error: { code: -32603, message: 'Internal error' }, id: null }));
+      } finally {
+        if (!session.initialized) await session.close(); // a failed initialize leaves nothing behind
+      }
+    };
+
+    const common = { tags: ['mcp'], response: { 200: z.string().describe('JSON-RPC response (application/json) or an SSE stream (text/event-stream)'), ...problems(400, 401, 403, 404, 503) } };
+    app.post(MCP_PATH, {
+      schema: {
+        ...common,
+        summary: 'MCP: send JSON-RPC messages (initialize, tools/list, tools/call, resources/read, resources/subscribe...)',
+        description: description('POST to the'),
+        body: z.unknown().describe('A JSON-RPC 2.0 message (or batch)'),
+        response: { ...common.response, 202: z.null().describe('Accepted (notifications and responses only)') },
+      },
+    }, handle);
+    app.get(MCP_PATH, {
+      schema: { ...common, summary: 'MCP: the session\'s server-to-client SSE stream (notifications; Last-Event-ID resumes)', description: description('GET the stream of the'), produces: ['text/event-stream'] },
+    }, handle);
+    app.delete(MCP_PATH, {
+      schema: { ...common, summary: 'MCP: end a session', description: description('DELETE a session of the') },
+    }, handle);
+  };
+  return fp(plugin, { name: 'vitalis-mcp', fastify: '5.x' });
+}

@@ -1,0 +1,148 @@
+/**
+ * resources/subscribe for live vitals: `vitalis://patients/{id}/vitals` → one live-hub
+ * subscription per (session, uri). Each observation or alert becomes a
+ * `notifications/resources/updated` for that uri carrying the event in `_meta["vitalis/live"]`
+ * ({ type, id, event?, data }); the SDK stores it in the session's event store and writes it to
+ * the session's GET stream, so a client that reconnects with Last-Event-ID gets what it missed.
+ *
+ * Notifications are sent one after another (a promise chain), so they reach the event store and
+ * the stream in hub order; while too many are in flight the hub subscription is paused (its own
+ * bounded queue then applies). When the hub drops a subscription that fell behind, it is reopened
+ * right after the last event sent (the hub replays the gap from the append log). The token that
+ * subscribed bounds it: revoked → closed; expired → carried on with the session's newer token of
+ * the same subject if there is one, else closed; either way the client gets a log message.
+ */
+import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import type { Logger } from '@vitalis/log';
+import type { Pool } from '@vitalis/db';
+import type { CloseReason, LiveHub, LiveMessage, Subscription } from '../live/hub';
+import type { Principal } from '../auth/route-auth';
+import { audit, type Caller } from '../records/access';
+import { assertVitalsAccess } from './tools/vitals';
+
+export const VITALS_URI = /^vitalis:\/\/patients\/([A-Za-z0-9\-.]{1,64})\/vitals$/;
+export const vitalsUri = (patientId: string) => `vitalis://patients/${patientId}/vitals`;
+
+const HIGH_WATER = 256;
+
+export interface LiveDeps {
+  hub: LiveHub;
+  pool: Pool;
+  server: McpServer;
+  logger: Logger;
+  sessionId: string;
+  /** The session's latest verified principal (renewed tokens of the same subject). */
+  currentPrincipal: () => Principal | undefined;
+  /** The set of subscribed uris changed (the session record in Redis follows it). */
+  onChange: () => void;
+}
+
+interface Entry {
+  patientId: string;
+  sub: Subscription;
+  principal: Principal;
+  lastId: string | null;
+}
+
+export class LiveSubscriptions {
+  #subs = new Map<string, Entry>();
+  #chain: Promise<void> = Promise.resolve();
+  #inFlight = 0;
+  #closed = false;
+
+  constructor(private readonly d: LiveDeps) {}
+
+  get size(): number {
+    return this.#subs.size;
+  }
+
+  uris(): string[] {
+    return [...this.#subs.keys()];
+  }
+
+  /**
+   * Reopens subscriptions a session had on another instance, each right after the last event that
+   * instance sent (from the event store; from now when unknown), so nothing produced meanwhile is lost.
+   */
+  async restore(uris: string[], principal: Principal, after: Map<string, string>): Promise<void> {
+    const entries = [];
+    for (const uri of uris) {
+      const m = VITALS_URI.exec(uri);
+      if (!m || this.#subs.has(uri)) continue;
+      if (principal.patientId !== undefined && principal.patientId !== m[1]) continue;
+      entries.push(this.#open(uri, m[1]!, principal, after.get(uri)));
+    }
+    await Promise.all(entries.map((e) => e.sub.ready));
+  }
+
+  /** Opens (or keeps) the subscription; resolves once its starting point is fixed. */
+  async subscribe(uri: string, caller: Caller): Promise<void> {
+    const m = VITALS_URI.exec(uri);
+    if (!m) throw new Error(`unknown resource ${uri.slice(0, 200)}`);
+    const patientId = m[1]!;
+    await assertVitalsAccess(this.d.pool, caller, patientId, 'vitals.subscribe');
+    const existing = this.#subs.get(uri);
+    if (existing && existing.principal.subject === caller.principal.subject) return;
+    existing?.sub.unsubscribe();
+    await audit(this.d.pool, caller, { action: 'vitals.subscribe', scope: 'read:vitals', resourceType: 'Patient', resourceId: patientId, detail: { via: 'mcp', session: this.d.sessionId } });
+    const entry = this.#open(uri, patientId, caller.principal, undefined);
+    await entry.sub.ready;
+    this.d.onChange();
+  }
+
+  unsubscribe(uri: string): boolean {
+    const e = this.#subs.get(uri);
+    if (!e) return false;
+    this.#subs.delete(uri);
+    e.sub.unsubscribe();
+    this.d.onChange();
+    return true;
+  }
+
+  closeAll(): void {
+    this.#closed = true;
+    for (const e of this.#subs.values()) e.sub.unsubscribe();
+    this.#subs.clear();
+  }
+
+  #open(uri: string, patientId: string, principal: Principal, after: string | undefined): Entry {
+    const entry: Entry = { patientId, principal, lastId: after ?? null, sub: undefined as unknown as Subscription };
+    entry.sub = this.d.hub.subscribe(
+      { patients: [patientId], alerts: true, token: { id: principal.tokenId, expiresAt: principal.expiresAt }, ...(after ? { after } : {}) },
+      { send: (msg) => this.#send(uri, entry, msg), close: (reason) => this.#onClose(uri, entry, reason) },
+    );
+    this.#subs.set(uri, entry);
+    return entry;
+  }
+
+  #send(uri: string, entry: Entry, msg: LiveMessage): boolean {
+    if (msg.type === 'lagged') return true; // the close that follows reopens after lastId
+    entry.lastId = msg.id;
+    const live = msg.type === 'observation' ? { type: 'observation', id: msg.id, data: msg.data } : { type: 'alert', id: msg.id, event: msg.event, data: msg.data };
+    this.#inFlight += 1;
+    this.#chain = this.#chain
+      .then(() => this.d.server.server.sendResourceUpdated({ uri, _meta: { 'vitalis/live': live } }))
+      .catch((err: unknown) => this.d.logger.warn({ err, session: this.d.sessionId }, 'mcp live notification failed'))
+      .finally(() => {
+        this.#inFlight -= 1;
+        if (this.#inFlight === HIGH_WATER / 2) for (const e of this.#subs.values()) e.sub.resume();
+      });
+    return this.#inFlight < HIGH_WATER;
+  }
+
+  #onClose(uri: string, entry: Entry, reason: CloseReason): void {
+    if (this.#closed || this.#subs.get(uri) !== entry) return;
+    this.#subs.delete(uri);
+    const renewed = this.d.currentPrincipal();
+    const canRenew = renewed && renewed.subject === entry.principal.subject && renewed.tokenId !== entry.principal.tokenId && renewed.expiresAt > Date.now() / 1000;
+    if (reason === 'lagged' || (reason === 'expired' && canRenew)) {
+      this.#open(uri, entry.patientId, reason === 'expired' ? renewed! : entry.principal, entry.lastId ?? undefined);
+      return;
+    }
+    if (reason === 'shutdown') return;
+    this.d.onChange();
+    void this.d.server
+      .sendLoggingMessage({ level: 'warning', logger: 'vitalis-live', data: { uri, closed: reason, detail: `The subscription to ${uri} ended (${reason}); subscribe again with a valid token.` } }, this.d.sessionId)
+      .catch(() => undefined);
+  }
+}

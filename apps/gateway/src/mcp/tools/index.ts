@@ -1,0 +1,27 @@
+/** Every MCP tool, in the order tools/list shows them. */
+import type { Scope } from '@vitalis/schemas';
+import { bookAppointmentTool, cancelAppointmentTool, findSlotsTool } from './appointments';
+import { whoamiTool } from './identity';
+import { getPatientTool, registerPatientTool, searchPatientsTool } from './patients';
+import { setTriageLevelTool, triageBoardTool } from './triage';
+import type { ToolDef } from './types';
+import { latestVitalsTool, vitalsHistoryTool } from './vitals';
+
+export type { ToolContext, ToolDef } from './types';
+
+export const TOOLS: ReadonlyArray<ToolDef> = [
+  whoamiTool,
+  searchPatientsTool,
+  getPatientTool,
+  registerPatientTool,
+  findSlotsTool,
+  bookAppointmentTool,
+  cancelAppointmentTool,
+  vitalsHistoryTool,
+  latestVitalsTool,
+  triageBoardTool,
+  setTriageLevelTool,
+];
+
+/** Tool name → the scopes it needs (the HTTP layer checks them before the SDK sees the call). */
+export const TOOL_SCOPES: ReadonlyMap<string, Scope[]> = new Map(TOOLS.map((t) => [t.name, t.scopes]));

@@ -1,0 +1,189 @@
+/**
+ * The cards inside an MCP Apps host: a test host page (on the gateway's origin, so the card's
+ * `frame-ancestors 'self'` admits it) renders each card in an iframe and answers the card's
+ * postMessage JSON-RPC as a real host does: `ui/initialize`, then every `tools/call` forwarded to
+ * the REAL MCP server at /.well-known/mcp through the SDK's own Client (Streamable HTTP, Bearer
+ * token), and `ui/notifications/tool-input` / `tool-result` pushed to the card. Data is produced
+ * for real (Kafka → ingest → live stage; REST writes; projections).
+ *
+ * Runs when the gateway serves the MCP server (part A of issue 7); skipped on a tree without it.
+ */
+import { existsSync } from 'node:fs';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Browser } from 'playwright-core';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { createSlot } from '../../../apps/gateway/src/appointments/service';
+import { startRig, type LiveRig } from '../live/support';
+import { eventually, launchBrowser, openPage, screenshot } from '../../helpers/browser';
+import { api, ecgChunk, registerPatient, runProjections, tokenFor, uid, vital } from './support';
+
+const HAS_MCP = existsSync('apps/gateway/src/mcp/index.ts');
+
+let rig: LiveRig;
+let projector: { stop: () => Promise<void> };
+let browser: Browser;
+let mcp: Client;
+let writer: string;
+const calls: string[] = [];
+
+/** The host page: one iframe with the card, and the host side of the MCP Apps protocol. */
+const hostHtml = (card: string, fragment: string) => `<!doctype html>
+<html lang="en"><head><meta charset="utf-8"><title>Test MCP host</title></head>
+<body>
+<iframe id="card" title="${card}" src="/ui/${card}${fragment ? `#${fragment}` : ''}" width="1240" height="860"></iframe>
+<script>
+window.fromCard = [];
+const frame = document.getElementById('card');
+const send = (m) => frame.contentWindow.postMessage(Object.assign({ jsonrpc: '2.0' }, m), '*');
+window.addEventListener('message', async (e) => {
+  if (e.source !== frame.contentWindow) return;
+  const m = e.data;
+  window.fromCard.push(m.method || 'response');
+  if (m.method === 'ui/initialize') {
+    send({ id: m.id, result: { protocolVersion: m.params.protocolVersion, hostInfo: { name: 'vitalis-test-host', version: '1.0.0' }, hostCapabilities: { serverTools: {} }, hostContext: { theme: 'light', displayMode: 'inline' } } });
+  } else if (m.method === 'tools/call') {
+    try { send({ id: m.id, result: await window.mcpCallTool(m.params.name, m.params.arguments) }); }
+    catch (err) { send({ id: m.id, error: { code: -32603, message: String(err && err.message || err) } }); }
+  } else if (m.method && m.id !== undefined) {
+    send({ id: m.id, error: { code: -32601, message: 'not supported by the test host' } });
+  }
+});
+window.pushToolInput = (args) => send({ method: 'ui/notifications/tool-input', params: { arguments: args } });
+window.pushToolResult = (result) => send({ method: 'ui/notifications/tool-result', params: result });
+</script>
+</body></html>`;
+
+/** Opens `card` in the host; returns the page and the card's frame. */
+async function host(card: string, fragment = '') {
+  const tp = await openPage(browser, { width: 1280, height: 900 });
+  const url = `${rig.gw.url}/__test-mcp-host/${card}`;
+  await tp.page.route(url, (route) => route.fulfill({ status: 200, contentType: 'text/html; charset=utf-8', body: hostHtml(card, fragment) }));
+  await tp.page.exposeFunction('mcpCallTool', async (name: string, args: Record<string, unknown>) => {
+    calls.push(name);
+    return mcp.callTool({ name, arguments: args });
+  });
+  await tp.page.goto(url, { waitUntil: 'load' });
+  const frame = tp.page.frameLocator('#card');
+  // the handshake: ui/initialize answered, then the card says it is initialized
+  await eventually(() => tp.page.evaluate<string[]>('window.fromCard'), (m) => m.includes('ui/notifications/initialized'), `${card}: ui/notifications/initialized`);
+  expect((await tp.page.evaluate<string[]>('window.fromCard'))[0]).toBe('ui/initialize');
+  return { tp, frame };
+}
+
+beforeAll(async () => {
+  if (!HAS_MCP) return;
+  rig = await startRig('ui-mcp-host');
+  projector = runProjections(rig.pool);
+  writer = await tokenFor(rig.gw, ['write:patients', 'read:patients', 'write:triage']);
+  const token = await tokenFor(rig.gw, ['read:patients', 'read:vitals', 'read:appointments', 'write:appointments', 'write:triage']);
+  const transport = new StreamableHTTPClientTransport(new URL(`${rig.gw.url}/.well-known/mcp`), { requestInit: { headers: { authorization: `Bearer ${token}` } } });
+  mcp = new Client({ name: 'vitalis-test-host', version: '1.0.0' }, { capabilities: {} });
+  await mcp.connect(transport);
+  browser = await launchBrowser();
+}, 120_000);
+
+afterAll(async () => {
+  await browser?.close();
+  await mcp?.close();
+  await projector?.stop();
+  await rig?.close();
+});
+
+describe.skipIf(!HAS_MCP)('the cards inside an MCP Apps host, calling the real MCP server', () => {
+  it('vitals-telemetry-monitor: the patient from tool-input, every value produced through Kafka via get_vitals_history', async () => {
+    const patient = await registerPatient(rig.gw, writer, 'Iris', `McpMonitor${uid()}`);
+    const { tp, frame } = await host('vitals-telemetry-monitor');
+    await tp.page.evaluate(`window.pushToolInput(${JSON.stringify({ patient_id: patient })})`);
+    await eventually(() => frame.locator('#patient-label').innerText(), (t) => t.includes('Iris McpMonitor'), 'the patient name from get_patient');
+    const device = `mcp-mon-${uid()}`;
+    const ecgDevice = `mcp-ecg-${uid()}`;
+    const now = Date.now();
+    await rig.send(patient, [
+      vital(patient, device, 0, new Date(now), '8867-4', 64),
+      vital(patient, device, 1, new Date(now + 1), '59408-5', 97),
+      vital(patient, device, 2, new Date(now + 2), '8480-6', 121),
+      vital(patient, device, 3, new Date(now + 3), '8462-4', 79),
+      // two consecutive seconds of ECG: every chunk is read, not only the latest (the card keeps at
+      // most 2 s queued, so a bigger burst would be trimmed on purpose)
+      ...[0, 1].map((i) => ecgChunk(patient, ecgDevice, i, new Date(now + i * 1000))),
+      vital(patient, device, 4, new Date(now + 4), '59408-5', 95),
+    ]);
+    await eventually(() => frame.locator('#v-bp').innerText(), (t) => t === '121/79', 'the blood pressure via get_vitals_history');
+    expect(await frame.locator('#v-8867-4').innerText()).toBe('64');
+    await eventually(() => frame.locator('#v-59408-5').innerText(), (t) => t === '95', 'the newest SpO2');
+    // both SpO2 values are trend points (history, not only the latest)
+    expect(Number(await frame.locator('#spo2-trend').getAttribute('data-points'))).toBe(2);
+    await eventually(async () => Number(await frame.locator('#ecg').getAttribute('data-drawn')), (n) => n >= 500, 'both ECG chunks drawn');
+    expect(calls).toEqual(expect.arrayContaining(['get_latest_vitals', 'get_vitals_history']));
+    expect(calls).toContain('get_patient');
+    await screenshot(tp.page, 'ui-mcp-vitals-telemetry-monitor');
+    expect(tp.errors).toEqual([]);
+  });
+
+  it('emergency-triage-board: the board from get_triage_board, re-triage through set_triage_level', async () => {
+    const patient = await registerPatient(rig.gw, writer, 'Jonas', `McpTriage${uid()}`);
+    expect((await api(rig.gw, writer, 'POST', '/api/v1/triage', { patient_id: patient, esi: 2, complaint: 'Chest pain on exertion' })).status).toBe(201);
+    const { tp, frame } = await host('emergency-triage-board');
+    const row = frame.locator(`#rows tr[data-patient="${patient}"]`);
+    await eventually(() => row.count(), (n) => n === 1, 'the admitted patient on the board');
+    expect(await row.getAttribute('data-esi')).toBe('2');
+    expect(await row.innerText()).toContain('Chest pain on exertion');
+    expect(calls).toContain('get_triage_board');
+    // re-triage from the board: set_triage_level with the version read (expected_version)
+    await row.getByRole('button', { name: /^Re-triage Jonas/ }).click();
+    await frame.locator('#retriage input[value="1"]').check();
+    await frame.locator('#retriage-save').click();
+    await eventually(() => row.getAttribute('data-esi'), (e) => e === '1', 'ESI 1 via set_triage_level');
+    expect(calls).toContain('set_triage_level');
+    await api(rig.gw, writer, 'POST', `/api/v1/triage/${patient}/discharge`);
+    expect(tp.errors).toEqual([]);
+  });
+
+  it('appointment-booking-form: find_available_slots, then book_appointment; the slot is really booked', async () => {
+    const patient = await registerPatient(rig.gw, writer, 'Kemal', `McpBooking${uid()}`);
+    const day = Date.UTC(2040 + Math.floor(Math.random() * 50), Math.floor(Math.random() * 12), 1 + Math.floor(Math.random() * 28), 14);
+    const slot = await createSlot(rig.gw.deps.pool, { clinicianId: 'clin-002', appointmentType: 'consultation', start: new Date(day).toISOString(), end: new Date(day + 1_800_000).toISOString() });
+    const reader = await tokenFor(rig.gw, ['read:appointments']);
+    await eventually(async () => (await api(rig.gw, reader, 'GET', `/api/v1/appointments?clinician=clin-002&from=${new Date(day).toISOString()}&status=free&limit=1`)).body.entry.length, (n: number) => n === 1, 'the projected slot');
+    const { tp, frame } = await host('appointment-booking-form', new URLSearchParams({ patient, clinician: 'clin-002', date: new Date(day).toISOString().slice(0, 10) }).toString());
+    await eventually(() => frame.locator('#slots input').count(), (n) => n === 1, 'the free slot via find_available_slots');
+    await frame.locator('#slots label').first().click();
+    await frame.locator('#book').click();
+    const box = frame.locator('#confirmation');
+    await eventually(() => box.getAttribute('data-status'), (s) => s === 'booked', 'the confirmation via book_appointment');
+    const id = (await box.getAttribute('data-appointment'))!;
+    expect(id.startsWith(`${slot.id}.`)).toBe(true);
+    const read = await api(rig.gw, reader, 'GET', `/api/v1/appointments/${id}`);
+    expect(read.status).toBe(200);
+    expect(read.body.participant[0].actor.reference).toBe(`Patient/${patient}`);
+    expect(calls).toEqual(expect.arrayContaining(['find_available_slots', 'book_appointment']));
+    await screenshot(tp.page, 'ui-mcp-appointment-booking-form');
+    expect(tp.errors).toEqual([]);
+  });
+
+  it('patient-search-card: search_patients and get_patient show the allergy', async () => {
+    const family = `McpSearch${uid()}`;
+    const patient = await registerPatient(rig.gw, writer, 'Lena', family);
+    expect((await api(rig.gw, writer, 'POST', `/api/v1/patients/${patient}/allergies`, { code: { text: 'Sulfonamides' }, criticality: 'high' })).status).toBe(201);
+    await eventually(async () => (await api(rig.gw, writer, 'GET', `/api/v1/patients?name=${family}`)).body.entry.length, (n: number) => n === 1, 'the projected patient');
+    const { tp, frame } = await host('patient-search-card');
+    // 1. the agent's own search_patients call, pushed by the host as the tool the card is shown for:
+    //    the single match is listed and opened (get_patient through the host)
+    const pushed = await mcp.callTool({ name: 'search_patients', arguments: { name: family } });
+    await tp.page.evaluate(`window.pushToolInput(${JSON.stringify({ name: family })}); window.pushToolResult(${JSON.stringify(pushed)})`);
+    await eventually(() => frame.locator('#allergy-banner').innerText(), (t) => t === 'Allergy alert: Sulfonamides', 'the pushed result opened, with the allergy');
+    expect(await frame.locator('#q').inputValue()).toBe(family);
+    expect(await frame.locator('#results button').count()).toBe(1);
+    // 2. the user searching in the card calls search_patients itself
+    const before = calls.filter((c) => c === 'search_patients').length;
+    await frame.getByRole('button', { name: 'Search', exact: true }).click();
+    await eventually(() => Promise.resolve(calls.filter((c) => c === 'search_patients').length), (n) => n === before + 1, 'the card calling search_patients');
+    await eventually(() => frame.locator('#result-count').innerText(), (t) => t === '1 patient found.', 'the result via search_patients');
+    await frame.locator('#results button').first().click();
+    await eventually(() => frame.locator('#record').getAttribute('data-patient'), (p) => p === patient, 'the record via get_patient');
+    expect(await frame.locator('#record-h').innerText()).toBe(`Lena ${family}`);
+    expect(calls).toEqual(expect.arrayContaining(['search_patients', 'get_patient']));
+    expect(tp.errors).toEqual([]);
+  });
+});

@@ -1,0 +1,207 @@
+/**
+ * vitals-telemetry-monitor in headless Chromium against a real gateway, fed through Kafka → a
+ * real ingest worker + live stage → Redis → the gateway's SSE stream → the card. Asserts what the
+ * nurse sees: the numerics show the produced values with the right alarm colours, the ECG canvas
+ * has a trace, the trends have points, a server alert appears in the alarm list.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Browser } from 'playwright-core';
+import { startRig, type LiveRig } from '../live/support';
+import { startProxy } from '../clients/support';
+import { contrastIssues, eventually, inPage, launchBrowser, openPage, screenshot, type TestPage } from '../../helpers/browser';
+import { ecgChunk, openCard, registerPatient, tokenFor, uid, vital } from './support';
+
+let rig: LiveRig;
+let browser: Browser;
+let tp: TestPage;
+let token: string;
+let patient: string;
+const numericDevice = `mon-${uid()}`;
+const ecgDevice = `ecg-${uid()}`;
+let seq = 0;
+let ecgSeq = 0;
+
+beforeAll(async () => {
+  rig = await startRig('ui-monitor');
+  const writer = await tokenFor(rig.gw, ['write:patients']);
+  patient = await registerPatient(rig.gw, writer, 'Grace', `Monitor${uid()}`);
+  token = await tokenFor(rig.gw, ['read:vitals', 'read:patients']);
+  browser = await launchBrowser();
+  tp = await openPage(browser);
+}, 120_000);
+
+afterAll(async () => {
+  await browser?.close();
+  await rig?.close();
+});
+
+const tileText = (code: string) => tp.page.locator(`.tile[data-code="${code}"] .value`).innerText();
+const tileAlarm = (code: string) => tp.page.locator(`.tile[data-code="${code}"]`).getAttribute('data-alarm');
+
+/**
+ * Produces `values` (code → value) through Kafka until the tiles show them. A fresh SSE
+ * subscription starts at the patient's latest stored position, fixed shortly after the stream
+ * opens: a value produced in that instant may precede it, so a batch the card missed is produced
+ * again (new seqs, same values) rather than waiting on a sleep.
+ */
+async function produceUntilShown(values: Record<string, number>, shown: () => Promise<boolean>): Promise<void> {
+  for (let attempt = 0; attempt < 6; attempt++) {
+    const at = Date.now();
+    await rig.send(patient, Object.entries(values).map(([code, v], i) => vital(patient, numericDevice, seq++, new Date(at + i), code, v)));
+    try {
+      await eventually(shown, (ok) => ok, 'the tiles to show the produced values', 5_000);
+      return;
+    } catch {
+      /* produce again */
+    }
+  }
+  throw new Error(`the monitor never showed ${JSON.stringify(values)}`);
+}
+
+describe('vitals-telemetry-monitor in a browser', () => {
+  it('opens under its CSP, drops the token from the address bar and goes live', async () => {
+    expect(await openCard(tp.page, rig.gw, 'vitals-telemetry-monitor', { token, patient })).toBe(200);
+    expect(tp.page.url()).not.toContain('token');
+    expect(tp.page.url()).toBe(`${rig.gw.url}/ui/vitals-telemetry-monitor`);
+    await eventually(() => tp.page.locator('#conn').getAttribute('data-state'), (s) => s === 'live', 'the stream to be live');
+    // the patient's name comes from the registered record
+    await eventually(() => tp.page.locator('#patient-label').innerText(), (t) => t.includes('Grace Monitor'), 'the patient name');
+    expect(await tp.page.locator('main').count()).toBe(1);
+    expect(await tp.page.locator('h1').count()).toBe(1);
+    expect(await tp.page.locator('[aria-live=assertive]#alerts').count()).toBe(1);
+  });
+
+  it('shows the produced numerics with alarm colours from the thresholds', async () => {
+    await produceUntilShown(
+      { '8867-4': 72, '59408-5': 88, '8480-6': 118, '8462-4': 76, '9279-1': 18, '8310-5': 37.2 },
+      async () => (await tileText('8310-5')) === '37.2' && (await tileText('bp')) === '118/76' && (await tileText('59408-5')) === '88' && (await tileText('8867-4')) === '72',
+    );
+    expect(await tileText('9279-1')).toBe('18');
+    expect(await tileAlarm('8867-4')).toBe('none');
+    expect(await tileAlarm('59408-5')).toBe('crit'); // 88 % is below the critical SpO2 limit
+    expect(await tileAlarm('bp')).toBe('none');
+    expect(await tileAlarm('8310-5')).toBe('none');
+    // an alarm is also said in words, not only in colour
+    expect(await tp.page.locator('.tile[data-code="59408-5"] .state').innerText()).toMatch(/alarm/i);
+    const bg = await inPage<string>(tp.page, `getComputedStyle(document.querySelector('.tile[data-code="59408-5"]')).backgroundColor`);
+    expect(bg).toBe('rgb(179, 38, 30)');
+  });
+
+  it('draws the ECG sweep at 250 Hz from the produced chunks, and the SpO2 / BP trends', async () => {
+    const start = Date.now() - 3_000;
+    for (let attempt = 0; attempt < 6; attempt++) {
+      const chunks = Array.from({ length: 3 }, () => ecgChunk(patient, ecgDevice, ecgSeq, new Date(start + ecgSeq++ * 1000)));
+      await rig.send(patient, chunks);
+      const drawn = await eventually(() => tp.page.locator('#ecg').getAttribute('data-drawn'), (d) => Number(d) >= 500, 'ECG samples drawn', 6_000).catch(() => '0');
+      if (Number(drawn) >= 500) break;
+    }
+    expect(Number(await tp.page.locator('#ecg').getAttribute('data-drawn'))).toBeGreaterThanOrEqual(500);
+    // non-blank pixels of the trace colour in the waveform area
+    const trace = await inPage<{ green: number; rows: number; height: number }>(tp.page, `(() => {
+      const c = document.querySelector('#ecg');
+      const { data, width } = c.getContext('2d').getImageData(0, 0, c.width, c.height);
+      let green = 0;
+      const rows = new Set();
+      for (let i = 0; i < data.length; i += 4) {
+        if (data[i + 1] > 150 && data[i] < 150) { green++; rows.add(Math.floor(i / 4 / width)); }
+      }
+      return { green, rows: rows.size, height: c.height };
+    })()`);
+    expect(trace.green).toBeGreaterThan(500);
+    // the QRS spikes: the trace spans a good part of the height, not a flat line
+    expect(trace.rows).toBeGreaterThan(trace.height / 4);
+    // and when the lead stops sending, the frozen trace is not passed off as current
+    expect(await tp.page.locator('#ecg-signal').getAttribute('data-state')).toMatch(/ok|lost/);
+    await eventually(() => tp.page.locator('#ecg-signal').innerText(), (t) => t === 'No ECG signal', 'the lost-signal notice');
+
+    await produceUntilShown({ '59408-5': 93, '8480-6': 132, '8462-4': 84 }, async () => (await tileText('bp')) === '132/84' && (await tileText('59408-5')) === '93');
+    expect(await tileAlarm('59408-5')).toBe('warn');
+    expect(Number(await tp.page.locator('#spo2-trend').getAttribute('data-points'))).toBeGreaterThanOrEqual(2);
+    expect(Number(await tp.page.locator('#bp-trend').getAttribute('data-points'))).toBeGreaterThanOrEqual(4);
+    expect(await tp.page.locator('#spo2-trend').getAttribute('aria-label')).toContain('latest 93 %');
+  });
+
+  it('raises the server alert for a heart rate above 130 in the assertive alarm list', async () => {
+    await produceUntilShown({ '8867-4': 142 }, async () => (await tileText('8867-4')) === '142');
+    expect(await tileAlarm('8867-4')).toBe('crit');
+    const alert = tp.page.locator('#alerts li[data-state=raised]').first();
+    await eventually(() => alert.count(), (n) => n > 0, 'the raised alert');
+    expect(await alert.getAttribute('data-rule')).toBeTruthy();
+    expect(await tp.page.locator('#no-alerts').isHidden()).toBe(true);
+    await screenshot(tp.page, 'ui-vitals-telemetry-monitor');
+    // every visible text, including the alarm/ESI/allergy colours now on screen, is legible (WCAG AA)
+    expect(await contrastIssues(tp.page)).toEqual([]);
+    expect(tp.errors).toEqual([]);
+  });
+
+  it('resumes after a dropped connection with Last-Event-ID: the values produced meanwhile all arrive', async () => {
+    // A second card behind a TCP proxy whose connections we can cut, as on a flaky ward network.
+    const proxy = await startProxy(rig.gw.url);
+    const other = await openPage(browser);
+    try {
+      const p2 = await registerPatient(rig.gw, await tokenFor(rig.gw, ['write:patients']), 'Hal', `Reconnect${uid()}`);
+      await other.page.goto(`${proxy.url}/ui/vitals-telemetry-monitor#${new URLSearchParams({ token, patient: p2 })}`, { waitUntil: 'load' });
+      await eventually(() => other.page.locator('#conn').getAttribute('data-state'), (s) => s === 'live', 'the stream to be live');
+      const device = `mon-${uid()}`;
+      let n = 0;
+      // the first value proves the stream; produce again until the (fresh) subscription has it
+      for (let attempt = 0; attempt < 6; attempt++) {
+        await rig.send(p2, [vital(p2, device, n++, new Date(), '59408-5', 97)]);
+        const ok = await eventually(() => other.page.locator('#v-59408-5').innerText(), (t) => t === '97', 'SpO2 97', 5_000).then(() => true, () => false);
+        if (ok) break;
+      }
+      const before = Number(await other.page.locator('#spo2-trend').getAttribute('data-points'));
+
+      expect(proxy.dropAll()).toBeGreaterThan(0);
+      // (the server's `retry: 2000` keeps the card in this state long enough to see it)
+      await eventually(() => other.page.locator('#conn').innerText(), (s) => s === 'Reconnecting…', 'the card noticing the drop');
+      // produced while the card is disconnected: a fresh subscription would start after them
+      const t = Date.now();
+      await rig.send(p2, [96, 95, 94].map((v, i) => vital(p2, device, n++, new Date(t + i), '59408-5', v)));
+      await eventually(() => other.page.locator('#v-59408-5').innerText(), (x) => x === '94', 'the last value after the reconnect');
+      expect(await other.page.locator('#conn').getAttribute('data-state')).toBe('live');
+      expect(Number(await other.page.locator('#spo2-trend').getAttribute('data-points'))).toBe(before + 3); // all three, none twice
+      // the browser reports the cut stream itself; nothing else may be logged
+      expect(other.errors.filter((e) => !e.includes('net::ERR_INCOMPLETE_CHUNKED_ENCODING'))).toEqual([]);
+    } finally {
+      await other.context.close();
+      await proxy.close();
+    }
+  });
+
+  it('works with a read:vitals-only token: no name lookup, so no refused request', async () => {
+    const other = await openPage(browser);
+    try {
+      const requests: string[] = [];
+      other.page.on('request', (r) => requests.push(new URL(r.url()).pathname));
+      await openCard(other.page, rig.gw, 'vitals-telemetry-monitor', { token: await tokenFor(rig.gw, ['read:vitals']), patient });
+      await eventually(() => other.page.locator('#v-8867-4').innerText(), (t) => t === '142', 'the latest heart rate from GET /api/v1/vitals/latest');
+      expect(await other.page.locator('#conn').getAttribute('data-state')).toBe('live');
+      expect(await other.page.locator('#patient-label').innerText()).toBe(`Patient ${patient}`);
+      expect(requests).not.toContain(`/api/v1/patients/${patient}`);
+      expect(other.errors).toEqual([]);
+    } finally {
+      await other.context.close();
+    }
+  });
+
+  it('says plainly when the token is refused, and does not retry a refusal', async () => {
+    const other = await openPage(browser);
+    try {
+      const noVitals = await tokenFor(rig.gw, ['read:patients']);
+      const streams: string[] = [];
+      other.page.on('request', (r) => {
+        if (r.url().includes('/api/v1/vitals/stream')) streams.push(r.url());
+      });
+      await openCard(other.page, rig.gw, 'vitals-telemetry-monitor', { token: noVitals, patient });
+      await eventually(() => other.page.locator('#conn').getAttribute('data-state'), (s) => s === 'error', 'the refused state');
+      expect(streams).toHaveLength(1); // a 403 is final: no reconnect loop
+      expect(await other.page.locator('#conn').innerText()).toBe('Disconnected');
+      expect(await other.page.locator('#error').innerText()).toMatch(/read:vitals/);
+      // the only errors are the browser's own reports of the refused requests
+      expect(other.errors.filter((e) => !/Failed to load resource.*403/.test(e))).toEqual([]);
+    } finally {
+      await other.context.close();
+    }
+  });
+});

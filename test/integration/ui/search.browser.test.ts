@@ -1,0 +1,121 @@
+/**
+ * patient-search-card in headless Chromium against a real gateway: patients registered and their
+ * allergies recorded through the REST write paths, the search read model projected by a running
+ * projector loop. The card finds the patient by name, shows demographics and identifiers, and
+ * the allergies (high criticality first, with the allergy banner); a reception token gets
+ * demographics only and is told so.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Browser } from 'playwright-core';
+import { startGateway, type RunningGateway } from '../../helpers/gateway';
+import { contrastIssues, eventually, launchBrowser, openPage, screenshot, type TestPage } from '../../helpers/browser';
+import { api, openCard, registerPatient, runProjections, tokenFor, uid } from './support';
+
+let gw: RunningGateway;
+let projector: { stop: () => Promise<void> };
+let browser: Browser;
+let tp: TestPage;
+let clinician: string;
+let ada: string;
+let byron: string;
+const family = `Lovelace${uid()}`;
+const MRN = `MRN-${uid()}`;
+
+beforeAll(async () => {
+  gw = await startGateway();
+  projector = runProjections(gw.deps.pool);
+  const writer = await tokenFor(gw, ['write:patients', 'read:patients']);
+  ada = await registerPatient(gw, writer, 'Ada', family, {
+    birthDate: '1985-12-10',
+    identifier: [{ system: 'urn:oid:1.2.36.146.595.217.0.1', value: MRN }],
+    telecom: [{ system: 'phone', value: '+44 20 7946 0001' }],
+  });
+  byron = await registerPatient(gw, writer, 'Byron', family, { gender: 'male' });
+  for (const allergy of [
+    { code: { text: 'Latex' }, criticality: 'low', reaction: [{ description: 'Contact dermatitis' }] },
+    { code: { text: 'Penicillin' }, criticality: 'high', reaction: [{ description: 'Anaphylaxis' }] },
+  ]) {
+    const r = await api(gw, writer, 'POST', `/api/v1/patients/${ada}/allergies`, allergy);
+    expect(r.status, JSON.stringify(r.body)).toBe(201);
+  }
+  clinician = await tokenFor(gw, ['read:patients']);
+  // searchable once projected
+  await eventually(async () => (await api(gw, clinician, 'GET', `/api/v1/patients?name=${family}`)).body.entry.length, (n: number) => n === 2, 'the projected patients');
+  browser = await launchBrowser();
+  tp = await openPage(browser);
+}, 120_000);
+
+afterAll(async () => {
+  await browser?.close();
+  await projector?.stop();
+  await gw?.close();
+});
+
+describe('patient-search-card in a browser', () => {
+  it('finds the registered patients by name', async () => {
+    expect(await openCard(tp.page, gw, 'patient-search-card', { token: clinician })).toBe(200);
+    expect(tp.page.url()).not.toContain('token');
+    expect(await tp.page.locator('form[role=search]').count()).toBe(1);
+    await tp.page.getByLabel('Name').fill(family);
+    await tp.page.keyboard.press('Enter');
+    await eventually(() => tp.page.locator('#results button').count(), (n) => n === 2, 'two results');
+    expect(await tp.page.locator('#result-count').innerText()).toBe('2 patients found.');
+    const first = await tp.page.locator(`#results button[data-patient="${ada}"]`).innerText();
+    expect(first).toContain(`Ada ${family}`);
+    expect(first).toContain('10 Dec 1985');
+    expect(first).toContain('Female');
+  });
+
+  it('opens the record: demographics, identifiers and the allergies, high criticality first', async () => {
+    await tp.page.locator(`#results button[data-patient="${ada}"]`).click();
+    await eventually(() => tp.page.locator('#record').getAttribute('data-patient'), (p) => p === ada, 'the record');
+    expect(await tp.page.locator('#record-h').innerText()).toBe(`Ada ${family}`);
+    expect(await tp.page.locator(`#results button[data-patient="${ada}"]`).getAttribute('aria-current')).toBe('true');
+    const demo = await tp.page.locator('dl.demo').innerText();
+    expect(demo).toContain(MRN);
+    expect(demo).toContain('+44 20 7946 0001');
+    expect(demo).toMatch(/10 Dec 1985 \(\d+ y\)/);
+    const banner = tp.page.locator('#allergy-banner');
+    expect(await banner.innerText()).toBe('Allergy alert: Penicillin');
+    expect(await banner.getAttribute('role')).toBe('alert');
+    const allergies = await tp.page.locator('#allergies li').allInnerTexts();
+    expect(allergies).toHaveLength(2);
+    expect(allergies[0]).toContain('Penicillin');
+    expect(allergies[0]).toContain('High criticality');
+    expect(allergies[0]).toContain('Reaction: Anaphylaxis');
+    expect(allergies[1]).toContain('Latex');
+    await screenshot(tp.page, 'ui-patient-search-card');
+    // on a phone-width screen (a ward handheld) the layout stacks and nothing overflows sideways
+    await tp.page.setViewportSize({ width: 390, height: 844 });
+    expect(await tp.page.evaluate<boolean>('document.documentElement.scrollWidth <= window.innerWidth')).toBe(true);
+    await screenshot(tp.page, 'ui-patient-search-card-narrow');
+    await tp.page.setViewportSize({ width: 1280, height: 900 });
+    // every visible text, including the alarm/ESI/allergy colours now on screen, is legible (WCAG AA)
+    expect(await contrastIssues(tp.page)).toEqual([]);
+    expect(tp.errors).toEqual([]);
+  });
+
+  it('says "no known allergies" for a patient without any, not nothing', async () => {
+    await tp.page.locator(`#results button[data-patient="${byron}"]`).click();
+    await eventually(() => tp.page.locator('#record').getAttribute('data-patient'), (p) => p === byron, 'the second record');
+    expect(await tp.page.locator('#allergy-banner').innerText()).toBe('No known allergies recorded.');
+    expect(tp.errors).toEqual([]);
+  });
+
+  it('shows a reception token demographics only, and says so', async () => {
+    const reception = await tokenFor(gw, ['write:patients']);
+    const other = await openPage(browser);
+    try {
+      await openCard(other.page, gw, 'patient-search-card', { token: reception, q: family });
+      await eventually(() => other.page.locator('#results button').count(), (n) => n === 2, 'the results for reception');
+      await other.page.locator(`#results button[data-patient="${ada}"]`).click();
+      await eventually(() => other.page.locator('#record').getAttribute('data-patient'), (p) => p === ada, 'the record for reception');
+      expect(await other.page.locator('#allergy-banner').innerText()).toContain('not shown with your access');
+      expect(await other.page.locator('#allergies').count()).toBe(0);
+      expect(await other.page.locator('#record').innerText()).not.toContain('Penicillin');
+      expect(other.errors).toEqual([]);
+    } finally {
+      await other.context.close();
+    }
+  });
+});
