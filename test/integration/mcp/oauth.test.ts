@@ -13,6 +13,7 @@ import type { OAuthClientInformationMixed, OAuthClientMetadata, OAuthTokens } fr
 import { headPosition } from '@vitalis/eventstore';
 import { catchUpTo } from '../../../apps/projector/src/projections/runner';
 import { patientsProjection } from '../../../apps/projector/src/projections/definitions';
+import { seedRecords } from '../../../apps/gateway/src/records/seed';
 import { startGateway, type RunningGateway } from '../../helpers/gateway';
 import { REDIRECT_URI, signInAndConsent } from '../auth/support';
 import { MCP_PATH } from './support';
@@ -20,6 +21,7 @@ import { MCP_PATH } from './support';
 let gw: RunningGateway;
 beforeAll(async () => {
   gw = await startGateway();
+  await seedRecords(gw.deps.pool, new Date()); // pat-0001, the demo patient user's record (idempotent)
 });
 afterAll(async () => {
   await gw?.close();
