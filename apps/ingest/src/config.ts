@@ -10,8 +10,15 @@ export const ingestConfigShape = {
   INGEST_GROUP_ID: z.string().min(1).default('vitalis-ingest'),
   INGEST_TOPIC: z.string().min(1).default(TOPICS.vitalsObservations),
   INGEST_DLQ_TOPIC: z.string().min(1).default(TOPICS.vitalsDeadLetter),
-  /** Partitions whose batches are written in parallel (each its own transaction and connection). */
-  INGEST_CONCURRENCY: positiveInt(4),
+  /**
+   * Partitions processed at once (kafkajs partitionsConsumedConcurrently). Their batches are
+   * group-committed, so this costs no extra transactions: keep it at the topic's partition count.
+   */
+  INGEST_CONCURRENCY: positiveInt(12),
+  /** Batches fetched together share one transaction up to this many rows. */
+  INGEST_GROUP_MAX_ROWS: positiveInt(5_000),
+  /** Transactions written at once when a fetch holds more rows than that (a backlog). */
+  INGEST_WRITERS: positiveInt(4),
   /** Upper bound of one fetch per partition, so one batch (= one transaction) stays bounded. */
   INGEST_MAX_BYTES_PER_PARTITION: positiveInt(1_048_576),
   INGEST_MAX_BYTES: positiveInt(10_485_760),

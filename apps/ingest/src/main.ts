@@ -14,7 +14,7 @@ import { startIngest } from './worker';
 
 const config = loadConfig('ingest', ingestConfigShape);
 const logger = createLogger('ingest', config.LOG_LEVEL);
-const pool = createPool({ url: config.DATABASE_URL, max: Math.max(config.DATABASE_POOL_MAX, config.INGEST_CONCURRENCY + 2), application: 'vitalis-ingest' });
+const pool = createPool({ url: config.DATABASE_URL, max: Math.max(config.DATABASE_POOL_MAX, config.INGEST_WRITERS + 2), application: 'vitalis-ingest' });
 const kafka = createKafka({ brokers: config.KAFKA_BROKERS, clientId: `vitalis-ingest-${process.pid}`, logger, retries: 20 });
 
 await migrate(pool);
@@ -37,6 +37,8 @@ const worker = await startIngest({
   maxBytes: config.INGEST_MAX_BYTES,
   maxWaitTimeInMs: config.INGEST_MAX_WAIT_MS,
   writeMethod: config.INGEST_WRITE_METHOD,
+  maxGroupRows: config.INGEST_GROUP_MAX_ROWS,
+  writers: config.INGEST_WRITERS,
   partitionCheckMs: config.INGEST_PARTITION_CHECK_MS,
   sessionTimeoutMs: config.INGEST_SESSION_TIMEOUT_MS,
   afterCommit: live.afterCommit,

@@ -95,28 +95,30 @@ export async function copyRows(client: PoolClient, table: string, rows: StoredRo
  * undoes it and the batch takes the staged ON CONFLICT path. Redeliveries are rare (a crash or a
  * rebalance), so the common case pays one write per row instead of two.
  */
-async function writeCopy(client: PoolClient, rows: StoredRow[]): Promise<number> {
+async function writeCopy(client: PoolClient, rows: StoredRow[], count: Count): Promise<Stored> {
   await client.query('SAVEPOINT vitals_copy');
   try {
     await copyRows(client, 'vitals_observations', rows);
     await client.query('RELEASE SAVEPOINT vitals_copy');
-    return rows.length;
+    return { total: rows.length, byPartition: count === 'byPartition' ? tally(rows.map((r) => r.kafka_partition)) : undefined };
   } catch (err) {
     await client.query('ROLLBACK TO SAVEPOINT vitals_copy');
     if ((err as { code?: string }).code !== '23505') throw err;
-    return writeStaged(client, rows);
+    return writeStaged(client, rows, count);
   }
 }
 
-async function writeStaged(client: PoolClient, rows: StoredRow[]): Promise<number> {
+async function writeStaged(client: PoolClient, rows: StoredRow[], count: Count): Promise<Stored> {
   await ensureStage(client);
   await copyRows(client, 'vitals_ingest_stage', rows);
-  const result = await client.query(`INSERT INTO vitals_observations (${COLUMNS}) SELECT ${COLUMNS} FROM vitals_ingest_stage ON CONFLICT DO NOTHING`);
+  const result = await client.query<{ kafka_partition: number }>(
+    `INSERT INTO vitals_observations (${COLUMNS}) SELECT ${COLUMNS} FROM vitals_ingest_stage ON CONFLICT DO NOTHING${returning(count)}`,
+  );
   // ON COMMIT DELETE ROWS empties the stage at commit; a caller that rolls back empties it too.
-  return result.rowCount ?? 0;
+  return counted(result, count);
 }
 
-async function writeUnnest(client: PoolClient, rows: StoredRow[]): Promise<number> {
+async function writeUnnest(client: PoolClient, rows: StoredRow[], count: Count): Promise<Stored> {
   const n = rows.length;
   const cols = {
     patient: new Array<string>(n),
@@ -144,19 +146,48 @@ async function writeUnnest(client: PoolClient, rows: StoredRow[]): Promise<numbe
     cols.partition[i] = r.kafka_partition;
     cols.offset[i] = r.kafka_offset;
   });
-  const result = await client.query(
+  const result = await client.query<{ kafka_partition: number }>(
     `INSERT INTO vitals_observations (${COLUMNS})
      SELECT p, d, s, c, t, v, u, sp, smp::real[], kp, ko
      FROM unnest($1::text[], $2::text[], $3::bigint[], $4::text[], $5::timestamptz[], $6::float8[], $7::text[], $8::real[], $9::text[], $10::int[], $11::bigint[])
        AS x(p, d, s, c, t, v, u, sp, smp, kp, ko)
-     ON CONFLICT DO NOTHING`,
+     ON CONFLICT DO NOTHING${returning(count)}`,
     [cols.patient, cols.device, cols.seq, cols.code, cols.at, cols.value, cols.unit, cols.period, cols.samples, cols.partition, cols.offset],
   );
-  return result.rowCount ?? 0;
+  return counted(result, count);
+}
+
+/** New rows: in all, and per Kafka partition when asked (the ingest writes several partitions' batches at once). */
+interface Stored {
+  total: number;
+  byPartition?: Map<number, number>;
+}
+type Count = 'total' | 'byPartition';
+
+const returning = (count: Count) => (count === 'byPartition' ? ' RETURNING kafka_partition' : '');
+
+function tally(partitions: number[]): Map<number, number> {
+  const counts = new Map<number, number>();
+  for (const p of partitions) counts.set(p, (counts.get(p) ?? 0) + 1);
+  return counts;
+}
+
+function counted(result: { rowCount: number | null; rows: { kafka_partition: number }[] }, count: Count): Stored {
+  return { total: result.rowCount ?? 0, byPartition: count === 'byPartition' ? tally(result.rows.map((r) => r.kafka_partition)) : undefined };
+}
+
+function write(client: PoolClient, rows: StoredRow[], method: WriteMethod, count: Count): Promise<Stored> {
+  return method === 'copy' ? writeCopy(client, rows, count) : writeUnnest(client, rows, count);
 }
 
 /** Inserts `rows` (inside the caller's transaction); returns how many were new. */
-export function writeRows(client: PoolClient, rows: StoredRow[], method: WriteMethod = 'copy'): Promise<number> {
-  if (rows.length === 0) return Promise.resolve(0);
-  return method === 'copy' ? writeCopy(client, rows) : writeUnnest(client, rows);
+export async function writeRows(client: PoolClient, rows: StoredRow[], method: WriteMethod = 'copy'): Promise<number> {
+  if (rows.length === 0) return 0;
+  return (await write(client, rows, method, 'total')).total;
+}
+
+/** As writeRows, for rows of several Kafka partitions: how many were new in each partition. */
+export async function writeRowsByPartition(client: PoolClient, rows: StoredRow[], method: WriteMethod = 'copy'): Promise<Map<number, number>> {
+  if (rows.length === 0) return new Map();
+  return (await write(client, rows, method, 'byPartition')).byPartition!;
 }

@@ -10,8 +10,11 @@
  *     Kafka (acks=all) BEFORE the offsets are committed, so a poison message is never lost and never
  *     stalls the partition;
  *  3. the good rows are written (COPY or unnest, ON CONFLICT DO NOTHING) and committed;
- *  4. the offset after the batch is resolved and committed explicitly.
- * A crash anywhere before 4 redelivers the batch; step 3 skips what was already stored.
+ *  4. the offset after the batch is resolved and committed explicitly, off the hot path
+ *     (offset-committer.ts: the next fetch does not wait for it; flushed when stopping).
+ * A crash anywhere before 4 lands redelivers the batch; step 3 skips what was already stored.
+ * Step 3 is a group commit (group-commit.ts): the batches kafkajs hands over together, one per
+ * partition, share one transaction (up to maxGroupRows rows).
  *
  * Note on kafkajs: with autoCommit off, `commitOffsetsIfNecessary()` WITHOUT arguments never
  * commits (no interval/threshold is set), so the offsets are passed explicitly.
@@ -20,7 +23,9 @@ import { Partitioners, type Consumer, type Kafka, type KafkaMessage, type Produc
 import { withTransaction, type Pool } from '@vitalis/db';
 import type { Logger } from '@vitalis/log';
 import { decodeObservation } from '@vitalis/schemas';
-import { toRow, writeRows, type StoredRow, type WriteMethod } from './store';
+import { groupCommit, mapLimit, packBySize } from './group-commit';
+import { createOffsetCommitter } from './offset-committer';
+import { toRow, writeRows, writeRowsByPartition, type StoredRow, type WriteMethod } from './store';
 import type { CommittedBatch } from './live/stage';
 
 export interface IngestOptions {
@@ -35,6 +40,10 @@ export interface IngestOptions {
   maxBytes?: number;
   maxWaitTimeInMs?: number;
   writeMethod?: WriteMethod;
+  /** Batches fetched together share one transaction up to this many rows (default 5,000). */
+  maxGroupRows?: number;
+  /** Transactions written at once when a fetch holds more than maxGroupRows rows (default 4). */
+  writers?: number;
   /** Start a brand-new group at the earliest offset (default true: nothing retained is skipped). */
   fromBeginning?: boolean;
   partitionCheckMs?: number;
@@ -46,6 +55,15 @@ export interface IngestOptions {
   afterCommit?: (batch: CommittedBatch) => Promise<void>;
   /** Called after each batch is committed (DB and Kafka): for metrics and benchmarks. */
   onBatchCommitted?: (info: BatchInfo) => void;
+}
+
+/** One partition's batch on its way to the append log. */
+interface PendingBatch {
+  partition: number;
+  rows: StoredRow[];
+  byOffset: Map<string, KafkaMessage>;
+  /** Filled by the store with the rows the database refused. */
+  poison: { message: KafkaMessage; reason: string }[];
 }
 
 export interface BatchInfo {
@@ -149,8 +167,8 @@ export async function startIngest(opts: IngestOptions): Promise<IngestWorker> {
     logger.warn({ partition, count: items.length, first: items[0]?.reason }, 'messages sent to the dead-letter topic');
   };
 
-  /** Writes rows; if the database refuses the data itself, isolates the offending rows one by one. */
-  const store = async (rows: StoredRow[], messages: Map<string, KafkaMessage>, poison: { message: KafkaMessage; reason: string }[]) => {
+  /** Writes one partition's rows; if the database refuses the data itself, isolates the offending rows one by one. */
+  const storeBatch = async ({ rows, byOffset, poison }: PendingBatch): Promise<number> => {
     try {
       return await withTransaction(pool, (client) => writeRows(client, rows, writeMethod));
     } catch (err) {
@@ -162,12 +180,35 @@ export async function startIngest(opts: IngestOptions): Promise<IngestWorker> {
           stored += await withTransaction(pool, (client) => writeRows(client, [row], writeMethod));
         } catch (rowErr) {
           if (!isDataError(rowErr)) throw rowErr;
-          poison.push({ message: messages.get(row.kafka_offset)!, reason: `refused by the database: ${(rowErr as Error).message}` });
+          poison.push({ message: byOffset.get(row.kafka_offset)!, reason: `refused by the database: ${(rowErr as Error).message}` });
         }
       }
       return stored;
     }
   };
+
+  /** Several partitions' batches in one transaction; a row the database refuses sends each batch back to storeBatch. */
+  const storeGroup = async (group: PendingBatch[]): Promise<number[]> => {
+    if (group.length === 1) return [await storeBatch(group[0]!)];
+    try {
+      const counts = await withTransaction(pool, (client) => writeRowsByPartition(client, group.flatMap((b) => b.rows), writeMethod));
+      return group.map((b) => counts.get(b.partition) ?? 0);
+    } catch (err) {
+      if (!isDataError(err)) throw err;
+      return Promise.all(group.map(storeBatch));
+    }
+  };
+
+  // The batches of one fetch arrive together (one per partition, never two of one partition):
+  // small ones share a transaction; big ones (a backlog) keep one each, `writers` at a time.
+  const maxGroupRows = opts.maxGroupRows ?? 5_000;
+  const writers = opts.writers ?? 4;
+  const store = groupCommit<PendingBatch, number>(async (batches) => {
+    const groups = packBySize(batches, (b) => b.rows.length, maxGroupRows);
+    return (await mapLimit(groups, writers, storeGroup)).flat();
+  });
+
+  const offsets = createOffsetCommitter(logger);
 
   await consumer.run({
     autoCommit: false,
@@ -191,7 +232,7 @@ export async function startIngest(opts: IngestOptions): Promise<IngestWorker> {
           poison.push({ message, reason: decoded.reason });
         }
       }
-      const stored = rows.length > 0 ? await store(rows, byOffset, poison) : 0;
+      const stored = rows.length > 0 ? await store({ partition: batch.partition, rows, byOffset, poison }) : 0;
       if (opts.afterCommit) {
         const refused = new Set(poison.map((p) => Number(p.message.offset)));
         await opts.afterCommit({
@@ -206,7 +247,9 @@ export async function startIngest(opts: IngestOptions): Promise<IngestWorker> {
       await deadLetter(batch.partition, poison);
       const last = batch.messages[batch.messages.length - 1]!.offset;
       resolveOffset(last);
-      await commitOffsetsIfNecessary({ topics: [{ topic: batch.topic, partitions: [{ partition: batch.partition, offset: String(BigInt(last) + 1n) }] }] });
+      offsets.commit({ topic: batch.topic, partition: batch.partition, offset: String(BigInt(last) + 1n) }, commitOffsetsIfNecessary);
+      // Stopping: the offsets go out before the group is left (kafkajs waits for this batch).
+      if (!isRunning()) await offsets.flush();
       await heartbeat();
 
       const refusedByDb = poison.filter((p) => byOffset.has(p.message.offset)).length;
@@ -235,7 +278,9 @@ export async function startIngest(opts: IngestOptions): Promise<IngestWorker> {
     stop: () =>
       (stopping ??= (async () => {
         clearInterval(partitionTimer);
+        await offsets.flush();
         await consumer.disconnect(); // waits for the in-flight batches to finish and commit
+        await offsets.flush();
         await dlq.disconnect();
       })()),
   };
