@@ -42,7 +42,7 @@ async function ensureDatabase(): Promise<void> {
   if (exists.rowCount === 0 && /^[a-z0-9_]+$/.test(name)) await admin.query(`CREATE DATABASE ${name}`);
   await admin.end();
 }
-const TICK_MS = 50;
+const TICK_MS = Number(env.BENCH_TICK_MS ?? 50);
 
 const out = (line: string) => process.stdout.write(`${line}\n`);
 const fmt = (n: number) => Math.round(n).toLocaleString('en-US');

@@ -33,6 +33,8 @@ const HISTORY_ROWS = Number(env.BENCH_HISTORY_ROWS ?? 10_000_000);
 const BASELINE_ROWS = Number(env.BENCH_BASELINE_ROWS ?? 200_000);
 /** Observations produced before the ingest starts, to measure its drain rate alone (0 skips). */
 const BACKLOG = Number(env.BENCH_BACKLOG ?? 3_000_000);
+/** Partitions the ingest processes at once (INGEST_CONCURRENCY); its batches are group-committed. */
+const CONCURRENCY = Number(env.INGEST_CONCURRENCY ?? 12);
 const BROKERS = (env.KAFKA_BROKERS ?? '127.0.0.1:59092').split(',');
 const ADMIN_URL = env.BENCH_ADMIN_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:55432/postgres';
 const DB_NAME = env.BENCH_DATABASE ?? 'vitalis_bench';
@@ -153,7 +155,7 @@ async function endToEnd(pool: Pool, rates: { copyRate: number; appendRate: numbe
     topic,
     dlqTopic: `${topic}.dlq`,
     writeMethod: method,
-    concurrency: 4,
+    concurrency: CONCURRENCY,
     maxWaitTimeInMs: 100,
     onBatchCommitted: (info) => {
       stored += info.stored;
@@ -196,7 +198,7 @@ async function endToEnd(pool: Pool, rates: { copyRate: number; appendRate: numbe
   const e2eRate = stored / ((lastCommit - started) / 1000);
   const windowRate = storedAtProducerEnd / ((produced.ms || seconds * 1000) / 1000);
   lags.sort((a, b) => a - b);
-  out(rate ? `steady state (producer paced at ${fmt(rate)} obs/s for ${seconds} s, write=${method}):` : `end to end (${seconds} s burst as fast as the simulator can, 12 partitions, ingest concurrency 4, write=${method}):`);
+  out(rate ? `steady state (producer paced at ${fmt(rate)} obs/s for ${seconds} s, write=${method}):` : `end to end (${seconds} s burst as fast as the simulator can, 12 partitions, ingest concurrency ${CONCURRENCY}, write=${method}):`);
   out(`  produced ${fmt(produced.sent)} (${fmt(produced.perSecond)} obs/s by the simulator), committed ${fmt(stored)}`);
   out(`  committed during the producing window: ${fmt(windowRate)} obs/s; overall first produce -> last commit: ${fmt(e2eRate)} obs/s (drain after producer stopped: ${((lastCommit - started) / 1000 - produced.ms / 1000).toFixed(1)} s)`);
   if (!rate) {
@@ -239,7 +241,7 @@ async function backlogDrain(pool: Pool, rates: { copyRate: number; appendRate: n
   const started = Date.now();
   const worker = await startIngest({
     kafka, pool, logger, groupId: `vitalis-bench-${randomUUID().slice(0, 8)}`, topic, dlqTopic: `${topic}.dlq`,
-    writeMethod: method, concurrency: 4, maxWaitTimeInMs: 100,
+    writeMethod: method, concurrency: CONCURRENCY, maxWaitTimeInMs: 100,
     onBatchCommitted: (info) => {
       if (!firstCommit) firstCommit = info.committedAt;
       stored += info.stored;
