@@ -65,6 +65,9 @@ describe('triage board', () => {
     const mine = board.entries.filter((e) => e.patient_id === a || e.patient_id === b);
     expect(mine.map((e) => [e.patient_id, e.esi])).toEqual([[a, 1], [b, 2]]);
     expect(mine[0]!.news2).toMatchObject({ score: 12, risk: 'high' });
+    // the latest values behind it, snake_case like the rest of the API
+    const latest = (mine[0] as unknown as { latest_vitals: Record<string, unknown>[] }).latest_vitals;
+    expect(latest.find((v) => v.code === '8867-4')).toEqual({ code: '8867-4', display: 'Heart rate', value: 120, unit: '/min', effective_at: expect.stringMatching(/^\d{4}-\d\d-\d\dT/) });
     expect(mine[0]!.name).toMatch(/^Jo Tri/);
     expect(mine[0]!.alerts).toEqual(['spo2-low']);
     expect(mine[1]!.alerts).toEqual([]);

@@ -21,7 +21,7 @@ export async function loadPatient(pool: Pool, patientId: string): Promise<Patien
   return foldPatient(await readStream(pool, patientStream(patientId)));
 }
 
-export interface LatestVital { code: string; display: string; value: number; unit: string; effectiveAt: string }
+export interface LatestVital { code: string; display: string; value: number; unit: string; effective_at: string }
 export interface PatientRecord {
   patient: PatientState;
   view: PatientView;
@@ -49,7 +49,7 @@ export async function vitalsSummary(pool: Pool, patientId: string): Promise<{ la
   for (const o of latest) {
     if (!('value' in o) || typeof o.value !== 'number') continue;
     values[o.code] = o.value;
-    list.push({ code: o.code, display: NUMERIC_VITALS[o.code as keyof typeof NUMERIC_VITALS]?.display ?? o.code, value: o.value, unit: o.unit, effectiveAt: o.effective_at });
+    list.push({ code: o.code, display: NUMERIC_VITALS[o.code as keyof typeof NUMERIC_VITALS]?.display ?? o.code, value: o.value, unit: o.unit, effective_at: o.effective_at });
   }
   return { latestVitals: list, news2: news2FromLatestVitals(values) };
 }

@@ -18,7 +18,7 @@ const esi = z.coerce.number().int().min(1).max(5).describe('Emergency Severity I
 const entryOut = z.object({
   patient_id: z.string(), version: z.number().int(), esi: z.number().int(), complaint: z.string(), arrived_at: z.string(), updated_at: z.string(),
   name: z.string().nullable().optional(),
-  latest_vitals: z.array(z.object({ code: z.string(), display: z.string(), value: z.number(), unit: z.string(), effectiveAt: z.string() })).optional(),
+  latest_vitals: z.array(z.object({ code: z.string(), display: z.string(), value: z.number(), unit: z.string(), effective_at: z.string() })).optional(),
   news2: z.looseObject({ score: z.number(), risk: z.string() }).optional(),
   alerts: z.array(z.string()).optional().describe('Active vitals alert rules (with read:vitals)'),
 });

@@ -2159,7 +2159,7 @@ export interface paths {
                                 latest_vitals?: {
                                     code: string;
                                     display: string;
-                                    effectiveAt: string;
+                                    effective_at: string;
                                     unit: string;
                                     value: number;
                                 }[];
@@ -2221,7 +2221,7 @@ export interface paths {
                             latest_vitals?: {
                                 code: string;
                                 display: string;
-                                effectiveAt: string;
+                                effective_at: string;
                                 unit: string;
                                 value: number;
                             }[];
@@ -2294,7 +2294,7 @@ export interface paths {
                             latest_vitals?: {
                                 code: string;
                                 display: string;
-                                effectiveAt: string;
+                                effective_at: string;
                                 unit: string;
                                 value: number;
                             }[];
@@ -2376,7 +2376,7 @@ export interface paths {
                             latest_vitals?: {
                                 code: string;
                                 display: string;
-                                effectiveAt: string;
+                                effective_at: string;
                                 unit: string;
                                 value: number;
                             }[];

@@ -34,7 +34,7 @@ export function patientOut(p: PatientState, clinical: boolean): z.infer<typeof p
 export const latestVitalShape = z.object({ code: z.string(), display: z.string(), value: z.number(), unit: z.string(), effective_at: z.string() });
 export const news2Shape = z.looseObject({ score: z.number(), risk: z.string(), complete: z.boolean() });
 
-export const latestOut = (l: LatestVital) => ({ code: l.code, display: l.display, value: l.value, unit: l.unit, effective_at: l.effectiveAt });
+export const latestOut = (l: LatestVital) => ({ code: l.code, display: l.display, value: l.value, unit: l.unit, effective_at: l.effective_at });
 export const news2Out = (n: News2Result) => ({ ...n }) as z.infer<typeof news2Shape>;
 
 export const slotShape = z.object({
