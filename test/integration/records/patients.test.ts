@@ -59,8 +59,9 @@ describe('patients', () => {
   });
 
   it('update needs If-Match (428), refuses a stale one (412), accepts the current one', async () => {
-    const { id, etag } = await register(`Hopper${uid()}`);
-    const body = JSON.stringify(patientBody('Hopper', { gender: 'other' }));
+    const family = `Hopper${uid()}`;
+    const { id, etag } = await register(family);
+    const body = JSON.stringify(patientBody(family, { gender: 'other' }));
     expect((await api(`/patients/${id}`, { method: 'PUT', headers: { ...admin, ...json }, body })).status).toBe(428);
     expect((await api(`/patients/${id}`, { method: 'PUT', headers: { ...admin, ...json, 'if-match': '"7"' }, body })).status).toBe(412);
     const ok = await api(`/patients/${id}`, { method: 'PUT', headers: { ...admin, ...json, 'if-match': etag }, body });
@@ -73,7 +74,7 @@ describe('patients', () => {
     const { id, etag } = await register(`Race${uid()}`);
     const results = await Promise.all(
       Array.from({ length: 20 }, (_, i) =>
-        api(`/patients/${id}`, { method: 'PUT', headers: { ...admin, ...json, 'if-match': etag }, body: JSON.stringify(patientBody(`Race${i}`)) }).then((r) => r.status),
+        api(`/patients/${id}`, { method: 'PUT', headers: { ...admin, ...json, 'if-match': etag }, body: JSON.stringify(patientBody(`Race${i}-${id}`)) }).then((r) => r.status),
       ),
     );
     expect(results.filter((s) => s === 200)).toHaveLength(1);
@@ -135,9 +136,10 @@ describe('patients', () => {
   });
 
   it('every read and write is in the audit trail with the scope that allowed it', async () => {
-    const { id, etag } = await register(`Audit${uid()}`);
+    const family = `Audit${uid()}`;
+    const { id, etag } = await register(family);
     await api(`/patients/${id}`, { headers: nurse });
-    await api(`/patients/${id}`, { method: 'PUT', headers: { ...admin, ...json, 'if-match': etag }, body: JSON.stringify(patientBody('Audit')) });
+    await api(`/patients/${id}`, { method: 'PUT', headers: { ...admin, ...json, 'if-match': etag }, body: JSON.stringify(patientBody(family)) });
     await api(`/patients/${id}/history`, { headers: admin });
     const rows = await auditRows(gw.deps.pool, id);
     expect(rows).toEqual([

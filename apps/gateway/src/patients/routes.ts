@@ -65,9 +65,9 @@ export function patientRoutes(deps: GatewayDeps): FastifyPluginAsyncZod {
     app.post('/api/v1/patients', {
       config: { auth: { scopes: ['write:patients'] } },
       schema: {
-        tags: ['patients'], summary: 'Register a patient', description: 'Body: a FHIR Patient. The id (pat-...) is minted by the server. 201 with Location and ETag.',
+        tags: ['patients'], summary: 'Register a patient', description: 'Body: a FHIR Patient. The id (pat-...) is minted by the server. 201 with Location and ETag. An identifier (system + value) already held by another patient: 409.',
         body: patientIn,
-        response: { 201: patientOut, ...problems(400, 401, 403) },
+        response: { 201: patientOut, ...problems(400, 401, 403, 409) },
       },
     }, async (req, reply) => {
       const p = await registerPatient(pool, callerOf(req), demographicsFrom(req.body));
@@ -90,7 +90,7 @@ export function patientRoutes(deps: GatewayDeps): FastifyPluginAsyncZod {
     app.put('/api/v1/patients/:id', {
       config: { auth: { scopes: ['write:patients'] } },
       schema: {
-        tags: ['patients'], summary: 'Update a patient', description: 'Replaces the demographics. If-Match required (428 without; 412 when stale).',
+        tags: ['patients'], summary: 'Update a patient', description: 'Replaces the demographics. If-Match required (428 without; 412 when stale). An identifier held by another patient: 409.',
         params: idParams, headers: ifMatch, body: patientIn,
         response: { 200: patientOut, ...problems(400, 401, 403, 404, 409, 412, 428) },
       },

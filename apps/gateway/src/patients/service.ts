@@ -8,12 +8,13 @@
  * rm_patients projection (eventually consistent, usually within a projector tick).
  */
 import { randomUUID } from 'node:crypto';
-import type { Pool } from '@vitalis/db';
+import { withTransaction, type Pool, type PoolClient } from '@vitalis/db';
 import { append, ConcurrencyError, readStream, type StoredEvent } from '@vitalis/eventstore';
 import { conflict, notFound, preconditionFailed } from '@vitalis/http';
 import { news2FromLatestVitals, type News2Result } from '@vitalis/clinical';
 import { NUMERIC_VITALS } from '@vitalis/schemas';
-import { foldPatient, patientStream, type Demographics, type PatientState } from '@vitalis/records';
+import { foldPatient, patientStream, type Demographics, type Identifier, type PatientState } from '@vitalis/records';
+import { reserveIdentifiers } from './identifiers';
 import { queryLatest } from '../vitals/history';
 import { audit, forbidden, metadataOf, patientView, readScope, type Caller, type PatientView } from '../records/access';
 
@@ -81,13 +82,35 @@ export async function registerPatient(pool: Pool, caller: Caller, d: Demographic
   assertWriter(caller, undefined);
   const id = options.id ?? mintId();
   try {
-    const r = await append(pool, patientStream(id), 0, [{ type: 'PatientRegistered', data: { patientId: id, ...d } }], metadataOf(caller, 'write:patients'));
+    const r = await withTransaction(pool, async (client) => {
+      await holdIdentifiers(client, id, d.identifiers ?? []);
+      return append(client, patientStream(id), 0, [{ type: 'PatientRegistered', data: { patientId: id, ...d } }], metadataOf(caller, 'write:patients'));
+    });
     await audit(pool, caller, { action: 'patient.register', scope: 'write:patients', resourceType: 'Patient', resourceId: id });
     return foldPatient(r.events)!;
   } catch (err) {
     if (err instanceof ConcurrencyError) throw conflict(`Patient ${id} already exists.`);
+    if (err instanceof IdentifierTaken) {
+      await audit(pool, caller, { action: 'patient.register', outcome: 'failure', scope: 'write:patients', resourceType: 'Patient', resourceId: id, detail: { reason: 'identifier in use', system: err.identifier.system } });
+      throw err.problem();
+    }
     throw err;
   }
+}
+
+/** Another patient holds one of the identifiers: the transaction is rolled back, the caller gets a 409. */
+class IdentifierTaken extends Error {
+  constructor(readonly identifier: Identifier) {
+    super('identifier in use');
+  }
+  problem() {
+    return conflict(`Identifier ${this.identifier.system}|${this.identifier.value} is already assigned to another patient.`);
+  }
+}
+
+async function holdIdentifiers(client: PoolClient, patientId: string, identifiers: Identifier[]): Promise<void> {
+  const taken = await reserveIdentifiers(client, patientId, identifiers);
+  if (taken) throw new IdentifierTaken(taken);
 }
 
 /**
@@ -97,6 +120,8 @@ export async function registerPatient(pool: Pool, caller: Caller, d: Demographic
 async function changePatient(
   pool: Pool, caller: Caller, patientId: string, expected: number | '*' | undefined, action: string, scope: string,
   build: (current: PatientState) => { type: string; data: Record<string, unknown> },
+  /** Runs in the event's transaction (identifier reservations). */
+  alongside?: (client: PoolClient) => Promise<void>,
 ): Promise<PatientState> {
   const current = await requirePatient(pool, caller, patientId, action, scope);
   const at = expected === undefined || expected === '*' ? current.version : expected;
@@ -106,8 +131,15 @@ async function changePatient(
   }
   const event = build(current);
   try {
-    await append(pool, patientStream(patientId), at, [event], metadataOf(caller, scope));
+    await withTransaction(pool, async (client) => {
+      await alongside?.(client);
+      await append(client, patientStream(patientId), at, [event], metadataOf(caller, scope));
+    });
   } catch (err) {
+    if (err instanceof IdentifierTaken) {
+      await audit(pool, caller, { action, outcome: 'failure', scope, resourceType: 'Patient', resourceId: patientId, detail: { reason: 'identifier in use', system: err.identifier.system } });
+      throw err.problem();
+    }
     if (!(err instanceof ConcurrencyError)) throw err;
     await audit(pool, caller, { action, outcome: 'failure', scope, resourceType: 'Patient', resourceId: patientId, detail: { reason: 'concurrent change' } });
     throw typeof expected === 'number' ? preconditionFailed('The patient was changed concurrently; read it again and retry.') : conflict('The patient was changed concurrently; retry.');
@@ -118,7 +150,9 @@ async function changePatient(
 
 export function updatePatient(pool: Pool, caller: Caller, patientId: string, expected: number | '*' | undefined, d: Demographics): Promise<PatientState> {
   assertWriter(caller, patientId);
-  return changePatient(pool, caller, patientId, expected, 'patient.update', 'write:patients', () => ({ type: 'PatientUpdated', data: { ...d } }));
+  const identifiers = d.identifiers;
+  return changePatient(pool, caller, patientId, expected, 'patient.update', 'write:patients', () => ({ type: 'PatientUpdated', data: { ...d } }),
+    identifiers ? (client) => holdIdentifiers(client, patientId, identifiers) : undefined);
 }
 
 /**

@@ -1554,7 +1554,7 @@ export interface paths {
         put?: never;
         /**
          * Register a patient
-         * @description Body: a FHIR Patient. The id (pat-...) is minted by the server. 201 with Location and ETag.
+         * @description Body: a FHIR Patient. The id (pat-...) is minted by the server. 201 with Location and ETag. An identifier (system + value) already held by another patient: 409.
          *
          *     Required scopes: write:patients.
          */
@@ -1615,6 +1615,7 @@ export interface paths {
                 400: components["responses"]["BadRequest"];
                 401: components["responses"]["Unauthorized"];
                 403: components["responses"]["Forbidden"];
+                409: components["responses"]["Conflict"];
                 413: components["responses"]["PayloadTooLarge"];
                 415: components["responses"]["UnsupportedMediaType"];
                 500: components["responses"]["InternalError"];
@@ -1680,7 +1681,7 @@ export interface paths {
         };
         /**
          * Update a patient
-         * @description Replaces the demographics. If-Match required (428 without; 412 when stale).
+         * @description Replaces the demographics. If-Match required (428 without; 412 when stale). An identifier held by another patient: 409.
          *
          *     Required scopes: write:patients.
          */
