@@ -112,7 +112,13 @@ export async function authHeaders(gatewayUrl: string, scopes: Scope[]): Promise<
   return realAuthHeaders(gatewayUrl, scopes);
 }
 
-/** Positions a new consumer group at the current end of `topic`, so it reads only what comes next. */
+/**
+ * Positions a new consumer group at the current end of `topic`, so it reads only what comes next.
+ * The high watermarks themselves are committed: kafkajs' admin.resetOffsets({ earliest: false })
+ * commits -1 ("latest"), which its consumer reads as "no offset" and, with fromBeginning, starts
+ * from the first message (the whole shared topic, which made these tests slow and flaky).
+ */
 export async function groupAtEnd(admin: Admin, groupId: string, topic: string): Promise<void> {
-  await admin.resetOffsets({ groupId, topic, earliest: false });
+  const ends = await admin.fetchTopicOffsets(topic);
+  await admin.setOffsets({ groupId, topic, partitions: ends.map((p) => ({ partition: p.partition, offset: p.high })) });
 }
