@@ -12,6 +12,7 @@ import { createLiveStage, type LiveStage } from '../../../apps/ingest/src/live/s
 import type { IngestWorker } from '../../../apps/ingest/src/worker';
 import { startGateway, type RunningGateway } from '../../helpers/gateway';
 import { testEnv } from '../../helpers/env';
+import { pumpSse } from '../../helpers/sse';
 import { privateTopics, startTestIngest, testKafka, testPool } from '../vitals/support';
 
 export { uid, numeric, waitFor } from '../vitals/support';
@@ -120,19 +121,7 @@ export async function openSse(url: string, headers: Record<string, string>): Pro
       wake?.();
     },
   });
-  const reader = res.body.getReader();
-  const decoder = new TextDecoder();
-  client.ended = (async () => {
-    try {
-      for (;;) {
-        const { done, value } = await reader.read();
-        if (done) return;
-        parser.feed(decoder.decode(value, { stream: true }));
-      }
-    } catch {
-      /* aborted */
-    }
-  })();
+  client.ended = pumpSse(res.body, parser);
   return client;
 }
 

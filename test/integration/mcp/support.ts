@@ -7,6 +7,7 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { Scope } from '@vitalis/schemas';
 import { clientCredentialsToken, registerClient, type RegisteredClient } from '../../helpers/auth';
+import { pumpSse } from '../../helpers/sse';
 
 export const MCP_PATH = '/.well-known/mcp';
 export const PROTOCOL_VERSION = '2025-06-18';
@@ -112,19 +113,7 @@ export async function openStream(baseUrl: string, headers: Record<string, string
       if (e.data.trim() !== '') events.push({ id: e.id, message: JSON.parse(e.data) });
     },
   });
-  const reader = res.body.getReader();
-  const decoder = new TextDecoder();
-  void (async () => {
-    try {
-      for (;;) {
-        const { done, value } = await reader.read();
-        if (done) return;
-        parser.feed(decoder.decode(value, { stream: true }));
-      }
-    } catch {
-      /* aborted */
-    }
-  })();
+  void pumpSse(res.body, parser);
   return stream;
 }
 
