@@ -61,7 +61,9 @@ async function freePort(): Promise<number> {
 }
 
 function startChild(name: string, script: string, extra: Record<string, string>): ChildProcess {
-  const child = spawn(process.execPath, ['--import', 'tsx', script], {
+  // BENCH_CPU_PROF=<dir>: V8 CPU profiles of the gateway and the ingest (written when they exit).
+  const prof = env.BENCH_CPU_PROF ? ['--cpu-prof', `--cpu-prof-dir=${env.BENCH_CPU_PROF}`] : [];
+  const child = spawn(process.execPath, [...prof, '--import', 'tsx', script], {
     env: { ...env, DATABASE_URL: DB_URL, LOG_LEVEL: 'warn', KAFKA_BROKERS: BROKERS.join(','), ...extra },
     stdio: ['ignore', 'ignore', 'inherit'],
   });

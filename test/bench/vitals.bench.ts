@@ -18,7 +18,7 @@ import { randomUUID } from 'node:crypto';
 import { performance } from 'node:perf_hooks';
 import pg from 'pg';
 import { createPool, migrate, withTransaction, type Pool } from '@vitalis/db';
-import { createKafka } from '@vitalis/kafka';
+import { createKafka, TOPICS } from '@vitalis/kafka';
 import { createLogger } from '@vitalis/log';
 import { NUMERIC_VITALS, type NumericVitalCode } from '@vitalis/schemas';
 import { copyRows, writeRows, type StoredRow, type WriteMethod } from '../../apps/ingest/src/store';
@@ -114,7 +114,7 @@ async function baseline(pool: Pool) {
       const batchRows = makeRows(BASELINE_ROWS / 2, `m-${method}-${randomUUID().slice(0, 6)}`);
       const t = performance.now();
       for (let i = 0; i < batchRows.length; i += BATCH) {
-        await withTransaction(pool, (client) => writeRows(client, batchRows.slice(i, i + BATCH), method));
+        await withTransaction(pool, (client) => writeRows(client, TOPICS.vitalsObservations, batchRows.slice(i, i + BATCH), method));
       }
       methods[method] += batchRows.length / ((performance.now() - t) / 1000) / 2;
     }
@@ -124,9 +124,9 @@ async function baseline(pool: Pool) {
   );
   // a redelivery of the same rows costs a conflict check per row
   const dup = makeRows(20_000, `dup-${randomUUID().slice(0, 6)}`);
-  await withTransaction(pool, (client) => writeRows(client, dup, 'copy'));
+  await withTransaction(pool, (client) => writeRows(client, TOPICS.vitalsObservations, dup, 'copy'));
   const t = performance.now();
-  const stored = await withTransaction(pool, (client) => writeRows(client, dup, 'copy'));
+  const stored = await withTransaction(pool, (client) => writeRows(client, TOPICS.vitalsObservations, dup, 'copy'));
   out(`redelivered batch of ${fmt(dup.length)}: ${stored} stored, ${fmt(dup.length / ((performance.now() - t) / 1000))} rows/s`);
   return { copyRate, appendRate: Math.max(methods.copy, methods.unnest), best: (methods.copy >= methods.unnest ? 'copy' : 'unnest') as WriteMethod };
 }

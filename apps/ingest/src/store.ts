@@ -6,7 +6,9 @@
  *  - `copy`:   COPY straight into the log; when the batch holds an already stored row (a redelivery),
  *              COPY into a per-connection temp staging table, then INSERT ... SELECT ... ON CONFLICT DO NOTHING;
  *  - `unnest`: one multi-row INSERT ... SELECT FROM unnest($1::text[], ...) ON CONFLICT DO NOTHING.
- * Both run inside the caller's transaction.
+ * Both run inside the caller's transaction, which also records each partition's offset range in
+ * `vitals_ingest_batches` (when the rows after a live-stream cursor were written: see migration
+ * 0009; live replay needs it, so every writer of the log goes through here).
  */
 import { pipeline } from 'node:stream/promises';
 import { Readable } from 'node:stream';
@@ -176,18 +178,42 @@ function counted(result: { rowCount: number | null; rows: { kafka_partition: num
   return { total: result.rowCount ?? 0, byPartition: count === 'byPartition' ? tally(result.rows.map((r) => r.kafka_partition)) : undefined };
 }
 
-function write(client: PoolClient, rows: StoredRow[], method: WriteMethod, count: Count): Promise<Stored> {
-  return method === 'copy' ? writeCopy(client, rows, count) : writeUnnest(client, rows, count);
+async function write(client: PoolClient, topic: string, rows: StoredRow[], method: WriteMethod, count: Count): Promise<Stored> {
+  const stored = await (method === 'copy' ? writeCopy(client, rows, count) : writeUnnest(client, rows, count));
+  await recordRanges(client, topic, rows);
+  return stored;
 }
 
-/** Inserts `rows` (inside the caller's transaction); returns how many were new. */
-export async function writeRows(client: PoolClient, rows: StoredRow[], method: WriteMethod = 'copy'): Promise<number> {
+/**
+ * One row per Kafka partition: the offset range this transaction wrote, stamped with its now() (the
+ * rows' ingested_at). A redelivered range keeps the first stamp (ON CONFLICT DO NOTHING): its rows
+ * were stored then.
+ */
+async function recordRanges(client: PoolClient, topic: string, rows: StoredRow[]): Promise<void> {
+  const ranges = new Map<number, { first: bigint; last: bigint }>();
+  for (const r of rows) {
+    const offset = BigInt(r.kafka_offset);
+    const range = ranges.get(r.kafka_partition);
+    if (!range) ranges.set(r.kafka_partition, { first: offset, last: offset });
+    else if (offset < range.first) range.first = offset;
+    else if (offset > range.last) range.last = offset;
+  }
+  const partitions = [...ranges.keys()];
+  await client.query(
+    `INSERT INTO vitals_ingest_batches (topic, kafka_partition, first_offset, last_offset)
+     SELECT $1, * FROM unnest($2::int[], $3::bigint[], $4::bigint[]) ON CONFLICT DO NOTHING`,
+    [topic, partitions, partitions.map((p) => String(ranges.get(p)!.first)), partitions.map((p) => String(ranges.get(p)!.last))],
+  );
+}
+
+/** Inserts `rows` read from Kafka topic `topic` (inside the caller's transaction); returns how many were new. */
+export async function writeRows(client: PoolClient, topic: string, rows: StoredRow[], method: WriteMethod = 'copy'): Promise<number> {
   if (rows.length === 0) return 0;
-  return (await write(client, rows, method, 'total')).total;
+  return (await write(client, topic, rows, method, 'total')).total;
 }
 
 /** As writeRows, for rows of several Kafka partitions: how many were new in each partition. */
-export async function writeRowsByPartition(client: PoolClient, rows: StoredRow[], method: WriteMethod = 'copy'): Promise<Map<number, number>> {
+export async function writeRowsByPartition(client: PoolClient, topic: string, rows: StoredRow[], method: WriteMethod = 'copy'): Promise<Map<number, number>> {
   if (rows.length === 0) return new Map();
-  return (await write(client, rows, method, 'byPartition')).byPartition!;
+  return (await write(client, topic, rows, method, 'byPartition')).byPartition!;
 }

@@ -170,14 +170,14 @@ export async function startIngest(opts: IngestOptions): Promise<IngestWorker> {
   /** Writes one partition's rows; if the database refuses the data itself, isolates the offending rows one by one. */
   const storeBatch = async ({ rows, byOffset, poison }: PendingBatch): Promise<number> => {
     try {
-      return await withTransaction(pool, (client) => writeRows(client, rows, writeMethod));
+      return await withTransaction(pool, (client) => writeRows(client, topic, rows, writeMethod));
     } catch (err) {
       if (!isDataError(err)) throw err;
       logger.warn({ err }, 'batch refused by the database, isolating rows');
       let stored = 0;
       for (const row of rows) {
         try {
-          stored += await withTransaction(pool, (client) => writeRows(client, [row], writeMethod));
+          stored += await withTransaction(pool, (client) => writeRows(client, topic, [row], writeMethod));
         } catch (rowErr) {
           if (!isDataError(rowErr)) throw rowErr;
           poison.push({ message: byOffset.get(row.kafka_offset)!, reason: `refused by the database: ${(rowErr as Error).message}` });
@@ -191,7 +191,7 @@ export async function startIngest(opts: IngestOptions): Promise<IngestWorker> {
   const storeGroup = async (group: PendingBatch[]): Promise<number[]> => {
     if (group.length === 1) return [await storeBatch(group[0]!)];
     try {
-      const counts = await withTransaction(pool, (client) => writeRowsByPartition(client, group.flatMap((b) => b.rows), writeMethod));
+      const counts = await withTransaction(pool, (client) => writeRowsByPartition(client, topic, group.flatMap((b) => b.rows), writeMethod));
       return group.map((b) => counts.get(b.partition) ?? 0);
     } catch (err) {
       if (!isDataError(err)) throw err;

@@ -7,6 +7,7 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Pool } from '@vitalis/db';
+import { TOPICS } from '@vitalis/kafka';
 import { validateObservation } from '@vitalis/schemas';
 import { toRow, writeRows } from '../../../apps/ingest/src/store';
 import { authHeaders } from '../../helpers/auth';
@@ -31,7 +32,7 @@ beforeAll(async () => {
   const client = await pool.connect();
   try {
     await client.query('BEGIN');
-    await writeRows(client, rows, 'unnest');
+    await writeRows(client, TOPICS.vitalsObservations, rows, 'unnest');
     await client.query('COMMIT');
   } finally {
     client.release();

@@ -5,7 +5,9 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { clientCredentialsToken, registerClient } from '../../helpers/auth';
+import { withTransaction } from '@vitalis/db';
 import { encodeBatch, liveChannel } from '@vitalis/live';
+import { writeRows, type StoredRow } from '../../../apps/ingest/src/store';
 import { numeric, openSse, openWs, startRig, streamUrl, uid, waitFor, type LiveRig } from './support';
 
 let rig: LiveRig;
@@ -231,13 +233,13 @@ describe('GET /api/v1/vitals/stream', () => {
     const channel = liveChannel(rig.topic);
     const publish = (first: number, last: number) => rig.redis.publish(channel, encodeBatch({ v: 1, partition, first, last, events: [] }));
     await waitFor(async () => publish(100, 100), (n) => n > 0); // the gateway is listening; it has seen offset 100
-    // rows 101..105 are stored but their message is never published (a lost publish)
+    // rows 101..105 are stored (through the ingest's store) but their message is never published (a lost publish)
     const at = new Date().toISOString();
-    await rig.pool.query(
-      `INSERT INTO vitals_observations (patient_id, device_id, seq, code, effective_at, value, unit, kafka_partition, kafka_offset)
-       SELECT $1, $1 || '-dev', g, '8867-4', $2::timestamptz, 70, '/min', $3, 100 + g FROM generate_series(1, 5) g`,
-      [patient, at, partition],
-    );
+    const rows = [1, 2, 3, 4, 5].map((i): StoredRow => ({
+      patient_id: patient, device_id: `${patient}-dev`, seq: i, code: '8867-4', effective_at: at, value: 70, unit: '/min',
+      sample_period_ms: null, samples: null, kafka_partition: partition, kafka_offset: String(100 + i),
+    }));
+    await withTransaction(rig.pool, (c) => writeRows(c, rig.topic, rows));
     await publish(106, 106); // next batch: the gateway sees 101..105 missing and refills from the log
     const events = await sse.waitForEvents(5, 'the 5 rows of the lost message');
     expect(events.map((e) => [e.id, e.data.seq])).toEqual([1, 2, 3, 4, 5].map((i) => [`${partition}-${100 + i}`, i]));

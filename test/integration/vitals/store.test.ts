@@ -4,6 +4,7 @@
  */
 import { afterAll, describe, expect, it } from 'vitest';
 import { withTransaction } from '@vitalis/db';
+import { TOPICS } from '@vitalis/kafka';
 import { writeRows, type StoredRow, type WriteMethod } from '../../../apps/ingest/src/store';
 import { testPool, uid } from './support';
 
@@ -38,26 +39,26 @@ const count = async (patient: string) =>
 describe.each<WriteMethod>(['copy', 'unnest'])('writeRows (%s)', (method) => {
   it('stores a fresh batch, then only the new rows of an overlapping redelivery', async () => {
     const patient = `pat-store-${uid()}`;
-    expect(await withTransaction(pool, (c) => writeRows(c, rows(patient, 0, 300), method))).toBe(300);
+    expect(await withTransaction(pool, (c) => writeRows(c, TOPICS.vitalsObservations, rows(patient, 0, 300), method))).toBe(300);
     // 0..299 are stored: 200..499 overlaps by 100
-    expect(await withTransaction(pool, (c) => writeRows(c, rows(patient, 200, 500), method))).toBe(200);
-    expect(await withTransaction(pool, (c) => writeRows(c, rows(patient, 0, 500), method))).toBe(0);
+    expect(await withTransaction(pool, (c) => writeRows(c, TOPICS.vitalsObservations, rows(patient, 200, 500), method))).toBe(200);
+    expect(await withTransaction(pool, (c) => writeRows(c, TOPICS.vitalsObservations, rows(patient, 0, 500), method))).toBe(0);
     expect(await count(patient)).toBe(500);
   });
 
   it('stores a row duplicated inside one batch once', async () => {
     const patient = `pat-store-${uid()}`;
     const batch = [...rows(patient, 0, 10), ...rows(patient, 5, 6)];
-    expect(await withTransaction(pool, (c) => writeRows(c, batch, method))).toBe(10);
+    expect(await withTransaction(pool, (c) => writeRows(c, TOPICS.vitalsObservations, batch, method))).toBe(10);
     expect(await count(patient)).toBe(10);
   });
 
   it('keeps the transaction usable after the fallback (later statements commit)', async () => {
     const patient = `pat-store-${uid()}`;
-    await withTransaction(pool, (c) => writeRows(c, rows(patient, 0, 5), method));
+    await withTransaction(pool, (c) => writeRows(c, TOPICS.vitalsObservations, rows(patient, 0, 5), method));
     await withTransaction(pool, async (c) => {
-      await writeRows(c, rows(patient, 0, 10), method);
-      await writeRows(c, rows(patient, 10, 12), method);
+      await writeRows(c, TOPICS.vitalsObservations, rows(patient, 0, 10), method);
+      await writeRows(c, TOPICS.vitalsObservations, rows(patient, 10, 12), method);
     });
     expect(await count(patient)).toBe(12);
   });

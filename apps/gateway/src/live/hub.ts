@@ -293,13 +293,14 @@ export class LiveHub {
   async #catchUp(s: Sub, fresh: boolean): Promise<void> {
     try {
       if (fresh) {
-        const start = await latestCursor(this.opts.pool, s.opts.patients);
+        const start = await latestCursor(this.opts.pool, this.opts.topic, s.opts.patients);
         for (const [p, pos] of start) if (isAfter(s.cursor, p, pos)) s.cursor.set(p, pos);
       }
       s.markReady();
       for (;;) {
         if (s.closed) return;
         const { events, more } = await replayPage(this.opts.pool, {
+          topic: this.opts.topic,
           patients: s.opts.patients,
           codes: s.opts.codes,
           alerts: s.opts.alerts !== false,

@@ -1,0 +1,105 @@
+/**
+ * Live replay from the append log without a per-row position index (migration 0009): the rows after
+ * a cursor are found through the ingest's batch ranges + the series index (on-time rows) and the
+ * partial late-row index (rows ingested long after their effective_at). Exact: every row after the
+ * cursor, in position order, none before it, whichever path finds it.
+ */
+import { afterAll, describe, expect, it } from 'vitest';
+import { withTransaction } from '@vitalis/db';
+import type { Cursor } from '@vitalis/live';
+import { writeRows, type StoredRow } from '../../../apps/ingest/src/store';
+import { latestCursor, replayPage } from '../../../apps/gateway/src/live/replay';
+import { testPool, uid } from '../vitals/support';
+
+const pool = testPool();
+afterAll(() => pool.end());
+
+const MINUTE = 60_000;
+const iso = (ms: number) => new Date(ms).toISOString();
+
+function row(patient: string, partition: number, offset: number, effectiveAt: number, code = '8867-4'): StoredRow {
+  return {
+    patient_id: patient, device_id: `${patient}-dev`, seq: offset, code, effective_at: iso(effectiveAt), value: 60 + (offset % 40), unit: '/min',
+    sample_period_ms: null, samples: null, kafka_partition: partition, kafka_offset: String(offset),
+  };
+}
+
+/** One ingest transaction (rows + its range), as the worker writes it. */
+const ingest = (topic: string, rows: StoredRow[]) => withTransaction(pool, (c) => writeRows(c, topic, rows));
+
+const offsetsOf = (events: { offset: number }[]) => events.map((e) => e.offset);
+const cursor = (entries: [number, number][]): Cursor => new Map(entries.map(([p, offset]) => [p, { offset, k: 0 }]));
+const page = (topic: string, patients: string[], after: Cursor, limit = 100, codes?: string[]) =>
+  replayPage(pool, { topic, patients, codes, alerts: false, after, limit });
+
+describe('live replay without a position index', () => {
+  it('returns on-time, late and future-dated rows after the cursor, in offset order, and nothing before it', async () => {
+    const topic = `replay-${uid()}`;
+    const p = `pat-replay-${uid()}`;
+    const now = Date.now();
+    await ingest(topic, [10, 11, 12, 13, 14].map((o) => row(p, 3, o, now - 1_000 + o)));
+    // a device's buffered backlog: ingested now, effective two hours ago (late rows)
+    await ingest(topic, [15, 16, 17].map((o) => row(p, 3, o, now - 120 * MINUTE + o)).concat(row(p, 3, 18, now)));
+    // a device whose clock runs an hour ahead, and a late ECG-free respiratory rate
+    await ingest(topic, [row(p, 3, 19, now + 1), row(p, 3, 20, now - 30 * MINUTE, '9279-1'), row(p, 3, 21, now + 60 * MINUTE)]);
+
+    const all = await page(topic, [p], cursor([[3, 12]]));
+    expect(offsetsOf(all.events)).toEqual([13, 14, 15, 16, 17, 18, 19, 20, 21]);
+    expect(all.more).toBe(false);
+    expect(all.events.map((e) => (e.kind === 'observation' ? e.data.seq : -1))).toEqual([13, 14, 15, 16, 17, 18, 19, 20, 21]);
+
+    // pages: cut after `limit`, `more` set, the next page continues exactly
+    const first = await page(topic, [p], cursor([[3, 15]]), 3);
+    expect(offsetsOf(first.events)).toEqual([16, 17, 18]);
+    expect(first.more).toBe(true);
+    const second = await page(topic, [p], cursor([[3, 18]]), 3);
+    expect(offsetsOf(second.events)).toEqual([19, 20, 21]);
+
+    // a code filter applies on both paths
+    expect(offsetsOf((await page(topic, [p], cursor([[3, 9]]), 100, ['9279-1'])).events)).toEqual([20]);
+    // nothing after the last stored position; everything without a cursor entry
+    expect((await page(topic, [p], cursor([[3, 21]]))).events).toEqual([]);
+    expect(offsetsOf((await page(topic, [p], new Map())).events)).toEqual([10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21]);
+    // a fresh subscription starts at the partition's latest stored position
+    expect(await latestCursor(pool, topic, [p])).toEqual(cursor([[3, 21]]));
+  });
+
+  it('bounds the window by when the rows after the cursor were written, not by the time of the replay', async () => {
+    const topic = `replay-${uid()}`;
+    const p = `pat-replay-old-${uid()}`;
+    const twoHoursAgo = Date.now() - 120 * MINUTE;
+    await ingest(topic, [1, 2, 3, 4].map((o) => row(p, 0, o, twoHoursAgo + o)));
+    // as if written two hours ago (on time then): the rows and their range
+    await pool.query(`UPDATE vitals_observations SET ingested_at = $2 WHERE patient_id = $1`, [p, iso(twoHoursAgo + 10)]);
+    await pool.query(`UPDATE vitals_ingest_batches SET ingested_at = $2 WHERE topic = $1`, [topic, iso(twoHoursAgo + 10)]);
+    await ingest(topic, [row(p, 0, 5, Date.now())]);
+
+    expect(offsetsOf((await page(topic, [p], cursor([[0, 1]]))).events)).toEqual([2, 3, 4, 5]);
+    expect(offsetsOf((await page(topic, [p], cursor([[0, 4]]))).events)).toEqual([5]);
+  });
+
+  it('keeps topics apart: another topic with the same partition and offsets shadows nothing', async () => {
+    const [a, b] = [`replay-a-${uid()}`, `replay-b-${uid()}`];
+    const p = `pat-replay-a-${uid()}`;
+    const q = `pat-replay-b-${uid()}`;
+    const now = Date.now();
+    await ingest(a, [100, 101, 102].map((o) => row(p, 7, o, now + o)));
+    await ingest(b, [50, 101, 200].map((o) => row(q, 7, o, now + o)));
+    expect(offsetsOf((await page(a, [p], cursor([[7, 100]]))).events)).toEqual([101, 102]);
+    expect(await latestCursor(pool, a, [p])).toEqual(cursor([[7, 102]]));
+    expect(await latestCursor(pool, b, [q])).toEqual(cursor([[7, 200]]));
+  });
+
+  it('replays a ward (several patients, several partitions) in position order per partition', async () => {
+    const topic = `replay-${uid()}`;
+    const [p, q, r] = ['p', 'q', 'r'].map((x) => `pat-ward-${x}-${uid()}`) as [string, string, string];
+    const now = Date.now();
+    await ingest(topic, [row(p, 1, 40, now), row(q, 1, 41, now), row(r, 2, 7, now), row(p, 1, 42, now - 10 * MINUTE), row(r, 2, 8, now)]);
+    const { events } = await page(topic, [p, q, r], cursor([[1, 40], [2, 7]]));
+    expect(events.map((e) => [e.partition, e.offset, e.patient_id])).toEqual([
+      [1, 41, q],
+      [1, 42, p],
+      [2, 8, r],
+    ]);
+  });
+});
