@@ -138,4 +138,16 @@ describe('vitals retention (projector maintenance)', () => {
     const ahead = new Date(Date.now() + 7 * 86_400_000).toISOString().slice(0, 10).replaceAll('-', '');
     expect((await pool.query('SELECT to_regclass($1) AS t', [`vitals_observations_${ahead}`])).rows[0].t).not.toBeNull();
   });
+
+  it("prunes the ingest's offset ranges (what live replay reads) with the same retention", async () => {
+    const topic = `retention-${uid()}`;
+    await pool.query(
+      `INSERT INTO vitals_ingest_batches (topic, kafka_partition, first_offset, last_offset, ingested_at)
+       VALUES ($1, 0, 0, 9, now() - interval '1000 days'), ($1, 0, 10, 19, now() - interval '2 days'), ($1, 0, 20, 29, now())`,
+      [topic],
+    );
+    await maintainPartitions(pool, { retentionDays: 900, daysAhead: 7 });
+    const { rows } = await pool.query('SELECT last_offset::int AS o FROM vitals_ingest_batches WHERE topic = $1 ORDER BY 1', [topic]);
+    expect(rows.map((r) => r.o)).toEqual([19, 29]);
+  });
 });
