@@ -10,6 +10,7 @@
  * Never asserts. Database: DATABASE_URL (default vitalis_bench); the topic is deleted afterwards.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
+import { cpus } from 'node:os';
 import { randomUUID } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import http from 'node:http';
@@ -87,6 +88,14 @@ const cpuOf = (pid: number | 'self') => {
   } catch {
     return 0;
   }
+};
+
+/** Machine-wide CPU jiffies (busy, total) from /proc/stat: how saturated the whole box was. */
+const machineCpu = () => {
+  const f = readFileSync('/proc/stat', 'utf8').split('\n')[0]!.trim().split(/\s+/).slice(1).map(Number);
+  const idle = (f[3] ?? 0) + (f[4] ?? 0); // idle + iowait
+  const total = f.slice(0, 8).reduce((a, b) => a + b, 0); // guest time is already in user
+  return { busy: total - idle, total };
 };
 
 /** Per-run counters, shared by all subscribers. */
@@ -208,7 +217,7 @@ async function main() {
   // latency measured here, so it is printed next to them.
   const loopDelay = monitorEventLoopDelay({ resolution: 5 });
   loopDelay.enable();
-  const cpu0 = { gateway: cpuOf(gateway.pid!), ingest: cpuOf(ingest.pid!), bench: cpuOf('self') };
+  const cpu0 = { gateway: cpuOf(gateway.pid!), ingest: cpuOf(ingest.pid!), bench: cpuOf('self'), machine: machineCpu() };
   const started = Date.now();
   const perTick = Math.round((RATE * TICK_MS) / 1000);
   let next = started;
@@ -240,8 +249,12 @@ async function main() {
   }
   const drainMs = Date.now() - started - producingMs;
   const wall = (producingMs + drainMs) / 1000;
+  const machineBusy = () => {
+    const m = machineCpu();
+    return Math.round(((m.busy - cpu0.machine.busy) / Math.max(1, m.total - cpu0.machine.total)) * 100);
+  };
   const cpuShare = (now: number, before: number) => `${Math.round(((now - before) / wall) * 100)}%`;
-  const cpuLine = `CPU over the run (100% = one core): gateway ${cpuShare(cpuOf(gateway.pid!), cpu0.gateway)}, ingest ${cpuShare(cpuOf(ingest.pid!), cpu0.ingest)}, bench clients + producer ${cpuShare(cpuOf('self'), cpu0.bench)}`;
+  const cpuLine = `CPU over the run (100% = one core): gateway ${cpuShare(cpuOf(gateway.pid!), cpu0.gateway)}, ingest ${cpuShare(cpuOf(ingest.pid!), cpu0.ingest)}, bench clients + producer ${cpuShare(cpuOf('self'), cpu0.bench)}; the whole machine (${cpus().length} cores, PostgreSQL, Kafka and Redis included) ${machineBusy()}% busy`;
   measuring = false;
   clearInterval(rssTimer);
 
