@@ -78,6 +78,15 @@ describe('live replay without a position index', () => {
     expect(offsetsOf((await page(topic, [p], cursor([[0, 4]]))).events)).toEqual([5]);
   });
 
+  it('finds the partition of a patient whose latest row is older than the 2-day fast path', async () => {
+    const topic = `replay-${uid()}`;
+    const p = `pat-replay-quiet-${uid()}`;
+    const tenDaysAgo = Date.now() - 10 * 24 * 60 * MINUTE;
+    await ingest(topic, [5, 6, 7].map((o) => row(p, 4, o, tenDaysAgo + o)));
+    expect(await latestCursor(pool, topic, [p])).toEqual(cursor([[4, 7]]));
+    expect(offsetsOf((await page(topic, [p], cursor([[4, 5]]))).events)).toEqual([6, 7]);
+  });
+
   it('keeps topics apart: another topic with the same partition and offsets shadows nothing', async () => {
     const [a, b] = [`replay-a-${uid()}`, `replay-b-${uid()}`];
     const p = `pat-replay-a-${uid()}`;

@@ -34,13 +34,14 @@ const PATIENT_PARTITION = `
 
 /** The latest stored position (from topic `topic`) of each watched patient's partition. */
 export async function latestCursor(pool: Pool, topic: string, patients: string[]): Promise<Cursor> {
-  const { rows } = await pool.query<{ p: number; o: string }>(
-    `SELECT pp.p, last.o FROM (SELECT DISTINCT part.p FROM unnest($1::text[]) AS pat(id)
+  const { rows } = await pool.query<{ p: number; o: string }>({
+    name: 'vitalis-live-latest-cursor', // prepared per connection, like the replay page below
+    text: `SELECT pp.p, last.o FROM (SELECT DISTINCT part.p FROM unnest($1::text[]) AS pat(id)
                                  CROSS JOIN LATERAL (${PATIENT_PARTITION.replace('$CODES', '$2')}) part) pp
        CROSS JOIN LATERAL (SELECT last_offset AS o FROM vitals_ingest_batches
                             WHERE topic = $3 AND kafka_partition = pp.p ORDER BY last_offset DESC LIMIT 1) last`,
-    [patients, VITAL_CODES, topic],
-  );
+    values: [patients, VITAL_CODES, topic],
+  });
   const cursor: Cursor = new Map();
   for (const r of rows) cursor.set(r.p, { offset: Number(r.o), k: 0 });
   return cursor;
@@ -64,8 +65,11 @@ export async function replayPage(pool: Pool, q: ReplayQuery): Promise<{ events: 
   const { rows } = await pool.query<{
     patient_id: string; device_id: string; seq: number; code: string; at: string; value: number | null; unit: string;
     sample_period_ms: number | null; samples: number[] | null; kafka_partition: number; kafka_offset: string;
-  }>(
-    `WITH c(p, o) AS (SELECT * FROM unnest($2::int[], $3::bigint[])),
+  }>({
+    // Named: a prepared statement per connection, parsed once. Planning over every daily partition
+    // costs about as much as running the query (~0.4 vs ~0.3 ms on the bench database).
+    name: 'vitalis-live-replay-page',
+    text: `WITH c(p, o) AS (SELECT * FROM unnest($2::int[], $3::bigint[])),
           pp AS (SELECT pat.id, part.p, COALESCE((SELECT c.o FROM c WHERE c.p = part.p), -1) AS after
                    FROM unnest($1::text[]) AS pat(id) CROSS JOIN LATERAL (${PATIENT_PARTITION.replace('$CODES', '$6')}) part),
           w AS (SELECT pp.*, b.ingested_at - interval '${REPLAY_WINDOW}' AS since FROM pp
@@ -86,8 +90,8 @@ export async function replayPage(pool: Pool, q: ReplayQuery): Promise<{ events: 
        ) both_paths ORDER BY kafka_offset LIMIT $5) r
       ORDER BY r.kafka_partition, r.kafka_offset
       LIMIT $5`,
-    [q.patients, parts, offs, q.codes?.length ? q.codes : null, q.limit + 1, VITAL_CODES, q.topic],
-  );
+    values: [q.patients, parts, offs, q.codes?.length ? q.codes : null, q.limit + 1, VITAL_CODES, q.topic],
+  });
   const more = rows.length > q.limit;
   const page = more ? rows.slice(0, q.limit) : rows;
   const events: LiveEvent[] = page.map((r) => ({
