@@ -176,7 +176,8 @@ describe('vitals-telemetry-monitor in a browser', () => {
       other.page.on('request', (r) => requests.push(new URL(r.url()).pathname));
       await openCard(other.page, rig.gw, 'vitals-telemetry-monitor', { token: await tokenFor(rig.gw, ['read:vitals']), patient });
       await eventually(() => other.page.locator('#v-8867-4').innerText(), (t) => t === '142', 'the latest heart rate from GET /api/v1/vitals/latest');
-      expect(await other.page.locator('#conn').getAttribute('data-state')).toBe('live');
+      // the REST read and the stream's opening are independent: the stream may open just after
+      await eventually(() => other.page.locator('#conn').getAttribute('data-state'), (s) => s === 'live', 'the live stream open');
       expect(await other.page.locator('#patient-label').innerText()).toBe(`Patient ${patient}`);
       expect(requests).not.toContain(`/api/v1/patients/${patient}`);
       expect(other.errors).toEqual([]);
