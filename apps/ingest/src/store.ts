@@ -97,30 +97,30 @@ export async function copyRows(client: PoolClient, table: string, rows: StoredRo
  * undoes it and the batch takes the staged ON CONFLICT path. Redeliveries are rare (a crash or a
  * rebalance), so the common case pays one write per row instead of two.
  */
-async function writeCopy(client: PoolClient, rows: StoredRow[], count: Count): Promise<Stored> {
+async function writeCopy(client: PoolClient, rows: StoredRow[]): Promise<Position[]> {
   await client.query('SAVEPOINT vitals_copy');
   try {
     await copyRows(client, 'vitals_observations', rows);
     await client.query('RELEASE SAVEPOINT vitals_copy');
-    return { total: rows.length, byPartition: count === 'byPartition' ? tally(rows.map((r) => r.kafka_partition)) : undefined };
+    return rows.map((r) => ({ kafka_partition: r.kafka_partition, kafka_offset: r.kafka_offset }));
   } catch (err) {
     await client.query('ROLLBACK TO SAVEPOINT vitals_copy');
     if ((err as { code?: string }).code !== '23505') throw err;
-    return writeStaged(client, rows, count);
+    return writeStaged(client, rows);
   }
 }
 
-async function writeStaged(client: PoolClient, rows: StoredRow[], count: Count): Promise<Stored> {
+async function writeStaged(client: PoolClient, rows: StoredRow[]): Promise<Position[]> {
   await ensureStage(client);
   await copyRows(client, 'vitals_ingest_stage', rows);
-  const result = await client.query<{ kafka_partition: number }>(
-    `INSERT INTO vitals_observations (${COLUMNS}) SELECT ${COLUMNS} FROM vitals_ingest_stage ON CONFLICT DO NOTHING${returning(count)}`,
+  const result = await client.query<Position>(
+    `INSERT INTO vitals_observations (${COLUMNS}) SELECT ${COLUMNS} FROM vitals_ingest_stage ON CONFLICT DO NOTHING ${RETURNING}`,
   );
   // ON COMMIT DELETE ROWS empties the stage at commit; a caller that rolls back empties it too.
-  return counted(result, count);
+  return result.rows;
 }
 
-async function writeUnnest(client: PoolClient, rows: StoredRow[], count: Count): Promise<Stored> {
+async function writeUnnest(client: PoolClient, rows: StoredRow[]): Promise<Position[]> {
   const n = rows.length;
   const cols = {
     patient: new Array<string>(n),
@@ -148,48 +148,38 @@ async function writeUnnest(client: PoolClient, rows: StoredRow[], count: Count):
     cols.partition[i] = r.kafka_partition;
     cols.offset[i] = r.kafka_offset;
   });
-  const result = await client.query<{ kafka_partition: number }>(
+  const result = await client.query<Position>(
     `INSERT INTO vitals_observations (${COLUMNS})
      SELECT p, d, s, c, t, v, u, sp, smp::real[], kp, ko
      FROM unnest($1::text[], $2::text[], $3::bigint[], $4::text[], $5::timestamptz[], $6::float8[], $7::text[], $8::real[], $9::text[], $10::int[], $11::bigint[])
        AS x(p, d, s, c, t, v, u, sp, smp, kp, ko)
-     ON CONFLICT DO NOTHING${returning(count)}`,
+     ON CONFLICT DO NOTHING ${RETURNING}`,
     [cols.patient, cols.device, cols.seq, cols.code, cols.at, cols.value, cols.unit, cols.period, cols.samples, cols.partition, cols.offset],
   );
-  return counted(result, count);
+  return result.rows;
 }
 
-/** New rows: in all, and per Kafka partition when asked (the ingest writes several partitions' batches at once). */
-interface Stored {
-  total: number;
-  byPartition?: Map<number, number>;
+/** Where a stored row came from; the write paths return those of the rows that were new. */
+interface Position {
+  kafka_partition: number;
+  kafka_offset: string;
 }
-type Count = 'total' | 'byPartition';
+const RETURNING = 'RETURNING kafka_partition, kafka_offset';
 
-const returning = (count: Count) => (count === 'byPartition' ? ' RETURNING kafka_partition' : '');
-
-function tally(partitions: number[]): Map<number, number> {
-  const counts = new Map<number, number>();
-  for (const p of partitions) counts.set(p, (counts.get(p) ?? 0) + 1);
-  return counts;
-}
-
-function counted(result: { rowCount: number | null; rows: { kafka_partition: number }[] }, count: Count): Stored {
-  return { total: result.rowCount ?? 0, byPartition: count === 'byPartition' ? tally(result.rows.map((r) => r.kafka_partition)) : undefined };
-}
-
-async function write(client: PoolClient, topic: string, rows: StoredRow[], method: WriteMethod, count: Count): Promise<Stored> {
-  const stored = await (method === 'copy' ? writeCopy(client, rows, count) : writeUnnest(client, rows, count));
-  await recordRanges(client, topic, rows);
-  return stored;
+/** Writes the rows and records the ranges of the new ones; returns the new rows' positions. */
+async function write(client: PoolClient, topic: string, rows: StoredRow[], method: WriteMethod): Promise<Position[]> {
+  const inserted = await (method === 'copy' ? writeCopy(client, rows) : writeUnnest(client, rows));
+  await recordRanges(client, topic, inserted);
+  return inserted;
 }
 
 /**
- * One row per Kafka partition: the offset range this transaction wrote, stamped with its now() (the
- * rows' ingested_at). A redelivered range keeps the first stamp (ON CONFLICT DO NOTHING): its rows
- * were stored then.
+ * One row per Kafka partition: the offset range of the rows this transaction stored, stamped with
+ * its now() (their ingested_at). Only NEW rows count: a redelivery stores nothing again, and a
+ * range must never claim a later time for rows written earlier (replay would start too late).
  */
-async function recordRanges(client: PoolClient, topic: string, rows: StoredRow[]): Promise<void> {
+async function recordRanges(client: PoolClient, topic: string, rows: Position[]): Promise<void> {
+  if (rows.length === 0) return;
   const ranges = new Map<number, { first: bigint; last: bigint }>();
   for (const r of rows) {
     const offset = BigInt(r.kafka_offset);
@@ -209,11 +199,13 @@ async function recordRanges(client: PoolClient, topic: string, rows: StoredRow[]
 /** Inserts `rows` read from Kafka topic `topic` (inside the caller's transaction); returns how many were new. */
 export async function writeRows(client: PoolClient, topic: string, rows: StoredRow[], method: WriteMethod = 'copy'): Promise<number> {
   if (rows.length === 0) return 0;
-  return (await write(client, topic, rows, method, 'total')).total;
+  return (await write(client, topic, rows, method)).length;
 }
 
 /** As writeRows, for rows of several Kafka partitions: how many were new in each partition. */
 export async function writeRowsByPartition(client: PoolClient, topic: string, rows: StoredRow[], method: WriteMethod = 'copy'): Promise<Map<number, number>> {
   if (rows.length === 0) return new Map();
-  return (await write(client, topic, rows, method, 'byPartition')).byPartition!;
+  const counts = new Map<number, number>();
+  for (const r of await write(client, topic, rows, method)) counts.set(r.kafka_partition, (counts.get(r.kafka_partition) ?? 0) + 1);
+  return counts;
 }

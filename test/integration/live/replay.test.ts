@@ -87,6 +87,22 @@ describe('live replay without a position index', () => {
     expect(offsetsOf((await page(topic, [p], cursor([[4, 5]]))).events)).toEqual([6, 7]);
   });
 
+  it('a redelivery that stores nothing records no range: replay still starts from when the rows were written', async () => {
+    const topic = `replay-${uid()}`;
+    const p = `pat-replay-redelivered-${uid()}`;
+    const anHourAgo = Date.now() - 60 * MINUTE;
+    await ingest(topic, [10, 11, 12, 13, 14, 15, 16].map((o) => row(p, 2, o, anHourAgo + o)));
+    await pool.query(`UPDATE vitals_observations SET ingested_at = $2 WHERE patient_id = $1`, [p, iso(anHourAgo + 50)]);
+    await pool.query(`UPDATE vitals_ingest_batches SET ingested_at = $2 WHERE topic = $1`, [topic, iso(anHourAgo + 50)]);
+    // an hour later a restarted ingest is handed a shorter batch of the same offsets: all duplicates
+    expect(await ingest(topic, [10, 11, 12].map((o) => row(p, 2, o, anHourAgo + o)))).toBe(0);
+    // and then a partly new one: only 17 is new, so only 17 gets a range of its own
+    expect(await ingest(topic, [15, 16, 17].map((o) => row(p, 2, o, anHourAgo + o)))).toBe(1);
+    const ranges = await pool.query('SELECT first_offset::int AS f, last_offset::int AS l FROM vitals_ingest_batches WHERE topic = $1 ORDER BY l', [topic]);
+    expect(ranges.rows).toEqual([{ f: 10, l: 16 }, { f: 17, l: 17 }]);
+    expect(offsetsOf((await page(topic, [p], cursor([[2, 10]]))).events)).toEqual([11, 12, 13, 14, 15, 16, 17]);
+  });
+
   it('keeps topics apart: another topic with the same partition and offsets shadows nothing', async () => {
     const [a, b] = [`replay-a-${uid()}`, `replay-b-${uid()}`];
     const p = `pat-replay-a-${uid()}`;
