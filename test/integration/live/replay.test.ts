@@ -103,6 +103,57 @@ describe('live replay without a position index', () => {
     expect(offsetsOf((await page(topic, [p], cursor([[2, 10]]))).events)).toEqual([11, 12, 13, 14, 15, 16, 17]);
   });
 
+  it('reads window after window of ingest time: an old cursor, a quiet stretch, pages cut across windows', async () => {
+    const topic = `replay-${uid()}`;
+    const p = `pat-replay-windows-${uid()}`;
+    const q = `pat-replay-other-${uid()}`;
+    const HOUR = 60 * MINUTE;
+    // six ingest transactions an hour apart on partition 6; p is quiet in the 3rd and 4th (q's rows only)
+    let offset = 0;
+    const expected: number[] = [];
+    for (let h = 0; h < 6; h++) {
+      const at = Date.now() - (6 - h) * HOUR;
+      const who = h === 2 || h === 3 ? q : p;
+      const batch = [0, 1].map(() => row(who, 6, ++offset, at));
+      if (who === p) expected.push(...batch.map((r) => Number(r.kafka_offset)));
+      await ingest(topic, batch);
+      // as if written then, on time
+      const first = Number(batch[0]!.kafka_offset);
+      await pool.query(
+        `UPDATE vitals_observations SET ingested_at = $3 WHERE patient_id = ANY($1) AND kafka_partition = 6 AND kafka_offset BETWEEN $2 AND $2 + 1`,
+        [[p, q], first, iso(at + 100)],
+      );
+      await pool.query(`UPDATE vitals_ingest_batches SET ingested_at = $3 WHERE topic = $1 AND last_offset = $2`, [topic, first + 1, iso(at + 100)]);
+    }
+    const windowed = (after: Cursor, limit: number) => replayPage(pool, { topic, patients: [p], alerts: false, after, limit, windowMs: MINUTE });
+
+    const all = await windowed(new Map(), 100);
+    expect(offsetsOf(all.events)).toEqual(expected);
+    expect(all.more).toBe(false);
+
+    const first = await windowed(new Map(), 3);
+    expect(offsetsOf(first.events)).toEqual(expected.slice(0, 3));
+    expect(first.more).toBe(true);
+    const rest = await windowed(cursor([[6, expected[2]!]]), 100);
+    expect(offsetsOf(rest.events)).toEqual(expected.slice(3));
+    // the same from the default (10-minute) window
+    expect(offsetsOf((await page(topic, [p], cursor([[6, expected[1]!]]))).events)).toEqual(expected.slice(2));
+  });
+
+  it('windows closer together than the skew margin: each row once, in order', async () => {
+    const topic = `replay-${uid()}`;
+    const p = `pat-replay-close-${uid()}`;
+    const start = Date.now() - 30 * MINUTE;
+    for (let i = 0; i < 4; i++) {
+      const at = start + i * 2 * MINUTE; // 2 minutes apart: beyond a 1-minute window, within the 3-minute margin
+      await ingest(topic, [1, 2].map((k) => row(p, 8, i * 2 + k, at)));
+      await pool.query(`UPDATE vitals_observations SET ingested_at = $3 WHERE patient_id = $1 AND kafka_offset BETWEEN $2 AND $2 + 1`, [p, i * 2 + 1, iso(at + 100)]);
+      await pool.query(`UPDATE vitals_ingest_batches SET ingested_at = $3 WHERE topic = $1 AND last_offset = $2`, [topic, i * 2 + 2, iso(at + 100)]);
+    }
+    const { events } = await replayPage(pool, { topic, patients: [p], alerts: false, after: new Map(), limit: 100, windowMs: MINUTE });
+    expect(offsetsOf(events)).toEqual([1, 2, 3, 4, 5, 6, 7, 8]);
+  });
+
   it('keeps topics apart: another topic with the same partition and offsets shadows nothing', async () => {
     const [a, b] = [`replay-a-${uid()}`, `replay-b-${uid()}`];
     const p = `pat-replay-a-${uid()}`;

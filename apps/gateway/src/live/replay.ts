@@ -4,13 +4,16 @@
  * stream `patient-alerts-<id>`), merged in position order per partition.
  *
  * The log has no per-row (patient, partition, offset) index (migration 0009: it cost 30% of the
- * ingest). "Patient p's rows after (k, o)" is answered exactly from:
- *  - vitals_ingest_batches: when the first range after o in partition k was written (T); nothing
- *    after o there means nothing to replay;
- *  - the series index (patient_id, code, effective_at) from T - REPLAY_WINDOW: every on-time row
- *    written after the cursor has effective_at >= its ingested_at - LATE_AFTER >= T - LATE_AFTER,
- *    and REPLAY_WINDOW adds a margin for ingest transactions that overlap during a rebalance;
- *  - the partial late-row index for rows ingested more than LATE_AFTER after their effective_at.
+ * ingest). "Patient p's rows after (k, o)" is answered exactly, one window of ingest time at a time:
+ *  - vitals_ingest_batches (the offset ranges each ingest transaction stored, with its time) gives
+ *    the window: from the first range after o (time t0) to the last range written by t0 + W
+ *    (offset o_end). Nothing after o there means nothing to replay;
+ *  - on-time rows of the window (ingested within 1 minute of their effective_at) come from the
+ *    series index, effective_at in [t0 - 3 min, t0 + W + 3 min]: 1 minute of skew plus a 2-minute
+ *    margin for ingest transactions that overlap during a rebalance;
+ *  - off-time rows (late or early by more than 1 minute) from the partial position index;
+ *  - a window holding none of the patients' rows moves on, W doubling, so a page costs what it
+ *    returns plus a few index probes, however old the cursor.
  * A patient's partition is that of its latest row (the topic is keyed by patient).
  */
 import type { Pool } from '@vitalis/db';
@@ -20,10 +23,14 @@ import { rowToObservation } from '../vitals/history';
 
 const AT = `to_char(effective_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"')`;
 
-/** The partial index's predicate, verbatim (migration 0009): the planner matches it textually. */
-const LATE = `v.ingested_at - v.effective_at > interval '1 minute'`;
-/** LATE_AFTER (1 minute) plus a 2-minute margin for overlapping ingest transactions. */
-const REPLAY_WINDOW = '3 minutes';
+/** The partial index's predicate, verbatim (migration 0010): the planner matches it textually. */
+const OFF_TIME = `(v.ingested_at - v.effective_at > interval '1 minute' OR v.effective_at - v.ingested_at > interval '1 minute')`;
+/** On-time skew (1 minute) plus a 2-minute margin for overlapping ingest transactions. */
+const MARGIN = `interval '3 minutes'`;
+/** The first window of ingest time a page reads (doubled while windows come back empty). */
+const WINDOW_MS = 10 * 60_000;
+/** Ranges one window spans at most (bounds the work of one query on a busy partition). */
+const MAX_RANGES = 2_000;
 
 /** Each patient's partition: that of its latest row (one probe per code on the series index). */
 const PATIENT_PARTITION = `
@@ -48,6 +55,8 @@ export async function latestCursor(pool: Pool, topic: string, patients: string[]
 }
 
 export interface ReplayQuery {
+  /** The first window of ingest time to read (tests use small ones); default 10 minutes. */
+  windowMs?: number;
   /** The Kafka topic the live stream serves (the ranges in vitals_ingest_batches are per topic). */
   topic: string;
   patients: string[];
@@ -57,41 +66,100 @@ export interface ReplayQuery {
   limit: number;
 }
 
+type ObservationRow = {
+  patient_id: string; device_id: string; seq: number; code: string; at: string; value: number | null; unit: string;
+  sample_period_ms: number | null; samples: number[] | null; kafka_partition: number; kafka_offset: string;
+};
+
+/** One window per partition: rows after `after` up to `o_end` were stored between t0 and t0 + W. */
+interface Window {
+  p: number;
+  after: string;
+  t0: string;
+  o_end: string;
+  /** Ranges exist beyond o_end. */
+  more: boolean;
+}
+
+async function windows(pool: Pool, topic: string, after: Map<number, string>, windowMs: number): Promise<Window[]> {
+  const parts = [...after.keys()];
+  const { rows } = await pool.query<Window>({
+    name: 'vitalis-live-replay-windows',
+    text: `SELECT c.p, c.after::text AS after, b.t0::text AS t0, b.o_end::text AS o_end, b.more
+             FROM unnest($2::int[], $3::bigint[]) AS c(p, after)
+             CROSS JOIN LATERAL (
+               SELECT min(x.t0) AS t0, max(x.last_offset) FILTER (WHERE x.ok) AS o_end, bool_or(NOT x.ok) AS more
+                 FROM (SELECT last_offset, first_value(ingested_at) OVER w AS t0,
+                              row_number() OVER w <= ${MAX_RANGES}
+                                AND ingested_at <= first_value(ingested_at) OVER w + $4 * interval '1 millisecond' AS ok
+                         FROM (SELECT last_offset, ingested_at FROM vitals_ingest_batches
+                                WHERE topic = $1 AND kafka_partition = c.p AND last_offset > c.after
+                                ORDER BY last_offset LIMIT ${MAX_RANGES + 1}) s
+                       WINDOW w AS (ORDER BY last_offset)) x) b
+            WHERE b.t0 IS NOT NULL`,
+    values: [topic, parts, parts.map((p) => after.get(p)!), windowMs],
+  });
+  return rows;
+}
+
+/** The watched patients' rows in the windows, in (partition, offset) order, at most `limit`. */
+async function windowRows(pool: Pool, q: ReplayQuery, patientPartition: Map<string, number>, ws: Window[], windowMs: number, limit: number): Promise<ObservationRow[]> {
+  const byPartition = new Map(ws.map((w) => [w.p, w]));
+  const watched = q.patients.filter((id) => byPartition.has(patientPartition.get(id)!));
+  if (watched.length === 0) return [];
+  const w = watched.map((id) => byPartition.get(patientPartition.get(id)!)!);
+  const { rows } = await pool.query<ObservationRow>({
+    name: 'vitalis-live-replay-rows',
+    text: `SELECT r.* FROM unnest($1::text[], $2::int[], $3::bigint[], $4::bigint[], $5::timestamptz[]) AS w(id, p, after, o_end, t0)
+     CROSS JOIN LATERAL (
+       SELECT * FROM (
+         SELECT patient_id, device_id, seq, code, ${AT} AS at, value, unit, sample_period_ms, samples, kafka_partition, kafka_offset
+           FROM vitals_observations v
+          WHERE v.patient_id = w.id AND v.code = ANY(COALESCE($6::text[], $7::text[]))
+            AND v.effective_at >= w.t0 - ${MARGIN} AND v.effective_at <= w.t0 + $8 * interval '1 millisecond' + ${MARGIN}
+            AND v.kafka_partition = w.p AND v.kafka_offset > w.after AND v.kafka_offset <= w.o_end AND NOT ${OFF_TIME}
+         UNION ALL
+         SELECT patient_id, device_id, seq, code, ${AT} AS at, value, unit, sample_period_ms, samples, kafka_partition, kafka_offset
+           FROM vitals_observations v
+          WHERE v.patient_id = w.id AND v.kafka_partition = w.p AND v.kafka_offset > w.after AND v.kafka_offset <= w.o_end
+            AND ${OFF_TIME} AND ($6::text[] IS NULL OR v.code = ANY($6::text[]))
+       ) both_paths ORDER BY kafka_offset LIMIT $9) r
+      ORDER BY r.kafka_partition, r.kafka_offset
+      LIMIT $9`,
+    values: [watched, w.map((x) => x.p), w.map((x) => x.after), w.map((x) => x.o_end), w.map((x) => x.t0), q.codes?.length ? q.codes : null, VITAL_CODES, windowMs, limit],
+  });
+  return rows;
+}
+
 /** Up to `limit` observations after the cursor (+ the alerts in that range); `more` if cut. */
 export async function replayPage(pool: Pool, q: ReplayQuery): Promise<{ events: LiveEvent[]; more: boolean }> {
   const parts = [...q.after.keys()];
   const offs = parts.map((p) => q.after.get(p)!.offset);
   const ks = parts.map((p) => q.after.get(p)!.k);
-  const { rows } = await pool.query<{
-    patient_id: string; device_id: string; seq: number; code: string; at: string; value: number | null; unit: string;
-    sample_period_ms: number | null; samples: number[] | null; kafka_partition: number; kafka_offset: string;
-  }>({
-    // Named: a prepared statement per connection, parsed once. Planning over every daily partition
-    // costs about as much as running the query (~0.4 vs ~0.3 ms on the bench database).
-    name: 'vitalis-live-replay-page',
-    text: `WITH c(p, o) AS (SELECT * FROM unnest($2::int[], $3::bigint[])),
-          pp AS (SELECT pat.id, part.p, COALESCE((SELECT c.o FROM c WHERE c.p = part.p), -1) AS after
-                   FROM unnest($1::text[]) AS pat(id) CROSS JOIN LATERAL (${PATIENT_PARTITION.replace('$CODES', '$6')}) part),
-          w AS (SELECT pp.*, b.ingested_at - interval '${REPLAY_WINDOW}' AS since FROM pp
-                  CROSS JOIN LATERAL (SELECT ingested_at FROM vitals_ingest_batches
-                                       WHERE topic = $7 AND kafka_partition = pp.p AND last_offset > pp.after
-                                       ORDER BY last_offset LIMIT 1) b)
-     SELECT r.* FROM w CROSS JOIN LATERAL (
-       SELECT * FROM (
-         SELECT patient_id, device_id, seq, code, ${AT} AS at, value, unit, sample_period_ms, samples, kafka_partition, kafka_offset
-           FROM vitals_observations v
-          WHERE v.patient_id = w.id AND v.code = ANY(COALESCE($4::text[], $6::text[])) AND v.effective_at >= w.since
-            AND v.kafka_partition = w.p AND v.kafka_offset > w.after AND NOT (${LATE})
-         UNION ALL
-         SELECT patient_id, device_id, seq, code, ${AT} AS at, value, unit, sample_period_ms, samples, kafka_partition, kafka_offset
-           FROM vitals_observations v
-          WHERE v.patient_id = w.id AND v.kafka_partition = w.p AND v.kafka_offset > w.after AND ${LATE}
-            AND ($4::text[] IS NULL OR v.code = ANY($4::text[]))
-       ) both_paths ORDER BY kafka_offset LIMIT $5) r
-      ORDER BY r.kafka_partition, r.kafka_offset
-      LIMIT $5`,
-    values: [q.patients, parts, offs, q.codes?.length ? q.codes : null, q.limit + 1, VITAL_CODES, q.topic],
+
+  // Each patient's partition, and where the scan of each partition starts (-1: from the beginning).
+  const { rows: located } = await pool.query<{ id: string; p: number }>({
+    name: 'vitalis-live-replay-partitions',
+    text: `SELECT pat.id, part.p FROM unnest($1::text[]) AS pat(id) CROSS JOIN LATERAL (${PATIENT_PARTITION.replace('$CODES', '$2')}) part`,
+    values: [q.patients, VITAL_CODES],
   });
+  const patientPartition = new Map(located.map((r) => [r.id, r.p]));
+  const scan = new Map<number, string>();
+  for (const p of new Set(patientPartition.values())) scan.set(p, String(q.after.get(p)?.offset ?? -1));
+
+  // Window after window until the page is full or every partition is read to its end. The scan
+  // positions only move past windows read whole; the returned events move the subscriber's cursor.
+  const rows: ObservationRow[] = [];
+  let windowMs = q.windowMs ?? WINDOW_MS;
+  while (scan.size > 0 && rows.length <= q.limit) {
+    const ws = await windows(pool, q.topic, scan, windowMs);
+    const found = await windowRows(pool, q, patientPartition, ws, windowMs, q.limit + 1 - rows.length);
+    rows.push(...found);
+    scan.clear();
+    for (const w of ws) if (w.more) scan.set(w.p, w.o_end);
+    if (found.length === 0) windowMs *= 2;
+  }
+  rows.sort((a, b) => a.kafka_partition - b.kafka_partition || Number(a.kafka_offset) - Number(b.kafka_offset));
   const more = rows.length > q.limit;
   const page = more ? rows.slice(0, q.limit) : rows;
   const events: LiveEvent[] = page.map((r) => ({
