@@ -27,6 +27,22 @@ function row(patient: string, partition: number, offset: number, effectiveAt: nu
 /** One ingest transaction (rows + its range), as the worker writes it. */
 const ingest = (topic: string, rows: StoredRow[]) => withTransaction(pool, (c) => writeRows(c, topic, rows));
 
+/** One ingest transaction as if it had run at `writtenAt`: its rows' ingested_at and its range's. */
+async function ingestAt(topic: string, rows: StoredRow[], writtenAt: number): Promise<void> {
+  await ingest(topic, rows);
+  const keys = [rows.map((r) => r.patient_id), rows.map((r) => r.kafka_partition), rows.map((r) => r.kafka_offset)];
+  await pool.query(
+    `UPDATE vitals_observations v SET ingested_at = $4 FROM unnest($1::text[], $2::int[], $3::bigint[]) AS r(patient, p, o)
+      WHERE v.patient_id = r.patient AND v.kafka_partition = r.p AND v.kafka_offset = r.o`,
+    [...keys, iso(writtenAt)],
+  );
+  await pool.query(
+    `UPDATE vitals_ingest_batches SET ingested_at = $4
+      WHERE topic = $1 AND (kafka_partition, last_offset) IN (SELECT * FROM unnest($2::int[], $3::bigint[]))`,
+    [topic, keys[1], keys[2], iso(writtenAt)],
+  );
+}
+
 const offsetsOf = (events: { offset: number }[]) => events.map((e) => e.offset);
 const cursor = (entries: [number, number][]): Cursor => new Map(entries.map(([p, offset]) => [p, { offset, k: 0 }]));
 const page = (topic: string, patients: string[], after: Cursor, limit = 100, codes?: string[]) =>
@@ -68,10 +84,8 @@ describe('live replay without a position index', () => {
     const topic = `replay-${uid()}`;
     const p = `pat-replay-old-${uid()}`;
     const twoHoursAgo = Date.now() - 120 * MINUTE;
-    await ingest(topic, [1, 2, 3, 4].map((o) => row(p, 0, o, twoHoursAgo + o)));
     // as if written two hours ago (on time then): the rows and their range
-    await pool.query(`UPDATE vitals_observations SET ingested_at = $2 WHERE patient_id = $1`, [p, iso(twoHoursAgo + 10)]);
-    await pool.query(`UPDATE vitals_ingest_batches SET ingested_at = $2 WHERE topic = $1`, [topic, iso(twoHoursAgo + 10)]);
+    await ingestAt(topic, [1, 2, 3, 4].map((o) => row(p, 0, o, twoHoursAgo + o)), twoHoursAgo + 10);
     await ingest(topic, [row(p, 0, 5, Date.now())]);
 
     expect(offsetsOf((await page(topic, [p], cursor([[0, 1]]))).events)).toEqual([2, 3, 4, 5]);
@@ -91,9 +105,7 @@ describe('live replay without a position index', () => {
     const topic = `replay-${uid()}`;
     const p = `pat-replay-redelivered-${uid()}`;
     const anHourAgo = Date.now() - 60 * MINUTE;
-    await ingest(topic, [10, 11, 12, 13, 14, 15, 16].map((o) => row(p, 2, o, anHourAgo + o)));
-    await pool.query(`UPDATE vitals_observations SET ingested_at = $2 WHERE patient_id = $1`, [p, iso(anHourAgo + 50)]);
-    await pool.query(`UPDATE vitals_ingest_batches SET ingested_at = $2 WHERE topic = $1`, [topic, iso(anHourAgo + 50)]);
+    await ingestAt(topic, [10, 11, 12, 13, 14, 15, 16].map((o) => row(p, 2, o, anHourAgo + o)), anHourAgo + 50);
     // an hour later a restarted ingest is handed a shorter batch of the same offsets: all duplicates
     expect(await ingest(topic, [10, 11, 12].map((o) => row(p, 2, o, anHourAgo + o)))).toBe(0);
     // and then a partly new one: only 17 is new, so only 17 gets a range of its own
@@ -116,14 +128,7 @@ describe('live replay without a position index', () => {
       const who = h === 2 || h === 3 ? q : p;
       const batch = [0, 1].map(() => row(who, 6, ++offset, at));
       if (who === p) expected.push(...batch.map((r) => Number(r.kafka_offset)));
-      await ingest(topic, batch);
-      // as if written then, on time
-      const first = Number(batch[0]!.kafka_offset);
-      await pool.query(
-        `UPDATE vitals_observations SET ingested_at = $3 WHERE patient_id = ANY($1) AND kafka_partition = 6 AND kafka_offset BETWEEN $2 AND $2 + 1`,
-        [[p, q], first, iso(at + 100)],
-      );
-      await pool.query(`UPDATE vitals_ingest_batches SET ingested_at = $3 WHERE topic = $1 AND last_offset = $2`, [topic, first + 1, iso(at + 100)]);
+      await ingestAt(topic, batch, at + 100); // as if written then, on time
     }
     const windowed = (after: Cursor, limit: number) => replayPage(pool, { topic, patients: [p], alerts: false, after, limit, windowMs: MINUTE });
 
@@ -146,9 +151,7 @@ describe('live replay without a position index', () => {
     const start = Date.now() - 30 * MINUTE;
     for (let i = 0; i < 4; i++) {
       const at = start + i * 2 * MINUTE; // 2 minutes apart: beyond a 1-minute window, within the 3-minute margin
-      await ingest(topic, [1, 2].map((k) => row(p, 8, i * 2 + k, at)));
-      await pool.query(`UPDATE vitals_observations SET ingested_at = $3 WHERE patient_id = $1 AND kafka_offset BETWEEN $2 AND $2 + 1`, [p, i * 2 + 1, iso(at + 100)]);
-      await pool.query(`UPDATE vitals_ingest_batches SET ingested_at = $3 WHERE topic = $1 AND last_offset = $2`, [topic, i * 2 + 2, iso(at + 100)]);
+      await ingestAt(topic, [1, 2].map((k) => row(p, 8, i * 2 + k, at)), at + 100);
     }
     const { events } = await replayPage(pool, { topic, patients: [p], alerts: false, after: new Map(), limit: 100, windowMs: MINUTE });
     expect(offsetsOf(events)).toEqual([1, 2, 3, 4, 5, 6, 7, 8]);

@@ -32,9 +32,9 @@ const WINDOW_MS = 10 * 60_000;
 /** Ranges one window spans at most (bounds the work of one query on a busy partition). */
 const MAX_RANGES = 2_000;
 
-/** Each patient's partition: that of its latest row (one probe per code on the series index). */
-const PATIENT_PARTITION = `
-  SELECT v.kafka_partition AS p FROM unnest($CODES::text[]) AS k(code)
+/** Each patient `pat.id`'s partition: that of its latest row (one probe per code in `codes`, a text[] parameter). */
+const patientPartitionSql = (codes: string) => `
+  SELECT v.kafka_partition AS p FROM unnest(${codes}::text[]) AS k(code)
    CROSS JOIN LATERAL (SELECT kafka_partition, effective_at FROM vitals_observations
                         WHERE patient_id = pat.id AND code = k.code ORDER BY effective_at DESC LIMIT 1) v
    ORDER BY v.effective_at DESC LIMIT 1`;
@@ -44,7 +44,7 @@ export async function latestCursor(pool: Pool, topic: string, patients: string[]
   const { rows } = await pool.query<{ p: number; o: string }>({
     name: 'vitalis-live-latest-cursor', // prepared per connection, like the replay page below
     text: `SELECT pp.p, last.o FROM (SELECT DISTINCT part.p FROM unnest($1::text[]) AS pat(id)
-                                 CROSS JOIN LATERAL (${PATIENT_PARTITION.replace('$CODES', '$2')}) part) pp
+                                 CROSS JOIN LATERAL (${patientPartitionSql('$2')}) part) pp
        CROSS JOIN LATERAL (SELECT last_offset AS o FROM vitals_ingest_batches
                             WHERE topic = $3 AND kafka_partition = pp.p ORDER BY last_offset DESC LIMIT 1) last`,
     values: [patients, VITAL_CODES, topic],
@@ -140,7 +140,7 @@ export async function replayPage(pool: Pool, q: ReplayQuery): Promise<{ events: 
   // Each patient's partition, and where the scan of each partition starts (-1: from the beginning).
   const { rows: located } = await pool.query<{ id: string; p: number }>({
     name: 'vitalis-live-replay-partitions',
-    text: `SELECT pat.id, part.p FROM unnest($1::text[]) AS pat(id) CROSS JOIN LATERAL (${PATIENT_PARTITION.replace('$CODES', '$2')}) part`,
+    text: `SELECT pat.id, part.p FROM unnest($1::text[]) AS pat(id) CROSS JOIN LATERAL (${patientPartitionSql('$2')}) part`,
     values: [q.patients, VITAL_CODES],
   });
   const patientPartition = new Map(located.map((r) => [r.id, r.p]));
