@@ -1,22 +1,24 @@
 /**
  * Live vitals benchmark (plain script: node --import tsx test/bench/live.bench.ts). One run:
- *  - a private 12-partition topic; the ingest (child process, live stage on: alerts + Redis fan-out)
- *    and ONE gateway (child process) serving it;
- *  - BENCH_SSE (2,000) SSE subscribers and BENCH_WS (500) WebSocket subscribers, one patient each;
- *  - BENCH_RATE (20,000) observations/s produced for BENCH_SECONDS (30), effective_at = send time.
- * Prints: delivery latency device -> subscriber p50/p99 and the baseline measured in the same run,
- * device -> append log (ingested_at - effective_at: what any consumer of the log must wait), as a
- * ratio; messages/s delivered; gateway RSS (peak); delivered/produced (must be 1.0), duplicates.
- * Never asserts. Database: DATABASE_URL (default vitalis_bench); the topic is deleted afterwards.
+ *  - a private 12-partition topic and a database of its own (dropped afterwards); the ingest
+ *    (child process, live stage on: alerts + Redis fan-out) and ONE gateway (child process);
+ *  - BENCH_SSE (2,000) SSE subscribers and BENCH_WS (500) WebSocket subscribers, one patient each,
+ *    in BENCH_CLIENT_THREADS (2) worker threads (live-subscribers.ts), off the producer's loop;
+ *  - BENCH_RATE (20,000) observations/s produced in ticks of BENCH_TICK_MS (50), effective_at =
+ *    send time: BENCH_WARMUP_SECONDS (5) not recorded, then BENCH_SECONDS (30) measured.
+ * Prints: delivery latency device -> subscriber p50/p99 and the baselines measured in the same run,
+ * device -> append log (ingested_at - effective_at: what any consumer of the log must wait) and
+ * device -> fan-out message (a plain Redis subscriber), as ratios; messages/s delivered; gateway
+ * RSS (peak); delivered/produced (must be 1.0), duplicates and out-of-order deliveries; where the
+ * machine's CPU went (apps, bench, PostgreSQL, Kafka, Redis). Never asserts.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { cpus } from 'node:os';
 import { randomUUID } from 'node:crypto';
-import { readFileSync } from 'node:fs';
-import http from 'node:http';
+import { readdirSync, readFileSync } from 'node:fs';
 import net from 'node:net';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
-import WebSocket from 'ws';
+import { Worker } from 'node:worker_threads';
 import pg from 'pg';
 import { CompressionTypes } from 'kafkajs';
 import { createPool } from '@vitalis/db';
@@ -25,6 +27,7 @@ import { createLogger } from '@vitalis/log';
 import { decodeBatch, liveChannel } from '@vitalis/live';
 import { createRedis } from '@vitalis/redis';
 import { clientCredentialsToken, registerClient } from '../helpers/auth';
+import type { FromParent, SubscriberShare, ToParent } from './live-subscribers';
 
 const env = process.env;
 const SSE = Number(env.BENCH_SSE ?? 2_000);
@@ -32,18 +35,28 @@ const WS = Number(env.BENCH_WS ?? 500);
 const RATE = Number(env.BENCH_RATE ?? 20_000);
 const SECONDS = Number(env.BENCH_SECONDS ?? 30);
 const BROKERS = (env.KAFKA_BROKERS ?? '127.0.0.1:59092').split(',');
-const DB_URL = env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:55432/vitalis_bench';
+/**
+ * A database of the run's own, dropped afterwards: the figures must not depend on what earlier
+ * runs left (a 28 M-row partition from vitals.bench.ts gets an autovacuum pass in the middle of
+ * one run and not the next). The log at scale is what vitals.bench.ts measures.
+ */
+const RUN_ID = randomUUID().slice(0, 8);
+const ADMIN_URL = (env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:55432/vitalis_bench').replace(/\/[^/]*$/, '/postgres');
+const DB_NAME = `vitalis_bench_live_${RUN_ID}`;
+const DB_URL = ADMIN_URL.replace(/\/postgres$/, `/${DB_NAME}`);
 
-/** The bench database may not exist yet (make bench runs this before vitals.bench.ts creates it). */
-async function ensureDatabase(): Promise<void> {
-  const name = new URL(DB_URL).pathname.slice(1);
-  const admin = new pg.Client({ connectionString: DB_URL.replace(/\/[^/]*$/, '/postgres') });
+async function onAdminDb(sql: string): Promise<void> {
+  const admin = new pg.Client({ connectionString: ADMIN_URL });
   await admin.connect();
-  const exists = await admin.query('SELECT 1 FROM pg_database WHERE datname = $1', [name]);
-  if (exists.rowCount === 0 && /^[a-z0-9_]+$/.test(name)) await admin.query(`CREATE DATABASE ${name}`);
-  await admin.end();
+  try {
+    await admin.query(sql);
+  } finally {
+    await admin.end();
+  }
 }
+const PARTITIONS = 12;
 const TICK_MS = Number(env.BENCH_TICK_MS ?? 50);
+const WARMUP = Number(env.BENCH_WARMUP_SECONDS ?? 5);
 
 const out = (line: string) => process.stdout.write(`${line}\n`);
 const fmt = (n: number) => Math.round(n).toLocaleString('en-US');
@@ -61,6 +74,10 @@ async function freePort(): Promise<number> {
   });
 }
 
+/** The apps this run started: stopped whenever the bench exits, also on an error. */
+const children: ChildProcess[] = [];
+process.on('exit', () => children.forEach((c) => c.exitCode === null && c.signalCode === null && c.kill('SIGTERM')));
+
 function startChild(name: string, script: string, extra: Record<string, string>): ChildProcess {
   // BENCH_CPU_PROF=<dir>: V8 CPU profiles of the gateway and the ingest (written when they exit).
   const prof = env.BENCH_CPU_PROF ? ['--cpu-prof', `--cpu-prof-dir=${env.BENCH_CPU_PROF}`] : [];
@@ -69,6 +86,7 @@ function startChild(name: string, script: string, extra: Record<string, string>)
     stdio: ['ignore', 'ignore', 'inherit'],
   });
   child.once('exit', (code) => code !== 0 && code !== null && out(`${name} exited with ${code}`));
+  children.push(child);
   return child;
 }
 
@@ -90,6 +108,22 @@ const cpuOf = (pid: number | 'self') => {
   }
 };
 
+/** CPU seconds used so far by every process whose command line matches (PostgreSQL's backends, Kafka's JVM, Redis). */
+const cpuOfMatching = (pattern: RegExp) => {
+  let total = 0;
+  for (const pid of readdirSync('/proc')) {
+    if (!/^\d+$/.test(pid)) continue;
+    try {
+      if (pattern.test(readFileSync(`/proc/${pid}/cmdline`, 'utf8'))) total += cpuOf(Number(pid));
+    } catch {
+      // gone meanwhile
+    }
+  }
+  return total;
+};
+const SERVERS = { postgres: /^postgres|\/postgres\0/, kafka: /kafka\.Kafka/, redis: /^redis-server|\/redis-server/ } as const;
+const serversCpu = () => Object.fromEntries(Object.entries(SERVERS).map(([name, re]) => [name, cpuOfMatching(re)])) as Record<keyof typeof SERVERS, number>;
+
 /** Machine-wide CPU jiffies (busy, total) from /proc/stat: how saturated the whole box was. */
 const machineCpu = () => {
   const f = readFileSync('/proc/stat', 'utf8').split('\n')[0]!.trim().split(/\s+/).slice(1).map(Number);
@@ -98,78 +132,80 @@ const machineCpu = () => {
   return { busy: total - idle, total };
 };
 
-/** Per-run counters, shared by all subscribers. */
-const latencies = new Float64Array(RATE * (SECONDS + 30));
-let nLat = 0;
-let delivered = 0;
-let duplicates = 0;
-let lagged = 0;
-const seen: Set<number>[] = [];
-let measuring = false;
+/** Subscribers run in BENCH_CLIENT_THREADS worker threads (live-subscribers.ts), never on the producer's loop. */
+const CLIENT_THREADS = Math.max(1, Number(env.BENCH_CLIENT_THREADS ?? 2));
 
-function onObservation(i: number, json: string) {
-  const now = Date.now();
-  const o = JSON.parse(json) as { seq: number; effective_at: string };
-  if (seen[i]!.has(o.seq)) {
-    duplicates++;
-    return;
+interface ClientThread {
+  worker: Worker;
+  delivered: number;
+}
+
+function startClients(port: number, token: string, patients: string[]): Promise<ClientThread[]> {
+  const threads: Promise<ClientThread>[] = [];
+  for (let t = 0; t < CLIENT_THREADS; t++) {
+    const mine = patients.filter((_, i) => i % CLIENT_THREADS === t);
+    const share: SubscriberShare = {
+      port,
+      token,
+      sse: mine.filter((p) => patients.indexOf(p) < SSE),
+      ws: mine.filter((p) => patients.indexOf(p) >= SSE),
+      capacity: Math.ceil((RATE * (SECONDS + 30)) / CLIENT_THREADS) + 1_000,
+    };
+    // tsx's loader does not reach worker threads by itself (Node 20): the worker imports through it.
+    const url = JSON.stringify(new URL('./live-subscribers.ts', import.meta.url).href);
+    const worker = new Worker(`import('tsx/esm/api').then(({ tsImport }) => tsImport(${url}, ${url}))`, { eval: true, workerData: share });
+    const thread: ClientThread = { worker, delivered: 0 };
+    threads.push(
+      new Promise((resolve, reject) => {
+        worker.once('error', reject);
+        worker.on('message', (m: ToParent) => {
+          if (m.type === 'ready') resolve(thread);
+          else if (m.type === 'error') reject(new Error(m.message));
+          else if (m.type === 'progress') thread.delivered = m.delivered;
+        });
+      }),
+    );
   }
-  seen[i]!.add(o.seq);
-  delivered++;
-  if (measuring && nLat < latencies.length) latencies[nLat++] = now - Date.parse(o.effective_at);
+  return Promise.all(threads);
 }
 
-function openSse(port: number, token: string, i: number, patient: string): Promise<void> {
-  return new Promise((resolve, reject) => {
-    const req = http.request({ host: '127.0.0.1', port, path: `/api/v1/vitals/stream?patient=${patient}&alerts=false`, agent: false, headers: { authorization: `Bearer ${token}`, accept: 'text/event-stream' } });
-    req.once('error', reject);
-    req.once('response', (res) => {
-      if (res.statusCode !== 200) return reject(new Error(`SSE ${res.statusCode}`));
-      res.setEncoding('utf8');
-      let buf = '';
-      res.on('data', (chunk: string) => {
-        buf += chunk;
-        let end: number;
-        while ((end = buf.indexOf('\n\n')) >= 0) {
-          const frame = buf.slice(0, end);
-          buf = buf.slice(end + 2);
-          if (frame.includes('event: observation')) onObservation(i, frame.slice(frame.indexOf('data: ') + 6));
-          else if (frame.includes('event: lagged')) lagged++;
-          else if (frame.includes('vitalis live vitals')) resolve();
-        }
-      });
-    });
-    req.end();
-  });
-}
+const tell = (threads: ClientThread[], m: FromParent) => threads.forEach((t) => t.worker.postMessage(m));
 
-function openWs(port: number, token: string, i: number, patient: string): Promise<WebSocket> {
-  return new Promise((resolve, reject) => {
-    const ws = new WebSocket(`ws://127.0.0.1:${port}/api/v1/vitals/ws`, { headers: { authorization: `Bearer ${token}` } });
-    ws.once('error', reject);
-    ws.on('message', (raw) => {
-      const text = raw.toString();
-      if (text.startsWith('{"type":"observation"')) onObservation(i, text.slice(text.indexOf('"data":') + 7, -1));
-      else if (text.startsWith('{"type":"subscribed"')) resolve(ws);
-      else if (text.startsWith('{"type":"lagged"')) lagged++;
-    });
-    ws.once('open', () => ws.send(JSON.stringify({ type: 'subscribe', sub: 's', patients: [patient], alerts: false })));
+function collect(thread: ClientThread): Promise<Extract<ToParent, { type: 'report' }>> {
+  return new Promise((resolve) => {
+    const onMessage = (m: ToParent) => {
+      if (m.type !== 'report') return;
+      thread.worker.off('message', onMessage);
+      resolve(m);
+    };
+    thread.worker.on('message', onMessage);
+    thread.worker.postMessage({ type: 'report' } satisfies FromParent);
   });
 }
 
 async function main() {
-  await ensureDatabase();
+  await onAdminDb(`CREATE DATABASE ${DB_NAME}`);
   const logger = createLogger('bench', 'error');
   const kafka = createKafka({ brokers: BROKERS, clientId: 'vitalis-bench-live', logger });
   const admin = kafka.admin();
   await admin.connect();
-  const id = randomUUID().slice(0, 8);
+  const id = RUN_ID;
   const topic = `vitals.bench.live.${id}`;
-  await admin.createTopics({ waitForLeaders: true, topics: [{ topic, numPartitions: 12, replicationFactor: 1 }, { topic: `${topic}.dlq`, numPartitions: 1, replicationFactor: 1 }] });
+  await admin.createTopics({ waitForLeaders: true, topics: [{ topic, numPartitions: PARTITIONS, replicationFactor: 1 }, { topic: `${topic}.dlq`, numPartitions: 1, replicationFactor: 1 }] });
 
   const port = await freePort();
   const gateway = startChild('gateway', 'apps/gateway/src/main.ts', { PORT: String(port), LIVE_TOPIC: topic, DATABASE_POOL_MAX: '20' });
-  const ingest = startChild('ingest', 'apps/ingest/src/main.ts', { INGEST_TOPIC: topic, INGEST_DLQ_TOPIC: `${topic}.dlq`, INGEST_GROUP_ID: `vitalis-bench-live-${id}`, INGEST_MAX_WAIT_MS: '20', INGEST_CONCURRENCY: env.BENCH_INGEST_CONCURRENCY ?? '12' });
+  // BENCH_INGESTS (1) ingest instances in one consumer group share the topic's partitions.
+  const ingests = Array.from({ length: Math.max(1, Number(env.BENCH_INGESTS ?? 1)) }, () =>
+    startChild('ingest', 'apps/ingest/src/main.ts', {
+      INGEST_TOPIC: topic,
+      INGEST_DLQ_TOPIC: `${topic}.dlq`,
+      INGEST_GROUP_ID: `vitalis-bench-live-${id}`,
+      INGEST_MAX_WAIT_MS: '20',
+      INGEST_CONCURRENCY: env.BENCH_INGEST_CONCURRENCY ?? String(PARTITIONS),
+    }),
+  );
+  const ingestCpu = () => ingests.reduce((sum, c) => sum + cpuOf(c.pid!), 0);
   const base = `http://127.0.0.1:${port}`;
   for (let i = 0; ; i++) {
     if (await fetch(`${base}/api/v1/health`).then((r) => r.ok, () => false)) break;
@@ -181,14 +217,9 @@ async function main() {
 
   const n = SSE + WS;
   const patients = Array.from({ length: n }, (_, i) => `bench-live-${id}-${i}`);
-  for (let i = 0; i < n; i++) seen.push(new Set());
   const t0 = Date.now();
-  const sockets: WebSocket[] = [];
-  for (let i = 0; i < n; i += 100) {
-    await Promise.all(
-      patients.slice(i, i + 100).map((p, j) => (i + j < SSE ? openSse(port, token, i + j, p) : openWs(port, token, i + j, p).then((ws) => void sockets.push(ws)))),
-    );
-  }
+  const clients = await startClients(port, token, patients);
+  const deliveredSoFar = () => clients.reduce((sum, t) => sum + t.delivered, 0);
   await sleep(1_000); // every subscription has finished its initial read of the log
   const rssIdle = rssOf(gateway.pid!);
   out(`subscribers: ${fmt(SSE)} SSE + ${fmt(WS)} WebSocket on one gateway, connected in ${((Date.now() - t0) / 1000).toFixed(1)} s; gateway RSS idle with subscribers: ${Math.round(rssIdle / 1_048_576)} MB`);
@@ -196,6 +227,7 @@ async function main() {
   // second baseline: the fan-out message itself (committed + published), seen by a plain Redis subscriber
   const published = new Float64Array(RATE * (SECONDS + 30));
   let nPub = 0;
+  let measuring = false;
   const tap = createRedis({ url: env.REDIS_URL ?? 'redis://127.0.0.1:56379', name: 'vitalis-bench-live-tap' });
   await tap.connect();
   tap.on('message', (_c: string, raw: string) => {
@@ -212,25 +244,35 @@ async function main() {
   const rssTimer = setInterval(() => rss.push(rssOf(gateway.pid!)), 1_000);
   const seq = new Int32Array(n);
   let produced = 0;
-  measuring = true;
-  // The subscribers and the producer share this process: its own event-loop delay inflates every
-  // latency measured here, so it is printed next to them.
+  // The producer and the Redis tap share this thread: its event-loop delay stamps observations late
+  // (counted in every latency) and delays the tap's clock, so it is printed next to them.
   const loopDelay = monitorEventLoopDelay({ resolution: 5 });
   loopDelay.enable();
-  const cpu0 = { gateway: cpuOf(gateway.pid!), ingest: cpuOf(ingest.pid!), bench: cpuOf('self'), machine: machineCpu() };
+  const usage = () => ({ at: Date.now(), gateway: cpuOf(gateway.pid!), ingest: ingestCpu(), bench: cpuOf('self'), servers: serversCpu(), machine: machineCpu() });
+  let cpu0 = usage();
   const started = Date.now();
   const perTick = Math.round((RATE * TICK_MS) / 1000);
   let next = started;
   let cursor = 0;
-  while (Date.now() - started < SECONDS * 1000) {
+  // Warm-up first (same rate, not recorded): the first seconds of a cold process measure V8's JIT
+  // and empty caches, not the steady state a ward sees all day.
+  while (Date.now() - started < (WARMUP + SECONDS) * 1000) {
+    if (!measuring && Date.now() - started >= WARMUP * 1000) {
+      measuring = true;
+      tell(clients, { type: 'measure', on: true });
+      loopDelay.reset();
+      cpu0 = usage();
+    }
     const at = new Date().toISOString();
-    const byPartitionKey: { key: string; value: string }[] = [];
+    const messages: { key: string; partition: number; value: string }[] = [];
     for (let k = 0; k < perTick; k++) {
       const i = cursor++ % n;
       const p = patients[i]!;
-      byPartitionKey.push({ key: p, value: `{"patient_id":"${p}","device_id":"${p}-d","seq":${seq[i]!++},"effective_at":"${at}","code":"8867-4","value":${60 + (k % 40)},"unit":"/min"}` });
+      // The partition named outright (patient i -> i mod 12): the same one-partition-per-patient rule
+      // as the key hash, without hashing every message on the producer's loop.
+      messages.push({ key: p, partition: i % PARTITIONS, value: `{"patient_id":"${p}","device_id":"${p}-d","seq":${seq[i]!++},"effective_at":"${at}","code":"8867-4","value":${60 + (k % 40)},"unit":"/min"}` });
     }
-    await producer.send({ topic, acks: 1, compression: CompressionTypes.None, messages: byPartitionKey });
+    await producer.send({ topic, acks: 1, compression: CompressionTypes.None, messages });
     produced += perTick;
     next += TICK_MS;
     const wait = next - Date.now();
@@ -240,64 +282,83 @@ async function main() {
   // drain: until everything produced was delivered, or nothing moved for 15 s
   let last = -1;
   let still = Date.now();
-  while (delivered < produced && Date.now() - still < 15_000) {
-    if (delivered !== last) {
-      last = delivered;
+  while (deliveredSoFar() < produced && Date.now() - still < 15_000) {
+    if (deliveredSoFar() !== last) {
+      last = deliveredSoFar();
       still = Date.now();
     }
     await sleep(200);
   }
   const drainMs = Date.now() - started - producingMs;
-  const wall = (producingMs + drainMs) / 1000;
+  const wall = (Date.now() - cpu0.at) / 1000;
   const machineBusy = () => {
     const m = machineCpu();
     return Math.round(((m.busy - cpu0.machine.busy) / Math.max(1, m.total - cpu0.machine.total)) * 100);
   };
   const cpuShare = (now: number, before: number) => `${Math.round(((now - before) / wall) * 100)}%`;
-  const cpuLine = `CPU over the run (100% = one core): gateway ${cpuShare(cpuOf(gateway.pid!), cpu0.gateway)}, ingest ${cpuShare(cpuOf(ingest.pid!), cpu0.ingest)}, bench clients + producer ${cpuShare(cpuOf('self'), cpu0.bench)}; the whole machine (${cpus().length} cores, PostgreSQL, Kafka and Redis included) ${machineBusy()}% busy`;
+  const cpuLine = `CPU over the run (100% = one core): gateway ${cpuShare(cpuOf(gateway.pid!), cpu0.gateway)}, ingest ${cpuShare(ingestCpu(), cpu0.ingest)}, bench clients + producer ${cpuShare(cpuOf('self'), cpu0.bench)}, ${Object.entries(serversCpu())
+    .map(([name, used]) => `${name} ${cpuShare(used, cpu0.servers[name as keyof typeof SERVERS])}`)
+    .join(', ')}; the whole machine (${cpus().length} cores, PostgreSQL, Kafka and Redis included) ${machineBusy()}% busy`;
   measuring = false;
+  tell(clients, { type: 'measure', on: false });
   clearInterval(rssTimer);
+  const reports = await Promise.all(clients.map(collect));
+  const sum = (k: 'delivered' | 'duplicates' | 'outOfOrder' | 'lagged') => reports.reduce((acc, r) => acc + r[k], 0);
+  const delivered = sum('delivered');
+  const lat = new Float64Array(reports.reduce((acc, r) => acc + r.latencies.length, 0));
+  reports.reduce((at, r) => (lat.set(r.latencies, at), at + r.latencies.length), 0);
+  lat.sort();
 
   // baseline from the same run: device -> append log (when the ingest's transaction wrote the row)
   const pool = createPool({ url: DB_URL, max: 2, application: 'vitalis-bench-live' });
-  const { rows } = await pool.query<{ p50: number; p99: number; n: number }>(
-    `SELECT percentile_cont(0.5) WITHIN GROUP (ORDER BY ms) AS p50, percentile_cont(0.99) WITHIN GROUP (ORDER BY ms) AS p99, count(*)::int AS n
+  const { rows } = await pool.query<{ p50: number; p99: number; n: number; stored: number }>(
+    `SELECT percentile_cont(0.5) WITHIN GROUP (ORDER BY ms) AS p50, percentile_cont(0.99) WITHIN GROUP (ORDER BY ms) AS p99, count(*)::int AS n, (SELECT count(*)::int FROM vitals_observations WHERE patient_id LIKE $1 AND effective_at >= $3) AS stored
        FROM (SELECT extract(epoch FROM ingested_at - effective_at) * 1000 AS ms FROM vitals_observations
-              WHERE patient_id LIKE $1 AND effective_at > now() - interval '1 hour') x`,
-    [`bench-live-${id}-%`],
+              WHERE patient_id LIKE $1 AND effective_at >= $2) x`,
+    [`bench-live-${id}-%`, new Date(cpu0.at).toISOString(), new Date(started - 60_000).toISOString()],
   );
   await pool.end();
 
-  const lat = latencies.subarray(0, nLat).sort();
   const p50 = pct(lat, 50);
   const p99 = pct(lat, 99);
   const baseP50 = rows[0]?.p50 ?? NaN;
   const baseP99 = rows[0]?.p99 ?? NaN;
-  out(`produced ${fmt(produced)} observations in ${(producingMs / 1000).toFixed(1)} s = ${fmt(produced / (producingMs / 1000))} obs/s (target ${fmt(RATE)}); stored ${fmt(rows[0]?.n ?? 0)}`);
+  out(`produced ${fmt(produced)} observations in ${(producingMs / 1000).toFixed(1)} s = ${fmt(produced / (producingMs / 1000))} obs/s (target ${fmt(RATE)}); stored ${fmt(rows[0]?.stored ?? 0)}; the first ${WARMUP} s were warm-up (not in the figures below)`);
   out(`baseline device -> append log (ingest commit): p50 ${baseP50.toFixed(0)} ms, p99 ${baseP99.toFixed(0)} ms`);
   const pub = published.subarray(0, nPub).sort();
   out(`baseline device -> fan-out message (committed, alerts evaluated, published): p50 ${pct(pub, 50).toFixed(0)} ms, p99 ${pct(pub, 99).toFixed(0)} ms`);
   out(`  the gateway hop (fan-out message -> subscriber) adds p50 ${(p50 - pct(pub, 50)).toFixed(0)} ms, p99 ${(p99 - pct(pub, 99)).toFixed(0)} ms`);
   out(`delivery latency device -> subscriber: p50 ${p50.toFixed(0)} ms, p99 ${p99.toFixed(0)} ms (goal p99 < 100 ms: ${p99 < 100 ? 'met' : 'not met'}); ratio to baseline p50 ${(p50 / baseP50).toFixed(2)}x, p99 ${(p99 / baseP99).toFixed(2)}x`);
   out(`delivered ${fmt(delivered)} messages = ${fmt(delivered / ((producingMs + drainMs) / 1000))} msg/s over the run (drain after the producer stopped: ${(drainMs / 1000).toFixed(1)} s)`);
-  out(`delivered / produced = ${(delivered / produced).toFixed(4)} (must be 1.0); duplicates ${fmt(duplicates)}; lagged notices ${fmt(lagged)}`);
+  out(`delivered / produced = ${(delivered / produced).toFixed(4)} (must be 1.0); duplicates ${fmt(sum('duplicates'))}; out of order ${fmt(sum('outOfOrder'))}; lagged notices ${fmt(sum('lagged'))}`);
   out(`gateway RSS: idle with subscribers ${Math.round(rssIdle / 1_048_576)} MB, peak under load ${Math.round(Math.max(...rss, 0) / 1_048_576)} MB`);
 
   out(cpuLine);
-  out(`bench process event-loop delay (adds to every latency above): p50 ${(loopDelay.percentile(50) / 1e6).toFixed(1)} ms, p99 ${(loopDelay.percentile(99) / 1e6).toFixed(1)} ms`);
+  out(`event-loop delay of the bench thread that produces and taps (adds to the latencies above): p50 ${(loopDelay.percentile(50) / 1e6).toFixed(1)} ms, p99 ${(loopDelay.percentile(99) / 1e6).toFixed(1)} ms`);
 
   tap.disconnect();
-  for (const ws of sockets) ws.terminate();
+  tell(clients, { type: 'close' });
   await producer.disconnect();
-  gateway.kill('SIGTERM');
-  ingest.kill('SIGTERM');
-  await Promise.all([gateway, ingest].map((c) => new Promise((r) => (c.exitCode !== null ? r(null) : c.once('exit', r)))));
+  await stopApps();
   await admin.deleteTopics({ topics: [topic, `${topic}.dlq`] }).catch(() => {});
   await admin.disconnect();
+  await dropDatabase();
   process.exit(0);
 }
 
-main().catch((err) => {
+async function stopApps(): Promise<void> {
+  const running = children.filter((c) => c.exitCode === null && c.signalCode === null);
+  await Promise.all(running.map((c) => new Promise((r) => (c.once('exit', r), c.kill('SIGTERM')))));
+}
+
+/** Drops the run's database (after the apps, which hold connections to it, are stopped). */
+async function dropDatabase(): Promise<void> {
+  await stopApps();
+  await onAdminDb(`DROP DATABASE IF EXISTS ${DB_NAME} WITH (FORCE)`).catch((err: Error) => out(`could not drop ${DB_NAME}: ${err.message}`));
+}
+
+main().catch(async (err) => {
   console.error(err);
+  await dropDatabase();
   process.exit(1);
 });
