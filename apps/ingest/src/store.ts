@@ -101,7 +101,8 @@ async function writeCopy(client: PoolClient, rows: StoredRow[]): Promise<Positio
   await client.query('SAVEPOINT vitals_copy');
   try {
     await copyRows(client, 'vitals_observations', rows);
-    await client.query('RELEASE SAVEPOINT vitals_copy');
+    // No RELEASE: the commit releases the savepoint, and a round trip fewer is latency for every
+    // live subscriber.
     return rows.map((r) => ({ kafka_partition: r.kafka_partition, kafka_offset: r.kafka_offset }));
   } catch (err) {
     await client.query('ROLLBACK TO SAVEPOINT vitals_copy');
