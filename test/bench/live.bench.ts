@@ -108,21 +108,31 @@ const cpuOf = (pid: number | 'self') => {
   }
 };
 
-/** CPU seconds used so far by every process whose command line matches (PostgreSQL's backends, Kafka's JVM, Redis). */
+/** CPU seconds used so far by each process whose command line matches (PostgreSQL's backends, Kafka's JVM, Redis), by pid. */
 const cpuOfMatching = (pattern: RegExp) => {
-  let total = 0;
+  const byPid = new Map<number, number>();
   for (const pid of readdirSync('/proc')) {
     if (!/^\d+$/.test(pid)) continue;
     try {
-      if (pattern.test(readFileSync(`/proc/${pid}/cmdline`, 'utf8'))) total += cpuOf(Number(pid));
+      if (pattern.test(readFileSync(`/proc/${pid}/cmdline`, 'utf8'))) byPid.set(Number(pid), cpuOf(Number(pid)));
     } catch {
       // gone meanwhile
     }
   }
-  return total;
+  return byPid;
+};
+/**
+ * CPU seconds used between two readings, per process: a process born meanwhile counts whole, one
+ * that exited meanwhile (a pooled PostgreSQL backend closed as idle) is left out rather than
+ * subtracting the CPU it used before the run.
+ */
+const cpuUsedBetween = (before: Map<number, number>, after: Map<number, number>) => {
+  let used = 0;
+  for (const [pid, now] of after) used += now - (before.get(pid) ?? 0);
+  return used;
 };
 const SERVERS = { postgres: /^postgres|\/postgres\0/, kafka: /kafka\.Kafka/, redis: /^redis-server|\/redis-server/ } as const;
-const serversCpu = () => Object.fromEntries(Object.entries(SERVERS).map(([name, re]) => [name, cpuOfMatching(re)])) as Record<keyof typeof SERVERS, number>;
+const serversCpu = () => Object.fromEntries(Object.entries(SERVERS).map(([name, re]) => [name, cpuOfMatching(re)])) as Record<keyof typeof SERVERS, Map<number, number>>;
 
 /** Machine-wide CPU jiffies (busy, total) from /proc/stat: how saturated the whole box was. */
 const machineCpu = () => {
@@ -297,7 +307,7 @@ async function main() {
   };
   const cpuShare = (now: number, before: number) => `${Math.round(((now - before) / wall) * 100)}%`;
   const cpuLine = `CPU over the run (100% = one core): gateway ${cpuShare(cpuOf(gateway.pid!), cpu0.gateway)}, ingest ${cpuShare(ingestCpu(), cpu0.ingest)}, bench clients + producer ${cpuShare(cpuOf('self'), cpu0.bench)}, ${Object.entries(serversCpu())
-    .map(([name, used]) => `${name} ${cpuShare(used, cpu0.servers[name as keyof typeof SERVERS])}`)
+    .map(([name, after]) => `${name} ${cpuShare(cpuUsedBetween(cpu0.servers[name as keyof typeof SERVERS], after), 0)}`)
     .join(', ')}; the whole machine (${cpus().length} cores, PostgreSQL, Kafka and Redis included) ${machineBusy()}% busy`;
   measuring = false;
   tell(clients, { type: 'measure', on: false });
