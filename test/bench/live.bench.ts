@@ -20,7 +20,7 @@ import net from 'node:net';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { Worker } from 'node:worker_threads';
 import pg from 'pg';
-import { CompressionTypes } from 'kafkajs';
+import { CompressionTypes, type Admin } from 'kafkajs';
 import { createPool } from '@vitalis/db';
 import { createKafka } from '@vitalis/kafka';
 import { createLogger } from '@vitalis/log';
@@ -194,11 +194,13 @@ function collect(thread: ClientThread): Promise<Extract<ToParent, { type: 'repor
 }
 
 async function main() {
+  const liveDatabases = await dropLeftoverDatabases();
   await onAdminDb(`CREATE DATABASE ${DB_NAME}`);
   const logger = createLogger('bench', 'error');
   const kafka = createKafka({ brokers: BROKERS, clientId: 'vitalis-bench-live', logger });
   const admin = kafka.admin();
   await admin.connect();
+  await deleteLeftoverTopics(admin, liveDatabases);
   const id = RUN_ID;
   const topic = `vitals.bench.live.${id}`;
   await admin.createTopics({ waitForLeaders: true, topics: [{ topic, numPartitions: PARTITIONS, replicationFactor: 1 }, { topic: `${topic}.dlq`, numPartitions: 1, replicationFactor: 1 }] });
@@ -362,6 +364,43 @@ async function stopApps(): Promise<void> {
 }
 
 /** Drops the run's database (after the apps, which hold connections to it, are stopped). */
+/**
+ * The databases of earlier runs that were killed before they could drop theirs (a SIGKILL, a host
+ * restart), if nobody is connected to them: a run still in progress keeps its own.
+ */
+async function dropLeftoverDatabases(): Promise<Set<string>> {
+  const admin = new pg.Client({ connectionString: ADMIN_URL });
+  await admin.connect();
+  try {
+    const { rows } = await admin.query<{ datname: string }>(
+      `SELECT datname FROM pg_database d
+        WHERE datname LIKE 'vitalis\\_bench\\_live\\_%' AND NOT EXISTS (SELECT 1 FROM pg_stat_activity a WHERE a.datname = d.datname)`,
+    );
+    for (const { datname } of rows) {
+      // Without FORCE: if a run connects meanwhile, its database stays.
+      await admin.query(`DROP DATABASE IF EXISTS ${pg.escapeIdentifier(datname)}`).then(
+        () => out(`dropped ${datname}, left by an earlier run that was killed`),
+        () => undefined,
+      );
+    }
+    const { rows: live } = await admin.query<{ datname: string }>(`SELECT datname FROM pg_database WHERE datname LIKE 'vitalis\\_bench\\_live\\_%'`);
+    return new Set(live.map((r) => r.datname));
+  } finally {
+    await admin.end();
+  }
+}
+
+/** The topics of earlier runs whose database is gone (created after it, deleted before it): killed runs. */
+async function deleteLeftoverTopics(admin: Admin, liveDatabases: Set<string>): Promise<void> {
+  const leftover = (await admin.listTopics()).filter((t) => {
+    const run = /^vitals\.bench\.live\.([0-9a-f]{8})(\.dlq)?$/.exec(t)?.[1];
+    return run !== undefined && run !== RUN_ID && !liveDatabases.has(`vitalis_bench_live_${run}`);
+  });
+  if (leftover.length === 0) return;
+  await admin.deleteTopics({ topics: leftover });
+  out(`deleted ${leftover.length} topics left by earlier runs that were killed`);
+}
+
 async function dropDatabase(): Promise<void> {
   await stopApps();
   await onAdminDb(`DROP DATABASE IF EXISTS ${DB_NAME} WITH (FORCE)`).catch((err: Error) => out(`could not drop ${DB_NAME}: ${err.message}`));
