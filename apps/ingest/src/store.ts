@@ -103,7 +103,7 @@ async function writeCopy(client: PoolClient, rows: StoredRow[]): Promise<Positio
     await copyRows(client, 'vitals_observations', rows);
     // No RELEASE: the commit releases the savepoint, and a round trip fewer is latency for every
     // live subscriber.
-    return rows.map((r) => ({ kafka_partition: r.kafka_partition, kafka_offset: r.kafka_offset }));
+    return rows; // every row was new, and a StoredRow carries its position
   } catch (err) {
     await client.query('ROLLBACK TO SAVEPOINT vitals_copy');
     if ((err as { code?: string }).code !== '23505') throw err;
