@@ -45,11 +45,12 @@ const ADMIN_URL = (env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:55432/vita
 const DB_NAME = `vitalis_bench_live_${RUN_ID}`;
 const DB_URL = ADMIN_URL.replace(/\/postgres$/, `/${DB_NAME}`);
 
-async function onAdminDb(sql: string): Promise<void> {
+/** Runs `fn` on a connection to the server's `postgres` database (to create and drop databases). */
+async function withAdminDb<T>(fn: (admin: pg.Client) => Promise<T>): Promise<T> {
   const admin = new pg.Client({ connectionString: ADMIN_URL });
   await admin.connect();
   try {
-    await admin.query(sql);
+    return await fn(admin);
   } finally {
     await admin.end();
   }
@@ -153,12 +154,13 @@ interface ClientThread {
 function startClients(port: number, token: string, patients: string[]): Promise<ClientThread[]> {
   const threads: Promise<ClientThread>[] = [];
   for (let t = 0; t < CLIENT_THREADS; t++) {
-    const mine = patients.filter((_, i) => i % CLIENT_THREADS === t);
+    // Patients 0 .. SSE-1 are watched over SSE, the rest over WebSocket; thread t takes every CLIENT_THREADS-th.
+    const mine = (from: number, to: number) => patients.slice(from, to).filter((_, i) => (from + i) % CLIENT_THREADS === t);
     const share: SubscriberShare = {
       port,
       token,
-      sse: mine.filter((p) => patients.indexOf(p) < SSE),
-      ws: mine.filter((p) => patients.indexOf(p) >= SSE),
+      sse: mine(0, SSE),
+      ws: mine(SSE, patients.length),
       capacity: Math.ceil((RATE * (SECONDS + 30)) / CLIENT_THREADS) + 1_000,
     };
     // tsx's loader does not reach worker threads by itself (Node 20): the worker imports through it.
@@ -195,7 +197,7 @@ function collect(thread: ClientThread): Promise<Extract<ToParent, { type: 'repor
 
 async function main() {
   const liveDatabases = await dropLeftoverDatabases();
-  await onAdminDb(`CREATE DATABASE ${DB_NAME}`);
+  await withAdminDb((admin) => admin.query(`CREATE DATABASE ${DB_NAME}`));
   const logger = createLogger('bench', 'error');
   const kafka = createKafka({ brokers: BROKERS, clientId: 'vitalis-bench-live', logger });
   const admin = kafka.admin();
@@ -323,8 +325,8 @@ async function main() {
 
   // baseline from the same run: device -> append log (when the ingest's transaction wrote the row)
   const pool = createPool({ url: DB_URL, max: 2, application: 'vitalis-bench-live' });
-  const { rows } = await pool.query<{ p50: number; p99: number; n: number; stored: number }>(
-    `SELECT percentile_cont(0.5) WITHIN GROUP (ORDER BY ms) AS p50, percentile_cont(0.99) WITHIN GROUP (ORDER BY ms) AS p99, count(*)::int AS n, (SELECT count(*)::int FROM vitals_observations WHERE patient_id LIKE $1 AND effective_at >= $3) AS stored
+  const { rows } = await pool.query<{ p50: number; p99: number; stored: number }>(
+    `SELECT percentile_cont(0.5) WITHIN GROUP (ORDER BY ms) AS p50, percentile_cont(0.99) WITHIN GROUP (ORDER BY ms) AS p99, (SELECT count(*)::int FROM vitals_observations WHERE patient_id LIKE $1 AND effective_at >= $3) AS stored
        FROM (SELECT extract(epoch FROM ingested_at - effective_at) * 1000 AS ms FROM vitals_observations
               WHERE patient_id LIKE $1 AND effective_at >= $2) x`,
     [`bench-live-${id}-%`, new Date(cpu0.at).toISOString(), new Date(started - 60_000).toISOString()],
@@ -363,15 +365,12 @@ async function stopApps(): Promise<void> {
   await Promise.all(running.map((c) => new Promise((r) => (c.once('exit', r), c.kill('SIGTERM')))));
 }
 
-/** Drops the run's database (after the apps, which hold connections to it, are stopped). */
 /**
  * The databases of earlier runs that were killed before they could drop theirs (a SIGKILL, a host
  * restart), if nobody is connected to them: a run still in progress keeps its own.
  */
 async function dropLeftoverDatabases(): Promise<Set<string>> {
-  const admin = new pg.Client({ connectionString: ADMIN_URL });
-  await admin.connect();
-  try {
+  return withAdminDb(async (admin) => {
     const { rows } = await admin.query<{ datname: string }>(
       `SELECT datname FROM pg_database d
         WHERE datname LIKE 'vitalis\\_bench\\_live\\_%' AND NOT EXISTS (SELECT 1 FROM pg_stat_activity a WHERE a.datname = d.datname)`,
@@ -385,9 +384,7 @@ async function dropLeftoverDatabases(): Promise<Set<string>> {
     }
     const { rows: live } = await admin.query<{ datname: string }>(`SELECT datname FROM pg_database WHERE datname LIKE 'vitalis\\_bench\\_live\\_%'`);
     return new Set(live.map((r) => r.datname));
-  } finally {
-    await admin.end();
-  }
+  });
 }
 
 /** The topics of earlier runs whose database is gone (created after it, deleted before it): killed runs. */
@@ -401,9 +398,10 @@ async function deleteLeftoverTopics(admin: Admin, liveDatabases: Set<string>): P
   out(`deleted ${leftover.length} topics left by earlier runs that were killed`);
 }
 
+/** Drops the run's database (after the apps, which hold connections to it, are stopped). */
 async function dropDatabase(): Promise<void> {
   await stopApps();
-  await onAdminDb(`DROP DATABASE IF EXISTS ${DB_NAME} WITH (FORCE)`).catch((err: Error) => out(`could not drop ${DB_NAME}: ${err.message}`));
+  await withAdminDb((admin) => admin.query(`DROP DATABASE IF EXISTS ${DB_NAME} WITH (FORCE)`)).catch((err: Error) => out(`could not drop ${DB_NAME}: ${err.message}`));
 }
 
 main().catch(async (err) => {
