@@ -32,6 +32,9 @@ export async function startGateway(overrides: Record<string, string> = {}): Prom
     KAFKA_BROKERS: testEnv.KAFKA_BROKERS.join(','),
     LOG_LEVEL: testEnv.LOG_LEVEL,
     PORT: '8080',
+    // Every test speaks from 127.0.0.1: one address's refusal-audit budget would be shared by the
+    // whole suite. The budget's own test sets a small one and uses addresses of its own.
+    REFUSAL_AUDIT_LIMIT: '1000000',
     ...overrides,
   };
   const parsed = parseConfig(gatewayConfigShape, env);

@@ -66,6 +66,9 @@ export const gatewayConfigShape = {
   /** Failed logins per username per window before the login form refuses further attempts. */
   LOGIN_MAX_FAILURES: positiveInt(10),
   LOGIN_FAILURE_WINDOW_SECONDS: positiveInt(900),
+  /** Token refusals one client address may record in the audit trail per window (then one summary row). */
+  REFUSAL_AUDIT_LIMIT: positiveInt(100),
+  REFUSAL_AUDIT_WINDOW_SECONDS: positiveInt(60),
   /** Seed the demo users (doctor, nurse, reception, patient, admin) at start; off by default in production. */
   DEMO_USERS_ENABLED: z.string().optional(),
   /**

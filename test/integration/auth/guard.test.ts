@@ -89,6 +89,32 @@ describe('the route contract: config.auth.scopes enforced by one onRequest hook'
   });
 });
 
+describe('refusal audit budget', () => {
+  it('one address records at most REFUSAL_AUDIT_LIMIT refusals per window, then one summary row; every request is still refused', async () => {
+    const small = Fastify();
+    small.setValidatorCompiler(validatorCompiler);
+    small.setSerializerCompiler(serializerCompiler);
+    await small.register(problemDetails, { baseUrl: gw.url });
+    await small.register(authPlugin({ ...gw.deps, config: { ...gw.deps.config, REFUSAL_AUDIT_LIMIT: 3 } }));
+    small.get('/x', { config: { auth: { scopes: [] } } }, async () => ({ ok: true }));
+    await small.ready();
+    const ip = `10.${Math.floor(Math.random() * 250)}.${Math.floor(Math.random() * 250)}.${Math.floor(Math.random() * 250)}`;
+    const other = `10.251.${Math.floor(Math.random() * 250)}.${Math.floor(Math.random() * 250)}`;
+    const since = new Date();
+    for (let i = 0; i < 10; i++) {
+      expect((await small.inject({ url: '/x', remoteAddress: ip, headers: { authorization: 'Bearer not.a.jwt' } })).statusCode).toBe(401);
+    }
+    expect((await small.inject({ url: '/x', remoteAddress: other })).statusCode).toBe(401);
+    const { rows } = await gw.deps.pool.query<{ action: string; ip: string }>(
+      `SELECT action, host(ip) AS ip FROM audit_events WHERE host(ip) IN ($1, $2) AND occurred_at >= $3 ORDER BY id`,
+      [ip, other, since],
+    );
+    expect(rows.filter((r) => r.ip === ip).map((r) => r.action)).toEqual(['token.refused', 'token.refused', 'token.refused', 'token.refused.suppressed']);
+    expect(rows.filter((r) => r.ip === other).map((r) => r.action)).toEqual(['token.refused']);
+    await small.close();
+  });
+});
+
 describe('discovery documents (RFC 9728, RFC 8414)', () => {
   it('protected resource metadata', async () => {
     const res = await fetch(`${gw.url}/.well-known/oauth-protected-resource`);

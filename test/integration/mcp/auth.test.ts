@@ -114,6 +114,24 @@ describe('tokens and scopes', () => {
     await res.body?.cancel();
   });
 
+  it('Redis unreachable while checking revocation: 503 problem, the same as every route (fail closed, never a 500)', async () => {
+    const own = await startGateway();
+    try {
+      const { token } = await tokenFor(own.url, ['read:vitals']);
+      own.deps.redis.disconnect();
+      const res = await rpc(own.url, call(1, 'whoami'), bearer(token));
+      expect(res.status).toBe(503);
+      expect(res.headers.get('content-type')).toMatch(/^application\/problem\+json/);
+      expect(await res.json()).toMatchObject({ type: `${own.url}/errors/unavailable`, status: 503, detail: expect.stringContaining('revocation list') });
+      // the REST guard answers the same
+      const rest = await fetch(`${own.url}/agent/identity`, { headers: bearer(token) });
+      expect(rest.status).toBe(503);
+      expect(await rest.json()).toMatchObject({ type: `${own.url}/errors/unavailable`, status: 503 });
+    } finally {
+      await own.close();
+    }
+  });
+
   it('a revoked token stops working at once', async () => {
     const { token } = await tokenFor(gw.url, ['read:vitals']);
     const c = await connect(gw.url, token);

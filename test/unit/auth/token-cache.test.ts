@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { VerifiedTokenCache } from '../../../apps/gateway/src/auth/guard';
+import { VerifiedTokenCache } from '../../../apps/gateway/src/auth/bearer';
 import type { Principal } from '../../../apps/gateway/src/auth/route-auth';
 
 const principal = (expiresAt: number): Principal => ({

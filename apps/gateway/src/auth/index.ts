@@ -19,7 +19,8 @@ import type { GatewayDeps } from '../deps';
 import { authorizeRoutes } from './authorize';
 import type { AuthContext } from './context';
 import { discoveryRoutes } from './discovery';
-import { authGuard } from './guard';
+import { BearerAuthenticator, RefusalBudget, bearerToken } from './bearer';
+import { authGuard, bearerContextOf } from './guard';
 import { identityRoutes } from './identity';
 import { KeyStore } from './keys';
 import { registrationRoutes } from './registration';
@@ -28,20 +29,23 @@ import { revocationRoutes } from './revoke';
 import { sandboxRoutes } from './sandbox';
 import { tokenEndpoint } from './token-endpoint';
 import { seedDemoUsers } from './users';
+import type { FastifyRequest } from 'fastify';
 import type { Scope } from '@vitalis/schemas';
 import type { Principal } from './route-auth';
-import { InvalidToken, verifyAccessToken } from './tokens';
-import { insufficientScope, unauthorized } from './oauth-errors';
 
 declare module 'fastify' {
   interface FastifyInstance {
     /** The signing keys (for rotation by operators and tests). */
     signingKeys: KeyStore;
     /**
-     * Verifies a Bearer token outside the route contract (a WebSocket's first auth message):
-     * signature, expiry, revocation and every scope in `scopes`; throws the same 401/403 problems.
+     * The route guard's bearer check for surfaces outside the route contract (a WebSocket's header
+     * or first auth message, the MCP endpoint): signature, expiry, revocation (503 when unknowable),
+     * every scope in `scopes`, the refusal audit; throws the same 401/403/503 problems. The token is
+     * the request's `Authorization: Bearer` unless `token` is given.
      */
-    verifyBearer: (token: string, scopes: Scope[]) => Promise<Principal>;
+    verifyBearer: (req: FastifyRequest, scopes: readonly Scope[], options?: { token?: string | undefined; detail?: Record<string, unknown> }) => Promise<Principal>;
+    /** The one bearer check itself (for refusals decided outside it, e.g. a bound MCP session). */
+    bearerAuth: BearerAuthenticator;
     /** The shared revocation list (live streams re-check their tokens against it). */
     revocations: RevocationList;
   }
@@ -60,25 +64,27 @@ export function authPlugin(deps: GatewayDeps) {
     if (deps.config.demoUsers) await seedDemoUsers(deps.pool);
     const ctx: AuthContext = { ...deps, keys, revocations, tokenSettings: { issuer: deps.config.baseUrl, audience: deps.config.baseUrl } };
 
+    const bearer = new BearerAuthenticator({
+      keys,
+      revocations,
+      settings: ctx.tokenSettings,
+      baseUrl: deps.config.baseUrl,
+      pool: deps.pool,
+      logger: deps.logger,
+      refusals: new RefusalBudget(deps.redis, deps.config.REFUSAL_AUDIT_LIMIT, deps.config.REFUSAL_AUDIT_WINDOW_SECONDS),
+    });
+
     await app.register(formbody);
-    app.addHook('onRequest', authGuard({ keys, revocations, settings: ctx.tokenSettings, baseUrl: deps.config.baseUrl, pool: deps.pool }));
+    app.addHook('onRequest', authGuard(bearer));
     for (const routes of [discoveryRoutes, registrationRoutes, authorizeRoutes, tokenEndpoint, revocationRoutes, identityRoutes, sandboxRoutes]) {
       await app.register(routes(ctx));
     }
     app.decorate('signingKeys', keys);
     app.decorate('revocations', revocations);
-    app.decorate('verifyBearer', async (token: string, scopes: Scope[]) => {
-      let principal: Principal;
-      try {
-        principal = (await verifyAccessToken(keys, ctx.tokenSettings, token)).principal;
-      } catch (err) {
-        if (!(err instanceof InvalidToken)) throw err;
-        throw unauthorized(deps.config.baseUrl, err.message);
-      }
-      if (await revocations.isRevoked(principal.tokenId)) throw unauthorized(deps.config.baseUrl, 'the token has been revoked');
-      if (scopes.some((s) => !principal.scopes.includes(s))) throw insufficientScope(deps.config.baseUrl, scopes);
-      return principal;
-    });
+    app.decorate('bearerAuth', bearer);
+    app.decorate('verifyBearer', (req: FastifyRequest, scopes: readonly Scope[], options: { token?: string | undefined; detail?: Record<string, unknown> } = {}) =>
+      bearer.authenticate(options.token ?? bearerToken(req.headers.authorization), scopes, bearerContextOf(req, options.detail)),
+    );
   };
   return fp(plugin, { name: 'vitalis-auth', fastify: '5.x' });
 }

@@ -8,7 +8,7 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { recordAudit } from '@vitalis/audit';
 import { registerClient, registrationRequestSchema, registrationResponseSchema } from './clients';
 import { PATHS, type AuthContext } from './context';
-import { bearerToken } from './guard';
+import { bearerToken } from './bearer';
 import { OAuthError } from './oauth-errors';
 import { oauthErrorSchema, sendOAuthError } from './token-endpoint';
 

@@ -11,13 +11,11 @@ import type { FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { HttpProblem } from '@vitalis/http';
 import type { GatewayDeps } from '../deps';
-import { bearerToken } from '../auth/guard';
 import type { Principal } from '../auth/route-auth';
 import { recordVitalsAudit } from '../vitals/audit';
 import type { LiveHub, LiveMessage, Subscription } from './hub';
 import { assertMayWatch, codeSchema, parseResumeId } from './request';
 import { resourceId } from '@vitalis/schemas';
-import { recordAudit } from '@vitalis/audit';
 
 /** Close codes: 4401 unauthenticated/revoked/expired, 4403 forbidden, 1001 server going away. */
 export const WS_CLOSE = { unauthorized: 4401, forbidden: 4403, goingAway: 1001, policy: 1008 } as const;
@@ -43,16 +41,6 @@ const clientMessage = (maxPatients: number) =>
 export function wsRoutes(deps: GatewayDeps, hub: LiveHub): FastifyPluginAsyncZod {
   const { config } = deps;
   const parseMessage = clientMessage(config.LIVE_MAX_PATIENTS);
-  /** Refused WebSocket authentications go to the audit trail like the guard's (never the token). */
-  const refused = (req: FastifyRequest, err: unknown) =>
-    recordAudit(deps.pool, {
-      action: 'token.refused',
-      outcome: 'failure',
-      scope: 'read:vitals',
-      requestId: req.id,
-      ip: req.ip,
-      detail: { reason: err instanceof HttpProblem ? (err.detail ?? err.title) : 'token check failed', route: '/api/v1/vitals/ws' },
-    }).catch((auditErr) => req.log.error({ err: auditErr }, 'audit write failed'));
   return async (app) => {
     app.get(
       '/api/v1/vitals/ws',
@@ -67,16 +55,8 @@ export function wsRoutes(deps: GatewayDeps, hub: LiveHub): FastifyPluginAsyncZod
         // Public in the route contract only so the token may come in the first message; when an
         // Authorization header is present it is checked here, before the upgrade (401/403 problem).
         onRequest: async (req) => {
-          const header = req.headers.authorization;
-          if (header === undefined) return;
-          const token = bearerToken(header);
-          if (!token) throw new HttpProblem(401, 'unauthorized', 'Unauthorized', 'Authorization must be "Bearer <token>".');
-          try {
-            req.principal = await app.verifyBearer(token, ['read:vitals']);
-          } catch (err) {
-            await refused(req, err);
-            throw err;
-          }
+          if (req.headers.authorization === undefined) return;
+          req.principal = await app.verifyBearer(req, ['read:vitals']);
         },
       },
       (socket: WebSocket, req: FastifyRequest) => {
@@ -131,9 +111,8 @@ export function wsRoutes(deps: GatewayDeps, hub: LiveHub): FastifyPluginAsyncZod
           if (msg.type === 'auth') {
             if (principal) return problem(400, 'already authenticated');
             try {
-              principal = await app.verifyBearer(msg.token, ['read:vitals']);
+              principal = await app.verifyBearer(req, ['read:vitals'], { token: msg.token });
             } catch (err) {
-              await refused(req, err);
               const status = err instanceof HttpProblem ? err.status : 503;
               problem(status, err instanceof HttpProblem ? err.detail ?? 'refused' : 'token cannot be checked now');
               return closeAll(status === 403 ? WS_CLOSE.forbidden : WS_CLOSE.unauthorized, status === 403 ? 'insufficient scope' : 'invalid token');

@@ -9,15 +9,13 @@
  *  - a token, when presented, is always verified (invalid, expired or revoked → 401), and a session
  *    is bound to the first subject that authenticates on it: another subject's token → 403, and no
  *    token at all → 401 (a session id alone never reaches patient data).
- * Verification is the gateway's own (app.verifyBearer: signature, expiry, revocation, scopes).
+ * Verification is the gateway's one bearer check (app.verifyBearer), so a Redis outage is a 503 here too.
  */
-import type { FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { HttpProblem } from '@vitalis/http';
-import { recordAudit } from '@vitalis/audit';
-import type { Pool } from '@vitalis/db';
 import type { Scope } from '@vitalis/schemas';
-import { bearerToken } from '../auth/guard';
-import { unauthorized } from '../auth/oauth-errors';
+import { bearerToken } from '../auth/bearer';
+import { bearerContextOf } from '../auth/guard';
 import type { Principal } from '../auth/route-auth';
 
 export interface AccessNeed {
@@ -64,38 +62,18 @@ export function needOfBody(body: unknown, toolScopes: ReadonlyMap<string, Scope[
 export const sessionOwnedByOther = () =>
   new HttpProblem(403, 'forbidden', 'Forbidden', 'This MCP session belongs to another subject; start a new session (initialize) with your own token.');
 
-export interface GateDeps {
-  baseUrl: string;
-  pool: Pool;
-  verifyBearer: (token: string, scopes: Scope[]) => Promise<Principal>;
-}
-
 /**
- * Verifies what the request needs. Returns the principal when a token was presented (and valid),
- * undefined for an anonymous request that needs none; throws the 401/403 problems otherwise.
+ * Verifies what the request needs through the gateway's one bearer check (`app.verifyBearer`:
+ * signature, expiry, revocation with 503 when unknowable, scopes, refusal audit). Returns the
+ * principal when a token was presented (and valid), undefined for an anonymous request that needs
+ * none; throws the 401/403/503 problems otherwise.
  */
-export async function authenticate(deps: GateDeps, req: FastifyRequest, need: AccessNeed, boundSubject: string | undefined): Promise<Principal | undefined> {
-  const token = bearerToken(req.headers.authorization);
-  const refuse = (reason: string, principal?: Principal) =>
-    recordAudit(deps.pool, {
-      action: 'token.refused', outcome: 'failure', clientId: principal?.clientId, subject: principal?.subject, scope: need.scopes.join(' ') || undefined,
-      requestId: req.id, ip: req.ip, detail: { reason, route: req.routeOptions.url, method: req.method, mcp: need.what.slice(0, 10) },
-    }).catch((err) => req.log.error({ err }, 'audit write failed'));
-  if (!token) {
-    if (!need.token && boundSubject === undefined) return undefined;
-    await refuse('no bearer token');
-    throw unauthorized(deps.baseUrl);
-  }
-  let principal: Principal;
-  try {
-    principal = await deps.verifyBearer(token, need.scopes);
-  } catch (err) {
-    if (err instanceof HttpProblem) await refuse(err.status === 403 ? 'insufficient scope' : err.detail);
-    throw err;
-  }
+export async function authenticate(app: FastifyInstance, req: FastifyRequest, need: AccessNeed, boundSubject: string | undefined): Promise<Principal | undefined> {
+  const detail = { mcp: need.what.slice(0, 10) };
+  if (!bearerToken(req.headers.authorization) && !need.token && boundSubject === undefined) return undefined;
+  const principal = await app.verifyBearer(req, need.scopes, { detail });
   if (boundSubject !== undefined && principal.subject !== boundSubject) {
-    await refuse('session bound to another subject', principal);
-    throw sessionOwnedByOther();
+    throw await app.bearerAuth.refuse(bearerContextOf(req, detail), 'session bound to another subject', sessionOwnedByOther(), principal);
   }
   return principal;
 }

@@ -13,7 +13,7 @@ import { isInitializeRequest } from '@modelcontextprotocol/sdk/types.js';
 import { HttpProblem, serviceUnavailable } from '@vitalis/http';
 import type { GatewayDeps } from '../deps';
 import type { LiveHub } from '../live/hub';
-import { bearerToken } from '../auth/guard';
+import { bearerToken } from '../auth/bearer';
 import { problems } from '../records/http';
 import { authenticate, needOfBody, sessionOwnedByOther, type AccessNeed } from './auth';
 import type { SessionRecord } from './session-store';
@@ -58,7 +58,6 @@ export function mcpRoutes(deps: GatewayDeps, hub: LiveHub) {
     app.decorate('mcpSessions', registry);
     app.addHook('preClose', () => registry.closeAll());
     const origins = allowedOrigins(deps);
-    const gate = { baseUrl: deps.config.baseUrl, pool: deps.pool, verifyBearer: (t: string, s: Parameters<typeof app.verifyBearer>[1]) => app.verifyBearer(t, s) };
 
     const handle = async (req: FastifyRequest, reply: FastifyReply) => {
       // DNS-rebinding protection (MCP transport spec): a browser page of a foreign origin is refused.
@@ -81,7 +80,7 @@ export function mcpRoutes(deps: GatewayDeps, hub: LiveHub) {
         if (!session && !record) return rpcError(req, reply, 404, -32001, 'Session not found: initialize a new session.');
       }
       const need: AccessNeed = req.method === 'POST' ? needOfBody(body, TOOL_SCOPES) : { token: false, scopes: [], what: [req.method] };
-      const principal = await authenticate(gate, req, need, session?.subject ?? record?.subject);
+      const principal = await authenticate(app, req, need, session?.subject ?? record?.subject);
       if (!session && record) session = registry.get(sessionId as string) ?? (await registry.adopt(sessionId as string, record, principal));
 
       if (!session) {
