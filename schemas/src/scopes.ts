@@ -1,7 +1,11 @@
 /**
- * OAuth scopes (service spec section 5) and the standard roles that hold them.
+ * OAuth scopes (service spec section 5) and the roles that hold them. A scope is granted by a
+ * role, never by what a client asks for: a user's role bounds what the user's tokens carry, an
+ * operator-approved client role bounds what a client obtains on its own. Without a role a client
+ * may hold only the PUBLIC_SCOPES (slot availability, no PHI).
  * `write:vitals` is a Vitalis extension for device ingest (POST /api/v1/vitals); `write:triage`
- * (nurse, doctor: ED board writes) and `read:audit` (admin: audit queries) are extensions too.
+ * (nurse, doctor: ED board writes), `read:audit` (admin: audit queries) and `admin:clients`
+ * (admin: approve clients, mint initial access tokens) are extensions too.
  */
 export const SCOPES = {
   'read:patients': 'Read demographic records and allergies',
@@ -12,22 +16,47 @@ export const SCOPES = {
   'write:vitals': 'Publish vitals observations (device ingest; Vitalis extension)',
   'write:triage': 'Admit patients to the ED triage board and set their ESI level (Vitalis extension)',
   'read:audit': 'Query the audit trail of patient-data access (Vitalis extension)',
+  'admin:clients': 'Approve OAuth clients and mint initial access tokens for client registration (Vitalis extension)',
 } as const;
 
 export type Scope = keyof typeof SCOPES;
 export const SCOPE_NAMES = Object.keys(SCOPES) as Scope[];
 
-export const ROLES = ['doctor', 'nurse', 'reception', 'patient', 'admin'] as const;
+/** People's roles (spec section 5, "Standard roles"). */
+export const USER_ROLES = ['doctor', 'nurse', 'reception', 'patient', 'admin'] as const;
+/**
+ * Roles an operator grants to a client (an initial access token, a trusted software statement or an
+ * approval): any user role (the most an app may carry for its users), plus `device` (bedside
+ * ingest) and `system` (a hospital backend the operator trusts with every scope).
+ */
+export const ROLES = [...USER_ROLES, 'device', 'system'] as const;
 export type Role = (typeof ROLES)[number];
 
-/** Spec section 5, "Standard roles" column, read per role. */
+/** Spec section 5, "Standard roles" column, read per role; `device` and `system` are Vitalis's. */
 export const ROLE_SCOPES: Record<Role, Scope[]> = {
   doctor: ['read:patients', 'read:appointments', 'write:appointments', 'read:vitals', 'write:triage'],
   nurse: ['read:patients', 'read:appointments', 'read:vitals', 'write:triage'],
   reception: ['write:patients', 'read:appointments', 'write:appointments'],
   patient: ['read:appointments', 'write:appointments'],
-  admin: ['read:patients', 'write:patients', 'read:appointments', 'read:audit'],
+  admin: ['read:patients', 'write:patients', 'read:appointments', 'read:audit', 'admin:clients'],
+  device: ['write:vitals'],
+  system: SCOPE_NAMES,
 };
+
+/** What anyone may obtain without a role (open registration): slot availability, no PHI. */
+export const PUBLIC_SCOPES: Scope[] = ['read:appointments'];
+
+/** What a sandbox principal holds (over synthetic `sbx-` data only): read-only, no demographics. */
+export const SANDBOX_SCOPES: Scope[] = ['read:appointments', 'read:vitals'];
+
+export function isRole(value: string): value is Role {
+  return (ROLES as readonly string[]).includes(value);
+}
+
+/** The most a client may hold: its role's scopes (if an operator gave it one) and the public set. */
+export function clientScopeCeiling(role: Role | null | undefined): Scope[] {
+  return role ? [...new Set([...PUBLIC_SCOPES, ...ROLE_SCOPES[role]])] : [...PUBLIC_SCOPES];
+}
 
 export function isScope(value: string): value is Scope {
   return Object.hasOwn(SCOPES, value);

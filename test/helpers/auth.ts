@@ -1,8 +1,33 @@
 /**
  * Real OAuth for tests: registers a client with the given scopes at the gateway and returns a
- * Bearer header from the client_credentials grant, exactly as a backend agent would.
+ * Bearer header from the client_credentials grant, exactly as a backend agent would. A client that
+ * needs more than the public scopes registers the documented way: with an initial access token an
+ * operator minted for a role (here the test suite is the operator, minting in the database as the
+ * `npm run admin` CLI does).
  */
-import type { Scope } from '@vitalis/schemas';
+import type { Role, Scope } from '@vitalis/schemas';
+import { createPool } from '@vitalis/db';
+import { mintInitialAccessToken } from '../../apps/gateway/src/auth/initial-access';
+import { testEnv } from './env';
+
+const operatorTokens = new Map<Role, Promise<string>>();
+
+/** An initial access token for `role` (many uses, one day), minted once per test process. */
+export function initialAccessToken(role: Role = 'system'): Promise<string> {
+  let token = operatorTokens.get(role);
+  if (!token) {
+    token = (async () => {
+      const pool = createPool({ url: testEnv.DATABASE_URL, max: 1, application: 'vitalis-test-operator' });
+      try {
+        return (await mintInitialAccessToken(pool, { role, createdBy: 'test-operator', ttlSeconds: 86_400, maxUses: null, label: 'test suite' })).initial_access_token;
+      } finally {
+        await pool.end();
+      }
+    })();
+    operatorTokens.set(role, token);
+  }
+  return token;
+}
 
 export interface RegisteredClient {
   client_id: string;
@@ -10,10 +35,11 @@ export interface RegisteredClient {
   scope: string;
 }
 
-export async function registerClient(baseUrl: string, scopes: Scope[], name = 'vitalis-test'): Promise<RegisteredClient> {
+/** A client_credentials client holding `scopes`, registered with a `role` initial access token (default: system, every scope). */
+export async function registerClient(baseUrl: string, scopes: Scope[], name = 'vitalis-test', role: Role = 'system'): Promise<RegisteredClient> {
   const res = await fetch(`${baseUrl}/api/auth/register`, {
     method: 'POST',
-    headers: { 'content-type': 'application/json' },
+    headers: { 'content-type': 'application/json', authorization: `Bearer ${await initialAccessToken(role)}` },
     body: JSON.stringify({
       client_name: name,
       grant_types: ['client_credentials'],
@@ -38,4 +64,18 @@ export async function clientCredentialsToken(baseUrl: string, client: Registered
 export async function authHeaders(baseUrl: string, scopes: Scope[]): Promise<{ authorization: string }> {
   const client = await registerClient(baseUrl, scopes);
   return { authorization: `Bearer ${await clientCredentialsToken(baseUrl, client)}` };
+}
+
+/**
+ * An operator approves a client (the admin API, as an admin-role client holding admin:clients):
+ * how a client that registered itself openly (an MCP host, say) gets the role it needs.
+ */
+export async function approveClient(baseUrl: string, clientId: string, role: Role): Promise<void> {
+  const admin = await registerClient(baseUrl, ['admin:clients'], 'vitalis-test-operator', 'admin');
+  const res = await fetch(`${baseUrl}/api/auth/admin/clients/${encodeURIComponent(clientId)}/approve`, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${await clientCredentialsToken(baseUrl, admin)}`, 'content-type': 'application/json' },
+    body: JSON.stringify({ role }),
+  });
+  if (res.status !== 200) throw new Error(`approve failed: ${res.status} ${await res.text()}`);
 }

@@ -2,6 +2,8 @@ import { z } from 'zod';
 import type { JWK } from 'jose';
 import { boolean, ConfigError, infraShape, port, positiveInt } from '@vitalis/config';
 import { TOPICS } from '@vitalis/kafka';
+import { ROLES } from '@vitalis/schemas';
+import type { SoftwareStatementIssuer } from './auth/software-statement';
 
 export interface TrustedIssuer {
   issuer: string;
@@ -20,8 +22,14 @@ const trustedIssuerSchema = z
   })
   .refine((t) => Boolean(t.jwks_uri) !== Boolean(t.jwks), 'give exactly one of jwks_uri or jwks');
 
+const softwareStatementIssuerSchema = z.object({
+  issuer: z.string().min(1),
+  jwks: z.object({ keys: z.array(z.record(z.string(), z.unknown())).min(1) }),
+  roles: z.array(z.enum(ROLES)).min(1),
+});
+
 /** A JSON list in an env var; a parse failure becomes a config error, not a crash. */
-function trustedIssuers() {
+function jsonList<T>(item: z.ZodType, shape: string) {
   return z
     .string()
     .default('[]')
@@ -30,15 +38,15 @@ function trustedIssuers() {
       try {
         value = JSON.parse(raw);
       } catch {
-        ctx.addIssue({ code: 'custom', message: 'must be a JSON list of {issuer, jwks_uri | jwks}' });
+        ctx.addIssue({ code: 'custom', message: `must be a JSON list of ${shape}` });
         return z.NEVER;
       }
-      const parsed = z.array(trustedIssuerSchema).safeParse(value);
+      const parsed = z.array(item).safeParse(value);
       if (!parsed.success) {
-        ctx.addIssue({ code: 'custom', message: `must be a JSON list of {issuer, jwks_uri | jwks}: ${parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ')}` });
+        ctx.addIssue({ code: 'custom', message: `must be a JSON list of ${shape}: ${parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ')}` });
         return z.NEVER;
       }
-      return parsed.data as TrustedIssuer[];
+      return parsed.data as T[];
     });
 }
 
@@ -75,7 +83,12 @@ export const gatewayConfigShape = {
    * Token exchange (RFC 8693): issuers whose JWTs are accepted as subject tokens, as a JSON list
    * of {issuer, jwks_uri | jwks, audience?}. Our own tokens are always accepted.
    */
-  TRUSTED_ISSUERS: trustedIssuers(),
+  TRUSTED_ISSUERS: jsonList<TrustedIssuer>(trustedIssuerSchema, '{issuer, jwks_uri | jwks}'),
+  /**
+   * RFC 7591 §2.3: issuers whose signed software statements register a client with a role, as a
+   * JSON list of {issuer, jwks, roles}. Empty: software statements are refused.
+   */
+  SOFTWARE_STATEMENT_ISSUERS: jsonList<SoftwareStatementIssuer>(softwareStatementIssuerSchema, '{issuer, jwks, roles}'),
   /** Sandbox (POST|GET /api/v1/sandbox): on by default outside production. */
   SANDBOX_ENABLED: boolean(true),
   SANDBOX_TOKEN_TTL_SECONDS: positiveInt(900),

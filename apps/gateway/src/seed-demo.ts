@@ -1,12 +1,16 @@
 /**
- * `make run` demo seed: registers one demo OAuth client holding every scope (through the real
- * registration endpoint) and keeps its credentials in .data/demo-client.json, so a person can get
- * a token at once. Re-running reuses the client while its credentials still work.
+ * `make run` demo seed (development only): as the operator, mints an initial access token for the
+ * `system` role (every scope) and registers one demo OAuth client with it through the real
+ * registration endpoint, keeping its credentials in .data/demo-client.json, so a person can get a
+ * token at once. Re-running reuses the client while it still obtains every scope. It also prints a
+ * fresh initial access token (role system, 24 h, 10 registrations) for registering your own
+ * PHI-capable clients; open registration gives the public scopes only.
  * The bedside simulator seeds the vitals (patients pat-0001...).
  */
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { SCOPE_NAMES } from '@vitalis/schemas';
 import { createPool } from '@vitalis/db';
+import { mintInitialAccessToken } from './auth/initial-access';
 import { seedRecords } from './records/seed';
 
 const base = (process.env.PUBLIC_BASE_URL ?? `http://127.0.0.1:${process.env.PORT ?? 8080}`).replace(/\/+$/, '');
@@ -27,17 +31,22 @@ async function tokenFor(client: DemoClient): Promise<Response> {
 async function existing(): Promise<DemoClient | undefined> {
   try {
     const client = JSON.parse(await readFile(file, 'utf8')) as DemoClient;
-    return (await tokenFor(client)).ok ? client : undefined;
+    const res = await tokenFor(client);
+    const granted = res.ok ? ((await res.json()) as { scope: string }).scope.split(' ') : [];
+    return SCOPE_NAMES.every((s) => granted.includes(s)) ? client : undefined;
   } catch {
     return undefined;
   }
 }
 
+const pool = createPool({ url: process.env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:55432/vitalis', max: 2, application: 'vitalis-seed' });
+const mint = (maxUses: number) => mintInitialAccessToken(pool, { role: 'system', createdBy: 'make-run', ttlSeconds: 86_400, maxUses, label: 'make run demo' });
+
 let client = await existing();
 if (!client) {
   const res = await fetch(`${base}/api/auth/register`, {
     method: 'POST',
-    headers: { 'content-type': 'application/json' },
+    headers: { 'content-type': 'application/json', authorization: `Bearer ${(await mint(1)).initial_access_token}` },
     body: JSON.stringify({
       client_name: 'vitalis-demo',
       grant_types: ['client_credentials'],
@@ -52,15 +61,19 @@ if (!client) {
   await writeFile(file, JSON.stringify(client, null, 2), { mode: 0o600 });
 }
 
+const operator = await mint(10);
 process.stdout.write(`
-Demo OAuth client (every scope; credentials in ${file}):
+Demo OAuth client (role system, every scope; credentials in ${file}):
   curl -s -X POST ${base}/api/auth/oauth2/token -d grant_type=client_credentials \\
        -d client_id=${client.client_id} -d client_secret=$(sed -n 's/.*"client_secret": "\\(.*\\)".*/\\1/p' ${file})
+Initial access token (role system, 10 registrations, 24 h) to register PHI-capable clients of your own:
+  curl -s -X POST ${base}/api/auth/register -H 'authorization: Bearer ${operator.initial_access_token}' \\
+       -H 'content-type: application/json' -d '{"client_name":"my-agent","grant_types":["client_credentials"],"scope":"read:vitals"}'
+  (open registration without it gets the public scope read:appointments only; see ${base}/auth.md)
 `);
 
 // Patients, slots and ED arrivals through the event store (idempotent).
 {
-  const pool = createPool({ url: process.env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:55432/vitalis', max: 2, application: 'vitalis-seed' });
   try {
     const seeded = await seedRecords(pool);
     process.stdout.write(`Seeded ${seeded.patients} new patients (pat-0001..pat-0020 ensured) and ensured ${seeded.slots} appointment slots.\n`);

@@ -2,7 +2,8 @@
 test/integration/clients starts one, with an ingest worker, and registers a client holding every
 scope; or point these at a `make run` gateway):
 
-    VITALIS_BASE_URL, VITALIS_CLIENT_ID, VITALIS_CLIENT_SECRET
+    VITALIS_BASE_URL, VITALIS_CLIENT_ID, VITALIS_CLIENT_SECRET, VITALIS_INITIAL_ACCESS_TOKEN (an operator's
+    initial access token, for the tests that register clients of their own beyond the public scopes)
 """
 from __future__ import annotations
 
@@ -33,6 +34,11 @@ def base_url() -> str:
 @pytest.fixture(scope="session")
 def credentials() -> tuple[str, str]:
     return _env("VITALIS_CLIENT_ID"), _env("VITALIS_CLIENT_SECRET")
+
+
+@pytest.fixture(scope="session")
+def initial_access_token() -> str:
+    return _env("VITALIS_INITIAL_ACCESS_TOKEN")
 
 
 @pytest.fixture()

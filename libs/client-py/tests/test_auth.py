@@ -99,8 +99,9 @@ def _sign_in_and_consent(url: str, username: str, password: str) -> str:
         return done.headers["location"]
 
 
-def test_authorization_code_with_pkce_then_refresh_rotation(base_url):
-    registered = httpx.post(f"{base_url}/api/auth/register", json={
+def test_authorization_code_with_pkce_then_refresh_rotation(base_url, initial_access_token):
+    # A clinical app registers with an operator's initial access token (open registration gets the public scopes only).
+    registered = httpx.post(f"{base_url}/api/auth/register", headers={"authorization": f"Bearer {initial_access_token}"}, json={
         "client_name": f"py-ward-app-{uid()}", "grant_types": ["authorization_code", "refresh_token"], "response_types": ["code"],
         "token_endpoint_auth_method": "client_secret_post", "redirect_uris": [REDIRECT_URI], "scope": "read:vitals read:patients"}).json()
     verifier, challenge = create_pkce()

@@ -1,7 +1,8 @@
 /**
- * Service spec section 5, driven by a real OAuth client library (openid-client):
- * discover → register → client_credentials → probe identity → call an API → token exchange → revoke →
- * the same token is refused with 401, on this gateway and on a second instance.
+ * Service spec section 5, driven by a real OAuth client library (openid-client), for what a
+ * self-registered client may obtain (the public scope read:appointments):
+ * discover → register → client_credentials → probe identity → GET /api/v1/appointments → token
+ * exchange → revoke → the same token is refused with 401, on this gateway and on a second instance.
  */
 import * as oidc from 'openid-client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -33,54 +34,55 @@ describe('the spec section 5 flow', () => {
       expect(key.d).toBeUndefined(); // never a private part
     }
 
-    // 2. Register (RFC 7591), with the fields of spec section 2.
+    // 2. Register (RFC 7591), with the fields of spec section 2. Anonymous: the public scope only,
+    //    and the answer says exactly what was granted (PHI scopes wait for an operator).
     const res = await fetch(`${gw.url}/api/auth/register`, {
       method: 'POST',
       headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ client_name: 'monitoring-agent', grant_types: ['client_credentials'], response_types: ['token'], token_endpoint_auth_method: 'client_secret_post', scope: 'read:vitals read:patients' }),
+      body: JSON.stringify({ client_name: 'monitoring-agent', grant_types: ['client_credentials'], response_types: ['token'], token_endpoint_auth_method: 'client_secret_post', scope: 'read:appointments read:vitals' }),
     });
     expect(res.status).toBe(201);
-    const registered = await res.json() as { client_id: string; client_secret: string; client_id_issued_at: number; scope: string };
+    const registered = await res.json() as { client_id: string; client_secret: string; client_id_issued_at: number; scope: string; requested_scope: string; approval: string };
     expect(registered.client_id).toMatch(/^cli_/);
     expect(registered.client_secret.length).toBeGreaterThanOrEqual(40);
-    expect(registered.scope).toBe('read:vitals read:patients');
+    expect(registered).toMatchObject({ scope: 'read:appointments', requested_scope: 'read:appointments read:vitals', approval: 'pending' });
 
     // 3. Claim identity through a real OAuth client library.
     const config = await oidc.discovery(new URL(gw.url), registered.client_id, undefined, oidc.ClientSecretPost(registered.client_secret), {
       execute: [oidc.allowInsecureRequests],
       algorithm: 'oauth2',
     });
-    const tokens = await oidc.clientCredentialsGrant(config, { scope: 'read:vitals' });
+    const tokens = await oidc.clientCredentialsGrant(config, { scope: 'read:appointments' });
     expect(tokens.token_type.toLowerCase()).toBe('bearer');
-    expect(tokens.scope).toBe('read:vitals');
+    expect(tokens.scope).toBe('read:appointments');
     expect(tokens.expires_in).toBe(900);
     const token = tokens.access_token;
 
     // 4. Probe identity.
     const probe = await oidc.fetchProtectedResource(config, token, new URL(`${gw.url}/agent/identity`), 'GET');
     expect(probe.status).toBe(200);
-    expect(await probe.json()).toMatchObject({ client_id: registered.client_id, sub: registered.client_id, scopes: ['read:vitals'], auth_method: 'client_secret' });
+    expect(await probe.json()).toMatchObject({ client_id: registered.client_id, sub: registered.client_id, scopes: ['read:appointments'], auth_method: 'client_secret' });
 
-    // 5. Use the token on a clinical API (scope read:vitals).
-    const to = new Date().toISOString();
-    const from = new Date(Date.now() - 3_600_000).toISOString();
-    const api = await fetch(`${gw.url}/api/v1/vitals?patient=pat-flow-${Date.now()}&code=8867-4&from=${from}&to=${to}`, { headers: { authorization: `Bearer ${token}` } });
+    // 5. Use the token on the API (GET /api/v1/appointments, scope read:appointments); PHI stays out of reach.
+    const api = await fetch(`${gw.url}/api/v1/appointments`, { headers: { authorization: `Bearer ${token}`, accept: 'application/json' } });
     expect(api.status).toBe(200);
+    const vitals = await fetch(`${gw.url}/api/v1/vitals/latest?patient=pat-0001`, { headers: { authorization: `Bearer ${token}` } });
+    expect(vitals.status).toBe(403);
 
     // 6. Token exchange (RFC 8693): an agent client exchanges the token to act on its behalf.
     const reg2 = await fetch(`${gw.url}/api/auth/register`, {
       method: 'POST',
       headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ client_name: 'delegating-agent', grant_types: ['urn:ietf:params:oauth:grant-type:token-exchange'], token_endpoint_auth_method: 'client_secret_basic', scope: 'read:vitals read:appointments' }),
+      body: JSON.stringify({ client_name: 'delegating-agent', grant_types: ['urn:ietf:params:oauth:grant-type:token-exchange'], token_endpoint_auth_method: 'client_secret_basic', scope: 'read:appointments' }),
     });
     const agent = (await reg2.json()) as { client_id: string; client_secret: string };
     const agentConfig = await oidc.discovery(new URL(gw.url), agent.client_id, undefined, oidc.ClientSecretBasic(agent.client_secret), { execute: [oidc.allowInsecureRequests], algorithm: 'oauth2' });
     const exchanged = await oidc.genericGrantRequest(agentConfig, 'urn:ietf:params:oauth:grant-type:token-exchange', {
       subject_token: token,
       subject_token_type: 'urn:ietf:params:oauth:token-type:jwt',
-      scope: 'read:vitals',
+      scope: 'read:appointments',
     });
-    expect(exchanged).toMatchObject({ issued_token_type: 'urn:ietf:params:oauth:token-type:access_token', scope: 'read:vitals' });
+    expect(exchanged).toMatchObject({ issued_token_type: 'urn:ietf:params:oauth:token-type:access_token', scope: 'read:appointments' });
     const acting = await oidc.fetchProtectedResource(agentConfig, exchanged.access_token, new URL(`${gw.url}/agent/identity`), 'GET');
     expect(await acting.json()).toMatchObject({ sub: registered.client_id, client_id: agent.client_id, auth_method: 'token_exchange', act: { sub: agent.client_id } });
 

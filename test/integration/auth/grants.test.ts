@@ -7,7 +7,7 @@ import { SignJWT, decodeJwt, exportJWK, generateKeyPair, type CryptoKey, type JW
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startGateway, type RunningGateway } from '../../helpers/gateway';
-import { clientCredentialsToken, registerClient, type RegisteredClient } from '../../helpers/auth';
+import { clientCredentialsToken, initialAccessToken, registerClient, type RegisteredClient } from '../../helpers/auth';
 import { REDIRECT_URI, pkcePair, registerCodeClient, signInAndConsent } from './support';
 
 const EXCHANGE = 'urn:ietf:params:oauth:grant-type:token-exchange';
@@ -20,8 +20,9 @@ beforeAll(async () => {
 });
 afterAll(async () => gw?.close());
 
+/** Registers with an operator's initial access token (role system), so any scope may be asked for. */
 const register = async (metadata: Record<string, unknown>) =>
-  fetch(`${gw.url}/api/auth/register`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ client_name: 'grants-test', ...metadata }) });
+  fetch(`${gw.url}/api/auth/register`, { method: 'POST', headers: { 'content-type': 'application/json', authorization: `Bearer ${await initialAccessToken()}` }, body: JSON.stringify({ client_name: 'grants-test', ...metadata }) });
 const tokenRequest = (form: Record<string, string>, base = gw.url) => fetch(`${base}/api/auth/oauth2/token`, { method: 'POST', body: new URLSearchParams(form) });
 const identity = (token: string, base = gw.url) => fetch(`${base}/agent/identity`, { headers: { authorization: `Bearer ${token}` } });
 
@@ -282,6 +283,12 @@ describe('closed registration (REGISTRATION_ACCESS_TOKEN)', () => {
       expect(wrong.status).toBe(401);
       const right = await fetch(`${closed.address}/api/auth/register`, { method: 'POST', headers: { 'content-type': 'application/json', authorization: `Bearer ${secret}` }, body });
       expect(right.status).toBe(201);
+      // The configured token closes open registration but carries no role: the public scopes only.
+      expect(await right.json()).toMatchObject({ scope: '', requested_scope: 'read:vitals', approval: 'pending' });
+      // An operator-minted one carries its role.
+      const minted = await fetch(`${closed.address}/api/auth/register`, { method: 'POST', headers: { 'content-type': 'application/json', authorization: `Bearer ${await initialAccessToken('nurse')}` }, body });
+      expect(minted.status).toBe(201);
+      expect(await minted.json()).toMatchObject({ scope: 'read:vitals', role: 'nurse' });
     } finally {
       await closed.close();
     }

@@ -4,7 +4,8 @@
  */
 import { createHash, randomBytes } from 'node:crypto';
 import { expect } from 'vitest';
-import type { Scope } from '@vitalis/schemas';
+import type { Role, Scope } from '@vitalis/schemas';
+import { initialAccessToken } from '../../helpers/auth';
 
 export const DEMO_PASSWORDS = {
   doctor: 'doctor-demo-pass',
@@ -28,10 +29,11 @@ export interface CodeClient {
   redirect_uris: string[];
 }
 
-export async function registerCodeClient(baseUrl: string, scopes: Scope[], opts: { public?: boolean; name?: string } = {}): Promise<CodeClient> {
+/** An authorization-code client registered with a `role` initial access token (default system: the users' roles bound its tokens). */
+export async function registerCodeClient(baseUrl: string, scopes: Scope[], opts: { public?: boolean; name?: string; role?: Role } = {}): Promise<CodeClient> {
   const res = await fetch(`${baseUrl}/api/auth/register`, {
     method: 'POST',
-    headers: { 'content-type': 'application/json' },
+    headers: { 'content-type': 'application/json', authorization: `Bearer ${await initialAccessToken(opts.role ?? 'system')}` },
     body: JSON.stringify({
       client_name: opts.name ?? 'Ward App <test>',
       grant_types: ['authorization_code', 'refresh_token'],

@@ -4,6 +4,7 @@
  * publish travel through Kafka. Each suite gets the gateway URL and a client holding every scope
  * in its environment; this test passes when the suite exits 0, and prints its output either way.
  */
+import { initialAccessToken } from '../../helpers/auth';
 import { spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -37,6 +38,8 @@ async function suiteEnv(): Promise<Record<string, string>> {
     VITALIS_BASE_URL: stack.gw.url,
     VITALIS_CLIENT_ID: stack.client.client_id,
     VITALIS_CLIENT_SECRET: stack.client.client_secret,
+    // An operator's initial access token, for the tests that register clients of their own.
+    VITALIS_INITIAL_ACCESS_TOKEN: await initialAccessToken(),
     ...(clinician ? { VITALIS_TEST_CLINICIAN: clinician } : {}),
   };
 }

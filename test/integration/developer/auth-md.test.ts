@@ -9,6 +9,7 @@ import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startGateway, type RunningGateway } from '../../helpers/gateway';
+import { initialAccessToken } from '../../helpers/auth';
 
 const run = promisify(execFile);
 let gw: RunningGateway;
@@ -44,8 +45,12 @@ describe('GET /auth.md', () => {
     const blocks = shellBlocks(markdown);
     expect(blocks.length).toBeGreaterThanOrEqual(10);
     const script = ['set -euo pipefail', ...blocks].join('\n');
-    const { stdout } = await run('bash', ['-c', script], { timeout: 60_000, maxBuffer: 4 * 1024 * 1024 });
-    expect(stdout).toMatch(/registered [\w-]+/);
+    // The operator hands the developer an initial access token (as `make run` prints one).
+    const env = { ...process.env, INITIAL_ACCESS_TOKEN: await initialAccessToken('nurse') };
+    const { stdout } = await run('bash', ['-c', script], { timeout: 60_000, maxBuffer: 4 * 1024 * 1024, env });
+    expect(stdout).toMatch(/registered [\w-]+ with scope: read:appointments\n/);
+    expect(stdout).toContain('public token on vitals: HTTP 403');
+    expect(stdout).toContain('"role": "nurse"');
     expect(stdout).toContain('"auth_method": "client_secret"');
     expect(stdout).toContain('"act"'); // the exchanged token names the client as actor
     expect(stdout).toContain('"patient_id": "pat-walkthrough"');

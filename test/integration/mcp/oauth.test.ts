@@ -1,7 +1,8 @@
 /**
  * The whole MCP authorization flow as an MCP client runs it, with the SDK's own OAuth support
  * (OAuthClientProvider): anonymous handshake, a tool call answered 401 with resource_metadata,
- * discovery (RFC 9728 → RFC 8414), dynamic registration (RFC 7591, public client), authorization
+ * discovery (RFC 9728 → RFC 8414), dynamic registration (RFC 7591, public client: the public scopes
+ * only, the rest pending), an operator approving the host with a role (admin API), authorization
  * code + PKCE through the real login and consent pages (a demo doctor signs in), token exchange,
  * and the retried call succeeding on the same session as that user.
  */
@@ -17,6 +18,7 @@ import { seedRecords } from '../../../apps/gateway/src/records/seed';
 import { startGateway, type RunningGateway } from '../../helpers/gateway';
 import { REDIRECT_URI, signInAndConsent } from '../auth/support';
 import { MCP_PATH } from './support';
+import { approveClient } from '../../helpers/auth';
 
 let gw: RunningGateway;
 beforeAll(async () => {
@@ -73,6 +75,8 @@ describe('MCP OAuth flow with the SDK client', () => {
       expect((await client.listTools()).tools.length).toBe(11);
       await expect(client.callTool({ name: 'whoami', arguments: {} })).rejects.toBeInstanceOf(UnauthorizedError);
       expect(provider.client?.client_id).toBeTruthy(); // registered itself (RFC 7591)
+      expect(provider.client).toMatchObject({ scope: 'read:appointments' }); // the public scope; PHI scopes wait for an operator
+      await approveClient(gw.url, provider.client!.client_id, 'doctor');
       const url = provider.authorizationUrl!;
       expect(url.origin + url.pathname).toBe(`${gw.url}/api/auth/oauth2/authorize`);
       expect(url.searchParams.get('code_challenge_method')).toBe('S256');
@@ -102,6 +106,7 @@ describe('MCP OAuth flow with the SDK client', () => {
     await client.connect(transport);
     try {
       await expect(client.callTool({ name: 'whoami', arguments: {} })).rejects.toBeInstanceOf(UnauthorizedError);
+      await approveClient(gw.url, provider.client!.client_id, 'patient');
       const { location } = await signInAndConsent(provider.authorizationUrl!, 'patient');
       await transport.finishAuth(location.searchParams.get('code')!);
 

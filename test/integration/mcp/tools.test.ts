@@ -231,7 +231,7 @@ describe('triage', () => {
 describe('whoami', () => {
   it('names the client, subject and scopes of the token', async () => {
     const me = await call(reception, 'whoami');
-    expect(me.structuredContent).toMatchObject({ scopes: ['write:patients', 'read:appointments', 'write:appointments'], roles: [], auth_method: 'client_secret' });
+    expect(me.structuredContent).toMatchObject({ scopes: ['write:patients', 'read:appointments', 'write:appointments'], roles: ['system'], auth_method: 'client_secret' });
     expect(me.structuredContent.expires_in).toBeGreaterThan(0);
     expect(textOf(me)).toContain(me.structuredContent.client_id);
   });

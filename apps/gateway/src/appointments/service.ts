@@ -10,7 +10,7 @@ import { withTransaction, type Pool } from '@vitalis/db';
 import { append, ConcurrencyError, readStream, type Queryable } from '@vitalis/eventstore';
 import { conflict, HttpProblem, notFound } from '@vitalis/http';
 import { appointmentId, foldSlot, parseAppointmentId, slotStream, type SlotState } from '@vitalis/records';
-import { audit, forbidden, metadataOf, type Caller } from '../records/access';
+import { audit, bookingView, forbidden, metadataOf, type Caller } from '../records/access';
 import { loadPatient } from '../patients/service';
 
 export async function loadSlot(db: Queryable, slotId: string): Promise<SlotState | null> {
@@ -64,11 +64,12 @@ export async function bookAppointment(pool: Pool, caller: Caller, req: { slotId:
 
 /** The slot holding this appointment as its current booking, checked for the caller. */
 async function bookedSlot(db: Queryable, caller: Caller, id: string): Promise<SlotState> {
+  const view = bookingView(caller.principal);
+  if (view === 'availability') throw forbidden('This client sees slot availability only: reading a booking needs a role (see /auth.md).');
   const ref = parseAppointmentId(id);
   const slot = ref ? await loadSlot(db, ref.slotId) : null;
   if (!slot || slot.appointmentId !== id) throw notFound(`Appointment ${id} does not exist or is no longer booked.`);
-  const own = caller.principal.patientId;
-  if (own !== undefined && slot.patientId !== own) throw notFound(`Appointment ${id} does not exist or is no longer booked.`);
+  if (view === 'own' && slot.patientId !== caller.principal.patientId) throw notFound(`Appointment ${id} does not exist or is no longer booked.`);
   return slot;
 }
 
@@ -116,11 +117,14 @@ export interface SlotQuery { clinician?: string | undefined; patient?: string | 
 
 /**
  * Slots with their bookings from the projection. A patient user sees free slots and their own
- * bookings (others' bookings appear as busy without a patient).
+ * bookings (others' bookings appear as busy without a patient); a caller without a role sees
+ * availability only (every booking busy without a patient).
  */
 export async function listSlots(pool: Pool, caller: Caller, q: SlotQuery): Promise<{ slots: SlotState[]; more: boolean }> {
+  const view = bookingView(caller.principal);
   const own = caller.principal.patientId;
-  if (own !== undefined && q.patient !== undefined && q.patient !== own) throw forbidden('A patient user may only list their own appointments.');
+  if (view === 'own' && q.patient !== undefined && q.patient !== own) throw forbidden('A patient user may only list their own appointments.');
+  if (view === 'availability' && q.patient !== undefined) throw forbidden('This client sees slot availability only: listing a patient\'s appointments needs a role (see /auth.md).');
   const where: string[] = [];
   const args: unknown[] = [];
   const arg = (v: unknown) => `$${args.push(v)}`;
@@ -135,7 +139,7 @@ export async function listSlots(pool: Pool, caller: Caller, q: SlotQuery): Promi
     args,
   );
   const slots = rows.slice(0, q.limit).map((r): SlotState => {
-    const mine = own === undefined || r.patient_id === own;
+    const mine = view === 'all' || (view === 'own' && r.patient_id === own);
     return {
       id: r.slot_id, version: r.version, clinicianId: r.clinician_id, appointmentType: r.appointment_type, start: r.start_at.toISOString(), end: r.end_at.toISOString(),
       status: r.status, appointmentId: mine ? r.appointment_id : null, patientId: mine ? r.patient_id : null, reason: mine ? r.reason : null, bookedAt: mine && r.booked_at ? r.booked_at.toISOString() : null,

@@ -6,7 +6,7 @@
  */
 import { importJWK, type JWK } from 'jose';
 import { z } from 'zod';
-import { SCOPE_NAMES, isScope, type Scope } from '@vitalis/schemas';
+import { PUBLIC_SCOPES, ROLES, SANDBOX_SCOPES, clientScopeCeiling, isRole, isScope, type Role, type Scope } from '@vitalis/schemas';
 import type { Pool } from '@vitalis/db';
 import { OAuthError } from './oauth-errors';
 import { hashSecret, randomToken } from './secrets';
@@ -34,6 +34,7 @@ export const registrationRequestSchema = z.object({
   redirect_uris: z.array(z.string().max(2000)).max(20).default([]),
   jwks: jwksSchema.optional(),
   jwks_uri: z.string().max(2000).optional(),
+  software_statement: z.string().max(16_384).optional().describe('RFC 7591 §2.3: a JWT from a trusted issuer binding this software to a role'),
 });
 
 export const registrationResponseSchema = z.object({
@@ -49,6 +50,9 @@ export const registrationResponseSchema = z.object({
   redirect_uris: z.array(z.string()),
   jwks: jwksSchema.optional(),
   jwks_uri: z.string().optional(),
+  role: z.enum(ROLES).optional().describe('The operator-approved role bounding what this client may obtain (absent: the public scopes only)'),
+  requested_scope: z.string().optional().describe('Present when the client asked for more than it was granted: everything it asked for, awaiting an operator'),
+  approval: z.enum(['pending']).optional().describe('"pending" while an operator has not yet approved the scopes beyond what was granted'),
 });
 
 export type RegistrationRequest = z.input<typeof registrationRequestSchema>;
@@ -62,6 +66,10 @@ export interface Client {
   scopes: Scope[];
   redirectUris: string[];
   kind: 'registered' | 'sandbox';
+  /** The operator-approved role bounding what the client obtains on its own; null: public scopes only. */
+  role: Role | null;
+  /** How it was registered: open (anonymous), or with an operator's role. */
+  registration: Registration;
   secretHash: string | null;
   jwks: { keys: JWK[] } | null;
   jwksUri: string | null;
@@ -107,8 +115,31 @@ async function checkJwks(jwks: { keys: Record<string, unknown>[] }): Promise<voi
   }
 }
 
+export type Registration = 'open' | 'initial_access_token' | 'software_statement' | 'sandbox';
+
+/** Who vouches for a registration: nobody (open), or an operator's role (initial access token, software statement). */
+export interface RegistrationAuthority {
+  registration: Registration;
+  role: Role | null;
+}
+
+/** The most a client may ever hold: the sandbox scopes, or its role's ceiling (public scopes without one). */
+export const scopeCeiling = (c: RegistrationAuthority): Scope[] => (c.registration === 'sandbox' ? SANDBOX_SCOPES : clientScopeCeiling(c.role));
+
+/**
+ * What a registration gets: the requested scopes (the public set when omitted, never all) within
+ * the ceiling of its role (sandbox: the sandbox scopes), and what it asked for beyond that, which
+ * waits for an operator's approval.
+ */
+export function grantRegistrationScopes(requested: Scope[] | undefined, authority: RegistrationAuthority): { granted: Scope[]; beyond: Scope[] } {
+  const ceiling = scopeCeiling(authority);
+  const asked = requested ?? PUBLIC_SCOPES;
+  return { granted: asked.filter((s) => ceiling.includes(s)), beyond: asked.filter((s) => !ceiling.includes(s)) };
+}
+
 export interface CheckedRegistration {
-  scopes: Scope[];
+  /** What was asked for; undefined when `scope` was omitted. */
+  scopes: Scope[] | undefined;
   grantTypes: string[];
   responseTypes: string[];
   authMethod: ClientAuthMethod;
@@ -117,9 +148,9 @@ export interface CheckedRegistration {
 
 /** Validates registration metadata against what this server supports; throws invalid_client_metadata. */
 export async function checkRegistration(request: z.infer<typeof registrationRequestSchema>): Promise<CheckedRegistration> {
-  const { scopes, unknown } = parseScopes(request.scope ?? SCOPE_NAMES.join(' '));
+  const { scopes, unknown } = parseScopes(request.scope);
   if (unknown.length > 0) throw metadataError(`unknown scope(s): ${unknown.join(', ')}`);
-  if (scopes.length === 0) throw metadataError('scope must name at least one scope');
+  if (request.scope !== undefined && scopes.length === 0) throw metadataError('scope must name at least one scope');
 
   // RFC 7591 defaults grant_types to authorization_code; a client without redirect URIs cannot
   // use that, so such a client (the spec's machine flow) defaults to client_credentials.
@@ -159,22 +190,26 @@ export async function checkRegistration(request: z.infer<typeof registrationRequ
     const problem = checkRedirectUri(uri);
     if (problem) throw new OAuthError(400, 'invalid_redirect_uri', problem);
   }
-  return { scopes, grantTypes, responseTypes, authMethod, redirectUris: [...new Set(request.redirect_uris)] };
+  return { scopes: request.scope === undefined ? undefined : scopes, grantTypes, responseTypes, authMethod, redirectUris: [...new Set(request.redirect_uris)] };
 }
 
 export async function registerClient(
   pool: Pool,
   request: z.infer<typeof registrationRequestSchema>,
-  { kind = 'registered', expiresAt }: { kind?: 'registered' | 'sandbox'; expiresAt?: Date } = {},
+  authority: RegistrationAuthority,
+  { expiresAt }: { expiresAt?: Date } = {},
 ): Promise<RegistrationResponse> {
   const checked = await checkRegistration(request);
+  const kind = authority.registration === 'sandbox' ? 'sandbox' : 'registered';
+  const { granted, beyond } = grantRegistrationScopes(checked.scopes, authority);
+  const requestedScope = beyond.length > 0 ? (checked.scopes ?? []).join(' ') : '';
   const clientId = `${kind === 'sandbox' ? 'sbx' : 'cli'}_${randomToken(12)}`;
   const hasSecret = checked.authMethod === 'client_secret_basic' || checked.authMethod === 'client_secret_post';
   const clientSecret = hasSecret ? randomToken(32) : undefined;
   const { rows } = await pool.query<{ issued: number }>(
     `INSERT INTO oauth_clients (client_id, secret_hash, client_name, grant_types, response_types, token_endpoint_auth_method, scope,
-                                redirect_uris, jwks, jwks_uri, kind, expires_at)
-     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12) RETURNING extract(epoch FROM issued_at)::bigint AS issued`,
+                                redirect_uris, jwks, jwks_uri, kind, expires_at, role, registration, requested_scope, approval)
+     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16) RETURNING extract(epoch FROM issued_at)::bigint AS issued`,
     [
       clientId,
       clientSecret ? await hashSecret(clientSecret) : null,
@@ -182,12 +217,16 @@ export async function registerClient(
       checked.grantTypes,
       checked.responseTypes,
       checked.authMethod,
-      checked.scopes.join(' '),
+      granted.join(' '),
       checked.redirectUris,
       request.jwks ?? null,
       request.jwks_uri ?? null,
       kind,
       expiresAt ?? null,
+      authority.role,
+      authority.registration,
+      requestedScope,
+      requestedScope ? 'pending' : 'none',
     ],
   );
   return {
@@ -198,17 +237,19 @@ export async function registerClient(
     grant_types: checked.grantTypes,
     response_types: checked.responseTypes,
     token_endpoint_auth_method: checked.authMethod,
-    scope: checked.scopes.join(' '),
+    scope: granted.join(' '),
     redirect_uris: checked.redirectUris,
     ...(request.jwks ? { jwks: request.jwks } : {}),
     ...(request.jwks_uri ? { jwks_uri: request.jwks_uri } : {}),
+    ...(authority.role ? { role: authority.role } : {}),
+    ...(requestedScope ? { requested_scope: requestedScope, approval: 'pending' as const } : {}),
   };
 }
 
 export async function findClient(pool: Pool, clientId: string): Promise<Client | undefined> {
   const { rows } = await pool.query(
     `SELECT client_id, secret_hash, client_name, grant_types, token_endpoint_auth_method, scope, redirect_uris, jwks, jwks_uri, kind,
-            expires_at IS NOT NULL AND expires_at <= now() AS expired
+            role, registration, expires_at IS NOT NULL AND expires_at <= now() AS expired
      FROM oauth_clients WHERE client_id = $1`,
     [clientId],
   );
@@ -222,6 +263,8 @@ export async function findClient(pool: Pool, clientId: string): Promise<Client |
     scopes: parseScopes(row.scope).scopes,
     redirectUris: row.redirect_uris,
     kind: row.kind,
+    role: typeof row.role === 'string' && isRole(row.role) ? row.role : null,
+    registration: row.registration,
     secretHash: row.secret_hash,
     jwks: row.jwks,
     jwksUri: row.jwks_uri,

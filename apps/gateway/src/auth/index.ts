@@ -16,6 +16,7 @@ import formbody from '@fastify/formbody';
 import fp from 'fastify-plugin';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import type { GatewayDeps } from '../deps';
+import { adminRoutes } from './admin';
 import { authorizeRoutes } from './authorize';
 import type { AuthContext } from './context';
 import { discoveryRoutes } from './discovery';
@@ -76,7 +77,7 @@ export function authPlugin(deps: GatewayDeps) {
 
     await app.register(formbody);
     app.addHook('onRequest', authGuard(bearer));
-    for (const routes of [discoveryRoutes, registrationRoutes, authorizeRoutes, tokenEndpoint, revocationRoutes, identityRoutes, sandboxRoutes]) {
+    for (const routes of [discoveryRoutes, registrationRoutes, adminRoutes, authorizeRoutes, tokenEndpoint, revocationRoutes, identityRoutes, sandboxRoutes]) {
       await app.register(routes(ctx));
     }
     app.decorate('signingKeys', keys);

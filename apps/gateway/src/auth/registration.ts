@@ -1,48 +1,80 @@
 /**
  * POST /api/auth/register: dynamic client registration (RFC 7591). Open, as the spec shows no
- * authentication, unless REGISTRATION_ACCESS_TOKEN is set (then an RFC 7591 §3 initial access
- * token is required: open registration lets anyone mint client_credentials tokens for any scope). The secret (client_secret_* methods only) is in this answer and nowhere else.
+ * authentication, but what a client can obtain is bounded by a role, never by what it asks for:
+ *
+ *   no credential (open)              -> the public scopes only (slot availability, no PHI); what it
+ *                                        asked for beyond them waits for an operator's approval
+ *   Authorization: Bearer <initial    -> the role an operator minted the token for (RFC 7591 §3)
+ *     access token>
+ *   software_statement (JWT)          -> the role a trusted issuer bound the software to (§2.3)
+ *
+ * The answer's `scope` is exactly what was granted (RFC 7591 §2, RFC 6749 §3.3). When
+ * REGISTRATION_ACCESS_TOKEN is set, open registration is closed: an initial access token (that one,
+ * which carries no role, or one an operator minted) is required. The secret (client_secret_*
+ * methods only) is in this answer and nowhere else.
  */
 import { createHash, timingSafeEqual } from 'node:crypto';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { recordAudit } from '@vitalis/audit';
-import { registerClient, registrationRequestSchema, registrationResponseSchema } from './clients';
+import { registerClient, registrationRequestSchema, registrationResponseSchema, type RegistrationAuthority } from './clients';
 import { PATHS, type AuthContext } from './context';
 import { bearerToken } from './bearer';
+import { redeemInitialAccessToken } from './initial-access';
 import { OAuthError } from './oauth-errors';
+import { verifySoftwareStatement } from './software-statement';
 import { oauthErrorSchema, sendOAuthError } from './token-endpoint';
 
-function initialAccessTokenOk(header: string | undefined, expected: string): boolean {
-  const presented = bearerToken(header);
-  if (!presented) return false;
+function sameSecret(presented: string, expected: string): boolean {
   const a = createHash('sha256').update(presented).digest();
   const b = createHash('sha256').update(expected).digest();
   return timingSafeEqual(a, b);
 }
 
+/** RFC 7591 §3: errors on the initial access token follow RFC 6750. */
+const invalidInitialAccessToken = (description: string) =>
+  new OAuthError(401, 'invalid_token', description, { 'www-authenticate': `Bearer realm="vitalis", error="invalid_token", error_description="${description}"` });
+
 export function registrationRoutes(ctx: AuthContext): FastifyPluginAsyncZod {
+  /** Who vouches for this registration (the presented initial access token, if any). */
+  async function authorityOf(header: string | undefined): Promise<RegistrationAuthority> {
+    const configured = ctx.config.REGISTRATION_ACCESS_TOKEN;
+    if (header === undefined) {
+      if (configured) throw invalidInitialAccessToken('registration requires an initial access token');
+      return { registration: 'open', role: null };
+    }
+    const token = bearerToken(header);
+    if (!token) throw invalidInitialAccessToken('the initial access token must be sent as Authorization: Bearer <token>');
+    if (configured && sameSecret(token, configured)) return { registration: 'open', role: null };
+    const role = await redeemInitialAccessToken(ctx.pool, token);
+    if (!role) throw invalidInitialAccessToken('the initial access token is unknown, expired or used up');
+    return { registration: 'initial_access_token', role };
+  }
+
   return async (app) => {
     app.post(PATHS.register, {
       attachValidation: true,
       schema: {
         tags: ['oauth'],
-        summary: 'Register a client (RFC 7591)',
+        summary: 'Register a client (RFC 7591): open for the public scopes; a role through an initial access token or a software statement',
         body: registrationRequestSchema,
         response: { 201: registrationResponseSchema, 400: oauthErrorSchema, 401: oauthErrorSchema },
       },
     }, async (req, reply) => {
-      if (ctx.config.REGISTRATION_ACCESS_TOKEN && !initialAccessTokenOk(req.headers.authorization, ctx.config.REGISTRATION_ACCESS_TOKEN)) {
-        // RFC 7591 §3: errors on the initial access token follow RFC 6750.
-        await recordAudit(ctx.pool, { action: 'client.refused', outcome: 'failure', requestId: req.id, ip: req.ip, detail: { error: 'invalid_token', reason: 'missing or wrong initial access token' } });
-        return reply
-          .code(401)
-          .header('www-authenticate', `Bearer realm="vitalis", error="invalid_token", error_description="registration requires an initial access token"`)
-          .header('cache-control', 'no-store')
-          .send({ error: 'invalid_token', error_description: 'registration requires an initial access token' });
-      }
       try {
         if (req.validationError) throw new OAuthError(400, 'invalid_client_metadata', req.validationError.message);
-        const registered = await registerClient(ctx.pool, req.body);
+        let authority = await authorityOf(req.headers.authorization);
+        let body = req.body;
+        let statement: { issuer: string; softwareId?: string } | undefined;
+        if (body.software_statement !== undefined) {
+          const verified = await verifySoftwareStatement(body.software_statement, ctx.config.SOFTWARE_STATEMENT_ISSUERS);
+          const merged = registrationRequestSchema.safeParse({ ...body, ...verified.metadata });
+          if (!merged.success) throw new OAuthError(400, 'invalid_software_statement', 'the software statement carries invalid client metadata');
+          body = merged.data;
+          statement = { issuer: verified.issuer, ...(verified.softwareId ? { softwareId: verified.softwareId } : {}) };
+          // An initial access token's role and a statement's role are both an operator's word; the token's wins.
+          if (authority.registration === 'open') authority = { registration: 'software_statement', role: verified.role };
+        }
+        const registered = await registerClient(ctx.pool, body, authority);
         await recordAudit(ctx.pool, {
           action: 'client.registered',
           outcome: 'success',
@@ -52,7 +84,14 @@ export function registrationRoutes(ctx: AuthContext): FastifyPluginAsyncZod {
           resourceId: registered.client_id,
           requestId: req.id,
           ip: req.ip,
-          detail: { grant_types: registered.grant_types, token_endpoint_auth_method: registered.token_endpoint_auth_method },
+          detail: {
+            grant_types: registered.grant_types,
+            token_endpoint_auth_method: registered.token_endpoint_auth_method,
+            registration: authority.registration,
+            role: authority.role,
+            ...(registered.requested_scope ? { requested_scope: registered.requested_scope, approval: 'pending' } : {}),
+            ...(statement ? { software_statement_issuer: statement.issuer, software_id: statement.softwareId } : {}),
+          },
         });
         return reply.code(201).header('cache-control', 'no-store').header('pragma', 'no-cache').send(registered);
       } catch (err) {

@@ -9,13 +9,10 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { recordAudit } from '@vitalis/audit';
 import { HttpProblem, tooManyRequests } from '@vitalis/http';
-import type { Scope } from '@vitalis/schemas';
+import { SANDBOX_SCOPES } from '@vitalis/schemas';
 import { registerClient } from './clients';
 import { PATHS, endpointUrl, type AuthContext } from './context';
 import { issueAccessToken } from './tokens';
-
-/** Read-only demo scopes: appointments and vitals; no patient demographics, nothing writable. */
-export const SANDBOX_SCOPES: Scope[] = ['read:appointments', 'read:vitals'];
 
 const sandboxResponse = z.object({
   client_id: z.string(),
@@ -60,7 +57,7 @@ export function sandboxRoutes(ctx: AuthContext): FastifyPluginAsyncZod {
       token_endpoint_auth_method: 'client_secret_post',
       scope: SANDBOX_SCOPES.join(' '),
       redirect_uris: [],
-    }, { kind: 'sandbox', expiresAt: new Date(Date.now() + ttl * 1000) });
+    }, { registration: 'sandbox', role: null }, { expiresAt: new Date(Date.now() + ttl * 1000) });
     const issued = await issueAccessToken(ctx.keys, ctx.tokenSettings, {
       clientId: client.client_id,
       subject: client.client_id,

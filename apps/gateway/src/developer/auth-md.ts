@@ -4,9 +4,8 @@
  * complete session (variables flow from step to step; needs curl and jq). The test suite runs
  * them verbatim against a real gateway, so the walkthrough cannot drift from the server.
  */
-import { SCOPES } from '@vitalis/schemas';
+import { PUBLIC_SCOPES, SANDBOX_SCOPES, SCOPES } from '@vitalis/schemas';
 import { PATHS } from '../auth/context';
-import { SANDBOX_SCOPES } from '../auth/sandbox';
 
 export function renderAuthMarkdown(baseUrl: string): string {
   const scopeRows = Object.entries(SCOPES).map(([scope, grants]) => `| \`${scope}\` | ${grants} |`).join('\n');
@@ -43,16 +42,22 @@ curl -fsS "$BASE/openapi.json" | jq '{openapi, version: .info.version, operation
 
 ## 2. Register a client (RFC 7591)
 
+Registration is open, but what a client can obtain is bounded by a role, never by what it asks for.
+Without a credential a client gets the public scope only (\`${PUBLIC_SCOPES.join(' ')}\`: slot
+availability, no patient data); the answer's \`scope\` says exactly what was granted, and anything
+asked for beyond it waits for an operator (\`requested_scope\`, \`approval: "pending"\`). See
+[Scopes beyond the public set](#scopes-beyond-the-public-set-a-role) for clinical access.
+
 \`\`\`sh
 REGISTRATION=$(curl -fsS -X POST "$BASE${PATHS.register}" \\
   -H 'content-type: application/json' \\
   -d '{"client_name": "my-agent",
        "grant_types": ["client_credentials", "urn:ietf:params:oauth:grant-type:token-exchange"],
        "token_endpoint_auth_method": "client_secret_post",
-       "scope": "read:vitals read:appointments"}')
+       "scope": "read:appointments"}')
 CLIENT_ID=$(echo "$REGISTRATION" | jq -r .client_id)
 CLIENT_SECRET=$(echo "$REGISTRATION" | jq -r .client_secret)
-echo "registered $CLIENT_ID"
+echo "registered $CLIENT_ID with scope: $(echo "$REGISTRATION" | jq -r .scope)"
 \`\`\`
 
 Keep \`client_secret\` secret: it is shown once and stored only as a hash.
@@ -66,7 +71,7 @@ TOKEN=$(curl -fsS -X POST "$BASE${PATHS.token}" \\
   --data-urlencode grant_type=client_credentials \\
   --data-urlencode "client_id=$CLIENT_ID" \\
   --data-urlencode "client_secret=$CLIENT_SECRET" \\
-  --data-urlencode 'scope=read:vitals read:appointments' | jq -r .access_token)
+  --data-urlencode 'scope=read:appointments' | jq -r .access_token)
 echo "token: \${TOKEN:0:16}..."
 \`\`\`
 
@@ -77,7 +82,7 @@ and \`client_assertion=<JWT>\` (\`iss\` = \`sub\` = client id, \`aud\` = the tok
 ## 4. Probe the identity
 
 \`\`\`sh
-curl -fsS "$BASE${PATHS.identity}" -H "Authorization: Bearer $TOKEN" | jq '{client_id, sub, scopes, auth_method, expires_in}'
+curl -fsS "$BASE${PATHS.identity}" -H "Authorization: Bearer $TOKEN" | jq '{client_id, sub, scopes, roles, auth_method, expires_in}'
 \`\`\`
 
 ## 5. Token exchange (RFC 8693)
@@ -92,23 +97,67 @@ EXCHANGED=$(curl -fsS -X POST "$BASE${PATHS.token}" \\
   --data-urlencode "client_secret=$CLIENT_SECRET" \\
   --data-urlencode "subject_token=$TOKEN" \\
   --data-urlencode subject_token_type=urn:ietf:params:oauth:token-type:jwt \\
-  --data-urlencode scope=read:vitals | jq -r .access_token)
+  --data-urlencode scope=read:appointments | jq -r .access_token)
 curl -fsS "$BASE${PATHS.identity}" -H "Authorization: Bearer $EXCHANGED" | jq '{scopes, act}'
 \`\`\`
 
 ## 6. Use the token
 
 \`\`\`sh
-curl -fsS "$BASE/api/v1/vitals/latest?patient=pat-walkthrough" \\
-  -H "Authorization: Bearer $TOKEN" -H 'Accept: application/json' | jq .
+curl -fsS "$BASE/api/v1/appointments?status=free&limit=3" \\
+  -H "Authorization: Bearer $TOKEN" -H 'Accept: application/json' | jq '{total: (.entry // [] | length)}'
 \`\`\`
 
 Without a token the answer is 401 with \`WWW-Authenticate: Bearer realm="vitalis", resource_metadata="${baseUrl}/.well-known/oauth-protected-resource"\`;
-a token without the operation's scope gets 403. Both bodies are RFC 9457 problems:
+a token without the operation's scope gets 403 (\`error="insufficient_scope"\`). Both bodies are RFC 9457 problems:
 
 \`\`\`sh
 curl -s -D - -o /dev/null "$BASE/api/v1/vitals/latest?patient=pat-walkthrough" | grep -i '^www-authenticate:'
+curl -s -o /dev/null -w 'public token on vitals: HTTP %{http_code}\\n' "$BASE/api/v1/vitals/latest?patient=pat-walkthrough" -H "Authorization: Bearer $TOKEN"
 \`\`\`
+
+## Scopes beyond the public set: a role
+
+Clinical scopes (patients, vitals, triage, audit, device ingest) come with a role an operator
+stands behind. There are three routes; each registers a client whose scopes are what it asked for
+within that role (\`doctor\`, \`nurse\`, \`reception\`, \`patient\`, \`admin\`, \`device\` for bedside
+ingest, \`system\` for a trusted hospital backend):
+
+1. **An initial access token** (RFC 7591 §3) the operator minted for a role:
+   \`npm run admin -- initial-access-token --role nurse\` on the server, or
+   \`POST ${PATHS.register.replace('register', 'admin/initial-access-tokens')}\` with \`{"role": "nurse"}\` (scope \`admin:clients\`);
+   \`make run\` prints one for the demo. Send it as a Bearer header when you register:
+
+\`\`\`sh
+AGENT=$(curl -fsS -X POST "$BASE${PATHS.register}" \\
+  -H "Authorization: Bearer $INITIAL_ACCESS_TOKEN" -H 'content-type: application/json' \\
+  -d '{"client_name": "monitoring-agent", "grant_types": ["client_credentials"],
+       "token_endpoint_auth_method": "client_secret_post", "scope": "read:vitals"}')
+echo "$AGENT" | jq '{client_id, role, scope}'
+AGENT_TOKEN=$(curl -fsS -X POST "$BASE${PATHS.token}" --data-urlencode grant_type=client_credentials \\
+  --data-urlencode "client_id=$(echo "$AGENT" | jq -r .client_id)" \\
+  --data-urlencode "client_secret=$(echo "$AGENT" | jq -r .client_secret)" | jq -r .access_token)
+curl -fsS "$BASE/api/v1/vitals/latest?patient=pat-walkthrough" \\
+  -H "Authorization: Bearer $AGENT_TOKEN" -H 'Accept: application/json' | jq .
+\`\`\`
+
+2. **A software statement** (RFC 7591 §2.3): a JWT signed by an issuer the operator trusts
+   (\`SOFTWARE_STATEMENT_ISSUERS\`), naming the role in \`vitalis_role\`; send it as
+   \`"software_statement": "<JWT>"\` in the registration body. Metadata inside it (\`scope\`,
+   \`client_name\`, \`redirect_uris\`...) wins over the plain JSON.
+
+3. **An operator's approval** of a client that registered openly and is \`pending\` (an MCP host, for
+   example): with a token holding \`admin:clients\`,
+
+\`\`\`text
+GET  $BASE/api/auth/admin/clients?approval=pending
+POST $BASE/api/auth/admin/clients/{client_id}/approve   {"role": "doctor"}
+\`\`\`
+
+   Every approval and every minted token is recorded in the audit trail.
+
+A user-facing app's tokens are further bounded by the signed-in user's role: a nurse using an app
+approved as \`doctor\` gets a nurse's scopes.
 
 ## 7. Revoke (RFC 7009)
 
@@ -138,7 +187,7 @@ authorization endpoint with an S256 code challenge:
 APP=$(curl -fsS -X POST "$BASE${PATHS.register}" -H 'content-type: application/json' \\
   -d '{"client_name": "my-web-app", "redirect_uris": ["http://127.0.0.1:8765/callback"],
        "grant_types": ["authorization_code", "refresh_token"], "token_endpoint_auth_method": "none",
-       "scope": "read:appointments write:appointments"}')
+       "scope": "read:appointments"}')
 APP_ID=$(echo "$APP" | jq -r .client_id)
 VERIFIER=$(openssl rand -base64 48 | tr -d '=+/\\n' | cut -c1-64)
 CHALLENGE=$(printf '%s' "$VERIFIER" | openssl dgst -sha256 -binary | openssl base64 -A | tr '+/' '-_' | tr -d '=')

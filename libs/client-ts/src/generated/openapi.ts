@@ -343,6 +343,285 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/auth/admin/clients": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Registered clients, newest first (e.g. those waiting for approval)
+         * @description Required scopes: admin:clients.
+         */
+        get: {
+            parameters: {
+                query?: {
+                    approval?: "none" | "pending" | "approved" | "denied";
+                    limit?: number;
+                };
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description OK */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            clients: {
+                                /** @enum {string} */
+                                approval: "none" | "pending" | "approved" | "denied";
+                                client_id: string;
+                                client_name: string;
+                                grant_types: string[];
+                                issued_at: string;
+                                /** @enum {string} */
+                                registration: "open" | "initial_access_token" | "software_statement" | "sandbox";
+                                /** @description What it asked for (empty when it holds all of it) */
+                                requested_scope: string;
+                                role: ("doctor" | "nurse" | "reception" | "patient" | "admin" | "device" | "system") | null;
+                                /** @description What it holds now */
+                                scope: string;
+                            }[];
+                        };
+                    };
+                };
+                400: components["responses"]["BadRequest"];
+                401: components["responses"]["Unauthorized"];
+                403: components["responses"]["Forbidden"];
+                500: components["responses"]["InternalError"];
+                503: components["responses"]["ServiceUnavailable"];
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/auth/admin/clients/{client_id}/approve": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Approve a client: give it a role and what it asked for as far as that role allows
+         * @description Required scopes: admin:clients.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    client_id: string;
+                };
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        /**
+                         * @description The role that bounds what the client may hold
+                         * @enum {string}
+                         */
+                        role: "doctor" | "nurse" | "reception" | "patient" | "admin" | "device" | "system";
+                        /** @description The scopes to grant, all within the role (default: what it asked for, as far as the role allows) */
+                        scope?: string;
+                    };
+                };
+            };
+            responses: {
+                /** @description OK */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {string} */
+                            approval: "none" | "pending" | "approved" | "denied";
+                            client_id: string;
+                            client_name: string;
+                            grant_types: string[];
+                            issued_at: string;
+                            /** @enum {string} */
+                            registration: "open" | "initial_access_token" | "software_statement" | "sandbox";
+                            /** @description What it asked for (empty when it holds all of it) */
+                            requested_scope: string;
+                            role: ("doctor" | "nurse" | "reception" | "patient" | "admin" | "device" | "system") | null;
+                            /** @description What it holds now */
+                            scope: string;
+                        };
+                    };
+                };
+                400: components["responses"]["BadRequest"];
+                401: components["responses"]["Unauthorized"];
+                403: components["responses"]["Forbidden"];
+                404: components["responses"]["NotFound"];
+                413: components["responses"]["PayloadTooLarge"];
+                415: components["responses"]["UnsupportedMediaType"];
+                422: components["responses"]["UnprocessableContent"];
+                500: components["responses"]["InternalError"];
+                503: components["responses"]["ServiceUnavailable"];
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/auth/admin/clients/{client_id}/deny": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Deny what a pending client asked for beyond its scopes (it keeps what it holds)
+         * @description Required scopes: admin:clients.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    client_id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description OK */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {string} */
+                            approval: "none" | "pending" | "approved" | "denied";
+                            client_id: string;
+                            client_name: string;
+                            grant_types: string[];
+                            issued_at: string;
+                            /** @enum {string} */
+                            registration: "open" | "initial_access_token" | "software_statement" | "sandbox";
+                            /** @description What it asked for (empty when it holds all of it) */
+                            requested_scope: string;
+                            role: ("doctor" | "nurse" | "reception" | "patient" | "admin" | "device" | "system") | null;
+                            /** @description What it holds now */
+                            scope: string;
+                        };
+                    };
+                };
+                400: components["responses"]["BadRequest"];
+                401: components["responses"]["Unauthorized"];
+                403: components["responses"]["Forbidden"];
+                404: components["responses"]["NotFound"];
+                500: components["responses"]["InternalError"];
+                503: components["responses"]["ServiceUnavailable"];
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/auth/admin/initial-access-tokens": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Mint an initial access token (RFC 7591 §3) that registers a client with a role
+         * @description Required scopes: admin:clients.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        /**
+                         * @description Seconds until the token expires
+                         * @default 86400
+                         */
+                        expires_in?: number;
+                        /**
+                         * @description What it is for (shown in the audit trail)
+                         * @default
+                         */
+                        label?: string;
+                        /**
+                         * @description Registrations it allows; null: any number until it expires
+                         * @default 1
+                         */
+                        max_uses?: number | null;
+                        /**
+                         * @description The role a client registered with this token gets
+                         * @enum {string}
+                         */
+                        role: "doctor" | "nurse" | "reception" | "patient" | "admin" | "device" | "system";
+                    };
+                };
+            };
+            responses: {
+                /** @description Created */
+                201: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description Seconds since the epoch */
+                            expires_at: number;
+                            initial_access_token: string;
+                            label: string;
+                            max_uses: number | null;
+                            /** @enum {string} */
+                            role: "doctor" | "nurse" | "reception" | "patient" | "admin" | "device" | "system";
+                        };
+                    };
+                };
+                400: components["responses"]["BadRequest"];
+                401: components["responses"]["Unauthorized"];
+                403: components["responses"]["Forbidden"];
+                413: components["responses"]["PayloadTooLarge"];
+                415: components["responses"]["UnsupportedMediaType"];
+                500: components["responses"]["InternalError"];
+                503: components["responses"]["ServiceUnavailable"];
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/auth/oauth2/authorize": {
         parameters: {
             query?: never;
@@ -603,7 +882,7 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Register a client (RFC 7591) */
+        /** Register a client (RFC 7591): open for the public scopes; a role through an initial access token or a software statement */
         post: {
             parameters: {
                 query?: never;
@@ -626,6 +905,8 @@ export interface paths {
                         redirect_uris?: string[];
                         response_types?: string[];
                         scope?: string;
+                        /** @description RFC 7591 §2.3: a JWT from a trusted issuer binding this software to a role */
+                        software_statement?: string;
                         /** @default client_secret_basic */
                         token_endpoint_auth_method?: string;
                     };
@@ -639,6 +920,11 @@ export interface paths {
                     };
                     content: {
                         "application/json": {
+                            /**
+                             * @description "pending" while an operator has not yet approved the scopes beyond what was granted
+                             * @enum {string}
+                             */
+                            approval?: "pending";
                             client_id: string;
                             client_id_issued_at: number;
                             client_name: string;
@@ -652,7 +938,14 @@ export interface paths {
                             };
                             jwks_uri?: string;
                             redirect_uris: string[];
+                            /** @description Present when the client asked for more than it was granted: everything it asked for, awaiting an operator */
+                            requested_scope?: string;
                             response_types: string[];
+                            /**
+                             * @description The operator-approved role bounding what this client may obtain (absent: the public scopes only)
+                             * @enum {string}
+                             */
+                            role?: "doctor" | "nurse" | "reception" | "patient" | "admin" | "device" | "system";
                             scope: string;
                             token_endpoint_auth_method: string;
                         };

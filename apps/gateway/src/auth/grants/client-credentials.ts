@@ -1,18 +1,23 @@
-/** client_credentials (RFC 6749 §4.4): the client acts for itself, within its registered scopes. */
+/**
+ * client_credentials (RFC 6749 §4.4): the client acts for itself, within its registered scopes and
+ * the ceiling of its role as it is now (so narrowing a role's scopes takes effect at the next
+ * token), with its role in the token's `roles`.
+ */
 import { issueAccessToken } from '../tokens';
 import { field } from '../context';
-import { grantScopes } from './scopes';
+import { scopeCeiling } from '../clients';
+import { grantScopes, intersect } from './scopes';
 import type { GrantRequest, GrantResult } from './types';
 
 export async function clientCredentialsGrant({ ctx, client, body }: GrantRequest): Promise<GrantResult> {
-  const scopes = grantScopes(field(body, 'scope'), client.scopes, 'the client registration');
+  const scopes = grantScopes(field(body, 'scope'), intersect(client.scopes, scopeCeiling(client)), "the client's registration and role");
   const sandbox = client.kind === 'sandbox';
   const ttl = sandbox ? ctx.config.SANDBOX_TOKEN_TTL_SECONDS : ctx.config.ACCESS_TOKEN_TTL_SECONDS;
   const issued = await issueAccessToken(ctx.keys, ctx.tokenSettings, {
     clientId: client.clientId,
     subject: client.clientId,
     scopes,
-    roles: [],
+    roles: client.role ? [client.role] : [],
     authMethod: sandbox ? 'sandbox' : client.usedMethod === 'private_key_jwt' ? 'private_key_jwt' : 'client_secret',
   }, ttl);
   return {
