@@ -2,7 +2,7 @@ import { z } from 'zod';
 import type { JWK } from 'jose';
 import { boolean, ConfigError, infraShape, port, positiveInt } from '@vitalis/config';
 import { TOPICS } from '@vitalis/kafka';
-import { ROLES } from '@vitalis/schemas';
+import { ROLES, type Role } from '@vitalis/schemas';
 import type { SoftwareStatementIssuer } from './auth/software-statement';
 
 export interface TrustedIssuer {
@@ -11,6 +11,10 @@ export interface TrustedIssuer {
   jwks?: { keys: JWK[] };
   /** The audience its tokens must carry; default: our issuer or token endpoint. */
   audience?: string;
+  /** The role its subjects get here (their scopes count only within it); absent: the public scopes only. */
+  role?: Role;
+  /** With role `patient`: the claim holding the Vitalis patient id of the subject. */
+  patient_claim?: string;
 }
 
 const trustedIssuerSchema = z
@@ -19,8 +23,12 @@ const trustedIssuerSchema = z
     jwks_uri: z.string().url().optional(),
     jwks: z.object({ keys: z.array(z.record(z.string(), z.unknown())).min(1) }).optional(),
     audience: z.string().min(1).optional(),
+    role: z.enum(ROLES).optional(),
+    patient_claim: z.string().min(1).optional(),
   })
-  .refine((t) => Boolean(t.jwks_uri) !== Boolean(t.jwks), 'give exactly one of jwks_uri or jwks');
+  .refine((t) => Boolean(t.jwks_uri) !== Boolean(t.jwks), 'give exactly one of jwks_uri or jwks')
+  .refine((t) => t.role === 'patient' || t.patient_claim === undefined, 'patient_claim goes with role "patient"')
+  .refine((t) => t.role !== 'patient' || t.patient_claim !== undefined, 'role "patient" needs patient_claim');
 
 const softwareStatementIssuerSchema = z.object({
   issuer: z.string().min(1),

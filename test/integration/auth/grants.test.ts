@@ -109,9 +109,11 @@ describe('token exchange (RFC 8693)', () => {
   let subjectToken: string;
   beforeAll(async () => {
     subjectClient = await registerClient(gw.url, ['read:vitals', 'read:appointments']);
-    subjectToken = await clientCredentialsToken(gw.url, subjectClient);
     const res = await register({ grant_types: ['client_credentials', EXCHANGE], token_endpoint_auth_method: 'client_secret_post', scope: 'read:vitals read:patients' });
     agent = (await res.json()) as RegisteredClient;
+    // The subject names the agent as the one client that may act for it (RFC 8693 §4.4 may_act).
+    const issued = await tokenRequest({ grant_type: 'client_credentials', client_id: subjectClient.client_id, client_secret: subjectClient.client_secret, may_act: agent.client_id });
+    subjectToken = ((await issued.json()) as { access_token: string }).access_token;
   });
   const exchange = (form: Record<string, string>, base = gw.url) =>
     tokenRequest({ grant_type: EXCHANGE, client_id: agent.client_id, client_secret: agent.client_secret, subject_token_type: JWT_TYPE, ...form }, base);
@@ -147,7 +149,7 @@ describe('token exchange (RFC 8693)', () => {
   });
 
   it('refuses revoked, tampered, untrusted and malformed subject tokens (invalid_grant / invalid_request)', async () => {
-    const revoked = await clientCredentialsToken(gw.url, subjectClient);
+    const revoked = ((await (await tokenRequest({ grant_type: 'client_credentials', client_id: subjectClient.client_id, client_secret: subjectClient.client_secret, may_act: agent.client_id })).json()) as { access_token: string }).access_token;
     await fetch(`${gw.url}/api/auth/revoke`, { method: 'POST', body: new URLSearchParams({ token: revoked }) });
     expect(await (await exchange({ subject_token: revoked })).json()).toMatchObject({ error: 'invalid_grant' });
     const [h, p, s] = subjectToken.split('.');
@@ -170,17 +172,22 @@ describe('token exchange (RFC 8693)', () => {
   it('accepts a JWT from a trusted issuer (TRUSTED_ISSUERS), verified against its keys and audience', async () => {
     const idp = await generateKeyPair('ES256');
     const jwk = { ...(await exportJWK(idp.publicKey)), kid: 'idp-1', alg: 'ES256' };
-    const trusted = await startGateway({ PUBLIC_BASE_URL: gw.url, TRUSTED_ISSUERS: JSON.stringify([{ issuer: 'https://idp.example', jwks: { keys: [jwk] } }]) });
+    // Its subjects are mapped through an explicit role (nurse), never taken verbatim (the token says admin).
+    const trusted = await startGateway({ PUBLIC_BASE_URL: gw.url, TRUSTED_ISSUERS: JSON.stringify([{ issuer: 'https://idp.example', jwks: { keys: [jwk] }, role: 'nurse' }]) });
     try {
-      const external = (aud: string) =>
-        new SignJWT({ scope: 'read:vitals read:appointments', roles: ['admin'] }).setProtectedHeader({ alg: 'ES256', kid: 'idp-1' })
+      const external = (aud: string, claims: Record<string, unknown> = { may_act: { client_id: agent.client_id, sub: agent.client_id } }) =>
+        new SignJWT({ scope: 'read:vitals read:appointments read:audit', roles: ['admin'], ...claims }).setProtectedHeader({ alg: 'ES256', kid: 'idp-1' })
           .setIssuer('https://idp.example').setSubject('ext-user-7').setAudience(aud).setIssuedAt().setExpirationTime('5m').sign(idp.privateKey);
       const res = await exchange({ subject_token: await external(gw.url) }, trusted.address);
       expect(res.status).toBe(200);
       const body = (await res.json()) as { access_token: string; scope: string };
       expect(body.scope).toBe('read:vitals');
       const claims = decodeJwt(body.access_token);
-      expect(claims).toMatchObject({ sub: 'ext-user-7', client_id: agent.client_id, roles: [], auth_method: 'token_exchange' });
+      expect(claims).toMatchObject({ sub: 'ext-user-7', client_id: agent.client_id, roles: ['nurse'], auth_method: 'token_exchange' });
+      // read:audit is beyond the nurse role: not obtainable even by a client registered for it.
+      expect(await (await exchange({ subject_token: await external(gw.url), scope: 'read:audit' }, trusted.address)).json()).toMatchObject({ error: 'invalid_scope' });
+      // Without may_act naming the agent (nor the agent as the token's client): refused.
+      expect(await (await exchange({ subject_token: await external(gw.url, {}) }, trusted.address)).json()).toMatchObject({ error: 'invalid_grant', error_description: expect.stringContaining('may_act') });
       // Wrong audience: refused.
       expect(await (await exchange({ subject_token: await external('https://someone-else.example') }, trusted.address)).json()).toMatchObject({ error: 'invalid_grant' });
       // The same issuer is not trusted by an instance without the setting.

@@ -9,7 +9,7 @@ export function caller(p: Partial<Principal>): Caller {
   return {
     principal: {
       clientId: 'test-client', subject: 'test-subject', scopes: [], roles: [], tokenId: uid(), expiresAt: Math.floor(Date.now() / 1000) + 600,
-      authMethod: 'client_secret', ...p,
+      authMethod: 'client_secret', derivedFrom: [], sandbox: false, ...p,
     } as Principal,
     requestId: `req-${uid()}`,
   };

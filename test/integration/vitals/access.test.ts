@@ -39,6 +39,8 @@ beforeAll(async () => {
       tokenId: 'jti-test',
       expiresAt: Math.floor(Date.now() / 1000) + 60,
       authMethod: 'client_secret',
+      derivedFrom: [],
+      sandbox: false,
     } satisfies Principal;
   });
   await app.register(vitalsRoutes(deps));

@@ -3,7 +3,7 @@ import { VerifiedTokenCache } from '../../../apps/gateway/src/auth/bearer';
 import type { Principal } from '../../../apps/gateway/src/auth/route-auth';
 
 const principal = (expiresAt: number): Principal => ({
-  clientId: 'c', subject: 'c', scopes: ['read:vitals'], roles: [], tokenId: `j${expiresAt}`, expiresAt, authMethod: 'client_secret',
+  clientId: 'c', subject: 'c', scopes: ['read:vitals'], roles: [], tokenId: `j${expiresAt}`, expiresAt, authMethod: 'client_secret', derivedFrom: [], sandbox: false,
 });
 
 describe('VerifiedTokenCache', () => {

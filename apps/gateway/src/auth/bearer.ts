@@ -21,7 +21,7 @@ import type { Logger } from '@vitalis/log';
 import type { KeyStore } from './keys';
 import { insufficientScope, unauthorized } from './oauth-errors';
 import type { RevocationList } from './revocation';
-import type { Principal } from './route-auth';
+import { revocationIds, type Principal } from './route-auth';
 import { InvalidToken, verifyAccessToken, type TokenSettings } from './tokens';
 
 /** Extracts the token of `Authorization: Bearer <token>` (RFC 6750 §2.1); undefined when absent. */
@@ -127,7 +127,10 @@ export class BearerAuthenticator {
     }
     let revoked: boolean;
     try {
-      revoked = await this.deps.revocations.isRevoked(principal.tokenId);
+      // The token and every token it was exchanged from: revoking a subject kills what derives from it.
+      revoked = principal.derivedFrom.length === 0
+        ? await this.deps.revocations.isRevoked(principal.tokenId)
+        : (await this.deps.revocations.revokedAmong(revocationIds(principal))).size > 0;
     } catch (err) {
       this.deps.logger.error({ err }, 'revocation list unreachable; refusing (fail closed)');
       throw serviceUnavailable('The token revocation list is unreachable, so the token cannot be checked. Retry shortly.');

@@ -3,8 +3,10 @@
  *
  * Revocation asks for no client authentication: the spec shows none, and holding a bearer token
  * is proof enough to kill it (anyone who could misuse it could also just use it). A client that
- * does authenticate must do so correctly (wrong credentials → 401). The answer is 200 whatever the
- * token was, so it reveals nothing. An access token dies at once on every instance (Redis, with
+ * does identify itself (authenticated, or a public client's client_id) must do so correctly (wrong
+ * credentials → 401) and may revoke only its own tokens (RFC 7009 §2.1): another client's token is
+ * left alone and the refusal audited. The answer is 200 whatever the token was, so it reveals
+ * nothing. An access token dies at once on every instance (Redis, with
  * the PostgreSQL record behind it); a refresh token takes its whole family and the family's live
  * access tokens with it.
  *
@@ -26,6 +28,10 @@ const looksLikeJwt = (token: string) => token.split('.').length === 3;
 
 export function revocationRoutes(ctx: AuthContext): FastifyPluginAsyncZod {
   const { pool, keys, tokenSettings, revocations } = ctx;
+
+  /** RFC 7009 §2.1: a client revokes only its own tokens. Nothing revoked, nothing told (still 200). */
+  const refuseForeign = (req: { id: string; ip: string }, callerId: string, tokenType: string) =>
+    recordAudit(pool, { action: 'token.revoke_refused', outcome: 'failure', clientId: callerId, requestId: req.id, ip: req.ip, detail: { reason: 'the token belongs to another client', token_type: tokenType } });
 
   return async (app) => {
     app.post(PATHS.revoke, {
@@ -60,6 +66,10 @@ export function revocationRoutes(ctx: AuthContext): FastifyPluginAsyncZod {
           if (kind === 'access' && looksLikeJwt(token)) {
             try {
               const { principal } = await verifyAccessToken(keys, tokenSettings, token, { allowExpired: true });
+              if (callerId !== undefined && principal.clientId !== callerId) {
+                await refuseForeign(req, callerId, 'access_token');
+                break;
+              }
               await revocations.revoke(principal.tokenId, principal.expiresAt);
               await recordAudit(pool, { action: 'token.revoked', outcome: 'success', clientId: principal.clientId, subject: principal.subject, scope: principal.scopes.join(' '), resourceType: 'Token', requestId: req.id, ip: req.ip, detail: { jti: principal.tokenId, token_type: 'access_token', by_client: callerId ?? null } });
               break;
@@ -69,6 +79,10 @@ export function revocationRoutes(ctx: AuthContext): FastifyPluginAsyncZod {
           }
           if (kind === 'refresh') {
             const info = await refreshTokenInfo(pool, token);
+            if (info && callerId !== undefined && info.grant.clientId !== callerId) {
+              await refuseForeign(req, callerId, 'refresh_token');
+              break;
+            }
             if (info) {
               const killed = await revokeGrant(pool, revocations, info.grant.grantId, 'refresh token revoked');
               await recordAudit(pool, { action: 'token.revoked', outcome: 'success', clientId: info.grant.clientId, subject: info.grant.userId, scope: info.scope, resourceType: 'Token', requestId: req.id, ip: req.ip, detail: { token_type: 'refresh_token', grant_id: info.grant.grantId, revoked_access_tokens: killed, by_client: callerId ?? null } });

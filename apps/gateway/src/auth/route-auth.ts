@@ -33,7 +33,19 @@ export interface Principal {
   authMethod: AuthMethod;
   /** RFC 8693 `act` claim: the client acting on the subject's behalf, if exchanged. */
   actor?: Actor;
+  /** RFC 8693 `may_act` claim: the one client allowed to exchange this token and act for its subject. */
+  mayAct?: Actor;
+  /**
+   * The tokens this one was exchanged from, nearest first (`vitalis_chain`). Revoking any of them
+   * (or the grant it belongs to) kills this one too: the bearer check looks at the whole chain.
+   */
+  derivedFrom: string[];
+  /** A sandbox principal (or one derived from it): it sees synthetic `sbx-` data only. */
+  sandbox: boolean;
 }
+
+/** Every token id whose revocation kills this principal's token. */
+export const revocationIds = (p: Pick<Principal, 'tokenId' | 'derivedFrom'>): string[] => [p.tokenId, ...p.derivedFrom];
 
 export interface RouteAuth {
   /** Every listed scope is required; `[]` means any valid token (authenticated, no scope). */

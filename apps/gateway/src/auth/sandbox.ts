@@ -64,6 +64,7 @@ export function sandboxRoutes(ctx: AuthContext): FastifyPluginAsyncZod {
       scopes: SANDBOX_SCOPES,
       roles: [],
       authMethod: 'sandbox',
+      sandbox: true,
     }, ttl);
     await recordAudit(pool, { action: 'token.issued', outcome: 'success', clientId: client.client_id, subject: client.client_id, scope: client.scope, resourceType: 'Token', requestId: req.id, ip: req.ip, detail: { jti: issued.jti, grant_type: 'sandbox' } });
     return reply.code(201).header('cache-control', 'no-store').send({

@@ -14,7 +14,7 @@ import { OAuthError } from './oauth-errors';
 import { authorizationCodeGrant } from './grants/authorization-code';
 import { clientCredentialsGrant } from './grants/client-credentials';
 import { refreshTokenGrant } from './grants/refresh-token';
-import { tokenExchangeGrant } from './grants/token-exchange';
+import { publicTokenExchange, tokenExchangeGrant } from './grants/token-exchange';
 import type { GrantRequest, GrantResult } from './grants/types';
 
 const HANDLERS: Record<string, (req: GrantRequest) => Promise<GrantResult>> = {
@@ -54,6 +54,17 @@ export function assertFormRequest(req: FastifyRequest): void {
   if (req.validationError) throw new OAuthError(400, 'invalid_request', 'the form fields could not be read');
 }
 
+/**
+ * RFC 8707: a `resource` names where the token will be used; this server issues tokens for itself
+ * only (its base URL, or its FHIR base under it), anything else is invalid_target.
+ */
+function assertResource(ctx: AuthContext, body: Form): void {
+  const value = body.resource;
+  const resources = Array.isArray(value) ? value : value ? [value] : [];
+  const base = ctx.config.baseUrl;
+  if (resources.some((r) => r !== base && !r.startsWith(`${base}/`))) throw new OAuthError(400, 'invalid_target', `this server only issues tokens for ${base}`);
+}
+
 export function clientAuthContext(ctx: AuthContext, path: string) {
   return {
     pool: ctx.pool,
@@ -84,10 +95,15 @@ export function tokenEndpoint(ctx: AuthContext): FastifyPluginAsyncZod {
         if (!grantType) throw new OAuthError(400, 'invalid_request', 'grant_type is required');
         const handler = HANDLERS[grantType];
         if (!handler) throw new OAuthError(400, 'unsupported_grant_type', `grant_type ${grantType} is not supported`);
-        const client = await authenticateClient(clientAuthContext(ctx, PATHS.token), req.headers.authorization, body);
-        clientId = client.clientId;
-        if (!client.grantTypes.includes(grantType)) throw new OAuthError(400, 'unauthorized_client', `this client is not registered for ${grantType}`);
-        const result = await handler({ ctx, client, body });
+        assertResource(ctx, body);
+        // Token exchange may come without client authentication (spec section 5 step 5): the public form.
+        const auth = clientAuthContext(ctx, PATHS.token);
+        const client = grantType === GRANT_TYPES.tokenExchange
+          ? await authenticateClient(auth, req.headers.authorization, body, false)
+          : await authenticateClient(auth, req.headers.authorization, body);
+        clientId = client?.clientId;
+        if (client && !client.grantTypes.includes(grantType)) throw new OAuthError(400, 'unauthorized_client', `this client is not registered for ${grantType}`);
+        const result = client ? await handler({ ctx, client, body }) : await publicTokenExchange(ctx, body);
         await recordAudit(ctx.pool, {
           action: result.audit.action,
           outcome: 'success',

@@ -18,6 +18,12 @@ export interface AccessTokenClaims {
   patientId?: string;
   /** RFC 8693 §4.1: the acting party (and, nested, whoever it acted for). */
   act?: Actor;
+  /** RFC 8693 §4.4: the one client that may exchange this token to act for its subject. */
+  mayAct?: Actor;
+  /** The tokens this one derives from, nearest first (token exchange). */
+  derivedFrom?: string[];
+  /** Issued to, or derived from, a sandbox principal. */
+  sandbox?: boolean;
 }
 
 
@@ -43,6 +49,9 @@ export async function issueAccessToken(keys: KeyStore, settings: TokenSettings, 
     auth_method: claims.authMethod,
     ...(claims.patientId ? { patient_id: claims.patientId } : {}),
     ...(claims.act ? { act: claims.act } : {}),
+    ...(claims.mayAct ? { may_act: claims.mayAct } : {}),
+    ...(claims.derivedFrom?.length ? { vitalis_chain: claims.derivedFrom } : {}),
+    ...(claims.sandbox ? { sandbox: true } : {}),
   })
     .setProtectedHeader({ alg: SIGNING_ALG, kid, typ: 'at+jwt' })
     .setIssuer(settings.issuer)
@@ -110,6 +119,9 @@ function principalFrom(payload: JWTPayload): Principal {
     expiresAt: Number(payload.exp),
     authMethod: (payload.auth_method as AuthMethod) ?? 'client_secret',
     ...(isActor(payload.act) ? { actor: payload.act } : {}),
+    ...(isActor(payload.may_act) ? { mayAct: payload.may_act } : {}),
+    derivedFrom: Array.isArray(payload.vitalis_chain) ? payload.vitalis_chain.filter((j): j is string => typeof j === 'string') : [],
+    sandbox: payload.sandbox === true || payload.auth_method === 'sandbox',
   };
 }
 

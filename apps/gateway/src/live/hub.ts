@@ -46,8 +46,11 @@ export interface LiveFilter {
 }
 
 export interface SubscribeOptions extends LiveFilter {
-  /** The token behind the stream: closed when it is revoked or expires. */
-  token?: { id: string; expiresAt: number };
+  /**
+   * The token behind the stream: closed when it expires, or when it or any token it was exchanged
+   * from (`derivedFrom`) is revoked.
+   */
+  token?: { id: string; expiresAt: number; derivedFrom?: string[] };
   /** Queue bound (messages not yet accepted by the transport). */
   maxQueue?: number;
 }
@@ -384,7 +387,7 @@ export class LiveHub {
       const t = s.opts.token;
       if (!t) continue;
       if (t.expiresAt <= now) s.end('expired');
-      else ids.add(t.id);
+      else for (const id of [t.id, ...(t.derivedFrom ?? [])]) ids.add(id);
     }
     if (ids.size === 0 || !this.opts.revokedAmong) return;
     let revoked: Set<string>;
@@ -398,6 +401,9 @@ export class LiveHub {
       revoked = ids;
     }
     if (revoked.size === 0) return;
-    for (const s of [...this.#subs]) if (s.opts.token && revoked.has(s.opts.token.id)) s.end('revoked');
+    for (const s of [...this.#subs]) {
+      const t = s.opts.token;
+      if (t && [t.id, ...(t.derivedFrom ?? [])].some((id) => revoked.has(id))) s.end('revoked');
+    }
   }
 }

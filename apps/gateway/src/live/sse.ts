@@ -62,7 +62,7 @@ export function sseRoutes(deps: GatewayDeps, hub: LiveHub): FastifyPluginAsyncZo
             codes: q.code,
             alerts: q.alerts,
             after,
-            token: req.principal ? { id: req.principal.tokenId, expiresAt: req.principal.expiresAt } : undefined,
+            token: req.principal ? { id: req.principal.tokenId, expiresAt: req.principal.expiresAt, derivedFrom: req.principal.derivedFrom } : undefined,
             maxQueue: config.LIVE_MAX_QUEUE,
           },
           {

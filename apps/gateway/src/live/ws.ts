@@ -151,7 +151,7 @@ export function wsRoutes(deps: GatewayDeps, hub: LiveHub): FastifyPluginAsyncZod
           const name = msg.sub;
           let waiting: NodeJS.Timeout | undefined;
           const sub = hub.subscribe(
-            { patients, codes: msg.codes, alerts: msg.alerts, after, token: { id: who.tokenId, expiresAt: who.expiresAt }, maxQueue: config.LIVE_MAX_QUEUE },
+            { patients, codes: msg.codes, alerts: msg.alerts, after, token: { id: who.tokenId, expiresAt: who.expiresAt, derivedFrom: who.derivedFrom }, maxQueue: config.LIVE_MAX_QUEUE },
             {
               send: (m: LiveMessage) => {
                 if (socket.readyState !== socket.OPEN) return false;

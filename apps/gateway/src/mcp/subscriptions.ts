@@ -108,7 +108,7 @@ export class LiveSubscriptions {
   #open(uri: string, patientId: string, principal: Principal, after: string | undefined): Entry {
     const entry: Entry = { patientId, principal, lastId: after ?? null, sub: undefined as unknown as Subscription };
     entry.sub = this.d.hub.subscribe(
-      { patients: [patientId], alerts: true, token: { id: principal.tokenId, expiresAt: principal.expiresAt }, ...(after ? { after } : {}) },
+      { patients: [patientId], alerts: true, token: { id: principal.tokenId, expiresAt: principal.expiresAt, derivedFrom: principal.derivedFrom }, ...(after ? { after } : {}) },
       { send: (msg) => this.#send(uri, entry, msg), close: (reason) => this.#onClose(uri, entry, reason) },
     );
     this.#subs.set(uri, entry);

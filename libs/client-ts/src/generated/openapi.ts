@@ -318,10 +318,19 @@ export interface paths {
                             active: true;
                             auth_method: string;
                             client_id: string;
+                            /** @description Ids of the tokens this one was exchanged from, nearest first; revoking any of them revokes this one */
+                            derived_from: string[];
                             exp: number;
                             expires_in: number;
+                            /** @description RFC 8693 §4.4: the client allowed to exchange this token */
+                            may_act?: {
+                                client_id?: string;
+                                sub: string;
+                            };
                             patient_id?: string;
                             roles: string[];
+                            /** @description A sandbox principal (or derived from one): synthetic sbx- data only */
+                            sandbox: boolean;
                             scope: string;
                             scopes: string[];
                             sub: string;

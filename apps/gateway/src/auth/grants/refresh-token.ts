@@ -4,12 +4,13 @@
  * whole family and its live access tokens are revoked (RFC 9700 §4.14.2). A request may narrow
  * the scope of the new access token, never widen it.
  */
+import type { Scope } from '@vitalis/schemas';
 import { field } from '../context';
 import { parseScopes } from '../clients';
 import { invalidGrant, invalidRequest } from '../oauth-errors';
 import { issueAccessToken } from '../tokens';
-import { findUser } from '../users';
-import { grantScopes } from './scopes';
+import { findUser, roleScopes } from '../users';
+import { grantScopes, intersect } from './scopes';
 import { rotateRefreshToken } from './store';
 import type { GrantRequest, GrantResult } from './types';
 
@@ -19,6 +20,7 @@ export async function refreshTokenGrant({ ctx, client, body }: GrantRequest): Pr
   const requested = field(body, 'scope');
   const ttl = ctx.config.ACCESS_TOKEN_TTL_SECONDS;
   let subject = '';
+  let granted: Scope[] = [];
   // An escalation attempt throws inside the transaction, so nothing is rotated.
   const outcome = await rotateRefreshToken(ctx.pool, ctx.revocations, token, {
     clientId: client.clientId,
@@ -27,10 +29,13 @@ export async function refreshTokenGrant({ ctx, client, body }: GrantRequest): Pr
       const user = await findUser(ctx.pool, grant.userId);
       if (!user) throw invalidGrant('the user of this grant no longer exists');
       subject = user.userId;
+      // The user's role as it is now: a role taken away (or narrowed) since the grant shrinks the token.
+      granted = intersect(parseScopes(scope).scopes, roleScopes(user.roles));
+      if (granted.length === 0) throw invalidGrant("the user's role no longer allows any scope of this grant");
       return issueAccessToken(ctx.keys, ctx.tokenSettings, {
         clientId: client.clientId,
         subject: user.userId,
-        scopes: parseScopes(scope).scopes,
+        scopes: granted,
         roles: user.roles,
         authMethod: 'authorization_code',
         ...(user.patientId ? { patientId: user.patientId } : {}),
@@ -41,7 +46,7 @@ export async function refreshTokenGrant({ ctx, client, body }: GrantRequest): Pr
     throw invalidGrant(outcome.reason, { grant_id: outcome.grant?.grantId, revoked_access_tokens: outcome.revokedTokens, subject: outcome.grant?.userId });
   }
   return {
-    response: { access_token: outcome.issued.token, token_type: 'Bearer', expires_in: ttl, scope: outcome.scope, refresh_token: outcome.refreshToken },
-    audit: { action: 'token.refreshed', subject, scope: outcome.scope, detail: { jti: outcome.issued.jti, grant_type: 'refresh_token', grant_id: outcome.grant.grantId } },
+    response: { access_token: outcome.issued.token, token_type: 'Bearer', expires_in: ttl, scope: granted.join(' '), refresh_token: outcome.refreshToken },
+    audit: { action: 'token.refreshed', subject, scope: granted.join(' '), detail: { jti: outcome.issued.jti, grant_type: 'refresh_token', grant_id: outcome.grant.grantId } },
   };
 }

@@ -95,7 +95,8 @@ export type CodeOutcome =
  * Redeems a code in one transaction. `check` validates the stored code against the request
  * (client, redirect URI, PKCE) and returns a refusal reason or undefined; `issue` signs the
  * access token, whose jti is listed under the new grant before anything commits.
- * A second redemption revokes the grant the first one created (RFC 6749 §4.1.2).
+ * A second redemption by the right client with the right verifier revokes the grant the first one
+ * created (RFC 6749 §4.1.2); anything else is refused without touching the grant.
  */
 export async function redeemCode(
   pool: Pool,
@@ -126,13 +127,15 @@ export async function redeemCode(
       expired: row.expired,
       redeemed: row.redeemed,
     };
+    // Client, redirect URI and PKCE verifier first: only a real redemption attempt counts as a replay
+    // (a guessed client id with a wrong verifier must not be able to revoke someone's grant).
+    const refusal = opts.check(stored);
+    if (refusal) return { ok: false, reason: refusal, code: stored };
     if (stored.redeemed) {
       const revokedTokens = await revokeGrantIn(tx, revocations, stored.grantId, 'authorization code reused');
       return { ok: false, reason: 'authorization code already used; the tokens issued from it are revoked', code: stored, revokedTokens };
     }
     if (stored.expired) return { ok: false, reason: 'authorization code expired', code: stored };
-    const refusal = opts.check(stored);
-    if (refusal) return { ok: false, reason: refusal, code: stored };
 
     await tx.query('UPDATE oauth_authorization_codes SET redeemed_at = now() WHERE code_hash = $1', [hashOpaque(code)]);
     await tx.query(

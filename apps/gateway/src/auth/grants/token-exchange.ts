@@ -1,17 +1,30 @@
 /**
- * Token exchange (RFC 8693). The client presents a subject token: one of our own access tokens
- * (token type access_token or jwt), or a JWT from an issuer listed in TRUSTED_ISSUERS, verified
- * against that issuer's keys. The new token speaks for the subject, is held by the client, names
- * the client in `act` (nesting any earlier `act`), carries at most the intersection of the
- * client's registered scopes and the subject token's scopes, and never outlives the subject token.
+ * Token exchange (RFC 8693). The subject token is one of our own access tokens (token type
+ * access_token or jwt) or a JWT from an issuer listed in TRUSTED_ISSUERS, verified against that
+ * issuer's keys. Two forms:
+ *
+ *  - authenticated (the calling client is the actor): allowed only when the subject token was
+ *    issued to that client, or its `may_act` claim names it (RFC 8693 §4.4; a client obtains such a
+ *    token with `may_act=<client_id>` at client_credentials). The new token speaks for the subject,
+ *    is held by the client, names it in `act` (nesting any earlier `act`), carries at most the
+ *    intersection of the client's registered scopes and the subject's;
+ *  - public (no client authentication, service spec section 5 step 5): our own subject tokens
+ *    only; the new token is held by the subject's client, carries no `act`, and may only narrow.
+ *
+ * Either way the new token never outlives the subject token, keeps its roles, patient and sandbox
+ * status, and lists the subject token in its chain (`vitalis_chain`), so revoking the subject, or
+ * the grant the subject belongs to, kills it at once on every instance (the bearer check reads the
+ * whole chain). External subjects are mapped through their issuer's configured role (and patient
+ * claim), never taken verbatim.
  */
 import { createLocalJWKSet, createRemoteJWKSet, decodeJwt, jwtVerify, type JWTPayload, type JWTVerifyGetKey } from 'jose';
-import { isScope, ROLES, type Role, type Scope } from '@vitalis/schemas';
+import { clientScopeCeiling, isScope, type Role, type Scope } from '@vitalis/schemas';
 import type { TrustedIssuer } from '../../config';
-import { PATHS, field, endpointUrl, type AuthContext } from '../context';
+import type { AuthenticatedClient } from '../client-auth';
+import { PATHS, field, endpointUrl, type AuthContext, type Form } from '../context';
 import { OAuthError, invalidGrant, invalidRequest } from '../oauth-errors';
 import { InvalidToken, issueAccessToken, verifyAccessToken } from '../tokens';
-import type { Actor } from '../route-auth';
+import { revocationIds, type Actor } from '../route-auth';
 import { grantScopes, intersect } from './scopes';
 import type { GrantRequest, GrantResult } from './types';
 
@@ -23,13 +36,19 @@ const EXTERNAL_ALGS = ['ES256', 'ES384', 'EdDSA', 'PS256', 'RS256'];
 
 interface Subject {
   sub: string;
+  /** The client the subject token was issued to (ours: client_id; external: client_id or azp). */
+  clientId?: string;
   scopes: Scope[];
   roles: Role[];
   patientId?: string;
   act?: Actor;
+  mayAct?: Actor;
   exp: number;
   issuer: string;
   jti?: string;
+  /** Our tokens: the subject token and what it derives from (the new token's chain). */
+  chain: string[];
+  sandbox: boolean;
 }
 
 const keySets = new WeakMap<TrustedIssuer, JWTVerifyGetKey>();
@@ -58,16 +77,20 @@ async function ourSubject(ctx: AuthContext, token: string): Promise<Subject> {
     throw err;
   }
   const p = verified.principal;
-  if (await ctx.revocations.isRevoked(p.tokenId)) throw invalidGrant('subject_token has been revoked');
+  if ((await ctx.revocations.revokedAmong(revocationIds(p))).size > 0) throw invalidGrant('subject_token has been revoked');
   return {
     sub: p.subject,
+    clientId: p.clientId,
     scopes: p.scopes,
     roles: p.roles,
     ...(p.patientId ? { patientId: p.patientId } : {}),
     ...(p.actor ? { act: p.actor } : {}),
+    ...(p.mayAct ? { mayAct: p.mayAct } : {}),
     exp: p.expiresAt,
     issuer: ctx.config.baseUrl,
     jti: p.tokenId,
+    chain: revocationIds(p),
+    sandbox: p.sandbox,
   };
 }
 
@@ -84,11 +107,45 @@ async function externalSubject(ctx: AuthContext, token: string, issuer: TrustedI
   } catch {
     throw invalidGrant('subject_token could not be verified against its issuer (signature, aud or exp)');
   }
-  // Roles are our vocabulary; a foreign issuer's roles are not carried over. Its scopes are.
-  return { sub: String(payload.sub), scopes: scopesOf(payload), roles: [], exp: payload.exp!, issuer: issuer.issuer, ...(payload.jti ? { jti: payload.jti } : {}) };
+  // Roles are our vocabulary: a foreign issuer's subjects get the role its configuration names
+  // (none: the public scopes only), and its scopes count only within that role.
+  const role = issuer.role;
+  const patientId = role === 'patient' && issuer.patient_claim ? payload[issuer.patient_claim] : undefined;
+  if (role === 'patient' && typeof patientId !== 'string') throw invalidGrant(`subject_token lacks the patient claim ${issuer.patient_claim ?? '(none configured)'}`);
+  const holder = typeof payload.client_id === 'string' ? payload.client_id : typeof payload.azp === 'string' ? payload.azp : undefined;
+  return {
+    sub: String(payload.sub),
+    ...(holder ? { clientId: holder } : {}),
+    scopes: intersect(scopesOf(payload), clientScopeCeiling(role)),
+    roles: role ? [role] : [],
+    ...(typeof patientId === 'string' ? { patientId } : {}),
+    ...(isActor(payload.may_act) ? { mayAct: payload.may_act } : {}),
+    exp: payload.exp!,
+    issuer: issuer.issuer,
+    ...(payload.jti ? { jti: payload.jti } : {}),
+    chain: [],
+    sandbox: false,
+  };
 }
 
-export async function tokenExchangeGrant({ ctx, client, body }: GrantRequest): Promise<GrantResult> {
+function isActor(value: unknown): value is Actor {
+  return typeof value === 'object' && value !== null && (typeof (value as Actor).sub === 'string' || typeof (value as Actor).client_id === 'string');
+}
+
+/** RFC 8693 §4.4: the actor must be the subject token's own client, or named in its may_act. */
+function mayActFor(subject: Subject, client: AuthenticatedClient): boolean {
+  if (subject.clientId === client.clientId) return true;
+  const m = subject.mayAct;
+  return m !== undefined && (m.client_id === client.clientId || (m.client_id === undefined && m.sub === client.clientId));
+}
+
+interface ExchangeRequest {
+  subjectToken: string;
+  subjectTokenType: string;
+  requestedScope: string | undefined;
+}
+
+function exchangeRequest(ctx: AuthContext, body: Form): ExchangeRequest {
   const subjectToken = field(body, 'subject_token');
   const subjectTokenType = field(body, 'subject_token_type');
   if (!subjectToken) throw invalidRequest('subject_token is required');
@@ -99,42 +156,45 @@ export async function tokenExchangeGrant({ ctx, client, body }: GrantRequest): P
   const requestedType = field(body, 'requested_token_type');
   if (requestedType && requestedType !== TOKEN_TYPES.accessToken) throw invalidRequest(`requested_token_type may only be ${TOKEN_TYPES.accessToken}`);
   if (field(body, 'actor_token')) throw invalidRequest('actor_token is not supported: the authenticated client is the actor');
-  for (const name of ['resource', 'audience'] as const) {
-    const target = body[name];
-    const targets = Array.isArray(target) ? target : target ? [target] : [];
-    if (targets.some((t) => t !== ctx.config.baseUrl)) throw new OAuthError(400, 'invalid_target', `this server only issues tokens for ${ctx.config.baseUrl}`);
-  }
+  const audience = body.audience;
+  const audiences = Array.isArray(audience) ? audience : audience ? [audience] : [];
+  if (audiences.some((t) => t !== ctx.config.baseUrl)) throw new OAuthError(400, 'invalid_target', `this server only issues tokens for ${ctx.config.baseUrl}`);
+  return { subjectToken, subjectTokenType, requestedScope: field(body, 'scope') };
+}
 
+async function subjectOf(ctx: AuthContext, r: ExchangeRequest, publicExchange: boolean): Promise<Subject> {
   let iss: unknown;
   try {
-    iss = decodeJwt(subjectToken).iss;
+    iss = decodeJwt(r.subjectToken).iss;
   } catch {
     throw invalidGrant('subject_token is not a JWT');
   }
-  let subject: Subject;
-  if (iss === ctx.config.baseUrl) {
-    subject = await ourSubject(ctx, subjectToken);
-  } else {
-    if (subjectTokenType === TOKEN_TYPES.accessToken) throw invalidGrant('only access tokens issued by this server are accepted as access_token subject tokens');
-    const trusted = ctx.config.TRUSTED_ISSUERS.find((t) => t.issuer === iss);
-    if (!trusted) throw invalidGrant('subject_token was not issued by a trusted issuer');
-    subject = await externalSubject(ctx, subjectToken, trusted);
-  }
+  if (iss === ctx.config.baseUrl) return ourSubject(ctx, r.subjectToken);
+  if (r.subjectTokenType === TOKEN_TYPES.accessToken) throw invalidGrant('only access tokens issued by this server are accepted as access_token subject tokens');
+  if (publicExchange) throw new OAuthError(401, 'invalid_client', 'exchanging a token of another issuer needs an authenticated client (the actor)', { 'www-authenticate': 'Basic realm="vitalis"' });
+  const trusted = ctx.config.TRUSTED_ISSUERS.find((t) => t.issuer === iss);
+  if (!trusted) throw invalidGrant('subject_token was not issued by a trusted issuer');
+  return externalSubject(ctx, r.subjectToken, trusted);
+}
 
-  const allowed = intersect(client.scopes, subject.scopes);
-  const scopes = grantScopes(field(body, 'scope'), allowed, "the intersection of the client's registered scopes and the subject token's scopes");
-  const now = Math.floor(Date.now() / 1000);
-  const ttl = Math.min(ctx.config.ACCESS_TOKEN_TTL_SECONDS, subject.exp - now);
+function lifetime(ctx: AuthContext, subject: Subject): number {
+  const ttl = Math.min(ctx.config.ACCESS_TOKEN_TTL_SECONDS, subject.exp - Math.floor(Date.now() / 1000));
   if (ttl <= 0) throw invalidGrant('subject_token has expired');
-  const act: Actor = { sub: client.clientId, client_id: client.clientId, ...(subject.act ? { act: subject.act } : {}) };
+  return ttl;
+}
+
+async function issueExchanged(ctx: AuthContext, subject: Subject, holder: string, scopes: Scope[], act: Actor | undefined, usedMethod: string): Promise<GrantResult> {
+  const ttl = lifetime(ctx, subject);
   const issued = await issueAccessToken(ctx.keys, ctx.tokenSettings, {
-    clientId: client.clientId,
+    clientId: holder,
     subject: subject.sub,
     scopes,
-    roles: subject.roles.filter((r) => (ROLES as readonly string[]).includes(r)),
+    roles: subject.roles,
     authMethod: 'token_exchange',
-    act,
+    ...(act ? { act } : {}),
     ...(subject.patientId ? { patientId: subject.patientId } : {}),
+    derivedFrom: subject.chain,
+    sandbox: subject.sandbox,
   }, ttl);
   return {
     response: { access_token: issued.token, issued_token_type: TOKEN_TYPES.accessToken, token_type: 'Bearer', expires_in: ttl, scope: scopes.join(' ') },
@@ -142,7 +202,27 @@ export async function tokenExchangeGrant({ ctx, client, body }: GrantRequest): P
       action: 'token.exchanged',
       subject: subject.sub,
       scope: scopes.join(' '),
-      detail: { jti: issued.jti, grant_type: 'token-exchange', subject_issuer: subject.issuer, subject_jti: subject.jti, client_auth: client.usedMethod },
+      detail: { jti: issued.jti, grant_type: 'token-exchange', subject_issuer: subject.issuer, subject_jti: subject.jti, subject_client: subject.clientId, client_auth: usedMethod, public: act === undefined },
     },
   };
+}
+
+/** Public exchange (no client authentication): narrows one of our tokens for its own client, no act. */
+export async function publicTokenExchange(ctx: AuthContext, body: Form): Promise<GrantResult> {
+  const r = exchangeRequest(ctx, body);
+  const subject = await subjectOf(ctx, r, true);
+  const scopes = grantScopes(r.requestedScope, subject.scopes, "the subject token's scopes");
+  return issueExchanged(ctx, subject, subject.clientId!, scopes, undefined, 'none');
+}
+
+export async function tokenExchangeGrant({ ctx, client, body }: GrantRequest): Promise<GrantResult> {
+  const r = exchangeRequest(ctx, body);
+  const subject = await subjectOf(ctx, r, false);
+  if (!mayActFor(subject, client)) {
+    throw invalidGrant('the subject token does not allow this client to act for it: it must have been issued to this client, or name it in may_act');
+  }
+  const allowed = intersect(client.scopes, subject.scopes);
+  const scopes = grantScopes(r.requestedScope, allowed, "the intersection of the client's registered scopes and the subject token's scopes");
+  const act: Actor = { sub: client.clientId, client_id: client.clientId, ...(subject.act ? { act: subject.act } : {}) };
+  return issueExchanged(ctx, subject, client.clientId, scopes, act, client.usedMethod);
 }
