@@ -52,7 +52,8 @@ describe('GET /auth.md', () => {
     expect(stdout).toContain('public token on vitals: HTTP 403');
     expect(stdout).toContain('"role": "nurse"');
     expect(stdout).toContain('"auth_method": "client_secret"');
-    expect(stdout).toContain('"act"'); // the exchanged token names the client as actor
+    expect(stdout).toContain('"act"'); // the delegated token names the agent as actor
+    expect(stdout).toContain('"derived_from"'); // the public exchange's token is bound to its subject
     expect(stdout).toContain('"patient_id": "pat-walkthrough"');
     expect(stdout).toMatch(/www-authenticate: Bearer realm="vitalis".*resource_metadata="[^"]+\/\.well-known\/oauth-protected-resource"/i);
     expect(stdout).toContain('revoked: the token is refused immediately');

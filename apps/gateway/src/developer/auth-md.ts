@@ -52,7 +52,7 @@ asked for beyond it waits for an operator (\`requested_scope\`, \`approval: "pen
 REGISTRATION=$(curl -fsS -X POST "$BASE${PATHS.register}" \\
   -H 'content-type: application/json' \\
   -d '{"client_name": "my-agent",
-       "grant_types": ["client_credentials", "urn:ietf:params:oauth:grant-type:token-exchange"],
+       "grant_types": ["client_credentials"],
        "token_endpoint_auth_method": "client_secret_post",
        "scope": "read:appointments"}')
 CLIENT_ID=$(echo "$REGISTRATION" | jq -r .client_id)
@@ -87,18 +87,39 @@ curl -fsS "$BASE${PATHS.identity}" -H "Authorization: Bearer $TOKEN" | jq '{clie
 
 ## 5. Token exchange (RFC 8693)
 
-Trade a subject token (one of ours, or a JWT from an issuer the server trusts) for a new token held
-by the calling client, with at most the intersection of the scopes:
+As the service specification shows it, without client credentials: trade a token for a narrower
+one. The result never has more scope or life than the subject token, stays with the subject's
+client, and dies when the subject token (or the grant it came from) is revoked:
 
 \`\`\`sh
-EXCHANGED=$(curl -fsS -X POST "$BASE${PATHS.token}" \\
+NARROW=$(curl -fsS -X POST "$BASE${PATHS.token}" \\
   --data-urlencode grant_type=urn:ietf:params:oauth:grant-type:token-exchange \\
-  --data-urlencode "client_id=$CLIENT_ID" \\
-  --data-urlencode "client_secret=$CLIENT_SECRET" \\
   --data-urlencode "subject_token=$TOKEN" \\
   --data-urlencode subject_token_type=urn:ietf:params:oauth:token-type:jwt \\
   --data-urlencode scope=read:appointments | jq -r .access_token)
-curl -fsS "$BASE${PATHS.identity}" -H "Authorization: Bearer $EXCHANGED" | jq '{scopes, act}'
+curl -fsS "$BASE${PATHS.identity}" -H "Authorization: Bearer $NARROW" | jq '{client_id, scopes, derived_from}'
+\`\`\`
+
+To let **another** client act for you (an agent), name it in \`may_act\` when you get the token
+(RFC 8693 §4.4); that client, authenticated, exchanges it and is named in \`act\`. A client a token
+does not name cannot exchange it. Subject tokens from an issuer the server trusts
+(\`TRUSTED_ISSUERS\`) need an authenticated client too.
+
+\`\`\`sh
+AGENT=$(curl -fsS -X POST "$BASE${PATHS.register}" -H 'content-type: application/json' \\
+  -d '{"client_name": "my-delegate", "grant_types": ["urn:ietf:params:oauth:grant-type:token-exchange"],
+       "token_endpoint_auth_method": "client_secret_post", "scope": "read:appointments"}')
+AGENT_ID=$(echo "$AGENT" | jq -r .client_id)
+FOR_AGENT=$(curl -fsS -X POST "$BASE${PATHS.token}" --data-urlencode grant_type=client_credentials \\
+  --data-urlencode "client_id=$CLIENT_ID" --data-urlencode "client_secret=$CLIENT_SECRET" \\
+  --data-urlencode "may_act=$AGENT_ID" | jq -r .access_token)
+EXCHANGED=$(curl -fsS -X POST "$BASE${PATHS.token}" \\
+  --data-urlencode grant_type=urn:ietf:params:oauth:grant-type:token-exchange \\
+  --data-urlencode "client_id=$AGENT_ID" \\
+  --data-urlencode "client_secret=$(echo "$AGENT" | jq -r .client_secret)" \\
+  --data-urlencode "subject_token=$FOR_AGENT" \\
+  --data-urlencode subject_token_type=urn:ietf:params:oauth:token-type:jwt | jq -r .access_token)
+curl -fsS "$BASE${PATHS.identity}" -H "Authorization: Bearer $EXCHANGED" | jq '{sub, client_id, scopes, act}'
 \`\`\`
 
 ## 6. Use the token
