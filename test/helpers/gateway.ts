@@ -11,6 +11,7 @@ import { parseConfig } from '@vitalis/config';
 import { buildGateway, type GatewayApp } from '../../apps/gateway/src/app';
 import { gatewayConfigShape, withBaseUrl, type GatewayConfig } from '../../apps/gateway/src/config';
 import type { GatewayDeps } from '../../apps/gateway/src/deps';
+import { RemoteKeySets, keySetFetchPolicy } from '../../apps/gateway/src/auth/remote-key-sets';
 import { testEnv } from './env';
 
 export interface RunningGateway {
@@ -44,7 +45,7 @@ export async function startGateway(overrides: Record<string, string> = {}): Prom
   // Bind first so the base URL (issuer, problem types) names the real ephemeral port.
   let config: GatewayConfig = withBaseUrl(parsed);
   let address = '';
-  const deps: GatewayDeps = { config, pool, redis, kafka, logger };
+  const deps: GatewayDeps = { config, pool, redis, kafka, logger, keySets: new RemoteKeySets(keySetFetchPolicy(config), logger) };
   const app = await buildGatewayOnFreePort(deps, (port) => {
     address = `http://127.0.0.1:${port}`;
     config = withBaseUrl({ ...parsed, PORT: port, PUBLIC_BASE_URL: overrides.PUBLIC_BASE_URL ?? `http://127.0.0.1:${port}` });

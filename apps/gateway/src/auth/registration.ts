@@ -42,7 +42,7 @@ export function registrationRoutes(ctx: AuthContext): FastifyPluginAsyncZod {
       }
       try {
         if (req.validationError) throw new OAuthError(400, 'invalid_client_metadata', req.validationError.message);
-        const registered = await registerClient(ctx.pool, req.body);
+        const registered = await registerClient(ctx.pool, req.body, { jwksAllowHosts: ctx.keySets.allowHosts });
         await recordAudit(ctx.pool, {
           action: 'client.registered',
           outcome: 'success',
