@@ -5,7 +5,7 @@
 import type { AddressInfo } from 'node:net';
 import { createPool } from '@vitalis/db';
 import { createKafka } from '@vitalis/kafka';
-import { createLogger } from '@vitalis/log';
+import { createLogger, type DestinationStream } from '@vitalis/log';
 import { createRedis } from '@vitalis/redis';
 import { parseConfig } from '@vitalis/config';
 import { buildGateway, type GatewayApp } from '../../apps/gateway/src/app';
@@ -24,8 +24,13 @@ export interface RunningGateway {
   close: () => Promise<void>;
 }
 
+export interface GatewayTestOptions {
+  /** Where the gateway's log lines go (default stdout): a test that reads its logs passes a stream. */
+  logDestination?: DestinationStream;
+}
+
 /** `overrides` are env-style settings (e.g. { ACCESS_TOKEN_TTL_SECONDS: '2' }). */
-export async function startGateway(overrides: Record<string, string> = {}): Promise<RunningGateway> {
+export async function startGateway(overrides: Record<string, string> = {}, options: GatewayTestOptions = {}): Promise<RunningGateway> {
   const env = {
     ...process.env,
     DATABASE_URL: testEnv.DATABASE_URL,
@@ -36,7 +41,7 @@ export async function startGateway(overrides: Record<string, string> = {}): Prom
     ...overrides,
   };
   const parsed = parseConfig(gatewayConfigShape, env);
-  const logger = createLogger('gateway-test', parsed.LOG_LEVEL);
+  const logger = createLogger('gateway-test', parsed.LOG_LEVEL, options.logDestination);
   const pool = createPool({ url: parsed.DATABASE_URL, max: 10, application: 'vitalis-gateway-test' });
   const redis = createRedis({ url: parsed.REDIS_URL, name: 'vitalis-gateway-test' });
   await redis.connect();
