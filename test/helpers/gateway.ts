@@ -5,12 +5,13 @@
 import type { AddressInfo } from 'node:net';
 import { createPool } from '@vitalis/db';
 import { createKafka } from '@vitalis/kafka';
-import { createLogger } from '@vitalis/log';
+import { createLogger, type DestinationStream } from '@vitalis/log';
 import { createRedis } from '@vitalis/redis';
 import { parseConfig } from '@vitalis/config';
 import { buildGateway, type GatewayApp } from '../../apps/gateway/src/app';
 import { gatewayConfigShape, withBaseUrl, type GatewayConfig } from '../../apps/gateway/src/config';
 import type { GatewayDeps } from '../../apps/gateway/src/deps';
+import { RemoteKeySets, keySetFetchPolicy } from '../../apps/gateway/src/auth/remote-key-sets';
 import { testEnv } from './env';
 
 export interface RunningGateway {
@@ -23,8 +24,13 @@ export interface RunningGateway {
   close: () => Promise<void>;
 }
 
+export interface GatewayTestOptions {
+  /** Where the gateway's log lines go (default stdout): a test that reads its logs passes a stream. */
+  logDestination?: DestinationStream;
+}
+
 /** `overrides` are env-style settings (e.g. { ACCESS_TOKEN_TTL_SECONDS: '2' }). */
-export async function startGateway(overrides: Record<string, string> = {}): Promise<RunningGateway> {
+export async function startGateway(overrides: Record<string, string> = {}, options: GatewayTestOptions = {}): Promise<RunningGateway> {
   const env = {
     ...process.env,
     DATABASE_URL: testEnv.DATABASE_URL,
@@ -38,7 +44,7 @@ export async function startGateway(overrides: Record<string, string> = {}): Prom
     ...overrides,
   };
   const parsed = parseConfig(gatewayConfigShape, env);
-  const logger = createLogger('gateway-test', parsed.LOG_LEVEL);
+  const logger = createLogger('gateway-test', parsed.LOG_LEVEL, options.logDestination);
   const pool = createPool({ url: parsed.DATABASE_URL, max: 10, application: 'vitalis-gateway-test' });
   const redis = createRedis({ url: parsed.REDIS_URL, name: 'vitalis-gateway-test' });
   await redis.connect();
@@ -47,7 +53,7 @@ export async function startGateway(overrides: Record<string, string> = {}): Prom
   // Bind first so the base URL (issuer, problem types) names the real ephemeral port.
   let config: GatewayConfig = withBaseUrl(parsed);
   let address = '';
-  const deps: GatewayDeps = { config, pool, redis, kafka, logger };
+  const deps: GatewayDeps = { config, pool, redis, kafka, logger, keySets: new RemoteKeySets(keySetFetchPolicy(config), logger) };
   const app = await buildGatewayOnFreePort(deps, (port) => {
     address = `http://127.0.0.1:${port}`;
     config = withBaseUrl({ ...parsed, PORT: port, PUBLIC_BASE_URL: overrides.PUBLIC_BASE_URL ?? `http://127.0.0.1:${port}` });

@@ -4,6 +4,7 @@ import { boolean, ConfigError, infraShape, port, positiveInt } from '@vitalis/co
 import { TOPICS } from '@vitalis/kafka';
 import { ROLES, type Role } from '@vitalis/schemas';
 import type { SoftwareStatementIssuer } from './auth/software-statement';
+import { keySetUriProblem, parseAllowHosts } from './auth/remote-key-sets';
 
 export interface TrustedIssuer {
   issuer: string;
@@ -97,6 +98,18 @@ export const gatewayConfigShape = {
    * JSON list of {issuer, jwks, roles}. Empty: software statements are refused.
    */
   SOFTWARE_STATEMENT_ISSUERS: jsonList<SoftwareStatementIssuer>(softwareStatementIssuerSchema, '{issuer, jwks, roles}'),
+  /**
+   * Key-set fetches (client jwks_uri, TRUSTED_ISSUERS jwks_uri): after an unknown kid or a failed
+   * fetch, the same URL is not fetched again for this long.
+   */
+  JWKS_FETCH_COOLDOWN_SECONDS: positiveInt(30),
+  /**
+   * TEST ONLY, refused in production: comma-separated hosts whose key sets may be fetched from any
+   * address (the loopback test server). Every other host must resolve to public addresses.
+   */
+  JWKS_FETCH_ALLOW_HOSTS: z.string().default(''),
+  /** TEST ONLY, refused in production: a PEM file of extra CAs trusted for key-set fetches. */
+  JWKS_FETCH_CA_FILE: z.string().min(1).optional(),
   /** Sandbox (POST|GET /api/v1/sandbox): on by default outside production. */
   SANDBOX_ENABLED: boolean(true),
   SANDBOX_TOKEN_TTL_SECONDS: positiveInt(900),
@@ -135,6 +148,14 @@ export type GatewayConfig = z.infer<z.ZodObject<typeof gatewayConfigShape>> & { 
 export function withBaseUrl(config: z.infer<z.ZodObject<typeof gatewayConfigShape>>): GatewayConfig {
   if (config.NODE_ENV === 'production' && config.KEY_ENCRYPTION_SECRET === DEV_KEY_SECRET) {
     throw new ConfigError('invalid configuration: KEY_ENCRYPTION_SECRET: must be set in production (the development default is public)');
+  }
+  if (config.NODE_ENV === 'production' && (config.JWKS_FETCH_ALLOW_HOSTS.trim() || config.JWKS_FETCH_CA_FILE)) {
+    throw new ConfigError('invalid configuration: JWKS_FETCH_ALLOW_HOSTS / JWKS_FETCH_CA_FILE: test-only settings, refused in production');
+  }
+  const allowHosts = parseAllowHosts(config.JWKS_FETCH_ALLOW_HOSTS);
+  for (const trusted of config.TRUSTED_ISSUERS) {
+    const problem = trusted.jwks_uri === undefined ? undefined : keySetUriProblem(trusted.jwks_uri, allowHosts);
+    if (problem) throw new ConfigError(`invalid configuration: TRUSTED_ISSUERS: ${trusted.issuer}: jwks_uri ${problem}`);
   }
   if (config.DEMO_USERS_ENABLED !== undefined && !/^(true|false|1|0|yes|no)$/.test(config.DEMO_USERS_ENABLED)) {
     throw new ConfigError('invalid configuration: DEMO_USERS_ENABLED: must be true or false');

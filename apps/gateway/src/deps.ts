@@ -6,6 +6,7 @@ import type { Kafka } from 'kafkajs';
 import type { Pool } from '@vitalis/db';
 import type { Logger } from '@vitalis/log';
 import type { Redis } from '@vitalis/redis';
+import type { RemoteKeySets } from './auth/remote-key-sets';
 import type { GatewayConfig } from './config';
 
 export interface GatewayDeps {
@@ -14,4 +15,6 @@ export interface GatewayDeps {
   redis: Redis;
   kafka: Kafka;
   logger: Logger;
+  /** Outbound fetches of JSON Web Key Sets (client and trusted-issuer jwks_uri), with their cache. */
+  keySets: RemoteKeySets;
 }

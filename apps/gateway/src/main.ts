@@ -5,6 +5,7 @@ import { createLogger } from '@vitalis/log';
 import { createRedis } from '@vitalis/redis';
 import { onShutdown } from '@vitalis/runtime';
 import { buildGateway } from './app';
+import { RemoteKeySets, keySetFetchPolicy } from './auth/remote-key-sets';
 import { gatewayConfigShape, withBaseUrl } from './config';
 
 const config = loadConfig('gateway', gatewayConfigShape, withBaseUrl);
@@ -17,7 +18,8 @@ await migrate(pool);
 await ensureTopics(kafka);
 await redis.connect();
 
-const app = await buildGateway({ config, pool, redis, kafka, logger });
+const keySets = new RemoteKeySets(keySetFetchPolicy(config), logger);
+const app = await buildGateway({ config, pool, redis, kafka, logger, keySets });
 await app.listen({ host: config.HOST, port: config.PORT });
 logger.info({ url: config.baseUrl }, 'gateway listening');
 

@@ -5,12 +5,14 @@
  * client may only use the kind of method it registered (either secret method for a secret client).
  * Every failure is the same invalid_client, so nothing tells which part was wrong.
  */
-import { createLocalJWKSet, createRemoteJWKSet, decodeJwt, jwtVerify, type JWTVerifyGetKey } from 'jose';
+import { createLocalJWKSet, decodeJwt, type JWTVerifyGetKey } from 'jose';
 import type { Pool } from '@vitalis/db';
 import type { Redis } from '@vitalis/redis';
 import { serviceUnavailable } from '@vitalis/http';
 import { CLIENT_ASSERTION_ALGS, findClient, type Client, type ClientAuthMethod } from './clients';
+import { checkUnverifiedJwt, JwtCheckError, verifySignature } from './jwt-checks';
 import { OAuthError } from './oauth-errors';
+import type { RemoteKeySets } from './remote-key-sets';
 import { verifySecret } from './secrets';
 
 export const JWT_BEARER_ASSERTION = 'urn:ietf:params:oauth:client-assertion-type:jwt-bearer';
@@ -29,6 +31,8 @@ export interface ClientAuthContext {
   issuer: string;
   /** Audiences a client assertion may name: the issuer, the token endpoint, the endpoint called. */
   audiences: string[];
+  /** Where a client's jwks_uri is fetched (never before the assertion's claims were checked). */
+  keySets: RemoteKeySets;
 }
 
 type Form = Record<string, string | string[] | undefined>;
@@ -91,37 +95,41 @@ export function presentedClient(authorization: string | undefined, body: Form): 
   return undefined;
 }
 
-const remoteKeySets = new Map<string, JWTVerifyGetKey>();
-function keySetFor(client: Client): JWTVerifyGetKey {
+function keySetFor(ctx: ClientAuthContext, client: Client): JWTVerifyGetKey {
   if (client.jwks) return createLocalJWKSet(client.jwks);
-  const uri = client.jwksUri!;
-  let set = remoteKeySets.get(uri);
-  if (!set) {
-    set = createRemoteJWKSet(new URL(uri), { timeoutDuration: 3_000, cooldownDuration: 30_000, cacheMaxAge: 600_000 });
-    remoteKeySets.set(uri, set);
-  }
-  return set;
+  return ctx.keySets.forUri(client.jwksUri!);
 }
 
+/**
+ * RFC 7523 §3 in the order that keeps strangers from steering us: header and claims on the
+ * unverified JWT first (a wrong aud, exp, iss, sub or jti never causes a key-set fetch), then the
+ * client's keys (a remote set is fetched under remote-key-sets.ts rules), then the signature, then
+ * the jti is consumed.
+ */
 async function verifyAssertion(ctx: ClientAuthContext, client: Client, assertion: string): Promise<void> {
   let payload;
   try {
-    ({ payload } = await jwtVerify(assertion, keySetFor(client), {
+    ({ payload } = checkUnverifiedJwt(assertion, {
       algorithms: CLIENT_ASSERTION_ALGS,
       issuer: client.clientId,
       subject: client.clientId,
-      audience: ctx.audiences,
-      requiredClaims: ['exp', 'jti'],
-      clockTolerance: CLOCK_TOLERANCE_SECONDS,
+      audiences: ctx.audiences,
+      requireJti: true,
+      maxLifetimeSeconds: MAX_ASSERTION_LIFETIME_SECONDS,
+      clockToleranceSeconds: CLOCK_TOLERANCE_SECONDS,
     }));
+  } catch (err) {
+    if (!(err instanceof JwtCheckError)) throw err;
+    throw invalidClient(`the client assertion ${err.message}`, false);
+  }
+  try {
+    await verifySignature(assertion, keySetFor(ctx, client), CLIENT_ASSERTION_ALGS);
   } catch {
-    throw invalidClient('the client assertion is not valid (signature, iss, sub, aud or exp)', false);
+    // One answer for a bad signature, an unknown kid and a refused or failed key-set fetch: the
+    // caller learns nothing about what the gateway could or could not reach (the log says why).
+    throw invalidClient('the client assertion signature could not be verified with the client\'s registered keys', false);
   }
-  const now = Math.floor(Date.now() / 1000);
-  const lifetime = payload.exp! - now;
-  if (lifetime > MAX_ASSERTION_LIFETIME_SECONDS) {
-    throw invalidClient(`the client assertion must expire within ${MAX_ASSERTION_LIFETIME_SECONDS} s`, false);
-  }
+  const lifetime = payload.exp! - Math.floor(Date.now() / 1000);
   // RFC 7523 §3: a jti is used once. Remembered (SET NX) until the assertion could no longer pass.
   let fresh: string | null;
   try {

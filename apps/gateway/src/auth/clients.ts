@@ -9,6 +9,7 @@ import { z } from 'zod';
 import { PUBLIC_SCOPES, ROLES, SANDBOX_SCOPES, clientScopeCeiling, isRole, isScope, type Role, type Scope } from '@vitalis/schemas';
 import type { Pool } from '@vitalis/db';
 import { OAuthError } from './oauth-errors';
+import { keySetUriProblem } from './remote-key-sets';
 import { hashSecret, randomToken } from './secrets';
 
 export const GRANT_TYPES = {
@@ -146,8 +147,13 @@ export interface CheckedRegistration {
   redirectUris: string[];
 }
 
+export interface RegistrationOptions {
+  /** Hosts whose literal address a jwks_uri may name although it is not public (test only: JWKS_FETCH_ALLOW_HOSTS). */
+  jwksAllowHosts?: ReadonlySet<string>;
+}
+
 /** Validates registration metadata against what this server supports; throws invalid_client_metadata. */
-export async function checkRegistration(request: z.infer<typeof registrationRequestSchema>): Promise<CheckedRegistration> {
+export async function checkRegistration(request: z.infer<typeof registrationRequestSchema>, options: RegistrationOptions = {}): Promise<CheckedRegistration> {
   const { scopes, unknown } = parseScopes(request.scope);
   if (unknown.length > 0) throw metadataError(`unknown scope(s): ${unknown.join(', ')}`);
   if (request.scope !== undefined && scopes.length === 0) throw metadataError('scope must name at least one scope');
@@ -171,8 +177,9 @@ export async function checkRegistration(request: z.infer<typeof registrationRequ
     if (Boolean(request.jwks) === Boolean(request.jwks_uri)) throw metadataError('private_key_jwt needs exactly one of jwks or jwks_uri');
     if (request.jwks) await checkJwks(request.jwks);
     if (request.jwks_uri) {
-      const problem = checkRedirectUri(request.jwks_uri);
-      if (problem) throw metadataError(`jwks_uri: ${problem}`);
+      // https, and a literal IP must be public; a DNS name is checked when the keys are fetched.
+      const problem = keySetUriProblem(request.jwks_uri, options.jwksAllowHosts);
+      if (problem) throw metadataError(`jwks_uri ${problem}`);
     }
   } else if (request.jwks || request.jwks_uri) {
     throw metadataError('jwks and jwks_uri are only used with token_endpoint_auth_method private_key_jwt');
@@ -197,9 +204,9 @@ export async function registerClient(
   pool: Pool,
   request: z.infer<typeof registrationRequestSchema>,
   authority: RegistrationAuthority,
-  { expiresAt }: { expiresAt?: Date } = {},
+  { expiresAt, ...options }: { expiresAt?: Date } & RegistrationOptions = {},
 ): Promise<RegistrationResponse> {
-  const checked = await checkRegistration(request);
+  const checked = await checkRegistration(request, options);
   const kind = authority.registration === 'sandbox' ? 'sandbox' : 'registered';
   const { granted, beyond } = grantRegistrationScopes(checked.scopes, authority);
   const requestedScope = beyond.length > 0 ? (checked.scopes ?? []).join(' ') : '';

@@ -74,7 +74,7 @@ export function registrationRoutes(ctx: AuthContext): FastifyPluginAsyncZod {
           // An initial access token's role and a statement's role are both an operator's word; the token's wins.
           if (authority.registration === 'open') authority = { registration: 'software_statement', role: verified.role };
         }
-        const registered = await registerClient(ctx.pool, body, authority);
+        const registered = await registerClient(ctx.pool, body, authority, { jwksAllowHosts: ctx.keySets.allowHosts });
         await recordAudit(ctx.pool, {
           action: 'client.registered',
           outcome: 'success',

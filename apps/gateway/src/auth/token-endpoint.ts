@@ -71,6 +71,7 @@ export function clientAuthContext(ctx: AuthContext, path: string) {
     redis: ctx.redis,
     issuer: ctx.config.baseUrl,
     audiences: [...new Set([ctx.config.baseUrl, endpointUrl(ctx, PATHS.token), endpointUrl(ctx, path)])],
+    keySets: ctx.keySets,
   };
 }
 

@@ -14,6 +14,7 @@ import { createKafka } from '@vitalis/kafka';
 import { createLogger } from '@vitalis/log';
 import { createRedis } from '@vitalis/redis';
 import { buildGateway } from '../app';
+import { RemoteKeySets, keySetFetchPolicy } from '../auth/remote-key-sets';
 import { gatewayConfigShape, withBaseUrl } from '../config';
 
 /** Repository-relative; the test and the script agree on it. */
@@ -33,7 +34,7 @@ export async function generateOpenapi(env: Env = process.env): Promise<string> {
   try {
     await redis.connect();
     const kafka = createKafka({ brokers: config.KAFKA_BROKERS, clientId: 'vitalis-openapi-export', logger });
-    const app = await buildGateway({ config, pool, redis, kafka, logger });
+    const app = await buildGateway({ config, pool, redis, kafka, logger, keySets: new RemoteKeySets(keySetFetchPolicy(config), logger) });
     try {
       await app.ready();
       return `${JSON.stringify(app.swagger(), null, 2)}\n`;

@@ -1684,7 +1684,7 @@ export interface paths {
         };
         /**
          * System health
-         * @description Overall status and one check per dependency (PostgreSQL, Kafka, Redis) with latency. 503 when down.
+         * @description Overall status and one check per dependency (PostgreSQL, Kafka, Redis) with latency. 503 when down. Error texts are not shown here (see /api/v1/health/details).
          */
         get: {
             parameters: {
@@ -1704,24 +1704,18 @@ export interface paths {
                         "application/json": {
                             checks: {
                                 kafka: {
-                                    /** @description Why the dependency is down */
-                                    error?: string;
                                     /** @description Time the check took, in milliseconds */
                                     latency_ms: number;
                                     /** @enum {string} */
                                     status: "ok" | "down";
                                 };
                                 postgres: {
-                                    /** @description Why the dependency is down */
-                                    error?: string;
                                     /** @description Time the check took, in milliseconds */
                                     latency_ms: number;
                                     /** @enum {string} */
                                     status: "ok" | "down";
                                 };
                                 redis: {
-                                    /** @description Why the dependency is down */
-                                    error?: string;
                                     /** @description Time the check took, in milliseconds */
                                     latency_ms: number;
                                     /** @enum {string} */
@@ -1747,7 +1741,75 @@ export interface paths {
                         "application/json": {
                             checks: {
                                 kafka: {
-                                    /** @description Why the dependency is down */
+                                    /** @description Time the check took, in milliseconds */
+                                    latency_ms: number;
+                                    /** @enum {string} */
+                                    status: "ok" | "down";
+                                };
+                                postgres: {
+                                    /** @description Time the check took, in milliseconds */
+                                    latency_ms: number;
+                                    /** @enum {string} */
+                                    status: "ok" | "down";
+                                };
+                                redis: {
+                                    /** @description Time the check took, in milliseconds */
+                                    latency_ms: number;
+                                    /** @enum {string} */
+                                    status: "ok" | "down";
+                                };
+                            };
+                            /** @enum {string} */
+                            status: "ok" | "degraded" | "down";
+                            /** Format: date-time */
+                            time: string;
+                            uptime_s: number;
+                            version: string;
+                        };
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/health/details": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * System health with error texts (operators)
+         * @description The health document with each failing dependency's driver error (hosts, ports, user names; credentials scrubbed). Needs read:audit (admins). 503 when down.
+         *
+         *     Required scopes: read:audit.
+         */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description OK */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            checks: {
+                                kafka: {
+                                    /** @description Why the dependency is down (the driver's message) */
                                     error?: string;
                                     /** @description Time the check took, in milliseconds */
                                     latency_ms: number;
@@ -1755,7 +1817,7 @@ export interface paths {
                                     status: "ok" | "down";
                                 };
                                 postgres: {
-                                    /** @description Why the dependency is down */
+                                    /** @description Why the dependency is down (the driver's message) */
                                     error?: string;
                                     /** @description Time the check took, in milliseconds */
                                     latency_ms: number;
@@ -1763,7 +1825,7 @@ export interface paths {
                                     status: "ok" | "down";
                                 };
                                 redis: {
-                                    /** @description Why the dependency is down */
+                                    /** @description Why the dependency is down (the driver's message) */
                                     error?: string;
                                     /** @description Time the check took, in milliseconds */
                                     latency_ms: number;
@@ -1778,6 +1840,58 @@ export interface paths {
                             uptime_s: number;
                             version: string;
                         };
+                    };
+                };
+                401: components["responses"]["Unauthorized"];
+                403: components["responses"]["Forbidden"];
+                500: components["responses"]["InternalError"];
+                /** @description Service Unavailable */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            checks: {
+                                kafka: {
+                                    /** @description Why the dependency is down (the driver's message) */
+                                    error?: string;
+                                    /** @description Time the check took, in milliseconds */
+                                    latency_ms: number;
+                                    /** @enum {string} */
+                                    status: "ok" | "down";
+                                };
+                                postgres: {
+                                    /** @description Why the dependency is down (the driver's message) */
+                                    error?: string;
+                                    /** @description Time the check took, in milliseconds */
+                                    latency_ms: number;
+                                    /** @enum {string} */
+                                    status: "ok" | "down";
+                                };
+                                redis: {
+                                    /** @description Why the dependency is down (the driver's message) */
+                                    error?: string;
+                                    /** @description Time the check took, in milliseconds */
+                                    latency_ms: number;
+                                    /** @enum {string} */
+                                    status: "ok" | "down";
+                                };
+                            };
+                            /** @enum {string} */
+                            status: "ok" | "degraded" | "down";
+                            /** Format: date-time */
+                            time: string;
+                            uptime_s: number;
+                            version: string;
+                        } | ({
+                            detail: string;
+                            status: number;
+                            title: string;
+                            type: string;
+                        } & {
+                            [key: string]: unknown;
+                        });
                     };
                 };
             };

@@ -17,11 +17,12 @@
  * whole chain). External subjects are mapped through their issuer's configured role (and patient
  * claim), never taken verbatim.
  */
-import { createLocalJWKSet, createRemoteJWKSet, decodeJwt, jwtVerify, type JWTPayload, type JWTVerifyGetKey } from 'jose';
+import { createLocalJWKSet, decodeJwt, type JWTPayload, type JWTVerifyGetKey } from 'jose';
 import { clientScopeCeiling, isScope, type Role, type Scope } from '@vitalis/schemas';
 import type { TrustedIssuer } from '../../config';
 import type { AuthenticatedClient } from '../client-auth';
 import { PATHS, field, endpointUrl, type AuthContext, type Form } from '../context';
+import { checkUnverifiedJwt, verifySignature } from '../jwt-checks';
 import { OAuthError, invalidGrant, invalidRequest } from '../oauth-errors';
 import { InvalidToken, issueAccessToken, verifyAccessToken } from '../tokens';
 import { revocationIds, type Actor } from '../route-auth';
@@ -51,14 +52,14 @@ interface Subject {
   sandbox: boolean;
 }
 
-const keySets = new WeakMap<TrustedIssuer, JWTVerifyGetKey>();
-function keySetFor(issuer: TrustedIssuer): JWTVerifyGetKey {
-  let set = keySets.get(issuer);
+const localKeySets = new WeakMap<TrustedIssuer, JWTVerifyGetKey>();
+/** A configured key set, or the issuer's jwks_uri through the gateway's one outbound key-set fetcher. */
+function keySetFor(ctx: AuthContext, issuer: TrustedIssuer): JWTVerifyGetKey {
+  if (!issuer.jwks) return ctx.keySets.forUri(issuer.jwks_uri!);
+  let set = localKeySets.get(issuer);
   if (!set) {
-    set = issuer.jwks
-      ? createLocalJWKSet(issuer.jwks)
-      : createRemoteJWKSet(new URL(issuer.jwks_uri!), { timeoutDuration: 3_000, cooldownDuration: 30_000, cacheMaxAge: 600_000 });
-    keySets.set(issuer, set);
+    set = createLocalJWKSet(issuer.jwks);
+    localKeySets.set(issuer, set);
   }
   return set;
 }
@@ -97,13 +98,14 @@ async function ourSubject(ctx: AuthContext, token: string): Promise<Subject> {
 async function externalSubject(ctx: AuthContext, token: string, issuer: TrustedIssuer): Promise<Subject> {
   let payload: JWTPayload;
   try {
-    ({ payload } = await jwtVerify(token, keySetFor(issuer), {
+    // Claims first: a token with a wrong aud or exp never makes us fetch the issuer's keys.
+    ({ payload } = checkUnverifiedJwt(token, {
       algorithms: EXTERNAL_ALGS,
       issuer: issuer.issuer,
-      audience: issuer.audience ?? [ctx.config.baseUrl, endpointUrl(ctx, PATHS.token)],
-      requiredClaims: ['exp', 'sub'],
-      clockTolerance: 5,
+      audiences: issuer.audience ? [issuer.audience] : [ctx.config.baseUrl, endpointUrl(ctx, PATHS.token)],
+      clockToleranceSeconds: 5,
     }));
+    await verifySignature(token, keySetFor(ctx, issuer), EXTERNAL_ALGS);
   } catch {
     throw invalidGrant('subject_token could not be verified against its issuer (signature, aud or exp)');
   }

@@ -1,0 +1,212 @@
+/**
+ * The one owner of outbound fetches of JSON Web Key Sets: a client's registered `jwks_uri`
+ * (private_key_jwt) and a TRUSTED_ISSUERS entry's `jwks_uri` (token exchange). Both are URLs a
+ * caller or an operator supplies, so every fetch is a server-side request forgery risk. The rules:
+ *
+ * - `https` only, no credentials or fragment in the URL;
+ * - the host's addresses must be public unicast (ipaddr.js classification): no loopback, private
+ *   (RFC 1918), CGNAT (RFC 6598), unique-local (fc00::/7, which holds fd00:ec2::254), link-local
+ *   (169.254/16 with 169.254.169.254, fe80::/10), multicast, broadcast, unspecified, reserved,
+ *   and no IPv6 form embedding any of those (IPv4-mapped, NAT64, 6to4, Teredo);
+ * - the check is made on THE ADDRESS CONNECTED TO: a literal IP is checked before the request, a
+ *   DNS name is resolved by our own `lookup`, which refuses the answer when any address is
+ *   forbidden and otherwise hands the checked addresses to the socket (no second resolution, so a
+ *   DNS answer that changes between check and connect changes nothing);
+ * - no redirects (anything but 200 is a failure), at most KEY_SET_MAX_BYTES, at most
+ *   KEY_SET_TIMEOUT_MS for the whole exchange;
+ * - a bounded cache: an LRU of KEY_SET_CACHE_ENTRIES key sets, each fresh for
+ *   KEY_SET_CACHE_MAX_AGE_MS; an unknown `kid` reloads a set at most once per cool-down, and a
+ *   failed fetch is not retried for a cool-down either, so no request can cause a fetch per request.
+ *
+ * Callers must have checked the JWT's header and claims before asking for its keys (jwt-checks.ts).
+ * Test-only escape hatches (refused in production by config.ts): hosts exempt from the address
+ * check (JWKS_FETCH_ALLOW_HOSTS) and an extra trusted CA (JWKS_FETCH_CA_FILE).
+ */
+import { lookup as dnsLookup, type LookupAddress } from 'node:dns';
+import { readFileSync } from 'node:fs';
+import { request } from 'node:https';
+import { isIP, type LookupFunction } from 'node:net';
+import ipaddr from 'ipaddr.js';
+import { createRemoteJWKSet, customFetch, type JWTVerifyGetKey } from 'jose';
+import { LRUCache } from 'lru-cache';
+import type { Logger } from '@vitalis/log';
+
+export const KEY_SET_MAX_BYTES = 64 * 1024;
+export const KEY_SET_TIMEOUT_MS = 3_000;
+export const KEY_SET_CACHE_ENTRIES = 1_000;
+export const KEY_SET_CACHE_MAX_AGE_MS = 10 * 60_000;
+export const KEY_SET_COOLDOWN_MS = 30_000;
+
+export interface KeySetFetchPolicy {
+  /** Hosts (lower-case, IPv6 without brackets) exempt from the address check. Test only. */
+  allowHosts: ReadonlySet<string>;
+  /** Extra trusted CA certificates (PEM). Test only. */
+  ca?: string;
+  /** How long an unknown kid or a failed fetch waits before the next fetch of the same URL. */
+  cooldownMs: number;
+}
+
+/** A fetch refused or failed; `reason` is for the log (no secrets: a URL of key sets holds none). */
+export class KeySetFetchError extends Error {
+  constructor(readonly reason: string) {
+    super(reason);
+    this.name = 'KeySetFetchError';
+  }
+}
+
+/** The hostname as a lookup key: lower-case, IPv6 literals without their brackets. */
+const bareHost = (url: URL) => url.hostname.replace(/^\[(.*)\]$/, '$1').toLowerCase();
+
+/** Public unicast only; IPv4-mapped IPv6 is judged as the IPv4 address it carries. */
+export function isPublicAddress(address: string): boolean {
+  if (!ipaddr.isValid(address)) return false;
+  return ipaddr.process(address).range() === 'unicast';
+}
+
+/**
+ * The static rules for a key-set URL (registration, config and every fetch): https, no
+ * credentials or fragment, and a literal IP host must be public. DNS names are checked at fetch
+ * time. Returns the problem, or undefined when the URL may be fetched.
+ */
+export function keySetUriProblem(uri: string, allowHosts: ReadonlySet<string> = new Set()): string | undefined {
+  let url: URL;
+  try {
+    url = new URL(uri);
+  } catch {
+    return 'is not an absolute URL';
+  }
+  if (url.protocol !== 'https:') return 'must use https';
+  if (url.username || url.password) return 'must not contain credentials';
+  if (url.hash || uri.includes('#')) return 'must not contain a fragment';
+  const host = bareHost(url);
+  if (isIP(host) !== 0 && !allowHosts.has(host) && !isPublicAddress(host)) return 'must not name a loopback, private, link-local or otherwise non-public address';
+  return undefined;
+}
+
+/**
+ * A `lookup` for the socket: resolves every address, refuses the answer if any is not public,
+ * and connects only to what it checked.
+ */
+const publicOnlyLookup = ((hostname: string, options: { all?: boolean; family?: number }, callback: (...args: unknown[]) => void) => {
+  dnsLookup(hostname, { family: options.family ?? 0, all: true }, (err: NodeJS.ErrnoException | null, addresses: LookupAddress[]) => {
+    if (err) return callback(err);
+    const forbidden = addresses.find((a) => !isPublicAddress(a.address));
+    if (addresses.length === 0 || forbidden) {
+      return callback(new KeySetFetchError(`${hostname} resolves to a non-public address${forbidden ? ` (${forbidden.address})` : ''}`));
+    }
+    if (options.all) return callback(null, addresses);
+    return callback(null, addresses[0]!.address, addresses[0]!.family);
+  });
+}) as unknown as LookupFunction;
+
+/** One GET of a key-set document under every rule above; resolves to the body of a 200 answer. */
+export function fetchKeySetDocument(uri: string, policy: Pick<KeySetFetchPolicy, 'allowHosts' | 'ca'>): Promise<Buffer> {
+  const problem = keySetUriProblem(uri, policy.allowHosts);
+  if (problem) return Promise.reject(new KeySetFetchError(`jwks_uri ${problem}`));
+  const url = new URL(uri);
+  const exempt = policy.allowHosts.has(bareHost(url));
+  return new Promise<Buffer>((resolve, reject) => {
+    let settled = false;
+    const finish = (err: Error | undefined, body?: Buffer) => {
+      if (settled) return;
+      settled = true;
+      clearTimeout(deadline);
+      if (err) {
+        req.destroy();
+        reject(err instanceof KeySetFetchError ? err : new KeySetFetchError(err.message));
+      } else resolve(body!);
+    };
+    const req = request(url, {
+      method: 'GET',
+      agent: false,
+      headers: { accept: 'application/jwk-set+json, application/json' },
+      ...(exempt ? {} : { lookup: publicOnlyLookup }),
+      ...(policy.ca ? { ca: policy.ca } : {}),
+    }, (res) => {
+      if (res.statusCode !== 200) return finish(new KeySetFetchError(`answered ${res.statusCode} (only 200 is accepted; redirects are not followed)`));
+      if (Number(res.headers['content-length'] ?? 0) > KEY_SET_MAX_BYTES) return finish(new KeySetFetchError(`is larger than ${KEY_SET_MAX_BYTES} bytes`));
+      const chunks: Buffer[] = [];
+      let size = 0;
+      res.on('data', (chunk: Buffer) => {
+        size += chunk.length;
+        if (size > KEY_SET_MAX_BYTES) return finish(new KeySetFetchError(`is larger than ${KEY_SET_MAX_BYTES} bytes`));
+        chunks.push(chunk);
+      });
+      res.on('end', () => finish(undefined, Buffer.concat(chunks)));
+      res.on('error', (err) => finish(err));
+    });
+    const deadline = setTimeout(() => finish(new KeySetFetchError(`took longer than ${KEY_SET_TIMEOUT_MS} ms`)), KEY_SET_TIMEOUT_MS);
+    req.on('error', (err) => finish(err));
+    req.end();
+  });
+}
+
+interface Entry {
+  getKey: JWTVerifyGetKey;
+  /** When the last fetch of this URL failed; no new fetch before the cool-down has passed. */
+  failedAt?: number;
+}
+
+/**
+ * Key sets by URL for jose's jwtVerify/compactVerify, one per gateway. jose's remote set gives the
+ * freshness and unknown-kid cool-down; the fetch is ours; the LRU bounds how many are held.
+ */
+export class RemoteKeySets {
+  private readonly entries = new LRUCache<string, Entry>({ max: KEY_SET_CACHE_ENTRIES });
+
+  constructor(private readonly policy: KeySetFetchPolicy, private readonly logger?: Logger) {}
+
+  /** Hosts exempt from the address check (registration applies the same exemption). */
+  get allowHosts(): ReadonlySet<string> {
+    return this.policy.allowHosts;
+  }
+
+  /** The key resolver for a URL; throws KeySetFetchError (without any fetch) for a URL the rules refuse. */
+  forUri(uri: string): JWTVerifyGetKey {
+    const problem = keySetUriProblem(uri, this.policy.allowHosts);
+    if (problem) throw new KeySetFetchError(`jwks_uri ${problem}`);
+    const href = new URL(uri).href;
+    const cached = this.entries.get(href);
+    if (cached) return cached.getKey;
+    const entry: Entry = {
+      getKey: createRemoteJWKSet(new URL(href), {
+        timeoutDuration: KEY_SET_TIMEOUT_MS,
+        cooldownDuration: this.policy.cooldownMs,
+        cacheMaxAge: KEY_SET_CACHE_MAX_AGE_MS,
+        [customFetch]: () => this.fetch(href, entry),
+      }),
+    };
+    this.entries.set(href, entry);
+    return entry.getKey;
+  }
+
+  private async fetch(href: string, entry: Entry): Promise<Response> {
+    if (entry.failedAt !== undefined && Date.now() - entry.failedAt < this.policy.cooldownMs) {
+      throw new KeySetFetchError('the last fetch failed; waiting for the cool-down');
+    }
+    try {
+      const body = await fetchKeySetDocument(href, this.policy);
+      entry.failedAt = undefined;
+      return new Response(new Uint8Array(body), { status: 200, headers: { 'content-type': 'application/json' } });
+    } catch (err) {
+      entry.failedAt = Date.now();
+      const host = new URL(href).host;
+      this.logger?.warn({ jwksHost: host, reason: err instanceof Error ? err.message : String(err) }, 'key set fetch refused or failed');
+      throw err;
+    }
+  }
+}
+
+/** JWKS_FETCH_ALLOW_HOSTS: comma-separated hosts, IPv6 with or without brackets. */
+export function parseAllowHosts(raw: string): Set<string> {
+  return new Set(raw.split(',').map((h) => h.trim().replace(/^\[(.*)\]$/, '$1').toLowerCase()).filter(Boolean));
+}
+
+/** The fetch policy from the gateway's settings (reads the CA file once, at start). */
+export function keySetFetchPolicy(settings: { JWKS_FETCH_ALLOW_HOSTS: string; JWKS_FETCH_CA_FILE?: string | undefined; JWKS_FETCH_COOLDOWN_SECONDS: number }): KeySetFetchPolicy {
+  return {
+    allowHosts: parseAllowHosts(settings.JWKS_FETCH_ALLOW_HOSTS),
+    ...(settings.JWKS_FETCH_CA_FILE ? { ca: readFileSync(settings.JWKS_FETCH_CA_FILE, 'utf8') } : {}),
+    cooldownMs: settings.JWKS_FETCH_COOLDOWN_SECONDS * 1000,
+  };
+}
