@@ -17,6 +17,8 @@ export const SCOPES = {
   'write:triage': 'Admit patients to the ED triage board and set their ESI level (Vitalis extension)',
   'read:audit': 'Query the audit trail of patient-data access (Vitalis extension)',
   'admin:clients': 'Approve OAuth clients and mint initial access tokens for client registration (Vitalis extension)',
+  'patient/Patient.rs': "SMART v2: read the signed-in patient's own record (demographics), never another's",
+  'patient/AllergyIntolerance.rs': "SMART v2: read the signed-in patient's own allergies, never another's",
 } as const;
 
 export type Scope = keyof typeof SCOPES;
@@ -37,7 +39,8 @@ export const ROLE_SCOPES: Record<Role, Scope[]> = {
   doctor: ['read:patients', 'read:appointments', 'write:appointments', 'read:vitals', 'write:triage'],
   nurse: ['read:patients', 'read:appointments', 'read:vitals', 'write:triage'],
   reception: ['write:patients', 'read:appointments', 'write:appointments'],
-  patient: ['read:appointments', 'write:appointments'],
+  // The spec's Patient: appointments; its own record only through the SMART patient/ scopes it consents to.
+  patient: ['read:appointments', 'write:appointments', 'patient/Patient.rs', 'patient/AllergyIntolerance.rs'],
   admin: ['read:patients', 'write:patients', 'read:appointments', 'read:audit', 'admin:clients'],
   device: ['write:vitals'],
   system: SCOPE_NAMES,

@@ -14,7 +14,7 @@ import type { Role } from '@vitalis/schemas';
 import { createUser } from '../../../apps/gateway/src/auth/users';
 import { clientCredentialsToken, registerClient, type RegisteredClient } from '../../helpers/auth';
 import { startGateway, type RunningGateway } from '../../helpers/gateway';
-import { Browser, REDIRECT_URI, hiddenFields, pkcePair, registerCodeClient, type CodeClient } from './support';
+import { REDIRECT_URI, pkcePair, registerCodeClient, userTokens } from './support';
 
 const EXCHANGE = 'urn:ietf:params:oauth:grant-type:token-exchange';
 const JWT_TYPE = 'urn:ietf:params:oauth:token-type:jwt';
@@ -45,21 +45,6 @@ async function exchangeClient(scopes = 'read:vitals read:appointments'): Promise
     body: JSON.stringify({ client_name: 'agent', grant_types: ['client_credentials', EXCHANGE], token_endpoint_auth_method: 'client_secret_post', scope: scopes }),
   });
   return json(res);
-}
-
-/** A user's tokens through the real login and consent pages (authorization code + PKCE). */
-async function userTokens(client: CodeClient, username: string, password: string, scope: string) {
-  const { verifier, challenge } = pkcePair();
-  const url = `${gw.url}/api/auth/oauth2/authorize?${new URLSearchParams({ response_type: 'code', client_id: client.client_id, redirect_uri: REDIRECT_URI, scope, state: 's', code_challenge: challenge, code_challenge_method: 'S256' })}`;
-  const browser = new Browser();
-  const login = await browser.request(url);
-  const loginHtml = await login.text();
-  const action = new URL(loginHtml.match(/<form method="post" action="([^"]+)"/)![1]!, url).toString();
-  const consentHtml = await (await browser.request(action, { form: { ...hiddenFields(loginHtml), username, password } })).text();
-  const done = await browser.request(action, { form: { ...hiddenFields(consentHtml), decision: 'allow' } });
-  const code = new URL(done.headers.get('location')!).searchParams.get('code')!;
-  const redeem = (v: string) => tokenRequest({ grant_type: 'authorization_code', code, redirect_uri: REDIRECT_URI, code_verifier: v, client_id: client.client_id, ...(client.client_secret ? { client_secret: client.client_secret } : {}) });
-  return { code, verifier, redeem, tokens: await json(await redeem(verifier)) as { access_token: string; refresh_token: string; scope: string } };
 }
 
 describe('exchange policy (RFC 8693 §4.4 may_act)', () => {
@@ -114,7 +99,7 @@ describe('public exchange (spec section 5 step 5: no client credentials)', () =>
 
   it('a token of the user\'s grant, exchanged, dies when the grant is revoked (its refresh token revoked)', async () => {
     const app = await registerCodeClient(gw.url, ['read:vitals', 'read:patients']);
-    const { tokens } = await userTokens(app, 'nurse', 'nurse-demo-pass', 'read:vitals read:patients');
+    const { tokens } = await userTokens(gw.url, app, 'nurse', 'nurse-demo-pass', 'read:vitals read:patients');
     const exchanged = await json(await tokenRequest({ grant_type: EXCHANGE, subject_token: tokens.access_token, subject_token_type: JWT_TYPE, scope: 'read:vitals' }));
     expect(decodeJwt(exchanged.access_token)).toMatchObject({ sub: 'usr-demo-nurse', roles: ['nurse'], client_id: app.client_id });
     expect(await identityStatus(exchanged.access_token)).toBe(200);
@@ -141,7 +126,7 @@ describe('public exchange (spec section 5 step 5: no client credentials)', () =>
 describe('codes, revocation ownership, refresh, resource', () => {
   it('a replayed code revokes the grant only for a real redemption attempt (right client, right verifier)', async () => {
     const app = await registerCodeClient(gw.url, ['read:vitals'], { public: true });
-    const { redeem, tokens } = await userTokens(app, 'nurse', 'nurse-demo-pass', 'read:vitals');
+    const { redeem, tokens } = await userTokens(gw.url, app, 'nurse', 'nurse-demo-pass', 'read:vitals');
     expect(await identityStatus(tokens.access_token)).toBe(200);
     // A guessed replay: right client id, wrong verifier. Refused, and the grant survives.
     const guessed = await redeem(pkcePair().verifier);
@@ -174,7 +159,7 @@ describe('codes, revocation ownership, refresh, resource', () => {
     const userId = `usr-${username}`;
     await createUser(gw.deps.pool, { userId, username, displayName: 'Dr Test', roles: ['doctor'] }, 'a-long-test-password');
     const app = await registerCodeClient(gw.url, ['read:vitals', 'write:appointments']);
-    const { tokens } = await userTokens(app, username, 'a-long-test-password', 'read:vitals write:appointments');
+    const { tokens } = await userTokens(gw.url, app, username, 'a-long-test-password', 'read:vitals write:appointments');
     expect(tokens.scope).toBe('read:vitals write:appointments');
     await gw.deps.pool.query('UPDATE oauth_users SET roles = $2 WHERE user_id = $1', [userId, ['nurse'] satisfies Role[]]);
     const refreshed = await json(await tokenRequest({ grant_type: 'refresh_token', refresh_token: tokens.refresh_token, client_id: app.client_id, client_secret: app.client_secret! }));

@@ -96,3 +96,22 @@ export async function signInAndConsent(authorizationUrl: URL | string, username:
   expect(done.status).toBe(303);
   return { location: new URL(done.headers.get('location')!), loginHtml, consentHtml, browser, action };
 }
+
+/** A user's tokens through the real login and consent pages (authorization code + PKCE); `redeem` replays the code. */
+export async function userTokens(baseUrl: string, client: CodeClient, username: string, password: string, scope: string) {
+  const { verifier, challenge } = pkcePair();
+  const url = `${baseUrl}/api/auth/oauth2/authorize?${new URLSearchParams({ response_type: 'code', client_id: client.client_id, redirect_uri: REDIRECT_URI, scope, state: 's', code_challenge: challenge, code_challenge_method: 'S256' })}`;
+  const browser = new Browser();
+  const loginHtml = await (await browser.request(url)).text();
+  const action = new URL(loginHtml.match(/<form method="post" action="([^"]+)"/)![1]!, url).toString();
+  const consentHtml = await (await browser.request(action, { form: { ...hiddenFields(loginHtml), username, password } })).text();
+  const done = await browser.request(action, { form: { ...hiddenFields(consentHtml), decision: 'allow' } });
+  const code = new URL(done.headers.get('location')!).searchParams.get('code')!;
+  const redeem = (v: string) =>
+    fetch(`${baseUrl}/api/auth/oauth2/token`, {
+      method: 'POST',
+      body: new URLSearchParams({ grant_type: 'authorization_code', code, redirect_uri: REDIRECT_URI, code_verifier: v, client_id: client.client_id, ...(client.client_secret ? { client_secret: client.client_secret } : {}) }),
+    });
+  const tokens = (await (await redeem(verifier)).json()) as { access_token: string; refresh_token: string; scope: string };
+  return { code, verifier, redeem, tokens, consentHtml };
+}

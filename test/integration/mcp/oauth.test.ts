@@ -100,7 +100,7 @@ describe('MCP OAuth flow with the SDK client', () => {
   });
 
   it('a patient user (linked to pat-0001) reaches only their own record and bookings through the tools', async () => {
-    const provider = new HostProvider('read:appointments write:appointments');
+    const provider = new HostProvider('read:appointments write:appointments patient/Patient.rs patient/AllergyIntolerance.rs');
     const transport = new StreamableHTTPClientTransport(new URL(gw.url + MCP_PATH), { authProvider: provider });
     const client = new Client({ name: 'mcp-oauth-patient', version: '1.0.0' });
     await client.connect(transport);

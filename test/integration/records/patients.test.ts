@@ -9,7 +9,7 @@ import { startGateway, type RunningGateway } from '../../helpers/gateway';
 import { catchUpTo } from '../../../apps/projector/src/projections/runner';
 import { headPosition } from '@vitalis/eventstore';
 import { patientsProjection } from '../../../apps/projector/src/projections/definitions';
-import { getPatient, registerPatient } from '../../../apps/gateway/src/patients/service';
+import { getPatient, patientHistory, registerPatient } from '../../../apps/gateway/src/patients/service';
 import { auditRows, caller, patientBody, uid } from './support';
 
 let gw: RunningGateway;
@@ -125,14 +125,20 @@ describe('patients', () => {
     expect((await api('/patients', { headers: noScope })).status).toBe(403);
   });
 
-  it('a patient user sees only their own record', async () => {
+  it('a patient user sees only their own record, and only through the SMART patient/ scopes they consented to', async () => {
     const pool = gw.deps.pool;
     const a = await registerPatient(pool, caller({ scopes: ['write:patients'] }), { family: `Own${uid()}`, given: [] });
     const b = await registerPatient(pool, caller({ scopes: ['write:patients'] }), { family: `Other${uid()}`, given: [] });
-    const me = caller({ scopes: ['read:appointments'], roles: ['patient'], patientId: a.id });
+    const appointmentsOnly = caller({ scopes: ['read:appointments'], roles: ['patient'], patientId: a.id });
+    await expect(getPatient(pool, appointmentsOnly, a.id)).rejects.toMatchObject({ status: 403 });
+    await expect(patientHistory(pool, appointmentsOnly, a.id)).rejects.toMatchObject({ status: 403 });
+    const demographics = caller({ scopes: ['read:appointments', 'patient/Patient.rs'], roles: ['patient'], patientId: a.id });
+    await expect(getPatient(pool, demographics, a.id)).resolves.toMatchObject({ view: 'demographics' });
+    const me = caller({ scopes: ['read:appointments', 'patient/Patient.rs', 'patient/AllergyIntolerance.rs'], roles: ['patient'], patientId: a.id });
     await expect(getPatient(pool, me, a.id)).resolves.toMatchObject({ view: 'clinical' });
+    await expect(patientHistory(pool, me, a.id)).rejects.toMatchObject({ status: 403 }); // the history is for clinical readers
     await expect(getPatient(pool, me, b.id)).rejects.toMatchObject({ status: 403 });
-    expect(await auditRows(pool, b.id)).toContainEqual({ action: 'patient.read', outcome: 'failure', scope: 'patient:self' });
+    expect(await auditRows(pool, b.id)).toContainEqual({ action: 'patient.read', outcome: 'failure', scope: 'patient/Patient.rs' });
   });
 
   it('every read and write is in the audit trail with the scope that allowed it', async () => {

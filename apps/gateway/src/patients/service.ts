@@ -184,10 +184,13 @@ export async function removeAllergy(pool: Pool, caller: Caller, patientId: strin
   });
 }
 
-/** The patient's events (clinical readers and the patient only: events carry clinical data). */
+/**
+ * The patient's events: clinical readers (read:patients) only. Events carry clinical data and who
+ * changed what; a patient reads their record through the SMART patient/ scopes, not the history.
+ */
 export async function patientHistory(pool: Pool, caller: Caller, patientId: string): Promise<StoredEvent[]> {
   const scope = readScope(caller.principal);
-  if (patientView(caller.principal, patientId) !== 'clinical') {
+  if (!caller.principal.scopes.includes('read:patients') || patientView(caller.principal, patientId) !== 'clinical') {
     await audit(pool, caller, { action: 'patient.history', outcome: 'failure', scope, resourceType: 'Patient', resourceId: patientId, detail: { reason: 'forbidden' } });
     throw clinicalDenied();
   }
@@ -212,8 +215,8 @@ export function rowToState(r: PatientRow): PatientState {
 export async function searchPatients(pool: Pool, caller: Caller, q: SearchQuery): Promise<{ patients: PatientState[]; more: boolean }> {
   const p = caller.principal;
   const scope = readScope(p);
-  if (p.patientId === undefined && !p.scopes.includes('read:patients') && !p.scopes.includes('write:patients')) {
-    throw forbidden('Searching patients needs read:patients or write:patients.');
+  if (p.patientId !== undefined ? !p.scopes.includes('patient/Patient.rs') : !p.scopes.includes('read:patients') && !p.scopes.includes('write:patients')) {
+    throw forbidden('Searching patients needs read:patients or write:patients (a patient user: patient/Patient.rs, for their own record).');
   }
   const where: string[] = [];
   const args: unknown[] = [];

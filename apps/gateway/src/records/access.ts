@@ -21,13 +21,18 @@ export const preconditionRequired = (detail: string) => new HttpProblem(428, 'pr
 /**
  * What a caller may see of a patient record:
  *  - 'clinical': demographics + allergies (+ latest vitals/NEWS2 if it also holds read:vitals):
- *    read:patients, or a patient user reading their own record;
- *  - 'demographics': reception (write:patients without read:patients);
+ *    read:patients; or a patient user reading their own record with the SMART scopes they consented
+ *    to, patient/Patient.rs and patient/AllergyIntolerance.rs;
+ *  - 'demographics': reception (write:patients without read:patients); a patient user reading their
+ *    own record with patient/Patient.rs only;
  *  - 'none': anything else, and a patient user reading someone else's record.
  */
 export type PatientView = 'clinical' | 'demographics' | 'none';
 export function patientView(p: Principal, patientId: string): PatientView {
-  if (p.patientId !== undefined) return p.patientId === patientId ? 'clinical' : 'none';
+  if (p.patientId !== undefined) {
+    if (p.patientId !== patientId || !p.scopes.includes('patient/Patient.rs')) return 'none';
+    return p.scopes.includes('patient/AllergyIntolerance.rs') ? 'clinical' : 'demographics';
+  }
   if (p.scopes.includes('read:patients')) return 'clinical';
   if (p.scopes.includes('write:patients')) return 'demographics';
   return 'none';
@@ -45,7 +50,7 @@ export function bookingView(p: Principal): BookingView {
 }
 
 /** The scope that authorised a read (recorded as the audit trail's "why"). */
-export const readScope = (p: Principal) => (p.patientId !== undefined ? 'patient:self' : p.scopes.includes('read:patients') ? 'read:patients' : 'write:patients');
+export const readScope = (p: Principal) => (p.patientId !== undefined ? 'patient/Patient.rs' : p.scopes.includes('read:patients') ? 'read:patients' : 'write:patients');
 
 export function metadataOf(caller: Caller, scope: string): EventMetadata {
   return { actor: caller.principal.subject, client: caller.principal.clientId, correlationId: caller.requestId, scope };
