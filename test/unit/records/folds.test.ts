@@ -51,7 +51,11 @@ describe('access helpers', () => {
     expect(patientView(principal({ scopes: ['write:patients'] }), 'p1')).toBe('demographics');
     expect(patientView(principal({ scopes: ['read:appointments'] }), 'p1')).toBe('none');
     expect(patientView(principal({ scopes: ['read:patients'], patientId: 'p2' }), 'p1')).toBe('none');
-    expect(patientView(principal({ patientId: 'p1' }), 'p1')).toBe('clinical');
+    // A patient user: its own record only, and only through the SMART patient/ scopes (security finding 4).
+    expect(patientView(principal({ patientId: 'p1' }), 'p1')).toBe('none');
+    expect(patientView(principal({ patientId: 'p1', scopes: ['patient/Patient.rs'] }), 'p1')).toBe('demographics');
+    expect(patientView(principal({ patientId: 'p1', scopes: ['patient/Patient.rs', 'patient/AllergyIntolerance.rs'] }), 'p1')).toBe('clinical');
+    expect(patientView(principal({ patientId: 'p2', scopes: ['patient/Patient.rs', 'patient/AllergyIntolerance.rs'] }), 'p1')).toBe('none');
   });
   it('If-Match parsing: required → 428, malformed → 412, strong/weak/star accepted', () => {
     expect(() => expectedFromIfMatch(undefined, true)).toThrow(expect.objectContaining({ status: 428 }));
