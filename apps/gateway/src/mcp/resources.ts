@@ -10,7 +10,7 @@ import { McpError, ErrorCode } from '@modelcontextprotocol/sdk/types.js';
 import type { GatewayDeps } from '../deps';
 import { UI_CARDS } from '../ui/cards';
 import { callerOf, toMcpError } from './context';
-import { latestVitals } from './tools/vitals';
+import { readLatestWithNews2 } from '../vitals/service';
 import { VITALS_URI } from './subscriptions';
 
 export const MCP_APP_MIME = 'text/html;profile=mcp-app';
@@ -38,7 +38,7 @@ export function registerResources(server: McpServer, deps: GatewayDeps): void {
       const m = VITALS_URI.exec(uri.href);
       if (!m) throw new McpError(ErrorCode.InvalidParams, 'Not a patient vitals resource.');
       try {
-        const { rows, news2 } = await latestVitals(deps.pool, caller, m[1]!);
+        const { rows, news2 } = await readLatestWithNews2(deps.pool, caller, m[1]!, undefined, 'mcp');
         return { contents: [{ uri: uri.href, mimeType: 'application/json', text: JSON.stringify({ patient_id: m[1], count: rows.length, observations: rows, news2 }) }] };
       } catch (err) {
         throw toMcpError(err);

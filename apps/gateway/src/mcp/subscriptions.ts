@@ -17,8 +17,8 @@ import type { Logger } from '@vitalis/log';
 import type { Pool } from '@vitalis/db';
 import type { CloseReason, LiveHub, LiveMessage, Subscription } from '../live/hub';
 import type { Principal } from '../auth/route-auth';
-import { audit, type Caller } from '../records/access';
-import { assertVitalsAccess } from './tools/vitals';
+import type { Caller } from '../records/access';
+import { requireVitalsAccess, startVitalsStream, vitalsDenial } from '../vitals/service';
 
 export const VITALS_URI = /^vitalis:\/\/patients\/([A-Za-z0-9\-.]{1,64})\/vitals$/;
 export const vitalsUri = (patientId: string) => `vitalis://patients/${patientId}/vitals`;
@@ -69,7 +69,7 @@ export class LiveSubscriptions {
     for (const uri of uris) {
       const m = VITALS_URI.exec(uri);
       if (!m || this.#subs.has(uri)) continue;
-      if (principal.patientId !== undefined && principal.patientId !== m[1]) continue;
+      if (vitalsDenial(principal, [m[1]!])) continue;
       entries.push(this.#open(uri, m[1]!, principal, after.get(uri)));
     }
     await Promise.all(entries.map((e) => e.sub.ready));
@@ -80,11 +80,14 @@ export class LiveSubscriptions {
     const m = VITALS_URI.exec(uri);
     if (!m) throw new Error(`unknown resource ${uri.slice(0, 200)}`);
     const patientId = m[1]!;
-    await assertVitalsAccess(this.d.pool, caller, patientId, 'vitals.subscribe');
     const existing = this.#subs.get(uri);
-    if (existing && existing.principal.subject === caller.principal.subject) return;
+    if (existing && existing.principal.subject === caller.principal.subject) {
+      await requireVitalsAccess(this.d.pool, caller, [patientId], { action: 'vitals.subscribe', via: 'mcp' });
+      return;
+    }
+    // access (audited refusal) and the subscription's audit row before it opens (503 when it cannot be written)
+    await startVitalsStream(this.d.pool, caller, { patients: [patientId] }, { via: 'mcp', action: 'vitals.subscribe', detail: { session: this.d.sessionId } });
     existing?.sub.unsubscribe();
-    await audit(this.d.pool, caller, { action: 'vitals.subscribe', scope: 'read:vitals', resourceType: 'Patient', resourceId: patientId, detail: { via: 'mcp', session: this.d.sessionId } });
     const entry = this.#open(uri, patientId, caller.principal, undefined);
     await entry.sub.ready;
     this.d.onChange();
