@@ -1,43 +1,29 @@
 /**
  * No audit row, no vitals: when the audit trail cannot take a vitals row, every vitals path answers
  * 503 before serving, streaming or publishing anything (REST reads, the SSE stream, a WebSocket
- * subscription, POST /api/v1/vitals, the MCP tools).
- *
- * The failing audit trail belongs to one dedicated gateway: its pool's search_path puts a private
- * schema first, whose `audit_events` (the real table's shape) refuses every `vitals.*` row. Token
- * issuance and every other table go through to the real ones; no other test or gateway sees the
- * schema, which is dropped at the end.
+ * subscription, POST /api/v1/vitals, the MCP tools). The failing audit trail belongs to one
+ * dedicated gateway (test/helpers/audit-refusal.ts): it refuses every `vitals.*` row.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Pool } from '@vitalis/db';
-import { startGateway, type RunningGateway } from '../../helpers/gateway';
-import { testEnv } from '../../helpers/env';
+import type { RunningGateway } from '../../helpers/gateway';
+import { startGatewayRefusingAudit } from '../../helpers/audit-refusal';
 import { authHeaders } from '../../helpers/auth';
 import { openSse, openWs, streamUrl } from '../live/support';
 import { connect, tokenFor } from '../mcp/support';
 import { numeric, testPool, uid } from './support';
 
 let pool: Pool;
-let gw: RunningGateway;
-const schema = `audit_refused_${uid()}`;
+let gw: RunningGateway & { schema: string };
 const patient = `pat-noaudit-${uid()}`;
 
 beforeAll(async () => {
   pool = testPool();
-  await pool.query(`CREATE SCHEMA ${schema}`);
-  await pool.query(`CREATE TABLE ${schema}.audit_events (LIKE public.audit_events INCLUDING ALL)`);
-  await pool.query(`CREATE FUNCTION ${schema}.refuse_vitals_audit() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN RAISE EXCEPTION 'audit trail unavailable (test)'; END $$`);
-  await pool.query(
-    `CREATE TRIGGER refuse_vitals BEFORE INSERT ON ${schema}.audit_events FOR EACH ROW WHEN (NEW.action LIKE 'vitals.%') EXECUTE FUNCTION ${schema}.refuse_vitals_audit()`,
-  );
-  const url = new URL(testEnv.DATABASE_URL);
-  url.searchParams.set('options', `-c search_path=${schema},public`);
-  gw = await startGateway({ DATABASE_URL: url.toString() });
+  gw = await startGatewayRefusingAudit('vitals.%');
 });
 
 afterAll(async () => {
   await gw?.close();
-  await pool?.query(`DROP SCHEMA IF EXISTS ${schema} CASCADE`);
   await pool?.end();
 });
 
@@ -105,7 +91,7 @@ describe('a vitals access that cannot be audited is refused with 503', () => {
   it('nothing of it reached the real audit trail, and the refusing table only refuses vitals rows', async () => {
     const { rows } = await pool.query('SELECT count(*)::int AS n FROM public.audit_events WHERE resource_id = $1', [patient]);
     expect(rows[0].n).toBe(0);
-    const { rows: shadow } = await pool.query(`SELECT count(*)::int AS n FROM ${schema}.audit_events WHERE action = 'token.issued'`);
+    const { rows: shadow } = await pool.query(`SELECT count(*)::int AS n FROM ${gw.schema}.audit_events WHERE action = 'token.issued'`);
     expect(shadow[0].n).toBeGreaterThan(0);
   });
 });

@@ -10,12 +10,13 @@ import { z } from 'zod';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import type { GatewayDeps } from '../deps';
 import { callerOf } from '../records/http';
-import { startVitalsStream } from '../vitals/service';
+import { liveStreamDeps, startVitalsStream } from '../vitals/service';
 import type { LiveHub, LiveMessage } from './hub';
 import { streamQuerySchema } from './request';
 
+/** One SSE event; `lagged` and `replay-truncated` carry no id (the client's last id stays its position). */
 export const frame = (m: LiveMessage): string =>
-  m.type === 'lagged' ? `event: lagged\ndata: ${m.json}\n\n` : `id: ${m.id}\nevent: ${m.type}\ndata: ${m.json}\n\n`;
+  m.type === 'lagged' || m.type === 'replay-truncated' ? `event: ${m.type}\ndata: ${m.json}\n\n` : `id: ${m.id}\nevent: ${m.type}\ndata: ${m.json}\n\n`;
 
 export function sseRoutes(deps: GatewayDeps, hub: LiveHub): FastifyPluginAsyncZod {
   const { config } = deps;
@@ -34,7 +35,7 @@ export function sseRoutes(deps: GatewayDeps, hub: LiveHub): FastifyPluginAsyncZo
       async (req, reply) => {
         const q = req.query;
         // access, resume id and audit before the stream opens: any refusal is still a problem response (403, 400, 503)
-        const { after } = await startVitalsStream(deps.pool, callerOf(req), { patients: q.patient, codes: q.code, resumeId: req.headers['last-event-id'] ?? q.last_event_id }, { via: 'sse' });
+        const start = await startVitalsStream(liveStreamDeps(deps), callerOf(req), { patients: q.patient, codes: q.code, resumeId: req.headers['last-event-id'] ?? q.last_event_id }, { via: 'sse' });
 
         reply.hijack();
         const res = reply.raw;
@@ -58,7 +59,7 @@ export function sseRoutes(deps: GatewayDeps, hub: LiveHub): FastifyPluginAsyncZo
             patients: q.patient,
             codes: q.code,
             alerts: q.alerts,
-            after,
+            ...start,
             token: req.principal ? { id: req.principal.tokenId, expiresAt: req.principal.expiresAt } : undefined,
             maxQueue: config.LIVE_MAX_QUEUE,
           },

@@ -13,7 +13,7 @@ import { HttpProblem } from '@vitalis/http';
 import type { GatewayDeps } from '../deps';
 import { bearerToken } from '../auth/guard';
 import type { Principal } from '../auth/route-auth';
-import { startVitalsStream, type StreamStart } from '../vitals/service';
+import { liveStreamDeps, startVitalsStream, type StreamStart } from '../vitals/service';
 import type { LiveHub, LiveMessage, Subscription } from './hub';
 import { codeSchema } from './request';
 import { resourceId } from '@vitalis/schemas';
@@ -158,17 +158,16 @@ export function wsRoutes(deps: GatewayDeps, hub: LiveHub): FastifyPluginAsyncZod
           // access, resume id and audit before the subscription opens: a refusal is an error message for it (403, 400, 503)
           let start: StreamStart;
           try {
-            start = await startVitalsStream(deps.pool, { principal: who, requestId: req.id, ip: req.ip }, { patients, codes: msg.codes, resumeId: msg.after }, { via: 'websocket' });
+            start = await startVitalsStream(liveStreamDeps(deps), { principal: who, requestId: req.id, ip: req.ip }, { patients, codes: msg.codes, resumeId: msg.after }, { via: 'websocket' });
           } catch (err) {
             if (err instanceof HttpProblem) return problem(err.status, err.detail, msg.sub, err.title);
             throw err;
           }
-          const { after } = start;
           if (socket.readyState !== socket.OPEN) return;
           const name = msg.sub;
           let waiting: NodeJS.Timeout | undefined;
           const sub = hub.subscribe(
-            { patients, codes: msg.codes, alerts: msg.alerts, after, token: { id: who.tokenId, expiresAt: who.expiresAt }, maxQueue: config.LIVE_MAX_QUEUE },
+            { patients, codes: msg.codes, alerts: msg.alerts, ...start, token: { id: who.tokenId, expiresAt: who.expiresAt }, maxQueue: config.LIVE_MAX_QUEUE },
             {
               send: (m: LiveMessage) => {
                 if (socket.readyState !== socket.OPEN) return false;
@@ -206,6 +205,7 @@ export function wsRoutes(deps: GatewayDeps, hub: LiveHub): FastifyPluginAsyncZod
 export function wireMessage(sub: string, m: LiveMessage): string {
   const s = JSON.stringify(sub);
   if (m.type === 'lagged') return `{"type":"lagged","sub":${s},"last_id":${JSON.stringify(m.last_id)}}`;
+  if (m.type === 'replay-truncated') return JSON.stringify({ type: 'replay-truncated', sub, ...m.data });
   if (m.type === 'alert') return `{"type":"alert","sub":${s},"id":"${m.id}","event":"${m.event}","data":${m.json}}`;
   return `{"type":"observation","sub":${s},"id":"${m.id}","data":${m.json}}`;
 }

@@ -82,7 +82,7 @@ export function mcpRoutes(deps: GatewayDeps, hub: LiveHub) {
       }
       const need: AccessNeed = req.method === 'POST' ? needOfBody(body, TOOL_SCOPES) : { token: false, scopes: [], what: [req.method] };
       const principal = await authenticate(gate, req, need, session?.subject ?? record?.subject);
-      if (!session && record) session = registry.get(sessionId as string) ?? (await registry.adopt(sessionId as string, record, principal));
+      if (!session && record) session = registry.get(sessionId as string) ?? (await registry.adopt(sessionId as string, record, principal && { principal, requestId: req.id, ip: req.ip }));
 
       if (!session) {
         const initializing = req.method === 'POST' && (Array.isArray(body) ? body.some(isInitializeRequest) : isInitializeRequest(body));

@@ -9,7 +9,8 @@
  *  - the audit of every read, stream, replay and accepted write, through the one audit helper
  *    (records/access `audit`): an audit row that cannot be written is a 503, everywhere, streams
  *    included (a stream is refused before anything is streamed);
- *  - where a live subscription starts (`startVitalsStream`).
+ *  - where a live subscription starts (`startVitalsStream`): the resume id checked against the log and
+ *    bounded to LIVE_REPLAY_WINDOW_SECONDS (live/resume.ts), and each replay audited.
  * Audit rows carry ids and counts, never values.
  */
 import { news2FromLatestVitals } from '@vitalis/clinical';
@@ -18,6 +19,9 @@ import { badRequest, validationFailed } from '@vitalis/http';
 import { decodeCursor as decodeLiveId, type Cursor as LivePosition } from '@vitalis/live';
 import { VITAL_CODES, type Scope, type VitalsObservation } from '@vitalis/schemas';
 import type { Principal } from '../auth/route-auth';
+import type { GatewayDeps } from '../deps';
+import type { ReplaySummary } from '../live/hub';
+import { planResume, UnissuedPosition, type ReplayTruncated } from '../live/resume';
 import { audit, forbidden, type Caller } from '../records/access';
 import { decodeCursor, encodeCursor, queryFingerprint, type Cursor } from './cursor';
 import { AGGS, BUCKETS, queryBuckets, queryLatest, queryRaw, type Agg, type Bucket, type BucketRow, type BucketSource } from './history';
@@ -233,6 +237,19 @@ export async function readLatestWithNews2(pool: Pool, caller: Caller, patientId:
 // ---------------------------------------------------------------------------------------------
 // Live streams
 
+/** What the stream functions need: the pool, the topic the live streams serve, the replay window. */
+export interface LiveStreamDeps {
+  pool: Pool;
+  topic: string;
+  replayWindowSeconds: number;
+}
+
+export const liveStreamDeps = (deps: GatewayDeps): LiveStreamDeps => ({
+  pool: deps.pool,
+  topic: deps.config.LIVE_TOPIC,
+  replayWindowSeconds: deps.config.LIVE_REPLAY_WINDOW_SECONDS,
+});
+
 export interface StreamRequest {
   patients: string[];
   codes?: string[] | undefined;
@@ -240,10 +257,14 @@ export interface StreamRequest {
   resumeId?: string | undefined;
 }
 
-/** What the hub subscription starts from. */
+/** What the hub subscription starts from (the hub's SubscribeOptions `after`, `notice`, `onReplayed`). */
 export interface StreamStart {
   /** Resume after this position; absent = from now. */
   after?: LivePosition;
+  /** The client's id was older than the replay window: told first, with the gaps to read through REST. */
+  notice?: ReplayTruncated;
+  /** The replay's audit (one `vitals.replay` row per patient), written before the subscription goes live. */
+  onReplayed?: (summary: ReplaySummary) => Promise<void>;
 }
 
 /** A resume id as the position it names; 400 when it is not an id this stream could have issued. */
@@ -254,27 +275,75 @@ export function parseResumeId(id: string | undefined): LivePosition | undefined 
   return cursor;
 }
 
+/** Where a resumed stream starts (live/resume.ts: throws UnissuedPosition), and the audit of its replay. */
+async function resumeFrom(d: LiveStreamDeps, caller: Caller, patients: string[], resumeId: string, position: LivePosition, via: VitalsChannel): Promise<StreamStart> {
+  const plan = await planResume(d.pool, { topic: d.topic, patients, after: position, lastEventId: resumeId, windowSeconds: d.replayWindowSeconds });
+  const gapped = new Set(plan.truncated?.gaps.map((g) => g.patient_id));
+  const onReplayed = async (summary: ReplaySummary) => {
+    await Promise.all(
+      [...new Set(patients)].map((patientId) =>
+        auditVitals(d.pool, caller, {
+          action: 'vitals.replay',
+          patientId,
+          detail: {
+            via, from_id: resumeId, events: summary.byPatient.get(patientId) ?? 0, truncated: gapped.has(patientId),
+            window_seconds: d.replayWindowSeconds, ...(plan.truncated ? { resume_id: plan.truncated.resume_id } : {}),
+          },
+        }),
+      ),
+    );
+  };
+  return { after: plan.after, ...(plan.truncated ? { notice: plan.truncated } : {}), onReplayed };
+}
+
 /**
  * Everything before a live subscription opens, for SSE, WebSocket and MCP alike: the access rule
- * (audited refusal, 403), the resume id (400), then one `action` row per patient (default
- * `vitals.stream`). Any of these failing refuses the subscription before anything is streamed (an
- * audit row that cannot be written: 503).
+ * (audited refusal, 403), the resume id (400 when malformed or never issued; bounded to the replay
+ * window), then one `action` row per patient (default `vitals.stream`). Any of these failing
+ * refuses the subscription before anything is streamed (an audit row that cannot be written: 503).
+ * A resumed subscription's replay is audited too (`onReplayed`, for the hub).
  */
 export async function startVitalsStream(
-  pool: Pool,
+  d: LiveStreamDeps,
   caller: Caller,
   req: StreamRequest,
   opts: { via: VitalsChannel; action?: string; detail?: Record<string, unknown> },
 ): Promise<StreamStart> {
   const action = opts.action ?? 'vitals.stream';
-  await requireVitalsAccess(pool, caller, req.patients, { action, via: opts.via });
-  const after = parseResumeId(req.resumeId);
+  await requireVitalsAccess(d.pool, caller, req.patients, { action, via: opts.via });
+  const position = parseResumeId(req.resumeId);
+  let start: StreamStart = {};
+  if (position) {
+    try {
+      start = await resumeFrom(d, caller, req.patients, req.resumeId!, position, opts.via);
+    } catch (err) {
+      if (err instanceof UnissuedPosition) throw badRequest(err.message);
+      throw err;
+    }
+  }
   await Promise.all(
     [...new Set(req.patients)].map((patientId) =>
-      auditVitals(pool, caller, { action, patientId, detail: { via: opts.via, resume: after !== undefined, codes: req.codes ?? null, ...opts.detail } }),
+      auditVitals(d.pool, caller, { action, patientId, detail: { via: opts.via, resume: position !== undefined, codes: req.codes ?? null, ...opts.detail } }),
     ),
   );
-  return after ? { after } : {};
+  return start;
+}
+
+/**
+ * A subscription reopened on another instance (MCP session takeover) after the last event the
+ * previous one sent (a server-held id): the access rule, and the same window and replay audit as a
+ * client's resume. An id the log cannot place starts from now.
+ */
+export async function restoreVitalsStream(d: LiveStreamDeps, caller: Caller, patients: string[], resumeId: string | undefined, via: VitalsChannel): Promise<StreamStart> {
+  assertMayAccessVitals(caller.principal, patients);
+  const position = resumeId === undefined ? undefined : decodeLiveId(resumeId);
+  if (!position) return {};
+  try {
+    return await resumeFrom(d, caller, patients, resumeId!, position, via);
+  } catch (err) {
+    if (err instanceof UnissuedPosition) return {};
+    throw err;
+  }
 }
 
 // ---------------------------------------------------------------------------------------------
