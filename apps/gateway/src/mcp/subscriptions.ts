@@ -18,9 +18,9 @@ import type { Logger } from '@vitalis/log';
 import type { CloseReason, LiveHub, LiveMessage, Subscription } from '../live/hub';
 import type { Principal } from '../auth/route-auth';
 import type { Caller } from '../records/access';
+import { VITALS_URI } from './resource-uri';
 import { requireVitalsAccess, restoreVitalsStream, startVitalsStream, vitalsDenial, type LiveStreamDeps, type StreamStart } from '../vitals/service';
 
-export const VITALS_URI = /^vitalis:\/\/patients\/([A-Za-z0-9\-.]{1,64})\/vitals$/;
 export const vitalsUri = (patientId: string) => `vitalis://patients/${patientId}/vitals`;
 
 const HIGH_WATER = 256;
