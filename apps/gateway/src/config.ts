@@ -133,6 +133,13 @@ export const gatewayConfigShape = {
   LIVE_MAX_PATIENTS: positiveInt(64),
   /** How long a WebSocket without an Authorization header has to send its auth message. */
   LIVE_WS_AUTH_TIMEOUT_MS: positiveInt(5_000),
+  /**
+   * How far back (ingest time) a resumed live stream replays: an id older than this replays from the
+   * window's start after a `replay-truncated` event naming the gap to read through REST. Five minutes
+   * cover a reconnect, a proxy timeout or a gateway restart with room to spare, at a bounded cost
+   * (a monitored patient is ~10 events/s with ECG: ~3,000 events, ~1.5 MB).
+   */
+  LIVE_REPLAY_WINDOW_SECONDS: positiveInt(300),
   /** MCP server (/.well-known/mcp): sessions idle this long (no request, no open stream) are closed. */
   MCP_SESSION_IDLE_SECONDS: positiveInt(1_800),
   /** Most MCP sessions one gateway holds at once (initialize beyond it answers 503). */

@@ -135,7 +135,7 @@ export function useVitalsStream(patient: string | null | undefined, opts: { code
           status: 'live',
           events: s.events.length >= keep ? [...s.events.slice(s.events.length - keep + 1), e] : [...s.events, e],
           latest: e.type === 'observation' ? { ...s.latest, [e.observation.code]: e.observation } : s.latest,
-          lastEventId: e.id,
+          lastEventId: e.id ?? s.lastEventId, // a replay-truncated notice carries no id
         })),
       onError: (error) => setState((s) => ({ ...s, status: 'error', error })),
     });

@@ -34,10 +34,36 @@ export interface VitalsAlert {
   [key: string]: unknown;
 }
 
-/** One live event. `id` is the resume position: hand it back as `lastEventId` to continue after it. */
+/** Observations the server did not replay: read them through REST (`vitals.all({ patient: patient_id, from, to })`). */
+export interface ReplayGap {
+  patient_id: string;
+  /** Inclusive: the effective time of the first observation not replayed. */
+  from: string;
+  /** Exclusive. Rows near it may also come through the stream: a row is identified by (device_id, seq, effective_at). */
+  to: string;
+}
+
+/** The `replay-truncated` event: the resume id was older than the server's replay window. */
+export interface ReplayTruncated {
+  /** The id the stream was resumed from. */
+  last_event_id: string;
+  /** Where the server's replay starts instead (the window's start). */
+  resume_id: string;
+  window_seconds: number;
+  gaps: ReplayGap[];
+  detail: string;
+}
+
+/**
+ * One live event. `id` is the resume position: hand it back as `lastEventId` to continue after it.
+ * `replay-truncated` (first, when the resume id was older than the server's replay window) carries
+ * no id: the stream continues from the window's start, and `truncated.gaps` is what to read through
+ * REST to fill the hole.
+ */
 export type LiveVitalsEvent =
   | { type: 'observation'; id: string; observation: VitalsObservation }
-  | { type: 'alert'; id: string; alert: VitalsAlert };
+  | { type: 'alert'; id: string; alert: VitalsAlert }
+  | { type: 'replay-truncated'; id?: undefined; truncated: ReplayTruncated };
 
 export interface LiveVitalsOptions {
   /** A patient id, or several (a ward stream). */
@@ -82,6 +108,7 @@ export type CloseReason = 'revoked' | 'expired' | 'shutdown' | string;
 
 /** An SSE message as a live event; null for control messages (`lagged`, `closed`) and comments. */
 export function toLiveEvent(msg: EventSourceMessage): LiveVitalsEvent | null {
+  if (msg.event === 'replay-truncated' && msg.data) return { type: 'replay-truncated', truncated: JSON.parse(msg.data) as ReplayTruncated };
   if (!msg.id || !msg.data) return null;
   if (msg.event === 'observation') return { type: 'observation', id: msg.id, observation: JSON.parse(msg.data) as VitalsObservation };
   if (msg.event === 'alert') return { type: 'alert', id: msg.id, alert: JSON.parse(msg.data) as VitalsAlert };
@@ -136,7 +163,7 @@ export async function* liveVitals(transport: Transport, opts: LiveVitalsOptions)
         parser.feed(value);
         while (queue.length > 0) {
           const e = queue.shift()!;
-          lastEventId = e.id;
+          if (e.type !== 'replay-truncated') lastEventId = e.id; // a notice moves nothing: the next event's id does
           yield e;
         }
         if (closed) throw closed;
@@ -175,7 +202,7 @@ export function subscribeVitals(
   const done = (async () => {
     try {
       for await (const e of liveVitals(transport, { ...opts, signal: controller.signal })) {
-        last = e.id;
+        if (e.type !== 'replay-truncated') last = e.id;
         opts.onEvent(e);
       }
     } catch (err) {

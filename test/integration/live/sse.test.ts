@@ -74,7 +74,11 @@ describe('GET /api/v1/vitals/stream', () => {
     expect(audit).toEqual([
       { action: 'vitals.stream', outcome: 'success', scope: 'read:vitals', resume: 'false' },
       { action: 'vitals.stream', outcome: 'success', scope: 'read:vitals', resume: 'true' },
+      // the resume's replay from the append log (written once the replay is done, before live data)
+      { action: 'vitals.replay', outcome: 'success', scope: 'read:vitals', resume: null },
     ]);
+    const { rows: replay } = await rig.pool.query(`SELECT detail FROM audit_events WHERE action = 'vitals.replay' AND resource_id = $1`, [patient]);
+    expect(replay).toEqual([{ detail: { via: 'sse', from_id: got!.id, events: 100, truncated: false, window_seconds: 300 } }]);
   });
 
   it('no gap and no duplicate when observations keep arriving while the replay runs', async () => {

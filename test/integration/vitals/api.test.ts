@@ -155,6 +155,16 @@ describe('POST /api/v1/vitals -> GET /api/v1/vitals', () => {
     expect(rows.every((r) => r.outcome === 'success' && String(r.action).startsWith('vitals.read'))).toBe(true);
   });
 
+  it('records the accepted batch as one vitals.write row: ids and counts, never values', async () => {
+    const { rows } = await pool.query("SELECT outcome, scope, resource_type, resource_id, detail FROM audit_events WHERE action = 'vitals.write' AND detail->'patients' ? $1", [patient]);
+    expect(rows).toEqual([
+      {
+        outcome: 'success', scope: 'write:vitals', resource_type: 'Observation', resource_id: null,
+        detail: { via: 'rest', observations: observations.length, patients: [patient], devices: [`${patient}-ecg`, `${patient}-mon`] },
+      },
+    ]);
+  });
+
   it('refuses bad queries with 400 problems', async () => {
     await expectProblem(await get(`/api/v1/vitals?patient=${patient}&from=2026-01-02T00:00:00Z&to=2026-01-01T00:00:00Z`), 400);
     await expectProblem(await get(`/api/v1/vitals?patient=${patient}&from=2026-01-01T00:00:00Z&to=2026-03-01T00:00:00Z`), 400);

@@ -22,6 +22,11 @@ describe('toLiveEvent', () => {
     expect(toLiveEvent({ id: undefined, event: 'lagged', data: '{"last_id":"3-9"}' })).toBeNull();
     expect(toLiveEvent({ id: undefined, event: 'closed', data: '{"reason":"revoked"}' })).toBeNull();
   });
+
+  it('replay-truncated (no id) is an event of its own, with the gaps to read through REST', () => {
+    const truncated = { last_event_id: '3-1', resume_id: '3-9', window_seconds: 300, gaps: [{ patient_id: 'p', from: '2026-01-01T00:00:00.000000Z', to: '2026-01-01T01:00:00.000Z' }], detail: 'd' };
+    expect(toLiveEvent({ id: undefined, event: 'replay-truncated', data: JSON.stringify(truncated) })).toEqual({ type: 'replay-truncated', truncated });
+  });
 });
 
 describe('errorFromResponse', () => {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { AlertEngine } from '../../../apps/ingest/src/live/rules';
-import { assertMayWatch } from '../../../apps/gateway/src/live/request';
+import { assertMayAccessVitals as assertMayWatch } from '../../../apps/gateway/src/vitals/service';
 
 const t0 = Date.parse('2026-01-01T00:00:00Z');
 const spo2 = (value: number, s: number) => ({ patient_id: 'p', code: '59408-5', value, at: t0 + s * 1000 });

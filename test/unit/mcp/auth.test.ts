@@ -1,6 +1,7 @@
 /** What each MCP message needs from the token (pure: the table the HTTP layer enforces). */
 import { describe, expect, it } from 'vitest';
 import { needOf, needOfBody } from '../../../apps/gateway/src/mcp/auth';
+import { parseResourceUri } from '../../../apps/gateway/src/mcp/resource-uri';
 import { parseEventId } from '../../../apps/gateway/src/mcp/event-store';
 import { TOOL_SCOPES, TOOLS } from '../../../apps/gateway/src/mcp/tools';
 
@@ -36,6 +37,29 @@ describe('needOf', () => {
     for (const junk of [null, 42, 'x', [], { method: 7 }, { method: 'tools/call' }, { method: 'tools/call', params: { name: 5 } }]) {
       expect(needOf(junk, TOOL_SCOPES).token).toBe(false);
     }
+  });
+
+  it('classifies a resource URI as the SDK will read it: case, spaces and control characters do not skip the gate', () => {
+    const read = (uri: string) => ({ jsonrpc: '2.0', id: 1, method: 'resources/read', params: { uri } });
+    for (const uri of ['VITALIS://patients/p1/vitals', ' vitalis://patients/p1/vitals', 'vitalis://patients/p1/vitals\n', '\u0000vitalis://patients/p1/vitals', 'vita\tlis://patients/p1/vitals', 'ViTaLiS://patients/p1/vitals']) {
+      expect(needOf(read(uri), TOOL_SCOPES), JSON.stringify(uri)).toMatchObject({ token: true, scopes: ['read:vitals'] });
+      expect(parseResourceUri(uri), JSON.stringify(uri)).toEqual({ kind: 'patient-vitals', uri: 'vitalis://patients/p1/vitals', patientId: 'p1' });
+    }
+    // other vitalis:// URIs are patient data's scheme too (and no resource): read:vitals
+    for (const uri of ['vitalis://patients/p%2D1/vitals', 'vitalis://%70atients/p1/vitals', 'VITALIS://patients/p1/vitals?x']) {
+      expect(needOf(read(uri), TOOL_SCOPES), uri).toMatchObject({ token: true, scopes: ['read:vitals'] });
+      expect(parseResourceUri(uri).kind, uri).toBe('vitalis');
+    }
+    expect(needOf(read(' UI://vitalis/patient-search-card'), TOOL_SCOPES).token).toBe(false);
+  });
+
+  it('refuses unknown schemes and non-URIs, whatever the token', () => {
+    const read = (uri: string) => ({ jsonrpc: '2.0', id: 1, method: 'resources/read', params: { uri } });
+    for (const uri of ['file:///etc/passwd', 'https://example.org/x', 'vitalis+x://patients/p1/vitals', 'not a uri', '']) {
+      expect(needOf(read(uri), TOOL_SCOPES).refused, uri).toEqual([expect.stringMatching(/^resources\/read: (unknown resource scheme|not a URI)/)]);
+      expect(parseResourceUri(uri).kind, uri).toBe('refused');
+    }
+    expect(needOfBody([read('file:///x'), { jsonrpc: '2.0', id: 2, method: 'ping' }], TOOL_SCOPES).refused).toHaveLength(1);
   });
 
   it('a batch needs the union', () => {

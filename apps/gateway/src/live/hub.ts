@@ -20,11 +20,20 @@ import type { Redis } from '@vitalis/redis';
 import { cloneCursor, decodeBatch, decodeCursor, encodeCursor, isAfter, liveChannel, type AlertData, type Cursor, type LiveEvent } from '@vitalis/live';
 import type { VitalsObservation } from '@vitalis/schemas';
 import { latestCursor, replayPage } from './replay';
+import type { ReplayTruncated } from './resume';
 
 export type LiveMessage =
   | { type: 'observation'; id: string; data: VitalsObservation; json: string }
   | { type: 'alert'; id: string; event: string; data: AlertData; json: string }
-  | { type: 'lagged'; last_id: string | null; json: string };
+  | { type: 'lagged'; last_id: string | null; json: string }
+  /** First message of a resumed subscription whose id was older than the replay window (no id: the client's own stays valid). */
+  | { type: 'replay-truncated'; data: ReplayTruncated; json: string };
+
+/** What the replay of a resumed subscription delivered from the append log (before it went live). */
+export interface ReplaySummary {
+  events: number;
+  byPatient: Map<string, number>;
+}
 
 export type CloseReason = 'lagged' | 'revoked' | 'expired' | 'shutdown' | 'error';
 
@@ -53,6 +62,13 @@ export interface SubscribeOptions extends LiveFilter {
   token?: { id: string; expiresAt: number; derivedFrom?: string[] };
   /** Queue bound (messages not yet accepted by the transport). */
   maxQueue?: number;
+  /** Sent before anything else (the client's resume id was older than the replay window). */
+  notice?: ReplayTruncated;
+  /**
+   * Called once the replay after `after` is done, before the subscription goes live (the replay's
+   * audit). A rejection ends the subscription with `error`: nothing live follows an unrecorded replay.
+   */
+  onReplayed?: (summary: ReplaySummary) => Promise<void>;
 }
 
 export interface Subscription {
@@ -90,6 +106,10 @@ export interface HubStats {
   resyncs: number;
 }
 
+type Queued = Exclude<LiveMessage, { type: 'lagged' }>;
+/** The resume id a message carries (a notice carries none: the client's last id stays its position). */
+const idOf = (m: Queued): string | undefined => (m.type === 'replay-truncated' ? undefined : m.id);
+
 const json = new WeakMap<object, string>();
 /** Serialised once per event, shared by every subscriber. */
 const jsonOf = (data: object) => {
@@ -103,7 +123,7 @@ class Sub implements Subscription {
   mode: 'replaying' | 'live' = 'replaying';
   pending: LiveEvent[] = [];
   pendingOverflow = false;
-  queue: Exclude<LiveMessage, { type: 'lagged' }>[] = [];
+  queue: Queued[] = [];
   paused = false;
   closed = false;
   lastId: string | null = null;
@@ -140,21 +160,23 @@ class Sub implements Subscription {
     this.deliver(e);
   }
 
-  deliver(e: LiveEvent): void {
-    if (!isAfter(this.cursor, e.partition, e)) return; // already delivered (replay/live overlap, redelivery)
+  /** Hands the event on unless it was delivered already; true when it was handed on. */
+  deliver(e: LiveEvent): boolean {
+    if (!isAfter(this.cursor, e.partition, e)) return false; // already delivered (replay/live overlap, redelivery)
     this.cursor.set(e.partition, { offset: e.offset, k: e.k });
     const id = encodeCursor(this.cursor);
-    const msg: Exclude<LiveMessage, { type: 'lagged' }> =
+    const msg: Queued =
       e.kind === 'observation'
         ? { type: 'observation', id, data: e.data, json: jsonOf(e.data) }
         : { type: 'alert', id, event: e.type, data: e.data, json: jsonOf(e.data) };
     this.enqueue(msg);
+    return true;
   }
 
-  enqueue(msg: Exclude<LiveMessage, { type: 'lagged' }>): void {
+  enqueue(msg: Queued): void {
     if (this.closed) return;
     if (!this.paused && this.queue.length === 0) {
-      this.lastId = msg.id;
+      this.lastId = idOf(msg) ?? this.lastId;
       this.hub.stats.delivered += 1;
       if (!this.sink.send(msg)) this.paused = true;
       return;
@@ -176,7 +198,7 @@ class Sub implements Subscription {
     this.paused = false;
     while (!this.paused && this.queue.length > 0) {
       const msg = this.queue.shift()!;
-      this.lastId = msg.id;
+      this.lastId = idOf(msg) ?? this.lastId;
       this.hub.stats.delivered += 1;
       if (!this.sink.send(msg)) this.paused = true;
     }
@@ -265,7 +287,7 @@ export class LiveHub {
       if (!set) this.#byPatient.set(p, (set = new Set()));
       set.add(s);
     }
-    void this.#catchUp(s, !options.after);
+    void this.#catchUp(s, !options.after, true);
     return s;
   }
 
@@ -292,14 +314,21 @@ export class LiveHub {
     this.stats.subscribers = this.#subs.size;
   }
 
-  /** Replay from the log after the cursor, then flush what arrived live meanwhile. */
-  async #catchUp(s: Sub, fresh: boolean): Promise<void> {
+  /**
+   * Replay from the log after the cursor, then flush what arrived live meanwhile. `initial`: the
+   * subscription's first catch-up (its notice first; a resumed one's replay reported to onReplayed),
+   * not a refill after a gap.
+   */
+  async #catchUp(s: Sub, fresh: boolean, initial = false): Promise<void> {
     try {
       if (fresh) {
         const start = await latestCursor(this.opts.pool, this.opts.topic, s.opts.patients);
         for (const [p, pos] of start) if (isAfter(s.cursor, p, pos)) s.cursor.set(p, pos);
       }
       s.markReady();
+      // told before the first replayed event, after the transport saw the subscription open (its first page is read meanwhile)
+      let notice = initial ? s.opts.notice : undefined;
+      let replayed = initial && !fresh && s.opts.onReplayed ? new Map<string, number>() : undefined;
       for (;;) {
         if (s.closed) return;
         const { events, more } = await replayPage(this.opts.pool, {
@@ -311,7 +340,11 @@ export class LiveHub {
           limit: this.#pageSize,
         });
         if (s.closed) return;
-        for (const e of events) s.deliver(e);
+        if (notice) {
+          s.enqueue({ type: 'replay-truncated', data: notice, json: JSON.stringify(notice) });
+          notice = undefined;
+        }
+        for (const e of events) if (s.deliver(e) && replayed) replayed.set(e.patient_id, (replayed.get(e.patient_id) ?? 0) + 1);
         if (more) {
           await s.drained();
           continue;
@@ -320,6 +353,13 @@ export class LiveHub {
           s.pendingOverflow = false;
           s.pending = [];
           continue;
+        }
+        if (replayed) {
+          const byPatient = replayed;
+          replayed = undefined; // pages read after this (a refill that raced the audit) are not the client's replay
+          await s.opts.onReplayed!({ events: [...byPatient.values()].reduce((a, b) => a + b, 0), byPatient });
+          if (s.closed) return;
+          if (s.pendingOverflow) continue; // a refill was asked for while the audit was written
         }
         break;
       }

@@ -54,6 +54,16 @@ export async function latestCursor(pool: Pool, topic: string, patients: string[]
   return cursor;
 }
 
+/** Each patient's partition (that of its latest row); patients without a stored row are absent. */
+export async function patientPartitions(pool: Pool, patients: string[]): Promise<Map<string, number>> {
+  const { rows } = await pool.query<{ id: string; p: number }>({
+    name: 'vitalis-live-replay-partitions',
+    text: `SELECT pat.id, part.p FROM unnest($1::text[]) AS pat(id) CROSS JOIN LATERAL (${patientPartitionSql('$2')}) part`,
+    values: [patients, VITAL_CODES],
+  });
+  return new Map(rows.map((r) => [r.id, r.p]));
+}
+
 export interface ReplayQuery {
   /** The first window of ingest time to read (tests use small ones); default 10 minutes. */
   windowMs?: number;
@@ -138,12 +148,7 @@ export async function replayPage(pool: Pool, q: ReplayQuery): Promise<{ events: 
   const ks = parts.map((p) => q.after.get(p)!.k);
 
   // Each patient's partition, and where the scan of each partition starts (-1: from the beginning).
-  const { rows: located } = await pool.query<{ id: string; p: number }>({
-    name: 'vitalis-live-replay-partitions',
-    text: `SELECT pat.id, part.p FROM unnest($1::text[]) AS pat(id) CROSS JOIN LATERAL (${patientPartitionSql('$2')}) part`,
-    values: [q.patients, VITAL_CODES],
-  });
-  const patientPartition = new Map(located.map((r) => [r.id, r.p]));
+  const patientPartition = await patientPartitions(pool, q.patients);
   const scan = new Map<number, string>();
   for (const p of new Set(patientPartition.values())) scan.set(p, String(q.after.get(p)?.offset ?? -1));
 

@@ -1,13 +1,10 @@
 /**
  * What a live subscription asks for, validated the same way for SSE (query string + Last-Event-ID)
  * and WebSocket (subscribe message): patients (a ward stream is several), codes, alerts, resume id.
- * Patient users may only watch themselves.
+ * Who may watch whom, and what a resume id may be, are the vitals service's (vitals/service.ts).
  */
 import { z } from 'zod';
-import { HttpProblem, badRequest } from '@vitalis/http';
-import { decodeCursor, type Cursor } from '@vitalis/live';
 import { resourceId, VITAL_CODES } from '@vitalis/schemas';
-import type { Principal } from '../auth/route-auth';
 
 const csv = (item: z.ZodType<string, string>, max: number) =>
   z
@@ -24,17 +21,3 @@ export const streamQuerySchema = (maxPatients: number) =>
     alerts: z.enum(['true', 'false']).default('true').transform((v) => v === 'true').describe('Include alert events'),
     last_event_id: z.string().max(8_192).optional().describe('Resume id, for clients that cannot send the Last-Event-ID header'),
   });
-
-export const forbidden = (detail: string) => new HttpProblem(403, 'forbidden', 'Forbidden', detail);
-
-export function assertMayWatch(principal: Principal | undefined, patients: string[]): void {
-  const own = principal?.patientId;
-  if (own !== undefined && patients.some((p) => p !== own)) throw forbidden('A patient user may only watch their own vitals.');
-}
-
-export function parseResumeId(id: string | undefined): Cursor | undefined {
-  if (id === undefined || id === '') return undefined;
-  const cursor = decodeCursor(id);
-  if (!cursor) throw badRequest('Last-Event-ID is not an id this stream issued (expected e.g. "3-1042" or "3-1042.1_7-88").');
-  return cursor;
-}

@@ -1,19 +1,22 @@
 /**
  * GET /api/v1/vitals/stream (SSE, scope read:vitals). A small hand-written writer over the raw
  * response after reply.hijack(): every event has an `id:` (the resume cursor), `event:` type and
- * one `data:` line of JSON; idle streams get a comment line as heartbeat. Auth, scope (403 problem)
- * and validation (400 problem) happen before the stream opens. The browser's EventSource reconnects
+ * one `data:` line of JSON; idle streams get a comment line as heartbeat. Auth, scope and the
+ * patient-self rule (403 problem), validation (400 problem) and the audit (503 problem when it
+ * cannot be written) happen before the stream opens. The browser's EventSource reconnects
  * by itself with Last-Event-ID; `lagged`/`closed` events say why the server ended a stream.
  */
 import { z } from 'zod';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import type { GatewayDeps } from '../deps';
-import { recordVitalsAudit } from '../vitals/audit';
+import { callerOf } from '../records/http';
+import { liveStreamDeps, startVitalsStream } from '../vitals/service';
 import type { LiveHub, LiveMessage } from './hub';
-import { assertMayWatch, parseResumeId, streamQuerySchema } from './request';
+import { streamQuerySchema } from './request';
 
+/** One SSE event; `lagged` and `replay-truncated` carry no id (the client's last id stays its position). */
 export const frame = (m: LiveMessage): string =>
-  m.type === 'lagged' ? `event: lagged\ndata: ${m.json}\n\n` : `id: ${m.id}\nevent: ${m.type}\ndata: ${m.json}\n\n`;
+  m.type === 'lagged' || m.type === 'replay-truncated' ? `event: ${m.type}\ndata: ${m.json}\n\n` : `id: ${m.id}\nevent: ${m.type}\ndata: ${m.json}\n\n`;
 
 export function sseRoutes(deps: GatewayDeps, hub: LiveHub): FastifyPluginAsyncZod {
   const { config } = deps;
@@ -31,13 +34,8 @@ export function sseRoutes(deps: GatewayDeps, hub: LiveHub): FastifyPluginAsyncZo
       },
       async (req, reply) => {
         const q = req.query;
-        assertMayWatch(req.principal, q.patient);
-        const after = parseResumeId(req.headers['last-event-id'] ?? q.last_event_id);
-        await Promise.all(
-          q.patient.map((patientId) =>
-            recordVitalsAudit(deps.pool, req, { action: 'vitals.stream', patientId, outcome: 'success', detail: { transport: 'sse', resume: after !== undefined, codes: q.code ?? null } }),
-          ),
-        );
+        // access, resume id and audit before the stream opens: any refusal is still a problem response (403, 400, 503)
+        const start = await startVitalsStream(liveStreamDeps(deps), callerOf(req), { patients: q.patient, codes: q.code, resumeId: req.headers['last-event-id'] ?? q.last_event_id }, { via: 'sse' });
 
         reply.hijack();
         const res = reply.raw;
@@ -61,7 +59,7 @@ export function sseRoutes(deps: GatewayDeps, hub: LiveHub): FastifyPluginAsyncZo
             patients: q.patient,
             codes: q.code,
             alerts: q.alerts,
-            after,
+            ...start,
             token: req.principal ? { id: req.principal.tokenId, expiresAt: req.principal.expiresAt, derivedFrom: req.principal.derivedFrom } : undefined,
             maxQueue: config.LIVE_MAX_QUEUE,
           },

@@ -12,9 +12,9 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { HttpProblem } from '@vitalis/http';
 import type { GatewayDeps } from '../deps';
 import type { Principal } from '../auth/route-auth';
-import { recordVitalsAudit } from '../vitals/audit';
+import { liveStreamDeps, startVitalsStream, type StreamStart } from '../vitals/service';
 import type { LiveHub, LiveMessage, Subscription } from './hub';
-import { assertMayWatch, codeSchema, parseResumeId } from './request';
+import { codeSchema } from './request';
 import { resourceId } from '@vitalis/schemas';
 
 /** Close codes: 4401 unauthenticated/revoked/expired, 4403 forbidden, 1001 server going away. */
@@ -65,7 +65,8 @@ export function wsRoutes(deps: GatewayDeps, hub: LiveHub): FastifyPluginAsyncZod
         const send = (msg: object): void => {
           if (socket.readyState === socket.OPEN) socket.send(JSON.stringify(msg));
         };
-        const problem = (status: number, detail: string, sub?: string): void => send({ type: 'error', sub, status, title: status === 403 ? 'Forbidden' : status === 401 ? 'Unauthorized' : 'Bad Request', detail });
+        const problem = (status: number, detail: string, sub?: string, title?: string): void =>
+          send({ type: 'error', sub, status, title: title ?? (status === 403 ? 'Forbidden' : status === 401 ? 'Unauthorized' : 'Bad Request'), detail });
         const closeAll = (code: number, reason: string) => {
           for (const s of subs.values()) s.unsubscribe();
           subs.clear();
@@ -132,26 +133,20 @@ export function wsRoutes(deps: GatewayDeps, hub: LiveHub): FastifyPluginAsyncZod
           if (subs.has(msg.sub)) return problem(400, `subscription "${msg.sub}" exists; unsubscribe first`, msg.sub);
           if (subs.size >= MAX_SUBSCRIPTIONS) return problem(400, `at most ${MAX_SUBSCRIPTIONS} subscriptions per socket`, msg.sub);
           const patients = [...new Set(msg.patients)];
-          let after;
+          const who = principal;
+          // access, resume id and audit before the subscription opens: a refusal is an error message for it (403, 400, 503)
+          let start: StreamStart;
           try {
-            assertMayWatch(principal, patients);
-            after = parseResumeId(msg.after);
+            start = await startVitalsStream(liveStreamDeps(deps), { principal: who, requestId: req.id, ip: req.ip }, { patients, codes: msg.codes, resumeId: msg.after }, { via: 'websocket' });
           } catch (err) {
-            if (err instanceof HttpProblem) return problem(err.status, err.detail ?? err.title, msg.sub);
+            if (err instanceof HttpProblem) return problem(err.status, err.detail, msg.sub, err.title);
             throw err;
           }
-          const who = principal;
-          req.principal = who;
-          await Promise.all(
-            patients.map((patientId) =>
-              recordVitalsAudit(deps.pool, req, { action: 'vitals.stream', patientId, outcome: 'success', detail: { transport: 'websocket', resume: after !== undefined, codes: msg.codes ?? null } }),
-            ),
-          );
           if (socket.readyState !== socket.OPEN) return;
           const name = msg.sub;
           let waiting: NodeJS.Timeout | undefined;
           const sub = hub.subscribe(
-            { patients, codes: msg.codes, alerts: msg.alerts, after, token: { id: who.tokenId, expiresAt: who.expiresAt, derivedFrom: who.derivedFrom }, maxQueue: config.LIVE_MAX_QUEUE },
+            { patients, codes: msg.codes, alerts: msg.alerts, ...start, token: { id: who.tokenId, expiresAt: who.expiresAt, derivedFrom: who.derivedFrom }, maxQueue: config.LIVE_MAX_QUEUE },
             {
               send: (m: LiveMessage) => {
                 if (socket.readyState !== socket.OPEN) return false;
@@ -189,6 +184,7 @@ export function wsRoutes(deps: GatewayDeps, hub: LiveHub): FastifyPluginAsyncZod
 export function wireMessage(sub: string, m: LiveMessage): string {
   const s = JSON.stringify(sub);
   if (m.type === 'lagged') return `{"type":"lagged","sub":${s},"last_id":${JSON.stringify(m.last_id)}}`;
+  if (m.type === 'replay-truncated') return JSON.stringify({ type: 'replay-truncated', sub, ...m.data });
   if (m.type === 'alert') return `{"type":"alert","sub":${s},"id":"${m.id}","event":"${m.event}","data":${m.json}}`;
   return `{"type":"observation","sub":${s},"id":"${m.id}","data":${m.json}}`;
 }

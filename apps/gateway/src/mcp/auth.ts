@@ -4,8 +4,11 @@
  * `WWW-Authenticate` (clients start the OAuth flow from the 401's resource_metadata):
  *  - initialize, ping, notifications and listing need no token;
  *  - tools/call needs a valid token holding the tool's scopes (those of the equivalent REST route);
- *  - resources/read of patient data (vitalis://) and resources/subscribe need read:vitals;
- *  - ui:// resources are public HTML;
+ *  - resources/read and resources/subscribe of vitalis:// (patient data) need read:vitals; ui://
+ *    resources are public HTML; any other scheme (or no URI at all) is refused (400). The URI is
+ *    classified as the SDK will see it (resource-uri.ts: parsed with `new URL`, so case, spaces and
+ *    control characters cannot slip past this gate), and the handlers check again on the parsed
+ *    resource through the vitals service;
  *  - a token, when presented, is always verified (invalid, expired or revoked → 401), and a session
  *    is bound to the first subject that authenticates on it: another subject's token → 403, and no
  *    token at all → 401 (a session id alone never reaches patient data).
@@ -17,6 +20,7 @@ import type { Scope } from '@vitalis/schemas';
 import { bearerToken } from '../auth/bearer';
 import { bearerContextOf } from '../auth/guard';
 import type { Principal } from '../auth/route-auth';
+import { parseResourceUri } from './resource-uri';
 
 export interface AccessNeed {
   /** A valid token is required. */
@@ -24,9 +28,9 @@ export interface AccessNeed {
   scopes: Scope[];
   /** What asked for it (audit detail on refusal). */
   what: string[];
+  /** Messages refused whatever the token (a resource of an unknown scheme): the request is answered 400. */
+  refused?: string[];
 }
-
-const PATIENT_RESOURCE = /^vitalis:\/\//;
 
 /** What one JSON-RPC message needs; unknown tools need nothing (the SDK answers them with an error). */
 export function needOf(message: unknown, toolScopes: ReadonlyMap<string, Scope[]>): AccessNeed {
@@ -41,7 +45,11 @@ export function needOf(message: unknown, toolScopes: ReadonlyMap<string, Scope[]
   }
   if (method === 'resources/read' || method === 'resources/subscribe') {
     const uri = params?.uri;
-    if (typeof uri === 'string' && PATIENT_RESOURCE.test(uri)) return { token: true, scopes: ['read:vitals'], what: [`${method} ${uri.slice(0, 200)}`] };
+    if (typeof uri !== 'string') return none; // the SDK refuses the message itself (invalid params)
+    const ref = parseResourceUri(uri);
+    if (ref.kind === 'ui') return none;
+    if (ref.kind === 'refused') return { ...none, refused: [`${method}: ${ref.reason}`] };
+    return { token: true, scopes: ['read:vitals'], what: [`${method} ${ref.uri.slice(0, 200)}`] };
   }
   return none;
 }
@@ -55,6 +63,7 @@ export function needOfBody(body: unknown, toolScopes: ReadonlyMap<string, Scope[
     need.token ||= n.token;
     for (const s of n.scopes) if (!need.scopes.includes(s)) need.scopes.push(s);
     need.what.push(...n.what);
+    if (n.refused) (need.refused ??= []).push(...n.refused);
   }
   return need;
 }

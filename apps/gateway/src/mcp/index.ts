@@ -9,7 +9,7 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import type { AuthInfo } from '@modelcontextprotocol/sdk/server/auth/types.js';
-import { isInitializeRequest } from '@modelcontextprotocol/sdk/types.js';
+import { ErrorCode, isInitializeRequest } from '@modelcontextprotocol/sdk/types.js';
 import { HttpProblem, serviceUnavailable } from '@vitalis/http';
 import type { GatewayDeps } from '../deps';
 import type { LiveHub } from '../live/hub';
@@ -80,8 +80,9 @@ export function mcpRoutes(deps: GatewayDeps, hub: LiveHub) {
         if (!session && !record) return rpcError(req, reply, 404, -32001, 'Session not found: initialize a new session.');
       }
       const need: AccessNeed = req.method === 'POST' ? needOfBody(body, TOOL_SCOPES) : { token: false, scopes: [], what: [req.method] };
+      if (need.refused) return rpcError(req, reply, 400, ErrorCode.InvalidParams, `Refused: ${need.refused.join('; ')}.`);
       const principal = await authenticate(app, req, need, session?.subject ?? record?.subject);
-      if (!session && record) session = registry.get(sessionId as string) ?? (await registry.adopt(sessionId as string, record, principal));
+      if (!session && record) session = registry.get(sessionId as string) ?? (await registry.adopt(sessionId as string, record, principal && { principal, requestId: req.id, ip: req.ip }));
 
       if (!session) {
         const initializing = req.method === 'POST' && (Array.isArray(body) ? body.some(isInitializeRequest) : isInitializeRequest(body));

@@ -11,7 +11,8 @@ import { VITALIS_VERSION } from '@vitalis/runtime';
 import type { GatewayDeps } from '../deps';
 import { callerOf, toMcpError, type Extra } from './context';
 import { registerResources } from './resources';
-import { VITALS_URI, type LiveSubscriptions } from './subscriptions';
+import { parseResourceUri } from './resource-uri';
+import type { LiveSubscriptions } from './subscriptions';
 import { TOOLS } from './tools';
 
 export const SERVER_INSTRUCTIONS =
@@ -66,11 +67,13 @@ export function buildMcpServer(deps: GatewayDeps, live: () => LiveSubscriptions)
   server.server.setRequestHandler(SubscribeRequestSchema, async (req, extra) => {
     const caller = callerOf(extra);
     if (!caller) throw new McpError(ErrorCode.InvalidRequest, 'Subscribing needs a Bearer token with read:vitals.');
-    if (!VITALS_URI.test(req.params.uri)) {
+    // only the canonical form: a subscription is keyed by its uri, and its notifications name it
+    const ref = parseResourceUri(req.params.uri);
+    if (ref.kind !== 'patient-vitals' || ref.uri !== req.params.uri) {
       throw new McpError(ErrorCode.InvalidParams, `Only vitalis://patients/{id}/vitals can be subscribed to, not ${req.params.uri.slice(0, 200)}.`);
     }
     try {
-      await live().subscribe(req.params.uri, caller);
+      await live().subscribe(ref.uri, caller);
     } catch (err) {
       throw toMcpError(err);
     }

@@ -16,6 +16,8 @@ import { HttpProblem } from '@vitalis/http';
 import type { GatewayDeps } from '../deps';
 import type { LiveHub } from '../live/hub';
 import type { Principal } from '../auth/route-auth';
+import type { Caller } from '../records/access';
+import { liveStreamDeps } from '../vitals/service';
 import { RedisEventStore } from './event-store';
 import { buildMcpServer } from './server';
 import { SessionStore, type SessionRecord } from './session-store';
@@ -65,7 +67,7 @@ export class McpSession {
     });
     this.server = buildMcpServer(deps, () => this.live);
     this.live = new LiveSubscriptions({
-      hub, pool: deps.pool, server: this.server, logger: deps.logger, sessionId: this.id,
+      hub, stream: liveStreamDeps(deps), server: this.server, logger: deps.logger, sessionId: this.id,
       currentPrincipal: () => this.principal,
       onChange: () => this.persist(),
     });
@@ -154,15 +156,15 @@ export class SessionRegistry {
    * the request was authenticated against the record's subject. Its subscriptions reopen when the
    * request carries that subject's token (they need a token to be bound to).
    */
-  async adopt(id: string, record: SessionRecord, principal: Principal | undefined): Promise<McpSession> {
+  async adopt(id: string, record: SessionRecord, caller: Caller | undefined): Promise<McpSession> {
     const session = this.#new(id);
     await session.server.connect(session.transport);
     session.adopt(record);
     this.#sessions.set(id, session);
     await this.store.claim(id); // the previous holder drops its copy at its next check
-    if (principal && record.subscriptions.length > 0 && session.bind(principal)) {
+    if (caller && record.subscriptions.length > 0 && session.bind(caller.principal)) {
       const after = await this.store.lastLiveIds(id, record.subscriptions);
-      await session.live.restore(record.subscriptions, principal, after);
+      await session.live.restore(record.subscriptions, after, caller);
       session.persist();
     }
     return session;

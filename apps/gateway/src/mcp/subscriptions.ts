@@ -13,21 +13,22 @@
  * the same subject if there is one, else closed; either way the client gets a log message.
  */
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import { encodeCursor } from '@vitalis/live';
 import type { Logger } from '@vitalis/log';
-import type { Pool } from '@vitalis/db';
 import type { CloseReason, LiveHub, LiveMessage, Subscription } from '../live/hub';
 import type { Principal } from '../auth/route-auth';
-import { audit, type Caller } from '../records/access';
-import { assertVitalsAccess } from './tools/vitals';
+import type { Caller } from '../records/access';
+import { VITALS_URI } from './resource-uri';
+import { requireVitalsAccess, restoreVitalsStream, startVitalsStream, vitalsDenial, type LiveStreamDeps, type StreamStart } from '../vitals/service';
 
-export const VITALS_URI = /^vitalis:\/\/patients\/([A-Za-z0-9\-.]{1,64})\/vitals$/;
 export const vitalsUri = (patientId: string) => `vitalis://patients/${patientId}/vitals`;
 
 const HIGH_WATER = 256;
 
 export interface LiveDeps {
   hub: LiveHub;
-  pool: Pool;
+  /** The pool, topic and replay window of the live streams (vitals service). */
+  stream: LiveStreamDeps;
   server: McpServer;
   logger: Logger;
   sessionId: string;
@@ -62,15 +63,18 @@ export class LiveSubscriptions {
 
   /**
    * Reopens subscriptions a session had on another instance, each right after the last event that
-   * instance sent (from the event store; from now when unknown), so nothing produced meanwhile is lost.
+   * instance sent (from the event store; from now when unknown), so nothing produced meanwhile is
+   * lost; bounded to the replay window and audited like a client's resume (vitals service).
    */
-  async restore(uris: string[], principal: Principal, after: Map<string, string>): Promise<void> {
+  async restore(uris: string[], after: Map<string, string>, caller: Caller): Promise<void> {
+    const { principal } = caller;
     const entries = [];
     for (const uri of uris) {
       const m = VITALS_URI.exec(uri);
       if (!m || this.#subs.has(uri)) continue;
-      if (principal.patientId !== undefined && principal.patientId !== m[1]) continue;
-      entries.push(this.#open(uri, m[1]!, principal, after.get(uri)));
+      if (vitalsDenial(principal, [m[1]!])) continue;
+      const start = await restoreVitalsStream(this.d.stream, caller, [m[1]!], after.get(uri), 'mcp');
+      entries.push(this.#open(uri, m[1]!, principal, start));
     }
     await Promise.all(entries.map((e) => e.sub.ready));
   }
@@ -80,12 +84,15 @@ export class LiveSubscriptions {
     const m = VITALS_URI.exec(uri);
     if (!m) throw new Error(`unknown resource ${uri.slice(0, 200)}`);
     const patientId = m[1]!;
-    await assertVitalsAccess(this.d.pool, caller, patientId, 'vitals.subscribe');
     const existing = this.#subs.get(uri);
-    if (existing && existing.principal.subject === caller.principal.subject) return;
+    if (existing && existing.principal.subject === caller.principal.subject) {
+      await requireVitalsAccess(this.d.stream.pool, caller, [patientId], { action: 'vitals.subscribe', via: 'mcp' });
+      return;
+    }
+    // access (audited refusal) and the subscription's audit row before it opens (503 when it cannot be written)
+    const start = await startVitalsStream(this.d.stream, caller, { patients: [patientId] }, { via: 'mcp', action: 'vitals.subscribe', detail: { session: this.d.sessionId } });
     existing?.sub.unsubscribe();
-    await audit(this.d.pool, caller, { action: 'vitals.subscribe', scope: 'read:vitals', resourceType: 'Patient', resourceId: patientId, detail: { via: 'mcp', session: this.d.sessionId } });
-    const entry = this.#open(uri, patientId, caller.principal, undefined);
+    const entry = this.#open(uri, patientId, caller.principal, start);
     await entry.sub.ready;
     this.d.onChange();
   }
@@ -105,10 +112,13 @@ export class LiveSubscriptions {
     this.#subs.clear();
   }
 
-  #open(uri: string, patientId: string, principal: Principal, after: string | undefined): Entry {
-    const entry: Entry = { patientId, principal, lastId: after ?? null, sub: undefined as unknown as Subscription };
+  /** `start`: from the vitals service (a resume), or the last id this session sent (a reopen after lagging or a renewed token). */
+  #open(uri: string, patientId: string, principal: Principal, start: StreamStart | string | null): Entry {
+    const lastId = typeof start === 'string' ? start : start?.after ? encodeCursor(start.after) : null;
+    const entry: Entry = { patientId, principal, lastId, sub: undefined as unknown as Subscription };
+    const from = typeof start === 'string' ? { after: start } : (start ?? {});
     entry.sub = this.d.hub.subscribe(
-      { patients: [patientId], alerts: true, token: { id: principal.tokenId, expiresAt: principal.expiresAt, derivedFrom: principal.derivedFrom }, ...(after ? { after } : {}) },
+      { patients: [patientId], alerts: true, token: { id: principal.tokenId, expiresAt: principal.expiresAt, derivedFrom: principal.derivedFrom }, ...from },
       { send: (msg) => this.#send(uri, entry, msg), close: (reason) => this.#onClose(uri, entry, reason) },
     );
     this.#subs.set(uri, entry);
@@ -117,8 +127,13 @@ export class LiveSubscriptions {
 
   #send(uri: string, entry: Entry, msg: LiveMessage): boolean {
     if (msg.type === 'lagged') return true; // the close that follows reopens after lastId
-    entry.lastId = msg.id;
-    const live = msg.type === 'observation' ? { type: 'observation', id: msg.id, data: msg.data } : { type: 'alert', id: msg.id, event: msg.event, data: msg.data };
+    if (msg.type !== 'replay-truncated') entry.lastId = msg.id;
+    const live =
+      msg.type === 'observation'
+        ? { type: 'observation', id: msg.id, data: msg.data }
+        : msg.type === 'alert'
+          ? { type: 'alert', id: msg.id, event: msg.event, data: msg.data }
+          : { type: 'replay-truncated', data: msg.data }; // no id: the gaps to read through REST
     this.#inFlight += 1;
     this.#chain = this.#chain
       .then(() => this.d.server.server.sendResourceUpdated({ uri, _meta: { 'vitalis/live': live } }))
@@ -136,7 +151,7 @@ export class LiveSubscriptions {
     const renewed = this.d.currentPrincipal();
     const canRenew = renewed && renewed.subject === entry.principal.subject && renewed.tokenId !== entry.principal.tokenId && renewed.expiresAt > Date.now() / 1000;
     if (reason === 'lagged' || (reason === 'expired' && canRenew)) {
-      this.#open(uri, entry.patientId, reason === 'expired' ? renewed! : entry.principal, entry.lastId ?? undefined);
+      this.#open(uri, entry.patientId, reason === 'expired' ? renewed! : entry.principal, entry.lastId);
       return;
     }
     if (reason === 'shutdown') return;

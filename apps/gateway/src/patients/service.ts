@@ -16,6 +16,7 @@ import { NUMERIC_VITALS } from '@vitalis/schemas';
 import { foldPatient, patientStream, type Demographics, type Identifier, type PatientState } from '@vitalis/records';
 import { reserveIdentifiers } from './identifiers';
 import { queryLatest } from '../vitals/history';
+import { vitalsDenial } from '../vitals/service';
 import { audit, forbidden, metadataOf, patientView, readScope, type Caller, type PatientView } from '../records/access';
 
 export async function loadPatient(pool: Pool, patientId: string): Promise<PatientState | null> {
@@ -64,7 +65,7 @@ export async function getPatient(pool: Pool, caller: Caller, patientId: string):
   }
   const patient = await requirePatient(pool, caller, patientId, 'patient.read', scope);
   const record: PatientRecord = { patient, view };
-  if (view === 'clinical' && caller.principal.scopes.includes('read:vitals')) Object.assign(record, await vitalsSummary(pool, patientId));
+  if (view === 'clinical' && !vitalsDenial(caller.principal, [patientId])) Object.assign(record, await vitalsSummary(pool, patientId));
   await audit(pool, caller, { action: 'patient.read', scope, resourceType: 'Patient', resourceId: patientId, detail: { view, vitals: record.news2 !== undefined } });
   return record;
 }

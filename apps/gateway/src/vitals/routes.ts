@@ -8,14 +8,14 @@
  *    FHIR R4 searchset Bundle with `Accept: application/fhir+json` (raw only).
  *  - GET /api/v1/vitals/latest?patient= (read:vitals): the latest observation per code.
  *  - GET /api/v1/patients/{id}/vitals/latest: the same, older shape; deprecated (sunset 2027-12-31).
- * Patient users (principal.patientId) may only touch their own patient id (403 otherwise).
- * Every read is recorded in the audit trail.
+ * The rules (who may read or publish which patient's vitals, ranges, cursors, the audit of every
+ * read and accepted write) are the vitals service's (service.ts); this file is the HTTP shape.
  */
 import { z } from 'zod';
 import type { FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { Partitioners, type Producer } from 'kafkajs';
-import { HttpProblem, badRequest, serviceUnavailable, validationFailed } from '@vitalis/http';
+import { HttpProblem, serviceUnavailable } from '@vitalis/http';
 import { TOPICS } from '@vitalis/kafka';
 import {
   encodeObservation,
@@ -27,9 +27,9 @@ import {
   type VitalsObservation,
 } from '@vitalis/schemas';
 import type { GatewayDeps } from '../deps';
-import { recordVitalsAudit } from './audit';
-import { decodeCursor, encodeCursor, queryFingerprint } from './cursor';
-import { AGGS, BUCKETS, queryBuckets, queryLatest, queryRaw, type Agg, type Bucket } from './history';
+import { callerOf } from '../records/http';
+import { AGGS } from './history';
+import { aggregatesOf, orderedRange, readHistory, readLatest, recordVitalsWrite, recordVitalsWriteFailed } from './service';
 
 export interface VitalsRouteOptions {
   topic?: string;
@@ -40,9 +40,6 @@ const FHIR_JSON = 'application/fhir+json';
 const V1_SUNSET = '2027-12-31T23:59:59Z';
 /** When the path-style latest endpoint was deprecated in favour of GET /api/v1/vitals/latest. */
 const LATEST_BY_PATH_DEPRECATED_AT = '2026-11-23T00:00:00Z';
-const DAY_MS = 86_400_000;
-/** Longest range per query shape (bounded work per request). */
-export const MAX_RANGE_MS = { raw: 31 * DAY_MS, '1s': DAY_MS, unaligned: 31 * DAY_MS, rollup: 366 * DAY_MS } as const;
 
 const isoDateTime = z.iso.datetime({ offset: true, message: 'must be an ISO 8601 date-time with Z or an offset' });
 
@@ -102,27 +99,10 @@ const historyQuery = z.object({
   cursor: z.string().max(1_024).optional().describe('Opaque cursor from a previous page'),
 });
 
-function parseAgg(raw: string | undefined): Agg[] {
-  if (raw === undefined) return ['avg', 'min', 'max', 'count'];
-  const items = [...new Set(raw.split(',').map((s) => s.trim()).filter(Boolean))];
-  const unknown = items.filter((a) => !(AGGS as readonly string[]).includes(a));
-  if (items.length === 0 || unknown.length > 0) {
-    throw validationFailed(`agg must be a comma-separated list of ${AGGS.join(', ')}`, [{ path: 'querystring.agg', message: `unknown: ${unknown.join(', ') || '(empty)'}` }]);
-  }
-  return items as Agg[];
-}
-
-const forbidden = (detail: string) => new HttpProblem(403, 'forbidden', 'Forbidden', detail);
-
-function assertPatientAccess(req: FastifyRequest, patientId: string): void {
-  const own = req.principal?.patientId;
-  if (own !== undefined && own !== patientId) throw forbidden('A patient user may only access their own vitals.');
-}
-
 const wantsFhir = (req: FastifyRequest) => (req.headers.accept ?? '').includes(FHIR_JSON);
 
 export function vitalsRoutes(deps: GatewayDeps, options: VitalsRouteOptions = {}): FastifyPluginAsyncZod {
-  const { config, pool, kafka, logger } = deps;
+  const { config, pool, kafka } = deps;
   const topic = options.topic ?? TOPICS.vitalsObservations;
 
   // One idempotent producer per gateway, connected on first use (the gateway starts and serves
@@ -145,12 +125,6 @@ export function vitalsRoutes(deps: GatewayDeps, options: VitalsRouteOptions = {}
       producer = undefined;
       throw err;
     }));
-
-  const audit = (req: FastifyRequest, action: string, patientId: string, outcome: 'success' | 'failure', detail: Record<string, unknown>) =>
-    recordVitalsAudit(pool, req, { action, patientId, outcome, detail }).catch((err) => {
-      logger.error({ err, reqId: req.id }, 'audit write failed');
-      throw serviceUnavailable('The read could not be recorded in the audit trail; try again.');
-    });
 
   return async (app) => {
     app.addHook('onClose', async () => {
@@ -192,7 +166,9 @@ export function vitalsRoutes(deps: GatewayDeps, options: VitalsRouteOptions = {}
             { errors: errors.slice(0, 1_000) },
           );
         }
-        for (const o of valid) assertPatientAccess(req, o.patient_id);
+        // access (write:vitals, a patient user only their own id) and the request's audit row, before anything is published
+        const caller = callerOf(req);
+        await recordVitalsWrite(pool, caller, valid, 'rest');
         let p: Producer;
         try {
           p = await getProducer();
@@ -200,6 +176,8 @@ export function vitalsRoutes(deps: GatewayDeps, options: VitalsRouteOptions = {}
         } catch (err) {
           if (err instanceof HttpProblem) throw err;
           req.log.error({ err }, 'publishing vitals to Kafka failed');
+          // the row written above said the batch was handed over; this one says it was not published (the answer is a 503 either way)
+          await recordVitalsWriteFailed(pool, caller, valid.length, 'kafka unavailable', 'rest').catch(() => undefined);
           const problem = serviceUnavailable('Vitals could not be published (Kafka unavailable); nothing was accepted. Retry the same batch.');
           throw new HttpProblem(problem.status, problem.kind, problem.title, problem.detail, { retry_after: 5 }, { 'retry-after': '5' });
         }
@@ -222,109 +200,42 @@ export function vitalsRoutes(deps: GatewayDeps, options: VitalsRouteOptions = {}
       },
       async (req, reply) => {
         const q = req.query;
-        const fromMs = Date.parse(q.from);
-        const toMs = Date.parse(q.to);
-        if (!(fromMs < toMs)) throw validationFailed('from must be before to', [{ path: 'querystring.from', message: 'must be before to' }]);
-        const from = new Date(fromMs).toISOString();
-        const to = new Date(toMs).toISOString();
-        const agg = q.bucket ? parseAgg(q.agg) : undefined;
-        if (!q.bucket && q.agg !== undefined) throw validationFailed('agg needs bucket', [{ path: 'querystring.agg', message: 'only valid with bucket' }]);
-
+        const range = orderedRange(q.from, q.to, 'querystring.');
+        const { from, to } = range;
+        const aggs = aggregatesOf(q.bucket, q.agg, 'querystring.');
         const fhir = wantsFhir(req);
         if (fhir && q.bucket) throw new HttpProblem(406, 'not-acceptable', 'Not Acceptable', 'FHIR output is available for raw observations only (omit bucket).');
 
-        const span = toMs - fromMs;
-        // 1h/1d buckets over a range aligned to the rollups may span a year; everything else a month (1s: a day)
-        const rollupAligned = fromMs % BUCKETS['1m'] === 0 && toMs % BUCKETS['1m'] === 0;
-        const rangeLimit = !q.bucket
-          ? MAX_RANGE_MS.raw
-          : q.bucket === '1s'
-            ? MAX_RANGE_MS['1s']
-            : rollupAligned && (q.bucket === '1h' || q.bucket === '1d')
-              ? MAX_RANGE_MS.rollup
-              : MAX_RANGE_MS.unaligned;
-        if (span > rangeLimit) {
-          throw validationFailed(`The range is too long for this query: at most ${rangeLimit / DAY_MS} days`, [
-            { path: 'querystring.to', message: `range must be at most ${rangeLimit / DAY_MS} days` },
-          ]);
-        }
-
-        try {
-          assertPatientAccess(req, q.patient);
-        } catch (err) {
-          await audit(req, 'vitals.read', q.patient, 'failure', { reason: 'patient mismatch' });
-          throw err;
-        }
-
-        const fingerprint = queryFingerprint([q.patient, q.code, from, to, q.bucket, agg?.join(',')]);
-        const cursor = q.cursor !== undefined ? decodeCursor(q.cursor) : undefined;
-        if (q.cursor !== undefined && (!cursor || cursor.q !== fingerprint || cursor.k !== (q.bucket ? 'agg' : 'raw'))) {
-          throw badRequest('The cursor is invalid or belongs to a different query.', { errors: [{ path: 'querystring.cursor', message: 'invalid cursor' }] });
-        }
+        const page = await readHistory(pool, callerOf(req), { patient: q.patient, code: q.code, range, bucket: q.bucket, aggs, limit: q.limit, cursor: q.cursor }, 'rest', 'querystring.');
         const nextUrl = (token: string) => {
           const params = new URLSearchParams();
           for (const [key, value] of Object.entries(q)) if (value !== undefined && key !== 'cursor') params.set(key, String(value));
           params.set('cursor', token);
           return `${config.baseUrl}/api/v1/vitals?${params.toString()}`;
         };
+        const next = page.next ? nextUrl(page.next) : null;
         reply.header('cache-control', 'no-store');
+        if (next) reply.header('link', `<${next}>; rel="next"`);
 
-        if (!q.bucket) {
-          const page = await queryRaw(pool, {
-            patient: q.patient,
-            code: q.code,
-            from,
-            to,
-            limit: q.limit,
-            after: cursor?.k === 'raw' ? { t: cursor.t, d: cursor.d, s: cursor.s } : undefined,
-          });
-          const next = page.more && page.last ? nextUrl(encodeCursor({ k: 'raw', t: page.last.at, d: page.last.device_id, s: page.last.seq, q: fingerprint })) : null;
-          await audit(req, 'vitals.read', q.patient, 'success', { code: q.code ?? null, from, to, rows: page.rows.length });
-          if (next) reply.header('link', `<${next}>; rel="next"`);
+        if (page.kind === 'raw') {
           if (fhir) {
             const self = `${config.baseUrl}${req.url}`;
             return reply.type(FHIR_JSON).send({ ...toSearchsetBundle(page.rows, { self, ...(next ? { next } : {}) }, config.baseUrl) });
           }
           return reply.send({ patient_id: q.patient, from, to, count: page.rows.length, data: page.rows, next });
         }
-
-        const bucket = q.bucket as Bucket;
-        const page = await queryBuckets(pool, {
-          patient: q.patient,
-          code: q.code,
-          from,
-          to,
-          bucket,
-          limit: q.limit,
-          after: cursor?.k === 'agg' ? { b: cursor.b, c: cursor.c } : undefined,
-        });
-        const lastRow = page.rows[page.rows.length - 1];
-        const next = page.more && lastRow ? nextUrl(encodeCursor({ k: 'agg', b: lastRow.bucket, c: lastRow.code, q: fingerprint })) : null;
-        await audit(req, 'vitals.read', q.patient, 'success', { code: q.code ?? null, from, to, bucket, rows: page.rows.length });
-        if (next) reply.header('link', `<${next}>; rel="next"`);
-        const aggs = agg!;
         const data = page.rows.map((r) => {
           const point: Record<string, unknown> = { code: r.code, bucket: r.bucket };
-          for (const a of aggs) point[a] = r[a];
-          if (aggs.includes('last')) point.last_at = r.last_at;
+          for (const a of aggs!) point[a] = r[a];
+          if (aggs!.includes('last')) point.last_at = r.last_at;
           return point as z.infer<typeof bucketPoint>;
         });
-        return reply.send({ patient_id: q.patient, from, to, bucket, agg: aggs, source: page.source, count: data.length, data, next });
+        return reply.send({ patient_id: q.patient, from, to, bucket: q.bucket!, agg: aggs!, source: page.source, count: data.length, data, next });
       },
     );
 
     /** The latest observation per code; shared by the current route and its deprecated predecessor. */
-    const readLatest = async (req: FastifyRequest, patientId: string, code: string | undefined) => {
-      try {
-        assertPatientAccess(req, patientId);
-      } catch (err) {
-        await audit(req, 'vitals.read_latest', patientId, 'failure', { reason: 'patient mismatch' });
-        throw err;
-      }
-      const rows = await queryLatest(pool, patientId, code ? [code] : VITAL_CODES);
-      await audit(req, 'vitals.read_latest', patientId, 'success', { rows: rows.length });
-      return rows;
-    };
+    const latestOf = (req: FastifyRequest, patientId: string, code: string | undefined) => readLatest(pool, callerOf(req), patientId, code, 'rest');
     const latestCode = z.enum(VITAL_CODES as [string, ...string[]]).optional().describe('Only this LOINC (or MDC) code; every code if omitted');
 
     app.get(
@@ -341,7 +252,7 @@ export function vitalsRoutes(deps: GatewayDeps, options: VitalsRouteOptions = {}
         },
       },
       async (req, reply) => {
-        const rows = await readLatest(req, req.query.patient, req.query.code);
+        const rows = await latestOf(req, req.query.patient, req.query.code);
         reply.header('cache-control', 'no-store');
         if (wantsFhir(req)) return reply.type(FHIR_JSON).send({ ...toSearchsetBundle(rows, { self: `${config.baseUrl}${req.url}` }, config.baseUrl) });
         return reply.send({ patient_id: req.query.patient, count: rows.length, data: rows });
@@ -370,7 +281,7 @@ export function vitalsRoutes(deps: GatewayDeps, options: VitalsRouteOptions = {}
         },
       },
       async (req, reply) => {
-        const rows = await readLatest(req, req.params.id, req.query.code);
+        const rows = await latestOf(req, req.params.id, req.query.code);
         reply.header('cache-control', 'no-store');
         if (wantsFhir(req)) return reply.type(FHIR_JSON).send({ ...toSearchsetBundle(rows, { self: `${config.baseUrl}${req.url}` }, config.baseUrl) });
         return reply.send({ patient_id: req.params.id, data: rows });
