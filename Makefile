@@ -47,7 +47,7 @@ test-disruptive: node_modules
 	npx vitest run --config vitest.disruptive.config.ts
 
 bench: node_modules up ## Benchmarks in test/bench/, figures as ratios to a baseline measured in the same run
-	@for b in test/bench/*.bench.ts; do echo "== $$b"; node --import tsx "$$b" || exit 1; done
+	@export NODE_ENV=$${NODE_ENV:-development}; for b in test/bench/*.bench.ts; do echo "== $$b"; node --import tsx "$$b" || exit 1; done
 
 openapi: node_modules up ## Regenerate schemas/openapi.json from the routes (commit it; a test checks it is current)
-	npm run openapi
+	DATABASE_URL=$${DATABASE_URL:-postgres://postgres@127.0.0.1:55432/vitalis_test} npm run openapi

@@ -9,6 +9,7 @@
  * Prints requests/s and each as a ratio to the baseline measured in the same run. Never asserts.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
+import { initialAccessToken } from '../helpers/auth';
 import http from 'node:http';
 import { once } from 'node:events';
 import { performance } from 'node:perf_hooks';
@@ -85,7 +86,8 @@ async function startGateway(): Promise<ChildProcess> {
 export async function main(): Promise<void> {
   const gateway = await startGateway();
   try {
-    const client = await json<{ client_id: string; client_secret: string }>('POST', '/api/auth/register', { 'content-type': 'application/json' },
+    // A PHI-capable client registers with an operator's initial access token (open registration: public scope only).
+    const client = await json<{ client_id: string; client_secret: string }>('POST', '/api/auth/register', { 'content-type': 'application/json', authorization: `Bearer ${await initialAccessToken('nurse', process.env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:55432/vitalis_test')}` },
       JSON.stringify({ client_name: 'bench', grant_types: ['client_credentials'], token_endpoint_auth_method: 'client_secret_post', scope: 'read:vitals' }));
     const form = new URLSearchParams({ grant_type: 'client_credentials', client_id: client.client_id, client_secret: client.client_secret }).toString();
     const formHeaders = { 'content-type': 'application/x-www-form-urlencoded' };

@@ -226,7 +226,7 @@ async function main() {
     if (i > 300) throw new Error('gateway did not start');
     await sleep(200);
   }
-  const client = await registerClient(base, ['read:vitals'], 'vitalis-bench-live');
+  const client = await registerClient(base, ['read:vitals'], 'vitalis-bench-live', 'system', DB_URL);
   const token = await clientCredentialsToken(base, client);
 
   const n = SSE + WS;

@@ -10,21 +10,24 @@ import { createPool } from '@vitalis/db';
 import { mintInitialAccessToken } from '../../apps/gateway/src/auth/initial-access';
 import { testEnv } from './env';
 
-const operatorTokens = new Map<Role, Promise<string>>();
+const operatorTokens = new Map<string, Promise<string>>();
 
-/** An initial access token for `role` (many uses, one day), minted once per test process. */
-export function initialAccessToken(role: Role = 'system'): Promise<string> {
-  let token = operatorTokens.get(role);
+/**
+ * An initial access token for `role` (many uses, one day), minted once per test process and
+ * database (`databaseUrl`: the gateway's database; the suite's by default).
+ */
+export function initialAccessToken(role: Role = 'system', databaseUrl = testEnv.DATABASE_URL): Promise<string> {
+  let token = operatorTokens.get(`${role} ${databaseUrl}`);
   if (!token) {
     token = (async () => {
-      const pool = createPool({ url: testEnv.DATABASE_URL, max: 1, application: 'vitalis-test-operator' });
+      const pool = createPool({ url: databaseUrl, max: 1, application: 'vitalis-test-operator' });
       try {
         return (await mintInitialAccessToken(pool, { role, createdBy: 'test-operator', ttlSeconds: 86_400, maxUses: null, label: 'test suite' })).initial_access_token;
       } finally {
         await pool.end();
       }
     })();
-    operatorTokens.set(role, token);
+    operatorTokens.set(`${role} ${databaseUrl}`, token);
   }
   return token;
 }
@@ -35,11 +38,14 @@ export interface RegisteredClient {
   scope: string;
 }
 
-/** A client_credentials client holding `scopes`, registered with a `role` initial access token (default: system, every scope). */
-export async function registerClient(baseUrl: string, scopes: Scope[], name = 'vitalis-test', role: Role = 'system'): Promise<RegisteredClient> {
+/**
+ * A client_credentials client holding `scopes`, registered with a `role` initial access token
+ * (default: system, every scope) minted in `databaseUrl` (the gateway's database).
+ */
+export async function registerClient(baseUrl: string, scopes: Scope[], name = 'vitalis-test', role: Role = 'system', databaseUrl?: string): Promise<RegisteredClient> {
   const res = await fetch(`${baseUrl}/api/auth/register`, {
     method: 'POST',
-    headers: { 'content-type': 'application/json', authorization: `Bearer ${await initialAccessToken(role)}` },
+    headers: { 'content-type': 'application/json', authorization: `Bearer ${await initialAccessToken(role, databaseUrl)}` },
     body: JSON.stringify({
       client_name: name,
       grant_types: ['client_credentials'],

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import type { JWK } from 'jose';
-import { boolean, ConfigError, infraShape, port, positiveInt } from '@vitalis/config';
+import { ConfigError, infraShape, port, positiveInt } from '@vitalis/config';
 import { TOPICS } from '@vitalis/kafka';
 import { ROLES, type Role } from '@vitalis/schemas';
 import type { SoftwareStatementIssuer } from './auth/software-statement';
@@ -110,8 +110,12 @@ export const gatewayConfigShape = {
   JWKS_FETCH_ALLOW_HOSTS: z.string().default(''),
   /** TEST ONLY, refused in production: a PEM file of extra CAs trusted for key-set fetches. */
   JWKS_FETCH_CA_FILE: z.string().min(1).optional(),
-  /** Sandbox (POST|GET /api/v1/sandbox): on by default outside production. */
-  SANDBOX_ENABLED: boolean(true),
+  /**
+   * Sandbox (POST|GET /api/v1/sandbox; its principals see synthetic sbx- data only): on by default
+   * outside production; in production it must be set explicitly (true or false), or the gateway
+   * refuses to start.
+   */
+  SANDBOX_ENABLED: z.enum(['true', 'false', '1', '0', 'yes', 'no'], { message: 'must be true or false' }).optional(),
   SANDBOX_TOKEN_TTL_SECONDS: positiveInt(900),
   /** Sandbox credentials per client IP per window. */
   SANDBOX_RATE_LIMIT: positiveInt(10),
@@ -150,7 +154,9 @@ export const gatewayConfigShape = {
   MCP_ALLOWED_ORIGINS: z.string().default(''),
 };
 
-export type GatewayConfig = z.infer<z.ZodObject<typeof gatewayConfigShape>> & { baseUrl: string; demoUsers: boolean };
+export type GatewayConfig = z.infer<z.ZodObject<typeof gatewayConfigShape>> & { baseUrl: string; demoUsers: boolean; sandbox: boolean };
+
+const yes = (value: string) => /^(true|1|yes)$/.test(value);
 
 export function withBaseUrl(config: z.infer<z.ZodObject<typeof gatewayConfigShape>>): GatewayConfig {
   if (config.NODE_ENV === 'production' && config.KEY_ENCRYPTION_SECRET === DEV_KEY_SECRET) {
@@ -167,7 +173,15 @@ export function withBaseUrl(config: z.infer<z.ZodObject<typeof gatewayConfigShap
   if (config.DEMO_USERS_ENABLED !== undefined && !/^(true|false|1|0|yes|no)$/.test(config.DEMO_USERS_ENABLED)) {
     throw new ConfigError('invalid configuration: DEMO_USERS_ENABLED: must be true or false');
   }
+  const production = config.NODE_ENV === 'production';
+  if (production && config.SANDBOX_ENABLED === undefined) {
+    throw new ConfigError(
+      'invalid configuration: SANDBOX_ENABLED: must be set explicitly in production (true: the sandbox endpoint issues credentials that see synthetic sbx- data only; false: it answers 404)',
+    );
+  }
   const baseUrl = (config.PUBLIC_BASE_URL ?? `http://127.0.0.1:${config.PORT}`).replace(/\/+$/, '');
-  const demoUsers = config.DEMO_USERS_ENABLED === undefined ? config.NODE_ENV !== 'production' : /^(true|1|yes)$/.test(config.DEMO_USERS_ENABLED);
-  return { ...config, baseUrl, demoUsers };
+  // Demo users (publicly known passwords) only where a developer opted in: outside production by default, in production never unless named.
+  const demoUsers = config.DEMO_USERS_ENABLED === undefined ? !production : yes(config.DEMO_USERS_ENABLED);
+  const sandbox = config.SANDBOX_ENABLED === undefined ? !production : yes(config.SANDBOX_ENABLED);
+  return { ...config, baseUrl, demoUsers, sandbox };
 }

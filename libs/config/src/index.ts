@@ -86,7 +86,11 @@ export const boolean = (fallback: boolean) =>
 
 /** Settings every app shares: where the infrastructure is and how to log. Defaults match infra/bin/stack. */
 export const infraShape = {
-  NODE_ENV: z.enum(['development', 'test', 'production']).default('development'),
+  /**
+   * Unset means production: safe defaults unless a developer opts out (`make run` sets
+   * development, vitest sets test). Production refuses development secrets and demo data.
+   */
+  NODE_ENV: z.enum(['development', 'test', 'production']).default('production'),
   LOG_LEVEL: logLevel(),
   DATABASE_URL: url('postgres://postgres@127.0.0.1:55432/vitalis', ['postgres:', 'postgresql:']),
   DATABASE_POOL_MAX: positiveInt(20),

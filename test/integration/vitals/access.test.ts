@@ -23,7 +23,7 @@ const app = Fastify().withTypeProvider<ZodTypeProvider>();
 
 beforeAll(async () => {
   pool = testPool();
-  const config = withBaseUrl(parseConfig(gatewayConfigShape, { DATABASE_URL: testEnv.DATABASE_URL }));
+  const config = withBaseUrl(parseConfig(gatewayConfigShape, { NODE_ENV: 'test', DATABASE_URL: testEnv.DATABASE_URL }));
   const deps = { config, pool, kafka: testKafka('vitals-access'), logger: createLogger('test', 'error'), redis: undefined } as unknown as GatewayDeps;
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);

@@ -59,8 +59,8 @@ describe('keySetUriProblem', () => {
 });
 
 describe('key-set fetch configuration', () => {
-  const load = (env: Record<string, string>) => withBaseUrl(parseConfig(gatewayConfigShape, env));
-  const production = { NODE_ENV: 'production', KEY_ENCRYPTION_SECRET: 'a-real-secret-from-the-vault' };
+  const load = (env: Record<string, string>) => withBaseUrl(parseConfig(gatewayConfigShape, { NODE_ENV: 'development', ...env }));
+  const production = { NODE_ENV: 'production', KEY_ENCRYPTION_SECRET: 'a-real-secret-from-the-vault', SANDBOX_ENABLED: 'true' };
 
   it('production refuses to start with the test-only allow-list or CA file', () => {
     expect(load(production).JWKS_FETCH_COOLDOWN_SECONDS).toBe(30);

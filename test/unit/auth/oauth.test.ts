@@ -107,7 +107,7 @@ describe('signing keys at rest', () => {
 });
 
 describe('gateway auth configuration', () => {
-  const load = (env: Record<string, string>) => withBaseUrl(parseConfig(gatewayConfigShape, env));
+  const load = (env: Record<string, string>) => withBaseUrl(parseConfig(gatewayConfigShape, { NODE_ENV: 'development', ...env }));
   it('defaults', () => {
     const c = load({});
     expect(c).toMatchObject({ ACCESS_TOKEN_TTL_SECONDS: 900, REFRESH_TOKEN_TTL_SECONDS: 2_592_000, AUTH_CODE_TTL_SECONDS: 60, SANDBOX_TOKEN_TTL_SECONDS: 900, SANDBOX_RATE_LIMIT: 10, SANDBOX_RATE_WINDOW_SECONDS: 3_600, TRUSTED_ISSUERS: [], demoUsers: true });
@@ -119,6 +119,6 @@ describe('gateway auth configuration', () => {
   });
   it('production refuses the development key secret and seeds no demo users by default', () => {
     expect(() => load({ NODE_ENV: 'production' })).toThrow(/KEY_ENCRYPTION_SECRET/);
-    expect(load({ NODE_ENV: 'production', KEY_ENCRYPTION_SECRET: 'a-real-secret-from-the-vault' }).demoUsers).toBe(false);
+    expect(load({ NODE_ENV: 'production', KEY_ENCRYPTION_SECRET: 'a-real-secret-from-the-vault', SANDBOX_ENABLED: 'true' }).demoUsers).toBe(false);
   });
 });

@@ -5,7 +5,7 @@ import { gatewayConfigShape, withBaseUrl } from '../../../apps/gateway/src/confi
 
 describe('config', () => {
   it('applies documented defaults', () => {
-    const config = withBaseUrl(parseConfig(gatewayConfigShape, {}));
+    const config = withBaseUrl(parseConfig(gatewayConfigShape, { NODE_ENV: 'development' }));
     expect(config.PORT).toBe(8080);
     expect(config.DATABASE_URL).toBe('postgres://postgres@127.0.0.1:55432/vitalis');
     expect(config.REDIS_URL).toBe('redis://127.0.0.1:56379');
@@ -23,6 +23,27 @@ describe('config', () => {
       expect(message).toContain('PORT: must be a TCP port from 1 to 65535 (got "70000")');
       expect(message).toContain('KAFKA_BROKERS: must be a comma-separated list of host:port (got "nope")');
     }
+  });
+
+  it('NODE_ENV unset means production: the development key secret, an implicit sandbox and demo users are refused or off (security finding 12)', () => {
+    expect(parseConfig(infraShape, {}).NODE_ENV).toBe('production');
+    const load = (env: Record<string, string>) => withBaseUrl(parseConfig(gatewayConfigShape, env));
+    expect(() => load({})).toThrow(/KEY_ENCRYPTION_SECRET: must be set in production/);
+    const secret = { KEY_ENCRYPTION_SECRET: 'a-real-secret-from-the-vault' };
+    expect(() => load(secret)).toThrow(/SANDBOX_ENABLED: must be set explicitly in production/);
+    expect(load({ ...secret, SANDBOX_ENABLED: 'true' })).toMatchObject({ NODE_ENV: 'production', sandbox: true, demoUsers: false });
+    expect(load({ ...secret, SANDBOX_ENABLED: 'false' })).toMatchObject({ sandbox: false, demoUsers: false });
+    expect(load({ ...secret, SANDBOX_ENABLED: 'false', DEMO_USERS_ENABLED: 'true' }).demoUsers).toBe(true); // only when named
+    expect(load({ NODE_ENV: 'development' })).toMatchObject({ sandbox: true, demoUsers: true });
+  });
+
+  it('a gateway started without NODE_ENV (production) and the development secret exits 78 naming it', () => {
+    const env = { ...process.env, PORT: '1' };
+    delete env.NODE_ENV;
+    delete env.KEY_ENCRYPTION_SECRET;
+    const result = spawnSync(process.execPath, ['--import', 'tsx', 'apps/gateway/src/main.ts'], { env, encoding: 'utf8', timeout: 30_000 });
+    expect(result.status).toBe(78);
+    expect(result.stderr).toContain('KEY_ENCRYPTION_SECRET: must be set in production');
   });
 
   it('refuses a DATABASE_URL of the wrong scheme', () => {

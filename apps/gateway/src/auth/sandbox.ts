@@ -39,7 +39,7 @@ async function countRequest(ctx: AuthContext, ip: string): Promise<{ count: numb
 export function sandboxRoutes(ctx: AuthContext): FastifyPluginAsyncZod {
   const { config, pool } = ctx;
   const sandbox = async (req: FastifyRequest, reply: FastifyReply) => {
-    if (!config.SANDBOX_ENABLED) throw new HttpProblem(404, 'not-found', 'Not Found', 'The sandbox is disabled on this server.');
+    if (!config.sandbox) throw new HttpProblem(404, 'not-found', 'Not Found', 'The sandbox is disabled on this server.');
     const limit = config.SANDBOX_RATE_LIMIT;
     const { count, retryAfter } = await countRequest(ctx, req.ip);
     reply.header('ratelimit-limit', String(limit));
