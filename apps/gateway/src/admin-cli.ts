@@ -4,34 +4,61 @@
  *   npm run admin -- initial-access-token --role device [--uses 1] [--ttl 86400] [--label "ward 3"]
  *       mints an RFC 7591 §3 initial access token: a client that registers with it gets the role
  *       (--uses 0: any number of registrations until it expires)
+ *   npm run admin -- rotate-key
+ *       retires the active token signing key (its tokens stay valid until they expire) and makes a
+ *       new one; every gateway signs with it from its next key refresh (SIGNING_KEY_REFRESH_SECONDS)
+ *   npm run admin -- withdraw-key <kid>
+ *       takes a key out at once (a leaked private key): every gateway refuses the tokens it signed
+ *       from its next key refresh; withdrawing the active key rotates first
  *
+ * KEY_ENCRYPTION_SECRET must be the gateways' (new keys are stored encrypted with it).
  * The admin API (`/api/auth/admin/...`, scope admin:clients) does the same over HTTP once an
  * admin can sign in; this command is how the first one is made. DATABASE_URL names the database.
  */
 import { parseArgs } from 'node:util';
-import { createPool } from '@vitalis/db';
+import { createPool, type Pool } from '@vitalis/db';
 import { ROLES, isRole } from '@vitalis/schemas';
+import { parseConfig } from '@vitalis/config';
 import { mintInitialAccessToken } from './auth/initial-access';
+import { rotateSigningKey, withdrawSigningKey } from './auth/keys';
+import { gatewayConfigShape, withBaseUrl } from './config';
 
-const usage = `usage: npm run admin -- initial-access-token --role <${ROLES.join('|')}> [--uses N (0: unlimited)] [--ttl SECONDS] [--label TEXT]`;
-const { positionals, values } = parseArgs({
-  allowPositionals: true,
-  options: { role: { type: 'string' }, uses: { type: 'string', default: '1' }, ttl: { type: 'string', default: '86400' }, label: { type: 'string', default: '' } },
-});
-if (positionals[0] !== 'initial-access-token' || !values.role || !isRole(values.role)) {
-  process.stderr.write(`${usage}\n`);
-  process.exit(2);
-}
-const uses = Number(values.uses);
-const ttl = Number(values.ttl);
-if (!Number.isInteger(uses) || uses < 0 || !Number.isInteger(ttl) || ttl < 60) {
-  process.stderr.write(`${usage}\n`);
-  process.exit(2);
-}
-const pool = createPool({ url: process.env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:55432/vitalis', max: 1, application: 'vitalis-admin-cli' });
-try {
+const usage = [
+  `usage: npm run admin -- initial-access-token --role <${ROLES.join('|')}> [--uses N (0: unlimited)] [--ttl SECONDS] [--label TEXT]`,
+  '       npm run admin -- rotate-key',
+  '       npm run admin -- withdraw-key <kid>',
+].join('\n');
+
+/** One command; the answer as JSON and an exit code (2: the words are off). */
+async function run(pool: Pool, argv: string[]): Promise<{ output?: unknown; code: number }> {
+  const { positionals, values } = parseArgs({
+    args: argv,
+    allowPositionals: true,
+    options: { role: { type: 'string' }, uses: { type: 'string', default: '1' }, ttl: { type: 'string', default: '86400' }, label: { type: 'string', default: '' } },
+  });
+  const keySecret = () => withBaseUrl(parseConfig(gatewayConfigShape)).KEY_ENCRYPTION_SECRET;
+  const [command, ...rest] = positionals;
+  if (command === 'rotate-key' && rest.length === 0) return { output: { active_kid: await rotateSigningKey(pool, keySecret()) }, code: 0 };
+  if (command === 'withdraw-key' && rest.length === 1) {
+    const result = await withdrawSigningKey(pool, keySecret(), rest[0]!);
+    return { output: { kid: rest[0], ...result }, code: result.withdrawn ? 0 : 1 };
+  }
+  const uses = Number(values.uses);
+  const ttl = Number(values.ttl);
+  if (command !== 'initial-access-token' || rest.length > 0 || !values.role || !isRole(values.role) || !Number.isInteger(uses) || uses < 0 || !Number.isInteger(ttl) || ttl < 60) {
+    return { code: 2 };
+  }
   const minted = await mintInitialAccessToken(pool, { role: values.role, createdBy: `cli:${process.env.USER ?? 'operator'}`, ttlSeconds: ttl, maxUses: uses === 0 ? null : uses, label: values.label });
-  process.stdout.write(`${JSON.stringify(minted, null, 2)}\n`);
+  return { output: minted, code: 0 };
+}
+
+const pool = createPool({ url: process.env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:55432/vitalis', max: 1, application: 'vitalis-admin-cli' });
+let result: { output?: unknown; code: number };
+try {
+  result = await run(pool, process.argv.slice(2));
 } finally {
   await pool.end();
 }
+if (result.code === 2) process.stderr.write(`${usage}\n`);
+if (result.output !== undefined) process.stdout.write(`${JSON.stringify(result.output, null, 2)}\n`);
+process.exitCode = result.code;

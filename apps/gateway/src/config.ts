@@ -125,6 +125,8 @@ export const gatewayConfigShape = {
    * initial access token). Unset: registration is open, as the spec shows.
    */
   REGISTRATION_ACCESS_TOKEN: z.string().min(32, 'must be at least 32 characters').optional(),
+  /** How often every instance reloads the signing keys: the longest a rotation or withdrawal takes to reach it. */
+  SIGNING_KEY_REFRESH_SECONDS: positiveInt(30),
   /** Encrypts the token signing keys at rest. The development default is refused in production. */
   KEY_ENCRYPTION_SECRET: z.string().min(16, 'must be at least 16 characters').default(DEV_KEY_SECRET),
   /** Live vitals: the observations topic whose fan-out channel (vitalis:live:<topic>) this gateway serves. */

@@ -38,7 +38,7 @@ describe('config', () => {
   });
 
   it('a gateway started without NODE_ENV (production) and the development secret exits 78 naming it', () => {
-    const env = { ...process.env, PORT: '1' };
+    const env: Record<string, string | undefined> = { ...process.env, PORT: '1' };
     delete env.NODE_ENV;
     delete env.KEY_ENCRYPTION_SECRET;
     const result = spawnSync(process.execPath, ['--import', 'tsx', 'apps/gateway/src/main.ts'], { env, encoding: 'utf8', timeout: 30_000 });

@@ -105,9 +105,12 @@ export interface BearerDeps {
 }
 
 export class BearerAuthenticator {
-  readonly #cache = new VerifiedTokenCache();
+  #cache = new VerifiedTokenCache();
+  #keyGeneration = 0;
 
-  constructor(private readonly deps: BearerDeps) {}
+  constructor(private readonly deps: BearerDeps) {
+    this.#keyGeneration = deps.keys.generation;
+  }
 
   /**
    * Verifies `token` and that it holds every scope in `scopes` (`[]`: any valid token). Returns the
@@ -115,6 +118,11 @@ export class BearerAuthenticator {
    */
   async authenticate(token: string | undefined, scopes: readonly Scope[], where: BearerContext): Promise<Principal> {
     if (!token) throw await this.refuse(where, 'no bearer token', unauthorized(this.deps.baseUrl));
+    if (this.#keyGeneration !== this.deps.keys.generation) {
+      // A signing key was withdrawn: tokens verified under it must be verified again (and fail).
+      this.#keyGeneration = this.deps.keys.generation;
+      this.#cache = new VerifiedTokenCache();
+    }
     let principal = this.#cache.get(token, Math.floor(Date.now() / 1000));
     if (!principal) {
       try {

@@ -60,6 +60,9 @@ export function authPlugin(deps: GatewayDeps) {
   const plugin: FastifyPluginAsyncZod = async (app) => {
     const keys = new KeyStore(deps.pool, deps.config.KEY_ENCRYPTION_SECRET);
     await keys.load();
+    // Rotations and withdrawals by an operator reach this instance within one interval, no restart.
+    keys.startRefresh(deps.config.SIGNING_KEY_REFRESH_SECONDS, (err) => deps.logger.error({ err }, 'signing key refresh failed; keeping the keys loaded before'));
+    app.addHook('onClose', async () => keys.stopRefresh());
     const revocations = new RevocationList(deps.pool, deps.redis);
     await revocations.restore();
     if (deps.config.demoUsers) await seedDemoUsers(deps.pool);
