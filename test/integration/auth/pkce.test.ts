@@ -174,14 +174,16 @@ describe('authorization request errors (RFC 6749 §4.1.2.1)', () => {
   });
   it('response_type token is unsupported', async () => expectRedirectError({ ...valid(), response_type: 'token' }, 'unsupported_response_type'));
   it('an unknown scope is invalid_scope', async () => expectRedirectError({ ...valid(), scope: 'read:vitals root' }, 'invalid_scope'));
-  it('a client not registered for authorization_code is unauthorized_client', async () => {
-    const res = await fetch(`${gw.url}/api/auth/register`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ client_name: 'machine', grant_types: ['client_credentials'], redirect_uris: [REDIRECT_URI], scope: 'read:vitals' }),
-    });
-    const machine = (await res.json()) as { client_id: string };
-    await expectRedirectError({ ...valid(), client_id: machine.client_id }, 'unauthorized_client');
+  it('a client without the authorization_code grant registers no redirect URIs and never causes a redirect', async () => {
+    const register = (body: object) => fetch(`${gw.url}/api/auth/register`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+    const withUris = await register({ client_name: 'machine', grant_types: ['client_credentials'], redirect_uris: [REDIRECT_URI], scope: 'read:appointments' });
+    expect(withUris.status).toBe(400);
+    expect(await withUris.json()).toMatchObject({ error: 'invalid_redirect_uri' });
+    const machine = (await (await register({ client_name: 'machine', grant_types: ['client_credentials'], scope: 'read:appointments' })).json()) as { client_id: string; redirect_uris: string[] };
+    expect(machine.redirect_uris).toEqual([]);
+    const res = await fetch(authorizeUrl({ ...valid(), client_id: machine.client_id }), { redirect: 'manual' });
+    expect(res.status).toBe(400); // the server's own error page
+    expect(res.headers.get('location')).toBeNull();
   });
 
   it('an unknown client gets an error page, never a redirect', async () => {

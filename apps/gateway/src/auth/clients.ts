@@ -189,9 +189,13 @@ export async function checkRegistration(request: z.infer<typeof registrationRequ
   if (usesCode) {
     if (responseTypes.length !== 1 || responseTypes[0] !== 'code') throw metadataError('authorization_code clients use response_types ["code"]');
     if (request.redirect_uris.length === 0) throw new OAuthError(400, 'invalid_redirect_uri', 'authorization_code clients must register at least one redirect URI');
-  } else if (responseTypes.some((t) => t !== 'token')) {
-    // The spec's own example registers a client_credentials client with ["token"]; accepted, unused.
-    throw metadataError('response_types may only list "code" (authorization_code clients) or "token" (client_credentials clients)');
+  } else {
+    if (responseTypes.some((t) => t !== 'token')) {
+      // The spec's own example registers a client_credentials client with ["token"]; accepted, unused.
+      throw metadataError('response_types may only list "code" (authorization_code clients) or "token" (client_credentials clients)');
+    }
+    // No authorization endpoint use, so nowhere to redirect to: such a client never causes a redirect.
+    if (request.redirect_uris.length > 0) throw new OAuthError(400, 'invalid_redirect_uri', 'only authorization_code clients register redirect URIs');
   }
   for (const uri of request.redirect_uris) {
     const problem = checkRedirectUri(uri);
