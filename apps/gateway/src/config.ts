@@ -71,9 +71,15 @@ export const gatewayConfigShape = {
   AUTH_CODE_TTL_SECONDS: positiveInt(60),
   /** How long a login/consent interaction may stay open. */
   INTERACTION_TTL_SECONDS: positiveInt(600),
-  /** Failed logins per username per window before the login form refuses further attempts. */
-  LOGIN_MAX_FAILURES: positiveInt(10),
+  /** Login throttling (auth/login-throttle.ts): failed sign-ins one client address may make per window; past it that address is refused until the window ends. */
+  LOGIN_ADDRESS_MAX_FAILURES: positiveInt(20),
+  /** The address window; also how long a username's failure count lives after its latest failure. */
   LOGIN_FAILURE_WINDOW_SECONDS: positiveInt(900),
+  /** Failed sign-ins on one username (from any address) before each further attempt must wait (a slow-down, never a lock). */
+  LOGIN_USER_FREE_FAILURES: positiveInt(5),
+  /** The first such wait; it doubles with every further failure, up to LOGIN_USER_MAX_DELAY_SECONDS. */
+  LOGIN_USER_DELAY_SECONDS: positiveInt(1),
+  LOGIN_USER_MAX_DELAY_SECONDS: positiveInt(60),
   /** Token refusals one client address may record in the audit trail per window (then one summary row). */
   REFUSAL_AUDIT_LIMIT: positiveInt(100),
   REFUSAL_AUDIT_WINDOW_SECONDS: positiveInt(60),

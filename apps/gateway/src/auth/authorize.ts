@@ -8,10 +8,12 @@
  * page is shown. POST handles the login form, then the consent form. Each form carries the
  * interaction id and a CSRF token held in the interaction; a cookie named for the interaction
  * binds it to this browser. Both are compared in constant time; the CSRF token is replaced at login.
+ * Sign-in attempts are throttled per client address and slowed down per username before the
+ * password is checked (login-throttle.ts).
  *
  * Granted scopes = requested ∩ the client's registered scopes ∩ the user's role scopes.
  */
-import { createHash, timingSafeEqual } from 'node:crypto';
+import { timingSafeEqual } from 'node:crypto';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
@@ -22,6 +24,8 @@ import { PATHS, type AuthContext } from './context';
 import { createCode } from './grants/store';
 import { intersect } from './grants/scopes';
 import { consentPage, errorPage, loginPage, sendPage, type FormContext } from './pages';
+import { clientAddress } from './client-address';
+import { LoginThrottle, waitText } from './login-throttle';
 import { CHALLENGE_PATTERN } from './pkce';
 import { randomToken } from './secrets';
 import { checkPassword, findUser, roleScopes } from './users';
@@ -96,6 +100,13 @@ export function authorizeRoutes(ctx: AuthContext): FastifyPluginAsyncZod {
   const issuer = config.baseUrl;
   const secureCookie = issuer.startsWith('https:');
   const action = PATHS.authorize;
+  const throttle = new LoginThrottle(redis, {
+    addressMaxFailures: config.LOGIN_ADDRESS_MAX_FAILURES,
+    windowSeconds: config.LOGIN_FAILURE_WINDOW_SECONDS,
+    userFreeFailures: config.LOGIN_USER_FREE_FAILURES,
+    userDelaySeconds: config.LOGIN_USER_DELAY_SECONDS,
+    userMaxDelaySeconds: config.LOGIN_USER_MAX_DELAY_SECONDS,
+  });
 
   const audit = (req: FastifyRequest, event: Omit<Parameters<typeof recordAudit>[1], 'requestId' | 'ip'>) =>
     recordAudit(pool, { ...event, requestId: req.id, ip: req.ip }).catch((err) => req.log.error({ err }, 'audit write failed'));
@@ -220,23 +231,31 @@ export function authorizeRoutes(ctx: AuthContext): FastifyPluginAsyncZod {
         if (step === 'login') {
           const username = (str('username') ?? '').trim().slice(0, 200);
           const password = str('password') ?? '';
-          // Per username, so a password-guessing run is cut off whatever address it comes from.
-          // (The typed username is never written to the audit trail: people type passwords there.)
-          const failKey = `vitalis:login-failures:${createHash('sha256').update(username.toLowerCase()).digest('base64url')}`;
-          const failures = Number((await redis.get(failKey)) ?? 0);
+          const address = clientAddress(req);
           const again = (error: string, status: number) =>
             sendPage(reply, { title: 'Sign in', status, body: loginPage(formContext(id, interaction), { error, username }), formTargets: formTargets(interaction) });
-          if (failures >= config.LOGIN_MAX_FAILURES) {
-            await audit(req, { action: 'user.login', outcome: 'failure', clientId: interaction.clientId, detail: { reason: 'too many failed attempts' } });
-            return again('Too many failed attempts for this username. Try again later.', 429);
+          // Counted before the password is checked (see login-throttle.ts). The typed username is
+          // never written to the audit trail: people type passwords there.
+          const attempt = await throttle.begin(address, username);
+          if (!attempt.allowed) {
+            if (attempt.first) {
+              const reason = attempt.by === 'address' ? 'too many failed sign-ins from this address' : 'this username must wait after failed sign-ins';
+              await audit(req, { action: 'user.login', outcome: 'failure', clientId: interaction.clientId, detail: { reason, retry_after: attempt.retryAfter } });
+            }
+            reply.header('retry-after', String(attempt.retryAfter));
+            return again(
+              attempt.by === 'address'
+                ? `Too many failed sign-ins from your network. Try again in ${waitText(attempt.retryAfter)}.`
+                : `Too many failed sign-ins for this username. Wait ${waitText(attempt.retryAfter)}, then try again.`,
+              429,
+            );
           }
           const user = username && password ? await checkPassword(pool, username, password) : undefined;
           if (!user) {
-            await redis.multi().incr(failKey).expire(failKey, config.LOGIN_FAILURE_WINDOW_SECONDS).exec();
             await audit(req, { action: 'user.login', outcome: 'failure', clientId: interaction.clientId, detail: { reason: 'wrong username or password' } });
             return again('The username or password is incorrect.', 400);
           }
-          await redis.del(failKey);
+          await throttle.succeeded(address, username);
           await audit(req, { action: 'user.login', outcome: 'success', clientId: interaction.clientId, subject: user.userId });
           const granted = intersect(interaction.scopes, roleScopes(user.roles));
           if (granted.length === 0) {
