@@ -6,6 +6,7 @@
 import * as oidc from 'openid-client';
 import { decodeJwt } from 'jose';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { initialAccessToken } from '../../helpers/auth';
 import { startGateway, type RunningGateway } from '../../helpers/gateway';
 import { Browser, DEMO_PASSWORDS, REDIRECT_URI, hiddenFields, pkcePair, registerCodeClient, signInAndConsent, type CodeClient } from './support';
 
@@ -174,14 +175,17 @@ describe('authorization request errors (RFC 6749 §4.1.2.1)', () => {
   });
   it('response_type token is unsupported', async () => expectRedirectError({ ...valid(), response_type: 'token' }, 'unsupported_response_type'));
   it('an unknown scope is invalid_scope', async () => expectRedirectError({ ...valid(), scope: 'read:vitals root' }, 'invalid_scope'));
-  it('a client not registered for authorization_code is unauthorized_client', async () => {
+  it('a client not registered for authorization_code gets an error page (unauthorized_client), never a redirect, even one an operator vouched for', async () => {
     const res = await fetch(`${gw.url}/api/auth/register`, {
       method: 'POST',
-      headers: { 'content-type': 'application/json' },
+      headers: { 'content-type': 'application/json', authorization: `Bearer ${await initialAccessToken('system')}` },
       body: JSON.stringify({ client_name: 'machine', grant_types: ['client_credentials'], redirect_uris: [REDIRECT_URI], scope: 'read:vitals' }),
     });
     const machine = (await res.json()) as { client_id: string };
-    await expectRedirectError({ ...valid(), client_id: machine.client_id }, 'unauthorized_client');
+    const page = await fetch(authorizeUrl({ ...valid(), client_id: machine.client_id }), { redirect: 'manual' });
+    expect(page.status).toBe(400);
+    expect(page.headers.get('location')).toBeNull();
+    expect(await page.text()).toContain('unauthorized_client');
   });
 
   it('an unknown client gets an error page, never a redirect', async () => {

@@ -631,7 +631,7 @@ export interface paths {
         };
         /**
          * Authorization endpoint (authorization code + PKCE S256): shows the login page
-         * @description Answers the HTML login page (200), an HTML error page when the client or redirect URI is invalid (400), or 303 to the redirect URI with an OAuth error.
+         * @description Answers the HTML login page (200), an HTML error page (400) when the client or redirect URI is invalid, when the client is not registered for authorization_code, or for any error of a client that registered itself (its redirect URIs are not trusted), or else 303 to the redirect URI with an OAuth error.
          */
         get: {
             parameters: {
