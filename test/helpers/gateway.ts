@@ -33,12 +33,15 @@ export async function startGateway(overrides: Record<string, string> = {}): Prom
     LOG_LEVEL: testEnv.LOG_LEVEL,
     PORT: '8080',
     // Every test speaks from 127.0.0.1 (and the demo users are shared by every test file and run):
-    // one address's refusal-audit budget or sign-in failures, or a demo user's failure count, would
-    // be shared by the whole suite. The tests of these limits set small ones and use addresses
-    // (test/helpers/http-from.ts) and users of their own.
+    // one address's refusal-audit budget, sign-in failures or request rate limits, or a demo
+    // user's failure count, would be shared by the whole suite. The tests of these limits set
+    // small ones and use addresses (test/helpers/http-from.ts) and users of their own.
     REFUSAL_AUDIT_LIMIT: '1000000',
     LOGIN_ADDRESS_MAX_FAILURES: '1000000',
     LOGIN_USER_FREE_FAILURES: '1000000',
+    OAUTH_ADDRESS_RATE_LIMIT: '1000000',
+    OAUTH_CLIENT_RATE_LIMIT: '1000000',
+    MCP_ANONYMOUS_SESSION_LIMIT: '1000000',
     ...overrides,
   };
   const parsed = parseConfig(gatewayConfigShape, env);

@@ -83,6 +83,17 @@ export const gatewayConfigShape = {
   /** Token refusals one client address may record in the audit trail per window (then one summary row). */
   REFUSAL_AUDIT_LIMIT: positiveInt(100),
   REFUSAL_AUDIT_WINDOW_SECONDS: positiveInt(60),
+  /**
+   * Request rate limits (auth/rate-limits.ts, Redis, shared by every instance). The token,
+   * introspection and revocation endpoints (each costs a scrypt hash): requests per client address
+   * per window, one budget for the three.
+   */
+  OAUTH_ADDRESS_RATE_LIMIT: positiveInt(120),
+  /** Token requests per authenticated client per window, whatever address they come from. */
+  OAUTH_CLIENT_RATE_LIMIT: positiveInt(120),
+  OAUTH_RATE_WINDOW_SECONDS: positiveInt(60),
+  /** A token with a kid this instance does not know reloads the signing keys from PostgreSQL at most once per this many seconds. */
+  KEY_RELOAD_COOLDOWN_SECONDS: positiveInt(10),
   /** Seed the demo users (doctor, nurse, reception, patient, admin) at start; off by default in production. */
   DEMO_USERS_ENABLED: z.string().optional(),
   /**
@@ -122,6 +133,9 @@ export const gatewayConfigShape = {
   MCP_SESSION_IDLE_SECONDS: positiveInt(1_800),
   /** Most MCP sessions one gateway holds at once (initialize beyond it answers 503). */
   MCP_MAX_SESSIONS: positiveInt(1_000),
+  /** MCP sessions created by an initialize without a token, per client address per window (429 beyond). */
+  MCP_ANONYMOUS_SESSION_LIMIT: positiveInt(30),
+  MCP_ANONYMOUS_SESSION_WINDOW_SECONDS: positiveInt(600),
   /** How long MCP stream events stay replayable (Last-Event-ID) in Redis. */
   MCP_EVENT_TTL_SECONDS: positiveInt(3_600),
   /** Browser origins allowed to call the MCP endpoint besides the gateway's own (comma-separated). */

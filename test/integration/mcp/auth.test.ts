@@ -7,6 +7,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { StreamableHTTPError } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { startGateway, type RunningGateway } from '../../helpers/gateway';
+import { fetchFrom, randomLoopbackAddress } from '../../helpers/http-from';
 import { uid, waitFor } from '../vitals/support';
 import { connect, rawInitialize, rpc, rpcResult, tokenFor } from './support';
 
@@ -216,6 +217,34 @@ describe('limits', () => {
       expect(small.app.mcpSessions.get(second)).toBeDefined();
       await stream.body?.cancel();
       expect((await rawInitialize(small.url)).length).toBeGreaterThan(0); // room again
+    } finally {
+      await small.close();
+    }
+  });
+
+  it('sessions opened without a token are limited per client address (429 problem with Retry-After); with a token, or from elsewhere, they are not', async () => {
+    const small = await startGateway({ MCP_ANONYMOUS_SESSION_LIMIT: '2', MCP_ANONYMOUS_SESSION_WINDOW_SECONDS: '3600' });
+    try {
+      const address = randomLoopbackAddress();
+      const initialize = (from: string, headers: Record<string, string> = {}) =>
+        fetchFrom(from, small.url + '/.well-known/mcp', {
+          method: 'POST',
+          headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', 'mcp-protocol-version': '2025-06-18', ...headers },
+          body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'x', version: '1' } } }),
+        });
+      expect((await initialize(address)).status).toBe(200);
+      expect((await initialize(address)).status).toBe(200);
+      const before = small.app.mcpSessions.size;
+      const third = await initialize(address);
+      expect(third.status).toBe(429);
+      const retryAfter = Number(third.headers.get('retry-after'));
+      expect(retryAfter).toBeGreaterThan(0);
+      expect(third.headers.get('content-type')).toMatch(/^application\/problem\+json/);
+      expect(await third.json()).toMatchObject({ status: 429, type: `${small.url}/errors/rate-limited`, retry_after: retryAfter });
+      expect(small.app.mcpSessions.size).toBe(before); // nothing was created
+      const withToken = await tokenFor(small.url, ['read:vitals']);
+      expect((await initialize(address, bearer(withToken.token))).status).toBe(200);
+      expect((await initialize(randomLoopbackAddress())).status).toBe(200);
     } finally {
       await small.close();
     }

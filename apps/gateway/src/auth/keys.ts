@@ -3,6 +3,9 @@
  * encrypted (AES-256-GCM, key derived from KEY_ENCRYPTION_SECRET). Rotation retires the active
  * key (it keeps verifying tokens it signed until they expire) and creates a new one.
  * Every gateway instance reads the same keys, so any instance verifies any instance's tokens.
+ * A kid this instance does not know (another instance rotated) is looked up in PostgreSQL, at most
+ * once per `reloadCooldownMs` (KEY_RELOAD_COOLDOWN_SECONDS): a flood of tokens with made-up kids
+ * costs one query per cool-down, not one each; requests arriving during a reload share it.
  */
 import { createCipheriv, createDecipheriv, createHash, randomBytes } from 'node:crypto';
 import { exportJWK, generateKeyPair, importJWK, calculateJwkThumbprint, type JWK, type CryptoKey } from 'jose';
@@ -43,10 +46,14 @@ export class KeyStore {
   #verifyKeys = new Map<string, CryptoKey>();
   #published: JWK[] = [];
   #signing: SigningKey | undefined;
+  #lastUnknownKidReload = Number.NEGATIVE_INFINITY;
+  #reloading: Promise<void> | undefined;
 
   constructor(
     private readonly pool: Pool,
     private readonly secret: string,
+    /** Least time between two reloads for unknown kids. */
+    private readonly reloadCooldownMs = 10_000,
   ) {}
 
   /** Loads keys, creating the first one on a fresh database. */
@@ -87,9 +94,22 @@ export class KeyStore {
     return this.#signing;
   }
 
-  /** The public key for a kid; refreshes once from the database for a kid another instance just made. */
+  /**
+   * The public key for a kid. An unknown kid (another instance may just have made it) reloads the
+   * keys from the database, unless a reload is under way (then it waits for that one) or the last
+   * one was less than the cool-down ago (then the kid is unknown: the token is refused).
+   */
   async verifyKey(kid: string): Promise<CryptoKey | undefined> {
-    if (!this.#verifyKeys.has(kid)) await this.refreshVerifyKeys();
+    if (!this.#verifyKeys.has(kid)) {
+      if (this.#reloading) await this.#reloading;
+      else if (Date.now() - this.#lastUnknownKidReload >= this.reloadCooldownMs) {
+        this.#lastUnknownKidReload = Date.now();
+        this.#reloading = this.refreshVerifyKeys().finally(() => {
+          this.#reloading = undefined;
+        });
+        await this.#reloading;
+      }
+    }
     return this.#verifyKeys.get(kid);
   }
 
