@@ -1,7 +1,7 @@
 /**
  * The MCP endpoint's HTTP contract against a real gateway: anonymous handshake and listing; 401
  * with WWW-Authenticate resource_metadata (and an RFC 9457 body) for patient data without a valid
- * token; 403 insufficient_scope; sessions bound to their subject; revocation at once; the SDK
+ * token; 403 insufficient_scope; sessions bound to their subject and client; revocation at once; the SDK
  * client seeing the 401; foreign browser origins refused; the route in the OpenAPI document.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -9,7 +9,7 @@ import { StreamableHTTPError } from '@modelcontextprotocol/sdk/client/streamable
 import { startGateway, type RunningGateway } from '../../helpers/gateway';
 import { fetchFrom, randomLoopbackAddress } from '../../helpers/http-from';
 import { uid, waitFor } from '../vitals/support';
-import { connect, rawInitialize, rpc, rpcResult, tokenFor } from './support';
+import { connect, rawInitialize, rpc, rpcResult, tokenFor, userTokenFor } from './support';
 
 let gw: RunningGateway;
 let reader: { token: string; client: { client_id: string } };
@@ -174,6 +174,25 @@ describe('sessions', () => {
     expect(ok.result.structuredContent).toMatchObject({ client_id: reader.client.client_id });
   });
 
+  it('are bound to the client too: the same user through another client gets 403 (and a new token through the same client continues)', async () => {
+    const viaA = await userTokenFor(gw.url, 'doctor', ['read:vitals', 'read:patients'], 'MCP host A');
+    const viaB = await userTokenFor(gw.url, 'doctor', ['read:vitals', 'read:patients'], 'MCP host B');
+    const sid = await rawInitialize(gw.url, bearer(viaA.token));
+    const h = { 'mcp-session-id': sid };
+    for (const message of [call(2, 'whoami'), { id: 3, method: 'tools/list' }]) {
+      const otherClient = await rpc(gw.url, message, { ...h, ...bearer(viaB.token) });
+      expect(otherClient.status).toBe(403);
+      expect(await otherClient.json()).toMatchObject({ status: 403, detail: expect.stringContaining('another subject or client') });
+    }
+    const stream = await fetch(gw.url + '/.well-known/mcp', { headers: { ...h, ...bearer(viaB.token), accept: 'text/event-stream', 'mcp-protocol-version': '2025-06-18' } });
+    expect(stream.status).toBe(403);
+    await stream.body?.cancel();
+    const renewed = await userTokenFor(gw.url, 'doctor', ['read:vitals', 'read:patients'], viaA.client); // the same user, the same client
+    expect(renewed.token).not.toBe(viaA.token);
+    const ok = await rpcResult(await rpc(gw.url, call(4, 'whoami'), { ...h, ...bearer(renewed.token) }));
+    expect(ok.result.structuredContent).toMatchObject({ sub: 'usr-demo-doctor', client_id: viaA.clientId });
+  });
+
   it('an unknown session id is 404, a request without one that is not initialize is 400, DELETE ends a session', async () => {
     const unknown = await rpc(gw.url, { id: 1, method: 'tools/list' }, { 'mcp-session-id': '00000000-0000-4000-8000-000000000000' });
     expect(unknown.status).toBe(404);
@@ -255,15 +274,29 @@ describe('limits', () => {
     const id = `test-${uid()}`;
     const x = new SessionStore(gw.deps.redis, 60, 'instance-x');
     const y = new SessionStore(gw.deps.redis, 60, 'instance-y');
-    expect(await x.save(id, { subject: 'alice', subscriptions: ['vitalis://patients/p1/vitals'] })).toBe(true);
+    const binding = { subject: 'alice', clientId: 'cli_alice_app' };
+    expect(await x.save(id, { binding, subscriptions: ['vitalis://patients/p1/vitals'] })).toBe(true);
     await y.claim(id);
-    expect(await x.save(id, { subject: 'alice', subscriptions: [] })).toBe(false);
+    expect(await x.save(id, { binding, subscriptions: [] })).toBe(false);
     expect(await x.touch(id)).toBe(false);
     expect(await x.lostAmong([id])).toEqual([id]);
     expect(await y.lostAmong([id])).toEqual([]);
-    expect(await y.load(id)).toEqual({ subject: 'alice', subscriptions: ['vitalis://patients/p1/vitals'] });
+    expect(await y.load(id)).toEqual({ binding, subscriptions: ['vitalis://patients/p1/vitals'] });
     await y.remove(id);
     expect(await y.load(id)).toBeUndefined();
+  });
+
+  it('a record bound to a subject without its client (an older gateway\'s) is not taken over: the session is gone (404)', async () => {
+    const id = `legacy-${uid()}`;
+    await gw.deps.redis.set(`vitalis:mcp:session:${id}`, JSON.stringify({ subject: reader.client.client_id, subscriptions: [] }), 'EX', 60);
+    try {
+      const res = await rpc(gw.url, { id: 1, method: 'tools/list' }, { 'mcp-session-id': id, ...bearer(reader.token) });
+      expect(res.status).toBe(404);
+      expect(await res.json()).toMatchObject({ error: { code: -32001 } });
+      expect(gw.app.mcpSessions.get(id)).toBeUndefined();
+    } finally {
+      await gw.deps.redis.del(`vitalis:mcp:session:${id}`);
+    }
   });
 });
 

@@ -49,7 +49,7 @@ const description = (verb: string) =>
   'Authorization per the MCP authorization spec: initialize, ping and listing (tools, resources, templates) are anonymous; tools/call, resources/read of vitalis:// and ' +
   'resources/subscribe need a Bearer token with the tool\'s scopes (the same as the equivalent REST route). Without a valid token: 401 with ' +
   '`WWW-Authenticate: Bearer realm="vitalis", resource_metadata=".../.well-known/oauth-protected-resource"`; lacking a scope: 403 `error="insufficient_scope"`. ' +
-  'A session (Mcp-Session-Id) is bound to the first subject that authenticates on it. ' +
+  'A session (Mcp-Session-Id) is bound to the subject and client of the first token that authenticates on it. ' +
   'Sessions opened without a token are rate-limited per client address (429 with Retry-After).';
 
 /** Wrapped with fastify-plugin so `app.mcpSessions` is visible on the root instance. */
@@ -83,7 +83,7 @@ export function mcpRoutes(deps: GatewayDeps, hub: LiveHub) {
         if (!session && !record) return rpcError(req, reply, 404, -32001, 'Session not found: initialize a new session.');
       }
       const need: AccessNeed = req.method === 'POST' ? needOfBody(body, TOOL_SCOPES) : { token: false, scopes: [], what: [req.method] };
-      const principal = await authenticate(app, req, need, session?.subject ?? record?.subject);
+      const principal = await authenticate(app, req, need, session?.binding ?? record?.binding);
       if (!session && record) session = registry.get(sessionId as string) ?? (await registry.adopt(sessionId as string, record, principal));
 
       if (!session) {

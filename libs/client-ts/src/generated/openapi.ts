@@ -52,7 +52,7 @@ export interface paths {
         };
         /**
          * MCP: the session's server-to-client SSE stream (notifications; Last-Event-ID resumes)
-         * @description GET the stream of the Model Context Protocol server (Streamable HTTP, protocol 2025-06-18 and later; any MCP client works). Authorization per the MCP authorization spec: initialize, ping and listing (tools, resources, templates) are anonymous; tools/call, resources/read of vitalis:// and resources/subscribe need a Bearer token with the tool's scopes (the same as the equivalent REST route). Without a valid token: 401 with `WWW-Authenticate: Bearer realm="vitalis", resource_metadata=".../.well-known/oauth-protected-resource"`; lacking a scope: 403 `error="insufficient_scope"`. A session (Mcp-Session-Id) is bound to the first subject that authenticates on it. Sessions opened without a token are rate-limited per client address (429 with Retry-After).
+         * @description GET the stream of the Model Context Protocol server (Streamable HTTP, protocol 2025-06-18 and later; any MCP client works). Authorization per the MCP authorization spec: initialize, ping and listing (tools, resources, templates) are anonymous; tools/call, resources/read of vitalis:// and resources/subscribe need a Bearer token with the tool's scopes (the same as the equivalent REST route). Without a valid token: 401 with `WWW-Authenticate: Bearer realm="vitalis", resource_metadata=".../.well-known/oauth-protected-resource"`; lacking a scope: 403 `error="insufficient_scope"`. A session (Mcp-Session-Id) is bound to the subject and client of the first token that authenticates on it. Sessions opened without a token are rate-limited per client address (429 with Retry-After).
          */
         get: {
             parameters: {
@@ -83,7 +83,7 @@ export interface paths {
         put?: never;
         /**
          * MCP: send JSON-RPC messages (initialize, tools/list, tools/call, resources/read, resources/subscribe...)
-         * @description POST to the Model Context Protocol server (Streamable HTTP, protocol 2025-06-18 and later; any MCP client works). Authorization per the MCP authorization spec: initialize, ping and listing (tools, resources, templates) are anonymous; tools/call, resources/read of vitalis:// and resources/subscribe need a Bearer token with the tool's scopes (the same as the equivalent REST route). Without a valid token: 401 with `WWW-Authenticate: Bearer realm="vitalis", resource_metadata=".../.well-known/oauth-protected-resource"`; lacking a scope: 403 `error="insufficient_scope"`. A session (Mcp-Session-Id) is bound to the first subject that authenticates on it. Sessions opened without a token are rate-limited per client address (429 with Retry-After).
+         * @description POST to the Model Context Protocol server (Streamable HTTP, protocol 2025-06-18 and later; any MCP client works). Authorization per the MCP authorization spec: initialize, ping and listing (tools, resources, templates) are anonymous; tools/call, resources/read of vitalis:// and resources/subscribe need a Bearer token with the tool's scopes (the same as the equivalent REST route). Without a valid token: 401 with `WWW-Authenticate: Bearer realm="vitalis", resource_metadata=".../.well-known/oauth-protected-resource"`; lacking a scope: 403 `error="insufficient_scope"`. A session (Mcp-Session-Id) is bound to the subject and client of the first token that authenticates on it. Sessions opened without a token are rate-limited per client address (429 with Retry-After).
          */
         post: {
             parameters: {
@@ -128,7 +128,7 @@ export interface paths {
         };
         /**
          * MCP: end a session
-         * @description DELETE a session of the Model Context Protocol server (Streamable HTTP, protocol 2025-06-18 and later; any MCP client works). Authorization per the MCP authorization spec: initialize, ping and listing (tools, resources, templates) are anonymous; tools/call, resources/read of vitalis:// and resources/subscribe need a Bearer token with the tool's scopes (the same as the equivalent REST route). Without a valid token: 401 with `WWW-Authenticate: Bearer realm="vitalis", resource_metadata=".../.well-known/oauth-protected-resource"`; lacking a scope: 403 `error="insufficient_scope"`. A session (Mcp-Session-Id) is bound to the first subject that authenticates on it. Sessions opened without a token are rate-limited per client address (429 with Retry-After).
+         * @description DELETE a session of the Model Context Protocol server (Streamable HTTP, protocol 2025-06-18 and later; any MCP client works). Authorization per the MCP authorization spec: initialize, ping and listing (tools, resources, templates) are anonymous; tools/call, resources/read of vitalis:// and resources/subscribe need a Bearer token with the tool's scopes (the same as the equivalent REST route). Without a valid token: 401 with `WWW-Authenticate: Bearer realm="vitalis", resource_metadata=".../.well-known/oauth-protected-resource"`; lacking a scope: 403 `error="insufficient_scope"`. A session (Mcp-Session-Id) is bound to the subject and client of the first token that authenticates on it. Sessions opened without a token are rate-limited per client address (429 with Retry-After).
          */
         delete: {
             parameters: {
