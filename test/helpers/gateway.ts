@@ -38,9 +38,16 @@ export async function startGateway(overrides: Record<string, string> = {}, optio
     KAFKA_BROKERS: testEnv.KAFKA_BROKERS.join(','),
     LOG_LEVEL: testEnv.LOG_LEVEL,
     PORT: '8080',
-    // Every test speaks from 127.0.0.1: one address's refusal-audit budget would be shared by the
-    // whole suite. The budget's own test sets a small one and uses addresses of its own.
+    // Every test speaks from 127.0.0.1 (and the demo users are shared by every test file and run):
+    // one address's refusal-audit budget, sign-in failures or request rate limits, or a demo
+    // user's failure count, would be shared by the whole suite. The tests of these limits set
+    // small ones and use addresses (test/helpers/http-from.ts) and users of their own.
     REFUSAL_AUDIT_LIMIT: '1000000',
+    LOGIN_ADDRESS_MAX_FAILURES: '1000000',
+    LOGIN_USER_FREE_FAILURES: '1000000',
+    OAUTH_ADDRESS_RATE_LIMIT: '1000000',
+    OAUTH_CLIENT_RATE_LIMIT: '1000000',
+    MCP_ANONYMOUS_SESSION_LIMIT: '1000000',
     ...overrides,
   };
   const parsed = parseConfig(gatewayConfigShape, env);

@@ -80,12 +80,29 @@ export const gatewayConfigShape = {
   AUTH_CODE_TTL_SECONDS: positiveInt(60),
   /** How long a login/consent interaction may stay open. */
   INTERACTION_TTL_SECONDS: positiveInt(600),
-  /** Failed logins per username per window before the login form refuses further attempts. */
-  LOGIN_MAX_FAILURES: positiveInt(10),
+  /** Login throttling (auth/login-throttle.ts): failed sign-ins one client address may make per window; past it that address is refused until the window ends. */
+  LOGIN_ADDRESS_MAX_FAILURES: positiveInt(20),
+  /** The address window; also how long a username's failure count lives after its latest failure. */
   LOGIN_FAILURE_WINDOW_SECONDS: positiveInt(900),
+  /** Failed sign-ins on one username (from any address) before each further attempt must wait (a slow-down, never a lock). */
+  LOGIN_USER_FREE_FAILURES: positiveInt(5),
+  /** The first such wait; it doubles with every further failure, up to LOGIN_USER_MAX_DELAY_SECONDS. */
+  LOGIN_USER_DELAY_SECONDS: positiveInt(1),
+  LOGIN_USER_MAX_DELAY_SECONDS: positiveInt(60),
   /** Token refusals one client address may record in the audit trail per window (then one summary row). */
   REFUSAL_AUDIT_LIMIT: positiveInt(100),
   REFUSAL_AUDIT_WINDOW_SECONDS: positiveInt(60),
+  /**
+   * Request rate limits (auth/rate-limits.ts, Redis, shared by every instance). The token,
+   * introspection and revocation endpoints (each costs a scrypt hash): requests per client address
+   * per window, one budget for the three.
+   */
+  OAUTH_ADDRESS_RATE_LIMIT: positiveInt(120),
+  /** Token requests per authenticated client per window, whatever address they come from. */
+  OAUTH_CLIENT_RATE_LIMIT: positiveInt(120),
+  OAUTH_RATE_WINDOW_SECONDS: positiveInt(60),
+  /** A token with a kid this instance does not know reloads the signing keys from PostgreSQL at most once per this many seconds. */
+  KEY_RELOAD_COOLDOWN_SECONDS: positiveInt(10),
   /** Seed the demo users (doctor, nurse, reception, patient, admin) at start; off by default in production. */
   DEMO_USERS_ENABLED: z.string().optional(),
   /**
@@ -150,6 +167,9 @@ export const gatewayConfigShape = {
   MCP_SESSION_IDLE_SECONDS: positiveInt(1_800),
   /** Most MCP sessions one gateway holds at once (initialize beyond it answers 503). */
   MCP_MAX_SESSIONS: positiveInt(1_000),
+  /** MCP sessions created by an initialize without a token, per client address per window (429 beyond). */
+  MCP_ANONYMOUS_SESSION_LIMIT: positiveInt(30),
+  MCP_ANONYMOUS_SESSION_WINDOW_SECONDS: positiveInt(600),
   /** How long MCP stream events stay replayable (Last-Event-ID) in Redis. */
   MCP_EVENT_TTL_SECONDS: positiveInt(3_600),
   /** Browser origins allowed to call the MCP endpoint besides the gateway's own (comma-separated). */

@@ -68,8 +68,15 @@ export class OAuthError extends VitalisError {
     readonly status: number,
     readonly error: string,
     readonly description?: string,
+    readonly headers: Headers = new Headers(),
   ) {
     super(`${status} ${error}${description ? `: ${description}` : ''}`);
+  }
+
+  /** Seconds to wait when the endpoint is rate-limiting (429 `temporarily_unavailable`), from Retry-After. */
+  get retryAfter(): number | null {
+    const v = this.headers.get('retry-after');
+    return v === null ? null : Number(v);
   }
 }
 
@@ -94,7 +101,7 @@ export async function errorFromResponse(res: Response): Promise<VitalisError> {
     body = undefined;
   }
   if (isRecord(body) && typeof body.error === 'string' && body.type === undefined) {
-    return new OAuthError(res.status, body.error, typeof body.error_description === 'string' ? body.error_description : undefined);
+    return new OAuthError(res.status, body.error, typeof body.error_description === 'string' ? body.error_description : undefined, res.headers);
   }
   const problem: Problem = isRecord(body) && typeof body.type === 'string'
     ? (body as Problem)

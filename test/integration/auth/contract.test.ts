@@ -3,6 +3,7 @@
  */
 import { SignJWT, generateKeyPair, decodeJwt } from 'jose';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { fetchFrom, randomLoopbackAddress } from '../../helpers/http-from';
 import { startGateway, type RunningGateway } from '../../helpers/gateway';
 import { clientCredentialsToken, registerClient, type RegisteredClient } from '../../helpers/auth';
 
@@ -212,15 +213,15 @@ describe('sandbox', () => {
   it('issues read-only demo credentials, then 429 with Retry-After over the limit', async () => {
     const sb = await startGateway({ SANDBOX_RATE_LIMIT: '2', SANDBOX_RATE_WINDOW_SECONDS: '3600' });
     try {
-      await sb.deps.redis.del(...(await sb.deps.redis.keys('vitalis:sandbox:127.0.0.1:*')), 'vitalis:none');
-      const first = await fetch(`${sb.url}/api/v1/sandbox`, { method: 'POST' });
+      const address = randomLoopbackAddress(); // a counter of its own in the shared Redis
+      const first = await fetchFrom(address, `${sb.url}/api/v1/sandbox`, { method: 'POST' });
       expect(first.status).toBe(201);
       const creds = (await first.json()) as { access_token: string; client_id: string; scope: string };
       expect(creds.scope).toBe('read:appointments read:vitals');
       const who = await fetch(`${sb.url}/agent/identity`, { headers: { authorization: `Bearer ${creds.access_token}` } });
       expect(await who.json()).toMatchObject({ auth_method: 'sandbox', client_id: creds.client_id });
-      expect((await fetch(`${sb.url}/api/v1/sandbox`)).status).toBe(201); // GET works too
-      const limited = await fetch(`${sb.url}/api/v1/sandbox`, { method: 'POST' });
+      expect((await fetchFrom(address, `${sb.url}/api/v1/sandbox`)).status).toBe(201); // GET works too
+      const limited = await fetchFrom(address, `${sb.url}/api/v1/sandbox`, { method: 'POST' });
       expect(limited.status).toBe(429);
       expect(Number(limited.headers.get('retry-after'))).toBeGreaterThan(0);
       expect(limited.headers.get('content-type')).toMatch(/^application\/problem\+json/);

@@ -22,7 +22,8 @@ const JWT_TYPE = 'urn:ietf:params:oauth:token-type:jwt';
 let gw: RunningGateway;
 let gw2: RunningGateway;
 beforeAll(async () => {
-  gw = await startGateway();
+  // the sandbox's per-address window is shared by every test on this machine
+  gw = await startGateway({ SANDBOX_RATE_LIMIT: '1000000' });
   gw2 = await startGateway({ PUBLIC_BASE_URL: gw.url });
 });
 afterAll(async () => {

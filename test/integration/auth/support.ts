@@ -6,6 +6,7 @@ import { createHash, randomBytes } from 'node:crypto';
 import { expect } from 'vitest';
 import type { Role, Scope } from '@vitalis/schemas';
 import { initialAccessToken } from '../../helpers/auth';
+import { fetchFrom } from '../../helpers/http-from';
 
 export const DEMO_PASSWORDS = {
   doctor: 'doctor-demo-pass',
@@ -59,15 +60,17 @@ export function hiddenFields(html: string): Record<string, string> {
 export class Browser {
   cookies = new Map<string, string>();
 
+  /** `address`: a loopback address to speak from (test/helpers/http-from.ts); default 127.0.0.1. */
+  constructor(readonly address?: string) {}
+
   async request(url: string, init: { method?: string; form?: Record<string, string> } = {}): Promise<Response> {
     const headers: Record<string, string> = {};
     if (this.cookies.size > 0) headers.cookie = [...this.cookies].map(([k, v]) => `${k}=${v}`).join('; ');
-    const res = await fetch(url, {
-      method: init.method ?? (init.form ? 'POST' : 'GET'),
-      headers,
-      redirect: 'manual',
-      ...(init.form ? { body: new URLSearchParams(init.form) } : {}),
-    });
+    const method = init.method ?? (init.form ? 'POST' : 'GET');
+    const body = init.form ? new URLSearchParams(init.form) : undefined;
+    const res = this.address
+      ? await fetchFrom(this.address, url, { method, headers, ...(body ? { body } : {}) })
+      : await fetch(url, { method, headers, redirect: 'manual', ...(body ? { body } : {}) });
     for (const cookie of res.headers.getSetCookie()) {
       const [pair, ...attrs] = cookie.split(';');
       const [name, value] = [pair!.slice(0, pair!.indexOf('=')), pair!.slice(pair!.indexOf('=') + 1)];

@@ -1,14 +1,15 @@
 /**
  * The MCP endpoint's HTTP contract against a real gateway: anonymous handshake and listing; 401
  * with WWW-Authenticate resource_metadata (and an RFC 9457 body) for patient data without a valid
- * token; 403 insufficient_scope; sessions bound to their subject; revocation at once; the SDK
+ * token; 403 insufficient_scope; sessions bound to their subject and client; revocation at once; the SDK
  * client seeing the 401; foreign browser origins refused; the route in the OpenAPI document.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { StreamableHTTPError } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { startGateway, type RunningGateway } from '../../helpers/gateway';
+import { fetchFrom, randomLoopbackAddress } from '../../helpers/http-from';
 import { uid, waitFor } from '../vitals/support';
-import { connect, rawInitialize, rpc, rpcResult, tokenFor } from './support';
+import { connect, rawInitialize, rpc, rpcResult, tokenFor, userTokenFor } from './support';
 
 let gw: RunningGateway;
 let reader: { token: string; client: { client_id: string } };
@@ -173,6 +174,25 @@ describe('sessions', () => {
     expect(ok.result.structuredContent).toMatchObject({ client_id: reader.client.client_id });
   });
 
+  it('are bound to the client too: the same user through another client gets 403 (and a new token through the same client continues)', async () => {
+    const viaA = await userTokenFor(gw.url, 'doctor', ['read:vitals', 'read:patients'], 'MCP host A');
+    const viaB = await userTokenFor(gw.url, 'doctor', ['read:vitals', 'read:patients'], 'MCP host B');
+    const sid = await rawInitialize(gw.url, bearer(viaA.token));
+    const h = { 'mcp-session-id': sid };
+    for (const message of [call(2, 'whoami'), { id: 3, method: 'tools/list' }]) {
+      const otherClient = await rpc(gw.url, message, { ...h, ...bearer(viaB.token) });
+      expect(otherClient.status).toBe(403);
+      expect(await otherClient.json()).toMatchObject({ status: 403, detail: expect.stringContaining('another subject or client') });
+    }
+    const stream = await fetch(gw.url + '/.well-known/mcp', { headers: { ...h, ...bearer(viaB.token), accept: 'text/event-stream', 'mcp-protocol-version': '2025-06-18' } });
+    expect(stream.status).toBe(403);
+    await stream.body?.cancel();
+    const renewed = await userTokenFor(gw.url, 'doctor', ['read:vitals', 'read:patients'], viaA.client); // the same user, the same client
+    expect(renewed.token).not.toBe(viaA.token);
+    const ok = await rpcResult(await rpc(gw.url, call(4, 'whoami'), { ...h, ...bearer(renewed.token) }));
+    expect(ok.result.structuredContent).toMatchObject({ sub: 'usr-demo-doctor', client_id: viaA.clientId });
+  });
+
   it('an unknown session id is 404, a request without one that is not initialize is 400, DELETE ends a session', async () => {
     const unknown = await rpc(gw.url, { id: 1, method: 'tools/list' }, { 'mcp-session-id': '00000000-0000-4000-8000-000000000000' });
     expect(unknown.status).toBe(404);
@@ -221,20 +241,62 @@ describe('limits', () => {
     }
   });
 
+  it('sessions opened without a token are limited per client address (429 problem with Retry-After); with a token, or from elsewhere, they are not', async () => {
+    const small = await startGateway({ MCP_ANONYMOUS_SESSION_LIMIT: '2', MCP_ANONYMOUS_SESSION_WINDOW_SECONDS: '3600' });
+    try {
+      const address = randomLoopbackAddress();
+      const initialize = (from: string, headers: Record<string, string> = {}) =>
+        fetchFrom(from, small.url + '/.well-known/mcp', {
+          method: 'POST',
+          headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', 'mcp-protocol-version': '2025-06-18', ...headers },
+          body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'x', version: '1' } } }),
+        });
+      expect((await initialize(address)).status).toBe(200);
+      expect((await initialize(address)).status).toBe(200);
+      const before = small.app.mcpSessions.size;
+      const third = await initialize(address);
+      expect(third.status).toBe(429);
+      const retryAfter = Number(third.headers.get('retry-after'));
+      expect(retryAfter).toBeGreaterThan(0);
+      expect(third.headers.get('content-type')).toMatch(/^application\/problem\+json/);
+      expect(await third.json()).toMatchObject({ status: 429, type: `${small.url}/errors/rate-limited`, retry_after: retryAfter });
+      expect(small.app.mcpSessions.size).toBe(before); // nothing was created
+      const withToken = await tokenFor(small.url, ['read:vitals']);
+      expect((await initialize(address, bearer(withToken.token))).status).toBe(200);
+      expect((await initialize(randomLoopbackAddress())).status).toBe(200);
+    } finally {
+      await small.close();
+    }
+  });
+
   it('a stale holder cannot write the session record back once another instance claimed it', async () => {
     const { SessionStore } = await import('../../../apps/gateway/src/mcp/session-store');
     const id = `test-${uid()}`;
     const x = new SessionStore(gw.deps.redis, 60, 'instance-x');
     const y = new SessionStore(gw.deps.redis, 60, 'instance-y');
-    expect(await x.save(id, { subject: 'alice', subscriptions: ['vitalis://patients/p1/vitals'] })).toBe(true);
+    const binding = { subject: 'alice', clientId: 'cli_alice_app' };
+    expect(await x.save(id, { binding, subscriptions: ['vitalis://patients/p1/vitals'] })).toBe(true);
     await y.claim(id);
-    expect(await x.save(id, { subject: 'alice', subscriptions: [] })).toBe(false);
+    expect(await x.save(id, { binding, subscriptions: [] })).toBe(false);
     expect(await x.touch(id)).toBe(false);
     expect(await x.lostAmong([id])).toEqual([id]);
     expect(await y.lostAmong([id])).toEqual([]);
-    expect(await y.load(id)).toEqual({ subject: 'alice', subscriptions: ['vitalis://patients/p1/vitals'] });
+    expect(await y.load(id)).toEqual({ binding, subscriptions: ['vitalis://patients/p1/vitals'] });
     await y.remove(id);
     expect(await y.load(id)).toBeUndefined();
+  });
+
+  it('a record bound to a subject without its client (an older gateway\'s) is not taken over: the session is gone (404)', async () => {
+    const id = `legacy-${uid()}`;
+    await gw.deps.redis.set(`vitalis:mcp:session:${id}`, JSON.stringify({ subject: reader.client.client_id, subscriptions: [] }), 'EX', 60);
+    try {
+      const res = await rpc(gw.url, { id: 1, method: 'tools/list' }, { 'mcp-session-id': id, ...bearer(reader.token) });
+      expect(res.status).toBe(404);
+      expect(await res.json()).toMatchObject({ error: { code: -32001 } });
+      expect(gw.app.mcpSessions.get(id)).toBeUndefined();
+    } finally {
+      await gw.deps.redis.del(`vitalis:mcp:session:${id}`);
+    }
   });
 });
 

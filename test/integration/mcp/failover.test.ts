@@ -8,7 +8,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startGateway, type RunningGateway } from '../../helpers/gateway';
 import { numeric, startRig, uid, waitFor, type LiveRig } from '../live/support';
-import { liveEvents, openStream, rawInitialize, rpc, rpcResult, tokenFor } from './support';
+import { liveEvents, openStream, rawInitialize, rpc, rpcResult, tokenFor, userTokenFor } from './support';
 
 const PUBLIC = 'http://vitalis-mcp-failover.test'; // one issuer/audience for both instances
 let rig: LiveRig;
@@ -62,6 +62,29 @@ describe('MCP session takeover', () => {
     const who = await rpcResult(await rpc(b.address, { id: 3, method: 'tools/call', params: { name: 'whoami', arguments: {} } }, h));
     expect(who.result.structuredContent.scopes).toEqual(['read:vitals']);
     second.close();
+  });
+
+  it('takeover needs the session\'s own client too: the same user through another client takes nothing over', async () => {
+    const c = await startGateway({ LIVE_TOPIC: rig.topic, PUBLIC_BASE_URL: PUBLIC });
+    try {
+      const viaA = await userTokenFor(c.address, 'doctor', ['read:vitals'], 'MCP host A');
+      const viaB = await userTokenFor(c.address, 'doctor', ['read:vitals'], 'MCP host B');
+      const sid = await rawInitialize(c.address, { authorization: `Bearer ${viaA.token}` });
+      const otherClient = await rpc(b.address, { id: 2, method: 'tools/list' }, { authorization: `Bearer ${viaB.token}`, 'mcp-session-id': sid });
+      expect(otherClient.status).toBe(403);
+      await otherClient.body?.cancel();
+      expect(b.app.mcpSessions.get(sid)).toBeUndefined(); // nothing was taken over
+
+      const own = await rpcResult(await rpc(b.address, { id: 3, method: 'tools/call', params: { name: 'whoami', arguments: {} } }, { authorization: `Bearer ${viaA.token}`, 'mcp-session-id': sid }));
+      expect(own.result.structuredContent).toMatchObject({ sub: 'usr-demo-doctor', client_id: viaA.clientId });
+      expect(b.app.mcpSessions.get(sid)?.binding).toEqual({ subject: 'usr-demo-doctor', clientId: viaA.clientId });
+      // and on the instance that took it over, the other client is refused as well
+      const again = await rpc(b.address, { id: 4, method: 'tools/list' }, { authorization: `Bearer ${viaB.token}`, 'mcp-session-id': sid });
+      expect(again.status).toBe(403);
+      await again.body?.cancel();
+    } finally {
+      await c.close();
+    }
   });
 
   it('takeover needs the session\'s own subject; a bypassed holder drops its copy', async () => {

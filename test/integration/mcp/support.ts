@@ -8,6 +8,7 @@ import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/
 import type { Scope } from '@vitalis/schemas';
 import { clientCredentialsToken, registerClient, type RegisteredClient } from '../../helpers/auth';
 import { pumpSse } from '../../helpers/sse';
+import { DEMO_PASSWORDS, REDIRECT_URI, pkcePair, registerCodeClient, signInAndConsent, type CodeClient } from '../auth/support';
 
 export const MCP_PATH = '/.well-known/mcp';
 export const PROTOCOL_VERSION = '2025-06-18';
@@ -42,6 +43,25 @@ export async function connect(baseUrl: string, token?: string, opts: { onNotific
 export async function tokenFor(baseUrl: string, scopes: Scope[], name = 'vitalis-mcp-test'): Promise<{ client: RegisteredClient; token: string }> {
   const client = await registerClient(baseUrl, scopes, name);
   return { client, token: await clientCredentialsToken(baseUrl, client) };
+}
+
+/**
+ * A demo user's access token through the real login and consent pages, held by `via` (an
+ * authorization-code client, or the name of a fresh one: two calls with names give the same
+ * subject through two different clients).
+ */
+export async function userTokenFor(baseUrl: string, user: keyof typeof DEMO_PASSWORDS, scopes: Scope[], via: CodeClient | string = 'MCP host <test>'): Promise<{ client: CodeClient; clientId: string; token: string }> {
+  const client = typeof via === 'string' ? await registerCodeClient(baseUrl, scopes, { name: via }) : via;
+  const { verifier, challenge } = pkcePair();
+  const url = new URL(`${baseUrl}/api/auth/oauth2/authorize`);
+  for (const [k, v] of Object.entries({ response_type: 'code', client_id: client.client_id, redirect_uri: REDIRECT_URI, scope: scopes.join(' '), code_challenge: challenge, code_challenge_method: 'S256' })) url.searchParams.set(k, v);
+  const { location } = await signInAndConsent(url, user);
+  const res = await fetch(`${baseUrl}/api/auth/oauth2/token`, {
+    method: 'POST',
+    body: new URLSearchParams({ grant_type: 'authorization_code', code: location.searchParams.get('code')!, redirect_uri: REDIRECT_URI, code_verifier: verifier, client_id: client.client_id, client_secret: client.client_secret! }),
+  });
+  if (res.status !== 200) throw new Error(`token failed: ${res.status} ${await res.text()}`);
+  return { client, clientId: client.client_id, token: ((await res.json()) as { access_token: string }).access_token };
 }
 
 /** One JSON-RPC POST with fetch (no SDK), to look at the HTTP answer itself. */

@@ -111,6 +111,12 @@ describe('gateway auth configuration', () => {
   it('defaults', () => {
     const c = load({});
     expect(c).toMatchObject({ ACCESS_TOKEN_TTL_SECONDS: 900, REFRESH_TOKEN_TTL_SECONDS: 2_592_000, AUTH_CODE_TTL_SECONDS: 60, SANDBOX_TOKEN_TTL_SECONDS: 900, SANDBOX_RATE_LIMIT: 10, SANDBOX_RATE_WINDOW_SECONDS: 3_600, TRUSTED_ISSUERS: [], demoUsers: true });
+    // the production defaults of the throttles and rate limits (the auth README's configuration table)
+    expect(c).toMatchObject({
+      LOGIN_ADDRESS_MAX_FAILURES: 20, LOGIN_FAILURE_WINDOW_SECONDS: 900, LOGIN_USER_FREE_FAILURES: 5, LOGIN_USER_DELAY_SECONDS: 1, LOGIN_USER_MAX_DELAY_SECONDS: 60,
+      OAUTH_ADDRESS_RATE_LIMIT: 120, OAUTH_CLIENT_RATE_LIMIT: 120, OAUTH_RATE_WINDOW_SECONDS: 60, KEY_RELOAD_COOLDOWN_SECONDS: 10,
+      MCP_ANONYMOUS_SESSION_LIMIT: 30, MCP_ANONYMOUS_SESSION_WINDOW_SECONDS: 600,
+    });
   });
   it('TRUSTED_ISSUERS is a JSON list of issuers with exactly one key source', () => {
     expect(load({ TRUSTED_ISSUERS: '[{"issuer":"https://idp.example","jwks_uri":"https://idp.example/jwks"}]' }).TRUSTED_ISSUERS).toEqual([{ issuer: 'https://idp.example', jwks_uri: 'https://idp.example/jwks' }]);

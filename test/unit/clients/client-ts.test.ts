@@ -50,6 +50,9 @@ describe('errorFromResponse', () => {
     const o = (await errorFromResponse(new Response('{"error":"invalid_client","error_description":"no"}', { status: 401 }))) as OAuthError;
     expect(o).toBeInstanceOf(OAuthError);
     expect([o.error, o.description]).toEqual(['invalid_client', 'no']);
+    expect(o.retryAfter).toBeNull();
+    const slow = (await errorFromResponse(new Response('{"error":"temporarily_unavailable","error_description":"too many requests"}', { status: 429, headers: { 'retry-after': '12' } }))) as OAuthError;
+    expect([slow.status, slow.error, slow.retryAfter]).toEqual([429, 'temporarily_unavailable', 12]);
     const p = (await errorFromResponse(new Response('<html>bad gateway</html>', { status: 502, statusText: 'Bad Gateway' }))) as ProblemError;
     expect(p.problem).toMatchObject({ type: 'about:blank', status: 502, detail: '<html>bad gateway</html>' });
   });

@@ -3,25 +3,34 @@
  *
  * GET validates the request. Until the client and its exact redirect URI are known good, errors
  * are shown on an error page (never redirected: that would make us an open redirector); after
- * that they go back to the client (RFC 6749 §4.1.2.1) with `state` and `iss` (RFC 9207).
+ * that they go back to the client (RFC 6749 §4.1.2.1) with `state` and `iss` (RFC 9207), but only
+ * for a client someone vouched for (`vouchedFor`). A client that registered itself openly listed
+ * whatever redirect URIs it liked, so before the user has signed in its errors are shown on our
+ * own page too (RFC 9700 §4.11.2: an unauthenticated error redirect to an untrusted URI is an open
+ * redirector), and its login and consent pages say it is unverified and name its redirect host.
+ * A client not registered for authorization_code never causes a redirect at all.
  * A valid request becomes an *interaction* in Redis (TTL INTERACTION_TTL_SECONDS) and the login
  * page is shown. POST handles the login form, then the consent form. Each form carries the
  * interaction id and a CSRF token held in the interaction; a cookie named for the interaction
  * binds it to this browser. Both are compared in constant time; the CSRF token is replaced at login.
+ * Sign-in attempts are throttled per client address and slowed down per username before the
+ * password is checked (login-throttle.ts).
  *
  * Granted scopes = requested ∩ the client's registered scopes ∩ the user's role scopes.
  */
-import { createHash, timingSafeEqual } from 'node:crypto';
+import { timingSafeEqual } from 'node:crypto';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { recordAudit } from '@vitalis/audit';
 import type { Scope } from '@vitalis/schemas';
-import { GRANT_TYPES, findClient, parseScopes } from './clients';
+import { GRANT_TYPES, findClient, parseScopes, type Client } from './clients';
 import { PATHS, type AuthContext } from './context';
 import { createCode } from './grants/store';
 import { intersect } from './grants/scopes';
 import { consentPage, errorPage, loginPage, sendPage, type FormContext } from './pages';
+import { clientAddress } from './client-address';
+import { LoginThrottle, waitText } from './login-throttle';
 import { CHALLENGE_PATTERN } from './pkce';
 import { randomToken } from './secrets';
 import { checkPassword, findUser, roleScopes } from './users';
@@ -29,6 +38,8 @@ import { checkPassword, findUser, roleScopes } from './users';
 interface Interaction {
   clientId: string;
   clientName: string;
+  /** vouchedFor(client) when the request came in. */
+  vouched: boolean;
   redirectUri: string;
   state?: string;
   codeChallenge: string;
@@ -79,6 +90,15 @@ export function redirectWithParams(redirectUri: string, params: Record<string, s
   return url.toString();
 }
 
+/**
+ * Whether an operator vouches for the client, so its redirect URIs are trusted: registered with an
+ * initial access token or a software statement, or approved with a role (the admin API). A client
+ * that registered itself (open registration, the sandbox) is not, whatever it asked for.
+ */
+export function vouchedFor(client: Pick<Client, 'registration' | 'role'>): boolean {
+  return client.registration === 'initial_access_token' || client.registration === 'software_statement' || client.role !== null;
+}
+
 class ErrorPage extends Error {
   constructor(readonly title: string, readonly status: number, message: string) {
     super(message);
@@ -96,6 +116,13 @@ export function authorizeRoutes(ctx: AuthContext): FastifyPluginAsyncZod {
   const issuer = config.baseUrl;
   const secureCookie = issuer.startsWith('https:');
   const action = PATHS.authorize;
+  const throttle = new LoginThrottle(redis, {
+    addressMaxFailures: config.LOGIN_ADDRESS_MAX_FAILURES,
+    windowSeconds: config.LOGIN_FAILURE_WINDOW_SECONDS,
+    userFreeFailures: config.LOGIN_USER_FREE_FAILURES,
+    userDelaySeconds: config.LOGIN_USER_DELAY_SECONDS,
+    userMaxDelaySeconds: config.LOGIN_USER_MAX_DELAY_SECONDS,
+  });
 
   const audit = (req: FastifyRequest, event: Omit<Parameters<typeof recordAudit>[1], 'requestId' | 'ip'>) =>
     recordAudit(pool, { ...event, requestId: req.id, ip: req.ip }).catch((err) => req.log.error({ err }, 'audit write failed'));
@@ -103,7 +130,10 @@ export function authorizeRoutes(ctx: AuthContext): FastifyPluginAsyncZod {
   const save = (id: string, interaction: Interaction) =>
     redis.set(interactionKey(id), JSON.stringify(interaction), 'EX', config.INTERACTION_TTL_SECONDS);
 
-  const formContext = (id: string, i: Interaction): FormContext => ({ action, interaction: id, csrfToken: i.csrf, clientName: i.clientName });
+  const formContext = (id: string, i: Interaction): FormContext => ({
+    action, interaction: id, csrfToken: i.csrf, clientName: i.clientName,
+    ...(i.vouched ? {} : { unverifiedRedirectHost: new URL(i.redirectUri).host }),
+  });
   const formTargets = (i: Interaction) => [new URL(i.redirectUri).origin];
 
   const finish = (reply: FastifyReply, id: string, i: Interaction, params: Record<string, string | undefined>) => {
@@ -118,7 +148,7 @@ export function authorizeRoutes(ctx: AuthContext): FastifyPluginAsyncZod {
       schema: {
         tags: ['oauth'],
         summary: 'Authorization endpoint (authorization code + PKCE S256): shows the login page',
-        description: 'Answers the HTML login page (200), an HTML error page when the client or redirect URI is invalid (400), or 303 to the redirect URI with an OAuth error.',
+        description: 'Answers the HTML login page (200), an HTML error page (400) when the client or redirect URI is invalid, when the client is not registered for authorization_code, or for any error of a client that registered itself (its redirect URIs are not trusted), or else 303 to the redirect URI with an OAuth error.',
         produces: ['text/html'],
         querystring: authorizeQuery,
       },
@@ -140,16 +170,20 @@ export function authorizeRoutes(ctx: AuthContext): FastifyPluginAsyncZod {
         if (!client.redirectUris.includes(redirect.value)) {
           throw new ErrorPage('Invalid redirect', 400, 'The redirect_uri is not one the application registered, so you are not sent back to it.');
         }
+        // Its redirect URIs were never meant for redirects: it does not use this endpoint.
+        if (!client.grantTypes.includes(GRANT_TYPES.authorizationCode)) {
+          throw new ErrorPage('Invalid request', 400, 'The application that sent you here is not registered to sign users in (unauthorized_client).');
+        }
         const redirectUri = redirect.value;
         const state = one('state');
         const stateValue = !state.repeated && state.value && state.value.length <= MAX_STATE_LENGTH ? state.value : undefined;
+        const vouched = vouchedFor(client);
 
-        // 2. From here on, errors go back to the client.
+        // 2. From here on, errors go back to a client someone vouched for; an unverified client's are shown here.
         try {
           const repeated = Object.entries(q).find(([, v]) => Array.isArray(v));
           if (repeated) throw new RedirectError('invalid_request', `${repeated[0]} must not be repeated`);
           if (state.value && state.value.length > MAX_STATE_LENGTH) throw new RedirectError('invalid_request', 'state is too long');
-          if (!client.grantTypes.includes(GRANT_TYPES.authorizationCode)) throw new RedirectError('unauthorized_client', 'this client is not registered for authorization_code');
           const responseType = one('response_type').value;
           if (!responseType) throw new RedirectError('invalid_request', 'response_type is required');
           if (responseType !== 'code') throw new RedirectError('unsupported_response_type', 'only response_type=code is supported');
@@ -167,6 +201,7 @@ export function authorizeRoutes(ctx: AuthContext): FastifyPluginAsyncZod {
           const interaction: Interaction = {
             clientId: client.clientId,
             clientName: client.clientName,
+            vouched,
             redirectUri,
             ...(stateValue !== undefined ? { state: stateValue } : {}),
             codeChallenge: challenge,
@@ -179,7 +214,8 @@ export function authorizeRoutes(ctx: AuthContext): FastifyPluginAsyncZod {
           return sendPage(reply, { title: 'Sign in', body: loginPage(formContext(id, interaction)), formTargets: formTargets(interaction) });
         } catch (err) {
           if (!(err instanceof RedirectError)) throw err;
-          await audit(req, { action: 'authorization.refused', outcome: 'failure', clientId: client.clientId, detail: { error: err.code, reason: err.description } });
+          await audit(req, { action: 'authorization.refused', outcome: 'failure', clientId: client.clientId, detail: { error: err.code, reason: err.description, redirected: vouched } });
+          if (!vouched) return showError(reply, new ErrorPage('Invalid request', 400, `The application's request cannot be completed: ${err.description} (${err.code}).`));
           return reply.code(303).header('cache-control', 'no-store').redirect(
             redirectWithParams(redirectUri, { error: err.code, error_description: err.description, state: stateValue, iss: issuer }),
             303,
@@ -220,23 +256,31 @@ export function authorizeRoutes(ctx: AuthContext): FastifyPluginAsyncZod {
         if (step === 'login') {
           const username = (str('username') ?? '').trim().slice(0, 200);
           const password = str('password') ?? '';
-          // Per username, so a password-guessing run is cut off whatever address it comes from.
-          // (The typed username is never written to the audit trail: people type passwords there.)
-          const failKey = `vitalis:login-failures:${createHash('sha256').update(username.toLowerCase()).digest('base64url')}`;
-          const failures = Number((await redis.get(failKey)) ?? 0);
+          const address = clientAddress(req);
           const again = (error: string, status: number) =>
             sendPage(reply, { title: 'Sign in', status, body: loginPage(formContext(id, interaction), { error, username }), formTargets: formTargets(interaction) });
-          if (failures >= config.LOGIN_MAX_FAILURES) {
-            await audit(req, { action: 'user.login', outcome: 'failure', clientId: interaction.clientId, detail: { reason: 'too many failed attempts' } });
-            return again('Too many failed attempts for this username. Try again later.', 429);
+          // Counted before the password is checked (see login-throttle.ts). The typed username is
+          // never written to the audit trail: people type passwords there.
+          const attempt = await throttle.begin(address, username);
+          if (!attempt.allowed) {
+            if (attempt.first) {
+              const reason = attempt.by === 'address' ? 'too many failed sign-ins from this address' : 'this username must wait after failed sign-ins';
+              await audit(req, { action: 'user.login', outcome: 'failure', clientId: interaction.clientId, detail: { reason, retry_after: attempt.retryAfter } });
+            }
+            reply.header('retry-after', String(attempt.retryAfter));
+            return again(
+              attempt.by === 'address'
+                ? `Too many failed sign-ins from your network. Try again in ${waitText(attempt.retryAfter)}.`
+                : `Too many failed sign-ins for this username. Wait ${waitText(attempt.retryAfter)}, then try again.`,
+              429,
+            );
           }
           const user = username && password ? await checkPassword(pool, username, password) : undefined;
           if (!user) {
-            await redis.multi().incr(failKey).expire(failKey, config.LOGIN_FAILURE_WINDOW_SECONDS).exec();
             await audit(req, { action: 'user.login', outcome: 'failure', clientId: interaction.clientId, detail: { reason: 'wrong username or password' } });
             return again('The username or password is incorrect.', 400);
           }
-          await redis.del(failKey);
+          await throttle.succeeded(address, username);
           await audit(req, { action: 'user.login', outcome: 'success', clientId: interaction.clientId, subject: user.userId });
           const granted = intersect(interaction.scopes, roleScopes(user.roles));
           if (granted.length === 0) {

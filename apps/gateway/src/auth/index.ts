@@ -1,6 +1,8 @@
 /**
  * The auth plugin: loads signing keys, restores the revocation list into Redis, seeds the demo
- * users, installs the one enforcement hook for every route, and registers the OAuth routes:
+ * users, installs the one enforcement hook for every route, the request rate limits
+ * (`app.rateLimiter`, rate-limits.ts; the OAuth endpoints' per-address limit), and registers the
+ * OAuth routes:
  *
  *   discovery      /.well-known/oauth-protected-resource, oauth-authorization-server,
  *                  openid-configuration, jwks.json
@@ -27,8 +29,9 @@ import { KeyStore } from './keys';
 import { registrationRoutes } from './registration';
 import { RevocationList } from './revocation';
 import { revocationRoutes } from './revoke';
+import { rateLimitsPlugin } from './rate-limits';
 import { sandboxRoutes } from './sandbox';
-import { tokenEndpoint } from './token-endpoint';
+import { limitOAuthEndpoints, tokenEndpoint } from './token-endpoint';
 import { seedDemoUsers } from './users';
 import type { FastifyRequest } from 'fastify';
 import type { Scope } from '@vitalis/schemas';
@@ -58,7 +61,7 @@ declare module 'fastify' {
  */
 export function authPlugin(deps: GatewayDeps) {
   const plugin: FastifyPluginAsyncZod = async (app) => {
-    const keys = new KeyStore(deps.pool, deps.config.KEY_ENCRYPTION_SECRET);
+    const keys = new KeyStore(deps.pool, deps.config.KEY_ENCRYPTION_SECRET, deps.config.KEY_RELOAD_COOLDOWN_SECONDS * 1000);
     await keys.load();
     // Rotations and withdrawals by an operator reach this instance within one interval, no restart.
     keys.startRefresh(deps.config.SIGNING_KEY_REFRESH_SECONDS, (err) => deps.logger.error({ err }, 'signing key refresh failed; keeping the keys loaded before'));
@@ -80,6 +83,8 @@ export function authPlugin(deps: GatewayDeps) {
 
     await app.register(formbody);
     app.addHook('onRequest', authGuard(bearer));
+    await app.register(rateLimitsPlugin(deps));
+    limitOAuthEndpoints(app, ctx);
     for (const routes of [discoveryRoutes, registrationRoutes, adminRoutes, authorizeRoutes, tokenEndpoint, revocationRoutes, identityRoutes, sandboxRoutes]) {
       await app.register(routes(ctx));
     }

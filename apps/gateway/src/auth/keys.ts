@@ -6,6 +6,9 @@
  * keys and reloads them every SIGNING_KEY_REFRESH_SECONDS (`startRefresh`), so a rotation or a
  * withdrawal reaches every instance without a restart: it signs with the new key, and refuses
  * tokens of a withdrawn one, within one refresh interval.
+ * A kid this instance does not know (another instance rotated) is looked up in PostgreSQL, at most
+ * once per `reloadCooldownMs` (KEY_RELOAD_COOLDOWN_SECONDS): a flood of tokens with made-up kids
+ * costs one query per cool-down, not one each; requests arriving during a reload share it.
  */
 import { createCipheriv, createDecipheriv, createHash, randomBytes } from 'node:crypto';
 import { exportJWK, generateKeyPair, importJWK, calculateJwkThumbprint, type JWK, type CryptoKey } from 'jose';
@@ -49,10 +52,14 @@ export class KeyStore {
   #timer: NodeJS.Timeout | undefined;
   /** Grows whenever a kid stops verifying (withdrawn): caches of verified tokens compare it and start over. */
   generation = 0;
+  #lastUnknownKidReload = Number.NEGATIVE_INFINITY;
+  #reloading: Promise<void> | undefined;
 
   constructor(
     private readonly pool: Pool,
     private readonly secret: string,
+    /** Least time between two reloads for unknown kids. */
+    private readonly reloadCooldownMs = 10_000,
   ) {}
 
   /** Loads keys, creating the first one on a fresh database. */
@@ -108,9 +115,22 @@ export class KeyStore {
     return this.#signing;
   }
 
-  /** The public key for a kid; refreshes once from the database for a kid another instance just made. */
+  /**
+   * The public key for a kid. An unknown kid (another instance may just have made it) reloads the
+   * keys from the database, unless a reload is under way (then it waits for that one) or the last
+   * one was less than the cool-down ago (then the kid is unknown: the token is refused).
+   */
   async verifyKey(kid: string): Promise<CryptoKey | undefined> {
-    if (!this.#verifyKeys.has(kid)) await this.refreshVerifyKeys();
+    if (!this.#verifyKeys.has(kid)) {
+      if (this.#reloading) await this.#reloading;
+      else if (Date.now() - this.#lastUnknownKidReload >= this.reloadCooldownMs) {
+        this.#lastUnknownKidReload = Date.now();
+        this.#reloading = this.refreshVerifyKeys().finally(() => {
+          this.#reloading = undefined;
+        });
+        await this.#reloading;
+      }
+    }
     return this.#verifyKeys.get(kid);
   }
 

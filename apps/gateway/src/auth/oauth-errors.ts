@@ -23,7 +23,7 @@ export type OAuthErrorCode =
   | 'access_denied'
   | 'unsupported_response_type'
   | 'unsupported_token_type'
-  | 'slow_down';
+  | 'temporarily_unavailable';
 
 export class OAuthError extends Error {
   override name = 'OAuthError';
@@ -43,6 +43,13 @@ export const invalidGrant = (description: string, auditDetail: Record<string, un
   new OAuthError(400, 'invalid_grant', description, {}, auditDetail);
 export const invalidRequest = (description: string) => new OAuthError(400, 'invalid_request', description);
 export const invalidScope = (description: string) => new OAuthError(400, 'invalid_scope', description);
+/**
+ * 429 at an OAuth endpoint: RFC 6749 defines no code for it; `temporarily_unavailable` is the one
+ * the OAuth error registry has for "try again later" (RFC 6749 §4.1.2.1), so a client that branches
+ * on `error` reads it as a transient failure, and `Retry-After` says when (see the auth README).
+ */
+export const rateLimited = (description: string, retryAfterSeconds: number) =>
+  new OAuthError(429, 'temporarily_unavailable', description, { 'retry-after': String(retryAfterSeconds) });
 
 export const REALM = 'vitalis';
 

@@ -23,6 +23,7 @@ button { margin-top: 1.25rem; padding: 0.65rem 1.2rem; font-size: 1rem; border-r
 button.primary { background: #0b5cad; color: #fff; border-color: #0b5cad; }
 .actions { display: flex; gap: 0.75rem; flex-wrap: wrap; }
 .error { padding: 0.75rem; border: 2px solid #b00020; border-radius: 6px; }
+.unverified { padding: 0.75rem; border: 2px dashed #a15c00; border-radius: 6px; }
 ul.scopes { padding-left: 1.2rem; } ul.scopes li { margin: 0.4rem 0; } code { font-size: 0.9em; }
 .muted { color: GrayText; font-size: 0.9rem; }
 `;
@@ -79,12 +80,22 @@ export interface FormContext {
   interaction: string;
   csrfToken: string;
   clientName: string;
+  /** Set for a client nobody vouched for (it registered itself): the host it sends the user back to. */
+  unverifiedRedirectHost?: string;
+}
+
+/** The warning on the login and consent pages of a self-registered client: its name is its own claim. */
+function unverifiedNotice(f: FormContext): string {
+  if (!f.unverifiedRedirectHost) return '';
+  return `<div class="unverified" role="note" id="unverified"><strong>This app registered itself; Vitalis has not verified it.</strong>
+Its name is what it calls itself, and it sends you back to <strong>${escapeHtml(f.unverifiedRedirectHost)}</strong>. Continue only if you know and trust it.</div>`;
 }
 
 export function loginPage(f: FormContext, opts: { error?: string; username?: string } = {}): string {
   const described = opts.error ? ' aria-describedby="form-error"' : '';
   return `<h1>Sign in to Vitalis</h1>
 <p><strong>${escapeHtml(f.clientName)}</strong> wants to access Vitalis on your behalf. Sign in to continue.</p>
+${unverifiedNotice(f)}
 ${errorBox(opts.error)}
 <form method="post" action="${escapeHtml(f.action)}">
 ${hidden('interaction', f.interaction)}
@@ -102,6 +113,7 @@ export function consentPage(f: FormContext, opts: { displayName: string; scopes:
   const items = opts.scopes.map((s) => `<li><code>${escapeHtml(s)}</code>: ${escapeHtml(SCOPES[s])}</li>`).join('\n');
   return `<h1>Allow ${escapeHtml(f.clientName)} access?</h1>
 <p>Signed in as <strong>${escapeHtml(opts.displayName)}</strong>.</p>
+${unverifiedNotice(f)}
 <p id="scopes-intro"><strong>${escapeHtml(f.clientName)}</strong> is asking for permission to:</p>
 <ul class="scopes" aria-labelledby="scopes-intro">
 ${items}

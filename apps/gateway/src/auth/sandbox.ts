@@ -1,8 +1,9 @@
 /**
  * POST|GET /api/v1/sandbox: immediate evaluation credentials without registration: a fresh
  * sandbox client (expiring with its token) and an access token with read-only demo scopes.
- * Rate-limited per client address with a Redis fixed window shared by every instance;
- * over the limit: 429 problem with Retry-After (seconds to the end of the window).
+ * Rate-limited per client address (SANDBOX_RATE_LIMIT per SANDBOX_RATE_WINDOW_SECONDS, the
+ * gateway's one rate-limit mechanism, rate-limits.ts); over the limit: 429 problem with
+ * Retry-After (seconds to the end of the window).
  */
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
@@ -12,6 +13,7 @@ import { HttpProblem, tooManyRequests } from '@vitalis/http';
 import { SANDBOX_SCOPES } from '@vitalis/schemas';
 import { registerClient } from './clients';
 import { PATHS, endpointUrl, type AuthContext } from './context';
+import type { RateLimiter } from './rate-limits';
 import { issueAccessToken } from './tokens';
 
 const sandboxResponse = z.object({
@@ -25,29 +27,16 @@ const sandboxResponse = z.object({
   token_endpoint: z.string(),
 });
 
-/** Fixed window per address: one INCR+EXPIRE round trip; the window's end gives Retry-After. */
-async function countRequest(ctx: AuthContext, ip: string): Promise<{ count: number; retryAfter: number }> {
-  const window = ctx.config.SANDBOX_RATE_WINDOW_SECONDS;
-  const now = Math.floor(Date.now() / 1000);
-  const slot = Math.floor(now / window);
-  const key = `vitalis:sandbox:${ip}:${slot}`;
-  const results = await ctx.redis.multi().incr(key).expire(key, window + 1).exec();
-  const count = Number(results?.[0]?.[1] ?? Number.POSITIVE_INFINITY);
-  return { count, retryAfter: Math.max(1, (slot + 1) * window - now) };
-}
-
 export function sandboxRoutes(ctx: AuthContext): FastifyPluginAsyncZod {
   const { config, pool } = ctx;
-  const sandbox = async (req: FastifyRequest, reply: FastifyReply) => {
+  const sandbox = (limiter: RateLimiter) => async (req: FastifyRequest, reply: FastifyReply) => {
     if (!config.sandbox) throw new HttpProblem(404, 'not-found', 'Not Found', 'The sandbox is disabled on this server.');
-    const limit = config.SANDBOX_RATE_LIMIT;
-    const { count, retryAfter } = await countRequest(ctx, req.ip);
-    reply.header('ratelimit-limit', String(limit));
-    reply.header('ratelimit-remaining', String(Math.max(0, limit - count)));
-    reply.header('ratelimit-reset', String(retryAfter));
-    if (count > limit) {
-      await recordAudit(pool, { action: 'sandbox.refused', outcome: 'failure', requestId: req.id, ip: req.ip, detail: { reason: 'rate limit' } });
-      throw tooManyRequests(`Sandbox credentials are limited to ${limit} per ${config.SANDBOX_RATE_WINDOW_SECONDS} s per address. Retry after ${retryAfter} s.`, retryAfter);
+    const verdict = await limiter(req);
+    reply.header('ratelimit-limit', String(verdict.max));
+    reply.header('ratelimit-remaining', String(verdict.remaining));
+    reply.header('ratelimit-reset', String(verdict.resetSeconds));
+    if (verdict.exceeded) {
+      throw tooManyRequests(`Sandbox credentials are limited to ${verdict.max} per ${config.SANDBOX_RATE_WINDOW_SECONDS} s per address. Retry after ${verdict.resetSeconds} s.`, verdict.resetSeconds);
     }
     const ttl = config.SANDBOX_TOKEN_TTL_SECONDS;
     const client = await registerClient(pool, {
@@ -86,7 +75,8 @@ export function sandboxRoutes(ctx: AuthContext): FastifyPluginAsyncZod {
     'x-rate-limited': true,
   };
   return async (app) => {
-    app.post(PATHS.sandbox, { schema }, sandbox);
-    app.get(PATHS.sandbox, { schema }, sandbox);
+    const handler = sandbox(app.rateLimiter({ name: 'sandbox', max: config.SANDBOX_RATE_LIMIT, windowSeconds: config.SANDBOX_RATE_WINDOW_SECONDS }));
+    app.post(PATHS.sandbox, { schema }, handler);
+    app.get(PATHS.sandbox, { schema }, handler);
   };
 }

@@ -1,16 +1,19 @@
 /**
  * POST /api/auth/oauth2/token (RFC 6749 §3.2): form-encoded, answers `Cache-Control: no-store`
- * and RFC 6749 §5.2 error bodies. Order: grant_type known → client authenticated → client
- * registered for that grant → the grant's own checks. Every issue and every refusal is audited.
+ * and RFC 6749 §5.2 error bodies. Order: the client address's rate limit → grant_type known →
+ * client authenticated → the client's own rate limit → client registered for that grant → the
+ * grant's own checks. Every issue and every refusal is audited. Also the helpers the three OAuth
+ * endpoints share (form bodies, OAuth error answers, their per-address rate limit).
  */
-import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest, RouteOptions } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { recordAudit } from '@vitalis/audit';
 import { GRANT_TYPES } from './clients';
 import { authenticateClient } from './client-auth';
 import { PATHS, endpointUrl, field, type AuthContext, type Form } from './context';
-import { OAuthError } from './oauth-errors';
+import { OAuthError, rateLimited } from './oauth-errors';
+import type { RateLimitVerdict } from './rate-limits';
 import { authorizationCodeGrant } from './grants/authorization-code';
 import { clientCredentialsGrant } from './grants/client-credentials';
 import { refreshTokenGrant } from './grants/refresh-token';
@@ -65,6 +68,35 @@ function assertResource(ctx: AuthContext, body: Form): void {
   if (resources.some((r) => r !== base && !r.startsWith(`${base}/`))) throw new OAuthError(400, 'invalid_target', `this server only issues tokens for ${base}`);
 }
 
+const rateLimitedSchema = oauthErrorSchema.describe('Rate limited: error "temporarily_unavailable"; Retry-After says when to try again');
+
+/**
+ * The token, introspection and revocation endpoints each cost a scrypt hash (client secrets): one
+ * budget per client address for the three (OAUTH_ADDRESS_RATE_LIMIT per OAUTH_RATE_WINDOW_SECONDS),
+ * checked first thing (onRequest, before the body is even parsed). Added to those routes as they
+ * are registered (an onRoute hook: call it before registering them), with their 429 documented.
+ */
+export const SCRYPT_ENDPOINTS: readonly string[] = [PATHS.token, PATHS.introspect, PATHS.revoke];
+
+export function limitOAuthEndpoints(app: FastifyInstance, ctx: AuthContext): void {
+  const perAddress = app.rateLimiter({ name: 'oauth', max: ctx.config.OAUTH_ADDRESS_RATE_LIMIT, windowSeconds: ctx.config.OAUTH_RATE_WINDOW_SECONDS });
+  const check = async (req: FastifyRequest, reply: FastifyReply) => {
+    const verdict = await perAddress(req);
+    if (verdict.exceeded) return sendOAuthError(reply, tooMany(verdict, 'from this address'));
+  };
+  app.addHook('onRoute', (route: RouteOptions) => {
+    if (route.method !== 'POST' || !SCRYPT_ENDPOINTS.includes(route.url)) return;
+    const schema = (route.schema ?? {}) as Record<string, unknown>;
+    route.schema = { ...schema, response: { ...(schema.response as object | undefined), 429: rateLimitedSchema }, 'x-rate-limited': true } as RouteOptions['schema'];
+    const own = route.onRequest;
+    route.onRequest = [...(own ? (Array.isArray(own) ? own : [own]) : []), check];
+  });
+}
+
+function tooMany(verdict: RateLimitVerdict, who: string): OAuthError {
+  return rateLimited(`too many requests ${who} (${verdict.max} per window); retry after ${verdict.resetSeconds} s`, verdict.resetSeconds);
+}
+
 export function clientAuthContext(ctx: AuthContext, path: string) {
   return {
     pool: ctx.pool,
@@ -77,6 +109,7 @@ export function clientAuthContext(ctx: AuthContext, path: string) {
 
 export function tokenEndpoint(ctx: AuthContext): FastifyPluginAsyncZod {
   return async (app) => {
+    const perClient = app.rateLimiter({ name: 'oauth-token', by: 'client', max: ctx.config.OAUTH_CLIENT_RATE_LIMIT, windowSeconds: ctx.config.OAUTH_RATE_WINDOW_SECONDS });
     app.post(PATHS.token, {
       attachValidation: true,
       schema: {
@@ -103,7 +136,12 @@ export function tokenEndpoint(ctx: AuthContext): FastifyPluginAsyncZod {
           ? await authenticateClient(auth, req.headers.authorization, body, false)
           : await authenticateClient(auth, req.headers.authorization, body);
         clientId = client?.clientId;
-        if (client && !client.grantTypes.includes(grantType)) throw new OAuthError(400, 'unauthorized_client', `this client is not registered for ${grantType}`);
+        if (client) {
+          // Counted once the client is authenticated, so nobody can spend another client's budget.
+          const verdict = await perClient(req, client.clientId);
+          if (verdict.exceeded) return sendOAuthError(reply, tooMany(verdict, 'for this client'));
+          if (!client.grantTypes.includes(grantType)) throw new OAuthError(400, 'unauthorized_client', `this client is not registered for ${grantType}`);
+        }
         const result = client ? await handler({ ctx, client, body }) : await publicTokenExchange(ctx, body);
         await recordAudit(ctx.pool, {
           action: result.audit.action,

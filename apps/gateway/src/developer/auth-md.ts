@@ -75,6 +75,10 @@ TOKEN=$(curl -fsS -X POST "$BASE${PATHS.token}" \\
 echo "token: \${TOKEN:0:16}..."
 \`\`\`
 
+Cache the token until it nearly expires (\`expires_in\`): the token, introspection and revocation
+endpoints are rate-limited per address and per client, and over a limit answer \`429\` with
+\`Retry-After\` and \`{"error": "temporarily_unavailable"}\`.
+
 Instead of a secret, a client registered with \`token_endpoint_auth_method: private_key_jwt\` and its
 JWK set signs a client assertion (RFC 7523): send \`client_assertion_type=urn:ietf:params:oauth:client-assertion-type:jwt-bearer\`
 and \`client_assertion=<JWT>\` (\`iss\` = \`sub\` = client id, \`aud\` = the token endpoint, a unique \`jti\`, at most 5 minutes).

@@ -10,8 +10,9 @@
  *    control characters cannot slip past this gate), and the handlers check again on the parsed
  *    resource through the vitals service;
  *  - a token, when presented, is always verified (invalid, expired or revoked → 401), and a session
- *    is bound to the first subject that authenticates on it: another subject's token → 403, and no
- *    token at all → 401 (a session id alone never reaches patient data).
+ *    is bound to the subject and client of the first token that authenticates on it: a token of
+ *    another subject, or of the same subject through another client → 403, and no token at all →
+ *    401 (a session id alone never reaches patient data).
  * Verification is the gateway's one bearer check (app.verifyBearer), so a Redis outage is a 503 here too.
  */
 import type { FastifyInstance, FastifyRequest } from 'fastify';
@@ -21,6 +22,7 @@ import { bearerToken } from '../auth/bearer';
 import { bearerContextOf } from '../auth/guard';
 import type { Principal } from '../auth/route-auth';
 import { parseResourceUri } from './resource-uri';
+import { isBoundTo, type SessionBinding } from './session-store';
 
 export interface AccessNeed {
   /** A valid token is required. */
@@ -69,7 +71,7 @@ export function needOfBody(body: unknown, toolScopes: ReadonlyMap<string, Scope[
 }
 
 export const sessionOwnedByOther = () =>
-  new HttpProblem(403, 'forbidden', 'Forbidden', 'This MCP session belongs to another subject; start a new session (initialize) with your own token.');
+  new HttpProblem(403, 'forbidden', 'Forbidden', 'This MCP session belongs to another subject or client; start a new session (initialize) with your own token.');
 
 /**
  * Verifies what the request needs through the gateway's one bearer check (`app.verifyBearer`:
@@ -77,12 +79,12 @@ export const sessionOwnedByOther = () =>
  * principal when a token was presented (and valid), undefined for an anonymous request that needs
  * none; throws the 401/403/503 problems otherwise.
  */
-export async function authenticate(app: FastifyInstance, req: FastifyRequest, need: AccessNeed, boundSubject: string | undefined): Promise<Principal | undefined> {
+export async function authenticate(app: FastifyInstance, req: FastifyRequest, need: AccessNeed, binding: SessionBinding | undefined): Promise<Principal | undefined> {
   const detail = { mcp: need.what.slice(0, 10) };
-  if (!bearerToken(req.headers.authorization) && !need.token && boundSubject === undefined) return undefined;
+  if (!bearerToken(req.headers.authorization) && !need.token && binding === undefined) return undefined;
   const principal = await app.verifyBearer(req, need.scopes, { detail });
-  if (boundSubject !== undefined && principal.subject !== boundSubject) {
-    throw await app.bearerAuth.refuse(bearerContextOf(req, detail), 'session bound to another subject', sessionOwnedByOther(), principal);
+  if (binding !== undefined && !isBoundTo(binding, principal)) {
+    throw await app.bearerAuth.refuse(bearerContextOf(req, detail), 'session bound to another subject or client', sessionOwnedByOther(), principal);
   }
   return principal;
 }

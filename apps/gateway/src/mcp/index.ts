@@ -10,7 +10,7 @@ import fp from 'fastify-plugin';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import type { AuthInfo } from '@modelcontextprotocol/sdk/server/auth/types.js';
 import { ErrorCode, isInitializeRequest } from '@modelcontextprotocol/sdk/types.js';
-import { HttpProblem, serviceUnavailable } from '@vitalis/http';
+import { HttpProblem, serviceUnavailable, tooManyRequests } from '@vitalis/http';
 import type { GatewayDeps } from '../deps';
 import type { LiveHub } from '../live/hub';
 import { bearerToken } from '../auth/bearer';
@@ -49,7 +49,8 @@ const description = (verb: string) =>
   'Authorization per the MCP authorization spec: initialize, ping and listing (tools, resources, templates) are anonymous; tools/call, resources/read of vitalis:// and ' +
   'resources/subscribe need a Bearer token with the tool\'s scopes (the same as the equivalent REST route). Without a valid token: 401 with ' +
   '`WWW-Authenticate: Bearer realm="vitalis", resource_metadata=".../.well-known/oauth-protected-resource"`; lacking a scope: 403 `error="insufficient_scope"`. ' +
-  'A session (Mcp-Session-Id) is bound to the first subject that authenticates on it.';
+  'A session (Mcp-Session-Id) is bound to the subject and client of the first token that authenticates on it. ' +
+  'Sessions opened without a token are rate-limited per client address (429 with Retry-After).';
 
 /** Wrapped with fastify-plugin so `app.mcpSessions` is visible on the root instance. */
 export function mcpRoutes(deps: GatewayDeps, hub: LiveHub) {
@@ -58,6 +59,8 @@ export function mcpRoutes(deps: GatewayDeps, hub: LiveHub) {
     app.decorate('mcpSessions', registry);
     app.addHook('preClose', () => registry.closeAll());
     const origins = allowedOrigins(deps);
+    // Each session holds an McpServer in memory: one address may open only so many without a token.
+    const anonymousSessions = app.rateLimiter({ name: 'mcp-anonymous', max: deps.config.MCP_ANONYMOUS_SESSION_LIMIT, windowSeconds: deps.config.MCP_ANONYMOUS_SESSION_WINDOW_SECONDS });
 
     const handle = async (req: FastifyRequest, reply: FastifyReply) => {
       // DNS-rebinding protection (MCP transport spec): a browser page of a foreign origin is refused.
@@ -81,12 +84,18 @@ export function mcpRoutes(deps: GatewayDeps, hub: LiveHub) {
       }
       const need: AccessNeed = req.method === 'POST' ? needOfBody(body, TOOL_SCOPES) : { token: false, scopes: [], what: [req.method] };
       if (need.refused) return rpcError(req, reply, 400, ErrorCode.InvalidParams, `Refused: ${need.refused.join('; ')}.`);
-      const principal = await authenticate(app, req, need, session?.subject ?? record?.subject);
+      const principal = await authenticate(app, req, need, session?.binding ?? record?.binding);
       if (!session && record) session = registry.get(sessionId as string) ?? (await registry.adopt(sessionId as string, record, principal && { principal, requestId: req.id, ip: req.ip }));
 
       if (!session) {
         const initializing = req.method === 'POST' && (Array.isArray(body) ? body.some(isInitializeRequest) : isInitializeRequest(body));
         if (!initializing) return rpcError(req, reply, 400, -32000, 'Bad Request: no Mcp-Session-Id; send initialize first.');
+        if (!principal) {
+          const verdict = await anonymousSessions(req);
+          if (verdict.exceeded) {
+            throw tooManyRequests(`This address opened ${verdict.max} MCP sessions without a token in ${deps.config.MCP_ANONYMOUS_SESSION_WINDOW_SECONDS} s; retry after ${verdict.resetSeconds} s, or initialize with a Bearer token.`, verdict.resetSeconds);
+          }
+        }
         session = await registry.create();
       }
       if (principal && !session.bind(principal)) throw sessionOwnedByOther();
@@ -132,6 +141,8 @@ export function mcpRoutes(deps: GatewayDeps, hub: LiveHub) {
         description: description('POST to the'),
         body: z.unknown().describe('A JSON-RPC 2.0 message (or batch)'),
         response: { ...common.response, 202: z.null().describe('Accepted (notifications and responses only)') },
+        // read by the OpenAPI document (adds the 429 problem response): anonymous initialize is rate-limited
+        'x-rate-limited': true,
       },
     }, handle);
     app.get(MCP_PATH, {

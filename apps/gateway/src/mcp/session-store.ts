@@ -1,15 +1,29 @@
 /**
  * The shared part of an MCP session, in Redis, so another gateway instance can take it over (the
- * holder crashed, was redeployed, or a load balancer moved the client): the bound subject and the
- * subscribed uris (`vitalis:mcp:session:<id>`, expiring after the idle time), and which instance
+ * holder crashed, was redeployed, or a load balancer moved the client): who the session is bound to
+ * (subject and client) and the subscribed uris (`vitalis:mcp:session:<id>`, expiring after the idle time), and which instance
  * holds it now (`vitalis:mcp:owner:<id>`). The stream events are in the event store (event-store.ts);
  * the position of each subscription is the `vitalis/live` id of its last notification there.
  */
 import type { Redis } from '@vitalis/redis';
 import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
+import type { Principal } from '../auth/route-auth';
+
+/**
+ * Who a session belongs to: the subject AND the client of the first token that authenticated on
+ * it. Every later request must carry a token of both (the same user through another client, e.g.
+ * a token exchanged by another client, is someone else here).
+ */
+export interface SessionBinding {
+  subject: string;
+  clientId: string;
+}
+
+export const bindingOf = (p: Principal): SessionBinding => ({ subject: p.subject, clientId: p.clientId });
+export const isBoundTo = (binding: SessionBinding, p: Principal): boolean => binding.subject === p.subject && binding.clientId === p.clientId;
 
 export interface SessionRecord {
-  subject?: string;
+  binding?: SessionBinding;
   subscriptions: string[];
 }
 
@@ -46,11 +60,22 @@ export class SessionStore {
     await this.redis.multi().set(ownerKey(id), this.instanceId, 'EX', this.ttlSeconds).expire(recordKey(id), this.ttlSeconds).exec();
   }
 
+  /**
+   * The record, if there is one to take over. A record bound to a subject without a client (written
+   * before sessions were bound to clients too) is not: its client would be unknown, so the session
+   * is treated as gone (404) and the client initializes a new one.
+   */
   async load(id: string): Promise<SessionRecord | undefined> {
     const text = await this.redis.get(recordKey(id));
     if (!text) return undefined;
-    const v = JSON.parse(text) as Partial<SessionRecord>;
-    return { ...(typeof v.subject === 'string' ? { subject: v.subject } : {}), subscriptions: Array.isArray(v.subscriptions) ? v.subscriptions.filter((u): u is string => typeof u === 'string') : [] };
+    const v = JSON.parse(text) as { binding?: Partial<SessionBinding>; subject?: unknown; subscriptions?: unknown };
+    if (v.subject !== undefined && v.binding === undefined) return undefined;
+    const b = v.binding;
+    if (b !== undefined && (typeof b.subject !== 'string' || typeof b.clientId !== 'string')) return undefined;
+    return {
+      ...(b ? { binding: { subject: b.subject!, clientId: b.clientId! } } : {}),
+      subscriptions: Array.isArray(v.subscriptions) ? v.subscriptions.filter((u): u is string => typeof u === 'string') : [],
+    };
   }
 
   /** Keeps a session's record and ownership from expiring, if this instance still owns it. */

@@ -1,9 +1,9 @@
 /**
  * MCP sessions: each one is an SDK StreamableHTTPServerTransport (session id, SSE streams,
  * resumability through the Redis event store) connected to its own McpServer, plus its live
- * subscriptions and the subject it is bound to. The transport and server live in this gateway's
- * memory; the stream events (event-store.ts) and the session record (session-store.ts: subject,
- * subscribed uris, owner) live in Redis, so another instance can take a session over: it rebuilds
+ * subscriptions and the subject and client it is bound to. The transport and server live in this
+ * gateway's memory; the stream events (event-store.ts) and the session record (session-store.ts:
+ * binding, subscribed uris, owner) live in Redis, so another instance can take a session over: it rebuilds
  * the transport as already initialized, claims ownership, and reopens the subscriptions right after
  * the last event sent; the previous holder sees it lost ownership and drops its copy.
  * Idle sessions (no request and no open stream for MCP_SESSION_IDLE_SECONDS) are closed; at most
@@ -20,7 +20,7 @@ import type { Caller } from '../records/access';
 import { liveStreamDeps } from '../vitals/service';
 import { RedisEventStore } from './event-store';
 import { buildMcpServer } from './server';
-import { SessionStore, type SessionRecord } from './session-store';
+import { SessionStore, bindingOf, isBoundTo, type SessionBinding, type SessionRecord } from './session-store';
 import { LiveSubscriptions } from './subscriptions';
 
 /** How often an instance checks that it still owns its sessions (and refreshes their records). */
@@ -32,9 +32,9 @@ export class McpSession {
   readonly transport: StreamableHTTPServerTransport;
   readonly server: McpServer;
   readonly live: LiveSubscriptions;
-  /** The subject of the first token seen on this session; every later request must carry it. */
-  subject: string | undefined;
-  /** The latest verified principal (a renewed token of the same subject replaces it). */
+  /** The subject and client of the first token seen on this session; every later request must carry both. */
+  binding: SessionBinding | undefined;
+  /** The latest verified principal (a renewed token of the same subject and client replaces it). */
   principal: Principal | undefined;
   initialized = false;
   lastSeen = Date.now();
@@ -77,19 +77,19 @@ export class McpSession {
     };
   }
 
-  /** Binds the session to the principal's subject (first one wins); false if it belongs to another. */
+  /** Binds the session to the principal's subject and client (first one wins); false if it belongs to another. */
   bind(principal: Principal): boolean {
-    const first = this.subject === undefined;
-    this.subject ??= principal.subject;
-    if (this.subject !== principal.subject) return false;
+    const first = this.binding === undefined;
+    this.binding ??= bindingOf(principal);
+    if (!isBoundTo(this.binding, principal)) return false;
     this.principal = principal;
     if (first && this.initialized) this.persist();
     return true;
   }
 
-  /** Writes the shared record (subject, subscriptions) to Redis; failures only cost a takeover. */
+  /** Writes the shared record (binding, subscriptions) to Redis; failures only cost a takeover. */
   persist(): void {
-    const record: SessionRecord = { ...(this.subject ? { subject: this.subject } : {}), subscriptions: this.live.uris() };
+    const record: SessionRecord = { ...(this.binding ? { binding: this.binding } : {}), subscriptions: this.live.uris() };
     this.store.save(this.id, record).catch((err: unknown) => this.deps.logger.warn({ err }, 'mcp session record not saved'));
   }
 
@@ -103,7 +103,7 @@ export class McpSession {
     inner._initialized = true;
     inner.sessionId = this.id;
     this.initialized = true;
-    this.subject = record.subject;
+    this.binding = record.binding;
   }
 
   async close(): Promise<void> {
@@ -153,8 +153,8 @@ export class SessionRegistry {
 
   /**
    * Takes over a session known in Redis (held by another instance, or by one that is gone), after
-   * the request was authenticated against the record's subject. Its subscriptions reopen when the
-   * request carries that subject's token (they need a token to be bound to).
+   * the request was authenticated against the record's binding (subject and client). Its
+   * subscriptions reopen when the request carries such a token (they need a token to be bound to).
    */
   async adopt(id: string, record: SessionRecord, caller: Caller | undefined): Promise<McpSession> {
     const session = this.#new(id);

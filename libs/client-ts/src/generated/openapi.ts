@@ -52,7 +52,7 @@ export interface paths {
         };
         /**
          * MCP: the session's server-to-client SSE stream (notifications; Last-Event-ID resumes)
-         * @description GET the stream of the Model Context Protocol server (Streamable HTTP, protocol 2025-06-18 and later; any MCP client works). Authorization per the MCP authorization spec: initialize, ping and listing (tools, resources, templates) are anonymous; tools/call, resources/read of vitalis:// and resources/subscribe need a Bearer token with the tool's scopes (the same as the equivalent REST route). Without a valid token: 401 with `WWW-Authenticate: Bearer realm="vitalis", resource_metadata=".../.well-known/oauth-protected-resource"`; lacking a scope: 403 `error="insufficient_scope"`. A session (Mcp-Session-Id) is bound to the first subject that authenticates on it.
+         * @description GET the stream of the Model Context Protocol server (Streamable HTTP, protocol 2025-06-18 and later; any MCP client works). Authorization per the MCP authorization spec: initialize, ping and listing (tools, resources, templates) are anonymous; tools/call, resources/read of vitalis:// and resources/subscribe need a Bearer token with the tool's scopes (the same as the equivalent REST route). Without a valid token: 401 with `WWW-Authenticate: Bearer realm="vitalis", resource_metadata=".../.well-known/oauth-protected-resource"`; lacking a scope: 403 `error="insufficient_scope"`. A session (Mcp-Session-Id) is bound to the subject and client of the first token that authenticates on it. Sessions opened without a token are rate-limited per client address (429 with Retry-After).
          */
         get: {
             parameters: {
@@ -83,7 +83,7 @@ export interface paths {
         put?: never;
         /**
          * MCP: send JSON-RPC messages (initialize, tools/list, tools/call, resources/read, resources/subscribe...)
-         * @description POST to the Model Context Protocol server (Streamable HTTP, protocol 2025-06-18 and later; any MCP client works). Authorization per the MCP authorization spec: initialize, ping and listing (tools, resources, templates) are anonymous; tools/call, resources/read of vitalis:// and resources/subscribe need a Bearer token with the tool's scopes (the same as the equivalent REST route). Without a valid token: 401 with `WWW-Authenticate: Bearer realm="vitalis", resource_metadata=".../.well-known/oauth-protected-resource"`; lacking a scope: 403 `error="insufficient_scope"`. A session (Mcp-Session-Id) is bound to the first subject that authenticates on it.
+         * @description POST to the Model Context Protocol server (Streamable HTTP, protocol 2025-06-18 and later; any MCP client works). Authorization per the MCP authorization spec: initialize, ping and listing (tools, resources, templates) are anonymous; tools/call, resources/read of vitalis:// and resources/subscribe need a Bearer token with the tool's scopes (the same as the equivalent REST route). Without a valid token: 401 with `WWW-Authenticate: Bearer realm="vitalis", resource_metadata=".../.well-known/oauth-protected-resource"`; lacking a scope: 403 `error="insufficient_scope"`. A session (Mcp-Session-Id) is bound to the subject and client of the first token that authenticates on it. Sessions opened without a token are rate-limited per client address (429 with Retry-After).
          */
         post: {
             parameters: {
@@ -121,13 +121,14 @@ export interface paths {
                 404: components["responses"]["NotFound"];
                 413: components["responses"]["PayloadTooLarge"];
                 415: components["responses"]["UnsupportedMediaType"];
+                429: components["responses"]["TooManyRequests"];
                 500: components["responses"]["InternalError"];
                 503: components["responses"]["ServiceUnavailable"];
             };
         };
         /**
          * MCP: end a session
-         * @description DELETE a session of the Model Context Protocol server (Streamable HTTP, protocol 2025-06-18 and later; any MCP client works). Authorization per the MCP authorization spec: initialize, ping and listing (tools, resources, templates) are anonymous; tools/call, resources/read of vitalis:// and resources/subscribe need a Bearer token with the tool's scopes (the same as the equivalent REST route). Without a valid token: 401 with `WWW-Authenticate: Bearer realm="vitalis", resource_metadata=".../.well-known/oauth-protected-resource"`; lacking a scope: 403 `error="insufficient_scope"`. A session (Mcp-Session-Id) is bound to the first subject that authenticates on it.
+         * @description DELETE a session of the Model Context Protocol server (Streamable HTTP, protocol 2025-06-18 and later; any MCP client works). Authorization per the MCP authorization spec: initialize, ping and listing (tools, resources, templates) are anonymous; tools/call, resources/read of vitalis:// and resources/subscribe need a Bearer token with the tool's scopes (the same as the equivalent REST route). Without a valid token: 401 with `WWW-Authenticate: Bearer realm="vitalis", resource_metadata=".../.well-known/oauth-protected-resource"`; lacking a scope: 403 `error="insufficient_scope"`. A session (Mcp-Session-Id) is bound to the subject and client of the first token that authenticates on it. Sessions opened without a token are rate-limited per client address (429 with Retry-After).
          */
         delete: {
             parameters: {
@@ -640,7 +641,7 @@ export interface paths {
         };
         /**
          * Authorization endpoint (authorization code + PKCE S256): shows the login page
-         * @description Answers the HTML login page (200), an HTML error page when the client or redirect URI is invalid (400), or 303 to the redirect URI with an OAuth error.
+         * @description Answers the HTML login page (200), an HTML error page (400) when the client or redirect URI is invalid, when the client is not registered for authorization_code, or for any error of a client that registered itself (its redirect URIs are not trusted), or else 303 to the redirect URI with an OAuth error.
          */
         get: {
             parameters: {
@@ -794,6 +795,18 @@ export interface paths {
                 };
                 413: components["responses"]["PayloadTooLarge"];
                 415: components["responses"]["UnsupportedMediaType"];
+                /** @description Rate limited: error "temporarily_unavailable"; Retry-After says when to try again */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: string;
+                            error_description?: string;
+                        };
+                    };
+                };
                 500: components["responses"]["InternalError"];
                 503: components["responses"]["ServiceUnavailable"];
             };
@@ -872,6 +885,18 @@ export interface paths {
                 };
                 413: components["responses"]["PayloadTooLarge"];
                 415: components["responses"]["UnsupportedMediaType"];
+                /** @description Rate limited: error "temporarily_unavailable"; Retry-After says when to try again */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: string;
+                            error_description?: string;
+                        };
+                    };
+                };
                 500: components["responses"]["InternalError"];
                 503: components["responses"]["ServiceUnavailable"];
             };
@@ -1056,6 +1081,18 @@ export interface paths {
                 };
                 413: components["responses"]["PayloadTooLarge"];
                 415: components["responses"]["UnsupportedMediaType"];
+                /** @description Rate limited: error "temporarily_unavailable"; Retry-After says when to try again */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: string;
+                            error_description?: string;
+                        };
+                    };
+                };
                 500: components["responses"]["InternalError"];
                 503: components["responses"]["ServiceUnavailable"];
             };

@@ -1,0 +1,14 @@
+/**
+ * The client address every per-address limit counts by (login throttling, request rate limits):
+ * the socket's address (the gateway does not trust proxy headers: `trustProxy` is off), normalised
+ * by @fastify/rate-limit's `normalizeIP`, so an IPv4-mapped IPv6 address is its IPv4 address and
+ * an IPv6 /64 (what one subscriber usually holds) counts as one address.
+ */
+import type { FastifyRequest } from 'fastify';
+import { normalizeIP } from '@fastify/rate-limit';
+
+export const IPV6_SUBNET = 64;
+
+export function clientAddress(req: Pick<FastifyRequest, 'ip'>): string {
+  return normalizeIP(req.ip, IPV6_SUBNET);
+}
