@@ -11,13 +11,14 @@ import { describe, expect, it } from 'vitest';
 
 const root = fileURLToPath(new URL('../../../', import.meta.url));
 
-/** Folders that are not the project's own documents (dependencies, data, generated output). */
-const SKIPPED_DIRS = new Set(['node_modules', '.git', '.data', '.venv', 'artifacts', 'dist', 'coverage']);
+/** Folders that are not the project's own documents (dependencies, generated output); hidden
+ *  folders (.git, .data, .venv, tool caches) are skipped too. */
+const SKIPPED_DIRS = new Set(['node_modules', 'artifacts', 'dist', 'coverage']);
 
 function markdownFiles(dir: string): string[] {
   return readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
     const path = join(dir, entry.name);
-    if (entry.isDirectory()) return SKIPPED_DIRS.has(entry.name) ? [] : markdownFiles(path);
+    if (entry.isDirectory()) return SKIPPED_DIRS.has(entry.name) || entry.name.startsWith('.') ? [] : markdownFiles(path);
     return entry.isFile() && entry.name.endsWith('.md') ? [path] : [];
   });
 }
