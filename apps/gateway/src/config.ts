@@ -61,7 +61,7 @@ function jsonList<T>(item: z.ZodType, shape: string) {
 
 export const DEV_KEY_SECRET = 'vitalis-development-only-key-secret';
 
-/** Every env var the gateway reads, with its default. The README's config table mirrors this. */
+/** Every env var the gateway reads, with its default. docs/configuration.md's table mirrors this. */
 export const gatewayConfigShape = {
   ...infraShape,
   HOST: z.string().min(1).default('127.0.0.1'),
