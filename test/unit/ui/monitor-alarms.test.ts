@@ -6,7 +6,7 @@
  * document carries) is what runs here, so the colours cannot drift from the score again.
  */
 import { describe, expect, it } from 'vitest';
-import { news2, news2BandScore, NEWS2_SCALE_BY_VITAL_CODE, type News2Input, type News2Scale } from '@vitalis/clinical';
+import { news2, news2BandScore, NEWS2_SCALE_BY_VITAL_CODE, type News2Input, type News2Parameter, type News2Scale } from '@vitalis/clinical';
 import { VITAL_CODE } from '@vitalis/schemas';
 import { monitorHtml, MONITOR_SCRIPT_DATA, TILE_ALARM_BY_NEWS2_SCORE, TILE_ALARM_SCRIPT } from '../../../apps/gateway/src/ui/monitor';
 import { scriptData } from '../../../apps/gateway/src/ui/vitals';
@@ -24,7 +24,7 @@ function cardScript(): { alarmOf: (code: string, v: number) => Alarm; news2Score
 const card = cardScript();
 
 /** RCP NEWS2 chart 1, at every band edge: [value, parameter score] (SpO2 on scale 1). */
-const RCP_CHART: Record<string, { parameter: keyof News2Input; edges: Array<[number, 0 | 1 | 2 | 3]> }> = {
+const RCP_CHART: Record<string, { parameter: News2Parameter & keyof News2Input; edges: Array<[number, 0 | 1 | 2 | 3]> }> = {
   [VITAL_CODE.respiratoryRate]: { parameter: 'respiratoryRate', edges: [[8, 3], [9, 1], [11, 1], [12, 0], [20, 0], [21, 2], [24, 2], [25, 3]] },
   [VITAL_CODE.spo2]: { parameter: 'spo2', edges: [[91, 3], [92, 2], [93, 2], [94, 1], [95, 1], [96, 0], [100, 0]] },
   [VITAL_CODE.systolic]: { parameter: 'systolic', edges: [[90, 3], [91, 2], [100, 2], [101, 1], [110, 1], [111, 0], [219, 0], [220, 3]] },
