@@ -13,7 +13,7 @@
  * Systolic and diastolic are separate observations on the wire (a cuff reports both at once, but
  * a device may also report one); they map to the LOINC component codes, not a 85354-9 panel.
  */
-import { ECG_LEAD_II, LOINC_SYSTEM, NUMERIC_VITALS, UCUM_SYSTEM, type NumericVitalCode, type VitalsObservation } from './vitals';
+import { ECG_LEAD_II, LOINC_SYSTEM, NUMERIC_VITALS, UCUM_SYSTEM, VITAL_CODE, type NumericVitalCode, type VitalsObservation } from './vitals';
 
 export interface FhirCoding {
   system: string;
@@ -52,10 +52,10 @@ const VITAL_SIGNS_CATEGORY = {
 
 /** R4 vital signs profiles per LOINC code (the ones with a dedicated profile). */
 const PROFILES: Partial<Record<NumericVitalCode, string>> = {
-  '8867-4': 'http://hl7.org/fhir/StructureDefinition/heartrate',
-  '59408-5': 'http://hl7.org/fhir/StructureDefinition/oxygensat',
-  '9279-1': 'http://hl7.org/fhir/StructureDefinition/resprate',
-  '8310-5': 'http://hl7.org/fhir/StructureDefinition/bodytemp',
+  [VITAL_CODE.heartRate]: 'http://hl7.org/fhir/StructureDefinition/heartrate',
+  [VITAL_CODE.spo2]: 'http://hl7.org/fhir/StructureDefinition/oxygensat',
+  [VITAL_CODE.respiratoryRate]: 'http://hl7.org/fhir/StructureDefinition/resprate',
+  [VITAL_CODE.temperature]: 'http://hl7.org/fhir/StructureDefinition/bodytemp',
 };
 
 const UCUM_DISPLAY: Record<string, string> = { '/min': 'beats/minute', '%': '%', 'mm[Hg]': 'mmHg', Cel: 'C', mV: 'mV' };
@@ -92,7 +92,7 @@ export function toFhirObservation(o: VitalsObservation): FhirObservation {
   }
   const def = NUMERIC_VITALS[o.code];
   const coding: FhirCoding[] = [{ system: LOINC_SYSTEM, code: def.code, display: def.display }];
-  if (o.code === '59408-5') coding.unshift({ system: LOINC_SYSTEM, code: '2708-6', display: 'Oxygen saturation in Arterial blood' });
+  if (o.code === VITAL_CODE.spo2) coding.unshift({ system: LOINC_SYSTEM, code: '2708-6', display: 'Oxygen saturation in Arterial blood' });
   const profile = PROFILES[o.code];
   return {
     ...base,

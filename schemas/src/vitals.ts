@@ -23,9 +23,29 @@ export const LOINC_SYSTEM = 'http://loinc.org';
 export const MDC_SYSTEM = 'urn:oid:2.16.840.1.113883.6.24';
 export const UCUM_SYSTEM = 'http://unitsofmeasure.org';
 
+/**
+ * The vital codes by name: the one place in the TypeScript tree a vital code is written. NEWS2,
+ * the alert rules, the simulator, the catalog, the UI cards and the clients refer to a code by its
+ * name here (test/unit/clinical/codes.test.ts fails on a code literal anywhere else), so a code is
+ * never retyped and a table keyed by code cannot miss or misspell one.
+ */
+export const VITAL_CODE = {
+  heartRate: '8867-4',
+  spo2: '59408-5',
+  systolic: '8480-6',
+  diastolic: '8462-4',
+  respiratoryRate: '9279-1',
+  temperature: '8310-5',
+  ecgLeadII: '131330',
+} as const;
+
+export type VitalName = keyof typeof VITAL_CODE;
+
 export interface NumericVitalDefinition {
   code: string;
   system: typeof LOINC_SYSTEM;
+  /** A sampled value (one number) or a waveform chunk (samples): which shape the observation has. */
+  kind: 'numeric';
   display: string;
   /** Short name for APIs, logs and the simulator. */
   key: string;
@@ -36,21 +56,24 @@ export interface NumericVitalDefinition {
   max: number;
 }
 
+const C = VITAL_CODE;
+
 /** Numeric vital signs, keyed by LOINC code. Ranges are "physiologically possible", not "normal". */
 export const NUMERIC_VITALS = {
-  '8867-4': { code: '8867-4', system: LOINC_SYSTEM, display: 'Heart rate', key: 'heart_rate', unit: '/min', min: 0, max: 350 },
-  '59408-5': { code: '59408-5', system: LOINC_SYSTEM, display: 'Oxygen saturation in Arterial blood by Pulse oximetry', key: 'spo2', unit: '%', min: 0, max: 100 },
-  '8480-6': { code: '8480-6', system: LOINC_SYSTEM, display: 'Systolic blood pressure', key: 'systolic_bp', unit: 'mm[Hg]', min: 20, max: 300 },
-  '8462-4': { code: '8462-4', system: LOINC_SYSTEM, display: 'Diastolic blood pressure', key: 'diastolic_bp', unit: 'mm[Hg]', min: 10, max: 250 },
-  '9279-1': { code: '9279-1', system: LOINC_SYSTEM, display: 'Respiratory rate', key: 'respiratory_rate', unit: '/min', min: 0, max: 100 },
-  '8310-5': { code: '8310-5', system: LOINC_SYSTEM, display: 'Body temperature', key: 'body_temperature', unit: 'Cel', min: 20, max: 46 },
+  [C.heartRate]: { code: C.heartRate, system: LOINC_SYSTEM, kind: 'numeric', display: 'Heart rate', key: 'heart_rate', unit: '/min', min: 0, max: 350 },
+  [C.spo2]: { code: C.spo2, system: LOINC_SYSTEM, kind: 'numeric', display: 'Oxygen saturation in Arterial blood by Pulse oximetry', key: 'spo2', unit: '%', min: 0, max: 100 },
+  [C.systolic]: { code: C.systolic, system: LOINC_SYSTEM, kind: 'numeric', display: 'Systolic blood pressure', key: 'systolic_bp', unit: 'mm[Hg]', min: 20, max: 300 },
+  [C.diastolic]: { code: C.diastolic, system: LOINC_SYSTEM, kind: 'numeric', display: 'Diastolic blood pressure', key: 'diastolic_bp', unit: 'mm[Hg]', min: 10, max: 250 },
+  [C.respiratoryRate]: { code: C.respiratoryRate, system: LOINC_SYSTEM, kind: 'numeric', display: 'Respiratory rate', key: 'respiratory_rate', unit: '/min', min: 0, max: 100 },
+  [C.temperature]: { code: C.temperature, system: LOINC_SYSTEM, kind: 'numeric', display: 'Body temperature', key: 'body_temperature', unit: 'Cel', min: 20, max: 46 },
 } as const satisfies Record<string, NumericVitalDefinition>;
 
 export type NumericVitalCode = keyof typeof NUMERIC_VITALS;
 
 export const ECG_LEAD_II = {
-  code: '131330',
+  code: C.ecgLeadII,
   system: MDC_SYSTEM,
+  kind: 'waveform',
   display: 'MDC_ECG_ELEC_POTL_II',
   key: 'ecg_lead_ii',
   unit: 'mV',
@@ -58,6 +81,13 @@ export const ECG_LEAD_II = {
   min: -10,
   max: 10,
 } as const;
+
+/**
+ * Inhaled oxygen flow rate (LOINC 3151-8, L/min), the "air or oxygen?" input of NEWS2: any flow
+ * above zero means supplemental oxygen. Not a vitals-stream code (no device here reports it, and
+ * the wire format refuses it), so a NEWS2 from monitor data lists supplemental oxygen as missing.
+ */
+export const OXYGEN_FLOW = { code: '3151-8', system: LOINC_SYSTEM, display: 'Inhaled oxygen flow rate', unit: 'L/min' } as const;
 
 /** Most samples one ECG chunk may carry: 10 s at 250 Hz. */
 export const MAX_WAVEFORM_SAMPLES = 2_500;
@@ -68,7 +98,7 @@ export type VitalCode = NumericVitalCode | typeof ECG_LEAD_II.code;
 export const VITAL_CODES = [...(Object.keys(NUMERIC_VITALS) as NumericVitalCode[]), ECG_LEAD_II.code] as VitalCode[];
 
 /** Display metadata for any code (numeric or ECG). */
-export function vitalDefinition(code: string): { code: string; system: string; display: string; key: string; unit: string } | undefined {
+export function vitalDefinition(code: string): { code: string; system: string; kind: 'numeric' | 'waveform'; display: string; key: string; unit: string } | undefined {
   if (code === ECG_LEAD_II.code) return ECG_LEAD_II;
   return Object.hasOwn(NUMERIC_VITALS, code) ? NUMERIC_VITALS[code as NumericVitalCode] : undefined;
 }
@@ -134,12 +164,12 @@ export const vitalsObservationSchema = z
   .discriminatedUnion(
     'code',
     [
-      numericVariant(V['8867-4']),
-      numericVariant(V['59408-5']),
-      numericVariant(V['8480-6']),
-      numericVariant(V['8462-4']),
-      numericVariant(V['9279-1']),
-      numericVariant(V['8310-5']),
+      numericVariant(V[C.heartRate]),
+      numericVariant(V[C.spo2]),
+      numericVariant(V[C.systolic]),
+      numericVariant(V[C.diastolic]),
+      numericVariant(V[C.respiratoryRate]),
+      numericVariant(V[C.temperature]),
       ecgObservationSchema,
     ],
     { error: (issue) => (issue.code === 'invalid_union' ? `unknown code: must be one of ${VITAL_CODES.join(', ')}` : undefined) },
@@ -151,7 +181,7 @@ export const vitalsObservationSchema = z
   });
 
 export type VitalsObservation = z.infer<typeof vitalsObservationSchema>;
-export type NumericObservation = Exclude<VitalsObservation, { code: '131330' }>;
+export type NumericObservation = Exclude<VitalsObservation, { code: typeof ECG_LEAD_II.code }>;
 export type EcgObservation = z.infer<typeof ecgObservationSchema>;
 
 export const vitalsBatchSchema = z.object({

@@ -8,7 +8,9 @@
  * should catch). The ECG is a synthetic PQRST complex (sum of Gaussians, after McSharry et al. 2003)
  * at the current heart rate, sampled at 250 Hz.
  */
-import { NUMERIC_VITALS, type NumericVitalCode } from '@vitalis/schemas';
+import { NUMERIC_VITALS, VITAL_CODE, type NumericVitalCode } from '@vitalis/schemas';
+
+const C = VITAL_CODE;
 
 /** Small, fast, seedable PRNG (mulberry32). */
 export function rng(seed: number): () => number {
@@ -74,22 +76,22 @@ export function trend(profile: PatientProfile, atMs: number): Record<NumericVita
   const p = deteriorationProgress(profile, atMs);
   const breathing = Math.sin((2 * Math.PI * atMs) / 60_000); // slow physiological drift, one-minute period
   return {
-    '8867-4': profile.heartRate + 55 * p + 2 * breathing,
-    '59408-5': profile.spo2 - 12 * p,
-    '8480-6': profile.systolic - 30 * p + 3 * breathing,
-    '8462-4': profile.diastolic - 18 * p + 2 * breathing,
-    '9279-1': profile.respiratoryRate + 14 * p,
-    '8310-5': profile.temperature + 1.6 * p,
+    [C.heartRate]: profile.heartRate + 55 * p + 2 * breathing,
+    [C.spo2]: profile.spo2 - 12 * p,
+    [C.systolic]: profile.systolic - 30 * p + 3 * breathing,
+    [C.diastolic]: profile.diastolic - 18 * p + 2 * breathing,
+    [C.respiratoryRate]: profile.respiratoryRate + 14 * p,
+    [C.temperature]: profile.temperature + 1.6 * p,
   };
 }
 
 const NOISE: Record<NumericVitalCode, [sd: number, digits: number]> = {
-  '8867-4': [1.5, 0],
-  '59408-5': [0.4, 0],
-  '8480-6': [2, 0],
-  '8462-4': [1.5, 0],
-  '9279-1': [0.6, 0],
-  '8310-5': [0.03, 1],
+  [C.heartRate]: [1.5, 0],
+  [C.spo2]: [0.4, 0],
+  [C.systolic]: [2, 0],
+  [C.diastolic]: [1.5, 0],
+  [C.respiratoryRate]: [0.6, 0],
+  [C.temperature]: [0.03, 1],
 };
 
 /** One noisy, device-rounded, range-clamped reading. */

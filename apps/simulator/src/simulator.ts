@@ -6,7 +6,7 @@
 import { Partitioners, type Kafka, type Message, type Producer } from 'kafkajs';
 import { TOPICS } from '@vitalis/kafka';
 import type { Logger } from '@vitalis/log';
-import { ECG_LEAD_II, encodeObservation, NUMERIC_VITALS, type NumericVitalCode, type VitalsObservation } from '@vitalis/schemas';
+import { ECG_LEAD_II, encodeObservation, NUMERIC_VITALS, VITAL_CODE, type NumericVitalCode, type VitalsObservation } from '@vitalis/schemas';
 import { demoPatientId, ECG_HZ, ECG_PERIOD_MS, ecgChunk, makeProfile, rng, sampleVital, seqSeed, trend, type PatientProfile } from './signals';
 
 const NUMERIC_CODES = Object.keys(NUMERIC_VITALS) as NumericVitalCode[];
@@ -108,7 +108,7 @@ export async function runSimulator(opts: SimulatorOptions): Promise<{ stop: () =
     for (const p of patients) {
       // publish every whole chunk whose last sample is in the past
       while (p.ecgNextMs + chunk * ECG_PERIOD_MS <= now) {
-        const bpm = trend(p.profile, p.ecgNextMs)['8867-4'];
+        const bpm = trend(p.profile, p.ecgNextMs)[VITAL_CODE.heartRate];
         const { samples, phase } = ecgChunk(chunk, bpm, p.ecgPhase, p.random);
         p.ecgPhase = phase;
         const o: VitalsObservation = {

@@ -6,7 +6,11 @@
  *
  * Missing parameters score nothing and are listed in `missing`: a bedside monitor measures five
  * of the seven, so a score from monitor data alone is a lower bound and says so (`complete`).
+ *
+ * The band table (`NEWS2_SCALES`) is exported as data: the monitor card colours its tiles from it
+ * and the catalog's normal ranges are its 0-point bands, so nothing restates a threshold.
  */
+import { OXYGEN_FLOW, VITAL_CODE, type VitalCode } from '@vitalis/schemas';
 
 export type Consciousness = 'A' | 'C' | 'V' | 'P' | 'U';
 
@@ -42,26 +46,70 @@ export interface News2Result {
   complete: boolean;
 }
 
-/** [upper bound inclusive, score] bands, ascending; the last band catches everything above. */
-type Bands = ReadonlyArray<readonly [number, number]>;
-
-const RESPIRATION: Bands = [[8, 3], [11, 1], [20, 0], [24, 2], [Infinity, 3]];
-const SPO2_SCALE_1: Bands = [[91, 3], [93, 2], [95, 1], [Infinity, 0]];
-const SPO2_SCALE_2_AIR: Bands = [[83, 3], [85, 2], [87, 1], [Infinity, 0]];
-const SPO2_SCALE_2_OXYGEN: Bands = [[83, 3], [85, 2], [87, 1], [92, 0], [94, 1], [96, 2], [Infinity, 3]];
-const SYSTOLIC: Bands = [[90, 3], [100, 2], [110, 1], [219, 0], [Infinity, 3]];
-const PULSE: Bands = [[40, 3], [50, 1], [90, 0], [110, 1], [130, 2], [Infinity, 3]];
-const TEMPERATURE: Bands = [[35.0, 3], [36.0, 1], [38.0, 0], [39.0, 1], [Infinity, 2]];
+export type News2Score = 0 | 1 | 2 | 3;
 
 /**
- * Integer-charted parameters are rounded first (a monitor's 91.6% is charted 92%); temperature
- * keeps one decimal, as charted.
+ * One parameter's bands as the RCP chart draws them, ascending: `[upTo, score]`, `upTo` inclusive in
+ * charted units, `null` on the last band (everything above). Plain JSON on purpose (no Infinity):
+ * the monitor card receives this very table, serialised into its document, and colours its tiles
+ * from it, so the bedside colours cannot drift from the score.
  */
-function band(bands: Bands, value: number, decimals = 0): number {
-  const factor = 10 ** decimals;
+export type News2Bands = ReadonlyArray<readonly [upTo: number | null, score: News2Score]>;
+
+export interface News2Scale {
+  /** Decimals a value is charted to before banding (a monitor's 91.6 % is charted 92 %). */
+  decimals: number;
+  bands: News2Bands;
+}
+
+/** The banded NEWS2 parameters (RCP 2017, chart 1). Consciousness and air/oxygen are not banded. */
+export const NEWS2_SCALES = {
+  respiratoryRate: { decimals: 0, bands: [[8, 3], [11, 1], [20, 0], [24, 2], [null, 3]] },
+  /** SpO2 scale 1: every patient without hypercapnic respiratory failure (target 94–98 %). */
+  spo2Scale1: { decimals: 0, bands: [[91, 3], [93, 2], [95, 1], [null, 0]] },
+  /** SpO2 scale 2 (target 88–92 %) on air: 93 % and above scores 0. */
+  spo2Scale2Air: { decimals: 0, bands: [[83, 3], [85, 2], [87, 1], [null, 0]] },
+  /** SpO2 scale 2 on oxygen: above 92 % the oxygen is too much and scores again. */
+  spo2Scale2Oxygen: { decimals: 0, bands: [[83, 3], [85, 2], [87, 1], [92, 0], [94, 1], [96, 2], [null, 3]] },
+  systolic: { decimals: 0, bands: [[90, 3], [100, 2], [110, 1], [219, 0], [null, 3]] },
+  heartRate: { decimals: 0, bands: [[40, 3], [50, 1], [90, 0], [110, 1], [130, 2], [null, 3]] },
+  /** Temperature keeps one decimal, as charted (38.04 °C is charted 38.0). */
+  temperature: { decimals: 1, bands: [[35.0, 3], [36.0, 1], [38.0, 0], [39.0, 1], [null, 2]] },
+} as const satisfies Record<string, News2Scale>;
+
+/**
+ * The scale NEWS2 applies to each vital code of the vitals stream. SpO2 is scale 1: nothing in the
+ * stream says a patient has hypercapnic failure, and `news2FromLatestVitals` scores it so too.
+ */
+export const NEWS2_SCALE_BY_VITAL_CODE: Readonly<Partial<Record<VitalCode, News2Scale>>> = {
+  [VITAL_CODE.respiratoryRate]: NEWS2_SCALES.respiratoryRate,
+  [VITAL_CODE.spo2]: NEWS2_SCALES.spo2Scale1,
+  [VITAL_CODE.systolic]: NEWS2_SCALES.systolic,
+  [VITAL_CODE.heartRate]: NEWS2_SCALES.heartRate,
+  [VITAL_CODE.temperature]: NEWS2_SCALES.temperature,
+};
+
+/** The score of one value on one scale; the value is rounded to the charted decimals first. */
+export function news2BandScore(scale: News2Scale, value: number): News2Score {
+  const factor = 10 ** scale.decimals;
   const charted = Math.round(value * factor) / factor;
-  for (const [upper, score] of bands) if (charted <= upper) return score;
-  throw new RangeError(`no NEWS2 band for ${value}`); // unreachable: the last band is Infinity
+  for (const [upTo, score] of scale.bands) if (upTo === null || charted <= upTo) return score;
+  throw new RangeError(`no NEWS2 band for ${value}`); // unreachable: the last band has no upper bound
+}
+
+/**
+ * The band scoring 0, as charted values (`null`: open-ended). For scale 1 SpO2 that is ≥ 96 %; the
+ * catalog's "normal" ranges and the monitor's tile captions are these bands.
+ */
+export function news2ZeroBand(scale: News2Scale): { low: number | null; high: number | null } {
+  const i = scale.bands.findIndex(([, score]) => score === 0);
+  if (i < 0) throw new RangeError('scale has no 0-point band');
+  const step = 10 ** -scale.decimals;
+  const below = i === 0 ? null : scale.bands[i - 1]![0];
+  return {
+    low: below === null ? null : Number((below + step).toFixed(scale.decimals)),
+    high: scale.bands[i]![0],
+  };
 }
 
 function riskOf(score: number, anyRed: boolean): News2Risk {
@@ -78,33 +126,34 @@ export function news2(input: News2Input): News2Result {
     else parameters[name] = compute(value);
   };
 
-  score('respiratoryRate', input.respiratoryRate, (v) => band(RESPIRATION, v));
+  const S = NEWS2_SCALES;
+  score('respiratoryRate', input.respiratoryRate, (v) => news2BandScore(S.respiratoryRate, v));
   score('spo2', input.spo2, (v) => {
-    if (input.spo2Scale !== 2) return band(SPO2_SCALE_1, v);
-    return band(input.supplementalOxygen ? SPO2_SCALE_2_OXYGEN : SPO2_SCALE_2_AIR, v);
+    if (input.spo2Scale !== 2) return news2BandScore(S.spo2Scale1, v);
+    return news2BandScore(input.supplementalOxygen ? S.spo2Scale2Oxygen : S.spo2Scale2Air, v);
   });
   if (input.supplementalOxygen === undefined) missing.push('supplementalOxygen');
   else parameters.supplementalOxygen = input.supplementalOxygen ? 2 : 0;
-  score('systolic', input.systolic, (v) => band(SYSTOLIC, v));
-  score('heartRate', input.heartRate, (v) => band(PULSE, v));
+  score('systolic', input.systolic, (v) => news2BandScore(S.systolic, v));
+  score('heartRate', input.heartRate, (v) => news2BandScore(S.heartRate, v));
   if (input.consciousness === undefined) missing.push('consciousness');
   else parameters.consciousness = input.consciousness === 'A' ? 0 : 3;
-  score('temperature', input.temperature, (v) => band(TEMPERATURE, v, 1));
+  score('temperature', input.temperature, (v) => news2BandScore(S.temperature, v));
 
   const values = Object.values(parameters);
   const total = values.reduce((sum, v) => sum + v, 0);
   return { score: total, risk: riskOf(total, values.includes(3)), parameters, missing, complete: missing.length === 0 };
 }
 
-/** LOINC codes NEWS2 reads from the vitals stream. */
+/** The codes NEWS2 reads from the vitals stream (by name, from their owner @vitalis/schemas). */
 export const NEWS2_LOINC = {
-  heartRate: '8867-4',
-  spo2: '59408-5',
-  systolic: '8480-6',
-  respiratoryRate: '9279-1',
-  temperature: '8310-5',
+  heartRate: VITAL_CODE.heartRate,
+  spo2: VITAL_CODE.spo2,
+  systolic: VITAL_CODE.systolic,
+  respiratoryRate: VITAL_CODE.respiratoryRate,
+  temperature: VITAL_CODE.temperature,
   /** Inhaled oxygen flow rate (L/min): any flow above zero means supplemental oxygen. */
-  oxygenFlow: '3151-8',
+  oxygenFlow: OXYGEN_FLOW.code,
 } as const;
 
 /** NEWS2 from the latest value per LOINC code (as the append log or a read model holds them). */

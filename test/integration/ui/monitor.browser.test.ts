@@ -121,6 +121,15 @@ describe('vitals-telemetry-monitor in a browser', () => {
     expect(await tp.page.locator('#spo2-trend').getAttribute('aria-label')).toContain('latest 93 %');
   });
 
+  it('colours by the NEWS2 score in the browser too: SpO2 91 critical, HR 100 warning, systolic 200 normal', async () => {
+    await produceUntilShown({ '59408-5': 91, '8867-4': 100, '8480-6': 200, '8462-4': 80 }, async () => (await tileText('59408-5')) === '91' && (await tileText('8867-4')) === '100' && (await tileText('bp')) === '200/80');
+    expect(await tileAlarm('59408-5')).toBe('crit');
+    expect(await tp.page.locator('.tile[data-code="59408-5"] .state').innerText()).toMatch(/NEWS2 3/);
+    expect(await tileAlarm('8867-4')).toBe('warn');
+    expect(await tp.page.locator('.tile[data-code="8867-4"] .state').innerText()).toMatch(/NEWS2 1/);
+    expect(await tileAlarm('bp')).toBe('none');
+  });
+
   it('raises the server alert for a heart rate above 130 in the assertive alarm list', async () => {
     await produceUntilShown({ '8867-4': 142 }, async () => (await tileText('8867-4')) === '142');
     expect(await tileAlarm('8867-4')).toBe('crit');

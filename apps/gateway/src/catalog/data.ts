@@ -1,9 +1,10 @@
 /**
  * The catalog: reference data, no patient data. Clinicians are demo reference data (the seed
  * creates slots for them); vital-sign codes come from schemas/src/vitals.ts with adult normal
- * ranges as the NEWS2 0-point bands (RCP 2017).
+ * ranges as the NEWS2 0-point bands (RCP 2017), read from the NEWS2 table in @vitalis/clinical.
  */
-import { NUMERIC_VITALS, ECG_LEAD_II, ROLE_SCOPES, SCOPES } from '@vitalis/schemas';
+import { news2ZeroBand, NEWS2_SCALE_BY_VITAL_CODE } from '@vitalis/clinical';
+import { NUMERIC_VITALS, ECG_LEAD_II, ROLE_SCOPES, SCOPES, VITAL_CODE, type NumericVitalCode } from '@vitalis/schemas';
 
 export const CLINICIANS = [
   { id: 'clin-001', name: 'Dr. Amara Okafor', specialty: 'General practice' },
@@ -18,20 +19,23 @@ export const APPOINTMENT_TYPES = [
   { code: 'telehealth', display: 'Telehealth video visit', minutes: 20 },
 ] as const;
 
-/** Adult normal ranges (NEWS2 0-point band; SpO2 scale 1). */
-const NORMAL: Record<string, { low: number; high: number }> = {
-  '8867-4': { low: 51, high: 90 },
-  '59408-5': { low: 96, high: 100 },
-  '8480-6': { low: 111, high: 219 },
-  '8462-4': { low: 60, high: 90 },
-  '9279-1': { low: 12, high: 20 },
-  '8310-5': { low: 36.1, high: 38.0 },
-};
+/**
+ * Adult normal range of a code: its NEWS2 0-point band (SpO2 scale 1), an open end closed by the
+ * plausible range (SpO2 ≥ 96 → 96–100). Diastolic pressure is not in NEWS2: the conventional
+ * adult range.
+ */
+function normalRange(code: NumericVitalCode): { low: number; high: number } | undefined {
+  if (code === VITAL_CODE.diastolic) return { low: 60, high: 90 };
+  const scale = NEWS2_SCALE_BY_VITAL_CODE[code];
+  if (!scale) return undefined;
+  const band = news2ZeroBand(scale);
+  return { low: band.low ?? NUMERIC_VITALS[code].min, high: band.high ?? NUMERIC_VITALS[code].max };
+}
 
 export const vitalCodes = () => [
   ...Object.values(NUMERIC_VITALS).map((v) => ({
     code: v.code, system: v.system, display: v.display, unit: v.unit, possible: { min: v.min, max: v.max },
-    ...(NORMAL[v.code] ? { normal: NORMAL[v.code] } : {}),
+    ...(normalRange(v.code) ? { normal: normalRange(v.code) } : {}),
   })),
   { code: ECG_LEAD_II.code, system: ECG_LEAD_II.system, display: ECG_LEAD_II.display, unit: ECG_LEAD_II.unit, waveform: true },
 ];

@@ -15,7 +15,7 @@ import type { Principal } from '../auth/route-auth';
 import { liveStreamDeps, startVitalsStream, type StreamStart } from '../vitals/service';
 import type { LiveHub, LiveMessage, Subscription } from './hub';
 import { codeSchema } from './request';
-import { resourceId } from '@vitalis/schemas';
+import { resourceId, VITAL_CODE } from '@vitalis/schemas';
 
 /** Close codes: 4401 unauthenticated/revoked/expired, 4403 forbidden, 1001 server going away. */
 export const WS_CLOSE = { unauthorized: 4401, forbidden: 4403, goingAway: 1001, policy: 1008 } as const;
@@ -50,7 +50,7 @@ export function wsRoutes(deps: GatewayDeps, hub: LiveHub): FastifyPluginAsyncZod
           tags: ['vitals'],
           summary: 'Live vitals and alerts over WebSocket (subscribe/unsubscribe, resumable)',
           description:
-            'A GET with `Upgrade: websocket`. The token comes in the Authorization header (checked before the upgrade: 401/403 problem) or in a first `{"type":"auth","token":"…"}` message. Then `{"type":"subscribe","sub":"s1","patients":["pat-0001"],"codes":["8867-4"],"alerts":true,"after":"3-1042"}`; the server answers `ready`, `subscribed`, then `observation` and `alert` messages whose `id` resumes a later subscription (`after`, the same ids as the SSE stream), and `lagged` + `closed` when the client falls behind. Protocol: apps/gateway/src/live/README.md. Scope `read:vitals`.',
+            `A GET with \`Upgrade: websocket\`. The token comes in the Authorization header (checked before the upgrade: 401/403 problem) or in a first \`{"type":"auth","token":"…"}\` message. Then \`{"type":"subscribe","sub":"s1","patients":["pat-0001"],"codes":["${VITAL_CODE.heartRate}"],"alerts":true,"after":"3-1042"}\`; the server answers \`ready\`, \`subscribed\`, then \`observation\` and \`alert\` messages whose \`id\` resumes a later subscription (\`after\`, the same ids as the SSE stream), and \`lagged\` + \`closed\` when the client falls behind. Protocol: apps/gateway/src/live/README.md. Scope \`read:vitals\`.`,
         },
         // Public in the route contract only so the token may come in the first message; when an
         // Authorization header is present it is checked here, before the upgrade (401/403 problem).

@@ -1,13 +1,76 @@
 /**
  * vitals-telemetry-monitor: a bedside-monitor view of one patient. ECG lead II (250 Hz chunks:
  * origin, period_ms, samples) drawn as a sweep with requestAnimationFrame from a small jitter
- * buffer, SpO2 and blood-pressure trend graphs, HR/SpO2/BP/RR/Temp numerics coloured by alarm
- * thresholds (NEWS2-aligned bands), and the server's alerts in an assertive live region.
+ * buffer, SpO2 and blood-pressure trend graphs, HR/SpO2/BP/RR/Temp numerics coloured by the NEWS2
+ * score of the value, and the server's alerts in an assertive live region.
+ * The tile colours hold no number of their own: the card's script receives the NEWS2 band table of
+ * @vitalis/clinical as JSON data (`MONITOR_SCRIPT_DATA`) and scores each value on it
+ * (`TILE_ALARM_SCRIPT`), so the bedside colours cannot drift from the score the server computes
+ * (test/unit/ui/monitor-alarms.test.ts pins every band edge).
  * Browser mode: latest values from GET /api/v1/vitals/latest, then the live SSE stream.
  * MCP mode: get_latest_vitals once, then get_vitals_history for everything newer, every second
  * (hosts do not forward resource subscriptions to views).
  */
+import { news2ZeroBand, NEWS2_SCALE_BY_VITAL_CODE, type News2Score } from '@vitalis/clinical';
+import { VITAL_CODE, type NumericVitalCode } from '@vitalis/schemas';
 import { renderCard } from './shared';
+import { scriptData, VITAL_LABELS } from './vitals';
+
+export type TileAlarm = 'none' | 'warn' | 'crit';
+
+/**
+ * Tile colour per NEWS2 parameter score. In NEWS2 a single parameter scoring 3 (a "red score") is on
+ * its own a trigger for an urgent review by a clinician, whatever the aggregate: the critical colour
+ * ("Alarm"). 1 and 2 are abnormal and count toward the aggregate but do not trigger alone: the
+ * warning colour ("Warning"). 0 is the parameter's normal band: no colour.
+ */
+export const TILE_ALARM_BY_NEWS2_SCORE: Readonly<Record<News2Score, TileAlarm>> = { 0: 'none', 1: 'warn', 2: 'warn', 3: 'crit' };
+
+/** What the card's script reads (serialised into the document): codes by name, NEWS2 scale per code, alarm per score. */
+export const MONITOR_SCRIPT_DATA = {
+  code: VITAL_CODE,
+  scales: NEWS2_SCALE_BY_VITAL_CODE,
+  alarmByScore: TILE_ALARM_BY_NEWS2_SCORE,
+} as const;
+
+/**
+ * Browser JS, part of the card's script (and evaluated as is by the unit test): a value's NEWS2
+ * score on the injected scale, as `news2BandScore` computes it (rounded to the charted decimals,
+ * first band whose inclusive upper bound holds it), and the tile alarm of that score.
+ */
+export const TILE_ALARM_SCRIPT = String.raw`
+  function news2Score(code, v) {
+    var scale = DATA.scales[code];
+    if (!scale) return null;
+    var f = Math.pow(10, scale.decimals), charted = Math.round(v * f) / f;
+    for (var i = 0; i < scale.bands.length; i++) {
+      var band = scale.bands[i];
+      if (band[0] === null || charted <= band[0]) return band[1];
+    }
+    return null;
+  }
+  function alarmOf(code, v) {
+    var score = news2Score(code, v);
+    return score === null ? 'none' : DATA.alarmByScore[score];
+  }
+`;
+
+/** A tile's caption: the value's normal range, i.e. its NEWS2 0-point band (e.g. "51–90", "≥ 96"). */
+function normalCaption(code: NumericVitalCode): string {
+  const scale = NEWS2_SCALE_BY_VITAL_CODE[code];
+  if (!scale) return '';
+  const { low, high } = news2ZeroBand(scale);
+  const f = (n: number) => n.toFixed(scale.decimals);
+  if (low === null) return high === null ? '' : `≤ ${f(high)}`;
+  return high === null ? `≥ ${f(low)}` : `${f(low)}–${f(high)}`;
+}
+
+function numericTile(code: NumericVitalCode): string {
+  const { label, unit } = VITAL_LABELS[code];
+  return `<div class="tile" data-code="${code}" data-alarm="none"><h2>${label} <span class="lim">${normalCaption(code)}</span></h2><div><span class="value" id="v-${code}">--</span><span class="unit">${unit}</span></div><div class="state"></div></div>`;
+}
+
+const C = VITAL_CODE;
 
 const STYLE = `
 .monitor-grid{display:grid;grid-template-columns:minmax(0,1fr) 300px;gap:12px}
@@ -30,11 +93,11 @@ canvas{display:block;width:100%;background:#0b0f14}
 .tile h2 .lim{font-weight:400;color:#9fb0c0;font-size:.75rem}
 .tile .value{font-size:2.4rem;font-weight:700;font-variant-numeric:tabular-nums;line-height:1.1}
 .tile .unit{font-size:.8rem;color:#9fb0c0;margin-left:4px}
-.tile[data-code="8867-4"] .value{color:#4ade80}
-.tile[data-code="59408-5"] .value{color:#22d3ee}
+.tile[data-code="${C.heartRate}"] .value{color:#4ade80}
+.tile[data-code="${C.spo2}"] .value{color:#22d3ee}
 .tile[data-code="bp"] .value{color:#fca5a5}
-.tile[data-code="9279-1"] .value{color:#fde047}
-.tile[data-code="8310-5"] .value{color:#e6edf3}
+.tile[data-code="${C.respiratoryRate}"] .value{color:#fde047}
+.tile[data-code="${C.temperature}"] .value{color:#e6edf3}
 .tile[data-alarm=warn]{background:var(--warn-bg);border-color:#b7791f}
 .tile[data-alarm=warn] .value,.tile[data-alarm=warn] h2,.tile[data-alarm=warn] .unit,.tile[data-alarm=warn] .lim,.tile[data-alarm=warn] .state{color:var(--warn-ink)}
 .tile[data-alarm=crit]{background:var(--crit);border-color:#fff}
@@ -83,11 +146,11 @@ const BODY = `
       </figure>
     </section>
     <section class="numerics" aria-label="Current values">
-      <div class="tile" data-code="8867-4" data-alarm="none"><h2>HR <span class="lim">50–110</span></h2><div><span class="value" id="v-8867-4">--</span><span class="unit">/min</span></div><div class="state"></div></div>
-      <div class="tile" data-code="59408-5" data-alarm="none"><h2>SpO₂ <span class="lim">≥ 94</span></h2><div><span class="value" id="v-59408-5">--</span><span class="unit">%</span></div><div class="state"></div></div>
-      <div class="tile wide" data-code="bp" data-alarm="none"><h2>NIBP <span class="lim">sys 101–180</span></h2><div><span class="value" id="v-bp">--/--</span><span class="unit">mmHg</span></div><div class="state"></div></div>
-      <div class="tile" data-code="9279-1" data-alarm="none"><h2>RR <span class="lim">12–20</span></h2><div><span class="value" id="v-9279-1">--</span><span class="unit">/min</span></div><div class="state"></div></div>
-      <div class="tile" data-code="8310-5" data-alarm="none"><h2>Temp <span class="lim">36.1–38.0</span></h2><div><span class="value" id="v-8310-5">--</span><span class="unit">°C</span></div><div class="state"></div></div>
+      ${numericTile(C.heartRate)}
+      ${numericTile(C.spo2)}
+      <div class="tile wide" data-code="bp" data-alarm="none"><h2>NIBP <span class="lim">sys ${normalCaption(C.systolic)}</span></h2><div><span class="value" id="v-bp">--/--</span><span class="unit">${VITAL_LABELS[C.systolic].unit}</span></div><div class="state"></div></div>
+      ${numericTile(C.respiratoryRate)}
+      ${numericTile(C.temperature)}
     </section>
   </div>
   <section class="alarms" aria-labelledby="alerts-h">
@@ -104,22 +167,10 @@ const SCRIPT = String.raw`
 (function () {
   'use strict';
   var V = window.Vitalis;
-  var HR = '8867-4', SPO2 = '59408-5', SYS = '8480-6', DIA = '8462-4', RR = '9279-1', TEMP = '8310-5', ECG = '131330';
-  // [critical low, warning low, warning high, critical high]: a value <= critLow or >= critHigh is critical.
-  var LIMITS = {};
-  LIMITS[HR] = [40, 50, 111, 131];
-  LIMITS[SPO2] = [89, 93, Infinity, Infinity];
-  LIMITS[SYS] = [90, 100, 181, 220];
-  LIMITS[RR] = [8, 11, 21, 25];
-  LIMITS[TEMP] = [35.0, 36.0, 38.1, 39.1];
-  function alarmOf(code, v) {
-    var l = LIMITS[code];
-    if (!l) return 'none';
-    if (v <= l[0] || v >= l[3]) return 'crit';
-    if (v <= l[1] || v >= l[2]) return 'warn';
-    return 'none';
-  }
-  var ALARM_TEXT = { none: '', warn: 'Warning', crit: 'Alarm' };
+  var DATA = ${scriptData(MONITOR_SCRIPT_DATA)};
+  var C = DATA.code;
+  var SYS = C.systolic, DIA = C.diastolic, SPO2 = C.spo2, TEMP = C.temperature, ECG = C.ecgLeadII;
+${TILE_ALARM_SCRIPT}  var ALARM_TEXT = { none: '', warn: 'Warning', crit: 'Alarm' };
   var latest = {};
 
   function setTile(tileCode, text, alarm, label) {
@@ -139,12 +190,12 @@ const SCRIPT = String.raw`
     latest[o.code] = { value: o.value, at: o.effective_at };
     if (o.code === SYS || o.code === DIA) {
       var s = latest[SYS], d = latest[DIA];
-      setTile('bp', (s ? Math.round(s.value) : '--') + '/' + (d ? Math.round(d.value) : '--'), s ? alarmOf(SYS, s.value) : 'none', 'systolic');
+      setTile('bp', (s ? Math.round(s.value) : '--') + '/' + (d ? Math.round(d.value) : '--'), s ? alarmOf(SYS, s.value) : 'none', s ? 'systolic, NEWS2 ' + news2Score(SYS, s.value) : '');
       trendPush(o.code === SYS ? bpSys : bpDia, o);
       drawTrends();
     } else {
       var a = alarmOf(o.code, o.value);
-      setTile(o.code, fmt(o.code, o.value), a, a === 'none' ? '' : (a === 'crit' ? 'out of range' : 'abnormal'));
+      setTile(o.code, fmt(o.code, o.value), a, 'NEWS2 ' + news2Score(o.code, o.value));
       if (o.code === SPO2) { trendPush(spo2, o); drawTrends(); }
     }
     V.$('#updated').textContent = 'Last value ' + new Date(o.effective_at).toLocaleTimeString();

@@ -7,6 +7,10 @@
  * REST: GET /api/v1/patients?name=, GET /api/v1/patients/{id}. MCP: search_patients, get_patient.
  */
 import { renderCard } from './shared';
+import { scriptData, VITAL_LABELS } from './vitals';
+
+/** Screen label and unit per vital code, for the record's latest vitals. */
+const VITAL_NAMES = Object.fromEntries(Object.entries(VITAL_LABELS).map(([code, v]) => [code, [v.label, v.unit]]));
 
 const STYLE = `
 .layout{display:grid;grid-template-columns:minmax(260px,360px) minmax(0,1fr);gap:12px}
@@ -77,7 +81,7 @@ const SCRIPT = String.raw`
   'use strict';
   var V = window.Vitalis;
   var CRIT = { high: 'High criticality', low: 'Low criticality', 'unable-to-assess': 'Criticality unknown' };
-  var VITAL_NAMES = { '8867-4': ['HR', '/min'], '59408-5': ['SpO₂', '%'], '8480-6': ['Sys', 'mmHg'], '8462-4': ['Dia', 'mmHg'], '9279-1': ['RR', '/min'], '8310-5': ['Temp', '°C'] };
+  var VITAL_NAMES = ${scriptData(VITAL_NAMES)};
 
   /**
    * One view model from either transport. REST: FHIR Patient (+ allergies as AllergyIntolerance,

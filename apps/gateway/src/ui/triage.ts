@@ -7,7 +7,19 @@
  * Holders of write:triage re-triage from the board (a modal dialog; PUT …/esi with If-Match, or
  * set_triage_level with expected_version), so a change made meanwhile by someone else is refused.
  */
+import { VITAL_CODE } from '@vitalis/schemas';
 import { renderCard } from './shared';
+import { scriptData } from './vitals';
+
+/** The board's vitals columns per code. */
+const VITAL_COLUMNS = {
+  [VITAL_CODE.heartRate]: 'hr',
+  [VITAL_CODE.spo2]: 'spo2',
+  [VITAL_CODE.systolic]: 'sys',
+  [VITAL_CODE.diastolic]: 'dia',
+  [VITAL_CODE.respiratoryRate]: 'rr',
+  [VITAL_CODE.temperature]: 'temp',
+};
 
 /** ESI colours, the convention of ED boards; text colours keep ≥ 4.5:1 contrast. */
 const STYLE = `
@@ -103,7 +115,7 @@ const SCRIPT = String.raw`
   var V = window.Vitalis;
   var LABEL = { 1: 'Resuscitation', 2: 'Emergent', 3: 'Urgent', 4: 'Less urgent', 5: 'Non-urgent' };
   var RISK = { high: 'High', medium: 'Medium', 'low-medium': 'Low–medium', low: 'Low' };
-  var VITALS = { '8867-4': 'hr', '59408-5': 'spo2', '8480-6': 'sys', '8462-4': 'dia', '9279-1': 'rr', '8310-5': 'temp' };
+  var VITALS = ${scriptData(VITAL_COLUMNS)};
   var RULES = { 'hr-high': 'HR > 130', 'spo2-low': 'SpO₂ < 90 %', 'news2-high': 'NEWS2 ≥ 7' };
   var previous = null;
 

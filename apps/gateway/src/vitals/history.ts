@@ -5,7 +5,7 @@
  * with date_bin. Timestamps are rendered by PostgreSQL with microseconds, so cursors are exact.
  */
 import type { Pool } from '@vitalis/db';
-import { VITAL_CODES, type VitalsObservation } from '@vitalis/schemas';
+import { ECG_LEAD_II, VITAL_CODES, type VitalsObservation } from '@vitalis/schemas';
 
 export const BUCKETS = { '1s': 1_000, '1m': 60_000, '1h': 3_600_000, '1d': 86_400_000 } as const;
 export type Bucket = keyof typeof BUCKETS;
@@ -28,7 +28,7 @@ interface RawRow {
 export function rowToObservation(patientId: string, r: RawRow): VitalsObservation {
   const base = { patient_id: patientId, device_id: r.device_id, seq: r.seq, effective_at: r.at };
   if (r.samples) {
-    return { ...base, code: '131330', unit: 'mV', waveform: { origin: 0, period_ms: r.sample_period_ms ?? 4, samples: r.samples } };
+    return { ...base, code: ECG_LEAD_II.code, unit: ECG_LEAD_II.unit, waveform: { origin: 0, period_ms: r.sample_period_ms ?? 4, samples: r.samples } };
   }
   return { ...base, code: r.code, value: r.value, unit: r.unit } as VitalsObservation;
 }

@@ -14,8 +14,9 @@
  * window start empty then: a NEWS2 from fewer parameters is lower, never higher.
  */
 import { news2FromLatestVitals } from '@vitalis/clinical';
+import { VITAL_CODE } from '@vitalis/schemas';
 
-export const CODES = { heartRate: '8867-4', spo2: '59408-5' } as const;
+export const CODES = { heartRate: VITAL_CODE.heartRate, spo2: VITAL_CODE.spo2 } as const;
 
 export interface RuleInput {
   patient_id: string;

@@ -10,6 +10,8 @@ from pydantic import BaseModel
 
 from . import models as m
 
+# The codes the vitals schema accepts, in its order. Owned by schemas/src/vitals.ts (VITAL_CODE);
+# copied here because Python cannot import it, and pinned to it by test/unit/clinical/codes.test.ts.
 VITAL_CODES = ["8867-4", "59408-5", "8480-6", "8462-4", "9279-1", "8310-5", "131330"]
 
 _patient_id = {"type": "string", "description": "Patient id, e.g. pat-0001", "minLength": 1}
