@@ -184,10 +184,6 @@ export type VitalsObservation = z.infer<typeof vitalsObservationSchema>;
 export type NumericObservation = Exclude<VitalsObservation, { code: typeof ECG_LEAD_II.code }>;
 export type EcgObservation = z.infer<typeof ecgObservationSchema>;
 
-export const vitalsBatchSchema = z.object({
-  observations: z.array(vitalsObservationSchema).min(1).max(MAX_OBSERVATIONS_PER_BATCH),
-});
-
 export function isEcg(o: VitalsObservation): o is EcgObservation {
   return o.code === ECG_LEAD_II.code;
 }

@@ -19,8 +19,9 @@
  * Note on kafkajs: with autoCommit off, `commitOffsetsIfNecessary()` WITHOUT arguments never
  * commits (no interval/threshold is set), so the offsets are passed explicitly.
  */
-import { Partitioners, type Consumer, type Kafka, type KafkaMessage, type Producer } from 'kafkajs';
+import type { Consumer, Kafka, KafkaMessage, Producer } from 'kafkajs';
 import { withTransaction, type Pool } from '@vitalis/db';
+import { createVitalsProducer } from '@vitalis/kafka';
 import type { Logger } from '@vitalis/log';
 import { decodeObservation } from '@vitalis/schemas';
 import { groupCommit, mapLimit, packBySize } from './group-commit';
@@ -125,12 +126,7 @@ export async function startIngest(opts: IngestOptions): Promise<IngestWorker> {
 
   // Retries without limit (what the idempotent producer needs): while Kafka is down nothing can be
   // committed anyway, and a shutdown is bounded by the runtime's grace period.
-  const dlq: Producer = kafka.producer({
-    idempotent: true,
-    maxInFlightRequests: 1,
-    createPartitioner: Partitioners.DefaultPartitioner,
-    retry: { retries: Number.MAX_SAFE_INTEGER, initialRetryTime: 200, maxRetryTime: 5_000 },
-  });
+  const dlq: Producer = createVitalsProducer(kafka, { retries: 'unbounded' });
   await dlq.connect();
 
   const consumer = kafka.consumer({

@@ -3,8 +3,8 @@
  * and an ECG (lead II, 250 Hz, one chunk per second), published straight to Kafka with kafkajs
  * (JSON value, key = patient id). Also `burst()`: N observations as fast as possible, for benchmarks.
  */
-import { Partitioners, type Kafka, type Message, type Producer } from 'kafkajs';
-import { TOPICS } from '@vitalis/kafka';
+import type { Kafka, Message, Producer } from 'kafkajs';
+import { createVitalsProducer, TOPICS } from '@vitalis/kafka';
 import type { Logger } from '@vitalis/log';
 import { ECG_LEAD_II, encodeObservation, NUMERIC_VITALS, VITAL_CODE, type NumericVitalCode, type VitalsObservation } from '@vitalis/schemas';
 import { demoPatientId, ECG_HZ, ECG_PERIOD_MS, ecgChunk, makeProfile, rng, sampleVital, seqSeed, trend, type PatientProfile } from './signals';
@@ -32,16 +32,8 @@ export interface Device {
 }
 
 export function createProducer(kafka: Kafka): Producer {
-  // acks=all and idempotent: a retried send never duplicates or reorders within a partition.
-  // The Java-compatible murmur2 partitioner, named explicitly: every producer of the topic (gateway,
-  // simulator, devices in other languages) must map a patient id to the same partition.
-  return kafka.producer({
-    idempotent: true,
-    maxInFlightRequests: 1,
-    allowAutoTopicCreation: false,
-    createPartitioner: Partitioners.DefaultPartitioner,
-    retry: { retries: Number.MAX_SAFE_INTEGER, initialRetryTime: 200, maxRetryTime: 5_000 },
-  });
+  // The vitals producer contract (libs/kafka): acks=all, idempotent, the Java-compatible partitioner.
+  return createVitalsProducer(kafka, { retries: 'unbounded' });
 }
 
 interface SimPatient {
@@ -184,7 +176,7 @@ export async function burst(opts: BurstOptions): Promise<BurstResult> {
   // The burst producer is not idempotent so several requests may be in flight at once (kafkajs
   // allows only one for the idempotent producer); acks=all still holds, and a retried duplicate
   // would be absorbed by the idempotent append log anyway.
-  const producer = opts.kafka.producer({ allowAutoTopicCreation: false, createPartitioner: Partitioners.DefaultPartitioner });
+  const producer = createVitalsProducer(opts.kafka, { retries: 'unbounded', idempotent: false });
   await producer.connect();
   const random = rng(7);
   const seqBase = seqSeed();

@@ -31,12 +31,6 @@ export interface Demographics {
   telecom?: { system: string; value: string }[] | undefined;
 }
 
-export type PatientEvent =
-  | { type: 'PatientRegistered'; data: { patientId: string } & Demographics }
-  | { type: 'PatientUpdated'; data: Partial<Demographics> }
-  | { type: 'AllergyRecorded'; data: Omit<Allergy, 'recordedAt'> }
-  | { type: 'AllergyRemoved'; data: { id: string } };
-
 interface Folded { type: string; data: Record<string, unknown>; streamVersion: number; recordedAt: string }
 
 /** Applies one event; unknown event types (e.g. alerts other teams append) are ignored. */

@@ -21,8 +21,6 @@ import type { Caller } from '../records/access';
 import { VITALS_URI } from './resource-uri';
 import { requireVitalsAccess, restoreVitalsStream, startVitalsStream, vitalsDenial, type LiveStreamDeps, type StreamStart } from '../vitals/service';
 
-export const vitalsUri = (patientId: string) => `vitalis://patients/${patientId}/vitals`;
-
 const HIGH_WATER = 256;
 
 export interface LiveDeps {

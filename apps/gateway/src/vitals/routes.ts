@@ -14,9 +14,9 @@
 import { z } from 'zod';
 import type { FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { Partitioners, type Producer } from 'kafkajs';
+import type { Producer } from 'kafkajs';
 import { HttpProblem, serviceUnavailable } from '@vitalis/http';
-import { TOPICS } from '@vitalis/kafka';
+import { createVitalsProducer, TOPICS } from '@vitalis/kafka';
 import {
   encodeObservation,
   MAX_OBSERVATIONS_PER_BATCH,
@@ -110,15 +110,9 @@ export function vitalsRoutes(deps: GatewayDeps, options: VitalsRouteOptions = {}
   let producer: Promise<Producer> | undefined;
   const getProducer = () =>
     (producer ??= (async () => {
-      const p = kafka.producer({
-        idempotent: true,
-        maxInFlightRequests: 1,
-        allowAutoTopicCreation: false,
-        createPartitioner: Partitioners.DefaultPartitioner, // same patient -> partition mapping as every producer
-        // Bounded retries (kafkajs warns this weakens exactly-once): a request must answer, and a
-        // failed send is a 503 the device retries with the same batch, which the append log dedups.
-        retry: { retries: 5, initialRetryTime: 100, maxRetryTime: 2_000 },
-      });
+      // Bounded retries: a request must answer; a failed send is a 503 the device retries with the
+      // same batch, which the append log dedups.
+      const p = createVitalsProducer(kafka, { retries: 'bounded' });
       await p.connect();
       return p;
     })().catch((err) => {
