@@ -1,2 +1,7 @@
-export { append, readStream, readAll, headPosition, subscribe, listenForEvents, EVENTS_CHANNEL, ConcurrencyError, DuplicateEventError, ANY, NO_STREAM } from './store';
-export type { NewEvent, StoredEvent, EventMetadata, ExpectedVersion, Queryable, Subscription } from './store';
+export {
+  append, readStream, readStreams, readAll, readCategory, readLatestPerKey, readStreamsAfterSource, sourcePositionMetadata, sourcePositionOf,
+  headPosition, subscribe, listenForEvents, EVENTS_CHANNEL, ConcurrencyError, DuplicateEventError, ANY, NO_STREAM,
+} from './store';
+export type { NewEvent, StoredEvent, EventMetadata, ExpectedVersion, Queryable, Subscription, SourcePosition } from './store';
+export { STREAM_CATEGORIES, StreamNameError, streamName, parseStreamName, streamCategory, streamIdIn } from './streams';
+export type { StreamCategory } from './streams';

@@ -170,6 +170,105 @@ export async function readAll(db: Queryable, afterPosition: number, limit = 500)
   return rows.map(toStored);
 }
 
+/**
+ * The events of several streams, each in version order, grouped by stream (streams without events
+ * are absent). `upToPosition` leaves out what was appended after that global position (the
+ * projector folds each touched stream up to the last event of its batch, not beyond).
+ */
+export async function readStreams(db: Queryable, streamIds: readonly string[], options: { upToPosition?: number } = {}): Promise<Map<string, StoredEvent[]>> {
+  const out = new Map<string, StoredEvent[]>();
+  if (streamIds.length === 0) return out;
+  const { rows } = await db.query<EventRow>(
+    `SELECT ${COLUMNS} FROM events
+      WHERE stream_id = ANY($1::text[]) AND ($2::bigint IS NULL OR global_position <= $2)
+      ORDER BY stream_id, stream_version`,
+    [[...new Set(streamIds)], options.upToPosition ?? null],
+  );
+  for (const r of rows) {
+    const list = out.get(r.stream_id) ?? [];
+    list.push(toStored(r));
+    out.set(r.stream_id, list);
+  }
+  return out;
+}
+
+/**
+ * Events of ONE category (streams `<category>-*`, see streams.ts) after `afterPosition` in global
+ * order, at most `limit`, gap-safe like readAll. The category is matched exactly (the part before
+ * the first `-`), never by a LIKE prefix.
+ */
+export async function readCategory(db: Queryable, category: string, afterPosition: number, limit = 500): Promise<StoredEvent[]> {
+  const { rows } = await db.query<EventRow>(
+    `SELECT ${COLUMNS} FROM events
+      WHERE global_position > $1 AND transaction_id < pg_snapshot_xmin(pg_current_snapshot())
+        AND split_part(stream_id, '-', 1) = $3
+      ORDER BY global_position LIMIT $2`,
+    [afterPosition, limit, category],
+  );
+  return rows.map(toStored);
+}
+
+/**
+ * A compacted view of streams: for each stream and each distinct value of `data[key]`, only that
+ * stream's latest event carrying the value (like a compacted Kafka topic keyed by it), ordered by
+ * stream then key. Events without the key are left out. E.g. key `rule`: each alert rule's last
+ * raise-or-clear per patient, without shipping the whole history to the caller.
+ */
+export async function readLatestPerKey(db: Queryable, streamIds: readonly string[], key: string): Promise<StoredEvent[]> {
+  if (streamIds.length === 0) return [];
+  const { rows } = await db.query<EventRow>(
+    `SELECT DISTINCT ON (stream_id, data->>$2) ${COLUMNS} FROM events
+      WHERE stream_id = ANY($1::text[]) AND data ? $2
+      ORDER BY stream_id, data->>$2, stream_version DESC`,
+    [[...new Set(streamIds)], key],
+  );
+  return rows.map(toStored);
+}
+
+/**
+ * Where an event derived from a record of a partitioned log (Kafka) sits in that log: the record's
+ * partition and offset, and the event's index k >= 1 among those derived from the record. Kept in
+ * the event's metadata under the keys below (named by their first writer, the ingest's alerts), so
+ * a reader can resume by the log's positions rather than the store's.
+ */
+export interface SourcePosition { partition: number; offset: number; k: number }
+const SOURCE = { partition: 'kafka_partition', offset: 'kafka_offset', k: 'alert_seq' } as const;
+
+/** The metadata entries that record a source position (merge them into an append's metadata). */
+export const sourcePositionMetadata = (p: SourcePosition): EventMetadata => ({ [SOURCE.partition]: p.partition, [SOURCE.offset]: p.offset, [SOURCE.k]: p.k });
+
+/** The source position an event was appended with, if any. */
+export function sourcePositionOf(e: StoredEvent): SourcePosition | undefined {
+  const m = e.metadata;
+  const [partition, offset, k] = [m[SOURCE.partition], m[SOURCE.offset], m[SOURCE.k]];
+  return typeof partition === 'number' && typeof offset === 'number' && typeof k === 'number' ? { partition, offset, k } : undefined;
+}
+
+/**
+ * The events of several streams whose source position is after `after` (partition -> last
+ * (offset, k) seen; a partition absent from it: everything), in no particular order (callers sort
+ * by source position). Events without a source position are left out.
+ */
+export async function readStreamsAfterSource(
+  db: Queryable,
+  streamIds: readonly string[],
+  after: ReadonlyMap<number, { offset: number; k: number }>,
+): Promise<StoredEvent[]> {
+  if (streamIds.length === 0) return [];
+  const parts = [...after.keys()];
+  const { rows } = await db.query<EventRow>(
+    `WITH c(p, o, k) AS (SELECT * FROM unnest($2::int[], $3::bigint[], $4::int[])),
+          e AS (SELECT ${COLUMNS}, (metadata->>'${SOURCE.partition}')::int AS src_p, (metadata->>'${SOURCE.offset}')::bigint AS src_o,
+                       (metadata->>'${SOURCE.k}')::int AS src_k
+                  FROM events WHERE stream_id = ANY($1::text[]))
+     SELECT ${COLUMNS} FROM e LEFT JOIN c ON c.p = e.src_p
+      WHERE e.src_p IS NOT NULL AND e.src_o IS NOT NULL AND e.src_k IS NOT NULL
+        AND (c.p IS NULL OR e.src_o > c.o OR (e.src_o = c.o AND e.src_k > c.k))`,
+    [[...new Set(streamIds)], parts, parts.map((p) => after.get(p)!.offset), parts.map((p) => after.get(p)!.k)],
+  );
+  return rows.map(toStored);
+}
+
 /** The highest global position visible now (for "wait until projected" and benchmarks). */
 export async function headPosition(db: Queryable): Promise<number> {
   const { rows } = await db.query<{ p: number | null }>('SELECT max(global_position) AS p FROM events');

@@ -8,6 +8,7 @@
  * its subscribers from the append log.
  */
 import type { VitalsObservation } from '@vitalis/schemas';
+import type { AlertEventType } from './alerts';
 
 export const liveChannel = (topic: string) => `vitalis:live:${topic}`;
 
@@ -40,8 +41,7 @@ export interface LiveAlert {
   offset: number;
   k: number;
   patient_id: string;
-  /** VitalsAlertRaised | VitalsAlertCleared */
-  type: string;
+  type: AlertEventType;
   data: AlertData;
 }
 

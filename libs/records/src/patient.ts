@@ -3,7 +3,9 @@
  * gateway (commands answer from the folded stream: read-your-writes) and by the projector (the
  * rm_patients read model is the same fold), so live and rebuilt read models cannot disagree.
  */
-export const patientStream = (patientId: string) => `patient-${patientId}`;
+import { STREAM_CATEGORIES, streamName } from '@vitalis/eventstore';
+
+export const patientStream = (patientId: string) => streamName(STREAM_CATEGORIES.patient, patientId);
 
 export interface Identifier { system: string; value: string }
 export interface Allergy { id: string; substance: string; criticality: 'low' | 'high' | 'unable-to-assess'; reaction?: string | undefined; recordedAt: string }

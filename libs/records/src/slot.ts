@@ -3,7 +3,9 @@
  * the expected version — two concurrent bookings of one slot cannot both commit (the stream's
  * UNIQUE (stream_id, stream_version) decides), whatever the number of gateways.
  */
-export const slotStream = (slotId: string) => `slot-${slotId}`;
+import { STREAM_CATEGORIES, streamName } from '@vitalis/eventstore';
+
+export const slotStream = (slotId: string) => streamName(STREAM_CATEGORIES.slot, slotId);
 /** An appointment id names its slot and the booking's version: no lookup table needed. */
 export const appointmentId = (slotId: string, version: number) => `${slotId}.${version}`;
 export function parseAppointmentId(id: string): { slotId: string; version: number } | undefined {

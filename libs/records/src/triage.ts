@@ -2,7 +2,9 @@
  * ED triage: one stream per patient (`triage-<patientId>`): arrival with complaint and ESI level,
  * ESI changes as events, discharge removes the patient from the board.
  */
-export const triageStream = (patientId: string) => `triage-${patientId}`;
+import { STREAM_CATEGORIES, streamName } from '@vitalis/eventstore';
+
+export const triageStream = (patientId: string) => streamName(STREAM_CATEGORIES.triage, patientId);
 
 export interface TriageState {
   patientId: string;

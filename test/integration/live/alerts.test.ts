@@ -5,6 +5,8 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Pool } from '@vitalis/db';
+import { readStream } from '@vitalis/eventstore';
+import { alertStream, type AlertData } from '@vitalis/live';
 import { createLogger } from '@vitalis/log';
 import { createRedis, type Redis } from '@vitalis/redis';
 import { createLiveStage, type CommittedBatch } from '../../../apps/ingest/src/live/stage';
@@ -33,7 +35,7 @@ function batch(patient: string, firstOffset: number, readings: [seconds: number,
   return { partition: 0, first: firstOffset, last: firstOffset + readings.length - 1, items };
 }
 const streamOf = async (patient: string) =>
-  (await pool.query('SELECT type, stream_version, data, metadata FROM events WHERE stream_id = $1 ORDER BY stream_version', [`patient-alerts-${patient}`])).rows;
+  (await readStream(pool, alertStream(patient))).map((e) => ({ type: e.type, stream_version: e.streamVersion, data: e.data as never as AlertData, metadata: e.metadata }));
 
 describe('alert events from the live stage', () => {
   it('raises once per episode, stores its live position, and a redelivered batch appends nothing', async () => {
@@ -43,7 +45,7 @@ describe('alert events from the live stage', () => {
     await s.afterCommit(low);
     const rows = await streamOf(patient);
     expect(rows.map((r) => [r.type, r.stream_version, r.data.rule, r.data.triggered_by.seq])).toEqual([['VitalsAlertRaised', 1, 'spo2-low', 12]]);
-    expect(rows[0].metadata).toMatchObject({ kafka_partition: 0, kafka_offset: 12, alert_seq: 1 });
+    expect(rows[0]!.metadata).toMatchObject({ kafka_partition: 0, kafka_offset: 12, alert_seq: 1 });
     // redelivery (e.g. a crash before the offset commit) to a fresh instance: nothing appended twice
     await stage().afterCommit(low);
     expect(await streamOf(patient)).toHaveLength(1);

@@ -6,7 +6,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { clientCredentialsToken, registerClient } from '../../helpers/auth';
 import { withTransaction } from '@vitalis/db';
-import { encodeBatch, liveChannel } from '@vitalis/live';
+import { readStream } from '@vitalis/eventstore';
+import { alertStream, encodeBatch, liveChannel } from '@vitalis/live';
 import { writeRows, type StoredRow } from '../../../apps/ingest/src/store';
 import { numeric, openSse, openWs, startRig, streamUrl, uid, waitFor, type LiveRig } from './support';
 
@@ -203,8 +204,8 @@ describe('GET /api/v1/vitals/stream', () => {
     // the alert sorts right after the observation that raised it
     const idx = events.findIndex((e) => e.event === 'alert');
     expect(events[idx - 1]!.data.seq).toBe(4);
-    const { rows } = await rig.pool.query('SELECT type, stream_version, data FROM events WHERE stream_id = $1 ORDER BY stream_version', [`patient-alerts-${patient}`]);
-    expect(rows.map((r) => [r.type, r.stream_version, r.data.rule])).toEqual([
+    const stored = await readStream(rig.pool, alertStream(patient));
+    expect(stored.map((e) => [e.type, e.streamVersion, e.data.rule])).toEqual([
       ['VitalsAlertRaised', 1, 'spo2-low'],
       ['VitalsAlertCleared', 2, 'spo2-low'],
     ]);

@@ -8,6 +8,7 @@ import { startGateway, type RunningGateway } from '../../helpers/gateway';
 import { catchUpTo } from '../../../apps/projector/src/projections/runner';
 import { patientsProjection, triageProjection } from '../../../apps/projector/src/projections/definitions';
 import { append, headPosition } from '@vitalis/eventstore';
+import { alertStream } from '@vitalis/live';
 import { registerPatient } from '../../../apps/gateway/src/patients/service';
 import { caller, uid } from './support';
 
@@ -56,7 +57,7 @@ describe('triage board', () => {
     expect(((await set.json()) as { esi: number }).esi).toBe(1);
 
     // an alert raised then cleared, another still active (stream shape of branch i6)
-    await append(gw.deps.pool, `patient-alerts-${a}`, 0, [
+    await append(gw.deps.pool, alertStream(a), 0, [
       { type: 'VitalsAlertRaised', data: { rule: 'hr-high' } }, { type: 'VitalsAlertCleared', data: { rule: 'hr-high' } }, { type: 'VitalsAlertRaised', data: { rule: 'spo2-low' } },
     ]);
     await catchUpTo(gw.deps.pool, triageProjection, await headPosition(gw.deps.pool));

@@ -1,7 +1,7 @@
 /**
  * Reads the append log for live streams: the starting cursor of a fresh subscription and one page
- * of what comes after a cursor (observations from `vitals_observations`, alert events from `events`
- * stream `patient-alerts-<id>`), merged in position order per partition.
+ * of what comes after a cursor (observations from `vitals_observations`, alert events from the event
+ * store through @vitalis/live alertsAfter), merged in position order per partition.
  *
  * The log has no per-row (patient, partition, offset) index (migration 0009: it cost 30% of the
  * ingest). "Patient p's rows after (k, o)" is answered exactly, one window of ingest time at a time:
@@ -17,7 +17,7 @@
  * A patient's partition is that of its latest row (the topic is keyed by patient).
  */
 import type { Pool } from '@vitalis/db';
-import type { AlertData, Cursor, LiveEvent } from '@vitalis/live';
+import { alertsAfter, type Cursor, type LiveEvent } from '@vitalis/live';
 import { VITAL_CODES } from '@vitalis/schemas';
 import { rowToObservation } from '../vitals/history';
 
@@ -143,10 +143,6 @@ async function windowRows(pool: Pool, q: ReplayQuery, patientPartition: Map<stri
 
 /** Up to `limit` observations after the cursor (+ the alerts in that range); `more` if cut. */
 export async function replayPage(pool: Pool, q: ReplayQuery): Promise<{ events: LiveEvent[]; more: boolean }> {
-  const parts = [...q.after.keys()];
-  const offs = parts.map((p) => q.after.get(p)!.offset);
-  const ks = parts.map((p) => q.after.get(p)!.k);
-
   // Each patient's partition, and where the scan of each partition starts (-1: from the beginning).
   const patientPartition = await patientPartitions(pool, q.patients);
   const scan = new Map<number, string>();
@@ -181,20 +177,10 @@ export async function replayPage(pool: Pool, q: ReplayQuery): Promise<{ events: 
   // so the next page continues consistently; everything after the cursor otherwise.
   const upTo = new Map<number, number>();
   if (more) for (const e of events) upTo.set(e.partition, e.offset);
-  const { rows: alertRows } = await pool.query<{ type: string; data: AlertData; p: number; o: string; k: number }>(
-    `WITH c(p, o, k) AS (SELECT * FROM unnest($2::int[], $3::bigint[], $4::int[])),
-          a AS (SELECT type, data, (metadata->>'kafka_partition')::int AS p, (metadata->>'kafka_offset')::bigint AS o,
-                       (metadata->>'alert_seq')::int AS k
-                  FROM events WHERE stream_id = ANY($1::text[]))
-     SELECT a.type, a.data, a.p, a.o, a.k FROM a LEFT JOIN c ON c.p = a.p
-      WHERE c.p IS NULL OR a.o > c.o OR (a.o = c.o AND a.k > c.k)`,
-    [q.patients.map((p) => `patient-alerts-${p}`), parts, offs, ks],
-  );
   const alerts: LiveEvent[] = [];
-  for (const a of alertRows) {
-    const o = Number(a.o);
-    if (more && (!upTo.has(a.p) || o > upTo.get(a.p)!)) continue;
-    alerts.push({ kind: 'alert', partition: a.p, offset: o, k: a.k, patient_id: a.data.patient_id, type: a.type, data: a.data });
+  for (const a of await alertsAfter(pool, q.patients, q.after)) {
+    if (more && (!upTo.has(a.partition) || a.offset > upTo.get(a.partition)!)) continue;
+    alerts.push(a);
   }
   if (alerts.length === 0) return { events, more };
   return { events: [...events, ...alerts].sort((a, b) => a.partition - b.partition || a.offset - b.offset || a.k - b.k), more };

@@ -9,6 +9,7 @@ import { append, ConcurrencyError, readStream } from '@vitalis/eventstore';
 import { conflict, HttpProblem, notFound, preconditionFailed } from '@vitalis/http';
 import type { EsiLevel } from '@vitalis/clinical';
 import { foldTriage, triageStream, type TriageState } from '@vitalis/records';
+import { activeAlerts } from '@vitalis/live';
 import { audit, metadataOf, type Caller } from '../records/access';
 import { loadPatient, vitalsSummary, type LatestVital } from '../patients/service';
 import type { News2Result } from '@vitalis/clinical';
@@ -53,27 +54,8 @@ export const dischargePatient = (pool: Pool, caller: Caller, patientId: string) 
 export interface BoardEntry {
   patientId: string; version: number; name: string | null; esi: number; complaint: string; arrivedAt: string; updatedAt: string;
   latestVitals?: LatestVital[]; news2?: News2Result;
-  /** Rules whose latest alert event (stream `patient-alerts-<id>`, appended by the ingest) is a raise. */
+  /** Rules whose latest alert event (appended by the ingest, read by @vitalis/live activeAlerts) is a raise. */
   alerts: string[];
-}
-
-/** Active vitals alerts per patient, from the alert streams in the event store. */
-async function activeAlerts(pool: Pool, patientIds: string[]): Promise<Map<string, string[]>> {
-  if (patientIds.length === 0) return new Map();
-  const { rows } = await pool.query<{ stream_id: string; rule: string }>(
-    `SELECT stream_id, rule FROM (
-       SELECT DISTINCT ON (stream_id, data->>'rule') stream_id, data->>'rule' AS rule, type
-         FROM events WHERE stream_id = ANY($1::text[])
-        ORDER BY stream_id, data->>'rule', stream_version DESC) last
-      WHERE type = 'VitalsAlertRaised' AND rule IS NOT NULL`,
-    [patientIds.map((id) => `patient-alerts-${id}`)],
-  );
-  const out = new Map<string, string[]>();
-  for (const r of rows) {
-    const id = r.stream_id.slice('patient-alerts-'.length);
-    out.set(id, [...(out.get(id) ?? []), r.rule]);
-  }
-  return out;
 }
 
 /** The board, most urgent first (ESI 1 first, then earliest arrival). */

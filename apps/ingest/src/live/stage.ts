@@ -10,10 +10,9 @@
 import type { Pool } from '@vitalis/db';
 import type { Logger } from '@vitalis/log';
 import type { Redis } from '@vitalis/redis';
-import { encodeBatch, liveChannel, type AlertData, type LiveEvent } from '@vitalis/live';
+import { activeAlerts, alertEventId, alertEventType, appendAlertEvent, encodeBatch, liveChannel, type AlertData, type LiveEvent } from '@vitalis/live';
 import { isEcg, type VitalsObservation } from '@vitalis/schemas';
 import { AlertEngine } from './rules';
-import { ALERT_TYPES, activeAlerts, alertEventId, appendAlertEvent } from './alert-store';
 
 export interface CommittedBatch {
   partition: number;
@@ -66,7 +65,7 @@ export function createLiveStage(opts: LiveStageOptions): LiveStage {
         const data = alertData(o, batch.partition, offset, d);
         await appendAlertEvent(opts.pool, { data, position: { partition: batch.partition, offset, k } });
         stats.alerts += 1;
-        events.push({ kind: 'alert', partition: batch.partition, offset, k, patient_id: o.patient_id, type: d.state === 'raised' ? ALERT_TYPES.raised : ALERT_TYPES.cleared, data });
+        events.push({ kind: 'alert', partition: batch.partition, offset, k, patient_id: o.patient_id, type: alertEventType(d.state), data });
       }
     }
     if (opts.redis.status !== 'ready') {

@@ -3,7 +3,7 @@
  * Table names are parameters so the same code writes the live table and a rebuild copy.
  */
 import type { PoolClient } from '@vitalis/db';
-import type { StoredEvent } from '@vitalis/eventstore';
+import { STREAM_CATEGORIES, streamCategory, streamIdIn, type StoredEvent } from '@vitalis/eventstore';
 import { foldPatient, foldSlot, foldTriage } from '@vitalis/records';
 
 export interface Projection {
@@ -18,16 +18,17 @@ export interface Projection {
 }
 
 const lastPosition = (events: StoredEvent[]) => events[events.length - 1]!.globalPosition;
+/** Owns the streams of exactly one category (streams.ts: no other category's names can match). */
+const ofCategory = (category: string) => (streamId: string) => streamCategory(streamId) === category;
 
 export const patientsProjection: Projection = {
   name: 'patients',
   table: 'rm_patients',
-  // `patient-alerts-<id>` streams (the ingest's VitalsAlertRaised/Cleared) are not patient records.
-  owns: (s) => s.startsWith('patient-') && !s.startsWith('patient-alerts-'),
+  owns: ofCategory(STREAM_CATEGORIES.patient),
   write: async (client, table, streams) => {
     for (const events of streams.values()) {
       const p = foldPatient(events);
-      if (!p) continue; // events on a stream never registered (e.g. alerts) have no patient row
+      if (!p) continue; // a stream never registered has no patient row
       await client.query(
         `INSERT INTO ${table} (patient_id, version, family, given, name_search, birth_date, gender, identifiers, telecom, allergies, registered_at, updated_at, last_position)
          VALUES ($1,$2,$3,$4,$5,$6,$7,$8,$9,$10,$11,$12,$13)
@@ -47,7 +48,7 @@ export const patientsProjection: Projection = {
 export const slotsProjection: Projection = {
   name: 'slots',
   table: 'rm_slots',
-  owns: (s) => s.startsWith('slot-'),
+  owns: ofCategory(STREAM_CATEGORIES.slot),
   write: async (client, table, streams) => {
     for (const events of streams.values()) {
       const s = foldSlot(events);
@@ -68,12 +69,12 @@ export const slotsProjection: Projection = {
 export const triageProjection: Projection = {
   name: 'triage',
   table: 'rm_triage',
-  owns: (s) => s.startsWith('triage-'),
+  owns: ofCategory(STREAM_CATEGORIES.triage),
   write: async (client, table, streams) => {
     for (const [streamId, events] of streams) {
       const t = foldTriage(events);
       if (!t || !t.present) {
-        await client.query(`DELETE FROM ${table} WHERE patient_id = $1`, [streamId.slice('triage-'.length)]);
+        await client.query(`DELETE FROM ${table} WHERE patient_id = $1`, [streamIdIn(STREAM_CATEGORIES.triage, streamId)]);
         continue;
       }
       await client.query(

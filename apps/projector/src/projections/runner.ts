@@ -14,7 +14,7 @@
  * the tables by rename; readers see the old table or the new one, never a half-built one.
  */
 import { withTransaction, type Pool, type PoolClient } from '@vitalis/db';
-import { readAll, type StoredEvent } from '@vitalis/eventstore';
+import { readAll, readStreams } from '@vitalis/eventstore';
 import { PROJECTIONS, type Projection } from './definitions';
 
 export interface CatchUpResult { events: number; batches: number; position: number }
@@ -33,29 +33,11 @@ export async function applyBatch(client: PoolClient, projection: Projection, che
   const last = events[events.length - 1]!.globalPosition;
   const owned = events.filter((e) => projection.owns(e.streamId));
   if (owned.length > 0) {
-    const history = await streamsUpTo(client, [...new Set(owned.map((e) => e.streamId))], last);
+    const history = await readStreams(client, owned.map((e) => e.streamId), { upToPosition: last });
     await projection.write(client, table, history, owned);
   }
   await client.query('UPDATE projection_checkpoints SET position = $2, updated_at = now() WHERE name = $1', [checkpoint, last]);
   return { events: events.length, position: last };
-}
-
-async function streamsUpTo(client: PoolClient, streams: string[], last: number): Promise<Map<string, StoredEvent[]>> {
-  const { rows } = await client.query<{ stream_id: string; stream_version: number; type: string; data: Record<string, unknown>; recorded_at: Date; global_position: number }>(
-    `SELECT stream_id, stream_version, type, data, recorded_at, global_position FROM events
-      WHERE stream_id = ANY($1) AND global_position <= $2 ORDER BY stream_id, stream_version`,
-    [streams, last],
-  );
-  const out = new Map<string, StoredEvent[]>();
-  for (const r of rows) {
-    const list = out.get(r.stream_id) ?? [];
-    list.push({
-      globalPosition: r.global_position, eventId: '', streamId: r.stream_id, streamVersion: r.stream_version, type: r.type,
-      schemaVersion: 1, data: r.data, metadata: { time: '' }, recordedAt: r.recorded_at.toISOString(),
-    });
-    out.set(r.stream_id, list);
-  }
-  return out;
 }
 
 /** Applies batches until the projection has consumed every gap-safe event. */

@@ -1,0 +1,104 @@
+/**
+ * Vitals alerts as events: the one owner of their stream names, event types and reads. The ingest
+ * appends them (appendAlertEvent), the gateway's triage board and live replay read them
+ * (activeAlerts, alertsAfter). One stream per patient, `patientAlerts-<patientId>` (category
+ * STREAM_CATEGORIES.patientAlerts: it cannot collide with a patient stream, whatever the ids);
+ * migration 0015 moved the events written under the old names.
+ *
+ * Appends go at whatever version the stream is (alerts of one patient come from one partition, so
+ * clashes are rare; a clash is retried). Idempotent: the event id is derived from the triggering
+ * observation and the rule, so a redelivered batch appends nothing twice. Each event records the
+ * live position of the observation that raised it (+ its sub-index k) as its source position, so
+ * replay can resume by the live cursor.
+ */
+import { createHash } from 'node:crypto';
+import {
+  ANY, ConcurrencyError, DuplicateEventError, STREAM_CATEGORIES, append, readLatestPerKey, readStreamsAfterSource, sourcePositionMetadata,
+  sourcePositionOf, streamIdIn, streamName, type Queryable, type SourcePosition, type StoredEvent,
+} from '@vitalis/eventstore';
+import type { Cursor } from './position';
+import type { AlertData, LiveAlert } from './wire';
+
+/** The stream of one patient's alerts. */
+export const alertStream = (patientId: string) => streamName(STREAM_CATEGORIES.patientAlerts, patientId);
+
+/** The patient an alert stream belongs to (undefined for a stream of another category). */
+export const patientOfAlertStream = (stream: string) => streamIdIn(STREAM_CATEGORIES.patientAlerts, stream);
+
+export const ALERT_EVENT_TYPES = { raised: 'VitalsAlertRaised', cleared: 'VitalsAlertCleared' } as const;
+export type AlertEventType = (typeof ALERT_EVENT_TYPES)[keyof typeof ALERT_EVENT_TYPES];
+
+/** An alert event as stored: the type follows the state of its data. */
+export type AlertEvent =
+  | { type: typeof ALERT_EVENT_TYPES.raised; data: AlertData & { state: 'raised' } }
+  | { type: typeof ALERT_EVENT_TYPES.cleared; data: AlertData & { state: 'cleared' } };
+
+export const alertEventType = (state: AlertData['state']): AlertEventType => ALERT_EVENT_TYPES[state];
+export const isAlertEventType = (type: string): type is AlertEventType => type === ALERT_EVENT_TYPES.raised || type === ALERT_EVENT_TYPES.cleared;
+
+/** A stored event as an alert event, or undefined when it is not one. */
+export function asAlertEvent(e: Pick<StoredEvent, 'type' | 'data'>): AlertEvent | undefined {
+  if (!isAlertEventType(e.type)) return undefined;
+  return { type: e.type, data: e.data } as unknown as AlertEvent;
+}
+
+/** A stable UUID (v5-shaped, SHA-1) from the alert's identity. */
+export function alertEventId(a: AlertData): string {
+  const t = a.triggered_by;
+  const h = createHash('sha1').update(`${a.patient_id}|${t.device_id}|${t.seq}|${t.effective_at}|${a.rule}|${a.state}`).digest();
+  h[6] = (h[6]! & 0x0f) | 0x50;
+  h[8] = (h[8]! & 0x3f) | 0x80;
+  const x = h.subarray(0, 16).toString('hex');
+  return `${x.slice(0, 8)}-${x.slice(8, 12)}-${x.slice(12, 16)}-${x.slice(16, 20)}-${x.slice(20, 32)}`;
+}
+
+export interface AlertEventToAppend {
+  data: AlertData;
+  /** Where it sorts in the live stream: the triggering observation's position and a sub-index k >= 1. */
+  position: SourcePosition;
+}
+
+/** Appends one alert event; returns false when it was already there (redelivery). */
+export async function appendAlertEvent(db: Queryable, e: AlertEventToAppend, attempts = 5): Promise<boolean> {
+  const stream = alertStream(e.data.patient_id);
+  const event = { eventId: alertEventId(e.data), type: alertEventType(e.data.state), data: e.data as unknown as Record<string, unknown> };
+  const metadata = { actor: 'vitalis-ingest', ...sourcePositionMetadata(e.position) };
+  for (let i = 0; i < attempts; i++) {
+    try {
+      await append(db, stream, ANY, [event], metadata);
+      return true;
+    } catch (err) {
+      if (err instanceof DuplicateEventError) return false;
+      if (!(err instanceof ConcurrencyError)) throw err;
+      // a concurrent writer took that stream_version: append again at the new head
+    }
+  }
+  throw new Error(`could not append alert to ${stream} after ${attempts} version clashes`);
+}
+
+/**
+ * Active alerts per patient: the rules whose latest alert event is a raise, in rule order.
+ * Patients without any are absent. Used by the ingest (to restore its rule state) and the board.
+ */
+export async function activeAlerts(db: Queryable, patientIds: readonly string[]): Promise<Map<string, string[]>> {
+  const out = new Map<string, string[]>();
+  for (const e of await readLatestPerKey(db, patientIds.map(alertStream), 'rule')) {
+    const rule = e.data.rule;
+    const patient = patientOfAlertStream(e.streamId);
+    if (e.type !== ALERT_EVENT_TYPES.raised || typeof rule !== 'string' || patient === undefined) continue;
+    out.set(patient, [...(out.get(patient) ?? []), rule]);
+  }
+  return out;
+}
+
+/** The patients' alert events after the live cursor, as live events in position order. */
+export async function alertsAfter(db: Queryable, patientIds: readonly string[], after: Cursor): Promise<LiveAlert[]> {
+  const out: LiveAlert[] = [];
+  for (const e of await readStreamsAfterSource(db, patientIds.map(alertStream), after)) {
+    const alert = asAlertEvent(e);
+    const at = sourcePositionOf(e);
+    if (!alert || !at) continue;
+    out.push({ kind: 'alert', partition: at.partition, offset: at.offset, k: at.k, patient_id: alert.data.patient_id, type: alert.type, data: alert.data });
+  }
+  return out.sort((a, b) => a.partition - b.partition || a.offset - b.offset || a.k - b.k);
+}
