@@ -8,7 +8,7 @@ node_modules: package.json package-lock.json
 	npm ci --no-audit --no-fund
 	@touch node_modules
 
-.PHONY: help install run stop logs test test-main test-disruptive typecheck bench openapi clients-env browser
+.PHONY: help install run stop logs test test-main test-disruptive typecheck lint bench openapi clients-env browser
 help: ## This list
 	@grep -hE '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  make %-16s %s\n", $$1, $$2}'
 
@@ -29,7 +29,10 @@ logs: ## Follow the apps' logs
 typecheck: node_modules ## TypeScript strict, whole repo
 	npx tsc -p tsconfig.json
 
-test: node_modules up clients-env browser typecheck test-main test-disruptive ## The full suite against real PostgreSQL, Kafka and Redis
+lint: node_modules ## ESLint (typescript-eslint, stylistic rules) over the whole tree, zero warnings
+	npx eslint --max-warnings 0 .
+
+test: node_modules up clients-env browser typecheck lint test-main test-disruptive ## The full suite against real PostgreSQL, Kafka and Redis
 
 test-main: node_modules
 	npx vitest run

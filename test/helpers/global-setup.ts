@@ -13,6 +13,7 @@ async function reachable(name: string, where: string, probe: () => Promise<unkno
   } catch (err) {
     throw new Error(
       `test infrastructure missing: ${name} at ${where} is not answering (${(err as Error).message}). Start it with \`make up\`, or set the URL env vars.`,
+      { cause: err },
     );
   }
 }

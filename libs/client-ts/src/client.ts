@@ -3,7 +3,7 @@
  * the common operations; `request()` reaches every operation of the OpenAPI document, typed.
  */
 import { ClientCredentials, Sandbox, revokeToken, type TokenSource } from './auth';
-import { Transport, buildUrl, type DeprecationNotice, type Method, type PathsFor, type RequestOptions, type ResponseOf } from './http';
+import { Transport, buildUrl, type DeprecationNotice, type Empty, type Method, type PathsFor, type RequestOptions, type ResponseOf } from './http';
 import type { paths } from './generated/openapi';
 import { liveVitals, subscribeVitals, type LiveVitalsEvent, type LiveVitalsOptions, type Subscription, type VitalsObservation } from './stream';
 
@@ -95,7 +95,7 @@ export class VitalisClient {
   }
 
   /** Any operation of the API, typed from the generated OpenAPI types. */
-  request<M extends Method, P extends PathsFor<M>>(method: M, path: P, ...options: {} extends RequestOptions<NonNullable<paths[P][M]>> ? [RequestOptions<NonNullable<paths[P][M]>>?] : [RequestOptions<NonNullable<paths[P][M]>>]): Promise<ResponseOf<P, M>> {
+  request<M extends Method, P extends PathsFor<M>>(method: M, path: P, ...options: Empty extends RequestOptions<NonNullable<paths[P][M]>> ? [RequestOptions<NonNullable<paths[P][M]>>?] : [RequestOptions<NonNullable<paths[P][M]>>]): Promise<ResponseOf<P, M>> {
     return (this.transport.request as (m: M, p: P, o?: unknown) => Promise<ResponseOf<P, M>>)(method, path, options[0]);
   }
 

@@ -7,6 +7,9 @@ import type { paths } from './generated/openapi';
 import { errorFromResponse } from './errors';
 import type { TokenSource } from './auth';
 
+/** The empty object type: `Empty extends T` holds when T has no required property (so the argument may be left out). */
+export type Empty = Record<never, never>;
+
 export type Method = 'get' | 'post' | 'put' | 'patch' | 'delete';
 type Operation<P extends keyof paths, M extends Method> = paths[P] extends Record<M, infer O> ? Exclude<O, undefined> : never;
 /** Every path that has an operation for this method. */
@@ -21,7 +24,7 @@ export type SuccessBody<O> = O extends { responses: infer R }
   ? { [S in keyof R]: S extends 200 | 201 | 202 ? JsonOf<R[S]> : S extends 204 ? undefined : never }[keyof R]
   : never;
 
-type Opt<K extends string, T> = [T] extends [never] ? { [P in K]?: never } : {} extends T ? { [P in K]?: T } : { [P in K]: T };
+type Opt<K extends string, T> = [T] extends [never] ? { [P in K]?: never } : Empty extends T ? { [P in K]?: T } : { [P in K]: T };
 export type RequestOptions<O> = Opt<'path', Part<O, 'path'>> &
   Opt<'query', Part<O, 'query'>> &
   Opt<'body', RequestBody<O>> & { headers?: Record<string, string>; signal?: AbortSignal };
@@ -58,7 +61,7 @@ export class Transport {
   }
 
   /** Any operation of the API, typed from the OpenAPI document. */
-  async request<M extends Method, P extends PathsFor<M>>(method: M, path: P, ...[options]: {} extends RequestOptions<Operation<P, M>> ? [RequestOptions<Operation<P, M>>?] : [RequestOptions<Operation<P, M>>]): Promise<ResponseOf<P, M>> {
+  async request<M extends Method, P extends PathsFor<M>>(method: M, path: P, ...[options]: Empty extends RequestOptions<Operation<P, M>> ? [RequestOptions<Operation<P, M>>?] : [RequestOptions<Operation<P, M>>]): Promise<ResponseOf<P, M>> {
     const o = (options ?? {}) as { path?: Record<string, string | number>; query?: Record<string, unknown>; body?: unknown; headers?: Record<string, string>; signal?: AbortSignal };
     const res = await this.send(method.toUpperCase(), buildUrl(this.baseUrl, path as string, o.path, o.query), o.body, o.headers, o.signal);
     if (res.status === 204) return undefined as ResponseOf<P, M>;

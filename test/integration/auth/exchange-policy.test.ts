@@ -32,7 +32,6 @@ afterAll(async () => {
 });
 
 const tokenRequest = (form: Record<string, string>) => fetch(`${gw.url}/api/auth/oauth2/token`, { method: 'POST', body: new URLSearchParams(form) });
-// eslint-disable-next-line @typescript-eslint/no-explicit-any -- bodies are asserted field by field
 const json = (r: Response): Promise<any> => r.json();
 const identityStatus = async (token: string, base = gw.address) => (await fetch(`${base}/agent/identity`, { headers: { authorization: `Bearer ${token}` } })).status;
 const revoke = (form: Record<string, string>) => fetch(`${gw.url}/api/auth/revoke`, { method: 'POST', body: new URLSearchParams(form) });

@@ -6,7 +6,6 @@
 import * as oidc from 'openid-client';
 import { decodeJwt } from 'jose';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { initialAccessToken } from '../../helpers/auth';
 import { startGateway, type RunningGateway } from '../../helpers/gateway';
 import { Browser, DEMO_PASSWORDS, REDIRECT_URI, hiddenFields, pkcePair, registerCodeClient, signInAndConsent, type CodeClient } from './support';
 

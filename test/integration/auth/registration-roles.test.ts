@@ -22,7 +22,6 @@ let gw: RunningGateway;
 let statementKey: CryptoKey;
 let statementJwk: JWK;
 const STATEMENT_ISSUER = 'https://certification.example.org';
-// eslint-disable-next-line @typescript-eslint/no-explicit-any -- response bodies are asserted field by field
 const j = (r: Response): Promise<any> => r.json();
 
 beforeAll(async () => {

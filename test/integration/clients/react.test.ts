@@ -9,7 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ClientCredentials, ForbiddenError, VitalisClient } from '@vitalis/client';
 import { VitalisProvider, type Resource, useAppointments, useLatestVitals, usePatient, useVitalsHistory, useVitalsStream, type VitalsStreamState } from '@vitalis/client/react';
 import { countStored, waitFor } from '../vitals/support';
-import { createTestSlots, hasRoute, heartRate, patientBody, startClientStack, startProxy, uid, type ClientStack } from './support';
+import { createTestSlots, heartRate, patientBody, startClientStack, startProxy, uid, type ClientStack } from './support';
 
 // Updates arrive from real network I/O, not from test-driven events: only mount, unmount and
 // reload run inside act(); React is told so, so it neither warns about the rest nor about those.
@@ -48,7 +48,7 @@ function renderHook<T>(client: VitalisClient, useHook: () => T): { current: () =
   return { current: () => latest, unmount: () => inAct(() => renderer.unmount()), renderer };
 }
 
-const settled = <T,>(r: () => Resource<T>) => waitFor(async () => r(), (s) => !s.loading, 30_000, 'hook settled');
+const settled = <T>(r: () => Resource<T>) => waitFor(async () => r(), (s) => !s.loading, 30_000, 'hook settled');
 
 describe('React hooks', () => {
   it('useLatestVitals and useVitalsHistory load real data; reload refetches', async () => {

@@ -27,7 +27,7 @@ import {
 } from '@vitalis/client';
 import { REDIRECT_URI, registerCodeClient, signInAndConsent } from '../auth/support';
 import { countStored, waitFor } from '../vitals/support';
-import { createTestSlots, hasRoute, heartRate, patientBody, startClientStack, startProxy, uid, type ClientStack } from './support';
+import { createTestSlots, heartRate, patientBody, startClientStack, startProxy, uid, type ClientStack } from './support';
 
 let stack: ClientStack;
 let api: VitalisClient;

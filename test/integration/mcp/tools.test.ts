@@ -108,7 +108,7 @@ describe('patients', () => {
     expect(front.structuredContent.patient.allergies).toBeUndefined();
     expect(front.structuredContent.news2).toBeUndefined();
 
-    const { rows } = await gw.deps.pool.query<{ action: string; outcome: string }>("SELECT action, outcome FROM audit_events WHERE resource_id = $1 ORDER BY id", [id]);
+    const { rows } = await gw.deps.pool.query<{ action: string; outcome: string }>('SELECT action, outcome FROM audit_events WHERE resource_id = $1 ORDER BY id', [id]);
     expect(rows.map((r) => r.action)).toEqual(['patient.register', 'patient.read', 'patient.read']);
   });
 

@@ -139,7 +139,7 @@ export function portalCsp(nonce: string): string {
     "default-src 'none'",
     `style-src 'nonce-${nonce}'`,
     // data: only for the empty favicon (no request, no 404)
-    "img-src data:",
+    'img-src data:',
     "base-uri 'none'",
     "form-action 'none'",
     "frame-ancestors 'none'",

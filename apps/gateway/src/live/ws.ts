@@ -76,9 +76,9 @@ export function wsRoutes(deps: GatewayDeps, hub: LiveHub): FastifyPluginAsyncZod
         const authTimer = principal
           ? undefined
           : setTimeout(() => {
-              problem(401, `no auth message within ${config.LIVE_WS_AUTH_TIMEOUT_MS} ms`);
-              closeAll(WS_CLOSE.unauthorized, 'authentication required');
-            }, config.LIVE_WS_AUTH_TIMEOUT_MS);
+            problem(401, `no auth message within ${config.LIVE_WS_AUTH_TIMEOUT_MS} ms`);
+            closeAll(WS_CLOSE.unauthorized, 'authentication required');
+          }, config.LIVE_WS_AUTH_TIMEOUT_MS);
         if (principal) send({ type: 'ready', client_id: principal.clientId, scopes: principal.scopes });
 
         const beat = setInterval(() => {

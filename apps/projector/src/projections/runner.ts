@@ -46,7 +46,7 @@ export async function catchUp(pool: Pool, projection: Projection, options: { bat
   const table = options.table ?? projection.table;
   let events = 0;
   let batches = 0;
-  let position = 0;
+  let position: number;
   for (;;) {
     const r = await withTransaction(pool, (c) => applyBatch(c, projection, checkpoint, table, options.batch ?? 500));
     position = r.position;
