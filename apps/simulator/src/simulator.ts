@@ -7,7 +7,8 @@ import { Partitioners, type Kafka, type Message, type Producer } from 'kafkajs';
 import { TOPICS } from '@vitalis/kafka';
 import type { Logger } from '@vitalis/log';
 import { ECG_LEAD_II, encodeObservation, NUMERIC_VITALS, type NumericVitalCode, type VitalsObservation } from '@vitalis/schemas';
-import { demoPatientId, ECG_HZ, ECG_PERIOD_MS, ecgChunk, makeProfile, rng, sampleVital, seqSeed, trend, type PatientProfile } from './signals';
+import { ECG_HZ, ECG_PERIOD_MS, ecgChunk, makeProfile, rng, sampleVital, trend, type PatientProfile } from '@vitalis/clinical';
+import { demoPatientId, seqSeed } from './signals';
 
 const NUMERIC_CODES = Object.keys(NUMERIC_VITALS) as NumericVitalCode[];
 
