@@ -27,7 +27,7 @@ import type { ReplaySummary } from '../live/hub';
 import { planResume, UnissuedPosition, type ReplayTruncated } from '../live/resume';
 import { audit, forbidden, type Caller } from '../records/access';
 import { decodeCursor, encodeCursor, queryFingerprint, type Cursor } from './cursor';
-import { dataSourceOf, isSandboxPatientId, sandboxDenial } from '../sandbox/rule';
+import { dataSourceOf, sandboxDenial } from '../sandbox/rule';
 import { planSyntheticResume } from '../sandbox/live';
 import { syntheticBuckets, syntheticLatest, syntheticRaw } from '../sandbox/vitals';
 import { AGGS, BUCKETS, queryBuckets, queryLatest, queryRaw, type Agg, type Bucket, type BucketPage, type BucketQuery, type BucketRow, type BucketSource, type RawPage, type RawQuery } from './history';
@@ -199,7 +199,7 @@ const syntheticStore: VitalsStore = {
 
 /** The one choice: synthetic sandbox patients (`sbx-`) from the generator, every other id from the append log. */
 export function vitalsStoreFor(pool: Pool, patientId: string): VitalsStore {
-  if (isSandboxPatientId(patientId)) return syntheticStore;
+  if (dataSourceOf([patientId]) === 'synthetic') return syntheticStore;
   return {
     raw: (q) => queryRaw(pool, q),
     buckets: (q) => queryBuckets(pool, q),
