@@ -18,6 +18,8 @@ import { triageRoutes } from './triage/routes';
 import { auditRoutes } from './audit/routes';
 import { catalogRoutes } from './catalog/routes';
 import { createLiveHub, liveRoutes } from './live';
+import { LiveSources } from './live/sources';
+import { SyntheticLive } from './sandbox/live';
 import { mcpRoutes } from './mcp';
 import { uiRoutes } from './ui/routes';
 
@@ -56,13 +58,22 @@ export async function buildGateway(deps: GatewayDeps): Promise<GatewayApp> {
   await app.register(triageRoutes(deps));
   await app.register(auditRoutes(deps));
   await app.register(catalogRoutes(deps));
-  // Live vitals (SSE, WebSocket; MCP subscribes through app.liveHub). Streams end before the server closes.
-  const liveHub = createLiveHub(deps, (ids) => app.revocations.revokedAmong(ids));
+  // Live vitals (SSE, WebSocket, MCP subscriptions): the hub for real patients, the synthetic source
+  // for sandbox ones, one chooser (live/sources.ts). Streams end before the server closes.
+  const revokedAmong = (ids: string[]) => app.revocations.revokedAmong(ids);
+  const liveHub = createLiveHub(deps, revokedAmong);
   await liveHub.start();
+  const syntheticLive = new SyntheticLive({ logger: deps.logger, revokedAmong });
+  syntheticLive.start();
   app.decorate('liveHub', liveHub);
-  app.addHook('preClose', () => liveHub.close());
-  await app.register(liveRoutes(deps, liveHub));
-  await app.register(mcpRoutes(deps, liveHub));
+  app.decorate('syntheticLive', syntheticLive);
+  app.addHook('preClose', async () => {
+    syntheticLive.close();
+    await liveHub.close();
+  });
+  const liveSources = new LiveSources(liveHub, syntheticLive);
+  await app.register(liveRoutes(deps, liveSources));
+  await app.register(mcpRoutes(deps, liveSources));
   await app.register(uiRoutes(deps));
   return app;
 }

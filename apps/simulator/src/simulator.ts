@@ -7,7 +7,8 @@ import type { Kafka, Message, Producer } from 'kafkajs';
 import { createVitalsProducer, TOPICS } from '@vitalis/kafka';
 import type { Logger } from '@vitalis/log';
 import { ECG_LEAD_II, encodeObservation, NUMERIC_VITALS, VITAL_CODE, type NumericVitalCode, type VitalsObservation } from '@vitalis/schemas';
-import { demoPatientId, ECG_HZ, ECG_PERIOD_MS, ecgChunk, makeProfile, rng, sampleVital, seqSeed, trend, type PatientProfile } from './signals';
+import { ECG_HZ, ECG_PERIOD_MS, ecgChunk, makeProfile, rng, sampleVital, trend, type PatientProfile } from '@vitalis/clinical';
+import { demoPatientId, seqSeed } from './signals';
 
 const NUMERIC_CODES = Object.keys(NUMERIC_VITALS) as NumericVitalCode[];
 

@@ -2,3 +2,5 @@ export { news2, news2BandScore, news2FromLatestVitals, news2ZeroBand, NEWS2_LOIN
 export type { Consciousness, News2Bands, News2Input, News2Parameter, News2Result, News2Risk, News2Scale, News2Score } from './news2';
 export { ESI_LEVELS, ESI_DESCRIPTIONS, isEsiLevel } from './esi';
 export type { EsiLevel } from './esi';
+export { rng, gaussian, makeProfile, deteriorationProgress, trend, sampleVital, ecgAtPhase, ecgChunk, countRPeaks, ECG_HZ, ECG_PERIOD_MS } from './signals';
+export type { PatientProfile } from './signals';

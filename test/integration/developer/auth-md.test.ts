@@ -58,6 +58,7 @@ describe('GET /auth.md', () => {
     expect(stdout).toMatch(/www-authenticate: Bearer realm="vitalis".*resource_metadata="[^"]+\/\.well-known\/oauth-protected-resource"/i);
     expect(stdout).toContain('revoked: the token is refused immediately');
     expect(stdout).toContain('"auth_method": "sandbox"');
+    expect(stdout).toContain('"sandbox_patient": "sbx-0001"'); // a sandbox token reads synthetic patients
     expect(stdout).toContain('login page: HTTP 200');
   }, 90_000);
 });

@@ -1,18 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { NUMERIC_VITALS, validateObservation } from '@vitalis/schemas';
-import {
-  countRPeaks,
-  demoPatientId,
-  deteriorationProgress,
-  ECG_HZ,
-  ecgAtPhase,
-  ecgChunk,
-  makeProfile,
-  rng,
-  sampleVital,
-  seqSeed,
-  trend,
-} from '../../../apps/simulator/src/signals';
+import { countRPeaks, deteriorationProgress, ECG_HZ, ecgAtPhase, ecgChunk, makeProfile, rng, sampleVital, trend } from '@vitalis/clinical';
+import { demoPatientId, seqSeed } from '../../../apps/simulator/src/signals';
 
 const T0 = Date.UTC(2026, 2, 1, 10, 0, 0);
 

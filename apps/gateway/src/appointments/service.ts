@@ -12,6 +12,7 @@ import { conflict, HttpProblem, notFound } from '@vitalis/http';
 import { appointmentId, foldSlot, parseAppointmentId, slotStream, type SlotState } from '@vitalis/records';
 import { audit, bookingView, forbidden, metadataOf, type Caller } from '../records/access';
 import { loadPatient } from '../patients/service';
+import { syntheticSlots } from '../sandbox/slots';
 
 export async function loadSlot(db: Queryable, slotId: string): Promise<SlotState | null> {
   return foldSlot(await readStream(db, slotStream(slotId)));
@@ -118,13 +119,15 @@ export interface SlotQuery { clinician?: string | undefined; patient?: string | 
 /**
  * Slots with their bookings from the projection. A patient user sees free slots and their own
  * bookings (others' bookings appear as busy without a patient); a caller without a role sees
- * availability only (every booking busy without a patient).
+ * availability only (every booking busy without a patient). A sandbox principal sees synthetic
+ * `sbx-` slots only, never the real schedule (sandbox/slots.ts).
  */
 export async function listSlots(pool: Pool, caller: Caller, q: SlotQuery): Promise<{ slots: SlotState[]; more: boolean }> {
   const view = bookingView(caller.principal);
   const own = caller.principal.patientId;
   if (view === 'own' && q.patient !== undefined && q.patient !== own) throw forbidden('A patient user may only list their own appointments.');
   if (view === 'availability' && q.patient !== undefined) throw forbidden('This client sees slot availability only: listing a patient\'s appointments needs a role (see /auth.md).');
+  if (caller.principal.sandbox) return syntheticSlots(q);
   const where: string[] = [];
   const args: unknown[] = [];
   const arg = (v: unknown) => `$${args.push(v)}`;

@@ -195,11 +195,14 @@ test "$STATUS" = 401 && echo "revoked: the token is refused immediately"
 
 ## Sandbox: a token without registration
 
-Read-only demo scopes (\`${SANDBOX_SCOPES.join(' ')}\`), rate-limited per address (429 with \`Retry-After\` over the limit):
+Read-only demo scopes (\`${SANDBOX_SCOPES.join(' ')}\`), rate-limited per address (429 with \`Retry-After\` over the limit).
+A sandbox token sees synthetic data only: patients \`sbx-0001\` to \`sbx-0004\` (vitals every second,
+history, live streams) and \`sbx-\` appointment slots; any other patient is 403.
 
 \`\`\`sh
 SANDBOX_TOKEN=$(curl -fsS -X POST "$BASE${PATHS.sandbox}" | jq -r .access_token)
-curl -fsS "$BASE${PATHS.identity}" -H "Authorization: Bearer $SANDBOX_TOKEN" | jq '{auth_method, scopes}'
+curl -fsS "$BASE${PATHS.identity}" -H "Authorization: Bearer $SANDBOX_TOKEN" | jq '{auth_method, scopes, sandbox}'
+curl -fsS "$BASE/api/v1/vitals/latest?patient=sbx-0001" -H "Authorization: Bearer $SANDBOX_TOKEN" | jq '{sandbox_patient: .patient_id, count}'
 \`\`\`
 
 ## Authorization code with PKCE (browser apps)

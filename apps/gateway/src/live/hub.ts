@@ -21,6 +21,7 @@ import { cloneCursor, decodeBatch, decodeCursor, encodeCursor, isAfter, liveChan
 import type { VitalsObservation } from '@vitalis/schemas';
 import { latestCursor, replayPage } from './replay';
 import type { ReplayTruncated } from './resume';
+import { TokenWatch, type TokenBinding } from './token-watch';
 
 export type LiveMessage =
   | { type: 'observation'; id: string; data: VitalsObservation; json: string }
@@ -59,7 +60,7 @@ export interface SubscribeOptions extends LiveFilter {
    * The token behind the stream: closed when it expires, or when it or any token it was exchanged
    * from (`derivedFrom`) is revoked.
    */
-  token?: { id: string; expiresAt: number; derivedFrom?: string[] };
+  token?: TokenBinding;
   /** Queue bound (messages not yet accepted by the transport). */
   maxQueue?: number;
   /** Sent before anything else (the client's resume id was older than the replay window). */
@@ -130,6 +131,11 @@ class Sub implements Subscription {
   ready: Promise<void>;
   markReady!: () => void;
   #drained?: () => void;
+
+  /** The token the stream is bound to (the hub's TokenWatch ends it). */
+  get token(): TokenBinding | undefined {
+    return this.opts.token;
+  }
 
   constructor(
     readonly id: number,
@@ -238,14 +244,14 @@ export class LiveHub {
   readonly #partitionOf = new Map<string, number>();
   #subscriber?: Redis;
   #nextId = 1;
-  #tokenTimer?: NodeJS.Timeout;
-  #tokenFailures = 0;
+  readonly #tokens: TokenWatch;
   readonly #maxQueue: number;
   readonly #pageSize: number;
 
   constructor(private readonly opts: HubOptions) {
     this.#maxQueue = opts.maxQueue ?? 4_096;
     this.#pageSize = opts.replayPageSize ?? Math.max(1, Math.min(1_000, Math.floor(this.#maxQueue / 2)));
+    this.#tokens = new TokenWatch({ logger: opts.logger, revokedAmong: opts.revokedAmong, checkMs: opts.tokenCheckMs });
   }
 
   /** Connects the channel subscription (its own Redis connection: a subscriber connection can do nothing else). */
@@ -262,12 +268,11 @@ export class LiveHub {
     sub.on('message', (_channel: string, raw: string) => this.#onBatch(raw));
     await sub.connect();
     await sub.subscribe(liveChannel(this.opts.topic));
-    this.#tokenTimer = setInterval(() => void this.#checkTokens(), this.opts.tokenCheckMs ?? 500);
-    this.#tokenTimer.unref();
+    this.#tokens.start();
   }
 
   async close(): Promise<void> {
-    clearInterval(this.#tokenTimer);
+    this.#tokens.stop();
     for (const s of [...this.#subs]) s.end('shutdown');
     this.#subscriber?.disconnect();
   }
@@ -281,6 +286,7 @@ export class LiveHub {
     }
     const s = new Sub(this.#nextId++, options, sink, this, options.maxQueue ?? this.#maxQueue);
     this.#subs.add(s);
+    this.#tokens.add(s);
     this.stats.subscribers = this.#subs.size;
     for (const p of new Set(options.patients)) {
       let set = this.#byPatient.get(p);
@@ -303,6 +309,7 @@ export class LiveHub {
 
   remove(s: Sub): void {
     if (!this.#subs.delete(s)) return;
+    this.#tokens.delete(s);
     for (const p of new Set(s.opts.patients)) {
       const set = this.#byPatient.get(p);
       set?.delete(s);
@@ -416,34 +423,6 @@ export class LiveHub {
       if (!subs) continue;
       if (this.#partitionOf.get(e.patient_id) !== batch.partition) this.#partitionOf.set(e.patient_id, batch.partition);
       for (const s of subs) s.offer(e);
-    }
-  }
-
-  /** Closes streams whose token was revoked (on any instance) or has expired. */
-  async #checkTokens(): Promise<void> {
-    const now = Math.floor(Date.now() / 1000);
-    const ids = new Set<string>();
-    for (const s of this.#subs) {
-      const t = s.opts.token;
-      if (!t) continue;
-      if (t.expiresAt <= now) s.end('expired');
-      else for (const id of [t.id, ...(t.derivedFrom ?? [])]) ids.add(id);
-    }
-    if (ids.size === 0 || !this.opts.revokedAmong) return;
-    let revoked: Set<string>;
-    try {
-      revoked = await this.opts.revokedAmong([...ids]);
-      this.#tokenFailures = 0;
-    } catch (err) {
-      // Fail closed, like the request guard, but tolerate a short blip (3 checks).
-      if (++this.#tokenFailures < 3) return;
-      this.opts.logger.error({ err }, 'revocation list unreachable; closing token-bound live streams');
-      revoked = ids;
-    }
-    if (revoked.size === 0) return;
-    for (const s of [...this.#subs]) {
-      const t = s.opts.token;
-      if (t && [t.id, ...(t.derivedFrom ?? [])].some((id) => revoked.has(id))) s.end('revoked');
     }
   }
 }

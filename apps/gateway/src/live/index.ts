@@ -1,23 +1,28 @@
 /**
  * Live vitals: the hub (one per gateway) and its transports. `createLiveHub` is called by
- * buildGateway, which decorates the app with it (`app.liveHub`) so the MCP server can subscribe
- * through the same API: `app.liveHub.subscribe({ patients, codes, after }, sink)` or
- * `app.liveHub.subscribeCallback(filter, onMessage) → unsubscribe`.
+ * buildGateway, which decorates the app with it (`app.liveHub`) and with the sandbox's synthetic
+ * source (`app.syntheticLive`); the transports (SSE, WebSocket, MCP) subscribe through the one
+ * chooser of the two (sources.ts): `subscribe({ patients, codes, after }, sink)`.
  */
 import websocket from '@fastify/websocket';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import type { GatewayDeps } from '../deps';
+import type { SyntheticLive } from '../sandbox/live';
 import { LiveHub } from './hub';
+import type { LiveSource } from './sources';
 import { sseRoutes } from './sse';
 import { wsRoutes } from './ws';
 
 export { LiveHub } from './hub';
 export type { LiveMessage, LiveSink, LiveFilter, SubscribeOptions, Subscription, CloseReason } from './hub';
+export type { LiveSource } from './sources';
 
 declare module 'fastify' {
   interface FastifyInstance {
-    /** The live vitals hub (SSE, WebSocket and MCP subscriptions). */
+    /** The live vitals hub (SSE, WebSocket and MCP subscriptions of real patients). */
     liveHub: LiveHub;
+    /** The live source of the synthetic sandbox patients (sandbox/live.ts). */
+    syntheticLive: SyntheticLive;
   }
 }
 
@@ -32,7 +37,7 @@ export function createLiveHub(deps: GatewayDeps, revokedAmong?: (ids: string[]) 
   });
 }
 
-export function liveRoutes(deps: GatewayDeps, hub: LiveHub): FastifyPluginAsyncZod {
+export function liveRoutes(deps: GatewayDeps, hub: LiveSource): FastifyPluginAsyncZod {
   return async (app) => {
     await app.register(websocket, { options: { maxPayload: 64 * 1024 } });
     await app.register(sseRoutes(deps, hub));

@@ -11,14 +11,15 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import type { GatewayDeps } from '../deps';
 import { callerOf } from '../records/http';
 import { liveStreamDeps, startVitalsStream } from '../vitals/service';
-import type { LiveHub, LiveMessage } from './hub';
+import type { LiveMessage } from './hub';
+import type { LiveSource } from './sources';
 import { streamQuerySchema } from './request';
 
 /** One SSE event; `lagged` and `replay-truncated` carry no id (the client's last id stays its position). */
 export const frame = (m: LiveMessage): string =>
   m.type === 'lagged' || m.type === 'replay-truncated' ? `event: ${m.type}\ndata: ${m.json}\n\n` : `id: ${m.id}\nevent: ${m.type}\ndata: ${m.json}\n\n`;
 
-export function sseRoutes(deps: GatewayDeps, hub: LiveHub): FastifyPluginAsyncZod {
+export function sseRoutes(deps: GatewayDeps, hub: LiveSource): FastifyPluginAsyncZod {
   const { config } = deps;
   return async (app) => {
     app.get(

@@ -13,7 +13,8 @@ import { HttpProblem } from '@vitalis/http';
 import type { GatewayDeps } from '../deps';
 import type { Principal } from '../auth/route-auth';
 import { liveStreamDeps, startVitalsStream, type StreamStart } from '../vitals/service';
-import type { LiveHub, LiveMessage, Subscription } from './hub';
+import type { LiveMessage, Subscription } from './hub';
+import type { LiveSource } from './sources';
 import { codeSchema } from './request';
 import { resourceId, VITAL_CODE } from '@vitalis/schemas';
 
@@ -38,7 +39,7 @@ const clientMessage = (maxPatients: number) =>
     z.object({ type: z.literal('ping') }),
   ]);
 
-export function wsRoutes(deps: GatewayDeps, hub: LiveHub): FastifyPluginAsyncZod {
+export function wsRoutes(deps: GatewayDeps, hub: LiveSource): FastifyPluginAsyncZod {
   const { config } = deps;
   const parseMessage = clientMessage(config.LIVE_MAX_PATIENTS);
   return async (app) => {

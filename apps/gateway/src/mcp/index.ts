@@ -12,7 +12,7 @@ import type { AuthInfo } from '@modelcontextprotocol/sdk/server/auth/types.js';
 import { ErrorCode, isInitializeRequest } from '@modelcontextprotocol/sdk/types.js';
 import { HttpProblem, serviceUnavailable, tooManyRequests } from '@vitalis/http';
 import type { GatewayDeps } from '../deps';
-import type { LiveHub } from '../live/hub';
+import type { LiveSource } from '../live/sources';
 import { bearerToken } from '../auth/bearer';
 import { problems } from '../records/http';
 import { authenticate, needOfBody, sessionOwnedByOther, type AccessNeed } from './auth';
@@ -53,7 +53,7 @@ const description = (verb: string) =>
   'Sessions opened without a token are rate-limited per client address (429 with Retry-After).';
 
 /** Wrapped with fastify-plugin so `app.mcpSessions` is visible on the root instance. */
-export function mcpRoutes(deps: GatewayDeps, hub: LiveHub) {
+export function mcpRoutes(deps: GatewayDeps, hub: LiveSource) {
   const plugin: FastifyPluginAsyncZod = async (app) => {
     const registry = new SessionRegistry(deps, hub);
     app.decorate('mcpSessions', registry);

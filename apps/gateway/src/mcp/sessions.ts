@@ -14,7 +14,7 @@ import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { HttpProblem } from '@vitalis/http';
 import type { GatewayDeps } from '../deps';
-import type { LiveHub } from '../live/hub';
+import type { LiveSource } from '../live/sources';
 import type { Principal } from '../auth/route-auth';
 import type { Caller } from '../records/access';
 import { liveStreamDeps } from '../vitals/service';
@@ -44,7 +44,7 @@ export class McpSession {
   constructor(
     readonly id: string,
     private readonly deps: GatewayDeps,
-    hub: LiveHub,
+    hub: LiveSource,
     private readonly store: SessionStore,
     hooks: { initialized: (s: McpSession) => void; closed: (s: McpSession) => void },
   ) {
@@ -118,7 +118,7 @@ export class SessionRegistry {
   readonly store: SessionStore;
   #lastReap = Date.now();
 
-  constructor(private readonly deps: GatewayDeps, private readonly hub: LiveHub) {
+  constructor(private readonly deps: GatewayDeps, private readonly hub: LiveSource) {
     this.store = new SessionStore(deps.redis, deps.config.MCP_SESSION_IDLE_SECONDS, randomUUID());
     this.#timer = setInterval(() => void this.#maintain(), OWNERSHIP_CHECK_MS);
     this.#timer.unref();

@@ -15,7 +15,8 @@
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { encodeCursor } from '@vitalis/live';
 import type { Logger } from '@vitalis/log';
-import type { CloseReason, LiveHub, LiveMessage, Subscription } from '../live/hub';
+import type { CloseReason, LiveMessage, Subscription } from '../live/hub';
+import type { LiveSource } from '../live/sources';
 import type { Principal } from '../auth/route-auth';
 import type { Caller } from '../records/access';
 import { VITALS_URI } from './resource-uri';
@@ -24,7 +25,8 @@ import { requireVitalsAccess, restoreVitalsStream, startVitalsStream, vitalsDeni
 const HIGH_WATER = 256;
 
 export interface LiveDeps {
-  hub: LiveHub;
+  /** The live sources (the hub, or the synthetic sandbox source: live/sources.ts). */
+  hub: LiveSource;
   /** The pool, topic and replay window of the live streams (vitals service). */
   stream: LiveStreamDeps;
   server: McpServer;

@@ -33,6 +33,15 @@ export function rowToObservation(patientId: string, r: RawRow): VitalsObservatio
   return { ...base, code: r.code, value: r.value, unit: r.unit } as VitalsObservation;
 }
 
+/** Where a raw page ended (the next page's cursor: the order is (effective_at, device_id, seq)). */
+export type PageEnd = Pick<RawRow, 'at' | 'device_id' | 'seq'>;
+
+export interface RawPage {
+  rows: VitalsObservation[];
+  last?: PageEnd | undefined;
+  more: boolean;
+}
+
 export interface RawQuery {
   patient: string;
   code?: string;
@@ -48,7 +57,7 @@ export interface RawQuery {
  * each limited to the page size, instead of sorting all of the patient's rows in the range.
  * The cursor's time is repeated as a plain `effective_at >=` bound so the index range starts there.
  */
-export async function queryRaw(pool: Pool, q: RawQuery): Promise<{ rows: VitalsObservation[]; last?: RawRow; more: boolean }> {
+export async function queryRaw(pool: Pool, q: RawQuery): Promise<RawPage> {
   const params: unknown[] = [q.patient, q.from, q.to, q.limit + 1];
   let where = 'patient_id = $1 AND effective_at >= $2 AND effective_at < $3';
   if (q.after) {
@@ -120,7 +129,13 @@ async function rollupHorizon(pool: Pool, source: 'rollup_1m' | 'rollup_1h'): Pro
   return rows[0]?.horizon ?? undefined;
 }
 
-export async function queryBuckets(pool: Pool, q: BucketQuery): Promise<{ rows: BucketRow[]; more: boolean; source: BucketSource }> {
+export interface BucketPage {
+  rows: BucketRow[];
+  more: boolean;
+  source: BucketSource;
+}
+
+export async function queryBuckets(pool: Pool, q: BucketQuery): Promise<BucketPage> {
   let source = chooseSource(q.bucket, q.from, q.to);
   // Rollups answer [from, split); the append log answers [split, to) (data newer than the rollup horizon).
   let split = q.from;

@@ -2,8 +2,11 @@
  * Vitals reads, streams and writes, independent of the transport. REST (routes.ts), the MCP tools,
  * resources and subscriptions (mcp/), SSE and WebSocket (live/) call these with a `Caller`, like the
  * patients, appointments and triage services. This module is the one owner of:
- *  - who may read or publish a patient's vitals (`vitalsDenial`): the scope, and a patient user only
- *    their own patient id. Refusals are audited;
+ *  - who may read or publish a patient's vitals (`vitalsDenial`): the scope, the sandbox rule (a
+ *    sandbox principal only synthetic `sbx-` patients; nobody writes for an `sbx-` id: sandbox/rule.ts),
+ *    and a patient user only their own patient id. Refusals are audited;
+ *  - where a patient's vitals come from (`vitalsStoreFor`): `sbx-` ids from the synthetic generator
+ *    (sandbox/vitals.ts), every other id from the append log, in the same shapes;
  *  - the history rules: an ordered range, the longest range per query shape, aggregates, and cursors
  *    bound to the query (and channel) that minted them;
  *  - the audit of every read, stream, replay and accepted write, through the one audit helper
@@ -24,7 +27,10 @@ import type { ReplaySummary } from '../live/hub';
 import { planResume, UnissuedPosition, type ReplayTruncated } from '../live/resume';
 import { audit, forbidden, type Caller } from '../records/access';
 import { decodeCursor, encodeCursor, queryFingerprint, type Cursor } from './cursor';
-import { AGGS, BUCKETS, queryBuckets, queryLatest, queryRaw, type Agg, type Bucket, type BucketRow, type BucketSource } from './history';
+import { dataSourceOf, sandboxDenial } from '../sandbox/rule';
+import { planSyntheticResume } from '../sandbox/live';
+import { syntheticBuckets, syntheticLatest, syntheticRaw } from '../sandbox/vitals';
+import { AGGS, BUCKETS, queryBuckets, queryLatest, queryRaw, type Agg, type Bucket, type BucketPage, type BucketQuery, type BucketRow, type BucketSource, type RawPage, type RawQuery } from './history';
 
 /** Where a read came from (audit detail `via`). */
 export type VitalsChannel = 'rest' | 'mcp' | 'sse' | 'websocket';
@@ -35,7 +41,7 @@ export type VitalsScope = Extract<Scope, 'read:vitals' | 'write:vitals'>;
 
 export interface VitalsDenial {
   /** The audit trail's reason. */
-  reason: 'missing scope' | 'patient mismatch';
+  reason: 'missing scope' | 'sandbox' | 'patient mismatch';
   /** The patients refused (every one asked for when the scope is missing). */
   patients: string[];
   /** The problem's detail. */
@@ -43,12 +49,15 @@ export interface VitalsDenial {
 }
 
 /**
- * The rule, once: the caller needs `scope` (read:vitals or write:vitals), and a patient user may
+ * The rule, once: the caller needs `scope` (read:vitals or write:vitals); a sandbox principal may
+ * only touch synthetic `sbx-` ids and nobody may write for one (sandbox/rule.ts); a patient user may
  * only touch their own patient id. Undefined when every patient in `patientIds` is allowed.
  */
 export function vitalsDenial(p: Principal, patientIds: readonly string[], scope: VitalsScope = 'read:vitals'): VitalsDenial | undefined {
   const ids = [...new Set(patientIds)];
   if (!p.scopes.includes(scope)) return { reason: 'missing scope', patients: ids, detail: `This needs a token with ${scope}.` };
+  const sandbox = sandboxDenial(p, ids, scope === 'write:vitals' ? 'write' : 'read');
+  if (sandbox) return { reason: 'sandbox', ...sandbox };
   if (p.patientId === undefined) return undefined;
   const others = ids.filter((id) => id !== p.patientId);
   return others.length === 0 ? undefined : { reason: 'patient mismatch', patients: others, detail: 'A patient user may only access their own vitals.' };
@@ -173,6 +182,32 @@ export function pageCursor(text: string | undefined, fingerprint: string, kind: 
 }
 
 // ---------------------------------------------------------------------------------------------
+// Where the data comes from
+
+/** A patient's vitals, in the append log's shapes (vitals/history.ts). */
+export interface VitalsStore {
+  raw(q: RawQuery): Promise<RawPage>;
+  buckets(q: BucketQuery): Promise<BucketPage>;
+  latest(patientId: string, codes: string[]): Promise<VitalsObservation[]>;
+}
+
+const syntheticStore: VitalsStore = {
+  raw: async (q) => syntheticRaw(q),
+  buckets: async (q) => syntheticBuckets(q),
+  latest: async (patientId, codes) => syntheticLatest(patientId, codes),
+};
+
+/** The one choice: synthetic sandbox patients (`sbx-`) from the generator, every other id from the append log. */
+export function vitalsStoreFor(pool: Pool, patientId: string): VitalsStore {
+  if (dataSourceOf([patientId]) === 'synthetic') return syntheticStore;
+  return {
+    raw: (q) => queryRaw(pool, q),
+    buckets: (q) => queryBuckets(pool, q),
+    latest: (id, codes) => queryLatest(pool, id, codes),
+  };
+}
+
+// ---------------------------------------------------------------------------------------------
 // Reads
 
 export interface HistoryQuery {
@@ -202,16 +237,17 @@ export async function readHistory(pool: Pool, caller: Caller, q: HistoryQuery, v
   const fingerprint = queryFingerprint([q.patient, q.code, from, to, q.bucket, q.aggs?.join(','), via]);
   const cursor = pageCursor(q.cursor, fingerprint, q.bucket ? 'agg' : 'raw', at);
   const detail = { code: q.code ?? null, from, to, via };
+  const store = vitalsStoreFor(pool, q.patient);
 
   if (!q.bucket) {
     const after = cursor?.k === 'raw' ? { t: cursor.t, d: cursor.d, s: cursor.s } : undefined;
-    const page = await queryRaw(pool, { patient: q.patient, code: q.code, from, to, limit: q.limit, after });
+    const page = await store.raw({ patient: q.patient, code: q.code, from, to, limit: q.limit, after });
     await auditVitals(pool, caller, { action: 'vitals.read', patientId: q.patient, detail: { ...detail, rows: page.rows.length } });
     const next = page.more && page.last ? encodeCursor({ k: 'raw', t: page.last.at, d: page.last.device_id, s: page.last.seq, q: fingerprint }) : null;
     return { kind: 'raw', rows: page.rows, next };
   }
   const after = cursor?.k === 'agg' ? { b: cursor.b, c: cursor.c } : undefined;
-  const page = await queryBuckets(pool, { patient: q.patient, code: q.code, from, to, bucket: q.bucket, limit: q.limit, after });
+  const page = await store.buckets({ patient: q.patient, code: q.code, from, to, bucket: q.bucket, limit: q.limit, after });
   await auditVitals(pool, caller, { action: 'vitals.read', patientId: q.patient, detail: { ...detail, bucket: q.bucket, rows: page.rows.length } });
   const last = page.rows[page.rows.length - 1];
   const next = page.more && last ? encodeCursor({ k: 'agg', b: last.bucket, c: last.code, q: fingerprint }) : null;
@@ -221,7 +257,7 @@ export async function readHistory(pool: Pool, caller: Caller, q: HistoryQuery, v
 /** The latest observation per code (every code, or only `code`); audited as `vitals.read_latest`. */
 export async function readLatest(pool: Pool, caller: Caller, patientId: string, code: string | undefined, via: VitalsChannel): Promise<VitalsObservation[]> {
   await requireVitalsAccess(pool, caller, [patientId], { action: 'vitals.read_latest', via });
-  const rows = await queryLatest(pool, patientId, code ? [code] : VITAL_CODES);
+  const rows = await vitalsStoreFor(pool, patientId).latest(patientId, code ? [code] : VITAL_CODES);
   await auditVitals(pool, caller, { action: 'vitals.read_latest', patientId, detail: { rows: rows.length, via } });
   return rows;
 }
@@ -275,9 +311,14 @@ export function parseResumeId(id: string | undefined): LivePosition | undefined 
   return cursor;
 }
 
-/** Where a resumed stream starts (live/resume.ts: throws UnissuedPosition), and the audit of its replay. */
+/**
+ * Where a resumed stream starts (throws UnissuedPosition), and the audit of its replay. The plan is
+ * the append log's (live/resume.ts) or, for synthetic sandbox patients, the generator's
+ * (sandbox/live.ts): same window, same notice.
+ */
 async function resumeFrom(d: LiveStreamDeps, caller: Caller, patients: string[], resumeId: string, position: LivePosition, via: VitalsChannel): Promise<StreamStart> {
-  const plan = await planResume(d.pool, { topic: d.topic, patients, after: position, lastEventId: resumeId, windowSeconds: d.replayWindowSeconds });
+  const question = { patients, after: position, lastEventId: resumeId, windowSeconds: d.replayWindowSeconds };
+  const plan = dataSourceOf(patients) === 'synthetic' ? planSyntheticResume(question) : await planResume(d.pool, { topic: d.topic, ...question });
   const gapped = new Set(plan.truncated?.gaps.map((g) => g.patient_id));
   const onReplayed = async (summary: ReplaySummary) => {
     await Promise.all(
@@ -298,8 +339,9 @@ async function resumeFrom(d: LiveStreamDeps, caller: Caller, patients: string[],
 
 /**
  * Everything before a live subscription opens, for SSE, WebSocket and MCP alike: the access rule
- * (audited refusal, 403), the resume id (400 when malformed or never issued; bounded to the replay
- * window), then one `action` row per patient (default `vitals.stream`). Any of these failing
+ * (audited refusal, 403), one source per subscription (synthetic `sbx-` patients and real ones
+ * mixed: 400), the resume id (400 when malformed or never issued; bounded to the replay window),
+ * then one `action` row per patient (default `vitals.stream`). Any of these failing
  * refuses the subscription before anything is streamed (an audit row that cannot be written: 503).
  * A resumed subscription's replay is audited too (`onReplayed`, for the hub).
  */
@@ -311,6 +353,7 @@ export async function startVitalsStream(
 ): Promise<StreamStart> {
   const action = opts.action ?? 'vitals.stream';
   await requireVitalsAccess(d.pool, caller, req.patients, { action, via: opts.via });
+  dataSourceOf(req.patients);
   const position = parseResumeId(req.resumeId);
   let start: StreamStart = {};
   if (position) {
