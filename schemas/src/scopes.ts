@@ -6,6 +6,9 @@
  * `write:vitals` is a Vitalis extension for device ingest (POST /api/v1/vitals); `write:triage`
  * (nurse, doctor: ED board writes), `read:audit` (admin: audit queries) and `admin:clients`
  * (admin: approve clients, mint initial access tokens) are extensions too.
+ * `openid` and `profile` (OpenID Connect Core 1.0 §3.1.2.1, §5.4) are the SIGN_IN_SCOPES: they
+ * grant no data access, only an ID token and the userinfo endpoint's claims about the signed-in
+ * user, so they exist only in the authorization-code flow (a user signs in).
  */
 export const SCOPES = {
   'read:patients': 'Read demographic records and allergies',
@@ -19,6 +22,8 @@ export const SCOPES = {
   'admin:clients': 'Approve OAuth clients and mint initial access tokens for client registration (Vitalis extension)',
   'patient/Patient.rs': "SMART v2: read the signed-in patient's own record (demographics), never another's",
   'patient/AllergyIntolerance.rs': "SMART v2: read the signed-in patient's own allergies, never another's",
+  openid: 'Sign you in: tell the app who you are (your Vitalis user id), no data access',
+  profile: 'Your name, username and role (userinfo), no data access',
 } as const;
 
 export type Scope = keyof typeof SCOPES;
@@ -34,20 +39,35 @@ export const USER_ROLES = ['doctor', 'nurse', 'reception', 'patient', 'admin'] a
 export const ROLES = [...USER_ROLES, 'device', 'system'] as const;
 export type Role = (typeof ROLES)[number];
 
+/**
+ * OpenID Connect sign-in: an ID token (`openid`) and the user's name, username and role at the
+ * userinfo endpoint (`profile`). Every user role holds both; they mean nothing without a user, so
+ * no token of a client acting for itself (client_credentials) carries them.
+ */
+export const SIGN_IN_SCOPES: Scope[] = ['openid', 'profile'];
+
+export function isSignInScope(scope: Scope): boolean {
+  return SIGN_IN_SCOPES.includes(scope);
+}
+
 /** Spec section 5, "Standard roles" column, read per role; `device` and `system` are Vitalis's. */
 export const ROLE_SCOPES: Record<Role, Scope[]> = {
-  doctor: ['read:patients', 'read:appointments', 'write:appointments', 'read:vitals', 'write:triage'],
-  nurse: ['read:patients', 'read:appointments', 'read:vitals', 'write:triage'],
-  reception: ['write:patients', 'read:appointments', 'write:appointments'],
+  doctor: ['read:patients', 'read:appointments', 'write:appointments', 'read:vitals', 'write:triage', ...SIGN_IN_SCOPES],
+  nurse: ['read:patients', 'read:appointments', 'read:vitals', 'write:triage', ...SIGN_IN_SCOPES],
+  reception: ['write:patients', 'read:appointments', 'write:appointments', ...SIGN_IN_SCOPES],
   // The spec's Patient: appointments; its own record only through the SMART patient/ scopes it consents to.
-  patient: ['read:appointments', 'write:appointments', 'patient/Patient.rs', 'patient/AllergyIntolerance.rs'],
-  admin: ['read:patients', 'write:patients', 'read:appointments', 'read:audit', 'admin:clients'],
+  patient: ['read:appointments', 'write:appointments', 'patient/Patient.rs', 'patient/AllergyIntolerance.rs', ...SIGN_IN_SCOPES],
+  admin: ['read:patients', 'write:patients', 'read:appointments', 'read:audit', 'admin:clients', ...SIGN_IN_SCOPES],
   device: ['write:vitals'],
   system: SCOPE_NAMES,
 };
 
-/** What anyone may obtain without a role (open registration): slot availability, no PHI. */
-export const PUBLIC_SCOPES: Scope[] = ['read:appointments'];
+/**
+ * What anyone may obtain without a role (open registration): slot availability, no PHI, and
+ * `openid` (any app may let a user sign in with Vitalis: the user consents, and the ID token says
+ * only the opaque user id). `profile` (the user's name) needs a role.
+ */
+export const PUBLIC_SCOPES: Scope[] = ['read:appointments', 'openid'];
 
 /** What a sandbox principal holds (over synthetic `sbx-` data only): read-only, no demographics. */
 export const SANDBOX_SCOPES: Scope[] = ['read:appointments', 'read:vitals'];

@@ -49,11 +49,15 @@ describe('signing keys, rotated and withdrawn without a restart', () => {
     const oldKid = kidOf(old);
     expect(await identity(b, old)).toBe(200); // verified (and cached) on both
     expect(await identity(a, old)).toBe(200);
+    const activeRs256 = async () => (await a.deps.pool.query<{ kid: string }>("SELECT kid FROM oauth_signing_keys WHERE alg = 'RS256' AND retired_at IS NULL")).rows[0]!.kid;
+    const oldIdTokenKid = await activeRs256();
 
-    const rotated = admin('rotate-key');
+    const rotated = admin('rotate-key'); // every algorithm: ES256 (access tokens) and RS256 (ID tokens)
     expect(rotated.status).toBe(0);
     const newKid = rotated.json.active_kid as string;
     expect(newKid).not.toBe(oldKid);
+    expect(rotated.json.active_kids).toEqual({ ES256: newKid, RS256: await activeRs256() });
+    expect(await activeRs256()).not.toBe(oldIdTokenKid);
     for (const gw of [a, b]) {
       await eventually(`${gw.address} signs with the new key`, async () => kidOf(await clientCredentialsToken(gw.address, client)) === newKid);
     }
@@ -72,5 +76,21 @@ describe('signing keys, rotated and withdrawn without a restart', () => {
     }
     expect(admin('withdraw-key', oldKid).status).toBe(1); // already withdrawn
     expect(admin('withdraw-key').status).toBe(2);
+
+    // The ID token keys: one algorithm rotates alone; a withdrawn RS256 key leaves every JWKS.
+    const rs = admin('rotate-key', '--alg', 'RS256');
+    expect(rs.status).toBe(0);
+    expect(Object.keys(rs.json.active_kids as object)).toEqual(['RS256']);
+    expect(rs.json.active_kid).toBe(await activeRs256());
+    expect(kidOf(await clientCredentialsToken(a.address, client))).toBe(newKid); // access tokens keep their key
+    expect(admin('rotate-key', '--alg', 'HS256').status).toBe(2);
+    expect(admin('withdraw-key', oldIdTokenKid).status).toBe(0);
+    for (const gw of [a, b]) {
+      await eventually(`${gw.address} publishes the new RS256 key, not the withdrawn one`, async () => {
+        const jwks = (await (await fetch(`${gw.address}/.well-known/jwks.json`)).json()) as { keys: { kid: string; alg: string }[] };
+        const kids = jwks.keys.map((k) => k.kid);
+        return kids.includes(rs.json.active_kid as string) && !kids.includes(oldIdTokenKid);
+      });
+    }
   });
 });

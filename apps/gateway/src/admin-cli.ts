@@ -4,12 +4,14 @@
  *   npm run admin -- initial-access-token --role device [--uses 1] [--ttl 86400] [--label "ward 3"]
  *       mints an RFC 7591 §3 initial access token: a client that registers with it gets the role
  *       (--uses 0: any number of registrations until it expires)
- *   npm run admin -- rotate-key
- *       retires the active token signing key (its tokens stay valid until they expire) and makes a
- *       new one; every gateway signs with it from its next key refresh (SIGNING_KEY_REFRESH_SECONDS)
+ *   npm run admin -- rotate-key [--alg ES256|RS256]
+ *       retires the active token signing key of each algorithm (or only --alg's; their tokens stay
+ *       valid until they expire) and makes new ones; every gateway signs with them from its next key
+ *       refresh (SIGNING_KEY_REFRESH_SECONDS). ES256 signs access tokens, RS256 (default) or ES256
+ *       ID tokens. Answers `active_kid` (the access-token key, or --alg's) and `active_kids` per alg
  *   npm run admin -- withdraw-key <kid>
  *       takes a key out at once (a leaked private key): every gateway refuses the tokens it signed
- *       from its next key refresh; withdrawing the active key rotates first
+ *       from its next key refresh; withdrawing the active key of an algorithm rotates it first
  *
  * KEY_ENCRYPTION_SECRET must be the gateways' (new keys are stored encrypted with it).
  * The admin API (`/api/auth/admin/...`, scope admin:clients) does the same over HTTP once an
@@ -20,12 +22,12 @@ import { createPool, type Pool } from '@vitalis/db';
 import { ROLES, isRole } from '@vitalis/schemas';
 import { parseConfig } from '@vitalis/config';
 import { mintInitialAccessToken } from './auth/initial-access';
-import { rotateSigningKey, withdrawSigningKey } from './auth/keys';
+import { ACCESS_TOKEN_ALG, SIGNING_ALGS, isSigningAlg, rotateSigningKeys, withdrawSigningKey } from './auth/keys';
 import { gatewayConfigShape, withBaseUrl } from './config';
 
 const usage = [
   `usage: npm run admin -- initial-access-token --role <${ROLES.join('|')}> [--uses N (0: unlimited)] [--ttl SECONDS] [--label TEXT]`,
-  '       npm run admin -- rotate-key',
+  `       npm run admin -- rotate-key [--alg ${SIGNING_ALGS.join('|')}]`,
   '       npm run admin -- withdraw-key <kid>',
 ].join('\n');
 
@@ -34,11 +36,15 @@ async function run(pool: Pool, argv: string[]): Promise<{ output?: unknown; code
   const { positionals, values } = parseArgs({
     args: argv,
     allowPositionals: true,
-    options: { role: { type: 'string' }, uses: { type: 'string', default: '1' }, ttl: { type: 'string', default: '86400' }, label: { type: 'string', default: '' } },
+    options: { role: { type: 'string' }, uses: { type: 'string', default: '1' }, ttl: { type: 'string', default: '86400' }, label: { type: 'string', default: '' }, alg: { type: 'string' } },
   });
   const keySecret = () => withBaseUrl(parseConfig(gatewayConfigShape)).KEY_ENCRYPTION_SECRET;
   const [command, ...rest] = positionals;
-  if (command === 'rotate-key' && rest.length === 0) return { output: { active_kid: await rotateSigningKey(pool, keySecret()) }, code: 0 };
+  if (command === 'rotate-key' && rest.length === 0) {
+    if (values.alg !== undefined && !isSigningAlg(values.alg)) return { code: 2 };
+    const kids = await rotateSigningKeys(pool, keySecret(), values.alg ? [values.alg] : SIGNING_ALGS);
+    return { output: { active_kid: kids[values.alg ?? ACCESS_TOKEN_ALG], active_kids: kids }, code: 0 };
+  }
   if (command === 'withdraw-key' && rest.length === 1) {
     const result = await withdrawSigningKey(pool, keySecret(), rest[0]!);
     return { output: { kid: rest[0], ...result }, code: result.withdrawn ? 0 : 1 };

@@ -8,7 +8,7 @@
  * The bedside simulator seeds the vitals (patients pat-0001...).
  */
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
-import { SCOPE_NAMES } from '@vitalis/schemas';
+import { SCOPE_NAMES, isSignInScope } from '@vitalis/schemas';
 import { createPool } from '@vitalis/db';
 import { mintInitialAccessToken } from './auth/initial-access';
 import { seedRecords } from './records/seed';
@@ -33,7 +33,8 @@ async function existing(): Promise<DemoClient | undefined> {
     const client = JSON.parse(await readFile(file, 'utf8')) as DemoClient;
     const res = await tokenFor(client);
     const granted = res.ok ? ((await res.json()) as { scope: string }).scope.split(' ') : [];
-    return SCOPE_NAMES.every((s) => granted.includes(s)) ? client : undefined;
+    // Every scope a machine token can hold (the sign-in scopes need a user).
+    return SCOPE_NAMES.filter((s) => !isSignInScope(s)).every((s) => granted.includes(s)) ? client : undefined;
   } catch {
     return undefined;
   }

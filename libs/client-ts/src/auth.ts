@@ -12,6 +12,8 @@ export interface TokenSet {
   expires_in: number;
   scope: string;
   refresh_token?: string;
+  /** OpenID Connect ID token (authorization code flow with the openid scope); validate it with an OpenID client library. */
+  id_token?: string;
 }
 
 export interface TokenSource {

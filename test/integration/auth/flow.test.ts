@@ -28,10 +28,12 @@ describe('the spec section 5 flow', () => {
     expect(prm).toMatchObject({ resource: gw.url, authorization_servers: [gw.url], bearer_methods_supported: ['header'], resource_documentation: `${gw.url}/auth.md` });
     const asm = await (await fetch(`${gw.url}/.well-known/oauth-authorization-server`)).json() as Record<string, unknown>;
     expect(asm).toMatchObject({ issuer: gw.url, token_endpoint: `${gw.url}/api/auth/oauth2/token`, revocation_endpoint: `${gw.url}/api/auth/revoke`, registration_endpoint: `${gw.url}/api/auth/register`, code_challenge_methods_supported: ['S256'] });
-    const jwks = await (await fetch(asm.jwks_uri as string)).json() as { keys: { kid: string; alg: string; d?: string }[] };
+    const jwks = await (await fetch(asm.jwks_uri as string)).json() as { keys: { kid: string; alg: string; use: string; d?: string }[] };
     expect(jwks.keys.length).toBeGreaterThan(0);
     for (const key of jwks.keys) {
-      expect(key.alg).toBe('ES256');
+      // ES256: access tokens (and ES256 ID tokens); RS256: OpenID Connect ID tokens.
+      expect(['ES256', 'RS256']).toContain(key.alg);
+      expect(key.use).toBe('sig');
       expect(key.d).toBeUndefined(); // never a private part
     }
 

@@ -115,7 +115,7 @@ describe('refusal audit budget', () => {
   });
 });
 
-describe('discovery documents (RFC 9728, RFC 8414)', () => {
+describe('discovery documents (RFC 9728, RFC 8414, OpenID Connect Discovery 1.0)', () => {
   it('protected resource metadata', async () => {
     const res = await fetch(`${gw.url}/.well-known/oauth-protected-resource`);
     expect(res.headers.get('content-type')).toMatch(/^application\/json/);
@@ -128,7 +128,7 @@ describe('discovery documents (RFC 9728, RFC 8414)', () => {
     });
   });
 
-  it('authorization server metadata, the same at the OpenID path', async () => {
+  it('authorization server metadata with the OpenID provider fields, the same at the OpenID path', async () => {
     const asm = (await (await fetch(`${gw.url}/.well-known/oauth-authorization-server`)).json()) as Record<string, unknown>;
     expect(asm).toMatchObject({
       issuer: gw.url,
@@ -148,7 +148,8 @@ describe('discovery documents (RFC 9728, RFC 8414)', () => {
       introspection_endpoint_auth_methods_supported: ['client_secret_basic', 'client_secret_post', 'private_key_jwt'],
       authorization_response_iss_parameter_supported: true,
     });
-    expect(asm.id_token_signing_alg_values_supported).toBeUndefined(); // no ID tokens are issued
+    // OpenID Connect Discovery 1.0: the OpenID fields are in the same document, served at both paths.
+    expect(asm).toMatchObject({ subject_types_supported: ['public'], id_token_signing_alg_values_supported: ['RS256', 'ES256'], userinfo_endpoint: `${gw.url}/api/auth/userinfo` });
     expect(await (await fetch(`${gw.url}/.well-known/openid-configuration`)).json()).toEqual(asm);
   });
 });

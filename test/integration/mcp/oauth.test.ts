@@ -75,7 +75,7 @@ describe('MCP OAuth flow with the SDK client', () => {
       expect((await client.listTools()).tools.length).toBe(11);
       await expect(client.callTool({ name: 'whoami', arguments: {} })).rejects.toBeInstanceOf(UnauthorizedError);
       expect(provider.client?.client_id).toBeTruthy(); // registered itself (RFC 7591)
-      expect(provider.client).toMatchObject({ scope: 'read:appointments' }); // the public scope; PHI scopes wait for an operator
+      expect(provider.client).toMatchObject({ scope: 'read:appointments openid' }); // the public scopes; PHI scopes wait for an operator
       await approveClient(gw.url, provider.client!.client_id, 'doctor');
       const url = provider.authorizationUrl!;
       expect(url.origin + url.pathname).toBe(`${gw.url}/api/auth/oauth2/authorize`);

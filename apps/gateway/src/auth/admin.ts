@@ -15,7 +15,7 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { recordAudit } from '@vitalis/audit';
 import { HttpProblem, notFound } from '@vitalis/http';
 import { ROLES, type Role } from '@vitalis/schemas';
-import { parseScopes, scopeCeiling } from './clients';
+import { parseScopes, scopeCeiling, usableWith } from './clients';
 import type { AuthContext } from './context';
 import { MAX_INITIAL_ACCESS_TTL_SECONDS, mintInitialAccessToken } from './initial-access';
 import { problems } from '../records/http';
@@ -124,7 +124,7 @@ export function adminRoutes(ctx: AuthContext): FastifyPluginAsyncZod {
       // Scopes the operator names must all fit the role; by default the client gets what it asked for within the role.
       const beyond = named.filter((s) => !ceiling.includes(s));
       if (req.body.scope !== undefined && beyond.length > 0) throw new HttpProblem(422, 'scope-beyond-role', 'Unprocessable Content', `The role ${req.body.role} does not hold: ${beyond.join(', ')}.`);
-      const asked = named.filter((s) => ceiling.includes(s));
+      const asked = named.filter((s) => ceiling.includes(s)).filter(usableWith(client.grant_types));
       const { rows } = await pool.query<ClientRow>(
         `UPDATE oauth_clients SET role = $2, scope = $3, requested_scope = '', approval = 'approved', approved_by = $4, approved_at = now()
           WHERE client_id = $1 RETURNING ${COLUMNS}`,

@@ -17,6 +17,12 @@
  * password is checked (login-throttle.ts).
  *
  * Granted scopes = requested ∩ the client's registered scopes ∩ the user's role scopes.
+ *
+ * OpenID Connect (Core 1.0 §3.1.2): the request's `nonce` and the moment the user signed in
+ * (`auth_time`) travel with the code to the ID token. There are no sessions (every authorization
+ * asks for the password), so `prompt=none` is answered `login_required` and `max_age` is always
+ * met; `request` and `request_uri` are not supported (§6: request_not_supported,
+ * request_uri_not_supported).
  */
 import { timingSafeEqual } from 'node:crypto';
 import type { FastifyReply, FastifyRequest } from 'fastify';
@@ -47,7 +53,11 @@ interface Interaction {
   scopes: Scope[];
   csrf: string;
   binding: string;
+  /** OpenID Connect: the request's nonce, echoed in the ID token. */
+  nonce?: string;
   userId?: string;
+  /** After login: when the password was checked (seconds since the epoch), the ID token's auth_time. */
+  authTime?: number;
   /** After login: scopes ∩ the user's role scopes. */
   granted?: Scope[];
 }
@@ -63,8 +73,12 @@ const authorizeQuery = z.looseObject({
   state: oneOrMany.describe('Opaque value returned with the code'),
   code_challenge: oneOrMany.describe('PKCE S256 challenge (RFC 7636)'),
   code_challenge_method: oneOrMany.describe('S256'),
+  nonce: oneOrMany.describe('OpenID Connect: a value the ID token echoes (at most 512 characters)'),
+  prompt: oneOrMany.describe('OpenID Connect: "none" is answered login_required (there are no sessions); others change nothing, the user always signs in and consents'),
+  max_age: oneOrMany.describe('OpenID Connect: always met (the user signs in at every authorization); auth_time is always in the ID token'),
 });
 const MAX_STATE_LENGTH = 2048;
+const MAX_NONCE_LENGTH = 512;
 const interactionKey = (id: string) => `vitalis:interaction:${id}`;
 const cookieName = (id: string) => `vitalis_ia_${id}`;
 
@@ -192,6 +206,11 @@ export function authorizeRoutes(ctx: AuthContext): FastifyPluginAsyncZod {
           if (!challenge) throw new RedirectError('invalid_request', 'code_challenge is required (PKCE with S256)');
           if (method !== 'S256') throw new RedirectError('invalid_request', 'code_challenge_method must be S256 (plain is not supported)');
           if (!CHALLENGE_PATTERN.test(challenge)) throw new RedirectError('invalid_request', 'code_challenge is not a S256 challenge (43 base64url characters)');
+          if (one('request').value !== undefined) throw new RedirectError('request_not_supported', 'the request parameter (request objects) is not supported');
+          if (one('request_uri').value !== undefined) throw new RedirectError('request_uri_not_supported', 'the request_uri parameter is not supported');
+          const nonce = one('nonce').value;
+          if (nonce !== undefined && nonce.length > MAX_NONCE_LENGTH) throw new RedirectError('invalid_request', `nonce is longer than ${MAX_NONCE_LENGTH} characters`);
+          if ((one('prompt').value ?? '').split(' ').includes('none')) throw new RedirectError('login_required', 'prompt=none cannot be met: every authorization asks the user to sign in');
           const { scopes: requested, unknown } = parseScopes(one('scope').value);
           if (unknown.length > 0) throw new RedirectError('invalid_scope', `unknown scope(s): ${unknown.join(', ')}`);
           const scopes = one('scope').value ? intersect(requested, client.scopes) : client.scopes;
@@ -206,6 +225,7 @@ export function authorizeRoutes(ctx: AuthContext): FastifyPluginAsyncZod {
             ...(stateValue !== undefined ? { state: stateValue } : {}),
             codeChallenge: challenge,
             scopes,
+            ...(nonce !== undefined ? { nonce } : {}),
             csrf: randomToken(32),
             binding: randomToken(32),
           };
@@ -288,7 +308,7 @@ export function authorizeRoutes(ctx: AuthContext): FastifyPluginAsyncZod {
             await audit(req, { action: 'authorization.refused', outcome: 'failure', clientId: interaction.clientId, subject: user.userId, detail: { reason: 'role grants none of the requested scopes' } });
             return finish(reply, id, interaction, { error: 'access_denied', error_description: "the user's role grants none of the requested scopes" });
           }
-          const next: Interaction = { ...interaction, userId: user.userId, granted, csrf: randomToken(32) };
+          const next: Interaction = { ...interaction, userId: user.userId, authTime: Math.floor(Date.now() / 1000), granted, csrf: randomToken(32) };
           await save(id, next);
           return sendPage(reply, {
             title: 'Allow access',
@@ -298,7 +318,7 @@ export function authorizeRoutes(ctx: AuthContext): FastifyPluginAsyncZod {
         }
 
         if (step === 'consent') {
-          if (!interaction.userId || !interaction.granted) throw new ErrorPage('Invalid request', 400, 'Sign in first.');
+          if (!interaction.userId || !interaction.granted || interaction.authTime === undefined) throw new ErrorPage('Invalid request', 400, 'Sign in first.');
           // One decision per interaction: deleting it first makes a double submit harmless.
           if ((await redis.del(interactionKey(id))) !== 1) throw new ErrorPage('Sign-in expired', 400, 'This sign-in request was already used.');
           const user = await findUser(pool, interaction.userId);
@@ -313,6 +333,8 @@ export function authorizeRoutes(ctx: AuthContext): FastifyPluginAsyncZod {
             redirectUri: interaction.redirectUri,
             codeChallenge: interaction.codeChallenge,
             scopes: interaction.granted,
+            authTime: interaction.authTime,
+            ...(interaction.nonce !== undefined ? { nonce: interaction.nonce } : {}),
           }, config.AUTH_CODE_TTL_SECONDS);
           await audit(req, { action: 'consent.granted', outcome: 'success', clientId: interaction.clientId, subject: user.userId, scope: interaction.granted.join(' '), detail: { redirect_uri: interaction.redirectUri } });
           return finish(reply, id, interaction, { code });

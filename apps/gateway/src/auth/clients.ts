@@ -6,11 +6,12 @@
  */
 import { importJWK, type JWK } from 'jose';
 import { z } from 'zod';
-import { PUBLIC_SCOPES, ROLES, SANDBOX_SCOPES, clientScopeCeiling, isRole, isScope, type Role, type Scope } from '@vitalis/schemas';
+import { PUBLIC_SCOPES, ROLES, SANDBOX_SCOPES, clientScopeCeiling, isRole, isScope, isSignInScope, type Role, type Scope } from '@vitalis/schemas';
 import type { Pool } from '@vitalis/db';
 import { OAuthError } from './oauth-errors';
 import { keySetUriProblem } from './remote-key-sets';
 import { hashSecret, randomToken } from './secrets';
+import { SIGNING_ALGS, type SigningAlg } from './keys';
 
 export const GRANT_TYPES = {
   authorizationCode: 'authorization_code',
@@ -36,6 +37,7 @@ export const registrationRequestSchema = z.object({
   jwks: jwksSchema.optional(),
   jwks_uri: z.string().max(2000).optional(),
   software_statement: z.string().max(16_384).optional().describe('RFC 7591 §2.3: a JWT from a trusted issuer binding this software to a role'),
+  id_token_signed_response_alg: z.string().optional().describe('OpenID Connect Dynamic Client Registration 1.0 §2: RS256 (default) or ES256'),
 });
 
 export const registrationResponseSchema = z.object({
@@ -54,6 +56,7 @@ export const registrationResponseSchema = z.object({
   role: z.enum(ROLES).optional().describe('The operator-approved role bounding what this client may obtain (absent: the public scopes only)'),
   requested_scope: z.string().optional().describe('Present when the client asked for more than it was granted: everything it asked for, awaiting an operator'),
   approval: z.enum(['pending']).optional().describe('"pending" while an operator has not yet approved the scopes beyond what was granted'),
+  id_token_signed_response_alg: z.enum(SIGNING_ALGS).optional().describe('How its ID tokens are signed (authorization_code clients)'),
 });
 
 export type RegistrationRequest = z.input<typeof registrationRequestSchema>;
@@ -75,6 +78,8 @@ export interface Client {
   jwks: { keys: JWK[] } | null;
   jwksUri: string | null;
   expired: boolean;
+  /** The algorithm its ID tokens are signed with. */
+  idTokenAlg: SigningAlg;
 }
 
 /** Splits and checks a space-separated scope string; unknown names are returned separately. */
@@ -130,13 +135,19 @@ export const scopeCeiling = (c: RegistrationAuthority): Scope[] => (c.registrati
 /**
  * What a registration gets: the requested scopes (the public set when omitted, never all) within
  * the ceiling of its role (sandbox: the sandbox scopes), and what it asked for beyond that, which
- * waits for an operator's approval.
+ * waits for an operator's approval. The sign-in scopes (openid, profile) only mean something to a
+ * client that signs users in (authorization_code): any other client does not get them, and they
+ * wait for nobody (no approval would make them usable).
  */
-export function grantRegistrationScopes(requested: Scope[] | undefined, authority: RegistrationAuthority): { granted: Scope[]; beyond: Scope[] } {
+export function grantRegistrationScopes(requested: Scope[] | undefined, authority: RegistrationAuthority, grantTypes: readonly string[]): { granted: Scope[]; beyond: Scope[] } {
   const ceiling = scopeCeiling(authority);
-  const asked = requested ?? PUBLIC_SCOPES;
+  const asked = (requested ?? PUBLIC_SCOPES).filter(usableWith(grantTypes));
   return { granted: asked.filter((s) => ceiling.includes(s)), beyond: asked.filter((s) => !ceiling.includes(s)) };
 }
+
+/** The sign-in scopes (openid, profile) are usable only by a client that signs users in (authorization_code). */
+export const usableWith = (grantTypes: readonly string[]) => (scope: Scope): boolean =>
+  grantTypes.includes(GRANT_TYPES.authorizationCode) || !isSignInScope(scope);
 
 export interface CheckedRegistration {
   /** What was asked for; undefined when `scope` was omitted. */
@@ -145,6 +156,7 @@ export interface CheckedRegistration {
   responseTypes: string[];
   authMethod: ClientAuthMethod;
   redirectUris: string[];
+  idTokenAlg: SigningAlg;
 }
 
 export interface RegistrationOptions {
@@ -201,7 +213,16 @@ export async function checkRegistration(request: z.infer<typeof registrationRequ
     const problem = checkRedirectUri(uri);
     if (problem) throw new OAuthError(400, 'invalid_redirect_uri', problem);
   }
-  return { scopes: request.scope === undefined ? undefined : scopes, grantTypes, responseTypes, authMethod, redirectUris: [...new Set(request.redirect_uris)] };
+  const idTokenAlg = request.id_token_signed_response_alg ?? 'RS256';
+  if (!(SIGNING_ALGS as readonly string[]).includes(idTokenAlg)) throw metadataError(`id_token_signed_response_alg must be one of ${SIGNING_ALGS.join(', ')}`);
+  return {
+    scopes: request.scope === undefined ? undefined : scopes,
+    grantTypes,
+    responseTypes,
+    authMethod,
+    redirectUris: [...new Set(request.redirect_uris)],
+    idTokenAlg: idTokenAlg as SigningAlg,
+  };
 }
 
 export async function registerClient(
@@ -212,15 +233,17 @@ export async function registerClient(
 ): Promise<RegistrationResponse> {
   const checked = await checkRegistration(request, options);
   const kind = authority.registration === 'sandbox' ? 'sandbox' : 'registered';
-  const { granted, beyond } = grantRegistrationScopes(checked.scopes, authority);
+  const signsUsersIn = checked.grantTypes.includes(GRANT_TYPES.authorizationCode);
+  const { granted, beyond } = grantRegistrationScopes(checked.scopes, authority, checked.grantTypes);
   const requestedScope = beyond.length > 0 ? (checked.scopes ?? []).join(' ') : '';
   const clientId = `${kind === 'sandbox' ? 'sbx' : 'cli'}_${randomToken(12)}`;
   const hasSecret = checked.authMethod === 'client_secret_basic' || checked.authMethod === 'client_secret_post';
   const clientSecret = hasSecret ? randomToken(32) : undefined;
   const { rows } = await pool.query<{ issued: number }>(
     `INSERT INTO oauth_clients (client_id, secret_hash, client_name, grant_types, response_types, token_endpoint_auth_method, scope,
-                                redirect_uris, jwks, jwks_uri, kind, expires_at, role, registration, requested_scope, approval)
-     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16) RETURNING extract(epoch FROM issued_at)::bigint AS issued`,
+                                redirect_uris, jwks, jwks_uri, kind, expires_at, role, registration, requested_scope, approval,
+                                id_token_signed_response_alg)
+     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17) RETURNING extract(epoch FROM issued_at)::bigint AS issued`,
     [
       clientId,
       clientSecret ? await hashSecret(clientSecret) : null,
@@ -238,6 +261,7 @@ export async function registerClient(
       authority.registration,
       requestedScope,
       requestedScope ? 'pending' : 'none',
+      checked.idTokenAlg,
     ],
   );
   return {
@@ -254,13 +278,14 @@ export async function registerClient(
     ...(request.jwks_uri ? { jwks_uri: request.jwks_uri } : {}),
     ...(authority.role ? { role: authority.role } : {}),
     ...(requestedScope ? { requested_scope: requestedScope, approval: 'pending' as const } : {}),
+    ...(signsUsersIn ? { id_token_signed_response_alg: checked.idTokenAlg } : {}),
   };
 }
 
 export async function findClient(pool: Pool, clientId: string): Promise<Client | undefined> {
   const { rows } = await pool.query(
     `SELECT client_id, secret_hash, client_name, grant_types, token_endpoint_auth_method, scope, redirect_uris, jwks, jwks_uri, kind,
-            role, registration, expires_at IS NOT NULL AND expires_at <= now() AS expired
+            role, registration, id_token_signed_response_alg, expires_at IS NOT NULL AND expires_at <= now() AS expired
      FROM oauth_clients WHERE client_id = $1`,
     [clientId],
   );
@@ -280,5 +305,6 @@ export async function findClient(pool: Pool, clientId: string): Promise<Client |
     jwks: row.jwks,
     jwksUri: row.jwks_uri,
     expired: row.expired,
+    idTokenAlg: row.id_token_signed_response_alg,
   };
 }

@@ -16,6 +16,7 @@ export const PATHS = {
   revoke: '/api/auth/revoke',
   jwks: '/.well-known/jwks.json',
   identity: '/agent/identity',
+  userinfo: '/api/auth/userinfo',
   sandbox: '/api/v1/sandbox',
 } as const;
 

@@ -1,17 +1,23 @@
 /**
  * Discovery: Protected Resource Metadata (RFC 9728), Authorization Server Metadata (RFC 8414),
- * the same document at /.well-known/openid-configuration, and the JWKS. All public JSON.
+ * OpenID Provider Metadata (OpenID Connect Discovery 1.0 §3) and the JWKS. All public JSON.
  *
- * Vitalis issues no ID tokens (it is an OAuth 2 authorization server, not an OpenID provider),
- * so the OpenID path serves the OAuth metadata unchanged: no id_token_signing_alg_values_supported
- * or subject_types_supported, which would promise an OpenID Connect login that does not exist.
+ * One document answers at /.well-known/oauth-authorization-server and at
+ * /.well-known/openid-configuration (RFC 8414 §2 admits the OpenID fields): every field Discovery
+ * 1.0 REQUIRES (issuer, authorization_endpoint, token_endpoint, jwks_uri, response_types_supported,
+ * subject_types_supported, id_token_signing_alg_values_supported), the userinfo endpoint, the
+ * claims and scopes, and explicit `false` for what Discovery defaults to true and Vitalis does
+ * not do (request_uri_parameter_supported).
  */
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { SCOPE_NAMES } from '@vitalis/schemas';
 import { CLIENT_ASSERTION_ALGS, SUPPORTED_AUTH_METHODS, SUPPORTED_GRANTS } from './clients';
 import { PATHS, type AuthContext } from './context';
-import { SIGNING_ALG } from './keys';
+import { ACCESS_TOKEN_ALG, SIGNING_ALGS } from './keys';
+
+/** Every claim an ID token or the userinfo endpoint may carry (userinfo.ts, id-tokens.ts). */
+export const CLAIMS_SUPPORTED = ['iss', 'sub', 'aud', 'exp', 'iat', 'auth_time', 'nonce', 'at_hash', 'name', 'preferred_username', 'roles'];
 
 const CLIENT_AUTH_WITHOUT_NONE = SUPPORTED_AUTH_METHODS.filter((m) => m !== 'none');
 
@@ -21,6 +27,7 @@ export function authorizationServerMetadata(baseUrl: string) {
     authorization_endpoint: `${baseUrl}${PATHS.authorize}`,
     token_endpoint: `${baseUrl}${PATHS.token}`,
     jwks_uri: `${baseUrl}${PATHS.jwks}`,
+    userinfo_endpoint: `${baseUrl}${PATHS.userinfo}`,
     registration_endpoint: `${baseUrl}${PATHS.register}`,
     revocation_endpoint: `${baseUrl}${PATHS.revoke}`,
     introspection_endpoint: `${baseUrl}${PATHS.introspect}`,
@@ -38,6 +45,14 @@ export function authorizationServerMetadata(baseUrl: string) {
     introspection_endpoint_auth_signing_alg_values_supported: CLIENT_ASSERTION_ALGS,
     code_challenge_methods_supported: ['S256'],
     authorization_response_iss_parameter_supported: true,
+    // OpenID Connect Discovery 1.0 §3.
+    subject_types_supported: ['public'],
+    // RS256 first: the default, and the one every OpenID client must support (Core 1.0 §15.1).
+    id_token_signing_alg_values_supported: ['RS256', 'ES256'] satisfies typeof SIGNING_ALGS[number][],
+    claims_supported: CLAIMS_SUPPORTED,
+    claims_parameter_supported: false,
+    request_parameter_supported: false,
+    request_uri_parameter_supported: false,
     service_documentation: `${baseUrl}/auth.md`,
   };
 }
@@ -48,7 +63,7 @@ export function protectedResourceMetadata(baseUrl: string) {
     authorization_servers: [baseUrl],
     scopes_supported: SCOPE_NAMES,
     bearer_methods_supported: ['header'],
-    resource_signing_alg_values_supported: [SIGNING_ALG],
+    resource_signing_alg_values_supported: [ACCESS_TOKEN_ALG],
     resource_name: 'Vitalis API',
     resource_documentation: `${baseUrl}/auth.md`,
   };
@@ -70,14 +85,14 @@ export function discoveryRoutes(ctx: AuthContext): FastifyPluginAsyncZod {
     });
     for (const [path, summary] of [
       ['/.well-known/oauth-authorization-server', 'Authorization Server Metadata (RFC 8414)'],
-      ['/.well-known/openid-configuration', 'The same OAuth metadata at the OpenID path (no ID tokens are issued)'],
+      ['/.well-known/openid-configuration', 'OpenID Provider Metadata (OpenID Connect Discovery 1.0): the same document'],
     ] as const) {
       app.get(path, { schema: { tags: ['discovery'], summary, response: { 200: jsonDocument } } }, async (_req, reply) => {
         reply.header('cache-control', 'public, max-age=300');
         return asm;
       });
     }
-    app.get(PATHS.jwks, { schema: { tags: ['discovery'], summary: 'Token signing keys (JWK Set)', response: { 200: jsonDocument } } }, async (_req, reply) => {
+    app.get(PATHS.jwks, { schema: { tags: ['discovery'], summary: 'Token signing keys (JWK Set): ES256 (access tokens, ES256 ID tokens) and RS256 (ID tokens)', response: { 200: jsonDocument } } }, async (_req, reply) => {
       reply.header('cache-control', 'public, max-age=60');
       return ctx.keys.jwks();
     });

@@ -12,6 +12,7 @@
  *   introspection  POST /api/auth/oauth2/introspect             (RFC 7662)
  *   revocation     POST /api/auth/revoke                        (RFC 7009)
  *   identity       GET /agent/identity
+ *   userinfo       GET|POST /api/auth/userinfo                  (OpenID Connect)
  *   sandbox        POST|GET /api/v1/sandbox
  */
 import formbody from '@fastify/formbody';
@@ -33,6 +34,7 @@ import { rateLimitsPlugin } from './rate-limits';
 import { sandboxRoutes } from './sandbox';
 import { limitOAuthEndpoints, tokenEndpoint } from './token-endpoint';
 import { seedDemoUsers } from './users';
+import { userInfoRoutes } from './userinfo';
 import type { FastifyRequest } from 'fastify';
 import type { Scope } from '@vitalis/schemas';
 import type { Principal } from './route-auth';
@@ -85,7 +87,7 @@ export function authPlugin(deps: GatewayDeps) {
     app.addHook('onRequest', authGuard(bearer));
     await app.register(rateLimitsPlugin(deps));
     limitOAuthEndpoints(app, ctx);
-    for (const routes of [discoveryRoutes, registrationRoutes, adminRoutes, authorizeRoutes, tokenEndpoint, revocationRoutes, identityRoutes, sandboxRoutes]) {
+    for (const routes of [discoveryRoutes, registrationRoutes, adminRoutes, authorizeRoutes, tokenEndpoint, revocationRoutes, identityRoutes, userInfoRoutes, sandboxRoutes]) {
       await app.register(routes(ctx));
     }
     app.decorate('signingKeys', keys);

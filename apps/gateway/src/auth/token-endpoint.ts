@@ -36,6 +36,7 @@ const tokenResponseSchema = z.object({
   scope: z.string(),
   refresh_token: z.string().optional(),
   issued_token_type: z.string().optional(),
+  id_token: z.string().optional().describe('OpenID Connect ID token: authorization_code and refresh_token grants holding the openid scope'),
 });
 
 export function sendOAuthError(reply: FastifyReply, err: OAuthError): FastifyReply {

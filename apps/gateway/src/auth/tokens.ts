@@ -6,7 +6,7 @@
 import { randomUUID } from 'node:crypto';
 import { SignJWT, jwtVerify, decodeProtectedHeader, errors as joseErrors, type JWTPayload } from 'jose';
 import { isScope, type Role, type Scope } from '@vitalis/schemas';
-import { SIGNING_ALG, type KeyStore } from './keys';
+import { ACCESS_TOKEN_ALG, type KeyStore } from './keys';
 import type { Actor, AuthMethod, Principal } from './route-auth';
 
 export interface AccessTokenClaims {
@@ -39,7 +39,7 @@ export interface TokenSettings {
 }
 
 export async function issueAccessToken(keys: KeyStore, settings: TokenSettings, claims: AccessTokenClaims, ttlSeconds: number): Promise<IssuedToken> {
-  const { kid, privateKey } = keys.signingKey();
+  const { kid, privateKey } = keys.signingKey(ACCESS_TOKEN_ALG);
   const now = Math.floor(Date.now() / 1000);
   const jti = randomUUID();
   const token = await new SignJWT({
@@ -53,7 +53,7 @@ export async function issueAccessToken(keys: KeyStore, settings: TokenSettings, 
     ...(claims.derivedFrom?.length ? { vitalis_chain: claims.derivedFrom } : {}),
     ...(claims.sandbox ? { sandbox: true } : {}),
   })
-    .setProtectedHeader({ alg: SIGNING_ALG, kid, typ: 'at+jwt' })
+    .setProtectedHeader({ alg: ACCESS_TOKEN_ALG, kid, typ: 'at+jwt' })
     .setIssuer(settings.issuer)
     .setAudience(settings.audience)
     .setSubject(claims.subject)
@@ -80,18 +80,18 @@ export async function verifyAccessToken(
   let kid: string | undefined;
   try {
     const header = decodeProtectedHeader(token);
-    if (header.alg !== SIGNING_ALG || typeof header.kid !== 'string') throw new InvalidToken('unsupported token algorithm or missing kid');
+    if (header.alg !== ACCESS_TOKEN_ALG || typeof header.kid !== 'string') throw new InvalidToken('unsupported token algorithm or missing kid');
     kid = header.kid;
   } catch (err) {
     if (err instanceof InvalidToken) throw err;
     throw new InvalidToken('the token is not a JWT');
   }
-  const key = await keys.verifyKey(kid);
+  const key = await keys.verifyKey(kid, ACCESS_TOKEN_ALG);
   if (!key) throw new InvalidToken('the token was signed by an unknown key');
   let payload: JWTPayload;
   try {
     ({ payload } = await jwtVerify(token, key, {
-      algorithms: [SIGNING_ALG],
+      algorithms: [ACCESS_TOKEN_ALG],
       issuer: settings.issuer,
       audience: settings.audience,
       typ: 'at+jwt',

@@ -29,14 +29,14 @@ BASE=${baseUrl}
 
 ## 1. Discover
 
-The protected resource metadata (RFC 9728) names the authorization server; its metadata (RFC 8414)
-and the OpenID configuration list the endpoints; the OpenAPI document describes every operation
-and the scopes it needs.
+The protected resource metadata (RFC 9728) names the authorization server; its metadata (RFC 8414,
+also the OpenID Connect provider configuration) lists the endpoints; the OpenAPI document describes
+every operation and the scopes it needs.
 
 \`\`\`sh
 curl -fsS "$BASE/.well-known/oauth-protected-resource" | jq .
 curl -fsS "$BASE/.well-known/oauth-authorization-server" | jq '{issuer, token_endpoint, registration_endpoint, revocation_endpoint, grant_types_supported}'
-curl -fsS "$BASE/.well-known/openid-configuration" | jq '{issuer, jwks_uri}'
+curl -fsS "$BASE/.well-known/openid-configuration" | jq '{issuer, jwks_uri, userinfo_endpoint, id_token_signing_alg_values_supported}'
 curl -fsS "$BASE/openapi.json" | jq '{openapi, version: .info.version, operations: [.paths[] | keys[]] | length}'
 \`\`\`
 
@@ -227,6 +227,30 @@ echo "open in a browser: $AUTHORIZE_URL"
 After login and consent the browser lands on \`redirect_uri?code=...&state=xyz&iss=...\`; exchange the
 code at \`${PATHS.token}\` with \`grant_type=authorization_code\`, \`code\`, \`redirect_uri\`, \`client_id\` and
 \`code_verifier=$VERIFIER\`. The response carries a rotating \`refresh_token\` (\`grant_type=refresh_token\`).
+
+## Signing users in: OpenID Connect
+
+Vitalis is an OpenID provider for the authorization code flow (PKCE S256 still required). Ask for
+\`openid\` (every user role holds it, open registration included; it grants no data access) and
+the token response adds an \`id_token\`; add \`profile\` (needs a role) for the user's name at
+userinfo. Any OpenID client library works from the discovery document:
+
+- **ID token**: signed RS256 by default, or ES256 if the client registered
+  \`"id_token_signed_response_alg": "ES256"\`; keys in \`jwks_uri\` (\`alg\`, \`use: "sig"\`). Claims:
+  \`iss\`, \`sub\` (the user id), \`aud\` (your client id), \`exp\`, \`iat\`, \`auth_time\` (when the user
+  typed their password), \`nonce\` (send one in the authorization request and check it), \`at_hash\`.
+- **Refresh**: while \`openid\` is granted, each refresh returns a new ID token: same \`sub\` and
+  \`auth_time\`, no \`nonce\`.
+- **UserInfo** (\`GET\` or \`POST ${PATHS.userinfo}\`, \`Authorization: Bearer <access token with openid>\`):
+  \`sub\`; with \`profile\` also \`name\`, \`preferred_username\`, \`roles\`. A token without \`openid\` gets
+  \`403\` \`insufficient_scope\`.
+- Every authorization asks for the password (no sessions): \`prompt=none\` answers \`login_required\`;
+  request objects (\`request\`, \`request_uri\`) are not supported.
+
+\`\`\`sh
+curl -fsS "$BASE/.well-known/openid-configuration" | jq '{userinfo_endpoint, subject_types_supported, id_token_signing_alg_values_supported, claims_supported}'
+curl -fsS "$BASE${PATHS.jwks}" | jq '[.keys[] | {kid, alg, use}]'
+\`\`\`
 
 ## Scopes
 

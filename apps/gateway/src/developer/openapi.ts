@@ -13,7 +13,7 @@ import { jsonSchemaTransform } from 'fastify-type-provider-zod';
 import type { FastifyDynamicSwaggerOptions } from '@fastify/swagger';
 import { PROBLEM_CONTENT_TYPE } from '@vitalis/http';
 import { VITALIS_VERSION } from '@vitalis/runtime';
-import { SCOPES } from '@vitalis/schemas';
+import { SCOPES, isSignInScope, type Scope } from '@vitalis/schemas';
 import { PATHS } from '../auth/context';
 import type { RouteAuth } from '../auth/route-auth';
 import { notesMarkdown } from './release-notes';
@@ -65,13 +65,16 @@ export const PROBLEM_RESPONSES: Record<string, { name: string; description: stri
 
 const problemRef = (status: string) => ({ $ref: `#/components/responses/${PROBLEM_RESPONSES[status]!.name}` });
 
+/** What a client acting for itself can hold: every scope but the sign-in ones (they need a user). */
+const MACHINE_SCOPES = Object.fromEntries(Object.entries(SCOPES).filter(([s]) => !isSignInScope(s as Scope)));
+
 function securitySchemes(baseUrl: string): Json {
   return {
     [SECURITY.oauth2]: {
       type: 'oauth2',
       description: 'OAuth 2 (see /auth.md). Each operation lists the scopes it needs.',
       flows: {
-        clientCredentials: { tokenUrl: `${baseUrl}${PATHS.token}`, scopes: { ...SCOPES } },
+        clientCredentials: { tokenUrl: `${baseUrl}${PATHS.token}`, scopes: MACHINE_SCOPES },
         authorizationCode: {
           authorizationUrl: `${baseUrl}${PATHS.authorize}`,
           tokenUrl: `${baseUrl}${PATHS.token}`,

@@ -10,7 +10,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Token signing keys (JWK Set) */
+        /** Token signing keys (JWK Set): ES256 (access tokens, ES256 ID tokens) and RS256 (ID tokens) */
         get: {
             parameters: {
                 query?: never;
@@ -248,7 +248,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** The same OAuth metadata at the OpenID path (no ID tokens are issued) */
+        /** OpenID Provider Metadata (OpenID Connect Discovery 1.0): the same document */
         get: {
             parameters: {
                 query?: never;
@@ -652,6 +652,12 @@ export interface paths {
                     code_challenge?: string | string[];
                     /** @description S256 */
                     code_challenge_method?: string | string[];
+                    /** @description OpenID Connect: always met (the user signs in at every authorization); auth_time is always in the ID token */
+                    max_age?: string | string[];
+                    /** @description OpenID Connect: a value the ID token echoes (at most 512 characters) */
+                    nonce?: string | string[];
+                    /** @description OpenID Connect: "none" is answered login_required (there are no sessions); others change nothing, the user always signs in and consents */
+                    prompt?: string | string[];
                     /** @description One of the registered redirect URIs */
                     redirect_uri?: string | string[];
                     /** @description code */
@@ -851,6 +857,8 @@ export interface paths {
                         "application/json": {
                             access_token: string;
                             expires_in: number;
+                            /** @description OpenID Connect ID token: authorization_code and refresh_token grants holding the openid scope */
+                            id_token?: string;
                             issued_token_type?: string;
                             refresh_token?: string;
                             scope: string;
@@ -929,6 +937,8 @@ export interface paths {
                     "application/json": {
                         client_name: string;
                         grant_types?: string[];
+                        /** @description OpenID Connect Dynamic Client Registration 1.0 §2: RS256 (default) or ES256 */
+                        id_token_signed_response_alg?: string;
                         jwks?: {
                             keys: {
                                 [key: string]: unknown;
@@ -965,6 +975,11 @@ export interface paths {
                             client_secret?: string;
                             client_secret_expires_at?: number;
                             grant_types: string[];
+                            /**
+                             * @description How its ID tokens are signed (authorization_code clients)
+                             * @enum {string}
+                             */
+                            id_token_signed_response_alg?: "ES256" | "RS256";
                             jwks?: {
                                 keys: {
                                     [key: string]: unknown;
@@ -1093,6 +1108,94 @@ export interface paths {
                         };
                     };
                 };
+                500: components["responses"]["InternalError"];
+                503: components["responses"]["ServiceUnavailable"];
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/auth/userinfo": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * OpenID Connect UserInfo (GET): claims about the signed-in user (sub; name, preferred_username and roles with profile)
+         * @description Required scopes: openid.
+         */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description OK */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description profile: the display name */
+                            name?: string;
+                            /** @description profile: the username */
+                            preferred_username?: string;
+                            /** @description profile (Vitalis): the user's roles */
+                            roles?: string[];
+                            /** @description The user id: the ID token's sub */
+                            sub: string;
+                        };
+                    };
+                };
+                401: components["responses"]["Unauthorized"];
+                403: components["responses"]["Forbidden"];
+                500: components["responses"]["InternalError"];
+                503: components["responses"]["ServiceUnavailable"];
+            };
+        };
+        put?: never;
+        /**
+         * OpenID Connect UserInfo (POST): claims about the signed-in user (sub; name, preferred_username and roles with profile)
+         * @description Required scopes: openid.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description OK */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description profile: the display name */
+                            name?: string;
+                            /** @description profile: the username */
+                            preferred_username?: string;
+                            /** @description profile (Vitalis): the user's roles */
+                            roles?: string[];
+                            /** @description The user id: the ID token's sub */
+                            sub: string;
+                        };
+                    };
+                };
+                401: components["responses"]["Unauthorized"];
+                403: components["responses"]["Forbidden"];
                 500: components["responses"]["InternalError"];
                 503: components["responses"]["ServiceUnavailable"];
             };

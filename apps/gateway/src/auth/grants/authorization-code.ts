@@ -2,11 +2,14 @@
  * authorization_code (RFC 6749 §4.1.3) with PKCE S256. The code is single-use, short-lived and
  * bound to the client, the exact redirect URI and the code challenge; a second use revokes every
  * token the first one produced. Scope, roles and patient id come from the code and the user.
+ * When the grant holds `openid`, an ID token (id-tokens.ts) comes with the access token: the
+ * client's algorithm, the request's nonce, the sign-in time, at_hash of this access token.
  */
 import { GRANT_TYPES } from '../clients';
 import { field } from '../context';
 import { invalidGrant, invalidRequest } from '../oauth-errors';
 import { pkceMatches } from '../pkce';
+import { issueIdToken } from '../id-tokens';
 import { issueAccessToken } from '../tokens';
 import { findUser } from '../users';
 import { parseScopes } from '../clients';
@@ -50,6 +53,18 @@ export async function authorizationCodeGrant({ ctx, client, body }: GrantRequest
     throw invalidGrant(outcome.reason, { grant_id: outcome.code?.grantId, revoked_access_tokens: outcome.revokedTokens, subject: outcome.code?.userId });
   }
   const scope = outcome.grant.scope;
+  const { code: stored } = outcome;
+  const idToken = parseScopes(scope).scopes.includes('openid') && stored.authTime !== undefined
+    ? await issueIdToken(ctx.keys, {
+      issuer: ctx.config.baseUrl,
+      clientId: client.clientId,
+      subject,
+      alg: client.idTokenAlg,
+      authTime: stored.authTime,
+      ...(stored.nonce !== undefined ? { nonce: stored.nonce } : {}),
+      accessToken: outcome.issued.token,
+    }, ttl)
+    : undefined;
   return {
     response: {
       access_token: outcome.issued.token,
@@ -57,7 +72,13 @@ export async function authorizationCodeGrant({ ctx, client, body }: GrantRequest
       expires_in: ttl,
       scope,
       ...(outcome.refreshToken ? { refresh_token: outcome.refreshToken } : {}),
+      ...(idToken ? { id_token: idToken } : {}),
     },
-    audit: { action: 'token.issued', subject, scope, detail: { jti: outcome.issued.jti, grant_type: 'authorization_code', grant_id: outcome.grant.grantId, refresh_token: Boolean(outcome.refreshToken) } },
+    audit: {
+      action: 'token.issued',
+      subject,
+      scope,
+      detail: { jti: outcome.issued.jti, grant_type: 'authorization_code', grant_id: outcome.grant.grantId, refresh_token: Boolean(outcome.refreshToken), id_token: Boolean(idToken) },
+    },
   };
 }

@@ -3,11 +3,15 @@
  * the old one. A retired token presented again means one of two holders is an attacker, so the
  * whole family and its live access tokens are revoked (RFC 9700 §4.14.2). A request may narrow
  * the scope of the new access token, never widen it.
+ * With `openid` still granted, a new ID token comes too (OpenID Connect Core 1.0 §12.2): same iss,
+ * sub and aud, a new iat, auth_time of the original sign-in (never the refresh's), no nonce (a
+ * refresh is no authentication request), at_hash of the new access token.
  */
 import type { Scope } from '@vitalis/schemas';
 import { field } from '../context';
 import { parseScopes } from '../clients';
 import { invalidGrant, invalidRequest } from '../oauth-errors';
+import { issueIdToken } from '../id-tokens';
 import { issueAccessToken } from '../tokens';
 import { findUser, roleScopes } from '../users';
 import { grantScopes, intersect } from './scopes';
@@ -45,8 +49,19 @@ export async function refreshTokenGrant({ ctx, client, body }: GrantRequest): Pr
   if (!outcome.ok) {
     throw invalidGrant(outcome.reason, { grant_id: outcome.grant?.grantId, revoked_access_tokens: outcome.revokedTokens, subject: outcome.grant?.userId });
   }
+  const { authTime } = outcome.grant;
+  const idToken = granted.includes('openid') && authTime !== undefined
+    ? await issueIdToken(ctx.keys, { issuer: ctx.config.baseUrl, clientId: client.clientId, subject, alg: client.idTokenAlg, authTime, accessToken: outcome.issued.token }, ttl)
+    : undefined;
   return {
-    response: { access_token: outcome.issued.token, token_type: 'Bearer', expires_in: ttl, scope: granted.join(' '), refresh_token: outcome.refreshToken },
-    audit: { action: 'token.refreshed', subject, scope: granted.join(' '), detail: { jti: outcome.issued.jti, grant_type: 'refresh_token', grant_id: outcome.grant.grantId } },
+    response: {
+      access_token: outcome.issued.token,
+      token_type: 'Bearer',
+      expires_in: ttl,
+      scope: granted.join(' '),
+      refresh_token: outcome.refreshToken,
+      ...(idToken ? { id_token: idToken } : {}),
+    },
+    audit: { action: 'token.refreshed', subject, scope: granted.join(' '), detail: { jti: outcome.issued.jti, grant_type: 'refresh_token', grant_id: outcome.grant.grantId, id_token: Boolean(idToken) } },
   };
 }

@@ -25,14 +25,18 @@ export interface CodeRequest {
   redirectUri: string;
   codeChallenge: string;
   scopes: Scope[];
+  /** OpenID Connect: the authorization request's nonce, for the ID token. */
+  nonce?: string;
+  /** When the user signed in (seconds since the epoch), for the ID token's auth_time. */
+  authTime: number;
 }
 
 export async function createCode(pool: Pool, request: CodeRequest, ttlSeconds: number): Promise<string> {
   const code = randomToken(32);
   await pool.query(
-    `INSERT INTO oauth_authorization_codes (code_hash, grant_id, client_id, user_id, redirect_uri, code_challenge, scope, expires_at)
-     VALUES ($1, $2, $3, $4, $5, $6, $7, now() + make_interval(secs => $8))`,
-    [hashOpaque(code), `grt_${randomUUID()}`, request.clientId, request.userId, request.redirectUri, request.codeChallenge, request.scopes.join(' '), ttlSeconds],
+    `INSERT INTO oauth_authorization_codes (code_hash, grant_id, client_id, user_id, redirect_uri, code_challenge, scope, expires_at, nonce, auth_time)
+     VALUES ($1, $2, $3, $4, $5, $6, $7, now() + make_interval(secs => $8), $9, to_timestamp($10))`,
+    [hashOpaque(code), `grt_${randomUUID()}`, request.clientId, request.userId, request.redirectUri, request.codeChallenge, request.scopes.join(' '), ttlSeconds, request.nonce ?? null, request.authTime],
   );
   return code;
 }
@@ -46,6 +50,9 @@ export interface StoredCode {
   scope: string;
   expired: boolean;
   redeemed: boolean;
+  nonce?: string;
+  /** Seconds since the epoch. */
+  authTime?: number;
 }
 
 export interface GrantRow {
@@ -53,7 +60,11 @@ export interface GrantRow {
   clientId: string;
   userId: string;
   scope: string;
+  /** When the user signed in for this grant (seconds since the epoch); absent for grants older than OpenID Connect support. */
+  authTime?: number;
 }
+
+const epochSeconds = (value: unknown): number | undefined => (value === null || value === undefined ? undefined : Number(value));
 
 /** Access tokens to list under a grant, issued inside the grant's transaction. */
 export interface IssuedUnderGrant {
@@ -111,7 +122,8 @@ export async function redeemCode(
 ): Promise<CodeOutcome> {
   return withTransaction(pool, async (tx) => {
     const { rows } = await tx.query(
-      `SELECT grant_id, client_id, user_id, redirect_uri, code_challenge, scope, expires_at <= now() AS expired, redeemed_at IS NOT NULL AS redeemed
+      `SELECT grant_id, client_id, user_id, redirect_uri, code_challenge, scope, expires_at <= now() AS expired, redeemed_at IS NOT NULL AS redeemed,
+              nonce, extract(epoch FROM auth_time)::bigint AS auth_time
        FROM oauth_authorization_codes WHERE code_hash = $1 FOR UPDATE`,
       [hashOpaque(code)],
     );
@@ -126,6 +138,8 @@ export async function redeemCode(
       scope: row.scope,
       expired: row.expired,
       redeemed: row.redeemed,
+      ...(row.nonce !== null ? { nonce: row.nonce } : {}),
+      ...(row.auth_time !== null ? { authTime: epochSeconds(row.auth_time)! } : {}),
     };
     // Client, redirect URI and PKCE verifier first: only a real redemption attempt counts as a replay
     // (a guessed client id with a wrong verifier must not be able to revoke someone's grant).
@@ -139,10 +153,14 @@ export async function redeemCode(
 
     await tx.query('UPDATE oauth_authorization_codes SET redeemed_at = now() WHERE code_hash = $1', [hashOpaque(code)]);
     await tx.query(
-      `INSERT INTO oauth_grants (grant_id, client_id, user_id, scope, expires_at) VALUES ($1, $2, $3, $4, now() + make_interval(secs => $5))`,
-      [stored.grantId, stored.clientId, stored.userId, stored.scope, opts.grantTtlSeconds],
+      `INSERT INTO oauth_grants (grant_id, client_id, user_id, scope, expires_at, auth_time)
+       VALUES ($1, $2, $3, $4, now() + make_interval(secs => $5), to_timestamp($6))`,
+      [stored.grantId, stored.clientId, stored.userId, stored.scope, opts.grantTtlSeconds, stored.authTime ?? null],
     );
-    const grant: GrantRow = { grantId: stored.grantId, clientId: stored.clientId, userId: stored.userId, scope: stored.scope };
+    const grant: GrantRow = {
+      grantId: stored.grantId, clientId: stored.clientId, userId: stored.userId, scope: stored.scope,
+      ...(stored.authTime !== undefined ? { authTime: stored.authTime } : {}),
+    };
     const issued = await opts.issue(grant);
     await listAccessToken(tx, grant.grantId, issued);
     const refreshToken = opts.withRefreshToken ? await insertRefreshToken(tx, grant.grantId, stored.scope) : undefined;
@@ -178,14 +196,15 @@ export async function rotateRefreshToken(
   return withTransaction(pool, async (tx) => {
     const { rows } = await tx.query(
       `SELECT r.grant_id, r.scope, r.rotated_at IS NOT NULL AS rotated, g.client_id, g.user_id, g.scope AS grant_scope,
-              g.revoked_at IS NOT NULL AS revoked, g.expires_at <= now() AS expired
+              g.revoked_at IS NOT NULL AS revoked, g.expires_at <= now() AS expired, extract(epoch FROM g.auth_time)::bigint AS auth_time
        FROM oauth_refresh_tokens r JOIN oauth_grants g USING (grant_id)
        WHERE r.token_hash = $1 FOR UPDATE`,
       [hashOpaque(token)],
     );
     const row = rows[0];
     if (!row) return { ok: false, reason: 'unknown refresh token' };
-    const grant: GrantRow = { grantId: row.grant_id, clientId: row.client_id, userId: row.user_id, scope: row.grant_scope };
+    const authTime = epochSeconds(row.auth_time);
+    const grant: GrantRow = { grantId: row.grant_id, clientId: row.client_id, userId: row.user_id, scope: row.grant_scope, ...(authTime !== undefined ? { authTime } : {}) };
     // Another client's token: refuse without touching it (the presenter is not its holder).
     if (grant.clientId !== opts.clientId) return { ok: false, reason: 'the refresh token was issued to another client' };
     if (row.revoked) return { ok: false, reason: 'the refresh token family has been revoked', grant };

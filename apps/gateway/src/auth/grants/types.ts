@@ -15,6 +15,8 @@ export interface TokenResponse {
   scope: string;
   refresh_token?: string;
   issued_token_type?: string;
+  /** OpenID Connect: when the grant holds openid (authorization_code, refresh_token). */
+  id_token?: string;
 }
 
 export interface GrantResult {
