@@ -1,5 +1,5 @@
 import { loadConfig } from '@vitalis/config';
-import { assertAppDatabase, createPool } from '@vitalis/db';
+import { createPool, requireAppDatabase } from '@vitalis/db';
 import { createKafka, ensureTopics } from '@vitalis/kafka';
 import { createLogger } from '@vitalis/log';
 import { createRedis } from '@vitalis/redis';
@@ -15,7 +15,7 @@ const redis = createRedis({ url: config.REDIS_URL, name: 'vitalis-gateway' });
 const kafka = createKafka({ brokers: config.KAFKA_BROKERS, clientId: 'vitalis-gateway', logger });
 
 // The migration step (npm run migrate, as the owner) ran before; this app only checks it did.
-await assertAppDatabase(pool, { production: config.NODE_ENV === 'production', warn: (message) => logger.warn(message) });
+await requireAppDatabase(pool, 'gateway', { production: config.NODE_ENV === 'production', warn: (message) => logger.warn(message) });
 await ensureTopics(kafka);
 await redis.connect();
 

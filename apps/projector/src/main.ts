@@ -3,7 +3,7 @@
  * maintenance (partitions ahead, retention). Event-store projections (issue 5) join the list.
  */
 import { loadConfig } from '@vitalis/config';
-import { assertAppDatabase, createPool, pendingMigrations } from '@vitalis/db';
+import { createPool, requireAppDatabase, pendingMigrations } from '@vitalis/db';
 import { createLogger } from '@vitalis/log';
 import { onShutdown } from '@vitalis/runtime';
 import { projectorConfigShape } from './config';
@@ -42,7 +42,7 @@ if (process.argv[2] === 'rebuild') {
 
 const pool = createPool({ url: config.DATABASE_URL, max: config.DATABASE_POOL_MAX, application: 'vitalis-projector' });
 // The migration step (npm run migrate, as the owner) ran before; this app only checks it did.
-await assertAppDatabase(pool, { production: config.NODE_ENV === 'production', warn: (message) => logger.warn(message) });
+await requireAppDatabase(pool, 'projector', { production: config.NODE_ENV === 'production', warn: (message) => logger.warn(message) });
 
 const jobs: Job[] = [
   {

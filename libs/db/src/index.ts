@@ -1,5 +1,5 @@
 export { createPool, withTransaction, type Pool, type PoolClient, type PoolOptions } from './pool';
 export {
-  migrate, readMigrations, pendingMigrations, appRoleRisks, assertAppDatabase, storageMode, MigrationError, AppRoleError, MIGRATIONS_DIR,
+  migrate, readMigrations, pendingMigrations, appRoleRisks, assertAppDatabase, requireAppDatabase, storageMode, MigrationError, AppRoleError, MIGRATIONS_DIR,
   type Migration, type AppDatabaseCheck,
 } from './migrate';

@@ -125,6 +125,10 @@ export async function assertAppDatabase(pool: pg.Pool, check: AppDatabaseCheck):
   try {
     pending = await pendingMigrations(pool);
   } catch (err) {
+    // No table yet (never migrated), or no SELECT on it (migrated before 0013); anything else (the
+    // server unreachable) is not about migrations and stays as it is.
+    const code = (err as { code?: string }).code;
+    if (code !== '42P01' && code !== '42501') throw err;
     throw new MigrationError(`cannot read schema_migrations (${(err as Error).message}): run the migrations first (npm run migrate, with MIGRATION_DATABASE_URL naming the owner)`);
   }
   if (pending.length > 0) {
@@ -135,6 +139,17 @@ export async function assertAppDatabase(pool: pg.Pool, check: AppDatabaseCheck):
   const message = `DATABASE_URL connects with more than the app's privileges (${risks.join('; ')}): connect as vitalis_app`;
   if (check.production) throw new AppRoleError(message);
   check.warn(message);
+}
+
+/** assertAppDatabase for an app's entry point: one line naming the problem and exit 78 (EX_CONFIG), no stack trace. */
+export async function requireAppDatabase(pool: pg.Pool, app: string, check: AppDatabaseCheck): Promise<void> {
+  try {
+    await assertAppDatabase(pool, check);
+  } catch (err) {
+    if (!(err instanceof MigrationError) && !(err instanceof AppRoleError)) throw err;
+    process.stderr.write(`vitalis-${app}: ${err.message}\n`);
+    process.exit(78);
+  }
 }
 
 /** Which storage engine the vitals append log runs on (decided by migration 0002). */
