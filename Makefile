@@ -8,14 +8,17 @@ node_modules: package.json package-lock.json
 	npm ci --no-audit --no-fund
 	@touch node_modules
 
-.PHONY: help install run stop logs test test-main test-disruptive typecheck lint bench openapi clients-env browser
+.PHONY: help install run migrate stop logs test test-main test-disruptive typecheck lint bench openapi clients-env browser
 help: ## This list
 	@grep -hE '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  make %-16s %s\n", $$1, $$2}'
 
 install: node_modules infra-install ## Install everything that is missing (npm packages, Debian packages, Kafka jars)
 
-run: install up ## Start the stack and all four apps, seed demo data, run the bedside simulator, print the URLs
+run: install up ## Start the stack, apply the migrations (as the owner), start all four apps (as vitalis_app), seed demo data, print the URLs
 	@infra/bin/apps start
+
+migrate: node_modules up ## Apply the database migrations as the owner (MIGRATION_DATABASE_URL); `make run` does it first
+	@infra/bin/apps migrate
 
 apps-status: ## Which of the four apps are running
 	@infra/bin/apps status

@@ -26,7 +26,7 @@ afterAll(async () => {
 
 function admin(...args: string[]): { status: number | null; json: Record<string, unknown> } {
   const result = spawnSync(process.execPath, ['--import', 'tsx', 'apps/gateway/src/admin-cli.ts', ...args], {
-    env: { ...process.env, DATABASE_URL: testEnv.DATABASE_URL, NODE_ENV: 'test' },
+    env: { ...process.env, DATABASE_URL: testEnv.APP_DATABASE_URL, NODE_ENV: 'test' }, // the operator's CLI needs no more than the app role
     encoding: 'utf8',
     timeout: 30_000,
   });

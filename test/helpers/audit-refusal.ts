@@ -3,12 +3,13 @@
  * touching the shared table: its pool's search_path puts a private schema first, whose
  * `audit_events` (the real table's shape) refuses every row whose action is LIKE `actions`. Token
  * issuance and every other table go through to the real ones; no other gateway or test sees the
- * schema, and `close` drops it.
+ * schema, and `close` drops it. The schema is made with the owner's connection; the gateway
+ * connects as the app role, like every test gateway.
  */
 import { randomUUID } from 'node:crypto';
 import { createPool } from '@vitalis/db';
 import { startGateway, type RunningGateway } from './gateway';
-import { testEnv } from './env';
+import { APP_ROLE, testEnv } from './env';
 
 export async function startGatewayRefusingAudit(actions: string, overrides: Record<string, string> = {}): Promise<RunningGateway & { schema: string }> {
   const schema = `audit_refused_${randomUUID().slice(0, 8)}`;
@@ -18,10 +19,12 @@ export async function startGatewayRefusingAudit(actions: string, overrides: Reco
     await admin.query(`CREATE TABLE ${schema}.audit_events (LIKE public.audit_events INCLUDING ALL)`);
     await admin.query(`CREATE FUNCTION ${schema}.refuse() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN RAISE EXCEPTION 'audit trail unavailable (test)'; END $$`);
     await admin.query(`CREATE TRIGGER refuse BEFORE INSERT ON ${schema}.audit_events FOR EACH ROW WHEN (NEW.action LIKE ${literal(actions)}) EXECUTE FUNCTION ${schema}.refuse()`);
+    // The gateway connects as the app role: it may use the schema (its table has the owner's default grants).
+    await admin.query(`GRANT USAGE ON SCHEMA ${schema} TO ${APP_ROLE}`);
   } finally {
     await admin.end();
   }
-  const url = new URL(testEnv.DATABASE_URL);
+  const url = new URL(testEnv.APP_DATABASE_URL);
   url.searchParams.set('options', `-c search_path=${schema},public`);
   const gw = await startGateway({ ...overrides, DATABASE_URL: url.toString() });
   return {

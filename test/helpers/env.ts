@@ -2,11 +2,28 @@
  * Where the tests find the real infrastructure: the same servers `make up` starts, with the
  * database `vitalis_test` so a running demo (`make run`, database `vitalis`) is left alone.
  * Override with the usual env vars (DATABASE_URL, REDIS_URL, KAFKA_BROKERS).
+ *
+ * DATABASE_URL is the schema's OWNER (as MIGRATION_DATABASE_URL in production): the global setup
+ * migrates with it and tests inspect or arrange the database through it. The gateways the tests
+ * start connect as the least-privileged app role, as in production: APP_DATABASE_URL, by default
+ * the same server and database as user vitalis_app (libs/db migration 0013; trust auth here).
  */
 import { parseConfig, infraShape, url } from '@vitalis/config';
 
-export const testEnv = parseConfig({
+export const APP_ROLE = 'vitalis_app';
+
+const owner = parseConfig({
   ...infraShape,
   DATABASE_URL: url('postgres://postgres@127.0.0.1:55432/vitalis_test', ['postgres:', 'postgresql:']),
   LOG_LEVEL: infraShape.LOG_LEVEL.default('warn'),
 });
+
+/** The owner's URL with the app role's user name (and no password: trust auth on 127.0.0.1). */
+function asAppRole(ownerUrl: string): string {
+  const u = new URL(ownerUrl);
+  u.username = APP_ROLE;
+  u.password = '';
+  return u.toString();
+}
+
+export const testEnv = { ...owner, APP_DATABASE_URL: process.env.APP_DATABASE_URL ?? asAppRole(owner.DATABASE_URL) };

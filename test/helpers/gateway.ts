@@ -33,7 +33,8 @@ export interface GatewayTestOptions {
 export async function startGateway(overrides: Record<string, string> = {}, options: GatewayTestOptions = {}): Promise<RunningGateway> {
   const env = {
     ...process.env,
-    DATABASE_URL: testEnv.DATABASE_URL,
+    // As in production: the least-privileged app role, never the owner (test/helpers/env.ts).
+    DATABASE_URL: testEnv.APP_DATABASE_URL,
     REDIS_URL: testEnv.REDIS_URL,
     KAFKA_BROKERS: testEnv.KAFKA_BROKERS.join(','),
     LOG_LEVEL: testEnv.LOG_LEVEL,

@@ -20,7 +20,7 @@
 import { parseArgs } from 'node:util';
 import { createPool, type Pool } from '@vitalis/db';
 import { ROLES, isRole } from '@vitalis/schemas';
-import { parseConfig } from '@vitalis/config';
+import { DEFAULT_DATABASE_URL, parseConfig } from '@vitalis/config';
 import { mintInitialAccessToken } from './auth/initial-access';
 import { ACCESS_TOKEN_ALG, SIGNING_ALGS, isSigningAlg, rotateSigningKeys, withdrawSigningKey } from './auth/keys';
 import { gatewayConfigShape, withBaseUrl } from './config';
@@ -58,7 +58,7 @@ async function run(pool: Pool, argv: string[]): Promise<{ output?: unknown; code
   return { output: minted, code: 0 };
 }
 
-const pool = createPool({ url: process.env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:55432/vitalis', max: 1, application: 'vitalis-admin-cli' });
+const pool = createPool({ url: process.env.DATABASE_URL ?? DEFAULT_DATABASE_URL, max: 1, application: 'vitalis-admin-cli' });
 let result: { output?: unknown; code: number };
 try {
   result = await run(pool, process.argv.slice(2));

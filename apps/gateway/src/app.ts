@@ -5,7 +5,7 @@
  */
 import Fastify, { type FastifyBaseLogger, type FastifyInstance, type RawReplyDefaultExpression, type RawRequestDefaultExpression, type RawServerDefault } from 'fastify';
 import { serializerCompiler, validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
-import { problemDetails, requestIdFrom } from '@vitalis/http';
+import { newRequestId, problemDetails } from '@vitalis/http';
 import { VITALIS_VERSION } from '@vitalis/runtime';
 import type { GatewayDeps } from './deps';
 import { authPlugin } from './auth';
@@ -37,7 +37,8 @@ export async function buildGateway(deps: GatewayDeps): Promise<GatewayApp> {
   const app = Fastify({
     loggerInstance: logger as FastifyBaseLogger,
     bodyLimit: config.BODY_LIMIT_BYTES,
-    genReqId: requestIdFrom,
+    // The audit trail's request id: always the server's (a caller's x-request-id is echoed apart).
+    genReqId: newRequestId,
     trustProxy: false,
     // Query strings like ?agg=avg,min are split by the route schemas, not by the parser.
     routerOptions: { ignoreTrailingSlash: true },

@@ -1,5 +1,5 @@
 import { loadConfig } from '@vitalis/config';
-import { createPool, migrate } from '@vitalis/db';
+import { createPool, requireAppDatabase } from '@vitalis/db';
 import { createKafka, ensureTopics } from '@vitalis/kafka';
 import { createLogger } from '@vitalis/log';
 import { createRedis } from '@vitalis/redis';
@@ -14,7 +14,8 @@ const pool = createPool({ url: config.DATABASE_URL, max: config.DATABASE_POOL_MA
 const redis = createRedis({ url: config.REDIS_URL, name: 'vitalis-gateway' });
 const kafka = createKafka({ brokers: config.KAFKA_BROKERS, clientId: 'vitalis-gateway', logger });
 
-await migrate(pool);
+// The migration step (npm run migrate, as the owner) ran before; this app only checks it did.
+await requireAppDatabase(pool, 'gateway', { production: config.NODE_ENV === 'production', warn: (message) => logger.warn(message) });
 await ensureTopics(kafka);
 await redis.connect();
 

@@ -9,6 +9,7 @@
  */
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { SCOPE_NAMES, isSignInScope } from '@vitalis/schemas';
+import { DEFAULT_DATABASE_URL } from '@vitalis/config';
 import { createPool } from '@vitalis/db';
 import { mintInitialAccessToken } from './auth/initial-access';
 import { seedRecords } from './records/seed';
@@ -40,7 +41,7 @@ async function existing(): Promise<DemoClient | undefined> {
   }
 }
 
-const pool = createPool({ url: process.env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:55432/vitalis', max: 2, application: 'vitalis-seed' });
+const pool = createPool({ url: process.env.DATABASE_URL ?? DEFAULT_DATABASE_URL, max: 2, application: 'vitalis-seed' });
 const mint = (maxUses: number) => mintInitialAccessToken(pool, { role: 'system', createdBy: 'make-run', ttlSeconds: 86_400, maxUses, label: 'make run demo' });
 
 let client = await existing();

@@ -3,7 +3,7 @@
  * SIGTERM/SIGINT finish the in-flight batches (DB commit + offset commit) before exiting.
  */
 import { loadConfig } from '@vitalis/config';
-import { createPool, migrate } from '@vitalis/db';
+import { createPool, requireAppDatabase } from '@vitalis/db';
 import { createKafka, ensureTopics } from '@vitalis/kafka';
 import { createLogger } from '@vitalis/log';
 import { onShutdown } from '@vitalis/runtime';
@@ -17,7 +17,8 @@ const logger = createLogger('ingest', config.LOG_LEVEL);
 const pool = createPool({ url: config.DATABASE_URL, max: Math.max(config.DATABASE_POOL_MAX, config.INGEST_WRITERS + 2), application: 'vitalis-ingest' });
 const kafka = createKafka({ brokers: config.KAFKA_BROKERS, clientId: `vitalis-ingest-${process.pid}`, logger, retries: 20 });
 
-await migrate(pool);
+// The migration step (npm run migrate, as the owner) ran before; this app only checks it did.
+await requireAppDatabase(pool, 'ingest', { production: config.NODE_ENV === 'production', warn: (message) => logger.warn(message) });
 await ensureTopics(kafka);
 // Live fan-out to the gateways (Redis pub/sub) and alert rules, after each batch is committed.
 const redis = createRedis({ url: config.REDIS_URL, name: 'vitalis-ingest' });

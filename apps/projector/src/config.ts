@@ -1,8 +1,10 @@
 import { z } from 'zod';
-import { infraShape, positiveInt } from '@vitalis/config';
+import { infraShape, migrationShape, positiveInt } from '@vitalis/config';
 
 export const projectorConfigShape = {
   ...infraShape,
+  /** Only `main.ts rebuild` uses the owner's connection (it swaps tables); the jobs run as DATABASE_URL. */
+  ...migrationShape,
   DATABASE_POOL_MAX: positiveInt(4),
   /** Raw vitals older than this many days are dropped (whole daily partitions). Rollups are kept. */
   VITALS_RETENTION_DAYS: positiveInt(30),

@@ -3,7 +3,7 @@
  * maintenance (partitions ahead, retention). Event-store projections (issue 5) join the list.
  */
 import { loadConfig } from '@vitalis/config';
-import { createPool, migrate } from '@vitalis/db';
+import { createPool, requireAppDatabase, pendingMigrations } from '@vitalis/db';
 import { createLogger } from '@vitalis/log';
 import { onShutdown } from '@vitalis/runtime';
 import { projectorConfigShape } from './config';
@@ -16,11 +16,16 @@ import { listenForEvents } from '@vitalis/eventstore';
 
 const config = loadConfig('projector', projectorConfigShape);
 const logger = createLogger('projector', config.LOG_LEVEL);
-const pool = createPool({ url: config.DATABASE_URL, max: config.DATABASE_POOL_MAX, application: 'vitalis-projector' });
-await migrate(pool);
-
-// `main.ts rebuild <projection|all>`: replay from zero into fresh tables, swap, exit.
+// `main.ts rebuild <projection|all>`: replay from zero into fresh tables, swap, exit. It creates,
+// renames and drops tables, so it is an operator's command run with the owner's credentials
+// (MIGRATION_DATABASE_URL); the tables it creates get the app role's grants by default (migration 0013).
 if (process.argv[2] === 'rebuild') {
+  const owner = createPool({ url: config.MIGRATION_DATABASE_URL, max: 2, application: 'vitalis-projector-rebuild' });
+  const pending = await pendingMigrations(owner);
+  if (pending.length > 0) {
+    logger.error({ pending: pending.map((m) => `${m.version}_${m.name}`) }, 'migrations pending: run npm run migrate first');
+    process.exit(1);
+  }
   const names = process.argv[3] === 'all' || !process.argv[3] ? PROJECTIONS.map((p) => p.name) : [process.argv[3]];
   for (const name of names) {
     const projection = projectionNamed(name);
@@ -28,12 +33,16 @@ if (process.argv[2] === 'rebuild') {
       logger.error({ name, known: PROJECTIONS.map((p) => p.name) }, 'unknown projection');
       process.exit(2);
     }
-    const result = await rebuild(pool, projection);
+    const result = await rebuild(owner, projection);
     logger.info({ projection: name, ...result }, 'projection rebuilt and swapped in');
   }
-  await pool.end();
+  await owner.end();
   process.exit(0);
 }
+
+const pool = createPool({ url: config.DATABASE_URL, max: config.DATABASE_POOL_MAX, application: 'vitalis-projector' });
+// The migration step (npm run migrate, as the owner) ran before; this app only checks it did.
+await requireAppDatabase(pool, 'projector', { production: config.NODE_ENV === 'production', warn: (message) => logger.warn(message) });
 
 const jobs: Job[] = [
   {

@@ -84,6 +84,18 @@ export const boolean = (fallback: boolean) =>
     .default(fallback ? 'true' : 'false')
     .transform((value) => value === 'true' || value === '1' || value === 'yes');
 
+/**
+ * The apps connect as the least-privileged `vitalis_app` (libs/db migration 0013); the migration
+ * step connects as the owner of the schema. Defaults match infra/bin/stack (trust auth on 127.0.0.1).
+ */
+export const DEFAULT_DATABASE_URL = 'postgres://vitalis_app@127.0.0.1:55432/vitalis';
+export const DEFAULT_MIGRATION_DATABASE_URL = 'postgres://postgres@127.0.0.1:55432/vitalis';
+
+/** The migration step's settings (`npm run migrate`): the owner's connection, never an app's. */
+export const migrationShape = {
+  MIGRATION_DATABASE_URL: url(DEFAULT_MIGRATION_DATABASE_URL, ['postgres:', 'postgresql:']),
+} as const;
+
 /** Settings every app shares: where the infrastructure is and how to log. Defaults match infra/bin/stack. */
 export const infraShape = {
   /**
@@ -92,7 +104,7 @@ export const infraShape = {
    */
   NODE_ENV: z.enum(['development', 'test', 'production']).default('production'),
   LOG_LEVEL: logLevel(),
-  DATABASE_URL: url('postgres://postgres@127.0.0.1:55432/vitalis', ['postgres:', 'postgresql:']),
+  DATABASE_URL: url(DEFAULT_DATABASE_URL, ['postgres:', 'postgresql:']),
   DATABASE_POOL_MAX: positiveInt(20),
   REDIS_URL: url('redis://127.0.0.1:56379', ['redis:', 'rediss:']),
   KAFKA_BROKERS: hostPortList('127.0.0.1:59092'),

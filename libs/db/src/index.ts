@@ -1,2 +1,5 @@
 export { createPool, withTransaction, type Pool, type PoolClient, type PoolOptions } from './pool';
-export { migrate, readMigrations, storageMode, MigrationError, MIGRATIONS_DIR, type Migration } from './migrate';
+export {
+  migrate, readMigrations, pendingMigrations, appRoleRisks, assertAppDatabase, requireAppDatabase, storageMode, MigrationError, AppRoleError, MIGRATIONS_DIR,
+  type Migration, type AppDatabaseCheck,
+} from './migrate';

@@ -1,8 +1,11 @@
 /**
- * Versioned SQL migrations: `libs/db/migrations/NNNN_name.sql`, applied in order at app start,
- * each in its own transaction, recorded in `schema_migrations` with a checksum. A session-level
- * advisory lock makes concurrent starters (several apps, parallel tests) apply each file once.
- * An applied file whose content changed is an error: migrations are append-only.
+ * Versioned SQL migrations: `libs/db/migrations/NNNN_name.sql`, applied in order by the migration
+ * step (`npm run migrate`, src/migrate-cli.ts) with the owner's credentials, never by the apps:
+ * they connect as the least-privileged `vitalis_app` (migration 0013) and only check at start that
+ * nothing is pending (assertAppDatabase). Each file runs in its own transaction, recorded in
+ * `schema_migrations` with a checksum. A session-level advisory lock makes concurrent migrators
+ * (parallel tests) apply each file once. An applied file whose content changed is an error:
+ * migrations are append-only.
  */
 import { createHash } from 'node:crypto';
 import { readdir, readFile } from 'node:fs/promises';
@@ -36,6 +39,11 @@ export async function readMigrations(dir = MIGRATIONS_DIR): Promise<Migration[]>
 
 export class MigrationError extends Error {
   override name = 'MigrationError';
+}
+
+/** An app connecting with more than the app role's privileges (refused in production). */
+export class AppRoleError extends Error {
+  override name = 'AppRoleError';
 }
 
 /** Applies pending migrations; returns the versions applied by this call. */
@@ -75,6 +83,72 @@ export async function migrate(pool: pg.Pool, dir = MIGRATIONS_DIR): Promise<numb
   } finally {
     await client.query('SELECT pg_advisory_unlock($1)', [LOCK_KEY]).catch(() => {});
     client.release();
+  }
+}
+
+/** The migrations not applied yet (an app's start check; it may only read schema_migrations). */
+export async function pendingMigrations(pool: pg.Pool, dir = MIGRATIONS_DIR): Promise<Migration[]> {
+  const migrations = await readMigrations(dir);
+  const { rows } = await pool.query<{ version: number }>('SELECT version FROM schema_migrations');
+  const applied = new Set(rows.map((r) => r.version));
+  return migrations.filter((m) => !applied.has(m.version));
+}
+
+/** What is wrong with an app connecting as this role: it must not own the schema or be a superuser. */
+export async function appRoleRisks(pool: pg.Pool): Promise<string[]> {
+  const { rows } = await pool.query<{ role: string; superuser: boolean; owns_audit: boolean }>(
+    `SELECT current_user AS role, r.rolsuper AS superuser,
+            coalesce(pg_has_role(current_user, c.relowner, 'USAGE'), false) AS owns_audit
+       FROM pg_roles r LEFT JOIN pg_class c ON c.oid = to_regclass('audit_events')
+      WHERE r.rolname = current_user`,
+  );
+  const who = rows[0];
+  if (!who) return [];
+  const risks: string[] = [];
+  if (who.superuser) risks.push(`${who.role} is a superuser`);
+  else if (who.owns_audit) risks.push(`${who.role} owns audit_events`);
+  return risks;
+}
+
+export interface AppDatabaseCheck {
+  /** Production refuses an owner or superuser connection; elsewhere it is a warning. */
+  production: boolean;
+  warn: (message: string) => void;
+}
+
+/**
+ * An app's start check: every migration is applied (the migration step ran first) and the app does
+ * not connect as the owner or a superuser, which could TRUNCATE or DISABLE TRIGGER the audit trail.
+ */
+export async function assertAppDatabase(pool: pg.Pool, check: AppDatabaseCheck): Promise<void> {
+  let pending: Migration[];
+  try {
+    pending = await pendingMigrations(pool);
+  } catch (err) {
+    // No table yet (never migrated), or no SELECT on it (migrated before 0013); anything else (the
+    // server unreachable) is not about migrations and stays as it is.
+    const code = (err as { code?: string }).code;
+    if (code !== '42P01' && code !== '42501') throw err;
+    throw new MigrationError(`cannot read schema_migrations (${(err as Error).message}): run the migrations first (npm run migrate, with MIGRATION_DATABASE_URL naming the owner)`);
+  }
+  if (pending.length > 0) {
+    throw new MigrationError(`${pending.length} migration(s) pending, first ${pending[0]!.version}_${pending[0]!.name}: run the migrations first (npm run migrate, with MIGRATION_DATABASE_URL naming the owner)`);
+  }
+  const risks = await appRoleRisks(pool);
+  if (risks.length === 0) return;
+  const message = `DATABASE_URL connects with more than the app's privileges (${risks.join('; ')}): connect as vitalis_app`;
+  if (check.production) throw new AppRoleError(message);
+  check.warn(message);
+}
+
+/** assertAppDatabase for an app's entry point: one line naming the problem and exit 78 (EX_CONFIG), no stack trace. */
+export async function requireAppDatabase(pool: pg.Pool, app: string, check: AppDatabaseCheck): Promise<void> {
+  try {
+    await assertAppDatabase(pool, check);
+  } catch (err) {
+    if (!(err instanceof MigrationError) && !(err instanceof AppRoleError)) throw err;
+    process.stderr.write(`vitalis-${app}: ${err.message}\n`);
+    process.exit(78);
   }
 }
 

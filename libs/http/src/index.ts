@@ -1,2 +1,2 @@
 export * from './problem';
-export { problemDetails, sendProblem, requestIdFrom, REQUEST_ID_HEADER, type ProblemPluginOptions } from './plugin';
+export { problemDetails, sendProblem, newRequestId, clientRequestIdOf, REQUEST_ID_HEADER, CLIENT_REQUEST_ID_HEADER, type ProblemPluginOptions } from './plugin';

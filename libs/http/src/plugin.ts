@@ -1,7 +1,7 @@
 /**
  * The error contract as a fastify plugin: every error and every unknown route answers
  * `application/problem+json`, never fastify's default shape, and every response carries
- * the request id. Unexpected errors are logged with the request id and answered 500
+ * the server's request id (and echoes a sane caller's one apart). Unexpected errors are logged with the request id and answered 500
  * without internals. A path served under other methods answers 405 with `Allow`.
  */
 import { randomUUID } from 'node:crypto';
@@ -11,12 +11,26 @@ import { hasZodFastifySchemaValidationErrors, isResponseSerializationError } fro
 import { HttpProblem, PROBLEM_CONTENT_TYPE, problemBody, problemForStatus, validationFailed } from './problem';
 
 export const REQUEST_ID_HEADER = 'x-request-id';
-const REQUEST_ID_PATTERN = /^[\w.:-]{1,128}$/;
+/** Where a caller's own request id is echoed back (correlation only; see clientRequestIdOf). */
+export const CLIENT_REQUEST_ID_HEADER = 'x-client-request-id';
+const CLIENT_REQUEST_ID_PATTERN = /^[\w.:-]{1,128}$/;
 
-/** Honour a caller's request id when it is sane (for tracing across services), otherwise mint one. */
-export function requestIdFrom(req: { headers: Record<string, string | string[] | undefined> }): string {
+/**
+ * Every request's id (fastify's genReqId), minted by the server, never taken from the caller: it is
+ * the audit trail's request_id, so a caller must not choose it (to blend its requests into another's
+ * rows, or make two acts look like one).
+ */
+export function newRequestId(): string {
+  return randomUUID();
+}
+
+/**
+ * The caller's `x-request-id`, kept for correlation only (logged beside the server's id and echoed
+ * as `x-client-request-id`) when it is short and plain (word characters, `.`, `:`, `-`; at most 128).
+ */
+export function clientRequestIdOf(req: { headers: Record<string, string | string[] | undefined> }): string | undefined {
   const given = req.headers[REQUEST_ID_HEADER];
-  return typeof given === 'string' && REQUEST_ID_PATTERN.test(given) ? given : randomUUID();
+  return typeof given === 'string' && CLIENT_REQUEST_ID_PATTERN.test(given) ? given : undefined;
 }
 
 export function sendProblem(reply: FastifyReply, baseUrl: string, problem: HttpProblem): FastifyReply {
@@ -61,6 +75,12 @@ export const problemDetails = fp<ProblemPluginOptions>(
   async (app: FastifyInstance, { baseUrl }) => {
     app.addHook('onRequest', async (req, reply) => {
       reply.header(REQUEST_ID_HEADER, req.id);
+      const clientRequestId = clientRequestIdOf(req);
+      if (clientRequestId !== undefined) {
+        reply.header(CLIENT_REQUEST_ID_HEADER, clientRequestId);
+        // The request's log lines carry both ids, so a caller's id leads to the server's (and its audit rows).
+        req.log = reply.log = req.log.child({ clientRequestId });
+      }
     });
     app.setErrorHandler((err: FastifyError, req, reply) => sendProblem(reply, baseUrl, toProblem(err, req)));
     app.setNotFoundHandler((req, reply) => {

@@ -5,7 +5,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import Fastify, { type FastifyInstance } from 'fastify';
-import { problemDetails, requestIdFrom } from '@vitalis/http';
+import { newRequestId, problemDetails } from '@vitalis/http';
 import { authHeaders } from '../../helpers/auth';
 import { startGateway, type RunningGateway } from '../../helpers/gateway';
 
@@ -74,11 +74,14 @@ describe('problem details for the framework statuses', () => {
     expect(body.retry_after).toBe(Number(res.headers.get('retry-after')));
   });
 
-  it('echoes a sane caller request id and mints one otherwise, on success and on error', async () => {
+  it('mints its own request id, on success and on error; a sane caller id is echoed apart, never adopted', async () => {
     const ok = await fetch(`${gw.url}/openapi.json`, { headers: { 'x-request-id': 'trace-abc.123' } });
-    expect(ok.headers.get('x-request-id')).toBe('trace-abc.123');
+    expect(ok.headers.get('x-request-id')).toMatch(/^[0-9a-f-]{36}$/);
+    expect(ok.headers.get('x-client-request-id')).toBe('trace-abc.123');
+    await ok.body?.cancel();
     const bad = await fetch(`${gw.url}/nope`, { headers: { 'x-request-id': 'has spaces and <tags>' } });
     expect(bad.headers.get('x-request-id')).toMatch(/^[0-9a-f-]{36}$/);
+    expect(bad.headers.get('x-client-request-id')).toBeNull();
     await bad.body?.cancel();
   });
 });
@@ -88,7 +91,7 @@ describe('500: an unexpected throw', () => {
   let base: string;
   beforeAll(async () => {
     // a route that exists only in this test app, behind the real problem plugin
-    app = Fastify({ genReqId: requestIdFrom });
+    app = Fastify({ genReqId: newRequestId });
     await app.register(problemDetails, { baseUrl: 'http://vitalis.test' });
     app.get('/boom', async () => {
       throw new Error('connection string postgres://secret@db leaked?');

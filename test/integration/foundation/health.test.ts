@@ -27,11 +27,15 @@ describe('GET /api/v1/health', () => {
     }
   });
 
-  it('echoes a sane caller request id and replaces an unsafe one', async () => {
+  it('answers with its own request id; a sane caller id is echoed as x-client-request-id, an unsafe one dropped', async () => {
     const ok = await fetch(`${gw.url}/api/v1/health`, { headers: { 'x-request-id': 'trace-123' } });
-    expect(ok.headers.get('x-request-id')).toBe('trace-123');
+    expect(ok.headers.get('x-request-id')).toMatch(/^[0-9a-f-]{36}$/);
+    expect(ok.headers.get('x-client-request-id')).toBe('trace-123');
     const bad = await fetch(`${gw.url}/api/v1/health`, { headers: { 'x-request-id': 'a b<script>' } });
     expect(bad.headers.get('x-request-id')).toMatch(/^[0-9a-f-]{36}$/);
+    expect(bad.headers.get('x-client-request-id')).toBeNull();
+    const long = await fetch(`${gw.url}/api/v1/health`, { headers: { 'x-request-id': 'a'.repeat(129) } });
+    expect(long.headers.get('x-client-request-id')).toBeNull();
   });
 });
 

@@ -41,7 +41,7 @@ function startIngestProcess(groupId: string): ChildProcess {
   const child = spawn(process.execPath, ['--import', 'tsx', 'apps/ingest/src/main.ts'], {
     env: {
       ...process.env,
-      DATABASE_URL: testEnv.DATABASE_URL,
+      DATABASE_URL: testEnv.APP_DATABASE_URL, // the real ingest, as in production: the app role
       KAFKA_BROKERS: testEnv.KAFKA_BROKERS.join(','),
       LOG_LEVEL: 'warn',
       INGEST_GROUP_ID: groupId,

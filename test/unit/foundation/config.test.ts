@@ -1,13 +1,15 @@
 import { spawnSync } from 'node:child_process';
 import { describe, expect, it } from 'vitest';
-import { ConfigError, parseConfig, infraShape, port, hostPortList } from '@vitalis/config';
+import { ConfigError, parseConfig, infraShape, migrationShape, port, hostPortList } from '@vitalis/config';
 import { gatewayConfigShape, withBaseUrl } from '../../../apps/gateway/src/config';
 
 describe('config', () => {
   it('applies documented defaults', () => {
     const config = withBaseUrl(parseConfig(gatewayConfigShape, { NODE_ENV: 'development' }));
     expect(config.PORT).toBe(8080);
-    expect(config.DATABASE_URL).toBe('postgres://postgres@127.0.0.1:55432/vitalis');
+    // The apps connect as the least-privileged role; only the migration step uses the owner.
+    expect(config.DATABASE_URL).toBe('postgres://vitalis_app@127.0.0.1:55432/vitalis');
+    expect(parseConfig(migrationShape, {}).MIGRATION_DATABASE_URL).toBe('postgres://postgres@127.0.0.1:55432/vitalis');
     expect(config.REDIS_URL).toBe('redis://127.0.0.1:56379');
     expect(config.KAFKA_BROKERS).toEqual(['127.0.0.1:59092']);
     expect(config.baseUrl).toBe('http://127.0.0.1:8080');
