@@ -3,7 +3,7 @@
  * touching the shared table: its pool's search_path puts a private schema first, whose
  * `audit_events` (the real table's shape) refuses every row whose action is LIKE `actions`. Token
  * issuance and every other table go through to the real ones; no other gateway or test sees the
- * schema, and `close` drops it.
+ * schema, and `close` drops it. The shadow rows are outside the audit hash chain (migration 0014).
  */
 import { randomUUID } from 'node:crypto';
 import { createPool } from '@vitalis/db';
@@ -16,6 +16,8 @@ export async function startGatewayRefusingAudit(actions: string, overrides: Reco
   try {
     await admin.query(`CREATE SCHEMA ${schema}`);
     await admin.query(`CREATE TABLE ${schema}.audit_events (LIKE public.audit_events INCLUDING ALL)`);
+    // Not part of the real hash chain (its trigger is not copied): the chain columns stay empty here.
+    await admin.query(`ALTER TABLE ${schema}.audit_events ALTER COLUMN prev_hash DROP NOT NULL, ALTER COLUMN hash DROP NOT NULL`);
     await admin.query(`CREATE FUNCTION ${schema}.refuse() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN RAISE EXCEPTION 'audit trail unavailable (test)'; END $$`);
     await admin.query(`CREATE TRIGGER refuse BEFORE INSERT ON ${schema}.audit_events FOR EACH ROW WHEN (NEW.action LIKE ${literal(actions)}) EXECUTE FUNCTION ${schema}.refuse()`);
   } finally {

@@ -1,2 +1,2 @@
-export { createPool, withTransaction, type Pool, type PoolClient, type PoolOptions } from './pool';
+export { createPool, withTransaction, type Pool, type PoolClient, type PoolOptions, type Queryable } from './pool';
 export { migrate, readMigrations, storageMode, MigrationError, MIGRATIONS_DIR, type Migration } from './migrate';
