@@ -16,8 +16,8 @@ export async function startGatewayRefusingAudit(actions: string, overrides: Reco
   try {
     await admin.query(`CREATE SCHEMA ${schema}`);
     await admin.query(`CREATE TABLE ${schema}.audit_events (LIKE public.audit_events INCLUDING ALL)`);
-    // Not part of the real hash chain (its trigger is not copied): the chain columns stay empty here.
-    await admin.query(`ALTER TABLE ${schema}.audit_events ALTER COLUMN prev_hash DROP NOT NULL, ALTER COLUMN hash DROP NOT NULL`);
+    // Not part of the real hash chain (its trigger, which also assigns ids, is not copied): ids of its own, chain columns empty.
+    await admin.query(`ALTER TABLE ${schema}.audit_events ALTER COLUMN id ADD GENERATED ALWAYS AS IDENTITY, ALTER COLUMN prev_hash DROP NOT NULL, ALTER COLUMN hash DROP NOT NULL`);
     await admin.query(`CREATE FUNCTION ${schema}.refuse() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN RAISE EXCEPTION 'audit trail unavailable (test)'; END $$`);
     await admin.query(`CREATE TRIGGER refuse BEFORE INSERT ON ${schema}.audit_events FOR EACH ROW WHEN (NEW.action LIKE ${literal(actions)}) EXECUTE FUNCTION ${schema}.refuse()`);
   } finally {

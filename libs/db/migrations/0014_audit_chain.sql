@@ -6,8 +6,7 @@
 -- (libs/audit/src/checkpoint.ts). `npm run admin -- audit-verify` checks all three.
 --
 -- One chain, whatever the concurrency: a BEFORE INSERT trigger locks the one-row chain head, then
--- gives the row its id (a fresh value from the identity sequence, taken under the lock, so id order
--- is chain order), its time (clock_timestamp(), so the trail cannot be backdated) and its hashes,
+-- gives the row its id (from audit_events_id_seq, taken under the lock, so id order is chain order), its time (clock_timestamp(), so the trail cannot be backdated) and its hashes,
 -- and moves the head. The lock is held until the inserting transaction ends: write the audit row
 -- last in a transaction. A rolled-back insert rolls the head back with it.
 --
@@ -80,6 +79,12 @@ BEGIN
 END $$;
 ALTER TABLE audit_events ENABLE TRIGGER audit_events_append_only;
 ALTER TABLE audit_events ALTER COLUMN prev_hash SET NOT NULL, ALTER COLUMN hash SET NOT NULL;
+
+-- The id comes from the trigger, under the lock (id order = chain order); an identity default would
+-- spend a second, unused value on every row. Continue the old sequence's numbering.
+ALTER TABLE audit_events ALTER COLUMN id DROP IDENTITY;
+CREATE SEQUENCE audit_events_id_seq OWNED BY audit_events.id;
+SELECT setval('audit_events_id_seq', (SELECT coalesce(max(id), 0) + 1 FROM audit_events), false);
 
 CREATE FUNCTION vitalis_audit_chain_append() RETURNS trigger LANGUAGE plpgsql SECURITY DEFINER
 SET search_path = pg_catalog, public AS $$
