@@ -207,7 +207,7 @@ function rangesOf(rows: Position[]): Ranges {
  * reach the trail too. Ids and counts only (topic, partitions, offset ranges, rows, patients), never values.
  */
 async function auditBatch(client: PoolClient, topic: string, ranges: Ranges, rows: StoredRow[]): Promise<void> {
-  const partitions = [...ranges].map(([partition, r]) => ({ partition, first_offset: String(r.first), last_offset: String(r.last), rows: r.rows }));
+  const partitions = [...ranges].sort(([a], [b]) => a - b).map(([partition, r]) => ({ partition, first_offset: String(r.first), last_offset: String(r.last), rows: r.rows }));
   const stored = partitions.reduce((n, p) => n + p.rows, 0);
   await recordAudit(client, {
     action: 'vitals.ingest',
