@@ -6,12 +6,12 @@
  */
 import { spawnSync } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
-import { cp, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { cp, mkdtemp, readdir, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createPool, migrate, withTransaction, type Pool } from '@vitalis/db';
-import { GENESIS_HASH, checkpointFileName, recordAudit, signCheckpoint, verifyAuditTrail, writeCheckpoint } from '@vitalis/audit';
+import { GENESIS_HASH, checkpointFileName, recordAudit, signCheckpoint, startAuditCheckpoints, verifyAuditTrail, writeCheckpoint } from '@vitalis/audit';
 import { testEnv } from '../../helpers/env';
 
 const KEY = 'a-test-only-audit-checkpoint-key-of-32-chars';
@@ -251,6 +251,26 @@ describe('the audit hash chain', () => {
     } finally {
       await rm(own, { recursive: true, force: true });
     }
+  });
+});
+
+describe('the periodic checkpoint writer', () => {
+  it('writes signed checkpoints of the moving head until stopped', async () => {
+    const pool = await clone();
+    const own = await mkdtemp(join(tmpdir(), 'vitalis-audit-cp-timer-'));
+    const errors: unknown[] = [];
+    const writer = startAuditCheckpoints({ pool, dir: own, key: KEY, seconds: 1, onError: (err) => errors.push(err) });
+    try {
+      const filesNamed = async (name: string) => (await readdir(own)).includes(name);
+      await expect.poll(() => filesNamed(checkpointFileName(rowsInBase)), { timeout: 15_000, interval: 200 }).toBe(true);
+      await recordAudit(pool, row(1, 2));
+      await expect.poll(() => filesNamed(checkpointFileName(rowsInBase + 1)), { timeout: 15_000, interval: 200 }).toBe(true);
+    } finally {
+      writer.stop();
+    }
+    expect(errors).toEqual([]);
+    expect(await verifyAuditTrail(pool, { dir: own, key: KEY })).toMatchObject({ ok: true, checkpoints: { files: 2, valid: 2 } });
+    await rm(own, { recursive: true, force: true });
   });
 });
 
