@@ -12,7 +12,8 @@
  *       from its next key refresh; withdrawing the active key rotates first
  *   npm run admin -- audit-verify
  *       walks the audit hash chain (every row's hash and link, the chain head) and checks it against
- *       every signed checkpoint in AUDIT_CHECKPOINT_DIR (AUDIT_CHECKPOINT_KEY: the gateways' key);
+ *       every signed checkpoint in AUDIT_CHECKPOINT_DIR (AUDIT_CHECKPOINT_KEY: the gateways' key;
+ *       AUDIT_CHECKPOINT_PREVIOUS_KEYS: retired ones, for checkpoints signed before a rotation);
  *       prints the result with the first broken row id, exits 1 when anything is wrong
  *
  * KEY_ENCRYPTION_SECRET must be the gateways' (new keys are stored encrypted with it).
@@ -45,8 +46,8 @@ async function run(pool: Pool, argv: string[]): Promise<{ output?: unknown; code
   const keySecret = () => withBaseUrl(parseConfig(gatewayConfigShape)).KEY_ENCRYPTION_SECRET;
   const [command, ...rest] = positionals;
   if (command === 'audit-verify' && rest.length === 0) {
-    const { dir, key } = auditCheckpointSettings(parseConfig(gatewayConfigShape));
-    const result = await verifyAuditTrail(pool, { dir, key });
+    const { dir, key, previousKeys } = auditCheckpointSettings(parseConfig(gatewayConfigShape));
+    const result = await verifyAuditTrail(pool, { dir, key, previousKeys });
     return { output: { checkpoint_dir: dir, ...result }, code: result.ok ? 0 : 1 };
   }
   if (command === 'rotate-key' && rest.length === 0) return { output: { active_kid: await rotateSigningKey(pool, keySecret()) }, code: 0 };

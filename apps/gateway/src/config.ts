@@ -158,6 +158,8 @@ export const gatewayConfigShape = {
   AUDIT_CHECKPOINT_DIR: z.string().min(1).optional(),
   /** Signs the checkpoints (HMAC-SHA256); never stored in PostgreSQL. The development default is refused in production. */
   AUDIT_CHECKPOINT_KEY: z.string().min(32, 'must be at least 32 characters').default(DEV_AUDIT_CHECKPOINT_KEY),
+  /** Retired checkpoint keys (comma-separated), accepted by audit-verify only: checkpoints signed before a key rotation still verify. */
+  AUDIT_CHECKPOINT_PREVIOUS_KEYS: z.string().default('').transform((v) => v.split(',').map((k) => k.trim()).filter(Boolean)),
   /** Live vitals: the observations topic whose fan-out channel (vitalis:live:<topic>) this gateway serves. */
   LIVE_TOPIC: z.string().min(1).default(TOPICS.vitalsObservations),
   /** Messages a live subscriber may have waiting before it is told it fell behind and closed. */
@@ -192,7 +194,10 @@ export type GatewayConfig = z.infer<z.ZodObject<typeof gatewayConfigShape>> & { 
 
 export interface AuditCheckpointSettings {
   dir: string;
+  /** Signs new checkpoints. */
   key: string;
+  /** Verify only. */
+  previousKeys: string[];
   seconds: number;
 }
 
@@ -203,7 +208,7 @@ const DATA_DIR = fileURLToPath(new URL('../../../.data/', import.meta.url));
  * command). Production must name both: a development key is public, and a directory on the
  * gateway's own disk is no anchor.
  */
-export function auditCheckpointSettings(config: Pick<GatewayConfig, 'NODE_ENV' | 'DATABASE_URL' | 'AUDIT_CHECKPOINT_DIR' | 'AUDIT_CHECKPOINT_KEY' | 'AUDIT_CHECKPOINT_SECONDS'>): AuditCheckpointSettings {
+export function auditCheckpointSettings(config: Pick<GatewayConfig, 'NODE_ENV' | 'DATABASE_URL' | 'AUDIT_CHECKPOINT_DIR' | 'AUDIT_CHECKPOINT_KEY' | 'AUDIT_CHECKPOINT_PREVIOUS_KEYS' | 'AUDIT_CHECKPOINT_SECONDS'>): AuditCheckpointSettings {
   if (config.NODE_ENV === 'production') {
     if (config.AUDIT_CHECKPOINT_KEY === DEV_AUDIT_CHECKPOINT_KEY) {
       throw new ConfigError('invalid configuration: AUDIT_CHECKPOINT_KEY: must be set in production (the development default is public)');
@@ -215,7 +220,7 @@ export function auditCheckpointSettings(config: Pick<GatewayConfig, 'NODE_ENV' |
   // One directory per database in development: checkpoints of one chain are never checked against another.
   const database = decodeURIComponent(new URL(config.DATABASE_URL).pathname.slice(1)) || 'postgres';
   const dir = config.AUDIT_CHECKPOINT_DIR ?? join(DATA_DIR, 'audit-checkpoints', database);
-  return { dir, key: config.AUDIT_CHECKPOINT_KEY, seconds: config.AUDIT_CHECKPOINT_SECONDS };
+  return { dir, key: config.AUDIT_CHECKPOINT_KEY, previousKeys: config.AUDIT_CHECKPOINT_PREVIOUS_KEYS, seconds: config.AUDIT_CHECKPOINT_SECONDS };
 }
 
 const yes = (value: string) => /^(true|1|yes)$/.test(value);

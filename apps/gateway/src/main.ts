@@ -24,7 +24,7 @@ const app = await buildGateway({ config, pool, redis, kafka, logger, keySets });
 await app.listen({ host: config.HOST, port: config.PORT });
 logger.info({ url: config.baseUrl }, 'gateway listening');
 const auditCheckpoints = startAuditCheckpoints({
-  pool, ...checkpoints, onError: (err) => logger.error({ err }, 'audit checkpoint not written; the next period retries'),
+  pool, dir: checkpoints.dir, key: checkpoints.key, seconds: checkpoints.seconds, onError: (err) => logger.error({ err }, 'audit checkpoint not written; the next period retries'),
 });
 
 onShutdown(logger, [async () => auditCheckpoints.stop(), () => app.close(), () => pool.end(), () => redis.quit()]);

@@ -88,8 +88,11 @@ const checkpointShape = (v: unknown): v is Checkpoint => {
     && /^[0-9a-f]{64}$/.test(c.head_hash) && typeof c.time === 'string' && typeof c.signature === 'string';
 };
 
-/** Every checkpoint file in `dir` (none when it does not exist), each checked against `key`. */
-export async function readCheckpoints(dir: string, key: string): Promise<CheckpointFile[]> {
+/**
+ * Every checkpoint file in `dir` (none when it does not exist), each checked against `keys` (the
+ * current key and any retired ones: checkpoints signed before a key rotation still verify).
+ */
+export async function readCheckpoints(dir: string, keys: readonly string[]): Promise<CheckpointFile[]> {
   let names: string[];
   try {
     names = (await readdir(dir)).filter((n) => n.endsWith('.json')).sort();
@@ -106,7 +109,7 @@ export async function readCheckpoints(dir: string, key: string): Promise<Checkpo
         return { file, invalid: `unreadable: ${(err as Error).message}` };
       }
       if (!checkpointShape(parsed)) return { file, invalid: 'not a checkpoint' };
-      if (!checkpointSignatureValid(parsed, key)) return { file, checkpoint: parsed, invalid: 'bad signature: forged, altered, or signed with another key' };
+      if (!keys.some((key) => checkpointSignatureValid(parsed, key))) return { file, checkpoint: parsed, invalid: 'bad signature: forged, altered, or signed with another key' };
       return { file, checkpoint: parsed };
     }),
   );
@@ -136,10 +139,13 @@ export interface AuditTrailVerification extends ChainVerification {
   checkpoints: { files: number; valid: number; latest: { head_id: number; time: string } | null };
 }
 
-/** The chain (every row, link and the head) and every checkpoint in `dir` (signature, then presence). */
-export async function verifyAuditTrail(pool: Pool, o: { dir: string; key: string; batchSize?: number }): Promise<AuditTrailVerification> {
+/**
+ * The chain (every row, link and the head) and every checkpoint in `dir` (signature under `key` or
+ * one of `previousKeys`, then presence in the chain).
+ */
+export async function verifyAuditTrail(pool: Pool, o: { dir: string; key: string; previousKeys?: readonly string[]; batchSize?: number }): Promise<AuditTrailVerification> {
   // Files first: every checkpoint then names a head at or before the snapshot the walk reads.
-  const files = await readCheckpoints(o.dir, o.key);
+  const files = await readCheckpoints(o.dir, [o.key, ...(o.previousKeys ?? [])]);
   const valid = files.filter((f) => f.checkpoint && !f.invalid).map((f) => ({ ...f.checkpoint!, file: f.file }));
   const chain = await verifyChain(pool, { checkpoints: valid, ...(o.batchSize ? { batchSize: o.batchSize } : {}) });
   const invalid: ChainProblem[] = files

@@ -239,6 +239,14 @@ describe('the audit hash chain', () => {
     }
   });
 
+  it('after a key rotation, checkpoints signed with the retired key verify when it is named as a previous key', async () => {
+    const pool = await clone();
+    const rotated = 'the-new-audit-checkpoint-key-after-rotation';
+    const without = await verifyAuditTrail(pool, { dir, key: rotated });
+    expect(without.problems).toEqual([expect.objectContaining({ kind: 'checkpoint-invalid', file: checkpointFileName(checkpointed.id) })]);
+    expect(await verifyAuditTrail(pool, { dir, key: rotated, previousKeys: [KEY] })).toMatchObject({ ok: true, checkpoints: { valid: 1 } });
+  });
+
   it('a checkpoint is written once per head; another writer of the same head writes nothing', async () => {
     const pool = await clone();
     const own = await mkdtemp(join(tmpdir(), 'vitalis-audit-cp-once-'));

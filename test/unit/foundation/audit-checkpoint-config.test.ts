@@ -23,7 +23,8 @@ describe('audit checkpoint settings', () => {
     expect(() => settings({ AUDIT_CHECKPOINT_DIR: '/mnt/worm/audit' })).toThrow(/AUDIT_CHECKPOINT_KEY: must be set in production/);
     expect(() => settings({ AUDIT_CHECKPOINT_KEY: KEY })).toThrow(/AUDIT_CHECKPOINT_DIR: must be set in production/);
     expect(settings({ AUDIT_CHECKPOINT_KEY: KEY, AUDIT_CHECKPOINT_DIR: '/mnt/worm/audit', AUDIT_CHECKPOINT_SECONDS: '300' }))
-      .toEqual({ key: KEY, dir: '/mnt/worm/audit', seconds: 300 });
+      .toEqual({ key: KEY, previousKeys: [], dir: '/mnt/worm/audit', seconds: 300 });
+    expect(settings({ NODE_ENV: 'development', AUDIT_CHECKPOINT_PREVIOUS_KEYS: ' old-one , old-two,' }).previousKeys).toEqual(['old-one', 'old-two']);
     expect(() => settings({ NODE_ENV: 'development', AUDIT_CHECKPOINT_KEY: 'short' })).toThrow(/AUDIT_CHECKPOINT_KEY: must be at least 32 characters/);
   });
 
