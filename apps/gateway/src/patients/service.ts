@@ -1,8 +1,9 @@
 /**
  * Patient commands and queries, independent of HTTP (the MCP server calls these with a Principal).
  *
- * Writes are commands: check access → fold the stream → append the event at the expected version
- * (ConcurrencyError → 412 with If-Match, 409 without) → answer from the state folded from the
+ * Writes are commands: check access → fold the stream → append the event at the expected version,
+ * with its audit row in the same transaction (records/access `auditedWrite`) (ConcurrencyError →
+ * 412 with If-Match, 409 without) → answer from the state folded from the
  * stream including the new event (read-your-writes, no waiting for the projector). Single-record
  * reads fold the stream too (always current, and the ETag is the stream version); search reads the
  * rm_patients projection (eventually consistent, usually within a projector tick).
