@@ -49,6 +49,19 @@ CREATE TABLE audit_chain_head (
   last_hash text NOT NULL
 );
 REVOKE ALL ON audit_chain_head FROM PUBLIC;
+-- Also whatever default privileges granted it (e.g. to an application role): only the owner (and
+-- the SECURITY DEFINER functions below) may touch the head.
+DO $$
+DECLARE
+  grantee regrole;
+BEGIN
+  FOR grantee IN
+    SELECT DISTINCT a.grantee::regrole FROM pg_class c, aclexplode(c.relacl) a
+     WHERE c.oid = 'audit_chain_head'::regclass AND a.grantee <> 0 AND a.grantee <> c.relowner
+  LOOP
+    EXECUTE format('REVOKE ALL ON audit_chain_head FROM %s', grantee);
+  END LOOP;
+END $$;
 
 -- The head for any role (the checkpoint writer and the verifier run as the application role).
 CREATE FUNCTION vitalis_audit_chain_head(OUT last_id bigint, OUT last_hash text) LANGUAGE sql STABLE SECURITY DEFINER
