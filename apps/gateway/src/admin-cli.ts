@@ -12,6 +12,11 @@
  *   npm run admin -- withdraw-key <kid>
  *       takes a key out at once (a leaked private key): every gateway refuses the tokens it signed
  *       from its next key refresh; withdrawing the active key of an algorithm rotates it first
+ *   npm run admin -- audit-verify
+ *       walks the audit hash chain (every row's hash and link, the chain head) and checks it against
+ *       every signed checkpoint in AUDIT_CHECKPOINT_DIR (AUDIT_CHECKPOINT_KEY: the gateways' key;
+ *       AUDIT_CHECKPOINT_PREVIOUS_KEYS: retired ones, for checkpoints signed before a rotation);
+ *       prints the result with the first broken row id, exits 1 when anything is wrong
  *
  * KEY_ENCRYPTION_SECRET must be the gateways' (new keys are stored encrypted with it).
  * The admin API (`/api/auth/admin/...`, scope admin:clients) does the same over HTTP once an
@@ -19,16 +24,18 @@
  */
 import { parseArgs } from 'node:util';
 import { createPool, type Pool } from '@vitalis/db';
+import { verifyAuditTrail } from '@vitalis/audit';
 import { ROLES, isRole } from '@vitalis/schemas';
 import { DEFAULT_DATABASE_URL, parseConfig } from '@vitalis/config';
 import { mintInitialAccessToken } from './auth/initial-access';
 import { ACCESS_TOKEN_ALG, SIGNING_ALGS, isSigningAlg, rotateSigningKeys, withdrawSigningKey } from './auth/keys';
-import { gatewayConfigShape, withBaseUrl } from './config';
+import { auditCheckpointSettings, gatewayConfigShape, withBaseUrl } from './config';
 
 const usage = [
   `usage: npm run admin -- initial-access-token --role <${ROLES.join('|')}> [--uses N (0: unlimited)] [--ttl SECONDS] [--label TEXT]`,
   `       npm run admin -- rotate-key [--alg ${SIGNING_ALGS.join('|')}]`,
   '       npm run admin -- withdraw-key <kid>',
+  '       npm run admin -- audit-verify',
 ].join('\n');
 
 /** One command; the answer as JSON and an exit code (2: the words are off). */
@@ -40,6 +47,11 @@ async function run(pool: Pool, argv: string[]): Promise<{ output?: unknown; code
   });
   const keySecret = () => withBaseUrl(parseConfig(gatewayConfigShape)).KEY_ENCRYPTION_SECRET;
   const [command, ...rest] = positionals;
+  if (command === 'audit-verify' && rest.length === 0) {
+    const { dir, key, previousKeys } = auditCheckpointSettings(parseConfig(gatewayConfigShape));
+    const result = await verifyAuditTrail(pool, { dir, key, previousKeys });
+    return { output: { checkpoint_dir: dir, ...result }, code: result.ok ? 0 : 1 };
+  }
   if (command === 'rotate-key' && rest.length === 0) {
     if (values.alg !== undefined && !isSigningAlg(values.alg)) return { code: 2 };
     const kids = await rotateSigningKeys(pool, keySecret(), values.alg ? [values.alg] : SIGNING_ALGS);

@@ -1,3 +1,5 @@
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { z } from 'zod';
 import type { JWK } from 'jose';
 import { ConfigError, infraShape, port, positiveInt } from '@vitalis/config';
@@ -60,6 +62,7 @@ function jsonList<T>(item: z.ZodType, shape: string) {
 }
 
 export const DEV_KEY_SECRET = 'vitalis-development-only-key-secret';
+export const DEV_AUDIT_CHECKPOINT_KEY = 'vitalis-development-only-audit-checkpoint-key';
 
 /** Every env var the gateway reads, with its default. docs/configuration.md's table mirrors this. */
 export const gatewayConfigShape = {
@@ -146,6 +149,17 @@ export const gatewayConfigShape = {
   SIGNING_KEY_REFRESH_SECONDS: positiveInt(30),
   /** Encrypts the token signing keys at rest. The development default is refused in production. */
   KEY_ENCRYPTION_SECRET: z.string().min(16, 'must be at least 16 characters').default(DEV_KEY_SECRET),
+  /**
+   * Audit integrity (docs/security.md): every this many seconds one gateway writes a signed
+   * checkpoint of the audit chain's head to AUDIT_CHECKPOINT_DIR, outside PostgreSQL.
+   */
+  AUDIT_CHECKPOINT_SECONDS: positiveInt(60),
+  /** Where checkpoints go; in production a write-once location. Development default: .data/audit-checkpoints/<database>. */
+  AUDIT_CHECKPOINT_DIR: z.string().min(1).optional(),
+  /** Signs the checkpoints (HMAC-SHA256); never stored in PostgreSQL. The development default is refused in production. */
+  AUDIT_CHECKPOINT_KEY: z.string().min(32, 'must be at least 32 characters').default(DEV_AUDIT_CHECKPOINT_KEY),
+  /** Retired checkpoint keys (comma-separated), accepted by audit-verify only: checkpoints signed before a key rotation still verify. */
+  AUDIT_CHECKPOINT_PREVIOUS_KEYS: z.string().default('').transform((v) => v.split(',').map((k) => k.trim()).filter(Boolean)),
   /** Live vitals: the observations topic whose fan-out channel (vitalis:live:<topic>) this gateway serves. */
   LIVE_TOPIC: z.string().min(1).default(TOPICS.vitalsObservations),
   /** Messages a live subscriber may have waiting before it is told it fell behind and closed. */
@@ -177,6 +191,37 @@ export const gatewayConfigShape = {
 };
 
 export type GatewayConfig = z.infer<z.ZodObject<typeof gatewayConfigShape>> & { baseUrl: string; demoUsers: boolean; sandbox: boolean };
+
+export interface AuditCheckpointSettings {
+  dir: string;
+  /** Signs new checkpoints. */
+  key: string;
+  /** Verify only. */
+  previousKeys: string[];
+  seconds: number;
+}
+
+const DATA_DIR = fileURLToPath(new URL('../../../.data/', import.meta.url));
+
+/**
+ * Where and with which key the audit checkpoints are written and verified (main.ts, the admin
+ * command). Production must name both: a development key is public, and a directory on the
+ * gateway's own disk is no anchor.
+ */
+export function auditCheckpointSettings(config: Pick<GatewayConfig, 'NODE_ENV' | 'DATABASE_URL' | 'AUDIT_CHECKPOINT_DIR' | 'AUDIT_CHECKPOINT_KEY' | 'AUDIT_CHECKPOINT_PREVIOUS_KEYS' | 'AUDIT_CHECKPOINT_SECONDS'>): AuditCheckpointSettings {
+  if (config.NODE_ENV === 'production') {
+    if (config.AUDIT_CHECKPOINT_KEY === DEV_AUDIT_CHECKPOINT_KEY) {
+      throw new ConfigError('invalid configuration: AUDIT_CHECKPOINT_KEY: must be set in production (the development default is public)');
+    }
+    if (config.AUDIT_CHECKPOINT_DIR === undefined) {
+      throw new ConfigError('invalid configuration: AUDIT_CHECKPOINT_DIR: must be set in production (a write-once location outside PostgreSQL)');
+    }
+  }
+  // One directory per database in development: checkpoints of one chain are never checked against another.
+  const database = decodeURIComponent(new URL(config.DATABASE_URL).pathname.slice(1)) || 'postgres';
+  const dir = config.AUDIT_CHECKPOINT_DIR ?? join(DATA_DIR, 'audit-checkpoints', database);
+  return { dir, key: config.AUDIT_CHECKPOINT_KEY, previousKeys: config.AUDIT_CHECKPOINT_PREVIOUS_KEYS, seconds: config.AUDIT_CHECKPOINT_SECONDS };
+}
 
 const yes = (value: string) => /^(true|1|yes)$/.test(value);
 

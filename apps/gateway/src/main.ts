@@ -1,3 +1,4 @@
+import { startAuditCheckpoints } from '@vitalis/audit';
 import { loadConfig } from '@vitalis/config';
 import { createPool, requireAppDatabase } from '@vitalis/db';
 import { createKafka, ensureTopics } from '@vitalis/kafka';
@@ -6,9 +7,9 @@ import { createRedis } from '@vitalis/redis';
 import { onShutdown } from '@vitalis/runtime';
 import { buildGateway } from './app';
 import { RemoteKeySets, keySetFetchPolicy } from './auth/remote-key-sets';
-import { gatewayConfigShape, withBaseUrl } from './config';
+import { auditCheckpointSettings, gatewayConfigShape, withBaseUrl } from './config';
 
-const config = loadConfig('gateway', gatewayConfigShape, withBaseUrl);
+const { config, checkpoints } = loadConfig('gateway', gatewayConfigShape, (parsed) => ({ config: withBaseUrl(parsed), checkpoints: auditCheckpointSettings(parsed) }));
 const logger = createLogger('gateway', config.LOG_LEVEL);
 const pool = createPool({ url: config.DATABASE_URL, max: config.DATABASE_POOL_MAX, application: 'vitalis-gateway' });
 const redis = createRedis({ url: config.REDIS_URL, name: 'vitalis-gateway' });
@@ -23,5 +24,8 @@ const keySets = new RemoteKeySets(keySetFetchPolicy(config), logger);
 const app = await buildGateway({ config, pool, redis, kafka, logger, keySets });
 await app.listen({ host: config.HOST, port: config.PORT });
 logger.info({ url: config.baseUrl }, 'gateway listening');
+const auditCheckpoints = startAuditCheckpoints({
+  pool, dir: checkpoints.dir, key: checkpoints.key, seconds: checkpoints.seconds, onError: (err) => logger.error({ err }, 'audit checkpoint not written; the next period retries'),
+});
 
-onShutdown(logger, [() => app.close(), () => pool.end(), () => redis.quit()]);
+onShutdown(logger, [async () => auditCheckpoints.stop(), () => app.close(), () => pool.end(), () => redis.quit()]);

@@ -8,11 +8,13 @@
  *  - `unnest`: one multi-row INSERT ... SELECT FROM unnest($1::text[], ...) ON CONFLICT DO NOTHING.
  * Both run inside the caller's transaction, which also records each partition's offset range in
  * `vitals_ingest_batches` (when the rows after a live-stream cursor were written: see migration
- * 0009; live replay needs it, so every writer of the log goes through here).
+ * 0009; live replay needs it, so every writer of the log goes through here) and one `vitals.ingest`
+ * audit row for the batch.
  */
 import { pipeline } from 'node:stream/promises';
 import { Readable } from 'node:stream';
 import copyStreams from 'pg-copy-streams';
+import { recordAudit } from '@vitalis/audit';
 import type { PoolClient } from '@vitalis/db';
 import { isEcg, type VitalsObservation } from '@vitalis/schemas';
 
@@ -167,11 +169,53 @@ interface Position {
 }
 const RETURNING = 'RETURNING kafka_partition, kafka_offset';
 
-/** Writes the rows and records the ranges of the new ones; returns the new rows' positions. */
+/**
+ * Writes the rows, records the ranges of the new ones and audits the batch; returns the new rows'
+ * positions. The audit row is the transaction's last statement (it holds the audit chain's lock
+ * until COMMIT).
+ */
 async function write(client: PoolClient, topic: string, rows: StoredRow[], method: WriteMethod): Promise<Position[]> {
   const inserted = await (method === 'copy' ? writeCopy(client, rows) : writeUnnest(client, rows));
-  await recordRanges(client, topic, inserted);
+  if (inserted.length === 0) return inserted; // a redelivery: nothing stored, nothing to record
+  const ranges = rangesOf(inserted);
+  await recordRanges(client, topic, ranges);
+  await auditBatch(client, topic, ranges, rows);
   return inserted;
+}
+
+type Ranges = Map<number, { first: bigint; last: bigint; rows: number }>;
+
+/** Per Kafka partition: the offset range and count of the rows stored. */
+function rangesOf(rows: Position[]): Ranges {
+  const ranges: Ranges = new Map();
+  for (const r of rows) {
+    const offset = BigInt(r.kafka_offset);
+    const range = ranges.get(r.kafka_partition);
+    if (!range) ranges.set(r.kafka_partition, { first: offset, last: offset, rows: 1 });
+    else {
+      range.rows++;
+      if (offset < range.first) range.first = offset;
+      else if (offset > range.last) range.last = offset;
+    }
+  }
+  return ranges;
+}
+
+/**
+ * One `vitals.ingest` audit row per stored batch (= per transaction, however many partitions it
+ * holds), in the batch's own transaction: observations that devices published straight to Kafka
+ * reach the trail too. Ids and counts only (topic, partitions, offset ranges, rows, patients), never values.
+ */
+async function auditBatch(client: PoolClient, topic: string, ranges: Ranges, rows: StoredRow[]): Promise<void> {
+  const partitions = [...ranges].sort(([a], [b]) => a - b).map(([partition, r]) => ({ partition, first_offset: String(r.first), last_offset: String(r.last), rows: r.rows }));
+  const stored = partitions.reduce((n, p) => n + p.rows, 0);
+  await recordAudit(client, {
+    action: 'vitals.ingest',
+    outcome: 'success',
+    subject: 'vitalis-ingest',
+    resourceType: 'Observation',
+    detail: { topic, partitions, rows: stored, received: rows.length, patients: new Set(rows.map((r) => r.patient_id)).size },
+  });
 }
 
 /**
@@ -179,16 +223,7 @@ async function write(client: PoolClient, topic: string, rows: StoredRow[], metho
  * its now() (their ingested_at). Only NEW rows count: a redelivery stores nothing again, and a
  * range must never claim a later time for rows written earlier (replay would start too late).
  */
-async function recordRanges(client: PoolClient, topic: string, rows: Position[]): Promise<void> {
-  if (rows.length === 0) return;
-  const ranges = new Map<number, { first: bigint; last: bigint }>();
-  for (const r of rows) {
-    const offset = BigInt(r.kafka_offset);
-    const range = ranges.get(r.kafka_partition);
-    if (!range) ranges.set(r.kafka_partition, { first: offset, last: offset });
-    else if (offset < range.first) range.first = offset;
-    else if (offset > range.last) range.last = offset;
-  }
+async function recordRanges(client: PoolClient, topic: string, ranges: Ranges): Promise<void> {
   const partitions = [...ranges.keys()];
   await client.query(
     `INSERT INTO vitals_ingest_batches (topic, kafka_partition, first_offset, last_offset)

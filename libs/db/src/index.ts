@@ -1,4 +1,4 @@
-export { createPool, withTransaction, type Pool, type PoolClient, type PoolOptions } from './pool';
+export { createPool, withTransaction, type Pool, type PoolClient, type PoolOptions, type Queryable } from './pool';
 export {
   migrate, readMigrations, pendingMigrations, appRoleRisks, assertAppDatabase, requireAppDatabase, storageMode, MigrationError, AppRoleError, MIGRATIONS_DIR,
   type Migration, type AppDatabaseCheck,

@@ -6,6 +6,8 @@ pg.types.setTypeParser(pg.types.builtins.INT8, (value) => Number(value));
 
 export type Pool = pg.Pool;
 export type PoolClient = pg.PoolClient;
+/** A pool, or one client of it (inside a transaction): what a statement can run on. */
+export type Queryable = pg.Pool | pg.PoolClient;
 
 export interface PoolOptions {
   url: string;

@@ -10,9 +10,9 @@
  * transaction has finished, so no lower position can still appear.
  */
 import { randomUUID } from 'node:crypto';
-import type { Pool, PoolClient } from '@vitalis/db';
+import type { Pool, PoolClient, Queryable } from '@vitalis/db';
 
-export type Queryable = Pool | PoolClient;
+export type { Queryable };
 
 export interface EventMetadata {
   actor?: string | undefined;

@@ -10,7 +10,7 @@ import { withTransaction, type Pool } from '@vitalis/db';
 import { append, ConcurrencyError, readStream, type Queryable } from '@vitalis/eventstore';
 import { conflict, HttpProblem, notFound } from '@vitalis/http';
 import { appointmentId, foldSlot, parseAppointmentId, slotStream, type SlotState } from '@vitalis/records';
-import { audit, bookingView, forbidden, metadataOf, type Caller } from '../records/access';
+import { audit, auditedWrite, bookingView, forbidden, metadataOf, type Caller } from '../records/access';
 import { loadPatient } from '../patients/service';
 import { syntheticSlots } from '../sandbox/slots';
 
@@ -54,8 +54,11 @@ export async function bookAppointment(pool: Pool, caller: Caller, req: { slotId:
   if (slot.status !== 'free') throw await fail('slot busy');
   const id = appointmentId(slot.id, slot.version + 1);
   try {
-    const r = await append(pool, slotStream(slot.id), slot.version, [{ type: 'AppointmentBooked', data: { appointmentId: id, patientId, ...(req.reason ? { reason: req.reason } : {}) } }], metadataOf(caller, 'write:appointments'));
-    await audit(pool, caller, { action: 'appointment.book', scope: 'write:appointments', resourceType: 'Patient', resourceId: patientId, detail: { slot: slot.id, appointment: id } });
+    const r = await auditedWrite(
+      pool, caller,
+      (client) => append(client, slotStream(slot.id), slot.version, [{ type: 'AppointmentBooked', data: { appointmentId: id, patientId, ...(req.reason ? { reason: req.reason } : {}) } }], metadataOf(caller, 'write:appointments')),
+      () => ({ action: 'appointment.book', scope: 'write:appointments', resourceType: 'Patient', resourceId: patientId, detail: { slot: slot.id, appointment: id } }),
+    );
     return foldSlot([...(await readStream(pool, slotStream(slot.id), 1)).filter((e) => e.streamVersion <= r.version)])!;
   } catch (err) {
     if (err instanceof ConcurrencyError) throw await fail('concurrent booking');
@@ -83,12 +86,15 @@ export async function getAppointment(pool: Pool, caller: Caller, id: string): Pr
 export async function cancelAppointment(pool: Pool, caller: Caller, id: string, reason?: string): Promise<SlotState> {
   const slot = await bookedSlot(pool, caller, id);
   try {
-    await append(pool, slotStream(slot.id), slot.version, [{ type: 'AppointmentCancelled', data: { appointmentId: id, ...(reason ? { reason } : {}) } }], metadataOf(caller, 'write:appointments'));
+    await auditedWrite(
+      pool, caller,
+      (client) => append(client, slotStream(slot.id), slot.version, [{ type: 'AppointmentCancelled', data: { appointmentId: id, ...(reason ? { reason } : {}) } }], metadataOf(caller, 'write:appointments')),
+      () => ({ action: 'appointment.cancel', scope: 'write:appointments', resourceType: 'Patient', resourceId: slot.patientId ?? undefined, detail: { appointment: id } }),
+    );
   } catch (err) {
     if (err instanceof ConcurrencyError) throw conflict('The appointment changed concurrently; read it again.');
     throw err;
   }
-  await audit(pool, caller, { action: 'appointment.cancel', scope: 'write:appointments', resourceType: 'Patient', resourceId: slot.patientId ?? undefined, detail: { appointment: id } });
   return slot; // the booking as it was (the caller renders it with status cancelled)
 }
 
@@ -108,9 +114,11 @@ export async function rescheduleAppointment(pool: Pool, caller: Caller, id: stri
       if (err instanceof ConcurrencyError) throw conflict('A slot changed concurrently; nothing was changed.');
       throw err;
     }
-    return (await loadSlot(c, target.id))!;
+    const slot = (await loadSlot(c, target.id))!;
+    // Last in the transaction: the audit row commits (or rolls back) with the two events.
+    await audit(c, caller, { action: 'appointment.reschedule', scope: 'write:appointments', resourceType: 'Patient', resourceId: slot.patientId ?? undefined, detail: { from: id, to: slot.appointmentId } });
+    return slot;
   });
-  await audit(pool, caller, { action: 'appointment.reschedule', scope: 'write:appointments', resourceType: 'Patient', resourceId: booked.patientId ?? undefined, detail: { from: id, to: booked.appointmentId } });
   return booked;
 }
 

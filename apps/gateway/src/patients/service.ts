@@ -1,14 +1,15 @@
 /**
  * Patient commands and queries, independent of HTTP (the MCP server calls these with a Principal).
  *
- * Writes are commands: check access → fold the stream → append the event at the expected version
- * (ConcurrencyError → 412 with If-Match, 409 without) → answer from the state folded from the
+ * Writes are commands: check access → fold the stream → append the event at the expected version,
+ * with its audit row in the same transaction (records/access `auditedWrite`) (ConcurrencyError →
+ * 412 with If-Match, 409 without) → answer from the state folded from the
  * stream including the new event (read-your-writes, no waiting for the projector). Single-record
  * reads fold the stream too (always current, and the ETag is the stream version); search reads the
  * rm_patients projection (eventually consistent, usually within a projector tick).
  */
 import { randomUUID } from 'node:crypto';
-import { withTransaction, type Pool, type PoolClient } from '@vitalis/db';
+import type { Pool, PoolClient } from '@vitalis/db';
 import { append, ConcurrencyError, readStream, type StoredEvent } from '@vitalis/eventstore';
 import { conflict, notFound, preconditionFailed } from '@vitalis/http';
 import { news2FromLatestVitals, type News2Result } from '@vitalis/clinical';
@@ -17,7 +18,7 @@ import { foldPatient, patientStream, type Demographics, type Identifier, type Pa
 import { reserveIdentifiers } from './identifiers';
 import { queryLatest } from '../vitals/history';
 import { vitalsDenial } from '../vitals/service';
-import { audit, forbidden, metadataOf, patientView, readScope, type Caller, type PatientView } from '../records/access';
+import { audit, auditedWrite, forbidden, metadataOf, patientView, readScope, type Caller, type PatientView } from '../records/access';
 
 export async function loadPatient(pool: Pool, patientId: string): Promise<PatientState | null> {
   return foldPatient(await readStream(pool, patientStream(patientId)));
@@ -83,11 +84,10 @@ export async function registerPatient(pool: Pool, caller: Caller, d: Demographic
   assertWriter(caller, undefined);
   const id = options.id ?? mintId();
   try {
-    const r = await withTransaction(pool, async (client) => {
+    const r = await auditedWrite(pool, caller, async (client) => {
       await holdIdentifiers(client, id, d.identifiers ?? []);
       return append(client, patientStream(id), 0, [{ type: 'PatientRegistered', data: { patientId: id, ...d } }], metadataOf(caller, 'write:patients'));
-    });
-    await audit(pool, caller, { action: 'patient.register', scope: 'write:patients', resourceType: 'Patient', resourceId: id });
+    }, () => ({ action: 'patient.register', scope: 'write:patients', resourceType: 'Patient', resourceId: id }));
     return foldPatient(r.events)!;
   } catch (err) {
     if (err instanceof ConcurrencyError) throw conflict(`Patient ${id} already exists.`);
@@ -132,10 +132,10 @@ async function changePatient(
   }
   const event = build(current);
   try {
-    await withTransaction(pool, async (client) => {
+    await auditedWrite(pool, caller, async (client) => {
       await alongside?.(client);
       await append(client, patientStream(patientId), at, [event], metadataOf(caller, scope));
-    });
+    }, () => ({ action, scope, resourceType: 'Patient', resourceId: patientId, detail: { type: event.type } }));
   } catch (err) {
     if (err instanceof IdentifierTaken) {
       await audit(pool, caller, { action, outcome: 'failure', scope, resourceType: 'Patient', resourceId: patientId, detail: { reason: 'identifier in use', system: err.identifier.system } });
@@ -145,7 +145,6 @@ async function changePatient(
     await audit(pool, caller, { action, outcome: 'failure', scope, resourceType: 'Patient', resourceId: patientId, detail: { reason: 'concurrent change' } });
     throw typeof expected === 'number' ? preconditionFailed('The patient was changed concurrently; read it again and retry.') : conflict('The patient was changed concurrently; retry.');
   }
-  await audit(pool, caller, { action, scope, resourceType: 'Patient', resourceId: patientId, detail: { type: event.type } });
   return (await loadPatient(pool, patientId))!;
 }
 

@@ -4,7 +4,7 @@
  * a request) so the MCP server can call them too.
  */
 import { recordAudit } from '@vitalis/audit';
-import type { Pool } from '@vitalis/db';
+import { withTransaction, type Pool, type PoolClient, type Queryable } from '@vitalis/db';
 import type { EventMetadata } from '@vitalis/eventstore';
 import { HttpProblem, preconditionFailed, serviceUnavailable } from '@vitalis/http';
 import type { Principal } from '../auth/route-auth';
@@ -56,13 +56,19 @@ export function metadataOf(caller: Caller, scope: string): EventMetadata {
   return { actor: caller.principal.subject, client: caller.principal.clientId, correlationId: caller.requestId, scope };
 }
 
-export async function audit(
-  pool: Pool,
-  caller: Caller,
-  e: { action: string; outcome?: 'success' | 'failure'; scope: string; resourceType: string; resourceId?: string; detail?: Record<string, unknown> },
-): Promise<void> {
+export interface AuditEntry {
+  action: string;
+  outcome?: 'success' | 'failure';
+  scope: string;
+  resourceType: string;
+  resourceId?: string | undefined;
+  detail?: Record<string, unknown>;
+}
+
+/** One audit row, on the pool (committed at once) or on a transaction's client (committed with it). */
+export async function audit(db: Queryable, caller: Caller, e: AuditEntry): Promise<void> {
   try {
-    await recordAudit(pool, {
+    await recordAudit(db, {
       action: e.action,
       outcome: e.outcome ?? 'success',
       clientId: caller.principal.clientId,
@@ -78,6 +84,20 @@ export async function audit(
     // No audit row, no answer: patient data is never served unrecorded.
     throw serviceUnavailable('The access could not be recorded in the audit trail; try again.');
   }
+}
+
+/**
+ * A change and its audit row in ONE transaction (security finding 11): `write` runs first, then the
+ * row of `entry(result)`, last (it holds the audit chain's lock until COMMIT). An audit row that
+ * cannot be written rolls the change back (503): no change is ever stored unrecorded. Refusals
+ * (nothing changed) are audited on the pool, after the rollback, as reads are.
+ */
+export function auditedWrite<T>(pool: Pool, caller: Caller, write: (client: PoolClient) => Promise<T>, entry: (result: T) => AuditEntry): Promise<T> {
+  return withTransaction(pool, async (client) => {
+    const result = await write(client);
+    await audit(client, caller, entry(result));
+    return result;
+  });
 }
 
 /** Strong ETag = the stream version. */

@@ -10,7 +10,7 @@ import { conflict, HttpProblem, notFound, preconditionFailed } from '@vitalis/ht
 import type { EsiLevel } from '@vitalis/clinical';
 import { foldTriage, triageStream, type TriageState } from '@vitalis/records';
 import { activeAlerts } from '@vitalis/live';
-import { audit, metadataOf, type Caller } from '../records/access';
+import { audit, auditedWrite, metadataOf, type Caller } from '../records/access';
 import { loadPatient, vitalsSummary, type LatestVital } from '../patients/service';
 import type { News2Result } from '@vitalis/clinical';
 
@@ -21,12 +21,15 @@ export async function admitPatient(pool: Pool, caller: Caller, a: { patientId: s
   const current = await loadTriage(pool, a.patientId);
   if (current?.present) throw conflict(`Patient ${a.patientId} is already on the board.`);
   try {
-    await append(pool, triageStream(a.patientId), current?.version ?? 0, [{ type: 'PatientArrived', data: { patientId: a.patientId, esi: a.esi, complaint: a.complaint } }], metadataOf(caller, 'write:triage'));
+    await auditedWrite(
+      pool, caller,
+      (client) => append(client, triageStream(a.patientId), current?.version ?? 0, [{ type: 'PatientArrived', data: { patientId: a.patientId, esi: a.esi, complaint: a.complaint } }], metadataOf(caller, 'write:triage')),
+      () => ({ action: 'triage.admit', scope: 'write:triage', resourceType: 'Patient', resourceId: a.patientId, detail: { esi: a.esi } }),
+    );
   } catch (err) {
     if (err instanceof ConcurrencyError) throw conflict(`Patient ${a.patientId} was admitted concurrently.`);
     throw err;
   }
-  await audit(pool, caller, { action: 'triage.admit', scope: 'write:triage', resourceType: 'Patient', resourceId: a.patientId, detail: { esi: a.esi } });
   return (await loadTriage(pool, a.patientId))!;
 }
 
@@ -36,12 +39,15 @@ async function changeTriage(pool: Pool, caller: Caller, patientId: string, expec
   const at = typeof expected === 'number' ? expected : current.version;
   if (at !== current.version) throw preconditionFailed(`The triage entry is at version ${current.version}, not ${at}.`);
   try {
-    await append(pool, triageStream(patientId), at, [event], metadataOf(caller, 'write:triage'));
+    await auditedWrite(
+      pool, caller,
+      (client) => append(client, triageStream(patientId), at, [event], metadataOf(caller, 'write:triage')),
+      () => ({ action, scope: 'write:triage', resourceType: 'Patient', resourceId: patientId, detail: { type: event.type, ...('esi' in event.data ? { esi: event.data.esi } : {}) } }),
+    );
   } catch (err) {
     if (err instanceof ConcurrencyError) throw typeof expected === 'number' ? preconditionFailed('Changed concurrently; read it again.') : conflict('Changed concurrently; retry.');
     throw err;
   }
-  await audit(pool, caller, { action, scope: 'write:triage', resourceType: 'Patient', resourceId: patientId, detail: { type: event.type, ...('esi' in event.data ? { esi: event.data.esi } : {}) } });
   return (await loadTriage(pool, patientId))!;
 }
 
