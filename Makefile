@@ -26,8 +26,9 @@ stop: ## Stop the four apps (the infrastructure keeps running; `make down` stops
 logs: ## Follow the apps' logs
 	@tail -n 50 -F .data/logs/gateway.log .data/logs/ingest.log .data/logs/projector.log .data/logs/simulator.log
 
-typecheck: node_modules ## TypeScript strict, whole repo
+typecheck: node_modules ## TypeScript strict, whole repo (and the UI cards' browser code without Node types)
 	npx tsc -p tsconfig.json
+	npx tsc -p apps/gateway/src/ui/cards/tsconfig.json
 
 test: node_modules up clients-env browser typecheck test-main test-disruptive ## The full suite against real PostgreSQL, Kafka and Redis
 
