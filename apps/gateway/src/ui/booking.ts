@@ -6,6 +6,7 @@
  * REST: GET /api/v1/catalog/clinicians, GET /api/v1/appointments?clinician&from&to&status=free,
  * POST /api/v1/appointments, POST /api/v1/appointments/{id}/cancel.
  * MCP: find_available_slots, book_appointment, cancel_appointment (the clinician list is embedded).
+ * Here: the markup; the browser code and style are cards/booking/ (main.ts, style.css).
  */
 import { CLINICIANS } from '../catalog/data';
 import { renderCard, type BuiltCard } from './shared';

@@ -10,6 +10,7 @@
  * Browser mode: latest values from GET /api/v1/vitals/latest, then the live SSE stream.
  * MCP mode: get_latest_vitals once, then get_vitals_history for everything newer, every second
  * (hosts do not forward resource subscriptions to views).
+ * Here: the markup and the data; the browser code and style are cards/monitor/ (main.ts, style.css).
  */
 import { news2ZeroBand, NEWS2_SCALE_BY_VITAL_CODE, type News2Score } from '@vitalis/clinical';
 import { VITAL_CODE, type NumericVitalCode } from '@vitalis/schemas';

@@ -5,6 +5,7 @@
  * the token allows. Reception tokens (write:patients without read:patients) get demographics only
  * and the card says so instead of implying "no allergies".
  * REST: GET /api/v1/patients?name=, GET /api/v1/patients/{id}. MCP: search_patients, get_patient.
+ * Here: the markup and the data; the browser code and style are cards/search/ (main.ts, style.css).
  */
 import { renderCard, type BuiltCard } from './shared';
 import { VITAL_LABELS } from './vitals';

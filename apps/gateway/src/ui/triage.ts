@@ -6,11 +6,12 @@
  * ESI changes, new alerts), the board itself is not a live region (it would flood a screen reader).
  * Holders of write:triage re-triage from the board (a modal dialog; PUT …/esi with If-Match, or
  * set_triage_level with expected_version), so a change made meanwhile by someone else is refused.
+ * Here: the markup and the data; the browser code and style are cards/triage/ (main.ts, style.css).
  */
 import { VITAL_CODE } from '@vitalis/schemas';
 import { renderCard, type BuiltCard } from './shared';
 
-/** The board's vitals columns per code. */
+/** The board's vitals columns per code (the card's `DATA.vitalColumns`). */
 const VITAL_COLUMNS = {
   [VITAL_CODE.heartRate]: 'hr',
   [VITAL_CODE.spo2]: 'spo2',
