@@ -5,7 +5,7 @@
  * Importing it starts the card: reads and removes the URL fragment, and in MCP mode opens the
  * host handshake (ui/initialize).
  */
-import { ApiError, mayUse, mode, noToken, params, scopes, token } from './access';
+import { mayUse, mode, noToken, params, scopes, token } from './access';
 import { callTool, hostContext, onToolInput, onToolResult, ready, unwrap } from './bridge';
 import { $, el, fmtDate, fmtTime, setStatus, showError } from './dom';
 import { rest } from './rest';
@@ -52,5 +52,3 @@ export const V = {
   fmtTime,
   fmtDate,
 };
-
-export { ApiError };
