@@ -29,8 +29,9 @@ stop: ## Stop the four apps (the infrastructure keeps running; `make down` stops
 logs: ## Follow the apps' logs
 	@tail -n 50 -F .data/logs/gateway.log .data/logs/ingest.log .data/logs/projector.log .data/logs/simulator.log
 
-typecheck: node_modules ## TypeScript strict, whole repo
+typecheck: node_modules ## TypeScript strict, whole repo (and the UI cards' browser code without Node types)
 	npx tsc -p tsconfig.json
+	npx tsc -p apps/gateway/src/ui/cards/tsconfig.json
 
 lint: node_modules ## ESLint (typescript-eslint, stylistic rules) over the whole tree, zero warnings
 	npx eslint --max-warnings 0 .

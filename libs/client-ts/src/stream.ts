@@ -5,10 +5,10 @@
  * came after it, so the consumer sees every observation exactly once, in order. fetch + a
  * streaming parser rather than EventSource: EventSource cannot send an Authorization header.
  */
-import { createParser, type EventSourceMessage } from 'eventsource-parser';
 import { ProblemError } from './errors';
 import type { Transport } from './http';
 import { buildUrl } from './http';
+import { sseMessages, type EventSourceMessage } from './sse';
 
 export interface VitalsObservation {
   patient_id: string;
@@ -143,30 +143,14 @@ export async function* liveVitals(transport: Transport, opts: LiveVitalsOptions)
       opts.onConnect?.();
       attempt = 0;
       delay = opts.initialDelayMs ?? 250;
-      const queue: LiveVitalsEvent[] = [];
-      let closed: StreamClosed | undefined;
-      const parser = createParser({
-        onEvent: (msg) => {
-          const e = toLiveEvent(msg);
-          if (e) queue.push(e);
-          // `lagged`: we fell behind and the server drops us; resuming from our last id catches up.
-          else if (msg.event === 'closed' || msg.event === 'lagged') closed = new StreamClosed(msg.event === 'closed' ? (JSON.parse(msg.data) as { reason: string }).reason : 'lagged');
-        },
-        onRetry: (ms) => {
-          delay = ms;
-        },
-      });
-      const reader = res.body!.pipeThrough(new TextDecoderStream()).getReader();
-      for (;;) {
-        const { value, done } = await reader.read();
-        if (done) break;
-        parser.feed(value);
-        while (queue.length > 0) {
-          const e = queue.shift()!;
+      for await (const msg of sseMessages(res.body!, (ms) => (delay = ms))) {
+        const e = toLiveEvent(msg);
+        if (e) {
           if (e.type !== 'replay-truncated') lastEventId = e.id; // a notice moves nothing: the next event's id does
           yield e;
         }
-        if (closed) throw closed;
+        // `lagged`: we fell behind and the server drops us; resuming from our last id catches up.
+        else if (msg.event === 'closed' || msg.event === 'lagged') throw new StreamClosed(msg.event === 'closed' ? (JSON.parse(msg.data) as { reason: string }).reason : 'lagged');
       }
       throw new Error('live stream ended');
     } catch (err) {

@@ -41,7 +41,7 @@ describe('UI_CARDS', () => {
     expect(html).not.toMatch(/\son[a-z]+\s*=\s*["']/i);
     expect(html).not.toMatch(/\sstyle\s*=\s*["']/i);
     // every tool it calls is one the MCP server serves
-    const called = [...html.matchAll(/(?:V\.op|V\.callTool)\('([a-z_]+)'/g)].map((m) => m[1]!);
+    const called = [...html.matchAll(/(?:V\.op|V\.callTool)\(["']([a-z_]+)["']/g)].map((m) => m[1]!);
     expect(called.length).toBeGreaterThan(0);
     for (const tool of called) expect(TOOLS).toContain(tool);
   });

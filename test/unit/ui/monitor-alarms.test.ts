@@ -2,23 +2,32 @@
  * The monitor's tile colours are the NEWS2 score of the value: critical at a parameter score of 3
  * (an RCP "red score"), warning at 1–2, none at 0. Pinned two ways, at every band edge of every
  * scored parameter: against the RCP NEWS2 chart (2017, chart 1) written out here, and against the
- * server's own `news2()`. The card's own browser code (`TILE_ALARM_SCRIPT`, with the table the card
- * document carries) is what runs here, so the colours cannot drift from the score again.
+ * server's own `news2()`. The card's own browser code (cards/monitor/tile-alarm.ts bundled as the
+ * card's script carries it, with the table the card document carries) is what runs here, so the
+ * colours cannot drift from the score again.
  */
 import { describe, expect, it } from 'vitest';
 import { news2, news2BandScore, NEWS2_SCALE_BY_VITAL_CODE, type News2Input, type News2Parameter, type News2Scale } from '@vitalis/clinical';
 import { VITAL_CODE } from '@vitalis/schemas';
-import { monitorHtml, MONITOR_SCRIPT_DATA, TILE_ALARM_BY_NEWS2_SCORE, TILE_ALARM_SCRIPT } from '../../../apps/gateway/src/ui/monitor';
+import { bundleModule } from '../../../apps/gateway/src/ui/build';
+import { monitorHtml, MONITOR_SCRIPT_DATA, TILE_ALARM_BY_NEWS2_SCORE } from '../../../apps/gateway/src/ui/monitor';
 import { scriptData } from '../../../apps/gateway/src/ui/vitals';
 
 type Alarm = 'none' | 'warn' | 'crit';
+
+/**
+ * The tile alarm's browser code as the card's script carries it: the module bundled alone, with the
+ * same build, minus its `export` clause (an ES module's last statement). The card must contain it
+ * verbatim (asserted below), so running it here runs the card's own code.
+ */
+const TILE_ALARM_CODE = bundleModule('./monitor/tile-alarm.ts').replace(/export \{[^}]*\};\s*$/, '');
 
 /** The card's script functions, fed the data the card document carries (parsed back from it). */
 function cardScript(): { alarmOf: (code: string, v: number) => Alarm; news2Score: (code: string, v: number) => number | null } {
   const html = monitorHtml();
   const data = /\n {2}var DATA = (.*);\n/.exec(html)?.[1];
   if (!data) throw new Error('the card carries no DATA');
-  return new Function('DATA', `${TILE_ALARM_SCRIPT}\nreturn { alarmOf: alarmOf, news2Score: news2Score };`)(JSON.parse(data));
+  return new Function('DATA', `${TILE_ALARM_CODE}\nreturn { alarmOf: function (c, v) { return alarmOf(DATA, c, v); }, news2Score: function (c, v) { return news2Score(DATA, c, v); } };`)(JSON.parse(data));
 }
 
 const card = cardScript();
@@ -90,7 +99,8 @@ describe('monitor tile colours follow NEWS2', () => {
   it('carries the table as data, not as numbers in its script, and captions tiles with the 0-point band', () => {
     const html = monitorHtml();
     expect(html).toContain(`var DATA = ${scriptData(MONITOR_SCRIPT_DATA)};`);
-    expect(html).toContain(TILE_ALARM_SCRIPT);
+    expect(TILE_ALARM_CODE).toMatch(/function news2Score\(data, code, v\)[\s\S]*function alarmOf\(data, code, v\)/);
+    expect(html).toContain(TILE_ALARM_CODE);
     expect(html).not.toContain('LIMITS');
     const caption = (code: string) => new RegExp(`data-code="${code}"[^>]*><h2>[^<]*<span class="lim">([^<]*)</span>`).exec(html)?.[1];
     expect(caption(VITAL_CODE.heartRate)).toBe('51–90');

@@ -4,11 +4,13 @@
  * (mimeType `text/html;profile=mcp-app`); the gateway also serves it at `GET /ui/<name>`.
  * Inside an MCP host a card calls the server's tools through the host (postMessage JSON-RPC);
  * opened directly it calls the REST/SSE API of its origin (see ./README.md).
+ * A card is built (bundled, hashed) once per process, on first use: ./build.ts.
  */
-import { bookingHtml } from './booking';
-import { monitorHtml } from './monitor';
-import { searchHtml } from './search';
-import { triageHtml } from './triage';
+import { bookingCard } from './booking';
+import { monitorCard } from './monitor';
+import { searchCard } from './search';
+import type { BuiltCard } from './shared';
+import { triageCard } from './triage';
 
 export interface UiCard {
   /** URL-safe name: `ui://vitalis/<name>` and `/ui/<name>`. */
@@ -17,6 +19,15 @@ export interface UiCard {
   readonly description: string;
   /** The complete HTML document (the same bytes for MCP hosts and browsers). */
   html(): string;
+  /** The document with the CSP hashes of its inline script and style, computed from the bytes inlined. */
+  built(): BuiltCard;
+}
+
+/** A card built once, on first use, then served from memory. */
+function card(name: string, title: string, description: string, build: () => BuiltCard): UiCard {
+  let built: BuiltCard | undefined;
+  const get = () => (built ??= build());
+  return { name, title, description, built: get, html: () => get().html };
 }
 
 /** The MIME type MCP Apps hosts expect for a UI resource. */
@@ -26,28 +37,28 @@ export const UI_CARD_MIME_TYPE = 'text/html;profile=mcp-app';
 export const uiCardUri = (name: string): string => `ui://vitalis/${name}`;
 
 export const UI_CARDS: ReadonlyArray<UiCard> = [
-  {
-    name: 'appointment-booking-form',
-    title: 'Appointment booking',
-    description: 'Pick a date and a clinician, see the free slots and book one (tools: find_available_slots, book_appointment, cancel_appointment).',
-    html: bookingHtml,
-  },
-  {
-    name: 'vitals-telemetry-monitor',
-    title: 'Vitals telemetry monitor',
-    description: 'Live bedside monitor for one patient: 250 Hz ECG sweep, SpO2 and blood pressure trends, numerics with alarm colours, alerts (tools: get_latest_vitals, get_patient).',
-    html: monitorHtml,
-  },
-  {
-    name: 'emergency-triage-board',
-    title: 'Emergency triage board',
-    description: 'Live emergency department board: ESI levels 1 to 5, NEWS2, latest vitals and alerts, sorted by acuity then arrival (tool: get_triage_board).',
-    html: triageHtml,
-  },
-  {
-    name: 'patient-search-card',
-    title: 'Patient search',
-    description: 'Master patient index: search by name, demographics, identifiers and allergies (tools: search_patients, get_patient).',
-    html: searchHtml,
-  },
+  card(
+    'appointment-booking-form',
+    'Appointment booking',
+    'Pick a date and a clinician, see the free slots and book one (tools: find_available_slots, book_appointment, cancel_appointment).',
+    bookingCard,
+  ),
+  card(
+    'vitals-telemetry-monitor',
+    'Vitals telemetry monitor',
+    'Live bedside monitor for one patient: 250 Hz ECG sweep, SpO2 and blood pressure trends, numerics with alarm colours, alerts (tools: get_latest_vitals, get_patient).',
+    monitorCard,
+  ),
+  card(
+    'emergency-triage-board',
+    'Emergency triage board',
+    'Live emergency department board: ESI levels 1 to 5, NEWS2, latest vitals and alerts, sorted by acuity then arrival (tool: get_triage_board).',
+    triageCard,
+  ),
+  card(
+    'patient-search-card',
+    'Patient search',
+    'Master patient index: search by name, demographics, identifiers and allergies (tools: search_patients, get_patient).',
+    searchCard,
+  ),
 ];

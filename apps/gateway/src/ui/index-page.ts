@@ -1,5 +1,5 @@
-/** GET /ui: the list of cards, with how to open them. */
-import { BASE_STYLE } from './shared';
+/** GET /ui: the list of cards, with how to open them (style: cards/index/style.css; no script). */
+import { bundleStyle } from './build';
 
 const esc = (s: string) => s.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 
@@ -10,12 +10,7 @@ export function renderIndex(cards: ReadonlyArray<{ name: string; title: string; 
   return `<!doctype html>
 <html lang="en">
 <head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><title>Vitalis UI cards</title><link rel="icon" href="data:,">
-<style>${BASE_STYLE}
-ul.cards{list-style:none;padding:0;display:grid;gap:10px}
-ul.cards li{background:#fff;border:1px solid var(--line);border-radius:8px;padding:10px 14px}
-ul.cards a{font-weight:650;color:var(--accent);font-size:1.05rem}
-ul.cards p{margin:4px 0 0;color:var(--muted)}
-code{font-size:.85rem;color:var(--muted)}</style>
+<style>${bundleStyle('./index/style.css')}</style>
 </head>
 <body><div class="card">
 <header class="card-header"><h1>Vitalis UI cards</h1></header>

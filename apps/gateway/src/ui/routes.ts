@@ -7,25 +7,28 @@
  * SHA-256 hashes (the same bytes are served as the MCP resource, so no per-response nonce is
  * baked in); connect-src 'self' for the REST/SSE calls.
  */
-import { createHash } from 'node:crypto';
 import { z } from 'zod';
 import type { FastifyReply } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { notFound } from '@vitalis/http';
 import type { GatewayDeps } from '../deps';
-import { UI_CARDS, type UiCard } from './cards';
+import { cspHash } from './build';
+import { UI_CARDS } from './cards';
 import { renderIndex } from './index-page';
 
-const sha256 = (text: string) => `'sha256-${createHash('sha256').update(text, 'utf8').digest('base64')}'`;
+export interface InlineHashes {
+  scripts: string[];
+  styles: string[];
+}
 
-/** Hashes of every inline <script> and <style> element's text. */
-export function inlineHashes(html: string): { scripts: string[]; styles: string[] } {
-  const grab = (tag: string) => [...html.matchAll(new RegExp(`<${tag}>([\\s\\S]*?)</${tag}>`, 'g'))].map((m) => sha256(m[1]!));
+/** Hashes of every inline <script> and <style> element's text, read back from a document. */
+export function inlineHashes(html: string): InlineHashes {
+  const grab = (tag: string) => [...html.matchAll(new RegExp(`<${tag}>([\\s\\S]*?)</${tag}>`, 'g'))].map((m) => cspHash(m[1]!));
   return { scripts: grab('script'), styles: grab('style') };
 }
 
-export function cardCsp(html: string): string {
-  const { scripts, styles } = inlineHashes(html);
+/** The CSP of a document whose inline code has these hashes. */
+export function cspOf({ scripts, styles }: InlineHashes): string {
   return [
     "default-src 'none'",
     `script-src ${scripts.join(' ') || "'none'"}`,
@@ -38,21 +41,24 @@ export function cardCsp(html: string): string {
   ].join('; ');
 }
 
+/** The CSP of any document, from the inline code it holds. */
+export function cardCsp(html: string): string {
+  return cspOf(inlineHashes(html));
+}
+
 interface Rendered { html: string; csp: string }
 
 export function uiRoutes(_deps: GatewayDeps): FastifyPluginAsyncZod {
   return async (app) => {
-    // Cards are static: render and hash once per process.
-    const cache = new Map<string, Rendered>();
-    const rendered = (card: UiCard): Rendered => {
-      let r = cache.get(card.name);
-      if (!r) {
-        const html = card.html();
-        r = { html, csp: cardCsp(html) };
-        cache.set(card.name, r);
-      }
-      return r;
-    };
+    // Cards are static: build (bundle, hash) them once per process, here at start-up, so a
+    // broken card source fails the boot rather than a request.
+    const rendered = new Map<string, Rendered>();
+    for (const card of UI_CARDS) {
+      const { html, scriptHash, styleHash } = card.built();
+      rendered.set(card.name, { html, csp: cspOf({ scripts: [scriptHash], styles: [styleHash] }) });
+    }
+    const indexHtml = renderIndex(UI_CARDS);
+    const index: Rendered = { html: indexHtml, csp: cardCsp(indexHtml) };
     const send = (reply: FastifyReply, r: Rendered) =>
       reply
         .type('text/html; charset=utf-8')
@@ -70,8 +76,7 @@ export function uiRoutes(_deps: GatewayDeps): FastifyPluginAsyncZod {
         response: { 200: z.string().describe('The index page') },
       },
     }, async (_req, reply) => {
-      const html = renderIndex(UI_CARDS);
-      return send(reply, { html, csp: cardCsp(html) });
+      return send(reply, index);
     });
 
     app.get('/ui/:name', {
@@ -84,9 +89,9 @@ export function uiRoutes(_deps: GatewayDeps): FastifyPluginAsyncZod {
         response: { 200: z.string().describe('The card') },
       },
     }, async (req, reply) => {
-      const card = UI_CARDS.find((c) => c.name === req.params.name);
+      const card = rendered.get(req.params.name);
       if (!card) throw notFound(`No UI card named "${req.params.name}"; see /ui.`);
-      return send(reply, rendered(card));
+      return send(reply, card);
     });
   };
 }

@@ -1,0 +1,345 @@
+/**
+ * vitals-telemetry-monitor (browser code; markup and data in ../../monitor.ts). ECG sweep from a
+ * jitter buffer, SpO2 and blood-pressure trends, numerics coloured by the NEWS2 score of the value
+ * (./tile-alarm.ts on the injected table), server alerts in an assertive live region.
+ * Browser mode: GET /api/v1/vitals/latest, then the live SSE stream. MCP mode: get_latest_vitals,
+ * then get_vitals_history for everything newer every second (hosts do not forward resource
+ * subscriptions to views).
+ */
+import { V } from '../shared/runtime';
+import type { MonitorData, TileAlarm } from './data';
+import { alarmOf, news2Score } from './tile-alarm';
+
+/** Injected by the card build (../../build.ts) as a JSON literal: the card's only data. */
+declare const DATA: MonitorData;
+
+interface Observation {
+  patient_id?: string;
+  device_id: string;
+  seq: number;
+  effective_at: string;
+  code: string;
+  value?: number;
+  waveform?: { origin?: number; period_ms?: number; samples: number[] };
+}
+interface Alert {
+  rule: string;
+  severity: string;
+  state: string;
+  message?: string;
+}
+interface Point {
+  t: number;
+  v: number;
+}
+
+const C = DATA.code;
+const SYS = C.systolic, DIA = C.diastolic, SPO2 = C.spo2, TEMP = C.temperature, ECG = C.ecgLeadII;
+const ALARM_TEXT: Record<TileAlarm, string> = { none: '', warn: 'Warning', crit: 'Alarm' };
+const latest: Record<string, { value: number; at: string }> = {};
+
+function setTile(tileCode: string, text: string, alarm: TileAlarm, label: string): void {
+  const tile = document.querySelector('.tile[data-code="' + tileCode + '"]')!;
+  tile.querySelector('.value')!.textContent = text;
+  tile.setAttribute('data-alarm', alarm);
+  tile.querySelector('.state')!.textContent = ALARM_TEXT[alarm] + (alarm !== 'none' && label ? ': ' + label : '');
+}
+function fmt(code: string, v: number): string {
+  return code === TEMP ? v.toFixed(1) : String(Math.round(v));
+}
+
+function onNumeric(o: Observation & { value: number }): void {
+  const prev = latest[o.code];
+  // An older value never overwrites a newer one; the same one again (a poll) is not a new point.
+  if (prev && Date.parse(prev.at) >= Date.parse(o.effective_at)) return;
+  latest[o.code] = { value: o.value, at: o.effective_at };
+  if (o.code === SYS || o.code === DIA) {
+    const s = latest[SYS], d = latest[DIA];
+    setTile('bp', (s ? Math.round(s.value) : '--') + '/' + (d ? Math.round(d.value) : '--'), s ? alarmOf(DATA, SYS, s.value) : 'none', s ? 'systolic, NEWS2 ' + news2Score(DATA, SYS, s.value) : '');
+    trendPush(o.code === SYS ? bpSys : bpDia, o);
+    drawTrends();
+  } else {
+    const a = alarmOf(DATA, o.code, o.value);
+    setTile(o.code, fmt(o.code, o.value), a, 'NEWS2 ' + news2Score(DATA, o.code, o.value));
+    if (o.code === SPO2) {
+      trendPush(spo2, o);
+      drawTrends();
+    }
+  }
+  V.$('#updated').textContent = 'Last value ' + new Date(o.effective_at).toLocaleTimeString();
+}
+
+// ---- ECG sweep ----
+const ecg = V.$<HTMLCanvasElement>('#ecg'), ectx = ecg.getContext('2d')!;
+let queue: number[] = []; // pending samples in mV
+let periodMs = 4;
+const sweepSeconds = 5, mvRange = 4;
+let x = 0, lastY: number | null = null, carry = 0, lastFrame = 0, drawn = 0, started = false;
+let lastEcgSeq: string | null = null;
+function fitCanvas(c: HTMLCanvasElement): boolean {
+  const dpr = window.devicePixelRatio || 1;
+  const w = Math.max(1, Math.round(c.clientWidth * dpr)), h = Math.max(1, Math.round(c.clientHeight * dpr));
+  if (c.width !== w || c.height !== h) {
+    c.width = w;
+    c.height = h;
+    return true;
+  }
+  return false;
+}
+function ecgGrid(): void {
+  ectx.fillStyle = '#0b0f14';
+  ectx.fillRect(0, 0, ecg.width, ecg.height);
+  x = 0;
+  lastY = null;
+}
+// A lead that stops sending (electrode off, device gone) must not leave a frozen trace that
+// looks current: after 3 s without a chunk the caption says so.
+let lastChunkAt = 0, signal = 'waiting';
+function setSignal(state: string, text: string): void {
+  if (state === signal) return;
+  signal = state;
+  const el = V.$('#ecg-signal');
+  el.setAttribute('data-state', state);
+  el.textContent = text;
+}
+function onEcg(o: Observation): void {
+  if (o.device_id + ':' + o.seq === lastEcgSeq) return;
+  lastEcgSeq = o.device_id + ':' + o.seq;
+  lastChunkAt = performance.now();
+  setSignal('ok', 'Signal');
+  const w = o.waveform!;
+  periodMs = w.period_ms || 4;
+  for (let i = 0; i < w.samples.length; i++) queue.push((w.origin || 0) + w.samples[i]!);
+  // Bound the latency: never more than 2 s behind the stream.
+  const max = Math.round(2000 / periodMs);
+  if (queue.length > max) queue.splice(0, queue.length - max);
+}
+function frame(now: number): void {
+  if (fitCanvas(ecg)) ecgGrid();
+  if (!lastFrame) lastFrame = now;
+  const elapsed = Math.min(now - lastFrame, 250);
+  lastFrame = now;
+  // Start after a 300 ms jitter buffer so chunk arrivals do not stutter the sweep.
+  if (!started && queue.length * periodMs >= 300) started = true;
+  if (started) {
+    carry += elapsed / periodMs;
+    let n = Math.floor(carry);
+    carry -= n;
+    if (n > queue.length) {
+      n = queue.length;
+      carry = 0;
+    }
+    if (n > 0) drawSamples(queue.splice(0, n));
+    if (!queue.length) started = false;
+  }
+  if (lastChunkAt && !queue.length && now - lastChunkAt > 3000) setSignal('lost', 'No ECG signal');
+  requestAnimationFrame(frame);
+}
+function drawSamples(samples: number[]): void {
+  const W = ecg.width, H = ecg.height;
+  const pxPerSample = W / ((sweepSeconds * 1000) / periodMs);
+  const dpr = window.devicePixelRatio || 1;
+  ectx.lineWidth = 2 * dpr;
+  ectx.strokeStyle = '#4ade80';
+  ectx.lineJoin = 'round';
+  for (let i = 0; i < samples.length; i++) {
+    let y = H / 2 - (samples[i]! / mvRange) * H;
+    y = Math.max(1, Math.min(H - 1, y));
+    let nx = x + pxPerSample;
+    if (nx >= W) {
+      x = 0;
+      nx = pxPerSample;
+      lastY = null;
+    }
+    // The erase bar ahead of the trace: the sweep look of a bedside monitor.
+    ectx.fillStyle = '#0b0f14';
+    const ex = Math.ceil(nx) + 1; // whole pixels: a fractional edge would leave faint stripes
+    ectx.fillRect(ex, 0, Math.min(Math.ceil(14 * dpr), W - ex), H);
+    if (lastY !== null) {
+      ectx.beginPath();
+      ectx.moveTo(x, lastY);
+      ectx.lineTo(nx, y);
+      ectx.stroke();
+    }
+    x = nx;
+    lastY = y;
+  }
+  drawn += samples.length;
+  ecg.setAttribute('data-drawn', String(drawn));
+}
+requestAnimationFrame(frame);
+
+// ---- trends ----
+const spo2: Point[] = [], bpSys: Point[] = [], bpDia: Point[] = [];
+function trendPush(arr: Point[], o: Observation & { value: number }): void {
+  arr.push({ t: Date.parse(o.effective_at), v: o.value });
+  arr.sort((a, b) => a.t - b.t);
+  if (arr.length > 720) arr.splice(0, arr.length - 720);
+}
+function drawTrend(canvas: HTMLCanvasElement, series: Array<{ points: Point[]; colour: string }>, lo: number, hi: number, gridAt: number[]): void {
+  fitCanvas(canvas);
+  const c = canvas.getContext('2d')!, W = canvas.width, H = canvas.height, dpr = window.devicePixelRatio || 1;
+  c.fillStyle = '#0b0f14';
+  c.fillRect(0, 0, W, H);
+  let all: Point[] = [];
+  series.forEach((s) => {
+    all = all.concat(s.points);
+  });
+  const left = 34 * dpr;
+  c.font = 11 * dpr + 'px system-ui, sans-serif';
+  c.fillStyle = '#9fb0c0';
+  c.strokeStyle = '#24303c';
+  c.lineWidth = 1;
+  gridAt.forEach((g) => {
+    const y = H - ((g - lo) / (hi - lo)) * H;
+    c.beginPath();
+    c.moveTo(left, y);
+    c.lineTo(W, y);
+    c.stroke();
+    c.fillText(String(g), 2 * dpr, Math.min(H - 2, Math.max(10 * dpr, y + 4 * dpr)));
+  });
+  if (!all.length) return;
+  const tMax = Math.max.apply(null, all.map((p) => p.t));
+  const tMin = Math.min(tMax - 60000, Math.min.apply(null, all.map((p) => p.t)));
+  const span = Math.max(1, tMax - tMin);
+  // time axis: the window's start and end (HH:MM:SS), bottom corners
+  c.fillStyle = '#9fb0c0';
+  const t0 = new Date(tMin).toLocaleTimeString(), t1 = new Date(tMax).toLocaleTimeString();
+  c.fillText(t0, left + 4 * dpr, H - 3 * dpr);
+  c.fillText(t1, W - c.measureText(t1).width - 4 * dpr, H - 3 * dpr);
+  series.forEach((s) => {
+    c.strokeStyle = s.colour;
+    c.fillStyle = s.colour;
+    c.lineWidth = 2 * dpr;
+    c.beginPath();
+    s.points.forEach((p, i) => {
+      const px = left + 4 * dpr + ((p.t - tMin) / span) * (W - left - 10 * dpr);
+      const py = H - ((Math.max(lo, Math.min(hi, p.v)) - lo) / (hi - lo)) * H;
+      if (i === 0) c.moveTo(px, py);
+      else c.lineTo(px, py);
+    });
+    c.stroke();
+    s.points.forEach((p) => {
+      const px = left + 4 * dpr + ((p.t - tMin) / span) * (W - left - 10 * dpr);
+      const py = H - ((Math.max(lo, Math.min(hi, p.v)) - lo) / (hi - lo)) * H;
+      c.beginPath();
+      c.arc(px, py, 2.5 * dpr, 0, Math.PI * 2);
+      c.fill();
+    });
+  });
+  canvas.setAttribute('data-points', String(all.length));
+}
+function drawTrends(): void {
+  drawTrend(V.$<HTMLCanvasElement>('#spo2-trend'), [{ points: spo2, colour: '#22d3ee' }], 80, 100, [85, 90, 95, 100]);
+  drawTrend(V.$<HTMLCanvasElement>('#bp-trend'), [{ points: bpSys, colour: '#f87171' }, { points: bpDia, colour: '#fca5a5' }], 30, 210, [60, 90, 120, 150, 180]);
+  const s = spo2[spo2.length - 1];
+  V.$('#spo2-trend').setAttribute('aria-label', 'SpO2 trend, ' + spo2.length + ' points' + (s ? ', latest ' + s.v + ' %' : ''));
+  const b = bpSys[bpSys.length - 1];
+  V.$('#bp-trend').setAttribute('aria-label', 'Blood pressure trend, ' + bpSys.length + ' systolic points' + (b ? ', latest systolic ' + b.v + ' mmHg' : ''));
+}
+window.addEventListener('resize', () => drawTrends());
+drawTrends();
+
+// ---- alerts ----
+const alerts = new Map<string, Alert>();
+function onAlert(a: Alert): void {
+  alerts.set(a.rule, a);
+  const list = V.$('#alerts');
+  list.textContent = '';
+  let active = 0;
+  Array.from(alerts.values()).forEach((al) => {
+    if (al.state !== 'cleared') active++;
+    list.append(V.el('li', { 'data-rule': al.rule, 'data-severity': al.severity, 'data-state': al.state, text: (al.state === 'cleared' ? 'Cleared: ' : '') + (al.message || al.rule) }));
+  });
+  V.$('#no-alerts').hidden = active > 0;
+}
+
+let newestAt: string | null = null;
+function onObservation(o: Observation): void {
+  if (!newestAt || Date.parse(o.effective_at) > Date.parse(newestAt)) newestAt = o.effective_at;
+  if (o.code === ECG) onEcg(o);
+  else if (typeof o.value === 'number') onNumeric(o as Observation & { value: number });
+}
+function observationsOf(body: any): Observation[] {
+  if (!body) return [];
+  if (Array.isArray(body)) return body;
+  return body.data || body.observations || body.latest || [];
+}
+
+function start(patient: string): void {
+  V.$('#patient-label').textContent = 'Patient ' + patient;
+  // The name is a courtesy: a monitor token may hold read:vitals only (then no refused request).
+  if (V.mayUse(['read:patients', 'write:patients'])) {
+    V.op('get_patient', { patient_id: patient }, { path: '/api/v1/patients/' + encodeURIComponent(patient) }).then((p) => {
+      // REST: FHIR Patient (name[0].given/family); MCP tool: { patient: { name: 'Given Family' } }
+      const n = p && p.patient ? p.patient.name : p && p.name && p.name[0] && (p.name[0].given || []).join(' ') + ' ' + p.name[0].family;
+      if (n) V.$('#patient-label').textContent = n.trim() + ' · ' + patient;
+    }, () => {
+      /* demographics are optional here: the token may hold read:vitals only */
+    });
+  }
+  V.op('get_latest_vitals', { patient_id: patient }, { path: '/api/v1/vitals/latest?patient=' + encodeURIComponent(patient) }).then((body) => {
+    observationsOf(body).forEach(onObservation);
+  }, V.showError);
+  if (V.mode === 'mcp') {
+    // Hosts do not forward resource subscriptions to a view: read everything newer than the
+    // newest observation seen, every second, with get_vitals_history (raw rows, ECG chunks
+    // included), so the sweep and the trends stay complete.
+    V.setStatus('Live (polling)', 'live');
+    let busy = false;
+    setInterval(() => {
+      if (busy) return;
+      busy = true;
+      const from = newestAt ? new Date(Date.parse(newestAt) + 1).toISOString() : new Date(Date.now() - 10000).toISOString();
+      const to = new Date(Date.now() + 60000).toISOString(); // device clocks may run a little ahead
+      V.callTool('get_vitals_history', { patient_id: patient, from: from, to: to, limit: 500 }).then((b) => {
+        busy = false;
+        V.showError(null);
+        observationsOf(b).forEach(onObservation);
+      }, (err) => {
+        busy = false;
+        V.showError(err);
+      });
+    }, 1000);
+    return;
+  }
+  V.stream('/api/v1/vitals/stream?patient=' + encodeURIComponent(patient), (event, data) => {
+    if (event === 'observation') onObservation(data);
+    else if (event === 'alert') onAlert(data);
+    else if (event === 'closed' && data && (data.reason === 'revoked' || data.reason === 'expired')) V.showError(new Error('Session ended (' + data.reason + '): sign in again.'));
+  }, (state, err) => {
+    if (state === 'live') {
+      V.setStatus('Live', 'live');
+      V.showError(null);
+    } else if (state === 'error') {
+      V.setStatus('Disconnected', 'error');
+      V.showError(err);
+    } else V.setStatus(state === 'connecting' ? 'Connecting…' : 'Reconnecting…', '');
+  });
+}
+
+let current: string | null = null;
+function watch(patient: string | undefined): void {
+  if (!patient || patient === current) return;
+  if (current) return; // one patient per card instance
+  current = patient;
+  V.$('#pick').hidden = true;
+  start(patient);
+}
+// Inside an MCP host the patient comes with the tool call the card is shown for.
+V.onToolInput((args) => watch(args.patient_id));
+V.onToolResult((r) => {
+  if (r && r.patient_id) watch(r.patient_id);
+  observationsOf(r).forEach(onObservation);
+});
+const patient = V.params.patient;
+if (patient) watch(patient);
+else {
+  const form = V.$<HTMLFormElement>('#pick');
+  form.hidden = false;
+  V.setStatus('Idle', '');
+  form.addEventListener('submit', (e) => {
+    e.preventDefault();
+    watch(V.$<HTMLInputElement>('#patient-input').value.trim());
+  });
+}

@@ -1,0 +1,206 @@
+/**
+ * patient-search-card (browser code; markup in ../../search.ts). Search by name → results → the
+ * record: demographics, identifiers, contacts, allergies (high criticality first, with a banner),
+ * latest vitals and NEWS2 when the token allows. Reception tokens get demographics only and the
+ * card says so instead of implying "no allergies".
+ */
+import { V } from '../shared/runtime';
+
+/** Injected by the card build (../../build.ts): screen label and unit per vital code. */
+declare const DATA: { readonly vitalNames: Readonly<Record<string, readonly [label: string, unit: string]>> };
+
+interface Allergy {
+  substance?: string;
+  criticality?: string;
+  reaction?: string;
+}
+/** One view model from either transport. */
+interface PatientView {
+  id: string;
+  name: string;
+  birthDate: string | null;
+  gender: string | null;
+  identifiers: Array<{ value: string; system?: string }>;
+  telecom: Array<{ system: string; value: string }>;
+  /** undefined when the caller may not see them. */
+  allergies: Allergy[] | undefined;
+  latest: Array<{ code: string; value: number }>;
+  news2: { score: number; risk: string } | undefined;
+  version: string | number | undefined;
+  updated: string | null | undefined;
+}
+
+const CRIT: Record<string, string> = { high: 'High criticality', low: 'Low criticality', 'unable-to-assess': 'Criticality unknown' };
+const VITAL_NAMES = DATA.vitalNames;
+
+/**
+ * One view model from either transport. REST: FHIR Patient (+ allergies as AllergyIntolerance,
+ * vitals { latest, news2 }). MCP tools: flat { id, name, birth_date, identifiers, allergies:
+ * [{ substance, criticality, reaction }] }, get_patient wrapping it as { view, patient,
+ * latest_vitals, news2 }. "allergies" stays undefined when the caller may not see them.
+ */
+function model(x: any): PatientView {
+  if (x.resourceType === 'Patient') {
+    const n = (x.name && x.name[0]) || {};
+    return {
+      id: x.id, name: ((n.given || []).join(' ') + ' ' + (n.family || '')).trim() || x.id, birthDate: x.birthDate || null, gender: x.gender || null,
+      identifiers: x.identifier || [], telecom: x.telecom || [],
+      allergies: x.allergies === undefined ? undefined : x.allergies.map((a: any) => ({ substance: a.code && a.code.text, criticality: a.criticality, reaction: a.reaction && a.reaction[0] && a.reaction[0].description })),
+      latest: (x.vitals && x.vitals.latest) || [], news2: x.vitals && x.vitals.news2,
+      version: x.meta && x.meta.versionId, updated: x.meta && x.meta.lastUpdated,
+    };
+  }
+  const p = x.patient || x;
+  return {
+    id: p.id, name: p.name || p.id, birthDate: p.birth_date || null, gender: p.gender || null,
+    identifiers: p.identifiers || [], telecom: p.telecom || [],
+    allergies: p.allergies === undefined ? undefined : p.allergies.map((a: any) => ({ substance: a.substance, criticality: a.criticality, reaction: a.reaction })),
+    latest: x.latest_vitals || [], news2: x.news2, version: p.version, updated: null,
+  };
+}
+function age(birth: string): number {
+  const b = new Date(birth + 'T00:00:00Z'), now = new Date();
+  let a = now.getUTCFullYear() - b.getUTCFullYear();
+  if (now.getUTCMonth() < b.getUTCMonth() || (now.getUTCMonth() === b.getUTCMonth() && now.getUTCDate() < b.getUTCDate())) a--;
+  return a;
+}
+function born(m: PatientView): string {
+  if (!m.birthDate) return 'Birth date unknown';
+  const d = new Date(m.birthDate + 'T00:00:00Z').toLocaleDateString([], { day: 'numeric', month: 'short', year: 'numeric', timeZone: 'UTC' });
+  return d + ' (' + age(m.birthDate) + ' y)';
+}
+const SEX: Record<string, string> = { male: 'Male', female: 'Female', other: 'Other', unknown: 'Unknown' };
+function ids(m: PatientView): string[] {
+  return m.identifiers.map((i) => i.value + (i.system ? ' (' + i.system + ')' : ''));
+}
+function patientsOf(body: any): PatientView[] {
+  if (!body) return [];
+  const list: any[] = body.entry ? body.entry.map((e: any) => e.resource) : body.patients || (Array.isArray(body) ? body : []);
+  return list.map(model);
+}
+
+function showResults(body: any, name: string): PatientView[] {
+  const list = patientsOf(body);
+  const ul = V.$('#results');
+  ul.textContent = '';
+  list.forEach((p) => {
+    const b = V.el('button', { type: 'button', 'data-patient': p.id, 'aria-current': 'false' }, [
+      V.el('span', { class: 'n', text: p.name }),
+      V.el('span', { class: 'd', text: [born(p), (p.gender && SEX[p.gender]) || null, p.id].filter(Boolean).join(' · ') }),
+    ]);
+    b.addEventListener('click', () => open(p.id));
+    ul.append(V.el('li', {}, [b]));
+  });
+  V.$('#result-count').textContent = list.length === 0
+    ? 'No patient matches' + (name ? ' "' + name + '"' : '') + '.'
+    : list.length + (list.length === 1 ? ' patient found.' : ' patients found.') + (body && (body.next || body.next_cursor) ? ' More match: refine the name.' : '');
+  return list;
+}
+
+function search(name: string): Promise<void> {
+  V.setStatus('Searching…', '');
+  const q = new URLSearchParams({ name: name, limit: '20' });
+  return V.op('search_patients', { name: name, limit: 20 }, { path: '/api/v1/patients?' + q }).then((body) => {
+    V.showError(null);
+    V.setStatus('Ready', 'live');
+    showResults(body, name);
+  }, (err) => {
+    V.setStatus('Error', 'error');
+    V.showError(err);
+  });
+}
+
+function open(id: string): Promise<void> {
+  Array.from(document.querySelectorAll('#results button')).forEach((b) => b.setAttribute('aria-current', String(b.getAttribute('data-patient') === id)));
+  V.setStatus('Loading…', '');
+  return V.op('get_patient', { patient_id: id }, { path: '/api/v1/patients/' + encodeURIComponent(id) }).then((p) => {
+    V.showError(null);
+    V.setStatus('Ready', 'live');
+    render(model(p));
+  }, (err) => {
+    V.setStatus('Error', 'error');
+    V.showError(err);
+  });
+}
+
+function render(p: PatientView): void {
+  const rec = V.$('#record');
+  rec.setAttribute('data-patient', p.id);
+  V.$('#record-h').textContent = p.name;
+  V.$('#record-empty').hidden = true;
+  const body = V.$('#record-body');
+  body.textContent = '';
+  body.hidden = false;
+  body.append(V.el('div', { class: 'ids', text: p.id }));
+
+  // Allergies first: the fact a clinician must not miss.
+  const allergies = p.allergies;
+  if (allergies === undefined) {
+    body.append(V.el('div', { class: 'banner restricted', id: 'allergy-banner', text: 'Allergies and clinical data are not shown with your access (demographics only).' }));
+  } else if (!allergies.length) {
+    body.append(V.el('div', { class: 'banner nka', id: 'allergy-banner', text: 'No known allergies recorded.' }));
+  } else {
+    const high = allergies.filter((a) => a.criticality === 'high');
+    if (high.length) body.append(V.el('div', { class: 'banner allergy', id: 'allergy-banner', role: 'alert', text: 'Allergy alert: ' + high.map((a) => a.substance).join(', ') }));
+  }
+
+  const dl = V.el('dl', { class: 'demo' });
+  const row = (k: string, v: string) => {
+    if (v) dl.append(V.el('dt', { text: k }), V.el('dd', { text: v }));
+  };
+  row('Born', born(p));
+  row('Sex', (p.gender && SEX[p.gender]) || 'Not recorded');
+  row('Identifiers', ids(p).join(', ') || 'None');
+  row('Contact', p.telecom.map((t) => t.system + ': ' + t.value).join(', '));
+  row('Record', p.version ? 'version ' + p.version + (p.updated ? ', updated ' + V.fmtDate(p.updated) : '') : '');
+  body.append(V.el('h3', { text: 'Demographics' }), dl);
+
+  if (allergies !== undefined) {
+    body.append(V.el('h3', { id: 'allergies-h', text: 'Allergies and intolerances' }));
+    const ul = V.el('ul', { id: 'allergies', 'aria-labelledby': 'allergies-h' });
+    const order: Record<string, number> = { high: 0, 'unable-to-assess': 1, low: 2 };
+    allergies.slice().sort((a, b) => (order[a.criticality!] || 1) - (order[b.criticality!] || 1)).forEach((a) => {
+      const reaction = a.reaction;
+      ul.append(V.el('li', { 'data-criticality': a.criticality }, [
+        V.el('span', { class: 's', text: a.substance }),
+        V.el('span', { class: 'crit', 'data-criticality': a.criticality, text: (a.criticality && CRIT[a.criticality]) || a.criticality }),
+        reaction ? V.el('div', { class: 'muted', text: 'Reaction: ' + reaction }) : null,
+      ]));
+    });
+    if (!allergies.length) ul.append(V.el('li', { text: 'None recorded' }));
+    body.append(ul);
+  }
+
+  if (p.latest.length) {
+    body.append(V.el('h3', { text: 'Latest vitals' }));
+    const box = V.el('div', { class: 'vitals' });
+    p.latest.forEach((v) => {
+      const n = VITAL_NAMES[v.code];
+      if (n) box.append(V.el('span', { text: n[0] + ' ' + v.value + ' ' + n[1] }));
+    });
+    if (p.news2) box.append(V.el('span', { text: 'NEWS2 ' + p.news2.score + ' (' + p.news2.risk + ')' }));
+    body.append(box);
+  }
+  rec.focus();
+}
+
+V.$('#search').addEventListener('submit', (e) => {
+  e.preventDefault();
+  const q = V.$<HTMLInputElement>('#q').value.trim();
+  if (q) search(q);
+});
+// A result the agent's own tool call produced (the host pushes it): show it.
+V.onToolResult((r) => {
+  if (r && (r.entry || r.patients)) {
+    const list = showResults(r, '');
+    if (list.length === 1) open(list[0]!.id);
+  } else if (r && (r.resourceType === 'Patient' || r.patient)) render(model(r));
+});
+V.onToolInput((args) => {
+  if (args.name) V.$<HTMLInputElement>('#q').value = args.name;
+});
+if (V.params.q) {
+  V.$<HTMLInputElement>('#q').value = V.params.q;
+  search(V.params.q);
+}
+if (V.params.patient) open(V.params.patient);
