@@ -71,7 +71,7 @@ function onNumeric(o: Observation & { value: number }): void {
 
 // ---- ECG sweep ----
 const ecg = V.$<HTMLCanvasElement>('#ecg'), ectx = ecg.getContext('2d')!;
-let queue: number[] = []; // pending samples in mV
+const queue: number[] = []; // pending samples in mV
 let periodMs = 4;
 const sweepSeconds = 5, mvRange = 4;
 let x = 0, lastY: number | null = null, carry = 0, lastFrame = 0, drawn = 0, started = false;

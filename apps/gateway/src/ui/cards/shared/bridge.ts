@@ -112,17 +112,17 @@ export let hostContext: Record<string, unknown> = {};
 /** Settles when the card may call: the host handshake in MCP mode, at once in browser mode. */
 export const ready: Promise<unknown> = mode === 'mcp'
   ? rpc('ui/initialize', {
-      protocolVersion: MCP_APPS_PROTOCOL_VERSION,
-      appInfo: { name: `vitalis-${document.documentElement.getAttribute('data-card')}`, version: '1.0.0' },
-      appCapabilities: {},
-    }).then((r) => {
-      post({ jsonrpc: '2.0', method: 'ui/notifications/initialized', params: {} });
-      if (window.ResizeObserver) {
-        new ResizeObserver(() => {
-          post({ jsonrpc: '2.0', method: 'ui/notifications/size-changed', params: { width: document.documentElement.scrollWidth, height: document.documentElement.scrollHeight } });
-        }).observe(document.documentElement);
-      }
-      hostContext = (r && r.hostContext) || {};
-      return r;
-    })
+    protocolVersion: MCP_APPS_PROTOCOL_VERSION,
+    appInfo: { name: `vitalis-${document.documentElement.getAttribute('data-card')}`, version: '1.0.0' },
+    appCapabilities: {},
+  }).then((r) => {
+    post({ jsonrpc: '2.0', method: 'ui/notifications/initialized', params: {} });
+    if (window.ResizeObserver) {
+      new ResizeObserver(() => {
+        post({ jsonrpc: '2.0', method: 'ui/notifications/size-changed', params: { width: document.documentElement.scrollWidth, height: document.documentElement.scrollHeight } });
+      }).observe(document.documentElement);
+    }
+    hostContext = (r && r.hostContext) || {};
+    return r;
+  })
   : Promise.resolve({});

@@ -7,7 +7,7 @@ export function rest(method: string, path: string, body?: unknown, extraHeaders?
   if (body !== undefined) headers['content-type'] = 'application/json';
   return fetch(path, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) }).then((res) =>
     res.text().then((text) => {
-      let json: any = null;
+      let json: any;
       try {
         json = text ? JSON.parse(text) : null;
       } catch {

@@ -77,7 +77,7 @@ function render(entries: Entry[]): void {
     const n2 = e.news2 && (e.latest_vitals || []).length ? e.news2 : null;
     const n2cell = V.el('td', {}, n2
       ? [V.el('span', { class: 'news2', 'data-risk': n2.risk, 'aria-label': 'NEWS2 ' + n2.score + ', ' + (RISK[n2.risk] || n2.risk) + ' risk' }, [
-          document.createTextNode(String(n2.score)), V.el('span', { class: 'risk', text: RISK[n2.risk] || n2.risk })])]
+        document.createTextNode(String(n2.score)), V.el('span', { class: 'risk', text: RISK[n2.risk] || n2.risk })])]
       : [V.el('span', { class: 'muted', text: '–', title: 'No vitals yet' })]);
     const alerts = V.el('td', {}, (e.alerts || []).map((a) => V.el('span', { class: 'alert-tag', 'data-rule': a, text: RULES[a] || a })));
     const tr = V.el('tr', { 'data-patient': e.patient_id, 'data-esi': e.esi, 'data-news2': n2 ? n2.score : null, class: previous && (!old || old.esi !== e.esi || old.version !== e.version) ? 'changed' : null }, [
