@@ -1,14 +1,21 @@
 /**
- * The error contract as a fastify plugin: every error and every unknown route answers
- * `application/problem+json`, never fastify's default shape, and every response carries
- * the request id. Unexpected errors are logged with the request id and answered 500
- * without internals. A path served under other methods answers 405 with `Allow`.
+ * The error contract as a fastify plugin: every error and every unknown route answers an RFC 9457
+ * problem (`application/problem+json`; the 401/403 auth refusals `application/json`, as service
+ * spec section 7 says), never fastify's default shape, and every response carries the request id.
+ * Unexpected errors are logged with the request id and answered 500 without internals. A path
+ * served under other methods answers 405 with `Allow`. A NUL character in the body, query string
+ * or path parameters is refused with a 400 before any handler runs (nul.ts).
+ *
+ * A problem is serialised here, never by the route's response schema: a route that documents
+ * another error body for a status (the OAuth endpoints' RFC 6749 bodies) would otherwise turn a
+ * framework error (malformed JSON) into a 500 FST_ERR_RESPONSE_SERIALIZATION.
  */
 import { randomUUID } from 'node:crypto';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import { hasZodFastifySchemaValidationErrors, isResponseSerializationError } from 'fastify-type-provider-zod';
-import { HttpProblem, PROBLEM_CONTENT_TYPE, problemBody, problemForStatus, validationFailed } from './problem';
+import { findNul, nulPathText } from './nul';
+import { HttpProblem, problemBody, problemContentType, problemForStatus, validationFailed } from './problem';
 
 export const REQUEST_ID_HEADER = 'x-request-id';
 const REQUEST_ID_PATTERN = /^[\w.:-]{1,128}$/;
@@ -19,12 +26,25 @@ export function requestIdFrom(req: { headers: Record<string, string | string[] |
   return typeof given === 'string' && REQUEST_ID_PATTERN.test(given) ? given : randomUUID();
 }
 
-export function sendProblem(reply: FastifyReply, baseUrl: string, problem: HttpProblem): FastifyReply {
+export function sendProblem(reply: FastifyReply, baseUrl: string, thrown: HttpProblem): FastifyReply {
+  const problem = thrown.resolve(baseUrl);
   for (const [name, value] of Object.entries(problem.headers)) reply.header(name, value);
   return reply
     .code(problem.status)
-    .type(PROBLEM_CONTENT_TYPE)
-    .send(problemBody(baseUrl, problem, reply.request.url.split('?')[0]));
+    .type(problemContentType(problem.status))
+    .send(JSON.stringify(problemBody(baseUrl, problem, reply.request.url.split('?')[0])));
+}
+
+/** The first NUL in the request's parsed input, as a validation problem naming where it is. */
+function nulProblem(req: FastifyRequest): HttpProblem | undefined {
+  for (const [context, value] of [['body', req.body], ['querystring', req.query], ['params', req.params]] as const) {
+    const at = findNul(value);
+    if (!at) continue;
+    const path = nulPathText(context, at);
+    const message = 'must not contain the NUL character (U+0000)';
+    return validationFailed(`The ${context} is invalid: ${path}: ${message}.`, [{ path, message }]);
+  }
+  return undefined;
 }
 
 function toProblem(err: FastifyError, req: FastifyRequest): HttpProblem {
@@ -61,6 +81,10 @@ export const problemDetails = fp<ProblemPluginOptions>(
   async (app: FastifyInstance, { baseUrl }) => {
     app.addHook('onRequest', async (req, reply) => {
       reply.header(REQUEST_ID_HEADER, req.id);
+    });
+    app.addHook('preValidation', async (req) => {
+      const problem = nulProblem(req);
+      if (problem) throw problem;
     });
     app.setErrorHandler((err: FastifyError, req, reply) => sendProblem(reply, baseUrl, toProblem(err, req)));
     app.setNotFoundHandler((req, reply) => {

@@ -4,6 +4,7 @@
  * (No maintained npm package covers this for fastify 5; it is a few pure functions.)
  */
 export const PROBLEM_CONTENT_TYPE = 'application/problem+json';
+export const problemContentType = (_status: number) => PROBLEM_CONTENT_TYPE;
 
 export interface ProblemBody {
   type: string;
@@ -27,9 +28,19 @@ export class HttpProblem extends Error {
   ) {
     super(detail);
   }
+
+  /**
+   * The problem as sent from the server at `baseUrl`. A problem raised where the base URL is not
+   * known (a domain service refusing access) completes its headers and detail here; most
+   * problems are complete already.
+   */
+  resolve(_baseUrl: string): HttpProblem {
+    return this;
+  }
 }
 
-export function problemBody(baseUrl: string, p: HttpProblem, instance?: string): ProblemBody {
+export function problemBody(baseUrl: string, thrown: HttpProblem, instance?: string): ProblemBody {
+  const p = thrown.resolve(baseUrl);
   return {
     ...p.extensions,
     type: `${baseUrl}/errors/${p.kind}`,
