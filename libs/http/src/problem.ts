@@ -4,7 +4,12 @@
  * (No maintained npm package covers this for fastify 5; it is a few pure functions.)
  */
 export const PROBLEM_CONTENT_TYPE = 'application/problem+json';
-export const problemContentType = (_status: number) => PROBLEM_CONTENT_TYPE;
+/**
+ * Service spec section 7: the 401/403 refusals of protected resources are `application/json`
+ * (same body); every other problem is RFC 9457's `application/problem+json`.
+ */
+export const AUTH_REFUSAL_CONTENT_TYPE = 'application/json';
+export const problemContentType = (status: number) => (status === 401 || status === 403 ? AUTH_REFUSAL_CONTENT_TYPE : PROBLEM_CONTENT_TYPE);
 
 export interface ProblemBody {
   type: string;

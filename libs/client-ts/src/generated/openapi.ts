@@ -1952,7 +1952,7 @@ export interface paths {
          * Search patients
          * @description By name (substring of given + family), birthdate (YYYY-MM-DD) and identifier (`system|value` or `value`); keyset-paginated. Needs read:patients or write:patients (demographics only); a patient user finds only themselves. Reads the projection (eventually consistent).
          *
-         *     Required scopes: none (any valid token).
+         *     Required scopes: one of read:patients, write:patients, patient/Patient.rs.
          */
         get: {
             parameters: {
@@ -2092,7 +2092,7 @@ export interface paths {
          * Read a patient
          * @description FHIR Patient; for clinical readers also `allergies` (AllergyIntolerance[]) and, with read:vitals, `vitals` (latest values, NEWS2). Reception sees demographics only. ETag = version.
          *
-         *     Required scopes: none (any valid token).
+         *     Required scopes: one of read:patients, write:patients, patient/Patient.rs.
          */
         get: {
             parameters: {
@@ -2359,7 +2359,7 @@ export interface paths {
          * Event history of a patient
          * @description Every event of the patient stream, oldest first (clinical readers and the patient).
          *
-         *     Required scopes: none (any valid token).
+         *     Required scopes: read:patients.
          */
         get: {
             parameters: {
@@ -3453,13 +3453,13 @@ export interface components {
                 "application/problem+json": components["schemas"]["Problem"];
             };
         };
-        /** @description The token lacks a required scope, or a patient user asks for another patient */
+        /** @description The token lacks a required scope, or may not touch this resource (a patient user and another patient): insufficient-scope, WWW-Authenticate error="insufficient_scope" with scope and resource_metadata */
         Forbidden: {
             headers: {
                 [name: string]: unknown;
             };
             content: {
-                "application/problem+json": components["schemas"]["Problem"];
+                "application/json": components["schemas"]["Problem"];
             };
         };
         /** @description Unexpected error (logged with the request id; no internals in the body) */
@@ -3549,7 +3549,7 @@ export interface components {
                 [name: string]: unknown;
             };
             content: {
-                "application/problem+json": components["schemas"]["Problem"];
+                "application/json": components["schemas"]["Problem"];
             };
         };
         /** @description Well-formed but refused by a domain rule */
