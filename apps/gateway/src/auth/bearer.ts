@@ -17,7 +17,6 @@ import { serviceUnavailable, type HttpProblem } from '@vitalis/http';
 import { recordAudit } from '@vitalis/audit';
 import type { Pool } from '@vitalis/db';
 import type { Redis } from '@vitalis/redis';
-import type { Scope } from '@vitalis/schemas';
 import type { Logger } from '@vitalis/log';
 import type { KeyStore } from './keys';
 import { insufficientScope, unauthorized } from './oauth-errors';
