@@ -14,6 +14,7 @@ import { pipeline } from 'node:stream/promises';
 import { Readable } from 'node:stream';
 import copyStreams from 'pg-copy-streams';
 import type { PoolClient } from '@vitalis/db';
+import { foldedSamples } from '@vitalis/live';
 import { isEcg, type VitalsObservation } from '@vitalis/schemas';
 
 export interface StoredRow {
@@ -25,7 +26,7 @@ export interface StoredRow {
   value: number | null;
   unit: string;
   sample_period_ms: number | null;
-  /** Absolute potentials (origin already added): the stored waveform has origin 0. */
+  /** Absolute potentials (origin already added, @vitalis/live `foldedSamples`): the stored waveform has origin 0. */
   samples: number[] | null;
   kafka_partition: number;
   kafka_offset: string;
@@ -45,7 +46,7 @@ export function toRow(o: VitalsObservation, partition: number, offset: string): 
     value: ecg ? null : (o as { value: number }).value,
     unit: o.unit,
     sample_period_ms: ecg ? ecg.period_ms : null,
-    samples: ecg ? (ecg.origin === 0 ? ecg.samples : ecg.samples.map((s) => s + ecg.origin)) : null,
+    samples: ecg ? foldedSamples(ecg) : null,
     kafka_partition: partition,
     kafka_offset: offset,
   };

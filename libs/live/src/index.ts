@@ -1,2 +1,3 @@
 export * from './position';
 export * from './wire';
+export * from './observation';
