@@ -35,9 +35,17 @@ export function sendProblem(reply: FastifyReply, baseUrl: string, thrown: HttpPr
     .send(JSON.stringify(problemBody(baseUrl, problem, reply.request.url.split('?')[0])));
 }
 
+/**
+ * Requests whose body the JSON parser read, and whether its text holds a `\u0000` escape: JSON can
+ * carry a NUL no other way (a raw control character is invalid JSON), so only those bodies are
+ * walked (a 1 000-observation batch costs ~0.4 ms to walk, about what parsing it costs).
+ */
+const jsonBodies = new WeakMap<FastifyRequest, boolean>();
+
 /** The first NUL in the request's parsed input, as a validation problem naming where it is. */
 function nulProblem(req: FastifyRequest): HttpProblem | undefined {
-  for (const [context, value] of [['body', req.body], ['querystring', req.query], ['params', req.params]] as const) {
+  const walkBody = jsonBodies.get(req) ?? true; // form bodies (small) are always walked
+  for (const [context, value] of [['body', walkBody ? req.body : undefined], ['querystring', req.query], ['params', req.params]] as const) {
     const at = findNul(value);
     if (!at) continue;
     const path = nulPathText(context, at);
@@ -81,6 +89,12 @@ export const problemDetails = fp<ProblemPluginOptions>(
   async (app: FastifyInstance, { baseUrl }) => {
     app.addHook('onRequest', async (req, reply) => {
       reply.header(REQUEST_ID_HEADER, req.id);
+    });
+    const parseJson = app.getDefaultJsonParser(app.initialConfig.onProtoPoisoning ?? 'error', app.initialConfig.onConstructorPoisoning ?? 'error');
+    app.removeContentTypeParser('application/json');
+    app.addContentTypeParser('application/json', { parseAs: 'string' }, (req, body, done) => {
+      jsonBodies.set(req, (body as string).includes('\\u0000'));
+      parseJson(req, body as string, done);
     });
     app.addHook('preValidation', async (req) => {
       const problem = nulProblem(req);

@@ -116,6 +116,15 @@ describe('a NUL character anywhere in the input is a 400, never a 500', () => {
     await expectNulProblem(await fetch(`${gw.url}/api/v1/catalog/clinicians?q=%00`), 'querystring.q');
   });
 
+  it('the six characters \\u0000 (an escaped backslash) are text, not a NUL; JSON parsing keeps its protections', async () => {
+    const family = `Back\\u0000slash${uid()}`;
+    const created = await post('/api/v1/patients', JSON.stringify(patientBody(family)), admin);
+    expect(created.status).toBe(201);
+    expect(((await created.json()) as { name: { family: string }[] }).name[0]!.family).toBe(family);
+    const poisoned = await post('/api/v1/patients', '{"resourceType":"Patient","__proto__":{"admin":true}}', admin);
+    expect(poisoned.status).toBe(400);
+  });
+
   it('a JSON body sent without any Content-Type header is a 4xx problem (415), not a 500', async () => {
     const res = await new Promise<{ status: number; type: string | undefined }>((resolve, reject) => {
       const req = http.request(`${gw.url}/api/v1/patients`, { method: 'POST', headers: admin }, (r) => {
