@@ -136,7 +136,7 @@ export function patientRoutes(deps: GatewayDeps): FastifyPluginAsyncZod {
     app.get('/api/v1/patients/:id/history', {
       config: { auth: { scopes: ['read:patients'] } },
       schema: {
-        tags: ['patients'], summary: 'Event history of a patient', description: 'Every event of the patient stream, oldest first (clinical readers and the patient).',
+        tags: ['patients'], summary: 'Event history of a patient', description: 'Every event of the patient stream, oldest first (clinical readers: read:patients; not a patient user, whose SMART scopes reach the record only).',
         params: idParams,
         response: {
           200: z.object({

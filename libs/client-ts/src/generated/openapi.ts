@@ -2357,7 +2357,7 @@ export interface paths {
         };
         /**
          * Event history of a patient
-         * @description Every event of the patient stream, oldest first (clinical readers and the patient).
+         * @description Every event of the patient stream, oldest first (clinical readers: read:patients; not a patient user, whose SMART scopes reach the record only).
          *
          *     Required scopes: read:patients.
          */
