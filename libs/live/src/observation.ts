@@ -5,10 +5,11 @@
  *    `observationFromRow`;
  *  - the live path (the ingest's live stage) publishes what that row WILL read back as:
  *    `storedObservation(o)` = `observationFromRow` of the row the log keeps for `o`, i.e. with the
- *    append log's conversions applied in JS: the ECG `origin` folded into the samples (the log
- *    stores absolute potentials, origin 0: `foldedSamples`, which the ingest stores too), samples
- *    and period as `real` (float4, read back as PostgreSQL's shortest decimal: `float4`), and the
- *    effective time as a timestamptz read back in UTC with microseconds (`storedInstant`).
+ *    append log's conversions applied in JS: the ECG `origin` folded into the samples at 0.1 µV
+ *    (the log stores absolute potentials, origin 0: `foldedSamples`, which the ingest stores too,
+ *    and which a `real` column holds exactly), the period as a `real` reads it back (`float4`:
+ *    PostgreSQL's shortest float4 decimal), and the effective time as a timestamptz reads it back,
+ *    in UTC with microseconds (`storedInstant`).
  * So an observation carries the same data whichever path delivered it; `eventJson` then gives it
  * one serialisation (an alert read back from jsonb has its keys in another order than live).
  * test/integration/live/one-event-one-bytes.test.ts compares the bytes of both paths, and
