@@ -16,6 +16,7 @@ import { Readable } from 'node:stream';
 import copyStreams from 'pg-copy-streams';
 import { recordAudit } from '@vitalis/audit';
 import type { PoolClient } from '@vitalis/db';
+import { foldedSamples } from '@vitalis/live';
 import { isEcg, type VitalsObservation } from '@vitalis/schemas';
 
 export interface StoredRow {
@@ -27,7 +28,7 @@ export interface StoredRow {
   value: number | null;
   unit: string;
   sample_period_ms: number | null;
-  /** Absolute potentials (origin already added): the stored waveform has origin 0. */
+  /** Absolute potentials (origin already added, @vitalis/live `foldedSamples`): the stored waveform has origin 0. */
   samples: number[] | null;
   kafka_partition: number;
   kafka_offset: string;
@@ -47,7 +48,7 @@ export function toRow(o: VitalsObservation, partition: number, offset: string): 
     value: ecg ? null : (o as { value: number }).value,
     unit: o.unit,
     sample_period_ms: ecg ? ecg.period_ms : null,
-    samples: ecg ? (ecg.origin === 0 ? ecg.samples : ecg.samples.map((s) => s + ecg.origin)) : null,
+    samples: ecg ? foldedSamples(ecg) : null,
     kafka_partition: partition,
     kafka_offset: offset,
   };

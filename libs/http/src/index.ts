@@ -1,2 +1,3 @@
 export * from './problem';
 export { problemDetails, sendProblem, newRequestId, clientRequestIdOf, REQUEST_ID_HEADER, CLIENT_REQUEST_ID_HEADER, type ProblemPluginOptions } from './plugin';
+export { findNul } from './nul';

@@ -4,6 +4,12 @@
  * (No maintained npm package covers this for fastify 5; it is a few pure functions.)
  */
 export const PROBLEM_CONTENT_TYPE = 'application/problem+json';
+/**
+ * Service spec section 7: the 401/403 refusals of protected resources are `application/json`
+ * (same body); every other problem is RFC 9457's `application/problem+json`.
+ */
+export const AUTH_REFUSAL_CONTENT_TYPE = 'application/json';
+export const problemContentType = (status: number) => (status === 401 || status === 403 ? AUTH_REFUSAL_CONTENT_TYPE : PROBLEM_CONTENT_TYPE);
 
 export interface ProblemBody {
   type: string;
@@ -27,9 +33,19 @@ export class HttpProblem extends Error {
   ) {
     super(detail);
   }
+
+  /**
+   * The problem as sent from the server at `baseUrl`. A problem raised where the base URL is not
+   * known (a domain service refusing access) completes its headers and detail here; most
+   * problems are complete already.
+   */
+  resolve(_baseUrl: string): HttpProblem {
+    return this;
+  }
 }
 
-export function problemBody(baseUrl: string, p: HttpProblem, instance?: string): ProblemBody {
+export function problemBody(baseUrl: string, thrown: HttpProblem, instance?: string): ProblemBody {
+  const p = thrown.resolve(baseUrl);
   return {
     ...p.extensions,
     type: `${baseUrl}/errors/${p.kind}`,

@@ -67,3 +67,20 @@ export function decodeBatch(raw: string): LiveBatch | undefined {
     return undefined;
   }
 }
+
+/**
+ * The one serialisation of an event's data, whichever path delivered it: keys sorted (recursively),
+ * so an alert read back from jsonb (which reorders keys) serialises to the same bytes as the one
+ * published live. Arrays keep their order; an array of numbers (ECG samples) goes to JSON.stringify.
+ */
+export function eventJson(value: unknown): string {
+  if (Array.isArray(value)) {
+    return value.every((v) => typeof v === 'number') ? JSON.stringify(value) : `[${value.map((v) => (v === undefined ? 'null' : eventJson(v))).join(',')}]`;
+  }
+  if (value !== null && typeof value === 'object') {
+    const o = value as Record<string, unknown>;
+    const keys = Object.keys(o).filter((k) => o[k] !== undefined).sort();
+    return `{${keys.map((k) => `${JSON.stringify(k)}:${eventJson(o[k])}`).join(',')}}`;
+  }
+  return JSON.stringify(value) ?? 'null';
+}

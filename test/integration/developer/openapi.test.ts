@@ -74,7 +74,11 @@ describe('GET /openapi.json', () => {
     for (const route of gw.app.routeCatalog.routes.filter((r) => !r.headTwin)) {
       const op = doc.paths[route.path][route.method.toLowerCase()];
       if (route.auth) {
-        expect(op.security, route.path).toEqual([{ oauth2: route.auth.scopes }, { bearerAuth: route.auth.scopes }]);
+        // scopes: one requirement per scheme (all of them); anyOf: one requirement per scope and scheme
+        const expected = route.auth.anyOf
+          ? ['oauth2', 'bearerAuth'].flatMap((scheme) => route.auth!.anyOf!.map((s) => ({ [scheme]: [s] })))
+          : [{ oauth2: route.auth.scopes }, { bearerAuth: route.auth.scopes }];
+        expect(op.security, route.path).toEqual(expected);
         expect(op.responses['401'], route.path).toEqual({ $ref: '#/components/responses/Unauthorized' });
         expect(op.responses['403'], route.path).toEqual({ $ref: '#/components/responses/Forbidden' });
       } else {
@@ -83,6 +87,15 @@ describe('GET /openapi.json', () => {
     }
     expect(doc.paths['/api/v1/vitals'].post.security[0]).toEqual({ oauth2: ['write:vitals'] });
     expect(doc.paths['/api/v1/vitals'].get.security[0]).toEqual({ oauth2: ['read:vitals'] });
+    expect(doc.paths['/api/v1/patients'].get.security.filter((r: Json) => 'oauth2' in r)).toEqual([
+      { oauth2: ['read:patients'] }, { oauth2: ['write:patients'] }, { oauth2: ['patient/Patient.rs'] },
+    ]);
+  });
+
+  it('documents the 401 and 403 refusals as application/json (spec section 7)', () => {
+    for (const name of ['Unauthorized', 'Forbidden']) {
+      expect(Object.keys(doc.components.responses[name].content), name).toEqual(['application/json']);
+    }
   });
 
   it('documents problem responses with a shared Problem schema as application/problem+json', () => {

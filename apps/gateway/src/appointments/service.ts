@@ -10,7 +10,8 @@ import { withTransaction, type Pool } from '@vitalis/db';
 import { append, ConcurrencyError, readStream, type Queryable } from '@vitalis/eventstore';
 import { conflict, HttpProblem, notFound } from '@vitalis/http';
 import { appointmentId, foldSlot, parseAppointmentId, slotStream, type SlotState } from '@vitalis/records';
-import { audit, auditedWrite, bookingView, forbidden, metadataOf, type Caller } from '../records/access';
+import { insufficientScope } from '../auth/oauth-errors';
+import { audit, auditedWrite, bookingView, metadataOf, type Caller } from '../records/access';
 import { loadPatient } from '../patients/service';
 import { syntheticSlots } from '../sandbox/slots';
 
@@ -35,7 +36,7 @@ export async function createSlot(pool: Pool, s: NewSlot, metadata: Record<string
 function patientFor(caller: Caller, requested: string | undefined): string {
   const own = caller.principal.patientId;
   if (own !== undefined) {
-    if (requested !== undefined && requested !== own) throw forbidden('A patient user may only book for themselves.');
+    if (requested !== undefined && requested !== own) throw insufficientScope(['write:appointments'], { detail: 'A patient user may only book for themselves.' });
     return own;
   }
   if (requested === undefined) throw new HttpProblem(422, 'invalid-appointment', 'Invalid Appointment', 'patient_id is required.');
@@ -69,7 +70,7 @@ export async function bookAppointment(pool: Pool, caller: Caller, req: { slotId:
 /** The slot holding this appointment as its current booking, checked for the caller. */
 async function bookedSlot(db: Queryable, caller: Caller, id: string): Promise<SlotState> {
   const view = bookingView(caller.principal);
-  if (view === 'availability') throw forbidden('This client sees slot availability only: reading a booking needs a role (see /auth.md).');
+  if (view === 'availability') throw insufficientScope(['read:appointments'], { detail: 'This client sees slot availability only: reading a booking needs a role.' });
   const ref = parseAppointmentId(id);
   const slot = ref ? await loadSlot(db, ref.slotId) : null;
   if (!slot || slot.appointmentId !== id) throw notFound(`Appointment ${id} does not exist or is no longer booked.`);
@@ -133,8 +134,8 @@ export interface SlotQuery { clinician?: string | undefined; patient?: string | 
 export async function listSlots(pool: Pool, caller: Caller, q: SlotQuery): Promise<{ slots: SlotState[]; more: boolean }> {
   const view = bookingView(caller.principal);
   const own = caller.principal.patientId;
-  if (view === 'own' && q.patient !== undefined && q.patient !== own) throw forbidden('A patient user may only list their own appointments.');
-  if (view === 'availability' && q.patient !== undefined) throw forbidden('This client sees slot availability only: listing a patient\'s appointments needs a role (see /auth.md).');
+  if (view === 'own' && q.patient !== undefined && q.patient !== own) throw insufficientScope(['read:appointments'], { detail: 'A patient user may only list their own appointments.' });
+  if (view === 'availability' && q.patient !== undefined) throw insufficientScope(['read:appointments'], { detail: 'This client sees slot availability only: listing a patient\'s appointments needs a role.' });
   if (caller.principal.sandbox) return syntheticSlots(q);
   const where: string[] = [];
   const args: unknown[] = [];

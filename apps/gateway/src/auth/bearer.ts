@@ -7,7 +7,8 @@
  *   bad / expired token   -> 401 error="invalid_token"
  *   revocation unknowable -> 503 (fail closed: Redis down never lets a token through)
  *   revoked token         -> 401 error="invalid_token"
- *   missing scope         -> 403 error="insufficient_scope", scope="..."
+ *   missing scope         -> 403 error="insufficient_scope", scope="..." (oauth-errors `insufficientScope`,
+ *                            the one 403 builder, which the domain services' resource refusals use too)
  *
  * and every refusal is one `token.refused` audit row (ids and reasons, never the token), bounded per
  * client address so a flood of bad tokens cannot flood the audit trail (see `RefusalBudget`).
@@ -16,12 +17,11 @@ import { serviceUnavailable, type HttpProblem } from '@vitalis/http';
 import { recordAudit } from '@vitalis/audit';
 import type { Pool } from '@vitalis/db';
 import type { Redis } from '@vitalis/redis';
-import type { Scope } from '@vitalis/schemas';
 import type { Logger } from '@vitalis/log';
 import type { KeyStore } from './keys';
 import { insufficientScope, unauthorized } from './oauth-errors';
 import type { RevocationList } from './revocation';
-import { revocationIds, type Principal } from './route-auth';
+import { meets, revocationIds, scopesOf, type Principal, type ScopeRequirement } from './route-auth';
 import { InvalidToken, verifyAccessToken, type TokenSettings } from './tokens';
 
 /** Extracts the token of `Authorization: Bearer <token>` (RFC 6750 §2.1); undefined when absent. */
@@ -113,10 +113,10 @@ export class BearerAuthenticator {
   }
 
   /**
-   * Verifies `token` and that it holds every scope in `scopes` (`[]`: any valid token). Returns the
-   * principal; throws the 401/403/503 problems above after auditing the refusal.
+   * Verifies `token` and that it meets `need` (every scope of `all`, `[]`: any valid token; or one
+   * of `any`). Returns the principal; throws the 401/403/503 problems above after auditing the refusal.
    */
-  async authenticate(token: string | undefined, scopes: readonly Scope[], where: BearerContext): Promise<Principal> {
+  async authenticate(token: string | undefined, need: ScopeRequirement, where: BearerContext): Promise<Principal> {
     if (!token) throw await this.refuse(where, 'no bearer token', unauthorized(this.deps.baseUrl));
     if (this.#keyGeneration !== this.deps.keys.generation) {
       // A signing key was withdrawn: tokens verified under it must be verified again (and fail).
@@ -144,8 +144,10 @@ export class BearerAuthenticator {
       throw serviceUnavailable('The token revocation list is unreachable, so the token cannot be checked. Retry shortly.');
     }
     if (revoked) throw await this.refuse(where, 'token revoked', unauthorized(this.deps.baseUrl, 'the token has been revoked'), principal);
-    if (scopes.some((s) => !principal.scopes.includes(s))) {
-      throw await this.refuse(where, 'insufficient scope', insufficientScope(this.deps.baseUrl, [...scopes]), principal, scopes.join(' '));
+    if (!meets(principal.scopes, need)) {
+      const scopes = scopesOf(need);
+      const refusal = insufficientScope(scopes, { anyOf: 'any' in need }).resolve(this.deps.baseUrl);
+      throw await this.refuse(where, 'insufficient scope', refusal, principal, scopes.join(' '));
     }
     return principal;
   }

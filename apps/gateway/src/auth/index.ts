@@ -94,7 +94,7 @@ export function authPlugin(deps: GatewayDeps) {
     app.decorate('revocations', revocations);
     app.decorate('bearerAuth', bearer);
     app.decorate('verifyBearer', (req: FastifyRequest, scopes: readonly Scope[], options: { token?: string | undefined; detail?: Record<string, unknown> } = {}) =>
-      bearer.authenticate(options.token ?? bearerToken(req.headers.authorization), scopes, bearerContextOf(req, options.detail)),
+      bearer.authenticate(options.token ?? bearerToken(req.headers.authorization), { all: scopes }, bearerContextOf(req, options.detail)),
     );
   };
   return fp(plugin, { name: 'vitalis-auth', fastify: '5.x' });

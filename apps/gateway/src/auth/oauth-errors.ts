@@ -69,15 +69,39 @@ export function unauthorized(baseUrl: string, reason?: string): HttpProblem {
   });
 }
 
-/** 403: a valid token that lacks a scope the route needs. */
-export function insufficientScope(baseUrl: string, needed: string[]): HttpProblem {
+/**
+ * THE 403 of every protected resource (service spec section 7, RFC 6750 §3.1): the guard's, when
+ * the token lacks the route's scopes, and a domain service's, when the token may not touch this
+ * resource (a patient user and someone else's record). Always `error="insufficient_scope"`,
+ * `scope="<needed>"`, `resource_metadata`, problem type `insufficient-scope` and `required_scope`.
+ * A service refuses where the base URL is unknown (the MCP tools call it too), so the challenge
+ * and the pointer to /auth.md are completed when the problem is sent (`resolve`).
+ */
+export class ScopeRefusal extends HttpProblem {
+  constructor(
+    /** The scopes the request needs: every one, or (anyOf) one of them. */
+    readonly needed: readonly string[],
+    readonly anyOf: boolean,
+    detail: string,
+  ) {
+    super(403, 'insufficient-scope', 'Forbidden', detail, { required_scope: needed.join(' ') });
+  }
+
+  override resolve(baseUrl: string): HttpProblem {
+    return new HttpProblem(this.status, this.kind, this.title, `${this.detail} See ${baseUrl}/auth.md for how to request scopes.`, this.extensions, {
+      'www-authenticate': bearerChallenge(baseUrl, { error: 'insufficient_scope', scope: this.needed.join(' ') }),
+    });
+  }
+}
+
+/**
+ * The one builder of a 403. `needed`: the scopes that would be enough (all of them; with `anyOf`,
+ * any one); `detail`: why, when the refusal is about the resource rather than the token's scopes.
+ */
+export function insufficientScope(needed: readonly string[], opts: { anyOf?: boolean; detail?: string } = {}): ScopeRefusal {
   const scope = needed.join(' ');
-  return new HttpProblem(
-    403,
-    'insufficient-scope',
-    'Forbidden',
-    `The Bearer token lacks the scope this request needs: ${scope}. See ${baseUrl}/auth.md for how to request scopes.`,
-    { required_scope: scope },
-    { 'www-authenticate': bearerChallenge(baseUrl, { error: 'insufficient_scope', scope }) },
-  );
+  const detail =
+    opts.detail ??
+    (opts.anyOf ? `The Bearer token lacks a scope this request needs: one of ${scope}.` : `The Bearer token lacks the scope this request needs: ${scope}.`);
+  return new ScopeRefusal(needed, opts.anyOf ?? false, detail);
 }

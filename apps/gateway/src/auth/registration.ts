@@ -22,7 +22,7 @@ import { bearerToken } from './bearer';
 import { redeemInitialAccessToken } from './initial-access';
 import { OAuthError } from './oauth-errors';
 import { verifySoftwareStatement } from './software-statement';
-import { oauthErrorSchema, sendOAuthError } from './token-endpoint';
+import { oauthErrorSchema, oauthRequestErrors, sendOAuthError } from './token-endpoint';
 
 function sameSecret(presented: string, expected: string): boolean {
   const a = createHash('sha256').update(presented).digest();
@@ -53,6 +53,7 @@ export function registrationRoutes(ctx: AuthContext): FastifyPluginAsyncZod {
   return async (app) => {
     app.post(PATHS.register, {
       attachValidation: true,
+      errorHandler: oauthRequestErrors('invalid_client_metadata'),
       schema: {
         tags: ['oauth'],
         summary: 'Register a client (RFC 7591): open for the public scopes; a role through an initial access token or a software statement',

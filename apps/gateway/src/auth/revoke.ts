@@ -21,7 +21,7 @@ import { authenticateClient, invalidClient } from './client-auth';
 import { PATHS, field, type AuthContext, type Form } from './context';
 import { OAuthError, invalidRequest } from './oauth-errors';
 import { refreshTokenInfo, revokeGrant } from './grants/store';
-import { assertFormRequest, clientAuthContext, formBodySchema, oauthErrorSchema, sendOAuthError } from './token-endpoint';
+import { assertFormRequest, clientAuthContext, formBodySchema, oauthErrorSchema, oauthRequestErrors, sendOAuthError } from './token-endpoint';
 import { InvalidToken, verifyAccessToken } from './tokens';
 
 const looksLikeJwt = (token: string) => token.split('.').length === 3;
@@ -36,6 +36,7 @@ export function revocationRoutes(ctx: AuthContext): FastifyPluginAsyncZod {
   return async (app) => {
     app.post(PATHS.revoke, {
       attachValidation: true,
+      errorHandler: oauthRequestErrors('invalid_request'),
       schema: {
         tags: ['oauth'],
         summary: 'Revoke an access or refresh token (RFC 7009)',
@@ -117,6 +118,7 @@ export function revocationRoutes(ctx: AuthContext): FastifyPluginAsyncZod {
 
     app.post(PATHS.introspect, {
       attachValidation: true,
+      errorHandler: oauthRequestErrors('invalid_request'),
       schema: {
         tags: ['oauth'],
         summary: 'Introspect a token issued to the calling client (RFC 7662)',

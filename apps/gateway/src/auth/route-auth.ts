@@ -1,8 +1,11 @@
 /**
  * The contract between routes and the authorization layer. A route declares what it needs in
- * its options, `config: { auth: { scopes: ['read:vitals'] } }`, and never checks a token itself.
- * One onRequest hook (the auth plugin) enforces it for every route and sets `request.principal`.
- * Routes without `config.auth` are public (discovery, health, docs).
+ * its options, `config: { auth: { scopes: ['read:vitals'] } }` (every scope) or
+ * `config: { auth: { anyOf: ['read:patients', 'write:patients'] } }` (at least one), and never
+ * checks a token itself. One onRequest hook (the auth plugin) enforces it for every route and sets
+ * `request.principal`. Routes without `config.auth` are public (discovery, health, docs).
+ * What depends on the resource (a patient user and someone else's record) is decided by the
+ * domain services, which refuse through the same 403 builder (`insufficientScope`, oauth-errors.ts).
  */
 import type { Role, Scope } from '@vitalis/schemas';
 
@@ -47,10 +50,27 @@ export interface Principal {
 /** Every token id whose revocation kills this principal's token. */
 export const revocationIds = (p: Pick<Principal, 'tokenId' | 'derivedFrom'>): string[] => [p.tokenId, ...p.derivedFrom];
 
-export interface RouteAuth {
+export type RouteAuth =
   /** Every listed scope is required; `[]` means any valid token (authenticated, no scope). */
-  scopes: Scope[];
+  | { scopes: Scope[]; anyOf?: undefined }
+  /**
+   * At least one listed scope is required: a route several roles reach through different scopes
+   * (the service then decides what each may see of the resource).
+   */
+  | { anyOf: Scope[]; scopes?: undefined };
+
+/** What a request needs of a token: every scope of `all` (none: any valid token), or one of `any`. */
+export type ScopeRequirement = { all: readonly Scope[] } | { any: readonly Scope[] };
+
+export const requirementOf = (auth: RouteAuth): ScopeRequirement => (auth.anyOf ? { any: auth.anyOf } : { all: auth.scopes });
+
+/** Whether `granted` meets `need`. */
+export function meets(granted: readonly Scope[], need: ScopeRequirement): boolean {
+  return 'any' in need ? need.any.some((s) => granted.includes(s)) : need.all.every((s) => granted.includes(s));
 }
+
+/** The requirement's scopes, as named in a refusal (`scope="..."`) and in the OpenAPI. */
+export const scopesOf = (need: ScopeRequirement): readonly Scope[] => ('any' in need ? need.any : need.all);
 
 declare module 'fastify' {
   interface FastifyContextConfig {

@@ -5,7 +5,8 @@
  * grant's own checks. Every issue and every refusal is audited. Also the helpers the three OAuth
  * endpoints share (form bodies, OAuth error answers, their per-address rate limit).
  */
-import type { FastifyInstance, FastifyReply, FastifyRequest, RouteOptions } from 'fastify';
+import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest, RouteOptions } from 'fastify';
+import { HttpProblem } from '@vitalis/http';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { recordAudit } from '@vitalis/audit';
@@ -46,6 +47,20 @@ export function sendOAuthError(reply: FastifyReply, err: OAuthError): FastifyRep
     .header('cache-control', 'no-store')
     .header('pragma', 'no-cache')
     .send({ error: err.code, error_description: err.description });
+}
+
+/**
+ * A route `errorHandler` for the OAuth endpoints: what fails before their handler runs (malformed
+ * or empty JSON, a NUL character, a content type no parser takes) answers an RFC 6749 §5.2 / RFC
+ * 7591 §3.2.2 body like their own refusals (400; 413 and 415 keep their status), never a problem
+ * their response schema does not describe. Server errors go on to the problem handler.
+ */
+export function oauthRequestErrors(code: 'invalid_request' | 'invalid_client_metadata') {
+  return (err: FastifyError, _req: FastifyRequest, reply: FastifyReply) => {
+    const status = err instanceof HttpProblem ? err.status : (err.statusCode ?? 500);
+    if (status < 400 || status >= 500) throw err;
+    return sendOAuthError(reply, new OAuthError(status === 413 || status === 415 ? status : 400, code, err.message));
+  };
 }
 
 /**
@@ -113,6 +128,7 @@ export function tokenEndpoint(ctx: AuthContext): FastifyPluginAsyncZod {
     const perClient = app.rateLimiter({ name: 'oauth-token', by: 'client', max: ctx.config.OAUTH_CLIENT_RATE_LIMIT, windowSeconds: ctx.config.OAUTH_RATE_WINDOW_SECONDS });
     app.post(PATHS.token, {
       attachValidation: true,
+      errorHandler: oauthRequestErrors('invalid_request'),
       schema: {
         tags: ['oauth'],
         summary: 'Token endpoint: client_credentials, authorization_code (PKCE), refresh_token, token exchange (RFC 8693)',

@@ -262,7 +262,16 @@ ${scopeRows}
 
 ## Errors
 
-Every error is \`application/problem+json\` (RFC 9457) with \`type\` = \`${baseUrl}/errors/<kind>\`, \`title\`,
-\`status\`, \`detail\`; OAuth endpoints answer OAuth error bodies (\`error\`, \`error_description\`) as RFC 6749 requires.
+Every error is an RFC 9457 problem with \`type\` = \`${baseUrl}/errors/<kind>\`, \`title\`, \`status\`, \`detail\`
+(\`application/problem+json\`); OAuth endpoints answer OAuth error bodies (\`error\`, \`error_description\`) as RFC 6749 requires.
+
+Refusals of a protected resource, wherever they come from, have one shape (\`application/json\`):
+
+- **401** (no token, or an invalid, expired or revoked one): \`type\` \`${baseUrl}/errors/unauthorized\`, and
+  \`WWW-Authenticate: Bearer realm="vitalis", [error="invalid_token", ]resource_metadata="${baseUrl}/.well-known/oauth-protected-resource"\`;
+- **403** (the token lacks the scope, or may not touch this resource, e.g. a patient user and another patient's record):
+  \`type\` \`${baseUrl}/errors/insufficient-scope\`, \`required_scope\`, and
+  \`WWW-Authenticate: Bearer realm="vitalis", error="insufficient_scope", scope="...", resource_metadata="..."\`.
+  An operation whose OpenAPI \`security\` lists one requirement per scope needs any one of them.
 `;
 }

@@ -17,7 +17,7 @@
 import type { Pool } from '@vitalis/db';
 import type { Logger } from '@vitalis/log';
 import type { Redis } from '@vitalis/redis';
-import { cloneCursor, decodeBatch, decodeCursor, encodeCursor, isAfter, liveChannel, type AlertData, type Cursor, type LiveEvent } from '@vitalis/live';
+import { cloneCursor, decodeBatch, decodeCursor, encodeCursor, eventJson, isAfter, liveChannel, type AlertData, type Cursor, type LiveEvent } from '@vitalis/live';
 import type { VitalsObservation } from '@vitalis/schemas';
 import { latestCursor, replayPage } from './replay';
 import type { ReplayTruncated } from './resume';
@@ -112,10 +112,10 @@ type Queued = Exclude<LiveMessage, { type: 'lagged' }>;
 const idOf = (m: Queued): string | undefined => (m.type === 'replay-truncated' ? undefined : m.id);
 
 const json = new WeakMap<object, string>();
-/** Serialised once per event, shared by every subscriber. */
+/** Serialised once per event, shared by every subscriber; the same bytes from the live and the replay path (`eventJson`). */
 const jsonOf = (data: object) => {
   let s = json.get(data);
-  if (s === undefined) json.set(data, (s = JSON.stringify(data)));
+  if (s === undefined) json.set(data, (s = eventJson(data)));
   return s;
 };
 

@@ -17,11 +17,10 @@
  * A patient's partition is that of its latest row (the topic is keyed by patient).
  */
 import type { Pool } from '@vitalis/db';
-import { alertsAfter, type Cursor, type LiveEvent } from '@vitalis/live';
+import { alertsAfter, observationFromRow, STORED_INSTANT_SQL, type Cursor, type LiveEvent } from '@vitalis/live';
 import { VITAL_CODES } from '@vitalis/schemas';
-import { rowToObservation } from '../vitals/history';
 
-const AT = `to_char(effective_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"')`;
+const AT = STORED_INSTANT_SQL;
 
 /** The partial index's predicate, verbatim (migration 0010): the planner matches it textually. */
 const OFF_TIME = `(v.ingested_at - v.effective_at > interval '1 minute' OR v.effective_at - v.ingested_at > interval '1 minute')`;
@@ -169,7 +168,7 @@ export async function replayPage(pool: Pool, q: ReplayQuery): Promise<{ events: 
     offset: Number(r.kafka_offset),
     k: 0,
     patient_id: r.patient_id,
-    data: rowToObservation(r.patient_id, r),
+    data: observationFromRow(r.patient_id, r),
   }));
   if (!q.alerts) return { events, more };
 

@@ -16,9 +16,9 @@
  * Verification is the gateway's one bearer check (app.verifyBearer), so a Redis outage is a 503 here too.
  */
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { HttpProblem } from '@vitalis/http';
 import type { Scope } from '@vitalis/schemas';
 import { bearerToken } from '../auth/bearer';
+import { insufficientScope } from '../auth/oauth-errors';
 import { bearerContextOf } from '../auth/guard';
 import type { Principal } from '../auth/route-auth';
 import { parseResourceUri } from './resource-uri';
@@ -70,8 +70,8 @@ export function needOfBody(body: unknown, toolScopes: ReadonlyMap<string, Scope[
   return need;
 }
 
-export const sessionOwnedByOther = () =>
-  new HttpProblem(403, 'forbidden', 'Forbidden', 'This MCP session belongs to another subject or client; start a new session (initialize) with your own token.');
+export const sessionOwnedByOther = (scopes: readonly Scope[]) =>
+  insufficientScope(scopes, { detail: 'This MCP session belongs to another subject or client; start a new session (initialize) with your own token.' });
 
 /**
  * Verifies what the request needs through the gateway's one bearer check (`app.verifyBearer`:
@@ -84,7 +84,7 @@ export async function authenticate(app: FastifyInstance, req: FastifyRequest, ne
   if (!bearerToken(req.headers.authorization) && !need.token && binding === undefined) return undefined;
   const principal = await app.verifyBearer(req, need.scopes, { detail });
   if (binding !== undefined && !isBoundTo(binding, principal)) {
-    throw await app.bearerAuth.refuse(bearerContextOf(req, detail), 'session bound to another subject or client', sessionOwnedByOther(), principal);
+    throw await app.bearerAuth.refuse(bearerContextOf(req, detail), 'session bound to another subject or client', sessionOwnedByOther(need.scopes), principal);
   }
   return principal;
 }

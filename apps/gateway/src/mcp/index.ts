@@ -98,7 +98,7 @@ export function mcpRoutes(deps: GatewayDeps, hub: LiveSource) {
         }
         session = await registry.create();
       }
-      if (principal && !session.bind(principal)) throw sessionOwnedByOther();
+      if (principal && !session.bind(principal)) throw sessionOwnedByOther(need.scopes);
       session.lastSeen = Date.now();
       if (session.lastSeen - session.lastTouched >= 30_000) {
         session.lastTouched = session.lastSeen;

@@ -3,6 +3,9 @@
  *  - read:patients: full record (demographics, identifiers, allergies; with read:vitals also the
  *    latest vitals and NEWS2); a patient user: the same, for their own record only;
  *  - write:patients without read:patients (reception): register, update, and read demographics.
+ * The reads declare the scopes that can see anything (`anyOf`, enforced by the guard); what each
+ * sees of which record (a patient user: their own only) is the service's decision, refused with
+ * the same 403 as the guard's.
  * PUT needs If-Match (428 without, 412 on a stale version); allergy writes accept it optionally.
  * Every read and write lands in the audit trail.
  */
@@ -10,7 +13,7 @@ import { z } from 'zod';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { resourceId } from '@vitalis/schemas';
 import type { GatewayDeps } from '../deps';
-import { etag, expectedFromIfMatch } from '../records/access';
+import { etag, expectedFromIfMatch, PATIENT_READ_SCOPES } from '../records/access';
 import { callerOf, decodeKey, encodeKey, problems } from '../records/http';
 import { allergyIn, allergyOut, demographicsFrom, patientIn, patientOut, toFhirAllergy, toFhirPatient } from './fhir';
 import { getPatient, patientHistory, recordAllergy, registerPatient, removeAllergy, searchPatients, updatePatient, type PatientRecord } from './service';
@@ -31,7 +34,7 @@ export function patientRoutes(deps: GatewayDeps): FastifyPluginAsyncZod {
   const { pool } = deps;
   return async (app) => {
     app.get('/api/v1/patients', {
-      config: { auth: { scopes: [] } },
+      config: { auth: { anyOf: PATIENT_READ_SCOPES } },
       schema: {
         tags: ['patients'],
         summary: 'Search patients',
@@ -75,7 +78,7 @@ export function patientRoutes(deps: GatewayDeps): FastifyPluginAsyncZod {
     });
 
     app.get('/api/v1/patients/:id', {
-      config: { auth: { scopes: [] } },
+      config: { auth: { anyOf: PATIENT_READ_SCOPES } },
       schema: {
         tags: ['patients'], summary: 'Read a patient',
         description: 'FHIR Patient; for clinical readers also `allergies` (AllergyIntolerance[]) and, with read:vitals, `vitals` (latest values, NEWS2). Reception sees demographics only. ETag = version.',
@@ -131,9 +134,9 @@ export function patientRoutes(deps: GatewayDeps): FastifyPluginAsyncZod {
     });
 
     app.get('/api/v1/patients/:id/history', {
-      config: { auth: { scopes: [] } },
+      config: { auth: { scopes: ['read:patients'] } },
       schema: {
-        tags: ['patients'], summary: 'Event history of a patient', description: 'Every event of the patient stream, oldest first (clinical readers and the patient).',
+        tags: ['patients'], summary: 'Event history of a patient', description: 'Every event of the patient stream, oldest first (clinical readers: read:patients; not a patient user, whose SMART scopes reach the record only).',
         params: idParams,
         response: {
           200: z.object({

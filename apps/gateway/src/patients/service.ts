@@ -18,7 +18,8 @@ import { foldPatient, patientStream, type Demographics, type Identifier, type Pa
 import { reserveIdentifiers } from './identifiers';
 import { queryLatest } from '../vitals/history';
 import { vitalsDenial } from '../vitals/service';
-import { audit, auditedWrite, forbidden, metadataOf, patientView, readScope, type Caller, type PatientView } from '../records/access';
+import { insufficientScope } from '../auth/oauth-errors';
+import { audit, auditedWrite, metadataOf, PATIENT_READ_SCOPES, patientView, readScope, type Caller, type PatientView } from '../records/access';
 
 export async function loadPatient(pool: Pool, patientId: string): Promise<PatientState | null> {
   return foldPatient(await readStream(pool, patientStream(patientId)));
@@ -32,7 +33,7 @@ export interface PatientRecord {
   news2?: News2Result;
 }
 
-const clinicalDenied = () => forbidden('This token may not read this patient record.');
+const recordDenied = () => insufficientScope(PATIENT_READ_SCOPES, { anyOf: true, detail: 'This token may not read this patient record.' });
 
 async function requirePatient(pool: Pool, caller: Caller, patientId: string, action: string, scope: string): Promise<PatientState> {
   const p = await loadPatient(pool, patientId);
@@ -62,7 +63,7 @@ export async function getPatient(pool: Pool, caller: Caller, patientId: string):
   const scope = readScope(caller.principal);
   if (view === 'none') {
     await audit(pool, caller, { action: 'patient.read', outcome: 'failure', scope, resourceType: 'Patient', resourceId: patientId, detail: { reason: 'forbidden' } });
-    throw clinicalDenied();
+    throw recordDenied();
   }
   const patient = await requirePatient(pool, caller, patientId, 'patient.read', scope);
   const record: PatientRecord = { patient, view };
@@ -73,8 +74,8 @@ export async function getPatient(pool: Pool, caller: Caller, patientId: string):
 
 function assertWriter(caller: Caller, patientId: string | undefined): void {
   const p = caller.principal;
-  if (!p.scopes.includes('write:patients')) throw forbidden('Registering or updating patients needs write:patients.');
-  if (p.patientId !== undefined && patientId !== undefined && p.patientId !== patientId) throw forbidden('A patient user may only change their own record.');
+  if (!p.scopes.includes('write:patients')) throw insufficientScope(['write:patients'], { detail: 'Registering or updating patients needs write:patients.' });
+  if (p.patientId !== undefined && patientId !== undefined && p.patientId !== patientId) throw insufficientScope(['write:patients'], { detail: 'A patient user may only change their own record.' });
 }
 
 const mintId = () => `pat-${randomUUID().replace(/-/g, '').slice(0, 12)}`;
@@ -161,7 +162,7 @@ export function updatePatient(pool: Pool, caller: Caller, patientId: string, exp
  */
 function assertAllergyWriter(caller: Caller, patientId: string): void {
   assertWriter(caller, patientId);
-  if (patientView(caller.principal, patientId) !== 'clinical') throw forbidden('Recording allergies needs read:patients and write:patients.');
+  if (patientView(caller.principal, patientId) !== 'clinical') throw insufficientScope(['write:patients', 'read:patients'], { detail: 'Recording allergies needs read:patients and write:patients.' });
 }
 
 export function recordAllergy(
@@ -192,7 +193,7 @@ export async function patientHistory(pool: Pool, caller: Caller, patientId: stri
   const scope = readScope(caller.principal);
   if (!caller.principal.scopes.includes('read:patients') || patientView(caller.principal, patientId) !== 'clinical') {
     await audit(pool, caller, { action: 'patient.history', outcome: 'failure', scope, resourceType: 'Patient', resourceId: patientId, detail: { reason: 'forbidden' } });
-    throw clinicalDenied();
+    throw insufficientScope(['read:patients'], { detail: 'The event history of a patient is for clinical readers (read:patients).' });
   }
   const events = await readStream(pool, patientStream(patientId));
   if (events.length === 0) throw notFound(`Patient ${patientId} does not exist.`);
@@ -216,7 +217,7 @@ export async function searchPatients(pool: Pool, caller: Caller, q: SearchQuery)
   const p = caller.principal;
   const scope = readScope(p);
   if (p.patientId !== undefined ? !p.scopes.includes('patient/Patient.rs') : !p.scopes.includes('read:patients') && !p.scopes.includes('write:patients')) {
-    throw forbidden('Searching patients needs read:patients or write:patients (a patient user: patient/Patient.rs, for their own record).');
+    throw insufficientScope(PATIENT_READ_SCOPES, { anyOf: true, detail: 'Searching patients needs read:patients or write:patients (a patient user: patient/Patient.rs, for their own record).' });
   }
   const where: string[] = [];
   const args: unknown[] = [];

@@ -7,6 +7,7 @@ import { recordAudit } from '@vitalis/audit';
 import { withTransaction, type Pool, type PoolClient, type Queryable } from '@vitalis/db';
 import type { EventMetadata } from '@vitalis/eventstore';
 import { HttpProblem, preconditionFailed, serviceUnavailable } from '@vitalis/http';
+import type { Scope } from '@vitalis/schemas';
 import type { Principal } from '../auth/route-auth';
 
 export interface Caller {
@@ -15,7 +16,6 @@ export interface Caller {
   ip?: string | undefined;
 }
 
-export const forbidden = (detail: string) => new HttpProblem(403, 'forbidden', 'Forbidden', detail);
 export const preconditionRequired = (detail: string) => new HttpProblem(428, 'precondition-required', 'Precondition Required', detail);
 
 /**
@@ -28,6 +28,8 @@ export const preconditionRequired = (detail: string) => new HttpProblem(428, 'pr
  *  - 'none': anything else, and a patient user reading someone else's record.
  */
 export type PatientView = 'clinical' | 'demographics' | 'none';
+/** The scopes `patientView` reads: one of them is needed to see anything of a patient record. */
+export const PATIENT_READ_SCOPES: Scope[] = ['read:patients', 'write:patients', 'patient/Patient.rs'];
 export function patientView(p: Principal, patientId: string): PatientView {
   if (p.patientId !== undefined) {
     if (p.patientId !== patientId || !p.scopes.includes('patient/Patient.rs')) return 'none';

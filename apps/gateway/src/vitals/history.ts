@@ -5,33 +5,19 @@
  * with date_bin. Timestamps are rendered by PostgreSQL with microseconds, so cursors are exact.
  */
 import type { Pool } from '@vitalis/db';
-import { ECG_LEAD_II, VITAL_CODES, type VitalsObservation } from '@vitalis/schemas';
+import { observationFromRow, STORED_INSTANT_SQL, type ObservationRow } from '@vitalis/live';
+import { VITAL_CODES, type VitalsObservation } from '@vitalis/schemas';
 
 export const BUCKETS = { '1s': 1_000, '1m': 60_000, '1h': 3_600_000, '1d': 86_400_000 } as const;
 export type Bucket = keyof typeof BUCKETS;
 export const AGGS = ['avg', 'min', 'max', 'count', 'last'] as const;
 export type Agg = (typeof AGGS)[number];
 
-const AT = `to_char(effective_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"')`;
+const AT = STORED_INSTANT_SQL;
 
-interface RawRow {
-  device_id: string;
-  seq: number;
-  code: string;
-  at: string;
-  value: number | null;
-  unit: string;
-  sample_period_ms: number | null;
-  samples: number[] | null;
-}
-
-export function rowToObservation(patientId: string, r: RawRow): VitalsObservation {
-  const base = { patient_id: patientId, device_id: r.device_id, seq: r.seq, effective_at: r.at };
-  if (r.samples) {
-    return { ...base, code: ECG_LEAD_II.code, unit: ECG_LEAD_II.unit, waveform: { origin: 0, period_ms: r.sample_period_ms ?? 4, samples: r.samples } };
-  }
-  return { ...base, code: r.code, value: r.value, unit: r.unit } as VitalsObservation;
-}
+/** An append-log row as the history queries select it (the one rebuild: @vitalis/live `observationFromRow`). */
+type RawRow = ObservationRow;
+export const rowToObservation = observationFromRow;
 
 /** Where a raw page ended (the next page's cursor: the order is (effective_at, device_id, seq)). */
 export type PageEnd = Pick<RawRow, 'at' | 'device_id' | 'seq'>;

@@ -25,7 +25,8 @@ import type { Principal } from '../auth/route-auth';
 import type { GatewayDeps } from '../deps';
 import type { ReplaySummary } from '../live/hub';
 import { planResume, UnissuedPosition, type ReplayTruncated } from '../live/resume';
-import { audit, forbidden, type Caller } from '../records/access';
+import { insufficientScope } from '../auth/oauth-errors';
+import { audit, type Caller } from '../records/access';
 import { decodeCursor, encodeCursor, queryFingerprint, type Cursor } from './cursor';
 import { dataSourceOf, sandboxDenial } from '../sandbox/rule';
 import { planSyntheticResume } from '../sandbox/live';
@@ -66,7 +67,7 @@ export function vitalsDenial(p: Principal, patientIds: readonly string[], scope:
 /** The rule as a guard (403), for places that have nothing to audit (a session restored for its own subject). */
 export function assertMayAccessVitals(p: Principal, patientIds: readonly string[], scope: VitalsScope = 'read:vitals'): void {
   const denied = vitalsDenial(p, patientIds, scope);
-  if (denied) throw forbidden(denied.detail);
+  if (denied) throw insufficientScope([scope], { detail: denied.detail });
 }
 
 /** The rule with its audit: one failure row per refused patient, then 403. */
@@ -82,7 +83,7 @@ export async function requireVitalsAccess(
   await Promise.all(
     denied.patients.map((patientId) => auditVitals(pool, caller, { action: e.action, outcome: 'failure', scope, patientId, detail: { reason: denied.reason, via: e.via } })),
   );
-  throw forbidden(denied.detail);
+  throw insufficientScope([scope], { detail: denied.detail });
 }
 
 // ---------------------------------------------------------------------------------------------

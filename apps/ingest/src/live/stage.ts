@@ -3,14 +3,16 @@
  *  1. evaluate the alert rules on the batch's observations, in offset order;
  *  2. append raised/cleared alerts to the event store (idempotent; a failure fails the batch,
  *     which Kafka then redelivers: the rows are skipped as duplicates, the alerts re-evaluated);
- *  3. publish the batch (observations + alerts, with positions) on Redis pub/sub for the gateways.
+ *  3. publish the batch (observations + alerts, with positions) on Redis pub/sub for the gateways,
+ *     each observation as its stored row reads back (@vitalis/live `storedObservation`), so the
+ *     live path and the replay path carry the same event for the same id.
  * A publish failure is logged, not thrown: the data is durable, and gateways detect the hole in
  * the partition's offset range on the next message and refill their subscribers from the log.
  */
 import type { Pool } from '@vitalis/db';
 import type { Logger } from '@vitalis/log';
 import type { Redis } from '@vitalis/redis';
-import { activeAlerts, alertEventId, alertEventType, appendAlertEvent, encodeBatch, liveChannel, type AlertData, type LiveEvent } from '@vitalis/live';
+import { activeAlerts, alertEventId, alertEventType, appendAlertEvent, encodeBatch, liveChannel, storedObservation, type AlertData, type LiveEvent } from '@vitalis/live';
 import { isEcg, type VitalsObservation } from '@vitalis/schemas';
 import { AlertEngine } from './rules';
 
@@ -55,7 +57,8 @@ export function createLiveStage(opts: LiveStageOptions): LiveStage {
     }
     const events: LiveEvent[] = [];
     for (const { offset, observation: o } of batch.items) {
-      events.push({ kind: 'observation', partition: batch.partition, offset, k: 0, patient_id: o.patient_id, data: o });
+      // What the replay will read back from the row, not the observation as received: one event id, one byte sequence.
+      events.push({ kind: 'observation', partition: batch.partition, offset, k: 0, patient_id: o.patient_id, data: storedObservation(o) });
       if (opts.alerts === false || isEcg(o)) continue;
       const value = (o as { value: number }).value;
       const decisions = engine.evaluate({ patient_id: o.patient_id, code: o.code, value, at: Date.parse(o.effective_at) });

@@ -2055,7 +2055,7 @@ export interface paths {
          * Search patients
          * @description By name (substring of given + family), birthdate (YYYY-MM-DD) and identifier (`system|value` or `value`); keyset-paginated. Needs read:patients or write:patients (demographics only); a patient user finds only themselves. Reads the projection (eventually consistent).
          *
-         *     Required scopes: none (any valid token).
+         *     Required scopes: one of read:patients, write:patients, patient/Patient.rs.
          */
         get: {
             parameters: {
@@ -2195,7 +2195,7 @@ export interface paths {
          * Read a patient
          * @description FHIR Patient; for clinical readers also `allergies` (AllergyIntolerance[]) and, with read:vitals, `vitals` (latest values, NEWS2). Reception sees demographics only. ETag = version.
          *
-         *     Required scopes: none (any valid token).
+         *     Required scopes: one of read:patients, write:patients, patient/Patient.rs.
          */
         get: {
             parameters: {
@@ -2460,9 +2460,9 @@ export interface paths {
         };
         /**
          * Event history of a patient
-         * @description Every event of the patient stream, oldest first (clinical readers and the patient).
+         * @description Every event of the patient stream, oldest first (clinical readers: read:patients; not a patient user, whose SMART scopes reach the record only).
          *
-         *     Required scopes: none (any valid token).
+         *     Required scopes: read:patients.
          */
         get: {
             parameters: {
@@ -3556,13 +3556,13 @@ export interface components {
                 "application/problem+json": components["schemas"]["Problem"];
             };
         };
-        /** @description The token lacks a required scope, or a patient user asks for another patient */
+        /** @description The token lacks a required scope, or may not touch this resource (a patient user and another patient): insufficient-scope, WWW-Authenticate error="insufficient_scope" with scope and resource_metadata */
         Forbidden: {
             headers: {
                 [name: string]: unknown;
             };
             content: {
-                "application/problem+json": components["schemas"]["Problem"];
+                "application/json": components["schemas"]["Problem"];
             };
         };
         /** @description Unexpected error (logged with the request id; no internals in the body) */
@@ -3652,7 +3652,7 @@ export interface components {
                 [name: string]: unknown;
             };
             content: {
-                "application/problem+json": components["schemas"]["Problem"];
+                "application/json": components["schemas"]["Problem"];
             };
         };
         /** @description Well-formed but refused by a domain rule */

@@ -1,0 +1,154 @@
+/**
+ * One event id, one byte sequence: the one owner of "observation -> event data" for both paths
+ * of a live stream (and of the rows REST history returns).
+ *  - the replay path (and history) rebuilds an observation from its append-log row:
+ *    `observationFromRow`;
+ *  - the live path (the ingest's live stage) publishes what that row WILL read back as:
+ *    `storedObservation(o)` = `observationFromRow` of the row the log keeps for `o`, i.e. with the
+ *    append log's conversions applied in JS: the ECG `origin` folded into the samples at 0.1 µV
+ *    (the log stores absolute potentials, origin 0: `foldedSamples`, which the ingest stores too,
+ *    and which a `real` column holds exactly), the period as a `real` reads it back (`float4`:
+ *    PostgreSQL's shortest float4 decimal), and the effective time as a timestamptz reads it back,
+ *    in UTC with microseconds (`storedInstant`).
+ * So an observation carries the same data whichever path delivered it; `eventJson` then gives it
+ * one serialisation (an alert read back from jsonb has its keys in another order than live).
+ * test/integration/live/one-event-one-bytes.test.ts compares the bytes of both paths, and
+ * test/integration/live/stored-form.test.ts the conversions against PostgreSQL itself.
+ */
+import { ECG_LEAD_II, isEcg, type VitalsObservation } from '@vitalis/schemas';
+
+/** The columns of a `vitals_observations` row an observation is rebuilt from (`at`: `storedInstant` form). */
+export interface ObservationRow {
+  device_id: string;
+  seq: number;
+  code: string;
+  at: string;
+  value: number | null;
+  unit: string;
+  sample_period_ms: number | null;
+  /** Absolute potentials (origin already added). */
+  samples: number[] | null;
+}
+
+/** Stored row -> observation (replay and history). A stored waveform has origin 0. */
+export function observationFromRow(patientId: string, r: ObservationRow): VitalsObservation {
+  const base = { patient_id: patientId, device_id: r.device_id, seq: r.seq, effective_at: r.at };
+  if (r.samples) {
+    return { ...base, code: ECG_LEAD_II.code, unit: ECG_LEAD_II.unit, waveform: { origin: 0, period_ms: r.sample_period_ms ?? 4, samples: r.samples } };
+  }
+  return { ...base, code: r.code, value: r.value, unit: r.unit } as VitalsObservation;
+}
+
+/** The append log stores ECG potentials in steps of 0.1 µV (finer than ECG front ends resolve). */
+export const SAMPLE_STEPS_PER_MV = 10_000;
+
+/**
+ * The absolute potentials the append log stores for a waveform: origin + sample, at 0.1 µV. At that
+ * resolution a potential within the schema's range (|origin + sample| <= 20 mV) has at most six
+ * significant digits, so the `real` column holds it and reads it back unchanged (see `float4`): the
+ * live path publishes exactly what the replay will read, at no cost per sample.
+ */
+export const foldedSamples = (w: { origin: number; samples: number[] }): number[] =>
+  w.samples.map((s) => Math.round((s + w.origin) * SAMPLE_STEPS_PER_MV) / SAMPLE_STEPS_PER_MV || 0); // || 0: no -0
+
+/** Incoming observation -> the observation its stored row reads back as (what the live path publishes). */
+export function storedObservation(o: VitalsObservation): VitalsObservation {
+  const ecg = isEcg(o) ? o.waveform : undefined;
+  return observationFromRow(o.patient_id, {
+    device_id: o.device_id,
+    seq: o.seq,
+    code: o.code,
+    at: storedInstant(o.effective_at),
+    value: ecg ? null : (o as { value: number }).value,
+    unit: o.unit,
+    sample_period_ms: ecg ? float4(ecg.period_ms) : null,
+    samples: ecg ? foldedSamples(ecg) : null, // float4 of a folded sample is itself (see foldedSamples)
+  });
+}
+
+/**
+ * A number as a `real` column reads it back: rounded to float4, printed by PostgreSQL as the
+ * shortest decimal that rounds to the same float4 (PostgreSQL 12+), parsed by node-postgres.
+ */
+export function float4(x: number): number {
+  const v = Math.fround(x);
+  if (v === 0 || !Number.isFinite(v)) return v;
+  // A decimal of at most 6 significant digits is the shortest one of its float4 (FLT_DIG = 6:
+  // no two such decimals share a float4), so it reads back unchanged. The common case for device
+  // data; sums (origin + sample) and long decimals take the exact path below.
+  if (significantDigits(x) <= 6) return x;
+  // Shorter than six digits would have been found above. Per length, the p-digit decimal nearest
+  // to v (ties to even, as PostgreSQL's Ryu printer), else its neighbours (the interval of a power
+  // of two is narrower below it); the first that rounds back to v is PostgreSQL's answer.
+  for (let p = 6; p <= 9; p++) {
+    for (const d of nearestDecimals(v, p)) if (Math.fround(d) === v) return d;
+  }
+  return v; // not reached: nine digits always identify a float4
+}
+
+/** The p-significant-digit decimal nearest to v (ties to even), then the one above and the one below it. */
+function nearestDecimals(v: number, p: number): number[] {
+  const [mantissa, exponent] = v.toExponential(100).split('e') as [string, string]; // exact for a float4
+  const sign = mantissa.startsWith('-') ? '-' : '';
+  const digits = mantissa.replace('-', '').replace('.', '');
+  let kept = BigInt(digits.slice(0, p));
+  const rest = digits.slice(p);
+  const beyondHalf = /[1-9]/.test(rest.slice(1));
+  if (rest[0]! > '5' || (rest[0] === '5' && (beyondHalf || kept % 2n === 1n))) kept += 1n;
+  const scale = Number(exponent) - (p - 1);
+  return [kept, kept + 1n, kept - 1n].map((k) => Number(`${sign}${k}e${scale}`));
+}
+
+/** Significant digits of a number's shortest decimal (JS `String`), leading and trailing zeros aside. */
+function significantDigits(x: number): number {
+  const s = String(x);
+  const e = s.indexOf('e');
+  const digits = (e < 0 ? s : s.slice(0, e)).replace('-', '').replace('.', '');
+  let start = 0;
+  let end = digits.length;
+  while (start < end && digits[start] === '0') start++;
+  while (end > start && digits[end - 1] === '0') end--;
+  return end - start;
+}
+
+/** The SQL that reads a row's effective time in the `storedInstant` form (replay and history select it as `at`). */
+export const STORED_INSTANT_SQL = `to_char(effective_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"')`;
+
+const UTC_MICROS = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(?:\.(\d{1,6}))?Z$/;
+const ISO = /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2})(?::(\d{2})(?:\.(\d+))?)?(Z|z|[+-]\d{2}(?::?\d{2})?)$/;
+
+/**
+ * An ISO 8601 date-time as a timestamptz column reads it back through
+ * `to_char(effective_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"')`: in UTC, with
+ * exactly six fractional digits (PostgreSQL rounds finer fractions to the microsecond: rint).
+ */
+export function storedInstant(iso: string): string {
+  // Fast path, the common case (toISOString and most devices): UTC, whole-second fields in range,
+  // at most microseconds. PostgreSQL reads it back as written, padded to six fractional digits.
+  const utc = UTC_MICROS.exec(iso);
+  if (utc && iso.slice(11, 13) < '24' && iso.slice(17, 19) < '60') return `${iso.slice(0, 19)}.${(utc[1] ?? '').padEnd(6, '0')}Z`;
+  const m = ISO.exec(iso);
+  if (!m) return iso; // the schema admits nothing else; never throw on the live path
+  const [, y, mo, d, h, mi, s = '0', frac = '', zone] = m;
+  let micros = 0;
+  if (frac.length > 0) micros = frac.length <= 6 ? Number(frac.padEnd(6, '0')) : roundHalfEven(Number(`0.${frac}`) * 1e6);
+  let offsetMinutes = 0;
+  if (zone !== 'Z' && zone !== 'z') {
+    const sign = zone!.startsWith('-') ? -1 : 1;
+    const digits = zone!.slice(1).replace(':', '');
+    offsetMinutes = sign * (Number(digits.slice(0, 2)) * 60 + Number(digits.slice(2, 4) || '0'));
+  }
+  const t = new Date(0);
+  t.setUTCFullYear(Number(y), Number(mo) - 1, Number(d)); // not Date.UTC: it maps years 0-99 to 1900-1999
+  t.setUTCHours(Number(h), Number(mi), Number(s), 0); // 24:00 and a leap second roll over, as in PostgreSQL
+  let ms = t.getTime() - offsetMinutes * 60_000;
+  ms += Math.floor(micros / 1_000_000) * 1000;
+  micros %= 1_000_000;
+  return `${new Date(ms).toISOString().slice(0, 19)}.${String(micros).padStart(6, '0')}Z`;
+}
+
+/** C `rint` in the default rounding mode: to the nearest integer, ties to even. */
+function roundHalfEven(x: number): number {
+  const r = Math.round(x);
+  return Math.abs(x - Math.trunc(x)) === 0.5 && r % 2 !== 0 ? r - 1 : r;
+}
