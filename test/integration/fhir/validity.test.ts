@@ -182,7 +182,7 @@ describe('every resource Vitalis returns is valid FHIR R4', () => {
     // --- the inventory
     const all = responses.flatMap((r) => resourcesIn(r.body).map((x) => ({ ...x, where: r.where })));
     const types = new Set(all.map((x) => x.resource.resourceType));
-    for (const t of ['Patient', 'AllergyIntolerance', 'Bundle', 'Observation', 'Slot', 'Appointment', 'Flag', 'Practitioner']) expect(types, `the inventory covers ${t}`).toContain(t);
+    for (const t of ['Patient', 'AllergyIntolerance', 'Bundle', 'Observation', 'Slot', 'Schedule', 'Appointment', 'Flag', 'Practitioner']) expect(types, `the inventory covers ${t}`).toContain(t);
 
     const problems: string[] = [...pagingProblems];
     const report = (where: string, path: string, issues: FhirIssue[]) => {

@@ -36,15 +36,35 @@ export const patientOut = z.looseObject({
   meta: z.object({ versionId: z.string(), lastUpdated: z.string() }),
 });
 
+/**
+ * GET /api/v1/patients/{id} (application/json): the record as an envelope of FHIR resources, since
+ * a FHIR Patient has no `allergies` or `vitals`. The same keys as the MCP get_patient result
+ * (`patient`, `latest_vitals`, `news2` there; `vitals.latest`, `vitals.news2` here).
+ */
+export const latestVitalOut = z.object({ code: z.string(), display: z.string(), value: z.number(), unit: z.string(), effective_at: z.string() });
+export const patientRecordOut = z.object({
+  patient: patientOut.describe('FHIR R4 Patient'),
+  allergies: z.array(allergyOut).optional().describe('FHIR R4 AllergyIntolerance resources: clinical readers (read:patients, or the patient) only'),
+  vitals: z.object({
+    latest: z.array(latestVitalOut).describe('The latest value per numeric vital sign'),
+    news2: z.looseObject({ score: z.number(), risk: z.string() }).describe('NEWS2 computed from them'),
+  }).optional().describe('Clinical readers holding read:vitals only'),
+});
+
+/** A recorded allergy is active until removed (removal deletes it): clinicalStatus is required by ait-1. */
+const ALLERGY_ACTIVE = { coding: [{ system: 'http://terminology.hl7.org/CodeSystem/allergyintolerance-clinical', code: 'active', display: 'Active' }] };
+
 export function toFhirAllergy(patientId: string, a: Allergy) {
   return {
     resourceType: 'AllergyIntolerance' as const,
     id: a.id,
+    clinicalStatus: ALLERGY_ACTIVE,
     patient: { reference: `Patient/${patientId}` },
     code: { text: a.substance },
     criticality: a.criticality,
     recordedDate: a.recordedAt,
-    ...(a.reaction ? { reaction: [{ description: a.reaction }] } : {}),
+    // R4: a reaction has at least one manifestation; Vitalis keeps a free-text description only
+    ...(a.reaction ? { reaction: [{ manifestation: [{ text: a.reaction }], description: a.reaction }] } : {}),
   };
 }
 
