@@ -94,14 +94,21 @@ const SCRIPT = String.raw`
     var to = new Date(p[0], p[1] - 1, p[2] + 1);
     return { from: from.toISOString(), to: to.toISOString() };
   }
-  /** REST: a Bundle of FHIR Slot (+ Appointment); MCP tool: { slots: [{ slot_id, clinician_id, … }] }. */
+  /**
+   * REST: a Bundle of FHIR Slot (+ Appointment), with the Schedules they belong to (search mode
+   * include; a Schedule's actor is the clinician's Practitioner); MCP tool: { slots: [{ slot_id,
+   * clinician_id, … }] }.
+   */
   function slotsOf(body) {
     if (!body) return [];
     var list = body.entry ? body.entry.map(function (e) { return e.resource; }) : (body.slots || (Array.isArray(body) ? body : []));
+    var practitionerOf = {};
+    list.forEach(function (r) { if (r.resourceType === 'Schedule') practitionerOf['Schedule/' + r.id] = r.actor && r.actor[0] && r.actor[0].reference; });
     return list.filter(function (r) { return (!r.resourceType || r.resourceType === 'Slot') && r.status === 'free'; }).map(function (r) {
+      var schedule = (r.schedule && r.schedule.reference) || '';
       return {
         id: r.id || r.slot_id, start: r.start, end: r.end, status: r.status,
-        clinician: r.clinician_id || (r.schedule && r.schedule.reference || '').replace('Practitioner/', ''),
+        clinician: r.clinician_id || (practitionerOf[schedule] || schedule).replace(/^(Practitioner|Schedule)\//, ''),
       };
     });
   }

@@ -376,8 +376,9 @@ ${TILE_ALARM_SCRIPT}  var ALARM_TEXT = { none: '', warn: 'Warning', crit: 'Alarm
     V.$('#patient-label').textContent = 'Patient ' + patient;
     // The name is a courtesy: a monitor token may hold read:vitals only (then no refused request).
     if (V.mayUse(['read:patients', 'write:patients'])) V.op('get_patient', { patient_id: patient }, { path: '/api/v1/patients/' + encodeURIComponent(patient) }).then(function (p) {
-      // REST: FHIR Patient (name[0].given/family); MCP tool: { patient: { name: 'Given Family' } }
-      var n = p && p.patient ? p.patient.name : p && p.name && p.name[0] && ((p.name[0].given || []).join(' ') + ' ' + p.name[0].family);
+      // REST: { patient: FHIR Patient (name[0].given/family) }; MCP tool: { patient: { name: 'Given Family' } }
+      var r = p && p.patient;
+      var n = r && (typeof r.name === 'string' ? r.name : r.name && r.name[0] && ((r.name[0].given || []).join(' ') + ' ' + r.name[0].family));
       if (n) V.$('#patient-label').textContent = n.trim() + ' · ' + patient;
     }, function () { /* demographics are optional here: the token may hold read:vitals only */ });
     V.op('get_latest_vitals', { patient_id: patient }, { path: '/api/v1/vitals/latest?patient=' + encodeURIComponent(patient) }).then(function (body) {

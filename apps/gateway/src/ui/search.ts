@@ -84,23 +84,27 @@ const SCRIPT = String.raw`
   var VITAL_NAMES = ${scriptData(VITAL_NAMES)};
 
   /**
-   * One view model from either transport. REST: FHIR Patient (+ allergies as AllergyIntolerance,
-   * vitals { latest, news2 }). MCP tools: flat { id, name, birth_date, identifiers, allergies:
-   * [{ substance, criticality, reaction }] }, get_patient wrapping it as { view, patient,
-   * latest_vitals, news2 }. "allergies" stays undefined when the caller may not see them.
+   * One view model from either transport. REST: the record { patient: FHIR Patient, allergies:
+   * [AllergyIntolerance], vitals: { latest, news2 } }, or a bare FHIR Patient (search results).
+   * MCP tools: flat { id, name, birth_date, identifiers, allergies: [{ substance, criticality,
+   * reaction }] }, get_patient wrapping it as { view, patient, latest_vitals, news2 }.
+   * "allergies" stays undefined when the caller may not see them.
    */
   function model(x) {
     if (!x) return null;
-    if (x.resourceType === 'Patient') {
-      var n = (x.name && x.name[0]) || {};
+    var env = x.patient && x.patient.resourceType === 'Patient' ? x : null;
+    var r = env ? env.patient : x;
+    if (r.resourceType === 'Patient') {
+      var n = (r.name && r.name[0]) || {};
+      var vitals = env && env.vitals;
       return {
-        id: x.id, name: ((n.given || []).join(' ') + ' ' + (n.family || '')).trim() || x.id, birthDate: x.birthDate || null, gender: x.gender || null,
-        identifiers: x.identifier || [], telecom: x.telecom || [],
-        allergies: x.allergies === undefined ? undefined : x.allergies.map(function (a) {
+        id: r.id, name: ((n.given || []).join(' ') + ' ' + (n.family || '')).trim() || r.id, birthDate: r.birthDate || null, gender: r.gender || null,
+        identifiers: r.identifier || [], telecom: r.telecom || [],
+        allergies: !env || env.allergies === undefined ? undefined : env.allergies.map(function (a) {
           return { substance: a.code && a.code.text, criticality: a.criticality, reaction: a.reaction && a.reaction[0] && a.reaction[0].description };
         }),
-        latest: (x.vitals && x.vitals.latest) || [], news2: x.vitals && x.vitals.news2,
-        version: x.meta && x.meta.versionId, updated: x.meta && x.meta.lastUpdated,
+        latest: (vitals && vitals.latest) || [], news2: vitals && vitals.news2,
+        version: r.meta && r.meta.versionId, updated: r.meta && r.meta.lastUpdated,
       };
     }
     var p = x.patient || x;
@@ -131,6 +135,9 @@ const SCRIPT = String.raw`
     return list.map(model);
   }
 
+  /** A FHIR Bundle pages with link relation next. */
+  function hasNext(body) { return !!(body.link && body.link.some(function (l) { return l.relation === 'next'; })); }
+
   function showResults(body, name) {
     var list = patientsOf(body);
     var ul = V.$('#results');
@@ -143,7 +150,7 @@ const SCRIPT = String.raw`
       b.addEventListener('click', function () { open(p.id); });
       ul.append(V.el('li', {}, [b]));
     });
-    V.$('#result-count').textContent = list.length === 0 ? 'No patient matches' + (name ? ' "' + name + '"' : '') + '.' : list.length + (list.length === 1 ? ' patient found.' : ' patients found.') + (body && (body.next || body.next_cursor) ? ' More match: refine the name.' : '');
+    V.$('#result-count').textContent = list.length === 0 ? 'No patient matches' + (name ? ' "' + name + '"' : '') + '.' : list.length + (list.length === 1 ? ' patient found.' : ' patients found.') + (body && (hasNext(body) || body.next_cursor) ? ' More match: refine the name.' : '');
     return list;
   }
 
