@@ -112,24 +112,24 @@ func (p *Patient) UnmarshalJSON(b []byte) error {
 }
 
 // PatientRecord is GET /api/v1/patients/{id}: FHIR resources side by side (0.2.0; before, the
-// Patient itself carried "allergies" and "vitals"). Allergies (FHIR AllergyIntolerance, kept raw)
-// for clinical readers; Vitals (latest values and NEWS2) when they also hold read:vitals.
+// Patient itself carried "allergies" and "vitals"), the same envelope as the MCP tool get_patient.
+// Allergies (FHIR AllergyIntolerance, kept raw) for clinical readers; LatestVitals and News2 when
+// they also hold read:vitals.
 type PatientRecord struct {
-	Patient   Patient          `json:"patient"`
-	Allergies []map[string]any `json:"allergies,omitempty"`
-	Vitals    *PatientVitals   `json:"vitals,omitempty"`
+	View         string           `json:"view"`
+	Patient      Patient          `json:"patient"`
+	Allergies    []map[string]any `json:"allergies,omitempty"`
+	LatestVitals []LatestVital    `json:"latest_vitals,omitempty"`
+	News2        map[string]any   `json:"news2,omitempty"`
 }
 
-// PatientVitals are the latest numeric vitals of a patient and the NEWS2 score computed from them.
-type PatientVitals struct {
-	Latest []struct {
-		Code        string  `json:"code"`
-		Display     string  `json:"display"`
-		Value       float64 `json:"value"`
-		Unit        string  `json:"unit"`
-		EffectiveAt string  `json:"effective_at"`
-	} `json:"latest"`
-	News2 map[string]any `json:"news2"`
+// LatestVital is the latest value of one numeric vital sign.
+type LatestVital struct {
+	Code        string  `json:"code"`
+	Display     string  `json:"display"`
+	Value       float64 `json:"value"`
+	Unit        string  `json:"unit"`
+	EffectiveAt string  `json:"effective_at"`
 }
 
 // Appointment is a FHIR R4 Appointment (booked or cancelled).

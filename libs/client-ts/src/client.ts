@@ -41,12 +41,15 @@ export interface LatestVital {
 }
 /**
  * GET /api/v1/patients/{id}: FHIR resources side by side (0.2.0; before, the Patient itself carried
- * `allergies` and `vitals`). `allergies` for clinical readers, `vitals` when they also hold read:vitals.
+ * `allergies` and `vitals`), the same envelope as the MCP tool get_patient. `allergies` for clinical
+ * readers, `latest_vitals` and `news2` when they also hold read:vitals.
  */
 export interface PatientRecord {
+  view: 'clinical' | 'demographics';
   patient: Patient;
   allergies?: AllergyIntolerance[];
-  vitals?: { latest: LatestVital[]; news2: { score: number; risk: string; [field: string]: unknown } };
+  latest_vitals?: LatestVital[];
+  news2?: { score: number; risk: string; [field: string]: unknown };
 }
 export interface Slot {
   resourceType: 'Slot';
@@ -177,7 +180,7 @@ export class VitalisClient {
   readonly patients = {
     /** `name`, `birthdate`, `identifier` (`system|value`), `cursor`. */
     search: (query: Record<string, string | number | undefined> = {}) => this.call<Bundle<Patient>>('GET', ROUTES.patients, { query }),
-    /** The record `{ patient, allergies?, vitals? }` (what the caller may see). */
+    /** The record `{ view, patient, allergies?, latest_vitals?, news2? }` (what the caller may see). */
     get: (id: string) => this.call<PatientRecord>('GET', ROUTES.patient, { path: { id } }),
     /** The bare FHIR Patient (`Accept: application/fhir+json`). */
     getResource: (id: string) => this.call<Patient>('GET', ROUTES.patient, { path: { id }, headers: { accept: 'application/fhir+json' } }),

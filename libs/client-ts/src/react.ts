@@ -52,7 +52,7 @@ export function useResource<T>(key: string | null, load: (client: VitalisClient)
   return { data: current ? state.data : undefined, error: current ? state.error : undefined, loading: key !== null && (!current || state.loading), reload };
 }
 
-/** The record { patient, allergies?, vitals? } (0.2.0). */
+/** The record { view, patient, allergies?, latest_vitals?, news2? } (0.2.0). */
 export function usePatient(id: string | null | undefined): Resource<PatientRecord> {
   return useResource(id ? `patient:${id}` : null, (c) => c.patients.get(id!));
 }

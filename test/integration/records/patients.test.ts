@@ -46,12 +46,14 @@ describe('patients', () => {
     expect(read.status).toBe(200);
     expect(read.headers.get('etag')).toBe('"1"');
     // the envelope (0.2.0): FHIR resources side by side, the Patient never extended
-    const p = (await read.json()) as { patient: Record<string, unknown>; allergies: unknown[]; vitals: unknown };
+    const p = (await read.json()) as { view: string; patient: Record<string, unknown>; allergies: unknown[]; latest_vitals: unknown[]; news2: unknown };
+    expect(p.view).toBe('clinical');
     expect(p.patient).toMatchObject({ resourceType: 'Patient', id: body.id, birthDate: '1980-02-03', gender: 'female', name: [{ family, given: ['Ada'] }] });
     expect(p.patient).not.toHaveProperty('allergies');
     expect(p.patient).not.toHaveProperty('vitals');
     expect(p.allergies).toEqual([]);
-    expect(p.vitals).toMatchObject({ news2: { complete: false } });
+    expect(p.latest_vitals).toEqual([]);
+    expect(p.news2).toMatchObject({ complete: false });
     // Accept: application/fhir+json: the bare Patient, what search Bundle fullUrls resolve to
     const bare = await api(`/patients/${body.id}`, { headers: { ...nurse, accept: 'application/fhir+json' } });
     expect(bare.headers.get('content-type')).toMatch(/^application\/fhir\+json/);
@@ -103,7 +105,8 @@ describe('patients', () => {
 
     const demo = (await (await api(`/patients/${id}`, { headers: reception })).json()) as { patient: Record<string, unknown> };
     expect(demo.patient.resourceType).toBe('Patient');
-    expect(Object.keys(demo)).toEqual(['patient']); // no allergies, no vitals
+    expect(Object.keys(demo).sort()).toEqual(['patient', 'view']); // no allergies, no vitals
+    expect(demo).toMatchObject({ view: 'demographics' });
     expect(demo.patient).not.toHaveProperty('allergies');
     expect(demo.patient).not.toHaveProperty('vitals');
     expect((await api(`/patients/${id}/history`, { headers: reception })).status).toBe(403);

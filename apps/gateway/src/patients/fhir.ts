@@ -38,17 +38,18 @@ export const patientOut = z.looseObject({
 
 /**
  * GET /api/v1/patients/{id} (application/json): the record as an envelope of FHIR resources, since
- * a FHIR Patient has no `allergies` or `vitals`. The same keys as the MCP get_patient result
- * (`patient`, `latest_vitals`, `news2` there; `vitals.latest`, `vitals.news2` here).
+ * a FHIR Patient has no `allergies` or `vitals`. One envelope for REST and MCP get_patient:
+ * `{ view, patient, allergies?, latest_vitals?, news2? }` (REST: FHIR Patient and
+ * AllergyIntolerance; MCP: their flat, agent-friendly forms), `latest_vitals`/`news2` as on the
+ * triage board.
  */
 export const latestVitalOut = z.object({ code: z.string(), display: z.string(), value: z.number(), unit: z.string(), effective_at: z.string() });
 export const patientRecordOut = z.object({
+  view: z.enum(['clinical', 'demographics']).describe('What this caller may see: `demographics` (reception: the Patient only) or `clinical`'),
   patient: patientOut.describe('FHIR R4 Patient'),
   allergies: z.array(allergyOut).optional().describe('FHIR R4 AllergyIntolerance resources: clinical readers (read:patients, or the patient) only'),
-  vitals: z.object({
-    latest: z.array(latestVitalOut).describe('The latest value per numeric vital sign'),
-    news2: z.looseObject({ score: z.number(), risk: z.string() }).describe('NEWS2 computed from them'),
-  }).optional().describe('Clinical readers holding read:vitals only'),
+  latest_vitals: z.array(latestVitalOut).optional().describe('The latest value per numeric vital sign: clinical readers holding read:vitals only'),
+  news2: z.looseObject({ score: z.number(), risk: z.string() }).optional().describe('NEWS2 computed from latest_vitals'),
 });
 
 /** A recorded allergy is active until removed (removal deletes it): clinicalStatus is required by ait-1. */

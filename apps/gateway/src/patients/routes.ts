@@ -20,14 +20,15 @@ const ifMatch = z.object({ 'if-match': z.string().max(100).optional() });
 
 const FHIR_JSON = 'application/fhir+json';
 
-/** The envelope { patient, allergies?, vitals? }: FHIR resources side by side, none extended. */
+/** The envelope { view, patient, allergies?, latest_vitals?, news2? }: FHIR resources side by side, none extended. */
 function recordOut(r: PatientRecord): z.infer<typeof patientRecordOut> {
   const patient = toFhirPatient(r.patient);
-  if (r.view !== 'clinical') return { patient };
+  if (r.view !== 'clinical') return { view: 'demographics', patient };
   return {
+    view: 'clinical',
     patient,
     allergies: r.patient.allergies.map((a) => toFhirAllergy(r.patient.id, a)),
-    ...(r.news2 ? { vitals: { latest: r.latestVitals ?? [], news2: r.news2 as unknown as { score: number; risk: string } } } : {}),
+    ...(r.news2 ? { latest_vitals: r.latestVitals ?? [], news2: r.news2 as unknown as { score: number; risk: string } } : {}),
   };
 }
 
@@ -83,7 +84,7 @@ export function patientRoutes(deps: GatewayDeps): FastifyPluginAsyncZod {
       config: { auth: { scopes: [] } },
       schema: {
         tags: ['patients'], summary: 'Read a patient',
-        description: 'The record as an envelope `{ patient, allergies?, vitals? }`: `patient` a FHIR R4 Patient; for clinical readers also `allergies` (FHIR AllergyIntolerance[]) and, with read:vitals, `vitals` (`latest` values, `news2`). Reception sees `patient` only. With `Accept: application/fhir+json` the bare FHIR Patient (what Bundle fullUrls resolve to). ETag = version. (In 0.1.0 the Patient itself carried `allergies` and `vitals`: see the 0.2.0 release notes.)',
+        description: 'The record as an envelope `{ view, patient, allergies?, latest_vitals?, news2? }` (the same envelope as the MCP tool get_patient): `patient` a FHIR R4 Patient; for clinical readers also `allergies` (FHIR AllergyIntolerance[]) and, with read:vitals, `latest_vitals` and `news2`. Reception sees `patient` only (view `demographics`). With `Accept: application/fhir+json` the bare FHIR Patient (what Bundle fullUrls resolve to). ETag = version. (In 0.1.0 the Patient itself carried `allergies` and `vitals`: see the 0.2.0 release notes.)',
         params: idParams,
         response: { 200: z.union([patientRecordOut, patientOut]), ...problems(401, 403, 404) },
       },

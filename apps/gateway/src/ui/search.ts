@@ -84,35 +84,35 @@ const SCRIPT = String.raw`
   var VITAL_NAMES = ${scriptData(VITAL_NAMES)};
 
   /**
-   * One view model from either transport. REST: the record { patient: FHIR Patient, allergies:
-   * [AllergyIntolerance], vitals: { latest, news2 } }, or a bare FHIR Patient (search results).
-   * MCP tools: flat { id, name, birth_date, identifiers, allergies: [{ substance, criticality,
-   * reaction }] }, get_patient wrapping it as { view, patient, latest_vitals, news2 }.
-   * "allergies" stays undefined when the caller may not see them.
+   * One view model from either transport. The record envelope is the same on both, { view,
+   * patient, allergies, latest_vitals, news2 }: REST with a FHIR Patient and AllergyIntolerance
+   * resources, MCP get_patient with flat { id, name, birth_date, identifiers } and allergies
+   * [{ substance, criticality, reaction }]. Search results: bare FHIR Patients (REST) or flat
+   * patients carrying their allergies (MCP). "allergies" stays undefined when the caller may not
+   * see them.
    */
   function model(x) {
     if (!x) return null;
-    var env = x.patient && x.patient.resourceType === 'Patient' ? x : null;
+    var env = x.patient ? x : null;
     var r = env ? env.patient : x;
+    var allergies = env ? env.allergies : r.allergies;
     if (r.resourceType === 'Patient') {
       var n = (r.name && r.name[0]) || {};
-      var vitals = env && env.vitals;
       return {
         id: r.id, name: ((n.given || []).join(' ') + ' ' + (n.family || '')).trim() || r.id, birthDate: r.birthDate || null, gender: r.gender || null,
         identifiers: r.identifier || [], telecom: r.telecom || [],
-        allergies: !env || env.allergies === undefined ? undefined : env.allergies.map(function (a) {
+        allergies: allergies === undefined ? undefined : allergies.map(function (a) {
           return { substance: a.code && a.code.text, criticality: a.criticality, reaction: a.reaction && a.reaction[0] && a.reaction[0].description };
         }),
-        latest: (vitals && vitals.latest) || [], news2: vitals && vitals.news2,
+        latest: (env && env.latest_vitals) || [], news2: env && env.news2,
         version: r.meta && r.meta.versionId, updated: r.meta && r.meta.lastUpdated,
       };
     }
-    var p = x.patient || x;
     return {
-      id: p.id, name: p.name || p.id, birthDate: p.birth_date || null, gender: p.gender || null,
-      identifiers: p.identifiers || [], telecom: p.telecom || [],
-      allergies: p.allergies === undefined ? undefined : p.allergies.map(function (a) { return { substance: a.substance, criticality: a.criticality, reaction: a.reaction }; }),
-      latest: x.latest_vitals || [], news2: x.news2, version: p.version, updated: null,
+      id: r.id, name: r.name || r.id, birthDate: r.birth_date || null, gender: r.gender || null,
+      identifiers: r.identifiers || [], telecom: r.telecom || [],
+      allergies: allergies === undefined ? undefined : allergies.map(function (a) { return { substance: a.substance, criticality: a.criticality, reaction: a.reaction }; }),
+      latest: (env && env.latest_vitals) || [], news2: env && env.news2, version: r.version, updated: null,
     };
   }
   function age(birth) {

@@ -116,12 +116,15 @@ class Patient(Model):
 
 class PatientRecord(Model):
     """``GET /api/v1/patients/{id}``: FHIR resources side by side (0.2.0; before, the Patient itself
-    carried ``allergies`` and ``vitals``). ``allergies`` (AllergyIntolerance resources) for clinical
-    readers; ``vitals`` (``latest``, ``news2``) when they also hold read:vitals."""
+    carried ``allergies`` and ``vitals``), the same envelope as the MCP tool get_patient.
+    ``allergies`` (AllergyIntolerance resources) for clinical readers; ``latest_vitals`` and
+    ``news2`` when they also hold read:vitals."""
 
+    view: Literal["clinical", "demographics"]
     patient: Patient
     allergies: Optional[list[dict[str, Any]]] = None
-    vitals: Optional[dict[str, Any]] = None
+    latest_vitals: Optional[list[dict[str, Any]]] = None
+    news2: Optional[dict[str, Any]] = None
 
 
 class Slot(Model):

@@ -81,7 +81,7 @@ OPERATIONS: dict[str, Operation] = {op.name: op for op in [
               _obj({"name": {"type": "string"}, "birthdate": {"type": "string", "format": "date"}, "identifier": {"type": "string", "description": "system|value"},
                     "limit": {"type": "integer", "minimum": 1}, "cursor": {"type": "string"}}, []),
               "read:patients", m.Bundle),
-    Operation("get_patient", "GET", "/api/v1/patients/{id}", "A patient's record: {patient (FHIR Patient), allergies (FHIR AllergyIntolerance, clinical readers), vitals (latest values and NEWS2, with read:vitals)}.",
+    Operation("get_patient", "GET", "/api/v1/patients/{id}", "A patient's record: {view, patient (FHIR Patient), allergies (FHIR AllergyIntolerance, clinical readers), latest_vitals and news2 (with read:vitals)}.",
               _obj({"id": _patient_id}, ["id"]), "read:patients", m.PatientRecord, path_params=("id",)),
     Operation("register_patient", "POST", "/api/v1/patients", "Register a patient: a FHIR Patient (name, birthDate, gender, identifier, telecom); the id is minted.",
               {"type": "object", "properties": {"resourceType": {"const": "Patient"}, "name": {"type": "array", "items": {"type": "object"}, "minItems": 1},

@@ -2118,7 +2118,7 @@ export interface paths {
         };
         /**
          * Read a patient
-         * @description The record as an envelope `{ patient, allergies?, vitals? }`: `patient` a FHIR R4 Patient; for clinical readers also `allergies` (FHIR AllergyIntolerance[]) and, with read:vitals, `vitals` (`latest` values, `news2`). Reception sees `patient` only. With `Accept: application/fhir+json` the bare FHIR Patient (what Bundle fullUrls resolve to). ETag = version. (In 0.1.0 the Patient itself carried `allergies` and `vitals`: see the 0.2.0 release notes.)
+         * @description The record as an envelope `{ view, patient, allergies?, latest_vitals?, news2? }` (the same envelope as the MCP tool get_patient): `patient` a FHIR R4 Patient; for clinical readers also `allergies` (FHIR AllergyIntolerance[]) and, with read:vitals, `latest_vitals` and `news2`. Reception sees `patient` only (view `demographics`). With `Accept: application/fhir+json` the bare FHIR Patient (what Bundle fullUrls resolve to). ETag = version. (In 0.1.0 the Patient itself carried `allergies` and `vitals`: see the 0.2.0 release notes.)
          *
          *     Required scopes: none (any valid token).
          */
@@ -2148,6 +2148,21 @@ export interface paths {
                             } & {
                                 [key: string]: unknown;
                             })[];
+                            /** @description The latest value per numeric vital sign: clinical readers holding read:vitals only */
+                            latest_vitals?: {
+                                code: string;
+                                display: string;
+                                effective_at: string;
+                                unit: string;
+                                value: number;
+                            }[];
+                            /** @description NEWS2 computed from latest_vitals */
+                            news2?: {
+                                risk: string;
+                                score: number;
+                            } & {
+                                [key: string]: unknown;
+                            };
                             /** @description FHIR R4 Patient */
                             patient: {
                                 id: string;
@@ -2160,24 +2175,11 @@ export interface paths {
                             } & {
                                 [key: string]: unknown;
                             };
-                            /** @description Clinical readers holding read:vitals only */
-                            vitals?: {
-                                /** @description The latest value per numeric vital sign */
-                                latest: {
-                                    code: string;
-                                    display: string;
-                                    effective_at: string;
-                                    unit: string;
-                                    value: number;
-                                }[];
-                                /** @description NEWS2 computed from them */
-                                news2: {
-                                    risk: string;
-                                    score: number;
-                                } & {
-                                    [key: string]: unknown;
-                                };
-                            };
+                            /**
+                             * @description What this caller may see: `demographics` (reception: the Patient only) or `clinical`
+                             * @enum {string}
+                             */
+                            view: "clinical" | "demographics";
                         } | ({
                             id: string;
                             meta: {
