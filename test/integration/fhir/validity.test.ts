@@ -103,6 +103,9 @@ describe('every resource Vitalis returns is valid FHIR R4', () => {
     // patients: register, update, allergy, read (clinical, with vitals), search (paged)
     const p1 = await call('POST /patients', '/api/v1/patients', { method: 'POST', body: JSON.stringify(patientBody('Ada', `MRN-${uid()}`)), expect: 201 });
     const p2 = await call('POST /patients (2)', '/api/v1/patients', { method: 'POST', body: JSON.stringify(patientBody('Grace', `MRN-${uid()}`)), expect: 201 });
+    // the least a Patient may have: a family name (no given names, identifiers, telecom, gender, birth date)
+    const bare = await call('POST /patients (minimal)', '/api/v1/patients', { method: 'POST', body: JSON.stringify({ name: [{ family }] }), expect: 201 });
+    await call('GET /patients/{id} (minimal)', `/api/v1/patients/${bare.id}`);
     await call('PUT /patients/{id}', `/api/v1/patients/${p1.id}`, { method: 'PUT', headers: { 'if-match': '"1"' }, body: JSON.stringify(patientBody('Ada', `MRN-${uid()}`)) });
     await call('POST /patients/{id}/allergies', `/api/v1/patients/${p1.id}/allergies`, { method: 'POST', body: JSON.stringify({ code: { text: 'Penicillin' }, criticality: 'high', reaction: [{ description: 'Anaphylaxis' }] }), expect: 201 });
     await call('POST /patients/{id}/allergies (no reaction)', `/api/v1/patients/${p1.id}/allergies`, { method: 'POST', body: JSON.stringify({ code: { text: 'Latex' } }), expect: 201 });

@@ -74,8 +74,9 @@ export function toFhirPatient(p: PatientState) {
     resourceType: 'Patient' as const,
     id: p.id,
     meta: { versionId: String(p.version), lastUpdated: p.updatedAt },
-    identifier: p.identifiers,
-    name: [{ use: 'official', family: p.family, given: p.given }],
+    // FHIR arrays are never empty: an absent list is left out (ele-1 / "Array cannot be empty")
+    ...(p.identifiers.length > 0 ? { identifier: p.identifiers } : {}),
+    name: [{ use: 'official', family: p.family, ...(p.given.length > 0 ? { given: p.given } : {}) }],
     ...(p.gender ? { gender: p.gender } : {}),
     ...(p.birthDate ? { birthDate: p.birthDate } : {}),
     ...(p.telecom.length > 0 ? { telecom: p.telecom } : {}),
