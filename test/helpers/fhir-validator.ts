@@ -89,6 +89,18 @@ function startIn(dir: string, parentPid: number): void {
   child.unref();
 }
 
+/** The server process named by the pid file has exited without writing its port. */
+function starterGone(dir: string): boolean {
+  if (!existsSync(join(dir, 'pid')) || existsSync(join(dir, 'port'))) return false;
+  try {
+    process.kill(Number(readFileSync(join(dir, 'pid'), 'utf8')), 0);
+    return false;
+  } catch {
+    if (!existsSync(join(dir, 'failed'))) writeFileSync(join(dir, 'failed'), 'the validator process is gone');
+    return true;
+  }
+}
+
 async function waitForPort(dir: string): Promise<string> {
   const deadline = Date.now() + READY_TIMEOUT_MS;
   while (Date.now() < deadline) {
@@ -97,7 +109,7 @@ async function waitForPort(dir: string): Promise<string> {
       const res = await fetch(`${url}/health`).catch(() => undefined);
       if (res?.ok) return url;
     }
-    if (existsSync(join(dir, 'failed'))) {
+    if (existsSync(join(dir, 'failed')) || starterGone(dir)) {
       throw new Error(`The FHIR validator did not start (${readFileSync(join(dir, 'failed'), 'utf8')}); see ${join(dir, 'server.log')}. Build it alone with \`make fhir-validator\`.`);
     }
     await new Promise((r) => setTimeout(r, 250));
