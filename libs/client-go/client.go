@@ -179,9 +179,10 @@ func (c *Client) PublishVitals(ctx context.Context, observations []Observation) 
 	return &r, c.Do(ctx, http.MethodPost, "/api/v1/vitals", nil, map[string]any{"observations": observations}, &r)
 }
 
-func (c *Client) GetPatient(ctx context.Context, id string) (*Patient, error) {
-	var p Patient
-	return &p, c.Do(ctx, http.MethodGet, "/api/v1/patients/"+url.PathEscape(id), nil, nil, &p)
+// GetPatient reads a patient's record: the FHIR Patient, and what else the caller may see.
+func (c *Client) GetPatient(ctx context.Context, id string) (*PatientRecord, error) {
+	var r PatientRecord
+	return &r, c.Do(ctx, http.MethodGet, "/api/v1/patients/"+url.PathEscape(id), nil, nil, &r)
 }
 
 // RegisterPatient posts a FHIR Patient (write:patients); the id is minted by the server.

@@ -228,10 +228,14 @@ func TestPatientAppointmentBookAndCancel(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	p, err := c.GetPatient(ctx(t), reg.ID)
-	if err != nil || p.ID != reg.ID || p.ResourceType != "Patient" {
-		t.Fatalf("patient %+v %v", p, err)
+	record, err := c.GetPatient(ctx(t), reg.ID)
+	if err != nil || record.Patient.ID != reg.ID || record.Patient.ResourceType != "Patient" {
+		t.Fatalf("patient %+v %v", record, err)
 	}
+	if _, extended := record.Patient.Fields["allergies"]; extended {
+		t.Fatalf("the FHIR Patient carries allergies: %+v", record.Patient.Fields)
+	}
+	p := &record.Patient
 	q := url.Values{"status": {"free"}}
 	if clinician := os.Getenv("VITALIS_TEST_CLINICIAN"); clinician != "" {
 		q.Set("clinician", clinician)

@@ -91,7 +91,7 @@ type PublishResult struct {
 }
 
 // Patient is a FHIR R4 Patient; fields beyond the id are kept raw (name, birthDate, gender,
-// identifier, telecom, allergies for clinical readers, ...).
+// identifier, telecom, ...).
 type Patient struct {
 	ResourceType string                     `json:"resourceType"`
 	ID           string                     `json:"id"`
@@ -109,6 +109,27 @@ func (p *Patient) UnmarshalJSON(b []byte) error {
 	err := json.Unmarshal(b, &v)
 	p.ResourceType, p.ID = v.ResourceType, v.ID
 	return err
+}
+
+// PatientRecord is GET /api/v1/patients/{id}: FHIR resources side by side (0.2.0; before, the
+// Patient itself carried "allergies" and "vitals"), the same envelope as the MCP tool get_patient.
+// Allergies (FHIR AllergyIntolerance, kept raw) for clinical readers; LatestVitals and News2 when
+// they also hold read:vitals.
+type PatientRecord struct {
+	View         string           `json:"view"`
+	Patient      Patient          `json:"patient"`
+	Allergies    []map[string]any `json:"allergies,omitempty"`
+	LatestVitals []LatestVital    `json:"latest_vitals,omitempty"`
+	News2        map[string]any   `json:"news2,omitempty"`
+}
+
+// LatestVital is the latest value of one numeric vital sign.
+type LatestVital struct {
+	Code        string  `json:"code"`
+	Display     string  `json:"display"`
+	Value       float64 `json:"value"`
+	Unit        string  `json:"unit"`
+	EffectiveAt string  `json:"effective_at"`
 }
 
 // Appointment is a FHIR R4 Appointment (booked or cancelled).
@@ -133,17 +154,32 @@ func (a *Appointment) UnmarshalJSON(b []byte) error {
 	return err
 }
 
-// Bundle is a FHIR searchset Bundle (lists and searches; Link rel "next" carries the cursor).
+// Bundle is a FHIR searchset Bundle (lists and searches; Link relation "next" is the next page;
+// an appointment listing also includes the clinicians' Schedules, search mode "include").
 type Bundle struct {
 	ResourceType string `json:"resourceType"`
 	Type         string `json:"type"`
 	Entry        []struct {
+		FullURL  string         `json:"fullUrl"`
 		Resource map[string]any `json:"resource"`
+		Search   struct {
+			Mode string `json:"mode"`
+		} `json:"search"`
 	} `json:"entry"`
 	Link []struct {
 		Relation string `json:"relation"`
 		URL      string `json:"url"`
 	} `json:"link"`
+}
+
+// NextURL is the URL of the next page ("" on the last page).
+func (b *Bundle) NextURL() string {
+	for _, l := range b.Link {
+		if l.Relation == "next" {
+			return l.URL
+		}
+	}
+	return ""
 }
 
 // Resources are the entries' resources of one resourceType ("" = all).

@@ -13,6 +13,8 @@
  * Systolic and diastolic are separate observations on the wire (a cuff reports both at once, but
  * a device may also report one); they map to the LOINC component codes, not a 85354-9 panel.
  */
+import { createHash } from 'node:crypto';
+import { z } from 'zod';
 import { ECG_LEAD_II, LOINC_SYSTEM, NUMERIC_VITALS, UCUM_SYSTEM, VITAL_CODE, type NumericVitalCode, type VitalsObservation } from './vitals';
 
 export interface FhirCoding {
@@ -21,7 +23,8 @@ export interface FhirCoding {
   display?: string;
 }
 
-export interface FhirObservation {
+/** A type alias (not an interface): it is assignable to the open record the response schemas describe. */
+export type FhirObservation = {
   resourceType: 'Observation';
   id?: string;
   meta?: { profile: string[] };
@@ -41,7 +44,7 @@ export interface FhirObservation {
     upperLimit: number;
     data: string;
   };
-}
+};
 
 export const OBSERVATION_IDENTIFIER_SYSTEM = 'urn:vitalis:observation';
 
@@ -107,26 +110,67 @@ function formatSample(value: number): string {
   return String(Math.round(value * 10_000) / 10_000);
 }
 
-export interface FhirBundle {
+/**
+ * FHIR R4 searchset Bundles, the one builder every v1 listing uses (patients, appointments,
+ * vitals): paging is `link` (relation `self`, `next`), never a property of its own; every entry has
+ * a `fullUrl` (bundle rule: the identity of the resource) and `search.mode` (`match` for the
+ * results, `include` for resources they reference, e.g. a Slot's Schedule).
+ */
+export interface FhirBundleEntry<R = Record<string, unknown>> {
+  fullUrl: string;
+  resource: R;
+  search: { mode: 'match' | 'include' };
+}
+export interface FhirBundle<R = Record<string, unknown>> {
   resourceType: 'Bundle';
   type: 'searchset';
-  total?: number;
-  link: { relation: string; url: string }[];
-  entry: { fullUrl?: string; resource: FhirObservation; search: { mode: 'match' } }[];
+  link: { relation: 'self' | 'next'; url: string }[];
+  entry: FhirBundleEntry<R>[];
 }
 
-export function toSearchsetBundle(observations: VitalsObservation[], links: { self: string; next?: string }, baseUrl?: string): FhirBundle {
+export function searchsetBundle<R>(entry: FhirBundleEntry<R>[], links: { self: string; next?: string | null | undefined }): FhirBundle<R> {
   return {
     resourceType: 'Bundle',
     type: 'searchset',
-    link: [{ relation: 'self', url: links.self }, ...(links.next ? [{ relation: 'next', url: links.next }] : [])],
-    entry: observations.map((o) => {
-      const resource = toFhirObservation(o);
-      return {
-        ...(baseUrl && resource.id ? { fullUrl: `${baseUrl}/fhir/Observation/${resource.id}` } : {}),
-        resource,
-        search: { mode: 'match' as const },
-      };
-    }),
+    link: [{ relation: 'self', url: links.self }, ...(links.next ? [{ relation: 'next' as const, url: links.next }] : [])],
+    entry,
   };
+}
+
+/** The response schema of a searchset Bundle of `resource` (OpenAPI). */
+export function bundleSchema<T extends z.ZodType>(resource: T) {
+  return z.object({
+    resourceType: z.literal('Bundle'),
+    type: z.literal('searchset'),
+    link: z.array(z.object({ relation: z.enum(['self', 'next']), url: z.string() })).describe('`self`, and `next` (the next page) unless this is the last page'),
+    entry: z.array(z.object({
+      fullUrl: z.string().describe('The absolute URL this API serves the resource at, or a stable urn:uuid for resources without one'),
+      resource,
+      search: z.object({ mode: z.enum(['match', 'include']) }),
+    })),
+  });
+}
+
+/**
+ * `urn:uuid:` fullUrl of a resource the API has no URL for (an Observation, a Slot, a Schedule):
+ * a name-based UUID (RFC 4122 version 5 layout over SHA-1 of `<type>/<id>`), so the same resource
+ * has the same fullUrl in every response and page.
+ */
+export function entryUuid(resourceType: string, id: string): string {
+  const h = createHash('sha1').update(`vitalis:${resourceType}/${id}`).digest();
+  h[6] = (h[6]! & 0x0f) | 0x50;
+  h[8] = (h[8]! & 0x3f) | 0x80;
+  const x = h.subarray(0, 16).toString('hex');
+  return `urn:uuid:${x.slice(0, 8)}-${x.slice(8, 12)}-${x.slice(12, 16)}-${x.slice(16, 20)}-${x.slice(20, 32)}`;
+}
+
+/** Vitals as a searchset Bundle of vital-sign Observations (no URL of their own: urn:uuid fullUrls). */
+export function toSearchsetBundle(observations: VitalsObservation[], links: { self: string; next?: string | undefined }): FhirBundle<FhirObservation> {
+  return searchsetBundle(
+    observations.map((o) => {
+      const resource = toFhirObservation(o);
+      return { fullUrl: entryUuid('Observation', `${o.device_id}/${o.seq}/${o.effective_at}`), resource, search: { mode: 'match' as const } };
+    }),
+    links,
+  );
 }

@@ -18,8 +18,10 @@ async def test_register_read_patient_book_and_cancel(base_url, credentials):
     async with AsyncVitalisClient.client_credentials(base_url, *credentials) as api:
         registered = await api.register_patient({"resourceType": "Patient", "name": [{"family": f"Py{uuid.uuid4().hex[:8]}", "given": ["Ada"]}],
                                                  "birthDate": "1980-02-03", "gender": "female"})
-        patient = await api.get_patient(registered.id)
+        record = await api.get_patient(registered.id)
+        patient = record.patient
         assert patient.id == registered.id and patient.resourceType == "Patient"
+        assert "allergies" not in (patient.model_extra or {})
         slots = (await api.list_appointments(status="free", clinician=clinician)).resources("Slot")
         assert slots, "no free slot to book"
         booked = await api.book_appointment(slots[0]["id"], patient.id, "client library test")

@@ -18,18 +18,50 @@ export type BucketVitalsPage = Extract<VitalsHistory, { bucket: string }>;
 export type PublishResult = ResponseOf<'/api/v1/vitals', 'post'>;
 
 /**
- * Patients and appointments (issue 5) answer FHIR R4 shapes. Kept as open records here until their
- * schemas are in the generated document; `request()` gives the generated types once they are.
+ * Patients and appointments answer FHIR R4 resources (validated against the R4 base definitions by
+ * the test suite). Kept as open records here; `request()` gives the generated types.
  */
 export interface Patient {
   resourceType: 'Patient';
   id: string;
   [field: string]: unknown;
 }
+export interface AllergyIntolerance {
+  resourceType: 'AllergyIntolerance';
+  id: string;
+  [field: string]: unknown;
+}
+/** The latest value of one numeric vital sign (the flat shape of the vitals endpoints). */
+export interface LatestVital {
+  code: string;
+  display: string;
+  value: number;
+  unit: string;
+  effective_at: string;
+}
+/**
+ * GET /api/v1/patients/{id}: FHIR resources side by side (0.2.0; before, the Patient itself carried
+ * `allergies` and `vitals`), the same envelope as the MCP tool get_patient. `allergies` for clinical
+ * readers, `latest_vitals` and `news2` when they also hold read:vitals.
+ */
+export interface PatientRecord {
+  view: 'clinical' | 'demographics';
+  patient: Patient;
+  allergies?: AllergyIntolerance[];
+  latest_vitals?: LatestVital[];
+  news2?: { score: number; risk: string; [field: string]: unknown };
+}
 export interface Slot {
   resourceType: 'Slot';
   id: string;
   status: 'free' | 'busy' | string;
+  /** `Schedule/<clinician id>`: the Schedule is in the same Bundle (search mode include). */
+  schedule: { reference: string };
+  [field: string]: unknown;
+}
+export interface Schedule {
+  resourceType: 'Schedule';
+  id: string;
   [field: string]: unknown;
 }
 export interface Appointment {
@@ -38,13 +70,17 @@ export interface Appointment {
   status: 'booked' | 'cancelled' | string;
   [field: string]: unknown;
 }
-/** A FHIR searchset Bundle (lists and searches; `link` rel="next" carries the cursor). */
+/** A FHIR searchset Bundle (lists and searches; `link` relation "next" is the next page). */
 export interface Bundle<T> {
   resourceType: 'Bundle';
   type: string;
-  entry?: { resource: T }[];
+  entry?: { fullUrl: string; resource: T; search?: { mode: 'match' | 'include' } }[];
   link?: { relation: string; url: string }[];
   [field: string]: unknown;
+}
+/** The URL of the next page of a Bundle, if any. */
+export function nextLink(bundle: Bundle<unknown>): string | undefined {
+  return bundle.link?.find((l) => l.relation === 'next')?.url;
 }
 /** Back-compat alias. */
 export type Page<T> = Bundle<T>;
@@ -144,7 +180,10 @@ export class VitalisClient {
   readonly patients = {
     /** `name`, `birthdate`, `identifier` (`system|value`), `cursor`. */
     search: (query: Record<string, string | number | undefined> = {}) => this.call<Bundle<Patient>>('GET', ROUTES.patients, { query }),
-    get: (id: string) => this.call<Patient>('GET', ROUTES.patient, { path: { id } }),
+    /** The record `{ view, patient, allergies?, latest_vitals?, news2? }` (what the caller may see). */
+    get: (id: string) => this.call<PatientRecord>('GET', ROUTES.patient, { path: { id } }),
+    /** The bare FHIR Patient (`Accept: application/fhir+json`). */
+    getResource: (id: string) => this.call<Patient>('GET', ROUTES.patient, { path: { id }, headers: { accept: 'application/fhir+json' } }),
     /** A FHIR Patient; the id is minted by the server. */
     register: (patient: Record<string, unknown>) => this.call<Patient>('POST', ROUTES.patients, { body: patient }),
     /** Full replacement; `etag` (from a read) is required: a concurrent change answers 412. */
@@ -155,7 +194,7 @@ export class VitalisClient {
 
   readonly appointments = {
     /** Slots (and booked Appointments): `clinician`, `patient`, `from`, `to`, `status` (free|busy), `cursor`. */
-    list: (query: Record<string, string | number | undefined> = {}) => this.call<Bundle<Slot | Appointment>>('GET', ROUTES.appointments, { query }),
+    list: (query: Record<string, string | number | undefined> = {}) => this.call<Bundle<Slot | Appointment | Schedule>>('GET', ROUTES.appointments, { query }),
     get: (id: string) => this.call<Appointment>('GET', ROUTES.appointment, { path: { id } }),
     book: (booking: { slot_id: string; patient_id?: string; reason?: string }) => this.call<Appointment>('POST', ROUTES.appointments, { body: booking }),
     cancel: (id: string, reason?: string) => this.call<Appointment>('POST', ROUTES.cancelAppointment, { path: { id }, body: reason ? { reason } : {} }),

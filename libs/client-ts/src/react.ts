@@ -6,7 +6,7 @@
  * value per code. Written with createElement, no JSX, so it needs no build step.
  */
 import { createContext, createElement, useCallback, useContext, useEffect, useRef, useState, type ReactNode } from 'react';
-import type { Appointment, Bundle, LatestVitals, Patient, Slot, VitalsHistory, VitalsHistoryQuery, VitalisClient } from './client';
+import type { Appointment, Bundle, LatestVitals, Patient, PatientRecord, Schedule, Slot, VitalsHistory, VitalsHistoryQuery, VitalisClient } from './client';
 import type { LiveVitalsEvent, VitalsObservation } from './stream';
 
 const ClientContext = createContext<VitalisClient | null>(null);
@@ -52,7 +52,8 @@ export function useResource<T>(key: string | null, load: (client: VitalisClient)
   return { data: current ? state.data : undefined, error: current ? state.error : undefined, loading: key !== null && (!current || state.loading), reload };
 }
 
-export function usePatient(id: string | null | undefined): Resource<Patient> {
+/** The record { view, patient, allergies?, latest_vitals?, news2? } (0.2.0). */
+export function usePatient(id: string | null | undefined): Resource<PatientRecord> {
   return useResource(id ? `patient:${id}` : null, (c) => c.patients.get(id!));
 }
 
@@ -60,7 +61,7 @@ export function usePatientSearch(query: Record<string, string | number | undefin
   return useResource(`patients:${JSON.stringify(query)}`, (c) => c.patients.search(query));
 }
 
-export function useAppointments(query: Record<string, string | number | undefined> = {}): Resource<Bundle<Slot | Appointment>> {
+export function useAppointments(query: Record<string, string | number | undefined> = {}): Resource<Bundle<Slot | Appointment | Schedule>> {
   return useResource(`appointments:${JSON.stringify(query)}`, (c) => c.appointments.list(query));
 }
 

@@ -6,7 +6,7 @@
 import { createElement } from 'react';
 import TestRenderer, { act, type ReactTestRenderer } from 'react-test-renderer';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ClientCredentials, ForbiddenError, VitalisClient } from '@vitalis/client';
+import { ClientCredentials, ForbiddenError, VitalisClient, resources } from '@vitalis/client';
 import { VitalisProvider, type Resource, useAppointments, useLatestVitals, usePatient, useVitalsHistory, useVitalsStream, type VitalsStreamState } from '@vitalis/client/react';
 import { countStored, waitFor } from '../vitals/support';
 import { createTestSlots, heartRate, patientBody, startClientStack, startProxy, uid, type ClientStack } from './support';
@@ -90,11 +90,11 @@ describe('React hooks', () => {
     const clinician = await createTestSlots(stack.gw, 1);
     const { id } = await api.patients.register(patientBody('React'));
     const patient = renderHook(api, () => usePatient(id));
-    expect((await settled(patient.current)).data?.id).toBe(id);
+    expect((await settled(patient.current)).data?.patient.id).toBe(id);
     patient.unmount();
     const query = { clinician };
     const slots = renderHook(api, () => useAppointments(query));
-    expect((await settled(slots.current)).data?.entry).toHaveLength(1);
+    expect(resources((await settled(slots.current)).data!, 'Slot')).toHaveLength(1);
     slots.unmount();
   });
 

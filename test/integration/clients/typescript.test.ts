@@ -25,6 +25,7 @@ import {
   type LiveVitalsEvent,
   type TokenSet,
 } from '@vitalis/client';
+import { expectValidFhir } from '../../helpers/fhir-validator';
 import { REDIRECT_URI, registerCodeClient, signInAndConsent } from '../auth/support';
 import { countStored, waitFor } from '../vitals/support';
 import { createTestSlots, heartRate, patientBody, startClientStack, startProxy, uid, type ClientStack } from './support';
@@ -194,11 +195,17 @@ describe('patients and appointments', () => {
   it('registers and reads a patient, books and cancels an appointment', async () => {
     const clinician = await createTestSlots(stack.gw, 2);
     const registered = await api.patients.register(patientBody('Ts'));
-    const patient = await api.patients.get(registered.id);
+    const record = await api.patients.get(registered.id);
+    const { patient } = record;
     expect(patient).toMatchObject({ resourceType: 'Patient', id: registered.id });
+    expect(await api.patients.getResource(registered.id)).toEqual(patient);
 
-    const slots = resources(await api.appointments.list({ clinician, status: 'free' }), 'Slot');
+    const listing = await api.appointments.list({ clinician, status: 'free' });
+    const slots = resources(listing, 'Slot');
     expect(slots).toHaveLength(2);
+    expect(resources(listing, 'Schedule').map((s) => s.id)).toEqual([clinician]);
+    // what the client hands the application is valid FHIR R4 (independent validator)
+    await expectValidFhir([patient, listing]);
     const booked = await api.appointments.book({ slot_id: slots[0]!.id, patient_id: patient.id, reason: 'client library test' });
     expect(booked).toMatchObject({ resourceType: 'Appointment', status: 'booked' });
     const taken = await api.appointments.book({ slot_id: slots[0]!.id, patient_id: patient.id }).catch((e: unknown) => e);

@@ -101,11 +101,14 @@ describe('patients', () => {
     expect(demographicsOnly.structuredContent.patients[0].allergies).toBeUndefined();
 
     const record = await call(clinician, 'get_patient', { patient_id: id });
-    expect(record.structuredContent).toMatchObject({ view: 'clinical', patient: { id, allergies: [] }, latest_vitals: [], news2: { score: expect.any(Number) } });
+    // the record envelope, the same keys as REST GET /api/v1/patients/{id}: allergies beside the patient (0.2.0)
+    expect(record.structuredContent).toMatchObject({ view: 'clinical', patient: { id }, allergies: [], latest_vitals: [], news2: { score: expect.any(Number) } });
+    expect(record.structuredContent.patient).not.toHaveProperty('allergies');
     expect(textOf(record)).toContain('no known allergies');
     const front = await call(reception, 'get_patient', { patient_id: id });
     expect(front.structuredContent.view).toBe('demographics');
     expect(front.structuredContent.patient.allergies).toBeUndefined();
+    expect(front.structuredContent.allergies).toBeUndefined();
     expect(front.structuredContent.news2).toBeUndefined();
 
     const { rows } = await gw.deps.pool.query<{ action: string; outcome: string }>('SELECT action, outcome FROM audit_events WHERE resource_id = $1 ORDER BY id', [id]);

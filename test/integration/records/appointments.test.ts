@@ -76,10 +76,14 @@ describe('appointments', () => {
     const list = (await (await api(`/appointments?clinician=${clin}`, { headers: desk })).json()) as { entry: { resource: { resourceType: string; id: string; status: string } }[] };
     const slots = list.entry.filter((e) => e.resource.resourceType === 'Slot').map((e) => [e.resource.id, e.resource.status]);
     expect(slots).toEqual([[a.id, 'free'], [b.id, 'busy'], [c.id, 'busy']]);
-    const free = (await (await api(`/appointments?clinician=${clin}&status=free`, { headers: desk })).json()) as { entry: unknown[] };
-    expect(free.entry).toHaveLength(1);
-    const mine = (await (await api(`/appointments?patient=${p}`, { headers: desk })).json()) as { entry: { resource: { resourceType: string; id: string } }[] };
-    expect(mine.entry.map((e) => e.resource.resourceType)).toEqual(['Slot', 'Appointment']);
+    // the matches, then the clinician's Schedule the Slots belong to (search mode include, 0.2.0)
+    type Listing = { entry: { search: { mode: string }; resource: { resourceType: string; id: string; schedule?: { reference: string } } }[] };
+    const free = (await (await api(`/appointments?clinician=${clin}&status=free`, { headers: desk })).json()) as Listing;
+    expect(free.entry.map((e) => [e.resource.resourceType, e.search.mode])).toEqual([['Slot', 'match'], ['Schedule', 'include']]);
+    expect(free.entry[0]!.resource.schedule).toEqual({ reference: `Schedule/${clin}` });
+    expect(free.entry[1]!.resource.id).toBe(clin);
+    const mine = (await (await api(`/appointments?patient=${p}`, { headers: desk })).json()) as Listing;
+    expect(mine.entry.map((e) => e.resource.resourceType)).toEqual(['Slot', 'Appointment', 'Schedule']);
   });
 
   it('validates input and scopes: 400 on bad ids, 404 unknown slot, 422 unknown patient, 403 without write:appointments', async () => {

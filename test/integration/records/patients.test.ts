@@ -45,9 +45,19 @@ describe('patients', () => {
     const read = await api(`/patients/${body.id}`, { headers: nurse });
     expect(read.status).toBe(200);
     expect(read.headers.get('etag')).toBe('"1"');
-    const p = (await read.json()) as Record<string, unknown>;
-    expect(p).toMatchObject({ resourceType: 'Patient', id: body.id, birthDate: '1980-02-03', gender: 'female', name: [{ family, given: ['Ada'] }], allergies: [] });
-    expect(p.vitals).toMatchObject({ news2: { complete: false } });
+    // the envelope (0.2.0): FHIR resources side by side, the Patient never extended
+    const p = (await read.json()) as { view: string; patient: Record<string, unknown>; allergies: unknown[]; latest_vitals: unknown[]; news2: unknown };
+    expect(p.view).toBe('clinical');
+    expect(p.patient).toMatchObject({ resourceType: 'Patient', id: body.id, birthDate: '1980-02-03', gender: 'female', name: [{ family, given: ['Ada'] }] });
+    expect(p.patient).not.toHaveProperty('allergies');
+    expect(p.patient).not.toHaveProperty('vitals');
+    expect(p.allergies).toEqual([]);
+    expect(p.latest_vitals).toEqual([]);
+    expect(p.news2).toMatchObject({ complete: false });
+    // Accept: application/fhir+json: the bare Patient, what search Bundle fullUrls resolve to
+    const bare = await api(`/patients/${body.id}`, { headers: { ...nurse, accept: 'application/fhir+json' } });
+    expect(bare.headers.get('content-type')).toMatch(/^application\/fhir\+json/);
+    expect(await bare.json()).toEqual(p.patient);
   });
 
   it('rejects invalid bodies with a problem (400), unknown ids with 404, and needs a token', async () => {
@@ -93,10 +103,12 @@ describe('patients', () => {
     const full = (await (await api(`/patients/${id}`, { headers: admin })).json()) as { allergies: { id: string }[] };
     expect(full.allergies.map((a) => a.id)).toEqual([allergy.id]);
 
-    const demo = (await (await api(`/patients/${id}`, { headers: reception })).json()) as Record<string, unknown>;
-    expect(demo.resourceType).toBe('Patient');
-    expect(demo).not.toHaveProperty('allergies');
-    expect(demo).not.toHaveProperty('vitals');
+    const demo = (await (await api(`/patients/${id}`, { headers: reception })).json()) as { patient: Record<string, unknown> };
+    expect(demo.patient.resourceType).toBe('Patient');
+    expect(Object.keys(demo).sort()).toEqual(['patient', 'view']); // no allergies, no vitals
+    expect(demo).toMatchObject({ view: 'demographics' });
+    expect(demo.patient).not.toHaveProperty('allergies');
+    expect(demo.patient).not.toHaveProperty('vitals');
     expect((await api(`/patients/${id}/history`, { headers: reception })).status).toBe(403);
     expect((await api(`/patients/${id}/allergies`, { method: 'POST', headers: { ...reception, ...json }, body: JSON.stringify({ code: { text: 'Nuts' } }) })).status).toBe(403);
 
@@ -112,12 +124,16 @@ describe('patients', () => {
     const ids: string[] = [];
     for (let i = 0; i < 3; i++) ids.push((await register(`Search${tag}${i}`)).id);
     await catchUpTo(gw.deps.pool, patientsProjection, await headPosition(gw.deps.pool));
-    const page1 = (await (await api(`/patients?name=search${tag}&limit=2`, { headers: admin })).json()) as { entry: { resource: { id: string } }[]; next: string | null };
+    type Page = { entry: { fullUrl: string; resource: { id: string } }[]; link: { relation: string; url: string }[] };
+    const nextOf = (b: Page) => b.link.find((l) => l.relation === 'next')?.url;
+    const page1 = (await (await api(`/patients?name=search${tag}&limit=2`, { headers: admin })).json()) as Page;
     expect(page1.entry.map((e) => e.resource.id)).toEqual(ids.slice(0, 2));
-    expect(page1.next).toBeTruthy();
-    const page2 = (await (await fetch(page1.next!, { headers: admin })).json()) as { entry: { resource: { id: string } }[]; next: string | null };
+    expect(page1.entry.map((e) => e.fullUrl)).toEqual(ids.slice(0, 2).map((i) => `${gw.url}/api/v1/patients/${i}`));
+    expect(page1).not.toHaveProperty('next');
+    expect(nextOf(page1)).toBeTruthy();
+    const page2 = (await (await fetch(nextOf(page1)!, { headers: admin })).json()) as Page;
     expect(page2.entry.map((e) => e.resource.id)).toEqual(ids.slice(2));
-    expect(page2.next).toBeNull();
+    expect(nextOf(page2)).toBeUndefined();
     const byIdent = (await (await api(`/patients?identifier=${encodeURIComponent(`urn:vitalis:mrn|MRN-Search${tag}1`)}&birthdate=1980-02-03`, { headers: reception })).json()) as { entry: { resource: { id: string } }[] };
     expect(byIdent.entry.map((e) => e.resource.id)).toEqual([ids[1]]);
     expect((await api('/patients?cursor=garbage!', { headers: admin })).status).toBe(400);

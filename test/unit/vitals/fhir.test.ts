@@ -46,9 +46,14 @@ describe('FHIR R4 Observation mapping', () => {
     expect(toFhirObservation({ ...base, device_id: 'd'.repeat(62), code: '8867-4', value: 72, unit: '/min' }).id).toBeUndefined();
   });
 
-  it('builds a searchset Bundle with self/next links', () => {
-    const bundle = toSearchsetBundle([{ ...base, code: '8867-4', value: 72, unit: '/min' }], { self: 'http://x/a', next: 'http://x/b' }, 'http://x');
+  it('builds a searchset Bundle with self/next links and a stable urn:uuid fullUrl per observation', () => {
+    const hr = { ...base, code: '8867-4', value: 72, unit: '/min' } as VitalsObservation;
+    const bundle = toSearchsetBundle([hr], { self: 'http://x/a', next: 'http://x/b' });
     expect(bundle).toMatchObject({ resourceType: 'Bundle', type: 'searchset', link: [{ relation: 'self' }, { relation: 'next', url: 'http://x/b' }] });
-    expect(bundle.entry[0]).toMatchObject({ fullUrl: 'http://x/fhir/Observation/pat-0001-monitor.17', search: { mode: 'match' } });
+    expect(Object.keys(bundle)).not.toContain('next');
+    // Observations have no URL in the v1 API (GET /fhir/Observation/... never existed): urn:uuid, the same in every response
+    expect(bundle.entry[0]).toMatchObject({ fullUrl: expect.stringMatching(/^urn:uuid:[0-9a-f]{8}-[0-9a-f]{4}-5[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/), search: { mode: 'match' } });
+    expect(toSearchsetBundle([hr], { self: 'http://x/c' }).entry[0]!.fullUrl).toBe(bundle.entry[0]!.fullUrl);
+    expect(toSearchsetBundle([{ ...hr, seq: 18 }], { self: 'http://x/c' }).entry[0]!.fullUrl).not.toBe(bundle.entry[0]!.fullUrl);
   });
 });

@@ -5,23 +5,38 @@
  *  GET  /api/v1/appointments/{id}            read:appointments
  *  POST /api/v1/appointments/{id}/cancel     write:appointments
  *  POST /api/v1/appointments/{id}/reschedule write:appointments (atomic cancel + book)
+ * FHIR R4: a Slot belongs to a Schedule (Slot.schedule may only reference one): each clinician's
+ * Schedule (id = the clinician id, actor = the Practitioner) is included in the listing Bundle
+ * (search mode `include`). Appointments' fullUrls are their URLs here; Slots and Schedules have
+ * no URL of their own in v1, so theirs are stable urn:uuids.
  */
 import { z } from 'zod';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { resourceId } from '@vitalis/schemas';
+import { bundleSchema, entryUuid, resourceId, searchsetBundle } from '@vitalis/schemas';
 import type { SlotState } from '@vitalis/records';
 import type { GatewayDeps } from '../deps';
+import { CLINICIANS } from '../catalog/data';
 import { callerOf, decodeKey, encodeKey, problems } from '../records/http';
 import { bookAppointment, cancelAppointment, getAppointment, listSlots, rescheduleAppointment } from './service';
 
 const appointmentOut = z.looseObject({ resourceType: z.literal('Appointment'), id: z.string(), status: z.enum(['booked', 'cancelled']) });
 const slotOut = z.looseObject({ resourceType: z.literal('Slot'), id: z.string(), status: z.enum(['free', 'busy']) });
+const scheduleOut = z.looseObject({ resourceType: z.literal('Schedule'), id: z.string() });
 
 export function toFhirSlot(s: SlotState) {
   return {
     resourceType: 'Slot' as const, id: s.id, status: s.status,
-    schedule: { reference: `Practitioner/${s.clinicianId}` },
+    schedule: { reference: `Schedule/${s.clinicianId}` },
     serviceType: [{ text: s.appointmentType }], start: s.start, end: s.end,
+  };
+}
+
+/** The clinician's Schedule: the container of their Slots. */
+export function toFhirSchedule(clinicianId: string) {
+  const name = CLINICIANS.find((c) => c.id === clinicianId)?.name;
+  return {
+    resourceType: 'Schedule' as const, id: clinicianId, active: true,
+    actor: [{ reference: `Practitioner/${clinicianId}`, ...(name ? { display: name } : {}) }],
   };
 }
 
@@ -48,18 +63,26 @@ export function appointmentRoutes(deps: GatewayDeps): FastifyPluginAsyncZod {
       config: { auth: { scopes: ['read:appointments'] } },
       schema: {
         tags: ['appointments'], summary: 'Available and booked appointment slots',
-        description: 'A searchset Bundle of Slot resources ordered by start, each booked one followed by its Appointment. Filters: clinician, patient, from/to (start time), status (free|busy). Patient users see free slots and their own bookings. Reads the projection (eventually consistent).',
+        description: 'A FHIR searchset Bundle of Slot resources ordered by start, each booked one followed by its Appointment, then the Schedule of each clinician on the page (search mode include; Slot.schedule references it). Paging: `link` relation `next`. Filters: clinician, patient, from/to (start time), status (free|busy). Patient users see free slots and their own bookings. Reads the projection (eventually consistent).',
         querystring: z.object({
           clinician: resourceId.optional(), patient: resourceId.optional(), from: isoDateTime.optional(), to: isoDateTime.optional(),
           status: z.enum(['free', 'busy']).optional(), limit: z.coerce.number().int().min(1).max(500).default(100), cursor: z.string().max(512).optional(),
         }),
-        response: { 200: z.object({ resourceType: z.literal('Bundle'), type: z.literal('searchset'), entry: z.array(z.object({ resource: z.union([slotOut, appointmentOut]) })), next: z.string().nullable() }), ...problems(400, 401, 403) },
+        response: { 200: bundleSchema(z.union([slotOut, appointmentOut, scheduleOut])).describe('FHIR R4 searchset Bundle: Slot (match), each booked one followed by its Appointment (match), then the Schedules the Slots belong to (include); the next page is `link` relation `next`'), ...problems(400, 401, 403) },
       },
     }, async (req) => {
       const q = req.query;
       const after = decodeKey(q.cursor, ['t', 's']);
       const { slots, more } = await listSlots(pool, callerOf(req), { ...q, after });
-      const entry = slots.flatMap((s) => [{ resource: toFhirSlot(s) }, ...(s.appointmentId ? [{ resource: toFhirAppointment(s) }] : [])]);
+      const base = deps.config.baseUrl;
+      const match = 'match' as const;
+      const entry = [
+        ...slots.flatMap((s) => [
+          { fullUrl: entryUuid('Slot', s.id), resource: toFhirSlot(s), search: { mode: match } },
+          ...(s.appointmentId ? [{ fullUrl: `${base}/api/v1/appointments/${s.appointmentId}`, resource: toFhirAppointment(s), search: { mode: match } }] : []),
+        ]),
+        ...[...new Set(slots.map((s) => s.clinicianId))].map((c) => ({ fullUrl: entryUuid('Schedule', c), resource: toFhirSchedule(c), search: { mode: 'include' as const } })),
+      ];
       const last = slots[slots.length - 1];
       let next: string | null = null;
       if (more && last) {
@@ -67,7 +90,7 @@ export function appointmentRoutes(deps: GatewayDeps): FastifyPluginAsyncZod {
         params.set('cursor', encodeKey({ t: last.start, s: last.id }));
         next = `${deps.config.baseUrl}/api/v1/appointments?${params}`;
       }
-      return { resourceType: 'Bundle' as const, type: 'searchset' as const, entry, next };
+      return searchsetBundle<z.infer<typeof slotOut> | z.infer<typeof appointmentOut> | z.infer<typeof scheduleOut>>(entry, { self: `${base}${req.url}`, next });
     });
 
     app.post('/api/v1/appointments', {

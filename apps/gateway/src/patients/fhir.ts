@@ -36,15 +36,36 @@ export const patientOut = z.looseObject({
   meta: z.object({ versionId: z.string(), lastUpdated: z.string() }),
 });
 
+/**
+ * GET /api/v1/patients/{id} (application/json): the record as an envelope of FHIR resources, since
+ * a FHIR Patient has no `allergies` or `vitals`. One envelope for REST and MCP get_patient:
+ * `{ view, patient, allergies?, latest_vitals?, news2? }` (REST: FHIR Patient and
+ * AllergyIntolerance; MCP: their flat, agent-friendly forms), `latest_vitals`/`news2` as on the
+ * triage board.
+ */
+export const latestVitalOut = z.object({ code: z.string(), display: z.string(), value: z.number(), unit: z.string(), effective_at: z.string() });
+export const patientRecordOut = z.object({
+  view: z.enum(['clinical', 'demographics']).describe('What this caller may see: `demographics` (reception: the Patient only) or `clinical`'),
+  patient: patientOut.describe('FHIR R4 Patient'),
+  allergies: z.array(allergyOut).optional().describe('FHIR R4 AllergyIntolerance resources: clinical readers (read:patients, or the patient) only'),
+  latest_vitals: z.array(latestVitalOut).optional().describe('The latest value per numeric vital sign: clinical readers holding read:vitals only'),
+  news2: z.looseObject({ score: z.number(), risk: z.string() }).optional().describe('NEWS2 computed from latest_vitals'),
+});
+
+/** A recorded allergy is active until removed (removal deletes it): clinicalStatus is required by ait-1. */
+const ALLERGY_ACTIVE = { coding: [{ system: 'http://terminology.hl7.org/CodeSystem/allergyintolerance-clinical', code: 'active', display: 'Active' }] };
+
 export function toFhirAllergy(patientId: string, a: Allergy) {
   return {
     resourceType: 'AllergyIntolerance' as const,
     id: a.id,
+    clinicalStatus: ALLERGY_ACTIVE,
     patient: { reference: `Patient/${patientId}` },
     code: { text: a.substance },
     criticality: a.criticality,
     recordedDate: a.recordedAt,
-    ...(a.reaction ? { reaction: [{ description: a.reaction }] } : {}),
+    // R4: a reaction has at least one manifestation; Vitalis keeps a free-text description only
+    ...(a.reaction ? { reaction: [{ manifestation: [{ text: a.reaction }], description: a.reaction }] } : {}),
   };
 }
 
@@ -53,8 +74,9 @@ export function toFhirPatient(p: PatientState) {
     resourceType: 'Patient' as const,
     id: p.id,
     meta: { versionId: String(p.version), lastUpdated: p.updatedAt },
-    identifier: p.identifiers,
-    name: [{ use: 'official', family: p.family, given: p.given }],
+    // FHIR arrays are never empty: an absent list is left out (ele-1 / "Array cannot be empty")
+    ...(p.identifiers.length > 0 ? { identifier: p.identifiers } : {}),
+    name: [{ use: 'official', family: p.family, ...(p.given.length > 0 ? { given: p.given } : {}) }],
     ...(p.gender ? { gender: p.gender } : {}),
     ...(p.birthDate ? { birthDate: p.birthDate } : {}),
     ...(p.telecom.length > 0 ? { telecom: p.telecom } : {}),

@@ -11,23 +11,28 @@
  */
 import { z } from 'zod';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { resourceId } from '@vitalis/schemas';
+import { bundleSchema, resourceId, searchsetBundle } from '@vitalis/schemas';
 import type { GatewayDeps } from '../deps';
 import { etag, expectedFromIfMatch, PATIENT_READ_SCOPES } from '../records/access';
 import { callerOf, decodeKey, encodeKey, problems } from '../records/http';
-import { allergyIn, allergyOut, demographicsFrom, patientIn, patientOut, toFhirAllergy, toFhirPatient } from './fhir';
+import { allergyIn, allergyOut, demographicsFrom, patientIn, patientOut, patientRecordOut, toFhirAllergy, toFhirPatient } from './fhir';
 import { getPatient, patientHistory, recordAllergy, registerPatient, removeAllergy, searchPatients, updatePatient, type PatientRecord } from './service';
 
 const idParams = z.object({ id: resourceId });
 const ifMatch = z.object({ 'if-match': z.string().max(100).optional() });
 
-function recordOut(r: PatientRecord) {
-  const out: Record<string, unknown> = toFhirPatient(r.patient);
-  if (r.view === 'clinical') {
-    out.allergies = r.patient.allergies.map((a) => toFhirAllergy(r.patient.id, a));
-    if (r.news2) out.vitals = { latest: r.latestVitals, news2: r.news2 };
-  }
-  return out;
+const FHIR_JSON = 'application/fhir+json';
+
+/** The envelope { view, patient, allergies?, latest_vitals?, news2? }: FHIR resources side by side, none extended. */
+function recordOut(r: PatientRecord): z.infer<typeof patientRecordOut> {
+  const patient = toFhirPatient(r.patient);
+  if (r.view !== 'clinical') return { view: 'demographics', patient };
+  return {
+    view: 'clinical',
+    patient,
+    allergies: r.patient.allergies.map((a) => toFhirAllergy(r.patient.id, a)),
+    ...(r.news2 ? { latest_vitals: r.latestVitals ?? [], news2: r.news2 as unknown as { score: number; risk: string } } : {}),
+  };
 }
 
 export function patientRoutes(deps: GatewayDeps): FastifyPluginAsyncZod {
@@ -47,7 +52,7 @@ export function patientRoutes(deps: GatewayDeps): FastifyPluginAsyncZod {
           cursor: z.string().max(512).optional(),
         }),
         response: {
-          200: z.object({ resourceType: z.literal('Bundle'), type: z.literal('searchset'), entry: z.array(z.object({ resource: patientOut })), next: z.string().nullable() }),
+          200: bundleSchema(patientOut).describe('FHIR R4 searchset Bundle of Patient; the next page is `link` relation `next`; each fullUrl is the patient\'s URL in this API'),
           ...problems(400, 401, 403),
         },
       },
@@ -62,7 +67,8 @@ export function patientRoutes(deps: GatewayDeps): FastifyPluginAsyncZod {
         params.set('cursor', encodeKey({ f: last.family, i: last.id }));
         next = `${deps.config.baseUrl}/api/v1/patients?${params}`;
       }
-      return { resourceType: 'Bundle' as const, type: 'searchset' as const, entry: patients.map((p) => ({ resource: toFhirPatient(p) })), next };
+      const entry = patients.map((p) => ({ fullUrl: `${deps.config.baseUrl}/api/v1/patients/${p.id}`, resource: toFhirPatient(p), search: { mode: 'match' as const } }));
+      return searchsetBundle(entry, { self: `${deps.config.baseUrl}${req.url}`, next });
     });
 
     app.post('/api/v1/patients', {
@@ -81,13 +87,15 @@ export function patientRoutes(deps: GatewayDeps): FastifyPluginAsyncZod {
       config: { auth: { anyOf: PATIENT_READ_SCOPES } },
       schema: {
         tags: ['patients'], summary: 'Read a patient',
-        description: 'FHIR Patient; for clinical readers also `allergies` (AllergyIntolerance[]) and, with read:vitals, `vitals` (latest values, NEWS2). Reception sees demographics only. ETag = version.',
+        description: 'The record as an envelope `{ view, patient, allergies?, latest_vitals?, news2? }` (the same envelope as the MCP tool get_patient): `patient` a FHIR R4 Patient; for clinical readers also `allergies` (FHIR AllergyIntolerance[]) and, with read:vitals, `latest_vitals` and `news2`. Reception sees `patient` only (view `demographics`). With `Accept: application/fhir+json` the bare FHIR Patient (what Bundle fullUrls resolve to). ETag = version. (In 0.1.0 the Patient itself carried `allergies` and `vitals`: see the 0.2.0 release notes.)',
         params: idParams,
-        response: { 200: patientOut, ...problems(401, 403, 404) },
+        response: { 200: z.union([patientRecordOut, patientOut]), ...problems(401, 403, 404) },
       },
     }, async (req, reply) => {
       const r = await getPatient(pool, callerOf(req), req.params.id);
-      return reply.header('etag', etag(r.patient.version)).send(recordOut(r) as z.infer<typeof patientOut>);
+      reply.header('etag', etag(r.patient.version)).header('vary', 'accept');
+      if ((req.headers.accept ?? '').includes(FHIR_JSON)) return reply.type(FHIR_JSON).send(toFhirPatient(r.patient));
+      return reply.send(recordOut(r));
     });
 
     app.put('/api/v1/patients/:id', {

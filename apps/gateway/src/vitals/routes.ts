@@ -18,6 +18,7 @@ import type { Producer } from 'kafkajs';
 import { HttpProblem, serviceUnavailable } from '@vitalis/http';
 import { createVitalsProducer, TOPICS } from '@vitalis/kafka';
 import {
+  bundleSchema,
   encodeObservation,
   MAX_OBSERVATIONS_PER_BATCH,
   resourceId,
@@ -86,7 +87,7 @@ const bucketPage = z.object({
   next: z.string().nullable(),
 });
 
-const fhirBundle = z.looseObject({ resourceType: z.literal('Bundle'), type: z.literal('searchset') });
+const fhirBundle = bundleSchema(z.looseObject({ resourceType: z.literal('Observation') })).describe('FHIR R4 searchset Bundle of vital-sign Observations (Accept: application/fhir+json)');
 
 const historyQuery = z.object({
   patient: resourceId.describe('Patient id'),
@@ -214,7 +215,7 @@ export function vitalsRoutes(deps: GatewayDeps, options: VitalsRouteOptions = {}
         if (page.kind === 'raw') {
           if (fhir) {
             const self = `${config.baseUrl}${req.url}`;
-            return reply.type(FHIR_JSON).send({ ...toSearchsetBundle(page.rows, { self, ...(next ? { next } : {}) }, config.baseUrl) });
+            return reply.type(FHIR_JSON).send({ ...toSearchsetBundle(page.rows, { self, ...(next ? { next } : {}) }) });
           }
           return reply.send({ patient_id: q.patient, from, to, count: page.rows.length, data: page.rows, next });
         }
@@ -248,7 +249,7 @@ export function vitalsRoutes(deps: GatewayDeps, options: VitalsRouteOptions = {}
       async (req, reply) => {
         const rows = await latestOf(req, req.query.patient, req.query.code);
         reply.header('cache-control', 'no-store');
-        if (wantsFhir(req)) return reply.type(FHIR_JSON).send({ ...toSearchsetBundle(rows, { self: `${config.baseUrl}${req.url}` }, config.baseUrl) });
+        if (wantsFhir(req)) return reply.type(FHIR_JSON).send({ ...toSearchsetBundle(rows, { self: `${config.baseUrl}${req.url}` }) });
         return reply.send({ patient_id: req.query.patient, count: rows.length, data: rows });
       },
     );
@@ -277,7 +278,7 @@ export function vitalsRoutes(deps: GatewayDeps, options: VitalsRouteOptions = {}
       async (req, reply) => {
         const rows = await latestOf(req, req.params.id, req.query.code);
         reply.header('cache-control', 'no-store');
-        if (wantsFhir(req)) return reply.type(FHIR_JSON).send({ ...toSearchsetBundle(rows, { self: `${config.baseUrl}${req.url}` }, config.baseUrl) });
+        if (wantsFhir(req)) return reply.type(FHIR_JSON).send({ ...toSearchsetBundle(rows, { self: `${config.baseUrl}${req.url}` }) });
         return reply.send({ patient_id: req.params.id, data: rows });
       },
     );

@@ -71,7 +71,7 @@ class VitalisClient:
     def get_latest_vitals(self, patient_id: str) -> m.LatestVitals: return self.call("get_latest_vitals", patient=patient_id)
     def publish_vitals(self, observations: list[dict[str, Any]]) -> m.PublishResult: return self.call("publish_vitals", observations=observations)
     def search_patients(self, **q: Any) -> m.Bundle: return self.call("search_patients", **q)
-    def get_patient(self, patient_id: str) -> m.Patient: return self.call("get_patient", id=patient_id)
+    def get_patient(self, patient_id: str) -> m.PatientRecord: return self.call("get_patient", id=patient_id)
     def register_patient(self, patient: dict[str, Any]) -> m.Patient: return self.call("register_patient", **patient)
     def list_appointments(self, **q: Any) -> m.Bundle: return self.call("list_appointments", **q)
     def book_appointment(self, slot_id: str, patient_id: str | None = None, reason: str | None = None) -> m.Appointment:
@@ -136,7 +136,7 @@ class AsyncVitalisClient:
     async def get_latest_vitals(self, patient_id: str) -> m.LatestVitals: return await self.call("get_latest_vitals", patient=patient_id)
     async def publish_vitals(self, observations: list[dict[str, Any]]) -> m.PublishResult: return await self.call("publish_vitals", observations=observations)
     async def search_patients(self, **q: Any) -> m.Bundle: return await self.call("search_patients", **q)
-    async def get_patient(self, patient_id: str) -> m.Patient: return await self.call("get_patient", id=patient_id)
+    async def get_patient(self, patient_id: str) -> m.PatientRecord: return await self.call("get_patient", id=patient_id)
     async def register_patient(self, patient: dict[str, Any]) -> m.Patient: return await self.call("register_patient", **patient)
     async def list_appointments(self, **q: Any) -> m.Bundle: return await self.call("list_appointments", **q)
     async def book_appointment(self, slot_id: str, patient_id: str | None = None, reason: str | None = None) -> m.Appointment:

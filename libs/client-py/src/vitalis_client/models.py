@@ -108,10 +108,23 @@ class PublishResult(Model):
 
 
 class Patient(Model):
-    """A FHIR R4 Patient (name, birthDate, gender, identifier, telecom; allergies for clinical readers)."""
+    """A FHIR R4 Patient (name, birthDate, gender, identifier, telecom)."""
 
     resourceType: Literal["Patient"] = "Patient"
     id: str
+
+
+class PatientRecord(Model):
+    """``GET /api/v1/patients/{id}``: FHIR resources side by side (0.2.0; before, the Patient itself
+    carried ``allergies`` and ``vitals``), the same envelope as the MCP tool get_patient.
+    ``allergies`` (AllergyIntolerance resources) for clinical readers; ``latest_vitals`` and
+    ``news2`` when they also hold read:vitals."""
+
+    view: Literal["clinical", "demographics"]
+    patient: Patient
+    allergies: Optional[list[dict[str, Any]]] = None
+    latest_vitals: Optional[list[dict[str, Any]]] = None
+    news2: Optional[dict[str, Any]] = None
 
 
 class Slot(Model):
@@ -129,12 +142,16 @@ class Appointment(Model):
 
 
 class Bundle(Model):
-    """A FHIR searchset Bundle: lists and searches (``link`` rel="next" carries the cursor)."""
+    """A FHIR searchset Bundle: lists and searches (``link`` relation "next" is the next page; an
+    appointment listing also includes the clinicians' Schedules, search mode "include")."""
 
     resourceType: Literal["Bundle"] = "Bundle"
     type: str = "searchset"
     entry: list[dict[str, Any]] = Field(default_factory=list)
     link: list[dict[str, Any]] = Field(default_factory=list)
+
+    def next_url(self) -> Optional[str]:
+        return next((l["url"] for l in self.link if l.get("relation") == "next"), None)
 
     def resources(self, resource_type: str | None = None) -> list[dict[str, Any]]:
         return [e["resource"] for e in self.entry if resource_type is None or e.get("resource", {}).get("resourceType") == resource_type]

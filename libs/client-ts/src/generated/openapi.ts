@@ -1215,7 +1215,7 @@ export interface paths {
         };
         /**
          * Available and booked appointment slots
-         * @description A searchset Bundle of Slot resources ordered by start, each booked one followed by its Appointment. Filters: clinician, patient, from/to (start time), status (free|busy). Patient users see free slots and their own bookings. Reads the projection (eventually consistent).
+         * @description A FHIR searchset Bundle of Slot resources ordered by start, each booked one followed by its Appointment, then the Schedule of each clinician on the page (search mode include; Slot.schedule references it). Paging: `link` relation `next`. Filters: clinician, patient, from/to (start time), status (free|busy). Patient users see free slots and their own bookings. Reads the projection (eventually consistent).
          *
          *     Required scopes: read:appointments.
          */
@@ -1236,7 +1236,7 @@ export interface paths {
             };
             requestBody?: never;
             responses: {
-                /** @description OK */
+                /** @description FHIR R4 searchset Bundle: Slot (match), each booked one followed by its Appointment (match), then the Schedules the Slots belong to (include); the next page is `link` relation `next` */
                 200: {
                     headers: {
                         [name: string]: unknown;
@@ -1244,6 +1244,8 @@ export interface paths {
                     content: {
                         "application/json": {
                             entry: {
+                                /** @description The absolute URL this API serves the resource at, or a stable urn:uuid for resources without one */
+                                fullUrl: string;
                                 resource: ({
                                     id: string;
                                     /** @enum {string} */
@@ -1260,9 +1262,24 @@ export interface paths {
                                     status: "booked" | "cancelled";
                                 } & {
                                     [key: string]: unknown;
+                                }) | ({
+                                    id: string;
+                                    /** @enum {string} */
+                                    resourceType: "Schedule";
+                                } & {
+                                    [key: string]: unknown;
                                 });
+                                search: {
+                                    /** @enum {string} */
+                                    mode: "match" | "include";
+                                };
                             }[];
-                            next: string | null;
+                            /** @description `self`, and `next` (the next page) unless this is the last page */
+                            link: {
+                                /** @enum {string} */
+                                relation: "self" | "next";
+                                url: string;
+                            }[];
                             /** @enum {string} */
                             resourceType: "Bundle";
                             /** @enum {string} */
@@ -2072,7 +2089,7 @@ export interface paths {
             };
             requestBody?: never;
             responses: {
-                /** @description OK */
+                /** @description FHIR R4 searchset Bundle of Patient; the next page is `link` relation `next`; each fullUrl is the patient's URL in this API */
                 200: {
                     headers: {
                         [name: string]: unknown;
@@ -2080,6 +2097,8 @@ export interface paths {
                     content: {
                         "application/json": {
                             entry: {
+                                /** @description The absolute URL this API serves the resource at, or a stable urn:uuid for resources without one */
+                                fullUrl: string;
                                 resource: {
                                     id: string;
                                     meta: {
@@ -2091,8 +2110,17 @@ export interface paths {
                                 } & {
                                     [key: string]: unknown;
                                 };
+                                search: {
+                                    /** @enum {string} */
+                                    mode: "match" | "include";
+                                };
                             }[];
-                            next: string | null;
+                            /** @description `self`, and `next` (the next page) unless this is the last page */
+                            link: {
+                                /** @enum {string} */
+                                relation: "self" | "next";
+                                url: string;
+                            }[];
                             /** @enum {string} */
                             resourceType: "Bundle";
                             /** @enum {string} */
@@ -2193,7 +2221,7 @@ export interface paths {
         };
         /**
          * Read a patient
-         * @description FHIR Patient; for clinical readers also `allergies` (AllergyIntolerance[]) and, with read:vitals, `vitals` (latest values, NEWS2). Reception sees demographics only. ETag = version.
+         * @description The record as an envelope `{ view, patient, allergies?, latest_vitals?, news2? }` (the same envelope as the MCP tool get_patient): `patient` a FHIR R4 Patient; for clinical readers also `allergies` (FHIR AllergyIntolerance[]) and, with read:vitals, `latest_vitals` and `news2`. Reception sees `patient` only (view `demographics`). With `Accept: application/fhir+json` the bare FHIR Patient (what Bundle fullUrls resolve to). ETag = version. (In 0.1.0 the Patient itself carried `allergies` and `vitals`: see the 0.2.0 release notes.)
          *
          *     Required scopes: one of read:patients, write:patients, patient/Patient.rs.
          */
@@ -2215,6 +2243,47 @@ export interface paths {
                     };
                     content: {
                         "application/json": {
+                            /** @description FHIR R4 AllergyIntolerance resources: clinical readers (read:patients, or the patient) only */
+                            allergies?: ({
+                                id: string;
+                                /** @enum {string} */
+                                resourceType: "AllergyIntolerance";
+                            } & {
+                                [key: string]: unknown;
+                            })[];
+                            /** @description The latest value per numeric vital sign: clinical readers holding read:vitals only */
+                            latest_vitals?: {
+                                code: string;
+                                display: string;
+                                effective_at: string;
+                                unit: string;
+                                value: number;
+                            }[];
+                            /** @description NEWS2 computed from latest_vitals */
+                            news2?: {
+                                risk: string;
+                                score: number;
+                            } & {
+                                [key: string]: unknown;
+                            };
+                            /** @description FHIR R4 Patient */
+                            patient: {
+                                id: string;
+                                meta: {
+                                    lastUpdated: string;
+                                    versionId: string;
+                                };
+                                /** @enum {string} */
+                                resourceType: "Patient";
+                            } & {
+                                [key: string]: unknown;
+                            };
+                            /**
+                             * @description What this caller may see: `demographics` (reception: the Patient only) or `clinical`
+                             * @enum {string}
+                             */
+                            view: "clinical" | "demographics";
+                        } | ({
                             id: string;
                             meta: {
                                 lastUpdated: string;
@@ -2224,7 +2293,7 @@ export interface paths {
                             resourceType: "Patient";
                         } & {
                             [key: string]: unknown;
-                        };
+                        });
                     };
                 };
                 400: components["responses"]["BadRequest"];
@@ -2569,14 +2638,32 @@ export interface paths {
                                 [key: string]: unknown;
                             })[];
                             patient_id: string;
-                        } | ({
+                        } | {
+                            entry: {
+                                /** @description The absolute URL this API serves the resource at, or a stable urn:uuid for resources without one */
+                                fullUrl: string;
+                                resource: {
+                                    /** @enum {string} */
+                                    resourceType: "Observation";
+                                } & {
+                                    [key: string]: unknown;
+                                };
+                                search: {
+                                    /** @enum {string} */
+                                    mode: "match" | "include";
+                                };
+                            }[];
+                            /** @description `self`, and `next` (the next page) unless this is the last page */
+                            link: {
+                                /** @enum {string} */
+                                relation: "self" | "next";
+                                url: string;
+                            }[];
                             /** @enum {string} */
                             resourceType: "Bundle";
                             /** @enum {string} */
                             type: "searchset";
-                        } & {
-                            [key: string]: unknown;
-                        });
+                        };
                     };
                 };
                 400: components["responses"]["BadRequest"];
@@ -3062,14 +3149,32 @@ export interface paths {
                              */
                             source: "raw" | "rollup_1m" | "rollup_1h";
                             to: string;
-                        } | ({
+                        } | {
+                            entry: {
+                                /** @description The absolute URL this API serves the resource at, or a stable urn:uuid for resources without one */
+                                fullUrl: string;
+                                resource: {
+                                    /** @enum {string} */
+                                    resourceType: "Observation";
+                                } & {
+                                    [key: string]: unknown;
+                                };
+                                search: {
+                                    /** @enum {string} */
+                                    mode: "match" | "include";
+                                };
+                            }[];
+                            /** @description `self`, and `next` (the next page) unless this is the last page */
+                            link: {
+                                /** @enum {string} */
+                                relation: "self" | "next";
+                                url: string;
+                            }[];
                             /** @enum {string} */
                             resourceType: "Bundle";
                             /** @enum {string} */
                             type: "searchset";
-                        } & {
-                            [key: string]: unknown;
-                        });
+                        };
                     };
                 };
                 400: components["responses"]["BadRequest"];
@@ -3181,14 +3286,32 @@ export interface paths {
                                 [key: string]: unknown;
                             })[];
                             patient_id: string;
-                        } | ({
+                        } | {
+                            entry: {
+                                /** @description The absolute URL this API serves the resource at, or a stable urn:uuid for resources without one */
+                                fullUrl: string;
+                                resource: {
+                                    /** @enum {string} */
+                                    resourceType: "Observation";
+                                } & {
+                                    [key: string]: unknown;
+                                };
+                                search: {
+                                    /** @enum {string} */
+                                    mode: "match" | "include";
+                                };
+                            }[];
+                            /** @description `self`, and `next` (the next page) unless this is the last page */
+                            link: {
+                                /** @enum {string} */
+                                relation: "self" | "next";
+                                url: string;
+                            }[];
                             /** @enum {string} */
                             resourceType: "Bundle";
                             /** @enum {string} */
                             type: "searchset";
-                        } & {
-                            [key: string]: unknown;
-                        });
+                        };
                     };
                 };
                 400: components["responses"]["BadRequest"];

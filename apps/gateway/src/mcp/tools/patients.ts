@@ -5,7 +5,7 @@ import { badRequest } from '@vitalis/http';
 import { patientView } from '../../records/access';
 import { getPatient, registerPatient, searchPatients } from '../../patients/service';
 import { defineTool, UI } from './types';
-import { latestOut, latestVitalShape, news2Out, news2Shape, patientOut, patientShape } from './shapes';
+import { allergiesOut, allergyShape, latestOut, latestVitalShape, news2Out, news2Shape, patientOut, patientShape } from './shapes';
 
 const text = (max: number) => z.string().trim().min(1).max(max);
 
@@ -57,9 +57,11 @@ export const getPatientTool = defineTool({
     'One patient: demographics; for clinical readers (read:patients, or the patient themselves) also allergies and, with read:vitals, the latest vitals and the NEWS2 early-warning score. Reception (write:patients) sees demographics only.',
   scopes: [],
   input: z.object({ patient_id: resourceId.describe('Patient id, e.g. pat-0001') }),
+  // The patient record envelope, the same keys as REST GET /api/v1/patients/{id} (flat forms here, FHIR there).
   output: z.object({
     view: z.enum(['clinical', 'demographics']),
-    patient: patientShape,
+    patient: patientShape.omit({ allergies: true }),
+    allergies: z.array(allergyShape).optional().describe('Only for clinical readers (read:patients, or the patient themselves)'),
     latest_vitals: z.array(latestVitalShape).optional(),
     news2: news2Shape.optional(),
   }),
@@ -68,10 +70,11 @@ export const getPatientTool = defineTool({
   async run({ deps, caller }, a) {
     const r = await getPatient(deps.pool, caller, a.patient_id);
     const view: 'clinical' | 'demographics' = r.view === 'clinical' ? 'clinical' : 'demographics';
-    const patient = patientOut(r.patient, view === 'clinical');
-    const allergies = patient.allergies?.length ? `allergies: ${patient.allergies.map((x) => `${x.substance} (${x.criticality})`).join(', ')}` : view === 'clinical' ? 'no known allergies' : 'allergies not visible to this token';
+    const patient = patientOut(r.patient, false);
+    const allergyList = view === 'clinical' ? allergiesOut(r.patient) : undefined;
+    const allergies = allergyList?.length ? `allergies: ${allergyList.map((x) => `${x.substance} (${x.criticality})`).join(', ')}` : view === 'clinical' ? 'no known allergies' : 'allergies not visible to this token';
     return {
-      data: { view, patient, ...(r.news2 ? { latest_vitals: (r.latestVitals ?? []).map(latestOut), news2: news2Out(r.news2) } : {}) },
+      data: { view, patient, ...(allergyList ? { allergies: allergyList } : {}), ...(r.news2 ? { latest_vitals: (r.latestVitals ?? []).map(latestOut), news2: news2Out(r.news2) } : {}) },
       text: `${patient.name} (${patient.id})${patient.birth_date ? `, born ${patient.birth_date}` : ''}; ${allergies}${r.news2 ? `; NEWS2 ${r.news2.score} (${r.news2.risk})` : ''}.`,
     };
   },

@@ -20,14 +20,15 @@ export const patientShape = z.object({
   allergies: z.array(allergyShape).optional().describe('Only for clinical readers (read:patients, or the patient themselves)'),
 });
 
-/** `clinical` = the caller may see allergies (records/access patientView). */
+export const allergiesOut = (p: PatientState): z.infer<typeof allergyShape>[] =>
+  p.allergies.map((a) => ({ id: a.id, substance: a.substance, criticality: a.criticality, ...(a.reaction ? { reaction: a.reaction } : {}), recorded_at: a.recordedAt }));
+
+/** `clinical` = the caller may see allergies (records/access patientView): search results carry them per patient. */
 export function patientOut(p: PatientState, clinical: boolean): z.infer<typeof patientShape> {
   return {
     id: p.id, version: p.version, name: [...p.given, p.family].join(' '), family: p.family, given: p.given,
     birth_date: p.birthDate, gender: p.gender, identifiers: p.identifiers,
-    ...(clinical
-      ? { allergies: p.allergies.map((a) => ({ id: a.id, substance: a.substance, criticality: a.criticality, ...(a.reaction ? { reaction: a.reaction } : {}), recorded_at: a.recordedAt })) }
-      : {}),
+    ...(clinical ? { allergies: allergiesOut(p) } : {}),
   };
 }
 

@@ -40,13 +40,25 @@ function dayRange(value: string): { from: string; to: string } {
   return { from: from.toISOString(), to: to.toISOString() };
 }
 /** REST: a Bundle of FHIR Slot (+ Appointment); MCP tool: { slots: [{ slot_id, clinician_id, … }] }. */
+/**
+ * REST: a Bundle of FHIR Slot (+ Appointment), with the Schedules they belong to (search mode
+ * include; a Schedule's actor is the clinician's Practitioner); MCP tool: { slots: [{ slot_id,
+ * clinician_id, … }] }.
+ */
 function slotsOf(body: any): Slot[] {
   if (!body) return [];
   const list: any[] = body.entry ? body.entry.map((e: any) => e.resource) : body.slots || (Array.isArray(body) ? body : []);
-  return list.filter((r) => (!r.resourceType || r.resourceType === 'Slot') && r.status === 'free').map((r) => ({
-    id: r.id || r.slot_id, start: r.start, end: r.end, status: r.status,
-    clinician: r.clinician_id || ((r.schedule && r.schedule.reference) || '').replace('Practitioner/', ''),
-  }));
+  const practitionerOf: Record<string, string | undefined> = {};
+  list.forEach((r) => {
+    if (r.resourceType === 'Schedule') practitionerOf['Schedule/' + r.id] = r.actor && r.actor[0] && r.actor[0].reference;
+  });
+  return list.filter((r) => (!r.resourceType || r.resourceType === 'Slot') && r.status === 'free').map((r) => {
+    const schedule: string = (r.schedule && r.schedule.reference) || '';
+    return {
+      id: r.id || r.slot_id, start: r.start, end: r.end, status: r.status,
+      clinician: r.clinician_id || (practitionerOf[schedule] || schedule).replace(/^(Practitioner|Schedule)\//, ''),
+    };
+  });
 }
 function query(extra: Record<string, string>): URLSearchParams {
   const q = new URLSearchParams({ clinician: clinician().value, status: 'free' });

@@ -271,8 +271,9 @@ function start(patient: string): void {
   // The name is a courtesy: a monitor token may hold read:vitals only (then no refused request).
   if (V.mayUse(['read:patients', 'write:patients'])) {
     V.op('get_patient', { patient_id: patient }, { path: '/api/v1/patients/' + encodeURIComponent(patient) }).then((p) => {
-      // REST: FHIR Patient (name[0].given/family); MCP tool: { patient: { name: 'Given Family' } }
-      const n = p && p.patient ? p.patient.name : p && p.name && p.name[0] && (p.name[0].given || []).join(' ') + ' ' + p.name[0].family;
+      // REST: { patient: FHIR Patient (name[0].given/family) }; MCP tool: { patient: { name: 'Given Family' } }
+      const r = p && p.patient;
+      const n = r && (typeof r.name === 'string' ? r.name : r.name && r.name[0] && (r.name[0].given || []).join(' ') + ' ' + r.name[0].family);
       if (n) V.$('#patient-label').textContent = n.trim() + ' · ' + patient;
     }, () => {
       /* demographics are optional here: the token may hold read:vitals only */

@@ -34,28 +34,32 @@ const CRIT: Record<string, string> = { high: 'High criticality', low: 'Low criti
 const VITAL_NAMES = DATA.vitalNames;
 
 /**
- * One view model from either transport. REST: FHIR Patient (+ allergies as AllergyIntolerance,
- * vitals { latest, news2 }). MCP tools: flat { id, name, birth_date, identifiers, allergies:
- * [{ substance, criticality, reaction }] }, get_patient wrapping it as { view, patient,
- * latest_vitals, news2 }. "allergies" stays undefined when the caller may not see them.
+ * One view model from either transport. The record envelope is the same on both, { view,
+ * patient, allergies, latest_vitals, news2 }: REST with a FHIR Patient and AllergyIntolerance
+ * resources, MCP get_patient with flat { id, name, birth_date, identifiers } and allergies
+ * [{ substance, criticality, reaction }]. Search results: bare FHIR Patients (REST) or flat
+ * patients carrying their allergies (MCP). "allergies" stays undefined when the caller may not
+ * see them.
  */
 function model(x: any): PatientView {
-  if (x.resourceType === 'Patient') {
-    const n = (x.name && x.name[0]) || {};
+  const env = x.patient ? x : null;
+  const r = env ? env.patient : x;
+  const allergies: any[] | undefined = env ? env.allergies : r.allergies;
+  if (r.resourceType === 'Patient') {
+    const n = (r.name && r.name[0]) || {};
     return {
-      id: x.id, name: ((n.given || []).join(' ') + ' ' + (n.family || '')).trim() || x.id, birthDate: x.birthDate || null, gender: x.gender || null,
-      identifiers: x.identifier || [], telecom: x.telecom || [],
-      allergies: x.allergies === undefined ? undefined : x.allergies.map((a: any) => ({ substance: a.code && a.code.text, criticality: a.criticality, reaction: a.reaction && a.reaction[0] && a.reaction[0].description })),
-      latest: (x.vitals && x.vitals.latest) || [], news2: x.vitals && x.vitals.news2,
-      version: x.meta && x.meta.versionId, updated: x.meta && x.meta.lastUpdated,
+      id: r.id, name: ((n.given || []).join(' ') + ' ' + (n.family || '')).trim() || r.id, birthDate: r.birthDate || null, gender: r.gender || null,
+      identifiers: r.identifier || [], telecom: r.telecom || [],
+      allergies: allergies === undefined ? undefined : allergies.map((a: any) => ({ substance: a.code && a.code.text, criticality: a.criticality, reaction: a.reaction && a.reaction[0] && a.reaction[0].description })),
+      latest: (env && env.latest_vitals) || [], news2: env && env.news2,
+      version: r.meta && r.meta.versionId, updated: r.meta && r.meta.lastUpdated,
     };
   }
-  const p = x.patient || x;
   return {
-    id: p.id, name: p.name || p.id, birthDate: p.birth_date || null, gender: p.gender || null,
-    identifiers: p.identifiers || [], telecom: p.telecom || [],
-    allergies: p.allergies === undefined ? undefined : p.allergies.map((a: any) => ({ substance: a.substance, criticality: a.criticality, reaction: a.reaction })),
-    latest: x.latest_vitals || [], news2: x.news2, version: p.version, updated: null,
+    id: r.id, name: r.name || r.id, birthDate: r.birth_date || null, gender: r.gender || null,
+    identifiers: r.identifiers || [], telecom: r.telecom || [],
+    allergies: allergies === undefined ? undefined : allergies.map((a: any) => ({ substance: a.substance, criticality: a.criticality, reaction: a.reaction })),
+    latest: (env && env.latest_vitals) || [], news2: env && env.news2, version: r.version, updated: null,
   };
 }
 function age(birth: string): number {
@@ -79,6 +83,11 @@ function patientsOf(body: any): PatientView[] {
   return list.map(model);
 }
 
+/** A FHIR Bundle pages with link relation next. */
+function hasNext(body: any): boolean {
+  return !!(body.link && body.link.some((l: any) => l.relation === 'next'));
+}
+
 function showResults(body: any, name: string): PatientView[] {
   const list = patientsOf(body);
   const ul = V.$('#results');
@@ -93,7 +102,7 @@ function showResults(body: any, name: string): PatientView[] {
   });
   V.$('#result-count').textContent = list.length === 0
     ? 'No patient matches' + (name ? ' "' + name + '"' : '') + '.'
-    : list.length + (list.length === 1 ? ' patient found.' : ' patients found.') + (body && (body.next || body.next_cursor) ? ' More match: refine the name.' : '');
+    : list.length + (list.length === 1 ? ' patient found.' : ' patients found.') + (body && (hasNext(body) || body.next_cursor) ? ' More match: refine the name.' : '');
   return list;
 }
 
