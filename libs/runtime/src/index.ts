@@ -28,4 +28,4 @@ export function onShutdown(logger: Logger, closers: Closer[], graceMs = 10_000):
 }
 
 /** Reads the package version of the running app (for health documents and logs). */
-export const VITALIS_VERSION = '0.1.0';
+export const VITALIS_VERSION = '0.2.0';
