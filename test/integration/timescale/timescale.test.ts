@@ -129,7 +129,7 @@ describe('the TimescaleDB branch of the migrations', () => {
   it('has continuous aggregates for 1 minute (over the log) and 1 hour (over the minutes), each with a refresh policy', async () => {
     const { rows } = await pool.query(
       `SELECT a.view_name, coalesce(over.view_name, a.hypertable_name) AS over, a.materialized_only,
-              j.config->>'start_offset' AS start, j.config->>'end_offset' AS "end"
+              j.config->>'start_offset' AS start, j.config->>'end_offset' AS "end", (j.config->>'buckets_per_batch')::int AS batch
          FROM timescaledb_information.continuous_aggregates a
          -- a hierarchical aggregate's hypertable is the materialization of the aggregate below it
          LEFT JOIN timescaledb_information.continuous_aggregates over ON over.materialization_hypertable_name = a.hypertable_name
@@ -137,8 +137,8 @@ describe('the TimescaleDB branch of the migrations', () => {
         ORDER BY a.view_name`,
     );
     expect(rows).toEqual([
-      { view_name: 'vitals_cagg_1h', over: 'vitals_cagg_1m', materialized_only: true, start: '7 days', end: '01:00:00' },
-      { view_name: 'vitals_cagg_1m', over: 'vitals_observations', materialized_only: true, start: '7 days', end: '00:01:00' },
+      { view_name: 'vitals_cagg_1h', over: 'vitals_cagg_1m', materialized_only: true, start: '7 days', end: '01:00:00', batch: 24 },
+      { view_name: 'vitals_cagg_1m', over: 'vitals_observations', materialized_only: true, start: '7 days', end: '00:01:00', batch: 1440 },
     ]);
   });
 
