@@ -3,7 +3,8 @@
  * single-connection PostgreSQL 17, test/helpers/timescale.ts), the project's own migrate() makes
  * the append log a hypertable with compression segmented by patient and continuous aggregates for
  * 1 minute and 1 hour; the ingest's writer (COPY and unnest) stores observations through `pg`; a
- * compression job run by hand compresses the old chunk, which still answers reads and redeliveries;
+ * compression job run by hand compresses the old chunk, which still answers reads and redeliveries
+ * until the projector's retention drops it (the aggregates keep its buckets);
  * and the history query answers 1 min / 1 h / 1 d buckets from the aggregates (source cagg_*) with
  * the numbers computed from the raw rows. A WASM build runs no background workers, so jobs and
  * refreshes run by CALL here. This proves the SQL and the code paths, not performance (docs/adr/0013).
@@ -15,6 +16,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { migrate, storageMode, withTransaction, type Pool } from '@vitalis/db';
 import { TOPICS } from '@vitalis/kafka';
 import { writeRows, type StoredRow, type WriteMethod } from '../../../apps/ingest/src/store';
+import { maintainPartitions } from '../../../apps/projector/src/maintenance';
 import { projectorRunsRollups } from '../../../apps/projector/src/rollups';
 import { BUCKETS, queryBuckets, queryRaw, type Bucket, type BucketRow } from '../../../apps/gateway/src/vitals/history';
 import { startTimescale, type TimescaleEngine } from '../../helpers/timescale';
@@ -156,10 +158,11 @@ describe('the TimescaleDB branch of the migrations', () => {
   });
 });
 
-describe('compression on the TimescaleDB engine', () => {
+describe('compression and retention on the TimescaleDB engine', () => {
+  const patient = `pat-ts-${randomUUID().slice(0, 8)}`;
+  const oldStart = H0 - 10 * DAY;
+
   it('a compression job run by hand compresses the old chunk; reads, redeliveries and late rows still work there', async () => {
-    const patient = `pat-ts-${randomUUID().slice(0, 8)}`;
-    const oldStart = H0 - 10 * DAY;
     const old = [...series(patient, HR, oldStart, 120, 30_000, (i) => 60 + (i % 20)), ...series(patient, SPO2, oldStart, 120, 30_000, (i) => 90 + (i % 9))];
     const recent = series(patient, HR, H0 + 10_000, 30, 60_000, (i) => 70 + i);
     expect(await write(old, 'copy')).toBe(240);
@@ -187,6 +190,18 @@ describe('compression on the TimescaleDB engine', () => {
     expect(await write(series(patient, HR, oldStart + 15_000, 1, 1, () => 61), 'copy')).toBe(1);
     const { rows } = await pool.query('SELECT count(*)::int AS n FROM vitals_observations WHERE patient_id = $1', [patient]);
     expect(rows[0].n).toBe(271);
+  });
+
+  it("the projector's retention drops the old compressed chunk; the aggregates keep its buckets", async () => {
+    await pool.query(`CALL refresh_continuous_aggregate('vitals_cagg_1m', $1::timestamptz, $2::timestamptz)`, [iso(oldStart), iso(oldStart + DAY)]);
+    const kept = await pool.query('SELECT count(*)::int AS n, sum(count)::int AS rows FROM vitals_cagg_1m WHERE patient_id = $1', [patient]);
+    expect(kept.rows[0].rows).toBe(241); // the old rows and the late one; the recent ones are not refreshed here
+    const { dropped } = await maintainPartitions(pool, { retentionDays: 9, daysAhead: 2 });
+    expect(dropped).toBeGreaterThanOrEqual(1);
+    const raw = await pool.query('SELECT count(*)::int AS n FROM vitals_observations WHERE patient_id = $1 AND effective_at < $2', [patient, iso(H0)]);
+    expect(raw.rows[0].n).toBe(0);
+    const after = await pool.query('SELECT count(*)::int AS n, sum(count)::int AS rows FROM vitals_cagg_1m WHERE patient_id = $1', [patient]);
+    expect(after.rows[0]).toEqual(kept.rows[0]);
   });
 });
 
