@@ -9,7 +9,7 @@ import { onShutdown } from '@vitalis/runtime';
 import { projectorConfigShape } from './config';
 import { runJobs, type Job } from './jobs';
 import { maintainPartitions } from './maintenance';
-import { runRollups } from './rollups';
+import { projectorRunsRollups, runRollups } from './rollups';
 import { PROJECTIONS } from './projections/definitions';
 import { catchUp, projectionNamed, rebuild } from './projections/runner';
 import { listenForEvents } from '@vitalis/eventstore';
@@ -44,20 +44,25 @@ const pool = createPool({ url: config.DATABASE_URL, max: config.DATABASE_POOL_MA
 // The migration step (npm run migrate, as the owner) ran before; this app only checks it did.
 await requireAppDatabase(pool, 'projector', { production: config.NODE_ENV === 'production', warn: (message) => logger.warn(message) });
 
+const rollupJob: Job = {
+  name: 'vitals-rollups',
+  intervalMs: config.ROLLUP_INTERVAL_MS,
+  run: async () => {
+    const result = await runRollups(pool, { safeLagMs: config.ROLLUP_SAFE_LAG_MS, maxWindowMs: config.ROLLUP_MAX_WINDOW_MS });
+    return result && result.minutes > 0 ? { ...result } : undefined;
+  },
+};
+// On TimescaleDB the continuous aggregates (migration 0018, refreshed by TimescaleDB's own jobs) serve the buckets.
+const rollups = await projectorRunsRollups(pool);
+if (!rollups) logger.info('TimescaleDB: continuous aggregates serve the 1 min / 1 h buckets; the rollup job is off');
+
 const jobs: Job[] = [
   {
     name: 'vitals-maintenance',
     intervalMs: config.MAINTENANCE_INTERVAL_MS,
     run: () => maintainPartitions(pool, { retentionDays: config.VITALS_RETENTION_DAYS, daysAhead: config.VITALS_PARTITIONS_AHEAD_DAYS }),
   },
-  {
-    name: 'vitals-rollups',
-    intervalMs: config.ROLLUP_INTERVAL_MS,
-    run: async () => {
-      const result = await runRollups(pool, { safeLagMs: config.ROLLUP_SAFE_LAG_MS, maxWindowMs: config.ROLLUP_MAX_WINDOW_MS });
-      return result && result.minutes > 0 ? { ...result } : undefined;
-    },
-  },
+  ...(rollups ? [rollupJob] : []),
   ...PROJECTIONS.map((projection) => ({
     name: `projection-${projection.name}`,
     intervalMs: config.PROJECTION_INTERVAL_MS,

@@ -12,8 +12,15 @@
  * Rows carry ingested_at = their transaction's start and become visible only at commit, so the
  * window's end is held below the start of every transaction still open in the database (no row
  * can appear later behind the watermark); the safe lag is an extra margin.
+ * On TimescaleDB the continuous aggregates of migration 0018 replace the rollups (TimescaleDB's jobs
+ * refresh them, the history API reads them): the projector does not run this job there.
  */
-import { withTransaction, type Pool, type PoolClient } from '@vitalis/db';
+import { storageMode, withTransaction, type Pool, type PoolClient } from '@vitalis/db';
+
+/** Whether this database needs the projector's rollups: not on TimescaleDB, whose continuous aggregates stand in. */
+export async function projectorRunsRollups(pool: Pool): Promise<boolean> {
+  return (await storageMode(pool)) === 'partitioned';
+}
 
 export interface RollupOptions {
   safeLagMs: number;

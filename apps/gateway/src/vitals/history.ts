@@ -3,6 +3,8 @@
  * log; bucketed series come from the rollup tables where they can answer exactly (bucket and range
  * aligned to the rollup granularity, and the rollup is up to date there), else from the append log
  * with date_bin. Timestamps are rendered by PostgreSQL with microseconds, so cursors are exact.
+ * On TimescaleDB the continuous aggregates of migration 0018 (same columns) stand in for the
+ * rollup tables, up to their watermark; the source says which answered.
  */
 import type { Pool } from '@vitalis/db';
 import { observationFromRow, STORED_INSTANT_SQL, type ObservationRow } from '@vitalis/live';
@@ -93,25 +95,52 @@ export interface BucketRow {
   last_at: string;
 }
 
-export type BucketSource = 'raw' | 'rollup_1m' | 'rollup_1h';
+export type BucketSource = 'raw' | 'rollup_1m' | 'rollup_1h' | 'cagg_1m' | 'cagg_1h';
+/** A pre-aggregated source: the projector's rollup tables, or TimescaleDB's continuous aggregates. */
+export type AggregateSource = Exclude<BucketSource, 'raw'>;
 
 const aligned = (iso: string, ms: number) => Date.parse(iso) % ms === 0;
 
 /** The coarsest rollup that divides the bucket and to which the range is aligned. */
-export function chooseSource(bucket: Bucket, from: string, to: string): BucketSource {
+export function chooseSource(bucket: Bucket, from: string, to: string): 'raw' | 'rollup_1m' | 'rollup_1h' {
   const size = BUCKETS[bucket];
   if (size >= BUCKETS['1h'] && size % BUCKETS['1h'] === 0 && aligned(from, BUCKETS['1h']) && aligned(to, BUCKETS['1h'])) return 'rollup_1h';
   if (size >= BUCKETS['1m'] && aligned(from, BUCKETS['1m']) && aligned(to, BUCKETS['1m'])) return 'rollup_1m';
   return 'raw';
 }
 
-/** Up to where (effective time) a rollup table is complete: its watermark minus the safety lag, floored. */
-async function rollupHorizon(pool: Pool, source: 'rollup_1m' | 'rollup_1h'): Promise<string | undefined> {
-  const { rows } = await pool.query<{ horizon: string | null }>(
-    `SELECT ${`to_char(date_bin($2::interval, complete_before, 'epoch') AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"')`} AS horizon
-       FROM vitals_rollup_state WHERE name = $1`,
-    [source, source === 'rollup_1m' ? '1 minute' : '1 hour'],
-  );
+const CAGG_OF = { rollup_1m: 'cagg_1m', rollup_1h: 'cagg_1h' } as const;
+const caggsByPool = new WeakMap<Pool, Promise<boolean>>();
+
+/** Whether this database serves buckets from continuous aggregates (TimescaleDB, migration 0018); asked once per pool. */
+function hasCaggs(pool: Pool): Promise<boolean> {
+  let known = caggsByPool.get(pool);
+  if (!known) {
+    known = pool
+      .query<{ caggs: boolean }>("SELECT to_regclass('vitals_cagg_1m') IS NOT NULL AS caggs")
+      .then((r) => r.rows[0]?.caggs === true);
+    known.catch(() => caggsByPool.delete(pool)); // ask again next time
+    caggsByPool.set(pool, known);
+  }
+  return known;
+}
+
+const HORIZON = (at: string) => `to_char(date_bin($1::interval, ${at}, 'epoch') AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"')`;
+
+/**
+ * Up to where (effective time) an aggregate is complete, floored to its granularity. A rollup: its
+ * watermark (the projector keeps the safety lag). A continuous aggregate: its materialization
+ * watermark; the hour's is capped by the minute's, which it is computed from.
+ */
+async function aggregateHorizon(pool: Pool, source: AggregateSource): Promise<string | undefined> {
+  const granularity = source.endsWith('_1m') ? '1 minute' : '1 hour';
+  const sql =
+    source === 'rollup_1m' || source === 'rollup_1h'
+      ? `SELECT ${HORIZON('complete_before')} AS horizon FROM vitals_rollup_state WHERE name = $2`
+      : `SELECT ${HORIZON('h')} AS horizon
+           FROM (SELECT least(vitalis_vitals_cagg_horizon('vitals_' || $2), vitalis_vitals_cagg_horizon('vitals_cagg_1m')) AS h) w
+          WHERE isfinite(h)`;
+  const { rows } = await pool.query<{ horizon: string | null }>(sql, [granularity, source]);
   return rows[0]?.horizon ?? undefined;
 }
 
@@ -122,11 +151,12 @@ export interface BucketPage {
 }
 
 export async function queryBuckets(pool: Pool, q: BucketQuery): Promise<BucketPage> {
-  let source = chooseSource(q.bucket, q.from, q.to);
+  const chosen = chooseSource(q.bucket, q.from, q.to);
+  let source: BucketSource = chosen !== 'raw' && (await hasCaggs(pool)) ? CAGG_OF[chosen] : chosen;
   // Rollups answer [from, split); the append log answers [split, to) (data newer than the rollup horizon).
   let split = q.from;
   if (source !== 'raw') {
-    const horizon = await rollupHorizon(pool, source).catch(() => undefined);
+    const horizon = await aggregateHorizon(pool, source).catch(() => undefined);
     if (!horizon || Date.parse(horizon) <= Date.parse(q.from)) source = 'raw';
     else split = Date.parse(horizon) < Date.parse(q.to) ? horizon : q.to;
   }
@@ -171,14 +201,14 @@ export async function queryBuckets(pool: Pool, q: BucketQuery): Promise<BucketPa
   return { rows: more ? rows.slice(0, q.limit) : rows, more, source };
 }
 
-const ROLLUP_SIZE = { rollup_1m: BUCKETS['1m'], rollup_1h: BUCKETS['1h'] } as const;
+const ROLLUP_SIZE = { rollup_1m: BUCKETS['1m'], rollup_1h: BUCKETS['1h'], cagg_1m: BUCKETS['1m'], cagg_1h: BUCKETS['1h'] } as const;
 
 /**
  * The common dashboard case: buckets of exactly the rollup's size over a range the rollup already
  * covers. Each bucket is one rollup row, read in primary-key order: no regrouping, no raw tail.
  * Same answer as the general query (tested), a fraction of its cost.
  */
-export async function queryRollupDirect(pool: Pool, source: 'rollup_1m' | 'rollup_1h', q: BucketQuery): Promise<{ rows: BucketRow[]; more: boolean }> {
+export async function queryRollupDirect(pool: Pool, source: AggregateSource, q: BucketQuery): Promise<{ rows: BucketRow[]; more: boolean }> {
   const params: unknown[] = [q.patient, q.from, q.to, q.limit + 1];
   const codeFilter = q.code ? (params.push(q.code), ` AND code = $${params.length}`) : '';
   let after = '';

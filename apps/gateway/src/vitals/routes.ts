@@ -81,7 +81,7 @@ const bucketPage = z.object({
   to: z.string(),
   bucket: z.enum(['1s', '1m', '1h', '1d']),
   agg: z.array(z.enum(AGGS)),
-  source: z.enum(['raw', 'rollup_1m', 'rollup_1h']).describe('Where the aggregates came from'),
+  source: z.enum(['raw', 'rollup_1m', 'rollup_1h', 'cagg_1m', 'cagg_1h']).describe('Where the aggregates came from: the append log, the projector\'s rollups, or TimescaleDB\'s continuous aggregates'),
   count: z.number().int(),
   data: z.array(bucketPoint),
   next: z.string().nullable(),

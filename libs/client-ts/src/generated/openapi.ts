@@ -3144,10 +3144,10 @@ export interface paths {
                             next: string | null;
                             patient_id: string;
                             /**
-                             * @description Where the aggregates came from
+                             * @description Where the aggregates came from: the append log, the projector's rollups, or TimescaleDB's continuous aggregates
                              * @enum {string}
                              */
-                            source: "raw" | "rollup_1m" | "rollup_1h";
+                            source: "raw" | "rollup_1m" | "rollup_1h" | "cagg_1m" | "cagg_1h";
                             to: string;
                         } | {
                             entry: {
