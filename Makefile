@@ -8,7 +8,7 @@ node_modules: package.json package-lock.json
 	npm ci --no-audit --no-fund
 	@touch node_modules
 
-.PHONY: help install run migrate stop logs test test-main test-disruptive typecheck lint bench openapi clients-env browser
+.PHONY: help install run migrate stop logs test test-main test-disruptive typecheck lint bench openapi clients-env browser deploy-check
 help: ## This list
 	@grep -hE '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  make %-16s %s\n", $$1, $$2}'
 
@@ -35,7 +35,7 @@ typecheck: node_modules ## TypeScript strict, whole repo
 lint: node_modules ## ESLint (typescript-eslint, stylistic rules) over the whole tree, zero warnings
 	npx eslint --max-warnings 0 .
 
-test: node_modules up clients-env browser typecheck lint test-main test-disruptive ## The full suite against real PostgreSQL, Kafka and Redis
+test: node_modules up clients-env browser deploy-check typecheck lint test-main test-disruptive ## The full suite against real PostgreSQL, Kafka and Redis
 
 test-main: node_modules
 	npx vitest run
@@ -44,6 +44,10 @@ test-main: node_modules
 clients-env:
 	@infra/bin/python-env >/dev/null
 	@infra/bin/go-env >/dev/null
+
+# No Docker engine or cluster needed: schemas, linters and Compose's own parser (docs/operations.md#deployment).
+deploy-check: ## Validate the image, compose files and Kubernetes manifests (kubernetes-validate, hadolint, compose config)
+	@infra/bin/deploy-check
 
 browser: ## Headless Chromium for the UI browser tests (Debian package, installed when missing)
 	@infra/bin/chromium >/dev/null
