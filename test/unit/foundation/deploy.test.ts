@@ -173,6 +173,8 @@ describe('deployment: Kubernetes manifests against the code', () => {
     expect(gateway.livenessProbe).toBeDefined();
     expect(gateway.startupProbe).toBeDefined();
     expect(named('Service', 'vitalis-gateway')).toMatchObject({ spec: { selector: { 'app.kubernetes.io/name': 'vitalis-gateway' }, ports: [{ targetPort: 'http' }] } });
+    // The HPA owns the replica count; a count in the Deployment would reset it on every apply.
+    expect(deployment('gateway').spec).not.toHaveProperty('replicas');
     expect(named('HorizontalPodAutoscaler', 'vitalis-gateway')).toMatchObject({
       spec: { scaleTargetRef: { apiVersion: 'apps/v1', kind: 'Deployment', name: 'vitalis-gateway' }, minReplicas: 2 },
     });
