@@ -259,6 +259,18 @@ describe('deployment: the image', () => {
     }
   });
 
+  it('in each compose profile the one-shot migrate is awaited by the apps (so `up --wait` accepts its exit 0)', () => {
+    type Service = { profiles: string[]; depends_on?: Record<string, { condition: string }> };
+    const compose = parse(read('infra/docker-compose.apps.yml'), { merge: true }) as { services: Record<string, Service> };
+    for (const profile of ['apps', 'demo']) {
+      const active = Object.entries(compose.services).filter(([, s]) => s.profiles.includes(profile)).map(([name]) => name);
+      expect(active, profile).toEqual(expect.arrayContaining(['migrate', 'gateway', 'ingest', 'projector']));
+    }
+    for (const app of ['gateway', 'ingest', 'projector']) {
+      expect(compose.services[app]!.depends_on?.migrate, app).toEqual({ condition: 'service_completed_successfully' });
+    }
+  });
+
   it('the compose gateway is given every variable production demands', () => {
     const compose = parse(read('infra/docker-compose.apps.yml'), { merge: true }) as { services: Record<string, { environment: Record<string, string> }> };
     const environment = compose.services.gateway!.environment;
