@@ -8,7 +8,7 @@ node_modules: package.json package-lock.json
 	npm ci --no-audit --no-fund
 	@touch node_modules
 
-.PHONY: help install run migrate stop logs test test-main test-disruptive typecheck lint bench openapi clients-env browser fhir-validator
+.PHONY: help install run migrate stop logs test test-main test-disruptive typecheck lint bench openapi clients-env browser fhir-validator deploy-check
 help: ## This list
 	@grep -hE '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  make %-16s %s\n", $$1, $$2}'
 
@@ -36,7 +36,7 @@ typecheck: node_modules ## TypeScript strict, whole repo (and the UI cards' brow
 lint: node_modules ## ESLint (typescript-eslint, stylistic rules) over the whole tree, zero warnings
 	npx eslint --max-warnings 0 .
 
-test: node_modules up clients-env browser fhir-validator typecheck lint test-main test-disruptive ## The full suite against real PostgreSQL, Kafka and Redis
+test: node_modules up clients-env browser fhir-validator deploy-check typecheck lint test-main test-disruptive ## The full suite against real PostgreSQL, Kafka and Redis
 
 test-main: node_modules
 	npx vitest run
@@ -50,6 +50,10 @@ clients-env:
 # Central, compiled with the JDK's javac; fetched/compiled only when missing). See docs/testing.md.
 fhir-validator: ## Build the FHIR R4 validator used by the tests (infra/fhir-validator), when missing
 	@infra/bin/fhir-validator >/dev/null
+
+# No Docker engine or cluster needed: schemas, linters and Compose's own parser (docs/operations.md#deployment).
+deploy-check: ## Validate the image, compose files and Kubernetes manifests (kubernetes-validate, hadolint, compose config)
+	@infra/bin/deploy-check
 
 browser: ## Headless Chromium for the UI browser tests (Debian package, installed when missing)
 	@infra/bin/chromium >/dev/null

@@ -80,7 +80,7 @@ function serve(db: PGlite, socket: Socket): Promise<void> {
     const ready = () => message('Z', Buffer.from(status, 'latin1'));
     const runCopy = async (sql: string, data: Buffer[]) => {
       try {
-        const result = await db.query(sql, [], { blob: new Blob(data) });
+        const result = await db.query(sql, [], { blob: new Blob(data.map((b) => new Uint8Array(b))) });
         send(Buffer.concat([message('C', cstr(`COPY ${result.affectedRows ?? 0}`)), ready()]));
       } catch (err) {
         if (status === 'T') status = 'E';
