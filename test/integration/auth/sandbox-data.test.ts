@@ -167,13 +167,19 @@ describe('a sandbox token never reaches a real patient', () => {
     const real = await json(await get('/api/v1/appointments?limit=5', await clientCredentialsToken(gw.url, await registerClient(gw.url, ['read:appointments']))));
     expect(real.entry.length).toBeGreaterThan(0); // the seeded schedule exists
     const listed = await json(await get('/api/v1/appointments?limit=200', sbx.access_token));
-    expect(listed.entry.length).toBe(200);
-    expect(listed.next).toMatch(/cursor=/);
-    for (const { resource } of listed.entry) {
-      expect(resource).toMatchObject({ resourceType: 'Slot', id: expect.stringMatching(/^sbx-/), schedule: { reference: expect.stringMatching(/^Practitioner\/sbx-/) } });
+    // FHIR shapes (0.2.0): the Slots (search mode match) and the Schedules they belong to (include).
+    const slots = listed.entry.filter((e: any) => e.search?.mode === 'match');
+    expect(slots.length).toBe(200);
+    const next = listed.link.find((l: any) => l.relation === 'next')?.url;
+    expect(next).toMatch(/cursor=/);
+    for (const { resource } of slots) {
+      expect(resource).toMatchObject({ resourceType: 'Slot', id: expect.stringMatching(/^sbx-/), schedule: { reference: expect.stringMatching(/^Schedule\/sbx-/) } });
     }
-    const page2 = await json(await fetch(listed.next, { headers: bearer(sbx.access_token) }));
-    const ids = [...listed.entry, ...page2.entry].map((e: any) => e.resource.id);
+    for (const { resource } of listed.entry.filter((e: any) => e.search?.mode !== 'match')) {
+      expect(resource).toMatchObject({ resourceType: 'Schedule', id: expect.stringMatching(/^sbx-/), actor: [{ reference: expect.stringMatching(/^Practitioner\/sbx-/) }] });
+    }
+    const page2 = await json(await fetch(next, { headers: bearer(sbx.access_token) }));
+    const ids = [...slots, ...page2.entry.filter((e: any) => e.search?.mode === 'match')].map((e: any) => e.resource.id);
     expect(new Set(ids).size).toBe(ids.length); // paging: no duplicate
     expect(page2.entry.every((e: any) => e.resource.id.startsWith('sbx-'))).toBe(true);
 
