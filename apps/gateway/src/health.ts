@@ -11,7 +11,7 @@ import { z } from 'zod';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { createKafka } from '@vitalis/kafka';
 import type { GatewayDeps } from './deps';
-import { problem, problems } from './records/http';
+import { problem, problems } from './access/http';
 
 export const checkSchema = z.object({
   status: z.enum(['ok', 'down']),

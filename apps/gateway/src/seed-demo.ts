@@ -12,7 +12,7 @@ import { SCOPE_NAMES, isSignInScope } from '@vitalis/schemas';
 import { DEFAULT_DATABASE_URL } from '@vitalis/config';
 import { createPool } from '@vitalis/db';
 import { mintInitialAccessToken } from './auth/initial-access';
-import { seedRecords } from './records/seed';
+import { seedRecords } from './seed-records';
 
 const base = (process.env.PUBLIC_BASE_URL ?? `http://127.0.0.1:${process.env.PORT ?? 8080}`).replace(/\/+$/, '');
 const file = '.data/demo-client.json';

@@ -100,7 +100,7 @@ export async function copyRows(client: PoolClient, table: string, rows: StoredRo
  * undoes it and the batch takes the staged ON CONFLICT path. Redeliveries are rare (a crash or a
  * rebalance), so the common case pays one write per row instead of two.
  */
-async function writeCopy(client: PoolClient, rows: StoredRow[]): Promise<Position[]> {
+async function writeCopy(client: PoolClient, rows: StoredRow[]): Promise<StoredPosition[]> {
   await client.query('SAVEPOINT vitals_copy');
   try {
     await copyRows(client, 'vitals_observations', rows);
@@ -114,17 +114,17 @@ async function writeCopy(client: PoolClient, rows: StoredRow[]): Promise<Positio
   }
 }
 
-async function writeStaged(client: PoolClient, rows: StoredRow[]): Promise<Position[]> {
+async function writeStaged(client: PoolClient, rows: StoredRow[]): Promise<StoredPosition[]> {
   await ensureStage(client);
   await copyRows(client, 'vitals_ingest_stage', rows);
-  const result = await client.query<Position>(
+  const result = await client.query<StoredPosition>(
     `INSERT INTO vitals_observations (${COLUMNS}) SELECT ${COLUMNS} FROM vitals_ingest_stage ON CONFLICT DO NOTHING ${RETURNING}`,
   );
   // ON COMMIT DELETE ROWS empties the stage at commit; a caller that rolls back empties it too.
   return result.rows;
 }
 
-async function writeUnnest(client: PoolClient, rows: StoredRow[]): Promise<Position[]> {
+async function writeUnnest(client: PoolClient, rows: StoredRow[]): Promise<StoredPosition[]> {
   const n = rows.length;
   const cols = {
     patient: new Array<string>(n),
@@ -152,7 +152,7 @@ async function writeUnnest(client: PoolClient, rows: StoredRow[]): Promise<Posit
     cols.partition[i] = r.kafka_partition;
     cols.offset[i] = r.kafka_offset;
   });
-  const result = await client.query<Position>(
+  const result = await client.query<StoredPosition>(
     `INSERT INTO vitals_observations (${COLUMNS})
      SELECT p, d, s, c, t, v, u, sp, smp::real[], kp, ko
      FROM unnest($1::text[], $2::text[], $3::bigint[], $4::text[], $5::timestamptz[], $6::float8[], $7::text[], $8::real[], $9::text[], $10::int[], $11::bigint[])
@@ -164,7 +164,7 @@ async function writeUnnest(client: PoolClient, rows: StoredRow[]): Promise<Posit
 }
 
 /** Where a stored row came from; the write paths return those of the rows that were new. */
-interface Position {
+interface StoredPosition {
   kafka_partition: number;
   kafka_offset: string;
 }
@@ -175,7 +175,7 @@ const RETURNING = 'RETURNING kafka_partition, kafka_offset';
  * positions. The audit row is the transaction's last statement (it holds the audit chain's lock
  * until COMMIT).
  */
-async function write(client: PoolClient, topic: string, rows: StoredRow[], method: WriteMethod): Promise<Position[]> {
+async function write(client: PoolClient, topic: string, rows: StoredRow[], method: WriteMethod): Promise<StoredPosition[]> {
   const inserted = await (method === 'copy' ? writeCopy(client, rows) : writeUnnest(client, rows));
   if (inserted.length === 0) return inserted; // a redelivery: nothing stored, nothing to record
   const ranges = rangesOf(inserted);
@@ -187,7 +187,7 @@ async function write(client: PoolClient, topic: string, rows: StoredRow[], metho
 type Ranges = Map<number, { first: bigint; last: bigint; rows: number }>;
 
 /** Per Kafka partition: the offset range and count of the rows stored. */
-function rangesOf(rows: Position[]): Ranges {
+function rangesOf(rows: StoredPosition[]): Ranges {
   const ranges: Ranges = new Map();
   for (const r of rows) {
     const offset = BigInt(r.kafka_offset);

@@ -275,7 +275,7 @@ export async function headPosition(db: Queryable): Promise<number> {
   return rows[0]?.p ?? 0;
 }
 
-export interface Subscription {
+export interface EventSubscription {
   stop: () => Promise<void>;
 }
 
@@ -286,7 +286,7 @@ export const EVENTS_CHANNEL = 'vitalis_events';
  * Listens on EVENTS_CHANNEL with a dedicated connection and calls `wake` on every notification
  * (coalesced by the caller). Reconnects after a lost connection; polling remains the safety net.
  */
-export function listenForEvents(pool: Pool, wake: () => void, onError: (err: unknown) => void = () => {}): Subscription {
+export function listenForEvents(pool: Pool, wake: () => void, onError: (err: unknown) => void = () => {}): EventSubscription {
   let stopped = false;
   let client: PoolClient | undefined;
   let retry: NodeJS.Timeout | undefined;
@@ -331,7 +331,7 @@ export function subscribe(
   fromPosition: number,
   handle: (events: StoredEvent[]) => Promise<void>,
   options: { intervalMs?: number; batch?: number; onError?: (err: unknown) => void } = {},
-): Subscription {
+): EventSubscription {
   let position = fromPosition;
   let stopped = false;
   let wakeUp: (() => void) | undefined;

@@ -5,7 +5,7 @@
  * (linked to pat-0001) signing in through the real login and consent pages.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { seedRecords } from '../../../apps/gateway/src/records/seed';
+import { seedRecords } from '../../../apps/gateway/src/seed-records';
 import { startGateway, type RunningGateway } from '../../helpers/gateway';
 import { DEMO_PASSWORDS, registerCodeClient, userTokens } from './support';
 

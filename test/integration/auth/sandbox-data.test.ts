@@ -11,7 +11,7 @@ import { LoggingMessageNotificationSchema, ResourceUpdatedNotificationSchema } f
 import { headPosition } from '@vitalis/eventstore';
 import { decodeCursor } from '@vitalis/live';
 import { validateObservation } from '@vitalis/schemas';
-import { seedRecords } from '../../../apps/gateway/src/records/seed';
+import { seedRecords } from '../../../apps/gateway/src/seed-records';
 import { catchUpTo } from '../../../apps/projector/src/projections/runner';
 import { slotsProjection } from '../../../apps/projector/src/projections/definitions';
 import { clientCredentialsToken, registerClient } from '../../helpers/auth';

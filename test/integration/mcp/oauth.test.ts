@@ -14,7 +14,7 @@ import type { OAuthClientInformationMixed, OAuthClientMetadata, OAuthTokens } fr
 import { headPosition } from '@vitalis/eventstore';
 import { catchUpTo } from '../../../apps/projector/src/projections/runner';
 import { patientsProjection } from '../../../apps/projector/src/projections/definitions';
-import { seedRecords } from '../../../apps/gateway/src/records/seed';
+import { seedRecords } from '../../../apps/gateway/src/seed-records';
 import { startGateway, type RunningGateway } from '../../helpers/gateway';
 import { REDIRECT_URI, signInAndConsent } from '../auth/support';
 import { MCP_PATH } from './support';

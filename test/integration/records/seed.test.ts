@@ -1,7 +1,7 @@
 /** The demo seed goes through the event store and is idempotent: a second run appends nothing. */
 import { afterAll, expect, it } from 'vitest';
 import { createPool } from '@vitalis/db';
-import { seedRecords } from '../../../apps/gateway/src/records/seed';
+import { seedRecords } from '../../../apps/gateway/src/seed-records';
 import { loadPatient } from '../../../apps/gateway/src/patients/service';
 import { testEnv } from '../../helpers/env';
 

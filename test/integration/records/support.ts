@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Pool } from '@vitalis/db';
 import type { Principal } from '../../../apps/gateway/src/auth/route-auth';
-import type { Caller } from '../../../apps/gateway/src/records/access';
+import type { Caller } from '../../../apps/gateway/src/access/caller';
 
 export const uid = () => randomUUID().replace(/-/g, '').slice(0, 10);
 

@@ -1,7 +1,7 @@
 /** Pure folds and helpers of the event-sourced records. */
 import { describe, expect, it } from 'vitest';
 import { appointmentId, foldPatient, foldSlot, foldTriage, parseAppointmentId } from '@vitalis/records';
-import { expectedFromIfMatch, patientView } from '../../../apps/gateway/src/records/access';
+import { expectedFromIfMatch, patientView } from '../../../apps/gateway/src/access/caller';
 import type { Principal } from '../../../apps/gateway/src/auth/route-auth';
 
 let v = 0;

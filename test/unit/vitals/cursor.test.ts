@@ -1,20 +1,20 @@
 import { describe, expect, it } from 'vitest';
-import { decodeCursor, encodeCursor, queryFingerprint } from '../../../apps/gateway/src/vitals/cursor';
+import { decodeHistoryCursor, encodeHistoryCursor, queryFingerprint } from '../../../apps/gateway/src/vitals/history-cursor';
 import { chooseSource } from '../../../apps/gateway/src/vitals/history';
 
 describe('history cursors', () => {
   it('round-trips raw and bucket cursors as opaque base64url', () => {
     const raw = { k: 'raw' as const, t: '2026-03-01T10:00:00.123456Z', d: 'dev-1', s: 1_700_000_000_000_000, q: 'abc' };
-    const token = encodeCursor(raw);
+    const token = encodeHistoryCursor(raw);
     expect(token).toMatch(/^[A-Za-z0-9_-]+$/);
-    expect(decodeCursor(token)).toEqual(raw);
+    expect(decodeHistoryCursor(token)).toEqual(raw);
     const agg = { k: 'agg' as const, b: '2026-03-01T10:00:00.000000Z', c: '8867-4', q: 'abc' };
-    expect(decodeCursor(encodeCursor(agg))).toEqual(agg);
+    expect(decodeHistoryCursor(encodeHistoryCursor(agg))).toEqual(agg);
   });
 
   it('rejects anything it did not mint', () => {
     for (const bad of ['', 'not a cursor', '!!!', Buffer.from('{"k":"raw"}').toString('base64url'), Buffer.from('[1,2]').toString('base64url'), Buffer.from('{"k":"raw","t":"yesterday","d":"x","s":1,"q":"a"}').toString('base64url'), Buffer.from('{"k":"raw","t":"2026-03-01T10:00:00Z","d":"x","s":1.5,"q":"a"}').toString('base64url'), 'a'.repeat(2000)]) {
-      expect(decodeCursor(bad)).toBeUndefined();
+      expect(decodeHistoryCursor(bad)).toBeUndefined();
     }
   });
 

@@ -2,7 +2,7 @@
 import { describe, expect, it } from 'vitest';
 import { HttpProblem } from '@vitalis/http';
 import type { Principal } from '../../../apps/gateway/src/auth/route-auth';
-import { encodeCursor, queryFingerprint } from '../../../apps/gateway/src/vitals/cursor';
+import { encodeHistoryCursor, queryFingerprint } from '../../../apps/gateway/src/vitals/history-cursor';
 import {
   aggregatesOf,
   assertRangeWithinLimit,
@@ -97,7 +97,7 @@ describe('aggregates', () => {
 
 describe('page cursors', () => {
   const q = queryFingerprint(['p1', undefined, 'a', 'b', undefined, undefined, 'rest']);
-  const raw = encodeCursor({ k: 'raw', t: '2026-01-01T00:00:00.000000Z', d: 'dev', s: 1, q });
+  const raw = encodeHistoryCursor({ k: 'raw', t: '2026-01-01T00:00:00.000000Z', d: 'dev', s: 1, q });
 
   it('a cursor is accepted only with the query and the kind of page it was minted for', () => {
     expect(pageCursor(undefined, q, 'raw')).toBeUndefined();

@@ -16,7 +16,7 @@ import { bundleSchema, entryUuid, resourceId, searchsetBundle } from '@vitalis/s
 import type { SlotState } from '@vitalis/records';
 import type { GatewayDeps } from '../deps';
 import { CLINICIANS } from '../catalog/data';
-import { callerOf, decodeKey, encodeKey, problems } from '../records/http';
+import { callerOf, decodeKey, encodeKey, problems } from '../access/http';
 import { bookAppointment, cancelAppointment, getAppointment, listSlots, rescheduleAppointment } from './service';
 
 const appointmentOut = z.looseObject({ resourceType: z.literal('Appointment'), id: z.string(), status: z.enum(['booked', 'cancelled']) });

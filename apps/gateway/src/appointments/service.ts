@@ -11,7 +11,7 @@ import { append, ConcurrencyError, readStream, type Queryable } from '@vitalis/e
 import { conflict, HttpProblem, notFound } from '@vitalis/http';
 import { appointmentId, foldSlot, parseAppointmentId, slotStream, type SlotState } from '@vitalis/records';
 import { insufficientScope } from '../auth/oauth-errors';
-import { audit, auditedWrite, bookingView, metadataOf, type Caller } from '../records/access';
+import { audit, auditedWrite, bookingView, metadataOf, type Caller } from '../access/caller';
 import { loadPatient } from '../patients/service';
 import { syntheticSlots } from '../sandbox/slots';
 

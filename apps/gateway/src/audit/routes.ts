@@ -5,8 +5,8 @@
 import { z } from 'zod';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import type { GatewayDeps } from '../deps';
-import { audit } from '../records/access';
-import { callerOf, decodeKey, encodeKey, problems } from '../records/http';
+import { audit } from '../access/caller';
+import { callerOf, decodeKey, encodeKey, problems } from '../access/http';
 
 const isoDateTime = z.iso.datetime({ offset: true });
 const entry = z.object({

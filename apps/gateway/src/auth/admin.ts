@@ -18,7 +18,7 @@ import { ROLES, type Role } from '@vitalis/schemas';
 import { parseScopes, scopeCeiling, usableWith } from './clients';
 import type { AuthContext } from './context';
 import { MAX_INITIAL_ACCESS_TTL_SECONDS, mintInitialAccessToken } from './initial-access';
-import { problems } from '../records/http';
+import { problems } from '../access/http';
 
 const ADMIN = { auth: { scopes: ['admin:clients' as const] } };
 

@@ -20,7 +20,7 @@ import type { Redis } from '@vitalis/redis';
 import type { Logger } from '@vitalis/log';
 import type { KeyStore } from './keys';
 import { insufficientScope, unauthorized } from './oauth-errors';
-import type { RevocationList } from './revocation';
+import type { RevocationList } from './revoked-tokens';
 import { meets, revocationIds, scopesOf, type Principal, type ScopeRequirement } from './route-auth';
 import { InvalidToken, verifyAccessToken, type TokenSettings } from './tokens';
 

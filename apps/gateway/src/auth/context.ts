@@ -5,7 +5,7 @@
 import type { GatewayDeps } from '../deps';
 import type { KeyStore } from './keys';
 import { invalidRequest } from './oauth-errors';
-import type { RevocationList } from './revocation';
+import type { RevocationList } from './revoked-tokens';
 import type { TokenSettings } from './tokens';
 
 export const PATHS = {
@@ -13,7 +13,7 @@ export const PATHS = {
   token: '/api/auth/oauth2/token',
   introspect: '/api/auth/oauth2/introspect',
   register: '/api/auth/register',
-  revoke: '/api/auth/revoke',
+  revoke: '/api/auth/revocation-endpoints',
   jwks: '/.well-known/jwks.json',
   identity: '/agent/identity',
   userinfo: '/api/auth/userinfo',

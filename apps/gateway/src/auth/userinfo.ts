@@ -12,8 +12,8 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import type { Scope } from '@vitalis/schemas';
-import { audit } from '../records/access';
-import { callerOf, problems } from '../records/http';
+import { audit } from '../access/caller';
+import { callerOf, problems } from '../access/http';
 import { PATHS, type AuthContext } from './context';
 import { findUser, type User } from './users';
 

@@ -9,7 +9,7 @@
 import { z } from 'zod';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import type { GatewayDeps } from '../deps';
-import { callerOf } from '../records/http';
+import { callerOf } from '../access/http';
 import { liveStreamDeps, startVitalsStream } from '../vitals/service';
 import type { LiveMessage } from './hub';
 import type { LiveSource } from './sources';

@@ -2,7 +2,7 @@
 import type { RequestHandlerExtra } from '@modelcontextprotocol/sdk/shared/protocol.js';
 import { ErrorCode, McpError, type ServerNotification, type ServerRequest } from '@modelcontextprotocol/sdk/types.js';
 import { HttpProblem } from '@vitalis/http';
-import type { Caller } from '../records/access';
+import type { Caller } from '../access/caller';
 
 export type Extra = RequestHandlerExtra<ServerRequest, ServerNotification>;
 

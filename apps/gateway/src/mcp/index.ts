@@ -14,7 +14,7 @@ import { HttpProblem, serviceUnavailable, tooManyRequests } from '@vitalis/http'
 import type { GatewayDeps } from '../deps';
 import type { LiveSource } from '../live/sources';
 import { bearerToken } from '../auth/bearer';
-import { problems } from '../records/http';
+import { problems } from '../access/http';
 import { authenticate, needOfBody, sessionOwnedByOther, type AccessNeed } from './auth';
 import type { SessionRecord } from './session-store';
 import { SessionRegistry, type McpSession } from './sessions';

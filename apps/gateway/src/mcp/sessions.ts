@@ -16,7 +16,7 @@ import { HttpProblem } from '@vitalis/http';
 import type { GatewayDeps } from '../deps';
 import type { LiveSource } from '../live/sources';
 import type { Principal } from '../auth/route-auth';
-import type { Caller } from '../records/access';
+import type { Caller } from '../access/caller';
 import { liveStreamDeps } from '../vitals/service';
 import { RedisEventStore } from './event-store';
 import { buildMcpServer } from './server';

@@ -18,7 +18,7 @@ import type { Logger } from '@vitalis/log';
 import type { CloseReason, LiveMessage, Subscription } from '../live/hub';
 import type { LiveSource } from '../live/sources';
 import type { Principal } from '../auth/route-auth';
-import type { Caller } from '../records/access';
+import type { Caller } from '../access/caller';
 import { VITALS_URI } from './resource-uri';
 import { requireVitalsAccess, restoreVitalsStream, startVitalsStream, vitalsDenial, type LiveStreamDeps, type StreamStart } from '../vitals/service';
 

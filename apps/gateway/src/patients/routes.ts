@@ -1,5 +1,5 @@
 /**
- * Patients REST v1 (FHIR R4-shaped JSON). Access (see records/access.ts):
+ * Patients REST v1 (FHIR R4-shaped JSON). Access (see access/caller.ts):
  *  - read:patients: full record (demographics, identifiers, allergies; with read:vitals also the
  *    latest vitals and NEWS2); a patient user: the same, for their own record only;
  *  - write:patients without read:patients (reception): register, update, and read demographics.
@@ -13,8 +13,8 @@ import { z } from 'zod';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { bundleSchema, resourceId, searchsetBundle } from '@vitalis/schemas';
 import type { GatewayDeps } from '../deps';
-import { etag, expectedFromIfMatch, PATIENT_READ_SCOPES } from '../records/access';
-import { callerOf, decodeKey, encodeKey, problems } from '../records/http';
+import { etag, expectedFromIfMatch, PATIENT_READ_SCOPES } from '../access/caller';
+import { callerOf, decodeKey, encodeKey, problems } from '../access/http';
 import { allergyIn, allergyOut, demographicsFrom, patientIn, patientOut, patientRecordOut, toFhirAllergy, toFhirPatient } from './fhir';
 import { getPatient, patientHistory, recordAllergy, registerPatient, removeAllergy, searchPatients, updatePatient, type PatientRecord } from './service';
 

@@ -2,7 +2,7 @@
  * Patient commands and queries, independent of HTTP (the MCP server calls these with a Principal).
  *
  * Writes are commands: check access → fold the stream → append the event at the expected version,
- * with its audit row in the same transaction (records/access `auditedWrite`) (ConcurrencyError →
+ * with its audit row in the same transaction (access/caller `auditedWrite`) (ConcurrencyError →
  * 412 with If-Match, 409 without) → answer from the state folded from the
  * stream including the new event (read-your-writes, no waiting for the projector). Single-record
  * reads fold the stream too (always current, and the ETag is the stream version); search reads the
@@ -19,7 +19,7 @@ import { reserveIdentifiers } from './identifiers';
 import { queryLatest } from '../vitals/history';
 import { vitalsDenial } from '../vitals/service';
 import { insufficientScope } from '../auth/oauth-errors';
-import { audit, auditedWrite, metadataOf, PATIENT_READ_SCOPES, patientView, readScope, type Caller, type PatientView } from '../records/access';
+import { audit, auditedWrite, metadataOf, PATIENT_READ_SCOPES, patientView, readScope, type Caller, type PatientView } from '../access/caller';
 
 export async function loadPatient(pool: Pool, patientId: string): Promise<PatientState | null> {
   return foldPatient(await readStream(pool, patientStream(patientId)));

@@ -10,8 +10,8 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { resourceId } from '@vitalis/schemas';
 import type { TriageState } from '@vitalis/records';
 import type { GatewayDeps } from '../deps';
-import { etag, expectedFromIfMatch } from '../records/access';
-import { callerOf, problems } from '../records/http';
+import { etag, expectedFromIfMatch } from '../access/caller';
+import { callerOf, problems } from '../access/http';
 import { admitPatient, dischargePatient, setTriageLevel, triageBoard } from './service';
 
 const esi = z.coerce.number().int().min(1).max(5).describe('Emergency Severity Index, 1 (resuscitation) to 5 (non-urgent)');

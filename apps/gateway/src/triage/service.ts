@@ -10,7 +10,7 @@ import { conflict, HttpProblem, notFound, preconditionFailed } from '@vitalis/ht
 import type { EsiLevel } from '@vitalis/clinical';
 import { foldTriage, triageStream, type TriageState } from '@vitalis/records';
 import { activeAlerts } from '@vitalis/live';
-import { audit, auditedWrite, metadataOf, type Caller } from '../records/access';
+import { audit, auditedWrite, metadataOf, type Caller } from '../access/caller';
 import { loadPatient, vitalsSummary, type LatestVital } from '../patients/service';
 import type { News2Result } from '@vitalis/clinical';
 

@@ -28,7 +28,7 @@ import {
   type VitalsObservation,
 } from '@vitalis/schemas';
 import type { GatewayDeps } from '../deps';
-import { callerOf } from '../records/http';
+import { callerOf } from '../access/http';
 import { AGGS } from './history';
 import { aggregatesOf, orderedRange, readHistory, readLatest, recordVitalsWrite, recordVitalsWriteFailed } from './service';
 

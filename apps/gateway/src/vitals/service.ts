@@ -10,7 +10,7 @@
  *  - the history rules: an ordered range, the longest range per query shape, aggregates, and cursors
  *    bound to the query (and channel) that minted them;
  *  - the audit of every read, stream, replay and accepted write, through the one audit helper
- *    (records/access `audit`): an audit row that cannot be written is a 503, everywhere, streams
+ *    (access/caller `audit`): an audit row that cannot be written is a 503, everywhere, streams
  *    included (a stream is refused before anything is streamed);
  *  - where a live subscription starts (`startVitalsStream`): the resume id checked against the log and
  *    bounded to LIVE_REPLAY_WINDOW_SECONDS (live/resume.ts), and each replay audited.
@@ -26,8 +26,8 @@ import type { GatewayDeps } from '../deps';
 import type { ReplaySummary } from '../live/hub';
 import { planResume, UnissuedPosition, type ReplayTruncated } from '../live/resume';
 import { insufficientScope } from '../auth/oauth-errors';
-import { audit, type Caller } from '../records/access';
-import { decodeCursor, encodeCursor, queryFingerprint, type Cursor } from './cursor';
+import { audit, type Caller } from '../access/caller';
+import { decodeHistoryCursor, encodeHistoryCursor, queryFingerprint, type HistoryCursor } from './history-cursor';
 import { dataSourceOf, sandboxDenial } from '../sandbox/rule';
 import { planSyntheticResume } from '../sandbox/live';
 import { syntheticBuckets, syntheticLatest, syntheticRaw } from '../sandbox/vitals';
@@ -99,7 +99,7 @@ export interface VitalsAuditEntry {
 }
 
 /**
- * The one audit helper for vitals, with the one failure policy of records/access `audit`: a row
+ * The one audit helper for vitals, with the one failure policy of access/caller `audit`: a row
  * that cannot be written throws a 503 problem, so nothing is served or published unrecorded.
  */
 export function auditVitals(pool: Pool, caller: Caller, e: VitalsAuditEntry): Promise<void> {
@@ -173,9 +173,9 @@ export function assertRangeWithinLimit(range: HistoryRange, bucket: Bucket | und
 }
 
 /** The cursor of a page, checked against the query it is presented with (and the kind of page). */
-export function pageCursor(text: string | undefined, fingerprint: string, kind: Cursor['k'], at: FieldPrefix = ''): Cursor | undefined {
+export function pageCursor(text: string | undefined, fingerprint: string, kind: HistoryCursor['k'], at: FieldPrefix = ''): HistoryCursor | undefined {
   if (text === undefined) return undefined;
-  const cursor = decodeCursor(text);
+  const cursor = decodeHistoryCursor(text);
   if (!cursor || cursor.q !== fingerprint || cursor.k !== kind) {
     throw badRequest('The cursor is invalid or belongs to a different query.', { errors: [{ path: `${at}cursor`, message: 'invalid cursor' }] });
   }
@@ -244,14 +244,14 @@ export async function readHistory(pool: Pool, caller: Caller, q: HistoryQuery, v
     const after = cursor?.k === 'raw' ? { t: cursor.t, d: cursor.d, s: cursor.s } : undefined;
     const page = await store.raw({ patient: q.patient, code: q.code, from, to, limit: q.limit, after });
     await auditVitals(pool, caller, { action: 'vitals.read', patientId: q.patient, detail: { ...detail, rows: page.rows.length } });
-    const next = page.more && page.last ? encodeCursor({ k: 'raw', t: page.last.at, d: page.last.device_id, s: page.last.seq, q: fingerprint }) : null;
+    const next = page.more && page.last ? encodeHistoryCursor({ k: 'raw', t: page.last.at, d: page.last.device_id, s: page.last.seq, q: fingerprint }) : null;
     return { kind: 'raw', rows: page.rows, next };
   }
   const after = cursor?.k === 'agg' ? { b: cursor.b, c: cursor.c } : undefined;
   const page = await store.buckets({ patient: q.patient, code: q.code, from, to, bucket: q.bucket, limit: q.limit, after });
   await auditVitals(pool, caller, { action: 'vitals.read', patientId: q.patient, detail: { ...detail, bucket: q.bucket, rows: page.rows.length } });
   const last = page.rows[page.rows.length - 1];
-  const next = page.more && last ? encodeCursor({ k: 'agg', b: last.bucket, c: last.code, q: fingerprint }) : null;
+  const next = page.more && last ? encodeHistoryCursor({ k: 'agg', b: last.bucket, c: last.code, q: fingerprint }) : null;
   return { kind: 'buckets', rows: page.rows, source: page.source, next };
 }
 

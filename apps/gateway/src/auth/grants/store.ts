@@ -14,7 +14,7 @@
 import { createHash, randomUUID } from 'node:crypto';
 import { withTransaction, type Pool, type PoolClient } from '@vitalis/db';
 import type { Scope } from '@vitalis/schemas';
-import type { RevocationList } from '../revocation';
+import type { RevocationList } from '../revoked-tokens';
 import { randomToken } from '../secrets';
 
 export const hashOpaque = (value: string) => createHash('sha256').update(value).digest('base64url');

@@ -1,8 +1,8 @@
-/** Patient tools: search_patients, get_patient, register_patient (records/access decides what a caller sees). */
+/** Patient tools: search_patients, get_patient, register_patient (access/caller decides what a caller sees). */
 import { z } from 'zod';
 import { resourceId } from '@vitalis/schemas';
 import { badRequest } from '@vitalis/http';
-import { patientView } from '../../records/access';
+import { patientView } from '../../access/caller';
 import { getPatient, registerPatient, searchPatients } from '../../patients/service';
 import { defineTool, UI } from './types';
 import { allergiesOut, allergyShape, latestOut, latestVitalShape, news2Out, news2Shape, patientOut, patientShape } from './shapes';

@@ -23,7 +23,7 @@ export const patientShape = z.object({
 export const allergiesOut = (p: PatientState): z.infer<typeof allergyShape>[] =>
   p.allergies.map((a) => ({ id: a.id, substance: a.substance, criticality: a.criticality, ...(a.reaction ? { reaction: a.reaction } : {}), recorded_at: a.recordedAt }));
 
-/** `clinical` = the caller may see allergies (records/access patientView): search results carry them per patient. */
+/** `clinical` = the caller may see allergies (access/caller patientView): search results carry them per patient. */
 export function patientOut(p: PatientState, clinical: boolean): z.infer<typeof patientShape> {
   return {
     id: p.id, version: p.version, name: [...p.given, p.family].join(' '), family: p.family, given: p.given,

@@ -7,7 +7,7 @@ import type { z } from 'zod';
 import type { ToolAnnotations } from '@modelcontextprotocol/sdk/types.js';
 import type { Scope } from '@vitalis/schemas';
 import type { GatewayDeps } from '../../deps';
-import type { Caller } from '../../records/access';
+import type { Caller } from '../../access/caller';
 
 export interface ToolContext {
   deps: GatewayDeps;

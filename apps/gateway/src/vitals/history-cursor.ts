@@ -5,16 +5,16 @@
  */
 import { createHash } from 'node:crypto';
 
-export type Cursor = { k: 'raw'; t: string; d: string; s: number; q: string } | { k: 'agg'; b: string; c: string; q: string };
+export type HistoryCursor = { k: 'raw'; t: string; d: string; s: number; q: string } | { k: 'agg'; b: string; c: string; q: string };
 
-export function encodeCursor(cursor: Cursor): string {
+export function encodeHistoryCursor(cursor: HistoryCursor): string {
   return Buffer.from(JSON.stringify(cursor), 'utf8').toString('base64url');
 }
 
 const ISO = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d{1,6})?Z$/;
 
 /** Returns undefined for anything that is not a cursor this server minted (shape-wise). */
-export function decodeCursor(text: string): Cursor | undefined {
+export function decodeHistoryCursor(text: string): HistoryCursor | undefined {
   if (!/^[A-Za-z0-9_-]{1,1024}$/.test(text)) return undefined;
   let value: unknown;
   try {

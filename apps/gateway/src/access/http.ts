@@ -2,7 +2,7 @@
 import { z } from 'zod';
 import type { FastifyRequest } from 'fastify';
 import { badRequest } from '@vitalis/http';
-import type { Caller } from './access';
+import type { Caller } from './caller';
 
 export function callerOf(req: FastifyRequest): Caller {
   return { principal: req.principal!, requestId: req.id, ip: req.ip };

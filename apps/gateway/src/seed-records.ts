@@ -7,12 +7,12 @@
 import type { Pool } from '@vitalis/db';
 import { ConcurrencyError } from '@vitalis/eventstore';
 import { HttpProblem } from '@vitalis/http';
-import type { Principal } from '../auth/route-auth';
-import { CLINICIANS } from '../catalog/data';
-import { createSlot } from '../appointments/service';
-import { registerPatient } from '../patients/service';
-import { admitPatient } from '../triage/service';
-import type { Caller } from './access';
+import type { Principal } from './auth/route-auth';
+import { CLINICIANS } from './catalog/data';
+import { createSlot } from './appointments/service';
+import { registerPatient } from './patients/service';
+import { admitPatient } from './triage/service';
+import type { Caller } from './access/caller';
 
 const FAMILIES = ['Okonkwo', 'Schmidt', 'Garcia', 'Nguyen', 'Kowalski', 'Haddad', 'Silva', 'Andersen', 'Rossi', 'Tanaka', 'Dubois', 'Mensah', 'Petrov', 'Murphy', 'Kaur', 'Ito', 'Novak', 'Costa', 'Fischer', 'Ahmed'];
 const GIVEN = ['Grace', 'Jonas', 'Lucia', 'Minh', 'Anna', 'Omar', 'Beatriz', 'Erik', 'Giulia', 'Haruto', 'Claire', 'Kwame', 'Ivan', 'Siobhan', 'Priya', 'Yui', 'Tomas', 'Ines', 'Lena', 'Yusuf'];
