@@ -13,6 +13,8 @@ import { runRollups } from './rollups';
 import { PROJECTIONS } from './projections/definitions';
 import { catchUp, projectionNamed, rebuild } from './projections/runner';
 import { listenForEvents } from '@vitalis/eventstore';
+import { createRedis } from '@vitalis/redis';
+import { escalateDueCriticalResults } from './diagnostics-escalation';
 
 const config = loadConfig('projector', projectorConfigShape);
 const logger = createLogger('projector', config.LOG_LEVEL);
@@ -35,6 +37,9 @@ if (process.argv[2] === 'rebuild') {
   process.exit(0);
 }
 
+// The escalator publishes critical-result escalations on the live fan-out (Redis); it connects lazily.
+const redis = createRedis({ url: config.REDIS_URL, name: 'vitalis-projector' });
+
 const jobs: Job[] = [
   {
     name: 'vitals-maintenance',
@@ -47,6 +52,14 @@ const jobs: Job[] = [
     run: async () => {
       const result = await runRollups(pool, { safeLagMs: config.ROLLUP_SAFE_LAG_MS, maxWindowMs: config.ROLLUP_MAX_WINDOW_MS });
       return result && result.minutes > 0 ? { ...result } : undefined;
+    },
+  },
+  {
+    name: 'diagnostics-escalation',
+    intervalMs: config.DIAGNOSTICS_ESCALATION_INTERVAL_MS,
+    run: async () => {
+      const result = await escalateDueCriticalResults(pool, redis);
+      return result.escalated.length > 0 ? { escalated: result.escalated } : undefined;
     },
   },
   ...PROJECTIONS.map((projection) => ({
@@ -65,4 +78,4 @@ const runner = runJobs(jobs, logger);
 const projectionJobs = PROJECTIONS.map((p) => `projection-${p.name}`);
 const listener = listenForEvents(pool, () => runner.runNow(projectionJobs), (err) => logger.warn({ err }, 'event listener lost; reconnecting'));
 logger.info({ jobs: jobs.map((j) => j.name), retentionDays: config.VITALS_RETENTION_DAYS }, 'projector running');
-onShutdown(logger, [() => listener.stop(), () => runner.stop(), () => pool.end()]);
+onShutdown(logger, [() => listener.stop(), () => runner.stop(), () => pool.end(), async () => redis.disconnect()]);

@@ -2,3 +2,8 @@ export { news2, news2BandScore, news2FromLatestVitals, news2ZeroBand, NEWS2_LOIN
 export type { Consciousness, News2Bands, News2Input, News2Parameter, News2Result, News2Risk, News2Scale, News2Score } from './news2';
 export { ESI_LEVELS, ESI_DESCRIPTIONS, isEsiLevel } from './esi';
 export type { EsiLevel } from './esi';
+export {
+  ANALYTES, INTERPRETATION_DISPLAY, INTERPRETATION_SYSTEM, LOINC, ORDERABLE_CODES, ORDERABLE_TESTS, UCUM, interpretQuantity, isAnalyteCode,
+  isCriticalInterpretation, isOrderableCode,
+} from './diagnostics';
+export type { Analyte, DiagnosticSection, Interpretation, Limits, NarrativeAnalyte, OrderableCode, OrderableTest, QuantityAnalyte } from './diagnostics';

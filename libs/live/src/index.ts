@@ -1,3 +1,4 @@
 export * from './position';
 export * from './wire';
 export * from './alerts';
+export * from './critical';
