@@ -8,11 +8,11 @@ node_modules: package.json package-lock.json
 	npm ci --no-audit --no-fund
 	@touch node_modules
 
-.PHONY: help install run stop logs test test-main test-disruptive typecheck bench openapi clients-env browser
+.PHONY: help install run stop logs test test-main test-disruptive typecheck bench openapi clients-env browser fhir-validator
 help: ## This list
 	@grep -hE '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  make %-16s %s\n", $$1, $$2}'
 
-install: node_modules infra-install ## Install everything that is missing (npm packages, Debian packages, Kafka jars)
+install: node_modules infra-install fhir-validator ## Install everything that is missing (npm packages, Debian packages, Kafka jars, the FHIR validator)
 
 run: install up ## Start the stack and all four apps, seed demo data, run the bedside simulator, print the URLs
 	@infra/bin/apps start
@@ -29,7 +29,7 @@ logs: ## Follow the apps' logs
 typecheck: node_modules ## TypeScript strict, whole repo
 	npx tsc -p tsconfig.json
 
-test: node_modules up clients-env browser typecheck test-main test-disruptive ## The full suite against real PostgreSQL, Kafka and Redis
+test: node_modules up clients-env browser fhir-validator typecheck test-main test-disruptive ## The full suite against real PostgreSQL, Kafka and Redis
 
 test-main: node_modules
 	npx vitest run
@@ -38,6 +38,11 @@ test-main: node_modules
 clients-env:
 	@infra/bin/python-env >/dev/null
 	@infra/bin/go-env >/dev/null
+
+# The independent FHIR R4 validator the tests check every resource with (HAPI FHIR from Maven
+# Central, compiled with the JDK's javac; fetched/compiled only when missing). See docs/testing.md.
+fhir-validator: ## Build the FHIR R4 validator used by the tests (infra/fhir-validator), when missing
+	@infra/bin/fhir-validator >/dev/null
 
 browser: ## Headless Chromium for the UI browser tests (Debian package, installed when missing)
 	@infra/bin/chromium >/dev/null

@@ -4,7 +4,7 @@ export default defineConfig({
   test: {
     include: ['test/**/*.test.ts'],
     exclude: ['test/disruptive/**', '**/node_modules/**'],
-    globalSetup: ['test/helpers/global-setup.ts'],
+    globalSetup: ['test/helpers/global-setup.ts', 'test/helpers/fhir-validator-setup.ts'],
     // Real servers, real network: generous per-test limits, but no timing is ever asserted.
     testTimeout: 60_000,
     hookTimeout: 120_000,

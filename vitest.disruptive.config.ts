@@ -5,7 +5,7 @@ import { defineConfig } from 'vitest/config';
 export default defineConfig({
   test: {
     include: ['test/disruptive/**/*.test.ts'],
-    globalSetup: ['test/helpers/global-setup.ts'],
+    globalSetup: ['test/helpers/global-setup.ts', 'test/helpers/fhir-validator-setup.ts'],
     testTimeout: 180_000,
     hookTimeout: 180_000,
     pool: 'forks',
