@@ -62,8 +62,13 @@ public final class FhirValidatorServer {
         new CommonCodeSystemsTerminologyService(ctx),
         new InMemoryTerminologyServerValidationSupport(ctx),
         new SnapshotGeneratingValidationSupport(ctx));
+    FhirInstanceValidator instanceValidator = new FhirInstanceValidator(chain);
+    // Offline there is no server to resolve `Type/id` references against: take REST references as
+    // existing, so their TYPE is still checked against the element's allowed targets (a
+    // Slot.schedule pointing at a Practitioner is an error), which the default skips.
+    instanceValidator.setAssumeValidRestReferences(true);
     validator = ctx.newValidator();
-    validator.registerValidatorModule(new FhirInstanceValidator(chain));
+    validator.registerValidatorModule(instanceValidator);
   }
 
   /** One resource's issues; synchronized: the HAPI validator is shared and its caches are warm. */
