@@ -26,8 +26,12 @@ const ifMatch = z.object({ 'if-match': z.string().max(100).optional() });
 const fhirOut = (type: string) => z.looseObject({ resourceType: z.literal(type), id: z.string(), meta: z.object({ versionId: z.string(), lastUpdated: z.string() }) });
 const serviceRequestOut = fhirOut('ServiceRequest').describe('FHIR R4 ServiceRequest');
 const reportOut = fhirOut('DiagnosticReport').describe('FHIR R4 DiagnosticReport, its Observations contained');
-const bundleOf = (entry: z.ZodType) => z.object({ resourceType: z.literal('Bundle'), type: z.literal('searchset'), total: z.number().int(), entry: z.array(z.object({ resource: entry })) });
-const bundle = (resources: Record<string, unknown>[]) => ({ resourceType: 'Bundle' as const, type: 'searchset' as const, total: resources.length, entry: resources.map((resource) => ({ resource })) });
+const bundleOf = (entry: z.ZodType) => z.object({ resourceType: z.literal('Bundle'), type: z.literal('searchset'), total: z.number().int(), entry: z.array(z.object({ fullUrl: z.string(), resource: entry })) });
+/** A searchset Bundle; each entry's fullUrl is the resource's API URL (its identity, where it can be read). */
+const bundle = (baseUrl: string, path: string, resources: Record<string, unknown>[]) => ({
+  resourceType: 'Bundle' as const, type: 'searchset' as const, total: resources.length,
+  entry: resources.map((resource) => ({ fullUrl: `${baseUrl}/api/v1/diagnostics/${path}/${resource.id as string}`, resource })),
+});
 const reasonBody = z.object({ reason: z.string().trim().min(1).max(2_000).optional() }).optional();
 
 const orderIn = z.object({
@@ -123,7 +127,7 @@ export function diagnosticsRoutes(deps: GatewayDeps): FastifyPluginAsyncZod {
         }),
         response: { 200: bundleOf(serviceRequestOut), ...problems(400, 401, 403) },
       },
-    }, async (req) => bundle((await listOrders(pool, callerOf(req), { patientId: req.query.patient, status: req.query.status, limit: req.query.limit })).map(toFhirServiceRequest)));
+    }, async (req) => bundle(deps.config.baseUrl, 'orders', (await listOrders(pool, callerOf(req), { patientId: req.query.patient, status: req.query.status, limit: req.query.limit })).map(toFhirServiceRequest)));
 
     app.get('/api/v1/diagnostics/orders/:id', {
       config: { auth: { scopes: ['read:diagnostics'] } },
@@ -185,7 +189,7 @@ export function diagnosticsRoutes(deps: GatewayDeps): FastifyPluginAsyncZod {
         querystring: z.object({ patient: resourceId.optional(), order: resourceId.optional(), limit: z.coerce.number().int().min(1).max(100).default(50) }),
         response: { 200: bundleOf(reportOut), ...problems(400, 401, 403) },
       },
-    }, async (req) => bundle((await listReports(pool, callerOf(req), { patientId: req.query.patient, orderId: req.query.order, limit: req.query.limit })).map((r) => toFhirDiagnosticReport(r))));
+    }, async (req) => bundle(deps.config.baseUrl, 'reports', (await listReports(pool, callerOf(req), { patientId: req.query.patient, orderId: req.query.order, limit: req.query.limit })).map((r) => toFhirDiagnosticReport(r))));
 
     app.get('/api/v1/diagnostics/reports/:id', {
       config: { auth: { scopes: [] } },
