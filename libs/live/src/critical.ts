@@ -22,7 +22,7 @@ export interface CriticalResultNotice {
   kind: 'critical-result';
   patient_id: string;
   event: CriticalResultEventName;
-  /** The event's data as stored (criticalId, reportId, patientId, results / escalatedAt / by, at), plus `published_at`. */
+  /** The event's data (snake_case: critical_id, report_id, patient_id, results, raised_at, due_at / escalated_at / by, at), plus `published_at`. */
   data: Record<string, unknown>;
 }
 
@@ -37,10 +37,13 @@ export function decodeCriticalNotice(raw: string): CriticalResultNotice | undefi
   }
 }
 
-/** Publishes after the commit; never throws (the event is durable, only the live notice is lost). */
+const snake = (key: string) => key.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`);
+
+/** Publishes after the commit; never throws (the event is durable, only the live notice is lost). Top-level keys go snake_case, like the rest of the live wire. */
 export async function publishCriticalNotice(redis: Redis, patientId: string, event: CriticalResultEventName, data: Record<string, unknown>): Promise<boolean> {
   try {
-    await redis.publish(CRITICAL_RESULTS_CHANNEL, encodeCriticalNotice({ v: 1, kind: 'critical-result', patient_id: patientId, event, data: { ...data, published_at: new Date().toISOString() } }));
+    const wire = Object.fromEntries(Object.entries(data).map(([k, v]) => [snake(k), v]));
+    await redis.publish(CRITICAL_RESULTS_CHANNEL, encodeCriticalNotice({ v: 1, kind: 'critical-result', patient_id: patientId, event, data: { ...wire, published_at: new Date().toISOString() } }));
     return true;
   } catch {
     return false;
