@@ -15,6 +15,18 @@
  */
 
 export const LOINC = 'http://loinc.org';
+
+/**
+ * The diagnostic LOINC codes by name: this module is their one owner (test/unit/clinical/codes.test.ts),
+ * everything else names them from here.
+ */
+export const DIAGNOSTIC_CODE = {
+  cbcPanel: '58410-2', basicMetabolicPanel: '51990-0', troponinI: '10839-9', troponinIHighSensitivity: '89579-7', lactate: '2524-7', bloodGasPanel: '24336-0',
+  ecg12Lead: '34534-8', ecgStudy: '11524-6', chestXray: '36643-5',
+  potassium: '2823-3', sodium: '2951-2', chloride: '2075-0', co2Total: '2028-9', ureaNitrogen: '3094-0', creatinine: '2160-0', glucose: '2345-7', calcium: '17861-6',
+  hemoglobin: '718-7', leukocytes: '6690-2', platelets: '777-3', arterialPh: '2744-1', arterialPco2: '2019-8', arterialPo2: '2703-7', ecgImpression: '8601-7', radiologyNarrative: '18782-3',
+} as const;
+const C = DIAGNOSTIC_CODE;
 export const UCUM = 'http://unitsofmeasure.org';
 
 /** HL7 v2 table 0074, the diagnostic service section a report comes from. */
@@ -30,15 +42,15 @@ export interface OrderableTest {
 
 /** What may be ordered, by LOINC code. */
 export const ORDERABLE_TESTS = {
-  '58410-2': { code: '58410-2', display: 'CBC panel - Blood by Automated count', section: 'LAB', performer: 'Laboratory' },
-  '51990-0': { code: '51990-0', display: 'Basic metabolic panel - Blood', section: 'LAB', performer: 'Laboratory' },
-  '10839-9': { code: '10839-9', display: 'Troponin I.cardiac [Mass/volume] in Serum or Plasma', section: 'LAB', performer: 'Laboratory' },
-  '89579-7': { code: '89579-7', display: 'Troponin I.cardiac [Mass/volume] in Serum or Plasma by High sensitivity method', section: 'LAB', performer: 'Laboratory' },
-  '2524-7': { code: '2524-7', display: 'Lactate [Moles/volume] in Serum or Plasma', section: 'LAB', performer: 'Laboratory' },
-  '24336-0': { code: '24336-0', display: 'Gas panel - Arterial blood', section: 'LAB', performer: 'Laboratory' },
-  '34534-8': { code: '34534-8', display: '12 lead EKG panel', section: 'EC', performer: 'Cardiology' },
-  '11524-6': { code: '11524-6', display: 'EKG study', section: 'EC', performer: 'Cardiology' },
-  '36643-5': { code: '36643-5', display: 'XR Chest 2 Views', section: 'RAD', performer: 'Radiology' },
+  [C.cbcPanel]: { code: C.cbcPanel, display: 'CBC panel - Blood by Automated count', section: 'LAB', performer: 'Laboratory' },
+  [C.basicMetabolicPanel]: { code: C.basicMetabolicPanel, display: 'Basic metabolic panel - Blood', section: 'LAB', performer: 'Laboratory' },
+  [C.troponinI]: { code: C.troponinI, display: 'Troponin I.cardiac [Mass/volume] in Serum or Plasma', section: 'LAB', performer: 'Laboratory' },
+  [C.troponinIHighSensitivity]: { code: C.troponinIHighSensitivity, display: 'Troponin I.cardiac [Mass/volume] in Serum or Plasma by High sensitivity method', section: 'LAB', performer: 'Laboratory' },
+  [C.lactate]: { code: C.lactate, display: 'Lactate [Moles/volume] in Serum or Plasma', section: 'LAB', performer: 'Laboratory' },
+  [C.bloodGasPanel]: { code: C.bloodGasPanel, display: 'Gas panel - Arterial blood', section: 'LAB', performer: 'Laboratory' },
+  [C.ecg12Lead]: { code: C.ecg12Lead, display: '12 lead EKG panel', section: 'EC', performer: 'Cardiology' },
+  [C.ecgStudy]: { code: C.ecgStudy, display: 'EKG study', section: 'EC', performer: 'Cardiology' },
+  [C.chestXray]: { code: C.chestXray, display: 'XR Chest 2 Views', section: 'RAD', performer: 'Radiology' },
 } as const satisfies Record<string, OrderableTest>;
 
 export type OrderableCode = keyof typeof ORDERABLE_TESTS;
@@ -73,29 +85,29 @@ const q = (code: string, display: string, unit: string, reference: Limits, criti
 export const ANALYTES: Record<string, Analyte> = Object.fromEntries(
   [
     // basic metabolic panel
-    q('2823-3', 'Potassium [Moles/volume] in Serum or Plasma', 'mmol/L', { low: 3.5, high: 5.1 }, { low: 2.5, high: 6.0 }),
-    q('2951-2', 'Sodium [Moles/volume] in Serum or Plasma', 'mmol/L', { low: 136, high: 145 }, { low: 120, high: 160 }),
-    q('2075-0', 'Chloride [Moles/volume] in Serum or Plasma', 'mmol/L', { low: 98, high: 107 }),
-    q('2028-9', 'Carbon dioxide, total [Moles/volume] in Serum or Plasma', 'mmol/L', { low: 22, high: 29 }, { low: 10, high: 40 }),
-    q('3094-0', 'Urea nitrogen [Mass/volume] in Serum or Plasma', 'mg/dL', { low: 7, high: 20 }),
-    q('2160-0', 'Creatinine [Mass/volume] in Serum or Plasma', 'mg/dL', { low: 0.6, high: 1.3 }),
-    q('2345-7', 'Glucose [Mass/volume] in Serum or Plasma', 'mg/dL', { low: 70, high: 99 }, { low: 40, high: 500 }),
-    q('17861-6', 'Calcium [Mass/volume] in Serum or Plasma', 'mg/dL', { low: 8.6, high: 10.3 }, { low: 6.0, high: 13.0 }),
+    q(C.potassium, 'Potassium [Moles/volume] in Serum or Plasma', 'mmol/L', { low: 3.5, high: 5.1 }, { low: 2.5, high: 6.0 }),
+    q(C.sodium, 'Sodium [Moles/volume] in Serum or Plasma', 'mmol/L', { low: 136, high: 145 }, { low: 120, high: 160 }),
+    q(C.chloride, 'Chloride [Moles/volume] in Serum or Plasma', 'mmol/L', { low: 98, high: 107 }),
+    q(C.co2Total, 'Carbon dioxide, total [Moles/volume] in Serum or Plasma', 'mmol/L', { low: 22, high: 29 }, { low: 10, high: 40 }),
+    q(C.ureaNitrogen, 'Urea nitrogen [Mass/volume] in Serum or Plasma', 'mg/dL', { low: 7, high: 20 }),
+    q(C.creatinine, 'Creatinine [Mass/volume] in Serum or Plasma', 'mg/dL', { low: 0.6, high: 1.3 }),
+    q(C.glucose, 'Glucose [Mass/volume] in Serum or Plasma', 'mg/dL', { low: 70, high: 99 }, { low: 40, high: 500 }),
+    q(C.calcium, 'Calcium [Mass/volume] in Serum or Plasma', 'mg/dL', { low: 8.6, high: 10.3 }, { low: 6.0, high: 13.0 }),
     // CBC
-    q('718-7', 'Hemoglobin [Mass/volume] in Blood', 'g/dL', { low: 12.0, high: 17.5 }, { low: 7.0, high: 20.0 }),
-    q('6690-2', 'Leukocytes [#/volume] in Blood by Automated count', '10*3/uL', { low: 4.0, high: 11.0 }, { low: 2.0, high: 30.0 }),
-    q('777-3', 'Platelets [#/volume] in Blood by Automated count', '10*3/uL', { low: 150, high: 400 }, { low: 20, high: 1000 }),
+    q(C.hemoglobin, 'Hemoglobin [Mass/volume] in Blood', 'g/dL', { low: 12.0, high: 17.5 }, { low: 7.0, high: 20.0 }),
+    q(C.leukocytes, 'Leukocytes [#/volume] in Blood by Automated count', '10*3/uL', { low: 4.0, high: 11.0 }, { low: 2.0, high: 30.0 }),
+    q(C.platelets, 'Platelets [#/volume] in Blood by Automated count', '10*3/uL', { low: 150, high: 400 }, { low: 20, high: 1000 }),
     // lactate, troponin: critical above the decision limit
-    q('2524-7', 'Lactate [Moles/volume] in Serum or Plasma', 'mmol/L', { low: 0.5, high: 2.2 }, { high: 4.0 }),
-    q('10839-9', 'Troponin I.cardiac [Mass/volume] in Serum or Plasma', 'ng/mL', { high: 0.04 }, { high: 0.04 }),
-    q('89579-7', 'Troponin I.cardiac [Mass/volume] in Serum or Plasma by High sensitivity method', 'ng/L', { high: 26 }, { high: 26 }),
+    q(C.lactate, 'Lactate [Moles/volume] in Serum or Plasma', 'mmol/L', { low: 0.5, high: 2.2 }, { high: 4.0 }),
+    q(C.troponinI, 'Troponin I.cardiac [Mass/volume] in Serum or Plasma', 'ng/mL', { high: 0.04 }, { high: 0.04 }),
+    q(C.troponinIHighSensitivity, 'Troponin I.cardiac [Mass/volume] in Serum or Plasma by High sensitivity method', 'ng/L', { high: 26 }, { high: 26 }),
     // arterial blood gas
-    q('2744-1', 'pH of Arterial blood', '[pH]', { low: 7.35, high: 7.45 }, { low: 7.2, high: 7.6 }),
-    q('2019-8', 'Carbon dioxide [Partial pressure] in Arterial blood', 'mm[Hg]', { low: 35, high: 45 }, { low: 20, high: 70 }),
-    q('2703-7', 'Oxygen [Partial pressure] in Arterial blood', 'mm[Hg]', { low: 80, high: 100 }, { low: 40 }),
+    q(C.arterialPh, 'pH of Arterial blood', '[pH]', { low: 7.35, high: 7.45 }, { low: 7.2, high: 7.6 }),
+    q(C.arterialPco2, 'Carbon dioxide [Partial pressure] in Arterial blood', 'mm[Hg]', { low: 35, high: 45 }, { low: 20, high: 70 }),
+    q(C.arterialPo2, 'Oxygen [Partial pressure] in Arterial blood', 'mm[Hg]', { low: 80, high: 100 }, { low: 40 }),
     // ECG and imaging impressions
-    { kind: 'narrative', code: '8601-7', display: 'EKG impression' } as NarrativeAnalyte,
-    { kind: 'narrative', code: '18782-3', display: 'Radiology Study observation (narrative)' } as NarrativeAnalyte,
+    { kind: 'narrative', code: C.ecgImpression, display: 'EKG impression' } as NarrativeAnalyte,
+    { kind: 'narrative', code: C.radiologyNarrative, display: 'Radiology Study observation (narrative)' } as NarrativeAnalyte,
   ].map((a) => [a.code, a]),
 );
 

@@ -3,7 +3,7 @@ export type { Consciousness, News2Bands, News2Input, News2Parameter, News2Result
 export { ESI_LEVELS, ESI_DESCRIPTIONS, isEsiLevel } from './esi';
 export type { EsiLevel } from './esi';
 export {
-  ANALYTES, INTERPRETATION_DISPLAY, INTERPRETATION_SYSTEM, LOINC, ORDERABLE_CODES, ORDERABLE_TESTS, UCUM, interpretQuantity, isAnalyteCode,
+  ANALYTES, DIAGNOSTIC_CODE, INTERPRETATION_DISPLAY, INTERPRETATION_SYSTEM, LOINC, ORDERABLE_CODES, ORDERABLE_TESTS, UCUM, interpretQuantity, isAnalyteCode,
   isCriticalInterpretation, isOrderableCode,
 } from './diagnostics';
 export type { Analyte, DiagnosticSection, Interpretation, Limits, NarrativeAnalyte, OrderableCode, OrderableTest, QuantityAnalyte } from './diagnostics';

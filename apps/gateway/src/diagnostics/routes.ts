@@ -8,7 +8,7 @@
 import { z } from 'zod';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { resourceId } from '@vitalis/schemas';
-import { ANALYTES, LOINC, ORDERABLE_CODES, ORDERABLE_TESTS, isOrderableCode, type OrderableCode } from '@vitalis/clinical';
+import { ANALYTES, DIAGNOSTIC_CODE, LOINC, ORDERABLE_CODES, ORDERABLE_TESTS, isOrderableCode, type OrderableCode } from '@vitalis/clinical';
 import { SERVICE_REQUEST_PRIORITIES, SERVICE_REQUEST_STATUSES, type DiagnosticReportState } from '@vitalis/records';
 import type { GatewayDeps } from '../deps';
 import { etag, expectedFromIfMatch } from '../records/access';
@@ -47,7 +47,7 @@ const orderIn = z.object({
 }).meta({
   example: {
     resourceType: 'ServiceRequest', intent: 'order', priority: 'stat', subject: { reference: 'Patient/pat-0001' },
-    code: { coding: [{ system: LOINC, code: '2524-7' }] }, reasonCode: [{ text: 'suspected sepsis' }],
+    code: { coding: [{ system: LOINC, code: DIAGNOSTIC_CODE.lactate }] }, reasonCode: [{ text: 'suspected sepsis' }],
   },
 });
 
@@ -167,7 +167,7 @@ export function diagnosticsRoutes(deps: GatewayDeps): FastifyPluginAsyncZod {
         body: reportIn.meta({
           example: {
             resourceType: 'DiagnosticReport', status: 'final', identifier: [{ system: 'urn:lab:accession', value: 'ACC-1001' }], basedOn: [{ reference: 'ServiceRequest/sr-0123456789ab' }],
-            contained: [{ resourceType: 'Observation', code: { coding: [{ system: LOINC, code: '2823-3' }] }, valueQuantity: { value: 6.8, unit: 'mmol/L', system: 'http://unitsofmeasure.org', code: 'mmol/L' } }],
+            contained: [{ resourceType: 'Observation', code: { coding: [{ system: LOINC, code: DIAGNOSTIC_CODE.potassium }] }, valueQuantity: { value: 6.8, unit: 'mmol/L', system: 'http://unitsofmeasure.org', code: 'mmol/L' } }],
           },
         }),
         response: { 200: reportOut, 201: reportOut, ...problems(400, 401, 403, 409, 422) },
