@@ -12,7 +12,9 @@ import { headPosition, readStream } from '@vitalis/eventstore';
 import { diagnosticReportStream } from '@vitalis/records';
 import { startGateway, type RunningGateway } from '../../helpers/gateway';
 import { testEnv } from '../../helpers/env';
-import { openSse } from '../live/support';
+import { ResourceUpdatedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
+import { openSse, openWs } from '../live/support';
+import { connect } from '../mcp/support';
 import { catchUpTo } from '../../../apps/projector/src/projections/runner';
 import { diagnosticReportsProjection, triageProjection } from '../../../apps/projector/src/projections/definitions';
 import { escalateDueCriticalResults } from '../../../apps/projector/src/diagnostics-escalation';
@@ -158,5 +160,33 @@ describe('critical results', () => {
       await new Promise((r) => projector.once('exit', r));
     }
     expect(await eventTypes(reportId)).toEqual(['DiagnosticReportRegistered', 'CriticalResultRaised', 'CriticalResultEscalated']);
+  });
+
+  it('reach WebSocket and MCP subscribers too (no resume id: a notice)', async () => {
+    const { patient, orderId } = await admittedWithOrder('2524-7');
+    const ws = await openWs(`${gw.url}/api/v1/vitals/ws`, doctor);
+    const mcp = await connect(gw.url, doctor.authorization!.slice('Bearer '.length));
+    const updates: any[] = [];
+    mcp.client.setNotificationHandler(ResourceUpdatedNotificationSchema, (n) => void updates.push(n));
+    try {
+      ws.send({ type: 'subscribe', sub: 's1', patients: [patient] });
+      await ws.waitFor((m) => m.some((x) => x.type === 'subscribed'), 'subscribed');
+      await mcp.client.subscribeResource({ uri: `vitalis://patients/${patient}/vitals` });
+      const posted = await call('POST', '/reports', lab, reportBody(orderId, 'final', [quantityObs('2524-7', 7.5, 'mmol/L')]));
+      const reportId = posted.body.id as string;
+      const [viaWs] = (await ws.waitFor((m) => m.some((x) => x.type === 'critical-result'), 'the WebSocket critical-result')).filter((x) => x.type === 'critical-result');
+      expect(viaWs).toMatchObject({ type: 'critical-result', sub: 's1', event: 'CriticalResultRaised', data: { report_id: reportId, patient_id: patient } });
+      expect(viaWs).not.toHaveProperty('id');
+      const deadline = Date.now() + 30_000;
+      const live = () => updates.map((u) => u.params?._meta?.['vitalis/live']).filter((l) => l?.type === 'critical-result');
+      while (live().length === 0) {
+        if (Date.now() > deadline) throw new Error('no MCP critical-result notification');
+        await sleep(50);
+      }
+      expect(live()[0]).toMatchObject({ type: 'critical-result', event: 'CriticalResultRaised', data: { report_id: reportId } });
+    } finally {
+      ws.socket.close();
+      await mcp.close();
+    }
   });
 });
