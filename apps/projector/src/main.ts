@@ -15,6 +15,7 @@ import { catchUp, projectionNamed, rebuild } from './projections/runner';
 import { listenForEvents } from '@vitalis/eventstore';
 import { createRedis } from '@vitalis/redis';
 import { escalateDueCriticalResults } from './diagnostics-escalation';
+import { proposeTestsForAlerts } from './diagnostics-proposals';
 
 const config = loadConfig('projector', projectorConfigShape);
 const logger = createLogger('projector', config.LOG_LEVEL);
@@ -62,6 +63,14 @@ const jobs: Job[] = [
       return result.escalated.length > 0 ? { escalated: result.escalated } : undefined;
     },
   },
+  {
+    name: 'diagnostics-alert-proposals',
+    intervalMs: config.PROJECTION_INTERVAL_MS,
+    run: async () => {
+      const result = await proposeTestsForAlerts(pool);
+      return result.events > 0 ? { ...result } : undefined;
+    },
+  },
   ...PROJECTIONS.map((projection) => ({
     name: `projection-${projection.name}`,
     intervalMs: config.PROJECTION_INTERVAL_MS,
@@ -75,7 +84,7 @@ const jobs: Job[] = [
 const runner = runJobs(jobs, logger);
 // New events wake the projections at once (NOTIFY from migration 0007); the interval is the net.
 // A run already in progress is not doubled; a wake-up during it is covered by the next tick.
-const projectionJobs = PROJECTIONS.map((p) => `projection-${p.name}`);
+const projectionJobs = [...PROJECTIONS.map((p) => `projection-${p.name}`), 'diagnostics-alert-proposals'];
 const listener = listenForEvents(pool, () => runner.runNow(projectionJobs), (err) => logger.warn({ err }, 'event listener lost; reconnecting'));
 logger.info({ jobs: jobs.map((j) => j.name), retentionDays: config.VITALS_RETENTION_DAYS }, 'projector running');
 onShutdown(logger, [() => listener.stop(), () => runner.stop(), () => pool.end(), async () => redis.disconnect()]);
