@@ -32,6 +32,12 @@ export interface ResultInput {
   text?: string | undefined;
   /** For narrative findings only (the performer's call): A abnormal, AA critical. */
   interpretation?: 'N' | 'A' | 'AA' | undefined;
+  /**
+   * A stored telemetry observation (an ECG chunk with its samples, a vital sign), as the FHIR
+   * Observation the vitals mapping (@vitalis/schemas fhir.ts) makes of it. Only the gateway's
+   * fulfilment from the append log builds these; posted results never carry one.
+   */
+  telemetry?: { display: string; observation: Record<string, unknown> } | undefined;
 }
 
 /** A result as stored: with its unit, range and the interpretation the decider computed. */
@@ -41,8 +47,11 @@ export interface ResultValue {
   value?: number;
   unit?: string;
   text?: string;
-  interpretation: Interpretation;
+  /** Absent for telemetry (nothing to interpret it against here). */
+  interpretation?: Interpretation;
   referenceRange?: { low?: number; high?: number };
+  /** A telemetry observation, verbatim (see ResultInput.telemetry). */
+  observation?: Record<string, unknown>;
 }
 
 export interface ReportContent {
@@ -134,6 +143,7 @@ export class ResultInputError extends Error {
 
 /** Stores a posted result with its unit, range and computed interpretation; throws ResultInputError. */
 export function interpretResult(r: ResultInput, index: number): ResultValue {
+  if (r.telemetry) return { code: r.code, display: r.telemetry.display, observation: r.telemetry.observation };
   const a = ANALYTES[r.code];
   if (!a) throw new ResultInputError(index, `${r.code} is not a result code Vitalis knows (see GET /api/v1/diagnostics/catalog)`);
   if (a.kind === 'quantity') {
@@ -162,7 +172,7 @@ const illegal = (from: string, to: string): { ok: false; error: DecideError } =>
 
 /** Raises a critical result when a result is critical and none is waiting for acknowledgement. */
 function raiseIfCritical(state: DiagnosticReportState | null, reportId: string, patientId: string, results: ResultValue[], now: string, escalationSeconds: number): ReportEvent[] {
-  const critical = results.filter((r) => isCriticalInterpretation(r.interpretation));
+  const critical = results.filter((r) => r.interpretation !== undefined && isCriticalInterpretation(r.interpretation));
   if (critical.length === 0) return [];
   if (state?.critical && state.critical.state !== 'acknowledged') return [];
   const n = (state?.criticalCount ?? 0) + 1;

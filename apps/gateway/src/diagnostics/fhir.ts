@@ -42,6 +42,8 @@ const OBSERVATION_STATUS: Record<DiagnosticReportStatus, string> = {
 const quantity = (value: number, unit: string) => ({ value, unit, system: UCUM, code: unit });
 
 function toFhirObservation(r: ResultValue, i: number, status: DiagnosticReportStatus, patientId: string, effectiveAt: string): Record<string, unknown> {
+  // telemetry from the append log: the vitals mapping's Observation (same samples, device, time), local id, the report's status
+  if (r.observation) return { ...r.observation, id: `obs-${i + 1}`, status: OBSERVATION_STATUS[status] };
   const range = r.referenceRange && r.unit
     ? [{ ...(r.referenceRange.low !== undefined ? { low: quantity(r.referenceRange.low, r.unit) } : {}), ...(r.referenceRange.high !== undefined ? { high: quantity(r.referenceRange.high, r.unit) } : {}) }]
     : [];
@@ -53,7 +55,7 @@ function toFhirObservation(r: ResultValue, i: number, status: DiagnosticReportSt
     subject: { reference: `Patient/${patientId}` },
     effectiveDateTime: effectiveAt,
     ...(r.value !== undefined && r.unit ? { valueQuantity: quantity(r.value, r.unit) } : { valueString: r.text ?? '' }),
-    interpretation: [{ coding: [{ system: INTERPRETATION_SYSTEM, code: r.interpretation, display: INTERPRETATION_DISPLAY[r.interpretation] }] }],
+    ...(r.interpretation ? { interpretation: [{ coding: [{ system: INTERPRETATION_SYSTEM, code: r.interpretation, display: INTERPRETATION_DISPLAY[r.interpretation] }] }] } : {}),
     ...(range.length && Object.keys(range[0]!).length ? { referenceRange: range } : {}),
   };
 }

@@ -13,6 +13,7 @@ import { SERVICE_REQUEST_PRIORITIES, SERVICE_REQUEST_STATUSES, type DiagnosticRe
 import type { GatewayDeps } from '../deps';
 import { etag, expectedFromIfMatch } from '../records/access';
 import { callerOf, problems } from '../records/http';
+import { fulfilFromTelemetry, MAX_STRIP_SECONDS } from './telemetry';
 import { amendIn, reportIn, reportUpdateIn, resultInputs, toFhirDiagnosticReport, toFhirServiceRequest, UnitMismatch } from './fhir';
 import {
   acknowledgeCriticalResult, analyteUnit, changeOrder, changeReport, createOrder, getOrder, getReport, listOrders, listPendingCriticalResults, listReports,
@@ -157,6 +158,21 @@ export function diagnosticsRoutes(deps: GatewayDeps): FastifyPluginAsyncZod {
         return reply.header('etag', etag(o.version)).send(toFhirServiceRequest(o) as z.infer<typeof serviceRequestOut>);
       });
     }
+
+    app.post('/api/v1/diagnostics/orders/:id/fulfil-from-telemetry', {
+      config: { auth: { scopes: ['write:diagnostics', 'read:vitals'] } },
+      schema: {
+        tags: ['diagnostics'], summary: 'Fulfil an ECG order from the stored telemetry',
+        description: `A rhythm strip (11524-6) or 12-lead (34534-8) order for a monitored patient becomes a final DiagnosticReport: every stored ECG chunk of [from, to) (at most ${MAX_STRIP_SECONDS} s) as an Observation with valueSampledData (the same samples the live stream delivered), and each vital sign's latest value within 10 minutes before \`to\`. Doctor (write:diagnostics + read:vitals). The same window again answers the stored report (200).`,
+        params: idParams,
+        body: z.object({ from: z.iso.datetime({ offset: true }), to: z.iso.datetime({ offset: true }), conclusion: z.string().trim().min(1).max(10_000).optional() }),
+        response: { 200: reportOut, 201: reportOut, ...problems(400, 401, 403, 409, 422) },
+      },
+    }, async (req, reply) => {
+      const { report, created } = await fulfilFromTelemetry(d, callerOf(req), req.params.id, req.body);
+      if (created) reply.code(201).header('location', `/api/v1/diagnostics/reports/${report.id}`);
+      return reply.header('etag', etag(report.version)).send(toFhirDiagnosticReport(report) as z.infer<typeof reportOut>);
+    });
 
     // ---- reports ----
     app.post('/api/v1/diagnostics/reports', {

@@ -193,7 +193,9 @@ export interface ReportInput {
 
 /** What makes two posts "the same result": a redelivery is recognised by identifier and this hash. */
 const contentHashOf = (i: { orderId?: string; status: string; results: ResultInput[]; conclusion: string | null }) =>
-  createHash('sha256').update(JSON.stringify([i.orderId ?? null, i.status, i.results.map((r) => [r.code, r.value ?? null, r.text ?? null, r.interpretation ?? null]), i.conclusion])).digest('hex');
+  createHash('sha256').update(JSON.stringify([
+    i.orderId ?? null, i.status, i.results.map((r) => [r.code, r.value ?? null, r.text ?? null, r.interpretation ?? null, r.telemetry?.observation.identifier ?? null]), i.conclusion,
+  ])).digest('hex');
 
 /** Critical-result events among `events` (to publish once they are committed). */
 const criticalEventsOf = (events: ReportEvent[]) =>
@@ -233,13 +235,16 @@ async function completeOrderWith(client: PoolClient, caller: Caller, orderId: st
  * same content is a redelivery: `created: false` and the stored report (200), nothing appended; the
  * same identifier with other content is a 409 (update that report instead).
  */
-export async function postReport(deps: DiagnosticsDeps, caller: Caller, input: ReportInput): Promise<{ report: DiagnosticReportState; created: boolean }> {
+export async function postReport(
+  deps: DiagnosticsDeps, caller: Caller, input: ReportInput,
+  /** Who may: the lab (posted results); telemetry fulfilment widens it to the doctor (fulfilFromTelemetry). */
+  roles: readonly Role[] = RESULTING_ROLES, action = 'diagnostics.report.post',
+): Promise<{ report: DiagnosticReportState; created: boolean }> {
   const { pool } = deps;
-  const action = 'diagnostics.report.post';
-  await requireWriter(pool, caller, RESULTING_ROLES, action, 'DiagnosticReport', undefined, 'Posting results');
+  await requireWriter(pool, caller, roles, action, 'DiagnosticReport', undefined, 'Posting results');
   const contentHash = contentHashOf({ ...input });
   const existing = await reportByIdentifier(pool, input.identifier);
-  if (existing) return redelivery(deps, caller, existing, contentHash);
+  if (existing) return redelivery(deps, caller, existing, contentHash, action);
   const order = await loadOrder(pool, input.orderId);
   const fail = async (reason: string, problem: HttpProblem, resourceId?: string): Promise<never> => {
     await audit(pool, caller, { action, outcome: 'failure', scope: 'write:diagnostics', resourceType: resourceId ? 'DiagnosticReport' : 'ServiceRequest', resourceId: resourceId ?? input.orderId, detail: { reason } });
@@ -268,7 +273,7 @@ export async function postReport(deps: DiagnosticsDeps, caller: Caller, input: R
   } catch (err) {
     if (err instanceof IdentifierHeld) {
       const held = await loadReport(pool, err.reportId);
-      if (held) return redelivery(deps, caller, held, contentHash);
+      if (held) return redelivery(deps, caller, held, contentHash, action);
     }
     if (err instanceof ConcurrencyError) return fail('concurrent change', conflict(`Order ${order.id} changed while the report was posted; retry.`));
     throw err;
@@ -283,10 +288,10 @@ async function reportByIdentifier(pool: Pool, identifier: { system: string; valu
   return rows[0] ? loadReport(pool, rows[0].report_id) : null;
 }
 
-async function redelivery(deps: DiagnosticsDeps, caller: Caller, existing: DiagnosticReportState, contentHash: string): Promise<{ report: DiagnosticReportState; created: boolean }> {
+async function redelivery(deps: DiagnosticsDeps, caller: Caller, existing: DiagnosticReportState, contentHash: string, action: string): Promise<{ report: DiagnosticReportState; created: boolean }> {
   const same = existing.revisions.length === 1 && existing.contentHash === contentHash;
   await audit(deps.pool, caller, {
-    action: 'diagnostics.report.post', outcome: same ? 'success' : 'failure', scope: 'write:diagnostics', resourceType: 'DiagnosticReport', resourceId: existing.id,
+    action, outcome: same ? 'success' : 'failure', scope: 'write:diagnostics', resourceType: 'DiagnosticReport', resourceId: existing.id,
     detail: { patient: existing.patientId, redelivery: true, ...(same ? {} : { reason: 'identifier names another content' }) },
   });
   if (!same) throw conflict(`The identifier ${existing.identifier.system}|${existing.identifier.value} already names report ${existing.id}; update that report (PUT) instead.`, { report_id: existing.id, current_status: existing.status });

@@ -14,7 +14,7 @@ export type Agg = (typeof AGGS)[number];
 
 const AT = `to_char(effective_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"')`;
 
-interface RawRow {
+export interface RawRow {
   device_id: string;
   seq: number;
   code: string;

@@ -2254,6 +2254,98 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/diagnostics/orders/{id}/fulfil-from-telemetry": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Fulfil an ECG order from the stored telemetry
+         * @description A rhythm strip (11524-6) or 12-lead (34534-8) order for a monitored patient becomes a final DiagnosticReport: every stored ECG chunk of [from, to) (at most 60 s) as an Observation with valueSampledData (the same samples the live stream delivered), and each vital sign's latest value within 10 minutes before `to`. Doctor (write:diagnostics + read:vitals). The same window again answers the stored report (200).
+         *
+         *     Required scopes: write:diagnostics, read:vitals.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        conclusion?: string;
+                        /** Format: date-time */
+                        from: string;
+                        /** Format: date-time */
+                        to: string;
+                    };
+                };
+            };
+            responses: {
+                /** @description FHIR R4 DiagnosticReport, its Observations contained */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            id: string;
+                            meta: {
+                                lastUpdated: string;
+                                versionId: string;
+                            };
+                            /** @enum {string} */
+                            resourceType: "DiagnosticReport";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description FHIR R4 DiagnosticReport, its Observations contained */
+                201: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            id: string;
+                            meta: {
+                                lastUpdated: string;
+                                versionId: string;
+                            };
+                            /** @enum {string} */
+                            resourceType: "DiagnosticReport";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                400: components["responses"]["BadRequest"];
+                401: components["responses"]["Unauthorized"];
+                403: components["responses"]["Forbidden"];
+                404: components["responses"]["NotFound"];
+                409: components["responses"]["Conflict"];
+                413: components["responses"]["PayloadTooLarge"];
+                415: components["responses"]["UnsupportedMediaType"];
+                422: components["responses"]["UnprocessableContent"];
+                500: components["responses"]["InternalError"];
+                503: components["responses"]["ServiceUnavailable"];
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/diagnostics/orders/{id}/hold": {
         parameters: {
             query?: never;

@@ -70,7 +70,7 @@ export const getDiagnosticReportTool = defineTool({
   async run({ deps, caller }, a) {
     const r = await getReport(deps.pool, caller, a.report_id);
     const critical = caller.principal.patientId === undefined ? criticalOut(r) : null;
-    const flags = r.results.filter((x) => x.interpretation !== 'N').map((x) => `${x.display} ${x.value ?? x.text ?? ''}${x.unit ? ` ${x.unit}` : ''} (${x.interpretation})`);
+    const flags = r.results.filter((x) => x.interpretation !== undefined && x.interpretation !== 'N').map((x) => `${x.display} ${x.value ?? x.text ?? ''}${x.unit ? ` ${x.unit}` : ''} (${x.interpretation})`);
     return {
       data: { report: toFhirDiagnosticReport(r) as z.infer<ReturnType<typeof fhir>>, critical },
       text: `${r.id} (${r.status}): ${flags.length ? flags.join('; ') : 'all results within range'}${critical && critical.state !== 'acknowledged' ? `. CRITICAL result ${critical.state}, not yet acknowledged.` : '.'}`,
