@@ -223,6 +223,9 @@ export class VitalisClient {
     cancelOrder: (id: string, opts: { reason?: string; etag?: string } = {}) => this.orderAction(id, 'cancel', opts),
     activateOrder: (id: string, opts: { reason?: string; etag?: string } = {}) => this.orderAction(id, 'activate', opts),
     holdOrder: (id: string, opts: { reason?: string; etag?: string } = {}) => this.orderAction(id, 'hold', opts),
+    /** An ECG order fulfilled from the stored telemetry of [from, to) (at most 60 s): a final report with the ECG samples and the vitals at that time. */
+    fulfilFromTelemetry: (id: string, window: { from: string; to: string; conclusion?: string }) =>
+      this.call<DiagnosticReport>('POST', ROUTES.orderAction, { path: { id, action: 'fulfil-from-telemetry' }, body: window }),
     /** A FHIR DiagnosticReport basedOn an active order; a redelivery (same identifier and content) answers the stored report. */
     postReport: (report: Record<string, unknown>) => this.call<DiagnosticReport>('POST', ROUTES.reports, { body: report }),
     /** `patient`, `order`, `limit`. */
