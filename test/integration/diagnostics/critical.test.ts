@@ -33,7 +33,12 @@ beforeAll(async () => {
   lab = await roleHeaders(gw, 'lab', ['read:diagnostics', 'write:diagnostics']);
   nurse = await roleHeaders(gw, 'nurse', ['read:diagnostics', 'read:patients', 'read:vitals']);
 });
-afterAll(() => gw?.close());
+const admitted: string[] = [];
+afterAll(async () => {
+  // leave the shared board as we found it
+  for (const p of admitted) await fetch(`${gw.url}/api/v1/triage/${p}/discharge`, { method: 'POST', headers: doctor }).catch(() => undefined);
+  await gw?.close();
+});
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 const eventTypes = async (reportId: string) => (await readStream(gw.deps.pool, diagnosticReportStream(reportId))).map((e) => e.type);
@@ -52,6 +57,7 @@ async function admittedWithOrder(code = '10839-9'): Promise<{ patient: string; o
   const patient = await newPatient(gw);
   const admit = await fetch(`${gw.url}/api/v1/triage`, { method: 'POST', headers: { ...doctor, ...json }, body: JSON.stringify({ patient_id: patient, esi: 2, complaint: 'chest pain' }) });
   expect(admit.status).toBe(201);
+  admitted.push(patient);
   const order = await call('POST', '/orders', doctor, orderBody(patient, code));
   return { patient, orderId: order.body.id };
 }

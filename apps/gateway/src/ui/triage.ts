@@ -1,7 +1,8 @@
 /**
  * emergency-triage-board: the ED board. Patients sorted by ESI (1 resuscitation … 5 non-urgent)
  * then arrival, each with the chief complaint, waiting time, NEWS2 (colour by RCP risk band),
- * latest vitals and active vitals alerts. Live: the board is re-read every 3 s (GET
+ * latest vitals, active vitals alerts and unacknowledged critical diagnostic results (with
+ * read:diagnostics; shown until a clinician acknowledges them, escalated ones marked). Live: the board is re-read every 3 s (GET
  * /api/v1/triage or the get_triage_board tool); changes are announced politely (new arrivals,
  * ESI changes, new alerts), the board itself is not a live region (it would flood a screen reader).
  * Holders of write:triage re-triage from the board (a modal dialog; PUT …/esi with If-Match, or
@@ -49,6 +50,8 @@ const STYLE = `
 .news2[data-risk=low-medium]{background:#ffd23f;color:#2b2100;border-color:#e0b000}
 .news2 .risk{display:block;font-size:.7rem;font-weight:600}
 .alert-tag{display:inline-block;background:#fdecea;color:#7a1410;border:1px solid #b3261e;border-radius:4px;padding:1px 6px;font-size:.8rem;margin:0 4px 4px 0}
+.critical-tag{display:inline-block;background:#b3261e;color:#fff;border:1px solid #7a1410;border-radius:4px;padding:1px 6px;font-size:.8rem;font-weight:700;margin:0 4px 4px 0}
+.critical-tag[data-state=escalated]{outline:3px solid #ffd23f}
 .board tbody tr.changed td{background:#fff7d6}
 @media (prefers-reduced-motion:no-preference){.board tbody tr.changed td{transition:background 2s}}
 .empty{padding:24px;text-align:center;color:var(--muted)}
@@ -164,7 +167,16 @@ const SCRIPT = String.raw`
         ? [V.el('span', { class: 'news2', 'data-risk': n2.risk, 'aria-label': 'NEWS2 ' + n2.score + ', ' + (RISK[n2.risk] || n2.risk) + ' risk' }, [
             document.createTextNode(String(n2.score)), V.el('span', { class: 'risk', text: RISK[n2.risk] || n2.risk })])]
         : [V.el('span', { class: 'muted', text: '–', title: 'No vitals yet' })]);
-      var alerts = V.el('td', {}, (e.alerts || []).map(function (a) { return V.el('span', { class: 'alert-tag', 'data-rule': a, text: RULES[a] || a }); }));
+      var critical = (e.critical_results || []).map(function (c) {
+        var what = (c.results || []).map(function (r) {
+          return String(r.display || r.code).split(' [')[0] + ' ' + (r.value !== undefined ? r.value + ' ' + (r.unit || '') : (r.text || '')) + ' (' + r.interpretation + ')';
+        }).join(', ');
+        if (previous && (!old || !(old.critical_results || []).some(function (o) { return o.critical_id === c.critical_id && o.state === c.state; }))) {
+          news.push('Critical result' + (c.state === 'escalated' ? ', escalated' : '') + ' for ' + (e.name || e.patient_id) + ': ' + what);
+        }
+        return V.el('span', { class: 'critical-tag', 'data-report': c.report_id, 'data-state': c.state, text: 'Critical: ' + what + (c.state === 'escalated' ? ' · escalated' : '') });
+      });
+      var alerts = V.el('td', {}, (e.alerts || []).map(function (a) { return V.el('span', { class: 'alert-tag', 'data-rule': a, text: RULES[a] || a }); }).concat(critical));
       var tr = V.el('tr', { 'data-patient': e.patient_id, 'data-esi': e.esi, 'data-news2': n2 ? n2.score : null, class: previous && (!old || old.esi !== e.esi || old.version !== e.version) ? 'changed' : null }, [
         V.el('td', { class: 'esi' }, [V.el('span', { class: 'badge esi-' + e.esi }, [V.el('span', { class: 'n', text: String(e.esi) }), V.el('span', { class: 'l', text: LABEL[e.esi] || '' })])]),
         V.el('td', {}, [V.el('div', { class: 'name', text: e.name || 'Unknown patient' }), V.el('div', { class: 'pid', text: e.patient_id }), retriageButton(e)]),
