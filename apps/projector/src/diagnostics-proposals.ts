@@ -11,7 +11,7 @@
  */
 import { createHash } from 'node:crypto';
 import type { Pool } from '@vitalis/db';
-import { append, readStream, STREAM_CATEGORIES, streamCategory, type StoredEvent } from '@vitalis/eventstore';
+import { append, headPosition, readStream, STREAM_CATEGORIES, streamCategory, type StoredEvent } from '@vitalis/eventstore';
 import { DIAGNOSTIC_CODE, ORDERABLE_TESTS, type OrderableCode } from '@vitalis/clinical';
 import { ALERT_EVENT_TYPES, asAlertEvent } from '@vitalis/live';
 import { decideServiceRequest, foldPatient, patientStream, serviceRequestStream, type ServiceRequestPriority } from '@vitalis/records';
@@ -63,10 +63,9 @@ const alertProposer: Projection = {
 
 /** Starts a missing checkpoint at the head of the log (only alerts from now on propose tests). */
 async function ensureCheckpoint(pool: Pool): Promise<void> {
-  await pool.query(
-    `INSERT INTO projection_checkpoints (name, position) SELECT $1, COALESCE(max(global_position), 0) FROM events ON CONFLICT (name) DO NOTHING`,
-    [PROPOSALS_CHECKPOINT],
-  );
+  const { rows } = await pool.query('SELECT 1 FROM projection_checkpoints WHERE name = $1', [PROPOSALS_CHECKPOINT]);
+  if (rows.length > 0) return;
+  await pool.query('INSERT INTO projection_checkpoints (name, position) VALUES ($1, $2) ON CONFLICT (name) DO NOTHING', [PROPOSALS_CHECKPOINT, await headPosition(pool)]);
 }
 
 /** One run: every alert appended since the last run proposes its tests. */

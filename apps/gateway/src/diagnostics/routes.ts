@@ -163,7 +163,7 @@ export function diagnosticsRoutes(deps: GatewayDeps): FastifyPluginAsyncZod {
       config: { auth: { scopes: ['write:diagnostics', 'read:vitals'] } },
       schema: {
         tags: ['diagnostics'], summary: 'Fulfil an ECG order from the stored telemetry',
-        description: `A rhythm strip (11524-6) or 12-lead (34534-8) order for a monitored patient becomes a final DiagnosticReport: every stored ECG chunk of [from, to) (at most ${MAX_STRIP_SECONDS} s) as an Observation with valueSampledData (the same samples the live stream delivered), and each vital sign's latest value within 10 minutes before \`to\`. Doctor (write:diagnostics + read:vitals). The same window again answers the stored report (200).`,
+        description: `A rhythm strip (${DIAGNOSTIC_CODE.ecgStudy}) or 12-lead (${DIAGNOSTIC_CODE.ecg12Lead}) order for a monitored patient becomes a final DiagnosticReport: every stored ECG chunk of [from, to) (at most ${MAX_STRIP_SECONDS} s) as an Observation with valueSampledData (the same samples the live stream delivered), and each vital sign's latest value within 10 minutes before \`to\`. Doctor (write:diagnostics + read:vitals). The same window again answers the stored report (200).`,
         params: idParams,
         body: z.object({ from: z.iso.datetime({ offset: true }), to: z.iso.datetime({ offset: true }), conclusion: z.string().trim().min(1).max(10_000).optional() }),
         response: { 200: reportOut, 201: reportOut, ...problems(400, 401, 403, 409, 422) },
