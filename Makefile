@@ -12,7 +12,7 @@ node_modules: package.json package-lock.json
 help: ## This list
 	@grep -hE '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  make %-16s %s\n", $$1, $$2}'
 
-install: node_modules infra-install ## Install everything that is missing (npm packages, Debian packages, Kafka jars)
+install: node_modules infra-install fhir-validator ## Install everything that is missing (npm packages, Debian packages, Kafka jars, the FHIR validator)
 
 run: install up ## Start the stack, apply the migrations (as the owner), start all four apps (as vitalis_app), seed demo data, print the URLs
 	@infra/bin/apps start

@@ -84,10 +84,21 @@ func (c *Client) send(ctx context.Context, method, target string, payload []byte
 	if payload != nil {
 		req.Header.Set("Content-Type", "application/json")
 	}
+	if etag, ok := ctx.Value(ifMatchKey{}).(string); ok && etag != "" {
+		req.Header.Set("If-Match", etag)
+	}
 	if err := c.authorize(ctx, req.Header); err != nil {
 		return nil, err
 	}
 	return c.HTTP.Do(req)
+}
+
+type ifMatchKey struct{}
+
+// WithIfMatch makes the requests sent with ctx conditional on the resource's version (an ETag,
+// e.g. ETagOf(resource)): a concurrent change answers 412.
+func WithIfMatch(ctx context.Context, etag string) context.Context {
+	return context.WithValue(ctx, ifMatchKey{}, etag)
 }
 
 func (c *Client) authorize(ctx context.Context, h http.Header) error {

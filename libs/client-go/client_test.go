@@ -373,3 +373,52 @@ func TestListenerResumesAfterForcedDisconnect(t *testing.T) {
 		t.Fatalf("%d distinct ids", len(ids))
 	}
 }
+
+func potassium(value float64) map[string]any {
+	return map[string]any{"resourceType": "Observation", "code": map[string]any{"coding": []map[string]string{{"system": "http://loinc.org", "code": "2823-3"}}},
+		"valueQuantity": map[string]any{"value": value, "unit": "mmol/L", "system": "http://unitsofmeasure.org", "code": "mmol/L"}}
+}
+
+func TestDiagnosticsOrderReportAcknowledgeAmend(t *testing.T) {
+	if !served(t, "/api/v1/diagnostics/orders") {
+		t.Skip("diagnostics are not served yet (issue 21)")
+	}
+	c := api()
+	reg, err := c.RegisterPatient(ctx(t), map[string]any{"resourceType": "Patient", "name": []map[string]any{{"family": "GoDx" + uid(), "given": []string{"Ada"}}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	order, err := c.OrderDiagnosticTest(ctx(t), vitalis.OrderRequest{PatientID: reg.ID, Code: "51990-0", Priority: "stat", Reason: "weakness"})
+	if err != nil || order.Status != "active" {
+		t.Fatalf("order %+v %v", order, err)
+	}
+	report := func(status string, value float64) map[string]any {
+		return map[string]any{"resourceType": "DiagnosticReport", "status": status, "identifier": []map[string]string{{"system": "urn:go-test:accession", "value": order.ID}},
+			"basedOn": []map[string]string{{"reference": "ServiceRequest/" + order.ID}}, "contained": []map[string]any{potassium(value)}}
+	}
+	prelim, err := c.PostDiagnosticReport(ctx(t), report("preliminary", 4.2))
+	if err != nil || prelim.Status != "preliminary" {
+		t.Fatalf("post %+v %v", prelim, err)
+	}
+	if _, err := c.UpdateDiagnosticReport(vitalis.WithIfMatch(ctx(t), `"9"`), prelim.ID, report("final", 6.7)); err == nil || err.(*vitalis.ProblemError).Status != 412 {
+		t.Fatalf("stale If-Match: want 412, got %v", err)
+	}
+	final, err := c.UpdateDiagnosticReport(vitalis.WithIfMatch(ctx(t), vitalis.ETagOf(prelim)), prelim.ID, report("final", 6.7))
+	if err != nil || final.Status != "final" {
+		t.Fatalf("final %+v %v", final, err)
+	}
+	if _, err := c.ChangeDiagnosticOrder(ctx(t), order.ID, "hold", ""); !vitalis.IsConflict(err) || err.(*vitalis.ProblemError).Body["current_status"] != "completed" {
+		t.Fatalf("hold a completed order: want 409 naming completed, got %v", err)
+	}
+	ack, err := c.AcknowledgeCriticalResult(ctx(t), prelim.ID, "treated")
+	if err != nil || ack.State != "acknowledged" || ack.AcknowledgedBy == nil {
+		t.Fatalf("acknowledge %+v %v", ack, err)
+	}
+	if _, err := c.AmendDiagnosticReport(ctx(t), prelim.ID, map[string]any{"status": "corrected", "reason": "haemolysis", "contained": []map[string]any{potassium(4.6)}}); err != nil {
+		t.Fatal(err)
+	}
+	history, err := c.DiagnosticReportHistory(ctx(t), prelim.ID)
+	if err != nil || len(history) != 3 || history[2].Status != "corrected" || history[2].Report.ResourceType != "DiagnosticReport" {
+		t.Fatalf("history %+v %v", history, err)
+	}
+}

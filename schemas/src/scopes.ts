@@ -5,7 +5,11 @@
  * may hold only the PUBLIC_SCOPES (slot availability, no PHI).
  * `write:vitals` is a Vitalis extension for device ingest (POST /api/v1/vitals); `write:triage`
  * (nurse, doctor: ED board writes), `read:audit` (admin: audit queries) and `admin:clients`
- * (admin: approve clients, mint initial access tokens) are extensions too.
+ * (admin: approve clients, mint initial access tokens) are extensions too. `read:diagnostics` and
+ * `write:diagnostics` (issue 21, docs/diagnostics.md) are extensions, never self-registrable: doctors
+ * order tests and acknowledge critical results, nurses read, the `lab` role (a laboratory,
+ * cardiology or radiology system) posts results; a patient reads its own final reports through
+ * the SMART scope patient/DiagnosticReport.rs.
  * `openid` and `profile` (OpenID Connect Core 1.0 §3.1.2.1, §5.4) are the SIGN_IN_SCOPES: they
  * grant no data access, only an ID token and the userinfo endpoint's claims about the signed-in
  * user, so they exist only in the authorization-code flow (a user signs in).
@@ -19,9 +23,12 @@ export const SCOPES = {
   'write:vitals': 'Publish vitals observations (device ingest; Vitalis extension)',
   'write:triage': 'Admit patients to the ED triage board and set their ESI level (Vitalis extension)',
   'read:audit': 'Query the audit trail of patient-data access (Vitalis extension)',
+  'read:diagnostics': 'Read diagnostic orders, reports and results (Vitalis extension)',
+  'write:diagnostics': 'Order diagnostic tests, post results, acknowledge critical results; what each role may do is in docs/diagnostics.md (Vitalis extension)',
   'admin:clients': 'Approve OAuth clients and mint initial access tokens for client registration (Vitalis extension)',
   'patient/Patient.rs': "SMART v2: read the signed-in patient's own record (demographics), never another's",
   'patient/AllergyIntolerance.rs': "SMART v2: read the signed-in patient's own allergies, never another's",
+  'patient/DiagnosticReport.rs': "SMART v2: read the signed-in patient's own final diagnostic reports, never another's",
   openid: 'Sign you in: tell the app who you are (your Vitalis user id), no data access',
   profile: 'Your name, username and role (userinfo), no data access',
 } as const;
@@ -34,9 +41,9 @@ export const USER_ROLES = ['doctor', 'nurse', 'reception', 'patient', 'admin'] a
 /**
  * Roles an operator grants to a client (an initial access token, a trusted software statement or an
  * approval): any user role (the most an app may carry for its users), plus `device` (bedside
- * ingest) and `system` (a hospital backend the operator trusts with every scope).
+ * ingest), `lab` (a performing department's system posting diagnostic results) and `system` (a hospital backend the operator trusts with every scope).
  */
-export const ROLES = [...USER_ROLES, 'device', 'system'] as const;
+export const ROLES = [...USER_ROLES, 'device', 'lab', 'system'] as const;
 export type Role = (typeof ROLES)[number];
 
 /**
@@ -52,13 +59,15 @@ export function isSignInScope(scope: Scope): boolean {
 
 /** Spec section 5, "Standard roles" column, read per role; `device` and `system` are Vitalis's. */
 export const ROLE_SCOPES: Record<Role, Scope[]> = {
-  doctor: ['read:patients', 'read:appointments', 'write:appointments', 'read:vitals', 'write:triage', ...SIGN_IN_SCOPES],
-  nurse: ['read:patients', 'read:appointments', 'read:vitals', 'write:triage', ...SIGN_IN_SCOPES],
+  doctor: ['read:patients', 'read:appointments', 'write:appointments', 'read:vitals', 'write:triage', 'read:diagnostics', 'write:diagnostics', ...SIGN_IN_SCOPES],
+  nurse: ['read:patients', 'read:appointments', 'read:vitals', 'write:triage', 'read:diagnostics', ...SIGN_IN_SCOPES],
   reception: ['write:patients', 'read:appointments', 'write:appointments', ...SIGN_IN_SCOPES],
   // The spec's Patient: appointments; its own record only through the SMART patient/ scopes it consents to.
-  patient: ['read:appointments', 'write:appointments', 'patient/Patient.rs', 'patient/AllergyIntolerance.rs', ...SIGN_IN_SCOPES],
+  patient: ['read:appointments', 'write:appointments', 'patient/Patient.rs', 'patient/AllergyIntolerance.rs', 'patient/DiagnosticReport.rs', ...SIGN_IN_SCOPES],
   admin: ['read:patients', 'write:patients', 'read:appointments', 'read:audit', 'admin:clients', ...SIGN_IN_SCOPES],
   device: ['write:vitals'],
+  // Posts results for the orders it reads; never orders or acknowledges (docs/diagnostics.md).
+  lab: ['read:diagnostics', 'write:diagnostics'],
   system: SCOPE_NAMES,
 };
 

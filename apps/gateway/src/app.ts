@@ -15,6 +15,7 @@ import { vitalsRoutes } from './vitals/routes';
 import { patientRoutes } from './patients/routes';
 import { appointmentRoutes } from './appointments/routes';
 import { triageRoutes } from './triage/routes';
+import { diagnosticsRoutes } from './diagnostics/routes';
 import { auditRoutes } from './audit/routes';
 import { catalogRoutes } from './catalog/routes';
 import { createLiveHub, liveRoutes } from './live';
@@ -57,6 +58,7 @@ export async function buildGateway(deps: GatewayDeps): Promise<GatewayApp> {
   await app.register(patientRoutes(deps));
   await app.register(appointmentRoutes(deps));
   await app.register(triageRoutes(deps));
+  await app.register(diagnosticsRoutes(deps));
   await app.register(auditRoutes(deps));
   await app.register(catalogRoutes(deps));
   // Live vitals (SSE, WebSocket, MCP subscriptions): the hub for real patients, the synthetic source

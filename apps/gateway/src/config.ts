@@ -177,6 +177,12 @@ export const gatewayConfigShape = {
    * (a monitored patient is ~10 events/s with ECG: ~3,000 events, ~1.5 MB).
    */
   LIVE_REPLAY_WINDOW_SECONDS: positiveInt(300),
+  /**
+   * Diagnostics (issue 21): an unacknowledged critical result escalates (a second live event) this
+   * long after it was raised. The due time is written into the event, so the projector's escalator
+   * (which performs it) needs no setting and a restart of any process loses nothing.
+   */
+  DIAGNOSTICS_ESCALATION_SECONDS: positiveInt(900),
   /** MCP server (/.well-known/mcp): sessions idle this long (no request, no open stream) are closed. */
   MCP_SESSION_IDLE_SECONDS: positiveInt(1_800),
   /** Most MCP sessions one gateway holds at once (initialize beyond it answers 503). */

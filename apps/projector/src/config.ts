@@ -18,6 +18,8 @@ export const projectorConfigShape = {
   ROLLUP_MAX_WINDOW_MS: positiveInt(3_600_000),
   /** How often each event-store projection polls for new events. */
   PROJECTION_INTERVAL_MS: positiveInt(250),
+  /** How often the escalator looks for unacknowledged critical results past their due time (issue 21). */
+  DIAGNOSTICS_ESCALATION_INTERVAL_MS: positiveInt(1_000),
 };
 
 export type ProjectorConfig = z.infer<z.ZodObject<typeof projectorConfigShape>>;

@@ -13,6 +13,9 @@ import { projectorRunsRollups, runRollups } from './rollups';
 import { PROJECTIONS } from './projections/definitions';
 import { catchUp, projectionNamed, rebuild } from './projections/runner';
 import { listenForEvents } from '@vitalis/eventstore';
+import { createRedis } from '@vitalis/redis';
+import { escalateDueCriticalResults } from './diagnostics-escalation';
+import { proposeTestsForAlerts } from './diagnostics-proposals';
 
 const config = loadConfig('projector', projectorConfigShape);
 const logger = createLogger('projector', config.LOG_LEVEL);
@@ -43,6 +46,8 @@ if (process.argv[2] === 'rebuild') {
 const pool = createPool({ url: config.DATABASE_URL, max: config.DATABASE_POOL_MAX, application: 'vitalis-projector' });
 // The migration step (npm run migrate, as the owner) ran before; this app only checks it did.
 await requireAppDatabase(pool, 'projector', { production: config.NODE_ENV === 'production', warn: (message) => logger.warn(message) });
+// The escalator publishes critical-result escalations on the live fan-out (Redis); it connects lazily.
+const redis = createRedis({ url: config.REDIS_URL, name: 'vitalis-projector' });
 
 const rollupJob: Job = {
   name: 'vitals-rollups',
@@ -63,6 +68,22 @@ const jobs: Job[] = [
     run: () => maintainPartitions(pool, { retentionDays: config.VITALS_RETENTION_DAYS, daysAhead: config.VITALS_PARTITIONS_AHEAD_DAYS }),
   },
   ...(rollups ? [rollupJob] : []),
+  {
+    name: 'diagnostics-escalation',
+    intervalMs: config.DIAGNOSTICS_ESCALATION_INTERVAL_MS,
+    run: async () => {
+      const result = await escalateDueCriticalResults(pool, redis);
+      return result.escalated.length > 0 ? { escalated: result.escalated } : undefined;
+    },
+  },
+  {
+    name: 'diagnostics-alert-proposals',
+    intervalMs: config.PROJECTION_INTERVAL_MS,
+    run: async () => {
+      const result = await proposeTestsForAlerts(pool);
+      return result.events > 0 ? { ...result } : undefined;
+    },
+  },
   ...PROJECTIONS.map((projection) => ({
     name: `projection-${projection.name}`,
     intervalMs: config.PROJECTION_INTERVAL_MS,
@@ -76,7 +97,7 @@ const jobs: Job[] = [
 const runner = runJobs(jobs, logger);
 // New events wake the projections at once (NOTIFY from migration 0007); the interval is the net.
 // A run already in progress is not doubled; a wake-up during it is covered by the next tick.
-const projectionJobs = PROJECTIONS.map((p) => `projection-${p.name}`);
+const projectionJobs = [...PROJECTIONS.map((p) => `projection-${p.name}`), 'diagnostics-alert-proposals'];
 const listener = listenForEvents(pool, () => runner.runNow(projectionJobs), (err) => logger.warn({ err }, 'event listener lost; reconnecting'));
 logger.info({ jobs: jobs.map((j) => j.name), retentionDays: config.VITALS_RETENTION_DAYS }, 'projector running');
-onShutdown(logger, [() => listener.stop(), () => runner.stop(), () => pool.end()]);
+onShutdown(logger, [() => listener.stop(), () => runner.stop(), () => pool.end(), async () => redis.disconnect()]);

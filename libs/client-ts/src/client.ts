@@ -70,6 +70,43 @@ export interface Appointment {
   status: 'booked' | 'cancelled' | string;
   [field: string]: unknown;
 }
+/** FHIR R4 ServiceRequest (a diagnostic order). */
+export interface ServiceRequest {
+  resourceType: 'ServiceRequest';
+  id: string;
+  meta: { versionId: string; lastUpdated: string };
+  status: 'draft' | 'active' | 'on-hold' | 'revoked' | 'completed' | 'entered-in-error';
+  intent: 'order' | 'proposal';
+  priority: 'routine' | 'urgent' | 'asap' | 'stat';
+  [field: string]: unknown;
+}
+/** FHIR R4 DiagnosticReport, its Observations contained. */
+export interface DiagnosticReport {
+  resourceType: 'DiagnosticReport';
+  id: string;
+  meta: { versionId: string; lastUpdated: string };
+  status: 'registered' | 'partial' | 'preliminary' | 'final' | 'amended' | 'corrected' | 'cancelled' | 'entered-in-error';
+  contained?: Record<string, unknown>[];
+  [field: string]: unknown;
+}
+/** A report's critical result (open, escalated, or acknowledged: who and when). */
+export interface CriticalResult {
+  critical_id: string;
+  report_id: string;
+  patient_id: string;
+  code: string;
+  state: 'open' | 'escalated' | 'acknowledged';
+  results: unknown;
+  raised_at: string;
+  due_at: string;
+  escalated_at: string | null;
+  acknowledged_at?: string | null;
+  acknowledged_by?: string | null;
+  note?: string | null;
+}
+/** The If-Match value for a resource read before (its meta.versionId is the stream version the ETag names). */
+export const etagOf = (resource: { meta: { versionId: string } }) => `"${resource.meta.versionId}"`;
+
 /** A FHIR searchset Bundle (lists and searches; `link` relation "next" is the next page). */
 export interface Bundle<T> {
   resourceType: 'Bundle';
@@ -100,6 +137,14 @@ export const ROUTES = {
   appointment: '/api/v1/appointments/{id}',
   cancelAppointment: '/api/v1/appointments/{id}/cancel',
   rescheduleAppointment: '/api/v1/appointments/{id}/reschedule',
+  diagnosticsCatalog: '/api/v1/diagnostics/catalog',
+  orders: '/api/v1/diagnostics/orders',
+  order: '/api/v1/diagnostics/orders/{id}',
+  orderAction: '/api/v1/diagnostics/orders/{id}/{action}',
+  reports: '/api/v1/diagnostics/reports',
+  report: '/api/v1/diagnostics/reports/{id}',
+  reportAction: '/api/v1/diagnostics/reports/{id}/{action}',
+  criticalResults: '/api/v1/diagnostics/critical-results',
 } as const;
 
 export interface ClientOptions {
@@ -200,4 +245,43 @@ export class VitalisClient {
     cancel: (id: string, reason?: string) => this.call<Appointment>('POST', ROUTES.cancelAppointment, { path: { id }, body: reason ? { reason } : {} }),
     reschedule: (id: string, slotId: string) => this.call<Appointment>('POST', ROUTES.rescheduleAppointment, { path: { id }, body: { slot_id: slotId } }),
   };
+
+  /**
+   * Diagnostic workflows (docs/diagnostics.md): doctors order and acknowledge, the lab role posts
+   * results, nurses read; a patient user reads its own final reports. `etag` (etagOf(resource))
+   * makes a change conditional: a concurrent change answers 412 (ConflictError, status 412); an illegal
+   * transition answers 409 (ConflictError, `problem.current_status` names the state).
+   */
+  readonly diagnostics = {
+    catalog: () => this.call<{ tests: Record<string, unknown>[]; results: Record<string, unknown>[] }>('GET', ROUTES.diagnosticsCatalog),
+    /** A FHIR ServiceRequest body (intent, priority, code from the catalog, subject, reasonCode). */
+    order: (order: Record<string, unknown>) => this.call<ServiceRequest>('POST', ROUTES.orders, { body: order }),
+    /** `patient`, `status` (comma-separated), `limit`. */
+    orders: (query: { patient?: string; status?: string; limit?: number } = {}) => this.call<Bundle<ServiceRequest>>('GET', ROUTES.orders, { query }),
+    getOrder: (id: string) => this.call<ServiceRequest>('GET', ROUTES.order, { path: { id } }),
+    cancelOrder: (id: string, opts: { reason?: string; etag?: string } = {}) => this.orderAction(id, 'cancel', opts),
+    activateOrder: (id: string, opts: { reason?: string; etag?: string } = {}) => this.orderAction(id, 'activate', opts),
+    holdOrder: (id: string, opts: { reason?: string; etag?: string } = {}) => this.orderAction(id, 'hold', opts),
+    /** An ECG order fulfilled from the stored telemetry of [from, to) (at most 60 s): a final report with the ECG samples and the vitals at that time. */
+    fulfilFromTelemetry: (id: string, window: { from: string; to: string; conclusion?: string }) =>
+      this.call<DiagnosticReport>('POST', ROUTES.orderAction, { path: { id, action: 'fulfil-from-telemetry' }, body: window }),
+    /** A FHIR DiagnosticReport basedOn an active order; a redelivery (same identifier and content) answers the stored report. */
+    postReport: (report: Record<string, unknown>) => this.call<DiagnosticReport>('POST', ROUTES.reports, { body: report }),
+    /** `patient`, `order`, `limit`. */
+    reports: (query: { patient?: string; order?: string; limit?: number } = {}) => this.call<Bundle<DiagnosticReport>>('GET', ROUTES.reports, { query }),
+    getReport: (id: string) => this.call<DiagnosticReport>('GET', ROUTES.report, { path: { id } }),
+    /** More results or the next status (registered → partial → preliminary → final); `etag` is required. */
+    updateReport: (id: string, report: Record<string, unknown>, etag: string) => this.call<DiagnosticReport>('PUT', ROUTES.report, { path: { id }, body: report, headers: { 'if-match': etag } }),
+    amendReport: (id: string, amendment: { status?: 'amended' | 'corrected'; reason: string; contained: Record<string, unknown>[]; conclusion?: string }, etag?: string) =>
+      this.call<DiagnosticReport>('POST', ROUTES.reportAction, { path: { id, action: 'amend' }, body: amendment, headers: etag ? { 'if-match': etag } : {} }),
+    cancelReport: (id: string, reason?: string) => this.call<DiagnosticReport>('POST', ROUTES.reportAction, { path: { id, action: 'cancel' }, body: reason ? { reason } : {} }),
+    reportHistory: (id: string) =>
+      this.call<{ report_id: string; revisions: { revision: number; status: string; at: string; by: string | null; reason: string | null; report: DiagnosticReport }[] }>('GET', ROUTES.reportAction, { path: { id, action: 'history' } }),
+    acknowledge: (id: string, note?: string) => this.call<CriticalResult>('POST', ROUTES.reportAction, { path: { id, action: 'acknowledge' }, body: note ? { note } : {} }),
+    criticalResults: (query: { patient?: string } = {}) => this.call<{ count: number; critical_results: CriticalResult[] }>('GET', ROUTES.criticalResults, { query }),
+  };
+
+  private orderAction(id: string, action: 'cancel' | 'activate' | 'hold', opts: { reason?: string; etag?: string }) {
+    return this.call<ServiceRequest>('POST', ROUTES.orderAction, { path: { id, action }, body: opts.reason ? { reason: opts.reason } : {}, headers: opts.etag ? { 'if-match': opts.etag } : {} });
+  }
 }

@@ -63,7 +63,21 @@ export interface ReplayTruncated {
 export type LiveVitalsEvent =
   | { type: 'observation'; id: string; observation: VitalsObservation }
   | { type: 'alert'; id: string; alert: VitalsAlert }
-  | { type: 'replay-truncated'; id?: undefined; truncated: ReplayTruncated };
+  | { type: 'replay-truncated'; id?: undefined; truncated: ReplayTruncated }
+  /**
+   * A critical diagnostic result raised, escalated or acknowledged (with alerts on, for tokens holding
+   * read:diagnostics): a live notice with no id; the report and the triage board hold it until acknowledged.
+   */
+  | { type: 'critical-result'; id?: undefined; critical: CriticalResultNotice };
+
+/** The data of a `critical-result` event (docs/diagnostics.md). */
+export interface CriticalResultNotice {
+  event: 'CriticalResultRaised' | 'CriticalResultEscalated' | 'CriticalResultAcknowledged';
+  critical_id: string;
+  report_id: string;
+  patient_id: string;
+  [field: string]: unknown;
+}
 
 export interface LiveVitalsOptions {
   /** A patient id, or several (a ward stream). */
@@ -109,6 +123,7 @@ export type CloseReason = 'revoked' | 'expired' | 'shutdown' | string;
 /** An SSE message as a live event; null for control messages (`lagged`, `closed`) and comments. */
 export function toLiveEvent(msg: EventSourceMessage): LiveVitalsEvent | null {
   if (msg.event === 'replay-truncated' && msg.data) return { type: 'replay-truncated', truncated: JSON.parse(msg.data) as ReplayTruncated };
+  if (msg.event === 'critical-result' && msg.data) return { type: 'critical-result', critical: JSON.parse(msg.data) as CriticalResultNotice };
   if (!msg.id || !msg.data) return null;
   if (msg.event === 'observation') return { type: 'observation', id: msg.id, observation: JSON.parse(msg.data) as VitalsObservation };
   if (msg.event === 'alert') return { type: 'alert', id: msg.id, alert: JSON.parse(msg.data) as VitalsAlert };
@@ -146,7 +161,7 @@ export async function* liveVitals(transport: Transport, opts: LiveVitalsOptions)
       for await (const msg of sseMessages(res.body!, (ms) => (delay = ms))) {
         const e = toLiveEvent(msg);
         if (e) {
-          if (e.type !== 'replay-truncated') lastEventId = e.id; // a notice moves nothing: the next event's id does
+          if (e.id !== undefined) lastEventId = e.id; // a notice (replay-truncated, critical-result) moves nothing: the next event's id does
           yield e;
         }
         // `lagged`: we fell behind and the server drops us; resuming from our last id catches up.

@@ -16,6 +16,10 @@ export const STREAM_CATEGORIES = {
   triage: 'triage',
   /** Vitals alerts raised and cleared by the ingest, one stream per patient (@vitalis/live alerts.ts). */
   patientAlerts: 'patientAlerts',
+  /** Diagnostic orders, FHIR ServiceRequest, one stream per order (@vitalis/records service-request.ts). */
+  serviceRequest: 'serviceRequest',
+  /** Diagnostic reports and their critical results, one stream per report (@vitalis/records diagnostic-report.ts). */
+  diagnosticReport: 'diagnosticReport',
 } as const;
 
 export type StreamCategory = (typeof STREAM_CATEGORIES)[keyof typeof STREAM_CATEGORIES];

@@ -1,3 +1,5 @@
 export * from './patient';
 export * from './slot';
 export * from './triage';
+export * from './service-request';
+export * from './diagnostic-report';

@@ -52,7 +52,7 @@ describe('open registration: the public scopes only', () => {
     expect(t.status).toBe(200);
     const granted = await j(t);
     expect(granted.scope).toBe('read:appointments');
-    for (const scope of ['read:patients', 'read:vitals', 'read:audit', 'write:vitals', 'write:triage', 'write:appointments', 'admin:clients']) {
+    for (const scope of ['read:patients', 'read:vitals', 'read:audit', 'write:vitals', 'write:triage', 'write:appointments', 'admin:clients', 'read:diagnostics', 'write:diagnostics']) {
       const refused = await token(client, scope);
       expect(refused.status, scope).toBe(400);
       expect(await j(refused), scope).toMatchObject({ error: 'invalid_scope' });
@@ -69,8 +69,8 @@ describe('open registration: the public scopes only', () => {
     expect((await j(await token(client))).scope).toBe('read:appointments');
   });
 
-  it('read:audit, write:vitals, write:triage and admin:clients are never self-registrable', async () => {
-    for (const scope of ['read:audit', 'write:vitals', 'write:triage', 'admin:clients']) {
+  it('read:audit, write:vitals, write:triage, admin:clients, read:diagnostics and write:diagnostics are never self-registrable', async () => {
+    for (const scope of ['read:audit', 'write:vitals', 'write:triage', 'admin:clients', 'read:diagnostics', 'write:diagnostics']) {
       const client = await j(await register({ scope }));
       expect(client.scope, scope).toBe('');
       expect(client.requested_scope, scope).toBe(scope);
@@ -116,6 +116,15 @@ describe('initial access tokens (RFC 7591 §3)', () => {
     expect(t.scope).toBe('write:vitals');
     const identity = await j(await fetch(`${gw.url}/agent/identity`, { headers: { authorization: `Bearer ${t.access_token}` } }));
     expect(identity.roles).toEqual(['device']);
+  });
+
+  it('the lab role holds read:diagnostics and write:diagnostics, nothing clinical beyond them', async () => {
+    const res = await register({ scope: 'read:diagnostics write:diagnostics read:patients read:vitals' }, { authorization: `Bearer ${await mint('lab')}` });
+    expect(res.status).toBe(201);
+    const client = await j(res);
+    expect(client).toMatchObject({ role: 'lab', scope: 'read:diagnostics write:diagnostics', approval: 'pending' });
+    expect((await j(await token(client))).scope).toBe('read:diagnostics write:diagnostics');
+    expect((await token(client, 'read:patients')).status).toBe(400);
   });
 
   it('single use, expiring, unknown: each refused with 401 invalid_token; N parallel uses of a one-use token register one client', async () => {

@@ -23,7 +23,7 @@ import { groupAtEnd, startTestIngest, testKafka, testPool, uid } from '../vitals
 
 export { uid };
 
-export const ALL_SCOPES = ['read:patients', 'write:patients', 'read:appointments', 'write:appointments', 'read:vitals', 'write:vitals'] as const;
+export const ALL_SCOPES = ['read:patients', 'write:patients', 'read:appointments', 'write:appointments', 'read:vitals', 'write:vitals', 'read:diagnostics', 'write:diagnostics'] as const;
 
 export interface ClientStack {
   gw: RunningGateway;

@@ -36,7 +36,10 @@ describe('anonymous MCP', () => {
       expect(c.client.getServerCapabilities()).toMatchObject({ resources: { subscribe: true }, tools: {} });
       const { tools } = await c.client.listTools();
       expect(tools.map((t) => t.name).sort()).toEqual(
-        ['book_appointment', 'cancel_appointment', 'find_available_slots', 'get_latest_vitals', 'get_patient', 'get_triage_board', 'get_vitals_history', 'register_patient', 'search_patients', 'set_triage_level', 'whoami'].sort(),
+        [
+          'acknowledge_critical_result', 'book_appointment', 'cancel_appointment', 'find_available_slots', 'get_diagnostic_report', 'get_latest_vitals', 'get_patient', 'get_triage_board',
+          'get_vitals_history', 'list_pending_orders', 'order_diagnostic_test', 'register_patient', 'search_patients', 'set_triage_level', 'whoami',
+        ].sort(),
       );
       const { resources } = await c.client.listResources();
       expect(resources.map((r) => r.uri).sort()).toEqual(

@@ -16,6 +16,7 @@ import { join, relative } from 'node:path';
 import ts from 'typescript';
 import { describe, expect, it } from 'vitest';
 import { OXYGEN_FLOW, VITAL_CODE, VITAL_CODES } from '@vitalis/schemas';
+import { DIAGNOSTIC_CODE } from '@vitalis/clinical';
 
 const ROOT = join(import.meta.dirname, '../../..');
 const SCANNED = ['apps', 'libs', 'schemas'];
@@ -31,6 +32,9 @@ const OWNED_CODES = [...Object.values(VITAL_CODE), OXYGEN_FLOW.code];
  */
 const LOINC_SHAPE = /(?<![\w.-])\d{3,5}-\d(?![\w.-])/g;
 const OTHER_OWNERS: Record<string, string> = { '2708-6': 'schemas/src/fhir.ts' };
+/** Diagnostic tests and results (issue 21) have their own one owner, the diagnostics catalog. */
+const DIAGNOSTICS_OWNER = 'libs/clinical/src/diagnostics.ts';
+for (const code of Object.values(DIAGNOSTIC_CODE)) OTHER_OWNERS[code] = DIAGNOSTICS_OWNER;
 
 function sourceFiles(dir: string): string[] {
   return readdirSync(dir, { withFileTypes: true }).flatMap((e) => {
@@ -76,6 +80,12 @@ describe('vital codes have one owner', () => {
   it('the owner writes every code (the scan would see a code there)', () => {
     const owned = new Set(literals(join(ROOT, OWNER)).flatMap((l) => codesIn(l.text)));
     for (const code of OWNED_CODES) expect(owned.has(code), code).toBe(true);
+  });
+
+  it('the diagnostics owner writes every diagnostic code, and none is a vital code', () => {
+    const owned = new Set(literals(join(ROOT, DIAGNOSTICS_OWNER)).flatMap((l) => codesIn(l.text)));
+    for (const code of Object.values(DIAGNOSTIC_CODE)) expect(owned.has(code), code).toBe(true);
+    for (const code of Object.values(DIAGNOSTIC_CODE)) expect(OWNED_CODES as string[], code).not.toContain(code);
   });
 
   it('no code literal occurs outside its owner module', () => {

@@ -17,7 +17,10 @@
 import type { Pool } from '@vitalis/db';
 import type { Logger } from '@vitalis/log';
 import type { Redis } from '@vitalis/redis';
-import { cloneCursor, decodeBatch, decodeCursor, encodeCursor, eventJson, isAfter, liveChannel, type AlertData, type Cursor, type LiveEvent } from '@vitalis/live';
+import {
+  CRITICAL_RESULTS_CHANNEL, cloneCursor, decodeBatch, decodeCriticalNotice, decodeCursor, encodeCursor, eventJson, isAfter, liveChannel, type AlertData, type CriticalResultEventName, type Cursor,
+  type LiveEvent,
+} from '@vitalis/live';
 import type { VitalsObservation } from '@vitalis/schemas';
 import { latestCursor, replayPage } from './replay';
 import type { ReplayTruncated } from './resume';
@@ -28,7 +31,9 @@ export type LiveMessage =
   | { type: 'alert'; id: string; event: string; data: AlertData; json: string }
   | { type: 'lagged'; last_id: string | null; json: string }
   /** First message of a resumed subscription whose id was older than the replay window (no id: the client's own stays valid). */
-  | { type: 'replay-truncated'; data: ReplayTruncated; json: string };
+  | { type: 'replay-truncated'; data: ReplayTruncated; json: string }
+  /** A critical diagnostic result raised, escalated or acknowledged (@vitalis/live critical.ts): a live notice, no id. */
+  | { type: 'critical-result'; event: CriticalResultEventName; data: Record<string, unknown>; json: string };
 
 /** What the replay of a resumed subscription delivered from the append log (before it went live). */
 export interface ReplaySummary {
@@ -51,6 +56,8 @@ export interface LiveFilter {
   codes?: string[];
   /** Include alert events (default true). */
   alerts?: boolean;
+  /** Include critical diagnostic results (default false: only for callers holding read:diagnostics). */
+  criticalResults?: boolean;
   /** Resume after this id (an event id we issued, or its decoded cursor); absent = from now. */
   after?: Cursor | string;
 }
@@ -109,7 +116,7 @@ export interface HubStats {
 
 type Queued = Exclude<LiveMessage, { type: 'lagged' }>;
 /** The resume id a message carries (a notice carries none: the client's last id stays its position). */
-const idOf = (m: Queued): string | undefined => (m.type === 'replay-truncated' ? undefined : m.id);
+const idOf = (m: Queued): string | undefined => (m.type === 'replay-truncated' || m.type === 'critical-result' ? undefined : m.id);
 
 const json = new WeakMap<object, string>();
 /** Serialised once per event, shared by every subscriber; the same bytes from the live and the replay path (`eventJson`). */
@@ -265,9 +272,9 @@ export class LiveHub {
       if (connectedBefore) this.#resyncAll('redis reconnect');
       connectedBefore = true;
     });
-    sub.on('message', (_channel: string, raw: string) => this.#onBatch(raw));
+    sub.on('message', (channel: string, raw: string) => (channel === CRITICAL_RESULTS_CHANNEL ? this.#onCriticalNotice(raw) : this.#onBatch(raw)));
     await sub.connect();
-    await sub.subscribe(liveChannel(this.opts.topic));
+    await sub.subscribe(liveChannel(this.opts.topic), CRITICAL_RESULTS_CHANNEL);
     this.#tokens.start();
   }
 
@@ -423,6 +430,20 @@ export class LiveHub {
       if (!subs) continue;
       if (this.#partitionOf.get(e.patient_id) !== batch.partition) this.#partitionOf.set(e.patient_id, batch.partition);
       for (const s of subs) s.offer(e);
+    }
+  }
+
+  /** A critical-result notice: to every subscriber of the patient that asked for them (no id, no cursor move). */
+  #onCriticalNotice(raw: string): void {
+    const notice = decodeCriticalNotice(raw);
+    if (!notice) return;
+    const subs = this.#byPatient.get(notice.patient_id);
+    if (!subs) return;
+    const data = { ...notice.data, patient_id: notice.patient_id, event: notice.event };
+    const json = JSON.stringify(data);
+    for (const s of subs) {
+      if (s.closed || !s.opts.criticalResults) continue;
+      s.enqueue({ type: 'critical-result', event: notice.event, data, json });
     }
   }
 }

@@ -15,9 +15,9 @@ import type { LiveMessage } from './hub';
 import type { LiveSource } from './sources';
 import { streamQuerySchema } from './request';
 
-/** One SSE event; `lagged` and `replay-truncated` carry no id (the client's last id stays its position). */
+/** One SSE event; `lagged`, `replay-truncated` and `critical-result` carry no id (the client's last id stays its position). */
 export const frame = (m: LiveMessage): string =>
-  m.type === 'lagged' || m.type === 'replay-truncated' ? `event: ${m.type}\ndata: ${m.json}\n\n` : `id: ${m.id}\nevent: ${m.type}\ndata: ${m.json}\n\n`;
+  m.type === 'lagged' || m.type === 'replay-truncated' || m.type === 'critical-result' ? `event: ${m.type}\ndata: ${m.json}\n\n` : `id: ${m.id}\nevent: ${m.type}\ndata: ${m.json}\n\n`;
 
 export function sseRoutes(deps: GatewayDeps, hub: LiveSource): FastifyPluginAsyncZod {
   const { config } = deps;
@@ -60,6 +60,8 @@ export function sseRoutes(deps: GatewayDeps, hub: LiveSource): FastifyPluginAsyn
             patients: q.patient,
             codes: q.code,
             alerts: q.alerts,
+            // critical diagnostic results (issue 21) go to clinical readers of diagnostics only
+            criticalResults: q.alerts !== false && Boolean(req.principal?.scopes.includes('read:diagnostics')),
             ...start,
             token: req.principal ? { id: req.principal.tokenId, expiresAt: req.principal.expiresAt, derivedFrom: req.principal.derivedFrom } : undefined,
             maxQueue: config.LIVE_MAX_QUEUE,

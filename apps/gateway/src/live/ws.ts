@@ -147,7 +147,7 @@ export function wsRoutes(deps: GatewayDeps, hub: LiveSource): FastifyPluginAsync
           const name = msg.sub;
           let waiting: NodeJS.Timeout | undefined;
           const sub = hub.subscribe(
-            { patients, codes: msg.codes, alerts: msg.alerts, ...start, token: { id: who.tokenId, expiresAt: who.expiresAt, derivedFrom: who.derivedFrom }, maxQueue: config.LIVE_MAX_QUEUE },
+            { patients, codes: msg.codes, alerts: msg.alerts, criticalResults: msg.alerts !== false && who.scopes.includes('read:diagnostics'), ...start, token: { id: who.tokenId, expiresAt: who.expiresAt, derivedFrom: who.derivedFrom }, maxQueue: config.LIVE_MAX_QUEUE },
             {
               send: (m: LiveMessage) => {
                 if (socket.readyState !== socket.OPEN) return false;
@@ -186,6 +186,7 @@ export function wireMessage(sub: string, m: LiveMessage): string {
   const s = JSON.stringify(sub);
   if (m.type === 'lagged') return `{"type":"lagged","sub":${s},"last_id":${JSON.stringify(m.last_id)}}`;
   if (m.type === 'replay-truncated') return JSON.stringify({ type: 'replay-truncated', sub, ...m.data });
+  if (m.type === 'critical-result') return `{"type":"critical-result","sub":${s},"event":"${m.event}","data":${m.json}}`;
   if (m.type === 'alert') return `{"type":"alert","sub":${s},"id":"${m.id}","event":"${m.event}","data":${m.json}}`;
   return `{"type":"observation","sub":${s},"id":"${m.id}","data":${m.json}}`;
 }

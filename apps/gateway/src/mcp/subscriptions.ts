@@ -118,7 +118,7 @@ export class LiveSubscriptions {
     const entry: Entry = { patientId, principal, lastId, sub: undefined as unknown as Subscription };
     const from = typeof start === 'string' ? { after: start } : (start ?? {});
     entry.sub = this.d.hub.subscribe(
-      { patients: [patientId], alerts: true, token: { id: principal.tokenId, expiresAt: principal.expiresAt, derivedFrom: principal.derivedFrom }, ...from },
+      { patients: [patientId], alerts: true, criticalResults: principal.scopes.includes('read:diagnostics'), token: { id: principal.tokenId, expiresAt: principal.expiresAt, derivedFrom: principal.derivedFrom }, ...from },
       { send: (msg) => this.#send(uri, entry, msg), close: (reason) => this.#onClose(uri, entry, reason) },
     );
     this.#subs.set(uri, entry);
@@ -127,9 +127,11 @@ export class LiveSubscriptions {
 
   #send(uri: string, entry: Entry, msg: LiveMessage): boolean {
     if (msg.type === 'lagged') return true; // the close that follows reopens after lastId
-    if (msg.type !== 'replay-truncated') entry.lastId = msg.id;
+    if (msg.type !== 'replay-truncated' && msg.type !== 'critical-result') entry.lastId = msg.id;
     const live =
-      msg.type === 'observation'
+      msg.type === 'critical-result'
+        ? { type: 'critical-result', event: msg.event, data: msg.data } // no id: a notice (the report and the board hold it)
+        : msg.type === 'observation'
         ? { type: 'observation', id: msg.id, data: msg.data }
         : msg.type === 'alert'
           ? { type: 'alert', id: msg.id, event: msg.event, data: msg.data }

@@ -21,6 +21,9 @@ const entryOut = z.object({
   latest_vitals: z.array(z.object({ code: z.string(), display: z.string(), value: z.number(), unit: z.string(), effective_at: z.string() })).optional(),
   news2: z.looseObject({ score: z.number(), risk: z.string() }).optional(),
   alerts: z.array(z.string()).optional().describe('Active vitals alert rules (with read:vitals)'),
+  critical_results: z.array(z.object({
+    critical_id: z.string(), report_id: z.string(), code: z.string(), state: z.enum(['open', 'escalated']), results: z.unknown(), raised_at: z.string(), due_at: z.string(), escalated_at: z.string().nullable(),
+  })).optional().describe('Unacknowledged critical diagnostic results (with read:diagnostics), shown until acknowledged'),
 });
 
 const out = (t: TriageState) => ({ patient_id: t.patientId, version: t.version, esi: t.esi, complaint: t.complaint, arrived_at: t.arrivedAt, updated_at: t.updatedAt });
@@ -42,6 +45,9 @@ export function triageRoutes(deps: GatewayDeps): FastifyPluginAsyncZod {
         entries: board.map((b) => ({
           patient_id: b.patientId, version: b.version, esi: b.esi, complaint: b.complaint, arrived_at: b.arrivedAt, updated_at: b.updatedAt, name: b.name,
           ...(b.news2 ? { latest_vitals: b.latestVitals ?? [], news2: b.news2 as unknown as { score: number; risk: string }, alerts: b.alerts } : {}),
+          ...(b.criticalResults
+            ? { critical_results: b.criticalResults.map((c) => ({ critical_id: c.criticalId, report_id: c.reportId, code: c.code, state: c.state, results: c.results, raised_at: c.raisedAt, due_at: c.dueAt, escalated_at: c.escalatedAt })) }
+            : {}),
         })),
       };
     });

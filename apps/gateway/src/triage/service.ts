@@ -13,6 +13,7 @@ import { activeAlerts } from '@vitalis/live';
 import { audit, auditedWrite, metadataOf, type Caller } from '../access/caller';
 import { loadPatient, vitalsSummary, type LatestVital } from '../patients/service';
 import type { News2Result } from '@vitalis/clinical';
+import { pendingCriticalResults, type PendingCriticalResult } from '../diagnostics/service';
 
 export const loadTriage = async (pool: Pool, patientId: string) => foldTriage(await readStream(pool, triageStream(patientId)));
 
@@ -62,6 +63,8 @@ export interface BoardEntry {
   latestVitals?: LatestVital[]; news2?: News2Result;
   /** Rules whose latest alert event (appended by the ingest, read by @vitalis/live activeAlerts) is a raise. */
   alerts: string[];
+  /** Unacknowledged critical diagnostic results (with read:diagnostics): on the board until a clinician acknowledges them. */
+  criticalResults?: PendingCriticalResult[];
 }
 
 /** The board, most urgent first (ESI 1 first, then earliest arrival). */
@@ -74,6 +77,9 @@ export async function triageBoard(pool: Pool, caller: Caller): Promise<BoardEntr
   );
   const withVitals = caller.principal.scopes.includes('read:vitals');
   const alerts = withVitals ? await activeAlerts(pool, rows.map((r) => r.patient_id)) : new Map<string, string[]>();
+  const withDiagnostics = caller.principal.scopes.includes('read:diagnostics');
+  const critical = new Map<string, PendingCriticalResult[]>();
+  if (withDiagnostics) for (const c of await pendingCriticalResults(pool, rows.map((r) => r.patient_id))) critical.set(c.patientId, [...(critical.get(c.patientId) ?? []), c]);
   const board: BoardEntry[] = [];
   for (const r of rows) {
     const entry: BoardEntry = {
@@ -81,8 +87,9 @@ export async function triageBoard(pool: Pool, caller: Caller): Promise<BoardEntr
       alerts: alerts.get(r.patient_id) ?? [],
     };
     if (withVitals) Object.assign(entry, await vitalsSummary(pool, r.patient_id));
+    if (withDiagnostics) entry.criticalResults = critical.get(r.patient_id) ?? [];
     board.push(entry);
   }
-  await audit(pool, caller, { action: 'triage.board.read', scope: 'read:patients', resourceType: 'TriageBoard', detail: { patients: board.map((b) => b.patientId).slice(0, 200), vitals: withVitals } });
+  await audit(pool, caller, { action: 'triage.board.read', scope: 'read:patients', resourceType: 'TriageBoard', detail: { patients: board.map((b) => b.patientId).slice(0, 200), vitals: withVitals, critical_results: withDiagnostics } });
   return board;
 }

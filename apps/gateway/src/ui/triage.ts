@@ -1,7 +1,8 @@
 /**
  * emergency-triage-board: the ED board. Patients sorted by ESI (1 resuscitation … 5 non-urgent)
  * then arrival, each with the chief complaint, waiting time, NEWS2 (colour by RCP risk band),
- * latest vitals and active vitals alerts. Live: the board is re-read every 3 s (GET
+ * latest vitals, active vitals alerts and unacknowledged critical diagnostic results (with
+ * read:diagnostics; shown until a clinician acknowledges them, escalated ones marked). Live: the board is re-read every 3 s (GET
  * /api/v1/triage or the get_triage_board tool); changes are announced politely (new arrivals,
  * ESI changes, new alerts), the board itself is not a live region (it would flood a screen reader).
  * Holders of write:triage re-triage from the board (a modal dialog; PUT …/esi with If-Match, or

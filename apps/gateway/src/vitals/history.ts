@@ -18,7 +18,7 @@ export type Agg = (typeof AGGS)[number];
 const AT = STORED_INSTANT_SQL;
 
 /** An append-log row as the history queries select it (the one rebuild: @vitalis/live `observationFromRow`). */
-type RawRow = ObservationRow;
+export type RawRow = ObservationRow;
 export const rowToObservation = observationFromRow;
 
 /** Where a raw page ended (the next page's cursor: the order is (effective_at, device_id, seq)). */

@@ -4,7 +4,7 @@
  */
 import type { PoolClient } from '@vitalis/db';
 import { STREAM_CATEGORIES, streamCategory, streamIdIn, type StoredEvent } from '@vitalis/eventstore';
-import { foldPatient, foldSlot, foldTriage } from '@vitalis/records';
+import { foldDiagnosticReport, foldPatient, foldServiceRequest, foldSlot, foldTriage } from '@vitalis/records';
 
 export interface Projection {
   name: string;
@@ -88,4 +88,59 @@ export const triageProjection: Projection = {
   },
 };
 
-export const PROJECTIONS: Projection[] = [patientsProjection, slotsProjection, triageProjection];
+/** Diagnostic orders (issue 21): one row per serviceRequest-<id> stream. */
+export const serviceRequestsProjection: Projection = {
+  name: 'service-requests',
+  table: 'rm_service_requests',
+  owns: ofCategory(STREAM_CATEGORIES.serviceRequest),
+  write: async (client, table, streams) => {
+    for (const events of streams.values()) {
+      const o = foldServiceRequest(events);
+      if (!o) continue;
+      await client.query(
+        `INSERT INTO ${table} (request_id, version, patient_id, status, intent, priority, code, requester, performer, reason, authored_at, updated_at, last_position)
+         VALUES ($1,$2,$3,$4,$5,$6,$7,$8,$9,$10,$11,$12,$13)
+         ON CONFLICT (request_id) DO UPDATE SET version = EXCLUDED.version, patient_id = EXCLUDED.patient_id, status = EXCLUDED.status,
+           intent = EXCLUDED.intent, priority = EXCLUDED.priority, code = EXCLUDED.code, requester = EXCLUDED.requester,
+           performer = EXCLUDED.performer, reason = EXCLUDED.reason, authored_at = EXCLUDED.authored_at, updated_at = EXCLUDED.updated_at,
+           last_position = EXCLUDED.last_position`,
+        [o.id, o.version, o.patientId, o.status, o.intent, o.priority, o.code, o.requester, o.performer, o.reason, o.authoredAt, o.updatedAt, lastPosition(events)],
+      );
+    }
+  },
+};
+
+/**
+ * Diagnostic reports (issue 21) with their latest critical result: the board reads the
+ * unacknowledged ones, the escalator scans the open ones by due time (so a due time survives
+ * any restart: it is in the log, and this row is rebuilt from it).
+ */
+export const diagnosticReportsProjection: Projection = {
+  name: 'diagnostic-reports',
+  table: 'rm_diagnostic_reports',
+  owns: ofCategory(STREAM_CATEGORIES.diagnosticReport),
+  write: async (client, table, streams) => {
+    for (const events of streams.values()) {
+      const r = foldDiagnosticReport(events);
+      if (!r) continue;
+      const c = r.critical;
+      await client.query(
+        `INSERT INTO ${table} (report_id, version, patient_id, order_id, code, status, issued_at, updated_at, critical_id, critical_state, critical_results,
+                               critical_raised_at, critical_due_at, critical_escalated_at, critical_acknowledged_at, critical_acknowledged_by, last_position)
+         VALUES ($1,$2,$3,$4,$5,$6,$7,$8,$9,$10,$11,$12,$13,$14,$15,$16,$17)
+         ON CONFLICT (report_id) DO UPDATE SET version = EXCLUDED.version, patient_id = EXCLUDED.patient_id, order_id = EXCLUDED.order_id,
+           code = EXCLUDED.code, status = EXCLUDED.status, issued_at = EXCLUDED.issued_at, updated_at = EXCLUDED.updated_at,
+           critical_id = EXCLUDED.critical_id, critical_state = EXCLUDED.critical_state, critical_results = EXCLUDED.critical_results,
+           critical_raised_at = EXCLUDED.critical_raised_at, critical_due_at = EXCLUDED.critical_due_at, critical_escalated_at = EXCLUDED.critical_escalated_at,
+           critical_acknowledged_at = EXCLUDED.critical_acknowledged_at, critical_acknowledged_by = EXCLUDED.critical_acknowledged_by,
+           last_position = EXCLUDED.last_position`,
+        [
+          r.id, r.version, r.patientId, r.orderId, r.code, r.status, r.issuedAt, r.updatedAt, c?.id ?? null, c?.state ?? null, c ? JSON.stringify(c.results) : null,
+          c?.raisedAt ?? null, c?.dueAt ?? null, c?.escalatedAt ?? null, c?.acknowledgedAt ?? null, c?.acknowledgedBy ?? null, lastPosition(events),
+        ],
+      );
+    }
+  },
+};
+
+export const PROJECTIONS: Projection[] = [patientsProjection, slotsProjection, triageProjection, serviceRequestsProjection, diagnosticReportsProjection];

@@ -4,8 +4,8 @@ from .auth import (ClientCredentials, RefreshingTokens, Sandbox, StaticToken, To
 from .client import AsyncVitalisClient, VitalisClient
 from .errors import (ConflictError, ForbiddenError, NotFoundError, OAuthError, ProblemError, RateLimitedError,
                      UnauthorizedError, ValidationError, VitalisError)
-from .models import (LiveAlert, Appointment, Bundle, BucketPage, Health, LatestVitals, LiveObservation, Patient, PublishResult,
-                     TokenResponse, VitalsObservation, VitalsPage)
+from .models import (LiveAlert, Appointment, Bundle, BucketPage, CriticalResult, CriticalResults, DiagnosticReport, Health, LatestVitals,
+                     LiveObservation, Patient, PublishResult, ReportHistory, ServiceRequest, TokenResponse, VitalsObservation, VitalsPage)
 from .operations import OPERATIONS, Operation
 from .telemetry import AsyncTelemetryClient, SSEParser
 from .tools import ToolDefinition, VitalisTools, tool_definitions
@@ -16,4 +16,5 @@ __all__ = [
     "Patient", "ProblemError", "PublishResult", "RateLimitedError", "RefreshingTokens", "SSEParser", "Sandbox", "StaticToken",
     "TokenAuth", "TokenResponse", "ToolDefinition", "UnauthorizedError", "ValidationError", "VitalisClient", "VitalisError",
     "VitalisTools", "VitalsObservation", "VitalsPage", "authorization_url", "create_pkce", "exchange_code", "tool_definitions",
+    "CriticalResult", "CriticalResults", "DiagnosticReport", "ReportHistory", "ServiceRequest",
 ]

@@ -32,6 +32,15 @@ def _revoke_form(token: str) -> dict[str, str]:
     return {"token": token, "token_type_hint": "access_token"}
 
 
+def _service_request(patient_id: str, code: str, priority: str, reason: str | None, intent: str) -> dict[str, Any]:
+    """A FHIR ServiceRequest body for a LOINC-coded test (the catalog: GET /api/v1/diagnostics/catalog)."""
+    body: dict[str, Any] = {"resourceType": "ServiceRequest", "intent": intent, "priority": priority, "subject": {"reference": f"Patient/{patient_id}"},
+                            "code": {"coding": [{"system": "http://loinc.org", "code": code}]}}
+    if reason:
+        body["reasonCode"] = [{"text": reason}]
+    return body
+
+
 class VitalisClient:
     """Blocking client. ``with VitalisClient.client_credentials(url, id, secret) as api: api.get_health()``"""
 
@@ -80,6 +89,21 @@ class VitalisClient:
         return self.call("cancel_appointment", id=appointment_id, reason=reason)
     def reschedule_appointment(self, appointment_id: str, slot_id: str) -> m.Appointment:
         return self.call("reschedule_appointment", id=appointment_id, slot_id=slot_id)
+
+    # diagnostics (docs/diagnostics.md)
+    def order_diagnostic_test(self, patient_id: str, code: str, priority: str = "routine", reason: str | None = None, intent: str = "order") -> m.ServiceRequest:
+        return self.call("order_diagnostic_test", **_service_request(patient_id, code, priority, reason, intent))
+    def list_diagnostic_orders(self, **q: Any) -> m.Bundle: return self.call("list_diagnostic_orders", **q)
+    def get_diagnostic_order(self, order_id: str) -> m.ServiceRequest: return self.call("get_diagnostic_order", id=order_id)
+    def cancel_diagnostic_order(self, order_id: str, reason: str | None = None) -> m.ServiceRequest: return self.call("cancel_diagnostic_order", id=order_id, reason=reason)
+    def post_diagnostic_report(self, report: dict[str, Any]) -> m.DiagnosticReport: return self.call("post_diagnostic_report", **report)
+    def list_diagnostic_reports(self, **q: Any) -> m.Bundle: return self.call("list_diagnostic_reports", **q)
+    def get_diagnostic_report(self, report_id: str) -> m.DiagnosticReport: return self.call("get_diagnostic_report", id=report_id)
+    def get_diagnostic_report_history(self, report_id: str) -> m.ReportHistory: return self.call("get_diagnostic_report_history", id=report_id)
+    def amend_diagnostic_report(self, report_id: str, reason: str, contained: list[dict[str, Any]], status: str = "amended", conclusion: str | None = None) -> m.DiagnosticReport:
+        return self.call("amend_diagnostic_report", id=report_id, reason=reason, contained=contained, status=status, conclusion=conclusion)
+    def acknowledge_critical_result(self, report_id: str, note: str | None = None) -> m.CriticalResult: return self.call("acknowledge_critical_result", id=report_id, note=note)
+    def list_critical_results(self, patient: str | None = None) -> m.CriticalResults: return self.call("list_critical_results", patient=patient)
 
     def iter_vitals(self, patient: str, from_: str, to: str, **q: Any) -> Iterator[m.VitalsObservation]:
         """Every raw observation in [from, to), following ``next`` page links."""
@@ -145,6 +169,21 @@ class AsyncVitalisClient:
         return await self.call("cancel_appointment", id=appointment_id, reason=reason)
     async def reschedule_appointment(self, appointment_id: str, slot_id: str) -> m.Appointment:
         return await self.call("reschedule_appointment", id=appointment_id, slot_id=slot_id)
+
+    # diagnostics (docs/diagnostics.md)
+    async def order_diagnostic_test(self, patient_id: str, code: str, priority: str = "routine", reason: str | None = None, intent: str = "order") -> m.ServiceRequest:
+        return await self.call("order_diagnostic_test", **_service_request(patient_id, code, priority, reason, intent))
+    async def list_diagnostic_orders(self, **q: Any) -> m.Bundle: return await self.call("list_diagnostic_orders", **q)
+    async def get_diagnostic_order(self, order_id: str) -> m.ServiceRequest: return await self.call("get_diagnostic_order", id=order_id)
+    async def cancel_diagnostic_order(self, order_id: str, reason: str | None = None) -> m.ServiceRequest: return await self.call("cancel_diagnostic_order", id=order_id, reason=reason)
+    async def post_diagnostic_report(self, report: dict[str, Any]) -> m.DiagnosticReport: return await self.call("post_diagnostic_report", **report)
+    async def list_diagnostic_reports(self, **q: Any) -> m.Bundle: return await self.call("list_diagnostic_reports", **q)
+    async def get_diagnostic_report(self, report_id: str) -> m.DiagnosticReport: return await self.call("get_diagnostic_report", id=report_id)
+    async def get_diagnostic_report_history(self, report_id: str) -> m.ReportHistory: return await self.call("get_diagnostic_report_history", id=report_id)
+    async def amend_diagnostic_report(self, report_id: str, reason: str, contained: list[dict[str, Any]], status: str = "amended", conclusion: str | None = None) -> m.DiagnosticReport:
+        return await self.call("amend_diagnostic_report", id=report_id, reason=reason, contained=contained, status=status, conclusion=conclusion)
+    async def acknowledge_critical_result(self, report_id: str, note: str | None = None) -> m.CriticalResult: return await self.call("acknowledge_critical_result", id=report_id, note=note)
+    async def list_critical_results(self, patient: str | None = None) -> m.CriticalResults: return await self.call("list_critical_results", patient=patient)
 
     async def iter_vitals(self, patient: str, from_: str, to: str, **q: Any) -> AsyncIterator[m.VitalsObservation]:
         page = await self.get_vitals_history(patient, from_, to, **q)

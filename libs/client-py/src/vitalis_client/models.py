@@ -141,6 +141,47 @@ class Appointment(Model):
     status: str
 
 
+class ServiceRequest(Model):
+    """A FHIR R4 ServiceRequest: a diagnostic order (status, intent, priority, code, subject, requester)."""
+
+    resourceType: Literal["ServiceRequest"] = "ServiceRequest"
+    id: str
+    status: str
+    intent: str
+    priority: str
+
+
+class DiagnosticReport(Model):
+    """A FHIR R4 DiagnosticReport, its Observations contained (values, units, ranges, interpretations)."""
+
+    resourceType: Literal["DiagnosticReport"] = "DiagnosticReport"
+    id: str
+    status: str
+    contained: list[dict[str, Any]] = Field(default_factory=list)
+
+
+class ReportHistory(Model):
+    """Every revision of a report, oldest first: the report as it was, when, by whom, why."""
+
+    report_id: str
+    revisions: list[dict[str, Any]]
+
+
+class CriticalResult(Model):
+    """A report's critical result: open, escalated or acknowledged (who, when)."""
+
+    critical_id: str
+    report_id: str
+    state: str
+    acknowledged_by: Optional[str] = None
+    acknowledged_at: Optional[str] = None
+
+
+class CriticalResults(Model):
+    count: int
+    critical_results: list[dict[str, Any]]
+
+
 class Bundle(Model):
     """A FHIR searchset Bundle: lists and searches (``link`` relation "next" is the next page; an
     appointment listing also includes the clinicians' Schedules, search mode "include")."""

@@ -15,6 +15,8 @@ from . import models as m
 VITAL_CODES = ["8867-4", "59408-5", "8480-6", "8462-4", "9279-1", "8310-5", "131330"]
 
 _patient_id = {"type": "string", "description": "Patient id, e.g. pat-0001", "minLength": 1}
+_fhir_body = {"type": "object"}
+_id = {"type": "string", "minLength": 1}
 _datetime = {"type": "string", "format": "date-time"}
 
 
@@ -101,4 +103,46 @@ OPERATIONS: dict[str, Operation] = {op.name: op for op in [
     Operation("reschedule_appointment", "POST", "/api/v1/appointments/{id}/reschedule", "Move an appointment to another free slot (atomic).",
               _obj({"id": {"type": "string"}, "slot_id": {"type": "string"}}, ["id", "slot_id"]),
               "write:appointments", m.Appointment, path_params=("id",), body=("*",), read_only=False),
+    # Diagnostics (docs/diagnostics.md): doctors order and acknowledge, the lab role posts results,
+    # nurses read; a patient reads its own final reports.
+    Operation("order_diagnostic_test", "POST", "/api/v1/diagnostics/orders",
+              "Order a diagnostic test: a FHIR ServiceRequest (intent order|proposal, priority routine|urgent|asap|stat, "
+              "code.coding[0] a LOINC code of GET /api/v1/diagnostics/catalog, subject Patient/<id>, reasonCode).",
+              {"type": "object", "properties": {"resourceType": {"const": "ServiceRequest"}, "intent": {"type": "string", "enum": ["order", "proposal"]},
+                                                "priority": {"type": "string", "enum": ["routine", "urgent", "asap", "stat"]}, "code": _fhir_body, "subject": _fhir_body,
+                                                "reasonCode": {"type": "array", "items": {"type": "object"}}}, "required": ["resourceType", "code", "subject"]},
+              "write:diagnostics", m.ServiceRequest, body=("*",), read_only=False),
+    Operation("list_diagnostic_orders", "GET", "/api/v1/diagnostics/orders", "Diagnostic orders by patient and status (comma-separated), newest first; a FHIR Bundle of ServiceRequest.",
+              _obj({"patient": _patient_id, "status": {"type": "string"}, "limit": {"type": "integer", "minimum": 1, "maximum": 100}}, []),
+              "read:diagnostics", m.Bundle),
+    Operation("get_diagnostic_order", "GET", "/api/v1/diagnostics/orders/{id}", "One diagnostic order (FHIR ServiceRequest).",
+              _obj({"id": _id}, ["id"]), "read:diagnostics", m.ServiceRequest, path_params=("id",)),
+    Operation("cancel_diagnostic_order", "POST", "/api/v1/diagnostics/orders/{id}/cancel", "Cancel (revoke) an order that is draft, active or on hold; any other state is a 409 naming it.",
+              _obj({"id": _id, "reason": {"type": "string", "maxLength": 2000}}, ["id"]),
+              "write:diagnostics", m.ServiceRequest, path_params=("id",), body=("*",), read_only=False),
+    Operation("post_diagnostic_report", "POST", "/api/v1/diagnostics/reports",
+              "Post results: a FHIR DiagnosticReport basedOn an active order, results as contained Observations (LOINC, valueQuantity in the catalog's UCUM unit); "
+              "a re-post with the same identifier and content answers the stored report; a final report completes the order.",
+              {"type": "object", "properties": {"resourceType": {"const": "DiagnosticReport"}, "status": {"type": "string", "enum": ["registered", "partial", "preliminary", "final"]},
+                                                "identifier": {"type": "array", "items": {"type": "object"}, "minItems": 1}, "basedOn": {"type": "array", "items": {"type": "object"}},
+                                                "conclusion": {"type": "string"}, "contained": {"type": "array", "items": {"type": "object"}}},
+               "required": ["resourceType", "status", "identifier", "basedOn"]},
+              "write:diagnostics", m.DiagnosticReport, body=("*",), read_only=False),
+    Operation("list_diagnostic_reports", "GET", "/api/v1/diagnostics/reports", "Diagnostic reports by patient or order, newest first (a patient user: its own final ones); a FHIR Bundle.",
+              _obj({"patient": _patient_id, "order": _id, "limit": {"type": "integer", "minimum": 1, "maximum": 100}}, []), "", m.Bundle),
+    Operation("get_diagnostic_report", "GET", "/api/v1/diagnostics/reports/{id}", "One diagnostic report (FHIR DiagnosticReport with its Observations contained).",
+              _obj({"id": _id}, ["id"]), "", m.DiagnosticReport, path_params=("id",)),
+    Operation("get_diagnostic_report_history", "GET", "/api/v1/diagnostics/reports/{id}/history", "Every revision of a report: the report as it was, when, by whom, why.",
+              _obj({"id": _id}, ["id"]), "", m.ReportHistory, path_params=("id",)),
+    Operation("amend_diagnostic_report", "POST", "/api/v1/diagnostics/reports/{id}/amend",
+              "Amend or correct a final report (status amended|corrected, reason, the full new contained Observations); the earlier revision stays readable.",
+              _obj({"id": _id, "status": {"type": "string", "enum": ["amended", "corrected"]}, "reason": {"type": "string", "minLength": 1},
+                    "contained": {"type": "array", "items": {"type": "object"}}, "conclusion": {"type": "string"}}, ["id", "reason", "contained"]),
+              "write:diagnostics", m.DiagnosticReport, path_params=("id",), body=("*",), read_only=False),
+    Operation("acknowledge_critical_result", "POST", "/api/v1/diagnostics/reports/{id}/acknowledge",
+              "Acknowledge a report's critical result (a doctor; who and when are recorded); nothing waiting is a 409.",
+              _obj({"id": _id, "note": {"type": "string", "maxLength": 2000}}, ["id"]),
+              "write:diagnostics", m.CriticalResult, path_params=("id",), body=("*",), read_only=False),
+    Operation("list_critical_results", "GET", "/api/v1/diagnostics/critical-results", "Unacknowledged (open or escalated) critical results, oldest first, optionally of one patient.",
+              _obj({"patient": _patient_id}, []), "read:diagnostics", m.CriticalResults),
 ]}

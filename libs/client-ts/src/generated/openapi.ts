@@ -394,7 +394,7 @@ export interface paths {
                                 registration: "open" | "initial_access_token" | "software_statement" | "sandbox";
                                 /** @description What it asked for (empty when it holds all of it) */
                                 requested_scope: string;
-                                role: ("doctor" | "nurse" | "reception" | "patient" | "admin" | "device" | "system") | null;
+                                role: ("doctor" | "nurse" | "reception" | "patient" | "admin" | "device" | "lab" | "system") | null;
                                 /** @description What it holds now */
                                 scope: string;
                             }[];
@@ -445,7 +445,7 @@ export interface paths {
                          * @description The role that bounds what the client may hold
                          * @enum {string}
                          */
-                        role: "doctor" | "nurse" | "reception" | "patient" | "admin" | "device" | "system";
+                        role: "doctor" | "nurse" | "reception" | "patient" | "admin" | "device" | "lab" | "system";
                         /** @description The scopes to grant, all within the role (default: what it asked for, as far as the role allows) */
                         scope?: string;
                     };
@@ -469,7 +469,7 @@ export interface paths {
                             registration: "open" | "initial_access_token" | "software_statement" | "sandbox";
                             /** @description What it asked for (empty when it holds all of it) */
                             requested_scope: string;
-                            role: ("doctor" | "nurse" | "reception" | "patient" | "admin" | "device" | "system") | null;
+                            role: ("doctor" | "nurse" | "reception" | "patient" | "admin" | "device" | "lab" | "system") | null;
                             /** @description What it holds now */
                             scope: string;
                         };
@@ -533,7 +533,7 @@ export interface paths {
                             registration: "open" | "initial_access_token" | "software_statement" | "sandbox";
                             /** @description What it asked for (empty when it holds all of it) */
                             requested_scope: string;
-                            role: ("doctor" | "nurse" | "reception" | "patient" | "admin" | "device" | "system") | null;
+                            role: ("doctor" | "nurse" | "reception" | "patient" | "admin" | "device" | "lab" | "system") | null;
                             /** @description What it holds now */
                             scope: string;
                         };
@@ -595,7 +595,7 @@ export interface paths {
                          * @description The role a client registered with this token gets
                          * @enum {string}
                          */
-                        role: "doctor" | "nurse" | "reception" | "patient" | "admin" | "device" | "system";
+                        role: "doctor" | "nurse" | "reception" | "patient" | "admin" | "device" | "lab" | "system";
                     };
                 };
             };
@@ -613,7 +613,7 @@ export interface paths {
                             label: string;
                             max_uses: number | null;
                             /** @enum {string} */
-                            role: "doctor" | "nurse" | "reception" | "patient" | "admin" | "device" | "system";
+                            role: "doctor" | "nurse" | "reception" | "patient" | "admin" | "device" | "lab" | "system";
                         };
                     };
                 };
@@ -994,7 +994,7 @@ export interface paths {
                              * @description The operator-approved role bounding what this client may obtain (absent: the public scopes only)
                              * @enum {string}
                              */
-                            role?: "doctor" | "nurse" | "reception" | "patient" | "admin" | "device" | "system";
+                            role?: "doctor" | "nurse" | "reception" | "patient" | "admin" | "device" | "lab" | "system";
                             scope: string;
                             token_endpoint_auth_method: string;
                         };
@@ -1820,6 +1820,1381 @@ export interface paths {
                         };
                     };
                 };
+                500: components["responses"]["InternalError"];
+                503: components["responses"]["ServiceUnavailable"];
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/diagnostics/catalog": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Orderable tests and reportable results (public reference data)
+         * @description LOINC codes that may be ordered, and the results a department may report with their UCUM unit, reference range and critical limits. Nothing patient-related.
+         */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description OK */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            results: ({
+                                code: string;
+                            } & {
+                                [key: string]: unknown;
+                            })[];
+                            tests: ({
+                                code: string;
+                            } & {
+                                [key: string]: unknown;
+                            })[];
+                        };
+                    };
+                };
+                500: components["responses"]["InternalError"];
+                503: components["responses"]["ServiceUnavailable"];
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/diagnostics/critical-results": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Unacknowledged critical results
+         * @description Open or escalated, oldest first; optionally for one patient. Reads the projection.
+         *
+         *     Required scopes: read:diagnostics.
+         */
+        get: {
+            parameters: {
+                query?: {
+                    patient?: string;
+                };
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description OK */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            count: number;
+                            critical_results: {
+                                acknowledged_at?: string | null;
+                                acknowledged_by?: string | null;
+                                code: string;
+                                critical_id: string;
+                                due_at: string;
+                                escalated_at: string | null;
+                                note?: string | null;
+                                patient_id: string;
+                                raised_at: string;
+                                report_id: string;
+                                results: unknown;
+                                /** @enum {string} */
+                                state: "open" | "escalated" | "acknowledged";
+                            }[];
+                        };
+                    };
+                };
+                400: components["responses"]["BadRequest"];
+                401: components["responses"]["Unauthorized"];
+                403: components["responses"]["Forbidden"];
+                500: components["responses"]["InternalError"];
+                503: components["responses"]["ServiceUnavailable"];
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/diagnostics/orders": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List orders
+         * @description By patient and status (comma-separated), newest first. Reads the projection (eventually consistent, one projector tick).
+         *
+         *     Required scopes: read:diagnostics.
+         */
+        get: {
+            parameters: {
+                query?: {
+                    limit?: number;
+                    patient?: string;
+                    status?: string;
+                };
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description OK */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            entry: {
+                                fullUrl: string;
+                                /** @description FHIR R4 ServiceRequest */
+                                resource: {
+                                    id: string;
+                                    meta: {
+                                        lastUpdated: string;
+                                        versionId: string;
+                                    };
+                                    /** @enum {string} */
+                                    resourceType: "ServiceRequest";
+                                } & {
+                                    [key: string]: unknown;
+                                };
+                            }[];
+                            /** @enum {string} */
+                            resourceType: "Bundle";
+                            total: number;
+                            /** @enum {string} */
+                            type: "searchset";
+                        };
+                    };
+                };
+                400: components["responses"]["BadRequest"];
+                401: components["responses"]["Unauthorized"];
+                403: components["responses"]["Forbidden"];
+                500: components["responses"]["InternalError"];
+                503: components["responses"]["ServiceUnavailable"];
+            };
+        };
+        put?: never;
+        /**
+         * Order a diagnostic test
+         * @description Body: a FHIR ServiceRequest (intent order or proposal, priority routine|urgent|asap|stat, code from the catalog, subject, reasonCode). Doctors (write:diagnostics, role doctor). 201 with Location and ETag; an unknown patient: 422.
+         *
+         *     Required scopes: write:diagnostics.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        /** @description LOINC, one of: 58410-2 CBC panel - Blood by Automated count; 51990-0 Basic metabolic panel - Blood; 10839-9 Troponin I.cardiac [Mass/volume] in Serum or Plasma; 89579-7 Troponin I.cardiac [Mass/volume] in Serum or Plasma by High sensitivity method; 2524-7 Lactate [Moles/volume] in Serum or Plasma; 24336-0 Gas panel - Arterial blood; 34534-8 12 lead EKG panel; 11524-6 EKG study; 36643-5 XR Chest 2 Views */
+                        code: {
+                            coding: {
+                                /** @enum {string} */
+                                code: "58410-2" | "51990-0" | "10839-9" | "89579-7" | "2524-7" | "24336-0" | "34534-8" | "11524-6" | "36643-5";
+                                display?: string;
+                                /** @enum {string} */
+                                system: "http://loinc.org";
+                            }[];
+                        };
+                        /**
+                         * @default order
+                         * @enum {string}
+                         */
+                        intent?: "order" | "proposal";
+                        note?: {
+                            text: string;
+                        }[];
+                        /**
+                         * @default routine
+                         * @enum {string}
+                         */
+                        priority?: "routine" | "urgent" | "asap" | "stat";
+                        reasonCode?: {
+                            text: string;
+                        }[];
+                        /** @enum {string} */
+                        resourceType: "ServiceRequest";
+                        /**
+                         * @description Default: active for an order, draft for a proposal
+                         * @enum {string}
+                         */
+                        status?: "draft" | "active";
+                        subject: {
+                            reference: string;
+                        };
+                    };
+                };
+            };
+            responses: {
+                /** @description FHIR R4 ServiceRequest */
+                201: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            id: string;
+                            meta: {
+                                lastUpdated: string;
+                                versionId: string;
+                            };
+                            /** @enum {string} */
+                            resourceType: "ServiceRequest";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                400: components["responses"]["BadRequest"];
+                401: components["responses"]["Unauthorized"];
+                403: components["responses"]["Forbidden"];
+                413: components["responses"]["PayloadTooLarge"];
+                415: components["responses"]["UnsupportedMediaType"];
+                422: components["responses"]["UnprocessableContent"];
+                500: components["responses"]["InternalError"];
+                503: components["responses"]["ServiceUnavailable"];
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/diagnostics/orders/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Read an order
+         * @description Required scopes: read:diagnostics.
+         */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description FHIR R4 ServiceRequest */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            id: string;
+                            meta: {
+                                lastUpdated: string;
+                                versionId: string;
+                            };
+                            /** @enum {string} */
+                            resourceType: "ServiceRequest";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                400: components["responses"]["BadRequest"];
+                401: components["responses"]["Unauthorized"];
+                403: components["responses"]["Forbidden"];
+                404: components["responses"]["NotFound"];
+                500: components["responses"]["InternalError"];
+                503: components["responses"]["ServiceUnavailable"];
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/diagnostics/orders/{id}/activate": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Activate an order
+         * @description draft (a proposal) or on-hold → active. Body optional: {reason}. If-Match optional (412 when stale). Any other state: 409 naming it.
+         *
+         *     Required scopes: write:diagnostics.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: {
+                    "if-match"?: string;
+                };
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        reason?: string;
+                    };
+                };
+            };
+            responses: {
+                /** @description FHIR R4 ServiceRequest */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            id: string;
+                            meta: {
+                                lastUpdated: string;
+                                versionId: string;
+                            };
+                            /** @enum {string} */
+                            resourceType: "ServiceRequest";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                400: components["responses"]["BadRequest"];
+                401: components["responses"]["Unauthorized"];
+                403: components["responses"]["Forbidden"];
+                404: components["responses"]["NotFound"];
+                409: components["responses"]["Conflict"];
+                412: components["responses"]["PreconditionFailed"];
+                413: components["responses"]["PayloadTooLarge"];
+                415: components["responses"]["UnsupportedMediaType"];
+                500: components["responses"]["InternalError"];
+                503: components["responses"]["ServiceUnavailable"];
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/diagnostics/orders/{id}/cancel": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Cancel (revoke) an order
+         * @description draft, active or on-hold → revoked. Body optional: {reason}. If-Match optional (412 when stale). Any other state: 409 naming it.
+         *
+         *     Required scopes: write:diagnostics.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: {
+                    "if-match"?: string;
+                };
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        reason?: string;
+                    };
+                };
+            };
+            responses: {
+                /** @description FHIR R4 ServiceRequest */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            id: string;
+                            meta: {
+                                lastUpdated: string;
+                                versionId: string;
+                            };
+                            /** @enum {string} */
+                            resourceType: "ServiceRequest";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                400: components["responses"]["BadRequest"];
+                401: components["responses"]["Unauthorized"];
+                403: components["responses"]["Forbidden"];
+                404: components["responses"]["NotFound"];
+                409: components["responses"]["Conflict"];
+                412: components["responses"]["PreconditionFailed"];
+                413: components["responses"]["PayloadTooLarge"];
+                415: components["responses"]["UnsupportedMediaType"];
+                500: components["responses"]["InternalError"];
+                503: components["responses"]["ServiceUnavailable"];
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/diagnostics/orders/{id}/entered-in-error": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Mark an order entered in error
+         * @description any state but entered-in-error. Body optional: {reason}. If-Match optional (412 when stale). Any other state: 409 naming it.
+         *
+         *     Required scopes: write:diagnostics.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: {
+                    "if-match"?: string;
+                };
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        reason?: string;
+                    };
+                };
+            };
+            responses: {
+                /** @description FHIR R4 ServiceRequest */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            id: string;
+                            meta: {
+                                lastUpdated: string;
+                                versionId: string;
+                            };
+                            /** @enum {string} */
+                            resourceType: "ServiceRequest";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                400: components["responses"]["BadRequest"];
+                401: components["responses"]["Unauthorized"];
+                403: components["responses"]["Forbidden"];
+                404: components["responses"]["NotFound"];
+                409: components["responses"]["Conflict"];
+                412: components["responses"]["PreconditionFailed"];
+                413: components["responses"]["PayloadTooLarge"];
+                415: components["responses"]["UnsupportedMediaType"];
+                500: components["responses"]["InternalError"];
+                503: components["responses"]["ServiceUnavailable"];
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/diagnostics/orders/{id}/fulfil-from-telemetry": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Fulfil an ECG order from the stored telemetry
+         * @description A rhythm strip (11524-6) or 12-lead (34534-8) order for a monitored patient becomes a final DiagnosticReport: every stored ECG chunk of [from, to) (at most 60 s) as an Observation with valueSampledData (the same samples the live stream delivered), and each vital sign's latest value within 10 minutes before `to`. Doctor (write:diagnostics + read:vitals). The same window again answers the stored report (200).
+         *
+         *     Required scopes: write:diagnostics, read:vitals.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        conclusion?: string;
+                        /** Format: date-time */
+                        from: string;
+                        /** Format: date-time */
+                        to: string;
+                    };
+                };
+            };
+            responses: {
+                /** @description FHIR R4 DiagnosticReport, its Observations contained */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            id: string;
+                            meta: {
+                                lastUpdated: string;
+                                versionId: string;
+                            };
+                            /** @enum {string} */
+                            resourceType: "DiagnosticReport";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description FHIR R4 DiagnosticReport, its Observations contained */
+                201: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            id: string;
+                            meta: {
+                                lastUpdated: string;
+                                versionId: string;
+                            };
+                            /** @enum {string} */
+                            resourceType: "DiagnosticReport";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                400: components["responses"]["BadRequest"];
+                401: components["responses"]["Unauthorized"];
+                403: components["responses"]["Forbidden"];
+                404: components["responses"]["NotFound"];
+                409: components["responses"]["Conflict"];
+                413: components["responses"]["PayloadTooLarge"];
+                415: components["responses"]["UnsupportedMediaType"];
+                422: components["responses"]["UnprocessableContent"];
+                500: components["responses"]["InternalError"];
+                503: components["responses"]["ServiceUnavailable"];
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/diagnostics/orders/{id}/hold": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Put an order on hold
+         * @description active → on-hold. Body optional: {reason}. If-Match optional (412 when stale). Any other state: 409 naming it.
+         *
+         *     Required scopes: write:diagnostics.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: {
+                    "if-match"?: string;
+                };
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        reason?: string;
+                    };
+                };
+            };
+            responses: {
+                /** @description FHIR R4 ServiceRequest */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            id: string;
+                            meta: {
+                                lastUpdated: string;
+                                versionId: string;
+                            };
+                            /** @enum {string} */
+                            resourceType: "ServiceRequest";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                400: components["responses"]["BadRequest"];
+                401: components["responses"]["Unauthorized"];
+                403: components["responses"]["Forbidden"];
+                404: components["responses"]["NotFound"];
+                409: components["responses"]["Conflict"];
+                412: components["responses"]["PreconditionFailed"];
+                413: components["responses"]["PayloadTooLarge"];
+                415: components["responses"]["UnsupportedMediaType"];
+                500: components["responses"]["InternalError"];
+                503: components["responses"]["ServiceUnavailable"];
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/diagnostics/reports": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List reports
+         * @description By patient or order, newest first. read:diagnostics; a patient user (patient/DiagnosticReport.rs) gets its own final reports only. Reads the projection.
+         *
+         *     Required scopes: none (any valid token).
+         */
+        get: {
+            parameters: {
+                query?: {
+                    limit?: number;
+                    order?: string;
+                    patient?: string;
+                };
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description OK */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            entry: {
+                                fullUrl: string;
+                                /** @description FHIR R4 DiagnosticReport, its Observations contained */
+                                resource: {
+                                    id: string;
+                                    meta: {
+                                        lastUpdated: string;
+                                        versionId: string;
+                                    };
+                                    /** @enum {string} */
+                                    resourceType: "DiagnosticReport";
+                                } & {
+                                    [key: string]: unknown;
+                                };
+                            }[];
+                            /** @enum {string} */
+                            resourceType: "Bundle";
+                            total: number;
+                            /** @enum {string} */
+                            type: "searchset";
+                        };
+                    };
+                };
+                400: components["responses"]["BadRequest"];
+                401: components["responses"]["Unauthorized"];
+                403: components["responses"]["Forbidden"];
+                500: components["responses"]["InternalError"];
+                503: components["responses"]["ServiceUnavailable"];
+            };
+        };
+        put?: never;
+        /**
+         * Post results (a DiagnosticReport)
+         * @description The performing department (role lab) posts a FHIR DiagnosticReport basedOn an active order, its results as contained Observations (LOINC code, valueQuantity in the catalog's UCUM unit, or valueString for a finding). Interpretations (L/H/LL/HH) are computed from the catalog's ranges; a critical result is raised on the live stream and the triage board until acknowledged. A final report completes the order. 201 new; 200 with the stored report when the same filler identifier was posted before with the same content (a redelivery); 409 when it names other content.
+         *
+         *     Required scopes: write:diagnostics.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        basedOn: {
+                            reference: string;
+                        }[];
+                        conclusion?: string;
+                        /** @default [] */
+                        contained?: {
+                            code: {
+                                coding: {
+                                    code: string;
+                                    display?: string;
+                                    /** @enum {string} */
+                                    system: "http://loinc.org";
+                                }[];
+                                text?: string;
+                            };
+                            id?: string;
+                            /** @description Narrative findings only (A abnormal, AA critical); numeric results are interpreted from their ranges */
+                            interpretation?: {
+                                coding: {
+                                    /** @enum {string} */
+                                    code: "N" | "A" | "AA";
+                                    display?: string;
+                                    system?: string;
+                                }[];
+                            }[];
+                            /** @enum {string} */
+                            resourceType: "Observation";
+                            status?: string;
+                            valueQuantity?: {
+                                code?: string;
+                                /** @enum {string} */
+                                system?: "http://unitsofmeasure.org";
+                                unit?: string;
+                                value: number;
+                            };
+                            valueString?: string;
+                        }[];
+                        /** Format: date-time */
+                        effectiveDateTime?: string;
+                        /** @description The filler's identifier (the first one): a re-post with it is stored once */
+                        identifier: {
+                            system: string;
+                            value: string;
+                        }[];
+                        /** @enum {string} */
+                        resourceType: "DiagnosticReport";
+                        /** @enum {string} */
+                        status: "registered" | "partial" | "preliminary" | "final";
+                    };
+                };
+            };
+            responses: {
+                /** @description FHIR R4 DiagnosticReport, its Observations contained */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            id: string;
+                            meta: {
+                                lastUpdated: string;
+                                versionId: string;
+                            };
+                            /** @enum {string} */
+                            resourceType: "DiagnosticReport";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description FHIR R4 DiagnosticReport, its Observations contained */
+                201: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            id: string;
+                            meta: {
+                                lastUpdated: string;
+                                versionId: string;
+                            };
+                            /** @enum {string} */
+                            resourceType: "DiagnosticReport";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                400: components["responses"]["BadRequest"];
+                401: components["responses"]["Unauthorized"];
+                403: components["responses"]["Forbidden"];
+                409: components["responses"]["Conflict"];
+                413: components["responses"]["PayloadTooLarge"];
+                415: components["responses"]["UnsupportedMediaType"];
+                422: components["responses"]["UnprocessableContent"];
+                500: components["responses"]["InternalError"];
+                503: components["responses"]["ServiceUnavailable"];
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/diagnostics/reports/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Read a report
+         * @description read:diagnostics; a patient user its own final report.
+         *
+         *     Required scopes: none (any valid token).
+         */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description FHIR R4 DiagnosticReport, its Observations contained */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            id: string;
+                            meta: {
+                                lastUpdated: string;
+                                versionId: string;
+                            };
+                            /** @enum {string} */
+                            resourceType: "DiagnosticReport";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                400: components["responses"]["BadRequest"];
+                401: components["responses"]["Unauthorized"];
+                403: components["responses"]["Forbidden"];
+                404: components["responses"]["NotFound"];
+                500: components["responses"]["InternalError"];
+                503: components["responses"]["ServiceUnavailable"];
+            };
+        };
+        /**
+         * Update a report (more results, or the next status)
+         * @description registered → partial → preliminary → final (role lab). If-Match required (428 without, 412 when stale). A final report completes its order. After final use amend.
+         *
+         *     Required scopes: write:diagnostics.
+         */
+        put: {
+            parameters: {
+                query?: never;
+                header?: {
+                    "if-match"?: string;
+                };
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        basedOn?: {
+                            reference: string;
+                        }[];
+                        conclusion?: string;
+                        /** @default [] */
+                        contained?: {
+                            code: {
+                                coding: {
+                                    code: string;
+                                    display?: string;
+                                    /** @enum {string} */
+                                    system: "http://loinc.org";
+                                }[];
+                                text?: string;
+                            };
+                            id?: string;
+                            /** @description Narrative findings only (A abnormal, AA critical); numeric results are interpreted from their ranges */
+                            interpretation?: {
+                                coding: {
+                                    /** @enum {string} */
+                                    code: "N" | "A" | "AA";
+                                    display?: string;
+                                    system?: string;
+                                }[];
+                            }[];
+                            /** @enum {string} */
+                            resourceType: "Observation";
+                            status?: string;
+                            valueQuantity?: {
+                                code?: string;
+                                /** @enum {string} */
+                                system?: "http://unitsofmeasure.org";
+                                unit?: string;
+                                value: number;
+                            };
+                            valueString?: string;
+                        }[];
+                        /** Format: date-time */
+                        effectiveDateTime?: string;
+                        identifier?: {
+                            system: string;
+                            value: string;
+                        }[];
+                        /** @enum {string} */
+                        resourceType: "DiagnosticReport";
+                        /** @enum {string} */
+                        status: "registered" | "partial" | "preliminary" | "final";
+                    };
+                };
+            };
+            responses: {
+                /** @description FHIR R4 DiagnosticReport, its Observations contained */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            id: string;
+                            meta: {
+                                lastUpdated: string;
+                                versionId: string;
+                            };
+                            /** @enum {string} */
+                            resourceType: "DiagnosticReport";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                400: components["responses"]["BadRequest"];
+                401: components["responses"]["Unauthorized"];
+                403: components["responses"]["Forbidden"];
+                404: components["responses"]["NotFound"];
+                409: components["responses"]["Conflict"];
+                412: components["responses"]["PreconditionFailed"];
+                413: components["responses"]["PayloadTooLarge"];
+                415: components["responses"]["UnsupportedMediaType"];
+                422: components["responses"]["UnprocessableContent"];
+                428: components["responses"]["PreconditionRequired"];
+                500: components["responses"]["InternalError"];
+                503: components["responses"]["ServiceUnavailable"];
+            };
+        };
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/diagnostics/reports/{id}/acknowledge": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Acknowledge a report's critical result
+         * @description A clinician (role doctor) acknowledges the open or escalated critical result: who and when are recorded in the event store and the audit trail; it leaves the triage board. Nothing to acknowledge: 409 naming the state.
+         *
+         *     Required scopes: write:diagnostics.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        note?: string;
+                    };
+                };
+            };
+            responses: {
+                /** @description OK */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            acknowledged_at?: string | null;
+                            acknowledged_by?: string | null;
+                            code: string;
+                            critical_id: string;
+                            due_at: string;
+                            escalated_at: string | null;
+                            note?: string | null;
+                            patient_id: string;
+                            raised_at: string;
+                            report_id: string;
+                            results: unknown;
+                            /** @enum {string} */
+                            state: "open" | "escalated" | "acknowledged";
+                        };
+                    };
+                };
+                400: components["responses"]["BadRequest"];
+                401: components["responses"]["Unauthorized"];
+                403: components["responses"]["Forbidden"];
+                404: components["responses"]["NotFound"];
+                409: components["responses"]["Conflict"];
+                413: components["responses"]["PayloadTooLarge"];
+                415: components["responses"]["UnsupportedMediaType"];
+                500: components["responses"]["InternalError"];
+                503: components["responses"]["ServiceUnavailable"];
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/diagnostics/reports/{id}/amend": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Amend or correct a final report
+         * @description Body: {status: amended|corrected, reason, contained (the full new results), conclusion}. The earlier revision stays readable in the history with the reason. If-Match optional (412 when stale).
+         *
+         *     Required scopes: write:diagnostics.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: {
+                    "if-match"?: string;
+                };
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        conclusion?: string;
+                        contained: {
+                            code: {
+                                coding: {
+                                    code: string;
+                                    display?: string;
+                                    /** @enum {string} */
+                                    system: "http://loinc.org";
+                                }[];
+                                text?: string;
+                            };
+                            id?: string;
+                            /** @description Narrative findings only (A abnormal, AA critical); numeric results are interpreted from their ranges */
+                            interpretation?: {
+                                coding: {
+                                    /** @enum {string} */
+                                    code: "N" | "A" | "AA";
+                                    display?: string;
+                                    system?: string;
+                                }[];
+                            }[];
+                            /** @enum {string} */
+                            resourceType: "Observation";
+                            status?: string;
+                            valueQuantity?: {
+                                code?: string;
+                                /** @enum {string} */
+                                system?: "http://unitsofmeasure.org";
+                                unit?: string;
+                                value: number;
+                            };
+                            valueString?: string;
+                        }[];
+                        reason: string;
+                        /**
+                         * @default amended
+                         * @enum {string}
+                         */
+                        status?: "amended" | "corrected";
+                    };
+                };
+            };
+            responses: {
+                /** @description FHIR R4 DiagnosticReport, its Observations contained */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            id: string;
+                            meta: {
+                                lastUpdated: string;
+                                versionId: string;
+                            };
+                            /** @enum {string} */
+                            resourceType: "DiagnosticReport";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                400: components["responses"]["BadRequest"];
+                401: components["responses"]["Unauthorized"];
+                403: components["responses"]["Forbidden"];
+                404: components["responses"]["NotFound"];
+                409: components["responses"]["Conflict"];
+                412: components["responses"]["PreconditionFailed"];
+                413: components["responses"]["PayloadTooLarge"];
+                415: components["responses"]["UnsupportedMediaType"];
+                422: components["responses"]["UnprocessableContent"];
+                500: components["responses"]["InternalError"];
+                503: components["responses"]["ServiceUnavailable"];
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/diagnostics/reports/{id}/cancel": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Cancel a report that is not final
+         * @description Required scopes: write:diagnostics.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: {
+                    "if-match"?: string;
+                };
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        reason?: string;
+                    };
+                };
+            };
+            responses: {
+                /** @description FHIR R4 DiagnosticReport, its Observations contained */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            id: string;
+                            meta: {
+                                lastUpdated: string;
+                                versionId: string;
+                            };
+                            /** @enum {string} */
+                            resourceType: "DiagnosticReport";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                400: components["responses"]["BadRequest"];
+                401: components["responses"]["Unauthorized"];
+                403: components["responses"]["Forbidden"];
+                404: components["responses"]["NotFound"];
+                409: components["responses"]["Conflict"];
+                412: components["responses"]["PreconditionFailed"];
+                413: components["responses"]["PayloadTooLarge"];
+                415: components["responses"]["UnsupportedMediaType"];
+                500: components["responses"]["InternalError"];
+                503: components["responses"]["ServiceUnavailable"];
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/diagnostics/reports/{id}/history": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Every revision of a report
+         * @description Oldest first; each revision is the DiagnosticReport as it was, with when, by whom and why (amendments). Same access as reading the report.
+         *
+         *     Required scopes: none (any valid token).
+         */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description OK */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            report_id: string;
+                            revisions: {
+                                at: string;
+                                by: string | null;
+                                reason: string | null;
+                                /** @description FHIR R4 DiagnosticReport, its Observations contained */
+                                report: {
+                                    id: string;
+                                    meta: {
+                                        lastUpdated: string;
+                                        versionId: string;
+                                    };
+                                    /** @enum {string} */
+                                    resourceType: "DiagnosticReport";
+                                } & {
+                                    [key: string]: unknown;
+                                };
+                                revision: number;
+                                status: string;
+                            }[];
+                        };
+                    };
+                };
+                400: components["responses"]["BadRequest"];
+                401: components["responses"]["Unauthorized"];
+                403: components["responses"]["Forbidden"];
+                404: components["responses"]["NotFound"];
                 500: components["responses"]["InternalError"];
                 503: components["responses"]["ServiceUnavailable"];
             };
@@ -2799,6 +4174,18 @@ export interface paths {
                                 alerts?: string[];
                                 arrived_at: string;
                                 complaint: string;
+                                /** @description Unacknowledged critical diagnostic results (with read:diagnostics), shown until acknowledged */
+                                critical_results?: {
+                                    code: string;
+                                    critical_id: string;
+                                    due_at: string;
+                                    escalated_at: string | null;
+                                    raised_at: string;
+                                    report_id: string;
+                                    results: unknown;
+                                    /** @enum {string} */
+                                    state: "open" | "escalated";
+                                }[];
                                 esi: number;
                                 latest_vitals?: {
                                     code: string;
@@ -2861,6 +4248,18 @@ export interface paths {
                             alerts?: string[];
                             arrived_at: string;
                             complaint: string;
+                            /** @description Unacknowledged critical diagnostic results (with read:diagnostics), shown until acknowledged */
+                            critical_results?: {
+                                code: string;
+                                critical_id: string;
+                                due_at: string;
+                                escalated_at: string | null;
+                                raised_at: string;
+                                report_id: string;
+                                results: unknown;
+                                /** @enum {string} */
+                                state: "open" | "escalated";
+                            }[];
                             esi: number;
                             latest_vitals?: {
                                 code: string;
@@ -2934,6 +4333,18 @@ export interface paths {
                             alerts?: string[];
                             arrived_at: string;
                             complaint: string;
+                            /** @description Unacknowledged critical diagnostic results (with read:diagnostics), shown until acknowledged */
+                            critical_results?: {
+                                code: string;
+                                critical_id: string;
+                                due_at: string;
+                                escalated_at: string | null;
+                                raised_at: string;
+                                report_id: string;
+                                results: unknown;
+                                /** @enum {string} */
+                                state: "open" | "escalated";
+                            }[];
                             esi: number;
                             latest_vitals?: {
                                 code: string;
@@ -3016,6 +4427,18 @@ export interface paths {
                             alerts?: string[];
                             arrived_at: string;
                             complaint: string;
+                            /** @description Unacknowledged critical diagnostic results (with read:diagnostics), shown until acknowledged */
+                            critical_results?: {
+                                code: string;
+                                critical_id: string;
+                                due_at: string;
+                                escalated_at: string | null;
+                                raised_at: string;
+                                report_id: string;
+                                results: unknown;
+                                /** @enum {string} */
+                                state: "open" | "escalated";
+                            }[];
                             esi: number;
                             latest_vitals?: {
                                 code: string;

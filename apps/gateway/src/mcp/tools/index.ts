@@ -4,6 +4,7 @@ import { bookAppointmentTool, cancelAppointmentTool, findSlotsTool } from './app
 import { whoamiTool } from './identity';
 import { getPatientTool, registerPatientTool, searchPatientsTool } from './patients';
 import { setTriageLevelTool, triageBoardTool } from './triage';
+import { acknowledgeCriticalResultTool, getDiagnosticReportTool, listPendingOrdersTool, orderDiagnosticTestTool } from './diagnostics';
 import type { ToolDef } from './types';
 import { latestVitalsTool, vitalsHistoryTool } from './vitals';
 
@@ -21,6 +22,10 @@ export const TOOLS: ReadonlyArray<ToolDef> = [
   latestVitalsTool,
   triageBoardTool,
   setTriageLevelTool,
+  orderDiagnosticTestTool,
+  listPendingOrdersTool,
+  getDiagnosticReportTool,
+  acknowledgeCriticalResultTool,
 ];
 
 /** Tool name → the scopes it needs (the HTTP layer checks them before the SDK sees the call). */

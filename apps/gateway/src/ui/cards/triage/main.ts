@@ -19,6 +19,14 @@ interface Entry {
   news2?: { score: number; risk: string } | null;
   latest_vitals?: Array<{ code: string; value: number }>;
   alerts?: string[];
+  /** Unacknowledged critical diagnostic results (read:diagnostics). */
+  critical_results?: CriticalOnBoard[];
+}
+interface CriticalOnBoard {
+  critical_id: string;
+  report_id: string;
+  state: 'open' | 'escalated';
+  results?: Array<{ code: string; display?: string; value?: number; unit?: string; text?: string; interpretation: string }>;
 }
 
 const LABEL: Record<number, string> = { 1: 'Resuscitation', 2: 'Emergent', 3: 'Urgent', 4: 'Less urgent', 5: 'Non-urgent' };
@@ -79,7 +87,15 @@ function render(entries: Entry[]): void {
       ? [V.el('span', { class: 'news2', 'data-risk': n2.risk, 'aria-label': 'NEWS2 ' + n2.score + ', ' + (RISK[n2.risk] || n2.risk) + ' risk' }, [
         document.createTextNode(String(n2.score)), V.el('span', { class: 'risk', text: RISK[n2.risk] || n2.risk })])]
       : [V.el('span', { class: 'muted', text: '–', title: 'No vitals yet' })]);
-    const alerts = V.el('td', {}, (e.alerts || []).map((a) => V.el('span', { class: 'alert-tag', 'data-rule': a, text: RULES[a] || a })));
+    // Unacknowledged critical diagnostic results (with read:diagnostics): shown until acknowledged, escalated ones marked.
+    const critical = (e.critical_results || []).map((c) => {
+      const what = (c.results || []).map((r) => String(r.display || r.code).split(' [')[0] + ' ' + (r.value !== undefined ? r.value + ' ' + (r.unit || '') : r.text || '') + ' (' + r.interpretation + ')').join(', ');
+      if (previous && (!old || !(old.critical_results || []).some((o) => o.critical_id === c.critical_id && o.state === c.state))) {
+        news.push('Critical result' + (c.state === 'escalated' ? ', escalated' : '') + ' for ' + (e.name || e.patient_id) + ': ' + what);
+      }
+      return V.el('span', { class: 'critical-tag', 'data-report': c.report_id, 'data-state': c.state, text: 'Critical: ' + what + (c.state === 'escalated' ? ' · escalated' : '') });
+    });
+    const alerts = V.el('td', {}, (e.alerts || []).map((a: string) => V.el('span', { class: 'alert-tag', 'data-rule': a, text: RULES[a] || a })).concat(critical));
     const tr = V.el('tr', { 'data-patient': e.patient_id, 'data-esi': e.esi, 'data-news2': n2 ? n2.score : null, class: previous && (!old || old.esi !== e.esi || old.version !== e.version) ? 'changed' : null }, [
       V.el('td', { class: 'esi' }, [V.el('span', { class: 'badge esi-' + e.esi }, [V.el('span', { class: 'n', text: String(e.esi) }), V.el('span', { class: 'l', text: LABEL[e.esi] || '' })])]),
       V.el('td', {}, [V.el('div', { class: 'name', text: e.name || 'Unknown patient' }), V.el('div', { class: 'pid', text: e.patient_id }), retriageButton(e)]),

@@ -1,0 +1,142 @@
+/**
+ * Diagnostic orders and reports as FHIR R4 JSON: ServiceRequest, DiagnosticReport with its
+ * Observations contained (referenced from `result` as `#obs-n`), and the parsing of a posted
+ * DiagnosticReport into the decider's result inputs. Every object built here that says
+ * `resourceType` is meant to validate as FHIR R4 (tests check it with an independent validator
+ * where it is available).
+ */
+import { z } from 'zod';
+import { INTERPRETATION_DISPLAY, INTERPRETATION_SYSTEM, LOINC, ORDERABLE_TESTS, UCUM, isOrderableCode, type OrderableCode } from '@vitalis/clinical';
+import type { DiagnosticReportState, DiagnosticReportStatus, ReportContent, ResultInput, ResultValue, ServiceRequestState } from '@vitalis/records';
+
+/** Where a Reference names a Vitalis principal (who ordered, who acknowledged): by identifier, not by a Practitioner we do not hold. */
+export const SUBJECT_SYSTEM = 'urn:vitalis:subject';
+
+const codeableLoinc = (code: string, display: string) => ({ coding: [{ system: LOINC, code, display }], text: display });
+const testDisplay = (code: string) => (isOrderableCode(code) ? ORDERABLE_TESTS[code as OrderableCode].display : code);
+const sectionOf = (code: string) => (isOrderableCode(code) ? ORDERABLE_TESTS[code as OrderableCode].section : 'LAB');
+
+export function toFhirServiceRequest(o: ServiceRequestState): Record<string, unknown> {
+  return {
+    resourceType: 'ServiceRequest',
+    id: o.id,
+    meta: { versionId: String(o.version), lastUpdated: o.updatedAt },
+    status: o.status,
+    intent: o.intent,
+    priority: o.priority,
+    code: codeableLoinc(o.code, testDisplay(o.code)),
+    subject: { reference: `Patient/${o.patientId}` },
+    authoredOn: o.authoredAt,
+    requester: { identifier: { system: SUBJECT_SYSTEM, value: o.requester } },
+    performer: [{ display: o.performer }],
+    ...(o.reason ? { reasonCode: [{ text: o.reason }] } : {}),
+    ...(o.note ? { note: [{ text: o.note }] } : {}),
+  };
+}
+
+const OBSERVATION_STATUS: Record<DiagnosticReportStatus, string> = {
+  registered: 'registered', partial: 'preliminary', preliminary: 'preliminary', final: 'final', amended: 'amended', corrected: 'corrected',
+  cancelled: 'cancelled', 'entered-in-error': 'entered-in-error',
+};
+
+const quantity = (value: number, unit: string) => ({ value, unit, system: UCUM, code: unit });
+
+function toFhirObservation(r: ResultValue, i: number, status: DiagnosticReportStatus, patientId: string, effectiveAt: string): Record<string, unknown> {
+  // telemetry from the append log: the vitals mapping's Observation (same samples, device, time), local id, the report's status
+  if (r.observation) return { ...r.observation, id: `obs-${i + 1}`, status: OBSERVATION_STATUS[status] };
+  const range = r.referenceRange && r.unit
+    ? [{ ...(r.referenceRange.low !== undefined ? { low: quantity(r.referenceRange.low, r.unit) } : {}), ...(r.referenceRange.high !== undefined ? { high: quantity(r.referenceRange.high, r.unit) } : {}) }]
+    : [];
+  return {
+    resourceType: 'Observation',
+    id: `obs-${i + 1}`,
+    status: OBSERVATION_STATUS[status],
+    code: codeableLoinc(r.code, r.display),
+    subject: { reference: `Patient/${patientId}` },
+    effectiveDateTime: effectiveAt,
+    ...(r.value !== undefined && r.unit ? { valueQuantity: quantity(r.value, r.unit) } : { valueString: r.text ?? '' }),
+    ...(r.interpretation ? { interpretation: [{ coding: [{ system: INTERPRETATION_SYSTEM, code: r.interpretation, display: INTERPRETATION_DISPLAY[r.interpretation] }] }] } : {}),
+    ...(range.length && Object.keys(range[0]!).length ? { referenceRange: range } : {}),
+  };
+}
+
+/** A report as of one content (the current state, or a revision of the history). */
+export function toFhirDiagnosticReport(r: DiagnosticReportState, content: ReportContent = r, meta: { versionId: string; lastUpdated: string } = { versionId: String(r.version), lastUpdated: r.updatedAt }): Record<string, unknown> {
+  const observations = content.results.map((x, i) => toFhirObservation(x, i, content.status, r.patientId, r.effectiveAt));
+  return {
+    resourceType: 'DiagnosticReport',
+    id: r.id,
+    meta,
+    ...(observations.length ? { contained: observations } : {}),
+    identifier: [{ system: r.identifier.system, value: r.identifier.value }],
+    basedOn: [{ reference: `ServiceRequest/${r.orderId}` }],
+    status: content.status,
+    category: [{ coding: [{ system: 'http://terminology.hl7.org/CodeSystem/v2-0074', code: sectionOf(r.code) }] }],
+    code: codeableLoinc(r.code, testDisplay(r.code)),
+    subject: { reference: `Patient/${r.patientId}` },
+    effectiveDateTime: r.effectiveAt,
+    issued: r.issuedAt,
+    performer: [{ display: r.performer }],
+    ...(observations.length ? { result: observations.map((o) => ({ reference: `#${o.id as string}` })) } : {}),
+    ...(content.conclusion ? { conclusion: content.conclusion } : {}),
+  };
+}
+
+// ---- input ----
+
+const coding = z.object({ system: z.string().max(200).optional(), code: z.string().min(1).max(64), display: z.string().max(500).optional() });
+
+export const observationIn = z.object({
+  resourceType: z.literal('Observation'),
+  id: z.string().max(64).optional(),
+  status: z.string().max(32).optional(),
+  code: z.object({ coding: z.array(coding.extend({ system: z.literal(LOINC) })).min(1).max(5), text: z.string().max(500).optional() }),
+  valueQuantity: z.object({ value: z.number().finite(), unit: z.string().max(40).optional(), system: z.literal(UCUM).optional(), code: z.string().max(40).optional() }).optional(),
+  valueString: z.string().trim().min(1).max(4_000).optional(),
+  interpretation: z.array(z.object({ coding: z.array(coding.extend({ code: z.enum(['N', 'A', 'AA']) })).min(1).max(1) })).max(1).optional()
+    .describe('Narrative findings only (A abnormal, AA critical); numeric results are interpreted from their ranges'),
+}).refine((o) => (o.valueQuantity === undefined) !== (o.valueString === undefined), { message: 'give exactly one of valueQuantity or valueString' });
+
+const identifierIn = z.object({ system: z.string().trim().min(1).max(200), value: z.string().trim().min(1).max(200) });
+const resultStatus = z.enum(['registered', 'partial', 'preliminary', 'final']);
+
+/** A posted report: FHIR DiagnosticReport basedOn one order, results as contained Observations. */
+export const reportIn = z.object({
+  resourceType: z.literal('DiagnosticReport'),
+  status: resultStatus,
+  identifier: z.array(identifierIn).min(1).max(5).describe("The filler's identifier (the first one): a re-post with it is stored once"),
+  basedOn: z.array(z.object({ reference: z.string().regex(/^ServiceRequest\/[A-Za-z0-9-]{1,64}$/, 'must be ServiceRequest/<id>') })).length(1),
+  effectiveDateTime: z.iso.datetime({ offset: true }).optional(),
+  conclusion: z.string().trim().min(1).max(10_000).optional(),
+  contained: z.array(observationIn).max(100).default([]),
+});
+
+/** An update (PUT): the same shape; identifier and basedOn, when given, must not change. */
+export const reportUpdateIn = reportIn.extend({ identifier: z.array(identifierIn).min(1).max(5).optional(), basedOn: reportIn.shape.basedOn.optional() });
+
+export const amendIn = z.object({
+  status: z.enum(['amended', 'corrected']).default('amended'),
+  reason: z.string().trim().min(1).max(2_000),
+  conclusion: z.string().trim().min(1).max(10_000).optional(),
+  contained: z.array(observationIn).max(100),
+});
+
+export class UnitMismatch extends Error {
+  constructor(readonly index: number, message: string) {
+    super(message);
+  }
+}
+
+/** Contained Observations → the decider's inputs (the unit, when given, must be the analyte's UCUM code). */
+export function resultInputs(observations: z.infer<typeof observationIn>[], unitOf: (code: string) => string | undefined): ResultInput[] {
+  return observations.map((o, i) => {
+    const code = o.code.coding[0]!.code;
+    if (o.valueQuantity) {
+      const expected = unitOf(code);
+      const given = o.valueQuantity.code ?? o.valueQuantity.unit;
+      if (expected !== undefined && given !== undefined && given !== expected) throw new UnitMismatch(i, `${code} is reported in ${expected} (UCUM), not ${given}`);
+      return { code, value: o.valueQuantity.value };
+    }
+    return { code, text: o.valueString, interpretation: o.interpretation?.[0]?.coding[0]?.code };
+  });
+}

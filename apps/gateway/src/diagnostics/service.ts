@@ -1,0 +1,467 @@
+/**
+ * Diagnostic workflows (issue 21), independent of HTTP: the REST routes and the MCP tools call
+ * these with a Caller. Orders (ServiceRequest) and reports (DiagnosticReport) are event streams;
+ * a command folds its stream, asks the pure decider (@vitalis/records), appends at the folded
+ * version (If-Match: 412 when stale; without it a concurrent change is a 409) and answers from
+ * the stream (read-your-writes). Lists read the projections, then fold the listed streams, so a
+ * list and a single read render the same resource.
+ *
+ * Who may do what (docs/diagnostics.md): read:diagnostics reads orders and reports; with
+ * write:diagnostics a doctor (or a system client) orders and acknowledges critical results, a
+ * `lab` client posts, updates, amends and cancels reports. A patient user with
+ * patient/DiagnosticReport.rs reads its own final (final, amended, corrected) reports, nothing else.
+ * Every read and write, refusals included, is audited (access/caller.ts: no audit row, no answer).
+ *
+ * A critical result (decided by the report decider from @vitalis/clinical's limits) is an event
+ * on the report stream, committed with the result; after the commit it is published on the live
+ * fan-out (@vitalis/live critical.ts). Escalation is the projector's (diagnostics-escalation.ts).
+ */
+import { createHash, randomUUID } from 'node:crypto';
+import { withTransaction, type Pool, type PoolClient } from '@vitalis/db';
+import { append, ConcurrencyError, readStream, readStreams, type StoredEvent } from '@vitalis/eventstore';
+import { conflict, HttpProblem, notFound, preconditionFailed } from '@vitalis/http';
+import { ANALYTES, ORDERABLE_TESTS, type OrderableCode } from '@vitalis/clinical';
+import { publishCriticalNotice, type CriticalResultEventName } from '@vitalis/live';
+import type { Redis } from '@vitalis/redis';
+import type { Role } from '@vitalis/schemas';
+import {
+  CRITICAL_RESULT_EVENT_TYPES, decideDiagnosticReport, decideServiceRequest, diagnosticReportStream, foldDiagnosticReport, foldServiceRequest, isReleasedStatus,
+  ResultInputError, serviceRequestStream, type DecideError, type DiagnosticReportCommand, type DiagnosticReportState, type ReportEvent, type ResultInput,
+  type ResultStatus, type ServiceRequestCommand, type ServiceRequestPriority, type ServiceRequestState, type ServiceRequestStatus,
+} from '@vitalis/records';
+import { insufficientScope } from '../auth/oauth-errors';
+import { audit, metadataOf, type Caller } from '../access/caller';
+import { loadPatient } from '../patients/service';
+
+export interface DiagnosticsDeps {
+  pool: Pool;
+  redis: Redis;
+  /** DIAGNOSTICS_ESCALATION_SECONDS: an unacknowledged critical result escalates this long after it was raised. */
+  escalationSeconds: number;
+}
+
+// ---- access ----
+
+const ORDERING_ROLES: readonly Role[] = ['doctor', 'system'];
+const RESULTING_ROLES: readonly Role[] = ['lab', 'system'];
+const hasRole = (caller: Caller, roles: readonly Role[]) => caller.principal.roles.some((r) => roles.includes(r));
+const isPatientUser = (caller: Caller) => caller.principal.patientId !== undefined;
+
+/** The scope recorded as the audit trail's "why" of a read. */
+const readScope = (caller: Caller) => (isPatientUser(caller) ? 'patient/DiagnosticReport.rs' : 'read:diagnostics');
+
+async function refuse(pool: Pool, caller: Caller, action: string, scope: string, resourceType: string, resourceId: string | undefined, detail: string): Promise<never> {
+  await audit(pool, caller, { action, outcome: 'failure', scope, resourceType, ...(resourceId ? { resourceId } : {}), detail: { reason: 'forbidden' } });
+  // The one 403 contract (auth/oauth-errors): the scope the refused act needs, and why it was not enough.
+  throw insufficientScope([scope], { detail });
+}
+
+async function requireClinicalReader(pool: Pool, caller: Caller, action: string, resourceType: string, resourceId?: string): Promise<void> {
+  if (isPatientUser(caller) || !caller.principal.scopes.includes('read:diagnostics')) {
+    await refuse(pool, caller, action, 'read:diagnostics', resourceType, resourceId, 'Reading diagnostic orders needs read:diagnostics (a patient reads its own final reports only).');
+  }
+}
+
+async function requireWriter(pool: Pool, caller: Caller, roles: readonly Role[], action: string, resourceType: string, resourceId: string | undefined, what: string): Promise<void> {
+  const p = caller.principal;
+  if (isPatientUser(caller) || !p.scopes.includes('write:diagnostics') || !hasRole(caller, roles)) {
+    await refuse(pool, caller, action, 'write:diagnostics', resourceType, resourceId, `${what} needs write:diagnostics and the role ${roles.filter((r) => r !== 'system').join(' or ')}.`);
+  }
+}
+
+// ---- problems ----
+
+export const unprocessable = (detail: string, errors: { path: string; message: string }[] = []) =>
+  new HttpProblem(422, 'unprocessable', 'Unprocessable Content', detail, errors.length ? { errors } : {});
+
+/** A refused decision as a problem: an illegal transition is a 409 naming the current state. */
+function decisionProblem(what: string, id: string, e: DecideError): HttpProblem {
+  if (e.kind === 'not-found') return notFound(`${what} ${id} does not exist.`);
+  if (e.kind === 'already-exists') return conflict(`${what} ${id} already exists.`);
+  return conflict(`${what} ${id} is ${e.from}; it cannot become ${e.to}.`, { current_status: e.from, requested_status: e.to });
+}
+
+// ---- orders ----
+
+export const loadOrder = async (db: Pool | PoolClient, id: string) => foldServiceRequest(await readStream(db, serviceRequestStream(id)));
+const mintOrderId = () => `sr-${randomUUID().replace(/-/g, '').slice(0, 12)}`;
+
+export interface OrderInput {
+  patientId: string;
+  code: OrderableCode;
+  priority: ServiceRequestPriority;
+  intent?: 'order' | 'proposal';
+  /** draft (a proposal, or an order to sign later) or active (default for an order). */
+  status?: 'draft' | 'active';
+  reason?: string | undefined;
+  note?: string | undefined;
+}
+
+export async function createOrder(pool: Pool, caller: Caller, input: OrderInput): Promise<ServiceRequestState> {
+  await requireWriter(pool, caller, ORDERING_ROLES, 'diagnostics.order.create', 'ServiceRequest', undefined, 'Ordering a test');
+  if (!(await loadPatient(pool, input.patientId))) {
+    await audit(pool, caller, { action: 'diagnostics.order.create', outcome: 'failure', scope: 'write:diagnostics', resourceType: 'Patient', resourceId: input.patientId, detail: { reason: 'unknown patient' } });
+    throw unprocessable(`Patient ${input.patientId} does not exist.`, [{ path: 'body.subject', message: 'unknown patient' }]);
+  }
+  const id = mintOrderId();
+  const intent = input.intent ?? 'order';
+  const status = input.status ?? (intent === 'proposal' ? 'draft' : 'active');
+  const test = ORDERABLE_TESTS[input.code];
+  const decision = decideServiceRequest({
+    type: 'create', status,
+    details: { id, patientId: input.patientId, intent, priority: input.priority, code: test.code, reason: input.reason ?? null, requester: caller.principal.subject, performer: test.performer, note: input.note ?? null },
+  }, null);
+  if (!decision.ok) throw decisionProblem('Order', id, decision.error);
+  const r = await append(pool, serviceRequestStream(id), 0, decision.events, metadataOf(caller, 'write:diagnostics'));
+  await audit(pool, caller, { action: 'diagnostics.order.create', scope: 'write:diagnostics', resourceType: 'ServiceRequest', resourceId: id, detail: { patient: input.patientId, code: test.code, priority: input.priority, status } });
+  return foldServiceRequest(r.events)!;
+}
+
+export async function getOrder(pool: Pool, caller: Caller, id: string): Promise<ServiceRequestState> {
+  await requireClinicalReader(pool, caller, 'diagnostics.order.read', 'ServiceRequest', id);
+  const order = await loadOrder(pool, id);
+  if (!order) {
+    await audit(pool, caller, { action: 'diagnostics.order.read', outcome: 'failure', scope: 'read:diagnostics', resourceType: 'ServiceRequest', resourceId: id, detail: { reason: 'not found' } });
+    throw notFound(`Order ${id} does not exist.`);
+  }
+  await audit(pool, caller, { action: 'diagnostics.order.read', scope: 'read:diagnostics', resourceType: 'ServiceRequest', resourceId: id, detail: { patient: order.patientId } });
+  return order;
+}
+
+export interface OrderQuery { patientId?: string | undefined; status?: ServiceRequestStatus[] | undefined; limit: number }
+
+/** Orders from the projection (one projector tick behind), each rendered from its stream. */
+export async function listOrders(pool: Pool, caller: Caller, q: OrderQuery): Promise<ServiceRequestState[]> {
+  await requireClinicalReader(pool, caller, 'diagnostics.order.list', 'ServiceRequest');
+  const where: string[] = [];
+  const args: unknown[] = [];
+  const arg = (v: unknown) => `$${args.push(v)}`;
+  if (q.patientId) where.push(`patient_id = ${arg(q.patientId)}`);
+  if (q.status?.length) where.push(`status = ANY(${arg(q.status)}::text[])`);
+  const { rows } = await pool.query<{ request_id: string }>(
+    `SELECT request_id FROM rm_service_requests ${where.length ? `WHERE ${where.join(' AND ')}` : ''} ORDER BY authored_at DESC, request_id LIMIT ${arg(q.limit)}`, args,
+  );
+  const streams = await readStreams(pool, rows.map((r) => serviceRequestStream(r.request_id)));
+  const orders = rows.map((r) => foldServiceRequest(streams.get(serviceRequestStream(r.request_id)) ?? [])).filter((o): o is ServiceRequestState => o !== null);
+  await audit(pool, caller, { action: 'diagnostics.order.list', scope: 'read:diagnostics', resourceType: 'ServiceRequest', detail: { patient: q.patientId ?? null, status: q.status ?? null, results: orders.length, ids: orders.map((o) => o.id).slice(0, 100) } });
+  return orders;
+}
+
+type OrderTransition = Exclude<ServiceRequestCommand, { type: 'create' } | { type: 'complete' }>;
+const ORDER_ACTION: Record<OrderTransition['type'], string> = { activate: 'diagnostics.order.activate', hold: 'diagnostics.order.hold', revoke: 'diagnostics.order.revoke', enterInError: 'diagnostics.order.entered_in_error' };
+
+/** activate / hold / revoke (cancel) / enterInError an order, at `expected` (If-Match) or the version just read. */
+export async function changeOrder(pool: Pool, caller: Caller, id: string, expected: number | '*' | undefined, command: OrderTransition): Promise<ServiceRequestState> {
+  const action = ORDER_ACTION[command.type];
+  await requireWriter(pool, caller, ORDERING_ROLES, action, 'ServiceRequest', id, 'Changing an order');
+  const current = await loadOrder(pool, id);
+  const fail = async (reason: string, problem: HttpProblem): Promise<never> => {
+    await audit(pool, caller, { action, outcome: 'failure', scope: 'write:diagnostics', resourceType: 'ServiceRequest', resourceId: id, detail: { reason } });
+    throw problem;
+  };
+  if (!current) return fail('not found', notFound(`Order ${id} does not exist.`));
+  const at = typeof expected === 'number' ? expected : current.version;
+  if (at !== current.version) return fail('version mismatch', preconditionFailed(`The order is at version ${current.version}, not ${at}; read it again and retry.`));
+  const decision = decideServiceRequest(command, current);
+  if (!decision.ok) return fail('illegal transition', decisionProblem('Order', id, decision.error));
+  try {
+    await append(pool, serviceRequestStream(id), at, decision.events, metadataOf(caller, 'write:diagnostics'));
+  } catch (err) {
+    if (!(err instanceof ConcurrencyError)) throw err;
+    return fail('concurrent change', typeof expected === 'number' ? preconditionFailed('The order was changed concurrently; read it again and retry.') : conflict('The order was changed concurrently; retry.'));
+  }
+  await audit(pool, caller, { action, scope: 'write:diagnostics', resourceType: 'ServiceRequest', resourceId: id, detail: { patient: current.patientId, from: current.status, type: decision.events[0]!.type } });
+  return (await loadOrder(pool, id))!;
+}
+
+// ---- reports ----
+
+export const loadReport = async (db: Pool | PoolClient, id: string) => foldDiagnosticReport(await readStream(db, diagnosticReportStream(id)));
+const mintReportId = () => `dr-${randomUUID().replace(/-/g, '').slice(0, 12)}`;
+
+export const analyteUnit = (code: string) => {
+  const a = ANALYTES[code];
+  return a?.kind === 'quantity' ? a.unit : undefined;
+};
+
+export interface ReportInput {
+  orderId: string;
+  identifier: { system: string; value: string };
+  status: ResultStatus;
+  results: ResultInput[];
+  conclusion: string | null;
+  effectiveAt?: string | undefined;
+}
+
+/** What makes two posts "the same result": a redelivery is recognised by identifier and this hash. */
+const contentHashOf = (i: { orderId?: string; status: string; results: ResultInput[]; conclusion: string | null }) =>
+  createHash('sha256').update(JSON.stringify([
+    i.orderId ?? null, i.status, i.results.map((r) => [r.code, r.value ?? null, r.text ?? null, r.interpretation ?? null, r.telemetry?.observation.identifier ?? null]), i.conclusion,
+  ])).digest('hex');
+
+/** Critical-result events among `events` (to publish once they are committed). */
+const criticalEventsOf = (events: ReportEvent[]) =>
+  events.filter((e): e is ReportEvent & { type: CriticalResultEventName } => (CRITICAL_RESULT_EVENT_TYPES as readonly string[]).includes(e.type));
+
+async function publishCritical(deps: DiagnosticsDeps, patientId: string, events: ReportEvent[]): Promise<void> {
+  for (const e of criticalEventsOf(events)) await publishCriticalNotice(deps.redis, patientId, e.type, e.data);
+}
+
+/** A result the decider could not interpret → 422 with the offending Observation's path; nothing is stored. */
+function decideReport(command: DiagnosticReportCommand, state: DiagnosticReportState | null) {
+  try {
+    return decideDiagnosticReport(command, state);
+  } catch (err) {
+    if (err instanceof ResultInputError) throw unprocessable(err.message, [{ path: `body.contained.${err.index}`, message: err.message }]);
+    throw err;
+  }
+}
+
+class IdentifierHeld extends Error {
+  constructor(readonly reportId: string) {
+    super('filler identifier in use');
+  }
+}
+
+/** Appends the order's completion with a final report, in the report's transaction. */
+async function completeOrderWith(client: PoolClient, caller: Caller, orderId: string, reportId: string): Promise<void> {
+  const order = await loadOrder(client, orderId);
+  if (!order || order.status === 'completed') return;
+  const decision = decideServiceRequest({ type: 'complete', reportId }, order);
+  if (!decision.ok) throw decisionProblem('Order', orderId, decision.error);
+  await append(client, serviceRequestStream(orderId), order.version, decision.events, metadataOf(caller, 'write:diagnostics'));
+}
+
+/**
+ * Posts a report for an active order. A report whose filler identifier is already stored with the
+ * same content is a redelivery: `created: false` and the stored report (200), nothing appended; the
+ * same identifier with other content is a 409 (update that report instead).
+ */
+export async function postReport(
+  deps: DiagnosticsDeps, caller: Caller, input: ReportInput,
+  /** Who may: the lab (posted results); telemetry fulfilment widens it to the doctor (fulfilFromTelemetry). */
+  roles: readonly Role[] = RESULTING_ROLES, action = 'diagnostics.report.post',
+): Promise<{ report: DiagnosticReportState; created: boolean }> {
+  const { pool } = deps;
+  await requireWriter(pool, caller, roles, action, 'DiagnosticReport', undefined, 'Posting results');
+  const contentHash = contentHashOf({ ...input });
+  const existing = await reportByIdentifier(pool, input.identifier);
+  if (existing) return redelivery(deps, caller, existing, contentHash, action);
+  const order = await loadOrder(pool, input.orderId);
+  const fail = async (reason: string, problem: HttpProblem, resourceId?: string): Promise<never> => {
+    await audit(pool, caller, { action, outcome: 'failure', scope: 'write:diagnostics', resourceType: resourceId ? 'DiagnosticReport' : 'ServiceRequest', resourceId: resourceId ?? input.orderId, detail: { reason } });
+    throw problem;
+  };
+  if (!order) return fail('unknown order', unprocessable(`Order ${input.orderId} does not exist.`, [{ path: 'body.basedOn.0.reference', message: 'unknown order' }]));
+  if (order.status !== 'active') return fail('order not active', conflict(`Order ${order.id} is ${order.status}; results are posted for an active order.`, { current_status: order.status }));
+  const id = mintReportId();
+  const now = new Date().toISOString();
+  const decision = decideReport({
+    type: 'post', status: input.status, results: input.results, conclusion: input.conclusion, by: caller.principal.subject, now, escalationSeconds: deps.escalationSeconds,
+    details: { id, patientId: order.patientId, orderId: order.id, code: order.code, identifier: input.identifier, performer: order.performer, effectiveAt: input.effectiveAt ?? now, contentHash },
+  }, null);
+  if (!decision.ok) return fail('refused', decisionProblem('Report', id, decision.error), id);
+  try {
+    await withTransaction(pool, async (client) => {
+      const { rows } = await client.query<{ report_id: string }>(
+        `INSERT INTO diagnostic_report_identifiers (system, value, report_id) VALUES ($1, $2, $3)
+         ON CONFLICT (system, value) DO UPDATE SET system = EXCLUDED.system RETURNING report_id`,
+        [input.identifier.system, input.identifier.value, id],
+      );
+      if (rows[0]!.report_id !== id) throw new IdentifierHeld(rows[0]!.report_id);
+      await append(client, diagnosticReportStream(id), 0, decision.events, metadataOf(caller, 'write:diagnostics'));
+      if (input.status === 'final') await completeOrderWith(client, caller, order.id, id);
+    });
+  } catch (err) {
+    if (err instanceof IdentifierHeld) {
+      const held = await loadReport(pool, err.reportId);
+      if (held) return redelivery(deps, caller, held, contentHash, action);
+    }
+    if (err instanceof ConcurrencyError) return fail('concurrent change', conflict(`Order ${order.id} changed while the report was posted; retry.`));
+    throw err;
+  }
+  await audit(pool, caller, { action, scope: 'write:diagnostics', resourceType: 'DiagnosticReport', resourceId: id, detail: { patient: order.patientId, order: order.id, status: input.status, critical: criticalEventsOf(decision.events).length > 0 } });
+  await publishCritical(deps, order.patientId, decision.events);
+  return { report: (await loadReport(pool, id))!, created: true };
+}
+
+async function reportByIdentifier(pool: Pool, identifier: { system: string; value: string }): Promise<DiagnosticReportState | null> {
+  const { rows } = await pool.query<{ report_id: string }>('SELECT report_id FROM diagnostic_report_identifiers WHERE system = $1 AND value = $2', [identifier.system, identifier.value]);
+  return rows[0] ? loadReport(pool, rows[0].report_id) : null;
+}
+
+async function redelivery(deps: DiagnosticsDeps, caller: Caller, existing: DiagnosticReportState, contentHash: string, action: string): Promise<{ report: DiagnosticReportState; created: boolean }> {
+  const same = existing.revisions.length === 1 && existing.contentHash === contentHash;
+  await audit(deps.pool, caller, {
+    action, outcome: same ? 'success' : 'failure', scope: 'write:diagnostics', resourceType: 'DiagnosticReport', resourceId: existing.id,
+    detail: { patient: existing.patientId, redelivery: true, ...(same ? {} : { reason: 'identifier names another content' }) },
+  });
+  if (!same) throw conflict(`The identifier ${existing.identifier.system}|${existing.identifier.value} already names report ${existing.id}; update that report (PUT) instead.`, { report_id: existing.id, current_status: existing.status });
+  return { report: existing, created: false };
+}
+
+type ReportChange =
+  | { type: 'update'; status: ResultStatus; results: ResultInput[]; conclusion: string | null }
+  | { type: 'amend'; status: 'amended' | 'corrected'; results: ResultInput[]; conclusion: string | null; reason: string }
+  | { type: 'cancel'; reason?: string | undefined }
+  | { type: 'enterInError'; reason?: string | undefined };
+
+const REPORT_ACTION: Record<ReportChange['type'], string> = { update: 'diagnostics.report.update', amend: 'diagnostics.report.amend', cancel: 'diagnostics.report.cancel', enterInError: 'diagnostics.report.entered_in_error' };
+
+/** update (PUT), amend, cancel, enter-in-error a report; a report becoming final completes its order in the same transaction. */
+export async function changeReport(deps: DiagnosticsDeps, caller: Caller, id: string, expected: number | '*' | undefined, change: ReportChange): Promise<DiagnosticReportState> {
+  const { pool } = deps;
+  const action = REPORT_ACTION[change.type];
+  await requireWriter(pool, caller, RESULTING_ROLES, action, 'DiagnosticReport', id, 'Changing a report');
+  const current = await loadReport(pool, id);
+  const fail = async (reason: string, problem: HttpProblem): Promise<never> => {
+    await audit(pool, caller, { action, outcome: 'failure', scope: 'write:diagnostics', resourceType: 'DiagnosticReport', resourceId: id, detail: { reason } });
+    throw problem;
+  };
+  if (!current) return fail('not found', notFound(`Report ${id} does not exist.`));
+  const at = typeof expected === 'number' ? expected : current.version;
+  if (at !== current.version) return fail('version mismatch', preconditionFailed(`The report is at version ${current.version}, not ${at}; read it again and retry.`));
+  const by = caller.principal.subject;
+  const now = new Date().toISOString();
+  const command: DiagnosticReportCommand =
+    change.type === 'update' ? { ...change, contentHash: contentHashOf({ orderId: current.orderId, ...change }), by, now, escalationSeconds: deps.escalationSeconds }
+      : change.type === 'amend' ? { ...change, by, now, escalationSeconds: deps.escalationSeconds }
+        : { ...change, by };
+  const decision = decideReport(command, current);
+  if (!decision.ok) return fail('illegal transition', decisionProblem('Report', id, decision.error));
+  try {
+    await withTransaction(pool, async (client) => {
+      await append(client, diagnosticReportStream(id), at, decision.events, metadataOf(caller, 'write:diagnostics'));
+      if (change.type === 'update' && change.status === 'final') await completeOrderWith(client, caller, current.orderId, id);
+    });
+  } catch (err) {
+    if (!(err instanceof ConcurrencyError)) throw err;
+    return fail('concurrent change', typeof expected === 'number' ? preconditionFailed('The report was changed concurrently; read it again and retry.') : conflict('The report was changed concurrently; retry.'));
+  }
+  await audit(pool, caller, { action, scope: 'write:diagnostics', resourceType: 'DiagnosticReport', resourceId: id, detail: { patient: current.patientId, from: current.status, type: decision.events[0]!.type } });
+  await publishCritical(deps, current.patientId, decision.events);
+  return (await loadReport(pool, id))!;
+}
+
+/**
+ * Who may read this report: clinical readers (read:diagnostics) any; a patient user (with
+ * patient/DiagnosticReport.rs) its own once final (final, amended, corrected).
+ */
+function mayRead(caller: Caller, r: DiagnosticReportState): boolean {
+  const p = caller.principal;
+  if (p.patientId !== undefined) return p.patientId === r.patientId && p.scopes.includes('patient/DiagnosticReport.rs') && isReleasedStatus(r.status);
+  return p.scopes.includes('read:diagnostics');
+}
+
+export async function getReport(pool: Pool, caller: Caller, id: string, action = 'diagnostics.report.read'): Promise<DiagnosticReportState> {
+  const scope = readScope(caller);
+  const p = caller.principal;
+  if (p.patientId === undefined ? !p.scopes.includes('read:diagnostics') : !p.scopes.includes('patient/DiagnosticReport.rs')) {
+    await refuse(pool, caller, action, scope, 'DiagnosticReport', id, 'Reading reports needs read:diagnostics (a patient user: patient/DiagnosticReport.rs, for its own final reports).');
+  }
+  const report = await loadReport(pool, id);
+  if (report && !mayRead(caller, report)) await refuse(pool, caller, action, scope, 'DiagnosticReport', id, 'This token may not read this report.');
+  if (!report) {
+    await audit(pool, caller, { action, outcome: 'failure', scope, resourceType: 'DiagnosticReport', resourceId: id, detail: { reason: 'not found' } });
+    throw notFound(`Report ${id} does not exist.`);
+  }
+  await audit(pool, caller, { action, scope, resourceType: 'DiagnosticReport', resourceId: id, detail: { patient: report.patientId } });
+  return report;
+}
+
+/** The report with every revision (earlier versions stay readable, with who and why). */
+export const reportHistory = (pool: Pool, caller: Caller, id: string) => getReport(pool, caller, id, 'diagnostics.report.history');
+
+export interface ReportQuery { patientId?: string | undefined; orderId?: string | undefined; limit: number }
+
+export async function listReports(pool: Pool, caller: Caller, q: ReportQuery): Promise<DiagnosticReportState[]> {
+  const p = caller.principal;
+  const scope = readScope(caller);
+  if (p.patientId !== undefined ? !p.scopes.includes('patient/DiagnosticReport.rs') || (q.patientId !== undefined && q.patientId !== p.patientId) : !p.scopes.includes('read:diagnostics')) {
+    await refuse(pool, caller, 'diagnostics.report.list', scope, 'DiagnosticReport', undefined, 'Listing reports needs read:diagnostics (a patient user: its own final reports, with patient/DiagnosticReport.rs).');
+  }
+  const patientId = p.patientId ?? q.patientId;
+  const where: string[] = [];
+  const args: unknown[] = [];
+  const arg = (v: unknown) => `$${args.push(v)}`;
+  if (patientId) where.push(`patient_id = ${arg(patientId)}`);
+  if (q.orderId) where.push(`order_id = ${arg(q.orderId)}`);
+  if (p.patientId !== undefined) where.push(`status IN ('final', 'amended', 'corrected')`);
+  const { rows } = await pool.query<{ report_id: string }>(
+    `SELECT report_id FROM rm_diagnostic_reports ${where.length ? `WHERE ${where.join(' AND ')}` : ''} ORDER BY issued_at DESC, report_id LIMIT ${arg(q.limit)}`, args,
+  );
+  const streams = await readStreams(pool, rows.map((r) => diagnosticReportStream(r.report_id)));
+  const reports = rows.map((r) => foldDiagnosticReport(streams.get(diagnosticReportStream(r.report_id)) ?? [])).filter((r): r is DiagnosticReportState => r !== null && mayRead(caller, r));
+  await audit(pool, caller, { action: 'diagnostics.report.list', scope, resourceType: 'DiagnosticReport', detail: { patient: patientId ?? null, results: reports.length, ids: reports.map((r) => r.id).slice(0, 100) } });
+  return reports;
+}
+
+// ---- critical results ----
+
+/** A clinician acknowledges the report's critical result (who and when are in the event and the audit trail). */
+export async function acknowledgeCriticalResult(deps: DiagnosticsDeps, caller: Caller, id: string, note?: string): Promise<DiagnosticReportState> {
+  const { pool } = deps;
+  const action = 'diagnostics.critical.acknowledge';
+  await requireWriter(pool, caller, ORDERING_ROLES, action, 'DiagnosticReport', id, 'Acknowledging a critical result');
+  const fail = async (reason: string, problem: HttpProblem): Promise<never> => {
+    await audit(pool, caller, { action, outcome: 'failure', scope: 'write:diagnostics', resourceType: 'DiagnosticReport', resourceId: id, detail: { reason } });
+    throw problem;
+  };
+  for (let attempt = 0; ; attempt++) {
+    const current = await loadReport(pool, id);
+    if (!current) return fail('not found', notFound(`Report ${id} does not exist.`));
+    const decision = decideDiagnosticReport({ type: 'acknowledge', by: caller.principal.subject, note, now: new Date().toISOString() }, current);
+    if (!decision.ok) return fail('nothing to acknowledge', decisionProblem('The critical result of report', id, decision.error));
+    try {
+      await append(pool, diagnosticReportStream(id), current.version, decision.events, metadataOf(caller, 'write:diagnostics'));
+    } catch (err) {
+      // an escalation may land between the read and the append: acknowledging is still right, so read again
+      if (err instanceof ConcurrencyError && attempt < 3) continue;
+      if (err instanceof ConcurrencyError) return fail('concurrent change', conflict('The report was changed concurrently; retry.'));
+      throw err;
+    }
+    await audit(pool, caller, { action, scope: 'write:diagnostics', resourceType: 'DiagnosticReport', resourceId: id, detail: { patient: current.patientId, critical: current.critical?.id, was: current.critical?.state } });
+    await publishCritical(deps, current.patientId, decision.events);
+    return (await loadReport(pool, id))!;
+  }
+}
+
+export interface PendingCriticalResult {
+  criticalId: string;
+  reportId: string;
+  patientId: string;
+  code: string;
+  state: 'open' | 'escalated';
+  results: unknown;
+  raisedAt: string;
+  dueAt: string;
+  escalatedAt: string | null;
+}
+
+/** Unacknowledged critical results of these patients (all patients when undefined), from the projection. */
+export async function pendingCriticalResults(db: Pool, patientIds?: readonly string[]): Promise<PendingCriticalResult[]> {
+  const { rows } = await db.query<{
+    critical_id: string; report_id: string; patient_id: string; code: string; critical_state: 'open' | 'escalated'; critical_results: unknown;
+    critical_raised_at: Date; critical_due_at: Date; critical_escalated_at: Date | null;
+  }>(
+    `SELECT critical_id, report_id, patient_id, code, critical_state, critical_results, critical_raised_at, critical_due_at, critical_escalated_at
+       FROM rm_diagnostic_reports
+      WHERE critical_state IN ('open', 'escalated') ${patientIds ? 'AND patient_id = ANY($1::text[])' : ''}
+      ORDER BY critical_raised_at`,
+    patientIds ? [patientIds] : [],
+  );
+  return rows.map((r) => ({
+    criticalId: r.critical_id, reportId: r.report_id, patientId: r.patient_id, code: r.code, state: r.critical_state, results: r.critical_results,
+    raisedAt: r.critical_raised_at.toISOString(), dueAt: r.critical_due_at.toISOString(), escalatedAt: r.critical_escalated_at?.toISOString() ?? null,
+  }));
+}
+
+/** GET .../critical-results: clinical readers only, audited. */
+export async function listPendingCriticalResults(pool: Pool, caller: Caller, patientId?: string): Promise<PendingCriticalResult[]> {
+  await requireClinicalReader(pool, caller, 'diagnostics.critical.list', 'DiagnosticReport');
+  const list = await pendingCriticalResults(pool, patientId ? [patientId] : undefined);
+  await audit(pool, caller, { action: 'diagnostics.critical.list', scope: 'read:diagnostics', resourceType: 'DiagnosticReport', detail: { patient: patientId ?? null, results: list.length, ids: list.map((c) => c.reportId).slice(0, 100) } });
+  return list;
+}
+
+export type { StoredEvent };

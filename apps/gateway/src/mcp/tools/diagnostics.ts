@@ -1,0 +1,94 @@
+/**
+ * Diagnostics tools (issue 21): order_diagnostic_test, list_pending_orders, get_diagnostic_report,
+ * acknowledge_critical_result. The same service as REST (diagnostics/service.ts), so the same
+ * access rules (role and scope), audit and decider; the same scopes as the equivalent routes.
+ */
+import { z } from 'zod';
+import { resourceId } from '@vitalis/schemas';
+import { ORDERABLE_CODES, ORDERABLE_TESTS, type OrderableCode } from '@vitalis/clinical';
+import { SERVICE_REQUEST_PRIORITIES, type DiagnosticReportState } from '@vitalis/records';
+import { acknowledgeCriticalResult, createOrder, getReport, listOrders } from '../../diagnostics/service';
+import { diagnosticsDeps } from '../../diagnostics/routes';
+import { toFhirDiagnosticReport, toFhirServiceRequest } from '../../diagnostics/fhir';
+import { defineTool } from './types';
+
+const fhir = (type: string) => z.looseObject({ resourceType: z.literal(type), id: z.string(), status: z.string() });
+const serviceRequest = fhir('ServiceRequest').describe('FHIR R4 ServiceRequest');
+const criticalShape = z.object({
+  critical_id: z.string(), report_id: z.string(), state: z.enum(['open', 'escalated', 'acknowledged']), results: z.array(z.record(z.string(), z.unknown())),
+  raised_at: z.string(), due_at: z.string(), escalated_at: z.string().nullable(), acknowledged_at: z.string().nullable(), acknowledged_by: z.string().nullable(),
+});
+const criticalOut = (r: DiagnosticReportState) => {
+  const c = r.critical;
+  return c
+    ? { critical_id: c.id, report_id: r.id, state: c.state, results: c.results as unknown as Record<string, unknown>[], raised_at: c.raisedAt, due_at: c.dueAt, escalated_at: c.escalatedAt, acknowledged_at: c.acknowledgedAt, acknowledged_by: c.acknowledgedBy }
+    : null;
+};
+
+export const orderDiagnosticTestTool = defineTool({
+  name: 'order_diagnostic_test',
+  title: 'Order a diagnostic test',
+  description: `Orders a test for a patient (a FHIR ServiceRequest, active; intent proposal makes a draft a doctor activates later). Codes (LOINC): ${ORDERABLE_CODES.map((c) => `${c} ${ORDERABLE_TESTS[c].display}`).join('; ')}. Needs write:diagnostics and the doctor role.`,
+  scopes: ['write:diagnostics'],
+  input: z.object({
+    patient_id: resourceId,
+    code: z.enum(ORDERABLE_CODES as [OrderableCode, ...OrderableCode[]]).describe('LOINC code of the test'),
+    priority: z.enum(SERVICE_REQUEST_PRIORITIES).default('routine'),
+    intent: z.enum(['order', 'proposal']).default('order'),
+    reason: z.string().trim().min(1).max(500).optional().describe('Why (ServiceRequest.reasonCode.text)'),
+  }),
+  output: z.object({ order: serviceRequest }),
+  annotations: { title: 'Order a diagnostic test', readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false },
+  async run({ deps, caller }, a) {
+    const o = await createOrder(deps.pool, caller, { patientId: a.patient_id, code: a.code, priority: a.priority, intent: a.intent, reason: a.reason });
+    return { data: { order: toFhirServiceRequest(o) as z.infer<typeof serviceRequest> }, text: `Ordered ${ORDERABLE_TESTS[a.code].display} (${a.priority}) for ${a.patient_id}: ${o.id}, ${o.status}.` };
+  },
+});
+
+export const listPendingOrdersTool = defineTool({
+  name: 'list_pending_orders',
+  title: 'Pending diagnostic orders',
+  description: 'Orders not yet resulted (draft, active or on-hold), newest first, for one patient or all. Reads the projection (one projector tick behind). Needs read:diagnostics.',
+  scopes: ['read:diagnostics'],
+  input: z.object({ patient_id: resourceId.optional(), limit: z.number().int().min(1).max(100).default(50) }),
+  output: z.object({ count: z.number().int(), orders: z.array(serviceRequest) }),
+  annotations: { title: 'Pending diagnostic orders', readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
+  async run({ deps, caller }, a) {
+    const orders = await listOrders(deps.pool, caller, { patientId: a.patient_id, status: ['draft', 'active', 'on-hold'], limit: a.limit });
+    return { data: { count: orders.length, orders: orders.map((o) => toFhirServiceRequest(o) as z.infer<typeof serviceRequest>) }, text: `${orders.length} pending order(s).` };
+  },
+});
+
+export const getDiagnosticReportTool = defineTool({
+  name: 'get_diagnostic_report',
+  title: 'Read a diagnostic report',
+  description: 'A FHIR DiagnosticReport with its Observations contained (values, units, reference ranges, interpretations L/H/LL/HH/A/AA), and its critical result if any. Needs read:diagnostics; a patient user reads its own final reports (patient/DiagnosticReport.rs).',
+  scopes: [],
+  input: z.object({ report_id: resourceId }),
+  output: z.object({ report: fhir('DiagnosticReport').describe('FHIR R4 DiagnosticReport'), critical: criticalShape.nullable() }),
+  annotations: { title: 'Read a diagnostic report', readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
+  async run({ deps, caller }, a) {
+    const r = await getReport(deps.pool, caller, a.report_id);
+    const critical = caller.principal.patientId === undefined ? criticalOut(r) : null;
+    const flags = r.results.filter((x) => x.interpretation !== undefined && x.interpretation !== 'N').map((x) => `${x.display} ${x.value ?? x.text ?? ''}${x.unit ? ` ${x.unit}` : ''} (${x.interpretation})`);
+    return {
+      data: { report: toFhirDiagnosticReport(r) as z.infer<ReturnType<typeof fhir>>, critical },
+      text: `${r.id} (${r.status}): ${flags.length ? flags.join('; ') : 'all results within range'}${critical && critical.state !== 'acknowledged' ? `. CRITICAL result ${critical.state}, not yet acknowledged.` : '.'}`,
+    };
+  },
+});
+
+export const acknowledgeCriticalResultTool = defineTool({
+  name: 'acknowledge_critical_result',
+  title: 'Acknowledge a critical result',
+  description: "Records that a clinician has seen a report's critical result (who and when, audited); it leaves the triage board and stops escalating. Needs write:diagnostics and the doctor role.",
+  scopes: ['write:diagnostics'],
+  input: z.object({ report_id: resourceId, note: z.string().trim().min(1).max(2_000).optional() }),
+  output: z.object({ critical: criticalShape }),
+  annotations: { title: 'Acknowledge a critical result', readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false },
+  async run({ deps, caller }, a) {
+    const r = await acknowledgeCriticalResult(diagnosticsDeps(deps), caller, a.report_id, a.note);
+    const critical = criticalOut(r)!;
+    return { data: { critical }, text: `Critical result ${critical.critical_id} acknowledged by ${critical.acknowledged_by} at ${critical.acknowledged_at}.` };
+  },
+});

@@ -1,0 +1,57 @@
+/**
+ * Escalation of unacknowledged critical results (issue 21). The due time is in the
+ * CriticalResultRaised event (raised + DIAGNOSTICS_ESCALATION_SECONDS, set by the gateway) and in
+ * its read model (rm_diagnostic_reports.critical_due_at, rebuilt from the log), so it survives a
+ * restart of any process: no timer holds it. Each run scans the open critical results that are
+ * due, asks the report decider to escalate (it refuses one acknowledged or escalated meanwhile),
+ * appends CriticalResultEscalated at the folded version (a concurrent acknowledgement wins: the
+ * append conflicts and the next run sees it acknowledged), and publishes it live after the commit.
+ *
+ * One escalator at a time across projector instances: a session advisory lock, tried (a second
+ * instance skips its run rather than waiting). A crash after the append and before the publish
+ * loses the live notice only; the escalation is in the log and on the board.
+ */
+import type { Pool } from '@vitalis/db';
+import { append, ConcurrencyError, readStream } from '@vitalis/eventstore';
+import { publishCriticalNotice } from '@vitalis/live';
+import type { Redis } from '@vitalis/redis';
+import { decideDiagnosticReport, diagnosticReportStream, foldDiagnosticReport } from '@vitalis/records';
+
+const LOCK = "hashtext('vitalis-diagnostics-escalator')";
+
+export interface EscalationRun { escalated: string[]; skipped: boolean }
+
+export async function escalateDueCriticalResults(pool: Pool, redis: Redis, options: { now?: Date; limit?: number } = {}): Promise<EscalationRun> {
+  const session = await pool.connect();
+  try {
+    const { rows: locked } = await session.query<{ ok: boolean }>(`SELECT pg_try_advisory_lock(${LOCK}) AS ok`);
+    if (!locked[0]!.ok) return { escalated: [], skipped: true };
+    try {
+      const now = options.now ?? new Date();
+      const { rows } = await session.query<{ report_id: string }>(
+        `SELECT report_id FROM rm_diagnostic_reports WHERE critical_state = 'open' AND critical_due_at <= $1 ORDER BY critical_due_at LIMIT $2`,
+        [now, options.limit ?? 100],
+      );
+      const escalated: string[] = [];
+      for (const { report_id: id } of rows) {
+        const report = foldDiagnosticReport(await readStream(pool, diagnosticReportStream(id)));
+        if (!report) continue;
+        const decision = decideDiagnosticReport({ type: 'escalate', now: now.toISOString() }, report);
+        if (!decision.ok) continue; // acknowledged or escalated since the projection saw it
+        try {
+          await append(pool, diagnosticReportStream(id), report.version, decision.events, { actor: 'vitalis-projector', scope: 'system' });
+        } catch (err) {
+          if (err instanceof ConcurrencyError) continue; // changed meanwhile (an acknowledgement): the next run decides again
+          throw err;
+        }
+        for (const e of decision.events) await publishCriticalNotice(redis, report.patientId, 'CriticalResultEscalated', e.data);
+        escalated.push(id);
+      }
+      return { escalated, skipped: false };
+    } finally {
+      await session.query(`SELECT pg_advisory_unlock(${LOCK})`).catch(() => {});
+    }
+  } finally {
+    session.release();
+  }
+}
