@@ -56,7 +56,8 @@ describe('a patient user and its diagnostic reports', () => {
     for (const id of [other, ownPreliminary]) {
       const refused = await call('GET', `/reports/${id}`, headers);
       expect(refused.status, id).toBe(403);
-      expect(refused.body.type).toMatch(/\/errors\/forbidden$/);
+      // the one 403 contract (spec section 7; its header is checked for every route in auth/refusals.test.ts)
+      expect(refused.body.type).toMatch(/\/errors\/insufficient-scope$/);
       expect((await call('GET', `/reports/${id}/history`, headers)).status, id).toBe(403);
     }
     await catchUpTo(gw.deps.pool, diagnosticReportsProjection, await headPosition(gw.deps.pool));

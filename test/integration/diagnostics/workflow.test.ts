@@ -6,8 +6,10 @@
  * the projections, and a rebuild of them equal to the live tables.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createPool } from '@vitalis/db';
 import { headPosition, readStream } from '@vitalis/eventstore';
 import { diagnosticReportStream, serviceRequestStream } from '@vitalis/records';
+import { testEnv } from '../../helpers/env';
 import { startGateway, type RunningGateway } from '../../helpers/gateway';
 import { catchUpTo, rebuild } from '../../../apps/projector/src/projections/runner';
 import { diagnosticReportsProjection, serviceRequestsProjection } from '../../../apps/projector/src/projections/definitions';
@@ -240,8 +242,14 @@ describe('reports', () => {
     const snapshot = async (table: string, key: string) => (await gw.deps.pool.query(`SELECT * FROM ${table} ORDER BY ${key}`)).rows;
     const liveOrders = await snapshot('rm_service_requests', 'request_id');
     const liveReports = await snapshot('rm_diagnostic_reports', 'report_id');
-    await rebuild(gw.deps.pool, serviceRequestsProjection);
-    await rebuild(gw.deps.pool, diagnosticReportsProjection);
+    // A rebuild swaps tables: the owner's step (the projector's `rebuild` command uses MIGRATION_DATABASE_URL), not the app role's.
+    const owner = createPool({ url: testEnv.DATABASE_URL, max: 2 });
+    try {
+      await rebuild(owner, serviceRequestsProjection);
+      await rebuild(owner, diagnosticReportsProjection);
+    } finally {
+      await owner.end();
+    }
     // rows written after the snapshot (other test files share the database) are not compared
     const rebuiltOrders = (await snapshot('rm_service_requests', 'request_id')).filter((r) => liveOrders.some((l) => l.request_id === r.request_id));
     const rebuiltReports = (await snapshot('rm_diagnostic_reports', 'report_id')).filter((r) => liveReports.some((l) => l.report_id === r.report_id));

@@ -1036,7 +1036,7 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
-    "/api/auth/revoke": {
+    "/api/auth/revocation-endpoints": {
         parameters: {
             query?: never;
             header?: never;
