@@ -13,13 +13,17 @@
  * Backpressure: each subscription has a bounded queue; the sink says when its transport buffer is
  * full (send → false) and calls resume() when drained. When the queue overflows the subscriber
  * gets a `lagged` message carrying the last id it was sent, and is closed; it resumes from that id.
+ *
+ * Its two inputs are interfaces: the replay source (replay.ts: the append log) and the fan-out
+ * channel (channel.ts: Redis pub/sub), so these rules are unit tested with in-memory ones.
  */
 import type { Pool } from '@vitalis/db';
 import type { Logger } from '@vitalis/log';
 import type { Redis } from '@vitalis/redis';
-import { cloneCursor, decodeBatch, decodeCursor, encodeCursor, eventJson, isAfter, liveChannel, type AlertData, type Cursor, type LiveEvent } from '@vitalis/live';
+import { cloneCursor, decodeBatch, decodeCursor, encodeCursor, eventJson, isAfter, type AlertData, type Cursor, type LiveEvent } from '@vitalis/live';
 import type { VitalsObservation } from '@vitalis/schemas';
-import { latestCursor, replayPage } from './replay';
+import { redisLiveChannel, type LiveChannel } from './channel';
+import { appendLogReplay, type ReplaySource } from './replay';
 import type { ReplayTruncated } from './resume';
 import { TokenWatch, type TokenBinding } from './token-watch';
 
@@ -86,17 +90,27 @@ export interface Subscription {
   unsubscribe(): void;
 }
 
-export interface HubOptions {
+/** The gateway's inputs: the append log and the Redis channel of `topic`. */
+interface HubStores {
   pool: Pool;
   redis: Redis;
   topic: string;
+}
+
+/** Any replay source and channel (the unit tests' in-memory ones). */
+interface HubInputs {
+  replay: ReplaySource;
+  channel: LiveChannel;
+}
+
+export type HubOptions = (HubStores | HubInputs) & {
   logger: Logger;
   maxQueue?: number;
   replayPageSize?: number;
   /** Which token ids are revoked (one round trip for all open streams). */
   revokedAmong?: (ids: string[]) => Promise<Set<string>>;
   tokenCheckMs?: number;
-}
+};
 
 export interface HubStats {
   subscribers: number;
@@ -242,7 +256,8 @@ export class LiveHub {
   readonly #lastOffset = new Map<number, number>();
   /** Partition of each watched patient, as seen on the channel (a gap refills only those affected). */
   readonly #partitionOf = new Map<string, number>();
-  #subscriber?: Redis;
+  readonly #replay: ReplaySource;
+  readonly #channel: LiveChannel;
   #nextId = 1;
   readonly #tokens: TokenWatch;
   readonly #maxQueue: number;
@@ -251,30 +266,26 @@ export class LiveHub {
   constructor(private readonly opts: HubOptions) {
     this.#maxQueue = opts.maxQueue ?? 4_096;
     this.#pageSize = opts.replayPageSize ?? Math.max(1, Math.min(1_000, Math.floor(this.#maxQueue / 2)));
+    const inputs = 'replay' in opts ? opts : { replay: appendLogReplay(opts.pool, opts.topic), channel: redisLiveChannel(opts.redis, opts.topic) };
+    this.#replay = inputs.replay;
+    this.#channel = inputs.channel;
     this.#tokens = new TokenWatch({ logger: opts.logger, revokedAmong: opts.revokedAmong, checkMs: opts.tokenCheckMs });
   }
 
-  /** Connects the channel subscription (its own Redis connection: a subscriber connection can do nothing else). */
+  /** Connects the fan-out channel and starts watching tokens. */
   async start(): Promise<void> {
-    const sub = this.opts.redis.duplicate({ connectionName: 'vitalis-gateway-live', lazyConnect: true, enableOfflineQueue: true });
-    sub.on('error', () => {});
-    this.#subscriber = sub;
-    let connectedBefore = false;
-    sub.on('ready', () => {
-      // After a reconnect, messages published meanwhile are lost: every subscriber refills from the log.
-      if (connectedBefore) this.#resyncAll('redis reconnect');
-      connectedBefore = true;
+    await this.#channel.start({
+      message: (raw) => this.#onBatch(raw),
+      // messages published while the channel was down are lost: every subscriber refills from the log
+      reconnected: () => this.#resyncAll('channel reconnect'),
     });
-    sub.on('message', (_channel: string, raw: string) => this.#onBatch(raw));
-    await sub.connect();
-    await sub.subscribe(liveChannel(this.opts.topic));
     this.#tokens.start();
   }
 
   async close(): Promise<void> {
     this.#tokens.stop();
     for (const s of [...this.#subs]) s.end('shutdown');
-    this.#subscriber?.disconnect();
+    this.#channel.close();
   }
 
   /** Opens a subscription: replays after `filter.after` (or starts from now), then goes live. */
@@ -329,7 +340,7 @@ export class LiveHub {
   async #catchUp(s: Sub, fresh: boolean, initial = false): Promise<void> {
     try {
       if (fresh) {
-        const start = await latestCursor(this.opts.pool, this.opts.topic, s.opts.patients);
+        const start = await this.#replay.latest(s.opts.patients);
         for (const [p, pos] of start) if (isAfter(s.cursor, p, pos)) s.cursor.set(p, pos);
       }
       s.markReady();
@@ -338,8 +349,7 @@ export class LiveHub {
       let replayed = initial && !fresh && s.opts.onReplayed ? new Map<string, number>() : undefined;
       for (;;) {
         if (s.closed) return;
-        const { events, more } = await replayPage(this.opts.pool, {
-          topic: this.opts.topic,
+        const { events, more } = await this.#replay.page({
           patients: s.opts.patients,
           codes: s.opts.codes,
           alerts: s.opts.alerts !== false,

@@ -1,0 +1,42 @@
+/**
+ * The fan-out channel the hub listens on: raw batch messages (libs/live wire.ts) as the ingest
+ * published them, and a signal when the connection came back after a loss (messages published
+ * meanwhile are gone: the hub refills its subscribers from the replay source). The gateway's is
+ * Redis pub/sub; the hub's unit tests inject messages through an in-memory one.
+ */
+import type { Redis } from '@vitalis/redis';
+import { liveChannel } from '@vitalis/live';
+
+export interface ChannelHandlers {
+  /** One published batch, undecoded. */
+  message(raw: string): void;
+  /** The connection was re-established: anything published while it was down was lost. */
+  reconnected(): void;
+}
+
+export interface LiveChannel {
+  start(handlers: ChannelHandlers): Promise<void>;
+  close(): void;
+}
+
+/** SUBSCRIBE vitalis:live:<topic> on its own Redis connection (a subscriber connection can do nothing else). */
+export const redisLiveChannel = (redis: Redis, topic: string): LiveChannel => {
+  let sub: Redis | undefined;
+  return {
+    async start(handlers) {
+      sub = redis.duplicate({ connectionName: 'vitalis-gateway-live', lazyConnect: true, enableOfflineQueue: true });
+      sub.on('error', () => {});
+      let connectedBefore = false;
+      sub.on('ready', () => {
+        if (connectedBefore) handlers.reconnected();
+        connectedBefore = true;
+      });
+      sub.on('message', (_channel: string, raw: string) => handlers.message(raw));
+      await sub.connect();
+      await sub.subscribe(liveChannel(topic));
+    },
+    close() {
+      sub?.disconnect();
+    },
+  };
+};
