@@ -14,6 +14,10 @@
  * full (send → false) and calls resume() when drained. When the queue overflows the subscriber
  * gets a `lagged` message carrying the last id it was sent, and is closed; it resumes from that id.
  *
+ * One write per subscriber per batch: what one channel message (or one replay page) brings a
+ * subscriber is handed to its sink in one `sendBatch` (SSE: one write of the joined frames;
+ * WebSocket: the frames inside one cork), not one call per event. The queue bound still counts messages.
+ *
  * Its two inputs are interfaces: the replay source (replay.ts: the append log) and the fan-out
  * channel (channel.ts: Redis pub/sub), so these rules are unit tested with in-memory ones.
  */
@@ -45,6 +49,11 @@ export type CloseReason = 'lagged' | 'revoked' | 'expired' | 'shutdown' | 'error
 export interface LiveSink {
   /** Delivers one message; false = the transport's buffer is full (the hub then waits for resume()). */
   send(msg: LiveMessage): boolean;
+  /**
+   * Delivers several messages in one transport write, in order; false as for send (all of them
+   * were taken). Without it the hub calls send for each.
+   */
+  sendBatch?(msgs: LiveMessage[]): boolean;
   /** The hub ended the subscription (after a `lagged` message when it fell behind). */
   close(reason: CloseReason): void;
 }
@@ -140,6 +149,8 @@ class Sub implements Subscription {
   pendingOverflow = false;
   queue: Queued[] = [];
   paused = false;
+  /** A batch is being dispatched to it: messages wait in the queue for one hand-over at uncork(). */
+  corked = false;
   closed = false;
   lastId: string | null = null;
   ready: Promise<void>;
@@ -195,14 +206,32 @@ class Sub implements Subscription {
 
   enqueue(msg: Queued): void {
     if (this.closed) return;
-    if (!this.paused && this.queue.length === 0) {
-      this.lastId = idOf(msg) ?? this.lastId;
-      this.hub.stats.delivered += 1;
-      if (!this.sink.send(msg)) this.paused = true;
-      return;
-    }
     this.queue.push(msg);
-    if (this.queue.length > this.maxQueue) this.lag();
+    // the bound counts what waits behind a full transport (a corked batch is handed over whole)
+    if (this.paused) {
+      if (this.queue.length > this.maxQueue) this.lag();
+    } else if (!this.corked) this.flush();
+  }
+
+  cork(): void {
+    this.corked = true;
+  }
+
+  uncork(): void {
+    this.corked = false;
+    this.flush();
+  }
+
+  /** Hands the queue to the sink: whole in one batch when it takes batches, else one by one until it is full. */
+  flush(): void {
+    if (this.closed || this.corked) return;
+    while (!this.paused && this.queue.length > 0) {
+      const msgs = this.sink.sendBatch && this.queue.length > 1 ? this.queue.splice(0) : [this.queue.shift()!];
+      for (const m of msgs) this.lastId = idOf(m) ?? this.lastId;
+      this.hub.stats.delivered += msgs.length;
+      if (!(msgs.length > 1 ? this.sink.sendBatch!(msgs) : this.sink.send(msgs[0]!))) this.paused = true;
+    }
+    if (!this.paused && this.queue.length === 0) this.#drained?.();
   }
 
   lag(): void {
@@ -216,13 +245,7 @@ class Sub implements Subscription {
   resume(): void {
     if (this.closed) return;
     this.paused = false;
-    while (!this.paused && this.queue.length > 0) {
-      const msg = this.queue.shift()!;
-      this.lastId = idOf(msg) ?? this.lastId;
-      this.hub.stats.delivered += 1;
-      if (!this.sink.send(msg)) this.paused = true;
-    }
-    if (!this.paused && this.queue.length === 0) this.#drained?.();
+    this.flush();
   }
 
   /** Resolves when the transport has taken everything queued (replay pages wait on it). */
@@ -357,11 +380,13 @@ export class LiveHub {
           limit: this.#pageSize,
         });
         if (s.closed) return;
+        s.cork(); // the page (and the notice before it) in one write
         if (notice) {
           s.enqueue({ type: 'replay-truncated', data: notice, json: JSON.stringify(notice) });
           notice = undefined;
         }
         for (const e of events) if (s.deliver(e) && replayed) replayed.set(e.patient_id, (replayed.get(e.patient_id) ?? 0) + 1);
+        s.uncork();
         if (more) {
           await s.drained();
           continue;
@@ -383,7 +408,9 @@ export class LiveHub {
       const pending = s.pending;
       s.pending = [];
       s.mode = 'live';
+      s.cork();
       for (const e of pending) s.deliver(e);
+      s.uncork();
     } catch (err) {
       s.markReady();
       if (s.closed) return; // ended meanwhile (client gone, shutdown): nothing to report
@@ -428,11 +455,20 @@ export class LiveHub {
       this.#resyncAll(`gap in partition ${batch.partition}: ${last + 1}..${batch.first - 1}`, batch.partition);
     }
     if (last === undefined || batch.last > last) this.#lastOffset.set(batch.partition, batch.last);
+    // every subscriber's share of the batch is handed over in one write, once the batch is dispatched
+    const touched = new Set<Sub>();
     for (const e of batch.events) {
       const subs = this.#byPatient.get(e.patient_id);
       if (!subs) continue;
       if (this.#partitionOf.get(e.patient_id) !== batch.partition) this.#partitionOf.set(e.patient_id, batch.partition);
-      for (const s of subs) s.offer(e);
+      for (const s of subs) {
+        if (!s.corked) {
+          s.cork();
+          touched.add(s);
+        }
+        s.offer(e);
+      }
     }
+    for (const s of touched) s.uncork();
   }
 }
