@@ -4,8 +4,10 @@
  * arrivals (a burst parsed for one socket delays the clock read of the next), and the harness,
  * not the gateway, would make the tail. Each worker reads the clock on its own loop.
  *
- * Per subscriber (one patient each) it checks what the run must prove: every observation arrives
- * once and in order (the producer numbers each patient's observations 0, 1, 2, ...).
+ * Per subscriber (one patient each, or a clinician's ward of 16-32 in the ward scenario) and per
+ * patient it checks what the run must prove: every observation arrives once and in order (the
+ * producer numbers each patient's observations 0, 1, 2, ...). It also counts the SSE reads (socket
+ * chunks) that carried events: events per read shows the gateway's batched writes.
  *
  * Messages from the parent: 'measure' (start/stop recording latencies), 'report' (post the
  * figures), 'close'. To the parent: 'ready', periodic 'progress' counts, the 'report'.
@@ -17,9 +19,9 @@ import WebSocket from 'ws';
 export interface SubscriberShare {
   port: number;
   token: string;
-  /** Patients to watch over SSE, then over WebSocket: one subscriber each. */
-  sse: string[];
-  ws: string[];
+  /** What each subscriber watches (one patient, or a ward), over SSE, then over WebSocket. */
+  sse: string[][];
+  ws: string[][];
   /** Room for this many latency samples. */
   capacity: number;
 }
@@ -28,14 +30,14 @@ export type FromParent = { type: 'measure'; on: boolean } | { type: 'report' } |
 export type ToParent =
   | { type: 'ready' }
   | { type: 'progress'; delivered: number }
-  | { type: 'report'; delivered: number; duplicates: number; outOfOrder: number; lagged: number; latencies: Float64Array }
+  | { type: 'report'; delivered: number; duplicates: number; outOfOrder: number; lagged: number; sseEvents: number; sseReads: number; latencies: Float64Array }
   | { type: 'error'; message: string };
 
 const share = workerData as SubscriberShare;
 const port = parentPort!;
 const n = share.sse.length + share.ws.length;
-/** Last seq received per subscriber (-1: none yet). */
-const lastSeq = new Int32Array(n).fill(-1);
+/** Last seq received per subscriber, per patient (absent: none yet). */
+const lastSeq = Array.from({ length: n }, () => new Map<string, number>());
 let latencies = new Float64Array(Math.max(1, share.capacity));
 let nLat = 0;
 let delivered = 0;
@@ -43,32 +45,38 @@ let duplicates = 0;
 let outOfOrder = 0;
 let lagged = 0;
 let measuring = false;
+let sseEvents = 0;
+let sseReads = 0;
 
 const SEQ = '"seq":';
 const AT = '"effective_at":"';
+const PATIENT = '"patient_id":"';
 
-/** Reads seq and effective_at out of the observation's JSON without parsing all of it. */
+/** Reads patient_id, seq and effective_at out of the observation's JSON without parsing all of it. */
 function onObservation(i: number, json: string, receivedAt: number): void {
   const s = json.indexOf(SEQ) + SEQ.length;
   const seq = Number.parseInt(json.slice(s, json.indexOf(',', s)), 10);
   const a = json.indexOf(AT) + AT.length;
   const at = Date.parse(json.slice(a, json.indexOf('"', a)));
-  if (seq <= lastSeq[i]!) {
+  const p = json.indexOf(PATIENT) + PATIENT.length;
+  const patient = json.slice(p, json.indexOf('"', p));
+  const last = lastSeq[i]!.get(patient) ?? -1;
+  if (seq <= last) {
     duplicates++;
     return;
   }
-  if (seq !== lastSeq[i]! + 1) outOfOrder++;
-  lastSeq[i] = seq;
+  if (seq !== last + 1) outOfOrder++;
+  lastSeq[i]!.set(patient, seq);
   delivered++;
   if (measuring && nLat < latencies.length) latencies[nLat++] = receivedAt - at;
 }
 
-function openSse(i: number, patient: string): Promise<void> {
+function openSse(i: number, patients: string[]): Promise<void> {
   return new Promise((resolve, reject) => {
     const req = http.request({
       host: '127.0.0.1',
       port: share.port,
-      path: `/api/v1/vitals/stream?patient=${patient}&alerts=false`,
+      path: `/api/v1/vitals/stream?patient=${patients.join(',')}&alerts=false`,
       agent: false,
       headers: { authorization: `Bearer ${share.token}`, accept: 'text/event-stream' },
     });
@@ -81,12 +89,20 @@ function openSse(i: number, patient: string): Promise<void> {
         const now = Date.now();
         buf += chunk;
         let end: number;
+        let events = 0;
         while ((end = buf.indexOf('\n\n')) >= 0) {
           const frame = buf.slice(0, end);
           buf = buf.slice(end + 2);
-          if (frame.includes('event: observation')) onObservation(i, frame.slice(frame.indexOf('data: ') + 6), now);
+          if (frame.includes('event: observation')) {
+            events++;
+            onObservation(i, frame.slice(frame.indexOf('data: ') + 6), now);
+          }
           else if (frame.includes('event: lagged')) lagged++;
           else if (frame.includes('vitalis live vitals')) resolve();
+        }
+        if (events > 0 && measuring) {
+          sseEvents += events;
+          sseReads++;
         }
       });
     });
@@ -95,7 +111,7 @@ function openSse(i: number, patient: string): Promise<void> {
 }
 
 const sockets: WebSocket[] = [];
-function openWs(i: number, patient: string): Promise<void> {
+function openWs(i: number, patients: string[]): Promise<void> {
   return new Promise((resolve, reject) => {
     const ws = new WebSocket(`ws://127.0.0.1:${share.port}/api/v1/vitals/ws`, { headers: { authorization: `Bearer ${share.token}` } });
     sockets.push(ws);
@@ -107,7 +123,7 @@ function openWs(i: number, patient: string): Promise<void> {
       else if (text.startsWith('{"type":"subscribed"')) resolve();
       else if (text.startsWith('{"type":"lagged"')) lagged++;
     });
-    ws.once('open', () => ws.send(JSON.stringify({ type: 'subscribe', sub: 's', patients: [patient], alerts: false })));
+    ws.once('open', () => ws.send(JSON.stringify({ type: 'subscribe', sub: 's', patients, alerts: false })));
   });
 }
 
@@ -125,7 +141,7 @@ port.on('message', (m: FromParent) => {
   else if (m.type === 'report') {
     const out = latencies.slice(0, nLat);
     latencies = new Float64Array(1);
-    port.postMessage({ type: 'report', delivered, duplicates, outOfOrder, lagged, latencies: out } satisfies ToParent, [out.buffer]);
+    port.postMessage({ type: 'report', delivered, duplicates, outOfOrder, lagged, sseEvents, sseReads, latencies: out } satisfies ToParent, [out.buffer]);
   } else if (m.type === 'close') {
     clearInterval(progress);
     for (const ws of sockets) ws.terminate();

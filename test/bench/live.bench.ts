@@ -4,12 +4,16 @@
  *    (child process, live stage on: alerts + Redis fan-out) and ONE gateway (child process);
  *  - BENCH_SSE (2,000) SSE subscribers and BENCH_WS (500) WebSocket subscribers, one patient each,
  *    in BENCH_CLIENT_THREADS (2) worker threads (live-subscribers.ts), off the producer's loop;
+ *  - BENCH_LIVE_SCENARIO=ward instead: clinicians, each subscribed to a ward of 16-32 patients
+ *    (overlapping wards; BENCH_SSE (200) over SSE, BENCH_WS (50) over WebSocket) out of
+ *    BENCH_PATIENTS (2,500) patients: a batch then brings a subscriber several events, the case
+ *    the gateway's one-write-per-subscriber-per-batch is for (SSE events per read are printed);
  *  - BENCH_RATE (20,000) observations/s produced in ticks of BENCH_TICK_MS (50), effective_at =
  *    send time: BENCH_WARMUP_SECONDS (5) not recorded, then BENCH_SECONDS (30) measured.
  * Prints: delivery latency device -> subscriber p50/p99 and the baselines measured in the same run,
  * device -> append log (ingested_at - effective_at: what any consumer of the log must wait) and
  * device -> fan-out message (a plain Redis subscriber), as ratios; messages/s delivered; gateway
- * RSS (peak); delivered/produced (must be 1.0), duplicates and out-of-order deliveries; where the
+ * RSS (peak); delivered/expected (every watcher of each produced observation; must be 1.0), duplicates and out-of-order deliveries; where the
  * machine's CPU went (apps, bench, PostgreSQL, Kafka, Redis). Never asserts.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
@@ -21,7 +25,7 @@ import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { Worker } from 'node:worker_threads';
 import pg from 'pg';
 import { CompressionTypes, type Admin } from 'kafkajs';
-import { createPool } from '@vitalis/db';
+import { createPool, migrate } from '@vitalis/db';
 import { createKafka } from '@vitalis/kafka';
 import { createLogger } from '@vitalis/log';
 import { decodeBatch, liveChannel } from '@vitalis/live';
@@ -30,8 +34,12 @@ import { clientCredentialsToken, registerClient } from '../helpers/auth';
 import type { FromParent, SubscriberShare, ToParent } from './live-subscribers';
 
 const env = process.env;
-const SSE = Number(env.BENCH_SSE ?? 2_000);
-const WS = Number(env.BENCH_WS ?? 500);
+const SCENARIO = env.BENCH_LIVE_SCENARIO === 'ward' ? 'ward' : 'single';
+const WARD = SCENARIO === 'ward';
+const SSE = Number(env.BENCH_SSE ?? (WARD ? 200 : 2_000));
+const WS = Number(env.BENCH_WS ?? (WARD ? 50 : 500));
+/** Patients produced for: one per subscriber, or BENCH_PATIENTS shared by the wards. */
+const PATIENTS = WARD ? Number(env.BENCH_PATIENTS ?? 2_500) : SSE + WS;
 const RATE = Number(env.BENCH_RATE ?? 20_000);
 const SECONDS = Number(env.BENCH_SECONDS ?? 30);
 const BROKERS = (env.KAFKA_BROKERS ?? '127.0.0.1:59092').split(',');
@@ -151,17 +159,29 @@ interface ClientThread {
   delivered: number;
 }
 
-function startClients(port: number, token: string, patients: string[]): Promise<ClientThread[]> {
+/**
+ * What each subscriber watches: patient i alone (single), or clinician i's ward: 16-32 consecutive
+ * patients from i * 24 (wards overlap, as clinicians of one unit share patients).
+ */
+function subscriberPatients(patients: string[]): string[][] {
+  if (!WARD) return patients.map((p) => [p]);
+  return Array.from({ length: SSE + WS }, (_, i) => {
+    const size = 16 + ((i * 7) % 17);
+    return Array.from({ length: Math.min(size, patients.length) }, (_, k) => patients[(i * 24 + k) % patients.length]!);
+  });
+}
+
+function startClients(port: number, token: string, watched: string[][], fanOut: number): Promise<ClientThread[]> {
   const threads: Promise<ClientThread>[] = [];
   for (let t = 0; t < CLIENT_THREADS; t++) {
-    // Patients 0 .. SSE-1 are watched over SSE, the rest over WebSocket; thread t takes every CLIENT_THREADS-th.
-    const mine = (from: number, to: number) => patients.slice(from, to).filter((_, i) => (from + i) % CLIENT_THREADS === t);
+    // Subscribers 0 .. SSE-1 are SSE, the rest WebSocket; thread t takes every CLIENT_THREADS-th.
+    const mine = (from: number, to: number) => watched.slice(from, to).filter((_, i) => (from + i) % CLIENT_THREADS === t);
     const share: SubscriberShare = {
       port,
       token,
       sse: mine(0, SSE),
-      ws: mine(SSE, patients.length),
-      capacity: Math.ceil((RATE * (SECONDS + 30)) / CLIENT_THREADS) + 1_000,
+      ws: mine(SSE, watched.length),
+      capacity: Math.ceil((RATE * (SECONDS + 30) * fanOut) / CLIENT_THREADS) + 1_000,
     };
     // tsx's loader does not reach worker threads by itself (Node 20): the worker imports through it.
     const url = JSON.stringify(new URL('./live-subscribers.ts', import.meta.url).href);
@@ -198,6 +218,10 @@ function collect(thread: ClientThread): Promise<Extract<ToParent, { type: 'repor
 async function main() {
   const liveDatabases = await dropLeftoverDatabases();
   await withAdminDb((admin) => admin.query(`CREATE DATABASE ${DB_NAME}`));
+  // the apps refuse to start on an unmigrated database (they never migrate it themselves)
+  const owner = createPool({ url: DB_URL, max: 1, application: 'vitalis-bench-live-migrate' });
+  await migrate(owner);
+  await owner.end();
   const logger = createLogger('bench', 'error');
   const kafka = createKafka({ brokers: BROKERS, clientId: 'vitalis-bench-live', logger });
   const admin = kafka.admin();
@@ -229,14 +253,21 @@ async function main() {
   const client = await registerClient(base, ['read:vitals'], 'vitalis-bench-live', 'system', DB_URL);
   const token = await clientCredentialsToken(base, client);
 
-  const n = SSE + WS;
+  const n = PATIENTS;
   const patients = Array.from({ length: n }, (_, i) => `bench-live-${id}-${i}`);
+  const watched = subscriberPatients(patients);
+  // how many subscribers receive each patient's observations (what delivered must add up to)
+  const index = new Map(patients.map((p, i) => [p, i]));
+  const watchers = new Int32Array(n);
+  for (const list of watched) for (const p of list) watchers[index.get(p)!]! += 1;
+  const fanOut = watchers.reduce((a, b) => a + b, 0) / n;
   const t0 = Date.now();
-  const clients = await startClients(port, token, patients);
+  const clients = await startClients(port, token, watched, fanOut);
   const deliveredSoFar = () => clients.reduce((sum, t) => sum + t.delivered, 0);
   await sleep(1_000); // every subscription has finished its initial read of the log
   const rssIdle = rssOf(gateway.pid!);
-  out(`subscribers: ${fmt(SSE)} SSE + ${fmt(WS)} WebSocket on one gateway, connected in ${((Date.now() - t0) / 1000).toFixed(1)} s; gateway RSS idle with subscribers: ${Math.round(rssIdle / 1_048_576)} MB`);
+  const who = WARD ? `clinicians (ward scenario: ${fmt(n)} patients, 16-32 per clinician, ${fanOut.toFixed(2)} subscribers per patient)` : 'subscribers (one patient each)';
+  out(`${fmt(SSE)} SSE + ${fmt(WS)} WebSocket ${who} on one gateway, connected in ${((Date.now() - t0) / 1000).toFixed(1)} s; gateway RSS idle with subscribers: ${Math.round(rssIdle / 1_048_576)} MB`);
 
   // second baseline: the fan-out message itself (committed + published), seen by a plain Redis subscriber
   const published = new Float64Array(RATE * (SECONDS + 30));
@@ -258,6 +289,8 @@ async function main() {
   const rssTimer = setInterval(() => rss.push(rssOf(gateway.pid!)), 1_000);
   const seq = new Int32Array(n);
   let produced = 0;
+  /** Deliveries owed: each produced observation times its patient's watchers. */
+  let expected = 0;
   // The producer and the Redis tap share this thread: its event-loop delay stamps observations late
   // (counted in every latency) and delays the tap's clock, so it is printed next to them.
   const loopDelay = monitorEventLoopDelay({ resolution: 5 });
@@ -282,6 +315,7 @@ async function main() {
     for (let k = 0; k < perTick; k++) {
       const i = cursor++ % n;
       const p = patients[i]!;
+      expected += watchers[i]!;
       // The partition named outright (patient i -> i mod 12): the same one-partition-per-patient rule
       // as the key hash, without hashing every message on the producer's loop.
       messages.push({ key: p, partition: i % PARTITIONS, value: `{"patient_id":"${p}","device_id":"${p}-d","seq":${seq[i]!++},"effective_at":"${at}","code":"8867-4","value":${60 + (k % 40)},"unit":"/min"}` });
@@ -296,7 +330,7 @@ async function main() {
   // drain: until everything produced was delivered, or nothing moved for 15 s
   let last = -1;
   let still = Date.now();
-  while (deliveredSoFar() < produced && Date.now() - still < 15_000) {
+  while (deliveredSoFar() < expected && Date.now() - still < 15_000) {
     if (deliveredSoFar() !== last) {
       last = deliveredSoFar();
       still = Date.now();
@@ -317,7 +351,7 @@ async function main() {
   tell(clients, { type: 'measure', on: false });
   clearInterval(rssTimer);
   const reports = await Promise.all(clients.map(collect));
-  const sum = (k: 'delivered' | 'duplicates' | 'outOfOrder' | 'lagged') => reports.reduce((acc, r) => acc + r[k], 0);
+  const sum = (k: 'delivered' | 'duplicates' | 'outOfOrder' | 'lagged' | 'sseEvents' | 'sseReads') => reports.reduce((acc, r) => acc + r[k], 0);
   const delivered = sum('delivered');
   const lat = new Float64Array(reports.reduce((acc, r) => acc + r.latencies.length, 0));
   reports.reduce((at, r) => (lat.set(r.latencies, at), at + r.latencies.length), 0);
@@ -344,7 +378,7 @@ async function main() {
   out(`  the gateway hop (fan-out message -> subscriber) adds p50 ${(p50 - pct(pub, 50)).toFixed(0)} ms, p99 ${(p99 - pct(pub, 99)).toFixed(0)} ms`);
   out(`delivery latency device -> subscriber: p50 ${p50.toFixed(0)} ms, p99 ${p99.toFixed(0)} ms (goal p99 < 100 ms: ${p99 < 100 ? 'met' : 'not met'}); ratio to baseline p50 ${(p50 / baseP50).toFixed(2)}x, p99 ${(p99 / baseP99).toFixed(2)}x`);
   out(`delivered ${fmt(delivered)} messages = ${fmt(delivered / ((producingMs + drainMs) / 1000))} msg/s over the run (drain after the producer stopped: ${(drainMs / 1000).toFixed(1)} s)`);
-  out(`delivered / produced = ${(delivered / produced).toFixed(4)} (must be 1.0); duplicates ${fmt(sum('duplicates'))}; out of order ${fmt(sum('outOfOrder'))}; lagged notices ${fmt(sum('lagged'))}`);
+  out(`delivered / expected = ${(delivered / expected).toFixed(4)} (must be 1.0; expected = ${fmt(expected)}, each observation to each of its watchers); SSE events per socket read ${(sum('sseEvents') / Math.max(1, sum('sseReads'))).toFixed(2)}; duplicates ${fmt(sum('duplicates'))}; out of order ${fmt(sum('outOfOrder'))}; lagged notices ${fmt(sum('lagged'))}`);
   out(`gateway RSS: idle with subscribers ${Math.round(rssIdle / 1_048_576)} MB, peak under load ${Math.round(Math.max(...rss, 0) / 1_048_576)} MB`);
 
   out(cpuLine);

@@ -13,16 +13,21 @@
  * Backpressure: each subscription has a bounded queue; the sink says when its transport buffer is
  * full (send → false) and calls resume() when drained. When the queue overflows the subscriber
  * gets a `lagged` message carrying the last id it was sent, and is closed; it resumes from that id.
+ *
+ * One write per subscriber per batch: what one channel message (or one replay page) brings a
+ * subscriber is handed to its sink in one `sendBatch` (SSE: one write of the joined frames;
+ * WebSocket: the frames inside one cork), not one call per event. The queue bound still counts messages.
+ *
+ * Its two inputs are interfaces: the replay source (replay.ts: the append log) and the fan-out
+ * channel (channel.ts: Redis pub/sub), so these rules are unit tested with in-memory ones.
  */
 import type { Pool } from '@vitalis/db';
 import type { Logger } from '@vitalis/log';
 import type { Redis } from '@vitalis/redis';
-import {
-  CRITICAL_RESULTS_CHANNEL, cloneCursor, decodeBatch, decodeCriticalNotice, decodeCursor, encodeCursor, eventJson, isAfter, liveChannel, type AlertData, type CriticalResultEventName, type Cursor,
-  type LiveEvent,
-} from '@vitalis/live';
+import { cloneCursor, decodeBatch, decodeCriticalNotice, decodeCursor, encodeCursor, eventJson, isAfter, type AlertData, type CriticalResultEventName, type Cursor, type LiveEvent } from '@vitalis/live';
 import type { VitalsObservation } from '@vitalis/schemas';
-import { latestCursor, replayPage } from './replay';
+import { redisLiveChannel, type LiveChannel } from './channel';
+import { appendLogReplay, type ReplaySource } from './replay';
 import type { ReplayTruncated } from './resume';
 import { TokenWatch, type TokenBinding } from './token-watch';
 
@@ -46,6 +51,11 @@ export type CloseReason = 'lagged' | 'revoked' | 'expired' | 'shutdown' | 'error
 export interface LiveSink {
   /** Delivers one message; false = the transport's buffer is full (the hub then waits for resume()). */
   send(msg: LiveMessage): boolean;
+  /**
+   * Delivers several messages in one transport write, in order; false as for send (all of them
+   * were taken). Without it the hub calls send for each.
+   */
+  sendBatch?(msgs: LiveMessage[]): boolean;
   /** The hub ended the subscription (after a `lagged` message when it fell behind). */
   close(reason: CloseReason): void;
 }
@@ -93,17 +103,27 @@ export interface Subscription {
   unsubscribe(): void;
 }
 
-export interface HubOptions {
+/** The gateway's inputs: the append log and the Redis channel of `topic`. */
+interface HubStores {
   pool: Pool;
   redis: Redis;
   topic: string;
+}
+
+/** Any replay source and channel (the unit tests' in-memory ones). */
+interface HubInputs {
+  replay: ReplaySource;
+  channel: LiveChannel;
+}
+
+export type HubOptions = (HubStores | HubInputs) & {
   logger: Logger;
   maxQueue?: number;
   replayPageSize?: number;
   /** Which token ids are revoked (one round trip for all open streams). */
   revokedAmong?: (ids: string[]) => Promise<Set<string>>;
   tokenCheckMs?: number;
-}
+};
 
 export interface HubStats {
   subscribers: number;
@@ -133,6 +153,8 @@ class Sub implements Subscription {
   pendingOverflow = false;
   queue: Queued[] = [];
   paused = false;
+  /** A batch is being dispatched to it: messages wait in the queue for one hand-over at uncork(). */
+  corked = false;
   closed = false;
   lastId: string | null = null;
   ready: Promise<void>;
@@ -188,14 +210,32 @@ class Sub implements Subscription {
 
   enqueue(msg: Queued): void {
     if (this.closed) return;
-    if (!this.paused && this.queue.length === 0) {
-      this.lastId = idOf(msg) ?? this.lastId;
-      this.hub.stats.delivered += 1;
-      if (!this.sink.send(msg)) this.paused = true;
-      return;
-    }
     this.queue.push(msg);
-    if (this.queue.length > this.maxQueue) this.lag();
+    // the bound counts what waits behind a full transport (a corked batch is handed over whole)
+    if (this.paused) {
+      if (this.queue.length > this.maxQueue) this.lag();
+    } else if (!this.corked) this.flush();
+  }
+
+  cork(): void {
+    this.corked = true;
+  }
+
+  uncork(): void {
+    this.corked = false;
+    this.flush();
+  }
+
+  /** Hands the queue to the sink: whole in one batch when it takes batches, else one by one until it is full. */
+  flush(): void {
+    if (this.closed || this.corked) return;
+    while (!this.paused && this.queue.length > 0) {
+      const msgs = this.sink.sendBatch && this.queue.length > 1 ? this.queue.splice(0) : [this.queue.shift()!];
+      for (const m of msgs) this.lastId = idOf(m) ?? this.lastId;
+      this.hub.stats.delivered += msgs.length;
+      if (!(msgs.length > 1 ? this.sink.sendBatch!(msgs) : this.sink.send(msgs[0]!))) this.paused = true;
+    }
+    if (!this.paused && this.queue.length === 0) this.#drained?.();
   }
 
   lag(): void {
@@ -209,13 +249,7 @@ class Sub implements Subscription {
   resume(): void {
     if (this.closed) return;
     this.paused = false;
-    while (!this.paused && this.queue.length > 0) {
-      const msg = this.queue.shift()!;
-      this.lastId = idOf(msg) ?? this.lastId;
-      this.hub.stats.delivered += 1;
-      if (!this.sink.send(msg)) this.paused = true;
-    }
-    if (!this.paused && this.queue.length === 0) this.#drained?.();
+    this.flush();
   }
 
   /** Resolves when the transport has taken everything queued (replay pages wait on it). */
@@ -249,7 +283,8 @@ export class LiveHub {
   readonly #lastOffset = new Map<number, number>();
   /** Partition of each watched patient, as seen on the channel (a gap refills only those affected). */
   readonly #partitionOf = new Map<string, number>();
-  #subscriber?: Redis;
+  readonly #replay: ReplaySource;
+  readonly #channel: LiveChannel;
   #nextId = 1;
   readonly #tokens: TokenWatch;
   readonly #maxQueue: number;
@@ -258,30 +293,27 @@ export class LiveHub {
   constructor(private readonly opts: HubOptions) {
     this.#maxQueue = opts.maxQueue ?? 4_096;
     this.#pageSize = opts.replayPageSize ?? Math.max(1, Math.min(1_000, Math.floor(this.#maxQueue / 2)));
+    const inputs = 'replay' in opts ? opts : { replay: appendLogReplay(opts.pool, opts.topic), channel: redisLiveChannel(opts.redis, opts.topic) };
+    this.#replay = inputs.replay;
+    this.#channel = inputs.channel;
     this.#tokens = new TokenWatch({ logger: opts.logger, revokedAmong: opts.revokedAmong, checkMs: opts.tokenCheckMs });
   }
 
-  /** Connects the channel subscription (its own Redis connection: a subscriber connection can do nothing else). */
+  /** Connects the fan-out channel and starts watching tokens. */
   async start(): Promise<void> {
-    const sub = this.opts.redis.duplicate({ connectionName: 'vitalis-gateway-live', lazyConnect: true, enableOfflineQueue: true });
-    sub.on('error', () => {});
-    this.#subscriber = sub;
-    let connectedBefore = false;
-    sub.on('ready', () => {
-      // After a reconnect, messages published meanwhile are lost: every subscriber refills from the log.
-      if (connectedBefore) this.#resyncAll('redis reconnect');
-      connectedBefore = true;
+    await this.#channel.start({
+      message: (raw) => this.#onBatch(raw),
+      critical: (raw) => this.#onCriticalNotice(raw),
+      // messages published while the channel was down are lost: every subscriber refills from the log
+      reconnected: () => this.#resyncAll('channel reconnect'),
     });
-    sub.on('message', (channel: string, raw: string) => (channel === CRITICAL_RESULTS_CHANNEL ? this.#onCriticalNotice(raw) : this.#onBatch(raw)));
-    await sub.connect();
-    await sub.subscribe(liveChannel(this.opts.topic), CRITICAL_RESULTS_CHANNEL);
     this.#tokens.start();
   }
 
   async close(): Promise<void> {
     this.#tokens.stop();
     for (const s of [...this.#subs]) s.end('shutdown');
-    this.#subscriber?.disconnect();
+    this.#channel.close();
   }
 
   /** Opens a subscription: replays after `filter.after` (or starts from now), then goes live. */
@@ -336,7 +368,7 @@ export class LiveHub {
   async #catchUp(s: Sub, fresh: boolean, initial = false): Promise<void> {
     try {
       if (fresh) {
-        const start = await latestCursor(this.opts.pool, this.opts.topic, s.opts.patients);
+        const start = await this.#replay.latest(s.opts.patients);
         for (const [p, pos] of start) if (isAfter(s.cursor, p, pos)) s.cursor.set(p, pos);
       }
       s.markReady();
@@ -345,8 +377,7 @@ export class LiveHub {
       let replayed = initial && !fresh && s.opts.onReplayed ? new Map<string, number>() : undefined;
       for (;;) {
         if (s.closed) return;
-        const { events, more } = await replayPage(this.opts.pool, {
-          topic: this.opts.topic,
+        const { events, more } = await this.#replay.page({
           patients: s.opts.patients,
           codes: s.opts.codes,
           alerts: s.opts.alerts !== false,
@@ -354,11 +385,13 @@ export class LiveHub {
           limit: this.#pageSize,
         });
         if (s.closed) return;
+        s.cork(); // the page (and the notice before it) in one write
         if (notice) {
           s.enqueue({ type: 'replay-truncated', data: notice, json: JSON.stringify(notice) });
           notice = undefined;
         }
         for (const e of events) if (s.deliver(e) && replayed) replayed.set(e.patient_id, (replayed.get(e.patient_id) ?? 0) + 1);
+        s.uncork();
         if (more) {
           await s.drained();
           continue;
@@ -380,7 +413,9 @@ export class LiveHub {
       const pending = s.pending;
       s.pending = [];
       s.mode = 'live';
+      s.cork();
       for (const e of pending) s.deliver(e);
+      s.uncork();
     } catch (err) {
       s.markReady();
       if (s.closed) return; // ended meanwhile (client gone, shutdown): nothing to report
@@ -425,12 +460,21 @@ export class LiveHub {
       this.#resyncAll(`gap in partition ${batch.partition}: ${last + 1}..${batch.first - 1}`, batch.partition);
     }
     if (last === undefined || batch.last > last) this.#lastOffset.set(batch.partition, batch.last);
+    // every subscriber's share of the batch is handed over in one write, once the batch is dispatched
+    const touched = new Set<Sub>();
     for (const e of batch.events) {
       const subs = this.#byPatient.get(e.patient_id);
       if (!subs) continue;
       if (this.#partitionOf.get(e.patient_id) !== batch.partition) this.#partitionOf.set(e.patient_id, batch.partition);
-      for (const s of subs) s.offer(e);
+      for (const s of subs) {
+        if (!s.corked) {
+          s.cork();
+          touched.add(s);
+        }
+        s.offer(e);
+      }
     }
+    for (const s of touched) s.uncork();
   }
 
   /** A critical-result notice: to every subscriber of the patient that asked for them (no id, no cursor move). */

@@ -184,3 +184,21 @@ export async function replayPage(pool: Pool, q: ReplayQuery): Promise<{ events: 
   if (alerts.length === 0) return { events, more };
   return { events: [...events, ...alerts].sort((a, b) => a.partition - b.partition || a.offset - b.offset || a.k - b.k), more };
 }
+
+/**
+ * Where the hub reads what a subscriber missed: the latest positions of its patients (a fresh
+ * subscription's start) and one page of events after a cursor, in position order per partition.
+ * The append log below is the gateway's; the hub's unit tests give an in-memory one.
+ */
+export interface ReplaySource {
+  /** The latest stored position of each watched patient's partition. */
+  latest(patients: string[]): Promise<Cursor>;
+  /** Up to `q.limit` events after `q.after` (observations, and alerts when `q.alerts`); `more` if cut. */
+  page(q: Omit<ReplayQuery, 'topic' | 'windowMs'>): Promise<{ events: LiveEvent[]; more: boolean }>;
+}
+
+/** The append log of topic `topic` as a replay source. */
+export const appendLogReplay = (pool: Pool, topic: string): ReplaySource => ({
+  latest: (patients) => latestCursor(pool, topic, patients),
+  page: (q) => replayPage(pool, { ...q, topic }),
+});

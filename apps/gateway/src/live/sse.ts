@@ -5,19 +5,49 @@
  * patient-self rule (403 problem), validation (400 problem) and the audit (503 problem when it
  * cannot be written) happen before the stream opens. The browser's EventSource reconnects
  * by itself with Last-Event-ID; `lagged`/`closed` events say why the server ended a stream.
+ * A batch of events reaches the client in one `res.write` (its frames joined).
  */
 import { z } from 'zod';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import type { GatewayDeps } from '../deps';
 import { callerOf } from '../access/http';
 import { liveStreamDeps, startVitalsStream } from '../vitals/service';
-import type { LiveMessage } from './hub';
+import type { CloseReason, LiveMessage, LiveSink } from './hub';
 import type { LiveSource } from './sources';
 import { streamQuerySchema } from './request';
 
+const tails = new WeakMap<object, string>();
+/** What follows the id in an event's frame: built once per event, shared by every subscriber (the id is each one's cursor). */
+const tailOf = (m: Extract<LiveMessage, { id: string }>): string => {
+  let t = tails.get(m.data);
+  if (t === undefined) tails.set(m.data, (t = `\nevent: ${m.type}\ndata: ${m.json}\n\n`));
+  return t;
+};
+
 /** One SSE event; `lagged`, `replay-truncated` and `critical-result` carry no id (the client's last id stays its position). */
 export const frame = (m: LiveMessage): string =>
-  m.type === 'lagged' || m.type === 'replay-truncated' || m.type === 'critical-result' ? `event: ${m.type}\ndata: ${m.json}\n\n` : `id: ${m.id}\nevent: ${m.type}\ndata: ${m.json}\n\n`;
+  m.type === 'lagged' || m.type === 'replay-truncated' || m.type === 'critical-result' ? `event: ${m.type}\ndata: ${m.json}\n\n` : `id: ${m.id}${tailOf(m)}`;
+
+/** The part of the response a stream writes to (a ServerResponse; a recording fake in unit tests). */
+export interface SseTarget {
+  write(chunk: string): boolean;
+  end(chunk: string): void;
+}
+
+/**
+ * The hub's sink for one SSE response: a batch is one write of its frames joined. `beforeWrite`
+ * runs before anything is written (the route opens the response there and notes the activity).
+ */
+export function sseSink(res: SseTarget, beforeWrite: () => void): LiveSink {
+  return {
+    send: (m) => (beforeWrite(), res.write(frame(m))),
+    sendBatch: (msgs) => (beforeWrite(), res.write(msgs.map(frame).join(''))),
+    close: (reason: CloseReason) => {
+      beforeWrite();
+      res.end(`event: closed\ndata: ${JSON.stringify({ reason })}\n\n`);
+    },
+  };
+}
 
 export function sseRoutes(deps: GatewayDeps, hub: LiveSource): FastifyPluginAsyncZod {
   const { config } = deps;
@@ -66,17 +96,10 @@ export function sseRoutes(deps: GatewayDeps, hub: LiveSource): FastifyPluginAsyn
             token: req.principal ? { id: req.principal.tokenId, expiresAt: req.principal.expiresAt, derivedFrom: req.principal.derivedFrom } : undefined,
             maxQueue: config.LIVE_MAX_QUEUE,
           },
-          {
-            send: (m) => {
-              open();
-              wroteSinceBeat = true;
-              return res.write(frame(m));
-            },
-            close: (reason) => {
-              open();
-              res.end(`event: closed\ndata: ${JSON.stringify({ reason })}\n\n`);
-            },
-          },
+          sseSink(res, () => {
+            open();
+            wroteSinceBeat = true;
+          }),
         );
         res.on('drain', () => sub.resume());
         res.on('close', () => {

@@ -3,7 +3,8 @@
  * read:vitals), with the token either in the upgrade request's Authorization header (refused with a
  * 401/403 problem before the upgrade) or in a first `{"type":"auth","token":...}` message within
  * LIVE_WS_AUTH_TIMEOUT_MS. Tokens are never logged. Several subscriptions per socket, each with the
- * same resume rule as SSE. Wire protocol: see README.md in this folder.
+ * same resume rule as SSE. Wire protocol: see README.md in this folder. A batch of events is sent
+ * inside one cork of the TCP socket: one write of all its frames.
  */
 import type { WebSocket } from 'ws';
 import { z } from 'zod';
@@ -13,7 +14,7 @@ import { HttpProblem } from '@vitalis/http';
 import type { GatewayDeps } from '../deps';
 import type { Principal } from '../auth/route-auth';
 import { liveStreamDeps, startVitalsStream, type StreamStart } from '../vitals/service';
-import type { LiveMessage, Subscription } from './hub';
+import type { CloseReason, LiveMessage, LiveSink, Subscription } from './hub';
 import type { LiveSource } from './sources';
 import { codeSchema } from './request';
 import { resourceId, VITAL_CODE } from '@vitalis/schemas';
@@ -148,11 +149,8 @@ export function wsRoutes(deps: GatewayDeps, hub: LiveSource): FastifyPluginAsync
           let waiting: NodeJS.Timeout | undefined;
           const sub = hub.subscribe(
             { patients, codes: msg.codes, alerts: msg.alerts, criticalResults: msg.alerts !== false && who.scopes.includes('read:diagnostics'), ...start, token: { id: who.tokenId, expiresAt: who.expiresAt, derivedFrom: who.derivedFrom }, maxQueue: config.LIVE_MAX_QUEUE },
-            {
-              send: (m: LiveMessage) => {
-                if (socket.readyState !== socket.OPEN) return false;
-                socket.send(wireMessage(name, m));
-                if (socket.bufferedAmount < HIGH_WATER) return true;
+            wsSink(socket, req.raw.socket, name, {
+              full: () => {
                 // ws has no drain event: poll the buffer until it empties enough
                 waiting ??= setInterval(() => {
                   if (socket.readyState !== socket.OPEN || socket.bufferedAmount < HIGH_WATER / 2) {
@@ -161,7 +159,6 @@ export function wsRoutes(deps: GatewayDeps, hub: LiveSource): FastifyPluginAsync
                     sub.resume();
                   }
                 }, 20);
-                return false;
               },
               close: (reason) => {
                 clearInterval(waiting);
@@ -170,7 +167,7 @@ export function wsRoutes(deps: GatewayDeps, hub: LiveSource): FastifyPluginAsync
                 if (reason === 'revoked' || reason === 'expired') closeAll(WS_CLOSE.unauthorized, `token ${reason}`);
                 else if (reason === 'shutdown') closeAll(WS_CLOSE.goingAway, 'server shutting down');
               },
-            },
+            }),
           );
           subs.set(name, sub);
           await sub.ready; // its starting point is fixed: "from now" = from this message on
@@ -181,12 +178,57 @@ export function wsRoutes(deps: GatewayDeps, hub: LiveSource): FastifyPluginAsync
   };
 }
 
-/** One server message; the data JSON is serialised once per event and spliced in. */
+/** The WebSocket a subscription writes to, and the TCP socket under it (corked around a batch). */
+export type WsTarget = Pick<WebSocket, 'readyState' | 'OPEN' | 'bufferedAmount' | 'send'>;
+export interface Corkable {
+  cork(): void;
+  uncork(): void;
+}
+
+/**
+ * The hub's sink for one subscription on a socket: a batch is sent inside one cork of the TCP
+ * socket (ws writes each frame synchronously, as it does without permessage-deflate, which is off),
+ * so its frames leave in one write. Above HIGH_WATER buffered bytes it says full and calls `full`.
+ */
+export function wsSink(socket: WsTarget, tcp: Corkable, sub: string, on: { full: () => void; close: (reason: CloseReason) => void }): LiveSink {
+  const room = (): boolean => {
+    if (socket.bufferedAmount < HIGH_WATER) return true;
+    on.full();
+    return false;
+  };
+  return {
+    send: (m) => {
+      if (socket.readyState !== socket.OPEN) return false;
+      socket.send(wireMessage(sub, m));
+      return room();
+    },
+    sendBatch: (msgs) => {
+      if (socket.readyState !== socket.OPEN) return false;
+      tcp.cork();
+      try {
+        for (const m of msgs) socket.send(wireMessage(sub, m));
+      } finally {
+        tcp.uncork();
+      }
+      return room();
+    },
+    close: on.close,
+  };
+}
+
+const tails = new WeakMap<object, string>();
+/** What follows the id in an event's message: built once per event, shared by every subscriber. */
+const tailOf = (m: Extract<LiveMessage, { type: 'observation' | 'alert' }>): string => {
+  let t = tails.get(m.data);
+  if (t === undefined) tails.set(m.data, (t = m.type === 'alert' ? `","event":"${m.event}","data":${m.json}}` : `","data":${m.json}}`));
+  return t;
+};
+
+/** One server message; the event's part is serialised once per event and spliced in. */
 export function wireMessage(sub: string, m: LiveMessage): string {
   const s = JSON.stringify(sub);
   if (m.type === 'lagged') return `{"type":"lagged","sub":${s},"last_id":${JSON.stringify(m.last_id)}}`;
   if (m.type === 'replay-truncated') return JSON.stringify({ type: 'replay-truncated', sub, ...m.data });
   if (m.type === 'critical-result') return `{"type":"critical-result","sub":${s},"event":"${m.event}","data":${m.json}}`;
-  if (m.type === 'alert') return `{"type":"alert","sub":${s},"id":"${m.id}","event":"${m.event}","data":${m.json}}`;
-  return `{"type":"observation","sub":${s},"id":"${m.id}","data":${m.json}}`;
+  return `{"type":"${m.type}","sub":${s},"id":"${m.id}${tailOf(m)}`;
 }
