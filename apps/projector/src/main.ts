@@ -2,11 +2,11 @@
  * vitalis-projector: runs the background jobs. Today: vitals rollups (1 min / 1 h) and append-log
  * maintenance (partitions ahead, retention). Event-store projections (issue 5) join the list.
  */
-import { loadConfig } from '@vitalis/config';
+import { loadConfig, probeServerAddress, shutdownTimings } from '@vitalis/config';
 import { createPool, requireAppDatabase, pendingMigrations } from '@vitalis/db';
 import { createLogger } from '@vitalis/log';
-import { onShutdown } from '@vitalis/runtime';
-import { projectorConfigShape } from './config';
+import { createReadiness, logDependencyChanges, onShutdown, startAppProbes } from '@vitalis/runtime';
+import { PROJECTOR_PROBE_PORT, projectorConfigShape } from './config';
 import { runJobs, type Job } from './jobs';
 import { maintainPartitions } from './maintenance';
 import { runRollups } from './rollups';
@@ -14,7 +14,7 @@ import { PROJECTIONS } from './projections/definitions';
 import { catchUp, projectionNamed, rebuild } from './projections/runner';
 import { listenForEvents } from '@vitalis/eventstore';
 
-const config = loadConfig('projector', projectorConfigShape);
+const config = loadConfig('projector', projectorConfigShape, (c) => ({ ...c, shutdown: shutdownTimings(c) }));
 const logger = createLogger('projector', config.LOG_LEVEL);
 // `main.ts rebuild <projection|all>`: replay from zero into fresh tables, swap, exit. It creates,
 // renames and drops tables, so it is an operator's command run with the owner's credentials
@@ -43,6 +43,14 @@ if (process.argv[2] === 'rebuild') {
 const pool = createPool({ url: config.DATABASE_URL, max: config.DATABASE_POOL_MAX, application: 'vitalis-projector' });
 // The migration step (npm run migrate, as the owner) ran before; this app only checks it did.
 await requireAppDatabase(pool, 'projector', { production: config.NODE_ENV === 'production', warn: (message) => logger.warn(message) });
+// Ready while PostgreSQL answers (the projector uses nothing else).
+const readiness = createReadiness({
+  timeoutMs: config.READINESS_TIMEOUT_MS,
+  schemaCurrent: async () => (await pendingMigrations(pool)).length === 0,
+  dependencies: [{ name: 'postgres', probe: () => pool.query('SELECT 1') }],
+  onChecks: logDependencyChanges(logger),
+});
+const probes = await startAppProbes({ address: probeServerAddress(config, PROJECTOR_PROBE_PORT), readiness, logger });
 
 const jobs: Job[] = [
   {
@@ -74,4 +82,14 @@ const runner = runJobs(jobs, logger);
 const projectionJobs = PROJECTIONS.map((p) => `projection-${p.name}`);
 const listener = listenForEvents(pool, () => runner.runNow(projectionJobs), (err) => logger.warn({ err }, 'event listener lost; reconnecting'));
 logger.info({ jobs: jobs.map((j) => j.name), retentionDays: config.VITALS_RETENTION_DAYS }, 'projector running');
-onShutdown(logger, [() => listener.stop(), () => runner.stop(), () => pool.end()]);
+onShutdown({
+  logger,
+  readiness,
+  ...config.shutdown,
+  steps: [
+    { name: 'event listener', run: () => listener.stop() },
+    { name: 'jobs: the running ones finish', run: () => runner.stop() },
+    { name: 'postgres', run: () => pool.end() },
+    { name: 'probes', run: () => probes.close() },
+  ],
+});

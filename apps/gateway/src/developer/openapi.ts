@@ -12,7 +12,7 @@
  *    413/415 when it takes a body, 429 when its schema says `x-rate-limited`, 500/503 everywhere.
  * A status a route declares itself (e.g. OAuth error bodies) is never overwritten.
  */
-import { jsonSchemaTransform } from 'fastify-type-provider-zod';
+import { jsonSchemaTransform, jsonSchemaTransformObject } from 'fastify-type-provider-zod';
 import type { FastifyDynamicSwaggerOptions } from '@fastify/swagger';
 import { problemContentType } from '@vitalis/http';
 import { VITALIS_VERSION } from '@vitalis/runtime';
@@ -238,6 +238,8 @@ export function swaggerOptions(baseUrl: string): FastifyDynamicSwaggerOptions {
       ],
     },
     transform: transformRoute,
-    transformObject: (doc) => finishDocument(('openapiObject' in doc ? doc.openapiObject : doc.swaggerObject) as Json, baseUrl),
+    // Zod schemas given an id (`.meta({ id })`, e.g. Readiness) are referenced by the routes and
+    // land in components.schemas here.
+    transformObject: (doc) => finishDocument(('openapiObject' in doc ? jsonSchemaTransformObject(doc) : doc.swaggerObject) as Json, baseUrl),
   };
 }

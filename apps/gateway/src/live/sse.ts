@@ -4,7 +4,8 @@
  * one `data:` line of JSON; idle streams get a comment line as heartbeat. Auth, scope and the
  * patient-self rule (403 problem), validation (400 problem) and the audit (503 problem when it
  * cannot be written) happen before the stream opens. The browser's EventSource reconnects
- * by itself with Last-Event-ID; `lagged`/`closed` events say why the server ended a stream.
+ * by itself with Last-Event-ID; `lagged`/`closed` events say why the server ended a stream. At
+ * shutdown a `reconnect` event (last id, delay) and a `retry:` line come before `closed`.
  */
 import { z } from 'zod';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
@@ -13,11 +14,15 @@ import { callerOf } from '../records/http';
 import { liveStreamDeps, startVitalsStream } from '../vitals/service';
 import type { LiveMessage } from './hub';
 import type { LiveSource } from './sources';
+import { reconnectHint, type ReconnectHint } from './reconnect';
 import { streamQuerySchema } from './request';
 
 /** One SSE event; `lagged` and `replay-truncated` carry no id (the client's last id stays its position). */
 export const frame = (m: LiveMessage): string =>
   m.type === 'lagged' || m.type === 'replay-truncated' ? `event: ${m.type}\ndata: ${m.json}\n\n` : `id: ${m.id}\nevent: ${m.type}\ndata: ${m.json}\n\n`;
+
+/** The shutdown hint: `retry:` (EventSource's reconnect delay) and a `reconnect` event naming the last id. */
+export const reconnectFrame = (hint: ReconnectHint): string => `retry: ${hint.retry_ms}\nevent: reconnect\ndata: ${JSON.stringify(hint)}\n\n`;
 
 export function sseRoutes(deps: GatewayDeps, hub: LiveSource): FastifyPluginAsyncZod {
   const { config } = deps;
@@ -55,6 +60,7 @@ export function sseRoutes(deps: GatewayDeps, hub: LiveSource): FastifyPluginAsyn
 
         let wroteSinceBeat = false;
         let beat: NodeJS.Timeout | undefined;
+        let lastId = (): string | null => null;
         const sub = hub.subscribe(
           {
             patients: q.patient,
@@ -72,10 +78,13 @@ export function sseRoutes(deps: GatewayDeps, hub: LiveSource): FastifyPluginAsyn
             },
             close: (reason) => {
               open();
-              res.end(`event: closed\ndata: ${JSON.stringify({ reason })}\n\n`);
+              // shutdown: where to resume and when (`retry:` sets EventSource's delay), then `closed` as before
+              const hint = reason === 'shutdown' ? reconnectFrame(reconnectHint(lastId())) : '';
+              res.end(`${hint}event: closed\ndata: ${JSON.stringify({ reason })}\n\n`);
             },
           },
         );
+        lastId = () => sub.lastId;
         res.on('drain', () => sub.resume());
         res.on('close', () => {
           clearInterval(beat);
