@@ -6,7 +6,7 @@
 import { describe, expect, it } from 'vitest';
 import { ConfigError, lifecycleShape, parseConfig, probeServerAddress, probeServerShape, shutdownTimings } from '@vitalis/config';
 import { createLogger } from '@vitalis/log';
-import { createReadiness, runShutdown } from '@vitalis/runtime';
+import { createReadiness, runShutdown, startProbeServer, watchEventLoop } from '@vitalis/runtime';
 
 const logger = createLogger('runtime-test', 'silent');
 
@@ -57,6 +57,32 @@ describe('createReadiness', () => {
     expect(gate.draining).toBe(true);
     expect(await gate.state()).toEqual({ status: 'draining' });
     expect(probes).toBe(0);
+  });
+});
+
+describe('startProbeServer (ingest, projector)', () => {
+  it('answers GET /livez and /readyz only; draining turns /readyz 503', async () => {
+    let dbUp = true;
+    const gate = createReadiness({ timeoutMs: 100, cacheMs: 0, schemaCurrent: async () => true, dependencies: [{ name: 'postgres', probe: async () => { if (!dbUp) throw new Error('down'); } }] });
+    const loop = watchEventLoop();
+    const server = await startProbeServer({ host: '127.0.0.1', port: 0, liveness: loop.state, readiness: gate });
+    try {
+      const get = async (path: string, method = 'GET') => {
+        const res = await fetch(`${server.url}${path}`, { method });
+        return { status: res.status, body: await res.json(), cache: res.headers.get('cache-control') };
+      };
+      expect(await get('/livez')).toEqual({ status: 200, body: { status: 'ok', event_loop_delay_ms: expect.any(Number) }, cache: 'no-store' });
+      expect(await get('/readyz?verbose=1')).toEqual({ status: 200, body: { status: 'ready', checks: { schema: 'ok', postgres: 'ok' } }, cache: 'no-store' });
+      dbUp = false;
+      expect(await get('/readyz')).toMatchObject({ status: 503, body: { status: 'not_ready', checks: { postgres: 'down' } } });
+      expect((await get('/metrics')).status).toBe(404);
+      expect((await get('/readyz', 'POST')).status).toBe(405);
+      gate.drain();
+      expect(await get('/readyz')).toMatchObject({ status: 503, body: { status: 'draining' } });
+    } finally {
+      loop.stop();
+      await server.close();
+    }
   });
 });
 
