@@ -103,7 +103,10 @@ describe('SIGTERM on a gateway with live subscribers', () => {
 
     const termAt = Date.now();
     gw.child.kill('SIGTERM');
-    const draining = await fetch(`${gw.url}/readyz`);
+    // the signal reaches the child asynchronously: a probe may still be answered before it
+    let draining: Response;
+    do draining = await fetch(`${gw.url}/readyz`);
+    while (draining.status === 200);
     expect(draining.status).toBe(503);
     expect(await draining.json()).toEqual({ status: 'draining' });
 
