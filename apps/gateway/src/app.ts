@@ -6,11 +6,12 @@
 import Fastify, { type FastifyBaseLogger, type FastifyInstance, type RawReplyDefaultExpression, type RawRequestDefaultExpression, type RawServerDefault } from 'fastify';
 import { serializerCompiler, validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
 import { newRequestId, problemDetails } from '@vitalis/http';
-import { VITALIS_VERSION } from '@vitalis/runtime';
+import { VITALIS_VERSION, type ReadinessGate } from '@vitalis/runtime';
 import type { GatewayDeps } from './deps';
 import { authPlugin } from './auth';
 import { developerSurface } from './developer';
 import { healthRoutes } from './health';
+import { gatewayReadiness, probeRoutes } from './probes';
 import { vitalsRoutes } from './vitals/routes';
 import { patientRoutes } from './patients/routes';
 import { appointmentRoutes } from './appointments/routes';
@@ -33,6 +34,15 @@ export type GatewayApp = FastifyInstance<
   ZodTypeProvider
 >;
 
+declare module 'fastify' {
+  interface FastifyInstance {
+    /** Readiness (GET /readyz): 503 once drained at shutdown. */
+    readiness: ReadinessGate;
+    /** Ends every live stream with the reconnect hint (shutdown). */
+    closeLive: () => Promise<void>;
+  }
+}
+
 export async function buildGateway(deps: GatewayDeps): Promise<GatewayApp> {
   const { config, logger } = deps;
   const app = Fastify({
@@ -54,6 +64,10 @@ export async function buildGateway(deps: GatewayDeps): Promise<GatewayApp> {
   // Auth first: its enforcement hook guards every route registered after it.
   await app.register(authPlugin(deps));
   await app.register(healthRoutes(deps, VITALIS_VERSION));
+  // The orchestrator's probes; main.ts drains the gate at shutdown (libs/runtime shutdown.ts).
+  const readiness = gatewayReadiness(deps);
+  app.decorate('readiness', readiness);
+  await app.register(probeRoutes(readiness));
   await app.register(vitalsRoutes(deps));
   await app.register(patientRoutes(deps));
   await app.register(appointmentRoutes(deps));
@@ -70,10 +84,14 @@ export async function buildGateway(deps: GatewayDeps): Promise<GatewayApp> {
   syntheticLive.start();
   app.decorate('liveHub', liveHub);
   app.decorate('syntheticLive', syntheticLive);
-  app.addHook('preClose', async () => {
+  // Every live subscriber gets its reconnect hint (the 'shutdown' close) before the server stops;
+  // main.ts calls it first at shutdown, the preClose hook covers a plain app.close(). Idempotent.
+  const closeLive = async () => {
     syntheticLive.close();
     await liveHub.close();
-  });
+  };
+  app.decorate('closeLive', closeLive);
+  app.addHook('preClose', closeLive);
   const liveSources = new LiveSources(liveHub, syntheticLive);
   await app.register(liveRoutes(deps, liveSources));
   await app.register(mcpRoutes(deps, liveSources));

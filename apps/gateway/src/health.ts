@@ -6,10 +6,10 @@
  * it goes to the log (once per change, credentials in URLs scrubbed) and to an operator at
  * GET /api/v1/health/details (read:audit, the admin scope).
  */
-import { performance } from 'node:perf_hooks';
 import { z } from 'zod';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { createKafka } from '@vitalis/kafka';
+import { kafkaProbe } from '@vitalis/kafka';
+import { runCheck, scrubError } from '@vitalis/runtime';
 import type { GatewayDeps } from './deps';
 import { problem, problems } from './access/http';
 
@@ -35,32 +35,10 @@ export type Check = z.infer<typeof detailedCheckSchema>;
 type Checks = z.infer<typeof healthDetailsSchema>['checks'];
 type Health = z.infer<typeof healthDetailsSchema>;
 
-/** A driver message without credentials a URL in it may carry (`scheme://user:pass@host`). */
-export const scrubError = (message: string) => message.replace(/\/\/[^\s/@]*@/g, '//[redacted]@');
+export { scrubError };
 
 /** What an anonymous caller sees of a check: its status and latency, never the error text. */
 const publicCheck = ({ status, latency_ms }: Check) => ({ status, latency_ms });
-
-function withTimeout<T>(promise: Promise<T>, ms: number, what: string): Promise<T> {
-  let timer: NodeJS.Timeout | undefined;
-  const timeout = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(new Error(`${what} did not answer within ${ms} ms`)), ms);
-  });
-  return Promise.race([promise, timeout]).finally(() => clearTimeout(timer));
-}
-
-/** Times one probe; never throws. */
-export async function runCheck(name: string, probe: () => Promise<unknown>, timeoutMs: number): Promise<Check> {
-  const started = performance.now();
-  try {
-    await withTimeout(probe(), timeoutMs, name);
-    return { status: 'ok', latency_ms: round(performance.now() - started) };
-  } catch (err) {
-    return { status: 'down', latency_ms: round(performance.now() - started), error: scrubError((err as Error).message) };
-  }
-}
-
-const round = (ms: number) => Math.round(ms * 100) / 100;
 
 export function overallStatus(checks: Pick<Checks, 'postgres' | 'kafka' | 'redis'>): Health['status'] {
   if (checks.postgres.status === 'down') return 'down';
@@ -69,20 +47,8 @@ export function overallStatus(checks: Pick<Checks, 'postgres' | 'kafka' | 'redis
 
 export function healthRoutes(deps: GatewayDeps, version: string): FastifyPluginAsyncZod {
   const { config, pool, redis } = deps;
-  // A separate Kafka client that never retries: health must report a dead broker in
-  // milliseconds, not after the worker-grade retry schedule.
-  const probeKafka = createKafka({ brokers: config.KAFKA_BROKERS, clientId: 'vitalis-gateway-health', retries: 0 });
+  const probeKafka = kafkaProbe(config.KAFKA_BROKERS, 'vitalis-gateway-health');
   const startedAt = Date.now();
-
-  const kafkaProbe = async () => {
-    const admin = probeKafka.admin();
-    try {
-      await admin.connect();
-      await admin.describeCluster();
-    } finally {
-      await admin.disconnect().catch(() => {});
-    }
-  };
 
   // The last error logged per dependency: a down dependency is logged when it goes down or its
   // error changes, and once when it is back, not on every probe.
@@ -101,7 +67,7 @@ export function healthRoutes(deps: GatewayDeps, version: string): FastifyPluginA
     const timeout = config.HEALTH_TIMEOUT_MS;
     const [postgres, kafka, redisCheck] = await Promise.all([
       runCheck('postgres', () => pool.query('SELECT 1'), timeout),
-      runCheck('kafka', kafkaProbe, timeout),
+      runCheck('kafka', probeKafka, timeout),
       runCheck('redis', () => redis.ping(), timeout),
     ]);
     const checks = { postgres, kafka, redis: redisCheck };

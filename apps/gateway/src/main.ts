@@ -1,5 +1,5 @@
 import { startAuditCheckpoints } from '@vitalis/audit';
-import { loadConfig } from '@vitalis/config';
+import { loadConfig, shutdownTimings } from '@vitalis/config';
 import { createPool, requireAppDatabase } from '@vitalis/db';
 import { createKafka, ensureTopics } from '@vitalis/kafka';
 import { createLogger } from '@vitalis/log';
@@ -9,7 +9,7 @@ import { buildGateway } from './app';
 import { RemoteKeySets, keySetFetchPolicy } from './auth/remote-key-sets';
 import { auditCheckpointSettings, gatewayConfigShape, withBaseUrl } from './config';
 
-const { config, checkpoints } = loadConfig('gateway', gatewayConfigShape, (parsed) => ({ config: withBaseUrl(parsed), checkpoints: auditCheckpointSettings(parsed) }));
+const { config, checkpoints, shutdown } = loadConfig('gateway', gatewayConfigShape, (parsed) => ({ config: withBaseUrl(parsed), checkpoints: auditCheckpointSettings(parsed), shutdown: shutdownTimings(parsed) }));
 const logger = createLogger('gateway', config.LOG_LEVEL);
 const pool = createPool({ url: config.DATABASE_URL, max: config.DATABASE_POOL_MAX, application: 'vitalis-gateway' });
 const redis = createRedis({ url: config.REDIS_URL, name: 'vitalis-gateway' });
@@ -28,4 +28,18 @@ const auditCheckpoints = startAuditCheckpoints({
   pool, dir: checkpoints.dir, key: checkpoints.key, seconds: checkpoints.seconds, onError: (err) => logger.error({ err }, 'audit checkpoint not written; the next period retries'),
 });
 
-onShutdown(logger, [async () => auditCheckpoints.stop(), () => app.close(), () => pool.end(), () => redis.quit()]);
+// SIGTERM: /readyz turns 503, READINESS_DRAIN_SECONDS later app.close() hands every SSE and
+// WebSocket subscriber a reconnect hint with its last id (the hub's 'shutdown' close), stops
+// accepting and finishes in-flight requests; then the connections close.
+onShutdown({
+  logger,
+  readiness: app.readiness,
+  ...shutdown,
+  steps: [
+    { name: 'audit checkpoints', run: async () => auditCheckpoints.stop() },
+    { name: 'live streams: reconnect hints', run: () => app.closeLive() },
+    { name: 'http server: in-flight requests', run: () => app.close() },
+    { name: 'postgres', run: () => pool.end() },
+    { name: 'redis', run: () => redis.quit() },
+  ],
+});

@@ -1,10 +1,12 @@
 import { z } from 'zod';
-import { boolean, infraShape, positiveInt } from '@vitalis/config';
+import { boolean, infraShape, lifecycleShape, positiveInt, probeServerShape } from '@vitalis/config';
 import { TOPICS } from '@vitalis/kafka';
 
 /** Every env var the ingest worker reads, with its default. */
 export const ingestConfigShape = {
   ...infraShape,
+  ...lifecycleShape,
+  ...probeServerShape,
   DATABASE_POOL_MAX: positiveInt(8),
   /** Consumer group; several ingest instances with the same id share the topic's partitions. */
   INGEST_GROUP_ID: z.string().min(1).default('vitalis-ingest'),
@@ -33,5 +35,8 @@ export const ingestConfigShape = {
   /** How often daily partitions are created ahead (vitalis_ensure_vitals_partitions). */
   INGEST_PARTITION_CHECK_MS: positiveInt(3_600_000),
 };
+
+/** The ingest's probe server port when PROBE_PORT is unset in production (docs/operations.md). */
+export const INGEST_PROBE_PORT = 8091;
 
 export type IngestConfig = z.infer<z.ZodObject<typeof ingestConfigShape>>;

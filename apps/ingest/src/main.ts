@@ -1,24 +1,36 @@
 /**
- * vitalis-ingest: consumes vitals.observations.v1 and writes the append log. No HTTP surface.
- * SIGTERM/SIGINT finish the in-flight batches (DB commit + offset commit) before exiting.
+ * vitalis-ingest: consumes vitals.observations.v1 and writes the append log. No API: only the
+ * probes (GET /livez, /readyz on PROBE_PORT). SIGTERM: readiness 503, the drain wait, then the
+ * in-flight batches finish (DB commit + offset commit) before the process exits.
  */
-import { loadConfig } from '@vitalis/config';
-import { createPool, requireAppDatabase } from '@vitalis/db';
-import { createKafka, ensureTopics } from '@vitalis/kafka';
+import { loadConfig, probeServerAddress, shutdownTimings } from '@vitalis/config';
+import { createPool, pendingMigrations, requireAppDatabase } from '@vitalis/db';
+import { createKafka, ensureTopics, kafkaProbe } from '@vitalis/kafka';
 import { createLogger } from '@vitalis/log';
-import { onShutdown } from '@vitalis/runtime';
-import { ingestConfigShape } from './config';
+import { createReadiness, logDependencyChanges, onShutdown, startAppProbes } from '@vitalis/runtime';
+import { INGEST_PROBE_PORT, ingestConfigShape } from './config';
 import { createRedis } from '@vitalis/redis';
 import { createLiveStage } from './live/stage';
 import { startIngest } from './worker';
 
-const config = loadConfig('ingest', ingestConfigShape);
+const config = loadConfig('ingest', ingestConfigShape, (c) => ({ ...c, shutdown: shutdownTimings(c) }));
 const logger = createLogger('ingest', config.LOG_LEVEL);
 const pool = createPool({ url: config.DATABASE_URL, max: Math.max(config.DATABASE_POOL_MAX, config.INGEST_WRITERS + 2), application: 'vitalis-ingest' });
 const kafka = createKafka({ brokers: config.KAFKA_BROKERS, clientId: `vitalis-ingest-${process.pid}`, logger, retries: 20 });
 
 // The migration step (npm run migrate, as the owner) ran before; this app only checks it did.
 await requireAppDatabase(pool, 'ingest', { production: config.NODE_ENV === 'production', warn: (message) => logger.warn(message) });
+// Ready while PostgreSQL and Kafka answer (Redis only feeds the live fan-out: not a reason to stop).
+const readiness = createReadiness({
+  timeoutMs: config.READINESS_TIMEOUT_MS,
+  schemaCurrent: async () => (await pendingMigrations(pool)).length === 0,
+  dependencies: [
+    { name: 'postgres', probe: () => pool.query('SELECT 1') },
+    { name: 'kafka', probe: kafkaProbe(config.KAFKA_BROKERS, 'vitalis-ingest-ready') },
+  ],
+  onChecks: logDependencyChanges(logger),
+});
+const probes = await startAppProbes({ address: probeServerAddress(config, INGEST_PROBE_PORT), readiness, logger });
 await ensureTopics(kafka);
 // Live fan-out to the gateways (Redis pub/sub) and alert rules, after each batch is committed.
 const redis = createRedis({ url: config.REDIS_URL, name: 'vitalis-ingest' });
@@ -49,4 +61,14 @@ logger.info({ groupId: config.INGEST_GROUP_ID, topic: config.INGEST_TOPIC, metho
 const statsTimer = setInterval(() => logger.info({ ...worker.stats }, 'ingest stats'), 60_000);
 statsTimer.unref();
 
-onShutdown(logger, [() => worker.stop(), () => (live.stop(), pool.end()), () => redis.quit()], 30_000);
+onShutdown({
+  logger,
+  readiness,
+  ...config.shutdown,
+  steps: [
+    { name: 'consumer: in-flight batches and offset commits', run: () => worker.stop() },
+    { name: 'postgres', run: () => (live.stop(), pool.end()) },
+    { name: 'redis', run: () => redis.quit() },
+    { name: 'probes', run: () => probes.close() },
+  ],
+});

@@ -1,8 +1,10 @@
 import { z } from 'zod';
-import { infraShape, migrationShape, positiveInt } from '@vitalis/config';
+import { infraShape, lifecycleShape, migrationShape, positiveInt, probeServerShape } from '@vitalis/config';
 
 export const projectorConfigShape = {
   ...infraShape,
+  ...lifecycleShape,
+  ...probeServerShape,
   /** Only `main.ts rebuild` uses the owner's connection (it swaps tables); the jobs run as DATABASE_URL. */
   ...migrationShape,
   DATABASE_POOL_MAX: positiveInt(4),
@@ -21,5 +23,8 @@ export const projectorConfigShape = {
   /** How often the escalator looks for unacknowledged critical results past their due time (issue 21). */
   DIAGNOSTICS_ESCALATION_INTERVAL_MS: positiveInt(1_000),
 };
+
+/** The projector's probe server port when PROBE_PORT is unset in production (docs/operations.md). */
+export const PROJECTOR_PROBE_PORT = 8092;
 
 export type ProjectorConfig = z.infer<z.ZodObject<typeof projectorConfigShape>>;

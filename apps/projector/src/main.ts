@@ -2,11 +2,11 @@
  * vitalis-projector: runs the background jobs. Today: vitals rollups (1 min / 1 h) and append-log
  * maintenance (partitions ahead, retention). Event-store projections (issue 5) join the list.
  */
-import { loadConfig } from '@vitalis/config';
+import { loadConfig, probeServerAddress, shutdownTimings } from '@vitalis/config';
 import { createPool, requireAppDatabase, pendingMigrations } from '@vitalis/db';
 import { createLogger } from '@vitalis/log';
-import { onShutdown } from '@vitalis/runtime';
-import { projectorConfigShape } from './config';
+import { createReadiness, logDependencyChanges, onShutdown, startAppProbes } from '@vitalis/runtime';
+import { PROJECTOR_PROBE_PORT, projectorConfigShape } from './config';
 import { runJobs, type Job } from './jobs';
 import { maintainPartitions } from './maintenance';
 import { projectorRunsRollups, runRollups } from './rollups';
@@ -17,7 +17,7 @@ import { createRedis } from '@vitalis/redis';
 import { escalateDueCriticalResults } from './diagnostics-escalation';
 import { proposeTestsForAlerts } from './diagnostics-proposals';
 
-const config = loadConfig('projector', projectorConfigShape);
+const config = loadConfig('projector', projectorConfigShape, (c) => ({ ...c, shutdown: shutdownTimings(c) }));
 const logger = createLogger('projector', config.LOG_LEVEL);
 // `main.ts rebuild <projection|all>`: replay from zero into fresh tables, swap, exit. It creates,
 // renames and drops tables, so it is an operator's command run with the owner's credentials
@@ -60,6 +60,14 @@ const rollupJob: Job = {
 // On TimescaleDB the continuous aggregates (migration 0018, refreshed by TimescaleDB's own jobs) serve the buckets.
 const rollups = await projectorRunsRollups(pool);
 if (!rollups) logger.info('TimescaleDB: continuous aggregates serve the 1 min / 1 h buckets; the rollup job is off');
+// Ready while PostgreSQL answers (Redis only carries the escalator's notices, which the board also shows).
+const readiness = createReadiness({
+  timeoutMs: config.READINESS_TIMEOUT_MS,
+  schemaCurrent: async () => (await pendingMigrations(pool)).length === 0,
+  dependencies: [{ name: 'postgres', probe: () => pool.query('SELECT 1') }],
+  onChecks: logDependencyChanges(logger),
+});
+const probes = await startAppProbes({ address: probeServerAddress(config, PROJECTOR_PROBE_PORT), readiness, logger });
 
 const jobs: Job[] = [
   {
@@ -100,4 +108,15 @@ const runner = runJobs(jobs, logger);
 const projectionJobs = [...PROJECTIONS.map((p) => `projection-${p.name}`), 'diagnostics-alert-proposals'];
 const listener = listenForEvents(pool, () => runner.runNow(projectionJobs), (err) => logger.warn({ err }, 'event listener lost; reconnecting'));
 logger.info({ jobs: jobs.map((j) => j.name), retentionDays: config.VITALS_RETENTION_DAYS }, 'projector running');
-onShutdown(logger, [() => listener.stop(), () => runner.stop(), () => pool.end(), async () => redis.disconnect()]);
+onShutdown({
+  logger,
+  readiness,
+  ...config.shutdown,
+  steps: [
+    { name: 'event listener', run: () => listener.stop() },
+    { name: 'jobs: the running ones finish', run: () => runner.stop() },
+    { name: 'postgres', run: () => pool.end() },
+    { name: 'redis', run: async () => redis.disconnect() },
+    { name: 'probes', run: () => probes.close() },
+  ],
+});

@@ -55,4 +55,5 @@ const sim = await runSimulator({
 });
 const statsTimer = setInterval(() => logger.info({ sent: sim.sent() }, 'simulator stats'), 30_000);
 statsTimer.unref();
-onShutdown(logger, [() => sim.stop()]);
+// A development tool: no probes, nothing routes to it, so no drain wait.
+onShutdown({ logger, drainMs: 0, graceMs: 10_000, steps: [{ name: 'simulator', run: () => sim.stop() }] });

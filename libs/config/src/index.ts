@@ -55,6 +55,10 @@ const POSITIVE_MESSAGE = 'must be a positive integer';
 export const positiveInt = (fallback: number) =>
   z.coerce.number({ error: POSITIVE_MESSAGE }).int(POSITIVE_MESSAGE).positive(POSITIVE_MESSAGE).default(fallback);
 
+const NON_NEGATIVE_MESSAGE = 'must be an integer of 0 or more';
+export const nonNegativeInt = (fallback: number) =>
+  z.coerce.number({ error: NON_NEGATIVE_MESSAGE }).int(NON_NEGATIVE_MESSAGE).min(0, NON_NEGATIVE_MESSAGE).default(fallback);
+
 export const url = (fallback: string, protocols: readonly string[]) =>
   z
     .string()
@@ -111,3 +115,46 @@ export const infraShape = {
 } as const;
 
 export type InfraConfig = z.infer<z.ZodObject<typeof infraShape>>;
+
+/**
+ * Probes and shutdown (libs/runtime), the same for every app. docs/operations.md "Probes and
+ * shutdown" tells the sequence; the orchestrator's grace (terminationGracePeriodSeconds) must
+ * exceed SHUTDOWN_GRACE_SECONDS.
+ */
+export const lifecycleShape = {
+  /** After SIGTERM, how long readiness answers 503 before anything closes (load balancers stop sending). */
+  READINESS_DRAIN_SECONDS: nonNegativeInt(5),
+  /** The whole shutdown (the drain wait included) must end within this, else the app exits 1. */
+  SHUTDOWN_GRACE_SECONDS: positiveInt(25),
+  /** How long a readiness check waits for one dependency before calling it down. */
+  READINESS_TIMEOUT_MS: positiveInt(1_000),
+} as const;
+
+const PROBE_PORT_MESSAGE = 'must be a TCP port from 1 to 65535, or 0 for no probe server';
+
+/**
+ * The probe server of an app without an HTTP surface (ingest, projector). PROBE_PORT unset: on at
+ * the app's fixed port in production, off in development and test (several may run on one host).
+ */
+export const probeServerShape = {
+  /** 127.0.0.1 by default; a Kubernetes pod sets 0.0.0.0 so the kubelet reaches it. */
+  PROBE_HOST: z.string().min(1).default('127.0.0.1'),
+  PROBE_PORT: z.coerce.number({ error: PROBE_PORT_MESSAGE }).int(PROBE_PORT_MESSAGE).min(0, PROBE_PORT_MESSAGE).max(65535, PROBE_PORT_MESSAGE).optional(),
+} as const;
+
+/** Where the probe server listens, or undefined when it is off. */
+export function probeServerAddress(
+  config: { NODE_ENV: InfraConfig['NODE_ENV']; PROBE_HOST: string; PROBE_PORT?: number | undefined },
+  productionPort: number,
+): { host: string; port: number } | undefined {
+  const port = config.PROBE_PORT ?? (config.NODE_ENV === 'production' ? productionPort : 0);
+  return port === 0 ? undefined : { host: config.PROBE_HOST, port };
+}
+
+/** The runtime's shutdown timings; a drain wait that leaves no time to close is a config error. */
+export function shutdownTimings(config: { READINESS_DRAIN_SECONDS: number; SHUTDOWN_GRACE_SECONDS: number }): { drainMs: number; graceMs: number } {
+  if (config.READINESS_DRAIN_SECONDS >= config.SHUTDOWN_GRACE_SECONDS) {
+    throw new ConfigError(`invalid configuration: READINESS_DRAIN_SECONDS (${config.READINESS_DRAIN_SECONDS}) must be less than SHUTDOWN_GRACE_SECONDS (${config.SHUTDOWN_GRACE_SECONDS}): the drain wait is part of the grace period`);
+  }
+  return { drainMs: config.READINESS_DRAIN_SECONDS * 1_000, graceMs: config.SHUTDOWN_GRACE_SECONDS * 1_000 };
+}

@@ -57,3 +57,21 @@ export async function ensureTopics(kafka: Kafka): Promise<string[]> {
     await admin.disconnect();
   }
 }
+
+/**
+ * A reachability probe (health, readiness): connects an admin client, asks for the cluster, and
+ * disconnects. Its own client never retries: a dead broker must show in milliseconds, not after
+ * the worker-grade retry schedule.
+ */
+export function kafkaProbe(brokers: string[], clientId: string): () => Promise<void> {
+  const kafka = createKafka({ brokers, clientId, retries: 0 });
+  return async () => {
+    const admin = kafka.admin();
+    try {
+      await admin.connect();
+      await admin.describeCluster();
+    } finally {
+      await admin.disconnect().catch(() => {});
+    }
+  };
+}

@@ -1,3 +1,3 @@
-export { createKafka, ensureTopics, type KafkaOptions } from './client';
+export { createKafka, ensureTopics, kafkaProbe, type KafkaOptions } from './client';
 export { createVitalsProducer, vitalsPartitioner, type VitalsProducerOptions } from './producer';
 export { TOPICS, topicSpecs, type TopicSpec } from './topics';

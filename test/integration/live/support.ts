@@ -80,6 +80,8 @@ export interface SseClient {
   status: number;
   contentType: string | null;
   events: SseEvent[];
+  /** The `retry:` values the server sent (reconnect delays, ms). */
+  retries: number[];
   /** Resolves when the stream has ended (server closed it). */
   ended: Promise<void>;
   waitForEvents: (n: number, what?: string, timeoutMs?: number) => Promise<SseEvent[]>;
@@ -92,11 +94,13 @@ export async function openSse(url: string, headers: Record<string, string>): Pro
   const ctrl = new AbortController();
   const res = await fetch(url, { headers: { accept: 'text/event-stream', ...headers }, signal: ctrl.signal });
   const events: SseEvent[] = [];
+  const retries: number[] = [];
   let wake: (() => void) | undefined;
   const client: SseClient = {
     status: res.status,
     contentType: res.headers.get('content-type'),
     events,
+    retries,
     ended: Promise.resolve(),
     waitForEvents: async (n, what = `${n} events`, timeoutMs = 45_000) => {
       const deadline = Date.now() + timeoutMs;
@@ -120,6 +124,7 @@ export async function openSse(url: string, headers: Record<string, string>): Pro
       events.push({ id: e.id, event: e.event, data: JSON.parse(e.data) });
       wake?.();
     },
+    onRetry: (ms: number) => retries.push(ms),
   });
   client.ended = pumpSse(res.body, parser);
   return client;

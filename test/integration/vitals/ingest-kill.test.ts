@@ -1,8 +1,10 @@
 /**
  * Crash safety: the real ingest app runs as a child process (`node --import tsx apps/ingest/src/main.ts`)
  * on a private topic with its own consumer group. It is SIGKILLed while thousands of observations are
- * in flight, then restarted: every observation is stored exactly once. A final SIGTERM finishes the
- * in-flight work, exits 0 and leaves the group's committed offsets at the end of the topic.
+ * in flight, then restarted: every observation is stored exactly once. A SIGTERM while a further
+ * load streams in finishes the in-flight batches and commits their offsets (what is stored is
+ * exactly what is committed) and exits 0; after a restart every observation is stored exactly
+ * once. A final SIGTERM leaves the group's committed offsets at the end of the topic.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -52,6 +54,8 @@ function startIngestProcess(groupId: string): ChildProcess {
       INGEST_MAX_WAIT_MS: '100',
       // the restarted member otherwise waits out the killed member's 30 s session
       INGEST_SESSION_TIMEOUT_MS: '6000',
+      // the shutdown sequence as in production (libs/runtime), with a short drain wait
+      READINESS_DRAIN_SECONDS: '1',
     },
     stdio: ['ignore', 'ignore', 'pipe'],
   });
@@ -66,8 +70,23 @@ const exited = (child: ChildProcess) =>
     else child.once('exit', (code, signal) => resolve({ code, signal }));
   });
 
+/** Each partition's stored Kafka offsets for these devices, ascending (one per stored observation). */
+async function storedOffsets(devicePrefix: string): Promise<Map<number, number[]>> {
+  const { rows } = await pool.query<{ p: number; o: string }>(
+    `SELECT kafka_partition AS p, kafka_offset AS o FROM vitals_observations WHERE device_id LIKE $1 || '%' ORDER BY kafka_partition, kafka_offset`,
+    [devicePrefix],
+  );
+  const byPartition = new Map<number, number[]>();
+  for (const r of rows) {
+    const list = byPartition.get(r.p) ?? [];
+    list.push(Number(r.o));
+    byPartition.set(r.p, list);
+  }
+  return byPartition;
+}
+
 describe('ingest worker crash safety (child process)', () => {
-  it('SIGKILL mid-stream then restart: nothing lost, nothing duplicated; SIGTERM drains and commits', async () => {
+  it('SIGKILL mid-stream then restart: nothing lost, nothing duplicated; SIGTERM mid-load finishes and commits the in-flight batches; restart: exactly once', async () => {
     const prefix = `pat-kill-${uid()}`;
     const start = Date.now();
     const messages: Message[] = Array.from({ length: TOTAL }, (_, i) => {
@@ -101,15 +120,46 @@ describe('ingest worker crash safety (child process)', () => {
     const after = await waitFor(() => countStored(pool, { devicePrefix: prefix }), (c) => c.rows >= TOTAL, 90_000, 'all rows after restart');
     expect(after).toEqual({ rows: TOTAL, distinct: TOTAL });
 
-    // graceful stop: exit 0, and the group's committed offsets reach the end of every partition
+    // SIGTERM mid-load: a further TOTAL observations stream in while the worker stores them
+    const more: Message[] = Array.from({ length: TOTAL }, (_, i) => {
+      const patient = `${prefix}-${i % PATIENTS}`;
+      return { key: patient, value: JSON.stringify(numeric(patient, `${patient}-dev`, TOTAL + i, new Date(start + TOTAL + i))) };
+    });
+    const producingMore = (async () => {
+      for (let i = 0; i < TOTAL; i += 100) {
+        await producer.send({ topic: topics.topic, acks: -1, messages: more.slice(i, i + 100) });
+        await new Promise((r) => setTimeout(r, 50));
+      }
+    })();
+    await waitFor(() => countStored(pool, { devicePrefix: prefix }), (c) => c.rows >= TOTAL + 300, 60_000, 'rows of the further load');
     second.kill('SIGTERM');
     expect(await exited(second)).toEqual({ code: 0, signal: null });
+    await producingMore;
+    // the in-flight batches were finished and their offsets committed: per partition, the stored
+    // offsets are exactly 0 .. committed - 1 (nothing stored uncommitted, nothing committed unstored)
+    const atTerm = await storedOffsets(prefix);
+    const committedAtTerm = await admin.fetchOffsets({ groupId, topics: [topics.topic] });
+    for (const { partition, offset } of committedAtTerm[0]!.partitions) {
+      const offsets = atTerm.get(partition) ?? [];
+      expect({ partition, stored: offsets.length, last: offsets.at(-1) ?? -1 }).toEqual({ partition, stored: Math.max(0, Number(offset)), last: Math.max(0, Number(offset)) - 1 });
+    }
+    console.log(`SIGTERM mid-load: ${[...atTerm.values()].reduce((n, o) => n + o.length, 0)} of ${2 * TOTAL} stored and committed at exit`);
+
+    const third = startIngestProcess(groupId);
+    const all = await waitFor(() => countStored(pool, { devicePrefix: prefix }), (c) => c.rows >= 2 * TOTAL, 90_000, 'all rows after the SIGTERM restart');
+    expect(all).toEqual({ rows: 2 * TOTAL, distinct: 2 * TOTAL });
+
+    // graceful stop: exit 0, and the group's committed offsets reach the end of every partition
+    // (once the worker runs: its signal handlers are installed when it has joined the group)
+    await waitFor(async () => (await admin.describeGroups([groupId])).groups[0]!, (g) => g.state === 'Stable' && g.members.length === 1, 60_000, 'the restarted worker in the group');
+    third.kill('SIGTERM');
+    expect(await exited(third)).toEqual({ code: 0, signal: null });
     const ends = await admin.fetchTopicOffsets(topics.topic);
     const committed = await admin.fetchOffsets({ groupId, topics: [topics.topic] });
     for (const end of ends) {
       expect(committed[0]!.partitions.find((p) => p.partition === end.partition)?.offset).toBe(end.high);
     }
-    expect(await countStored(pool, { devicePrefix: prefix })).toEqual({ rows: TOTAL, distinct: TOTAL });
+    expect(await countStored(pool, { devicePrefix: prefix })).toEqual({ rows: 2 * TOTAL, distinct: 2 * TOTAL });
     await admin.deleteGroups([groupId]).catch(() => {});
-  }, 180_000);
+  }, 240_000);
 });

@@ -12,7 +12,7 @@
  *    413/415 when it takes a body, 429 when its schema says `x-rate-limited`, 500/503 everywhere.
  * A status a route declares itself (e.g. OAuth error bodies) is never overwritten.
  */
-import { jsonSchemaTransform } from 'fastify-type-provider-zod';
+import { jsonSchemaTransform, jsonSchemaTransformObject } from 'fastify-type-provider-zod';
 import type { FastifyDynamicSwaggerOptions } from '@fastify/swagger';
 import { problemContentType } from '@vitalis/http';
 import { VITALIS_VERSION } from '@vitalis/runtime';
@@ -181,6 +181,25 @@ export function sortKeys<T>(value: T): T {
   return value;
 }
 
+/**
+ * The registry holds every zod schema given an id, each in an output and an `…Input` form; the
+ * document keeps those a path refers to (directly or through another kept schema).
+ */
+export function referencedSchemasOnly(doc: Json): Json {
+  const schemas = ((doc.components as Json | undefined)?.schemas ?? {}) as Json;
+  const refsIn = (value: unknown): string[] => [...JSON.stringify(value ?? null).matchAll(/"#\/components\/schemas\/([^"]+)"/g)].map((m) => m[1]!);
+  const kept = new Set<string>();
+  const queue = refsIn(doc.paths);
+  while (queue.length > 0) {
+    const name = queue.pop()!;
+    if (kept.has(name) || !(name in schemas)) continue;
+    kept.add(name);
+    queue.push(...refsIn(schemas[name]));
+  }
+  if (doc.components) (doc.components as Json).schemas = Object.fromEntries(Object.entries(schemas).filter(([name]) => kept.has(name)));
+  return doc;
+}
+
 /** Completes the generated document: components, problem responses, notes; stable key order. */
 export function finishDocument(doc: Json, baseUrl: string): Json {
   const paths = (doc.paths ?? {}) as Record<string, Json>;
@@ -238,6 +257,8 @@ export function swaggerOptions(baseUrl: string): FastifyDynamicSwaggerOptions {
       ],
     },
     transform: transformRoute,
-    transformObject: (doc) => finishDocument(('openapiObject' in doc ? doc.openapiObject : doc.swaggerObject) as Json, baseUrl),
+    // Zod schemas given an id (`.meta({ id })`, e.g. Readiness) are referenced by the routes and
+    // land in components.schemas here.
+    transformObject: (doc) => finishDocument(referencedSchemasOnly(('openapiObject' in doc ? jsonSchemaTransformObject(doc) : doc.swaggerObject) as Json), baseUrl),
   };
 }

@@ -5,11 +5,13 @@
  * chooser of the two (sources.ts): `subscribe({ patients, codes, after }, sink)`.
  */
 import websocket from '@fastify/websocket';
+import type { FastifyInstance } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import type { GatewayDeps } from '../deps';
 import type { SyntheticLive } from '../sandbox/live';
 import { LiveHub } from './hub';
 import type { LiveSource } from './sources';
+import { WS_SERVICE_RESTART } from './reconnect';
 import { sseRoutes } from './sse';
 import { wsRoutes } from './ws';
 
@@ -39,7 +41,16 @@ export function createLiveHub(deps: GatewayDeps, revokedAmong?: (ids: string[]) 
 
 export function liveRoutes(deps: GatewayDeps, hub: LiveSource): FastifyPluginAsyncZod {
   return async (app) => {
-    await app.register(websocket, { options: { maxPayload: 64 * 1024 } });
+    await app.register(websocket, {
+      options: { maxPayload: 64 * 1024 },
+      // At close, a socket still open (no subscription left to carry a reconnect hint) is told
+      // 1012 "service restart" rather than the default bare close.
+      preClose: function (this: FastifyInstance, done: () => void) {
+        for (const client of this.websocketServer.clients) client.close(WS_SERVICE_RESTART, 'service restart');
+        this.websocketServer.close();
+        done();
+      },
+    });
     await app.register(sseRoutes(deps, hub));
     await app.register(wsRoutes(deps, hub));
   };

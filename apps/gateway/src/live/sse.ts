@@ -4,7 +4,8 @@
  * one `data:` line of JSON; idle streams get a comment line as heartbeat. Auth, scope and the
  * patient-self rule (403 problem), validation (400 problem) and the audit (503 problem when it
  * cannot be written) happen before the stream opens. The browser's EventSource reconnects
- * by itself with Last-Event-ID; `lagged`/`closed` events say why the server ended a stream.
+ * by itself with Last-Event-ID; `lagged`/`closed` events say why the server ended a stream. At
+ * shutdown a `reconnect` event (last id, delay) and a `retry:` line come before `closed`.
  * A batch of events reaches the client in one `res.write` (its frames joined).
  */
 import { z } from 'zod';
@@ -14,6 +15,7 @@ import { callerOf } from '../access/http';
 import { liveStreamDeps, startVitalsStream } from '../vitals/service';
 import type { CloseReason, LiveMessage, LiveSink } from './hub';
 import type { LiveSource } from './sources';
+import { reconnectHint, type ReconnectHint } from './reconnect';
 import { streamQuerySchema } from './request';
 
 const tails = new WeakMap<object, string>();
@@ -36,18 +38,22 @@ export interface SseTarget {
 
 /**
  * The hub's sink for one SSE response: a batch is one write of its frames joined. `beforeWrite`
- * runs before anything is written (the route opens the response there and notes the activity).
+ * runs before anything is written (the route opens the response there and notes the activity);
+ * `shutdownHint` is written before `closed` when the server shuts down (the reconnect hint).
  */
-export function sseSink(res: SseTarget, beforeWrite: () => void): LiveSink {
+export function sseSink(res: SseTarget, beforeWrite: () => void, shutdownHint: () => string = () => ''): LiveSink {
   return {
     send: (m) => (beforeWrite(), res.write(frame(m))),
     sendBatch: (msgs) => (beforeWrite(), res.write(msgs.map(frame).join(''))),
     close: (reason: CloseReason) => {
       beforeWrite();
-      res.end(`event: closed\ndata: ${JSON.stringify({ reason })}\n\n`);
+      res.end(`${reason === 'shutdown' ? shutdownHint() : ''}event: closed\ndata: ${JSON.stringify({ reason })}\n\n`);
     },
   };
 }
+
+/** The shutdown hint: `retry:` (EventSource's reconnect delay) and a `reconnect` event naming the last id. */
+export const reconnectFrame = (hint: ReconnectHint): string => `retry: ${hint.retry_ms}\nevent: reconnect\ndata: ${JSON.stringify(hint)}\n\n`;
 
 export function sseRoutes(deps: GatewayDeps, hub: LiveSource): FastifyPluginAsyncZod {
   const { config } = deps;
@@ -85,6 +91,7 @@ export function sseRoutes(deps: GatewayDeps, hub: LiveSource): FastifyPluginAsyn
 
         let wroteSinceBeat = false;
         let beat: NodeJS.Timeout | undefined;
+        let lastId = (): string | null => null;
         const sub = hub.subscribe(
           {
             patients: q.patient,
@@ -96,11 +103,17 @@ export function sseRoutes(deps: GatewayDeps, hub: LiveSource): FastifyPluginAsyn
             token: req.principal ? { id: req.principal.tokenId, expiresAt: req.principal.expiresAt, derivedFrom: req.principal.derivedFrom } : undefined,
             maxQueue: config.LIVE_MAX_QUEUE,
           },
-          sseSink(res, () => {
-            open();
-            wroteSinceBeat = true;
-          }),
+          sseSink(
+            res,
+            () => {
+              open();
+              wroteSinceBeat = true;
+            },
+            // shutdown: where to resume and when (`retry:` sets EventSource's delay), then `closed` as before
+            () => reconnectFrame(reconnectHint(lastId())),
+          ),
         );
+        lastId = () => sub.lastId;
         res.on('drain', () => sub.resume());
         res.on('close', () => {
           clearInterval(beat);

@@ -17,10 +17,11 @@ import { liveStreamDeps, startVitalsStream, type StreamStart } from '../vitals/s
 import type { CloseReason, LiveMessage, LiveSink, Subscription } from './hub';
 import type { LiveSource } from './sources';
 import { codeSchema } from './request';
+import { reconnectHint, WS_SERVICE_RESTART } from './reconnect';
 import { resourceId, VITAL_CODE } from '@vitalis/schemas';
 
-/** Close codes: 4401 unauthenticated/revoked/expired, 4403 forbidden, 1001 server going away. */
-export const WS_CLOSE = { unauthorized: 4401, forbidden: 4403, goingAway: 1001, policy: 1008 } as const;
+/** Close codes: 4401 unauthenticated/revoked/expired, 4403 forbidden, 1012 service restart (shutdown: reconnect elsewhere). */
+export const WS_CLOSE = { unauthorized: 4401, forbidden: 4403, serviceRestart: WS_SERVICE_RESTART, policy: 1008 } as const;
 /** Above this many buffered bytes the socket counts as full (backpressure). */
 const HIGH_WATER = 1 << 20;
 const MAX_SUBSCRIPTIONS = 16;
@@ -163,9 +164,12 @@ export function wsRoutes(deps: GatewayDeps, hub: LiveSource): FastifyPluginAsync
               close: (reason) => {
                 clearInterval(waiting);
                 subs.delete(name);
+                // shutdown: every subscription gets its own hint (the hub ends them one by one);
+                // the socket closes with 1012 once the last one is told
+                if (reason === 'shutdown') send({ type: 'reconnect', sub: name, ...reconnectHint(sub.lastId) });
                 send({ type: 'closed', sub: name, reason });
                 if (reason === 'revoked' || reason === 'expired') closeAll(WS_CLOSE.unauthorized, `token ${reason}`);
-                else if (reason === 'shutdown') closeAll(WS_CLOSE.goingAway, 'server shutting down');
+                else if (reason === 'shutdown' && subs.size === 0) closeAll(WS_CLOSE.serviceRestart, 'service restart');
               },
             }),
           );

@@ -4920,6 +4920,55 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/livez": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Liveness probe
+         * @description The process runs and its event loop is not stuck (no dependency is checked). 503 when the loop ran late by more than 10 s.
+         */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description OK */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Liveness"];
+                    };
+                };
+                500: components["responses"]["InternalError"];
+                /** @description Service Unavailable */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Liveness"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/openapi.json": {
         parameters: {
             query?: never;
@@ -4961,6 +5010,55 @@ export interface paths {
                 };
                 500: components["responses"]["InternalError"];
                 503: components["responses"]["ServiceUnavailable"];
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/readyz": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Readiness probe
+         * @description Ready when the schema is current and PostgreSQL, Kafka and Redis answer (each within READINESS_TIMEOUT_MS; the result is cached for 1 s). 503 when not ready, and from the start of a shutdown (draining).
+         */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description OK */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Readiness"];
+                    };
+                };
+                500: components["responses"]["InternalError"];
+                /** @description Service Unavailable */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Readiness"];
+                    };
+                };
             };
         };
         put?: never;
@@ -5059,6 +5157,16 @@ export interface paths {
 export type webhooks = Record<string, never>;
 export interface components {
     schemas: {
+        /** @description GET /livez: the process runs and its event loop is not stuck. No dependency is checked. */
+        Liveness: {
+            /** @description How late the last event-loop tick ran */
+            event_loop_delay_ms: number;
+            /**
+             * @description stuck: the event loop ran late by more than the limit (503)
+             * @enum {string}
+             */
+            status: "ok" | "stuck";
+        };
         /** @description RFC 9457 problem details. Branch on `type`; `detail` is for humans. */
         Problem: {
             detail: string;
@@ -5081,6 +5189,15 @@ export interface components {
             type: string;
         } & {
             [key: string]: unknown;
+        };
+        /** @description GET /readyz: whether this instance should get traffic. 503 unless ready. */
+        Readiness: {
+            /** @description schema: ok | pending (migrations not applied); postgres, kafka, redis: ok | down. Absent while draining. */
+            checks?: {
+                [key: string]: "ok" | "down" | "pending";
+            };
+            /** @enum {string} */
+            status: "ready" | "not_ready" | "draining";
         };
     };
     responses: {
