@@ -3,11 +3,13 @@ import { loadConfig } from '@vitalis/config';
 import { createPool, requireAppDatabase } from '@vitalis/db';
 import { createKafka, ensureTopics } from '@vitalis/kafka';
 import { createLogger } from '@vitalis/log';
+import { startMetricsServer } from '@vitalis/metrics';
 import { createRedis } from '@vitalis/redis';
 import { onShutdown } from '@vitalis/runtime';
 import { buildGateway } from './app';
 import { RemoteKeySets, keySetFetchPolicy } from './auth/remote-key-sets';
 import { auditCheckpointSettings, gatewayConfigShape, withBaseUrl } from './config';
+import { gatewayMetrics } from './metrics';
 
 const { config, checkpoints } = loadConfig('gateway', gatewayConfigShape, (parsed) => ({ config: withBaseUrl(parsed), checkpoints: auditCheckpointSettings(parsed) }));
 const logger = createLogger('gateway', config.LOG_LEVEL);
@@ -21,11 +23,14 @@ await ensureTopics(kafka);
 await redis.connect();
 
 const keySets = new RemoteKeySets(keySetFetchPolicy(config), logger);
-const app = await buildGateway({ config, pool, redis, kafka, logger, keySets });
+const metrics = gatewayMetrics({ pool, redis });
+const app = await buildGateway({ config, pool, redis, kafka, logger, keySets, metrics });
 await app.listen({ host: config.HOST, port: config.PORT });
 logger.info({ url: config.baseUrl }, 'gateway listening');
+const metricsServer = config.METRICS_ENABLED ? await startMetricsServer(metrics.registry, { host: config.METRICS_HOST, port: config.METRICS_PORT }) : undefined;
+if (metricsServer) logger.info({ url: metricsServer.url }, 'metrics listening');
 const auditCheckpoints = startAuditCheckpoints({
   pool, dir: checkpoints.dir, key: checkpoints.key, seconds: checkpoints.seconds, onError: (err) => logger.error({ err }, 'audit checkpoint not written; the next period retries'),
 });
 
-onShutdown(logger, [async () => auditCheckpoints.stop(), () => app.close(), () => pool.end(), () => redis.quit()]);
+onShutdown(logger, [async () => auditCheckpoints.stop(), async () => metricsServer?.close(), () => app.close(), () => pool.end(), () => redis.quit()]);

@@ -1,11 +1,12 @@
 import { z } from 'zod';
-import { boolean, infraShape, positiveInt } from '@vitalis/config';
+import { boolean, infraShape, positiveInt, metricsShape } from '@vitalis/config';
 import { TOPICS } from '@vitalis/kafka';
 
 /** Every env var the ingest worker reads, with its default. */
 export const ingestConfigShape = {
   ...infraShape,
   DATABASE_POOL_MAX: positiveInt(8),
+  ...metricsShape(9465),
   /** Consumer group; several ingest instances with the same id share the topic's partitions. */
   INGEST_GROUP_ID: z.string().min(1).default('vitalis-ingest'),
   INGEST_TOPIC: z.string().min(1).default(TOPICS.vitalsObservations),

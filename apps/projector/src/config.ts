@@ -1,11 +1,12 @@
 import { z } from 'zod';
-import { infraShape, migrationShape, positiveInt } from '@vitalis/config';
+import { infraShape, migrationShape, positiveInt, metricsShape } from '@vitalis/config';
 
 export const projectorConfigShape = {
   ...infraShape,
   /** Only `main.ts rebuild` uses the owner's connection (it swaps tables); the jobs run as DATABASE_URL. */
   ...migrationShape,
   DATABASE_POOL_MAX: positiveInt(4),
+  ...metricsShape(9466),
   /** Raw vitals older than this many days are dropped (whole daily partitions). Rollups are kept. */
   VITALS_RETENTION_DAYS: positiveInt(30),
   /** Daily partitions created ahead of today. */

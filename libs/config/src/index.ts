@@ -111,3 +111,14 @@ export const infraShape = {
 } as const;
 
 export type InfraConfig = z.infer<z.ZodObject<typeof infraShape>>;
+
+/**
+ * The Prometheus scrape endpoint every app serves (@vitalis/metrics): GET /metrics on its own
+ * listener, loopback by default (bind it to the pod network to let Prometheus in). Each app has
+ * its own default port so the three run side by side on one host.
+ */
+export const metricsShape = (defaultPort: number) => ({
+  METRICS_ENABLED: boolean(true),
+  METRICS_HOST: z.string().min(1).default('127.0.0.1'),
+  METRICS_PORT: port(defaultPort),
+});

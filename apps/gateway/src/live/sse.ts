@@ -57,6 +57,7 @@ export function sseRoutes(deps: GatewayDeps, hub: LiveSource): FastifyPluginAsyn
         let beat: NodeJS.Timeout | undefined;
         const sub = hub.subscribe(
           {
+            transport: 'sse',
             patients: q.patient,
             codes: q.code,
             alerts: q.alerts,

@@ -147,7 +147,7 @@ export function wsRoutes(deps: GatewayDeps, hub: LiveSource): FastifyPluginAsync
           const name = msg.sub;
           let waiting: NodeJS.Timeout | undefined;
           const sub = hub.subscribe(
-            { patients, codes: msg.codes, alerts: msg.alerts, ...start, token: { id: who.tokenId, expiresAt: who.expiresAt, derivedFrom: who.derivedFrom }, maxQueue: config.LIVE_MAX_QUEUE },
+            { transport: 'ws', patients, codes: msg.codes, alerts: msg.alerts, ...start, token: { id: who.tokenId, expiresAt: who.expiresAt, derivedFrom: who.derivedFrom }, maxQueue: config.LIVE_MAX_QUEUE },
             {
               send: (m: LiveMessage) => {
                 if (socket.readyState !== socket.OPEN) return false;
