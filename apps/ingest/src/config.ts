@@ -31,6 +31,8 @@ export const ingestConfigShape = {
   INGEST_SESSION_TIMEOUT_MS: positiveInt(30_000),
   /** Evaluate the alert rules (SpO2, heart rate, NEWS2) on the stream and append alert events. */
   INGEST_ALERTS: boolean(true),
+  /** How often the consumer group's lag per partition is read from the brokers for the metrics. */
+  INGEST_LAG_POLL_MS: positiveInt(15_000),
   /** How often daily partitions are created ahead (vitalis_ensure_vitals_partitions). */
   INGEST_PARTITION_CHECK_MS: positiveInt(3_600_000),
 };

@@ -1,11 +1,13 @@
 /**
- * vitalis-ingest: consumes vitals.observations.v1 and writes the append log. No HTTP surface.
+ * vitalis-ingest: consumes vitals.observations.v1 and writes the append log. No HTTP surface but
+ * the Prometheus scrape (METRICS_HOST:METRICS_PORT).
  * SIGTERM/SIGINT finish the in-flight batches (DB commit + offset commit) before exiting.
  */
 import { loadConfig } from '@vitalis/config';
 import { createPool, requireAppDatabase } from '@vitalis/db';
 import { createKafka, ensureTopics } from '@vitalis/kafka';
 import { createLogger } from '@vitalis/log';
+import { createIngestMetrics, createRegistry, observePool, observeRedis, startMetricsServer } from '@vitalis/metrics';
 import { onShutdown } from '@vitalis/runtime';
 import { ingestConfigShape } from './config';
 import { createRedis } from '@vitalis/redis';
@@ -24,7 +26,11 @@ await ensureTopics(kafka);
 const redis = createRedis({ url: config.REDIS_URL, name: 'vitalis-ingest' });
 // Redis down at start does not stop the ingest (the append log is what matters); ioredis keeps reconnecting.
 await redis.connect().catch((err) => logger.warn({ err }, 'redis unreachable; live fan-out paused until it is back'));
-const live = createLiveStage({ pool, redis, topic: config.INGEST_TOPIC, logger, alerts: config.INGEST_ALERTS });
+const registry = createRegistry('ingest');
+observePool(registry, pool);
+observeRedis(registry, redis);
+const metrics = createIngestMetrics(registry);
+const live = createLiveStage({ pool, redis, topic: config.INGEST_TOPIC, logger, alerts: config.INGEST_ALERTS, metrics });
 
 const worker = await startIngest({
   kafka,
@@ -43,10 +49,14 @@ const worker = await startIngest({
   partitionCheckMs: config.INGEST_PARTITION_CHECK_MS,
   sessionTimeoutMs: config.INGEST_SESSION_TIMEOUT_MS,
   afterCommit: live.afterCommit,
+  metrics,
+  lagPollMs: config.INGEST_LAG_POLL_MS,
 });
+const metricsServer = config.METRICS_ENABLED ? await startMetricsServer(registry, { host: config.METRICS_HOST, port: config.METRICS_PORT }) : undefined;
+if (metricsServer) logger.info({ url: metricsServer.url }, 'metrics listening');
 logger.info({ groupId: config.INGEST_GROUP_ID, topic: config.INGEST_TOPIC, method: config.INGEST_WRITE_METHOD }, 'ingest running');
 
 const statsTimer = setInterval(() => logger.info({ ...worker.stats }, 'ingest stats'), 60_000);
 statsTimer.unref();
 
-onShutdown(logger, [() => worker.stop(), () => (live.stop(), pool.end()), () => redis.quit()], 30_000);
+onShutdown(logger, [async () => metricsServer?.close(), () => worker.stop(), () => (live.stop(), pool.end()), () => redis.quit()], 30_000);

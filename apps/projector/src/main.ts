@@ -5,13 +5,14 @@
 import { loadConfig } from '@vitalis/config';
 import { createPool, requireAppDatabase, pendingMigrations } from '@vitalis/db';
 import { createLogger } from '@vitalis/log';
+import { createRegistry, observePool, observeProjections, startMetricsServer } from '@vitalis/metrics';
 import { onShutdown } from '@vitalis/runtime';
 import { projectorConfigShape } from './config';
 import { runJobs, type Job } from './jobs';
 import { maintainPartitions } from './maintenance';
 import { runRollups } from './rollups';
 import { PROJECTIONS } from './projections/definitions';
-import { catchUp, projectionNamed, rebuild } from './projections/runner';
+import { catchUp, projectionNamed, projectionPositions, rebuild } from './projections/runner';
 import { listenForEvents } from '@vitalis/eventstore';
 
 const config = loadConfig('projector', projectorConfigShape);
@@ -74,4 +75,9 @@ const runner = runJobs(jobs, logger);
 const projectionJobs = PROJECTIONS.map((p) => `projection-${p.name}`);
 const listener = listenForEvents(pool, () => runner.runNow(projectionJobs), (err) => logger.warn({ err }, 'event listener lost; reconnecting'));
 logger.info({ jobs: jobs.map((j) => j.name), retentionDays: config.VITALS_RETENTION_DAYS }, 'projector running');
-onShutdown(logger, [() => listener.stop(), () => runner.stop(), () => pool.end()]);
+const registry = createRegistry('projector');
+observePool(registry, pool);
+observeProjections(registry, () => projectionPositions(pool));
+const metricsServer = config.METRICS_ENABLED ? await startMetricsServer(registry, { host: config.METRICS_HOST, port: config.METRICS_PORT }) : undefined;
+if (metricsServer) logger.info({ url: metricsServer.url }, 'metrics listening');
+onShutdown(logger, [async () => metricsServer?.close(), () => listener.stop(), () => runner.stop(), () => pool.end()]);

@@ -13,15 +13,19 @@ export interface ProjectionPositions {
 }
 
 export function observeProjections(registry: client.Registry, read: () => Promise<ProjectionPositions>): void {
-  // One read per scrape, shared by the three gauges.
+  // One read per scrape, shared by the three gauges. PostgreSQL down: these series are left out of
+  // the scrape (absent, which the alerting rules see) rather than failing the whole scrape.
+  const none: ProjectionPositions = { head: Number.NaN, projections: new Map() };
   let current: Promise<ProjectionPositions> | undefined;
-  const positions = () => (current ??= read().finally(() => setTimeout(() => (current = undefined), 0)));
+  const positions = () => (current ??= read().catch(() => none).finally(() => setTimeout(() => (current = undefined), 0)));
   new client.Gauge({
     name: METRIC.eventstoreHead,
     help: 'Global position of the newest event in the event store',
     registers: [registry],
     async collect() {
-      this.set((await positions()).head);
+      const { head } = await positions();
+      if (Number.isNaN(head)) this.reset();
+      else this.set(head);
     },
   });
   new client.Gauge({
@@ -30,7 +34,9 @@ export function observeProjections(registry: client.Registry, read: () => Promis
     labelNames: ['projection'] as const,
     registers: [registry],
     async collect() {
-      for (const [name, position] of (await positions()).projections) this.set({ projection: name }, position);
+      const { projections } = await positions();
+      if (projections.size === 0) this.reset();
+      for (const [name, position] of projections) this.set({ projection: name }, position);
     },
   });
   new client.Gauge({
@@ -40,6 +46,7 @@ export function observeProjections(registry: client.Registry, read: () => Promis
     registers: [registry],
     async collect() {
       const { head, projections } = await positions();
+      if (projections.size === 0) this.reset();
       for (const [name, position] of projections) this.set({ projection: name }, Math.max(0, head - position));
     },
   });
