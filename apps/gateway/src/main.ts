@@ -25,10 +25,10 @@ await redis.connect();
 const keySets = new RemoteKeySets(keySetFetchPolicy(config), logger);
 const metrics = gatewayMetrics({ pool, redis });
 const app = await buildGateway({ config, pool, redis, kafka, logger, keySets, metrics });
-await app.listen({ host: config.HOST, port: config.PORT });
-logger.info({ url: config.baseUrl }, 'gateway listening');
 const metricsServer = config.METRICS_ENABLED ? await startMetricsServer(metrics.registry, { host: config.METRICS_HOST, port: config.METRICS_PORT }) : undefined;
 if (metricsServer) logger.info({ url: metricsServer.url }, 'metrics listening');
+await app.listen({ host: config.HOST, port: config.PORT });
+logger.info({ url: config.baseUrl }, 'gateway listening');
 const auditCheckpoints = startAuditCheckpoints({
   pool, dir: checkpoints.dir, key: checkpoints.key, seconds: checkpoints.seconds, onError: (err) => logger.error({ err }, 'audit checkpoint not written; the next period retries'),
 });

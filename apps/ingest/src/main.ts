@@ -30,6 +30,9 @@ const registry = createRegistry('ingest');
 observePool(registry, pool);
 observeRedis(registry, redis);
 const metrics = createIngestMetrics(registry);
+// Listening before the consumer joins: a taken port stops the start, not a running worker.
+const metricsServer = config.METRICS_ENABLED ? await startMetricsServer(registry, { host: config.METRICS_HOST, port: config.METRICS_PORT }) : undefined;
+if (metricsServer) logger.info({ url: metricsServer.url }, 'metrics listening');
 const live = createLiveStage({ pool, redis, topic: config.INGEST_TOPIC, logger, alerts: config.INGEST_ALERTS, metrics });
 
 const worker = await startIngest({
@@ -52,8 +55,6 @@ const worker = await startIngest({
   metrics,
   lagPollMs: config.INGEST_LAG_POLL_MS,
 });
-const metricsServer = config.METRICS_ENABLED ? await startMetricsServer(registry, { host: config.METRICS_HOST, port: config.METRICS_PORT }) : undefined;
-if (metricsServer) logger.info({ url: metricsServer.url }, 'metrics listening');
 logger.info({ groupId: config.INGEST_GROUP_ID, topic: config.INGEST_TOPIC, method: config.INGEST_WRITE_METHOD }, 'ingest running');
 
 const statsTimer = setInterval(() => logger.info({ ...worker.stats }, 'ingest stats'), 60_000);

@@ -45,6 +45,12 @@ const pool = createPool({ url: config.DATABASE_URL, max: config.DATABASE_POOL_MA
 // The migration step (npm run migrate, as the owner) ran before; this app only checks it did.
 await requireAppDatabase(pool, 'projector', { production: config.NODE_ENV === 'production', warn: (message) => logger.warn(message) });
 
+const registry = createRegistry('projector');
+observePool(registry, pool);
+observeProjections(registry, () => projectionPositions(pool));
+const metricsServer = config.METRICS_ENABLED ? await startMetricsServer(registry, { host: config.METRICS_HOST, port: config.METRICS_PORT }) : undefined;
+if (metricsServer) logger.info({ url: metricsServer.url }, 'metrics listening');
+
 const jobs: Job[] = [
   {
     name: 'vitals-maintenance',
@@ -75,9 +81,4 @@ const runner = runJobs(jobs, logger);
 const projectionJobs = PROJECTIONS.map((p) => `projection-${p.name}`);
 const listener = listenForEvents(pool, () => runner.runNow(projectionJobs), (err) => logger.warn({ err }, 'event listener lost; reconnecting'));
 logger.info({ jobs: jobs.map((j) => j.name), retentionDays: config.VITALS_RETENTION_DAYS }, 'projector running');
-const registry = createRegistry('projector');
-observePool(registry, pool);
-observeProjections(registry, () => projectionPositions(pool));
-const metricsServer = config.METRICS_ENABLED ? await startMetricsServer(registry, { host: config.METRICS_HOST, port: config.METRICS_PORT }) : undefined;
-if (metricsServer) logger.info({ url: metricsServer.url }, 'metrics listening');
 onShutdown(logger, [async () => metricsServer?.close(), () => listener.stop(), () => runner.stop(), () => pool.end()]);
