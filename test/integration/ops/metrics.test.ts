@@ -9,7 +9,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Admin, Kafka, Producer } from 'kafkajs';
 import type { Pool } from '@vitalis/db';
 import { createLogger } from '@vitalis/log';
-import { METRIC, createIngestMetrics, createRegistry, observePool, observeRedis, startMetricsServer, type MetricsServer } from '@vitalis/metrics';
+import { METRIC, createIngestMetrics, createRegistry, observePool, observeProjections, observeRedis, startMetricsServer, type MetricsServer } from '@vitalis/metrics';
+import { projectionPositions } from '../../../apps/projector/src/projections/runner';
 import { createRedis, type Redis } from '@vitalis/redis';
 import { createLiveStage, type LiveStage } from '../../../apps/ingest/src/live/stage';
 import type { IngestWorker } from '../../../apps/ingest/src/worker';
@@ -91,6 +92,10 @@ describe('metrics scrape', () => {
       body: new URLSearchParams({ grant_type: 'client_credentials', client_id: client.client_id, client_secret: 'wrong-secret' }),
     });
     expect(refused.status).toBe(401);
+    // a grant type that is not ours (and an Object.prototype key): a 400, counted as `unsupported`, never by its name
+    const unsupported = await fetch(`${gw.url}/api/auth/oauth2/token`, { method: 'POST', body: new URLSearchParams({ grant_type: 'constructor' }) });
+    expect(unsupported.status).toBe(400);
+    expect(await unsupported.json()).toMatchObject({ error: 'unsupported_grant_type' });
 
     const created = await fetch(`${gw.url}/api/v1/patients`, {
       method: 'POST',
@@ -132,6 +137,8 @@ describe('metrics scrape', () => {
     // tokens: issued and refused, by grant type and reason
     expect(total(samples, METRIC.tokensIssued, { grant_type: 'client_credentials' })).toBeGreaterThanOrEqual(1);
     expect(total(samples, METRIC.tokensRefused, { grant_type: 'client_credentials', reason: 'invalid_client' })).toBe(1);
+    expect(total(samples, METRIC.tokensRefused, { grant_type: 'unsupported', reason: 'unsupported_grant_type' })).toBe(1);
+    expect(has(samples, METRIC.tokensRefused, { grant_type: 'constructor' })).toBe(false);
     // live: subscribers by transport, delivered events, device-to-subscriber and alert delivery latency
     expect(has(samples, METRIC.liveSubscribers, { transport: 'sse' })).toBe(true);
     expect(total(samples, METRIC.liveSubscribers, { transport: 'sse' })).toBeGreaterThanOrEqual(1);
@@ -175,5 +182,27 @@ describe('metrics scrape', () => {
     expect(has(samples, METRIC.pgPool, { state: 'idle' })).toBe(true);
     expectNoSecretsInLabels(samples, [livePatient]);
     expect(text).not.toContain(livePatient);
+  });
+
+  it('the projector serves the event-store head and each projection\'s position and lag', async () => {
+    // wired as apps/projector/src/main.ts wires it (the projections need not be running: positions are read, not moved)
+    const registry = createRegistry('projector');
+    observePool(registry, pool);
+    observeProjections(registry, () => projectionPositions(pool));
+    const server = await startMetricsServer(registry, { host: '127.0.0.1', port: 0 });
+    try {
+      const { samples } = await scrape(server.url);
+      const head = total(samples, METRIC.eventstoreHead);
+      expect(head).toBeGreaterThan(0); // the patient registered above is an event
+      const positions = samples.filter((x) => x.name === METRIC.projectionPosition);
+      expect(positions.map((p) => p.labels.projection).sort()).toEqual(['patients', 'slots', 'triage']);
+      for (const p of positions) {
+        expect(p.value).toBeLessThanOrEqual(head);
+        expect(total(samples, METRIC.projectionLag, { projection: p.labels.projection! })).toBe(head - p.value);
+      }
+      expect(total(samples, METRIC.pgPool, { state: 'total' })).toBeGreaterThanOrEqual(1);
+    } finally {
+      await server.close();
+    }
   });
 });
