@@ -6,6 +6,7 @@ import { parseArgs } from 'node:util';
 import { loadConfig } from '@vitalis/config';
 import { createKafka, ensureTopics } from '@vitalis/kafka';
 import { createLogger } from '@vitalis/log';
+import { METRIC, createRegistry, mirrorCounter, startMetricsServer } from '@vitalis/metrics';
 import { onShutdown } from '@vitalis/runtime';
 import { simulatorConfigShape } from './config';
 import { burst, runSimulator } from './simulator';
@@ -55,4 +56,8 @@ const sim = await runSimulator({
 });
 const statsTimer = setInterval(() => logger.info({ sent: sim.sent() }, 'simulator stats'), 30_000);
 statsTimer.unref();
-onShutdown(logger, [() => sim.stop()]);
+const registry = createRegistry('simulator');
+mirrorCounter(registry, METRIC.simulatorSent, 'Observations the simulator produced to Kafka', () => sim.sent());
+const metricsServer = config.METRICS_ENABLED ? await startMetricsServer(registry, { host: config.METRICS_HOST, port: config.METRICS_PORT }) : undefined;
+if (metricsServer) logger.info({ url: metricsServer.url }, 'metrics listening');
+onShutdown(logger, [async () => metricsServer?.close(), () => sim.stop()]);

@@ -41,6 +41,8 @@ export const METRIC = {
   eventstoreHead: 'vitalis_eventstore_head_position',
   projectionPosition: 'vitalis_projection_position',
   projectionLag: 'vitalis_projection_lag_events',
+  // simulator
+  simulatorSent: 'vitalis_simulator_observations_sent_total',
   // every app
   pgPool: 'vitalis_pg_pool_clients',
   redisUp: 'vitalis_redis_up',
