@@ -124,6 +124,9 @@ describe('metrics scrape', () => {
 
     const { text, samples } = await scrape(gw.metricsUrl!);
     sse.close();
+    // only on the metrics listener: not on the API's port, and nothing else on the metrics one
+    expect((await fetch(`${gw.url}/metrics`)).status).toBe(404);
+    expect((await fetch(gw.metricsUrl!.replace(/\/metrics$/, '/other'))).status).toBe(404);
 
     // HTTP by route pattern, never the raw URL
     expect(total(samples, METRIC.httpRequests, { method: 'GET', route: '/api/v1/patients', status: '200' })).toBeGreaterThanOrEqual(1);
