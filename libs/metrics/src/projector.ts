@@ -13,8 +13,8 @@ export interface ProjectionPositions {
 }
 
 export function observeProjections(registry: client.Registry, read: () => Promise<ProjectionPositions>): void {
-  // One read per scrape, shared by the three gauges. PostgreSQL down: these series are left out of
-  // the scrape (absent, which the alerting rules see) rather than failing the whole scrape.
+  // One read per scrape, shared by the three gauges. PostgreSQL down: the head reads NaN and the
+  // projection series are left out, rather than failing the whole scrape.
   const none: ProjectionPositions = { head: Number.NaN, projections: new Map() };
   let current: Promise<ProjectionPositions> | undefined;
   const positions = () => (current ??= read().catch(() => none).finally(() => setTimeout(() => (current = undefined), 0)));
@@ -23,9 +23,7 @@ export function observeProjections(registry: client.Registry, read: () => Promis
     help: 'Global position of the newest event in the event store',
     registers: [registry],
     async collect() {
-      const { head } = await positions();
-      if (Number.isNaN(head)) this.reset();
-      else this.set(head);
+      this.set((await positions()).head); // NaN when unknown
     },
   });
   new client.Gauge({
