@@ -8,7 +8,7 @@ node_modules: package.json package-lock.json
 	npm ci --no-audit --no-fund
 	@touch node_modules
 
-.PHONY: help install run migrate stop logs test test-main test-disruptive typecheck lint bench openapi clients-env browser fhir-validator deploy-check
+.PHONY: help install run migrate stop logs test test-main test-disruptive typecheck lint bench openapi clients-env browser fhir-validator deploy-check metrics-check
 help: ## This list
 	@grep -hE '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  make %-16s %s\n", $$1, $$2}'
 
@@ -36,10 +36,13 @@ typecheck: node_modules ## TypeScript strict, whole repo (and the UI cards' brow
 lint: node_modules ## ESLint (typescript-eslint, stylistic rules) over the whole tree, zero warnings
 	npx eslint --max-warnings 0 .
 
-test: node_modules up clients-env browser fhir-validator deploy-check typecheck lint test-main test-disruptive ## The full suite against real PostgreSQL, Kafka and Redis
+test: node_modules up clients-env browser fhir-validator deploy-check typecheck lint metrics-check test-main test-disruptive ## The full suite against real PostgreSQL, Kafka and Redis
 
 test-main: node_modules
 	npx vitest run
+
+metrics-check: ## Prometheus alerting/recording rules: promtool check + the rule unit tests (infra/prometheus)
+	@promtool=$$(infra/bin/promtool) && cd infra/prometheus && $$promtool check rules rules.yml && $$promtool test rules rules.test.yml
 
 # The Python and Go client libraries' toolchains: a venv for libs/client-py, Go modules for libs/client-go.
 clients-env:

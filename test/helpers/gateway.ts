@@ -7,11 +7,13 @@ import { createPool } from '@vitalis/db';
 import { createKafka } from '@vitalis/kafka';
 import { createLogger, type DestinationStream } from '@vitalis/log';
 import { createRedis } from '@vitalis/redis';
+import { startMetricsServer, type MetricsServer } from '@vitalis/metrics';
 import { parseConfig } from '@vitalis/config';
 import { buildGateway, type GatewayApp } from '../../apps/gateway/src/app';
 import { gatewayConfigShape, withBaseUrl, type GatewayConfig } from '../../apps/gateway/src/config';
 import type { GatewayDeps } from '../../apps/gateway/src/deps';
 import { RemoteKeySets, keySetFetchPolicy } from '../../apps/gateway/src/auth/remote-key-sets';
+import { gatewayMetrics } from '../../apps/gateway/src/metrics';
 import { testEnv } from './env';
 
 export interface RunningGateway {
@@ -21,12 +23,16 @@ export interface RunningGateway {
   address: string;
   app: GatewayApp;
   deps: GatewayDeps;
+  /** The Prometheus scrape URL, when started with `metrics: true`. */
+  metricsUrl?: string;
   close: () => Promise<void>;
 }
 
 export interface GatewayTestOptions {
   /** Where the gateway's log lines go (default stdout): a test that reads its logs passes a stream. */
   logDestination?: DestinationStream;
+  /** Serve the metrics registry too (an ephemeral loopback port, as main.ts does on METRICS_PORT). */
+  metrics?: boolean;
 }
 
 /** `overrides` are env-style settings (e.g. { ACCESS_TOKEN_TTL_SECONDS: '2' }). */
@@ -61,18 +67,21 @@ export async function startGateway(overrides: Record<string, string> = {}, optio
   // Bind first so the base URL (issuer, problem types) names the real ephemeral port.
   let config: GatewayConfig = withBaseUrl(parsed);
   let address = '';
-  const deps: GatewayDeps = { config, pool, redis, kafka, logger, keySets: new RemoteKeySets(keySetFetchPolicy(config), logger) };
+  const deps: GatewayDeps = { config, pool, redis, kafka, logger, keySets: new RemoteKeySets(keySetFetchPolicy(config), logger), metrics: gatewayMetrics({ pool, redis }) };
   const app = await buildGatewayOnFreePort(deps, (port) => {
     address = `http://127.0.0.1:${port}`;
     config = withBaseUrl({ ...parsed, PORT: port, PUBLIC_BASE_URL: overrides.PUBLIC_BASE_URL ?? `http://127.0.0.1:${port}` });
     deps.config = config;
   });
+  const metricsServer: MetricsServer | undefined = options.metrics ? await startMetricsServer(deps.metrics.registry, { host: '127.0.0.1', port: 0 }) : undefined;
   return {
     url: config.baseUrl,
     address,
     app,
     deps,
+    ...(metricsServer ? { metricsUrl: metricsServer.url } : {}),
     close: async () => {
+      await metricsServer?.close();
       await app.close();
       await pool.end();
       redis.disconnect();

@@ -24,6 +24,7 @@ import { LiveSources } from './live/sources';
 import { SyntheticLive } from './sandbox/live';
 import { mcpRoutes } from './mcp';
 import { uiRoutes } from './ui/routes';
+import { instrumentHttp, observeLiveHub } from './metrics';
 
 /** The gateway's fastify type: zod schemas drive validation, serialisation and the OpenAPI document. */
 export type GatewayApp = FastifyInstance<
@@ -58,6 +59,8 @@ export async function buildGateway(deps: GatewayDeps): Promise<GatewayApp> {
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
   await app.register(problemDetails, { baseUrl: config.baseUrl });
+  // First: every route after it is counted by its pattern (metrics.ts).
+  instrumentHttp(app, deps.metrics);
   // Before every route module: it catalogues every route (OpenAPI, deprecation headers).
   await app.register(developerSurface(deps));
 
@@ -79,6 +82,7 @@ export async function buildGateway(deps: GatewayDeps): Promise<GatewayApp> {
   // for sandbox ones, one chooser (live/sources.ts). Streams end before the server closes.
   const revokedAmong = (ids: string[]) => app.revocations.revokedAmong(ids);
   const liveHub = createLiveHub(deps, revokedAmong);
+  observeLiveHub(deps.metrics.registry, liveHub);
   await liveHub.start();
   const syntheticLive = new SyntheticLive({ logger: deps.logger, revokedAmong });
   syntheticLive.start();

@@ -5,6 +5,7 @@
 import type { Kafka } from 'kafkajs';
 import type { Pool } from '@vitalis/db';
 import type { Logger } from '@vitalis/log';
+import type { GatewayMetrics } from '@vitalis/metrics';
 import type { Redis } from '@vitalis/redis';
 import type { RemoteKeySets } from './auth/remote-key-sets';
 import type { GatewayConfig } from './config';
@@ -17,4 +18,6 @@ export interface GatewayDeps {
   logger: Logger;
   /** Outbound fetches of JSON Web Key Sets (client and trusted-issuer jwks_uri), with their cache. */
   keySets: RemoteKeySets;
+  /** Its Prometheus series (metrics.ts); main.ts serves the registry on METRICS_PORT. */
+  metrics: GatewayMetrics;
 }

@@ -3,11 +3,13 @@ import { loadConfig, shutdownTimings } from '@vitalis/config';
 import { createPool, requireAppDatabase } from '@vitalis/db';
 import { createKafka, ensureTopics } from '@vitalis/kafka';
 import { createLogger } from '@vitalis/log';
+import { startMetricsServer } from '@vitalis/metrics';
 import { createRedis } from '@vitalis/redis';
 import { onShutdown } from '@vitalis/runtime';
 import { buildGateway } from './app';
 import { RemoteKeySets, keySetFetchPolicy } from './auth/remote-key-sets';
 import { auditCheckpointSettings, gatewayConfigShape, withBaseUrl } from './config';
+import { gatewayMetrics } from './metrics';
 
 const { config, checkpoints, shutdown } = loadConfig('gateway', gatewayConfigShape, (parsed) => ({ config: withBaseUrl(parsed), checkpoints: auditCheckpointSettings(parsed), shutdown: shutdownTimings(parsed) }));
 const logger = createLogger('gateway', config.LOG_LEVEL);
@@ -21,7 +23,10 @@ await ensureTopics(kafka);
 await redis.connect();
 
 const keySets = new RemoteKeySets(keySetFetchPolicy(config), logger);
-const app = await buildGateway({ config, pool, redis, kafka, logger, keySets });
+const metrics = gatewayMetrics({ pool, redis });
+const app = await buildGateway({ config, pool, redis, kafka, logger, keySets, metrics });
+const metricsServer = config.METRICS_ENABLED ? await startMetricsServer(metrics.registry, { host: config.METRICS_HOST, port: config.METRICS_PORT }) : undefined;
+if (metricsServer) logger.info({ url: metricsServer.url }, 'metrics listening');
 await app.listen({ host: config.HOST, port: config.PORT });
 logger.info({ url: config.baseUrl }, 'gateway listening');
 const auditCheckpoints = startAuditCheckpoints({
@@ -41,5 +46,6 @@ onShutdown({
     { name: 'http server: in-flight requests', run: () => app.close() },
     { name: 'postgres', run: () => pool.end() },
     { name: 'redis', run: () => redis.quit() },
+    { name: 'metrics', run: async () => metricsServer?.close() },
   ],
 });

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { boolean, infraShape, lifecycleShape, positiveInt, probeServerShape } from '@vitalis/config';
+import { boolean, infraShape, lifecycleShape, positiveInt, probeServerShape, metricsShape } from '@vitalis/config';
 import { TOPICS } from '@vitalis/kafka';
 
 /** Every env var the ingest worker reads, with its default. */
@@ -8,6 +8,7 @@ export const ingestConfigShape = {
   ...lifecycleShape,
   ...probeServerShape,
   DATABASE_POOL_MAX: positiveInt(8),
+  ...metricsShape(9465),
   /** Consumer group; several ingest instances with the same id share the topic's partitions. */
   INGEST_GROUP_ID: z.string().min(1).default('vitalis-ingest'),
   INGEST_TOPIC: z.string().min(1).default(TOPICS.vitalsObservations),
@@ -32,6 +33,8 @@ export const ingestConfigShape = {
   INGEST_SESSION_TIMEOUT_MS: positiveInt(30_000),
   /** Evaluate the alert rules (SpO2, heart rate, NEWS2) on the stream and append alert events. */
   INGEST_ALERTS: boolean(true),
+  /** How often the consumer group's lag per partition is read from the brokers for the metrics. */
+  INGEST_LAG_POLL_MS: positiveInt(15_000),
   /** How often daily partitions are created ahead (vitalis_ensure_vitals_partitions). */
   INGEST_PARTITION_CHECK_MS: positiveInt(3_600_000),
 };

@@ -1,12 +1,14 @@
 /**
  * vitalis-ingest: consumes vitals.observations.v1 and writes the append log. No API: only the
- * probes (GET /livez, /readyz on PROBE_PORT). SIGTERM: readiness 503, the drain wait, then the
- * in-flight batches finish (DB commit + offset commit) before the process exits.
+ * probes (GET /livez, /readyz on PROBE_PORT) and the Prometheus scrape (METRICS_HOST:METRICS_PORT).
+ * SIGTERM: readiness 503, the drain wait, then the in-flight batches finish (DB commit + offset
+ * commit) before the process exits.
  */
 import { loadConfig, probeServerAddress, shutdownTimings } from '@vitalis/config';
 import { createPool, pendingMigrations, requireAppDatabase } from '@vitalis/db';
 import { createKafka, ensureTopics, kafkaProbe } from '@vitalis/kafka';
 import { createLogger } from '@vitalis/log';
+import { createIngestMetrics, createRegistry, observePool, observeRedis, startMetricsServer } from '@vitalis/metrics';
 import { createReadiness, logDependencyChanges, onShutdown, startAppProbes } from '@vitalis/runtime';
 import { INGEST_PROBE_PORT, ingestConfigShape } from './config';
 import { createRedis } from '@vitalis/redis';
@@ -36,7 +38,14 @@ await ensureTopics(kafka);
 const redis = createRedis({ url: config.REDIS_URL, name: 'vitalis-ingest' });
 // Redis down at start does not stop the ingest (the append log is what matters); ioredis keeps reconnecting.
 await redis.connect().catch((err) => logger.warn({ err }, 'redis unreachable; live fan-out paused until it is back'));
-const live = createLiveStage({ pool, redis, topic: config.INGEST_TOPIC, logger, alerts: config.INGEST_ALERTS });
+const registry = createRegistry('ingest');
+observePool(registry, pool);
+observeRedis(registry, redis);
+const metrics = createIngestMetrics(registry);
+// Listening before the consumer joins: a taken port stops the start, not a running worker.
+const metricsServer = config.METRICS_ENABLED ? await startMetricsServer(registry, { host: config.METRICS_HOST, port: config.METRICS_PORT }) : undefined;
+if (metricsServer) logger.info({ url: metricsServer.url }, 'metrics listening');
+const live = createLiveStage({ pool, redis, topic: config.INGEST_TOPIC, logger, alerts: config.INGEST_ALERTS, metrics });
 
 const worker = await startIngest({
   kafka,
@@ -55,6 +64,8 @@ const worker = await startIngest({
   partitionCheckMs: config.INGEST_PARTITION_CHECK_MS,
   sessionTimeoutMs: config.INGEST_SESSION_TIMEOUT_MS,
   afterCommit: live.afterCommit,
+  metrics,
+  lagPollMs: config.INGEST_LAG_POLL_MS,
 });
 logger.info({ groupId: config.INGEST_GROUP_ID, topic: config.INGEST_TOPIC, method: config.INGEST_WRITE_METHOD }, 'ingest running');
 
@@ -69,6 +80,7 @@ onShutdown({
     { name: 'consumer: in-flight batches and offset commits', run: () => worker.stop() },
     { name: 'postgres', run: () => (live.stop(), pool.end()) },
     { name: 'redis', run: () => redis.quit() },
+    { name: 'metrics', run: async () => metricsServer?.close() },
     { name: 'probes', run: () => probes.close() },
   ],
 });

@@ -23,6 +23,7 @@ import type { Consumer, Kafka, KafkaMessage, Producer } from 'kafkajs';
 import { withTransaction, type Pool } from '@vitalis/db';
 import { createVitalsProducer } from '@vitalis/kafka';
 import type { Logger } from '@vitalis/log';
+import type { IngestMetrics } from '@vitalis/metrics';
 import { decodeObservation } from '@vitalis/schemas';
 import { groupCommit, mapLimit, packBySize } from './group-commit';
 import { createOffsetCommitter } from './offset-committer';
@@ -56,6 +57,10 @@ export interface IngestOptions {
   afterCommit?: (batch: CommittedBatch) => Promise<void>;
   /** Called after each batch is committed (DB and Kafka): for metrics and benchmarks. */
   onBatchCommitted?: (info: BatchInfo) => void;
+  /** Prometheus series (batches, rows, transaction time, consumer lag). */
+  metrics?: IngestMetrics;
+  /** How often the group's lag is read from the brokers, so a stalled consumer still shows it growing (default 15 s). */
+  lagPollMs?: number;
 }
 
 /** One partition's batch on its way to the append log. */
@@ -164,16 +169,26 @@ export async function startIngest(opts: IngestOptions): Promise<IngestWorker> {
   };
 
   /** Writes one partition's rows; if the database refuses the data itself, isolates the offending rows one by one. */
+  /** One write transaction, timed for the metrics. */
+  const transaction = async <T>(fn: (client: import('@vitalis/db').PoolClient) => Promise<T>): Promise<T> => {
+    const started = performance.now();
+    try {
+      return await withTransaction(pool, fn);
+    } finally {
+      opts.metrics?.transaction((performance.now() - started) / 1_000);
+    }
+  };
+
   const storeBatch = async ({ rows, byOffset, poison }: PendingBatch): Promise<number> => {
     try {
-      return await withTransaction(pool, (client) => writeRows(client, topic, rows, writeMethod));
+      return await transaction((client) => writeRows(client, topic, rows, writeMethod));
     } catch (err) {
       if (!isDataError(err)) throw err;
       logger.warn({ err }, 'batch refused by the database, isolating rows');
       let stored = 0;
       for (const row of rows) {
         try {
-          stored += await withTransaction(pool, (client) => writeRows(client, topic, [row], writeMethod));
+          stored += await transaction((client) => writeRows(client, topic, [row], writeMethod));
         } catch (rowErr) {
           if (!isDataError(rowErr)) throw rowErr;
           poison.push({ message: byOffset.get(row.kafka_offset)!, reason: `refused by the database: ${(rowErr as Error).message}` });
@@ -187,7 +202,7 @@ export async function startIngest(opts: IngestOptions): Promise<IngestWorker> {
   const storeGroup = async (group: PendingBatch[]): Promise<number[]> => {
     if (group.length === 1) return [await storeBatch(group[0]!)];
     try {
-      const counts = await withTransaction(pool, (client) => writeRowsByPartition(client, topic, group.flatMap((b) => b.rows), writeMethod));
+      const counts = await transaction((client) => writeRowsByPartition(client, topic, group.flatMap((b) => b.rows), writeMethod));
       return group.map((b) => counts.get(b.partition) ?? 0);
     } catch (err) {
       if (!isDataError(err)) throw err;
@@ -255,6 +270,8 @@ export async function startIngest(opts: IngestOptions): Promise<IngestWorker> {
       stats.stored += stored;
       stats.duplicates += duplicates;
       stats.deadLettered += poison.length;
+      opts.metrics?.batchCommitted({ messages: batch.messages.length, stored, duplicates, deadLettered: poison.length });
+      opts.metrics?.consumerLag(batch.topic, batch.partition, Number(batch.offsetLag()));
       opts.onBatchCommitted?.({
         partition: batch.partition,
         messages: batch.messages.length,
@@ -267,6 +284,8 @@ export async function startIngest(opts: IngestOptions): Promise<IngestWorker> {
     },
   });
 
+  const lagPoll = opts.metrics ? pollConsumerLag(kafka, groupId, topic, opts.metrics, opts.lagPollMs ?? 15_000, logger) : undefined;
+
   let stopping: Promise<void> | undefined;
   return {
     stats,
@@ -274,10 +293,47 @@ export async function startIngest(opts: IngestOptions): Promise<IngestWorker> {
     stop: () =>
       (stopping ??= (async () => {
         clearInterval(partitionTimer);
+        await lagPoll?.stop();
         await offsets.flush();
         await consumer.disconnect(); // waits for the in-flight batches to finish and commit
         await offsets.flush();
         await dlq.disconnect();
       })()),
+  };
+}
+
+/**
+ * The group's lag per partition from the brokers (high watermark minus committed offset), every
+ * `everyMs`: the per-batch figure stops moving when the consumer stalls, this one keeps growing.
+ */
+function pollConsumerLag(kafka: Kafka, groupId: string, topic: string, metrics: IngestMetrics, everyMs: number, logger: Logger): { stop: () => Promise<void> } {
+  const admin = kafka.admin();
+  let connected: Promise<void> | undefined;
+  let running: Promise<void> | undefined;
+  const poll = async () => {
+    await (connected ??= admin.connect());
+    const [ends, committed] = await Promise.all([admin.fetchTopicOffsets(topic), admin.fetchOffsets({ groupId, topics: [topic] })]);
+    const done = new Map((committed[0]?.partitions ?? []).map((p) => [p.partition, Number(p.offset)]));
+    for (const end of ends) {
+      const at = done.get(end.partition) ?? -1;
+      // -1: nothing committed yet; the group starts from the earliest retained offset.
+      metrics.consumerLag(topic, end.partition, Number(end.high) - (at < 0 ? Number(end.low) : at));
+    }
+  };
+  const timer = setInterval(() => {
+    running ??= poll()
+      .catch((err) => {
+        connected = undefined; // reconnect on the next poll
+        logger.warn({ err }, 'reading the consumer lag failed; the next poll retries');
+      })
+      .finally(() => (running = undefined));
+  }, everyMs);
+  timer.unref();
+  return {
+    stop: async () => {
+      clearInterval(timer);
+      await running;
+      if (connected) await connected.then(() => admin.disconnect(), () => {});
+    },
   };
 }

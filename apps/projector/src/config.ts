@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { infraShape, lifecycleShape, migrationShape, positiveInt, probeServerShape } from '@vitalis/config';
+import { infraShape, lifecycleShape, migrationShape, positiveInt, probeServerShape, metricsShape } from '@vitalis/config';
 
 export const projectorConfigShape = {
   ...infraShape,
@@ -8,6 +8,7 @@ export const projectorConfigShape = {
   /** Only `main.ts rebuild` uses the owner's connection (it swaps tables); the jobs run as DATABASE_URL. */
   ...migrationShape,
   DATABASE_POOL_MAX: positiveInt(4),
+  ...metricsShape(9466),
   /** Raw vitals older than this many days are dropped (whole daily partitions). Rollups are kept. */
   VITALS_RETENTION_DAYS: positiveInt(30),
   /** Daily partitions created ahead of today. */

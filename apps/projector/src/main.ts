@@ -5,13 +5,14 @@
 import { loadConfig, probeServerAddress, shutdownTimings } from '@vitalis/config';
 import { createPool, requireAppDatabase, pendingMigrations } from '@vitalis/db';
 import { createLogger } from '@vitalis/log';
+import { createRegistry, observePool, observeProjections, startMetricsServer } from '@vitalis/metrics';
 import { createReadiness, logDependencyChanges, onShutdown, startAppProbes } from '@vitalis/runtime';
 import { PROJECTOR_PROBE_PORT, projectorConfigShape } from './config';
 import { runJobs, type Job } from './jobs';
 import { maintainPartitions } from './maintenance';
 import { projectorRunsRollups, runRollups } from './rollups';
 import { PROJECTIONS } from './projections/definitions';
-import { catchUp, projectionNamed, rebuild } from './projections/runner';
+import { catchUp, projectionNamed, projectionPositions, rebuild } from './projections/runner';
 import { listenForEvents } from '@vitalis/eventstore';
 import { createRedis } from '@vitalis/redis';
 import { escalateDueCriticalResults } from './diagnostics-escalation';
@@ -69,6 +70,12 @@ const readiness = createReadiness({
 });
 const probes = await startAppProbes({ address: probeServerAddress(config, PROJECTOR_PROBE_PORT), readiness, logger });
 
+const registry = createRegistry('projector');
+observePool(registry, pool);
+observeProjections(registry, () => projectionPositions(pool));
+const metricsServer = config.METRICS_ENABLED ? await startMetricsServer(registry, { host: config.METRICS_HOST, port: config.METRICS_PORT }) : undefined;
+if (metricsServer) logger.info({ url: metricsServer.url }, 'metrics listening');
+
 const jobs: Job[] = [
   {
     name: 'vitals-maintenance',
@@ -117,6 +124,7 @@ onShutdown({
     { name: 'jobs: the running ones finish', run: () => runner.stop() },
     { name: 'postgres', run: () => pool.end() },
     { name: 'redis', run: async () => redis.disconnect() },
+    { name: 'metrics', run: async () => metricsServer?.close() },
     { name: 'probes', run: () => probes.close() },
   ],
 });

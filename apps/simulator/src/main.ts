@@ -6,6 +6,7 @@ import { parseArgs } from 'node:util';
 import { loadConfig } from '@vitalis/config';
 import { createKafka, ensureTopics } from '@vitalis/kafka';
 import { createLogger } from '@vitalis/log';
+import { METRIC, createRegistry, mirrorCounter, startMetricsServer } from '@vitalis/metrics';
 import { onShutdown } from '@vitalis/runtime';
 import { simulatorConfigShape } from './config';
 import { burst, runSimulator } from './simulator';
@@ -55,5 +56,9 @@ const sim = await runSimulator({
 });
 const statsTimer = setInterval(() => logger.info({ sent: sim.sent() }, 'simulator stats'), 30_000);
 statsTimer.unref();
+const registry = createRegistry('simulator');
+mirrorCounter(registry, METRIC.simulatorSent, 'Observations the simulator produced to Kafka', () => sim.sent());
+const metricsServer = config.METRICS_ENABLED ? await startMetricsServer(registry, { host: config.METRICS_HOST, port: config.METRICS_PORT }) : undefined;
+if (metricsServer) logger.info({ url: metricsServer.url }, 'metrics listening');
 // A development tool: no probes, nothing routes to it, so no drain wait.
-onShutdown({ logger, drainMs: 0, graceMs: 10_000, steps: [{ name: 'simulator', run: () => sim.stop() }] });
+onShutdown({ logger, drainMs: 0, graceMs: 10_000, steps: [{ name: 'simulator', run: () => sim.stop() }, { name: 'metrics', run: async () => metricsServer?.close() }] });

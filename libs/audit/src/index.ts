@@ -31,6 +31,21 @@ export interface AuditEvent {
  * the transaction ends, so inside a transaction write the audit row last, just before COMMIT.
  */
 export async function recordAudit(db: Queryable, event: AuditEvent): Promise<void> {
+  try {
+    await insertAuditRow(db, event);
+  } catch (err) {
+    auditWriteStats.failures += 1;
+    throw err;
+  }
+}
+
+/**
+ * Audit rows that could not be written (each one a refused request: a 503). A process-wide count
+ * the app's metrics read at scrape time (vitalis_audit_write_failures_total); it pages someone.
+ */
+export const auditWriteStats = { failures: 0 };
+
+async function insertAuditRow(db: Queryable, event: AuditEvent): Promise<void> {
   await db.query(
     `INSERT INTO audit_events (action, outcome, actor_client_id, actor_subject, scope, resource_type, resource_id, request_id, ip, detail)
      VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)`,

@@ -158,3 +158,14 @@ export function shutdownTimings(config: { READINESS_DRAIN_SECONDS: number; SHUTD
   }
   return { drainMs: config.READINESS_DRAIN_SECONDS * 1_000, graceMs: config.SHUTDOWN_GRACE_SECONDS * 1_000 };
 }
+
+/**
+ * The Prometheus scrape endpoint every app serves (@vitalis/metrics): GET /metrics on its own
+ * listener, loopback by default (bind it to the pod network to let Prometheus in). Each app has
+ * its own default port so the three run side by side on one host.
+ */
+export const metricsShape = (defaultPort: number) => ({
+  METRICS_ENABLED: boolean(true),
+  METRICS_HOST: z.string().min(1).default('127.0.0.1'),
+  METRICS_PORT: port(defaultPort),
+});

@@ -98,7 +98,10 @@ export function limitOAuthEndpoints(app: FastifyInstance, ctx: AuthContext): voi
   const perAddress = app.rateLimiter({ name: 'oauth', max: ctx.config.OAUTH_ADDRESS_RATE_LIMIT, windowSeconds: ctx.config.OAUTH_RATE_WINDOW_SECONDS });
   const check = async (req: FastifyRequest, reply: FastifyReply) => {
     const verdict = await perAddress(req);
-    if (verdict.exceeded) return sendOAuthError(reply, tooMany(verdict, 'from this address'));
+    if (verdict.exceeded) {
+      if (req.routeOptions.url === PATHS.token) ctx.metrics.tokenRefused('unknown', 'rate_limited');
+      return sendOAuthError(reply, tooMany(verdict, 'from this address'));
+    }
   };
   app.addHook('onRoute', (route: RouteOptions) => {
     if (route.method !== 'POST' || !SCRYPT_ENDPOINTS.includes(route.url)) return;
@@ -112,6 +115,10 @@ export function limitOAuthEndpoints(app: FastifyInstance, ctx: AuthContext): voi
 function tooMany(verdict: RateLimitVerdict, who: string): OAuthError {
   return rateLimited(`too many requests ${who} (${verdict.max} per window); retry after ${verdict.resetSeconds} s`, verdict.resetSeconds);
 }
+
+/** The grant type as a metric label: one of ours, or a fixed word (never what the client sent). */
+const grantLabel = (grantType: string | undefined): string =>
+  grantType === undefined ? 'none' : Object.hasOwn(HANDLERS, grantType) ? grantType : 'unsupported';
 
 export function clientAuthContext(ctx: AuthContext, path: string) {
   return {
@@ -144,7 +151,8 @@ export function tokenEndpoint(ctx: AuthContext): FastifyPluginAsyncZod {
         const body = req.body ?? {};
         grantType = field(body, 'grant_type');
         if (!grantType) throw new OAuthError(400, 'invalid_request', 'grant_type is required');
-        const handler = HANDLERS[grantType];
+        // Own keys only: a grant_type of `constructor` must not find Object's.
+        const handler = Object.hasOwn(HANDLERS, grantType) ? HANDLERS[grantType] : undefined;
         if (!handler) throw new OAuthError(400, 'unsupported_grant_type', `grant_type ${grantType} is not supported`);
         assertResource(ctx, body);
         // Token exchange may come without client authentication (spec section 5 step 5): the public form.
@@ -156,7 +164,10 @@ export function tokenEndpoint(ctx: AuthContext): FastifyPluginAsyncZod {
         if (client) {
           // Counted once the client is authenticated, so nobody can spend another client's budget.
           const verdict = await perClient(req, client.clientId);
-          if (verdict.exceeded) return sendOAuthError(reply, tooMany(verdict, 'for this client'));
+          if (verdict.exceeded) {
+            ctx.metrics.tokenRefused(grantLabel(grantType), 'rate_limited');
+            return sendOAuthError(reply, tooMany(verdict, 'for this client'));
+          }
           if (!client.grantTypes.includes(grantType)) throw new OAuthError(400, 'unauthorized_client', `this client is not registered for ${grantType}`);
         }
         const result = client ? await handler({ ctx, client, body }) : await publicTokenExchange(ctx, body);
@@ -171,6 +182,7 @@ export function tokenEndpoint(ctx: AuthContext): FastifyPluginAsyncZod {
           ip: req.ip,
           detail: result.audit.detail,
         });
+        ctx.metrics.tokenIssued(grantLabel(grantType));
         return reply.header('cache-control', 'no-store').header('pragma', 'no-cache').send(result.response);
       } catch (err) {
         if (!(err instanceof OAuthError)) throw err;
@@ -185,6 +197,7 @@ export function tokenEndpoint(ctx: AuthContext): FastifyPluginAsyncZod {
           ip: req.ip,
           detail: { error: err.code, reason: err.description, grant_type: grantType, ...detail },
         });
+        ctx.metrics.tokenRefused(grantLabel(grantType), err.code);
         return sendOAuthError(reply, err);
       }
     });

@@ -16,6 +16,7 @@ import { createRedis } from '@vitalis/redis';
 import { buildGateway } from '../app';
 import { RemoteKeySets, keySetFetchPolicy } from '../auth/remote-key-sets';
 import { gatewayConfigShape, withBaseUrl } from '../config';
+import { gatewayMetrics } from '../metrics';
 
 /** Repository-relative; the test and the script agree on it. */
 export const OPENAPI_FILE = fileURLToPath(new URL('../../../../schemas/openapi.json', import.meta.url));
@@ -34,7 +35,7 @@ export async function generateOpenapi(env: Env = process.env): Promise<string> {
   try {
     await redis.connect();
     const kafka = createKafka({ brokers: config.KAFKA_BROKERS, clientId: 'vitalis-openapi-export', logger });
-    const app = await buildGateway({ config, pool, redis, kafka, logger, keySets: new RemoteKeySets(keySetFetchPolicy(config), logger) });
+    const app = await buildGateway({ config, pool, redis, kafka, logger, keySets: new RemoteKeySets(keySetFetchPolicy(config), logger), metrics: gatewayMetrics({ pool, redis }) });
     try {
       await app.ready();
       return `${JSON.stringify(app.swagger(), null, 2)}\n`;

@@ -72,7 +72,12 @@ export interface LiveFilter {
   after?: Cursor | string;
 }
 
+/** The transports that subscribe (counted apart in the metrics). */
+export type LiveTransport = 'sse' | 'ws' | 'mcp';
+
 export interface SubscribeOptions extends LiveFilter {
+  /** Which transport holds the subscription (metrics only). */
+  transport?: LiveTransport;
   /**
    * The token behind the stream: closed when it expires, or when it or any token it was exchanged
    * from (`derivedFrom`) is revoked.
@@ -123,6 +128,11 @@ export type HubOptions = (HubStores | HubInputs) & {
   /** Which token ids are revoked (one round trip for all open streams). */
   revokedAmong?: (ids: string[]) => Promise<Set<string>>;
   tokenCheckMs?: number;
+  /**
+   * Told once per event the hub hands to its local subscribers, with the seconds since the event's
+   * effective time (device clock): the metrics' device-to-subscriber and alert delivery latencies.
+   */
+  onHandOver?: (event: LiveEvent, seconds: number) => void;
 };
 
 export interface HubStats {
@@ -137,6 +147,9 @@ export interface HubStats {
 type Queued = Exclude<LiveMessage, { type: 'lagged' }>;
 /** The resume id a message carries (a notice carries none: the client's last id stays its position). */
 const idOf = (m: Queued): string | undefined => (m.type === 'replay-truncated' || m.type === 'critical-result' ? undefined : m.id);
+
+/** When the device says the event happened: an observation's effective time, an alert's triggering observation's. */
+const effectiveAt = (e: LiveEvent): number => Date.parse(e.kind === 'observation' ? e.data.effective_at : e.data.triggered_by.effective_at);
 
 const json = new WeakMap<object, string>();
 /** Serialised once per event, shared by every subscriber; the same bytes from the live and the replay path (`eventJson`). */
@@ -346,6 +359,13 @@ export class LiveHub {
     return Object.assign(() => sub.unsubscribe(), { ready: sub.ready });
   }
 
+  /** Open subscriptions per transport (counted at scrape time: no bookkeeping on the hot path). */
+  subscribersByTransport(): Record<LiveTransport | 'other', number> {
+    const counts = { sse: 0, ws: 0, mcp: 0, other: 0 };
+    for (const s of this.#subs) counts[s.opts.transport ?? 'other'] += 1;
+    return counts;
+  }
+
   remove(s: Sub): void {
     if (!this.#subs.delete(s)) return;
     this.#tokens.delete(s);
@@ -460,11 +480,13 @@ export class LiveHub {
       this.#resyncAll(`gap in partition ${batch.partition}: ${last + 1}..${batch.first - 1}`, batch.partition);
     }
     if (last === undefined || batch.last > last) this.#lastOffset.set(batch.partition, batch.last);
+    const now = this.opts.onHandOver ? Date.now() : 0;
     // every subscriber's share of the batch is handed over in one write, once the batch is dispatched
     const touched = new Set<Sub>();
     for (const e of batch.events) {
       const subs = this.#byPatient.get(e.patient_id);
       if (!subs) continue;
+      this.opts.onHandOver?.(e, (now - effectiveAt(e)) / 1_000);
       if (this.#partitionOf.get(e.patient_id) !== batch.partition) this.#partitionOf.set(e.patient_id, batch.partition);
       for (const s of subs) {
         if (!s.corked) {

@@ -94,6 +94,7 @@ export function sseRoutes(deps: GatewayDeps, hub: LiveSource): FastifyPluginAsyn
         let lastId = (): string | null => null;
         const sub = hub.subscribe(
           {
+            transport: 'sse',
             patients: q.patient,
             codes: q.code,
             alerts: q.alerts,

@@ -149,7 +149,7 @@ export function wsRoutes(deps: GatewayDeps, hub: LiveSource): FastifyPluginAsync
           const name = msg.sub;
           let waiting: NodeJS.Timeout | undefined;
           const sub = hub.subscribe(
-            { patients, codes: msg.codes, alerts: msg.alerts, criticalResults: msg.alerts !== false && who.scopes.includes('read:diagnostics'), ...start, token: { id: who.tokenId, expiresAt: who.expiresAt, derivedFrom: who.derivedFrom }, maxQueue: config.LIVE_MAX_QUEUE },
+            { transport: 'ws', patients, codes: msg.codes, alerts: msg.alerts, criticalResults: msg.alerts !== false && who.scopes.includes('read:diagnostics'), ...start, token: { id: who.tokenId, expiresAt: who.expiresAt, derivedFrom: who.derivedFrom }, maxQueue: config.LIVE_MAX_QUEUE },
             wsSink(socket, req.raw.socket, name, {
               full: () => {
                 // ws has no drain event: poll the buffer until it empties enough

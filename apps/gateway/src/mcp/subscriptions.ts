@@ -118,7 +118,7 @@ export class LiveSubscriptions {
     const entry: Entry = { patientId, principal, lastId, sub: undefined as unknown as Subscription };
     const from = typeof start === 'string' ? { after: start } : (start ?? {});
     entry.sub = this.d.hub.subscribe(
-      { patients: [patientId], alerts: true, criticalResults: principal.scopes.includes('read:diagnostics'), token: { id: principal.tokenId, expiresAt: principal.expiresAt, derivedFrom: principal.derivedFrom }, ...from },
+      { transport: 'mcp', patients: [patientId], alerts: true, criticalResults: principal.scopes.includes('read:diagnostics'), token: { id: principal.tokenId, expiresAt: principal.expiresAt, derivedFrom: principal.derivedFrom }, ...from },
       { send: (msg) => this.#send(uri, entry, msg), close: (reason) => this.#onClose(uri, entry, reason) },
     );
     this.#subs.set(uri, entry);

@@ -11,6 +11,7 @@
  */
 import type { Pool } from '@vitalis/db';
 import type { Logger } from '@vitalis/log';
+import type { IngestMetrics } from '@vitalis/metrics';
 import type { Redis } from '@vitalis/redis';
 import { activeAlerts, alertEventId, alertEventType, appendAlertEvent, encodeBatch, liveChannel, storedObservation, type AlertData, type LiveEvent } from '@vitalis/live';
 import { isEcg, type VitalsObservation } from '@vitalis/schemas';
@@ -31,6 +32,8 @@ export interface LiveStageOptions {
   logger: Logger;
   /** Off in benchmarks that measure the bare write path. */
   alerts?: boolean;
+  /** Alerts appended, device-to-publish latency, publish failures. */
+  metrics?: IngestMetrics;
 }
 
 export interface LiveStage {
@@ -68,19 +71,26 @@ export function createLiveStage(opts: LiveStageOptions): LiveStage {
         const data = alertData(o, batch.partition, offset, d);
         await appendAlertEvent(opts.pool, { data, position: { partition: batch.partition, offset, k } });
         stats.alerts += 1;
+        opts.metrics?.alert(d.severity, d.state);
         events.push({ kind: 'alert', partition: batch.partition, offset, k, patient_id: o.patient_id, type: alertEventType(d.state), data });
       }
     }
     if (opts.redis.status !== 'ready') {
       // Never hold the ingest for the fan-out: the rows are durable, gateways refill the gap.
       stats.publishFailures += 1;
+      opts.metrics?.publishFailed();
       return;
     }
     try {
       await opts.redis.publish(channel, encodeBatch({ v: 1, partition: batch.partition, first: batch.first, last: batch.last, events }));
       stats.published += 1;
+      if (opts.metrics) {
+        const now = Date.now();
+        for (const { observation } of batch.items) opts.metrics.published((now - Date.parse(observation.effective_at)) / 1_000);
+      }
     } catch (err) {
       stats.publishFailures += 1;
+      opts.metrics?.publishFailed();
       opts.logger.warn({ err, partition: batch.partition }, 'live publish failed; gateways will refill from the append log');
     }
   };

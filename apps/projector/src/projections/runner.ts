@@ -14,7 +14,7 @@
  * the tables by rename; readers see the old table or the new one, never a half-built one.
  */
 import { withTransaction, type Pool, type PoolClient } from '@vitalis/db';
-import { readAll, readStreams } from '@vitalis/eventstore';
+import { headPosition, readAll, readStreams } from '@vitalis/eventstore';
 import { PROJECTIONS, type Projection } from './definitions';
 
 export interface CatchUpResult { events: number; batches: number; position: number }
@@ -121,6 +121,18 @@ async function rebuildLocked(pool: Pool, projection: Projection, batch: number):
     return tail.position;
   });
   return { ...replay, position };
+}
+
+/** The event store's head and every projection's checkpoint (the metrics' positions and lag). */
+export async function projectionPositions(pool: Pool): Promise<{ head: number; projections: Map<string, number> }> {
+  const names = PROJECTIONS.map((p) => p.name);
+  const [head, { rows }] = await Promise.all([
+    headPosition(pool),
+    pool.query<{ name: string; position: number }>('SELECT name, position FROM projection_checkpoints WHERE name = ANY($1)', [names]),
+  ]);
+  const at = new Map(rows.map((r) => [r.name, r.position]));
+  // A projection that has never run is at 0: its lag is the whole store.
+  return { head, projections: new Map(names.map((name) => [name, at.get(name) ?? 0])) };
 }
 
 export function projectionNamed(name: string): Projection | undefined {
