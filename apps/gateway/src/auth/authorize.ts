@@ -211,9 +211,9 @@ export function authorizeRoutes(ctx: AuthContext): FastifyPluginAsyncZod {
           const nonce = one('nonce').value;
           if (nonce !== undefined && nonce.length > MAX_NONCE_LENGTH) throw new RedirectError('invalid_request', `nonce is longer than ${MAX_NONCE_LENGTH} characters`);
           if ((one('prompt').value ?? '').split(' ').includes('none')) throw new RedirectError('login_required', 'prompt=none cannot be met: every authorization asks the user to sign in');
-          const { scopes: requested, unknown } = parseScopes(one('scope').value);
+          const { scopes: requested, optional, unknown } = parseScopes(one('scope').value);
           if (unknown.length > 0) throw new RedirectError('invalid_scope', `unknown scope(s): ${unknown.join(', ')}`);
-          const scopes = one('scope').value ? intersect(requested, client.scopes) : client.scopes;
+          const scopes = one('scope').value ? intersect([...requested, ...optional], client.scopes) : client.scopes;
           if (scopes.length === 0) throw new RedirectError('invalid_scope', 'none of the requested scopes is registered for this client');
 
           const id = randomToken(16);
