@@ -22,8 +22,11 @@ export const GRANT_TYPES = {
 export const SUPPORTED_GRANTS = Object.values(GRANT_TYPES);
 export const SUPPORTED_AUTH_METHODS = ['client_secret_basic', 'client_secret_post', 'private_key_jwt', 'none'] as const;
 export type ClientAuthMethod = (typeof SUPPORTED_AUTH_METHODS)[number];
-/** Client assertion algorithms accepted for private_key_jwt (asymmetric only: no HS*, never none). */
-export const CLIENT_ASSERTION_ALGS = ['ES256', 'ES384', 'EdDSA', 'PS256', 'RS256'];
+/**
+ * Client assertion algorithms accepted for private_key_jwt (asymmetric only: no HS*, never none).
+ * RS384 and ES384: SMART Backend Services says a server SHALL accept both.
+ */
+export const CLIENT_ASSERTION_ALGS = ['ES256', 'ES384', 'EdDSA', 'PS256', 'RS256', 'RS384'];
 
 const jwksSchema = z.object({ keys: z.array(z.record(z.string(), z.unknown())).min(1).max(10) });
 
