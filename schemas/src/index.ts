@@ -1,3 +1,4 @@
 export * from './scopes';
 export * from './vitals';
 export * from './fhir';
+export * from './smart';

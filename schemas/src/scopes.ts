@@ -29,6 +29,16 @@ export const SCOPES = {
   'patient/Patient.rs': "SMART v2: read the signed-in patient's own record (demographics), never another's",
   'patient/AllergyIntolerance.rs': "SMART v2: read the signed-in patient's own allergies, never another's",
   'patient/DiagnosticReport.rs': "SMART v2: read the signed-in patient's own final diagnostic reports, never another's",
+  'patient/Observation.rs': "SMART v2: read the signed-in patient's own vitals observations, never another's",
+  'user/Patient.rs': 'SMART v2: read the patient records the signed-in user may read (read:patients)',
+  'user/AllergyIntolerance.rs': 'SMART v2: read the allergies the signed-in user may read (read:patients)',
+  'user/Observation.rs': 'SMART v2: read the vitals observations the signed-in user may read (read:vitals)',
+  'system/Patient.rs': 'SMART v2 backend services: read patient records (read:patients)',
+  'system/AllergyIntolerance.rs': 'SMART v2 backend services: read allergies (read:patients)',
+  'system/Observation.rs': 'SMART v2 backend services: read vitals observations (read:vitals)',
+  'launch/patient': 'SMART v2: tell the app which patient record is yours (the token response\'s "patient")',
+  fhirUser: 'SMART v2: tell the app which FHIR resource you are (Patient/... or Practitioner/...) in the ID token',
+  offline_access: 'SMART v2: keep access while you are away (a refresh token)',
   openid: 'Sign you in: tell the app who you are (your Vitalis user id), no data access',
   profile: 'Your name, username and role (userinfo), no data access',
 } as const;
@@ -57,14 +67,58 @@ export function isSignInScope(scope: Scope): boolean {
   return SIGN_IN_SCOPES.includes(scope);
 }
 
+/**
+ * SMART App Launch v2 (https://hl7.org/fhir/smart-app-launch/scopes-and-launch-context.html) data
+ * scopes Vitalis serves: read and search (`.rs`) of these FHIR resources, each bound to the ONE
+ * Vitalis scope a role must hold for it. The whole SMART mapping lives here and in smart.ts.
+ */
+export const SMART_RESOURCES = {
+  Patient: 'read:patients',
+  AllergyIntolerance: 'read:patients',
+  Observation: 'read:vitals',
+} as const satisfies Record<string, Scope>;
+export type SmartResource = keyof typeof SMART_RESOURCES;
+export type SmartContext = 'patient' | 'user' | 'system';
+
+/** `user/...` and `system/...` resource scopes: what the role must hold for each (SMART_RESOURCES). */
+const CONTEXT_SCOPES = (context: 'user' | 'system', held: readonly Scope[]): Scope[] =>
+  (Object.keys(SMART_RESOURCES) as SmartResource[]).filter((r) => held.includes(SMART_RESOURCES[r])).map((r) => `${context}/${r}.rs` as Scope);
+
+/**
+ * A role's SMART scopes follow from its Vitalis scopes, never the other way: `user/X.rs` for a
+ * user role and `system/X.rs` (backend services, a client of that role acting for itself) when the
+ * role holds X's Vitalis scope; `fhirUser` and `offline_access` for every user role.
+ */
+const withSmart = (held: Scope[]): Scope[] => [...held, ...CONTEXT_SCOPES('user', held), ...CONTEXT_SCOPES('system', held), 'fhirUser', 'offline_access'];
+
+/**
+ * Scopes that mean something only with a signed-in user (the authorization-code flow): the sign-in
+ * scopes, `fhirUser`, `launch/patient`, `offline_access`, and the `patient/` and `user/` resource
+ * scopes. A client acting for itself (client_credentials) never holds them.
+ */
+export function needsUser(scope: Scope): boolean {
+  return isSignInScope(scope) || scope === 'fhirUser' || scope === 'launch/patient' || scope === 'offline_access'
+    || scope.startsWith('patient/') || scope.startsWith('user/');
+}
+
+/** `system/` scopes: a backend acting for itself; never held by a person (users.ts roleScopes). */
+export function isSystemScope(scope: Scope): boolean {
+  return scope.startsWith('system/');
+}
+
 /** Spec section 5, "Standard roles" column, read per role; `device` and `system` are Vitalis's. */
 export const ROLE_SCOPES: Record<Role, Scope[]> = {
-  doctor: ['read:patients', 'read:appointments', 'write:appointments', 'read:vitals', 'write:triage', 'read:diagnostics', 'write:diagnostics', ...SIGN_IN_SCOPES],
-  nurse: ['read:patients', 'read:appointments', 'read:vitals', 'write:triage', 'read:diagnostics', ...SIGN_IN_SCOPES],
-  reception: ['write:patients', 'read:appointments', 'write:appointments', ...SIGN_IN_SCOPES],
-  // The spec's Patient: appointments; its own record only through the SMART patient/ scopes it consents to.
-  patient: ['read:appointments', 'write:appointments', 'patient/Patient.rs', 'patient/AllergyIntolerance.rs', 'patient/DiagnosticReport.rs', ...SIGN_IN_SCOPES],
-  admin: ['read:patients', 'write:patients', 'read:appointments', 'read:audit', 'admin:clients', ...SIGN_IN_SCOPES],
+  doctor: withSmart(['read:patients', 'read:appointments', 'write:appointments', 'read:vitals', 'write:triage', 'read:diagnostics', 'write:diagnostics', ...SIGN_IN_SCOPES]),
+  nurse: withSmart(['read:patients', 'read:appointments', 'read:vitals', 'write:triage', 'read:diagnostics', ...SIGN_IN_SCOPES]),
+  reception: withSmart(['write:patients', 'read:appointments', 'write:appointments', ...SIGN_IN_SCOPES]),
+  // The spec's Patient: appointments; its own record only through the SMART patient/ scopes it
+  // consents to. patient/Observation.rs is its own vitals: the vitals service's patient-self rule
+  // (vitalsDenial) keeps a patient user to its own patient id, whatever else the token says.
+  patient: [
+    'read:appointments', 'write:appointments', 'patient/Patient.rs', 'patient/AllergyIntolerance.rs', 'patient/Observation.rs', 'patient/DiagnosticReport.rs',
+    'launch/patient', 'fhirUser', 'offline_access', ...SIGN_IN_SCOPES,
+  ],
+  admin: withSmart(['read:patients', 'write:patients', 'read:appointments', 'read:audit', 'admin:clients', ...SIGN_IN_SCOPES]),
   device: ['write:vitals'],
   // Posts results for the orders it reads; never orders or acknowledges (docs/diagnostics.md).
   lab: ['read:diagnostics', 'write:diagnostics'],

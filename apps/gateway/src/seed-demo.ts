@@ -8,7 +8,7 @@
  * The bedside simulator seeds the vitals (patients pat-0001...).
  */
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
-import { SCOPE_NAMES, isSignInScope } from '@vitalis/schemas';
+import { SCOPE_NAMES, needsUser } from '@vitalis/schemas';
 import { DEFAULT_DATABASE_URL } from '@vitalis/config';
 import { createPool } from '@vitalis/db';
 import { mintInitialAccessToken } from './auth/initial-access';
@@ -35,7 +35,7 @@ async function existing(): Promise<DemoClient | undefined> {
     const res = await tokenFor(client);
     const granted = res.ok ? ((await res.json()) as { scope: string }).scope.split(' ') : [];
     // Every scope a machine token can hold (the sign-in scopes need a user).
-    return SCOPE_NAMES.filter((s) => !isSignInScope(s)).every((s) => granted.includes(s)) ? client : undefined;
+    return SCOPE_NAMES.filter((s) => !needsUser(s)).every((s) => granted.includes(s)) ? client : undefined;
   } catch {
     return undefined;
   }

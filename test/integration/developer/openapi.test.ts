@@ -6,7 +6,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import SwaggerParser from '@apidevtools/swagger-parser';
-import { SCOPE_NAMES, SIGN_IN_SCOPES } from '@vitalis/schemas';
+import { SCOPE_NAMES, SIGN_IN_SCOPES, needsUser } from '@vitalis/schemas';
 import { startGateway, type RunningGateway } from '../../helpers/gateway';
 
 type Json = Record<string, any>;
@@ -61,9 +61,10 @@ describe('GET /openapi.json', () => {
     }
   });
 
-  it('declares OAuth 2 flows with every scope (client_credentials: all but the sign-in scopes, which need a user) and a bearer scheme', () => {
+  it('declares OAuth 2 flows with every scope (client_credentials: all but those that need a user: sign-in, SMART patient/ and user/ ...) and a bearer scheme', () => {
     const { oauth2, bearerAuth } = doc.components.securitySchemes;
-    expect(Object.keys(oauth2.flows.clientCredentials.scopes).sort()).toEqual(SCOPE_NAMES.filter((s) => !SIGN_IN_SCOPES.includes(s)).sort());
+    expect(Object.keys(oauth2.flows.clientCredentials.scopes).sort()).toEqual(SCOPE_NAMES.filter((s) => !needsUser(s)).sort());
+    for (const s of SIGN_IN_SCOPES) expect(Object.keys(oauth2.flows.clientCredentials.scopes)).not.toContain(s);
     expect(Object.keys(oauth2.flows.authorizationCode.scopes).sort()).toEqual([...SCOPE_NAMES].sort());
     expect(oauth2.flows.clientCredentials.tokenUrl).toBe(`${gw.url}/api/auth/oauth2/token`);
     expect(oauth2.flows.authorizationCode.authorizationUrl).toBe(`${gw.url}/api/auth/oauth2/authorize`);

@@ -23,6 +23,8 @@
  * asks for the password), so `prompt=none` is answered `login_required` and `max_age` is always
  * met; `request` and `request_uri` are not supported (§6: request_not_supported,
  * request_uri_not_supported).
+ * SMART App Launch v2: SMART scopes and wildcards are read by @vitalis/schemas smart.ts (a
+ * wildcard grants what the client and the role allow); `aud`, when sent, must name this server.
  */
 import { timingSafeEqual } from 'node:crypto';
 import type { FastifyReply, FastifyRequest } from 'fastify';
@@ -76,6 +78,7 @@ const authorizeQuery = z.looseObject({
   nonce: oneOrMany.describe('OpenID Connect: a value the ID token echoes (at most 512 characters)'),
   prompt: oneOrMany.describe('OpenID Connect: "none" is answered login_required (there are no sessions); others change nothing, the user always signs in and consents'),
   max_age: oneOrMany.describe('OpenID Connect: always met (the user signs in at every authorization); auth_time is always in the ID token'),
+  aud: oneOrMany.describe('SMART App Launch: the FHIR base URL the app will call; must be this server (or under it)'),
 });
 const MAX_STATE_LENGTH = 2048;
 const MAX_NONCE_LENGTH = 512;
@@ -208,12 +211,15 @@ export function authorizeRoutes(ctx: AuthContext): FastifyPluginAsyncZod {
           if (!CHALLENGE_PATTERN.test(challenge)) throw new RedirectError('invalid_request', 'code_challenge is not a S256 challenge (43 base64url characters)');
           if (one('request').value !== undefined) throw new RedirectError('request_not_supported', 'the request parameter (request objects) is not supported');
           if (one('request_uri').value !== undefined) throw new RedirectError('request_uri_not_supported', 'the request_uri parameter is not supported');
+          // SMART App Launch v2: `aud` names the FHIR server the app means; it must be this one (or under it).
+          const aud = one('aud').value;
+          if (aud !== undefined && aud !== issuer && !aud.startsWith(`${issuer}/`)) throw new RedirectError('invalid_request', 'aud names a resource server other than this one');
           const nonce = one('nonce').value;
           if (nonce !== undefined && nonce.length > MAX_NONCE_LENGTH) throw new RedirectError('invalid_request', `nonce is longer than ${MAX_NONCE_LENGTH} characters`);
           if ((one('prompt').value ?? '').split(' ').includes('none')) throw new RedirectError('login_required', 'prompt=none cannot be met: every authorization asks the user to sign in');
-          const { scopes: requested, unknown } = parseScopes(one('scope').value);
+          const { scopes: requested, optional, unknown } = parseScopes(one('scope').value);
           if (unknown.length > 0) throw new RedirectError('invalid_scope', `unknown scope(s): ${unknown.join(', ')}`);
-          const scopes = one('scope').value ? intersect(requested, client.scopes) : client.scopes;
+          const scopes = one('scope').value ? intersect([...requested, ...optional], client.scopes) : client.scopes;
           if (scopes.length === 0) throw new RedirectError('invalid_scope', 'none of the requested scopes is registered for this client');
 
           const id = randomToken(16);

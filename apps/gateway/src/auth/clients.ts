@@ -6,7 +6,7 @@
  */
 import { importJWK, type JWK } from 'jose';
 import { z } from 'zod';
-import { PUBLIC_SCOPES, ROLES, SANDBOX_SCOPES, clientScopeCeiling, isRole, isScope, isSignInScope, type Role, type Scope } from '@vitalis/schemas';
+import { PUBLIC_SCOPES, ROLES, SANDBOX_SCOPES, clientScopeCeiling, isRole, needsUser, readScopeRequest, type Role, type Scope, type ScopeRequest } from '@vitalis/schemas';
 import type { Pool } from '@vitalis/db';
 import { OAuthError } from './oauth-errors';
 import { keySetUriProblem } from './remote-key-sets';
@@ -22,8 +22,11 @@ export const GRANT_TYPES = {
 export const SUPPORTED_GRANTS = Object.values(GRANT_TYPES);
 export const SUPPORTED_AUTH_METHODS = ['client_secret_basic', 'client_secret_post', 'private_key_jwt', 'none'] as const;
 export type ClientAuthMethod = (typeof SUPPORTED_AUTH_METHODS)[number];
-/** Client assertion algorithms accepted for private_key_jwt (asymmetric only: no HS*, never none). */
-export const CLIENT_ASSERTION_ALGS = ['ES256', 'ES384', 'EdDSA', 'PS256', 'RS256'];
+/**
+ * Client assertion algorithms accepted for private_key_jwt (asymmetric only: no HS*, never none).
+ * RS384 and ES384: SMART Backend Services says a server SHALL accept both.
+ */
+export const CLIENT_ASSERTION_ALGS = ['ES256', 'ES384', 'EdDSA', 'PS256', 'RS256', 'RS384'];
 
 const jwksSchema = z.object({ keys: z.array(z.record(z.string(), z.unknown())).min(1).max(10) });
 
@@ -82,10 +85,12 @@ export interface Client {
   idTokenAlg: SigningAlg;
 }
 
-/** Splits and checks a space-separated scope string; unknown names are returned separately. */
-export function parseScopes(scope: string | undefined): { scopes: Scope[]; unknown: string[] } {
-  const names = [...new Set((scope ?? '').split(' ').filter(Boolean))];
-  return { scopes: names.filter(isScope), unknown: names.filter((n) => !isScope(n)) };
+/**
+ * Splits and checks a space-separated scope string; unknown names are returned separately, and
+ * SMART wildcards (`user/*.rs`) as the optional scopes they cover (@vitalis/schemas smart.ts).
+ */
+export function parseScopes(scope: string | undefined): ScopeRequest {
+  return readScopeRequest(scope);
 }
 
 const LOOPBACK = new Set(['127.0.0.1', '[::1]', 'localhost']);
@@ -139,19 +144,23 @@ export const scopeCeiling = (c: RegistrationAuthority): Scope[] => (c.registrati
  * client that signs users in (authorization_code): any other client does not get them, and they
  * wait for nobody (no approval would make them usable).
  */
-export function grantRegistrationScopes(requested: Scope[] | undefined, authority: RegistrationAuthority, grantTypes: readonly string[]): { granted: Scope[]; beyond: Scope[] } {
+export function grantRegistrationScopes(requested: Scope[] | undefined, authority: RegistrationAuthority, grantTypes: readonly string[], optional: Scope[] = []): { granted: Scope[]; beyond: Scope[] } {
   const ceiling = scopeCeiling(authority);
   const asked = (requested ?? PUBLIC_SCOPES).filter(usableWith(grantTypes));
-  return { granted: asked.filter((s) => ceiling.includes(s)), beyond: asked.filter((s) => !ceiling.includes(s)) };
+  // A SMART wildcard's scopes beyond the ceiling are simply not granted (they wait for nobody).
+  const covered = optional.filter(usableWith(grantTypes)).filter((s) => ceiling.includes(s) && !asked.includes(s));
+  return { granted: [...asked.filter((s) => ceiling.includes(s)), ...covered], beyond: asked.filter((s) => !ceiling.includes(s)) };
 }
 
-/** The sign-in scopes (openid, profile) are usable only by a client that signs users in (authorization_code). */
+/** The scopes that need a user (sign-in, SMART patient/ and user/ ...) are usable only by a client that signs users in (authorization_code). */
 export const usableWith = (grantTypes: readonly string[]) => (scope: Scope): boolean =>
-  grantTypes.includes(GRANT_TYPES.authorizationCode) || !isSignInScope(scope);
+  grantTypes.includes(GRANT_TYPES.authorizationCode) || !needsUser(scope);
 
 export interface CheckedRegistration {
   /** What was asked for; undefined when `scope` was omitted. */
   scopes: Scope[] | undefined;
+  /** What SMART wildcards in the request cover (granted within the ceiling, never pending). */
+  optional: Scope[];
   grantTypes: string[];
   responseTypes: string[];
   authMethod: ClientAuthMethod;
@@ -166,9 +175,9 @@ export interface RegistrationOptions {
 
 /** Validates registration metadata against what this server supports; throws invalid_client_metadata. */
 export async function checkRegistration(request: z.infer<typeof registrationRequestSchema>, options: RegistrationOptions = {}): Promise<CheckedRegistration> {
-  const { scopes, unknown } = parseScopes(request.scope);
+  const { scopes, optional, unknown } = parseScopes(request.scope);
   if (unknown.length > 0) throw metadataError(`unknown scope(s): ${unknown.join(', ')}`);
-  if (request.scope !== undefined && scopes.length === 0) throw metadataError('scope must name at least one scope');
+  if (request.scope !== undefined && scopes.length + optional.length === 0) throw metadataError('scope must name at least one scope');
 
   // RFC 7591 defaults grant_types to authorization_code; a client without redirect URIs cannot
   // use that, so such a client (the spec's machine flow) defaults to client_credentials.
@@ -217,6 +226,7 @@ export async function checkRegistration(request: z.infer<typeof registrationRequ
   if (!(SIGNING_ALGS as readonly string[]).includes(idTokenAlg)) throw metadataError(`id_token_signed_response_alg must be one of ${SIGNING_ALGS.join(', ')}`);
   return {
     scopes: request.scope === undefined ? undefined : scopes,
+    optional,
     grantTypes,
     responseTypes,
     authMethod,
@@ -234,7 +244,7 @@ export async function registerClient(
   const checked = await checkRegistration(request, options);
   const kind = authority.registration === 'sandbox' ? 'sandbox' : 'registered';
   const signsUsersIn = checked.grantTypes.includes(GRANT_TYPES.authorizationCode);
-  const { granted, beyond } = grantRegistrationScopes(checked.scopes, authority, checked.grantTypes);
+  const { granted, beyond } = grantRegistrationScopes(checked.scopes, authority, checked.grantTypes, checked.optional);
   const requestedScope = beyond.length > 0 ? (checked.scopes ?? []).join(' ') : '';
   const clientId = `${kind === 'sandbox' ? 'sbx' : 'cli'}_${randomToken(12)}`;
   const hasSecret = checked.authMethod === 'client_secret_basic' || checked.authMethod === 'client_secret_post';

@@ -8,6 +8,9 @@
  * subject_types_supported, id_token_signing_alg_values_supported), the userinfo endpoint, the
  * claims and scopes, and explicit `false` for what Discovery defaults to true and Vitalis does
  * not do (request_uri_parameter_supported).
+ *
+ * SMART App Launch v2 §"Conformance" (smartConfiguration): /.well-known/smart-configuration at the
+ * root and under the FHIR base (/fhir/R4), the capabilities that are true here and nothing else.
  */
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
@@ -17,7 +20,7 @@ import { PATHS, type AuthContext } from './context';
 import { ACCESS_TOKEN_ALG, SIGNING_ALGS } from './keys';
 
 /** Every claim an ID token or the userinfo endpoint may carry (userinfo.ts, id-tokens.ts). */
-export const CLAIMS_SUPPORTED = ['iss', 'sub', 'aud', 'exp', 'iat', 'auth_time', 'nonce', 'at_hash', 'name', 'preferred_username', 'roles'];
+export const CLAIMS_SUPPORTED = ['iss', 'sub', 'aud', 'exp', 'iat', 'auth_time', 'nonce', 'at_hash', 'name', 'preferred_username', 'roles', 'fhirUser'];
 
 const CLIENT_AUTH_WITHOUT_NONE = SUPPORTED_AUTH_METHODS.filter((m) => m !== 'none');
 
@@ -57,6 +60,48 @@ export function authorizationServerMetadata(baseUrl: string) {
   };
 }
 
+/** The FHIR R4 base (its routes live elsewhere; its SMART document is served here). */
+export const FHIR_BASE_PATH = '/fhir/R4';
+
+/**
+ * SMART capabilities Vitalis has (SMART App Launch v2 §capabilities), and only those: no EHR launch
+ * (launch-ehr, context-ehr-*), no POST to the authorization endpoint (authorize-post), no
+ * online_access (permission-online), no banner or style context.
+ */
+export const SMART_CAPABILITIES = [
+  'launch-standalone',
+  'client-public',
+  'client-confidential-symmetric',
+  'client-confidential-asymmetric',
+  'context-standalone-patient',
+  'permission-offline',
+  'permission-patient',
+  'permission-user',
+  'permission-v2',
+  'sso-openid-connect',
+];
+
+export function smartConfiguration(baseUrl: string) {
+  return {
+    issuer: baseUrl,
+    jwks_uri: `${baseUrl}${PATHS.jwks}`,
+    authorization_endpoint: `${baseUrl}${PATHS.authorize}`,
+    token_endpoint: `${baseUrl}${PATHS.token}`,
+    grant_types_supported: [...SUPPORTED_GRANTS],
+    token_endpoint_auth_methods_supported: [...SUPPORTED_AUTH_METHODS],
+    token_endpoint_auth_signing_alg_values_supported: CLIENT_ASSERTION_ALGS,
+    registration_endpoint: `${baseUrl}${PATHS.register}`,
+    userinfo_endpoint: `${baseUrl}${PATHS.userinfo}`,
+    revocation_endpoint: `${baseUrl}${PATHS.revoke}`,
+    introspection_endpoint: `${baseUrl}${PATHS.introspect}`,
+    // The wildcards are requests a client may make: they grant what the role covers (docs/smart.md).
+    scopes_supported: [...SCOPE_NAMES, 'patient/*.rs', 'user/*.rs', 'system/*.rs'],
+    response_types_supported: ['code'],
+    code_challenge_methods_supported: ['S256'],
+    capabilities: SMART_CAPABILITIES,
+  };
+}
+
 export function protectedResourceMetadata(baseUrl: string) {
   return {
     resource: baseUrl,
@@ -76,7 +121,14 @@ export function discoveryRoutes(ctx: AuthContext): FastifyPluginAsyncZod {
   // Built once: the documents only depend on the base URL.
   const prm = protectedResourceMetadata(base);
   const asm = authorizationServerMetadata(base);
+  const smart = smartConfiguration(base);
   return async (app) => {
+    for (const path of ['/.well-known/smart-configuration', `${FHIR_BASE_PATH}/.well-known/smart-configuration`]) {
+      app.get(path, { schema: { tags: ['discovery'], summary: 'SMART App Launch v2 configuration (the authorization server\'s SMART endpoints and capabilities)', response: { 200: jsonDocument } } }, async (_req, reply) => {
+        reply.header('cache-control', 'public, max-age=300');
+        return smart;
+      });
+    }
     app.get('/.well-known/oauth-protected-resource', {
       schema: { tags: ['discovery'], summary: 'Protected Resource Metadata (RFC 9728)', response: { 200: jsonDocument } },
     }, async (_req, reply) => {

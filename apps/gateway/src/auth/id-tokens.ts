@@ -7,7 +7,8 @@
  * auth_time (when the user typed their password), nonce (echoed from the authorization request;
  * never on a refresh, §12.2), at_hash (§3.1.3.6: the left half of the SHA-256 of the access
  * token, base64url, for both RS256 and ES256). Nothing about the user beyond `sub`: names and
- * roles are at the userinfo endpoint, behind `profile` (§5.4).
+ * roles are at the userinfo endpoint, behind `profile` (§5.4). With the SMART `fhirUser` scope,
+ * `fhirUser`: the FHIR resource the user is (users.ts fhirUserOf).
  * An ID token can never pass as an access token: its audience is a client id (access tokens name
  * this server), it has no `typ: at+jwt`, and an RS256 one has the wrong algorithm as well.
  */
@@ -26,6 +27,8 @@ export interface IdTokenClaims {
   nonce?: string;
   /** The access token issued with it (for at_hash). */
   accessToken: string;
+  /** SMART: `Patient/...` or `Practitioner/...`, when the grant holds fhirUser. */
+  fhirUser?: string;
 }
 
 /** §3.1.3.6: both supported algorithms hash with SHA-256; the left 128 bits, base64url. */
@@ -40,6 +43,7 @@ export async function issueIdToken(keys: KeyStore, claims: IdTokenClaims, ttlSec
     auth_time: claims.authTime,
     ...(claims.nonce !== undefined ? { nonce: claims.nonce } : {}),
     at_hash: atHash(claims.accessToken, claims.alg),
+    ...(claims.fhirUser !== undefined ? { fhirUser: claims.fhirUser } : {}),
   })
     .setProtectedHeader({ alg: claims.alg, kid, typ: 'JWT' })
     .setIssuer(claims.issuer)

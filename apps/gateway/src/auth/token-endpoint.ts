@@ -38,6 +38,7 @@ const tokenResponseSchema = z.object({
   refresh_token: z.string().optional(),
   issued_token_type: z.string().optional(),
   id_token: z.string().optional().describe('OpenID Connect ID token: authorization_code and refresh_token grants holding the openid scope'),
+  patient: z.string().optional().describe('SMART launch context: the signed-in patient user\'s patient id, when the grant holds launch/patient'),
 });
 
 export function sendOAuthError(reply: FastifyReply, err: OAuthError): FastifyReply {

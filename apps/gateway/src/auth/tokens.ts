@@ -5,7 +5,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import { SignJWT, jwtVerify, decodeProtectedHeader, errors as joseErrors, type JWTPayload } from 'jose';
-import { isScope, type Role, type Scope } from '@vitalis/schemas';
+import { effectiveScopes, isScope, type Role, type Scope } from '@vitalis/schemas';
 import { ACCESS_TOKEN_ALG, type KeyStore } from './keys';
 import type { Actor, AuthMethod, Principal } from './route-auth';
 
@@ -107,8 +107,13 @@ export async function verifyAccessToken(
   return { principal: principalFrom(payload), payload };
 }
 
+/**
+ * The principal's scopes are the token's own and the Vitalis scopes its SMART scopes stand for
+ * (@vitalis/schemas smart.ts `effectiveScopes`): the token says `user/Observation.rs`, a route
+ * needing read:vitals lets it through. Issuance bounded the SMART scopes by the role already.
+ */
 function principalFrom(payload: JWTPayload): Principal {
-  const scopes = String(payload.scope ?? '').split(' ').filter(isScope);
+  const scopes = effectiveScopes(String(payload.scope ?? '').split(' ').filter(isScope), typeof payload.patient_id === 'string');
   return {
     clientId: String(payload.client_id ?? payload.sub),
     subject: String(payload.sub),

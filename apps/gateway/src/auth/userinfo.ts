@@ -5,6 +5,7 @@
  *
  *   always              sub (the user id; the same as the ID token's)
  *   profile (§5.4)      name, preferred_username, and `roles` (Vitalis: the user's roles)
+ *   fhirUser (SMART)    fhirUser: Patient/<patient id> or Practitioner/<user id> (users.ts fhirUserOf)
  *
  * A subject that is no Vitalis user (a trusted issuer's, through token exchange) gets `sub` only.
  * Every answer is an audit row (`user.info.read`); when it cannot be written, 503 and no claims.
@@ -15,20 +16,25 @@ import type { Scope } from '@vitalis/schemas';
 import { audit } from '../access/caller';
 import { callerOf, problems } from '../access/http';
 import { PATHS, type AuthContext } from './context';
-import { findUser, type User } from './users';
+import { fhirUserOf, findUser, type User } from './users';
 
 export const userInfoSchema = z.object({
   sub: z.string().describe('The user id: the ID token\'s sub'),
   name: z.string().optional().describe('profile: the display name'),
   preferred_username: z.string().optional().describe('profile: the username'),
   roles: z.array(z.string()).optional().describe('profile (Vitalis): the user\'s roles'),
+  fhirUser: z.string().optional().describe('SMART fhirUser: Patient/<id> for a patient user, Practitioner/<user id> otherwise'),
 });
 export type UserInfo = z.infer<typeof userInfoSchema>;
 
 /** The claims `scopes` allow about `user` (sub always). */
 export function userInfoClaims(subject: string, user: User | undefined, scopes: readonly Scope[]): UserInfo {
-  if (!user || !scopes.includes('profile')) return { sub: subject };
-  return { sub: subject, name: user.displayName, preferred_username: user.username, roles: user.roles };
+  if (!user) return { sub: subject };
+  return {
+    sub: subject,
+    ...(scopes.includes('profile') ? { name: user.displayName, preferred_username: user.username, roles: user.roles } : {}),
+    ...(scopes.includes('fhirUser') ? { fhirUser: fhirUserOf(user) } : {}),
+  };
 }
 
 export function userInfoRoutes(ctx: AuthContext): FastifyPluginAsyncZod {
@@ -48,7 +54,7 @@ export function userInfoRoutes(ctx: AuthContext): FastifyPluginAsyncZod {
           const claims = userInfoClaims(p.subject, await findUser(ctx.pool, p.subject), p.scopes);
           await audit(ctx.pool, callerOf(req), {
             action: 'user.info.read',
-            scope: p.scopes.filter((s) => s === 'openid' || s === 'profile').join(' '),
+            scope: p.scopes.filter((s) => s === 'openid' || s === 'profile' || s === 'fhirUser').join(' '),
             resourceType: 'User',
             resourceId: p.subject,
             detail: { claims: Object.keys(claims) },

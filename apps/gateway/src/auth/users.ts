@@ -3,7 +3,7 @@
  * constant time. The demo users (one per standard role of spec section 5) are seeded at gateway
  * start unless disabled (DEMO_USERS_ENABLED; off by default in production).
  */
-import { ROLES, ROLE_SCOPES, type Role, type Scope } from '@vitalis/schemas';
+import { ROLES, ROLE_SCOPES, isSystemScope, type Role, type Scope } from '@vitalis/schemas';
 import type { Pool } from '@vitalis/db';
 import { hashSecret, verifySecret } from './secrets';
 
@@ -63,9 +63,18 @@ export async function checkPassword(pool: Pool, username: string, password: stri
   return ok && rows[0] ? toUser(rows[0]) : undefined;
 }
 
-/** Every scope the user's roles hold. */
+/** Every scope the user's roles hold, but SMART `system/` scopes: a person is never a backend service. */
 export function roleScopes(roles: Role[]): Scope[] {
-  return [...new Set(roles.flatMap((r) => ROLE_SCOPES[r]))];
+  return [...new Set(roles.flatMap((r) => ROLE_SCOPES[r]))].filter((s) => !isSystemScope(s));
+}
+
+/**
+ * SMART `fhirUser` (ID token, userinfo): the FHIR resource the user is. A patient user is its
+ * patient record; everyone else is a Practitioner named by the stable user id (Vitalis keeps no
+ * Practitioner resources for staff users: the catalog's clinicians are bookable people, not users).
+ */
+export function fhirUserOf(user: Pick<User, 'userId' | 'patientId'>): string {
+  return user.patientId ? `Patient/${user.patientId}` : `Practitioner/${user.userId}`;
 }
 
 const DUMMY_HASH = 'scrypt$16384$8$1$AAAAAAAAAAAAAAAAAAAAAA$AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA';

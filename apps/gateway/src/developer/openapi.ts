@@ -16,7 +16,7 @@ import { jsonSchemaTransform, jsonSchemaTransformObject } from 'fastify-type-pro
 import type { FastifyDynamicSwaggerOptions } from '@fastify/swagger';
 import { problemContentType } from '@vitalis/http';
 import { VITALIS_VERSION } from '@vitalis/runtime';
-import { SCOPES, isSignInScope, type Scope } from '@vitalis/schemas';
+import { SCOPES, needsUser, type Scope } from '@vitalis/schemas';
 import { PATHS } from '../auth/context';
 import type { RouteAuth } from '../auth/route-auth';
 import { notesMarkdown } from './release-notes';
@@ -68,8 +68,8 @@ export const PROBLEM_RESPONSES: Record<string, { name: string; description: stri
 
 const problemRef = (status: string) => ({ $ref: `#/components/responses/${PROBLEM_RESPONSES[status]!.name}` });
 
-/** What a client acting for itself can hold: every scope but the sign-in ones (they need a user). */
-const MACHINE_SCOPES = Object.fromEntries(Object.entries(SCOPES).filter(([s]) => !isSignInScope(s as Scope)));
+/** What a client acting for itself can hold: every scope but those that need a user (sign-in, SMART patient/ and user/). */
+const MACHINE_SCOPES = Object.fromEntries(Object.entries(SCOPES).filter(([s]) => !needsUser(s as Scope)));
 
 function securitySchemes(baseUrl: string): Json {
   return {

@@ -281,6 +281,46 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/.well-known/smart-configuration": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** SMART App Launch v2 configuration (the authorization server's SMART endpoints and capabilities) */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description OK */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                500: components["responses"]["InternalError"];
+                503: components["responses"]["ServiceUnavailable"];
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/agent/identity": {
         parameters: {
             query?: never;
@@ -646,6 +686,8 @@ export interface paths {
         get: {
             parameters: {
                 query?: {
+                    /** @description SMART App Launch: the FHIR base URL the app will call; must be this server (or under it) */
+                    aud?: string | string[];
                     /** @description The registered client id */
                     client_id?: string | string[];
                     /** @description PKCE S256 challenge (RFC 7636) */
@@ -860,6 +902,8 @@ export interface paths {
                             /** @description OpenID Connect ID token: authorization_code and refresh_token grants holding the openid scope */
                             id_token?: string;
                             issued_token_type?: string;
+                            /** @description SMART launch context: the signed-in patient user's patient id, when the grant holds launch/patient */
+                            patient?: string;
                             refresh_token?: string;
                             scope: string;
                             /** @enum {string} */
@@ -1145,6 +1189,8 @@ export interface paths {
                     };
                     content: {
                         "application/json": {
+                            /** @description SMART fhirUser: Patient/<id> for a patient user, Practitioner/<user id> otherwise */
+                            fhirUser?: string;
                             /** @description profile: the display name */
                             name?: string;
                             /** @description profile: the username */
@@ -1183,6 +1229,8 @@ export interface paths {
                     };
                     content: {
                         "application/json": {
+                            /** @description SMART fhirUser: Patient/<id> for a patient user, Practitioner/<user id> otherwise */
+                            fhirUser?: string;
                             /** @description profile: the display name */
                             name?: string;
                             /** @description profile: the username */
@@ -4906,6 +4954,46 @@ export interface paths {
                     };
                     content: {
                         "text/html": string;
+                    };
+                };
+                500: components["responses"]["InternalError"];
+                503: components["responses"]["ServiceUnavailable"];
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/fhir/R4/.well-known/smart-configuration": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** SMART App Launch v2 configuration (the authorization server's SMART endpoints and capabilities) */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description OK */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            [key: string]: unknown;
+                        };
                     };
                 };
                 500: components["responses"]["InternalError"];

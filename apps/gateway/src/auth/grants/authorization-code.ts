@@ -4,6 +4,7 @@
  * token the first one produced. Scope, roles and patient id come from the code and the user.
  * When the grant holds `openid`, an ID token (id-tokens.ts) comes with the access token: the
  * client's algorithm, the request's nonce, the sign-in time, at_hash of this access token.
+ * SMART (smartContext): `patient` in the response with launch/patient, `fhirUser` in the ID token.
  */
 import { GRANT_TYPES } from '../clients';
 import { field } from '../context';
@@ -11,7 +12,8 @@ import { invalidGrant, invalidRequest } from '../oauth-errors';
 import { pkceMatches } from '../pkce';
 import { issueIdToken } from '../id-tokens';
 import { issueAccessToken } from '../tokens';
-import { findUser } from '../users';
+import { findUser, type User } from '../users';
+import { smartContext } from './smart-context';
 import { parseScopes } from '../clients';
 import { redeemCode } from './store';
 import type { GrantRequest, GrantResult } from './types';
@@ -26,6 +28,7 @@ export async function authorizationCodeGrant({ ctx, client, body }: GrantRequest
 
   const ttl = ctx.config.ACCESS_TOKEN_TTL_SECONDS;
   let subject = '';
+  let signedIn: User | undefined;
   const outcome = await redeemCode(ctx.pool, ctx.revocations, code, {
     grantTtlSeconds: ctx.config.REFRESH_TOKEN_TTL_SECONDS,
     withRefreshToken: client.grantTypes.includes(GRANT_TYPES.refreshToken),
@@ -39,6 +42,7 @@ export async function authorizationCodeGrant({ ctx, client, body }: GrantRequest
       const user = await findUser(ctx.pool, grant.userId);
       if (!user) throw invalidGrant('the user of this code no longer exists');
       subject = user.userId;
+      signedIn = user;
       return issueAccessToken(ctx.keys, ctx.tokenSettings, {
         clientId: client.clientId,
         subject: user.userId,
@@ -54,6 +58,7 @@ export async function authorizationCodeGrant({ ctx, client, body }: GrantRequest
   }
   const scope = outcome.grant.scope;
   const { code: stored } = outcome;
+  const smart = smartContext(signedIn, parseScopes(scope).scopes);
   const idToken = parseScopes(scope).scopes.includes('openid') && stored.authTime !== undefined
     ? await issueIdToken(ctx.keys, {
       issuer: ctx.config.baseUrl,
@@ -63,6 +68,7 @@ export async function authorizationCodeGrant({ ctx, client, body }: GrantRequest
       authTime: stored.authTime,
       ...(stored.nonce !== undefined ? { nonce: stored.nonce } : {}),
       accessToken: outcome.issued.token,
+      ...(smart.fhirUser ? { fhirUser: smart.fhirUser } : {}),
     }, ttl)
     : undefined;
   return {
@@ -73,6 +79,7 @@ export async function authorizationCodeGrant({ ctx, client, body }: GrantRequest
       scope,
       ...(outcome.refreshToken ? { refresh_token: outcome.refreshToken } : {}),
       ...(idToken ? { id_token: idToken } : {}),
+      ...(smart.patient ? { patient: smart.patient } : {}),
     },
     audit: {
       action: 'token.issued',

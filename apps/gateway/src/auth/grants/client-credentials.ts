@@ -2,11 +2,14 @@
  * client_credentials (RFC 6749 §4.4): the client acts for itself, within its registered scopes and
  * the ceiling of its role as it is now (so narrowing a role's scopes takes effect at the next
  * token), with its role in the token's `roles`. Never the sign-in scopes (openid, profile): no
- * user signed in, so there is nobody for an ID token or userinfo to describe.
+ * user signed in, so there is nobody for an ID token or userinfo to describe; nor any other scope
+ * that needs a user (SMART patient/, user/, launch/patient, fhirUser, offline_access).
+ * SMART Backend Services (client-confidential-asymmetric): this grant with private_key_jwt and
+ * `system/X.rs` scopes, which the client's role bounds like every other scope.
  */
 import { issueAccessToken } from '../tokens';
 import { field } from '../context';
-import { isSignInScope } from '@vitalis/schemas';
+import { needsUser } from '@vitalis/schemas';
 import { findClient, parseScopes, scopeCeiling } from '../clients';
 import { invalidRequest, invalidScope } from '../oauth-errors';
 import { grantScopes, intersect } from './scopes';
@@ -14,9 +17,9 @@ import type { GrantRequest, GrantResult } from './types';
 
 export async function clientCredentialsGrant({ ctx, client, body }: GrantRequest): Promise<GrantResult> {
   const requested = field(body, 'scope');
-  const signIn = parseScopes(requested).scopes.filter(isSignInScope);
+  const signIn = parseScopes(requested).scopes.filter(needsUser);
   if (signIn.length > 0) throw invalidScope(`${signIn.join(', ')}: sign-in scopes need a user (the authorization_code grant)`);
-  const allowed = intersect(client.scopes, scopeCeiling(client)).filter((s) => !isSignInScope(s));
+  const allowed = intersect(client.scopes, scopeCeiling(client)).filter((s) => !needsUser(s));
   const scopes = grantScopes(requested, allowed, "the client's registration and role");
   const sandbox = client.kind === 'sandbox';
   // RFC 8693 §4.4 may_act: the one other client this token may be exchanged by (to act for this client).

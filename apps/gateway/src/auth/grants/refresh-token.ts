@@ -13,7 +13,8 @@ import { parseScopes } from '../clients';
 import { invalidGrant, invalidRequest } from '../oauth-errors';
 import { issueIdToken } from '../id-tokens';
 import { issueAccessToken } from '../tokens';
-import { findUser, roleScopes } from '../users';
+import { findUser, roleScopes, type User } from '../users';
+import { smartContext } from './smart-context';
 import { grantScopes, intersect } from './scopes';
 import { rotateRefreshToken } from './store';
 import type { GrantRequest, GrantResult } from './types';
@@ -25,6 +26,7 @@ export async function refreshTokenGrant({ ctx, client, body }: GrantRequest): Pr
   const ttl = ctx.config.ACCESS_TOKEN_TTL_SECONDS;
   let subject = '';
   let granted: Scope[] = [];
+  let signedIn: User | undefined;
   // An escalation attempt throws inside the transaction, so nothing is rotated.
   const outcome = await rotateRefreshToken(ctx.pool, ctx.revocations, token, {
     clientId: client.clientId,
@@ -33,6 +35,7 @@ export async function refreshTokenGrant({ ctx, client, body }: GrantRequest): Pr
       const user = await findUser(ctx.pool, grant.userId);
       if (!user) throw invalidGrant('the user of this grant no longer exists');
       subject = user.userId;
+      signedIn = user;
       // The user's role as it is now: a role taken away (or narrowed) since the grant shrinks the token.
       granted = intersect(parseScopes(scope).scopes, roleScopes(user.roles));
       if (granted.length === 0) throw invalidGrant("the user's role no longer allows any scope of this grant");
@@ -50,8 +53,9 @@ export async function refreshTokenGrant({ ctx, client, body }: GrantRequest): Pr
     throw invalidGrant(outcome.reason, { grant_id: outcome.grant?.grantId, revoked_access_tokens: outcome.revokedTokens, subject: outcome.grant?.userId });
   }
   const { authTime } = outcome.grant;
+  const smart = smartContext(signedIn, granted);
   const idToken = granted.includes('openid') && authTime !== undefined
-    ? await issueIdToken(ctx.keys, { issuer: ctx.config.baseUrl, clientId: client.clientId, subject, alg: client.idTokenAlg, authTime, accessToken: outcome.issued.token }, ttl)
+    ? await issueIdToken(ctx.keys, { issuer: ctx.config.baseUrl, clientId: client.clientId, subject, alg: client.idTokenAlg, authTime, accessToken: outcome.issued.token, ...(smart.fhirUser ? { fhirUser: smart.fhirUser } : {}) }, ttl)
     : undefined;
   return {
     response: {
@@ -61,6 +65,7 @@ export async function refreshTokenGrant({ ctx, client, body }: GrantRequest): Pr
       scope: granted.join(' '),
       refresh_token: outcome.refreshToken,
       ...(idToken ? { id_token: idToken } : {}),
+      ...(smart.patient ? { patient: smart.patient } : {}),
     },
     audit: { action: 'token.refreshed', subject, scope: granted.join(' '), detail: { jti: outcome.issued.jti, grant_type: 'refresh_token', grant_id: outcome.grant.grantId, id_token: Boolean(idToken) } },
   };

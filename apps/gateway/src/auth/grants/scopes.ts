@@ -5,14 +5,15 @@ import { invalidScope } from '../oauth-errors';
 
 /**
  * The scopes to grant: the requested ones when given (every one must be in `allowed`, else
- * invalid_scope), otherwise everything `allowed`. Never empty.
+ * invalid_scope; what a SMART wildcard covers counts only where allowed), otherwise everything
+ * `allowed`. Never empty.
  */
 export function grantScopes(requested: string | undefined, allowed: Scope[], what: string): Scope[] {
-  const { scopes, unknown } = parseScopes(requested);
+  const { scopes, optional, unknown } = parseScopes(requested);
   if (unknown.length > 0) throw invalidScope(`unknown scope(s): ${unknown.join(', ')}`);
   const beyond = scopes.filter((s) => !allowed.includes(s));
   if (beyond.length > 0) throw invalidScope(`scope(s) beyond ${what}: ${beyond.join(', ')}`);
-  const granted = requested ? scopes : allowed;
+  const granted = requested ? [...scopes, ...intersect(optional, allowed)] : allowed;
   if (granted.length === 0) throw invalidScope(`no scope can be granted (${what} allows none)`);
   return granted;
 }

@@ -82,7 +82,9 @@ async function ourSubject(ctx: AuthContext, token: string): Promise<Subject> {
   return {
     sub: p.subject,
     clientId: p.clientId,
-    scopes: p.scopes,
+    // The token's own scopes (SMART names stay SMART names), not the principal's effective set:
+    // the derived token is mapped again when it is verified.
+    scopes: scopesOf(verified.payload),
     roles: p.roles,
     ...(p.patientId ? { patientId: p.patientId } : {}),
     ...(p.actor ? { act: p.actor } : {}),

@@ -17,6 +17,8 @@ export interface TokenResponse {
   issued_token_type?: string;
   /** OpenID Connect: when the grant holds openid (authorization_code, refresh_token). */
   id_token?: string;
+  /** SMART launch context: the patient id, when the grant holds launch/patient and the user is a patient. */
+  patient?: string;
 }
 
 export interface GrantResult {
