@@ -235,7 +235,7 @@ describe('sandbox', () => {
 
 describe('form bodies only at the OAuth endpoints', () => {
   it('a JSON body at the token, revocation or introspection endpoint is invalid_request', async () => {
-    for (const path of ['/api/auth/oauth2/token', '/api/auth/revocation-endpoints', '/api/auth/oauth2/introspect']) {
+    for (const path of ['/api/auth/oauth2/token', '/api/auth/revoke', '/api/auth/oauth2/introspect']) {
       const res = await fetch(`${gw.url}${path}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ grant_type: 'client_credentials', token: 'x', client_id: client.client_id, client_secret: client.client_secret }) });
       expect(res.status).toBe(400);
       expect(await res.json()).toMatchObject({ error: 'invalid_request' });

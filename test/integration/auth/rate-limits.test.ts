@@ -15,7 +15,7 @@ import { fetchFrom, randomLoopbackAddress } from '../../helpers/http-from';
 
 const TOKEN = '/api/auth/oauth2/token';
 const INTROSPECT = '/api/auth/oauth2/introspect';
-const REVOKE = '/api/auth/revocation-endpoints';
+const REVOKE = '/api/auth/revoke';
 
 const form = (fields: Record<string, string>) => ({ method: 'POST', body: new URLSearchParams(fields) });
 const tokenRequest = (c: RegisteredClient, secret = c.client_secret) => form({ grant_type: 'client_credentials', client_id: c.client_id, client_secret: secret });

@@ -53,7 +53,7 @@ describe('malformed JSON at the OAuth endpoints', () => {
   });
 
   it('token, revocation and introspection: broken or empty JSON is invalid_request', async () => {
-    for (const path of ['/api/auth/oauth2/token', '/api/auth/revocation-endpoints', '/api/auth/oauth2/introspect']) {
+    for (const path of ['/api/auth/oauth2/token', '/api/auth/revoke', '/api/auth/oauth2/introspect']) {
       for (const body of ['{"grant_type":', '']) await expectOAuthError(await post(path, body), 'invalid_request');
     }
   });

@@ -72,7 +72,7 @@ describe('MCP OAuth flow with the SDK client', () => {
     const client = new Client({ name: 'mcp-oauth-test', version: '1.0.0' });
     await client.connect(transport); // anonymous handshake
     try {
-      expect((await client.listTools()).tools.length).toBe(11);
+      expect((await client.listTools()).tools.length).toBe(15); // 11 + the 4 diagnostics tools
       await expect(client.callTool({ name: 'whoami', arguments: {} })).rejects.toBeInstanceOf(UnauthorizedError);
       expect(provider.client?.client_id).toBeTruthy(); // registered itself (RFC 7591)
       expect(provider.client).toMatchObject({ scope: 'read:appointments openid' }); // the public scopes; PHI scopes wait for an operator
@@ -123,8 +123,13 @@ describe('MCP OAuth flow with the SDK client', () => {
       const forOther = await client.callTool({ name: 'book_appointment', arguments: { slot_id: 'no-such-slot', patient_id: 'pat-0002' } });
       expect(forOther.isError).toBe(true);
       expect((forOther.content as { text: string }[])[0]!.text).toContain('only book for themselves');
-      // no read:vitals in the patient role: an HTTP 403 insufficient_scope (the SDK client surfaces it as an error)
-      await expect(client.callTool({ name: 'get_latest_vitals', arguments: { patient_id: 'pat-0001' } })).rejects.toThrow(/403|insufficient_scope|Forbidden/i);
+      // Its own vitals through the SMART scope patient/Observation.rs it consented to (the patient role
+      // holds no read:vitals; the vitals service keeps a patient user to its own id), never another's.
+      const ownVitals = await client.callTool({ name: 'get_latest_vitals', arguments: { patient_id: 'pat-0001' } });
+      expect(ownVitals.isError).toBeFalsy();
+      const otherVitals = await client.callTool({ name: 'get_latest_vitals', arguments: { patient_id: 'pat-0002' } });
+      expect(otherVitals.isError).toBe(true);
+      expect((otherVitals.content as { text: string }[])[0]!.text).toMatch(/403|insufficient_scope|Forbidden/i);
     } finally {
       await client.close();
     }

@@ -13,7 +13,7 @@ export const PATHS = {
   token: '/api/auth/oauth2/token',
   introspect: '/api/auth/oauth2/introspect',
   register: '/api/auth/register',
-  revoke: '/api/auth/revocation-endpoints',
+  revoke: '/api/auth/revoke',
   jwks: '/.well-known/jwks.json',
   identity: '/agent/identity',
   userinfo: '/api/auth/userinfo',

@@ -198,7 +198,7 @@ export function diagnosticsRoutes(deps: GatewayDeps): FastifyPluginAsyncZod {
     });
 
     app.get('/api/v1/diagnostics/reports', {
-      config: { auth: { scopes: [] } },
+      config: { auth: { anyOf: ['read:diagnostics', 'patient/DiagnosticReport.rs'] } },
       schema: {
         tags: ['diagnostics'], summary: 'List reports',
         description: 'By patient or order, newest first. read:diagnostics; a patient user (patient/DiagnosticReport.rs) gets its own final reports only. Reads the projection.',
@@ -208,7 +208,7 @@ export function diagnosticsRoutes(deps: GatewayDeps): FastifyPluginAsyncZod {
     }, async (req) => bundle(deps.config.baseUrl, 'reports', (await listReports(pool, callerOf(req), { patientId: req.query.patient, orderId: req.query.order, limit: req.query.limit })).map((r) => toFhirDiagnosticReport(r))));
 
     app.get('/api/v1/diagnostics/reports/:id', {
-      config: { auth: { scopes: [] } },
+      config: { auth: { anyOf: ['read:diagnostics', 'patient/DiagnosticReport.rs'] } },
       schema: { tags: ['diagnostics'], summary: 'Read a report', description: 'read:diagnostics; a patient user its own final report.', params: idParams, response: { 200: reportOut, ...problems(401, 403, 404) } },
     }, async (req, reply) => {
       const r = await getReport(pool, callerOf(req), req.params.id);
@@ -257,7 +257,7 @@ export function diagnosticsRoutes(deps: GatewayDeps): FastifyPluginAsyncZod {
     });
 
     app.get('/api/v1/diagnostics/reports/:id/history', {
-      config: { auth: { scopes: [] } },
+      config: { auth: { anyOf: ['read:diagnostics', 'patient/DiagnosticReport.rs'] } },
       schema: {
         tags: ['diagnostics'], summary: 'Every revision of a report',
         description: 'Oldest first; each revision is the DiagnosticReport as it was, with when, by whom and why (amendments). Same access as reading the report.',

@@ -1080,7 +1080,7 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
-    "/api/auth/revocation-endpoints": {
+    "/api/auth/revoke": {
         parameters: {
             query?: never;
             header?: never;
