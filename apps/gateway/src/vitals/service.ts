@@ -34,7 +34,7 @@ import { syntheticBuckets, syntheticLatest, syntheticRaw } from '../sandbox/vita
 import { AGGS, BUCKETS, queryBuckets, queryLatest, queryRaw, type Agg, type Bucket, type BucketPage, type BucketQuery, type BucketRow, type BucketSource, type RawPage, type RawQuery } from './history';
 
 /** Where a read came from (audit detail `via`). */
-export type VitalsChannel = 'rest' | 'mcp' | 'sse' | 'websocket';
+export type VitalsChannel = 'rest' | 'fhir' | 'mcp' | 'sse' | 'websocket';
 export type VitalsScope = Extract<Scope, 'read:vitals' | 'write:vitals'>;
 
 // ---------------------------------------------------------------------------------------------
