@@ -234,6 +234,7 @@ export function swaggerOptions(baseUrl: string): FastifyDynamicSwaggerOptions {
         { name: 'catalog', description: 'Public reference data: clinicians, appointment types, vital signs, scopes' },
         { name: 'developer', description: 'This document, the auth walkthrough, the developer portal' },
         { name: 'ui', description: 'Interactive UI cards (HTML): booking form, telemetry monitor, triage board, patient search' },
+        { name: 'fhir', description: 'The FHIR R4 REST API at /fhir/R4 (application/fhir+json): CapabilityStatement, Patient, Observation, $lastn; errors are OperationOutcomes' },
         { name: 'mcp', description: 'The MCP server for agents (Streamable HTTP at /.well-known/mcp): tools, ui:// cards, live vitals resources' },
       ],
     },
