@@ -2,7 +2,8 @@
  * The CapabilityStatement of /fhir/R4 (GET /fhir/R4/metadata): exactly what routes.ts implements,
  * from the same tables (FHIR_SEARCH_PARAMS), so the statement and the routes cannot drift apart.
  * Security: OAuth bearer tokens from this gateway's authorization server, its endpoints in SMART's
- * `oauth-uris` extension.
+ * `oauth-uris` extension (authorize, token, register: the sub-extensions its R4 definition has;
+ * revocation and introspection are in /.well-known/openid-configuration).
  */
 import { PATHS } from '../auth/context';
 
@@ -63,8 +64,6 @@ export function capabilityStatement(baseUrl: string, version: string) {
                 { url: 'authorize', valueUri: `${baseUrl}${PATHS.authorize}` },
                 { url: 'token', valueUri: `${baseUrl}${PATHS.token}` },
                 { url: 'register', valueUri: `${baseUrl}${PATHS.register}` },
-                { url: 'revoke', valueUri: `${baseUrl}${PATHS.revoke}` },
-                { url: 'introspect', valueUri: `${baseUrl}${PATHS.introspect}` },
               ],
             },
           ],
