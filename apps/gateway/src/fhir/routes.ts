@@ -20,35 +20,8 @@ import { toFhirPatient } from '../patients/fhir';
 import { getPatient, getPatientVersion, searchPatients } from '../patients/service';
 import { orderedRange, readHistory, readLatest, requireVitalsAccess } from '../vitals/service';
 import { capabilityStatement, FHIR_BASE_PATH } from './capability';
+import { fhirCapabilityStatement, fhirObservationBundle, fhirPatient, fhirPatientBundle, outcomes } from './schemas';
 import { notSupported, observationRange, patientIdOf, single, vitalCodeOf } from './search-params';
-
-// ---------------------------------------------------------------------------------------------
-// Response schemas (OpenAPI): FHIR JSON, one named schema per resource type
-
-const fhirResource = <T extends string>(type: T) =>
-  z
-    .looseObject({ resourceType: z.literal(type), id: z.string().optional() })
-    .describe(`A FHIR R4 ${type} resource (https://hl7.org/fhir/R4/${type.toLowerCase()}.html); the other properties are FHIR's (additionalProperties: as the FHIR R4 specification defines them).`)
-    .meta({ id: `Fhir${type}` });
-
-const fhirPatient = fhirResource('Patient');
-const fhirObservation = fhirResource('Observation');
-const fhirCapabilityStatement = fhirResource('CapabilityStatement');
-const fhirOperationOutcome = fhirResource('OperationOutcome');
-const fhirBundleOf = (resource: z.ZodType, of: string) =>
-  z
-    .looseObject({
-      resourceType: z.literal('Bundle'),
-      type: z.literal('searchset'),
-      link: z.array(z.object({ relation: z.string(), url: z.string() })).describe('`self`, and `next` (the next page) unless this is the last page'),
-      entry: z.array(z.looseObject({ fullUrl: z.string(), resource, search: z.object({ mode: z.enum(['match', 'include']) }) })).optional().describe('Absent when nothing matched (FHIR arrays are never empty)'),
-    })
-    .describe(`A FHIR R4 searchset Bundle of ${of}`)
-    .meta({ id: `FhirBundle${of}` });
-const fhirPatientBundle = fhirBundleOf(fhirPatient, 'Patient');
-const fhirObservationBundle = fhirBundleOf(fhirObservation, 'Observation');
-/** Every FHIR error: an OperationOutcome (application/fhir+json). */
-const outcomes = (...codes: number[]) => Object.fromEntries(codes.map((c) => [c, fhirOperationOutcome]));
 
 // ---------------------------------------------------------------------------------------------
 // Formats: JSON only
