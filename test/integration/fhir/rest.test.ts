@@ -62,7 +62,7 @@ let grace: string;
 let family: string;
 
 beforeAll(async () => {
-  gw = await startGateway();
+  gw = await startGateway({ SANDBOX_RATE_LIMIT: '1000000' }); // the sandbox's per-address window is shared by the machine
   fhirBase = `${gw.url}/fhir/R4`;
   clinician = await authHeaders(gw.url, ['read:patients', 'read:vitals']);
   family = `Fhirrest${uid()}`;
@@ -252,6 +252,26 @@ describe('FHIR R4 REST API', () => {
       { action: 'vitals.read', outcome: 'success' },
       { action: 'vitals.read_latest', outcome: 'success' },
     ]));
+  });
+
+  it('a sandbox token reads synthetic sbx- patients\' Observations only; a real patient is refused (audited, reason sandbox)', async () => {
+    const sbx = (await (await fetch(`${gw.url}/api/v1/sandbox`, { method: 'POST' })).json()) as { client_id: string; access_token: string };
+    const headers = { authorization: `Bearer ${sbx.access_token}` };
+    const to = Math.floor(Date.now() / 60_000) * 60_000 - 5 * 60_000;
+    const synthetic = await get(`/Observation?patient=sbx-0001&code=${VITAL_CODE.heartRate}&date=ge${new Date(to - 60_000).toISOString()}&date=lt${new Date(to).toISOString()}&_count=30`, headers);
+    expect(synthetic.status).toBe(200);
+    expect(entries(synthetic.body).length).toBeGreaterThan(0);
+    expect(entries(synthetic.body).every((e) => e.resource.subject.reference === 'Patient/sbx-0001')).toBe(true);
+    await expectValidFhir(synthetic.body, { profiles: [VITAL_SIGNS_PROFILE] });
+    expect((await get(`/Observation/$lastn?patient=sbx-0001`, headers)).status).toBe(200);
+    const real = await get(`/Observation?patient=${ada}`, headers);
+    expect(real.status).toBe(403);
+    expect(real.body.issue[0].code).toBe('forbidden');
+    const { rows } = await gw.deps.pool.query<{ reason: string; via: string }>(
+      `SELECT detail->>'reason' AS reason, detail->>'via' AS via FROM audit_events WHERE actor_client_id = $1 AND outcome = 'failure' AND resource_id = $2`,
+      [sbx.client_id, ada],
+    );
+    expect(rows).toEqual([{ reason: 'sandbox', via: 'fhir' }]);
   });
 
   it('a third-party FHIR client (fhir-kit-client) reads the statement, searches by patient, code and date, pages, and runs $lastn', async () => {
