@@ -53,7 +53,7 @@ async function seedVitals(patientId: string) {
   }
   await gw.deps.pool.query(
     `INSERT INTO vitals_observations (patient_id, device_id, seq, code, effective_at, unit, sample_period_ms, samples, kafka_partition, kafka_offset) VALUES ($1, $2, $3, $4, $5, 'mV', 4, $6, 0, $3)`,
-    [patientId, `dev-${patientId}`, ++seq, ECG_LEAD_II.code, at(90), [0.1, 0.25, -0.05, 1.2]],
+    [patientId, `dev-${patientId}`, seq + 1, ECG_LEAD_II.code, at(90), [0.1, 0.25, -0.05, 1.2]],
   );
 }
 

@@ -21,7 +21,7 @@ import { getPatient, getPatientVersion, searchPatients } from '../patients/servi
 import { orderedRange, readHistory, readLatest, requireVitalsAccess } from '../vitals/service';
 import { capabilityStatement, FHIR_BASE_PATH } from './capability';
 import { fhirCapabilityStatement, fhirObservationBundle, fhirPatient, fhirPatientBundle, outcomes } from './schemas';
-import { notSupported, observationRange, patientIdOf, single, vitalCodeOf } from './search-params';
+import { notSupported, observationRange, patientIdOf, vitalCodeOf } from './search-params';
 
 // ---------------------------------------------------------------------------------------------
 // Formats: JSON only

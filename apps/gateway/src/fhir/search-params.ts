@@ -10,15 +10,6 @@ import { ECG_LEAD_II, LOINC_SYSTEM, NUMERIC_VITALS, VITAL_CODE, resourceId } fro
 /** 400 with OperationOutcome issue code `not-supported` (libs/http operation-outcome.ts). */
 export const notSupported = (detail: string) => new HttpProblem(400, 'not-supported', 'Not Supported', detail);
 
-/** One value of a parameter that may not repeat; a repeated one is refused. */
-export function single(name: string, value: string | string[] | undefined): string | undefined {
-  if (Array.isArray(value)) {
-    if (value.length > 1) throw badRequest(`The search parameter ${name} may appear only once.`);
-    return value[0];
-  }
-  return value;
-}
-
 /** A Patient reference as a search value: `{id}`, `Patient/{id}` or an absolute URL ending in `/Patient/{id}`. */
 export function patientIdOf(name: string, value: string): string {
   const m = /^(?:.*\/)?Patient\/([^/]+)$/.exec(value);
