@@ -148,6 +148,14 @@ describe('FHIR R4 REST API', () => {
     await expectValidFhir(page2, { profiles: [VITAL_SIGNS_PROFILE] });
     expect(page2.entry.map((e) => e.resource.valueQuantity.value)).toEqual([72, 73]);
     expect(nextOf(page2)).toBeUndefined(); // lt at(240) leaves out the fifth
+    // newest first (_sort=-date), paged: the next link keeps the order
+    const newest = (await get(`/Observation?${q}&_sort=-date`)).body as Bundle;
+    expect(newest.entry.map((e) => e.resource.valueQuantity.value)).toEqual([73, 72]);
+    const older = (await get(nextOf(newest)!)).body as Bundle;
+    expect(older.entry.map((e) => e.resource.valueQuantity.value)).toEqual([71, 70]);
+    expect(nextOf(older)).toBeUndefined();
+    await expectValidFhir([newest, older], { profiles: [VITAL_SIGNS_PROFILE] });
+    expect((await get(`/Observation?${q}&_cursor=${new URL(nextOf(page1)!).searchParams.get('_cursor')}&_sort=-date`)).status).toBe(400); // a cursor is bound to its order
     // le and gt at day precision; subject instead of patient; every code (ECG as valueSampledData)
     const day = (await get(`/Observation?subject=${ada}&date=gt2026-02-28&date=le2026-03-01`)).body as Bundle;
     await expectValidFhir(day, { profiles: [VITAL_SIGNS_PROFILE] });
@@ -182,7 +190,7 @@ describe('FHIR R4 REST API', () => {
       [`/Observation?date=ge${at(0)}`, 400, 'invalid'], // no patient
       [`/Observation?patient=${ada}&date=ge2026-13-45`, 400, 'invalid'],
       [`/Observation?patient=${ada}&date=ge2025-01-01&date=lt2026-01-01`, 400, 'invalid'], // longer than 31 days
-      [`/Observation?patient=${ada}&_sort=-date`, 400, 'not-supported'],
+      [`/Observation?patient=${ada}&_sort=-code`, 400, 'not-supported'],
       [`/Observation?patient=${ada}&date=ne2026-03-01`, 400, 'not-supported'],
       [`/Patient?nickname=x`, 400, 'invalid'],
       ['/metadata?_format=xml', 406, 'not-supported'],
@@ -264,6 +272,12 @@ describe('FHIR R4 REST API', () => {
     expect(entries(synthetic.body).every((e) => e.resource.subject.reference === 'Patient/sbx-0001')).toBe(true);
     await expectValidFhir(synthetic.body, { profiles: [VITAL_SIGNS_PROFILE] });
     expect((await get(`/Observation/$lastn?patient=sbx-0001`, headers)).status).toBe(200);
+    // newest first over the synthetic data too, paging without overlap
+    const range = `patient=sbx-0001&code=${VITAL_CODE.heartRate}&date=ge${new Date(to - 60_000).toISOString()}&date=lt${new Date(to).toISOString()}`;
+    const all = entries((await get(`/Observation?${range}&_count=100`, headers)).body).map((e) => e.resource.effectiveDateTime);
+    const first = (await get(`/Observation?${range}&_sort=-date&_count=${Math.ceil(all.length / 2)}`, headers)).body as Bundle;
+    const second = (await get(nextOf(first)!, headers)).body as Bundle;
+    expect([...first.entry, ...entries(second)].map((e) => e.resource.effectiveDateTime)).toEqual([...all].reverse());
     const real = await get(`/Observation?patient=${ada}`, headers);
     expect(real.status).toBe(403);
     expect(real.body.issue[0].code).toBe('forbidden');

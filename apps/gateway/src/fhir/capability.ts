@@ -33,7 +33,7 @@ export const FHIR_SEARCH_PARAMS: { Patient: SearchParamDef[]; Observation: Searc
     { name: 'date', type: 'date', documentation: 'Prefixes ge, gt, le, lt, eq (repeatable, combined as AND). Without a lower bound the search covers the 24 hours before the upper bound (default now); at most 31 days per search.' },
     { name: 'category', type: 'token', documentation: 'vital-signs (every Observation here is one).' },
     { name: '_count', type: 'number', documentation: 'Page size, 1-1000 (default 100); further pages via Bundle.link next.' },
-    { name: '_sort', type: 'string', documentation: 'Only date (ascending, the default); -date is not supported yet.' },
+    { name: '_sort', type: 'string', documentation: 'date (ascending, the default) or -date (newest first); no other sort key.' },
   ],
 };
 

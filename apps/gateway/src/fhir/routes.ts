@@ -77,7 +77,7 @@ const observationSearch = z.strictObject({
   date: oneOrMany.optional().describe('[prefix]date-time, prefixes ge gt le lt eq; repeat for a range'),
   category: z.string().max(300).optional().describe('vital-signs'),
   _count: z.coerce.number().int().min(1).max(1_000).default(100),
-  _sort: z.string().max(20).optional().describe('date (ascending; the only order)'),
+  _sort: z.string().max(20).optional().describe('date (ascending, the default) or -date (newest first)'),
   _cursor: cursor,
   _format: format,
 });
@@ -192,13 +192,14 @@ export function fhirRoutes(deps: GatewayDeps, version: string): FastifyPluginAsy
       config: { auth: { scopes: ['read:vitals'] } },
       schema: {
         tags: ['fhir'], summary: 'Search Observation (vital signs)',
-        description: 'One patient\'s vital-sign Observations (ECG as valueSampledData) in a date range, ascending by date: patient|subject (required), code, date (ge/gt/le/lt/eq; default the 24 h before now; at most 31 days), category=vital-signs, _count, _sort=date. Served by the vitals service (same range rules, access rules and audit as GET /api/v1/vitals). Next page: Bundle.link next.',
+        description: 'One patient\'s vital-sign Observations (ECG as valueSampledData) in a date range, ascending by date: patient|subject (required), code, date (ge/gt/le/lt/eq; default the 24 h before now; at most 31 days), category=vital-signs, _count, _sort (date or -date). Served by the vitals service (same range rules, access rules and audit as GET /api/v1/vitals). Next page: Bundle.link next.',
         querystring: observationSearch,
         response: { 200: fhirObservationBundle, ...outcomes(400, 401, 403, 406) },
       },
     }, async (req, reply) => {
       const q = req.query;
-      if (q._sort !== undefined && q._sort !== 'date') throw notSupported(`_sort=${q._sort} is not supported: Observations are returned in ascending date order (_sort=date).`);
+      if (q._sort !== undefined && q._sort !== 'date' && q._sort !== '-date') throw notSupported(`_sort=${q._sort} is not supported: Observations sort by date only (_sort=date, the default, or -date: newest first).`);
+      const descending = q._sort === '-date';
       const patient = searchedPatient(q);
       const codeToken = q.code;
       const code = codeToken === undefined ? undefined : vitalCodeOf(codeToken);
@@ -211,7 +212,7 @@ export function fhirRoutes(deps: GatewayDeps, version: string): FastifyPluginAsy
         await requireVitalsAccess(pool, caller, [patient], { action: 'vitals.read', via: 'fhir' });
         return fhirReply(reply).send(searchset(searchsetBundle([], { self: selfUrl(req) })));
       }
-      const page = await readHistory(pool, caller, { patient, code, range, limit: q._count, cursor: q._cursor }, 'fhir');
+      const page = await readHistory(pool, caller, { patient, code, range, limit: q._count, cursor: q._cursor, descending }, 'fhir');
       if (page.kind !== 'raw') throw new Error('unreachable: a raw query answered buckets');
       let next: string | undefined;
       if (page.next) {
@@ -222,6 +223,7 @@ export function fhirRoutes(deps: GatewayDeps, version: string): FastifyPluginAsy
         params.append('date', `lt${range.to}`);
         if (q.category !== undefined) params.set('category', q.category);
         params.set('_count', String(q._count));
+        if (descending) params.set('_sort', '-date');
         params.set('_cursor', page.next);
         next = `${base()}/Observation?${params}`;
       }

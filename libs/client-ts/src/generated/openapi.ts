@@ -3585,7 +3585,7 @@ export interface paths {
         };
         /**
          * Search Observation (vital signs)
-         * @description One patient's vital-sign Observations (ECG as valueSampledData) in a date range, ascending by date: patient|subject (required), code, date (ge/gt/le/lt/eq; default the 24 h before now; at most 31 days), category=vital-signs, _count, _sort=date. Served by the vitals service (same range rules, access rules and audit as GET /api/v1/vitals). Next page: Bundle.link next.
+         * @description One patient's vital-sign Observations (ECG as valueSampledData) in a date range, ascending by date: patient|subject (required), code, date (ge/gt/le/lt/eq; default the 24 h before now; at most 31 days), category=vital-signs, _count, _sort (date or -date). Served by the vitals service (same range rules, access rules and audit as GET /api/v1/vitals). Next page: Bundle.link next.
          *
          *     Required scopes: read:vitals.
          */
@@ -3597,7 +3597,7 @@ export interface paths {
                     _cursor?: string;
                     /** @description json (the only format) */
                     _format?: string;
-                    /** @description date (ascending; the only order) */
+                    /** @description date (ascending, the default) or -date (newest first) */
                     _sort?: string;
                     /** @description vital-signs */
                     category?: string;
