@@ -19,6 +19,8 @@ import { triageRoutes } from './triage/routes';
 import { diagnosticsRoutes } from './diagnostics/routes';
 import { auditRoutes } from './audit/routes';
 import { catalogRoutes } from './catalog/routes';
+import { FHIR_BASE_PATH } from './fhir/capability';
+import { fhirRoutes } from './fhir/routes';
 import { createLiveHub, liveRoutes } from './live';
 import { LiveSources } from './live/sources';
 import { SyntheticLive } from './sandbox/live';
@@ -58,7 +60,7 @@ export async function buildGateway(deps: GatewayDeps): Promise<GatewayApp> {
 
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
-  await app.register(problemDetails, { baseUrl: config.baseUrl });
+  await app.register(problemDetails, { baseUrl: config.baseUrl, fhirBasePaths: [FHIR_BASE_PATH] });
   // First: every route after it is counted by its pattern (metrics.ts).
   instrumentHttp(app, deps.metrics);
   // Before every route module: it catalogues every route (OpenAPI, deprecation headers).
@@ -78,6 +80,7 @@ export async function buildGateway(deps: GatewayDeps): Promise<GatewayApp> {
   await app.register(diagnosticsRoutes(deps));
   await app.register(auditRoutes(deps));
   await app.register(catalogRoutes(deps));
+  await app.register(fhirRoutes(deps, VITALIS_VERSION));
   // Live vitals (SSE, WebSocket, MCP subscriptions): the hub for real patients, the synthetic source
   // for sandbox ones, one chooser (live/sources.ts). Streams end before the server closes.
   const revokedAmong = (ids: string[]) => app.revocations.revokedAmong(ids);

@@ -7,6 +7,10 @@
  * `Allow`. A NUL character in the body, query string or path parameters is refused with a 400
  * before any handler runs (nul.ts).
  *
+ * Under a FHIR base path (`fhirBasePaths`, the gateway's /fhir/R4) the same problem is answered as
+ * an R4 OperationOutcome (operation-outcome.ts), same status and headers: one mechanism for every
+ * FHIR route, the guard's 401/403 included.
+ *
  * A problem is serialised here, never by the route's response schema: a route that documents
  * another error body for a status (the OAuth endpoints' RFC 6749 bodies) would otherwise turn a
  * framework error (malformed JSON) into a 500 FST_ERR_RESPONSE_SERIALIZATION.
@@ -16,6 +20,7 @@ import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from
 import fp from 'fastify-plugin';
 import { hasZodFastifySchemaValidationErrors, isResponseSerializationError } from 'fastify-type-provider-zod';
 import { findNul, nulPathText } from './nul';
+import { FHIR_JSON, operationOutcomeOf } from './operation-outcome';
 import { HttpProblem, problemBody, problemContentType, problemForStatus, validationFailed } from './problem';
 
 export const REQUEST_ID_HEADER = 'x-request-id';
@@ -41,13 +46,19 @@ export function clientRequestIdOf(req: { headers: Record<string, string | string
   return typeof given === 'string' && CLIENT_REQUEST_ID_PATTERN.test(given) ? given : undefined;
 }
 
-export function sendProblem(reply: FastifyReply, baseUrl: string, thrown: HttpProblem): FastifyReply {
+const underAny = (path: string, bases: readonly string[]) => bases.some((b) => path === b || path.startsWith(`${b}/`));
+
+/**
+ * THE serialisation of a problem: an RFC 9457 body, or under a FHIR base path an OperationOutcome
+ * (`application/fhir+json`), with the same status and headers either way.
+ */
+export function sendProblem(reply: FastifyReply, baseUrl: string, thrown: HttpProblem, fhirBasePaths: readonly string[] = []): FastifyReply {
   const problem = thrown.resolve(baseUrl);
   for (const [name, value] of Object.entries(problem.headers)) reply.header(name, value);
-  return reply
-    .code(problem.status)
-    .type(problemContentType(problem.status))
-    .send(JSON.stringify(problemBody(baseUrl, problem, reply.request.url.split('?')[0])));
+  const path = reply.request.url.split('?')[0] ?? '/';
+  reply.code(problem.status);
+  if (underAny(path, fhirBasePaths)) return reply.type(FHIR_JSON).send(JSON.stringify(operationOutcomeOf(problem)));
+  return reply.type(problemContentType(problem.status)).send(JSON.stringify(problemBody(baseUrl, problem, path)));
 }
 
 /**
@@ -98,10 +109,12 @@ function allowedMethods(app: FastifyInstance, path: string): string[] {
 
 export interface ProblemPluginOptions {
   baseUrl: string;
+  /** Path prefixes (e.g. '/fhir/R4') whose problems are FHIR OperationOutcomes (operation-outcome.ts). */
+  fhirBasePaths?: readonly string[];
 }
 
 export const problemDetails = fp<ProblemPluginOptions>(
-  async (app: FastifyInstance, { baseUrl }) => {
+  async (app: FastifyInstance, { baseUrl, fhirBasePaths = [] }) => {
     app.addHook('onRequest', async (req, reply) => {
       reply.header(REQUEST_ID_HEADER, req.id);
       const clientRequestId = clientRequestIdOf(req);
@@ -121,16 +134,16 @@ export const problemDetails = fp<ProblemPluginOptions>(
       const problem = nulProblem(req);
       if (problem) throw problem;
     });
-    app.setErrorHandler((err: FastifyError, req, reply) => sendProblem(reply, baseUrl, toProblem(err, req)));
+    app.setErrorHandler((err: FastifyError, req, reply) => sendProblem(reply, baseUrl, toProblem(err, req), fhirBasePaths));
     app.setNotFoundHandler((req, reply) => {
       const path = req.url.split('?')[0] ?? '/';
       // The path exists under other methods: 405 with Allow (RFC 9110 §15.5.6), not 404.
       const allow = allowedMethods(app, path);
       if (allow.length > 0) {
         reply.header('allow', allow.join(', '));
-        return sendProblem(reply, baseUrl, problemForStatus(405, `${req.method} is not allowed on ${path}; allowed: ${allow.join(', ')}.`));
+        return sendProblem(reply, baseUrl, problemForStatus(405, `${req.method} is not allowed on ${path}; allowed: ${allow.join(', ')}.`), fhirBasePaths);
       }
-      return sendProblem(reply, baseUrl, problemForStatus(404, `No route ${req.method} ${path}.`));
+      return sendProblem(reply, baseUrl, problemForStatus(404, `No route ${req.method} ${path}.`), fhirBasePaths);
     });
   },
   { name: 'vitalis-problem-details', fastify: '5.x' },

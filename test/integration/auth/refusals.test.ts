@@ -3,7 +3,8 @@
  *  - every operation the OpenAPI document secures answers no token, and a token it cannot verify,
  *    with the spec section 7 401; and a valid token without any scope with the guard's 403 (or,
  *    for the one operation open to any valid token, 200);
- *  - every refusal is `application/json`, with `WWW-Authenticate` naming the resource metadata,
+ *  - every refusal is `application/json` (under /fhir/R4 the same refusal as a FHIR OperationOutcome,
+ *    `application/fhir+json`), with `WWW-Authenticate` naming the resource metadata,
  *    and every 403 says `error="insufficient_scope"` and `scope="..."` with problem type
  *    `insufficient-scope`, whether the guard refused the token or a service refused the resource
  *    (a patient user and another patient's record or vitals; a client without a role and bookings);
@@ -62,12 +63,23 @@ function call(op: Operation, token?: string): Promise<Response> {
   return fetch(url, { method: op.method, headers: { ...headers, 'content-type': 'application/json' }, body: '{}' });
 }
 
+/** The FHIR API (/fhir/R4) sends the same refusal (status, WWW-Authenticate, detail) as an OperationOutcome. */
+const isFhir = (what: string) => what.includes(' /fhir/R4/');
+async function expectFhirOutcome(res: Response, what: string, code: string) {
+  expect(res.headers.get('content-type'), what).toMatch(/^application\/fhir\+json(;|$)/);
+  const body = (await res.json()) as { resourceType: string; issue: { code: string; diagnostics: string }[] };
+  expect(body.resourceType, what).toBe('OperationOutcome');
+  expect(body.issue[0]!.code, what).toBe(code);
+  expect(body.issue[0]!.diagnostics, what).toContain(`${gw.url}/auth.md`);
+}
+
 async function expectSpec401(res: Response, what: string, invalidToken: boolean) {
   expect(res.status, what).toBe(401);
-  expect(res.headers.get('content-type'), what).toMatch(/^application\/json(;|$)/);
   const challenge = res.headers.get('www-authenticate')!;
   if (invalidToken) expect(challenge, what).toMatch(new RegExp(`^Bearer realm="vitalis", error="invalid_token", error_description="[^"]+", ${metadata().replace(/[.?]/g, '\\$&')}$`));
   else expect(challenge, what).toBe(`Bearer realm="vitalis", ${metadata()}`);
+  if (isFhir(what)) return expectFhirOutcome(res, what, 'login');
+  expect(res.headers.get('content-type'), what).toMatch(/^application\/json(;|$)/);
   const body = (await res.json()) as Json;
   expect(body, what).toMatchObject({ type: `${gw.url}/errors/unauthorized`, title: 'Unauthorized', status: 401 });
   expect(body.detail, what).toMatch(/Bearer token (is required|is invalid)/);
@@ -76,8 +88,9 @@ async function expectSpec401(res: Response, what: string, invalidToken: boolean)
 
 async function expect403(res: Response, what: string, scope: string) {
   expect(res.status, what).toBe(403);
-  expect(res.headers.get('content-type'), what).toMatch(/^application\/json(;|$)/);
   expect(res.headers.get('www-authenticate'), what).toBe(`Bearer realm="vitalis", error="insufficient_scope", scope="${scope}", ${metadata()}`);
+  if (isFhir(what)) return expectFhirOutcome(res, what, 'forbidden');
+  expect(res.headers.get('content-type'), what).toMatch(/^application\/json(;|$)/);
   const body = (await res.json()) as Json;
   expect(body, what).toMatchObject({ type: `${gw.url}/errors/insufficient-scope`, title: 'Forbidden', status: 403, required_scope: scope });
   expect(body.detail, what).toContain(`${gw.url}/auth.md`);
@@ -86,7 +99,7 @@ async function expect403(res: Response, what: string, scope: string) {
 describe('every secured operation of the OpenAPI document', () => {
   it('covers the whole API (the walk is not vacuous)', () => {
     expect(operations.length).toBeGreaterThan(25);
-    expect(operations.map((o) => `${o.method} ${o.path}`)).toEqual(expect.arrayContaining(['GET /api/v1/patients', 'GET /api/v1/patients/{id}', 'POST /api/v1/vitals', 'GET /api/auth/admin/clients']));
+    expect(operations.map((o) => `${o.method} ${o.path}`)).toEqual(expect.arrayContaining(['GET /api/v1/patients', 'GET /api/v1/patients/{id}', 'POST /api/v1/vitals', 'GET /api/auth/admin/clients', 'GET /fhir/R4/Patient/{id}', 'GET /fhir/R4/Observation']));
   });
 
   it('no token: the spec section 7 401', async () => {

@@ -80,8 +80,15 @@ describe('GET /openapi.json', () => {
           ? ['oauth2', 'bearerAuth'].flatMap((scheme) => route.auth!.anyOf!.map((s) => ({ [scheme]: [s] })))
           : [{ oauth2: route.auth.scopes }, { bearerAuth: route.auth.scopes }];
         expect(op.security, route.path).toEqual(expected);
-        expect(op.responses['401'], route.path).toEqual({ $ref: '#/components/responses/Unauthorized' });
-        expect(op.responses['403'], route.path).toEqual({ $ref: '#/components/responses/Forbidden' });
+        if (route.path.startsWith('/fhir/R4/')) {
+          // the FHIR API answers its refusals (same status and WWW-Authenticate) as OperationOutcomes
+          for (const status of ['401', '403']) {
+            expect(op.responses[status].content, `${route.path} ${status}`).toEqual({ 'application/fhir+json': { schema: { $ref: '#/components/schemas/FhirOperationOutcome' } } });
+          }
+        } else {
+          expect(op.responses['401'], route.path).toEqual({ $ref: '#/components/responses/Unauthorized' });
+          expect(op.responses['403'], route.path).toEqual({ $ref: '#/components/responses/Forbidden' });
+        }
       } else {
         expect(op.security, route.path).toEqual([]);
       }

@@ -42,6 +42,15 @@ describe('synthetic vitals', () => {
     expect(syntheticRaw({ patient: 'sbx-0002', ...range, code: '131330', limit: 10 }, NOW).rows).toEqual([]);
   });
 
+  it('page newest first exactly (FHIR _sort=-date): the ascending rows reversed', () => {
+    const whole = syntheticRaw({ patient: 'sbx-0002', ...range, limit: 1_000 }, NOW);
+    const first = syntheticRaw({ patient: 'sbx-0002', ...range, limit: 77, descending: true }, NOW);
+    const next = syntheticRaw({ patient: 'sbx-0002', ...range, limit: 1_000, descending: true, after: { t: first.last!.at, d: first.last!.device_id, s: first.last!.seq } }, NOW);
+    expect(first.more).toBe(true);
+    expect(next.more).toBe(false);
+    expect([...first.rows, ...next.rows]).toEqual([...whole.rows].reverse());
+  });
+
   it('never exist in the future, nor before the 6-hour horizon', () => {
     const future = syntheticRaw({ patient: 'sbx-0001', from: new Date(NOW - 1_000).toISOString(), to: new Date(NOW + 60_000).toISOString(), limit: 100 }, NOW);
     expect(future.rows.every((o) => Date.parse(o.effective_at) <= NOW)).toBe(true);

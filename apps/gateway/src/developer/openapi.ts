@@ -18,6 +18,8 @@ import { problemContentType } from '@vitalis/http';
 import { VITALIS_VERSION } from '@vitalis/runtime';
 import { SCOPES, needsUser, type Scope } from '@vitalis/schemas';
 import { PATHS } from '../auth/context';
+import { FHIR_BASE_PATH } from '../fhir/capability';
+import { fhirOpenApiSchemas } from '../fhir/schemas';
 import type { RouteAuth } from '../auth/route-auth';
 import { notesMarkdown } from './release-notes';
 import type { RouteDeprecation } from './route-meta';
@@ -149,6 +151,22 @@ export function addProblemResponses(path: string, op: Json): void {
   }
 }
 
+/**
+ * Under /fhir/R4 every body is FHIR JSON (`application/fhir+json`) and every error an
+ * OperationOutcome (libs/http answers problems there as one).
+ */
+function fhirResponses(op: Json): void {
+  const responses = (op.responses ?? {}) as Record<string, Json>;
+  for (const [status, response] of Object.entries(responses)) {
+    if (Number(status) >= 400) {
+      const description = PROBLEM_RESPONSES[status]?.description ?? 'Error';
+      responses[status] = { description: `${description} (a FHIR OperationOutcome)`, content: { 'application/fhir+json': { schema: { $ref: '#/components/schemas/FhirOperationOutcome' } } } };
+    } else if (response.content) {
+      response.content = { 'application/fhir+json': Object.values(response.content as Record<string, Json>)[0] };
+    }
+  }
+}
+
 /** A response whose only body is an RFC 9457 problem (type, title, status, detail), whatever its media type. */
 function isDeclaredProblem(response: Json): boolean {
   const bodies = Object.values((response.content ?? {}) as Record<string, Json>);
@@ -208,11 +226,12 @@ export function finishDocument(doc: Json, baseUrl: string): Json {
       if (!item[method]) continue;
       describeResponses(item[method] as Json);
       addProblemResponses(path, item[method] as Json);
+      if (path.startsWith(`${FHIR_BASE_PATH}/`)) fhirResponses(item[method] as Json);
     }
   }
   const components = (doc.components ??= {}) as Json;
   components.securitySchemes = securitySchemes(baseUrl);
-  components.schemas = { ...(components.schemas as Json | undefined), Problem: PROBLEM_SCHEMA };
+  components.schemas = { ...(components.schemas as Json | undefined), Problem: PROBLEM_SCHEMA, ...fhirOpenApiSchemas() };
   components.responses = Object.fromEntries(
     Object.entries(PROBLEM_RESPONSES).map(([status, { name, description }]) => [
       name,
@@ -253,6 +272,7 @@ export function swaggerOptions(baseUrl: string): FastifyDynamicSwaggerOptions {
         { name: 'catalog', description: 'Public reference data: clinicians, appointment types, vital signs, scopes' },
         { name: 'developer', description: 'This document, the auth walkthrough, the developer portal' },
         { name: 'ui', description: 'Interactive UI cards (HTML): booking form, telemetry monitor, triage board, patient search' },
+        { name: 'fhir', description: 'The FHIR R4 REST API at /fhir/R4 (application/fhir+json): CapabilityStatement, Patient, Observation, $lastn; errors are OperationOutcomes' },
         { name: 'mcp', description: 'The MCP server for agents (Streamable HTTP at /.well-known/mcp): tools, ui:// cards, live vitals resources' },
       ],
     },

@@ -58,13 +58,35 @@ export async function vitalsSummary(pool: Pool, patientId: string): Promise<{ la
   return { latestVitals: list, news2: news2FromLatestVitals(values) };
 }
 
-export async function getPatient(pool: Pool, caller: Caller, patientId: string): Promise<PatientRecord> {
+/** Who may read which record (patientView), audited when refused; the view allowed otherwise. */
+async function requireReadable(pool: Pool, caller: Caller, patientId: string): Promise<{ view: Exclude<PatientView, 'none'>; scope: string }> {
   const view = patientView(caller.principal, patientId);
   const scope = readScope(caller.principal);
   if (view === 'none') {
     await audit(pool, caller, { action: 'patient.read', outcome: 'failure', scope, resourceType: 'Patient', resourceId: patientId, detail: { reason: 'forbidden' } });
     throw recordDenied();
   }
+  return { view, scope };
+}
+
+/**
+ * The record as it was at stream version `version` (FHIR `_history/{vid}`): the same access rule
+ * and audit as the current read (detail `version`); 404 when the patient or that version does not exist.
+ */
+export async function getPatientVersion(pool: Pool, caller: Caller, patientId: string, version: number): Promise<PatientState> {
+  const { view, scope } = await requireReadable(pool, caller, patientId);
+  const events = (await readStream(pool, patientStream(patientId))).filter((e) => e.streamVersion <= version);
+  const patient = events.length > 0 ? foldPatient(events) : null;
+  if (!patient || patient.version !== version) {
+    await audit(pool, caller, { action: 'patient.read', outcome: 'failure', scope, resourceType: 'Patient', resourceId: patientId, detail: { reason: 'not found', version } });
+    throw notFound(`Patient ${patientId} has no version ${version}.`);
+  }
+  await audit(pool, caller, { action: 'patient.read', scope, resourceType: 'Patient', resourceId: patientId, detail: { view, version } });
+  return patient;
+}
+
+export async function getPatient(pool: Pool, caller: Caller, patientId: string): Promise<PatientRecord> {
+  const { view, scope } = await requireReadable(pool, caller, patientId);
   const patient = await requirePatient(pool, caller, patientId, 'patient.read', scope);
   const record: PatientRecord = { patient, view };
   if (view === 'clinical' && !vitalsDenial(caller.principal, [patientId])) Object.assign(record, await vitalsSummary(pool, patientId));
@@ -201,7 +223,24 @@ export async function patientHistory(pool: Pool, caller: Caller, patientId: stri
   return events;
 }
 
-export interface SearchQuery { name?: string | undefined; birthdate?: string | undefined; identifier?: string | undefined; limit: number; after?: { f: string; i: string } | undefined }
+/**
+ * `name`: a substring of given + family names; `family`, `given`: a case-insensitive prefix of the
+ * family name / of any given name (FHIR string search); `id`, `gender`, `birthdate` (YYYY-MM-DD):
+ * exact; `identifier`: `system|value` or `value`.
+ */
+export interface SearchQuery {
+  id?: string | undefined;
+  name?: string | undefined;
+  family?: string | undefined;
+  given?: string | undefined;
+  gender?: string | undefined;
+  birthdate?: string | undefined;
+  identifier?: string | undefined;
+  limit: number;
+  after?: { f: string; i: string } | undefined;
+}
+
+const likeEscaped = (text: string) => text.toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`);
 
 interface PatientRow { patient_id: string; version: number; family: string; given: string[]; birth_date: string | null; gender: PatientState['gender']; identifiers: PatientState['identifiers']; telecom: PatientState['telecom']; allergies: PatientState['allergies']; registered_at: Date; updated_at: Date }
 
@@ -223,7 +262,11 @@ export async function searchPatients(pool: Pool, caller: Caller, q: SearchQuery)
   const args: unknown[] = [];
   const arg = (v: unknown) => `$${args.push(v)}`;
   if (p.patientId !== undefined) where.push(`patient_id = ${arg(p.patientId)}`);
-  if (q.name) where.push(`name_search LIKE ${arg(`%${q.name.toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`)}%`)}`);
+  if (q.id) where.push(`patient_id = ${arg(q.id)}`);
+  if (q.name) where.push(`name_search LIKE ${arg(`%${likeEscaped(q.name)}%`)}`);
+  if (q.family) where.push(`lower(family) LIKE ${arg(`${likeEscaped(q.family)}%`)}`);
+  if (q.given) where.push(`EXISTS (SELECT 1 FROM unnest(given) AS g WHERE lower(g) LIKE ${arg(`${likeEscaped(q.given)}%`)})`);
+  if (q.gender) where.push(`gender = ${arg(q.gender)}`);
   if (q.birthdate) where.push(`birth_date = ${arg(q.birthdate)}::date`);
   if (q.identifier) {
     const bar = q.identifier.indexOf('|');

@@ -130,17 +130,21 @@ export function syntheticRaw(q: RawQuery, nowMs = Date.now()): RawPage {
   if (!patient || codes.length === 0) return { rows: [], more: false };
   const { first, last } = sampleSeconds(Date.parse(q.from), Date.parse(q.to), nowMs);
   const after = q.after ? { ms: Date.parse(q.after.t), d: q.after.d, s: q.after.s } : undefined;
+  // (time, device, seq) after the cursor in the page order: ascending, or newest first (descending)
+  const sign = q.descending ? -1 : 1;
   const isAfter = (second: number, seq: number) => {
     if (!after) return true;
     const ms = second * 1000;
-    if (ms !== after.ms) return ms > after.ms;
-    if (patient.device !== after.d) return patient.device > after.d;
-    return seq > after.s;
+    if (ms !== after.ms) return sign * (ms - after.ms) > 0;
+    if (patient.device !== after.d) return sign * (patient.device > after.d ? 1 : -1) > 0;
+    return sign * (seq - after.s) > 0;
   };
   const rows: VitalsObservation[] = [];
-  const start = after ? Math.max(first, Math.floor(after.ms / 1000)) : first;
-  for (let second = start; second <= last && rows.length <= q.limit; second++) {
-    for (const i of codes) {
+  const order = q.descending ? [...codes].reverse() : codes;
+  const cursorSecond = after ? Math.floor(after.ms / 1000) : undefined;
+  const start = q.descending ? Math.min(last, cursorSecond ?? last) : Math.max(first, cursorSecond ?? first);
+  for (let second = start; (q.descending ? second >= first : second <= last) && rows.length <= q.limit; second += sign) {
+    for (const i of order) {
       if (rows.length > q.limit) break;
       if (isAfter(second, positionOf(second, i))) rows.push(syntheticObservation(patient, i, second));
     }

@@ -37,24 +37,30 @@ export interface RawQuery {
   to: string;
   limit: number;
   after?: { t: string; d: string; s: number };
+  /** Newest first (FHIR `_sort=-date`); `after` is then the last row of the previous, newer page. */
+  descending?: boolean;
 }
 
 /**
  * One page (limit + 1 rows fetched to know whether there is a next page). Without a code filter the
  * page is merged from one index range scan per code (the index is (patient_id, code, effective_at)),
  * each limited to the page size, instead of sorting all of the patient's rows in the range.
- * The cursor's time is repeated as a plain `effective_at >=` bound so the index range starts there.
+ * The cursor's time is repeated as a plain `effective_at >=` (descending: `<=`) bound so the index
+ * range starts there; newest first is the same scan backwards.
  */
 export async function queryRaw(pool: Pool, q: RawQuery): Promise<RawPage> {
   const params: unknown[] = [q.patient, q.from, q.to, q.limit + 1];
   let where = 'patient_id = $1 AND effective_at >= $2 AND effective_at < $3';
+  const desc = q.descending === true;
   if (q.after) {
     params.push(q.after.t, q.after.d, q.after.s);
     const [t, d, s] = [params.length - 2, params.length - 1, params.length];
-    where += ` AND effective_at >= $${t}::timestamptz AND (effective_at, device_id, seq) > ($${t}::timestamptz, $${d}::text, $${s}::bigint)`;
+    where += desc
+      ? ` AND effective_at <= $${t}::timestamptz AND (effective_at, device_id, seq) < ($${t}::timestamptz, $${d}::text, $${s}::bigint)`
+      : ` AND effective_at >= $${t}::timestamptz AND (effective_at, device_id, seq) > ($${t}::timestamptz, $${d}::text, $${s}::bigint)`;
   }
   const select = `SELECT device_id, seq, code, effective_at, value, unit, sample_period_ms, samples FROM vitals_observations`;
-  const order = 'ORDER BY effective_at, device_id, seq LIMIT $4';
+  const order = desc ? 'ORDER BY effective_at DESC, device_id DESC, seq DESC LIMIT $4' : 'ORDER BY effective_at, device_id, seq LIMIT $4';
   let inner: string;
   if (q.code) {
     params.push(q.code);

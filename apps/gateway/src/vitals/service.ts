@@ -34,7 +34,7 @@ import { syntheticBuckets, syntheticLatest, syntheticRaw } from '../sandbox/vita
 import { AGGS, BUCKETS, queryBuckets, queryLatest, queryRaw, type Agg, type Bucket, type BucketPage, type BucketQuery, type BucketRow, type BucketSource, type RawPage, type RawQuery } from './history';
 
 /** Where a read came from (audit detail `via`). */
-export type VitalsChannel = 'rest' | 'mcp' | 'sse' | 'websocket';
+export type VitalsChannel = 'rest' | 'fhir' | 'mcp' | 'sse' | 'websocket';
 export type VitalsScope = Extract<Scope, 'read:vitals' | 'write:vitals'>;
 
 // ---------------------------------------------------------------------------------------------
@@ -220,6 +220,8 @@ export interface HistoryQuery {
   aggs?: Agg[] | undefined;
   limit: number;
   cursor?: string | undefined;
+  /** Raw rows newest first (FHIR `_sort=-date`); part of the cursor's query. */
+  descending?: boolean | undefined;
 }
 
 export type HistoryPage =
@@ -235,14 +237,15 @@ export async function readHistory(pool: Pool, caller: Caller, q: HistoryQuery, v
   assertRangeWithinLimit(q.range, q.bucket, at);
   await requireVitalsAccess(pool, caller, [q.patient], { action: 'vitals.read', via });
   const { from, to } = q.range;
-  const fingerprint = queryFingerprint([q.patient, q.code, from, to, q.bucket, q.aggs?.join(','), via]);
+  // the order joins the query only when newest first, so every ascending cursor keeps its fingerprint
+  const fingerprint = queryFingerprint([q.patient, q.code, from, to, q.bucket, q.aggs?.join(','), via, ...(q.descending ? ['desc'] : [])]);
   const cursor = pageCursor(q.cursor, fingerprint, q.bucket ? 'agg' : 'raw', at);
   const detail = { code: q.code ?? null, from, to, via };
   const store = vitalsStoreFor(pool, q.patient);
 
   if (!q.bucket) {
     const after = cursor?.k === 'raw' ? { t: cursor.t, d: cursor.d, s: cursor.s } : undefined;
-    const page = await store.raw({ patient: q.patient, code: q.code, from, to, limit: q.limit, after });
+    const page = await store.raw({ patient: q.patient, code: q.code, from, to, limit: q.limit, after, ...(q.descending ? { descending: true } : {}) });
     await auditVitals(pool, caller, { action: 'vitals.read', patientId: q.patient, detail: { ...detail, rows: page.rows.length } });
     const next = page.more && page.last ? encodeHistoryCursor({ k: 'raw', t: page.last.at, d: page.last.device_id, s: page.last.seq, q: fingerprint }) : null;
     return { kind: 'raw', rows: page.rows, next };

@@ -2596,7 +2596,7 @@ export interface paths {
          * List reports
          * @description By patient or order, newest first. read:diagnostics; a patient user (patient/DiagnosticReport.rs) gets its own final reports only. Reads the projection.
          *
-         *     Required scopes: none (any valid token).
+         *     Required scopes: one of read:diagnostics, patient/DiagnosticReport.rs.
          */
         get: {
             parameters: {
@@ -2783,7 +2783,7 @@ export interface paths {
          * Read a report
          * @description read:diagnostics; a patient user its own final report.
          *
-         *     Required scopes: none (any valid token).
+         *     Required scopes: one of read:diagnostics, patient/DiagnosticReport.rs.
          */
         get: {
             parameters: {
@@ -3196,7 +3196,7 @@ export interface paths {
          * Every revision of a report
          * @description Oldest first; each revision is the DiagnosticReport as it was, with when, by whom and why (amendments). Same access as reading the report.
          *
-         *     Required scopes: none (any valid token).
+         *     Required scopes: one of read:diagnostics, patient/DiagnosticReport.rs.
          */
         get: {
             parameters: {
@@ -4991,13 +4991,659 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
+                        "application/fhir+json": {
                             [key: string]: unknown;
                         };
                     };
                 };
-                500: components["responses"]["InternalError"];
-                503: components["responses"]["ServiceUnavailable"];
+                /** @description Unexpected error (logged with the request id; no internals in the body) (a FHIR OperationOutcome) */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/fhir+json": components["schemas"]["FhirOperationOutcome"];
+                    };
+                };
+                /** @description A dependency is unavailable; retry later (a FHIR OperationOutcome) */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/fhir+json": components["schemas"]["FhirOperationOutcome"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/fhir/R4/metadata": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * FHIR CapabilityStatement
+         * @description What this FHIR R4 server implements: resources, interactions, search parameters, operations; security: OAuth with the SMART oauth-uris extension. Public.
+         */
+        get: {
+            parameters: {
+                query?: {
+                    /** @description json (the only format) */
+                    _format?: string;
+                    mode?: "full";
+                };
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description OK */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/fhir+json": components["schemas"]["FhirCapabilityStatement"];
+                    };
+                };
+                /** @description Malformed JSON or invalid parameters/body (validation-error, bad-request) (a FHIR OperationOutcome) */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/fhir+json": components["schemas"]["FhirOperationOutcome"];
+                    };
+                };
+                /** @description No representation matches Accept (a FHIR OperationOutcome) */
+                406: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/fhir+json": components["schemas"]["FhirOperationOutcome"];
+                    };
+                };
+                /** @description Unexpected error (logged with the request id; no internals in the body) (a FHIR OperationOutcome) */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/fhir+json": components["schemas"]["FhirOperationOutcome"];
+                    };
+                };
+                /** @description A dependency is unavailable; retry later (a FHIR OperationOutcome) */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/fhir+json": components["schemas"]["FhirOperationOutcome"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/fhir/R4/Observation": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Search Observation (vital signs)
+         * @description One patient's vital-sign Observations (ECG as valueSampledData) in a date range, ascending by date: patient|subject (required), code, date (ge/gt/le/lt/eq; default the 24 h before now; at most 31 days), category=vital-signs, _count, _sort (date or -date). Served by the vitals service (same range rules, access rules and audit as GET /api/v1/vitals). Next page: Bundle.link next.
+         *
+         *     Required scopes: read:vitals.
+         */
+        get: {
+            parameters: {
+                query?: {
+                    _count?: number;
+                    /** @description Opaque position of the next page (from Bundle.link next) */
+                    _cursor?: string;
+                    /** @description json (the only format) */
+                    _format?: string;
+                    /** @description date (ascending, the default) or -date (newest first) */
+                    _sort?: string;
+                    /** @description vital-signs */
+                    category?: string;
+                    /** @description system|code or code */
+                    code?: string;
+                    /** @description [prefix]date-time, prefixes ge gt le lt eq; repeat for a range */
+                    date?: string | string[];
+                    /** @description Patient/{id} or {id} (this or subject is required) */
+                    patient?: string;
+                    /** @description Patient/{id} or {id} */
+                    subject?: string;
+                };
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description OK */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/fhir+json": components["schemas"]["FhirBundleObservation"];
+                    };
+                };
+                /** @description Malformed JSON or invalid parameters/body (validation-error, bad-request) (a FHIR OperationOutcome) */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/fhir+json": components["schemas"]["FhirOperationOutcome"];
+                    };
+                };
+                /** @description Bearer token missing, invalid, expired or revoked (WWW-Authenticate names the resource metadata) (a FHIR OperationOutcome) */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/fhir+json": components["schemas"]["FhirOperationOutcome"];
+                    };
+                };
+                /** @description The token lacks a required scope, or may not touch this resource (a patient user and another patient): insufficient-scope, WWW-Authenticate error="insufficient_scope" with scope and resource_metadata (a FHIR OperationOutcome) */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/fhir+json": components["schemas"]["FhirOperationOutcome"];
+                    };
+                };
+                /** @description No representation matches Accept (a FHIR OperationOutcome) */
+                406: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/fhir+json": components["schemas"]["FhirOperationOutcome"];
+                    };
+                };
+                /** @description Unexpected error (logged with the request id; no internals in the body) (a FHIR OperationOutcome) */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/fhir+json": components["schemas"]["FhirOperationOutcome"];
+                    };
+                };
+                /** @description A dependency is unavailable; retry later (a FHIR OperationOutcome) */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/fhir+json": components["schemas"]["FhirOperationOutcome"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/fhir/R4/Observation/$lastn": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Observation $lastn
+         * @description The latest Observation per code of one patient (patient|subject required; code, category optional; max=1 only), from the vitals service's latest read.
+         *
+         *     Required scopes: read:vitals.
+         */
+        get: {
+            parameters: {
+                query?: {
+                    /** @description json (the only format) */
+                    _format?: string;
+                    category?: string;
+                    code?: string;
+                    /** @description 1 only (the latest per code) */
+                    max?: number;
+                    patient?: string;
+                    subject?: string;
+                };
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description OK */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/fhir+json": components["schemas"]["FhirBundleObservation"];
+                    };
+                };
+                /** @description Malformed JSON or invalid parameters/body (validation-error, bad-request) (a FHIR OperationOutcome) */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/fhir+json": components["schemas"]["FhirOperationOutcome"];
+                    };
+                };
+                /** @description Bearer token missing, invalid, expired or revoked (WWW-Authenticate names the resource metadata) (a FHIR OperationOutcome) */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/fhir+json": components["schemas"]["FhirOperationOutcome"];
+                    };
+                };
+                /** @description The token lacks a required scope, or may not touch this resource (a patient user and another patient): insufficient-scope, WWW-Authenticate error="insufficient_scope" with scope and resource_metadata (a FHIR OperationOutcome) */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/fhir+json": components["schemas"]["FhirOperationOutcome"];
+                    };
+                };
+                /** @description No representation matches Accept (a FHIR OperationOutcome) */
+                406: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/fhir+json": components["schemas"]["FhirOperationOutcome"];
+                    };
+                };
+                /** @description Unexpected error (logged with the request id; no internals in the body) (a FHIR OperationOutcome) */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/fhir+json": components["schemas"]["FhirOperationOutcome"];
+                    };
+                };
+                /** @description A dependency is unavailable; retry later (a FHIR OperationOutcome) */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/fhir+json": components["schemas"]["FhirOperationOutcome"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/fhir/R4/Patient": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Search Patient
+         * @description Parameters: _id, identifier, name, family, given, birthdate, gender, _count (see the CapabilityStatement). A patient user finds only themselves. Reads the projection (eventually consistent). Next page: Bundle.link next.
+         *
+         *     Required scopes: one of read:patients, write:patients, patient/Patient.rs.
+         */
+        get: {
+            parameters: {
+                query?: {
+                    _count?: number;
+                    /** @description Opaque position of the next page (from Bundle.link next) */
+                    _cursor?: string;
+                    /** @description json (the only format) */
+                    _format?: string;
+                    _id?: string;
+                    birthdate?: string;
+                    family?: string;
+                    gender?: "male" | "female" | "other" | "unknown";
+                    given?: string;
+                    identifier?: string;
+                    name?: string;
+                };
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description OK */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/fhir+json": components["schemas"]["FhirBundlePatient"];
+                    };
+                };
+                /** @description Malformed JSON or invalid parameters/body (validation-error, bad-request) (a FHIR OperationOutcome) */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/fhir+json": components["schemas"]["FhirOperationOutcome"];
+                    };
+                };
+                /** @description Bearer token missing, invalid, expired or revoked (WWW-Authenticate names the resource metadata) (a FHIR OperationOutcome) */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/fhir+json": components["schemas"]["FhirOperationOutcome"];
+                    };
+                };
+                /** @description The token lacks a required scope, or may not touch this resource (a patient user and another patient): insufficient-scope, WWW-Authenticate error="insufficient_scope" with scope and resource_metadata (a FHIR OperationOutcome) */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/fhir+json": components["schemas"]["FhirOperationOutcome"];
+                    };
+                };
+                /** @description No representation matches Accept (a FHIR OperationOutcome) */
+                406: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/fhir+json": components["schemas"]["FhirOperationOutcome"];
+                    };
+                };
+                /** @description Unexpected error (logged with the request id; no internals in the body) (a FHIR OperationOutcome) */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/fhir+json": components["schemas"]["FhirOperationOutcome"];
+                    };
+                };
+                /** @description A dependency is unavailable; retry later (a FHIR OperationOutcome) */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/fhir+json": components["schemas"]["FhirOperationOutcome"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/fhir/R4/Patient/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Read Patient
+         * @description The current Patient, folded from its event stream. ETag W/"<versionId>", Last-Modified; If-None-Match with the current ETag: 304.
+         *
+         *     Required scopes: one of read:patients, write:patients, patient/Patient.rs.
+         */
+        get: {
+            parameters: {
+                query?: {
+                    /** @description json (the only format) */
+                    _format?: string;
+                };
+                header?: never;
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description OK */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/fhir+json": components["schemas"]["FhirPatient"];
+                    };
+                };
+                /** @description Not modified */
+                304: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                /** @description Malformed JSON or invalid parameters/body (validation-error, bad-request) (a FHIR OperationOutcome) */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/fhir+json": components["schemas"]["FhirOperationOutcome"];
+                    };
+                };
+                /** @description Bearer token missing, invalid, expired or revoked (WWW-Authenticate names the resource metadata) (a FHIR OperationOutcome) */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/fhir+json": components["schemas"]["FhirOperationOutcome"];
+                    };
+                };
+                /** @description The token lacks a required scope, or may not touch this resource (a patient user and another patient): insufficient-scope, WWW-Authenticate error="insufficient_scope" with scope and resource_metadata (a FHIR OperationOutcome) */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/fhir+json": components["schemas"]["FhirOperationOutcome"];
+                    };
+                };
+                /** @description No such resource or route (a FHIR OperationOutcome) */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/fhir+json": components["schemas"]["FhirOperationOutcome"];
+                    };
+                };
+                /** @description No representation matches Accept (a FHIR OperationOutcome) */
+                406: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/fhir+json": components["schemas"]["FhirOperationOutcome"];
+                    };
+                };
+                /** @description Unexpected error (logged with the request id; no internals in the body) (a FHIR OperationOutcome) */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/fhir+json": components["schemas"]["FhirOperationOutcome"];
+                    };
+                };
+                /** @description A dependency is unavailable; retry later (a FHIR OperationOutcome) */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/fhir+json": components["schemas"]["FhirOperationOutcome"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/fhir/R4/Patient/{id}/_history/{vid}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Read a Patient version (vread)
+         * @description The Patient as it was at versionId `vid` (its event stream folded up to that version).
+         *
+         *     Required scopes: one of read:patients, write:patients, patient/Patient.rs.
+         */
+        get: {
+            parameters: {
+                query?: {
+                    /** @description json (the only format) */
+                    _format?: string;
+                };
+                header?: never;
+                path: {
+                    id: string;
+                    vid: number;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description OK */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/fhir+json": components["schemas"]["FhirPatient"];
+                    };
+                };
+                /** @description Malformed JSON or invalid parameters/body (validation-error, bad-request) (a FHIR OperationOutcome) */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/fhir+json": components["schemas"]["FhirOperationOutcome"];
+                    };
+                };
+                /** @description Bearer token missing, invalid, expired or revoked (WWW-Authenticate names the resource metadata) (a FHIR OperationOutcome) */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/fhir+json": components["schemas"]["FhirOperationOutcome"];
+                    };
+                };
+                /** @description The token lacks a required scope, or may not touch this resource (a patient user and another patient): insufficient-scope, WWW-Authenticate error="insufficient_scope" with scope and resource_metadata (a FHIR OperationOutcome) */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/fhir+json": components["schemas"]["FhirOperationOutcome"];
+                    };
+                };
+                /** @description No such resource or route (a FHIR OperationOutcome) */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/fhir+json": components["schemas"]["FhirOperationOutcome"];
+                    };
+                };
+                /** @description No representation matches Accept (a FHIR OperationOutcome) */
+                406: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/fhir+json": components["schemas"]["FhirOperationOutcome"];
+                    };
+                };
+                /** @description Unexpected error (logged with the request id; no internals in the body) (a FHIR OperationOutcome) */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/fhir+json": components["schemas"]["FhirOperationOutcome"];
+                    };
+                };
+                /** @description A dependency is unavailable; retry later (a FHIR OperationOutcome) */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/fhir+json": components["schemas"]["FhirOperationOutcome"];
+                    };
+                };
             };
         };
         put?: never;
@@ -5245,6 +5891,88 @@ export interface paths {
 export type webhooks = Record<string, never>;
 export interface components {
     schemas: {
+        /** @description A FHIR R4 searchset Bundle of Observation */
+        FhirBundleObservation: {
+            /** @description Absent when nothing matched (FHIR arrays are never empty) */
+            entry?: ({
+                fullUrl: string;
+                resource: components["schemas"]["FhirObservation"];
+                search: {
+                    /** @enum {string} */
+                    mode: "match" | "include";
+                };
+            } & {
+                [key: string]: unknown;
+            })[];
+            /** @description `self`, and `next` (the next page) unless this is the last page */
+            link: {
+                relation: string;
+                url: string;
+            }[];
+            /** @constant */
+            resourceType: "Bundle";
+            /** @constant */
+            type: "searchset";
+        } & {
+            [key: string]: unknown;
+        };
+        /** @description A FHIR R4 searchset Bundle of Patient */
+        FhirBundlePatient: {
+            /** @description Absent when nothing matched (FHIR arrays are never empty) */
+            entry?: ({
+                fullUrl: string;
+                resource: components["schemas"]["FhirPatient"];
+                search: {
+                    /** @enum {string} */
+                    mode: "match" | "include";
+                };
+            } & {
+                [key: string]: unknown;
+            })[];
+            /** @description `self`, and `next` (the next page) unless this is the last page */
+            link: {
+                relation: string;
+                url: string;
+            }[];
+            /** @constant */
+            resourceType: "Bundle";
+            /** @constant */
+            type: "searchset";
+        } & {
+            [key: string]: unknown;
+        };
+        /** @description A FHIR R4 CapabilityStatement resource (https://hl7.org/fhir/R4/capabilitystatement.html); the other properties are FHIR's (additionalProperties: as the FHIR R4 specification defines them). */
+        FhirCapabilityStatement: {
+            id?: string;
+            /** @constant */
+            resourceType: "CapabilityStatement";
+        } & {
+            [key: string]: unknown;
+        };
+        /** @description A FHIR R4 Observation resource (https://hl7.org/fhir/R4/observation.html); the other properties are FHIR's (additionalProperties: as the FHIR R4 specification defines them). */
+        FhirObservation: {
+            id?: string;
+            /** @constant */
+            resourceType: "Observation";
+        } & {
+            [key: string]: unknown;
+        };
+        /** @description A FHIR R4 OperationOutcome resource (https://hl7.org/fhir/R4/operationoutcome.html); the other properties are FHIR's (additionalProperties: as the FHIR R4 specification defines them). */
+        FhirOperationOutcome: {
+            id?: string;
+            /** @constant */
+            resourceType: "OperationOutcome";
+        } & {
+            [key: string]: unknown;
+        };
+        /** @description A FHIR R4 Patient resource (https://hl7.org/fhir/R4/patient.html); the other properties are FHIR's (additionalProperties: as the FHIR R4 specification defines them). */
+        FhirPatient: {
+            id?: string;
+            /** @constant */
+            resourceType: "Patient";
+        } & {
+            [key: string]: unknown;
+        };
         /** @description GET /livez: the process runs and its event loop is not stuck. No dependency is checked. */
         Liveness: {
             /** @description How late the last event-loop tick ran */

@@ -1,0 +1,61 @@
+/** FHIR search parameter values (apps/gateway/src/fhir/search-params.ts) and the OperationOutcome mapping (libs/http). */
+import { describe, expect, it } from 'vitest';
+import { HttpProblem, badRequest, notFound, operationOutcomeOf, validationFailed } from '@vitalis/http';
+import { ECG_LEAD_II, VITAL_CODE } from '@vitalis/schemas';
+import { dateBounds, dateInterval, observationRange, patientIdOf, vitalCodeOf } from '../../../apps/gateway/src/fhir/search-params';
+
+const ms = (iso: string) => Date.parse(iso);
+
+describe('FHIR search parameters', () => {
+  it('dates cover their precision', () => {
+    expect(dateInterval('2026-03-01')).toEqual({ start: ms('2026-03-01T00:00:00Z'), end: ms('2026-03-02T00:00:00Z') });
+    expect(dateInterval('2026-02')).toEqual({ start: ms('2026-02-01T00:00:00Z'), end: ms('2026-03-01T00:00:00Z') });
+    expect(dateInterval('2026')).toEqual({ start: ms('2026-01-01T00:00:00Z'), end: ms('2027-01-01T00:00:00Z') });
+    expect(dateInterval('2026-03-01T10:00:05+01:00')).toEqual({ start: ms('2026-03-01T09:00:05Z'), end: ms('2026-03-01T09:00:06Z') });
+    expect(dateInterval('2026-03-01T10:00:05.250Z')).toEqual({ start: ms('2026-03-01T10:00:05.250Z'), end: ms('2026-03-01T10:00:05.251Z') });
+    expect(dateInterval('2026-03-01T10:00')).toBeUndefined(); // a time needs its zone
+    expect(dateInterval('yesterday')).toBeUndefined();
+  });
+
+  it('prefixes bound the range: ge/eq the start, gt the end, le/eq the end, lt the start', () => {
+    expect(dateBounds(['ge2026-03-01', 'lt2026-03-03'])).toEqual({ fromMs: ms('2026-03-01T00:00:00Z'), toMs: ms('2026-03-03T00:00:00Z') });
+    expect(dateBounds(['gt2026-03-01', 'le2026-03-03'])).toEqual({ fromMs: ms('2026-03-02T00:00:00Z'), toMs: ms('2026-03-04T00:00:00Z') });
+    expect(dateBounds(['2026-03-01'])).toEqual({ fromMs: ms('2026-03-01T00:00:00Z'), toMs: ms('2026-03-02T00:00:00Z') });
+    expect(dateBounds(['eq2026-03-01', 'ge2026-03-01T12:00:00Z'])).toEqual({ fromMs: ms('2026-03-01T12:00:00Z'), toMs: ms('2026-03-02T00:00:00Z') });
+    expect(() => dateBounds(['ne2026-03-01'])).toThrow(expect.objectContaining({ kind: 'not-supported' }));
+    expect(() => dateBounds(['ge2026-13-45'])).toThrow(expect.objectContaining({ status: 400 }));
+  });
+
+  it('an Observation range defaults to the 24 hours before now (or before its upper bound)', () => {
+    const now = ms('2026-03-05T12:00:00Z');
+    expect(observationRange([], now)).toEqual({ from: '2026-03-04T12:00:00.000Z', to: '2026-03-05T12:00:00.000Z' });
+    expect(observationRange(['lt2026-03-02'], now)).toEqual({ from: '2026-03-01T00:00:00.000Z', to: '2026-03-02T00:00:00.000Z' });
+    expect(observationRange(['ge2026-03-05T11:00:00Z'], now)).toEqual({ from: '2026-03-05T11:00:00.000Z', to: '2026-03-05T12:00:00.000Z' });
+  });
+
+  it('references and codes', () => {
+    expect(patientIdOf('patient', 'Patient/pat-1')).toBe('pat-1');
+    expect(patientIdOf('patient', 'pat-1')).toBe('pat-1');
+    expect(patientIdOf('subject', 'https://x.example/fhir/R4/Patient/pat-1')).toBe('pat-1');
+    expect(() => patientIdOf('patient', 'Device/d1')).toThrow(expect.objectContaining({ status: 400 }));
+    expect(vitalCodeOf(`http://loinc.org|${VITAL_CODE.heartRate}`)).toBe(VITAL_CODE.heartRate);
+    expect(vitalCodeOf(VITAL_CODE.heartRate)).toBe(VITAL_CODE.heartRate);
+    expect(vitalCodeOf('2708-6')).toBe(VITAL_CODE.spo2);
+    expect(vitalCodeOf(`${ECG_LEAD_II.system}|${ECG_LEAD_II.code}`)).toBe(ECG_LEAD_II.code);
+    expect(vitalCodeOf(`http://loinc.org|${ECG_LEAD_II.code}`)).toBeNull();
+    expect(vitalCodeOf('1234-5')).toBeNull();
+    expect(() => vitalCodeOf('8867-4,59408-5')).toThrow(expect.objectContaining({ kind: 'not-supported' }));
+  });
+});
+
+describe('OperationOutcome of a problem', () => {
+  it('maps kinds and statuses to issue codes, field errors to issues', () => {
+    expect(operationOutcomeOf(notFound('x')).issue[0]).toEqual({ severity: 'error', code: 'not-found', details: { text: 'Not Found' }, diagnostics: 'x' });
+    expect(operationOutcomeOf(badRequest('y')).issue[0]!.code).toBe('invalid');
+    expect(operationOutcomeOf(new HttpProblem(403, 'insufficient-scope', 'Forbidden', 'z')).issue[0]!.code).toBe('forbidden');
+    expect(operationOutcomeOf(new HttpProblem(401, 'unauthorized', 'Unauthorized', 'z')).issue[0]!.code).toBe('login');
+    expect(operationOutcomeOf(new HttpProblem(503, 'unavailable', 'Service Unavailable', 'z')).issue[0]).toMatchObject({ severity: 'fatal', code: 'transient' });
+    const v = operationOutcomeOf(validationFailed('bad', [{ path: 'querystring._count', message: 'too big' }]));
+    expect(v.issue.map((i) => i.diagnostics)).toEqual(['bad', 'querystring._count: too big']);
+  });
+});
