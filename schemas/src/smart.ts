@@ -55,7 +55,7 @@ export function readScopeRequest(value: string | undefined): ScopeRequest {
  * scope, or it could not have been granted). `patient/Observation.rs` stands for `read:vitals` only
  * in a patient user's token (it carries a patient id), where the vitals service's patient-self rule
  * keeps it to that patient; `patient/Patient.rs` and `patient/AllergyIntolerance.rs` stand for
- * nothing: the records service honours them itself (records/access.ts patientView), own record only.
+ * nothing: the records service honours them itself (access/caller.ts patientView), own record only.
  */
 export function effectiveScopes(scopes: readonly Scope[], ownPatient: boolean): Scope[] {
   const implied = scopes.flatMap((s): Scope[] => {
