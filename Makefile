@@ -8,7 +8,7 @@ node_modules: package.json package-lock.json
 	npm ci --no-audit --no-fund
 	@touch node_modules
 
-.PHONY: help install run migrate stop logs test test-main test-disruptive typecheck lint bench openapi clients-env browser
+.PHONY: help install run migrate stop logs test test-main test-disruptive contract-check typecheck lint bench openapi clients-env browser
 help: ## This list
 	@grep -hE '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  make %-16s %s\n", $$1, $$2}'
 
@@ -36,7 +36,7 @@ typecheck: node_modules ## TypeScript strict, whole repo (and the UI cards' brow
 lint: node_modules ## ESLint (typescript-eslint, stylistic rules) over the whole tree, zero warnings
 	npx eslint --max-warnings 0 .
 
-test: node_modules up clients-env browser typecheck lint test-main test-disruptive ## The full suite against real PostgreSQL, Kafka and Redis
+test: node_modules up clients-env browser typecheck lint test-main contract-check test-disruptive ## The full suite against real PostgreSQL, Kafka and Redis
 
 test-main: node_modules
 	npx vitest run
@@ -48,6 +48,12 @@ clients-env:
 
 browser: ## Headless Chromium for the UI browser tests (Debian package, installed when missing)
 	@infra/bin/chromium >/dev/null
+
+# The contract check (docs/contract-testing.md): Schemathesis, pinned in its own venv, fuzzes every
+# operation of the gateway's /openapi.json against a real gateway it starts; any finding fails.
+contract-check: node_modules ## Fuzz the whole OpenAPI against a real gateway (Schemathesis, all checks, fixed seed)
+	@infra/bin/contract-env >/dev/null
+	node --import tsx test/contract/fuzz.ts
 
 # Tests that stop and restart the shared servers run alone, after everything else.
 test-disruptive: node_modules
