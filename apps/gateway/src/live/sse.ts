@@ -13,7 +13,7 @@ import { callerOf } from '../records/http';
 import { liveStreamDeps, startVitalsStream } from '../vitals/service';
 import type { LiveMessage } from './hub';
 import type { LiveSource } from './sources';
-import { streamQuerySchema } from './request';
+import { resumeIdSchema, streamQuerySchema } from './request';
 
 /** One SSE event; `lagged` and `replay-truncated` carry no id (the client's last id stays its position). */
 export const frame = (m: LiveMessage): string =>
@@ -30,7 +30,7 @@ export function sseRoutes(deps: GatewayDeps, hub: LiveSource): FastifyPluginAsyn
           tags: ['vitals'],
           summary: 'Live vitals and alerts (Server-Sent Events), resumable with Last-Event-ID',
           querystring: streamQuerySchema(config.LIVE_MAX_PATIENTS),
-          headers: z.looseObject({ 'last-event-id': z.string().max(8_192).optional() }),
+          headers: z.looseObject({ 'last-event-id': resumeIdSchema.optional() }),
         },
       },
       async (req, reply) => {
