@@ -57,25 +57,86 @@ export interface paths {
         get: {
             parameters: {
                 query?: never;
-                header?: never;
+                header: {
+                    /** @description The session from the initialize response (MCP Streamable HTTP) */
+                    "mcp-session-id": string;
+                };
                 path?: never;
                 cookie?: never;
             };
             requestBody?: never;
             responses: {
-                /** @description JSON-RPC response (application/json) or an SSE stream (text/event-stream) */
+                /** @description JSON-RPC response or an SSE stream */
                 200: {
                     headers: {
                         [name: string]: unknown;
                     };
                     content: {
+                        "application/json": unknown;
                         "text/event-stream": string;
                     };
                 };
-                400: components["responses"]["BadRequest"];
+                /** @description A message other than initialize without a session, a refused tool call (JSON-RPC error), or an invalid request (problem) */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                code: number;
+                                message: string;
+                            } & {
+                                [key: string]: unknown;
+                            };
+                            id: string | number | null;
+                            /** @enum {string} */
+                            jsonrpc: "2.0";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                        "application/problem+json": {
+                            detail: string;
+                            status: number;
+                            title: string;
+                            type: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
                 401: components["responses"]["Unauthorized"];
                 403: components["responses"]["Forbidden"];
-                404: components["responses"]["NotFound"];
+                /** @description Session not found: initialize a new one (JSON-RPC error) */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                code: number;
+                                message: string;
+                            } & {
+                                [key: string]: unknown;
+                            };
+                            id: string | number | null;
+                            /** @enum {string} */
+                            jsonrpc: "2.0";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                        "application/problem+json": {
+                            detail: string;
+                            status: number;
+                            title: string;
+                            type: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                431: components["responses"]["RequestHeaderFieldsTooLarge"];
                 500: components["responses"]["InternalError"];
                 503: components["responses"]["ServiceUnavailable"];
             };
@@ -88,7 +149,10 @@ export interface paths {
         post: {
             parameters: {
                 query?: never;
-                header?: never;
+                header?: {
+                    /** @description The session from the initialize response (MCP Streamable HTTP) */
+                    "mcp-session-id"?: string;
+                };
                 path?: never;
                 cookie?: never;
             };
@@ -99,13 +163,14 @@ export interface paths {
                 };
             };
             responses: {
-                /** @description JSON-RPC response (application/json) or an SSE stream (text/event-stream) */
+                /** @description JSON-RPC response or an SSE stream */
                 200: {
                     headers: {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": string;
+                        "application/json": unknown;
+                        "text/event-stream": string;
                     };
                 };
                 /** @description Accepted (notifications and responses only) */
@@ -115,13 +180,70 @@ export interface paths {
                     };
                     content?: never;
                 };
-                400: components["responses"]["BadRequest"];
+                /** @description A message other than initialize without a session, a refused tool call (JSON-RPC error), or an invalid request (problem) */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                code: number;
+                                message: string;
+                            } & {
+                                [key: string]: unknown;
+                            };
+                            id: string | number | null;
+                            /** @enum {string} */
+                            jsonrpc: "2.0";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                        "application/problem+json": {
+                            detail: string;
+                            status: number;
+                            title: string;
+                            type: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
                 401: components["responses"]["Unauthorized"];
                 403: components["responses"]["Forbidden"];
-                404: components["responses"]["NotFound"];
+                /** @description Session not found: initialize a new one (JSON-RPC error) */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                code: number;
+                                message: string;
+                            } & {
+                                [key: string]: unknown;
+                            };
+                            id: string | number | null;
+                            /** @enum {string} */
+                            jsonrpc: "2.0";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                        "application/problem+json": {
+                            detail: string;
+                            status: number;
+                            title: string;
+                            type: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
                 413: components["responses"]["PayloadTooLarge"];
                 415: components["responses"]["UnsupportedMediaType"];
                 429: components["responses"]["TooManyRequests"];
+                431: components["responses"]["RequestHeaderFieldsTooLarge"];
                 500: components["responses"]["InternalError"];
                 503: components["responses"]["ServiceUnavailable"];
             };
@@ -133,25 +255,86 @@ export interface paths {
         delete: {
             parameters: {
                 query?: never;
-                header?: never;
+                header: {
+                    /** @description The session from the initialize response (MCP Streamable HTTP) */
+                    "mcp-session-id": string;
+                };
                 path?: never;
                 cookie?: never;
             };
             requestBody?: never;
             responses: {
-                /** @description JSON-RPC response (application/json) or an SSE stream (text/event-stream) */
+                /** @description JSON-RPC response or an SSE stream */
                 200: {
                     headers: {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": string;
+                        "application/json": unknown;
+                        "text/event-stream": string;
                     };
                 };
-                400: components["responses"]["BadRequest"];
+                /** @description A message other than initialize without a session, a refused tool call (JSON-RPC error), or an invalid request (problem) */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                code: number;
+                                message: string;
+                            } & {
+                                [key: string]: unknown;
+                            };
+                            id: string | number | null;
+                            /** @enum {string} */
+                            jsonrpc: "2.0";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                        "application/problem+json": {
+                            detail: string;
+                            status: number;
+                            title: string;
+                            type: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
                 401: components["responses"]["Unauthorized"];
                 403: components["responses"]["Forbidden"];
-                404: components["responses"]["NotFound"];
+                /** @description Session not found: initialize a new one (JSON-RPC error) */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                code: number;
+                                message: string;
+                            } & {
+                                [key: string]: unknown;
+                            };
+                            id: string | number | null;
+                            /** @enum {string} */
+                            jsonrpc: "2.0";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                        "application/problem+json": {
+                            detail: string;
+                            status: number;
+                            title: string;
+                            type: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                431: components["responses"]["RequestHeaderFieldsTooLarge"];
                 500: components["responses"]["InternalError"];
                 503: components["responses"]["ServiceUnavailable"];
             };
@@ -480,6 +663,7 @@ export interface paths {
                 403: components["responses"]["Forbidden"];
                 404: components["responses"]["NotFound"];
                 413: components["responses"]["PayloadTooLarge"];
+                414: components["responses"]["URITooLong"];
                 415: components["responses"]["UnsupportedMediaType"];
                 422: components["responses"]["UnprocessableContent"];
                 500: components["responses"]["InternalError"];
@@ -543,6 +727,7 @@ export interface paths {
                 401: components["responses"]["Unauthorized"];
                 403: components["responses"]["Forbidden"];
                 404: components["responses"]["NotFound"];
+                414: components["responses"]["URITooLong"];
                 500: components["responses"]["InternalError"];
                 503: components["responses"]["ServiceUnavailable"];
             };
@@ -673,14 +858,39 @@ export interface paths {
             };
             requestBody?: never;
             responses: {
-                /** @description OK */
+                /** @description The next HTML page (sign-in, consent) */
                 200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "text/html": string;
+                    };
+                };
+                /** @description See Other: to the redirect URI with `code`, `state` and `iss`, or with an OAuth error */
+                303: {
                     headers: {
                         [name: string]: unknown;
                     };
                     content?: never;
                 };
-                400: components["responses"]["BadRequest"];
+                /** @description An HTML error page (the client or redirect URI cannot be trusted, the form is incomplete or expired, a wrong password), or a problem */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": {
+                            detail: string;
+                            status: number;
+                            title: string;
+                            type: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                        "text/html": string;
+                    };
+                };
                 500: components["responses"]["InternalError"];
                 503: components["responses"]["ServiceUnavailable"];
             };
@@ -705,16 +915,59 @@ export interface paths {
                 };
             };
             responses: {
-                /** @description OK */
+                /** @description The next HTML page (sign-in, consent) */
                 200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "text/html": string;
+                    };
+                };
+                /** @description See Other: to the redirect URI with `code`, `state` and `iss`, or with an OAuth error */
+                303: {
                     headers: {
                         [name: string]: unknown;
                     };
                     content?: never;
                 };
-                400: components["responses"]["BadRequest"];
+                /** @description An HTML error page (the client or redirect URI cannot be trusted, the form is incomplete or expired, a wrong password), or a problem */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": {
+                            detail: string;
+                            status: number;
+                            title: string;
+                            type: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                        "text/html": string;
+                    };
+                };
+                /** @description An HTML error page: the form was not verified as coming from this sign-in page */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "text/html": string;
+                    };
+                };
                 413: components["responses"]["PayloadTooLarge"];
                 415: components["responses"]["UnsupportedMediaType"];
+                /** @description The sign-in page again: too many failed sign-ins (Retry-After) */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "text/html": string;
+                    };
+                };
                 500: components["responses"]["InternalError"];
                 503: components["responses"]["ServiceUnavailable"];
             };
@@ -1056,7 +1309,10 @@ export interface paths {
             requestBody: {
                 content: {
                     "application/x-www-form-urlencoded": {
-                        [key: string]: string | string[];
+                        token: string;
+                        token_type_hint?: string;
+                    } & {
+                        [key: string]: unknown;
                     };
                 };
             };
@@ -1379,6 +1635,7 @@ export interface paths {
                 401: components["responses"]["Unauthorized"];
                 403: components["responses"]["Forbidden"];
                 404: components["responses"]["NotFound"];
+                414: components["responses"]["URITooLong"];
                 500: components["responses"]["InternalError"];
                 503: components["responses"]["ServiceUnavailable"];
             };
@@ -1446,6 +1703,7 @@ export interface paths {
                 404: components["responses"]["NotFound"];
                 409: components["responses"]["Conflict"];
                 413: components["responses"]["PayloadTooLarge"];
+                414: components["responses"]["URITooLong"];
                 415: components["responses"]["UnsupportedMediaType"];
                 500: components["responses"]["InternalError"];
                 503: components["responses"]["ServiceUnavailable"];
@@ -1512,6 +1770,7 @@ export interface paths {
                 404: components["responses"]["NotFound"];
                 409: components["responses"]["Conflict"];
                 413: components["responses"]["PayloadTooLarge"];
+                414: components["responses"]["URITooLong"];
                 415: components["responses"]["UnsupportedMediaType"];
                 500: components["responses"]["InternalError"];
                 503: components["responses"]["ServiceUnavailable"];
@@ -2231,6 +2490,7 @@ export interface paths {
                 401: components["responses"]["Unauthorized"];
                 403: components["responses"]["Forbidden"];
                 404: components["responses"]["NotFound"];
+                414: components["responses"]["URITooLong"];
                 500: components["responses"]["InternalError"];
                 503: components["responses"]["ServiceUnavailable"];
             };
@@ -2306,8 +2566,10 @@ export interface paths {
                 409: components["responses"]["Conflict"];
                 412: components["responses"]["PreconditionFailed"];
                 413: components["responses"]["PayloadTooLarge"];
+                414: components["responses"]["URITooLong"];
                 415: components["responses"]["UnsupportedMediaType"];
                 428: components["responses"]["PreconditionRequired"];
+                431: components["responses"]["RequestHeaderFieldsTooLarge"];
                 500: components["responses"]["InternalError"];
                 503: components["responses"]["ServiceUnavailable"];
             };
@@ -2388,7 +2650,9 @@ export interface paths {
                 409: components["responses"]["Conflict"];
                 412: components["responses"]["PreconditionFailed"];
                 413: components["responses"]["PayloadTooLarge"];
+                414: components["responses"]["URITooLong"];
                 415: components["responses"]["UnsupportedMediaType"];
+                431: components["responses"]["RequestHeaderFieldsTooLarge"];
                 500: components["responses"]["InternalError"];
                 503: components["responses"]["ServiceUnavailable"];
             };
@@ -2442,6 +2706,8 @@ export interface paths {
                 404: components["responses"]["NotFound"];
                 409: components["responses"]["Conflict"];
                 412: components["responses"]["PreconditionFailed"];
+                414: components["responses"]["URITooLong"];
+                431: components["responses"]["RequestHeaderFieldsTooLarge"];
                 500: components["responses"]["InternalError"];
                 503: components["responses"]["ServiceUnavailable"];
             };
@@ -2503,6 +2769,7 @@ export interface paths {
                 401: components["responses"]["Unauthorized"];
                 403: components["responses"]["Forbidden"];
                 404: components["responses"]["NotFound"];
+                414: components["responses"]["URITooLong"];
                 500: components["responses"]["InternalError"];
                 503: components["responses"]["ServiceUnavailable"];
             };
@@ -2583,6 +2850,7 @@ export interface paths {
                 401: components["responses"]["Unauthorized"];
                 403: components["responses"]["Forbidden"];
                 404: components["responses"]["NotFound"];
+                414: components["responses"]["URITooLong"];
                 500: components["responses"]["InternalError"];
                 503: components["responses"]["ServiceUnavailable"];
             };
@@ -2873,6 +3141,7 @@ export interface paths {
                 403: components["responses"]["Forbidden"];
                 404: components["responses"]["NotFound"];
                 409: components["responses"]["Conflict"];
+                414: components["responses"]["URITooLong"];
                 500: components["responses"]["InternalError"];
                 503: components["responses"]["ServiceUnavailable"];
             };
@@ -2957,7 +3226,9 @@ export interface paths {
                 409: components["responses"]["Conflict"];
                 412: components["responses"]["PreconditionFailed"];
                 413: components["responses"]["PayloadTooLarge"];
+                414: components["responses"]["URITooLong"];
                 415: components["responses"]["UnsupportedMediaType"];
+                431: components["responses"]["RequestHeaderFieldsTooLarge"];
                 500: components["responses"]["InternalError"];
                 503: components["responses"]["ServiceUnavailable"];
             };
@@ -3097,7 +3368,7 @@ export interface paths {
                 content: {
                     "application/json": {
                         /** @description Vitals observations */
-                        observations: unknown[];
+                        observations: components["schemas"]["VitalsObservationInput"][];
                     };
                 };
             };
@@ -3119,6 +3390,7 @@ export interface paths {
                 403: components["responses"]["Forbidden"];
                 413: components["responses"]["PayloadTooLarge"];
                 415: components["responses"]["UnsupportedMediaType"];
+                422: components["responses"]["UnprocessableContent"];
                 500: components["responses"]["InternalError"];
                 503: components["responses"]["ServiceUnavailable"];
             };
@@ -3247,6 +3519,7 @@ export interface paths {
                 400: components["responses"]["BadRequest"];
                 401: components["responses"]["Unauthorized"];
                 403: components["responses"]["Forbidden"];
+                431: components["responses"]["RequestHeaderFieldsTooLarge"];
                 500: components["responses"]["InternalError"];
                 503: components["responses"]["ServiceUnavailable"];
             };
@@ -3286,6 +3559,9 @@ export interface paths {
                     };
                     content?: never;
                 };
+                401: components["responses"]["Unauthorized"];
+                403: components["responses"]["Forbidden"];
+                426: components["responses"]["UpgradeRequired"];
                 500: components["responses"]["InternalError"];
                 503: components["responses"]["ServiceUnavailable"];
             };
@@ -3497,6 +3773,7 @@ export interface paths {
                 };
                 400: components["responses"]["BadRequest"];
                 404: components["responses"]["NotFound"];
+                414: components["responses"]["URITooLong"];
                 500: components["responses"]["InternalError"];
                 503: components["responses"]["ServiceUnavailable"];
             };
@@ -3535,6 +3812,314 @@ export interface components {
             type: string;
         } & {
             [key: string]: unknown;
+        };
+        /**
+         * Vitals observation
+         * @description One vital-sign measurement or one ECG waveform chunk from one device about one patient (Vitalis wire format, FHIR R4 vital signs codes).
+         */
+        VitalsObservation: {
+            /**
+             * @description LOINC 8867-4 Heart rate
+             * @constant
+             */
+            code: "8867-4";
+            /** @description Device that made the observation (FHIR Device id) */
+            device_id: string;
+            /**
+             * Format: date-time
+             * @description When the observation was made (for waveforms: the time of the first sample)
+             */
+            effective_at: string;
+            /** @description Patient the observation is about (FHIR Patient id); also the Kafka key */
+            patient_id: string;
+            /** @description Per-device sequence number, strictly increasing; (device_id, seq, effective_at) is the idempotency key */
+            seq: number;
+            /** @constant */
+            unit: "/min";
+            value: number;
+        } | {
+            /**
+             * @description LOINC 59408-5 Oxygen saturation in Arterial blood by Pulse oximetry
+             * @constant
+             */
+            code: "59408-5";
+            /** @description Device that made the observation (FHIR Device id) */
+            device_id: string;
+            /**
+             * Format: date-time
+             * @description When the observation was made (for waveforms: the time of the first sample)
+             */
+            effective_at: string;
+            /** @description Patient the observation is about (FHIR Patient id); also the Kafka key */
+            patient_id: string;
+            /** @description Per-device sequence number, strictly increasing; (device_id, seq, effective_at) is the idempotency key */
+            seq: number;
+            /** @constant */
+            unit: "%";
+            value: number;
+        } | {
+            /**
+             * @description LOINC 8480-6 Systolic blood pressure
+             * @constant
+             */
+            code: "8480-6";
+            /** @description Device that made the observation (FHIR Device id) */
+            device_id: string;
+            /**
+             * Format: date-time
+             * @description When the observation was made (for waveforms: the time of the first sample)
+             */
+            effective_at: string;
+            /** @description Patient the observation is about (FHIR Patient id); also the Kafka key */
+            patient_id: string;
+            /** @description Per-device sequence number, strictly increasing; (device_id, seq, effective_at) is the idempotency key */
+            seq: number;
+            /** @constant */
+            unit: "mm[Hg]";
+            value: number;
+        } | {
+            /**
+             * @description LOINC 8462-4 Diastolic blood pressure
+             * @constant
+             */
+            code: "8462-4";
+            /** @description Device that made the observation (FHIR Device id) */
+            device_id: string;
+            /**
+             * Format: date-time
+             * @description When the observation was made (for waveforms: the time of the first sample)
+             */
+            effective_at: string;
+            /** @description Patient the observation is about (FHIR Patient id); also the Kafka key */
+            patient_id: string;
+            /** @description Per-device sequence number, strictly increasing; (device_id, seq, effective_at) is the idempotency key */
+            seq: number;
+            /** @constant */
+            unit: "mm[Hg]";
+            value: number;
+        } | {
+            /**
+             * @description LOINC 9279-1 Respiratory rate
+             * @constant
+             */
+            code: "9279-1";
+            /** @description Device that made the observation (FHIR Device id) */
+            device_id: string;
+            /**
+             * Format: date-time
+             * @description When the observation was made (for waveforms: the time of the first sample)
+             */
+            effective_at: string;
+            /** @description Patient the observation is about (FHIR Patient id); also the Kafka key */
+            patient_id: string;
+            /** @description Per-device sequence number, strictly increasing; (device_id, seq, effective_at) is the idempotency key */
+            seq: number;
+            /** @constant */
+            unit: "/min";
+            value: number;
+        } | {
+            /**
+             * @description LOINC 8310-5 Body temperature
+             * @constant
+             */
+            code: "8310-5";
+            /** @description Device that made the observation (FHIR Device id) */
+            device_id: string;
+            /**
+             * Format: date-time
+             * @description When the observation was made (for waveforms: the time of the first sample)
+             */
+            effective_at: string;
+            /** @description Patient the observation is about (FHIR Patient id); also the Kafka key */
+            patient_id: string;
+            /** @description Per-device sequence number, strictly increasing; (device_id, seq, effective_at) is the idempotency key */
+            seq: number;
+            /** @constant */
+            unit: "Cel";
+            value: number;
+        } | {
+            /**
+             * @description MDC 131330 MDC_ECG_ELEC_POTL_II (ECG lead II)
+             * @constant
+             */
+            code: "131330";
+            /** @description Device that made the observation (FHIR Device id) */
+            device_id: string;
+            /**
+             * Format: date-time
+             * @description When the observation was made (for waveforms: the time of the first sample)
+             */
+            effective_at: string;
+            /** @description Patient the observation is about (FHIR Patient id); also the Kafka key */
+            patient_id: string;
+            /** @description Per-device sequence number, strictly increasing; (device_id, seq, effective_at) is the idempotency key */
+            seq: number;
+            /** @constant */
+            unit: "mV";
+            waveform: {
+                /**
+                 * @description Zero value in mV; the potential is origin + sample
+                 * @default 0
+                 */
+                origin: number;
+                /** @description Time between samples in ms (4 = 250 Hz) */
+                period_ms: number;
+                samples: number[];
+            };
+        };
+        /**
+         * Vitals observation
+         * @description One vital-sign measurement or one ECG waveform chunk from one device about one patient (Vitalis wire format, FHIR R4 vital signs codes).
+         */
+        VitalsObservationInput: {
+            /**
+             * @description LOINC 8867-4 Heart rate
+             * @constant
+             */
+            code: "8867-4";
+            /** @description Device that made the observation (FHIR Device id) */
+            device_id: string;
+            /**
+             * Format: date-time
+             * @description When the observation was made (for waveforms: the time of the first sample)
+             */
+            effective_at: string;
+            /** @description Patient the observation is about (FHIR Patient id); also the Kafka key */
+            patient_id: string;
+            /** @description Per-device sequence number, strictly increasing; (device_id, seq, effective_at) is the idempotency key */
+            seq: number;
+            /** @constant */
+            unit: "/min";
+            value: number;
+        } | {
+            /**
+             * @description LOINC 59408-5 Oxygen saturation in Arterial blood by Pulse oximetry
+             * @constant
+             */
+            code: "59408-5";
+            /** @description Device that made the observation (FHIR Device id) */
+            device_id: string;
+            /**
+             * Format: date-time
+             * @description When the observation was made (for waveforms: the time of the first sample)
+             */
+            effective_at: string;
+            /** @description Patient the observation is about (FHIR Patient id); also the Kafka key */
+            patient_id: string;
+            /** @description Per-device sequence number, strictly increasing; (device_id, seq, effective_at) is the idempotency key */
+            seq: number;
+            /** @constant */
+            unit: "%";
+            value: number;
+        } | {
+            /**
+             * @description LOINC 8480-6 Systolic blood pressure
+             * @constant
+             */
+            code: "8480-6";
+            /** @description Device that made the observation (FHIR Device id) */
+            device_id: string;
+            /**
+             * Format: date-time
+             * @description When the observation was made (for waveforms: the time of the first sample)
+             */
+            effective_at: string;
+            /** @description Patient the observation is about (FHIR Patient id); also the Kafka key */
+            patient_id: string;
+            /** @description Per-device sequence number, strictly increasing; (device_id, seq, effective_at) is the idempotency key */
+            seq: number;
+            /** @constant */
+            unit: "mm[Hg]";
+            value: number;
+        } | {
+            /**
+             * @description LOINC 8462-4 Diastolic blood pressure
+             * @constant
+             */
+            code: "8462-4";
+            /** @description Device that made the observation (FHIR Device id) */
+            device_id: string;
+            /**
+             * Format: date-time
+             * @description When the observation was made (for waveforms: the time of the first sample)
+             */
+            effective_at: string;
+            /** @description Patient the observation is about (FHIR Patient id); also the Kafka key */
+            patient_id: string;
+            /** @description Per-device sequence number, strictly increasing; (device_id, seq, effective_at) is the idempotency key */
+            seq: number;
+            /** @constant */
+            unit: "mm[Hg]";
+            value: number;
+        } | {
+            /**
+             * @description LOINC 9279-1 Respiratory rate
+             * @constant
+             */
+            code: "9279-1";
+            /** @description Device that made the observation (FHIR Device id) */
+            device_id: string;
+            /**
+             * Format: date-time
+             * @description When the observation was made (for waveforms: the time of the first sample)
+             */
+            effective_at: string;
+            /** @description Patient the observation is about (FHIR Patient id); also the Kafka key */
+            patient_id: string;
+            /** @description Per-device sequence number, strictly increasing; (device_id, seq, effective_at) is the idempotency key */
+            seq: number;
+            /** @constant */
+            unit: "/min";
+            value: number;
+        } | {
+            /**
+             * @description LOINC 8310-5 Body temperature
+             * @constant
+             */
+            code: "8310-5";
+            /** @description Device that made the observation (FHIR Device id) */
+            device_id: string;
+            /**
+             * Format: date-time
+             * @description When the observation was made (for waveforms: the time of the first sample)
+             */
+            effective_at: string;
+            /** @description Patient the observation is about (FHIR Patient id); also the Kafka key */
+            patient_id: string;
+            /** @description Per-device sequence number, strictly increasing; (device_id, seq, effective_at) is the idempotency key */
+            seq: number;
+            /** @constant */
+            unit: "Cel";
+            value: number;
+        } | {
+            /**
+             * @description MDC 131330 MDC_ECG_ELEC_POTL_II (ECG lead II)
+             * @constant
+             */
+            code: "131330";
+            /** @description Device that made the observation (FHIR Device id) */
+            device_id: string;
+            /**
+             * Format: date-time
+             * @description When the observation was made (for waveforms: the time of the first sample)
+             */
+            effective_at: string;
+            /** @description Patient the observation is about (FHIR Patient id); also the Kafka key */
+            patient_id: string;
+            /** @description Per-device sequence number, strictly increasing; (device_id, seq, effective_at) is the idempotency key */
+            seq: number;
+            /** @constant */
+            unit: "mV";
+            waveform: {
+                /**
+                 * @description Zero value in mV; the potential is origin + sample
+                 * @default 0
+                 */
+                origin: number;
+                /** @description Time between samples in ms (4 = 250 Hz) */
+                period_ms: number;
+                samples: number[];
+            };
         };
     };
     responses: {
@@ -3628,6 +4213,15 @@ export interface components {
                 "application/problem+json": components["schemas"]["Problem"];
             };
         };
+        /** @description The header section is over the server's limit (16 KiB); the connection is closed */
+        RequestHeaderFieldsTooLarge: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/problem+json": components["schemas"]["Problem"];
+            };
+        };
         /** @description A dependency is unavailable; retry later */
         ServiceUnavailable: {
             headers: {
@@ -3666,6 +4260,24 @@ export interface components {
         };
         /** @description The Content-Type is not accepted here */
         UnsupportedMediaType: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/problem+json": components["schemas"]["Problem"];
+            };
+        };
+        /** @description A WebSocket endpoint was asked without Upgrade: websocket */
+        UpgradeRequired: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/problem+json": components["schemas"]["Problem"];
+            };
+        };
+        /** @description A path segment is longer than the router reads (2048 bytes percent-encoded) */
+        URITooLong: {
             headers: {
                 [name: string]: unknown;
             };
