@@ -9,13 +9,14 @@
  * least-privileged app role with the test suite's settings, register a `system` client holding
  * every machine scope through the real registration endpoint and take a client_credentials token,
  * run `schemathesis run` (the settings live in test/contract/schemathesis.toml, each with its
- * reason) with that token against the gateway's own /openapi.json, then stop the gateway.
+ * reason) with that token on the document the gateway serves, then stop the gateway.
  *
  * Env: DATABASE_URL (the owner; default vitalis_test), REDIS_URL, KAFKA_BROKERS as for the tests;
  * CONTRACT_FUZZ_ARGS: extra schemathesis arguments (e.g. `--include-path /api/v1/vitals`).
  */
 import { spawn } from 'node:child_process';
 import { once } from 'node:events';
+import { writeFile } from 'node:fs/promises';
 import { createServer, type AddressInfo } from 'node:net';
 import { fileURLToPath } from 'node:url';
 import { createPool, migrate } from '@vitalis/db';
@@ -93,7 +94,11 @@ async function main(): Promise<number> {
     const client = await registerClient(base, SCOPE_NAMES.filter((s) => !isSignInScope(s)), 'vitalis-contract-check');
     const token = await clientCredentialsToken(base, client);
     const extra = (process.env.CONTRACT_FUZZ_ARGS ?? '').split(/\s+/).filter(Boolean);
-    const fuzzer = spawn(`${venvBin}/schemathesis`, ['--config-file', `${root}test/contract/schemathesis.toml`, 'run', `${base}/openapi.json`, ...extra], {
+    // The document as this gateway serves it, from a file: loaded from its URL, Schemathesis leaves
+    // out the operation that serves it (GET /openapi.json), and every operation is tested here.
+    const documentFile = `${root}.data/contract-openapi.json`;
+    await writeFile(documentFile, await (await fetch(`${base}/openapi.json`)).text());
+    const fuzzer = spawn(`${venvBin}/schemathesis`, ['--config-file', `${root}test/contract/schemathesis.toml`, 'run', documentFile, '--url', base, ...extra], {
       cwd: root,
       // The token reaches the fuzzer in its environment (schemathesis.toml reads ${CONTRACT_TOKEN}),
       // never in an argv other processes can list; Schemathesis masks it in its output.
