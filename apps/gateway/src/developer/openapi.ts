@@ -205,8 +205,10 @@ export function finishDocument(doc: Json, baseUrl: string): Json {
   const components = (doc.components ??= {}) as Json;
   components.securitySchemes = securitySchemes(baseUrl);
   components.schemas = { ...(components.schemas as Json | undefined), Problem: PROBLEM_SCHEMA };
+  // Only the problem responses some operation refers to (an unused component is a linter warning).
+  const referenced = JSON.stringify(paths);
   components.responses = Object.fromEntries(
-    Object.entries(PROBLEM_RESPONSES).map(([status, { name, description }]) => [
+    Object.entries(PROBLEM_RESPONSES).filter(([, { name }]) => referenced.includes(`"#/components/responses/${name}"`)).map(([status, { name, description }]) => [
       name,
       { description, content: { [problemContentType(Number(status))]: { schema: { $ref: '#/components/schemas/Problem' } } } },
     ]),
