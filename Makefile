@@ -51,7 +51,10 @@ browser: ## Headless Chromium for the UI browser tests (Debian package, installe
 
 # The contract check (docs/contract-testing.md): Schemathesis, pinned in its own venv, fuzzes every
 # operation of the gateway's /openapi.json against a real gateway it starts; any finding fails.
-contract-check: node_modules ## Fuzz the whole OpenAPI against a real gateway (Schemathesis, all checks, fixed seed)
+# The linter first (Redocly CLI, pinned, recommended ruleset, redocly.yaml): errors fail the step.
+REDOCLY_CLI := @redocly/cli@2.77.0
+contract-check: node_modules ## Lint the OpenAPI (Redocly) and fuzz it against a real gateway (Schemathesis, all checks, fixed seed)
+	npx --yes $(REDOCLY_CLI) lint --config redocly.yaml --format=summary schemas/openapi.json
 	@infra/bin/contract-env >/dev/null
 	node --import tsx test/contract/fuzz.ts
 
