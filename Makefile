@@ -8,7 +8,7 @@ node_modules: package.json package-lock.json
 	npm ci --no-audit --no-fund
 	@touch node_modules
 
-.PHONY: help install run migrate stop logs test test-main test-disruptive typecheck lint bench openapi clients-env browser fhir-validator deploy-check metrics-check
+.PHONY: help install run migrate stop logs test test-main test-disruptive contract-check typecheck lint bench openapi clients-env browser fhir-validator deploy-check metrics-check
 help: ## This list
 	@grep -hE '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  make %-16s %s\n", $$1, $$2}'
 
@@ -36,7 +36,7 @@ typecheck: node_modules ## TypeScript strict, whole repo (and the UI cards' brow
 lint: node_modules ## ESLint (typescript-eslint, stylistic rules) over the whole tree, zero warnings
 	npx eslint --max-warnings 0 .
 
-test: node_modules up clients-env browser fhir-validator deploy-check typecheck lint metrics-check test-main test-disruptive ## The full suite against real PostgreSQL, Kafka and Redis
+test: node_modules up clients-env browser fhir-validator deploy-check typecheck lint metrics-check test-main contract-check test-disruptive ## The full suite against real PostgreSQL, Kafka and Redis
 
 test-main: node_modules
 	npx vitest run
@@ -60,6 +60,15 @@ deploy-check: ## Validate the image, compose files and Kubernetes manifests (kub
 
 browser: ## Headless Chromium for the UI browser tests (Debian package, installed when missing)
 	@infra/bin/chromium >/dev/null
+
+# The contract check (docs/contract-testing.md): Schemathesis, pinned in its own venv, fuzzes every
+# operation of the gateway's /openapi.json against a real gateway it starts; any finding fails.
+# The linter first (Redocly CLI, pinned, recommended ruleset, redocly.yaml): errors fail the step.
+REDOCLY_CLI := @redocly/cli@2.77.0
+contract-check: node_modules ## Lint the OpenAPI (Redocly) and fuzz it against a real gateway (Schemathesis, all checks, fixed seed)
+	npx --yes $(REDOCLY_CLI) lint --config redocly.yaml --format=summary schemas/openapi.json
+	@infra/bin/contract-env >/dev/null
+	node --import tsx test/contract/fuzz.ts
 
 # Tests that stop and restart the shared servers run alone, after everything else.
 test-disruptive: node_modules

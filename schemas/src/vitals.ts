@@ -223,3 +223,23 @@ export function decodeObservation(value: Buffer | string | null | undefined):
   if (result.ok) return result;
   return { ok: false, reason: `schema-invalid: ${result.problems.map((p) => `${p.path}: ${p.message}`).join('; ')}` };
 }
+
+/**
+ * Free text a person typed (a name, a reason, a complaint): at most `max` characters, not blank,
+ * kept trimmed. The length and the not-blank rule are checked before trimming, so the JSON Schema
+ * the OpenAPI document publishes (maxLength, pattern \S) refuses exactly what the validator refuses.
+ */
+export const nonBlankText = (max: number) => z.string().max(max).regex(/\S/, 'must not be blank').trim();
+
+/**
+ * A point in time in a query (from, to): an RFC 3339 date-time with Z or an offset, limited to what
+ * PostgreSQL's timestamptz reads: a year from 0001 and an offset within ±15:59 (RFC 3339 allows 0000
+ * and ±23:59, which PostgreSQL refuses with an error, not a 400). One pattern (zod's date-time
+ * pattern, those two parts narrowed) so the OpenAPI document publishes exactly what is checked.
+ */
+export const instant = z
+  .string()
+  .regex(
+    /^(?!0000)(?:(?:\d\d[2468][048]|\d\d[13579][26]|\d\d0[48]|[02468][048]00|[13579][26]00)-02-29|\d{4}-(?:(?:0[13578]|1[02])-(?:0[1-9]|[12]\d|3[01])|(?:0[469]|11)-(?:0[1-9]|[12]\d|30)|(?:02)-(?:0[1-9]|1\d|2[0-8])))T(?:[01]\d|2[0-3]):[0-5]\d:[0-5]\d(?:\.\d+)?(?:Z|[+-](?:0\d|1[0-5]):[0-5]\d)$/,
+    'must be an ISO 8601 date-time with Z or an offset within ±15:59, year 0001 or later',
+  );

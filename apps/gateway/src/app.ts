@@ -5,7 +5,7 @@
  */
 import Fastify, { type FastifyBaseLogger, type FastifyInstance, type RawReplyDefaultExpression, type RawRequestDefaultExpression, type RawServerDefault } from 'fastify';
 import { serializerCompiler, validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
-import { newRequestId, problemDetails } from '@vitalis/http';
+import { newRequestId, problemDetails, clientErrorHandler, frameworkErrorsHandler } from '@vitalis/http';
 import { VITALIS_VERSION, type ReadinessGate } from '@vitalis/runtime';
 import type { GatewayDeps } from './deps';
 import { authPlugin } from './auth';
@@ -54,8 +54,18 @@ export async function buildGateway(deps: GatewayDeps): Promise<GatewayApp> {
     // The audit trail's request id: always the server's (a caller's x-request-id is echoed apart).
     genReqId: newRequestId,
     trustProxy: false,
+    // A `__proto__` or `constructor.prototype` key in a JSON body is dropped like any other unknown
+    // key (secure-json-parse), not a 400 "not valid JSON" for a body that is valid JSON.
+    onProtoPoisoning: 'remove',
+    onConstructorPoisoning: 'remove',
     // Query strings like ?agg=avg,min are split by the route schemas, not by the parser.
-    routerOptions: { ignoreTrailingSlash: true },
+    // maxParamLength: above the longest path parameter the schemas allow once percent-encoded (100
+    // characters x 4 UTF-8 bytes x 3), so the route's schema answers a bad one (400) and only a
+    // longer segment meets the router's 414.
+    routerOptions: { ignoreTrailingSlash: true, maxParamLength: 2048 },
+    // The refusals made before any route runs answer RFC 9457 problems too (libs/http/src/framework-errors.ts).
+    frameworkErrors: frameworkErrorsHandler(config.baseUrl),
+    clientErrorHandler: clientErrorHandler(config.baseUrl),
   }).withTypeProvider<ZodTypeProvider>();
 
   app.setValidatorCompiler(validatorCompiler);

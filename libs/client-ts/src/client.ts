@@ -12,6 +12,7 @@ export type Identity = ResponseOf<'/agent/identity', 'get'>;
 export type VitalsHistoryQuery = NonNullable<paths['/api/v1/vitals']['get']['parameters']['query']>;
 /** JSON answers only: the client asks for application/json (FHIR Bundles are for `Accept: application/fhir+json`). */
 export type VitalsHistory = Exclude<ResponseOf<'/api/v1/vitals', 'get'>, { resourceType: 'Bundle' }>;
+type PublishBody = NonNullable<paths['/api/v1/vitals']['post']['requestBody']>['content']['application/json'];
 export type RawVitalsPage = Extract<VitalsHistory, { data: unknown[]; next: string | null }> & { data: VitalsObservation[] };
 export type LatestVitals = Exclude<ResponseOf<'/api/v1/vitals/latest', 'get'>, { resourceType: 'Bundle' }>;
 export type BucketVitalsPage = Extract<VitalsHistory, { bucket: string }>;
@@ -216,7 +217,8 @@ export class VitalisClient {
       }
     }.bind(this),
     latest: (patientId: string) => this.request('get', '/api/v1/vitals/latest', { query: { patient: patientId } }) as Promise<LatestVitals>,
-    publish: (observations: VitalsObservation[]) => this.request('post', '/api/v1/vitals', { body: { observations } }),
+    // Loosely typed on purpose: the server checks every item and answers 422 naming each invalid index (ValidationError).
+    publish: (observations: VitalsObservation[]) => this.request('post', '/api/v1/vitals', { body: { observations } as PublishBody }),
     /** Async iterator over live observations with automatic resume. */
     live: (opts: LiveVitalsOptions): AsyncGenerator<LiveVitalsEvent> => liveVitals(this.transport, opts),
     subscribe: (opts: Parameters<typeof subscribeVitals>[1]): Subscription => subscribeVitals(this.transport, opts),

@@ -135,7 +135,7 @@ export const problemDetails = fp<ProblemPluginOptions>(
       if (problem) throw problem;
     });
     app.setErrorHandler((err: FastifyError, req, reply) => sendProblem(reply, baseUrl, toProblem(err, req), fhirBasePaths));
-    app.setNotFoundHandler((req, reply) => {
+    const unrouted = (req: FastifyRequest, reply: FastifyReply): FastifyReply => {
       const path = req.url.split('?')[0] ?? '/';
       // The path exists under other methods: 405 with Allow (RFC 9110 §15.5.6), not 404.
       const allow = allowedMethods(app, path);
@@ -144,7 +144,13 @@ export const problemDetails = fp<ProblemPluginOptions>(
         return sendProblem(reply, baseUrl, problemForStatus(405, `${req.method} is not allowed on ${path}; allowed: ${allow.join(', ')}.`), fhirBasePaths);
       }
       return sendProblem(reply, baseUrl, problemForStatus(404, `No route ${req.method} ${path}.`), fhirBasePaths);
+    };
+    // Answered before the body is read: the body of a request no route serves is never parsed, so
+    // its framing (a QUERY without Content-Type, a malformed body) cannot turn the 404/405 into a 400.
+    app.addHook('onRequest', async (req, reply) => {
+      if (req.is404) return unrouted(req, reply);
     });
+    app.setNotFoundHandler(unrouted);
   },
   { name: 'vitalis-problem-details', fastify: '5.x' },
 );

@@ -23,6 +23,12 @@ export type Cursor = Map<number, Position>;
 /** Most partitions one id may carry (the topic has 12; room for growth, bounded input). */
 export const MAX_CURSOR_ENTRIES = 256;
 const ENTRY = /^(\d{1,5})-(\d{1,16})(?:\.(\d{1,3}))?$/;
+/**
+ * The shape of an id (entries `partition-offset[.k]` joined by `_`), as a pattern request schemas
+ * publish (Last-Event-ID, last_event_id): ASCII only, so 8 192 characters stay 8 KiB on the wire.
+ * decodeCursor still refuses what a pattern cannot see (a partition twice, an unsafe offset).
+ */
+export const CURSOR_PATTERN = new RegExp(`^${ENTRY.source.slice(1, -1)}(?:_${ENTRY.source.slice(1, -1)}){0,${MAX_CURSOR_ENTRIES - 1}}$`);
 
 export function comparePosition(a: Position, b: Position): number {
   return a.offset !== b.offset ? a.offset - b.offset : a.k - b.k;

@@ -164,3 +164,77 @@ describe('405 with Allow for an undeclared method, on every documented path', ()
     expect(checked.length).toBeGreaterThan(30);
   });
 });
+
+/** A raw request (fetch refuses QUERY without a body and headers over its own limits). */
+function raw(method: string, path: string, headers: Record<string, string> = {}): Promise<{ status: number; headers: http.IncomingHttpHeaders; body: string }> {
+  return new Promise((resolve, reject) => {
+    const req = http.request(`${gw.url}${path}`, { method, headers }, (r) => {
+      let body = '';
+      r.setEncoding('utf8');
+      r.on('data', (c: string) => (body += c));
+      r.on('end', () => resolve({ status: r.statusCode!, headers: r.headers, body }));
+    });
+    req.on('error', reject);
+    req.end();
+  });
+}
+
+// Found by the contract check (test/contract, docs/contract-testing.md): each was a 400 where the
+// document promised otherwise, fastify's own error shape instead of a problem, or a 500.
+describe('refusals made before any route runs are problems too', () => {
+  it('QUERY without a Content-Type on a served path is 405 with Allow (its body is never read)', async () => {
+    const res = await raw('QUERY', '/api/v1/health');
+    expect(res.status).toBe(405);
+    expect(res.headers['content-type']).toMatch(/^application\/problem\+json/);
+    expect(res.headers.allow).toContain('GET');
+  });
+
+  it('a path segment over the router limit is a 414 problem whose detail does not echo the path', async () => {
+    const res = await raw('GET', `/ui/${'x'.repeat(3_000)}`);
+    expect(res.status).toBe(414);
+    expect(res.headers['content-type']).toMatch(/^application\/problem\+json/);
+    expect(JSON.parse(res.body)).toMatchObject({ type: `${gw.url}/errors/uri-too-long`, status: 414 });
+    expect((JSON.parse(res.body) as { detail: string }).detail).not.toContain('xxxx');
+  });
+
+  it('a header section over 16 KiB is a 431 problem', async () => {
+    const res = await raw('GET', '/api/v1/health', { 'x-padding': 'p'.repeat(20_000) });
+    expect(res.status).toBe(431);
+    expect(res.headers['content-type']).toMatch(/^application\/problem\+json/);
+    expect(JSON.parse(res.body)).toMatchObject({ type: `${gw.url}/errors/headers-too-large`, status: 431 });
+  });
+
+  it('a plain GET of the WebSocket endpoint is a 426 problem naming the protocol', async () => {
+    const res = await fetch(`${gw.url}/api/v1/vitals/ws`);
+    expect(res.status).toBe(426);
+    expect(res.headers.get('upgrade')).toBe('websocket');
+    expect(res.headers.get('content-type')).toMatch(/^application\/problem\+json/);
+  });
+});
+
+describe('the published schema and the validator refuse the same input', () => {
+  it('a query instant PostgreSQL cannot read (year 0000, offset beyond ±15:59) is a 400, not a 500', async () => {
+    const reader = await authHeaders(gw.url, ['read:appointments']);
+    for (const from of ['0052-08-24T10:07:15-19:35', '0000-01-01T00:00:00Z']) {
+      const res = await fetch(`${gw.url}/api/v1/appointments?from=${encodeURIComponent(from)}`, { headers: reader });
+      expect(res.status, from).toBe(400);
+    }
+    expect((await fetch(`${gw.url}/api/v1/appointments?from=${encodeURIComponent('2026-01-01T00:00:00+15:59')}`, { headers: reader })).status).toBe(200);
+  });
+
+  it('blank text is refused by the schema (pattern \\S), not only after trimming', async () => {
+    const body = patientBody(`Blank${uid()}`) as { name: { family: string }[] };
+    body.name[0]!.family = '   ';
+    expect((await post('/api/v1/patients', JSON.stringify(body), admin)).status).toBe(400);
+    const doc = (await (await fetch(`${gw.url}/openapi.json`)).json()) as Record<string, unknown>;
+    expect(JSON.stringify(doc)).toContain('"pattern":"\\\\S"');
+  });
+
+  it('a __proto__ key beside a valid body is dropped like any unknown key (no 400 "not valid JSON")', async () => {
+    const family = `Proto${uid()}`;
+    const text = JSON.stringify(patientBody(family)).replace(/^\{/, '{"__proto__":{"admin":true},');
+    const res = await post('/api/v1/patients', text, admin);
+    expect(res.status).toBe(201);
+    expect(({} as Record<string, unknown>).admin).toBeUndefined();
+  });
+});

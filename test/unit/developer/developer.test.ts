@@ -47,7 +47,8 @@ describe('OpenAPI derivations', () => {
   it('adds problem responses from the operation shape without overwriting declared ones', () => {
     const op: Record<string, any> = { requestBody: {}, security: [{ oauth2: [] }], responses: { '200': {}, '400': { description: 'oauth' } } };
     addProblemResponses('/a/{id}', op);
-    expect(Object.keys(op.responses).sort()).toEqual(['200', '400', '401', '403', '404', '413', '415', '500', '503']);
+    // 414: a path segment over the router's limit, on any templated path
+    expect(Object.keys(op.responses).sort()).toEqual(['200', '400', '401', '403', '404', '413', '414', '415', '500', '503']);
     expect(op.responses['400']).toEqual({ description: 'oauth' });
     const open: Record<string, any> = { responses: {} };
     addProblemResponses('/health', open);
@@ -55,6 +56,12 @@ describe('OpenAPI derivations', () => {
     const limited: Record<string, any> = { 'x-rate-limited': true, responses: {} };
     addProblemResponses('/sandbox', limited);
     expect(limited.responses['429']).toEqual({ $ref: '#/components/responses/TooManyRequests' });
+    const withHeader: Record<string, any> = { parameters: [{ in: 'header', name: 'if-match' }], responses: {} };
+    addProblemResponses('/p', withHeader);
+    expect(withHeader.responses['431']).toEqual({ $ref: '#/components/responses/RequestHeaderFieldsTooLarge' });
+    const websocket: Record<string, any> = { 'x-websocket': true, security: [], responses: { '101': {} } };
+    addProblemResponses('/ws', websocket);
+    expect(Object.keys(websocket.responses).sort()).toEqual(['101', '401', '403', '426', '500', '503']);
   });
 
   it('sorts keys recursively and keeps arrays in order', () => {

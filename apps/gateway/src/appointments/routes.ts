@@ -12,7 +12,7 @@
  */
 import { z } from 'zod';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { bundleSchema, entryUuid, resourceId, searchsetBundle } from '@vitalis/schemas';
+import { bundleSchema, entryUuid, resourceId, searchsetBundle, nonBlankText, instant } from '@vitalis/schemas';
 import type { SlotState } from '@vitalis/records';
 import type { GatewayDeps } from '../deps';
 import { CLINICIANS } from '../catalog/data';
@@ -54,7 +54,7 @@ export function toFhirAppointment(s: SlotState, status: 'booked' | 'cancelled' =
   };
 }
 
-const isoDateTime = z.iso.datetime({ offset: true });
+const isoDateTime = instant;
 
 export function appointmentRoutes(deps: GatewayDeps): FastifyPluginAsyncZod {
   const { pool } = deps;
@@ -98,7 +98,7 @@ export function appointmentRoutes(deps: GatewayDeps): FastifyPluginAsyncZod {
       schema: {
         tags: ['appointments'], summary: 'Book a slot',
         description: 'Books a free slot for a patient (patient users: themselves; patient_id may be omitted). 201 with the Appointment; 409 if the slot is taken (also when many book it at once: exactly one wins).',
-        body: z.object({ slot_id: resourceId, patient_id: resourceId.optional(), reason: z.string().trim().min(1).max(500).optional() }),
+        body: z.object({ slot_id: resourceId, patient_id: resourceId.optional(), reason: nonBlankText(500).optional() }),
         response: { 201: appointmentOut, ...problems(400, 401, 403, 404, 409, 422) },
       },
     }, async (req, reply) => {
@@ -117,7 +117,7 @@ export function appointmentRoutes(deps: GatewayDeps): FastifyPluginAsyncZod {
       config: { auth: { scopes: ['write:appointments'] } },
       schema: {
         tags: ['appointments'], summary: 'Cancel an appointment', description: 'Frees the slot. 404 if it is not (or no longer) booked.',
-        params: idParams, body: z.object({ reason: z.string().trim().min(1).max(500).optional() }).optional(),
+        params: idParams, body: z.object({ reason: nonBlankText(500).optional() }).optional(),
         response: { 200: appointmentOut, ...problems(400, 401, 404, 409) },
       },
     }, async (req) => toFhirAppointment(await cancelAppointment(pool, callerOf(req), req.params.id, req.body?.reason), 'cancelled'));

@@ -3,12 +3,13 @@
  * actor, action, outcome and time; keyset-paginated by id. Querying the trail is itself audited.
  */
 import { z } from 'zod';
+import { instant } from '@vitalis/schemas';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import type { GatewayDeps } from '../deps';
 import { audit } from '../access/caller';
 import { callerOf, decodeKey, encodeKey, problems } from '../access/http';
 
-const isoDateTime = z.iso.datetime({ offset: true });
+const isoDateTime = instant;
 const entry = z.object({
   id: z.number().int(), occurred_at: z.string(), action: z.string(), outcome: z.enum(['success', 'failure']),
   actor_client_id: z.string().nullable(), actor_subject: z.string().nullable(), scope: z.string().nullable(),

@@ -32,6 +32,7 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { recordAudit } from '@vitalis/audit';
 import type { Scope } from '@vitalis/schemas';
+import { problem } from '../access/http';
 import { GRANT_TYPES, findClient, parseScopes, type Client } from './clients';
 import { PATHS, type AuthContext } from './context';
 import { createCode } from './grants/store';
@@ -63,6 +64,19 @@ interface Interaction {
   /** After login: scopes ∩ the user's role scopes. */
   granted?: Scope[];
 }
+
+/**
+ * What the authorization endpoint answers, as served: HTML pages for the person at the browser
+ * (the next page 200, an error page), or a problem when the framework refuses the request before
+ * the handler (a NUL character: 400 application/problem+json).
+ */
+const page = (description: string) => z.string().describe(description);
+const pageOrProblem = (description: string) => ({ description, content: { 'text/html': { schema: page(description) }, 'application/problem+json': { schema: problem } } });
+const pageResponses = {
+  200: page('The next HTML page (sign-in, consent)'),
+  303: z.null().describe('See Other: to the redirect URI with `code`, `state` and `iss`, or with an OAuth error'),
+  400: pageOrProblem('An HTML error page (the client or redirect URI cannot be trusted, the form is incomplete or expired, a wrong password), or a problem'),
+};
 
 const queryOrForm = z.record(z.string(), z.union([z.string(), z.array(z.string())]));
 /** The same acceptance as queryOrForm (the handler reports repeated or missing fields as OAuth errors), with the parameters named for the OpenAPI document. */
@@ -168,6 +182,7 @@ export function authorizeRoutes(ctx: AuthContext): FastifyPluginAsyncZod {
         description: 'Answers the HTML login page (200), an HTML error page (400) when the client or redirect URI is invalid, when the client is not registered for authorization_code, or for any error of a client that registered itself (its redirect URIs are not trusted), or else 303 to the redirect URI with an OAuth error.',
         produces: ['text/html'],
         querystring: authorizeQuery,
+        response: pageResponses,
       },
     }, async (req, reply) => {
       const q = req.query as Record<string, string | string[]>;
@@ -262,6 +277,7 @@ export function authorizeRoutes(ctx: AuthContext): FastifyPluginAsyncZod {
         consumes: ['application/x-www-form-urlencoded'],
         produces: ['text/html'],
         body: queryOrForm,
+        response: { ...pageResponses, 403: page('An HTML error page: the form was not verified as coming from this sign-in page'), 429: page('The sign-in page again: too many failed sign-ins (Retry-After)') },
       },
     }, async (req, reply) => {
       const body = (req.body ?? {}) as Record<string, string | string[]>;

@@ -6,7 +6,7 @@
  */
 import { importJWK, type JWK } from 'jose';
 import { z } from 'zod';
-import { PUBLIC_SCOPES, ROLES, SANDBOX_SCOPES, clientScopeCeiling, isRole, needsUser, readScopeRequest, type Role, type Scope, type ScopeRequest } from '@vitalis/schemas';
+import { PUBLIC_SCOPES, ROLES, SANDBOX_SCOPES, clientScopeCeiling, isRole, needsUser, readScopeRequest, type Role, type Scope, type ScopeRequest, nonBlankText } from '@vitalis/schemas';
 import type { Pool } from '@vitalis/db';
 import { OAuthError } from './oauth-errors';
 import { keySetUriProblem } from './remote-key-sets';
@@ -31,7 +31,7 @@ export const CLIENT_ASSERTION_ALGS = ['ES256', 'ES384', 'EdDSA', 'PS256', 'RS256
 const jwksSchema = z.object({ keys: z.array(z.record(z.string(), z.unknown())).min(1).max(10) });
 
 export const registrationRequestSchema = z.object({
-  client_name: z.string().trim().min(1).max(200),
+  client_name: nonBlankText(200),
   grant_types: z.array(z.string()).min(1).optional(),
   response_types: z.array(z.string()).optional(),
   token_endpoint_auth_method: z.string().default('client_secret_basic'),

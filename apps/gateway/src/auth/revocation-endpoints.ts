@@ -41,7 +41,8 @@ export function revocationRoutes(ctx: AuthContext): FastifyPluginAsyncZod {
         tags: ['oauth'],
         summary: 'Revoke an access or refresh token (RFC 7009)',
         consumes: ['application/x-www-form-urlencoded'],
-        body: formBodySchema,
+        // The form as RFC 7009 §2.1 has it; a refusal is still the RFC 6749 error body (attachValidation).
+        body: z.looseObject({ token: z.string().min(1), token_type_hint: z.string().optional() }),
         response: { 200: z.object({}), 400: oauthErrorSchema, 401: oauthErrorSchema },
       },
     }, async (req, reply) => {

@@ -6,10 +6,13 @@
  *    `scopes` (all of them) is one requirement per scheme; `anyOf` one requirement per scope and
  *    scheme (OpenAPI ORs the entries of `security` and ANDs the scopes within one);
  *  - `deprecated: true` from `config.deprecation`;
+ *  - the request body from `config.openapiBody` where the handler checks part of the body itself;
  *  - RFC 9457 problem responses (shared `Problem` schema, application/problem+json; 401 and 403
  *    application/json, as spec section 7 says) from the shape
- *    of each operation: 400 when it takes input, 401/403 when secured, 404 on templated paths,
- *    413/415 when it takes a body, 429 when its schema says `x-rate-limited`, 500/503 everywhere.
+ *    of each operation: 400 when it takes input, 401/403 when secured, 404 and 414 (a path segment
+ *    over the router's limit) on templated paths, 413/415 when it takes a body, 431 when it reads a
+ *    header parameter (one a client may make long), 429 when its schema says `x-rate-limited`,
+ *    500/503 everywhere.
  * A status a route declares itself (e.g. OAuth error bodies) is never overwritten.
  */
 import { jsonSchemaTransform, jsonSchemaTransformObject } from 'fastify-type-provider-zod';
@@ -60,10 +63,13 @@ export const PROBLEM_RESPONSES: Record<string, { name: string; description: stri
   '409': { name: 'Conflict', description: 'The resource changed concurrently, or the slot is taken' },
   '412': { name: 'PreconditionFailed', description: 'If-Match names a version that is no longer current' },
   '413': { name: 'PayloadTooLarge', description: 'The body is over the size limit' },
+  '414': { name: 'URITooLong', description: 'A path segment is longer than the router reads (2048 bytes percent-encoded)' },
   '415': { name: 'UnsupportedMediaType', description: 'The Content-Type is not accepted here' },
   '422': { name: 'UnprocessableContent', description: 'Well-formed but refused by a domain rule' },
   '428': { name: 'PreconditionRequired', description: 'If-Match is required for this write' },
+  '426': { name: 'UpgradeRequired', description: 'A WebSocket endpoint was asked without Upgrade: websocket' },
   '429': { name: 'TooManyRequests', description: 'Rate limited (see Retry-After)' },
+  '431': { name: 'RequestHeaderFieldsTooLarge', description: 'The header section is over the server\'s limit (16 KiB); the connection is closed' },
   '500': { name: 'InternalError', description: 'Unexpected error (logged with the request id; no internals in the body)' },
   '503': { name: 'ServiceUnavailable', description: 'A dependency is unavailable; retry later' },
 };
@@ -106,12 +112,15 @@ type TransformInput = Parameters<typeof jsonSchemaTransform>[0];
 export function transformRoute(input: TransformInput): ReturnType<typeof jsonSchemaTransform> {
   // @fastify/websocket hides its routes; ours are documented as the GET that upgrades (101).
   const websocket = Boolean((input.route as { websocket?: boolean }).websocket);
-  const out = jsonSchemaTransform(websocket ? { ...input, schema: { ...(input.schema as Json), hide: false } as never } : input);
-  const config = (input.route.config ?? {}) as { auth?: RouteAuth; deprecation?: RouteDeprecation };
+  const config = (input.route.config ?? {}) as { auth?: RouteAuth; deprecation?: RouteDeprecation; openapiBody?: unknown };
+  const documented = { ...(input.schema as Json), ...(websocket ? { hide: false } : {}), ...(config.openapiBody ? { body: config.openapiBody } : {}) };
+  const out = jsonSchemaTransform({ ...input, schema: documented as never });
   const schema = { ...(out.schema as Json) };
   if (websocket) {
     delete schema.hide;
     schema.response = { 101: { type: 'null', description: 'Switching Protocols: the WebSocket is open' } };
+    // Before the upgrade: a plain GET (426), a bad Authorization header (401/403) are problems.
+    schema['x-websocket'] = true;
   }
   schema.security = securityFor(config.auth);
   if (config.auth?.anyOf) {
@@ -140,8 +149,10 @@ export function addProblemResponses(path: string, op: Json): void {
   const takesInput = Boolean(op.requestBody) || (Array.isArray(op.parameters) && op.parameters.length > 0);
   if (takesInput) statuses.push('400');
   if (Array.isArray(op.security) && op.security.length > 0) statuses.push('401', '403');
-  if (path.includes('{')) statuses.push('404');
+  if (op['x-websocket']) statuses.push('401', '403', '426');
+  if (path.includes('{')) statuses.push('404', '414');
   if (op.requestBody) statuses.push('413', '415');
+  if (Array.isArray(op.parameters) && op.parameters.some((p: Json) => p.in === 'header')) statuses.push('431');
   if (op['x-rate-limited']) statuses.push('429');
   statuses.push('500', '503');
   for (const status of statuses) if (!(status in responses)) responses[status] = problemRef(status);
@@ -232,8 +243,10 @@ export function finishDocument(doc: Json, baseUrl: string): Json {
   const components = (doc.components ??= {}) as Json;
   components.securitySchemes = securitySchemes(baseUrl);
   components.schemas = { ...(components.schemas as Json | undefined), Problem: PROBLEM_SCHEMA, ...fhirOpenApiSchemas() };
+  // Only the problem responses some operation refers to (an unused component is a linter warning).
+  const referenced = JSON.stringify(paths);
   components.responses = Object.fromEntries(
-    Object.entries(PROBLEM_RESPONSES).map(([status, { name, description }]) => [
+    Object.entries(PROBLEM_RESPONSES).filter(([, { name }]) => referenced.includes(`"#/components/responses/${name}"`)).map(([status, { name, description }]) => [
       name,
       { description, content: { [problemContentType(Number(status))]: { schema: { $ref: '#/components/schemas/Problem' } } } },
     ]),
@@ -278,7 +291,7 @@ export function swaggerOptions(baseUrl: string): FastifyDynamicSwaggerOptions {
     },
     transform: transformRoute,
     // Zod schemas given an id (`.meta({ id })`, e.g. Readiness) are referenced by the routes and
-    // land in components.schemas here.
+    // land in components.schemas here (jsonSchemaTransformObject); only referenced ones are kept.
     transformObject: (doc) => finishDocument(referencedSchemasOnly(('openapiObject' in doc ? jsonSchemaTransformObject(doc) : doc.swaggerObject) as Json), baseUrl),
   };
 }

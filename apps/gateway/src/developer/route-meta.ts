@@ -4,6 +4,7 @@
  * hook) so the OpenAPI document, the deprecation list and the tests read one source.
  */
 import type { RouteOptions } from 'fastify';
+import type { ZodType } from 'zod';
 import type { RouteAuth } from '../auth/route-auth';
 
 export interface RouteDeprecation {
@@ -20,6 +21,11 @@ export interface RouteDeprecation {
 declare module 'fastify' {
   interface FastifyContextConfig {
     deprecation?: RouteDeprecation;
+    /**
+     * The request body as the OpenAPI document shows it, when the handler checks part of it itself
+     * (POST /api/v1/vitals: every item, all-or-nothing, 422): the validator takes `schema.body`.
+     */
+    openapiBody?: ZodType;
   }
 }
 

@@ -4,20 +4,33 @@
  * Who may watch whom, and what a resume id may be, are the vitals service's (vitals/service.ts).
  */
 import { z } from 'zod';
+import { CURSOR_PATTERN } from '@vitalis/live';
 import { resourceId, VITAL_CODES } from '@vitalis/schemas';
 
-const csv = (item: z.ZodType<string, string>, max: number) =>
+/**
+ * A comma-separated list of 1..max items matching `itemPattern` (a regex source), as a list without
+ * duplicates. The pattern is what the OpenAPI document publishes for the query parameter (a
+ * transform is invisible there), so the document and the validator refuse the same strings.
+ */
+const csv = (item: z.ZodType<string, string>, itemPattern: string, max: number) =>
   z
     .string()
+    .regex(new RegExp(`^ *(?:${itemPattern}) *(?:, *(?:${itemPattern}) *){0,${max - 1}}$`), `must be a comma-separated list of 1 to ${max}`)
     .transform((s) => [...new Set(s.split(',').map((x) => x.trim()).filter(Boolean))])
     .pipe(z.array(item).min(1).max(max));
+
+const RESOURCE_ID_ITEM = '[A-Za-z0-9\\-.]{1,64}';
+const CODE_ITEM = VITAL_CODES.map((c) => c.replace(/[.*+?^${}()|[\]\\-]/g, '\\$&')).join('|');
+
+/** A resume id (an SSE event id): empty (start now) or the shape of an id this stream issues. */
+export const resumeIdSchema = z.string().max(8_192).regex(new RegExp(`^$|${CURSOR_PATTERN.source}`), 'must be an event id of this stream (e.g. "3-1042" or "3-1042.1_7-88")');
 
 export const codeSchema: z.ZodType<string, string> = z.enum(VITAL_CODES as [string, ...string[]]);
 
 export const streamQuerySchema = (maxPatients: number) =>
   z.object({
-    patient: csv(resourceId, maxPatients).describe(`Patient id, or a comma-separated ward list (at most ${maxPatients})`),
-    code: csv(codeSchema, VITAL_CODES.length).optional().describe('LOINC/MDC codes to include (default all)'),
+    patient: csv(resourceId, RESOURCE_ID_ITEM, maxPatients).describe(`Patient id, or a comma-separated ward list (at most ${maxPatients})`),
+    code: csv(codeSchema, CODE_ITEM, VITAL_CODES.length).optional().describe('LOINC/MDC codes to include (default all)'),
     alerts: z.enum(['true', 'false']).default('true').transform((v) => v === 'true').describe('Include alert events'),
-    last_event_id: z.string().max(8_192).optional().describe('Resume id, for clients that cannot send the Last-Event-ID header'),
+    last_event_id: resumeIdSchema.optional().describe('Resume id, for clients that cannot send the Last-Event-ID header'),
   });

@@ -16,7 +16,7 @@ import { liveStreamDeps, startVitalsStream } from '../vitals/service';
 import type { CloseReason, LiveMessage, LiveSink } from './hub';
 import type { LiveSource } from './sources';
 import { reconnectHint, type ReconnectHint } from './reconnect';
-import { streamQuerySchema } from './request';
+import { streamQuerySchema, resumeIdSchema } from './request';
 
 const tails = new WeakMap<object, string>();
 /** What follows the id in an event's frame: built once per event, shared by every subscriber (the id is each one's cursor). */
@@ -66,7 +66,7 @@ export function sseRoutes(deps: GatewayDeps, hub: LiveSource): FastifyPluginAsyn
           tags: ['vitals'],
           summary: 'Live vitals and alerts (Server-Sent Events), resumable with Last-Event-ID',
           querystring: streamQuerySchema(config.LIVE_MAX_PATIENTS),
-          headers: z.looseObject({ 'last-event-id': z.string().max(8_192).optional() }),
+          headers: z.looseObject({ 'last-event-id': resumeIdSchema.optional() }),
         },
       },
       async (req, reply) => {

@@ -57,7 +57,12 @@ export function wsRoutes(deps: GatewayDeps, hub: LiveSource): FastifyPluginAsync
         },
         // Public in the route contract only so the token may come in the first message; when an
         // Authorization header is present it is checked here, before the upgrade (401/403 problem).
-        onRequest: async (req) => {
+        onRequest: async (req, reply) => {
+          // A plain GET cannot be served here (RFC 9110 §15.5.22): 426 naming the protocol, not an empty 404.
+          if (req.headers.upgrade?.toLowerCase() !== 'websocket') {
+            reply.header('upgrade', 'websocket');
+            throw new HttpProblem(426, 'upgrade-required', 'Upgrade Required', 'This endpoint speaks WebSocket only: send the GET with Upgrade: websocket.');
+          }
           if (req.headers.authorization === undefined) return;
           req.principal = await app.verifyBearer(req, ['read:vitals']);
         },

@@ -14,7 +14,7 @@ import { HttpProblem, serviceUnavailable, tooManyRequests } from '@vitalis/http'
 import type { GatewayDeps } from '../deps';
 import type { LiveSource } from '../live/sources';
 import { bearerToken } from '../auth/bearer';
-import { problems } from '../access/http';
+import { problems, problem } from '../access/http';
 import { authenticate, needOfBody, sessionOwnedByOther, type AccessNeed } from './auth';
 import type { SessionRecord } from './session-store';
 import { SessionRegistry, type McpSession } from './sessions';
@@ -133,23 +133,41 @@ export function mcpRoutes(deps: GatewayDeps, hub: LiveSource) {
       }
     };
 
-    const common = { tags: ['mcp'], response: { 200: z.string().describe('JSON-RPC response (application/json) or an SSE stream (text/event-stream)'), ...problems(400, 401, 403, 404, 503) } };
+    // As served: the transport answers JSON-RPC (application/json) or an SSE stream; a refusal about
+    // the session or the message is a JSON-RPC error (rpcError), one about access or a dependency a problem.
+    const rpcErrorBody = z.looseObject({
+      jsonrpc: z.literal('2.0'),
+      error: z.looseObject({ code: z.number().int(), message: z.string() }),
+      id: z.union([z.string(), z.number(), z.null()]),
+    }).describe('JSON-RPC 2.0 error');
+    const rpcErrorOrProblem = (description: string) => ({ description, content: { 'application/json': { schema: rpcErrorBody }, 'application/problem+json': { schema: problem } } });
+    const common = {
+      tags: ['mcp'],
+      response: {
+        200: { description: 'JSON-RPC response or an SSE stream', content: { 'application/json': { schema: z.unknown().describe('JSON-RPC 2.0 response (or batch)') }, 'text/event-stream': { schema: z.string().describe('SSE stream of JSON-RPC messages') } } },
+        400: rpcErrorOrProblem('A message other than initialize without a session, a refused tool call (JSON-RPC error), or an invalid request (problem)'),
+        404: rpcErrorOrProblem('Session not found: initialize a new one (JSON-RPC error)'),
+        ...problems(401, 403, 503),
+      },
+    };
+    const sessionHeader = z.string().min(1).max(128).describe('The session from the initialize response (MCP Streamable HTTP)');
     app.post(MCP_PATH, {
       schema: {
         ...common,
         summary: 'MCP: send JSON-RPC messages (initialize, tools/list, tools/call, resources/read, resources/subscribe...)',
         description: description('POST to the'),
         body: z.unknown().describe('A JSON-RPC 2.0 message (or batch)'),
+        headers: z.looseObject({ [SESSION_HEADER]: sessionHeader.optional() }),
         response: { ...common.response, 202: z.null().describe('Accepted (notifications and responses only)') },
         // read by the OpenAPI document (adds the 429 problem response): anonymous initialize is rate-limited
         'x-rate-limited': true,
       },
     }, handle);
     app.get(MCP_PATH, {
-      schema: { ...common, summary: 'MCP: the session\'s server-to-client SSE stream (notifications; Last-Event-ID resumes)', description: description('GET the stream of the'), produces: ['text/event-stream'] },
+      schema: { ...common, summary: 'MCP: the session\'s server-to-client SSE stream (notifications; Last-Event-ID resumes)', description: description('GET the stream of the'), headers: z.looseObject({ [SESSION_HEADER]: sessionHeader }) },
     }, handle);
     app.delete(MCP_PATH, {
-      schema: { ...common, summary: 'MCP: end a session', description: description('DELETE a session of the') },
+      schema: { ...common, summary: 'MCP: end a session', description: description('DELETE a session of the'), headers: z.looseObject({ [SESSION_HEADER]: sessionHeader }) },
     }, handle);
   };
   return fp(plugin, { name: 'vitalis-mcp', fastify: '5.x' });

@@ -1,8 +1,9 @@
 /** PatientState <-> FHIR R4 Patient / AllergyIntolerance JSON. */
 import { z } from 'zod';
+import { nonBlankText } from '@vitalis/schemas';
 import type { Allergy, Demographics, PatientState } from '@vitalis/records';
 
-const text = (max: number) => z.string().trim().min(1).max(max);
+const text = nonBlankText;
 export const identifierIn = z.object({ system: text(200), value: text(100) });
 const contactPoint = z.object({ system: z.enum(['phone', 'email', 'fax', 'pager', 'url', 'sms', 'other']), value: text(200) });
 

@@ -11,7 +11,7 @@
  */
 import { z } from 'zod';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { bundleSchema, resourceId, searchsetBundle } from '@vitalis/schemas';
+import { bundleSchema, resourceId, searchsetBundle, nonBlankText } from '@vitalis/schemas';
 import type { GatewayDeps } from '../deps';
 import { etag, expectedFromIfMatch, PATIENT_READ_SCOPES } from '../access/caller';
 import { callerOf, decodeKey, encodeKey, problems } from '../access/http';
@@ -45,7 +45,7 @@ export function patientRoutes(deps: GatewayDeps): FastifyPluginAsyncZod {
         summary: 'Search patients',
         description: 'By name (substring of given + family), birthdate (YYYY-MM-DD) and identifier (`system|value` or `value`); keyset-paginated. Needs read:patients or write:patients (demographics only); a patient user finds only themselves. Reads the projection (eventually consistent).',
         querystring: z.object({
-          name: z.string().trim().min(1).max(100).optional(),
+          name: nonBlankText(100).optional(),
           birthdate: z.iso.date().optional(),
           identifier: z.string().min(1).max(300).optional(),
           limit: z.coerce.number().int().min(1).max(100).default(20),

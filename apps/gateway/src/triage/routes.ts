@@ -7,7 +7,7 @@
  */
 import { z } from 'zod';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { resourceId } from '@vitalis/schemas';
+import { resourceId, nonBlankText } from '@vitalis/schemas';
 import type { TriageState } from '@vitalis/records';
 import type { GatewayDeps } from '../deps';
 import { etag, expectedFromIfMatch } from '../access/caller';
@@ -56,7 +56,7 @@ export function triageRoutes(deps: GatewayDeps): FastifyPluginAsyncZod {
       config: { auth: { scopes: ['write:triage'] } },
       schema: {
         tags: ['triage'], summary: 'Admit a patient to the ED board',
-        body: z.object({ patient_id: resourceId, esi, complaint: z.string().trim().min(1).max(500) }),
+        body: z.object({ patient_id: resourceId, esi, complaint: nonBlankText(500) }),
         response: { 201: entryOut, ...problems(400, 401, 403, 409, 422) },
       },
     }, async (req, reply) => {
@@ -69,7 +69,7 @@ export function triageRoutes(deps: GatewayDeps): FastifyPluginAsyncZod {
       schema: {
         tags: ['triage'], summary: 'Set or change the ESI level', description: 'Appends TriageLevelSet. If-Match (the ETag from admit/board version) optional; 412 when stale.',
         params: z.object({ patientId: resourceId }), headers: z.object({ 'if-match': z.string().max(100).optional() }),
-        body: z.object({ esi, reason: z.string().trim().min(1).max(500).optional() }),
+        body: z.object({ esi, reason: nonBlankText(500).optional() }),
         response: { 200: entryOut, ...problems(400, 401, 403, 404, 409, 412) },
       },
     }, async (req, reply) => {

@@ -20,15 +20,17 @@ import { createVitalsProducer, TOPICS } from '@vitalis/kafka';
 import {
   bundleSchema,
   encodeObservation,
+  instant,
   MAX_OBSERVATIONS_PER_BATCH,
   resourceId,
   toSearchsetBundle,
   validateObservation,
   VITAL_CODES,
+  vitalsObservationSchema,
   type VitalsObservation,
 } from '@vitalis/schemas';
 import type { GatewayDeps } from '../deps';
-import { callerOf } from '../access/http';
+import { callerOf, problems } from '../access/http';
 import { AGGS } from './history';
 import { aggregatesOf, orderedRange, readHistory, readLatest, recordVitalsWrite, recordVitalsWriteFailed } from './service';
 
@@ -42,7 +44,7 @@ const V1_SUNSET = '2027-12-31T23:59:59Z';
 /** When the path-style latest endpoint was deprecated in favour of GET /api/v1/vitals/latest. */
 const LATEST_BY_PATH_DEPRECATED_AT = '2026-11-23T00:00:00Z';
 
-const isoDateTime = z.iso.datetime({ offset: true, message: 'must be an ISO 8601 date-time with Z or an offset' });
+const isoDateTime = instant;
 
 const observationOut = z.looseObject({
   patient_id: z.string(),
@@ -130,7 +132,11 @@ export function vitalsRoutes(deps: GatewayDeps, options: VitalsRouteOptions = {}
     app.post(
       '/api/v1/vitals',
       {
-        config: { auth: { scopes: ['write:vitals'] } },
+        config: {
+          auth: { scopes: ['write:vitals'] },
+          // The document shows each item's schema; the handler checks the items itself (all-or-nothing, 422 naming every invalid index).
+          openapiBody: z.object({ observations: z.array(vitalsObservationSchema).min(1).max(MAX_OBSERVATIONS_PER_BATCH).describe('Vitals observations') }),
+        },
         schema: {
           tags: ['vitals'],
           summary: 'Publish a batch of vitals observations',
@@ -140,6 +146,7 @@ export function vitalsRoutes(deps: GatewayDeps, options: VitalsRouteOptions = {}
           }),
           response: {
             202: z.object({ accepted: z.number().int(), topic: z.string() }),
+            ...problems(422),
           },
         },
       },

@@ -57,25 +57,86 @@ export interface paths {
         get: {
             parameters: {
                 query?: never;
-                header?: never;
+                header: {
+                    /** @description The session from the initialize response (MCP Streamable HTTP) */
+                    "mcp-session-id": string;
+                };
                 path?: never;
                 cookie?: never;
             };
             requestBody?: never;
             responses: {
-                /** @description JSON-RPC response (application/json) or an SSE stream (text/event-stream) */
+                /** @description JSON-RPC response or an SSE stream */
                 200: {
                     headers: {
                         [name: string]: unknown;
                     };
                     content: {
+                        "application/json": unknown;
                         "text/event-stream": string;
                     };
                 };
-                400: components["responses"]["BadRequest"];
+                /** @description A message other than initialize without a session, a refused tool call (JSON-RPC error), or an invalid request (problem) */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                code: number;
+                                message: string;
+                            } & {
+                                [key: string]: unknown;
+                            };
+                            id: string | number | null;
+                            /** @enum {string} */
+                            jsonrpc: "2.0";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                        "application/problem+json": {
+                            detail: string;
+                            status: number;
+                            title: string;
+                            type: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
                 401: components["responses"]["Unauthorized"];
                 403: components["responses"]["Forbidden"];
-                404: components["responses"]["NotFound"];
+                /** @description Session not found: initialize a new one (JSON-RPC error) */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                code: number;
+                                message: string;
+                            } & {
+                                [key: string]: unknown;
+                            };
+                            id: string | number | null;
+                            /** @enum {string} */
+                            jsonrpc: "2.0";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                        "application/problem+json": {
+                            detail: string;
+                            status: number;
+                            title: string;
+                            type: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                431: components["responses"]["RequestHeaderFieldsTooLarge"];
                 500: components["responses"]["InternalError"];
                 503: components["responses"]["ServiceUnavailable"];
             };
@@ -88,7 +149,10 @@ export interface paths {
         post: {
             parameters: {
                 query?: never;
-                header?: never;
+                header?: {
+                    /** @description The session from the initialize response (MCP Streamable HTTP) */
+                    "mcp-session-id"?: string;
+                };
                 path?: never;
                 cookie?: never;
             };
@@ -99,13 +163,14 @@ export interface paths {
                 };
             };
             responses: {
-                /** @description JSON-RPC response (application/json) or an SSE stream (text/event-stream) */
+                /** @description JSON-RPC response or an SSE stream */
                 200: {
                     headers: {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": string;
+                        "application/json": unknown;
+                        "text/event-stream": string;
                     };
                 };
                 /** @description Accepted (notifications and responses only) */
@@ -115,13 +180,70 @@ export interface paths {
                     };
                     content?: never;
                 };
-                400: components["responses"]["BadRequest"];
+                /** @description A message other than initialize without a session, a refused tool call (JSON-RPC error), or an invalid request (problem) */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                code: number;
+                                message: string;
+                            } & {
+                                [key: string]: unknown;
+                            };
+                            id: string | number | null;
+                            /** @enum {string} */
+                            jsonrpc: "2.0";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                        "application/problem+json": {
+                            detail: string;
+                            status: number;
+                            title: string;
+                            type: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
                 401: components["responses"]["Unauthorized"];
                 403: components["responses"]["Forbidden"];
-                404: components["responses"]["NotFound"];
+                /** @description Session not found: initialize a new one (JSON-RPC error) */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                code: number;
+                                message: string;
+                            } & {
+                                [key: string]: unknown;
+                            };
+                            id: string | number | null;
+                            /** @enum {string} */
+                            jsonrpc: "2.0";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                        "application/problem+json": {
+                            detail: string;
+                            status: number;
+                            title: string;
+                            type: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
                 413: components["responses"]["PayloadTooLarge"];
                 415: components["responses"]["UnsupportedMediaType"];
                 429: components["responses"]["TooManyRequests"];
+                431: components["responses"]["RequestHeaderFieldsTooLarge"];
                 500: components["responses"]["InternalError"];
                 503: components["responses"]["ServiceUnavailable"];
             };
@@ -133,25 +255,86 @@ export interface paths {
         delete: {
             parameters: {
                 query?: never;
-                header?: never;
+                header: {
+                    /** @description The session from the initialize response (MCP Streamable HTTP) */
+                    "mcp-session-id": string;
+                };
                 path?: never;
                 cookie?: never;
             };
             requestBody?: never;
             responses: {
-                /** @description JSON-RPC response (application/json) or an SSE stream (text/event-stream) */
+                /** @description JSON-RPC response or an SSE stream */
                 200: {
                     headers: {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": string;
+                        "application/json": unknown;
+                        "text/event-stream": string;
                     };
                 };
-                400: components["responses"]["BadRequest"];
+                /** @description A message other than initialize without a session, a refused tool call (JSON-RPC error), or an invalid request (problem) */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                code: number;
+                                message: string;
+                            } & {
+                                [key: string]: unknown;
+                            };
+                            id: string | number | null;
+                            /** @enum {string} */
+                            jsonrpc: "2.0";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                        "application/problem+json": {
+                            detail: string;
+                            status: number;
+                            title: string;
+                            type: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
                 401: components["responses"]["Unauthorized"];
                 403: components["responses"]["Forbidden"];
-                404: components["responses"]["NotFound"];
+                /** @description Session not found: initialize a new one (JSON-RPC error) */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                code: number;
+                                message: string;
+                            } & {
+                                [key: string]: unknown;
+                            };
+                            id: string | number | null;
+                            /** @enum {string} */
+                            jsonrpc: "2.0";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                        "application/problem+json": {
+                            detail: string;
+                            status: number;
+                            title: string;
+                            type: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                431: components["responses"]["RequestHeaderFieldsTooLarge"];
                 500: components["responses"]["InternalError"];
                 503: components["responses"]["ServiceUnavailable"];
             };
@@ -520,6 +703,7 @@ export interface paths {
                 403: components["responses"]["Forbidden"];
                 404: components["responses"]["NotFound"];
                 413: components["responses"]["PayloadTooLarge"];
+                414: components["responses"]["URITooLong"];
                 415: components["responses"]["UnsupportedMediaType"];
                 422: components["responses"]["UnprocessableContent"];
                 500: components["responses"]["InternalError"];
@@ -583,6 +767,7 @@ export interface paths {
                 401: components["responses"]["Unauthorized"];
                 403: components["responses"]["Forbidden"];
                 404: components["responses"]["NotFound"];
+                414: components["responses"]["URITooLong"];
                 500: components["responses"]["InternalError"];
                 503: components["responses"]["ServiceUnavailable"];
             };
@@ -715,14 +900,39 @@ export interface paths {
             };
             requestBody?: never;
             responses: {
-                /** @description OK */
+                /** @description The next HTML page (sign-in, consent) */
                 200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "text/html": string;
+                    };
+                };
+                /** @description See Other: to the redirect URI with `code`, `state` and `iss`, or with an OAuth error */
+                303: {
                     headers: {
                         [name: string]: unknown;
                     };
                     content?: never;
                 };
-                400: components["responses"]["BadRequest"];
+                /** @description An HTML error page (the client or redirect URI cannot be trusted, the form is incomplete or expired, a wrong password), or a problem */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": {
+                            detail: string;
+                            status: number;
+                            title: string;
+                            type: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                        "text/html": string;
+                    };
+                };
                 500: components["responses"]["InternalError"];
                 503: components["responses"]["ServiceUnavailable"];
             };
@@ -747,16 +957,59 @@ export interface paths {
                 };
             };
             responses: {
-                /** @description OK */
+                /** @description The next HTML page (sign-in, consent) */
                 200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "text/html": string;
+                    };
+                };
+                /** @description See Other: to the redirect URI with `code`, `state` and `iss`, or with an OAuth error */
+                303: {
                     headers: {
                         [name: string]: unknown;
                     };
                     content?: never;
                 };
-                400: components["responses"]["BadRequest"];
+                /** @description An HTML error page (the client or redirect URI cannot be trusted, the form is incomplete or expired, a wrong password), or a problem */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": {
+                            detail: string;
+                            status: number;
+                            title: string;
+                            type: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                        "text/html": string;
+                    };
+                };
+                /** @description An HTML error page: the form was not verified as coming from this sign-in page */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "text/html": string;
+                    };
+                };
                 413: components["responses"]["PayloadTooLarge"];
                 415: components["responses"]["UnsupportedMediaType"];
+                /** @description The sign-in page again: too many failed sign-ins (Retry-After) */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "text/html": string;
+                    };
+                };
                 500: components["responses"]["InternalError"];
                 503: components["responses"]["ServiceUnavailable"];
             };
@@ -1100,7 +1353,10 @@ export interface paths {
             requestBody: {
                 content: {
                     "application/x-www-form-urlencoded": {
-                        [key: string]: string | string[];
+                        token: string;
+                        token_type_hint?: string;
+                    } & {
+                        [key: string]: unknown;
                     };
                 };
             };
@@ -1444,6 +1700,7 @@ export interface paths {
                 401: components["responses"]["Unauthorized"];
                 403: components["responses"]["Forbidden"];
                 404: components["responses"]["NotFound"];
+                414: components["responses"]["URITooLong"];
                 500: components["responses"]["InternalError"];
                 503: components["responses"]["ServiceUnavailable"];
             };
@@ -1511,6 +1768,7 @@ export interface paths {
                 404: components["responses"]["NotFound"];
                 409: components["responses"]["Conflict"];
                 413: components["responses"]["PayloadTooLarge"];
+                414: components["responses"]["URITooLong"];
                 415: components["responses"]["UnsupportedMediaType"];
                 500: components["responses"]["InternalError"];
                 503: components["responses"]["ServiceUnavailable"];
@@ -1577,6 +1835,7 @@ export interface paths {
                 404: components["responses"]["NotFound"];
                 409: components["responses"]["Conflict"];
                 413: components["responses"]["PayloadTooLarge"];
+                414: components["responses"]["URITooLong"];
                 415: components["responses"]["UnsupportedMediaType"];
                 500: components["responses"]["InternalError"];
                 503: components["responses"]["ServiceUnavailable"];
@@ -2197,6 +2456,7 @@ export interface paths {
                 401: components["responses"]["Unauthorized"];
                 403: components["responses"]["Forbidden"];
                 404: components["responses"]["NotFound"];
+                414: components["responses"]["URITooLong"];
                 500: components["responses"]["InternalError"];
                 503: components["responses"]["ServiceUnavailable"];
             };
@@ -2269,7 +2529,9 @@ export interface paths {
                 409: components["responses"]["Conflict"];
                 412: components["responses"]["PreconditionFailed"];
                 413: components["responses"]["PayloadTooLarge"];
+                414: components["responses"]["URITooLong"];
                 415: components["responses"]["UnsupportedMediaType"];
+                431: components["responses"]["RequestHeaderFieldsTooLarge"];
                 500: components["responses"]["InternalError"];
                 503: components["responses"]["ServiceUnavailable"];
             };
@@ -2340,7 +2602,9 @@ export interface paths {
                 409: components["responses"]["Conflict"];
                 412: components["responses"]["PreconditionFailed"];
                 413: components["responses"]["PayloadTooLarge"];
+                414: components["responses"]["URITooLong"];
                 415: components["responses"]["UnsupportedMediaType"];
+                431: components["responses"]["RequestHeaderFieldsTooLarge"];
                 500: components["responses"]["InternalError"];
                 503: components["responses"]["ServiceUnavailable"];
             };
@@ -2411,7 +2675,9 @@ export interface paths {
                 409: components["responses"]["Conflict"];
                 412: components["responses"]["PreconditionFailed"];
                 413: components["responses"]["PayloadTooLarge"];
+                414: components["responses"]["URITooLong"];
                 415: components["responses"]["UnsupportedMediaType"];
+                431: components["responses"]["RequestHeaderFieldsTooLarge"];
                 500: components["responses"]["InternalError"];
                 503: components["responses"]["ServiceUnavailable"];
             };
@@ -2502,6 +2768,7 @@ export interface paths {
                 404: components["responses"]["NotFound"];
                 409: components["responses"]["Conflict"];
                 413: components["responses"]["PayloadTooLarge"];
+                414: components["responses"]["URITooLong"];
                 415: components["responses"]["UnsupportedMediaType"];
                 422: components["responses"]["UnprocessableContent"];
                 500: components["responses"]["InternalError"];
@@ -2574,7 +2841,9 @@ export interface paths {
                 409: components["responses"]["Conflict"];
                 412: components["responses"]["PreconditionFailed"];
                 413: components["responses"]["PayloadTooLarge"];
+                414: components["responses"]["URITooLong"];
                 415: components["responses"]["UnsupportedMediaType"];
+                431: components["responses"]["RequestHeaderFieldsTooLarge"];
                 500: components["responses"]["InternalError"];
                 503: components["responses"]["ServiceUnavailable"];
             };
@@ -2819,6 +3088,7 @@ export interface paths {
                 401: components["responses"]["Unauthorized"];
                 403: components["responses"]["Forbidden"];
                 404: components["responses"]["NotFound"];
+                414: components["responses"]["URITooLong"];
                 500: components["responses"]["InternalError"];
                 503: components["responses"]["ServiceUnavailable"];
             };
@@ -2920,9 +3190,11 @@ export interface paths {
                 409: components["responses"]["Conflict"];
                 412: components["responses"]["PreconditionFailed"];
                 413: components["responses"]["PayloadTooLarge"];
+                414: components["responses"]["URITooLong"];
                 415: components["responses"]["UnsupportedMediaType"];
                 422: components["responses"]["UnprocessableContent"];
                 428: components["responses"]["PreconditionRequired"];
+                431: components["responses"]["RequestHeaderFieldsTooLarge"];
                 500: components["responses"]["InternalError"];
                 503: components["responses"]["ServiceUnavailable"];
             };
@@ -2995,6 +3267,7 @@ export interface paths {
                 404: components["responses"]["NotFound"];
                 409: components["responses"]["Conflict"];
                 413: components["responses"]["PayloadTooLarge"];
+                414: components["responses"]["URITooLong"];
                 415: components["responses"]["UnsupportedMediaType"];
                 500: components["responses"]["InternalError"];
                 503: components["responses"]["ServiceUnavailable"];
@@ -3104,8 +3377,10 @@ export interface paths {
                 409: components["responses"]["Conflict"];
                 412: components["responses"]["PreconditionFailed"];
                 413: components["responses"]["PayloadTooLarge"];
+                414: components["responses"]["URITooLong"];
                 415: components["responses"]["UnsupportedMediaType"];
                 422: components["responses"]["UnprocessableContent"];
+                431: components["responses"]["RequestHeaderFieldsTooLarge"];
                 500: components["responses"]["InternalError"];
                 503: components["responses"]["ServiceUnavailable"];
             };
@@ -3174,7 +3449,9 @@ export interface paths {
                 409: components["responses"]["Conflict"];
                 412: components["responses"]["PreconditionFailed"];
                 413: components["responses"]["PayloadTooLarge"];
+                414: components["responses"]["URITooLong"];
                 415: components["responses"]["UnsupportedMediaType"];
+                431: components["responses"]["RequestHeaderFieldsTooLarge"];
                 500: components["responses"]["InternalError"];
                 503: components["responses"]["ServiceUnavailable"];
             };
@@ -3243,6 +3520,7 @@ export interface paths {
                 401: components["responses"]["Unauthorized"];
                 403: components["responses"]["Forbidden"];
                 404: components["responses"]["NotFound"];
+                414: components["responses"]["URITooLong"];
                 500: components["responses"]["InternalError"];
                 503: components["responses"]["ServiceUnavailable"];
             };
@@ -3723,6 +4001,7 @@ export interface paths {
                 401: components["responses"]["Unauthorized"];
                 403: components["responses"]["Forbidden"];
                 404: components["responses"]["NotFound"];
+                414: components["responses"]["URITooLong"];
                 500: components["responses"]["InternalError"];
                 503: components["responses"]["ServiceUnavailable"];
             };
@@ -3798,8 +4077,10 @@ export interface paths {
                 409: components["responses"]["Conflict"];
                 412: components["responses"]["PreconditionFailed"];
                 413: components["responses"]["PayloadTooLarge"];
+                414: components["responses"]["URITooLong"];
                 415: components["responses"]["UnsupportedMediaType"];
                 428: components["responses"]["PreconditionRequired"];
+                431: components["responses"]["RequestHeaderFieldsTooLarge"];
                 500: components["responses"]["InternalError"];
                 503: components["responses"]["ServiceUnavailable"];
             };
@@ -3880,7 +4161,9 @@ export interface paths {
                 409: components["responses"]["Conflict"];
                 412: components["responses"]["PreconditionFailed"];
                 413: components["responses"]["PayloadTooLarge"];
+                414: components["responses"]["URITooLong"];
                 415: components["responses"]["UnsupportedMediaType"];
+                431: components["responses"]["RequestHeaderFieldsTooLarge"];
                 500: components["responses"]["InternalError"];
                 503: components["responses"]["ServiceUnavailable"];
             };
@@ -3934,6 +4217,8 @@ export interface paths {
                 404: components["responses"]["NotFound"];
                 409: components["responses"]["Conflict"];
                 412: components["responses"]["PreconditionFailed"];
+                414: components["responses"]["URITooLong"];
+                431: components["responses"]["RequestHeaderFieldsTooLarge"];
                 500: components["responses"]["InternalError"];
                 503: components["responses"]["ServiceUnavailable"];
             };
@@ -3995,6 +4280,7 @@ export interface paths {
                 401: components["responses"]["Unauthorized"];
                 403: components["responses"]["Forbidden"];
                 404: components["responses"]["NotFound"];
+                414: components["responses"]["URITooLong"];
                 500: components["responses"]["InternalError"];
                 503: components["responses"]["ServiceUnavailable"];
             };
@@ -4093,6 +4379,7 @@ export interface paths {
                 401: components["responses"]["Unauthorized"];
                 403: components["responses"]["Forbidden"];
                 404: components["responses"]["NotFound"];
+                414: components["responses"]["URITooLong"];
                 500: components["responses"]["InternalError"];
                 503: components["responses"]["ServiceUnavailable"];
             };
@@ -4419,6 +4706,7 @@ export interface paths {
                 403: components["responses"]["Forbidden"];
                 404: components["responses"]["NotFound"];
                 409: components["responses"]["Conflict"];
+                414: components["responses"]["URITooLong"];
                 500: components["responses"]["InternalError"];
                 503: components["responses"]["ServiceUnavailable"];
             };
@@ -4515,7 +4803,9 @@ export interface paths {
                 409: components["responses"]["Conflict"];
                 412: components["responses"]["PreconditionFailed"];
                 413: components["responses"]["PayloadTooLarge"];
+                414: components["responses"]["URITooLong"];
                 415: components["responses"]["UnsupportedMediaType"];
+                431: components["responses"]["RequestHeaderFieldsTooLarge"];
                 500: components["responses"]["InternalError"];
                 503: components["responses"]["ServiceUnavailable"];
             };
@@ -4673,7 +4963,7 @@ export interface paths {
                 content: {
                     "application/json": {
                         /** @description Vitals observations */
-                        observations: unknown[];
+                        observations: components["schemas"]["VitalsObservationInput"][];
                     };
                 };
             };
@@ -4695,6 +4985,7 @@ export interface paths {
                 403: components["responses"]["Forbidden"];
                 413: components["responses"]["PayloadTooLarge"];
                 415: components["responses"]["UnsupportedMediaType"];
+                422: components["responses"]["UnprocessableContent"];
                 500: components["responses"]["InternalError"];
                 503: components["responses"]["ServiceUnavailable"];
             };
@@ -4841,6 +5132,7 @@ export interface paths {
                 400: components["responses"]["BadRequest"];
                 401: components["responses"]["Unauthorized"];
                 403: components["responses"]["Forbidden"];
+                431: components["responses"]["RequestHeaderFieldsTooLarge"];
                 500: components["responses"]["InternalError"];
                 503: components["responses"]["ServiceUnavailable"];
             };
@@ -4880,6 +5172,9 @@ export interface paths {
                     };
                     content?: never;
                 };
+                401: components["responses"]["Unauthorized"];
+                403: components["responses"]["Forbidden"];
+                426: components["responses"]["UpgradeRequired"];
                 500: components["responses"]["InternalError"];
                 503: components["responses"]["ServiceUnavailable"];
             };
@@ -5516,6 +5811,15 @@ export interface paths {
                         "application/fhir+json": components["schemas"]["FhirOperationOutcome"];
                     };
                 };
+                /** @description A path segment is longer than the router reads (2048 bytes percent-encoded) (a FHIR OperationOutcome) */
+                414: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/fhir+json": components["schemas"]["FhirOperationOutcome"];
+                    };
+                };
                 /** @description Unexpected error (logged with the request id; no internals in the body) (a FHIR OperationOutcome) */
                 500: {
                     headers: {
@@ -5619,6 +5923,15 @@ export interface paths {
                 };
                 /** @description No representation matches Accept (a FHIR OperationOutcome) */
                 406: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/fhir+json": components["schemas"]["FhirOperationOutcome"];
+                    };
+                };
+                /** @description A path segment is longer than the router reads (2048 bytes percent-encoded) (a FHIR OperationOutcome) */
+                414: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -5875,6 +6188,7 @@ export interface paths {
                 };
                 400: components["responses"]["BadRequest"];
                 404: components["responses"]["NotFound"];
+                414: components["responses"]["URITooLong"];
                 500: components["responses"]["InternalError"];
                 503: components["responses"]["ServiceUnavailable"];
             };
@@ -6015,6 +6329,160 @@ export interface components {
             /** @enum {string} */
             status: "ready" | "not_ready" | "draining";
         };
+        /**
+         * Vitals observation
+         * @description One vital-sign measurement or one ECG waveform chunk from one device about one patient (Vitalis wire format, FHIR R4 vital signs codes).
+         */
+        VitalsObservationInput: {
+            /**
+             * @description LOINC 8867-4 Heart rate
+             * @constant
+             */
+            code: "8867-4";
+            /** @description Device that made the observation (FHIR Device id) */
+            device_id: string;
+            /**
+             * Format: date-time
+             * @description When the observation was made (for waveforms: the time of the first sample)
+             */
+            effective_at: string;
+            /** @description Patient the observation is about (FHIR Patient id); also the Kafka key */
+            patient_id: string;
+            /** @description Per-device sequence number, strictly increasing; (device_id, seq, effective_at) is the idempotency key */
+            seq: number;
+            /** @constant */
+            unit: "/min";
+            value: number;
+        } | {
+            /**
+             * @description LOINC 59408-5 Oxygen saturation in Arterial blood by Pulse oximetry
+             * @constant
+             */
+            code: "59408-5";
+            /** @description Device that made the observation (FHIR Device id) */
+            device_id: string;
+            /**
+             * Format: date-time
+             * @description When the observation was made (for waveforms: the time of the first sample)
+             */
+            effective_at: string;
+            /** @description Patient the observation is about (FHIR Patient id); also the Kafka key */
+            patient_id: string;
+            /** @description Per-device sequence number, strictly increasing; (device_id, seq, effective_at) is the idempotency key */
+            seq: number;
+            /** @constant */
+            unit: "%";
+            value: number;
+        } | {
+            /**
+             * @description LOINC 8480-6 Systolic blood pressure
+             * @constant
+             */
+            code: "8480-6";
+            /** @description Device that made the observation (FHIR Device id) */
+            device_id: string;
+            /**
+             * Format: date-time
+             * @description When the observation was made (for waveforms: the time of the first sample)
+             */
+            effective_at: string;
+            /** @description Patient the observation is about (FHIR Patient id); also the Kafka key */
+            patient_id: string;
+            /** @description Per-device sequence number, strictly increasing; (device_id, seq, effective_at) is the idempotency key */
+            seq: number;
+            /** @constant */
+            unit: "mm[Hg]";
+            value: number;
+        } | {
+            /**
+             * @description LOINC 8462-4 Diastolic blood pressure
+             * @constant
+             */
+            code: "8462-4";
+            /** @description Device that made the observation (FHIR Device id) */
+            device_id: string;
+            /**
+             * Format: date-time
+             * @description When the observation was made (for waveforms: the time of the first sample)
+             */
+            effective_at: string;
+            /** @description Patient the observation is about (FHIR Patient id); also the Kafka key */
+            patient_id: string;
+            /** @description Per-device sequence number, strictly increasing; (device_id, seq, effective_at) is the idempotency key */
+            seq: number;
+            /** @constant */
+            unit: "mm[Hg]";
+            value: number;
+        } | {
+            /**
+             * @description LOINC 9279-1 Respiratory rate
+             * @constant
+             */
+            code: "9279-1";
+            /** @description Device that made the observation (FHIR Device id) */
+            device_id: string;
+            /**
+             * Format: date-time
+             * @description When the observation was made (for waveforms: the time of the first sample)
+             */
+            effective_at: string;
+            /** @description Patient the observation is about (FHIR Patient id); also the Kafka key */
+            patient_id: string;
+            /** @description Per-device sequence number, strictly increasing; (device_id, seq, effective_at) is the idempotency key */
+            seq: number;
+            /** @constant */
+            unit: "/min";
+            value: number;
+        } | {
+            /**
+             * @description LOINC 8310-5 Body temperature
+             * @constant
+             */
+            code: "8310-5";
+            /** @description Device that made the observation (FHIR Device id) */
+            device_id: string;
+            /**
+             * Format: date-time
+             * @description When the observation was made (for waveforms: the time of the first sample)
+             */
+            effective_at: string;
+            /** @description Patient the observation is about (FHIR Patient id); also the Kafka key */
+            patient_id: string;
+            /** @description Per-device sequence number, strictly increasing; (device_id, seq, effective_at) is the idempotency key */
+            seq: number;
+            /** @constant */
+            unit: "Cel";
+            value: number;
+        } | {
+            /**
+             * @description MDC 131330 MDC_ECG_ELEC_POTL_II (ECG lead II)
+             * @constant
+             */
+            code: "131330";
+            /** @description Device that made the observation (FHIR Device id) */
+            device_id: string;
+            /**
+             * Format: date-time
+             * @description When the observation was made (for waveforms: the time of the first sample)
+             */
+            effective_at: string;
+            /** @description Patient the observation is about (FHIR Patient id); also the Kafka key */
+            patient_id: string;
+            /** @description Per-device sequence number, strictly increasing; (device_id, seq, effective_at) is the idempotency key */
+            seq: number;
+            /** @constant */
+            unit: "mV";
+            waveform: {
+                /**
+                 * @description Zero value in mV; the potential is origin + sample
+                 * @default 0
+                 */
+                origin: number;
+                /** @description Time between samples in ms (4 = 250 Hz) */
+                period_ms: number;
+                samples: number[];
+            };
+        };
     };
     responses: {
         /** @description Malformed JSON or invalid parameters/body (validation-error, bad-request) */
@@ -6053,24 +6521,6 @@ export interface components {
                 "application/problem+json": components["schemas"]["Problem"];
             };
         };
-        /** @description The path exists under other methods (see Allow) */
-        MethodNotAllowed: {
-            headers: {
-                [name: string]: unknown;
-            };
-            content: {
-                "application/problem+json": components["schemas"]["Problem"];
-            };
-        };
-        /** @description No representation matches Accept */
-        NotAcceptable: {
-            headers: {
-                [name: string]: unknown;
-            };
-            content: {
-                "application/problem+json": components["schemas"]["Problem"];
-            };
-        };
         /** @description No such resource or route */
         NotFound: {
             headers: {
@@ -6100,6 +6550,15 @@ export interface components {
         };
         /** @description If-Match is required for this write */
         PreconditionRequired: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/problem+json": components["schemas"]["Problem"];
+            };
+        };
+        /** @description The header section is over the server's limit (16 KiB); the connection is closed */
+        RequestHeaderFieldsTooLarge: {
             headers: {
                 [name: string]: unknown;
             };
@@ -6145,6 +6604,24 @@ export interface components {
         };
         /** @description The Content-Type is not accepted here */
         UnsupportedMediaType: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/problem+json": components["schemas"]["Problem"];
+            };
+        };
+        /** @description A WebSocket endpoint was asked without Upgrade: websocket */
+        UpgradeRequired: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/problem+json": components["schemas"]["Problem"];
+            };
+        };
+        /** @description A path segment is longer than the router reads (2048 bytes percent-encoded) */
+        URITooLong: {
             headers: {
                 [name: string]: unknown;
             };

@@ -1,12 +1,12 @@
 /** Appointment tools: find_available_slots, book_appointment, cancel_appointment. */
 import { z } from 'zod';
-import { resourceId } from '@vitalis/schemas';
+import { resourceId, nonBlankText, instant } from '@vitalis/schemas';
 import { validationFailed } from '@vitalis/http';
 import { bookAppointment, cancelAppointment, listSlots } from '../../appointments/service';
 import { defineTool, UI } from './types';
 import { appointmentOut, appointmentShape, slotOut, slotShape } from './shapes';
 
-const isoDateTime = z.iso.datetime({ offset: true });
+const isoDateTime = instant;
 const DAY_MS = 86_400_000;
 
 /** `date` (a UTC day) or from/to; `date` wins. */
@@ -54,7 +54,7 @@ export const bookAppointmentTool = defineTool({
   input: z.object({
     slot_id: resourceId.describe('A free slot from find_available_slots'),
     patient_id: resourceId.optional().describe('The patient (required unless the caller is a patient user)'),
-    reason: z.string().trim().min(1).max(500).optional(),
+    reason: nonBlankText(500).optional(),
   }),
   output: z.object({ appointment: appointmentShape }),
   annotations: { title: 'Book an appointment', readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false },
@@ -73,7 +73,7 @@ export const cancelAppointmentTool = defineTool({
   scopes: ['write:appointments'],
   input: z.object({
     appointment_id: z.string().regex(/^[A-Za-z0-9-]{1,64}\.\d{1,9}$/, 'must be an appointment id').describe('From book_appointment'),
-    reason: z.string().trim().min(1).max(500).optional(),
+    reason: nonBlankText(500).optional(),
   }),
   output: z.object({ appointment: appointmentShape }),
   annotations: { title: 'Cancel an appointment', readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: false },

@@ -1,13 +1,13 @@
 /** Patient tools: search_patients, get_patient, register_patient (access/caller decides what a caller sees). */
 import { z } from 'zod';
-import { resourceId } from '@vitalis/schemas';
+import { resourceId, nonBlankText } from '@vitalis/schemas';
 import { badRequest } from '@vitalis/http';
 import { patientView } from '../../access/caller';
 import { getPatient, registerPatient, searchPatients } from '../../patients/service';
 import { defineTool, UI } from './types';
 import { allergiesOut, allergyShape, latestOut, latestVitalShape, news2Out, news2Shape, patientOut, patientShape } from './shapes';
 
-const text = (max: number) => z.string().trim().min(1).max(max);
+const text = nonBlankText;
 
 /** Keyset cursor of the search: (family, id) of the last result, opaque to the agent. */
 const encodeAfter = (f: string, i: string) => Buffer.from(JSON.stringify({ f, i })).toString('base64url');

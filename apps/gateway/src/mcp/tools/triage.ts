@@ -1,6 +1,6 @@
 /** Triage tools: get_triage_board, set_triage_level (triage/service.ts). */
 import { z } from 'zod';
-import { resourceId } from '@vitalis/schemas';
+import { resourceId, nonBlankText } from '@vitalis/schemas';
 import { setTriageLevel, triageBoard } from '../../triage/service';
 import { defineTool, UI } from './types';
 import { latestOut, latestVitalShape, news2Out, news2Shape, triageEntryShape, triageOut } from './shapes';
@@ -45,7 +45,7 @@ export const setTriageLevelTool = defineTool({
   input: z.object({
     patient_id: resourceId,
     esi: z.number().int().min(1).max(5).describe('Emergency Severity Index 1-5'),
-    reason: z.string().trim().min(1).max(500).optional(),
+    reason: nonBlankText(500).optional(),
     expected_version: z.number().int().min(1).optional().describe('The entry version you read (optimistic concurrency)'),
   }),
   output: z.object({ entry: triageEntryShape }),
