@@ -36,7 +36,7 @@ typecheck: node_modules ## TypeScript strict, whole repo (and the UI cards' brow
 lint: node_modules ## ESLint (typescript-eslint, stylistic rules) over the whole tree, zero warnings
 	npx eslint --max-warnings 0 .
 
-test: node_modules up clients-env browser fhir-validator deploy-check typecheck lint metrics-check test-main contract-check test-disruptive ## The full suite against real PostgreSQL, Kafka and Redis
+test: node_modules up clients-env browser fhir-validator deploy-check typecheck lint metrics-check test-main test-disruptive ## The full suite against real PostgreSQL, Kafka and Redis
 
 test-main: node_modules
 	npx vitest run
