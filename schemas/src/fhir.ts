@@ -47,6 +47,8 @@ export type FhirObservation = {
 };
 
 export const OBSERVATION_IDENTIFIER_SYSTEM = 'urn:vitalis:observation';
+/** The extra LOINC coding the R4 oxygen saturation profile requires on SpO2 (searches by it find SpO2). */
+export const SPO2_PROFILE_CODE = '2708-6';
 
 const VITAL_SIGNS_CATEGORY = {
   coding: [{ system: 'http://terminology.hl7.org/CodeSystem/observation-category', code: 'vital-signs', display: 'Vital Signs' }],
@@ -95,7 +97,7 @@ export function toFhirObservation(o: VitalsObservation): FhirObservation {
   }
   const def = NUMERIC_VITALS[o.code];
   const coding: FhirCoding[] = [{ system: LOINC_SYSTEM, code: def.code, display: def.display }];
-  if (o.code === VITAL_CODE.spo2) coding.unshift({ system: LOINC_SYSTEM, code: '2708-6', display: 'Oxygen saturation in Arterial blood' });
+  if (o.code === VITAL_CODE.spo2) coding.unshift({ system: LOINC_SYSTEM, code: SPO2_PROFILE_CODE, display: 'Oxygen saturation in Arterial blood' });
   const profile = PROFILES[o.code];
   return {
     ...base,

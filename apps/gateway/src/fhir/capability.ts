@@ -5,6 +5,7 @@
  * `oauth-uris` extension (authorize, token, register: the sub-extensions its R4 definition has;
  * revocation and introspection are in /.well-known/openid-configuration).
  */
+import { VITAL_CODE } from '@vitalis/schemas';
 import { PATHS } from '../auth/context';
 
 export const FHIR_BASE_PATH = '/fhir/R4';
@@ -29,7 +30,7 @@ export const FHIR_SEARCH_PARAMS: { Patient: SearchParamDef[]; Observation: Searc
   Observation: [
     { name: 'patient', type: 'reference', documentation: 'Required (or subject): Patient/{id} or {id}.' },
     { name: 'subject', type: 'reference', documentation: 'Same as patient.' },
-    { name: 'code', type: 'token', documentation: 'system|code or code (LOINC vital signs; MDC 131330 ECG lead II). One token; no comma lists.' },
+    { name: 'code', type: 'token', documentation: `system|code or code (LOINC vital signs; MDC ${VITAL_CODE.ecgLeadII} ECG lead II). One token; no comma lists.` },
     { name: 'date', type: 'date', documentation: 'Prefixes ge, gt, le, lt, eq (repeatable, combined as AND). Without a lower bound the search covers the 24 hours before the upper bound (default now); at most 31 days per search.' },
     { name: 'category', type: 'token', documentation: 'vital-signs (every Observation here is one).' },
     { name: '_count', type: 'number', documentation: 'Page size, 1-1000 (default 100); further pages via Bundle.link next.' },

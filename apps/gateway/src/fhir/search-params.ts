@@ -5,7 +5,7 @@
  * error for what FHIR defines but Vitalis does not implement (400, issue code `not-supported`).
  */
 import { HttpProblem, badRequest } from '@vitalis/http';
-import { ECG_LEAD_II, LOINC_SYSTEM, NUMERIC_VITALS, VITAL_CODE, resourceId } from '@vitalis/schemas';
+import { ECG_LEAD_II, LOINC_SYSTEM, NUMERIC_VITALS, SPO2_PROFILE_CODE, VITAL_CODE, resourceId } from '@vitalis/schemas';
 
 /** 400 with OperationOutcome issue code `not-supported` (libs/http operation-outcome.ts). */
 export const notSupported = (detail: string) => new HttpProblem(400, 'not-supported', 'Not Supported', detail);
@@ -35,7 +35,7 @@ export function vitalCodeOf(token: string): string | null {
   const bar = token.indexOf('|');
   const system = bar >= 0 ? token.slice(0, bar) : undefined;
   const raw = bar >= 0 ? token.slice(bar + 1) : token;
-  const code = raw === '2708-6' && (system === undefined || system === LOINC_SYSTEM) ? VITAL_CODE.spo2 : raw;
+  const code = raw === SPO2_PROFILE_CODE && (system === undefined || system === LOINC_SYSTEM) ? VITAL_CODE.spo2 : raw;
   const known = systemOf(code);
   if (!known) return null;
   if (system !== undefined && system !== '' && system !== known) return null;
