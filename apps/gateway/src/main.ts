@@ -1,5 +1,5 @@
 import { startAuditCheckpoints } from '@vitalis/audit';
-import { loadConfig, shutdownTimings } from '@vitalis/config';
+import { loadConfig, metricsListenerAddress, shutdownTimings } from '@vitalis/config';
 import { createPool, requireAppDatabase } from '@vitalis/db';
 import { createKafka, ensureTopics } from '@vitalis/kafka';
 import { createLogger } from '@vitalis/log';
@@ -25,7 +25,8 @@ await redis.connect();
 const keySets = new RemoteKeySets(keySetFetchPolicy(config), logger);
 const metrics = gatewayMetrics({ pool, redis });
 const app = await buildGateway({ config, pool, redis, kafka, logger, keySets, metrics });
-const metricsServer = config.METRICS_ENABLED ? await startMetricsServer(metrics.registry, { host: config.METRICS_HOST, port: config.METRICS_PORT }) : undefined;
+const metricsAddress = metricsListenerAddress(config);
+const metricsServer = metricsAddress ? await startMetricsServer(metrics.registry, metricsAddress) : undefined;
 if (metricsServer) logger.info({ url: metricsServer.url }, 'metrics listening');
 await app.listen({ host: config.HOST, port: config.PORT });
 logger.info({ url: config.baseUrl }, 'gateway listening');

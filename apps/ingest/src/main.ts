@@ -4,7 +4,7 @@
  * SIGTERM: readiness 503, the drain wait, then the in-flight batches finish (DB commit + offset
  * commit) before the process exits.
  */
-import { loadConfig, probeServerAddress, shutdownTimings } from '@vitalis/config';
+import { loadConfig, metricsListenerAddress, probeServerAddress, shutdownTimings } from '@vitalis/config';
 import { createPool, pendingMigrations, requireAppDatabase } from '@vitalis/db';
 import { createKafka, ensureTopics, kafkaProbe } from '@vitalis/kafka';
 import { createLogger } from '@vitalis/log';
@@ -43,7 +43,8 @@ observePool(registry, pool);
 observeRedis(registry, redis);
 const metrics = createIngestMetrics(registry);
 // Listening before the consumer joins: a taken port stops the start, not a running worker.
-const metricsServer = config.METRICS_ENABLED ? await startMetricsServer(registry, { host: config.METRICS_HOST, port: config.METRICS_PORT }) : undefined;
+const metricsAddress = metricsListenerAddress(config);
+const metricsServer = metricsAddress ? await startMetricsServer(registry, metricsAddress) : undefined;
 if (metricsServer) logger.info({ url: metricsServer.url }, 'metrics listening');
 const live = createLiveStage({ pool, redis, topic: config.INGEST_TOPIC, logger, alerts: config.INGEST_ALERTS, metrics });
 

@@ -2,7 +2,7 @@
  * vitalis-projector: runs the background jobs. Today: vitals rollups (1 min / 1 h) and append-log
  * maintenance (partitions ahead, retention). Event-store projections (issue 5) join the list.
  */
-import { loadConfig, probeServerAddress, shutdownTimings } from '@vitalis/config';
+import { loadConfig, metricsListenerAddress, probeServerAddress, shutdownTimings } from '@vitalis/config';
 import { createPool, requireAppDatabase, pendingMigrations } from '@vitalis/db';
 import { createLogger } from '@vitalis/log';
 import { createRegistry, observePool, observeProjections, startMetricsServer } from '@vitalis/metrics';
@@ -73,7 +73,8 @@ const probes = await startAppProbes({ address: probeServerAddress(config, PROJEC
 const registry = createRegistry('projector');
 observePool(registry, pool);
 observeProjections(registry, () => projectionPositions(pool));
-const metricsServer = config.METRICS_ENABLED ? await startMetricsServer(registry, { host: config.METRICS_HOST, port: config.METRICS_PORT }) : undefined;
+const metricsAddress = metricsListenerAddress(config);
+const metricsServer = metricsAddress ? await startMetricsServer(registry, metricsAddress) : undefined;
 if (metricsServer) logger.info({ url: metricsServer.url }, 'metrics listening');
 
 const jobs: Job[] = [

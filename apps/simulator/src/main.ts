@@ -3,7 +3,7 @@
  * `--burst N` produces N observations as fast as possible and prints the rate (for benchmarks).
  */
 import { parseArgs } from 'node:util';
-import { loadConfig } from '@vitalis/config';
+import { loadConfig, metricsListenerAddress } from '@vitalis/config';
 import { createKafka, ensureTopics } from '@vitalis/kafka';
 import { createLogger } from '@vitalis/log';
 import { METRIC, createRegistry, mirrorCounter, startMetricsServer } from '@vitalis/metrics';
@@ -58,7 +58,8 @@ const statsTimer = setInterval(() => logger.info({ sent: sim.sent() }, 'simulato
 statsTimer.unref();
 const registry = createRegistry('simulator');
 mirrorCounter(registry, METRIC.simulatorSent, 'Observations the simulator produced to Kafka', () => sim.sent());
-const metricsServer = config.METRICS_ENABLED ? await startMetricsServer(registry, { host: config.METRICS_HOST, port: config.METRICS_PORT }) : undefined;
+const metricsAddress = metricsListenerAddress(config);
+const metricsServer = metricsAddress ? await startMetricsServer(registry, metricsAddress) : undefined;
 if (metricsServer) logger.info({ url: metricsServer.url }, 'metrics listening');
 // A development tool: no probes, nothing routes to it, so no drain wait.
 onShutdown({ logger, drainMs: 0, graceMs: 10_000, steps: [{ name: 'simulator', run: () => sim.stop() }, { name: 'metrics', run: async () => metricsServer?.close() }] });

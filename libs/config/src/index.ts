@@ -165,7 +165,22 @@ export function shutdownTimings(config: { READINESS_DRAIN_SECONDS: number; SHUTD
  * its own default port so the three run side by side on one host.
  */
 export const metricsShape = (defaultPort: number) => ({
-  METRICS_ENABLED: boolean(true),
+  /** Unset: on, except under NODE_ENV=test, where many app processes share one host and its ports. */
+  METRICS_ENABLED: z
+    .enum(['true', 'false', '1', '0', 'yes', 'no'], { message: 'must be true or false' })
+    .optional()
+    .transform((value) => (value === undefined ? undefined : value === 'true' || value === '1' || value === 'yes')),
   METRICS_HOST: z.string().min(1).default('127.0.0.1'),
   METRICS_PORT: port(defaultPort),
 });
+
+/** Where an app's metrics listener opens, or undefined when it is off (metricsShape). */
+export function metricsListenerAddress(config: {
+  NODE_ENV: InfraConfig['NODE_ENV'];
+  METRICS_ENABLED?: boolean | undefined;
+  METRICS_HOST: string;
+  METRICS_PORT: number;
+}): { host: string; port: number } | undefined {
+  const enabled = config.METRICS_ENABLED ?? config.NODE_ENV !== 'test';
+  return enabled ? { host: config.METRICS_HOST, port: config.METRICS_PORT } : undefined;
+}
