@@ -68,6 +68,25 @@ export interface ResumePlan {
 }
 
 /** A resume id whose position the log never issued. */
+/**
+ * The plan once the gaps are known, for the append log's streams and the sandbox's synthetic ones
+ * alike: resume after `after`, and when some patients' history fell out of the window, the
+ * `replay-truncated` notice naming each gap to read through REST.
+ */
+export function resumePlanOf(after: Cursor, q: { lastEventId: string; windowSeconds: number }, gaps: ReplayGap[]): ResumePlan {
+  if (gaps.length === 0) return { after };
+  return {
+    after,
+    truncated: {
+      last_event_id: q.lastEventId,
+      resume_id: encodeCursor(after),
+      window_seconds: q.windowSeconds,
+      gaps,
+      detail: `The id is older than the replay window (${q.windowSeconds} s): read each gap through GET /api/v1/vitals?patient=<patient_id>&from=<from>&to=<to>; the stream continues from the window's start.`,
+    },
+  };
+}
+
 export class UnissuedPosition extends Error {
   override name = 'UnissuedPosition';
 }
@@ -169,15 +188,5 @@ export async function planResume(pool: Pool, q: { topic: string; patients: strin
     const first = events[0];
     if (first?.kind === 'observation' && first.offset <= windowStarts.get(p)!) gaps.push({ patient_id: patient, from: first.data.effective_at, to: gapEnd });
   }
-  if (gaps.length === 0) return { after };
-  return {
-    after,
-    truncated: {
-      last_event_id: q.lastEventId,
-      resume_id: encodeCursor(after),
-      window_seconds: q.windowSeconds,
-      gaps,
-      detail: `The id is older than the replay window (${q.windowSeconds} s): read each gap through GET /api/v1/vitals?patient=<patient_id>&from=<from>&to=<to>; the stream continues from the window's start.`,
-    },
-  };
+  return resumePlanOf(after, q, gaps);
 }

@@ -16,7 +16,7 @@
 import { cloneCursor, decodeCursor, encodeCursor, isAfter, type Cursor } from '@vitalis/live';
 import type { Logger } from '@vitalis/log';
 import type { CloseReason, LiveMessage, LiveSink, ReplaySummary, SubscribeOptions, Subscription } from '../live/hub';
-import { UnissuedPosition, type ReplayGap, type ResumePlan } from '../live/resume';
+import { UnissuedPosition, resumePlanOf, type ReplayGap, type ResumePlan } from '../live/resume';
 import { TokenWatch, type TokenBinding } from '../live/token-watch';
 import {
   isoMicros, positionOf, SECOND_DONE, SLOTS_PER_SECOND, SYNTHETIC_CODES, SYNTHETIC_HISTORY_MS, syntheticObservation, syntheticPatient,
@@ -62,17 +62,7 @@ export function planSyntheticResume(q: { patients: string[]; after: Cursor; last
     const firstSecond = Math.max(horizon, next % SLOTS_PER_SECOND >= SYNTHETIC_CODES.length ? secondOf(next) + 1 : secondOf(next));
     if (firstSecond <= windowStart) gaps.push({ patient_id: id, from: isoMicros(firstSecond * 1000), to: new Date((windowStart + 1) * 1000).toISOString() });
   }
-  if (gaps.length === 0) return { after };
-  return {
-    after,
-    truncated: {
-      last_event_id: q.lastEventId,
-      resume_id: encodeCursor(after),
-      window_seconds: q.windowSeconds,
-      gaps,
-      detail: `The id is older than the replay window (${q.windowSeconds} s): read each gap through GET /api/v1/vitals?patient=<patient_id>&from=<from>&to=<to>; the stream continues from the window's start.`,
-    },
-  };
+  return resumePlanOf(after, q, gaps);
 }
 
 class SyntheticSub implements Subscription {
