@@ -69,15 +69,16 @@ export function copyLine(r: StoredRow): string {
   }\t${r.samples ? arrayLiteral(r.samples) : '\\N'}\t${r.kafka_partition}\t${r.kafka_offset}\n`;
 }
 
-const staged = new WeakSet<object>();
-
+/**
+ * The session's stage table, created if missing in every staged write: not remembered per
+ * connection, since a transaction that rolls back takes a table it created with it (a remembered
+ * "exists" then fails every later redelivery on that connection). The staged path is the rare one.
+ */
 async function ensureStage(client: PoolClient): Promise<void> {
-  if (staged.has(client)) return;
   await client.query(`CREATE TEMP TABLE IF NOT EXISTS vitals_ingest_stage (
       patient_id text, device_id text, seq bigint, code text, effective_at timestamptz, value double precision,
       unit text, sample_period_ms real, samples real[], kafka_partition integer, kafka_offset bigint
     ) ON COMMIT DELETE ROWS`);
-  staged.add(client);
 }
 
 /** Streams `rows` into `table` with COPY FROM STDIN (text format). */
