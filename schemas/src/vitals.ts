@@ -108,6 +108,19 @@ export const resourceId = z
   .string()
   .regex(/^[A-Za-z0-9\-.]{1,64}$/, 'must be 1-64 characters of A-Z, a-z, 0-9, "-" or "."');
 
+/**
+ * A point in time (a query's from and to, an observation's effective_at): an RFC 3339 date-time with Z or an offset, limited to what
+ * PostgreSQL's timestamptz reads: a year from 0001 and an offset within ±15:59 (RFC 3339 allows 0000
+ * and ±23:59, which PostgreSQL refuses with an error, not a 400). One pattern (zod's date-time
+ * pattern, those two parts narrowed) so the OpenAPI document publishes exactly what is checked.
+ */
+export const instant = z
+  .string()
+  .regex(
+    /^(?!0000)(?:(?:\d\d[2468][048]|\d\d[13579][26]|\d\d0[48]|[02468][048]00|[13579][26]00)-02-29|\d{4}-(?:(?:0[13578]|1[02])-(?:0[1-9]|[12]\d|3[01])|(?:0[469]|11)-(?:0[1-9]|[12]\d|30)|(?:02)-(?:0[1-9]|1\d|2[0-8])))T(?:[01]\d|2[0-3]):[0-5]\d:[0-5]\d(?:\.\d+)?(?:Z|[+-](?:0\d|1[0-5]):[0-5]\d)$/,
+    'must be an ISO 8601 date-time with Z or an offset within ±15:59, year 0001 or later',
+  );
+
 const baseShape = {
   patient_id: resourceId.describe('Patient the observation is about (FHIR Patient id); also the Kafka key'),
   device_id: resourceId.describe('Device that made the observation (FHIR Device id)'),
@@ -117,9 +130,8 @@ const baseShape = {
     .min(0, 'must be a non-negative integer')
     .max(Number.MAX_SAFE_INTEGER, 'must be at most 2^53-1')
     .describe('Per-device sequence number, strictly increasing; (device_id, seq, effective_at) is the idempotency key'),
-  effective_at: z.iso
-    .datetime({ offset: true, message: 'must be an ISO 8601 date-time with Z or an offset' })
-    .describe('When the observation was made (for waveforms: the time of the first sample)'),
+  // What the append log's timestamptz can store: an accepted (202) observation is never refused later.
+  effective_at: instant.describe('When the observation was made (for waveforms: the time of the first sample)'),
 };
 
 function numericVariant<D extends NumericVitalDefinition>(def: D) {
@@ -231,15 +243,3 @@ export function decodeObservation(value: Buffer | string | null | undefined):
  */
 export const nonBlankText = (max: number) => z.string().max(max).regex(/\S/, 'must not be blank').trim();
 
-/**
- * A point in time in a query (from, to): an RFC 3339 date-time with Z or an offset, limited to what
- * PostgreSQL's timestamptz reads: a year from 0001 and an offset within ±15:59 (RFC 3339 allows 0000
- * and ±23:59, which PostgreSQL refuses with an error, not a 400). One pattern (zod's date-time
- * pattern, those two parts narrowed) so the OpenAPI document publishes exactly what is checked.
- */
-export const instant = z
-  .string()
-  .regex(
-    /^(?!0000)(?:(?:\d\d[2468][048]|\d\d[13579][26]|\d\d0[48]|[02468][048]00|[13579][26]00)-02-29|\d{4}-(?:(?:0[13578]|1[02])-(?:0[1-9]|[12]\d|3[01])|(?:0[469]|11)-(?:0[1-9]|[12]\d|30)|(?:02)-(?:0[1-9]|1\d|2[0-8])))T(?:[01]\d|2[0-3]):[0-5]\d:[0-5]\d(?:\.\d+)?(?:Z|[+-](?:0\d|1[0-5]):[0-5]\d)$/,
-    'must be an ISO 8601 date-time with Z or an offset within ±15:59, year 0001 or later',
-  );

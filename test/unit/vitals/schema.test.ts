@@ -53,6 +53,9 @@ describe('vitals observation schema', () => {
     expect(problem({ seq: '1' })?.path).toBe('seq');
     expect(problem({ effective_at: '2026-03-01 10:00' })?.path).toBe('effective_at');
     expect(problem({ effective_at: '2026-03-01T10:00:00' })?.path).toBe('effective_at'); // no zone
+    // what the append log's timestamptz refuses is refused at the door, never acknowledged then dead-lettered
+    expect(problem({ effective_at: '7376-06-16T19:19:18.236202-19:24' })?.path).toBe('effective_at'); // offset beyond ±15:59
+    expect(problem({ effective_at: '0000-01-01T00:00:00Z' })?.path).toBe('effective_at'); // year 0
     expect(problem({ value: '70' })?.path).toBe('value');
     expect(bad({ extra: 1 }).ok).toBe(false);
     expect(validateObservation({ ...ok, effective_at: '2026-03-01T10:00:00+02:00' }).ok).toBe(true);

@@ -6341,10 +6341,7 @@ export interface components {
             code: "8867-4";
             /** @description Device that made the observation (FHIR Device id) */
             device_id: string;
-            /**
-             * Format: date-time
-             * @description When the observation was made (for waveforms: the time of the first sample)
-             */
+            /** @description When the observation was made (for waveforms: the time of the first sample) */
             effective_at: string;
             /** @description Patient the observation is about (FHIR Patient id); also the Kafka key */
             patient_id: string;
@@ -6361,10 +6358,7 @@ export interface components {
             code: "59408-5";
             /** @description Device that made the observation (FHIR Device id) */
             device_id: string;
-            /**
-             * Format: date-time
-             * @description When the observation was made (for waveforms: the time of the first sample)
-             */
+            /** @description When the observation was made (for waveforms: the time of the first sample) */
             effective_at: string;
             /** @description Patient the observation is about (FHIR Patient id); also the Kafka key */
             patient_id: string;
@@ -6381,10 +6375,7 @@ export interface components {
             code: "8480-6";
             /** @description Device that made the observation (FHIR Device id) */
             device_id: string;
-            /**
-             * Format: date-time
-             * @description When the observation was made (for waveforms: the time of the first sample)
-             */
+            /** @description When the observation was made (for waveforms: the time of the first sample) */
             effective_at: string;
             /** @description Patient the observation is about (FHIR Patient id); also the Kafka key */
             patient_id: string;
@@ -6401,10 +6392,7 @@ export interface components {
             code: "8462-4";
             /** @description Device that made the observation (FHIR Device id) */
             device_id: string;
-            /**
-             * Format: date-time
-             * @description When the observation was made (for waveforms: the time of the first sample)
-             */
+            /** @description When the observation was made (for waveforms: the time of the first sample) */
             effective_at: string;
             /** @description Patient the observation is about (FHIR Patient id); also the Kafka key */
             patient_id: string;
@@ -6421,10 +6409,7 @@ export interface components {
             code: "9279-1";
             /** @description Device that made the observation (FHIR Device id) */
             device_id: string;
-            /**
-             * Format: date-time
-             * @description When the observation was made (for waveforms: the time of the first sample)
-             */
+            /** @description When the observation was made (for waveforms: the time of the first sample) */
             effective_at: string;
             /** @description Patient the observation is about (FHIR Patient id); also the Kafka key */
             patient_id: string;
@@ -6441,10 +6426,7 @@ export interface components {
             code: "8310-5";
             /** @description Device that made the observation (FHIR Device id) */
             device_id: string;
-            /**
-             * Format: date-time
-             * @description When the observation was made (for waveforms: the time of the first sample)
-             */
+            /** @description When the observation was made (for waveforms: the time of the first sample) */
             effective_at: string;
             /** @description Patient the observation is about (FHIR Patient id); also the Kafka key */
             patient_id: string;
@@ -6461,10 +6443,7 @@ export interface components {
             code: "131330";
             /** @description Device that made the observation (FHIR Device id) */
             device_id: string;
-            /**
-             * Format: date-time
-             * @description When the observation was made (for waveforms: the time of the first sample)
-             */
+            /** @description When the observation was made (for waveforms: the time of the first sample) */
             effective_at: string;
             /** @description Patient the observation is about (FHIR Patient id); also the Kafka key */
             patient_id: string;
