@@ -15,6 +15,7 @@ import { createPool, migrate } from '@vitalis/db';
 import { createRedis } from '@vitalis/redis';
 import { clientCredentialsToken, registerClient } from '../helpers/auth';
 import { startGateway } from '../helpers/gateway';
+import { pumpSse } from '../helpers/sse';
 import { registerPatient } from '../../apps/gateway/src/patients/service';
 
 const env = process.env;
@@ -68,17 +69,7 @@ try {
       wake?.();
     },
   });
-  void (async () => {
-    const reader = res.body!.getReader();
-    const decoder = new TextDecoder();
-    try {
-      for (;;) {
-        const { done, value } = await reader.read();
-        if (done) return;
-        parser.feed(decoder.decode(value, { stream: true }));
-      }
-    } catch { /* aborted */ }
-  })();
+  void pumpSse(res.body, parser);
 
   const toSubscriber: number[] = [];
   const roundTrip: number[] = [];

@@ -24,7 +24,7 @@ import { createKafka, ensureTopics } from '@vitalis/kafka';
 import { SCOPE_NAMES, isSignInScope } from '@vitalis/schemas';
 import { seedRecords } from '../../apps/gateway/src/seed-records';
 import { clientCredentialsToken, registerClient } from '../helpers/auth';
-import { testEnv } from '../helpers/env';
+import { ONE_ADDRESS_LIMITS, testEnv } from '../helpers/env';
 
 const root = fileURLToPath(new URL('../../', import.meta.url));
 const venvBin = process.env.CONTRACT_VENV_BIN ?? `${root}.data/contract-venv/bin`;
@@ -76,16 +76,10 @@ async function main(): Promise<number> {
       DATABASE_URL: testEnv.APP_DATABASE_URL,
       REDIS_URL: testEnv.REDIS_URL,
       KAFKA_BROKERS: testEnv.KAFKA_BROKERS.join(','),
-      // The fuzzer speaks from 127.0.0.1 for every request: the per-address budgets (sign-in
-      // failures, refusal audit rows, OAuth request rates, anonymous MCP sessions) would otherwise
+      // The fuzzer speaks from 127.0.0.1 for every request: the per-address budgets would otherwise
       // turn most of its cases into 429s and test the limiter instead of the operations. The
       // limits keep their 429 declared in the document; test/integration tests each limit.
-      REFUSAL_AUDIT_LIMIT: '1000000',
-      LOGIN_ADDRESS_MAX_FAILURES: '1000000',
-      LOGIN_USER_FREE_FAILURES: '1000000',
-      OAUTH_ADDRESS_RATE_LIMIT: '1000000',
-      OAUTH_CLIENT_RATE_LIMIT: '1000000',
-      MCP_ANONYMOUS_SESSION_LIMIT: '1000000',
+      ...ONE_ADDRESS_LIMITS,
     },
     stdio: ['ignore', 'inherit', 'inherit'],
   });

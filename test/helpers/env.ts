@@ -27,3 +27,18 @@ function asAppRole(ownerUrl: string): string {
 }
 
 export const testEnv = { ...owner, APP_DATABASE_URL: process.env.APP_DATABASE_URL ?? asAppRole(owner.DATABASE_URL) };
+
+/**
+ * Every test (and the API fuzzer) speaks from 127.0.0.1, and the demo users are shared by every
+ * test file and run: one address's refusal-audit budget, sign-in failures or request rate limits,
+ * or a demo user's failure count, would be shared by the whole suite. The tests of these limits set
+ * small ones and use addresses (test/helpers/http-from.ts) and users of their own.
+ */
+export const ONE_ADDRESS_LIMITS = {
+  REFUSAL_AUDIT_LIMIT: '1000000',
+  LOGIN_ADDRESS_MAX_FAILURES: '1000000',
+  LOGIN_USER_FREE_FAILURES: '1000000',
+  OAUTH_ADDRESS_RATE_LIMIT: '1000000',
+  OAUTH_CLIENT_RATE_LIMIT: '1000000',
+  MCP_ANONYMOUS_SESSION_LIMIT: '1000000',
+} as const;

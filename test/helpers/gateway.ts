@@ -14,7 +14,7 @@ import { gatewayConfigShape, withBaseUrl, type GatewayConfig } from '../../apps/
 import type { GatewayDeps } from '../../apps/gateway/src/deps';
 import { RemoteKeySets, keySetFetchPolicy } from '../../apps/gateway/src/auth/remote-key-sets';
 import { gatewayMetrics } from '../../apps/gateway/src/metrics';
-import { testEnv } from './env';
+import { ONE_ADDRESS_LIMITS, testEnv } from './env';
 
 export interface RunningGateway {
   /** The public base URL (issuer); equals `address` unless PUBLIC_BASE_URL was overridden. */
@@ -45,16 +45,7 @@ export async function startGateway(overrides: Record<string, string> = {}, optio
     KAFKA_BROKERS: testEnv.KAFKA_BROKERS.join(','),
     LOG_LEVEL: testEnv.LOG_LEVEL,
     PORT: '8080',
-    // Every test speaks from 127.0.0.1 (and the demo users are shared by every test file and run):
-    // one address's refusal-audit budget, sign-in failures or request rate limits, or a demo
-    // user's failure count, would be shared by the whole suite. The tests of these limits set
-    // small ones and use addresses (test/helpers/http-from.ts) and users of their own.
-    REFUSAL_AUDIT_LIMIT: '1000000',
-    LOGIN_ADDRESS_MAX_FAILURES: '1000000',
-    LOGIN_USER_FREE_FAILURES: '1000000',
-    OAUTH_ADDRESS_RATE_LIMIT: '1000000',
-    OAUTH_CLIENT_RATE_LIMIT: '1000000',
-    MCP_ANONYMOUS_SESSION_LIMIT: '1000000',
+    ...ONE_ADDRESS_LIMITS,
     ...overrides,
   };
   const parsed = parseConfig(gatewayConfigShape, env);
