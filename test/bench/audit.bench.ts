@@ -9,26 +9,15 @@ import { cp, mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
-import pg from 'pg';
+import { recreateBenchDatabase } from './database';
 import { createPool, migrate, MIGRATIONS_DIR, readMigrations, type Pool } from '@vitalis/db';
 import { recordAudit, verifyChain } from '@vitalis/audit';
 
 const env = process.env;
 const ROWS = Number(env.BENCH_ROWS ?? 4_000);
 const WRITERS = (env.BENCH_WRITERS ?? '1,4,16').split(',').map(Number);
-const ADMIN_URL = env.BENCH_ADMIN_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:55432/postgres';
-const DB_NAME = env.BENCH_DATABASE ?? 'vitalis_bench_audit_chain';
-const DB_URL = ADMIN_URL.replace(/\/[^/]*$/, `/${DB_NAME}`);
 const out = (line: string) => process.stdout.write(`${line}\n`);
 const fmt = (n: number) => Math.round(n).toLocaleString('en-US');
-
-async function freshDatabase(): Promise<void> {
-  const admin = new pg.Client({ connectionString: ADMIN_URL });
-  await admin.connect();
-  await admin.query(`DROP DATABASE IF EXISTS ${DB_NAME} WITH (FORCE)`);
-  await admin.query(`CREATE DATABASE ${DB_NAME}`);
-  await admin.end();
-}
 
 /** `total` audit rows over `writers` concurrent loops (each row its own transaction); rows/s. */
 async function rate(pool: Pool, writers: number, total: number): Promise<number> {
@@ -45,8 +34,7 @@ async function rate(pool: Pool, writers: number, total: number): Promise<number>
   return total / ((performance.now() - started) / 1000);
 }
 
-await freshDatabase();
-const pool = createPool({ url: DB_URL, max: Math.max(...WRITERS) + 2, application: 'vitalis-bench-audit' });
+const pool = createPool({ url: await recreateBenchDatabase('vitalis_bench_audit_chain'), max: Math.max(...WRITERS) + 2, application: 'vitalis-bench-audit' });
 const before = await mkdtemp(join(tmpdir(), 'vitalis-bench-migrations-'));
 try {
   // The schema before the chain: every migration up to 0013.

@@ -9,9 +9,9 @@
  * asserts (the issue's goal: p99 under 1 s).
  */
 import { performance } from 'node:perf_hooks';
-import pg from 'pg';
 import { createParser } from 'eventsource-parser';
 import { createPool, migrate } from '@vitalis/db';
+import { recreateBenchDatabase } from './database';
 import { createRedis } from '@vitalis/redis';
 import { clientCredentialsToken, registerClient } from '../helpers/auth';
 import { startGateway } from '../helpers/gateway';
@@ -20,22 +20,16 @@ import { registerPatient } from '../../apps/gateway/src/patients/service';
 
 const env = process.env;
 const REPORTS = Number(env.BENCH_REPORTS ?? 200);
-const ADMIN_URL = env.BENCH_ADMIN_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:55432/postgres';
-const DB_NAME = env.BENCH_DATABASE ?? 'vitalis_bench_diagnostics';
-const DB_URL = ADMIN_URL.replace(/\/[^/]*$/, `/${DB_NAME}`);
 const REDIS_URL = env.REDIS_URL ?? 'redis://127.0.0.1:56379';
 const out = (line: string) => process.stdout.write(`${line}\n`);
 const LOINC = 'http://loinc.org';
 
-async function freshDatabase(): Promise<void> {
-  const admin = new pg.Client({ connectionString: ADMIN_URL });
-  await admin.connect();
-  await admin.query(`DROP DATABASE IF EXISTS ${DB_NAME} WITH (FORCE)`);
-  await admin.query(`CREATE DATABASE ${DB_NAME}`);
-  await admin.end();
-  const pool = createPool({ url: DB_URL, max: 1, application: 'vitalis-bench-diagnostics' });
+async function freshDatabase(): Promise<string> {
+  const url = await recreateBenchDatabase('vitalis_bench_diagnostics');
+  const pool = createPool({ url, max: 1, application: 'vitalis-bench-diagnostics' });
   await migrate(pool);
   await pool.end();
+  return url;
 }
 
 const pct = (xs: number[], p: number) => {
@@ -44,7 +38,7 @@ const pct = (xs: number[], p: number) => {
 };
 const line = (name: string, xs: number[]) => out(`${name.padEnd(46)} p50 ${pct(xs, 50).toFixed(1).padStart(7)} ms   p99 ${pct(xs, 99).toFixed(1).padStart(7)} ms   (n=${xs.length})`);
 
-await freshDatabase();
+const DB_URL = await freshDatabase();
 const gw = await startGateway({ DATABASE_URL: DB_URL, LOG_LEVEL: 'error', NODE_ENV: 'development' });
 try {
   const bearer = async (role: 'doctor' | 'lab', scopes: Parameters<typeof registerClient>[1]) =>

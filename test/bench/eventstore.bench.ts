@@ -11,8 +11,8 @@
  */
 import { randomUUID } from 'node:crypto';
 import { performance } from 'node:perf_hooks';
-import pg from 'pg';
 import { createPool, migrate, type Pool } from '@vitalis/db';
+import { recreateBenchDatabase } from './database';
 import { append } from '@vitalis/eventstore';
 import { catchUp } from '../../apps/projector/src/projections/runner';
 import { patientsProjection } from '../../apps/projector/src/projections/definitions';
@@ -20,20 +20,11 @@ import { patientsProjection } from '../../apps/projector/src/projections/definit
 const env = process.env;
 const EVENTS = Number(env.BENCH_EVENTS ?? 20_000);
 const WRITERS = Number(env.BENCH_WRITERS ?? 8);
-const ADMIN_URL = env.BENCH_ADMIN_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:55432/postgres';
-const DB_NAME = env.BENCH_DATABASE ?? 'vitalis_bench_i5';
-const DB_URL = ADMIN_URL.replace(/\/[^/]*$/, `/${DB_NAME}`);
 const out = (line: string) => process.stdout.write(`${line}\n`);
 const fmt = (n: number) => Math.round(n).toLocaleString('en-US');
 
 async function ensureDatabase(): Promise<Pool> {
-  const admin = new pg.Client({ connectionString: ADMIN_URL });
-  await admin.connect();
-  // A fresh database per run: figures do not depend on what earlier runs left behind.
-  await admin.query(`DROP DATABASE IF EXISTS ${DB_NAME} WITH (FORCE)`);
-  await admin.query(`CREATE DATABASE ${DB_NAME}`);
-  await admin.end();
-  const pool = createPool({ url: DB_URL, max: WRITERS + 2, application: 'vitalis-bench-eventstore' });
+  const pool = createPool({ url: await recreateBenchDatabase('vitalis_bench_i5'), max: WRITERS + 2, application: 'vitalis-bench-eventstore' });
   await migrate(pool);
   return pool;
 }
