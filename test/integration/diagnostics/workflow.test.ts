@@ -182,6 +182,14 @@ describe('reports', () => {
 
   it('a re-posted result (same filler identifier) is stored once: 200 with the stored report; other content under it is a 409', async () => {
     const patient = await newPatient(gw);
+    // Twin posts race: the one that waits must see the other's report, never the order it completed (a 409).
+    for (let round = 0; round < 8; round++) {
+      const twinOrder = (await call('POST', '/orders', doctor, orderBody(patient, '2524-7'))).body;
+      const twin = reportBody(twinOrder.id, 'final', [quantityObs('2524-7', 1.8, 'mmol/L')]);
+      const pair = await Promise.all([call('POST', '/reports', lab, twin), call('POST', '/reports', lab, twin)]);
+      expect(pair.map((r) => r.status).sort()).toEqual([200, 201]);
+      expect(pair[0].body.id).toBe(pair[1].body.id);
+    }
     const order = (await call('POST', '/orders', doctor, orderBody(patient, '2524-7'))).body;
     const body = reportBody(order.id, 'final', [quantityObs('2524-7', 1.8, 'mmol/L')]);
     const [a, b] = await Promise.all([call('POST', '/reports', lab, body), call('POST', '/reports', lab, body)]);

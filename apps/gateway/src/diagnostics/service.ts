@@ -223,6 +223,13 @@ class IdentifierHeld extends Error {
   }
 }
 
+/** A post refused inside its transaction (rolled back; audited and answered after). */
+class PostRefused extends Error {
+  constructor(readonly reason: string, readonly problem: HttpProblem, readonly resourceId?: string) {
+    super(reason);
+  }
+}
+
 /** Appends the order's completion with a final report, in the report's transaction. */
 async function completeOrderWith(client: PoolClient, caller: Caller, orderId: string, reportId: string): Promise<void> {
   const order = await loadOrder(client, orderId);
@@ -247,41 +254,50 @@ export async function postReport(
   const contentHash = contentHashOf({ ...input });
   const existing = await reportByIdentifier(pool, input.identifier);
   if (existing) return redelivery(deps, caller, existing, contentHash, action);
-  const order = await loadOrder(pool, input.orderId);
   const fail = async (reason: string, problem: HttpProblem, resourceId?: string): Promise<never> => {
     await audit(pool, caller, { action, outcome: 'failure', scope: 'write:diagnostics', resourceType: resourceId ? 'DiagnosticReport' : 'ServiceRequest', resourceId: resourceId ?? input.orderId, detail: { reason } });
     throw problem;
   };
-  if (!order) return fail('unknown order', unprocessable(`Order ${input.orderId} does not exist.`, [{ path: 'body.basedOn.0.reference', message: 'unknown order' }]));
-  if (order.status !== 'active') return fail('order not active', conflict(`Order ${order.id} is ${order.status}; results are posted for an active order.`, { current_status: order.status }));
   const id = mintReportId();
   const now = new Date().toISOString();
-  const decision = decideReport({
-    type: 'post', status: input.status, results: input.results, conclusion: input.conclusion, by: caller.principal.subject, now, escalationSeconds: deps.escalationSeconds,
-    details: { id, patientId: order.patientId, orderId: order.id, code: order.code, identifier: input.identifier, performer: order.performer, effectiveAt: input.effectiveAt ?? now, contentHash },
-  }, null);
-  if (!decision.ok) return fail('refused', decisionProblem('Report', id, decision.error), id);
+  let posted: { order: ServiceRequestState; events: ReportEvent[] };
   try {
-    await withTransaction(pool, async (client) => {
+    // The identifier is claimed first, in the transaction: a concurrent post of the same identifier
+    // waits on that row until this one commits (then it is a redelivery of this report) or rolls
+    // back (then it posts). The order is read after the claim, so the poster that waited never sees
+    // the order its twin completed and mistakes the redelivery for a post on a completed order.
+    posted = await withTransaction(pool, async (client) => {
       const { rows } = await client.query<{ report_id: string }>(
         `INSERT INTO diagnostic_report_identifiers (system, value, report_id) VALUES ($1, $2, $3)
          ON CONFLICT (system, value) DO UPDATE SET system = EXCLUDED.system RETURNING report_id`,
         [input.identifier.system, input.identifier.value, id],
       );
       if (rows[0]!.report_id !== id) throw new IdentifierHeld(rows[0]!.report_id);
+      const order = await loadOrder(client, input.orderId);
+      if (!order) throw new PostRefused('unknown order', unprocessable(`Order ${input.orderId} does not exist.`, [{ path: 'body.basedOn.0.reference', message: 'unknown order' }]));
+      if (order.status !== 'active') throw new PostRefused('order not active', conflict(`Order ${order.id} is ${order.status}; results are posted for an active order.`, { current_status: order.status }));
+      const decision = decideReport({
+        type: 'post', status: input.status, results: input.results, conclusion: input.conclusion, by: caller.principal.subject, now, escalationSeconds: deps.escalationSeconds,
+        details: { id, patientId: order.patientId, orderId: order.id, code: order.code, identifier: input.identifier, performer: order.performer, effectiveAt: input.effectiveAt ?? now, contentHash },
+      }, null);
+      if (!decision.ok) throw new PostRefused('refused', decisionProblem('Report', id, decision.error), id);
       await append(client, diagnosticReportStream(id), 0, decision.events, metadataOf(caller, 'write:diagnostics'));
       if (input.status === 'final') await completeOrderWith(client, caller, order.id, id);
+      return { order, events: decision.events };
     });
   } catch (err) {
     if (err instanceof IdentifierHeld) {
       const held = await loadReport(pool, err.reportId);
       if (held) return redelivery(deps, caller, held, contentHash, action);
     }
-    if (err instanceof ConcurrencyError) return fail('concurrent change', conflict(`Order ${order.id} changed while the report was posted; retry.`));
+    if (err instanceof PostRefused) return fail(err.reason, err.problem, err.resourceId);
+    if (err instanceof ConcurrencyError) return fail('concurrent change', conflict(`Order ${input.orderId} changed while the report was posted; retry.`));
     throw err;
   }
-  await audit(pool, caller, { action, scope: 'write:diagnostics', resourceType: 'DiagnosticReport', resourceId: id, detail: { patient: order.patientId, order: order.id, status: input.status, critical: criticalEventsOf(decision.events).length > 0 } });
-  await publishCritical(deps, order.patientId, decision.events);
+  const { order } = posted;
+  const decisionEvents = posted.events;
+  await audit(pool, caller, { action, scope: 'write:diagnostics', resourceType: 'DiagnosticReport', resourceId: id, detail: { patient: order.patientId, order: order.id, status: input.status, critical: criticalEventsOf(decisionEvents).length > 0 } });
+  await publishCritical(deps, order.patientId, decisionEvents);
   return { report: (await loadReport(pool, id))!, created: true };
 }
 
