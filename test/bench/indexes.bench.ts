@@ -17,13 +17,16 @@
  *  - history: the vitals service's bucketed query (queryBuckets) for 24 h of one patient's 1 Hz
  *    heart rate in 1-minute buckets among BENCH_HISTORY_ROWS rows: the raw path (date_bin over the
  *    log through the series index) and the rollup path (what the API serves for an aligned day);
- * every write in BENCH_BATCH-row transactions, each phase after a CHECKPOINT, ratios to raw COPY.
+ * every write in BENCH_BATCH-row transactions, each phase after a CHECKPOINT, ratios to raw COPY, in
+ * wall-clock rows/s and in rows per CPU second of the PostgreSQL backend (read from /proc: the
+ * bench needs the server on this machine), which other work on the shared cores moves far less.
  * Knobs: BENCH_HISTORY_ROWS (default 10 M; rows already in the log, yesterday), BENCH_WRITE_ROWS
  * (default 500k per write phase), BENCH_PATIENTS (500), BENCH_BATCH (5,000), BENCH_HISTORY_REQUESTS
  * (200, or BENCH_HISTORY_SECONDS per path), BENCH_CANDIDATES (comma list of names; default all),
  * BENCH_ROUNDS (1: every candidate once, in order; 2+ repeats the list, every other round backwards).
  */
 import { randomUUID } from 'node:crypto';
+import { readFile } from 'node:fs/promises';
 import { availableParallelism } from 'node:os';
 import { performance } from 'node:perf_hooks';
 import { createPool, migrate, withTransaction, type Pool, type PoolClient } from '@vitalis/db';
@@ -92,12 +95,34 @@ function makeRows(n: number, prefix: string): StoredRow[] {
   });
 }
 
-/** rows/s of `write` over `rows` in BATCH-row transactions, after a CHECKPOINT. */
-async function timed(pool: Pool, rows: StoredRow[], write: (client: PoolClient, batch: StoredRow[]) => Promise<unknown>): Promise<number> {
+/**
+ * CPU seconds the bench's PostgreSQL backend has used (the pool has one connection; /proc of the
+ * local server, clock ticks of 10 ms). On 2 cores shared with other work, wall-clock rates swing
+ * with the load; the backend's CPU per row does not, so both are printed.
+ */
+async function backendCpu(pool: Pool): Promise<{ pid: number; seconds: number }> {
+  const { rows } = await pool.query<{ pid: number }>('SELECT pg_backend_pid() AS pid');
+  const pid = rows[0]!.pid;
+  const fields = (await readFile(`/proc/${pid}/stat`, 'utf8')).split(') ')[1]!.split(' ');
+  return { pid, seconds: (Number(fields[11]) + Number(fields[12])) / 100 };
+}
+
+/** A rate two ways: rows per wall-clock second, and rows per CPU second of the PostgreSQL backend. */
+interface Rate {
+  wall: number;
+  cpu: number;
+}
+
+/** Rates of `write` over `rows` in BATCH-row transactions, after a CHECKPOINT. */
+async function timed(pool: Pool, rows: StoredRow[], write: (client: PoolClient, batch: StoredRow[]) => Promise<unknown>): Promise<Rate> {
   await pool.query('CHECKPOINT');
+  const cpu = await backendCpu(pool);
   const started = performance.now();
   for (let i = 0; i < rows.length; i += BATCH) await withTransaction(pool, (client) => write(client, rows.slice(i, i + BATCH)));
-  return rows.length / ((performance.now() - started) / 1000);
+  const wall = rows.length / ((performance.now() - started) / 1000);
+  const after = await backendCpu(pool);
+  if (after.pid !== cpu.pid) throw new Error('the bench lost its database connection mid-phase');
+  return { wall, cpu: rows.length / Math.max(0.01, after.seconds - cpu.seconds) };
 }
 
 // ---- the history data: one target series among HISTORY_ROWS rows, yesterday (as vitals.bench.ts) ----
@@ -170,26 +195,29 @@ async function bytesPerRow(pool: Pool, index: string, rowsWritten: number): Prom
   return Number(rows[0]!.b) / rowsWritten;
 }
 
-async function historyP99(pool: Pool, from: string): Promise<{ p50: number; p99: number; n: number; buckets: number; source: string }> {
+async function historyP99(pool: Pool, from: string): Promise<{ p50: number; p99: number; n: number; buckets: number; source: string; cpuMs: number }> {
   const times: number[] = [];
+  let cpu = 0;
   let page = { rows: [] as unknown[], source: '' };
   const deadline = performance.now() + HISTORY_SECONDS * 1000;
   for (let i = 0; i < HISTORY_REQUESTS + 3 && (i < 23 || performance.now() < deadline); i++) {
+    if (i === 3) cpu = (await backendCpu(pool)).seconds;
     const t = performance.now();
     page = await queryBuckets(pool, { patient: TARGET, code: '8867-4', from, to: dayEnd, bucket: '1m', limit: 5_000 });
     if (i >= 3) times.push(performance.now() - t); // 3 warm-up requests
   }
+  const cpuMs = (((await backendCpu(pool)).seconds - cpu) * 1000) / times.length;
   times.sort((a, b) => a - b);
-  return { p50: pct(times, 50), p99: pct(times, 99), n: times.length, buckets: page.rows.length, source: page.source };
+  return { p50: pct(times, 50), p99: pct(times, 99), n: times.length, buckets: page.rows.length, source: page.source, cpuMs };
 }
 
 interface Result {
   name: string;
   build: number;
-  raw: number;
-  indexed: number;
-  store: number;
-  redelivery: number;
+  raw: Rate;
+  indexed: Rate;
+  store: Rate;
+  redelivery: Rate;
   redeliveredStored: number;
   identityBytes: number;
   seriesBytes: number;
@@ -198,7 +226,7 @@ interface Result {
 }
 
 /** The baseline: COPY into an index-free table with the log's columns, same rows and transactions. */
-async function rawCopy(pool: Pool, tag: string): Promise<number> {
+async function rawCopy(pool: Pool, tag: string): Promise<Rate> {
   await pool.query('DROP TABLE IF EXISTS bench_raw_copy');
   await pool.query('CREATE TABLE bench_raw_copy (LIKE vitals_observations INCLUDING DEFAULTS)');
   const rate = await timed(pool, makeRows(WRITE_ROWS, `raw-${tag}`), (client, batch) => copyRows(client, 'bench_raw_copy', batch));
@@ -219,7 +247,8 @@ async function measure(pool: Pool, c: Candidate): Promise<Result> {
   const redelivery = await timed(pool, storeRows.slice(-REDELIVERED), async (client, batch) => {
     redeliveredStored += await writeRows(client, TOPICS.vitalsObservations, batch, 'copy');
   });
-  const raw = (rawBefore + (await rawCopy(pool, tag))) / 2;
+  const rawAfter = await rawCopy(pool, tag);
+  const raw = { wall: (rawBefore.wall + rawAfter.wall) / 2, cpu: (rawBefore.cpu + rawAfter.cpu) / 2 };
   const identityBytes = await bytesPerRow(pool, 'vitals_observations_identity', 2 * WRITE_ROWS);
   const seriesBytes = await bytesPerRow(pool, 'vitals_observations_series', 2 * WRITE_ROWS);
 
@@ -234,7 +263,8 @@ const chosen = env.BENCH_CANDIDATES ? env.BENCH_CANDIDATES.split(',').map((s) =>
 const candidates = chosen ? CANDIDATES.filter((c) => chosen.includes(c.name)) : CANDIDATES;
 if (candidates.length === 0) throw new Error(`BENCH_CANDIDATES matched none of: ${CANDIDATES.map((c) => c.name).join(', ')}`);
 
-const pool = createPool({ url: await recreateBenchDatabase('vitalis_bench_indexes'), max: 4, application: 'vitalis-bench-indexes' });
+// One connection: every phase runs on one backend, whose CPU time is read from /proc.
+const pool = createPool({ url: await recreateBenchDatabase('vitalis_bench_indexes'), max: 1, application: 'vitalis-bench-indexes' });
 try {
   await migrate(pool);
   await pool.query('SELECT vitalis_ensure_vitals_partitions()');
@@ -256,16 +286,20 @@ try {
     for (const c of round % 2 === 0 ? candidates : [...candidates].reverse()) {
       const r = await measure(pool, c);
       results.push(r);
-      out(`${c.name}: build ${r.build.toFixed(1)} s; raw COPY ${fmt(r.raw)} rows/s, indexed COPY ${fmt(r.indexed)} (${((r.indexed / r.raw) * 100).toFixed(0)}%), store ${fmt(r.store)} (${((r.store / r.raw) * 100).toFixed(0)}%, ${((r.store / r.indexed) * 100).toFixed(0)}% of indexed), redelivery ${fmt(r.redelivery)} (${r.redeliveredStored} stored); history raw p50/p99 ${r.historyRaw.p50.toFixed(1)}/${r.historyRaw.p99.toFixed(1)} ms (${r.historyRaw.buckets} buckets, ${r.historyRaw.n} requests), rollup ${r.historyRollup.p50.toFixed(1)}/${r.historyRollup.p99.toFixed(1)} ms (${r.historyRollup.source})`);
+      const pc = (a: Rate, b: Rate) => `${((a.wall / b.wall) * 100).toFixed(0)}% wall, ${((a.cpu / b.cpu) * 100).toFixed(0)}% CPU`;
+      out(`${c.name}: build ${r.build.toFixed(1)} s; raw COPY ${fmt(r.raw.wall)} rows/s (${fmt(r.raw.cpu)} per backend CPU-s), indexed COPY ${fmt(r.indexed.wall)} (${pc(r.indexed, r.raw)}), store ${fmt(r.store.wall)} (${pc(r.store, r.raw)}; of indexed: ${pc(r.store, r.indexed)}), redelivery ${fmt(r.redelivery.wall)} (${r.redeliveredStored} stored); history raw p50/p99 ${r.historyRaw.p50.toFixed(1)}/${r.historyRaw.p99.toFixed(1)} ms, ${r.historyRaw.cpuMs.toFixed(1)} ms CPU (${r.historyRaw.buckets} buckets, ${r.historyRaw.n} requests), rollup ${r.historyRollup.p50.toFixed(1)}/${r.historyRollup.p99.toFixed(1)} ms (${r.historyRollup.source})`);
     }
   }
   out('');
-  out(`| candidate | identity | series | raw COPY rows/s | indexed COPY | store (ingest write) | store / indexed COPY | redelivery (stored) | identity / series B/row | history raw p50 / p99 | history rollup p99 | keep? |`);
-  out('|---|---|---|---|---|---|---|---|---|---|---|---|');
+  out('Ratios: wall-clock rows/s, then rows per CPU second of the PostgreSQL backend (steadier under load). Index sizes: bytes per row on the partition the writes filled.');
+  out('| candidate | identity | series | raw COPY rows/s (wall / per CPU-s) | backend CPU µs/row: raw / indexed COPY / store | indexed COPY ÷ raw | store ÷ raw | store ÷ indexed COPY | redelivery rows/s (stored) | identity / series B/row | history raw p50 / p99 (CPU/req) | history rollup p99 | keep? |');
+  out('|---|---|---|---|---|---|---|---|---|---|---|---|---|');
+  const us = (a: Rate) => (1e6 / a.cpu).toFixed(1);
+  const r2 = (a: Rate, b: Rate) => `${(a.wall / b.wall).toFixed(2)} / ${(a.cpu / b.cpu).toFixed(2)}`;
   for (const r of results) {
     const c = CANDIDATES.find((x) => x.name === r.name)!;
-    const cols = c.textCollation === 'C' ? ' (patient_id, code COLLATE "C")' : '';
-    out(`| ${r.name} | \`${c.identity}\` | \`${c.series}\`${cols} | ${fmt(r.raw)} | ${fmt(r.indexed)} (${(r.indexed / r.raw).toFixed(2)}) | ${fmt(r.store)} (${(r.store / r.raw).toFixed(2)}) | ${(r.store / r.indexed).toFixed(2)} | ${fmt(r.redelivery)} (${r.redeliveredStored}) | ${r.identityBytes.toFixed(0)} / ${r.seriesBytes.toFixed(0)} | ${r.historyRaw.p50.toFixed(1)} / ${r.historyRaw.p99.toFixed(1)} ms | ${r.historyRollup.p99.toFixed(1)} ms | ${c.keepable ?? 'yes'} |`);
+    const cols = c.textCollation === 'C' ? ', columns patient_id and code COLLATE "C"' : '';
+    out(`| ${r.name} | \`${c.identity}\` | \`${c.series}\`${cols} | ${fmt(r.raw.wall)} / ${fmt(r.raw.cpu)} | ${us(r.raw)} / ${us(r.indexed)} / ${us(r.store)} | ${r2(r.indexed, r.raw)} | ${r2(r.store, r.raw)} | ${r2(r.store, r.indexed)} | ${fmt(r.redelivery.wall)} (${r.redeliveredStored}) | ${r.identityBytes.toFixed(0)} / ${r.seriesBytes.toFixed(0)} | ${r.historyRaw.p50.toFixed(1)} / ${r.historyRaw.p99.toFixed(1)} ms (${r.historyRaw.cpuMs.toFixed(1)} ms) | ${r.historyRollup.p99.toFixed(1)} ms | ${c.keepable ?? 'yes'} |`);
   }
 } finally {
   await pool.end();
