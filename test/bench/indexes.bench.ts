@@ -132,31 +132,30 @@ const dayStart = day.toISOString();
 const dayEnd = new Date(day.getTime() + 86_400_000).toISOString();
 const TARGET = 'hist-target';
 
-/** Without the two indexes (each candidate builds its own); ingested_at = effective_at: on-time rows, as if ingested live. */
+/**
+ * Without the two indexes (each candidate builds its own). Every patient sends one vital at 1 Hz
+ * for the day (the target: heart rate), written hour by hour with the patients interleaved, as a
+ * live ingest lays rows out: a patient's rows are spread over the whole day's heap, not clustered
+ * (clustered rows would flatter the series scan and make a BRIN on patient look selective).
+ * ingested_at = effective_at: on-time rows, so the partial off-time index stays empty, as in life.
+ */
 async function generateHistory(pool: Pool) {
   const t = performance.now();
-  await pool.query(
-    `INSERT INTO vitals_observations (patient_id, device_id, seq, code, effective_at, value, unit, kafka_partition, kafka_offset, ingested_at)
-     SELECT $1, $1 || '-dev', s, '8867-4', $2::timestamptz + s * interval '1 second', 60 + 20 * sin(s / 600.0) + (s % 7), '/min', 0, s,
-            $2::timestamptz + s * interval '1 second'
-       FROM generate_series(0, 86399) s`,
-    [TARGET, dayStart],
-  );
-  const noise = Math.max(0, HISTORY_ROWS - 86_400);
-  const noisePatients = Math.ceil(noise / 86_400);
-  for (let p = 0; p < noisePatients; p += 10) {
-    const left = noise - p * 86_400;
+  const patients = Math.max(1, Math.round(HISTORY_ROWS / 86_400));
+  for (let hour = 0; hour < 24; hour++) {
     await pool.query(
       `INSERT INTO vitals_observations (patient_id, device_id, seq, code, effective_at, value, unit, kafka_partition, kafka_offset, ingested_at)
-       SELECT 'hist-p' || p, 'hist-p' || p || '-dev', s, ($4::text[])[1 + (p + s) % 6], $1::timestamptz + s * interval '1 second', 70 + (s % 13), '/min', p % 12, s,
-              $1::timestamptz + s * interval '1 second'
-         FROM generate_series($2::int, $3::int - 1) p, generate_series(0, 86399) s
-        WHERE (p - $2) * 86400 + s < $5`,
-      [dayStart, p, Math.min(noisePatients, p + 10), CODES, left],
+       SELECT id, id || '-dev', s, code, at, CASE WHEN p = 0 THEN 60 + 20 * sin(s / 600.0) + (s % 7) ELSE 70 + (s % 13) END, '/min', p % 12, s, at
+         FROM generate_series($2::int, $2::int + 3599) s, generate_series(0, $3::int - 1) p,
+              LATERAL (SELECT CASE WHEN p = 0 THEN $4 ELSE 'hist-p' || p END AS id,
+                              CASE WHEN p = 0 THEN '8867-4' ELSE ($5::text[])[1 + p % 6] END AS code,
+                              $1::timestamptz + s * interval '1 second' AS at) x
+        ORDER BY s, p`,
+      [dayStart, hour * 3600, patients, TARGET, CODES],
     );
   }
   await pool.query('VACUUM ANALYZE vitals_observations');
-  out(`history data: ${fmt(HISTORY_ROWS)} rows (one 24 h 1 Hz heart-rate series + ${fmt(noise)} of ${fmt(noisePatients)} other patients) in ${((performance.now() - t) / 1000).toFixed(0)} s`);
+  out(`history data: ${fmt(patients * 86_400)} rows (${fmt(patients)} patients, one vital each at 1 Hz for 24 h, interleaved in time; the target's heart rate among them) in ${((performance.now() - t) / 1000).toFixed(0)} s`);
 }
 
 // ---- one candidate ------------------------------------------------------------------------------
