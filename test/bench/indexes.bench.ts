@@ -36,6 +36,7 @@ import { copyRows, writeRows, type StoredRow } from '../../apps/ingest/src/store
 import { queryBuckets } from '../../apps/gateway/src/vitals/history';
 import { rollupPatients } from '../../apps/projector/src/rollups';
 import { recreateBenchDatabase } from './database';
+import { benchRows } from './rows';
 
 const env = process.env;
 const HISTORY_ROWS = Number(env.BENCH_HISTORY_ROWS ?? 10_000_000);
@@ -82,18 +83,7 @@ const CANDIDATES: Candidate[] = [
 ];
 
 const CODES = Object.keys(NUMERIC_VITALS) as NumericVitalCode[];
-/** `n` on-time observations of PATIENTS patients (one device each), effective over the last seconds. */
-function makeRows(n: number, prefix: string): StoredRow[] {
-  const t0 = Date.now() - Math.ceil(n / 50);
-  return Array.from({ length: n }, (_, i) => {
-    const code = CODES[i % CODES.length]!;
-    const patient = `${prefix}-${i % PATIENTS}`;
-    return {
-      patient_id: patient, device_id: `${patient}-dev`, seq: i, code, effective_at: new Date(t0 + Math.floor(i / 50)).toISOString(),
-      value: 50 + (i % 40), unit: NUMERIC_VITALS[code].unit, sample_period_ms: null, samples: null, kafka_partition: i % 12, kafka_offset: String(i),
-    };
-  });
-}
+const makeRows = (n: number, prefix: string) => benchRows(n, prefix, { patients: PATIENTS });
 
 /**
  * CPU seconds the bench's PostgreSQL backend has used (the pool has one connection; /proc of the
