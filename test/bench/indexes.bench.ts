@@ -17,6 +17,9 @@
  *  - history: the vitals service's bucketed query (queryBuckets) for 24 h of one patient's 1 Hz
  *    heart rate in 1-minute buckets among BENCH_HISTORY_ROWS rows: the raw path (date_bin over the
  *    log through the series index) and the rollup path (what the API serves for an aligned day);
+ *  - latest values: the service's latest-per-code query (queryLatest) for every numeric vital of
+ *    the target, which records only heart rate (the other codes' probes find nothing: a series
+ *    index without the code would walk all of the patient's rows for each);
  * every write in BENCH_BATCH-row transactions, each phase after a CHECKPOINT, ratios to raw COPY, in
  * wall-clock rows/s and in rows per CPU second of the PostgreSQL backend (read from /proc: the
  * bench needs the server on this machine), which other work on the shared cores moves far less.
@@ -33,7 +36,7 @@ import { createPool, migrate, withTransaction, type Pool, type PoolClient } from
 import { TOPICS } from '@vitalis/kafka';
 import { NUMERIC_VITALS, type NumericVitalCode } from '@vitalis/schemas';
 import { copyRows, writeRows, type StoredRow } from '../../apps/ingest/src/store';
-import { queryBuckets } from '../../apps/gateway/src/vitals/history';
+import { queryBuckets, queryLatest } from '../../apps/gateway/src/vitals/history';
 import { rollupPatients } from '../../apps/projector/src/rollups';
 import { recreateBenchDatabase } from './database';
 import { benchRows } from './rows';
@@ -78,6 +81,8 @@ const CANDIDATES: Candidate[] = [
   { name: 'time-first-C + series-C, fillfactor 100', textCollation: 'C', identity: '(effective_at, device_id COLLATE "C", seq) WITH (fillfactor = 100)', series: `${TODAY_SERIES} WITH (fillfactor = 100)` },
   { name: 'time-first-C + series-C, fillfactor 70', textCollation: 'C', identity: '(effective_at, device_id COLLATE "C", seq) WITH (fillfactor = 70)', series: `${TODAY_SERIES} WITH (fillfactor = 70)` },
   { name: 'time-first-C + series-C, no dedup', textCollation: 'C', identity: '(effective_at, device_id COLLATE "C", seq)', series: `${TODAY_SERIES} WITH (deduplicate_items = off)` },
+  { name: 'time-first-C + series without code', textCollation: 'default', identity: '(effective_at, device_id COLLATE "C", seq)', series: '(patient_id, effective_at)',
+    keepable: 'no: a read of one code walks the patient\'s other codes too (history, and the latest value of a rare code scans back far)' },
   { name: 'time-first-C + series BRIN', textCollation: 'default', identity: '(effective_at, device_id COLLATE "C", seq)', series: `USING brin ${TODAY_SERIES}`,
     keepable: 'no: a patient\'s rows are spread over every block range, so history reads the whole day' },
 ];
@@ -184,7 +189,22 @@ async function bytesPerRow(pool: Pool, index: string, rowsWritten: number): Prom
   return Number(rows[0]!.b) / rowsWritten;
 }
 
-async function historyP99(pool: Pool, from: string): Promise<{ p50: number; p99: number; n: number; buckets: number; source: string; cpuMs: number }> {
+interface Latency {
+  p50: number;
+  p99: number;
+  n: number;
+  buckets: number;
+  source: string;
+  /** Mean CPU of the backend per request (parallel workers, if any, not counted). */
+  cpuMs: number;
+}
+
+/** The vitals service's bucketed history query, 24 h of the target's heart rate in 1-minute buckets from `from`. */
+const bucketsOfDay = (pool: Pool, from: string) => queryBuckets(pool, { patient: TARGET, code: '8867-4', from, to: dayEnd, bucket: '1m', limit: 5_000 });
+/** The latest value of every numeric vital (the target records only heart rate: the other codes are probes that find nothing). */
+const latestValues = async (pool: Pool) => ({ rows: await queryLatest(pool, TARGET, CODES), source: 'log' });
+
+async function latency(pool: Pool, request: () => Promise<{ rows: unknown[]; source: string }>): Promise<Latency> {
   const times: number[] = [];
   let cpu = 0;
   let page = { rows: [] as unknown[], source: '' };
@@ -192,7 +212,7 @@ async function historyP99(pool: Pool, from: string): Promise<{ p50: number; p99:
   for (let i = 0; i < HISTORY_REQUESTS + 3 && (i < 23 || performance.now() < deadline); i++) {
     if (i === 3) cpu = (await backendCpu(pool)).seconds;
     const t = performance.now();
-    page = await queryBuckets(pool, { patient: TARGET, code: '8867-4', from, to: dayEnd, bucket: '1m', limit: 5_000 });
+    page = await request();
     if (i >= 3) times.push(performance.now() - t); // 3 warm-up requests
   }
   const cpuMs = (((await backendCpu(pool)).seconds - cpu) * 1000) / times.length;
@@ -210,8 +230,9 @@ interface Result {
   redeliveredStored: number;
   identityBytes: number;
   seriesBytes: number;
-  historyRaw: Awaited<ReturnType<typeof historyP99>>;
-  historyRollup: Awaited<ReturnType<typeof historyP99>>;
+  historyRaw: Latency;
+  historyRollup: Latency;
+  latest: Latency;
 }
 
 /** The baseline: COPY into an index-free table with the log's columns, same rows and transactions. */
@@ -241,9 +262,10 @@ async function measure(pool: Pool, c: Candidate): Promise<Result> {
   const identityBytes = await bytesPerRow(pool, 'vitals_observations_identity', 2 * WRITE_ROWS);
   const seriesBytes = await bytesPerRow(pool, 'vitals_observations_series', 2 * WRITE_ROWS);
 
-  const historyRaw = await historyP99(pool, new Date(day.getTime() + 1).toISOString()); // unaligned: the raw path
-  const historyRollup = await historyP99(pool, dayStart);
-  return { name: c.name, build, raw, indexed, store, redelivery, redeliveredStored, identityBytes, seriesBytes, historyRaw, historyRollup };
+  const historyRaw = await latency(pool, () => bucketsOfDay(pool, new Date(day.getTime() + 1).toISOString())); // unaligned: the raw path
+  const historyRollup = await latency(pool, () => bucketsOfDay(pool, dayStart));
+  const latest = await latency(pool, () => latestValues(pool));
+  return { name: c.name, build, raw, indexed, store, redelivery, redeliveredStored, identityBytes, seriesBytes, historyRaw, historyRollup, latest };
 }
 
 // ---- the run --------------------------------------------------------------------------------------
@@ -276,19 +298,19 @@ try {
       const r = await measure(pool, c);
       results.push(r);
       const pc = (a: Rate, b: Rate) => `${((a.wall / b.wall) * 100).toFixed(0)}% wall, ${((a.cpu / b.cpu) * 100).toFixed(0)}% CPU`;
-      out(`${c.name}: build ${r.build.toFixed(1)} s; raw COPY ${fmt(r.raw.wall)} rows/s (${fmt(r.raw.cpu)} per backend CPU-s), indexed COPY ${fmt(r.indexed.wall)} (${pc(r.indexed, r.raw)}), store ${fmt(r.store.wall)} (${pc(r.store, r.raw)}; of indexed: ${pc(r.store, r.indexed)}), redelivery ${fmt(r.redelivery.wall)} (${r.redeliveredStored} stored); history raw p50/p99 ${r.historyRaw.p50.toFixed(1)}/${r.historyRaw.p99.toFixed(1)} ms, ${r.historyRaw.cpuMs.toFixed(1)} ms CPU (${r.historyRaw.buckets} buckets, ${r.historyRaw.n} requests), rollup ${r.historyRollup.p50.toFixed(1)}/${r.historyRollup.p99.toFixed(1)} ms (${r.historyRollup.source})`);
+      out(`${c.name}: build ${r.build.toFixed(1)} s; raw COPY ${fmt(r.raw.wall)} rows/s (${fmt(r.raw.cpu)} per backend CPU-s), indexed COPY ${fmt(r.indexed.wall)} (${pc(r.indexed, r.raw)}), store ${fmt(r.store.wall)} (${pc(r.store, r.raw)}; of indexed: ${pc(r.store, r.indexed)}), redelivery ${fmt(r.redelivery.wall)} (${r.redeliveredStored} stored); history raw p50/p99 ${r.historyRaw.p50.toFixed(1)}/${r.historyRaw.p99.toFixed(1)} ms, ${r.historyRaw.cpuMs.toFixed(1)} ms CPU (${r.historyRaw.buckets} buckets, ${r.historyRaw.n} requests), rollup ${r.historyRollup.p50.toFixed(1)}/${r.historyRollup.p99.toFixed(1)} ms (${r.historyRollup.source}); latest values p50/p99 ${r.latest.p50.toFixed(1)}/${r.latest.p99.toFixed(1)} ms, ${r.latest.cpuMs.toFixed(1)} ms CPU`);
     }
   }
   out('');
   out('Ratios: wall-clock rows/s, then rows per CPU second of the PostgreSQL backend (steadier under load). Index sizes: bytes per row on the partition the writes filled.');
-  out('| candidate | identity | series | raw COPY rows/s (wall / per CPU-s) | backend CPU µs/row: raw / indexed COPY / store | indexed COPY ÷ raw | store ÷ raw | store ÷ indexed COPY | redelivery rows/s (stored) | identity / series B/row | history raw p50 / p99 (CPU/req) | history rollup p99 | keep? |');
-  out('|---|---|---|---|---|---|---|---|---|---|---|---|---|');
+  out('| candidate | identity | series | raw COPY rows/s (wall / per CPU-s) | backend CPU µs/row: raw / indexed COPY / store | indexed COPY ÷ raw | store ÷ raw | store ÷ indexed COPY | redelivery rows/s (stored) | identity / series B/row | history raw p50 / p99 (CPU/req) | history rollup p99 | latest values p50 / p99 (CPU/req) | keep? |');
+  out('|---|---|---|---|---|---|---|---|---|---|---|---|---|---|');
   const us = (a: Rate) => (1e6 / a.cpu).toFixed(1);
   const r2 = (a: Rate, b: Rate) => `${(a.wall / b.wall).toFixed(2)} / ${(a.cpu / b.cpu).toFixed(2)}`;
   for (const r of results) {
     const c = CANDIDATES.find((x) => x.name === r.name)!;
     const cols = c.textCollation === 'C' ? ', columns patient_id and code COLLATE "C"' : '';
-    out(`| ${r.name} | \`${c.identity}\` | \`${c.series}\`${cols} | ${fmt(r.raw.wall)} / ${fmt(r.raw.cpu)} | ${us(r.raw)} / ${us(r.indexed)} / ${us(r.store)} | ${r2(r.indexed, r.raw)} | ${r2(r.store, r.raw)} | ${r2(r.store, r.indexed)} | ${fmt(r.redelivery.wall)} (${r.redeliveredStored}) | ${r.identityBytes.toFixed(0)} / ${r.seriesBytes.toFixed(0)} | ${r.historyRaw.p50.toFixed(1)} / ${r.historyRaw.p99.toFixed(1)} ms (${r.historyRaw.cpuMs.toFixed(1)} ms) | ${r.historyRollup.p99.toFixed(1)} ms | ${c.keepable ?? 'yes'} |`);
+    out(`| ${r.name} | \`${c.identity}\` | \`${c.series}\`${cols} | ${fmt(r.raw.wall)} / ${fmt(r.raw.cpu)} | ${us(r.raw)} / ${us(r.indexed)} / ${us(r.store)} | ${r2(r.indexed, r.raw)} | ${r2(r.store, r.raw)} | ${r2(r.store, r.indexed)} | ${fmt(r.redelivery.wall)} (${r.redeliveredStored}) | ${r.identityBytes.toFixed(0)} / ${r.seriesBytes.toFixed(0)} | ${r.historyRaw.p50.toFixed(1)} / ${r.historyRaw.p99.toFixed(1)} ms (${r.historyRaw.cpuMs.toFixed(1)} ms) | ${r.historyRollup.p99.toFixed(1)} ms | ${r.latest.p50.toFixed(1)} / ${r.latest.p99.toFixed(1)} ms (${r.latest.cpuMs.toFixed(1)} ms) | ${c.keepable ?? 'yes'} |`);
   }
 } finally {
   await pool.end();
