@@ -20,12 +20,12 @@ import pg from 'pg';
 import { createPool, migrate, withTransaction, type Pool } from '@vitalis/db';
 import { createKafka, TOPICS } from '@vitalis/kafka';
 import { createLogger } from '@vitalis/log';
-import { NUMERIC_VITALS, type NumericVitalCode } from '@vitalis/schemas';
-import { copyRows, writeRows, type StoredRow, type WriteMethod } from '../../apps/ingest/src/store';
+import { copyRows, writeRows, type WriteMethod } from '../../apps/ingest/src/store';
 import { startIngest } from '../../apps/ingest/src/worker';
 import { rollupPatients } from '../../apps/projector/src/rollups';
 import { authHeaders } from '../helpers/auth';
 import { startGateway } from '../helpers/gateway';
+import { benchRows } from './rows';
 
 const env = process.env;
 const SECONDS = Number(env.BENCH_SECONDS ?? 60);
@@ -62,31 +62,7 @@ async function ensureDatabase(): Promise<Pool> {
   return pool;
 }
 
-const CODES = Object.keys(NUMERIC_VITALS) as NumericVitalCode[];
-/**
- * `n` observations of 500 patients, effective over the last seconds (what a live ward sends), or
- * `lateMs` older: a device's buffered backlog, which the log indexes by position too (migration 0009).
- */
-function makeRows(n: number, prefix: string, lateMs = 0): StoredRow[] {
-  const t0 = Date.now() - lateMs - Math.ceil(n / 50);
-  return Array.from({ length: n }, (_, i) => {
-    const code = CODES[i % CODES.length]!;
-    const patient = `${prefix}-${i % 500}`;
-    return {
-      patient_id: patient,
-      device_id: `${patient}-dev`,
-      seq: i,
-      code,
-      effective_at: new Date(t0 + Math.floor(i / 50)).toISOString(),
-      value: 50 + (i % 40),
-      unit: NUMERIC_VITALS[code].unit,
-      sample_period_ms: null,
-      samples: null,
-      kafka_partition: i % 12,
-      kafka_offset: String(i),
-    };
-  });
-}
+const makeRows = (n: number, prefix: string, lateMs = 0) => benchRows(n, prefix, { lateMs });
 
 // ---- 1. baseline and write methods ----------------------------------------------------------------
 

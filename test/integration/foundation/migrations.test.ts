@@ -78,6 +78,29 @@ describe('vitals append log storage (plain PostgreSQL path)', () => {
     expect(rows[0].n).toBe(1);
   });
 
+  it('keys the identity on (time, device, seq), time first (0020): the same triple is stored once, any other is a row of its own', async () => {
+    const { rows: defs } = await pool.query<{ def: string; unique: boolean }>(
+      "SELECT pg_get_indexdef(indexrelid) AS def, indisunique AS unique FROM pg_index WHERE indexrelid = 'vitals_observations_identity'::regclass",
+    );
+    expect(defs[0]!.unique).toBe(true);
+    expect(defs[0]!.def).toMatch(/\(effective_at, device_id COLLATE "C", seq\)$/);
+    const [a, b] = [`dev-${randomUUID()}`, `dev-${randomUUID()}`];
+    const at = '2026-01-02T00:00:00Z';
+    const insert = (device: string, seq: number, when: string) =>
+      pool.query(
+        `INSERT INTO vitals_observations (patient_id, device_id, seq, code, effective_at, value, unit, kafka_partition, kafka_offset)
+         VALUES ('pat-test', $1, $2, '8867-4', $3, 70, '/min', 0, 1) ON CONFLICT DO NOTHING`,
+        [device, seq, when],
+      );
+    expect((await insert(a, 1, at)).rowCount).toBe(1);
+    expect((await insert(a, 1, at)).rowCount).toBe(0); // the redelivery
+    expect((await insert(b, 1, at)).rowCount).toBe(1); // another device, same seq and instant
+    expect((await insert(a, 2, at)).rowCount).toBe(1); // same device and instant, next seq
+    expect((await insert(a, 1, '2026-01-02T00:00:01Z')).rowCount).toBe(1); // same seq later: the key holds the time
+    const { rows } = await pool.query('SELECT count(*)::int AS n FROM vitals_observations WHERE device_id = ANY($1)', [[a, b]]);
+    expect(rows[0].n).toBe(4);
+  });
+
   it('the event store and audit trail are append-only', async () => {
     await pool.query(
       "INSERT INTO audit_events (action, outcome, detail) VALUES ('test.append-only', 'success', '{}')",

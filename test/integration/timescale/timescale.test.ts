@@ -111,6 +111,15 @@ describe('the TimescaleDB branch of the migrations', () => {
     expect(applied.rows[0].v).toBeGreaterThanOrEqual(18);
   });
 
+  it('keys the identity on (time, device, seq), time first (0020), on the hypertable', async () => {
+    const { rows } = await pool.query<{ def: string; unique: boolean }>(
+      "SELECT pg_get_indexdef(indexrelid) AS def, indisunique AS unique FROM pg_index WHERE indexrelid = 'vitals_observations_identity'::regclass",
+    );
+    expect(rows).toHaveLength(1);
+    expect(rows[0]!.unique).toBe(true);
+    expect(rows[0]!.def).toMatch(/\(effective_at, device_id COLLATE "C", seq\)$/);
+  });
+
   it('compresses chunks segmented by patient and ordered by code and time, under a 7-day policy', async () => {
     const settings = await pool.query(
       `SELECT attname, segmentby_column_index AS segment, orderby_column_index AS ord, orderby_asc AS asc
