@@ -266,6 +266,8 @@ export function decodeObservation(value: Buffer | string | null | undefined):
 export const FRAME_ENVELOPE = 'vitals.frame.v1';
 /** Most observations one frame may carry (a monitor's numerics and waveform chunks at one tick, with room). */
 export const MAX_FRAME_OBSERVATIONS = 64;
+/** Most frames one POST /api/v1/vitals batch may carry. */
+export const MAX_FRAMES_PER_BATCH = 500;
 
 export const vitalsFrameItemSchema = z.discriminatedUnion('code', variants(frameItemBaseShape), unknownCode).meta({
   id: 'VitalsFrameObservation',

@@ -52,6 +52,7 @@ const sim = await runSimulator({
   rateHz: config.SIM_RATE_HZ,
   deterioratingFraction: config.SIM_DETERIORATING_FRACTION,
   ecg: config.SIM_ECG,
+  frames: config.SIM_FRAMES,
   seed: config.SIM_SEED,
 });
 const statsTimer = setInterval(() => logger.info({ sent: sim.sent() }, 'simulator stats'), 30_000);

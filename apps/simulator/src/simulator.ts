@@ -1,12 +1,17 @@
 /**
  * The bedside simulator: N patients, each with a monitor (numeric vitals at SIM_RATE_HZ per code)
  * and an ECG (lead II, 250 Hz, one chunk per second), published straight to Kafka with kafkajs
- * (JSON value, key = patient id). Also `burst()`: N observations as fast as possible, for benchmarks.
+ * (JSON value, key = patient id). By default the monitor emits what bedside monitors send: one
+ * frame per tick (ADR 0015) with all its numerics and the ECG chunks completed since the last one;
+ * with `frames: false`, one record per observation (the v1 format; the ECG from its own device).
+ * Also `burst()`: N observations as fast as possible, for benchmarks (frames or single records).
  */
 import type { Kafka, Message, Producer } from 'kafkajs';
 import { createVitalsProducer, TOPICS } from '@vitalis/kafka';
 import type { Logger } from '@vitalis/log';
-import { ECG_LEAD_II, encodeObservation, NUMERIC_VITALS, VITAL_CODE, type NumericVitalCode, type VitalsObservation } from '@vitalis/schemas';
+import {
+  ECG_LEAD_II, encodeFrame, encodeObservation, FRAME_ENVELOPE, NUMERIC_VITALS, VITAL_CODE, type NumericVitalCode, type VitalsFrameItem, type VitalsObservation,
+} from '@vitalis/schemas';
 import { ECG_HZ, ECG_PERIOD_MS, ecgChunk, makeProfile, rng, sampleVital, trend, type PatientProfile } from '@vitalis/clinical';
 import { demoPatientId, seqSeed } from './signals';
 
@@ -20,6 +25,8 @@ export interface SimulatorOptions {
   rateHz: number;
   deterioratingFraction: number;
   ecg: boolean;
+  /** One frame per monitor per tick (default), or one record per observation. */
+  frames?: boolean;
   /** Samples per ECG chunk (250 = one second). */
   ecgChunkSamples?: number;
   seed?: number;
@@ -72,6 +79,36 @@ export async function runSimulator(opts: SimulatorOptions): Promise<{ stop: () =
   let sent = 0;
   let stopped = false;
   let inFlight: Promise<unknown> = Promise.resolve();
+
+  /** The ECG chunks of a patient whose last sample is in the past (as frame items of `device`). */
+  const dueEcgChunks = (p: SimPatient, now: number, device: Device): VitalsFrameItem[] => {
+    const items: VitalsFrameItem[] = [];
+    while (p.ecgNextMs + chunk * ECG_PERIOD_MS <= now) {
+      const bpm = trend(p.profile, p.ecgNextMs)[VITAL_CODE.heartRate];
+      const { samples, phase } = ecgChunk(chunk, bpm, p.ecgPhase, p.random);
+      p.ecgPhase = phase;
+      items.push({ seq: device.seq++, effective_at: new Date(p.ecgNextMs).toISOString(), code: ECG_LEAD_II.code, unit: 'mV', waveform: { origin: 0, period_ms: ECG_PERIOD_MS, samples } });
+      p.ecgNextMs += chunk * ECG_PERIOD_MS;
+    }
+    return items;
+  };
+
+  const tickFrames = async () => {
+    const now = Date.now();
+    const at = new Date(now).toISOString();
+    const messages: Message[] = [];
+    let observations = 0;
+    for (const p of patients) {
+      const items: VitalsFrameItem[] = NUMERIC_CODES.map(
+        (code) => ({ seq: p.monitor.seq++, code, value: sampleVital(p.profile, code, now, p.random), unit: NUMERIC_VITALS[code].unit }) as VitalsFrameItem,
+      );
+      if (opts.ecg) items.push(...dueEcgChunks(p, now, p.monitor));
+      messages.push(encodeFrame({ envelope: FRAME_ENVELOPE, patient_id: p.profile.patientId, device_id: p.monitor.id, effective_at: at, observations: items }));
+      observations += items.length;
+    }
+    await producer.send({ topic, acks: -1, messages });
+    sent += observations;
+  };
 
   const tickNumeric = async () => {
     const now = Date.now();
@@ -127,8 +164,9 @@ export async function runSimulator(opts: SimulatorOptions): Promise<{ stop: () =
     if (stopped) return;
     inFlight = fn().catch((err) => opts.logger.error({ err }, `${what} publish failed`));
   };
-  const numericTimer = setInterval(guard('vitals', tickNumeric), Math.max(1, Math.round(1000 / opts.rateHz)));
-  const ecgTimer = opts.ecg ? setInterval(guard('ecg', tickEcg), 200) : undefined;
+  const frames = opts.frames ?? true;
+  const numericTimer = setInterval(guard('vitals', frames ? tickFrames : tickNumeric), Math.max(1, Math.round(1000 / opts.rateHz)));
+  const ecgTimer = opts.ecg && !frames ? setInterval(guard('ecg', tickEcg), 200) : undefined;
 
   return {
     sent: () => sent,
