@@ -212,6 +212,7 @@ function nextOffsetsOf(rows: StoredRow[]): Map<number, bigint> {
  */
 async function recordOffsets(client: PoolClient, topic: string, next: ReadonlyMap<number, bigint>): Promise<void> {
   const partitions = [...next.keys()].sort((a, b) => a - b);
+  if (partitions.length === 0) return;
   await client.query(
     `INSERT INTO vitals_ingest_offsets AS o (topic, kafka_partition, next_offset)
      SELECT $1, p, n FROM unnest($2::int[], $3::bigint[]) AS x(p, n) ORDER BY p

@@ -128,6 +128,8 @@ export const DLQ_HEADERS = {
 /** SQLSTATE classes that mean "this data is wrong", not "the database is unwell". */
 const isDataError = (err: unknown) => /^(22|23)/.test(String((err as { code?: string }).code ?? '')) && (err as { code?: string }).code !== '23505';
 
+const NO_OFFSETS: ReadonlyMap<number, bigint> = new Map();
+
 export async function ensurePartitions(pool: Pool): Promise<number> {
   const { rows } = await pool.query<{ created: number }>('SELECT vitalis_ensure_vitals_partitions() AS created');
   return rows[0]?.created ?? 0;
@@ -207,7 +209,9 @@ export async function startIngest(opts: IngestOptions): Promise<IngestWorker> {
       let stored = 0;
       for (const row of rows) {
         try {
-          stored += await transaction((client) => writeRows(client, topic, [row], writeMethod));
+          // No offset recorded row by row: until the batch's refused rows are dead-lettered, a
+          // redelivery must write (and refuse) them again.
+          stored += await transaction((client) => writeRows(client, topic, [row], writeMethod, NO_OFFSETS));
         } catch (rowErr) {
           if (!isDataError(rowErr)) throw rowErr;
           refused.push({ row, reason: `refused by the database: ${(rowErr as Error).message}` });
