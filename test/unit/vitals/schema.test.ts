@@ -1,7 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import { describe, expect, it } from 'vitest';
 import { decodeObservation, ECG_LEAD_II, encodeObservation, MAX_WAVEFORM_SAMPLES, NUMERIC_VITALS, validateObservation, type NumericVitalCode } from '@vitalis/schemas';
-import { JSON_SCHEMA_PATH, renderJsonSchema } from '../../../schemas/scripts/export-json-schema';
+import { FRAME_JSON_SCHEMA_PATH, JSON_SCHEMA_PATH, renderFrameJsonSchema, renderJsonSchema } from '../../../schemas/scripts/export-json-schema';
 
 const base = { patient_id: 'pat-0001', device_id: 'pat-0001-monitor', seq: 1, effective_at: '2026-03-01T10:00:00.123Z' };
 const codes = Object.keys(NUMERIC_VITALS) as NumericVitalCode[];
@@ -86,6 +86,7 @@ describe('vitals observation schema', () => {
 
   it('the committed JSON Schema is current (regenerate: node --import tsx schemas/scripts/export-json-schema.ts)', async () => {
     expect(await readFile(JSON_SCHEMA_PATH, 'utf8')).toBe(renderJsonSchema());
+    expect(await readFile(FRAME_JSON_SCHEMA_PATH, 'utf8')).toBe(renderFrameJsonSchema());
     const schema = JSON.parse(renderJsonSchema());
     expect(schema.$defs.VitalsObservation.oneOf).toHaveLength(7);
   });
