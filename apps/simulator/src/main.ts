@@ -1,6 +1,7 @@
 /**
  * vitalis-simulator: `node --import tsx apps/simulator/src/main.ts` runs the bedside simulation;
- * `--burst N` produces N observations as fast as possible and prints the rate (for benchmarks).
+ * `--burst N` produces N observations as fast as possible and prints the rate (for benchmarks);
+ * with `--frames`, as device frames (six numerics and a 1 s ECG chunk per record).
  */
 import { parseArgs } from 'node:util';
 import { loadConfig, metricsListenerAddress } from '@vitalis/config';
@@ -18,6 +19,7 @@ const { values } = parseArgs({
     prefix: { type: 'string' },
     rate: { type: 'string' },
     'real-time': { type: 'boolean', default: false },
+    frames: { type: 'boolean', default: false },
   },
 });
 const config = loadConfig('simulator', simulatorConfigShape);
@@ -39,6 +41,7 @@ if (values.burst !== undefined) {
     patientPrefix: values.prefix,
     realTime: values['real-time'],
     ratePerSecond: values.rate ? Number(values.rate) : undefined,
+    frames: values.frames,
   });
   process.stdout.write(`${JSON.stringify(result)}\n`);
   process.exit(0);

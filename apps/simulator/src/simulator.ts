@@ -198,6 +198,11 @@ export interface BurstOptions {
   realTime?: boolean;
   /** Pace the burst to this many observations per second (steady-state measurements). */
   ratePerSecond?: number;
+  /**
+   * One frame per record, as monitors send them (ADR 0015): each patient's six numerics and a 1 s
+   * ECG chunk (250 samples) at one tick; `count` still counts observations. Default: one record each.
+   */
+  frames?: boolean;
 }
 
 export interface BurstResult {
@@ -223,7 +228,29 @@ export async function burst(opts: BurstOptions): Promise<BurstResult> {
   const deadline = opts.durationMs ? t0 + opts.durationMs : Infinity;
   let next = 0;
   let sent = 0;
+  // frames: one 1 s ECG chunk, built once (the producer's cost stays the JSON of the record, as for single records)
+  const ecg = { code: ECG_LEAD_II.code, unit: 'mV', waveform: { origin: 0, period_ms: ECG_PERIOD_MS, samples: ecgChunk(ECG_HZ, 72, 0, rng(3)).samples } };
+  const frameSize = NUMERIC_CODES.length + 1;
+  const makeFrames = (): Message[] => {
+    const frames = Math.max(1, Math.floor(Math.min(batchSize, opts.count - next) / frameSize));
+    const out = new Array<Message>(frames);
+    const now = Date.now();
+    for (let f = 0; f < frames; f++) {
+      const i = next;
+      next += frameSize;
+      const patientId = `${prefix}-${(i / frameSize) % patients}`;
+      const at = new Date(opts.realTime ? now : t0 + i).toISOString();
+      const observations = NUMERIC_CODES.map((code, k) => {
+        const def = NUMERIC_VITALS[code];
+        return { seq: seqBase + i + k, code, value: Math.round(def.min + (def.max - def.min) * (0.3 + 0.4 * random())), unit: def.unit };
+      });
+      observations.push({ seq: seqBase + i + NUMERIC_CODES.length, ...ecg } as never);
+      out[f] = { key: patientId, value: JSON.stringify({ envelope: FRAME_ENVELOPE, patient_id: patientId, device_id: `${patientId}-dev`, effective_at: at, observations }) };
+    }
+    return out;
+  };
   const makeBatch = (): Message[] => {
+    if (opts.frames) return makeFrames();
     const n = Math.min(batchSize, opts.count - next);
     const out = new Array<Message>(n);
     const now = Date.now();
@@ -250,9 +277,10 @@ export async function burst(opts: BurstOptions): Promise<BurstResult> {
         if (due > Date.now()) await new Promise((r) => setTimeout(r, due - Date.now()));
         if (next >= opts.count || Date.now() >= deadline) break;
       }
+      const before = next;
       const messages = makeBatch();
       await producer.send({ topic, acks: -1, messages });
-      sent += messages.length;
+      sent += next - before;
     }
   };
   await Promise.all(Array.from({ length: opts.concurrency ?? 4 }, lane));
