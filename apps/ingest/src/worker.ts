@@ -318,7 +318,9 @@ export async function startIngest(opts: IngestOptions): Promise<IngestWorker> {
       const last = batch.messages[batch.messages.length - 1]!.offset;
       const refused: PendingBatch['refused'] = [];
       const stored = rows.length > 0 ? await store({ partition: batch.partition, rows, next: BigInt(last) + 1n, byOffset, refused }) : 0;
-      if (rows.length > 0 && BigInt(last) + 1n > (storedNext.get(batch.partition) ?? -1n)) storedNext.set(batch.partition, BigInt(last) + 1n);
+      // What this member stored is skipped if Kafka hands it out again (a failed batch is fetched
+      // again); not after rows the database refused: those are written, and refused, once more.
+      if (rows.length > 0 && refused.length === 0 && BigInt(last) + 1n > (storedNext.get(batch.partition) ?? -1n)) storedNext.set(batch.partition, BigInt(last) + 1n);
       for (const { row, reason } of refused) {
         const entry = poison.get(row.kafka_offset) ?? { message: byOffset.get(row.kafka_offset)!, reasons: [], items: [] };
         const item = row.record_item ?? 0;
