@@ -279,8 +279,9 @@ export async function burst(opts: BurstOptions): Promise<BurstResult> {
       }
       const before = next;
       const messages = makeBatch();
+      const observations = next - before; // before the await: the other lanes move `next` meanwhile
       await producer.send({ topic, acks: -1, messages });
-      sent += next - before;
+      sent += observations;
     }
   };
   await Promise.all(Array.from({ length: opts.concurrency ?? 4 }, lane));
