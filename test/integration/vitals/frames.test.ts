@@ -10,6 +10,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Admin, Producer } from 'kafkajs';
 import type { Pool } from '@vitalis/db';
 import { FRAME_ENVELOPE, decodeRecord } from '@vitalis/schemas';
+import { createLogger } from '@vitalis/log';
+import { runSimulator } from '../../../apps/simulator/src/simulator';
 import { DLQ_HEADERS, type IngestWorker } from '../../../apps/ingest/src/worker';
 import { countStored, numeric, privateTopics, readTopic, startTestIngest, testKafka, testPool, uid, waitFor } from './support';
 
@@ -145,5 +147,29 @@ describe('device frames through the ingest', () => {
     const mine = dead.filter((m) => m.key?.toString() === patient);
     expect(mine[0]!.headers?.[DLQ_HEADERS.reason]?.toString()).toMatch(/^frame-invalid: patient_id/);
     expect(mine[0]!.headers?.[DLQ_HEADERS.frameItems]).toBeUndefined();
+  });
+
+  it('the simulator\'s monitors emit frames (six numerics and the ECG chunk of the last second), stored without a dead letter', async () => {
+    const prefix = `pat-sim-${uid()}`;
+    const deadBefore = worker.stats.deadLettered;
+    const sim = await runSimulator({
+      kafka, logger: createLogger('test-sim', 'error'), topic: topics.topic, patients: 2, rateHz: 1, deterioratingFraction: 0, ecg: true, patientId: (i) => `${prefix}-${i}`,
+    });
+    try {
+      await waitFor(
+        async () => (await pool.query<{ n: number }>("SELECT count(*)::int AS n FROM vitals_observations WHERE patient_id LIKE $1 || '%' AND code = '131330' AND record_item = 6", [prefix])).rows[0]!.n,
+        (n) => n >= 2,
+        45_000,
+        'an ECG chunk as the 7th observation of a frame from each monitor',
+      );
+    } finally {
+      await sim.stop();
+    }
+    const { rows } = await pool.query<{ device_id: string; items: number }>(
+      "SELECT device_id, count(DISTINCT record_item)::int AS items FROM vitals_observations WHERE patient_id LIKE $1 || '%' GROUP BY device_id ORDER BY device_id",
+      [prefix],
+    );
+    expect(rows).toEqual([{ device_id: `${prefix}-0-monitor`, items: 7 }, { device_id: `${prefix}-1-monitor`, items: 7 }]);
+    expect(worker.stats.deadLettered).toBe(deadBefore);
   });
 });
