@@ -10,7 +10,8 @@
  *  2b. ingest capacity: a backlog of BENCH_BACKLOG observations produced first, then drained by the
  *     ingest alone (on 2 shared cores the live burst is bounded by the producer too);
  *  2c. frames (BENCH_FRAMES=1, the default): 2 and 2b again with device frames as monitors send them
- *     (ADR 0015: one record per device per tick, six numerics and a 1 s 250 Hz ECG chunk);
+ *     (ADR 0015: one record per device per tick, six numerics and a 1 s 250 Hz ECG chunk), and 2b
+ *     with the same monitor data one record per observation (the A/B: what frames change);
  *  3. history: a 24 h 1 Hz series (86,400 rows) of one patient among BENCH_HISTORY_ROWS rows,
  *     bucketed to 1 minute through the REST API, raw path (date_bin) and rollup path: p50/p99 ms.
  * Uses its own database (vitalis_bench) and its own Kafka topic; it never touches shared data.
@@ -232,13 +233,20 @@ async function endToEnd(pool: Pool, rates: { copyRate: number; appendRate: numbe
 // above is bounded by the producer as much as by the ingest. Here the observations are produced
 // first, with no consumer running, and the ingest then drains them alone: its own capacity.
 
-async function backlogDrain(pool: Pool, rates: { copyRate: number; appendRate: number }, method: WriteMethod, count: number, frames = false) {
+type Shape = 'numerics' | 'frames' | 'monitor-records';
+const SHAPES: Record<Shape, { args: string[]; label: string }> = {
+  numerics: { args: [], label: 'one numeric observation per record' },
+  frames: { args: ['--frames'], label: 'frames of 6 numerics + a 1 s ECG chunk' },
+  'monitor-records': { args: ['--monitor-records'], label: 'the same monitor data (6 numerics + a 1 s ECG chunk), one record per observation' },
+};
+
+async function backlogDrain(pool: Pool, rates: { copyRate: number; appendRate: number }, method: WriteMethod, count: number, shape: Shape = 'numerics') {
   const kafka = createKafka({ brokers: BROKERS, clientId: 'vitalis-bench', logger });
   const admin = kafka.admin();
   await admin.connect();
   const topic = `vitals.bench.${randomUUID().slice(0, 8)}`;
   await admin.createTopics({ waitForLeaders: true, topics: [{ topic, numPartitions: 12, replicationFactor: 1 }, { topic: `${topic}.dlq`, numPartitions: 1, replicationFactor: 1 }] });
-  const child = spawn(process.execPath, ['--import', 'tsx', 'apps/simulator/src/main.ts', '--burst', String(count), '--prefix', `e2e-${randomUUID().slice(0, 6)}`, '--real-time', ...(frames ? ['--frames'] : [])], {
+  const child = spawn(process.execPath, ['--import', 'tsx', 'apps/simulator/src/main.ts', '--burst', String(count), '--prefix', `e2e-${randomUUID().slice(0, 6)}`, '--real-time', ...SHAPES[shape].args], {
     env: { ...env, SIM_TOPIC: topic, LOG_LEVEL: 'error', KAFKA_BROKERS: BROKERS.join(',') },
     stdio: ['ignore', 'pipe', 'inherit'],
   });
@@ -269,7 +277,7 @@ async function backlogDrain(pool: Pool, rates: { copyRate: number; appendRate: n
   await admin.deleteTopics({ topics: [topic, `${topic}.dlq`] }).catch(() => {});
   await admin.disconnect();
   const rate = stored / ((lastCommit - started) / 1000);
-  out(`ingest capacity (${frames ? 'frames of 6 numerics + a 1 s ECG chunk' : 'one observation per record'}: backlog of ${fmt(produced.sent)} observations produced first at ${fmt(produced.perSecond)} obs/s, then drained by the ingest alone, write=${method}):`);
+  out(`ingest capacity (${SHAPES[shape].label}: backlog of ${fmt(produced.sent)} observations produced first at ${fmt(produced.perSecond)} obs/s, then drained by the ingest alone, write=${method}):`);
   const steady = stored / ((lastCommit - firstCommit) / 1000);
   out(`  committed ${fmt(stored)} in ${((lastCommit - started) / 1000).toFixed(1)} s: ${fmt(rate)} obs/s including the group join (${((firstCommit - started) / 1000).toFixed(1)} s), ${fmt(steady)} obs/s from the first commit; goal 100k obs/s: ${rate >= 100_000 ? 'met' : 'not met'}`);
   out(`  ratio to plain COPY baseline: ${((rate / rates.copyRate) * 100).toFixed(0)}% (goal >= 50%); to the append-log write alone (same indexes, no Kafka, no JSON): ${((rate / rates.appendRate) * 100).toFixed(0)}%`);
@@ -366,7 +374,10 @@ async function ingestPhases(pool: Pool) {
   if (BACKLOG > 0) await backlogDrain(pool, { copyRate, appendRate }, method, BACKLOG);
   if (FRAMES) {
     await endToEnd(pool, { copyRate, appendRate }, method, SECONDS, undefined, true);
-    if (BACKLOG > 0) await backlogDrain(pool, { copyRate, appendRate }, method, BACKLOG, true);
+    if (BACKLOG > 0) {
+      await backlogDrain(pool, { copyRate, appendRate }, method, BACKLOG, 'frames');
+      await backlogDrain(pool, { copyRate, appendRate }, method, BACKLOG, 'monitor-records');
+    }
   }
   // the e2e rows are only needed for counting: drop them so reruns stay comparable
   await pool.query("DELETE FROM vitals_observations WHERE patient_id LIKE 'e2e-%' OR patient_id LIKE 'base-%' OR patient_id LIKE 'm-%' OR patient_id LIKE 'dup-%'");

@@ -1,7 +1,8 @@
 /**
  * vitalis-simulator: `node --import tsx apps/simulator/src/main.ts` runs the bedside simulation;
  * `--burst N` produces N observations as fast as possible and prints the rate (for benchmarks);
- * with `--frames`, as device frames (six numerics and a 1 s ECG chunk per record).
+ * with `--frames`, as device frames (six numerics and a 1 s ECG chunk per record); `--monitor-records`:
+ * the same monitor data, one record per observation.
  */
 import { parseArgs } from 'node:util';
 import { loadConfig, metricsListenerAddress } from '@vitalis/config';
@@ -20,6 +21,7 @@ const { values } = parseArgs({
     rate: { type: 'string' },
     'real-time': { type: 'boolean', default: false },
     frames: { type: 'boolean', default: false },
+    'monitor-records': { type: 'boolean', default: false },
   },
 });
 const config = loadConfig('simulator', simulatorConfigShape);
@@ -42,6 +44,7 @@ if (values.burst !== undefined) {
     realTime: values['real-time'],
     ratePerSecond: values.rate ? Number(values.rate) : undefined,
     frames: values.frames,
+    monitorRecords: values['monitor-records'],
   });
   process.stdout.write(`${JSON.stringify(result)}\n`);
   process.exit(0);

@@ -203,6 +203,8 @@ export interface BurstOptions {
    * ECG chunk (250 samples) at one tick; `count` still counts observations. Default: one record each.
    */
   frames?: boolean;
+  /** The same monitor data as `frames` (six numerics and a 1 s ECG chunk per tick), one record per observation: the A/B for frames. */
+  monitorRecords?: boolean;
 }
 
 export interface BurstResult {
@@ -233,7 +235,7 @@ export async function burst(opts: BurstOptions): Promise<BurstResult> {
   const frameSize = NUMERIC_CODES.length + 1;
   const makeFrames = (): Message[] => {
     const frames = Math.max(1, Math.floor(Math.min(batchSize, opts.count - next) / frameSize));
-    const out = new Array<Message>(frames);
+    const out: Message[] = [];
     const now = Date.now();
     for (let f = 0; f < frames; f++) {
       const i = next;
@@ -245,12 +247,14 @@ export async function burst(opts: BurstOptions): Promise<BurstResult> {
         return { seq: seqBase + i + k, code, value: Math.round(def.min + (def.max - def.min) * (0.3 + 0.4 * random())), unit: def.unit };
       });
       observations.push({ seq: seqBase + i + NUMERIC_CODES.length, ...ecg } as never);
-      out[f] = { key: patientId, value: JSON.stringify({ envelope: FRAME_ENVELOPE, patient_id: patientId, device_id: `${patientId}-dev`, effective_at: at, observations }) };
+      const head = { patient_id: patientId, device_id: `${patientId}-dev`, effective_at: at };
+      if (opts.monitorRecords) for (const o of observations) out.push({ key: patientId, value: JSON.stringify({ ...head, ...o }) });
+      else out.push({ key: patientId, value: JSON.stringify({ envelope: FRAME_ENVELOPE, ...head, observations }) });
     }
     return out;
   };
   const makeBatch = (): Message[] => {
-    if (opts.frames) return makeFrames();
+    if (opts.frames || opts.monitorRecords) return makeFrames();
     const n = Math.min(batchSize, opts.count - next);
     const out = new Array<Message>(n);
     const now = Date.now();
