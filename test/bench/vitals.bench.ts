@@ -46,7 +46,7 @@ const DB_URL = ADMIN_URL.replace(/\/[^/]*$/, `/${DB_NAME}`);
 const HISTORY_REQUESTS = Number(env.BENCH_HISTORY_REQUESTS ?? 300);
 /** Run the frames scenario (2c) as well (BENCH_FRAMES=0 skips it). */
 const FRAMES = env.BENCH_FRAMES !== '0';
-/** BENCH_ONLY=history runs the history phase alone (it reuses the rows generated earlier that day). */
+/** BENCH_ONLY=history runs the history phase alone (it reuses the rows generated earlier that day); BENCH_ONLY=frames the frames A/B drains alone, alternated twice. */
 const ONLY = env.BENCH_ONLY;
 
 const logger = createLogger('bench', 'error');
@@ -356,13 +356,24 @@ async function history(pool: Pool) {
 const pool = await ensureDatabase();
 out(`vitals bench: ${new Date().toISOString()}, BENCH_SECONDS=${SECONDS}, BENCH_HISTORY_ROWS=${HISTORY_ROWS}, database ${DB_NAME}, cores ${(await import('node:os')).availableParallelism()}`);
 try {
-  if (ONLY !== undefined && ONLY !== 'history') throw new Error(`BENCH_ONLY=${ONLY}: only "history" can run alone`);
+  if (ONLY !== undefined && ONLY !== 'history' && ONLY !== 'frames') throw new Error(`BENCH_ONLY=${ONLY}: only "history" or "frames" can run alone`);
   if (ONLY === undefined) await ingestPhases(pool);
-  if (HISTORY_ROWS > 0) await history(pool);
+  if (ONLY === 'frames') await framesAb(pool);
+  if (HISTORY_ROWS > 0 && ONLY !== 'frames') await history(pool);
 } finally {
   await pool.end();
 }
 process.exit(0);
+
+/** The same monitor data as frames and as one record per observation, drained alternately (ABAB: load swings hit both). */
+async function framesAb(pool: Pool) {
+  const rates = { copyRate: NaN, appendRate: NaN };
+  for (let round = 0; round < 2; round++) {
+    await backlogDrain(pool, rates, 'copy', BACKLOG, 'frames');
+    await backlogDrain(pool, rates, 'copy', BACKLOG, 'monitor-records');
+  }
+  await pool.query("DELETE FROM vitals_observations WHERE patient_id LIKE 'e2e-%'");
+}
 
 async function ingestPhases(pool: Pool) {
   const { copyRate, appendRate, best } = await baseline(pool);
