@@ -280,7 +280,7 @@ async function backlogDrain(pool: Pool, rates: { copyRate: number; appendRate: n
   out(`ingest capacity (${SHAPES[shape].label}: backlog of ${fmt(produced.sent)} observations produced first at ${fmt(produced.perSecond)} obs/s, then drained by the ingest alone, write=${method}):`);
   const steady = stored / ((lastCommit - firstCommit) / 1000);
   out(`  committed ${fmt(stored)} in ${((lastCommit - started) / 1000).toFixed(1)} s: ${fmt(rate)} obs/s including the group join (${((firstCommit - started) / 1000).toFixed(1)} s), ${fmt(steady)} obs/s from the first commit; goal 100k obs/s: ${rate >= 100_000 ? 'met' : 'not met'}`);
-  out(`  ratio to plain COPY baseline: ${((rate / rates.copyRate) * 100).toFixed(0)}% (goal >= 50%); to the append-log write alone (same indexes, no Kafka, no JSON): ${((rate / rates.appendRate) * 100).toFixed(0)}%`);
+  if (Number.isFinite(rates.copyRate)) out(`  ratio to plain COPY baseline: ${((rate / rates.copyRate) * 100).toFixed(0)}% (goal >= 50%); to the append-log write alone (same indexes, no Kafka, no JSON): ${((rate / rates.appendRate) * 100).toFixed(0)}%`);
   if (rss.length > 0) out(`  ingest process RSS: min ${mb(Math.min(...rss))}, max ${mb(Math.max(...rss))} (${rss.length} samples)`);
 }
 
