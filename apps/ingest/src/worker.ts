@@ -4,7 +4,10 @@
  * offsets (at-least-once delivery + idempotent storage = effectively exactly-once rows).
  *
  * Per batch (one partition):
- *  1. decode + validate every message (JSON, zod schema);
+ *  0. records before the partition's stored offset (vitals_ingest_offsets, read on assignment,
+ *     written with the rows) are redelivered: not written again (steps 1, 2 and the live stage still run);
+ *  1. decode + validate every message (JSON, zod schema): a single observation, or a frame (ADR
+ *     0015) whose observations are checked one by one (a bad one dead-letters the frame, naming it);
  *  2. poison messages (undecodable, schema-invalid, or refused by the database) go to the DLQ
  *     topic with the reason and the original topic/partition/offset in headers, acknowledged by
  *     Kafka (acks=all) BEFORE the offsets are committed, so a poison message is never lost and never
