@@ -1,12 +1,13 @@
 /**
- * Writes schemas/vitals-observation.schema.json from the zod schema (the zod schema is the source
- * of truth; the JSON Schema is for device vendors and non-TypeScript clients).
+ * Writes schemas/vitals-observation.schema.json and schemas/vitals-frame.schema.json (a device frame,
+ * ADR 0015) from the zod schemas (the zod schemas are the source of truth; the JSON Schemas are for
+ * device vendors and non-TypeScript clients).
  * Run: node --import tsx schemas/scripts/export-json-schema.ts   (--check: exit 1 if the file is stale)
  */
 import { readFile, writeFile } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
 import { z } from 'zod';
-import { vitalsObservationSchema } from '../src/vitals';
+import { vitalsFrameSchema, vitalsObservationSchema } from '../src/vitals';
 
 export const JSON_SCHEMA_PATH = fileURLToPath(new URL('../vitals-observation.schema.json', import.meta.url));
 
@@ -16,16 +17,31 @@ export function renderJsonSchema(): string {
   return `${JSON.stringify(document, null, 2)}\n`;
 }
 
+export const FRAME_JSON_SCHEMA_PATH = fileURLToPath(new URL('../vitals-frame.schema.json', import.meta.url));
+
+export function renderFrameJsonSchema(): string {
+  const schema = z.toJSONSchema(vitalsFrameSchema, { target: 'draft-2020-12', io: 'input' });
+  const document = { ...schema, $id: 'https://vitalis.example/schemas/vitals-frame.schema.json' };
+  return `${JSON.stringify(document, null, 2)}\n`;
+}
+
+const FILES = [
+  { path: JSON_SCHEMA_PATH, render: renderJsonSchema },
+  { path: FRAME_JSON_SCHEMA_PATH, render: renderFrameJsonSchema },
+];
+
 if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
-  const rendered = renderJsonSchema();
-  if (process.argv.includes('--check')) {
-    const current = await readFile(JSON_SCHEMA_PATH, 'utf8').catch(() => '');
-    if (current !== rendered) {
-      process.stderr.write(`${JSON_SCHEMA_PATH} is stale: run node --import tsx schemas/scripts/export-json-schema.ts\n`);
-      process.exit(1);
+  for (const { path, render } of FILES) {
+    const rendered = render();
+    if (process.argv.includes('--check')) {
+      const current = await readFile(path, 'utf8').catch(() => '');
+      if (current !== rendered) {
+        process.stderr.write(`${path} is stale: run node --import tsx schemas/scripts/export-json-schema.ts\n`);
+        process.exit(1);
+      }
+    } else {
+      await writeFile(path, rendered);
+      process.stdout.write(`wrote ${path}\n`);
     }
-  } else {
-    await writeFile(JSON_SCHEMA_PATH, rendered);
-    process.stdout.write(`wrote ${JSON_SCHEMA_PATH}\n`);
   }
 }

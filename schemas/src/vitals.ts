@@ -121,24 +121,36 @@ export const instant = z
     'must be an ISO 8601 date-time with Z or an offset within ±15:59, year 0001 or later',
   );
 
-const baseShape = {
+const identityShape = {
   patient_id: resourceId.describe('Patient the observation is about (FHIR Patient id); also the Kafka key'),
   device_id: resourceId.describe('Device that made the observation (FHIR Device id)'),
-  seq: z
-    .number()
-    .int('must be an integer')
-    .min(0, 'must be a non-negative integer')
-    .max(Number.MAX_SAFE_INTEGER, 'must be at most 2^53-1')
-    .describe('Per-device sequence number, strictly increasing; (device_id, seq, effective_at) is the idempotency key'),
+};
+
+const seqSchema = z
+  .number()
+  .int('must be an integer')
+  .min(0, 'must be a non-negative integer')
+  .max(Number.MAX_SAFE_INTEGER, 'must be at most 2^53-1')
+  .describe('Per-device sequence number, strictly increasing; (device_id, seq, effective_at) is the idempotency key');
+
+const baseShape = {
+  ...identityShape,
+  seq: seqSchema,
   // What the append log's timestamptz can store: an accepted (202) observation is never refused later.
   effective_at: instant.describe('When the observation was made (for waveforms: the time of the first sample)'),
 };
 
-function numericVariant<D extends NumericVitalDefinition>(def: D) {
+/** An observation inside a frame: the frame carries patient and device; the time defaults to the frame's tick. */
+const frameItemBaseShape = {
+  seq: seqSchema,
+  effective_at: instant.optional().describe("When the observation was made, when not the frame's effective_at (an ECG chunk: its first sample)"),
+};
+
+function numericVariant<D extends NumericVitalDefinition, S extends z.ZodRawShape>(def: D, base: S) {
   const range = `must be between ${def.min} and ${def.max} ${def.unit} for ${def.display}`;
   return z
     .object({
-      ...baseShape,
+      ...base,
       code: z.literal(def.code as D['code']).describe(`LOINC ${def.code} ${def.display}`),
       value: z.number().min(def.min, range).max(def.max, range),
       unit: z.literal(def.unit as D['unit'], { error: `must be the UCUM unit "${def.unit}" for ${def.display} (${def.code})` }),
@@ -160,32 +172,39 @@ export const waveformSchema = z
   })
   .strict();
 
-export const ecgObservationSchema = z
-  .object({
-    ...baseShape,
-    code: z.literal(ECG_LEAD_II.code).describe('MDC 131330 MDC_ECG_ELEC_POTL_II (ECG lead II)'),
-    unit: z.literal('mV', { error: 'must be the UCUM unit "mV" for ECG lead II (131330)' }),
-    waveform: waveformSchema,
-  })
-  .strict()
-  .describe('ECG lead II waveform chunk (MDC 131330) in mV');
+function ecgVariant<S extends z.ZodRawShape>(base: S) {
+  return z
+    .object({
+      ...base,
+      code: z.literal(ECG_LEAD_II.code).describe('MDC 131330 MDC_ECG_ELEC_POTL_II (ECG lead II)'),
+      unit: z.literal('mV', { error: 'must be the UCUM unit "mV" for ECG lead II (131330)' }),
+      waveform: waveformSchema,
+    })
+    .strict()
+    .describe('ECG lead II waveform chunk (MDC 131330) in mV');
+}
+
+export const ecgObservationSchema = ecgVariant(baseShape);
 
 const V = NUMERIC_VITALS;
 
+/** The variants of every code over one base shape (a whole observation, or an item of a frame). */
+function variants<S extends z.ZodRawShape>(base: S) {
+  return [
+    numericVariant(V[C.heartRate], base),
+    numericVariant(V[C.spo2], base),
+    numericVariant(V[C.systolic], base),
+    numericVariant(V[C.diastolic], base),
+    numericVariant(V[C.respiratoryRate], base),
+    numericVariant(V[C.temperature], base),
+    ecgVariant(base),
+  ] as const;
+}
+
+const unknownCode = { error: (issue: { code?: string }) => (issue.code === 'invalid_union' ? `unknown code: must be one of ${VITAL_CODES.join(', ')}` : undefined) };
+
 export const vitalsObservationSchema = z
-  .discriminatedUnion(
-    'code',
-    [
-      numericVariant(V[C.heartRate]),
-      numericVariant(V[C.spo2]),
-      numericVariant(V[C.systolic]),
-      numericVariant(V[C.diastolic]),
-      numericVariant(V[C.respiratoryRate]),
-      numericVariant(V[C.temperature]),
-      ecgObservationSchema,
-    ],
-    { error: (issue) => (issue.code === 'invalid_union' ? `unknown code: must be one of ${VITAL_CODES.join(', ')}` : undefined) },
-  )
+  .discriminatedUnion('code', variants(baseShape), unknownCode)
   .meta({
     id: 'VitalsObservation',
     title: 'Vitals observation',
@@ -206,8 +225,34 @@ export interface ObservationProblem {
 }
 
 /** Validates one decoded value; on failure lists every problem as `path: message`. */
+/**
+ * `schema.safeParse(value)` with an ECG chunk's samples checked by one plain loop instead of one
+ * zod check per sample (~85 µs a 250-sample chunk, most of an ECG's ingest cost): when `value`
+ * carries a waveform whose samples are all numbers within the range (1 to MAX_WAVEFORM_SAMPLES of
+ * them), the rest of it is parsed with a one-sample stand-in and the samples put back; anything
+ * else (and every failure) takes the plain parse, with its messages. Same result either way:
+ * test/unit/vitals/schema.test.ts compares both over valid and invalid chunks.
+ */
+export function parseWithSamples<T>(schema: z.ZodType<T>, value: unknown): ReturnType<z.ZodType<T>['safeParse']> {
+  const waveform = (value as { waveform?: { samples?: unknown } } | null)?.waveform;
+  const samples = waveform?.samples;
+  if (!Array.isArray(samples) || samples.length === 0 || samples.length > MAX_WAVEFORM_SAMPLES || !samplesInRange(samples)) return schema.safeParse(value);
+  const result = schema.safeParse({ ...(value as object), waveform: { ...waveform, samples: [0] } });
+  if (!result.success) return schema.safeParse(value);
+  (result.data as { waveform: { samples: number[] } }).waveform.samples = samples as number[];
+  return result;
+}
+
+function samplesInRange(samples: unknown[]): boolean {
+  for (let i = 0; i < samples.length; i++) {
+    const s = samples[i];
+    if (typeof s !== 'number' || !(s >= ECG_LEAD_II.min && s <= ECG_LEAD_II.max)) return false;
+  }
+  return true;
+}
+
 export function validateObservation(value: unknown): { ok: true; observation: VitalsObservation } | { ok: false; problems: ObservationProblem[] } {
-  const result = vitalsObservationSchema.safeParse(value);
+  const result = parseWithSamples(vitalsObservationSchema, value);
   if (result.success) return { ok: true, observation: result.data };
   return {
     ok: false,
@@ -234,6 +279,123 @@ export function decodeObservation(value: Buffer | string | null | undefined):
   const result = validateObservation(parsed);
   if (result.ok) return result;
   return { ok: false, reason: `schema-invalid: ${result.problems.map((p) => `${p.path}: ${p.message}`).join('; ')}` };
+}
+
+/**
+ * Device frames (ADR 0015): one device's observations at one tick (what an HL7 v2 ORU with its OBX
+ * segments or an IEEE 11073 SDC metric report carries), as ONE Kafka record on the same topic as
+ * single observations, told apart by `envelope`. The frame names patient and device once; each
+ * observation keeps its own `seq` (the idempotency key stays (device_id, seq, effective_at)) and
+ * takes the frame's `effective_at` unless it names its own (an ECG chunk: its first sample).
+ * A record without `envelope` is a single observation (the v1 format, unchanged).
+ */
+export const FRAME_ENVELOPE = 'vitals.frame.v1';
+/** Most observations one frame may carry (a monitor's numerics and waveform chunks at one tick, with room). */
+export const MAX_FRAME_OBSERVATIONS = 64;
+/** Most frames one POST /api/v1/vitals batch may carry. */
+export const MAX_FRAMES_PER_BATCH = 500;
+
+export const vitalsFrameItemSchema = z.discriminatedUnion('code', variants(frameItemBaseShape), unknownCode).meta({
+  id: 'VitalsFrameObservation',
+  title: 'Observation in a vitals frame',
+  description: "One measurement or ECG chunk of a frame: a VitalsObservation without patient_id and device_id (the frame's), effective_at optional (default: the frame's).",
+});
+export type VitalsFrameItem = z.infer<typeof vitalsFrameItemSchema>;
+
+const frameHeadShape = {
+  envelope: z.literal(FRAME_ENVELOPE).describe('Marks a frame record (a record without it is a single VitalsObservation)'),
+  ...identityShape,
+  effective_at: instant.describe('The tick: when the device sampled the parameters of this frame'),
+};
+
+/** Each seq once per frame (an observation is (device_id, seq, effective_at): a twin would be dropped as a duplicate). */
+function repeatedSeqs(items: readonly { seq: number }[]): number[] {
+  const seen = new Set<number>();
+  const repeated: number[] = [];
+  items.forEach((item, i) => {
+    if (seen.has(item.seq)) repeated.push(i);
+    seen.add(item.seq);
+  });
+  return repeated;
+}
+
+export const vitalsFrameSchema = z
+  .object({
+    ...frameHeadShape,
+    observations: z.array(vitalsFrameItemSchema).min(1, 'must have at least one observation').max(MAX_FRAME_OBSERVATIONS, `must have at most ${MAX_FRAME_OBSERVATIONS} observations`),
+  })
+  .strict()
+  .superRefine((frame, ctx) => {
+    for (const i of repeatedSeqs(frame.observations)) ctx.addIssue({ code: 'custom', path: ['observations', i, 'seq'], message: 'must not repeat a seq of the same frame' });
+  })
+  .meta({
+    id: 'VitalsFrame',
+    title: 'Vitals frame',
+    description: "One device's observations at one tick (numerics and ECG chunks): one Kafka record, envelope vitals.frame.v1.",
+  });
+
+export type VitalsFrame = z.infer<typeof vitalsFrameSchema>;
+
+/** The head of a frame with its observations unchecked: the ingest checks them one by one (a bad one is dead-lettered alone). */
+const frameHeadSchema = z
+  .object({ ...frameHeadShape, observations: z.array(z.unknown()).min(1, 'must have at least one observation').max(MAX_FRAME_OBSERVATIONS, `must have at most ${MAX_FRAME_OBSERVATIONS} observations`) })
+  .strict();
+
+/** A frame's observation as a whole observation (patient, device and default time from the frame). */
+function observationOfItem(head: { patient_id: string; device_id: string; effective_at: string }, item: VitalsFrameItem): VitalsObservation {
+  return { ...item, patient_id: head.patient_id, device_id: head.device_id, effective_at: item.effective_at ?? head.effective_at } as VitalsObservation;
+}
+
+/** A frame's observations as whole observations, in frame order. */
+export function frameObservations(frame: VitalsFrame): VitalsObservation[] {
+  return frame.observations.map((item) => observationOfItem(frame, item));
+}
+
+/** Kafka encoding of a frame: JSON value, key = patient id (the same partition as the patient's single observations). */
+export function encodeFrame(frame: VitalsFrame): { key: string; value: string } {
+  return { key: frame.patient_id, value: JSON.stringify(frame) };
+}
+
+const problemText = (prefix: string, issues: readonly { path: PropertyKey[]; message: string }[]) =>
+  issues.map((issue) => `${[prefix, ...issue.path.map(String)].filter(Boolean).join('.') || '(root)'}: ${issue.message}`).join('; ');
+
+/**
+ * A Kafka record decoded: its good observations with their index in the record (`item`: a frame's
+ * observation index, 0 for a single observation) and the frame's bad observations, each named by
+ * index with its reason; or, when the record as a whole is unusable, the reason. Never throws.
+ */
+export type DecodedRecord =
+  | { ok: true; frame: boolean; observations: { item: number; observation: VitalsObservation }[]; invalid: { item: number; reason: string }[] }
+  | { ok: false; reason: string };
+
+export function decodeRecord(value: Buffer | string | null | undefined): DecodedRecord {
+  if (value === null || value === undefined || value.length === 0) return { ok: false, reason: 'empty message value' };
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(typeof value === 'string' ? value : value.toString('utf8'));
+  } catch (err) {
+    return { ok: false, reason: `undecodable JSON: ${(err as Error).message}` };
+  }
+  if (parsed === null || typeof parsed !== 'object' || !Object.hasOwn(parsed, 'envelope')) {
+    const single = validateObservation(parsed);
+    if (!single.ok) return { ok: false, reason: `schema-invalid: ${single.problems.map((p) => `${p.path}: ${p.message}`).join('; ')}` };
+    return { ok: true, frame: false, observations: [{ item: 0, observation: single.observation }], invalid: [] };
+  }
+  const head = frameHeadSchema.safeParse(parsed);
+  if (!head.success) return { ok: false, reason: `frame-invalid: ${problemText('', head.error.issues)}` };
+  const observations: { item: number; observation: VitalsObservation }[] = [];
+  const invalid: { item: number; reason: string }[] = [];
+  const seqs = new Set<number>();
+  head.data.observations.forEach((raw, item) => {
+    const result = parseWithSamples(vitalsFrameItemSchema, raw);
+    if (!result.success) invalid.push({ item, reason: `observations.${item} schema-invalid: ${problemText(`observations.${item}`, result.error.issues)}` });
+    else if (seqs.has(result.data.seq)) invalid.push({ item, reason: `observations.${item}.seq: must not repeat a seq of the same frame` });
+    else {
+      seqs.add(result.data.seq);
+      observations.push({ item, observation: observationOfItem(head.data, result.data) });
+    }
+  });
+  return { ok: true, frame: true, observations, invalid };
 }
 
 /**

@@ -9,6 +9,9 @@
  *     produce time); ratio to the COPY baseline; RSS of the ingest process over the run;
  *  2b. ingest capacity: a backlog of BENCH_BACKLOG observations produced first, then drained by the
  *     ingest alone (on 2 shared cores the live burst is bounded by the producer too);
+ *  2c. frames (BENCH_FRAMES=1, the default): 2 and 2b again with device frames as monitors send them
+ *     (ADR 0015: one record per device per tick, six numerics and a 1 s 250 Hz ECG chunk), and 2b
+ *     with the same monitor data one record per observation (the A/B: what frames change);
  *  3. history: a 24 h 1 Hz series (86,400 rows) of one patient among BENCH_HISTORY_ROWS rows,
  *     bucketed to 1 minute through the REST API, raw path (date_bin) and rollup path: p50/p99 ms.
  * Uses its own database (vitalis_bench) and its own Kafka topic; it never touches shared data.
@@ -41,7 +44,9 @@ const DB_NAME = env.BENCH_DATABASE ?? 'vitalis_bench';
 const DB_URL = ADMIN_URL.replace(/\/[^/]*$/, `/${DB_NAME}`);
 /** Enough requests that the p99 is not just the slowest one. */
 const HISTORY_REQUESTS = Number(env.BENCH_HISTORY_REQUESTS ?? 300);
-/** BENCH_ONLY=history runs the history phase alone (it reuses the rows generated earlier that day). */
+/** Run the frames scenario (2c) as well (BENCH_FRAMES=0 skips it). */
+const FRAMES = env.BENCH_FRAMES !== '0';
+/** BENCH_ONLY=history runs the history phase alone (it reuses the rows generated earlier that day); BENCH_ONLY=frames the frames A/B drains alone, alternated twice. */
 const ONLY = env.BENCH_ONLY;
 
 const logger = createLogger('bench', 'error');
@@ -117,7 +122,7 @@ async function baseline(pool: Pool) {
 
 // ---- 2. end to end ------------------------------------------------------------------------------
 
-async function endToEnd(pool: Pool, rates: { copyRate: number; appendRate: number }, method: WriteMethod, seconds: number, rate?: number) {
+async function endToEnd(pool: Pool, rates: { copyRate: number; appendRate: number }, method: WriteMethod, seconds: number, rate?: number, frames = false) {
   const kafka = createKafka({ brokers: BROKERS, clientId: 'vitalis-bench', logger });
   const admin = kafka.admin();
   await admin.connect();
@@ -161,7 +166,7 @@ async function endToEnd(pool: Pool, rates: { copyRate: number; appendRate: numbe
 
   const prefix = `e2e-${randomUUID().slice(0, 6)}`;
   const started = Date.now();
-  const args = ['--import', 'tsx', 'apps/simulator/src/main.ts', '--burst', '1000000000', '--seconds', String(seconds), '--prefix', prefix, '--real-time', ...(rate ? ['--rate', String(rate)] : [])];
+  const args = ['--import', 'tsx', 'apps/simulator/src/main.ts', '--burst', '1000000000', '--seconds', String(seconds), '--prefix', prefix, '--real-time', ...(rate ? ['--rate', String(rate)] : []), ...(frames ? ['--frames'] : [])];
   const child = spawn(process.execPath, args, {
     env: { ...env, SIM_TOPIC: topic, LOG_LEVEL: 'error', KAFKA_BROKERS: BROKERS.join(',') },
     stdio: ['ignore', 'pipe', 'inherit'],
@@ -182,14 +187,15 @@ async function endToEnd(pool: Pool, rates: { copyRate: number; appendRate: numbe
   const e2eRate = stored / ((lastCommit - started) / 1000);
   const windowRate = storedAtProducerEnd / ((produced.ms || seconds * 1000) / 1000);
   lags.sort((a, b) => a - b);
-  out(rate ? `steady state (producer paced at ${fmt(rate)} obs/s for ${seconds} s, write=${method}):` : `end to end (${seconds} s burst as fast as the simulator can, 12 partitions, ingest concurrency ${CONCURRENCY}, write=${method}):`);
+  const shape = frames ? 'frames of 6 numerics + a 1 s ECG chunk' : 'one observation per record';
+  out(rate ? `steady state (${shape}, producer paced at ${fmt(rate)} obs/s for ${seconds} s, write=${method}):` : `end to end (${shape}, ${seconds} s burst as fast as the simulator can, 12 partitions, ingest concurrency ${CONCURRENCY}, write=${method}):`);
   out(`  produced ${fmt(produced.sent)} (${fmt(produced.perSecond)} obs/s by the simulator), committed ${fmt(stored)}`);
   out(`  committed during the producing window: ${fmt(windowRate)} obs/s; overall first produce -> last commit: ${fmt(e2eRate)} obs/s (drain after producer stopped: ${((lastCommit - started) / 1000 - produced.ms / 1000).toFixed(1)} s)`);
   if (!rate) {
     out(`  ratio to plain COPY baseline: ${((e2eRate / rates.copyRate) * 100).toFixed(0)}% (goal >= 50%); goal 100k obs/s: ${e2eRate >= 100_000 ? 'met' : 'not met'}`);
     out(`  ratio to the append-log write alone (same indexes, no Kafka): ${((e2eRate / rates.appendRate) * 100).toFixed(0)}%`);
   }
-  out(`  ingest lag (commit - produce time): p50 ${fmt(pct(lags, 50))} ms, p99 ${fmt(pct(lags, 99))} ms (${fmt(lags.length)} samples)`);
+  out(`  ingest lag (commit - produce time, per record): p50 ${fmt(pct(lags, 50))} ms, p99 ${fmt(pct(lags, 99))} ms (${fmt(lags.length)} samples)`);
   if (rss.length > 0) {
     const third = Math.max(1, Math.floor(rss.length / 3));
     const avg = (xs: number[]) => xs.reduce((a, b) => a + b, 0) / xs.length;
@@ -203,13 +209,20 @@ async function endToEnd(pool: Pool, rates: { copyRate: number; appendRate: numbe
 // above is bounded by the producer as much as by the ingest. Here the observations are produced
 // first, with no consumer running, and the ingest then drains them alone: its own capacity.
 
-async function backlogDrain(pool: Pool, rates: { copyRate: number; appendRate: number }, method: WriteMethod, count: number) {
+type Shape = 'numerics' | 'frames' | 'monitor-records';
+const SHAPES: Record<Shape, { args: string[]; label: string }> = {
+  numerics: { args: [], label: 'one numeric observation per record' },
+  frames: { args: ['--frames'], label: 'frames of 6 numerics + a 1 s ECG chunk' },
+  'monitor-records': { args: ['--monitor-records'], label: 'the same monitor data (6 numerics + a 1 s ECG chunk), one record per observation' },
+};
+
+async function backlogDrain(pool: Pool, rates: { copyRate: number; appendRate: number }, method: WriteMethod, count: number, shape: Shape = 'numerics') {
   const kafka = createKafka({ brokers: BROKERS, clientId: 'vitalis-bench', logger });
   const admin = kafka.admin();
   await admin.connect();
   const topic = `vitals.bench.${randomUUID().slice(0, 8)}`;
   await admin.createTopics({ waitForLeaders: true, topics: [{ topic, numPartitions: 12, replicationFactor: 1 }, { topic: `${topic}.dlq`, numPartitions: 1, replicationFactor: 1 }] });
-  const child = spawn(process.execPath, ['--import', 'tsx', 'apps/simulator/src/main.ts', '--burst', String(count), '--prefix', `e2e-${randomUUID().slice(0, 6)}`, '--real-time'], {
+  const child = spawn(process.execPath, ['--import', 'tsx', 'apps/simulator/src/main.ts', '--burst', String(count), '--prefix', `e2e-${randomUUID().slice(0, 6)}`, '--real-time', ...SHAPES[shape].args], {
     env: { ...env, SIM_TOPIC: topic, LOG_LEVEL: 'error', KAFKA_BROKERS: BROKERS.join(',') },
     stdio: ['ignore', 'pipe', 'inherit'],
   });
@@ -240,10 +253,10 @@ async function backlogDrain(pool: Pool, rates: { copyRate: number; appendRate: n
   await admin.deleteTopics({ topics: [topic, `${topic}.dlq`] }).catch(() => {});
   await admin.disconnect();
   const rate = stored / ((lastCommit - started) / 1000);
-  out(`ingest capacity (backlog of ${fmt(produced.sent)} produced first at ${fmt(produced.perSecond)} obs/s, then drained by the ingest alone, write=${method}):`);
+  out(`ingest capacity (${SHAPES[shape].label}: backlog of ${fmt(produced.sent)} observations produced first at ${fmt(produced.perSecond)} obs/s, then drained by the ingest alone, write=${method}):`);
   const steady = stored / ((lastCommit - firstCommit) / 1000);
   out(`  committed ${fmt(stored)} in ${((lastCommit - started) / 1000).toFixed(1)} s: ${fmt(rate)} obs/s including the group join (${((firstCommit - started) / 1000).toFixed(1)} s), ${fmt(steady)} obs/s from the first commit; goal 100k obs/s: ${rate >= 100_000 ? 'met' : 'not met'}`);
-  out(`  ratio to plain COPY baseline: ${((rate / rates.copyRate) * 100).toFixed(0)}% (goal >= 50%); to the append-log write alone (same indexes, no Kafka, no JSON): ${((rate / rates.appendRate) * 100).toFixed(0)}%`);
+  if (Number.isFinite(rates.copyRate)) out(`  ratio to plain COPY baseline: ${((rate / rates.copyRate) * 100).toFixed(0)}% (goal >= 50%); to the append-log write alone (same indexes, no Kafka, no JSON): ${((rate / rates.appendRate) * 100).toFixed(0)}%`);
   if (rss.length > 0) out(`  ingest process RSS: min ${mb(Math.min(...rss))}, max ${mb(Math.max(...rss))} (${rss.length} samples)`);
 }
 
@@ -319,13 +332,24 @@ async function history(pool: Pool) {
 const pool = await ensureDatabase();
 out(`vitals bench: ${new Date().toISOString()}, BENCH_SECONDS=${SECONDS}, BENCH_HISTORY_ROWS=${HISTORY_ROWS}, database ${DB_NAME}, cores ${(await import('node:os')).availableParallelism()}`);
 try {
-  if (ONLY !== undefined && ONLY !== 'history') throw new Error(`BENCH_ONLY=${ONLY}: only "history" can run alone`);
+  if (ONLY !== undefined && ONLY !== 'history' && ONLY !== 'frames') throw new Error(`BENCH_ONLY=${ONLY}: only "history" or "frames" can run alone`);
   if (ONLY === undefined) await ingestPhases(pool);
-  if (HISTORY_ROWS > 0) await history(pool);
+  if (ONLY === 'frames') await framesAb(pool);
+  if (HISTORY_ROWS > 0 && ONLY !== 'frames') await history(pool);
 } finally {
   await pool.end();
 }
 process.exit(0);
+
+/** The same monitor data as frames and as one record per observation, drained alternately (ABAB: load swings hit both). */
+async function framesAb(pool: Pool) {
+  const rates = { copyRate: NaN, appendRate: NaN };
+  for (let round = 0; round < 2; round++) {
+    await backlogDrain(pool, rates, 'copy', BACKLOG, 'frames');
+    await backlogDrain(pool, rates, 'copy', BACKLOG, 'monitor-records');
+  }
+  await pool.query("DELETE FROM vitals_observations WHERE patient_id LIKE 'e2e-%'");
+}
 
 async function ingestPhases(pool: Pool) {
   const { copyRate, appendRate, best } = await baseline(pool);
@@ -335,6 +359,13 @@ async function ingestPhases(pool: Pool) {
   const steadyRate = Number(env.BENCH_STEADY_RATE ?? Math.round((sustained * 0.6) / 1000) * 1000);
   if (steadyRate > 0) await endToEnd(pool, { copyRate, appendRate }, method, Math.min(SECONDS, 30), steadyRate);
   if (BACKLOG > 0) await backlogDrain(pool, { copyRate, appendRate }, method, BACKLOG);
+  if (FRAMES) {
+    await endToEnd(pool, { copyRate, appendRate }, method, SECONDS, undefined, true);
+    if (BACKLOG > 0) {
+      await backlogDrain(pool, { copyRate, appendRate }, method, BACKLOG, 'frames');
+      await backlogDrain(pool, { copyRate, appendRate }, method, BACKLOG, 'monitor-records');
+    }
+  }
   // the e2e rows are only needed for counting: drop them so reruns stay comparable
   await pool.query("DELETE FROM vitals_observations WHERE patient_id LIKE 'e2e-%' OR patient_id LIKE 'base-%' OR patient_id LIKE 'm-%' OR patient_id LIKE 'dup-%'");
 }

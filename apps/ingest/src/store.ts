@@ -6,7 +6,9 @@
  *  - `copy`:   COPY straight into the log; when the batch holds an already stored row (a redelivery),
  *              COPY into a per-connection temp staging table, then INSERT ... SELECT ... ON CONFLICT DO NOTHING;
  *  - `unnest`: one multi-row INSERT ... SELECT FROM unnest($1::text[], ...) ON CONFLICT DO NOTHING.
- * Both run inside the caller's transaction, which also records each partition's offset range in
+ * Both run inside the caller's transaction, which also records each partition's next offset in
+ * `vitals_ingest_offsets` (migration 0021: a redelivered range is skipped before it is written),
+ * each partition's offset range in
  * `vitals_ingest_batches` (when the rows after a live-stream cursor were written: see migration
  * 0009; live replay needs it, so every writer of the log goes through here) and one `vitals.ingest`
  * audit row for the batch.
@@ -32,11 +34,13 @@ export interface StoredRow {
   samples: number[] | null;
   kafka_partition: number;
   kafka_offset: string;
+  /** The observation's index in its Kafka record (a frame's observation index; absent or 0 for a single observation). */
+  record_item?: number;
 }
 
 export type WriteMethod = 'copy' | 'unnest';
 
-export function toRow(o: VitalsObservation, partition: number, offset: string): StoredRow {
+export function toRow(o: VitalsObservation, partition: number, offset: string, item = 0): StoredRow {
   // One object literal of a fixed shape (no spread): this runs once per observation on the hot path.
   const ecg = isEcg(o) ? o.waveform : undefined;
   return {
@@ -51,10 +55,11 @@ export function toRow(o: VitalsObservation, partition: number, offset: string): 
     samples: ecg ? foldedSamples(ecg) : null,
     kafka_partition: partition,
     kafka_offset: offset,
+    record_item: item,
   };
 }
 
-const COLUMNS = 'patient_id, device_id, seq, code, effective_at, value, unit, sample_period_ms, samples, kafka_partition, kafka_offset';
+const COLUMNS = 'patient_id, device_id, seq, code, effective_at, value, unit, sample_period_ms, samples, kafka_partition, kafka_offset, record_item';
 
 /** COPY text format: escape the few characters that matter (ids are validated, this is defence in depth). */
 function text(value: string): string {
@@ -66,7 +71,7 @@ const arrayLiteral = (samples: number[]) => `{${samples.join(',')}}`;
 export function copyLine(r: StoredRow): string {
   return `${text(r.patient_id)}\t${text(r.device_id)}\t${r.seq}\t${text(r.code)}\t${text(r.effective_at)}\t${r.value ?? '\\N'}\t${text(r.unit)}\t${
     r.sample_period_ms ?? '\\N'
-  }\t${r.samples ? arrayLiteral(r.samples) : '\\N'}\t${r.kafka_partition}\t${r.kafka_offset}\n`;
+  }\t${r.samples ? arrayLiteral(r.samples) : '\\N'}\t${r.kafka_partition}\t${r.kafka_offset}\t${r.record_item ?? 0}\n`;
 }
 
 /**
@@ -77,7 +82,7 @@ export function copyLine(r: StoredRow): string {
 async function ensureStage(client: PoolClient): Promise<void> {
   await client.query(`CREATE TEMP TABLE IF NOT EXISTS vitals_ingest_stage (
       patient_id text, device_id text, seq bigint, code text, effective_at timestamptz, value double precision,
-      unit text, sample_period_ms real, samples real[], kafka_partition integer, kafka_offset bigint
+      unit text, sample_period_ms real, samples real[], kafka_partition integer, kafka_offset bigint, record_item smallint
     ) ON COMMIT DELETE ROWS`);
 }
 
@@ -139,6 +144,7 @@ async function writeUnnest(client: PoolClient, rows: StoredRow[]): Promise<Store
     samples: new Array<string | null>(n),
     partition: new Array<number>(n),
     offset: new Array<string>(n),
+    item: new Array<number>(n),
   };
   rows.forEach((r, i) => {
     cols.patient[i] = r.patient_id;
@@ -152,14 +158,15 @@ async function writeUnnest(client: PoolClient, rows: StoredRow[]): Promise<Store
     cols.samples[i] = r.samples ? arrayLiteral(r.samples) : null;
     cols.partition[i] = r.kafka_partition;
     cols.offset[i] = r.kafka_offset;
+    cols.item[i] = r.record_item ?? 0;
   });
   const result = await client.query<StoredPosition>(
     `INSERT INTO vitals_observations (${COLUMNS})
-     SELECT p, d, s, c, t, v, u, sp, smp::real[], kp, ko
-     FROM unnest($1::text[], $2::text[], $3::bigint[], $4::text[], $5::timestamptz[], $6::float8[], $7::text[], $8::real[], $9::text[], $10::int[], $11::bigint[])
-       AS x(p, d, s, c, t, v, u, sp, smp, kp, ko)
+     SELECT p, d, s, c, t, v, u, sp, smp::real[], kp, ko, ri
+     FROM unnest($1::text[], $2::text[], $3::bigint[], $4::text[], $5::timestamptz[], $6::float8[], $7::text[], $8::real[], $9::text[], $10::int[], $11::bigint[], $12::smallint[])
+       AS x(p, d, s, c, t, v, u, sp, smp, kp, ko, ri)
      ON CONFLICT DO NOTHING ${RETURNING}`,
-    [cols.patient, cols.device, cols.seq, cols.code, cols.at, cols.value, cols.unit, cols.period, cols.samples, cols.partition, cols.offset],
+    [cols.patient, cols.device, cols.seq, cols.code, cols.at, cols.value, cols.unit, cols.period, cols.samples, cols.partition, cols.offset, cols.item],
   );
   return result.rows;
 }
@@ -172,17 +179,55 @@ interface StoredPosition {
 const RETURNING = 'RETURNING kafka_partition, kafka_offset';
 
 /**
- * Writes the rows, records the ranges of the new ones and audits the batch; returns the new rows'
- * positions. The audit row is the transaction's last statement (it holds the audit chain's lock
- * until COMMIT).
+ * Writes the rows, records the ranges of the new ones and each partition's next offset, and audits
+ * the batch; returns the new rows' positions. The audit row is the transaction's last statement
+ * (it holds the audit chain's lock until COMMIT). `ends`: per partition, the offset after the last
+ * record the batch read (poison records included); without it, the offset after the last row.
  */
-async function write(client: PoolClient, topic: string, rows: StoredRow[], method: WriteMethod): Promise<StoredPosition[]> {
+async function write(client: PoolClient, topic: string, rows: StoredRow[], method: WriteMethod, ends?: ReadonlyMap<number, bigint>): Promise<StoredPosition[]> {
   const inserted = await (method === 'copy' ? writeCopy(client, rows) : writeUnnest(client, rows));
+  await recordOffsets(client, topic, ends ?? nextOffsetsOf(rows));
   if (inserted.length === 0) return inserted; // a redelivery: nothing stored, nothing to record
   const ranges = rangesOf(inserted);
   await recordRanges(client, topic, ranges);
   await auditBatch(client, topic, ranges, rows);
   return inserted;
+}
+
+/** Per partition, the offset after the last of the rows. */
+function nextOffsetsOf(rows: StoredRow[]): Map<number, bigint> {
+  const next = new Map<number, bigint>();
+  for (const r of rows) {
+    const after = BigInt(r.kafka_offset) + 1n;
+    if (after > (next.get(r.kafka_partition) ?? -1n)) next.set(r.kafka_partition, after);
+  }
+  return next;
+}
+
+/**
+ * Per partition, the offset after what this transaction stored (never moved back), in the rows'
+ * transaction (migration 0021): whoever is handed the partition next reads it and skips a range
+ * already stored. Partitions in order, so two transactions (an overlap in a rebalance) lock them
+ * in one order.
+ */
+async function recordOffsets(client: PoolClient, topic: string, next: ReadonlyMap<number, bigint>): Promise<void> {
+  const partitions = [...next.keys()].sort((a, b) => a - b);
+  if (partitions.length === 0) return;
+  await client.query(
+    `INSERT INTO vitals_ingest_offsets AS o (topic, kafka_partition, next_offset)
+     SELECT $1, p, n FROM unnest($2::int[], $3::bigint[]) AS x(p, n) ORDER BY p
+     ON CONFLICT (topic, kafka_partition) DO UPDATE SET next_offset = GREATEST(o.next_offset, EXCLUDED.next_offset), updated_at = now()`,
+    [topic, partitions, partitions.map((p) => String(next.get(p)!))],
+  );
+}
+
+/** Per partition of `topic`, the offset after the last record stored (partitions never stored are absent). */
+export async function storedOffsets(db: Pick<PoolClient, 'query'>, topic: string, partitions: readonly number[]): Promise<Map<number, bigint>> {
+  const { rows } = await db.query<{ p: number; n: string }>(
+    'SELECT kafka_partition AS p, next_offset::text AS n FROM vitals_ingest_offsets WHERE topic = $1 AND kafka_partition = ANY($2::int[])',
+    [topic, partitions],
+  );
+  return new Map(rows.map((r) => [r.p, BigInt(r.n)]));
 }
 
 type Ranges = Map<number, { first: bigint; last: bigint; rows: number }>;
@@ -235,15 +280,17 @@ async function recordRanges(client: PoolClient, topic: string, ranges: Ranges): 
 }
 
 /** Inserts `rows` read from Kafka topic `topic` (inside the caller's transaction); returns how many were new. */
-export async function writeRows(client: PoolClient, topic: string, rows: StoredRow[], method: WriteMethod = 'copy'): Promise<number> {
+export async function writeRows(client: PoolClient, topic: string, rows: StoredRow[], method: WriteMethod = 'copy', ends?: ReadonlyMap<number, bigint>): Promise<number> {
   if (rows.length === 0) return 0;
-  return (await write(client, topic, rows, method)).length;
+  return (await write(client, topic, rows, method, ends)).length;
 }
 
 /** As writeRows, for rows of several Kafka partitions: how many were new in each partition. */
-export async function writeRowsByPartition(client: PoolClient, topic: string, rows: StoredRow[], method: WriteMethod = 'copy'): Promise<Map<number, number>> {
+export async function writeRowsByPartition(
+  client: PoolClient, topic: string, rows: StoredRow[], method: WriteMethod = 'copy', ends?: ReadonlyMap<number, bigint>,
+): Promise<Map<number, number>> {
   if (rows.length === 0) return new Map();
   const counts = new Map<number, number>();
-  for (const r of await write(client, topic, rows, method)) counts.set(r.kafka_partition, (counts.get(r.kafka_partition) ?? 0) + 1);
+  for (const r of await write(client, topic, rows, method, ends)) counts.set(r.kafka_partition, (counts.get(r.kafka_partition) ?? 0) + 1);
   return counts;
 }

@@ -4,7 +4,10 @@
  * offsets (at-least-once delivery + idempotent storage = effectively exactly-once rows).
  *
  * Per batch (one partition):
- *  1. decode + validate every message (JSON, zod schema);
+ *  0. records before the partition's stored offset (vitals_ingest_offsets, read on assignment,
+ *     written with the rows) are redelivered: not written again (steps 1, 2 and the live stage still run);
+ *  1. decode + validate every message (JSON, zod schema): a single observation, or a frame (ADR
+ *     0015) whose observations are checked one by one (a bad one dead-letters the frame, naming it);
  *  2. poison messages (undecodable, schema-invalid, or refused by the database) go to the DLQ
  *     topic with the reason and the original topic/partition/offset in headers, acknowledged by
  *     Kafka (acks=all) BEFORE the offsets are committed, so a poison message is never lost and never
@@ -24,10 +27,10 @@ import { withTransaction, type Pool } from '@vitalis/db';
 import { createVitalsProducer } from '@vitalis/kafka';
 import type { Logger } from '@vitalis/log';
 import type { IngestMetrics } from '@vitalis/metrics';
-import { decodeObservation } from '@vitalis/schemas';
+import { decodeRecord } from '@vitalis/schemas';
 import { groupCommit, mapLimit, packBySize } from './group-commit';
 import { createOffsetCommitter } from './offset-committer';
-import { toRow, writeRows, writeRowsByPartition, type StoredRow, type WriteMethod } from './store';
+import { storedOffsets, toRow, writeRows, writeRowsByPartition, type StoredRow, type WriteMethod } from './store';
 import type { CommittedBatch } from './live/stage';
 
 export interface IngestOptions {
@@ -63,13 +66,23 @@ export interface IngestOptions {
   lagPollMs?: number;
 }
 
+/** A record for the dead-letter topic: the whole record, with why (a frame: which observations and why). */
+interface Poison {
+  message: KafkaMessage;
+  reasons: string[];
+  /** A frame's bad observations (indexes); empty when the record as a whole is bad. */
+  items: number[];
+}
+
 /** One partition's batch on its way to the append log. */
 interface PendingBatch {
   partition: number;
   rows: StoredRow[];
+  /** The offset after the batch's last record (recorded with the rows: vitals_ingest_offsets). */
+  next: bigint;
   byOffset: Map<string, KafkaMessage>;
-  /** Filled by the store with the rows the database refused. */
-  poison: { message: KafkaMessage; reason: string }[];
+  /** Filled by the store with the rows the database refused (one entry per row). */
+  refused: { row: StoredRow; reason: string }[];
 }
 
 export interface BatchInfo {
@@ -78,6 +91,8 @@ export interface BatchInfo {
   stored: number;
   duplicates: number;
   deadLettered: number;
+  /** Redelivered records skipped: the database already held them (vitals_ingest_offsets). */
+  skipped: number;
   /** Producer timestamps (ms) of the messages in the batch. */
   timestamps: number[];
   committedAt: number;
@@ -89,6 +104,10 @@ export interface IngestStats {
   stored: number;
   duplicates: number;
   deadLettered: number;
+  /** Redelivered records not written again: before their offset, the database already held them. */
+  skipped: number;
+  /** Partition assignments whose stored offsets were read (one per rebalance this member joined). */
+  assignmentChecks: number;
 }
 
 export interface IngestWorker {
@@ -105,10 +124,14 @@ export const DLQ_HEADERS = {
   offset: 'x-dlq-source-offset',
   group: 'x-dlq-consumer-group',
   failedAt: 'x-dlq-failed-at',
+  /** A frame's bad observations, by index (comma-separated); absent when the whole record is bad. */
+  frameItems: 'x-dlq-frame-items',
 } as const;
 
 /** SQLSTATE classes that mean "this data is wrong", not "the database is unwell". */
 const isDataError = (err: unknown) => /^(22|23)/.test(String((err as { code?: string }).code ?? '')) && (err as { code?: string }).code !== '23505';
+
+const NO_OFFSETS: ReadonlyMap<number, bigint> = new Map();
 
 export async function ensurePartitions(pool: Pool): Promise<number> {
   const { rows } = await pool.query<{ created: number }>('SELECT vitalis_ensure_vitals_partitions() AS created');
@@ -118,7 +141,7 @@ export async function ensurePartitions(pool: Pool): Promise<number> {
 export async function startIngest(opts: IngestOptions): Promise<IngestWorker> {
   const { kafka, pool, logger, groupId, topic, dlqTopic } = opts;
   const writeMethod = opts.writeMethod ?? 'copy';
-  const stats: IngestStats = { batches: 0, messages: 0, stored: 0, duplicates: 0, deadLettered: 0 };
+  const stats: IngestStats = { batches: 0, messages: 0, stored: 0, duplicates: 0, deadLettered: 0, skipped: 0, assignmentChecks: 0 };
 
   await ensurePartitions(pool);
   const partitionTimer = setInterval(() => {
@@ -145,27 +168,28 @@ export async function startIngest(opts: IngestOptions): Promise<IngestWorker> {
   await consumer.connect();
   await consumer.subscribe({ topic, fromBeginning: opts.fromBeginning ?? true });
 
-  const deadLetter = async (partition: number, items: { message: KafkaMessage; reason: string }[]) => {
+  const deadLetter = async (partition: number, items: Poison[]) => {
     if (items.length === 0) return;
     const failedAt = new Date().toISOString();
     await dlq.send({
       topic: dlqTopic,
       acks: -1,
-      messages: items.map(({ message, reason }) => ({
+      messages: items.map(({ message, reasons, items: bad }) => ({
         key: message.key,
         value: message.value,
         headers: {
           ...message.headers,
-          [DLQ_HEADERS.reason]: reason.slice(0, 2_000),
+          [DLQ_HEADERS.reason]: reasons.join('; ').slice(0, 2_000),
           [DLQ_HEADERS.topic]: topic,
           [DLQ_HEADERS.partition]: String(partition),
           [DLQ_HEADERS.offset]: message.offset,
           [DLQ_HEADERS.group]: groupId,
           [DLQ_HEADERS.failedAt]: failedAt,
+          ...(bad.length > 0 ? { [DLQ_HEADERS.frameItems]: bad.join(',') } : {}),
         },
       })),
     });
-    logger.warn({ partition, count: items.length, first: items[0]?.reason }, 'messages sent to the dead-letter topic');
+    logger.warn({ partition, count: items.length, first: items[0]?.reasons[0] }, 'messages sent to the dead-letter topic');
   };
 
   /** Writes one partition's rows; if the database refuses the data itself, isolates the offending rows one by one. */
@@ -179,19 +203,21 @@ export async function startIngest(opts: IngestOptions): Promise<IngestWorker> {
     }
   };
 
-  const storeBatch = async ({ rows, byOffset, poison }: PendingBatch): Promise<number> => {
+  const storeBatch = async ({ partition, rows, next, refused }: PendingBatch): Promise<number> => {
     try {
-      return await transaction((client) => writeRows(client, topic, rows, writeMethod));
+      return await transaction((client) => writeRows(client, topic, rows, writeMethod, new Map([[partition, next]])));
     } catch (err) {
       if (!isDataError(err)) throw err;
       logger.warn({ err }, 'batch refused by the database, isolating rows');
       let stored = 0;
       for (const row of rows) {
         try {
-          stored += await transaction((client) => writeRows(client, topic, [row], writeMethod));
+          // No offset recorded row by row: until the batch's refused rows are dead-lettered, a
+          // redelivery must write (and refuse) them again.
+          stored += await transaction((client) => writeRows(client, topic, [row], writeMethod, NO_OFFSETS));
         } catch (rowErr) {
           if (!isDataError(rowErr)) throw rowErr;
-          poison.push({ message: byOffset.get(row.kafka_offset)!, reason: `refused by the database: ${(rowErr as Error).message}` });
+          refused.push({ row, reason: `refused by the database: ${(rowErr as Error).message}` });
         }
       }
       return stored;
@@ -202,7 +228,8 @@ export async function startIngest(opts: IngestOptions): Promise<IngestWorker> {
   const storeGroup = async (group: PendingBatch[]): Promise<number[]> => {
     if (group.length === 1) return [await storeBatch(group[0]!)];
     try {
-      const counts = await transaction((client) => writeRowsByPartition(client, topic, group.flatMap((b) => b.rows), writeMethod));
+      const ends = new Map(group.map((b) => [b.partition, b.next]));
+      const counts = await transaction((client) => writeRowsByPartition(client, topic, group.flatMap((b) => b.rows), writeMethod, ends));
       return group.map((b) => counts.get(b.partition) ?? 0);
     } catch (err) {
       if (!isDataError(err)) throw err;
@@ -221,63 +248,125 @@ export async function startIngest(opts: IngestOptions): Promise<IngestWorker> {
 
   const offsets = createOffsetCommitter(logger);
 
+  // Per partition of `topic`: the offset after the last record the database holds (-1: none),
+  // read on every assignment (a rebalance, a join) and moved on by this member's own commits. A
+  // record before it is redelivered (a Kafka offset commit lost to a crash or rebalance): it is not
+  // written again (no COPY aborted at the identity index, no staged path), only re-checked for the
+  // DLQ and the live stage, which are idempotent. Stale-low is safe (the identity index still
+  // dedups); a value beyond the partition's high watermark means the topic was recreated, and is ignored.
+  const storedNext = new Map<number, bigint>();
+  let assignment: Promise<void> = Promise.resolve();
+  const loadStored = async (partitions: number[]) => {
+    const found = await storedOffsets(pool, topic, partitions);
+    for (const p of partitions) storedNext.set(p, found.get(p) ?? -1n);
+  };
+  consumer.on(consumer.events.GROUP_JOIN, ({ payload }) => {
+    const partitions = payload.memberAssignment[topic] ?? [];
+    storedNext.clear();
+    assignment = loadStored(partitions).then(
+      () => {
+        stats.assignmentChecks += 1;
+        opts.metrics?.assignmentChecked();
+      },
+      (err) => logger.warn({ err }, 'reading the stored offsets on assignment failed; the first batch of each partition reads them'),
+    );
+  });
+  const storedNextOf = async (partition: number, highWatermark: string): Promise<bigint> => {
+    await assignment;
+    if (!storedNext.has(partition)) await loadStored([partition]);
+    const next = storedNext.get(partition)!;
+    if (next > BigInt(highWatermark)) {
+      logger.warn({ partition, next: String(next), highWatermark }, 'stored offset beyond the partition end (topic recreated?): not skipping');
+      storedNext.set(partition, -1n);
+      return -1n;
+    }
+    return next;
+  };
+
   await consumer.run({
     autoCommit: false,
     eachBatchAutoResolve: false,
     partitionsConsumedConcurrently: opts.concurrency ?? 4,
     eachBatch: async ({ batch, resolveOffset, heartbeat, commitOffsetsIfNecessary, isRunning, isStale }) => {
       if (batch.messages.length === 0 || !isRunning() || isStale()) return;
+      const skipBefore = await storedNextOf(batch.partition, batch.highWatermark);
       const rows: StoredRow[] = [];
       const byOffset = new Map<string, KafkaMessage>();
-      const poison: { message: KafkaMessage; reason: string }[] = [];
+      const poison = new Map<string, Poison>();
       const timestamps: number[] = [];
       const good: CommittedBatch['items'] = [];
+      const frames = new Set<string>();
+      let skipped = 0;
       for (const message of batch.messages) {
-        const decoded = decodeObservation(message.value);
-        if (decoded.ok) {
-          rows.push(toRow(decoded.observation, batch.partition, message.offset));
-          if (opts.afterCommit) good.push({ offset: Number(message.offset), observation: decoded.observation });
+        const decoded = decodeRecord(message.value);
+        if (!decoded.ok) {
+          poison.set(message.offset, { message, reasons: [decoded.reason], items: [] });
+          continue;
+        }
+        if (decoded.frame) frames.add(message.offset);
+        if (decoded.invalid.length > 0) {
+          poison.set(message.offset, { message, reasons: decoded.invalid.map((i) => i.reason), items: decoded.invalid.map((i) => i.item) });
+        }
+        const redelivered = BigInt(message.offset) < skipBefore;
+        if (redelivered) skipped += 1;
+        for (const { item, observation } of decoded.observations) {
+          if (!redelivered) rows.push(toRow(observation, batch.partition, message.offset, item));
+          if (opts.afterCommit) good.push({ offset: Number(message.offset), item, observation });
+        }
+        if (!redelivered && decoded.observations.length > 0) {
           byOffset.set(message.offset, message);
           timestamps.push(Number(message.timestamp));
-        } else {
-          poison.push({ message, reason: decoded.reason });
         }
       }
-      const stored = rows.length > 0 ? await store({ partition: batch.partition, rows, byOffset, poison }) : 0;
+      const last = batch.messages[batch.messages.length - 1]!.offset;
+      const refused: PendingBatch['refused'] = [];
+      const stored = rows.length > 0 ? await store({ partition: batch.partition, rows, next: BigInt(last) + 1n, byOffset, refused }) : 0;
+      // What this member stored is skipped if Kafka hands it out again (a failed batch is fetched
+      // again); not after rows the database refused: those are written, and refused, once more.
+      if (rows.length > 0 && refused.length === 0 && BigInt(last) + 1n > (storedNext.get(batch.partition) ?? -1n)) storedNext.set(batch.partition, BigInt(last) + 1n);
+      for (const { row, reason } of refused) {
+        const entry = poison.get(row.kafka_offset) ?? { message: byOffset.get(row.kafka_offset)!, reasons: [], items: [] };
+        const item = row.record_item ?? 0;
+        const frame = frames.has(row.kafka_offset);
+        entry.reasons.push(frame ? `observations.${item} ${reason}` : reason);
+        if (frame) entry.items.push(item);
+        poison.set(row.kafka_offset, entry);
+      }
       if (opts.afterCommit) {
-        const refused = new Set(poison.map((p) => Number(p.message.offset)));
+        const refusedAt = new Set(refused.map(({ row }) => `${row.kafka_offset}/${row.record_item ?? 0}`));
         await opts.afterCommit({
           partition: batch.partition,
           first: Number(batch.messages[0]!.offset),
-          last: Number(batch.messages[batch.messages.length - 1]!.offset),
-          items: refused.size === 0 ? good : good.filter((g) => !refused.has(g.offset)),
+          last: Number(last),
+          items: refusedAt.size === 0 ? good : good.filter((g) => !refusedAt.has(`${g.offset}/${g.item}`)),
         });
       }
       // DLQ after the rows are committed, before the offsets: either order is safe (both are
       // redone on redelivery); this one lets the database isolate rows it refused.
-      await deadLetter(batch.partition, poison);
-      const last = batch.messages[batch.messages.length - 1]!.offset;
+      const deadLettered = [...poison.values()].sort((a, b) => Number(BigInt(a.message.offset) - BigInt(b.message.offset)));
+      await deadLetter(batch.partition, deadLettered);
       resolveOffset(last);
       offsets.commit({ topic: batch.topic, partition: batch.partition, offset: String(BigInt(last) + 1n) }, commitOffsetsIfNecessary);
       // Stopping: the offsets go out before the group is left (kafkajs waits for this batch).
       if (!isRunning()) await offsets.flush();
       await heartbeat();
 
-      const refusedByDb = poison.filter((p) => byOffset.has(p.message.offset)).length;
-      const duplicates = rows.length - stored - refusedByDb;
+      const duplicates = rows.length - stored - refused.length;
       stats.batches += 1;
       stats.messages += batch.messages.length;
       stats.stored += stored;
       stats.duplicates += duplicates;
-      stats.deadLettered += poison.length;
-      opts.metrics?.batchCommitted({ messages: batch.messages.length, stored, duplicates, deadLettered: poison.length });
+      stats.deadLettered += deadLettered.length;
+      stats.skipped += skipped;
+      opts.metrics?.batchCommitted({ messages: batch.messages.length, stored, duplicates, deadLettered: deadLettered.length, skipped });
       opts.metrics?.consumerLag(batch.topic, batch.partition, Number(batch.offsetLag()));
       opts.onBatchCommitted?.({
         partition: batch.partition,
         messages: batch.messages.length,
         stored,
         duplicates,
-        deadLettered: poison.length,
+        deadLettered: deadLettered.length,
+        skipped,
         timestamps,
         committedAt: Date.now(),
       });

@@ -11,6 +11,8 @@ export const simulatorConfigShape = {
   /** Fraction of patients that deteriorate (SpO2 falls; heart rate and respiratory rate rise) over minutes. */
   SIM_DETERIORATING_FRACTION: z.coerce.number({ error: 'must be a number from 0 to 1' }).min(0).max(1).default(0.15),
   SIM_ECG: boolean(true),
+  /** One frame per monitor per tick (numerics + ECG chunks, ADR 0015); false: one record per observation. */
+  SIM_FRAMES: boolean(true),
   SIM_TOPIC: z.string().min(1).default(TOPICS.vitalsObservations),
   SIM_SEED: positiveInt(42),
 };

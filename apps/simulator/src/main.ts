@@ -1,6 +1,8 @@
 /**
  * vitalis-simulator: `node --import tsx apps/simulator/src/main.ts` runs the bedside simulation;
- * `--burst N` produces N observations as fast as possible and prints the rate (for benchmarks).
+ * `--burst N` produces N observations as fast as possible and prints the rate (for benchmarks);
+ * with `--frames`, as device frames (six numerics and a 1 s ECG chunk per record); `--monitor-records`:
+ * the same monitor data, one record per observation.
  */
 import { parseArgs } from 'node:util';
 import { loadConfig, metricsListenerAddress } from '@vitalis/config';
@@ -18,6 +20,8 @@ const { values } = parseArgs({
     prefix: { type: 'string' },
     rate: { type: 'string' },
     'real-time': { type: 'boolean', default: false },
+    frames: { type: 'boolean', default: false },
+    'monitor-records': { type: 'boolean', default: false },
   },
 });
 const config = loadConfig('simulator', simulatorConfigShape);
@@ -39,6 +43,8 @@ if (values.burst !== undefined) {
     patientPrefix: values.prefix,
     realTime: values['real-time'],
     ratePerSecond: values.rate ? Number(values.rate) : undefined,
+    frames: values.frames,
+    monitorRecords: values['monitor-records'],
   });
   process.stdout.write(`${JSON.stringify(result)}\n`);
   process.exit(0);
@@ -52,6 +58,7 @@ const sim = await runSimulator({
   rateHz: config.SIM_RATE_HZ,
   deterioratingFraction: config.SIM_DETERIORATING_FRACTION,
   ecg: config.SIM_ECG,
+  frames: config.SIM_FRAMES,
   seed: config.SIM_SEED,
 });
 const statsTimer = setInterval(() => logger.info({ sent: sim.sent() }, 'simulator stats'), 30_000);

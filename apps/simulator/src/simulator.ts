@@ -1,12 +1,17 @@
 /**
  * The bedside simulator: N patients, each with a monitor (numeric vitals at SIM_RATE_HZ per code)
  * and an ECG (lead II, 250 Hz, one chunk per second), published straight to Kafka with kafkajs
- * (JSON value, key = patient id). Also `burst()`: N observations as fast as possible, for benchmarks.
+ * (JSON value, key = patient id). By default the monitor emits what bedside monitors send: one
+ * frame per tick (ADR 0015) with all its numerics and the ECG chunks completed since the last one;
+ * with `frames: false`, one record per observation (the v1 format; the ECG from its own device).
+ * Also `burst()`: N observations as fast as possible, for benchmarks (frames or single records).
  */
 import type { Kafka, Message, Producer } from 'kafkajs';
 import { createVitalsProducer, TOPICS } from '@vitalis/kafka';
 import type { Logger } from '@vitalis/log';
-import { ECG_LEAD_II, encodeObservation, NUMERIC_VITALS, VITAL_CODE, type NumericVitalCode, type VitalsObservation } from '@vitalis/schemas';
+import {
+  ECG_LEAD_II, encodeFrame, encodeObservation, FRAME_ENVELOPE, NUMERIC_VITALS, VITAL_CODE, type NumericVitalCode, type VitalsFrameItem, type VitalsObservation,
+} from '@vitalis/schemas';
 import { ECG_HZ, ECG_PERIOD_MS, ecgChunk, makeProfile, rng, sampleVital, trend, type PatientProfile } from '@vitalis/clinical';
 import { demoPatientId, seqSeed } from './signals';
 
@@ -20,6 +25,8 @@ export interface SimulatorOptions {
   rateHz: number;
   deterioratingFraction: number;
   ecg: boolean;
+  /** One frame per monitor per tick (default), or one record per observation. */
+  frames?: boolean;
   /** Samples per ECG chunk (250 = one second). */
   ecgChunkSamples?: number;
   seed?: number;
@@ -72,6 +79,36 @@ export async function runSimulator(opts: SimulatorOptions): Promise<{ stop: () =
   let sent = 0;
   let stopped = false;
   let inFlight: Promise<unknown> = Promise.resolve();
+
+  /** The ECG chunks of a patient whose last sample is in the past (as frame items of `device`). */
+  const dueEcgChunks = (p: SimPatient, now: number, device: Device): VitalsFrameItem[] => {
+    const items: VitalsFrameItem[] = [];
+    while (p.ecgNextMs + chunk * ECG_PERIOD_MS <= now) {
+      const bpm = trend(p.profile, p.ecgNextMs)[VITAL_CODE.heartRate];
+      const { samples, phase } = ecgChunk(chunk, bpm, p.ecgPhase, p.random);
+      p.ecgPhase = phase;
+      items.push({ seq: device.seq++, effective_at: new Date(p.ecgNextMs).toISOString(), code: ECG_LEAD_II.code, unit: 'mV', waveform: { origin: 0, period_ms: ECG_PERIOD_MS, samples } });
+      p.ecgNextMs += chunk * ECG_PERIOD_MS;
+    }
+    return items;
+  };
+
+  const tickFrames = async () => {
+    const now = Date.now();
+    const at = new Date(now).toISOString();
+    const messages: Message[] = [];
+    let observations = 0;
+    for (const p of patients) {
+      const items: VitalsFrameItem[] = NUMERIC_CODES.map(
+        (code) => ({ seq: p.monitor.seq++, code, value: sampleVital(p.profile, code, now, p.random), unit: NUMERIC_VITALS[code].unit }) as VitalsFrameItem,
+      );
+      if (opts.ecg) items.push(...dueEcgChunks(p, now, p.monitor));
+      messages.push(encodeFrame({ envelope: FRAME_ENVELOPE, patient_id: p.profile.patientId, device_id: p.monitor.id, effective_at: at, observations: items }));
+      observations += items.length;
+    }
+    await producer.send({ topic, acks: -1, messages });
+    sent += observations;
+  };
 
   const tickNumeric = async () => {
     const now = Date.now();
@@ -127,8 +164,9 @@ export async function runSimulator(opts: SimulatorOptions): Promise<{ stop: () =
     if (stopped) return;
     inFlight = fn().catch((err) => opts.logger.error({ err }, `${what} publish failed`));
   };
-  const numericTimer = setInterval(guard('vitals', tickNumeric), Math.max(1, Math.round(1000 / opts.rateHz)));
-  const ecgTimer = opts.ecg ? setInterval(guard('ecg', tickEcg), 200) : undefined;
+  const frames = opts.frames ?? true;
+  const numericTimer = setInterval(guard('vitals', frames ? tickFrames : tickNumeric), Math.max(1, Math.round(1000 / opts.rateHz)));
+  const ecgTimer = opts.ecg && !frames ? setInterval(guard('ecg', tickEcg), 200) : undefined;
 
   return {
     sent: () => sent,
@@ -160,6 +198,13 @@ export interface BurstOptions {
   realTime?: boolean;
   /** Pace the burst to this many observations per second (steady-state measurements). */
   ratePerSecond?: number;
+  /**
+   * One frame per record, as monitors send them (ADR 0015): each patient's six numerics and a 1 s
+   * ECG chunk (250 samples) at one tick; `count` still counts observations. Default: one record each.
+   */
+  frames?: boolean;
+  /** The same monitor data as `frames` (six numerics and a 1 s ECG chunk per tick), one record per observation: the A/B for frames. */
+  monitorRecords?: boolean;
 }
 
 export interface BurstResult {
@@ -185,7 +230,31 @@ export async function burst(opts: BurstOptions): Promise<BurstResult> {
   const deadline = opts.durationMs ? t0 + opts.durationMs : Infinity;
   let next = 0;
   let sent = 0;
+  // frames: one 1 s ECG chunk, built once (the producer's cost stays the JSON of the record, as for single records)
+  const ecg = { code: ECG_LEAD_II.code, unit: 'mV', waveform: { origin: 0, period_ms: ECG_PERIOD_MS, samples: ecgChunk(ECG_HZ, 72, 0, rng(3)).samples } };
+  const frameSize = NUMERIC_CODES.length + 1;
+  const makeFrames = (): Message[] => {
+    const frames = Math.max(1, Math.floor(Math.min(batchSize, opts.count - next) / frameSize));
+    const out: Message[] = [];
+    const now = Date.now();
+    for (let f = 0; f < frames; f++) {
+      const i = next;
+      next += frameSize;
+      const patientId = `${prefix}-${(i / frameSize) % patients}`;
+      const at = new Date(opts.realTime ? now : t0 + i).toISOString();
+      const observations = NUMERIC_CODES.map((code, k) => {
+        const def = NUMERIC_VITALS[code];
+        return { seq: seqBase + i + k, code, value: Math.round(def.min + (def.max - def.min) * (0.3 + 0.4 * random())), unit: def.unit };
+      });
+      observations.push({ seq: seqBase + i + NUMERIC_CODES.length, ...ecg } as never);
+      const head = { patient_id: patientId, device_id: `${patientId}-dev`, effective_at: at };
+      if (opts.monitorRecords) for (const o of observations) out.push({ key: patientId, value: JSON.stringify({ ...head, ...o }) });
+      else out.push({ key: patientId, value: JSON.stringify({ envelope: FRAME_ENVELOPE, ...head, observations }) });
+    }
+    return out;
+  };
   const makeBatch = (): Message[] => {
+    if (opts.frames || opts.monitorRecords) return makeFrames();
     const n = Math.min(batchSize, opts.count - next);
     const out = new Array<Message>(n);
     const now = Date.now();
@@ -212,9 +281,11 @@ export async function burst(opts: BurstOptions): Promise<BurstResult> {
         if (due > Date.now()) await new Promise((r) => setTimeout(r, due - Date.now()));
         if (next >= opts.count || Date.now() >= deadline) break;
       }
+      const before = next;
       const messages = makeBatch();
+      const observations = next - before; // before the await: the other lanes move `next` meanwhile
       await producer.send({ topic, acks: -1, messages });
-      sent += messages.length;
+      sent += observations;
     }
   };
   await Promise.all(Array.from({ length: opts.concurrency ?? 4 }, lane));

@@ -10,6 +10,12 @@
  * SSE `id:` / WebSocket `id` of every event is the subscriber's cursor AFTER that event, encoded as
  *   `<partition>-<offset>[.<k>]` joined by `_`, e.g. `3-1042` or `3-1042.1_7-88`.
  * Resuming with that id replays exactly what comes after it, partition by partition.
+ *
+ * A frame record (ADR 0015) holds several observations at one offset: observation `item` of a
+ * record sorts at k = 10 * item (`observationK`), the alerts it raised at k = 10 * item + 1..9. A
+ * single-observation record is item 0, so its ids are what they always were (`3-1042`, `3-1042.1`).
+ * A position built from an offset range (a fresh start, a replay window's start) is after
+ * everything of its record: k = RECORD_END_K.
  */
 
 export interface Position {
@@ -19,6 +25,15 @@ export interface Position {
 }
 
 export type Cursor = Map<number, Position>;
+
+/** k steps per observation of a record: room for 9 alerts after each (the rules raise or clear at most 3). */
+export const K_PER_ITEM = 10;
+/** After every observation and alert of a record (schemas' MAX_FRAME_OBSERVATIONS = 64 stays below it). */
+export const RECORD_END_K = 999;
+/** The sub-position of observation `item` of a record. */
+export const observationK = (item: number) => item * K_PER_ITEM;
+/** The observation (index in its record) a sub-position belongs to; RECORD_END_K is beyond every one. */
+export const itemOfK = (k: number) => Math.floor(k / K_PER_ITEM);
 
 /** Most partitions one id may carry (the topic has 12; room for growth, bounded input). */
 export const MAX_CURSOR_ENTRIES = 256;

@@ -30,7 +30,8 @@ export interface LiveObservation {
   kind: 'observation';
   partition: number;
   offset: number;
-  k: 0;
+  /** observationK(its index in the record): 0 for a single-observation record. */
+  k: number;
   patient_id: string;
   data: VitalsObservation;
 }

@@ -13,6 +13,8 @@ export interface BatchCounts {
   stored: number;
   duplicates: number;
   deadLettered: number;
+  /** Redelivered records the database already held (vitals_ingest_offsets): not written again. */
+  skipped?: number;
 }
 
 export interface IngestMetrics {
@@ -26,6 +28,8 @@ export interface IngestMetrics {
   published(seconds: number): void;
   publishFailed(): void;
   alert(severity: string, state: string): void;
+  /** The stored offsets of newly assigned partitions were read (after a rebalance). */
+  assignmentChecked(): void;
 }
 
 export function createIngestMetrics(registry: client.Registry): IngestMetrics {
@@ -35,6 +39,8 @@ export function createIngestMetrics(registry: client.Registry): IngestMetrics {
   const stored = counter(METRIC.ingestRowsStored, 'Observation rows newly stored in the append log');
   const duplicates = counter(METRIC.ingestDuplicates, 'Redelivered rows the append log already held (skipped)');
   const deadLettered = counter(METRIC.ingestDeadLettered, 'Poison messages sent to the dead-letter topic');
+  const skipped = counter(METRIC.ingestRedeliveredSkipped, 'Redelivered Kafka records the append log already held (its stored offset), skipped before the write');
+  const assignmentChecks = counter(METRIC.ingestAssignmentChecks, 'Partition assignments (rebalances) whose stored offsets the ingest read');
   const publishFailures = counter(METRIC.ingestPublishFailures, 'Committed batches whose live publication to the gateways failed (they refill from the log)');
   const batchSize = new client.Histogram({
     name: METRIC.ingestBatchSize,
@@ -75,6 +81,7 @@ export function createIngestMetrics(registry: client.Registry): IngestMetrics {
       stored.inc(c.stored);
       duplicates.inc(c.duplicates);
       deadLettered.inc(c.deadLettered);
+      if (c.skipped) skipped.inc(c.skipped);
       batchSize.observe(c.messages);
     },
     transaction: (seconds) => transaction.observe(seconds),
@@ -87,5 +94,6 @@ export function createIngestMetrics(registry: client.Registry): IngestMetrics {
     published: (seconds) => publishLatency.observe(Math.max(0, seconds)),
     publishFailed: () => publishFailures.inc(),
     alert: (severity, state) => alerts.labels(severity, state).inc(),
+    assignmentChecked: () => assignmentChecks.inc(),
   };
 }

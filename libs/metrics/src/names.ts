@@ -31,6 +31,8 @@ export const METRIC = {
   ingestRowsStored: 'vitalis_ingest_rows_stored_total',
   ingestDuplicates: 'vitalis_ingest_duplicates_total',
   ingestDeadLettered: 'vitalis_ingest_dead_lettered_total',
+  ingestRedeliveredSkipped: 'vitalis_ingest_redelivered_skipped_total',
+  ingestAssignmentChecks: 'vitalis_ingest_assignment_checks_total',
   ingestBatchSize: 'vitalis_ingest_batch_messages',
   ingestTransaction: 'vitalis_ingest_transaction_seconds',
   ingestDeviceToPublish: 'vitalis_ingest_device_to_publish_seconds',

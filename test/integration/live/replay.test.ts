@@ -6,7 +6,7 @@
  */
 import { afterAll, describe, expect, it } from 'vitest';
 import { withTransaction } from '@vitalis/db';
-import type { Cursor } from '@vitalis/live';
+import { RECORD_END_K, type Cursor } from '@vitalis/live';
 import { writeRows, type StoredRow } from '../../../apps/ingest/src/store';
 import { latestCursor, replayPage } from '../../../apps/gateway/src/live/replay';
 import { testPool, uid } from '../vitals/support';
@@ -45,6 +45,8 @@ async function ingestAt(topic: string, rows: StoredRow[], writtenAt: number): Pr
 
 const offsetsOf = (events: { offset: number }[]) => events.map((e) => e.offset);
 const cursor = (entries: [number, number][]): Cursor => new Map(entries.map(([p, offset]) => [p, { offset, k: 0 }]));
+/** A position built from a stored range: after everything of its record (a frame's observations share an offset). */
+const afterRecord = (entries: [number, number][]): Cursor => new Map(entries.map(([p, offset]) => [p, { offset, k: RECORD_END_K }]));
 const page = (topic: string, patients: string[], after: Cursor, limit = 100, codes?: string[]) =>
   replayPage(pool, { topic, patients, codes, alerts: false, after, limit });
 
@@ -77,7 +79,7 @@ describe('live replay without a position index', () => {
     expect((await page(topic, [p], cursor([[3, 21]]))).events).toEqual([]);
     expect(offsetsOf((await page(topic, [p], new Map())).events)).toEqual([10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21]);
     // a fresh subscription starts at the partition's latest stored position
-    expect(await latestCursor(pool, topic, [p])).toEqual(cursor([[3, 21]]));
+    expect(await latestCursor(pool, topic, [p])).toEqual(afterRecord([[3, 21]]));
   });
 
   it('bounds the window by when the rows after the cursor were written, not by the time of the replay', async () => {
@@ -97,7 +99,7 @@ describe('live replay without a position index', () => {
     const p = `pat-replay-quiet-${uid()}`;
     const tenDaysAgo = Date.now() - 10 * 24 * 60 * MINUTE;
     await ingest(topic, [5, 6, 7].map((o) => row(p, 4, o, tenDaysAgo + o)));
-    expect(await latestCursor(pool, topic, [p])).toEqual(cursor([[4, 7]]));
+    expect(await latestCursor(pool, topic, [p])).toEqual(afterRecord([[4, 7]]));
     expect(offsetsOf((await page(topic, [p], cursor([[4, 5]]))).events)).toEqual([6, 7]);
   });
 
@@ -165,8 +167,28 @@ describe('live replay without a position index', () => {
     await ingest(a, [100, 101, 102].map((o) => row(p, 7, o, now + o)));
     await ingest(b, [50, 101, 200].map((o) => row(q, 7, o, now + o)));
     expect(offsetsOf((await page(a, [p], cursor([[7, 100]]))).events)).toEqual([101, 102]);
-    expect(await latestCursor(pool, a, [p])).toEqual(cursor([[7, 102]]));
-    expect(await latestCursor(pool, b, [q])).toEqual(cursor([[7, 200]]));
+    expect(await latestCursor(pool, a, [p])).toEqual(afterRecord([[7, 102]]));
+    expect(await latestCursor(pool, b, [q])).toEqual(afterRecord([[7, 200]]));
+  });
+
+  it('pages through frame records: observations of one offset in item order, a page cut inside a frame continues there', async () => {
+    const topic = `replay-${uid()}`;
+    const p = `pat-replay-${uid()}`;
+    const now = Date.now();
+    // a single observation at 29, then two frames of four observations (one of them late: the off-time path) at 30 and 31
+    const frameRows = (offset: number, at: number) =>
+      ['8867-4', '59408-5', '9279-1', '8310-5'].map((code, item) => ({ ...row(p, 5, offset, at, code), seq: offset * 10 + item, value: 50, unit: code === '59408-5' ? '%' : code === '8310-5' ? 'Cel' : '/min', record_item: item }));
+    await ingest(topic, [row(p, 5, 29, now), ...frameRows(30, now), ...frameRows(31, now - 90 * MINUTE)]);
+    const positions = (events: { offset: number; k: number }[]) => events.map((e) => `${e.offset}.${e.k}`);
+    const all = ['30.0', '30.10', '30.20', '30.30', '31.0', '31.10', '31.20', '31.30'];
+    expect(positions((await page(topic, [p], cursor([[5, 29]]))).events)).toEqual(all);
+    const first = await page(topic, [p], cursor([[5, 29]]), 3);
+    expect([positions(first.events), first.more]).toEqual([all.slice(0, 3), true]);
+    const after = new Map([[5, { offset: 30, k: first.events[2]!.k }]]);
+    expect(positions((await page(topic, [p], after)).events)).toEqual(all.slice(3));
+    expect(positions((await page(topic, [p], new Map([[5, { offset: 31, k: 15 }]]))).events)).toEqual(['31.20', '31.30']); // after an alert of item 1
+    expect(positions((await page(topic, [p], afterRecord([[5, 30]]))).events)).toEqual(all.slice(4));
+    expect(await latestCursor(pool, topic, [p])).toEqual(afterRecord([[5, 31]]));
   });
 
   it('replays a ward (several patients, several partitions) in position order per partition', async () => {

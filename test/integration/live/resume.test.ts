@@ -138,7 +138,7 @@ describe('an id older than the replay window', () => {
     expect(sse.status).toBe(200);
     const [notice] = await sse.waitForEvents(6, 'the notice and the window');
     expect(notice).toMatchObject({ event: 'replay-truncated', id: undefined });
-    expect(notice!.data).toMatchObject({ last_event_id: '13-3', resume_id: '13-10', window_seconds: 300, gaps: [{ patient_id: patient, from: iso(long + 4000).replace('Z', '000Z') }] });
+    expect(notice!.data).toMatchObject({ last_event_id: '13-3', resume_id: '13-10.999', window_seconds: 300, gaps: [{ patient_id: patient, from: iso(long + 4000).replace('Z', '000Z') }] });
     const gap = notice!.data.gaps[0] as { from: string; to: string };
 
     await live([row(patient, 13, 16, Date.now()), row(patient, 13, 17, Date.now() + 1)]);
@@ -151,7 +151,7 @@ describe('an id older than the replay window', () => {
     expect(res.status).toBe(200);
     expect(((await res.json()) as { data: { seq: number }[] }).data.map((o) => o.seq)).toEqual([4, 5, 6, 7, 8, 9, 10]);
 
-    expect(await replayAudit(patient)).toEqual([{ via: 'sse', from_id: '13-3', events: 5, truncated: true, window_seconds: 300, resume_id: '13-10' }]);
+    expect(await replayAudit(patient)).toEqual([{ via: 'sse', from_id: '13-3', events: 5, truncated: true, window_seconds: 300, resume_id: '13-10.999' }]);
   });
 
   it('WebSocket: the same replay-truncated message for the subscription, then the window', async () => {
@@ -166,13 +166,13 @@ describe('an id older than the replay window', () => {
       const forSub = messages.filter((x) => x.sub === 'old').map((x) => x.type);
       expect(forSub).toEqual(['subscribed', 'replay-truncated', 'observation', 'observation']);
       expect(messages.find((x) => x.type === 'replay-truncated')).toMatchObject({
-        last_event_id: '14-1', resume_id: '14-4', window_seconds: 300, gaps: [{ patient_id: patient, from: iso(long + 2000).replace('Z', '000Z') }],
+        last_event_id: '14-1', resume_id: '14-4.999', window_seconds: 300, gaps: [{ patient_id: patient, from: iso(long + 2000).replace('Z', '000Z') }],
       });
       expect(messages.filter((x) => x.type === 'observation').map((x) => x.id)).toEqual(['14-5', '14-6']);
     } finally {
       ws.socket.close();
     }
-    expect(await replayAudit(patient)).toEqual([{ via: 'websocket', from_id: '14-1', events: 2, truncated: true, window_seconds: 300, resume_id: '14-4' }]);
+    expect(await replayAudit(patient)).toEqual([{ via: 'websocket', from_id: '14-1', events: 2, truncated: true, window_seconds: 300, resume_id: '14-4.999' }]);
   });
 
   it('the TypeScript client surfaces the notice typed, and its gap reads through vitals.all', async () => {
@@ -189,7 +189,7 @@ describe('an id older than the replay window', () => {
     expect(got.map((e) => (e.type === 'observation' ? e.id : e.type))).toEqual(['replay-truncated', '17-4', '17-5']);
     const notice = got[0]!;
     if (notice.type !== 'replay-truncated') throw new Error('not a notice');
-    expect(notice.truncated).toMatchObject({ last_event_id: '17-1', resume_id: '17-3', gaps: [{ patient_id: patient }] });
+    expect(notice.truncated).toMatchObject({ last_event_id: '17-1', resume_id: '17-3.999', gaps: [{ patient_id: patient }] });
     const gap = notice.truncated.gaps[0]!;
     const filled: number[] = [];
     for await (const o of api.vitals.all({ patient: gap.patient_id, from: gap.from, to: gap.to })) filled.push(o.seq);

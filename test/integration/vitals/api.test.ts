@@ -228,4 +228,33 @@ describe('POST /api/v1/vitals refuses bad input with 4xx problems and stores not
     const { rows } = await pool.query('SELECT seq FROM vitals_observations WHERE patient_id = $1', [patient]);
     expect(rows).toEqual([{ seq: 99 }]);
   });
+
+  it('takes device frames (one record each) beside single observations; a bad observation in a frame refuses the batch, named by frame and path', async () => {
+    const patient = `pat-api-frame-${uid()}`;
+    const at = new Date().toISOString();
+    const frame = (firstSeq: number, spo2: number) => ({
+      envelope: 'vitals.frame.v1',
+      patient_id: patient,
+      device_id: `${patient}-mon`,
+      effective_at: at,
+      observations: [
+        { seq: firstSeq, code: '8867-4', value: 70, unit: '/min' },
+        { seq: firstSeq + 1, code: '59408-5', value: spo2, unit: '%' },
+        { seq: firstSeq + 1, code: '9279-1', value: 14, unit: '/min' }, // a repeated seq in a frame
+      ],
+    });
+    const refused = await expectProblem(await post(JSON.stringify({ observations: [numeric(patient, `${patient}-mon`, 1, at)], frames: [frame(10, 140)] })), 422);
+    expect(refused.errors).toEqual([
+      { frame: 0, path: 'observations.1.value', message: expect.stringMatching(/^must be between 0 and 100 %/) },
+      { frame: 0, path: 'observations.2.seq', message: 'must not repeat a seq of the same frame' },
+    ]);
+    const good = { ...frame(20, 96), observations: frame(20, 96).observations.slice(0, 2) };
+    const res = await post(JSON.stringify({ observations: [numeric(patient, `${patient}-mon`, 1, at)], frames: [good] }));
+    expect(res.status).toBe(202);
+    expect(await res.json()).toEqual({ accepted: 3, topic: TOPICS.vitalsObservations });
+    await waitFor(() => countStored(pool, { patient }), (c) => c.rows === 3, 45_000, 'the single observation and the frame stored');
+    const { rows } = await pool.query('SELECT seq, record_item FROM vitals_observations WHERE patient_id = $1 ORDER BY seq', [patient]);
+    expect(rows).toEqual([{ seq: 1, record_item: 0 }, { seq: 20, record_item: 0 }, { seq: 21, record_item: 1 }]);
+    await expectProblem(await post(JSON.stringify({ frames: [] })), 400);
+  });
 });

@@ -1,6 +1,6 @@
 /** The resume rules (pure): which positions the stream can never have issued, and the window bound. */
 import { describe, expect, it } from 'vitest';
-import type { Cursor } from '@vitalis/live';
+import { RECORD_END_K, type Cursor } from '@vitalis/live';
 import { boundCursor, unissuedReason, type PartitionFacts } from '../../../apps/gateway/src/live/resume';
 
 const facts = (f: Partial<PartitionFacts>): PartitionFacts => ({ partition: 3, head: 100, floor: 10, holds: true, windowStart: null, ...f });
@@ -25,7 +25,8 @@ describe('the replay window', () => {
   it('moves each watched partition the client is behind on (or has no entry for) up to the window start, and says which', () => {
     const client = cursor([[3, 40, 1], [7, 90]]);
     const { after, behind } = boundCursor(client, new Map([[3, 50], [7, 80], [9, 5]]));
-    expect(after).toEqual(cursor([[3, 50], [7, 90], [9, 5]]));
+    // a window start is a stored range's end: after everything of that record (a frame's observations share its offset)
+    expect(after).toEqual(cursor([[3, 50, RECORD_END_K], [7, 90], [9, 5, RECORD_END_K]]));
     expect(behind).toEqual([3, 9]);
     expect(client).toEqual(cursor([[3, 40, 1], [7, 90]])); // the client's own cursor is left alone
   });

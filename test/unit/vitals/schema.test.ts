@@ -1,7 +1,9 @@
 import { readFile } from 'node:fs/promises';
 import { describe, expect, it } from 'vitest';
-import { decodeObservation, ECG_LEAD_II, encodeObservation, MAX_WAVEFORM_SAMPLES, NUMERIC_VITALS, validateObservation, type NumericVitalCode } from '@vitalis/schemas';
-import { JSON_SCHEMA_PATH, renderJsonSchema } from '../../../schemas/scripts/export-json-schema';
+import {
+  decodeObservation, ECG_LEAD_II, encodeObservation, MAX_WAVEFORM_SAMPLES, NUMERIC_VITALS, parseWithSamples, validateObservation, vitalsObservationSchema, type NumericVitalCode,
+} from '@vitalis/schemas';
+import { FRAME_JSON_SCHEMA_PATH, JSON_SCHEMA_PATH, renderFrameJsonSchema, renderJsonSchema } from '../../../schemas/scripts/export-json-schema';
 
 const base = { patient_id: 'pat-0001', device_id: 'pat-0001-monitor', seq: 1, effective_at: '2026-03-01T10:00:00.123Z' };
 const codes = Object.keys(NUMERIC_VITALS) as NumericVitalCode[];
@@ -86,7 +88,36 @@ describe('vitals observation schema', () => {
 
   it('the committed JSON Schema is current (regenerate: node --import tsx schemas/scripts/export-json-schema.ts)', async () => {
     expect(await readFile(JSON_SCHEMA_PATH, 'utf8')).toBe(renderJsonSchema());
+    expect(await readFile(FRAME_JSON_SCHEMA_PATH, 'utf8')).toBe(renderFrameJsonSchema());
     const schema = JSON.parse(renderJsonSchema());
     expect(schema.$defs.VitalsObservation.oneOf).toHaveLength(7);
+  });
+});
+
+describe('ECG samples checked in one loop (parseWithSamples)', () => {
+  const ecg = (samples: unknown, extra: Record<string, unknown> = {}) => ({ ...base, code: ECG_LEAD_II.code, unit: 'mV', waveform: { origin: 0.2, period_ms: 4, samples }, ...extra });
+  const cases: [string, unknown][] = [
+    ['a valid chunk', ecg(Array.from({ length: 250 }, (_, i) => Math.sin(i) * 3))],
+    ['the range ends', ecg([ECG_LEAD_II.min, ECG_LEAD_II.max, 0])],
+    ['the most samples', ecg(Array.from({ length: MAX_WAVEFORM_SAMPLES }, () => 0.5))],
+    ['one too many samples', ecg(Array.from({ length: MAX_WAVEFORM_SAMPLES + 1 }, () => 0.5))],
+    ['no sample', ecg([])],
+    ['a sample out of range', ecg([0.1, 10.5, -0.2])],
+    ['a string sample', ecg([0.1, '0.2'])],
+    ['a null sample', ecg([null])],
+    ['samples not an array', ecg('0.1,0.2')],
+    ['a valid chunk with a bad period', { ...ecg([0.1, 0.2]), waveform: { origin: 0, period_ms: -4, samples: [0.1, 0.2] } }],
+    ['a valid chunk with an unknown waveform key', { ...ecg([0.1]), waveform: { origin: 0, period_ms: 4, samples: [0.1], gain: 2 } }],
+    ['a valid chunk with a wrong unit', ecg([0.1, 0.2], { unit: '%' })],
+    ['samples on a numeric code', { ...base, code: '8867-4', value: 60, unit: '/min', waveform: { origin: 0, period_ms: 4, samples: [0.1] } }],
+    ['a waveform that is not an object', ecg([0.1], { waveform: 'flat' })],
+    ['null', null],
+  ];
+  it.each(cases)('answers exactly what the plain parse answers: %s', (_label, value) => {
+    const fast = parseWithSamples(vitalsObservationSchema, value);
+    const plain = vitalsObservationSchema.safeParse(value);
+    expect(fast.success).toBe(plain.success);
+    if (plain.success) expect(fast.data).toEqual(plain.data);
+    else expect(fast.error?.issues).toEqual(plain.error.issues);
   });
 });

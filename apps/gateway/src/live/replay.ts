@@ -17,7 +17,7 @@
  * A patient's partition is that of its latest row (the topic is keyed by patient).
  */
 import type { Pool } from '@vitalis/db';
-import { alertsAfter, observationFromRow, STORED_INSTANT_SQL, type Cursor, type LiveEvent } from '@vitalis/live';
+import { alertsAfter, comparePosition, itemOfK, K_PER_ITEM, observationFromRow, observationK, RECORD_END_K, STORED_INSTANT_SQL, type Cursor, type LiveEvent, type Position } from '@vitalis/live';
 import { VITAL_CODES } from '@vitalis/schemas';
 
 const AT = STORED_INSTANT_SQL;
@@ -49,7 +49,7 @@ export async function latestCursor(pool: Pool, topic: string, patients: string[]
     values: [patients, VITAL_CODES, topic],
   });
   const cursor: Cursor = new Map();
-  for (const r of rows) cursor.set(r.p, { offset: Number(r.o), k: 0 });
+  for (const r of rows) cursor.set(r.p, { offset: Number(r.o), k: RECORD_END_K }); // after all of that record (a frame: every observation)
   return cursor;
 }
 
@@ -77,36 +77,49 @@ export interface ReplayQuery {
 
 type ObservationRow = {
   patient_id: string; device_id: string; seq: number; code: string; at: string; value: number | null; unit: string;
-  sample_period_ms: number | null; samples: number[] | null; kafka_partition: number; kafka_offset: string;
+  sample_period_ms: number | null; samples: number[] | null; kafka_partition: number; kafka_offset: string; record_item: number;
 };
+
+/**
+ * Where a partition's scan stands: rows after (offset, item) are wanted (a frame's observations
+ * share an offset; item RECORD_ITEM_END: the whole record at `offset` was read).
+ */
+interface ScanFrom {
+  offset: string;
+  item: number;
+}
+const RECORD_ITEM_END = itemOfK(RECORD_END_K);
 
 /** One window per partition: rows after `after` up to `o_end` were stored between t0 and t0 + W. */
 interface Window {
   p: number;
   after: string;
+  after_item: number;
   t0: string;
   o_end: string;
   /** Ranges exist beyond o_end. */
   more: boolean;
 }
 
-async function windows(pool: Pool, topic: string, after: Map<number, string>, windowMs: number): Promise<Window[]> {
+async function windows(pool: Pool, topic: string, after: Map<number, ScanFrom>, windowMs: number): Promise<Window[]> {
   const parts = [...after.keys()];
+  // A scan in the middle of a record (a frame) starts with the range holding that record.
+  const rangeAfter = (s: ScanFrom) => String(s.item >= RECORD_ITEM_END ? BigInt(s.offset) : BigInt(s.offset) - 1n);
   const { rows } = await pool.query<Window>({
     name: 'vitalis-live-replay-windows',
-    text: `SELECT c.p, c.after::text AS after, b.t0::text AS t0, b.o_end::text AS o_end, b.more
-             FROM unnest($2::int[], $3::bigint[]) AS c(p, after)
+    text: `SELECT c.p, c.after::text AS after, c.after_item, b.t0::text AS t0, b.o_end::text AS o_end, b.more
+             FROM unnest($2::int[], $3::bigint[], $5::bigint[], $6::int[]) AS c(p, after, range_after, after_item)
              CROSS JOIN LATERAL (
                SELECT min(x.t0) AS t0, max(x.last_offset) FILTER (WHERE x.ok) AS o_end, bool_or(NOT x.ok) AS more
                  FROM (SELECT last_offset, first_value(ingested_at) OVER w AS t0,
                               row_number() OVER w <= ${MAX_RANGES}
                                 AND ingested_at <= first_value(ingested_at) OVER w + $4 * interval '1 millisecond' AS ok
                          FROM (SELECT last_offset, ingested_at FROM vitals_ingest_batches
-                                WHERE topic = $1 AND kafka_partition = c.p AND last_offset > c.after
+                                WHERE topic = $1 AND kafka_partition = c.p AND last_offset > c.range_after
                                 ORDER BY last_offset LIMIT ${MAX_RANGES + 1}) s
                        WINDOW w AS (ORDER BY last_offset)) x) b
             WHERE b.t0 IS NOT NULL`,
-    values: [topic, parts, parts.map((p) => after.get(p)!), windowMs],
+    values: [topic, parts, parts.map((p) => after.get(p)!.offset), windowMs, parts.map((p) => rangeAfter(after.get(p)!)), parts.map((p) => after.get(p)!.item)],
   });
   return rows;
 }
@@ -119,23 +132,24 @@ async function windowRows(pool: Pool, q: ReplayQuery, patientPartition: Map<stri
   const w = watched.map((id) => byPartition.get(patientPartition.get(id)!)!);
   const { rows } = await pool.query<ObservationRow>({
     name: 'vitalis-live-replay-rows',
-    text: `SELECT r.* FROM unnest($1::text[], $2::int[], $3::bigint[], $4::bigint[], $5::timestamptz[]) AS w(id, p, after, o_end, t0)
+    text: `SELECT r.* FROM unnest($1::text[], $2::int[], $3::bigint[], $4::bigint[], $5::timestamptz[], $10::int[]) AS w(id, p, after, o_end, t0, after_item)
      CROSS JOIN LATERAL (
        SELECT * FROM (
-         SELECT patient_id, device_id, seq, code, ${AT} AS at, value, unit, sample_period_ms, samples, kafka_partition, kafka_offset
+         SELECT patient_id, device_id, seq, code, ${AT} AS at, value, unit, sample_period_ms, samples, kafka_partition, kafka_offset, record_item
            FROM vitals_observations v
           WHERE v.patient_id = w.id AND v.code = ANY(COALESCE($6::text[], $7::text[]))
             AND v.effective_at >= w.t0 - ${MARGIN} AND v.effective_at <= w.t0 + $8 * interval '1 millisecond' + ${MARGIN}
-            AND v.kafka_partition = w.p AND v.kafka_offset > w.after AND v.kafka_offset <= w.o_end AND NOT ${OFF_TIME}
+            AND v.kafka_partition = w.p AND v.kafka_offset >= w.after AND (v.kafka_offset > w.after OR v.record_item > w.after_item)
+            AND v.kafka_offset <= w.o_end AND NOT ${OFF_TIME}
          UNION ALL
-         SELECT patient_id, device_id, seq, code, ${AT} AS at, value, unit, sample_period_ms, samples, kafka_partition, kafka_offset
+         SELECT patient_id, device_id, seq, code, ${AT} AS at, value, unit, sample_period_ms, samples, kafka_partition, kafka_offset, record_item
            FROM vitals_observations v
-          WHERE v.patient_id = w.id AND v.kafka_partition = w.p AND v.kafka_offset > w.after AND v.kafka_offset <= w.o_end
-            AND ${OFF_TIME} AND ($6::text[] IS NULL OR v.code = ANY($6::text[]))
-       ) both_paths ORDER BY kafka_offset LIMIT $9) r
-      ORDER BY r.kafka_partition, r.kafka_offset
+          WHERE v.patient_id = w.id AND v.kafka_partition = w.p AND v.kafka_offset >= w.after AND (v.kafka_offset > w.after OR v.record_item > w.after_item)
+            AND v.kafka_offset <= w.o_end AND ${OFF_TIME} AND ($6::text[] IS NULL OR v.code = ANY($6::text[]))
+       ) both_paths ORDER BY kafka_offset, record_item LIMIT $9) r
+      ORDER BY r.kafka_partition, r.kafka_offset, r.record_item
       LIMIT $9`,
-    values: [watched, w.map((x) => x.p), w.map((x) => x.after), w.map((x) => x.o_end), w.map((x) => x.t0), q.codes?.length ? q.codes : null, VITAL_CODES, windowMs, limit],
+    values: [watched, w.map((x) => x.p), w.map((x) => x.after), w.map((x) => x.o_end), w.map((x) => x.t0), q.codes?.length ? q.codes : null, VITAL_CODES, windowMs, limit, w.map((x) => x.after_item)],
   });
   return rows;
 }
@@ -144,8 +158,11 @@ async function windowRows(pool: Pool, q: ReplayQuery, patientPartition: Map<stri
 export async function replayPage(pool: Pool, q: ReplayQuery): Promise<{ events: LiveEvent[]; more: boolean }> {
   // Each patient's partition, and where the scan of each partition starts (-1: from the beginning).
   const patientPartition = await patientPartitions(pool, q.patients);
-  const scan = new Map<number, string>();
-  for (const p of new Set(patientPartition.values())) scan.set(p, String(q.after.get(p)?.offset ?? -1));
+  const scan = new Map<number, ScanFrom>();
+  for (const p of new Set(patientPartition.values())) {
+    const at = q.after.get(p);
+    scan.set(p, at ? { offset: String(at.offset), item: itemOfK(at.k) } : { offset: '-1', item: RECORD_ITEM_END });
+  }
 
   // Window after window until the page is full or every partition is read to its end. The scan
   // positions only move past windows read whole; the returned events move the subscriber's cursor.
@@ -156,17 +173,17 @@ export async function replayPage(pool: Pool, q: ReplayQuery): Promise<{ events: 
     const found = await windowRows(pool, q, patientPartition, ws, windowMs, q.limit + 1 - rows.length);
     rows.push(...found);
     scan.clear();
-    for (const w of ws) if (w.more) scan.set(w.p, w.o_end);
+    for (const w of ws) if (w.more) scan.set(w.p, { offset: w.o_end, item: RECORD_ITEM_END });
     if (found.length === 0) windowMs *= 2;
   }
-  rows.sort((a, b) => a.kafka_partition - b.kafka_partition || Number(a.kafka_offset) - Number(b.kafka_offset));
+  rows.sort((a, b) => a.kafka_partition - b.kafka_partition || Number(a.kafka_offset) - Number(b.kafka_offset) || a.record_item - b.record_item);
   const more = rows.length > q.limit;
   const page = more ? rows.slice(0, q.limit) : rows;
   const events: LiveEvent[] = page.map((r) => ({
     kind: 'observation',
     partition: r.kafka_partition,
     offset: Number(r.kafka_offset),
-    k: 0,
+    k: observationK(r.record_item),
     patient_id: r.patient_id,
     data: observationFromRow(r.patient_id, r),
   }));
@@ -174,11 +191,12 @@ export async function replayPage(pool: Pool, q: ReplayQuery): Promise<{ events: 
 
   // Alerts up to the last observation position of this page (per partition) when the page was cut,
   // so the next page continues consistently; everything after the cursor otherwise.
-  const upTo = new Map<number, number>();
-  if (more) for (const e of events) upTo.set(e.partition, e.offset);
+  // (A frame's page may end inside the record: up to the last observation's own alerts.)
+  const upTo = new Map<number, Position>();
+  if (more) for (const e of events) upTo.set(e.partition, { offset: e.offset, k: e.k + K_PER_ITEM - 1 });
   const alerts: LiveEvent[] = [];
   for (const a of await alertsAfter(pool, q.patients, q.after)) {
-    if (more && (!upTo.has(a.partition) || a.offset > upTo.get(a.partition)!)) continue;
+    if (more && (!upTo.has(a.partition) || comparePosition(a, upTo.get(a.partition)!) > 0)) continue;
     alerts.push(a);
   }
   if (alerts.length === 0) return { events, more };

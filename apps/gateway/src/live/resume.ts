@@ -32,7 +32,7 @@
  * the history at its own time, not in [from, to).
  */
 import type { Pool } from '@vitalis/db';
-import { cloneCursor, encodeCursor, type Cursor } from '@vitalis/live';
+import { cloneCursor, encodeCursor, RECORD_END_K, type Cursor } from '@vitalis/live';
 import { patientPartitions, replayPage } from './replay';
 
 /** How many stored ranges ending at or after an offset are searched for one that holds it. */
@@ -123,7 +123,7 @@ export function boundCursor(client: Cursor, windowStarts: ReadonlyMap<number, nu
     if (start === null) continue;
     const pos = client.get(p);
     if (pos === undefined || pos.offset < start) {
-      after.set(p, { offset: start, k: 0 });
+      after.set(p, { offset: start, k: RECORD_END_K }); // after all of the record stored before the window
       behind.push(p);
     }
   }

@@ -1,6 +1,7 @@
 /**
  * Vitals over REST:
- *  - POST /api/v1/vitals (write:vitals): a batch of observations, validated as a whole and produced
+ *  - POST /api/v1/vitals (write:vitals): a batch of observations and/or device frames (ADR 0015: one
+ *    record per frame), validated as a whole and produced
  *    to vitals.observations.v1 (key = patient id) with acks=all by an idempotent producer. 202 only
  *    after Kafka acknowledged. Policy: one invalid item refuses the WHOLE batch (422, every invalid
  *    index with its reasons; nothing produced), so a device never has to reason about partial success.
@@ -19,14 +20,19 @@ import { HttpProblem, serviceUnavailable } from '@vitalis/http';
 import { createVitalsProducer, TOPICS } from '@vitalis/kafka';
 import {
   bundleSchema,
+  encodeFrame,
   encodeObservation,
+  frameObservations,
+  MAX_FRAMES_PER_BATCH,
   instant,
   MAX_OBSERVATIONS_PER_BATCH,
   resourceId,
   toSearchsetBundle,
   validateObservation,
   VITAL_CODES,
+  vitalsFrameSchema,
   vitalsObservationSchema,
+  type VitalsFrame,
   type VitalsObservation,
 } from '@vitalis/schemas';
 import type { GatewayDeps } from '../deps';
@@ -135,46 +141,62 @@ export function vitalsRoutes(deps: GatewayDeps, options: VitalsRouteOptions = {}
         config: {
           auth: { scopes: ['write:vitals'] },
           // The document shows each item's schema; the handler checks the items itself (all-or-nothing, 422 naming every invalid index).
-          openapiBody: z.object({ observations: z.array(vitalsObservationSchema).min(1).max(MAX_OBSERVATIONS_PER_BATCH).describe('Vitals observations') }),
+          openapiBody: z.object({
+            observations: z.array(vitalsObservationSchema).max(MAX_OBSERVATIONS_PER_BATCH).optional().describe('Vitals observations, one record each'),
+            frames: z.array(vitalsFrameSchema).max(MAX_FRAMES_PER_BATCH).optional().describe('Device frames (one device at one tick), one record each'),
+          }),
         },
         schema: {
           tags: ['vitals'],
-          summary: 'Publish a batch of vitals observations',
-          description: `Up to ${MAX_OBSERVATIONS_PER_BATCH} observations (see vitals-observation.schema.json). All-or-nothing: if any item is invalid the whole batch is refused with 422 and every invalid index; nothing is published. 202 once Kafka (acks=all) has the batch. Re-sending an accepted batch is safe: (device_id, seq, effective_at) is stored once.`,
-          body: z.object({
-            observations: z.array(z.unknown()).min(1).max(MAX_OBSERVATIONS_PER_BATCH).describe('Vitals observations'),
-          }),
+          summary: 'Publish a batch of vitals observations and device frames',
+          description: `Up to ${MAX_OBSERVATIONS_PER_BATCH} observations (see vitals-observation.schema.json) and up to ${MAX_FRAMES_PER_BATCH} frames (one device's observations at one tick, envelope vitals.frame.v1), at least one of either. All-or-nothing: if any item is invalid the whole batch is refused with 422 and every invalid index (errors[].index for an observation, errors[].frame for a frame, the path inside it); nothing is published. 202 once Kafka (acks=all) has the batch. Re-sending an accepted batch is safe: (device_id, seq, effective_at) is stored once.`,
+          body: z
+            .object({
+              observations: z.array(z.unknown()).max(MAX_OBSERVATIONS_PER_BATCH).optional().describe('Vitals observations, one record each'),
+              frames: z.array(z.unknown()).max(MAX_FRAMES_PER_BATCH).optional().describe('Device frames, one record each'),
+            })
+            .refine((b) => (b.observations?.length ?? 0) + (b.frames?.length ?? 0) > 0, 'must carry at least one observation or frame'),
           response: {
-            202: z.object({ accepted: z.number().int(), topic: z.string() }),
+            202: z.object({ accepted: z.number().int().describe('Observations accepted (those of the frames included)'), topic: z.string() }),
             ...problems(422),
           },
         },
       },
       async (req, reply) => {
-        const errors: { index: number; path: string; message: string }[] = [];
-        const valid: VitalsObservation[] = [];
-        req.body.observations.forEach((item, index) => {
+        const errors: (({ index: number } | { frame: number }) & { path: string; message: string })[] = [];
+        const singles: VitalsObservation[] = [];
+        const observations = req.body.observations ?? [];
+        const frameBodies = req.body.frames ?? [];
+        observations.forEach((item, index) => {
           const result = validateObservation(item);
-          if (result.ok) valid.push(result.observation);
+          if (result.ok) singles.push(result.observation);
           else for (const p of result.problems) errors.push({ index, path: p.path, message: p.message });
         });
+        const frames: VitalsFrame[] = [];
+        frameBodies.forEach((item, frame) => {
+          const result = vitalsFrameSchema.safeParse(item);
+          if (result.success) frames.push(result.data);
+          else for (const issue of result.error.issues) errors.push({ frame, path: issue.path.map(String).join('.') || '(root)', message: issue.message });
+        });
         if (errors.length > 0) {
-          const indexes = new Set(errors.map((e) => e.index)).size;
+          const bad = new Set(errors.map((e) => ('index' in e ? `o${e.index}` : `f${e.frame}`))).size;
           throw new HttpProblem(
             422,
             'invalid-observations',
             'Invalid Observations',
-            `${indexes} of ${req.body.observations.length} observations are invalid; the batch was refused and nothing was published.`,
+            `${bad} of ${observations.length + frameBodies.length} observations and frames are invalid; the batch was refused and nothing was published.`,
             { errors: errors.slice(0, 1_000) },
           );
         }
+        const valid = [...singles, ...frames.flatMap(frameObservations)];
         // access (write:vitals, a patient user only their own id) and the request's audit row, before anything is published
         const caller = callerOf(req);
         await recordVitalsWrite(pool, caller, valid, 'rest');
         let p: Producer;
         try {
           p = await getProducer();
-          await p.send({ topic, acks: -1, messages: valid.map(encodeObservation) });
+          // One record per single observation (the v1 format) and one per frame.
+          await p.send({ topic, acks: -1, messages: [...singles.map(encodeObservation), ...frames.map(encodeFrame)] });
         } catch (err) {
           if (err instanceof HttpProblem) throw err;
           req.log.error({ err }, 'publishing vitals to Kafka failed');

@@ -13,7 +13,7 @@ import type { Pool } from '@vitalis/db';
 import type { Logger } from '@vitalis/log';
 import type { IngestMetrics } from '@vitalis/metrics';
 import type { Redis } from '@vitalis/redis';
-import { activeAlerts, alertEventId, alertEventType, appendAlertEvent, encodeBatch, liveChannel, storedObservation, type AlertData, type LiveEvent } from '@vitalis/live';
+import { activeAlerts, alertEventId, observationK, alertEventType, appendAlertEvent, encodeBatch, liveChannel, storedObservation, type AlertData, type LiveEvent } from '@vitalis/live';
 import { isEcg, type VitalsObservation } from '@vitalis/schemas';
 import { AlertEngine } from './rules';
 
@@ -21,8 +21,8 @@ export interface CommittedBatch {
   partition: number;
   first: number;
   last: number;
-  /** The batch's good observations (stored now or before), in offset order. */
-  items: { offset: number; observation: VitalsObservation }[];
+  /** The batch's good observations (stored now or before), in (offset, item) order; item: index in the record (frames). */
+  items: { offset: number; item?: number; observation: VitalsObservation }[];
 }
 
 export interface LiveStageOptions {
@@ -59,13 +59,14 @@ export function createLiveStage(opts: LiveStageOptions): LiveStage {
       }
     }
     const events: LiveEvent[] = [];
-    for (const { offset, observation: o } of batch.items) {
+    for (const { offset, item, observation: o } of batch.items) {
       // What the replay will read back from the row, not the observation as received: one event id, one byte sequence.
-      events.push({ kind: 'observation', partition: batch.partition, offset, k: 0, patient_id: o.patient_id, data: storedObservation(o) });
+      const at = observationK(item ?? 0);
+      events.push({ kind: 'observation', partition: batch.partition, offset, k: at, patient_id: o.patient_id, data: storedObservation(o) });
       if (opts.alerts === false || isEcg(o)) continue;
       const value = (o as { value: number }).value;
       const decisions = engine.evaluate({ patient_id: o.patient_id, code: o.code, value, at: Date.parse(o.effective_at) });
-      let k = 0;
+      let k = at;
       for (const d of decisions) {
         k += 1;
         const data = alertData(o, batch.partition, offset, d);

@@ -4947,8 +4947,8 @@ export interface paths {
         };
         put?: never;
         /**
-         * Publish a batch of vitals observations
-         * @description Up to 1000 observations (see vitals-observation.schema.json). All-or-nothing: if any item is invalid the whole batch is refused with 422 and every invalid index; nothing is published. 202 once Kafka (acks=all) has the batch. Re-sending an accepted batch is safe: (device_id, seq, effective_at) is stored once.
+         * Publish a batch of vitals observations and device frames
+         * @description Up to 1000 observations (see vitals-observation.schema.json) and up to 500 frames (one device's observations at one tick, envelope vitals.frame.v1), at least one of either. All-or-nothing: if any item is invalid the whole batch is refused with 422 and every invalid index (errors[].index for an observation, errors[].frame for a frame, the path inside it); nothing is published. 202 once Kafka (acks=all) has the batch. Re-sending an accepted batch is safe: (device_id, seq, effective_at) is stored once.
          *
          *     Required scopes: write:vitals.
          */
@@ -4962,8 +4962,10 @@ export interface paths {
             requestBody: {
                 content: {
                     "application/json": {
-                        /** @description Vitals observations */
-                        observations: components["schemas"]["VitalsObservationInput"][];
+                        /** @description Device frames (one device at one tick), one record each */
+                        frames?: components["schemas"]["VitalsFrameInput"][];
+                        /** @description Vitals observations, one record each */
+                        observations?: components["schemas"]["VitalsObservationInput"][];
                     };
                 };
             };
@@ -4975,6 +4977,7 @@ export interface paths {
                     };
                     content: {
                         "application/json": {
+                            /** @description Observations accepted (those of the frames included) */
                             accepted: number;
                             topic: string;
                         };
@@ -6328,6 +6331,129 @@ export interface components {
             };
             /** @enum {string} */
             status: "ready" | "not_ready" | "draining";
+        };
+        /**
+         * Vitals frame
+         * @description One device's observations at one tick (numerics and ECG chunks): one Kafka record, envelope vitals.frame.v1.
+         */
+        VitalsFrameInput: {
+            /** @description Device that made the observation (FHIR Device id) */
+            device_id: string;
+            /** @description The tick: when the device sampled the parameters of this frame */
+            effective_at: string;
+            /**
+             * @description Marks a frame record (a record without it is a single VitalsObservation)
+             * @constant
+             */
+            envelope: "vitals.frame.v1";
+            observations: components["schemas"]["VitalsFrameObservationInput"][];
+            /** @description Patient the observation is about (FHIR Patient id); also the Kafka key */
+            patient_id: string;
+        };
+        /**
+         * Observation in a vitals frame
+         * @description One measurement or ECG chunk of a frame: a VitalsObservation without patient_id and device_id (the frame's), effective_at optional (default: the frame's).
+         */
+        VitalsFrameObservationInput: {
+            /**
+             * @description LOINC 8867-4 Heart rate
+             * @constant
+             */
+            code: "8867-4";
+            /** @description When the observation was made, when not the frame's effective_at (an ECG chunk: its first sample) */
+            effective_at?: string;
+            /** @description Per-device sequence number, strictly increasing; (device_id, seq, effective_at) is the idempotency key */
+            seq: number;
+            /** @constant */
+            unit: "/min";
+            value: number;
+        } | {
+            /**
+             * @description LOINC 59408-5 Oxygen saturation in Arterial blood by Pulse oximetry
+             * @constant
+             */
+            code: "59408-5";
+            /** @description When the observation was made, when not the frame's effective_at (an ECG chunk: its first sample) */
+            effective_at?: string;
+            /** @description Per-device sequence number, strictly increasing; (device_id, seq, effective_at) is the idempotency key */
+            seq: number;
+            /** @constant */
+            unit: "%";
+            value: number;
+        } | {
+            /**
+             * @description LOINC 8480-6 Systolic blood pressure
+             * @constant
+             */
+            code: "8480-6";
+            /** @description When the observation was made, when not the frame's effective_at (an ECG chunk: its first sample) */
+            effective_at?: string;
+            /** @description Per-device sequence number, strictly increasing; (device_id, seq, effective_at) is the idempotency key */
+            seq: number;
+            /** @constant */
+            unit: "mm[Hg]";
+            value: number;
+        } | {
+            /**
+             * @description LOINC 8462-4 Diastolic blood pressure
+             * @constant
+             */
+            code: "8462-4";
+            /** @description When the observation was made, when not the frame's effective_at (an ECG chunk: its first sample) */
+            effective_at?: string;
+            /** @description Per-device sequence number, strictly increasing; (device_id, seq, effective_at) is the idempotency key */
+            seq: number;
+            /** @constant */
+            unit: "mm[Hg]";
+            value: number;
+        } | {
+            /**
+             * @description LOINC 9279-1 Respiratory rate
+             * @constant
+             */
+            code: "9279-1";
+            /** @description When the observation was made, when not the frame's effective_at (an ECG chunk: its first sample) */
+            effective_at?: string;
+            /** @description Per-device sequence number, strictly increasing; (device_id, seq, effective_at) is the idempotency key */
+            seq: number;
+            /** @constant */
+            unit: "/min";
+            value: number;
+        } | {
+            /**
+             * @description LOINC 8310-5 Body temperature
+             * @constant
+             */
+            code: "8310-5";
+            /** @description When the observation was made, when not the frame's effective_at (an ECG chunk: its first sample) */
+            effective_at?: string;
+            /** @description Per-device sequence number, strictly increasing; (device_id, seq, effective_at) is the idempotency key */
+            seq: number;
+            /** @constant */
+            unit: "Cel";
+            value: number;
+        } | {
+            /**
+             * @description MDC 131330 MDC_ECG_ELEC_POTL_II (ECG lead II)
+             * @constant
+             */
+            code: "131330";
+            /** @description When the observation was made, when not the frame's effective_at (an ECG chunk: its first sample) */
+            effective_at?: string;
+            /** @description Per-device sequence number, strictly increasing; (device_id, seq, effective_at) is the idempotency key */
+            seq: number;
+            /** @constant */
+            unit: "mV";
+            waveform: {
+                /**
+                 * @description Zero value in mV; the potential is origin + sample
+                 * @default 0
+                 */
+                origin: number;
+                /** @description Time between samples in ms (4 = 250 Hz) */
+                period_ms: number;
+                samples: number[];
+            };
         };
         /**
          * Vitals observation
