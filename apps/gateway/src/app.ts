@@ -83,7 +83,7 @@ export async function buildGateway(deps: GatewayDeps): Promise<GatewayApp> {
   const readiness = gatewayReadiness(deps);
   app.decorate('readiness', readiness);
   await app.register(probeRoutes(readiness));
-  await app.register(vitalsRoutes(deps));
+  await app.register(vitalsRoutes(deps, { topic: deps.config.VITALS_TOPIC }));
   await app.register(patientRoutes(deps));
   await app.register(appointmentRoutes(deps));
   await app.register(triageRoutes(deps));

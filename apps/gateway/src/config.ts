@@ -162,6 +162,11 @@ export const gatewayConfigShape = {
   AUDIT_CHECKPOINT_KEY: z.string().min(32, 'must be at least 32 characters').default(DEV_AUDIT_CHECKPOINT_KEY),
   /** Retired checkpoint keys (comma-separated), accepted by audit-verify only: checkpoints signed before a key rotation still verify. */
   AUDIT_CHECKPOINT_PREVIOUS_KEYS: z.string().default('').transform((v) => v.split(',').map((k) => k.trim()).filter(Boolean)),
+  /**
+   * The observations topic POST /api/v1/vitals publishes to. The same as LIVE_TOPIC in production;
+   * a test cluster names a private one (the live channel on a shared Redis follows the topic name).
+   */
+  VITALS_TOPIC: z.string().min(1).default(TOPICS.vitalsObservations),
   /** Live vitals: the observations topic whose fan-out channel (vitalis:live:<topic>) this gateway serves. */
   LIVE_TOPIC: z.string().min(1).default(TOPICS.vitalsObservations),
   /** Messages a live subscriber may have waiting before it is told it fell behind and closed. */
