@@ -13,7 +13,6 @@
  */
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync } from 'node:fs';
-import { createServer, type AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -23,6 +22,7 @@ import { createKafka, topicSpecs } from '@vitalis/kafka';
 import { createLogger } from '@vitalis/log';
 import { clientCredentialsToken, registerClient } from '../helpers/auth';
 import { ONE_ADDRESS_LIMITS, testEnv } from '../helpers/env';
+import { exited, freePort } from '../helpers/processes';
 import { scrape, total } from '../helpers/prometheus';
 import { numeric, uid, waitFor } from '../integration/vitals/support';
 import { openSse, type SseClient } from '../integration/live/support';
@@ -58,14 +58,6 @@ afterAll(async () => {
   cluster('reset');
 }, 120_000);
 
-async function freePort(): Promise<number> {
-  const probe = createServer();
-  await new Promise<void>((resolve) => probe.listen(0, '127.0.0.1', resolve));
-  const { port } = probe.address() as AddressInfo;
-  await new Promise((resolve) => probe.close(resolve));
-  return port;
-}
-
 interface AppProcess {
   name: string;
   child: ChildProcess;
@@ -93,15 +85,9 @@ async function startApp(name: string, app: 'gateway' | 'ingest', env: Record<str
   }
 }
 
-const exited = (child: ChildProcess) =>
-  new Promise<NodeJS.Signals | null>((resolve) => {
-    if (child.exitCode !== null || child.signalCode !== null) resolve(child.signalCode);
-    else child.once('exit', (_code, signal) => resolve(signal));
-  });
-
 async function killHard(app: AppProcess): Promise<void> {
   app.child.kill('SIGKILL');
-  expect(await exited(app.child)).toBe('SIGKILL');
+  expect((await exited(app.child)).signal).toBe('SIGKILL');
 }
 
 /**
