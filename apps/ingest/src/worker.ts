@@ -27,7 +27,7 @@ import type { IngestMetrics } from '@vitalis/metrics';
 import { decodeObservation } from '@vitalis/schemas';
 import { groupCommit, mapLimit, packBySize } from './group-commit';
 import { createOffsetCommitter } from './offset-committer';
-import { toRow, writeRows, writeRowsByPartition, type StoredRow, type WriteMethod } from './store';
+import { offsetsStoredFrom, toRow, writeRows, writeRowsByPartition, type StoredRow, type WriteMethod } from './store';
 import type { CommittedBatch } from './live/stage';
 
 export interface IngestOptions {
@@ -244,13 +244,22 @@ export async function startIngest(opts: IngestOptions): Promise<IngestWorker> {
         }
       }
       const stored = rows.length > 0 ? await store({ partition: batch.partition, rows, byOffset, poison }) : 0;
+      const refusedByDb = poison.filter((p) => byOffset.has(p.message.offset)).length;
+      const duplicates = rows.length - stored - refusedByDb;
       if (opts.afterCommit) {
         const refused = new Set(poison.map((p) => Number(p.message.offset)));
+        let items = refused.size === 0 ? good : good.filter((g) => !refused.has(g.offset));
+        // Rows stored before: publish a redelivered message again (gateways drop what a subscriber
+        // has by position), never a second message of an observation stored from another offset.
+        if (duplicates > 0) {
+          const own = await offsetsStoredFrom(pool, batch.partition, rows);
+          items = items.filter((g) => own.has(g.offset));
+        }
         await opts.afterCommit({
           partition: batch.partition,
           first: Number(batch.messages[0]!.offset),
           last: Number(batch.messages[batch.messages.length - 1]!.offset),
-          items: refused.size === 0 ? good : good.filter((g) => !refused.has(g.offset)),
+          items,
         });
       }
       // DLQ after the rows are committed, before the offsets: either order is safe (both are
@@ -263,8 +272,6 @@ export async function startIngest(opts: IngestOptions): Promise<IngestWorker> {
       if (!isRunning()) await offsets.flush();
       await heartbeat();
 
-      const refusedByDb = poison.filter((p) => byOffset.has(p.message.offset)).length;
-      const duplicates = rows.length - stored - refusedByDb;
       stats.batches += 1;
       stats.messages += batch.messages.length;
       stats.stored += stored;

@@ -21,7 +21,7 @@ export interface CommittedBatch {
   partition: number;
   first: number;
   last: number;
-  /** The batch's good observations (stored now or before), in offset order. */
+  /** The batch's good observations whose message is the stored row (new, or redelivered), in offset order. */
   items: { offset: number; observation: VitalsObservation }[];
 }
 
