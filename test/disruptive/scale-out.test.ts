@@ -296,6 +296,8 @@ describe('scale-out: 3 Kafka brokers, 2 gateways, 2 ingests, losing one of each 
     await waitFor(async () => lagSamples.at(-1), (s) => s?.ingest === 'ingest 2' && s.lag === 0 && s.at === 'drain', 60_000, 'the lag back to 0');
     sampling = false;
     await sampler;
+    // rows the surviving ingest found already stored: batches a device re-sent after an unanswered post, redeliveries
+    const duplicatesSkipped = await scrape(ingest2.metricsUrl!).then((m) => total(m.samples, 'vitalis_ingest_duplicates_total'));
     await Promise.all(subscribers.map((s) => s.stop()));
     phase('drained');
 
@@ -331,7 +333,7 @@ describe('scale-out: 3 Kafka brokers, 2 gateways, 2 ingests, losing one of each 
 
     console.log(
       `scale-out: ${all} observations acknowledged and stored once (${DEVICES} devices), each of 2 subscribers saw ${all} once; ` +
-        `refused or failed posts retried: ${JSON.stringify(refusals)}; resumes: ${subscribers.flatMap((s) => s.resumes).join('; ')}; ` +
+        `refused or failed posts retried: ${JSON.stringify(refusals)}; duplicates skipped by ingest 2: ${duplicatesSkipped}; resumes: ${subscribers.flatMap((s) => s.resumes).join('; ')}; ` +
         `lag at the ingest kill ${lagAtIngestKill}, peaks: steady ${peak('steady')}, broker killed ${peak('broker killed')}, ingest killed ${peak('ingest killed')}, gateway killed ${peak('gateway killed')}, drain ${peak('drain')} -> 0; ` +
         `${lagSamples.length} scrapes; wall time ${((Date.now() - t0) / 1000).toFixed(0)} s`,
     );
