@@ -20,7 +20,6 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { cpus } from 'node:os';
 import { randomUUID } from 'node:crypto';
 import { readdirSync, readFileSync } from 'node:fs';
-import net from 'node:net';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { Worker } from 'node:worker_threads';
 import pg from 'pg';
@@ -31,6 +30,7 @@ import { createLogger } from '@vitalis/log';
 import { decodeBatch, liveChannel } from '@vitalis/live';
 import { createRedis } from '@vitalis/redis';
 import { clientCredentialsToken, registerClient } from '../helpers/auth';
+import { freePort } from '../helpers/processes';
 import type { FromParent, SubscriberShare, ToParent } from './live-subscribers';
 
 const env = process.env;
@@ -71,17 +71,6 @@ const out = (line: string) => process.stdout.write(`${line}\n`);
 const fmt = (n: number) => Math.round(n).toLocaleString('en-US');
 const pct = (sorted: Float64Array, p: number) => sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? NaN;
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
-
-async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const s = net.createServer();
-    s.once('error', reject);
-    s.listen(0, '127.0.0.1', () => {
-      const { port } = s.address() as net.AddressInfo;
-      s.close(() => resolve(port));
-    });
-  });
-}
 
 /** The apps this run started: stopped whenever the bench exits, also on an error. */
 const children: ChildProcess[] = [];

@@ -17,7 +17,6 @@
 import { spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { writeFile } from 'node:fs/promises';
-import { createServer, type AddressInfo } from 'node:net';
 import { fileURLToPath } from 'node:url';
 import { createPool, migrate } from '@vitalis/db';
 import { createKafka, ensureTopics } from '@vitalis/kafka';
@@ -25,18 +24,10 @@ import { SCOPE_NAMES, isSignInScope } from '@vitalis/schemas';
 import { seedRecords } from '../../apps/gateway/src/seed-records';
 import { clientCredentialsToken, registerClient } from '../helpers/auth';
 import { ONE_ADDRESS_LIMITS, testEnv } from '../helpers/env';
+import { freePort } from '../helpers/processes';
 
 const root = fileURLToPath(new URL('../../', import.meta.url));
 const venvBin = process.env.CONTRACT_VENV_BIN ?? `${root}.data/contract-venv/bin`;
-
-async function freePort(): Promise<number> {
-  const probe = createServer();
-  probe.listen(0, '127.0.0.1');
-  await once(probe, 'listening');
-  const { port } = probe.address() as AddressInfo;
-  await new Promise((resolve) => probe.close(resolve));
-  return port;
-}
 
 async function prepareDatabase(): Promise<void> {
   const pool = createPool({ url: testEnv.DATABASE_URL, max: 2, application: 'vitalis-contract-check' });

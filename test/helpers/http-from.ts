@@ -1,6 +1,6 @@
 /**
  * HTTP from another client address. The gateway counts per-address limits by the socket's address
- * (it trusts no proxy header), and on Linux all of 127.0.0.0/8 is loopback: a request whose socket
+ * (by default it trusts no proxy header: TRUST_PROXY unset), and on Linux all of 127.0.0.0/8 is loopback: a request whose socket
  * is bound to, say, 127.23.5.9 reaches the gateway on 127.0.0.1 from that address. Tests of
  * per-address limits use a fresh random address each run, so the counters (in the shared Redis)
  * of another test, another run or another engineer's suite are never theirs.

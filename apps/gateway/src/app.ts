@@ -53,7 +53,9 @@ export async function buildGateway(deps: GatewayDeps): Promise<GatewayApp> {
     bodyLimit: config.BODY_LIMIT_BYTES,
     // The audit trail's request id: always the server's (a caller's x-request-id is echoed apart).
     genReqId: newRequestId,
-    trustProxy: false,
+    // Off unless TRUST_PROXY names the proxies (config.ts): then req.ip is the client's address
+    // from X-Forwarded-For, past those hops only (auth/client-address.ts).
+    trustProxy: config.TRUST_PROXY.length > 0 ? config.TRUST_PROXY : false,
     // A `__proto__` or `constructor.prototype` key in a JSON body is dropped like any other unknown
     // key (secure-json-parse), not a 400 "not valid JSON" for a body that is valid JSON.
     onProtoPoisoning: 'remove',
@@ -83,7 +85,7 @@ export async function buildGateway(deps: GatewayDeps): Promise<GatewayApp> {
   const readiness = gatewayReadiness(deps);
   app.decorate('readiness', readiness);
   await app.register(probeRoutes(readiness));
-  await app.register(vitalsRoutes(deps));
+  await app.register(vitalsRoutes(deps, { topic: deps.config.VITALS_TOPIC }));
   await app.register(patientRoutes(deps));
   await app.register(appointmentRoutes(deps));
   await app.register(triageRoutes(deps));

@@ -1,3 +1,4 @@
+import { isIP } from 'node:net';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { z } from 'zod';
@@ -61,6 +62,20 @@ function jsonList<T>(item: z.ZodType, shape: string) {
     });
 }
 
+const PROXY_ADDR_NAMES = new Set(['loopback', 'linklocal', 'uniquelocal']);
+
+/** One TRUST_PROXY entry: an address, a CIDR range, or a named range proxy-addr (fastify) knows. */
+function isTrustedHop(hop: string): boolean {
+  if (PROXY_ADDR_NAMES.has(hop)) return true;
+  const [address, bits, extra] = hop.split('/');
+  const family = isIP(address ?? '');
+  if (family === 0 || extra !== undefined) return false;
+  if (bits === undefined) return true;
+  return /^\d{1,3}$/.test(bits) && Number(bits) <= (family === 4 ? 32 : 128);
+}
+
+const trustsEveryAddress = (hop: string) => /^(0\.0\.0\.0|::)\/0$/.test(hop);
+
 export const DEV_KEY_SECRET = 'vitalis-development-only-key-secret';
 export const DEV_AUDIT_CHECKPOINT_KEY = 'vitalis-development-only-audit-checkpoint-key';
 
@@ -75,6 +90,20 @@ export const gatewayConfigShape = {
   PUBLIC_BASE_URL: z.string().url('must be an absolute URL').optional(),
   /** Largest accepted request body in bytes. */
   BODY_LIMIT_BYTES: positiveInt(1_048_576),
+  /**
+   * The proxies in front of the gateway (an ingress controller), as comma-separated addresses or
+   * CIDR ranges (or proxy-addr's names loopback, linklocal, uniquelocal). Empty (the default): no
+   * proxy header is trusted and the client address is the socket's. Set: a request whose socket
+   * comes from one of them has its client address (per-address limits, audit rows) taken from
+   * X-Forwarded-For, read from the right and past the trusted hops only, so a client cannot
+   * choose its address by sending the header itself.
+   */
+  TRUST_PROXY: z
+    .string()
+    .default('')
+    .transform((value) => value.split(',').map((hop) => hop.trim()).filter(Boolean))
+    .refine((hops) => hops.every(isTrustedHop), 'must be comma-separated IP addresses or CIDR ranges (or loopback, linklocal, uniquelocal)')
+    .refine((hops) => !hops.some(trustsEveryAddress), 'must not trust every address (0.0.0.0/0, ::/0): any client could then name its own address'),
   /** How long a health check waits for one dependency before calling it down. */
   HEALTH_TIMEOUT_MS: positiveInt(2_000),
   /** Lifetime of access tokens issued by the token endpoint. */
@@ -162,6 +191,11 @@ export const gatewayConfigShape = {
   AUDIT_CHECKPOINT_KEY: z.string().min(32, 'must be at least 32 characters').default(DEV_AUDIT_CHECKPOINT_KEY),
   /** Retired checkpoint keys (comma-separated), accepted by audit-verify only: checkpoints signed before a key rotation still verify. */
   AUDIT_CHECKPOINT_PREVIOUS_KEYS: z.string().default('').transform((v) => v.split(',').map((k) => k.trim()).filter(Boolean)),
+  /**
+   * The observations topic POST /api/v1/vitals publishes to. The same as LIVE_TOPIC in production;
+   * a test cluster names a private one (the live channel on a shared Redis follows the topic name).
+   */
+  VITALS_TOPIC: z.string().min(1).default(TOPICS.vitalsObservations),
   /** Live vitals: the observations topic whose fan-out channel (vitalis:live:<topic>) this gateway serves. */
   LIVE_TOPIC: z.string().min(1).default(TOPICS.vitalsObservations),
   /** Messages a live subscriber may have waiting before it is told it fell behind and closed. */

@@ -1,5 +1,5 @@
 import { startAuditCheckpoints } from '@vitalis/audit';
-import { loadConfig, metricsListenerAddress, shutdownTimings } from '@vitalis/config';
+import { kafkaTopicDurability, loadConfig, metricsListenerAddress, shutdownTimings } from '@vitalis/config';
 import { createPool, requireAppDatabase } from '@vitalis/db';
 import { createKafka, ensureTopics } from '@vitalis/kafka';
 import { createLogger } from '@vitalis/log';
@@ -11,7 +11,12 @@ import { RemoteKeySets, keySetFetchPolicy } from './auth/remote-key-sets';
 import { auditCheckpointSettings, gatewayConfigShape, withBaseUrl } from './config';
 import { gatewayMetrics } from './metrics';
 
-const { config, checkpoints, shutdown } = loadConfig('gateway', gatewayConfigShape, (parsed) => ({ config: withBaseUrl(parsed), checkpoints: auditCheckpointSettings(parsed), shutdown: shutdownTimings(parsed) }));
+const { config, checkpoints, shutdown, topics } = loadConfig('gateway', gatewayConfigShape, (parsed) => ({
+  config: withBaseUrl(parsed),
+  checkpoints: auditCheckpointSettings(parsed),
+  shutdown: shutdownTimings(parsed),
+  topics: kafkaTopicDurability(parsed),
+}));
 const logger = createLogger('gateway', config.LOG_LEVEL);
 const pool = createPool({ url: config.DATABASE_URL, max: config.DATABASE_POOL_MAX, application: 'vitalis-gateway' });
 const redis = createRedis({ url: config.REDIS_URL, name: 'vitalis-gateway' });
@@ -19,7 +24,7 @@ const kafka = createKafka({ brokers: config.KAFKA_BROKERS, clientId: 'vitalis-ga
 
 // The migration step (npm run migrate, as the owner) ran before; this app only checks it did.
 await requireAppDatabase(pool, 'gateway', { production: config.NODE_ENV === 'production', warn: (message) => logger.warn(message) });
-await ensureTopics(kafka);
+await ensureTopics(kafka, topics);
 await redis.connect();
 
 const keySets = new RemoteKeySets(keySetFetchPolicy(config), logger);

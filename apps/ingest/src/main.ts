@@ -4,7 +4,7 @@
  * SIGTERM: readiness 503, the drain wait, then the in-flight batches finish (DB commit + offset
  * commit) before the process exits.
  */
-import { loadConfig, metricsListenerAddress, probeServerAddress, shutdownTimings } from '@vitalis/config';
+import { kafkaTopicDurability, loadConfig, metricsListenerAddress, probeServerAddress, shutdownTimings } from '@vitalis/config';
 import { createPool, pendingMigrations, requireAppDatabase } from '@vitalis/db';
 import { createKafka, ensureTopics, kafkaProbe } from '@vitalis/kafka';
 import { createLogger } from '@vitalis/log';
@@ -15,7 +15,7 @@ import { createRedis } from '@vitalis/redis';
 import { createLiveStage } from './live/stage';
 import { startIngest } from './worker';
 
-const config = loadConfig('ingest', ingestConfigShape, (c) => ({ ...c, shutdown: shutdownTimings(c) }));
+const config = loadConfig('ingest', ingestConfigShape, (c) => ({ ...c, shutdown: shutdownTimings(c), topics: kafkaTopicDurability(c) }));
 const logger = createLogger('ingest', config.LOG_LEVEL);
 const pool = createPool({ url: config.DATABASE_URL, max: Math.max(config.DATABASE_POOL_MAX, config.INGEST_WRITERS + 2), application: 'vitalis-ingest' });
 const kafka = createKafka({ brokers: config.KAFKA_BROKERS, clientId: `vitalis-ingest-${process.pid}`, logger, retries: 20 });
@@ -33,7 +33,7 @@ const readiness = createReadiness({
   onChecks: logDependencyChanges(logger),
 });
 const probes = await startAppProbes({ address: probeServerAddress(config, INGEST_PROBE_PORT), readiness, logger });
-await ensureTopics(kafka);
+await ensureTopics(kafka, config.topics);
 // Live fan-out to the gateways (Redis pub/sub) and alert rules, after each batch is committed.
 const redis = createRedis({ url: config.REDIS_URL, name: 'vitalis-ingest' });
 // Redis down at start does not stop the ingest (the append log is what matters); ioredis keeps reconnecting.

@@ -17,7 +17,9 @@ import { pipeline } from 'node:stream/promises';
 import { Readable } from 'node:stream';
 import copyStreams from 'pg-copy-streams';
 import { recordAudit } from '@vitalis/audit';
-import type { PoolClient } from '@vitalis/db';
+import type { Pool, PoolClient } from '@vitalis/db';
+
+type Queryable = Pick<Pool, 'query'>;
 import { foldedSamples } from '@vitalis/live';
 import { isEcg, type VitalsObservation } from '@vitalis/schemas';
 
@@ -294,3 +296,24 @@ export async function writeRowsByPartition(
   for (const r of await write(client, topic, rows, method, ends)) counts.set(r.kafka_partition, (counts.get(r.kafka_partition) ?? 0) + 1);
   return counts;
 }
+
+/**
+ * Of `rows` (one Kafka partition's, after their transaction committed), the items (`offset/item`)
+ * whose message IS the stored row. A row that was not new is either a redelivery of that same message (a crash
+ * or a rebalance: stored from this offset) or another message carrying an observation stored
+ * earlier from another offset (a device that re-sent a batch whose answer it never got: Kafka holds
+ * it twice, the log once). The live fan-out publishes only the former: the replay reads the log, so
+ * a subscriber must see the observation at the one position the log gives it. One indexed lookup,
+ * and only for a batch that held rows already stored (the rare path).
+ */
+export async function itemsStoredFrom(pool: Queryable, partition: number, rows: StoredRow[]): Promise<Set<string>> {
+  const { rows: found } = await pool.query<{ key: string }>(
+    `SELECT v.kafka_offset::text || '/' || coalesce(v.record_item, 0)::text AS key
+       FROM unnest($1::text[], $2::bigint[], $3::timestamptz[], $4::bigint[]) AS k(device_id, seq, effective_at, kafka_offset)
+       JOIN vitals_observations v ON v.device_id = k.device_id AND v.seq = k.seq AND v.effective_at = k.effective_at
+      WHERE v.kafka_partition = $5 AND v.kafka_offset = k.kafka_offset`,
+    [rows.map((r) => r.device_id), rows.map((r) => r.seq), rows.map((r) => r.effective_at), rows.map((r) => r.kafka_offset), partition],
+  );
+  return new Set(found.map((r) => r.key));
+}
+

@@ -30,7 +30,7 @@ import type { IngestMetrics } from '@vitalis/metrics';
 import { decodeRecord } from '@vitalis/schemas';
 import { groupCommit, mapLimit, packBySize } from './group-commit';
 import { createOffsetCommitter } from './offset-committer';
-import { storedOffsets, toRow, writeRows, writeRowsByPartition, type StoredRow, type WriteMethod } from './store';
+import { itemsStoredFrom, storedOffsets, toRow, writeRows, writeRowsByPartition, type StoredRow, type WriteMethod } from './store';
 import type { CommittedBatch } from './live/stage';
 
 export interface IngestOptions {
@@ -332,13 +332,22 @@ export async function startIngest(opts: IngestOptions): Promise<IngestWorker> {
         if (frame) entry.items.push(item);
         poison.set(row.kafka_offset, entry);
       }
+      const duplicates = rows.length - stored - refused.length;
       if (opts.afterCommit) {
         const refusedAt = new Set(refused.map(({ row }) => `${row.kafka_offset}/${row.record_item ?? 0}`));
+        let items = refusedAt.size === 0 ? good : good.filter((g) => !refusedAt.has(`${g.offset}/${g.item ?? 0}`));
+        // Rows stored before: publish a redelivered message again (gateways drop what a subscriber
+        // has by position; a skipped record is one), never a second message of an observation
+        // stored from another offset (a device that re-sent a batch whose answer it lost).
+        if (duplicates > 0) {
+          const own = await itemsStoredFrom(pool, batch.partition, rows);
+          items = items.filter((g) => BigInt(g.offset) < skipBefore || own.has(`${g.offset}/${g.item ?? 0}`));
+        }
         await opts.afterCommit({
           partition: batch.partition,
           first: Number(batch.messages[0]!.offset),
           last: Number(last),
-          items: refusedAt.size === 0 ? good : good.filter((g) => !refusedAt.has(`${g.offset}/${g.item}`)),
+          items,
         });
       }
       // DLQ after the rows are committed, before the offsets: either order is safe (both are
@@ -351,7 +360,6 @@ export async function startIngest(opts: IngestOptions): Promise<IngestWorker> {
       if (!isRunning()) await offsets.flush();
       await heartbeat();
 
-      const duplicates = rows.length - stored - refused.length;
       stats.batches += 1;
       stats.messages += batch.messages.length;
       stats.stored += stored;

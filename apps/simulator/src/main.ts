@@ -5,7 +5,7 @@
  * the same monitor data, one record per observation.
  */
 import { parseArgs } from 'node:util';
-import { loadConfig, metricsListenerAddress } from '@vitalis/config';
+import { kafkaTopicDurability, loadConfig, metricsListenerAddress } from '@vitalis/config';
 import { createKafka, ensureTopics } from '@vitalis/kafka';
 import { createLogger } from '@vitalis/log';
 import { METRIC, createRegistry, mirrorCounter, startMetricsServer } from '@vitalis/metrics';
@@ -24,10 +24,10 @@ const { values } = parseArgs({
     'monitor-records': { type: 'boolean', default: false },
   },
 });
-const config = loadConfig('simulator', simulatorConfigShape);
+const config = loadConfig('simulator', simulatorConfigShape, (c) => ({ ...c, topics: kafkaTopicDurability(c) }));
 const logger = createLogger('simulator', config.LOG_LEVEL);
 const kafka = createKafka({ brokers: config.KAFKA_BROKERS, clientId: 'vitalis-simulator', logger });
-await ensureTopics(kafka);
+await ensureTopics(kafka, config.topics);
 
 if (values.burst !== undefined) {
   const count = Number(values.burst);

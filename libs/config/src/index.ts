@@ -112,9 +112,26 @@ export const infraShape = {
   DATABASE_POOL_MAX: positiveInt(20),
   REDIS_URL: url('redis://127.0.0.1:56379', ['redis:', 'rediss:']),
   KAFKA_BROKERS: hostPortList('127.0.0.1:59092'),
+  /**
+   * The topics an app creates when they are missing: copies of every message, and how many must
+   * hold a write before it is acknowledged. 1 and 1 for the single development broker; 3 and 2 on
+   * a production cluster of three or more brokers (docs/operations.md#topology).
+   */
+  KAFKA_REPLICATION_FACTOR: positiveInt(1),
+  KAFKA_MIN_INSYNC_REPLICAS: positiveInt(1),
 } as const;
 
 export type InfraConfig = z.infer<z.ZodObject<typeof infraShape>>;
+
+/** The topic durability the apps create topics with; an in-sync minimum above the copies could never be met. */
+export function kafkaTopicDurability(config: Pick<InfraConfig, 'KAFKA_REPLICATION_FACTOR' | 'KAFKA_MIN_INSYNC_REPLICAS'>): { replicationFactor: number; minInsyncReplicas: number } {
+  if (config.KAFKA_MIN_INSYNC_REPLICAS > config.KAFKA_REPLICATION_FACTOR) {
+    throw new ConfigError(
+      `invalid configuration: KAFKA_MIN_INSYNC_REPLICAS: must not exceed KAFKA_REPLICATION_FACTOR (${config.KAFKA_MIN_INSYNC_REPLICAS} > ${config.KAFKA_REPLICATION_FACTOR}): no write could ever be acknowledged`,
+    );
+  }
+  return { replicationFactor: config.KAFKA_REPLICATION_FACTOR, minInsyncReplicas: config.KAFKA_MIN_INSYNC_REPLICAS };
+}
 
 /**
  * Probes and shutdown (libs/runtime), the same for every app. docs/operations.md "Probes and

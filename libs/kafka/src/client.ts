@@ -1,6 +1,6 @@
 import { Kafka, logLevel as KafkaLogLevel, type KafkaConfig, type LogEntry } from 'kafkajs';
 import type { Logger } from '@vitalis/log';
-import { topicSpecs } from './topics';
+import { topicSpecs, type TopicDurability } from './topics';
 
 export interface KafkaOptions {
   brokers: string[];
@@ -38,13 +38,17 @@ export function createKafka({ brokers, clientId, logger, retries = 8 }: KafkaOpt
   });
 }
 
-/** Creates missing topics (idempotent, safe to run from every app at start). */
-export async function ensureTopics(kafka: Kafka): Promise<string[]> {
+/**
+ * Creates missing topics (idempotent, safe to run from every app at start) with the cluster's
+ * durability (the apps pass KAFKA_REPLICATION_FACTOR and KAFKA_MIN_INSYNC_REPLICAS). Existing
+ * topics are left as they are: changing a topic's replication is an operator's reassignment.
+ */
+export async function ensureTopics(kafka: Kafka, durability?: TopicDurability): Promise<string[]> {
   const admin = kafka.admin();
   await admin.connect();
   try {
     const existing = new Set(await admin.listTopics());
-    const missing = topicSpecs().filter((spec) => !existing.has(spec.topic));
+    const missing = topicSpecs(durability).filter((spec) => !existing.has(spec.topic));
     if (missing.length === 0) return [];
     try {
       await admin.createTopics({ topics: missing, waitForLeaders: true });

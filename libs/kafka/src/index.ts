@@ -1,3 +1,3 @@
 export { createKafka, ensureTopics, kafkaProbe, type KafkaOptions } from './client';
 export { createVitalsProducer, vitalsPartitioner, type VitalsProducerOptions } from './producer';
-export { TOPICS, topicSpecs, type TopicSpec } from './topics';
+export { SINGLE_BROKER, TOPICS, topicSpecs, type TopicDurability, type TopicSpec } from './topics';

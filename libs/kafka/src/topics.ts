@@ -18,7 +18,20 @@ export const TOPICS = {
   vitalsDeadLetter: 'vitals.observations.v1.dlq',
 } as const;
 
-export function topicSpecs(replicationFactor = 1): TopicSpec[] {
+/**
+ * How many copies of every message the cluster keeps, and how many must have a write before it is
+ * acknowledged (acks=all). One and one for the single development broker; production runs three
+ * brokers with 3 and 2 (KAFKA_REPLICATION_FACTOR, KAFKA_MIN_INSYNC_REPLICAS): any one broker may
+ * die without losing an acknowledged observation or refusing new ones (docs/operations.md#topology).
+ */
+export interface TopicDurability {
+  replicationFactor: number;
+  minInsyncReplicas: number;
+}
+
+export const SINGLE_BROKER: TopicDurability = { replicationFactor: 1, minInsyncReplicas: 1 };
+
+export function topicSpecs({ replicationFactor, minInsyncReplicas }: TopicDurability = SINGLE_BROKER): TopicSpec[] {
   return [
     {
       topic: TOPICS.vitalsObservations,
@@ -29,14 +42,17 @@ export function topicSpecs(replicationFactor = 1): TopicSpec[] {
       configEntries: [
         { name: 'retention.ms', value: String(7 * DAY_MS) }, // the append log in PostgreSQL is the record; Kafka is the buffer
         { name: 'compression.type', value: 'producer' },
-        { name: 'min.insync.replicas', value: '1' },
+        { name: 'min.insync.replicas', value: String(minInsyncReplicas) },
       ],
     },
     {
       topic: TOPICS.vitalsDeadLetter,
       numPartitions: 1,
       replicationFactor,
-      configEntries: [{ name: 'retention.ms', value: String(30 * DAY_MS) }], // long enough for a human to look
+      configEntries: [
+        { name: 'retention.ms', value: String(30 * DAY_MS) }, // long enough for a human to look
+        { name: 'min.insync.replicas', value: String(minInsyncReplicas) },
+      ],
     },
   ];
 }

@@ -120,6 +120,29 @@ describe('GET /api/v1/vitals/stream', () => {
     sse.close();
   });
 
+  it('an observation Kafka holds twice (a device re-sent a batch whose answer it never got) is delivered once, at the position the log gives it, live and replayed alike', async () => {
+    const patient = `pat-resent-${uid()}`;
+    const sse = await openSse(streamUrl(rig.gw, { patient }), auth);
+    const [o0, o1, o2, o3] = observations(patient, 0, 4);
+    await rig.send(patient, [o0!]);
+    await sse.waitForEvents(1, 'the first observation');
+    // the re-sent copy in a later batch, then a copy inside one batch
+    await rig.send(patient, [o0!, o1!]);
+    await rig.send(patient, [o2!, o2!, o3!]);
+    await sse.waitForEvents(4, 'four observations');
+    await new Promise((r) => setTimeout(r, 500)); // nothing more may arrive
+    sse.close();
+    expect(sse.events.map((e) => e.data.seq)).toEqual([0, 1, 2, 3]);
+    const { rows } = await rig.pool.query<{ n: number }>('SELECT count(*)::int AS n FROM vitals_observations WHERE patient_id = $1', [patient]);
+    expect(rows[0]!.n).toBe(4);
+    // a subscriber resuming from the first id replays the log: the same events with the same ids
+    const resumed = await openSse(streamUrl(rig.gw, { patient }), { ...auth, 'last-event-id': sse.events[0]!.id! });
+    await resumed.waitForEvents(3, 'the replayed three');
+    await new Promise((r) => setTimeout(r, 300));
+    resumed.close();
+    expect(resumed.events.map((e) => ({ id: e.id, seq: e.data.seq }))).toEqual(sse.events.slice(1).map((e) => ({ id: e.id, seq: e.data.seq })));
+  });
+
   it('the hub API (what MCP resources/subscribe uses): callback subscription, resume by id string', async () => {
     const patient = `pat-hub-${uid()}`;
     const got: { id: string; seq: number }[] = [];

@@ -10,12 +10,12 @@
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync } from 'node:fs';
-import { createServer, type AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { clientCredentialsToken, registerClient } from '../../helpers/auth';
 import { testEnv } from '../../helpers/env';
+import { exited, freePort } from '../../helpers/processes';
 import { numeric, openSse, openWs, startRig, streamUrl, uid, type LiveRig } from '../live/support';
 
 const TOTAL = 80;
@@ -32,14 +32,6 @@ afterAll(async () => {
   for (const child of children) if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
   await rig?.close();
 });
-
-async function freePort(): Promise<number> {
-  const probe = createServer();
-  await new Promise<void>((resolve) => probe.listen(0, '127.0.0.1', resolve));
-  const { port } = probe.address() as AddressInfo;
-  await new Promise((resolve) => probe.close(resolve));
-  return port;
-}
 
 /** The real gateway process; the same issuer as the in-process one, so one token works on both. */
 async function startGatewayProcess(port: number): Promise<{ child: ChildProcess; url: string; stderr: () => string }> {
@@ -73,12 +65,6 @@ async function startGatewayProcess(port: number): Promise<{ child: ChildProcess;
     await new Promise((r) => setTimeout(r, 250));
   }
 }
-
-const exited = (child: ChildProcess) =>
-  new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) => {
-    if (child.exitCode !== null || child.signalCode !== null) resolve({ code: child.exitCode, signal: child.signalCode });
-    else child.once('exit', (code, signal) => resolve({ code, signal }));
-  });
 
 describe('SIGTERM on a gateway with live subscribers', () => {
   it('drains: readiness 503, a reconnect hint with the last id, exit 0; resuming elsewhere misses and repeats nothing', async () => {

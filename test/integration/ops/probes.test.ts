@@ -7,10 +7,10 @@
  * answers `draining` from the SIGTERM until it exits.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
-import { createServer, type AddressInfo } from 'node:net';
 import { afterAll, describe, expect, it } from 'vitest';
 import { startGateway, type RunningGateway } from '../../helpers/gateway';
 import { testEnv } from '../../helpers/env';
+import { freePort } from '../../helpers/processes';
 import { startTcpProxy, type TcpProxy } from '../../helpers/tcp-proxy';
 import { privateTopics, testKafka, uid } from '../vitals/support';
 
@@ -107,14 +107,6 @@ describe('gateway probes', () => {
     expect((await probe(gw, '/livez')).status).toBe(200);
   });
 });
-
-async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
-  await new Promise((resolve) => server.close(resolve));
-  return port;
-}
 
 describe('ingest probes (PROBE_PORT)', () => {
   it('serves /livez and /readyz; readiness follows Kafka; SIGTERM: draining, then exit 0', async () => {

@@ -11,6 +11,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Admin, Message, Producer } from 'kafkajs';
 import type { Pool } from '@vitalis/db';
 import { testEnv } from '../../helpers/env';
+import { exited } from '../../helpers/processes';
 import { countStored, numeric, privateTopics, testKafka, testPool, uid, waitFor } from './support';
 
 const TOTAL = 5_000;
@@ -63,12 +64,6 @@ function startIngestProcess(groupId: string): ChildProcess {
   children.push(child);
   return child;
 }
-
-const exited = (child: ChildProcess) =>
-  new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) => {
-    if (child.exitCode !== null || child.signalCode !== null) resolve({ code: child.exitCode, signal: child.signalCode });
-    else child.once('exit', (code, signal) => resolve({ code, signal }));
-  });
 
 /** Each partition's stored Kafka offsets for these devices, ascending (one per stored observation). */
 async function storedOffsets(devicePrefix: string): Promise<Map<number, number[]>> {

@@ -10,10 +10,10 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseAllDocuments, parse } from 'yaml';
 import { describe, expect, it } from 'vitest';
-import { parseConfig } from '@vitalis/config';
+import { kafkaTopicDurability, metricsListenerAddress, parseConfig, probeServerAddress } from '@vitalis/config';
 import { auditCheckpointSettings, gatewayConfigShape, withBaseUrl } from '../../../apps/gateway/src/config';
-import { ingestConfigShape } from '../../../apps/ingest/src/config';
-import { projectorConfigShape } from '../../../apps/projector/src/config';
+import { INGEST_PROBE_PORT, ingestConfigShape } from '../../../apps/ingest/src/config';
+import { PROJECTOR_PROBE_PORT, projectorConfigShape } from '../../../apps/projector/src/config';
 
 const root = fileURLToPath(new URL('../../../', import.meta.url));
 const read = (path: string) => readFileSync(join(root, path), 'utf8');
@@ -164,24 +164,59 @@ describe('deployment: Kubernetes manifests against the code', () => {
     }
   });
 
-  it('the gateway\'s probes and Service use the port it listens on and the health route it serves; the HPA and a PDB cover it', () => {
+  it('the gateway\'s probes and Service use the port it listens on and the probe routes it serves; the HPA and a PDB cover it', () => {
     const gateway = containerOf(deployment('gateway'));
     const { config } = environmentOf(gateway);
-    expect(gateway.ports).toEqual([{ name: 'http', containerPort: Number(config.PORT), protocol: 'TCP' }]);
-    expect(gateway.readinessProbe?.httpGet).toEqual({ path: '/api/v1/health', port: 'http' });
-    expect(read('apps/gateway/src/health.ts')).toContain("'/api/v1/health'");
-    expect(gateway.livenessProbe).toBeDefined();
-    expect(gateway.startupProbe).toBeDefined();
+    const metricsPort = parseConfig(gatewayConfigShape, config).METRICS_PORT;
+    expect(gateway.ports).toEqual([
+      { name: 'http', containerPort: Number(config.PORT), protocol: 'TCP' },
+      { name: 'metrics', containerPort: metricsPort, protocol: 'TCP' },
+    ]);
+    expect(gateway.readinessProbe?.httpGet).toEqual({ path: '/readyz', port: 'http' });
+    expect(gateway.livenessProbe).toMatchObject({ httpGet: { path: '/livez', port: 'http' } });
+    expect(gateway.startupProbe).toMatchObject({ httpGet: { path: '/livez', port: 'http' } });
+    expect(read('apps/gateway/src/probes.ts')).toContain("'/readyz'");
+    expect(read('apps/gateway/src/probes.ts')).toContain("'/livez'");
     expect(named('Service', 'vitalis-gateway')).toMatchObject({ spec: { selector: { 'app.kubernetes.io/name': 'vitalis-gateway' }, ports: [{ targetPort: 'http' }] } });
     // The HPA owns the replica count; a count in the Deployment would reset it on every apply.
     expect(deployment('gateway').spec).not.toHaveProperty('replicas');
     expect(named('HorizontalPodAutoscaler', 'vitalis-gateway')).toMatchObject({
       spec: { scaleTargetRef: { apiVersion: 'apps/v1', kind: 'Deployment', name: 'vitalis-gateway' }, minReplicas: 2 },
     });
-    // Ingest and projector have no endpoint to probe yet (issue 25 item 3): no made-up probes.
-    for (const app of ['ingest', 'projector']) {
+  });
+
+  it('ingest and projector: the probes name the probe server\'s production port; every app\'s metrics port is the one it listens on, reachable from the pod address and annotated for Prometheus; topics with 3 copies, 2 in sync', () => {
+    const apps = [
+      { app: 'ingest', shape: ingestConfigShape, probePort: INGEST_PROBE_PORT },
+      { app: 'projector', shape: projectorConfigShape, probePort: PROJECTOR_PROBE_PORT },
+    ] as const;
+    for (const { app, shape, probePort } of apps) {
       const container = containerOf(deployment(app));
-      expect([container.readinessProbe, container.livenessProbe, container.startupProbe]).toEqual([undefined, undefined, undefined]);
+      const { config, secret } = environmentOf(container);
+      const parsed = parseConfig(shape, { ...config, ...filledIn(secret) });
+      // PROBE_PORT unset: the production default, which the probes must name
+      expect(parsed.PROBE_PORT, app).toBeUndefined();
+      expect(probeServerAddress(parsed, probePort), app).toEqual({ host: '0.0.0.0', port: probePort });
+      expect(container.ports, app).toEqual([
+        { name: 'probes', containerPort: probePort, protocol: 'TCP' },
+        { name: 'metrics', containerPort: parsed.METRICS_PORT, protocol: 'TCP' },
+      ]);
+      expect(container.readinessProbe?.httpGet, app).toEqual({ path: '/readyz', port: 'probes' });
+      expect(container.livenessProbe, app).toMatchObject({ httpGet: { path: '/livez', port: 'probes' } });
+      expect(container.startupProbe, app).toMatchObject({ httpGet: { path: '/livez', port: 'probes' } });
+    }
+    for (const [app, shape] of [['gateway', gatewayConfigShape], ['ingest', ingestConfigShape], ['projector', projectorConfigShape]] as const) {
+      const workload = deployment(app);
+      const { config, secret } = environmentOf(containerOf(workload));
+      const parsed = parseConfig(shape, { ...config, ...filledIn(secret) });
+      expect(metricsListenerAddress(parsed), app).toEqual({ host: '0.0.0.0', port: parsed.METRICS_PORT });
+      // the topics an app creates survive the loss of a broker (docs/operations.md#topology)
+      expect(kafkaTopicDurability(parsed), app).toEqual({ replicationFactor: 3, minInsyncReplicas: 2 });
+      expect((workload.spec.template.metadata as { annotations?: Record<string, string> }).annotations, app).toEqual({
+        'prometheus.io/scrape': 'true',
+        'prometheus.io/port': String(parsed.METRICS_PORT),
+        'prometheus.io/path': '/metrics',
+      });
     }
   });
 

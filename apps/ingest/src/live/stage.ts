@@ -21,7 +21,7 @@ export interface CommittedBatch {
   partition: number;
   first: number;
   last: number;
-  /** The batch's good observations (stored now or before), in (offset, item) order; item: index in the record (frames). */
+  /** The batch's good observations whose message is the stored row (new, or redelivered), in (offset, item) order; item: index in the record (frames). */
   items: { offset: number; item?: number; observation: VitalsObservation }[];
 }
 
