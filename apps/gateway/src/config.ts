@@ -2,7 +2,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { z } from 'zod';
 import type { JWK } from 'jose';
-import { ConfigError, infraShape, lifecycleShape, port, positiveInt, metricsShape } from '@vitalis/config';
+import { ConfigError, infraShape, lifecycleShape, port, positiveInt, metricsShape, tracingShape } from '@vitalis/config';
 import { TOPICS } from '@vitalis/kafka';
 import { ROLES, type Role } from '@vitalis/schemas';
 import type { SoftwareStatementIssuer } from './auth/software-statement';
@@ -70,6 +70,7 @@ export const gatewayConfigShape = {
   ...lifecycleShape,
   HOST: z.string().min(1).default('127.0.0.1'),
   ...metricsShape(9464),
+  ...tracingShape,
   PORT: port(8080),
   /** The externally visible base URL (issuer, discovery documents, problem `type`s). Defaults to http://127.0.0.1:PORT. */
   PUBLIC_BASE_URL: z.string().url('must be an absolute URL').optional(),
@@ -162,6 +163,8 @@ export const gatewayConfigShape = {
   AUDIT_CHECKPOINT_KEY: z.string().min(32, 'must be at least 32 characters').default(DEV_AUDIT_CHECKPOINT_KEY),
   /** Retired checkpoint keys (comma-separated), accepted by audit-verify only: checkpoints signed before a key rotation still verify. */
   AUDIT_CHECKPOINT_PREVIOUS_KEYS: z.string().default('').transform((v) => v.split(',').map((k) => k.trim()).filter(Boolean)),
+  /** The topic POST /api/v1/vitals publishes to (tests point it and LIVE_TOPIC at a private topic). */
+  VITALS_TOPIC: z.string().min(1).default(TOPICS.vitalsObservations),
   /** Live vitals: the observations topic whose fan-out channel (vitalis:live:<topic>) this gateway serves. */
   LIVE_TOPIC: z.string().min(1).default(TOPICS.vitalsObservations),
   /** Messages a live subscriber may have waiting before it is told it fell behind and closed. */

@@ -16,15 +16,20 @@
  * Step 3 is a group commit (group-commit.ts): the batches kafkajs hands over together, one per
  * partition, share one transaction (up to maxGroupRows rows).
  *
+ * Traces (@vitalis/tracing, off by default): one CONSUMER span per record batch, linked to the
+ * producers of its records (@vitalis/kafka startBatchSpan); the live stage publishes under it.
+ *
  * Note on kafkajs: with autoCommit off, `commitOffsetsIfNecessary()` WITHOUT arguments never
  * commits (no interval/threshold is set), so the offsets are passed explicitly.
  */
-import type { Consumer, Kafka, KafkaMessage, Producer } from 'kafkajs';
+import { ROOT_CONTEXT, trace, type Context } from '@opentelemetry/api';
+import type { Consumer, EachBatchPayload, Kafka, KafkaMessage, Producer } from 'kafkajs';
 import { withTransaction, type Pool } from '@vitalis/db';
-import { createVitalsProducer } from '@vitalis/kafka';
+import { createVitalsProducer, startBatchSpan } from '@vitalis/kafka';
 import type { Logger } from '@vitalis/log';
 import type { IngestMetrics } from '@vitalis/metrics';
 import { decodeObservation } from '@vitalis/schemas';
+import { spanFailed, TRACING_OFF, type Tracing } from '@vitalis/tracing';
 import { groupCommit, mapLimit, packBySize } from './group-commit';
 import { createOffsetCommitter } from './offset-committer';
 import { toRow, writeRows, writeRowsByPartition, type StoredRow, type WriteMethod } from './store';
@@ -61,6 +66,8 @@ export interface IngestOptions {
   metrics?: IngestMetrics;
   /** How often the group's lag is read from the brokers, so a stalled consumer still shows it growing (default 15 s). */
   lagPollMs?: number;
+  /** One span per record batch, linked to the records' producers (off by default). */
+  tracing?: Tracing;
 }
 
 /** One partition's batch on its way to the append log. */
@@ -118,6 +125,7 @@ export async function ensurePartitions(pool: Pool): Promise<number> {
 export async function startIngest(opts: IngestOptions): Promise<IngestWorker> {
   const { kafka, pool, logger, groupId, topic, dlqTopic } = opts;
   const writeMethod = opts.writeMethod ?? 'copy';
+  const tracing = opts.tracing ?? TRACING_OFF;
   const stats: IngestStats = { batches: 0, messages: 0, stored: 0, duplicates: 0, deadLettered: 0 };
 
   await ensurePartitions(pool);
@@ -221,66 +229,82 @@ export async function startIngest(opts: IngestOptions): Promise<IngestWorker> {
 
   const offsets = createOffsetCommitter(logger);
 
+  /** One fetched record batch, start to offset commit; `traceContext`: its span's, with tracing on. */
+  const handleBatch = async ({ batch, resolveOffset, heartbeat, commitOffsetsIfNecessary, isRunning }: EachBatchPayload, traceContext: Context | undefined) => {
+    const rows: StoredRow[] = [];
+    const byOffset = new Map<string, KafkaMessage>();
+    const poison: { message: KafkaMessage; reason: string }[] = [];
+    const timestamps: number[] = [];
+    const good: CommittedBatch['items'] = [];
+    for (const message of batch.messages) {
+      const decoded = decodeObservation(message.value);
+      if (decoded.ok) {
+        rows.push(toRow(decoded.observation, batch.partition, message.offset));
+        if (opts.afterCommit) good.push({ offset: Number(message.offset), observation: decoded.observation });
+        byOffset.set(message.offset, message);
+        timestamps.push(Number(message.timestamp));
+      } else {
+        poison.push({ message, reason: decoded.reason });
+      }
+    }
+    const stored = rows.length > 0 ? await store({ partition: batch.partition, rows, byOffset, poison }) : 0;
+    if (opts.afterCommit) {
+      const refused = new Set(poison.map((p) => Number(p.message.offset)));
+      await opts.afterCommit({
+        partition: batch.partition,
+        first: Number(batch.messages[0]!.offset),
+        last: Number(batch.messages[batch.messages.length - 1]!.offset),
+        items: refused.size === 0 ? good : good.filter((g) => !refused.has(g.offset)),
+        ...(traceContext ? { trace: traceContext } : {}),
+      });
+    }
+    // DLQ after the rows are committed, before the offsets: either order is safe (both are
+    // redone on redelivery); this one lets the database isolate rows it refused.
+    await deadLetter(batch.partition, poison);
+    const last = batch.messages[batch.messages.length - 1]!.offset;
+    resolveOffset(last);
+    offsets.commit({ topic: batch.topic, partition: batch.partition, offset: String(BigInt(last) + 1n) }, commitOffsetsIfNecessary);
+    // Stopping: the offsets go out before the group is left (kafkajs waits for this batch).
+    if (!isRunning()) await offsets.flush();
+    await heartbeat();
+
+    const refusedByDb = poison.filter((p) => byOffset.has(p.message.offset)).length;
+    const duplicates = rows.length - stored - refusedByDb;
+    stats.batches += 1;
+    stats.messages += batch.messages.length;
+    stats.stored += stored;
+    stats.duplicates += duplicates;
+    stats.deadLettered += poison.length;
+    opts.metrics?.batchCommitted({ messages: batch.messages.length, stored, duplicates, deadLettered: poison.length });
+    opts.metrics?.consumerLag(batch.topic, batch.partition, Number(batch.offsetLag()));
+    opts.onBatchCommitted?.({
+      partition: batch.partition,
+      messages: batch.messages.length,
+      stored,
+      duplicates,
+      deadLettered: poison.length,
+      timestamps,
+      committedAt: Date.now(),
+    });
+  };
+
   await consumer.run({
     autoCommit: false,
     eachBatchAutoResolve: false,
     partitionsConsumedConcurrently: opts.concurrency ?? 4,
-    eachBatch: async ({ batch, resolveOffset, heartbeat, commitOffsetsIfNecessary, isRunning, isStale }) => {
+    eachBatch: async (payload) => {
+      const { batch, isRunning, isStale } = payload;
       if (batch.messages.length === 0 || !isRunning() || isStale()) return;
-      const rows: StoredRow[] = [];
-      const byOffset = new Map<string, KafkaMessage>();
-      const poison: { message: KafkaMessage; reason: string }[] = [];
-      const timestamps: number[] = [];
-      const good: CommittedBatch['items'] = [];
-      for (const message of batch.messages) {
-        const decoded = decodeObservation(message.value);
-        if (decoded.ok) {
-          rows.push(toRow(decoded.observation, batch.partition, message.offset));
-          if (opts.afterCommit) good.push({ offset: Number(message.offset), observation: decoded.observation });
-          byOffset.set(message.offset, message);
-          timestamps.push(Number(message.timestamp));
-        } else {
-          poison.push({ message, reason: decoded.reason });
-        }
+      const span = startBatchSpan(tracing, batch);
+      if (!span) return handleBatch(payload, undefined);
+      try {
+        await handleBatch(payload, trace.setSpan(ROOT_CONTEXT, span));
+      } catch (err) {
+        spanFailed(span, err);
+        throw err;
+      } finally {
+        span.end();
       }
-      const stored = rows.length > 0 ? await store({ partition: batch.partition, rows, byOffset, poison }) : 0;
-      if (opts.afterCommit) {
-        const refused = new Set(poison.map((p) => Number(p.message.offset)));
-        await opts.afterCommit({
-          partition: batch.partition,
-          first: Number(batch.messages[0]!.offset),
-          last: Number(batch.messages[batch.messages.length - 1]!.offset),
-          items: refused.size === 0 ? good : good.filter((g) => !refused.has(g.offset)),
-        });
-      }
-      // DLQ after the rows are committed, before the offsets: either order is safe (both are
-      // redone on redelivery); this one lets the database isolate rows it refused.
-      await deadLetter(batch.partition, poison);
-      const last = batch.messages[batch.messages.length - 1]!.offset;
-      resolveOffset(last);
-      offsets.commit({ topic: batch.topic, partition: batch.partition, offset: String(BigInt(last) + 1n) }, commitOffsetsIfNecessary);
-      // Stopping: the offsets go out before the group is left (kafkajs waits for this batch).
-      if (!isRunning()) await offsets.flush();
-      await heartbeat();
-
-      const refusedByDb = poison.filter((p) => byOffset.has(p.message.offset)).length;
-      const duplicates = rows.length - stored - refusedByDb;
-      stats.batches += 1;
-      stats.messages += batch.messages.length;
-      stats.stored += stored;
-      stats.duplicates += duplicates;
-      stats.deadLettered += poison.length;
-      opts.metrics?.batchCommitted({ messages: batch.messages.length, stored, duplicates, deadLettered: poison.length });
-      opts.metrics?.consumerLag(batch.topic, batch.partition, Number(batch.offsetLag()));
-      opts.onBatchCommitted?.({
-        partition: batch.partition,
-        messages: batch.messages.length,
-        stored,
-        duplicates,
-        deadLettered: poison.length,
-        timestamps,
-        committedAt: Date.now(),
-      });
     },
   });
 
