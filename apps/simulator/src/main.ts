@@ -7,7 +7,8 @@ import { loadConfig, metricsListenerAddress } from '@vitalis/config';
 import { createKafka, ensureTopics } from '@vitalis/kafka';
 import { createLogger } from '@vitalis/log';
 import { METRIC, createRegistry, mirrorCounter, startMetricsServer } from '@vitalis/metrics';
-import { onShutdown } from '@vitalis/runtime';
+import { onShutdown, VITALIS_VERSION } from '@vitalis/runtime';
+import { createTracing } from '@vitalis/tracing';
 import { simulatorConfigShape } from './config';
 import { burst, runSimulator } from './simulator';
 
@@ -24,6 +25,8 @@ const config = loadConfig('simulator', simulatorConfigShape);
 const logger = createLogger('simulator', config.LOG_LEVEL);
 const kafka = createKafka({ brokers: config.KAFKA_BROKERS, clientId: 'vitalis-simulator', logger });
 await ensureTopics(kafka);
+// Traces: off unless OTEL_EXPORTER_OTLP_ENDPOINT is set (docs/operations.md#traces).
+const tracing = createTracing(config, { app: 'simulator', version: VITALIS_VERSION });
 
 if (values.burst !== undefined) {
   const count = Number(values.burst);
@@ -39,7 +42,9 @@ if (values.burst !== undefined) {
     patientPrefix: values.prefix,
     realTime: values['real-time'],
     ratePerSecond: values.rate ? Number(values.rate) : undefined,
+    tracing,
   });
+  await tracing.shutdown();
   process.stdout.write(`${JSON.stringify(result)}\n`);
   process.exit(0);
 }
@@ -53,6 +58,7 @@ const sim = await runSimulator({
   deterioratingFraction: config.SIM_DETERIORATING_FRACTION,
   ecg: config.SIM_ECG,
   seed: config.SIM_SEED,
+  tracing,
 });
 const statsTimer = setInterval(() => logger.info({ sent: sim.sent() }, 'simulator stats'), 30_000);
 statsTimer.unref();
@@ -62,4 +68,4 @@ const metricsAddress = metricsListenerAddress(config);
 const metricsServer = metricsAddress ? await startMetricsServer(registry, metricsAddress) : undefined;
 if (metricsServer) logger.info({ url: metricsServer.url }, 'metrics listening');
 // A development tool: no probes, nothing routes to it, so no drain wait.
-onShutdown({ logger, drainMs: 0, graceMs: 10_000, steps: [{ name: 'simulator', run: () => sim.stop() }, { name: 'metrics', run: async () => metricsServer?.close() }] });
+onShutdown({ logger, drainMs: 0, graceMs: 10_000, steps: [{ name: 'simulator', run: () => sim.stop() }, { name: 'metrics', run: async () => metricsServer?.close() }, { name: 'traces', run: () => tracing.shutdown() }] });

@@ -2,9 +2,12 @@
  * The bedside simulator: N patients, each with a monitor (numeric vitals at SIM_RATE_HZ per code)
  * and an ECG (lead II, 250 Hz, one chunk per second), published straight to Kafka with kafkajs
  * (JSON value, key = patient id). Also `burst()`: N observations as fast as possible, for benchmarks.
+ * With traces on (OTEL_EXPORTER_OTLP_ENDPOINT), each send is a PRODUCER span, its traceparent in
+ * every record's headers, as a device gateway would send them (@vitalis/kafka sendTraced).
  */
 import type { Kafka, Message, Producer } from 'kafkajs';
-import { createVitalsProducer, TOPICS } from '@vitalis/kafka';
+import { createVitalsProducer, sendTraced, TOPICS } from '@vitalis/kafka';
+import { TRACING_OFF, type Tracing } from '@vitalis/tracing';
 import type { Logger } from '@vitalis/log';
 import { ECG_LEAD_II, encodeObservation, NUMERIC_VITALS, VITAL_CODE, type NumericVitalCode, type VitalsObservation } from '@vitalis/schemas';
 import { ECG_HZ, ECG_PERIOD_MS, ecgChunk, makeProfile, rng, sampleVital, trend, type PatientProfile } from '@vitalis/clinical';
@@ -25,6 +28,8 @@ export interface SimulatorOptions {
   seed?: number;
   /** Patient ids (default pat-0001 ...). */
   patientId?: (index: number) => string;
+  /** A span per send (default off). */
+  tracing?: Tracing;
 }
 
 export interface Device {
@@ -91,7 +96,7 @@ export async function runSimulator(opts: SimulatorOptions): Promise<{ stop: () =
         messages.push(encodeObservation(o));
       }
     }
-    await producer.send({ topic, acks: -1, messages });
+    await sendTraced(producer, { topic, acks: -1, messages }, opts.tracing ?? TRACING_OFF);
     sent += messages.length;
   };
 
@@ -118,7 +123,7 @@ export async function runSimulator(opts: SimulatorOptions): Promise<{ stop: () =
       }
     }
     if (messages.length > 0) {
-      await producer.send({ topic, acks: -1, messages });
+      await sendTraced(producer, { topic, acks: -1, messages }, opts.tracing ?? TRACING_OFF);
       sent += messages.length;
     }
   };
@@ -160,6 +165,8 @@ export interface BurstOptions {
   realTime?: boolean;
   /** Pace the burst to this many observations per second (steady-state measurements). */
   ratePerSecond?: number;
+  /** A span per send (default off). */
+  tracing?: Tracing;
 }
 
 export interface BurstResult {
@@ -213,7 +220,7 @@ export async function burst(opts: BurstOptions): Promise<BurstResult> {
         if (next >= opts.count || Date.now() >= deadline) break;
       }
       const messages = makeBatch();
-      await producer.send({ topic, acks: -1, messages });
+      await sendTraced(producer, { topic, acks: -1, messages }, opts.tracing ?? TRACING_OFF);
       sent += messages.length;
     }
   };
