@@ -9,6 +9,10 @@
  *     produce time); ratio to the COPY baseline; RSS of the ingest process over the run;
  *  2b. ingest capacity: a backlog of BENCH_BACKLOG observations produced first, then drained by the
  *     ingest alone (on 2 shared cores the live burst is bounded by the producer too);
+ *  2c. traces (BENCH_TRACES observations, BENCH_ONLY=traces runs it alone): the same backlog drain
+ *     with its live stage, traces off, then on (the simulator's sends and the ingest's batches and
+ *     publishes exported over OTLP/HTTP to a local sink standing in for a collector), alternated
+ *     over BENCH_TRACES_ROUNDS rounds: the overhead of traces on the hot path;
  *  3. history: a 24 h 1 Hz series (86,400 rows) of one patient among BENCH_HISTORY_ROWS rows,
  *     bucketed to 1 minute through the REST API, raw path (date_bin) and rollup path: p50/p99 ms.
  * Uses its own database (vitalis_bench) and its own Kafka topic; it never touches shared data.
@@ -23,6 +27,9 @@ import { createLogger } from '@vitalis/log';
 import { NUMERIC_VITALS, type NumericVitalCode } from '@vitalis/schemas';
 import { copyRows, writeRows, type StoredRow, type WriteMethod } from '../../apps/ingest/src/store';
 import { startIngest } from '../../apps/ingest/src/worker';
+import { createLiveStage } from '../../apps/ingest/src/live/stage';
+import { createRedis } from '@vitalis/redis';
+import { createTracing, TRACING_OFF } from '@vitalis/tracing';
 import { rollupPatients } from '../../apps/projector/src/rollups';
 import { authHeaders } from '../helpers/auth';
 import { startGateway } from '../helpers/gateway';
@@ -41,6 +48,9 @@ const DB_NAME = env.BENCH_DATABASE ?? 'vitalis_bench';
 const DB_URL = ADMIN_URL.replace(/\/[^/]*$/, `/${DB_NAME}`);
 /** Enough requests that the p99 is not just the slowest one. */
 const HISTORY_REQUESTS = Number(env.BENCH_HISTORY_REQUESTS ?? 300);
+/** Observations per run of the traces phase (off vs on), and its rounds (0 skips it). */
+const TRACES = Number(env.BENCH_TRACES ?? 300_000);
+const TRACES_ROUNDS = Number(env.BENCH_TRACES_ROUNDS ?? 2);
 /** BENCH_ONLY=history runs the history phase alone (it reuses the rows generated earlier that day). */
 const ONLY = env.BENCH_ONLY;
 
@@ -271,6 +281,77 @@ async function backlogDrain(pool: Pool, rates: { copyRate: number; appendRate: n
   if (rss.length > 0) out(`  ingest process RSS: min ${mb(Math.min(...rss))}, max ${mb(Math.max(...rss))} (${rss.length} samples)`);
 }
 
+// ---- 2c. traces: the ingest with traces off vs on -------------------------------------------------
+
+async function tracesOverhead(pool: Pool, method: WriteMethod, count: number, rounds: number) {
+  // A local OTLP/HTTP sink standing in for a collector: takes every export, counts the bytes.
+  const { createServer } = await import('node:http');
+  let exports = 0;
+  let exportedBytes = 0;
+  const sink = createServer((req, res) => {
+    req.on('data', (c: Buffer) => (exportedBytes += c.length));
+    req.on('end', () => {
+      exports += 1;
+      res.writeHead(200, { 'content-type': 'application/x-protobuf' }).end();
+    });
+  });
+  await new Promise<void>((resolve) => sink.listen(0, '127.0.0.1', resolve));
+  const endpoint = `http://127.0.0.1:${(sink.address() as import('node:net').AddressInfo).port}`;
+  const redis = createRedis({ url: env.REDIS_URL ?? 'redis://127.0.0.1:56379', name: 'vitalis-bench' });
+  await redis.connect();
+  const rates: Record<'off' | 'on', number[]> = { off: [], on: [] };
+  try {
+    for (let round = 0; round < rounds; round++) {
+      for (const mode of ['off', 'on'] as const) {
+        const kafka = createKafka({ brokers: BROKERS, clientId: 'vitalis-bench', logger });
+        const admin = kafka.admin();
+        await admin.connect();
+        const topic = `vitals.bench.${randomUUID().slice(0, 8)}`;
+        await admin.createTopics({ waitForLeaders: true, topics: [{ topic, numPartitions: 12, replicationFactor: 1 }, { topic: `${topic}.dlq`, numPartitions: 1, replicationFactor: 1 }] });
+        const traced = mode === 'on' ? { OTEL_EXPORTER_OTLP_ENDPOINT: endpoint } : {};
+        const child = spawn(process.execPath, ['--import', 'tsx', 'apps/simulator/src/main.ts', '--burst', String(count), '--prefix', `tr-${randomUUID().slice(0, 6)}`, '--real-time'], {
+          env: { ...env, SIM_TOPIC: topic, LOG_LEVEL: 'error', KAFKA_BROKERS: BROKERS.join(','), OTEL_EXPORTER_OTLP_ENDPOINT: '', ...traced },
+          stdio: ['ignore', 'pipe', 'inherit'],
+        });
+        let childOut = '';
+        child.stdout.on('data', (d) => (childOut += d));
+        await new Promise((resolve) => child.once('exit', resolve));
+        const produced = JSON.parse(childOut.trim().split('\n').pop() ?? '{}') as { sent: number };
+        const tracing = mode === 'on' ? createTracing(traced, { app: 'ingest' }) : TRACING_OFF;
+        const live = createLiveStage({ pool, redis, topic, logger, alerts: false, tracing });
+        let stored = 0;
+        let firstCommit = 0;
+        let lastCommit = 0;
+        const worker = await startIngest({
+          kafka, pool, logger, groupId: `vitalis-bench-${randomUUID().slice(0, 8)}`, topic, dlqTopic: `${topic}.dlq`,
+          writeMethod: method, concurrency: CONCURRENCY, maxWaitTimeInMs: 100, afterCommit: live.afterCommit, tracing,
+          onBatchCommitted: (info) => {
+            if (!firstCommit) firstCommit = info.committedAt;
+            stored += info.stored;
+            lastCommit = info.committedAt;
+          },
+        });
+        const deadline = Date.now() + 600_000;
+        while (stored < produced.sent && Date.now() < deadline) await new Promise((r) => setTimeout(r, 100));
+        await worker.stop();
+        live.stop();
+        await tracing.shutdown();
+        await admin.deleteTopics({ topics: [topic, `${topic}.dlq`] }).catch(() => {});
+        await admin.disconnect();
+        rates[mode].push(stored / ((lastCommit - firstCommit) / 1000));
+      }
+    }
+  } finally {
+    redis.disconnect();
+    sink.close();
+  }
+  const avg = (xs: number[]) => xs.reduce((a, b) => a + b, 0) / xs.length;
+  const [off, on] = [avg(rates.off), avg(rates.on)];
+  out(`traces overhead (backlog of ${fmt(count)} drained by the ingest with its live stage, alerts off, write=${method}, ${rounds} alternated rounds; on = simulator sends, ingest batches and publishes exported over OTLP/HTTP to a local sink):`);
+  out(`  traces off: ${rates.off.map(fmt).join(', ')} obs/s (avg ${fmt(off)}); traces on: ${rates.on.map(fmt).join(', ')} obs/s (avg ${fmt(on)}); overhead ${(((off - on) / off) * 100).toFixed(1)}%`);
+  out(`  exported: ${fmt(exports)} OTLP requests, ${fmt(exportedBytes / 1024)} KiB`);
+}
+
 // ---- 3. history -----------------------------------------------------------------------------------
 
 async function history(pool: Pool) {
@@ -343,9 +424,10 @@ async function history(pool: Pool) {
 const pool = await ensureDatabase();
 out(`vitals bench: ${new Date().toISOString()}, BENCH_SECONDS=${SECONDS}, BENCH_HISTORY_ROWS=${HISTORY_ROWS}, database ${DB_NAME}, cores ${(await import('node:os')).availableParallelism()}`);
 try {
-  if (ONLY !== undefined && ONLY !== 'history') throw new Error(`BENCH_ONLY=${ONLY}: only "history" can run alone`);
+  if (ONLY !== undefined && ONLY !== 'history' && ONLY !== 'traces') throw new Error(`BENCH_ONLY=${ONLY}: only "history" or "traces" can run alone`);
   if (ONLY === undefined) await ingestPhases(pool);
-  if (HISTORY_ROWS > 0) await history(pool);
+  if ((ONLY === undefined || ONLY === 'traces') && TRACES > 0 && TRACES_ROUNDS > 0) await tracesOverhead(pool, (env.INGEST_WRITE_METHOD as WriteMethod | undefined) ?? 'copy', TRACES, TRACES_ROUNDS);
+  if (ONLY !== 'traces' && HISTORY_ROWS > 0) await history(pool);
 } finally {
   await pool.end();
 }
