@@ -237,20 +237,25 @@ async function endToEnd(pool: Pool, rates: { copyRate: number; appendRate: numbe
 // above is bounded by the producer as much as by the ingest. Here the observations are produced
 // first, with no consumer running, and the ingest then drains them alone: its own capacity.
 
+/** The simulator (a child process) produces `count` observations to `topic` as fast as it can, and says how fast. */
+async function produceBacklog(topic: string, count: number, prefix: string, extraEnv: Record<string, string> = {}): Promise<{ sent: number; perSecond: number }> {
+  const child = spawn(process.execPath, ['--import', 'tsx', 'apps/simulator/src/main.ts', '--burst', String(count), '--prefix', `${prefix}-${randomUUID().slice(0, 6)}`, '--real-time'], {
+    env: { ...env, SIM_TOPIC: topic, LOG_LEVEL: 'error', KAFKA_BROKERS: BROKERS.join(','), ...extraEnv },
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
+  let childOut = '';
+  child.stdout.on('data', (d) => (childOut += d));
+  await new Promise((resolve) => child.once('exit', resolve));
+  return JSON.parse(childOut.trim().split('\n').pop() ?? '{}') as { sent: number; perSecond: number };
+}
+
 async function backlogDrain(pool: Pool, rates: { copyRate: number; appendRate: number }, method: WriteMethod, count: number) {
   const kafka = createKafka({ brokers: BROKERS, clientId: 'vitalis-bench', logger });
   const admin = kafka.admin();
   await admin.connect();
   const topic = `vitals.bench.${randomUUID().slice(0, 8)}`;
   await admin.createTopics({ waitForLeaders: true, topics: [{ topic, numPartitions: 12, replicationFactor: 1 }, { topic: `${topic}.dlq`, numPartitions: 1, replicationFactor: 1 }] });
-  const child = spawn(process.execPath, ['--import', 'tsx', 'apps/simulator/src/main.ts', '--burst', String(count), '--prefix', `e2e-${randomUUID().slice(0, 6)}`, '--real-time'], {
-    env: { ...env, SIM_TOPIC: topic, LOG_LEVEL: 'error', KAFKA_BROKERS: BROKERS.join(',') },
-    stdio: ['ignore', 'pipe', 'inherit'],
-  });
-  let childOut = '';
-  child.stdout.on('data', (d) => (childOut += d));
-  await new Promise((resolve) => child.once('exit', resolve));
-  const produced = JSON.parse(childOut.trim().split('\n').pop() ?? '{}') as { sent: number; perSecond: number };
+  const produced = await produceBacklog(topic, count, 'e2e');
 
   let stored = 0;
   let firstCommit = 0;
@@ -309,14 +314,7 @@ async function tracesOverhead(pool: Pool, method: WriteMethod, count: number, ro
         const topic = `vitals.bench.${randomUUID().slice(0, 8)}`;
         await admin.createTopics({ waitForLeaders: true, topics: [{ topic, numPartitions: 12, replicationFactor: 1 }, { topic: `${topic}.dlq`, numPartitions: 1, replicationFactor: 1 }] });
         const traced = mode === 'on' ? { OTEL_EXPORTER_OTLP_ENDPOINT: endpoint } : {};
-        const child = spawn(process.execPath, ['--import', 'tsx', 'apps/simulator/src/main.ts', '--burst', String(count), '--prefix', `tr-${randomUUID().slice(0, 6)}`, '--real-time'], {
-          env: { ...env, SIM_TOPIC: topic, LOG_LEVEL: 'error', KAFKA_BROKERS: BROKERS.join(','), OTEL_EXPORTER_OTLP_ENDPOINT: '', ...traced },
-          stdio: ['ignore', 'pipe', 'inherit'],
-        });
-        let childOut = '';
-        child.stdout.on('data', (d) => (childOut += d));
-        await new Promise((resolve) => child.once('exit', resolve));
-        const produced = JSON.parse(childOut.trim().split('\n').pop() ?? '{}') as { sent: number };
+        const produced = await produceBacklog(topic, count, 'tr', { OTEL_EXPORTER_OTLP_ENDPOINT: '', ...traced });
         const tracing = mode === 'on' ? createTracing(traced, { app: 'ingest' }) : TRACING_OFF;
         const live = createLiveStage({ pool, redis, topic, logger, alerts: false, tracing });
         let stored = 0;

@@ -29,7 +29,7 @@ import { createVitalsProducer, startBatchSpan } from '@vitalis/kafka';
 import type { Logger } from '@vitalis/log';
 import type { IngestMetrics } from '@vitalis/metrics';
 import { decodeObservation } from '@vitalis/schemas';
-import { spanFailed, TRACING_OFF, type Tracing } from '@vitalis/tracing';
+import { inSpan, TRACING_OFF, type Tracing } from '@vitalis/tracing';
 import { groupCommit, mapLimit, packBySize } from './group-commit';
 import { createOffsetCommitter } from './offset-committer';
 import { toRow, writeRows, writeRowsByPartition, type StoredRow, type WriteMethod } from './store';
@@ -296,15 +296,7 @@ export async function startIngest(opts: IngestOptions): Promise<IngestWorker> {
       const { batch, isRunning, isStale } = payload;
       if (batch.messages.length === 0 || !isRunning() || isStale()) return;
       const span = startBatchSpan(tracing, batch);
-      if (!span) return handleBatch(payload, undefined);
-      try {
-        await handleBatch(payload, trace.setSpan(ROOT_CONTEXT, span));
-      } catch (err) {
-        spanFailed(span, err);
-        throw err;
-      } finally {
-        span.end();
-      }
+      return span ? inSpan(span, () => handleBatch(payload, trace.setSpan(ROOT_CONTEXT, span))) : handleBatch(payload, undefined);
     },
   });
 

@@ -10,7 +10,7 @@
  */
 import { ROOT_CONTEXT, SpanKind, trace, type Context, type Link, type Span } from '@opentelemetry/api';
 import type { IHeaders, KafkaMessage, Producer, ProducerRecord, RecordMetadata } from 'kafkajs';
-import { MAX_LINKS, SPAN_ATTR, remoteSpanContext, spanFailed, traceHeadersOf, type Tracing } from '@vitalis/tracing';
+import { inSpan, MAX_LINKS, SPAN_ATTR, remoteSpanContext, traceHeadersOf, type Tracing } from '@vitalis/tracing';
 
 export const TRACEPARENT_HEADER = 'traceparent';
 
@@ -32,14 +32,7 @@ export async function sendTraced(producer: Pick<Producer, 'send'>, record: Produ
     parent,
   );
   const headers = traceHeadersOf(trace.setSpan(parent, span));
-  try {
-    return await producer.send({ ...record, messages: record.messages.map((m) => ({ ...m, headers: { ...m.headers, ...headers } })) });
-  } catch (err) {
-    spanFailed(span, err);
-    throw err;
-  } finally {
-    span.end();
-  }
+  return inSpan(span, () => producer.send({ ...record, messages: record.messages.map((m) => ({ ...m, headers: { ...m.headers, ...headers } })) }));
 }
 
 const headerText = (headers: IHeaders | undefined, name: string): string | undefined => {

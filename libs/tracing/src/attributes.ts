@@ -39,3 +39,15 @@ export function spanFailed(span: Span, err: unknown): void {
   span.setStatus({ code: SpanStatusCode.ERROR });
   span.setAttribute(SPAN_ATTR.errorType, err instanceof Error ? err.name : typeof err);
 }
+
+/** Runs `fn` as the span's work: failed (by class) if it throws, ended either way. */
+export async function inSpan<T>(span: Span, fn: () => Promise<T>): Promise<T> {
+  try {
+    return await fn();
+  } catch (err) {
+    spanFailed(span, err);
+    throw err;
+  } finally {
+    span.end();
+  }
+}
