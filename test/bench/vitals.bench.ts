@@ -305,6 +305,8 @@ async function tracesOverhead(pool: Pool, method: WriteMethod, count: number, ro
   const redis = createRedis({ url: env.REDIS_URL ?? 'redis://127.0.0.1:56379', name: 'vitalis-bench' });
   await redis.connect();
   const rates: Record<'off' | 'on', number[]> = { off: [], on: [] };
+  // CPU of this process (the ingest) per observation drained: less swayed by the shared cores than the rate
+  const cpu: Record<'off' | 'on', number[]> = { off: [], on: [] };
   try {
     for (let round = 0; round < rounds; round++) {
       for (const mode of ['off', 'on'] as const) {
@@ -320,6 +322,7 @@ async function tracesOverhead(pool: Pool, method: WriteMethod, count: number, ro
         let stored = 0;
         let firstCommit = 0;
         let lastCommit = 0;
+        const cpuStart = process.cpuUsage();
         const worker = await startIngest({
           kafka, pool, logger, groupId: `vitalis-bench-${randomUUID().slice(0, 8)}`, topic, dlqTopic: `${topic}.dlq`,
           writeMethod: method, concurrency: CONCURRENCY, maxWaitTimeInMs: 100, afterCommit: live.afterCommit, tracing,
@@ -333,7 +336,9 @@ async function tracesOverhead(pool: Pool, method: WriteMethod, count: number, ro
         while (stored < produced.sent && Date.now() < deadline) await new Promise((r) => setTimeout(r, 100));
         await worker.stop();
         live.stop();
-        await tracing.shutdown();
+        await tracing.shutdown(); // the last export counts too
+        const used = process.cpuUsage(cpuStart);
+        cpu[mode].push((used.user + used.system) / stored);
         await admin.deleteTopics({ topics: [topic, `${topic}.dlq`] }).catch(() => {});
         await admin.disconnect();
         rates[mode].push(stored / ((lastCommit - firstCommit) / 1000));
@@ -347,6 +352,8 @@ async function tracesOverhead(pool: Pool, method: WriteMethod, count: number, ro
   const [off, on] = [avg(rates.off), avg(rates.on)];
   out(`traces overhead (backlog of ${fmt(count)} drained by the ingest with its live stage, alerts off, write=${method}, ${rounds} alternated rounds; on = simulator sends, ingest batches and publishes exported over OTLP/HTTP to a local sink):`);
   out(`  traces off: ${rates.off.map(fmt).join(', ')} obs/s (avg ${fmt(off)}); traces on: ${rates.on.map(fmt).join(', ')} obs/s (avg ${fmt(on)}); overhead ${(((off - on) / off) * 100).toFixed(1)}%`);
+  const [cpuOff, cpuOn] = [avg(cpu.off), avg(cpu.on)];
+  out(`  ingest CPU per observation: off ${cpu.off.map((c) => c.toFixed(1)).join(', ')} µs (avg ${cpuOff.toFixed(1)}); on ${cpu.on.map((c) => c.toFixed(1)).join(', ')} µs (avg ${cpuOn.toFixed(1)}); overhead ${(((cpuOn - cpuOff) / cpuOff) * 100).toFixed(1)}%`);
   out(`  exported: ${fmt(exports)} OTLP requests, ${fmt(exportedBytes / 1024)} KiB`);
 }
 

@@ -40,7 +40,9 @@ export function traceHttp(app: FastifyInstance, tracing: Tracing): void {
     );
     spans.set(req, span);
     // a hijacked (streamed) or aborted response has no onResponse: the connection's end is the span's
-    reply.raw.once('close', () => end(req, reply.raw.statusCode));
+    // (a WebSocket upgrade's response is never written: its socket's end, 101)
+    if (req.headers.upgrade) req.raw.socket.once('close', () => end(req, 101));
+    else reply.raw.once('close', () => end(req, reply.raw.statusCode));
   });
   app.addHook('onResponse', async (req, reply) => end(req, reply.statusCode));
 }

@@ -3,7 +3,7 @@
  * and an in-process ingest worker with its live stage, both exporting to an in-memory exporter.
  * One POST /api/v1/vitals sent with a `traceparent` is one trace: the gateway's request span, its
  * Kafka send, the ingest's record-batch span and its live publish share the caller's trace id, and
- * the SSE subscriber's delivery span links to the publish. Nothing exported (span names, attribute
+ * the SSE and WebSocket subscribers' delivery spans link to the publish. Nothing exported (span names, attribute
  * keys and values, links, the resource) nor any metrics scrape carries the patient ids, the
  * patient's name or the tokens the test used; every attribute key is one of SPAN_ATTR. With traces
  * on, the live path still carries each event id's replay bytes.
@@ -25,7 +25,7 @@ import { clientCredentialsToken, registerClient, type RegisteredClient } from '.
 import { testEnv } from '../../helpers/env';
 import { startGateway, type RunningGateway } from '../../helpers/gateway';
 import { pumpSse } from '../../helpers/sse';
-import { streamUrl } from '../live/support';
+import { openWs, streamUrl } from '../live/support';
 import { numeric, privateTopics, startTestIngest, testKafka, testPool, uid, waitFor } from '../vitals/support';
 
 let kafka: Kafka;
@@ -110,7 +110,7 @@ describe('traces', () => {
   let token: string;
   let registeredId = '';
 
-  it('one POST is one trace: request, Kafka send, ingest batch and live publish share its trace id; the SSE delivery links to the publish', async () => {
+  it('one POST is one trace: request, Kafka send, ingest batch and live publish share its trace id; the SSE and WebSocket deliveries link to the publish', async () => {
     client = await registerClient(gw.url, ['write:vitals', 'read:vitals', 'read:patients', 'write:patients']);
     token = await clientCredentialsToken(gw.url, client);
     const auth = { authorization: `Bearer ${token}` };
@@ -126,6 +126,11 @@ describe('traces', () => {
     expect((await fetch(`${gw.url}/api/v1/patients/${registeredId}`, { headers: auth })).status).toBe(200);
 
     const sse = await rawStream(streamUrl(gw, { patient }), auth);
+    // and a WebSocket subscriber of the same patient
+    const ws = await openWs(`${gw.url}/api/v1/vitals/ws`, auth);
+    await ws.waitFor((m) => m.some((x) => x.type === 'ready'), 'ready');
+    ws.send({ type: 'subscribe', sub: 'w', patients: [patient] });
+    await ws.waitFor((m) => m.some((x) => x.type === 'subscribed'), 'subscribed');
     const traceId = hex(16);
     const callerSpanId = hex(8);
     const posted = await fetch(`${gw.url}/api/v1/vitals`, {
@@ -173,6 +178,18 @@ describe('traces', () => {
     expect(delivery.reduce((n, s) => n + Number(s.attributes[SPAN_ATTR.liveEvents]), 0)).toBe(3);
     expect(delivery[0]!.attributes[SPAN_ATTR.liveTransport]).toBe('sse');
     sse.close();
+    // the WebSocket's delivery too
+    await ws.waitFor((m) => m.filter((x) => x.sub === 'w' && (x.type === 'observation' || x.type === 'alert')).length === 3, 'three events on the WebSocket');
+    const wsDelivery = await waitFor(
+      async () => spans().filter((s) => s.name === 'deliver ws' && s.links.some((l) => l.context.spanId === publish.spanContext().spanId)),
+      (found) => found.length > 0,
+      10_000,
+      'the WebSocket delivery span',
+    );
+    expect(wsDelivery[0]!.links[0]!.context.traceId).toBe(traceId);
+    ws.socket.close();
+    // the upgrade request's span ends with the socket
+    await one((s) => s.name === 'GET /api/v1/vitals/ws', 'the WebSocket request span');
 
     // with traces on, the live path still carries the replay's bytes for each event id
     const replay = await rawStream(streamUrl(gw, { patient }), { ...auth, 'last-event-id': live[0]!.id! });
