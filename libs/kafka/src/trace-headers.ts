@@ -43,11 +43,16 @@ const headerText = (headers: IHeaders | undefined, name: string): string | undef
 
 /** Where a batch's records came from: the distinct producer contexts (as links) and the parent to use. */
 export function batchOrigin(messages: readonly Pick<KafkaMessage, 'headers'>[]): { parent: Context; links: Link[]; dropped: number } {
-  // Compare the raw header first: a batch is mostly a few sends, each parsed once.
+  // Compare the raw header first: a batch is mostly a few sends, each parsed once; neighbours
+  // mostly share a send, so the bytes are compared with the previous record's before any decoding.
   const seen = new Set<string>();
   const links: Link[] = [];
   let dropped = 0;
+  let previous: unknown;
   for (const m of messages) {
+    const raw = m.headers?.[TRACEPARENT_HEADER];
+    if (raw === undefined || raw === previous || (Buffer.isBuffer(raw) && Buffer.isBuffer(previous) && raw.equals(previous))) continue;
+    previous = raw;
     const traceparent = headerText(m.headers, TRACEPARENT_HEADER);
     if (traceparent === undefined || seen.has(traceparent)) continue;
     seen.add(traceparent);
