@@ -3,7 +3,7 @@
  * and an in-process ingest worker with its live stage, both exporting to an in-memory exporter.
  * One POST /api/v1/vitals sent with a `traceparent` is one trace: the gateway's request span, its
  * Kafka send, the ingest's record-batch span and its live publish share the caller's trace id, and
- * the SSE and WebSocket subscribers' delivery spans link to the publish. Nothing exported (span names, attribute
+ * the SSE, WebSocket and MCP subscribers' delivery spans link to the publish. Nothing exported (span names, attribute
  * keys and values, links, the resource) nor any metrics scrape carries the patient ids, the
  * patient's name or the tokens the test used; every attribute key is one of SPAN_ATTR. With traces
  * on, the live path still carries each event id's replay bytes.
@@ -25,7 +25,9 @@ import { clientCredentialsToken, registerClient, type RegisteredClient } from '.
 import { testEnv } from '../../helpers/env';
 import { startGateway, type RunningGateway } from '../../helpers/gateway';
 import { pumpSse } from '../../helpers/sse';
+import { ResourceUpdatedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
 import { openWs, streamUrl } from '../live/support';
+import { connect as connectMcp, liveEvents } from '../mcp/support';
 import { numeric, privateTopics, startTestIngest, testKafka, testPool, uid, waitFor } from '../vitals/support';
 
 let kafka: Kafka;
@@ -110,7 +112,7 @@ describe('traces', () => {
   let token: string;
   let registeredId = '';
 
-  it('one POST is one trace: request, Kafka send, ingest batch and live publish share its trace id; the SSE and WebSocket deliveries link to the publish', async () => {
+  it('one POST is one trace: request, Kafka send, ingest batch and live publish share its trace id; the SSE, WebSocket and MCP deliveries link to the publish', async () => {
     client = await registerClient(gw.url, ['write:vitals', 'read:vitals', 'read:patients', 'write:patients']);
     token = await clientCredentialsToken(gw.url, client);
     const auth = { authorization: `Bearer ${token}` };
@@ -131,6 +133,11 @@ describe('traces', () => {
     await ws.waitFor((m) => m.some((x) => x.type === 'ready'), 'ready');
     ws.send({ type: 'subscribe', sub: 'w', patients: [patient] });
     await ws.waitFor((m) => m.some((x) => x.type === 'subscribed'), 'subscribed');
+    // and an MCP session subscribed to the patient's vitals resource
+    const mcp = await connectMcp(gw.url, token);
+    const updates: any[] = [];
+    mcp.client.setNotificationHandler(ResourceUpdatedNotificationSchema, (n) => void updates.push(n));
+    await mcp.client.subscribeResource({ uri: `vitalis://patients/${patient}/vitals` });
     const traceId = hex(16);
     const callerSpanId = hex(8);
     const posted = await fetch(`${gw.url}/api/v1/vitals`, {
@@ -188,6 +195,16 @@ describe('traces', () => {
     );
     expect(wsDelivery[0]!.links[0]!.context.traceId).toBe(traceId);
     ws.socket.close();
+    // and the MCP session's
+    await waitFor(async () => liveEvents(updates).length, (n) => n === 3, 45_000, 'three events as MCP resource updates');
+    const mcpDelivery = await waitFor(
+      async () => spans().filter((s) => s.name === 'deliver mcp' && s.links.some((l) => l.context.spanId === publish.spanContext().spanId)),
+      (found) => found.length > 0,
+      10_000,
+      'the MCP delivery span',
+    );
+    expect(mcpDelivery[0]!.links[0]!.context.traceId).toBe(traceId);
+    await mcp.close();
     // the upgrade request's span ends with the socket
     await one((s) => s.name === 'GET /api/v1/vitals/ws', 'the WebSocket request span');
 
