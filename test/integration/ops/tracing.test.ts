@@ -229,6 +229,24 @@ describe('traces', () => {
     await waitFor(async () => spans().filter((s) => s.name === `publish vitalis:live:${topics.topic}` && s.spanContext().traceId === traceId).length, (n) => n === 1, 30_000, 'the publish of the new trace');
   });
 
+  it('a caller that did not sample its trace (flags 00) gets nothing exported for it, deliveries included', async () => {
+    const quiet = `pat-trace-${uid()}`;
+    const auth = { authorization: `Bearer ${token}` };
+    const sse = await rawStream(streamUrl(gw, { patient: quiet }), auth);
+    const traceId = hex(16);
+    const posted = await fetch(`${gw.url}/api/v1/vitals`, {
+      method: 'POST',
+      headers: { ...auth, 'content-type': 'application/json', traceparent: `00-${traceId}-${hex(8)}-00` },
+      body: JSON.stringify({ observations: [numeric(quiet, `${quiet}-dev`, 0, new Date())] }),
+    });
+    expect(posted.status).toBe(202);
+    await sse.until(1, 'the observation');
+    sse.close();
+    await gatewayTracing.forceFlush();
+    await ingestTracing.forceFlush();
+    expect(spans().filter((s) => s.spanContext().traceId === traceId || s.links.some((l) => l.context.traceId === traceId))).toEqual([]);
+  });
+
   it('no exported span and no metrics scrape carries a patient id, a name or a token; span attributes are SPAN_ATTR only', async () => {
     await gatewayTracing.forceFlush();
     await ingestTracing.forceFlush();

@@ -27,7 +27,7 @@
  * Its two inputs are interfaces: the replay source (replay.ts: the append log) and the fan-out
  * channel (channel.ts: Redis pub/sub), so these rules are unit tested with in-memory ones.
  */
-import { ROOT_CONTEXT, SpanKind, type SpanContext } from '@opentelemetry/api';
+import { ROOT_CONTEXT, SpanKind, TraceFlags, type SpanContext } from '@opentelemetry/api';
 import type { Pool } from '@vitalis/db';
 import type { Logger } from '@vitalis/log';
 import type { Redis } from '@vitalis/redis';
@@ -496,7 +496,9 @@ export class LiveHub {
     }
     if (last === undefined || batch.last > last) this.#lastOffset.set(batch.partition, batch.last);
     const now = this.opts.onHandOver ? Date.now() : 0;
-    const origin = this.#tracing.enabled && batch.trace ? remoteSpanContext({ traceparent: batch.trace }) : undefined;
+    // a publish its trace's sampler dropped gets no delivery spans either (they would be orphans)
+    const linked = this.#tracing.enabled && batch.trace ? remoteSpanContext({ traceparent: batch.trace }) : undefined;
+    const origin = linked && linked.traceFlags & TraceFlags.SAMPLED ? linked : undefined;
     const startTime = origin ? Date.now() : 0;
     // every subscriber's share of the batch is handed over in one write, once the batch is dispatched
     // (each with what it had been handed before: the difference is its delivery)
