@@ -2,7 +2,7 @@
  * The gateway's traces (@vitalis/tracing, off by default): a SERVER span per request, named by
  * the route pattern (fastify's `routeOptions.url`, e.g. POST /api/v1/vitals), never the raw URL,
  * whose path may carry a patient id and whose query string anything; the caller's `traceparent`
- * is its parent. Routes that start spans of their own (the Kafka send of POST /api/v1/vitals) take
+ * is its parent (its `tracestate` is dropped). Routes that start spans of their own (the Kafka send of POST /api/v1/vitals) take
  * their parent from `requestTraceContext`. A streamed response (SSE, WebSocket) ends its span
  * when the connection closes.
  */
@@ -36,7 +36,9 @@ export function traceHttp(app: FastifyInstance, tracing: Tracing): void {
         kind: SpanKind.SERVER,
         attributes: { [SPAN_ATTR.httpMethod]: req.method, ...(route ? { [SPAN_ATTR.httpRoute]: route } : {}) },
       },
-      extractContext(req.headers),
+      // the caller's traceparent only: its tracestate (free-form vendor data) would otherwise ride
+      // in every Kafka record and every exported span
+      extractContext({ traceparent: req.headers.traceparent }),
     );
     spans.set(req, span);
     // a hijacked (streamed) or aborted response has no onResponse: the connection's end is the span's

@@ -142,7 +142,8 @@ describe('traces', () => {
     const callerSpanId = hex(8);
     const posted = await fetch(`${gw.url}/api/v1/vitals`, {
       method: 'POST',
-      headers: { ...auth, 'content-type': 'application/json', traceparent: `00-${traceId}-${callerSpanId}-01` },
+      // a tracestate is the caller's free-form data (here: a patient id): never carried on
+      headers: { ...auth, 'content-type': 'application/json', traceparent: `00-${traceId}-${callerSpanId}-01`, tracestate: `vendor=${patient}` },
       // an observation and one that raises an alert (heart rate 140): three events in one publish
       body: JSON.stringify({ observations: [numeric(patient, `${patient}-dev`, 0, new Date()), numeric(patient, `${patient}-dev`, 1, new Date(), { value: 140 })] }),
     });
@@ -157,6 +158,7 @@ describe('traces', () => {
     expect(request.parentSpanContext?.spanId).toBe(callerSpanId);
     expect(request.attributes).toMatchObject({ [SPAN_ATTR.httpRoute]: '/api/v1/vitals', [SPAN_ATTR.httpStatus]: 202 });
     expect(request.resource.attributes['service.name']).toBe('vitalis-gateway');
+    expect(request.spanContext().traceState).toBeUndefined();
     // its Kafka send, one span for the batch
     const send = await one((s) => s.name === `send ${topics.topic}`, 'the Kafka send span');
     expect(send.kind).toBe(SpanKind.PRODUCER);
@@ -265,6 +267,8 @@ describe('traces', () => {
         events: span.events,
         resource: span.resource.attributes,
         status: span.status,
+        traceState: span.spanContext().traceState?.serialize(),
+        linkStates: span.links.map((l) => l.context.traceState?.serialize()),
       });
       expect(text, span.name).not.toMatch(/pat-[A-Za-z0-9]|eyJ/);
       for (const secret of secrets) expect(text.toLowerCase(), span.name).not.toContain(secret.toLowerCase());
