@@ -12,6 +12,11 @@
  *  2c. frames (BENCH_FRAMES=1, the default): 2 and 2b again with device frames as monitors send them
  *     (ADR 0015: one record per device per tick, six numerics and a 1 s 250 Hz ECG chunk), and 2b
  *     with the same monitor data one record per observation (the A/B: what frames change);
+ *  2d. traces (BENCH_TRACES observations, BENCH_ONLY=traces runs it alone): the same backlog drain
+ *     with its live stage, traces off, then with a traceparent on every record only, then on (the
+ *     simulator's sends and the ingest's batches and publishes exported over OTLP/HTTP to a local
+ *     sink standing in for a collector), alternated over BENCH_TRACES_ROUNDS rounds: the drain rate
+ *     and the ingest's CPU per observation (the steadier figure on shared cores);
  *  3. history: a 24 h 1 Hz series (86,400 rows) of one patient among BENCH_HISTORY_ROWS rows,
  *     bucketed to 1 minute through the REST API, raw path (date_bin) and rollup path: p50/p99 ms.
  * Uses its own database (vitalis_bench) and its own Kafka topic; it never touches shared data.
@@ -25,6 +30,9 @@ import { createKafka, TOPICS } from '@vitalis/kafka';
 import { createLogger } from '@vitalis/log';
 import { copyRows, writeRows, type WriteMethod } from '../../apps/ingest/src/store';
 import { startIngest } from '../../apps/ingest/src/worker';
+import { createLiveStage } from '../../apps/ingest/src/live/stage';
+import { createRedis } from '@vitalis/redis';
+import { createTracing, TRACING_OFF } from '@vitalis/tracing';
 import { rollupPatients } from '../../apps/projector/src/rollups';
 import { authHeaders } from '../helpers/auth';
 import { startGateway } from '../helpers/gateway';
@@ -46,7 +54,10 @@ const DB_URL = ADMIN_URL.replace(/\/[^/]*$/, `/${DB_NAME}`);
 const HISTORY_REQUESTS = Number(env.BENCH_HISTORY_REQUESTS ?? 300);
 /** Run the frames scenario (2c) as well (BENCH_FRAMES=0 skips it). */
 const FRAMES = env.BENCH_FRAMES !== '0';
-/** BENCH_ONLY=history runs the history phase alone (it reuses the rows generated earlier that day); BENCH_ONLY=frames the frames A/B drains alone, alternated twice. */
+/** Observations per run of the traces phase (off vs on), and its rounds (0 skips it). */
+const TRACES = Number(env.BENCH_TRACES ?? 300_000);
+const TRACES_ROUNDS = Number(env.BENCH_TRACES_ROUNDS ?? 2);
+/** BENCH_ONLY=history runs the history phase alone (it reuses the rows generated earlier that day); BENCH_ONLY=frames the frames A/B drains alone, alternated twice; BENCH_ONLY=traces the traces phase alone. */
 const ONLY = env.BENCH_ONLY;
 
 const logger = createLogger('bench', 'error');
@@ -216,20 +227,25 @@ const SHAPES: Record<Shape, { args: string[]; label: string }> = {
   'monitor-records': { args: ['--monitor-records'], label: 'the same monitor data (6 numerics + a 1 s ECG chunk), one record per observation' },
 };
 
+/** The simulator (a child process) produces `count` observations to `topic` as fast as it can, and says how fast. */
+async function produceBacklog(topic: string, count: number, prefix: string, extraEnv: Record<string, string> = {}, args: string[] = []): Promise<{ sent: number; perSecond: number }> {
+  const child = spawn(process.execPath, ['--import', 'tsx', 'apps/simulator/src/main.ts', '--burst', String(count), '--prefix', `${prefix}-${randomUUID().slice(0, 6)}`, '--real-time', ...args], {
+    env: { ...env, SIM_TOPIC: topic, LOG_LEVEL: 'error', KAFKA_BROKERS: BROKERS.join(','), ...extraEnv },
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
+  let childOut = '';
+  child.stdout.on('data', (d) => (childOut += d));
+  await new Promise((resolve) => child.once('exit', resolve));
+  return JSON.parse(childOut.trim().split('\n').pop() ?? '{}') as { sent: number; perSecond: number };
+}
+
 async function backlogDrain(pool: Pool, rates: { copyRate: number; appendRate: number }, method: WriteMethod, count: number, shape: Shape = 'numerics') {
   const kafka = createKafka({ brokers: BROKERS, clientId: 'vitalis-bench', logger });
   const admin = kafka.admin();
   await admin.connect();
   const topic = `vitals.bench.${randomUUID().slice(0, 8)}`;
   await admin.createTopics({ waitForLeaders: true, topics: [{ topic, numPartitions: 12, replicationFactor: 1 }, { topic: `${topic}.dlq`, numPartitions: 1, replicationFactor: 1 }] });
-  const child = spawn(process.execPath, ['--import', 'tsx', 'apps/simulator/src/main.ts', '--burst', String(count), '--prefix', `e2e-${randomUUID().slice(0, 6)}`, '--real-time', ...SHAPES[shape].args], {
-    env: { ...env, SIM_TOPIC: topic, LOG_LEVEL: 'error', KAFKA_BROKERS: BROKERS.join(',') },
-    stdio: ['ignore', 'pipe', 'inherit'],
-  });
-  let childOut = '';
-  child.stdout.on('data', (d) => (childOut += d));
-  await new Promise((resolve) => child.once('exit', resolve));
-  const produced = JSON.parse(childOut.trim().split('\n').pop() ?? '{}') as { sent: number; perSecond: number };
+  const produced = await produceBacklog(topic, count, 'e2e', {}, SHAPES[shape].args);
 
   let stored = 0;
   let firstCommit = 0;
@@ -258,6 +274,87 @@ async function backlogDrain(pool: Pool, rates: { copyRate: number; appendRate: n
   out(`  committed ${fmt(stored)} in ${((lastCommit - started) / 1000).toFixed(1)} s: ${fmt(rate)} obs/s including the group join (${((firstCommit - started) / 1000).toFixed(1)} s), ${fmt(steady)} obs/s from the first commit; goal 100k obs/s: ${rate >= 100_000 ? 'met' : 'not met'}`);
   if (Number.isFinite(rates.copyRate)) out(`  ratio to plain COPY baseline: ${((rate / rates.copyRate) * 100).toFixed(0)}% (goal >= 50%); to the append-log write alone (same indexes, no Kafka, no JSON): ${((rate / rates.appendRate) * 100).toFixed(0)}%`);
   if (rss.length > 0) out(`  ingest process RSS: min ${mb(Math.min(...rss))}, max ${mb(Math.max(...rss))} (${rss.length} samples)`);
+}
+
+// ---- 2c. traces: the ingest with traces off vs on -------------------------------------------------
+
+/** off: no traces; headers: the simulator's records carry a traceparent, the ingest does not trace; on: both trace. */
+type Mode = 'off' | 'headers' | 'on';
+
+async function tracesOverhead(pool: Pool, method: WriteMethod, count: number, rounds: number) {
+  // A local OTLP/HTTP sink standing in for a collector: takes every export, counts the bytes.
+  const { createServer } = await import('node:http');
+  let exports = 0;
+  let exportedBytes = 0;
+  const sink = createServer((req, res) => {
+    req.on('data', (c: Buffer) => (exportedBytes += c.length));
+    req.on('end', () => {
+      exports += 1;
+      res.writeHead(200, { 'content-type': 'application/x-protobuf' }).end();
+    });
+  });
+  await new Promise<void>((resolve) => sink.listen(0, '127.0.0.1', resolve));
+  const endpoint = `http://127.0.0.1:${(sink.address() as import('node:net').AddressInfo).port}`;
+  const redis = createRedis({ url: env.REDIS_URL ?? 'redis://127.0.0.1:56379', name: 'vitalis-bench' });
+  await redis.connect();
+  const rates: Record<Mode, number[]> = { off: [], headers: [], on: [] };
+  // CPU of this process (the ingest) per observation drained: less swayed by the shared cores than the rate
+  const cpu: Record<Mode, number[]> = { off: [], headers: [], on: [] };
+  try {
+    for (let round = 0; round < rounds; round++) {
+      for (const mode of ['off', 'headers', 'on'] as const) {
+        const kafka = createKafka({ brokers: BROKERS, clientId: 'vitalis-bench', logger });
+        const admin = kafka.admin();
+        await admin.connect();
+        const topic = `vitals.bench.${randomUUID().slice(0, 8)}`;
+        await admin.createTopics({ waitForLeaders: true, topics: [{ topic, numPartitions: 12, replicationFactor: 1 }, { topic: `${topic}.dlq`, numPartitions: 1, replicationFactor: 1 }] });
+        const traced = mode === 'off' ? {} : { OTEL_EXPORTER_OTLP_ENDPOINT: endpoint };
+        const produced = await produceBacklog(topic, count, 'tr', { OTEL_EXPORTER_OTLP_ENDPOINT: '', ...traced });
+        const tracing = mode === 'on' ? createTracing(traced, { app: 'ingest' }) : TRACING_OFF;
+        const live = createLiveStage({ pool, redis, topic, logger, alerts: false, tracing });
+        let stored = 0;
+        let firstCommit = 0;
+        let lastCommit = 0;
+        const cpuStart = process.cpuUsage();
+        const worker = await startIngest({
+          kafka, pool, logger, groupId: `vitalis-bench-${randomUUID().slice(0, 8)}`, topic, dlqTopic: `${topic}.dlq`,
+          writeMethod: method, concurrency: CONCURRENCY, maxWaitTimeInMs: 100, afterCommit: live.afterCommit, tracing,
+          onBatchCommitted: (info) => {
+            if (!firstCommit) firstCommit = info.committedAt;
+            stored += info.stored;
+            lastCommit = info.committedAt;
+          },
+        });
+        const deadline = Date.now() + 600_000;
+        while (stored < produced.sent && Date.now() < deadline) await new Promise((r) => setTimeout(r, 100));
+        await worker.stop();
+        live.stop();
+        await tracing.shutdown(); // the last export counts too
+        const used = process.cpuUsage(cpuStart);
+        cpu[mode].push((used.user + used.system) / stored);
+        await admin.deleteTopics({ topics: [topic, `${topic}.dlq`] }).catch(() => {});
+        await admin.disconnect();
+        rates[mode].push(stored / ((lastCommit - firstCommit) / 1000));
+      }
+    }
+  } finally {
+    redis.disconnect();
+    sink.close();
+  }
+  const avg = (xs: number[]) => xs.reduce((a, b) => a + b, 0) / xs.length;
+  out(`traces overhead (backlog of ${fmt(count)} drained by the ingest with its live stage, alerts off, write=${method}, ${rounds} alternated rounds; headers = the simulator's records carry a traceparent, the ingest does not trace; on = simulator sends, ingest batches and publishes exported over OTLP/HTTP to a local sink):`);
+  const line = (label: string, xs: Record<Mode, number[]>, show: (x: number) => string, unit: string, better: 'higher' | 'lower') => {
+    const base = avg(xs.off);
+    const parts = (['off', 'headers', 'on'] as const).map((m) => {
+      const a = avg(xs[m]);
+      const change = m === 'off' ? '' : ` (${(((better === 'higher' ? base - a : a - base) / base) * 100).toFixed(1)}% overhead)`;
+      return `${m} ${xs[m].map(show).join(', ')} ${unit}, avg ${show(a)}${change}`;
+    });
+    out(`  ${label}: ${parts.join('; ')}`);
+  };
+  line('drain rate', rates, fmt, 'obs/s', 'higher');
+  line('ingest CPU per observation', cpu, (c) => c.toFixed(2), 'µs', 'lower');
+  out(`  exported: ${fmt(exports)} OTLP requests, ${fmt(exportedBytes / 1024)} KiB`);
 }
 
 // ---- 3. history -----------------------------------------------------------------------------------
@@ -332,10 +429,11 @@ async function history(pool: Pool) {
 const pool = await ensureDatabase();
 out(`vitals bench: ${new Date().toISOString()}, BENCH_SECONDS=${SECONDS}, BENCH_HISTORY_ROWS=${HISTORY_ROWS}, database ${DB_NAME}, cores ${(await import('node:os')).availableParallelism()}`);
 try {
-  if (ONLY !== undefined && ONLY !== 'history' && ONLY !== 'frames') throw new Error(`BENCH_ONLY=${ONLY}: only "history" or "frames" can run alone`);
+  if (ONLY !== undefined && ONLY !== 'history' && ONLY !== 'frames' && ONLY !== 'traces') throw new Error(`BENCH_ONLY=${ONLY}: only "history", "frames" or "traces" can run alone`);
   if (ONLY === undefined) await ingestPhases(pool);
   if (ONLY === 'frames') await framesAb(pool);
-  if (HISTORY_ROWS > 0 && ONLY !== 'frames') await history(pool);
+  if ((ONLY === undefined || ONLY === 'traces') && TRACES > 0 && TRACES_ROUNDS > 0) await tracesOverhead(pool, (env.INGEST_WRITE_METHOD as WriteMethod | undefined) ?? 'copy', TRACES, TRACES_ROUNDS);
+  if (HISTORY_ROWS > 0 && ONLY !== 'frames' && ONLY !== 'traces') await history(pool);
 } finally {
   await pool.end();
 }

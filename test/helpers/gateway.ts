@@ -9,6 +9,7 @@ import { createLogger, type DestinationStream } from '@vitalis/log';
 import { createRedis } from '@vitalis/redis';
 import { startMetricsServer, type MetricsServer } from '@vitalis/metrics';
 import { parseConfig } from '@vitalis/config';
+import type { Tracing } from '@vitalis/tracing';
 import { buildGateway, type GatewayApp } from '../../apps/gateway/src/app';
 import { gatewayConfigShape, withBaseUrl, type GatewayConfig } from '../../apps/gateway/src/config';
 import type { GatewayDeps } from '../../apps/gateway/src/deps';
@@ -33,6 +34,8 @@ export interface GatewayTestOptions {
   logDestination?: DestinationStream;
   /** Serve the metrics registry too (an ephemeral loopback port, as main.ts does on METRICS_PORT). */
   metrics?: boolean;
+  /** Its traces (e.g. createTracing with an InMemorySpanExporter); default off, as without an OTLP endpoint. */
+  tracing?: Tracing;
 }
 
 /** `overrides` are env-style settings (e.g. { ACCESS_TOKEN_TTL_SECONDS: '2' }). */
@@ -58,7 +61,7 @@ export async function startGateway(overrides: Record<string, string> = {}, optio
   // Bind first so the base URL (issuer, problem types) names the real ephemeral port.
   let config: GatewayConfig = withBaseUrl(parsed);
   let address = '';
-  const deps: GatewayDeps = { config, pool, redis, kafka, logger, keySets: new RemoteKeySets(keySetFetchPolicy(config), logger), metrics: gatewayMetrics({ pool, redis }) };
+  const deps: GatewayDeps = { config, pool, redis, kafka, logger, keySets: new RemoteKeySets(keySetFetchPolicy(config), logger), metrics: gatewayMetrics({ pool, redis }), ...(options.tracing ? { tracing: options.tracing } : {}) };
   const app = await buildGatewayOnFreePort(deps, (port) => {
     address = `http://127.0.0.1:${port}`;
     config = withBaseUrl({ ...parsed, PORT: port, PUBLIC_BASE_URL: overrides.PUBLIC_BASE_URL ?? `http://127.0.0.1:${port}` });

@@ -27,6 +27,7 @@ import { SyntheticLive } from './sandbox/live';
 import { mcpRoutes } from './mcp';
 import { uiRoutes } from './ui/routes';
 import { instrumentHttp, observeLiveHub } from './metrics';
+import { traceHttp } from './tracing';
 
 /** The gateway's fastify type: zod schemas drive validation, serialisation and the OpenAPI document. */
 export type GatewayApp = FastifyInstance<
@@ -75,6 +76,8 @@ export async function buildGateway(deps: GatewayDeps): Promise<GatewayApp> {
   await app.register(problemDetails, { baseUrl: config.baseUrl, fhirBasePaths: [FHIR_BASE_PATH] });
   // First: every route after it is counted by its pattern (metrics.ts).
   instrumentHttp(app, deps.metrics);
+  // A span per request by its pattern too, when traces are on (tracing.ts).
+  if (deps.tracing) traceHttp(app, deps.tracing);
   // Before every route module: it catalogues every route (OpenAPI, deprecation headers).
   await app.register(developerSurface(deps));
 
@@ -85,7 +88,7 @@ export async function buildGateway(deps: GatewayDeps): Promise<GatewayApp> {
   const readiness = gatewayReadiness(deps);
   app.decorate('readiness', readiness);
   await app.register(probeRoutes(readiness));
-  await app.register(vitalsRoutes(deps, { topic: deps.config.VITALS_TOPIC }));
+  await app.register(vitalsRoutes(deps, { topic: config.VITALS_TOPIC }));
   await app.register(patientRoutes(deps));
   await app.register(appointmentRoutes(deps));
   await app.register(triageRoutes(deps));

@@ -7,6 +7,7 @@ import type { Pool } from '@vitalis/db';
 import type { Logger } from '@vitalis/log';
 import type { GatewayMetrics } from '@vitalis/metrics';
 import type { Redis } from '@vitalis/redis';
+import type { Tracing } from '@vitalis/tracing';
 import type { RemoteKeySets } from './auth/remote-key-sets';
 import type { GatewayConfig } from './config';
 
@@ -20,4 +21,6 @@ export interface GatewayDeps {
   keySets: RemoteKeySets;
   /** Its Prometheus series (metrics.ts); main.ts serves the registry on METRICS_PORT. */
   metrics: GatewayMetrics;
+  /** Its traces (tracing.ts); absent or TRACING_OFF: no spans (the default, without an OTLP endpoint). */
+  tracing?: Tracing;
 }

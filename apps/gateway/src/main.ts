@@ -5,7 +5,8 @@ import { createKafka, ensureTopics } from '@vitalis/kafka';
 import { createLogger } from '@vitalis/log';
 import { startMetricsServer } from '@vitalis/metrics';
 import { createRedis } from '@vitalis/redis';
-import { onShutdown } from '@vitalis/runtime';
+import { onShutdown, VITALIS_VERSION } from '@vitalis/runtime';
+import { createTracing } from '@vitalis/tracing';
 import { buildGateway } from './app';
 import { RemoteKeySets, keySetFetchPolicy } from './auth/remote-key-sets';
 import { auditCheckpointSettings, gatewayConfigShape, withBaseUrl } from './config';
@@ -29,7 +30,10 @@ await redis.connect();
 
 const keySets = new RemoteKeySets(keySetFetchPolicy(config), logger);
 const metrics = gatewayMetrics({ pool, redis });
-const app = await buildGateway({ config, pool, redis, kafka, logger, keySets, metrics });
+// Traces: off unless OTEL_EXPORTER_OTLP_ENDPOINT is set (docs/operations.md#traces).
+const tracing = createTracing(config, { app: 'gateway', version: VITALIS_VERSION });
+if (tracing.enabled) logger.info('traces exported over OTLP');
+const app = await buildGateway({ config, pool, redis, kafka, logger, keySets, metrics, tracing });
 const metricsAddress = metricsListenerAddress(config);
 const metricsServer = metricsAddress ? await startMetricsServer(metrics.registry, metricsAddress) : undefined;
 if (metricsServer) logger.info({ url: metricsServer.url }, 'metrics listening');
@@ -53,5 +57,6 @@ onShutdown({
     { name: 'postgres', run: () => pool.end() },
     { name: 'redis', run: () => redis.quit() },
     { name: 'metrics', run: async () => metricsServer?.close() },
+    { name: 'traces: export what is left', run: () => tracing.shutdown() },
   ],
 });

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { boolean, infraShape, lifecycleShape, positiveInt, probeServerShape, metricsShape } from '@vitalis/config';
+import { boolean, infraShape, lifecycleShape, positiveInt, probeServerShape, metricsShape, tracingShape } from '@vitalis/config';
 import { TOPICS } from '@vitalis/kafka';
 
 /** Every env var the ingest worker reads, with its default. */
@@ -9,6 +9,7 @@ export const ingestConfigShape = {
   ...probeServerShape,
   DATABASE_POOL_MAX: positiveInt(8),
   ...metricsShape(9465),
+  ...tracingShape,
   /** Consumer group; several ingest instances with the same id share the topic's partitions. */
   INGEST_GROUP_ID: z.string().min(1).default('vitalis-ingest'),
   INGEST_TOPIC: z.string().min(1).default(TOPICS.vitalsObservations),

@@ -9,7 +9,8 @@ import { createPool, pendingMigrations, requireAppDatabase } from '@vitalis/db';
 import { createKafka, ensureTopics, kafkaProbe } from '@vitalis/kafka';
 import { createLogger } from '@vitalis/log';
 import { createIngestMetrics, createRegistry, observePool, observeRedis, startMetricsServer } from '@vitalis/metrics';
-import { createReadiness, logDependencyChanges, onShutdown, startAppProbes } from '@vitalis/runtime';
+import { createTracing } from '@vitalis/tracing';
+import { createReadiness, logDependencyChanges, onShutdown, startAppProbes, VITALIS_VERSION } from '@vitalis/runtime';
 import { INGEST_PROBE_PORT, ingestConfigShape } from './config';
 import { createRedis } from '@vitalis/redis';
 import { createLiveStage } from './live/stage';
@@ -46,7 +47,10 @@ const metrics = createIngestMetrics(registry);
 const metricsAddress = metricsListenerAddress(config);
 const metricsServer = metricsAddress ? await startMetricsServer(registry, metricsAddress) : undefined;
 if (metricsServer) logger.info({ url: metricsServer.url }, 'metrics listening');
-const live = createLiveStage({ pool, redis, topic: config.INGEST_TOPIC, logger, alerts: config.INGEST_ALERTS, metrics });
+// Traces: off unless OTEL_EXPORTER_OTLP_ENDPOINT is set (docs/operations.md#traces).
+const tracing = createTracing(config, { app: 'ingest', version: VITALIS_VERSION });
+if (tracing.enabled) logger.info('traces exported over OTLP');
+const live = createLiveStage({ pool, redis, topic: config.INGEST_TOPIC, logger, alerts: config.INGEST_ALERTS, metrics, tracing });
 
 const worker = await startIngest({
   kafka,
@@ -67,6 +71,7 @@ const worker = await startIngest({
   afterCommit: live.afterCommit,
   metrics,
   lagPollMs: config.INGEST_LAG_POLL_MS,
+  tracing,
 });
 logger.info({ groupId: config.INGEST_GROUP_ID, topic: config.INGEST_TOPIC, method: config.INGEST_WRITE_METHOD }, 'ingest running');
 
@@ -82,6 +87,7 @@ onShutdown({
     { name: 'postgres', run: () => (live.stop(), pool.end()) },
     { name: 'redis', run: () => redis.quit() },
     { name: 'metrics', run: async () => metricsServer?.close() },
+    { name: 'traces: export what is left', run: () => tracing.shutdown() },
     { name: 'probes', run: () => probes.close() },
   ],
 });

@@ -19,15 +19,20 @@
  * Step 3 is a group commit (group-commit.ts): the batches kafkajs hands over together, one per
  * partition, share one transaction (up to maxGroupRows rows).
  *
+ * Traces (@vitalis/tracing, off by default): one CONSUMER span per record batch, linked to the
+ * producers of its records (@vitalis/kafka startBatchSpan); the live stage publishes under it.
+ *
  * Note on kafkajs: with autoCommit off, `commitOffsetsIfNecessary()` WITHOUT arguments never
  * commits (no interval/threshold is set), so the offsets are passed explicitly.
  */
-import type { Consumer, Kafka, KafkaMessage, Producer } from 'kafkajs';
+import { ROOT_CONTEXT, trace, type Context } from '@opentelemetry/api';
+import type { Consumer, EachBatchPayload, Kafka, KafkaMessage, Producer } from 'kafkajs';
 import { withTransaction, type Pool } from '@vitalis/db';
-import { createVitalsProducer } from '@vitalis/kafka';
+import { createVitalsProducer, startBatchSpan } from '@vitalis/kafka';
 import type { Logger } from '@vitalis/log';
 import type { IngestMetrics } from '@vitalis/metrics';
 import { decodeRecord } from '@vitalis/schemas';
+import { inSpan, TRACING_OFF, type Tracing } from '@vitalis/tracing';
 import { groupCommit, mapLimit, packBySize } from './group-commit';
 import { createOffsetCommitter } from './offset-committer';
 import { itemsStoredFrom, storedOffsets, toRow, writeRows, writeRowsByPartition, type StoredRow, type WriteMethod } from './store';
@@ -64,6 +69,8 @@ export interface IngestOptions {
   metrics?: IngestMetrics;
   /** How often the group's lag is read from the brokers, so a stalled consumer still shows it growing (default 15 s). */
   lagPollMs?: number;
+  /** One span per record batch, linked to the records' producers (off by default). */
+  tracing?: Tracing;
 }
 
 /** A record for the dead-letter topic: the whole record, with why (a frame: which observations and why). */
@@ -141,6 +148,7 @@ export async function ensurePartitions(pool: Pool): Promise<number> {
 export async function startIngest(opts: IngestOptions): Promise<IngestWorker> {
   const { kafka, pool, logger, groupId, topic, dlqTopic } = opts;
   const writeMethod = opts.writeMethod ?? 'copy';
+  const tracing = opts.tracing ?? TRACING_OFF;
   const stats: IngestStats = { batches: 0, messages: 0, stored: 0, duplicates: 0, deadLettered: 0, skipped: 0, assignmentChecks: 0 };
 
   await ensurePartitions(pool);
@@ -283,101 +291,109 @@ export async function startIngest(opts: IngestOptions): Promise<IngestWorker> {
     return next;
   };
 
+  /** One fetched record batch, start to offset commit; `traceContext`: its span's, with tracing on. */
+  const handleBatch = async ({ batch, resolveOffset, heartbeat, commitOffsetsIfNecessary, isRunning }: EachBatchPayload, traceContext: Context | undefined) => {
+    const skipBefore = await storedNextOf(batch.partition, batch.highWatermark);
+    const rows: StoredRow[] = [];
+    const byOffset = new Map<string, KafkaMessage>();
+    const poison = new Map<string, Poison>();
+    const timestamps: number[] = [];
+    const good: CommittedBatch['items'] = [];
+    const frames = new Set<string>();
+    let skipped = 0;
+    for (const message of batch.messages) {
+      const decoded = decodeRecord(message.value);
+      if (!decoded.ok) {
+        poison.set(message.offset, { message, reasons: [decoded.reason], items: [] });
+        continue;
+      }
+      if (decoded.frame) frames.add(message.offset);
+      if (decoded.invalid.length > 0) {
+        poison.set(message.offset, { message, reasons: decoded.invalid.map((i) => i.reason), items: decoded.invalid.map((i) => i.item) });
+      }
+      const redelivered = BigInt(message.offset) < skipBefore;
+      if (redelivered) skipped += 1;
+      for (const { item, observation } of decoded.observations) {
+        if (!redelivered) rows.push(toRow(observation, batch.partition, message.offset, item));
+        if (opts.afterCommit) good.push({ offset: Number(message.offset), item, observation });
+      }
+      if (!redelivered && decoded.observations.length > 0) {
+        byOffset.set(message.offset, message);
+        timestamps.push(Number(message.timestamp));
+      }
+    }
+    const last = batch.messages[batch.messages.length - 1]!.offset;
+    const refused: PendingBatch['refused'] = [];
+    const stored = rows.length > 0 ? await store({ partition: batch.partition, rows, next: BigInt(last) + 1n, byOffset, refused }) : 0;
+    // What this member stored is skipped if Kafka hands it out again (a failed batch is fetched
+    // again); not after rows the database refused: those are written, and refused, once more.
+    if (rows.length > 0 && refused.length === 0 && BigInt(last) + 1n > (storedNext.get(batch.partition) ?? -1n)) storedNext.set(batch.partition, BigInt(last) + 1n);
+    for (const { row, reason } of refused) {
+      const entry = poison.get(row.kafka_offset) ?? { message: byOffset.get(row.kafka_offset)!, reasons: [], items: [] };
+      const item = row.record_item ?? 0;
+      const frame = frames.has(row.kafka_offset);
+      entry.reasons.push(frame ? `observations.${item} ${reason}` : reason);
+      if (frame) entry.items.push(item);
+      poison.set(row.kafka_offset, entry);
+    }
+    const duplicates = rows.length - stored - refused.length;
+    if (opts.afterCommit) {
+      const refusedAt = new Set(refused.map(({ row }) => `${row.kafka_offset}/${row.record_item ?? 0}`));
+      let items = refusedAt.size === 0 ? good : good.filter((g) => !refusedAt.has(`${g.offset}/${g.item ?? 0}`));
+      // Rows stored before: publish a redelivered message again (gateways drop what a subscriber
+      // has by position; a skipped record is one), never a second message of an observation
+      // stored from another offset (a device that re-sent a batch whose answer it lost).
+      if (duplicates > 0) {
+        const own = await itemsStoredFrom(pool, batch.partition, rows);
+        items = items.filter((g) => BigInt(g.offset) < skipBefore || own.has(`${g.offset}/${g.item ?? 0}`));
+      }
+      await opts.afterCommit({
+        partition: batch.partition,
+        first: Number(batch.messages[0]!.offset),
+        last: Number(last),
+        items,
+        ...(traceContext ? { trace: traceContext } : {}),
+      });
+    }
+    // DLQ after the rows are committed, before the offsets: either order is safe (both are
+    // redone on redelivery); this one lets the database isolate rows it refused.
+    const deadLettered = [...poison.values()].sort((a, b) => Number(BigInt(a.message.offset) - BigInt(b.message.offset)));
+    await deadLetter(batch.partition, deadLettered);
+    resolveOffset(last);
+    offsets.commit({ topic: batch.topic, partition: batch.partition, offset: String(BigInt(last) + 1n) }, commitOffsetsIfNecessary);
+    // Stopping: the offsets go out before the group is left (kafkajs waits for this batch).
+    if (!isRunning()) await offsets.flush();
+    await heartbeat();
+
+    stats.batches += 1;
+    stats.messages += batch.messages.length;
+    stats.stored += stored;
+    stats.duplicates += duplicates;
+    stats.deadLettered += deadLettered.length;
+    stats.skipped += skipped;
+    opts.metrics?.batchCommitted({ messages: batch.messages.length, stored, duplicates, deadLettered: deadLettered.length, skipped });
+    opts.metrics?.consumerLag(batch.topic, batch.partition, Number(batch.offsetLag()));
+    opts.onBatchCommitted?.({
+      partition: batch.partition,
+      messages: batch.messages.length,
+      stored,
+      duplicates,
+      deadLettered: deadLettered.length,
+      skipped,
+      timestamps,
+      committedAt: Date.now(),
+    });
+  };
+
   await consumer.run({
     autoCommit: false,
     eachBatchAutoResolve: false,
     partitionsConsumedConcurrently: opts.concurrency ?? 4,
-    eachBatch: async ({ batch, resolveOffset, heartbeat, commitOffsetsIfNecessary, isRunning, isStale }) => {
+    eachBatch: async (payload) => {
+      const { batch, isRunning, isStale } = payload;
       if (batch.messages.length === 0 || !isRunning() || isStale()) return;
-      const skipBefore = await storedNextOf(batch.partition, batch.highWatermark);
-      const rows: StoredRow[] = [];
-      const byOffset = new Map<string, KafkaMessage>();
-      const poison = new Map<string, Poison>();
-      const timestamps: number[] = [];
-      const good: CommittedBatch['items'] = [];
-      const frames = new Set<string>();
-      let skipped = 0;
-      for (const message of batch.messages) {
-        const decoded = decodeRecord(message.value);
-        if (!decoded.ok) {
-          poison.set(message.offset, { message, reasons: [decoded.reason], items: [] });
-          continue;
-        }
-        if (decoded.frame) frames.add(message.offset);
-        if (decoded.invalid.length > 0) {
-          poison.set(message.offset, { message, reasons: decoded.invalid.map((i) => i.reason), items: decoded.invalid.map((i) => i.item) });
-        }
-        const redelivered = BigInt(message.offset) < skipBefore;
-        if (redelivered) skipped += 1;
-        for (const { item, observation } of decoded.observations) {
-          if (!redelivered) rows.push(toRow(observation, batch.partition, message.offset, item));
-          if (opts.afterCommit) good.push({ offset: Number(message.offset), item, observation });
-        }
-        if (!redelivered && decoded.observations.length > 0) {
-          byOffset.set(message.offset, message);
-          timestamps.push(Number(message.timestamp));
-        }
-      }
-      const last = batch.messages[batch.messages.length - 1]!.offset;
-      const refused: PendingBatch['refused'] = [];
-      const stored = rows.length > 0 ? await store({ partition: batch.partition, rows, next: BigInt(last) + 1n, byOffset, refused }) : 0;
-      // What this member stored is skipped if Kafka hands it out again (a failed batch is fetched
-      // again); not after rows the database refused: those are written, and refused, once more.
-      if (rows.length > 0 && refused.length === 0 && BigInt(last) + 1n > (storedNext.get(batch.partition) ?? -1n)) storedNext.set(batch.partition, BigInt(last) + 1n);
-      for (const { row, reason } of refused) {
-        const entry = poison.get(row.kafka_offset) ?? { message: byOffset.get(row.kafka_offset)!, reasons: [], items: [] };
-        const item = row.record_item ?? 0;
-        const frame = frames.has(row.kafka_offset);
-        entry.reasons.push(frame ? `observations.${item} ${reason}` : reason);
-        if (frame) entry.items.push(item);
-        poison.set(row.kafka_offset, entry);
-      }
-      const duplicates = rows.length - stored - refused.length;
-      if (opts.afterCommit) {
-        const refusedAt = new Set(refused.map(({ row }) => `${row.kafka_offset}/${row.record_item ?? 0}`));
-        let items = refusedAt.size === 0 ? good : good.filter((g) => !refusedAt.has(`${g.offset}/${g.item ?? 0}`));
-        // Rows stored before: publish a redelivered message again (gateways drop what a subscriber
-        // has by position; a skipped record is one), never a second message of an observation
-        // stored from another offset (a device that re-sent a batch whose answer it lost).
-        if (duplicates > 0) {
-          const own = await itemsStoredFrom(pool, batch.partition, rows);
-          items = items.filter((g) => BigInt(g.offset) < skipBefore || own.has(`${g.offset}/${g.item ?? 0}`));
-        }
-        await opts.afterCommit({
-          partition: batch.partition,
-          first: Number(batch.messages[0]!.offset),
-          last: Number(last),
-          items,
-        });
-      }
-      // DLQ after the rows are committed, before the offsets: either order is safe (both are
-      // redone on redelivery); this one lets the database isolate rows it refused.
-      const deadLettered = [...poison.values()].sort((a, b) => Number(BigInt(a.message.offset) - BigInt(b.message.offset)));
-      await deadLetter(batch.partition, deadLettered);
-      resolveOffset(last);
-      offsets.commit({ topic: batch.topic, partition: batch.partition, offset: String(BigInt(last) + 1n) }, commitOffsetsIfNecessary);
-      // Stopping: the offsets go out before the group is left (kafkajs waits for this batch).
-      if (!isRunning()) await offsets.flush();
-      await heartbeat();
-
-      stats.batches += 1;
-      stats.messages += batch.messages.length;
-      stats.stored += stored;
-      stats.duplicates += duplicates;
-      stats.deadLettered += deadLettered.length;
-      stats.skipped += skipped;
-      opts.metrics?.batchCommitted({ messages: batch.messages.length, stored, duplicates, deadLettered: deadLettered.length, skipped });
-      opts.metrics?.consumerLag(batch.topic, batch.partition, Number(batch.offsetLag()));
-      opts.onBatchCommitted?.({
-        partition: batch.partition,
-        messages: batch.messages.length,
-        stored,
-        duplicates,
-        deadLettered: deadLettered.length,
-        skipped,
-        timestamps,
-        committedAt: Date.now(),
-      });
+      const span = startBatchSpan(tracing, batch);
+      return span ? inSpan(span, () => handleBatch(payload, trace.setSpan(ROOT_CONTEXT, span))) : handleBatch(payload, undefined);
     },
   });
 

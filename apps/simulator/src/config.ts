@@ -1,10 +1,11 @@
 import { z } from 'zod';
-import { infraShape, positiveInt, boolean, metricsShape } from '@vitalis/config';
+import { infraShape, positiveInt, boolean, metricsShape, tracingShape } from '@vitalis/config';
 import { TOPICS } from '@vitalis/kafka';
 
 export const simulatorConfigShape = {
   ...infraShape,
   ...metricsShape(9467),
+  ...tracingShape,
   SIM_PATIENTS: positiveInt(20),
   /** Numeric vitals per code per second, per patient. */
   SIM_RATE_HZ: z.coerce.number({ error: 'must be a positive number' }).positive('must be a positive number').max(100, 'must be at most 100').default(1),

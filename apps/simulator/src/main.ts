@@ -9,7 +9,8 @@ import { kafkaTopicDurability, loadConfig, metricsListenerAddress } from '@vital
 import { createKafka, ensureTopics } from '@vitalis/kafka';
 import { createLogger } from '@vitalis/log';
 import { METRIC, createRegistry, mirrorCounter, startMetricsServer } from '@vitalis/metrics';
-import { onShutdown } from '@vitalis/runtime';
+import { onShutdown, VITALIS_VERSION } from '@vitalis/runtime';
+import { createTracing } from '@vitalis/tracing';
 import { simulatorConfigShape } from './config';
 import { burst, runSimulator } from './simulator';
 
@@ -28,6 +29,8 @@ const config = loadConfig('simulator', simulatorConfigShape, (c) => ({ ...c, top
 const logger = createLogger('simulator', config.LOG_LEVEL);
 const kafka = createKafka({ brokers: config.KAFKA_BROKERS, clientId: 'vitalis-simulator', logger });
 await ensureTopics(kafka, config.topics);
+// Traces: off unless OTEL_EXPORTER_OTLP_ENDPOINT is set (docs/operations.md#traces).
+const tracing = createTracing(config, { app: 'simulator', version: VITALIS_VERSION });
 
 if (values.burst !== undefined) {
   const count = Number(values.burst);
@@ -45,7 +48,9 @@ if (values.burst !== undefined) {
     ratePerSecond: values.rate ? Number(values.rate) : undefined,
     frames: values.frames,
     monitorRecords: values['monitor-records'],
+    tracing,
   });
+  await tracing.shutdown();
   process.stdout.write(`${JSON.stringify(result)}\n`);
   process.exit(0);
 }
@@ -60,6 +65,7 @@ const sim = await runSimulator({
   ecg: config.SIM_ECG,
   frames: config.SIM_FRAMES,
   seed: config.SIM_SEED,
+  tracing,
 });
 const statsTimer = setInterval(() => logger.info({ sent: sim.sent() }, 'simulator stats'), 30_000);
 statsTimer.unref();
@@ -69,4 +75,4 @@ const metricsAddress = metricsListenerAddress(config);
 const metricsServer = metricsAddress ? await startMetricsServer(registry, metricsAddress) : undefined;
 if (metricsServer) logger.info({ url: metricsServer.url }, 'metrics listening');
 // A development tool: no probes, nothing routes to it, so no drain wait.
-onShutdown({ logger, drainMs: 0, graceMs: 10_000, steps: [{ name: 'simulator', run: () => sim.stop() }, { name: 'metrics', run: async () => metricsServer?.close() }] });
+onShutdown({ logger, drainMs: 0, graceMs: 10_000, steps: [{ name: 'simulator', run: () => sim.stop() }, { name: 'metrics', run: async () => metricsServer?.close() }, { name: 'traces', run: () => tracing.shutdown() }] });

@@ -5,9 +5,12 @@
  * frame per tick (ADR 0015) with all its numerics and the ECG chunks completed since the last one;
  * with `frames: false`, one record per observation (the v1 format; the ECG from its own device).
  * Also `burst()`: N observations as fast as possible, for benchmarks (frames or single records).
+ * With traces on (OTEL_EXPORTER_OTLP_ENDPOINT), each send is a PRODUCER span, its traceparent in
+ * every record's headers, as a device gateway would send them (@vitalis/kafka sendTraced).
  */
 import type { Kafka, Message, Producer } from 'kafkajs';
-import { createVitalsProducer, TOPICS } from '@vitalis/kafka';
+import { createVitalsProducer, sendTraced, TOPICS } from '@vitalis/kafka';
+import { TRACING_OFF, type Tracing } from '@vitalis/tracing';
 import type { Logger } from '@vitalis/log';
 import {
   ECG_LEAD_II, encodeFrame, encodeObservation, FRAME_ENVELOPE, NUMERIC_VITALS, VITAL_CODE, type NumericVitalCode, type VitalsFrameItem, type VitalsObservation,
@@ -32,6 +35,8 @@ export interface SimulatorOptions {
   seed?: number;
   /** Patient ids (default pat-0001 ...). */
   patientId?: (index: number) => string;
+  /** A span per send (default off). */
+  tracing?: Tracing;
 }
 
 export interface Device {
@@ -106,7 +111,7 @@ export async function runSimulator(opts: SimulatorOptions): Promise<{ stop: () =
       messages.push(encodeFrame({ envelope: FRAME_ENVELOPE, patient_id: p.profile.patientId, device_id: p.monitor.id, effective_at: at, observations: items }));
       observations += items.length;
     }
-    await producer.send({ topic, acks: -1, messages });
+    await sendTraced(producer, { topic, acks: -1, messages }, opts.tracing ?? TRACING_OFF);
     sent += observations;
   };
 
@@ -128,7 +133,7 @@ export async function runSimulator(opts: SimulatorOptions): Promise<{ stop: () =
         messages.push(encodeObservation(o));
       }
     }
-    await producer.send({ topic, acks: -1, messages });
+    await sendTraced(producer, { topic, acks: -1, messages }, opts.tracing ?? TRACING_OFF);
     sent += messages.length;
   };
 
@@ -155,7 +160,7 @@ export async function runSimulator(opts: SimulatorOptions): Promise<{ stop: () =
       }
     }
     if (messages.length > 0) {
-      await producer.send({ topic, acks: -1, messages });
+      await sendTraced(producer, { topic, acks: -1, messages }, opts.tracing ?? TRACING_OFF);
       sent += messages.length;
     }
   };
@@ -205,6 +210,8 @@ export interface BurstOptions {
   frames?: boolean;
   /** The same monitor data as `frames` (six numerics and a 1 s ECG chunk per tick), one record per observation: the A/B for frames. */
   monitorRecords?: boolean;
+  /** A span per send (default off). */
+  tracing?: Tracing;
 }
 
 export interface BurstResult {
@@ -284,7 +291,7 @@ export async function burst(opts: BurstOptions): Promise<BurstResult> {
       const before = next;
       const messages = makeBatch();
       const observations = next - before; // before the await: the other lanes move `next` meanwhile
-      await producer.send({ topic, acks: -1, messages });
+      await sendTraced(producer, { topic, acks: -1, messages }, opts.tracing ?? TRACING_OFF);
       sent += observations;
     }
   };

@@ -71,6 +71,21 @@ export const url = (fallback: string, protocols: readonly string[]) =>
       }
     }, `must be a URL with scheme ${protocols.join(' or ')}`);
 
+/** An http(s) URL, or nothing (unset or empty: an empty variable in a manifest means "not set"). */
+export const optionalHttpUrl = () =>
+  z
+    .string()
+    .optional()
+    .transform((value) => (value === '' ? undefined : value))
+    .refine((value) => {
+      if (value === undefined) return true;
+      try {
+        return ['http:', 'https:'].includes(new URL(value).protocol);
+      } catch {
+        return false;
+      }
+    }, 'must be a URL with scheme http: or https:');
+
 /** "host:port,host:port" list, e.g. Kafka bootstrap brokers. */
 export const hostPortList = (fallback: string) =>
   z
@@ -201,3 +216,23 @@ export function metricsListenerAddress(config: {
   const enabled = config.METRICS_ENABLED ?? config.NODE_ENV !== 'test';
   return enabled ? { host: config.METRICS_HOST, port: config.METRICS_PORT } : undefined;
 }
+
+/**
+ * OpenTelemetry traces (@vitalis/tracing), under the standard OTEL_* names so an operator's usual
+ * settings work. Off unless an OTLP endpoint is set: no endpoint, no spans, no headers, no cost.
+ * The exporter reads its other standard settings itself (OTEL_EXPORTER_OTLP_HEADERS, _TIMEOUT,
+ * _COMPRESSION), as does the batch processor (OTEL_BSP_*).
+ */
+export const tracingShape = {
+  /** Base URL of an OTLP/HTTP collector (`/v1/traces` is appended), e.g. http://otel-collector:4318. */
+  OTEL_EXPORTER_OTLP_ENDPOINT: optionalHttpUrl(),
+  /** The full traces URL, used as is (wins over the base URL). */
+  OTEL_EXPORTER_OTLP_TRACES_ENDPOINT: optionalHttpUrl(),
+  /** true: no tracing even with an endpoint (the SDK's standard kill switch). */
+  OTEL_SDK_DISABLED: boolean(false),
+  OTEL_SERVICE_NAME: z.string().min(1).optional(),
+  OTEL_TRACES_SAMPLER: z.enum(['parentbased_always_on', 'parentbased_always_off', 'parentbased_traceidratio', 'always_on', 'always_off', 'traceidratio']).default('parentbased_always_on'),
+  /** The ratio of the *traceidratio samplers, 0..1 (default 1). */
+  OTEL_TRACES_SAMPLER_ARG: z.coerce.number().min(0).max(1).default(1),
+};
+export type TracingConfig = z.infer<z.ZodObject<typeof tracingShape>>;

@@ -56,6 +56,12 @@ export interface LiveBatch {
   last: number;
   /** In position order. */
   events: LiveEvent[];
+  /**
+   * The W3C `traceparent` of the ingest's publish span (tracing on only): the gateways' delivery
+   * spans link to it. A field of the channel message, never of an event: what a subscriber
+   * receives is each event's data (`eventJson`), byte for byte the replay's.
+   */
+  trace?: string;
 }
 
 export const encodeBatch = (b: LiveBatch): string => JSON.stringify(b);

@@ -18,14 +18,22 @@
  * subscriber is handed to its sink in one `sendBatch` (SSE: one write of the joined frames;
  * WebSocket: the frames inside one cork), not one call per event. The queue bound still counts messages.
  *
+ * Traces (off by default): a channel message carries the ingest's publish span (LiveBatch.trace);
+ * each subscriber a message's events are handed to gets one CONSUMER span, `deliver <transport>`,
+ * LINKED to it (not its child: a popular patient's thousand subscribers would make one POST's
+ * trace a thousand spans wide). Events that wait behind a full transport or a resume's replay go
+ * out later without a span of their own.
+ *
  * Its two inputs are interfaces: the replay source (replay.ts: the append log) and the fan-out
  * channel (channel.ts: Redis pub/sub), so these rules are unit tested with in-memory ones.
  */
+import { ROOT_CONTEXT, SpanKind, TraceFlags, type SpanContext } from '@opentelemetry/api';
 import type { Pool } from '@vitalis/db';
 import type { Logger } from '@vitalis/log';
 import type { Redis } from '@vitalis/redis';
 import { cloneCursor, decodeBatch, decodeCriticalNotice, decodeCursor, encodeCursor, eventJson, isAfter, type AlertData, type CriticalResultEventName, type Cursor, type LiveEvent } from '@vitalis/live';
 import type { VitalsObservation } from '@vitalis/schemas';
+import { remoteSpanContext, SPAN_ATTR, TRACING_OFF, type Tracing } from '@vitalis/tracing';
 import { redisLiveChannel, type LiveChannel } from './channel';
 import { appendLogReplay, type ReplaySource } from './replay';
 import type { ReplayTruncated } from './resume';
@@ -133,6 +141,8 @@ export type HubOptions = (HubStores | HubInputs) & {
    * effective time (device clock): the metrics' device-to-subscriber and alert delivery latencies.
    */
   onHandOver?: (event: LiveEvent, seconds: number) => void;
+  /** Delivery spans linked to the publish (off by default). */
+  tracing?: Tracing;
 };
 
 export interface HubStats {
@@ -169,6 +179,8 @@ class Sub implements Subscription {
   /** A batch is being dispatched to it: messages wait in the queue for one hand-over at uncork(). */
   corked = false;
   closed = false;
+  /** Messages handed to the sink so far (a delivery span counts its batch's share). */
+  handed = 0;
   lastId: string | null = null;
   ready: Promise<void>;
   markReady!: () => void;
@@ -246,6 +258,7 @@ class Sub implements Subscription {
       const msgs = this.sink.sendBatch && this.queue.length > 1 ? this.queue.splice(0) : [this.queue.shift()!];
       for (const m of msgs) this.lastId = idOf(m) ?? this.lastId;
       this.hub.stats.delivered += msgs.length;
+      this.handed += msgs.length;
       if (!(msgs.length > 1 ? this.sink.sendBatch!(msgs) : this.sink.send(msgs[0]!))) this.paused = true;
     }
     if (!this.paused && this.queue.length === 0) this.#drained?.();
@@ -302,6 +315,7 @@ export class LiveHub {
   readonly #tokens: TokenWatch;
   readonly #maxQueue: number;
   readonly #pageSize: number;
+  readonly #tracing: Tracing;
 
   constructor(private readonly opts: HubOptions) {
     this.#maxQueue = opts.maxQueue ?? 4_096;
@@ -309,6 +323,7 @@ export class LiveHub {
     const inputs = 'replay' in opts ? opts : { replay: appendLogReplay(opts.pool, opts.topic), channel: redisLiveChannel(opts.redis, opts.topic) };
     this.#replay = inputs.replay;
     this.#channel = inputs.channel;
+    this.#tracing = opts.tracing ?? TRACING_OFF;
     this.#tokens = new TokenWatch({ logger: opts.logger, revokedAmong: opts.revokedAmong, checkMs: opts.tokenCheckMs });
   }
 
@@ -481,8 +496,13 @@ export class LiveHub {
     }
     if (last === undefined || batch.last > last) this.#lastOffset.set(batch.partition, batch.last);
     const now = this.opts.onHandOver ? Date.now() : 0;
+    // a publish its trace's sampler dropped gets no delivery spans either (they would be orphans)
+    const linked = this.#tracing.enabled && batch.trace ? remoteSpanContext({ traceparent: batch.trace }) : undefined;
+    const origin = linked && linked.traceFlags & TraceFlags.SAMPLED ? linked : undefined;
+    const startTime = origin ? Date.now() : 0;
     // every subscriber's share of the batch is handed over in one write, once the batch is dispatched
-    const touched = new Set<Sub>();
+    // (each with what it had been handed before: the difference is its delivery)
+    const touched = new Map<Sub, number>();
     for (const e of batch.events) {
       const subs = this.#byPatient.get(e.patient_id);
       if (!subs) continue;
@@ -491,12 +511,38 @@ export class LiveHub {
       for (const s of subs) {
         if (!s.corked) {
           s.cork();
-          touched.add(s);
+          touched.set(s, s.handed);
         }
         s.offer(e);
       }
     }
-    for (const s of touched) s.uncork();
+    for (const [s, before] of touched) {
+      s.uncork();
+      if (origin && s.handed > before) this.#deliverySpan(s, origin, s.handed - before, startTime);
+    }
+  }
+
+  /** One subscriber's share of one channel message, linked to the ingest's publish span. */
+  #deliverySpan(s: Sub, origin: SpanContext, events: number, startTime: number): void {
+    const transport = s.opts.transport ?? 'other';
+    this.#tracing.tracer
+      .startSpan(
+        `deliver ${transport}`,
+        {
+          kind: SpanKind.CONSUMER,
+          startTime,
+          links: [{ context: origin }],
+          attributes: {
+            [SPAN_ATTR.messagingSystem]: 'redis',
+            [SPAN_ATTR.messagingOperationName]: 'deliver',
+            [SPAN_ATTR.messagingOperationType]: 'process',
+            [SPAN_ATTR.liveTransport]: transport,
+            [SPAN_ATTR.liveEvents]: events,
+          },
+        },
+        ROOT_CONTEXT,
+      )
+      .end();
   }
 
   /** A critical-result notice: to every subscriber of the patient that asked for them (no id, no cursor move). */

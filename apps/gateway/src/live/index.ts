@@ -36,6 +36,7 @@ export function createLiveHub(deps: GatewayDeps, revokedAmong?: (ids: string[]) 
     logger: deps.logger,
     maxQueue: deps.config.LIVE_MAX_QUEUE,
     revokedAmong,
+    tracing: deps.tracing,
     onHandOver: (event, seconds) => {
       if (event.kind === 'observation') deps.metrics.observationDelivered(seconds);
       else deps.metrics.alertDelivered(event.data.severity, seconds);

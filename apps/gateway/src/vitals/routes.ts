@@ -17,7 +17,9 @@ import type { FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import type { Producer } from 'kafkajs';
 import { HttpProblem, serviceUnavailable } from '@vitalis/http';
-import { createVitalsProducer, TOPICS } from '@vitalis/kafka';
+import { createVitalsProducer, sendTraced, TOPICS } from '@vitalis/kafka';
+import { TRACING_OFF } from '@vitalis/tracing';
+import { requestTraceContext } from '../tracing';
 import {
   bundleSchema,
   encodeFrame,
@@ -195,8 +197,9 @@ export function vitalsRoutes(deps: GatewayDeps, options: VitalsRouteOptions = {}
         let p: Producer;
         try {
           p = await getProducer();
-          // One record per single observation (the v1 format) and one per frame.
-          await p.send({ topic, acks: -1, messages: [...singles.map(encodeObservation), ...frames.map(encodeFrame)] });
+          // One record per single observation (the v1 format) and one per frame; a PRODUCER span under
+          // the request's, its traceparent in every record's headers (tracing on).
+          await sendTraced(p, { topic, acks: -1, messages: [...singles.map(encodeObservation), ...frames.map(encodeFrame)] }, deps.tracing ?? TRACING_OFF, requestTraceContext(req));
         } catch (err) {
           if (err instanceof HttpProblem) throw err;
           req.log.error({ err }, 'publishing vitals to Kafka failed');

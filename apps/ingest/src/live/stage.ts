@@ -6,15 +6,19 @@
  *  3. publish the batch (observations + alerts, with positions) on Redis pub/sub for the gateways,
  *     each observation as its stored row reads back (@vitalis/live `storedObservation`), so the
  *     live path and the replay path carry the same event for the same id.
+ * With tracing on, the publish is a PRODUCER span under the batch's CONSUMER span, and the
+ * message carries its `traceparent` (LiveBatch.trace) for the gateways' delivery spans.
  * A publish failure is logged, not thrown: the data is durable, and gateways detect the hole in
  * the partition's offset range on the next message and refill their subscribers from the log.
  */
+import { SpanKind, trace, type Context } from '@opentelemetry/api';
 import type { Pool } from '@vitalis/db';
 import type { Logger } from '@vitalis/log';
 import type { IngestMetrics } from '@vitalis/metrics';
 import type { Redis } from '@vitalis/redis';
 import { activeAlerts, alertEventId, observationK, alertEventType, appendAlertEvent, encodeBatch, liveChannel, storedObservation, type AlertData, type LiveEvent } from '@vitalis/live';
 import { isEcg, type VitalsObservation } from '@vitalis/schemas';
+import { SPAN_ATTR, spanFailed, TRACING_OFF, traceparentOf, type Tracing } from '@vitalis/tracing';
 import { AlertEngine } from './rules';
 
 export interface CommittedBatch {
@@ -23,6 +27,8 @@ export interface CommittedBatch {
   last: number;
   /** The batch's good observations whose message is the stored row (new, or redelivered), in (offset, item) order; item: index in the record (frames). */
   items: { offset: number; item?: number; observation: VitalsObservation }[];
+  /** The batch's span context (tracing on). */
+  trace?: Context;
 }
 
 export interface LiveStageOptions {
@@ -34,6 +40,8 @@ export interface LiveStageOptions {
   alerts?: boolean;
   /** Alerts appended, device-to-publish latency, publish failures. */
   metrics?: IngestMetrics;
+  /** The publish span (off by default). */
+  tracing?: Tracing;
 }
 
 export interface LiveStage {
@@ -46,6 +54,7 @@ export function createLiveStage(opts: LiveStageOptions): LiveStage {
   const engine = new AlertEngine();
   const channel = liveChannel(opts.topic);
   const stats = { published: 0, publishFailures: 0, alerts: 0 };
+  const tracing = opts.tracing ?? TRACING_OFF;
   const sweep = setInterval(() => engine.sweep(15 * 60_000), 60_000);
   sweep.unref();
 
@@ -82,20 +91,43 @@ export function createLiveStage(opts: LiveStageOptions): LiveStage {
       opts.metrics?.publishFailed();
       return;
     }
+    const span = tracing.enabled && batch.trace ? startPublishSpan(tracing, channel, events.length, batch.trace) : undefined;
+    const traceparent = span ? traceparentOf(trace.setSpan(batch.trace!, span)) : undefined;
     try {
-      await opts.redis.publish(channel, encodeBatch({ v: 1, partition: batch.partition, first: batch.first, last: batch.last, events }));
+      await opts.redis.publish(channel, encodeBatch({ v: 1, partition: batch.partition, first: batch.first, last: batch.last, events, ...(traceparent ? { trace: traceparent } : {}) }));
       stats.published += 1;
       if (opts.metrics) {
         const now = Date.now();
         for (const { observation } of batch.items) opts.metrics.published((now - Date.parse(observation.effective_at)) / 1_000);
       }
     } catch (err) {
+      if (span) spanFailed(span, err);
       stats.publishFailures += 1;
       opts.metrics?.publishFailed();
       opts.logger.warn({ err, partition: batch.partition }, 'live publish failed; gateways will refill from the append log');
+    } finally {
+      span?.end();
     }
   };
   return { afterCommit, stats, stop: () => clearInterval(sweep) };
+}
+
+/** The PRODUCER span of one live publish, under the batch's CONSUMER span. */
+function startPublishSpan(tracing: Tracing, channel: string, events: number, parent: Context) {
+  return tracing.tracer.startSpan(
+    `publish ${channel}`,
+    {
+      kind: SpanKind.PRODUCER,
+      attributes: {
+        [SPAN_ATTR.messagingSystem]: 'redis',
+        [SPAN_ATTR.messagingOperationName]: 'publish',
+        [SPAN_ATTR.messagingOperationType]: 'send',
+        [SPAN_ATTR.messagingDestination]: channel,
+        [SPAN_ATTR.messagingBatchCount]: events,
+      },
+    },
+    parent,
+  );
 }
 
 function alertData(o: VitalsObservation, partition: number, offset: number, d: import('./rules').AlertDecision): AlertData {
