@@ -1,0 +1,3 @@
+export * from './jobs';
+export * from './storage';
+export * from './worker';
