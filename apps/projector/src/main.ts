@@ -1,6 +1,7 @@
 /**
- * vitalis-projector: runs the background jobs. Today: vitals rollups (1 min / 1 h) and append-log
- * maintenance (partitions ahead, retention). Event-store projections (issue 5) join the list.
+ * vitalis-projector: runs the background jobs: vitals rollups (1 min / 1 h), append-log
+ * maintenance (partitions ahead, retention), the event-store projections, the diagnostics jobs,
+ * and the FHIR Bulk Data export worker (exports.ts).
  */
 import { loadConfig, metricsListenerAddress, probeServerAddress, shutdownTimings } from '@vitalis/config';
 import { createPool, requireAppDatabase, pendingMigrations } from '@vitalis/db';
@@ -17,6 +18,7 @@ import { listenForEvents } from '@vitalis/eventstore';
 import { createRedis } from '@vitalis/redis';
 import { escalateDueCriticalResults } from './diagnostics-escalation';
 import { proposeTestsForAlerts } from './diagnostics-proposals';
+import { exportJobs } from './exports';
 
 const config = loadConfig('projector', projectorConfigShape, (c) => ({ ...c, shutdown: shutdownTimings(c) }));
 const logger = createLogger('projector', config.LOG_LEVEL);
@@ -100,6 +102,7 @@ const jobs: Job[] = [
       return result.events > 0 ? { ...result } : undefined;
     },
   },
+  ...exportJobs(pool, config),
   ...PROJECTIONS.map((projection) => ({
     name: `projection-${projection.name}`,
     intervalMs: config.PROJECTION_INTERVAL_MS,

@@ -184,3 +184,24 @@ export function metricsListenerAddress(config: {
   const enabled = config.METRICS_ENABLED ?? config.NODE_ENV !== 'test';
   return enabled ? { host: config.METRICS_HOST, port: config.METRICS_PORT } : undefined;
 }
+
+/**
+ * FHIR Bulk Data export (docs/export.md): the gateway kicks off and serves files, the projector's
+ * export worker writes them; both read the same folder.
+ */
+export const exportShape = {
+  /** Where export files live. Unset: the project's .data/exports/<database> folder. */
+  EXPORT_STORAGE_DIR: z.string().min(1).optional(),
+  /** An NDJSON file is closed once it holds this many bytes (the line that crosses it included). */
+  EXPORT_MAX_FILE_BYTES: positiveInt(64 * 1024 * 1024),
+  /** How long a finished export's files stay downloadable. */
+  EXPORT_FILE_TTL_SECONDS: positiveInt(86_400),
+  /** Exports one client may have queued or running at once (429 beyond). */
+  EXPORT_MAX_ACTIVE_PER_CLIENT: positiveInt(2),
+  /** The Retry-After a running export's status answers with. */
+  EXPORT_RETRY_AFTER_SECONDS: positiveInt(2),
+  /** A worker's claim on a job; a job whose worker died is resumed by another after this. */
+  EXPORT_LEASE_MS: positiveInt(30_000),
+  /** How often the projector's export worker looks for queued jobs (and expired files). */
+  EXPORT_POLL_INTERVAL_MS: positiveInt(1_000),
+} as const;

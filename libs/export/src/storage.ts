@@ -9,6 +9,7 @@ import { createReadStream, createWriteStream, type WriteStream } from 'node:fs';
 import { mkdir, rename, rm, stat } from 'node:fs/promises';
 import { dirname, join, resolve, sep } from 'node:path';
 import type { Readable } from 'node:stream';
+import { fileURLToPath } from 'node:url';
 
 export interface ExportStorage {
   /** A writer for `key`'s next content (a temporary file until `commit`). */
@@ -61,4 +62,12 @@ export function folderStorage(root: string): ExportStorage {
     read: (key, range) => createReadStream(pathOf(key), range ? { start: range.start, end: range.end } : {}),
     removeAll: (prefix) => rm(join(base, prefix), { recursive: true, force: true }),
   };
+}
+
+const DATA_DIR = fileURLToPath(new URL('../../../.data/', import.meta.url));
+
+/** EXPORT_STORAGE_DIR, or the project's .data/exports/<database> (one folder per database, as the audit checkpoints). */
+export function exportStorageDir(config: { DATABASE_URL: string; EXPORT_STORAGE_DIR?: string | undefined }): string {
+  const database = decodeURIComponent(new URL(config.DATABASE_URL).pathname.slice(1)) || 'postgres';
+  return config.EXPORT_STORAGE_DIR ?? join(DATA_DIR, 'exports', database);
 }
