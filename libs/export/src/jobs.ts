@@ -138,14 +138,14 @@ export async function exportJobExists(db: Queryable, id: string): Promise<boolea
 }
 
 /** Claims the oldest queued job, or a running one whose worker's lease ran out (it died). */
-export async function claimExportJob(pool: Pool, worker: string, leaseMs: number): Promise<{ job: ExportJob; parts: number } | undefined> {
+export async function claimExportJob(pool: Pool, worker: string, leaseMs: number, only?: readonly string[]): Promise<{ job: ExportJob; parts: number } | undefined> {
   const { rows } = await pool.query<ExportJob>(
     `UPDATE export_jobs SET status = 'running', lease_owner = $1, lease_until = now() + $2 * interval '1 millisecond'
       WHERE id = (SELECT id FROM export_jobs
-                   WHERE status = 'queued' OR (status = 'running' AND lease_until < now())
+                   WHERE (status = 'queued' OR (status = 'running' AND lease_until < now())) AND ($3::uuid[] IS NULL OR id = ANY($3::uuid[]))
                    ORDER BY created_at FOR UPDATE SKIP LOCKED LIMIT 1)
       RETURNING *`,
-    [worker, leaseMs],
+    [worker, leaseMs, only ?? null],
   );
   const job = rows[0];
   if (!job) return undefined;

@@ -36,6 +36,8 @@ export interface ExportWorkerOptions {
   expiresMs: number;
   /** This worker's name in the lease (default: host, pid, random). */
   workerId?: string;
+  /** Only these jobs (a test's own, an operator re-running one); default: any. */
+  only?: readonly string[];
 }
 
 const lit = pg.escapeLiteral;
@@ -106,7 +108,7 @@ async function write(stream: NodeJS.WritableStream, text: string): Promise<void>
 /** Runs the next claimable job to its end (or until the job is lost); undefined when none waits. */
 export async function runNextExport(pool: Pool, options: ExportWorkerOptions): Promise<ExportRun | undefined> {
   const worker = options.workerId ?? `${hostname()}:${process.pid}:${randomUUID().slice(0, 8)}`;
-  const claimed = await claimExportJob(pool, worker, options.leaseMs);
+  const claimed = await claimExportJob(pool, worker, options.leaseMs, options.only);
   if (!claimed) return undefined;
   const { job } = claimed;
   let part = claimed.parts;
