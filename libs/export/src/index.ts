@@ -1,3 +1,4 @@
 export * from './jobs';
 export * from './storage';
 export * from './worker';
+export * from './ndjson';

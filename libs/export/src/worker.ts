@@ -3,7 +3,7 @@
  * `COPY (SELECT ...) TO STDOUT` (one pass, no OFFSET paging, constant memory: the COPY stream is
  * pulled chunk by chunk and waits while a file is committed), maps each row with the one FHIR
  * mapping (@vitalis/live `observationFromRow` then @vitalis/schemas `toFhirObservation`, the same
- * as the FHIR API) and writes NDJSON files of at most `maxFileBytes` (one line more at most).
+ * as the FHIR API, through its per-code template: ndjson.ts) and writes NDJSON files of at most `maxFileBytes` (one line more at most).
  *
  * Consistency (ADR 0014): the rows are those whose writing transaction is visible in the job's
  * snapshot, recorded at kick-off; `_since` / `_until` are snapshots too. Resumption: the rows come
@@ -19,12 +19,12 @@ import pg from 'pg';
 import copyStreams from 'pg-copy-streams';
 import type { Pool } from '@vitalis/db';
 import { observationFromRow, STORED_INSTANT_SQL } from '@vitalis/live';
-import { toFhirObservation } from '@vitalis/schemas';
 import {
   claimExportJob, commitExportFile, exportJobExists, finishExportJob, renewExportLease, expiredExportJobs, forgetExportJobs,
   type ExportCursor, type ExportJob,
 } from './jobs';
 import type { ExportStorage } from './storage';
+import { numericNdjson, observationNdjson } from './ndjson';
 
 export interface ExportWorkerOptions {
   storage: ExportStorage;
@@ -76,19 +76,26 @@ const unescape = (v: string) => (v.includes('\\') ? v.replace(/\\(.)/g, (_, c: s
 /** One COPY line as the FHIR Observation's NDJSON line, and its resume key. */
 export function ndjsonLine(line: string): { json: string; key: ExportCursor } {
   const f = line.split('\t');
-  const samples = f[8] === '\\N' ? null : f[8]!.slice(1, -1).split(',').map(Number);
   const patient = unescape(f[0]!);
+  const device = unescape(f[1]!);
+  const seq = Number(f[2]);
+  const code = unescape(f[3]!);
+  const at = f[4]!;
+  const key = { d: device, s: seq, t: at };
+  if (f[8] === '\\N') {
+    const unit = unescape(f[6]!);
+    const value = Number(f[5]);
+    const json = numericNdjson(patient, device, seq, code, at, value, unit);
+    if (json !== undefined) return { json, key };
+  }
   const row = {
-    device_id: unescape(f[1]!),
-    seq: Number(f[2]),
-    code: unescape(f[3]!),
-    at: f[4]!,
+    device_id: device, seq, code, at,
     value: f[5] === '\\N' ? null : Number(f[5]),
     unit: unescape(f[6]!),
     sample_period_ms: f[7] === '\\N' ? null : Number(f[7]),
-    samples,
+    samples: f[8] === '\\N' ? null : f[8]!.slice(1, -1).split(',').map(Number),
   };
-  return { json: JSON.stringify(toFhirObservation(observationFromRow(patient, row))), key: { d: row.device_id, s: row.seq, t: row.at } };
+  return { json: observationNdjson(observationFromRow(patient, row)), key };
 }
 
 export interface ExportRun {
