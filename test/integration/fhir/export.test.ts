@@ -37,7 +37,9 @@ const children: ChildProcess[] = [];
 const run = uid();
 const ward = `ward-${run}`;
 const members = [`pat-x${run}a`, `pat-x${run}b`, `pat-x${run}c`];
-const T0 = Date.parse('2026-02-01T08:00:00Z');
+// recent rows land in the log's daily partitions (not its default one, where another file's partition moves run)
+const T0 = Math.floor(Date.now() / 3_600_000) * 3_600_000 - 7_200_000;
+const iso = (ms: number) => new Date(ms).toISOString().replace('.000Z', 'Z');
 let seq = 0;
 
 /** Rows straight into the append log (what the ingest writes). */
@@ -136,7 +138,7 @@ describe('FHIR Bulk Data export: the IG flow', () => {
   });
 
   it('_typeFilter selects Observation codes and dates', async () => {
-    const filter = encodeURIComponent(`Observation?code=http://loinc.org|${VITAL_CODE.spo2}&date=ge2026-02-01T08:00:10Z&date=lt2026-02-01T08:00:20Z`);
+    const filter = encodeURIComponent(`Observation?code=http://loinc.org|${VITAL_CODE.spo2}&date=ge${iso(T0 + 10_000)}&date=lt${iso(T0 + 20_000)}`);
     const k = await kickOff(`/Group/${ward}/$export?_typeFilter=${filter}`);
     expect(k.status).toBe(202);
     await work();
