@@ -45,7 +45,7 @@ function templateOf(code: string, unit: string): Template | null {
 }
 
 /** A JSON string's content (without quotes); ids are validated, so the escape is rarely needed. */
-const inner = (s: string) => (/["\\\u0000-\u001f\u2028\u2029]/.test(s) ? JSON.stringify(s).slice(1, -1) : s);
+const inner = (s: string) => (/["\\\u2028\u2029]|[^\x20-\uffff]/.test(s) ? JSON.stringify(s).slice(1, -1) : s);
 
 export function observationNdjson(o: VitalsObservation): string {
   if (isEcg(o)) return JSON.stringify(toFhirObservation(o));
