@@ -130,6 +130,14 @@ export async function groupMembers(db: Queryable, id: string): Promise<string[] 
   return rows[0]?.members;
 }
 
+/** Creates or replaces a Group (the operator's `npm run admin -- export-group`). */
+export async function saveGroup(db: Queryable, group: { id: string; name: string; members: string[] }): Promise<void> {
+  await db.query(
+    'INSERT INTO export_groups (id, name, members) VALUES ($1, $2, $3) ON CONFLICT (id) DO UPDATE SET name = excluded.name, members = excluded.members',
+    [group.id, group.name, group.members],
+  );
+}
+
 // ---------------------------------------------------------------------------------------------
 // The worker's side
 
