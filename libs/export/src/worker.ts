@@ -41,6 +41,8 @@ export interface ExportWorkerOptions {
 }
 
 const lit = pg.escapeLiteral;
+/** Written to the file in blocks of about this many characters (one write per row would dominate). */
+const FLUSH_CHARS = 1 << 20;
 
 /** The WHERE clause of a job's rows (everything but the resume key). */
 export function exportWhere(job: Pick<ExportJob, 'patients' | 'filters' | 'snapshot' | 'since_snapshot' | 'since_at' | 'until_snapshot' | 'until_at'>): string {
@@ -146,14 +148,21 @@ export async function runNextExport(pool: Pool, options: ExportWorkerOptions): P
       count = 0;
       bytes = 0;
     };
+    // COPY sends a message per row: lines are gathered and written in blocks of about FLUSH_CHARS
     let rest = '';
+    let out = '';
+    const flush = async () => {
+      if (out.length === 0 || !current) return;
+      bytes += Buffer.byteLength(out);
+      await write(current.stream, out);
+      out = '';
+    };
     for await (const chunk of copy as AsyncIterable<Buffer>) {
       if (lost) throw new LostJob();
       const text = rest + chunk.toString('utf8');
       const end = text.lastIndexOf('\n');
       rest = text.slice(end + 1);
       if (end < 0) continue;
-      let out = '';
       for (const line of text.slice(0, end).split('\n')) {
         const { json, key: k } = ndjsonLine(line);
         if (!current) {
@@ -165,17 +174,12 @@ export async function runNextExport(pool: Pool, options: ExportWorkerOptions): P
         count += 1;
         last = k;
         if (bytes + out.length >= options.maxFileBytes) {
-          bytes += Buffer.byteLength(out);
-          await write(current.stream, out);
-          out = '';
+          await flush();
           await commit();
-        }
-      }
-      if (out.length > 0 && current) {
-        bytes += Buffer.byteLength(out);
-        await write(current.stream, out);
+        } else if (out.length >= FLUSH_CHARS) await flush();
       }
     }
+    await flush();
     await commit();
   } catch (err) {
     failed = err;
