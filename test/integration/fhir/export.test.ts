@@ -44,7 +44,7 @@ let seq = 0;
 
 /** Rows straight into the append log (what the ingest writes). */
 async function seed(db: Pool, patient: string, n: number, startMs = T0) {
-  const rows = Array.from({ length: n }, (_, i) => [patient, `dev-${patient}`, ++seq, i % 2 === 0 ? VITAL_CODE.heartRate : VITAL_CODE.spo2, new Date(startMs + i * 1000).toISOString(), i % 2 === 0 ? 60 + (i % 40) : 95 + (i % 5), i % 2 === 0 ? '/min' : '%']);
+  const rows = Array.from({ length: n }, (_, i) => [patient, `dev-${run}-${patient}`, ++seq, i % 2 === 0 ? VITAL_CODE.heartRate : VITAL_CODE.spo2, new Date(startMs + i * 1000).toISOString(), i % 2 === 0 ? 60 + (i % 40) : 95 + (i % 5), i % 2 === 0 ? '/min' : '%']);
   await db.query(
     `INSERT INTO vitals_observations (patient_id, device_id, seq, code, effective_at, value, unit, kafka_partition, kafka_offset)
      SELECT p, d, s, c, e::timestamptz, v, u, 0, s FROM unnest($1::text[], $2::text[], $3::bigint[], $4::text[], $5::text[], $6::float8[], $7::text[]) AS t(p, d, s, c, e, v, u)`,
