@@ -6,18 +6,21 @@
  *  2. the export worker (@vitalis/export runNextExport: COPY, the FHIR mapping, NDJSON files of
  *     BENCH_EXPORT_FILE_MB): observations/s, MB/s of NDJSON written, and both as ratios to the raw
  *     COPY; the process RSS sampled every 100 ms, mean of the first and of the last third;
+ *     the same export into storage that drops the bytes (what the process does, without the disk);
  *  3. the time to first byte of the manifest of a small export (BENCH_EXPORT_SMALL rows, one
  *     patient) over real HTTP: kick-off, a worker started at once, polling the status every 10 ms.
  * Uses its own database (vitalis_bench_export), dropped and created afresh on every run.
  * Default 10 M rows (the issue's figure); run it small: BENCH_EXPORT_ROWS=200000.
  */
+import type { WriteStream } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
+import { Writable } from 'node:stream';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import copyStreams from 'pg-copy-streams';
 import { createPool, migrate, type Pool } from '@vitalis/db';
-import { createExportJob, exportCopySql, folderStorage, runNextExport } from '@vitalis/export';
+import { createExportJob, exportCopySql, folderStorage, runNextExport, type ExportStorage } from '@vitalis/export';
 import { STORED_INSTANT_SQL } from '@vitalis/live';
 import { recreateBenchDatabase } from './database';
 
@@ -72,6 +75,17 @@ try {
   if (kick.kind !== 'created') throw new Error('kick-off refused');
   const same = await rawCopy(pool, exportCopySql(kick.job, null));
 
+  // the same export once more into storage that drops the bytes: the figure without the disk
+  const dropped = await createExportJob(pool, { clientId: 'bench', subject: 'bench', request: 'bench', filters: [] }, 100);
+  if (dropped.kind !== 'created') throw new Error('kick-off refused');
+  const discarding: ExportStorage = {
+    ...storage,
+    create: async () => ({ stream: new Writable({ write: (_c, _e, done) => done() }) as unknown as WriteStream, commit: async () => {}, discard: async () => {} }),
+  };
+  const t1 = performance.now();
+  await runNextExport(pool, { storage: discarding, maxFileBytes: FILE_MB * 1_048_576, leaseMs: 600_000, expiresMs: 3_600_000, only: [dropped.job.id] });
+  const droppedSeconds = (performance.now() - t1) / 1000;
+
   const rss: number[] = [];
   const sampler = setInterval(() => rss.push(process.memoryUsage().rss), 100);
   const started = performance.now();
@@ -89,6 +103,8 @@ try {
   out(`export (COPY -> FHIR NDJSON)  ${fmt(rate(seconds))} observations/s   ${mb(written / seconds).toFixed(1)} MB/s of NDJSON (${mb(written).toFixed(0)} MB, ${run.files} files, ${seconds.toFixed(2)} s)`);
   out(`  ratio to raw COPY (no order):        ${(rate(seconds) / rate(plain.seconds) * 100).toFixed(0)}% of rows/s, ${((written / seconds) / (plain.bytes / plain.seconds) * 100).toFixed(0)}% of MB/s`);
   out(`  ratio to raw COPY (the export query): ${(rate(seconds) / rate(same.seconds) * 100).toFixed(0)}% of rows/s`);
+  out(`export, files dropped (no disk)       ${fmt(rate(droppedSeconds))} observations/s   ${mb(written / droppedSeconds).toFixed(1)} MB/s of NDJSON`);
+  out(`  ratio to raw COPY (no order):        ${(rate(droppedSeconds) / rate(plain.seconds) * 100).toFixed(0)}% of rows/s; to the export's query: ${(rate(droppedSeconds) / rate(same.seconds) * 100).toFixed(0)}%`);
   const third = Math.max(1, Math.floor(rss.length / 3));
   const mean = (xs: number[]) => xs.reduce((a, b) => a + b, 0) / Math.max(1, xs.length);
   out(`  RSS: first third ${mb(mean(rss.slice(0, third))).toFixed(0)} MB, last third ${mb(mean(rss.slice(-third))).toFixed(0)} MB (${rss.length} samples)`);

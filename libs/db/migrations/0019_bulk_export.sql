@@ -43,6 +43,8 @@ CREATE TABLE export_jobs (
   status text NOT NULL DEFAULT 'queued' CHECK (status IN ('queued', 'running', 'completed', 'failed')),
   cursor jsonb,
   exported bigint NOT NULL DEFAULT 0,
+  -- runs that ended in an error (a database restart, a full disk): retried from the cursor, failed at the third
+  attempts integer NOT NULL DEFAULT 0,
   error text,
   lease_owner text,
   lease_until timestamptz,

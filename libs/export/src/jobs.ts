@@ -51,6 +51,7 @@ export interface ExportJob {
   status: 'queued' | 'running' | 'completed' | 'failed';
   cursor: ExportCursor | null;
   exported: number;
+  attempts: number;
   error: string | null;
   lease_owner: string | null;
   expires_at: Date | null;
@@ -196,6 +197,23 @@ export async function finishExportJob(pool: Pool, jobId: string, worker: string,
     [jobId, worker, outcome.error === undefined ? 'completed' : 'failed', outcome.error ?? null, outcome.expiresMs],
   );
   return (rowCount ?? 0) > 0;
+}
+
+/**
+ * A run that ended in an error: the job goes back to the queue (resumed from its cursor by the
+ * next worker at once), or fails for good at `maxAttempts`. True when it failed for good.
+ */
+export async function releaseExportJob(pool: Pool, jobId: string, worker: string, outcome: { maxAttempts: number; expiresMs: number; error: string }): Promise<boolean> {
+  const { rows } = await pool.query<{ status: string }>(
+    `UPDATE export_jobs SET attempts = attempts + 1, lease_owner = NULL, lease_until = NULL,
+            status = CASE WHEN attempts + 1 >= $3 THEN 'failed' ELSE 'queued' END,
+            error = CASE WHEN attempts + 1 >= $3 THEN $4 END,
+            completed_at = CASE WHEN attempts + 1 >= $3 THEN now() END,
+            expires_at = CASE WHEN attempts + 1 >= $3 THEN now() + $5 * interval '1 millisecond' END
+      WHERE id = $1 AND lease_owner = $2 AND status = 'running' RETURNING status`,
+    [jobId, worker, outcome.maxAttempts, outcome.error, outcome.expiresMs],
+  );
+  return rows[0]?.status === 'failed';
 }
 
 /** The finished jobs past their expiry (their files go first, then the rows: `forgetExportJobs`). */

@@ -20,7 +20,7 @@ import copyStreams from 'pg-copy-streams';
 import type { Pool } from '@vitalis/db';
 import { observationFromRow, STORED_INSTANT_SQL } from '@vitalis/live';
 import {
-  claimExportJob, commitExportFile, exportJobExists, finishExportJob, renewExportLease, expiredExportJobs, forgetExportJobs,
+  claimExportJob, commitExportFile, exportJobExists, releaseExportJob, finishExportJob, renewExportLease, expiredExportJobs, forgetExportJobs,
   type ExportCursor, type ExportJob,
 } from './jobs';
 import type { ExportStorage } from './storage';
@@ -41,8 +41,10 @@ export interface ExportWorkerOptions {
 }
 
 const lit = pg.escapeLiteral;
-/** Written to the file in blocks of about this many characters (one write per row would dominate). */
+/** Written to the file in blocks of about this many characters. */
 const FLUSH_CHARS = 1 << 20;
+/** Runs of one job that may end in an error before it fails for good. */
+const MAX_ATTEMPTS = 3;
 
 /** The WHERE clause of a job's rows (everything but the resume key). */
 export function exportWhere(job: Pick<ExportJob, 'patients' | 'filters' | 'snapshot' | 'since_snapshot' | 'since_at' | 'until_snapshot' | 'until_at'>): string {
@@ -104,7 +106,7 @@ export interface ExportRun {
   job: string;
   files: number;
   exported: number;
-  outcome: 'completed' | 'failed' | 'lost';
+  outcome: 'completed' | 'lost';
 }
 
 class LostJob extends Error {}
@@ -148,7 +150,7 @@ export async function runNextExport(pool: Pool, options: ExportWorkerOptions): P
       count = 0;
       bytes = 0;
     };
-    // COPY sends a message per row: lines are gathered and written in blocks of about FLUSH_CHARS
+    // lines are gathered and written in blocks of about FLUSH_CHARS (fewer, larger writes than one per COPY chunk)
     let rest = '';
     let out = '';
     const flush = async () => {
@@ -195,10 +197,13 @@ export async function runNextExport(pool: Pool, options: ExportWorkerOptions): P
     if (gone) await options.storage.removeAll(job.id);
     return { job: job.id, files, exported, outcome: 'lost' };
   }
-  const error = failed === undefined ? undefined : 'The export failed; start a new one.';
-  const finished = await finishExportJob(pool, job.id, worker, { expiresMs: options.expiresMs, ...(error ? { error } : {}) });
-  if (failed !== undefined && finished) throw failed;
-  return { job: job.id, files, exported, outcome: !finished ? 'lost' : error ? 'failed' : 'completed' };
+  if (failed !== undefined) {
+    // a database restart, a full disk: back to the queue (resumed from the cursor), failed at the third run
+    await releaseExportJob(pool, job.id, worker, { maxAttempts: MAX_ATTEMPTS, expiresMs: options.expiresMs, error: 'The export failed; start a new one.' }).catch(() => {});
+    throw failed;
+  }
+  const finished = await finishExportJob(pool, job.id, worker, { expiresMs: options.expiresMs });
+  return { job: job.id, files, exported, outcome: finished ? 'completed' : 'lost' };
 }
 
 /** Removes the files, then the rows, of finished jobs past their expiry. */

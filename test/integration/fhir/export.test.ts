@@ -230,6 +230,22 @@ describe('FHIR Bulk Data export: the IG flow', () => {
     expect((await fetch(manifest.output[0]!.url, { headers: analyst })).status).toBe(404);
   });
 
+  it('a run that ends in an error is retried from its cursor; the third failure fails the export: 500 OperationOutcome', async () => {
+    const k = await kickOff(`/Group/${ward}/$export`);
+    const id = k.location!.split('/').pop()!;
+    const broken = { ...storage, create: async () => { throw new Error('disk full'); } };
+    for (let attempt = 1; attempt <= 3; attempt++) {
+      await expect(runNextExport(gw.deps.pool, { storage: broken, maxFileBytes: 4_096, leaseMs: 10_000, expiresMs: 3_600_000, only: [id] })).rejects.toThrow('disk full');
+      const { rows } = await owner.query<{ status: string; attempts: number }>('SELECT status, attempts FROM export_jobs WHERE id = $1', [id]);
+      expect(rows[0]).toEqual({ status: attempt < 3 ? 'queued' : 'failed', attempts: attempt });
+    }
+    const failed = await fetch(k.location!, { headers: analyst });
+    expect(failed.status).toBe(500);
+    const outcome = (await failed.json()) as any;
+    expect(outcome.resourceType).toBe('OperationOutcome');
+    await expectValidFhir(outcome);
+  });
+
   it('finished exports expire: their files go and the status is 404', async () => {
     const k = await kickOff(`/Group/${ward}/$export`);
     await work();
