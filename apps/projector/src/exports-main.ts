@@ -15,7 +15,8 @@ const config = loadConfig('export-worker', projectorConfigShape);
 const logger = createLogger('export-worker', config.LOG_LEVEL);
 const pool = createPool({ url: config.DATABASE_URL, max: 3, application: 'vitalis-export-worker' });
 await requireAppDatabase(pool, 'export-worker', { production: config.NODE_ENV === 'production', warn: (message) => logger.warn(message) });
-const runner = runJobs(exportJobs(pool, config), logger);
+const exportWorker = exportJobs(pool, config);
+const runner = runJobs(exportWorker.jobs, logger);
 logger.info('export worker running');
 onShutdown({
   logger,
@@ -23,6 +24,7 @@ onShutdown({
   drainMs: 0,
   graceMs: config.SHUTDOWN_GRACE_SECONDS * 1_000,
   steps: [
+    { name: 'exports: a running one hands its job back', run: async () => exportWorker.stop() },
     { name: 'jobs: the running ones finish', run: () => runner.stop() },
     { name: 'postgres', run: () => pool.end() },
   ],

@@ -17,17 +17,22 @@ export interface ExportWorkerConfig {
   EXPORT_POLL_INTERVAL_MS: number;
 }
 
-export function exportJobs(pool: Pool, config: ExportWorkerConfig): Job[] {
+/**
+ * The jobs, and `stop`: at shutdown, before the runner waits for running jobs, a running export
+ * stops at its next chunk and hands its job back (another worker resumes it from its cursor at once).
+ */
+export function exportJobs(pool: Pool, config: ExportWorkerConfig): { jobs: Job[]; stop: () => void } {
   const storage = folderStorage(exportStorageDir(config));
-  const options = { storage, maxFileBytes: config.EXPORT_MAX_FILE_BYTES, leaseMs: config.EXPORT_LEASE_MS, expiresMs: config.EXPORT_FILE_TTL_SECONDS * 1_000 };
-  return [
+  const shutdown = new AbortController();
+  const options = { storage, maxFileBytes: config.EXPORT_MAX_FILE_BYTES, leaseMs: config.EXPORT_LEASE_MS, expiresMs: config.EXPORT_FILE_TTL_SECONDS * 1_000, signal: shutdown.signal };
+  const jobs: Job[] = [
     {
       name: 'bulk-export',
       intervalMs: config.EXPORT_POLL_INTERVAL_MS,
       run: async () => {
         // every queued job in this run (one after the other), then wait for the next tick
         const runs = [];
-        for (let run = await runNextExport(pool, options); run; run = await runNextExport(pool, options)) runs.push(run);
+        for (let run = await runNextExport(pool, options); run && run.outcome !== 'stopped'; run = await runNextExport(pool, options)) runs.push(run);
         return runs.length > 0 ? { exports: runs } : undefined;
       },
     },
@@ -40,4 +45,5 @@ export function exportJobs(pool: Pool, config: ExportWorkerConfig): Job[] {
       },
     },
   ];
+  return { jobs, stop: () => shutdown.abort() };
 }

@@ -79,6 +79,7 @@ const metricsAddress = metricsListenerAddress(config);
 const metricsServer = metricsAddress ? await startMetricsServer(registry, metricsAddress) : undefined;
 if (metricsServer) logger.info({ url: metricsServer.url }, 'metrics listening');
 
+const exportWorker = exportJobs(pool, config);
 const jobs: Job[] = [
   {
     name: 'vitals-maintenance',
@@ -102,7 +103,7 @@ const jobs: Job[] = [
       return result.events > 0 ? { ...result } : undefined;
     },
   },
-  ...exportJobs(pool, config),
+  ...exportWorker.jobs,
   ...PROJECTIONS.map((projection) => ({
     name: `projection-${projection.name}`,
     intervalMs: config.PROJECTION_INTERVAL_MS,
@@ -125,6 +126,7 @@ onShutdown({
   ...config.shutdown,
   steps: [
     { name: 'event listener', run: () => listener.stop() },
+    { name: 'exports: a running one hands its job back', run: async () => exportWorker.stop() },
     { name: 'jobs: the running ones finish', run: () => runner.stop() },
     { name: 'postgres', run: () => pool.end() },
     { name: 'redis', run: async () => redis.disconnect() },

@@ -216,6 +216,11 @@ export async function releaseExportJob(pool: Pool, jobId: string, worker: string
   return rows[0]?.status === 'failed';
 }
 
+/** A worker shutting down hands the job back at once (no attempt counted): the next worker resumes it from the cursor. */
+export async function handBackExportJob(pool: Pool, jobId: string, worker: string): Promise<void> {
+  await pool.query("UPDATE export_jobs SET status = 'queued', lease_owner = NULL, lease_until = NULL WHERE id = $1 AND lease_owner = $2 AND status = 'running'", [jobId, worker]);
+}
+
 /** The finished jobs past their expiry (their files go first, then the rows: `forgetExportJobs`). */
 export async function expiredExportJobs(db: Queryable): Promise<string[]> {
   const { rows } = await db.query<{ id: string }>("SELECT id FROM export_jobs WHERE status IN ('completed', 'failed') AND expires_at < now()");

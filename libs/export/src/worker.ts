@@ -20,7 +20,7 @@ import copyStreams from 'pg-copy-streams';
 import type { Pool } from '@vitalis/db';
 import { observationFromRow, STORED_INSTANT_SQL } from '@vitalis/live';
 import {
-  claimExportJob, commitExportFile, exportJobExists, releaseExportJob, finishExportJob, renewExportLease, expiredExportJobs, forgetExportJobs,
+  claimExportJob, commitExportFile, exportJobExists, handBackExportJob, releaseExportJob, finishExportJob, renewExportLease, expiredExportJobs, forgetExportJobs,
   type ExportCursor, type ExportJob,
 } from './jobs';
 import type { ExportStorage } from './storage';
@@ -38,6 +38,8 @@ export interface ExportWorkerOptions {
   workerId?: string;
   /** Only these jobs (a test's own, an operator re-running one); default: any. */
   only?: readonly string[];
+  /** Aborted at shutdown: the run stops at the next chunk and hands the job back (resumed elsewhere). */
+  signal?: AbortSignal;
 }
 
 const lit = pg.escapeLiteral;
@@ -106,10 +108,11 @@ export interface ExportRun {
   job: string;
   files: number;
   exported: number;
-  outcome: 'completed' | 'lost';
+  outcome: 'completed' | 'lost' | 'stopped';
 }
 
 class LostJob extends Error {}
+class Stopped extends Error {}
 
 /** Writes with backpressure: waits for `drain` when the file's buffer is full. */
 async function write(stream: NodeJS.WritableStream, text: string): Promise<void> {
@@ -121,6 +124,10 @@ export async function runNextExport(pool: Pool, options: ExportWorkerOptions): P
   const worker = options.workerId ?? `${hostname()}:${process.pid}:${randomUUID().slice(0, 8)}`;
   const claimed = await claimExportJob(pool, worker, options.leaseMs, options.only);
   if (!claimed) return undefined;
+  if (options.signal?.aborted) {
+    await handBackExportJob(pool, claimed.job.id, worker);
+    return undefined;
+  }
   const { job } = claimed;
   let part = claimed.parts;
   let exported = 0;
@@ -161,6 +168,7 @@ export async function runNextExport(pool: Pool, options: ExportWorkerOptions): P
     };
     for await (const chunk of copy as AsyncIterable<Buffer>) {
       if (lost) throw new LostJob();
+      if (options.signal?.aborted) throw new Stopped();
       const text = rest + chunk.toString('utf8');
       const end = text.lastIndexOf('\n');
       rest = text.slice(end + 1);
@@ -190,6 +198,10 @@ export async function runNextExport(pool: Pool, options: ExportWorkerOptions): P
     if (current) await current.discard();
     // a COPY cut short leaves the connection mid-protocol: never back into the pool
     client.release(failed !== undefined ? true : undefined);
+  }
+  if (failed instanceof Stopped) {
+    await handBackExportJob(pool, job.id, worker);
+    return { job: job.id, files, exported, outcome: 'stopped' };
   }
   if (failed instanceof LostJob) {
     // cancelled (the row is gone): a file renamed into place just before is nobody's; remove them all

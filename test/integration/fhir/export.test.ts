@@ -374,4 +374,31 @@ describe('FHIR Bulk Data export: a worker killed mid-export', () => {
     expect(ids).toHaveLength(await countOf(patients));
     expect(new Set(ids).size).toBe(ids.length);
   }, 180_000);
+
+  it('SIGTERM mid-export: the worker hands the job back and exits 0; the next worker completes it, every row once', async () => {
+    const cohort = `cohort-t${run}`;
+    const patients = [`pat-t${run}a`];
+    await owner.query('INSERT INTO export_groups (id, name, members) VALUES ($1, $2, $3)', [cohort, `Cohort ${run}`, patients]);
+    await seed(owner, patients[0]!, 30_000);
+    const k = await kickOff(`/Group/${cohort}/$export`);
+    const id = k.location!.split('/').pop()!;
+    const child = startWorker();
+    const stateOf = async () => (await owner.query<{ n: number; status: string; attempts: number }>(
+      'SELECT (SELECT count(*)::int FROM export_files WHERE job_id = $1) AS n, status, attempts FROM export_jobs WHERE id = $1', [id])).rows[0]!;
+    let state = await stateOf();
+    for (let i = 0; i < 600 && state.n < 2; i++) {
+      await new Promise((ok) => setTimeout(ok, 50));
+      state = await stateOf();
+    }
+    child.kill('SIGTERM');
+    const code = await new Promise((ok) => child.once('exit', ok));
+    expect(code).toBe(0);
+    state = await stateOf();
+    expect(state).toMatchObject({ status: 'queued', attempts: 0 }); // handed back, not failed
+    await work({ maxFileBytes: 32_768 });
+    const { resources } = await exported(k.location!);
+    const ids = resources.map((r) => r.identifier[0].value);
+    expect(ids).toHaveLength(await countOf(patients));
+    expect(new Set(ids).size).toBe(ids.length);
+  }, 180_000);
 });
