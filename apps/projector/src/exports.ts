@@ -5,12 +5,10 @@
  * share the queue (jobs are claimed with SKIP LOCKED). `exports-main.ts` runs only these jobs.
  */
 import type { Pool } from '@vitalis/db';
-import { expireExports, exportStorageDir, folderStorage, runNextExport } from '@vitalis/export';
+import { expireExports, exportStorage, runNextExport, type ExportStorageConfig } from '@vitalis/export';
 import type { Job } from './jobs';
 
-export interface ExportWorkerConfig {
-  DATABASE_URL: string;
-  EXPORT_STORAGE_DIR?: string | undefined;
+export interface ExportWorkerConfig extends ExportStorageConfig {
   EXPORT_MAX_FILE_BYTES: number;
   EXPORT_FILE_TTL_SECONDS: number;
   EXPORT_LEASE_MS: number;
@@ -22,7 +20,7 @@ export interface ExportWorkerConfig {
  * stops at its next chunk and hands its job back (another worker resumes it from its cursor at once).
  */
 export function exportJobs(pool: Pool, config: ExportWorkerConfig): { jobs: Job[]; stop: () => void } {
-  const storage = folderStorage(exportStorageDir(config));
+  const storage = exportStorage(config);
   const shutdown = new AbortController();
   const options = { storage, maxFileBytes: config.EXPORT_MAX_FILE_BYTES, leaseMs: config.EXPORT_LEASE_MS, expiresMs: config.EXPORT_FILE_TTL_SECONDS * 1_000, signal: shutdown.signal };
   const jobs: Job[] = [

@@ -204,4 +204,13 @@ export const exportShape = {
   EXPORT_LEASE_MS: positiveInt(30_000),
   /** How often the projector's export worker looks for queued jobs (and expired files). */
   EXPORT_POLL_INTERVAL_MS: positiveInt(1_000),
+  /** Set: export files go to this S3-compatible bucket instead of EXPORT_STORAGE_DIR (which must exist). */
+  EXPORT_S3_BUCKET: z.string().min(3).optional(),
+  /** The S3-compatible endpoint (path-style requests). */
+  EXPORT_S3_ENDPOINT: url('https://s3.amazonaws.com', ['http:', 'https:']),
+  EXPORT_S3_REGION: z.string().min(1).default('us-east-1'),
+  EXPORT_S3_ACCESS_KEY_ID: z.string().min(1).optional(),
+  EXPORT_S3_SECRET_ACCESS_KEY: z.string().min(1).optional(),
+  /** Key prefix inside the bucket. Unset: the database name (one folder per database). */
+  EXPORT_S3_PREFIX: z.string().optional(),
 } as const;

@@ -10,6 +10,7 @@ import { mkdir, rename, rm, stat } from 'node:fs/promises';
 import { dirname, join, resolve, sep } from 'node:path';
 import type { Readable } from 'node:stream';
 import { fileURLToPath } from 'node:url';
+import { s3Storage } from './s3-storage';
 
 export interface ExportStorage {
   /** A writer for `key`'s next content (a temporary file until `commit`). */
@@ -70,4 +71,32 @@ const DATA_DIR = fileURLToPath(new URL('../../../.data/', import.meta.url));
 export function exportStorageDir(config: { DATABASE_URL: string; EXPORT_STORAGE_DIR?: string | undefined }): string {
   const database = decodeURIComponent(new URL(config.DATABASE_URL).pathname.slice(1)) || 'postgres';
   return config.EXPORT_STORAGE_DIR ?? join(DATA_DIR, 'exports', database);
+}
+
+/** The export settings the storage choice reads (libs/config exportShape). */
+export interface ExportStorageConfig {
+  DATABASE_URL: string;
+  EXPORT_STORAGE_DIR?: string | undefined;
+  EXPORT_S3_BUCKET?: string | undefined;
+  EXPORT_S3_ENDPOINT: string;
+  EXPORT_S3_REGION: string;
+  EXPORT_S3_ACCESS_KEY_ID?: string | undefined;
+  EXPORT_S3_SECRET_ACCESS_KEY?: string | undefined;
+  EXPORT_S3_PREFIX?: string | undefined;
+}
+
+/** The one choice: the S3-compatible bucket when EXPORT_S3_BUCKET is set, else the folder. */
+export function exportStorage(config: ExportStorageConfig): ExportStorage {
+  if (!config.EXPORT_S3_BUCKET) return folderStorage(exportStorageDir(config));
+  if (!config.EXPORT_S3_ACCESS_KEY_ID || !config.EXPORT_S3_SECRET_ACCESS_KEY) {
+    throw new Error('invalid configuration: EXPORT_S3_ACCESS_KEY_ID and EXPORT_S3_SECRET_ACCESS_KEY: must be set with EXPORT_S3_BUCKET');
+  }
+  return s3Storage({
+    endpoint: config.EXPORT_S3_ENDPOINT,
+    bucket: config.EXPORT_S3_BUCKET,
+    region: config.EXPORT_S3_REGION,
+    accessKeyId: config.EXPORT_S3_ACCESS_KEY_ID,
+    secretAccessKey: config.EXPORT_S3_SECRET_ACCESS_KEY,
+    prefix: config.EXPORT_S3_PREFIX ?? (decodeURIComponent(new URL(config.DATABASE_URL).pathname.slice(1)) || 'postgres'),
+  });
 }

@@ -18,7 +18,7 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { FHIR_JSON, HttpProblem, badRequest, notFound, tooManyRequests } from '@vitalis/http';
 import { resourceId } from '@vitalis/schemas';
 import {
-  createExportJob, deleteExportJob, exportFiles, findExportJob, folderStorage, exportStorageDir, groupMembers,
+  createExportJob, deleteExportJob, exportFiles, exportStorage, findExportJob, groupMembers,
   type ExportFilter, type ExportJob,
 } from '@vitalis/export';
 import type { GatewayDeps } from '../deps';
@@ -92,7 +92,7 @@ function preferences(req: FastifyRequest): { lenient: boolean } {
 
 export function exportRoutes(deps: GatewayDeps): FastifyPluginAsyncZod {
   const { pool, config } = deps;
-  const storage = folderStorage(exportStorageDir(config));
+  const storage = exportStorage(config);
   const base = () => `${config.baseUrl}${FHIR_BASE_PATH}`;
   const statusUrl = (id: string) => `${base()}/$export-status/${id}`;
   const owner = (caller: Caller) => ({ clientId: caller.principal.clientId, subject: caller.principal.subject });
