@@ -362,7 +362,7 @@ describe('FHIR Bulk Data export: a worker killed mid-export', () => {
     state = await filesOf();
     expect(state.status).toBe('running'); // killed mid-export
     const committed = state.n;
-    startWorker();
+    const second = startWorker();
     for (let i = 0; i < 1200 && state.status !== 'completed'; i++) {
       await new Promise((ok) => setTimeout(ok, 100));
       state = await filesOf();
@@ -370,6 +370,8 @@ describe('FHIR Bulk Data export: a worker killed mid-export', () => {
     expect(state.status).toBe('completed');
     const { resources, manifest } = await exported(k.location!);
     expect(manifest.output.length).toBeGreaterThan(committed); // resumed, not restarted: the first files stay
+    second.kill('SIGKILL'); // the next test's job is for a worker of its own
+    await new Promise((ok) => (second.exitCode === null ? second.once('exit', ok) : ok(null)));
     const ids = resources.map((r) => r.identifier[0].value);
     expect(ids).toHaveLength(await countOf(patients));
     expect(new Set(ids).size).toBe(ids.length);
@@ -383,10 +385,11 @@ describe('FHIR Bulk Data export: a worker killed mid-export', () => {
     const k = await kickOff(`/Group/${cohort}/$export`);
     const id = k.location!.split('/').pop()!;
     const child = startWorker();
-    const stateOf = async () => (await owner.query<{ n: number; status: string; attempts: number }>(
-      'SELECT (SELECT count(*)::int FROM export_files WHERE job_id = $1) AS n, status, attempts FROM export_jobs WHERE id = $1', [id])).rows[0]!;
+    const stateOf = async () => (await owner.query<{ n: number; status: string; attempts: number; owner: string | null }>(
+      'SELECT (SELECT count(*)::int FROM export_files WHERE job_id = $1) AS n, status, attempts, lease_owner AS owner FROM export_jobs WHERE id = $1', [id])).rows[0]!;
     let state = await stateOf();
-    for (let i = 0; i < 600 && state.n < 2; i++) {
+    // this worker holds the job (its lease names its pid) and has committed files
+    for (let i = 0; i < 600 && !(state.n >= 2 && state.owner?.includes(`:${child.pid}:`)); i++) {
       await new Promise((ok) => setTimeout(ok, 50));
       state = await stateOf();
     }
@@ -394,7 +397,7 @@ describe('FHIR Bulk Data export: a worker killed mid-export', () => {
     const code = await new Promise((ok) => child.once('exit', ok));
     expect(code).toBe(0);
     state = await stateOf();
-    expect(state).toMatchObject({ status: 'queued', attempts: 0 }); // handed back, not failed
+    expect(state).toMatchObject({ status: 'queued', attempts: 0, owner: null }); // handed back, not failed
     await work({ maxFileBytes: 32_768 });
     const { resources } = await exported(k.location!);
     const ids = resources.map((r) => r.identifier[0].value);
