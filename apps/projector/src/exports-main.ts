@@ -6,6 +6,8 @@
 import { loadConfig } from '@vitalis/config';
 import { createPool, pendingMigrations, requireAppDatabase } from '@vitalis/db';
 import { createLogger } from '@vitalis/log';
+import { listenOnChannel } from '@vitalis/eventstore';
+import { EXPORT_CHANNEL } from '@vitalis/export';
 import { onShutdown, createReadiness } from '@vitalis/runtime';
 import { projectorConfigShape } from './config';
 import { runJobs } from './jobs';
@@ -17,6 +19,7 @@ const pool = createPool({ url: config.DATABASE_URL, max: 3, application: 'vitali
 await requireAppDatabase(pool, 'export-worker', { production: config.NODE_ENV === 'production', warn: (message) => logger.warn(message) });
 const exportWorker = exportJobs(pool, config);
 const runner = runJobs(exportWorker.jobs, logger);
+const listener = listenOnChannel(pool, EXPORT_CHANNEL, () => runner.runNow(['bulk-export']), (err) => logger.warn({ err }, 'export listener lost; reconnecting'));
 logger.info('export worker running');
 onShutdown({
   logger,
@@ -24,6 +27,7 @@ onShutdown({
   drainMs: 0,
   graceMs: config.SHUTDOWN_GRACE_SECONDS * 1_000,
   steps: [
+    { name: 'export listener', run: () => listener.stop() },
     { name: 'exports: a running one hands its job back', run: async () => exportWorker.stop() },
     { name: 'jobs: the running ones finish', run: () => runner.stop() },
     { name: 'postgres', run: () => pool.end() },

@@ -14,7 +14,8 @@ import { maintainPartitions } from './maintenance';
 import { projectorRunsRollups, runRollups } from './rollups';
 import { PROJECTIONS } from './projections/definitions';
 import { catchUp, projectionNamed, projectionPositions, rebuild } from './projections/runner';
-import { listenForEvents } from '@vitalis/eventstore';
+import { listenForEvents, listenOnChannel } from '@vitalis/eventstore';
+import { EXPORT_CHANNEL } from '@vitalis/export';
 import { createRedis } from '@vitalis/redis';
 import { escalateDueCriticalResults } from './diagnostics-escalation';
 import { proposeTestsForAlerts } from './diagnostics-proposals';
@@ -119,6 +120,8 @@ const runner = runJobs(jobs, logger);
 // A run already in progress is not doubled; a wake-up during it is covered by the next tick.
 const projectionJobs = [...PROJECTIONS.map((p) => `projection-${p.name}`), 'diagnostics-alert-proposals'];
 const listener = listenForEvents(pool, () => runner.runNow(projectionJobs), (err) => logger.warn({ err }, 'event listener lost; reconnecting'));
+// a kick-off wakes the export worker at once (EXPORT_POLL_INTERVAL_MS stays the net)
+const exportListener = listenOnChannel(pool, EXPORT_CHANNEL, () => runner.runNow(['bulk-export']), (err) => logger.warn({ err }, 'export listener lost; reconnecting'));
 logger.info({ jobs: jobs.map((j) => j.name), retentionDays: config.VITALS_RETENTION_DAYS }, 'projector running');
 onShutdown({
   logger,
@@ -126,6 +129,7 @@ onShutdown({
   ...config.shutdown,
   steps: [
     { name: 'event listener', run: () => listener.stop() },
+    { name: 'export listener', run: () => exportListener.stop() },
     { name: 'exports: a running one hands its job back', run: async () => exportWorker.stop() },
     { name: 'jobs: the running ones finish', run: () => runner.stop() },
     { name: 'postgres', run: () => pool.end() },

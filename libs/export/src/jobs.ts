@@ -77,6 +77,9 @@ async function snapshotAtOrBefore(db: Queryable, at: string): Promise<string | u
   return rows[0]?.snapshot;
 }
 
+/** Notified (at commit) on every kick-off: the worker wakes at once instead of at its next poll. */
+export const EXPORT_CHANNEL = 'vitalis_export';
+
 export type KickOff = { kind: 'created'; job: ExportJob } | { kind: 'limited'; active: number };
 
 /**
@@ -104,6 +107,7 @@ export function createExportJob(pool: Pool, req: ExportRequest, maxActive: numbe
         until ?? null, until === undefined ? (req.until ?? null) : null,
       ],
     );
+    await client.query('SELECT pg_notify($1, $2)', [EXPORT_CHANNEL, rows[0]!.id]);
     return { kind: 'created', job: rows[0]! };
   });
 }

@@ -324,7 +324,7 @@ describe('FHIR Bulk Data export: the snapshot', () => {
 });
 
 describe('FHIR Bulk Data export: a worker killed mid-export', () => {
-  function startWorker(): ChildProcess {
+  function startWorker(env: Record<string, string> = {}): ChildProcess {
     const child = spawn(process.execPath, ['--import', 'tsx', 'apps/projector/src/exports-main.ts'], {
       env: {
         ...process.env,
@@ -335,6 +335,7 @@ describe('FHIR Bulk Data export: a worker killed mid-export', () => {
         EXPORT_LEASE_MS: '1500',
         EXPORT_POLL_INTERVAL_MS: '200',
         READINESS_DRAIN_SECONDS: '0',
+        ...env,
       },
       stdio: ['ignore', 'ignore', 'inherit'],
     });
@@ -376,6 +377,25 @@ describe('FHIR Bulk Data export: a worker killed mid-export', () => {
     expect(ids).toHaveLength(await countOf(patients));
     expect(new Set(ids).size).toBe(ids.length);
   }, 180_000);
+
+  it('a kick-off wakes an idle worker at once (NOTIFY), long before its next poll', async () => {
+    const child = startWorker({ EXPORT_POLL_INTERVAL_MS: '600000' });
+    // ready: its listening connection is open (a notification before LISTEN would wait for the poll)
+    for (let i = 0; i < 600; i++) {
+      const { rows } = await owner.query("SELECT 1 FROM pg_stat_activity WHERE application_name = 'vitalis-export-worker' AND query = 'LISTEN vitalis_export' AND pid <> pg_backend_pid()");
+      if (rows.length > 0) break;
+      await new Promise((ok) => setTimeout(ok, 100));
+    }
+    const k = await kickOff(`/Group/${ward}/$export`);
+    let status = 202;
+    for (let i = 0; i < 600 && status === 202; i++) {
+      await new Promise((ok) => setTimeout(ok, 100));
+      status = (await fetch(k.location!, { headers: analyst })).status;
+    }
+    expect(status).toBe(200); // within a minute; the worker's next poll was ten minutes away
+    child.kill('SIGKILL');
+    await new Promise((ok) => (child.exitCode === null ? child.once('exit', ok) : ok(null)));
+  }, 120_000);
 
   it('SIGTERM mid-export: the worker hands the job back and exits 0; the next worker completes it, every row once', async () => {
     const cohort = `cohort-t${run}`;
