@@ -12,6 +12,9 @@
  *   npm run admin -- withdraw-key <kid>
  *       takes a key out at once (a leaked private key): every gateway refuses the tokens it signed
  *       from its next key refresh; withdrawing the active key of an algorithm rotates it first
+ *   npm run admin -- export-group <id> --members pat-1,pat-2 [--label "Ward 3"]
+ *       creates or replaces the FHIR Group <id> (a ward, a cohort) that GET /fhir/R4/Group/<id>/$export
+ *       exports (docs/export.md)
  *   npm run admin -- audit-verify
  *       walks the audit hash chain (every row's hash and link, the chain head) and checks it against
  *       every signed checkpoint in AUDIT_CHECKPOINT_DIR (AUDIT_CHECKPOINT_KEY: the gateways' key;
@@ -25,7 +28,8 @@
 import { parseArgs } from 'node:util';
 import { createPool, type Pool } from '@vitalis/db';
 import { verifyAuditTrail } from '@vitalis/audit';
-import { ROLES, isRole } from '@vitalis/schemas';
+import { ROLES, isRole, resourceId } from '@vitalis/schemas';
+import { saveGroup } from '@vitalis/export';
 import { DEFAULT_DATABASE_URL, parseConfig } from '@vitalis/config';
 import { mintInitialAccessToken } from './auth/initial-access';
 import { ACCESS_TOKEN_ALG, SIGNING_ALGS, isSigningAlg, rotateSigningKeys, withdrawSigningKey } from './auth/keys';
@@ -35,6 +39,7 @@ const usage = [
   `usage: npm run admin -- initial-access-token --role <${ROLES.join('|')}> [--uses N (0: unlimited)] [--ttl SECONDS] [--label TEXT]`,
   `       npm run admin -- rotate-key [--alg ${SIGNING_ALGS.join('|')}]`,
   '       npm run admin -- withdraw-key <kid>',
+  '       npm run admin -- export-group <id> --members <patient id,...> [--label TEXT]',
   '       npm run admin -- audit-verify',
 ].join('\n');
 
@@ -43,7 +48,7 @@ async function run(pool: Pool, argv: string[]): Promise<{ output?: unknown; code
   const { positionals, values } = parseArgs({
     args: argv,
     allowPositionals: true,
-    options: { role: { type: 'string' }, uses: { type: 'string', default: '1' }, ttl: { type: 'string', default: '86400' }, label: { type: 'string', default: '' }, alg: { type: 'string' } },
+    options: { role: { type: 'string' }, uses: { type: 'string', default: '1' }, ttl: { type: 'string', default: '86400' }, label: { type: 'string', default: '' }, alg: { type: 'string' }, members: { type: 'string' } },
   });
   const keySecret = () => withBaseUrl(parseConfig(gatewayConfigShape)).KEY_ENCRYPTION_SECRET;
   const [command, ...rest] = positionals;
@@ -51,6 +56,12 @@ async function run(pool: Pool, argv: string[]): Promise<{ output?: unknown; code
     const { dir, key, previousKeys } = auditCheckpointSettings(parseConfig(gatewayConfigShape));
     const result = await verifyAuditTrail(pool, { dir, key, previousKeys });
     return { output: { checkpoint_dir: dir, ...result }, code: result.ok ? 0 : 1 };
+  }
+  if (command === 'export-group' && rest.length === 1) {
+    const members = (values.members ?? '').split(',').map((m) => m.trim()).filter(Boolean);
+    if (!resourceId.safeParse(rest[0]).success || members.length === 0 || !members.every((m) => resourceId.safeParse(m).success)) return { code: 2 };
+    await saveGroup(pool, { id: rest[0]!, name: values.label || rest[0]!, members });
+    return { output: { group: rest[0], members: members.length }, code: 0 };
   }
   if (command === 'rotate-key' && rest.length === 0) {
     if (values.alg !== undefined && !isSigningAlg(values.alg)) return { code: 2 };

@@ -21,6 +21,7 @@ import { auditRoutes } from './audit/routes';
 import { catalogRoutes } from './catalog/routes';
 import { FHIR_BASE_PATH } from './fhir/capability';
 import { fhirRoutes } from './fhir/routes';
+import { exportRoutes } from './fhir/export';
 import { createLiveHub, liveRoutes } from './live';
 import { LiveSources } from './live/sources';
 import { SyntheticLive } from './sandbox/live';
@@ -96,6 +97,7 @@ export async function buildGateway(deps: GatewayDeps): Promise<GatewayApp> {
   await app.register(auditRoutes(deps));
   await app.register(catalogRoutes(deps));
   await app.register(fhirRoutes(deps, VITALIS_VERSION));
+  await app.register(exportRoutes(deps));
   // Live vitals (SSE, WebSocket, MCP subscriptions): the hub for real patients, the synthetic source
   // for sandbox ones, one chooser (live/sources.ts). Streams end before the server closes.
   const revokedAmong = (ids: string[]) => app.revocations.revokedAmong(ids);

@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { z } from 'zod';
 import type { JWK } from 'jose';
-import { ConfigError, infraShape, lifecycleShape, port, positiveInt, metricsShape, tracingShape } from '@vitalis/config';
+import { ConfigError, exportShape, infraShape, lifecycleShape, port, positiveInt, metricsShape, tracingShape } from '@vitalis/config';
 import { TOPICS } from '@vitalis/kafka';
 import { ROLES, type Role } from '@vitalis/schemas';
 import type { SoftwareStatementIssuer } from './auth/software-statement';
@@ -83,6 +83,7 @@ export const DEV_AUDIT_CHECKPOINT_KEY = 'vitalis-development-only-audit-checkpoi
 export const gatewayConfigShape = {
   ...infraShape,
   ...lifecycleShape,
+  ...exportShape,
   HOST: z.string().min(1).default('127.0.0.1'),
   ...metricsShape(9464),
   ...tracingShape,

@@ -11,6 +11,7 @@ import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { SCOPE_NAMES, needsUser } from '@vitalis/schemas';
 import { DEFAULT_DATABASE_URL } from '@vitalis/config';
 import { createPool } from '@vitalis/db';
+import { saveGroup } from '@vitalis/export';
 import { mintInitialAccessToken } from './auth/initial-access';
 import { seedRecords } from './seed-records';
 
@@ -79,6 +80,9 @@ Initial access token (role system, 10 registrations, 24 h) to register PHI-capab
   try {
     const seeded = await seedRecords(pool);
     process.stdout.write(`Seeded ${seeded.patients} new patients (pat-0001..pat-0020 ensured) and ensured ${seeded.slots} appointment slots.\n`);
+    // a demo ward for the bulk export (docs/export.md): GET /fhir/R4/Group/ward-3/$export
+    await saveGroup(pool, { id: 'ward-3', name: 'Ward 3 (demo)', members: ['pat-0001', 'pat-0002', 'pat-0003', 'pat-0004', 'pat-0005'] });
+    process.stdout.write('Bulk export demo ward: Group ward-3 (pat-0001..pat-0005), see docs/export.md.\n');
   } finally {
     await pool.end();
   }

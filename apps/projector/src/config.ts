@@ -1,9 +1,11 @@
 import { z } from 'zod';
-import { infraShape, lifecycleShape, migrationShape, positiveInt, probeServerShape, metricsShape } from '@vitalis/config';
+import { exportShape, infraShape, lifecycleShape, migrationShape, positiveInt, probeServerShape, metricsShape } from '@vitalis/config';
 
 export const projectorConfigShape = {
   ...infraShape,
   ...lifecycleShape,
+  /** The FHIR Bulk Data export worker (docs/export.md). */
+  ...exportShape,
   ...probeServerShape,
   /** Only `main.ts rebuild` uses the owner's connection (it swaps tables); the jobs run as DATABASE_URL. */
   ...migrationShape,

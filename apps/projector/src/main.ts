@@ -1,6 +1,7 @@
 /**
- * vitalis-projector: runs the background jobs. Today: vitals rollups (1 min / 1 h) and append-log
- * maintenance (partitions ahead, retention). Event-store projections (issue 5) join the list.
+ * vitalis-projector: runs the background jobs: vitals rollups (1 min / 1 h), append-log
+ * maintenance (partitions ahead, retention), the event-store projections, the diagnostics jobs,
+ * and the FHIR Bulk Data export worker (exports.ts).
  */
 import { loadConfig, metricsListenerAddress, probeServerAddress, shutdownTimings } from '@vitalis/config';
 import { createPool, requireAppDatabase, pendingMigrations } from '@vitalis/db';
@@ -13,10 +14,12 @@ import { maintainPartitions } from './maintenance';
 import { projectorRunsRollups, runRollups } from './rollups';
 import { PROJECTIONS } from './projections/definitions';
 import { catchUp, projectionNamed, projectionPositions, rebuild } from './projections/runner';
-import { listenForEvents } from '@vitalis/eventstore';
+import { listenForEvents, listenOnChannel } from '@vitalis/eventstore';
+import { EXPORT_CHANNEL } from '@vitalis/export';
 import { createRedis } from '@vitalis/redis';
 import { escalateDueCriticalResults } from './diagnostics-escalation';
 import { proposeTestsForAlerts } from './diagnostics-proposals';
+import { exportJobs } from './exports';
 
 const config = loadConfig('projector', projectorConfigShape, (c) => ({ ...c, shutdown: shutdownTimings(c) }));
 const logger = createLogger('projector', config.LOG_LEVEL);
@@ -77,6 +80,7 @@ const metricsAddress = metricsListenerAddress(config);
 const metricsServer = metricsAddress ? await startMetricsServer(registry, metricsAddress) : undefined;
 if (metricsServer) logger.info({ url: metricsServer.url }, 'metrics listening');
 
+const exportWorker = exportJobs(pool, config);
 const jobs: Job[] = [
   {
     name: 'vitals-maintenance',
@@ -100,6 +104,7 @@ const jobs: Job[] = [
       return result.events > 0 ? { ...result } : undefined;
     },
   },
+  ...exportWorker.jobs,
   ...PROJECTIONS.map((projection) => ({
     name: `projection-${projection.name}`,
     intervalMs: config.PROJECTION_INTERVAL_MS,
@@ -115,6 +120,8 @@ const runner = runJobs(jobs, logger);
 // A run already in progress is not doubled; a wake-up during it is covered by the next tick.
 const projectionJobs = [...PROJECTIONS.map((p) => `projection-${p.name}`), 'diagnostics-alert-proposals'];
 const listener = listenForEvents(pool, () => runner.runNow(projectionJobs), (err) => logger.warn({ err }, 'event listener lost; reconnecting'));
+// a kick-off wakes the export worker at once (EXPORT_POLL_INTERVAL_MS stays the net)
+const exportListener = listenOnChannel(pool, EXPORT_CHANNEL, () => runner.runNow(['bulk-export']), (err) => logger.warn({ err }, 'export listener lost; reconnecting'));
 logger.info({ jobs: jobs.map((j) => j.name), retentionDays: config.VITALS_RETENTION_DAYS }, 'projector running');
 onShutdown({
   logger,
@@ -122,6 +129,8 @@ onShutdown({
   ...config.shutdown,
   steps: [
     { name: 'event listener', run: () => listener.stop() },
+    { name: 'export listener', run: () => exportListener.stop() },
+    { name: 'exports: a running one hands its job back', run: async () => exportWorker.stop() },
     { name: 'jobs: the running ones finish', run: () => runner.stop() },
     { name: 'postgres', run: () => pool.end() },
     { name: 'redis', run: async () => redis.disconnect() },

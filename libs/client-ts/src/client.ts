@@ -5,6 +5,7 @@
 import { ClientCredentials, Sandbox, revokeToken, type TokenSource } from './auth';
 import { Transport, buildUrl, type DeprecationNotice, type Empty, type Method, type PathsFor, type RequestOptions, type ResponseOf } from './http';
 import type { paths } from './generated/openapi';
+import { bulkExport, exportManifest, type ExportManifest, type ExportOptions, type FhirObservation } from './bulk';
 import { liveVitals, subscribeVitals, type LiveVitalsEvent, type LiveVitalsOptions, type Subscription, type VitalsObservation } from './stream';
 
 export type Health = ResponseOf<'/api/v1/health', 'get'>;
@@ -179,6 +180,20 @@ export class VitalisClient {
   /** Any operation of the API, typed from the generated OpenAPI types. */
   request<M extends Method, P extends PathsFor<M>>(method: M, path: P, ...options: Empty extends RequestOptions<NonNullable<paths[P][M]>> ? [RequestOptions<NonNullable<paths[P][M]>>?] : [RequestOptions<NonNullable<paths[P][M]>>]): Promise<ResponseOf<P, M>> {
     return (this.transport.request as (m: M, p: P, o?: unknown) => Promise<ResponseOf<P, M>>)(method, path, options[0]);
+  }
+
+  /**
+   * FHIR Bulk Data export (docs/export.md): kicks off, polls with backoff, downloads the NDJSON
+   * files with this client's token and yields the Observations. `since`: a previous manifest's
+   * transactionTime gives exactly what came after.
+   */
+  export(opts: ExportOptions = {}): AsyncGenerator<FhirObservation> {
+    return bulkExport(this.transport, opts);
+  }
+
+  /** The kick-off and the wait only: the manifest (transactionTime, files with counts). */
+  exportManifest(opts: ExportOptions = {}): Promise<ExportManifest> {
+    return exportManifest(this.transport, opts);
   }
 
   /** An operation not (yet) in the generated document. */

@@ -236,3 +236,33 @@ export const tracingShape = {
   OTEL_TRACES_SAMPLER_ARG: z.coerce.number().min(0).max(1).default(1),
 };
 export type TracingConfig = z.infer<z.ZodObject<typeof tracingShape>>;
+
+/**
+ * FHIR Bulk Data export (docs/export.md): the gateway kicks off and serves files, the projector's
+ * export worker writes them; both read the same folder.
+ */
+export const exportShape = {
+  /** Where export files live. Unset: the project's .data/exports/<database> folder. */
+  EXPORT_STORAGE_DIR: z.string().min(1).optional(),
+  /** An NDJSON file is closed once it holds this many bytes (the line that crosses it included). */
+  EXPORT_MAX_FILE_BYTES: positiveInt(64 * 1024 * 1024),
+  /** How long a finished export's files stay downloadable. */
+  EXPORT_FILE_TTL_SECONDS: positiveInt(86_400),
+  /** Exports one client may have queued or running at once (429 beyond). */
+  EXPORT_MAX_ACTIVE_PER_CLIENT: positiveInt(2),
+  /** The Retry-After a running export's status answers with. */
+  EXPORT_RETRY_AFTER_SECONDS: positiveInt(2),
+  /** A worker's claim on a job; a job whose worker died is resumed by another after this. */
+  EXPORT_LEASE_MS: positiveInt(30_000),
+  /** How often the projector's export worker looks for queued jobs (and expired files). */
+  EXPORT_POLL_INTERVAL_MS: positiveInt(1_000),
+  /** Set: export files go to this S3-compatible bucket instead of EXPORT_STORAGE_DIR (which must exist). */
+  EXPORT_S3_BUCKET: z.string().min(3).optional(),
+  /** The S3-compatible endpoint (path-style requests). */
+  EXPORT_S3_ENDPOINT: url('https://s3.amazonaws.com', ['http:', 'https:']),
+  EXPORT_S3_REGION: z.string().min(1).default('us-east-1'),
+  EXPORT_S3_ACCESS_KEY_ID: z.string().min(1).optional(),
+  EXPORT_S3_SECRET_ACCESS_KEY: z.string().min(1).optional(),
+  /** Key prefix inside the bucket. Unset: the database name (one folder per database). */
+  EXPORT_S3_PREFIX: z.string().optional(),
+} as const;

@@ -1,6 +1,6 @@
 export {
   append, readStream, readStreams, readAll, readCategory, readLatestPerKey, readStreamsAfterSource, sourcePositionMetadata, sourcePositionOf,
-  headPosition, subscribe, listenForEvents, EVENTS_CHANNEL, ConcurrencyError, DuplicateEventError, ANY, NO_STREAM,
+  headPosition, subscribe, listenForEvents, listenOnChannel, EVENTS_CHANNEL, ConcurrencyError, DuplicateEventError, ANY, NO_STREAM,
 } from './store';
 export type { NewEvent, StoredEvent, EventMetadata, ExpectedVersion, Queryable, EventSubscription, SourcePosition } from './store';
 export { STREAM_CATEGORIES, StreamNameError, streamName, parseStreamName, streamCategory, streamIdIn } from './streams';

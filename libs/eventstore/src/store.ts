@@ -287,6 +287,12 @@ export const EVENTS_CHANNEL = 'vitalis_events';
  * (coalesced by the caller). Reconnects after a lost connection; polling remains the safety net.
  */
 export function listenForEvents(pool: Pool, wake: () => void, onError: (err: unknown) => void = () => {}): EventSubscription {
+  return listenOnChannel(pool, EVENTS_CHANNEL, wake, onError);
+}
+
+/** The same on another channel (the bulk export's kick-offs: libs/export EXPORT_CHANNEL). */
+export function listenOnChannel(pool: Pool, channel: string, wake: () => void, onError: (err: unknown) => void = () => {}): EventSubscription {
+  if (!/^[a-z_]+$/.test(channel)) throw new Error(`not a channel name: ${channel}`);
   let stopped = false;
   let client: PoolClient | undefined;
   let retry: NodeJS.Timeout | undefined;
@@ -300,7 +306,7 @@ export function listenForEvents(pool: Pool, wake: () => void, onError: (err: unk
         client = undefined;
         if (!stopped) retry = setTimeout(() => void connect(), 1_000);
       });
-      await client.query(`LISTEN ${EVENTS_CHANNEL}`);
+      await client.query(`LISTEN ${channel}`);
     } catch (err) {
       onError(err);
       client?.release(true);
@@ -314,7 +320,7 @@ export function listenForEvents(pool: Pool, wake: () => void, onError: (err: unk
       stopped = true;
       clearTimeout(retry);
       if (client) {
-        await client.query(`UNLISTEN ${EVENTS_CHANNEL}`).catch(() => {});
+        await client.query(`UNLISTEN ${channel}`).catch(() => {});
         client.release();
       }
     },

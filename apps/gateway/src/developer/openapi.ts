@@ -166,14 +166,18 @@ export function addProblemResponses(path: string, op: Json): void {
  * Under /fhir/R4 every body is FHIR JSON (`application/fhir+json`) and every error an
  * OperationOutcome (libs/http answers problems there as one).
  */
-function fhirResponses(op: Json): void {
+function fhirResponses(op: Json, path: string): void {
   const responses = (op.responses ?? {}) as Record<string, Json>;
+  // the Bulk Data manifest is application/json and its files application/fhir+ndjson (the IG), not FHIR JSON
+  const bulk = /\/\$export-(status|file)\//.test(path);
   for (const [status, response] of Object.entries(responses)) {
     if (Number(status) >= 400) {
       const description = PROBLEM_RESPONSES[status]?.description ?? 'Error';
       responses[status] = { description: `${description} (a FHIR OperationOutcome)`, content: { 'application/fhir+json': { schema: { $ref: '#/components/schemas/FhirOperationOutcome' } } } };
-    } else if (response.content) {
+    } else if (response.content && !(bulk && status !== '202')) {
       response.content = { 'application/fhir+json': Object.values(response.content as Record<string, Json>)[0] };
+    } else if (response.content && path.includes('$export-file')) {
+      response.content = { 'application/fhir+ndjson': Object.values(response.content as Record<string, Json>)[0] };
     }
   }
 }
@@ -237,7 +241,7 @@ export function finishDocument(doc: Json, baseUrl: string): Json {
       if (!item[method]) continue;
       describeResponses(item[method] as Json);
       addProblemResponses(path, item[method] as Json);
-      if (path.startsWith(`${FHIR_BASE_PATH}/`)) fhirResponses(item[method] as Json);
+      if (path.startsWith(`${FHIR_BASE_PATH}/`)) fhirResponses(item[method] as Json, path);
     }
   }
   const components = (doc.components ??= {}) as Json;

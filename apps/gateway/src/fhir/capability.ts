@@ -52,6 +52,8 @@ export function capabilityStatement(baseUrl: string, version: string) {
     software: { name: 'Vitalis', version },
     implementation: { description: 'Vitalis FHIR R4 API (read and search over the Vitalis services; writes stay on REST v1)', url: `${baseUrl}${FHIR_BASE_PATH}` },
     fhirVersion: FHIR_VERSION,
+    // the FHIR Bulk Data export (docs/export.md); the Group-level kick-off is served too (Group/{id}/$export)
+    instantiates: ['http://hl7.org/fhir/uv/bulkdata/CapabilityStatement/bulk-data'],
     format: ['json', 'application/fhir+json'],
     rest: [
       {
@@ -80,6 +82,7 @@ export function capabilityStatement(baseUrl: string, version: string) {
             readHistory: true,
             conditionalRead: 'not-match',
             searchParam: searchParams(FHIR_SEARCH_PARAMS.Patient),
+            operation: [{ name: 'export', definition: 'http://hl7.org/fhir/uv/bulkdata/OperationDefinition/patient-export', documentation: 'Bulk Data export of the patients\' Observations (docs/export.md).' }],
           },
           {
             type: 'Observation',
@@ -89,6 +92,7 @@ export function capabilityStatement(baseUrl: string, version: string) {
             operation: [{ name: 'lastn', definition: 'http://hl7.org/fhir/OperationDefinition/Observation-lastn', documentation: 'patient (required), code, category; max=1 only.' }],
           },
         ],
+        operation: [{ name: 'export', definition: 'http://hl7.org/fhir/uv/bulkdata/OperationDefinition/export', documentation: 'Bulk Data export (Observations; Prefer: respond-async). Group/{id}/$export exports a Group\'s members.' }],
       },
     ],
   };

@@ -7,6 +7,7 @@ from typing import Any, AsyncIterator, Iterator, Optional, TypeVar
 import httpx
 from pydantic import BaseModel
 
+from . import bulk
 from . import models as m
 from .auth import REVOKE_PATH, ClientCredentials, Sandbox, TokenAuth
 from .errors import raise_for_problem
@@ -114,6 +115,24 @@ class VitalisClient:
             if not page.next:
                 return
             page = _decode(OPERATIONS["get_vitals_history"], self._http.get(page.next))
+
+    # FHIR Bulk Data export (docs/export.md)
+    def export(self, *, group: str | None = None, patients: bool = False, since: str | None = None, until: str | None = None,
+               type_filter: str | list[str] | None = None, max_wait: float = 3600.0) -> Iterator[dict[str, Any]]:
+        """Exports Observations (a Group's, every patient's or the whole system's) and yields them as
+        FHIR dicts: kicks off, polls with backoff (Retry-After), streams the NDJSON files with this
+        client's token. ``since``: a previous manifest's transactionTime gives exactly what came after."""
+        manifest = self.export_manifest(group=group, patients=patients, since=since, until=until, type_filter=type_filter, max_wait=max_wait)
+        return bulk.iter_ndjson(self._http, manifest)
+
+    def export_manifest(self, *, group: str | None = None, patients: bool = False, since: str | None = None, until: str | None = None,
+                        type_filter: str | list[str] | None = None, max_wait: float = 3600.0) -> dict[str, Any]:
+        """Kicks off and waits for the manifest (transactionTime, output files with counts)."""
+        return bulk.run_export(self._http, bulk.kickoff_path(group, patients), bulk.kickoff_params(since, until, type_filter), max_wait=max_wait)
+
+    def export_dataframe(self, **kw: Any):
+        """``export(...)`` as a pandas DataFrame (patient, device, code, effective, value, unit, ...). Needs pandas."""
+        return bulk.to_dataframe(self.export(**kw))
 
     def revoke_token(self) -> None:
         """Revokes the current access token (RFC 7009); the next call obtains a new one."""

@@ -5322,6 +5322,629 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/fhir/R4/$export": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Bulk export: every patient
+         * @description System-level Bulk Data kick-off (Bulk Data Access IG v2): the vital-sign Observations of every patient the caller may read (a patient user: its own). 202 with Content-Location: the status URL.
+         *
+         *     Required scopes: read:vitals.
+         */
+        get: {
+            parameters: {
+                query?: {
+                    /** @description application/fhir+ndjson (the default and only format; application/ndjson and ndjson are its aliases) */
+                    _outputFormat?: string;
+                    /** @description FHIR instant: only rows written after it (a previous manifest's transactionTime gives exactly the rows since that export) */
+                    _since?: string;
+                    /** @description Comma-separated resource types: Observation (the only type exported) */
+                    _type?: string;
+                    /** @description Observation?code=<token>[,<token>]&date=<prefix><date>[&date=...]; several are OR'ed */
+                    _typeFilter?: string | string[];
+                    /** @description FHIR instant: only rows written up to it */
+                    _until?: string;
+                };
+                header?: {
+                    /** @description respond-async (required); handling=lenient to skip unsupported _type values */
+                    prefer?: string;
+                };
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Accepted */
+                202: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/fhir+json": components["schemas"]["FhirOperationOutcome"];
+                    };
+                };
+                /** @description Malformed JSON or invalid parameters/body (validation-error, bad-request) (a FHIR OperationOutcome) */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/fhir+json": components["schemas"]["FhirOperationOutcome"];
+                    };
+                };
+                /** @description Bearer token missing, invalid, expired or revoked (WWW-Authenticate names the resource metadata) (a FHIR OperationOutcome) */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/fhir+json": components["schemas"]["FhirOperationOutcome"];
+                    };
+                };
+                /** @description The token lacks a required scope, or may not touch this resource (a patient user and another patient): insufficient-scope, WWW-Authenticate error="insufficient_scope" with scope and resource_metadata (a FHIR OperationOutcome) */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/fhir+json": components["schemas"]["FhirOperationOutcome"];
+                    };
+                };
+                /** @description No such resource or route (a FHIR OperationOutcome) */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/fhir+json": components["schemas"]["FhirOperationOutcome"];
+                    };
+                };
+                /** @description No representation matches Accept (a FHIR OperationOutcome) */
+                406: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/fhir+json": components["schemas"]["FhirOperationOutcome"];
+                    };
+                };
+                /** @description Rate limited (see Retry-After) (a FHIR OperationOutcome) */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/fhir+json": components["schemas"]["FhirOperationOutcome"];
+                    };
+                };
+                /** @description The header section is over the server's limit (16 KiB); the connection is closed (a FHIR OperationOutcome) */
+                431: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/fhir+json": components["schemas"]["FhirOperationOutcome"];
+                    };
+                };
+                /** @description Unexpected error (logged with the request id; no internals in the body) (a FHIR OperationOutcome) */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/fhir+json": components["schemas"]["FhirOperationOutcome"];
+                    };
+                };
+                /** @description A dependency is unavailable; retry later (a FHIR OperationOutcome) */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/fhir+json": components["schemas"]["FhirOperationOutcome"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/fhir/R4/$export-file/{id}/{file}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Download a bulk export file
+         * @description An NDJSON file of the manifest (application/fhir+ndjson), with the token that kicked the export off. Range: bytes=a-b (206; 416 outside the file). Accept-Encoding: gzip without Range: gzipped. Audited.
+         *
+         *     Required scopes: read:vitals.
+         */
+        get: {
+            parameters: {
+                query?: never;
+                header?: {
+                    range?: string;
+                };
+                path: {
+                    /** @description Observation-<n>.ndjson */
+                    file: string;
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description NDJSON: one FHIR Observation per line */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/fhir+ndjson": string;
+                    };
+                };
+                /** @description The requested byte range */
+                206: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/fhir+ndjson": string;
+                    };
+                };
+                /** @description Malformed JSON or invalid parameters/body (validation-error, bad-request) (a FHIR OperationOutcome) */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/fhir+json": components["schemas"]["FhirOperationOutcome"];
+                    };
+                };
+                /** @description Bearer token missing, invalid, expired or revoked (WWW-Authenticate names the resource metadata) (a FHIR OperationOutcome) */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/fhir+json": components["schemas"]["FhirOperationOutcome"];
+                    };
+                };
+                /** @description The token lacks a required scope, or may not touch this resource (a patient user and another patient): insufficient-scope, WWW-Authenticate error="insufficient_scope" with scope and resource_metadata (a FHIR OperationOutcome) */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/fhir+json": components["schemas"]["FhirOperationOutcome"];
+                    };
+                };
+                /** @description No such resource or route (a FHIR OperationOutcome) */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/fhir+json": components["schemas"]["FhirOperationOutcome"];
+                    };
+                };
+                /** @description A path segment is longer than the router reads (2048 bytes percent-encoded) (a FHIR OperationOutcome) */
+                414: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/fhir+json": components["schemas"]["FhirOperationOutcome"];
+                    };
+                };
+                /** @description Error (a FHIR OperationOutcome) */
+                416: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/fhir+json": components["schemas"]["FhirOperationOutcome"];
+                    };
+                };
+                /** @description The header section is over the server's limit (16 KiB); the connection is closed (a FHIR OperationOutcome) */
+                431: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/fhir+json": components["schemas"]["FhirOperationOutcome"];
+                    };
+                };
+                /** @description Unexpected error (logged with the request id; no internals in the body) (a FHIR OperationOutcome) */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/fhir+json": components["schemas"]["FhirOperationOutcome"];
+                    };
+                };
+                /** @description A dependency is unavailable; retry later (a FHIR OperationOutcome) */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/fhir+json": components["schemas"]["FhirOperationOutcome"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/fhir/R4/$export-status/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Bulk export status
+         * @description While the export runs: 202 with X-Progress and Retry-After. Done: 200 with the manifest (application/json; Expires: when the files go). A failed export: 500 with an OperationOutcome. Another caller's export, a cancelled or expired one: 404.
+         *
+         *     Required scopes: read:vitals.
+         */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description OK */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["BulkExportManifest"];
+                    };
+                };
+                /** @description In progress (X-Progress, Retry-After) */
+                202: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                /** @description Malformed JSON or invalid parameters/body (validation-error, bad-request) (a FHIR OperationOutcome) */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/fhir+json": components["schemas"]["FhirOperationOutcome"];
+                    };
+                };
+                /** @description Bearer token missing, invalid, expired or revoked (WWW-Authenticate names the resource metadata) (a FHIR OperationOutcome) */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/fhir+json": components["schemas"]["FhirOperationOutcome"];
+                    };
+                };
+                /** @description The token lacks a required scope, or may not touch this resource (a patient user and another patient): insufficient-scope, WWW-Authenticate error="insufficient_scope" with scope and resource_metadata (a FHIR OperationOutcome) */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/fhir+json": components["schemas"]["FhirOperationOutcome"];
+                    };
+                };
+                /** @description No such resource or route (a FHIR OperationOutcome) */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/fhir+json": components["schemas"]["FhirOperationOutcome"];
+                    };
+                };
+                /** @description A path segment is longer than the router reads (2048 bytes percent-encoded) (a FHIR OperationOutcome) */
+                414: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/fhir+json": components["schemas"]["FhirOperationOutcome"];
+                    };
+                };
+                /** @description Unexpected error (logged with the request id; no internals in the body) (a FHIR OperationOutcome) */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/fhir+json": components["schemas"]["FhirOperationOutcome"];
+                    };
+                };
+                /** @description A dependency is unavailable; retry later (a FHIR OperationOutcome) */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/fhir+json": components["schemas"]["FhirOperationOutcome"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        /**
+         * Cancel a bulk export
+         * @description Cancels the export (running or finished) and removes its files: 202; the status URL then answers 404.
+         *
+         *     Required scopes: read:vitals.
+         */
+        delete: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Accepted */
+                202: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/fhir+json": components["schemas"]["FhirOperationOutcome"];
+                    };
+                };
+                /** @description Malformed JSON or invalid parameters/body (validation-error, bad-request) (a FHIR OperationOutcome) */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/fhir+json": components["schemas"]["FhirOperationOutcome"];
+                    };
+                };
+                /** @description Bearer token missing, invalid, expired or revoked (WWW-Authenticate names the resource metadata) (a FHIR OperationOutcome) */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/fhir+json": components["schemas"]["FhirOperationOutcome"];
+                    };
+                };
+                /** @description The token lacks a required scope, or may not touch this resource (a patient user and another patient): insufficient-scope, WWW-Authenticate error="insufficient_scope" with scope and resource_metadata (a FHIR OperationOutcome) */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/fhir+json": components["schemas"]["FhirOperationOutcome"];
+                    };
+                };
+                /** @description No such resource or route (a FHIR OperationOutcome) */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/fhir+json": components["schemas"]["FhirOperationOutcome"];
+                    };
+                };
+                /** @description A path segment is longer than the router reads (2048 bytes percent-encoded) (a FHIR OperationOutcome) */
+                414: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/fhir+json": components["schemas"]["FhirOperationOutcome"];
+                    };
+                };
+                /** @description Unexpected error (logged with the request id; no internals in the body) (a FHIR OperationOutcome) */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/fhir+json": components["schemas"]["FhirOperationOutcome"];
+                    };
+                };
+                /** @description A dependency is unavailable; retry later (a FHIR OperationOutcome) */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/fhir+json": components["schemas"]["FhirOperationOutcome"];
+                    };
+                };
+            };
+        };
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/fhir/R4/Group/{id}/$export": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Bulk export: a Group
+         * @description Group-level Bulk Data kick-off: the Observations of the Group's members (a ward, a cohort; docs/export.md). 202 with Content-Location: the status URL.
+         *
+         *     Required scopes: read:vitals.
+         */
+        get: {
+            parameters: {
+                query?: {
+                    /** @description application/fhir+ndjson (the default and only format; application/ndjson and ndjson are its aliases) */
+                    _outputFormat?: string;
+                    /** @description FHIR instant: only rows written after it (a previous manifest's transactionTime gives exactly the rows since that export) */
+                    _since?: string;
+                    /** @description Comma-separated resource types: Observation (the only type exported) */
+                    _type?: string;
+                    /** @description Observation?code=<token>[,<token>]&date=<prefix><date>[&date=...]; several are OR'ed */
+                    _typeFilter?: string | string[];
+                    /** @description FHIR instant: only rows written up to it */
+                    _until?: string;
+                };
+                header?: {
+                    /** @description respond-async (required); handling=lenient to skip unsupported _type values */
+                    prefer?: string;
+                };
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Accepted */
+                202: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/fhir+json": components["schemas"]["FhirOperationOutcome"];
+                    };
+                };
+                /** @description Malformed JSON or invalid parameters/body (validation-error, bad-request) (a FHIR OperationOutcome) */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/fhir+json": components["schemas"]["FhirOperationOutcome"];
+                    };
+                };
+                /** @description Bearer token missing, invalid, expired or revoked (WWW-Authenticate names the resource metadata) (a FHIR OperationOutcome) */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/fhir+json": components["schemas"]["FhirOperationOutcome"];
+                    };
+                };
+                /** @description The token lacks a required scope, or may not touch this resource (a patient user and another patient): insufficient-scope, WWW-Authenticate error="insufficient_scope" with scope and resource_metadata (a FHIR OperationOutcome) */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/fhir+json": components["schemas"]["FhirOperationOutcome"];
+                    };
+                };
+                /** @description No such resource or route (a FHIR OperationOutcome) */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/fhir+json": components["schemas"]["FhirOperationOutcome"];
+                    };
+                };
+                /** @description No representation matches Accept (a FHIR OperationOutcome) */
+                406: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/fhir+json": components["schemas"]["FhirOperationOutcome"];
+                    };
+                };
+                /** @description A path segment is longer than the router reads (2048 bytes percent-encoded) (a FHIR OperationOutcome) */
+                414: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/fhir+json": components["schemas"]["FhirOperationOutcome"];
+                    };
+                };
+                /** @description Rate limited (see Retry-After) (a FHIR OperationOutcome) */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/fhir+json": components["schemas"]["FhirOperationOutcome"];
+                    };
+                };
+                /** @description The header section is over the server's limit (16 KiB); the connection is closed (a FHIR OperationOutcome) */
+                431: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/fhir+json": components["schemas"]["FhirOperationOutcome"];
+                    };
+                };
+                /** @description Unexpected error (logged with the request id; no internals in the body) (a FHIR OperationOutcome) */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/fhir+json": components["schemas"]["FhirOperationOutcome"];
+                    };
+                };
+                /** @description A dependency is unavailable; retry later (a FHIR OperationOutcome) */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/fhir+json": components["schemas"]["FhirOperationOutcome"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/fhir/R4/metadata": {
         parameters: {
             query?: never;
@@ -5970,6 +6593,142 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/fhir/R4/Patient/$export": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Bulk export: patients
+         * @description Patient-level Bulk Data kick-off: the Observations of every patient (a patient user: its own). 202 with Content-Location: the status URL.
+         *
+         *     Required scopes: read:vitals.
+         */
+        get: {
+            parameters: {
+                query?: {
+                    /** @description application/fhir+ndjson (the default and only format; application/ndjson and ndjson are its aliases) */
+                    _outputFormat?: string;
+                    /** @description FHIR instant: only rows written after it (a previous manifest's transactionTime gives exactly the rows since that export) */
+                    _since?: string;
+                    /** @description Comma-separated resource types: Observation (the only type exported) */
+                    _type?: string;
+                    /** @description Observation?code=<token>[,<token>]&date=<prefix><date>[&date=...]; several are OR'ed */
+                    _typeFilter?: string | string[];
+                    /** @description FHIR instant: only rows written up to it */
+                    _until?: string;
+                };
+                header?: {
+                    /** @description respond-async (required); handling=lenient to skip unsupported _type values */
+                    prefer?: string;
+                };
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Accepted */
+                202: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/fhir+json": components["schemas"]["FhirOperationOutcome"];
+                    };
+                };
+                /** @description Malformed JSON or invalid parameters/body (validation-error, bad-request) (a FHIR OperationOutcome) */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/fhir+json": components["schemas"]["FhirOperationOutcome"];
+                    };
+                };
+                /** @description Bearer token missing, invalid, expired or revoked (WWW-Authenticate names the resource metadata) (a FHIR OperationOutcome) */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/fhir+json": components["schemas"]["FhirOperationOutcome"];
+                    };
+                };
+                /** @description The token lacks a required scope, or may not touch this resource (a patient user and another patient): insufficient-scope, WWW-Authenticate error="insufficient_scope" with scope and resource_metadata (a FHIR OperationOutcome) */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/fhir+json": components["schemas"]["FhirOperationOutcome"];
+                    };
+                };
+                /** @description No such resource or route (a FHIR OperationOutcome) */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/fhir+json": components["schemas"]["FhirOperationOutcome"];
+                    };
+                };
+                /** @description No representation matches Accept (a FHIR OperationOutcome) */
+                406: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/fhir+json": components["schemas"]["FhirOperationOutcome"];
+                    };
+                };
+                /** @description Rate limited (see Retry-After) (a FHIR OperationOutcome) */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/fhir+json": components["schemas"]["FhirOperationOutcome"];
+                    };
+                };
+                /** @description The header section is over the server's limit (16 KiB); the connection is closed (a FHIR OperationOutcome) */
+                431: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/fhir+json": components["schemas"]["FhirOperationOutcome"];
+                    };
+                };
+                /** @description Unexpected error (logged with the request id; no internals in the body) (a FHIR OperationOutcome) */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/fhir+json": components["schemas"]["FhirOperationOutcome"];
+                    };
+                };
+                /** @description A dependency is unavailable; retry later (a FHIR OperationOutcome) */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/fhir+json": components["schemas"]["FhirOperationOutcome"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/livez": {
         parameters: {
             query?: never;
@@ -6208,6 +6967,29 @@ export interface paths {
 export type webhooks = Record<string, never>;
 export interface components {
     schemas: {
+        /** @description The Bulk Data export manifest (Bulk Data Access IG v2, complete status) */
+        BulkExportManifest: {
+            /** @description Always empty: rows that cannot be exported fail the job */
+            error: {
+                count?: number;
+                type: string;
+                url: string;
+            }[];
+            output: {
+                count: number;
+                type: string;
+                url: string;
+            }[];
+            /** @description The kick-off request URL */
+            request: string;
+            /**
+             * @description Files are downloaded with the same access token
+             * @constant
+             */
+            requiresAccessToken: true;
+            /** @description FHIR instant: the export holds exactly what was committed at this time */
+            transactionTime: string;
+        };
         /** @description A FHIR R4 searchset Bundle of Observation */
         FhirBundleObservation: {
             /** @description Absent when nothing matched (FHIR arrays are never empty) */

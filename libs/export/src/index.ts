@@ -1,0 +1,5 @@
+export * from './jobs';
+export * from './storage';
+export * from './worker';
+export * from './ndjson';
+export * from './s3-storage';

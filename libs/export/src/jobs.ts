@@ -1,0 +1,236 @@
+/**
+ * Export jobs in PostgreSQL (migration 0019): the one owner of the SQL on export_jobs,
+ * export_files, export_snapshots and export_groups. The gateway kicks off, reads and cancels;
+ * the worker (apps/projector) claims, commits files and completes; the projector also expires.
+ * A job is only ever found together with the client and subject that created it: another
+ * caller's job is "not found", never "forbidden" (its existence is nobody else's business).
+ */
+import { randomUUID } from 'node:crypto';
+import { withTransaction, type Pool, type Queryable } from '@vitalis/db';
+
+/** One `_typeFilter` clause on Observation: codes (any of) and an effective-time range. */
+export interface ExportFilter {
+  codes?: string[] | undefined;
+  from?: string | undefined;
+  to?: string | undefined;
+}
+
+export interface ExportRequest {
+  clientId: string;
+  subject: string;
+  /** The kick-off URL, echoed in the manifest's `request`. */
+  request: string;
+  /** Whose observations: undefined = every patient (system level). */
+  patients?: string[] | undefined;
+  /** `_typeFilter` clauses, OR'ed; empty = every Observation. */
+  filters: ExportFilter[];
+  since?: string | undefined;
+  until?: string | undefined;
+}
+
+/** Where the worker got to: the append-log key of the last row in the last committed file. */
+export interface ExportCursor {
+  d: string;
+  s: number;
+  t: string;
+}
+
+export interface ExportJob {
+  id: string;
+  client_id: string;
+  subject: string;
+  request: string;
+  patients: string[] | null;
+  filters: ExportFilter[];
+  since_snapshot: string | null;
+  since_at: Date | null;
+  until_snapshot: string | null;
+  until_at: Date | null;
+  snapshot: string;
+  transaction_time: Date;
+  status: 'queued' | 'running' | 'completed' | 'failed';
+  cursor: ExportCursor | null;
+  exported: number;
+  attempts: number;
+  error: string | null;
+  lease_owner: string | null;
+  expires_at: Date | null;
+}
+
+export interface ExportFile {
+  part: number;
+  type: string;
+  storage_key: string;
+  count: number;
+  bytes: number;
+}
+
+/**
+ * The snapshot of the latest kick-off at or before `at` (for `_since` / `_until`), or undefined
+ * when no export was kicked off before `at` (the bound then falls back to the ingest time).
+ */
+async function snapshotAtOrBefore(db: Queryable, at: string): Promise<string | undefined> {
+  const { rows } = await db.query<{ snapshot: string }>(
+    'SELECT snapshot FROM export_snapshots WHERE transaction_time <= $1 ORDER BY transaction_time DESC LIMIT 1',
+    [at],
+  );
+  return rows[0]?.snapshot;
+}
+
+/** Notified (at commit) on every kick-off: the worker wakes at once instead of at its next poll. */
+export const EXPORT_CHANNEL = 'vitalis_export';
+
+export type KickOff = { kind: 'created'; job: ExportJob } | { kind: 'limited'; active: number };
+
+/**
+ * Records a job with its snapshot, unless the client already runs `maxActive` jobs. The
+ * transactionTime is the statement's start, truncated to the millisecond (what the manifest
+ * shows, so a `_since` of it finds this very snapshot), taken in the same statement as the snapshot.
+ */
+export function createExportJob(pool: Pool, req: ExportRequest, maxActive: number): Promise<KickOff> {
+  return withTransaction(pool, async (client) => {
+    // one kick-off per client at a time: the count below cannot be raced past the limit
+    await client.query("SELECT pg_advisory_xact_lock(hashtext('vitalis-export:' || $1))", [req.clientId]);
+    const active = await client.query<{ n: number }>("SELECT count(*)::int AS n FROM export_jobs WHERE client_id = $1 AND status IN ('queued', 'running')", [req.clientId]);
+    if (active.rows[0]!.n >= maxActive) return { kind: 'limited', active: active.rows[0]!.n };
+    const since = req.since === undefined ? undefined : await snapshotAtOrBefore(client, req.since);
+    const until = req.until === undefined ? undefined : await snapshotAtOrBefore(client, req.until);
+    const { rows } = await client.query<ExportJob>(
+      `WITH bound AS (SELECT pg_current_snapshot() AS snapshot, date_trunc('milliseconds', statement_timestamp()) AS at),
+            remembered AS (INSERT INTO export_snapshots (transaction_time, snapshot) SELECT at, snapshot FROM bound ON CONFLICT DO NOTHING)
+       INSERT INTO export_jobs (id, client_id, subject, request, patients, filters, since_snapshot, since_at, until_snapshot, until_at, snapshot, transaction_time)
+       SELECT $1, $2, $3, $4, $5, $6, $7::pg_snapshot, $8, $9::pg_snapshot, $10, snapshot, at FROM bound
+       RETURNING *`,
+      [
+        randomUUID(), req.clientId, req.subject, req.request, req.patients ?? null, JSON.stringify(req.filters),
+        since ?? null, since === undefined ? (req.since ?? null) : null,
+        until ?? null, until === undefined ? (req.until ?? null) : null,
+      ],
+    );
+    await client.query('SELECT pg_notify($1, $2)', [EXPORT_CHANNEL, rows[0]!.id]);
+    return { kind: 'created', job: rows[0]! };
+  });
+}
+
+/** The job, if this client and subject created it. */
+export async function findExportJob(db: Queryable, id: string, owner: { clientId: string; subject: string }): Promise<ExportJob | undefined> {
+  const { rows } = await db.query<ExportJob>('SELECT * FROM export_jobs WHERE id = $1 AND client_id = $2 AND subject = $3', [id, owner.clientId, owner.subject]);
+  return rows[0];
+}
+
+export async function exportFiles(db: Queryable, jobId: string): Promise<ExportFile[]> {
+  const { rows } = await db.query<ExportFile>('SELECT part, type, storage_key, count, bytes FROM export_files WHERE job_id = $1 ORDER BY part', [jobId]);
+  return rows;
+}
+
+/** Deletes the job (and its file rows); true when there was one. The caller removes the files. */
+export async function deleteExportJob(db: Queryable, id: string, owner: { clientId: string; subject: string }): Promise<boolean> {
+  const { rowCount } = await db.query('DELETE FROM export_jobs WHERE id = $1 AND client_id = $2 AND subject = $3', [id, owner.clientId, owner.subject]);
+  return (rowCount ?? 0) > 0;
+}
+
+/** The members of a Group (a ward, a cohort), or undefined when there is no such Group. */
+export async function groupMembers(db: Queryable, id: string): Promise<string[] | undefined> {
+  const { rows } = await db.query<{ members: string[] }>('SELECT members FROM export_groups WHERE id = $1', [id]);
+  return rows[0]?.members;
+}
+
+/** Creates or replaces a Group (the operator's `npm run admin -- export-group`). */
+export async function saveGroup(db: Queryable, group: { id: string; name: string; members: string[] }): Promise<void> {
+  await db.query(
+    'INSERT INTO export_groups (id, name, members) VALUES ($1, $2, $3) ON CONFLICT (id) DO UPDATE SET name = excluded.name, members = excluded.members',
+    [group.id, group.name, group.members],
+  );
+}
+
+// ---------------------------------------------------------------------------------------------
+// The worker's side
+
+export async function exportJobExists(db: Queryable, id: string): Promise<boolean> {
+  return ((await db.query('SELECT 1 FROM export_jobs WHERE id = $1', [id])).rowCount ?? 0) > 0;
+}
+
+/** Claims the oldest queued job, or a running one whose worker's lease ran out (it died). */
+export async function claimExportJob(pool: Pool, worker: string, leaseMs: number, only?: readonly string[]): Promise<{ job: ExportJob; parts: number } | undefined> {
+  const { rows } = await pool.query<ExportJob>(
+    `UPDATE export_jobs SET status = 'running', lease_owner = $1, lease_until = now() + $2 * interval '1 millisecond'
+      WHERE id = (SELECT id FROM export_jobs
+                   WHERE (status = 'queued' OR (status = 'running' AND lease_until < now())) AND ($3::uuid[] IS NULL OR id = ANY($3::uuid[]))
+                   ORDER BY created_at FOR UPDATE SKIP LOCKED LIMIT 1)
+      RETURNING *`,
+    [worker, leaseMs, only ?? null],
+  );
+  const job = rows[0];
+  if (!job) return undefined;
+  const parts = await pool.query<{ n: number }>('SELECT count(*)::int AS n FROM export_files WHERE job_id = $1', [job.id]);
+  return { job, parts: parts.rows[0]!.n };
+}
+
+/** Extends the lease; false when the job is gone (cancelled) or another worker holds it. */
+export async function renewExportLease(pool: Pool, jobId: string, worker: string, leaseMs: number): Promise<boolean> {
+  const { rowCount } = await pool.query(
+    "UPDATE export_jobs SET lease_until = now() + $3 * interval '1 millisecond' WHERE id = $1 AND lease_owner = $2 AND status = 'running'",
+    [jobId, worker, leaseMs],
+  );
+  return (rowCount ?? 0) > 0;
+}
+
+/**
+ * A complete file and the cursor after its last row, in one transaction: the file counts only
+ * once this commits. False (nothing recorded) when the worker lost the job.
+ */
+export function commitExportFile(pool: Pool, jobId: string, worker: string, leaseMs: number, file: ExportFile, cursor: ExportCursor): Promise<boolean> {
+  return withTransaction(pool, async (client) => {
+    const { rowCount } = await client.query(
+      `UPDATE export_jobs SET cursor = $3, exported = exported + $4, lease_until = now() + $5 * interval '1 millisecond'
+        WHERE id = $1 AND lease_owner = $2 AND status = 'running'`,
+      [jobId, worker, JSON.stringify(cursor), file.count, leaseMs],
+    );
+    if ((rowCount ?? 0) === 0) return false;
+    await client.query('INSERT INTO export_files (job_id, part, type, storage_key, count, bytes) VALUES ($1, $2, $3, $4, $5, $6)', [
+      jobId, file.part, file.type, file.storage_key, file.count, file.bytes,
+    ]);
+    return true;
+  });
+}
+
+export async function finishExportJob(pool: Pool, jobId: string, worker: string, outcome: { expiresMs: number; error?: string }): Promise<boolean> {
+  const { rowCount } = await pool.query(
+    `UPDATE export_jobs SET status = $3, error = $4, completed_at = now(), expires_at = now() + $5 * interval '1 millisecond', lease_owner = NULL, lease_until = NULL
+      WHERE id = $1 AND lease_owner = $2 AND status = 'running'`,
+    [jobId, worker, outcome.error === undefined ? 'completed' : 'failed', outcome.error ?? null, outcome.expiresMs],
+  );
+  return (rowCount ?? 0) > 0;
+}
+
+/**
+ * A run that ended in an error: the job goes back to the queue (resumed from its cursor by the
+ * next worker at once), or fails for good at `maxAttempts`. True when it failed for good.
+ */
+export async function releaseExportJob(pool: Pool, jobId: string, worker: string, outcome: { maxAttempts: number; expiresMs: number; error: string }): Promise<boolean> {
+  const { rows } = await pool.query<{ status: string }>(
+    `UPDATE export_jobs SET attempts = attempts + 1, lease_owner = NULL, lease_until = NULL,
+            status = CASE WHEN attempts + 1 >= $3 THEN 'failed' ELSE 'queued' END,
+            error = CASE WHEN attempts + 1 >= $3 THEN $4 END,
+            completed_at = CASE WHEN attempts + 1 >= $3 THEN now() END,
+            expires_at = CASE WHEN attempts + 1 >= $3 THEN now() + $5 * interval '1 millisecond' END
+      WHERE id = $1 AND lease_owner = $2 AND status = 'running' RETURNING status`,
+    [jobId, worker, outcome.maxAttempts, outcome.error, outcome.expiresMs],
+  );
+  return rows[0]?.status === 'failed';
+}
+
+/** A worker shutting down hands the job back at once (no attempt counted): the next worker resumes it from the cursor. */
+export async function handBackExportJob(pool: Pool, jobId: string, worker: string): Promise<void> {
+  await pool.query("UPDATE export_jobs SET status = 'queued', lease_owner = NULL, lease_until = NULL WHERE id = $1 AND lease_owner = $2 AND status = 'running'", [jobId, worker]);
+}
+
+/** The finished jobs past their expiry (their files go first, then the rows: `forgetExportJobs`). */
+export async function expiredExportJobs(db: Queryable): Promise<string[]> {
+  const { rows } = await db.query<{ id: string }>("SELECT id FROM export_jobs WHERE status IN ('completed', 'failed') AND expires_at < now()");
+  return rows.map((r) => r.id);
+}
+
+export async function forgetExportJobs(db: Queryable, ids: string[]): Promise<void> {
+  await db.query('DELETE FROM export_jobs WHERE id = ANY($1::uuid[])', [ids]);
+}

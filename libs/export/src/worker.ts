@@ -1,0 +1,227 @@
+/**
+ * The export worker: claims a job (jobs.ts), streams its Observations out of the append log with
+ * `COPY (SELECT ...) TO STDOUT` (one pass, no OFFSET paging, constant memory: the COPY stream is
+ * pulled chunk by chunk and waits while a file is committed), maps each row with the one FHIR
+ * mapping (@vitalis/live `observationFromRow` then @vitalis/schemas `toFhirObservation`, the same
+ * as the FHIR API, through its per-code template: ndjson.ts) and writes NDJSON files of at most `maxFileBytes` (one line more at most).
+ *
+ * Consistency (ADR 0014): the rows are those whose writing transaction is visible in the job's
+ * snapshot, recorded at kick-off; `_since` / `_until` are snapshots too. Resumption: the rows come
+ * in the order of the log's identity key (device_id, seq, effective_at); after each file the job
+ * records the key of its last row with the file, in one transaction, so a worker that dies (kill
+ * -9) is followed by one that starts after that key, writes the unfinished part again under the
+ * same name, and no row is written twice. Untrusted values enter the COPY statement (which takes
+ * no bind parameters) only through escapeLiteral.
+ */
+import { hostname } from 'node:os';
+import { randomUUID } from 'node:crypto';
+import pg from 'pg';
+import copyStreams from 'pg-copy-streams';
+import type { Pool } from '@vitalis/db';
+import { observationFromRow, STORED_INSTANT_SQL } from '@vitalis/live';
+import {
+  claimExportJob, commitExportFile, exportJobExists, handBackExportJob, releaseExportJob, finishExportJob, renewExportLease, expiredExportJobs, forgetExportJobs,
+  type ExportCursor, type ExportJob,
+} from './jobs';
+import type { ExportStorage } from './storage';
+import { numericNdjson, observationNdjson } from './ndjson';
+
+export interface ExportWorkerOptions {
+  storage: ExportStorage;
+  /** A file is closed once it holds this many bytes (the line that crosses it included). */
+  maxFileBytes: number;
+  /** How long a claim lasts without renewal (a dead worker's job waits this long). */
+  leaseMs: number;
+  /** How long finished files are kept. */
+  expiresMs: number;
+  /** This worker's name in the lease (default: host, pid, random). */
+  workerId?: string;
+  /** Only these jobs (a test's own, an operator re-running one); default: any. */
+  only?: readonly string[];
+  /** Aborted at shutdown: the run stops at the next chunk and hands the job back (resumed elsewhere). */
+  signal?: AbortSignal;
+}
+
+const lit = pg.escapeLiteral;
+/** Written to the file in blocks of about this many characters. */
+const FLUSH_CHARS = 1 << 20;
+/** Runs of one job that may end in an error before it fails for good. */
+const MAX_ATTEMPTS = 3;
+
+/** The WHERE clause of a job's rows (everything but the resume key). */
+export function exportWhere(job: Pick<ExportJob, 'patients' | 'filters' | 'snapshot' | 'since_snapshot' | 'since_at' | 'until_snapshot' | 'until_at'>): string {
+  const visibleIn = (snapshot: string) => `(ingest_xid IS NULL OR pg_visible_in_snapshot(ingest_xid, ${lit(snapshot)}::pg_snapshot))`;
+  const where = [visibleIn(job.snapshot)];
+  if (job.patients) where.push(job.patients.length === 0 ? 'false' : `patient_id IN (${job.patients.map(lit).join(', ')})`);
+  if (job.since_snapshot) where.push(`NOT ${visibleIn(job.since_snapshot)}`);
+  else if (job.since_at) where.push(`ingested_at >= ${lit(job.since_at.toISOString())}::timestamptz`);
+  if (job.until_snapshot) where.push(visibleIn(job.until_snapshot));
+  else if (job.until_at) where.push(`ingested_at < ${lit(job.until_at.toISOString())}::timestamptz`);
+  const clauses = job.filters.map((f) => {
+    const parts: string[] = [];
+    if (f.codes) parts.push(f.codes.length === 0 ? 'false' : `code IN (${f.codes.map(lit).join(', ')})`);
+    if (f.from) parts.push(`effective_at >= ${lit(f.from)}::timestamptz`);
+    if (f.to) parts.push(`effective_at < ${lit(f.to)}::timestamptz`);
+    return parts.length === 0 ? 'true' : `(${parts.join(' AND ')})`;
+  });
+  if (clauses.length > 0) where.push(`(${clauses.join(' OR ')})`);
+  return where.join(' AND ');
+}
+
+/** The COPY of a job's rows after `cursor`, in the identity key's order (the resume order). */
+export function exportCopySql(job: ExportJob, cursor: ExportCursor | null): string {
+  let where = exportWhere(job);
+  if (cursor) where += ` AND (device_id, seq, effective_at) > (${lit(cursor.d)}, ${Number(cursor.s)}, ${lit(cursor.t)}::timestamptz)`;
+  return `COPY (SELECT patient_id, device_id, seq, code, ${STORED_INSTANT_SQL}, value, unit, sample_period_ms, samples
+    FROM vitals_observations WHERE ${where} ORDER BY device_id, seq, effective_at) TO STDOUT`;
+}
+
+/** COPY text format field (ids are validated at the door; the unescape is defence in depth). */
+const unescape = (v: string) => (v.includes('\\') ? v.replace(/\\(.)/g, (_, c: string) => ({ t: '\t', n: '\n', r: '\r' })[c] ?? c) : v);
+
+/** One COPY line as the FHIR Observation's NDJSON line, and its resume key. */
+export function ndjsonLine(line: string): { json: string; key: ExportCursor } {
+  const f = line.split('\t');
+  const patient = unescape(f[0]!);
+  const device = unescape(f[1]!);
+  const seq = Number(f[2]);
+  const code = unescape(f[3]!);
+  const at = f[4]!;
+  const key = { d: device, s: seq, t: at };
+  if (f[8] === '\\N') {
+    const unit = unescape(f[6]!);
+    const value = Number(f[5]);
+    const json = numericNdjson(patient, device, seq, code, at, value, unit);
+    if (json !== undefined) return { json, key };
+  }
+  const row = {
+    device_id: device, seq, code, at,
+    value: f[5] === '\\N' ? null : Number(f[5]),
+    unit: unescape(f[6]!),
+    sample_period_ms: f[7] === '\\N' ? null : Number(f[7]),
+    samples: f[8] === '\\N' ? null : f[8]!.slice(1, -1).split(',').map(Number),
+  };
+  return { json: observationNdjson(observationFromRow(patient, row)), key };
+}
+
+export interface ExportRun {
+  job: string;
+  files: number;
+  exported: number;
+  outcome: 'completed' | 'lost' | 'stopped';
+}
+
+class LostJob extends Error {}
+class Stopped extends Error {}
+
+/** Writes with backpressure: waits for `drain` when the file's buffer is full. */
+async function write(stream: NodeJS.WritableStream, text: string): Promise<void> {
+  if (!stream.write(text)) await new Promise<void>((ok) => stream.once('drain', () => ok()));
+}
+
+/** Runs the next claimable job to its end (or until the job is lost); undefined when none waits. */
+export async function runNextExport(pool: Pool, options: ExportWorkerOptions): Promise<ExportRun | undefined> {
+  const worker = options.workerId ?? `${hostname()}:${process.pid}:${randomUUID().slice(0, 8)}`;
+  const claimed = await claimExportJob(pool, worker, options.leaseMs, options.only);
+  if (!claimed) return undefined;
+  if (options.signal?.aborted) {
+    await handBackExportJob(pool, claimed.job.id, worker);
+    return undefined;
+  }
+  const { job } = claimed;
+  let part = claimed.parts;
+  let exported = 0;
+  let files = 0;
+  // the lease outlives a slow file: renewed on a timer too, not only at each commit
+  let lost = false;
+  const renewal = setInterval(() => {
+    renewExportLease(pool, job.id, worker, options.leaseMs).then((ok) => (lost ||= !ok), () => {});
+  }, Math.max(100, Math.floor(options.leaseMs / 3)));
+  const client = await pool.connect();
+  let current: Awaited<ReturnType<ExportStorage['create']>> | undefined;
+  let failed: unknown;
+  try {
+    const copy = client.query(copyStreams.to(exportCopySql(job, job.cursor)));
+    let count = 0;
+    let bytes = 0;
+    let last: ExportCursor | undefined;
+    let key = '';
+    const commit = async () => {
+      if (!current || !last) return;
+      await current.commit();
+      const ok = await commitExportFile(pool, job.id, worker, options.leaseMs, { part, type: 'Observation', storage_key: key, count, bytes }, last);
+      current = undefined;
+      if (!ok) throw new LostJob();
+      exported += count;
+      files += 1;
+      count = 0;
+      bytes = 0;
+    };
+    // lines are gathered and written in blocks of about FLUSH_CHARS (fewer, larger writes than one per COPY chunk)
+    let rest = '';
+    let out = '';
+    const flush = async () => {
+      if (out.length === 0 || !current) return;
+      bytes += Buffer.byteLength(out);
+      await write(current.stream, out);
+      out = '';
+    };
+    for await (const chunk of copy as AsyncIterable<Buffer>) {
+      if (lost) throw new LostJob();
+      if (options.signal?.aborted) throw new Stopped();
+      const text = rest + chunk.toString('utf8');
+      const end = text.lastIndexOf('\n');
+      rest = text.slice(end + 1);
+      if (end < 0) continue;
+      for (const line of text.slice(0, end).split('\n')) {
+        const { json, key: k } = ndjsonLine(line);
+        if (!current) {
+          part += 1;
+          key = `${job.id}/Observation-${part}.ndjson`;
+          current = await options.storage.create(key, worker.replace(/[^\w.-]/g, '_'));
+        }
+        out += json + '\n';
+        count += 1;
+        last = k;
+        if (bytes + out.length >= options.maxFileBytes) {
+          await flush();
+          await commit();
+        } else if (out.length >= FLUSH_CHARS) await flush();
+      }
+    }
+    await flush();
+    await commit();
+  } catch (err) {
+    failed = err;
+  } finally {
+    clearInterval(renewal);
+    if (current) await current.discard();
+    // a COPY cut short leaves the connection mid-protocol: never back into the pool
+    client.release(failed !== undefined ? true : undefined);
+  }
+  if (failed instanceof Stopped) {
+    await handBackExportJob(pool, job.id, worker);
+    return { job: job.id, files, exported, outcome: 'stopped' };
+  }
+  if (failed instanceof LostJob) {
+    // cancelled (the row is gone): a file renamed into place just before is nobody's; remove them all
+    const gone = !(await exportJobExists(pool, job.id));
+    if (gone) await options.storage.removeAll(job.id);
+    return { job: job.id, files, exported, outcome: 'lost' };
+  }
+  if (failed !== undefined) {
+    // a database restart, a full disk: back to the queue (resumed from the cursor), failed at the third run
+    await releaseExportJob(pool, job.id, worker, { maxAttempts: MAX_ATTEMPTS, expiresMs: options.expiresMs, error: 'The export failed; start a new one.' }).catch(() => {});
+    throw failed;
+  }
+  const finished = await finishExportJob(pool, job.id, worker, { expiresMs: options.expiresMs });
+  return { job: job.id, files, exported, outcome: finished ? 'completed' : 'lost' };
+}
+
+/** Removes the files, then the rows, of finished jobs past their expiry. */
+export async function expireExports(pool: Pool, storage: ExportStorage): Promise<number> {
+  const ids = await expiredExportJobs(pool);
+  for (const id of ids) await storage.removeAll(id);
+  if (ids.length > 0) await forgetExportJobs(pool, ids);
+  return ids.length;
+}

@@ -1,0 +1,40 @@
+/**
+ * The export's per-code template (libs/export ndjson.ts) gives, byte for byte, what the FHIR
+ * mapping gives (JSON.stringify(toFhirObservation(o))): every numeric vital, awkward values and
+ * ids, ids too long for FHIR (the mapping leaves `id` out), ECG (the mapping itself); and one
+ * COPY text line of the append log becomes that line with its resume key.
+ */
+import { describe, expect, it } from 'vitest';
+import { observationNdjson, ndjsonLine } from '@vitalis/export';
+import { ECG_LEAD_II, NUMERIC_VITALS, toFhirObservation, type VitalsObservation } from '@vitalis/schemas';
+
+const numeric = (code: string, value: number, device = 'dev-1', seq = 42, patient = 'pat-1', at = '2026-02-01T08:00:00.123456Z') =>
+  ({ patient_id: patient, device_id: device, seq, code, effective_at: at, value, unit: NUMERIC_VITALS[code as keyof typeof NUMERIC_VITALS].unit }) as VitalsObservation;
+
+describe('export NDJSON line', () => {
+  it('equals the FHIR mapping for every numeric vital and awkward values and ids', () => {
+    for (const code of Object.keys(NUMERIC_VITALS)) {
+      for (const value of [0, -0, 1, 36.6, 1e-7, 123456.789, -3.5, 0.123456789]) {
+        for (const [device, seq, patient] of [['dev-1', 42], ['a'.repeat(60), 1], ['a'.repeat(70), 9], ['d"q\\x', 987654321, 'p\u2028t']] as const) {
+          const o = numeric(code, value, device, seq, patient ?? 'pat-1');
+          expect(observationNdjson(o)).toBe(JSON.stringify(toFhirObservation(o)));
+        }
+      }
+    }
+  });
+
+  it('an ECG waveform takes the mapping itself', () => {
+    const o = { patient_id: 'p', device_id: 'd', seq: 1, code: ECG_LEAD_II.code, effective_at: '2026-02-01T08:00:00.000000Z', unit: ECG_LEAD_II.unit, waveform: { origin: 0, period_ms: 4, samples: [0.1, -0.25] } } as VitalsObservation;
+    expect(observationNdjson(o)).toBe(JSON.stringify(toFhirObservation(o)));
+  });
+
+  it('a COPY text line of the append log becomes the mapped line and its resume key', () => {
+    const code = Object.keys(NUMERIC_VITALS)[0]!;
+    const unit = NUMERIC_VITALS[code as keyof typeof NUMERIC_VITALS].unit;
+    const { json, key } = ndjsonLine(`pat-1\tdev-1\t42\t${code}\t2026-02-01T08:00:00.123456Z\t72.5\t${unit}\t\\N\t\\N`);
+    expect(key).toEqual({ d: 'dev-1', s: 42, t: '2026-02-01T08:00:00.123456Z' });
+    expect(json).toBe(JSON.stringify(toFhirObservation(numeric(code, 72.5))));
+    const ecg = ndjsonLine(`pat-1\tdev-2\t7\t${ECG_LEAD_II.code}\t2026-02-01T08:00:00.000000Z\t\\N\tmV\t4\t{0.1,-0.25,1.2}`);
+    expect(JSON.parse(ecg.json).valueSampledData).toMatchObject({ period: 4, data: '0.1 -0.25 1.2' });
+  });
+});
