@@ -113,10 +113,11 @@ function formatSample(value: number): string {
 }
 
 /**
- * FHIR R4 searchset Bundles, the one builder every v1 listing uses (patients, appointments,
- * vitals): paging is `link` (relation `self`, `next`), never a property of its own; every entry has
- * a `fullUrl` (bundle rule: the identity of the resource) and `search.mode` (`match` for the
- * results, `include` for resources they reference, e.g. a Slot's Schedule).
+ * FHIR R4 searchset Bundles, the one builder every listing uses (REST v1 patients, appointments,
+ * vitals, diagnostics; every /fhir/R4 search): paging is `link` (relation `self`, `next`), never a
+ * property of its own; every entry has a `fullUrl` (bundle rule: the identity of the resource) and
+ * `search.mode` (`match` for the results, `include` for resources they reference, e.g. a Slot's
+ * Schedule). Nothing matched: no `entry` at all (FHIR ele-1: an array is never empty).
  */
 export interface FhirBundleEntry<R = Record<string, unknown>> {
   fullUrl: string;
@@ -126,16 +127,20 @@ export interface FhirBundleEntry<R = Record<string, unknown>> {
 export interface FhirBundle<R = Record<string, unknown>> {
   resourceType: 'Bundle';
   type: 'searchset';
+  /** Bundle.total: only where the listing knows it (the whole result fits one page). */
+  total?: number;
   link: { relation: 'self' | 'next'; url: string }[];
-  entry: FhirBundleEntry<R>[];
+  /** Absent when nothing matched. */
+  entry?: FhirBundleEntry<R>[];
 }
 
-export function searchsetBundle<R>(entry: FhirBundleEntry<R>[], links: { self: string; next?: string | null | undefined }): FhirBundle<R> {
+export function searchsetBundle<R>(entry: FhirBundleEntry<R>[], links: { self: string; next?: string | null | undefined; total?: number | undefined }): FhirBundle<R> {
   return {
     resourceType: 'Bundle',
     type: 'searchset',
+    ...(links.total !== undefined ? { total: links.total } : {}),
     link: [{ relation: 'self', url: links.self }, ...(links.next ? [{ relation: 'next' as const, url: links.next }] : [])],
-    entry,
+    ...(entry.length > 0 ? { entry } : {}),
   };
 }
 
@@ -144,12 +149,13 @@ export function bundleSchema<T extends z.ZodType>(resource: T) {
   return z.object({
     resourceType: z.literal('Bundle'),
     type: z.literal('searchset'),
+    total: z.number().int().optional().describe('The number of matches, where the listing knows it'),
     link: z.array(z.object({ relation: z.enum(['self', 'next']), url: z.string() })).describe('`self`, and `next` (the next page) unless this is the last page'),
     entry: z.array(z.object({
       fullUrl: z.string().describe('The absolute URL this API serves the resource at, or a stable urn:uuid for resources without one'),
       resource,
       search: z.object({ mode: z.enum(['match', 'include']) }),
-    })),
+    })).optional().describe('Absent when nothing matched (a FHIR array is never empty)'),
   });
 }
 

@@ -43,13 +43,6 @@ function negotiateFormat(req: FastifyRequest): void {
 
 const fhirReply = (reply: FastifyReply) => reply.type(FHIR_JSON).header('cache-control', 'no-store');
 
-/** A searchset as FHIR has it: no `entry` when nothing matched (ele-1: an array is never empty). */
-function searchset<B extends { entry: unknown[] }>(bundle: B): Omit<B, 'entry'> & { entry?: B['entry'] } {
-  if (bundle.entry.length > 0) return bundle;
-  const { entry: _none, ...rest } = bundle;
-  return rest;
-}
-
 // ---------------------------------------------------------------------------------------------
 // Query schemas: the parameters the CapabilityStatement lists, and nothing else (400 otherwise)
 
@@ -154,7 +147,7 @@ export function fhirRoutes(deps: GatewayDeps, version: string): FastifyPluginAsy
         next = `${base()}/Patient?${params}`;
       }
       const entry = patients.map((p) => ({ fullUrl: `${base()}/Patient/${p.id}`, resource: toFhirPatient(p), search: { mode: 'match' as const } }));
-      return fhirReply(reply).send(searchset(searchsetBundle(entry, { self: selfUrl(req), next })));
+      return fhirReply(reply).send(searchsetBundle(entry, { self: selfUrl(req), next }));
     });
 
     app.get(`${FHIR_BASE_PATH}/Patient/:id`, {
@@ -210,7 +203,7 @@ export function fhirRoutes(deps: GatewayDeps, version: string): FastifyPluginAsy
       if (code === null || !categoryMatches(q.category)) {
         // matches nothing stored; the access rule still holds (a refusal is a 403, audited)
         await requireVitalsAccess(pool, caller, [patient], { action: 'vitals.read', via: 'fhir' });
-        return fhirReply(reply).send(searchset(searchsetBundle([], { self: selfUrl(req) })));
+        return fhirReply(reply).send(searchsetBundle([], { self: selfUrl(req) }));
       }
       const page = await readHistory(pool, caller, { patient, code, range, limit: q._count, cursor: q._cursor, descending }, 'fhir');
       if (page.kind !== 'raw') throw new Error('unreachable: a raw query answered buckets');
@@ -227,7 +220,7 @@ export function fhirRoutes(deps: GatewayDeps, version: string): FastifyPluginAsy
         params.set('_cursor', page.next);
         next = `${base()}/Observation?${params}`;
       }
-      return fhirReply(reply).send(searchset(toSearchsetBundle(page.rows, { self: selfUrl(req), ...(next ? { next } : {}) })));
+      return fhirReply(reply).send(toSearchsetBundle(page.rows, { self: selfUrl(req), ...(next ? { next } : {}) }));
     });
 
     app.get(`${FHIR_BASE_PATH}/Observation/$lastn`, {
@@ -246,10 +239,10 @@ export function fhirRoutes(deps: GatewayDeps, version: string): FastifyPluginAsy
       const caller = callerOf(req);
       if (code === null || !categoryMatches(q.category)) {
         await requireVitalsAccess(pool, caller, [patient], { action: 'vitals.read_latest', via: 'fhir' });
-        return fhirReply(reply).send(searchset(searchsetBundle([], { self: selfUrl(req) })));
+        return fhirReply(reply).send(searchsetBundle([], { self: selfUrl(req) }));
       }
       const rows = await readLatest(pool, caller, patient, code, 'fhir');
-      return fhirReply(reply).send(searchset(toSearchsetBundle(rows, { self: selfUrl(req) })));
+      return fhirReply(reply).send(toSearchsetBundle(rows, { self: selfUrl(req) }));
     });
   };
 }
