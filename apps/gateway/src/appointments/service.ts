@@ -78,6 +78,18 @@ async function bookedSlot(db: Queryable, caller: Caller, id: string): Promise<Sl
   return slot;
 }
 
+/**
+ * One slot, current or as it was at stream version `version` (FHIR Slot read / vread). A Slot names
+ * no patient (its Appointment does), so every reader with read:appointments may see it; a sandbox
+ * principal sees no real slot (its synthetic ones are generated for listings only): 404.
+ */
+export async function getSlot(pool: Pool, caller: Caller, slotId: string, version?: number): Promise<SlotState> {
+  const events = caller.principal.sandbox ? [] : await readStream(pool, slotStream(slotId));
+  const slot = foldSlot(version === undefined ? events : events.filter((e) => e.streamVersion <= version));
+  if (!slot || (version !== undefined && slot.version !== version)) throw notFound(version === undefined || events.length === 0 ? `Slot ${slotId} does not exist.` : `Slot ${slotId} has no version ${version}.`);
+  return slot;
+}
+
 export async function getAppointment(pool: Pool, caller: Caller, id: string): Promise<SlotState> {
   const slot = await bookedSlot(pool, caller, id);
   await audit(pool, caller, { action: 'appointment.read', scope: 'read:appointments', resourceType: 'Patient', resourceId: slot.patientId ?? undefined, detail: { appointment: id } });
