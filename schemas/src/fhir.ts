@@ -172,13 +172,18 @@ export function entryUuid(resourceType: string, id: string): string {
   return `urn:uuid:${x.slice(0, 8)}-${x.slice(8, 12)}-${x.slice(12, 16)}-${x.slice(16, 20)}-${x.slice(20, 32)}`;
 }
 
-/** Vitals as a searchset Bundle of vital-sign Observations (no URL of their own: urn:uuid fullUrls). */
-export function toSearchsetBundle(observations: VitalsObservation[], links: { self: string; next?: string | undefined }): FhirBundle<FhirObservation> {
+/**
+ * Vitals as a searchset Bundle of vital-sign Observations. REST v1 has no URL for one Observation:
+ * urn:uuid fullUrls; the FHIR API reads them at `{observationBase}/{id}` (give it), so theirs are
+ * that URL (an id too long for FHIR keeps its urn:uuid).
+ */
+export function toSearchsetBundle(observations: VitalsObservation[], links: { self: string; next?: string | undefined; observationBase?: string }): FhirBundle<FhirObservation> {
   return searchsetBundle(
     observations.map((o) => {
       const resource = toFhirObservation(o);
-      return { fullUrl: entryUuid('Observation', `${o.device_id}/${o.seq}/${o.effective_at}`), resource, search: { mode: 'match' as const } };
+      const fullUrl = links.observationBase && resource.id ? `${links.observationBase}/${resource.id}` : entryUuid('Observation', `${o.device_id}/${o.seq}/${o.effective_at}`);
+      return { fullUrl, resource, search: { mode: 'match' as const } };
     }),
-    links,
+    { self: links.self, next: links.next },
   );
 }
