@@ -1547,7 +1547,8 @@ export interface paths {
                     };
                     content: {
                         "application/json": {
-                            entry: {
+                            /** @description Absent when nothing matched (a FHIR array is never empty) */
+                            entry?: {
                                 /** @description The absolute URL this API serves the resource at, or a stable urn:uuid for resources without one */
                                 fullUrl: string;
                                 resource: ({
@@ -1586,6 +1587,8 @@ export interface paths {
                             }[];
                             /** @enum {string} */
                             resourceType: "Bundle";
+                            /** @description The number of matches, where the listing knows it */
+                            total?: number;
                             /** @enum {string} */
                             type: "searchset";
                         };
@@ -2289,7 +2292,9 @@ export interface paths {
                     };
                     content: {
                         "application/json": {
-                            entry: {
+                            /** @description Absent when nothing matched (a FHIR array is never empty) */
+                            entry?: {
+                                /** @description The absolute URL this API serves the resource at, or a stable urn:uuid for resources without one */
                                 fullUrl: string;
                                 /** @description FHIR R4 ServiceRequest */
                                 resource: {
@@ -2303,6 +2308,16 @@ export interface paths {
                                 } & {
                                     [key: string]: unknown;
                                 };
+                                search: {
+                                    /** @enum {string} */
+                                    mode: "match" | "include";
+                                };
+                            }[];
+                            /** @description `self`, and `next` (the next page) unless this is the last page */
+                            link: {
+                                /** @enum {string} */
+                                relation: "self" | "next";
+                                url: string;
                             }[];
                             /** @enum {string} */
                             resourceType: "Bundle";
@@ -2887,7 +2902,9 @@ export interface paths {
                     };
                     content: {
                         "application/json": {
-                            entry: {
+                            /** @description Absent when nothing matched (a FHIR array is never empty) */
+                            entry?: {
+                                /** @description The absolute URL this API serves the resource at, or a stable urn:uuid for resources without one */
                                 fullUrl: string;
                                 /** @description FHIR R4 DiagnosticReport, its Observations contained */
                                 resource: {
@@ -2901,6 +2918,16 @@ export interface paths {
                                 } & {
                                     [key: string]: unknown;
                                 };
+                                search: {
+                                    /** @enum {string} */
+                                    mode: "match" | "include";
+                                };
+                            }[];
+                            /** @description `self`, and `next` (the next page) unless this is the last page */
+                            link: {
+                                /** @enum {string} */
+                                relation: "self" | "next";
+                                url: string;
                             }[];
                             /** @enum {string} */
                             resourceType: "Bundle";
@@ -3797,7 +3824,8 @@ export interface paths {
                     };
                     content: {
                         "application/json": {
-                            entry: {
+                            /** @description Absent when nothing matched (a FHIR array is never empty) */
+                            entry?: {
                                 /** @description The absolute URL this API serves the resource at, or a stable urn:uuid for resources without one */
                                 fullUrl: string;
                                 resource: {
@@ -3824,6 +3852,8 @@ export interface paths {
                             }[];
                             /** @enum {string} */
                             resourceType: "Bundle";
+                            /** @description The number of matches, where the listing knows it */
+                            total?: number;
                             /** @enum {string} */
                             type: "searchset";
                         };
@@ -4348,7 +4378,8 @@ export interface paths {
                             })[];
                             patient_id: string;
                         } | {
-                            entry: {
+                            /** @description Absent when nothing matched (a FHIR array is never empty) */
+                            entry?: {
                                 /** @description The absolute URL this API serves the resource at, or a stable urn:uuid for resources without one */
                                 fullUrl: string;
                                 resource: {
@@ -4370,6 +4401,8 @@ export interface paths {
                             }[];
                             /** @enum {string} */
                             resourceType: "Bundle";
+                            /** @description The number of matches, where the listing knows it */
+                            total?: number;
                             /** @enum {string} */
                             type: "searchset";
                         };
@@ -4911,7 +4944,8 @@ export interface paths {
                             source: "raw" | "rollup_1m" | "rollup_1h" | "cagg_1m" | "cagg_1h";
                             to: string;
                         } | {
-                            entry: {
+                            /** @description Absent when nothing matched (a FHIR array is never empty) */
+                            entry?: {
                                 /** @description The absolute URL this API serves the resource at, or a stable urn:uuid for resources without one */
                                 fullUrl: string;
                                 resource: {
@@ -4933,6 +4967,8 @@ export interface paths {
                             }[];
                             /** @enum {string} */
                             resourceType: "Bundle";
+                            /** @description The number of matches, where the listing knows it */
+                            total?: number;
                             /** @enum {string} */
                             type: "searchset";
                         };
@@ -5049,7 +5085,8 @@ export interface paths {
                             })[];
                             patient_id: string;
                         } | {
-                            entry: {
+                            /** @description Absent when nothing matched (a FHIR array is never empty) */
+                            entry?: {
                                 /** @description The absolute URL this API serves the resource at, or a stable urn:uuid for resources without one */
                                 fullUrl: string;
                                 resource: {
@@ -5071,6 +5108,8 @@ export interface paths {
                             }[];
                             /** @enum {string} */
                             resourceType: "Bundle";
+                            /** @description The number of matches, where the listing knows it */
+                            total?: number;
                             /** @enum {string} */
                             type: "searchset";
                         };
@@ -5319,6 +5358,166 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/fhir/R4/AllergyIntolerance": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Search AllergyIntolerance
+         * @description One patient's allergies (patient required; a patient user: its own, with patient/AllergyIntolerance.rs). Served by the patients service (folds the record; audited patient.allergies.read).
+         *
+         *     Required scopes: one of read:patients, patient/AllergyIntolerance.rs.
+         */
+        get: operations["fhirSearchAllergyIntolerance"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/fhir/R4/AllergyIntolerance/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Read AllergyIntolerance
+         * @description One allergy: its patient is found in the projection (eventually consistent: a just-recorded allergy may take a projector tick), then read as the search reads it.
+         *
+         *     Required scopes: one of read:patients, patient/AllergyIntolerance.rs.
+         */
+        get: operations["fhirReadAllergyIntolerance"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/fhir/R4/Appointment": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Search Appointment
+         * @description Current bookings by start: patient, date (ge/gt/le/lt/eq, repeatable), status (booked), _count; `_include=Appointment:slot` adds each booked Slot (search mode include). A patient user: its own bookings. Served by the appointments service's listing (audited appointment.list).
+         *
+         *     Required scopes: read:appointments.
+         */
+        get: operations["fhirSearchAppointment"];
+        put?: never;
+        /**
+         * Create Appointment (book a Slot)
+         * @description Books the free Slot for the Patient participant (the appointments service, as POST /api/v1/appointments; a patient user books for themselves and may leave the patient out). 201 with the booked Appointment and Location; a taken slot: 409 (of concurrent bookings exactly one wins); an unknown patient: 422.
+         *
+         *     Required scopes: write:appointments.
+         */
+        post: operations["fhirCreateAppointment"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/fhir/R4/Appointment/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Read Appointment
+         * @description A current booking (id {slot}.{version}); a patient user: its own. Audited appointment.read.
+         *
+         *     Required scopes: read:appointments.
+         */
+        get: operations["fhirReadAppointment"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/fhir/R4/DiagnosticReport": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Search DiagnosticReport
+         * @description Diagnostic reports, newest first: patient, code (LOINC), status (comma-separated), category (v2-0074 section, e.g. LAB), _count. A patient user (patient/DiagnosticReport.rs): its own final reports. Served by the diagnostics service (audited diagnostics.report.list).
+         *
+         *     Required scopes: one of read:diagnostics, patient/DiagnosticReport.rs.
+         */
+        get: operations["fhirSearchDiagnosticReport"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/fhir/R4/DiagnosticReport/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Read DiagnosticReport
+         * @description A report with its Observations contained; a patient user: its own final report. ETag W/"<versionId>".
+         *
+         *     Required scopes: one of read:diagnostics, patient/DiagnosticReport.rs.
+         */
+        get: operations["fhirReadDiagnosticReport"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/fhir/R4/DiagnosticReport/{id}/_history/{vid}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Read a DiagnosticReport version (vread)
+         * @description The report as it was at versionId `vid` (its event stream folded to that version).
+         *
+         *     Required scopes: one of read:diagnostics, patient/DiagnosticReport.rs.
+         */
+        get: operations["fhirVreadDiagnosticReport"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/fhir/R4/metadata": {
         parameters: {
             query?: never;
@@ -5330,66 +5529,7 @@ export interface paths {
          * FHIR CapabilityStatement
          * @description What this FHIR R4 server implements: resources, interactions, search parameters, operations; security: OAuth with the SMART oauth-uris extension. Public.
          */
-        get: {
-            parameters: {
-                query?: {
-                    /** @description json (the only format) */
-                    _format?: string;
-                    mode?: "full";
-                };
-                header?: never;
-                path?: never;
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description OK */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/fhir+json": components["schemas"]["FhirCapabilityStatement"];
-                    };
-                };
-                /** @description Malformed JSON or invalid parameters/body (validation-error, bad-request) (a FHIR OperationOutcome) */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/fhir+json": components["schemas"]["FhirOperationOutcome"];
-                    };
-                };
-                /** @description No representation matches Accept (a FHIR OperationOutcome) */
-                406: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/fhir+json": components["schemas"]["FhirOperationOutcome"];
-                    };
-                };
-                /** @description Unexpected error (logged with the request id; no internals in the body) (a FHIR OperationOutcome) */
-                500: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/fhir+json": components["schemas"]["FhirOperationOutcome"];
-                    };
-                };
-                /** @description A dependency is unavailable; retry later (a FHIR OperationOutcome) */
-                503: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/fhir+json": components["schemas"]["FhirOperationOutcome"];
-                    };
-                };
-            };
-        };
+        get: operations["fhirCapabilities"];
         put?: never;
         post?: never;
         delete?: never;
@@ -5411,98 +5551,29 @@ export interface paths {
          *
          *     Required scopes: read:vitals.
          */
-        get: {
-            parameters: {
-                query?: {
-                    _count?: number;
-                    /** @description Opaque position of the next page (from Bundle.link next) */
-                    _cursor?: string;
-                    /** @description json (the only format) */
-                    _format?: string;
-                    /** @description date (ascending, the default) or -date (newest first) */
-                    _sort?: string;
-                    /** @description vital-signs */
-                    category?: string;
-                    /** @description system|code or code */
-                    code?: string;
-                    /** @description [prefix]date-time, prefixes ge gt le lt eq; repeat for a range */
-                    date?: string | string[];
-                    /** @description Patient/{id} or {id} (this or subject is required) */
-                    patient?: string;
-                    /** @description Patient/{id} or {id} */
-                    subject?: string;
-                };
-                header?: never;
-                path?: never;
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description OK */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/fhir+json": components["schemas"]["FhirBundleObservation"];
-                    };
-                };
-                /** @description Malformed JSON or invalid parameters/body (validation-error, bad-request) (a FHIR OperationOutcome) */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/fhir+json": components["schemas"]["FhirOperationOutcome"];
-                    };
-                };
-                /** @description Bearer token missing, invalid, expired or revoked (WWW-Authenticate names the resource metadata) (a FHIR OperationOutcome) */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/fhir+json": components["schemas"]["FhirOperationOutcome"];
-                    };
-                };
-                /** @description The token lacks a required scope, or may not touch this resource (a patient user and another patient): insufficient-scope, WWW-Authenticate error="insufficient_scope" with scope and resource_metadata (a FHIR OperationOutcome) */
-                403: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/fhir+json": components["schemas"]["FhirOperationOutcome"];
-                    };
-                };
-                /** @description No representation matches Accept (a FHIR OperationOutcome) */
-                406: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/fhir+json": components["schemas"]["FhirOperationOutcome"];
-                    };
-                };
-                /** @description Unexpected error (logged with the request id; no internals in the body) (a FHIR OperationOutcome) */
-                500: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/fhir+json": components["schemas"]["FhirOperationOutcome"];
-                    };
-                };
-                /** @description A dependency is unavailable; retry later (a FHIR OperationOutcome) */
-                503: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/fhir+json": components["schemas"]["FhirOperationOutcome"];
-                    };
-                };
-            };
+        get: operations["fhirSearchObservation"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/fhir/R4/Observation/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
         };
+        /**
+         * Read Observation
+         * @description One stored vital-sign Observation by its id `{device_id}.{seq}` (a device numbers its observations with a strictly increasing seq, so that is one stored row; the ids the searches answer). Served by the vitals service (the same access rule as a search: a patient user its own, a sandbox token no stored row; audited vitals.read).
+         *
+         *     Required scopes: read:vitals.
+         */
+        get: operations["fhirReadObservation"];
         put?: never;
         post?: never;
         delete?: never;
@@ -5524,89 +5595,7 @@ export interface paths {
          *
          *     Required scopes: read:vitals.
          */
-        get: {
-            parameters: {
-                query?: {
-                    /** @description json (the only format) */
-                    _format?: string;
-                    category?: string;
-                    code?: string;
-                    /** @description 1 only (the latest per code) */
-                    max?: number;
-                    patient?: string;
-                    subject?: string;
-                };
-                header?: never;
-                path?: never;
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description OK */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/fhir+json": components["schemas"]["FhirBundleObservation"];
-                    };
-                };
-                /** @description Malformed JSON or invalid parameters/body (validation-error, bad-request) (a FHIR OperationOutcome) */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/fhir+json": components["schemas"]["FhirOperationOutcome"];
-                    };
-                };
-                /** @description Bearer token missing, invalid, expired or revoked (WWW-Authenticate names the resource metadata) (a FHIR OperationOutcome) */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/fhir+json": components["schemas"]["FhirOperationOutcome"];
-                    };
-                };
-                /** @description The token lacks a required scope, or may not touch this resource (a patient user and another patient): insufficient-scope, WWW-Authenticate error="insufficient_scope" with scope and resource_metadata (a FHIR OperationOutcome) */
-                403: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/fhir+json": components["schemas"]["FhirOperationOutcome"];
-                    };
-                };
-                /** @description No representation matches Accept (a FHIR OperationOutcome) */
-                406: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/fhir+json": components["schemas"]["FhirOperationOutcome"];
-                    };
-                };
-                /** @description Unexpected error (logged with the request id; no internals in the body) (a FHIR OperationOutcome) */
-                500: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/fhir+json": components["schemas"]["FhirOperationOutcome"];
-                    };
-                };
-                /** @description A dependency is unavailable; retry later (a FHIR OperationOutcome) */
-                503: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/fhir+json": components["schemas"]["FhirOperationOutcome"];
-                    };
-                };
-            };
-        };
+        get: operations["fhirLastnObservation"];
         put?: never;
         post?: never;
         delete?: never;
@@ -5628,95 +5617,15 @@ export interface paths {
          *
          *     Required scopes: one of read:patients, write:patients, patient/Patient.rs.
          */
-        get: {
-            parameters: {
-                query?: {
-                    _count?: number;
-                    /** @description Opaque position of the next page (from Bundle.link next) */
-                    _cursor?: string;
-                    /** @description json (the only format) */
-                    _format?: string;
-                    _id?: string;
-                    birthdate?: string;
-                    family?: string;
-                    gender?: "male" | "female" | "other" | "unknown";
-                    given?: string;
-                    identifier?: string;
-                    name?: string;
-                };
-                header?: never;
-                path?: never;
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description OK */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/fhir+json": components["schemas"]["FhirBundlePatient"];
-                    };
-                };
-                /** @description Malformed JSON or invalid parameters/body (validation-error, bad-request) (a FHIR OperationOutcome) */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/fhir+json": components["schemas"]["FhirOperationOutcome"];
-                    };
-                };
-                /** @description Bearer token missing, invalid, expired or revoked (WWW-Authenticate names the resource metadata) (a FHIR OperationOutcome) */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/fhir+json": components["schemas"]["FhirOperationOutcome"];
-                    };
-                };
-                /** @description The token lacks a required scope, or may not touch this resource (a patient user and another patient): insufficient-scope, WWW-Authenticate error="insufficient_scope" with scope and resource_metadata (a FHIR OperationOutcome) */
-                403: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/fhir+json": components["schemas"]["FhirOperationOutcome"];
-                    };
-                };
-                /** @description No representation matches Accept (a FHIR OperationOutcome) */
-                406: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/fhir+json": components["schemas"]["FhirOperationOutcome"];
-                    };
-                };
-                /** @description Unexpected error (logged with the request id; no internals in the body) (a FHIR OperationOutcome) */
-                500: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/fhir+json": components["schemas"]["FhirOperationOutcome"];
-                    };
-                };
-                /** @description A dependency is unavailable; retry later (a FHIR OperationOutcome) */
-                503: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/fhir+json": components["schemas"]["FhirOperationOutcome"];
-                    };
-                };
-            };
-        };
+        get: operations["fhirSearchPatient"];
         put?: never;
-        post?: never;
+        /**
+         * Create Patient
+         * @description Registers a patient (the patients service, as POST /api/v1/patients): name (exactly one), birthDate, gender, identifier, telecom are kept; the id is minted. 201 with Location (…/_history/1) and ETag W/"1". An identifier another patient holds: 409.
+         *
+         *     Required scopes: write:patients.
+         */
+        post: operations["fhirCreatePatient"];
         delete?: never;
         options?: never;
         head?: never;
@@ -5736,111 +5645,14 @@ export interface paths {
          *
          *     Required scopes: one of read:patients, write:patients, patient/Patient.rs.
          */
-        get: {
-            parameters: {
-                query?: {
-                    /** @description json (the only format) */
-                    _format?: string;
-                };
-                header?: never;
-                path: {
-                    id: string;
-                };
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description OK */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/fhir+json": components["schemas"]["FhirPatient"];
-                    };
-                };
-                /** @description Not modified */
-                304: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content?: never;
-                };
-                /** @description Malformed JSON or invalid parameters/body (validation-error, bad-request) (a FHIR OperationOutcome) */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/fhir+json": components["schemas"]["FhirOperationOutcome"];
-                    };
-                };
-                /** @description Bearer token missing, invalid, expired or revoked (WWW-Authenticate names the resource metadata) (a FHIR OperationOutcome) */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/fhir+json": components["schemas"]["FhirOperationOutcome"];
-                    };
-                };
-                /** @description The token lacks a required scope, or may not touch this resource (a patient user and another patient): insufficient-scope, WWW-Authenticate error="insufficient_scope" with scope and resource_metadata (a FHIR OperationOutcome) */
-                403: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/fhir+json": components["schemas"]["FhirOperationOutcome"];
-                    };
-                };
-                /** @description No such resource or route (a FHIR OperationOutcome) */
-                404: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/fhir+json": components["schemas"]["FhirOperationOutcome"];
-                    };
-                };
-                /** @description No representation matches Accept (a FHIR OperationOutcome) */
-                406: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/fhir+json": components["schemas"]["FhirOperationOutcome"];
-                    };
-                };
-                /** @description A path segment is longer than the router reads (2048 bytes percent-encoded) (a FHIR OperationOutcome) */
-                414: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/fhir+json": components["schemas"]["FhirOperationOutcome"];
-                    };
-                };
-                /** @description Unexpected error (logged with the request id; no internals in the body) (a FHIR OperationOutcome) */
-                500: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/fhir+json": components["schemas"]["FhirOperationOutcome"];
-                    };
-                };
-                /** @description A dependency is unavailable; retry later (a FHIR OperationOutcome) */
-                503: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/fhir+json": components["schemas"]["FhirOperationOutcome"];
-                    };
-                };
-            };
-        };
-        put?: never;
+        get: operations["fhirReadPatient"];
+        /**
+         * Update Patient
+         * @description Replaces the demographics (the patients service, as PUT /api/v1/patients/{id}). If-Match required: W/"<versionId>" of the version read (412 when stale, 428 without). No create on update (404 for an unknown id).
+         *
+         *     Required scopes: write:patients.
+         */
+        put: operations["fhirUpdatePatient"];
         post?: never;
         delete?: never;
         options?: never;
@@ -5861,104 +5673,223 @@ export interface paths {
          *
          *     Required scopes: one of read:patients, write:patients, patient/Patient.rs.
          */
-        get: {
-            parameters: {
-                query?: {
-                    /** @description json (the only format) */
-                    _format?: string;
-                };
-                header?: never;
-                path: {
-                    id: string;
-                    vid: number;
-                };
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description OK */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/fhir+json": components["schemas"]["FhirPatient"];
-                    };
-                };
-                /** @description Malformed JSON or invalid parameters/body (validation-error, bad-request) (a FHIR OperationOutcome) */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/fhir+json": components["schemas"]["FhirOperationOutcome"];
-                    };
-                };
-                /** @description Bearer token missing, invalid, expired or revoked (WWW-Authenticate names the resource metadata) (a FHIR OperationOutcome) */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/fhir+json": components["schemas"]["FhirOperationOutcome"];
-                    };
-                };
-                /** @description The token lacks a required scope, or may not touch this resource (a patient user and another patient): insufficient-scope, WWW-Authenticate error="insufficient_scope" with scope and resource_metadata (a FHIR OperationOutcome) */
-                403: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/fhir+json": components["schemas"]["FhirOperationOutcome"];
-                    };
-                };
-                /** @description No such resource or route (a FHIR OperationOutcome) */
-                404: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/fhir+json": components["schemas"]["FhirOperationOutcome"];
-                    };
-                };
-                /** @description No representation matches Accept (a FHIR OperationOutcome) */
-                406: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/fhir+json": components["schemas"]["FhirOperationOutcome"];
-                    };
-                };
-                /** @description A path segment is longer than the router reads (2048 bytes percent-encoded) (a FHIR OperationOutcome) */
-                414: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/fhir+json": components["schemas"]["FhirOperationOutcome"];
-                    };
-                };
-                /** @description Unexpected error (logged with the request id; no internals in the body) (a FHIR OperationOutcome) */
-                500: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/fhir+json": components["schemas"]["FhirOperationOutcome"];
-                    };
-                };
-                /** @description A dependency is unavailable; retry later (a FHIR OperationOutcome) */
-                503: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/fhir+json": components["schemas"]["FhirOperationOutcome"];
-                    };
-                };
-            };
+        get: operations["fhirVreadPatient"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/fhir/R4/Practitioner": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
         };
+        /**
+         * Search Practitioner
+         * @description The clinicians of the catalog (public reference data, no patient data): _id, name (case-insensitive substring), _count.
+         */
+        get: operations["fhirSearchPractitioner"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/fhir/R4/Practitioner/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Read Practitioner
+         * @description A clinician of the catalog (public).
+         */
+        get: operations["fhirReadPractitioner"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/fhir/R4/Schedule": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Search Schedule
+         * @description Each clinician's Schedule (id = the clinician id): _id, actor (Practitioner/{id}), _count. A sandbox token: the synthetic clinicians.
+         *
+         *     Required scopes: read:appointments.
+         */
+        get: operations["fhirSearchSchedule"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/fhir/R4/Schedule/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Read Schedule
+         * @description A clinician's Schedule.
+         *
+         *     Required scopes: read:appointments.
+         */
+        get: operations["fhirReadSchedule"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/fhir/R4/ServiceRequest": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Search ServiceRequest
+         * @description Diagnostic orders, newest first: patient, status (comma-separated), code (LOINC), _count. Served by the diagnostics service (the projection; audited diagnostics.order.list).
+         *
+         *     Required scopes: read:diagnostics.
+         */
+        get: operations["fhirSearchServiceRequest"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/fhir/R4/ServiceRequest/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Read ServiceRequest
+         * @description A diagnostic order, folded from its event stream. ETag W/"<versionId>".
+         *
+         *     Required scopes: read:diagnostics.
+         */
+        get: operations["fhirReadServiceRequest"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/fhir/R4/ServiceRequest/{id}/_history/{vid}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Read a ServiceRequest version (vread)
+         * @description The order as it was at versionId `vid`.
+         *
+         *     Required scopes: read:diagnostics.
+         */
+        get: operations["fhirVreadServiceRequest"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/fhir/R4/Slot": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Search Slot
+         * @description Slots by start: schedule (Schedule/{id}), start (ge/gt/le/lt/eq, repeatable), status (free|busy), _count. Served by the appointments service's listing (the projection; a sandbox token: synthetic slots).
+         *
+         *     Required scopes: read:appointments.
+         */
+        get: operations["fhirSearchSlot"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/fhir/R4/Slot/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Read Slot
+         * @description The current Slot, folded from its event stream. ETag W/"<versionId>".
+         *
+         *     Required scopes: read:appointments.
+         */
+        get: operations["fhirReadSlot"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/fhir/R4/Slot/{id}/_history/{vid}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Read a Slot version (vread)
+         * @description The Slot as it was at versionId `vid`.
+         *
+         *     Required scopes: read:appointments.
+         */
+        get: operations["fhirVreadSlot"];
         put?: never;
         post?: never;
         delete?: never;
@@ -6205,12 +6136,155 @@ export interface paths {
 export type webhooks = Record<string, never>;
 export interface components {
     schemas: {
+        /** @description A FHIR R4 AllergyIntolerance resource (https://hl7.org/fhir/R4/allergyintolerance.html); the other properties are FHIR's (additionalProperties: as the FHIR R4 specification defines them). */
+        FhirAllergyIntolerance: {
+            id?: string;
+            /** @constant */
+            resourceType: "AllergyIntolerance";
+        } & {
+            [key: string]: unknown;
+        };
+        /** @description A FHIR R4 Appointment resource (https://hl7.org/fhir/R4/appointment.html); the other properties are FHIR's (additionalProperties: as the FHIR R4 specification defines them). */
+        FhirAppointment: {
+            id?: string;
+            /** @constant */
+            resourceType: "Appointment";
+        } & {
+            [key: string]: unknown;
+        };
+        /** @description A FHIR R4 Appointment to book: one free Slot and the Patient participant */
+        FhirAppointmentBook: {
+            /** @description The reason */
+            description?: string;
+            /** @description The patient (actor Patient/{id}); a patient user books for themselves */
+            participant: ({
+                actor?: {
+                    reference: string;
+                };
+            } & {
+                [key: string]: unknown;
+            })[];
+            /** @constant */
+            resourceType: "Appointment";
+            /** @description The free Slot to book (exactly one) */
+            slot: {
+                reference: string;
+            }[];
+            /**
+             * @description booked (the result); proposed/pending are accepted and booked
+             * @enum {string}
+             */
+            status?: "booked" | "proposed" | "pending";
+        } & {
+            [key: string]: unknown;
+        };
+        /** @description A FHIR R4 Appointment to book: one free Slot and the Patient participant */
+        FhirAppointmentBookInput: {
+            /** @description The reason */
+            description?: string;
+            /** @description The patient (actor Patient/{id}); a patient user books for themselves */
+            participant: ({
+                actor?: {
+                    reference: string;
+                };
+            } & {
+                [key: string]: unknown;
+            })[];
+            /** @constant */
+            resourceType: "Appointment";
+            /** @description The free Slot to book (exactly one) */
+            slot: {
+                reference: string;
+            }[];
+            /**
+             * @description booked (the result); proposed/pending are accepted and booked
+             * @enum {string}
+             */
+            status?: "booked" | "proposed" | "pending";
+        } & {
+            [key: string]: unknown;
+        };
+        /** @description A FHIR R4 searchset Bundle of AllergyIntolerance */
+        FhirBundleAllergyIntolerance: {
+            /** @description Absent when nothing matched (FHIR arrays are never empty) */
+            entry?: ({
+                fullUrl: string;
+                resource: components["schemas"]["FhirAllergyIntolerance"];
+                search: {
+                    /** @enum {string} */
+                    mode: "match" | "include";
+                };
+            } & {
+                [key: string]: unknown;
+            })[];
+            /** @description `self`, and `next` (the next page) unless this is the last page */
+            link: {
+                relation: string;
+                url: string;
+            }[];
+            /** @constant */
+            resourceType: "Bundle";
+            /** @constant */
+            type: "searchset";
+        } & {
+            [key: string]: unknown;
+        };
+        /** @description A FHIR R4 searchset Bundle of Appointment */
+        FhirBundleAppointment: {
+            /** @description Absent when nothing matched (FHIR arrays are never empty) */
+            entry?: ({
+                fullUrl: string;
+                resource: components["schemas"]["FhirAppointment"] | components["schemas"]["FhirSlot"];
+                search: {
+                    /** @enum {string} */
+                    mode: "match" | "include";
+                };
+            } & {
+                [key: string]: unknown;
+            })[];
+            /** @description `self`, and `next` (the next page) unless this is the last page */
+            link: {
+                relation: string;
+                url: string;
+            }[];
+            /** @constant */
+            resourceType: "Bundle";
+            /** @constant */
+            type: "searchset";
+        } & {
+            [key: string]: unknown;
+        };
+        /** @description A FHIR R4 searchset Bundle of DiagnosticReport */
+        FhirBundleDiagnosticReport: {
+            /** @description Absent when nothing matched (FHIR arrays are never empty) */
+            entry?: ({
+                fullUrl: string;
+                resource: components["schemas"]["FhirDiagnosticReport"];
+                search: {
+                    /** @enum {string} */
+                    mode: "match" | "include";
+                };
+            } & {
+                [key: string]: unknown;
+            })[];
+            /** @description `self`, and `next` (the next page) unless this is the last page */
+            link: {
+                relation: string;
+                url: string;
+            }[];
+            /** @constant */
+            resourceType: "Bundle";
+            /** @constant */
+            type: "searchset";
+        } & {
+            [key: string]: unknown;
+        };
         /** @description A FHIR R4 searchset Bundle of Observation */
         FhirBundleObservation: {
             /** @description Absent when nothing matched (FHIR arrays are never empty) */
             entry?: ({
                 fullUrl: string;
-                resource: components["schemas"]["FhirObservation"];
+                resource: components["schemas"]["FhirObservation"] | components["schemas"]["FhirPatient"];
                 search: {
                     /** @enum {string} */
                     mode: "match" | "include";
@@ -6255,11 +6329,119 @@ export interface components {
         } & {
             [key: string]: unknown;
         };
+        /** @description A FHIR R4 searchset Bundle of Practitioner */
+        FhirBundlePractitioner: {
+            /** @description Absent when nothing matched (FHIR arrays are never empty) */
+            entry?: ({
+                fullUrl: string;
+                resource: components["schemas"]["FhirPractitioner"];
+                search: {
+                    /** @enum {string} */
+                    mode: "match" | "include";
+                };
+            } & {
+                [key: string]: unknown;
+            })[];
+            /** @description `self`, and `next` (the next page) unless this is the last page */
+            link: {
+                relation: string;
+                url: string;
+            }[];
+            /** @constant */
+            resourceType: "Bundle";
+            /** @constant */
+            type: "searchset";
+        } & {
+            [key: string]: unknown;
+        };
+        /** @description A FHIR R4 searchset Bundle of Schedule */
+        FhirBundleSchedule: {
+            /** @description Absent when nothing matched (FHIR arrays are never empty) */
+            entry?: ({
+                fullUrl: string;
+                resource: components["schemas"]["FhirSchedule"];
+                search: {
+                    /** @enum {string} */
+                    mode: "match" | "include";
+                };
+            } & {
+                [key: string]: unknown;
+            })[];
+            /** @description `self`, and `next` (the next page) unless this is the last page */
+            link: {
+                relation: string;
+                url: string;
+            }[];
+            /** @constant */
+            resourceType: "Bundle";
+            /** @constant */
+            type: "searchset";
+        } & {
+            [key: string]: unknown;
+        };
+        /** @description A FHIR R4 searchset Bundle of ServiceRequest */
+        FhirBundleServiceRequest: {
+            /** @description Absent when nothing matched (FHIR arrays are never empty) */
+            entry?: ({
+                fullUrl: string;
+                resource: components["schemas"]["FhirServiceRequest"];
+                search: {
+                    /** @enum {string} */
+                    mode: "match" | "include";
+                };
+            } & {
+                [key: string]: unknown;
+            })[];
+            /** @description `self`, and `next` (the next page) unless this is the last page */
+            link: {
+                relation: string;
+                url: string;
+            }[];
+            /** @constant */
+            resourceType: "Bundle";
+            /** @constant */
+            type: "searchset";
+        } & {
+            [key: string]: unknown;
+        };
+        /** @description A FHIR R4 searchset Bundle of Slot */
+        FhirBundleSlot: {
+            /** @description Absent when nothing matched (FHIR arrays are never empty) */
+            entry?: ({
+                fullUrl: string;
+                resource: components["schemas"]["FhirSlot"];
+                search: {
+                    /** @enum {string} */
+                    mode: "match" | "include";
+                };
+            } & {
+                [key: string]: unknown;
+            })[];
+            /** @description `self`, and `next` (the next page) unless this is the last page */
+            link: {
+                relation: string;
+                url: string;
+            }[];
+            /** @constant */
+            resourceType: "Bundle";
+            /** @constant */
+            type: "searchset";
+        } & {
+            [key: string]: unknown;
+        };
         /** @description A FHIR R4 CapabilityStatement resource (https://hl7.org/fhir/R4/capabilitystatement.html); the other properties are FHIR's (additionalProperties: as the FHIR R4 specification defines them). */
         FhirCapabilityStatement: {
             id?: string;
             /** @constant */
             resourceType: "CapabilityStatement";
+        } & {
+            [key: string]: unknown;
+        };
+        /** @description A FHIR R4 DiagnosticReport resource (https://hl7.org/fhir/R4/diagnosticreport.html); the other properties are FHIR's (additionalProperties: as the FHIR R4 specification defines them). */
+        FhirDiagnosticReport: {
+            id?: string;
+            /** @constant */
+            resourceType: "DiagnosticReport";
         } & {
             [key: string]: unknown;
         };
@@ -6284,6 +6466,90 @@ export interface components {
             id?: string;
             /** @constant */
             resourceType: "Patient";
+        } & {
+            [key: string]: unknown;
+        };
+        /** @description A FHIR R4 Patient: name (exactly one, the official), birthDate, gender, identifier, telecom are kept; on update the id, when given, must be the one in the URL. */
+        FhirPatientWrite: {
+            /** Format: date */
+            birthDate?: string;
+            /** @enum {string} */
+            gender?: "male" | "female" | "other" | "unknown";
+            id?: string;
+            identifier?: {
+                system: string;
+                value: string;
+            }[];
+            /** @description Exactly one official name */
+            name: {
+                family: string;
+                /** @default [] */
+                given: string[];
+            }[];
+            /** @constant */
+            resourceType: "Patient";
+            telecom?: {
+                /** @enum {string} */
+                system: "phone" | "email" | "fax" | "pager" | "url" | "sms" | "other";
+                value: string;
+            }[];
+        } & {
+            [key: string]: unknown;
+        };
+        /** @description A FHIR R4 Patient: name (exactly one, the official), birthDate, gender, identifier, telecom are kept; on update the id, when given, must be the one in the URL. */
+        FhirPatientWriteInput: {
+            /** Format: date */
+            birthDate?: string;
+            /** @enum {string} */
+            gender?: "male" | "female" | "other" | "unknown";
+            id?: string;
+            identifier?: {
+                system: string;
+                value: string;
+            }[];
+            /** @description Exactly one official name */
+            name: {
+                family: string;
+                /** @default [] */
+                given: string[];
+            }[];
+            /** @constant */
+            resourceType: "Patient";
+            telecom?: {
+                /** @enum {string} */
+                system: "phone" | "email" | "fax" | "pager" | "url" | "sms" | "other";
+                value: string;
+            }[];
+        };
+        /** @description A FHIR R4 Practitioner resource (https://hl7.org/fhir/R4/practitioner.html); the other properties are FHIR's (additionalProperties: as the FHIR R4 specification defines them). */
+        FhirPractitioner: {
+            id?: string;
+            /** @constant */
+            resourceType: "Practitioner";
+        } & {
+            [key: string]: unknown;
+        };
+        /** @description A FHIR R4 Schedule resource (https://hl7.org/fhir/R4/schedule.html); the other properties are FHIR's (additionalProperties: as the FHIR R4 specification defines them). */
+        FhirSchedule: {
+            id?: string;
+            /** @constant */
+            resourceType: "Schedule";
+        } & {
+            [key: string]: unknown;
+        };
+        /** @description A FHIR R4 ServiceRequest resource (https://hl7.org/fhir/R4/servicerequest.html); the other properties are FHIR's (additionalProperties: as the FHIR R4 specification defines them). */
+        FhirServiceRequest: {
+            id?: string;
+            /** @constant */
+            resourceType: "ServiceRequest";
+        } & {
+            [key: string]: unknown;
+        };
+        /** @description A FHIR R4 Slot resource (https://hl7.org/fhir/R4/slot.html); the other properties are FHIR's (additionalProperties: as the FHIR R4 specification defines them). */
+        FhirSlot: {
+            id?: string;
+            /** @constant */
+            resourceType: "Slot";
         } & {
             [key: string]: unknown;
         };
@@ -6615,4 +6881,2537 @@ export interface components {
     pathItems: never;
 }
 export type $defs = Record<string, never>;
-export type operations = Record<string, never>;
+export interface operations {
+    fhirSearchAllergyIntolerance: {
+        parameters: {
+            query: {
+                _count?: number;
+                /** @description Opaque position of the next page (from Bundle.link next) */
+                _cursor?: string;
+                /** @description json (the only format) */
+                _format?: string;
+                /** @description Patient/{id} or {id} (required) */
+                patient: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/fhir+json": components["schemas"]["FhirBundleAllergyIntolerance"];
+                };
+            };
+            /** @description Malformed JSON or invalid parameters/body (validation-error, bad-request) (a FHIR OperationOutcome) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/fhir+json": components["schemas"]["FhirOperationOutcome"];
+                };
+            };
+            /** @description Bearer token missing, invalid, expired or revoked (WWW-Authenticate names the resource metadata) (a FHIR OperationOutcome) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/fhir+json": components["schemas"]["FhirOperationOutcome"];
+                };
+            };
+            /** @description The token lacks a required scope, or may not touch this resource (a patient user and another patient): insufficient-scope, WWW-Authenticate error="insufficient_scope" with scope and resource_metadata (a FHIR OperationOutcome) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/fhir+json": components["schemas"]["FhirOperationOutcome"];
+                };
+            };
+            /** @description No representation matches Accept (a FHIR OperationOutcome) */
+            406: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/fhir+json": components["schemas"]["FhirOperationOutcome"];
+                };
+            };
+            /** @description Unexpected error (logged with the request id; no internals in the body) (a FHIR OperationOutcome) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/fhir+json": components["schemas"]["FhirOperationOutcome"];
+                };
+            };
+            /** @description A dependency is unavailable; retry later (a FHIR OperationOutcome) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/fhir+json": components["schemas"]["FhirOperationOutcome"];
+                };
+            };
+        };
+    };
+    fhirReadAllergyIntolerance: {
+        parameters: {
+            query?: {
+                /** @description json (the only format) */
+                _format?: string;
+            };
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/fhir+json": components["schemas"]["FhirAllergyIntolerance"];
+                };
+            };
+            /** @description Malformed JSON or invalid parameters/body (validation-error, bad-request) (a FHIR OperationOutcome) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/fhir+json": components["schemas"]["FhirOperationOutcome"];
+                };
+            };
+            /** @description Bearer token missing, invalid, expired or revoked (WWW-Authenticate names the resource metadata) (a FHIR OperationOutcome) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/fhir+json": components["schemas"]["FhirOperationOutcome"];
+                };
+            };
+            /** @description The token lacks a required scope, or may not touch this resource (a patient user and another patient): insufficient-scope, WWW-Authenticate error="insufficient_scope" with scope and resource_metadata (a FHIR OperationOutcome) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/fhir+json": components["schemas"]["FhirOperationOutcome"];
+                };
+            };
+            /** @description No such resource or route (a FHIR OperationOutcome) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/fhir+json": components["schemas"]["FhirOperationOutcome"];
+                };
+            };
+            /** @description No representation matches Accept (a FHIR OperationOutcome) */
+            406: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/fhir+json": components["schemas"]["FhirOperationOutcome"];
+                };
+            };
+            /** @description A path segment is longer than the router reads (2048 bytes percent-encoded) (a FHIR OperationOutcome) */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/fhir+json": components["schemas"]["FhirOperationOutcome"];
+                };
+            };
+            /** @description Unexpected error (logged with the request id; no internals in the body) (a FHIR OperationOutcome) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/fhir+json": components["schemas"]["FhirOperationOutcome"];
+                };
+            };
+            /** @description A dependency is unavailable; retry later (a FHIR OperationOutcome) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/fhir+json": components["schemas"]["FhirOperationOutcome"];
+                };
+            };
+        };
+    };
+    fhirSearchAppointment: {
+        parameters: {
+            query?: {
+                _count?: number;
+                /** @description Opaque position of the next page (from Bundle.link next) */
+                _cursor?: string;
+                /** @description json (the only format) */
+                _format?: string;
+                /** @description Appointment:slot */
+                _include?: string;
+                date?: string | string[];
+                patient?: string;
+                status?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/fhir+json": components["schemas"]["FhirBundleAppointment"];
+                };
+            };
+            /** @description Malformed JSON or invalid parameters/body (validation-error, bad-request) (a FHIR OperationOutcome) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/fhir+json": components["schemas"]["FhirOperationOutcome"];
+                };
+            };
+            /** @description Bearer token missing, invalid, expired or revoked (WWW-Authenticate names the resource metadata) (a FHIR OperationOutcome) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/fhir+json": components["schemas"]["FhirOperationOutcome"];
+                };
+            };
+            /** @description The token lacks a required scope, or may not touch this resource (a patient user and another patient): insufficient-scope, WWW-Authenticate error="insufficient_scope" with scope and resource_metadata (a FHIR OperationOutcome) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/fhir+json": components["schemas"]["FhirOperationOutcome"];
+                };
+            };
+            /** @description No representation matches Accept (a FHIR OperationOutcome) */
+            406: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/fhir+json": components["schemas"]["FhirOperationOutcome"];
+                };
+            };
+            /** @description Unexpected error (logged with the request id; no internals in the body) (a FHIR OperationOutcome) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/fhir+json": components["schemas"]["FhirOperationOutcome"];
+                };
+            };
+            /** @description A dependency is unavailable; retry later (a FHIR OperationOutcome) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/fhir+json": components["schemas"]["FhirOperationOutcome"];
+                };
+            };
+        };
+    };
+    fhirCreateAppointment: {
+        parameters: {
+            query?: {
+                /** @description json (the only format) */
+                _format?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["FhirAppointmentBookInput"];
+            };
+        };
+        responses: {
+            /** @description Created */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/fhir+json": components["schemas"]["FhirAppointment"];
+                };
+            };
+            /** @description Malformed JSON or invalid parameters/body (validation-error, bad-request) (a FHIR OperationOutcome) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/fhir+json": components["schemas"]["FhirOperationOutcome"];
+                };
+            };
+            /** @description Bearer token missing, invalid, expired or revoked (WWW-Authenticate names the resource metadata) (a FHIR OperationOutcome) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/fhir+json": components["schemas"]["FhirOperationOutcome"];
+                };
+            };
+            /** @description The token lacks a required scope, or may not touch this resource (a patient user and another patient): insufficient-scope, WWW-Authenticate error="insufficient_scope" with scope and resource_metadata (a FHIR OperationOutcome) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/fhir+json": components["schemas"]["FhirOperationOutcome"];
+                };
+            };
+            /** @description No such resource or route (a FHIR OperationOutcome) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/fhir+json": components["schemas"]["FhirOperationOutcome"];
+                };
+            };
+            /** @description No representation matches Accept (a FHIR OperationOutcome) */
+            406: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/fhir+json": components["schemas"]["FhirOperationOutcome"];
+                };
+            };
+            /** @description The resource changed concurrently, or the slot is taken (a FHIR OperationOutcome) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/fhir+json": components["schemas"]["FhirOperationOutcome"];
+                };
+            };
+            /** @description The body is over the size limit (a FHIR OperationOutcome) */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/fhir+json": components["schemas"]["FhirOperationOutcome"];
+                };
+            };
+            /** @description The Content-Type is not accepted here (a FHIR OperationOutcome) */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/fhir+json": components["schemas"]["FhirOperationOutcome"];
+                };
+            };
+            /** @description Well-formed but refused by a domain rule (a FHIR OperationOutcome) */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/fhir+json": components["schemas"]["FhirOperationOutcome"];
+                };
+            };
+            /** @description Unexpected error (logged with the request id; no internals in the body) (a FHIR OperationOutcome) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/fhir+json": components["schemas"]["FhirOperationOutcome"];
+                };
+            };
+            /** @description A dependency is unavailable; retry later (a FHIR OperationOutcome) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/fhir+json": components["schemas"]["FhirOperationOutcome"];
+                };
+            };
+        };
+    };
+    fhirReadAppointment: {
+        parameters: {
+            query?: {
+                /** @description json (the only format) */
+                _format?: string;
+            };
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/fhir+json": components["schemas"]["FhirAppointment"];
+                };
+            };
+            /** @description Malformed JSON or invalid parameters/body (validation-error, bad-request) (a FHIR OperationOutcome) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/fhir+json": components["schemas"]["FhirOperationOutcome"];
+                };
+            };
+            /** @description Bearer token missing, invalid, expired or revoked (WWW-Authenticate names the resource metadata) (a FHIR OperationOutcome) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/fhir+json": components["schemas"]["FhirOperationOutcome"];
+                };
+            };
+            /** @description The token lacks a required scope, or may not touch this resource (a patient user and another patient): insufficient-scope, WWW-Authenticate error="insufficient_scope" with scope and resource_metadata (a FHIR OperationOutcome) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/fhir+json": components["schemas"]["FhirOperationOutcome"];
+                };
+            };
+            /** @description No such resource or route (a FHIR OperationOutcome) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/fhir+json": components["schemas"]["FhirOperationOutcome"];
+                };
+            };
+            /** @description No representation matches Accept (a FHIR OperationOutcome) */
+            406: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/fhir+json": components["schemas"]["FhirOperationOutcome"];
+                };
+            };
+            /** @description A path segment is longer than the router reads (2048 bytes percent-encoded) (a FHIR OperationOutcome) */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/fhir+json": components["schemas"]["FhirOperationOutcome"];
+                };
+            };
+            /** @description Unexpected error (logged with the request id; no internals in the body) (a FHIR OperationOutcome) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/fhir+json": components["schemas"]["FhirOperationOutcome"];
+                };
+            };
+            /** @description A dependency is unavailable; retry later (a FHIR OperationOutcome) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/fhir+json": components["schemas"]["FhirOperationOutcome"];
+                };
+            };
+        };
+    };
+    fhirSearchDiagnosticReport: {
+        parameters: {
+            query?: {
+                _count?: number;
+                /** @description Opaque position of the next page (from Bundle.link next) */
+                _cursor?: string;
+                /** @description json (the only format) */
+                _format?: string;
+                category?: string;
+                code?: string;
+                patient?: string;
+                status?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/fhir+json": components["schemas"]["FhirBundleDiagnosticReport"];
+                };
+            };
+            /** @description Malformed JSON or invalid parameters/body (validation-error, bad-request) (a FHIR OperationOutcome) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/fhir+json": components["schemas"]["FhirOperationOutcome"];
+                };
+            };
+            /** @description Bearer token missing, invalid, expired or revoked (WWW-Authenticate names the resource metadata) (a FHIR OperationOutcome) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/fhir+json": components["schemas"]["FhirOperationOutcome"];
+                };
+            };
+            /** @description The token lacks a required scope, or may not touch this resource (a patient user and another patient): insufficient-scope, WWW-Authenticate error="insufficient_scope" with scope and resource_metadata (a FHIR OperationOutcome) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/fhir+json": components["schemas"]["FhirOperationOutcome"];
+                };
+            };
+            /** @description No representation matches Accept (a FHIR OperationOutcome) */
+            406: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/fhir+json": components["schemas"]["FhirOperationOutcome"];
+                };
+            };
+            /** @description Unexpected error (logged with the request id; no internals in the body) (a FHIR OperationOutcome) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/fhir+json": components["schemas"]["FhirOperationOutcome"];
+                };
+            };
+            /** @description A dependency is unavailable; retry later (a FHIR OperationOutcome) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/fhir+json": components["schemas"]["FhirOperationOutcome"];
+                };
+            };
+        };
+    };
+    fhirReadDiagnosticReport: {
+        parameters: {
+            query?: {
+                /** @description json (the only format) */
+                _format?: string;
+            };
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/fhir+json": components["schemas"]["FhirDiagnosticReport"];
+                };
+            };
+            /** @description Malformed JSON or invalid parameters/body (validation-error, bad-request) (a FHIR OperationOutcome) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/fhir+json": components["schemas"]["FhirOperationOutcome"];
+                };
+            };
+            /** @description Bearer token missing, invalid, expired or revoked (WWW-Authenticate names the resource metadata) (a FHIR OperationOutcome) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/fhir+json": components["schemas"]["FhirOperationOutcome"];
+                };
+            };
+            /** @description The token lacks a required scope, or may not touch this resource (a patient user and another patient): insufficient-scope, WWW-Authenticate error="insufficient_scope" with scope and resource_metadata (a FHIR OperationOutcome) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/fhir+json": components["schemas"]["FhirOperationOutcome"];
+                };
+            };
+            /** @description No such resource or route (a FHIR OperationOutcome) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/fhir+json": components["schemas"]["FhirOperationOutcome"];
+                };
+            };
+            /** @description No representation matches Accept (a FHIR OperationOutcome) */
+            406: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/fhir+json": components["schemas"]["FhirOperationOutcome"];
+                };
+            };
+            /** @description A path segment is longer than the router reads (2048 bytes percent-encoded) (a FHIR OperationOutcome) */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/fhir+json": components["schemas"]["FhirOperationOutcome"];
+                };
+            };
+            /** @description Unexpected error (logged with the request id; no internals in the body) (a FHIR OperationOutcome) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/fhir+json": components["schemas"]["FhirOperationOutcome"];
+                };
+            };
+            /** @description A dependency is unavailable; retry later (a FHIR OperationOutcome) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/fhir+json": components["schemas"]["FhirOperationOutcome"];
+                };
+            };
+        };
+    };
+    fhirVreadDiagnosticReport: {
+        parameters: {
+            query?: {
+                /** @description json (the only format) */
+                _format?: string;
+            };
+            header?: never;
+            path: {
+                id: string;
+                vid: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/fhir+json": components["schemas"]["FhirDiagnosticReport"];
+                };
+            };
+            /** @description Malformed JSON or invalid parameters/body (validation-error, bad-request) (a FHIR OperationOutcome) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/fhir+json": components["schemas"]["FhirOperationOutcome"];
+                };
+            };
+            /** @description Bearer token missing, invalid, expired or revoked (WWW-Authenticate names the resource metadata) (a FHIR OperationOutcome) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/fhir+json": components["schemas"]["FhirOperationOutcome"];
+                };
+            };
+            /** @description The token lacks a required scope, or may not touch this resource (a patient user and another patient): insufficient-scope, WWW-Authenticate error="insufficient_scope" with scope and resource_metadata (a FHIR OperationOutcome) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/fhir+json": components["schemas"]["FhirOperationOutcome"];
+                };
+            };
+            /** @description No such resource or route (a FHIR OperationOutcome) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/fhir+json": components["schemas"]["FhirOperationOutcome"];
+                };
+            };
+            /** @description No representation matches Accept (a FHIR OperationOutcome) */
+            406: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/fhir+json": components["schemas"]["FhirOperationOutcome"];
+                };
+            };
+            /** @description A path segment is longer than the router reads (2048 bytes percent-encoded) (a FHIR OperationOutcome) */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/fhir+json": components["schemas"]["FhirOperationOutcome"];
+                };
+            };
+            /** @description Unexpected error (logged with the request id; no internals in the body) (a FHIR OperationOutcome) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/fhir+json": components["schemas"]["FhirOperationOutcome"];
+                };
+            };
+            /** @description A dependency is unavailable; retry later (a FHIR OperationOutcome) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/fhir+json": components["schemas"]["FhirOperationOutcome"];
+                };
+            };
+        };
+    };
+    fhirCapabilities: {
+        parameters: {
+            query?: {
+                /** @description json (the only format) */
+                _format?: string;
+                mode?: "full";
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/fhir+json": components["schemas"]["FhirCapabilityStatement"];
+                };
+            };
+            /** @description Malformed JSON or invalid parameters/body (validation-error, bad-request) (a FHIR OperationOutcome) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/fhir+json": components["schemas"]["FhirOperationOutcome"];
+                };
+            };
+            /** @description No representation matches Accept (a FHIR OperationOutcome) */
+            406: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/fhir+json": components["schemas"]["FhirOperationOutcome"];
+                };
+            };
+            /** @description Unexpected error (logged with the request id; no internals in the body) (a FHIR OperationOutcome) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/fhir+json": components["schemas"]["FhirOperationOutcome"];
+                };
+            };
+            /** @description A dependency is unavailable; retry later (a FHIR OperationOutcome) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/fhir+json": components["schemas"]["FhirOperationOutcome"];
+                };
+            };
+        };
+    };
+    fhirSearchObservation: {
+        parameters: {
+            query?: {
+                _count?: number;
+                /** @description Opaque position of the next page (from Bundle.link next) */
+                _cursor?: string;
+                /** @description json (the only format) */
+                _format?: string;
+                /** @description Observation:patient (the searched Patient, search mode include) */
+                _include?: string;
+                /** @description date (ascending, the default) or -date (newest first) */
+                _sort?: string;
+                /** @description vital-signs */
+                category?: string;
+                /** @description system|code or code */
+                code?: string;
+                /** @description [prefix]date-time, prefixes ge gt le lt eq; repeat for a range */
+                date?: string | string[];
+                /** @description Patient/{id} or {id} (this or subject is required) */
+                patient?: string;
+                /** @description Patient/{id} or {id} */
+                subject?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/fhir+json": components["schemas"]["FhirBundleObservation"];
+                };
+            };
+            /** @description Malformed JSON or invalid parameters/body (validation-error, bad-request) (a FHIR OperationOutcome) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/fhir+json": components["schemas"]["FhirOperationOutcome"];
+                };
+            };
+            /** @description Bearer token missing, invalid, expired or revoked (WWW-Authenticate names the resource metadata) (a FHIR OperationOutcome) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/fhir+json": components["schemas"]["FhirOperationOutcome"];
+                };
+            };
+            /** @description The token lacks a required scope, or may not touch this resource (a patient user and another patient): insufficient-scope, WWW-Authenticate error="insufficient_scope" with scope and resource_metadata (a FHIR OperationOutcome) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/fhir+json": components["schemas"]["FhirOperationOutcome"];
+                };
+            };
+            /** @description No representation matches Accept (a FHIR OperationOutcome) */
+            406: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/fhir+json": components["schemas"]["FhirOperationOutcome"];
+                };
+            };
+            /** @description Unexpected error (logged with the request id; no internals in the body) (a FHIR OperationOutcome) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/fhir+json": components["schemas"]["FhirOperationOutcome"];
+                };
+            };
+            /** @description A dependency is unavailable; retry later (a FHIR OperationOutcome) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/fhir+json": components["schemas"]["FhirOperationOutcome"];
+                };
+            };
+        };
+    };
+    fhirReadObservation: {
+        parameters: {
+            query?: {
+                /** @description json (the only format) */
+                _format?: string;
+            };
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/fhir+json": components["schemas"]["FhirObservation"];
+                };
+            };
+            /** @description Malformed JSON or invalid parameters/body (validation-error, bad-request) (a FHIR OperationOutcome) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/fhir+json": components["schemas"]["FhirOperationOutcome"];
+                };
+            };
+            /** @description Bearer token missing, invalid, expired or revoked (WWW-Authenticate names the resource metadata) (a FHIR OperationOutcome) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/fhir+json": components["schemas"]["FhirOperationOutcome"];
+                };
+            };
+            /** @description The token lacks a required scope, or may not touch this resource (a patient user and another patient): insufficient-scope, WWW-Authenticate error="insufficient_scope" with scope and resource_metadata (a FHIR OperationOutcome) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/fhir+json": components["schemas"]["FhirOperationOutcome"];
+                };
+            };
+            /** @description No such resource or route (a FHIR OperationOutcome) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/fhir+json": components["schemas"]["FhirOperationOutcome"];
+                };
+            };
+            /** @description No representation matches Accept (a FHIR OperationOutcome) */
+            406: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/fhir+json": components["schemas"]["FhirOperationOutcome"];
+                };
+            };
+            /** @description A path segment is longer than the router reads (2048 bytes percent-encoded) (a FHIR OperationOutcome) */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/fhir+json": components["schemas"]["FhirOperationOutcome"];
+                };
+            };
+            /** @description Unexpected error (logged with the request id; no internals in the body) (a FHIR OperationOutcome) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/fhir+json": components["schemas"]["FhirOperationOutcome"];
+                };
+            };
+            /** @description A dependency is unavailable; retry later (a FHIR OperationOutcome) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/fhir+json": components["schemas"]["FhirOperationOutcome"];
+                };
+            };
+        };
+    };
+    fhirLastnObservation: {
+        parameters: {
+            query?: {
+                /** @description json (the only format) */
+                _format?: string;
+                category?: string;
+                code?: string;
+                /** @description 1 only (the latest per code) */
+                max?: number;
+                patient?: string;
+                subject?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/fhir+json": components["schemas"]["FhirBundleObservation"];
+                };
+            };
+            /** @description Malformed JSON or invalid parameters/body (validation-error, bad-request) (a FHIR OperationOutcome) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/fhir+json": components["schemas"]["FhirOperationOutcome"];
+                };
+            };
+            /** @description Bearer token missing, invalid, expired or revoked (WWW-Authenticate names the resource metadata) (a FHIR OperationOutcome) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/fhir+json": components["schemas"]["FhirOperationOutcome"];
+                };
+            };
+            /** @description The token lacks a required scope, or may not touch this resource (a patient user and another patient): insufficient-scope, WWW-Authenticate error="insufficient_scope" with scope and resource_metadata (a FHIR OperationOutcome) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/fhir+json": components["schemas"]["FhirOperationOutcome"];
+                };
+            };
+            /** @description No representation matches Accept (a FHIR OperationOutcome) */
+            406: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/fhir+json": components["schemas"]["FhirOperationOutcome"];
+                };
+            };
+            /** @description Unexpected error (logged with the request id; no internals in the body) (a FHIR OperationOutcome) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/fhir+json": components["schemas"]["FhirOperationOutcome"];
+                };
+            };
+            /** @description A dependency is unavailable; retry later (a FHIR OperationOutcome) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/fhir+json": components["schemas"]["FhirOperationOutcome"];
+                };
+            };
+        };
+    };
+    fhirSearchPatient: {
+        parameters: {
+            query?: {
+                _count?: number;
+                /** @description Opaque position of the next page (from Bundle.link next) */
+                _cursor?: string;
+                /** @description json (the only format) */
+                _format?: string;
+                _id?: string;
+                birthdate?: string;
+                family?: string;
+                gender?: "male" | "female" | "other" | "unknown";
+                given?: string;
+                identifier?: string;
+                name?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/fhir+json": components["schemas"]["FhirBundlePatient"];
+                };
+            };
+            /** @description Malformed JSON or invalid parameters/body (validation-error, bad-request) (a FHIR OperationOutcome) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/fhir+json": components["schemas"]["FhirOperationOutcome"];
+                };
+            };
+            /** @description Bearer token missing, invalid, expired or revoked (WWW-Authenticate names the resource metadata) (a FHIR OperationOutcome) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/fhir+json": components["schemas"]["FhirOperationOutcome"];
+                };
+            };
+            /** @description The token lacks a required scope, or may not touch this resource (a patient user and another patient): insufficient-scope, WWW-Authenticate error="insufficient_scope" with scope and resource_metadata (a FHIR OperationOutcome) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/fhir+json": components["schemas"]["FhirOperationOutcome"];
+                };
+            };
+            /** @description No representation matches Accept (a FHIR OperationOutcome) */
+            406: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/fhir+json": components["schemas"]["FhirOperationOutcome"];
+                };
+            };
+            /** @description Unexpected error (logged with the request id; no internals in the body) (a FHIR OperationOutcome) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/fhir+json": components["schemas"]["FhirOperationOutcome"];
+                };
+            };
+            /** @description A dependency is unavailable; retry later (a FHIR OperationOutcome) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/fhir+json": components["schemas"]["FhirOperationOutcome"];
+                };
+            };
+        };
+    };
+    fhirCreatePatient: {
+        parameters: {
+            query?: {
+                /** @description json (the only format) */
+                _format?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["FhirPatientWriteInput"];
+            };
+        };
+        responses: {
+            /** @description Created */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/fhir+json": components["schemas"]["FhirPatient"];
+                };
+            };
+            /** @description Malformed JSON or invalid parameters/body (validation-error, bad-request) (a FHIR OperationOutcome) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/fhir+json": components["schemas"]["FhirOperationOutcome"];
+                };
+            };
+            /** @description Bearer token missing, invalid, expired or revoked (WWW-Authenticate names the resource metadata) (a FHIR OperationOutcome) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/fhir+json": components["schemas"]["FhirOperationOutcome"];
+                };
+            };
+            /** @description The token lacks a required scope, or may not touch this resource (a patient user and another patient): insufficient-scope, WWW-Authenticate error="insufficient_scope" with scope and resource_metadata (a FHIR OperationOutcome) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/fhir+json": components["schemas"]["FhirOperationOutcome"];
+                };
+            };
+            /** @description No representation matches Accept (a FHIR OperationOutcome) */
+            406: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/fhir+json": components["schemas"]["FhirOperationOutcome"];
+                };
+            };
+            /** @description The resource changed concurrently, or the slot is taken (a FHIR OperationOutcome) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/fhir+json": components["schemas"]["FhirOperationOutcome"];
+                };
+            };
+            /** @description The body is over the size limit (a FHIR OperationOutcome) */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/fhir+json": components["schemas"]["FhirOperationOutcome"];
+                };
+            };
+            /** @description The Content-Type is not accepted here (a FHIR OperationOutcome) */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/fhir+json": components["schemas"]["FhirOperationOutcome"];
+                };
+            };
+            /** @description Unexpected error (logged with the request id; no internals in the body) (a FHIR OperationOutcome) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/fhir+json": components["schemas"]["FhirOperationOutcome"];
+                };
+            };
+            /** @description A dependency is unavailable; retry later (a FHIR OperationOutcome) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/fhir+json": components["schemas"]["FhirOperationOutcome"];
+                };
+            };
+        };
+    };
+    fhirReadPatient: {
+        parameters: {
+            query?: {
+                /** @description json (the only format) */
+                _format?: string;
+            };
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/fhir+json": components["schemas"]["FhirPatient"];
+                };
+            };
+            /** @description Not modified */
+            304: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Malformed JSON or invalid parameters/body (validation-error, bad-request) (a FHIR OperationOutcome) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/fhir+json": components["schemas"]["FhirOperationOutcome"];
+                };
+            };
+            /** @description Bearer token missing, invalid, expired or revoked (WWW-Authenticate names the resource metadata) (a FHIR OperationOutcome) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/fhir+json": components["schemas"]["FhirOperationOutcome"];
+                };
+            };
+            /** @description The token lacks a required scope, or may not touch this resource (a patient user and another patient): insufficient-scope, WWW-Authenticate error="insufficient_scope" with scope and resource_metadata (a FHIR OperationOutcome) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/fhir+json": components["schemas"]["FhirOperationOutcome"];
+                };
+            };
+            /** @description No such resource or route (a FHIR OperationOutcome) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/fhir+json": components["schemas"]["FhirOperationOutcome"];
+                };
+            };
+            /** @description No representation matches Accept (a FHIR OperationOutcome) */
+            406: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/fhir+json": components["schemas"]["FhirOperationOutcome"];
+                };
+            };
+            /** @description A path segment is longer than the router reads (2048 bytes percent-encoded) (a FHIR OperationOutcome) */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/fhir+json": components["schemas"]["FhirOperationOutcome"];
+                };
+            };
+            /** @description Unexpected error (logged with the request id; no internals in the body) (a FHIR OperationOutcome) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/fhir+json": components["schemas"]["FhirOperationOutcome"];
+                };
+            };
+            /** @description A dependency is unavailable; retry later (a FHIR OperationOutcome) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/fhir+json": components["schemas"]["FhirOperationOutcome"];
+                };
+            };
+        };
+    };
+    fhirUpdatePatient: {
+        parameters: {
+            query?: {
+                /** @description json (the only format) */
+                _format?: string;
+            };
+            header?: {
+                "if-match"?: string;
+            };
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["FhirPatientWriteInput"];
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/fhir+json": components["schemas"]["FhirPatient"];
+                };
+            };
+            /** @description Malformed JSON or invalid parameters/body (validation-error, bad-request) (a FHIR OperationOutcome) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/fhir+json": components["schemas"]["FhirOperationOutcome"];
+                };
+            };
+            /** @description Bearer token missing, invalid, expired or revoked (WWW-Authenticate names the resource metadata) (a FHIR OperationOutcome) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/fhir+json": components["schemas"]["FhirOperationOutcome"];
+                };
+            };
+            /** @description The token lacks a required scope, or may not touch this resource (a patient user and another patient): insufficient-scope, WWW-Authenticate error="insufficient_scope" with scope and resource_metadata (a FHIR OperationOutcome) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/fhir+json": components["schemas"]["FhirOperationOutcome"];
+                };
+            };
+            /** @description No such resource or route (a FHIR OperationOutcome) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/fhir+json": components["schemas"]["FhirOperationOutcome"];
+                };
+            };
+            /** @description No representation matches Accept (a FHIR OperationOutcome) */
+            406: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/fhir+json": components["schemas"]["FhirOperationOutcome"];
+                };
+            };
+            /** @description The resource changed concurrently, or the slot is taken (a FHIR OperationOutcome) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/fhir+json": components["schemas"]["FhirOperationOutcome"];
+                };
+            };
+            /** @description If-Match names a version that is no longer current (a FHIR OperationOutcome) */
+            412: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/fhir+json": components["schemas"]["FhirOperationOutcome"];
+                };
+            };
+            /** @description The body is over the size limit (a FHIR OperationOutcome) */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/fhir+json": components["schemas"]["FhirOperationOutcome"];
+                };
+            };
+            /** @description A path segment is longer than the router reads (2048 bytes percent-encoded) (a FHIR OperationOutcome) */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/fhir+json": components["schemas"]["FhirOperationOutcome"];
+                };
+            };
+            /** @description The Content-Type is not accepted here (a FHIR OperationOutcome) */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/fhir+json": components["schemas"]["FhirOperationOutcome"];
+                };
+            };
+            /** @description If-Match is required for this write (a FHIR OperationOutcome) */
+            428: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/fhir+json": components["schemas"]["FhirOperationOutcome"];
+                };
+            };
+            /** @description The header section is over the server's limit (16 KiB); the connection is closed (a FHIR OperationOutcome) */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/fhir+json": components["schemas"]["FhirOperationOutcome"];
+                };
+            };
+            /** @description Unexpected error (logged with the request id; no internals in the body) (a FHIR OperationOutcome) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/fhir+json": components["schemas"]["FhirOperationOutcome"];
+                };
+            };
+            /** @description A dependency is unavailable; retry later (a FHIR OperationOutcome) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/fhir+json": components["schemas"]["FhirOperationOutcome"];
+                };
+            };
+        };
+    };
+    fhirVreadPatient: {
+        parameters: {
+            query?: {
+                /** @description json (the only format) */
+                _format?: string;
+            };
+            header?: never;
+            path: {
+                id: string;
+                vid: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/fhir+json": components["schemas"]["FhirPatient"];
+                };
+            };
+            /** @description Malformed JSON or invalid parameters/body (validation-error, bad-request) (a FHIR OperationOutcome) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/fhir+json": components["schemas"]["FhirOperationOutcome"];
+                };
+            };
+            /** @description Bearer token missing, invalid, expired or revoked (WWW-Authenticate names the resource metadata) (a FHIR OperationOutcome) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/fhir+json": components["schemas"]["FhirOperationOutcome"];
+                };
+            };
+            /** @description The token lacks a required scope, or may not touch this resource (a patient user and another patient): insufficient-scope, WWW-Authenticate error="insufficient_scope" with scope and resource_metadata (a FHIR OperationOutcome) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/fhir+json": components["schemas"]["FhirOperationOutcome"];
+                };
+            };
+            /** @description No such resource or route (a FHIR OperationOutcome) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/fhir+json": components["schemas"]["FhirOperationOutcome"];
+                };
+            };
+            /** @description No representation matches Accept (a FHIR OperationOutcome) */
+            406: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/fhir+json": components["schemas"]["FhirOperationOutcome"];
+                };
+            };
+            /** @description A path segment is longer than the router reads (2048 bytes percent-encoded) (a FHIR OperationOutcome) */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/fhir+json": components["schemas"]["FhirOperationOutcome"];
+                };
+            };
+            /** @description Unexpected error (logged with the request id; no internals in the body) (a FHIR OperationOutcome) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/fhir+json": components["schemas"]["FhirOperationOutcome"];
+                };
+            };
+            /** @description A dependency is unavailable; retry later (a FHIR OperationOutcome) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/fhir+json": components["schemas"]["FhirOperationOutcome"];
+                };
+            };
+        };
+    };
+    fhirSearchPractitioner: {
+        parameters: {
+            query?: {
+                _count?: number;
+                /** @description Opaque position of the next page (from Bundle.link next) */
+                _cursor?: string;
+                /** @description json (the only format) */
+                _format?: string;
+                _id?: string;
+                name?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/fhir+json": components["schemas"]["FhirBundlePractitioner"];
+                };
+            };
+            /** @description Malformed JSON or invalid parameters/body (validation-error, bad-request) (a FHIR OperationOutcome) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/fhir+json": components["schemas"]["FhirOperationOutcome"];
+                };
+            };
+            /** @description No representation matches Accept (a FHIR OperationOutcome) */
+            406: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/fhir+json": components["schemas"]["FhirOperationOutcome"];
+                };
+            };
+            /** @description Unexpected error (logged with the request id; no internals in the body) (a FHIR OperationOutcome) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/fhir+json": components["schemas"]["FhirOperationOutcome"];
+                };
+            };
+            /** @description A dependency is unavailable; retry later (a FHIR OperationOutcome) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/fhir+json": components["schemas"]["FhirOperationOutcome"];
+                };
+            };
+        };
+    };
+    fhirReadPractitioner: {
+        parameters: {
+            query?: {
+                /** @description json (the only format) */
+                _format?: string;
+            };
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/fhir+json": components["schemas"]["FhirPractitioner"];
+                };
+            };
+            /** @description Malformed JSON or invalid parameters/body (validation-error, bad-request) (a FHIR OperationOutcome) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/fhir+json": components["schemas"]["FhirOperationOutcome"];
+                };
+            };
+            /** @description No such resource or route (a FHIR OperationOutcome) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/fhir+json": components["schemas"]["FhirOperationOutcome"];
+                };
+            };
+            /** @description No representation matches Accept (a FHIR OperationOutcome) */
+            406: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/fhir+json": components["schemas"]["FhirOperationOutcome"];
+                };
+            };
+            /** @description A path segment is longer than the router reads (2048 bytes percent-encoded) (a FHIR OperationOutcome) */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/fhir+json": components["schemas"]["FhirOperationOutcome"];
+                };
+            };
+            /** @description Unexpected error (logged with the request id; no internals in the body) (a FHIR OperationOutcome) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/fhir+json": components["schemas"]["FhirOperationOutcome"];
+                };
+            };
+            /** @description A dependency is unavailable; retry later (a FHIR OperationOutcome) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/fhir+json": components["schemas"]["FhirOperationOutcome"];
+                };
+            };
+        };
+    };
+    fhirSearchSchedule: {
+        parameters: {
+            query?: {
+                _count?: number;
+                /** @description Opaque position of the next page (from Bundle.link next) */
+                _cursor?: string;
+                /** @description json (the only format) */
+                _format?: string;
+                _id?: string;
+                actor?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/fhir+json": components["schemas"]["FhirBundleSchedule"];
+                };
+            };
+            /** @description Malformed JSON or invalid parameters/body (validation-error, bad-request) (a FHIR OperationOutcome) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/fhir+json": components["schemas"]["FhirOperationOutcome"];
+                };
+            };
+            /** @description Bearer token missing, invalid, expired or revoked (WWW-Authenticate names the resource metadata) (a FHIR OperationOutcome) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/fhir+json": components["schemas"]["FhirOperationOutcome"];
+                };
+            };
+            /** @description The token lacks a required scope, or may not touch this resource (a patient user and another patient): insufficient-scope, WWW-Authenticate error="insufficient_scope" with scope and resource_metadata (a FHIR OperationOutcome) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/fhir+json": components["schemas"]["FhirOperationOutcome"];
+                };
+            };
+            /** @description No representation matches Accept (a FHIR OperationOutcome) */
+            406: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/fhir+json": components["schemas"]["FhirOperationOutcome"];
+                };
+            };
+            /** @description Unexpected error (logged with the request id; no internals in the body) (a FHIR OperationOutcome) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/fhir+json": components["schemas"]["FhirOperationOutcome"];
+                };
+            };
+            /** @description A dependency is unavailable; retry later (a FHIR OperationOutcome) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/fhir+json": components["schemas"]["FhirOperationOutcome"];
+                };
+            };
+        };
+    };
+    fhirReadSchedule: {
+        parameters: {
+            query?: {
+                /** @description json (the only format) */
+                _format?: string;
+            };
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/fhir+json": components["schemas"]["FhirSchedule"];
+                };
+            };
+            /** @description Malformed JSON or invalid parameters/body (validation-error, bad-request) (a FHIR OperationOutcome) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/fhir+json": components["schemas"]["FhirOperationOutcome"];
+                };
+            };
+            /** @description Bearer token missing, invalid, expired or revoked (WWW-Authenticate names the resource metadata) (a FHIR OperationOutcome) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/fhir+json": components["schemas"]["FhirOperationOutcome"];
+                };
+            };
+            /** @description The token lacks a required scope, or may not touch this resource (a patient user and another patient): insufficient-scope, WWW-Authenticate error="insufficient_scope" with scope and resource_metadata (a FHIR OperationOutcome) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/fhir+json": components["schemas"]["FhirOperationOutcome"];
+                };
+            };
+            /** @description No such resource or route (a FHIR OperationOutcome) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/fhir+json": components["schemas"]["FhirOperationOutcome"];
+                };
+            };
+            /** @description No representation matches Accept (a FHIR OperationOutcome) */
+            406: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/fhir+json": components["schemas"]["FhirOperationOutcome"];
+                };
+            };
+            /** @description A path segment is longer than the router reads (2048 bytes percent-encoded) (a FHIR OperationOutcome) */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/fhir+json": components["schemas"]["FhirOperationOutcome"];
+                };
+            };
+            /** @description Unexpected error (logged with the request id; no internals in the body) (a FHIR OperationOutcome) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/fhir+json": components["schemas"]["FhirOperationOutcome"];
+                };
+            };
+            /** @description A dependency is unavailable; retry later (a FHIR OperationOutcome) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/fhir+json": components["schemas"]["FhirOperationOutcome"];
+                };
+            };
+        };
+    };
+    fhirSearchServiceRequest: {
+        parameters: {
+            query?: {
+                _count?: number;
+                /** @description Opaque position of the next page (from Bundle.link next) */
+                _cursor?: string;
+                /** @description json (the only format) */
+                _format?: string;
+                code?: string;
+                patient?: string;
+                status?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/fhir+json": components["schemas"]["FhirBundleServiceRequest"];
+                };
+            };
+            /** @description Malformed JSON or invalid parameters/body (validation-error, bad-request) (a FHIR OperationOutcome) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/fhir+json": components["schemas"]["FhirOperationOutcome"];
+                };
+            };
+            /** @description Bearer token missing, invalid, expired or revoked (WWW-Authenticate names the resource metadata) (a FHIR OperationOutcome) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/fhir+json": components["schemas"]["FhirOperationOutcome"];
+                };
+            };
+            /** @description The token lacks a required scope, or may not touch this resource (a patient user and another patient): insufficient-scope, WWW-Authenticate error="insufficient_scope" with scope and resource_metadata (a FHIR OperationOutcome) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/fhir+json": components["schemas"]["FhirOperationOutcome"];
+                };
+            };
+            /** @description No representation matches Accept (a FHIR OperationOutcome) */
+            406: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/fhir+json": components["schemas"]["FhirOperationOutcome"];
+                };
+            };
+            /** @description Unexpected error (logged with the request id; no internals in the body) (a FHIR OperationOutcome) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/fhir+json": components["schemas"]["FhirOperationOutcome"];
+                };
+            };
+            /** @description A dependency is unavailable; retry later (a FHIR OperationOutcome) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/fhir+json": components["schemas"]["FhirOperationOutcome"];
+                };
+            };
+        };
+    };
+    fhirReadServiceRequest: {
+        parameters: {
+            query?: {
+                /** @description json (the only format) */
+                _format?: string;
+            };
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/fhir+json": components["schemas"]["FhirServiceRequest"];
+                };
+            };
+            /** @description Malformed JSON or invalid parameters/body (validation-error, bad-request) (a FHIR OperationOutcome) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/fhir+json": components["schemas"]["FhirOperationOutcome"];
+                };
+            };
+            /** @description Bearer token missing, invalid, expired or revoked (WWW-Authenticate names the resource metadata) (a FHIR OperationOutcome) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/fhir+json": components["schemas"]["FhirOperationOutcome"];
+                };
+            };
+            /** @description The token lacks a required scope, or may not touch this resource (a patient user and another patient): insufficient-scope, WWW-Authenticate error="insufficient_scope" with scope and resource_metadata (a FHIR OperationOutcome) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/fhir+json": components["schemas"]["FhirOperationOutcome"];
+                };
+            };
+            /** @description No such resource or route (a FHIR OperationOutcome) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/fhir+json": components["schemas"]["FhirOperationOutcome"];
+                };
+            };
+            /** @description No representation matches Accept (a FHIR OperationOutcome) */
+            406: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/fhir+json": components["schemas"]["FhirOperationOutcome"];
+                };
+            };
+            /** @description A path segment is longer than the router reads (2048 bytes percent-encoded) (a FHIR OperationOutcome) */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/fhir+json": components["schemas"]["FhirOperationOutcome"];
+                };
+            };
+            /** @description Unexpected error (logged with the request id; no internals in the body) (a FHIR OperationOutcome) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/fhir+json": components["schemas"]["FhirOperationOutcome"];
+                };
+            };
+            /** @description A dependency is unavailable; retry later (a FHIR OperationOutcome) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/fhir+json": components["schemas"]["FhirOperationOutcome"];
+                };
+            };
+        };
+    };
+    fhirVreadServiceRequest: {
+        parameters: {
+            query?: {
+                /** @description json (the only format) */
+                _format?: string;
+            };
+            header?: never;
+            path: {
+                id: string;
+                vid: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/fhir+json": components["schemas"]["FhirServiceRequest"];
+                };
+            };
+            /** @description Malformed JSON or invalid parameters/body (validation-error, bad-request) (a FHIR OperationOutcome) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/fhir+json": components["schemas"]["FhirOperationOutcome"];
+                };
+            };
+            /** @description Bearer token missing, invalid, expired or revoked (WWW-Authenticate names the resource metadata) (a FHIR OperationOutcome) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/fhir+json": components["schemas"]["FhirOperationOutcome"];
+                };
+            };
+            /** @description The token lacks a required scope, or may not touch this resource (a patient user and another patient): insufficient-scope, WWW-Authenticate error="insufficient_scope" with scope and resource_metadata (a FHIR OperationOutcome) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/fhir+json": components["schemas"]["FhirOperationOutcome"];
+                };
+            };
+            /** @description No such resource or route (a FHIR OperationOutcome) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/fhir+json": components["schemas"]["FhirOperationOutcome"];
+                };
+            };
+            /** @description No representation matches Accept (a FHIR OperationOutcome) */
+            406: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/fhir+json": components["schemas"]["FhirOperationOutcome"];
+                };
+            };
+            /** @description A path segment is longer than the router reads (2048 bytes percent-encoded) (a FHIR OperationOutcome) */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/fhir+json": components["schemas"]["FhirOperationOutcome"];
+                };
+            };
+            /** @description Unexpected error (logged with the request id; no internals in the body) (a FHIR OperationOutcome) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/fhir+json": components["schemas"]["FhirOperationOutcome"];
+                };
+            };
+            /** @description A dependency is unavailable; retry later (a FHIR OperationOutcome) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/fhir+json": components["schemas"]["FhirOperationOutcome"];
+                };
+            };
+        };
+    };
+    fhirSearchSlot: {
+        parameters: {
+            query?: {
+                _count?: number;
+                /** @description Opaque position of the next page (from Bundle.link next) */
+                _cursor?: string;
+                /** @description json (the only format) */
+                _format?: string;
+                schedule?: string;
+                start?: string | string[];
+                status?: "free" | "busy";
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/fhir+json": components["schemas"]["FhirBundleSlot"];
+                };
+            };
+            /** @description Malformed JSON or invalid parameters/body (validation-error, bad-request) (a FHIR OperationOutcome) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/fhir+json": components["schemas"]["FhirOperationOutcome"];
+                };
+            };
+            /** @description Bearer token missing, invalid, expired or revoked (WWW-Authenticate names the resource metadata) (a FHIR OperationOutcome) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/fhir+json": components["schemas"]["FhirOperationOutcome"];
+                };
+            };
+            /** @description The token lacks a required scope, or may not touch this resource (a patient user and another patient): insufficient-scope, WWW-Authenticate error="insufficient_scope" with scope and resource_metadata (a FHIR OperationOutcome) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/fhir+json": components["schemas"]["FhirOperationOutcome"];
+                };
+            };
+            /** @description No representation matches Accept (a FHIR OperationOutcome) */
+            406: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/fhir+json": components["schemas"]["FhirOperationOutcome"];
+                };
+            };
+            /** @description Unexpected error (logged with the request id; no internals in the body) (a FHIR OperationOutcome) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/fhir+json": components["schemas"]["FhirOperationOutcome"];
+                };
+            };
+            /** @description A dependency is unavailable; retry later (a FHIR OperationOutcome) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/fhir+json": components["schemas"]["FhirOperationOutcome"];
+                };
+            };
+        };
+    };
+    fhirReadSlot: {
+        parameters: {
+            query?: {
+                /** @description json (the only format) */
+                _format?: string;
+            };
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/fhir+json": components["schemas"]["FhirSlot"];
+                };
+            };
+            /** @description Malformed JSON or invalid parameters/body (validation-error, bad-request) (a FHIR OperationOutcome) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/fhir+json": components["schemas"]["FhirOperationOutcome"];
+                };
+            };
+            /** @description Bearer token missing, invalid, expired or revoked (WWW-Authenticate names the resource metadata) (a FHIR OperationOutcome) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/fhir+json": components["schemas"]["FhirOperationOutcome"];
+                };
+            };
+            /** @description The token lacks a required scope, or may not touch this resource (a patient user and another patient): insufficient-scope, WWW-Authenticate error="insufficient_scope" with scope and resource_metadata (a FHIR OperationOutcome) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/fhir+json": components["schemas"]["FhirOperationOutcome"];
+                };
+            };
+            /** @description No such resource or route (a FHIR OperationOutcome) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/fhir+json": components["schemas"]["FhirOperationOutcome"];
+                };
+            };
+            /** @description No representation matches Accept (a FHIR OperationOutcome) */
+            406: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/fhir+json": components["schemas"]["FhirOperationOutcome"];
+                };
+            };
+            /** @description A path segment is longer than the router reads (2048 bytes percent-encoded) (a FHIR OperationOutcome) */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/fhir+json": components["schemas"]["FhirOperationOutcome"];
+                };
+            };
+            /** @description Unexpected error (logged with the request id; no internals in the body) (a FHIR OperationOutcome) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/fhir+json": components["schemas"]["FhirOperationOutcome"];
+                };
+            };
+            /** @description A dependency is unavailable; retry later (a FHIR OperationOutcome) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/fhir+json": components["schemas"]["FhirOperationOutcome"];
+                };
+            };
+        };
+    };
+    fhirVreadSlot: {
+        parameters: {
+            query?: {
+                /** @description json (the only format) */
+                _format?: string;
+            };
+            header?: never;
+            path: {
+                id: string;
+                vid: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/fhir+json": components["schemas"]["FhirSlot"];
+                };
+            };
+            /** @description Malformed JSON or invalid parameters/body (validation-error, bad-request) (a FHIR OperationOutcome) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/fhir+json": components["schemas"]["FhirOperationOutcome"];
+                };
+            };
+            /** @description Bearer token missing, invalid, expired or revoked (WWW-Authenticate names the resource metadata) (a FHIR OperationOutcome) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/fhir+json": components["schemas"]["FhirOperationOutcome"];
+                };
+            };
+            /** @description The token lacks a required scope, or may not touch this resource (a patient user and another patient): insufficient-scope, WWW-Authenticate error="insufficient_scope" with scope and resource_metadata (a FHIR OperationOutcome) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/fhir+json": components["schemas"]["FhirOperationOutcome"];
+                };
+            };
+            /** @description No such resource or route (a FHIR OperationOutcome) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/fhir+json": components["schemas"]["FhirOperationOutcome"];
+                };
+            };
+            /** @description No representation matches Accept (a FHIR OperationOutcome) */
+            406: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/fhir+json": components["schemas"]["FhirOperationOutcome"];
+                };
+            };
+            /** @description A path segment is longer than the router reads (2048 bytes percent-encoded) (a FHIR OperationOutcome) */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/fhir+json": components["schemas"]["FhirOperationOutcome"];
+                };
+            };
+            /** @description Unexpected error (logged with the request id; no internals in the body) (a FHIR OperationOutcome) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/fhir+json": components["schemas"]["FhirOperationOutcome"];
+                };
+            };
+            /** @description A dependency is unavailable; retry later (a FHIR OperationOutcome) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/fhir+json": components["schemas"]["FhirOperationOutcome"];
+                };
+            };
+        };
+    };
+}
