@@ -1,7 +1,7 @@
 /**
  * Issue 22 item 2 (the rest): the FHIR R4 resources beyond Patient and Observation over real HTTP,
  * served by the REST v1 services: AllergyIntolerance, Practitioner, Schedule, Slot, Appointment,
- * ServiceRequest, DiagnosticReport (read, search with _count paging, vread where the event store
+ * Device, ServiceRequest, DiagnosticReport (read, search with _count paging, vread where the event store
  * has versions), Observation read, _include (Observation:patient, Appointment:slot), Patient create
  * and update (If-Match, 412), Appointment booking; the CapabilityStatement compared with the routes
  * the gateway serves; every resource and search Bundle checked by the independent validator (HAPI);
@@ -123,7 +123,7 @@ describe('the FHIR R4 resources beyond Patient and Observation', () => {
       expect(query, key).toEqual([...params].sort());
       expect(served.get(key)!.includes('_include'), `${key} _include`).toBe(includes !== undefined);
     }
-    expect(cs.rest[0].resource.map((r: { type: string }) => r.type)).toEqual(['Patient', 'Observation', 'AllergyIntolerance', 'Practitioner', 'Schedule', 'Slot', 'Appointment', 'ServiceRequest', 'DiagnosticReport']);
+    expect(cs.rest[0].resource.map((r: { type: string }) => r.type)).toEqual(['Patient', 'Observation', 'AllergyIntolerance', 'Practitioner', 'Schedule', 'Slot', 'Appointment', 'Device', 'ServiceRequest', 'DiagnosticReport']);
     await validateSeen();
   });
 
@@ -223,6 +223,12 @@ describe('the FHIR R4 resources beyond Patient and Observation', () => {
     expect(read.body).toEqual(obs.resource);
     await expectValidFhir(read.body, { profiles: [VITAL_SIGNS_PROFILE] });
     expect((await get(`/Observation/dev-${ada}.99`)).status).toBe(404);
+    // its Device: read (the patient it reports for) and searched by patient
+    const device = await get(`/Device/dev-${ada}`);
+    expect(device.body).toMatchObject({ resourceType: 'Device', id: `dev-${ada}`, patient: { reference: `Patient/${ada}` } });
+    expect(entries((await get(`/Device?patient=${ada}`)).body).map((e: any) => e.fullUrl)).toEqual([`${fhirBase}/Device/dev-${ada}`]);
+    expect((await get(`/Device?patient=${grace}`)).body).not.toHaveProperty('entry');
+    expect((await get(`/Device/dev-nothing-${uid()}`)).status).toBe(404);
     expect((await get(`/Observation?patient=${ada}&_include=Observation:device`)).status).toBe(400);
     await validateSeen();
   });
@@ -250,13 +256,13 @@ describe('the FHIR R4 resources beyond Patient and Observation', () => {
   });
 
   it('401 and 403 are OperationOutcomes; a patient user sees only its own; the reads are audited', async () => {
-    for (const path of ['/AllergyIntolerance?patient=x', `/Slot/${slots[1]}`, '/Appointment', `/ServiceRequest/${orderId}`, `/DiagnosticReport/${reportId}`, `/Observation/dev-${ada}.1`]) {
+    for (const path of ['/AllergyIntolerance?patient=x', `/Slot/${slots[1]}`, '/Appointment', `/ServiceRequest/${orderId}`, `/DiagnosticReport/${reportId}`, `/Observation/dev-${ada}.1`, `/Device/dev-${ada}`]) {
       const anonymous = await get(path, {});
       expect(anonymous.status, path).toBe(401);
       expect(anonymous.body, path).toMatchObject({ resourceType: 'OperationOutcome', issue: [{ code: 'login' }] });
     }
     const appointmentsOnly = await authHeaders(gw.url, ['read:appointments']);
-    for (const path of [`/AllergyIntolerance?patient=${ada}`, `/ServiceRequest?patient=${ada}`, `/DiagnosticReport/${reportId}`, `/Observation/dev-${ada}.1`]) {
+    for (const path of [`/AllergyIntolerance?patient=${ada}`, `/ServiceRequest?patient=${ada}`, `/DiagnosticReport/${reportId}`, `/Observation/dev-${ada}.1`, `/Device?patient=${ada}`]) {
       const refused = await get(path, appointmentsOnly);
       expect(refused.status, path).toBe(403);
       expect(refused.headers.get('www-authenticate'), path).toMatch(/error="insufficient_scope"/);
@@ -271,6 +277,7 @@ describe('the FHIR R4 resources beyond Patient and Observation', () => {
     expect((await get(`/DiagnosticReport/${reportId}`, patientUser)).status).toBe(403);
     expect((await get(`/DiagnosticReport?patient=${ada}`, patientUser)).status).toBe(403);
     expect((await get(`/Observation/dev-${ada}.1`, patientUser)).status).toBe(403);
+    expect((await get(`/Device/dev-${ada}`, patientUser)).status).toBe(403);
     expect((await get(`/Appointment?patient=${ada}`, patientUser)).status).toBe(403);
     const own = (await get('/Appointment', patientUser)).body as Bundle;
     expect(entries(own).every((e) => e.resource.participant.some((p: any) => p.actor.reference === 'Patient/pat-0001'))).toBe(true);

@@ -107,6 +107,12 @@ export const FHIR_RESOURCES: FhirResourceDef[] = [
     searchInclude: ['Appointment:slot'],
   },
   {
+    type: 'Device',
+    interactions: ['read', 'search-type'],
+    documentation: 'The devices that report vitals (id = the device id the Observations reference). Read: the device and the patient it last reported for. Search: the devices of the patient\'s latest observation per code (those reporting now).',
+    searchParams: [patientRef(true), count(100, 50)],
+  },
+  {
     type: 'ServiceRequest',
     interactions: ['read', 'vread', 'search-type'],
     searchParams: [
@@ -175,7 +181,7 @@ export function capabilityStatement(baseUrl: string, version: string) {
           ],
           cors: false,
           service: [restfulSecurityService],
-          description: 'OAuth 2.0 Bearer tokens issued by this server (see /auth.md). Patient: read:patients, write:patients (demographics; create, update) or patient/Patient.rs (a patient user, their own record). AllergyIntolerance: read:patients or patient/AllergyIntolerance.rs (own). Observation: read:vitals (a patient user: their own; a sandbox token: synthetic sbx- patients only). Schedule, Slot, Appointment: read:appointments (booking: write:appointments; a patient user sees its own appointments). ServiceRequest: read:diagnostics. DiagnosticReport: read:diagnostics or patient/DiagnosticReport.rs (own final reports). Practitioner: public.',
+          description: 'OAuth 2.0 Bearer tokens issued by this server (see /auth.md). Patient: read:patients, write:patients (demographics; create, update) or patient/Patient.rs (a patient user, their own record). AllergyIntolerance: read:patients or patient/AllergyIntolerance.rs (own). Observation: read:vitals (a patient user: their own; a sandbox token: synthetic sbx- patients only). Device: read:vitals (the vitals rule of its patient). Schedule, Slot, Appointment: read:appointments (booking: write:appointments; a patient user sees its own appointments). ServiceRequest: read:diagnostics. DiagnosticReport: read:diagnostics or patient/DiagnosticReport.rs (own final reports). Practitioner: public.',
         },
         resource: FHIR_RESOURCES.map(resourceEntry),
       },

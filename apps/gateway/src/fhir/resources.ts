@@ -1,9 +1,9 @@
 /**
  * FHIR R4 read and search beyond Patient and Observation (issue 22 item 2): AllergyIntolerance,
- * Practitioner, Schedule, Slot, Appointment (with `_include=Appointment:slot`), ServiceRequest and
- * DiagnosticReport, with `_count` paging through Bundle.link next and `_history/{vid}` where the
+ * Practitioner, Schedule, Slot, Appointment (with `_include=Appointment:slot`), Device, ServiceRequest
+ * and DiagnosticReport, with `_count` paging through Bundle.link next and `_history/{vid}` where the
  * resource is an event stream (Slot, ServiceRequest, DiagnosticReport). Each route calls the
- * service REST v1 and MCP call (patients, appointments, diagnostics): the same access rules (a
+ * service REST v1 and MCP call (patients, appointments, vitals, diagnostics): the same access rules (a
  * patient user: its own), the same audit; this file is only the FHIR shape (capability.ts lists
  * exactly these routes; a test compares the two).
  */
@@ -23,10 +23,11 @@ import { toFhirAppointment, toFhirSchedule, toFhirSlot } from '../appointments/r
 import { getAppointment, getSlot, listSchedules, listSlots } from '../appointments/service';
 import { codesInSection, SECTION_SYSTEM, toFhirDiagnosticReport, toFhirServiceRequest } from '../diagnostics/fhir';
 import { getOrder, getReport, searchOrders, searchReports, type ListPosition } from '../diagnostics/service';
+import { readDevice, readDevices } from '../vitals/service';
 import { FHIR_BASE_PATH } from './capability';
 import { cursor, fhirReply, format, nextPageUrl, weakEtag } from './reply';
 import {
-  fhirAllergyIntolerance, fhirAllergyIntoleranceBundle, fhirAppointment, fhirAppointmentBundle, fhirDiagnosticReport, fhirDiagnosticReportBundle, fhirPractitioner,
+  fhirAllergyIntolerance, fhirAllergyIntoleranceBundle, fhirAppointment, fhirAppointmentBundle, fhirDevice, fhirDeviceBundle, fhirDiagnosticReport, fhirDiagnosticReportBundle, fhirPractitioner,
   fhirPractitionerBundle, fhirSchedule, fhirScheduleBundle, fhirServiceRequest, fhirServiceRequestBundle, fhirSlot, fhirSlotBundle, outcomes,
 } from './schemas';
 import { dateBounds, notSupported, patientIdOf, referenceIdOf, tokenCodes } from './search-params';
@@ -233,6 +234,37 @@ export function fhirResourceRoutes(deps: GatewayDeps): FastifyPluginAsyncZod {
         params: z.object({ id: z.string().regex(/^[A-Za-z0-9-]{1,64}\.\d{1,9}$/, 'must be an appointment id') }), querystring: readQuery, response: { 200: fhirAppointment, ...READ_ERRORS },
       },
     }, async (req, reply) => fhirReply(reply).send(toFhirAppointment(await getAppointment(pool, callerOf(req), req.params.id))));
+
+    // ---- Device (vitals service: the devices the append log knows) ----
+    const toFhirDevice = (deviceId: string, patientId: string) => ({ resourceType: 'Device' as const, id: deviceId, status: 'active' as const, patient: { reference: `Patient/${patientId}` } });
+    app.get(`${FHIR_BASE_PATH}/Device`, {
+      config: { auth: { scopes: ['read:vitals'] } },
+      schema: {
+        tags: ['fhir'], summary: 'Search Device', operationId: 'fhirSearchDevice',
+        description: "The devices reporting a patient's vitals now (those of its latest observation per code): patient (required), _count. The vitals service's access rule (a patient user: its own; a sandbox token: synthetic patients) and audit.",
+        querystring: z.strictObject({ patient: z.string().max(300).describe('Patient/{id} or {id} (required)'), _count: z.coerce.number().int().min(1).max(100).default(50), _cursor: cursor, _format: format }),
+        response: { 200: fhirDeviceBundle, ...SEARCH_ERRORS },
+      },
+    }, async (req, reply) => {
+      const q = req.query;
+      const patientId = patientIdOf('patient', q.patient);
+      const after = decodeKey(q._cursor, ['i'])?.i;
+      const all = (await readDevices(pool, callerOf(req), patientId, 'fhir')).filter((d) => after === undefined || d > after);
+      const page = all.slice(0, q._count);
+      const entry = page.map((d) => match(urlOf('Device', d), toFhirDevice(d, patientId)));
+      return fhirReply(reply).send(searchsetBundle(entry, { self: selfUrl(req), next: nextOf('Device', q, all.length > q._count ? encodeKey({ i: page[page.length - 1]! }) : null) }));
+    });
+    app.get(`${FHIR_BASE_PATH}/Device/:id`, {
+      config: { auth: { scopes: ['read:vitals'] } },
+      schema: {
+        tags: ['fhir'], summary: 'Read Device', operationId: 'fhirReadDevice',
+        description: 'A device of the append log and the patient it last reported for (the vitals access rule on that patient; audited vitals.read).',
+        params: idParams, querystring: readQuery, response: { 200: fhirDevice, ...READ_ERRORS },
+      },
+    }, async (req, reply) => {
+      const { deviceId, patientId } = await readDevice(pool, callerOf(req), req.params.id, 'fhir');
+      return fhirReply(reply).send(toFhirDevice(deviceId, patientId));
+    });
 
     // ---- ServiceRequest, DiagnosticReport (diagnostics service) ----
     app.get(`${FHIR_BASE_PATH}/ServiceRequest`, {

@@ -20,6 +20,7 @@ export const fhirPractitioner = fhirResource('Practitioner');
 export const fhirSchedule = fhirResource('Schedule');
 export const fhirSlot = fhirResource('Slot');
 export const fhirAppointment = fhirResource('Appointment');
+export const fhirDevice = fhirResource('Device');
 export const fhirServiceRequest = fhirResource('ServiceRequest');
 export const fhirDiagnosticReport = fhirResource('DiagnosticReport');
 export const fhirCapabilityStatement = fhirResource('CapabilityStatement');
@@ -43,6 +44,7 @@ export const fhirScheduleBundle = fhirBundleOf(fhirSchedule, 'Schedule');
 export const fhirSlotBundle = fhirBundleOf(fhirSlot, 'Slot');
 /** Appointments, and with `_include=Appointment:slot` their Slots (search mode include). */
 export const fhirAppointmentBundle = fhirBundleOf(z.union([fhirAppointment, fhirSlot]), 'Appointment');
+export const fhirDeviceBundle = fhirBundleOf(fhirDevice, 'Device');
 export const fhirServiceRequestBundle = fhirBundleOf(fhirServiceRequest, 'ServiceRequest');
 export const fhirDiagnosticReportBundle = fhirBundleOf(fhirDiagnosticReport, 'DiagnosticReport');
 /** POST/PUT Patient: a FHIR Patient with what Vitalis keeps (patients/fhir.ts patientIn), unknown elements ignored. */
@@ -66,10 +68,10 @@ export const outcomes = (...codes: number[]) => Object.fromEntries(codes.map((c)
 export function fhirOpenApiSchemas(): Record<string, unknown> {
   const registry = z.registry<{ id: string }>();
   const named = [
-    fhirPatient, fhirObservation, fhirAllergyIntolerance, fhirPractitioner, fhirSchedule, fhirSlot, fhirAppointment, fhirServiceRequest, fhirDiagnosticReport,
+    fhirPatient, fhirObservation, fhirAllergyIntolerance, fhirPractitioner, fhirSchedule, fhirSlot, fhirAppointment, fhirDevice, fhirServiceRequest, fhirDiagnosticReport,
     fhirCapabilityStatement, fhirOperationOutcome,
     fhirPatientBundle, fhirObservationBundle, fhirAllergyIntoleranceBundle, fhirPractitionerBundle, fhirScheduleBundle, fhirSlotBundle, fhirAppointmentBundle,
-    fhirServiceRequestBundle, fhirDiagnosticReportBundle, fhirPatientCreate, fhirAppointmentCreate,
+    fhirDeviceBundle, fhirServiceRequestBundle, fhirDiagnosticReportBundle, fhirPatientCreate, fhirAppointmentCreate,
   ];
   for (const s of named) {
     registry.add(s, { id: (z.globalRegistry.get(s) as { id: string }).id });

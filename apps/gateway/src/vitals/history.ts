@@ -263,3 +263,12 @@ export async function queryObservation(pool: Pool, deviceId: string, seq: number
   const r = rows[0];
   return r ? { patientId: r.patient_id, observation: rowToObservation(r.patient_id, r) } : null;
 }
+
+/** The patient a device last reported for (FHIR Device/{id}): the newest row by seq, one backward probe of the identity index per partition. */
+export async function queryDevicePatient(pool: Pool, deviceId: string): Promise<string | null> {
+  const { rows } = await pool.query<{ patient_id: string }>(
+    'SELECT patient_id FROM vitals_observations WHERE device_id = $1 ORDER BY seq DESC, effective_at DESC LIMIT 1',
+    [deviceId],
+  );
+  return rows[0]?.patient_id ?? null;
+}

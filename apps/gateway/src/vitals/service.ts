@@ -31,7 +31,7 @@ import { decodeHistoryCursor, encodeHistoryCursor, queryFingerprint, type Histor
 import { dataSourceOf, sandboxDenial } from '../sandbox/rule';
 import { planSyntheticResume } from '../sandbox/live';
 import { syntheticBuckets, syntheticLatest, syntheticRaw } from '../sandbox/vitals';
-import { AGGS, BUCKETS, queryBuckets, queryLatest, queryObservation, queryRaw, type Agg, type Bucket, type BucketPage, type BucketQuery, type BucketRow, type BucketSource, type RawPage, type RawQuery } from './history';
+import { AGGS, BUCKETS, queryBuckets, queryDevicePatient, queryLatest, queryObservation, queryRaw, type Agg, type Bucket, type BucketPage, type BucketQuery, type BucketRow, type BucketSource, type RawPage, type RawQuery } from './history';
 
 /** Where a read came from (audit detail `via`). */
 export type VitalsChannel = 'rest' | 'fhir' | 'mcp' | 'sse' | 'websocket';
@@ -271,6 +271,28 @@ export async function readObservation(pool: Pool, caller: Caller, id: string, vi
   await requireVitalsAccess(pool, caller, [found.patientId], { action: 'vitals.read', via });
   await auditVitals(pool, caller, { action: 'vitals.read', patientId: found.patientId, detail: { observation: id, rows: 1, via } });
   return found.observation;
+}
+
+/**
+ * The devices of a patient (FHIR Device search): those of its latest observation per code, i.e.
+ * the devices reporting for it now (one index probe per code, however long its history); the
+ * vitals access rule and audit (`vitals.read_latest`, detail `devices`). Synthetic patients too.
+ */
+export async function readDevices(pool: Pool, caller: Caller, patientId: string, via: VitalsChannel): Promise<string[]> {
+  await requireVitalsAccess(pool, caller, [patientId], { action: 'vitals.read_latest', via });
+  const rows = await vitalsStoreFor(pool, patientId).latest(patientId, VITAL_CODES);
+  const devices = [...new Set(rows.map((o) => o.device_id))].sort();
+  await auditVitals(pool, caller, { action: 'vitals.read_latest', patientId, detail: { devices, via } });
+  return devices;
+}
+
+/** One device (FHIR Device/{id}) and the patient it last reported for, under that patient's vitals access rule (audited). */
+export async function readDevice(pool: Pool, caller: Caller, deviceId: string, via: VitalsChannel): Promise<{ deviceId: string; patientId: string }> {
+  const patientId = await queryDevicePatient(pool, deviceId);
+  if (patientId === null) throw notFound(`Device ${deviceId} does not exist.`);
+  await requireVitalsAccess(pool, caller, [patientId], { action: 'vitals.read', via });
+  await auditVitals(pool, caller, { action: 'vitals.read', patientId, detail: { device: deviceId, via } });
+  return { deviceId, patientId };
 }
 
 /** The latest observation per code (every code, or only `code`); audited as `vitals.read_latest`. */
