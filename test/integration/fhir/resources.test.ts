@@ -5,9 +5,11 @@
  * has versions), Observation read, _include (Observation:patient, Appointment:slot), Patient create
  * and update (If-Match, 412), Appointment booking; the CapabilityStatement compared with the routes
  * the gateway serves; every resource and search Bundle checked by the independent validator (HAPI);
- * a third-party client (fhir-kit-client) reads, searches, creates and updates; patient isolation,
+ * two third-party clients (fhir-kit-client; SMART's fhirclient) read, search, page, resolve references,
+ * create and update; patient isolation,
  * scopes (401/403 as OperationOutcomes) and the audit trail on the new routes.
  */
+import { createRequire } from 'node:module';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Client } from 'fhir-kit-client';
 import { headPosition } from '@vitalis/eventstore';
@@ -25,6 +27,10 @@ import { userTokenFor } from '../mcp/support';
 import { orderBody, quantityObs, reportBody } from '../diagnostics/support';
 
 const FHIR_JSON = 'application/fhir+json';
+// fhirclient (SMART Health IT's client-js) is CommonJS: its Node entry makes a client from a token response without a launch.
+const smart = createRequire(import.meta.url)('fhirclient') as (req: unknown, res: unknown, storage: unknown) => {
+  client(state: { serverUrl: string; tokenResponse: { access_token: string } }): { request<T = any>(url: string, options?: { pageLimit?: number; flat?: boolean; resolveReferences?: string[] }): Promise<T> };
+};
 type Bundle = { resourceType: 'Bundle'; link: { relation: string; url: string }[]; entry?: { fullUrl: string; resource: any; search: { mode: string } }[] };
 const entries = (b: Bundle) => b.entry ?? [];
 const nextOf = (b: Bundle) => b.link.find((l) => l.relation === 'next')?.url;
@@ -316,5 +322,25 @@ describe('the FHIR R4 resources beyond Patient and Observation', () => {
     const updated = (await client.update({ resourceType: 'Patient', id: created.id, body: { ...created, gender: 'female' }, options: { headers: { 'If-Match': 'W/"1"' } } })) as any;
     expect(updated).toMatchObject({ id: created.id, gender: 'female', meta: { versionId: '2' } });
     await expectValidFhir([slot, reports, appts, allergies, created, updated]);
+  });
+
+  it("SMART's fhirclient pages every search to its end and resolves references across the new types", async () => {
+    const storage = { get: async () => undefined, set: async (_k: string, v: unknown) => v, unset: async () => true };
+    const client = smart({ headers: {}, url: '/', method: 'GET' }, {}, storage).client({ serverUrl: fhirBase, tokenResponse: { access_token: staff.authorization!.slice('Bearer '.length) } });
+    const allergies = await client.request<any[]>(`AllergyIntolerance?patient=${ada}&_count=1`, { pageLimit: 0, flat: true });
+    expect(allergies.map((a) => a.code.text)).toEqual(['Penicillin', 'Latex', 'Peanut']);
+    const slotsOfDay = await client.request<any[]>(`Slot?schedule=${clinician}&_count=1`, { pageLimit: 0, flat: true });
+    expect(slotsOfDay.map((x) => x.id)).toEqual(slots);
+    const orders = await client.request<any[]>(`ServiceRequest?patient=${ada}&_count=1`, { pageLimit: 0, flat: true });
+    expect(orders).toHaveLength(2);
+    const [appointment] = await client.request<any[]>(`Appointment?patient=${ada}`, { flat: true });
+    const resolved = await client.request<any>(`Appointment/${appointment.id}`, { resolveReferences: ['slot.0', 'participant.0.actor'] });
+    expect(resolved.slot[0]).toMatchObject({ resourceType: 'Slot', id: slots[0] });
+    expect(resolved.participant[0].actor).toMatchObject({ resourceType: 'Patient', id: ada });
+    const report = await client.request<any>(`DiagnosticReport/${reportId}`, { resolveReferences: ['basedOn.0'] });
+    expect(report.basedOn[0]).toMatchObject({ resourceType: 'ServiceRequest', id: orderId });
+    const device = await client.request<any>(`Device/dev-${ada}`, { resolveReferences: ['patient'] });
+    expect(device.patient).toMatchObject({ resourceType: 'Patient', id: ada });
+    await expectValidFhir([...allergies, ...slotsOfDay, ...orders, appointment]);
   });
 });
