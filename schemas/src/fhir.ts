@@ -113,10 +113,11 @@ function formatSample(value: number): string {
 }
 
 /**
- * FHIR R4 searchset Bundles, the one builder every v1 listing uses (patients, appointments,
- * vitals): paging is `link` (relation `self`, `next`), never a property of its own; every entry has
- * a `fullUrl` (bundle rule: the identity of the resource) and `search.mode` (`match` for the
- * results, `include` for resources they reference, e.g. a Slot's Schedule).
+ * FHIR R4 searchset Bundles, the one builder every listing uses (REST v1 patients, appointments,
+ * vitals, diagnostics; every /fhir/R4 search): paging is `link` (relation `self`, `next`), never a
+ * property of its own; every entry has a `fullUrl` (bundle rule: the identity of the resource) and
+ * `search.mode` (`match` for the results, `include` for resources they reference, e.g. a Slot's
+ * Schedule). Nothing matched: no `entry` at all (FHIR ele-1: an array is never empty).
  */
 export interface FhirBundleEntry<R = Record<string, unknown>> {
   fullUrl: string;
@@ -126,16 +127,20 @@ export interface FhirBundleEntry<R = Record<string, unknown>> {
 export interface FhirBundle<R = Record<string, unknown>> {
   resourceType: 'Bundle';
   type: 'searchset';
+  /** Bundle.total: only where the listing knows it (the whole result fits one page). */
+  total?: number;
   link: { relation: 'self' | 'next'; url: string }[];
-  entry: FhirBundleEntry<R>[];
+  /** Absent when nothing matched. */
+  entry?: FhirBundleEntry<R>[];
 }
 
-export function searchsetBundle<R>(entry: FhirBundleEntry<R>[], links: { self: string; next?: string | null | undefined }): FhirBundle<R> {
+export function searchsetBundle<R>(entry: FhirBundleEntry<R>[], links: { self: string; next?: string | null | undefined; total?: number | undefined }): FhirBundle<R> {
   return {
     resourceType: 'Bundle',
     type: 'searchset',
+    ...(links.total !== undefined ? { total: links.total } : {}),
     link: [{ relation: 'self', url: links.self }, ...(links.next ? [{ relation: 'next' as const, url: links.next }] : [])],
-    entry,
+    ...(entry.length > 0 ? { entry } : {}),
   };
 }
 
@@ -144,12 +149,13 @@ export function bundleSchema<T extends z.ZodType>(resource: T) {
   return z.object({
     resourceType: z.literal('Bundle'),
     type: z.literal('searchset'),
+    total: z.number().int().optional().describe('The number of matches, where the listing knows it'),
     link: z.array(z.object({ relation: z.enum(['self', 'next']), url: z.string() })).describe('`self`, and `next` (the next page) unless this is the last page'),
     entry: z.array(z.object({
       fullUrl: z.string().describe('The absolute URL this API serves the resource at, or a stable urn:uuid for resources without one'),
       resource,
       search: z.object({ mode: z.enum(['match', 'include']) }),
-    })),
+    })).optional().describe('Absent when nothing matched (a FHIR array is never empty)'),
   });
 }
 
@@ -166,13 +172,18 @@ export function entryUuid(resourceType: string, id: string): string {
   return `urn:uuid:${x.slice(0, 8)}-${x.slice(8, 12)}-${x.slice(12, 16)}-${x.slice(16, 20)}-${x.slice(20, 32)}`;
 }
 
-/** Vitals as a searchset Bundle of vital-sign Observations (no URL of their own: urn:uuid fullUrls). */
-export function toSearchsetBundle(observations: VitalsObservation[], links: { self: string; next?: string | undefined }): FhirBundle<FhirObservation> {
+/**
+ * Vitals as a searchset Bundle of vital-sign Observations. REST v1 has no URL for one Observation:
+ * urn:uuid fullUrls; the FHIR API reads them at `{observationBase}/{id}` (give it), so theirs are
+ * that URL (an id too long for FHIR keeps its urn:uuid).
+ */
+export function toSearchsetBundle(observations: VitalsObservation[], links: { self: string; next?: string | undefined; observationBase?: string }): FhirBundle<FhirObservation> {
   return searchsetBundle(
     observations.map((o) => {
       const resource = toFhirObservation(o);
-      return { fullUrl: entryUuid('Observation', `${o.device_id}/${o.seq}/${o.effective_at}`), resource, search: { mode: 'match' as const } };
+      const fullUrl = links.observationBase && resource.id ? `${links.observationBase}/${resource.id}` : entryUuid('Observation', `${o.device_id}/${o.seq}/${o.effective_at}`);
+      return { fullUrl, resource, search: { mode: 'match' as const } };
     }),
-    links,
+    { self: links.self, next: links.next },
   );
 }

@@ -6,7 +6,8 @@
  * The inventory is collected over real HTTP from a real gateway fed for real (vitals through Kafka
  * -> ingest -> live stage; patients, allergies, slots, bookings and triage through their write
  * paths and projections): every REST v1 response that carries FHIR, the live SSE alert (a Flag),
- * and every MCP tool result and resource. Each response is walked recursively for `resourceType`.
+ * every MCP tool result and resource, and a search Bundle of each FHIR R4 resource type (/fhir/R4).
+ * Each response is walked recursively for `resourceType`.
  * Bundles must page with `link` (relation next) and carry `fullUrl`s that resolve: an absolute URL
  * this API serves (read back here with Accept: application/fhir+json) or a urn:uuid.
  */
@@ -160,6 +161,17 @@ describe('every resource Vitalis returns is valid FHIR R4', () => {
     await project();
     const list = await call('GET /appointments (page 1)', `/api/v1/appointments?clinician=${clinician}&limit=2`);
     await call('GET /appointments (page 2)', nextPage('GET /appointments', list));
+
+    // the FHIR R4 API (issue 22 item 2): a search Bundle of each resource type; the fullUrl check below reads each resource back
+    await call('FHIR AllergyIntolerance search', `/fhir/R4/AllergyIntolerance?patient=${p1.id}`);
+    await call('FHIR Practitioner search', '/fhir/R4/Practitioner');
+    await call('FHIR Schedule search', `/fhir/R4/Schedule?actor=Practitioner/${clinician}`);
+    const fhirSlots = await call('FHIR Slot search (page 1)', `/fhir/R4/Slot?schedule=${clinician}&_count=2`);
+    await call('FHIR Slot search (page 2)', nextPage('FHIR Slot search', fhirSlots));
+    await call('FHIR Appointment search (_include=Appointment:slot)', `/fhir/R4/Appointment?patient=${p1.id}&_include=Appointment:slot`);
+    await call('FHIR Observation search (_include=Observation:patient)', `/fhir/R4/Observation?patient=${p1.id}&date=ge${from}&date=lt${to}&_include=Observation:patient&_count=3`);
+    await call('FHIR Observation $lastn', `/fhir/R4/Observation/$lastn?patient=${p1.id}`);
+    await call('FHIR Device search', `/fhir/R4/Device?patient=${p1.id}`);
 
     // triage and catalog
     await call('POST /triage', '/api/v1/triage', { method: 'POST', body: JSON.stringify({ patient_id: p1.id, esi: 2, complaint: 'Short of breath' }), expect: 201 });

@@ -2,11 +2,30 @@
 import { describe, expect, it } from 'vitest';
 import { HttpProblem, badRequest, notFound, operationOutcomeOf, validationFailed } from '@vitalis/http';
 import { ECG_LEAD_II, VITAL_CODE } from '@vitalis/schemas';
-import { dateBounds, dateInterval, observationRange, patientIdOf, vitalCodeOf } from '../../../apps/gateway/src/fhir/search-params';
+import { dateBounds, dateInterval, observationRange, patientIdOf, referenceIdOf, tokenCodes, vitalCodeOf } from '../../../apps/gateway/src/fhir/search-params';
+import { nextPageUrl } from '../../../apps/gateway/src/fhir/reply';
 
 const ms = (iso: string) => Date.parse(iso);
 
 describe('FHIR search parameters', () => {
+  it('references of any type: {id}, {type}/{id} or an absolute URL; another type is a 400', () => {
+    expect(referenceIdOf('Schedule', 'schedule', 'clin-001')).toBe('clin-001');
+    expect(referenceIdOf('Schedule', 'schedule', 'Schedule/clin-001')).toBe('clin-001');
+    expect(referenceIdOf('Slot', 'slot', 'http://x/fhir/R4/Slot/s1')).toBe('s1');
+    expect(() => referenceIdOf('Schedule', 'schedule', 'Practitioner/clin-001')).toThrow(HttpProblem);
+  });
+
+  it('tokens: the codes of the given system (or none), null for another system, lists split', () => {
+    expect(tokenCodes('LAB', 'urn:s')).toEqual(['LAB']);
+    expect(tokenCodes('urn:s|LAB,|EC,urn:other|RAD', 'urn:s')).toEqual(['LAB', 'EC', null]);
+  });
+
+  it('the next page repeats the query as given (repeated parameters too) with the cursor replaced', () => {
+    const url = new URL(nextPageUrl('http://x/fhir/R4/Slot', { start: ['ge2026-01-01', 'lt2026-01-02'], status: 'free', _count: 5, _cursor: 'old', schedule: undefined }, 'new'));
+    expect(url.searchParams.getAll('start')).toEqual(['ge2026-01-01', 'lt2026-01-02']);
+    expect(Object.fromEntries([...url.searchParams].filter(([k]) => k !== 'start'))).toEqual({ status: 'free', _count: '5', _cursor: 'new' });
+  });
+
   it('dates cover their precision', () => {
     expect(dateInterval('2026-03-01')).toEqual({ start: ms('2026-03-01T00:00:00Z'), end: ms('2026-03-02T00:00:00Z') });
     expect(dateInterval('2026-02')).toEqual({ start: ms('2026-02-01T00:00:00Z'), end: ms('2026-03-01T00:00:00Z') });

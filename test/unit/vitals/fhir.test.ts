@@ -52,8 +52,13 @@ describe('FHIR R4 Observation mapping', () => {
     expect(bundle).toMatchObject({ resourceType: 'Bundle', type: 'searchset', link: [{ relation: 'self' }, { relation: 'next', url: 'http://x/b' }] });
     expect(Object.keys(bundle)).not.toContain('next');
     // Observations have no URL in the v1 API (GET /fhir/Observation/... never existed): urn:uuid, the same in every response
-    expect(bundle.entry[0]).toMatchObject({ fullUrl: expect.stringMatching(/^urn:uuid:[0-9a-f]{8}-[0-9a-f]{4}-5[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/), search: { mode: 'match' } });
-    expect(toSearchsetBundle([hr], { self: 'http://x/c' }).entry[0]!.fullUrl).toBe(bundle.entry[0]!.fullUrl);
-    expect(toSearchsetBundle([{ ...hr, seq: 18 }], { self: 'http://x/c' }).entry[0]!.fullUrl).not.toBe(bundle.entry[0]!.fullUrl);
+    expect(bundle.entry![0]).toMatchObject({ fullUrl: expect.stringMatching(/^urn:uuid:[0-9a-f]{8}-[0-9a-f]{4}-5[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/), search: { mode: 'match' } });
+    expect(toSearchsetBundle([hr], { self: 'http://x/c' }).entry![0]!.fullUrl).toBe(bundle.entry![0]!.fullUrl);
+    expect(toSearchsetBundle([{ ...hr, seq: 18 }], { self: 'http://x/c' }).entry![0]!.fullUrl).not.toBe(bundle.entry![0]!.fullUrl);
+  });
+
+  it('leaves entry out of an empty searchset (FHIR: an array is never empty)', () => {
+    const empty = toSearchsetBundle([], { self: 'http://x/a' });
+    expect(empty).toEqual({ resourceType: 'Bundle', type: 'searchset', link: [{ relation: 'self', url: 'http://x/a' }] });
   });
 });

@@ -25,7 +25,7 @@ const scheduleOut = z.looseObject({ resourceType: z.literal('Schedule'), id: z.s
 
 export function toFhirSlot(s: SlotState) {
   return {
-    resourceType: 'Slot' as const, id: s.id, status: s.status,
+    resourceType: 'Slot' as const, id: s.id, meta: { versionId: String(s.version) }, status: s.status,
     schedule: { reference: `Schedule/${s.clinicianId}` },
     serviceType: [{ text: s.appointmentType }], start: s.start, end: s.end,
   };

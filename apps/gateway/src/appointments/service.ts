@@ -13,7 +13,8 @@ import { appointmentId, foldSlot, parseAppointmentId, slotStream, type SlotState
 import { insufficientScope } from '../auth/oauth-errors';
 import { audit, auditedWrite, bookingView, metadataOf, type Caller } from '../access/caller';
 import { loadPatient } from '../patients/service';
-import { syntheticSlots } from '../sandbox/slots';
+import { SANDBOX_CLINICIANS, syntheticSlots } from '../sandbox/slots';
+import { CLINICIANS } from '../catalog/data';
 
 export async function loadSlot(db: Queryable, slotId: string): Promise<SlotState | null> {
   return foldSlot(await readStream(db, slotStream(slotId)));
@@ -76,6 +77,38 @@ async function bookedSlot(db: Queryable, caller: Caller, id: string): Promise<Sl
   if (!slot || slot.appointmentId !== id) throw notFound(`Appointment ${id} does not exist or is no longer booked.`);
   if (view === 'own' && slot.patientId !== caller.principal.patientId) throw notFound(`Appointment ${id} does not exist or is no longer booked.`);
   return slot;
+}
+
+/**
+ * One slot, current or as it was at stream version `version` (FHIR Slot read / vread). A Slot names
+ * no patient (its Appointment does), so every reader with read:appointments may see it; a sandbox
+ * principal sees no real slot (its synthetic ones are generated for listings only): 404.
+ */
+export async function getSlot(pool: Pool, caller: Caller, slotId: string, version?: number): Promise<SlotState> {
+  const events = caller.principal.sandbox ? [] : await readStream(pool, slotStream(slotId));
+  const slot = foldSlot(version === undefined ? events : events.filter((e) => e.streamVersion <= version));
+  if (!slot || (version !== undefined && slot.version !== version)) throw notFound(version === undefined || events.length === 0 ? `Slot ${slotId} does not exist.` : `Slot ${slotId} has no version ${version}.`);
+  return slot;
+}
+
+/**
+ * The Schedules (one per clinician, id = the clinician id): the catalog's clinicians and every
+ * clinician holding a slot, by id (keyset `after`); a sandbox principal: the synthetic clinicians.
+ * Reference data (a Schedule names no patient): nothing to audit.
+ */
+export async function listSchedules(pool: Pool, caller: Caller, q: { ids?: string[] | undefined; limit: number; after?: string | undefined }): Promise<{ ids: string[]; more: boolean }> {
+  let ids: string[];
+  if (caller.principal.sandbox) {
+    ids = [...SANDBOX_CLINICIANS].filter((id) => (q.ids === undefined || q.ids.includes(id)) && (q.after === undefined || id > q.after)).slice(0, q.limit + 1);
+  } else {
+    const { rows } = await pool.query<{ id: string }>(
+      `SELECT id FROM (SELECT unnest($1::text[]) AS id UNION SELECT DISTINCT clinician_id FROM rm_slots) s
+        WHERE ($2::text[] IS NULL OR id = ANY($2::text[])) AND ($3::text IS NULL OR id > $3) ORDER BY id LIMIT $4`,
+      [CLINICIANS.map((c) => c.id), q.ids ?? null, q.after ?? null, q.limit + 1],
+    );
+    ids = rows.map((r) => r.id);
+  }
+  return { ids: ids.slice(0, q.limit), more: ids.length > q.limit };
 }
 
 export async function getAppointment(pool: Pool, caller: Caller, id: string): Promise<SlotState> {

@@ -10,7 +10,7 @@
 import { z } from 'zod';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import type { GatewayDeps } from '../deps';
-import { APPOINTMENT_TYPES, CLINICIANS, scopesAndRoles, vitalCodes } from './data';
+import { APPOINTMENT_TYPES, CLINICIANS, scopesAndRoles, toFhirPractitioner, vitalCodes } from './data';
 
 const list = z.object({ data: z.array(z.looseObject({})) });
 
@@ -27,7 +27,7 @@ export function catalogRoutes(_deps: GatewayDeps): FastifyPluginAsyncZod {
       schema: { tags: ['catalog'], summary: 'Clinicians as FHIR Practitioner (public)', response: { 200: list } },
     }, async (_req, reply) => {
       cache(reply);
-      return { data: CLINICIANS.map((c) => ({ resourceType: 'Practitioner', id: c.id, name: [{ text: c.name }], qualification: [{ code: { text: c.specialty } }] })) };
+      return { data: CLINICIANS.map(toFhirPractitioner) };
     });
     app.get('/api/v1/catalog/appointment-types', {
       schema: { tags: ['catalog'], summary: 'Appointment types (public)', response: { 200: list } },

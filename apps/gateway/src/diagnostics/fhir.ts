@@ -14,6 +14,9 @@ export const SUBJECT_SYSTEM = 'urn:vitalis:subject';
 
 const codeableLoinc = (code: string, display: string) => ({ coding: [{ system: LOINC, code, display }], text: display });
 const testDisplay = (code: string) => (isOrderableCode(code) ? ORDERABLE_TESTS[code as OrderableCode].display : code);
+/** The report codes of a diagnostic service section (DiagnosticReport.category, v2-0074: LAB, EC, ...). */
+export const codesInSection = (section: string): string[] => Object.values(ORDERABLE_TESTS).filter((t) => t.section === section).map((t) => t.code);
+export const SECTION_SYSTEM = 'http://terminology.hl7.org/CodeSystem/v2-0074';
 const sectionOf = (code: string) => (isOrderableCode(code) ? ORDERABLE_TESTS[code as OrderableCode].section : 'LAB');
 
 export function toFhirServiceRequest(o: ServiceRequestState): Record<string, unknown> {
@@ -71,7 +74,7 @@ export function toFhirDiagnosticReport(r: DiagnosticReportState, content: Report
     identifier: [{ system: r.identifier.system, value: r.identifier.value }],
     basedOn: [{ reference: `ServiceRequest/${r.orderId}` }],
     status: content.status,
-    category: [{ coding: [{ system: 'http://terminology.hl7.org/CodeSystem/v2-0074', code: sectionOf(r.code) }] }],
+    category: [{ coding: [{ system: SECTION_SYSTEM, code: sectionOf(r.code) }] }],
     code: codeableLoinc(r.code, testDisplay(r.code)),
     subject: { reference: `Patient/${r.patientId}` },
     effectiveDateTime: r.effectiveAt,

@@ -7,7 +7,7 @@
  */
 import { z } from 'zod';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { resourceId } from '@vitalis/schemas';
+import { bundleSchema, resourceId, searchsetBundle } from '@vitalis/schemas';
 import { ANALYTES, DIAGNOSTIC_CODE, LOINC, ORDERABLE_CODES, ORDERABLE_TESTS, isOrderableCode, type OrderableCode } from '@vitalis/clinical';
 import { SERVICE_REQUEST_PRIORITIES, SERVICE_REQUEST_STATUSES, type DiagnosticReportState } from '@vitalis/records';
 import type { GatewayDeps } from '../deps';
@@ -27,11 +27,11 @@ const ifMatch = z.object({ 'if-match': z.string().max(100).optional() });
 const fhirOut = (type: string) => z.looseObject({ resourceType: z.literal(type), id: z.string(), meta: z.object({ versionId: z.string(), lastUpdated: z.string() }) });
 const serviceRequestOut = fhirOut('ServiceRequest').describe('FHIR R4 ServiceRequest');
 const reportOut = fhirOut('DiagnosticReport').describe('FHIR R4 DiagnosticReport, its Observations contained');
-const bundleOf = (entry: z.ZodType) => z.object({ resourceType: z.literal('Bundle'), type: z.literal('searchset'), total: z.number().int(), entry: z.array(z.object({ fullUrl: z.string(), resource: entry })) });
-/** A searchset Bundle; each entry's fullUrl is the resource's API URL (its identity, where it can be read). */
-const bundle = (baseUrl: string, path: string, resources: Record<string, unknown>[]) => ({
-  resourceType: 'Bundle' as const, type: 'searchset' as const, total: resources.length,
-  entry: resources.map((resource) => ({ fullUrl: `${baseUrl}/api/v1/diagnostics/${path}/${resource.id as string}`, resource })),
+const bundleOf = (entry: z.ZodType) => bundleSchema(entry).extend({ total: z.number().int() });
+/** A searchset Bundle (the one builder); each entry's fullUrl is the resource's API URL (its identity, where it can be read). */
+const bundle = (baseUrl: string, self: string, path: string, resources: Record<string, unknown>[]) => ({
+  total: resources.length,
+  ...searchsetBundle(resources.map((resource) => ({ fullUrl: `${baseUrl}/api/v1/diagnostics/${path}/${resource.id as string}`, resource, search: { mode: 'match' as const } })), { self: `${baseUrl}${self}`, total: resources.length }),
 });
 const reasonBody = z.object({ reason: z.string().trim().min(1).max(2_000).optional() }).optional();
 
@@ -128,7 +128,7 @@ export function diagnosticsRoutes(deps: GatewayDeps): FastifyPluginAsyncZod {
         }),
         response: { 200: bundleOf(serviceRequestOut), ...problems(400, 401, 403) },
       },
-    }, async (req) => bundle(deps.config.baseUrl, 'orders', (await listOrders(pool, callerOf(req), { patientId: req.query.patient, status: req.query.status, limit: req.query.limit })).map(toFhirServiceRequest)));
+    }, async (req) => bundle(deps.config.baseUrl, req.url, 'orders', (await listOrders(pool, callerOf(req), { patientId: req.query.patient, status: req.query.status, limit: req.query.limit })).map(toFhirServiceRequest)));
 
     app.get('/api/v1/diagnostics/orders/:id', {
       config: { auth: { scopes: ['read:diagnostics'] } },
@@ -205,7 +205,7 @@ export function diagnosticsRoutes(deps: GatewayDeps): FastifyPluginAsyncZod {
         querystring: z.object({ patient: resourceId.optional(), order: resourceId.optional(), limit: z.coerce.number().int().min(1).max(100).default(50) }),
         response: { 200: bundleOf(reportOut), ...problems(400, 401, 403) },
       },
-    }, async (req) => bundle(deps.config.baseUrl, 'reports', (await listReports(pool, callerOf(req), { patientId: req.query.patient, orderId: req.query.order, limit: req.query.limit })).map((r) => toFhirDiagnosticReport(r))));
+    }, async (req) => bundle(deps.config.baseUrl, req.url, 'reports', (await listReports(pool, callerOf(req), { patientId: req.query.patient, orderId: req.query.order, limit: req.query.limit })).map((r) => toFhirDiagnosticReport(r))));
 
     app.get('/api/v1/diagnostics/reports/:id', {
       config: { auth: { anyOf: ['read:diagnostics', 'patient/DiagnosticReport.rs'] } },

@@ -117,34 +117,47 @@ export async function createOrder(pool: Pool, caller: Caller, input: OrderInput)
   return foldServiceRequest(r.events)!;
 }
 
-export async function getOrder(pool: Pool, caller: Caller, id: string): Promise<ServiceRequestState> {
+/** An order, current or as it was at stream version `version` (FHIR vread); audited either way. */
+export async function getOrder(pool: Pool, caller: Caller, id: string, version?: number): Promise<ServiceRequestState> {
   await requireClinicalReader(pool, caller, 'diagnostics.order.read', 'ServiceRequest', id);
-  const order = await loadOrder(pool, id);
-  if (!order) {
-    await audit(pool, caller, { action: 'diagnostics.order.read', outcome: 'failure', scope: 'read:diagnostics', resourceType: 'ServiceRequest', resourceId: id, detail: { reason: 'not found' } });
-    throw notFound(`Order ${id} does not exist.`);
+  const events = await readStream(pool, serviceRequestStream(id));
+  const order = foldServiceRequest(version === undefined ? events : events.filter((e) => e.streamVersion <= version));
+  if (!order || (version !== undefined && order.version !== version)) {
+    await audit(pool, caller, { action: 'diagnostics.order.read', outcome: 'failure', scope: 'read:diagnostics', resourceType: 'ServiceRequest', resourceId: id, detail: { reason: 'not found', ...(version !== undefined ? { version } : {}) } });
+    throw notFound(version === undefined || !order ? `Order ${id} does not exist.` : `Order ${id} has no version ${version}.`);
   }
-  await audit(pool, caller, { action: 'diagnostics.order.read', scope: 'read:diagnostics', resourceType: 'ServiceRequest', resourceId: id, detail: { patient: order.patientId } });
+  await audit(pool, caller, { action: 'diagnostics.order.read', scope: 'read:diagnostics', resourceType: 'ServiceRequest', resourceId: id, detail: { patient: order.patientId, ...(version !== undefined ? { version } : {}) } });
   return order;
 }
 
-export interface OrderQuery { patientId?: string | undefined; status?: ServiceRequestStatus[] | undefined; limit: number }
+/** Where a listing page ended (keyset: newest first, then by id); `t` is PostgreSQL's text of the timestamp (microseconds). */
+export interface ListPosition { t: string; i: string }
+export interface OrderQuery { patientId?: string | undefined; status?: ServiceRequestStatus[] | undefined; code?: string | undefined; limit: number; after?: ListPosition | undefined }
 
 /** Orders from the projection (one projector tick behind), each rendered from its stream. */
 export async function listOrders(pool: Pool, caller: Caller, q: OrderQuery): Promise<ServiceRequestState[]> {
+  return (await searchOrders(pool, caller, q)).orders;
+}
+
+/** listOrders with paging: `next` is where the page ended when there are more. */
+export async function searchOrders(pool: Pool, caller: Caller, q: OrderQuery): Promise<{ orders: ServiceRequestState[]; next: ListPosition | null }> {
   await requireClinicalReader(pool, caller, 'diagnostics.order.list', 'ServiceRequest');
   const where: string[] = [];
   const args: unknown[] = [];
   const arg = (v: unknown) => `$${args.push(v)}`;
   if (q.patientId) where.push(`patient_id = ${arg(q.patientId)}`);
   if (q.status?.length) where.push(`status = ANY(${arg(q.status)}::text[])`);
-  const { rows } = await pool.query<{ request_id: string }>(
-    `SELECT request_id FROM rm_service_requests ${where.length ? `WHERE ${where.join(' AND ')}` : ''} ORDER BY authored_at DESC, request_id LIMIT ${arg(q.limit)}`, args,
+  if (q.code) where.push(`code = ${arg(q.code)}`);
+  if (q.after) where.push(`(authored_at < ${arg(q.after.t)}::timestamptz OR (authored_at = ${arg(q.after.t)}::timestamptz AND request_id > ${arg(q.after.i)}))`);
+  const { rows } = await pool.query<{ request_id: string; t: string }>(
+    `SELECT request_id, authored_at::text AS t FROM rm_service_requests ${where.length ? `WHERE ${where.join(' AND ')}` : ''} ORDER BY authored_at DESC, request_id LIMIT ${arg(q.limit + 1)}`, args,
   );
-  const streams = await readStreams(pool, rows.map((r) => serviceRequestStream(r.request_id)));
-  const orders = rows.map((r) => foldServiceRequest(streams.get(serviceRequestStream(r.request_id)) ?? [])).filter((o): o is ServiceRequestState => o !== null);
+  const page = rows.slice(0, q.limit);
+  const streams = await readStreams(pool, page.map((r) => serviceRequestStream(r.request_id)));
+  const orders = page.map((r) => foldServiceRequest(streams.get(serviceRequestStream(r.request_id)) ?? [])).filter((o): o is ServiceRequestState => o !== null);
   await audit(pool, caller, { action: 'diagnostics.order.list', scope: 'read:diagnostics', resourceType: 'ServiceRequest', detail: { patient: q.patientId ?? null, status: q.status ?? null, results: orders.length, ids: orders.map((o) => o.id).slice(0, 100) } });
-  return orders;
+  const last = page[page.length - 1];
+  return { orders, next: rows.length > q.limit && last ? { t: last.t, i: last.request_id } : null };
 }
 
 type OrderTransition = Exclude<ServiceRequestCommand, { type: 'create' } | { type: 'complete' }>;
@@ -369,28 +382,44 @@ function mayRead(caller: Caller, r: DiagnosticReportState): boolean {
   return p.scopes.includes('read:diagnostics');
 }
 
-export async function getReport(pool: Pool, caller: Caller, id: string, action = 'diagnostics.report.read'): Promise<DiagnosticReportState> {
+export async function getReport(pool: Pool, caller: Caller, id: string, action = 'diagnostics.report.read', version?: number): Promise<DiagnosticReportState> {
   const scope = readScope(caller);
   const p = caller.principal;
   if (p.patientId === undefined ? !p.scopes.includes('read:diagnostics') : !p.scopes.includes('patient/DiagnosticReport.rs')) {
     await refuse(pool, caller, action, scope, 'DiagnosticReport', id, 'Reading reports needs read:diagnostics (a patient user: patient/DiagnosticReport.rs, for its own final reports).');
   }
-  const report = await loadReport(pool, id);
-  if (report && !mayRead(caller, report)) await refuse(pool, caller, action, scope, 'DiagnosticReport', id, 'This token may not read this report.');
-  if (!report) {
-    await audit(pool, caller, { action, outcome: 'failure', scope, resourceType: 'DiagnosticReport', resourceId: id, detail: { reason: 'not found' } });
-    throw notFound(`Report ${id} does not exist.`);
+  const events = await readStream(pool, diagnosticReportStream(id));
+  const current = foldDiagnosticReport(events);
+  // who may read is decided on the current report (a patient user: its own, once released)
+  if (current && !mayRead(caller, current)) await refuse(pool, caller, action, scope, 'DiagnosticReport', id, 'This token may not read this report.');
+  const report = version === undefined ? current : foldDiagnosticReport(events.filter((e) => e.streamVersion <= version));
+  if (!report || (version !== undefined && (report.version !== version || !mayRead(caller, report)))) {
+    await audit(pool, caller, { action, outcome: 'failure', scope, resourceType: 'DiagnosticReport', resourceId: id, detail: { reason: 'not found', ...(version !== undefined ? { version } : {}) } });
+    throw notFound(version === undefined || !current ? `Report ${id} does not exist.` : `Report ${id} has no version ${version}.`);
   }
-  await audit(pool, caller, { action, scope, resourceType: 'DiagnosticReport', resourceId: id, detail: { patient: report.patientId } });
+  await audit(pool, caller, { action, scope, resourceType: 'DiagnosticReport', resourceId: id, detail: { patient: report.patientId, ...(version !== undefined ? { version } : {}) } });
   return report;
 }
 
 /** The report with every revision (earlier versions stay readable, with who and why). */
 export const reportHistory = (pool: Pool, caller: Caller, id: string) => getReport(pool, caller, id, 'diagnostics.report.history');
 
-export interface ReportQuery { patientId?: string | undefined; orderId?: string | undefined; limit: number }
+export interface ReportQuery {
+  patientId?: string | undefined;
+  orderId?: string | undefined;
+  /** Report codes (a test code, or every code of a category). */
+  codes?: string[] | undefined;
+  status?: string[] | undefined;
+  limit: number;
+  after?: ListPosition | undefined;
+}
 
 export async function listReports(pool: Pool, caller: Caller, q: ReportQuery): Promise<DiagnosticReportState[]> {
+  return (await searchReports(pool, caller, q)).reports;
+}
+
+/** listReports with paging: `next` is where the page ended when there are more. */
+export async function searchReports(pool: Pool, caller: Caller, q: ReportQuery): Promise<{ reports: DiagnosticReportState[]; next: ListPosition | null }> {
   const p = caller.principal;
   const scope = readScope(caller);
   if (p.patientId !== undefined ? !p.scopes.includes('patient/DiagnosticReport.rs') || (q.patientId !== undefined && q.patientId !== p.patientId) : !p.scopes.includes('read:diagnostics')) {
@@ -402,14 +431,19 @@ export async function listReports(pool: Pool, caller: Caller, q: ReportQuery): P
   const arg = (v: unknown) => `$${args.push(v)}`;
   if (patientId) where.push(`patient_id = ${arg(patientId)}`);
   if (q.orderId) where.push(`order_id = ${arg(q.orderId)}`);
+  if (q.codes) where.push(`code = ANY(${arg(q.codes)}::text[])`);
+  if (q.status) where.push(`status = ANY(${arg(q.status)}::text[])`);
   if (p.patientId !== undefined) where.push(`status IN ('final', 'amended', 'corrected')`);
-  const { rows } = await pool.query<{ report_id: string }>(
-    `SELECT report_id FROM rm_diagnostic_reports ${where.length ? `WHERE ${where.join(' AND ')}` : ''} ORDER BY issued_at DESC, report_id LIMIT ${arg(q.limit)}`, args,
+  if (q.after) where.push(`(issued_at < ${arg(q.after.t)}::timestamptz OR (issued_at = ${arg(q.after.t)}::timestamptz AND report_id > ${arg(q.after.i)}))`);
+  const { rows } = await pool.query<{ report_id: string; t: string }>(
+    `SELECT report_id, issued_at::text AS t FROM rm_diagnostic_reports ${where.length ? `WHERE ${where.join(' AND ')}` : ''} ORDER BY issued_at DESC, report_id LIMIT ${arg(q.limit + 1)}`, args,
   );
-  const streams = await readStreams(pool, rows.map((r) => diagnosticReportStream(r.report_id)));
-  const reports = rows.map((r) => foldDiagnosticReport(streams.get(diagnosticReportStream(r.report_id)) ?? [])).filter((r): r is DiagnosticReportState => r !== null && mayRead(caller, r));
+  const page = rows.slice(0, q.limit);
+  const streams = await readStreams(pool, page.map((r) => diagnosticReportStream(r.report_id)));
+  const reports = page.map((r) => foldDiagnosticReport(streams.get(diagnosticReportStream(r.report_id)) ?? [])).filter((r): r is DiagnosticReportState => r !== null && mayRead(caller, r));
   await audit(pool, caller, { action: 'diagnostics.report.list', scope, resourceType: 'DiagnosticReport', detail: { patient: patientId ?? null, results: reports.length, ids: reports.map((r) => r.id).slice(0, 100) } });
-  return reports;
+  const last = page[page.length - 1];
+  return { reports, next: rows.length > q.limit && last ? { t: last.t, i: last.report_id } : null };
 }
 
 // ---- critical results ----

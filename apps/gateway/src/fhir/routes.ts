@@ -9,53 +9,27 @@
  * one problem serialiser (libs/http) for every path under /fhir/R4.
  */
 import { z } from 'zod';
-import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { FHIR_JSON, HttpProblem, badRequest } from '@vitalis/http';
-import { resourceId, searchsetBundle, toSearchsetBundle } from '@vitalis/schemas';
+import { badRequest } from '@vitalis/http';
+import { resourceId, searchsetBundle, toFhirObservation, toSearchsetBundle } from '@vitalis/schemas';
 import type { GatewayDeps } from '../deps';
 import { PATIENT_READ_SCOPES } from '../access/caller';
 import { callerOf, decodeKey, encodeKey } from '../access/http';
 import { toFhirPatient } from '../patients/fhir';
 import { getPatient, getPatientVersion, searchPatients } from '../patients/service';
-import { orderedRange, readHistory, readLatest, requireVitalsAccess } from '../vitals/service';
+import { orderedRange, readHistory, readLatest, readObservation, requireVitalsAccess } from '../vitals/service';
 import { capabilityStatement, FHIR_BASE_PATH } from './capability';
-import { fhirCapabilityStatement, fhirObservationBundle, fhirPatient, fhirPatientBundle, outcomes } from './schemas';
+import { fhirCapabilityStatement, fhirObservation, fhirObservationBundle, fhirPatient, fhirPatientBundle, outcomes } from './schemas';
 import { notSupported, observationRange, patientIdOf, vitalCodeOf } from './search-params';
-
-// ---------------------------------------------------------------------------------------------
-// Formats: JSON only
-
-const JSON_FORMATS = new Set(['json', 'application/json', 'application/fhir+json', 'application/json+fhir']);
-const ACCEPTABLE = new Set([...JSON_FORMATS, '*/*', 'application/*']);
-
-/** `_format` (any value but JSON) and `Accept` (nothing JSON-like acceptable): 406 not-supported. */
-function negotiateFormat(req: FastifyRequest): void {
-  const query = new URLSearchParams(req.url.split('?')[1] ?? '');
-  for (const f of query.getAll('_format')) {
-    if (!JSON_FORMATS.has(f.trim().toLowerCase())) throw new HttpProblem(406, 'not-acceptable', 'Not Acceptable', `_format=${f} is not supported: this server speaks FHIR JSON only (_format=json).`);
-  }
-  const accept = req.headers.accept;
-  if (!accept || query.has('_format')) return;
-  const ranges = accept.split(',').map((r) => r.split(';')[0]!.trim().toLowerCase());
-  if (!ranges.some((r) => ACCEPTABLE.has(r))) throw new HttpProblem(406, 'not-acceptable', 'Not Acceptable', `Accept: ${accept} is not supported: this server answers application/fhir+json only.`);
-}
-
-const fhirReply = (reply: FastifyReply) => reply.type(FHIR_JSON).header('cache-control', 'no-store');
-
-/** A searchset as FHIR has it: no `entry` when nothing matched (ele-1: an array is never empty). */
-function searchset<B extends { entry: unknown[] }>(bundle: B): Omit<B, 'entry'> & { entry?: B['entry'] } {
-  if (bundle.entry.length > 0) return bundle;
-  const { entry: _none, ...rest } = bundle;
-  return rest;
-}
+import { fhirResourceRoutes } from './resources';
+import { fhirWriteRoutes } from './writes';
+import { cursor, fhirReply, format, negotiateFormat, notModified, weakEtag } from './reply';
 
 // ---------------------------------------------------------------------------------------------
 // Query schemas: the parameters the CapabilityStatement lists, and nothing else (400 otherwise)
 
 const oneOrMany = z.union([z.string().max(300), z.array(z.string().max(300)).max(4)]);
-const format = z.string().max(100).optional().describe('json (the only format)');
-const cursor = z.string().max(1_024).optional().describe('Opaque position of the next page (from Bundle.link next)');
 
 const patientSearch = z.strictObject({
   _id: resourceId.optional(),
@@ -76,6 +50,7 @@ const observationSearch = z.strictObject({
   code: z.string().max(300).optional().describe('system|code or code'),
   date: oneOrMany.optional().describe('[prefix]date-time, prefixes ge gt le lt eq; repeat for a range'),
   category: z.string().max(300).optional().describe('vital-signs'),
+  _include: z.string().max(100).optional().describe('Observation:patient (the searched Patient, search mode include)'),
   _count: z.coerce.number().int().min(1).max(1_000).default(100),
   _sort: z.string().max(20).optional().describe('date (ascending, the default) or -date (newest first)'),
   _cursor: cursor,
@@ -90,6 +65,9 @@ const lastnQuery = z.strictObject({
   max: z.coerce.number().int().min(1).default(1).describe('1 only (the latest per code)'),
   _format: format,
 });
+
+/** `_include` values an Observation search answers: the subject, a Patient. */
+const OBSERVATION_INCLUDES = new Set(['Observation:patient', 'Observation:patient:Patient', 'Observation:subject', 'Observation:subject:Patient']);
 
 /** The patient of an Observation search: `patient` or `subject` (one of them, required). */
 function searchedPatient(q: { patient?: string | undefined; subject?: string | undefined }): string {
@@ -106,14 +84,6 @@ function categoryMatches(category: string | undefined): boolean {
   return /^(?:http:\/\/terminology\.hl7\.org\/CodeSystem\/observation-category\|)?vital-signs$/.test(category) || category === '|vital-signs';
 }
 
-/** An ETag `W/"<version>"` (FHIR versionId) and whether If-None-Match names it. */
-const weakEtag = (version: number) => `W/"${version}"`;
-function notModified(req: FastifyRequest, version: number): boolean {
-  const header = req.headers['if-none-match'];
-  if (!header) return false;
-  return header.split(',').map((t) => t.trim()).some((t) => t === '*' || t === weakEtag(version) || t === `"${version}"`);
-}
-
 export function fhirRoutes(deps: GatewayDeps, version: string): FastifyPluginAsyncZod {
   const { pool } = deps;
   const base = () => `${deps.config.baseUrl}${FHIR_BASE_PATH}`;
@@ -121,10 +91,12 @@ export function fhirRoutes(deps: GatewayDeps, version: string): FastifyPluginAsy
 
   return async (app) => {
     app.addHook('onRequest', async (req) => negotiateFormat(req));
+    await app.register(fhirResourceRoutes(deps));
+    await app.register(fhirWriteRoutes(deps));
 
     app.get(`${FHIR_BASE_PATH}/metadata`, {
       schema: {
-        tags: ['fhir'], summary: 'FHIR CapabilityStatement',
+        tags: ['fhir'], summary: 'FHIR CapabilityStatement', operationId: 'fhirCapabilities',
         description: 'What this FHIR R4 server implements: resources, interactions, search parameters, operations; security: OAuth with the SMART oauth-uris extension. Public.',
         querystring: z.object({ _format: format, mode: z.enum(['full']).optional() }),
         response: { 200: fhirCapabilityStatement, ...outcomes(406) },
@@ -134,7 +106,7 @@ export function fhirRoutes(deps: GatewayDeps, version: string): FastifyPluginAsy
     app.get(`${FHIR_BASE_PATH}/Patient`, {
       config: { auth: { anyOf: PATIENT_READ_SCOPES } },
       schema: {
-        tags: ['fhir'], summary: 'Search Patient',
+        tags: ['fhir'], summary: 'Search Patient', operationId: 'fhirSearchPatient',
         description: 'Parameters: _id, identifier, name, family, given, birthdate, gender, _count (see the CapabilityStatement). A patient user finds only themselves. Reads the projection (eventually consistent). Next page: Bundle.link next.',
         querystring: patientSearch,
         response: { 200: fhirPatientBundle, ...outcomes(400, 401, 403, 406) },
@@ -154,13 +126,13 @@ export function fhirRoutes(deps: GatewayDeps, version: string): FastifyPluginAsy
         next = `${base()}/Patient?${params}`;
       }
       const entry = patients.map((p) => ({ fullUrl: `${base()}/Patient/${p.id}`, resource: toFhirPatient(p), search: { mode: 'match' as const } }));
-      return fhirReply(reply).send(searchset(searchsetBundle(entry, { self: selfUrl(req), next })));
+      return fhirReply(reply).send(searchsetBundle(entry, { self: selfUrl(req), next }));
     });
 
     app.get(`${FHIR_BASE_PATH}/Patient/:id`, {
       config: { auth: { anyOf: PATIENT_READ_SCOPES } },
       schema: {
-        tags: ['fhir'], summary: 'Read Patient',
+        tags: ['fhir'], summary: 'Read Patient', operationId: 'fhirReadPatient',
         description: 'The current Patient, folded from its event stream. ETag W/"<versionId>", Last-Modified; If-None-Match with the current ETag: 304.',
         params: z.object({ id: resourceId }),
         querystring: z.object({ _format: format }),
@@ -176,7 +148,7 @@ export function fhirRoutes(deps: GatewayDeps, version: string): FastifyPluginAsy
     app.get(`${FHIR_BASE_PATH}/Patient/:id/_history/:vid`, {
       config: { auth: { anyOf: PATIENT_READ_SCOPES } },
       schema: {
-        tags: ['fhir'], summary: 'Read a Patient version (vread)',
+        tags: ['fhir'], summary: 'Read a Patient version (vread)', operationId: 'fhirVreadPatient',
         description: 'The Patient as it was at versionId `vid` (its event stream folded up to that version).',
         params: z.object({ id: resourceId, vid: z.coerce.number().int().min(1) }),
         querystring: z.object({ _format: format }),
@@ -191,7 +163,7 @@ export function fhirRoutes(deps: GatewayDeps, version: string): FastifyPluginAsy
     app.get(`${FHIR_BASE_PATH}/Observation`, {
       config: { auth: { scopes: ['read:vitals'] } },
       schema: {
-        tags: ['fhir'], summary: 'Search Observation (vital signs)',
+        tags: ['fhir'], summary: 'Search Observation (vital signs)', operationId: 'fhirSearchObservation',
         description: 'One patient\'s vital-sign Observations (ECG as valueSampledData) in a date range, ascending by date: patient|subject (required), code, date (ge/gt/le/lt/eq; default the 24 h before now; at most 31 days), category=vital-signs, _count, _sort (date or -date). Served by the vitals service (same range rules, access rules and audit as GET /api/v1/vitals). Next page: Bundle.link next.',
         querystring: observationSearch,
         response: { 200: fhirObservationBundle, ...outcomes(400, 401, 403, 406) },
@@ -200,6 +172,7 @@ export function fhirRoutes(deps: GatewayDeps, version: string): FastifyPluginAsy
       const q = req.query;
       if (q._sort !== undefined && q._sort !== 'date' && q._sort !== '-date') throw notSupported(`_sort=${q._sort} is not supported: Observations sort by date only (_sort=date, the default, or -date: newest first).`);
       const descending = q._sort === '-date';
+      if (q._include !== undefined && !OBSERVATION_INCLUDES.has(q._include)) throw notSupported(`_include=${q._include} is not supported (Observation:patient is).`);
       const patient = searchedPatient(q);
       const codeToken = q.code;
       const code = codeToken === undefined ? undefined : vitalCodeOf(codeToken);
@@ -210,7 +183,7 @@ export function fhirRoutes(deps: GatewayDeps, version: string): FastifyPluginAsy
       if (code === null || !categoryMatches(q.category)) {
         // matches nothing stored; the access rule still holds (a refusal is a 403, audited)
         await requireVitalsAccess(pool, caller, [patient], { action: 'vitals.read', via: 'fhir' });
-        return fhirReply(reply).send(searchset(searchsetBundle([], { self: selfUrl(req) })));
+        return fhirReply(reply).send(searchsetBundle([], { self: selfUrl(req) }));
       }
       const page = await readHistory(pool, caller, { patient, code, range, limit: q._count, cursor: q._cursor, descending }, 'fhir');
       if (page.kind !== 'raw') throw new Error('unreachable: a raw query answered buckets');
@@ -224,16 +197,37 @@ export function fhirRoutes(deps: GatewayDeps, version: string): FastifyPluginAsy
         if (q.category !== undefined) params.set('category', q.category);
         params.set('_count', String(q._count));
         if (descending) params.set('_sort', '-date');
+        if (q._include !== undefined) params.set('_include', q._include);
         params.set('_cursor', page.next);
         next = `${base()}/Observation?${params}`;
       }
-      return fhirReply(reply).send(searchset(toSearchsetBundle(page.rows, { self: selfUrl(req), ...(next ? { next } : {}) })));
+      const bundle = toSearchsetBundle(page.rows, { self: selfUrl(req), observationBase: `${base()}/Observation`, ...(next ? { next } : {}) });
+      // _include=Observation:patient: the searched Patient, read through the patients service (its access rule and audit)
+      if (q._include !== undefined && bundle.entry) {
+        const { patient: p } = await getPatient(pool, caller, patient);
+        const entry = [...bundle.entry, { fullUrl: `${base()}/Patient/${p.id}`, resource: toFhirPatient(p), search: { mode: 'include' as const } }];
+        return fhirReply(reply).send(JSON.stringify({ ...bundle, entry }));
+      }
+      // Sent as text: a page is up to 1,000 Observations built by the typed mapping (schemas/src/fhir.ts),
+      // and re-validating each against the open response schema doubled the search's time (test/bench/fhir.bench.ts)
+      return fhirReply(reply).send(JSON.stringify(bundle));
     });
+
+    app.get(`${FHIR_BASE_PATH}/Observation/:id`, {
+      config: { auth: { scopes: ['read:vitals'] } },
+      schema: {
+        tags: ['fhir'], summary: 'Read Observation', operationId: 'fhirReadObservation',
+        description: 'One stored vital-sign Observation by its id `{device_id}.{seq}` (a device numbers its observations with a strictly increasing seq, so that is one stored row; the ids the searches answer). Served by the vitals service (the same access rule as a search: a patient user its own, a sandbox token no stored row; audited vitals.read).',
+        params: z.object({ id: resourceId }),
+        querystring: z.strictObject({ _format: format }),
+        response: { 200: fhirObservation, ...outcomes(400, 401, 403, 404, 406) },
+      },
+    }, async (req, reply) => fhirReply(reply).send(toFhirObservation(await readObservation(pool, callerOf(req), req.params.id, 'fhir'))));
 
     app.get(`${FHIR_BASE_PATH}/Observation/$lastn`, {
       config: { auth: { scopes: ['read:vitals'] } },
       schema: {
-        tags: ['fhir'], summary: 'Observation $lastn',
+        tags: ['fhir'], summary: 'Observation $lastn', operationId: 'fhirLastnObservation',
         description: 'The latest Observation per code of one patient (patient|subject required; code, category optional; max=1 only), from the vitals service\'s latest read.',
         querystring: lastnQuery,
         response: { 200: fhirObservationBundle, ...outcomes(400, 401, 403, 406) },
@@ -246,10 +240,10 @@ export function fhirRoutes(deps: GatewayDeps, version: string): FastifyPluginAsy
       const caller = callerOf(req);
       if (code === null || !categoryMatches(q.category)) {
         await requireVitalsAccess(pool, caller, [patient], { action: 'vitals.read_latest', via: 'fhir' });
-        return fhirReply(reply).send(searchset(searchsetBundle([], { self: selfUrl(req) })));
+        return fhirReply(reply).send(searchsetBundle([], { self: selfUrl(req) }));
       }
       const rows = await readLatest(pool, caller, patient, code, 'fhir');
-      return fhirReply(reply).send(searchset(toSearchsetBundle(rows, { self: selfUrl(req) })));
+      return fhirReply(reply).send(toSearchsetBundle(rows, { self: selfUrl(req), observationBase: `${base()}/Observation` }));
     });
   };
 }

@@ -5,6 +5,7 @@
  * them in the document (fhirOpenApiSchemas) and gives the /fhir/R4 responses the FHIR media type.
  */
 import { z } from 'zod';
+import { patientIn } from '../patients/fhir';
 
 const fhirResource = <T extends string>(type: T) =>
   z
@@ -14,6 +15,14 @@ const fhirResource = <T extends string>(type: T) =>
 
 export const fhirPatient = fhirResource('Patient');
 export const fhirObservation = fhirResource('Observation');
+export const fhirAllergyIntolerance = fhirResource('AllergyIntolerance');
+export const fhirPractitioner = fhirResource('Practitioner');
+export const fhirSchedule = fhirResource('Schedule');
+export const fhirSlot = fhirResource('Slot');
+export const fhirAppointment = fhirResource('Appointment');
+export const fhirDevice = fhirResource('Device');
+export const fhirServiceRequest = fhirResource('ServiceRequest');
+export const fhirDiagnosticReport = fhirResource('DiagnosticReport');
 export const fhirCapabilityStatement = fhirResource('CapabilityStatement');
 export const fhirOperationOutcome = fhirResource('OperationOutcome');
 const fhirBundleOf = (resource: z.ZodType, of: string) =>
@@ -27,14 +36,44 @@ const fhirBundleOf = (resource: z.ZodType, of: string) =>
     .describe(`A FHIR R4 searchset Bundle of ${of}`)
     .meta({ id: `FhirBundle${of}` });
 export const fhirPatientBundle = fhirBundleOf(fhirPatient, 'Patient');
-export const fhirObservationBundle = fhirBundleOf(fhirObservation, 'Observation');
+/** Observations, and with `_include=Observation:patient` their Patients (search mode include). */
+export const fhirObservationBundle = fhirBundleOf(z.union([fhirObservation, fhirPatient]), 'Observation');
+export const fhirAllergyIntoleranceBundle = fhirBundleOf(fhirAllergyIntolerance, 'AllergyIntolerance');
+export const fhirPractitionerBundle = fhirBundleOf(fhirPractitioner, 'Practitioner');
+export const fhirScheduleBundle = fhirBundleOf(fhirSchedule, 'Schedule');
+export const fhirSlotBundle = fhirBundleOf(fhirSlot, 'Slot');
+/** Appointments, and with `_include=Appointment:slot` their Slots (search mode include). */
+export const fhirAppointmentBundle = fhirBundleOf(z.union([fhirAppointment, fhirSlot]), 'Appointment');
+export const fhirDeviceBundle = fhirBundleOf(fhirDevice, 'Device');
+export const fhirServiceRequestBundle = fhirBundleOf(fhirServiceRequest, 'ServiceRequest');
+export const fhirDiagnosticReportBundle = fhirBundleOf(fhirDiagnosticReport, 'DiagnosticReport');
+/** POST/PUT Patient: a FHIR Patient with what Vitalis keeps (patients/fhir.ts patientIn), unknown elements ignored. */
+export const fhirPatientCreate = patientIn.extend({ resourceType: z.literal('Patient'), id: z.string().max(64).optional() })
+  .describe('A FHIR R4 Patient: name (exactly one, the official), birthDate, gender, identifier, telecom are kept; on update the id, when given, must be the one in the URL.')
+  .meta({ id: 'FhirPatientWrite' });
+/** POST Appointment: book a free Slot for a patient (the appointments service's booking). */
+export const fhirAppointmentCreate = z.looseObject({
+  resourceType: z.literal('Appointment'),
+  status: z.enum(['booked', 'proposed', 'pending']).optional().describe('booked (the result); proposed/pending are accepted and booked'),
+  slot: z.array(z.object({ reference: z.string().regex(/^(?:.*\/)?Slot\/[A-Za-z0-9-]{1,64}$/, 'must be Slot/{id}') })).length(1).describe('The free Slot to book (exactly one)'),
+  participant: z.array(z.looseObject({ actor: z.object({ reference: z.string().max(300) }).optional() })).min(1).max(10)
+    .describe('The patient (actor Patient/{id}); a patient user books for themselves'),
+  description: z.string().trim().min(1).max(500).optional().describe('The reason'),
+}).describe('A FHIR R4 Appointment to book: one free Slot and the Patient participant').meta({ id: 'FhirAppointmentBook' });
+
 /** Every FHIR error: an OperationOutcome (application/fhir+json). */
 export const outcomes = (...codes: number[]) => Object.fromEntries(codes.map((c) => [c, fhirOperationOutcome]));
 
 /** The named FHIR schemas as OpenAPI components (JSON Schema), references between them as `#/components/schemas/<id>`. */
 export function fhirOpenApiSchemas(): Record<string, unknown> {
   const registry = z.registry<{ id: string }>();
-  for (const s of [fhirPatient, fhirObservation, fhirCapabilityStatement, fhirOperationOutcome, fhirPatientBundle, fhirObservationBundle]) {
+  const named = [
+    fhirPatient, fhirObservation, fhirAllergyIntolerance, fhirPractitioner, fhirSchedule, fhirSlot, fhirAppointment, fhirDevice, fhirServiceRequest, fhirDiagnosticReport,
+    fhirCapabilityStatement, fhirOperationOutcome,
+    fhirPatientBundle, fhirObservationBundle, fhirAllergyIntoleranceBundle, fhirPractitionerBundle, fhirScheduleBundle, fhirSlotBundle, fhirAppointmentBundle,
+    fhirDeviceBundle, fhirServiceRequestBundle, fhirDiagnosticReportBundle, fhirPatientCreate, fhirAppointmentCreate,
+  ];
+  for (const s of named) {
     registry.add(s, { id: (z.globalRegistry.get(s) as { id: string }).id });
   }
   const out = z.toJSONSchema(registry, { uri: (id) => `#/components/schemas/${id}`, target: 'draft-2020-12', unrepresentable: 'any' }) as { schemas: Record<string, Record<string, unknown>> };

@@ -10,12 +10,28 @@ import { ECG_LEAD_II, LOINC_SYSTEM, NUMERIC_VITALS, SPO2_PROFILE_CODE, VITAL_COD
 /** 400 with OperationOutcome issue code `not-supported` (libs/http operation-outcome.ts). */
 export const notSupported = (detail: string) => new HttpProblem(400, 'not-supported', 'Not Supported', detail);
 
-/** A Patient reference as a search value: `{id}`, `Patient/{id}` or an absolute URL ending in `/Patient/{id}`. */
-export function patientIdOf(name: string, value: string): string {
-  const m = /^(?:.*\/)?Patient\/([^/]+)$/.exec(value);
+/** A reference as a search value: `{id}`, `{type}/{id}` or an absolute URL ending in `/{type}/{id}`. */
+export function referenceIdOf(type: string, name: string, value: string): string {
+  const m = new RegExp(`^(?:.*/)?${type}/([^/]+)$`).exec(value);
   const id = m ? m[1]! : value.includes('/') ? undefined : value;
-  if (id === undefined || !resourceId.safeParse(id).success) throw badRequest(`${name} must be a Patient reference (Patient/{id} or {id}).`);
+  if (id === undefined || !resourceId.safeParse(id).success) throw badRequest(`${name} must be a ${type} reference (${type}/{id} or {id}).`);
   return id;
+}
+
+/** A Patient reference as a search value: `{id}`, `Patient/{id}` or an absolute URL ending in `/Patient/{id}`. */
+export const patientIdOf = (name: string, value: string): string => referenceIdOf('Patient', name, value);
+
+/**
+ * A token (`system|code`, `|code` or `code`) as its code when the system is `system` (or not given),
+ * `null` when it names another system (matches nothing). Lists (`a,b`): every code, the same way.
+ */
+export function tokenCodes(value: string, system: string): (string | null)[] {
+  return value.split(',').map((one) => {
+    const bar = one.indexOf('|');
+    if (bar < 0) return one.trim();
+    const s = one.slice(0, bar);
+    return s === '' || s === system ? one.slice(bar + 1).trim() : null;
+  });
 }
 
 /** The system of each code Vitalis stores (LOINC; ECG lead II: MDC). */

@@ -14,7 +14,7 @@ import { append, ConcurrencyError, readStream, type StoredEvent } from '@vitalis
 import { conflict, notFound, preconditionFailed } from '@vitalis/http';
 import { news2FromLatestVitals, type News2Result } from '@vitalis/clinical';
 import { NUMERIC_VITALS } from '@vitalis/schemas';
-import { foldPatient, patientStream, type Demographics, type Identifier, type PatientState } from '@vitalis/records';
+import { foldPatient, patientStream, type Allergy, type Demographics, type Identifier, type PatientState } from '@vitalis/records';
 import { reserveIdentifiers } from './identifiers';
 import { queryLatest } from '../vitals/history';
 import { vitalsDenial } from '../vitals/service';
@@ -83,6 +83,35 @@ export async function getPatientVersion(pool: Pool, caller: Caller, patientId: s
   }
   await audit(pool, caller, { action: 'patient.read', scope, resourceType: 'Patient', resourceId: patientId, detail: { view, version } });
   return patient;
+}
+
+/**
+ * A patient's allergies (FHIR AllergyIntolerance): readers who see the clinical view only (read:patients;
+ * a patient user its own, with patient/AllergyIntolerance.rs), audited as `patient.allergies.read`.
+ */
+export async function getAllergies(pool: Pool, caller: Caller, patientId: string): Promise<PatientState> {
+  const view = patientView(caller.principal, patientId);
+  const scope = caller.principal.patientId !== undefined ? 'patient/AllergyIntolerance.rs' : 'read:patients';
+  if (view !== 'clinical') {
+    await audit(pool, caller, { action: 'patient.allergies.read', outcome: 'failure', scope, resourceType: 'Patient', resourceId: patientId, detail: { reason: 'forbidden' } });
+    throw insufficientScope(['read:patients', 'patient/AllergyIntolerance.rs'], { anyOf: true, detail: 'Reading allergies needs read:patients (a patient user: patient/AllergyIntolerance.rs, for their own).' });
+  }
+  const patient = await requirePatient(pool, caller, patientId, 'patient.allergies.read', scope);
+  await audit(pool, caller, { action: 'patient.allergies.read', scope, resourceType: 'Patient', resourceId: patientId, detail: { allergies: patient.allergies.map((a) => a.id) } });
+  return patient;
+}
+
+/**
+ * One allergy by its id (FHIR AllergyIntolerance/{id}): its patient is found in the projection
+ * (an allergy id names no patient), then read as getAllergies reads it. 404 when no patient holds it.
+ */
+export async function getAllergy(pool: Pool, caller: Caller, allergyId: string): Promise<{ patient: PatientState; allergy: Allergy }> {
+  const { rows } = await pool.query<{ patient_id: string }>(`SELECT patient_id FROM rm_patients WHERE allergies @> $1::jsonb LIMIT 1`, [JSON.stringify([{ id: allergyId }])]);
+  const patientId = rows[0]?.patient_id;
+  const patient = patientId === undefined ? null : await getAllergies(pool, caller, patientId);
+  const allergy = patient?.allergies.find((a) => a.id === allergyId);
+  if (!patient || !allergy) throw notFound(`AllergyIntolerance ${allergyId} does not exist.`);
+  return { patient, allergy };
 }
 
 export async function getPatient(pool: Pool, caller: Caller, patientId: string): Promise<PatientRecord> {

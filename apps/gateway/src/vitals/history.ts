@@ -247,3 +247,28 @@ export async function queryLatest(pool: Pool, patient: string, codes: string[]):
   );
   return rows.map((r) => rowToObservation(patient, r));
 }
+
+/**
+ * The stored row a FHIR Observation id names (`{device_id}.{seq}`, schemas/src/fhir.ts): a device
+ * numbers its observations with a strictly increasing seq, so (device_id, seq) is one row; should a
+ * device have broken that rule, the earliest row is the one (a stable answer). One index probe per
+ * partition (the identity index leads with device_id, seq).
+ */
+export async function queryObservation(pool: Pool, deviceId: string, seq: number): Promise<{ patientId: string; observation: VitalsObservation } | null> {
+  const { rows } = await pool.query<RawRow & { patient_id: string }>(
+    `SELECT patient_id, device_id, seq, code, ${AT} AS at, value, unit, sample_period_ms, samples
+       FROM vitals_observations WHERE device_id = $1 AND seq = $2 ORDER BY effective_at LIMIT 1`,
+    [deviceId, seq],
+  );
+  const r = rows[0];
+  return r ? { patientId: r.patient_id, observation: rowToObservation(r.patient_id, r) } : null;
+}
+
+/** The patient a device last reported for (FHIR Device/{id}): the newest row by seq, one backward probe of the identity index per partition. */
+export async function queryDevicePatient(pool: Pool, deviceId: string): Promise<string | null> {
+  const { rows } = await pool.query<{ patient_id: string }>(
+    'SELECT patient_id FROM vitals_observations WHERE device_id = $1 ORDER BY seq DESC, effective_at DESC LIMIT 1',
+    [deviceId],
+  );
+  return rows[0]?.patient_id ?? null;
+}

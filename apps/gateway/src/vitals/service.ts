@@ -18,7 +18,7 @@
  */
 import { news2FromLatestVitals } from '@vitalis/clinical';
 import type { Pool } from '@vitalis/db';
-import { badRequest, validationFailed } from '@vitalis/http';
+import { badRequest, notFound, validationFailed } from '@vitalis/http';
 import { decodeCursor as decodeLiveId, type Cursor as LivePosition } from '@vitalis/live';
 import { VITAL_CODES, type Scope, type VitalsObservation } from '@vitalis/schemas';
 import type { Principal } from '../auth/route-auth';
@@ -31,7 +31,7 @@ import { decodeHistoryCursor, encodeHistoryCursor, queryFingerprint, type Histor
 import { dataSourceOf, sandboxDenial } from '../sandbox/rule';
 import { planSyntheticResume } from '../sandbox/live';
 import { syntheticBuckets, syntheticLatest, syntheticRaw } from '../sandbox/vitals';
-import { AGGS, BUCKETS, queryBuckets, queryLatest, queryRaw, type Agg, type Bucket, type BucketPage, type BucketQuery, type BucketRow, type BucketSource, type RawPage, type RawQuery } from './history';
+import { AGGS, BUCKETS, queryBuckets, queryDevicePatient, queryLatest, queryObservation, queryRaw, type Agg, type Bucket, type BucketPage, type BucketQuery, type BucketRow, type BucketSource, type RawPage, type RawQuery } from './history';
 
 /** Where a read came from (audit detail `via`). */
 export type VitalsChannel = 'rest' | 'fhir' | 'mcp' | 'sse' | 'websocket';
@@ -256,6 +256,43 @@ export async function readHistory(pool: Pool, caller: Caller, q: HistoryQuery, v
   const last = page.rows[page.rows.length - 1];
   const next = page.more && last ? encodeHistoryCursor({ k: 'agg', b: last.bucket, c: last.code, q: fingerprint }) : null;
   return { kind: 'buckets', rows: page.rows, source: page.source, next };
+}
+
+/**
+ * One stored observation by its FHIR id `{device_id}.{seq}` (FHIR Observation read): the row's
+ * patient goes through the same access rule as a history read (403 audited), then the read is
+ * audited as `vitals.read`. Synthetic sandbox data is generated, never stored: a sandbox principal
+ * may read no stored row (the sandbox rule), so it gets the rule's 403 like any real patient's.
+ */
+export async function readObservation(pool: Pool, caller: Caller, id: string, via: VitalsChannel): Promise<VitalsObservation> {
+  const m = /^(.+)\.(\d{1,18})$/.exec(id);
+  const found = m ? await queryObservation(pool, m[1]!, Number(m[2])) : null;
+  if (!found) throw notFound(`Observation ${id} does not exist.`);
+  await requireVitalsAccess(pool, caller, [found.patientId], { action: 'vitals.read', via });
+  await auditVitals(pool, caller, { action: 'vitals.read', patientId: found.patientId, detail: { observation: id, rows: 1, via } });
+  return found.observation;
+}
+
+/**
+ * The devices of a patient (FHIR Device search): those of its latest observation per code, i.e.
+ * the devices reporting for it now (one index probe per code, however long its history); the
+ * vitals access rule and audit (`vitals.read_latest`, detail `devices`). Synthetic patients too.
+ */
+export async function readDevices(pool: Pool, caller: Caller, patientId: string, via: VitalsChannel): Promise<string[]> {
+  await requireVitalsAccess(pool, caller, [patientId], { action: 'vitals.read_latest', via });
+  const rows = await vitalsStoreFor(pool, patientId).latest(patientId, VITAL_CODES);
+  const devices = [...new Set(rows.map((o) => o.device_id))].sort();
+  await auditVitals(pool, caller, { action: 'vitals.read_latest', patientId, detail: { devices, via } });
+  return devices;
+}
+
+/** One device (FHIR Device/{id}) and the patient it last reported for, under that patient's vitals access rule (audited). */
+export async function readDevice(pool: Pool, caller: Caller, deviceId: string, via: VitalsChannel): Promise<{ deviceId: string; patientId: string }> {
+  const patientId = await queryDevicePatient(pool, deviceId);
+  if (patientId === null) throw notFound(`Device ${deviceId} does not exist.`);
+  await requireVitalsAccess(pool, caller, [patientId], { action: 'vitals.read', via });
+  await auditVitals(pool, caller, { action: 'vitals.read', patientId, detail: { device: deviceId, via } });
+  return { deviceId, patientId };
 }
 
 /** The latest observation per code (every code, or only `code`); audited as `vitals.read_latest`. */
