@@ -7,6 +7,7 @@
  */
 import { VITAL_CODE } from '@vitalis/schemas';
 import { PATHS } from '../auth/context';
+import { subscriptionCapability } from './subscriptions/capability';
 
 export const FHIR_BASE_PATH = '/fhir/R4';
 export const FHIR_VERSION = '4.0.1';
@@ -88,6 +89,8 @@ export function capabilityStatement(baseUrl: string, version: string) {
             searchParam: searchParams(FHIR_SEARCH_PARAMS.Observation),
             operation: [{ name: 'lastn', definition: 'http://hl7.org/fhir/OperationDefinition/Observation-lastn', documentation: 'patient (required), code, category; max=1 only.' }],
           },
+          // topic-based subscriptions (Subscriptions R5 Backport): one block, from subscriptions/capability.ts
+          subscriptionCapability(),
         ],
       },
     ],

@@ -30,7 +30,7 @@ const JSON_FORMATS = new Set(['json', 'application/json', 'application/fhir+json
 const ACCEPTABLE = new Set([...JSON_FORMATS, '*/*', 'application/*']);
 
 /** `_format` (any value but JSON) and `Accept` (nothing JSON-like acceptable): 406 not-supported. */
-function negotiateFormat(req: FastifyRequest): void {
+export function negotiateFormat(req: FastifyRequest): void {
   const query = new URLSearchParams(req.url.split('?')[1] ?? '');
   for (const f of query.getAll('_format')) {
     if (!JSON_FORMATS.has(f.trim().toLowerCase())) throw new HttpProblem(406, 'not-acceptable', 'Not Acceptable', `_format=${f} is not supported: this server speaks FHIR JSON only (_format=json).`);

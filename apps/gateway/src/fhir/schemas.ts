@@ -16,6 +16,8 @@ export const fhirPatient = fhirResource('Patient');
 export const fhirObservation = fhirResource('Observation');
 export const fhirCapabilityStatement = fhirResource('CapabilityStatement');
 export const fhirOperationOutcome = fhirResource('OperationOutcome');
+export const fhirSubscription = fhirResource('Subscription');
+export const fhirParameters = fhirResource('Parameters');
 const fhirBundleOf = (resource: z.ZodType, of: string) =>
   z
     .looseObject({
@@ -28,13 +30,29 @@ const fhirBundleOf = (resource: z.ZodType, of: string) =>
     .meta({ id: `FhirBundle${of}` });
 export const fhirPatientBundle = fhirBundleOf(fhirPatient, 'Patient');
 export const fhirObservationBundle = fhirBundleOf(fhirObservation, 'Observation');
+export const fhirSubscriptionBundle = fhirBundleOf(fhirSubscription, 'Subscription');
+/** `$status`: a searchset of one status Parameters (backport-subscription-status-r4). */
+export const fhirSubscriptionStatusBundle = fhirBundleOf(fhirParameters, 'SubscriptionStatus');
+/** A subscription notification (backport-subscription-notification-r4): a history Bundle, the status Parameters first. */
+export const fhirSubscriptionNotification = z
+  .looseObject({
+    resourceType: z.literal('Bundle'),
+    type: z.literal('history'),
+    timestamp: z.string(),
+    entry: z.array(z.looseObject({ fullUrl: z.string(), resource: z.looseObject({ resourceType: z.string() }), request: z.object({ method: z.string(), url: z.string() }), response: z.object({ status: z.string() }) }))
+      .describe('First the subscription status (a Parameters), then the resources the events are about (payload full-resource)'),
+  })
+  .describe('A FHIR R4 subscription notification Bundle (Subscriptions R5 Backport, backport-subscription-notification-r4)')
+  .meta({ id: 'FhirBundleSubscriptionNotification' });
 /** Every FHIR error: an OperationOutcome (application/fhir+json). */
 export const outcomes = (...codes: number[]) => Object.fromEntries(codes.map((c) => [c, fhirOperationOutcome]));
+
+const FHIR_SUBSCRIPTION_SCHEMAS = [fhirSubscription, fhirParameters, fhirSubscriptionBundle, fhirSubscriptionStatusBundle, fhirSubscriptionNotification];
 
 /** The named FHIR schemas as OpenAPI components (JSON Schema), references between them as `#/components/schemas/<id>`. */
 export function fhirOpenApiSchemas(): Record<string, unknown> {
   const registry = z.registry<{ id: string }>();
-  for (const s of [fhirPatient, fhirObservation, fhirCapabilityStatement, fhirOperationOutcome, fhirPatientBundle, fhirObservationBundle]) {
+  for (const s of [fhirPatient, fhirObservation, fhirCapabilityStatement, fhirOperationOutcome, fhirPatientBundle, fhirObservationBundle, ...FHIR_SUBSCRIPTION_SCHEMAS]) {
     registry.add(s, { id: (z.globalRegistry.get(s) as { id: string }).id });
   }
   const out = z.toJSONSchema(registry, { uri: (id) => `#/components/schemas/${id}`, target: 'draft-2020-12', unrepresentable: 'any' }) as { schemas: Record<string, Record<string, unknown>> };
