@@ -67,6 +67,8 @@ export function fhirSubscriptionRoutes(deps: GatewayDeps, numberer: Subscription
 
   return async (app) => {
     app.addHook('onRequest', async (req) => negotiateFormat(req));
+    // FHIR clients post FHIR JSON (the same parser as application/json: prototype poisoning refused)
+    app.addContentTypeParser(['application/fhir+json', 'application/json+fhir'], { parseAs: 'string' }, app.getDefaultJsonParser('error', 'error'));
 
     app.post(`${FHIR_BASE_PATH}/Subscription`, {
       config: { auth: { scopes: ['read:vitals'] } },
@@ -190,7 +192,7 @@ export function fhirSubscriptionRoutes(deps: GatewayDeps, numberer: Subscription
         tags: ['fhir'], summary: 'Subscription $get-ws-binding-token', operationId: 'fhirSubscriptionWsBindingToken',
         description: `A token that binds a websocket to this Subscription: open ${SUBSCRIPTION_WS_PATH}, send \`bind-with-token <token>\`; the server answers a handshake bundle, then an event-notification bundle per event (and heartbeats). Valid ${BINDING_TOKEN_SECONDS} s (never past the access token's expiry), reusable until then.`,
         params: z.object({ id: subscriptionId }),
-        body: fhirParameters.optional(),
+        body: fhirParameters.nullish().describe('Optional: a Parameters (its id parameters are ignored at the instance level)'),
         response: { 200: fhirParameters, ...outcomes(400, 401, 403, 404) },
       },
     }, async (req, reply) => {
