@@ -5967,6 +5967,148 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/fhir/R4/Subscription": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Search your Subscriptions
+         * @description The Subscriptions the caller (this client and user) created; nobody else's. No search parameters but _count (1-100).
+         *
+         *     Required scopes: read:vitals.
+         */
+        get: operations["fhirSearchSubscription"];
+        put?: never;
+        /**
+         * Create a Subscription (topic-based, Subscriptions R5 Backport)
+         * @description An R4 Subscription in the backport profile: criteria = a topic of the CapabilityStatement (patient vitals, or patient vitals alerts), one `backport-filter-criteria` extension on `_criteria` with patient=Patient/{id} (and code=… for vitals), channel.type websocket, payload content full-resource (default) or empty. Needs read access to that patient's vitals. Answers 201 with the Subscription, status active: events are numbered from now on.
+         *
+         *     Required scopes: read:vitals.
+         */
+        post: operations["fhirCreateSubscription"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/fhir/R4/Subscription/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Read a Subscription
+         * @description One of the caller's Subscriptions (404 for anyone else's).
+         *
+         *     Required scopes: read:vitals.
+         */
+        get: operations["fhirReadSubscription"];
+        put?: never;
+        post?: never;
+        /**
+         * Delete a Subscription
+         * @description Ends one of the caller's Subscriptions and drops its numbered events; bound websockets are closed (1000).
+         *
+         *     Required scopes: read:vitals.
+         */
+        delete: operations["fhirDeleteSubscription"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/fhir/R4/Subscription/{id}/$events": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Subscription $events
+         * @description The numbered events eventsSinceNumber..eventsUntilNumber (inclusive; defaults: 1 and the last), in a notification Bundle of type query-event, at most 1000 (ask again from the last number + 1). Event n is the n-th event of the subscription, for good: resuming from the last number a client saw misses nothing and repeats nothing. content: full-resource (default) or empty. Audited as a vitals read.
+         *
+         *     Required scopes: read:vitals.
+         */
+        get: operations["fhirSubscriptionEvents"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/fhir/R4/Subscription/{id}/$get-ws-binding-token": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Subscription $get-ws-binding-token
+         * @description A token that binds a websocket to this Subscription: open /fhir/R4/Subscription/$websocket, send `bind-with-token <token>`; the server answers a handshake bundle, then an event-notification bundle per event (and heartbeats). Valid 300 s (never past the access token's expiry), reusable until then.
+         *
+         *     Required scopes: read:vitals.
+         */
+        post: operations["fhirSubscriptionWsBindingToken"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/fhir/R4/Subscription/{id}/$status": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Subscription $status
+         * @description A searchset with the subscription's status Parameters (backport-subscription-status-r4): status and events-since-subscription-start (the last event number given).
+         *
+         *     Required scopes: read:vitals.
+         */
+        get: operations["fhirSubscriptionStatus"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/fhir/R4/Subscription/$websocket": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Subscription notifications over WebSocket (Subscriptions R5 Backport)
+         * @description A GET with `Upgrade: websocket`. Send the text `bind-with-token <token>` (from Subscription/{id}/$get-ws-binding-token); the server sends a handshake notification Bundle, then one event-notification Bundle per event and heartbeat Bundles (backport-heartbeat-period). A bad or expired token: an OperationOutcome text frame, then close 4401. The socket closes (4401) when the access token behind the binding expires or is revoked.
+         */
+        get: operations["fhirSubscriptionWebSocket"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/livez": {
         parameters: {
             query?: never;
@@ -6255,6 +6397,84 @@ export interface components {
         } & {
             [key: string]: unknown;
         };
+        /** @description A FHIR R4 searchset Bundle of Subscription */
+        FhirBundleSubscription: {
+            /** @description Absent when nothing matched (FHIR arrays are never empty) */
+            entry?: ({
+                fullUrl: string;
+                resource: components["schemas"]["FhirSubscription"];
+                search: {
+                    /** @enum {string} */
+                    mode: "match" | "include";
+                };
+            } & {
+                [key: string]: unknown;
+            })[];
+            /** @description `self`, and `next` (the next page) unless this is the last page */
+            link: {
+                relation: string;
+                url: string;
+            }[];
+            /** @constant */
+            resourceType: "Bundle";
+            /** @constant */
+            type: "searchset";
+        } & {
+            [key: string]: unknown;
+        };
+        /** @description A FHIR R4 subscription notification Bundle (Subscriptions R5 Backport, backport-subscription-notification-r4) */
+        FhirBundleSubscriptionNotification: {
+            /** @description First the subscription status (a Parameters), then the resources the events are about (payload full-resource) */
+            entry: ({
+                fullUrl: string;
+                request: {
+                    method: string;
+                    url: string;
+                };
+                resource: {
+                    resourceType: string;
+                } & {
+                    [key: string]: unknown;
+                };
+                response: {
+                    status: string;
+                };
+            } & {
+                [key: string]: unknown;
+            })[];
+            /** @constant */
+            resourceType: "Bundle";
+            timestamp: string;
+            /** @constant */
+            type: "history";
+        } & {
+            [key: string]: unknown;
+        };
+        /** @description A FHIR R4 searchset Bundle of SubscriptionStatus */
+        FhirBundleSubscriptionStatus: {
+            /** @description Absent when nothing matched (FHIR arrays are never empty) */
+            entry?: ({
+                fullUrl: string;
+                resource: components["schemas"]["FhirParameters"];
+                search: {
+                    /** @enum {string} */
+                    mode: "match" | "include";
+                };
+            } & {
+                [key: string]: unknown;
+            })[];
+            /** @description `self`, and `next` (the next page) unless this is the last page */
+            link: {
+                relation: string;
+                url: string;
+            }[];
+            /** @constant */
+            resourceType: "Bundle";
+            /** @constant */
+            type: "searchset";
+        } & {
+            [key: string]: unknown;
+        };
         /** @description A FHIR R4 CapabilityStatement resource (https://hl7.org/fhir/R4/capabilitystatement.html); the other properties are FHIR's (additionalProperties: as the FHIR R4 specification defines them). */
         FhirCapabilityStatement: {
             id?: string;
@@ -6279,11 +6499,43 @@ export interface components {
         } & {
             [key: string]: unknown;
         };
+        /** @description A FHIR R4 Parameters resource (https://hl7.org/fhir/R4/parameters.html); the other properties are FHIR's (additionalProperties: as the FHIR R4 specification defines them). */
+        FhirParameters: {
+            id?: string;
+            /** @constant */
+            resourceType: "Parameters";
+        } & {
+            [key: string]: unknown;
+        };
+        /** @description A FHIR R4 Parameters resource (https://hl7.org/fhir/R4/parameters.html); the other properties are FHIR's (additionalProperties: as the FHIR R4 specification defines them). */
+        FhirParametersInput: {
+            id?: string;
+            /** @constant */
+            resourceType: "Parameters";
+        } & {
+            [key: string]: unknown;
+        };
         /** @description A FHIR R4 Patient resource (https://hl7.org/fhir/R4/patient.html); the other properties are FHIR's (additionalProperties: as the FHIR R4 specification defines them). */
         FhirPatient: {
             id?: string;
             /** @constant */
             resourceType: "Patient";
+        } & {
+            [key: string]: unknown;
+        };
+        /** @description A FHIR R4 Subscription resource (https://hl7.org/fhir/R4/subscription.html); the other properties are FHIR's (additionalProperties: as the FHIR R4 specification defines them). */
+        FhirSubscription: {
+            id?: string;
+            /** @constant */
+            resourceType: "Subscription";
+        } & {
+            [key: string]: unknown;
+        };
+        /** @description A FHIR R4 Subscription resource (https://hl7.org/fhir/R4/subscription.html); the other properties are FHIR's (additionalProperties: as the FHIR R4 specification defines them). */
+        FhirSubscriptionInput: {
+            id?: string;
+            /** @constant */
+            resourceType: "Subscription";
         } & {
             [key: string]: unknown;
         };
@@ -6615,4 +6867,676 @@ export interface components {
     pathItems: never;
 }
 export type $defs = Record<string, never>;
-export type operations = Record<string, never>;
+export interface operations {
+    fhirSearchSubscription: {
+        parameters: {
+            query?: {
+                _count?: number;
+                _format?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/fhir+json": components["schemas"]["FhirBundleSubscription"];
+                };
+            };
+            /** @description Malformed JSON or invalid parameters/body (validation-error, bad-request) (a FHIR OperationOutcome) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/fhir+json": components["schemas"]["FhirOperationOutcome"];
+                };
+            };
+            /** @description Bearer token missing, invalid, expired or revoked (WWW-Authenticate names the resource metadata) (a FHIR OperationOutcome) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/fhir+json": components["schemas"]["FhirOperationOutcome"];
+                };
+            };
+            /** @description The token lacks a required scope, or may not touch this resource (a patient user and another patient): insufficient-scope, WWW-Authenticate error="insufficient_scope" with scope and resource_metadata (a FHIR OperationOutcome) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/fhir+json": components["schemas"]["FhirOperationOutcome"];
+                };
+            };
+            /** @description Unexpected error (logged with the request id; no internals in the body) (a FHIR OperationOutcome) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/fhir+json": components["schemas"]["FhirOperationOutcome"];
+                };
+            };
+            /** @description A dependency is unavailable; retry later (a FHIR OperationOutcome) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/fhir+json": components["schemas"]["FhirOperationOutcome"];
+                };
+            };
+        };
+    };
+    fhirCreateSubscription: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["FhirSubscriptionInput"];
+            };
+        };
+        responses: {
+            /** @description Created */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/fhir+json": components["schemas"]["FhirSubscription"];
+                };
+            };
+            /** @description Malformed JSON or invalid parameters/body (validation-error, bad-request) (a FHIR OperationOutcome) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/fhir+json": components["schemas"]["FhirOperationOutcome"];
+                };
+            };
+            /** @description Bearer token missing, invalid, expired or revoked (WWW-Authenticate names the resource metadata) (a FHIR OperationOutcome) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/fhir+json": components["schemas"]["FhirOperationOutcome"];
+                };
+            };
+            /** @description The token lacks a required scope, or may not touch this resource (a patient user and another patient): insufficient-scope, WWW-Authenticate error="insufficient_scope" with scope and resource_metadata (a FHIR OperationOutcome) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/fhir+json": components["schemas"]["FhirOperationOutcome"];
+                };
+            };
+            /** @description The body is over the size limit (a FHIR OperationOutcome) */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/fhir+json": components["schemas"]["FhirOperationOutcome"];
+                };
+            };
+            /** @description The Content-Type is not accepted here (a FHIR OperationOutcome) */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/fhir+json": components["schemas"]["FhirOperationOutcome"];
+                };
+            };
+            /** @description Unexpected error (logged with the request id; no internals in the body) (a FHIR OperationOutcome) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/fhir+json": components["schemas"]["FhirOperationOutcome"];
+                };
+            };
+            /** @description A dependency is unavailable; retry later (a FHIR OperationOutcome) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/fhir+json": components["schemas"]["FhirOperationOutcome"];
+                };
+            };
+        };
+    };
+    fhirReadSubscription: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/fhir+json": components["schemas"]["FhirSubscription"];
+                };
+            };
+            /** @description Malformed JSON or invalid parameters/body (validation-error, bad-request) (a FHIR OperationOutcome) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/fhir+json": components["schemas"]["FhirOperationOutcome"];
+                };
+            };
+            /** @description Bearer token missing, invalid, expired or revoked (WWW-Authenticate names the resource metadata) (a FHIR OperationOutcome) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/fhir+json": components["schemas"]["FhirOperationOutcome"];
+                };
+            };
+            /** @description The token lacks a required scope, or may not touch this resource (a patient user and another patient): insufficient-scope, WWW-Authenticate error="insufficient_scope" with scope and resource_metadata (a FHIR OperationOutcome) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/fhir+json": components["schemas"]["FhirOperationOutcome"];
+                };
+            };
+            /** @description No such resource or route (a FHIR OperationOutcome) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/fhir+json": components["schemas"]["FhirOperationOutcome"];
+                };
+            };
+            /** @description A path segment is longer than the router reads (2048 bytes percent-encoded) (a FHIR OperationOutcome) */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/fhir+json": components["schemas"]["FhirOperationOutcome"];
+                };
+            };
+            /** @description Unexpected error (logged with the request id; no internals in the body) (a FHIR OperationOutcome) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/fhir+json": components["schemas"]["FhirOperationOutcome"];
+                };
+            };
+            /** @description A dependency is unavailable; retry later (a FHIR OperationOutcome) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/fhir+json": components["schemas"]["FhirOperationOutcome"];
+                };
+            };
+        };
+    };
+    fhirDeleteSubscription: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Deleted */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Malformed JSON or invalid parameters/body (validation-error, bad-request) (a FHIR OperationOutcome) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/fhir+json": components["schemas"]["FhirOperationOutcome"];
+                };
+            };
+            /** @description Bearer token missing, invalid, expired or revoked (WWW-Authenticate names the resource metadata) (a FHIR OperationOutcome) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/fhir+json": components["schemas"]["FhirOperationOutcome"];
+                };
+            };
+            /** @description The token lacks a required scope, or may not touch this resource (a patient user and another patient): insufficient-scope, WWW-Authenticate error="insufficient_scope" with scope and resource_metadata (a FHIR OperationOutcome) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/fhir+json": components["schemas"]["FhirOperationOutcome"];
+                };
+            };
+            /** @description No such resource or route (a FHIR OperationOutcome) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/fhir+json": components["schemas"]["FhirOperationOutcome"];
+                };
+            };
+            /** @description A path segment is longer than the router reads (2048 bytes percent-encoded) (a FHIR OperationOutcome) */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/fhir+json": components["schemas"]["FhirOperationOutcome"];
+                };
+            };
+            /** @description Unexpected error (logged with the request id; no internals in the body) (a FHIR OperationOutcome) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/fhir+json": components["schemas"]["FhirOperationOutcome"];
+                };
+            };
+            /** @description A dependency is unavailable; retry later (a FHIR OperationOutcome) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/fhir+json": components["schemas"]["FhirOperationOutcome"];
+                };
+            };
+        };
+    };
+    fhirSubscriptionEvents: {
+        parameters: {
+            query?: {
+                _format?: string;
+                content?: "empty" | "full-resource";
+                eventsSinceNumber?: string;
+                eventsUntilNumber?: string;
+            };
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/fhir+json": components["schemas"]["FhirBundleSubscriptionNotification"];
+                };
+            };
+            /** @description Malformed JSON or invalid parameters/body (validation-error, bad-request) (a FHIR OperationOutcome) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/fhir+json": components["schemas"]["FhirOperationOutcome"];
+                };
+            };
+            /** @description Bearer token missing, invalid, expired or revoked (WWW-Authenticate names the resource metadata) (a FHIR OperationOutcome) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/fhir+json": components["schemas"]["FhirOperationOutcome"];
+                };
+            };
+            /** @description The token lacks a required scope, or may not touch this resource (a patient user and another patient): insufficient-scope, WWW-Authenticate error="insufficient_scope" with scope and resource_metadata (a FHIR OperationOutcome) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/fhir+json": components["schemas"]["FhirOperationOutcome"];
+                };
+            };
+            /** @description No such resource or route (a FHIR OperationOutcome) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/fhir+json": components["schemas"]["FhirOperationOutcome"];
+                };
+            };
+            /** @description A path segment is longer than the router reads (2048 bytes percent-encoded) (a FHIR OperationOutcome) */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/fhir+json": components["schemas"]["FhirOperationOutcome"];
+                };
+            };
+            /** @description Unexpected error (logged with the request id; no internals in the body) (a FHIR OperationOutcome) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/fhir+json": components["schemas"]["FhirOperationOutcome"];
+                };
+            };
+            /** @description A dependency is unavailable; retry later (a FHIR OperationOutcome) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/fhir+json": components["schemas"]["FhirOperationOutcome"];
+                };
+            };
+        };
+    };
+    fhirSubscriptionWsBindingToken: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        /** @description Optional: a Parameters (its id parameters are ignored at the instance level) */
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["FhirParametersInput"] | null;
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/fhir+json": components["schemas"]["FhirParameters"];
+                };
+            };
+            /** @description Malformed JSON or invalid parameters/body (validation-error, bad-request) (a FHIR OperationOutcome) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/fhir+json": components["schemas"]["FhirOperationOutcome"];
+                };
+            };
+            /** @description Bearer token missing, invalid, expired or revoked (WWW-Authenticate names the resource metadata) (a FHIR OperationOutcome) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/fhir+json": components["schemas"]["FhirOperationOutcome"];
+                };
+            };
+            /** @description The token lacks a required scope, or may not touch this resource (a patient user and another patient): insufficient-scope, WWW-Authenticate error="insufficient_scope" with scope and resource_metadata (a FHIR OperationOutcome) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/fhir+json": components["schemas"]["FhirOperationOutcome"];
+                };
+            };
+            /** @description No such resource or route (a FHIR OperationOutcome) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/fhir+json": components["schemas"]["FhirOperationOutcome"];
+                };
+            };
+            /** @description The body is over the size limit (a FHIR OperationOutcome) */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/fhir+json": components["schemas"]["FhirOperationOutcome"];
+                };
+            };
+            /** @description A path segment is longer than the router reads (2048 bytes percent-encoded) (a FHIR OperationOutcome) */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/fhir+json": components["schemas"]["FhirOperationOutcome"];
+                };
+            };
+            /** @description The Content-Type is not accepted here (a FHIR OperationOutcome) */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/fhir+json": components["schemas"]["FhirOperationOutcome"];
+                };
+            };
+            /** @description Unexpected error (logged with the request id; no internals in the body) (a FHIR OperationOutcome) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/fhir+json": components["schemas"]["FhirOperationOutcome"];
+                };
+            };
+            /** @description A dependency is unavailable; retry later (a FHIR OperationOutcome) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/fhir+json": components["schemas"]["FhirOperationOutcome"];
+                };
+            };
+        };
+    };
+    fhirSubscriptionStatus: {
+        parameters: {
+            query?: {
+                _format?: string;
+            };
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/fhir+json": components["schemas"]["FhirBundleSubscriptionStatus"];
+                };
+            };
+            /** @description Malformed JSON or invalid parameters/body (validation-error, bad-request) (a FHIR OperationOutcome) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/fhir+json": components["schemas"]["FhirOperationOutcome"];
+                };
+            };
+            /** @description Bearer token missing, invalid, expired or revoked (WWW-Authenticate names the resource metadata) (a FHIR OperationOutcome) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/fhir+json": components["schemas"]["FhirOperationOutcome"];
+                };
+            };
+            /** @description The token lacks a required scope, or may not touch this resource (a patient user and another patient): insufficient-scope, WWW-Authenticate error="insufficient_scope" with scope and resource_metadata (a FHIR OperationOutcome) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/fhir+json": components["schemas"]["FhirOperationOutcome"];
+                };
+            };
+            /** @description No such resource or route (a FHIR OperationOutcome) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/fhir+json": components["schemas"]["FhirOperationOutcome"];
+                };
+            };
+            /** @description A path segment is longer than the router reads (2048 bytes percent-encoded) (a FHIR OperationOutcome) */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/fhir+json": components["schemas"]["FhirOperationOutcome"];
+                };
+            };
+            /** @description Unexpected error (logged with the request id; no internals in the body) (a FHIR OperationOutcome) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/fhir+json": components["schemas"]["FhirOperationOutcome"];
+                };
+            };
+            /** @description A dependency is unavailable; retry later (a FHIR OperationOutcome) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/fhir+json": components["schemas"]["FhirOperationOutcome"];
+                };
+            };
+        };
+    };
+    fhirSubscriptionWebSocket: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Switching Protocols: the WebSocket is open */
+            101: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Bearer token missing, invalid, expired or revoked (WWW-Authenticate names the resource metadata) (a FHIR OperationOutcome) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/fhir+json": components["schemas"]["FhirOperationOutcome"];
+                };
+            };
+            /** @description The token lacks a required scope, or may not touch this resource (a patient user and another patient): insufficient-scope, WWW-Authenticate error="insufficient_scope" with scope and resource_metadata (a FHIR OperationOutcome) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/fhir+json": components["schemas"]["FhirOperationOutcome"];
+                };
+            };
+            /** @description A WebSocket endpoint was asked without Upgrade: websocket (a FHIR OperationOutcome) */
+            426: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/fhir+json": components["schemas"]["FhirOperationOutcome"];
+                };
+            };
+            /** @description Unexpected error (logged with the request id; no internals in the body) (a FHIR OperationOutcome) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/fhir+json": components["schemas"]["FhirOperationOutcome"];
+                };
+            };
+            /** @description A dependency is unavailable; retry later (a FHIR OperationOutcome) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/fhir+json": components["schemas"]["FhirOperationOutcome"];
+                };
+            };
+        };
+    };
+}
