@@ -106,7 +106,7 @@ export async function buildGateway(deps: GatewayDeps): Promise<GatewayApp> {
   // Every live subscriber gets its reconnect hint (the 'shutdown' close) before the server stops;
   // main.ts calls it first at shutdown, the preClose hook covers a plain app.close(). Idempotent.
   // FHIR subscriptions: every active one numbered through the hub (fhir/subscriptions/numberer.ts)
-  const subscriptionNumberer = new SubscriptionNumberer(deps.pool, liveHub, deps.logger);
+  const subscriptionNumberer = new SubscriptionNumberer(deps.pool, liveHub, deps.config.LIVE_TOPIC, deps.logger);
   await subscriptionNumberer.start();
   const closeLive = async () => {
     subscriptionNumberer.close();

@@ -15,6 +15,8 @@ CREATE TABLE fhir_subscriptions (
   payload_content text NOT NULL CHECK (payload_content IN ('empty', 'id-only', 'full-resource')),
   heartbeat_seconds integer,
   reason text NOT NULL,
+  -- the Kafka topic of the live stream the positions below belong to (a position means nothing in another)
+  live_topic text NOT NULL,
   -- the live stream position numbering started after (a stream id; '' = the patient had no row yet)
   start_id text NOT NULL,
   last_event_number bigint NOT NULL DEFAULT 0,
@@ -24,7 +26,7 @@ CREATE TABLE fhir_subscriptions (
   updated_at timestamptz NOT NULL DEFAULT now()
 );
 CREATE INDEX fhir_subscriptions_owner_idx ON fhir_subscriptions (owner_client, owner_subject, created_at);
-CREATE INDEX fhir_subscriptions_active_idx ON fhir_subscriptions (status) WHERE status = 'active';
+CREATE INDEX fhir_subscriptions_active_idx ON fhir_subscriptions (live_topic) WHERE status = 'active';
 
 -- One row per numbered event: its live stream id and the resource it is about (the focus: an
 -- Observation or a Flag), kept so `$events` answers without re-reading the append log. Bounded per

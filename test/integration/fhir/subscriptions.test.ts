@@ -263,7 +263,7 @@ describe('FHIR Subscriptions (R5 Backport on R4) over the live hub', () => {
     }
     expect((await call('GET', '/Subscription/not_an_id!', owner)).status).toBe(400);
     // the websocket: a token it never issued is refused (OperationOutcome, then 4401)
-    const socket = new WebSocket(`${base.replace(/^http/, 'ws')}/Subscription/$websocket`);
+    const socket = new WebSocket(`${base.replace(/^http/, 'ws')}/websocket`);
     const got: any[] = [];
     socket.on('message', (raw) => got.push(JSON.parse(raw.toString())));
     const closed = new Promise<number>((resolve) => socket.on('close', (code) => resolve(code)));

@@ -6056,7 +6056,7 @@ export interface paths {
         put?: never;
         /**
          * Subscription $get-ws-binding-token
-         * @description A token that binds a websocket to this Subscription: open /fhir/R4/Subscription/$websocket, send `bind-with-token <token>`; the server answers a handshake bundle, then an event-notification bundle per event (and heartbeats). Valid 300 s (never past the access token's expiry), reusable until then.
+         * @description A token that binds a websocket to this Subscription: open /fhir/R4/websocket, send `bind-with-token <token>`; the server answers a handshake bundle, then an event-notification bundle per event (and heartbeats). Valid 300 s (never past the access token's expiry), reusable until then.
          *
          *     Required scopes: read:vitals.
          */
@@ -6089,7 +6089,7 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
-    "/fhir/R4/Subscription/$websocket": {
+    "/fhir/R4/websocket": {
         parameters: {
             query?: never;
             header?: never;

@@ -56,11 +56,14 @@ export class SubscriptionNumberer {
   constructor(
     private readonly pool: Pool,
     private readonly hub: LiveHub,
+    /** The hub's Kafka topic: only subscriptions positioned in it are numbered here. */
+    private readonly liveTopic: string,
     private readonly logger: Logger,
   ) {}
 
+  /** Starts numbering; a database that cannot answer now is tried again at the next poll (the gateway starts anyway). */
   async start(): Promise<void> {
-    await this.#sync();
+    await this.#sync().catch((err) => this.logger.warn({ err }, 'fhir subscriptions: first sync failed; retrying'));
     this.#poll = setInterval(() => void this.#sync().catch((err) => this.logger.warn({ err }, 'fhir subscriptions: sync failed')), POLL_MS);
     this.#poll.unref();
   }
@@ -139,7 +142,7 @@ export class SubscriptionNumberer {
   async #rewatch(id: string): Promise<void> {
     if (this.#closed) return;
     try {
-      const rec = (await activeSubscriptions(this.pool)).find((s) => s.id === id);
+      const rec = (await activeSubscriptions(this.pool, this.liveTopic)).find((s) => s.id === id);
       if (rec) this.watch(rec);
     } catch {
       setTimeout(() => void this.#rewatch(id), RETRY_MS).unref();
@@ -149,7 +152,7 @@ export class SubscriptionNumberer {
   /** Follows the active subscriptions in the database: new ones start, deleted or stopped ones end. */
   async #sync(): Promise<void> {
     const readAt = Date.now();
-    const active = await activeSubscriptions(this.pool);
+    const active = await activeSubscriptions(this.pool, this.liveTopic);
     const ids = new Set(active.map((s) => s.id));
     for (const [id, w] of [...this.#watches]) if (!ids.has(id) && w.since < readAt) this.#unwatch(id);
     for (const rec of active) this.watch(rec);

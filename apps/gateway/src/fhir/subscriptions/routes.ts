@@ -29,7 +29,7 @@ import { deleteSubscription, eventsBetween, insertSubscription, ownedSubscriptio
 import { subscriptionRequestOf, toFhirSubscription } from './topics';
 
 /** The websocket the binding tokens open (the IG's `websocket-url`). */
-export const SUBSCRIPTION_WS_PATH = `${FHIR_BASE_PATH}/Subscription/$websocket`;
+export const SUBSCRIPTION_WS_PATH = `${FHIR_BASE_PATH}/websocket`;
 /** A binding token lives this long (or until the access token behind it expires, if sooner). */
 const BINDING_TOKEN_SECONDS = 300;
 /** `$events` answers at most this many events per call (ask again from the last number + 1). */
@@ -86,7 +86,7 @@ export function fhirSubscriptionRoutes(deps: GatewayDeps, numberer: Subscription
       const start = await startPositionOf(pool, deps.config.LIVE_TOPIC, ask.patientId);
       const id = randomUUID();
       const rec = await withTransaction(pool, async (c) => {
-        const r = await insertSubscription(c, id, ownerOf(caller), ask, start);
+        const r = await insertSubscription(c, id, ownerOf(caller), ask, { liveTopic: deps.config.LIVE_TOPIC, id: start });
         await audit(c, caller, { action: 'fhir.subscription.create', scope: 'read:vitals', resourceType: 'Patient', resourceId: ask.patientId, detail: { subscription: id, topic: ask.topic, codes: ask.codes } });
         return r;
       });

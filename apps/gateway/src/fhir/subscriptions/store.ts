@@ -51,11 +51,12 @@ const recordOf = (r: Row): SubscriptionRecord => ({
   resumeId: r.last_event_id ?? r.start_id,
 });
 
-export async function insertSubscription(db: Queryable, id: string, owner: Owner, req: SubscriptionRequest, startId: string): Promise<SubscriptionRecord> {
+/** A new subscription, numbered from `start` (a stream id of `liveTopic`). */
+export async function insertSubscription(db: Queryable, id: string, owner: Owner, req: SubscriptionRequest, start: { liveTopic: string; id: string }): Promise<SubscriptionRecord> {
   const { rows } = await db.query<Row>(
-    `INSERT INTO fhir_subscriptions (id, owner_client, owner_subject, patient_id, topic, codes, status, channel_type, payload_content, heartbeat_seconds, reason, start_id)
-     VALUES ($1, $2, $3, $4, $5, $6, 'active', 'websocket', $7, $8, $9, $10) RETURNING ${COLUMNS}`,
-    [id, owner.clientId, owner.subject, req.patientId, req.topic, req.codes, req.payloadContent, req.heartbeatSeconds, req.reason, startId],
+    `INSERT INTO fhir_subscriptions (id, owner_client, owner_subject, patient_id, topic, codes, status, channel_type, payload_content, heartbeat_seconds, reason, live_topic, start_id)
+     VALUES ($1, $2, $3, $4, $5, $6, 'active', 'websocket', $7, $8, $9, $10, $11) RETURNING ${COLUMNS}`,
+    [id, owner.clientId, owner.subject, req.patientId, req.topic, req.codes, req.payloadContent, req.heartbeatSeconds, req.reason, start.liveTopic, start.id],
   );
   return recordOf(rows[0]!);
 }
@@ -79,8 +80,9 @@ export async function deleteSubscription(db: Queryable, owner: Owner, id: string
   return (rowCount ?? 0) > 0;
 }
 
-export async function activeSubscriptions(db: Queryable): Promise<SubscriptionRecord[]> {
-  const { rows } = await db.query<Row>(`SELECT ${COLUMNS} FROM fhir_subscriptions WHERE status = 'active'`);
+/** The active subscriptions whose positions are in the live stream of `liveTopic`. */
+export async function activeSubscriptions(db: Queryable, liveTopic: string): Promise<SubscriptionRecord[]> {
+  const { rows } = await db.query<Row>(`SELECT ${COLUMNS} FROM fhir_subscriptions WHERE status = 'active' AND live_topic = $1`, [liveTopic]);
   return rows.map(recordOf);
 }
 
