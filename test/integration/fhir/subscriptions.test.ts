@@ -11,6 +11,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
 import { VITAL_CODE } from '@vitalis/schemas';
 import { clientCredentialsToken, registerClient } from '../../helpers/auth';
+import { startGateway } from '../../helpers/gateway';
 import { expectValidFhir } from '../../helpers/fhir-validator';
 import { numeric, startRig, uid, waitFor, type LiveRig } from '../live/support';
 import { userTokenFor } from '../mcp/support';
@@ -26,7 +27,7 @@ let owner: Record<string, string>;
 let other: Record<string, string>;
 
 beforeAll(async () => {
-  rig = await startRig('fhir-subs');
+  rig = await startRig('fhir-subs', { SANDBOX_RATE_LIMIT: '1000000' }); // the sandbox's per-address window is shared by the machine
   base = `${rig.gw.url}/fhir/R4`;
   const bearer = async (scopes: Parameters<typeof registerClient>[1]) => ({ authorization: `Bearer ${await clientCredentialsToken(rig.gw.url, await registerClient(rig.gw.url, scopes))}` });
   owner = await bearer(['read:vitals']);
@@ -36,8 +37,8 @@ afterAll(async () => {
   await rig?.close();
 });
 
-async function call(method: string, path: string, headers: Record<string, string>, body?: unknown): Promise<{ status: number; headers: Headers; body: any }> {
-  const res = await fetch(`${base}${path}`, {
+async function call(method: string, path: string, headers: Record<string, string>, body?: unknown, at = base): Promise<{ status: number; headers: Headers; body: any }> {
+  const res = await fetch(`${at}${path}`, {
     method,
     headers: { ...headers, ...(body !== undefined ? { 'content-type': FHIR_JSON } : {}) },
     ...(body !== undefined ? { body: JSON.stringify(body) } : {}),
@@ -69,8 +70,8 @@ const statusOf = (bundle: any) => bundle.entry[0].resource;
 const eventNumbers = (bundle: any) =>
   statusOf(bundle).parameter.filter((x: any) => x.name === 'notification-event').map((x: any) => Number(x.part.find((p: any) => p.name === 'event-number').valueString));
 
-async function bindSocket(id: string, headers: Record<string, string>) {
-  const token = await call('POST', `/Subscription/${id}/$get-ws-binding-token`, headers, { resourceType: 'Parameters' });
+async function bindSocket(id: string, headers: Record<string, string>, at = base) {
+  const token = await call('POST', `/Subscription/${id}/$get-ws-binding-token`, headers, { resourceType: 'Parameters' }, at);
   expect(token.status).toBe(200);
   const socket = new WebSocket(param(token.body, 'websocket-url').valueUrl);
   const messages: any[] = [];
@@ -236,6 +237,59 @@ describe('FHIR Subscriptions (R5 Backport on R4) over the live hub', () => {
     expect(elsewhere.body.resourceType).toBe('OperationOutcome');
     const writer = { authorization: `Bearer ${await clientCredentialsToken(rig.gw.url, await registerClient(rig.gw.url, ['write:vitals']))}` };
     expect((await call('POST', '/Subscription', writer, subscription(VITALS_TOPIC, 'Observation?patient=Patient/pat-0001'))).status).toBe(403);
+  });
+
+  it('two gateways numbering the same subscription give each event one number', async () => {
+    const second = await startGateway({ LIVE_TOPIC: rig.topic });
+    try {
+      const patient = `fsub-${uid()}`;
+      // one client, a token from each gateway (each signs its own): the same owner
+      const client = await registerClient(rig.gw.url, ['read:vitals']);
+      const here = { authorization: `Bearer ${await clientCredentialsToken(rig.gw.url, client)}` };
+      const there = { authorization: `Bearer ${await clientCredentialsToken(second.url, client)}` };
+      const { body: sub } = await call('POST', '/Subscription', here, subscription(VITALS_TOPIC, `Observation?patient=Patient/${patient}`));
+      // bound on the other gateway: it numbers the subscription too, from the same stored position
+      const ws = await bindSocket(sub.id, there, `${second.url}/fhir/R4`);
+      await ws.until((m) => m.some((b) => typeOf(b) === 'handshake'), 'the handshake');
+      const t0 = Date.now();
+      await rig.send(patient, [1, 2, 3, 4, 5].map((seq) => numeric(patient, `${patient}-d`, seq, new Date(t0 + seq))));
+      await ws.until((m) => m.filter((b) => typeOf(b) === 'event-notification').length >= 5, 'five notifications on the second gateway');
+      const notes = ws.messages.filter((b) => typeOf(b) === 'event-notification');
+      expect(notes.flatMap(eventNumbers)).toEqual([1, 2, 3, 4, 5]);
+      expect(notes.map((b) => b.entry[1].resource.identifier[0].value)).toEqual([1, 2, 3, 4, 5].map((s) => `${patient}-d/${s}`));
+      const fromFirst = await call('GET', `/Subscription/${sub.id}/$events`, here);
+      expect(fromFirst.body.entry.slice(1).map((e: any) => e.resource)).toEqual(notes.map((b) => b.entry[1].resource));
+      const { rows } = await rig.pool.query(`SELECT event_number, live_id FROM fhir_subscription_events WHERE subscription_id = $1 ORDER BY event_number`, [sub.id]);
+      expect(rows.map((r) => Number(r.event_number))).toEqual([1, 2, 3, 4, 5]);
+      expect(new Set(rows.map((r) => r.live_id)).size).toBe(5);
+      ws.socket.close();
+    } finally {
+      await second.close();
+    }
+  });
+
+  it('revoking the access token behind a binding closes the websocket (4401)', async () => {
+    const client = await registerClient(rig.gw.url, ['read:vitals']);
+    const token = await clientCredentialsToken(rig.gw.url, client);
+    const holder = { authorization: `Bearer ${token}` };
+    const { body: sub } = await call('POST', '/Subscription', holder, subscription(VITALS_TOPIC, `Observation?patient=Patient/fsub-${uid()}`));
+    const ws = await bindSocket(sub.id, holder);
+    await ws.until((m) => m.some((b) => typeOf(b) === 'handshake'), 'the handshake');
+    const res = await fetch(`${rig.gw.url}/api/auth/revoke`, { method: 'POST', body: new URLSearchParams({ token, client_id: client.client_id, client_secret: client.client_secret }) });
+    expect(res.status).toBe(200);
+    expect(await ws.closed).toBe(4401);
+  });
+
+  it('a sandbox token: a real patient is refused (403, audited), synthetic patients are not offered yet (400)', async () => {
+    const sandbox = (await (await fetch(`${rig.gw.url}/api/v1/sandbox`, { method: 'POST' })).json()) as { access_token: string };
+    const sbx = { authorization: `Bearer ${sandbox.access_token}` };
+    const real = `fsub-${uid()}`;
+    const refused = await call('POST', '/Subscription', sbx, subscription(VITALS_TOPIC, `Observation?patient=Patient/${real}`));
+    expect(refused.status).toBe(403);
+    expect(refused.body.resourceType).toBe('OperationOutcome');
+    const { rows } = await rig.pool.query(`SELECT action, outcome, detail->>'reason' AS reason FROM audit_events WHERE resource_type = 'Patient' AND resource_id = $1`, [real]);
+    expect(rows).toEqual([{ action: 'fhir.subscription.create', outcome: 'failure', reason: 'sandbox' }]);
+    expect((await call('POST', '/Subscription', sbx, subscription(VITALS_TOPIC, 'Observation?patient=Patient/sbx-0001'))).status).toBe(400);
   });
 
   it('bad input is a 4xx OperationOutcome', async () => {

@@ -19,6 +19,7 @@ import type { GatewayDeps } from '../../deps';
 import { audit, type Caller } from '../../access/caller';
 import { callerOf } from '../../access/http';
 import { auditVitals, requireVitalsAccess } from '../../vitals/service';
+import { requireWebSocketUpgrade } from '../../live/ws';
 import { dataSourceOf } from '../../sandbox/rule';
 import { FHIR_BASE_PATH } from '../capability';
 import { negotiateFormat } from '../routes';
@@ -223,12 +224,7 @@ export function fhirSubscriptionRoutes(deps: GatewayDeps, numberer: Subscription
         description: 'A GET with `Upgrade: websocket`. Send the text `bind-with-token <token>` (from Subscription/{id}/$get-ws-binding-token); the server sends a handshake notification Bundle, then one event-notification Bundle per event and heartbeat Bundles (backport-heartbeat-period). A bad or expired token: an OperationOutcome text frame, then close 4401. The socket closes (4401) when the access token behind the binding expires or is revoked.',
       },
       // public in the route contract only: the binding token comes in the first message
-      onRequest: async (req, reply) => {
-        if (req.headers.upgrade?.toLowerCase() !== 'websocket') {
-          reply.header('upgrade', 'websocket');
-          throw new HttpProblem(426, 'upgrade-required', 'Upgrade Required', 'This endpoint speaks WebSocket only: send the GET with Upgrade: websocket.');
-        }
-      },
+      onRequest: async (req, reply) => requireWebSocketUpgrade(req, reply),
     }, (socket: WebSocket, req: FastifyRequest) => {
       const stops: (() => void)[] = [];
       const bound = new Set<string>();
