@@ -2,7 +2,8 @@
  * Gives every event of every active FHIR subscription its number, whether or not a client is bound.
  * Each gateway follows each active subscription through the live hub, from the stream id after its
  * last numbered event (the hub replays the append log after it, then goes live: no gap, no
- * duplicate), and numbers each event in PostgreSQL (store.ts `numberEvent`, idempotent by stream id,
+ * duplicate), and numbers its events in PostgreSQL (store.ts `numberEvents`: what arrived meanwhile
+ * in one transaction, idempotent by stream id,
  * so several gateways numbering the same subscription agree). The numbers then go to the websockets
  * bound on this gateway (`onEvent`). A numbering that fails (database down) stops and starts again
  * from the stored position a second later: an event is never skipped, only numbered late.
@@ -14,10 +15,12 @@ import { encodeCursor, type Cursor } from '@vitalis/live';
 import { entryUuid, toFhirObservation } from '@vitalis/schemas';
 import type { LiveHub, LiveMessage } from '../../live/hub';
 import { latestCursor } from '../../live/replay';
-import { activeSubscriptions, numberEvent, type NumberedEvent, type SubscriptionRecord } from './store';
+import { activeSubscriptions, numberEvents, type NumberedEvent, type SubscriptionRecord } from './store';
 
 const POLL_MS = 5_000;
 const RETRY_MS = 1_000;
+/** Events numbered in one transaction at most (what arrived while the previous batch was being numbered). */
+const NUMBERING_BATCH = 500;
 
 /** The resource an event is about, with the fullUrl notifications give it (these resources have no read URL: urn:uuid). */
 export function focusOf(topic: SubscriptionRecord['topic'], msg: LiveMessage): { fullUrl: string; resource: Record<string, unknown> } | undefined {
@@ -44,7 +47,6 @@ interface Watch {
   /** When it started (a sync whose read began earlier does not end it). */
   since: number;
   stop: () => void;
-  chain: Promise<void>;
 }
 
 export class SubscriptionNumberer {
@@ -90,7 +92,7 @@ export class SubscriptionNumberer {
   watch(rec: SubscriptionRecord): void {
     if (this.#closed || this.#watches.has(rec.id)) return;
     let stopped = false;
-    const watch: Watch = { since: Date.now(), stop: () => undefined, chain: Promise.resolve() };
+    const watch: Watch = { since: Date.now(), stop: () => undefined };
     const restart = () => {
       if (stopped) return;
       stopped = true;
@@ -99,23 +101,37 @@ export class SubscriptionNumberer {
       setTimeout(() => void this.#rewatch(rec.id), RETRY_MS).unref();
     };
     const after: Cursor | string = rec.resumeId === '' ? new Map() : rec.resumeId;
+    // what the hub handed over and is not numbered yet; one worker numbers all of it in one transaction
+    let pending: { liveId: string; focus: Record<string, unknown> }[] = [];
+    let working = false;
+    const work = async () => {
+      if (working) return;
+      working = true;
+      try {
+        while (pending.length > 0 && !stopped) {
+          const batch = pending.slice(0, NUMBERING_BATCH);
+          let numbered;
+          try {
+            numbered = await numberEvents(this.pool, rec.id, batch);
+          } catch (err) {
+            this.logger.warn({ err, subscription: rec.id }, 'fhir subscriptions: numbering failed; restarting from the stored position');
+            return restart();
+          }
+          if (!numbered) return this.#unwatch(rec.id); // deleted, or no longer active
+          pending = pending.slice(batch.length);
+          for (const e of numbered) for (const l of this.#listeners.get(rec.id) ?? []) l(e);
+        }
+      } finally {
+        working = false;
+      }
+    };
     const unsubscribe = this.hub.subscribeCallback(
       { patients: [rec.patientId], codes: rec.topic === 'vitals' ? rec.codes ?? undefined : undefined, alerts: rec.topic === 'alerts', after },
       (msg) => {
         const focus = focusOf(rec.topic, msg);
         if (!focus || !('id' in msg)) return;
-        const liveId = msg.id;
-        watch.chain = watch.chain.then(async () => {
-          if (stopped) return;
-          try {
-            const numbered = await numberEvent(this.pool, rec.id, liveId, focus);
-            if (!numbered) return this.#unwatch(rec.id); // deleted, or no longer active
-            for (const l of this.#listeners.get(rec.id) ?? []) l(numbered);
-          } catch (err) {
-            this.logger.warn({ err, subscription: rec.id }, 'fhir subscriptions: numbering failed; restarting from the stored position');
-            restart();
-          }
-        });
+        pending.push({ liveId: msg.id, focus });
+        void work();
       },
       (reason) => {
         if (reason !== 'shutdown') restart();

@@ -1,6 +1,6 @@
 /**
  * The FHIR subscriptions' tables (migration 0023): the subscriptions, owned by the client and user
- * that created them, and their numbered events. `numberEvent` is the one place a number is given:
+ * that created them, and their numbered events. `numberEvents` is the one place a number is given:
  * under the subscription row's lock, idempotent by live stream id, so gateways that all number the
  * same subscription from the same ordered stream agree (the second finds the first's number).
  */
@@ -94,23 +94,41 @@ export interface NumberedEvent {
 }
 
 /**
- * Gives the event with live stream id `liveId` its number: the next one, or the one it already has.
- * Undefined when the subscription is gone or no longer active (the caller stops numbering it).
+ * Gives the events (live stream ids, in stream order) their numbers: the next ones, or those they
+ * already have. One transaction for the batch. Undefined when the subscription is gone or no longer
+ * active (the caller stops numbering it).
  */
-export function numberEvent(pool: Pool, subscriptionId: string, liveId: string, focus: Record<string, unknown>): Promise<NumberedEvent | undefined> {
+export function numberEvents(pool: Pool, subscriptionId: string, events: { liveId: string; focus: Record<string, unknown> }[]): Promise<NumberedEvent[] | undefined> {
   return withTransaction(pool, async (c) => {
     const sub = await c.query<{ last_event_number: string; status: string }>(`SELECT last_event_number, status FROM fhir_subscriptions WHERE id = $1 FOR UPDATE`, [subscriptionId]);
     if (sub.rows[0]?.status !== 'active') return undefined;
-    const known = await c.query<{ event_number: string; occurred_at: Date }>(`SELECT event_number, occurred_at FROM fhir_subscription_events WHERE subscription_id = $1 AND live_id = $2`, [subscriptionId, liveId]);
-    if (known.rows[0]) return { number: Number(known.rows[0].event_number), liveId, occurredAt: known.rows[0].occurred_at.toISOString(), focus };
-    const number = Number(sub.rows[0].last_event_number) + 1;
-    const inserted = await c.query<{ occurred_at: Date }>(
-      `INSERT INTO fhir_subscription_events (subscription_id, event_number, live_id, focus) VALUES ($1, $2, $3, $4) RETURNING occurred_at`,
-      [subscriptionId, number, liveId, focus],
+    const known = await c.query<{ event_number: string; live_id: string; occurred_at: Date }>(
+      `SELECT event_number, live_id, occurred_at FROM fhir_subscription_events WHERE subscription_id = $1 AND live_id = ANY($2::text[])`,
+      [subscriptionId, events.map((e) => e.liveId)],
     );
-    await c.query(`UPDATE fhir_subscriptions SET last_event_number = $2, last_event_id = $3, updated_at = now() WHERE id = $1`, [subscriptionId, number, liveId]);
-    if (number % 1_000 === 0) await c.query(`DELETE FROM fhir_subscription_events WHERE subscription_id = $1 AND event_number <= $2`, [subscriptionId, number - EVENTS_KEPT]);
-    return { number, liveId, occurredAt: inserted.rows[0]!.occurred_at.toISOString(), focus };
+    const numberOf = new Map(known.rows.map((r) => [r.live_id, { number: Number(r.event_number), occurredAt: r.occurred_at.toISOString() }]));
+    let last = Number(sub.rows[0].last_event_number);
+    const fresh: { number: number; liveId: string; focus: Record<string, unknown> }[] = [];
+    for (const e of events) {
+      if (numberOf.has(e.liveId)) continue;
+      fresh.push({ number: ++last, liveId: e.liveId, focus: e.focus });
+      numberOf.set(e.liveId, { number: last, occurredAt: '' });
+    }
+    if (fresh.length > 0) {
+      const { rows } = await c.query<{ occurred_at: Date }>(
+        `INSERT INTO fhir_subscription_events (subscription_id, event_number, live_id, focus)
+         SELECT $1, n, l, f FROM unnest($2::bigint[], $3::text[], $4::jsonb[]) AS t(n, l, f) RETURNING occurred_at`,
+        [subscriptionId, fresh.map((f) => f.number), fresh.map((f) => f.liveId), fresh.map((f) => JSON.stringify(f.focus))],
+      );
+      const at = rows[0]!.occurred_at.toISOString(); // the transaction's time: the same for every row
+      for (const f of fresh) numberOf.set(f.liveId, { number: f.number, occurredAt: at });
+      await c.query(`UPDATE fhir_subscriptions SET last_event_number = $2, last_event_id = $3, updated_at = now() WHERE id = $1`, [subscriptionId, last, fresh[fresh.length - 1]!.liveId]);
+      // prune past the bound once every thousand numbers
+      if (Math.floor(last / 1_000) > Math.floor((last - fresh.length) / 1_000)) {
+        await c.query(`DELETE FROM fhir_subscription_events WHERE subscription_id = $1 AND event_number <= $2`, [subscriptionId, last - EVENTS_KEPT]);
+      }
+    }
+    return events.map((e) => ({ ...numberOf.get(e.liveId)!, liveId: e.liveId, focus: e.focus }));
   });
 }
 
