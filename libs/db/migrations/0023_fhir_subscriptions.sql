@@ -30,7 +30,8 @@ CREATE INDEX fhir_subscriptions_active_idx ON fhir_subscriptions (live_topic) WH
 
 -- One row per numbered event: its live stream id and the resource it is about (the focus: an
 -- Observation or a Flag), kept so `$events` answers without re-reading the append log. Bounded per
--- subscription (the oldest are pruned; see docs/fhir.md).
+-- subscription (the oldest numbers are pruned) and by age: vitals data, dropped with the vitals
+-- after VITALS_RETENTION_DAYS (the projector's maintenance; see docs/fhir.md).
 CREATE TABLE fhir_subscription_events (
   subscription_id text NOT NULL REFERENCES fhir_subscriptions (id) ON DELETE CASCADE,
   event_number bigint NOT NULL,
@@ -40,3 +41,4 @@ CREATE TABLE fhir_subscription_events (
   PRIMARY KEY (subscription_id, event_number),
   UNIQUE (subscription_id, live_id)
 );
+CREATE INDEX fhir_subscription_events_age_idx ON fhir_subscription_events (occurred_at);

@@ -16,7 +16,7 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { FHIR_JSON, HttpProblem, badRequest, notFound, operationOutcomeOf } from '@vitalis/http';
 import { withTransaction } from '@vitalis/db';
 import type { GatewayDeps } from '../../deps';
-import { audit, type Caller } from '../../access/caller';
+import { audit, auditedWrite, type Caller } from '../../access/caller';
 import { callerOf } from '../../access/http';
 import { auditVitals, requireVitalsAccess } from '../../vitals/service';
 import { requireWebSocketUpgrade } from '../../live/ws';
@@ -86,11 +86,11 @@ export function fhirSubscriptionRoutes(deps: GatewayDeps, numberer: Subscription
       if (dataSourceOf([ask.patientId]) === 'synthetic') throw badRequest('Subscriptions to synthetic sandbox patients (sbx-) are not offered yet: use GET /api/v1/vitals/stream.');
       const start = await startPositionOf(pool, deps.config.LIVE_TOPIC, ask.patientId);
       const id = randomUUID();
-      const rec = await withTransaction(pool, async (c) => {
-        const r = await insertSubscription(c, id, ownerOf(caller), ask, { liveTopic: deps.config.LIVE_TOPIC, id: start });
-        await audit(c, caller, { action: 'fhir.subscription.create', scope: 'read:vitals', resourceType: 'Patient', resourceId: ask.patientId, detail: { subscription: id, topic: ask.topic, codes: ask.codes } });
-        return r;
-      });
+      const rec = await auditedWrite(
+        pool, caller,
+        (c) => insertSubscription(c, id, ownerOf(caller), ask, { liveTopic: deps.config.LIVE_TOPIC, id: start }),
+        () => ({ action: 'fhir.subscription.create', scope: 'read:vitals', resourceType: 'Patient', resourceId: ask.patientId, detail: { subscription: id, topic: ask.topic, codes: ask.codes } }),
+      );
       numberer.watch(rec);
       return reply.code(201).headers({ ...fhirJson, location: `${base()}/Subscription/${id}` }).send(toFhirSubscription(rec));
     });
