@@ -9,6 +9,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
+import { Client } from 'fhir-kit-client';
 import { VITAL_CODE } from '@vitalis/schemas';
 import { clientCredentialsToken, registerClient } from '../../helpers/auth';
 import { startGateway } from '../../helpers/gateway';
@@ -325,6 +326,22 @@ describe('FHIR Subscriptions (R5 Backport on R4) over the live hub', () => {
     socket.send('bind-with-token made-up');
     expect(await closed).toBe(4401);
     expect(got[0].resourceType).toBe('OperationOutcome');
+  });
+
+  it('a third-party FHIR client (fhir-kit-client) creates, reads, runs $status, $events and $get-ws-binding-token, and deletes', async () => {
+    const client = new Client({ baseUrl: base, bearerToken: owner.authorization!.slice('Bearer '.length) });
+    const patient = `fsub-${uid()}`;
+    const created = (await client.create({ resourceType: 'Subscription', body: subscription(VITALS_TOPIC, `Observation?patient=Patient/${patient}`) })) as any;
+    expect(created).toMatchObject({ resourceType: 'Subscription', status: 'active' });
+    expect(((await client.read({ resourceType: 'Subscription', id: created.id })) as any).criteria).toBe(VITALS_TOPIC);
+    const status = (await client.operation({ name: '$status', resourceType: 'Subscription', id: created.id, method: 'GET' })) as any;
+    expect(param(statusOf(status), 'events-since-subscription-start').valueString).toBe('0');
+    const events = (await client.operation({ name: '$events', resourceType: 'Subscription', id: created.id, method: 'GET', input: { eventsSinceNumber: '1' } })) as any;
+    expect(events).toMatchObject({ resourceType: 'Bundle', type: 'history' });
+    const token = (await client.operation({ name: '$get-ws-binding-token', resourceType: 'Subscription', id: created.id, input: { resourceType: 'Parameters' } })) as any;
+    expect(param(token, 'websocket-url').valueUrl).toBe(`${base.replace(/^http/, 'ws')}/websocket`);
+    await client.delete({ resourceType: 'Subscription', id: created.id });
+    await expect(client.read({ resourceType: 'Subscription', id: created.id })).rejects.toMatchObject({ response: { status: 404 } });
   });
 
   it('the CapabilityStatement lists the Subscription resource, its operations and the topics', async () => {
