@@ -231,11 +231,13 @@ export function fhirSubscriptionRoutes(deps: GatewayDeps, numberer: Subscription
       const send = (body: object) => {
         if (socket.readyState === socket.OPEN) socket.send(JSON.stringify(body));
       };
-      const refuse = (status: number, detail: string, close?: number) => {
-        send(operationOutcomeOf(new HttpProblem(status, status === 401 ? 'unauthorized' : 'bad-request', status === 401 ? 'Unauthorized' : 'Bad Request', detail)));
-        if (close !== undefined && socket.readyState === socket.OPEN) socket.close(close, detail.slice(0, 100));
+      const unauthorized = (detail: string) => new HttpProblem(401, 'unauthorized', 'Unauthorized', detail);
+      /** An OperationOutcome frame (the socket stays open unless `close` is given). */
+      const refuse = (problem: HttpProblem, close?: number) => {
+        send(operationOutcomeOf(problem));
+        if (close !== undefined && socket.readyState === socket.OPEN) socket.close(close, problem.detail.slice(0, 100));
       };
-      const unbound = setTimeout(() => refuse(401, `no bind-with-token within ${deps.config.LIVE_WS_AUTH_TIMEOUT_MS} ms`, 4401), deps.config.LIVE_WS_AUTH_TIMEOUT_MS);
+      const unbound = setTimeout(() => refuse(unauthorized(`no bind-with-token within ${deps.config.LIVE_WS_AUTH_TIMEOUT_MS} ms`), 4401), deps.config.LIVE_WS_AUTH_TIMEOUT_MS);
       stops.push(() => clearTimeout(unbound));
       socket.on('close', () => {
         for (const s of stops) s();
@@ -243,17 +245,17 @@ export function fhirSubscriptionRoutes(deps: GatewayDeps, numberer: Subscription
       socket.on('message', (raw, isBinary) => {
         void onMessage(isBinary ? '' : raw.toString()).catch((err) => {
           req.log.error({ err }, 'fhir subscription websocket message failed');
-          refuse(500, 'internal error', 1011);
+          refuse(new HttpProblem(500, 'internal', 'Internal Server Error', 'internal error'), 1011);
         });
       });
 
       async function onMessage(text: string): Promise<void> {
         const m = /^bind-with-token (\S{1,200})$/.exec(text.trim());
-        if (!m) return refuse(400, 'Send the text "bind-with-token <token>".');
+        if (!m) return refuse(badRequest('Send the text "bind-with-token <token>".'));
         const stored = await redis.get(bindingKey(m[1]!));
         const binding = stored ? (JSON.parse(stored) as Binding) : undefined;
-        if (!binding || binding.expiresAt * 1000 <= Date.now()) return refuse(401, 'The binding token is not valid (unknown or expired): get one from $get-ws-binding-token.', 4401);
-        if ((await app.revocations.revokedAmong(binding.tokenIds)).size > 0) return refuse(401, 'The access token behind this binding was revoked.', 4401);
+        if (!binding || binding.expiresAt * 1000 <= Date.now()) return refuse(unauthorized('The binding token is not valid (unknown or expired): get one from $get-ws-binding-token.'), 4401);
+        if ((await app.revocations.revokedAmong(binding.tokenIds)).size > 0) return refuse(unauthorized('The access token behind this binding was revoked.'), 4401);
         clearTimeout(unbound);
         for (const id of binding.subscriptions) await bind(id, binding);
       }
@@ -275,9 +277,10 @@ export function fhirSubscriptionRoutes(deps: GatewayDeps, numberer: Subscription
         });
         stops.push(off);
         const sub = await ownedSubscription(pool, binding.owner, id);
+        if (socket.readyState !== socket.OPEN) return off(); // closed meanwhile: nothing may outlive it
         if (!sub || sub.status !== 'active') {
           off();
-          return refuse(404, `Subscription/${id} is not active (deleted?).`);
+          return refuse(notFound(`Subscription/${id} is not active (deleted?).`));
         }
         bound.add(id);
         numberer.watch(sub);
