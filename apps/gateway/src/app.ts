@@ -22,6 +22,8 @@ import { catalogRoutes } from './catalog/routes';
 import { FHIR_BASE_PATH } from './fhir/capability';
 import { fhirRoutes } from './fhir/routes';
 import { exportRoutes } from './fhir/export';
+import { SubscriptionNumberer } from './fhir/subscriptions/numberer';
+import { fhirSubscriptionRoutes } from './fhir/subscriptions/routes';
 import { createLiveHub, liveRoutes } from './live';
 import { LiveSources } from './live/sources';
 import { SyntheticLive } from './sandbox/live';
@@ -110,14 +112,18 @@ export async function buildGateway(deps: GatewayDeps): Promise<GatewayApp> {
   app.decorate('syntheticLive', syntheticLive);
   // Every live subscriber gets its reconnect hint (the 'shutdown' close) before the server stops;
   // main.ts calls it first at shutdown, the preClose hook covers a plain app.close(). Idempotent.
+  // FHIR subscriptions: every active one numbered through the hub (fhir/subscriptions/numberer.ts)
+  const subscriptionNumberer = new SubscriptionNumberer(deps.pool, liveHub, deps.config.LIVE_TOPIC, deps.logger);
+  await subscriptionNumberer.start();
   const closeLive = async () => {
+    subscriptionNumberer.close();
     syntheticLive.close();
     await liveHub.close();
   };
   app.decorate('closeLive', closeLive);
   app.addHook('preClose', closeLive);
   const liveSources = new LiveSources(liveHub, syntheticLive);
-  await app.register(liveRoutes(deps, liveSources));
+  await app.register(liveRoutes(deps, liveSources, [fhirSubscriptionRoutes(deps, subscriptionNumberer)]));
   await app.register(mcpRoutes(deps, liveSources));
   await app.register(uiRoutes(deps));
   return app;

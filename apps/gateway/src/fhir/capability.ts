@@ -7,6 +7,7 @@
  */
 import { VITAL_CODE } from '@vitalis/schemas';
 import { PATHS } from '../auth/context';
+import { subscriptionCapability } from './subscriptions/capability';
 
 export const FHIR_BASE_PATH = '/fhir/R4';
 export const FHIR_VERSION = '4.0.1';
@@ -186,7 +187,11 @@ export function capabilityStatement(baseUrl: string, version: string) {
           service: [restfulSecurityService],
           description: 'OAuth 2.0 Bearer tokens issued by this server (see /auth.md). Patient: read:patients, write:patients (demographics; create, update) or patient/Patient.rs (a patient user, their own record). AllergyIntolerance: read:patients or patient/AllergyIntolerance.rs (own). Observation: read:vitals (a patient user: their own; a sandbox token: synthetic sbx- patients only). Device: read:vitals (the vitals rule of its patient). Schedule, Slot, Appointment: read:appointments (booking: write:appointments; a patient user sees its own appointments). ServiceRequest: read:diagnostics. DiagnosticReport: read:diagnostics or patient/DiagnosticReport.rs (own final reports). Practitioner: public.',
         },
-        resource: FHIR_RESOURCES.map(resourceEntry),
+        resource: [
+          ...FHIR_RESOURCES.map(resourceEntry),
+          // topic-based subscriptions (Subscriptions R5 Backport): one block, from subscriptions/capability.ts
+          subscriptionCapability(),
+        ],
         operation: [{ name: 'export', definition: 'http://hl7.org/fhir/uv/bulkdata/OperationDefinition/export', documentation: 'Bulk Data export (Observations; Prefer: respond-async). Group/{id}/$export exports a Group\'s members.' }],
       },
     ],

@@ -25,6 +25,8 @@ export const fhirServiceRequest = fhirResource('ServiceRequest');
 export const fhirDiagnosticReport = fhirResource('DiagnosticReport');
 export const fhirCapabilityStatement = fhirResource('CapabilityStatement');
 export const fhirOperationOutcome = fhirResource('OperationOutcome');
+export const fhirSubscription = fhirResource('Subscription');
+export const fhirParameters = fhirResource('Parameters');
 const fhirBundleOf = (resource: z.ZodType, of: string) =>
   z
     .looseObject({
@@ -38,6 +40,21 @@ const fhirBundleOf = (resource: z.ZodType, of: string) =>
 export const fhirPatientBundle = fhirBundleOf(fhirPatient, 'Patient');
 /** Observations, and with `_include=Observation:patient` their Patients (search mode include). */
 export const fhirObservationBundle = fhirBundleOf(z.union([fhirObservation, fhirPatient]), 'Observation');
+export const fhirSubscriptionBundle = fhirBundleOf(fhirSubscription, 'Subscription');
+/** `$status`: a searchset of one status Parameters (backport-subscription-status-r4). */
+export const fhirSubscriptionStatusBundle = fhirBundleOf(fhirParameters, 'SubscriptionStatus');
+/** A subscription notification (backport-subscription-notification-r4): a history Bundle, the status Parameters first. */
+export const fhirSubscriptionNotification = z
+  .looseObject({
+    resourceType: z.literal('Bundle'),
+    type: z.literal('history'),
+    timestamp: z.string(),
+    entry: z.array(z.looseObject({ fullUrl: z.string(), resource: z.looseObject({ resourceType: z.string() }), request: z.object({ method: z.string(), url: z.string() }), response: z.object({ status: z.string() }) }))
+      .describe('First the subscription status (a Parameters), then the resources the events are about (payload full-resource)'),
+  })
+  .describe('A FHIR R4 subscription notification Bundle (Subscriptions R5 Backport, backport-subscription-notification-r4)')
+  .meta({ id: 'FhirBundleSubscriptionNotification' });
+
 export const fhirAllergyIntoleranceBundle = fhirBundleOf(fhirAllergyIntolerance, 'AllergyIntolerance');
 export const fhirPractitionerBundle = fhirBundleOf(fhirPractitioner, 'Practitioner');
 export const fhirScheduleBundle = fhirBundleOf(fhirSchedule, 'Schedule');
@@ -64,6 +81,8 @@ export const fhirAppointmentCreate = z.looseObject({
 /** Every FHIR error: an OperationOutcome (application/fhir+json). */
 export const outcomes = (...codes: number[]) => Object.fromEntries(codes.map((c) => [c, fhirOperationOutcome]));
 
+const FHIR_SUBSCRIPTION_SCHEMAS = [fhirSubscription, fhirParameters, fhirSubscriptionBundle, fhirSubscriptionStatusBundle, fhirSubscriptionNotification];
+
 /** The named FHIR schemas as OpenAPI components (JSON Schema), references between them as `#/components/schemas/<id>`. */
 export function fhirOpenApiSchemas(): Record<string, unknown> {
   const registry = z.registry<{ id: string }>();
@@ -71,7 +90,7 @@ export function fhirOpenApiSchemas(): Record<string, unknown> {
     fhirPatient, fhirObservation, fhirAllergyIntolerance, fhirPractitioner, fhirSchedule, fhirSlot, fhirAppointment, fhirDevice, fhirServiceRequest, fhirDiagnosticReport,
     fhirCapabilityStatement, fhirOperationOutcome,
     fhirPatientBundle, fhirObservationBundle, fhirAllergyIntoleranceBundle, fhirPractitionerBundle, fhirScheduleBundle, fhirSlotBundle, fhirAppointmentBundle,
-    fhirDeviceBundle, fhirServiceRequestBundle, fhirDiagnosticReportBundle, fhirPatientCreate, fhirAppointmentCreate,
+    fhirDeviceBundle, fhirServiceRequestBundle, fhirDiagnosticReportBundle, fhirPatientCreate, fhirAppointmentCreate, ...FHIR_SUBSCRIPTION_SCHEMAS,
   ];
   for (const s of named) {
     registry.add(s, { id: (z.globalRegistry.get(s) as { id: string }).id });

@@ -44,7 +44,8 @@ export function createLiveHub(deps: GatewayDeps, revokedAmong?: (ids: string[]) 
   });
 }
 
-export function liveRoutes(deps: GatewayDeps, hub: LiveSource): FastifyPluginAsyncZod {
+/** `alsoOverWebSocket`: other route plugins with WebSocket routes (registered where @fastify/websocket is). */
+export function liveRoutes(deps: GatewayDeps, hub: LiveSource, alsoOverWebSocket: FastifyPluginAsyncZod[] = []): FastifyPluginAsyncZod {
   return async (app) => {
     await app.register(websocket, {
       options: { maxPayload: 64 * 1024 },
@@ -58,5 +59,6 @@ export function liveRoutes(deps: GatewayDeps, hub: LiveSource): FastifyPluginAsy
     });
     await app.register(sseRoutes(deps, hub));
     await app.register(wsRoutes(deps, hub));
+    for (const routes of alsoOverWebSocket) await app.register(routes);
   };
 }

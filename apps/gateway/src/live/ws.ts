@@ -8,7 +8,7 @@
  */
 import type { WebSocket } from 'ws';
 import { z } from 'zod';
-import type { FastifyRequest } from 'fastify';
+import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { HttpProblem } from '@vitalis/http';
 import type { GatewayDeps } from '../deps';
@@ -41,6 +41,13 @@ const clientMessage = (maxPatients: number) =>
     z.object({ type: z.literal('ping') }),
   ]);
 
+/** A plain GET cannot be served at a WebSocket endpoint (RFC 9110 §15.5.22): 426 naming the protocol, not an empty 404. */
+export function requireWebSocketUpgrade(req: FastifyRequest, reply: FastifyReply): void {
+  if (req.headers.upgrade?.toLowerCase() === 'websocket') return;
+  reply.header('upgrade', 'websocket');
+  throw new HttpProblem(426, 'upgrade-required', 'Upgrade Required', 'This endpoint speaks WebSocket only: send the GET with Upgrade: websocket.');
+}
+
 export function wsRoutes(deps: GatewayDeps, hub: LiveSource): FastifyPluginAsyncZod {
   const { config } = deps;
   const parseMessage = clientMessage(config.LIVE_MAX_PATIENTS);
@@ -58,11 +65,7 @@ export function wsRoutes(deps: GatewayDeps, hub: LiveSource): FastifyPluginAsync
         // Public in the route contract only so the token may come in the first message; when an
         // Authorization header is present it is checked here, before the upgrade (401/403 problem).
         onRequest: async (req, reply) => {
-          // A plain GET cannot be served here (RFC 9110 §15.5.22): 426 naming the protocol, not an empty 404.
-          if (req.headers.upgrade?.toLowerCase() !== 'websocket') {
-            reply.header('upgrade', 'websocket');
-            throw new HttpProblem(426, 'upgrade-required', 'Upgrade Required', 'This endpoint speaks WebSocket only: send the GET with Upgrade: websocket.');
-          }
+          requireWebSocketUpgrade(req, reply);
           if (req.headers.authorization === undefined) return;
           req.principal = await app.verifyBearer(req, ['read:vitals']);
         },
