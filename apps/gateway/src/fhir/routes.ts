@@ -26,7 +26,8 @@ import { notSupported, observationRange, patientIdOf, vitalCodeOf } from './sear
 // ---------------------------------------------------------------------------------------------
 // Formats: JSON only
 
-const JSON_FORMATS = new Set(['json', 'application/json', 'application/fhir+json', 'application/json+fhir']);
+const FORMATS = ['json', 'application/json', 'application/fhir+json', 'application/json+fhir'] as const;
+const JSON_FORMATS = new Set<string>(FORMATS);
 const ACCEPTABLE = new Set([...JSON_FORMATS, '*/*', 'application/*']);
 
 /** `_format` (any value but JSON) and `Accept` (nothing JSON-like acceptable): 406 not-supported. */
@@ -54,7 +55,9 @@ function searchset<B extends { entry: unknown[] }>(bundle: B): Omit<B, 'entry'> 
 // Query schemas: the parameters the CapabilityStatement lists, and nothing else (400 otherwise)
 
 const oneOrMany = z.union([z.string().max(300), z.array(z.string().max(300)).max(4)]);
-const format = z.string().max(100).optional().describe('json (the only format)');
+// Published as what it is, an enumeration (the onRequest hook answers any other value 406 first;
+// case and surrounding spaces are forgiven, as there).
+const format = z.preprocess((v) => (typeof v === 'string' ? v.trim().toLowerCase() : v), z.enum(FORMATS)).optional().describe('json (the only format), or a JSON media type');
 const cursor = z.string().max(1_024).optional().describe('Opaque position of the next page (from Bundle.link next)');
 
 const patientSearch = z.strictObject({

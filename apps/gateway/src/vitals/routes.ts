@@ -20,11 +20,14 @@ import { createVitalsProducer, TOPICS } from '@vitalis/kafka';
 import {
   bundleSchema,
   encodeObservation,
+  fhirObservationSchema,
   instant,
   MAX_OBSERVATIONS_PER_BATCH,
   resourceId,
   toSearchsetBundle,
   validateObservation,
+  NUMERIC_VITALS,
+  VITAL_CODE,
   VITAL_CODES,
   vitalsObservationSchema,
   type VitalsObservation,
@@ -46,16 +49,17 @@ const LATEST_BY_PATH_DEPRECATED_AT = '2026-11-23T00:00:00Z';
 
 const isoDateTime = instant;
 
-const observationOut = z.looseObject({
+/** A stored observation as the history and latest reads answer it: the wire format (VitalsObservation) read back. */
+const observationOut = z.object({
   patient_id: z.string(),
   device_id: z.string(),
   seq: z.number(),
   effective_at: z.string(),
-  code: z.string(),
+  code: z.enum(VITAL_CODES as [string, ...string[]]),
   unit: z.string(),
-  value: z.number().optional(),
-  waveform: z.object({ origin: z.number(), period_ms: z.number(), samples: z.array(z.number()) }).optional(),
-});
+  value: z.number().optional().describe('Numeric vitals'),
+  waveform: z.object({ origin: z.number(), period_ms: z.number(), samples: z.array(z.number()) }).optional().describe('ECG lead II (131330)'),
+}).meta({ id: 'StoredVitalsObservation', description: 'One stored vital-sign measurement or ECG chunk (the wire format, VitalsObservation, as read back)' });
 
 const rawPage = z.object({
   patient_id: z.string(),
@@ -89,7 +93,7 @@ const bucketPage = z.object({
   next: z.string().nullable(),
 });
 
-const fhirBundle = bundleSchema(z.looseObject({ resourceType: z.literal('Observation') })).describe('FHIR R4 searchset Bundle of vital-sign Observations (Accept: application/fhir+json)');
+const fhirBundle = bundleSchema(fhirObservationSchema).describe('FHIR R4 searchset Bundle of vital-sign Observations (Accept: application/fhir+json)');
 
 const historyQuery = z.object({
   patient: resourceId.describe('Patient id'),
@@ -135,7 +139,14 @@ export function vitalsRoutes(deps: GatewayDeps, options: VitalsRouteOptions = {}
         config: {
           auth: { scopes: ['write:vitals'] },
           // The document shows each item's schema; the handler checks the items itself (all-or-nothing, 422 naming every invalid index).
-          openapiBody: z.object({ observations: z.array(vitalsObservationSchema).min(1).max(MAX_OBSERVATIONS_PER_BATCH).describe('Vitals observations') }),
+          openapiBody: z.object({ observations: z.array(vitalsObservationSchema).min(1).max(MAX_OBSERVATIONS_PER_BATCH).describe('Vitals observations') }).meta({
+            example: {
+              observations: [
+                { patient_id: 'pat-0001', device_id: 'mon-0001', seq: 1042, effective_at: '2026-11-25T08:00:00Z', code: VITAL_CODE.heartRate, value: 72, unit: NUMERIC_VITALS[VITAL_CODE.heartRate].unit },
+                { patient_id: 'pat-0001', device_id: 'mon-0001', seq: 1043, effective_at: '2026-11-25T08:00:00Z', code: VITAL_CODE.spo2, value: 97, unit: NUMERIC_VITALS[VITAL_CODE.spo2].unit },
+              ],
+            },
+          }),
         },
         schema: {
           tags: ['vitals'],
