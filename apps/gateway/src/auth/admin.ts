@@ -60,7 +60,7 @@ const approveRequest = z
     role: z.enum(ROLES).describe('The role that bounds what the client may hold'),
     scope: z.string().max(1000).optional().describe('The scopes to grant, all within the role (default: what it asked for, as far as the role allows)'),
   })
-  .meta({ example: { role: 'clinician', scope: 'read:patients read:vitals' } });
+  .meta({ example: { role: 'doctor', scope: 'read:patients read:vitals' } });
 
 const clientIdParam = z.object({ client_id: z.string().min(1).max(100) });
 

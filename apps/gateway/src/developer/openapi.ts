@@ -11,7 +11,7 @@
  *    application/json, as spec section 7 says) from the shape
  *    of each operation: 400 when it takes input, 401/403 when secured, 404 and 414 (a path segment
  *    over the router's limit) on templated paths, 413/415 when it takes a body, 431 when it reads a
- *    header parameter (one a client may make long), 429 when its schema says `x-rate-limited`,
+ *    header or query parameter (one a client may make long; Node counts the request line too), 429 when its schema says `x-rate-limited`,
  *    500/503 everywhere.
  * A status a route declares itself (e.g. OAuth error bodies) is never overwritten.
  */
@@ -218,7 +218,8 @@ export function addProblemResponses(path: string, op: Json): void {
   if (op['x-websocket']) statuses.push('401', '403', '426');
   if (path.includes('{')) statuses.push('404', '414');
   if (op.requestBody) statuses.push('413', '415');
-  if (Array.isArray(op.parameters) && op.parameters.some((p: Json) => p.in === 'header')) statuses.push('431');
+  // Node's parser counts the request line (the query string) and the headers against one limit.
+  if (Array.isArray(op.parameters) && op.parameters.some((p: Json) => p.in === 'header' || p.in === 'query')) statuses.push('431');
   if (op['x-rate-limited']) statuses.push('429');
   statuses.push('500', '503');
   for (const status of statuses) if (!(status in responses)) responses[status] = problemRef(status);
@@ -250,6 +251,7 @@ function fhirResponses(path: string, op: Json): void {
 function isDeclaredProblem(response: Json): boolean {
   const bodies = Object.values((response.content ?? {}) as Record<string, Json>);
   return bodies.length > 0 && bodies.every((b) => {
+    if ((b.schema as Json | undefined)?.$ref === '#/components/schemas/Problem') return true;
     const required = ((b.schema as Json | undefined)?.required ?? []) as string[];
     return ['type', 'title', 'status', 'detail'].every((k) => required.includes(k));
   });

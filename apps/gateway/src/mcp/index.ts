@@ -147,6 +147,7 @@ export function mcpRoutes(deps: GatewayDeps, hub: LiveSource) {
         200: { description: 'JSON-RPC response or an SSE stream', content: { 'application/json': { schema: z.unknown().meta({ id: 'JsonRpcResponse', description: 'JSON-RPC 2.0 response (or batch): the MCP specification defines the results (https://modelcontextprotocol.io/specification)' }) }, 'text/event-stream': { schema: z.string().describe('SSE stream of JSON-RPC messages') } } },
         400: rpcErrorOrProblem('A message other than initialize without a session, a refused tool call (JSON-RPC error), or an invalid request (problem)'),
         404: rpcErrorOrProblem('Session not found: initialize a new one (JSON-RPC error)'),
+        406: { description: 'Accept does not list application/json and text/event-stream, as the MCP Streamable HTTP transport requires (JSON-RPC error)', content: { 'application/json': { schema: rpcErrorBody } } },
         ...problems(401, 403, 503),
       },
     };
