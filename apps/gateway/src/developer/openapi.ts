@@ -238,6 +238,8 @@ function fhirResponses(path: string, op: Json): void {
   const fhirBodies = !path.includes('/.well-known/');
   const responses = (op.responses ?? {}) as Record<string, Json>;
   for (const [status, response] of Object.entries(responses)) {
+    // 431 is Node's parser's, answered before any route is found: the shared problem response.
+    if (status === '431') continue;
     if (Number(status) >= 400) {
       const description = PROBLEM_RESPONSES[status]?.description ?? 'Error';
       responses[status] = { description: `${description} (a FHIR OperationOutcome)`, content: { 'application/fhir+json': { schema: { $ref: '#/components/schemas/FhirOperationOutcome' } } } };

@@ -6557,15 +6557,7 @@ export interface operations {
                     "application/fhir+json": components["schemas"]["FhirOperationOutcome"];
                 };
             };
-            /** @description The header section is over the server's limit (16 KiB); the connection is closed (a FHIR OperationOutcome) */
-            431: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/fhir+json": components["schemas"]["FhirOperationOutcome"];
-                };
-            };
+            431: components["responses"]["RequestHeaderFieldsTooLarge"];
             /** @description Unexpected error (logged with the request id; no internals in the body) (a FHIR OperationOutcome) */
             500: {
                 headers: {
@@ -6658,15 +6650,7 @@ export interface operations {
                     "application/fhir+json": components["schemas"]["FhirOperationOutcome"];
                 };
             };
-            /** @description The header section is over the server's limit (16 KiB); the connection is closed (a FHIR OperationOutcome) */
-            431: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/fhir+json": components["schemas"]["FhirOperationOutcome"];
-                };
-            };
+            431: components["responses"]["RequestHeaderFieldsTooLarge"];
             /** @description Unexpected error (logged with the request id; no internals in the body) (a FHIR OperationOutcome) */
             500: {
                 headers: {
@@ -6750,15 +6734,7 @@ export interface operations {
                     "application/fhir+json": components["schemas"]["FhirOperationOutcome"];
                 };
             };
-            /** @description The header section is over the server's limit (16 KiB); the connection is closed (a FHIR OperationOutcome) */
-            431: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/fhir+json": components["schemas"]["FhirOperationOutcome"];
-                };
-            };
+            431: components["responses"]["RequestHeaderFieldsTooLarge"];
             /** @description Unexpected error (logged with the request id; no internals in the body) (a FHIR OperationOutcome) */
             500: {
                 headers: {
@@ -6846,15 +6822,7 @@ export interface operations {
                     "application/fhir+json": components["schemas"]["FhirOperationOutcome"];
                 };
             };
-            /** @description The header section is over the server's limit (16 KiB); the connection is closed (a FHIR OperationOutcome) */
-            431: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/fhir+json": components["schemas"]["FhirOperationOutcome"];
-                };
-            };
+            431: components["responses"]["RequestHeaderFieldsTooLarge"];
             /** @description Unexpected error (logged with the request id; no internals in the body) (a FHIR OperationOutcome) */
             500: {
                 headers: {
@@ -6959,15 +6927,7 @@ export interface operations {
                     "application/fhir+json": components["schemas"]["FhirOperationOutcome"];
                 };
             };
-            /** @description The header section is over the server's limit (16 KiB); the connection is closed (a FHIR OperationOutcome) */
-            431: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/fhir+json": components["schemas"]["FhirOperationOutcome"];
-                };
-            };
+            431: components["responses"]["RequestHeaderFieldsTooLarge"];
             /** @description Unexpected error (logged with the request id; no internals in the body) (a FHIR OperationOutcome) */
             500: {
                 headers: {
@@ -7066,15 +7026,7 @@ export interface operations {
                     "application/fhir+json": components["schemas"]["FhirOperationOutcome"];
                 };
             };
-            /** @description The header section is over the server's limit (16 KiB); the connection is closed (a FHIR OperationOutcome) */
-            431: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/fhir+json": components["schemas"]["FhirOperationOutcome"];
-                };
-            };
+            431: components["responses"]["RequestHeaderFieldsTooLarge"];
             /** @description Unexpected error (logged with the request id; no internals in the body) (a FHIR OperationOutcome) */
             500: {
                 headers: {
