@@ -97,7 +97,7 @@ async function main(): Promise<number> {
   });
   try {
     await waitUntilUp(base, () => gateway.exitCode !== null);
-    const client = await registerClient(base, SCOPE_NAMES.filter((s) => !isSignInScope(s)), 'vitalis-contract-check');
+    const client = await registerClient(base, SCOPE_NAMES.filter((s) => !isSignInScope(s)), 'vitalis-contract-check', 'system', database);
     const token = await clientCredentialsToken(base, client);
     const extra = (process.env.CONTRACT_FUZZ_ARGS ?? '').split(/\s+/).filter(Boolean);
     // The document as this gateway serves it, from a file: loaded from its URL, Schemathesis leaves
