@@ -19,6 +19,7 @@ import { HttpProblem, serviceUnavailable } from '@vitalis/http';
 import { createVitalsProducer, TOPICS } from '@vitalis/kafka';
 import {
   bundleSchema,
+  ECG_LEAD_II,
   encodeObservation,
   fhirObservationSchema,
   instant,
@@ -58,7 +59,7 @@ const observationOut = z.object({
   code: z.enum(VITAL_CODES as [string, ...string[]]),
   unit: z.string(),
   value: z.number().optional().describe('Numeric vitals'),
-  waveform: z.object({ origin: z.number(), period_ms: z.number(), samples: z.array(z.number()) }).optional().describe('ECG lead II (131330)'),
+  waveform: z.object({ origin: z.number(), period_ms: z.number(), samples: z.array(z.number()) }).optional().describe(`ECG lead II (${ECG_LEAD_II.code})`),
 }).meta({ id: 'StoredVitalsObservation', description: 'One stored vital-sign measurement or ECG chunk (the wire format, VitalsObservation, as read back)' });
 
 const rawPage = z.object({
