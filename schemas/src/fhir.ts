@@ -23,28 +23,37 @@ export interface FhirCoding {
   display?: string;
 }
 
+const coding = z.object({ system: z.string(), code: z.string(), display: z.string().optional() });
+const ucumQuantity = z.object({ value: z.number(), unit: z.string(), system: z.string(), code: z.string() });
+
+/**
+ * A vital-sign Observation exactly as toFhirObservation builds it (the OpenAPI component
+ * `FhirObservation`; strict, so a field added to the mapping without its schema fails loudly).
+ */
+export const fhirObservationSchema = z.strictObject({
+  resourceType: z.literal('Observation'),
+  id: z.string().optional().describe('<device_id>.<seq>, omitted when longer than 64 characters'),
+  meta: z.object({ profile: z.array(z.string()) }).optional(),
+  identifier: z.array(z.object({ system: z.string(), value: z.string() })),
+  status: z.literal('final'),
+  category: z.array(z.object({ coding: z.array(coding), text: z.string().optional() })),
+  code: z.object({ coding: z.array(coding), text: z.string() }),
+  subject: z.object({ reference: z.string() }),
+  device: z.object({ reference: z.string() }),
+  effectiveDateTime: z.string(),
+  valueQuantity: ucumQuantity.optional(),
+  valueSampledData: z.object({
+    origin: ucumQuantity,
+    period: z.number(),
+    dimensions: z.literal(1),
+    lowerLimit: z.number(),
+    upperLimit: z.number(),
+    data: z.string(),
+  }).optional(),
+}).meta({ id: 'FhirObservation', description: 'A FHIR R4 vital-sign Observation (https://hl7.org/fhir/R4/observation-vitalsigns.html): valueQuantity, or valueSampledData for ECG' });
+
 /** A type alias (not an interface): it is assignable to the open record the response schemas describe. */
-export type FhirObservation = {
-  resourceType: 'Observation';
-  id?: string;
-  meta?: { profile: string[] };
-  identifier: { system: string; value: string }[];
-  status: 'final';
-  category: { coding: FhirCoding[]; text?: string }[];
-  code: { coding: FhirCoding[]; text: string };
-  subject: { reference: string };
-  device: { reference: string };
-  effectiveDateTime: string;
-  valueQuantity?: { value: number; unit: string; system: string; code: string };
-  valueSampledData?: {
-    origin: { value: number; unit: string; system: string; code: string };
-    period: number;
-    dimensions: 1;
-    lowerLimit: number;
-    upperLimit: number;
-    data: string;
-  };
-};
+export type FhirObservation = z.infer<typeof fhirObservationSchema>;
 
 export const OBSERVATION_IDENTIFIER_SYSTEM = 'urn:vitalis:observation';
 /** The extra LOINC coding the R4 oxygen saturation profile requires on SpO2 (searches by it find SpO2). */

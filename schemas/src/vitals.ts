@@ -114,6 +114,9 @@ export const resourceId = z
  * and ±23:59, which PostgreSQL refuses with an error, not a 400). One pattern (zod's date-time
  * pattern, those two parts narrowed) so the OpenAPI document publishes exactly what is checked.
  */
+/** A calendar date PostgreSQL can read (zod's date pattern, year 0001 or later), as a regex source without anchors. */
+export const CALENDAR_DATE_PATTERN = `(?!0000)${z.regexes.date.source.slice(1, -1)}`;
+
 export const instant = z
   .string()
   .regex(

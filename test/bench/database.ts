@@ -4,18 +4,9 @@
  * the server's maintenance database (default: the local one); BENCH_DATABASE overrides the name.
  * Returns the new database's URL; the bench migrates it (all of it, or a prefix of the migrations).
  */
-import pg from 'pg';
+import { recreateDatabase } from '../helpers/fresh-database';
 
 export async function recreateBenchDatabase(defaultName: string): Promise<string> {
   const adminUrl = process.env.BENCH_ADMIN_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:55432/postgres';
-  const name = process.env.BENCH_DATABASE ?? defaultName;
-  const admin = new pg.Client({ connectionString: adminUrl });
-  await admin.connect();
-  try {
-    await admin.query(`DROP DATABASE IF EXISTS ${pg.escapeIdentifier(name)} WITH (FORCE)`);
-    await admin.query(`CREATE DATABASE ${pg.escapeIdentifier(name)}`);
-  } finally {
-    await admin.end();
-  }
-  return adminUrl.replace(/\/[^/]*$/, `/${name}`);
+  return recreateDatabase(adminUrl, process.env.BENCH_DATABASE ?? defaultName);
 }

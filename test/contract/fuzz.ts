@@ -3,15 +3,16 @@
  * the gateway's published OpenAPI document with Schemathesis against a real gateway and fails on
  * any finding.
  *
- * Steps: migrate the database and create the topics (as the test suite's global setup does), seed
- * the demo records (patients pat-0001..0020, slots, ED arrivals) so the operations find data,
+ * Steps: make a fresh database of its own and migrate it, create the topics (as the test suite's
+ * global setup does), seed the demo records (patients pat-0001..0020, slots, ED arrivals) so the operations find data,
  * start the real gateway (apps/gateway/src/main.ts) as a child process on a free port as the
  * least-privileged app role with the test suite's settings, register a `system` client holding
  * every machine scope through the real registration endpoint and take a client_credentials token,
  * run `schemathesis run` (the settings live in test/contract/schemathesis.toml, each with its
  * reason) with that token on the document the gateway serves, then stop the gateway.
  *
- * Env: DATABASE_URL (the owner; default vitalis_test), REDIS_URL, KAFKA_BROKERS as for the tests;
+ * Env: DATABASE_URL (the owner; default vitalis_test: the check runs in `<its database>_fuzz`, made
+ * anew), CONTRACT_DATABASE_URL (another database, as it is), REDIS_URL, KAFKA_BROKERS as for the tests;
  * CONTRACT_FUZZ_ARGS: extra schemathesis arguments (e.g. `--include-path /api/v1/vitals`).
  */
 import { spawn } from 'node:child_process';
@@ -23,14 +24,24 @@ import { createKafka, ensureTopics } from '@vitalis/kafka';
 import { SCOPE_NAMES, isSignInScope } from '@vitalis/schemas';
 import { seedRecords } from '../../apps/gateway/src/seed-records';
 import { clientCredentialsToken, registerClient } from '../helpers/auth';
-import { ONE_ADDRESS_LIMITS, testEnv } from '../helpers/env';
+import { ONE_ADDRESS_LIMITS, asAppRole, testEnv } from '../helpers/env';
+import { recreateDatabase } from '../helpers/fresh-database';
 import { freePort } from '../helpers/processes';
 
 const root = fileURLToPath(new URL('../../', import.meta.url));
 const venvBin = process.env.CONTRACT_VENV_BIN ?? `${root}.data/contract-venv/bin`;
 
-async function prepareDatabase(): Promise<void> {
-  const pool = createPool({ url: testEnv.DATABASE_URL, max: 2, application: 'vitalis-contract-check' });
+/**
+ * The fuzzer writes (registers patients, books slots, posts results): it gets a database of its own,
+ * `<DATABASE_URL's database>_fuzz`, dropped and created anew at every run (CONTRACT_DATABASE_URL
+ * names another), so the test suite's data is never touched and every run starts from the same
+ * seeded state (with the fixed seed: the same cases). Returns the owner's URL.
+ */
+async function prepareDatabase(): Promise<string> {
+  const owner = new URL(testEnv.DATABASE_URL);
+  const ownerUrl = process.env.CONTRACT_DATABASE_URL
+    ?? await recreateDatabase(Object.assign(new URL(owner), { pathname: '/postgres' }).toString(), `${owner.pathname.slice(1)}_fuzz`);
+  const pool = createPool({ url: ownerUrl, max: 2, application: 'vitalis-contract-check' });
   try {
     await migrate(pool);
     await ensureTopics(createKafka({ brokers: testEnv.KAFKA_BROKERS, clientId: 'vitalis-contract-check', retries: 2 }));
@@ -38,6 +49,7 @@ async function prepareDatabase(): Promise<void> {
   } finally {
     await pool.end();
   }
+  return ownerUrl;
 }
 
 async function waitUntilUp(base: string, exited: () => boolean): Promise<void> {
@@ -54,7 +66,7 @@ async function waitUntilUp(base: string, exited: () => boolean): Promise<void> {
 }
 
 async function main(): Promise<number> {
-  await prepareDatabase();
+  const database = await prepareDatabase();
   const port = await freePort();
   const base = `http://127.0.0.1:${port}`;
   const gateway = spawn(process.execPath, ['--import', 'tsx', 'apps/gateway/src/main.ts'], {
@@ -64,7 +76,7 @@ async function main(): Promise<number> {
       NODE_ENV: 'test',
       PORT: String(port),
       LOG_LEVEL: process.env.LOG_LEVEL ?? 'error',
-      DATABASE_URL: testEnv.APP_DATABASE_URL,
+      DATABASE_URL: asAppRole(database),
       REDIS_URL: testEnv.REDIS_URL,
       KAFKA_BROKERS: testEnv.KAFKA_BROKERS.join(','),
       // The fuzzer speaks from 127.0.0.1 for every request: the per-address budgets would otherwise
@@ -76,7 +88,7 @@ async function main(): Promise<number> {
   });
   try {
     await waitUntilUp(base, () => gateway.exitCode !== null);
-    const client = await registerClient(base, SCOPE_NAMES.filter((s) => !isSignInScope(s)), 'vitalis-contract-check');
+    const client = await registerClient(base, SCOPE_NAMES.filter((s) => !isSignInScope(s)), 'vitalis-contract-check', 'system', database);
     const token = await clientCredentialsToken(base, client);
     const extra = (process.env.CONTRACT_FUZZ_ARGS ?? '').split(/\s+/).filter(Boolean);
     // The document as this gateway serves it, from a file: loaded from its URL, Schemathesis leaves

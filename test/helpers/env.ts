@@ -19,7 +19,7 @@ const owner = parseConfig({
 });
 
 /** The owner's URL with the app role's user name (and no password: trust auth on 127.0.0.1). */
-function asAppRole(ownerUrl: string): string {
+export function asAppRole(ownerUrl: string): string {
   const u = new URL(ownerUrl);
   u.username = APP_ROLE;
   u.password = '';

@@ -3,6 +3,7 @@
  * URL with backoff (the server's Retry-After, doubling up to `maxDelayMs`), stream each NDJSON file
  * with the same token and yield its FHIR Observations line by line (a file is never held whole).
  */
+import type { components } from './generated/openapi';
 import type { Transport } from './http';
 
 export interface ExportOptions {
@@ -21,20 +22,9 @@ export interface ExportOptions {
   signal?: AbortSignal;
 }
 
-export interface ExportManifest {
-  transactionTime: string;
-  request: string;
-  requiresAccessToken: boolean;
-  output: { type: string; url: string; count?: number }[];
-  error: { type: string; url: string; count?: number }[];
-}
-
-export interface FhirObservation {
-  resourceType: 'Observation';
-  subject: { reference: string };
-  effectiveDateTime: string;
-  [field: string]: unknown;
-}
+/** The Bulk Data manifest and an exported Observation: the OpenAPI's component types (one source). */
+export type ExportManifest = components['schemas']['BulkExportManifest'];
+export type FhirObservation = components['schemas']['FhirObservation'];
 
 function kickOffUrl(baseUrl: string, o: ExportOptions): string {
   const path = o.group !== undefined ? `/fhir/R4/Group/${encodeURIComponent(o.group)}/$export` : o.patients ? '/fhir/R4/Patient/$export' : '/fhir/R4/$export';

@@ -4,7 +4,7 @@
  */
 import { ClientCredentials, Sandbox, revokeToken, type TokenSource } from './auth';
 import { Transport, buildUrl, type DeprecationNotice, type Empty, type Method, type PathsFor, type RequestOptions, type ResponseOf } from './http';
-import type { paths } from './generated/openapi';
+import type { components, paths } from './generated/openapi';
 import { bulkExport, exportManifest, type ExportManifest, type ExportOptions, type FhirObservation } from './bulk';
 import { liveVitals, subscribeVitals, type LiveVitalsEvent, type LiveVitalsOptions, type Subscription, type VitalsObservation } from './stream';
 
@@ -20,92 +20,35 @@ export type BucketVitalsPage = Extract<VitalsHistory, { bucket: string }>;
 export type PublishResult = ResponseOf<'/api/v1/vitals', 'post'>;
 
 /**
- * Patients and appointments answer FHIR R4 resources (validated against the R4 base definitions by
- * the test suite). Kept as open records here; `request()` gives the generated types.
+ * The resources, exactly as the OpenAPI document publishes them (components generated from the
+ * zod schemas the gateway serializes with): FHIR R4 resources (validated against the R4 base
+ * definitions by the test suite) and the API's own shapes. No open records: a field the server
+ * sends is a field here.
  */
-export interface Patient {
-  resourceType: 'Patient';
-  id: string;
-  [field: string]: unknown;
-}
-export interface AllergyIntolerance {
-  resourceType: 'AllergyIntolerance';
-  id: string;
-  [field: string]: unknown;
-}
+type Schemas = components['schemas'];
+export type Patient = Schemas['Patient'];
+export type AllergyIntolerance = Schemas['AllergyIntolerance'];
 /** The latest value of one numeric vital sign (the flat shape of the vitals endpoints). */
-export interface LatestVital {
-  code: string;
-  display: string;
-  value: number;
-  unit: string;
-  effective_at: string;
-}
+export type LatestVital = Schemas['LatestVital'];
+export type News2 = Schemas['News2'];
 /**
  * GET /api/v1/patients/{id}: FHIR resources side by side (0.2.0; before, the Patient itself carried
  * `allergies` and `vitals`), the same envelope as the MCP tool get_patient. `allergies` for clinical
  * readers, `latest_vitals` and `news2` when they also hold read:vitals.
  */
-export interface PatientRecord {
-  view: 'clinical' | 'demographics';
-  patient: Patient;
-  allergies?: AllergyIntolerance[];
-  latest_vitals?: LatestVital[];
-  news2?: { score: number; risk: string; [field: string]: unknown };
-}
-export interface Slot {
-  resourceType: 'Slot';
-  id: string;
-  status: 'free' | 'busy' | string;
-  /** `Schedule/<clinician id>`: the Schedule is in the same Bundle (search mode include). */
-  schedule: { reference: string };
-  [field: string]: unknown;
-}
-export interface Schedule {
-  resourceType: 'Schedule';
-  id: string;
-  [field: string]: unknown;
-}
-export interface Appointment {
-  resourceType: 'Appointment';
-  id: string;
-  status: 'booked' | 'cancelled' | string;
-  [field: string]: unknown;
-}
+export type PatientRecord = Schemas['PatientRecord'];
+export type Slot = Schemas['Slot'];
+export type Schedule = Schemas['Schedule'];
+export type Appointment = Schemas['Appointment'];
 /** FHIR R4 ServiceRequest (a diagnostic order). */
-export interface ServiceRequest {
-  resourceType: 'ServiceRequest';
-  id: string;
-  meta: { versionId: string; lastUpdated: string };
-  status: 'draft' | 'active' | 'on-hold' | 'revoked' | 'completed' | 'entered-in-error';
-  intent: 'order' | 'proposal';
-  priority: 'routine' | 'urgent' | 'asap' | 'stat';
-  [field: string]: unknown;
-}
+export type ServiceRequest = Schemas['ServiceRequest'];
 /** FHIR R4 DiagnosticReport, its Observations contained. */
-export interface DiagnosticReport {
-  resourceType: 'DiagnosticReport';
-  id: string;
-  meta: { versionId: string; lastUpdated: string };
-  status: 'registered' | 'partial' | 'preliminary' | 'final' | 'amended' | 'corrected' | 'cancelled' | 'entered-in-error';
-  contained?: Record<string, unknown>[];
-  [field: string]: unknown;
-}
+export type DiagnosticReport = Schemas['DiagnosticReport'];
+/** One result of a report (critical results list them). */
+export type ResultValue = Schemas['ResultValue'];
 /** A report's critical result (open, escalated, or acknowledged: who and when). */
-export interface CriticalResult {
-  critical_id: string;
-  report_id: string;
-  patient_id: string;
-  code: string;
-  state: 'open' | 'escalated' | 'acknowledged';
-  results: unknown;
-  raised_at: string;
-  due_at: string;
-  escalated_at: string | null;
-  acknowledged_at?: string | null;
-  acknowledged_by?: string | null;
-  note?: string | null;
-}
+export type CriticalResult = ResponseOf<'/api/v1/diagnostics/reports/{id}/acknowledge', 'post'>;
+/** A vital-sign Observation as FHIR R4 (Bundles for `Accept: application/fhir+json`, /fhir/R4). */
 /** The If-Match value for a resource read before (its meta.versionId is the stream version the ETag names). */
 export const etagOf = (resource: { meta: { versionId: string } }) => `"${resource.meta.versionId}"`;
 

@@ -32,7 +32,8 @@ export interface News2Input {
   temperature?: number;
 }
 
-export type News2Parameter = 'respiratoryRate' | 'spo2' | 'supplementalOxygen' | 'systolic' | 'heartRate' | 'consciousness' | 'temperature';
+export const NEWS2_PARAMETERS = ['respiratoryRate', 'spo2', 'supplementalOxygen', 'systolic', 'heartRate', 'consciousness', 'temperature'] as const;
+export type News2Parameter = (typeof NEWS2_PARAMETERS)[number];
 
 export type News2Risk = 'low' | 'low-medium' | 'medium' | 'high';
 

@@ -126,8 +126,9 @@ export const problemDetails = fp<ProblemPluginOptions>(
     });
     const parseJson = app.getDefaultJsonParser(app.initialConfig.onProtoPoisoning ?? 'error', app.initialConfig.onConstructorPoisoning ?? 'error');
     app.removeContentTypeParser('application/json');
-    // FHIR clients send their bodies as application/fhir+json: JSON, parsed (and NUL-checked) alike
-    app.addContentTypeParser(['application/json', FHIR_JSON], { parseAs: 'string' }, (req, body, done) => {
+    // FHIR clients send their bodies as application/fhir+json (older ones application/json+fhir):
+    // JSON, parsed (prototype poisoning refused, NUL-checked) alike
+    app.addContentTypeParser(['application/json', FHIR_JSON, 'application/json+fhir'], { parseAs: 'string' }, (req, body, done) => {
       jsonBodies.set(req, (body as string).includes('\\u0000'));
       parseJson(req, body as string, done);
     });

@@ -124,7 +124,10 @@ describe('GET /openapi.json', () => {
     expect(doc.paths['/api/v1/patients/{id}/vitals/latest'].get.parameters).toEqual(
       expect.arrayContaining([expect.objectContaining({ name: 'id', in: 'path', required: true })]),
     );
-    expect(doc.paths['/api/v1/vitals'].post.requestBody.content['application/json'].schema.properties.observations).toBeDefined();
+    // bodies are named components (openapi-bodies.test.ts): follow the reference
+    const publish = doc.paths['/api/v1/vitals'].post.requestBody.content['application/json'].schema as Json;
+    expect(publish.$ref).toMatch(/^#\/components\/schemas\//);
+    expect(doc.components.schemas[publish.$ref.split('/').pop()].properties.observations).toBeDefined();
   });
 
   it('marks the deprecated endpoint deprecated and not its successor', () => {

@@ -8,7 +8,8 @@ export function callerOf(req: FastifyRequest): Caller {
   return { principal: req.principal!, requestId: req.id, ip: req.ip };
 }
 
-export const problem = z.looseObject({ type: z.string(), title: z.string(), status: z.number().int(), detail: z.string() }).describe('RFC 9457 problem');
+// The document's `Problem` component (developer/openapi.ts publishes PROBLEM_SCHEMA under this id).
+export const problem = z.looseObject({ type: z.string(), title: z.string(), status: z.number().int(), detail: z.string() }).meta({ id: 'Problem', description: 'RFC 9457 problem' });
 export const problems = (...codes: number[]) => Object.fromEntries(codes.map((c) => [c, problem]));
 
 /** Opaque keyset cursor: base64url JSON of the last row's sort key. */

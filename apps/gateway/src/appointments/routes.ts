@@ -19,11 +19,27 @@ import { CLINICIANS } from '../catalog/data';
 import { callerOf, decodeKey, encodeKey, problems } from '../access/http';
 import { bookAppointment, cancelAppointment, getAppointment, listSlots, rescheduleAppointment } from './service';
 
-const appointmentOut = z.looseObject({ resourceType: z.literal('Appointment'), id: z.string(), status: z.enum(['booked', 'cancelled']) });
-const slotOut = z.looseObject({ resourceType: z.literal('Slot'), id: z.string(), status: z.enum(['free', 'busy']) });
-const scheduleOut = z.looseObject({ resourceType: z.literal('Schedule'), id: z.string() });
+// Exactly what the builders below produce (strict: see patients/fhir.ts).
+const reference = z.object({ reference: z.string() });
+const appointmentOut = z.strictObject({
+  resourceType: z.literal('Appointment'), id: z.string(), status: z.enum(['booked', 'cancelled']),
+  slot: z.array(reference), start: z.string(), end: z.string(),
+  appointmentType: z.object({ text: z.string() }),
+  description: z.string().optional().describe('The reason given at booking'),
+  created: z.string().optional(),
+  participant: z.array(z.object({ actor: reference.describe('Patient/<id> or Practitioner/<clinician id>'), status: z.literal('accepted') })),
+}).meta({ id: 'Appointment', description: 'FHIR R4 Appointment (https://hl7.org/fhir/R4/appointment.html), the elements Vitalis keeps' });
+const slotOut = z.strictObject({
+  resourceType: z.literal('Slot'), id: z.string(), meta: z.object({ versionId: z.string().describe('The slot stream\'s version (vread: /fhir/R4/Slot/{id}/_history/{vid})') }), status: z.enum(['free', 'busy']),
+  schedule: reference.describe('Schedule/<clinician id>'),
+  serviceType: z.array(z.object({ text: z.string() })), start: z.string(), end: z.string(),
+}).meta({ id: 'Slot', description: 'FHIR R4 Slot (https://hl7.org/fhir/R4/slot.html)' });
+const scheduleOut = z.strictObject({
+  resourceType: z.literal('Schedule'), id: z.string(), active: z.boolean(),
+  actor: z.array(z.object({ reference: z.string(), display: z.string().optional() })),
+}).meta({ id: 'Schedule', description: 'FHIR R4 Schedule (https://hl7.org/fhir/R4/schedule.html): a clinician\'s' });
 
-export function toFhirSlot(s: SlotState) {
+export function toFhirSlot(s: SlotState): z.infer<typeof slotOut> {
   return {
     resourceType: 'Slot' as const, id: s.id, meta: { versionId: String(s.version) }, status: s.status,
     schedule: { reference: `Schedule/${s.clinicianId}` },
@@ -32,7 +48,7 @@ export function toFhirSlot(s: SlotState) {
 }
 
 /** The clinician's Schedule: the container of their Slots. */
-export function toFhirSchedule(clinicianId: string) {
+export function toFhirSchedule(clinicianId: string): z.infer<typeof scheduleOut> {
   const name = CLINICIANS.find((c) => c.id === clinicianId)?.name;
   return {
     resourceType: 'Schedule' as const, id: clinicianId, active: true,
@@ -40,7 +56,7 @@ export function toFhirSchedule(clinicianId: string) {
   };
 }
 
-export function toFhirAppointment(s: SlotState, status: 'booked' | 'cancelled' = 'booked') {
+export function toFhirAppointment(s: SlotState, status: 'booked' | 'cancelled' = 'booked'): z.infer<typeof appointmentOut> {
   return {
     resourceType: 'Appointment' as const, id: s.appointmentId!, status,
     slot: [{ reference: `Slot/${s.id}` }], start: s.start, end: s.end,
@@ -48,8 +64,8 @@ export function toFhirAppointment(s: SlotState, status: 'booked' | 'cancelled' =
     ...(s.reason ? { description: s.reason } : {}),
     ...(s.bookedAt ? { created: s.bookedAt } : {}),
     participant: [
-      { actor: { reference: `Patient/${s.patientId}` }, status: 'accepted' },
-      { actor: { reference: `Practitioner/${s.clinicianId}` }, status: 'accepted' },
+      { actor: { reference: `Patient/${s.patientId}` }, status: 'accepted' as const },
+      { actor: { reference: `Practitioner/${s.clinicianId}` }, status: 'accepted' as const },
     ],
   };
 }
@@ -98,7 +114,8 @@ export function appointmentRoutes(deps: GatewayDeps): FastifyPluginAsyncZod {
       schema: {
         tags: ['appointments'], summary: 'Book a slot',
         description: 'Books a free slot for a patient (patient users: themselves; patient_id may be omitted). 201 with the Appointment; 409 if the slot is taken (also when many book it at once: exactly one wins).',
-        body: z.object({ slot_id: resourceId, patient_id: resourceId.optional(), reason: nonBlankText(500).optional() }),
+        body: z.object({ slot_id: resourceId, patient_id: resourceId.optional(), reason: nonBlankText(500).optional() })
+          .meta({ example: { slot_id: 'clin-001-202612011000', patient_id: 'pat-0001', reason: 'follow-up of blood pressure' } }),
         response: { 201: appointmentOut, ...problems(400, 401, 403, 404, 409, 422) },
       },
     }, async (req, reply) => {
@@ -117,7 +134,7 @@ export function appointmentRoutes(deps: GatewayDeps): FastifyPluginAsyncZod {
       config: { auth: { scopes: ['write:appointments'] } },
       schema: {
         tags: ['appointments'], summary: 'Cancel an appointment', description: 'Frees the slot. 404 if it is not (or no longer) booked.',
-        params: idParams, body: z.object({ reason: nonBlankText(500).optional() }).optional(),
+        params: idParams, body: z.object({ reason: nonBlankText(500).optional() }).meta({ example: { reason: 'the patient is travelling' } }).optional(),
         response: { 200: appointmentOut, ...problems(400, 401, 404, 409) },
       },
     }, async (req) => toFhirAppointment(await cancelAppointment(pool, callerOf(req), req.params.id, req.body?.reason), 'cancelled'));
@@ -126,7 +143,7 @@ export function appointmentRoutes(deps: GatewayDeps): FastifyPluginAsyncZod {
       config: { auth: { scopes: ['write:appointments'] } },
       schema: {
         tags: ['appointments'], summary: 'Move an appointment to another slot', description: 'Cancels this booking and books slot_id atomically (both or neither). 201 with the new Appointment.',
-        params: idParams, body: z.object({ slot_id: resourceId }),
+        params: idParams, body: z.object({ slot_id: resourceId }).meta({ example: { slot_id: 'clin-001-202612021430' } }),
         response: { 201: appointmentOut, ...problems(400, 401, 404, 409) },
       },
     }, async (req, reply) => {

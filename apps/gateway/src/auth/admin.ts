@@ -29,7 +29,7 @@ const mintRequest = z
     max_uses: z.number().int().min(1).max(10_000).nullable().default(1).describe('Registrations it allows; null: any number until it expires'),
     label: z.string().max(200).default('').describe('What it is for (shown in the audit trail)'),
   })
-  ;
+  .meta({ example: { role: 'device', expires_in: 3600, max_uses: 1, label: 'ward 3 bedside monitors' } });
 
 const mintResponse = z
   .object({
@@ -60,7 +60,7 @@ const approveRequest = z
     role: z.enum(ROLES).describe('The role that bounds what the client may hold'),
     scope: z.string().max(1000).optional().describe('The scopes to grant, all within the role (default: what it asked for, as far as the role allows)'),
   })
-  ;
+  .meta({ example: { role: 'doctor', scope: 'read:patients read:vitals' } });
 
 const clientIdParam = z.object({ client_id: z.string().min(1).max(100) });
 

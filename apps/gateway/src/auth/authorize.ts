@@ -276,7 +276,7 @@ export function authorizeRoutes(ctx: AuthContext): FastifyPluginAsyncZod {
         description: 'The login and consent forms post here (CSRF token and browser-bound interaction). Answers the next HTML page, or 303 to the redirect URI with `code`, `state` and `iss` (RFC 9207) or an OAuth error.',
         consumes: ['application/x-www-form-urlencoded'],
         produces: ['text/html'],
-        body: queryOrForm,
+        body: queryOrForm.meta({ example: { interaction: 'a5b1c0d2e3f4', csrf_token: 'Zm9ybS10b2tlbg', step: 'login', username: 'doctor', password: 'correct horse battery staple' } }),
         response: { ...pageResponses, 403: page('An HTML error page: the form was not verified as coming from this sign-in page'), 429: page('The sign-in page again: too many failed sign-ins (Retry-After)') },
       },
     }, async (req, reply) => {

@@ -114,7 +114,16 @@ export function protectedResourceMetadata(baseUrl: string) {
   };
 }
 
-const jsonDocument = z.record(z.string(), z.unknown());
+/**
+ * The discovery documents, each a named component. Their members are the cited specifications'
+ * (extensible by design: a client ignores what it does not know), so each is published as an open
+ * object; the values this server sets are in the functions above and in docs/security.md.
+ */
+const discoveryDocument = (id: string, description: string) => z.record(z.string(), z.unknown()).meta({ id, description });
+const smartConfigurationDocument = discoveryDocument('SmartConfiguration', 'SMART App Launch v2 configuration (https://hl7.org/fhir/smart-app-launch/conformance.html)');
+const protectedResourceDocument = discoveryDocument('ProtectedResourceMetadata', 'OAuth 2.0 Protected Resource Metadata (RFC 9728)');
+const authorizationServerDocument = discoveryDocument('AuthorizationServerMetadata', 'OAuth 2.0 Authorization Server Metadata (RFC 8414), also the OpenID Provider Metadata (OpenID Connect Discovery 1.0)');
+const jwksDocument = discoveryDocument('JsonWebKeySet', 'A JWK Set (RFC 7517): `keys`, each key\'s members by its kty');
 
 export function discoveryRoutes(ctx: AuthContext): FastifyPluginAsyncZod {
   const base = ctx.config.baseUrl;
@@ -124,13 +133,13 @@ export function discoveryRoutes(ctx: AuthContext): FastifyPluginAsyncZod {
   const smart = smartConfiguration(base);
   return async (app) => {
     for (const path of ['/.well-known/smart-configuration', `${FHIR_BASE_PATH}/.well-known/smart-configuration`]) {
-      app.get(path, { schema: { tags: ['discovery'], summary: 'SMART App Launch v2 configuration (the authorization server\'s SMART endpoints and capabilities)', response: { 200: jsonDocument } } }, async (_req, reply) => {
+      app.get(path, { schema: { tags: ['discovery'], summary: 'SMART App Launch v2 configuration (the authorization server\'s SMART endpoints and capabilities)', response: { 200: smartConfigurationDocument } } }, async (_req, reply) => {
         reply.header('cache-control', 'public, max-age=300');
         return smart;
       });
     }
     app.get('/.well-known/oauth-protected-resource', {
-      schema: { tags: ['discovery'], summary: 'Protected Resource Metadata (RFC 9728)', response: { 200: jsonDocument } },
+      schema: { tags: ['discovery'], summary: 'Protected Resource Metadata (RFC 9728)', response: { 200: protectedResourceDocument } },
     }, async (_req, reply) => {
       reply.header('cache-control', 'public, max-age=300');
       return prm;
@@ -139,12 +148,12 @@ export function discoveryRoutes(ctx: AuthContext): FastifyPluginAsyncZod {
       ['/.well-known/oauth-authorization-server', 'Authorization Server Metadata (RFC 8414)'],
       ['/.well-known/openid-configuration', 'OpenID Provider Metadata (OpenID Connect Discovery 1.0): the same document'],
     ] as const) {
-      app.get(path, { schema: { tags: ['discovery'], summary, response: { 200: jsonDocument } } }, async (_req, reply) => {
+      app.get(path, { schema: { tags: ['discovery'], summary, response: { 200: authorizationServerDocument } } }, async (_req, reply) => {
         reply.header('cache-control', 'public, max-age=300');
         return asm;
       });
     }
-    app.get(PATHS.jwks, { schema: { tags: ['discovery'], summary: 'Token signing keys (JWK Set): ES256 (access tokens, ES256 ID tokens) and RS256 (ID tokens)', response: { 200: jsonDocument } } }, async (_req, reply) => {
+    app.get(PATHS.jwks, { schema: { tags: ['discovery'], summary: 'Token signing keys (JWK Set): ES256 (access tokens, ES256 ID tokens) and RS256 (ID tokens)', response: { 200: jwksDocument } } }, async (_req, reply) => {
       reply.header('cache-control', 'public, max-age=60');
       return ctx.keys.jwks();
     });

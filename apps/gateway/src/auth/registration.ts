@@ -57,7 +57,7 @@ export function registrationRoutes(ctx: AuthContext): FastifyPluginAsyncZod {
       schema: {
         tags: ['oauth'],
         summary: 'Register a client (RFC 7591): open for the public scopes; a role through an initial access token or a software statement',
-        body: registrationRequestSchema,
+        body: registrationRequestSchema.meta({ example: { client_name: 'Ward dashboard', grant_types: ['client_credentials'], token_endpoint_auth_method: 'client_secret_basic', scope: 'read:vitals' } }),
         response: { 201: registrationResponseSchema, 400: oauthErrorSchema, 401: oauthErrorSchema },
       },
     }, async (req, reply) => {

@@ -42,7 +42,8 @@ export function revocationRoutes(ctx: AuthContext): FastifyPluginAsyncZod {
         summary: 'Revoke an access or refresh token (RFC 7009)',
         consumes: ['application/x-www-form-urlencoded'],
         // The form as RFC 7009 §2.1 has it; a refusal is still the RFC 6749 error body (attachValidation).
-        body: z.looseObject({ token: z.string().min(1), token_type_hint: z.string().optional() }),
+        body: z.looseObject({ token: z.string().min(1), token_type_hint: z.string().optional() })
+          .meta({ example: { token: 'eyJhbGciOiJFUzI1NiIsImtpZCI6IjEifQ.eyJzdWIiOiJjbGllbnQifQ.c2ln', token_type_hint: 'access_token' } }),
         response: { 200: z.object({}), 400: oauthErrorSchema, 401: oauthErrorSchema },
       },
     }, async (req, reply) => {
@@ -124,7 +125,7 @@ export function revocationRoutes(ctx: AuthContext): FastifyPluginAsyncZod {
         tags: ['oauth'],
         summary: 'Introspect a token issued to the calling client (RFC 7662)',
         consumes: ['application/x-www-form-urlencoded'],
-        body: formBodySchema,
+        body: formBodySchema.meta({ example: { token: 'eyJhbGciOiJFUzI1NiIsImtpZCI6IjEifQ.eyJzdWIiOiJjbGllbnQifQ.c2ln', token_type_hint: 'access_token' } }),
         response: { 200: introspectionResponse, 400: oauthErrorSchema, 401: oauthErrorSchema },
       },
     }, async (req, reply) => {

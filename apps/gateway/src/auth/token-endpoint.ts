@@ -141,7 +141,7 @@ export function tokenEndpoint(ctx: AuthContext): FastifyPluginAsyncZod {
         tags: ['oauth'],
         summary: 'Token endpoint: client_credentials, authorization_code (PKCE), refresh_token, token exchange (RFC 8693)',
         consumes: ['application/x-www-form-urlencoded'],
-        body: formBodySchema,
+        body: formBodySchema.meta({ example: { grant_type: 'client_credentials', scope: 'read:vitals write:vitals' } }),
         response: { 200: tokenResponseSchema, 400: oauthErrorSchema, 401: oauthErrorSchema },
       },
     }, async (req: FastifyRequest<{ Body: Form }>, reply) => {

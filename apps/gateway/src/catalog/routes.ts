@@ -12,7 +12,18 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import type { GatewayDeps } from '../deps';
 import { APPOINTMENT_TYPES, CLINICIANS, scopesAndRoles, toFhirPractitioner, vitalCodes } from './data';
 
-const list = z.object({ data: z.array(z.looseObject({})) });
+const listOf = <T extends z.ZodType>(item: T) => z.object({ data: z.array(item) });
+const practitioner = z.strictObject({
+  resourceType: z.literal('Practitioner'), id: z.string(), name: z.array(z.object({ text: z.string() })), qualification: z.array(z.object({ code: z.object({ text: z.string() }) })),
+}).meta({ id: 'Practitioner', description: 'A clinician as a FHIR R4 Practitioner (https://hl7.org/fhir/R4/practitioner.html)' });
+const appointmentType = z.strictObject({ code: z.string(), display: z.string(), minutes: z.number().int() }).meta({ id: 'AppointmentType', description: 'A bookable appointment type and its length' });
+const range = z.object({ min: z.number(), max: z.number() });
+const vitalSign = z.strictObject({
+  code: z.string(), system: z.string(), display: z.string(), unit: z.string().describe('UCUM'),
+  possible: range.optional().describe('What a device may report (numeric vitals)'),
+  normal: z.object({ low: z.number(), high: z.number() }).optional().describe('The adult normal range (the NEWS2 0-point band)'),
+  waveform: z.literal(true).optional().describe('A waveform (ECG lead II)'),
+}).meta({ id: 'VitalSign', description: 'A vital-sign code with its unit and ranges' });
 
 export function catalogRoutes(_deps: GatewayDeps): FastifyPluginAsyncZod {
   return async (app) => {
@@ -24,22 +35,22 @@ export function catalogRoutes(_deps: GatewayDeps): FastifyPluginAsyncZod {
       return { sections: ['clinicians', 'appointment-types', 'vital-signs', 'scopes'].map((name) => ({ name, href: `/api/v1/catalog/${name}` })) };
     });
     app.get('/api/v1/catalog/clinicians', {
-      schema: { tags: ['catalog'], summary: 'Clinicians as FHIR Practitioner (public)', response: { 200: list } },
+      schema: { tags: ['catalog'], summary: 'Clinicians as FHIR Practitioner (public)', response: { 200: listOf(practitioner) } },
     }, async (_req, reply) => {
       cache(reply);
       return { data: CLINICIANS.map(toFhirPractitioner) };
     });
     app.get('/api/v1/catalog/appointment-types', {
-      schema: { tags: ['catalog'], summary: 'Appointment types (public)', response: { 200: list } },
+      schema: { tags: ['catalog'], summary: 'Appointment types (public)', response: { 200: listOf(appointmentType) } },
     }, async (_req, reply) => {
       cache(reply);
       return { data: APPOINTMENT_TYPES.map((t) => ({ ...t })) };
     });
     app.get('/api/v1/catalog/vital-signs', {
-      schema: { tags: ['catalog'], summary: 'Vital-sign codes, units and ranges (public)', response: { 200: list } },
+      schema: { tags: ['catalog'], summary: 'Vital-sign codes, units and ranges (public)', response: { 200: listOf(vitalSign) } },
     }, async (_req, reply) => {
       cache(reply);
-      return { data: vitalCodes() };
+      return { data: vitalCodes() as z.infer<typeof vitalSign>[] };
     });
     app.get('/api/v1/catalog/scopes', {
       schema: { tags: ['catalog'], summary: 'OAuth scopes and standard roles (public)', response: { 200: z.object({ scopes: z.array(z.object({ name: z.string(), description: z.string() })), roles: z.array(z.object({ role: z.string(), scopes: z.array(z.string()) })) }) } },

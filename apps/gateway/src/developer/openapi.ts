@@ -11,7 +11,7 @@
  *    application/json, as spec section 7 says) from the shape
  *    of each operation: 400 when it takes input, 401/403 when secured, 404 and 414 (a path segment
  *    over the router's limit) on templated paths, 413/415 when it takes a body, 431 when it reads a
- *    header parameter (one a client may make long), 429 when its schema says `x-rate-limited`,
+ *    header or query parameter (one a client may make long; Node counts the request line too), 429 when its schema says `x-rate-limited`,
  *    500/503 everywhere.
  * A status a route declares itself (e.g. OAuth error bodies) is never overwritten.
  */
@@ -25,7 +25,7 @@ import { FHIR_BASE_PATH } from '../fhir/capability';
 import { fhirOpenApiSchemas } from '../fhir/schemas';
 import type { RouteAuth } from '../auth/route-auth';
 import { notesMarkdown } from './release-notes';
-import type { RouteDeprecation } from './route-meta';
+import { openapiPath, type RouteDeprecation } from './route-meta';
 
 type Json = Record<string, unknown>;
 
@@ -122,6 +122,8 @@ export function transformRoute(input: TransformInput): ReturnType<typeof jsonSch
     // Before the upgrade: a plain GET (426), a bad Authorization header (401/403) are problems.
     schema['x-websocket'] = true;
   }
+  const methods = [input.route.method].flat() as string[];
+  schema.operationId ??= operationIdOf(methods.find((m) => m !== 'HEAD') ?? methods[0]!, openapiPath(input.url));
   schema.security = securityFor(config.auth);
   if (config.auth?.anyOf) {
     schema['x-any-of-scopes'] = [...config.auth.anyOf];
@@ -142,6 +144,70 @@ export function transformRoute(input: TransformInput): ReturnType<typeof jsonSch
   return { ...out, schema: schema as typeof out.schema };
 }
 
+const words = (text: string) => text.split(/[^A-Za-z0-9]+/).filter(Boolean);
+const capitalized = (word: string) => word.charAt(0).toUpperCase() + word.slice(1);
+
+/**
+ * The default operationId, from the method and the path (a route may set `schema.operationId`):
+ * `GET /api/v1/patients/{id}/vitals/latest` → `getPatientsByIdVitalsLatest`. The `/api/v1` prefix
+ * is left out (the version is the document's); every other segment is kept, so two operations
+ * never share one. The body components are named after it (see nameBodies).
+ */
+export function operationIdOf(method: string, path: string): string {
+  const segments = path.replace(/^\/api\/v1(?=\/)/, '').split('/').filter(Boolean);
+  const parts = segments.flatMap((segment) => {
+    const param = /^\{(.+)\}$/.exec(segment);
+    return param ? ['by', ...words(param[1]!)] : words(segment);
+  });
+  return [method.toLowerCase(), ...parts.map(capitalized)].join('');
+}
+
+/** A body worth a name: anything but a plain string, number, boolean or null (HTML, Markdown, SSE text, a 101). */
+function isStructured(schema: Json): boolean {
+  if (typeof schema.$ref === 'string') return false;
+  return !(['string', 'number', 'integer', 'boolean', 'null'] as unknown[]).includes(schema.type);
+}
+
+/**
+ * Every request and response body becomes a named component (`components.schemas`): a zod schema
+ * given an id (`.meta({ id: 'Patient' })`) is one already (fastify-type-provider-zod refers to
+ * it); any other structured body is named after its operation, `<OperationId>Request` and
+ * `<OperationId>Response` (with the status, and the media type's subtype, when an operation has
+ * more than one). A body equal to a component a zod id named refers to that one. Two operations
+ * sharing a body without an id get one component each (named after each operation, never after
+ * the other): give a shared schema an id. Routes added later get names by default.
+ */
+export function nameBodies(doc: Json): void {
+  const schemas = (((doc.components ??= {}) as Json).schemas ??= {}) as Record<string, Json>;
+  const byContent = new Map<string, string>(Object.entries(schemas).map(([name, schema]) => [JSON.stringify(sortKeys(schema)), name]));
+  const named = (name: string, schema: Json): Json => {
+    let id = byContent.get(JSON.stringify(sortKeys(schema)));
+    if (!id) {
+      id = name;
+      for (let n = 2; id in schemas; n++) id = `${name}${n}`;
+      schemas[id] = schema;
+    }
+    return { $ref: `#/components/schemas/${id}` };
+  };
+  const subtype = (mediaType: string) => words(mediaType.split('/')[1] ?? mediaType).map(capitalized).join('');
+  for (const item of Object.values((doc.paths ?? {}) as Record<string, Json>)) {
+    for (const method of METHODS) {
+      const op = item[method] as Json | undefined;
+      if (!op) continue;
+      const base = capitalized(String(op.operationId));
+      const bodies = (content: Json | undefined, name: string) => {
+        const media = Object.entries(content ?? {}) as [string, Json][];
+        const structured = media.filter(([, m]) => m.schema && isStructured(m.schema as Json));
+        for (const [mediaType, m] of structured) m.schema = named(structured.length > 1 ? `${name}${subtype(mediaType)}` : name, m.schema as Json);
+      };
+      bodies((op.requestBody as Json | undefined)?.content as Json | undefined, `${base}Request`);
+      const responses = Object.entries((op.responses ?? {}) as Record<string, Json>).filter(([, r]) => !r.$ref && r.content);
+      const withBodies = responses.filter(([, r]) => Object.values(r.content as Record<string, Json>).some((m) => m.schema && isStructured(m.schema as Json)));
+      for (const [status, response] of withBodies) bodies(response.content as Json, withBodies.length > 1 ? `${base}Response${status}` : `${base}Response`);
+    }
+  }
+}
+
 /** Adds the problem responses an operation can produce, from its shape. */
 export function addProblemResponses(path: string, op: Json): void {
   const responses = (op.responses ??= {}) as Json;
@@ -152,7 +218,8 @@ export function addProblemResponses(path: string, op: Json): void {
   if (op['x-websocket']) statuses.push('401', '403', '426');
   if (path.includes('{')) statuses.push('404', '414');
   if (op.requestBody) statuses.push('413', '415');
-  if (Array.isArray(op.parameters) && op.parameters.some((p: Json) => p.in === 'header')) statuses.push('431');
+  // Node's parser counts the request line (the query string) and the headers against one limit.
+  if (Array.isArray(op.parameters) && op.parameters.some((p: Json) => p.in === 'header' || p.in === 'query')) statuses.push('431');
   if (op['x-rate-limited']) statuses.push('429');
   statuses.push('500', '503');
   for (const status of statuses) if (!(status in responses)) responses[status] = problemRef(status);
@@ -164,17 +231,21 @@ export function addProblemResponses(path: string, op: Json): void {
 
 /**
  * Under /fhir/R4 every body is FHIR JSON (`application/fhir+json`) and every error an
- * OperationOutcome (libs/http answers problems there as one).
+ * OperationOutcome (libs/http answers problems there as one); SMART discovery
+ * (`/fhir/R4/.well-known/…`) is a plain JSON document, not a FHIR resource, and keeps its media type.
  */
-function fhirResponses(op: Json, path: string): void {
+function fhirResponses(path: string, op: Json): void {
+  const fhirBodies = !path.includes('/.well-known/');
   const responses = (op.responses ?? {}) as Record<string, Json>;
   // the Bulk Data manifest is application/json and its files application/fhir+ndjson (the IG), not FHIR JSON
   const bulk = /\/\$export-(status|file)\//.test(path);
   for (const [status, response] of Object.entries(responses)) {
+    // 431 is Node's parser's, answered before any route is found: the shared problem response.
+    if (status === '431') continue;
     if (Number(status) >= 400) {
       const description = PROBLEM_RESPONSES[status]?.description ?? 'Error';
       responses[status] = { description: `${description} (a FHIR OperationOutcome)`, content: { 'application/fhir+json': { schema: { $ref: '#/components/schemas/FhirOperationOutcome' } } } };
-    } else if (response.content && !(bulk && status !== '202')) {
+    } else if (response.content && fhirBodies && !(bulk && status !== '202')) {
       response.content = { 'application/fhir+json': Object.values(response.content as Record<string, Json>)[0] };
     } else if (response.content && path.includes('$export-file')) {
       response.content = { 'application/fhir+ndjson': Object.values(response.content as Record<string, Json>)[0] };
@@ -186,6 +257,7 @@ function fhirResponses(op: Json, path: string): void {
 function isDeclaredProblem(response: Json): boolean {
   const bodies = Object.values((response.content ?? {}) as Record<string, Json>);
   return bodies.length > 0 && bodies.every((b) => {
+    if ((b.schema as Json | undefined)?.$ref === '#/components/schemas/Problem') return true;
     const required = ((b.schema as Json | undefined)?.required ?? []) as string[];
     return ['type', 'title', 'status', 'detail'].every((k) => required.includes(k));
   });
@@ -241,12 +313,13 @@ export function finishDocument(doc: Json, baseUrl: string): Json {
       if (!item[method]) continue;
       describeResponses(item[method] as Json);
       addProblemResponses(path, item[method] as Json);
-      if (path.startsWith(`${FHIR_BASE_PATH}/`)) fhirResponses(item[method] as Json, path);
+      if (path.startsWith(`${FHIR_BASE_PATH}/`)) fhirResponses(path, item[method] as Json);
     }
   }
   const components = (doc.components ??= {}) as Json;
   components.securitySchemes = securitySchemes(baseUrl);
   components.schemas = { ...(components.schemas as Json | undefined), Problem: PROBLEM_SCHEMA, ...fhirOpenApiSchemas() };
+  nameBodies(doc);
   // Only the problem responses some operation refers to (an unused component is a linter warning).
   const referenced = JSON.stringify(paths);
   components.responses = Object.fromEntries(

@@ -7,14 +7,14 @@
  */
 import { z } from 'zod';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { bundleSchema, resourceId, searchsetBundle } from '@vitalis/schemas';
+import { bundleSchema, enumCsv, resourceId, searchsetBundle } from '@vitalis/schemas';
 import { ANALYTES, DIAGNOSTIC_CODE, LOINC, ORDERABLE_CODES, ORDERABLE_TESTS, isOrderableCode, type OrderableCode } from '@vitalis/clinical';
 import { SERVICE_REQUEST_PRIORITIES, SERVICE_REQUEST_STATUSES, type DiagnosticReportState } from '@vitalis/records';
 import type { GatewayDeps } from '../deps';
 import { etag, expectedFromIfMatch } from '../access/caller';
 import { callerOf, problems } from '../access/http';
 import { fulfilFromTelemetry, MAX_STRIP_SECONDS } from './telemetry';
-import { amendIn, reportIn, reportUpdateIn, resultInputs, toFhirDiagnosticReport, toFhirServiceRequest, UnitMismatch } from './fhir';
+import { amendIn, diagnosticReportOut, resultValueOut, serviceRequestOut, reportIn, reportUpdateIn, resultInputs, toFhirDiagnosticReport, toFhirServiceRequest, UnitMismatch } from './fhir';
 import {
   acknowledgeCriticalResult, analyteUnit, changeOrder, changeReport, createOrder, getOrder, getReport, listOrders, listPendingCriticalResults, listReports,
   postReport, reportHistory, unprocessable, type DiagnosticsDeps, type PendingCriticalResult,
@@ -24,16 +24,15 @@ export const diagnosticsDeps = (deps: GatewayDeps): DiagnosticsDeps => ({ pool: 
 
 const idParams = z.object({ id: resourceId });
 const ifMatch = z.object({ 'if-match': z.string().max(100).optional() });
-const fhirOut = (type: string) => z.looseObject({ resourceType: z.literal(type), id: z.string(), meta: z.object({ versionId: z.string(), lastUpdated: z.string() }) });
-const serviceRequestOut = fhirOut('ServiceRequest').describe('FHIR R4 ServiceRequest');
-const reportOut = fhirOut('DiagnosticReport').describe('FHIR R4 DiagnosticReport, its Observations contained');
+const reportOut = diagnosticReportOut;
 const bundleOf = (entry: z.ZodType) => bundleSchema(entry).extend({ total: z.number().int() });
 /** A searchset Bundle (the one builder); each entry's fullUrl is the resource's API URL (its identity, where it can be read). */
 const bundle = (baseUrl: string, self: string, path: string, resources: Record<string, unknown>[]) => ({
   total: resources.length,
   ...searchsetBundle(resources.map((resource) => ({ fullUrl: `${baseUrl}/api/v1/diagnostics/${path}/${resource.id as string}`, resource, search: { mode: 'match' as const } })), { self: `${baseUrl}${self}`, total: resources.length }),
 });
-const reasonBody = z.object({ reason: z.string().trim().min(1).max(2_000).optional() }).optional();
+const limits = z.object({ low: z.number().optional(), high: z.number().optional() });
+const reasonBody = z.object({ reason: z.string().trim().min(1).max(2_000).optional() }).meta({ example: { reason: 'requested by the attending physician' } }).optional();
 
 const orderIn = z.object({
   resourceType: z.literal('ServiceRequest'),
@@ -54,7 +53,7 @@ const orderIn = z.object({
 
 const criticalOut = z.object({
   critical_id: z.string(), report_id: z.string(), patient_id: z.string(), code: z.string(), state: z.enum(['open', 'escalated', 'acknowledged']),
-  results: z.unknown(), raised_at: z.string(), due_at: z.string(), escalated_at: z.string().nullable(),
+  results: z.array(resultValueOut), raised_at: z.string(), due_at: z.string(), escalated_at: z.string().nullable(),
   acknowledged_at: z.string().nullable().optional(), acknowledged_by: z.string().nullable().optional(), note: z.string().nullable().optional(),
 });
 const pendingOut = (c: PendingCriticalResult) => ({
@@ -88,7 +87,15 @@ export function diagnosticsRoutes(deps: GatewayDeps): FastifyPluginAsyncZod {
       schema: {
         tags: ['diagnostics'], summary: 'Orderable tests and reportable results (public reference data)',
         description: 'LOINC codes that may be ordered, and the results a department may report with their UCUM unit, reference range and critical limits. Nothing patient-related.',
-        response: { 200: z.object({ tests: z.array(z.looseObject({ code: z.string() })), results: z.array(z.looseObject({ code: z.string() })) }) },
+        response: {
+          200: z.object({
+            tests: z.array(z.strictObject({ code: z.string(), display: z.string(), section: z.enum(['LAB', 'EC', 'RAD']), performer: z.string() })),
+            results: z.array(z.union([
+              z.strictObject({ kind: z.literal('quantity'), code: z.string(), display: z.string(), unit: z.string().describe('UCUM'), reference: limits.describe('Reference range'), critical: limits.describe('Below low or above high: a critical result') }),
+              z.strictObject({ kind: z.literal('narrative'), code: z.string(), display: z.string() }),
+            ])),
+          }),
+        },
       },
     }, async () => ({ tests: Object.values(ORDERABLE_TESTS).map((t) => ({ ...t })), results: Object.values(ANALYTES).map((a) => ({ ...a })) }));
 
@@ -108,7 +115,7 @@ export function diagnosticsRoutes(deps: GatewayDeps): FastifyPluginAsyncZod {
       const o = await createOrder(pool, callerOf(req), {
         patientId: b.subject.reference.slice('Patient/'.length), code, priority: b.priority, intent: b.intent, status: b.status, reason: b.reasonCode?.[0]?.text, note: b.note?.[0]?.text,
       });
-      return reply.code(201).header('location', `/api/v1/diagnostics/orders/${o.id}`).header('etag', etag(o.version)).send(toFhirServiceRequest(o) as z.infer<typeof serviceRequestOut>);
+      return reply.code(201).header('location', `/api/v1/diagnostics/orders/${o.id}`).header('etag', etag(o.version)).send(toFhirServiceRequest(o));
     });
 
     app.get('/api/v1/diagnostics/orders', {
@@ -117,13 +124,7 @@ export function diagnosticsRoutes(deps: GatewayDeps): FastifyPluginAsyncZod {
         tags: ['diagnostics'], summary: 'List orders', description: 'By patient and status (comma-separated), newest first. Reads the projection (eventually consistent, one projector tick).',
         querystring: z.object({
           patient: resourceId.optional(),
-          status: z.string().max(200).optional().transform((s, ctx) => {
-            if (s === undefined) return undefined;
-            const list = s.split(',').map((x) => x.trim()).filter(Boolean);
-            const bad = list.filter((x) => !(SERVICE_REQUEST_STATUSES as readonly string[]).includes(x));
-            if (bad.length) ctx.addIssue({ code: 'custom', message: `unknown status: ${bad.join(', ')} (one of ${SERVICE_REQUEST_STATUSES.join(', ')})` });
-            return list as (typeof SERVICE_REQUEST_STATUSES)[number][];
-          }),
+          status: enumCsv(SERVICE_REQUEST_STATUSES).optional().describe(`Comma-separated, each one of ${SERVICE_REQUEST_STATUSES.join(', ')}`),
           limit: z.coerce.number().int().min(1).max(100).default(50),
         }),
         response: { 200: bundleOf(serviceRequestOut), ...problems(400, 401, 403) },
@@ -135,7 +136,7 @@ export function diagnosticsRoutes(deps: GatewayDeps): FastifyPluginAsyncZod {
       schema: { tags: ['diagnostics'], summary: 'Read an order', params: idParams, response: { 200: serviceRequestOut, ...problems(401, 403, 404) } },
     }, async (req, reply) => {
       const o = await getOrder(pool, callerOf(req), req.params.id);
-      return reply.header('etag', etag(o.version)).send(toFhirServiceRequest(o) as z.infer<typeof serviceRequestOut>);
+      return reply.header('etag', etag(o.version)).send(toFhirServiceRequest(o));
     });
 
     const transitions = [
@@ -155,7 +156,7 @@ export function diagnosticsRoutes(deps: GatewayDeps): FastifyPluginAsyncZod {
       }, async (req, reply) => {
         const expected = expectedFromIfMatch(req.headers['if-match'], false);
         const o = await changeOrder(pool, callerOf(req), req.params.id, expected, { type: command, ...(req.body?.reason ? { reason: req.body.reason } : {}) });
-        return reply.header('etag', etag(o.version)).send(toFhirServiceRequest(o) as z.infer<typeof serviceRequestOut>);
+        return reply.header('etag', etag(o.version)).send(toFhirServiceRequest(o));
       });
     }
 
@@ -165,13 +166,14 @@ export function diagnosticsRoutes(deps: GatewayDeps): FastifyPluginAsyncZod {
         tags: ['diagnostics'], summary: 'Fulfil an ECG order from the stored telemetry',
         description: `A rhythm strip (${DIAGNOSTIC_CODE.ecgStudy}) or 12-lead (${DIAGNOSTIC_CODE.ecg12Lead}) order for a monitored patient becomes a final DiagnosticReport: every stored ECG chunk of [from, to) (at most ${MAX_STRIP_SECONDS} s) as an Observation with valueSampledData (the same samples the live stream delivered), and each vital sign's latest value within 10 minutes before \`to\`. Doctor (write:diagnostics + read:vitals). The same window again answers the stored report (200).`,
         params: idParams,
-        body: z.object({ from: z.iso.datetime({ offset: true }), to: z.iso.datetime({ offset: true }), conclusion: z.string().trim().min(1).max(10_000).optional() }),
+        body: z.object({ from: z.iso.datetime({ offset: true }), to: z.iso.datetime({ offset: true }), conclusion: z.string().trim().min(1).max(10_000).optional() })
+          .meta({ example: { from: '2026-11-25T08:00:00Z', to: '2026-11-25T08:00:10Z', conclusion: 'sinus rhythm, no ST changes' } }),
         response: { 200: reportOut, 201: reportOut, ...problems(400, 401, 403, 409, 422) },
       },
     }, async (req, reply) => {
       const { report, created } = await fulfilFromTelemetry(d, callerOf(req), req.params.id, req.body);
       if (created) reply.code(201).header('location', `/api/v1/diagnostics/reports/${report.id}`);
-      return reply.header('etag', etag(report.version)).send(toFhirDiagnosticReport(report) as z.infer<typeof reportOut>);
+      return reply.header('etag', etag(report.version)).send(toFhirDiagnosticReport(report));
     });
 
     // ---- reports ----
@@ -194,7 +196,7 @@ export function diagnosticsRoutes(deps: GatewayDeps): FastifyPluginAsyncZod {
         orderId: orderIdOf(b.basedOn[0]!.reference), identifier: b.identifier[0]!, status: b.status, results: resultsOf(b.contained), conclusion: b.conclusion ?? null, effectiveAt: b.effectiveDateTime,
       });
       if (created) reply.code(201).header('location', `/api/v1/diagnostics/reports/${report.id}`);
-      return reply.header('etag', etag(report.version)).send(toFhirDiagnosticReport(report) as z.infer<typeof reportOut>);
+      return reply.header('etag', etag(report.version)).send(toFhirDiagnosticReport(report));
     });
 
     app.get('/api/v1/diagnostics/reports', {
@@ -212,7 +214,7 @@ export function diagnosticsRoutes(deps: GatewayDeps): FastifyPluginAsyncZod {
       schema: { tags: ['diagnostics'], summary: 'Read a report', description: 'read:diagnostics; a patient user its own final report.', params: idParams, response: { 200: reportOut, ...problems(401, 403, 404) } },
     }, async (req, reply) => {
       const r = await getReport(pool, callerOf(req), req.params.id);
-      return reply.header('etag', etag(r.version)).send(toFhirDiagnosticReport(r) as z.infer<typeof reportOut>);
+      return reply.header('etag', etag(r.version)).send(toFhirDiagnosticReport(r));
     });
 
     app.put('/api/v1/diagnostics/reports/:id', {
@@ -220,14 +222,14 @@ export function diagnosticsRoutes(deps: GatewayDeps): FastifyPluginAsyncZod {
       schema: {
         tags: ['diagnostics'], summary: 'Update a report (more results, or the next status)',
         description: 'registered → partial → preliminary → final (role lab). If-Match required (428 without, 412 when stale). A final report completes its order. After final use amend.',
-        params: idParams, headers: ifMatch, body: reportUpdateIn,
+        params: idParams, headers: ifMatch, body: reportUpdateIn.meta({ example: { resourceType: 'DiagnosticReport', status: 'final', contained: [{ resourceType: 'Observation', code: { coding: [{ system: LOINC, code: DIAGNOSTIC_CODE.potassium }] }, valueQuantity: { value: 4.1, unit: 'mmol/L', system: 'http://unitsofmeasure.org', code: 'mmol/L' } }], conclusion: 'potassium within range on repeat' } }),
         response: { 200: reportOut, ...problems(400, 401, 403, 404, 409, 412, 422, 428) },
       },
     }, async (req, reply) => {
       const expected = expectedFromIfMatch(req.headers['if-match'], true);
       const b = req.body;
       const r = await changeReport(d, callerOf(req), req.params.id, expected, { type: 'update', status: b.status, results: resultsOf(b.contained), conclusion: b.conclusion ?? null });
-      return reply.header('etag', etag(r.version)).send(toFhirDiagnosticReport(r) as z.infer<typeof reportOut>);
+      return reply.header('etag', etag(r.version)).send(toFhirDiagnosticReport(r));
     });
 
     app.post('/api/v1/diagnostics/reports/:id/amend', {
@@ -235,14 +237,14 @@ export function diagnosticsRoutes(deps: GatewayDeps): FastifyPluginAsyncZod {
       schema: {
         tags: ['diagnostics'], summary: 'Amend or correct a final report',
         description: 'Body: {status: amended|corrected, reason, contained (the full new results), conclusion}. The earlier revision stays readable in the history with the reason. If-Match optional (412 when stale).',
-        params: idParams, headers: ifMatch, body: amendIn,
+        params: idParams, headers: ifMatch, body: amendIn.meta({ example: { status: 'corrected', reason: 'transcription error in the potassium value', contained: [{ resourceType: 'Observation', code: { coding: [{ system: LOINC, code: DIAGNOSTIC_CODE.potassium }] }, valueQuantity: { value: 5.2, unit: 'mmol/L', system: 'http://unitsofmeasure.org', code: 'mmol/L' } }] } }),
         response: { 200: reportOut, ...problems(400, 401, 403, 404, 409, 412, 422) },
       },
     }, async (req, reply) => {
       const expected = expectedFromIfMatch(req.headers['if-match'], false);
       const b = req.body;
       const r = await changeReport(d, callerOf(req), req.params.id, expected, { type: 'amend', status: b.status, reason: b.reason, results: resultsOf(b.contained), conclusion: b.conclusion ?? null });
-      return reply.header('etag', etag(r.version)).send(toFhirDiagnosticReport(r) as z.infer<typeof reportOut>);
+      return reply.header('etag', etag(r.version)).send(toFhirDiagnosticReport(r));
     });
 
     app.post('/api/v1/diagnostics/reports/:id/cancel', {
@@ -253,7 +255,7 @@ export function diagnosticsRoutes(deps: GatewayDeps): FastifyPluginAsyncZod {
       },
     }, async (req, reply) => {
       const r = await changeReport(d, callerOf(req), req.params.id, expectedFromIfMatch(req.headers['if-match'], false), { type: 'cancel', reason: req.body?.reason });
-      return reply.header('etag', etag(r.version)).send(toFhirDiagnosticReport(r) as z.infer<typeof reportOut>);
+      return reply.header('etag', etag(r.version)).send(toFhirDiagnosticReport(r));
     });
 
     app.get('/api/v1/diagnostics/reports/:id/history', {
@@ -273,7 +275,7 @@ export function diagnosticsRoutes(deps: GatewayDeps): FastifyPluginAsyncZod {
         report_id: r.id,
         revisions: r.revisions.map((v) => ({
           revision: v.revision, status: v.status, at: v.at, by: v.by, reason: v.reason,
-          report: toFhirDiagnosticReport(r, v, { versionId: `r${v.revision}`, lastUpdated: v.at }) as z.infer<typeof reportOut>,
+          report: toFhirDiagnosticReport(r, v, { versionId: `r${v.revision}`, lastUpdated: v.at }),
         })),
       };
     });
@@ -284,7 +286,7 @@ export function diagnosticsRoutes(deps: GatewayDeps): FastifyPluginAsyncZod {
       schema: {
         tags: ['diagnostics'], summary: "Acknowledge a report's critical result",
         description: 'A clinician (role doctor) acknowledges the open or escalated critical result: who and when are recorded in the event store and the audit trail; it leaves the triage board. Nothing to acknowledge: 409 naming the state.',
-        params: idParams, body: z.object({ note: z.string().trim().min(1).max(2_000).optional() }).optional(),
+        params: idParams, body: z.object({ note: z.string().trim().min(1).max(2_000).optional() }).meta({ example: { note: 'called the ward; potassium replacement started' } }).optional(),
         response: { 200: criticalOut, ...problems(400, 401, 403, 404, 409) },
       },
     }, async (req) => criticalOf(await acknowledgeCriticalResult(d, callerOf(req), req.params.id, req.body?.note)));

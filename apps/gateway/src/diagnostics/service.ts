@@ -28,6 +28,7 @@ import {
   CRITICAL_RESULT_EVENT_TYPES, decideDiagnosticReport, decideServiceRequest, diagnosticReportStream, foldDiagnosticReport, foldServiceRequest, isReleasedStatus,
   ResultInputError, serviceRequestStream, type DecideError, type DiagnosticReportCommand, type DiagnosticReportState, type ReportEvent, type ResultInput,
   type ResultStatus, type ServiceRequestCommand, type ServiceRequestPriority, type ServiceRequestState, type ServiceRequestStatus,
+  type ResultValue,
 } from '@vitalis/records';
 import { insufficientScope } from '../auth/oauth-errors';
 import { audit, metadataOf, type Caller } from '../access/caller';
@@ -482,7 +483,7 @@ export interface PendingCriticalResult {
   patientId: string;
   code: string;
   state: 'open' | 'escalated';
-  results: unknown;
+  results: ResultValue[];
   raisedAt: string;
   dueAt: string;
   escalatedAt: string | null;
@@ -491,7 +492,7 @@ export interface PendingCriticalResult {
 /** Unacknowledged critical results of these patients (all patients when undefined), from the projection. */
 export async function pendingCriticalResults(db: Pool, patientIds?: readonly string[]): Promise<PendingCriticalResult[]> {
   const { rows } = await db.query<{
-    critical_id: string; report_id: string; patient_id: string; code: string; critical_state: 'open' | 'escalated'; critical_results: unknown;
+    critical_id: string; report_id: string; patient_id: string; code: string; critical_state: 'open' | 'escalated'; critical_results: ResultValue[];
     critical_raised_at: Date; critical_due_at: Date; critical_escalated_at: Date | null;
   }>(
     `SELECT critical_id, report_id, patient_id, code, critical_state, critical_results, critical_raised_at, critical_due_at, critical_escalated_at

@@ -10,7 +10,8 @@ import { FHIR_JSON, HttpProblem } from '@vitalis/http';
 // ---------------------------------------------------------------------------------------------
 // Formats: JSON only
 
-const JSON_FORMATS = new Set(['json', 'application/json', 'application/fhir+json', 'application/json+fhir']);
+const FORMATS = ['json', 'application/json', 'application/fhir+json', 'application/json+fhir'] as const;
+const JSON_FORMATS = new Set<string>(FORMATS);
 const ACCEPTABLE = new Set([...JSON_FORMATS, '*/*', 'application/*']);
 
 /** `_format` (any value but JSON) and `Accept` (nothing JSON-like acceptable): 406 not-supported. */
@@ -27,7 +28,9 @@ export function negotiateFormat(req: FastifyRequest): void {
 
 export const fhirReply = (reply: FastifyReply) => reply.type(FHIR_JSON).header('cache-control', 'no-store');
 
-export const format = z.string().max(100).optional().describe('json (the only format)');
+// Published as what it is, an enumeration (the onRequest hook answers any other value 406 first;
+// case and surrounding spaces are forgiven, as there).
+export const format = z.preprocess((v) => (typeof v === 'string' ? v.trim().toLowerCase() : v), z.enum(FORMATS)).optional().describe('json (the only format), or a JSON media type');
 export const cursor = z.string().max(1_024).optional().describe('Opaque position of the next page (from Bundle.link next)');
 
 /** An ETag `W/"<version>"` (FHIR versionId) and whether If-None-Match names it. */

@@ -12,7 +12,7 @@ import { z } from 'zod';
 import type { FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { badRequest } from '@vitalis/http';
-import { resourceId, searchsetBundle, toFhirObservation, toSearchsetBundle } from '@vitalis/schemas';
+import { CALENDAR_DATE_PATTERN, resourceId, searchsetBundle, toFhirObservation, toSearchsetBundle } from '@vitalis/schemas';
 import type { GatewayDeps } from '../deps';
 import { PATIENT_READ_SCOPES } from '../access/caller';
 import { callerOf, decodeKey, encodeKey } from '../access/http';
@@ -37,7 +37,7 @@ const patientSearch = z.strictObject({
   name: z.string().trim().min(1).max(100).optional(),
   family: z.string().trim().min(1).max(100).optional(),
   given: z.string().trim().min(1).max(100).optional(),
-  birthdate: z.string().regex(/^(eq)?\d{4}-\d{2}-\d{2}$/, 'must be YYYY-MM-DD (optionally eqYYYY-MM-DD)').optional(),
+  birthdate: z.string().regex(new RegExp(`^(?:eq)?${CALENDAR_DATE_PATTERN}$`), 'must be a date YYYY-MM-DD, year 0001 or later (optionally eqYYYY-MM-DD)').optional(),
   gender: z.enum(['male', 'female', 'other', 'unknown']).optional(),
   _count: z.coerce.number().int().min(1).max(100).default(20),
   _cursor: cursor,

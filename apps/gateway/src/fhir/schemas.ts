@@ -1,11 +1,13 @@
 /**
  * The response schemas of /fhir/R4 for OpenAPI: FHIR JSON, one named schema per resource type
- * (components.schemas `Fhir<Type>`, `FhirBundle<Type>`), open (`additionalProperties`: the rest of
- * the resource as FHIR R4 defines it); every error an OperationOutcome. developer/openapi.ts puts
+ * (components.schemas `Patient` and `FhirObservation`, exact, shared with the REST API;
+ * `FhirBundle<Type>`; the CapabilityStatement and OperationOutcome open: `additionalProperties`,
+ * the rest of the resource as FHIR R4 defines it); every error an OperationOutcome. developer/openapi.ts puts
  * them in the document (fhirOpenApiSchemas) and gives the /fhir/R4 responses the FHIR media type.
  */
 import { z } from 'zod';
-import { patientIn } from '../patients/fhir';
+import { fhirObservationSchema } from '@vitalis/schemas';
+import { patientIn, patientOut } from '../patients/fhir';
 
 const fhirResource = <T extends string>(type: T) =>
   z
@@ -13,8 +15,10 @@ const fhirResource = <T extends string>(type: T) =>
     .describe(`A FHIR R4 ${type} resource (https://hl7.org/fhir/R4/${type.toLowerCase()}.html); the other properties are FHIR's (additionalProperties: as the FHIR R4 specification defines them).`)
     .meta({ id: `Fhir${type}` });
 
-export const fhirPatient = fhirResource('Patient');
-export const fhirObservation = fhirResource('Observation');
+// Patient and Observation: the exact schemas of the mappings the REST API shares (components
+// `Patient`, `FhirObservation`); the CapabilityStatement and OperationOutcome stay open (below).
+export const fhirPatient = patientOut;
+export const fhirObservation = fhirObservationSchema;
 export const fhirAllergyIntolerance = fhirResource('AllergyIntolerance');
 export const fhirPractitioner = fhirResource('Practitioner');
 export const fhirSchedule = fhirResource('Schedule');
@@ -29,11 +33,11 @@ export const fhirSubscription = fhirResource('Subscription');
 export const fhirParameters = fhirResource('Parameters');
 const fhirBundleOf = (resource: z.ZodType, of: string) =>
   z
-    .looseObject({
+    .strictObject({
       resourceType: z.literal('Bundle'),
       type: z.literal('searchset'),
       link: z.array(z.object({ relation: z.string(), url: z.string() })).describe('`self`, and `next` (the next page) unless this is the last page'),
-      entry: z.array(z.looseObject({ fullUrl: z.string(), resource, search: z.object({ mode: z.enum(['match', 'include']) }) })).optional().describe('Absent when nothing matched (FHIR arrays are never empty)'),
+      entry: z.array(z.strictObject({ fullUrl: z.string(), resource, search: z.object({ mode: z.enum(['match', 'include']) }) })).optional().describe('Absent when nothing matched (FHIR arrays are never empty)'),
     })
     .describe(`A FHIR R4 searchset Bundle of ${of}`)
     .meta({ id: `FhirBundle${of}` });
@@ -99,7 +103,7 @@ export function fhirOpenApiSchemas(): Record<string, unknown> {
   for (const schema of Object.values(out.schemas)) {
     delete schema.$schema;
     delete schema.$id;
-    if (schema.additionalProperties !== undefined && Object.keys(schema.additionalProperties as object).length === 0) {
+    if (typeof schema.additionalProperties === 'object' && Object.keys(schema.additionalProperties as object).length === 0) {
       schema.additionalProperties = { description: 'Any other element of the resource, as the FHIR R4 specification defines it (https://hl7.org/fhir/R4/)' };
     }
   }

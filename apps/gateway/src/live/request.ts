@@ -5,22 +5,10 @@
  */
 import { z } from 'zod';
 import { CURSOR_PATTERN } from '@vitalis/live';
-import { resourceId, VITAL_CODES } from '@vitalis/schemas';
-
-/**
- * A comma-separated list of 1..max items matching `itemPattern` (a regex source), as a list without
- * duplicates. The pattern is what the OpenAPI document publishes for the query parameter (a
- * transform is invisible there), so the document and the validator refuse the same strings.
- */
-const csv = (item: z.ZodType<string, string>, itemPattern: string, max: number) =>
-  z
-    .string()
-    .regex(new RegExp(`^ *(?:${itemPattern}) *(?:, *(?:${itemPattern}) *){0,${max - 1}}$`), `must be a comma-separated list of 1 to ${max}`)
-    .transform((s) => [...new Set(s.split(',').map((x) => x.trim()).filter(Boolean))])
-    .pipe(z.array(item).min(1).max(max));
+import { alternationOf, csv, resourceId, VITAL_CODES } from '@vitalis/schemas';
 
 const RESOURCE_ID_ITEM = '[A-Za-z0-9\\-.]{1,64}';
-const CODE_ITEM = VITAL_CODES.map((c) => c.replace(/[.*+?^${}()|[\]\\-]/g, '\\$&')).join('|');
+const CODE_ITEM = alternationOf(VITAL_CODES);
 
 /** A resume id (an SSE event id): empty (start now) or the shape of an id this stream issues. */
 export const resumeIdSchema = z.string().max(8_192).regex(new RegExp(`^$|${CURSOR_PATTERN.source}`), 'must be an event id of this stream (e.g. "3-1042" or "3-1042.1_7-88")');

@@ -139,14 +139,15 @@ export function mcpRoutes(deps: GatewayDeps, hub: LiveSource) {
       jsonrpc: z.literal('2.0'),
       error: z.looseObject({ code: z.number().int(), message: z.string() }),
       id: z.union([z.string(), z.number(), z.null()]),
-    }).describe('JSON-RPC 2.0 error');
+    }).meta({ id: 'JsonRpcError', description: 'JSON-RPC 2.0 error (https://www.jsonrpc.org/specification#error_object); `error.data` and other members as the MCP specification defines them' });
     const rpcErrorOrProblem = (description: string) => ({ description, content: { 'application/json': { schema: rpcErrorBody }, 'application/problem+json': { schema: problem } } });
     const common = {
       tags: ['mcp'],
       response: {
-        200: { description: 'JSON-RPC response or an SSE stream', content: { 'application/json': { schema: z.unknown().describe('JSON-RPC 2.0 response (or batch)') }, 'text/event-stream': { schema: z.string().describe('SSE stream of JSON-RPC messages') } } },
+        200: { description: 'JSON-RPC response or an SSE stream', content: { 'application/json': { schema: z.unknown().meta({ id: 'JsonRpcResponse', description: 'JSON-RPC 2.0 response (or batch): the MCP specification defines the results (https://modelcontextprotocol.io/specification)' }) }, 'text/event-stream': { schema: z.string().describe('SSE stream of JSON-RPC messages') } } },
         400: rpcErrorOrProblem('A message other than initialize without a session, a refused tool call (JSON-RPC error), or an invalid request (problem)'),
         404: rpcErrorOrProblem('Session not found: initialize a new one (JSON-RPC error)'),
+        406: { description: 'Accept does not list application/json and text/event-stream, as the MCP Streamable HTTP transport requires (JSON-RPC error)', content: { 'application/json': { schema: rpcErrorBody } } },
         ...problems(401, 403, 503),
       },
     };
@@ -156,7 +157,8 @@ export function mcpRoutes(deps: GatewayDeps, hub: LiveSource) {
         ...common,
         summary: 'MCP: send JSON-RPC messages (initialize, tools/list, tools/call, resources/read, resources/subscribe...)',
         description: description('POST to the'),
-        body: z.unknown().describe('A JSON-RPC 2.0 message (or batch)'),
+        body: z.unknown().meta({ id: 'JsonRpcMessage', description: 'A JSON-RPC 2.0 message (or batch): the MCP specification defines the messages (https://modelcontextprotocol.io/specification)',
+          example: { jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'example-agent', version: '1.0.0' } } } }),
         headers: z.looseObject({ [SESSION_HEADER]: sessionHeader.optional() }),
         response: { ...common.response, 202: z.null().describe('Accepted (notifications and responses only)') },
         // read by the OpenAPI document (adds the 429 problem response): anonymous initialize is rate-limited

@@ -2,6 +2,7 @@
 import { z } from 'zod';
 import { nonBlankText } from '@vitalis/schemas';
 import type { Allergy, Demographics, PatientState } from '@vitalis/records';
+import { NEWS2_PARAMETERS } from '@vitalis/clinical';
 
 const text = nonBlankText;
 export const identifierIn = z.object({ system: text(200), value: text(100) });
@@ -30,12 +31,42 @@ export const allergyIn = z.object({
   reaction: z.array(z.object({ description: text(500) })).max(1).optional(),
 });
 
-export const allergyOut = z.looseObject({ resourceType: z.literal('AllergyIntolerance'), id: z.string() });
-export const patientOut = z.looseObject({
+// ---- output: exactly what toFhirPatient / toFhirAllergy build (strict: a field they add without
+// its schema is a serialization error in the tests, never a silent drop or an `unknown` in a client)
+
+const reference = z.object({ reference: z.string() });
+const versionMeta = z.object({ versionId: z.string().describe('The stream version (the ETag)'), lastUpdated: z.string() });
+
+export const allergyOut = z.strictObject({
+  resourceType: z.literal('AllergyIntolerance'),
+  id: z.string(),
+  clinicalStatus: z.object({ coding: z.array(z.object({ system: z.string(), code: z.string(), display: z.string() })) }),
+  patient: reference,
+  code: z.object({ text: z.string() }).describe('The substance'),
+  criticality: z.enum(['low', 'high', 'unable-to-assess']),
+  recordedDate: z.string(),
+  reaction: z.array(z.object({ manifestation: z.array(z.object({ text: z.string() })), description: z.string() })).optional(),
+}).meta({ id: 'AllergyIntolerance', description: 'FHIR R4 AllergyIntolerance (https://hl7.org/fhir/R4/allergyintolerance.html), the elements Vitalis keeps' });
+
+export const patientOut = z.strictObject({
   resourceType: z.literal('Patient'),
   id: z.string(),
-  meta: z.object({ versionId: z.string(), lastUpdated: z.string() }),
-});
+  meta: versionMeta,
+  identifier: z.array(z.object({ system: z.string(), value: z.string() })).optional(),
+  name: z.array(z.object({ use: z.literal('official'), family: z.string(), given: z.array(z.string()).optional() })),
+  gender: z.enum(['male', 'female', 'other', 'unknown']).optional(),
+  birthDate: z.string().optional(),
+  telecom: z.array(z.object({ system: z.string(), value: z.string() })).optional(),
+}).meta({ id: 'Patient', description: 'FHIR R4 Patient (https://hl7.org/fhir/R4/patient.html), the elements Vitalis keeps' });
+
+/** NEWS2 as computed from the latest vitals (libs/clinical news2): the score, its risk band, each parameter's part. */
+export const news2Out = z.object({
+  score: z.number().int(),
+  risk: z.enum(['low', 'low-medium', 'medium', 'high']),
+  parameters: z.partialRecord(z.enum(NEWS2_PARAMETERS), z.number().int()).describe('The score of each parameter that was present'),
+  missing: z.array(z.enum(NEWS2_PARAMETERS)),
+  complete: z.boolean(),
+}).meta({ id: 'News2', description: 'NEWS2 (Royal College of Physicians) computed from the latest vitals' });
 
 /**
  * GET /api/v1/patients/{id} (application/json): the record as an envelope of FHIR resources, since
@@ -44,19 +75,19 @@ export const patientOut = z.looseObject({
  * AllergyIntolerance; MCP: their flat, agent-friendly forms), `latest_vitals`/`news2` as on the
  * triage board.
  */
-export const latestVitalOut = z.object({ code: z.string(), display: z.string(), value: z.number(), unit: z.string(), effective_at: z.string() });
+export const latestVitalOut = z.object({ code: z.string(), display: z.string(), value: z.number(), unit: z.string(), effective_at: z.string() }).meta({ id: 'LatestVital', description: 'The latest value of one numeric vital sign' });
 export const patientRecordOut = z.object({
   view: z.enum(['clinical', 'demographics']).describe('What this caller may see: `demographics` (reception: the Patient only) or `clinical`'),
-  patient: patientOut.describe('FHIR R4 Patient'),
+  patient: patientOut,
   allergies: z.array(allergyOut).optional().describe('FHIR R4 AllergyIntolerance resources: clinical readers (read:patients, or the patient) only'),
   latest_vitals: z.array(latestVitalOut).optional().describe('The latest value per numeric vital sign: clinical readers holding read:vitals only'),
-  news2: z.looseObject({ score: z.number(), risk: z.string() }).optional().describe('NEWS2 computed from latest_vitals'),
-});
+  news2: news2Out.optional(),
+}).meta({ id: 'PatientRecord', description: 'A patient record: the FHIR Patient, and for clinical readers its allergies, latest vitals and NEWS2' });
 
 /** A recorded allergy is active until removed (removal deletes it): clinicalStatus is required by ait-1. */
 const ALLERGY_ACTIVE = { coding: [{ system: 'http://terminology.hl7.org/CodeSystem/allergyintolerance-clinical', code: 'active', display: 'Active' }] };
 
-export function toFhirAllergy(patientId: string, a: Allergy) {
+export function toFhirAllergy(patientId: string, a: Allergy): z.infer<typeof allergyOut> {
   return {
     resourceType: 'AllergyIntolerance' as const,
     id: a.id,
@@ -70,14 +101,14 @@ export function toFhirAllergy(patientId: string, a: Allergy) {
   };
 }
 
-export function toFhirPatient(p: PatientState) {
+export function toFhirPatient(p: PatientState): z.infer<typeof patientOut> {
   return {
     resourceType: 'Patient' as const,
     id: p.id,
     meta: { versionId: String(p.version), lastUpdated: p.updatedAt },
     // FHIR arrays are never empty: an absent list is left out (ele-1 / "Array cannot be empty")
     ...(p.identifiers.length > 0 ? { identifier: p.identifiers } : {}),
-    name: [{ use: 'official', family: p.family, ...(p.given.length > 0 ? { given: p.given } : {}) }],
+    name: [{ use: 'official' as const, family: p.family, ...(p.given.length > 0 ? { given: p.given } : {}) }],
     ...(p.gender ? { gender: p.gender } : {}),
     ...(p.birthDate ? { birthDate: p.birthDate } : {}),
     ...(p.telecom.length > 0 ? { telecom: p.telecom } : {}),

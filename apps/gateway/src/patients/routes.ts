@@ -31,9 +31,15 @@ function recordOut(r: PatientRecord): z.infer<typeof patientRecordOut> {
     view: 'clinical',
     patient,
     allergies: r.patient.allergies.map((a) => toFhirAllergy(r.patient.id, a)),
-    ...(r.news2 ? { latest_vitals: r.latestVitals ?? [], news2: r.news2 as unknown as { score: number; risk: string } } : {}),
+    ...(r.news2 ? { latest_vitals: r.latestVitals ?? [], news2: r.news2 } : {}),
   };
 }
+
+/** The example body of a register or update (a FHIR Patient, the fields Vitalis keeps). */
+const PATIENT_EXAMPLE = {
+  resourceType: 'Patient', name: [{ family: 'Lovelace', given: ['Ada'] }], birthDate: '1815-12-10', gender: 'female',
+  identifier: [{ system: 'urn:oid:2.16.840.1.113883.2.4.6.3', value: '999911120' }], telecom: [{ system: 'phone', value: '+44 20 7946 0000' }],
+};
 
 export function patientRoutes(deps: GatewayDeps): FastifyPluginAsyncZod {
   const { pool } = deps;
@@ -75,7 +81,7 @@ export function patientRoutes(deps: GatewayDeps): FastifyPluginAsyncZod {
       config: { auth: { scopes: ['write:patients'] } },
       schema: {
         tags: ['patients'], summary: 'Register a patient', description: 'Body: a FHIR Patient. The id (pat-...) is minted by the server. 201 with Location and ETag. An identifier (system + value) already held by another patient: 409.',
-        body: patientIn,
+        body: patientIn.meta({ example: PATIENT_EXAMPLE }),
         response: { 201: patientOut, ...problems(400, 401, 403, 409) },
       },
     }, async (req, reply) => {
@@ -102,7 +108,7 @@ export function patientRoutes(deps: GatewayDeps): FastifyPluginAsyncZod {
       config: { auth: { scopes: ['write:patients'] } },
       schema: {
         tags: ['patients'], summary: 'Update a patient', description: 'Replaces the demographics. If-Match required (428 without; 412 when stale). An identifier held by another patient: 409.',
-        params: idParams, headers: ifMatch, body: patientIn,
+        params: idParams, headers: ifMatch, body: patientIn.meta({ example: PATIENT_EXAMPLE }),
         response: { 200: patientOut, ...problems(400, 401, 403, 404, 409, 412, 428) },
       },
     }, async (req, reply) => {
@@ -115,7 +121,7 @@ export function patientRoutes(deps: GatewayDeps): FastifyPluginAsyncZod {
       config: { auth: { scopes: ['write:patients', 'read:patients'] } },
       schema: {
         tags: ['patients'], summary: 'Record an allergy', description: 'Body: a FHIR AllergyIntolerance (code.text, criticality, reaction). If-Match optional (412 when stale). Responds with the AllergyIntolerance and the patient ETag.',
-        params: idParams, headers: ifMatch, body: allergyIn,
+        params: idParams, headers: ifMatch, body: allergyIn.meta({ example: { resourceType: 'AllergyIntolerance', code: { text: 'penicillin' }, criticality: 'high', reaction: [{ description: 'hives' }] } }),
         response: { 201: allergyOut, ...problems(400, 401, 403, 404, 409, 412) },
       },
     }, async (req, reply) => {

@@ -12,17 +12,19 @@ import type { TriageState } from '@vitalis/records';
 import type { GatewayDeps } from '../deps';
 import { etag, expectedFromIfMatch } from '../access/caller';
 import { callerOf, problems } from '../access/http';
+import { latestVitalOut, news2Out } from '../patients/fhir';
+import { resultValueOut } from '../diagnostics/fhir';
 import { admitPatient, dischargePatient, setTriageLevel, triageBoard } from './service';
 
 const esi = z.coerce.number().int().min(1).max(5).describe('Emergency Severity Index, 1 (resuscitation) to 5 (non-urgent)');
 const entryOut = z.object({
   patient_id: z.string(), version: z.number().int(), esi: z.number().int(), complaint: z.string(), arrived_at: z.string(), updated_at: z.string(),
   name: z.string().nullable().optional(),
-  latest_vitals: z.array(z.object({ code: z.string(), display: z.string(), value: z.number(), unit: z.string(), effective_at: z.string() })).optional(),
-  news2: z.looseObject({ score: z.number(), risk: z.string() }).optional(),
+  latest_vitals: z.array(latestVitalOut).optional(),
+  news2: news2Out.optional(),
   alerts: z.array(z.string()).optional().describe('Active vitals alert rules (with read:vitals)'),
   critical_results: z.array(z.object({
-    critical_id: z.string(), report_id: z.string(), code: z.string(), state: z.enum(['open', 'escalated']), results: z.unknown(), raised_at: z.string(), due_at: z.string(), escalated_at: z.string().nullable(),
+    critical_id: z.string(), report_id: z.string(), code: z.string(), state: z.enum(['open', 'escalated']), results: z.array(resultValueOut), raised_at: z.string(), due_at: z.string(), escalated_at: z.string().nullable(),
   })).optional().describe('Unacknowledged critical diagnostic results (with read:diagnostics), shown until acknowledged'),
 });
 
@@ -44,7 +46,7 @@ export function triageRoutes(deps: GatewayDeps): FastifyPluginAsyncZod {
         count: board.length,
         entries: board.map((b) => ({
           patient_id: b.patientId, version: b.version, esi: b.esi, complaint: b.complaint, arrived_at: b.arrivedAt, updated_at: b.updatedAt, name: b.name,
-          ...(b.news2 ? { latest_vitals: b.latestVitals ?? [], news2: b.news2 as unknown as { score: number; risk: string }, alerts: b.alerts } : {}),
+          ...(b.news2 ? { latest_vitals: b.latestVitals ?? [], news2: b.news2, alerts: b.alerts } : {}),
           ...(b.criticalResults
             ? { critical_results: b.criticalResults.map((c) => ({ critical_id: c.criticalId, report_id: c.reportId, code: c.code, state: c.state, results: c.results, raised_at: c.raisedAt, due_at: c.dueAt, escalated_at: c.escalatedAt })) }
             : {}),
@@ -56,7 +58,7 @@ export function triageRoutes(deps: GatewayDeps): FastifyPluginAsyncZod {
       config: { auth: { scopes: ['write:triage'] } },
       schema: {
         tags: ['triage'], summary: 'Admit a patient to the ED board',
-        body: z.object({ patient_id: resourceId, esi, complaint: nonBlankText(500) }),
+        body: z.object({ patient_id: resourceId, esi, complaint: nonBlankText(500) }).meta({ example: { patient_id: 'pat-0001', esi: 2, complaint: 'chest pain radiating to the left arm' } }),
         response: { 201: entryOut, ...problems(400, 401, 403, 409, 422) },
       },
     }, async (req, reply) => {
@@ -69,7 +71,7 @@ export function triageRoutes(deps: GatewayDeps): FastifyPluginAsyncZod {
       schema: {
         tags: ['triage'], summary: 'Set or change the ESI level', description: 'Appends TriageLevelSet. If-Match (the ETag from admit/board version) optional; 412 when stale.',
         params: z.object({ patientId: resourceId }), headers: z.object({ 'if-match': z.string().max(100).optional() }),
-        body: z.object({ esi, reason: nonBlankText(500).optional() }),
+        body: z.object({ esi, reason: nonBlankText(500).optional() }).meta({ example: { esi: 1, reason: 'SpO2 falling despite oxygen' } }),
         response: { 200: entryOut, ...problems(400, 401, 403, 404, 409, 412) },
       },
     }, async (req, reply) => {

@@ -22,8 +22,10 @@ import { TRACING_OFF } from '@vitalis/tracing';
 import { requestTraceContext } from '../tracing';
 import {
   bundleSchema,
+  ECG_LEAD_II,
   encodeFrame,
   encodeObservation,
+  fhirObservationSchema,
   frameObservations,
   MAX_FRAMES_PER_BATCH,
   instant,
@@ -31,6 +33,8 @@ import {
   resourceId,
   toSearchsetBundle,
   validateObservation,
+  NUMERIC_VITALS,
+  VITAL_CODE,
   VITAL_CODES,
   vitalsFrameSchema,
   vitalsObservationSchema,
@@ -54,16 +58,17 @@ const LATEST_BY_PATH_DEPRECATED_AT = '2026-11-23T00:00:00Z';
 
 const isoDateTime = instant;
 
-const observationOut = z.looseObject({
+/** A stored observation as the history and latest reads answer it: the wire format (VitalsObservation) read back. */
+const observationOut = z.object({
   patient_id: z.string(),
   device_id: z.string(),
   seq: z.number(),
   effective_at: z.string(),
-  code: z.string(),
+  code: z.enum(VITAL_CODES as [string, ...string[]]),
   unit: z.string(),
-  value: z.number().optional(),
-  waveform: z.object({ origin: z.number(), period_ms: z.number(), samples: z.array(z.number()) }).optional(),
-});
+  value: z.number().optional().describe('Numeric vitals'),
+  waveform: z.object({ origin: z.number(), period_ms: z.number(), samples: z.array(z.number()) }).optional().describe(`ECG lead II (${ECG_LEAD_II.code})`),
+}).meta({ id: 'StoredVitalsObservation', description: 'One stored vital-sign measurement or ECG chunk (the wire format, VitalsObservation, as read back)' });
 
 const rawPage = z.object({
   patient_id: z.string(),
@@ -97,7 +102,7 @@ const bucketPage = z.object({
   next: z.string().nullable(),
 });
 
-const fhirBundle = bundleSchema(z.looseObject({ resourceType: z.literal('Observation') })).describe('FHIR R4 searchset Bundle of vital-sign Observations (Accept: application/fhir+json)');
+const fhirBundle = bundleSchema(fhirObservationSchema).describe('FHIR R4 searchset Bundle of vital-sign Observations (Accept: application/fhir+json)');
 
 const historyQuery = z.object({
   patient: resourceId.describe('Patient id'),
@@ -143,9 +148,23 @@ export function vitalsRoutes(deps: GatewayDeps, options: VitalsRouteOptions = {}
         config: {
           auth: { scopes: ['write:vitals'] },
           // The document shows each item's schema; the handler checks the items itself (all-or-nothing, 422 naming every invalid index).
-          openapiBody: z.object({
-            observations: z.array(vitalsObservationSchema).max(MAX_OBSERVATIONS_PER_BATCH).optional().describe('Vitals observations, one record each'),
-            frames: z.array(vitalsFrameSchema).max(MAX_FRAMES_PER_BATCH).optional().describe('Device frames (one device at one tick), one record each'),
+          // At least one observation or frame: published as anyOf (observations given, or frames given).
+          openapiBody: z.union([
+            z.object({
+              observations: z.array(vitalsObservationSchema).min(1).max(MAX_OBSERVATIONS_PER_BATCH).describe('Vitals observations, one record each'),
+              frames: z.array(vitalsFrameSchema).max(MAX_FRAMES_PER_BATCH).optional().describe('Device frames (one device at one tick), one record each'),
+            }),
+            z.object({
+              observations: z.array(vitalsObservationSchema).max(MAX_OBSERVATIONS_PER_BATCH).optional().describe('Vitals observations, one record each'),
+              frames: z.array(vitalsFrameSchema).min(1).max(MAX_FRAMES_PER_BATCH).describe('Device frames (one device at one tick), one record each'),
+            }),
+          ]).meta({
+            example: {
+              observations: [
+                { patient_id: 'pat-0001', device_id: 'mon-0001', seq: 1042, effective_at: '2026-11-25T08:00:00Z', code: VITAL_CODE.heartRate, value: 72, unit: NUMERIC_VITALS[VITAL_CODE.heartRate].unit },
+                { patient_id: 'pat-0001', device_id: 'mon-0001', seq: 1043, effective_at: '2026-11-25T08:00:00Z', code: VITAL_CODE.spo2, value: 97, unit: NUMERIC_VITALS[VITAL_CODE.spo2].unit },
+              ],
+            },
           }),
         },
         schema: {

@@ -11,30 +11,7 @@ export interface paths {
             cookie?: never;
         };
         /** Token signing keys (JWK Set): ES256 (access tokens, ES256 ID tokens) and RS256 (ID tokens) */
-        get: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path?: never;
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description OK */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            [key: string]: unknown;
-                        };
-                    };
-                };
-                500: components["responses"]["InternalError"];
-                503: components["responses"]["ServiceUnavailable"];
-            };
-        };
+        get: operations["getWellKnownJwksJson"];
         put?: never;
         post?: never;
         delete?: never;
@@ -54,291 +31,18 @@ export interface paths {
          * MCP: the session's server-to-client SSE stream (notifications; Last-Event-ID resumes)
          * @description GET the stream of the Model Context Protocol server (Streamable HTTP, protocol 2025-06-18 and later; any MCP client works). Authorization per the MCP authorization spec: initialize, ping and listing (tools, resources, templates) are anonymous; tools/call, resources/read of vitalis:// and resources/subscribe need a Bearer token with the tool's scopes (the same as the equivalent REST route). Without a valid token: 401 with `WWW-Authenticate: Bearer realm="vitalis", resource_metadata=".../.well-known/oauth-protected-resource"`; lacking a scope: 403 `error="insufficient_scope"`. A session (Mcp-Session-Id) is bound to the subject and client of the first token that authenticates on it. Sessions opened without a token are rate-limited per client address (429 with Retry-After).
          */
-        get: {
-            parameters: {
-                query?: never;
-                header: {
-                    /** @description The session from the initialize response (MCP Streamable HTTP) */
-                    "mcp-session-id": string;
-                };
-                path?: never;
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description JSON-RPC response or an SSE stream */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": unknown;
-                        "text/event-stream": string;
-                    };
-                };
-                /** @description A message other than initialize without a session, a refused tool call (JSON-RPC error), or an invalid request (problem) */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            error: {
-                                code: number;
-                                message: string;
-                            } & {
-                                [key: string]: unknown;
-                            };
-                            id: string | number | null;
-                            /** @enum {string} */
-                            jsonrpc: "2.0";
-                        } & {
-                            [key: string]: unknown;
-                        };
-                        "application/problem+json": {
-                            detail: string;
-                            status: number;
-                            title: string;
-                            type: string;
-                        } & {
-                            [key: string]: unknown;
-                        };
-                    };
-                };
-                401: components["responses"]["Unauthorized"];
-                403: components["responses"]["Forbidden"];
-                /** @description Session not found: initialize a new one (JSON-RPC error) */
-                404: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            error: {
-                                code: number;
-                                message: string;
-                            } & {
-                                [key: string]: unknown;
-                            };
-                            id: string | number | null;
-                            /** @enum {string} */
-                            jsonrpc: "2.0";
-                        } & {
-                            [key: string]: unknown;
-                        };
-                        "application/problem+json": {
-                            detail: string;
-                            status: number;
-                            title: string;
-                            type: string;
-                        } & {
-                            [key: string]: unknown;
-                        };
-                    };
-                };
-                431: components["responses"]["RequestHeaderFieldsTooLarge"];
-                500: components["responses"]["InternalError"];
-                503: components["responses"]["ServiceUnavailable"];
-            };
-        };
+        get: operations["getWellKnownMcp"];
         put?: never;
         /**
          * MCP: send JSON-RPC messages (initialize, tools/list, tools/call, resources/read, resources/subscribe...)
          * @description POST to the Model Context Protocol server (Streamable HTTP, protocol 2025-06-18 and later; any MCP client works). Authorization per the MCP authorization spec: initialize, ping and listing (tools, resources, templates) are anonymous; tools/call, resources/read of vitalis:// and resources/subscribe need a Bearer token with the tool's scopes (the same as the equivalent REST route). Without a valid token: 401 with `WWW-Authenticate: Bearer realm="vitalis", resource_metadata=".../.well-known/oauth-protected-resource"`; lacking a scope: 403 `error="insufficient_scope"`. A session (Mcp-Session-Id) is bound to the subject and client of the first token that authenticates on it. Sessions opened without a token are rate-limited per client address (429 with Retry-After).
          */
-        post: {
-            parameters: {
-                query?: never;
-                header?: {
-                    /** @description The session from the initialize response (MCP Streamable HTTP) */
-                    "mcp-session-id"?: string;
-                };
-                path?: never;
-                cookie?: never;
-            };
-            /** @description A JSON-RPC 2.0 message (or batch) */
-            requestBody: {
-                content: {
-                    "application/json": unknown;
-                };
-            };
-            responses: {
-                /** @description JSON-RPC response or an SSE stream */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": unknown;
-                        "text/event-stream": string;
-                    };
-                };
-                /** @description Accepted (notifications and responses only) */
-                202: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content?: never;
-                };
-                /** @description A message other than initialize without a session, a refused tool call (JSON-RPC error), or an invalid request (problem) */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            error: {
-                                code: number;
-                                message: string;
-                            } & {
-                                [key: string]: unknown;
-                            };
-                            id: string | number | null;
-                            /** @enum {string} */
-                            jsonrpc: "2.0";
-                        } & {
-                            [key: string]: unknown;
-                        };
-                        "application/problem+json": {
-                            detail: string;
-                            status: number;
-                            title: string;
-                            type: string;
-                        } & {
-                            [key: string]: unknown;
-                        };
-                    };
-                };
-                401: components["responses"]["Unauthorized"];
-                403: components["responses"]["Forbidden"];
-                /** @description Session not found: initialize a new one (JSON-RPC error) */
-                404: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            error: {
-                                code: number;
-                                message: string;
-                            } & {
-                                [key: string]: unknown;
-                            };
-                            id: string | number | null;
-                            /** @enum {string} */
-                            jsonrpc: "2.0";
-                        } & {
-                            [key: string]: unknown;
-                        };
-                        "application/problem+json": {
-                            detail: string;
-                            status: number;
-                            title: string;
-                            type: string;
-                        } & {
-                            [key: string]: unknown;
-                        };
-                    };
-                };
-                413: components["responses"]["PayloadTooLarge"];
-                415: components["responses"]["UnsupportedMediaType"];
-                429: components["responses"]["TooManyRequests"];
-                431: components["responses"]["RequestHeaderFieldsTooLarge"];
-                500: components["responses"]["InternalError"];
-                503: components["responses"]["ServiceUnavailable"];
-            };
-        };
+        post: operations["postWellKnownMcp"];
         /**
          * MCP: end a session
          * @description DELETE a session of the Model Context Protocol server (Streamable HTTP, protocol 2025-06-18 and later; any MCP client works). Authorization per the MCP authorization spec: initialize, ping and listing (tools, resources, templates) are anonymous; tools/call, resources/read of vitalis:// and resources/subscribe need a Bearer token with the tool's scopes (the same as the equivalent REST route). Without a valid token: 401 with `WWW-Authenticate: Bearer realm="vitalis", resource_metadata=".../.well-known/oauth-protected-resource"`; lacking a scope: 403 `error="insufficient_scope"`. A session (Mcp-Session-Id) is bound to the subject and client of the first token that authenticates on it. Sessions opened without a token are rate-limited per client address (429 with Retry-After).
          */
-        delete: {
-            parameters: {
-                query?: never;
-                header: {
-                    /** @description The session from the initialize response (MCP Streamable HTTP) */
-                    "mcp-session-id": string;
-                };
-                path?: never;
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description JSON-RPC response or an SSE stream */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": unknown;
-                        "text/event-stream": string;
-                    };
-                };
-                /** @description A message other than initialize without a session, a refused tool call (JSON-RPC error), or an invalid request (problem) */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            error: {
-                                code: number;
-                                message: string;
-                            } & {
-                                [key: string]: unknown;
-                            };
-                            id: string | number | null;
-                            /** @enum {string} */
-                            jsonrpc: "2.0";
-                        } & {
-                            [key: string]: unknown;
-                        };
-                        "application/problem+json": {
-                            detail: string;
-                            status: number;
-                            title: string;
-                            type: string;
-                        } & {
-                            [key: string]: unknown;
-                        };
-                    };
-                };
-                401: components["responses"]["Unauthorized"];
-                403: components["responses"]["Forbidden"];
-                /** @description Session not found: initialize a new one (JSON-RPC error) */
-                404: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            error: {
-                                code: number;
-                                message: string;
-                            } & {
-                                [key: string]: unknown;
-                            };
-                            id: string | number | null;
-                            /** @enum {string} */
-                            jsonrpc: "2.0";
-                        } & {
-                            [key: string]: unknown;
-                        };
-                        "application/problem+json": {
-                            detail: string;
-                            status: number;
-                            title: string;
-                            type: string;
-                        } & {
-                            [key: string]: unknown;
-                        };
-                    };
-                };
-                431: components["responses"]["RequestHeaderFieldsTooLarge"];
-                500: components["responses"]["InternalError"];
-                503: components["responses"]["ServiceUnavailable"];
-            };
-        };
+        delete: operations["deleteWellKnownMcp"];
         options?: never;
         head?: never;
         patch?: never;
@@ -352,30 +56,7 @@ export interface paths {
             cookie?: never;
         };
         /** Authorization Server Metadata (RFC 8414) */
-        get: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path?: never;
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description OK */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            [key: string]: unknown;
-                        };
-                    };
-                };
-                500: components["responses"]["InternalError"];
-                503: components["responses"]["ServiceUnavailable"];
-            };
-        };
+        get: operations["getWellKnownOauthAuthorizationServer"];
         put?: never;
         post?: never;
         delete?: never;
@@ -392,30 +73,7 @@ export interface paths {
             cookie?: never;
         };
         /** Protected Resource Metadata (RFC 9728) */
-        get: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path?: never;
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description OK */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            [key: string]: unknown;
-                        };
-                    };
-                };
-                500: components["responses"]["InternalError"];
-                503: components["responses"]["ServiceUnavailable"];
-            };
-        };
+        get: operations["getWellKnownOauthProtectedResource"];
         put?: never;
         post?: never;
         delete?: never;
@@ -432,30 +90,7 @@ export interface paths {
             cookie?: never;
         };
         /** OpenID Provider Metadata (OpenID Connect Discovery 1.0): the same document */
-        get: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path?: never;
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description OK */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            [key: string]: unknown;
-                        };
-                    };
-                };
-                500: components["responses"]["InternalError"];
-                503: components["responses"]["ServiceUnavailable"];
-            };
-        };
+        get: operations["getWellKnownOpenidConfiguration"];
         put?: never;
         post?: never;
         delete?: never;
@@ -472,30 +107,7 @@ export interface paths {
             cookie?: never;
         };
         /** SMART App Launch v2 configuration (the authorization server's SMART endpoints and capabilities) */
-        get: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path?: never;
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description OK */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            [key: string]: unknown;
-                        };
-                    };
-                };
-                500: components["responses"]["InternalError"];
-                503: components["responses"]["ServiceUnavailable"];
-            };
-        };
+        get: operations["getWellKnownSmartConfiguration"];
         put?: never;
         post?: never;
         delete?: never;
@@ -515,59 +127,7 @@ export interface paths {
          * Identity probe: who the Bearer token says the caller is
          * @description Required scopes: none (any valid token).
          */
-        get: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path?: never;
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description OK */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            act?: {
-                                act?: {
-                                    [key: string]: unknown;
-                                };
-                                client_id?: string;
-                                sub: string;
-                            };
-                            /** @enum {boolean} */
-                            active: true;
-                            auth_method: string;
-                            client_id: string;
-                            /** @description Ids of the tokens this one was exchanged from, nearest first; revoking any of them revokes this one */
-                            derived_from: string[];
-                            exp: number;
-                            expires_in: number;
-                            /** @description RFC 8693 §4.4: the client allowed to exchange this token */
-                            may_act?: {
-                                client_id?: string;
-                                sub: string;
-                            };
-                            patient_id?: string;
-                            roles: string[];
-                            /** @description A sandbox principal (or derived from one): synthetic sbx- data only */
-                            sandbox: boolean;
-                            scope: string;
-                            scopes: string[];
-                            sub: string;
-                            token_id: string;
-                        };
-                    };
-                };
-                401: components["responses"]["Unauthorized"];
-                403: components["responses"]["Forbidden"];
-                500: components["responses"]["InternalError"];
-                503: components["responses"]["ServiceUnavailable"];
-            };
-        };
+        get: operations["getAgentIdentity"];
         put?: never;
         post?: never;
         delete?: never;
@@ -587,50 +147,7 @@ export interface paths {
          * Registered clients, newest first (e.g. those waiting for approval)
          * @description Required scopes: admin:clients.
          */
-        get: {
-            parameters: {
-                query?: {
-                    approval?: "none" | "pending" | "approved" | "denied";
-                    limit?: number;
-                };
-                header?: never;
-                path?: never;
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description OK */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            clients: {
-                                /** @enum {string} */
-                                approval: "none" | "pending" | "approved" | "denied";
-                                client_id: string;
-                                client_name: string;
-                                grant_types: string[];
-                                issued_at: string;
-                                /** @enum {string} */
-                                registration: "open" | "initial_access_token" | "software_statement" | "sandbox";
-                                /** @description What it asked for (empty when it holds all of it) */
-                                requested_scope: string;
-                                role: ("doctor" | "nurse" | "reception" | "patient" | "admin" | "device" | "lab" | "system") | null;
-                                /** @description What it holds now */
-                                scope: string;
-                            }[];
-                        };
-                    };
-                };
-                400: components["responses"]["BadRequest"];
-                401: components["responses"]["Unauthorized"];
-                403: components["responses"]["Forbidden"];
-                500: components["responses"]["InternalError"];
-                503: components["responses"]["ServiceUnavailable"];
-            };
-        };
+        get: operations["getApiAuthAdminClients"];
         put?: never;
         post?: never;
         delete?: never;
@@ -652,64 +169,7 @@ export interface paths {
          * Approve a client: give it a role and what it asked for as far as that role allows
          * @description Required scopes: admin:clients.
          */
-        post: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path: {
-                    client_id: string;
-                };
-                cookie?: never;
-            };
-            requestBody: {
-                content: {
-                    "application/json": {
-                        /**
-                         * @description The role that bounds what the client may hold
-                         * @enum {string}
-                         */
-                        role: "doctor" | "nurse" | "reception" | "patient" | "admin" | "device" | "lab" | "system";
-                        /** @description The scopes to grant, all within the role (default: what it asked for, as far as the role allows) */
-                        scope?: string;
-                    };
-                };
-            };
-            responses: {
-                /** @description OK */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @enum {string} */
-                            approval: "none" | "pending" | "approved" | "denied";
-                            client_id: string;
-                            client_name: string;
-                            grant_types: string[];
-                            issued_at: string;
-                            /** @enum {string} */
-                            registration: "open" | "initial_access_token" | "software_statement" | "sandbox";
-                            /** @description What it asked for (empty when it holds all of it) */
-                            requested_scope: string;
-                            role: ("doctor" | "nurse" | "reception" | "patient" | "admin" | "device" | "lab" | "system") | null;
-                            /** @description What it holds now */
-                            scope: string;
-                        };
-                    };
-                };
-                400: components["responses"]["BadRequest"];
-                401: components["responses"]["Unauthorized"];
-                403: components["responses"]["Forbidden"];
-                404: components["responses"]["NotFound"];
-                413: components["responses"]["PayloadTooLarge"];
-                414: components["responses"]["URITooLong"];
-                415: components["responses"]["UnsupportedMediaType"];
-                422: components["responses"]["UnprocessableContent"];
-                500: components["responses"]["InternalError"];
-                503: components["responses"]["ServiceUnavailable"];
-            };
-        };
+        post: operations["postApiAuthAdminClientsByClientIdApprove"];
         delete?: never;
         options?: never;
         head?: never;
@@ -729,49 +189,7 @@ export interface paths {
          * Deny what a pending client asked for beyond its scopes (it keeps what it holds)
          * @description Required scopes: admin:clients.
          */
-        post: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path: {
-                    client_id: string;
-                };
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description OK */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @enum {string} */
-                            approval: "none" | "pending" | "approved" | "denied";
-                            client_id: string;
-                            client_name: string;
-                            grant_types: string[];
-                            issued_at: string;
-                            /** @enum {string} */
-                            registration: "open" | "initial_access_token" | "software_statement" | "sandbox";
-                            /** @description What it asked for (empty when it holds all of it) */
-                            requested_scope: string;
-                            role: ("doctor" | "nurse" | "reception" | "patient" | "admin" | "device" | "lab" | "system") | null;
-                            /** @description What it holds now */
-                            scope: string;
-                        };
-                    };
-                };
-                400: components["responses"]["BadRequest"];
-                401: components["responses"]["Unauthorized"];
-                403: components["responses"]["Forbidden"];
-                404: components["responses"]["NotFound"];
-                414: components["responses"]["URITooLong"];
-                500: components["responses"]["InternalError"];
-                503: components["responses"]["ServiceUnavailable"];
-            };
-        };
+        post: operations["postApiAuthAdminClientsByClientIdDeny"];
         delete?: never;
         options?: never;
         head?: never;
@@ -791,66 +209,7 @@ export interface paths {
          * Mint an initial access token (RFC 7591 §3) that registers a client with a role
          * @description Required scopes: admin:clients.
          */
-        post: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path?: never;
-                cookie?: never;
-            };
-            requestBody: {
-                content: {
-                    "application/json": {
-                        /**
-                         * @description Seconds until the token expires
-                         * @default 86400
-                         */
-                        expires_in?: number;
-                        /**
-                         * @description What it is for (shown in the audit trail)
-                         * @default
-                         */
-                        label?: string;
-                        /**
-                         * @description Registrations it allows; null: any number until it expires
-                         * @default 1
-                         */
-                        max_uses?: number | null;
-                        /**
-                         * @description The role a client registered with this token gets
-                         * @enum {string}
-                         */
-                        role: "doctor" | "nurse" | "reception" | "patient" | "admin" | "device" | "lab" | "system";
-                    };
-                };
-            };
-            responses: {
-                /** @description Created */
-                201: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @description Seconds since the epoch */
-                            expires_at: number;
-                            initial_access_token: string;
-                            label: string;
-                            max_uses: number | null;
-                            /** @enum {string} */
-                            role: "doctor" | "nurse" | "reception" | "patient" | "admin" | "device" | "lab" | "system";
-                        };
-                    };
-                };
-                400: components["responses"]["BadRequest"];
-                401: components["responses"]["Unauthorized"];
-                403: components["responses"]["Forbidden"];
-                413: components["responses"]["PayloadTooLarge"];
-                415: components["responses"]["UnsupportedMediaType"];
-                500: components["responses"]["InternalError"];
-                503: components["responses"]["ServiceUnavailable"];
-            };
-        };
+        post: operations["postApiAuthAdminInitialAccessTokens"];
         delete?: never;
         options?: never;
         head?: never;
@@ -868,152 +227,13 @@ export interface paths {
          * Authorization endpoint (authorization code + PKCE S256): shows the login page
          * @description Answers the HTML login page (200), an HTML error page (400) when the client or redirect URI is invalid, when the client is not registered for authorization_code, or for any error of a client that registered itself (its redirect URIs are not trusted), or else 303 to the redirect URI with an OAuth error.
          */
-        get: {
-            parameters: {
-                query?: {
-                    /** @description SMART App Launch: the FHIR base URL the app will call; must be this server (or under it) */
-                    aud?: string | string[];
-                    /** @description The registered client id */
-                    client_id?: string | string[];
-                    /** @description PKCE S256 challenge (RFC 7636) */
-                    code_challenge?: string | string[];
-                    /** @description S256 */
-                    code_challenge_method?: string | string[];
-                    /** @description OpenID Connect: always met (the user signs in at every authorization); auth_time is always in the ID token */
-                    max_age?: string | string[];
-                    /** @description OpenID Connect: a value the ID token echoes (at most 512 characters) */
-                    nonce?: string | string[];
-                    /** @description OpenID Connect: "none" is answered login_required (there are no sessions); others change nothing, the user always signs in and consents */
-                    prompt?: string | string[];
-                    /** @description One of the registered redirect URIs */
-                    redirect_uri?: string | string[];
-                    /** @description code */
-                    response_type?: string | string[];
-                    /** @description Space-separated scopes */
-                    scope?: string | string[];
-                    /** @description Opaque value returned with the code */
-                    state?: string | string[];
-                };
-                header?: never;
-                path?: never;
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description The next HTML page (sign-in, consent) */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "text/html": string;
-                    };
-                };
-                /** @description See Other: to the redirect URI with `code`, `state` and `iss`, or with an OAuth error */
-                303: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content?: never;
-                };
-                /** @description An HTML error page (the client or redirect URI cannot be trusted, the form is incomplete or expired, a wrong password), or a problem */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": {
-                            detail: string;
-                            status: number;
-                            title: string;
-                            type: string;
-                        } & {
-                            [key: string]: unknown;
-                        };
-                        "text/html": string;
-                    };
-                };
-                500: components["responses"]["InternalError"];
-                503: components["responses"]["ServiceUnavailable"];
-            };
-        };
+        get: operations["getApiAuthOauth2Authorize"];
         put?: never;
         /**
          * Authorization endpoint: the login and consent forms
          * @description The login and consent forms post here (CSRF token and browser-bound interaction). Answers the next HTML page, or 303 to the redirect URI with `code`, `state` and `iss` (RFC 9207) or an OAuth error.
          */
-        post: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path?: never;
-                cookie?: never;
-            };
-            requestBody: {
-                content: {
-                    "application/x-www-form-urlencoded": {
-                        [key: string]: string | string[];
-                    };
-                };
-            };
-            responses: {
-                /** @description The next HTML page (sign-in, consent) */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "text/html": string;
-                    };
-                };
-                /** @description See Other: to the redirect URI with `code`, `state` and `iss`, or with an OAuth error */
-                303: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content?: never;
-                };
-                /** @description An HTML error page (the client or redirect URI cannot be trusted, the form is incomplete or expired, a wrong password), or a problem */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": {
-                            detail: string;
-                            status: number;
-                            title: string;
-                            type: string;
-                        } & {
-                            [key: string]: unknown;
-                        };
-                        "text/html": string;
-                    };
-                };
-                /** @description An HTML error page: the form was not verified as coming from this sign-in page */
-                403: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "text/html": string;
-                    };
-                };
-                413: components["responses"]["PayloadTooLarge"];
-                415: components["responses"]["UnsupportedMediaType"];
-                /** @description The sign-in page again: too many failed sign-ins (Retry-After) */
-                429: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "text/html": string;
-                    };
-                };
-                500: components["responses"]["InternalError"];
-                503: components["responses"]["ServiceUnavailable"];
-            };
-        };
+        post: operations["postApiAuthOauth2Authorize"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1030,88 +250,7 @@ export interface paths {
         get?: never;
         put?: never;
         /** Introspect a token issued to the calling client (RFC 7662) */
-        post: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path?: never;
-                cookie?: never;
-            };
-            requestBody: {
-                content: {
-                    "application/x-www-form-urlencoded": {
-                        [key: string]: string | string[];
-                    };
-                };
-            };
-            responses: {
-                /** @description OK */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            act?: unknown;
-                            active: boolean;
-                            aud?: string | string[];
-                            auth_method?: string;
-                            client_id?: string;
-                            exp?: number;
-                            iat?: number;
-                            iss?: string;
-                            jti?: string;
-                            nbf?: number;
-                            patient_id?: string;
-                            roles?: string[];
-                            scope?: string;
-                            sub?: string;
-                            token_type?: string;
-                        };
-                    };
-                };
-                /** @description Bad Request */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            error: string;
-                            error_description?: string;
-                        };
-                    };
-                };
-                /** @description Unauthorized */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            error: string;
-                            error_description?: string;
-                        };
-                    };
-                };
-                413: components["responses"]["PayloadTooLarge"];
-                415: components["responses"]["UnsupportedMediaType"];
-                /** @description Rate limited: error "temporarily_unavailable"; Retry-After says when to try again */
-                429: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            error: string;
-                            error_description?: string;
-                        };
-                    };
-                };
-                500: components["responses"]["InternalError"];
-                503: components["responses"]["ServiceUnavailable"];
-            };
-        };
+        post: operations["postApiAuthOauth2Introspect"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1128,84 +267,7 @@ export interface paths {
         get?: never;
         put?: never;
         /** Token endpoint: client_credentials, authorization_code (PKCE), refresh_token, token exchange (RFC 8693) */
-        post: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path?: never;
-                cookie?: never;
-            };
-            requestBody: {
-                content: {
-                    "application/x-www-form-urlencoded": {
-                        [key: string]: string | string[];
-                    };
-                };
-            };
-            responses: {
-                /** @description OK */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            access_token: string;
-                            expires_in: number;
-                            /** @description OpenID Connect ID token: authorization_code and refresh_token grants holding the openid scope */
-                            id_token?: string;
-                            issued_token_type?: string;
-                            /** @description SMART launch context: the signed-in patient user's patient id, when the grant holds launch/patient */
-                            patient?: string;
-                            refresh_token?: string;
-                            scope: string;
-                            /** @enum {string} */
-                            token_type: "Bearer";
-                        };
-                    };
-                };
-                /** @description Bad Request */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            error: string;
-                            error_description?: string;
-                        };
-                    };
-                };
-                /** @description Unauthorized */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            error: string;
-                            error_description?: string;
-                        };
-                    };
-                };
-                413: components["responses"]["PayloadTooLarge"];
-                415: components["responses"]["UnsupportedMediaType"];
-                /** @description Rate limited: error "temporarily_unavailable"; Retry-After says when to try again */
-                429: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            error: string;
-                            error_description?: string;
-                        };
-                    };
-                };
-                500: components["responses"]["InternalError"];
-                503: components["responses"]["ServiceUnavailable"];
-            };
-        };
+        post: operations["postApiAuthOauth2Token"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1222,111 +284,7 @@ export interface paths {
         get?: never;
         put?: never;
         /** Register a client (RFC 7591): open for the public scopes; a role through an initial access token or a software statement */
-        post: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path?: never;
-                cookie?: never;
-            };
-            requestBody: {
-                content: {
-                    "application/json": {
-                        client_name: string;
-                        grant_types?: string[];
-                        /** @description OpenID Connect Dynamic Client Registration 1.0 §2: RS256 (default) or ES256 */
-                        id_token_signed_response_alg?: string;
-                        jwks?: {
-                            keys: {
-                                [key: string]: unknown;
-                            }[];
-                        };
-                        jwks_uri?: string;
-                        /** @default [] */
-                        redirect_uris?: string[];
-                        response_types?: string[];
-                        scope?: string;
-                        /** @description RFC 7591 §2.3: a JWT from a trusted issuer binding this software to a role */
-                        software_statement?: string;
-                        /** @default client_secret_basic */
-                        token_endpoint_auth_method?: string;
-                    };
-                };
-            };
-            responses: {
-                /** @description Created */
-                201: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /**
-                             * @description "pending" while an operator has not yet approved the scopes beyond what was granted
-                             * @enum {string}
-                             */
-                            approval?: "pending";
-                            client_id: string;
-                            client_id_issued_at: number;
-                            client_name: string;
-                            client_secret?: string;
-                            client_secret_expires_at?: number;
-                            grant_types: string[];
-                            /**
-                             * @description How its ID tokens are signed (authorization_code clients)
-                             * @enum {string}
-                             */
-                            id_token_signed_response_alg?: "ES256" | "RS256";
-                            jwks?: {
-                                keys: {
-                                    [key: string]: unknown;
-                                }[];
-                            };
-                            jwks_uri?: string;
-                            redirect_uris: string[];
-                            /** @description Present when the client asked for more than it was granted: everything it asked for, awaiting an operator */
-                            requested_scope?: string;
-                            response_types: string[];
-                            /**
-                             * @description The operator-approved role bounding what this client may obtain (absent: the public scopes only)
-                             * @enum {string}
-                             */
-                            role?: "doctor" | "nurse" | "reception" | "patient" | "admin" | "device" | "lab" | "system";
-                            scope: string;
-                            token_endpoint_auth_method: string;
-                        };
-                    };
-                };
-                /** @description Bad Request */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            error: string;
-                            error_description?: string;
-                        };
-                    };
-                };
-                /** @description Unauthorized */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            error: string;
-                            error_description?: string;
-                        };
-                    };
-                };
-                413: components["responses"]["PayloadTooLarge"];
-                415: components["responses"]["UnsupportedMediaType"];
-                500: components["responses"]["InternalError"];
-                503: components["responses"]["ServiceUnavailable"];
-            };
-        };
+        post: operations["postApiAuthRegister"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1343,75 +301,7 @@ export interface paths {
         get?: never;
         put?: never;
         /** Revoke an access or refresh token (RFC 7009) */
-        post: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path?: never;
-                cookie?: never;
-            };
-            requestBody: {
-                content: {
-                    "application/x-www-form-urlencoded": {
-                        token: string;
-                        token_type_hint?: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
-                };
-            };
-            responses: {
-                /** @description OK */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": Record<string, never>;
-                    };
-                };
-                /** @description Bad Request */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            error: string;
-                            error_description?: string;
-                        };
-                    };
-                };
-                /** @description Unauthorized */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            error: string;
-                            error_description?: string;
-                        };
-                    };
-                };
-                413: components["responses"]["PayloadTooLarge"];
-                415: components["responses"]["UnsupportedMediaType"];
-                /** @description Rate limited: error "temporarily_unavailable"; Retry-After says when to try again */
-                429: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            error: string;
-                            error_description?: string;
-                        };
-                    };
-                };
-                500: components["responses"]["InternalError"];
-                503: components["responses"]["ServiceUnavailable"];
-            };
-        };
+        post: operations["postApiAuthRevoke"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1429,81 +319,13 @@ export interface paths {
          * OpenID Connect UserInfo (GET): claims about the signed-in user (sub; name, preferred_username and roles with profile)
          * @description Required scopes: openid.
          */
-        get: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path?: never;
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description OK */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @description SMART fhirUser: Patient/<id> for a patient user, Practitioner/<user id> otherwise */
-                            fhirUser?: string;
-                            /** @description profile: the display name */
-                            name?: string;
-                            /** @description profile: the username */
-                            preferred_username?: string;
-                            /** @description profile (Vitalis): the user's roles */
-                            roles?: string[];
-                            /** @description The user id: the ID token's sub */
-                            sub: string;
-                        };
-                    };
-                };
-                401: components["responses"]["Unauthorized"];
-                403: components["responses"]["Forbidden"];
-                500: components["responses"]["InternalError"];
-                503: components["responses"]["ServiceUnavailable"];
-            };
-        };
+        get: operations["getApiAuthUserinfo"];
         put?: never;
         /**
          * OpenID Connect UserInfo (POST): claims about the signed-in user (sub; name, preferred_username and roles with profile)
          * @description Required scopes: openid.
          */
-        post: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path?: never;
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description OK */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @description SMART fhirUser: Patient/<id> for a patient user, Practitioner/<user id> otherwise */
-                            fhirUser?: string;
-                            /** @description profile: the display name */
-                            name?: string;
-                            /** @description profile: the username */
-                            preferred_username?: string;
-                            /** @description profile (Vitalis): the user's roles */
-                            roles?: string[];
-                            /** @description The user id: the ID token's sub */
-                            sub: string;
-                        };
-                    };
-                };
-                401: components["responses"]["Unauthorized"];
-                403: components["responses"]["Forbidden"];
-                500: components["responses"]["InternalError"];
-                503: components["responses"]["ServiceUnavailable"];
-            };
-        };
+        post: operations["postApiAuthUserinfo"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1523,81 +345,7 @@ export interface paths {
          *
          *     Required scopes: read:appointments.
          */
-        get: {
-            parameters: {
-                query?: {
-                    clinician?: string;
-                    cursor?: string;
-                    from?: string;
-                    limit?: number;
-                    patient?: string;
-                    status?: "free" | "busy";
-                    to?: string;
-                };
-                header?: never;
-                path?: never;
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description FHIR R4 searchset Bundle: Slot (match), each booked one followed by its Appointment (match), then the Schedules the Slots belong to (include); the next page is `link` relation `next` */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            entry: {
-                                /** @description The absolute URL this API serves the resource at, or a stable urn:uuid for resources without one */
-                                fullUrl: string;
-                                resource: ({
-                                    id: string;
-                                    /** @enum {string} */
-                                    resourceType: "Slot";
-                                    /** @enum {string} */
-                                    status: "free" | "busy";
-                                } & {
-                                    [key: string]: unknown;
-                                }) | ({
-                                    id: string;
-                                    /** @enum {string} */
-                                    resourceType: "Appointment";
-                                    /** @enum {string} */
-                                    status: "booked" | "cancelled";
-                                } & {
-                                    [key: string]: unknown;
-                                }) | ({
-                                    id: string;
-                                    /** @enum {string} */
-                                    resourceType: "Schedule";
-                                } & {
-                                    [key: string]: unknown;
-                                });
-                                search: {
-                                    /** @enum {string} */
-                                    mode: "match" | "include";
-                                };
-                            }[];
-                            /** @description `self`, and `next` (the next page) unless this is the last page */
-                            link: {
-                                /** @enum {string} */
-                                relation: "self" | "next";
-                                url: string;
-                            }[];
-                            /** @enum {string} */
-                            resourceType: "Bundle";
-                            /** @enum {string} */
-                            type: "searchset";
-                        };
-                    };
-                };
-                400: components["responses"]["BadRequest"];
-                401: components["responses"]["Unauthorized"];
-                403: components["responses"]["Forbidden"];
-                500: components["responses"]["InternalError"];
-                503: components["responses"]["ServiceUnavailable"];
-            };
-        };
+        get: operations["getAppointments"];
         put?: never;
         /**
          * Book a slot
@@ -1605,52 +353,7 @@ export interface paths {
          *
          *     Required scopes: write:appointments.
          */
-        post: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path?: never;
-                cookie?: never;
-            };
-            requestBody: {
-                content: {
-                    "application/json": {
-                        patient_id?: string;
-                        reason?: string;
-                        slot_id: string;
-                    };
-                };
-            };
-            responses: {
-                /** @description Created */
-                201: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            id: string;
-                            /** @enum {string} */
-                            resourceType: "Appointment";
-                            /** @enum {string} */
-                            status: "booked" | "cancelled";
-                        } & {
-                            [key: string]: unknown;
-                        };
-                    };
-                };
-                400: components["responses"]["BadRequest"];
-                401: components["responses"]["Unauthorized"];
-                403: components["responses"]["Forbidden"];
-                404: components["responses"]["NotFound"];
-                409: components["responses"]["Conflict"];
-                413: components["responses"]["PayloadTooLarge"];
-                415: components["responses"]["UnsupportedMediaType"];
-                422: components["responses"]["UnprocessableContent"];
-                500: components["responses"]["InternalError"];
-                503: components["responses"]["ServiceUnavailable"];
-            };
-        };
+        post: operations["postAppointments"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1668,43 +371,7 @@ export interface paths {
          * Read a booked appointment
          * @description Required scopes: read:appointments.
          */
-        get: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path: {
-                    id: string;
-                };
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description OK */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            id: string;
-                            /** @enum {string} */
-                            resourceType: "Appointment";
-                            /** @enum {string} */
-                            status: "booked" | "cancelled";
-                        } & {
-                            [key: string]: unknown;
-                        };
-                    };
-                };
-                400: components["responses"]["BadRequest"];
-                401: components["responses"]["Unauthorized"];
-                403: components["responses"]["Forbidden"];
-                404: components["responses"]["NotFound"];
-                414: components["responses"]["URITooLong"];
-                500: components["responses"]["InternalError"];
-                503: components["responses"]["ServiceUnavailable"];
-            };
-        };
+        get: operations["getAppointmentsById"];
         put?: never;
         post?: never;
         delete?: never;
@@ -1728,52 +395,7 @@ export interface paths {
          *
          *     Required scopes: write:appointments.
          */
-        post: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path: {
-                    id: string;
-                };
-                cookie?: never;
-            };
-            requestBody: {
-                content: {
-                    "application/json": {
-                        reason?: string;
-                    };
-                };
-            };
-            responses: {
-                /** @description OK */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            id: string;
-                            /** @enum {string} */
-                            resourceType: "Appointment";
-                            /** @enum {string} */
-                            status: "booked" | "cancelled";
-                        } & {
-                            [key: string]: unknown;
-                        };
-                    };
-                };
-                400: components["responses"]["BadRequest"];
-                401: components["responses"]["Unauthorized"];
-                403: components["responses"]["Forbidden"];
-                404: components["responses"]["NotFound"];
-                409: components["responses"]["Conflict"];
-                413: components["responses"]["PayloadTooLarge"];
-                414: components["responses"]["URITooLong"];
-                415: components["responses"]["UnsupportedMediaType"];
-                500: components["responses"]["InternalError"];
-                503: components["responses"]["ServiceUnavailable"];
-            };
-        };
+        post: operations["postAppointmentsByIdCancel"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1795,52 +417,7 @@ export interface paths {
          *
          *     Required scopes: write:appointments.
          */
-        post: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path: {
-                    id: string;
-                };
-                cookie?: never;
-            };
-            requestBody: {
-                content: {
-                    "application/json": {
-                        slot_id: string;
-                    };
-                };
-            };
-            responses: {
-                /** @description Created */
-                201: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            id: string;
-                            /** @enum {string} */
-                            resourceType: "Appointment";
-                            /** @enum {string} */
-                            status: "booked" | "cancelled";
-                        } & {
-                            [key: string]: unknown;
-                        };
-                    };
-                };
-                400: components["responses"]["BadRequest"];
-                401: components["responses"]["Unauthorized"];
-                403: components["responses"]["Forbidden"];
-                404: components["responses"]["NotFound"];
-                409: components["responses"]["Conflict"];
-                413: components["responses"]["PayloadTooLarge"];
-                414: components["responses"]["URITooLong"];
-                415: components["responses"]["UnsupportedMediaType"];
-                500: components["responses"]["InternalError"];
-                503: components["responses"]["ServiceUnavailable"];
-            };
-        };
+        post: operations["postAppointmentsByIdReschedule"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1860,61 +437,7 @@ export interface paths {
          *
          *     Required scopes: read:audit.
          */
-        get: {
-            parameters: {
-                query?: {
-                    action?: string;
-                    client_id?: string;
-                    cursor?: string;
-                    from?: string;
-                    limit?: number;
-                    outcome?: "success" | "failure";
-                    resource_id?: string;
-                    resource_type?: string;
-                    subject?: string;
-                    to?: string;
-                };
-                header?: never;
-                path?: never;
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description OK */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            count: number;
-                            data: {
-                                action: string;
-                                actor_client_id: string | null;
-                                actor_subject: string | null;
-                                detail: {
-                                    [key: string]: unknown;
-                                };
-                                id: number;
-                                occurred_at: string;
-                                /** @enum {string} */
-                                outcome: "success" | "failure";
-                                request_id: string | null;
-                                resource_id: string | null;
-                                resource_type: string | null;
-                                scope: string | null;
-                            }[];
-                            next: string | null;
-                        };
-                    };
-                };
-                400: components["responses"]["BadRequest"];
-                401: components["responses"]["Unauthorized"];
-                403: components["responses"]["Forbidden"];
-                500: components["responses"]["InternalError"];
-                503: components["responses"]["ServiceUnavailable"];
-            };
-        };
+        get: operations["getAudit"];
         put?: never;
         post?: never;
         delete?: never;
@@ -1931,33 +454,7 @@ export interface paths {
             cookie?: never;
         };
         /** Catalog index (public) */
-        get: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path?: never;
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description OK */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            sections: {
-                                href: string;
-                                name: string;
-                            }[];
-                        };
-                    };
-                };
-                500: components["responses"]["InternalError"];
-                503: components["responses"]["ServiceUnavailable"];
-            };
-        };
+        get: operations["getCatalog"];
         put?: never;
         post?: never;
         delete?: never;
@@ -1974,32 +471,7 @@ export interface paths {
             cookie?: never;
         };
         /** Appointment types (public) */
-        get: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path?: never;
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description OK */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            data: {
-                                [key: string]: unknown;
-                            }[];
-                        };
-                    };
-                };
-                500: components["responses"]["InternalError"];
-                503: components["responses"]["ServiceUnavailable"];
-            };
-        };
+        get: operations["getCatalogAppointmentTypes"];
         put?: never;
         post?: never;
         delete?: never;
@@ -2016,32 +488,7 @@ export interface paths {
             cookie?: never;
         };
         /** Clinicians as FHIR Practitioner (public) */
-        get: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path?: never;
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description OK */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            data: {
-                                [key: string]: unknown;
-                            }[];
-                        };
-                    };
-                };
-                500: components["responses"]["InternalError"];
-                503: components["responses"]["ServiceUnavailable"];
-            };
-        };
+        get: operations["getCatalogClinicians"];
         put?: never;
         post?: never;
         delete?: never;
@@ -2058,37 +505,7 @@ export interface paths {
             cookie?: never;
         };
         /** OAuth scopes and standard roles (public) */
-        get: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path?: never;
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description OK */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            roles: {
-                                role: string;
-                                scopes: string[];
-                            }[];
-                            scopes: {
-                                description: string;
-                                name: string;
-                            }[];
-                        };
-                    };
-                };
-                500: components["responses"]["InternalError"];
-                503: components["responses"]["ServiceUnavailable"];
-            };
-        };
+        get: operations["getCatalogScopes"];
         put?: never;
         post?: never;
         delete?: never;
@@ -2105,32 +522,7 @@ export interface paths {
             cookie?: never;
         };
         /** Vital-sign codes, units and ranges (public) */
-        get: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path?: never;
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description OK */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            data: {
-                                [key: string]: unknown;
-                            }[];
-                        };
-                    };
-                };
-                500: components["responses"]["InternalError"];
-                503: components["responses"]["ServiceUnavailable"];
-            };
-        };
+        get: operations["getCatalogVitalSigns"];
         put?: never;
         post?: never;
         delete?: never;
@@ -2150,39 +542,7 @@ export interface paths {
          * Orderable tests and reportable results (public reference data)
          * @description LOINC codes that may be ordered, and the results a department may report with their UCUM unit, reference range and critical limits. Nothing patient-related.
          */
-        get: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path?: never;
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description OK */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            results: ({
-                                code: string;
-                            } & {
-                                [key: string]: unknown;
-                            })[];
-                            tests: ({
-                                code: string;
-                            } & {
-                                [key: string]: unknown;
-                            })[];
-                        };
-                    };
-                };
-                500: components["responses"]["InternalError"];
-                503: components["responses"]["ServiceUnavailable"];
-            };
-        };
+        get: operations["getDiagnosticsCatalog"];
         put?: never;
         post?: never;
         delete?: never;
@@ -2204,50 +564,7 @@ export interface paths {
          *
          *     Required scopes: read:diagnostics.
          */
-        get: {
-            parameters: {
-                query?: {
-                    patient?: string;
-                };
-                header?: never;
-                path?: never;
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description OK */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            count: number;
-                            critical_results: {
-                                acknowledged_at?: string | null;
-                                acknowledged_by?: string | null;
-                                code: string;
-                                critical_id: string;
-                                due_at: string;
-                                escalated_at: string | null;
-                                note?: string | null;
-                                patient_id: string;
-                                raised_at: string;
-                                report_id: string;
-                                results: unknown;
-                                /** @enum {string} */
-                                state: "open" | "escalated" | "acknowledged";
-                            }[];
-                        };
-                    };
-                };
-                400: components["responses"]["BadRequest"];
-                401: components["responses"]["Unauthorized"];
-                403: components["responses"]["Forbidden"];
-                500: components["responses"]["InternalError"];
-                503: components["responses"]["ServiceUnavailable"];
-            };
-        };
+        get: operations["getDiagnosticsCriticalResults"];
         put?: never;
         post?: never;
         delete?: never;
@@ -2269,56 +586,7 @@ export interface paths {
          *
          *     Required scopes: read:diagnostics.
          */
-        get: {
-            parameters: {
-                query?: {
-                    limit?: number;
-                    patient?: string;
-                    status?: string;
-                };
-                header?: never;
-                path?: never;
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description OK */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            entry: {
-                                fullUrl: string;
-                                /** @description FHIR R4 ServiceRequest */
-                                resource: {
-                                    id: string;
-                                    meta: {
-                                        lastUpdated: string;
-                                        versionId: string;
-                                    };
-                                    /** @enum {string} */
-                                    resourceType: "ServiceRequest";
-                                } & {
-                                    [key: string]: unknown;
-                                };
-                            }[];
-                            /** @enum {string} */
-                            resourceType: "Bundle";
-                            total: number;
-                            /** @enum {string} */
-                            type: "searchset";
-                        };
-                    };
-                };
-                400: components["responses"]["BadRequest"];
-                401: components["responses"]["Unauthorized"];
-                403: components["responses"]["Forbidden"];
-                500: components["responses"]["InternalError"];
-                503: components["responses"]["ServiceUnavailable"];
-            };
-        };
+        get: operations["getDiagnosticsOrders"];
         put?: never;
         /**
          * Order a diagnostic test
@@ -2326,85 +594,7 @@ export interface paths {
          *
          *     Required scopes: write:diagnostics.
          */
-        post: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path?: never;
-                cookie?: never;
-            };
-            requestBody: {
-                content: {
-                    "application/json": {
-                        /** @description LOINC, one of: 58410-2 CBC panel - Blood by Automated count; 51990-0 Basic metabolic panel - Blood; 10839-9 Troponin I.cardiac [Mass/volume] in Serum or Plasma; 89579-7 Troponin I.cardiac [Mass/volume] in Serum or Plasma by High sensitivity method; 2524-7 Lactate [Moles/volume] in Serum or Plasma; 24336-0 Gas panel - Arterial blood; 34534-8 12 lead EKG panel; 11524-6 EKG study; 36643-5 XR Chest 2 Views */
-                        code: {
-                            coding: {
-                                /** @enum {string} */
-                                code: "58410-2" | "51990-0" | "10839-9" | "89579-7" | "2524-7" | "24336-0" | "34534-8" | "11524-6" | "36643-5";
-                                display?: string;
-                                /** @enum {string} */
-                                system: "http://loinc.org";
-                            }[];
-                        };
-                        /**
-                         * @default order
-                         * @enum {string}
-                         */
-                        intent?: "order" | "proposal";
-                        note?: {
-                            text: string;
-                        }[];
-                        /**
-                         * @default routine
-                         * @enum {string}
-                         */
-                        priority?: "routine" | "urgent" | "asap" | "stat";
-                        reasonCode?: {
-                            text: string;
-                        }[];
-                        /** @enum {string} */
-                        resourceType: "ServiceRequest";
-                        /**
-                         * @description Default: active for an order, draft for a proposal
-                         * @enum {string}
-                         */
-                        status?: "draft" | "active";
-                        subject: {
-                            reference: string;
-                        };
-                    };
-                };
-            };
-            responses: {
-                /** @description FHIR R4 ServiceRequest */
-                201: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            id: string;
-                            meta: {
-                                lastUpdated: string;
-                                versionId: string;
-                            };
-                            /** @enum {string} */
-                            resourceType: "ServiceRequest";
-                        } & {
-                            [key: string]: unknown;
-                        };
-                    };
-                };
-                400: components["responses"]["BadRequest"];
-                401: components["responses"]["Unauthorized"];
-                403: components["responses"]["Forbidden"];
-                413: components["responses"]["PayloadTooLarge"];
-                415: components["responses"]["UnsupportedMediaType"];
-                422: components["responses"]["UnprocessableContent"];
-                500: components["responses"]["InternalError"];
-                503: components["responses"]["ServiceUnavailable"];
-            };
-        };
+        post: operations["postDiagnosticsOrders"];
         delete?: never;
         options?: never;
         head?: never;
@@ -2422,45 +612,7 @@ export interface paths {
          * Read an order
          * @description Required scopes: read:diagnostics.
          */
-        get: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path: {
-                    id: string;
-                };
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description FHIR R4 ServiceRequest */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            id: string;
-                            meta: {
-                                lastUpdated: string;
-                                versionId: string;
-                            };
-                            /** @enum {string} */
-                            resourceType: "ServiceRequest";
-                        } & {
-                            [key: string]: unknown;
-                        };
-                    };
-                };
-                400: components["responses"]["BadRequest"];
-                401: components["responses"]["Unauthorized"];
-                403: components["responses"]["Forbidden"];
-                404: components["responses"]["NotFound"];
-                414: components["responses"]["URITooLong"];
-                500: components["responses"]["InternalError"];
-                503: components["responses"]["ServiceUnavailable"];
-            };
-        };
+        get: operations["getDiagnosticsOrdersById"];
         put?: never;
         post?: never;
         delete?: never;
@@ -2484,58 +636,7 @@ export interface paths {
          *
          *     Required scopes: write:diagnostics.
          */
-        post: {
-            parameters: {
-                query?: never;
-                header?: {
-                    "if-match"?: string;
-                };
-                path: {
-                    id: string;
-                };
-                cookie?: never;
-            };
-            requestBody: {
-                content: {
-                    "application/json": {
-                        reason?: string;
-                    };
-                };
-            };
-            responses: {
-                /** @description FHIR R4 ServiceRequest */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            id: string;
-                            meta: {
-                                lastUpdated: string;
-                                versionId: string;
-                            };
-                            /** @enum {string} */
-                            resourceType: "ServiceRequest";
-                        } & {
-                            [key: string]: unknown;
-                        };
-                    };
-                };
-                400: components["responses"]["BadRequest"];
-                401: components["responses"]["Unauthorized"];
-                403: components["responses"]["Forbidden"];
-                404: components["responses"]["NotFound"];
-                409: components["responses"]["Conflict"];
-                412: components["responses"]["PreconditionFailed"];
-                413: components["responses"]["PayloadTooLarge"];
-                414: components["responses"]["URITooLong"];
-                415: components["responses"]["UnsupportedMediaType"];
-                431: components["responses"]["RequestHeaderFieldsTooLarge"];
-                500: components["responses"]["InternalError"];
-                503: components["responses"]["ServiceUnavailable"];
-            };
-        };
+        post: operations["postDiagnosticsOrdersByIdActivate"];
         delete?: never;
         options?: never;
         head?: never;
@@ -2557,58 +658,7 @@ export interface paths {
          *
          *     Required scopes: write:diagnostics.
          */
-        post: {
-            parameters: {
-                query?: never;
-                header?: {
-                    "if-match"?: string;
-                };
-                path: {
-                    id: string;
-                };
-                cookie?: never;
-            };
-            requestBody: {
-                content: {
-                    "application/json": {
-                        reason?: string;
-                    };
-                };
-            };
-            responses: {
-                /** @description FHIR R4 ServiceRequest */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            id: string;
-                            meta: {
-                                lastUpdated: string;
-                                versionId: string;
-                            };
-                            /** @enum {string} */
-                            resourceType: "ServiceRequest";
-                        } & {
-                            [key: string]: unknown;
-                        };
-                    };
-                };
-                400: components["responses"]["BadRequest"];
-                401: components["responses"]["Unauthorized"];
-                403: components["responses"]["Forbidden"];
-                404: components["responses"]["NotFound"];
-                409: components["responses"]["Conflict"];
-                412: components["responses"]["PreconditionFailed"];
-                413: components["responses"]["PayloadTooLarge"];
-                414: components["responses"]["URITooLong"];
-                415: components["responses"]["UnsupportedMediaType"];
-                431: components["responses"]["RequestHeaderFieldsTooLarge"];
-                500: components["responses"]["InternalError"];
-                503: components["responses"]["ServiceUnavailable"];
-            };
-        };
+        post: operations["postDiagnosticsOrdersByIdCancel"];
         delete?: never;
         options?: never;
         head?: never;
@@ -2630,58 +680,7 @@ export interface paths {
          *
          *     Required scopes: write:diagnostics.
          */
-        post: {
-            parameters: {
-                query?: never;
-                header?: {
-                    "if-match"?: string;
-                };
-                path: {
-                    id: string;
-                };
-                cookie?: never;
-            };
-            requestBody: {
-                content: {
-                    "application/json": {
-                        reason?: string;
-                    };
-                };
-            };
-            responses: {
-                /** @description FHIR R4 ServiceRequest */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            id: string;
-                            meta: {
-                                lastUpdated: string;
-                                versionId: string;
-                            };
-                            /** @enum {string} */
-                            resourceType: "ServiceRequest";
-                        } & {
-                            [key: string]: unknown;
-                        };
-                    };
-                };
-                400: components["responses"]["BadRequest"];
-                401: components["responses"]["Unauthorized"];
-                403: components["responses"]["Forbidden"];
-                404: components["responses"]["NotFound"];
-                409: components["responses"]["Conflict"];
-                412: components["responses"]["PreconditionFailed"];
-                413: components["responses"]["PayloadTooLarge"];
-                414: components["responses"]["URITooLong"];
-                415: components["responses"]["UnsupportedMediaType"];
-                431: components["responses"]["RequestHeaderFieldsTooLarge"];
-                500: components["responses"]["InternalError"];
-                503: components["responses"]["ServiceUnavailable"];
-            };
-        };
+        post: operations["postDiagnosticsOrdersByIdEnteredInError"];
         delete?: never;
         options?: never;
         head?: never;
@@ -2703,78 +702,7 @@ export interface paths {
          *
          *     Required scopes: write:diagnostics, read:vitals.
          */
-        post: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path: {
-                    id: string;
-                };
-                cookie?: never;
-            };
-            requestBody: {
-                content: {
-                    "application/json": {
-                        conclusion?: string;
-                        /** Format: date-time */
-                        from: string;
-                        /** Format: date-time */
-                        to: string;
-                    };
-                };
-            };
-            responses: {
-                /** @description FHIR R4 DiagnosticReport, its Observations contained */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            id: string;
-                            meta: {
-                                lastUpdated: string;
-                                versionId: string;
-                            };
-                            /** @enum {string} */
-                            resourceType: "DiagnosticReport";
-                        } & {
-                            [key: string]: unknown;
-                        };
-                    };
-                };
-                /** @description FHIR R4 DiagnosticReport, its Observations contained */
-                201: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            id: string;
-                            meta: {
-                                lastUpdated: string;
-                                versionId: string;
-                            };
-                            /** @enum {string} */
-                            resourceType: "DiagnosticReport";
-                        } & {
-                            [key: string]: unknown;
-                        };
-                    };
-                };
-                400: components["responses"]["BadRequest"];
-                401: components["responses"]["Unauthorized"];
-                403: components["responses"]["Forbidden"];
-                404: components["responses"]["NotFound"];
-                409: components["responses"]["Conflict"];
-                413: components["responses"]["PayloadTooLarge"];
-                414: components["responses"]["URITooLong"];
-                415: components["responses"]["UnsupportedMediaType"];
-                422: components["responses"]["UnprocessableContent"];
-                500: components["responses"]["InternalError"];
-                503: components["responses"]["ServiceUnavailable"];
-            };
-        };
+        post: operations["postDiagnosticsOrdersByIdFulfilFromTelemetry"];
         delete?: never;
         options?: never;
         head?: never;
@@ -2796,58 +724,7 @@ export interface paths {
          *
          *     Required scopes: write:diagnostics.
          */
-        post: {
-            parameters: {
-                query?: never;
-                header?: {
-                    "if-match"?: string;
-                };
-                path: {
-                    id: string;
-                };
-                cookie?: never;
-            };
-            requestBody: {
-                content: {
-                    "application/json": {
-                        reason?: string;
-                    };
-                };
-            };
-            responses: {
-                /** @description FHIR R4 ServiceRequest */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            id: string;
-                            meta: {
-                                lastUpdated: string;
-                                versionId: string;
-                            };
-                            /** @enum {string} */
-                            resourceType: "ServiceRequest";
-                        } & {
-                            [key: string]: unknown;
-                        };
-                    };
-                };
-                400: components["responses"]["BadRequest"];
-                401: components["responses"]["Unauthorized"];
-                403: components["responses"]["Forbidden"];
-                404: components["responses"]["NotFound"];
-                409: components["responses"]["Conflict"];
-                412: components["responses"]["PreconditionFailed"];
-                413: components["responses"]["PayloadTooLarge"];
-                414: components["responses"]["URITooLong"];
-                415: components["responses"]["UnsupportedMediaType"];
-                431: components["responses"]["RequestHeaderFieldsTooLarge"];
-                500: components["responses"]["InternalError"];
-                503: components["responses"]["ServiceUnavailable"];
-            };
-        };
+        post: operations["postDiagnosticsOrdersByIdHold"];
         delete?: never;
         options?: never;
         head?: never;
@@ -2867,56 +744,7 @@ export interface paths {
          *
          *     Required scopes: one of read:diagnostics, patient/DiagnosticReport.rs.
          */
-        get: {
-            parameters: {
-                query?: {
-                    limit?: number;
-                    order?: string;
-                    patient?: string;
-                };
-                header?: never;
-                path?: never;
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description OK */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            entry: {
-                                fullUrl: string;
-                                /** @description FHIR R4 DiagnosticReport, its Observations contained */
-                                resource: {
-                                    id: string;
-                                    meta: {
-                                        lastUpdated: string;
-                                        versionId: string;
-                                    };
-                                    /** @enum {string} */
-                                    resourceType: "DiagnosticReport";
-                                } & {
-                                    [key: string]: unknown;
-                                };
-                            }[];
-                            /** @enum {string} */
-                            resourceType: "Bundle";
-                            total: number;
-                            /** @enum {string} */
-                            type: "searchset";
-                        };
-                    };
-                };
-                400: components["responses"]["BadRequest"];
-                401: components["responses"]["Unauthorized"];
-                403: components["responses"]["Forbidden"];
-                500: components["responses"]["InternalError"];
-                503: components["responses"]["ServiceUnavailable"];
-            };
-        };
+        get: operations["getDiagnosticsReports"];
         put?: never;
         /**
          * Post results (a DiagnosticReport)
@@ -2924,117 +752,7 @@ export interface paths {
          *
          *     Required scopes: write:diagnostics.
          */
-        post: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path?: never;
-                cookie?: never;
-            };
-            requestBody: {
-                content: {
-                    "application/json": {
-                        basedOn: {
-                            reference: string;
-                        }[];
-                        conclusion?: string;
-                        /** @default [] */
-                        contained?: {
-                            code: {
-                                coding: {
-                                    code: string;
-                                    display?: string;
-                                    /** @enum {string} */
-                                    system: "http://loinc.org";
-                                }[];
-                                text?: string;
-                            };
-                            id?: string;
-                            /** @description Narrative findings only (A abnormal, AA critical); numeric results are interpreted from their ranges */
-                            interpretation?: {
-                                coding: {
-                                    /** @enum {string} */
-                                    code: "N" | "A" | "AA";
-                                    display?: string;
-                                    system?: string;
-                                }[];
-                            }[];
-                            /** @enum {string} */
-                            resourceType: "Observation";
-                            status?: string;
-                            valueQuantity?: {
-                                code?: string;
-                                /** @enum {string} */
-                                system?: "http://unitsofmeasure.org";
-                                unit?: string;
-                                value: number;
-                            };
-                            valueString?: string;
-                        }[];
-                        /** Format: date-time */
-                        effectiveDateTime?: string;
-                        /** @description The filler's identifier (the first one): a re-post with it is stored once */
-                        identifier: {
-                            system: string;
-                            value: string;
-                        }[];
-                        /** @enum {string} */
-                        resourceType: "DiagnosticReport";
-                        /** @enum {string} */
-                        status: "registered" | "partial" | "preliminary" | "final";
-                    };
-                };
-            };
-            responses: {
-                /** @description FHIR R4 DiagnosticReport, its Observations contained */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            id: string;
-                            meta: {
-                                lastUpdated: string;
-                                versionId: string;
-                            };
-                            /** @enum {string} */
-                            resourceType: "DiagnosticReport";
-                        } & {
-                            [key: string]: unknown;
-                        };
-                    };
-                };
-                /** @description FHIR R4 DiagnosticReport, its Observations contained */
-                201: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            id: string;
-                            meta: {
-                                lastUpdated: string;
-                                versionId: string;
-                            };
-                            /** @enum {string} */
-                            resourceType: "DiagnosticReport";
-                        } & {
-                            [key: string]: unknown;
-                        };
-                    };
-                };
-                400: components["responses"]["BadRequest"];
-                401: components["responses"]["Unauthorized"];
-                403: components["responses"]["Forbidden"];
-                409: components["responses"]["Conflict"];
-                413: components["responses"]["PayloadTooLarge"];
-                415: components["responses"]["UnsupportedMediaType"];
-                422: components["responses"]["UnprocessableContent"];
-                500: components["responses"]["InternalError"];
-                503: components["responses"]["ServiceUnavailable"];
-            };
-        };
+        post: operations["postDiagnosticsReports"];
         delete?: never;
         options?: never;
         head?: never;
@@ -3054,151 +772,14 @@ export interface paths {
          *
          *     Required scopes: one of read:diagnostics, patient/DiagnosticReport.rs.
          */
-        get: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path: {
-                    id: string;
-                };
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description FHIR R4 DiagnosticReport, its Observations contained */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            id: string;
-                            meta: {
-                                lastUpdated: string;
-                                versionId: string;
-                            };
-                            /** @enum {string} */
-                            resourceType: "DiagnosticReport";
-                        } & {
-                            [key: string]: unknown;
-                        };
-                    };
-                };
-                400: components["responses"]["BadRequest"];
-                401: components["responses"]["Unauthorized"];
-                403: components["responses"]["Forbidden"];
-                404: components["responses"]["NotFound"];
-                414: components["responses"]["URITooLong"];
-                500: components["responses"]["InternalError"];
-                503: components["responses"]["ServiceUnavailable"];
-            };
-        };
+        get: operations["getDiagnosticsReportsById"];
         /**
          * Update a report (more results, or the next status)
          * @description registered → partial → preliminary → final (role lab). If-Match required (428 without, 412 when stale). A final report completes its order. After final use amend.
          *
          *     Required scopes: write:diagnostics.
          */
-        put: {
-            parameters: {
-                query?: never;
-                header?: {
-                    "if-match"?: string;
-                };
-                path: {
-                    id: string;
-                };
-                cookie?: never;
-            };
-            requestBody: {
-                content: {
-                    "application/json": {
-                        basedOn?: {
-                            reference: string;
-                        }[];
-                        conclusion?: string;
-                        /** @default [] */
-                        contained?: {
-                            code: {
-                                coding: {
-                                    code: string;
-                                    display?: string;
-                                    /** @enum {string} */
-                                    system: "http://loinc.org";
-                                }[];
-                                text?: string;
-                            };
-                            id?: string;
-                            /** @description Narrative findings only (A abnormal, AA critical); numeric results are interpreted from their ranges */
-                            interpretation?: {
-                                coding: {
-                                    /** @enum {string} */
-                                    code: "N" | "A" | "AA";
-                                    display?: string;
-                                    system?: string;
-                                }[];
-                            }[];
-                            /** @enum {string} */
-                            resourceType: "Observation";
-                            status?: string;
-                            valueQuantity?: {
-                                code?: string;
-                                /** @enum {string} */
-                                system?: "http://unitsofmeasure.org";
-                                unit?: string;
-                                value: number;
-                            };
-                            valueString?: string;
-                        }[];
-                        /** Format: date-time */
-                        effectiveDateTime?: string;
-                        identifier?: {
-                            system: string;
-                            value: string;
-                        }[];
-                        /** @enum {string} */
-                        resourceType: "DiagnosticReport";
-                        /** @enum {string} */
-                        status: "registered" | "partial" | "preliminary" | "final";
-                    };
-                };
-            };
-            responses: {
-                /** @description FHIR R4 DiagnosticReport, its Observations contained */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            id: string;
-                            meta: {
-                                lastUpdated: string;
-                                versionId: string;
-                            };
-                            /** @enum {string} */
-                            resourceType: "DiagnosticReport";
-                        } & {
-                            [key: string]: unknown;
-                        };
-                    };
-                };
-                400: components["responses"]["BadRequest"];
-                401: components["responses"]["Unauthorized"];
-                403: components["responses"]["Forbidden"];
-                404: components["responses"]["NotFound"];
-                409: components["responses"]["Conflict"];
-                412: components["responses"]["PreconditionFailed"];
-                413: components["responses"]["PayloadTooLarge"];
-                414: components["responses"]["URITooLong"];
-                415: components["responses"]["UnsupportedMediaType"];
-                422: components["responses"]["UnprocessableContent"];
-                428: components["responses"]["PreconditionRequired"];
-                431: components["responses"]["RequestHeaderFieldsTooLarge"];
-                500: components["responses"]["InternalError"];
-                503: components["responses"]["ServiceUnavailable"];
-            };
-        };
+        put: operations["putDiagnosticsReportsById"];
         post?: never;
         delete?: never;
         options?: never;
@@ -3221,58 +802,7 @@ export interface paths {
          *
          *     Required scopes: write:diagnostics.
          */
-        post: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path: {
-                    id: string;
-                };
-                cookie?: never;
-            };
-            requestBody: {
-                content: {
-                    "application/json": {
-                        note?: string;
-                    };
-                };
-            };
-            responses: {
-                /** @description OK */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            acknowledged_at?: string | null;
-                            acknowledged_by?: string | null;
-                            code: string;
-                            critical_id: string;
-                            due_at: string;
-                            escalated_at: string | null;
-                            note?: string | null;
-                            patient_id: string;
-                            raised_at: string;
-                            report_id: string;
-                            results: unknown;
-                            /** @enum {string} */
-                            state: "open" | "escalated" | "acknowledged";
-                        };
-                    };
-                };
-                400: components["responses"]["BadRequest"];
-                401: components["responses"]["Unauthorized"];
-                403: components["responses"]["Forbidden"];
-                404: components["responses"]["NotFound"];
-                409: components["responses"]["Conflict"];
-                413: components["responses"]["PayloadTooLarge"];
-                414: components["responses"]["URITooLong"];
-                415: components["responses"]["UnsupportedMediaType"];
-                500: components["responses"]["InternalError"];
-                503: components["responses"]["ServiceUnavailable"];
-            };
-        };
+        post: operations["postDiagnosticsReportsByIdAcknowledge"];
         delete?: never;
         options?: never;
         head?: never;
@@ -3294,97 +824,7 @@ export interface paths {
          *
          *     Required scopes: write:diagnostics.
          */
-        post: {
-            parameters: {
-                query?: never;
-                header?: {
-                    "if-match"?: string;
-                };
-                path: {
-                    id: string;
-                };
-                cookie?: never;
-            };
-            requestBody: {
-                content: {
-                    "application/json": {
-                        conclusion?: string;
-                        contained: {
-                            code: {
-                                coding: {
-                                    code: string;
-                                    display?: string;
-                                    /** @enum {string} */
-                                    system: "http://loinc.org";
-                                }[];
-                                text?: string;
-                            };
-                            id?: string;
-                            /** @description Narrative findings only (A abnormal, AA critical); numeric results are interpreted from their ranges */
-                            interpretation?: {
-                                coding: {
-                                    /** @enum {string} */
-                                    code: "N" | "A" | "AA";
-                                    display?: string;
-                                    system?: string;
-                                }[];
-                            }[];
-                            /** @enum {string} */
-                            resourceType: "Observation";
-                            status?: string;
-                            valueQuantity?: {
-                                code?: string;
-                                /** @enum {string} */
-                                system?: "http://unitsofmeasure.org";
-                                unit?: string;
-                                value: number;
-                            };
-                            valueString?: string;
-                        }[];
-                        reason: string;
-                        /**
-                         * @default amended
-                         * @enum {string}
-                         */
-                        status?: "amended" | "corrected";
-                    };
-                };
-            };
-            responses: {
-                /** @description FHIR R4 DiagnosticReport, its Observations contained */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            id: string;
-                            meta: {
-                                lastUpdated: string;
-                                versionId: string;
-                            };
-                            /** @enum {string} */
-                            resourceType: "DiagnosticReport";
-                        } & {
-                            [key: string]: unknown;
-                        };
-                    };
-                };
-                400: components["responses"]["BadRequest"];
-                401: components["responses"]["Unauthorized"];
-                403: components["responses"]["Forbidden"];
-                404: components["responses"]["NotFound"];
-                409: components["responses"]["Conflict"];
-                412: components["responses"]["PreconditionFailed"];
-                413: components["responses"]["PayloadTooLarge"];
-                414: components["responses"]["URITooLong"];
-                415: components["responses"]["UnsupportedMediaType"];
-                422: components["responses"]["UnprocessableContent"];
-                431: components["responses"]["RequestHeaderFieldsTooLarge"];
-                500: components["responses"]["InternalError"];
-                503: components["responses"]["ServiceUnavailable"];
-            };
-        };
+        post: operations["postDiagnosticsReportsByIdAmend"];
         delete?: never;
         options?: never;
         head?: never;
@@ -3404,58 +844,7 @@ export interface paths {
          * Cancel a report that is not final
          * @description Required scopes: write:diagnostics.
          */
-        post: {
-            parameters: {
-                query?: never;
-                header?: {
-                    "if-match"?: string;
-                };
-                path: {
-                    id: string;
-                };
-                cookie?: never;
-            };
-            requestBody: {
-                content: {
-                    "application/json": {
-                        reason?: string;
-                    };
-                };
-            };
-            responses: {
-                /** @description FHIR R4 DiagnosticReport, its Observations contained */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            id: string;
-                            meta: {
-                                lastUpdated: string;
-                                versionId: string;
-                            };
-                            /** @enum {string} */
-                            resourceType: "DiagnosticReport";
-                        } & {
-                            [key: string]: unknown;
-                        };
-                    };
-                };
-                400: components["responses"]["BadRequest"];
-                401: components["responses"]["Unauthorized"];
-                403: components["responses"]["Forbidden"];
-                404: components["responses"]["NotFound"];
-                409: components["responses"]["Conflict"];
-                412: components["responses"]["PreconditionFailed"];
-                413: components["responses"]["PayloadTooLarge"];
-                414: components["responses"]["URITooLong"];
-                415: components["responses"]["UnsupportedMediaType"];
-                431: components["responses"]["RequestHeaderFieldsTooLarge"];
-                500: components["responses"]["InternalError"];
-                503: components["responses"]["ServiceUnavailable"];
-            };
-        };
+        post: operations["postDiagnosticsReportsByIdCancel"];
         delete?: never;
         options?: never;
         head?: never;
@@ -3475,56 +864,7 @@ export interface paths {
          *
          *     Required scopes: one of read:diagnostics, patient/DiagnosticReport.rs.
          */
-        get: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path: {
-                    id: string;
-                };
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description OK */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            report_id: string;
-                            revisions: {
-                                at: string;
-                                by: string | null;
-                                reason: string | null;
-                                /** @description FHIR R4 DiagnosticReport, its Observations contained */
-                                report: {
-                                    id: string;
-                                    meta: {
-                                        lastUpdated: string;
-                                        versionId: string;
-                                    };
-                                    /** @enum {string} */
-                                    resourceType: "DiagnosticReport";
-                                } & {
-                                    [key: string]: unknown;
-                                };
-                                revision: number;
-                                status: string;
-                            }[];
-                        };
-                    };
-                };
-                400: components["responses"]["BadRequest"];
-                401: components["responses"]["Unauthorized"];
-                403: components["responses"]["Forbidden"];
-                404: components["responses"]["NotFound"];
-                414: components["responses"]["URITooLong"];
-                500: components["responses"]["InternalError"];
-                503: components["responses"]["ServiceUnavailable"];
-            };
-        };
+        get: operations["getDiagnosticsReportsByIdHistory"];
         put?: never;
         post?: never;
         delete?: never;
@@ -3544,90 +884,7 @@ export interface paths {
          * System health
          * @description Overall status and one check per dependency (PostgreSQL, Kafka, Redis) with latency. 503 when down. Error texts are not shown here (see /api/v1/health/details).
          */
-        get: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path?: never;
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description OK */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            checks: {
-                                kafka: {
-                                    /** @description Time the check took, in milliseconds */
-                                    latency_ms: number;
-                                    /** @enum {string} */
-                                    status: "ok" | "down";
-                                };
-                                postgres: {
-                                    /** @description Time the check took, in milliseconds */
-                                    latency_ms: number;
-                                    /** @enum {string} */
-                                    status: "ok" | "down";
-                                };
-                                redis: {
-                                    /** @description Time the check took, in milliseconds */
-                                    latency_ms: number;
-                                    /** @enum {string} */
-                                    status: "ok" | "down";
-                                };
-                            };
-                            /** @enum {string} */
-                            status: "ok" | "degraded" | "down";
-                            /** Format: date-time */
-                            time: string;
-                            uptime_s: number;
-                            version: string;
-                        };
-                    };
-                };
-                500: components["responses"]["InternalError"];
-                /** @description Service Unavailable */
-                503: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            checks: {
-                                kafka: {
-                                    /** @description Time the check took, in milliseconds */
-                                    latency_ms: number;
-                                    /** @enum {string} */
-                                    status: "ok" | "down";
-                                };
-                                postgres: {
-                                    /** @description Time the check took, in milliseconds */
-                                    latency_ms: number;
-                                    /** @enum {string} */
-                                    status: "ok" | "down";
-                                };
-                                redis: {
-                                    /** @description Time the check took, in milliseconds */
-                                    latency_ms: number;
-                                    /** @enum {string} */
-                                    status: "ok" | "down";
-                                };
-                            };
-                            /** @enum {string} */
-                            status: "ok" | "degraded" | "down";
-                            /** Format: date-time */
-                            time: string;
-                            uptime_s: number;
-                            version: string;
-                        };
-                    };
-                };
-            };
-        };
+        get: operations["getHealth"];
         put?: never;
         post?: never;
         delete?: never;
@@ -3649,111 +906,7 @@ export interface paths {
          *
          *     Required scopes: read:audit.
          */
-        get: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path?: never;
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description OK */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            checks: {
-                                kafka: {
-                                    /** @description Why the dependency is down (the driver's message) */
-                                    error?: string;
-                                    /** @description Time the check took, in milliseconds */
-                                    latency_ms: number;
-                                    /** @enum {string} */
-                                    status: "ok" | "down";
-                                };
-                                postgres: {
-                                    /** @description Why the dependency is down (the driver's message) */
-                                    error?: string;
-                                    /** @description Time the check took, in milliseconds */
-                                    latency_ms: number;
-                                    /** @enum {string} */
-                                    status: "ok" | "down";
-                                };
-                                redis: {
-                                    /** @description Why the dependency is down (the driver's message) */
-                                    error?: string;
-                                    /** @description Time the check took, in milliseconds */
-                                    latency_ms: number;
-                                    /** @enum {string} */
-                                    status: "ok" | "down";
-                                };
-                            };
-                            /** @enum {string} */
-                            status: "ok" | "degraded" | "down";
-                            /** Format: date-time */
-                            time: string;
-                            uptime_s: number;
-                            version: string;
-                        };
-                    };
-                };
-                401: components["responses"]["Unauthorized"];
-                403: components["responses"]["Forbidden"];
-                500: components["responses"]["InternalError"];
-                /** @description Service Unavailable */
-                503: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            checks: {
-                                kafka: {
-                                    /** @description Why the dependency is down (the driver's message) */
-                                    error?: string;
-                                    /** @description Time the check took, in milliseconds */
-                                    latency_ms: number;
-                                    /** @enum {string} */
-                                    status: "ok" | "down";
-                                };
-                                postgres: {
-                                    /** @description Why the dependency is down (the driver's message) */
-                                    error?: string;
-                                    /** @description Time the check took, in milliseconds */
-                                    latency_ms: number;
-                                    /** @enum {string} */
-                                    status: "ok" | "down";
-                                };
-                                redis: {
-                                    /** @description Why the dependency is down (the driver's message) */
-                                    error?: string;
-                                    /** @description Time the check took, in milliseconds */
-                                    latency_ms: number;
-                                    /** @enum {string} */
-                                    status: "ok" | "down";
-                                };
-                            };
-                            /** @enum {string} */
-                            status: "ok" | "degraded" | "down";
-                            /** Format: date-time */
-                            time: string;
-                            uptime_s: number;
-                            version: string;
-                        } | ({
-                            detail: string;
-                            status: number;
-                            title: string;
-                            type: string;
-                        } & {
-                            [key: string]: unknown;
-                        });
-                    };
-                };
-            };
-        };
+        get: operations["getHealthDetails"];
         put?: never;
         post?: never;
         delete?: never;
@@ -3775,67 +928,7 @@ export interface paths {
          *
          *     Required scopes: one of read:patients, write:patients, patient/Patient.rs.
          */
-        get: {
-            parameters: {
-                query?: {
-                    birthdate?: string;
-                    cursor?: string;
-                    identifier?: string;
-                    limit?: number;
-                    name?: string;
-                };
-                header?: never;
-                path?: never;
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description FHIR R4 searchset Bundle of Patient; the next page is `link` relation `next`; each fullUrl is the patient's URL in this API */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            entry: {
-                                /** @description The absolute URL this API serves the resource at, or a stable urn:uuid for resources without one */
-                                fullUrl: string;
-                                resource: {
-                                    id: string;
-                                    meta: {
-                                        lastUpdated: string;
-                                        versionId: string;
-                                    };
-                                    /** @enum {string} */
-                                    resourceType: "Patient";
-                                } & {
-                                    [key: string]: unknown;
-                                };
-                                search: {
-                                    /** @enum {string} */
-                                    mode: "match" | "include";
-                                };
-                            }[];
-                            /** @description `self`, and `next` (the next page) unless this is the last page */
-                            link: {
-                                /** @enum {string} */
-                                relation: "self" | "next";
-                                url: string;
-                            }[];
-                            /** @enum {string} */
-                            resourceType: "Bundle";
-                            /** @enum {string} */
-                            type: "searchset";
-                        };
-                    };
-                };
-                400: components["responses"]["BadRequest"];
-                401: components["responses"]["Unauthorized"];
-                403: components["responses"]["Forbidden"];
-                500: components["responses"]["InternalError"];
-                503: components["responses"]["ServiceUnavailable"];
-            };
-        };
+        get: operations["getPatients"];
         put?: never;
         /**
          * Register a patient
@@ -3843,70 +936,7 @@ export interface paths {
          *
          *     Required scopes: write:patients.
          */
-        post: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path?: never;
-                cookie?: never;
-            };
-            requestBody: {
-                content: {
-                    "application/json": {
-                        /** Format: date */
-                        birthDate?: string;
-                        /** @enum {string} */
-                        gender?: "male" | "female" | "other" | "unknown";
-                        identifier?: {
-                            system: string;
-                            value: string;
-                        }[];
-                        /** @description Exactly one official name */
-                        name: {
-                            family: string;
-                            /** @default [] */
-                            given?: string[];
-                        }[];
-                        /** @enum {string} */
-                        resourceType?: "Patient";
-                        telecom?: {
-                            /** @enum {string} */
-                            system: "phone" | "email" | "fax" | "pager" | "url" | "sms" | "other";
-                            value: string;
-                        }[];
-                    };
-                };
-            };
-            responses: {
-                /** @description Created */
-                201: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            id: string;
-                            meta: {
-                                lastUpdated: string;
-                                versionId: string;
-                            };
-                            /** @enum {string} */
-                            resourceType: "Patient";
-                        } & {
-                            [key: string]: unknown;
-                        };
-                    };
-                };
-                400: components["responses"]["BadRequest"];
-                401: components["responses"]["Unauthorized"];
-                403: components["responses"]["Forbidden"];
-                409: components["responses"]["Conflict"];
-                413: components["responses"]["PayloadTooLarge"];
-                415: components["responses"]["UnsupportedMediaType"];
-                500: components["responses"]["InternalError"];
-                503: components["responses"]["ServiceUnavailable"];
-            };
-        };
+        post: operations["postPatients"];
         delete?: never;
         options?: never;
         head?: never;
@@ -3926,165 +956,14 @@ export interface paths {
          *
          *     Required scopes: one of read:patients, write:patients, patient/Patient.rs.
          */
-        get: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path: {
-                    id: string;
-                };
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description OK */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @description FHIR R4 AllergyIntolerance resources: clinical readers (read:patients, or the patient) only */
-                            allergies?: ({
-                                id: string;
-                                /** @enum {string} */
-                                resourceType: "AllergyIntolerance";
-                            } & {
-                                [key: string]: unknown;
-                            })[];
-                            /** @description The latest value per numeric vital sign: clinical readers holding read:vitals only */
-                            latest_vitals?: {
-                                code: string;
-                                display: string;
-                                effective_at: string;
-                                unit: string;
-                                value: number;
-                            }[];
-                            /** @description NEWS2 computed from latest_vitals */
-                            news2?: {
-                                risk: string;
-                                score: number;
-                            } & {
-                                [key: string]: unknown;
-                            };
-                            /** @description FHIR R4 Patient */
-                            patient: {
-                                id: string;
-                                meta: {
-                                    lastUpdated: string;
-                                    versionId: string;
-                                };
-                                /** @enum {string} */
-                                resourceType: "Patient";
-                            } & {
-                                [key: string]: unknown;
-                            };
-                            /**
-                             * @description What this caller may see: `demographics` (reception: the Patient only) or `clinical`
-                             * @enum {string}
-                             */
-                            view: "clinical" | "demographics";
-                        } | ({
-                            id: string;
-                            meta: {
-                                lastUpdated: string;
-                                versionId: string;
-                            };
-                            /** @enum {string} */
-                            resourceType: "Patient";
-                        } & {
-                            [key: string]: unknown;
-                        });
-                    };
-                };
-                400: components["responses"]["BadRequest"];
-                401: components["responses"]["Unauthorized"];
-                403: components["responses"]["Forbidden"];
-                404: components["responses"]["NotFound"];
-                414: components["responses"]["URITooLong"];
-                500: components["responses"]["InternalError"];
-                503: components["responses"]["ServiceUnavailable"];
-            };
-        };
+        get: operations["getPatientsById"];
         /**
          * Update a patient
          * @description Replaces the demographics. If-Match required (428 without; 412 when stale). An identifier held by another patient: 409.
          *
          *     Required scopes: write:patients.
          */
-        put: {
-            parameters: {
-                query?: never;
-                header?: {
-                    "if-match"?: string;
-                };
-                path: {
-                    id: string;
-                };
-                cookie?: never;
-            };
-            requestBody: {
-                content: {
-                    "application/json": {
-                        /** Format: date */
-                        birthDate?: string;
-                        /** @enum {string} */
-                        gender?: "male" | "female" | "other" | "unknown";
-                        identifier?: {
-                            system: string;
-                            value: string;
-                        }[];
-                        /** @description Exactly one official name */
-                        name: {
-                            family: string;
-                            /** @default [] */
-                            given?: string[];
-                        }[];
-                        /** @enum {string} */
-                        resourceType?: "Patient";
-                        telecom?: {
-                            /** @enum {string} */
-                            system: "phone" | "email" | "fax" | "pager" | "url" | "sms" | "other";
-                            value: string;
-                        }[];
-                    };
-                };
-            };
-            responses: {
-                /** @description OK */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            id: string;
-                            meta: {
-                                lastUpdated: string;
-                                versionId: string;
-                            };
-                            /** @enum {string} */
-                            resourceType: "Patient";
-                        } & {
-                            [key: string]: unknown;
-                        };
-                    };
-                };
-                400: components["responses"]["BadRequest"];
-                401: components["responses"]["Unauthorized"];
-                403: components["responses"]["Forbidden"];
-                404: components["responses"]["NotFound"];
-                409: components["responses"]["Conflict"];
-                412: components["responses"]["PreconditionFailed"];
-                413: components["responses"]["PayloadTooLarge"];
-                414: components["responses"]["URITooLong"];
-                415: components["responses"]["UnsupportedMediaType"];
-                428: components["responses"]["PreconditionRequired"];
-                431: components["responses"]["RequestHeaderFieldsTooLarge"];
-                500: components["responses"]["InternalError"];
-                503: components["responses"]["ServiceUnavailable"];
-            };
-        };
+        put: operations["putPatientsById"];
         post?: never;
         delete?: never;
         options?: never;
@@ -4107,67 +986,7 @@ export interface paths {
          *
          *     Required scopes: write:patients, read:patients.
          */
-        post: {
-            parameters: {
-                query?: never;
-                header?: {
-                    "if-match"?: string;
-                };
-                path: {
-                    id: string;
-                };
-                cookie?: never;
-            };
-            requestBody: {
-                content: {
-                    "application/json": {
-                        /** @description The substance */
-                        code: {
-                            text: string;
-                        };
-                        /**
-                         * @default unable-to-assess
-                         * @enum {string}
-                         */
-                        criticality?: "low" | "high" | "unable-to-assess";
-                        reaction?: {
-                            description: string;
-                        }[];
-                        /** @enum {string} */
-                        resourceType?: "AllergyIntolerance";
-                    };
-                };
-            };
-            responses: {
-                /** @description Created */
-                201: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            id: string;
-                            /** @enum {string} */
-                            resourceType: "AllergyIntolerance";
-                        } & {
-                            [key: string]: unknown;
-                        };
-                    };
-                };
-                400: components["responses"]["BadRequest"];
-                401: components["responses"]["Unauthorized"];
-                403: components["responses"]["Forbidden"];
-                404: components["responses"]["NotFound"];
-                409: components["responses"]["Conflict"];
-                412: components["responses"]["PreconditionFailed"];
-                413: components["responses"]["PayloadTooLarge"];
-                414: components["responses"]["URITooLong"];
-                415: components["responses"]["UnsupportedMediaType"];
-                431: components["responses"]["RequestHeaderFieldsTooLarge"];
-                500: components["responses"]["InternalError"];
-                503: components["responses"]["ServiceUnavailable"];
-            };
-        };
+        post: operations["postPatientsByIdAllergies"];
         delete?: never;
         options?: never;
         head?: never;
@@ -4190,39 +1009,7 @@ export interface paths {
          *
          *     Required scopes: write:patients, read:patients.
          */
-        delete: {
-            parameters: {
-                query?: never;
-                header?: {
-                    "if-match"?: string;
-                };
-                path: {
-                    allergyId: string;
-                    id: string;
-                };
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description No Content */
-                204: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content?: never;
-                };
-                400: components["responses"]["BadRequest"];
-                401: components["responses"]["Unauthorized"];
-                403: components["responses"]["Forbidden"];
-                404: components["responses"]["NotFound"];
-                409: components["responses"]["Conflict"];
-                412: components["responses"]["PreconditionFailed"];
-                414: components["responses"]["URITooLong"];
-                431: components["responses"]["RequestHeaderFieldsTooLarge"];
-                500: components["responses"]["InternalError"];
-                503: components["responses"]["ServiceUnavailable"];
-            };
-        };
+        delete: operations["deletePatientsByIdAllergiesByAllergyId"];
         options?: never;
         head?: never;
         patch?: never;
@@ -4241,50 +1028,7 @@ export interface paths {
          *
          *     Required scopes: read:patients.
          */
-        get: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path: {
-                    id: string;
-                };
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description OK */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            events: {
-                                data: {
-                                    [key: string]: unknown;
-                                };
-                                metadata: {
-                                    [key: string]: unknown;
-                                };
-                                position: number;
-                                recorded_at: string;
-                                schema_version: number;
-                                type: string;
-                                version: number;
-                            }[];
-                            patient_id: string;
-                        };
-                    };
-                };
-                400: components["responses"]["BadRequest"];
-                401: components["responses"]["Unauthorized"];
-                403: components["responses"]["Forbidden"];
-                404: components["responses"]["NotFound"];
-                414: components["responses"]["URITooLong"];
-                500: components["responses"]["InternalError"];
-                503: components["responses"]["ServiceUnavailable"];
-            };
-        };
+        get: operations["getPatientsByIdHistory"];
         put?: never;
         post?: never;
         delete?: never;
@@ -4309,81 +1053,7 @@ export interface paths {
          *
          *     Required scopes: read:vitals.
          */
-        get: {
-            parameters: {
-                query?: {
-                    /** @description Only this LOINC (or MDC) code; every code if omitted */
-                    code?: "131330" | "8867-4" | "59408-5" | "8480-6" | "8462-4" | "9279-1" | "8310-5";
-                };
-                header?: never;
-                path: {
-                    id: string;
-                };
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description OK */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            data: ({
-                                code: string;
-                                device_id: string;
-                                effective_at: string;
-                                patient_id: string;
-                                seq: number;
-                                unit: string;
-                                value?: number;
-                                waveform?: {
-                                    origin: number;
-                                    period_ms: number;
-                                    samples: number[];
-                                };
-                            } & {
-                                [key: string]: unknown;
-                            })[];
-                            patient_id: string;
-                        } | {
-                            entry: {
-                                /** @description The absolute URL this API serves the resource at, or a stable urn:uuid for resources without one */
-                                fullUrl: string;
-                                resource: {
-                                    /** @enum {string} */
-                                    resourceType: "Observation";
-                                } & {
-                                    [key: string]: unknown;
-                                };
-                                search: {
-                                    /** @enum {string} */
-                                    mode: "match" | "include";
-                                };
-                            }[];
-                            /** @description `self`, and `next` (the next page) unless this is the last page */
-                            link: {
-                                /** @enum {string} */
-                                relation: "self" | "next";
-                                url: string;
-                            }[];
-                            /** @enum {string} */
-                            resourceType: "Bundle";
-                            /** @enum {string} */
-                            type: "searchset";
-                        };
-                    };
-                };
-                400: components["responses"]["BadRequest"];
-                401: components["responses"]["Unauthorized"];
-                403: components["responses"]["Forbidden"];
-                404: components["responses"]["NotFound"];
-                414: components["responses"]["URITooLong"];
-                500: components["responses"]["InternalError"];
-                503: components["responses"]["ServiceUnavailable"];
-            };
-        };
+        get: operations["getPatientsByIdVitalsLatest"];
         put?: never;
         post?: never;
         delete?: never;
@@ -4400,74 +1070,10 @@ export interface paths {
             cookie?: never;
         };
         /** Immediate, rate-limited sandbox credentials (read-only demo scopes) */
-        get: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path?: never;
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description Created */
-                201: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            access_token: string;
-                            client_id: string;
-                            client_secret: string;
-                            client_secret_expires_at: number;
-                            expires_in: number;
-                            scope: string;
-                            token_endpoint: string;
-                            /** @enum {string} */
-                            token_type: "Bearer";
-                        };
-                    };
-                };
-                429: components["responses"]["TooManyRequests"];
-                500: components["responses"]["InternalError"];
-                503: components["responses"]["ServiceUnavailable"];
-            };
-        };
+        get: operations["getSandbox"];
         put?: never;
         /** Immediate, rate-limited sandbox credentials (read-only demo scopes) */
-        post: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path?: never;
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description Created */
-                201: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            access_token: string;
-                            client_id: string;
-                            client_secret: string;
-                            client_secret_expires_at: number;
-                            expires_in: number;
-                            scope: string;
-                            token_endpoint: string;
-                            /** @enum {string} */
-                            token_type: "Bearer";
-                        };
-                    };
-                };
-                429: components["responses"]["TooManyRequests"];
-                500: components["responses"]["InternalError"];
-                503: components["responses"]["ServiceUnavailable"];
-            };
-        };
+        post: operations["postSandbox"];
         delete?: never;
         options?: never;
         head?: never;
@@ -4487,146 +1093,13 @@ export interface paths {
          *
          *     Required scopes: read:patients.
          */
-        get: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path?: never;
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description OK */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            count: number;
-                            entries: {
-                                /** @description Active vitals alert rules (with read:vitals) */
-                                alerts?: string[];
-                                arrived_at: string;
-                                complaint: string;
-                                /** @description Unacknowledged critical diagnostic results (with read:diagnostics), shown until acknowledged */
-                                critical_results?: {
-                                    code: string;
-                                    critical_id: string;
-                                    due_at: string;
-                                    escalated_at: string | null;
-                                    raised_at: string;
-                                    report_id: string;
-                                    results: unknown;
-                                    /** @enum {string} */
-                                    state: "open" | "escalated";
-                                }[];
-                                esi: number;
-                                latest_vitals?: {
-                                    code: string;
-                                    display: string;
-                                    effective_at: string;
-                                    unit: string;
-                                    value: number;
-                                }[];
-                                name?: string | null;
-                                news2?: {
-                                    risk: string;
-                                    score: number;
-                                } & {
-                                    [key: string]: unknown;
-                                };
-                                patient_id: string;
-                                updated_at: string;
-                                version: number;
-                            }[];
-                        };
-                    };
-                };
-                401: components["responses"]["Unauthorized"];
-                403: components["responses"]["Forbidden"];
-                500: components["responses"]["InternalError"];
-                503: components["responses"]["ServiceUnavailable"];
-            };
-        };
+        get: operations["getTriage"];
         put?: never;
         /**
          * Admit a patient to the ED board
          * @description Required scopes: write:triage.
          */
-        post: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path?: never;
-                cookie?: never;
-            };
-            requestBody: {
-                content: {
-                    "application/json": {
-                        complaint: string;
-                        /** @description Emergency Severity Index, 1 (resuscitation) to 5 (non-urgent) */
-                        esi: number;
-                        patient_id: string;
-                    };
-                };
-            };
-            responses: {
-                /** @description Created */
-                201: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @description Active vitals alert rules (with read:vitals) */
-                            alerts?: string[];
-                            arrived_at: string;
-                            complaint: string;
-                            /** @description Unacknowledged critical diagnostic results (with read:diagnostics), shown until acknowledged */
-                            critical_results?: {
-                                code: string;
-                                critical_id: string;
-                                due_at: string;
-                                escalated_at: string | null;
-                                raised_at: string;
-                                report_id: string;
-                                results: unknown;
-                                /** @enum {string} */
-                                state: "open" | "escalated";
-                            }[];
-                            esi: number;
-                            latest_vitals?: {
-                                code: string;
-                                display: string;
-                                effective_at: string;
-                                unit: string;
-                                value: number;
-                            }[];
-                            name?: string | null;
-                            news2?: {
-                                risk: string;
-                                score: number;
-                            } & {
-                                [key: string]: unknown;
-                            };
-                            patient_id: string;
-                            updated_at: string;
-                            version: number;
-                        };
-                    };
-                };
-                400: components["responses"]["BadRequest"];
-                401: components["responses"]["Unauthorized"];
-                403: components["responses"]["Forbidden"];
-                409: components["responses"]["Conflict"];
-                413: components["responses"]["PayloadTooLarge"];
-                415: components["responses"]["UnsupportedMediaType"];
-                422: components["responses"]["UnprocessableContent"];
-                500: components["responses"]["InternalError"];
-                503: components["responses"]["ServiceUnavailable"];
-            };
-        };
+        post: operations["postTriage"];
         delete?: never;
         options?: never;
         head?: never;
@@ -4646,71 +1119,7 @@ export interface paths {
          * Remove a patient from the board
          * @description Required scopes: write:triage.
          */
-        post: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path: {
-                    patientId: string;
-                };
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description OK */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @description Active vitals alert rules (with read:vitals) */
-                            alerts?: string[];
-                            arrived_at: string;
-                            complaint: string;
-                            /** @description Unacknowledged critical diagnostic results (with read:diagnostics), shown until acknowledged */
-                            critical_results?: {
-                                code: string;
-                                critical_id: string;
-                                due_at: string;
-                                escalated_at: string | null;
-                                raised_at: string;
-                                report_id: string;
-                                results: unknown;
-                                /** @enum {string} */
-                                state: "open" | "escalated";
-                            }[];
-                            esi: number;
-                            latest_vitals?: {
-                                code: string;
-                                display: string;
-                                effective_at: string;
-                                unit: string;
-                                value: number;
-                            }[];
-                            name?: string | null;
-                            news2?: {
-                                risk: string;
-                                score: number;
-                            } & {
-                                [key: string]: unknown;
-                            };
-                            patient_id: string;
-                            updated_at: string;
-                            version: number;
-                        };
-                    };
-                };
-                400: components["responses"]["BadRequest"];
-                401: components["responses"]["Unauthorized"];
-                403: components["responses"]["Forbidden"];
-                404: components["responses"]["NotFound"];
-                409: components["responses"]["Conflict"];
-                414: components["responses"]["URITooLong"];
-                500: components["responses"]["InternalError"];
-                503: components["responses"]["ServiceUnavailable"];
-            };
-        };
+        post: operations["postTriageByPatientIdDischarge"];
         delete?: never;
         options?: never;
         head?: never;
@@ -4731,85 +1140,7 @@ export interface paths {
          *
          *     Required scopes: write:triage.
          */
-        put: {
-            parameters: {
-                query?: never;
-                header?: {
-                    "if-match"?: string;
-                };
-                path: {
-                    patientId: string;
-                };
-                cookie?: never;
-            };
-            requestBody: {
-                content: {
-                    "application/json": {
-                        /** @description Emergency Severity Index, 1 (resuscitation) to 5 (non-urgent) */
-                        esi: number;
-                        reason?: string;
-                    };
-                };
-            };
-            responses: {
-                /** @description OK */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @description Active vitals alert rules (with read:vitals) */
-                            alerts?: string[];
-                            arrived_at: string;
-                            complaint: string;
-                            /** @description Unacknowledged critical diagnostic results (with read:diagnostics), shown until acknowledged */
-                            critical_results?: {
-                                code: string;
-                                critical_id: string;
-                                due_at: string;
-                                escalated_at: string | null;
-                                raised_at: string;
-                                report_id: string;
-                                results: unknown;
-                                /** @enum {string} */
-                                state: "open" | "escalated";
-                            }[];
-                            esi: number;
-                            latest_vitals?: {
-                                code: string;
-                                display: string;
-                                effective_at: string;
-                                unit: string;
-                                value: number;
-                            }[];
-                            name?: string | null;
-                            news2?: {
-                                risk: string;
-                                score: number;
-                            } & {
-                                [key: string]: unknown;
-                            };
-                            patient_id: string;
-                            updated_at: string;
-                            version: number;
-                        };
-                    };
-                };
-                400: components["responses"]["BadRequest"];
-                401: components["responses"]["Unauthorized"];
-                403: components["responses"]["Forbidden"];
-                404: components["responses"]["NotFound"];
-                409: components["responses"]["Conflict"];
-                412: components["responses"]["PreconditionFailed"];
-                413: components["responses"]["PayloadTooLarge"];
-                414: components["responses"]["URITooLong"];
-                415: components["responses"]["UnsupportedMediaType"];
-                431: components["responses"]["RequestHeaderFieldsTooLarge"];
-                500: components["responses"]["InternalError"];
-                503: components["responses"]["ServiceUnavailable"];
-            };
-        };
+        put: operations["putTriageByPatientIdEsi"];
         post?: never;
         delete?: never;
         options?: never;
@@ -4830,121 +1161,7 @@ export interface paths {
          *
          *     Required scopes: read:vitals.
          */
-        get: {
-            parameters: {
-                query: {
-                    /** @description Comma-separated: avg,min,max,count,last (default avg,min,max,count); only with bucket */
-                    agg?: string;
-                    /** @description Aggregate into buckets of this size (numeric vitals only) */
-                    bucket?: "1s" | "1m" | "1h" | "1d";
-                    /** @description LOINC (or MDC for ECG) code; all codes if omitted */
-                    code?: "131330" | "8867-4" | "59408-5" | "8480-6" | "8462-4" | "9279-1" | "8310-5";
-                    /** @description Opaque cursor from a previous page */
-                    cursor?: string;
-                    /** @description Inclusive start */
-                    from: string;
-                    /** @description Page size, at most 5000 */
-                    limit?: number;
-                    /** @description Patient id */
-                    patient: string;
-                    /** @description Exclusive end */
-                    to: string;
-                };
-                header?: never;
-                path?: never;
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description OK */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            count: number;
-                            data: ({
-                                code: string;
-                                device_id: string;
-                                effective_at: string;
-                                patient_id: string;
-                                seq: number;
-                                unit: string;
-                                value?: number;
-                                waveform?: {
-                                    origin: number;
-                                    period_ms: number;
-                                    samples: number[];
-                                };
-                            } & {
-                                [key: string]: unknown;
-                            })[];
-                            from: string;
-                            /** @description URL of the next page, null on the last page */
-                            next: string | null;
-                            patient_id: string;
-                            to: string;
-                        } | {
-                            agg: ("avg" | "min" | "max" | "count" | "last")[];
-                            /** @enum {string} */
-                            bucket: "1s" | "1m" | "1h" | "1d";
-                            count: number;
-                            data: {
-                                avg?: number;
-                                /** @description Bucket start (UTC) */
-                                bucket: string;
-                                code: string;
-                                count?: number;
-                                last?: number;
-                                last_at?: string;
-                                max?: number;
-                                min?: number;
-                            }[];
-                            from: string;
-                            next: string | null;
-                            patient_id: string;
-                            /**
-                             * @description Where the aggregates came from: the append log, the projector's rollups, or TimescaleDB's continuous aggregates
-                             * @enum {string}
-                             */
-                            source: "raw" | "rollup_1m" | "rollup_1h" | "cagg_1m" | "cagg_1h";
-                            to: string;
-                        } | {
-                            entry: {
-                                /** @description The absolute URL this API serves the resource at, or a stable urn:uuid for resources without one */
-                                fullUrl: string;
-                                resource: {
-                                    /** @enum {string} */
-                                    resourceType: "Observation";
-                                } & {
-                                    [key: string]: unknown;
-                                };
-                                search: {
-                                    /** @enum {string} */
-                                    mode: "match" | "include";
-                                };
-                            }[];
-                            /** @description `self`, and `next` (the next page) unless this is the last page */
-                            link: {
-                                /** @enum {string} */
-                                relation: "self" | "next";
-                                url: string;
-                            }[];
-                            /** @enum {string} */
-                            resourceType: "Bundle";
-                            /** @enum {string} */
-                            type: "searchset";
-                        };
-                    };
-                };
-                400: components["responses"]["BadRequest"];
-                401: components["responses"]["Unauthorized"];
-                403: components["responses"]["Forbidden"];
-                500: components["responses"]["InternalError"];
-                503: components["responses"]["ServiceUnavailable"];
-            };
-        };
+        get: operations["getVitals"];
         put?: never;
         /**
          * Publish a batch of vitals observations and device frames
@@ -4952,47 +1169,7 @@ export interface paths {
          *
          *     Required scopes: write:vitals.
          */
-        post: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path?: never;
-                cookie?: never;
-            };
-            requestBody: {
-                content: {
-                    "application/json": {
-                        /** @description Device frames (one device at one tick), one record each */
-                        frames?: components["schemas"]["VitalsFrameInput"][];
-                        /** @description Vitals observations, one record each */
-                        observations?: components["schemas"]["VitalsObservationInput"][];
-                    };
-                };
-            };
-            responses: {
-                /** @description Accepted */
-                202: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @description Observations accepted (those of the frames included) */
-                            accepted: number;
-                            topic: string;
-                        };
-                    };
-                };
-                400: components["responses"]["BadRequest"];
-                401: components["responses"]["Unauthorized"];
-                403: components["responses"]["Forbidden"];
-                413: components["responses"]["PayloadTooLarge"];
-                415: components["responses"]["UnsupportedMediaType"];
-                422: components["responses"]["UnprocessableContent"];
-                500: components["responses"]["InternalError"];
-                503: components["responses"]["ServiceUnavailable"];
-            };
-        };
+        post: operations["postVitals"];
         delete?: never;
         options?: never;
         head?: never;
@@ -5012,80 +1189,7 @@ export interface paths {
          *
          *     Required scopes: read:vitals.
          */
-        get: {
-            parameters: {
-                query: {
-                    /** @description Only this LOINC (or MDC) code; every code if omitted */
-                    code?: "131330" | "8867-4" | "59408-5" | "8480-6" | "8462-4" | "9279-1" | "8310-5";
-                    /** @description Patient id */
-                    patient: string;
-                };
-                header?: never;
-                path?: never;
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description OK */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            count: number;
-                            data: ({
-                                code: string;
-                                device_id: string;
-                                effective_at: string;
-                                patient_id: string;
-                                seq: number;
-                                unit: string;
-                                value?: number;
-                                waveform?: {
-                                    origin: number;
-                                    period_ms: number;
-                                    samples: number[];
-                                };
-                            } & {
-                                [key: string]: unknown;
-                            })[];
-                            patient_id: string;
-                        } | {
-                            entry: {
-                                /** @description The absolute URL this API serves the resource at, or a stable urn:uuid for resources without one */
-                                fullUrl: string;
-                                resource: {
-                                    /** @enum {string} */
-                                    resourceType: "Observation";
-                                } & {
-                                    [key: string]: unknown;
-                                };
-                                search: {
-                                    /** @enum {string} */
-                                    mode: "match" | "include";
-                                };
-                            }[];
-                            /** @description `self`, and `next` (the next page) unless this is the last page */
-                            link: {
-                                /** @enum {string} */
-                                relation: "self" | "next";
-                                url: string;
-                            }[];
-                            /** @enum {string} */
-                            resourceType: "Bundle";
-                            /** @enum {string} */
-                            type: "searchset";
-                        };
-                    };
-                };
-                400: components["responses"]["BadRequest"];
-                401: components["responses"]["Unauthorized"];
-                403: components["responses"]["Forbidden"];
-                500: components["responses"]["InternalError"];
-                503: components["responses"]["ServiceUnavailable"];
-            };
-        };
+        get: operations["getVitalsLatest"];
         put?: never;
         post?: never;
         delete?: never;
@@ -5105,41 +1209,7 @@ export interface paths {
          * Live vitals and alerts (Server-Sent Events), resumable with Last-Event-ID
          * @description Required scopes: read:vitals.
          */
-        get: {
-            parameters: {
-                query: {
-                    /** @description Include alert events */
-                    alerts?: "true" | "false";
-                    /** @description LOINC/MDC codes to include (default all) */
-                    code?: string;
-                    /** @description Resume id, for clients that cannot send the Last-Event-ID header */
-                    last_event_id?: string;
-                    /** @description Patient id, or a comma-separated ward list (at most 64) */
-                    patient: string;
-                };
-                header?: {
-                    "last-event-id"?: string;
-                };
-                path?: never;
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description OK */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content?: never;
-                };
-                400: components["responses"]["BadRequest"];
-                401: components["responses"]["Unauthorized"];
-                403: components["responses"]["Forbidden"];
-                431: components["responses"]["RequestHeaderFieldsTooLarge"];
-                500: components["responses"]["InternalError"];
-                503: components["responses"]["ServiceUnavailable"];
-            };
-        };
+        get: operations["getVitalsStream"];
         put?: never;
         post?: never;
         delete?: never;
@@ -5159,29 +1229,7 @@ export interface paths {
          * Live vitals and alerts over WebSocket (subscribe/unsubscribe, resumable)
          * @description A GET with `Upgrade: websocket`. The token comes in the Authorization header (checked before the upgrade: 401/403 problem) or in a first `{"type":"auth","token":"…"}` message. Then `{"type":"subscribe","sub":"s1","patients":["pat-0001"],"codes":["8867-4"],"alerts":true,"after":"3-1042"}`; the server answers `ready`, `subscribed`, then `observation` and `alert` messages whose `id` resumes a later subscription (`after`, the same ids as the SSE stream), and `lagged` + `closed` when the client falls behind. Protocol: apps/gateway/src/live/README.md. Scope `read:vitals`.
          */
-        get: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path?: never;
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description Switching Protocols: the WebSocket is open */
-                101: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content?: never;
-                };
-                401: components["responses"]["Unauthorized"];
-                403: components["responses"]["Forbidden"];
-                426: components["responses"]["UpgradeRequired"];
-                500: components["responses"]["InternalError"];
-                503: components["responses"]["ServiceUnavailable"];
-            };
-        };
+        get: operations["getVitalsWs"];
         put?: never;
         post?: never;
         delete?: never;
@@ -5198,28 +1246,7 @@ export interface paths {
             cookie?: never;
         };
         /** Authentication walkthrough (Markdown, copy-paste curl examples) */
-        get: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path?: never;
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description The walkthrough (spec section 5) with runnable curl examples */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "text/markdown": string;
-                    };
-                };
-                500: components["responses"]["InternalError"];
-                503: components["responses"]["ServiceUnavailable"];
-            };
-        };
+        get: operations["getAuthMd"];
         put?: never;
         post?: never;
         delete?: never;
@@ -5236,28 +1263,7 @@ export interface paths {
             cookie?: never;
         };
         /** Developer portal (HTML): quick start, docs, release and migration notes, #deprecation */
-        get: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path?: never;
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description The developer portal page */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "text/html": string;
-                    };
-                };
-                500: components["responses"]["InternalError"];
-                503: components["responses"]["ServiceUnavailable"];
-            };
-        };
+        get: operations["getDevelopers"];
         put?: never;
         post?: never;
         delete?: never;
@@ -5274,46 +1280,7 @@ export interface paths {
             cookie?: never;
         };
         /** SMART App Launch v2 configuration (the authorization server's SMART endpoints and capabilities) */
-        get: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path?: never;
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description OK */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/fhir+json": {
-                            [key: string]: unknown;
-                        };
-                    };
-                };
-                /** @description Unexpected error (logged with the request id; no internals in the body) (a FHIR OperationOutcome) */
-                500: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/fhir+json": components["schemas"]["FhirOperationOutcome"];
-                    };
-                };
-                /** @description A dependency is unavailable; retry later (a FHIR OperationOutcome) */
-                503: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/fhir+json": components["schemas"]["FhirOperationOutcome"];
-                    };
-                };
-            };
-        };
+        get: operations["getFhirR4WellKnownSmartConfiguration"];
         put?: never;
         post?: never;
         delete?: never;
@@ -5335,121 +1302,7 @@ export interface paths {
          *
          *     Required scopes: read:vitals.
          */
-        get: {
-            parameters: {
-                query?: {
-                    /** @description application/fhir+ndjson (the default and only format; application/ndjson and ndjson are its aliases) */
-                    _outputFormat?: string;
-                    /** @description FHIR instant: only rows written after it (a previous manifest's transactionTime gives exactly the rows since that export) */
-                    _since?: string;
-                    /** @description Comma-separated resource types: Observation (the only type exported) */
-                    _type?: string;
-                    /** @description Observation?code=<token>[,<token>]&date=<prefix><date>[&date=...]; several are OR'ed */
-                    _typeFilter?: string | string[];
-                    /** @description FHIR instant: only rows written up to it */
-                    _until?: string;
-                };
-                header?: {
-                    /** @description respond-async (required); handling=lenient to skip unsupported _type values */
-                    prefer?: string;
-                };
-                path?: never;
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description Accepted */
-                202: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/fhir+json": components["schemas"]["FhirOperationOutcome"];
-                    };
-                };
-                /** @description Malformed JSON or invalid parameters/body (validation-error, bad-request) (a FHIR OperationOutcome) */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/fhir+json": components["schemas"]["FhirOperationOutcome"];
-                    };
-                };
-                /** @description Bearer token missing, invalid, expired or revoked (WWW-Authenticate names the resource metadata) (a FHIR OperationOutcome) */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/fhir+json": components["schemas"]["FhirOperationOutcome"];
-                    };
-                };
-                /** @description The token lacks a required scope, or may not touch this resource (a patient user and another patient): insufficient-scope, WWW-Authenticate error="insufficient_scope" with scope and resource_metadata (a FHIR OperationOutcome) */
-                403: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/fhir+json": components["schemas"]["FhirOperationOutcome"];
-                    };
-                };
-                /** @description No such resource or route (a FHIR OperationOutcome) */
-                404: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/fhir+json": components["schemas"]["FhirOperationOutcome"];
-                    };
-                };
-                /** @description No representation matches Accept (a FHIR OperationOutcome) */
-                406: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/fhir+json": components["schemas"]["FhirOperationOutcome"];
-                    };
-                };
-                /** @description Rate limited (see Retry-After) (a FHIR OperationOutcome) */
-                429: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/fhir+json": components["schemas"]["FhirOperationOutcome"];
-                    };
-                };
-                /** @description The header section is over the server's limit (16 KiB); the connection is closed (a FHIR OperationOutcome) */
-                431: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/fhir+json": components["schemas"]["FhirOperationOutcome"];
-                    };
-                };
-                /** @description Unexpected error (logged with the request id; no internals in the body) (a FHIR OperationOutcome) */
-                500: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/fhir+json": components["schemas"]["FhirOperationOutcome"];
-                    };
-                };
-                /** @description A dependency is unavailable; retry later (a FHIR OperationOutcome) */
-                503: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/fhir+json": components["schemas"]["FhirOperationOutcome"];
-                    };
-                };
-            };
-        };
+        get: operations["getFhirR4Export"];
         put?: never;
         post?: never;
         delete?: never;
@@ -5471,122 +1324,7 @@ export interface paths {
          *
          *     Required scopes: read:vitals.
          */
-        get: {
-            parameters: {
-                query?: never;
-                header?: {
-                    range?: string;
-                };
-                path: {
-                    /** @description Observation-<n>.ndjson */
-                    file: string;
-                    id: string;
-                };
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description NDJSON: one FHIR Observation per line */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/fhir+ndjson": string;
-                    };
-                };
-                /** @description The requested byte range */
-                206: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/fhir+ndjson": string;
-                    };
-                };
-                /** @description Malformed JSON or invalid parameters/body (validation-error, bad-request) (a FHIR OperationOutcome) */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/fhir+json": components["schemas"]["FhirOperationOutcome"];
-                    };
-                };
-                /** @description Bearer token missing, invalid, expired or revoked (WWW-Authenticate names the resource metadata) (a FHIR OperationOutcome) */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/fhir+json": components["schemas"]["FhirOperationOutcome"];
-                    };
-                };
-                /** @description The token lacks a required scope, or may not touch this resource (a patient user and another patient): insufficient-scope, WWW-Authenticate error="insufficient_scope" with scope and resource_metadata (a FHIR OperationOutcome) */
-                403: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/fhir+json": components["schemas"]["FhirOperationOutcome"];
-                    };
-                };
-                /** @description No such resource or route (a FHIR OperationOutcome) */
-                404: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/fhir+json": components["schemas"]["FhirOperationOutcome"];
-                    };
-                };
-                /** @description A path segment is longer than the router reads (2048 bytes percent-encoded) (a FHIR OperationOutcome) */
-                414: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/fhir+json": components["schemas"]["FhirOperationOutcome"];
-                    };
-                };
-                /** @description Error (a FHIR OperationOutcome) */
-                416: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/fhir+json": components["schemas"]["FhirOperationOutcome"];
-                    };
-                };
-                /** @description The header section is over the server's limit (16 KiB); the connection is closed (a FHIR OperationOutcome) */
-                431: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/fhir+json": components["schemas"]["FhirOperationOutcome"];
-                    };
-                };
-                /** @description Unexpected error (logged with the request id; no internals in the body) (a FHIR OperationOutcome) */
-                500: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/fhir+json": components["schemas"]["FhirOperationOutcome"];
-                    };
-                };
-                /** @description A dependency is unavailable; retry later (a FHIR OperationOutcome) */
-                503: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/fhir+json": components["schemas"]["FhirOperationOutcome"];
-                    };
-                };
-            };
-        };
+        get: operations["getFhirR4ExportFileByIdByFile"];
         put?: never;
         post?: never;
         delete?: never;
@@ -5608,98 +1346,7 @@ export interface paths {
          *
          *     Required scopes: read:vitals.
          */
-        get: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path: {
-                    id: string;
-                };
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description OK */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["BulkExportManifest"];
-                    };
-                };
-                /** @description In progress (X-Progress, Retry-After) */
-                202: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content?: never;
-                };
-                /** @description Malformed JSON or invalid parameters/body (validation-error, bad-request) (a FHIR OperationOutcome) */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/fhir+json": components["schemas"]["FhirOperationOutcome"];
-                    };
-                };
-                /** @description Bearer token missing, invalid, expired or revoked (WWW-Authenticate names the resource metadata) (a FHIR OperationOutcome) */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/fhir+json": components["schemas"]["FhirOperationOutcome"];
-                    };
-                };
-                /** @description The token lacks a required scope, or may not touch this resource (a patient user and another patient): insufficient-scope, WWW-Authenticate error="insufficient_scope" with scope and resource_metadata (a FHIR OperationOutcome) */
-                403: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/fhir+json": components["schemas"]["FhirOperationOutcome"];
-                    };
-                };
-                /** @description No such resource or route (a FHIR OperationOutcome) */
-                404: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/fhir+json": components["schemas"]["FhirOperationOutcome"];
-                    };
-                };
-                /** @description A path segment is longer than the router reads (2048 bytes percent-encoded) (a FHIR OperationOutcome) */
-                414: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/fhir+json": components["schemas"]["FhirOperationOutcome"];
-                    };
-                };
-                /** @description Unexpected error (logged with the request id; no internals in the body) (a FHIR OperationOutcome) */
-                500: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/fhir+json": components["schemas"]["FhirOperationOutcome"];
-                    };
-                };
-                /** @description A dependency is unavailable; retry later (a FHIR OperationOutcome) */
-                503: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/fhir+json": components["schemas"]["FhirOperationOutcome"];
-                    };
-                };
-            };
-        };
+        get: operations["getFhirR4ExportStatusById"];
         put?: never;
         post?: never;
         /**
@@ -5708,91 +1355,211 @@ export interface paths {
          *
          *     Required scopes: read:vitals.
          */
-        delete: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path: {
-                    id: string;
-                };
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description Accepted */
-                202: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/fhir+json": components["schemas"]["FhirOperationOutcome"];
-                    };
-                };
-                /** @description Malformed JSON or invalid parameters/body (validation-error, bad-request) (a FHIR OperationOutcome) */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/fhir+json": components["schemas"]["FhirOperationOutcome"];
-                    };
-                };
-                /** @description Bearer token missing, invalid, expired or revoked (WWW-Authenticate names the resource metadata) (a FHIR OperationOutcome) */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/fhir+json": components["schemas"]["FhirOperationOutcome"];
-                    };
-                };
-                /** @description The token lacks a required scope, or may not touch this resource (a patient user and another patient): insufficient-scope, WWW-Authenticate error="insufficient_scope" with scope and resource_metadata (a FHIR OperationOutcome) */
-                403: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/fhir+json": components["schemas"]["FhirOperationOutcome"];
-                    };
-                };
-                /** @description No such resource or route (a FHIR OperationOutcome) */
-                404: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/fhir+json": components["schemas"]["FhirOperationOutcome"];
-                    };
-                };
-                /** @description A path segment is longer than the router reads (2048 bytes percent-encoded) (a FHIR OperationOutcome) */
-                414: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/fhir+json": components["schemas"]["FhirOperationOutcome"];
-                    };
-                };
-                /** @description Unexpected error (logged with the request id; no internals in the body) (a FHIR OperationOutcome) */
-                500: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/fhir+json": components["schemas"]["FhirOperationOutcome"];
-                    };
-                };
-                /** @description A dependency is unavailable; retry later (a FHIR OperationOutcome) */
-                503: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/fhir+json": components["schemas"]["FhirOperationOutcome"];
-                    };
-                };
-            };
+        delete: operations["deleteFhirR4ExportStatusById"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/fhir/R4/AllergyIntolerance": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
         };
+        /**
+         * Search AllergyIntolerance
+         * @description One patient's allergies (patient required; a patient user: its own, with patient/AllergyIntolerance.rs). Served by the patients service (folds the record; audited patient.allergies.read).
+         *
+         *     Required scopes: one of read:patients, patient/AllergyIntolerance.rs.
+         */
+        get: operations["fhirSearchAllergyIntolerance"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/fhir/R4/AllergyIntolerance/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Read AllergyIntolerance
+         * @description One allergy: its patient is found in the projection (eventually consistent: a just-recorded allergy may take a projector tick), then read as the search reads it.
+         *
+         *     Required scopes: one of read:patients, patient/AllergyIntolerance.rs.
+         */
+        get: operations["fhirReadAllergyIntolerance"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/fhir/R4/Appointment": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Search Appointment
+         * @description Current bookings by start: patient, date (ge/gt/le/lt/eq, repeatable), status (booked), _count; `_include=Appointment:slot` adds each booked Slot (search mode include). A patient user: its own bookings. Served by the appointments service's listing (audited appointment.list).
+         *
+         *     Required scopes: read:appointments.
+         */
+        get: operations["fhirSearchAppointment"];
+        put?: never;
+        /**
+         * Create Appointment (book a Slot)
+         * @description Books the free Slot for the Patient participant (the appointments service, as POST /api/v1/appointments; a patient user books for themselves and may leave the patient out). 201 with the booked Appointment and Location; a taken slot: 409 (of concurrent bookings exactly one wins); an unknown patient: 422.
+         *
+         *     Required scopes: write:appointments.
+         */
+        post: operations["fhirCreateAppointment"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/fhir/R4/Appointment/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Read Appointment
+         * @description A current booking (id {slot}.{version}); a patient user: its own. Audited appointment.read.
+         *
+         *     Required scopes: read:appointments.
+         */
+        get: operations["fhirReadAppointment"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/fhir/R4/Device": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Search Device
+         * @description The devices reporting a patient's vitals now (those of its latest observation per code): patient (required), _count. The vitals service's access rule (a patient user: its own; a sandbox token: synthetic patients) and audit.
+         *
+         *     Required scopes: read:vitals.
+         */
+        get: operations["fhirSearchDevice"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/fhir/R4/Device/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Read Device
+         * @description A device of the append log and the patient it last reported for (the vitals access rule on that patient; audited vitals.read).
+         *
+         *     Required scopes: read:vitals.
+         */
+        get: operations["fhirReadDevice"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/fhir/R4/DiagnosticReport": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Search DiagnosticReport
+         * @description Diagnostic reports, newest first: patient, code (LOINC), status (comma-separated), category (v2-0074 section, e.g. LAB), _count. A patient user (patient/DiagnosticReport.rs): its own final reports. Served by the diagnostics service (audited diagnostics.report.list).
+         *
+         *     Required scopes: one of read:diagnostics, patient/DiagnosticReport.rs.
+         */
+        get: operations["fhirSearchDiagnosticReport"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/fhir/R4/DiagnosticReport/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Read DiagnosticReport
+         * @description A report with its Observations contained; a patient user: its own final report. ETag W/"<versionId>".
+         *
+         *     Required scopes: one of read:diagnostics, patient/DiagnosticReport.rs.
+         */
+        get: operations["fhirReadDiagnosticReport"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/fhir/R4/DiagnosticReport/{id}/_history/{vid}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Read a DiagnosticReport version (vread)
+         * @description The report as it was at versionId `vid` (its event stream folded to that version).
+         *
+         *     Required scopes: one of read:diagnostics, patient/DiagnosticReport.rs.
+         */
+        get: operations["fhirVreadDiagnosticReport"];
+        put?: never;
+        post?: never;
+        delete?: never;
         options?: never;
         head?: never;
         patch?: never;
@@ -5811,132 +1578,7 @@ export interface paths {
          *
          *     Required scopes: read:vitals.
          */
-        get: {
-            parameters: {
-                query?: {
-                    /** @description application/fhir+ndjson (the default and only format; application/ndjson and ndjson are its aliases) */
-                    _outputFormat?: string;
-                    /** @description FHIR instant: only rows written after it (a previous manifest's transactionTime gives exactly the rows since that export) */
-                    _since?: string;
-                    /** @description Comma-separated resource types: Observation (the only type exported) */
-                    _type?: string;
-                    /** @description Observation?code=<token>[,<token>]&date=<prefix><date>[&date=...]; several are OR'ed */
-                    _typeFilter?: string | string[];
-                    /** @description FHIR instant: only rows written up to it */
-                    _until?: string;
-                };
-                header?: {
-                    /** @description respond-async (required); handling=lenient to skip unsupported _type values */
-                    prefer?: string;
-                };
-                path: {
-                    id: string;
-                };
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description Accepted */
-                202: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/fhir+json": components["schemas"]["FhirOperationOutcome"];
-                    };
-                };
-                /** @description Malformed JSON or invalid parameters/body (validation-error, bad-request) (a FHIR OperationOutcome) */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/fhir+json": components["schemas"]["FhirOperationOutcome"];
-                    };
-                };
-                /** @description Bearer token missing, invalid, expired or revoked (WWW-Authenticate names the resource metadata) (a FHIR OperationOutcome) */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/fhir+json": components["schemas"]["FhirOperationOutcome"];
-                    };
-                };
-                /** @description The token lacks a required scope, or may not touch this resource (a patient user and another patient): insufficient-scope, WWW-Authenticate error="insufficient_scope" with scope and resource_metadata (a FHIR OperationOutcome) */
-                403: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/fhir+json": components["schemas"]["FhirOperationOutcome"];
-                    };
-                };
-                /** @description No such resource or route (a FHIR OperationOutcome) */
-                404: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/fhir+json": components["schemas"]["FhirOperationOutcome"];
-                    };
-                };
-                /** @description No representation matches Accept (a FHIR OperationOutcome) */
-                406: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/fhir+json": components["schemas"]["FhirOperationOutcome"];
-                    };
-                };
-                /** @description A path segment is longer than the router reads (2048 bytes percent-encoded) (a FHIR OperationOutcome) */
-                414: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/fhir+json": components["schemas"]["FhirOperationOutcome"];
-                    };
-                };
-                /** @description Rate limited (see Retry-After) (a FHIR OperationOutcome) */
-                429: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/fhir+json": components["schemas"]["FhirOperationOutcome"];
-                    };
-                };
-                /** @description The header section is over the server's limit (16 KiB); the connection is closed (a FHIR OperationOutcome) */
-                431: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/fhir+json": components["schemas"]["FhirOperationOutcome"];
-                    };
-                };
-                /** @description Unexpected error (logged with the request id; no internals in the body) (a FHIR OperationOutcome) */
-                500: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/fhir+json": components["schemas"]["FhirOperationOutcome"];
-                    };
-                };
-                /** @description A dependency is unavailable; retry later (a FHIR OperationOutcome) */
-                503: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/fhir+json": components["schemas"]["FhirOperationOutcome"];
-                    };
-                };
-            };
-        };
+        get: operations["getFhirR4GroupByIdExport"];
         put?: never;
         post?: never;
         delete?: never;
@@ -5956,66 +1598,7 @@ export interface paths {
          * FHIR CapabilityStatement
          * @description What this FHIR R4 server implements: resources, interactions, search parameters, operations; security: OAuth with the SMART oauth-uris extension. Public.
          */
-        get: {
-            parameters: {
-                query?: {
-                    /** @description json (the only format) */
-                    _format?: string;
-                    mode?: "full";
-                };
-                header?: never;
-                path?: never;
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description OK */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/fhir+json": components["schemas"]["FhirCapabilityStatement"];
-                    };
-                };
-                /** @description Malformed JSON or invalid parameters/body (validation-error, bad-request) (a FHIR OperationOutcome) */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/fhir+json": components["schemas"]["FhirOperationOutcome"];
-                    };
-                };
-                /** @description No representation matches Accept (a FHIR OperationOutcome) */
-                406: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/fhir+json": components["schemas"]["FhirOperationOutcome"];
-                    };
-                };
-                /** @description Unexpected error (logged with the request id; no internals in the body) (a FHIR OperationOutcome) */
-                500: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/fhir+json": components["schemas"]["FhirOperationOutcome"];
-                    };
-                };
-                /** @description A dependency is unavailable; retry later (a FHIR OperationOutcome) */
-                503: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/fhir+json": components["schemas"]["FhirOperationOutcome"];
-                    };
-                };
-            };
-        };
+        get: operations["fhirCapabilities"];
         put?: never;
         post?: never;
         delete?: never;
@@ -6037,98 +1620,29 @@ export interface paths {
          *
          *     Required scopes: read:vitals.
          */
-        get: {
-            parameters: {
-                query?: {
-                    _count?: number;
-                    /** @description Opaque position of the next page (from Bundle.link next) */
-                    _cursor?: string;
-                    /** @description json (the only format) */
-                    _format?: string;
-                    /** @description date (ascending, the default) or -date (newest first) */
-                    _sort?: string;
-                    /** @description vital-signs */
-                    category?: string;
-                    /** @description system|code or code */
-                    code?: string;
-                    /** @description [prefix]date-time, prefixes ge gt le lt eq; repeat for a range */
-                    date?: string | string[];
-                    /** @description Patient/{id} or {id} (this or subject is required) */
-                    patient?: string;
-                    /** @description Patient/{id} or {id} */
-                    subject?: string;
-                };
-                header?: never;
-                path?: never;
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description OK */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/fhir+json": components["schemas"]["FhirBundleObservation"];
-                    };
-                };
-                /** @description Malformed JSON or invalid parameters/body (validation-error, bad-request) (a FHIR OperationOutcome) */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/fhir+json": components["schemas"]["FhirOperationOutcome"];
-                    };
-                };
-                /** @description Bearer token missing, invalid, expired or revoked (WWW-Authenticate names the resource metadata) (a FHIR OperationOutcome) */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/fhir+json": components["schemas"]["FhirOperationOutcome"];
-                    };
-                };
-                /** @description The token lacks a required scope, or may not touch this resource (a patient user and another patient): insufficient-scope, WWW-Authenticate error="insufficient_scope" with scope and resource_metadata (a FHIR OperationOutcome) */
-                403: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/fhir+json": components["schemas"]["FhirOperationOutcome"];
-                    };
-                };
-                /** @description No representation matches Accept (a FHIR OperationOutcome) */
-                406: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/fhir+json": components["schemas"]["FhirOperationOutcome"];
-                    };
-                };
-                /** @description Unexpected error (logged with the request id; no internals in the body) (a FHIR OperationOutcome) */
-                500: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/fhir+json": components["schemas"]["FhirOperationOutcome"];
-                    };
-                };
-                /** @description A dependency is unavailable; retry later (a FHIR OperationOutcome) */
-                503: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/fhir+json": components["schemas"]["FhirOperationOutcome"];
-                    };
-                };
-            };
+        get: operations["fhirSearchObservation"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/fhir/R4/Observation/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
         };
+        /**
+         * Read Observation
+         * @description One stored vital-sign Observation by its id `{device_id}.{seq}` (a device numbers its observations with a strictly increasing seq, so that is one stored row; the ids the searches answer). Served by the vitals service (the same access rule as a search: a patient user its own, a sandbox token no stored row; audited vitals.read).
+         *
+         *     Required scopes: read:vitals.
+         */
+        get: operations["fhirReadObservation"];
         put?: never;
         post?: never;
         delete?: never;
@@ -6150,89 +1664,7 @@ export interface paths {
          *
          *     Required scopes: read:vitals.
          */
-        get: {
-            parameters: {
-                query?: {
-                    /** @description json (the only format) */
-                    _format?: string;
-                    category?: string;
-                    code?: string;
-                    /** @description 1 only (the latest per code) */
-                    max?: number;
-                    patient?: string;
-                    subject?: string;
-                };
-                header?: never;
-                path?: never;
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description OK */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/fhir+json": components["schemas"]["FhirBundleObservation"];
-                    };
-                };
-                /** @description Malformed JSON or invalid parameters/body (validation-error, bad-request) (a FHIR OperationOutcome) */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/fhir+json": components["schemas"]["FhirOperationOutcome"];
-                    };
-                };
-                /** @description Bearer token missing, invalid, expired or revoked (WWW-Authenticate names the resource metadata) (a FHIR OperationOutcome) */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/fhir+json": components["schemas"]["FhirOperationOutcome"];
-                    };
-                };
-                /** @description The token lacks a required scope, or may not touch this resource (a patient user and another patient): insufficient-scope, WWW-Authenticate error="insufficient_scope" with scope and resource_metadata (a FHIR OperationOutcome) */
-                403: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/fhir+json": components["schemas"]["FhirOperationOutcome"];
-                    };
-                };
-                /** @description No representation matches Accept (a FHIR OperationOutcome) */
-                406: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/fhir+json": components["schemas"]["FhirOperationOutcome"];
-                    };
-                };
-                /** @description Unexpected error (logged with the request id; no internals in the body) (a FHIR OperationOutcome) */
-                500: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/fhir+json": components["schemas"]["FhirOperationOutcome"];
-                    };
-                };
-                /** @description A dependency is unavailable; retry later (a FHIR OperationOutcome) */
-                503: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/fhir+json": components["schemas"]["FhirOperationOutcome"];
-                    };
-                };
-            };
-        };
+        get: operations["fhirLastnObservation"];
         put?: never;
         post?: never;
         delete?: never;
@@ -6254,95 +1686,15 @@ export interface paths {
          *
          *     Required scopes: one of read:patients, write:patients, patient/Patient.rs.
          */
-        get: {
-            parameters: {
-                query?: {
-                    _count?: number;
-                    /** @description Opaque position of the next page (from Bundle.link next) */
-                    _cursor?: string;
-                    /** @description json (the only format) */
-                    _format?: string;
-                    _id?: string;
-                    birthdate?: string;
-                    family?: string;
-                    gender?: "male" | "female" | "other" | "unknown";
-                    given?: string;
-                    identifier?: string;
-                    name?: string;
-                };
-                header?: never;
-                path?: never;
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description OK */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/fhir+json": components["schemas"]["FhirBundlePatient"];
-                    };
-                };
-                /** @description Malformed JSON or invalid parameters/body (validation-error, bad-request) (a FHIR OperationOutcome) */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/fhir+json": components["schemas"]["FhirOperationOutcome"];
-                    };
-                };
-                /** @description Bearer token missing, invalid, expired or revoked (WWW-Authenticate names the resource metadata) (a FHIR OperationOutcome) */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/fhir+json": components["schemas"]["FhirOperationOutcome"];
-                    };
-                };
-                /** @description The token lacks a required scope, or may not touch this resource (a patient user and another patient): insufficient-scope, WWW-Authenticate error="insufficient_scope" with scope and resource_metadata (a FHIR OperationOutcome) */
-                403: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/fhir+json": components["schemas"]["FhirOperationOutcome"];
-                    };
-                };
-                /** @description No representation matches Accept (a FHIR OperationOutcome) */
-                406: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/fhir+json": components["schemas"]["FhirOperationOutcome"];
-                    };
-                };
-                /** @description Unexpected error (logged with the request id; no internals in the body) (a FHIR OperationOutcome) */
-                500: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/fhir+json": components["schemas"]["FhirOperationOutcome"];
-                    };
-                };
-                /** @description A dependency is unavailable; retry later (a FHIR OperationOutcome) */
-                503: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/fhir+json": components["schemas"]["FhirOperationOutcome"];
-                    };
-                };
-            };
-        };
+        get: operations["fhirSearchPatient"];
         put?: never;
-        post?: never;
+        /**
+         * Create Patient
+         * @description Registers a patient (the patients service, as POST /api/v1/patients): name (exactly one), birthDate, gender, identifier, telecom are kept; the id is minted. 201 with Location (…/_history/1) and ETag W/"1". An identifier another patient holds: 409.
+         *
+         *     Required scopes: write:patients.
+         */
+        post: operations["fhirCreatePatient"];
         delete?: never;
         options?: never;
         head?: never;
@@ -6362,111 +1714,14 @@ export interface paths {
          *
          *     Required scopes: one of read:patients, write:patients, patient/Patient.rs.
          */
-        get: {
-            parameters: {
-                query?: {
-                    /** @description json (the only format) */
-                    _format?: string;
-                };
-                header?: never;
-                path: {
-                    id: string;
-                };
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description OK */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/fhir+json": components["schemas"]["FhirPatient"];
-                    };
-                };
-                /** @description Not modified */
-                304: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content?: never;
-                };
-                /** @description Malformed JSON or invalid parameters/body (validation-error, bad-request) (a FHIR OperationOutcome) */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/fhir+json": components["schemas"]["FhirOperationOutcome"];
-                    };
-                };
-                /** @description Bearer token missing, invalid, expired or revoked (WWW-Authenticate names the resource metadata) (a FHIR OperationOutcome) */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/fhir+json": components["schemas"]["FhirOperationOutcome"];
-                    };
-                };
-                /** @description The token lacks a required scope, or may not touch this resource (a patient user and another patient): insufficient-scope, WWW-Authenticate error="insufficient_scope" with scope and resource_metadata (a FHIR OperationOutcome) */
-                403: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/fhir+json": components["schemas"]["FhirOperationOutcome"];
-                    };
-                };
-                /** @description No such resource or route (a FHIR OperationOutcome) */
-                404: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/fhir+json": components["schemas"]["FhirOperationOutcome"];
-                    };
-                };
-                /** @description No representation matches Accept (a FHIR OperationOutcome) */
-                406: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/fhir+json": components["schemas"]["FhirOperationOutcome"];
-                    };
-                };
-                /** @description A path segment is longer than the router reads (2048 bytes percent-encoded) (a FHIR OperationOutcome) */
-                414: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/fhir+json": components["schemas"]["FhirOperationOutcome"];
-                    };
-                };
-                /** @description Unexpected error (logged with the request id; no internals in the body) (a FHIR OperationOutcome) */
-                500: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/fhir+json": components["schemas"]["FhirOperationOutcome"];
-                    };
-                };
-                /** @description A dependency is unavailable; retry later (a FHIR OperationOutcome) */
-                503: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/fhir+json": components["schemas"]["FhirOperationOutcome"];
-                    };
-                };
-            };
-        };
-        put?: never;
+        get: operations["fhirReadPatient"];
+        /**
+         * Update Patient
+         * @description Replaces the demographics (the patients service, as PUT /api/v1/patients/{id}). If-Match required: W/"<versionId>" of the version read (412 when stale, 428 without). No create on update (404 for an unknown id).
+         *
+         *     Required scopes: write:patients.
+         */
+        put: operations["fhirUpdatePatient"];
         post?: never;
         delete?: never;
         options?: never;
@@ -6487,104 +1742,7 @@ export interface paths {
          *
          *     Required scopes: one of read:patients, write:patients, patient/Patient.rs.
          */
-        get: {
-            parameters: {
-                query?: {
-                    /** @description json (the only format) */
-                    _format?: string;
-                };
-                header?: never;
-                path: {
-                    id: string;
-                    vid: number;
-                };
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description OK */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/fhir+json": components["schemas"]["FhirPatient"];
-                    };
-                };
-                /** @description Malformed JSON or invalid parameters/body (validation-error, bad-request) (a FHIR OperationOutcome) */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/fhir+json": components["schemas"]["FhirOperationOutcome"];
-                    };
-                };
-                /** @description Bearer token missing, invalid, expired or revoked (WWW-Authenticate names the resource metadata) (a FHIR OperationOutcome) */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/fhir+json": components["schemas"]["FhirOperationOutcome"];
-                    };
-                };
-                /** @description The token lacks a required scope, or may not touch this resource (a patient user and another patient): insufficient-scope, WWW-Authenticate error="insufficient_scope" with scope and resource_metadata (a FHIR OperationOutcome) */
-                403: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/fhir+json": components["schemas"]["FhirOperationOutcome"];
-                    };
-                };
-                /** @description No such resource or route (a FHIR OperationOutcome) */
-                404: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/fhir+json": components["schemas"]["FhirOperationOutcome"];
-                    };
-                };
-                /** @description No representation matches Accept (a FHIR OperationOutcome) */
-                406: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/fhir+json": components["schemas"]["FhirOperationOutcome"];
-                    };
-                };
-                /** @description A path segment is longer than the router reads (2048 bytes percent-encoded) (a FHIR OperationOutcome) */
-                414: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/fhir+json": components["schemas"]["FhirOperationOutcome"];
-                    };
-                };
-                /** @description Unexpected error (logged with the request id; no internals in the body) (a FHIR OperationOutcome) */
-                500: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/fhir+json": components["schemas"]["FhirOperationOutcome"];
-                    };
-                };
-                /** @description A dependency is unavailable; retry later (a FHIR OperationOutcome) */
-                503: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/fhir+json": components["schemas"]["FhirOperationOutcome"];
-                    };
-                };
-            };
-        };
+        get: operations["fhirVreadPatient"];
         put?: never;
         post?: never;
         delete?: never;
@@ -6606,121 +1764,365 @@ export interface paths {
          *
          *     Required scopes: read:vitals.
          */
-        get: {
-            parameters: {
-                query?: {
-                    /** @description application/fhir+ndjson (the default and only format; application/ndjson and ndjson are its aliases) */
-                    _outputFormat?: string;
-                    /** @description FHIR instant: only rows written after it (a previous manifest's transactionTime gives exactly the rows since that export) */
-                    _since?: string;
-                    /** @description Comma-separated resource types: Observation (the only type exported) */
-                    _type?: string;
-                    /** @description Observation?code=<token>[,<token>]&date=<prefix><date>[&date=...]; several are OR'ed */
-                    _typeFilter?: string | string[];
-                    /** @description FHIR instant: only rows written up to it */
-                    _until?: string;
-                };
-                header?: {
-                    /** @description respond-async (required); handling=lenient to skip unsupported _type values */
-                    prefer?: string;
-                };
-                path?: never;
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description Accepted */
-                202: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/fhir+json": components["schemas"]["FhirOperationOutcome"];
-                    };
-                };
-                /** @description Malformed JSON or invalid parameters/body (validation-error, bad-request) (a FHIR OperationOutcome) */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/fhir+json": components["schemas"]["FhirOperationOutcome"];
-                    };
-                };
-                /** @description Bearer token missing, invalid, expired or revoked (WWW-Authenticate names the resource metadata) (a FHIR OperationOutcome) */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/fhir+json": components["schemas"]["FhirOperationOutcome"];
-                    };
-                };
-                /** @description The token lacks a required scope, or may not touch this resource (a patient user and another patient): insufficient-scope, WWW-Authenticate error="insufficient_scope" with scope and resource_metadata (a FHIR OperationOutcome) */
-                403: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/fhir+json": components["schemas"]["FhirOperationOutcome"];
-                    };
-                };
-                /** @description No such resource or route (a FHIR OperationOutcome) */
-                404: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/fhir+json": components["schemas"]["FhirOperationOutcome"];
-                    };
-                };
-                /** @description No representation matches Accept (a FHIR OperationOutcome) */
-                406: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/fhir+json": components["schemas"]["FhirOperationOutcome"];
-                    };
-                };
-                /** @description Rate limited (see Retry-After) (a FHIR OperationOutcome) */
-                429: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/fhir+json": components["schemas"]["FhirOperationOutcome"];
-                    };
-                };
-                /** @description The header section is over the server's limit (16 KiB); the connection is closed (a FHIR OperationOutcome) */
-                431: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/fhir+json": components["schemas"]["FhirOperationOutcome"];
-                    };
-                };
-                /** @description Unexpected error (logged with the request id; no internals in the body) (a FHIR OperationOutcome) */
-                500: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/fhir+json": components["schemas"]["FhirOperationOutcome"];
-                    };
-                };
-                /** @description A dependency is unavailable; retry later (a FHIR OperationOutcome) */
-                503: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/fhir+json": components["schemas"]["FhirOperationOutcome"];
-                    };
-                };
-            };
+        get: operations["getFhirR4PatientExport"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/fhir/R4/Practitioner": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
         };
+        /**
+         * Search Practitioner
+         * @description The clinicians of the catalog (public reference data, no patient data): _id, name (case-insensitive substring), _count.
+         */
+        get: operations["fhirSearchPractitioner"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/fhir/R4/Practitioner/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Read Practitioner
+         * @description A clinician of the catalog (public).
+         */
+        get: operations["fhirReadPractitioner"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/fhir/R4/Schedule": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Search Schedule
+         * @description Each clinician's Schedule (id = the clinician id): _id, actor (Practitioner/{id}), _count. A sandbox token: the synthetic clinicians.
+         *
+         *     Required scopes: read:appointments.
+         */
+        get: operations["fhirSearchSchedule"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/fhir/R4/Schedule/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Read Schedule
+         * @description A clinician's Schedule.
+         *
+         *     Required scopes: read:appointments.
+         */
+        get: operations["fhirReadSchedule"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/fhir/R4/ServiceRequest": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Search ServiceRequest
+         * @description Diagnostic orders, newest first: patient, status (comma-separated), code (LOINC), _count. Served by the diagnostics service (the projection; audited diagnostics.order.list).
+         *
+         *     Required scopes: read:diagnostics.
+         */
+        get: operations["fhirSearchServiceRequest"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/fhir/R4/ServiceRequest/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Read ServiceRequest
+         * @description A diagnostic order, folded from its event stream. ETag W/"<versionId>".
+         *
+         *     Required scopes: read:diagnostics.
+         */
+        get: operations["fhirReadServiceRequest"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/fhir/R4/ServiceRequest/{id}/_history/{vid}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Read a ServiceRequest version (vread)
+         * @description The order as it was at versionId `vid`.
+         *
+         *     Required scopes: read:diagnostics.
+         */
+        get: operations["fhirVreadServiceRequest"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/fhir/R4/Slot": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Search Slot
+         * @description Slots by start: schedule (Schedule/{id}), start (ge/gt/le/lt/eq, repeatable), status (free|busy), _count. Served by the appointments service's listing (the projection; a sandbox token: synthetic slots).
+         *
+         *     Required scopes: read:appointments.
+         */
+        get: operations["fhirSearchSlot"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/fhir/R4/Slot/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Read Slot
+         * @description The current Slot, folded from its event stream. ETag W/"<versionId>".
+         *
+         *     Required scopes: read:appointments.
+         */
+        get: operations["fhirReadSlot"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/fhir/R4/Slot/{id}/_history/{vid}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Read a Slot version (vread)
+         * @description The Slot as it was at versionId `vid`.
+         *
+         *     Required scopes: read:appointments.
+         */
+        get: operations["fhirVreadSlot"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/fhir/R4/Subscription": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Search your Subscriptions
+         * @description The Subscriptions the caller (this client and user) created; nobody else's. No search parameters but _count (1-100).
+         *
+         *     Required scopes: read:vitals.
+         */
+        get: operations["fhirSearchSubscription"];
+        put?: never;
+        /**
+         * Create a Subscription (topic-based, Subscriptions R5 Backport)
+         * @description An R4 Subscription in the backport profile: criteria = a topic of the CapabilityStatement (patient vitals, or patient vitals alerts), one `backport-filter-criteria` extension on `_criteria` with patient=Patient/{id} (and code=… for vitals), channel.type websocket, payload content full-resource (default) or empty. Needs read access to that patient's vitals. Answers 201 with the Subscription, status active: events are numbered from now on.
+         *
+         *     Required scopes: read:vitals.
+         */
+        post: operations["fhirCreateSubscription"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/fhir/R4/Subscription/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Read a Subscription
+         * @description One of the caller's Subscriptions (404 for anyone else's).
+         *
+         *     Required scopes: read:vitals.
+         */
+        get: operations["fhirReadSubscription"];
+        put?: never;
+        post?: never;
+        /**
+         * Delete a Subscription
+         * @description Ends one of the caller's Subscriptions and drops its numbered events; bound websockets are closed (1000).
+         *
+         *     Required scopes: read:vitals.
+         */
+        delete: operations["fhirDeleteSubscription"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/fhir/R4/Subscription/{id}/$events": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Subscription $events
+         * @description The numbered events eventsSinceNumber..eventsUntilNumber (inclusive; defaults: 1 and the last), in a notification Bundle of type query-event, at most 1000 (ask again from the last number + 1). Event n is the n-th event of the subscription, for good: resuming from the last number a client saw misses nothing and repeats nothing. content: full-resource (default) or empty. Audited as a vitals read.
+         *
+         *     Required scopes: read:vitals.
+         */
+        get: operations["fhirSubscriptionEvents"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/fhir/R4/Subscription/{id}/$get-ws-binding-token": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Subscription $get-ws-binding-token
+         * @description A token that binds a websocket to this Subscription: open /fhir/R4/websocket, send `bind-with-token <token>`; the server answers a handshake bundle, then an event-notification bundle per event (and heartbeats). Valid 300 s (never past the access token's expiry), reusable until then.
+         *
+         *     Required scopes: read:vitals.
+         */
+        post: operations["fhirSubscriptionWsBindingToken"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/fhir/R4/Subscription/{id}/$status": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Subscription $status
+         * @description A searchset with the subscription's status Parameters (backport-subscription-status-r4): status and events-since-subscription-start (the last event number given).
+         *
+         *     Required scopes: read:vitals.
+         */
+        get: operations["fhirSubscriptionStatus"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/fhir/R4/websocket": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Subscription notifications over WebSocket (Subscriptions R5 Backport)
+         * @description A GET with `Upgrade: websocket`. Send the text `bind-with-token <token>` (from Subscription/{id}/$get-ws-binding-token); the server sends a handshake notification Bundle, then one event-notification Bundle per event and heartbeat Bundles (backport-heartbeat-period). A bad or expired token: an OperationOutcome text frame, then close 4401. The socket closes (4401) when the access token behind the binding expires or is revoked.
+         */
+        get: operations["fhirSubscriptionWebSocket"];
         put?: never;
         post?: never;
         delete?: never;
@@ -6740,36 +2142,7 @@ export interface paths {
          * Liveness probe
          * @description The process runs and its event loop is not stuck (no dependency is checked). 503 when the loop ran late by more than 10 s.
          */
-        get: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path?: never;
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description OK */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Liveness"];
-                    };
-                };
-                500: components["responses"]["InternalError"];
-                /** @description Service Unavailable */
-                503: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Liveness"];
-                    };
-                };
-            };
-        };
+        get: operations["getLivez"];
         put?: never;
         post?: never;
         delete?: never;
@@ -6789,38 +2162,7 @@ export interface paths {
          * This OpenAPI 3.1 document
          * @description Generated from the zod schemas the routes validate with; also exported to schemas/openapi.json.
          */
-        get: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path?: never;
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description The OpenAPI 3.1 document */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            info: {
-                                [key: string]: unknown;
-                            };
-                            openapi: string;
-                            paths: {
-                                [key: string]: unknown;
-                            };
-                        } & {
-                            [key: string]: unknown;
-                        };
-                    };
-                };
-                500: components["responses"]["InternalError"];
-                503: components["responses"]["ServiceUnavailable"];
-            };
-        };
+        get: operations["getOpenapiJson"];
         put?: never;
         post?: never;
         delete?: never;
@@ -6840,36 +2182,7 @@ export interface paths {
          * Readiness probe
          * @description Ready when the schema is current and PostgreSQL, Kafka and Redis answer (each within READINESS_TIMEOUT_MS; the result is cached for 1 s). 503 when not ready, and from the start of a shutdown (draining).
          */
-        get: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path?: never;
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description OK */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Readiness"];
-                    };
-                };
-                500: components["responses"]["InternalError"];
-                /** @description Service Unavailable */
-                503: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Readiness"];
-                    };
-                };
-            };
-        };
+        get: operations["getReadyz"];
         put?: never;
         post?: never;
         delete?: never;
@@ -6886,28 +2199,7 @@ export interface paths {
             cookie?: never;
         };
         /** Index of the interactive UI cards (HTML) */
-        get: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path?: never;
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description The index page */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "text/html": string;
-                    };
-                };
-                500: components["responses"]["InternalError"];
-                503: components["responses"]["ServiceUnavailable"];
-            };
-        };
+        get: operations["getUi"];
         put?: never;
         post?: never;
         delete?: never;
@@ -6927,34 +2219,7 @@ export interface paths {
          * One interactive UI card (self-contained HTML; open with #token=…&patient=…)
          * @description The card also served to MCP hosts as ui://vitalis/<name> (text/html;profile=mcp-app). Cards: appointment-booking-form, vitals-telemetry-monitor, emergency-triage-board, patient-search-card. Public: the page holds no data; it calls the API of this origin with the bearer token given in the URL fragment (never sent to a server) and removes the fragment from the address bar.
          */
-        get: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path: {
-                    /** @description One of appointment-booking-form, vitals-telemetry-monitor, emergency-triage-board, patient-search-card */
-                    name: string;
-                };
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description The card */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "text/html": string;
-                    };
-                };
-                400: components["responses"]["BadRequest"];
-                404: components["responses"]["NotFound"];
-                414: components["responses"]["URITooLong"];
-                500: components["responses"]["InternalError"];
-                503: components["responses"]["ServiceUnavailable"];
-            };
-        };
+        get: operations["getUiByName"];
         put?: never;
         post?: never;
         delete?: never;
@@ -6967,6 +2232,72 @@ export interface paths {
 export type webhooks = Record<string, never>;
 export interface components {
     schemas: {
+        /** @description FHIR R4 AllergyIntolerance (https://hl7.org/fhir/R4/allergyintolerance.html), the elements Vitalis keeps */
+        AllergyIntolerance: {
+            clinicalStatus: {
+                coding: {
+                    code: string;
+                    display: string;
+                    system: string;
+                }[];
+            };
+            /** @description The substance */
+            code: {
+                text: string;
+            };
+            /** @enum {string} */
+            criticality: "low" | "high" | "unable-to-assess";
+            id: string;
+            patient: {
+                reference: string;
+            };
+            reaction?: {
+                description: string;
+                manifestation: {
+                    text: string;
+                }[];
+            }[];
+            recordedDate: string;
+            /** @constant */
+            resourceType: "AllergyIntolerance";
+        };
+        /** @description FHIR R4 Appointment (https://hl7.org/fhir/R4/appointment.html), the elements Vitalis keeps */
+        Appointment: {
+            appointmentType: {
+                text: string;
+            };
+            created?: string;
+            /** @description The reason given at booking */
+            description?: string;
+            end: string;
+            id: string;
+            participant: {
+                /** @description Patient/<id> or Practitioner/<clinician id> */
+                actor: {
+                    reference: string;
+                };
+                /** @constant */
+                status: "accepted";
+            }[];
+            /** @constant */
+            resourceType: "Appointment";
+            slot: {
+                reference: string;
+            }[];
+            start: string;
+            /** @enum {string} */
+            status: "booked" | "cancelled";
+        };
+        /** @description A bookable appointment type and its length */
+        AppointmentType: {
+            code: string;
+            display: string;
+            minutes: number;
+        };
+        /** @description OAuth 2.0 Authorization Server Metadata (RFC 8414), also the OpenID Provider Metadata (OpenID Connect Discovery 1.0) */
+        AuthorizationServerMetadata: {
+            [key: string]: unknown;
+        };
         /** @description The Bulk Data export manifest (Bulk Data Access IG v2, complete status) */
         BulkExportManifest: {
             /** @description Always empty: rows that cannot be exported fail the job */
@@ -6990,19 +2321,239 @@ export interface components {
             /** @description FHIR instant: the export holds exactly what was committed at this time */
             transactionTime: string;
         };
-        /** @description A FHIR R4 searchset Bundle of Observation */
-        FhirBundleObservation: {
-            /** @description Absent when nothing matched (FHIR arrays are never empty) */
-            entry?: ({
-                fullUrl: string;
-                resource: components["schemas"]["FhirObservation"];
-                search: {
-                    /** @enum {string} */
-                    mode: "match" | "include";
+        /** @description FHIR R4 DiagnosticReport (https://hl7.org/fhir/R4/diagnosticreport.html), its Observations contained */
+        DiagnosticReport: {
+            /** @description ServiceRequest/<order id> */
+            basedOn: {
+                reference: string;
+            }[];
+            category: {
+                coding: {
+                    code: string;
+                    system: string;
+                }[];
+            }[];
+            code: {
+                coding: {
+                    code: string;
+                    display: string;
+                    system: string;
+                }[];
+                text: string;
+            };
+            conclusion?: string;
+            /** @description The results, as FHIR Observations */
+            contained?: ({
+                code: {
+                    coding: {
+                        code: string;
+                        display: string;
+                        system: string;
+                    }[];
+                    text: string;
+                };
+                effectiveDateTime: string;
+                /** @description obs-<n>, referenced from the report's result as #obs-<n> */
+                id: string;
+                interpretation?: {
+                    coding: {
+                        code: string;
+                        display: string;
+                        system: string;
+                    }[];
+                }[];
+                referenceRange?: {
+                    high?: {
+                        code: string;
+                        system: string;
+                        unit: string;
+                        value: number;
+                    };
+                    low?: {
+                        code: string;
+                        system: string;
+                        unit: string;
+                        value: number;
+                    };
+                }[];
+                /** @constant */
+                resourceType: "Observation";
+                /** @enum {string} */
+                status: "registered" | "preliminary" | "final" | "amended" | "corrected" | "cancelled" | "entered-in-error";
+                subject: {
+                    reference: string;
+                };
+                valueQuantity?: {
+                    code: string;
+                    system: string;
+                    unit: string;
+                    value: number;
+                };
+                valueString?: string;
+            } | {
+                category: {
+                    coding: {
+                        code: string;
+                        display?: string;
+                        system: string;
+                    }[];
+                    text?: string;
+                }[];
+                code: {
+                    coding: {
+                        code: string;
+                        display?: string;
+                        system: string;
+                    }[];
+                    text: string;
+                };
+                device: {
+                    reference: string;
+                };
+                effectiveDateTime: string;
+                id: string;
+                identifier: {
+                    system: string;
+                    value: string;
+                }[];
+                meta?: {
+                    profile: string[];
+                };
+                /** @constant */
+                resourceType: "Observation";
+                /** @enum {string} */
+                status: "registered" | "preliminary" | "final" | "amended" | "corrected" | "cancelled" | "entered-in-error";
+                subject: {
+                    reference: string;
+                };
+                valueQuantity?: {
+                    code: string;
+                    system: string;
+                    unit: string;
+                    value: number;
+                };
+                valueSampledData?: {
+                    data: string;
+                    /** @constant */
+                    dimensions: 1;
+                    lowerLimit: number;
+                    origin: {
+                        code: string;
+                        system: string;
+                        unit: string;
+                        value: number;
+                    };
+                    period: number;
+                    upperLimit: number;
+                };
+            })[];
+            effectiveDateTime: string;
+            id: string;
+            /** @description The filler's identifier */
+            identifier: {
+                system: string;
+                value: string;
+            }[];
+            issued: string;
+            meta: {
+                lastUpdated: string;
+                /** @description The stream version (the ETag); r<n> for a revision of the history */
+                versionId: string;
+            };
+            performer: {
+                display: string;
+            }[];
+            /** @constant */
+            resourceType: "DiagnosticReport";
+            /** @description #obs-<n>: the contained Observations */
+            result?: {
+                reference: string;
+            }[];
+            /** @enum {string} */
+            status: "registered" | "partial" | "preliminary" | "final" | "amended" | "corrected" | "cancelled" | "entered-in-error";
+            subject: {
+                reference: string;
+            };
+        };
+        /** @description A FHIR R4 AllergyIntolerance resource (https://hl7.org/fhir/R4/allergyintolerance.html); the other properties are FHIR's (additionalProperties: as the FHIR R4 specification defines them). */
+        FhirAllergyIntolerance: {
+            id?: string;
+            /** @constant */
+            resourceType: "AllergyIntolerance";
+        } & {
+            [key: string]: unknown;
+        };
+        /** @description A FHIR R4 Appointment resource (https://hl7.org/fhir/R4/appointment.html); the other properties are FHIR's (additionalProperties: as the FHIR R4 specification defines them). */
+        FhirAppointment: {
+            id?: string;
+            /** @constant */
+            resourceType: "Appointment";
+        } & {
+            [key: string]: unknown;
+        };
+        /** @description A FHIR R4 Appointment to book: one free Slot and the Patient participant */
+        FhirAppointmentBook: {
+            /** @description The reason */
+            description?: string;
+            /** @description The patient (actor Patient/{id}); a patient user books for themselves */
+            participant: ({
+                actor?: {
+                    reference: string;
                 };
             } & {
                 [key: string]: unknown;
             })[];
+            /** @constant */
+            resourceType: "Appointment";
+            /** @description The free Slot to book (exactly one) */
+            slot: {
+                reference: string;
+            }[];
+            /**
+             * @description booked (the result); proposed/pending are accepted and booked
+             * @enum {string}
+             */
+            status?: "booked" | "proposed" | "pending";
+        } & {
+            [key: string]: unknown;
+        };
+        /** @description A FHIR R4 Appointment to book: one free Slot and the Patient participant */
+        FhirAppointmentBookInput: {
+            /** @description The reason */
+            description?: string;
+            /** @description The patient (actor Patient/{id}); a patient user books for themselves */
+            participant: ({
+                actor?: {
+                    reference: string;
+                };
+            } & {
+                [key: string]: unknown;
+            })[];
+            /** @constant */
+            resourceType: "Appointment";
+            /** @description The free Slot to book (exactly one) */
+            slot: {
+                reference: string;
+            }[];
+            /**
+             * @description booked (the result); proposed/pending are accepted and booked
+             * @enum {string}
+             */
+            status?: "booked" | "proposed" | "pending";
+        } & {
+            [key: string]: unknown;
+        };
+        /** @description A FHIR R4 searchset Bundle of AllergyIntolerance */
+        FhirBundleAllergyIntolerance: {
+            /** @description Absent when nothing matched (FHIR arrays are never empty) */
+            entry?: {
+                fullUrl: string;
+                resource: components["schemas"]["FhirAllergyIntolerance"];
+                search: {
+                    /** @enum {string} */
+                    mode: "match" | "include";
+                };
+            }[];
             /** @description `self`, and `next` (the next page) unless this is the last page */
             link: {
                 relation: string;
@@ -7012,22 +2563,102 @@ export interface components {
             resourceType: "Bundle";
             /** @constant */
             type: "searchset";
-        } & {
-            [key: string]: unknown;
+        };
+        /** @description A FHIR R4 searchset Bundle of Appointment */
+        FhirBundleAppointment: {
+            /** @description Absent when nothing matched (FHIR arrays are never empty) */
+            entry?: {
+                fullUrl: string;
+                resource: components["schemas"]["FhirAppointment"] | components["schemas"]["FhirSlot"];
+                search: {
+                    /** @enum {string} */
+                    mode: "match" | "include";
+                };
+            }[];
+            /** @description `self`, and `next` (the next page) unless this is the last page */
+            link: {
+                relation: string;
+                url: string;
+            }[];
+            /** @constant */
+            resourceType: "Bundle";
+            /** @constant */
+            type: "searchset";
+        };
+        /** @description A FHIR R4 searchset Bundle of Device */
+        FhirBundleDevice: {
+            /** @description Absent when nothing matched (FHIR arrays are never empty) */
+            entry?: {
+                fullUrl: string;
+                resource: components["schemas"]["FhirDevice"];
+                search: {
+                    /** @enum {string} */
+                    mode: "match" | "include";
+                };
+            }[];
+            /** @description `self`, and `next` (the next page) unless this is the last page */
+            link: {
+                relation: string;
+                url: string;
+            }[];
+            /** @constant */
+            resourceType: "Bundle";
+            /** @constant */
+            type: "searchset";
+        };
+        /** @description A FHIR R4 searchset Bundle of DiagnosticReport */
+        FhirBundleDiagnosticReport: {
+            /** @description Absent when nothing matched (FHIR arrays are never empty) */
+            entry?: {
+                fullUrl: string;
+                resource: components["schemas"]["FhirDiagnosticReport"];
+                search: {
+                    /** @enum {string} */
+                    mode: "match" | "include";
+                };
+            }[];
+            /** @description `self`, and `next` (the next page) unless this is the last page */
+            link: {
+                relation: string;
+                url: string;
+            }[];
+            /** @constant */
+            resourceType: "Bundle";
+            /** @constant */
+            type: "searchset";
+        };
+        /** @description A FHIR R4 searchset Bundle of Observation */
+        FhirBundleObservation: {
+            /** @description Absent when nothing matched (FHIR arrays are never empty) */
+            entry?: {
+                fullUrl: string;
+                resource: components["schemas"]["FhirObservation"] | components["schemas"]["Patient"];
+                search: {
+                    /** @enum {string} */
+                    mode: "match" | "include";
+                };
+            }[];
+            /** @description `self`, and `next` (the next page) unless this is the last page */
+            link: {
+                relation: string;
+                url: string;
+            }[];
+            /** @constant */
+            resourceType: "Bundle";
+            /** @constant */
+            type: "searchset";
         };
         /** @description A FHIR R4 searchset Bundle of Patient */
         FhirBundlePatient: {
             /** @description Absent when nothing matched (FHIR arrays are never empty) */
-            entry?: ({
+            entry?: {
                 fullUrl: string;
-                resource: components["schemas"]["FhirPatient"];
+                resource: components["schemas"]["Patient"];
                 search: {
                     /** @enum {string} */
                     mode: "match" | "include";
                 };
-            } & {
-                [key: string]: unknown;
-            })[];
+            }[];
             /** @description `self`, and `next` (the next page) unless this is the last page */
             link: {
                 relation: string;
@@ -7037,8 +2668,160 @@ export interface components {
             resourceType: "Bundle";
             /** @constant */
             type: "searchset";
+        };
+        /** @description A FHIR R4 searchset Bundle of Practitioner */
+        FhirBundlePractitioner: {
+            /** @description Absent when nothing matched (FHIR arrays are never empty) */
+            entry?: {
+                fullUrl: string;
+                resource: components["schemas"]["FhirPractitioner"];
+                search: {
+                    /** @enum {string} */
+                    mode: "match" | "include";
+                };
+            }[];
+            /** @description `self`, and `next` (the next page) unless this is the last page */
+            link: {
+                relation: string;
+                url: string;
+            }[];
+            /** @constant */
+            resourceType: "Bundle";
+            /** @constant */
+            type: "searchset";
+        };
+        /** @description A FHIR R4 searchset Bundle of Schedule */
+        FhirBundleSchedule: {
+            /** @description Absent when nothing matched (FHIR arrays are never empty) */
+            entry?: {
+                fullUrl: string;
+                resource: components["schemas"]["FhirSchedule"];
+                search: {
+                    /** @enum {string} */
+                    mode: "match" | "include";
+                };
+            }[];
+            /** @description `self`, and `next` (the next page) unless this is the last page */
+            link: {
+                relation: string;
+                url: string;
+            }[];
+            /** @constant */
+            resourceType: "Bundle";
+            /** @constant */
+            type: "searchset";
+        };
+        /** @description A FHIR R4 searchset Bundle of ServiceRequest */
+        FhirBundleServiceRequest: {
+            /** @description Absent when nothing matched (FHIR arrays are never empty) */
+            entry?: {
+                fullUrl: string;
+                resource: components["schemas"]["FhirServiceRequest"];
+                search: {
+                    /** @enum {string} */
+                    mode: "match" | "include";
+                };
+            }[];
+            /** @description `self`, and `next` (the next page) unless this is the last page */
+            link: {
+                relation: string;
+                url: string;
+            }[];
+            /** @constant */
+            resourceType: "Bundle";
+            /** @constant */
+            type: "searchset";
+        };
+        /** @description A FHIR R4 searchset Bundle of Slot */
+        FhirBundleSlot: {
+            /** @description Absent when nothing matched (FHIR arrays are never empty) */
+            entry?: {
+                fullUrl: string;
+                resource: components["schemas"]["FhirSlot"];
+                search: {
+                    /** @enum {string} */
+                    mode: "match" | "include";
+                };
+            }[];
+            /** @description `self`, and `next` (the next page) unless this is the last page */
+            link: {
+                relation: string;
+                url: string;
+            }[];
+            /** @constant */
+            resourceType: "Bundle";
+            /** @constant */
+            type: "searchset";
+        };
+        /** @description A FHIR R4 searchset Bundle of Subscription */
+        FhirBundleSubscription: {
+            /** @description Absent when nothing matched (FHIR arrays are never empty) */
+            entry?: {
+                fullUrl: string;
+                resource: components["schemas"]["FhirSubscription"];
+                search: {
+                    /** @enum {string} */
+                    mode: "match" | "include";
+                };
+            }[];
+            /** @description `self`, and `next` (the next page) unless this is the last page */
+            link: {
+                relation: string;
+                url: string;
+            }[];
+            /** @constant */
+            resourceType: "Bundle";
+            /** @constant */
+            type: "searchset";
+        };
+        /** @description A FHIR R4 subscription notification Bundle (Subscriptions R5 Backport, backport-subscription-notification-r4) */
+        FhirBundleSubscriptionNotification: {
+            /** @description First the subscription status (a Parameters), then the resources the events are about (payload full-resource) */
+            entry: ({
+                fullUrl: string;
+                request: {
+                    method: string;
+                    url: string;
+                };
+                resource: {
+                    resourceType: string;
+                } & {
+                    [key: string]: unknown;
+                };
+                response: {
+                    status: string;
+                };
+            } & {
+                [key: string]: unknown;
+            })[];
+            /** @constant */
+            resourceType: "Bundle";
+            timestamp: string;
+            /** @constant */
+            type: "history";
         } & {
             [key: string]: unknown;
+        };
+        /** @description A FHIR R4 searchset Bundle of SubscriptionStatus */
+        FhirBundleSubscriptionStatus: {
+            /** @description Absent when nothing matched (FHIR arrays are never empty) */
+            entry?: {
+                fullUrl: string;
+                resource: components["schemas"]["FhirParameters"];
+                search: {
+                    /** @enum {string} */
+                    mode: "match" | "include";
+                };
+            }[];
+            /** @description `self`, and `next` (the next page) unless this is the last page */
+            link: {
+                relation: string;
+                url: string;
+            }[];
+            /** @constant */
+            resourceType: "Bundle";
+            /** @constant */
+            type: "searchset";
         };
         /** @description A FHIR R4 CapabilityStatement resource (https://hl7.org/fhir/R4/capabilitystatement.html); the other properties are FHIR's (additionalProperties: as the FHIR R4 specification defines them). */
         FhirCapabilityStatement: {
@@ -7048,13 +2831,80 @@ export interface components {
         } & {
             [key: string]: unknown;
         };
-        /** @description A FHIR R4 Observation resource (https://hl7.org/fhir/R4/observation.html); the other properties are FHIR's (additionalProperties: as the FHIR R4 specification defines them). */
-        FhirObservation: {
+        /** @description A FHIR R4 Device resource (https://hl7.org/fhir/R4/device.html); the other properties are FHIR's (additionalProperties: as the FHIR R4 specification defines them). */
+        FhirDevice: {
             id?: string;
             /** @constant */
-            resourceType: "Observation";
+            resourceType: "Device";
         } & {
             [key: string]: unknown;
+        };
+        /** @description A FHIR R4 DiagnosticReport resource (https://hl7.org/fhir/R4/diagnosticreport.html); the other properties are FHIR's (additionalProperties: as the FHIR R4 specification defines them). */
+        FhirDiagnosticReport: {
+            id?: string;
+            /** @constant */
+            resourceType: "DiagnosticReport";
+        } & {
+            [key: string]: unknown;
+        };
+        /** @description A FHIR R4 vital-sign Observation (https://hl7.org/fhir/R4/observation-vitalsigns.html): valueQuantity, or valueSampledData for ECG */
+        FhirObservation: {
+            category: {
+                coding: {
+                    code: string;
+                    display?: string;
+                    system: string;
+                }[];
+                text?: string;
+            }[];
+            code: {
+                coding: {
+                    code: string;
+                    display?: string;
+                    system: string;
+                }[];
+                text: string;
+            };
+            device: {
+                reference: string;
+            };
+            effectiveDateTime: string;
+            /** @description <device_id>.<seq>, omitted when longer than 64 characters */
+            id?: string;
+            identifier: {
+                system: string;
+                value: string;
+            }[];
+            meta?: {
+                profile: string[];
+            };
+            /** @constant */
+            resourceType: "Observation";
+            /** @constant */
+            status: "final";
+            subject: {
+                reference: string;
+            };
+            valueQuantity?: {
+                code: string;
+                system: string;
+                unit: string;
+                value: number;
+            };
+            valueSampledData?: {
+                data: string;
+                /** @constant */
+                dimensions: 1;
+                lowerLimit: number;
+                origin: {
+                    code: string;
+                    system: string;
+                    unit: string;
+                    value: number;
+                };
+                period: number;
+                upperLimit: number;
+            };
         };
         /** @description A FHIR R4 OperationOutcome resource (https://hl7.org/fhir/R4/operationoutcome.html); the other properties are FHIR's (additionalProperties: as the FHIR R4 specification defines them). */
         FhirOperationOutcome: {
@@ -7064,13 +2914,731 @@ export interface components {
         } & {
             [key: string]: unknown;
         };
-        /** @description A FHIR R4 Patient resource (https://hl7.org/fhir/R4/patient.html); the other properties are FHIR's (additionalProperties: as the FHIR R4 specification defines them). */
-        FhirPatient: {
+        /** @description A FHIR R4 Parameters resource (https://hl7.org/fhir/R4/parameters.html); the other properties are FHIR's (additionalProperties: as the FHIR R4 specification defines them). */
+        FhirParameters: {
             id?: string;
             /** @constant */
-            resourceType: "Patient";
+            resourceType: "Parameters";
         } & {
             [key: string]: unknown;
+        };
+        /** @description A FHIR R4 Parameters resource (https://hl7.org/fhir/R4/parameters.html); the other properties are FHIR's (additionalProperties: as the FHIR R4 specification defines them). */
+        FhirParametersInput: {
+            id?: string;
+            /** @constant */
+            resourceType: "Parameters";
+        } & {
+            [key: string]: unknown;
+        };
+        /** @description A FHIR R4 Patient: name (exactly one, the official), birthDate, gender, identifier, telecom are kept; on update the id, when given, must be the one in the URL. */
+        FhirPatientWrite: {
+            /** Format: date */
+            birthDate?: string;
+            /** @enum {string} */
+            gender?: "male" | "female" | "other" | "unknown";
+            id?: string;
+            identifier?: {
+                system: string;
+                value: string;
+            }[];
+            /** @description Exactly one official name */
+            name: {
+                family: string;
+                /** @default [] */
+                given: string[];
+            }[];
+            /** @constant */
+            resourceType: "Patient";
+            telecom?: {
+                /** @enum {string} */
+                system: "phone" | "email" | "fax" | "pager" | "url" | "sms" | "other";
+                value: string;
+            }[];
+        };
+        /** @description A FHIR R4 Patient: name (exactly one, the official), birthDate, gender, identifier, telecom are kept; on update the id, when given, must be the one in the URL. */
+        FhirPatientWriteInput: {
+            /** Format: date */
+            birthDate?: string;
+            /** @enum {string} */
+            gender?: "male" | "female" | "other" | "unknown";
+            id?: string;
+            identifier?: {
+                system: string;
+                value: string;
+            }[];
+            /** @description Exactly one official name */
+            name: {
+                family: string;
+                /** @default [] */
+                given: string[];
+            }[];
+            /** @constant */
+            resourceType: "Patient";
+            telecom?: {
+                /** @enum {string} */
+                system: "phone" | "email" | "fax" | "pager" | "url" | "sms" | "other";
+                value: string;
+            }[];
+        };
+        /** @description A FHIR R4 Practitioner resource (https://hl7.org/fhir/R4/practitioner.html); the other properties are FHIR's (additionalProperties: as the FHIR R4 specification defines them). */
+        FhirPractitioner: {
+            id?: string;
+            /** @constant */
+            resourceType: "Practitioner";
+        } & {
+            [key: string]: unknown;
+        };
+        /** @description A FHIR R4 Schedule resource (https://hl7.org/fhir/R4/schedule.html); the other properties are FHIR's (additionalProperties: as the FHIR R4 specification defines them). */
+        FhirSchedule: {
+            id?: string;
+            /** @constant */
+            resourceType: "Schedule";
+        } & {
+            [key: string]: unknown;
+        };
+        /** @description A FHIR R4 ServiceRequest resource (https://hl7.org/fhir/R4/servicerequest.html); the other properties are FHIR's (additionalProperties: as the FHIR R4 specification defines them). */
+        FhirServiceRequest: {
+            id?: string;
+            /** @constant */
+            resourceType: "ServiceRequest";
+        } & {
+            [key: string]: unknown;
+        };
+        /** @description A FHIR R4 Slot resource (https://hl7.org/fhir/R4/slot.html); the other properties are FHIR's (additionalProperties: as the FHIR R4 specification defines them). */
+        FhirSlot: {
+            id?: string;
+            /** @constant */
+            resourceType: "Slot";
+        } & {
+            [key: string]: unknown;
+        };
+        /** @description A FHIR R4 Subscription resource (https://hl7.org/fhir/R4/subscription.html); the other properties are FHIR's (additionalProperties: as the FHIR R4 specification defines them). */
+        FhirSubscription: {
+            id?: string;
+            /** @constant */
+            resourceType: "Subscription";
+        } & {
+            [key: string]: unknown;
+        };
+        /** @description A FHIR R4 Subscription resource (https://hl7.org/fhir/R4/subscription.html); the other properties are FHIR's (additionalProperties: as the FHIR R4 specification defines them). */
+        FhirSubscriptionInput: {
+            id?: string;
+            /** @constant */
+            resourceType: "Subscription";
+        } & {
+            [key: string]: unknown;
+        };
+        /** @description Optional: a Parameters (its id parameters are ignored at the instance level) */
+        FhirSubscriptionWsBindingTokenRequest: components["schemas"]["FhirParametersInput"] | null;
+        GetAgentIdentityResponse: {
+            act?: {
+                act?: {
+                    [key: string]: unknown;
+                };
+                client_id?: string;
+                sub: string;
+            };
+            /** @enum {boolean} */
+            active: true;
+            auth_method: string;
+            client_id: string;
+            /** @description Ids of the tokens this one was exchanged from, nearest first; revoking any of them revokes this one */
+            derived_from: string[];
+            exp: number;
+            expires_in: number;
+            /** @description RFC 8693 §4.4: the client allowed to exchange this token */
+            may_act?: {
+                client_id?: string;
+                sub: string;
+            };
+            patient_id?: string;
+            roles: string[];
+            /** @description A sandbox principal (or derived from one): synthetic sbx- data only */
+            sandbox: boolean;
+            scope: string;
+            scopes: string[];
+            sub: string;
+            token_id: string;
+        };
+        GetApiAuthAdminClientsResponse: {
+            clients: {
+                /** @enum {string} */
+                approval: "none" | "pending" | "approved" | "denied";
+                client_id: string;
+                client_name: string;
+                grant_types: string[];
+                issued_at: string;
+                /** @enum {string} */
+                registration: "open" | "initial_access_token" | "software_statement" | "sandbox";
+                /** @description What it asked for (empty when it holds all of it) */
+                requested_scope: string;
+                role: ("doctor" | "nurse" | "reception" | "patient" | "admin" | "device" | "lab" | "system") | null;
+                /** @description What it holds now */
+                scope: string;
+            }[];
+        };
+        GetApiAuthUserinfoResponse: {
+            /** @description SMART fhirUser: Patient/<id> for a patient user, Practitioner/<user id> otherwise */
+            fhirUser?: string;
+            /** @description profile: the display name */
+            name?: string;
+            /** @description profile: the username */
+            preferred_username?: string;
+            /** @description profile (Vitalis): the user's roles */
+            roles?: string[];
+            /** @description The user id: the ID token's sub */
+            sub: string;
+        };
+        /** @description FHIR R4 searchset Bundle: Slot (match), each booked one followed by its Appointment (match), then the Schedules the Slots belong to (include); the next page is `link` relation `next` */
+        GetAppointmentsResponse: {
+            /** @description Absent when nothing matched (a FHIR array is never empty) */
+            entry?: {
+                /** @description The absolute URL this API serves the resource at, or a stable urn:uuid for resources without one */
+                fullUrl: string;
+                resource: components["schemas"]["Slot"] | components["schemas"]["Appointment"] | components["schemas"]["Schedule"];
+                search: {
+                    /** @enum {string} */
+                    mode: "match" | "include";
+                };
+            }[];
+            /** @description `self`, and `next` (the next page) unless this is the last page */
+            link: {
+                /** @enum {string} */
+                relation: "self" | "next";
+                url: string;
+            }[];
+            /** @enum {string} */
+            resourceType: "Bundle";
+            /** @description The number of matches, where the listing knows it */
+            total?: number;
+            /** @enum {string} */
+            type: "searchset";
+        };
+        GetAuditResponse: {
+            count: number;
+            data: {
+                action: string;
+                actor_client_id: string | null;
+                actor_subject: string | null;
+                detail: {
+                    [key: string]: unknown;
+                };
+                id: number;
+                occurred_at: string;
+                /** @enum {string} */
+                outcome: "success" | "failure";
+                request_id: string | null;
+                resource_id: string | null;
+                resource_type: string | null;
+                scope: string | null;
+            }[];
+            next: string | null;
+        };
+        GetCatalogAppointmentTypesResponse: {
+            data: components["schemas"]["AppointmentType"][];
+        };
+        GetCatalogCliniciansResponse: {
+            data: components["schemas"]["Practitioner"][];
+        };
+        GetCatalogResponse: {
+            sections: {
+                href: string;
+                name: string;
+            }[];
+        };
+        GetCatalogScopesResponse: {
+            roles: {
+                role: string;
+                scopes: string[];
+            }[];
+            scopes: {
+                description: string;
+                name: string;
+            }[];
+        };
+        GetCatalogVitalSignsResponse: {
+            data: components["schemas"]["VitalSign"][];
+        };
+        GetDiagnosticsCatalogResponse: {
+            results: ({
+                code: string;
+                /** @description Below low or above high: a critical result */
+                critical: {
+                    high?: number;
+                    low?: number;
+                };
+                display: string;
+                /** @enum {string} */
+                kind: "quantity";
+                /** @description Reference range */
+                reference: {
+                    high?: number;
+                    low?: number;
+                };
+                /** @description UCUM */
+                unit: string;
+            } | {
+                code: string;
+                display: string;
+                /** @enum {string} */
+                kind: "narrative";
+            })[];
+            tests: {
+                code: string;
+                display: string;
+                performer: string;
+                /** @enum {string} */
+                section: "LAB" | "EC" | "RAD";
+            }[];
+        };
+        GetDiagnosticsCriticalResultsResponse: {
+            count: number;
+            critical_results: {
+                acknowledged_at?: string | null;
+                acknowledged_by?: string | null;
+                code: string;
+                critical_id: string;
+                due_at: string;
+                escalated_at: string | null;
+                note?: string | null;
+                patient_id: string;
+                raised_at: string;
+                report_id: string;
+                results: components["schemas"]["ResultValue"][];
+                /** @enum {string} */
+                state: "open" | "escalated" | "acknowledged";
+            }[];
+        };
+        GetDiagnosticsOrdersResponse: {
+            /** @description Absent when nothing matched (a FHIR array is never empty) */
+            entry?: {
+                /** @description The absolute URL this API serves the resource at, or a stable urn:uuid for resources without one */
+                fullUrl: string;
+                resource: components["schemas"]["ServiceRequest"];
+                search: {
+                    /** @enum {string} */
+                    mode: "match" | "include";
+                };
+            }[];
+            /** @description `self`, and `next` (the next page) unless this is the last page */
+            link: {
+                /** @enum {string} */
+                relation: "self" | "next";
+                url: string;
+            }[];
+            /** @enum {string} */
+            resourceType: "Bundle";
+            total: number;
+            /** @enum {string} */
+            type: "searchset";
+        };
+        GetDiagnosticsReportsByIdHistoryResponse: {
+            report_id: string;
+            revisions: {
+                at: string;
+                by: string | null;
+                reason: string | null;
+                report: components["schemas"]["DiagnosticReport"];
+                revision: number;
+                status: string;
+            }[];
+        };
+        GetDiagnosticsReportsResponse: {
+            /** @description Absent when nothing matched (a FHIR array is never empty) */
+            entry?: {
+                /** @description The absolute URL this API serves the resource at, or a stable urn:uuid for resources without one */
+                fullUrl: string;
+                resource: components["schemas"]["DiagnosticReport"];
+                search: {
+                    /** @enum {string} */
+                    mode: "match" | "include";
+                };
+            }[];
+            /** @description `self`, and `next` (the next page) unless this is the last page */
+            link: {
+                /** @enum {string} */
+                relation: "self" | "next";
+                url: string;
+            }[];
+            /** @enum {string} */
+            resourceType: "Bundle";
+            total: number;
+            /** @enum {string} */
+            type: "searchset";
+        };
+        GetHealthDetailsResponse200: {
+            checks: {
+                kafka: {
+                    /** @description Why the dependency is down (the driver's message) */
+                    error?: string;
+                    /** @description Time the check took, in milliseconds */
+                    latency_ms: number;
+                    /** @enum {string} */
+                    status: "ok" | "down";
+                };
+                postgres: {
+                    /** @description Why the dependency is down (the driver's message) */
+                    error?: string;
+                    /** @description Time the check took, in milliseconds */
+                    latency_ms: number;
+                    /** @enum {string} */
+                    status: "ok" | "down";
+                };
+                redis: {
+                    /** @description Why the dependency is down (the driver's message) */
+                    error?: string;
+                    /** @description Time the check took, in milliseconds */
+                    latency_ms: number;
+                    /** @enum {string} */
+                    status: "ok" | "down";
+                };
+            };
+            /** @enum {string} */
+            status: "ok" | "degraded" | "down";
+            /** Format: date-time */
+            time: string;
+            uptime_s: number;
+            version: string;
+        };
+        GetHealthDetailsResponse503: {
+            checks: {
+                kafka: {
+                    /** @description Why the dependency is down (the driver's message) */
+                    error?: string;
+                    /** @description Time the check took, in milliseconds */
+                    latency_ms: number;
+                    /** @enum {string} */
+                    status: "ok" | "down";
+                };
+                postgres: {
+                    /** @description Why the dependency is down (the driver's message) */
+                    error?: string;
+                    /** @description Time the check took, in milliseconds */
+                    latency_ms: number;
+                    /** @enum {string} */
+                    status: "ok" | "down";
+                };
+                redis: {
+                    /** @description Why the dependency is down (the driver's message) */
+                    error?: string;
+                    /** @description Time the check took, in milliseconds */
+                    latency_ms: number;
+                    /** @enum {string} */
+                    status: "ok" | "down";
+                };
+            };
+            /** @enum {string} */
+            status: "ok" | "degraded" | "down";
+            /** Format: date-time */
+            time: string;
+            uptime_s: number;
+            version: string;
+        } | components["schemas"]["Problem"];
+        GetHealthResponse200: {
+            checks: {
+                kafka: {
+                    /** @description Time the check took, in milliseconds */
+                    latency_ms: number;
+                    /** @enum {string} */
+                    status: "ok" | "down";
+                };
+                postgres: {
+                    /** @description Time the check took, in milliseconds */
+                    latency_ms: number;
+                    /** @enum {string} */
+                    status: "ok" | "down";
+                };
+                redis: {
+                    /** @description Time the check took, in milliseconds */
+                    latency_ms: number;
+                    /** @enum {string} */
+                    status: "ok" | "down";
+                };
+            };
+            /** @enum {string} */
+            status: "ok" | "degraded" | "down";
+            /** Format: date-time */
+            time: string;
+            uptime_s: number;
+            version: string;
+        };
+        GetHealthResponse503: {
+            checks: {
+                kafka: {
+                    /** @description Time the check took, in milliseconds */
+                    latency_ms: number;
+                    /** @enum {string} */
+                    status: "ok" | "down";
+                };
+                postgres: {
+                    /** @description Time the check took, in milliseconds */
+                    latency_ms: number;
+                    /** @enum {string} */
+                    status: "ok" | "down";
+                };
+                redis: {
+                    /** @description Time the check took, in milliseconds */
+                    latency_ms: number;
+                    /** @enum {string} */
+                    status: "ok" | "down";
+                };
+            };
+            /** @enum {string} */
+            status: "ok" | "degraded" | "down";
+            /** Format: date-time */
+            time: string;
+            uptime_s: number;
+            version: string;
+        };
+        /** @description The OpenAPI 3.1 document */
+        GetOpenapiJsonResponse: {
+            info: {
+                [key: string]: unknown;
+            };
+            openapi: string;
+            paths: {
+                [key: string]: unknown;
+            };
+        } & {
+            [key: string]: unknown;
+        };
+        GetPatientsByIdHistoryResponse: {
+            events: {
+                data: {
+                    [key: string]: unknown;
+                };
+                metadata: {
+                    [key: string]: unknown;
+                };
+                position: number;
+                recorded_at: string;
+                schema_version: number;
+                type: string;
+                version: number;
+            }[];
+            patient_id: string;
+        };
+        GetPatientsByIdResponse: components["schemas"]["PatientRecord"] | components["schemas"]["Patient"];
+        GetPatientsByIdVitalsLatestResponse: {
+            data: components["schemas"]["StoredVitalsObservation"][];
+            patient_id: string;
+        } | {
+            /** @description Absent when nothing matched (a FHIR array is never empty) */
+            entry?: {
+                /** @description The absolute URL this API serves the resource at, or a stable urn:uuid for resources without one */
+                fullUrl: string;
+                resource: components["schemas"]["FhirObservation"];
+                search: {
+                    /** @enum {string} */
+                    mode: "match" | "include";
+                };
+            }[];
+            /** @description `self`, and `next` (the next page) unless this is the last page */
+            link: {
+                /** @enum {string} */
+                relation: "self" | "next";
+                url: string;
+            }[];
+            /** @enum {string} */
+            resourceType: "Bundle";
+            /** @description The number of matches, where the listing knows it */
+            total?: number;
+            /** @enum {string} */
+            type: "searchset";
+        };
+        /** @description FHIR R4 searchset Bundle of Patient; the next page is `link` relation `next`; each fullUrl is the patient's URL in this API */
+        GetPatientsResponse: {
+            /** @description Absent when nothing matched (a FHIR array is never empty) */
+            entry?: {
+                /** @description The absolute URL this API serves the resource at, or a stable urn:uuid for resources without one */
+                fullUrl: string;
+                resource: components["schemas"]["Patient"];
+                search: {
+                    /** @enum {string} */
+                    mode: "match" | "include";
+                };
+            }[];
+            /** @description `self`, and `next` (the next page) unless this is the last page */
+            link: {
+                /** @enum {string} */
+                relation: "self" | "next";
+                url: string;
+            }[];
+            /** @enum {string} */
+            resourceType: "Bundle";
+            /** @description The number of matches, where the listing knows it */
+            total?: number;
+            /** @enum {string} */
+            type: "searchset";
+        };
+        GetSandboxResponse: {
+            access_token: string;
+            client_id: string;
+            client_secret: string;
+            client_secret_expires_at: number;
+            expires_in: number;
+            scope: string;
+            token_endpoint: string;
+            /** @enum {string} */
+            token_type: "Bearer";
+        };
+        GetTriageResponse: {
+            count: number;
+            entries: {
+                /** @description Active vitals alert rules (with read:vitals) */
+                alerts?: string[];
+                arrived_at: string;
+                complaint: string;
+                /** @description Unacknowledged critical diagnostic results (with read:diagnostics), shown until acknowledged */
+                critical_results?: {
+                    code: string;
+                    critical_id: string;
+                    due_at: string;
+                    escalated_at: string | null;
+                    raised_at: string;
+                    report_id: string;
+                    results: components["schemas"]["ResultValue"][];
+                    /** @enum {string} */
+                    state: "open" | "escalated";
+                }[];
+                esi: number;
+                latest_vitals?: components["schemas"]["LatestVital"][];
+                name?: string | null;
+                news2?: components["schemas"]["News2"];
+                patient_id: string;
+                updated_at: string;
+                version: number;
+            }[];
+        };
+        GetVitalsLatestResponse: {
+            count: number;
+            data: components["schemas"]["StoredVitalsObservation"][];
+            patient_id: string;
+        } | {
+            /** @description Absent when nothing matched (a FHIR array is never empty) */
+            entry?: {
+                /** @description The absolute URL this API serves the resource at, or a stable urn:uuid for resources without one */
+                fullUrl: string;
+                resource: components["schemas"]["FhirObservation"];
+                search: {
+                    /** @enum {string} */
+                    mode: "match" | "include";
+                };
+            }[];
+            /** @description `self`, and `next` (the next page) unless this is the last page */
+            link: {
+                /** @enum {string} */
+                relation: "self" | "next";
+                url: string;
+            }[];
+            /** @enum {string} */
+            resourceType: "Bundle";
+            /** @description The number of matches, where the listing knows it */
+            total?: number;
+            /** @enum {string} */
+            type: "searchset";
+        };
+        GetVitalsResponse: {
+            count: number;
+            data: components["schemas"]["StoredVitalsObservation"][];
+            from: string;
+            /** @description URL of the next page, null on the last page */
+            next: string | null;
+            patient_id: string;
+            to: string;
+        } | {
+            agg: ("avg" | "min" | "max" | "count" | "last")[];
+            /** @enum {string} */
+            bucket: "1s" | "1m" | "1h" | "1d";
+            count: number;
+            data: {
+                avg?: number;
+                /** @description Bucket start (UTC) */
+                bucket: string;
+                code: string;
+                count?: number;
+                last?: number;
+                last_at?: string;
+                max?: number;
+                min?: number;
+            }[];
+            from: string;
+            next: string | null;
+            patient_id: string;
+            /**
+             * @description Where the aggregates came from: the append log, the projector's rollups, or TimescaleDB's continuous aggregates
+             * @enum {string}
+             */
+            source: "raw" | "rollup_1m" | "rollup_1h" | "cagg_1m" | "cagg_1h";
+            to: string;
+        } | {
+            /** @description Absent when nothing matched (a FHIR array is never empty) */
+            entry?: {
+                /** @description The absolute URL this API serves the resource at, or a stable urn:uuid for resources without one */
+                fullUrl: string;
+                resource: components["schemas"]["FhirObservation"];
+                search: {
+                    /** @enum {string} */
+                    mode: "match" | "include";
+                };
+            }[];
+            /** @description `self`, and `next` (the next page) unless this is the last page */
+            link: {
+                /** @enum {string} */
+                relation: "self" | "next";
+                url: string;
+            }[];
+            /** @enum {string} */
+            resourceType: "Bundle";
+            /** @description The number of matches, where the listing knows it */
+            total?: number;
+            /** @enum {string} */
+            type: "searchset";
+        };
+        /** @description JSON-RPC 2.0 error (https://www.jsonrpc.org/specification#error_object); `error.data` and other members as the MCP specification defines them */
+        JsonRpcError: {
+            error: {
+                code: number;
+                message: string;
+            } & {
+                [key: string]: unknown;
+            };
+            id: string | number | null;
+            /** @constant */
+            jsonrpc: "2.0";
+        } & {
+            [key: string]: unknown;
+        };
+        /**
+         * @description A JSON-RPC 2.0 message (or batch): the MCP specification defines the messages (https://modelcontextprotocol.io/specification)
+         * @example {
+         *       "id": 1,
+         *       "jsonrpc": "2.0",
+         *       "method": "initialize",
+         *       "params": {
+         *         "capabilities": {},
+         *         "clientInfo": {
+         *           "name": "example-agent",
+         *           "version": "1.0.0"
+         *         },
+         *         "protocolVersion": "2025-06-18"
+         *       }
+         *     }
+         */
+        JsonRpcMessageInput: unknown;
+        /** @description JSON-RPC 2.0 response (or batch): the MCP specification defines the results (https://modelcontextprotocol.io/specification) */
+        JsonRpcResponse: unknown;
+        /** @description A JWK Set (RFC 7517): `keys`, each key's members by its kty */
+        JsonWebKeySet: {
+            [key: string]: unknown;
+        };
+        /** @description The latest value of one numeric vital sign */
+        LatestVital: {
+            code: string;
+            display: string;
+            effective_at: string;
+            unit: string;
+            value: number;
         };
         /** @description GET /livez: the process runs and its event loop is not stuck. No dependency is checked. */
         Liveness: {
@@ -7081,6 +3649,917 @@ export interface components {
              * @enum {string}
              */
             status: "ok" | "stuck";
+        };
+        /** @description NEWS2 (Royal College of Physicians) computed from the latest vitals */
+        News2: {
+            complete: boolean;
+            missing: ("respiratoryRate" | "spo2" | "supplementalOxygen" | "systolic" | "heartRate" | "consciousness" | "temperature")[];
+            /** @description The score of each parameter that was present */
+            parameters: {
+                [key: string]: number;
+            };
+            /** @enum {string} */
+            risk: "low" | "low-medium" | "medium" | "high";
+            score: number;
+        };
+        /** @description FHIR R4 Patient (https://hl7.org/fhir/R4/patient.html), the elements Vitalis keeps */
+        Patient: {
+            birthDate?: string;
+            /** @enum {string} */
+            gender?: "male" | "female" | "other" | "unknown";
+            id: string;
+            identifier?: {
+                system: string;
+                value: string;
+            }[];
+            meta: {
+                lastUpdated: string;
+                /** @description The stream version (the ETag) */
+                versionId: string;
+            };
+            name: {
+                family: string;
+                given?: string[];
+                /** @constant */
+                use: "official";
+            }[];
+            /** @constant */
+            resourceType: "Patient";
+            telecom?: {
+                system: string;
+                value: string;
+            }[];
+        };
+        /** @description A patient record: the FHIR Patient, and for clinical readers its allergies, latest vitals and NEWS2 */
+        PatientRecord: {
+            /** @description FHIR R4 AllergyIntolerance resources: clinical readers (read:patients, or the patient) only */
+            allergies?: components["schemas"]["AllergyIntolerance"][];
+            /** @description The latest value per numeric vital sign: clinical readers holding read:vitals only */
+            latest_vitals?: components["schemas"]["LatestVital"][];
+            news2?: components["schemas"]["News2"];
+            patient: components["schemas"]["Patient"];
+            /**
+             * @description What this caller may see: `demographics` (reception: the Patient only) or `clinical`
+             * @enum {string}
+             */
+            view: "clinical" | "demographics";
+        };
+        /**
+         * @example {
+         *       "role": "doctor",
+         *       "scope": "read:patients read:vitals"
+         *     }
+         */
+        PostApiAuthAdminClientsByClientIdApproveRequest: {
+            /**
+             * @description The role that bounds what the client may hold
+             * @enum {string}
+             */
+            role: "doctor" | "nurse" | "reception" | "patient" | "admin" | "device" | "lab" | "system";
+            /** @description The scopes to grant, all within the role (default: what it asked for, as far as the role allows) */
+            scope?: string;
+        };
+        PostApiAuthAdminClientsByClientIdApproveResponse: {
+            /** @enum {string} */
+            approval: "none" | "pending" | "approved" | "denied";
+            client_id: string;
+            client_name: string;
+            grant_types: string[];
+            issued_at: string;
+            /** @enum {string} */
+            registration: "open" | "initial_access_token" | "software_statement" | "sandbox";
+            /** @description What it asked for (empty when it holds all of it) */
+            requested_scope: string;
+            role: ("doctor" | "nurse" | "reception" | "patient" | "admin" | "device" | "lab" | "system") | null;
+            /** @description What it holds now */
+            scope: string;
+        };
+        PostApiAuthAdminClientsByClientIdDenyResponse: {
+            /** @enum {string} */
+            approval: "none" | "pending" | "approved" | "denied";
+            client_id: string;
+            client_name: string;
+            grant_types: string[];
+            issued_at: string;
+            /** @enum {string} */
+            registration: "open" | "initial_access_token" | "software_statement" | "sandbox";
+            /** @description What it asked for (empty when it holds all of it) */
+            requested_scope: string;
+            role: ("doctor" | "nurse" | "reception" | "patient" | "admin" | "device" | "lab" | "system") | null;
+            /** @description What it holds now */
+            scope: string;
+        };
+        /**
+         * @example {
+         *       "expires_in": 3600,
+         *       "label": "ward 3 bedside monitors",
+         *       "max_uses": 1,
+         *       "role": "device"
+         *     }
+         */
+        PostApiAuthAdminInitialAccessTokensRequest: {
+            /**
+             * @description Seconds until the token expires
+             * @default 86400
+             */
+            expires_in: number;
+            /**
+             * @description What it is for (shown in the audit trail)
+             * @default
+             */
+            label: string;
+            /**
+             * @description Registrations it allows; null: any number until it expires
+             * @default 1
+             */
+            max_uses: number | null;
+            /**
+             * @description The role a client registered with this token gets
+             * @enum {string}
+             */
+            role: "doctor" | "nurse" | "reception" | "patient" | "admin" | "device" | "lab" | "system";
+        };
+        PostApiAuthAdminInitialAccessTokensResponse: {
+            /** @description Seconds since the epoch */
+            expires_at: number;
+            initial_access_token: string;
+            label: string;
+            max_uses: number | null;
+            /** @enum {string} */
+            role: "doctor" | "nurse" | "reception" | "patient" | "admin" | "device" | "lab" | "system";
+        };
+        /**
+         * @example {
+         *       "csrf_token": "Zm9ybS10b2tlbg",
+         *       "interaction": "a5b1c0d2e3f4",
+         *       "password": "correct horse battery staple",
+         *       "step": "login",
+         *       "username": "doctor"
+         *     }
+         */
+        PostApiAuthOauth2AuthorizeRequest: {
+            [key: string]: string | string[];
+        };
+        /**
+         * @example {
+         *       "token": "eyJhbGciOiJFUzI1NiIsImtpZCI6IjEifQ.eyJzdWIiOiJjbGllbnQifQ.c2ln",
+         *       "token_type_hint": "access_token"
+         *     }
+         */
+        PostApiAuthOauth2IntrospectRequest: {
+            [key: string]: string | string[];
+        };
+        PostApiAuthOauth2IntrospectResponse200: {
+            act?: unknown;
+            active: boolean;
+            aud?: string | string[];
+            auth_method?: string;
+            client_id?: string;
+            exp?: number;
+            iat?: number;
+            iss?: string;
+            jti?: string;
+            nbf?: number;
+            patient_id?: string;
+            roles?: string[];
+            scope?: string;
+            sub?: string;
+            token_type?: string;
+        };
+        PostApiAuthOauth2IntrospectResponse400: {
+            error: string;
+            error_description?: string;
+        };
+        PostApiAuthOauth2IntrospectResponse401: {
+            error: string;
+            error_description?: string;
+        };
+        /** @description Rate limited: error "temporarily_unavailable"; Retry-After says when to try again */
+        PostApiAuthOauth2IntrospectResponse429: {
+            error: string;
+            error_description?: string;
+        };
+        /**
+         * @example {
+         *       "grant_type": "client_credentials",
+         *       "scope": "read:vitals write:vitals"
+         *     }
+         */
+        PostApiAuthOauth2TokenRequest: {
+            [key: string]: string | string[];
+        };
+        PostApiAuthOauth2TokenResponse200: {
+            access_token: string;
+            expires_in: number;
+            /** @description OpenID Connect ID token: authorization_code and refresh_token grants holding the openid scope */
+            id_token?: string;
+            issued_token_type?: string;
+            /** @description SMART launch context: the signed-in patient user's patient id, when the grant holds launch/patient */
+            patient?: string;
+            refresh_token?: string;
+            scope: string;
+            /** @enum {string} */
+            token_type: "Bearer";
+        };
+        PostApiAuthOauth2TokenResponse400: {
+            error: string;
+            error_description?: string;
+        };
+        PostApiAuthOauth2TokenResponse401: {
+            error: string;
+            error_description?: string;
+        };
+        /** @description Rate limited: error "temporarily_unavailable"; Retry-After says when to try again */
+        PostApiAuthOauth2TokenResponse429: {
+            error: string;
+            error_description?: string;
+        };
+        /**
+         * @example {
+         *       "client_name": "Ward dashboard",
+         *       "grant_types": [
+         *         "client_credentials"
+         *       ],
+         *       "scope": "read:vitals",
+         *       "token_endpoint_auth_method": "client_secret_basic"
+         *     }
+         */
+        PostApiAuthRegisterRequest: {
+            client_name: string;
+            grant_types?: string[];
+            /** @description OpenID Connect Dynamic Client Registration 1.0 §2: RS256 (default) or ES256 */
+            id_token_signed_response_alg?: string;
+            jwks?: {
+                keys: {
+                    [key: string]: unknown;
+                }[];
+            };
+            jwks_uri?: string;
+            /** @default [] */
+            redirect_uris: string[];
+            response_types?: string[];
+            scope?: string;
+            /** @description RFC 7591 §2.3: a JWT from a trusted issuer binding this software to a role */
+            software_statement?: string;
+            /** @default client_secret_basic */
+            token_endpoint_auth_method: string;
+        };
+        PostApiAuthRegisterResponse201: {
+            /**
+             * @description "pending" while an operator has not yet approved the scopes beyond what was granted
+             * @enum {string}
+             */
+            approval?: "pending";
+            client_id: string;
+            client_id_issued_at: number;
+            client_name: string;
+            client_secret?: string;
+            client_secret_expires_at?: number;
+            grant_types: string[];
+            /**
+             * @description How its ID tokens are signed (authorization_code clients)
+             * @enum {string}
+             */
+            id_token_signed_response_alg?: "ES256" | "RS256";
+            jwks?: {
+                keys: {
+                    [key: string]: unknown;
+                }[];
+            };
+            jwks_uri?: string;
+            redirect_uris: string[];
+            /** @description Present when the client asked for more than it was granted: everything it asked for, awaiting an operator */
+            requested_scope?: string;
+            response_types: string[];
+            /**
+             * @description The operator-approved role bounding what this client may obtain (absent: the public scopes only)
+             * @enum {string}
+             */
+            role?: "doctor" | "nurse" | "reception" | "patient" | "admin" | "device" | "lab" | "system";
+            scope: string;
+            token_endpoint_auth_method: string;
+        };
+        PostApiAuthRegisterResponse400: {
+            error: string;
+            error_description?: string;
+        };
+        PostApiAuthRegisterResponse401: {
+            error: string;
+            error_description?: string;
+        };
+        /**
+         * @example {
+         *       "token": "eyJhbGciOiJFUzI1NiIsImtpZCI6IjEifQ.eyJzdWIiOiJjbGllbnQifQ.c2ln",
+         *       "token_type_hint": "access_token"
+         *     }
+         */
+        PostApiAuthRevokeRequest: {
+            token: string;
+            token_type_hint?: string;
+        } & {
+            [key: string]: unknown;
+        };
+        PostApiAuthRevokeResponse200: Record<string, never>;
+        PostApiAuthRevokeResponse400: {
+            error: string;
+            error_description?: string;
+        };
+        PostApiAuthRevokeResponse401: {
+            error: string;
+            error_description?: string;
+        };
+        /** @description Rate limited: error "temporarily_unavailable"; Retry-After says when to try again */
+        PostApiAuthRevokeResponse429: {
+            error: string;
+            error_description?: string;
+        };
+        PostApiAuthUserinfoResponse: {
+            /** @description SMART fhirUser: Patient/<id> for a patient user, Practitioner/<user id> otherwise */
+            fhirUser?: string;
+            /** @description profile: the display name */
+            name?: string;
+            /** @description profile: the username */
+            preferred_username?: string;
+            /** @description profile (Vitalis): the user's roles */
+            roles?: string[];
+            /** @description The user id: the ID token's sub */
+            sub: string;
+        };
+        /**
+         * @example {
+         *       "reason": "the patient is travelling"
+         *     }
+         */
+        PostAppointmentsByIdCancelRequest: {
+            reason?: string;
+        };
+        /**
+         * @example {
+         *       "slot_id": "clin-001-202612021430"
+         *     }
+         */
+        PostAppointmentsByIdRescheduleRequest: {
+            slot_id: string;
+        };
+        /**
+         * @example {
+         *       "patient_id": "pat-0001",
+         *       "reason": "follow-up of blood pressure",
+         *       "slot_id": "clin-001-202612011000"
+         *     }
+         */
+        PostAppointmentsRequest: {
+            patient_id?: string;
+            reason?: string;
+            slot_id: string;
+        };
+        /**
+         * @example {
+         *       "reason": "requested by the attending physician"
+         *     }
+         */
+        PostDiagnosticsOrdersByIdActivateRequest: {
+            reason?: string;
+        };
+        /**
+         * @example {
+         *       "reason": "requested by the attending physician"
+         *     }
+         */
+        PostDiagnosticsOrdersByIdCancelRequest: {
+            reason?: string;
+        };
+        /**
+         * @example {
+         *       "reason": "requested by the attending physician"
+         *     }
+         */
+        PostDiagnosticsOrdersByIdEnteredInErrorRequest: {
+            reason?: string;
+        };
+        /**
+         * @example {
+         *       "conclusion": "sinus rhythm, no ST changes",
+         *       "from": "2026-11-25T08:00:00Z",
+         *       "to": "2026-11-25T08:00:10Z"
+         *     }
+         */
+        PostDiagnosticsOrdersByIdFulfilFromTelemetryRequest: {
+            conclusion?: string;
+            /** Format: date-time */
+            from: string;
+            /** Format: date-time */
+            to: string;
+        };
+        /**
+         * @example {
+         *       "reason": "requested by the attending physician"
+         *     }
+         */
+        PostDiagnosticsOrdersByIdHoldRequest: {
+            reason?: string;
+        };
+        /**
+         * @example {
+         *       "code": {
+         *         "coding": [
+         *           {
+         *             "code": "2524-7",
+         *             "system": "http://loinc.org"
+         *           }
+         *         ]
+         *       },
+         *       "intent": "order",
+         *       "priority": "stat",
+         *       "reasonCode": [
+         *         {
+         *           "text": "suspected sepsis"
+         *         }
+         *       ],
+         *       "resourceType": "ServiceRequest",
+         *       "subject": {
+         *         "reference": "Patient/pat-0001"
+         *       }
+         *     }
+         */
+        PostDiagnosticsOrdersRequest: {
+            /** @description LOINC, one of: 58410-2 CBC panel - Blood by Automated count; 51990-0 Basic metabolic panel - Blood; 10839-9 Troponin I.cardiac [Mass/volume] in Serum or Plasma; 89579-7 Troponin I.cardiac [Mass/volume] in Serum or Plasma by High sensitivity method; 2524-7 Lactate [Moles/volume] in Serum or Plasma; 24336-0 Gas panel - Arterial blood; 34534-8 12 lead EKG panel; 11524-6 EKG study; 36643-5 XR Chest 2 Views */
+            code: {
+                coding: {
+                    /** @enum {string} */
+                    code: "58410-2" | "51990-0" | "10839-9" | "89579-7" | "2524-7" | "24336-0" | "34534-8" | "11524-6" | "36643-5";
+                    display?: string;
+                    /** @enum {string} */
+                    system: "http://loinc.org";
+                }[];
+            };
+            /**
+             * @default order
+             * @enum {string}
+             */
+            intent: "order" | "proposal";
+            note?: {
+                text: string;
+            }[];
+            /**
+             * @default routine
+             * @enum {string}
+             */
+            priority: "routine" | "urgent" | "asap" | "stat";
+            reasonCode?: {
+                text: string;
+            }[];
+            /** @enum {string} */
+            resourceType: "ServiceRequest";
+            /**
+             * @description Default: active for an order, draft for a proposal
+             * @enum {string}
+             */
+            status?: "draft" | "active";
+            subject: {
+                reference: string;
+            };
+        };
+        /**
+         * @example {
+         *       "note": "called the ward; potassium replacement started"
+         *     }
+         */
+        PostDiagnosticsReportsByIdAcknowledgeRequest: {
+            note?: string;
+        };
+        PostDiagnosticsReportsByIdAcknowledgeResponse: {
+            acknowledged_at?: string | null;
+            acknowledged_by?: string | null;
+            code: string;
+            critical_id: string;
+            due_at: string;
+            escalated_at: string | null;
+            note?: string | null;
+            patient_id: string;
+            raised_at: string;
+            report_id: string;
+            results: components["schemas"]["ResultValue"][];
+            /** @enum {string} */
+            state: "open" | "escalated" | "acknowledged";
+        };
+        /**
+         * @example {
+         *       "contained": [
+         *         {
+         *           "code": {
+         *             "coding": [
+         *               {
+         *                 "code": "2823-3",
+         *                 "system": "http://loinc.org"
+         *               }
+         *             ]
+         *           },
+         *           "resourceType": "Observation",
+         *           "valueQuantity": {
+         *             "code": "mmol/L",
+         *             "system": "http://unitsofmeasure.org",
+         *             "unit": "mmol/L",
+         *             "value": 5.2
+         *           }
+         *         }
+         *       ],
+         *       "reason": "transcription error in the potassium value",
+         *       "status": "corrected"
+         *     }
+         */
+        PostDiagnosticsReportsByIdAmendRequest: {
+            conclusion?: string;
+            contained: ({
+                code: {
+                    coding: {
+                        code: string;
+                        display?: string;
+                        /** @enum {string} */
+                        system: "http://loinc.org";
+                    }[];
+                    text?: string;
+                };
+                id?: string;
+                /** @description Narrative findings only (A abnormal, AA critical); numeric results are interpreted from their ranges */
+                interpretation?: {
+                    coding: {
+                        /** @enum {string} */
+                        code: "N" | "A" | "AA";
+                        display?: string;
+                        system?: string;
+                    }[];
+                }[];
+                /** @enum {string} */
+                resourceType: "Observation";
+                status?: string;
+                valueQuantity: {
+                    code?: string;
+                    /** @enum {string} */
+                    system?: "http://unitsofmeasure.org";
+                    unit?: string;
+                    value: number;
+                };
+                valueString?: unknown;
+            } | {
+                code: {
+                    coding: {
+                        code: string;
+                        display?: string;
+                        /** @enum {string} */
+                        system: "http://loinc.org";
+                    }[];
+                    text?: string;
+                };
+                id?: string;
+                /** @description Narrative findings only (A abnormal, AA critical); numeric results are interpreted from their ranges */
+                interpretation?: {
+                    coding: {
+                        /** @enum {string} */
+                        code: "N" | "A" | "AA";
+                        display?: string;
+                        system?: string;
+                    }[];
+                }[];
+                /** @enum {string} */
+                resourceType: "Observation";
+                status?: string;
+                valueQuantity?: unknown;
+                valueString: string;
+            })[];
+            reason: string;
+            /**
+             * @default amended
+             * @enum {string}
+             */
+            status: "amended" | "corrected";
+        };
+        /**
+         * @example {
+         *       "reason": "requested by the attending physician"
+         *     }
+         */
+        PostDiagnosticsReportsByIdCancelRequest: {
+            reason?: string;
+        };
+        /**
+         * @example {
+         *       "basedOn": [
+         *         {
+         *           "reference": "ServiceRequest/sr-0123456789ab"
+         *         }
+         *       ],
+         *       "contained": [
+         *         {
+         *           "code": {
+         *             "coding": [
+         *               {
+         *                 "code": "2823-3",
+         *                 "system": "http://loinc.org"
+         *               }
+         *             ]
+         *           },
+         *           "resourceType": "Observation",
+         *           "valueQuantity": {
+         *             "code": "mmol/L",
+         *             "system": "http://unitsofmeasure.org",
+         *             "unit": "mmol/L",
+         *             "value": 6.8
+         *           }
+         *         }
+         *       ],
+         *       "identifier": [
+         *         {
+         *           "system": "urn:lab:accession",
+         *           "value": "ACC-1001"
+         *         }
+         *       ],
+         *       "resourceType": "DiagnosticReport",
+         *       "status": "final"
+         *     }
+         */
+        PostDiagnosticsReportsRequest: {
+            basedOn: {
+                reference: string;
+            }[];
+            conclusion?: string;
+            /** @default [] */
+            contained: ({
+                code: {
+                    coding: {
+                        code: string;
+                        display?: string;
+                        /** @enum {string} */
+                        system: "http://loinc.org";
+                    }[];
+                    text?: string;
+                };
+                id?: string;
+                /** @description Narrative findings only (A abnormal, AA critical); numeric results are interpreted from their ranges */
+                interpretation?: {
+                    coding: {
+                        /** @enum {string} */
+                        code: "N" | "A" | "AA";
+                        display?: string;
+                        system?: string;
+                    }[];
+                }[];
+                /** @enum {string} */
+                resourceType: "Observation";
+                status?: string;
+                valueQuantity: {
+                    code?: string;
+                    /** @enum {string} */
+                    system?: "http://unitsofmeasure.org";
+                    unit?: string;
+                    value: number;
+                };
+                valueString?: unknown;
+            } | {
+                code: {
+                    coding: {
+                        code: string;
+                        display?: string;
+                        /** @enum {string} */
+                        system: "http://loinc.org";
+                    }[];
+                    text?: string;
+                };
+                id?: string;
+                /** @description Narrative findings only (A abnormal, AA critical); numeric results are interpreted from their ranges */
+                interpretation?: {
+                    coding: {
+                        /** @enum {string} */
+                        code: "N" | "A" | "AA";
+                        display?: string;
+                        system?: string;
+                    }[];
+                }[];
+                /** @enum {string} */
+                resourceType: "Observation";
+                status?: string;
+                valueQuantity?: unknown;
+                valueString: string;
+            })[];
+            /** Format: date-time */
+            effectiveDateTime?: string;
+            /** @description The filler's identifier (the first one): a re-post with it is stored once */
+            identifier: {
+                system: string;
+                value: string;
+            }[];
+            /** @enum {string} */
+            resourceType: "DiagnosticReport";
+            /** @enum {string} */
+            status: "registered" | "partial" | "preliminary" | "final";
+        };
+        /**
+         * @example {
+         *       "code": {
+         *         "text": "penicillin"
+         *       },
+         *       "criticality": "high",
+         *       "reaction": [
+         *         {
+         *           "description": "hives"
+         *         }
+         *       ],
+         *       "resourceType": "AllergyIntolerance"
+         *     }
+         */
+        PostPatientsByIdAllergiesRequest: {
+            /** @description The substance */
+            code: {
+                text: string;
+            };
+            /**
+             * @default unable-to-assess
+             * @enum {string}
+             */
+            criticality: "low" | "high" | "unable-to-assess";
+            reaction?: {
+                description: string;
+            }[];
+            /** @enum {string} */
+            resourceType?: "AllergyIntolerance";
+        };
+        /**
+         * @example {
+         *       "birthDate": "1815-12-10",
+         *       "gender": "female",
+         *       "identifier": [
+         *         {
+         *           "system": "urn:oid:2.16.840.1.113883.2.4.6.3",
+         *           "value": "999911120"
+         *         }
+         *       ],
+         *       "name": [
+         *         {
+         *           "family": "Lovelace",
+         *           "given": [
+         *             "Ada"
+         *           ]
+         *         }
+         *       ],
+         *       "resourceType": "Patient",
+         *       "telecom": [
+         *         {
+         *           "system": "phone",
+         *           "value": "+44 20 7946 0000"
+         *         }
+         *       ]
+         *     }
+         */
+        PostPatientsRequest: {
+            /** Format: date */
+            birthDate?: string;
+            /** @enum {string} */
+            gender?: "male" | "female" | "other" | "unknown";
+            identifier?: {
+                system: string;
+                value: string;
+            }[];
+            /** @description Exactly one official name */
+            name: {
+                family: string;
+                /** @default [] */
+                given: string[];
+            }[];
+            /** @enum {string} */
+            resourceType?: "Patient";
+            telecom?: {
+                /** @enum {string} */
+                system: "phone" | "email" | "fax" | "pager" | "url" | "sms" | "other";
+                value: string;
+            }[];
+        };
+        PostSandboxResponse: {
+            access_token: string;
+            client_id: string;
+            client_secret: string;
+            client_secret_expires_at: number;
+            expires_in: number;
+            scope: string;
+            token_endpoint: string;
+            /** @enum {string} */
+            token_type: "Bearer";
+        };
+        PostTriageByPatientIdDischargeResponse: {
+            /** @description Active vitals alert rules (with read:vitals) */
+            alerts?: string[];
+            arrived_at: string;
+            complaint: string;
+            /** @description Unacknowledged critical diagnostic results (with read:diagnostics), shown until acknowledged */
+            critical_results?: {
+                code: string;
+                critical_id: string;
+                due_at: string;
+                escalated_at: string | null;
+                raised_at: string;
+                report_id: string;
+                results: components["schemas"]["ResultValue"][];
+                /** @enum {string} */
+                state: "open" | "escalated";
+            }[];
+            esi: number;
+            latest_vitals?: components["schemas"]["LatestVital"][];
+            name?: string | null;
+            news2?: components["schemas"]["News2"];
+            patient_id: string;
+            updated_at: string;
+            version: number;
+        };
+        /**
+         * @example {
+         *       "complaint": "chest pain radiating to the left arm",
+         *       "esi": 2,
+         *       "patient_id": "pat-0001"
+         *     }
+         */
+        PostTriageRequest: {
+            complaint: string;
+            /** @description Emergency Severity Index, 1 (resuscitation) to 5 (non-urgent) */
+            esi: number;
+            patient_id: string;
+        };
+        PostTriageResponse: {
+            /** @description Active vitals alert rules (with read:vitals) */
+            alerts?: string[];
+            arrived_at: string;
+            complaint: string;
+            /** @description Unacknowledged critical diagnostic results (with read:diagnostics), shown until acknowledged */
+            critical_results?: {
+                code: string;
+                critical_id: string;
+                due_at: string;
+                escalated_at: string | null;
+                raised_at: string;
+                report_id: string;
+                results: components["schemas"]["ResultValue"][];
+                /** @enum {string} */
+                state: "open" | "escalated";
+            }[];
+            esi: number;
+            latest_vitals?: components["schemas"]["LatestVital"][];
+            name?: string | null;
+            news2?: components["schemas"]["News2"];
+            patient_id: string;
+            updated_at: string;
+            version: number;
+        };
+        /**
+         * @example {
+         *       "observations": [
+         *         {
+         *           "code": "8867-4",
+         *           "device_id": "mon-0001",
+         *           "effective_at": "2026-11-25T08:00:00Z",
+         *           "patient_id": "pat-0001",
+         *           "seq": 1042,
+         *           "unit": "/min",
+         *           "value": 72
+         *         },
+         *         {
+         *           "code": "59408-5",
+         *           "device_id": "mon-0001",
+         *           "effective_at": "2026-11-25T08:00:00Z",
+         *           "patient_id": "pat-0001",
+         *           "seq": 1043,
+         *           "unit": "%",
+         *           "value": 97
+         *         }
+         *       ]
+         *     }
+         */
+        PostVitalsRequest: {
+            /** @description Device frames (one device at one tick), one record each */
+            frames?: components["schemas"]["VitalsFrameInput"][];
+            /** @description Vitals observations, one record each */
+            observations: components["schemas"]["VitalsObservationInput"][];
+        } | {
+            /** @description Device frames (one device at one tick), one record each */
+            frames: components["schemas"]["VitalsFrameInput"][];
+            /** @description Vitals observations, one record each */
+            observations?: components["schemas"]["VitalsObservationInput"][];
+        };
+        PostVitalsResponse: {
+            /** @description Observations accepted (those of the frames included) */
+            accepted: number;
+            topic: string;
+        };
+        /** @description A clinician as a FHIR R4 Practitioner (https://hl7.org/fhir/R4/practitioner.html) */
+        Practitioner: {
+            id: string;
+            name: {
+                text: string;
+            }[];
+            qualification: {
+                code: {
+                    text: string;
+                };
+            }[];
+            /** @constant */
+            resourceType: "Practitioner";
         };
         /** @description RFC 9457 problem details. Branch on `type`; `detail` is for humans. */
         Problem: {
@@ -7105,6 +4584,196 @@ export interface components {
         } & {
             [key: string]: unknown;
         };
+        /** @description OAuth 2.0 Protected Resource Metadata (RFC 9728) */
+        ProtectedResourceMetadata: {
+            [key: string]: unknown;
+        };
+        /**
+         * @example {
+         *       "conclusion": "potassium within range on repeat",
+         *       "contained": [
+         *         {
+         *           "code": {
+         *             "coding": [
+         *               {
+         *                 "code": "2823-3",
+         *                 "system": "http://loinc.org"
+         *               }
+         *             ]
+         *           },
+         *           "resourceType": "Observation",
+         *           "valueQuantity": {
+         *             "code": "mmol/L",
+         *             "system": "http://unitsofmeasure.org",
+         *             "unit": "mmol/L",
+         *             "value": 4.1
+         *           }
+         *         }
+         *       ],
+         *       "resourceType": "DiagnosticReport",
+         *       "status": "final"
+         *     }
+         */
+        PutDiagnosticsReportsByIdRequest: {
+            basedOn?: {
+                reference: string;
+            }[];
+            conclusion?: string;
+            /** @default [] */
+            contained: ({
+                code: {
+                    coding: {
+                        code: string;
+                        display?: string;
+                        /** @enum {string} */
+                        system: "http://loinc.org";
+                    }[];
+                    text?: string;
+                };
+                id?: string;
+                /** @description Narrative findings only (A abnormal, AA critical); numeric results are interpreted from their ranges */
+                interpretation?: {
+                    coding: {
+                        /** @enum {string} */
+                        code: "N" | "A" | "AA";
+                        display?: string;
+                        system?: string;
+                    }[];
+                }[];
+                /** @enum {string} */
+                resourceType: "Observation";
+                status?: string;
+                valueQuantity: {
+                    code?: string;
+                    /** @enum {string} */
+                    system?: "http://unitsofmeasure.org";
+                    unit?: string;
+                    value: number;
+                };
+                valueString?: unknown;
+            } | {
+                code: {
+                    coding: {
+                        code: string;
+                        display?: string;
+                        /** @enum {string} */
+                        system: "http://loinc.org";
+                    }[];
+                    text?: string;
+                };
+                id?: string;
+                /** @description Narrative findings only (A abnormal, AA critical); numeric results are interpreted from their ranges */
+                interpretation?: {
+                    coding: {
+                        /** @enum {string} */
+                        code: "N" | "A" | "AA";
+                        display?: string;
+                        system?: string;
+                    }[];
+                }[];
+                /** @enum {string} */
+                resourceType: "Observation";
+                status?: string;
+                valueQuantity?: unknown;
+                valueString: string;
+            })[];
+            /** Format: date-time */
+            effectiveDateTime?: string;
+            identifier?: {
+                system: string;
+                value: string;
+            }[];
+            /** @enum {string} */
+            resourceType: "DiagnosticReport";
+            /** @enum {string} */
+            status: "registered" | "partial" | "preliminary" | "final";
+        };
+        /**
+         * @example {
+         *       "birthDate": "1815-12-10",
+         *       "gender": "female",
+         *       "identifier": [
+         *         {
+         *           "system": "urn:oid:2.16.840.1.113883.2.4.6.3",
+         *           "value": "999911120"
+         *         }
+         *       ],
+         *       "name": [
+         *         {
+         *           "family": "Lovelace",
+         *           "given": [
+         *             "Ada"
+         *           ]
+         *         }
+         *       ],
+         *       "resourceType": "Patient",
+         *       "telecom": [
+         *         {
+         *           "system": "phone",
+         *           "value": "+44 20 7946 0000"
+         *         }
+         *       ]
+         *     }
+         */
+        PutPatientsByIdRequest: {
+            /** Format: date */
+            birthDate?: string;
+            /** @enum {string} */
+            gender?: "male" | "female" | "other" | "unknown";
+            identifier?: {
+                system: string;
+                value: string;
+            }[];
+            /** @description Exactly one official name */
+            name: {
+                family: string;
+                /** @default [] */
+                given: string[];
+            }[];
+            /** @enum {string} */
+            resourceType?: "Patient";
+            telecom?: {
+                /** @enum {string} */
+                system: "phone" | "email" | "fax" | "pager" | "url" | "sms" | "other";
+                value: string;
+            }[];
+        };
+        /**
+         * @example {
+         *       "esi": 1,
+         *       "reason": "SpO2 falling despite oxygen"
+         *     }
+         */
+        PutTriageByPatientIdEsiRequest: {
+            /** @description Emergency Severity Index, 1 (resuscitation) to 5 (non-urgent) */
+            esi: number;
+            reason?: string;
+        };
+        PutTriageByPatientIdEsiResponse: {
+            /** @description Active vitals alert rules (with read:vitals) */
+            alerts?: string[];
+            arrived_at: string;
+            complaint: string;
+            /** @description Unacknowledged critical diagnostic results (with read:diagnostics), shown until acknowledged */
+            critical_results?: {
+                code: string;
+                critical_id: string;
+                due_at: string;
+                escalated_at: string | null;
+                raised_at: string;
+                report_id: string;
+                results: components["schemas"]["ResultValue"][];
+                /** @enum {string} */
+                state: "open" | "escalated";
+            }[];
+            esi: number;
+            latest_vitals?: components["schemas"]["LatestVital"][];
+            name?: string | null;
+            news2?: components["schemas"]["News2"];
+            patient_id: string;
+            updated_at: string;
+            version: number;
+        };
         /** @description GET /readyz: whether this instance should get traffic. 503 unless ready. */
         Readiness: {
             /** @description schema: ok | pending (migrations not applied); postgres, kafka, redis: ok | down. Absent while draining. */
@@ -7113,6 +4782,119 @@ export interface components {
             };
             /** @enum {string} */
             status: "ready" | "not_ready" | "draining";
+        };
+        /** @description One result of a report: LOINC code, value (UCUM unit) or text, interpretation against its reference range */
+        ResultValue: {
+            code: string;
+            display: string;
+            /** @enum {string} */
+            interpretation?: "N" | "L" | "H" | "LL" | "HH" | "A" | "AA";
+            referenceRange?: {
+                high?: number;
+                low?: number;
+            };
+            text?: string;
+            unit?: string;
+            value?: number;
+        };
+        /** @description FHIR R4 Schedule (https://hl7.org/fhir/R4/schedule.html): a clinician's */
+        Schedule: {
+            active: boolean;
+            actor: {
+                display?: string;
+                reference: string;
+            }[];
+            id: string;
+            /** @constant */
+            resourceType: "Schedule";
+        };
+        /** @description FHIR R4 ServiceRequest (https://hl7.org/fhir/R4/servicerequest.html): a diagnostic order */
+        ServiceRequest: {
+            authoredOn: string;
+            code: {
+                coding: {
+                    code: string;
+                    display: string;
+                    system: string;
+                }[];
+                text: string;
+            };
+            id: string;
+            /** @enum {string} */
+            intent: "order" | "proposal";
+            meta: {
+                lastUpdated: string;
+                /** @description The stream version (the ETag); r<n> for a revision of the history */
+                versionId: string;
+            };
+            note?: {
+                text: string;
+            }[];
+            performer: {
+                display: string;
+            }[];
+            /** @enum {string} */
+            priority: "routine" | "urgent" | "asap" | "stat";
+            reasonCode?: {
+                text: string;
+            }[];
+            requester: {
+                identifier: {
+                    /** @constant */
+                    system: "urn:vitalis:subject";
+                    value: string;
+                };
+            };
+            /** @constant */
+            resourceType: "ServiceRequest";
+            /** @enum {string} */
+            status: "draft" | "active" | "on-hold" | "revoked" | "completed" | "entered-in-error";
+            subject: {
+                reference: string;
+            };
+        };
+        /** @description FHIR R4 Slot (https://hl7.org/fhir/R4/slot.html) */
+        Slot: {
+            end: string;
+            id: string;
+            meta: {
+                /** @description The slot stream's version (vread: /fhir/R4/Slot/{id}/_history/{vid}) */
+                versionId: string;
+            };
+            /** @constant */
+            resourceType: "Slot";
+            /** @description Schedule/<clinician id> */
+            schedule: {
+                reference: string;
+            };
+            serviceType: {
+                text: string;
+            }[];
+            start: string;
+            /** @enum {string} */
+            status: "free" | "busy";
+        };
+        /** @description SMART App Launch v2 configuration (https://hl7.org/fhir/smart-app-launch/conformance.html) */
+        SmartConfiguration: {
+            [key: string]: unknown;
+        };
+        /** @description One stored vital-sign measurement or ECG chunk (the wire format, VitalsObservation, as read back) */
+        StoredVitalsObservation: {
+            /** @enum {string} */
+            code: "131330" | "8867-4" | "59408-5" | "8480-6" | "8462-4" | "9279-1" | "8310-5";
+            device_id: string;
+            effective_at: string;
+            patient_id: string;
+            seq: number;
+            unit: string;
+            /** @description Numeric vitals */
+            value?: number;
+            /** @description ECG lead II (131330) */
+            waveform?: {
+                origin: number;
+                period_ms: number;
+                samples: number[];
+            };
         };
         /**
          * Vitals frame
@@ -7236,6 +5018,29 @@ export interface components {
                 period_ms: number;
                 samples: number[];
             };
+        };
+        /** @description A vital-sign code with its unit and ranges */
+        VitalSign: {
+            code: string;
+            display: string;
+            /** @description The adult normal range (the NEWS2 0-point band) */
+            normal?: {
+                high: number;
+                low: number;
+            };
+            /** @description What a device may report (numeric vitals) */
+            possible?: {
+                max: number;
+                min: number;
+            };
+            system: string;
+            /** @description UCUM */
+            unit: string;
+            /**
+             * @description A waveform (ECG lead II)
+             * @constant
+             */
+            waveform?: true;
         };
         /**
          * Vitals observation
@@ -7523,4 +5328,6694 @@ export interface components {
     pathItems: never;
 }
 export type $defs = Record<string, never>;
-export type operations = Record<string, never>;
+export interface operations {
+    getWellKnownJwksJson: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["JsonWebKeySet"];
+                };
+            };
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    getWellKnownMcp: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The session from the initialize response (MCP Streamable HTTP) */
+                "mcp-session-id": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description JSON-RPC response or an SSE stream */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["JsonRpcResponse"];
+                    "text/event-stream": string;
+                };
+            };
+            /** @description A message other than initialize without a session, a refused tool call (JSON-RPC error), or an invalid request (problem) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["JsonRpcError"];
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            /** @description Session not found: initialize a new one (JSON-RPC error) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["JsonRpcError"];
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Accept does not list application/json and text/event-stream, as the MCP Streamable HTTP transport requires (JSON-RPC error) */
+            406: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["JsonRpcError"];
+                };
+            };
+            431: components["responses"]["RequestHeaderFieldsTooLarge"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    postWellKnownMcp: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The session from the initialize response (MCP Streamable HTTP) */
+                "mcp-session-id"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["JsonRpcMessageInput"];
+            };
+        };
+        responses: {
+            /** @description JSON-RPC response or an SSE stream */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["JsonRpcResponse"];
+                    "text/event-stream": string;
+                };
+            };
+            /** @description Accepted (notifications and responses only) */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description A message other than initialize without a session, a refused tool call (JSON-RPC error), or an invalid request (problem) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["JsonRpcError"];
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            /** @description Session not found: initialize a new one (JSON-RPC error) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["JsonRpcError"];
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Accept does not list application/json and text/event-stream, as the MCP Streamable HTTP transport requires (JSON-RPC error) */
+            406: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["JsonRpcError"];
+                };
+            };
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            431: components["responses"]["RequestHeaderFieldsTooLarge"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    deleteWellKnownMcp: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The session from the initialize response (MCP Streamable HTTP) */
+                "mcp-session-id": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description JSON-RPC response or an SSE stream */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["JsonRpcResponse"];
+                    "text/event-stream": string;
+                };
+            };
+            /** @description A message other than initialize without a session, a refused tool call (JSON-RPC error), or an invalid request (problem) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["JsonRpcError"];
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            /** @description Session not found: initialize a new one (JSON-RPC error) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["JsonRpcError"];
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Accept does not list application/json and text/event-stream, as the MCP Streamable HTTP transport requires (JSON-RPC error) */
+            406: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["JsonRpcError"];
+                };
+            };
+            431: components["responses"]["RequestHeaderFieldsTooLarge"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    getWellKnownOauthAuthorizationServer: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AuthorizationServerMetadata"];
+                };
+            };
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    getWellKnownOauthProtectedResource: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ProtectedResourceMetadata"];
+                };
+            };
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    getWellKnownOpenidConfiguration: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AuthorizationServerMetadata"];
+                };
+            };
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    getWellKnownSmartConfiguration: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SmartConfiguration"];
+                };
+            };
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    getAgentIdentity: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["GetAgentIdentityResponse"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    getApiAuthAdminClients: {
+        parameters: {
+            query?: {
+                approval?: "none" | "pending" | "approved" | "denied";
+                limit?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["GetApiAuthAdminClientsResponse"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            431: components["responses"]["RequestHeaderFieldsTooLarge"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    postApiAuthAdminClientsByClientIdApprove: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                client_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["PostApiAuthAdminClientsByClientIdApproveRequest"];
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PostApiAuthAdminClientsByClientIdApproveResponse"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            414: components["responses"]["URITooLong"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["UnprocessableContent"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    postApiAuthAdminClientsByClientIdDeny: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                client_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PostApiAuthAdminClientsByClientIdDenyResponse"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            414: components["responses"]["URITooLong"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    postApiAuthAdminInitialAccessTokens: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["PostApiAuthAdminInitialAccessTokensRequest"];
+            };
+        };
+        responses: {
+            /** @description Created */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PostApiAuthAdminInitialAccessTokensResponse"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    getApiAuthOauth2Authorize: {
+        parameters: {
+            query?: {
+                /** @description SMART App Launch: the FHIR base URL the app will call; must be this server (or under it) */
+                aud?: string | string[];
+                /** @description The registered client id */
+                client_id?: string | string[];
+                /** @description PKCE S256 challenge (RFC 7636) */
+                code_challenge?: string | string[];
+                /** @description S256 */
+                code_challenge_method?: string | string[];
+                /** @description OpenID Connect: always met (the user signs in at every authorization); auth_time is always in the ID token */
+                max_age?: string | string[];
+                /** @description OpenID Connect: a value the ID token echoes (at most 512 characters) */
+                nonce?: string | string[];
+                /** @description OpenID Connect: "none" is answered login_required (there are no sessions); others change nothing, the user always signs in and consents */
+                prompt?: string | string[];
+                /** @description One of the registered redirect URIs */
+                redirect_uri?: string | string[];
+                /** @description code */
+                response_type?: string | string[];
+                /** @description Space-separated scopes */
+                scope?: string | string[];
+                /** @description Opaque value returned with the code */
+                state?: string | string[];
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The next HTML page (sign-in, consent) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                };
+            };
+            /** @description See Other: to the redirect URI with `code`, `state` and `iss`, or with an OAuth error */
+            303: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description An HTML error page (the client or redirect URI cannot be trusted, the form is incomplete or expired, a wrong password), or a problem */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                    "text/html": string;
+                };
+            };
+            431: components["responses"]["RequestHeaderFieldsTooLarge"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    postApiAuthOauth2Authorize: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/x-www-form-urlencoded": components["schemas"]["PostApiAuthOauth2AuthorizeRequest"];
+            };
+        };
+        responses: {
+            /** @description The next HTML page (sign-in, consent) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                };
+            };
+            /** @description See Other: to the redirect URI with `code`, `state` and `iss`, or with an OAuth error */
+            303: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description An HTML error page (the client or redirect URI cannot be trusted, the form is incomplete or expired, a wrong password), or a problem */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                    "text/html": string;
+                };
+            };
+            /** @description An HTML error page: the form was not verified as coming from this sign-in page */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                };
+            };
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            /** @description The sign-in page again: too many failed sign-ins (Retry-After) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                };
+            };
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    postApiAuthOauth2Introspect: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/x-www-form-urlencoded": components["schemas"]["PostApiAuthOauth2IntrospectRequest"];
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PostApiAuthOauth2IntrospectResponse200"];
+                };
+            };
+            /** @description Bad Request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PostApiAuthOauth2IntrospectResponse400"];
+                };
+            };
+            /** @description Unauthorized */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PostApiAuthOauth2IntrospectResponse401"];
+                };
+            };
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            /** @description Rate limited: error "temporarily_unavailable"; Retry-After says when to try again */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PostApiAuthOauth2IntrospectResponse429"];
+                };
+            };
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    postApiAuthOauth2Token: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/x-www-form-urlencoded": components["schemas"]["PostApiAuthOauth2TokenRequest"];
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PostApiAuthOauth2TokenResponse200"];
+                };
+            };
+            /** @description Bad Request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PostApiAuthOauth2TokenResponse400"];
+                };
+            };
+            /** @description Unauthorized */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PostApiAuthOauth2TokenResponse401"];
+                };
+            };
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            /** @description Rate limited: error "temporarily_unavailable"; Retry-After says when to try again */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PostApiAuthOauth2TokenResponse429"];
+                };
+            };
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    postApiAuthRegister: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["PostApiAuthRegisterRequest"];
+            };
+        };
+        responses: {
+            /** @description Created */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PostApiAuthRegisterResponse201"];
+                };
+            };
+            /** @description Bad Request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PostApiAuthRegisterResponse400"];
+                };
+            };
+            /** @description Unauthorized */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PostApiAuthRegisterResponse401"];
+                };
+            };
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    postApiAuthRevoke: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/x-www-form-urlencoded": components["schemas"]["PostApiAuthRevokeRequest"];
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PostApiAuthRevokeResponse200"];
+                };
+            };
+            /** @description Bad Request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PostApiAuthRevokeResponse400"];
+                };
+            };
+            /** @description Unauthorized */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PostApiAuthRevokeResponse401"];
+                };
+            };
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            /** @description Rate limited: error "temporarily_unavailable"; Retry-After says when to try again */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PostApiAuthRevokeResponse429"];
+                };
+            };
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    getApiAuthUserinfo: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["GetApiAuthUserinfoResponse"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    postApiAuthUserinfo: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PostApiAuthUserinfoResponse"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    getAppointments: {
+        parameters: {
+            query?: {
+                clinician?: string;
+                cursor?: string;
+                from?: string;
+                limit?: number;
+                patient?: string;
+                status?: "free" | "busy";
+                to?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description FHIR R4 searchset Bundle: Slot (match), each booked one followed by its Appointment (match), then the Schedules the Slots belong to (include); the next page is `link` relation `next` */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["GetAppointmentsResponse"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            431: components["responses"]["RequestHeaderFieldsTooLarge"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    postAppointments: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["PostAppointmentsRequest"];
+            };
+        };
+        responses: {
+            /** @description Created */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Appointment"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["UnprocessableContent"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    getAppointmentsById: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Appointment"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            414: components["responses"]["URITooLong"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    postAppointmentsByIdCancel: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["PostAppointmentsByIdCancelRequest"];
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Appointment"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            414: components["responses"]["URITooLong"];
+            415: components["responses"]["UnsupportedMediaType"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    postAppointmentsByIdReschedule: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["PostAppointmentsByIdRescheduleRequest"];
+            };
+        };
+        responses: {
+            /** @description Created */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Appointment"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            414: components["responses"]["URITooLong"];
+            415: components["responses"]["UnsupportedMediaType"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    getAudit: {
+        parameters: {
+            query?: {
+                action?: string;
+                client_id?: string;
+                cursor?: string;
+                from?: string;
+                limit?: number;
+                outcome?: "success" | "failure";
+                resource_id?: string;
+                resource_type?: string;
+                subject?: string;
+                to?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["GetAuditResponse"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            431: components["responses"]["RequestHeaderFieldsTooLarge"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    getCatalog: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["GetCatalogResponse"];
+                };
+            };
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    getCatalogAppointmentTypes: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["GetCatalogAppointmentTypesResponse"];
+                };
+            };
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    getCatalogClinicians: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["GetCatalogCliniciansResponse"];
+                };
+            };
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    getCatalogScopes: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["GetCatalogScopesResponse"];
+                };
+            };
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    getCatalogVitalSigns: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["GetCatalogVitalSignsResponse"];
+                };
+            };
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    getDiagnosticsCatalog: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["GetDiagnosticsCatalogResponse"];
+                };
+            };
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    getDiagnosticsCriticalResults: {
+        parameters: {
+            query?: {
+                patient?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["GetDiagnosticsCriticalResultsResponse"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            431: components["responses"]["RequestHeaderFieldsTooLarge"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    getDiagnosticsOrders: {
+        parameters: {
+            query?: {
+                limit?: number;
+                patient?: string;
+                /** @description Comma-separated, each one of draft, active, on-hold, revoked, completed, entered-in-error */
+                status?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["GetDiagnosticsOrdersResponse"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            431: components["responses"]["RequestHeaderFieldsTooLarge"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    postDiagnosticsOrders: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["PostDiagnosticsOrdersRequest"];
+            };
+        };
+        responses: {
+            /** @description Created */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ServiceRequest"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["UnprocessableContent"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    getDiagnosticsOrdersById: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ServiceRequest"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            414: components["responses"]["URITooLong"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    postDiagnosticsOrdersByIdActivate: {
+        parameters: {
+            query?: never;
+            header?: {
+                "if-match"?: string;
+            };
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["PostDiagnosticsOrdersByIdActivateRequest"];
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ServiceRequest"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            412: components["responses"]["PreconditionFailed"];
+            413: components["responses"]["PayloadTooLarge"];
+            414: components["responses"]["URITooLong"];
+            415: components["responses"]["UnsupportedMediaType"];
+            431: components["responses"]["RequestHeaderFieldsTooLarge"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    postDiagnosticsOrdersByIdCancel: {
+        parameters: {
+            query?: never;
+            header?: {
+                "if-match"?: string;
+            };
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["PostDiagnosticsOrdersByIdCancelRequest"];
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ServiceRequest"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            412: components["responses"]["PreconditionFailed"];
+            413: components["responses"]["PayloadTooLarge"];
+            414: components["responses"]["URITooLong"];
+            415: components["responses"]["UnsupportedMediaType"];
+            431: components["responses"]["RequestHeaderFieldsTooLarge"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    postDiagnosticsOrdersByIdEnteredInError: {
+        parameters: {
+            query?: never;
+            header?: {
+                "if-match"?: string;
+            };
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["PostDiagnosticsOrdersByIdEnteredInErrorRequest"];
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ServiceRequest"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            412: components["responses"]["PreconditionFailed"];
+            413: components["responses"]["PayloadTooLarge"];
+            414: components["responses"]["URITooLong"];
+            415: components["responses"]["UnsupportedMediaType"];
+            431: components["responses"]["RequestHeaderFieldsTooLarge"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    postDiagnosticsOrdersByIdFulfilFromTelemetry: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["PostDiagnosticsOrdersByIdFulfilFromTelemetryRequest"];
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DiagnosticReport"];
+                };
+            };
+            /** @description Created */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DiagnosticReport"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            414: components["responses"]["URITooLong"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["UnprocessableContent"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    postDiagnosticsOrdersByIdHold: {
+        parameters: {
+            query?: never;
+            header?: {
+                "if-match"?: string;
+            };
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["PostDiagnosticsOrdersByIdHoldRequest"];
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ServiceRequest"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            412: components["responses"]["PreconditionFailed"];
+            413: components["responses"]["PayloadTooLarge"];
+            414: components["responses"]["URITooLong"];
+            415: components["responses"]["UnsupportedMediaType"];
+            431: components["responses"]["RequestHeaderFieldsTooLarge"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    getDiagnosticsReports: {
+        parameters: {
+            query?: {
+                limit?: number;
+                order?: string;
+                patient?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["GetDiagnosticsReportsResponse"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            431: components["responses"]["RequestHeaderFieldsTooLarge"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    postDiagnosticsReports: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["PostDiagnosticsReportsRequest"];
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DiagnosticReport"];
+                };
+            };
+            /** @description Created */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DiagnosticReport"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["UnprocessableContent"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    getDiagnosticsReportsById: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DiagnosticReport"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            414: components["responses"]["URITooLong"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    putDiagnosticsReportsById: {
+        parameters: {
+            query?: never;
+            header?: {
+                "if-match"?: string;
+            };
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["PutDiagnosticsReportsByIdRequest"];
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DiagnosticReport"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            412: components["responses"]["PreconditionFailed"];
+            413: components["responses"]["PayloadTooLarge"];
+            414: components["responses"]["URITooLong"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["UnprocessableContent"];
+            428: components["responses"]["PreconditionRequired"];
+            431: components["responses"]["RequestHeaderFieldsTooLarge"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    postDiagnosticsReportsByIdAcknowledge: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["PostDiagnosticsReportsByIdAcknowledgeRequest"];
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PostDiagnosticsReportsByIdAcknowledgeResponse"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            414: components["responses"]["URITooLong"];
+            415: components["responses"]["UnsupportedMediaType"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    postDiagnosticsReportsByIdAmend: {
+        parameters: {
+            query?: never;
+            header?: {
+                "if-match"?: string;
+            };
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["PostDiagnosticsReportsByIdAmendRequest"];
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DiagnosticReport"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            412: components["responses"]["PreconditionFailed"];
+            413: components["responses"]["PayloadTooLarge"];
+            414: components["responses"]["URITooLong"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["UnprocessableContent"];
+            431: components["responses"]["RequestHeaderFieldsTooLarge"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    postDiagnosticsReportsByIdCancel: {
+        parameters: {
+            query?: never;
+            header?: {
+                "if-match"?: string;
+            };
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["PostDiagnosticsReportsByIdCancelRequest"];
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DiagnosticReport"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            412: components["responses"]["PreconditionFailed"];
+            413: components["responses"]["PayloadTooLarge"];
+            414: components["responses"]["URITooLong"];
+            415: components["responses"]["UnsupportedMediaType"];
+            431: components["responses"]["RequestHeaderFieldsTooLarge"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    getDiagnosticsReportsByIdHistory: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["GetDiagnosticsReportsByIdHistoryResponse"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            414: components["responses"]["URITooLong"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    getHealth: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["GetHealthResponse200"];
+                };
+            };
+            500: components["responses"]["InternalError"];
+            /** @description Service Unavailable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["GetHealthResponse503"];
+                };
+            };
+        };
+    };
+    getHealthDetails: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["GetHealthDetailsResponse200"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            500: components["responses"]["InternalError"];
+            /** @description Service Unavailable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["GetHealthDetailsResponse503"];
+                };
+            };
+        };
+    };
+    getPatients: {
+        parameters: {
+            query?: {
+                birthdate?: string;
+                cursor?: string;
+                identifier?: string;
+                limit?: number;
+                name?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description FHIR R4 searchset Bundle of Patient; the next page is `link` relation `next`; each fullUrl is the patient's URL in this API */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["GetPatientsResponse"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            431: components["responses"]["RequestHeaderFieldsTooLarge"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    postPatients: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["PostPatientsRequest"];
+            };
+        };
+        responses: {
+            /** @description Created */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Patient"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    getPatientsById: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["GetPatientsByIdResponse"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            414: components["responses"]["URITooLong"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    putPatientsById: {
+        parameters: {
+            query?: never;
+            header?: {
+                "if-match"?: string;
+            };
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["PutPatientsByIdRequest"];
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Patient"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            412: components["responses"]["PreconditionFailed"];
+            413: components["responses"]["PayloadTooLarge"];
+            414: components["responses"]["URITooLong"];
+            415: components["responses"]["UnsupportedMediaType"];
+            428: components["responses"]["PreconditionRequired"];
+            431: components["responses"]["RequestHeaderFieldsTooLarge"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    postPatientsByIdAllergies: {
+        parameters: {
+            query?: never;
+            header?: {
+                "if-match"?: string;
+            };
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["PostPatientsByIdAllergiesRequest"];
+            };
+        };
+        responses: {
+            /** @description Created */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AllergyIntolerance"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            412: components["responses"]["PreconditionFailed"];
+            413: components["responses"]["PayloadTooLarge"];
+            414: components["responses"]["URITooLong"];
+            415: components["responses"]["UnsupportedMediaType"];
+            431: components["responses"]["RequestHeaderFieldsTooLarge"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    deletePatientsByIdAllergiesByAllergyId: {
+        parameters: {
+            query?: never;
+            header?: {
+                "if-match"?: string;
+            };
+            path: {
+                allergyId: string;
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description No Content */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            412: components["responses"]["PreconditionFailed"];
+            414: components["responses"]["URITooLong"];
+            431: components["responses"]["RequestHeaderFieldsTooLarge"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    getPatientsByIdHistory: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["GetPatientsByIdHistoryResponse"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            414: components["responses"]["URITooLong"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    getPatientsByIdVitalsLatest: {
+        parameters: {
+            query?: {
+                /** @description Only this LOINC (or MDC) code; every code if omitted */
+                code?: "131330" | "8867-4" | "59408-5" | "8480-6" | "8462-4" | "9279-1" | "8310-5";
+            };
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["GetPatientsByIdVitalsLatestResponse"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            414: components["responses"]["URITooLong"];
+            431: components["responses"]["RequestHeaderFieldsTooLarge"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    getSandbox: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Created */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["GetSandboxResponse"];
+                };
+            };
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    postSandbox: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Created */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PostSandboxResponse"];
+                };
+            };
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    getTriage: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["GetTriageResponse"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    postTriage: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["PostTriageRequest"];
+            };
+        };
+        responses: {
+            /** @description Created */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PostTriageResponse"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["UnprocessableContent"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    postTriageByPatientIdDischarge: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                patientId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PostTriageByPatientIdDischargeResponse"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            414: components["responses"]["URITooLong"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    putTriageByPatientIdEsi: {
+        parameters: {
+            query?: never;
+            header?: {
+                "if-match"?: string;
+            };
+            path: {
+                patientId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["PutTriageByPatientIdEsiRequest"];
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PutTriageByPatientIdEsiResponse"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            412: components["responses"]["PreconditionFailed"];
+            413: components["responses"]["PayloadTooLarge"];
+            414: components["responses"]["URITooLong"];
+            415: components["responses"]["UnsupportedMediaType"];
+            431: components["responses"]["RequestHeaderFieldsTooLarge"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    getVitals: {
+        parameters: {
+            query: {
+                /** @description Comma-separated: avg,min,max,count,last (default avg,min,max,count); only with bucket */
+                agg?: string;
+                /** @description Aggregate into buckets of this size (numeric vitals only) */
+                bucket?: "1s" | "1m" | "1h" | "1d";
+                /** @description LOINC (or MDC for ECG) code; all codes if omitted */
+                code?: "131330" | "8867-4" | "59408-5" | "8480-6" | "8462-4" | "9279-1" | "8310-5";
+                /** @description Opaque cursor from a previous page */
+                cursor?: string;
+                /** @description Inclusive start */
+                from: string;
+                /** @description Page size, at most 5000 */
+                limit?: number;
+                /** @description Patient id */
+                patient: string;
+                /** @description Exclusive end */
+                to: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["GetVitalsResponse"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            431: components["responses"]["RequestHeaderFieldsTooLarge"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    postVitals: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["PostVitalsRequest"];
+            };
+        };
+        responses: {
+            /** @description Accepted */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PostVitalsResponse"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["UnprocessableContent"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    getVitalsLatest: {
+        parameters: {
+            query: {
+                /** @description Only this LOINC (or MDC) code; every code if omitted */
+                code?: "131330" | "8867-4" | "59408-5" | "8480-6" | "8462-4" | "9279-1" | "8310-5";
+                /** @description Patient id */
+                patient: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["GetVitalsLatestResponse"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            431: components["responses"]["RequestHeaderFieldsTooLarge"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    getVitalsStream: {
+        parameters: {
+            query: {
+                /** @description Include alert events */
+                alerts?: "true" | "false";
+                /** @description LOINC/MDC codes to include (default all) */
+                code?: string;
+                /** @description Resume id, for clients that cannot send the Last-Event-ID header */
+                last_event_id?: string;
+                /** @description Patient id, or a comma-separated ward list (at most 64) */
+                patient: string;
+            };
+            header?: {
+                "last-event-id"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            431: components["responses"]["RequestHeaderFieldsTooLarge"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    getVitalsWs: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Switching Protocols: the WebSocket is open */
+            101: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            426: components["responses"]["UpgradeRequired"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    getAuthMd: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The walkthrough (spec section 5) with runnable curl examples */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/markdown": string;
+                };
+            };
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    getDevelopers: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The developer portal page */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                };
+            };
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    getFhirR4WellKnownSmartConfiguration: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SmartConfiguration"];
+                };
+            };
+            /** @description Unexpected error (logged with the request id; no internals in the body) (a FHIR OperationOutcome) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/fhir+json": components["schemas"]["FhirOperationOutcome"];
+                };
+            };
+            /** @description A dependency is unavailable; retry later (a FHIR OperationOutcome) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/fhir+json": components["schemas"]["FhirOperationOutcome"];
+                };
+            };
+        };
+    };
+    getFhirR4Export: {
+        parameters: {
+            query?: {
+                /** @description application/fhir+ndjson (the default and only format; application/ndjson and ndjson are its aliases) */
+                _outputFormat?: string;
+                /** @description FHIR instant: only rows written after it (a previous manifest's transactionTime gives exactly the rows since that export) */
+                _since?: string;
+                /** @description Comma-separated resource types: Observation (the only type exported) */
+                _type?: string;
+                /** @description Observation?code=<token>[,<token>]&date=<prefix><date>[&date=...]; several are OR'ed */
+                _typeFilter?: string | string[];
+                /** @description FHIR instant: only rows written up to it */
+                _until?: string;
+            };
+            header?: {
+                /** @description respond-async (required); handling=lenient to skip unsupported _type values */
+                prefer?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Accepted */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/fhir+json": components["schemas"]["FhirOperationOutcome"];
+                };
+            };
+            /** @description Malformed JSON or invalid parameters/body (validation-error, bad-request) (a FHIR OperationOutcome) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/fhir+json": components["schemas"]["FhirOperationOutcome"];
+                };
+            };
+            /** @description Bearer token missing, invalid, expired or revoked (WWW-Authenticate names the resource metadata) (a FHIR OperationOutcome) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/fhir+json": components["schemas"]["FhirOperationOutcome"];
+                };
+            };
+            /** @description The token lacks a required scope, or may not touch this resource (a patient user and another patient): insufficient-scope, WWW-Authenticate error="insufficient_scope" with scope and resource_metadata (a FHIR OperationOutcome) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/fhir+json": components["schemas"]["FhirOperationOutcome"];
+                };
+            };
+            /** @description No such resource or route (a FHIR OperationOutcome) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/fhir+json": components["schemas"]["FhirOperationOutcome"];
+                };
+            };
+            /** @description No representation matches Accept (a FHIR OperationOutcome) */
+            406: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/fhir+json": components["schemas"]["FhirOperationOutcome"];
+                };
+            };
+            /** @description Rate limited (see Retry-After) (a FHIR OperationOutcome) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/fhir+json": components["schemas"]["FhirOperationOutcome"];
+                };
+            };
+            431: components["responses"]["RequestHeaderFieldsTooLarge"];
+            /** @description Unexpected error (logged with the request id; no internals in the body) (a FHIR OperationOutcome) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/fhir+json": components["schemas"]["FhirOperationOutcome"];
+                };
+            };
+            /** @description A dependency is unavailable; retry later (a FHIR OperationOutcome) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/fhir+json": components["schemas"]["FhirOperationOutcome"];
+                };
+            };
+        };
+    };
+    getFhirR4ExportFileByIdByFile: {
+        parameters: {
+            query?: never;
+            header?: {
+                range?: string;
+            };
+            path: {
+                /** @description Observation-<n>.ndjson */
+                file: string;
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description NDJSON: one FHIR Observation per line */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/fhir+ndjson": string;
+                };
+            };
+            /** @description The requested byte range */
+            206: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/fhir+ndjson": string;
+                };
+            };
+            /** @description Malformed JSON or invalid parameters/body (validation-error, bad-request) (a FHIR OperationOutcome) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/fhir+json": components["schemas"]["FhirOperationOutcome"];
+                };
+            };
+            /** @description Bearer token missing, invalid, expired or revoked (WWW-Authenticate names the resource metadata) (a FHIR OperationOutcome) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/fhir+json": components["schemas"]["FhirOperationOutcome"];
+                };
+            };
+            /** @description The token lacks a required scope, or may not touch this resource (a patient user and another patient): insufficient-scope, WWW-Authenticate error="insufficient_scope" with scope and resource_metadata (a FHIR OperationOutcome) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/fhir+json": components["schemas"]["FhirOperationOutcome"];
+                };
+            };
+            /** @description No such resource or route (a FHIR OperationOutcome) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/fhir+json": components["schemas"]["FhirOperationOutcome"];
+                };
+            };
+            /** @description A path segment is longer than the router reads (2048 bytes percent-encoded) (a FHIR OperationOutcome) */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/fhir+json": components["schemas"]["FhirOperationOutcome"];
+                };
+            };
+            /** @description Error (a FHIR OperationOutcome) */
+            416: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/fhir+json": components["schemas"]["FhirOperationOutcome"];
+                };
+            };
+            431: components["responses"]["RequestHeaderFieldsTooLarge"];
+            /** @description Unexpected error (logged with the request id; no internals in the body) (a FHIR OperationOutcome) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/fhir+json": components["schemas"]["FhirOperationOutcome"];
+                };
+            };
+            /** @description A dependency is unavailable; retry later (a FHIR OperationOutcome) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/fhir+json": components["schemas"]["FhirOperationOutcome"];
+                };
+            };
+        };
+    };
+    getFhirR4ExportStatusById: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BulkExportManifest"];
+                };
+            };
+            /** @description In progress (X-Progress, Retry-After) */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Malformed JSON or invalid parameters/body (validation-error, bad-request) (a FHIR OperationOutcome) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/fhir+json": components["schemas"]["FhirOperationOutcome"];
+                };
+            };
+            /** @description Bearer token missing, invalid, expired or revoked (WWW-Authenticate names the resource metadata) (a FHIR OperationOutcome) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/fhir+json": components["schemas"]["FhirOperationOutcome"];
+                };
+            };
+            /** @description The token lacks a required scope, or may not touch this resource (a patient user and another patient): insufficient-scope, WWW-Authenticate error="insufficient_scope" with scope and resource_metadata (a FHIR OperationOutcome) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/fhir+json": components["schemas"]["FhirOperationOutcome"];
+                };
+            };
+            /** @description No such resource or route (a FHIR OperationOutcome) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/fhir+json": components["schemas"]["FhirOperationOutcome"];
+                };
+            };
+            /** @description A path segment is longer than the router reads (2048 bytes percent-encoded) (a FHIR OperationOutcome) */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/fhir+json": components["schemas"]["FhirOperationOutcome"];
+                };
+            };
+            /** @description Unexpected error (logged with the request id; no internals in the body) (a FHIR OperationOutcome) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/fhir+json": components["schemas"]["FhirOperationOutcome"];
+                };
+            };
+            /** @description A dependency is unavailable; retry later (a FHIR OperationOutcome) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/fhir+json": components["schemas"]["FhirOperationOutcome"];
+                };
+            };
+        };
+    };
+    deleteFhirR4ExportStatusById: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Accepted */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/fhir+json": components["schemas"]["FhirOperationOutcome"];
+                };
+            };
+            /** @description Malformed JSON or invalid parameters/body (validation-error, bad-request) (a FHIR OperationOutcome) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/fhir+json": components["schemas"]["FhirOperationOutcome"];
+                };
+            };
+            /** @description Bearer token missing, invalid, expired or revoked (WWW-Authenticate names the resource metadata) (a FHIR OperationOutcome) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/fhir+json": components["schemas"]["FhirOperationOutcome"];
+                };
+            };
+            /** @description The token lacks a required scope, or may not touch this resource (a patient user and another patient): insufficient-scope, WWW-Authenticate error="insufficient_scope" with scope and resource_metadata (a FHIR OperationOutcome) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/fhir+json": components["schemas"]["FhirOperationOutcome"];
+                };
+            };
+            /** @description No such resource or route (a FHIR OperationOutcome) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/fhir+json": components["schemas"]["FhirOperationOutcome"];
+                };
+            };
+            /** @description A path segment is longer than the router reads (2048 bytes percent-encoded) (a FHIR OperationOutcome) */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/fhir+json": components["schemas"]["FhirOperationOutcome"];
+                };
+            };
+            /** @description Unexpected error (logged with the request id; no internals in the body) (a FHIR OperationOutcome) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/fhir+json": components["schemas"]["FhirOperationOutcome"];
+                };
+            };
+            /** @description A dependency is unavailable; retry later (a FHIR OperationOutcome) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/fhir+json": components["schemas"]["FhirOperationOutcome"];
+                };
+            };
+        };
+    };
+    fhirSearchAllergyIntolerance: {
+        parameters: {
+            query: {
+                _count?: number;
+                /** @description Opaque position of the next page (from Bundle.link next) */
+                _cursor?: string;
+                /** @description json (the only format), or a JSON media type */
+                _format?: "json" | "application/json" | "application/fhir+json" | "application/json+fhir";
+                /** @description Patient/{id} or {id} (required) */
+                patient: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/fhir+json": components["schemas"]["FhirBundleAllergyIntolerance"];
+                };
+            };
+            /** @description Malformed JSON or invalid parameters/body (validation-error, bad-request) (a FHIR OperationOutcome) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/fhir+json": components["schemas"]["FhirOperationOutcome"];
+                };
+            };
+            /** @description Bearer token missing, invalid, expired or revoked (WWW-Authenticate names the resource metadata) (a FHIR OperationOutcome) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/fhir+json": components["schemas"]["FhirOperationOutcome"];
+                };
+            };
+            /** @description The token lacks a required scope, or may not touch this resource (a patient user and another patient): insufficient-scope, WWW-Authenticate error="insufficient_scope" with scope and resource_metadata (a FHIR OperationOutcome) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/fhir+json": components["schemas"]["FhirOperationOutcome"];
+                };
+            };
+            /** @description No representation matches Accept (a FHIR OperationOutcome) */
+            406: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/fhir+json": components["schemas"]["FhirOperationOutcome"];
+                };
+            };
+            431: components["responses"]["RequestHeaderFieldsTooLarge"];
+            /** @description Unexpected error (logged with the request id; no internals in the body) (a FHIR OperationOutcome) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/fhir+json": components["schemas"]["FhirOperationOutcome"];
+                };
+            };
+            /** @description A dependency is unavailable; retry later (a FHIR OperationOutcome) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/fhir+json": components["schemas"]["FhirOperationOutcome"];
+                };
+            };
+        };
+    };
+    fhirReadAllergyIntolerance: {
+        parameters: {
+            query?: {
+                /** @description json (the only format), or a JSON media type */
+                _format?: "json" | "application/json" | "application/fhir+json" | "application/json+fhir";
+            };
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/fhir+json": components["schemas"]["FhirAllergyIntolerance"];
+                };
+            };
+            /** @description Malformed JSON or invalid parameters/body (validation-error, bad-request) (a FHIR OperationOutcome) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/fhir+json": components["schemas"]["FhirOperationOutcome"];
+                };
+            };
+            /** @description Bearer token missing, invalid, expired or revoked (WWW-Authenticate names the resource metadata) (a FHIR OperationOutcome) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/fhir+json": components["schemas"]["FhirOperationOutcome"];
+                };
+            };
+            /** @description The token lacks a required scope, or may not touch this resource (a patient user and another patient): insufficient-scope, WWW-Authenticate error="insufficient_scope" with scope and resource_metadata (a FHIR OperationOutcome) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/fhir+json": components["schemas"]["FhirOperationOutcome"];
+                };
+            };
+            /** @description No such resource or route (a FHIR OperationOutcome) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/fhir+json": components["schemas"]["FhirOperationOutcome"];
+                };
+            };
+            /** @description No representation matches Accept (a FHIR OperationOutcome) */
+            406: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/fhir+json": components["schemas"]["FhirOperationOutcome"];
+                };
+            };
+            /** @description A path segment is longer than the router reads (2048 bytes percent-encoded) (a FHIR OperationOutcome) */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/fhir+json": components["schemas"]["FhirOperationOutcome"];
+                };
+            };
+            431: components["responses"]["RequestHeaderFieldsTooLarge"];
+            /** @description Unexpected error (logged with the request id; no internals in the body) (a FHIR OperationOutcome) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/fhir+json": components["schemas"]["FhirOperationOutcome"];
+                };
+            };
+            /** @description A dependency is unavailable; retry later (a FHIR OperationOutcome) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/fhir+json": components["schemas"]["FhirOperationOutcome"];
+                };
+            };
+        };
+    };
+    fhirSearchAppointment: {
+        parameters: {
+            query?: {
+                _count?: number;
+                /** @description Opaque position of the next page (from Bundle.link next) */
+                _cursor?: string;
+                /** @description json (the only format), or a JSON media type */
+                _format?: "json" | "application/json" | "application/fhir+json" | "application/json+fhir";
+                /** @description Appointment:slot */
+                _include?: string;
+                date?: string | string[];
+                patient?: string;
+                status?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/fhir+json": components["schemas"]["FhirBundleAppointment"];
+                };
+            };
+            /** @description Malformed JSON or invalid parameters/body (validation-error, bad-request) (a FHIR OperationOutcome) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/fhir+json": components["schemas"]["FhirOperationOutcome"];
+                };
+            };
+            /** @description Bearer token missing, invalid, expired or revoked (WWW-Authenticate names the resource metadata) (a FHIR OperationOutcome) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/fhir+json": components["schemas"]["FhirOperationOutcome"];
+                };
+            };
+            /** @description The token lacks a required scope, or may not touch this resource (a patient user and another patient): insufficient-scope, WWW-Authenticate error="insufficient_scope" with scope and resource_metadata (a FHIR OperationOutcome) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/fhir+json": components["schemas"]["FhirOperationOutcome"];
+                };
+            };
+            /** @description No representation matches Accept (a FHIR OperationOutcome) */
+            406: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/fhir+json": components["schemas"]["FhirOperationOutcome"];
+                };
+            };
+            431: components["responses"]["RequestHeaderFieldsTooLarge"];
+            /** @description Unexpected error (logged with the request id; no internals in the body) (a FHIR OperationOutcome) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/fhir+json": components["schemas"]["FhirOperationOutcome"];
+                };
+            };
+            /** @description A dependency is unavailable; retry later (a FHIR OperationOutcome) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/fhir+json": components["schemas"]["FhirOperationOutcome"];
+                };
+            };
+        };
+    };
+    fhirCreateAppointment: {
+        parameters: {
+            query?: {
+                /** @description json (the only format), or a JSON media type */
+                _format?: "json" | "application/json" | "application/fhir+json" | "application/json+fhir";
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["FhirAppointmentBookInput"];
+            };
+        };
+        responses: {
+            /** @description Created */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/fhir+json": components["schemas"]["FhirAppointment"];
+                };
+            };
+            /** @description Malformed JSON or invalid parameters/body (validation-error, bad-request) (a FHIR OperationOutcome) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/fhir+json": components["schemas"]["FhirOperationOutcome"];
+                };
+            };
+            /** @description Bearer token missing, invalid, expired or revoked (WWW-Authenticate names the resource metadata) (a FHIR OperationOutcome) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/fhir+json": components["schemas"]["FhirOperationOutcome"];
+                };
+            };
+            /** @description The token lacks a required scope, or may not touch this resource (a patient user and another patient): insufficient-scope, WWW-Authenticate error="insufficient_scope" with scope and resource_metadata (a FHIR OperationOutcome) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/fhir+json": components["schemas"]["FhirOperationOutcome"];
+                };
+            };
+            /** @description No such resource or route (a FHIR OperationOutcome) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/fhir+json": components["schemas"]["FhirOperationOutcome"];
+                };
+            };
+            /** @description No representation matches Accept (a FHIR OperationOutcome) */
+            406: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/fhir+json": components["schemas"]["FhirOperationOutcome"];
+                };
+            };
+            /** @description The resource changed concurrently, or the slot is taken (a FHIR OperationOutcome) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/fhir+json": components["schemas"]["FhirOperationOutcome"];
+                };
+            };
+            /** @description The body is over the size limit (a FHIR OperationOutcome) */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/fhir+json": components["schemas"]["FhirOperationOutcome"];
+                };
+            };
+            /** @description The Content-Type is not accepted here (a FHIR OperationOutcome) */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/fhir+json": components["schemas"]["FhirOperationOutcome"];
+                };
+            };
+            /** @description Well-formed but refused by a domain rule (a FHIR OperationOutcome) */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/fhir+json": components["schemas"]["FhirOperationOutcome"];
+                };
+            };
+            431: components["responses"]["RequestHeaderFieldsTooLarge"];
+            /** @description Unexpected error (logged with the request id; no internals in the body) (a FHIR OperationOutcome) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/fhir+json": components["schemas"]["FhirOperationOutcome"];
+                };
+            };
+            /** @description A dependency is unavailable; retry later (a FHIR OperationOutcome) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/fhir+json": components["schemas"]["FhirOperationOutcome"];
+                };
+            };
+        };
+    };
+    fhirReadAppointment: {
+        parameters: {
+            query?: {
+                /** @description json (the only format), or a JSON media type */
+                _format?: "json" | "application/json" | "application/fhir+json" | "application/json+fhir";
+            };
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/fhir+json": components["schemas"]["FhirAppointment"];
+                };
+            };
+            /** @description Malformed JSON or invalid parameters/body (validation-error, bad-request) (a FHIR OperationOutcome) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/fhir+json": components["schemas"]["FhirOperationOutcome"];
+                };
+            };
+            /** @description Bearer token missing, invalid, expired or revoked (WWW-Authenticate names the resource metadata) (a FHIR OperationOutcome) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/fhir+json": components["schemas"]["FhirOperationOutcome"];
+                };
+            };
+            /** @description The token lacks a required scope, or may not touch this resource (a patient user and another patient): insufficient-scope, WWW-Authenticate error="insufficient_scope" with scope and resource_metadata (a FHIR OperationOutcome) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/fhir+json": components["schemas"]["FhirOperationOutcome"];
+                };
+            };
+            /** @description No such resource or route (a FHIR OperationOutcome) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/fhir+json": components["schemas"]["FhirOperationOutcome"];
+                };
+            };
+            /** @description No representation matches Accept (a FHIR OperationOutcome) */
+            406: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/fhir+json": components["schemas"]["FhirOperationOutcome"];
+                };
+            };
+            /** @description A path segment is longer than the router reads (2048 bytes percent-encoded) (a FHIR OperationOutcome) */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/fhir+json": components["schemas"]["FhirOperationOutcome"];
+                };
+            };
+            431: components["responses"]["RequestHeaderFieldsTooLarge"];
+            /** @description Unexpected error (logged with the request id; no internals in the body) (a FHIR OperationOutcome) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/fhir+json": components["schemas"]["FhirOperationOutcome"];
+                };
+            };
+            /** @description A dependency is unavailable; retry later (a FHIR OperationOutcome) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/fhir+json": components["schemas"]["FhirOperationOutcome"];
+                };
+            };
+        };
+    };
+    fhirSearchDevice: {
+        parameters: {
+            query: {
+                _count?: number;
+                /** @description Opaque position of the next page (from Bundle.link next) */
+                _cursor?: string;
+                /** @description json (the only format), or a JSON media type */
+                _format?: "json" | "application/json" | "application/fhir+json" | "application/json+fhir";
+                /** @description Patient/{id} or {id} (required) */
+                patient: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/fhir+json": components["schemas"]["FhirBundleDevice"];
+                };
+            };
+            /** @description Malformed JSON or invalid parameters/body (validation-error, bad-request) (a FHIR OperationOutcome) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/fhir+json": components["schemas"]["FhirOperationOutcome"];
+                };
+            };
+            /** @description Bearer token missing, invalid, expired or revoked (WWW-Authenticate names the resource metadata) (a FHIR OperationOutcome) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/fhir+json": components["schemas"]["FhirOperationOutcome"];
+                };
+            };
+            /** @description The token lacks a required scope, or may not touch this resource (a patient user and another patient): insufficient-scope, WWW-Authenticate error="insufficient_scope" with scope and resource_metadata (a FHIR OperationOutcome) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/fhir+json": components["schemas"]["FhirOperationOutcome"];
+                };
+            };
+            /** @description No representation matches Accept (a FHIR OperationOutcome) */
+            406: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/fhir+json": components["schemas"]["FhirOperationOutcome"];
+                };
+            };
+            431: components["responses"]["RequestHeaderFieldsTooLarge"];
+            /** @description Unexpected error (logged with the request id; no internals in the body) (a FHIR OperationOutcome) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/fhir+json": components["schemas"]["FhirOperationOutcome"];
+                };
+            };
+            /** @description A dependency is unavailable; retry later (a FHIR OperationOutcome) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/fhir+json": components["schemas"]["FhirOperationOutcome"];
+                };
+            };
+        };
+    };
+    fhirReadDevice: {
+        parameters: {
+            query?: {
+                /** @description json (the only format), or a JSON media type */
+                _format?: "json" | "application/json" | "application/fhir+json" | "application/json+fhir";
+            };
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/fhir+json": components["schemas"]["FhirDevice"];
+                };
+            };
+            /** @description Malformed JSON or invalid parameters/body (validation-error, bad-request) (a FHIR OperationOutcome) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/fhir+json": components["schemas"]["FhirOperationOutcome"];
+                };
+            };
+            /** @description Bearer token missing, invalid, expired or revoked (WWW-Authenticate names the resource metadata) (a FHIR OperationOutcome) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/fhir+json": components["schemas"]["FhirOperationOutcome"];
+                };
+            };
+            /** @description The token lacks a required scope, or may not touch this resource (a patient user and another patient): insufficient-scope, WWW-Authenticate error="insufficient_scope" with scope and resource_metadata (a FHIR OperationOutcome) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/fhir+json": components["schemas"]["FhirOperationOutcome"];
+                };
+            };
+            /** @description No such resource or route (a FHIR OperationOutcome) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/fhir+json": components["schemas"]["FhirOperationOutcome"];
+                };
+            };
+            /** @description No representation matches Accept (a FHIR OperationOutcome) */
+            406: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/fhir+json": components["schemas"]["FhirOperationOutcome"];
+                };
+            };
+            /** @description A path segment is longer than the router reads (2048 bytes percent-encoded) (a FHIR OperationOutcome) */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/fhir+json": components["schemas"]["FhirOperationOutcome"];
+                };
+            };
+            431: components["responses"]["RequestHeaderFieldsTooLarge"];
+            /** @description Unexpected error (logged with the request id; no internals in the body) (a FHIR OperationOutcome) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/fhir+json": components["schemas"]["FhirOperationOutcome"];
+                };
+            };
+            /** @description A dependency is unavailable; retry later (a FHIR OperationOutcome) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/fhir+json": components["schemas"]["FhirOperationOutcome"];
+                };
+            };
+        };
+    };
+    fhirSearchDiagnosticReport: {
+        parameters: {
+            query?: {
+                _count?: number;
+                /** @description Opaque position of the next page (from Bundle.link next) */
+                _cursor?: string;
+                /** @description json (the only format), or a JSON media type */
+                _format?: "json" | "application/json" | "application/fhir+json" | "application/json+fhir";
+                category?: string;
+                code?: string;
+                patient?: string;
+                status?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/fhir+json": components["schemas"]["FhirBundleDiagnosticReport"];
+                };
+            };
+            /** @description Malformed JSON or invalid parameters/body (validation-error, bad-request) (a FHIR OperationOutcome) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/fhir+json": components["schemas"]["FhirOperationOutcome"];
+                };
+            };
+            /** @description Bearer token missing, invalid, expired or revoked (WWW-Authenticate names the resource metadata) (a FHIR OperationOutcome) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/fhir+json": components["schemas"]["FhirOperationOutcome"];
+                };
+            };
+            /** @description The token lacks a required scope, or may not touch this resource (a patient user and another patient): insufficient-scope, WWW-Authenticate error="insufficient_scope" with scope and resource_metadata (a FHIR OperationOutcome) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/fhir+json": components["schemas"]["FhirOperationOutcome"];
+                };
+            };
+            /** @description No representation matches Accept (a FHIR OperationOutcome) */
+            406: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/fhir+json": components["schemas"]["FhirOperationOutcome"];
+                };
+            };
+            431: components["responses"]["RequestHeaderFieldsTooLarge"];
+            /** @description Unexpected error (logged with the request id; no internals in the body) (a FHIR OperationOutcome) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/fhir+json": components["schemas"]["FhirOperationOutcome"];
+                };
+            };
+            /** @description A dependency is unavailable; retry later (a FHIR OperationOutcome) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/fhir+json": components["schemas"]["FhirOperationOutcome"];
+                };
+            };
+        };
+    };
+    fhirReadDiagnosticReport: {
+        parameters: {
+            query?: {
+                /** @description json (the only format), or a JSON media type */
+                _format?: "json" | "application/json" | "application/fhir+json" | "application/json+fhir";
+            };
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/fhir+json": components["schemas"]["FhirDiagnosticReport"];
+                };
+            };
+            /** @description Malformed JSON or invalid parameters/body (validation-error, bad-request) (a FHIR OperationOutcome) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/fhir+json": components["schemas"]["FhirOperationOutcome"];
+                };
+            };
+            /** @description Bearer token missing, invalid, expired or revoked (WWW-Authenticate names the resource metadata) (a FHIR OperationOutcome) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/fhir+json": components["schemas"]["FhirOperationOutcome"];
+                };
+            };
+            /** @description The token lacks a required scope, or may not touch this resource (a patient user and another patient): insufficient-scope, WWW-Authenticate error="insufficient_scope" with scope and resource_metadata (a FHIR OperationOutcome) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/fhir+json": components["schemas"]["FhirOperationOutcome"];
+                };
+            };
+            /** @description No such resource or route (a FHIR OperationOutcome) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/fhir+json": components["schemas"]["FhirOperationOutcome"];
+                };
+            };
+            /** @description No representation matches Accept (a FHIR OperationOutcome) */
+            406: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/fhir+json": components["schemas"]["FhirOperationOutcome"];
+                };
+            };
+            /** @description A path segment is longer than the router reads (2048 bytes percent-encoded) (a FHIR OperationOutcome) */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/fhir+json": components["schemas"]["FhirOperationOutcome"];
+                };
+            };
+            431: components["responses"]["RequestHeaderFieldsTooLarge"];
+            /** @description Unexpected error (logged with the request id; no internals in the body) (a FHIR OperationOutcome) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/fhir+json": components["schemas"]["FhirOperationOutcome"];
+                };
+            };
+            /** @description A dependency is unavailable; retry later (a FHIR OperationOutcome) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/fhir+json": components["schemas"]["FhirOperationOutcome"];
+                };
+            };
+        };
+    };
+    fhirVreadDiagnosticReport: {
+        parameters: {
+            query?: {
+                /** @description json (the only format), or a JSON media type */
+                _format?: "json" | "application/json" | "application/fhir+json" | "application/json+fhir";
+            };
+            header?: never;
+            path: {
+                id: string;
+                vid: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/fhir+json": components["schemas"]["FhirDiagnosticReport"];
+                };
+            };
+            /** @description Malformed JSON or invalid parameters/body (validation-error, bad-request) (a FHIR OperationOutcome) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/fhir+json": components["schemas"]["FhirOperationOutcome"];
+                };
+            };
+            /** @description Bearer token missing, invalid, expired or revoked (WWW-Authenticate names the resource metadata) (a FHIR OperationOutcome) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/fhir+json": components["schemas"]["FhirOperationOutcome"];
+                };
+            };
+            /** @description The token lacks a required scope, or may not touch this resource (a patient user and another patient): insufficient-scope, WWW-Authenticate error="insufficient_scope" with scope and resource_metadata (a FHIR OperationOutcome) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/fhir+json": components["schemas"]["FhirOperationOutcome"];
+                };
+            };
+            /** @description No such resource or route (a FHIR OperationOutcome) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/fhir+json": components["schemas"]["FhirOperationOutcome"];
+                };
+            };
+            /** @description No representation matches Accept (a FHIR OperationOutcome) */
+            406: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/fhir+json": components["schemas"]["FhirOperationOutcome"];
+                };
+            };
+            /** @description A path segment is longer than the router reads (2048 bytes percent-encoded) (a FHIR OperationOutcome) */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/fhir+json": components["schemas"]["FhirOperationOutcome"];
+                };
+            };
+            431: components["responses"]["RequestHeaderFieldsTooLarge"];
+            /** @description Unexpected error (logged with the request id; no internals in the body) (a FHIR OperationOutcome) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/fhir+json": components["schemas"]["FhirOperationOutcome"];
+                };
+            };
+            /** @description A dependency is unavailable; retry later (a FHIR OperationOutcome) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/fhir+json": components["schemas"]["FhirOperationOutcome"];
+                };
+            };
+        };
+    };
+    getFhirR4GroupByIdExport: {
+        parameters: {
+            query?: {
+                /** @description application/fhir+ndjson (the default and only format; application/ndjson and ndjson are its aliases) */
+                _outputFormat?: string;
+                /** @description FHIR instant: only rows written after it (a previous manifest's transactionTime gives exactly the rows since that export) */
+                _since?: string;
+                /** @description Comma-separated resource types: Observation (the only type exported) */
+                _type?: string;
+                /** @description Observation?code=<token>[,<token>]&date=<prefix><date>[&date=...]; several are OR'ed */
+                _typeFilter?: string | string[];
+                /** @description FHIR instant: only rows written up to it */
+                _until?: string;
+            };
+            header?: {
+                /** @description respond-async (required); handling=lenient to skip unsupported _type values */
+                prefer?: string;
+            };
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Accepted */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/fhir+json": components["schemas"]["FhirOperationOutcome"];
+                };
+            };
+            /** @description Malformed JSON or invalid parameters/body (validation-error, bad-request) (a FHIR OperationOutcome) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/fhir+json": components["schemas"]["FhirOperationOutcome"];
+                };
+            };
+            /** @description Bearer token missing, invalid, expired or revoked (WWW-Authenticate names the resource metadata) (a FHIR OperationOutcome) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/fhir+json": components["schemas"]["FhirOperationOutcome"];
+                };
+            };
+            /** @description The token lacks a required scope, or may not touch this resource (a patient user and another patient): insufficient-scope, WWW-Authenticate error="insufficient_scope" with scope and resource_metadata (a FHIR OperationOutcome) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/fhir+json": components["schemas"]["FhirOperationOutcome"];
+                };
+            };
+            /** @description No such resource or route (a FHIR OperationOutcome) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/fhir+json": components["schemas"]["FhirOperationOutcome"];
+                };
+            };
+            /** @description No representation matches Accept (a FHIR OperationOutcome) */
+            406: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/fhir+json": components["schemas"]["FhirOperationOutcome"];
+                };
+            };
+            /** @description A path segment is longer than the router reads (2048 bytes percent-encoded) (a FHIR OperationOutcome) */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/fhir+json": components["schemas"]["FhirOperationOutcome"];
+                };
+            };
+            /** @description Rate limited (see Retry-After) (a FHIR OperationOutcome) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/fhir+json": components["schemas"]["FhirOperationOutcome"];
+                };
+            };
+            431: components["responses"]["RequestHeaderFieldsTooLarge"];
+            /** @description Unexpected error (logged with the request id; no internals in the body) (a FHIR OperationOutcome) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/fhir+json": components["schemas"]["FhirOperationOutcome"];
+                };
+            };
+            /** @description A dependency is unavailable; retry later (a FHIR OperationOutcome) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/fhir+json": components["schemas"]["FhirOperationOutcome"];
+                };
+            };
+        };
+    };
+    fhirCapabilities: {
+        parameters: {
+            query?: {
+                /** @description json (the only format), or a JSON media type */
+                _format?: "json" | "application/json" | "application/fhir+json" | "application/json+fhir";
+                mode?: "full";
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/fhir+json": components["schemas"]["FhirCapabilityStatement"];
+                };
+            };
+            /** @description Malformed JSON or invalid parameters/body (validation-error, bad-request) (a FHIR OperationOutcome) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/fhir+json": components["schemas"]["FhirOperationOutcome"];
+                };
+            };
+            /** @description No representation matches Accept (a FHIR OperationOutcome) */
+            406: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/fhir+json": components["schemas"]["FhirOperationOutcome"];
+                };
+            };
+            431: components["responses"]["RequestHeaderFieldsTooLarge"];
+            /** @description Unexpected error (logged with the request id; no internals in the body) (a FHIR OperationOutcome) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/fhir+json": components["schemas"]["FhirOperationOutcome"];
+                };
+            };
+            /** @description A dependency is unavailable; retry later (a FHIR OperationOutcome) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/fhir+json": components["schemas"]["FhirOperationOutcome"];
+                };
+            };
+        };
+    };
+    fhirSearchObservation: {
+        parameters: {
+            query?: {
+                _count?: number;
+                /** @description Opaque position of the next page (from Bundle.link next) */
+                _cursor?: string;
+                /** @description json (the only format), or a JSON media type */
+                _format?: "json" | "application/json" | "application/fhir+json" | "application/json+fhir";
+                /** @description Observation:patient (the searched Patient, search mode include) */
+                _include?: string;
+                /** @description date (ascending, the default) or -date (newest first) */
+                _sort?: string;
+                /** @description vital-signs */
+                category?: string;
+                /** @description system|code or code */
+                code?: string;
+                /** @description [prefix]date-time, prefixes ge gt le lt eq; repeat for a range */
+                date?: string | string[];
+                /** @description Patient/{id} or {id} (this or subject is required) */
+                patient?: string;
+                /** @description Patient/{id} or {id} */
+                subject?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/fhir+json": components["schemas"]["FhirBundleObservation"];
+                };
+            };
+            /** @description Malformed JSON or invalid parameters/body (validation-error, bad-request) (a FHIR OperationOutcome) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/fhir+json": components["schemas"]["FhirOperationOutcome"];
+                };
+            };
+            /** @description Bearer token missing, invalid, expired or revoked (WWW-Authenticate names the resource metadata) (a FHIR OperationOutcome) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/fhir+json": components["schemas"]["FhirOperationOutcome"];
+                };
+            };
+            /** @description The token lacks a required scope, or may not touch this resource (a patient user and another patient): insufficient-scope, WWW-Authenticate error="insufficient_scope" with scope and resource_metadata (a FHIR OperationOutcome) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/fhir+json": components["schemas"]["FhirOperationOutcome"];
+                };
+            };
+            /** @description No representation matches Accept (a FHIR OperationOutcome) */
+            406: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/fhir+json": components["schemas"]["FhirOperationOutcome"];
+                };
+            };
+            431: components["responses"]["RequestHeaderFieldsTooLarge"];
+            /** @description Unexpected error (logged with the request id; no internals in the body) (a FHIR OperationOutcome) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/fhir+json": components["schemas"]["FhirOperationOutcome"];
+                };
+            };
+            /** @description A dependency is unavailable; retry later (a FHIR OperationOutcome) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/fhir+json": components["schemas"]["FhirOperationOutcome"];
+                };
+            };
+        };
+    };
+    fhirReadObservation: {
+        parameters: {
+            query?: {
+                /** @description json (the only format), or a JSON media type */
+                _format?: "json" | "application/json" | "application/fhir+json" | "application/json+fhir";
+            };
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/fhir+json": components["schemas"]["FhirObservation"];
+                };
+            };
+            /** @description Malformed JSON or invalid parameters/body (validation-error, bad-request) (a FHIR OperationOutcome) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/fhir+json": components["schemas"]["FhirOperationOutcome"];
+                };
+            };
+            /** @description Bearer token missing, invalid, expired or revoked (WWW-Authenticate names the resource metadata) (a FHIR OperationOutcome) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/fhir+json": components["schemas"]["FhirOperationOutcome"];
+                };
+            };
+            /** @description The token lacks a required scope, or may not touch this resource (a patient user and another patient): insufficient-scope, WWW-Authenticate error="insufficient_scope" with scope and resource_metadata (a FHIR OperationOutcome) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/fhir+json": components["schemas"]["FhirOperationOutcome"];
+                };
+            };
+            /** @description No such resource or route (a FHIR OperationOutcome) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/fhir+json": components["schemas"]["FhirOperationOutcome"];
+                };
+            };
+            /** @description No representation matches Accept (a FHIR OperationOutcome) */
+            406: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/fhir+json": components["schemas"]["FhirOperationOutcome"];
+                };
+            };
+            /** @description A path segment is longer than the router reads (2048 bytes percent-encoded) (a FHIR OperationOutcome) */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/fhir+json": components["schemas"]["FhirOperationOutcome"];
+                };
+            };
+            431: components["responses"]["RequestHeaderFieldsTooLarge"];
+            /** @description Unexpected error (logged with the request id; no internals in the body) (a FHIR OperationOutcome) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/fhir+json": components["schemas"]["FhirOperationOutcome"];
+                };
+            };
+            /** @description A dependency is unavailable; retry later (a FHIR OperationOutcome) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/fhir+json": components["schemas"]["FhirOperationOutcome"];
+                };
+            };
+        };
+    };
+    fhirLastnObservation: {
+        parameters: {
+            query?: {
+                /** @description json (the only format), or a JSON media type */
+                _format?: "json" | "application/json" | "application/fhir+json" | "application/json+fhir";
+                category?: string;
+                code?: string;
+                /** @description 1 only (the latest per code) */
+                max?: number;
+                patient?: string;
+                subject?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/fhir+json": components["schemas"]["FhirBundleObservation"];
+                };
+            };
+            /** @description Malformed JSON or invalid parameters/body (validation-error, bad-request) (a FHIR OperationOutcome) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/fhir+json": components["schemas"]["FhirOperationOutcome"];
+                };
+            };
+            /** @description Bearer token missing, invalid, expired or revoked (WWW-Authenticate names the resource metadata) (a FHIR OperationOutcome) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/fhir+json": components["schemas"]["FhirOperationOutcome"];
+                };
+            };
+            /** @description The token lacks a required scope, or may not touch this resource (a patient user and another patient): insufficient-scope, WWW-Authenticate error="insufficient_scope" with scope and resource_metadata (a FHIR OperationOutcome) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/fhir+json": components["schemas"]["FhirOperationOutcome"];
+                };
+            };
+            /** @description No representation matches Accept (a FHIR OperationOutcome) */
+            406: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/fhir+json": components["schemas"]["FhirOperationOutcome"];
+                };
+            };
+            431: components["responses"]["RequestHeaderFieldsTooLarge"];
+            /** @description Unexpected error (logged with the request id; no internals in the body) (a FHIR OperationOutcome) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/fhir+json": components["schemas"]["FhirOperationOutcome"];
+                };
+            };
+            /** @description A dependency is unavailable; retry later (a FHIR OperationOutcome) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/fhir+json": components["schemas"]["FhirOperationOutcome"];
+                };
+            };
+        };
+    };
+    fhirSearchPatient: {
+        parameters: {
+            query?: {
+                _count?: number;
+                /** @description Opaque position of the next page (from Bundle.link next) */
+                _cursor?: string;
+                /** @description json (the only format), or a JSON media type */
+                _format?: "json" | "application/json" | "application/fhir+json" | "application/json+fhir";
+                _id?: string;
+                birthdate?: string;
+                family?: string;
+                gender?: "male" | "female" | "other" | "unknown";
+                given?: string;
+                identifier?: string;
+                name?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/fhir+json": components["schemas"]["FhirBundlePatient"];
+                };
+            };
+            /** @description Malformed JSON or invalid parameters/body (validation-error, bad-request) (a FHIR OperationOutcome) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/fhir+json": components["schemas"]["FhirOperationOutcome"];
+                };
+            };
+            /** @description Bearer token missing, invalid, expired or revoked (WWW-Authenticate names the resource metadata) (a FHIR OperationOutcome) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/fhir+json": components["schemas"]["FhirOperationOutcome"];
+                };
+            };
+            /** @description The token lacks a required scope, or may not touch this resource (a patient user and another patient): insufficient-scope, WWW-Authenticate error="insufficient_scope" with scope and resource_metadata (a FHIR OperationOutcome) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/fhir+json": components["schemas"]["FhirOperationOutcome"];
+                };
+            };
+            /** @description No representation matches Accept (a FHIR OperationOutcome) */
+            406: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/fhir+json": components["schemas"]["FhirOperationOutcome"];
+                };
+            };
+            431: components["responses"]["RequestHeaderFieldsTooLarge"];
+            /** @description Unexpected error (logged with the request id; no internals in the body) (a FHIR OperationOutcome) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/fhir+json": components["schemas"]["FhirOperationOutcome"];
+                };
+            };
+            /** @description A dependency is unavailable; retry later (a FHIR OperationOutcome) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/fhir+json": components["schemas"]["FhirOperationOutcome"];
+                };
+            };
+        };
+    };
+    fhirCreatePatient: {
+        parameters: {
+            query?: {
+                /** @description json (the only format), or a JSON media type */
+                _format?: "json" | "application/json" | "application/fhir+json" | "application/json+fhir";
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["FhirPatientWriteInput"];
+            };
+        };
+        responses: {
+            /** @description Created */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/fhir+json": components["schemas"]["Patient"];
+                };
+            };
+            /** @description Malformed JSON or invalid parameters/body (validation-error, bad-request) (a FHIR OperationOutcome) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/fhir+json": components["schemas"]["FhirOperationOutcome"];
+                };
+            };
+            /** @description Bearer token missing, invalid, expired or revoked (WWW-Authenticate names the resource metadata) (a FHIR OperationOutcome) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/fhir+json": components["schemas"]["FhirOperationOutcome"];
+                };
+            };
+            /** @description The token lacks a required scope, or may not touch this resource (a patient user and another patient): insufficient-scope, WWW-Authenticate error="insufficient_scope" with scope and resource_metadata (a FHIR OperationOutcome) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/fhir+json": components["schemas"]["FhirOperationOutcome"];
+                };
+            };
+            /** @description No representation matches Accept (a FHIR OperationOutcome) */
+            406: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/fhir+json": components["schemas"]["FhirOperationOutcome"];
+                };
+            };
+            /** @description The resource changed concurrently, or the slot is taken (a FHIR OperationOutcome) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/fhir+json": components["schemas"]["FhirOperationOutcome"];
+                };
+            };
+            /** @description The body is over the size limit (a FHIR OperationOutcome) */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/fhir+json": components["schemas"]["FhirOperationOutcome"];
+                };
+            };
+            /** @description The Content-Type is not accepted here (a FHIR OperationOutcome) */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/fhir+json": components["schemas"]["FhirOperationOutcome"];
+                };
+            };
+            431: components["responses"]["RequestHeaderFieldsTooLarge"];
+            /** @description Unexpected error (logged with the request id; no internals in the body) (a FHIR OperationOutcome) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/fhir+json": components["schemas"]["FhirOperationOutcome"];
+                };
+            };
+            /** @description A dependency is unavailable; retry later (a FHIR OperationOutcome) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/fhir+json": components["schemas"]["FhirOperationOutcome"];
+                };
+            };
+        };
+    };
+    fhirReadPatient: {
+        parameters: {
+            query?: {
+                /** @description json (the only format), or a JSON media type */
+                _format?: "json" | "application/json" | "application/fhir+json" | "application/json+fhir";
+            };
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/fhir+json": components["schemas"]["Patient"];
+                };
+            };
+            /** @description Not modified */
+            304: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Malformed JSON or invalid parameters/body (validation-error, bad-request) (a FHIR OperationOutcome) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/fhir+json": components["schemas"]["FhirOperationOutcome"];
+                };
+            };
+            /** @description Bearer token missing, invalid, expired or revoked (WWW-Authenticate names the resource metadata) (a FHIR OperationOutcome) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/fhir+json": components["schemas"]["FhirOperationOutcome"];
+                };
+            };
+            /** @description The token lacks a required scope, or may not touch this resource (a patient user and another patient): insufficient-scope, WWW-Authenticate error="insufficient_scope" with scope and resource_metadata (a FHIR OperationOutcome) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/fhir+json": components["schemas"]["FhirOperationOutcome"];
+                };
+            };
+            /** @description No such resource or route (a FHIR OperationOutcome) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/fhir+json": components["schemas"]["FhirOperationOutcome"];
+                };
+            };
+            /** @description No representation matches Accept (a FHIR OperationOutcome) */
+            406: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/fhir+json": components["schemas"]["FhirOperationOutcome"];
+                };
+            };
+            /** @description A path segment is longer than the router reads (2048 bytes percent-encoded) (a FHIR OperationOutcome) */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/fhir+json": components["schemas"]["FhirOperationOutcome"];
+                };
+            };
+            431: components["responses"]["RequestHeaderFieldsTooLarge"];
+            /** @description Unexpected error (logged with the request id; no internals in the body) (a FHIR OperationOutcome) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/fhir+json": components["schemas"]["FhirOperationOutcome"];
+                };
+            };
+            /** @description A dependency is unavailable; retry later (a FHIR OperationOutcome) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/fhir+json": components["schemas"]["FhirOperationOutcome"];
+                };
+            };
+        };
+    };
+    fhirUpdatePatient: {
+        parameters: {
+            query?: {
+                /** @description json (the only format), or a JSON media type */
+                _format?: "json" | "application/json" | "application/fhir+json" | "application/json+fhir";
+            };
+            header?: {
+                "if-match"?: string;
+            };
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["FhirPatientWriteInput"];
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/fhir+json": components["schemas"]["Patient"];
+                };
+            };
+            /** @description Malformed JSON or invalid parameters/body (validation-error, bad-request) (a FHIR OperationOutcome) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/fhir+json": components["schemas"]["FhirOperationOutcome"];
+                };
+            };
+            /** @description Bearer token missing, invalid, expired or revoked (WWW-Authenticate names the resource metadata) (a FHIR OperationOutcome) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/fhir+json": components["schemas"]["FhirOperationOutcome"];
+                };
+            };
+            /** @description The token lacks a required scope, or may not touch this resource (a patient user and another patient): insufficient-scope, WWW-Authenticate error="insufficient_scope" with scope and resource_metadata (a FHIR OperationOutcome) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/fhir+json": components["schemas"]["FhirOperationOutcome"];
+                };
+            };
+            /** @description No such resource or route (a FHIR OperationOutcome) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/fhir+json": components["schemas"]["FhirOperationOutcome"];
+                };
+            };
+            /** @description No representation matches Accept (a FHIR OperationOutcome) */
+            406: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/fhir+json": components["schemas"]["FhirOperationOutcome"];
+                };
+            };
+            /** @description The resource changed concurrently, or the slot is taken (a FHIR OperationOutcome) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/fhir+json": components["schemas"]["FhirOperationOutcome"];
+                };
+            };
+            /** @description If-Match names a version that is no longer current (a FHIR OperationOutcome) */
+            412: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/fhir+json": components["schemas"]["FhirOperationOutcome"];
+                };
+            };
+            /** @description The body is over the size limit (a FHIR OperationOutcome) */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/fhir+json": components["schemas"]["FhirOperationOutcome"];
+                };
+            };
+            /** @description A path segment is longer than the router reads (2048 bytes percent-encoded) (a FHIR OperationOutcome) */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/fhir+json": components["schemas"]["FhirOperationOutcome"];
+                };
+            };
+            /** @description The Content-Type is not accepted here (a FHIR OperationOutcome) */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/fhir+json": components["schemas"]["FhirOperationOutcome"];
+                };
+            };
+            /** @description If-Match is required for this write (a FHIR OperationOutcome) */
+            428: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/fhir+json": components["schemas"]["FhirOperationOutcome"];
+                };
+            };
+            431: components["responses"]["RequestHeaderFieldsTooLarge"];
+            /** @description Unexpected error (logged with the request id; no internals in the body) (a FHIR OperationOutcome) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/fhir+json": components["schemas"]["FhirOperationOutcome"];
+                };
+            };
+            /** @description A dependency is unavailable; retry later (a FHIR OperationOutcome) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/fhir+json": components["schemas"]["FhirOperationOutcome"];
+                };
+            };
+        };
+    };
+    fhirVreadPatient: {
+        parameters: {
+            query?: {
+                /** @description json (the only format), or a JSON media type */
+                _format?: "json" | "application/json" | "application/fhir+json" | "application/json+fhir";
+            };
+            header?: never;
+            path: {
+                id: string;
+                vid: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/fhir+json": components["schemas"]["Patient"];
+                };
+            };
+            /** @description Malformed JSON or invalid parameters/body (validation-error, bad-request) (a FHIR OperationOutcome) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/fhir+json": components["schemas"]["FhirOperationOutcome"];
+                };
+            };
+            /** @description Bearer token missing, invalid, expired or revoked (WWW-Authenticate names the resource metadata) (a FHIR OperationOutcome) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/fhir+json": components["schemas"]["FhirOperationOutcome"];
+                };
+            };
+            /** @description The token lacks a required scope, or may not touch this resource (a patient user and another patient): insufficient-scope, WWW-Authenticate error="insufficient_scope" with scope and resource_metadata (a FHIR OperationOutcome) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/fhir+json": components["schemas"]["FhirOperationOutcome"];
+                };
+            };
+            /** @description No such resource or route (a FHIR OperationOutcome) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/fhir+json": components["schemas"]["FhirOperationOutcome"];
+                };
+            };
+            /** @description No representation matches Accept (a FHIR OperationOutcome) */
+            406: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/fhir+json": components["schemas"]["FhirOperationOutcome"];
+                };
+            };
+            /** @description A path segment is longer than the router reads (2048 bytes percent-encoded) (a FHIR OperationOutcome) */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/fhir+json": components["schemas"]["FhirOperationOutcome"];
+                };
+            };
+            431: components["responses"]["RequestHeaderFieldsTooLarge"];
+            /** @description Unexpected error (logged with the request id; no internals in the body) (a FHIR OperationOutcome) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/fhir+json": components["schemas"]["FhirOperationOutcome"];
+                };
+            };
+            /** @description A dependency is unavailable; retry later (a FHIR OperationOutcome) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/fhir+json": components["schemas"]["FhirOperationOutcome"];
+                };
+            };
+        };
+    };
+    getFhirR4PatientExport: {
+        parameters: {
+            query?: {
+                /** @description application/fhir+ndjson (the default and only format; application/ndjson and ndjson are its aliases) */
+                _outputFormat?: string;
+                /** @description FHIR instant: only rows written after it (a previous manifest's transactionTime gives exactly the rows since that export) */
+                _since?: string;
+                /** @description Comma-separated resource types: Observation (the only type exported) */
+                _type?: string;
+                /** @description Observation?code=<token>[,<token>]&date=<prefix><date>[&date=...]; several are OR'ed */
+                _typeFilter?: string | string[];
+                /** @description FHIR instant: only rows written up to it */
+                _until?: string;
+            };
+            header?: {
+                /** @description respond-async (required); handling=lenient to skip unsupported _type values */
+                prefer?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Accepted */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/fhir+json": components["schemas"]["FhirOperationOutcome"];
+                };
+            };
+            /** @description Malformed JSON or invalid parameters/body (validation-error, bad-request) (a FHIR OperationOutcome) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/fhir+json": components["schemas"]["FhirOperationOutcome"];
+                };
+            };
+            /** @description Bearer token missing, invalid, expired or revoked (WWW-Authenticate names the resource metadata) (a FHIR OperationOutcome) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/fhir+json": components["schemas"]["FhirOperationOutcome"];
+                };
+            };
+            /** @description The token lacks a required scope, or may not touch this resource (a patient user and another patient): insufficient-scope, WWW-Authenticate error="insufficient_scope" with scope and resource_metadata (a FHIR OperationOutcome) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/fhir+json": components["schemas"]["FhirOperationOutcome"];
+                };
+            };
+            /** @description No such resource or route (a FHIR OperationOutcome) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/fhir+json": components["schemas"]["FhirOperationOutcome"];
+                };
+            };
+            /** @description No representation matches Accept (a FHIR OperationOutcome) */
+            406: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/fhir+json": components["schemas"]["FhirOperationOutcome"];
+                };
+            };
+            /** @description Rate limited (see Retry-After) (a FHIR OperationOutcome) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/fhir+json": components["schemas"]["FhirOperationOutcome"];
+                };
+            };
+            431: components["responses"]["RequestHeaderFieldsTooLarge"];
+            /** @description Unexpected error (logged with the request id; no internals in the body) (a FHIR OperationOutcome) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/fhir+json": components["schemas"]["FhirOperationOutcome"];
+                };
+            };
+            /** @description A dependency is unavailable; retry later (a FHIR OperationOutcome) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/fhir+json": components["schemas"]["FhirOperationOutcome"];
+                };
+            };
+        };
+    };
+    fhirSearchPractitioner: {
+        parameters: {
+            query?: {
+                _count?: number;
+                /** @description Opaque position of the next page (from Bundle.link next) */
+                _cursor?: string;
+                /** @description json (the only format), or a JSON media type */
+                _format?: "json" | "application/json" | "application/fhir+json" | "application/json+fhir";
+                _id?: string;
+                name?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/fhir+json": components["schemas"]["FhirBundlePractitioner"];
+                };
+            };
+            /** @description Malformed JSON or invalid parameters/body (validation-error, bad-request) (a FHIR OperationOutcome) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/fhir+json": components["schemas"]["FhirOperationOutcome"];
+                };
+            };
+            /** @description No representation matches Accept (a FHIR OperationOutcome) */
+            406: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/fhir+json": components["schemas"]["FhirOperationOutcome"];
+                };
+            };
+            431: components["responses"]["RequestHeaderFieldsTooLarge"];
+            /** @description Unexpected error (logged with the request id; no internals in the body) (a FHIR OperationOutcome) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/fhir+json": components["schemas"]["FhirOperationOutcome"];
+                };
+            };
+            /** @description A dependency is unavailable; retry later (a FHIR OperationOutcome) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/fhir+json": components["schemas"]["FhirOperationOutcome"];
+                };
+            };
+        };
+    };
+    fhirReadPractitioner: {
+        parameters: {
+            query?: {
+                /** @description json (the only format), or a JSON media type */
+                _format?: "json" | "application/json" | "application/fhir+json" | "application/json+fhir";
+            };
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/fhir+json": components["schemas"]["FhirPractitioner"];
+                };
+            };
+            /** @description Malformed JSON or invalid parameters/body (validation-error, bad-request) (a FHIR OperationOutcome) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/fhir+json": components["schemas"]["FhirOperationOutcome"];
+                };
+            };
+            /** @description No such resource or route (a FHIR OperationOutcome) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/fhir+json": components["schemas"]["FhirOperationOutcome"];
+                };
+            };
+            /** @description No representation matches Accept (a FHIR OperationOutcome) */
+            406: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/fhir+json": components["schemas"]["FhirOperationOutcome"];
+                };
+            };
+            /** @description A path segment is longer than the router reads (2048 bytes percent-encoded) (a FHIR OperationOutcome) */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/fhir+json": components["schemas"]["FhirOperationOutcome"];
+                };
+            };
+            431: components["responses"]["RequestHeaderFieldsTooLarge"];
+            /** @description Unexpected error (logged with the request id; no internals in the body) (a FHIR OperationOutcome) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/fhir+json": components["schemas"]["FhirOperationOutcome"];
+                };
+            };
+            /** @description A dependency is unavailable; retry later (a FHIR OperationOutcome) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/fhir+json": components["schemas"]["FhirOperationOutcome"];
+                };
+            };
+        };
+    };
+    fhirSearchSchedule: {
+        parameters: {
+            query?: {
+                _count?: number;
+                /** @description Opaque position of the next page (from Bundle.link next) */
+                _cursor?: string;
+                /** @description json (the only format), or a JSON media type */
+                _format?: "json" | "application/json" | "application/fhir+json" | "application/json+fhir";
+                _id?: string;
+                actor?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/fhir+json": components["schemas"]["FhirBundleSchedule"];
+                };
+            };
+            /** @description Malformed JSON or invalid parameters/body (validation-error, bad-request) (a FHIR OperationOutcome) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/fhir+json": components["schemas"]["FhirOperationOutcome"];
+                };
+            };
+            /** @description Bearer token missing, invalid, expired or revoked (WWW-Authenticate names the resource metadata) (a FHIR OperationOutcome) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/fhir+json": components["schemas"]["FhirOperationOutcome"];
+                };
+            };
+            /** @description The token lacks a required scope, or may not touch this resource (a patient user and another patient): insufficient-scope, WWW-Authenticate error="insufficient_scope" with scope and resource_metadata (a FHIR OperationOutcome) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/fhir+json": components["schemas"]["FhirOperationOutcome"];
+                };
+            };
+            /** @description No representation matches Accept (a FHIR OperationOutcome) */
+            406: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/fhir+json": components["schemas"]["FhirOperationOutcome"];
+                };
+            };
+            431: components["responses"]["RequestHeaderFieldsTooLarge"];
+            /** @description Unexpected error (logged with the request id; no internals in the body) (a FHIR OperationOutcome) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/fhir+json": components["schemas"]["FhirOperationOutcome"];
+                };
+            };
+            /** @description A dependency is unavailable; retry later (a FHIR OperationOutcome) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/fhir+json": components["schemas"]["FhirOperationOutcome"];
+                };
+            };
+        };
+    };
+    fhirReadSchedule: {
+        parameters: {
+            query?: {
+                /** @description json (the only format), or a JSON media type */
+                _format?: "json" | "application/json" | "application/fhir+json" | "application/json+fhir";
+            };
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/fhir+json": components["schemas"]["FhirSchedule"];
+                };
+            };
+            /** @description Malformed JSON or invalid parameters/body (validation-error, bad-request) (a FHIR OperationOutcome) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/fhir+json": components["schemas"]["FhirOperationOutcome"];
+                };
+            };
+            /** @description Bearer token missing, invalid, expired or revoked (WWW-Authenticate names the resource metadata) (a FHIR OperationOutcome) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/fhir+json": components["schemas"]["FhirOperationOutcome"];
+                };
+            };
+            /** @description The token lacks a required scope, or may not touch this resource (a patient user and another patient): insufficient-scope, WWW-Authenticate error="insufficient_scope" with scope and resource_metadata (a FHIR OperationOutcome) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/fhir+json": components["schemas"]["FhirOperationOutcome"];
+                };
+            };
+            /** @description No such resource or route (a FHIR OperationOutcome) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/fhir+json": components["schemas"]["FhirOperationOutcome"];
+                };
+            };
+            /** @description No representation matches Accept (a FHIR OperationOutcome) */
+            406: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/fhir+json": components["schemas"]["FhirOperationOutcome"];
+                };
+            };
+            /** @description A path segment is longer than the router reads (2048 bytes percent-encoded) (a FHIR OperationOutcome) */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/fhir+json": components["schemas"]["FhirOperationOutcome"];
+                };
+            };
+            431: components["responses"]["RequestHeaderFieldsTooLarge"];
+            /** @description Unexpected error (logged with the request id; no internals in the body) (a FHIR OperationOutcome) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/fhir+json": components["schemas"]["FhirOperationOutcome"];
+                };
+            };
+            /** @description A dependency is unavailable; retry later (a FHIR OperationOutcome) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/fhir+json": components["schemas"]["FhirOperationOutcome"];
+                };
+            };
+        };
+    };
+    fhirSearchServiceRequest: {
+        parameters: {
+            query?: {
+                _count?: number;
+                /** @description Opaque position of the next page (from Bundle.link next) */
+                _cursor?: string;
+                /** @description json (the only format), or a JSON media type */
+                _format?: "json" | "application/json" | "application/fhir+json" | "application/json+fhir";
+                code?: string;
+                patient?: string;
+                status?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/fhir+json": components["schemas"]["FhirBundleServiceRequest"];
+                };
+            };
+            /** @description Malformed JSON or invalid parameters/body (validation-error, bad-request) (a FHIR OperationOutcome) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/fhir+json": components["schemas"]["FhirOperationOutcome"];
+                };
+            };
+            /** @description Bearer token missing, invalid, expired or revoked (WWW-Authenticate names the resource metadata) (a FHIR OperationOutcome) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/fhir+json": components["schemas"]["FhirOperationOutcome"];
+                };
+            };
+            /** @description The token lacks a required scope, or may not touch this resource (a patient user and another patient): insufficient-scope, WWW-Authenticate error="insufficient_scope" with scope and resource_metadata (a FHIR OperationOutcome) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/fhir+json": components["schemas"]["FhirOperationOutcome"];
+                };
+            };
+            /** @description No representation matches Accept (a FHIR OperationOutcome) */
+            406: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/fhir+json": components["schemas"]["FhirOperationOutcome"];
+                };
+            };
+            431: components["responses"]["RequestHeaderFieldsTooLarge"];
+            /** @description Unexpected error (logged with the request id; no internals in the body) (a FHIR OperationOutcome) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/fhir+json": components["schemas"]["FhirOperationOutcome"];
+                };
+            };
+            /** @description A dependency is unavailable; retry later (a FHIR OperationOutcome) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/fhir+json": components["schemas"]["FhirOperationOutcome"];
+                };
+            };
+        };
+    };
+    fhirReadServiceRequest: {
+        parameters: {
+            query?: {
+                /** @description json (the only format), or a JSON media type */
+                _format?: "json" | "application/json" | "application/fhir+json" | "application/json+fhir";
+            };
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/fhir+json": components["schemas"]["FhirServiceRequest"];
+                };
+            };
+            /** @description Malformed JSON or invalid parameters/body (validation-error, bad-request) (a FHIR OperationOutcome) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/fhir+json": components["schemas"]["FhirOperationOutcome"];
+                };
+            };
+            /** @description Bearer token missing, invalid, expired or revoked (WWW-Authenticate names the resource metadata) (a FHIR OperationOutcome) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/fhir+json": components["schemas"]["FhirOperationOutcome"];
+                };
+            };
+            /** @description The token lacks a required scope, or may not touch this resource (a patient user and another patient): insufficient-scope, WWW-Authenticate error="insufficient_scope" with scope and resource_metadata (a FHIR OperationOutcome) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/fhir+json": components["schemas"]["FhirOperationOutcome"];
+                };
+            };
+            /** @description No such resource or route (a FHIR OperationOutcome) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/fhir+json": components["schemas"]["FhirOperationOutcome"];
+                };
+            };
+            /** @description No representation matches Accept (a FHIR OperationOutcome) */
+            406: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/fhir+json": components["schemas"]["FhirOperationOutcome"];
+                };
+            };
+            /** @description A path segment is longer than the router reads (2048 bytes percent-encoded) (a FHIR OperationOutcome) */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/fhir+json": components["schemas"]["FhirOperationOutcome"];
+                };
+            };
+            431: components["responses"]["RequestHeaderFieldsTooLarge"];
+            /** @description Unexpected error (logged with the request id; no internals in the body) (a FHIR OperationOutcome) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/fhir+json": components["schemas"]["FhirOperationOutcome"];
+                };
+            };
+            /** @description A dependency is unavailable; retry later (a FHIR OperationOutcome) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/fhir+json": components["schemas"]["FhirOperationOutcome"];
+                };
+            };
+        };
+    };
+    fhirVreadServiceRequest: {
+        parameters: {
+            query?: {
+                /** @description json (the only format), or a JSON media type */
+                _format?: "json" | "application/json" | "application/fhir+json" | "application/json+fhir";
+            };
+            header?: never;
+            path: {
+                id: string;
+                vid: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/fhir+json": components["schemas"]["FhirServiceRequest"];
+                };
+            };
+            /** @description Malformed JSON or invalid parameters/body (validation-error, bad-request) (a FHIR OperationOutcome) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/fhir+json": components["schemas"]["FhirOperationOutcome"];
+                };
+            };
+            /** @description Bearer token missing, invalid, expired or revoked (WWW-Authenticate names the resource metadata) (a FHIR OperationOutcome) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/fhir+json": components["schemas"]["FhirOperationOutcome"];
+                };
+            };
+            /** @description The token lacks a required scope, or may not touch this resource (a patient user and another patient): insufficient-scope, WWW-Authenticate error="insufficient_scope" with scope and resource_metadata (a FHIR OperationOutcome) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/fhir+json": components["schemas"]["FhirOperationOutcome"];
+                };
+            };
+            /** @description No such resource or route (a FHIR OperationOutcome) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/fhir+json": components["schemas"]["FhirOperationOutcome"];
+                };
+            };
+            /** @description No representation matches Accept (a FHIR OperationOutcome) */
+            406: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/fhir+json": components["schemas"]["FhirOperationOutcome"];
+                };
+            };
+            /** @description A path segment is longer than the router reads (2048 bytes percent-encoded) (a FHIR OperationOutcome) */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/fhir+json": components["schemas"]["FhirOperationOutcome"];
+                };
+            };
+            431: components["responses"]["RequestHeaderFieldsTooLarge"];
+            /** @description Unexpected error (logged with the request id; no internals in the body) (a FHIR OperationOutcome) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/fhir+json": components["schemas"]["FhirOperationOutcome"];
+                };
+            };
+            /** @description A dependency is unavailable; retry later (a FHIR OperationOutcome) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/fhir+json": components["schemas"]["FhirOperationOutcome"];
+                };
+            };
+        };
+    };
+    fhirSearchSlot: {
+        parameters: {
+            query?: {
+                _count?: number;
+                /** @description Opaque position of the next page (from Bundle.link next) */
+                _cursor?: string;
+                /** @description json (the only format), or a JSON media type */
+                _format?: "json" | "application/json" | "application/fhir+json" | "application/json+fhir";
+                schedule?: string;
+                start?: string | string[];
+                status?: "free" | "busy";
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/fhir+json": components["schemas"]["FhirBundleSlot"];
+                };
+            };
+            /** @description Malformed JSON or invalid parameters/body (validation-error, bad-request) (a FHIR OperationOutcome) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/fhir+json": components["schemas"]["FhirOperationOutcome"];
+                };
+            };
+            /** @description Bearer token missing, invalid, expired or revoked (WWW-Authenticate names the resource metadata) (a FHIR OperationOutcome) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/fhir+json": components["schemas"]["FhirOperationOutcome"];
+                };
+            };
+            /** @description The token lacks a required scope, or may not touch this resource (a patient user and another patient): insufficient-scope, WWW-Authenticate error="insufficient_scope" with scope and resource_metadata (a FHIR OperationOutcome) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/fhir+json": components["schemas"]["FhirOperationOutcome"];
+                };
+            };
+            /** @description No representation matches Accept (a FHIR OperationOutcome) */
+            406: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/fhir+json": components["schemas"]["FhirOperationOutcome"];
+                };
+            };
+            431: components["responses"]["RequestHeaderFieldsTooLarge"];
+            /** @description Unexpected error (logged with the request id; no internals in the body) (a FHIR OperationOutcome) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/fhir+json": components["schemas"]["FhirOperationOutcome"];
+                };
+            };
+            /** @description A dependency is unavailable; retry later (a FHIR OperationOutcome) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/fhir+json": components["schemas"]["FhirOperationOutcome"];
+                };
+            };
+        };
+    };
+    fhirReadSlot: {
+        parameters: {
+            query?: {
+                /** @description json (the only format), or a JSON media type */
+                _format?: "json" | "application/json" | "application/fhir+json" | "application/json+fhir";
+            };
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/fhir+json": components["schemas"]["FhirSlot"];
+                };
+            };
+            /** @description Malformed JSON or invalid parameters/body (validation-error, bad-request) (a FHIR OperationOutcome) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/fhir+json": components["schemas"]["FhirOperationOutcome"];
+                };
+            };
+            /** @description Bearer token missing, invalid, expired or revoked (WWW-Authenticate names the resource metadata) (a FHIR OperationOutcome) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/fhir+json": components["schemas"]["FhirOperationOutcome"];
+                };
+            };
+            /** @description The token lacks a required scope, or may not touch this resource (a patient user and another patient): insufficient-scope, WWW-Authenticate error="insufficient_scope" with scope and resource_metadata (a FHIR OperationOutcome) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/fhir+json": components["schemas"]["FhirOperationOutcome"];
+                };
+            };
+            /** @description No such resource or route (a FHIR OperationOutcome) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/fhir+json": components["schemas"]["FhirOperationOutcome"];
+                };
+            };
+            /** @description No representation matches Accept (a FHIR OperationOutcome) */
+            406: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/fhir+json": components["schemas"]["FhirOperationOutcome"];
+                };
+            };
+            /** @description A path segment is longer than the router reads (2048 bytes percent-encoded) (a FHIR OperationOutcome) */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/fhir+json": components["schemas"]["FhirOperationOutcome"];
+                };
+            };
+            431: components["responses"]["RequestHeaderFieldsTooLarge"];
+            /** @description Unexpected error (logged with the request id; no internals in the body) (a FHIR OperationOutcome) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/fhir+json": components["schemas"]["FhirOperationOutcome"];
+                };
+            };
+            /** @description A dependency is unavailable; retry later (a FHIR OperationOutcome) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/fhir+json": components["schemas"]["FhirOperationOutcome"];
+                };
+            };
+        };
+    };
+    fhirVreadSlot: {
+        parameters: {
+            query?: {
+                /** @description json (the only format), or a JSON media type */
+                _format?: "json" | "application/json" | "application/fhir+json" | "application/json+fhir";
+            };
+            header?: never;
+            path: {
+                id: string;
+                vid: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/fhir+json": components["schemas"]["FhirSlot"];
+                };
+            };
+            /** @description Malformed JSON or invalid parameters/body (validation-error, bad-request) (a FHIR OperationOutcome) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/fhir+json": components["schemas"]["FhirOperationOutcome"];
+                };
+            };
+            /** @description Bearer token missing, invalid, expired or revoked (WWW-Authenticate names the resource metadata) (a FHIR OperationOutcome) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/fhir+json": components["schemas"]["FhirOperationOutcome"];
+                };
+            };
+            /** @description The token lacks a required scope, or may not touch this resource (a patient user and another patient): insufficient-scope, WWW-Authenticate error="insufficient_scope" with scope and resource_metadata (a FHIR OperationOutcome) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/fhir+json": components["schemas"]["FhirOperationOutcome"];
+                };
+            };
+            /** @description No such resource or route (a FHIR OperationOutcome) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/fhir+json": components["schemas"]["FhirOperationOutcome"];
+                };
+            };
+            /** @description No representation matches Accept (a FHIR OperationOutcome) */
+            406: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/fhir+json": components["schemas"]["FhirOperationOutcome"];
+                };
+            };
+            /** @description A path segment is longer than the router reads (2048 bytes percent-encoded) (a FHIR OperationOutcome) */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/fhir+json": components["schemas"]["FhirOperationOutcome"];
+                };
+            };
+            431: components["responses"]["RequestHeaderFieldsTooLarge"];
+            /** @description Unexpected error (logged with the request id; no internals in the body) (a FHIR OperationOutcome) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/fhir+json": components["schemas"]["FhirOperationOutcome"];
+                };
+            };
+            /** @description A dependency is unavailable; retry later (a FHIR OperationOutcome) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/fhir+json": components["schemas"]["FhirOperationOutcome"];
+                };
+            };
+        };
+    };
+    fhirSearchSubscription: {
+        parameters: {
+            query?: {
+                _count?: number;
+                _format?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/fhir+json": components["schemas"]["FhirBundleSubscription"];
+                };
+            };
+            /** @description Malformed JSON or invalid parameters/body (validation-error, bad-request) (a FHIR OperationOutcome) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/fhir+json": components["schemas"]["FhirOperationOutcome"];
+                };
+            };
+            /** @description Bearer token missing, invalid, expired or revoked (WWW-Authenticate names the resource metadata) (a FHIR OperationOutcome) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/fhir+json": components["schemas"]["FhirOperationOutcome"];
+                };
+            };
+            /** @description The token lacks a required scope, or may not touch this resource (a patient user and another patient): insufficient-scope, WWW-Authenticate error="insufficient_scope" with scope and resource_metadata (a FHIR OperationOutcome) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/fhir+json": components["schemas"]["FhirOperationOutcome"];
+                };
+            };
+            431: components["responses"]["RequestHeaderFieldsTooLarge"];
+            /** @description Unexpected error (logged with the request id; no internals in the body) (a FHIR OperationOutcome) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/fhir+json": components["schemas"]["FhirOperationOutcome"];
+                };
+            };
+            /** @description A dependency is unavailable; retry later (a FHIR OperationOutcome) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/fhir+json": components["schemas"]["FhirOperationOutcome"];
+                };
+            };
+        };
+    };
+    fhirCreateSubscription: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["FhirSubscriptionInput"];
+            };
+        };
+        responses: {
+            /** @description Created */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/fhir+json": components["schemas"]["FhirSubscription"];
+                };
+            };
+            /** @description Malformed JSON or invalid parameters/body (validation-error, bad-request) (a FHIR OperationOutcome) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/fhir+json": components["schemas"]["FhirOperationOutcome"];
+                };
+            };
+            /** @description Bearer token missing, invalid, expired or revoked (WWW-Authenticate names the resource metadata) (a FHIR OperationOutcome) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/fhir+json": components["schemas"]["FhirOperationOutcome"];
+                };
+            };
+            /** @description The token lacks a required scope, or may not touch this resource (a patient user and another patient): insufficient-scope, WWW-Authenticate error="insufficient_scope" with scope and resource_metadata (a FHIR OperationOutcome) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/fhir+json": components["schemas"]["FhirOperationOutcome"];
+                };
+            };
+            /** @description The body is over the size limit (a FHIR OperationOutcome) */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/fhir+json": components["schemas"]["FhirOperationOutcome"];
+                };
+            };
+            /** @description The Content-Type is not accepted here (a FHIR OperationOutcome) */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/fhir+json": components["schemas"]["FhirOperationOutcome"];
+                };
+            };
+            /** @description Unexpected error (logged with the request id; no internals in the body) (a FHIR OperationOutcome) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/fhir+json": components["schemas"]["FhirOperationOutcome"];
+                };
+            };
+            /** @description A dependency is unavailable; retry later (a FHIR OperationOutcome) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/fhir+json": components["schemas"]["FhirOperationOutcome"];
+                };
+            };
+        };
+    };
+    fhirReadSubscription: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/fhir+json": components["schemas"]["FhirSubscription"];
+                };
+            };
+            /** @description Malformed JSON or invalid parameters/body (validation-error, bad-request) (a FHIR OperationOutcome) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/fhir+json": components["schemas"]["FhirOperationOutcome"];
+                };
+            };
+            /** @description Bearer token missing, invalid, expired or revoked (WWW-Authenticate names the resource metadata) (a FHIR OperationOutcome) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/fhir+json": components["schemas"]["FhirOperationOutcome"];
+                };
+            };
+            /** @description The token lacks a required scope, or may not touch this resource (a patient user and another patient): insufficient-scope, WWW-Authenticate error="insufficient_scope" with scope and resource_metadata (a FHIR OperationOutcome) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/fhir+json": components["schemas"]["FhirOperationOutcome"];
+                };
+            };
+            /** @description No such resource or route (a FHIR OperationOutcome) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/fhir+json": components["schemas"]["FhirOperationOutcome"];
+                };
+            };
+            /** @description A path segment is longer than the router reads (2048 bytes percent-encoded) (a FHIR OperationOutcome) */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/fhir+json": components["schemas"]["FhirOperationOutcome"];
+                };
+            };
+            /** @description Unexpected error (logged with the request id; no internals in the body) (a FHIR OperationOutcome) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/fhir+json": components["schemas"]["FhirOperationOutcome"];
+                };
+            };
+            /** @description A dependency is unavailable; retry later (a FHIR OperationOutcome) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/fhir+json": components["schemas"]["FhirOperationOutcome"];
+                };
+            };
+        };
+    };
+    fhirDeleteSubscription: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Deleted */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Malformed JSON or invalid parameters/body (validation-error, bad-request) (a FHIR OperationOutcome) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/fhir+json": components["schemas"]["FhirOperationOutcome"];
+                };
+            };
+            /** @description Bearer token missing, invalid, expired or revoked (WWW-Authenticate names the resource metadata) (a FHIR OperationOutcome) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/fhir+json": components["schemas"]["FhirOperationOutcome"];
+                };
+            };
+            /** @description The token lacks a required scope, or may not touch this resource (a patient user and another patient): insufficient-scope, WWW-Authenticate error="insufficient_scope" with scope and resource_metadata (a FHIR OperationOutcome) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/fhir+json": components["schemas"]["FhirOperationOutcome"];
+                };
+            };
+            /** @description No such resource or route (a FHIR OperationOutcome) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/fhir+json": components["schemas"]["FhirOperationOutcome"];
+                };
+            };
+            /** @description A path segment is longer than the router reads (2048 bytes percent-encoded) (a FHIR OperationOutcome) */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/fhir+json": components["schemas"]["FhirOperationOutcome"];
+                };
+            };
+            /** @description Unexpected error (logged with the request id; no internals in the body) (a FHIR OperationOutcome) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/fhir+json": components["schemas"]["FhirOperationOutcome"];
+                };
+            };
+            /** @description A dependency is unavailable; retry later (a FHIR OperationOutcome) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/fhir+json": components["schemas"]["FhirOperationOutcome"];
+                };
+            };
+        };
+    };
+    fhirSubscriptionEvents: {
+        parameters: {
+            query?: {
+                _format?: string;
+                content?: "empty" | "full-resource";
+                eventsSinceNumber?: string;
+                eventsUntilNumber?: string;
+            };
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/fhir+json": components["schemas"]["FhirBundleSubscriptionNotification"];
+                };
+            };
+            /** @description Malformed JSON or invalid parameters/body (validation-error, bad-request) (a FHIR OperationOutcome) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/fhir+json": components["schemas"]["FhirOperationOutcome"];
+                };
+            };
+            /** @description Bearer token missing, invalid, expired or revoked (WWW-Authenticate names the resource metadata) (a FHIR OperationOutcome) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/fhir+json": components["schemas"]["FhirOperationOutcome"];
+                };
+            };
+            /** @description The token lacks a required scope, or may not touch this resource (a patient user and another patient): insufficient-scope, WWW-Authenticate error="insufficient_scope" with scope and resource_metadata (a FHIR OperationOutcome) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/fhir+json": components["schemas"]["FhirOperationOutcome"];
+                };
+            };
+            /** @description No such resource or route (a FHIR OperationOutcome) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/fhir+json": components["schemas"]["FhirOperationOutcome"];
+                };
+            };
+            /** @description A path segment is longer than the router reads (2048 bytes percent-encoded) (a FHIR OperationOutcome) */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/fhir+json": components["schemas"]["FhirOperationOutcome"];
+                };
+            };
+            431: components["responses"]["RequestHeaderFieldsTooLarge"];
+            /** @description Unexpected error (logged with the request id; no internals in the body) (a FHIR OperationOutcome) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/fhir+json": components["schemas"]["FhirOperationOutcome"];
+                };
+            };
+            /** @description A dependency is unavailable; retry later (a FHIR OperationOutcome) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/fhir+json": components["schemas"]["FhirOperationOutcome"];
+                };
+            };
+        };
+    };
+    fhirSubscriptionWsBindingToken: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        /** @description Optional: a Parameters (its id parameters are ignored at the instance level) */
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["FhirSubscriptionWsBindingTokenRequest"];
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/fhir+json": components["schemas"]["FhirParameters"];
+                };
+            };
+            /** @description Malformed JSON or invalid parameters/body (validation-error, bad-request) (a FHIR OperationOutcome) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/fhir+json": components["schemas"]["FhirOperationOutcome"];
+                };
+            };
+            /** @description Bearer token missing, invalid, expired or revoked (WWW-Authenticate names the resource metadata) (a FHIR OperationOutcome) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/fhir+json": components["schemas"]["FhirOperationOutcome"];
+                };
+            };
+            /** @description The token lacks a required scope, or may not touch this resource (a patient user and another patient): insufficient-scope, WWW-Authenticate error="insufficient_scope" with scope and resource_metadata (a FHIR OperationOutcome) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/fhir+json": components["schemas"]["FhirOperationOutcome"];
+                };
+            };
+            /** @description No such resource or route (a FHIR OperationOutcome) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/fhir+json": components["schemas"]["FhirOperationOutcome"];
+                };
+            };
+            /** @description The body is over the size limit (a FHIR OperationOutcome) */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/fhir+json": components["schemas"]["FhirOperationOutcome"];
+                };
+            };
+            /** @description A path segment is longer than the router reads (2048 bytes percent-encoded) (a FHIR OperationOutcome) */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/fhir+json": components["schemas"]["FhirOperationOutcome"];
+                };
+            };
+            /** @description The Content-Type is not accepted here (a FHIR OperationOutcome) */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/fhir+json": components["schemas"]["FhirOperationOutcome"];
+                };
+            };
+            /** @description Unexpected error (logged with the request id; no internals in the body) (a FHIR OperationOutcome) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/fhir+json": components["schemas"]["FhirOperationOutcome"];
+                };
+            };
+            /** @description A dependency is unavailable; retry later (a FHIR OperationOutcome) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/fhir+json": components["schemas"]["FhirOperationOutcome"];
+                };
+            };
+        };
+    };
+    fhirSubscriptionStatus: {
+        parameters: {
+            query?: {
+                _format?: string;
+            };
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/fhir+json": components["schemas"]["FhirBundleSubscriptionStatus"];
+                };
+            };
+            /** @description Malformed JSON or invalid parameters/body (validation-error, bad-request) (a FHIR OperationOutcome) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/fhir+json": components["schemas"]["FhirOperationOutcome"];
+                };
+            };
+            /** @description Bearer token missing, invalid, expired or revoked (WWW-Authenticate names the resource metadata) (a FHIR OperationOutcome) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/fhir+json": components["schemas"]["FhirOperationOutcome"];
+                };
+            };
+            /** @description The token lacks a required scope, or may not touch this resource (a patient user and another patient): insufficient-scope, WWW-Authenticate error="insufficient_scope" with scope and resource_metadata (a FHIR OperationOutcome) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/fhir+json": components["schemas"]["FhirOperationOutcome"];
+                };
+            };
+            /** @description No such resource or route (a FHIR OperationOutcome) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/fhir+json": components["schemas"]["FhirOperationOutcome"];
+                };
+            };
+            /** @description A path segment is longer than the router reads (2048 bytes percent-encoded) (a FHIR OperationOutcome) */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/fhir+json": components["schemas"]["FhirOperationOutcome"];
+                };
+            };
+            431: components["responses"]["RequestHeaderFieldsTooLarge"];
+            /** @description Unexpected error (logged with the request id; no internals in the body) (a FHIR OperationOutcome) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/fhir+json": components["schemas"]["FhirOperationOutcome"];
+                };
+            };
+            /** @description A dependency is unavailable; retry later (a FHIR OperationOutcome) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/fhir+json": components["schemas"]["FhirOperationOutcome"];
+                };
+            };
+        };
+    };
+    fhirSubscriptionWebSocket: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Switching Protocols: the WebSocket is open */
+            101: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Bearer token missing, invalid, expired or revoked (WWW-Authenticate names the resource metadata) (a FHIR OperationOutcome) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/fhir+json": components["schemas"]["FhirOperationOutcome"];
+                };
+            };
+            /** @description The token lacks a required scope, or may not touch this resource (a patient user and another patient): insufficient-scope, WWW-Authenticate error="insufficient_scope" with scope and resource_metadata (a FHIR OperationOutcome) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/fhir+json": components["schemas"]["FhirOperationOutcome"];
+                };
+            };
+            /** @description A WebSocket endpoint was asked without Upgrade: websocket (a FHIR OperationOutcome) */
+            426: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/fhir+json": components["schemas"]["FhirOperationOutcome"];
+                };
+            };
+            /** @description Unexpected error (logged with the request id; no internals in the body) (a FHIR OperationOutcome) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/fhir+json": components["schemas"]["FhirOperationOutcome"];
+                };
+            };
+            /** @description A dependency is unavailable; retry later (a FHIR OperationOutcome) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/fhir+json": components["schemas"]["FhirOperationOutcome"];
+                };
+            };
+        };
+    };
+    getLivez: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Liveness"];
+                };
+            };
+            500: components["responses"]["InternalError"];
+            /** @description Service Unavailable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Liveness"];
+                };
+            };
+        };
+    };
+    getOpenapiJson: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The OpenAPI 3.1 document */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["GetOpenapiJsonResponse"];
+                };
+            };
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    getReadyz: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Readiness"];
+                };
+            };
+            500: components["responses"]["InternalError"];
+            /** @description Service Unavailable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Readiness"];
+                };
+            };
+        };
+    };
+    getUi: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The index page */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                };
+            };
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    getUiByName: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description One of appointment-booking-form, vitals-telemetry-monitor, emergency-triage-board, patient-search-card */
+                name: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The card */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            404: components["responses"]["NotFound"];
+            414: components["responses"]["URITooLong"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+}

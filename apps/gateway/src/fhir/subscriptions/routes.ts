@@ -68,8 +68,7 @@ export function fhirSubscriptionRoutes(deps: GatewayDeps, numberer: Subscription
 
   return async (app) => {
     app.addHook('onRequest', async (req) => negotiateFormat(req));
-    // FHIR clients post FHIR JSON (the same parser as application/json: prototype poisoning refused)
-    app.addContentTypeParser(['application/fhir+json', 'application/json+fhir'], { parseAs: 'string' }, app.getDefaultJsonParser('error', 'error'));
+    // FHIR JSON bodies (application/fhir+json) are parsed by the one JSON parser (libs/http plugin).
 
     app.post(`${FHIR_BASE_PATH}/Subscription`, {
       config: { auth: { scopes: ['read:vitals'] } },

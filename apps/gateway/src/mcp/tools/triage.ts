@@ -30,7 +30,7 @@ export const triageBoardTool = defineTool({
     const entries = board.map((b) => ({
       patient_id: b.patientId, version: b.version, esi: b.esi, complaint: b.complaint, arrived_at: b.arrivedAt, updated_at: b.updatedAt, name: b.name, alerts: b.alerts,
       ...(b.news2 ? { latest_vitals: (b.latestVitals ?? []).map(latestOut), news2: news2Out(b.news2) } : {}),
-      ...(b.criticalResults ? { critical_results: b.criticalResults.map((c) => ({ critical_id: c.criticalId, report_id: c.reportId, code: c.code, state: c.state, results: c.results as Record<string, unknown>[], raised_at: c.raisedAt, due_at: c.dueAt })) } : {}),
+      ...(b.criticalResults ? { critical_results: b.criticalResults.map((c) => ({ critical_id: c.criticalId, report_id: c.reportId, code: c.code, state: c.state, results: c.results as unknown as Record<string, unknown>[], raised_at: c.raisedAt, due_at: c.dueAt })) } : {}),
     }));
     const byLevel = [1, 2, 3, 4, 5].map((l) => `ESI ${l}: ${entries.filter((e) => e.esi === l).length}`).join(', ');
     return { data: { count: entries.length, entries }, text: `${entries.length} patient(s) on the board (${byLevel}).` };
