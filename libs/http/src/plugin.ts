@@ -104,7 +104,11 @@ const METHODS = ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS'];
 
 /** The methods the router serves this concrete path with (for 405 and its Allow header). */
 function allowedMethods(app: FastifyInstance, path: string): string[] {
-  return METHODS.filter((method) => app.findRoute({ method: method as 'GET', url: path }) !== null);
+  const found = METHODS.map((method) => ({ method, route: app.findRoute({ method: method as 'GET', url: path }) })).filter((m) => m.route !== null);
+  // A path some route names exactly (e.g. /fhir/R4/Patient/$export) is that resource: a parametric
+  // route of another method (PUT /fhir/R4/Patient/:id) does not make its methods allowed there.
+  const exact = found.filter((m) => Object.keys(m.route!.params ?? {}).length === 0);
+  return (exact.length > 0 ? exact : found).map((m) => m.method);
 }
 
 export interface ProblemPluginOptions {

@@ -31,6 +31,15 @@ const FREE_FORM: Record<string, string> = {
   'JsonRpcError/properties/error/additionalProperties': 'JSON-RPC 2.0 `error.data`: defined by the method',
   'FhirCapabilityStatement/additionalProperties': 'FHIR R4 CapabilityStatement: the other elements as FHIR R4 defines them (validated with the HAPI validator in the tests)',
   'FhirOperationOutcome/additionalProperties': 'FHIR R4 OperationOutcome: the other elements as FHIR R4 defines them',
+  'FhirSubscription/additionalProperties': 'FHIR R4 Subscription with the Subscriptions R5 Backport extensions: elements and extensions as FHIR and the IG define them (HAPI-validated in the tests)',
+  'FhirSubscriptionInput/additionalProperties': 'a FHIR R4 Subscription as a client sends it (backport profile): FHIR-defined elements; the route checks what it uses',
+  'FhirParameters/additionalProperties': 'FHIR R4 Parameters (the backport subscription status): parameters as the IG defines them',
+  'FhirParametersInput/additionalProperties': 'FHIR R4 Parameters as a client may send it ($get-ws-binding-token): ignored at the instance level',
+  'FhirBundleSubscriptionNotification/additionalProperties': 'a FHIR R4 history Bundle (backport notification): the other Bundle elements as FHIR defines them',
+  'FhirBundleSubscriptionNotification/properties/entry/items/additionalProperties': 'a Bundle entry: the other elements as FHIR defines them',
+  'FhirBundleSubscriptionNotification/properties/entry/items/properties/resource/additionalProperties': 'the event\'s resource: an Observation (FhirObservation) or a Flag, or the status Parameters',
+  'FhirAppointmentBookInput/additionalProperties': 'a FHIR R4 Appointment as a client sends it: elements Vitalis does not keep are accepted and ignored (FHIR clients send whole resources)',
+  'FhirAppointmentBookInput/properties/participant/items/additionalProperties': 'a FHIR Appointment.participant: elements other than actor are accepted and ignored',
   'GetAuditResponse/properties/data/items/properties/detail/additionalProperties': 'an audit record\'s detail: what the audited action recorded (by action)',
   'GetPatientsByIdHistoryResponse/properties/events/items/properties/data/additionalProperties': 'an event\'s payload, by event type and schema_version (the append log as stored)',
   'GetPatientsByIdHistoryResponse/properties/events/items/properties/metadata/additionalProperties': 'an event\'s metadata (correlation, causation, actor) as stored',
@@ -88,8 +97,14 @@ describe('GET /openapi.json: every body typed', () => {
       expect(schemas[name], name).toBeDefined();
       expect(schemas[name]!.additionalProperties ?? false, name).toBe(false);
     }
-    // POST /api/v1/vitals publishes its items (it validates them one by one, all-or-nothing)
+    // POST /api/v1/vitals publishes its items (it validates them one by one, all-or-nothing):
+    // observations or frames, at least one of either (anyOf)
     const publish = schemas[(doc.paths['/api/v1/vitals'].post.requestBody.content['application/json'].schema.$ref as string).split('/').pop()!]!;
-    expect(publish.properties.observations.items).toEqual({ $ref: '#/components/schemas/VitalsObservationInput' });
+    expect(publish.anyOf).toHaveLength(2);
+    for (const branch of publish.anyOf as Json[]) {
+      expect(branch.properties.observations.items).toEqual({ $ref: '#/components/schemas/VitalsObservationInput' });
+      expect(branch.properties.frames.items.$ref).toMatch(/^#\/components\/schemas\//);
+    }
+    expect((publish.anyOf as Json[]).map((b) => b.required)).toEqual([['observations'], ['frames']]);
   });
 });

@@ -21,7 +21,7 @@ import { bookAppointment, cancelAppointment, getAppointment, listSlots, reschedu
 
 // Exactly what the builders below produce (strict: see patients/fhir.ts).
 const reference = z.object({ reference: z.string() });
-const appointmentOut = z.strictObject({
+export const appointmentOut = z.strictObject({
   resourceType: z.literal('Appointment'), id: z.string(), status: z.enum(['booked', 'cancelled']),
   slot: z.array(reference), start: z.string(), end: z.string(),
   appointmentType: z.object({ text: z.string() }),
@@ -29,12 +29,12 @@ const appointmentOut = z.strictObject({
   created: z.string().optional(),
   participant: z.array(z.object({ actor: reference.describe('Patient/<id> or Practitioner/<clinician id>'), status: z.literal('accepted') })),
 }).meta({ id: 'Appointment', description: 'FHIR R4 Appointment (https://hl7.org/fhir/R4/appointment.html), the elements Vitalis keeps' });
-const slotOut = z.strictObject({
+export const slotOut = z.strictObject({
   resourceType: z.literal('Slot'), id: z.string(), meta: z.object({ versionId: z.string().describe('The slot stream\'s version (vread: /fhir/R4/Slot/{id}/_history/{vid})') }), status: z.enum(['free', 'busy']),
   schedule: reference.describe('Schedule/<clinician id>'),
   serviceType: z.array(z.object({ text: z.string() })), start: z.string(), end: z.string(),
 }).meta({ id: 'Slot', description: 'FHIR R4 Slot (https://hl7.org/fhir/R4/slot.html)' });
-const scheduleOut = z.strictObject({
+export const scheduleOut = z.strictObject({
   resourceType: z.literal('Schedule'), id: z.string(), active: z.boolean(),
   actor: z.array(z.object({ reference: z.string(), display: z.string().optional() })),
 }).meta({ id: 'Schedule', description: 'FHIR R4 Schedule (https://hl7.org/fhir/R4/schedule.html): a clinician\'s' });

@@ -13,8 +13,8 @@ import type { GatewayDeps } from '../deps';
 import { APPOINTMENT_TYPES, CLINICIANS, scopesAndRoles, toFhirPractitioner, vitalCodes } from './data';
 
 const listOf = <T extends z.ZodType>(item: T) => z.object({ data: z.array(item) });
-const practitioner = z.strictObject({
-  resourceType: z.literal('Practitioner'), id: z.string(), name: z.array(z.object({ text: z.string() })), qualification: z.array(z.object({ code: z.object({ text: z.string() }) })),
+export const practitionerOut = z.strictObject({
+  resourceType: z.literal('Practitioner'), id: z.string(), active: z.boolean(), name: z.array(z.object({ text: z.string() })), qualification: z.array(z.object({ code: z.object({ text: z.string() }) })),
 }).meta({ id: 'Practitioner', description: 'A clinician as a FHIR R4 Practitioner (https://hl7.org/fhir/R4/practitioner.html)' });
 const appointmentType = z.strictObject({ code: z.string(), display: z.string(), minutes: z.number().int() }).meta({ id: 'AppointmentType', description: 'A bookable appointment type and its length' });
 const range = z.object({ min: z.number(), max: z.number() });
@@ -35,7 +35,7 @@ export function catalogRoutes(_deps: GatewayDeps): FastifyPluginAsyncZod {
       return { sections: ['clinicians', 'appointment-types', 'vital-signs', 'scopes'].map((name) => ({ name, href: `/api/v1/catalog/${name}` })) };
     });
     app.get('/api/v1/catalog/clinicians', {
-      schema: { tags: ['catalog'], summary: 'Clinicians as FHIR Practitioner (public)', response: { 200: listOf(practitioner) } },
+      schema: { tags: ['catalog'], summary: 'Clinicians as FHIR Practitioner (public)', response: { 200: listOf(practitionerOut) } },
     }, async (_req, reply) => {
       cache(reply);
       return { data: CLINICIANS.map(toFhirPractitioner) };

@@ -6,36 +6,50 @@
  * them in the document (fhirOpenApiSchemas) and gives the /fhir/R4 responses the FHIR media type.
  */
 import { z } from 'zod';
-import { fhirObservationSchema } from '@vitalis/schemas';
-import { patientIn, patientOut } from '../patients/fhir';
+import { fhirObservationSchema, LOINC_SYSTEM, VITAL_CODE } from '@vitalis/schemas';
+import { allergyOut, patientIn, patientOut } from '../patients/fhir';
+import { appointmentOut, scheduleOut, slotOut } from '../appointments/routes';
+import { practitionerOut } from '../catalog/routes';
+import { diagnosticReportOut, serviceRequestOut } from '../diagnostics/fhir';
 
-const fhirResource = <T extends string>(type: T) =>
+const fhirResource = <T extends string>(type: T, example?: Record<string, unknown>) =>
   z
     .looseObject({ resourceType: z.literal(type), id: z.string().optional() })
-    .describe(`A FHIR R4 ${type} resource (https://hl7.org/fhir/R4/${type.toLowerCase()}.html); the other properties are FHIR's (additionalProperties: as the FHIR R4 specification defines them).`)
-    .meta({ id: `Fhir${type}` });
+    .meta({
+      id: `Fhir${type}`,
+      description: `A FHIR R4 ${type} resource (https://hl7.org/fhir/R4/${type.toLowerCase()}.html); the other properties are FHIR's (additionalProperties: as the FHIR R4 specification defines them).`,
+      ...(example ? { example } : {}),
+    });
 
 // Patient and Observation: the exact schemas of the mappings the REST API shares (components
 // `Patient`, `FhirObservation`); the CapabilityStatement and OperationOutcome stay open (below).
 export const fhirPatient = patientOut;
 export const fhirObservation = fhirObservationSchema;
-export const fhirAllergyIntolerance = fhirResource('AllergyIntolerance');
-export const fhirPractitioner = fhirResource('Practitioner');
-export const fhirSchedule = fhirResource('Schedule');
-export const fhirSlot = fhirResource('Slot');
-export const fhirAppointment = fhirResource('Appointment');
-export const fhirDevice = fhirResource('Device');
-export const fhirServiceRequest = fhirResource('ServiceRequest');
-export const fhirDiagnosticReport = fhirResource('DiagnosticReport');
+export const fhirAllergyIntolerance = allergyOut;
+export const fhirPractitioner = practitionerOut;
+export const fhirSchedule = scheduleOut;
+export const fhirSlot = slotOut;
+export const fhirAppointment = appointmentOut;
+export const fhirDevice = z.strictObject({
+  resourceType: z.literal('Device'), id: z.string(), status: z.literal('active'), patient: z.object({ reference: z.string().describe('Patient/<id>') }),
+}).meta({ id: 'FhirDevice', description: 'FHIR R4 Device (https://hl7.org/fhir/R4/device.html): a device that reports vitals for the patient' });
+export const fhirServiceRequest = serviceRequestOut;
+export const fhirDiagnosticReport = diagnosticReportOut;
 export const fhirCapabilityStatement = fhirResource('CapabilityStatement');
 export const fhirOperationOutcome = fhirResource('OperationOutcome');
-export const fhirSubscription = fhirResource('Subscription');
-export const fhirParameters = fhirResource('Parameters');
+export const fhirSubscription = fhirResource('Subscription', {
+  resourceType: 'Subscription', meta: { profile: ['http://hl7.org/fhir/uv/subscriptions-backport/StructureDefinition/backport-subscription'] }, status: 'requested', reason: 'Watch a patient\'s heart rate',
+  criteria: 'https://vitalis.example/fhir/SubscriptionTopic/patient-vitals',
+  _criteria: { extension: [{ url: 'http://hl7.org/fhir/uv/subscriptions-backport/StructureDefinition/backport-filter-criteria', valueString: `Observation?patient=Patient/pat-0001&code=${LOINC_SYSTEM}|${VITAL_CODE.heartRate}` }] },
+  channel: { type: 'websocket', payload: 'application/fhir+json', _payload: { extension: [{ url: 'http://hl7.org/fhir/uv/subscriptions-backport/StructureDefinition/backport-payload-content', valueCode: 'full-resource' }] } },
+});
+export const fhirParameters = fhirResource('Parameters', { resourceType: 'Parameters' });
 const fhirBundleOf = (resource: z.ZodType, of: string) =>
   z
     .strictObject({
       resourceType: z.literal('Bundle'),
       type: z.literal('searchset'),
+      total: z.number().int().optional().describe('The number of matches, where the search knows it'),
       link: z.array(z.object({ relation: z.string(), url: z.string() })).describe('`self`, and `next` (the next page) unless this is the last page'),
       entry: z.array(z.strictObject({ fullUrl: z.string(), resource, search: z.object({ mode: z.enum(['match', 'include']) }) })).optional().describe('Absent when nothing matched (FHIR arrays are never empty)'),
     })
@@ -71,7 +85,7 @@ export const fhirDiagnosticReportBundle = fhirBundleOf(fhirDiagnosticReport, 'Di
 /** POST/PUT Patient: a FHIR Patient with what Vitalis keeps (patients/fhir.ts patientIn), unknown elements ignored. */
 export const fhirPatientCreate = patientIn.extend({ resourceType: z.literal('Patient'), id: z.string().max(64).optional() })
   .describe('A FHIR R4 Patient: name (exactly one, the official), birthDate, gender, identifier, telecom are kept; on update the id, when given, must be the one in the URL.')
-  .meta({ id: 'FhirPatientWrite' });
+  .meta({ id: 'FhirPatientWrite', example: { resourceType: 'Patient', name: [{ use: 'official', family: 'Franklin', given: ['Rosalind'] }], birthDate: '1920-07-25', gender: 'female' } });
 /** POST Appointment: book a free Slot for a patient (the appointments service's booking). */
 export const fhirAppointmentCreate = z.looseObject({
   resourceType: z.literal('Appointment'),
@@ -80,7 +94,10 @@ export const fhirAppointmentCreate = z.looseObject({
   participant: z.array(z.looseObject({ actor: z.object({ reference: z.string().max(300) }).optional() })).min(1).max(10)
     .describe('The patient (actor Patient/{id}); a patient user books for themselves'),
   description: z.string().trim().min(1).max(500).optional().describe('The reason'),
-}).describe('A FHIR R4 Appointment to book: one free Slot and the Patient participant').meta({ id: 'FhirAppointmentBook' });
+}).describe('A FHIR R4 Appointment to book: one free Slot and the Patient participant').meta({
+  id: 'FhirAppointmentBook',
+  example: { resourceType: 'Appointment', status: 'booked', slot: [{ reference: 'Slot/s0123456789ab' }], participant: [{ actor: { reference: 'Patient/pat-0001' } }], description: 'Follow-up' },
+});
 
 /** Every FHIR error: an OperationOutcome (application/fhir+json). */
 export const outcomes = (...codes: number[]) => Object.fromEntries(codes.map((c) => [c, fhirOperationOutcome]));

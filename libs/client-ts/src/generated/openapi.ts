@@ -2475,23 +2475,26 @@ export interface components {
                 reference: string;
             };
         };
-        /** @description A FHIR R4 AllergyIntolerance resource (https://hl7.org/fhir/R4/allergyintolerance.html); the other properties are FHIR's (additionalProperties: as the FHIR R4 specification defines them). */
-        FhirAllergyIntolerance: {
-            id?: string;
-            /** @constant */
-            resourceType: "AllergyIntolerance";
-        } & {
-            [key: string]: unknown;
-        };
-        /** @description A FHIR R4 Appointment resource (https://hl7.org/fhir/R4/appointment.html); the other properties are FHIR's (additionalProperties: as the FHIR R4 specification defines them). */
-        FhirAppointment: {
-            id?: string;
-            /** @constant */
-            resourceType: "Appointment";
-        } & {
-            [key: string]: unknown;
-        };
-        /** @description A FHIR R4 Appointment to book: one free Slot and the Patient participant */
+        /**
+         * @description A FHIR R4 Appointment to book: one free Slot and the Patient participant
+         * @example {
+         *       "description": "Follow-up",
+         *       "participant": [
+         *         {
+         *           "actor": {
+         *             "reference": "Patient/pat-0001"
+         *           }
+         *         }
+         *       ],
+         *       "resourceType": "Appointment",
+         *       "slot": [
+         *         {
+         *           "reference": "Slot/s0123456789ab"
+         *         }
+         *       ],
+         *       "status": "booked"
+         *     }
+         */
         FhirAppointmentBook: {
             /** @description The reason */
             description?: string;
@@ -2517,7 +2520,26 @@ export interface components {
         } & {
             [key: string]: unknown;
         };
-        /** @description A FHIR R4 Appointment to book: one free Slot and the Patient participant */
+        /**
+         * @description A FHIR R4 Appointment to book: one free Slot and the Patient participant
+         * @example {
+         *       "description": "Follow-up",
+         *       "participant": [
+         *         {
+         *           "actor": {
+         *             "reference": "Patient/pat-0001"
+         *           }
+         *         }
+         *       ],
+         *       "resourceType": "Appointment",
+         *       "slot": [
+         *         {
+         *           "reference": "Slot/s0123456789ab"
+         *         }
+         *       ],
+         *       "status": "booked"
+         *     }
+         */
         FhirAppointmentBookInput: {
             /** @description The reason */
             description?: string;
@@ -2548,7 +2570,7 @@ export interface components {
             /** @description Absent when nothing matched (FHIR arrays are never empty) */
             entry?: {
                 fullUrl: string;
-                resource: components["schemas"]["FhirAllergyIntolerance"];
+                resource: components["schemas"]["AllergyIntolerance"];
                 search: {
                     /** @enum {string} */
                     mode: "match" | "include";
@@ -2561,6 +2583,8 @@ export interface components {
             }[];
             /** @constant */
             resourceType: "Bundle";
+            /** @description The number of matches, where the search knows it */
+            total?: number;
             /** @constant */
             type: "searchset";
         };
@@ -2569,7 +2593,7 @@ export interface components {
             /** @description Absent when nothing matched (FHIR arrays are never empty) */
             entry?: {
                 fullUrl: string;
-                resource: components["schemas"]["FhirAppointment"] | components["schemas"]["FhirSlot"];
+                resource: components["schemas"]["Appointment"] | components["schemas"]["Slot"];
                 search: {
                     /** @enum {string} */
                     mode: "match" | "include";
@@ -2582,6 +2606,8 @@ export interface components {
             }[];
             /** @constant */
             resourceType: "Bundle";
+            /** @description The number of matches, where the search knows it */
+            total?: number;
             /** @constant */
             type: "searchset";
         };
@@ -2603,6 +2629,8 @@ export interface components {
             }[];
             /** @constant */
             resourceType: "Bundle";
+            /** @description The number of matches, where the search knows it */
+            total?: number;
             /** @constant */
             type: "searchset";
         };
@@ -2611,7 +2639,7 @@ export interface components {
             /** @description Absent when nothing matched (FHIR arrays are never empty) */
             entry?: {
                 fullUrl: string;
-                resource: components["schemas"]["FhirDiagnosticReport"];
+                resource: components["schemas"]["DiagnosticReport"];
                 search: {
                     /** @enum {string} */
                     mode: "match" | "include";
@@ -2624,6 +2652,8 @@ export interface components {
             }[];
             /** @constant */
             resourceType: "Bundle";
+            /** @description The number of matches, where the search knows it */
+            total?: number;
             /** @constant */
             type: "searchset";
         };
@@ -2645,6 +2675,8 @@ export interface components {
             }[];
             /** @constant */
             resourceType: "Bundle";
+            /** @description The number of matches, where the search knows it */
+            total?: number;
             /** @constant */
             type: "searchset";
         };
@@ -2666,6 +2698,8 @@ export interface components {
             }[];
             /** @constant */
             resourceType: "Bundle";
+            /** @description The number of matches, where the search knows it */
+            total?: number;
             /** @constant */
             type: "searchset";
         };
@@ -2674,7 +2708,7 @@ export interface components {
             /** @description Absent when nothing matched (FHIR arrays are never empty) */
             entry?: {
                 fullUrl: string;
-                resource: components["schemas"]["FhirPractitioner"];
+                resource: components["schemas"]["Practitioner"];
                 search: {
                     /** @enum {string} */
                     mode: "match" | "include";
@@ -2687,6 +2721,8 @@ export interface components {
             }[];
             /** @constant */
             resourceType: "Bundle";
+            /** @description The number of matches, where the search knows it */
+            total?: number;
             /** @constant */
             type: "searchset";
         };
@@ -2695,7 +2731,7 @@ export interface components {
             /** @description Absent when nothing matched (FHIR arrays are never empty) */
             entry?: {
                 fullUrl: string;
-                resource: components["schemas"]["FhirSchedule"];
+                resource: components["schemas"]["Schedule"];
                 search: {
                     /** @enum {string} */
                     mode: "match" | "include";
@@ -2708,6 +2744,8 @@ export interface components {
             }[];
             /** @constant */
             resourceType: "Bundle";
+            /** @description The number of matches, where the search knows it */
+            total?: number;
             /** @constant */
             type: "searchset";
         };
@@ -2716,7 +2754,7 @@ export interface components {
             /** @description Absent when nothing matched (FHIR arrays are never empty) */
             entry?: {
                 fullUrl: string;
-                resource: components["schemas"]["FhirServiceRequest"];
+                resource: components["schemas"]["ServiceRequest"];
                 search: {
                     /** @enum {string} */
                     mode: "match" | "include";
@@ -2729,6 +2767,8 @@ export interface components {
             }[];
             /** @constant */
             resourceType: "Bundle";
+            /** @description The number of matches, where the search knows it */
+            total?: number;
             /** @constant */
             type: "searchset";
         };
@@ -2737,7 +2777,7 @@ export interface components {
             /** @description Absent when nothing matched (FHIR arrays are never empty) */
             entry?: {
                 fullUrl: string;
-                resource: components["schemas"]["FhirSlot"];
+                resource: components["schemas"]["Slot"];
                 search: {
                     /** @enum {string} */
                     mode: "match" | "include";
@@ -2750,6 +2790,8 @@ export interface components {
             }[];
             /** @constant */
             resourceType: "Bundle";
+            /** @description The number of matches, where the search knows it */
+            total?: number;
             /** @constant */
             type: "searchset";
         };
@@ -2771,6 +2813,8 @@ export interface components {
             }[];
             /** @constant */
             resourceType: "Bundle";
+            /** @description The number of matches, where the search knows it */
+            total?: number;
             /** @constant */
             type: "searchset";
         };
@@ -2820,6 +2864,8 @@ export interface components {
             }[];
             /** @constant */
             resourceType: "Bundle";
+            /** @description The number of matches, where the search knows it */
+            total?: number;
             /** @constant */
             type: "searchset";
         };
@@ -2831,21 +2877,17 @@ export interface components {
         } & {
             [key: string]: unknown;
         };
-        /** @description A FHIR R4 Device resource (https://hl7.org/fhir/R4/device.html); the other properties are FHIR's (additionalProperties: as the FHIR R4 specification defines them). */
+        /** @description FHIR R4 Device (https://hl7.org/fhir/R4/device.html): a device that reports vitals for the patient */
         FhirDevice: {
-            id?: string;
+            id: string;
+            patient: {
+                /** @description Patient/<id> */
+                reference: string;
+            };
             /** @constant */
             resourceType: "Device";
-        } & {
-            [key: string]: unknown;
-        };
-        /** @description A FHIR R4 DiagnosticReport resource (https://hl7.org/fhir/R4/diagnosticreport.html); the other properties are FHIR's (additionalProperties: as the FHIR R4 specification defines them). */
-        FhirDiagnosticReport: {
-            id?: string;
             /** @constant */
-            resourceType: "DiagnosticReport";
-        } & {
-            [key: string]: unknown;
+            status: "active";
         };
         /** @description A FHIR R4 vital-sign Observation (https://hl7.org/fhir/R4/observation-vitalsigns.html): valueQuantity, or valueSampledData for ECG */
         FhirObservation: {
@@ -2914,7 +2956,12 @@ export interface components {
         } & {
             [key: string]: unknown;
         };
-        /** @description A FHIR R4 Parameters resource (https://hl7.org/fhir/R4/parameters.html); the other properties are FHIR's (additionalProperties: as the FHIR R4 specification defines them). */
+        /**
+         * @description A FHIR R4 Parameters resource (https://hl7.org/fhir/R4/parameters.html); the other properties are FHIR's (additionalProperties: as the FHIR R4 specification defines them).
+         * @example {
+         *       "resourceType": "Parameters"
+         *     }
+         */
         FhirParameters: {
             id?: string;
             /** @constant */
@@ -2922,7 +2969,12 @@ export interface components {
         } & {
             [key: string]: unknown;
         };
-        /** @description A FHIR R4 Parameters resource (https://hl7.org/fhir/R4/parameters.html); the other properties are FHIR's (additionalProperties: as the FHIR R4 specification defines them). */
+        /**
+         * @description A FHIR R4 Parameters resource (https://hl7.org/fhir/R4/parameters.html); the other properties are FHIR's (additionalProperties: as the FHIR R4 specification defines them).
+         * @example {
+         *       "resourceType": "Parameters"
+         *     }
+         */
         FhirParametersInput: {
             id?: string;
             /** @constant */
@@ -2930,7 +2982,23 @@ export interface components {
         } & {
             [key: string]: unknown;
         };
-        /** @description A FHIR R4 Patient: name (exactly one, the official), birthDate, gender, identifier, telecom are kept; on update the id, when given, must be the one in the URL. */
+        /**
+         * @description A FHIR R4 Patient: name (exactly one, the official), birthDate, gender, identifier, telecom are kept; on update the id, when given, must be the one in the URL.
+         * @example {
+         *       "birthDate": "1920-07-25",
+         *       "gender": "female",
+         *       "name": [
+         *         {
+         *           "family": "Franklin",
+         *           "given": [
+         *             "Rosalind"
+         *           ],
+         *           "use": "official"
+         *         }
+         *       ],
+         *       "resourceType": "Patient"
+         *     }
+         */
         FhirPatientWrite: {
             /** Format: date */
             birthDate?: string;
@@ -2955,7 +3023,23 @@ export interface components {
                 value: string;
             }[];
         };
-        /** @description A FHIR R4 Patient: name (exactly one, the official), birthDate, gender, identifier, telecom are kept; on update the id, when given, must be the one in the URL. */
+        /**
+         * @description A FHIR R4 Patient: name (exactly one, the official), birthDate, gender, identifier, telecom are kept; on update the id, when given, must be the one in the URL.
+         * @example {
+         *       "birthDate": "1920-07-25",
+         *       "gender": "female",
+         *       "name": [
+         *         {
+         *           "family": "Franklin",
+         *           "given": [
+         *             "Rosalind"
+         *           ],
+         *           "use": "official"
+         *         }
+         *       ],
+         *       "resourceType": "Patient"
+         *     }
+         */
         FhirPatientWriteInput: {
             /** Format: date */
             birthDate?: string;
@@ -2980,39 +3064,40 @@ export interface components {
                 value: string;
             }[];
         };
-        /** @description A FHIR R4 Practitioner resource (https://hl7.org/fhir/R4/practitioner.html); the other properties are FHIR's (additionalProperties: as the FHIR R4 specification defines them). */
-        FhirPractitioner: {
-            id?: string;
-            /** @constant */
-            resourceType: "Practitioner";
-        } & {
-            [key: string]: unknown;
-        };
-        /** @description A FHIR R4 Schedule resource (https://hl7.org/fhir/R4/schedule.html); the other properties are FHIR's (additionalProperties: as the FHIR R4 specification defines them). */
-        FhirSchedule: {
-            id?: string;
-            /** @constant */
-            resourceType: "Schedule";
-        } & {
-            [key: string]: unknown;
-        };
-        /** @description A FHIR R4 ServiceRequest resource (https://hl7.org/fhir/R4/servicerequest.html); the other properties are FHIR's (additionalProperties: as the FHIR R4 specification defines them). */
-        FhirServiceRequest: {
-            id?: string;
-            /** @constant */
-            resourceType: "ServiceRequest";
-        } & {
-            [key: string]: unknown;
-        };
-        /** @description A FHIR R4 Slot resource (https://hl7.org/fhir/R4/slot.html); the other properties are FHIR's (additionalProperties: as the FHIR R4 specification defines them). */
-        FhirSlot: {
-            id?: string;
-            /** @constant */
-            resourceType: "Slot";
-        } & {
-            [key: string]: unknown;
-        };
-        /** @description A FHIR R4 Subscription resource (https://hl7.org/fhir/R4/subscription.html); the other properties are FHIR's (additionalProperties: as the FHIR R4 specification defines them). */
+        /**
+         * @description A FHIR R4 Subscription resource (https://hl7.org/fhir/R4/subscription.html); the other properties are FHIR's (additionalProperties: as the FHIR R4 specification defines them).
+         * @example {
+         *       "_criteria": {
+         *         "extension": [
+         *           {
+         *             "url": "http://hl7.org/fhir/uv/subscriptions-backport/StructureDefinition/backport-filter-criteria",
+         *             "valueString": "Observation?patient=Patient/pat-0001&code=http://loinc.org|8867-4"
+         *           }
+         *         ]
+         *       },
+         *       "channel": {
+         *         "_payload": {
+         *           "extension": [
+         *             {
+         *               "url": "http://hl7.org/fhir/uv/subscriptions-backport/StructureDefinition/backport-payload-content",
+         *               "valueCode": "full-resource"
+         *             }
+         *           ]
+         *         },
+         *         "payload": "application/fhir+json",
+         *         "type": "websocket"
+         *       },
+         *       "criteria": "https://vitalis.example/fhir/SubscriptionTopic/patient-vitals",
+         *       "meta": {
+         *         "profile": [
+         *           "http://hl7.org/fhir/uv/subscriptions-backport/StructureDefinition/backport-subscription"
+         *         ]
+         *       },
+         *       "reason": "Watch a patient's heart rate",
+         *       "resourceType": "Subscription",
+         *       "status": "requested"
+         *     }
+         */
         FhirSubscription: {
             id?: string;
             /** @constant */
@@ -3020,7 +3105,40 @@ export interface components {
         } & {
             [key: string]: unknown;
         };
-        /** @description A FHIR R4 Subscription resource (https://hl7.org/fhir/R4/subscription.html); the other properties are FHIR's (additionalProperties: as the FHIR R4 specification defines them). */
+        /**
+         * @description A FHIR R4 Subscription resource (https://hl7.org/fhir/R4/subscription.html); the other properties are FHIR's (additionalProperties: as the FHIR R4 specification defines them).
+         * @example {
+         *       "_criteria": {
+         *         "extension": [
+         *           {
+         *             "url": "http://hl7.org/fhir/uv/subscriptions-backport/StructureDefinition/backport-filter-criteria",
+         *             "valueString": "Observation?patient=Patient/pat-0001&code=http://loinc.org|8867-4"
+         *           }
+         *         ]
+         *       },
+         *       "channel": {
+         *         "_payload": {
+         *           "extension": [
+         *             {
+         *               "url": "http://hl7.org/fhir/uv/subscriptions-backport/StructureDefinition/backport-payload-content",
+         *               "valueCode": "full-resource"
+         *             }
+         *           ]
+         *         },
+         *         "payload": "application/fhir+json",
+         *         "type": "websocket"
+         *       },
+         *       "criteria": "https://vitalis.example/fhir/SubscriptionTopic/patient-vitals",
+         *       "meta": {
+         *         "profile": [
+         *           "http://hl7.org/fhir/uv/subscriptions-backport/StructureDefinition/backport-subscription"
+         *         ]
+         *       },
+         *       "reason": "Watch a patient's heart rate",
+         *       "resourceType": "Subscription",
+         *       "status": "requested"
+         *     }
+         */
         FhirSubscriptionInput: {
             id?: string;
             /** @constant */
@@ -3028,7 +3146,12 @@ export interface components {
         } & {
             [key: string]: unknown;
         };
-        /** @description Optional: a Parameters (its id parameters are ignored at the instance level) */
+        /**
+         * @description Optional: a Parameters (its id parameters are ignored at the instance level)
+         * @example {
+         *       "resourceType": "Parameters"
+         *     }
+         */
         FhirSubscriptionWsBindingTokenRequest: components["schemas"]["FhirParametersInput"] | null;
         GetAgentIdentityResponse: {
             act?: {
@@ -4549,6 +4672,7 @@ export interface components {
         };
         /** @description A clinician as a FHIR R4 Practitioner (https://hl7.org/fhir/R4/practitioner.html) */
         Practitioner: {
+            active: boolean;
             id: string;
             name: {
                 text: string;
@@ -8359,7 +8483,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/fhir+json": components["schemas"]["FhirAllergyIntolerance"];
+                    "application/fhir+json": components["schemas"]["AllergyIntolerance"];
                 };
             };
             /** @description Malformed JSON or invalid parameters/body (validation-error, bad-request) (a FHIR OperationOutcome) */
@@ -8545,7 +8669,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/fhir+json": components["schemas"]["FhirAppointment"];
+                    "application/fhir+json": components["schemas"]["Appointment"];
                 };
             };
             /** @description Malformed JSON or invalid parameters/body (validation-error, bad-request) (a FHIR OperationOutcome) */
@@ -8670,7 +8794,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/fhir+json": components["schemas"]["FhirAppointment"];
+                    "application/fhir+json": components["schemas"]["Appointment"];
                 };
             };
             /** @description Malformed JSON or invalid parameters/body (validation-error, bad-request) (a FHIR OperationOutcome) */
@@ -9034,7 +9158,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/fhir+json": components["schemas"]["FhirDiagnosticReport"];
+                    "application/fhir+json": components["schemas"]["DiagnosticReport"];
                 };
             };
             /** @description Malformed JSON or invalid parameters/body (validation-error, bad-request) (a FHIR OperationOutcome) */
@@ -9133,7 +9257,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/fhir+json": components["schemas"]["FhirDiagnosticReport"];
+                    "application/fhir+json": components["schemas"]["DiagnosticReport"];
                 };
             };
             /** @description Malformed JSON or invalid parameters/body (validation-error, bad-request) (a FHIR OperationOutcome) */
@@ -10409,7 +10533,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/fhir+json": components["schemas"]["FhirPractitioner"];
+                    "application/fhir+json": components["schemas"]["Practitioner"];
                 };
             };
             /** @description Malformed JSON or invalid parameters/body (validation-error, bad-request) (a FHIR OperationOutcome) */
@@ -10572,7 +10696,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/fhir+json": components["schemas"]["FhirSchedule"];
+                    "application/fhir+json": components["schemas"]["Schedule"];
                 };
             };
             /** @description Malformed JSON or invalid parameters/body (validation-error, bad-request) (a FHIR OperationOutcome) */
@@ -10754,7 +10878,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/fhir+json": components["schemas"]["FhirServiceRequest"];
+                    "application/fhir+json": components["schemas"]["ServiceRequest"];
                 };
             };
             /** @description Malformed JSON or invalid parameters/body (validation-error, bad-request) (a FHIR OperationOutcome) */
@@ -10853,7 +10977,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/fhir+json": components["schemas"]["FhirServiceRequest"];
+                    "application/fhir+json": components["schemas"]["ServiceRequest"];
                 };
             };
             /** @description Malformed JSON or invalid parameters/body (validation-error, bad-request) (a FHIR OperationOutcome) */
@@ -11035,7 +11159,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/fhir+json": components["schemas"]["FhirSlot"];
+                    "application/fhir+json": components["schemas"]["Slot"];
                 };
             };
             /** @description Malformed JSON or invalid parameters/body (validation-error, bad-request) (a FHIR OperationOutcome) */
@@ -11134,7 +11258,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/fhir+json": components["schemas"]["FhirSlot"];
+                    "application/fhir+json": components["schemas"]["Slot"];
                 };
             };
             /** @description Malformed JSON or invalid parameters/body (validation-error, bad-request) (a FHIR OperationOutcome) */
