@@ -85,7 +85,7 @@ export const fhirDiagnosticReportBundle = fhirBundleOf(fhirDiagnosticReport, 'Di
 /** POST/PUT Patient: a FHIR Patient with what Vitalis keeps (patients/fhir.ts patientIn), unknown elements ignored. */
 export const fhirPatientCreate = patientIn.extend({ resourceType: z.literal('Patient'), id: z.string().max(64).optional() })
   .describe('A FHIR R4 Patient: name (exactly one, the official), birthDate, gender, identifier, telecom are kept; on update the id, when given, must be the one in the URL.')
-  .meta({ id: 'FhirPatientWrite', example: { resourceType: 'Patient', name: [{ use: 'official', family: 'Franklin', given: ['Rosalind'] }], birthDate: '1920-07-25', gender: 'female' } });
+  .meta({ id: 'FhirPatientWrite', example: { resourceType: 'Patient', name: [{ family: 'Franklin', given: ['Rosalind'] }], birthDate: '1920-07-25', gender: 'female' } });
 /** POST Appointment: book a free Slot for a patient (the appointments service's booking). */
 export const fhirAppointmentCreate = z.looseObject({
   resourceType: z.literal('Appointment'),
@@ -111,7 +111,7 @@ export function fhirOpenApiSchemas(): Record<string, unknown> {
     fhirPatient, fhirObservation, fhirAllergyIntolerance, fhirPractitioner, fhirSchedule, fhirSlot, fhirAppointment, fhirDevice, fhirServiceRequest, fhirDiagnosticReport,
     fhirCapabilityStatement, fhirOperationOutcome,
     fhirPatientBundle, fhirObservationBundle, fhirAllergyIntoleranceBundle, fhirPractitionerBundle, fhirScheduleBundle, fhirSlotBundle, fhirAppointmentBundle,
-    fhirDeviceBundle, fhirServiceRequestBundle, fhirDiagnosticReportBundle, fhirPatientCreate, fhirAppointmentCreate, ...FHIR_SUBSCRIPTION_SCHEMAS,
+    fhirDeviceBundle, fhirServiceRequestBundle, fhirDiagnosticReportBundle, ...FHIR_SUBSCRIPTION_SCHEMAS,
   ];
   for (const s of named) {
     registry.add(s, { id: (z.globalRegistry.get(s) as { id: string }).id });

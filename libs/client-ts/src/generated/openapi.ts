@@ -2495,51 +2495,6 @@ export interface components {
          *       "status": "booked"
          *     }
          */
-        FhirAppointmentBook: {
-            /** @description The reason */
-            description?: string;
-            /** @description The patient (actor Patient/{id}); a patient user books for themselves */
-            participant: ({
-                actor?: {
-                    reference: string;
-                };
-            } & {
-                [key: string]: unknown;
-            })[];
-            /** @constant */
-            resourceType: "Appointment";
-            /** @description The free Slot to book (exactly one) */
-            slot: {
-                reference: string;
-            }[];
-            /**
-             * @description booked (the result); proposed/pending are accepted and booked
-             * @enum {string}
-             */
-            status?: "booked" | "proposed" | "pending";
-        } & {
-            [key: string]: unknown;
-        };
-        /**
-         * @description A FHIR R4 Appointment to book: one free Slot and the Patient participant
-         * @example {
-         *       "description": "Follow-up",
-         *       "participant": [
-         *         {
-         *           "actor": {
-         *             "reference": "Patient/pat-0001"
-         *           }
-         *         }
-         *       ],
-         *       "resourceType": "Appointment",
-         *       "slot": [
-         *         {
-         *           "reference": "Slot/s0123456789ab"
-         *         }
-         *       ],
-         *       "status": "booked"
-         *     }
-         */
         FhirAppointmentBookInput: {
             /** @description The reason */
             description?: string;
@@ -2992,49 +2947,7 @@ export interface components {
          *           "family": "Franklin",
          *           "given": [
          *             "Rosalind"
-         *           ],
-         *           "use": "official"
-         *         }
-         *       ],
-         *       "resourceType": "Patient"
-         *     }
-         */
-        FhirPatientWrite: {
-            /** Format: date */
-            birthDate?: string;
-            /** @enum {string} */
-            gender?: "male" | "female" | "other" | "unknown";
-            id?: string;
-            identifier?: {
-                system: string;
-                value: string;
-            }[];
-            /** @description Exactly one official name */
-            name: {
-                family: string;
-                /** @default [] */
-                given: string[];
-            }[];
-            /** @constant */
-            resourceType: "Patient";
-            telecom?: {
-                /** @enum {string} */
-                system: "phone" | "email" | "fax" | "pager" | "url" | "sms" | "other";
-                value: string;
-            }[];
-        };
-        /**
-         * @description A FHIR R4 Patient: name (exactly one, the official), birthDate, gender, identifier, telecom are kept; on update the id, when given, must be the one in the URL.
-         * @example {
-         *       "birthDate": "1920-07-25",
-         *       "gender": "female",
-         *       "name": [
-         *         {
-         *           "family": "Franklin",
-         *           "given": [
-         *             "Rosalind"
-         *           ],
-         *           "use": "official"
+         *           ]
          *         }
          *       ],
          *       "resourceType": "Patient"
