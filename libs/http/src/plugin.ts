@@ -153,8 +153,15 @@ export const problemDetails = fp<ProblemPluginOptions>(
     };
     // Answered before the body is read: the body of a request no route serves is never parsed, so
     // its framing (a QUERY without Content-Type, a malformed body) cannot turn the 404/405 into a 400.
+    // Paths some route names exactly (e.g. /fhir/R4/Patient/$export): another method's parametric
+    // route (PUT /fhir/R4/Patient/:id) does not serve them; that method is a 405 there, not a 400.
+    const exactPaths = new Set<string>();
+    app.addHook('onRoute', (route) => {
+      if (!route.url.includes(':') && !route.url.includes('*')) exactPaths.add(route.url);
+    });
     app.addHook('onRequest', async (req, reply) => {
       if (req.is404) return unrouted(req, reply);
+      if (req.routeOptions.url?.includes(':') && exactPaths.has(req.url.split('?')[0] ?? '')) return unrouted(req, reply);
     });
     app.setNotFoundHandler(unrouted);
   },

@@ -82,7 +82,7 @@ export function fhirResourceRoutes(deps: GatewayDeps): FastifyPluginAsyncZod {
         tags: ['fhir'], summary: 'Search AllergyIntolerance', operationId: 'fhirSearchAllergyIntolerance',
         description: "One patient's allergies (patient required; a patient user: its own, with patient/AllergyIntolerance.rs). Served by the patients service (folds the record; audited patient.allergies.read).",
         querystring: z.strictObject({ patient: z.string().max(300).describe('Patient/{id} or {id} (required)'), _count: z.coerce.number().int().min(1).max(100).default(50), _cursor: cursor, _format: format }),
-        response: { 200: fhirAllergyIntoleranceBundle, ...SEARCH_ERRORS },
+        response: { 200: fhirAllergyIntoleranceBundle, ...SEARCH_ERRORS, ...outcomes(404) }, // 404: the patient does not exist
       },
     }, async (req, reply) => {
       const q = req.query;

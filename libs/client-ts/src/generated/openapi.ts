@@ -3059,13 +3059,6 @@ export interface components {
         } & {
             [key: string]: unknown;
         };
-        /**
-         * @description Optional: a Parameters (its id parameters are ignored at the instance level)
-         * @example {
-         *       "resourceType": "Parameters"
-         *     }
-         */
-        FhirSubscriptionWsBindingTokenRequest: components["schemas"]["FhirParametersInput"] | null;
         GetAgentIdentityResponse: {
             act?: {
                 act?: {
@@ -8346,6 +8339,15 @@ export interface operations {
                     "application/fhir+json": components["schemas"]["FhirOperationOutcome"];
                 };
             };
+            /** @description No such resource or route (a FHIR OperationOutcome) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/fhir+json": components["schemas"]["FhirOperationOutcome"];
+                };
+            };
             /** @description No representation matches Accept (a FHIR OperationOutcome) */
             406: {
                 headers: {
@@ -11253,7 +11255,8 @@ export interface operations {
         parameters: {
             query?: {
                 _count?: number;
-                _format?: string;
+                /** @description json (the only format), or a JSON media type */
+                _format?: "json" | "application/json" | "application/fhir+json" | "application/json+fhir";
             };
             header?: never;
             path?: never;
@@ -11290,6 +11293,15 @@ export interface operations {
             };
             /** @description The token lacks a required scope, or may not touch this resource (a patient user and another patient): insufficient-scope, WWW-Authenticate error="insufficient_scope" with scope and resource_metadata (a FHIR OperationOutcome) */
             403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/fhir+json": components["schemas"]["FhirOperationOutcome"];
+                };
+            };
+            /** @description No representation matches Accept (a FHIR OperationOutcome) */
+            406: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -11360,6 +11372,15 @@ export interface operations {
             };
             /** @description The token lacks a required scope, or may not touch this resource (a patient user and another patient): insufficient-scope, WWW-Authenticate error="insufficient_scope" with scope and resource_metadata (a FHIR OperationOutcome) */
             403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/fhir+json": components["schemas"]["FhirOperationOutcome"];
+                };
+            };
+            /** @description No representation matches Accept (a FHIR OperationOutcome) */
+            406: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -11461,6 +11482,15 @@ export interface operations {
                     "application/fhir+json": components["schemas"]["FhirOperationOutcome"];
                 };
             };
+            /** @description No representation matches Accept (a FHIR OperationOutcome) */
+            406: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/fhir+json": components["schemas"]["FhirOperationOutcome"];
+                };
+            };
             /** @description A path segment is longer than the router reads (2048 bytes percent-encoded) (a FHIR OperationOutcome) */
             414: {
                 headers: {
@@ -11544,6 +11574,15 @@ export interface operations {
                     "application/fhir+json": components["schemas"]["FhirOperationOutcome"];
                 };
             };
+            /** @description No representation matches Accept (a FHIR OperationOutcome) */
+            406: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/fhir+json": components["schemas"]["FhirOperationOutcome"];
+                };
+            };
             /** @description A path segment is longer than the router reads (2048 bytes percent-encoded) (a FHIR OperationOutcome) */
             414: {
                 headers: {
@@ -11576,7 +11615,8 @@ export interface operations {
     fhirSubscriptionEvents: {
         parameters: {
             query?: {
-                _format?: string;
+                /** @description json (the only format), or a JSON media type */
+                _format?: "json" | "application/json" | "application/fhir+json" | "application/json+fhir";
                 content?: "empty" | "full-resource";
                 eventsSinceNumber?: string;
                 eventsUntilNumber?: string;
@@ -11634,6 +11674,15 @@ export interface operations {
                     "application/fhir+json": components["schemas"]["FhirOperationOutcome"];
                 };
             };
+            /** @description No representation matches Accept (a FHIR OperationOutcome) */
+            406: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/fhir+json": components["schemas"]["FhirOperationOutcome"];
+                };
+            };
             /** @description A path segment is longer than the router reads (2048 bytes percent-encoded) (a FHIR OperationOutcome) */
             414: {
                 headers: {
@@ -11673,10 +11722,9 @@ export interface operations {
             };
             cookie?: never;
         };
-        /** @description Optional: a Parameters (its id parameters are ignored at the instance level) */
         requestBody: {
             content: {
-                "application/json": components["schemas"]["FhirSubscriptionWsBindingTokenRequest"];
+                "application/json": components["schemas"]["FhirParametersInput"];
             };
         };
         responses: {
@@ -11718,6 +11766,15 @@ export interface operations {
             };
             /** @description No such resource or route (a FHIR OperationOutcome) */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/fhir+json": components["schemas"]["FhirOperationOutcome"];
+                };
+            };
+            /** @description No representation matches Accept (a FHIR OperationOutcome) */
+            406: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -11775,7 +11832,8 @@ export interface operations {
     fhirSubscriptionStatus: {
         parameters: {
             query?: {
-                _format?: string;
+                /** @description json (the only format), or a JSON media type */
+                _format?: "json" | "application/json" | "application/fhir+json" | "application/json+fhir";
             };
             header?: never;
             path: {
@@ -11823,6 +11881,15 @@ export interface operations {
             };
             /** @description No such resource or route (a FHIR OperationOutcome) */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/fhir+json": components["schemas"]["FhirOperationOutcome"];
+                };
+            };
+            /** @description No representation matches Accept (a FHIR OperationOutcome) */
+            406: {
                 headers: {
                     [name: string]: unknown;
                 };

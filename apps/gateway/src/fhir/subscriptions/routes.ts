@@ -22,7 +22,7 @@ import { auditVitals, requireVitalsAccess } from '../../vitals/service';
 import { requireWebSocketUpgrade } from '../../live/ws';
 import { dataSourceOf } from '../../sandbox/rule';
 import { FHIR_BASE_PATH } from '../capability';
-import { negotiateFormat } from '../reply';
+import { format, negotiateFormat } from '../reply';
 import { fhirParameters, fhirSubscription, fhirSubscriptionBundle, fhirSubscriptionNotification, fhirSubscriptionStatusBundle, outcomes } from '../schemas';
 import { notificationBundle, statusBundle } from './notification';
 import { startPositionOf, type SubscriptionNumberer } from './numberer';
@@ -76,7 +76,7 @@ export function fhirSubscriptionRoutes(deps: GatewayDeps, numberer: Subscription
         tags: ['fhir'], summary: 'Create a Subscription (topic-based, Subscriptions R5 Backport)', operationId: 'fhirCreateSubscription',
         description: 'An R4 Subscription in the backport profile: criteria = a topic of the CapabilityStatement (patient vitals, or patient vitals alerts), one `backport-filter-criteria` extension on `_criteria` with patient=Patient/{id} (and code=… for vitals), channel.type websocket, payload content full-resource (default) or empty. Needs read access to that patient\'s vitals. Answers 201 with the Subscription, status active: events are numbered from now on.',
         body: fhirSubscription,
-        response: { 201: fhirSubscription, ...outcomes(400, 401, 403, 503) },
+        response: { 201: fhirSubscription, ...outcomes(400, 401, 403, 406, 503) },
       },
     }, async (req, reply) => {
       const ask = subscriptionRequestOf(req.body as Record<string, unknown>);
@@ -99,8 +99,8 @@ export function fhirSubscriptionRoutes(deps: GatewayDeps, numberer: Subscription
       schema: {
         tags: ['fhir'], summary: 'Search your Subscriptions', operationId: 'fhirSearchSubscription',
         description: 'The Subscriptions the caller (this client and user) created; nobody else\'s. No search parameters but _count (1-100).',
-        querystring: z.strictObject({ _count: z.coerce.number().int().min(1).max(100).default(100), _format: z.string().max(100).optional() }),
-        response: { 200: fhirSubscriptionBundle, ...outcomes(400, 401, 403) },
+        querystring: z.strictObject({ _count: z.coerce.number().int().min(1).max(100).default(100), _format: format }),
+        response: { 200: fhirSubscriptionBundle, ...outcomes(400, 401, 403, 406) },
       },
     }, async (req, reply) => {
       const subs = await ownedSubscriptions(pool, ownerOf(callerOf(req)), req.query._count);
@@ -119,7 +119,7 @@ export function fhirSubscriptionRoutes(deps: GatewayDeps, numberer: Subscription
         tags: ['fhir'], summary: 'Read a Subscription', operationId: 'fhirReadSubscription',
         description: 'One of the caller\'s Subscriptions (404 for anyone else\'s).',
         params: z.object({ id: subscriptionId }),
-        response: { 200: fhirSubscription, ...outcomes(400, 401, 403, 404) },
+        response: { 200: fhirSubscription, ...outcomes(400, 401, 403, 404, 406) },
       },
     }, async (req, reply) => {
       const { sub } = await owned(req, req.params.id, 'fhir.subscription.read');
@@ -132,7 +132,7 @@ export function fhirSubscriptionRoutes(deps: GatewayDeps, numberer: Subscription
         tags: ['fhir'], summary: 'Delete a Subscription', operationId: 'fhirDeleteSubscription',
         description: 'Ends one of the caller\'s Subscriptions and drops its numbered events; bound websockets are closed (1000).',
         params: z.object({ id: subscriptionId }),
-        response: { 204: z.null().describe('Deleted'), ...outcomes(400, 401, 403, 404, 503) },
+        response: { 204: z.null().describe('Deleted'), ...outcomes(400, 401, 403, 404, 406, 503) },
       },
     }, async (req, reply) => {
       const caller = callerOf(req);
@@ -153,8 +153,8 @@ export function fhirSubscriptionRoutes(deps: GatewayDeps, numberer: Subscription
         tags: ['fhir'], summary: 'Subscription $status', operationId: 'fhirSubscriptionStatus',
         description: 'A searchset with the subscription\'s status Parameters (backport-subscription-status-r4): status and events-since-subscription-start (the last event number given).',
         params: z.object({ id: subscriptionId }),
-        querystring: z.object({ _format: z.string().max(100).optional() }),
-        response: { 200: fhirSubscriptionStatusBundle, ...outcomes(400, 401, 403, 404) },
+        querystring: z.object({ _format: format }),
+        response: { 200: fhirSubscriptionStatusBundle, ...outcomes(400, 401, 403, 404, 406) },
       },
     }, async (req, reply) => {
       const { sub } = await owned(req, req.params.id, 'fhir.subscription.status');
@@ -171,9 +171,9 @@ export function fhirSubscriptionRoutes(deps: GatewayDeps, numberer: Subscription
           eventsSinceNumber: eventNumber.optional(),
           eventsUntilNumber: eventNumber.optional(),
           content: z.enum(['empty', 'full-resource']).optional(),
-          _format: z.string().max(100).optional(),
+          _format: format,
         }),
-        response: { 200: fhirSubscriptionNotification, ...outcomes(400, 401, 403, 404, 503) },
+        response: { 200: fhirSubscriptionNotification, ...outcomes(400, 401, 403, 404, 406, 503) },
       },
     }, async (req, reply) => {
       const { caller, sub } = await owned(req, req.params.id, 'vitals.read');
@@ -192,8 +192,8 @@ export function fhirSubscriptionRoutes(deps: GatewayDeps, numberer: Subscription
         tags: ['fhir'], summary: 'Subscription $get-ws-binding-token', operationId: 'fhirSubscriptionWsBindingToken',
         description: `A token that binds a websocket to this Subscription: open ${SUBSCRIPTION_WS_PATH}, send \`bind-with-token <token>\`; the server answers a handshake bundle, then an event-notification bundle per event (and heartbeats). Valid ${BINDING_TOKEN_SECONDS} s (never past the access token's expiry), reusable until then.`,
         params: z.object({ id: subscriptionId }),
-        body: fhirParameters.nullish().meta({ description: 'Optional: a Parameters (its id parameters are ignored at the instance level)', example: { resourceType: 'Parameters' } }),
-        response: { 200: fhirParameters, ...outcomes(400, 401, 403, 404) },
+        body: fhirParameters.optional().meta({ description: 'Optional: a Parameters (its id parameters are ignored at the instance level)', example: { resourceType: 'Parameters' } }),
+        response: { 200: fhirParameters, ...outcomes(400, 401, 403, 404, 406) },
       },
     }, async (req, reply) => {
       const { caller, sub } = await owned(req, req.params.id, 'vitals.stream');
