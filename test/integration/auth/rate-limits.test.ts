@@ -142,10 +142,13 @@ describe('the OpenAPI document', () => {
   it('declares the 429 of every rate-limited operation: OAuth error bodies at the OAuth endpoints, problems elsewhere', async () => {
     const gw = await startGateway();
     try {
-      const doc = (await (await fetch(`${gw.url}/openapi.json`)).json()) as { paths: Record<string, Record<string, { responses: Record<string, { $ref?: string; content?: Record<string, { schema: { required?: string[] } }> }> }>> };
+      const doc = (await (await fetch(`${gw.url}/openapi.json`)).json()) as { components: { schemas: Record<string, { required?: string[] }> }; paths: Record<string, Record<string, { responses: Record<string, { $ref?: string; content?: Record<string, { schema: { $ref?: string; required?: string[] } }> }> }>> };
       for (const path of [TOKEN, INTROSPECT, REVOKE]) {
         const limited = doc.paths[path]!.post!.responses['429']!;
-        expect(limited.content?.['application/json']?.schema.required, path).toEqual(['error']);
+        // the body is a named component (openapi-bodies.test.ts): follow the reference
+        const schema = limited.content?.['application/json']?.schema as { $ref?: string; required?: string[] } | undefined;
+        const named = schema?.$ref ? doc.components.schemas[schema.$ref.split('/').pop()!] : schema;
+        expect(named?.required, path).toEqual(['error']);
       }
       for (const [path, method] of [['/api/v1/sandbox', 'post'], ['/api/v1/sandbox', 'get'], ['/.well-known/mcp', 'post']] as const) {
         expect(doc.paths[path]![method]!.responses['429'], `${method} ${path}`).toEqual({ $ref: '#/components/responses/TooManyRequests' });

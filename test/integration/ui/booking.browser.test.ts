@@ -38,7 +38,7 @@ beforeAll(async () => {
   patient = await registerPatient(gw, writer, 'Hedy', `Booking${uid()}`);
   token = await tokenFor(gw, ['read:appointments', 'write:appointments']);
   // the slots are projected (GET /api/v1/appointments reads the projection)
-  await eventually(async () => (await api(gw, token, 'GET', `/api/v1/appointments?clinician=${CLINICIAN}&from=${starts[0]}&status=free&limit=10`)).body.entry.filter((e: { resource: { resourceType: string } }) => e.resource.resourceType === 'Slot').length, (n: number) => n >= 4, 'the projected slots');
+  await eventually(async () => ((await api(gw, token, 'GET', `/api/v1/appointments?clinician=${CLINICIAN}&from=${starts[0]}&status=free&limit=10`)).body.entry ?? []).filter((e: { resource: { resourceType: string } }) => e.resource.resourceType === 'Slot').length, (n: number) => n >= 4, 'the projected slots');
   browser = await launchBrowser();
   tp = await openPage(browser);
 }, 120_000);
@@ -118,7 +118,7 @@ describe('appointment-booking-form in a browser', () => {
     // a cancelled appointment is no longer an appointment (404); its slot is free again
     expect((await api(gw, token, 'GET', `/api/v1/appointments/${appointmentId}`)).status).toBe(404);
     await eventually(
-      async () => (await api(gw, token, 'GET', `/api/v1/appointments?clinician=${CLINICIAN}&from=${starts[1]}&to=${starts[2]}`)).body.entry.map((e: { resource: { id: string; status: string } }) => `${e.resource.id}:${e.resource.status}`),
+      async () => ((await api(gw, token, 'GET', `/api/v1/appointments?clinician=${CLINICIAN}&from=${starts[1]}&to=${starts[2]}`)).body.entry ?? []).map((e: { resource: { id: string; status: string } }) => `${e.resource.id}:${e.resource.status}`),
       (l: string[]) => l.includes(`${slotIds[1]}:free`),
       'the slot free again',
     );

@@ -145,7 +145,7 @@ describe.skipIf(!HAS_MCP)('the cards inside an MCP Apps host, calling the real M
     const day = Date.UTC(2040 + Math.floor(Math.random() * 50), Math.floor(Math.random() * 12), 1 + Math.floor(Math.random() * 28), 14);
     const slot = await createSlot(rig.gw.deps.pool, { clinicianId: 'clin-002', appointmentType: 'consultation', start: new Date(day).toISOString(), end: new Date(day + 1_800_000).toISOString() });
     const reader = await tokenFor(rig.gw, ['read:appointments']);
-    await eventually(async () => (await api(rig.gw, reader, 'GET', `/api/v1/appointments?clinician=clin-002&from=${new Date(day).toISOString()}&status=free&limit=1`)).body.entry.filter((e: { resource: { resourceType: string } }) => e.resource.resourceType === 'Slot').length, (n: number) => n === 1, 'the projected slot');
+    await eventually(async () => ((await api(rig.gw, reader, 'GET', `/api/v1/appointments?clinician=clin-002&from=${new Date(day).toISOString()}&status=free&limit=1`)).body.entry ?? []).filter((e: { resource: { resourceType: string } }) => e.resource.resourceType === 'Slot').length, (n: number) => n === 1, 'the projected slot');
     const { tp, frame } = await host('appointment-booking-form', new URLSearchParams({ patient, clinician: 'clin-002', date: new Date(day).toISOString().slice(0, 10) }).toString());
     await eventually(() => frame.locator('#slots input').count(), (n) => n === 1, 'the free slot via find_available_slots');
     await frame.locator('#slots label').first().click();
@@ -166,7 +166,7 @@ describe.skipIf(!HAS_MCP)('the cards inside an MCP Apps host, calling the real M
     const family = `McpSearch${uid()}`;
     const patient = await registerPatient(rig.gw, writer, 'Lena', family);
     expect((await api(rig.gw, writer, 'POST', `/api/v1/patients/${patient}/allergies`, { code: { text: 'Sulfonamides' }, criticality: 'high' })).status).toBe(201);
-    await eventually(async () => (await api(rig.gw, writer, 'GET', `/api/v1/patients?name=${family}`)).body.entry.length, (n: number) => n === 1, 'the projected patient');
+    await eventually(async () => ((await api(rig.gw, writer, 'GET', `/api/v1/patients?name=${family}`)).body.entry ?? []).length, (n: number) => n === 1, 'the projected patient');
     const { tp, frame } = await host('patient-search-card');
     // 1. the agent's own search_patients call, pushed by the host as the tool the card is shown for:
     //    the single match is listed and opened (get_patient through the host)

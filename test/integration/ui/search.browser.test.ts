@@ -40,7 +40,7 @@ beforeAll(async () => {
   }
   clinician = await tokenFor(gw, ['read:patients']);
   // searchable once projected
-  await eventually(async () => (await api(gw, clinician, 'GET', `/api/v1/patients?name=${family}`)).body.entry.length, (n: number) => n === 2, 'the projected patients');
+  await eventually(async () => ((await api(gw, clinician, 'GET', `/api/v1/patients?name=${family}`)).body.entry ?? []).length, (n: number) => n === 2, 'the projected patients');
   browser = await launchBrowser();
   tp = await openPage(browser);
 }, 120_000);

@@ -3059,6 +3059,13 @@ export interface components {
         } & {
             [key: string]: unknown;
         };
+        /**
+         * @description Optional: a Parameters (its id parameters are ignored at the instance level)
+         * @example {
+         *       "resourceType": "Parameters"
+         *     }
+         */
+        FhirSubscriptionWsBindingTokenRequest: components["schemas"]["FhirParametersInput"] | null;
         GetAgentIdentityResponse: {
             act?: {
                 act?: {
@@ -11722,9 +11729,10 @@ export interface operations {
             };
             cookie?: never;
         };
+        /** @description Optional: a Parameters (its id parameters are ignored at the instance level) */
         requestBody: {
             content: {
-                "application/json": components["schemas"]["FhirParametersInput"];
+                "application/json": components["schemas"]["FhirSubscriptionWsBindingTokenRequest"];
             };
         };
         responses: {

@@ -192,7 +192,7 @@ export function fhirSubscriptionRoutes(deps: GatewayDeps, numberer: Subscription
         tags: ['fhir'], summary: 'Subscription $get-ws-binding-token', operationId: 'fhirSubscriptionWsBindingToken',
         description: `A token that binds a websocket to this Subscription: open ${SUBSCRIPTION_WS_PATH}, send \`bind-with-token <token>\`; the server answers a handshake bundle, then an event-notification bundle per event (and heartbeats). Valid ${BINDING_TOKEN_SECONDS} s (never past the access token's expiry), reusable until then.`,
         params: z.object({ id: subscriptionId }),
-        body: fhirParameters.optional().meta({ description: 'Optional: a Parameters (its id parameters are ignored at the instance level)', example: { resourceType: 'Parameters' } }),
+        body: fhirParameters.nullable().optional().meta({ description: 'Optional: a Parameters (its id parameters are ignored at the instance level)', example: { resourceType: 'Parameters' } }),
         response: { 200: fhirParameters, ...outcomes(400, 401, 403, 404, 406) },
       },
     }, async (req, reply) => {
