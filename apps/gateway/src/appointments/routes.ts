@@ -134,7 +134,7 @@ export function appointmentRoutes(deps: GatewayDeps): FastifyPluginAsyncZod {
       config: { auth: { scopes: ['write:appointments'] } },
       schema: {
         tags: ['appointments'], summary: 'Cancel an appointment', description: 'Frees the slot. 404 if it is not (or no longer) booked.',
-        params: idParams, body: z.object({ reason: nonBlankText(500).optional() }).meta({ example: { reason: 'the patient is travelling' } }).optional(),
+        params: idParams, body: z.object({ reason: nonBlankText(500).optional() }).nullish().meta({ example: { reason: 'the patient is travelling' } }),
         response: { 200: appointmentOut, ...problems(400, 401, 404, 409) },
       },
     }, async (req) => toFhirAppointment(await cancelAppointment(pool, callerOf(req), req.params.id, req.body?.reason), 'cancelled'));

@@ -108,6 +108,9 @@ export function securityFor(auth: RouteAuth | undefined): Json[] {
 
 type TransformInput = Parameters<typeof jsonSchemaTransform>[0];
 
+/** Carries "this body is optional" from transformRoute to finishDocument (removed there). */
+const BODY_OPTIONAL = 'x-vitalis-body-optional';
+
 /** jsonSchemaTransform plus what the route metadata says (security, deprecation). */
 export function transformRoute(input: TransformInput): ReturnType<typeof jsonSchemaTransform> {
   // @fastify/websocket hides its routes; ours are documented as the GET that upgrades (101).
@@ -116,6 +119,10 @@ export function transformRoute(input: TransformInput): ReturnType<typeof jsonSch
   const documented = { ...(input.schema as Json), ...(websocket ? { hide: false } : {}), ...(config.openapiBody ? { body: config.openapiBody } : {}) };
   const out = jsonSchemaTransform({ ...input, schema: documented as never });
   const schema = { ...(out.schema as Json) };
+  // @fastify/swagger marks every declared body required; a zod body that accepts no body
+  // (`.optional()`) is published as optional (finishDocument sets requestBody.required: false).
+  const body = documented.body as { safeParse?: (v: unknown) => { success: boolean } } | undefined;
+  if (typeof body?.safeParse === 'function' && body.safeParse(undefined).success) schema[BODY_OPTIONAL] = true;
   if (websocket) {
     delete schema.hide;
     schema.response = { 101: { type: 'null', description: 'Switching Protocols: the WebSocket is open' } };
@@ -311,6 +318,11 @@ export function finishDocument(doc: Json, baseUrl: string): Json {
   for (const [path, item] of Object.entries(paths)) {
     for (const method of METHODS) {
       if (!item[method]) continue;
+      const op = item[method] as Json;
+      if (op[BODY_OPTIONAL]) {
+        delete op[BODY_OPTIONAL];
+        if (op.requestBody) (op.requestBody as Json).required = false;
+      }
       describeResponses(item[method] as Json);
       addProblemResponses(path, item[method] as Json);
       if (path.startsWith(`${FHIR_BASE_PATH}/`)) fhirResponses(path, item[method] as Json);

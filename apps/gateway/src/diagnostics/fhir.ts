@@ -9,7 +9,7 @@ import { z } from 'zod';
 import { INTERPRETATION_DISPLAY, INTERPRETATION_SYSTEM, LOINC, ORDERABLE_TESTS, UCUM, isOrderableCode, type OrderableCode } from '@vitalis/clinical';
 import { DIAGNOSTIC_REPORT_STATUSES, SERVICE_REQUEST_PRIORITIES, SERVICE_REQUEST_STATUSES } from '@vitalis/records';
 import type { DiagnosticReportState, DiagnosticReportStatus, ReportContent, ResultInput, ResultValue, ServiceRequestState } from '@vitalis/records';
-import { fhirObservationSchema, type FhirObservation } from '@vitalis/schemas';
+import { fhirObservationSchema, type FhirObservation, nonBlankText } from '@vitalis/schemas';
 
 /** Where a Reference names a Vitalis principal (who ordered, who acknowledged): by identifier, not by a Practitioner we do not hold. */
 export const SUBJECT_SYSTEM = 'urn:vitalis:subject';
@@ -178,7 +178,7 @@ export const observationIn = z.union([
   observationBase.extend({ valueString, valueQuantity: z.never().optional() }),
 ], { error: 'give exactly one of valueQuantity or valueString' }).describe('A result: a FHIR Observation with exactly one of valueQuantity or valueString');
 
-const identifierIn = z.object({ system: z.string().trim().min(1).max(200), value: z.string().trim().min(1).max(200) });
+const identifierIn = z.object({ system: nonBlankText(200), value: nonBlankText(200) });
 const resultStatus = z.enum(['registered', 'partial', 'preliminary', 'final']);
 
 /** A posted report: FHIR DiagnosticReport basedOn one order, results as contained Observations. */

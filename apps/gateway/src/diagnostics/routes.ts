@@ -7,7 +7,7 @@
  */
 import { z } from 'zod';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { bundleSchema, enumCsv, resourceId, searchsetBundle } from '@vitalis/schemas';
+import { bundleSchema, enumCsv, nonBlankText, resourceId, searchsetBundle } from '@vitalis/schemas';
 import { ANALYTES, DIAGNOSTIC_CODE, LOINC, ORDERABLE_CODES, ORDERABLE_TESTS, isOrderableCode, type OrderableCode } from '@vitalis/clinical';
 import { SERVICE_REQUEST_PRIORITIES, SERVICE_REQUEST_STATUSES, type DiagnosticReportState } from '@vitalis/records';
 import type { GatewayDeps } from '../deps';
@@ -32,7 +32,8 @@ const bundle = (baseUrl: string, self: string, path: string, resources: Record<s
   ...searchsetBundle(resources.map((resource) => ({ fullUrl: `${baseUrl}/api/v1/diagnostics/${path}/${resource.id as string}`, resource, search: { mode: 'match' as const } })), { self: `${baseUrl}${self}`, total: resources.length }),
 });
 const limits = z.object({ low: z.number().optional(), high: z.number().optional() });
-const reasonBody = z.object({ reason: z.string().trim().min(1).max(2_000).optional() }).meta({ example: { reason: 'requested by the attending physician' } }).optional();
+// Optional: no body (null to the validator), `{}` or a reason.
+const reasonBody = z.object({ reason: nonBlankText(2_000).optional() }).nullish().meta({ example: { reason: 'requested by the attending physician' } });
 
 const orderIn = z.object({
   resourceType: z.literal('ServiceRequest'),
@@ -42,7 +43,7 @@ const orderIn = z.object({
   code: z.object({ coding: z.array(z.object({ system: z.literal(LOINC), code: z.enum(ORDERABLE_CODES as [OrderableCode, ...OrderableCode[]]), display: z.string().max(500).optional() })).min(1).max(1) })
     .describe(`LOINC, one of: ${ORDERABLE_CODES.map((c) => `${c} ${ORDERABLE_TESTS[c].display}`).join('; ')}`),
   subject: z.object({ reference: z.string().regex(/^Patient\/[A-Za-z0-9\-.]{1,64}$/, 'must be Patient/<id>') }),
-  reasonCode: z.array(z.object({ text: z.string().trim().min(1).max(500) })).max(1).optional(),
+  reasonCode: z.array(z.object({ text: nonBlankText(500) })).max(1).optional(),
   note: z.array(z.object({ text: z.string().trim().min(1).max(2_000) })).max(1).optional(),
 }).meta({
   example: {
@@ -166,7 +167,7 @@ export function diagnosticsRoutes(deps: GatewayDeps): FastifyPluginAsyncZod {
         tags: ['diagnostics'], summary: 'Fulfil an ECG order from the stored telemetry',
         description: `A rhythm strip (${DIAGNOSTIC_CODE.ecgStudy}) or 12-lead (${DIAGNOSTIC_CODE.ecg12Lead}) order for a monitored patient becomes a final DiagnosticReport: every stored ECG chunk of [from, to) (at most ${MAX_STRIP_SECONDS} s) as an Observation with valueSampledData (the same samples the live stream delivered), and each vital sign's latest value within 10 minutes before \`to\`. Doctor (write:diagnostics + read:vitals). The same window again answers the stored report (200).`,
         params: idParams,
-        body: z.object({ from: z.iso.datetime({ offset: true }), to: z.iso.datetime({ offset: true }), conclusion: z.string().trim().min(1).max(10_000).optional() })
+        body: z.object({ from: z.iso.datetime({ offset: true }), to: z.iso.datetime({ offset: true }), conclusion: nonBlankText(10_000).optional() })
           .meta({ example: { from: '2026-11-25T08:00:00Z', to: '2026-11-25T08:00:10Z', conclusion: 'sinus rhythm, no ST changes' } }),
         response: { 200: reportOut, 201: reportOut, ...problems(400, 401, 403, 409, 422) },
       },
@@ -286,7 +287,7 @@ export function diagnosticsRoutes(deps: GatewayDeps): FastifyPluginAsyncZod {
       schema: {
         tags: ['diagnostics'], summary: "Acknowledge a report's critical result",
         description: 'A clinician (role doctor) acknowledges the open or escalated critical result: who and when are recorded in the event store and the audit trail; it leaves the triage board. Nothing to acknowledge: 409 naming the state.',
-        params: idParams, body: z.object({ note: z.string().trim().min(1).max(2_000).optional() }).meta({ example: { note: 'called the ward; potassium replacement started' } }).optional(),
+        params: idParams, body: z.object({ note: nonBlankText(2_000).optional() }).nullish().meta({ example: { note: 'called the ward; potassium replacement started' } }),
         response: { 200: criticalOut, ...problems(400, 401, 403, 404, 409) },
       },
     }, async (req) => criticalOf(await acknowledgeCriticalResult(d, callerOf(req), req.params.id, req.body?.note)));

@@ -4028,7 +4028,7 @@ export interface components {
          */
         PostAppointmentsByIdCancelRequest: {
             reason?: string;
-        };
+        } | null;
         /**
          * @example {
          *       "slot_id": "clin-001-202612021430"
@@ -4056,7 +4056,7 @@ export interface components {
          */
         PostDiagnosticsOrdersByIdActivateRequest: {
             reason?: string;
-        };
+        } | null;
         /**
          * @example {
          *       "reason": "requested by the attending physician"
@@ -4064,7 +4064,7 @@ export interface components {
          */
         PostDiagnosticsOrdersByIdCancelRequest: {
             reason?: string;
-        };
+        } | null;
         /**
          * @example {
          *       "reason": "requested by the attending physician"
@@ -4072,7 +4072,7 @@ export interface components {
          */
         PostDiagnosticsOrdersByIdEnteredInErrorRequest: {
             reason?: string;
-        };
+        } | null;
         /**
          * @example {
          *       "conclusion": "sinus rhythm, no ST changes",
@@ -4094,7 +4094,7 @@ export interface components {
          */
         PostDiagnosticsOrdersByIdHoldRequest: {
             reason?: string;
-        };
+        } | null;
         /**
          * @example {
          *       "code": {
@@ -4163,7 +4163,7 @@ export interface components {
          */
         PostDiagnosticsReportsByIdAcknowledgeRequest: {
             note?: string;
-        };
+        } | null;
         PostDiagnosticsReportsByIdAcknowledgeResponse: {
             acknowledged_at?: string | null;
             acknowledged_by?: string | null;
@@ -4277,7 +4277,7 @@ export interface components {
          */
         PostDiagnosticsReportsByIdCancelRequest: {
             reason?: string;
-        };
+        } | null;
         /**
          * @example {
          *       "basedOn": [
@@ -5456,7 +5456,7 @@ export interface operations {
             path?: never;
             cookie?: never;
         };
-        requestBody: {
+        requestBody?: {
             content: {
                 "application/json": components["schemas"]["JsonRpcMessageInput"];
             };
@@ -6304,7 +6304,7 @@ export interface operations {
             };
             cookie?: never;
         };
-        requestBody: {
+        requestBody?: {
             content: {
                 "application/json": components["schemas"]["PostAppointmentsByIdCancelRequest"];
             };
@@ -6667,7 +6667,7 @@ export interface operations {
             };
             cookie?: never;
         };
-        requestBody: {
+        requestBody?: {
             content: {
                 "application/json": components["schemas"]["PostDiagnosticsOrdersByIdActivateRequest"];
             };
@@ -6707,7 +6707,7 @@ export interface operations {
             };
             cookie?: never;
         };
-        requestBody: {
+        requestBody?: {
             content: {
                 "application/json": components["schemas"]["PostDiagnosticsOrdersByIdCancelRequest"];
             };
@@ -6747,7 +6747,7 @@ export interface operations {
             };
             cookie?: never;
         };
-        requestBody: {
+        requestBody?: {
             content: {
                 "application/json": components["schemas"]["PostDiagnosticsOrdersByIdEnteredInErrorRequest"];
             };
@@ -6833,7 +6833,7 @@ export interface operations {
             };
             cookie?: never;
         };
-        requestBody: {
+        requestBody?: {
             content: {
                 "application/json": components["schemas"]["PostDiagnosticsOrdersByIdHoldRequest"];
             };
@@ -7014,7 +7014,7 @@ export interface operations {
             };
             cookie?: never;
         };
-        requestBody: {
+        requestBody?: {
             content: {
                 "application/json": components["schemas"]["PostDiagnosticsReportsByIdAcknowledgeRequest"];
             };
@@ -7093,7 +7093,7 @@ export interface operations {
             };
             cookie?: never;
         };
-        requestBody: {
+        requestBody?: {
             content: {
                 "application/json": components["schemas"]["PostDiagnosticsReportsByIdCancelRequest"];
             };
@@ -11730,7 +11730,7 @@ export interface operations {
             cookie?: never;
         };
         /** @description Optional: a Parameters (its id parameters are ignored at the instance level) */
-        requestBody: {
+        requestBody?: {
             content: {
                 "application/json": components["schemas"]["FhirSubscriptionWsBindingTokenRequest"];
             };
