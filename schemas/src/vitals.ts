@@ -268,20 +268,29 @@ export function encodeObservation(o: VitalsObservation): { key: string; value: s
   return { key: o.patient_id, value: JSON.stringify(o) };
 }
 
-/** Decodes a Kafka value; never throws. */
-export function decodeObservation(value: Buffer | string | null | undefined):
-  | { ok: true; observation: VitalsObservation }
-  | { ok: false; reason: string } {
+/** A Kafka value as JSON, or why it is not (empty, undecodable); never throws. */
+function parseRecordValue(value: Buffer | string | null | undefined): { ok: true; parsed: unknown } | { ok: false; reason: string } {
   if (value === null || value === undefined || value.length === 0) return { ok: false, reason: 'empty message value' };
-  let parsed: unknown;
   try {
-    parsed = JSON.parse(typeof value === 'string' ? value : value.toString('utf8'));
+    return { ok: true, parsed: JSON.parse(typeof value === 'string' ? value : value.toString('utf8')) };
   } catch (err) {
     return { ok: false, reason: `undecodable JSON: ${(err as Error).message}` };
   }
+}
+
+/** A single (v1) observation, or the dead-letter reason naming every problem. */
+function singleObservation(parsed: unknown): { ok: true; observation: VitalsObservation } | { ok: false; reason: string } {
   const result = validateObservation(parsed);
   if (result.ok) return result;
   return { ok: false, reason: `schema-invalid: ${result.problems.map((p) => `${p.path}: ${p.message}`).join('; ')}` };
+}
+
+/** Decodes a Kafka value holding one observation (the v1 format); never throws. */
+export function decodeObservation(value: Buffer | string | null | undefined):
+  | { ok: true; observation: VitalsObservation }
+  | { ok: false; reason: string } {
+  const json = parseRecordValue(value);
+  return json.ok ? singleObservation(json.parsed) : json;
 }
 
 /**
@@ -372,16 +381,12 @@ export type DecodedRecord =
   | { ok: false; reason: string };
 
 export function decodeRecord(value: Buffer | string | null | undefined): DecodedRecord {
-  if (value === null || value === undefined || value.length === 0) return { ok: false, reason: 'empty message value' };
-  let parsed: unknown;
-  try {
-    parsed = JSON.parse(typeof value === 'string' ? value : value.toString('utf8'));
-  } catch (err) {
-    return { ok: false, reason: `undecodable JSON: ${(err as Error).message}` };
-  }
+  const json = parseRecordValue(value);
+  if (!json.ok) return json;
+  const { parsed } = json;
   if (parsed === null || typeof parsed !== 'object' || !Object.hasOwn(parsed, 'envelope')) {
-    const single = validateObservation(parsed);
-    if (!single.ok) return { ok: false, reason: `schema-invalid: ${single.problems.map((p) => `${p.path}: ${p.message}`).join('; ')}` };
+    const single = singleObservation(parsed);
+    if (!single.ok) return single;
     return { ok: true, frame: false, observations: [{ item: 0, observation: single.observation }], invalid: [] };
   }
   const head = frameHeadSchema.safeParse(parsed);
