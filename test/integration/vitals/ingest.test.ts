@@ -7,32 +7,20 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Admin, Producer } from 'kafkajs';
 import type { Pool } from '@vitalis/db';
 import { DLQ_HEADERS, type IngestWorker } from '../../../apps/ingest/src/worker';
-import { countStored, numeric, privateTopics, readTopic, startTestIngest, testKafka, testPool, uid, waitFor } from './support';
+import { closeIngestRig, countStored, numeric, openIngestRig, readTopic, testKafka, uid, waitFor, type IngestRig } from './support';
 
 const kafka = testKafka('ingest');
 let admin: Admin;
 let pool: Pool;
 let producer: Producer;
-let topics: Awaited<ReturnType<typeof privateTopics>>;
+let topics: IngestRig['topics'];
 let worker: IngestWorker;
 
 beforeAll(async () => {
-  admin = kafka.admin();
-  await admin.connect();
-  pool = testPool();
-  topics = await privateTopics(admin, 3);
-  producer = kafka.producer({ idempotent: true, maxInFlightRequests: 1 });
-  await producer.connect();
-  worker = await startTestIngest(kafka, pool, { topic: topics.topic, dlqTopic: topics.dlqTopic });
+  ({ admin, pool, producer, topics, worker } = await openIngestRig(kafka));
 });
 
-afterAll(async () => {
-  await worker?.stop();
-  await producer?.disconnect();
-  await topics?.drop();
-  await admin?.disconnect();
-  await pool?.end();
-});
+afterAll(() => closeIngestRig({ admin, pool, producer, topics, worker }));
 
 const send = (key: string, values: (string | object)[]) =>
   producer.send({ topic: topics.topic, acks: -1, messages: values.map((v) => ({ key, value: typeof v === 'string' ? v : JSON.stringify(v) })) });

@@ -3,7 +3,7 @@
  * only its own messages and counts are exact), an in-process ingest worker, polling helpers.
  */
 import { randomUUID } from 'node:crypto';
-import type { Admin, Kafka, KafkaMessage } from 'kafkajs';
+import type { Admin, Kafka, KafkaMessage, Producer } from 'kafkajs';
 import { createPool, type Pool } from '@vitalis/db';
 import { createKafka } from '@vitalis/kafka';
 import { createLogger } from '@vitalis/log';
@@ -46,6 +46,36 @@ export async function startTestIngest(kafka: Kafka, pool: Pool, opts: Partial<In
     maxWaitTimeInMs: 200,
     ...opts,
   });
+}
+
+/** An ingest on private topics: an admin, a pool, an idempotent producer and a running worker. */
+export interface IngestRig {
+  admin: Admin;
+  pool: Pool;
+  producer: Producer;
+  topics: Awaited<ReturnType<typeof privateTopics>>;
+  worker: IngestWorker;
+}
+
+/** Opens an IngestRig (a test file's beforeAll); closeIngestRig undoes it. */
+export async function openIngestRig(kafka: Kafka, partitions = 3): Promise<IngestRig> {
+  const admin = kafka.admin();
+  await admin.connect();
+  const pool = testPool();
+  const topics = await privateTopics(admin, partitions);
+  const producer = kafka.producer({ idempotent: true, maxInFlightRequests: 1 });
+  await producer.connect();
+  const worker = await startTestIngest(kafka, pool, { topic: topics.topic, dlqTopic: topics.dlqTopic });
+  return { admin, pool, producer, topics, worker };
+}
+
+/** Stops what openIngestRig opened, whatever part of it a failed beforeAll left (afterAll). */
+export async function closeIngestRig(rig: Partial<IngestRig>): Promise<void> {
+  await rig.worker?.stop();
+  await rig.producer?.disconnect();
+  await rig.topics?.drop();
+  await rig.admin?.disconnect();
+  await rig.pool?.end();
 }
 
 export async function waitFor<T>(probe: () => Promise<T>, done: (value: T) => boolean, timeoutMs = 45_000, what = 'condition'): Promise<T> {
