@@ -401,7 +401,7 @@ async function history(pool: Pool) {
 
   const gw = await startGateway({ DATABASE_URL: DB_URL, LOG_LEVEL: 'error' });
   try {
-    const headers = await authHeaders(gw.url, ['read:vitals']);
+    const headers = await authHeaders(gw.url, ['read:vitals'], DB_URL);
     const measure = async (label: string, from: string, to: string) => {
       const times: number[] = [];
       let buckets = 0;

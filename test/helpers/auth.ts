@@ -66,9 +66,9 @@ export async function clientCredentialsToken(baseUrl: string, client: Registered
   return ((await res.json()) as { access_token: string }).access_token;
 }
 
-/** `{ authorization: 'Bearer …' }` for a fresh client holding exactly `scopes`. */
-export async function authHeaders(baseUrl: string, scopes: Scope[]): Promise<{ authorization: string }> {
-  const client = await registerClient(baseUrl, scopes);
+/** `{ authorization: 'Bearer …' }` for a fresh client holding exactly `scopes` (registered in `databaseUrl`, the gateway's database; the suite's by default). */
+export async function authHeaders(baseUrl: string, scopes: Scope[], databaseUrl?: string): Promise<{ authorization: string }> {
+  const client = await registerClient(baseUrl, scopes, 'vitalis-test', 'system', databaseUrl);
   return { authorization: `Bearer ${await clientCredentialsToken(baseUrl, client)}` };
 }
 
