@@ -1,5 +1,6 @@
 export * from './scopes';
 export * from './vitals';
 export * from './fhir';
+export * from './fhir-json';
 export * from './smart';
 export * from './query';

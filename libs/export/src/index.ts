@@ -1,5 +1,4 @@
 export * from './jobs';
 export * from './storage';
 export * from './worker';
-export * from './ndjson';
 export * from './s3-storage';

@@ -3,7 +3,7 @@
  * `COPY (SELECT ...) TO STDOUT` (one pass, no OFFSET paging, constant memory: the COPY stream is
  * pulled chunk by chunk and waits while a file is committed), maps each row with the one FHIR
  * mapping (@vitalis/live `observationFromRow` then @vitalis/schemas `toFhirObservation`, the same
- * as the FHIR API, through its per-code template: ndjson.ts) and writes NDJSON files of at most `maxFileBytes` (one line more at most).
+ * as the FHIR API, through its per-code template: @vitalis/schemas fhir-json.ts) and writes NDJSON files of at most `maxFileBytes` (one line more at most).
  *
  * Consistency (ADR 0014): the rows are those whose writing transaction is visible in the job's
  * snapshot, recorded at kick-off; `_since` / `_until` are snapshots too. Resumption: the rows come
@@ -24,7 +24,7 @@ import {
   type ExportCursor, type ExportJob,
 } from './jobs';
 import type { ExportStorage } from './storage';
-import { numericNdjson, observationNdjson } from './ndjson';
+import { numericObservationJson, observationJson } from '@vitalis/schemas';
 
 export interface ExportWorkerOptions {
   storage: ExportStorage;
@@ -91,7 +91,7 @@ export function ndjsonLine(line: string): { json: string; key: ExportCursor } {
   if (f[8] === '\\N') {
     const unit = unescape(f[6]!);
     const value = Number(f[5]);
-    const json = numericNdjson(patient, device, seq, code, at, value, unit);
+    const json = numericObservationJson(patient, device, seq, code, at, value, unit);
     if (json !== undefined) return { json, key };
   }
   const row = {
@@ -101,7 +101,7 @@ export function ndjsonLine(line: string): { json: string; key: ExportCursor } {
     sample_period_ms: f[7] === '\\N' ? null : Number(f[7]),
     samples: f[8] === '\\N' ? null : f[8]!.slice(1, -1).split(',').map(Number),
   };
-  return { json: observationNdjson(observationFromRow(patient, row)), key };
+  return { json: observationJson(observationFromRow(patient, row)), key };
 }
 
 export interface ExportRun {

@@ -12,7 +12,7 @@ import { z } from 'zod';
 import type { FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { badRequest } from '@vitalis/http';
-import { CALENDAR_DATE_PATTERN, resourceId, searchsetBundle, toFhirObservation, toSearchsetBundle } from '@vitalis/schemas';
+import { CALENDAR_DATE_PATTERN, observationSearchsetJson, resourceId, searchsetBundle, toFhirObservation } from '@vitalis/schemas';
 import type { GatewayDeps } from '../deps';
 import { PATIENT_READ_SCOPES } from '../access/caller';
 import { callerOf, decodeKey, encodeKey } from '../access/http';
@@ -201,16 +201,13 @@ export function fhirRoutes(deps: GatewayDeps, version: string): FastifyPluginAsy
         params.set('_cursor', page.next);
         next = `${base()}/Observation?${params}`;
       }
-      const bundle = toSearchsetBundle(page.rows, { self: selfUrl(req), observationBase: `${base()}/Observation`, ...(next ? { next } : {}) });
+      const links = { self: selfUrl(req), observationBase: `${base()}/Observation`, ...(next ? { next } : {}) };
       // _include=Observation:patient: the searched Patient, read through the patients service (its access rule and audit)
-      if (q._include !== undefined && bundle.entry) {
-        const { patient: p } = await getPatient(pool, caller, patient);
-        const entry = [...bundle.entry, { fullUrl: `${base()}/Patient/${p.id}`, resource: toFhirPatient(p), search: { mode: 'include' as const } }];
-        return fhirReply(reply).send(JSON.stringify({ ...bundle, entry }));
-      }
-      // Sent as text: a page is up to 1,000 Observations built by the typed mapping (schemas/src/fhir.ts),
-      // and re-validating each against the open response schema doubled the search's time (test/bench/fhir.bench.ts)
-      return fhirReply(reply).send(JSON.stringify(bundle));
+      const included = q._include !== undefined && page.rows.length > 0 ? (await getPatient(pool, caller, patient)).patient : undefined;
+      const include = included ? [{ fullUrl: `${base()}/Patient/${included.id}`, resource: toFhirPatient(included), search: { mode: 'include' as const } }] : [];
+      // Sent as text, each Observation through its per-code template (schemas/src/fhir-json.ts): a page is up to
+      // 1,000 Observations, and building and re-validating them as objects doubled the search's time (test/bench/fhir.bench.ts)
+      return fhirReply(reply).send(observationSearchsetJson(page.rows, links, include));
     });
 
     app.get(`${FHIR_BASE_PATH}/Observation/:id`, {
@@ -243,7 +240,7 @@ export function fhirRoutes(deps: GatewayDeps, version: string): FastifyPluginAsy
         return fhirReply(reply).send(searchsetBundle([], { self: selfUrl(req) }));
       }
       const rows = await readLatest(pool, caller, patient, code, 'fhir');
-      return fhirReply(reply).send(toSearchsetBundle(rows, { self: selfUrl(req), observationBase: `${base()}/Observation` }));
+      return fhirReply(reply).send(observationSearchsetJson(rows, { self: selfUrl(req), observationBase: `${base()}/Observation` }));
     });
   };
 }

@@ -11,6 +11,7 @@
  */
 import { z } from 'zod';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { FHIR_JSON } from '@vitalis/http';
 import { bundleSchema, resourceId, searchsetBundle, nonBlankText } from '@vitalis/schemas';
 import type { GatewayDeps } from '../deps';
 import { etag, expectedFromIfMatch, PATIENT_READ_SCOPES } from '../access/caller';
@@ -21,7 +22,6 @@ import { getPatient, patientHistory, recordAllergy, registerPatient, removeAller
 const idParams = z.object({ id: resourceId });
 const ifMatch = z.object({ 'if-match': z.string().max(100).optional() });
 
-const FHIR_JSON = 'application/fhir+json';
 
 /** The envelope { view, patient, allergies?, latest_vitals?, news2? }: FHIR resources side by side, none extended. */
 function recordOut(r: PatientRecord): z.infer<typeof patientRecordOut> {

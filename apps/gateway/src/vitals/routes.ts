@@ -13,10 +13,10 @@
  * read and accepted write) are the vitals service's (service.ts); this file is the HTTP shape.
  */
 import { z } from 'zod';
-import type { FastifyRequest } from 'fastify';
+import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import type { Producer } from 'kafkajs';
-import { HttpProblem, serviceUnavailable } from '@vitalis/http';
+import { FHIR_JSON, HttpProblem, serviceUnavailable } from '@vitalis/http';
 import { createVitalsProducer, sendTraced, TOPICS } from '@vitalis/kafka';
 import { TRACING_OFF } from '@vitalis/tracing';
 import { requestTraceContext } from '../tracing';
@@ -31,7 +31,7 @@ import {
   instant,
   MAX_OBSERVATIONS_PER_BATCH,
   resourceId,
-  toSearchsetBundle,
+  observationSearchsetJson,
   validateObservation,
   NUMERIC_VITALS,
   VITAL_CODE,
@@ -50,7 +50,6 @@ export interface VitalsRouteOptions {
   topic?: string;
 }
 
-const FHIR_JSON = 'application/fhir+json';
 /** Spec 9.4: the scheduled sunset of deprecated v1 endpoints. */
 const V1_SUNSET = '2027-12-31T23:59:59Z';
 /** When the path-style latest endpoint was deprecated in favour of GET /api/v1/vitals/latest. */
@@ -116,6 +115,8 @@ const historyQuery = z.object({
 });
 
 const wantsFhir = (req: FastifyRequest) => (req.headers.accept ?? '').includes(FHIR_JSON);
+/** A searchset Bundle of Observations, sent as the text `observationSearchsetJson` makes (byte for byte the typed Bundle's JSON). */
+const sendFhirBundleText = (reply: FastifyReply, text: string) => reply.type(FHIR_JSON).send(text);
 
 export function vitalsRoutes(deps: GatewayDeps, options: VitalsRouteOptions = {}): FastifyPluginAsyncZod {
   const { config, pool, kafka } = deps;
@@ -266,7 +267,7 @@ export function vitalsRoutes(deps: GatewayDeps, options: VitalsRouteOptions = {}
         if (page.kind === 'raw') {
           if (fhir) {
             const self = `${config.baseUrl}${req.url}`;
-            return reply.type(FHIR_JSON).send({ ...toSearchsetBundle(page.rows, { self, ...(next ? { next } : {}) }) });
+            return sendFhirBundleText(reply, observationSearchsetJson(page.rows, { self, ...(next ? { next } : {}) }));
           }
           return reply.send({ patient_id: q.patient, from, to, count: page.rows.length, data: page.rows, next });
         }
@@ -300,7 +301,7 @@ export function vitalsRoutes(deps: GatewayDeps, options: VitalsRouteOptions = {}
       async (req, reply) => {
         const rows = await latestOf(req, req.query.patient, req.query.code);
         reply.header('cache-control', 'no-store');
-        if (wantsFhir(req)) return reply.type(FHIR_JSON).send({ ...toSearchsetBundle(rows, { self: `${config.baseUrl}${req.url}` }) });
+        if (wantsFhir(req)) return sendFhirBundleText(reply, observationSearchsetJson(rows, { self: `${config.baseUrl}${req.url}` }));
         return reply.send({ patient_id: req.query.patient, count: rows.length, data: rows });
       },
     );
@@ -329,7 +330,7 @@ export function vitalsRoutes(deps: GatewayDeps, options: VitalsRouteOptions = {}
       async (req, reply) => {
         const rows = await latestOf(req, req.params.id, req.query.code);
         reply.header('cache-control', 'no-store');
-        if (wantsFhir(req)) return reply.type(FHIR_JSON).send({ ...toSearchsetBundle(rows, { self: `${config.baseUrl}${req.url}` }) });
+        if (wantsFhir(req)) return sendFhirBundleText(reply, observationSearchsetJson(rows, { self: `${config.baseUrl}${req.url}` }));
         return reply.send({ patient_id: req.params.id, data: rows });
       },
     );

@@ -1,0 +1,106 @@
+/**
+ * Vital-sign Observations as FHIR JSON text, fast: the one owner of the mapping is
+ * `toFhirObservation` (fhir.ts); this module runs it ONCE per vital code and unit on a sentinel
+ * observation and serialises it, and the result, cut at the sentinels, is the template every row
+ * of that code fills in (patient, device, seq, effective time, value). A numeric vital's resource
+ * differs between rows only in those fields, so the text is byte for byte what
+ * `JSON.stringify(toFhirObservation(o))` gives (test/unit/vitals/fhir-json.test.ts checks it), at a
+ * fraction of the cost per row. ECG waveforms (the samples), ids longer than FHIR allows (the
+ * mapping then leaves `id` out) and anything unexpected take the mapping itself.
+ *
+ * Used where Observations are serialised by the thousand: the bulk export's NDJSON lines
+ * (@vitalis/export) and the searchset Bundles of the FHIR and REST v1 vitals searches
+ * (`observationSearchsetJson`, byte for byte `JSON.stringify(toSearchsetBundle(...))`).
+ */
+import { entryUuid, toFhirObservation } from './fhir';
+import { isEcg, type VitalsObservation } from './vitals';
+
+const SENTINEL = { patient: '\u0001P', device: '\u0001D', seq: 987_654_321, at: '\u0001T', value: 0.123456789 };
+const SLOT = /\\u0001P|\\u0001D|987654321|\\u0001T|0\.123456789/g;
+type Slot = 'patient' | 'device' | 'seq' | 'at' | 'value';
+const SLOT_OF: Record<string, Slot> = { '\\u0001P': 'patient', '\\u0001D': 'device', '987654321': 'seq', '\\u0001T': 'at', '0.123456789': 'value' };
+
+interface Template {
+  parts: string[];
+  slots: Slot[];
+}
+
+const templates = new Map<string, Template | null>();
+
+function templateOf(code: string, unit: string): Template | null {
+  const key = `${code}\t${unit}`;
+  let t = templates.get(key);
+  if (t !== undefined) return t;
+  const json = JSON.stringify(toFhirObservation({
+    patient_id: SENTINEL.patient, device_id: SENTINEL.device, seq: SENTINEL.seq, code, effective_at: SENTINEL.at, value: SENTINEL.value, unit,
+  } as VitalsObservation));
+  const parts: string[] = [];
+  const slots: Slot[] = [];
+  let last = 0;
+  for (const m of json.matchAll(SLOT)) {
+    parts.push(json.slice(last, m.index));
+    slots.push(SLOT_OF[m[0]]!);
+    last = m.index + m[0].length;
+  }
+  parts.push(json.slice(last));
+  // the id (device.seq) must be there: a template is only for ids the mapping keeps
+  t = slots.includes('value') && slots.includes('at') ? { parts, slots } : null;
+  templates.set(key, t);
+  return t;
+}
+
+/** A JSON string's content (without quotes); ids are validated, so the escape is rarely needed. */
+const inner = (s: string) => (/["\\\u2028\u2029]|[^\x20-\uffff]/.test(s) ? JSON.stringify(s).slice(1, -1) : s);
+
+/** The FHIR id a numeric vital's template carries (`{device}.{seq}`), or undefined when the mapping leaves it out. */
+const templatedId = (device: string, seq: number) => device.length + String(seq).length < 64;
+
+/**
+ * The JSON of a numeric vital's Observation from its fields (no observation object is built), or
+ * undefined when the template does not apply (the caller then runs the mapping).
+ */
+export function numericObservationJson(patient: string, device: string, seq: number, code: string, at: string, value: number, unit: string): string | undefined {
+  if (!templatedId(device, seq)) return undefined; // id over 64 characters: left out by the mapping
+  const t = templateOf(code, unit);
+  if (!t) return undefined;
+  const { parts, slots } = t;
+  let line = parts[0]!;
+  for (let i = 0; i < slots.length; i++) {
+    const slot = slots[i]!;
+    line += (slot === 'device' ? inner(device) : slot === 'seq' ? String(seq) : slot === 'patient' ? inner(patient) : slot === 'at' ? inner(at) : JSON.stringify(value)) + parts[i + 1]!;
+  }
+  return line;
+}
+
+/** `JSON.stringify(toFhirObservation(o))`, through the template where one applies. */
+export function observationJson(o: VitalsObservation): string {
+  if (isEcg(o)) return JSON.stringify(toFhirObservation(o));
+  return numericObservationJson(o.patient_id, o.device_id, o.seq, o.code, o.effective_at, (o as { value: number }).value, o.unit) ?? JSON.stringify(toFhirObservation(o));
+}
+
+/**
+ * `JSON.stringify(toSearchsetBundle(observations, links))`, byte for byte, with each Observation
+ * serialised through its template: the text of a vitals search page (up to 1,000 Observations).
+ * `include`: entries appended after the matches (e.g. `_include=Observation:patient`).
+ */
+export function observationSearchsetJson(
+  observations: VitalsObservation[],
+  links: { self: string; next?: string | undefined; observationBase?: string },
+  include: readonly { fullUrl: string; resource: unknown; search: { mode: 'include' } }[] = [],
+): string {
+  let text = `{"resourceType":"Bundle","type":"searchset","link":[{"relation":"self","url":${JSON.stringify(links.self)}}`;
+  if (links.next) text += `,{"relation":"next","url":${JSON.stringify(links.next)}}`;
+  text += ']';
+  if (observations.length + include.length === 0) return `${text}}`;
+  const base = links.observationBase === undefined ? undefined : JSON.stringify(links.observationBase).slice(1, -1);
+  const entries: string[] = [];
+  for (const o of observations) {
+    const resource = observationJson(o);
+    const fullUrl = base !== undefined && templatedId(o.device_id, o.seq)
+      ? `"${base}/${inner(o.device_id)}.${o.seq}"`
+      : JSON.stringify(entryUuid('Observation', `${o.device_id}/${o.seq}/${o.effective_at}`));
+    entries.push(`{"fullUrl":${fullUrl},"resource":${resource},"search":{"mode":"match"}}`);
+  }
+  for (const e of include) entries.push(JSON.stringify(e));
+  return `${text},"entry":[${entries.join(',')}]}`;
+}
