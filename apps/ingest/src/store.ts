@@ -20,7 +20,7 @@ import { recordAudit } from '@vitalis/audit';
 import type { Pool, PoolClient } from '@vitalis/db';
 
 type Queryable = Pick<Pool, 'query'>;
-import { foldedSamples } from '@vitalis/live';
+import { foldedSamples, foldedSamplesText } from '@vitalis/live';
 import { isEcg, type VitalsObservation } from '@vitalis/schemas';
 
 export interface StoredRow {
@@ -68,7 +68,7 @@ function text(value: string): string {
   return /[\\\t\n\r]/.test(value) ? value.replace(/\\/g, '\\\\').replace(/\t/g, '\\t').replace(/\n/g, '\\n').replace(/\r/g, '\\r') : value;
 }
 
-const arrayLiteral = (samples: number[]) => `{${samples.join(',')}}`;
+const arrayLiteral = (samples: number[]) => `{${foldedSamplesText(samples)}}`;
 
 export function copyLine(r: StoredRow): string {
   return `${text(r.patient_id)}\t${text(r.device_id)}\t${r.seq}\t${text(r.code)}\t${text(r.effective_at)}\t${r.value ?? '\\N'}\t${text(r.unit)}\t${
