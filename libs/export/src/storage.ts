@@ -3,10 +3,12 @@
  * .data/exports/<database>), shared by the worker that writes them and the gateway that serves
  * them. A file is written under a temporary name and renamed into place when it is complete, so
  * a reader never sees half a file and a worker that dies leaves only a temporary file behind,
- * which the next run of the same part truncates.
+ * which the next run of the same part truncates. A commit is durable before the job records it:
+ * the file's data is synced before the rename and the folder after it, so a machine that loses
+ * power right after never holds a job that names an empty or missing file.
  */
 import { createReadStream, createWriteStream, type WriteStream } from 'node:fs';
-import { mkdir, rename, rm, stat } from 'node:fs/promises';
+import { mkdir, open, rename, rm, stat } from 'node:fs/promises';
 import { dirname, join, resolve, sep } from 'node:path';
 import type { Readable } from 'node:stream';
 import { fileURLToPath } from 'node:url';
@@ -45,7 +47,9 @@ export function folderStorage(root: string): ExportStorage {
         stream,
         commit: async () => {
           await closed();
+          await syncPath(temporary); // fsync reaches the file's data whichever descriptor wrote it
           await rename(temporary, final);
+          await syncPath(dirname(final));
         },
         discard: async () => {
           stream.destroy();
@@ -63,6 +67,16 @@ export function folderStorage(root: string): ExportStorage {
     read: (key, range) => createReadStream(pathOf(key), range ? { start: range.start, end: range.end } : {}),
     removeAll: (prefix) => rm(join(base, prefix), { recursive: true, force: true }),
   };
+}
+
+/** fsync of a file (its data on disk) or of a folder (a rename in it on disk). */
+async function syncPath(path: string): Promise<void> {
+  const handle = await open(path, 'r');
+  try {
+    await handle.sync();
+  } finally {
+    await handle.close();
+  }
 }
 
 const DATA_DIR = fileURLToPath(new URL('../../../.data/', import.meta.url));

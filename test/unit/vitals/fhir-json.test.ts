@@ -3,10 +3,10 @@
  * gives (JSON.stringify(toFhirObservation(o))): every numeric vital, awkward values and ids, ids
  * too long for FHIR (the mapping leaves `id` out), ECG (the mapping itself); a searchset Bundle's
  * text is JSON.stringify of the Bundle the one builder makes; and one COPY text line of the append
- * log becomes the export's NDJSON line with its resume key.
+ * log becomes the export's NDJSON line (ndjsonOf) and its resume key (exportKeyOf).
  */
 import { describe, expect, it } from 'vitest';
-import { ndjsonLine } from '@vitalis/export';
+import { exportKeyOf, ndjsonOf } from '@vitalis/export';
 import { ECG_LEAD_II, NUMERIC_VITALS, observationJson, observationSearchsetJson, toFhirObservation, toSearchsetBundle, type VitalsObservation } from '@vitalis/schemas';
 
 const numeric = (code: string, value: number, device = 'dev-1', seq = 42, patient = 'pat-1', at = '2026-02-01T08:00:00.123456Z') =>
@@ -49,10 +49,15 @@ describe('Observation JSON through the template', () => {
   it('a COPY text line of the append log becomes the mapped line and its resume key', () => {
     const code = Object.keys(NUMERIC_VITALS)[0]!;
     const unit = NUMERIC_VITALS[code as keyof typeof NUMERIC_VITALS].unit;
-    const { json, key } = ndjsonLine(`pat-1\tdev-1\t42\t${code}\t2026-02-01T08:00:00.123456Z\t72.5\t${unit}\t\\N\t\\N`);
-    expect(key).toEqual({ d: 'dev-1', s: 42, t: '2026-02-01T08:00:00.123456Z' });
-    expect(json).toBe(JSON.stringify(toFhirObservation(numeric(code, 72.5))));
-    const ecg = ndjsonLine(`pat-1\tdev-2\t7\t${ECG_LEAD_II.code}\t2026-02-01T08:00:00.000000Z\t\\N\tmV\t4\t{0.1,-0.25,1.2}`);
-    expect(JSON.parse(ecg.json).valueSampledData).toMatchObject({ period: 4, data: '0.1 -0.25 1.2' });
+    const line = `pat-1\tdev-1\t42\t${code}\t2026-02-01T08:00:00.123456Z\t72.5\t${unit}\t\\N\t\\N`;
+    expect(exportKeyOf(line)).toEqual({ d: 'dev-1', s: 42, t: '2026-02-01T08:00:00.123456Z' });
+    expect(ndjsonOf(line)).toBe(JSON.stringify(toFhirObservation(numeric(code, 72.5))));
+    const ecg = `pat-1\tdev-2\t7\t${ECG_LEAD_II.code}\t2026-02-01T08:00:00.000000Z\t\\N\tmV\t4\t{0.1,-0.25,1.2}`;
+    expect(exportKeyOf(ecg)).toEqual({ d: 'dev-2', s: 7, t: '2026-02-01T08:00:00.000000Z' });
+    expect(JSON.parse(ndjsonOf(ecg)).valueSampledData).toMatchObject({ period: 4, data: '0.1 -0.25 1.2' });
+    // COPY text escapes (defence in depth: ids are validated at the door)
+    const escaped = `p\\\\1\tdev\\t9\t42\t${code}\t2026-02-01T08:00:00.123456Z\t72.5\t${unit}\t\\N\t\\N`;
+    expect(exportKeyOf(escaped)).toEqual({ d: 'dev\t9', s: 42, t: '2026-02-01T08:00:00.123456Z' });
+    expect(ndjsonOf(escaped)).toBe(JSON.stringify(toFhirObservation(numeric(code, 72.5, 'dev\t9', 42, 'p\\1'))));
   });
 });
