@@ -30,6 +30,8 @@ function admin(...args: string[]): { status: number | null; json: Record<string,
     encoding: 'utf8',
     timeout: 30_000,
   });
+  // a refusal (exit 1) prints its reason as JSON, a usage error (exit 2) its usage; a crash prints nothing on stdout: its stderr is shown
+  if (result.status !== 0 && result.status !== 2 && !result.stdout) console.error(`admin ${args.join(' ')}: exit ${result.status}\n${result.stderr}`);
   return { status: result.status, json: JSON.parse(result.stdout || '{}') as Record<string, unknown> };
 }
 
