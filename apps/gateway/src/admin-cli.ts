@@ -45,12 +45,26 @@ const usage = [
 
 /** One command; the answer as JSON and an exit code (2: the words are off). */
 async function run(pool: Pool, argv: string[]): Promise<{ output?: unknown; code: number }> {
-  const { positionals, values } = parseArgs({
-    args: argv,
-    allowPositionals: true,
-    options: { role: { type: 'string' }, uses: { type: 'string', default: '1' }, ttl: { type: 'string', default: '86400' }, label: { type: 'string', default: '' }, alg: { type: 'string' }, members: { type: 'string' } },
-  });
   const keySecret = () => withBaseUrl(parseConfig(gatewayConfigShape)).KEY_ENCRYPTION_SECRET;
+  // withdraw-key takes one word and no option, read as it is: a kid is base64url, so one in 64
+  // begins with '-', which the option parser would take for an option (`withdraw-key -- <kid>` works too)
+  if (argv[0] === 'withdraw-key') {
+    const words = argv[1] === '--' ? argv.slice(2) : argv.slice(1);
+    if (words.length !== 1 || !words[0]) return { code: 2 };
+    const result = await withdrawSigningKey(pool, keySecret(), words[0]);
+    return { output: { kid: words[0], ...result }, code: result.withdrawn ? 0 : 1 };
+  }
+  let parsed;
+  try {
+    parsed = parseArgs({
+      args: argv,
+      allowPositionals: true,
+      options: { role: { type: 'string' }, uses: { type: 'string', default: '1' }, ttl: { type: 'string', default: '86400' }, label: { type: 'string', default: '' }, alg: { type: 'string' }, members: { type: 'string' } },
+    });
+  } catch {
+    return { code: 2 }; // an unknown option, an option without its value
+  }
+  const { positionals, values } = parsed;
   const [command, ...rest] = positionals;
   if (command === 'audit-verify' && rest.length === 0) {
     const { dir, key, previousKeys } = auditCheckpointSettings(parseConfig(gatewayConfigShape));
@@ -67,10 +81,6 @@ async function run(pool: Pool, argv: string[]): Promise<{ output?: unknown; code
     if (values.alg !== undefined && !isSigningAlg(values.alg)) return { code: 2 };
     const kids = await rotateSigningKeys(pool, keySecret(), values.alg ? [values.alg] : SIGNING_ALGS);
     return { output: { active_kid: kids[values.alg ?? ACCESS_TOKEN_ALG], active_kids: kids }, code: 0 };
-  }
-  if (command === 'withdraw-key' && rest.length === 1) {
-    const result = await withdrawSigningKey(pool, keySecret(), rest[0]!);
-    return { output: { kid: rest[0], ...result }, code: result.withdrawn ? 0 : 1 };
   }
   const uses = Number(values.uses);
   const ttl = Number(values.ttl);

@@ -1,0 +1,37 @@
+/**
+ * The operator's command line reads its words exactly: a signing key's kid is base64url, so one in
+ * 64 begins with '-'; `withdraw-key` must take it as the kid, not as an unknown option (it crashed
+ * with no answer before: the disruptive key-rotation test hit it at random). Unknown options are a
+ * usage error (exit 2), never a crash. Only unknown kids are withdrawn here: the suite's keys stay.
+ */
+import { spawnSync } from 'node:child_process';
+import { describe, expect, it } from 'vitest';
+import { testEnv } from '../../helpers/env';
+
+function admin(...args: string[]) {
+  const result = spawnSync(process.execPath, ['--import', 'tsx', 'apps/gateway/src/admin-cli.ts', ...args], {
+    env: { ...process.env, DATABASE_URL: testEnv.APP_DATABASE_URL, NODE_ENV: 'test' },
+    encoding: 'utf8',
+    timeout: 60_000,
+  });
+  return { status: result.status, stdout: result.stdout, stderr: result.stderr };
+}
+
+describe('npm run admin -- withdraw-key', () => {
+  it('takes a kid that begins with "-" as the kid (with or without "--" before it)', () => {
+    for (const args of [['withdraw-key', '-Zz9_unknown-kid'], ['withdraw-key', '--', '-Zz9_unknown-kid']]) {
+      const r = admin(...args);
+      expect(r.status, r.stderr).toBe(1); // no such key: nothing withdrawn
+      expect(JSON.parse(r.stdout)).toEqual({ kid: '-Zz9_unknown-kid', withdrawn: false });
+    }
+  });
+
+  it('a missing kid, extra words or an unknown option are usage errors (exit 2), not crashes', () => {
+    for (const args of [['withdraw-key'], ['withdraw-key', 'a', 'b'], ['rotate-key', '--bogus'], ['initial-access-token', '--role']]) {
+      const r = admin(...args);
+      expect(r.status, args.join(' ')).toBe(2);
+      expect(r.stderr).toContain('usage: npm run admin');
+      expect(r.stdout).toBe('');
+    }
+  });
+});
