@@ -12,7 +12,7 @@
  * (@vitalis/export) and the searchset Bundles of the FHIR and REST v1 vitals searches
  * (`observationSearchsetJson`, byte for byte `JSON.stringify(toSearchsetBundle(...))`).
  */
-import { entryUuid, toFhirObservation } from './fhir';
+import { observationFullUrl, observationId, searchsetBundle, toFhirObservation } from './fhir';
 import { isEcg, type VitalsObservation } from './vitals';
 
 const SENTINEL = { patient: '\u0001P', device: '\u0001D', seq: 987_654_321, at: '\u0001T', value: 0.123456789 };
@@ -52,15 +52,12 @@ function templateOf(code: string, unit: string): Template | null {
 /** A JSON string's content (without quotes); ids are validated, so the escape is rarely needed. */
 const inner = (s: string) => (/["\\\u2028\u2029]|[^\x20-\uffff]/.test(s) ? JSON.stringify(s).slice(1, -1) : s);
 
-/** The FHIR id a numeric vital's template carries (`{device}.{seq}`), or undefined when the mapping leaves it out. */
-const templatedId = (device: string, seq: number) => device.length + String(seq).length < 64;
-
 /**
  * The JSON of a numeric vital's Observation from its fields (no observation object is built), or
  * undefined when the template does not apply (the caller then runs the mapping).
  */
 export function numericObservationJson(patient: string, device: string, seq: number, code: string, at: string, value: number, unit: string): string | undefined {
-  if (!templatedId(device, seq)) return undefined; // id over 64 characters: left out by the mapping
+  if (observationId(device, seq) === undefined) return undefined; // id over 64 characters: left out by the mapping
   const t = templateOf(code, unit);
   if (!t) return undefined;
   const { parts, slots } = t;
@@ -88,19 +85,13 @@ export function observationSearchsetJson(
   links: { self: string; next?: string | undefined; observationBase?: string },
   include: readonly { fullUrl: string; resource: unknown; search: { mode: 'include' } }[] = [],
 ): string {
-  let text = `{"resourceType":"Bundle","type":"searchset","link":[{"relation":"self","url":${JSON.stringify(links.self)}}`;
-  if (links.next) text += `,{"relation":"next","url":${JSON.stringify(links.next)}}`;
-  text += ']';
-  if (observations.length + include.length === 0) return `${text}}`;
-  const base = links.observationBase === undefined ? undefined : JSON.stringify(links.observationBase).slice(1, -1);
+  // the envelope (resourceType, type, link) from the one builder; the entries spliced in as text
+  const envelope = JSON.stringify(searchsetBundle([], links));
+  if (observations.length + include.length === 0) return envelope;
   const entries: string[] = [];
   for (const o of observations) {
-    const resource = observationJson(o);
-    const fullUrl = base !== undefined && templatedId(o.device_id, o.seq)
-      ? `"${base}/${inner(o.device_id)}.${o.seq}"`
-      : JSON.stringify(entryUuid('Observation', `${o.device_id}/${o.seq}/${o.effective_at}`));
-    entries.push(`{"fullUrl":${fullUrl},"resource":${resource},"search":{"mode":"match"}}`);
+    entries.push(`{"fullUrl":${JSON.stringify(observationFullUrl(o, links.observationBase))},"resource":${observationJson(o)},"search":{"mode":"match"}}`);
   }
   for (const e of include) entries.push(JSON.stringify(e));
-  return `${text},"entry":[${entries.join(',')}]}`;
+  return `${envelope.slice(0, -1)},"entry":[${entries.join(',')}]}`;
 }

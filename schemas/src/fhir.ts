@@ -74,10 +74,12 @@ const PROFILES: Partial<Record<NumericVitalCode, string>> = {
 
 const UCUM_DISPLAY: Record<string, string> = { '/min': 'beats/minute', '%': '%', 'mm[Hg]': 'mmHg', Cel: 'C', mV: 'mV' };
 
-function fhirId(o: VitalsObservation): string | undefined {
-  const id = `${o.device_id}.${o.seq}`;
+/** An Observation's FHIR id, `{device_id}.{seq}` (one stored row), or undefined when it is longer than FHIR allows (64). */
+export function observationId(deviceId: string, seq: number): string | undefined {
+  const id = `${deviceId}.${seq}`;
   return id.length <= 64 ? id : undefined;
 }
+const fhirId = (o: VitalsObservation) => observationId(o.device_id, o.seq);
 
 export function toFhirObservation(o: VitalsObservation): FhirObservation {
   const base = {
@@ -186,12 +188,20 @@ export function entryUuid(resourceType: string, id: string): string {
  * urn:uuid fullUrls; the FHIR API reads them at `{observationBase}/{id}` (give it), so theirs are
  * that URL (an id too long for FHIR keeps its urn:uuid).
  */
+/**
+ * The fullUrl of an Observation entry: its read URL under `observationBase` (the FHIR API's
+ * `/Observation`) when it has an id, else the stable urn:uuid of its identity.
+ */
+export function observationFullUrl(o: VitalsObservation, observationBase?: string): string {
+  const id = observationBase ? observationId(o.device_id, o.seq) : undefined;
+  return id !== undefined ? `${observationBase}/${id}` : entryUuid('Observation', `${o.device_id}/${o.seq}/${o.effective_at}`);
+}
+
 export function toSearchsetBundle(observations: VitalsObservation[], links: { self: string; next?: string | undefined; observationBase?: string }): FhirBundle<FhirObservation> {
   return searchsetBundle(
     observations.map((o) => {
       const resource = toFhirObservation(o);
-      const fullUrl = links.observationBase && resource.id ? `${links.observationBase}/${resource.id}` : entryUuid('Observation', `${o.device_id}/${o.seq}/${o.effective_at}`);
-      return { fullUrl, resource, search: { mode: 'match' as const } };
+      return { fullUrl: observationFullUrl(o, links.observationBase), resource, search: { mode: 'match' as const } };
     }),
     { self: links.self, next: links.next },
   );

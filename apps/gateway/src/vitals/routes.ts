@@ -13,7 +13,7 @@
  * read and accepted write) are the vitals service's (service.ts); this file is the HTTP shape.
  */
 import { z } from 'zod';
-import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import type { Producer } from 'kafkajs';
 import { FHIR_JSON, HttpProblem, serviceUnavailable } from '@vitalis/http';
@@ -43,6 +43,7 @@ import {
 } from '@vitalis/schemas';
 import type { GatewayDeps } from '../deps';
 import { callerOf, problems } from '../access/http';
+import { fhirReply } from '../fhir/reply';
 import { AGGS } from './history';
 import { aggregatesOf, orderedRange, readHistory, readLatest, recordVitalsWrite, recordVitalsWriteFailed } from './service';
 
@@ -115,8 +116,6 @@ const historyQuery = z.object({
 });
 
 const wantsFhir = (req: FastifyRequest) => (req.headers.accept ?? '').includes(FHIR_JSON);
-/** A searchset Bundle of Observations, sent as the text `observationSearchsetJson` makes (byte for byte the typed Bundle's JSON). */
-const sendFhirBundleText = (reply: FastifyReply, text: string) => reply.type(FHIR_JSON).send(text);
 
 export function vitalsRoutes(deps: GatewayDeps, options: VitalsRouteOptions = {}): FastifyPluginAsyncZod {
   const { config, pool, kafka } = deps;
@@ -267,7 +266,7 @@ export function vitalsRoutes(deps: GatewayDeps, options: VitalsRouteOptions = {}
         if (page.kind === 'raw') {
           if (fhir) {
             const self = `${config.baseUrl}${req.url}`;
-            return sendFhirBundleText(reply, observationSearchsetJson(page.rows, { self, ...(next ? { next } : {}) }));
+            return fhirReply(reply).send(observationSearchsetJson(page.rows, { self, ...(next ? { next } : {}) }));
           }
           return reply.send({ patient_id: q.patient, from, to, count: page.rows.length, data: page.rows, next });
         }
@@ -301,7 +300,7 @@ export function vitalsRoutes(deps: GatewayDeps, options: VitalsRouteOptions = {}
       async (req, reply) => {
         const rows = await latestOf(req, req.query.patient, req.query.code);
         reply.header('cache-control', 'no-store');
-        if (wantsFhir(req)) return sendFhirBundleText(reply, observationSearchsetJson(rows, { self: `${config.baseUrl}${req.url}` }));
+        if (wantsFhir(req)) return fhirReply(reply).send(observationSearchsetJson(rows, { self: `${config.baseUrl}${req.url}` }));
         return reply.send({ patient_id: req.query.patient, count: rows.length, data: rows });
       },
     );
@@ -330,7 +329,7 @@ export function vitalsRoutes(deps: GatewayDeps, options: VitalsRouteOptions = {}
       async (req, reply) => {
         const rows = await latestOf(req, req.params.id, req.query.code);
         reply.header('cache-control', 'no-store');
-        if (wantsFhir(req)) return sendFhirBundleText(reply, observationSearchsetJson(rows, { self: `${config.baseUrl}${req.url}` }));
+        if (wantsFhir(req)) return fhirReply(reply).send(observationSearchsetJson(rows, { self: `${config.baseUrl}${req.url}` }));
         return reply.send({ patient_id: req.params.id, data: rows });
       },
     );

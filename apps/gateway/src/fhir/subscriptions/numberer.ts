@@ -12,7 +12,7 @@
 import type { Pool } from '@vitalis/db';
 import type { Logger } from '@vitalis/log';
 import { encodeCursor, type Cursor } from '@vitalis/live';
-import { entryUuid, toFhirObservation } from '@vitalis/schemas';
+import { entryUuid, observationFullUrl, toFhirObservation } from '@vitalis/schemas';
 import type { LiveHub, LiveMessage } from '../../live/hub';
 import { latestCursor } from '../../live/replay';
 import { activeSubscriptions, numberEvents, type NumberedEvent, type SubscriptionRecord } from './store';
@@ -26,7 +26,7 @@ const NUMBERING_BATCH = 500;
 export function focusOf(topic: SubscriptionRecord['topic'], msg: LiveMessage): { fullUrl: string; resource: Record<string, unknown> } | undefined {
   if (topic === 'vitals' && msg.type === 'observation') {
     const o = msg.data;
-    return { fullUrl: entryUuid('Observation', `${o.device_id}/${o.seq}/${o.effective_at}`), resource: toFhirObservation(o) as unknown as Record<string, unknown> };
+    return { fullUrl: observationFullUrl(o), resource: toFhirObservation(o) as unknown as Record<string, unknown> };
   }
   if (topic === 'alerts' && msg.type === 'alert') {
     return { fullUrl: entryUuid('Flag', `${msg.data.alert_id}/${msg.data.state}`), resource: msg.data.flag };
