@@ -2,12 +2,14 @@
  * The event store on the `events` table (migration 0001): streams with a per-stream version and
  * optimistic concurrency, and a global position for subscribers.
  *
- * Gap safety: global_position comes from an identity sequence, taken at INSERT time, but rows
- * become visible at COMMIT time. A slow transaction may hold position 10 and commit after
- * position 11 committed; a reader that had moved its checkpoint past 11 would skip 10 forever.
- * readAll therefore only returns events whose writing transaction is older than every transaction
- * still running (transaction_id < pg_snapshot_xmin(pg_current_snapshot())): every such
- * transaction has finished, so no lower position can still appear.
+ * Gap safety (ADR 0017): global_position comes from an identity sequence, taken at INSERT time,
+ * but rows become visible at COMMIT time. Migration 0024 makes positions follow commit order:
+ * every INSERT into `events` first takes one transaction-scoped advisory lock (a BEFORE STATEMENT
+ * trigger, so before its rows take positions) and holds it to COMMIT, and PostgreSQL makes a
+ * transaction visible before it releases its locks. So when a reader sees position n, every
+ * lower position is committed and visible too, or rolled back for good (a hole, never filled): a
+ * reader may move its checkpoint to the last position it read, and no transaction elsewhere on the
+ * server (another database's, an analyst's, a backup's) holds readers back.
  */
 import { randomUUID } from 'node:crypto';
 import type { Pool, PoolClient, Queryable } from '@vitalis/db';
@@ -156,14 +158,14 @@ export async function readStream(db: Queryable, streamId: string, fromVersion = 
 }
 
 /**
- * Events after `afterPosition` in global order, at most `limit`, gap-safe (see the header): an
- * event whose transaction is still in flight, or younger than one still in flight, is held back
- * until every older transaction has ended, so a checkpoint never passes an event not yet visible.
+ * Events after `afterPosition` in global order, at most `limit`, gap-safe (see the header): what
+ * is visible is a prefix of the positions ever committed, so a checkpoint never passes an event
+ * that could still appear.
  */
 export async function readAll(db: Queryable, afterPosition: number, limit = 500): Promise<StoredEvent[]> {
   const { rows } = await db.query<EventRow>(
     `SELECT ${COLUMNS} FROM events
-      WHERE global_position > $1 AND transaction_id < pg_snapshot_xmin(pg_current_snapshot())
+      WHERE global_position > $1
       ORDER BY global_position LIMIT $2`,
     [afterPosition, limit],
   );
@@ -200,7 +202,7 @@ export async function readStreams(db: Queryable, streamIds: readonly string[], o
 export async function readCategory(db: Queryable, category: string, afterPosition: number, limit = 500): Promise<StoredEvent[]> {
   const { rows } = await db.query<EventRow>(
     `SELECT ${COLUMNS} FROM events
-      WHERE global_position > $1 AND transaction_id < pg_snapshot_xmin(pg_current_snapshot())
+      WHERE global_position > $1
         AND split_part(stream_id, '-', 1) = $3
       ORDER BY global_position LIMIT $2`,
     [afterPosition, limit, category],
@@ -329,8 +331,8 @@ export function listenOnChannel(pool: Pool, channel: string, wake: () => void, o
 
 /**
  * Reads from `fromPosition` and hands each batch to `handle` (which should persist its own
- * checkpoint); woken at once by LISTEN/NOTIFY, and polls every `intervalMs` as a safety net (a
- * notification may arrive while the horizon is still held back by an older open transaction).
+ * checkpoint); woken at once by LISTEN/NOTIFY (delivered after the commit, so the events are
+ * visible), and polls every `intervalMs` as a safety net (a lost listener connection).
  */
 export function subscribe(
   pool: Pool,

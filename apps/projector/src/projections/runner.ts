@@ -60,8 +60,7 @@ export async function catchUp(pool: Pool, projection: Projection, options: { bat
 
 /**
  * Catches up until the projection has passed `position` (e.g. the position of an event just
- * appended). A transaction still open anywhere on the server holds the gap-safe horizon back, so
- * this may take a few rounds; it gives up after `timeoutMs`.
+ * appended), in as many rounds as it takes; gives up after `timeoutMs`.
  */
 export async function catchUpTo(pool: Pool, projection: Projection, position: number, timeoutMs = 30_000): Promise<CatchUpResult> {
   const deadline = Date.now() + timeoutMs;
