@@ -4,16 +4,20 @@
  *     table shaped like `events` without its constraints/trigger/indexes beyond the primary key;
  *  2. append(): one event per call on new streams (version check + unique constraint + trigger),
  *     same writers — events/s and the ratio to the baseline; the same with the NOTIFY trigger
- *     disabled (its price); and 10-event appends vs 10-row INSERTs;
+ *     disabled (its price), and with the commit-order position lock disabled (its price, ADR 0017);
+ *     and 10-event appends vs 10-row INSERTs;
  *  3. projection catch-up: the patients projection replaying BENCH_EVENTS events from zero
- *     (gap-safe reads, fold, upserts, checkpoint per batch) — events/s and the ratio to the baseline.
+ *     (gap-safe reads, fold, upserts, checkpoint per batch) — events/s and the ratio to the baseline;
+ *  4. freshness under a foreign transaction: while another database of the server holds a
+ *     transaction with an xid open, the time from an append's commit until readAll returns it
+ *     (median of 50; before ADR 0017 it waited for the foreign transaction to end).
  * Uses its own database (vitalis_bench_i5), dropped and created afresh on every run.
  */
 import { randomUUID } from 'node:crypto';
 import { performance } from 'node:perf_hooks';
 import { createPool, migrate, type Pool } from '@vitalis/db';
 import { recreateBenchDatabase } from './database';
-import { append } from '@vitalis/eventstore';
+import { append, readAll } from '@vitalis/eventstore';
 import { catchUp } from '../../apps/projector/src/projections/runner';
 import { patientsProjection } from '../../apps/projector/src/projections/definitions';
 
@@ -41,6 +45,34 @@ async function rate(total: number, op: (i: number) => Promise<unknown>): Promise
 
 const data = (i: number) => ({ patientId: `pat-b${i}`, family: `Bench${i}`, given: ['Ann'], birthDate: '1970-01-01', gender: 'female', identifiers: [{ system: 'urn:bench', value: String(i) }] });
 
+/** Median ms from an append's return to readAll returning it, while another database holds an xid. */
+async function freshnessUnderForeignTransaction(db: Pool, run: string): Promise<string> {
+  const foreign = createPool({ url: env.BENCH_ADMIN_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:55432/postgres', max: 1 });
+  const holder = await foreign.connect();
+  try {
+    await holder.query('BEGIN');
+    await holder.query('SELECT pg_current_xact_id()');
+    const ms: number[] = [];
+    for (let i = 0; i < 50; i++) {
+      const { events } = await append(db, `patient-pat-${run}-f${i}`, 0, [{ type: 'PatientRegistered', data: { ...data(i), patientId: `pat-${run}-f${i}` } }]);
+      const at = events[0]!.globalPosition;
+      const started = performance.now();
+      for (;;) {
+        const got = await readAll(db, at - 1, 1);
+        if (got[0]?.globalPosition === at) break;
+        if (performance.now() - started > 5_000) return 'not read within 5 s (the reader waits for the foreign transaction)';
+      }
+      ms.push(performance.now() - started);
+    }
+    ms.sort((a, b) => a - b);
+    return `median ${ms[25]!.toFixed(2)} ms, max ${ms[49]!.toFixed(2)} ms from commit to read (50 appends)`;
+  } finally {
+    await holder.query('ROLLBACK').catch(() => {});
+    holder.release();
+    await foreign.end();
+  }
+}
+
 const pool = await ensureDatabase();
 try {
   await pool.query('DROP TABLE IF EXISTS bench_plain_events');
@@ -62,6 +94,12 @@ try {
     .finally(() => pool.query('ALTER TABLE events ENABLE TRIGGER events_notify'));
   out(`   append() without the NOTIFY trigger:       ${fmt(quiet)} events/s = ${(quiet / baseline).toFixed(2)} x baseline`);
 
+  // The same without the commit-order lock (migration 0024): what serialising writers costs.
+  await pool.query('ALTER TABLE events DISABLE TRIGGER events_position_lock');
+  const unordered = await rate(EVENTS, (i) => append(pool, `patient-pat-${run}-u${i}`, 0, [{ type: 'PatientRegistered', data: { ...data(i), patientId: `pat-${run}-u${i}` } }], { actor: 'bench' }))
+    .finally(() => pool.query('ALTER TABLE events ENABLE TRIGGER events_position_lock'));
+  out(`   append() without the position lock:        ${fmt(unordered)} events/s = ${(unordered / baseline).toFixed(2)} x baseline (with it: ${(single / unordered).toFixed(2)} x)`);
+
   const batches = EVENTS / 10;
   const plain10 = (await rate(batches, (i) => pool.query(
     `INSERT INTO bench_plain_events (event_id, stream_id, stream_version, type, data, metadata)
@@ -77,6 +115,8 @@ try {
   const catchRate = r.events / ((performance.now() - started) / 1000);
   out(`3. projection catch-up (patients, from 0):    ${fmt(catchRate)} events/s over ${fmt(r.events)} events = ${(catchRate / baseline).toFixed(2)} x baseline`);
   await pool.query('DROP TABLE IF EXISTS rm_patients_rebuild_bench');
+
+  out(`4. freshness with a foreign transaction open:  ${await freshnessUnderForeignTransaction(pool, run)}`);
 } finally {
   await pool.end();
 }
