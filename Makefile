@@ -8,7 +8,7 @@ node_modules: package.json package-lock.json
 	npm ci --no-audit --no-fund
 	@touch node_modules
 
-.PHONY: help install run migrate stop logs test test-main test-disruptive contract-check typecheck lint bench openapi clients-env browser fhir-validator deploy-check metrics-check
+.PHONY: help install run migrate stop logs test test-main test-disruptive demo-topic-mark demo-topic-check contract-check typecheck lint bench openapi clients-env browser fhir-validator deploy-check metrics-check
 help: ## This list
 	@grep -hE '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  make %-16s %s\n", $$1, $$2}'
 
@@ -36,7 +36,7 @@ typecheck: node_modules ## TypeScript strict, whole repo (and the UI cards' brow
 lint: node_modules ## ESLint (typescript-eslint, stylistic rules) over the whole tree, zero warnings
 	npx eslint --max-warnings 0 .
 
-test: node_modules up clients-env browser fhir-validator deploy-check typecheck lint metrics-check contract-check test-main test-disruptive ## The full suite against real PostgreSQL, Kafka and Redis (and the contract check)
+test: node_modules up demo-topic-mark clients-env browser fhir-validator deploy-check typecheck lint metrics-check contract-check test-main test-disruptive demo-topic-check ## The full suite against real PostgreSQL, Kafka and Redis (and the contract check)
 
 test-main: node_modules
 	npx vitest run
@@ -71,6 +71,15 @@ contract-check: node_modules ## Lint the OpenAPI (Redocly) and fuzz it against a
 	npx --yes $(REDOCLY_CLI) lint --config redocly.yaml --format=summary schemas/openapi.json
 	@infra/bin/contract-env >/dev/null
 	node --import tsx test/contract/fuzz.ts
+
+# The tests never touch the demo (`make run`): they publish to topics of their own (TEST_TOPICS,
+# CONTRACT_TOPICS in test/helpers/env.ts) and use databases of their own. `make test` marks the
+# demo's observations topic first and fails at the end if any record but the demo simulator's
+# reached it meanwhile (test/helpers/demo-topic.ts).
+demo-topic-mark: node_modules
+	@node --import tsx test/helpers/demo-topic.ts mark
+demo-topic-check: node_modules
+	@node --import tsx test/helpers/demo-topic.ts check
 
 # Tests that stop and restart the shared servers run alone, after everything else.
 test-disruptive: node_modules

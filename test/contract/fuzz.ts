@@ -3,8 +3,7 @@
  * the gateway's published OpenAPI document with Schemathesis against a real gateway and fails on
  * any finding.
  *
- * Steps: make a fresh database of its own and migrate it, create the topics (as the test suite's
- * global setup does), seed the demo records (patients pat-0001..0020, slots, ED arrivals) so the operations find data,
+ * Steps: make a fresh database of its own and migrate it, create topics of its own (CONTRACT_TOPICS), seed the demo records (patients pat-0001..0020, slots, ED arrivals) so the operations find data,
  * start the real gateway (apps/gateway/src/main.ts) as a child process on a free port as the
  * least-privileged app role with the test suite's settings, register a `system` client holding
  * every machine scope through the real registration endpoint and take a client_credentials token,
@@ -24,7 +23,7 @@ import { createKafka, ensureTopics } from '@vitalis/kafka';
 import { SCOPE_NAMES, isSignInScope } from '@vitalis/schemas';
 import { seedRecords } from '../../apps/gateway/src/seed-records';
 import { clientCredentialsToken, registerClient } from '../helpers/auth';
-import { ONE_ADDRESS_LIMITS, asAppRole, testEnv } from '../helpers/env';
+import { CONTRACT_TOPICS, ONE_ADDRESS_LIMITS, asAppRole, testEnv } from '../helpers/env';
 import { recreateDatabase } from '../helpers/fresh-database';
 import { freePort } from '../helpers/processes';
 
@@ -44,7 +43,7 @@ async function prepareDatabase(): Promise<string> {
   const pool = createPool({ url: ownerUrl, max: 2, application: 'vitalis-contract-check' });
   try {
     await migrate(pool);
-    await ensureTopics(createKafka({ brokers: testEnv.KAFKA_BROKERS, clientId: 'vitalis-contract-check', retries: 2 }));
+    await ensureTopics(createKafka({ brokers: testEnv.KAFKA_BROKERS, clientId: 'vitalis-contract-check', retries: 2 }), undefined, CONTRACT_TOPICS);
     await seedRecords(pool);
   } finally {
     await pool.end();
@@ -79,6 +78,9 @@ async function main(): Promise<number> {
       DATABASE_URL: asAppRole(database),
       REDIS_URL: testEnv.REDIS_URL,
       KAFKA_BROKERS: testEnv.KAFKA_BROKERS.join(','),
+      // Topics of its own: the fuzzer's records (edge values among them) reach no demo or test ingest.
+      VITALS_TOPIC: CONTRACT_TOPICS.vitalsObservations,
+      LIVE_TOPIC: CONTRACT_TOPICS.vitalsObservations,
       // The fuzzer speaks from 127.0.0.1 for every request: the per-address budgets would otherwise
       // turn most of its cases into 429s and test the limiter instead of the operations. The
       // limits keep their 429 declared in the document; test/integration tests each limit.

@@ -9,6 +9,7 @@
  * the same server and database as user vitalis_app (libs/db migration 0013; trust auth here).
  */
 import { parseConfig, infraShape, url } from '@vitalis/config';
+import type { TopicNames } from '@vitalis/kafka';
 
 export const APP_ROLE = 'vitalis_app';
 
@@ -42,3 +43,21 @@ export const ONE_ADDRESS_LIMITS = {
   OAUTH_CLIENT_RATE_LIMIT: '1000000',
   MCP_ANONYMOUS_SESSION_LIMIT: '1000000',
 } as const;
+
+/**
+ * The Kafka topics of a test run: never the demo's (TOPICS, which `make run`'s simulator, gateway
+ * and ingest use), so running the tests never changes what `make run` shows, before or after.
+ * Test gateways publish to and serve these by default (test/helpers/gateway.ts); tests that need a
+ * clean topic make private ones. The contract check has topics of its own (CONTRACT_TOPICS).
+ * `make test` checks afterwards that no test record reached the demo topic (test/helpers/demo-topic.ts).
+ */
+export const TEST_TOPICS: TopicNames = {
+  vitalsObservations: 'vitalis-test.vitals.observations.v1',
+  vitalsDeadLetter: 'vitalis-test.vitals.observations.v1.dlq',
+};
+
+/** The contract check's topics (test/contract/fuzz.ts): the fuzzer's records reach no one else's. */
+export const CONTRACT_TOPICS: TopicNames = {
+  vitalsObservations: 'vitalis-contract.vitals.observations.v1',
+  vitalsDeadLetter: 'vitalis-contract.vitals.observations.v1.dlq',
+};

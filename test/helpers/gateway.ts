@@ -15,7 +15,7 @@ import { gatewayConfigShape, withBaseUrl, type GatewayConfig } from '../../apps/
 import type { GatewayDeps } from '../../apps/gateway/src/deps';
 import { RemoteKeySets, keySetFetchPolicy } from '../../apps/gateway/src/auth/remote-key-sets';
 import { gatewayMetrics } from '../../apps/gateway/src/metrics';
-import { ONE_ADDRESS_LIMITS, testEnv } from './env';
+import { ONE_ADDRESS_LIMITS, TEST_TOPICS, testEnv } from './env';
 
 export interface RunningGateway {
   /** The public base URL (issuer); equals `address` unless PUBLIC_BASE_URL was overridden. */
@@ -48,6 +48,9 @@ export async function startGateway(overrides: Record<string, string> = {}, optio
     KAFKA_BROKERS: testEnv.KAFKA_BROKERS.join(','),
     LOG_LEVEL: testEnv.LOG_LEVEL,
     PORT: '8080',
+    // the test run's topics, never the demo's (TEST_TOPICS)
+    VITALS_TOPIC: TEST_TOPICS.vitalsObservations,
+    LIVE_TOPIC: TEST_TOPICS.vitalsObservations,
     ...ONE_ADDRESS_LIMITS,
     ...overrides,
   };

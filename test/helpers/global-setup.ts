@@ -1,11 +1,12 @@
 /**
  * Runs once before the suite: proves each server answers (or fails the run with one clear line
- * naming what is missing and how to start it), then applies migrations and creates topics once.
+ * naming what is missing and how to start it), then applies migrations and creates the test run's
+ * topics (TEST_TOPICS, never the demo's) once.
  */
 import { createPool, migrate } from '@vitalis/db';
 import { createKafka, ensureTopics } from '@vitalis/kafka';
 import { createRedis } from '@vitalis/redis';
-import { testEnv } from './env';
+import { TEST_TOPICS, testEnv } from './env';
 
 async function reachable(name: string, where: string, probe: () => Promise<unknown>): Promise<void> {
   try {
@@ -28,7 +29,7 @@ export default async function setup(): Promise<void> {
       await redis.connect();
       await redis.ping();
     });
-    await reachable('Kafka', testEnv.KAFKA_BROKERS.join(','), () => ensureTopics(kafka));
+    await reachable('Kafka', testEnv.KAFKA_BROKERS.join(','), () => ensureTopics(kafka, undefined, TEST_TOPICS));
     await migrate(pool);
   } finally {
     await pool.end();

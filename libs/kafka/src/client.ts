@@ -1,6 +1,6 @@
 import { Kafka, logLevel as KafkaLogLevel, type KafkaConfig, type LogEntry } from 'kafkajs';
 import type { Logger } from '@vitalis/log';
-import { topicSpecs, type TopicDurability } from './topics';
+import { topicSpecs, type TopicDurability, type TopicNames } from './topics';
 
 export interface KafkaOptions {
   brokers: string[];
@@ -42,13 +42,14 @@ export function createKafka({ brokers, clientId, logger, retries = 8 }: KafkaOpt
  * Creates missing topics (idempotent, safe to run from every app at start) with the cluster's
  * durability (the apps pass KAFKA_REPLICATION_FACTOR and KAFKA_MIN_INSYNC_REPLICAS). Existing
  * topics are left as they are: changing a topic's replication is an operator's reassignment.
+ * `names`: the topics of another deployment on the same cluster (a test run's), default TOPICS.
  */
-export async function ensureTopics(kafka: Kafka, durability?: TopicDurability): Promise<string[]> {
+export async function ensureTopics(kafka: Kafka, durability?: TopicDurability, names?: TopicNames): Promise<string[]> {
   const admin = kafka.admin();
   await admin.connect();
   try {
     const existing = new Set(await admin.listTopics());
-    const missing = topicSpecs(durability).filter((spec) => !existing.has(spec.topic));
+    const missing = topicSpecs(durability, names).filter((spec) => !existing.has(spec.topic));
     if (missing.length === 0) return [];
     try {
       await admin.createTopics({ topics: missing, waitForLeaders: true });

@@ -18,6 +18,9 @@ export const TOPICS = {
   vitalsDeadLetter: 'vitals.observations.v1.dlq',
 } as const;
 
+/** The names of the topics of one deployment (the defaults are TOPICS; a test run names its own). */
+export type TopicNames = { -readonly [K in keyof typeof TOPICS]: string };
+
 /**
  * How many copies of every message the cluster keeps, and how many must have a write before it is
  * acknowledged (acks=all). One and one for the single development broker; production runs three
@@ -31,10 +34,10 @@ export interface TopicDurability {
 
 export const SINGLE_BROKER: TopicDurability = { replicationFactor: 1, minInsyncReplicas: 1 };
 
-export function topicSpecs({ replicationFactor, minInsyncReplicas }: TopicDurability = SINGLE_BROKER): TopicSpec[] {
+export function topicSpecs({ replicationFactor, minInsyncReplicas }: TopicDurability = SINGLE_BROKER, names: TopicNames = TOPICS): TopicSpec[] {
   return [
     {
-      topic: TOPICS.vitalsObservations,
+      topic: names.vitalsObservations,
       // 12 partitions: enough for several ingest instances and gateways to share the load,
       // few enough for a 2-core broker.
       numPartitions: 12,
@@ -46,7 +49,7 @@ export function topicSpecs({ replicationFactor, minInsyncReplicas }: TopicDurabi
       ],
     },
     {
-      topic: TOPICS.vitalsDeadLetter,
+      topic: names.vitalsDeadLetter,
       numPartitions: 1,
       replicationFactor,
       configEntries: [

@@ -8,7 +8,6 @@ import { createServer, connect, type Server, type Socket } from 'node:net';
 import type { AddressInfo } from 'node:net';
 import type { Admin } from 'kafkajs';
 import type { Pool } from '@vitalis/db';
-import { TOPICS } from '@vitalis/kafka';
 import { createLogger } from '@vitalis/log';
 import { createRedis } from '@vitalis/redis';
 import type { IngestWorker } from '../../../apps/ingest/src/worker';
@@ -16,7 +15,7 @@ import { createLiveStage, type LiveStage } from '../../../apps/ingest/src/live/s
 import { createSlot } from '../../../apps/gateway/src/appointments/service';
 import { catchUp } from '../../../apps/projector/src/projections/runner';
 import { slotsProjection } from '../../../apps/projector/src/projections/definitions';
-import { testEnv } from '../../helpers/env';
+import { TEST_TOPICS, testEnv } from '../../helpers/env';
 import { startGateway, type RunningGateway } from '../../helpers/gateway';
 import { registerClient, type RegisteredClient } from '../../helpers/auth';
 import { groupAtEnd, startTestIngest, testKafka, testPool, uid } from '../vitals/support';
@@ -39,9 +38,9 @@ export async function startClientStack(name: string, overrides: Record<string, s
   const pool = testPool();
   const gw = await startGateway({ SANDBOX_RATE_LIMIT: '1000', ...overrides });
   const groupId = `vitalis-test-clients-${name}-${uid()}`;
-  await groupAtEnd(admin, groupId, TOPICS.vitalsObservations);
+  await groupAtEnd(admin, groupId, TEST_TOPICS.vitalsObservations);
   const live = await liveStage(pool);
-  const worker: IngestWorker = await startTestIngest(kafka, pool, { topic: TOPICS.vitalsObservations, dlqTopic: TOPICS.vitalsDeadLetter, groupId, ...live.workerOptions });
+  const worker: IngestWorker = await startTestIngest(kafka, pool, { topic: TEST_TOPICS.vitalsObservations, dlqTopic: TEST_TOPICS.vitalsDeadLetter, groupId, ...live.workerOptions });
   const client = await registerClient(gw.url, [...ALL_SCOPES], `vitalis-client-test-${name}`);
   return {
     gw,
@@ -61,7 +60,7 @@ export async function startClientStack(name: string, overrides: Record<string, s
 async function liveStage(pool: Pool): Promise<{ workerOptions: { afterCommit: LiveStage['afterCommit'] }; stop: () => Promise<void> }> {
   const redis = createRedis({ url: testEnv.REDIS_URL, name: 'vitalis-test-clients-live' });
   await redis.connect();
-  const stage = createLiveStage({ pool, redis, topic: TOPICS.vitalsObservations, logger: createLogger('test-live', 'error') });
+  const stage = createLiveStage({ pool, redis, topic: TEST_TOPICS.vitalsObservations, logger: createLogger('test-live', 'error') });
   return {
     workerOptions: { afterCommit: stage.afterCommit },
     stop: async () => {

@@ -45,6 +45,7 @@ async function startGatewayProcess(port: number): Promise<{ child: ChildProcess;
       DATABASE_URL: testEnv.APP_DATABASE_URL,
       REDIS_URL: testEnv.REDIS_URL,
       KAFKA_BROKERS: testEnv.KAFKA_BROKERS.join(','),
+      VITALS_TOPIC: rig.topic,
       LIVE_TOPIC: rig.topic,
       LOG_LEVEL: 'warn',
       AUDIT_CHECKPOINT_DIR: mkdtempSync(join(tmpdir(), 'vitalis-drain-')),

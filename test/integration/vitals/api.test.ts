@@ -7,9 +7,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Admin } from 'kafkajs';
 import type { Pool } from '@vitalis/db';
-import { TOPICS } from '@vitalis/kafka';
 import type { IngestWorker } from '../../../apps/ingest/src/worker';
 import { startGateway, type RunningGateway } from '../../helpers/gateway';
+import { TEST_TOPICS } from '../../helpers/env';
 import { authHeaders, countStored, groupAtEnd, numeric, startTestIngest, testKafka, testPool, uid, waitFor } from './support';
 
 const kafka = testKafka('vitals-api');
@@ -28,8 +28,8 @@ beforeAll(async () => {
   writeAuth = await authHeaders(gw.url, ['write:vitals']);
   readAuth = await authHeaders(gw.url, ['read:vitals']);
   const groupId = `vitalis-test-api-${uid()}`;
-  await groupAtEnd(admin, groupId, TOPICS.vitalsObservations);
-  worker = await startTestIngest(kafka, pool, { topic: TOPICS.vitalsObservations, dlqTopic: TOPICS.vitalsDeadLetter, groupId });
+  await groupAtEnd(admin, groupId, TEST_TOPICS.vitalsObservations);
+  worker = await startTestIngest(kafka, pool, { topic: TEST_TOPICS.vitalsObservations, dlqTopic: TEST_TOPICS.vitalsDeadLetter, groupId });
 });
 
 afterAll(async () => {
@@ -55,7 +55,9 @@ async function expectProblem(res: Response, status: number) {
 
 describe('POST /api/v1/vitals -> GET /api/v1/vitals', () => {
   const patient = `pat-api-${uid()}`;
-  const base = Date.UTC(2026, 0, 10, 8, 0, 0); // fixed past window: aligned, deterministic buckets
+  // A past window (yesterday, on the hour: aligned, deterministic buckets) inside the retention window
+  // an accepted effective_at must be in (docs/vitals.md, bounded device clocks).
+  const base = Math.floor((Date.now() - 86_400_000) / 3_600_000) * 3_600_000;
   const observations = [
     ...Array.from({ length: 6 }, (_, i) => numeric(patient, `${patient}-mon`, i, new Date(base + i * 20_000), { value: 60 + i })), // 2 minutes of HR
     numeric(patient, `${patient}-mon`, 6, new Date(base + 5_000), { code: '59408-5', value: 95, unit: '%' }),
@@ -74,7 +76,7 @@ describe('POST /api/v1/vitals -> GET /api/v1/vitals', () => {
   beforeAll(async () => {
     const res = await post(JSON.stringify({ observations }));
     expect(res.status).toBe(202);
-    expect(await res.json()).toEqual({ accepted: observations.length, topic: TOPICS.vitalsObservations });
+    expect(await res.json()).toEqual({ accepted: observations.length, topic: TEST_TOPICS.vitalsObservations });
     await waitFor(() => countStored(pool, { patient }), (c) => c.rows === observations.length, 45_000, 'posted observations stored');
   });
 
@@ -251,7 +253,7 @@ describe('POST /api/v1/vitals refuses bad input with 4xx problems and stores not
     const good = { ...frame(20, 96), observations: frame(20, 96).observations.slice(0, 2) };
     const res = await post(JSON.stringify({ observations: [numeric(patient, `${patient}-mon`, 1, at)], frames: [good] }));
     expect(res.status).toBe(202);
-    expect(await res.json()).toEqual({ accepted: 3, topic: TOPICS.vitalsObservations });
+    expect(await res.json()).toEqual({ accepted: 3, topic: TEST_TOPICS.vitalsObservations });
     await waitFor(() => countStored(pool, { patient }), (c) => c.rows === 3, 45_000, 'the single observation and the frame stored');
     const { rows } = await pool.query('SELECT seq, record_item FROM vitals_observations WHERE patient_id = $1 ORDER BY seq', [patient]);
     expect(rows).toEqual([{ seq: 1, record_item: 0 }, { seq: 20, record_item: 0 }, { seq: 21, record_item: 1 }]);
