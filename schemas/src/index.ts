@@ -4,3 +4,5 @@ export * from './fhir';
 export * from './fhir-json';
 export * from './smart';
 export * from './query';
+export * from './stored-form';
+export * from './clock';

@@ -18,6 +18,8 @@
  * observations with a strictly increasing `seq`; resending the same observation stores it once.
  */
 import { z } from 'zod';
+import { DEFAULT_CLOCK_LIMITS, effectiveAtProblem, recordNow, type ClockLimits } from './clock';
+import { isFloat4Exact } from './stored-form';
 
 export const LOINC_SYSTEM = 'http://loinc.org';
 export const MDC_SYSTEM = 'urn:oid:2.16.840.1.113883.6.24';
@@ -89,6 +91,8 @@ export const ECG_LEAD_II = {
  */
 export const OXYGEN_FLOW = { code: '3151-8', system: LOINC_SYSTEM, display: 'Inhaled oxygen flow rate', unit: 'L/min' } as const;
 
+/** The shortest sample period an ECG chunk may state, in ms (1 MHz): below it a `real` loses precision (subnormal float4). */
+export const MIN_PERIOD_MS = 0.001;
 /** Most samples one ECG chunk may carry: 10 s at 250 Hz. */
 export const MAX_WAVEFORM_SAMPLES = 2_500;
 /** Most observations one POST /api/v1/vitals batch may carry. */
@@ -136,17 +140,21 @@ const seqSchema = z
   .max(Number.MAX_SAFE_INTEGER, 'must be at most 2^53-1')
   .describe('Per-device sequence number, strictly increasing; (device_id, seq, effective_at) is the idempotency key');
 
+/** The bounded device clock (./clock.ts), as the descriptions publish it. */
+const CLOCK_RULE =
+  'Bounded device clock: at most VITALS_MAX_CLOCK_SKEW_SECONDS (default 300 s) after, and at most VITALS_RETENTION_DAYS (default 30 days) before, the time it is received (the gateway\'s clock; published straight to Kafka: the record\'s timestamp); outside that window the observation is refused (422, dead-lettered at the ingest), a late one inside it is stored.';
+
 const baseShape = {
   ...identityShape,
   seq: seqSchema,
   // What the append log's timestamptz can store: an accepted (202) observation is never refused later.
-  effective_at: instant.describe('When the observation was made (for waveforms: the time of the first sample)'),
+  effective_at: instant.describe(`When the observation was made (for waveforms: the time of the first sample). ${CLOCK_RULE}`),
 };
 
 /** An observation inside a frame: the frame carries patient and device; the time defaults to the frame's tick. */
 const frameItemBaseShape = {
   seq: seqSchema,
-  effective_at: instant.optional().describe("When the observation was made, when not the frame's effective_at (an ECG chunk: its first sample)"),
+  effective_at: instant.optional().describe(`When the observation was made, when not the frame's effective_at (an ECG chunk: its first sample). ${CLOCK_RULE}`),
 };
 
 function numericVariant<D extends NumericVitalDefinition, S extends z.ZodRawShape>(def: D, base: S) {
@@ -155,7 +163,11 @@ function numericVariant<D extends NumericVitalDefinition, S extends z.ZodRawShap
     .object({
       ...base,
       code: z.literal(def.code as D['code']).describe(`LOINC ${def.code} ${def.display}`),
-      value: z.number().min(def.min, range).max(def.max, range),
+      value: z
+        .number()
+        .min(def.min, range)
+        .max(def.max, range)
+        .describe(`In ${def.unit}, ${def.min} to ${def.max} inclusive; stored as sent (double precision) and read back unchanged`),
       unit: z.literal(def.unit as D['unit'], { error: `must be the UCUM unit "${def.unit}" for ${def.display} (${def.code})` }),
     })
     .strict()
@@ -166,12 +178,22 @@ const sampleRange = `must be between ${ECG_LEAD_II.min} and ${ECG_LEAD_II.max} m
 
 export const waveformSchema = z
   .object({
-    origin: z.number().min(ECG_LEAD_II.min).max(ECG_LEAD_II.max).default(0).describe('Zero value in mV; the potential is origin + sample'),
-    period_ms: z.number().positive('must be positive').max(1_000, 'must be at most 1000 ms').describe('Time between samples in ms (4 = 250 Hz)'),
+    origin: z.number().min(ECG_LEAD_II.min).max(ECG_LEAD_II.max).default(0).describe('Zero value in mV; the potential is origin + sample (stored folded into the samples: see samples)'),
+    period_ms: z
+      .number()
+      .min(MIN_PERIOD_MS, `must be at least ${MIN_PERIOD_MS} ms`)
+      .max(1_000, 'must be at most 1000 ms')
+      .refine(isFloat4Exact, 'must be a number a float4 (real) holds exactly, e.g. at most 6 significant digits')
+      .describe(
+        `Time between samples in ms (4 = 250 Hz), ${MIN_PERIOD_MS} to 1000. Stored as a float4 (real) and read back unchanged: a value a float4 does not hold exactly (more than float4 precision, e.g. 4.00000001) is refused with 422, never rounded. Every decimal of at most 6 significant digits is held.`,
+      ),
     samples: z
       .array(z.number().min(ECG_LEAD_II.min, sampleRange).max(ECG_LEAD_II.max, sampleRange))
       .min(1, 'must have at least one sample')
-      .max(MAX_WAVEFORM_SAMPLES, `must have at most ${MAX_WAVEFORM_SAMPLES} samples`),
+      .max(MAX_WAVEFORM_SAMPLES, `must have at most ${MAX_WAVEFORM_SAMPLES} samples`)
+      .describe(
+        'Potentials in mV relative to origin, each -10 to 10. Stored quantised to 0.1 µV: the append log keeps the absolute potential Math.round((origin + sample) × 10000) / 10000 (IEEE 754 doubles, a half step toward +∞, never -0), read back with origin 0; e.g. 0.12344 reads back as 0.1234 and 1e-320 as 0. Every such potential (within ±20 mV) is held exactly by the real[] column.',
+      ),
   })
   .strict();
 
@@ -376,27 +398,70 @@ const problemText = (prefix: string, issues: readonly { path: PropertyKey[]; mes
  * observation index, 0 for a single observation) and the frame's bad observations, each named by
  * index with its reason; or, when the record as a whole is unusable, the reason. Never throws.
  */
+/** The clock a record is judged by (./clock.ts): `now` from `recordNow` (the record's timestamp), and the limits. */
+export interface RecordClock {
+  now: number;
+  limits: ClockLimits;
+}
+
+/** The clock the ingest judges a Kafka record by: its timestamp (`recordNow`), the wall clock only when that is missing or itself ahead. */
+export function recordClock(timestamp: string | number | undefined, limits: ClockLimits = DEFAULT_CLOCK_LIMITS, wallNow = Date.now()): RecordClock {
+  return { now: recordNow(timestamp, wallNow, limits), limits };
+}
+
+/** An observation's effective time out of bounds at `clock.now`, as a problem on `effective_at`; or none. */
+export function observationClockProblems(o: { effective_at: string }, clock: RecordClock): ObservationProblem[] {
+  const message = effectiveAtProblem(o.effective_at, clock.now, clock.limits);
+  return message ? [{ path: 'effective_at', message }] : [];
+}
+
+/**
+ * A frame's effective times out of bounds at `clock.now`: the tick (`effective_at`; the default of
+ * every observation without its own) and each observation's own (`observations.<i>.effective_at`).
+ */
+export function frameClockProblems(frame: { effective_at: string; observations: readonly unknown[] }, clock: RecordClock): ObservationProblem[] {
+  const problems = observationClockProblems(frame, clock);
+  frame.observations.forEach((item, i) => {
+    const at = (item as { effective_at?: unknown } | null)?.effective_at;
+    if (typeof at !== 'string') return;
+    const message = effectiveAtProblem(at, clock.now, clock.limits);
+    if (message) problems.push({ path: `observations.${i}.effective_at`, message });
+  });
+  return problems;
+}
+
 export type DecodedRecord =
   | { ok: true; frame: boolean; observations: { item: number; observation: VitalsObservation }[]; invalid: { item: number; reason: string }[] }
   | { ok: false; reason: string };
 
-export function decodeRecord(value: Buffer | string | null | undefined): DecodedRecord {
+/**
+ * With `clock` (the ingest passes the record's: `recordNow`), an effective time out of its bounds
+ * (./clock.ts) makes a single observation or a frame's tick unusable (`clock-out-of-bounds: …`,
+ * `frame-invalid: effective_at: …`) and a frame's observation with its own time invalid alone.
+ */
+export function decodeRecord(value: Buffer | string | null | undefined, clock?: RecordClock): DecodedRecord {
   const json = parseRecordValue(value);
   if (!json.ok) return json;
   const { parsed } = json;
   if (parsed === null || typeof parsed !== 'object' || !Object.hasOwn(parsed, 'envelope')) {
     const single = singleObservation(parsed);
     if (!single.ok) return single;
+    const late = clock ? observationClockProblems(single.observation, clock) : [];
+    if (late.length > 0) return { ok: false, reason: `clock-out-of-bounds: ${late.map((p) => `${p.path}: ${p.message}`).join('; ')}` };
     return { ok: true, frame: false, observations: [{ item: 0, observation: single.observation }], invalid: [] };
   }
   const head = frameHeadSchema.safeParse(parsed);
   if (!head.success) return { ok: false, reason: `frame-invalid: ${problemText('', head.error.issues)}` };
+  const tick = clock ? observationClockProblems(head.data, clock) : [];
+  if (tick.length > 0) return { ok: false, reason: `frame-invalid: ${tick.map((p) => `${p.path}: ${p.message}`).join('; ')}` };
   const observations: { item: number; observation: VitalsObservation }[] = [];
   const invalid: { item: number; reason: string }[] = [];
   const seqs = new Set<number>();
   head.data.observations.forEach((raw, item) => {
     const result = parseWithSamples(vitalsFrameItemSchema, raw);
+    const late = result.success && clock && result.data.effective_at !== undefined ? effectiveAtProblem(result.data.effective_at, clock.now, clock.limits) : undefined;
     if (!result.success) invalid.push({ item, reason: `observations.${item} schema-invalid: ${problemText(`observations.${item}`, result.error.issues)}` });
+    else if (late) invalid.push({ item, reason: `observations.${item} clock-out-of-bounds: observations.${item}.effective_at: ${late}` });
     else if (seqs.has(result.data.seq)) invalid.push({ item, reason: `observations.${item}.seq: must not repeat a seq of the same frame` });
     else {
       seqs.add(result.data.seq);
@@ -407,9 +472,24 @@ export function decodeRecord(value: Buffer | string | null | undefined): Decoded
 }
 
 /**
- * Free text a person typed (a name, a reason, a complaint): at most `max` characters, not blank,
- * kept trimmed. The length and the not-blank rule are checked before trimming, so the JSON Schema
- * the OpenAPI document publishes (maxLength, pattern \S) refuses exactly what the validator refuses.
+ * No control characters but tab, LF and CR: FHIR's `string` forbids code points below 32 except
+ * those three, and PostgreSQL refuses U+0000 in text and jsonb (lone surrogates, which jsonb refuses
+ * too, are refused for every string of every request by libs/http: `findUnstorable`).
  */
-export const nonBlankText = (max: number) => z.string().max(max).regex(/\S/, 'must not be blank').trim();
+// eslint-disable-next-line no-control-regex -- the control characters are what this pattern refuses
+export const NO_CONTROL_CHARACTERS = /^[^\u0000-\u0008\u000B\u000C\u000E-\u001F]*$/;
+
+/**
+ * Free text a person typed (a name, a reason, a complaint): at most `max` characters, not blank,
+ * no control characters but tab, LF and CR (`NO_CONTROL_CHARACTERS`), kept trimmed. The length and
+ * the patterns are checked before trimming, so the JSON Schema the OpenAPI document publishes
+ * (maxLength, patterns \S and the control characters) refuses exactly what the validator refuses.
+ */
+export const nonBlankText = (max: number) =>
+  z
+    .string()
+    .max(max)
+    .regex(/\S/, 'must not be blank')
+    .regex(NO_CONTROL_CHARACTERS, 'must not contain control characters (U+0000 to U+001F) other than tab, LF and CR')
+    .trim();
 

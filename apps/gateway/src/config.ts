@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { z } from 'zod';
 import type { JWK } from 'jose';
-import { ConfigError, exportShape, infraShape, lifecycleShape, port, positiveInt, metricsShape, tracingShape } from '@vitalis/config';
+import { ConfigError, exportShape, infraShape, lifecycleShape, port, positiveInt, metricsShape, tracingShape, vitalsClockShape } from '@vitalis/config';
 import { TOPICS } from '@vitalis/kafka';
 import { ROLES, type Role } from '@vitalis/schemas';
 import type { SoftwareStatementIssuer } from './auth/software-statement';
@@ -87,6 +87,8 @@ export const gatewayConfigShape = {
   HOST: z.string().min(1).default('127.0.0.1'),
   ...metricsShape(9464),
   ...tracingShape,
+  /** Bounded device clocks: POST /api/v1/vitals refuses (422) an effective_at out of bounds. */
+  ...vitalsClockShape,
   PORT: port(8080),
   /** The externally visible base URL (issuer, discovery documents, problem `type`s). Defaults to http://127.0.0.1:PORT. */
   PUBLIC_BASE_URL: z.string().url('must be an absolute URL').optional(),

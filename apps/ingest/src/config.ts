@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { boolean, infraShape, lifecycleShape, positiveInt, probeServerShape, metricsShape, tracingShape } from '@vitalis/config';
+import { boolean, infraShape, lifecycleShape, positiveInt, probeServerShape, metricsShape, tracingShape, vitalsClockShape } from '@vitalis/config';
 import { TOPICS } from '@vitalis/kafka';
 
 /** Every env var the ingest worker reads, with its default. */
@@ -10,6 +10,8 @@ export const ingestConfigShape = {
   DATABASE_POOL_MAX: positiveInt(8),
   ...metricsShape(9465),
   ...tracingShape,
+  /** Bounded device clocks: a record whose effective_at is out of bounds at its timestamp is dead-lettered. */
+  ...vitalsClockShape,
   /** Consumer group; several ingest instances with the same id share the topic's partitions. */
   INGEST_GROUP_ID: z.string().min(1).default('vitalis-ingest'),
   INGEST_TOPIC: z.string().min(1).default(TOPICS.vitalsObservations),

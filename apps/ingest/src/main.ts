@@ -10,6 +10,7 @@ import { createKafka, ensureTopics, kafkaProbe } from '@vitalis/kafka';
 import { createLogger } from '@vitalis/log';
 import { createIngestMetrics, createRegistry, observePool, observeRedis, startMetricsServer } from '@vitalis/metrics';
 import { createTracing } from '@vitalis/tracing';
+import { clockLimits } from '@vitalis/schemas';
 import { createReadiness, logDependencyChanges, onShutdown, startAppProbes, VITALIS_VERSION } from '@vitalis/runtime';
 import { INGEST_PROBE_PORT, ingestConfigShape } from './config';
 import { createRedis } from '@vitalis/redis';
@@ -68,6 +69,7 @@ const worker = await startIngest({
   writers: config.INGEST_WRITERS,
   partitionCheckMs: config.INGEST_PARTITION_CHECK_MS,
   sessionTimeoutMs: config.INGEST_SESSION_TIMEOUT_MS,
+  clockLimits: clockLimits({ maxSkewSeconds: config.VITALS_MAX_CLOCK_SKEW_SECONDS, retentionDays: config.VITALS_RETENTION_DAYS }),
   afterCommit: live.afterCommit,
   metrics,
   lagPollMs: config.INGEST_LAG_POLL_MS,

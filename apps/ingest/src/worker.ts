@@ -31,7 +31,7 @@ import { withTransaction, type Pool } from '@vitalis/db';
 import { createVitalsProducer, startBatchSpan } from '@vitalis/kafka';
 import type { Logger } from '@vitalis/log';
 import type { IngestMetrics } from '@vitalis/metrics';
-import { decodeRecord } from '@vitalis/schemas';
+import { decodeRecord, recordClock, type ClockLimits } from '@vitalis/schemas';
 import { inSpan, TRACING_OFF, type Tracing } from '@vitalis/tracing';
 import { groupCommit, mapLimit, packBySize } from './group-commit';
 import { createOffsetCommitter } from './offset-committer';
@@ -58,6 +58,8 @@ export interface IngestOptions {
   fromBeginning?: boolean;
   partitionCheckMs?: number;
   sessionTimeoutMs?: number;
+  /** Bounded device clocks (@vitalis/schemas clock.ts; default 300 s ahead, 30 days behind): a record is judged at its timestamp. */
+  clockLimits?: ClockLimits;
   /**
    * Awaited after a batch's rows are committed to PostgreSQL and BEFORE its Kafka offsets are
    * committed (live stage: alerts + fan-out). A throw fails the batch, which is then redelivered.
@@ -302,7 +304,7 @@ export async function startIngest(opts: IngestOptions): Promise<IngestWorker> {
     const frames = new Set<string>();
     let skipped = 0;
     for (const message of batch.messages) {
-      const decoded = decodeRecord(message.value);
+      const decoded = decodeRecord(message.value, recordClock(message.timestamp, opts.clockLimits));
       if (!decoded.ok) {
         poison.set(message.offset, { message, reasons: [decoded.reason], items: [] });
         continue;

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { exportShape, infraShape, lifecycleShape, migrationShape, positiveInt, probeServerShape, metricsShape } from '@vitalis/config';
+import { exportShape, infraShape, lifecycleShape, migrationShape, positiveInt, probeServerShape, metricsShape, vitalsClockShape } from '@vitalis/config';
 
 export const projectorConfigShape = {
   ...infraShape,
@@ -11,8 +11,8 @@ export const projectorConfigShape = {
   ...migrationShape,
   DATABASE_POOL_MAX: positiveInt(4),
   ...metricsShape(9466),
-  /** Raw vitals older than this many days are dropped (whole daily partitions). Rollups are kept. */
-  VITALS_RETENTION_DAYS: positiveInt(30),
+  /** VITALS_RETENTION_DAYS: raw vitals older than this many days are dropped (whole daily partitions; rollups are kept). */
+  ...vitalsClockShape,
   /** Daily partitions created ahead of today. */
   VITALS_PARTITIONS_AHEAD_DAYS: positiveInt(7),
   MAINTENANCE_INTERVAL_MS: positiveInt(3_600_000),

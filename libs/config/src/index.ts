@@ -266,3 +266,18 @@ export const exportShape = {
   /** Key prefix inside the bucket. Unset: the database name (one folder per database). */
   EXPORT_S3_PREFIX: z.string().optional(),
 } as const;
+
+/**
+ * The vitals' bounded device clocks (@vitalis/schemas clock.ts; docs/vitals.md, "Bounded device clocks"):
+ * the gateway refuses (422), and the ingest dead-letters, an observation whose effective_at is
+ * more than VITALS_MAX_CLOCK_SKEW_SECONDS ahead of the time it was received, or more than
+ * VITALS_RETENTION_DAYS behind it (the projector drops older partitions with the same setting).
+ * The defaults are the schemas' DEFAULT_MAX_CLOCK_SKEW_SECONDS and DEFAULT_RETENTION_DAYS
+ * (test/unit/vitals/storage-contract.test.ts keeps them equal). Set both alike on the gateway, ingest and projector.
+ */
+export const vitalsClockShape = {
+  /** Raw vitals older than this many days are dropped by the projector, and refused when received. */
+  VITALS_RETENTION_DAYS: positiveInt(30),
+  /** How far (seconds) a device clock may be ahead: a later effective_at is refused. */
+  VITALS_MAX_CLOCK_SKEW_SECONDS: positiveInt(300),
+};

@@ -15,7 +15,7 @@
  * test/integration/live/one-event-one-bytes.test.ts compares the bytes of both paths, and
  * test/integration/live/stored-form.test.ts the conversions against PostgreSQL itself.
  */
-import { ECG_LEAD_II, isEcg, type VitalsObservation } from '@vitalis/schemas';
+import { ECG_LEAD_II, float4, isEcg, quantisedPotential, SAMPLE_STEPS_PER_MV, type VitalsObservation } from '@vitalis/schemas';
 
 /** The columns of a `vitals_observations` row an observation is rebuilt from (`at`: `storedInstant` form). */
 export interface ObservationRow {
@@ -39,8 +39,8 @@ export function observationFromRow(patientId: string, r: ObservationRow): Vitals
   return { ...base, code: r.code, value: r.value, unit: r.unit } as VitalsObservation;
 }
 
-/** The append log stores ECG potentials in steps of 0.1 µV (finer than ECG front ends resolve). */
-export const SAMPLE_STEPS_PER_MV = 10_000;
+/** The append log stores ECG potentials in steps of 0.1 µV: the rule is in @vitalis/schemas (stored-form.ts). */
+export { SAMPLE_STEPS_PER_MV };
 
 /**
  * The absolute potentials the append log stores for a waveform: origin + sample, at 0.1 µV. At that
@@ -49,7 +49,7 @@ export const SAMPLE_STEPS_PER_MV = 10_000;
  * live path publishes exactly what the replay will read, at no cost per sample.
  */
 export const foldedSamples = (w: { origin: number; samples: number[] }): number[] =>
-  w.samples.map((s) => Math.round((s + w.origin) * SAMPLE_STEPS_PER_MV) / SAMPLE_STEPS_PER_MV || 0); // || 0: no -0
+  w.samples.map((s) => quantisedPotential(w.origin, s)); // never -0
 
 /** A sample's characters at most ("-20.1234" and a comma): the scratch buffer's size per sample. */
 const SAMPLE_TEXT_MAX = 12;
@@ -108,50 +108,8 @@ export function storedObservation(o: VitalsObservation): VitalsObservation {
   });
 }
 
-/**
- * A number as a `real` column reads it back: rounded to float4, printed by PostgreSQL as the
- * shortest decimal that rounds to the same float4 (PostgreSQL 12+), parsed by node-postgres.
- */
-export function float4(x: number): number {
-  const v = Math.fround(x);
-  if (v === 0 || !Number.isFinite(v)) return v;
-  // A decimal of at most 6 significant digits is the shortest one of its float4 (FLT_DIG = 6:
-  // no two such decimals share a float4), so it reads back unchanged. The common case for device
-  // data; sums (origin + sample) and long decimals take the exact path below.
-  if (significantDigits(x) <= 6) return x;
-  // Shorter than six digits would have been found above. Per length, the p-digit decimal nearest
-  // to v (ties to even, as PostgreSQL's Ryu printer), else its neighbours (the interval of a power
-  // of two is narrower below it); the first that rounds back to v is PostgreSQL's answer.
-  for (let p = 6; p <= 9; p++) {
-    for (const d of nearestDecimals(v, p)) if (Math.fround(d) === v) return d;
-  }
-  return v; // not reached: nine digits always identify a float4
-}
-
-/** The p-significant-digit decimal nearest to v (ties to even), then the one above and the one below it. */
-function nearestDecimals(v: number, p: number): number[] {
-  const [mantissa, exponent] = v.toExponential(100).split('e') as [string, string]; // exact for a float4
-  const sign = mantissa.startsWith('-') ? '-' : '';
-  const digits = mantissa.replace('-', '').replace('.', '');
-  let kept = BigInt(digits.slice(0, p));
-  const rest = digits.slice(p);
-  const beyondHalf = /[1-9]/.test(rest.slice(1));
-  if (rest[0]! > '5' || (rest[0] === '5' && (beyondHalf || kept % 2n === 1n))) kept += 1n;
-  const scale = Number(exponent) - (p - 1);
-  return [kept, kept + 1n, kept - 1n].map((k) => Number(`${sign}${k}e${scale}`));
-}
-
-/** Significant digits of a number's shortest decimal (JS `String`), leading and trailing zeros aside. */
-function significantDigits(x: number): number {
-  const s = String(x);
-  const e = s.indexOf('e');
-  const digits = (e < 0 ? s : s.slice(0, e)).replace('-', '').replace('.', '');
-  let start = 0;
-  let end = digits.length;
-  while (start < end && digits[start] === '0') start++;
-  while (end > start && digits[end - 1] === '0') end--;
-  return end - start;
-}
+/** A number as a `real` column reads it back: one rule, in @vitalis/schemas (its `period_ms` check uses it too). */
+export { float4 };
 
 /** The SQL that reads a row's effective time in the `storedInstant` form (replay and history select it as `at`). */
 export const STORED_INSTANT_SQL = `to_char(effective_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"')`;

@@ -44,7 +44,7 @@ const orderIn = z.object({
     .describe(`LOINC, one of: ${ORDERABLE_CODES.map((c) => `${c} ${ORDERABLE_TESTS[c].display}`).join('; ')}`),
   subject: z.object({ reference: z.string().regex(/^Patient\/[A-Za-z0-9\-.]{1,64}$/, 'must be Patient/<id>') }),
   reasonCode: z.array(z.object({ text: nonBlankText(500) })).max(1).optional(),
-  note: z.array(z.object({ text: z.string().trim().min(1).max(2_000) })).max(1).optional(),
+  note: z.array(z.object({ text: nonBlankText(2_000) })).max(1).optional(),
 }).meta({
   example: {
     resourceType: 'ServiceRequest', intent: 'order', priority: 'stat', subject: { reference: 'Patient/pat-0001' },

@@ -33,6 +33,9 @@ import {
   resourceId,
   observationSearchsetJson,
   validateObservation,
+  clockLimits as clockLimitsOf,
+  frameClockProblems,
+  observationClockProblems,
   NUMERIC_VITALS,
   VITAL_CODE,
   VITAL_CODES,
@@ -120,6 +123,7 @@ const wantsFhir = (req: FastifyRequest) => (req.headers.accept ?? '').includes(F
 export function vitalsRoutes(deps: GatewayDeps, options: VitalsRouteOptions = {}): FastifyPluginAsyncZod {
   const { config, pool, kafka } = deps;
   const topic = options.topic ?? TOPICS.vitalsObservations;
+  const clockLimits = clockLimitsOf({ maxSkewSeconds: config.VITALS_MAX_CLOCK_SKEW_SECONDS, retentionDays: config.VITALS_RETENTION_DAYS });
 
   // One idempotent producer per gateway, connected on first use (the gateway starts and serves
   // reads while Kafka is down; a failed connect is retried by the next request).
@@ -170,7 +174,7 @@ export function vitalsRoutes(deps: GatewayDeps, options: VitalsRouteOptions = {}
         schema: {
           tags: ['vitals'],
           summary: 'Publish a batch of vitals observations and device frames',
-          description: `Up to ${MAX_OBSERVATIONS_PER_BATCH} observations (see vitals-observation.schema.json) and up to ${MAX_FRAMES_PER_BATCH} frames (one device's observations at one tick, envelope vitals.frame.v1), at least one of either. All-or-nothing: if any item is invalid the whole batch is refused with 422 and every invalid index (errors[].index for an observation, errors[].frame for a frame, the path inside it); nothing is published. 202 once Kafka (acks=all) has the batch. Re-sending an accepted batch is safe: (device_id, seq, effective_at) is stored once.`,
+          description: `Up to ${MAX_OBSERVATIONS_PER_BATCH} observations (see vitals-observation.schema.json) and up to ${MAX_FRAMES_PER_BATCH} frames (one device's observations at one tick, envelope vitals.frame.v1), at least one of either. All-or-nothing: if any item is invalid the whole batch is refused with 422 and every invalid index (errors[].index for an observation, errors[].frame for a frame, the path inside it); nothing is published. 202 once Kafka (acks=all) has the batch. Re-sending an accepted batch is safe: (device_id, seq, effective_at) is stored once. Bounded device clocks: an effective_at (an observation's, a frame's tick, a frame observation's own) more than VITALS_MAX_CLOCK_SKEW_SECONDS (default 300 s) ahead of the gateway's clock, or more than VITALS_RETENTION_DAYS (default 30 days) behind it, is a 422 naming the field (errors[].path effective_at or observations.<i>.effective_at); a late observation inside the window is stored. What is accepted is stored and read back as sent: a numeric value exactly (double precision), period_ms exactly (a float4 that does not hold it exactly is refused), an ECG chunk's potentials as origin + sample quantised to 0.1 µV (see samples).`,
           body: z
             .object({
               observations: z.array(z.unknown()).max(MAX_OBSERVATIONS_PER_BATCH).optional().describe('Vitals observations, one record each'),
@@ -185,19 +189,25 @@ export function vitalsRoutes(deps: GatewayDeps, options: VitalsRouteOptions = {}
       },
       async (req, reply) => {
         const errors: (({ index: number } | { frame: number }) & { path: string; message: string })[] = [];
+        // Bounded device clocks (@vitalis/schemas clock.ts): judged at this instant, which every
+        // record carries as its Kafka timestamp, so the ingest judges it alike (never 202, then dead-lettered).
+        const clock = { now: Date.now(), limits: clockLimits };
         const singles: VitalsObservation[] = [];
         const observations = req.body.observations ?? [];
         const frameBodies = req.body.frames ?? [];
         observations.forEach((item, index) => {
           const result = validateObservation(item);
-          if (result.ok) singles.push(result.observation);
-          else for (const p of result.problems) errors.push({ index, path: p.path, message: p.message });
+          const problems = result.ok ? observationClockProblems(result.observation, clock) : result.problems;
+          if (problems.length === 0 && result.ok) singles.push(result.observation);
+          else for (const p of problems) errors.push({ index, path: p.path, message: p.message });
         });
         const frames: VitalsFrame[] = [];
         frameBodies.forEach((item, frame) => {
           const result = vitalsFrameSchema.safeParse(item);
-          if (result.success) frames.push(result.data);
-          else for (const issue of result.error.issues) errors.push({ frame, path: issue.path.map(String).join('.') || '(root)', message: issue.message });
+          const late = result.success ? frameClockProblems(result.data, clock) : [];
+          for (const p of late) errors.push({ frame, path: p.path, message: p.message });
+          if (result.success && late.length === 0) frames.push(result.data);
+          else if (!result.success) for (const issue of result.error.issues) errors.push({ frame, path: issue.path.map(String).join('.') || '(root)', message: issue.message });
         });
         if (errors.length > 0) {
           const bad = new Set(errors.map((e) => ('index' in e ? `o${e.index}` : `f${e.frame}`))).size;
@@ -218,7 +228,7 @@ export function vitalsRoutes(deps: GatewayDeps, options: VitalsRouteOptions = {}
           p = await getProducer();
           // One record per single observation (the v1 format) and one per frame; a PRODUCER span under
           // the request's, its traceparent in every record's headers (tracing on).
-          await sendTraced(p, { topic, acks: -1, messages: [...singles.map(encodeObservation), ...frames.map(encodeFrame)] }, deps.tracing ?? TRACING_OFF, requestTraceContext(req));
+          await sendTraced(p, { topic, acks: -1, messages: [...singles.map(encodeObservation), ...frames.map(encodeFrame)].map((m) => ({ ...m, timestamp: String(clock.now) })) }, deps.tracing ?? TRACING_OFF, requestTraceContext(req));
         } catch (err) {
           if (err instanceof HttpProblem) throw err;
           req.log.error({ err }, 'publishing vitals to Kafka failed');

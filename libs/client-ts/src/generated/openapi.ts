@@ -882,7 +882,7 @@ export interface paths {
         };
         /**
          * System health
-         * @description Overall status and one check per dependency (PostgreSQL, Kafka, Redis) with latency. 503 when down. Error texts are not shown here (see /api/v1/health/details).
+         * @description Overall status, one check per dependency (PostgreSQL, Kafka, Redis) with latency, and the vitals pipeline: per partition, the ingest's lag and how long it has made no progress while messages wait (degraded when a partition is stalled). 503 when down. Error texts are not shown here (see /api/v1/health/details).
          */
         get: operations["getHealth"];
         put?: never;
@@ -1165,7 +1165,7 @@ export interface paths {
         put?: never;
         /**
          * Publish a batch of vitals observations and device frames
-         * @description Up to 1000 observations (see vitals-observation.schema.json) and up to 500 frames (one device's observations at one tick, envelope vitals.frame.v1), at least one of either. All-or-nothing: if any item is invalid the whole batch is refused with 422 and every invalid index (errors[].index for an observation, errors[].frame for a frame, the path inside it); nothing is published. 202 once Kafka (acks=all) has the batch. Re-sending an accepted batch is safe: (device_id, seq, effective_at) is stored once.
+         * @description Up to 1000 observations (see vitals-observation.schema.json) and up to 500 frames (one device's observations at one tick, envelope vitals.frame.v1), at least one of either. All-or-nothing: if any item is invalid the whole batch is refused with 422 and every invalid index (errors[].index for an observation, errors[].frame for a frame, the path inside it); nothing is published. 202 once Kafka (acks=all) has the batch. Re-sending an accepted batch is safe: (device_id, seq, effective_at) is stored once. Bounded device clocks: an effective_at (an observation's, a frame's tick, a frame observation's own) more than VITALS_MAX_CLOCK_SKEW_SECONDS (default 300 s) ahead of the gateway's clock, or more than VITALS_RETENTION_DAYS (default 30 days) behind it, is a 422 naming the field (errors[].path effective_at or observations.<i>.effective_at); a late observation inside the window is stored. What is accepted is stored and read back as sent: a numeric value exactly (double precision), period_ms exactly (a float4 that does not hold it exactly is refused), an ECG chunk's potentials as origin + sample quantised to 0.1 µV (see samples).
          *
          *     Required scopes: write:vitals.
          */
@@ -2960,21 +2960,21 @@ export interface components {
             gender?: "male" | "female" | "other" | "unknown";
             id?: string;
             identifier?: {
-                system: string;
-                value: string;
+                system: string & (unknown & unknown);
+                value: string & (unknown & unknown);
             }[];
             /** @description Exactly one official name */
             name: {
-                family: string;
+                family: string & (unknown & unknown);
                 /** @default [] */
-                given: string[];
+                given: (string & (unknown & unknown))[];
             }[];
             /** @constant */
             resourceType: "Patient";
             telecom?: {
                 /** @enum {string} */
                 system: "phone" | "email" | "fax" | "pager" | "url" | "sms" | "other";
-                value: string;
+                value: string & (unknown & unknown);
             }[];
         };
         /**
@@ -3329,6 +3329,27 @@ export interface components {
                     status: "ok" | "down";
                 };
             };
+            /** @description The vitals pipeline: the ingest consumer group on the observations topic, from the brokers */
+            pipeline: {
+                /** @description Messages the ingest has not yet processed, all partitions */
+                lag: number;
+                partitions: {
+                    /** @description Messages after the ingest group's committed offset */
+                    lag: number;
+                    partition: number;
+                    /** @description Seconds without progress while messages wait (0: progressing or caught up) */
+                    stalled_s: number;
+                }[];
+                /** @description How long a partition may make no progress while messages wait before it is stalled (0: never judged) */
+                stall_after_s: number;
+                /** @description The partitions stalled, in order */
+                stalled_partitions: number[];
+                /**
+                 * @description stalled: a partition made no progress for stall_after_s while messages wait; unknown: Kafka could not be read
+                 * @enum {string}
+                 */
+                status: "ok" | "stalled" | "unknown";
+            };
             /** @enum {string} */
             status: "ok" | "degraded" | "down";
             /** Format: date-time */
@@ -3363,6 +3384,27 @@ export interface components {
                     status: "ok" | "down";
                 };
             };
+            /** @description The vitals pipeline: the ingest consumer group on the observations topic, from the brokers */
+            pipeline: {
+                /** @description Messages the ingest has not yet processed, all partitions */
+                lag: number;
+                partitions: {
+                    /** @description Messages after the ingest group's committed offset */
+                    lag: number;
+                    partition: number;
+                    /** @description Seconds without progress while messages wait (0: progressing or caught up) */
+                    stalled_s: number;
+                }[];
+                /** @description How long a partition may make no progress while messages wait before it is stalled (0: never judged) */
+                stall_after_s: number;
+                /** @description The partitions stalled, in order */
+                stalled_partitions: number[];
+                /**
+                 * @description stalled: a partition made no progress for stall_after_s while messages wait; unknown: Kafka could not be read
+                 * @enum {string}
+                 */
+                status: "ok" | "stalled" | "unknown";
+            };
             /** @enum {string} */
             status: "ok" | "degraded" | "down";
             /** Format: date-time */
@@ -3391,6 +3433,27 @@ export interface components {
                     status: "ok" | "down";
                 };
             };
+            /** @description The vitals pipeline: the ingest consumer group on the observations topic, from the brokers */
+            pipeline: {
+                /** @description Messages the ingest has not yet processed, all partitions */
+                lag: number;
+                partitions: {
+                    /** @description Messages after the ingest group's committed offset */
+                    lag: number;
+                    partition: number;
+                    /** @description Seconds without progress while messages wait (0: progressing or caught up) */
+                    stalled_s: number;
+                }[];
+                /** @description How long a partition may make no progress while messages wait before it is stalled (0: never judged) */
+                stall_after_s: number;
+                /** @description The partitions stalled, in order */
+                stalled_partitions: number[];
+                /**
+                 * @description stalled: a partition made no progress for stall_after_s while messages wait; unknown: Kafka could not be read
+                 * @enum {string}
+                 */
+                status: "ok" | "stalled" | "unknown";
+            };
             /** @enum {string} */
             status: "ok" | "degraded" | "down";
             /** Format: date-time */
@@ -3418,6 +3481,27 @@ export interface components {
                     /** @enum {string} */
                     status: "ok" | "down";
                 };
+            };
+            /** @description The vitals pipeline: the ingest consumer group on the observations topic, from the brokers */
+            pipeline: {
+                /** @description Messages the ingest has not yet processed, all partitions */
+                lag: number;
+                partitions: {
+                    /** @description Messages after the ingest group's committed offset */
+                    lag: number;
+                    partition: number;
+                    /** @description Seconds without progress while messages wait (0: progressing or caught up) */
+                    stalled_s: number;
+                }[];
+                /** @description How long a partition may make no progress while messages wait before it is stalled (0: never judged) */
+                stall_after_s: number;
+                /** @description The partitions stalled, in order */
+                stalled_partitions: number[];
+                /**
+                 * @description stalled: a partition made no progress for stall_after_s while messages wait; unknown: Kafka could not be read
+                 * @enum {string}
+                 */
+                status: "ok" | "stalled" | "unknown";
             };
             /** @enum {string} */
             status: "ok" | "degraded" | "down";
@@ -3921,7 +4005,7 @@ export interface components {
          *     }
          */
         PostApiAuthRegisterRequest: {
-            client_name: string;
+            client_name: string & (unknown & unknown);
             grant_types?: string[];
             /** @description OpenID Connect Dynamic Client Registration 1.0 §2: RS256 (default) or ES256 */
             id_token_signed_response_alg?: string;
@@ -4027,7 +4111,7 @@ export interface components {
          *     }
          */
         PostAppointmentsByIdCancelRequest: {
-            reason?: string;
+            reason?: string & (unknown & unknown);
         } | null;
         /**
          * @example {
@@ -4046,7 +4130,7 @@ export interface components {
          */
         PostAppointmentsRequest: {
             patient_id?: string;
-            reason?: string;
+            reason?: string & (unknown & unknown);
             slot_id: string;
         };
         /**
@@ -4055,7 +4139,7 @@ export interface components {
          *     }
          */
         PostDiagnosticsOrdersByIdActivateRequest: {
-            reason?: string;
+            reason?: string & (unknown & unknown);
         } | null;
         /**
          * @example {
@@ -4063,7 +4147,7 @@ export interface components {
          *     }
          */
         PostDiagnosticsOrdersByIdCancelRequest: {
-            reason?: string;
+            reason?: string & (unknown & unknown);
         } | null;
         /**
          * @example {
@@ -4071,7 +4155,7 @@ export interface components {
          *     }
          */
         PostDiagnosticsOrdersByIdEnteredInErrorRequest: {
-            reason?: string;
+            reason?: string & (unknown & unknown);
         } | null;
         /**
          * @example {
@@ -4081,7 +4165,7 @@ export interface components {
          *     }
          */
         PostDiagnosticsOrdersByIdFulfilFromTelemetryRequest: {
-            conclusion?: string;
+            conclusion?: string & (unknown & unknown);
             /** Format: date-time */
             from: string;
             /** Format: date-time */
@@ -4093,7 +4177,7 @@ export interface components {
          *     }
          */
         PostDiagnosticsOrdersByIdHoldRequest: {
-            reason?: string;
+            reason?: string & (unknown & unknown);
         } | null;
         /**
          * @example {
@@ -4135,7 +4219,7 @@ export interface components {
              */
             intent: "order" | "proposal";
             note?: {
-                text: string;
+                text: string & (unknown & unknown);
             }[];
             /**
              * @default routine
@@ -4143,7 +4227,7 @@ export interface components {
              */
             priority: "routine" | "urgent" | "asap" | "stat";
             reasonCode?: {
-                text: string;
+                text: string & (unknown & unknown);
             }[];
             /** @enum {string} */
             resourceType: "ServiceRequest";
@@ -4162,7 +4246,7 @@ export interface components {
          *     }
          */
         PostDiagnosticsReportsByIdAcknowledgeRequest: {
-            note?: string;
+            note?: string & (unknown & unknown);
         } | null;
         PostDiagnosticsReportsByIdAcknowledgeResponse: {
             acknowledged_at?: string | null;
@@ -4276,7 +4360,7 @@ export interface components {
          *     }
          */
         PostDiagnosticsReportsByIdCancelRequest: {
-            reason?: string;
+            reason?: string & (unknown & unknown);
         } | null;
         /**
          * @example {
@@ -4381,8 +4465,8 @@ export interface components {
             effectiveDateTime?: string;
             /** @description The filler's identifier (the first one): a re-post with it is stored once */
             identifier: {
-                system: string;
-                value: string;
+                system: string & (unknown & unknown);
+                value: string & (unknown & unknown);
             }[];
             /** @enum {string} */
             resourceType: "DiagnosticReport";
@@ -4406,7 +4490,7 @@ export interface components {
         PostPatientsByIdAllergiesRequest: {
             /** @description The substance */
             code: {
-                text: string;
+                text: string & (unknown & unknown);
             };
             /**
              * @default unable-to-assess
@@ -4414,7 +4498,7 @@ export interface components {
              */
             criticality: "low" | "high" | "unable-to-assess";
             reaction?: {
-                description: string;
+                description: string & (unknown & unknown);
             }[];
             /** @enum {string} */
             resourceType?: "AllergyIntolerance";
@@ -4452,21 +4536,21 @@ export interface components {
             /** @enum {string} */
             gender?: "male" | "female" | "other" | "unknown";
             identifier?: {
-                system: string;
-                value: string;
+                system: string & (unknown & unknown);
+                value: string & (unknown & unknown);
             }[];
             /** @description Exactly one official name */
             name: {
-                family: string;
+                family: string & (unknown & unknown);
                 /** @default [] */
-                given: string[];
+                given: (string & (unknown & unknown))[];
             }[];
             /** @enum {string} */
             resourceType?: "Patient";
             telecom?: {
                 /** @enum {string} */
                 system: "phone" | "email" | "fax" | "pager" | "url" | "sms" | "other";
-                value: string;
+                value: string & (unknown & unknown);
             }[];
         };
         PostSandboxResponse: {
@@ -4513,7 +4597,7 @@ export interface components {
          *     }
          */
         PostTriageRequest: {
-            complaint: string;
+            complaint: string & (unknown & unknown);
             /** @description Emergency Severity Index, 1 (resuscitation) to 5 (non-urgent) */
             esi: number;
             patient_id: string;
@@ -4717,8 +4801,8 @@ export interface components {
             /** Format: date-time */
             effectiveDateTime?: string;
             identifier?: {
-                system: string;
-                value: string;
+                system: string & (unknown & unknown);
+                value: string & (unknown & unknown);
             }[];
             /** @enum {string} */
             resourceType: "DiagnosticReport";
@@ -4758,21 +4842,21 @@ export interface components {
             /** @enum {string} */
             gender?: "male" | "female" | "other" | "unknown";
             identifier?: {
-                system: string;
-                value: string;
+                system: string & (unknown & unknown);
+                value: string & (unknown & unknown);
             }[];
             /** @description Exactly one official name */
             name: {
-                family: string;
+                family: string & (unknown & unknown);
                 /** @default [] */
-                given: string[];
+                given: (string & (unknown & unknown))[];
             }[];
             /** @enum {string} */
             resourceType?: "Patient";
             telecom?: {
                 /** @enum {string} */
                 system: "phone" | "email" | "fax" | "pager" | "url" | "sms" | "other";
-                value: string;
+                value: string & (unknown & unknown);
             }[];
         };
         /**
@@ -4784,7 +4868,7 @@ export interface components {
         PutTriageByPatientIdEsiRequest: {
             /** @description Emergency Severity Index, 1 (resuscitation) to 5 (non-urgent) */
             esi: number;
-            reason?: string;
+            reason?: string & (unknown & unknown);
         };
         PutTriageByPatientIdEsiResponse: {
             /** @description Active vitals alert rules (with read:vitals) */
@@ -4961,12 +5045,13 @@ export interface components {
              * @constant
              */
             code: "8867-4";
-            /** @description When the observation was made, when not the frame's effective_at (an ECG chunk: its first sample) */
+            /** @description When the observation was made, when not the frame's effective_at (an ECG chunk: its first sample). Bounded device clock: at most VITALS_MAX_CLOCK_SKEW_SECONDS (default 300 s) after, and at most VITALS_RETENTION_DAYS (default 30 days) before, the time it is received (the gateway's clock; published straight to Kafka: the record's timestamp); outside that window the observation is refused (422, dead-lettered at the ingest), a late one inside it is stored. */
             effective_at?: string;
             /** @description Per-device sequence number, strictly increasing; (device_id, seq, effective_at) is the idempotency key */
             seq: number;
             /** @constant */
             unit: "/min";
+            /** @description In /min, 0 to 350 inclusive; stored as sent (double precision) and read back unchanged */
             value: number;
         } | {
             /**
@@ -4974,12 +5059,13 @@ export interface components {
              * @constant
              */
             code: "59408-5";
-            /** @description When the observation was made, when not the frame's effective_at (an ECG chunk: its first sample) */
+            /** @description When the observation was made, when not the frame's effective_at (an ECG chunk: its first sample). Bounded device clock: at most VITALS_MAX_CLOCK_SKEW_SECONDS (default 300 s) after, and at most VITALS_RETENTION_DAYS (default 30 days) before, the time it is received (the gateway's clock; published straight to Kafka: the record's timestamp); outside that window the observation is refused (422, dead-lettered at the ingest), a late one inside it is stored. */
             effective_at?: string;
             /** @description Per-device sequence number, strictly increasing; (device_id, seq, effective_at) is the idempotency key */
             seq: number;
             /** @constant */
             unit: "%";
+            /** @description In %, 0 to 100 inclusive; stored as sent (double precision) and read back unchanged */
             value: number;
         } | {
             /**
@@ -4987,12 +5073,13 @@ export interface components {
              * @constant
              */
             code: "8480-6";
-            /** @description When the observation was made, when not the frame's effective_at (an ECG chunk: its first sample) */
+            /** @description When the observation was made, when not the frame's effective_at (an ECG chunk: its first sample). Bounded device clock: at most VITALS_MAX_CLOCK_SKEW_SECONDS (default 300 s) after, and at most VITALS_RETENTION_DAYS (default 30 days) before, the time it is received (the gateway's clock; published straight to Kafka: the record's timestamp); outside that window the observation is refused (422, dead-lettered at the ingest), a late one inside it is stored. */
             effective_at?: string;
             /** @description Per-device sequence number, strictly increasing; (device_id, seq, effective_at) is the idempotency key */
             seq: number;
             /** @constant */
             unit: "mm[Hg]";
+            /** @description In mm[Hg], 20 to 300 inclusive; stored as sent (double precision) and read back unchanged */
             value: number;
         } | {
             /**
@@ -5000,12 +5087,13 @@ export interface components {
              * @constant
              */
             code: "8462-4";
-            /** @description When the observation was made, when not the frame's effective_at (an ECG chunk: its first sample) */
+            /** @description When the observation was made, when not the frame's effective_at (an ECG chunk: its first sample). Bounded device clock: at most VITALS_MAX_CLOCK_SKEW_SECONDS (default 300 s) after, and at most VITALS_RETENTION_DAYS (default 30 days) before, the time it is received (the gateway's clock; published straight to Kafka: the record's timestamp); outside that window the observation is refused (422, dead-lettered at the ingest), a late one inside it is stored. */
             effective_at?: string;
             /** @description Per-device sequence number, strictly increasing; (device_id, seq, effective_at) is the idempotency key */
             seq: number;
             /** @constant */
             unit: "mm[Hg]";
+            /** @description In mm[Hg], 10 to 250 inclusive; stored as sent (double precision) and read back unchanged */
             value: number;
         } | {
             /**
@@ -5013,12 +5101,13 @@ export interface components {
              * @constant
              */
             code: "9279-1";
-            /** @description When the observation was made, when not the frame's effective_at (an ECG chunk: its first sample) */
+            /** @description When the observation was made, when not the frame's effective_at (an ECG chunk: its first sample). Bounded device clock: at most VITALS_MAX_CLOCK_SKEW_SECONDS (default 300 s) after, and at most VITALS_RETENTION_DAYS (default 30 days) before, the time it is received (the gateway's clock; published straight to Kafka: the record's timestamp); outside that window the observation is refused (422, dead-lettered at the ingest), a late one inside it is stored. */
             effective_at?: string;
             /** @description Per-device sequence number, strictly increasing; (device_id, seq, effective_at) is the idempotency key */
             seq: number;
             /** @constant */
             unit: "/min";
+            /** @description In /min, 0 to 100 inclusive; stored as sent (double precision) and read back unchanged */
             value: number;
         } | {
             /**
@@ -5026,12 +5115,13 @@ export interface components {
              * @constant
              */
             code: "8310-5";
-            /** @description When the observation was made, when not the frame's effective_at (an ECG chunk: its first sample) */
+            /** @description When the observation was made, when not the frame's effective_at (an ECG chunk: its first sample). Bounded device clock: at most VITALS_MAX_CLOCK_SKEW_SECONDS (default 300 s) after, and at most VITALS_RETENTION_DAYS (default 30 days) before, the time it is received (the gateway's clock; published straight to Kafka: the record's timestamp); outside that window the observation is refused (422, dead-lettered at the ingest), a late one inside it is stored. */
             effective_at?: string;
             /** @description Per-device sequence number, strictly increasing; (device_id, seq, effective_at) is the idempotency key */
             seq: number;
             /** @constant */
             unit: "Cel";
+            /** @description In Cel, 20 to 46 inclusive; stored as sent (double precision) and read back unchanged */
             value: number;
         } | {
             /**
@@ -5039,7 +5129,7 @@ export interface components {
              * @constant
              */
             code: "131330";
-            /** @description When the observation was made, when not the frame's effective_at (an ECG chunk: its first sample) */
+            /** @description When the observation was made, when not the frame's effective_at (an ECG chunk: its first sample). Bounded device clock: at most VITALS_MAX_CLOCK_SKEW_SECONDS (default 300 s) after, and at most VITALS_RETENTION_DAYS (default 30 days) before, the time it is received (the gateway's clock; published straight to Kafka: the record's timestamp); outside that window the observation is refused (422, dead-lettered at the ingest), a late one inside it is stored. */
             effective_at?: string;
             /** @description Per-device sequence number, strictly increasing; (device_id, seq, effective_at) is the idempotency key */
             seq: number;
@@ -5047,12 +5137,13 @@ export interface components {
             unit: "mV";
             waveform: {
                 /**
-                 * @description Zero value in mV; the potential is origin + sample
+                 * @description Zero value in mV; the potential is origin + sample (stored folded into the samples: see samples)
                  * @default 0
                  */
                 origin: number;
-                /** @description Time between samples in ms (4 = 250 Hz) */
+                /** @description Time between samples in ms (4 = 250 Hz), 0.001 to 1000. Stored as a float4 (real) and read back unchanged: a value a float4 does not hold exactly (more than float4 precision, e.g. 4.00000001) is refused with 422, never rounded. Every decimal of at most 6 significant digits is held. */
                 period_ms: number;
+                /** @description Potentials in mV relative to origin, each -10 to 10. Stored quantised to 0.1 µV: the append log keeps the absolute potential Math.round((origin + sample) × 10000) / 10000 (IEEE 754 doubles, a half step toward +∞, never -0), read back with origin 0; e.g. 0.12344 reads back as 0.1234 and 1e-320 as 0. Every such potential (within ±20 mV) is held exactly by the real[] column. */
                 samples: number[];
             };
         };
@@ -5091,7 +5182,7 @@ export interface components {
             code: "8867-4";
             /** @description Device that made the observation (FHIR Device id) */
             device_id: string;
-            /** @description When the observation was made (for waveforms: the time of the first sample) */
+            /** @description When the observation was made (for waveforms: the time of the first sample). Bounded device clock: at most VITALS_MAX_CLOCK_SKEW_SECONDS (default 300 s) after, and at most VITALS_RETENTION_DAYS (default 30 days) before, the time it is received (the gateway's clock; published straight to Kafka: the record's timestamp); outside that window the observation is refused (422, dead-lettered at the ingest), a late one inside it is stored. */
             effective_at: string;
             /** @description Patient the observation is about (FHIR Patient id); also the Kafka key */
             patient_id: string;
@@ -5099,6 +5190,7 @@ export interface components {
             seq: number;
             /** @constant */
             unit: "/min";
+            /** @description In /min, 0 to 350 inclusive; stored as sent (double precision) and read back unchanged */
             value: number;
         } | {
             /**
@@ -5108,7 +5200,7 @@ export interface components {
             code: "59408-5";
             /** @description Device that made the observation (FHIR Device id) */
             device_id: string;
-            /** @description When the observation was made (for waveforms: the time of the first sample) */
+            /** @description When the observation was made (for waveforms: the time of the first sample). Bounded device clock: at most VITALS_MAX_CLOCK_SKEW_SECONDS (default 300 s) after, and at most VITALS_RETENTION_DAYS (default 30 days) before, the time it is received (the gateway's clock; published straight to Kafka: the record's timestamp); outside that window the observation is refused (422, dead-lettered at the ingest), a late one inside it is stored. */
             effective_at: string;
             /** @description Patient the observation is about (FHIR Patient id); also the Kafka key */
             patient_id: string;
@@ -5116,6 +5208,7 @@ export interface components {
             seq: number;
             /** @constant */
             unit: "%";
+            /** @description In %, 0 to 100 inclusive; stored as sent (double precision) and read back unchanged */
             value: number;
         } | {
             /**
@@ -5125,7 +5218,7 @@ export interface components {
             code: "8480-6";
             /** @description Device that made the observation (FHIR Device id) */
             device_id: string;
-            /** @description When the observation was made (for waveforms: the time of the first sample) */
+            /** @description When the observation was made (for waveforms: the time of the first sample). Bounded device clock: at most VITALS_MAX_CLOCK_SKEW_SECONDS (default 300 s) after, and at most VITALS_RETENTION_DAYS (default 30 days) before, the time it is received (the gateway's clock; published straight to Kafka: the record's timestamp); outside that window the observation is refused (422, dead-lettered at the ingest), a late one inside it is stored. */
             effective_at: string;
             /** @description Patient the observation is about (FHIR Patient id); also the Kafka key */
             patient_id: string;
@@ -5133,6 +5226,7 @@ export interface components {
             seq: number;
             /** @constant */
             unit: "mm[Hg]";
+            /** @description In mm[Hg], 20 to 300 inclusive; stored as sent (double precision) and read back unchanged */
             value: number;
         } | {
             /**
@@ -5142,7 +5236,7 @@ export interface components {
             code: "8462-4";
             /** @description Device that made the observation (FHIR Device id) */
             device_id: string;
-            /** @description When the observation was made (for waveforms: the time of the first sample) */
+            /** @description When the observation was made (for waveforms: the time of the first sample). Bounded device clock: at most VITALS_MAX_CLOCK_SKEW_SECONDS (default 300 s) after, and at most VITALS_RETENTION_DAYS (default 30 days) before, the time it is received (the gateway's clock; published straight to Kafka: the record's timestamp); outside that window the observation is refused (422, dead-lettered at the ingest), a late one inside it is stored. */
             effective_at: string;
             /** @description Patient the observation is about (FHIR Patient id); also the Kafka key */
             patient_id: string;
@@ -5150,6 +5244,7 @@ export interface components {
             seq: number;
             /** @constant */
             unit: "mm[Hg]";
+            /** @description In mm[Hg], 10 to 250 inclusive; stored as sent (double precision) and read back unchanged */
             value: number;
         } | {
             /**
@@ -5159,7 +5254,7 @@ export interface components {
             code: "9279-1";
             /** @description Device that made the observation (FHIR Device id) */
             device_id: string;
-            /** @description When the observation was made (for waveforms: the time of the first sample) */
+            /** @description When the observation was made (for waveforms: the time of the first sample). Bounded device clock: at most VITALS_MAX_CLOCK_SKEW_SECONDS (default 300 s) after, and at most VITALS_RETENTION_DAYS (default 30 days) before, the time it is received (the gateway's clock; published straight to Kafka: the record's timestamp); outside that window the observation is refused (422, dead-lettered at the ingest), a late one inside it is stored. */
             effective_at: string;
             /** @description Patient the observation is about (FHIR Patient id); also the Kafka key */
             patient_id: string;
@@ -5167,6 +5262,7 @@ export interface components {
             seq: number;
             /** @constant */
             unit: "/min";
+            /** @description In /min, 0 to 100 inclusive; stored as sent (double precision) and read back unchanged */
             value: number;
         } | {
             /**
@@ -5176,7 +5272,7 @@ export interface components {
             code: "8310-5";
             /** @description Device that made the observation (FHIR Device id) */
             device_id: string;
-            /** @description When the observation was made (for waveforms: the time of the first sample) */
+            /** @description When the observation was made (for waveforms: the time of the first sample). Bounded device clock: at most VITALS_MAX_CLOCK_SKEW_SECONDS (default 300 s) after, and at most VITALS_RETENTION_DAYS (default 30 days) before, the time it is received (the gateway's clock; published straight to Kafka: the record's timestamp); outside that window the observation is refused (422, dead-lettered at the ingest), a late one inside it is stored. */
             effective_at: string;
             /** @description Patient the observation is about (FHIR Patient id); also the Kafka key */
             patient_id: string;
@@ -5184,6 +5280,7 @@ export interface components {
             seq: number;
             /** @constant */
             unit: "Cel";
+            /** @description In Cel, 20 to 46 inclusive; stored as sent (double precision) and read back unchanged */
             value: number;
         } | {
             /**
@@ -5193,7 +5290,7 @@ export interface components {
             code: "131330";
             /** @description Device that made the observation (FHIR Device id) */
             device_id: string;
-            /** @description When the observation was made (for waveforms: the time of the first sample) */
+            /** @description When the observation was made (for waveforms: the time of the first sample). Bounded device clock: at most VITALS_MAX_CLOCK_SKEW_SECONDS (default 300 s) after, and at most VITALS_RETENTION_DAYS (default 30 days) before, the time it is received (the gateway's clock; published straight to Kafka: the record's timestamp); outside that window the observation is refused (422, dead-lettered at the ingest), a late one inside it is stored. */
             effective_at: string;
             /** @description Patient the observation is about (FHIR Patient id); also the Kafka key */
             patient_id: string;
@@ -5203,12 +5300,13 @@ export interface components {
             unit: "mV";
             waveform: {
                 /**
-                 * @description Zero value in mV; the potential is origin + sample
+                 * @description Zero value in mV; the potential is origin + sample (stored folded into the samples: see samples)
                  * @default 0
                  */
                 origin: number;
-                /** @description Time between samples in ms (4 = 250 Hz) */
+                /** @description Time between samples in ms (4 = 250 Hz), 0.001 to 1000. Stored as a float4 (real) and read back unchanged: a value a float4 does not hold exactly (more than float4 precision, e.g. 4.00000001) is refused with 422, never rounded. Every decimal of at most 6 significant digits is held. */
                 period_ms: number;
+                /** @description Potentials in mV relative to origin, each -10 to 10. Stored quantised to 0.1 µV: the append log keeps the absolute potential Math.round((origin + sample) × 10000) / 10000 (IEEE 754 doubles, a half step toward +∞, never -0), read back with origin 0; e.g. 0.12344 reads back as 0.1234 and 1e-320 as 0. Every such potential (within ±20 mV) is held exactly by the real[] column. */
                 samples: number[];
             };
         };
@@ -7220,7 +7318,7 @@ export interface operations {
                 cursor?: string;
                 identifier?: string;
                 limit?: number;
-                name?: string;
+                name?: string & (unknown & unknown);
             };
             header?: never;
             path?: never;

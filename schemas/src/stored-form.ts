@@ -1,0 +1,67 @@
+/**
+ * What the append log's columns store (libs/db migrations 0002, 0021), as JavaScript sees it read
+ * back: the one place the published bounds of a stored number come from.
+ *  - `value` is `double precision`: every finite number is stored and read back unchanged.
+ *  - `sample_period_ms` is `real` (float4): `float4` says what PostgreSQL reads back; a period it
+ *    would change (more than float4 precision) is refused at the edge, never rounded.
+ *  - `samples` is `real[]` of absolute potentials at 0.1 µV (`quantisedPotential`): within the
+ *    published ±10 mV origin and sample, every one is held exactly (at most 6 significant digits).
+ */
+
+/** The append log stores ECG potentials in steps of 0.1 µV (finer than ECG front ends resolve). */
+export const SAMPLE_STEPS_PER_MV = 10_000;
+
+/**
+ * The potential the append log stores for one sample: origin + sample rounded to the nearest
+ * 0.1 µV step, `Math.round((origin + sample) * 10000) / 10000` in IEEE 754 doubles (a half step
+ * rounds toward +∞), and never -0.
+ */
+export const quantisedPotential = (origin: number, sample: number): number => Math.round((sample + origin) * SAMPLE_STEPS_PER_MV) / SAMPLE_STEPS_PER_MV || 0;
+
+/** A period the `real` column reads back unchanged (what `period_ms` must be): float4(x) === x. */
+export const isFloat4Exact = (x: number): boolean => Number.isFinite(x) && float4(x) === x;
+
+/**
+ * A number as a `real` column reads it back: rounded to float4, printed by PostgreSQL as the
+ * shortest decimal that rounds to the same float4 (PostgreSQL 12+), parsed by node-postgres.
+ */
+export function float4(x: number): number {
+  const v = Math.fround(x);
+  if (v === 0 || !Number.isFinite(v)) return v;
+  // A decimal of at most 6 significant digits is the shortest one of its float4 (FLT_DIG = 6:
+  // no two such decimals share a float4), so it reads back unchanged. The common case for device
+  // data; sums (origin + sample) and long decimals take the exact path below.
+  if (significantDigits(x) <= 6) return x;
+  // Shorter than six digits would have been found above. Per length, the p-digit decimal nearest
+  // to v (ties to even, as PostgreSQL's Ryu printer), else its neighbours (the interval of a power
+  // of two is narrower below it); the first that rounds back to v is PostgreSQL's answer.
+  for (let p = 6; p <= 9; p++) {
+    for (const d of nearestDecimals(v, p)) if (Math.fround(d) === v) return d;
+  }
+  return v; // not reached: nine digits always identify a float4
+}
+
+/** The p-significant-digit decimal nearest to v (ties to even), then the one above and the one below it. */
+function nearestDecimals(v: number, p: number): number[] {
+  const [mantissa, exponent] = v.toExponential(100).split('e') as [string, string]; // exact for a float4
+  const sign = mantissa.startsWith('-') ? '-' : '';
+  const digits = mantissa.replace('-', '').replace('.', '');
+  let kept = BigInt(digits.slice(0, p));
+  const rest = digits.slice(p);
+  const beyondHalf = /[1-9]/.test(rest.slice(1));
+  if (rest[0]! > '5' || (rest[0] === '5' && (beyondHalf || kept % 2n === 1n))) kept += 1n;
+  const scale = Number(exponent) - (p - 1);
+  return [kept, kept + 1n, kept - 1n].map((k) => Number(`${sign}${k}e${scale}`));
+}
+
+/** Significant digits of a number's shortest decimal (JS `String`), leading and trailing zeros aside. */
+function significantDigits(x: number): number {
+  const s = String(x);
+  const e = s.indexOf('e');
+  const digits = (e < 0 ? s : s.slice(0, e)).replace('-', '').replace('.', '');
+  let start = 0;
+  let end = digits.length;
+  while (start < end && digits[start] === '0') start++;
+  while (end > start && digits[end - 1] === '0') end--;
+  return end - start;
+}
