@@ -22,6 +22,7 @@ import type { Pool, PoolClient } from '@vitalis/db';
 type Queryable = Pick<Pool, 'query'>;
 import { foldedSamples, foldedSamplesText } from '@vitalis/live';
 import { isEcg, type VitalsObservation } from '@vitalis/schemas';
+import { copyLineOf, isolate } from './isolate';
 
 export interface StoredRow {
   patient_id: string;
@@ -124,6 +125,8 @@ async function writeCopy(client: PoolClient, rows: StoredRow[]): Promise<StoredP
 
 async function writeStaged(client: PoolClient, rows: StoredRow[]): Promise<StoredPosition[]> {
   await ensureStage(client);
+  // Several staged writes can share a transaction (isolating refused rows): start from an empty stage.
+  await client.query('DELETE FROM vitals_ingest_stage');
   await copyRows(client, 'vitals_ingest_stage', rows);
   const result = await client.query<StoredPosition>(
     `INSERT INTO vitals_observations (${COLUMNS}) SELECT ${COLUMNS} FROM vitals_ingest_stage ON CONFLICT DO NOTHING ${RETURNING}`,
@@ -187,13 +190,112 @@ const RETURNING = 'RETURNING kafka_partition, kafka_offset';
  * record the batch read (poison records included); without it, the offset after the last row.
  */
 async function write(client: PoolClient, topic: string, rows: StoredRow[], method: WriteMethod, ends?: ReadonlyMap<number, bigint>): Promise<StoredPosition[]> {
-  const inserted = await (method === 'copy' ? writeCopy(client, rows) : writeUnnest(client, rows));
-  await recordOffsets(client, topic, ends ?? nextOffsetsOf(rows));
+  const inserted = await insert(client, rows, method);
+  return record(client, topic, rows, inserted, ends ?? nextOffsetsOf(rows));
+}
+
+const insert = (client: PoolClient, rows: StoredRow[], method: WriteMethod) => (method === 'copy' ? writeCopy(client, rows) : writeUnnest(client, rows));
+
+/** After the rows: the partitions' next offsets, the new rows' ranges and the audit row. */
+async function record(client: PoolClient, topic: string, rows: StoredRow[], inserted: StoredPosition[], ends: ReadonlyMap<number, bigint>): Promise<StoredPosition[]> {
+  await recordOffsets(client, topic, ends);
   if (inserted.length === 0) return inserted; // a redelivery: nothing stored, nothing to record
   const ranges = rangesOf(inserted);
   await recordRanges(client, topic, ranges);
   await auditBatch(client, topic, ranges, rows);
   return inserted;
+}
+
+export interface IsolatedWrite {
+  /** Per partition, how many rows were new. */
+  counts: Map<number, number>;
+  /** The rows the database refused, each with its own error. */
+  refused: { row: StoredRow; err: unknown }[];
+  /** Writes it took (isolate.ts). */
+  attempts: number;
+}
+
+/**
+ * As writeRowsByPartition, for rows the database refused as a whole with `failure` (in a
+ * transaction that rolled back): isolates the refused rows (isolate.ts) in ONE transaction, each
+ * write in a savepoint, so the good rows cost a few statements and one commit, not one transaction
+ * each. `ends` is recorded only for the partitions none of whose rows was refused: a refused row
+ * must be written (and refused) again on a redelivery until it is dead-lettered (the worker records
+ * those partitions' offsets after the dead-letter topic acknowledged, recordNextOffsets).
+ */
+export async function writeRowsIsolating(
+  client: PoolClient,
+  topic: string,
+  rows: StoredRow[],
+  method: WriteMethod,
+  ends: ReadonlyMap<number, bigint>,
+  steps: { failure: unknown; isRefusal: (err: unknown) => boolean; between?: () => Promise<void> },
+): Promise<IsolatedWrite> {
+  const inserted: StoredPosition[] = [];
+  // One savepoint, moved along: established before a write (released and taken again after a write
+  // that went in, kept as it is after one rolled back to it), so a write costs 2 round trips.
+  let savepoint: 'none' | 'clean' | 'used' = 'none';
+  const mark = async () => {
+    if (savepoint === 'none') await client.query('SAVEPOINT vitals_isolate');
+    else if (savepoint === 'used') await client.query('RELEASE SAVEPOINT vitals_isolate; SAVEPOINT vitals_isolate');
+    savepoint = 'clean';
+  };
+  const rollback = async () => {
+    await client.query('ROLLBACK TO SAVEPOINT vitals_isolate');
+    savepoint = 'clean';
+  };
+  const writePart = async (part: StoredRow[]): Promise<StoredPosition[]> => {
+    if (method === 'unnest') return writeUnnest(client, part);
+    try {
+      await copyRows(client, 'vitals_observations', part);
+      return part;
+    } catch (err) {
+      if ((err as { code?: string }).code !== '23505') throw err;
+      await rollback(); // a redelivery: some rows are stored already
+      return writeStaged(client, part);
+    }
+  };
+  const { refused, attempts } = await isolate(rows, steps.failure, {
+    attempt: async (part) => {
+      await mark();
+      try {
+        inserted.push(...(await writePart(part)));
+        savepoint = 'used';
+      } catch (err) {
+        await rollback();
+        throw err;
+      }
+    },
+    isRefusal: steps.isRefusal,
+    culprit: (err) => copyLineOf(err, COPY_TABLES),
+    certain: refusedByItsRow,
+    ...(steps.between ? { between: steps.between } : {}),
+  });
+  const dirty = new Set(refused.map(({ item }) => item.kafka_partition));
+  const clean = new Map([...ends].filter(([partition]) => !dirty.has(partition)));
+  await record(client, topic, rows, inserted, clean);
+  const counts = new Map<number, number>();
+  for (const r of inserted) counts.set(r.kafka_partition, (counts.get(r.kafka_partition) ?? 0) + 1);
+  return { counts, refused: refused.map(({ item, err }) => ({ row: item, err })), attempts };
+}
+
+const COPY_TABLES = ['vitals_observations', 'vitals_ingest_stage'] as const;
+
+/**
+ * Errors COPY raises while it reads or checks one line, about that line alone: a malformed or out
+ * of range value (class 22), a NOT NULL or CHECK constraint, a row outside every partition. Not a
+ * unique, exclusion or foreign key violation (checked when rows are flushed, or at the statement's
+ * end, about a pair of rows): for those the named row is proven alone.
+ */
+const refusedByItsRow = (err: unknown) => /^(22|23502|23514)/.test(String((err as { code?: string }).code ?? ''));
+
+/**
+ * Records partitions' next offsets outside a write (never moved back): a batch whose refused rows
+ * (or all of whose records) went to the dead-letter topic is done, and is skipped when Kafka hands
+ * it out again (a lost offset commit, a restart, a rebalance) instead of being isolated again.
+ */
+export async function recordNextOffsets(db: Queryable, topic: string, next: ReadonlyMap<number, bigint>): Promise<void> {
+  await recordOffsets(db, topic, next);
 }
 
 /** Per partition, the offset after the last of the rows. */
@@ -212,7 +314,7 @@ function nextOffsetsOf(rows: StoredRow[]): Map<number, bigint> {
  * already stored. Partitions in order, so two transactions (an overlap in a rebalance) lock them
  * in one order.
  */
-async function recordOffsets(client: PoolClient, topic: string, next: ReadonlyMap<number, bigint>): Promise<void> {
+async function recordOffsets(client: Queryable, topic: string, next: ReadonlyMap<number, bigint>): Promise<void> {
   const partitions = [...next.keys()].sort((a, b) => a - b);
   if (partitions.length === 0) return;
   await client.query(

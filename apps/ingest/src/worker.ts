@@ -12,7 +12,12 @@
  *     topic with the reason and the original topic/partition/offset in headers, acknowledged by
  *     Kafka (acks=all) BEFORE the offsets are committed, so a poison message is never lost and never
  *     stalls the partition;
- *  3. the good rows are written (COPY or unnest, ON CONFLICT DO NOTHING) and committed;
+ *  3. the good rows are written (COPY or unnest, ON CONFLICT DO NOTHING) and committed; when the
+ *     database refuses the data itself, the refused rows are isolated in ONE more transaction of a
+ *     few statements per refused row (isolate.ts: COPY names the row; otherwise bisection), with a
+ *     heartbeat before each statement so the group keeps this member however slow the database is;
+ *     a batch with refused rows (or with only poison) has its next offset recorded once its poison
+ *     is in the DLQ (step 2), so a redelivery skips it instead of isolating it again;
  *  4. the offset after the batch is resolved and committed explicitly, off the hot path
  *     (offset-committer.ts: the next fetch does not wait for it; flushed when stopping).
  * A crash anywhere before 4 lands redelivers the batch; step 3 skips what was already stored.
@@ -30,12 +35,12 @@ import type { Consumer, EachBatchPayload, Kafka, KafkaMessage, Producer } from '
 import { withTransaction, type Pool } from '@vitalis/db';
 import { createVitalsProducer, startBatchSpan } from '@vitalis/kafka';
 import type { Logger } from '@vitalis/log';
-import type { IngestMetrics } from '@vitalis/metrics';
+import { createStallClock, type IngestMetrics } from '@vitalis/metrics';
 import { decodeRecord, recordClock, type ClockLimits } from '@vitalis/schemas';
 import { inSpan, TRACING_OFF, type Tracing } from '@vitalis/tracing';
 import { groupCommit, mapLimit, packBySize } from './group-commit';
 import { createOffsetCommitter } from './offset-committer';
-import { itemsStoredFrom, storedOffsets, toRow, writeRows, writeRowsByPartition, type StoredRow, type WriteMethod } from './store';
+import { itemsStoredFrom, recordNextOffsets, storedOffsets, toRow, writeRowsByPartition, writeRowsIsolating, type StoredRow, type WriteMethod } from './store';
 import type { CommittedBatch } from './live/stage';
 
 export interface IngestOptions {
@@ -92,6 +97,8 @@ interface PendingBatch {
   byOffset: Map<string, KafkaMessage>;
   /** Filled by the store with the rows the database refused (one entry per row). */
   refused: { row: StoredRow; reason: string }[];
+  /** The consumer's heartbeat (kafkajs: a no-op until the heartbeat interval has passed). */
+  heartbeat: () => Promise<void>;
 }
 
 export interface BatchInfo {
@@ -117,6 +124,12 @@ export interface IngestStats {
   skipped: number;
   /** Partition assignments whose stored offsets were read (one per rebalance this member joined). */
   assignmentChecks: number;
+  /** Writes the database refused as a whole, whose refused rows were then isolated. */
+  isolations: number;
+  /** Statements those isolations took (isolate.ts: 2 or 3 per refused row COPY names, up to 2·log2(rows) bisecting). */
+  isolationWrites: number;
+  /** Milliseconds those isolations took (their transactions). */
+  isolationMs: number;
 }
 
 export interface IngestWorker {
@@ -137,10 +150,33 @@ export const DLQ_HEADERS = {
   frameItems: 'x-dlq-frame-items',
 } as const;
 
-/** SQLSTATE classes that mean "this data is wrong", not "the database is unwell". */
-const isDataError = (err: unknown) => /^(22|23)/.test(String((err as { code?: string }).code ?? '')) && (err as { code?: string }).code !== '23505';
+/**
+ * SQLSTATE classes that mean "this data is wrong", not "the database is unwell": 22 (data
+ * exception), 23 (integrity, but a unique violation, which the staged path handles), 54 (program
+ * limit: a value too big for an index row). Erring here costs statements, never a good row:
+ * isolation refuses a row only when, written alone, it is refused.
+ */
+export const isDataError = (err: unknown) => /^(22|23|54)/.test(String((err as { code?: string }).code ?? '')) && (err as { code?: string }).code !== '23505';
 
-const NO_OFFSETS: ReadonlyMap<number, bigint> = new Map();
+/**
+ * What of a database error may be logged: its SQLSTATE only. The message can quote a value and
+ * the detail or context a whole row ("Failing row contains (pat-…)"): PHI, kept out of the logs
+ * (the row's reason goes with the record to the dead-letter topic, which holds the record anyway).
+ */
+const errorCode = (err: unknown) => String((err as { code?: string }).code ?? 'none');
+
+/**
+ * A database error as thrown on to kafkajs (which logs it): its message and SQLSTATE, without the
+ * detail and context PostgreSQL adds, which quote the row (patient and device ids, values).
+ */
+function withoutRowData(err: unknown): unknown {
+  const e = err as { code?: unknown; where?: unknown; detail?: unknown; message?: unknown };
+  if (typeof e !== 'object' || e === null || (e.where === undefined && e.detail === undefined)) return err;
+  return Object.assign(new Error(String(e.message)), { name: 'DatabaseError', code: e.code });
+}
+
+/** One batch's write: rows newly stored, or why it failed (the batch is then fetched again). */
+type Outcome = { stored: number } | { error: unknown };
 
 export async function ensurePartitions(pool: Pool): Promise<number> {
   const { rows } = await pool.query<{ created: number }>('SELECT vitalis_ensure_vitals_partitions() AS created');
@@ -151,7 +187,7 @@ export async function startIngest(opts: IngestOptions): Promise<IngestWorker> {
   const { kafka, pool, logger, groupId, topic, dlqTopic } = opts;
   const writeMethod = opts.writeMethod ?? 'copy';
   const tracing = opts.tracing ?? TRACING_OFF;
-  const stats: IngestStats = { batches: 0, messages: 0, stored: 0, duplicates: 0, deadLettered: 0, skipped: 0, assignmentChecks: 0 };
+  const stats: IngestStats = { batches: 0, messages: 0, stored: 0, duplicates: 0, deadLettered: 0, skipped: 0, assignmentChecks: 0, isolations: 0, isolationWrites: 0, isolationMs: 0 };
 
   await ensurePartitions(pool);
   const partitionTimer = setInterval(() => {
@@ -202,7 +238,6 @@ export async function startIngest(opts: IngestOptions): Promise<IngestWorker> {
     logger.warn({ partition, count: items.length, first: items[0]?.reasons[0] }, 'messages sent to the dead-letter topic');
   };
 
-  /** Writes one partition's rows; if the database refuses the data itself, isolates the offending rows one by one. */
   /** One write transaction, timed for the metrics. */
   const transaction = async <T>(fn: (client: import('@vitalis/db').PoolClient) => Promise<T>): Promise<T> => {
     const started = performance.now();
@@ -213,37 +248,71 @@ export async function startIngest(opts: IngestOptions): Promise<IngestWorker> {
     }
   };
 
-  const storeBatch = async ({ partition, rows, next, refused }: PendingBatch): Promise<number> => {
+  /**
+   * One transaction for the batches of one or more partitions. When the database refuses the data
+   * itself, ONE more transaction isolates the refused rows across all of them (isolate.ts: 3
+   * statements per refused row COPY names, 2·log2(rows) at worst by bisection), heartbeating before
+   * each statement: bounded time whatever the load, the other partitions' rows written in it.
+   */
+  const writeGroup = async (group: PendingBatch[]): Promise<number[]> => {
+    const ends = new Map(group.map((b) => [b.partition, b.next]));
+    const rows = group.length === 1 ? group[0]!.rows : group.flatMap((b) => b.rows);
     try {
-      return await transaction((client) => writeRows(client, topic, rows, writeMethod, new Map([[partition, next]])));
-    } catch (err) {
-      if (!isDataError(err)) throw err;
-      logger.warn({ err }, 'batch refused by the database, isolating rows');
-      let stored = 0;
-      for (const row of rows) {
-        try {
-          // No offset recorded row by row: until the batch's refused rows are dead-lettered, a
-          // redelivery must write (and refuse) them again.
-          stored += await transaction((client) => writeRows(client, topic, [row], writeMethod, NO_OFFSETS));
-        } catch (rowErr) {
-          if (!isDataError(rowErr)) throw rowErr;
-          refused.push({ row, reason: `refused by the database: ${(rowErr as Error).message}` });
-        }
-      }
-      return stored;
-    }
-  };
-
-  /** Several partitions' batches in one transaction; a row the database refuses sends each batch back to storeBatch. */
-  const storeGroup = async (group: PendingBatch[]): Promise<number[]> => {
-    if (group.length === 1) return [await storeBatch(group[0]!)];
-    try {
-      const ends = new Map(group.map((b) => [b.partition, b.next]));
-      const counts = await transaction((client) => writeRowsByPartition(client, topic, group.flatMap((b) => b.rows), writeMethod, ends));
+      const counts = await transaction((client) => writeRowsByPartition(client, topic, rows, writeMethod, ends));
       return group.map((b) => counts.get(b.partition) ?? 0);
     } catch (err) {
       if (!isDataError(err)) throw err;
-      return Promise.all(group.map(storeBatch));
+      const partitions = group.map((b) => b.partition);
+      logger.warn({ code: errorCode(err), partitions, rows: rows.length }, 'batch refused by the database, isolating rows');
+      const started = performance.now();
+      let heartbeatFailed = false;
+      const between = async () => {
+        try {
+          await group[0]!.heartbeat();
+        } catch (hbErr) {
+          // A rebalance under way: the isolation (bounded) finishes; the batch's own heartbeat
+          // after its offsets rethrows it to kafkajs, which rejoins.
+          if (!heartbeatFailed) logger.warn({ err: hbErr }, 'heartbeat failed while isolating refused rows');
+          heartbeatFailed = true;
+        }
+      };
+      const result = await transaction((client) => writeRowsIsolating(client, topic, rows, writeMethod, ends, { failure: err, isRefusal: isDataError, between }));
+      const byPartition = new Map(group.map((b) => [b.partition, b]));
+      for (const { row, err: rowErr } of result.refused) {
+        byPartition.get(row.kafka_partition)!.refused.push({ row, reason: `refused by the database: ${(rowErr as Error).message}` });
+      }
+      const ms = performance.now() - started;
+      stats.isolations += 1;
+      stats.isolationWrites += result.attempts;
+      stats.isolationMs += ms;
+      opts.metrics?.isolated(result.refused.length, result.attempts);
+      logger.info(
+        { partitions, rows: rows.length, refused: result.refused.length, statements: result.attempts, ms: Math.round(ms) },
+        'refused rows isolated',
+      );
+      return group.map((b) => result.counts.get(b.partition) ?? 0);
+    }
+  };
+
+  /**
+   * A group whose transaction failed for another reason (the database unwell, or unwell for one
+   * partition's rows only: a trigger, a lock) is written again partition by partition, so one
+   * partition's failure fails its own batch (kafkajs fetches it again), not its neighbours'.
+   */
+  const storeGroup = async (group: PendingBatch[]): Promise<Outcome[]> => {
+    try {
+      return (await writeGroup(group)).map((stored) => ({ stored }));
+    } catch (err) {
+      if (group.length === 1) return [{ error: err }];
+      logger.warn({ code: errorCode(err), partitions: group.map((b) => b.partition) }, 'group write failed; writing its partitions one by one');
+      return Promise.all(
+        group.map((b) =>
+          writeGroup([b]).then(
+            ([stored]) => ({ stored: stored! }),
+            (error: unknown) => ({ error }),
+          ),
+        ),
+      );
     }
   };
 
@@ -251,10 +320,15 @@ export async function startIngest(opts: IngestOptions): Promise<IngestWorker> {
   // small ones share a transaction; big ones (a backlog) keep one each, `writers` at a time.
   const maxGroupRows = opts.maxGroupRows ?? 5_000;
   const writers = opts.writers ?? 4;
-  const store = groupCommit<PendingBatch, number>(async (batches) => {
+  const groupStore = groupCommit<PendingBatch, Outcome>(async (batches) => {
     const groups = packBySize(batches, (b) => b.rows.length, maxGroupRows);
     return (await mapLimit(groups, writers, storeGroup)).flat();
   });
+  const store = async (batch: PendingBatch): Promise<number> => {
+    const outcome = await groupStore(batch);
+    if ('error' in outcome) throw withoutRowData(outcome.error);
+    return outcome.stored;
+  };
 
   const offsets = createOffsetCommitter(logger);
 
@@ -303,6 +377,8 @@ export async function startIngest(opts: IngestOptions): Promise<IngestWorker> {
     const good: CommittedBatch['items'] = [];
     const frames = new Set<string>();
     let skipped = 0;
+    /** Rows of redelivered records, not written: the live stage gets those the log holds from here. */
+    const notWritten: StoredRow[] = [];
     for (const message of batch.messages) {
       const decoded = decodeRecord(message.value, recordClock(message.timestamp, opts.clockLimits));
       if (!decoded.ok) {
@@ -317,6 +393,7 @@ export async function startIngest(opts: IngestOptions): Promise<IngestWorker> {
       if (redelivered) skipped += 1;
       for (const { item, observation } of decoded.observations) {
         if (!redelivered) rows.push(toRow(observation, batch.partition, message.offset, item));
+        else if (opts.afterCommit) notWritten.push(toRow(observation, batch.partition, message.offset, item));
         if (opts.afterCommit) good.push({ offset: Number(message.offset), item, observation });
       }
       if (!redelivered && decoded.observations.length > 0) {
@@ -326,10 +403,13 @@ export async function startIngest(opts: IngestOptions): Promise<IngestWorker> {
     }
     const last = batch.messages[batch.messages.length - 1]!.offset;
     const refused: PendingBatch['refused'] = [];
-    const stored = rows.length > 0 ? await store({ partition: batch.partition, rows, next: BigInt(last) + 1n, byOffset, refused }) : 0;
-    // What this member stored is skipped if Kafka hands it out again (a failed batch is fetched
-    // again); not after rows the database refused: those are written, and refused, once more.
-    if (rows.length > 0 && refused.length === 0 && BigInt(last) + 1n > (storedNext.get(batch.partition) ?? -1n)) storedNext.set(batch.partition, BigInt(last) + 1n);
+    const next = BigInt(last) + 1n;
+    const stored = rows.length > 0 ? await store({ partition: batch.partition, rows, next, byOffset, refused, heartbeat }) : 0;
+    // The batch's next offset went into the database with its rows, unless the database refused
+    // some (recorded below, once they are dead-lettered) or there were no rows to write.
+    const recorded = rows.length > 0 && refused.length === 0;
+    // What this member stored is skipped if Kafka hands it out again (a failed batch is fetched again).
+    if (recorded && next > (storedNext.get(batch.partition) ?? -1n)) storedNext.set(batch.partition, next);
     for (const { row, reason } of refused) {
       const entry = poison.get(row.kafka_offset) ?? { message: byOffset.get(row.kafka_offset)!, reasons: [], items: [] };
       const item = row.record_item ?? 0;
@@ -345,9 +425,13 @@ export async function startIngest(opts: IngestOptions): Promise<IngestWorker> {
       // Rows stored before: publish a redelivered message again (gateways drop what a subscriber
       // has by position; a skipped record is one), never a second message of an observation
       // stored from another offset (a device that re-sent a batch whose answer it lost).
-      if (duplicates > 0) {
-        const own = await itemsStoredFrom(pool, batch.partition, rows);
-        items = items.filter((g) => BigInt(g.offset) < skipBefore || own.has(`${g.offset}/${g.item ?? 0}`));
+      // A redelivered record (skipped) is published only for the rows the log holds from it: not
+      // a row the database refused (its record is in the DLQ, its offset recorded after it).
+      const unsure = duplicates > 0 ? [...notWritten, ...rows] : notWritten;
+      if (unsure.length > 0) {
+        const own = await itemsStoredFrom(pool, batch.partition, unsure);
+        const checked = new Set(unsure.map((r) => `${r.kafka_offset}/${r.record_item ?? 0}`));
+        items = items.filter((g) => !checked.has(`${g.offset}/${g.item ?? 0}`) || own.has(`${g.offset}/${g.item ?? 0}`));
       }
       await opts.afterCommit({
         partition: batch.partition,
@@ -361,6 +445,14 @@ export async function startIngest(opts: IngestOptions): Promise<IngestWorker> {
     // redone on redelivery); this one lets the database isolate rows it refused.
     const deadLettered = [...poison.values()].sort((a, b) => Number(BigInt(a.message.offset) - BigInt(b.message.offset)));
     await deadLetter(batch.partition, deadLettered);
+    // Its poison acknowledged by the DLQ, the batch is done: recorded, a redelivery (a lost offset
+    // commit, a restart, a rebalance) skips it instead of isolating the same rows and dead-lettering
+    // them again (and the stall signals see the partition move). A crash before this line
+    // redelivers it: isolated again, its poison dead-lettered a second time (at least once).
+    if (!recorded && next > skipBefore) {
+      await recordNextOffsets(pool, topic, new Map([[batch.partition, next]]));
+      if (next > (storedNext.get(batch.partition) ?? -1n)) storedNext.set(batch.partition, next);
+    }
     resolveOffset(last);
     offsets.commit({ topic: batch.topic, partition: batch.partition, offset: String(BigInt(last) + 1n) }, commitOffsetsIfNecessary);
     // Stopping: the offsets go out before the group is left (kafkajs waits for this batch).
@@ -420,19 +512,27 @@ export async function startIngest(opts: IngestOptions): Promise<IngestWorker> {
 /**
  * The group's lag per partition from the brokers (high watermark minus committed offset), every
  * `everyMs`: the per-batch figure stops moving when the consumer stalls, this one keeps growing.
+ * With it, per partition, the seconds the committed offset has not moved while the lag is above 0
+ * (vitalis_ingest_partition_stalled_seconds): group-wide, so every member reports every partition,
+ * its own or not (the alert takes the max).
  */
 function pollConsumerLag(kafka: Kafka, groupId: string, topic: string, metrics: IngestMetrics, everyMs: number, logger: Logger): { stop: () => Promise<void> } {
   const admin = kafka.admin();
   let connected: Promise<void> | undefined;
   let running: Promise<void> | undefined;
+  // Per partition, since when the group's committed offset has not moved while messages wait.
+  const stall = createStallClock();
   const poll = async () => {
     await (connected ??= admin.connect());
     const [ends, committed] = await Promise.all([admin.fetchTopicOffsets(topic), admin.fetchOffsets({ groupId, topics: [topic] })]);
     const done = new Map((committed[0]?.partitions ?? []).map((p) => [p.partition, Number(p.offset)]));
+    const now = Date.now();
     for (const end of ends) {
       const at = done.get(end.partition) ?? -1;
       // -1: nothing committed yet; the group starts from the earliest retained offset.
-      metrics.consumerLag(topic, end.partition, Number(end.high) - (at < 0 ? Number(end.low) : at));
+      const lag = Number(end.high) - (at < 0 ? Number(end.low) : at);
+      metrics.consumerLag(topic, end.partition, lag);
+      metrics.partitionStalled(topic, end.partition, stall.observe(end.partition, at, lag, now) / 1_000);
     }
   };
   const timer = setInterval(() => {

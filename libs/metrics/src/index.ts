@@ -3,3 +3,4 @@ export { createRegistry, observePool, observeRedis, mirrorCounter, startMetricsS
 export { createGatewayMetrics, DELIVERY_BUCKETS, type GatewayMetrics } from './gateway';
 export { createIngestMetrics, type IngestMetrics } from './ingest';
 export { observeProjections, type ProjectionPositions } from './projector';
+export { createStallClock, type StallClock } from './stall';

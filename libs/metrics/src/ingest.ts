@@ -30,6 +30,10 @@ export interface IngestMetrics {
   alert(severity: string, state: string): void;
   /** The stored offsets of newly assigned partitions were read (after a rebalance). */
   assignmentChecked(): void;
+  /** A write the database refused as a whole was isolated: `refused` rows, in `statements` writes. */
+  isolated(refused: number, statements: number): void;
+  /** Seconds the group's committed offset has not moved while the partition's lag is above 0 (0: progressing). */
+  partitionStalled(topic: string, partition: number, seconds: number): void;
 }
 
 export function createIngestMetrics(registry: client.Registry): IngestMetrics {
@@ -73,6 +77,15 @@ export function createIngestMetrics(registry: client.Registry): IngestMetrics {
     registers: [registry],
   });
   const lagByPartition = new Map<string, ReturnType<typeof lag.labels>>();
+  const isolations = counter(METRIC.ingestIsolations, 'Writes the database refused as a whole (a row it refuses), whose refused rows were isolated');
+  const refusedRows = counter(METRIC.ingestRefusedRows, 'Rows the database refused (isolated, then dead-lettered with their record)');
+  const isolationStatements = counter(METRIC.ingestIsolationStatements, 'Statements the isolations took (about 3 per refused row)');
+  const stalled = new client.Gauge({
+    name: METRIC.ingestPartitionStalled,
+    help: 'Seconds the ingest group\'s committed offset has not moved while messages wait, per topic partition (0: progressing or caught up)',
+    labelNames: ['topic', 'partition'] as const,
+    registers: [registry],
+  });
   return {
     registry,
     batchCommitted(c) {
@@ -95,5 +108,11 @@ export function createIngestMetrics(registry: client.Registry): IngestMetrics {
     publishFailed: () => publishFailures.inc(),
     alert: (severity, state) => alerts.labels(severity, state).inc(),
     assignmentChecked: () => assignmentChecks.inc(),
+    isolated(refused, statements) {
+      isolations.inc();
+      refusedRows.inc(refused);
+      isolationStatements.inc(statements);
+    },
+    partitionStalled: (topic, partition, seconds) => stalled.labels(topic, String(partition)).set(Math.max(0, Math.round(seconds))),
   };
 }

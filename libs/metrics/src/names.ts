@@ -37,6 +37,10 @@ export const METRIC = {
   ingestTransaction: 'vitalis_ingest_transaction_seconds',
   ingestDeviceToPublish: 'vitalis_ingest_device_to_publish_seconds',
   ingestPublishFailures: 'vitalis_ingest_live_publish_failures_total',
+  ingestIsolations: 'vitalis_ingest_isolations_total',
+  ingestRefusedRows: 'vitalis_ingest_refused_rows_total',
+  ingestIsolationStatements: 'vitalis_ingest_isolation_statements_total',
+  ingestPartitionStalled: 'vitalis_ingest_partition_stalled_seconds',
   alertsRaised: 'vitalis_alerts_total',
   kafkaConsumerLag: 'vitalis_kafka_consumer_lag',
   // projector

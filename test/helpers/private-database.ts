@@ -1,0 +1,40 @@
+/**
+ * A database of a test's own on the shared PostgreSQL server, migrated: for tests that must change
+ * the schema under the code (a CHECK constraint that refuses some rows, a trigger that slows or
+ * fails every write) without touching the suite's database (`vitalis_test`) or anyone else's rows.
+ * Dropped (FORCE) by `drop()`.
+ */
+import { randomUUID } from 'node:crypto';
+import pg from 'pg';
+import { createPool, migrate, type Pool } from '@vitalis/db';
+import { recreateDatabase } from './fresh-database';
+import { testEnv } from './env';
+
+export interface PrivateDatabase {
+  url: string;
+  /** The owner's pool (DATABASE_URL's user): migrations, arrangements, and the ingest under test. */
+  pool: Pool;
+  drop: () => Promise<void>;
+}
+
+export async function privateDatabase(tag: string, poolMax = 12): Promise<PrivateDatabase> {
+  const server = Object.assign(new URL(testEnv.DATABASE_URL), { pathname: '/postgres' }).toString();
+  const name = `vitalis_test_${tag}_${randomUUID().slice(0, 8)}`;
+  const url = await recreateDatabase(server, name);
+  const pool = createPool({ url, max: poolMax, application: `vitalis-test-${tag}` });
+  await migrate(pool);
+  return {
+    url,
+    pool,
+    drop: async () => {
+      await pool.end();
+      const admin = new pg.Client({ connectionString: server });
+      await admin.connect();
+      try {
+        await admin.query(`DROP DATABASE IF EXISTS ${pg.escapeIdentifier(name)} WITH (FORCE)`);
+      } finally {
+        await admin.end();
+      }
+    },
+  };
+}
