@@ -109,7 +109,7 @@ describe('appointments for a patient user (service, real database)', () => {
     await expect(bookAppointment(pool, user, { slotId: s1.id, patientId: other })).rejects.toMatchObject({ status: 403 });
     const mine = await bookAppointment(pool, user, { slotId: s1.id });
     expect(mine.patientId).toBe(me);
-    const theirs = await bookAppointment(pool, caller({ scopes: ['write:appointments'] }), { slotId: s2.id, patientId: other });
+    const theirs = await bookAppointment(pool, caller({ scopes: ['write:appointments'], roles: ['reception'] }), { slotId: s2.id, patientId: other });
     await catchUpTo(pool, slotsProjection, await headPosition(pool));
     const { slots } = await listSlots(pool, user, { clinician: clin, limit: 10 });
     expect(slots.map((s) => [s.id, s.status, s.patientId])).toEqual([[s1.id, 'busy', me], [s2.id, 'busy', null]]);

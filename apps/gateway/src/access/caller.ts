@@ -40,17 +40,6 @@ export function patientView(p: Principal, patientId: string): PatientView {
   return 'none';
 }
 
-/**
- * Whose bookings (patient, reason) a caller may see: a patient user its own; a caller with a role
- * (a user's, or one an operator approved for a client) everyone's; a caller without a role (an
- * openly registered client, a sandbox) nobody's: it sees slot availability only.
- */
-export type BookingView = 'own' | 'all' | 'availability';
-export function bookingView(p: Principal): BookingView {
-  if (p.patientId !== undefined) return 'own';
-  return p.roles.length > 0 ? 'all' : 'availability';
-}
-
 /** The scope that authorised a read (recorded as the audit trail's "why"). */
 export const readScope = (p: Principal) => (p.patientId !== undefined ? 'patient/Patient.rs' : p.scopes.includes('read:patients') ? 'read:patients' : 'write:patients');
 

@@ -11,7 +11,8 @@ import { append, ConcurrencyError, readStream, type Queryable } from '@vitalis/e
 import { conflict, HttpProblem, notFound } from '@vitalis/http';
 import { appointmentId, foldSlot, parseAppointmentId, slotStream, type SlotState } from '@vitalis/records';
 import { insufficientScope } from '../auth/oauth-errors';
-import { audit, auditedWrite, bookingView, metadataOf, type Caller } from '../access/caller';
+import { audit, auditedWrite, metadataOf, type Caller } from '../access/caller';
+import { accessRule, mayReach } from '../access/policy';
 import { loadPatient } from '../patients/service';
 import { SANDBOX_CLINICIANS, syntheticSlots } from '../sandbox/slots';
 import { CLINICIANS } from '../catalog/data';
@@ -34,11 +35,14 @@ export async function createSlot(pool: Pool, s: NewSlot, metadata: Record<string
   }
 }
 
+/** The patient a booking is for: the access policy's Appointment write rule decides whom a caller may book for. */
 function patientFor(caller: Caller, requested: string | undefined): string {
+  const rule = accessRule(caller.principal, 'Appointment', 'write');
+  if (rule === 'none') throw insufficientScope(['write:appointments'], { detail: 'This client may book for no patient: booking needs a user who is the patient, or a role that books for patients.' });
   const own = caller.principal.patientId;
-  if (own !== undefined) {
+  if (rule === 'own') {
     if (requested !== undefined && requested !== own) throw insufficientScope(['write:appointments'], { detail: 'A patient user may only book for themselves.' });
-    return own;
+    return own!;
   }
   if (requested === undefined) throw new HttpProblem(422, 'invalid-appointment', 'Invalid Appointment', 'patient_id is required.');
   return requested;
@@ -68,14 +72,20 @@ export async function bookAppointment(pool: Pool, caller: Caller, req: { slotId:
   }
 }
 
-/** The slot holding this appointment as its current booking, checked for the caller. */
-async function bookedSlot(db: Queryable, caller: Caller, id: string): Promise<SlotState> {
-  const view = bookingView(caller.principal);
-  if (view === 'availability') throw insufficientScope(['read:appointments'], { detail: 'This client sees slot availability only: reading a booking needs a role.' });
+/**
+ * The slot holding this appointment as its current booking, checked for the caller under the
+ * access policy's Appointment `action` rule: no rule at all is 403; another patient's booking is 404
+ * (as if absent: its existence is the other patient's).
+ */
+async function bookedSlot(db: Queryable, caller: Caller, id: string, action: 'read' | 'write'): Promise<SlotState> {
+  if (accessRule(caller.principal, 'Appointment', action) === 'none') {
+    throw insufficientScope([action === 'read' ? 'read:appointments' : 'write:appointments'], {
+      detail: action === 'read' ? 'This client sees slot availability only: reading a booking needs a role that sees bookings.' : 'This client may change no patient\'s booking.',
+    });
+  }
   const ref = parseAppointmentId(id);
   const slot = ref ? await loadSlot(db, ref.slotId) : null;
-  if (!slot || slot.appointmentId !== id) throw notFound(`Appointment ${id} does not exist or is no longer booked.`);
-  if (view === 'own' && slot.patientId !== caller.principal.patientId) throw notFound(`Appointment ${id} does not exist or is no longer booked.`);
+  if (!slot || slot.appointmentId !== id || !mayReach(caller.principal, 'Appointment', action, slot.patientId)) throw notFound(`Appointment ${id} does not exist or is no longer booked.`);
   return slot;
 }
 
@@ -112,13 +122,13 @@ export async function listSchedules(pool: Pool, caller: Caller, q: { ids?: strin
 }
 
 export async function getAppointment(pool: Pool, caller: Caller, id: string): Promise<SlotState> {
-  const slot = await bookedSlot(pool, caller, id);
+  const slot = await bookedSlot(pool, caller, id, 'read');
   await audit(pool, caller, { action: 'appointment.read', scope: 'read:appointments', resourceType: 'Patient', resourceId: slot.patientId ?? undefined, detail: { appointment: id } });
   return slot;
 }
 
 export async function cancelAppointment(pool: Pool, caller: Caller, id: string, reason?: string): Promise<SlotState> {
-  const slot = await bookedSlot(pool, caller, id);
+  const slot = await bookedSlot(pool, caller, id, 'write');
   try {
     await auditedWrite(
       pool, caller,
@@ -135,7 +145,7 @@ export async function cancelAppointment(pool: Pool, caller: Caller, id: string, 
 /** Cancel + book in one transaction: the patient never ends up with both or neither. */
 export async function rescheduleAppointment(pool: Pool, caller: Caller, id: string, newSlotId: string): Promise<SlotState> {
   const booked = await withTransaction(pool, async (c) => {
-    const old = await bookedSlot(c, caller, id);
+    const old = await bookedSlot(c, caller, id, 'write');
     const target = await loadSlot(c, newSlotId);
     if (!target) throw notFound(`Slot ${newSlotId} does not exist.`);
     if (target.status !== 'free') throw conflict(`Slot ${newSlotId} is already booked.`);
@@ -159,16 +169,19 @@ export async function rescheduleAppointment(pool: Pool, caller: Caller, id: stri
 export interface SlotQuery { clinician?: string | undefined; patient?: string | undefined; from?: string | undefined; to?: string | undefined; status?: 'free' | 'busy' | undefined; limit: number; after?: { t: string; s: string } | undefined }
 
 /**
- * Slots with their bookings from the projection. A patient user sees free slots and their own
- * bookings (others' bookings appear as busy without a patient); a caller without a role sees
- * availability only (every booking busy without a patient). A sandbox principal sees synthetic
- * `sbx-` slots only, never the real schedule (sandbox/slots.ts).
+ * Slots with their bookings from the projection, under the access policy's Appointment read rule:
+ * `all` sees every booking; `own` (a patient user) sees free slots and its own bookings (others'
+ * appear busy without a patient); `none` (no role, a device, a lab, a patient-role client without a
+ * patient) sees availability only (every booking busy without a patient). A sandbox principal sees
+ * synthetic `sbx-` slots only, never the real schedule (sandbox/slots.ts).
  */
 export async function listSlots(pool: Pool, caller: Caller, q: SlotQuery): Promise<{ slots: SlotState[]; more: boolean }> {
-  const view = bookingView(caller.principal);
-  const own = caller.principal.patientId;
-  if (view === 'own' && q.patient !== undefined && q.patient !== own) throw insufficientScope(['read:appointments'], { detail: 'A patient user may only list their own appointments.' });
-  if (view === 'availability' && q.patient !== undefined) throw insufficientScope(['read:appointments'], { detail: 'This client sees slot availability only: listing a patient\'s appointments needs a role.' });
+  const rule = accessRule(caller.principal, 'Appointment', 'read');
+  if (q.patient !== undefined && !mayReach(caller.principal, 'Appointment', 'read', q.patient)) {
+    throw insufficientScope(['read:appointments'], {
+      detail: rule === 'own' ? 'A patient user may only list their own appointments.' : 'This client sees slot availability only: listing a patient\'s appointments needs a role that sees bookings.',
+    });
+  }
   if (caller.principal.sandbox) return syntheticSlots(q);
   const where: string[] = [];
   const args: unknown[] = [];
@@ -184,7 +197,7 @@ export async function listSlots(pool: Pool, caller: Caller, q: SlotQuery): Promi
     args,
   );
   const slots = rows.slice(0, q.limit).map((r): SlotState => {
-    const mine = view === 'all' || (view === 'own' && r.patient_id === own);
+    const mine = mayReach(caller.principal, 'Appointment', 'read', r.patient_id);
     return {
       id: r.slot_id, version: r.version, clinicianId: r.clinician_id, appointmentType: r.appointment_type, start: r.start_at.toISOString(), end: r.end_at.toISOString(),
       status: r.status, appointmentId: mine ? r.appointment_id : null, patientId: mine ? r.patient_id : null, reason: mine ? r.reason : null, bookedAt: mine && r.booked_at ? r.booked_at.toISOString() : null,
