@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { z } from 'zod';
 import type { JWK } from 'jose';
-import { ConfigError, exportShape, infraShape, lifecycleShape, port, positiveInt, metricsShape, tracingShape, vitalsClockShape } from '@vitalis/config';
+import { ConfigError, exportShape, infraShape, lifecycleShape, nonNegativeInt, port, positiveInt, metricsShape, tracingShape, vitalsClockShape } from '@vitalis/config';
 import { TOPICS } from '@vitalis/kafka';
 import { ROLES, type Role } from '@vitalis/schemas';
 import type { SoftwareStatementIssuer } from './auth/software-statement';
@@ -110,6 +110,14 @@ export const gatewayConfigShape = {
     .refine((hops) => !hops.some(trustsEveryAddress), 'must not trust every address (0.0.0.0/0, ::/0): any client could then name its own address'),
   /** How long a health check waits for one dependency before calling it down. */
   HEALTH_TIMEOUT_MS: positiveInt(2_000),
+  /**
+   * Health's `pipeline`: a partition of VITALS_TOPIC on which the ingest group (INGEST_GROUP_ID)
+   * has made no progress for this long while messages wait is named, and health is `degraded`.
+   * 0: the pipeline is reported, never judged.
+   */
+  HEALTH_STALL_AFTER_MS: nonNegativeInt(300_000),
+  /** The ingest's consumer group, whose progress health reports (the ingest's INGEST_GROUP_ID). */
+  INGEST_GROUP_ID: z.string().min(1).default('vitalis-ingest'),
   /** Lifetime of access tokens issued by the token endpoint. */
   ACCESS_TOKEN_TTL_SECONDS: positiveInt(900),
   /** Absolute lifetime of a refresh-token family (rotation does not extend it). */

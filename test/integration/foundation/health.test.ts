@@ -25,6 +25,9 @@ describe('GET /api/v1/health', () => {
       expect(body.checks[name].status).toBe('ok');
       expect(typeof body.checks[name].latency_ms).toBe('number');
     }
+    // the vitals pipeline, per partition of the observations topic (stalls: test/integration/vitals/poison.test.ts)
+    expect(body.pipeline).toMatchObject({ status: 'ok', stall_after_s: 300, stalled_partitions: [] });
+    expect(body.pipeline.partitions.length).toBeGreaterThan(0);
   });
 
   it('answers with its own request id; a sane caller id is echoed as x-client-request-id, an unsafe one dropped', async () => {
@@ -47,6 +50,13 @@ describe('overall status', () => {
     expect(overallStatus({ postgres: ok, kafka: down, redis: ok })).toBe('degraded');
     expect(overallStatus({ postgres: ok, kafka: ok, redis: down })).toBe('degraded');
     expect(overallStatus({ postgres: down, kafka: ok, redis: ok })).toBe('down');
+  });
+
+  it('is degraded when the vitals pipeline has a stalled partition (down still wins); not when it is unknown', () => {
+    expect(overallStatus({ postgres: ok, kafka: ok, redis: ok }, { status: 'stalled' })).toBe('degraded');
+    expect(overallStatus({ postgres: down, kafka: ok, redis: ok }, { status: 'stalled' })).toBe('down');
+    expect(overallStatus({ postgres: ok, kafka: ok, redis: ok }, { status: 'unknown' })).toBe('ok');
+    expect(overallStatus({ postgres: ok, kafka: ok, redis: ok }, { status: 'ok' })).toBe('ok');
   });
 });
 
