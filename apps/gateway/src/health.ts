@@ -138,9 +138,12 @@ export function createPipelineReader(opts: { admin: () => Admin; topic: string; 
         .finally(() => (inFlight = undefined));
       return withTimeout(inFlight, opts.timeoutMs, 'pipeline').catch(unknown);
     },
+    // Not waiting for a reading in flight: against an unreachable broker it retries for a while.
     close: async () => {
-      await inFlight?.catch(() => {});
-      await admin?.disconnect().catch(() => {});
+      const open = admin;
+      admin = undefined;
+      connected = undefined;
+      await open?.disconnect().catch(() => {});
     },
   };
 }
