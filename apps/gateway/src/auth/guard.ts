@@ -8,7 +8,7 @@
  * the services' resource-level refusals (a patient user and another patient's record) are built
  * by the same `insufficientScope`.
  */
-import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyReply, FastifyRequest, onSendHookHandler } from 'fastify';
 import { bearerToken, type BearerAuthenticator, type BearerContext } from './bearer';
 import { requirementOf } from './route-auth';
 
@@ -28,3 +28,15 @@ export function authGuard(bearer: BearerAuthenticator) {
     req.principal = await bearer.authenticate(bearerToken(req.headers.authorization), requirementOf(auth), bearerContextOf(req));
   };
 }
+
+/**
+ * `Cache-Control: no-store` on every answer of a route that requires authentication (it declares
+ * `config.auth`), and on every answer to a request that presented a credential (the MCP endpoint
+ * and the WebSocket check theirs themselves): success or refusal, they carry PHI or a token, or
+ * say something about one, and no shared or browser cache may keep them (RFC 9111 §5.2.2.5).
+ * One onSend hook on the root instance (the auth plugin), so no route can forget it.
+ */
+export const noStoreWhenAuthenticated: onSendHookHandler = async (req, reply, payload) => {
+  if (req.routeOptions.config?.auth !== undefined || req.headers.authorization !== undefined) reply.header('cache-control', 'no-store');
+  return payload;
+};

@@ -24,7 +24,7 @@ import { authorizeRoutes } from './authorize';
 import type { AuthContext } from './context';
 import { discoveryRoutes } from './discovery';
 import { BearerAuthenticator, RefusalBudget, bearerToken } from './bearer';
-import { authGuard, bearerContextOf } from './guard';
+import { authGuard, bearerContextOf, noStoreWhenAuthenticated } from './guard';
 import { identityRoutes } from './identity';
 import { KeyStore } from './keys';
 import { registrationRoutes } from './registration';
@@ -85,6 +85,7 @@ export function authPlugin(deps: GatewayDeps) {
 
     await app.register(formbody);
     app.addHook('onRequest', authGuard(bearer));
+    app.addHook('onSend', noStoreWhenAuthenticated);
     await app.register(rateLimitsPlugin(deps));
     limitOAuthEndpoints(app, ctx);
     for (const routes of [discoveryRoutes, registrationRoutes, adminRoutes, authorizeRoutes, tokenEndpoint, revocationRoutes, identityRoutes, userInfoRoutes, sandboxRoutes]) {

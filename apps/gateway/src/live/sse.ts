@@ -80,7 +80,7 @@ export function sseRoutes(deps: GatewayDeps, hub: LiveSource): FastifyPluginAsyn
           if (res.headersSent) return;
           res.writeHead(200, {
             'content-type': 'text/event-stream; charset=utf-8',
-            'cache-control': 'no-cache, no-transform',
+            'cache-control': 'no-store, no-transform',
             connection: 'keep-alive',
             'x-accel-buffering': 'no',
             'x-request-id': req.id,
