@@ -74,14 +74,15 @@ export async function authHeaders(baseUrl: string, scopes: Scope[], databaseUrl?
 
 /**
  * An operator approves a client (the admin API, as an admin-role client holding admin:clients):
- * how a client that registered itself openly (an MCP host, say) gets the role it needs.
+ * how a client that registered itself openly (an MCP host, say) gets the role it needs. `scope`:
+ * exactly what it keeps (default: what it asked for, within the role).
  */
-export async function approveClient(baseUrl: string, clientId: string, role: Role): Promise<void> {
+export async function approveClient(baseUrl: string, clientId: string, role: Role, scope?: string): Promise<void> {
   const admin = await registerClient(baseUrl, ['admin:clients'], 'vitalis-test-operator', 'admin');
   const res = await fetch(`${baseUrl}/api/auth/admin/clients/${encodeURIComponent(clientId)}/approve`, {
     method: 'POST',
     headers: { authorization: `Bearer ${await clientCredentialsToken(baseUrl, admin)}`, 'content-type': 'application/json' },
-    body: JSON.stringify({ role }),
+    body: JSON.stringify({ role, ...(scope === undefined ? {} : { scope }) }),
   });
   if (res.status !== 200) throw new Error(`approve failed: ${res.status} ${await res.text()}`);
 }

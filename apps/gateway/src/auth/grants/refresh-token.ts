@@ -2,7 +2,8 @@
  * refresh_token (RFC 6749 §6) with rotation: every use returns a new refresh token and retires
  * the old one. A retired token presented again means one of two holders is an attacker, so the
  * whole family and its live access tokens are revoked (RFC 9700 §4.14.2). A request may narrow
- * the scope of the new access token, never widen it.
+ * the scope of the new access token, never widen it; the new token holds at most requested ∩ the
+ * original grant ∩ the client's current registration and role ∩ the user's current role.
  * With `openid` still granted, a new ID token comes too (OpenID Connect Core 1.0 §12.2): same iss,
  * sub and aud, a new iat, auth_time of the original sign-in (never the refresh's), no nonce (a
  * refresh is no authentication request), at_hash of the new access token.
@@ -13,9 +14,9 @@ import { parseScopes } from '../clients';
 import { invalidGrant, invalidRequest } from '../oauth-errors';
 import { issueIdToken } from '../id-tokens';
 import { issueAccessToken } from '../tokens';
-import { findUser, roleScopes, type User } from '../users';
+import { findUser, type User } from '../users';
 import { smartContext } from './smart-context';
-import { grantScopes, intersect } from './scopes';
+import { grantScopes, intersect, userTokenCeiling } from './scopes';
 import { rotateRefreshToken } from './store';
 import type { GrantRequest, GrantResult } from './types';
 
@@ -36,9 +37,10 @@ export async function refreshTokenGrant({ ctx, client, body }: GrantRequest): Pr
       if (!user) throw invalidGrant('the user of this grant no longer exists');
       subject = user.userId;
       signedIn = user;
-      // The user's role as it is now: a role taken away (or narrowed) since the grant shrinks the token.
-      granted = intersect(parseScopes(scope).scopes, roleScopes(user.roles));
-      if (granted.length === 0) throw invalidGrant("the user's role no longer allows any scope of this grant");
+      // The client's registration and role and the user's role as they are now: any of them
+      // narrowed since the grant shrinks the token.
+      granted = intersect(parseScopes(scope).scopes, userTokenCeiling(client, user));
+      if (granted.length === 0) throw invalidGrant("the client's registration or role, or the user's role, no longer allows any scope of this grant");
       return issueAccessToken(ctx.keys, ctx.tokenSettings, {
         clientId: client.clientId,
         subject: user.userId,

@@ -1,6 +1,7 @@
 /** Scope arithmetic shared by the grants: parse a request, refuse unknown names and escalation. */
 import type { Scope } from '@vitalis/schemas';
-import { parseScopes } from '../clients';
+import { parseScopes, scopeCeiling, type Client } from '../clients';
+import { roleScopes, type User } from '../users';
 import { invalidScope } from '../oauth-errors';
 
 /**
@@ -19,3 +20,14 @@ export function grantScopes(requested: string | undefined, allowed: Scope[], wha
 }
 
 export const intersect = (a: Scope[], b: Scope[]) => a.filter((s) => b.includes(s));
+
+/**
+ * The most a token that `client` holds for `user` may carry, as both are NOW: the client's
+ * registered scopes, within the ceiling of its current role, within the user's current role. A
+ * refresh grants at most what its grant held ∩ this, so an operator narrowing a client (a new role,
+ * fewer scopes) or a user's role narrows the next refreshed token at once, not after the refresh
+ * token's 30 days.
+ */
+export function userTokenCeiling(client: Pick<Client, 'scopes' | 'registration' | 'role'>, user: Pick<User, 'roles'>): Scope[] {
+  return intersect(intersect(client.scopes, scopeCeiling(client)), roleScopes(user.roles));
+}
