@@ -5,7 +5,8 @@
  *    the zod schema lets through): one refused row among 5,000 is isolated in ONE transaction of a
  *    few statements (2 when COPY names the row, ≤ 2·log2(5,000) by bisection with unnest), the
  *    other 4,999 stored, and the refused row's partition offset left for the worker to record once
- *    its row is dead-lettered;
+ *    its row is dead-lettered; once it is, the batch is done: a group reading the topic again skips
+ *    it (not isolated or dead-lettered again, and the live stage never gets the refused row);
  *  - a trigger failing every write of devices `stall-…` with a non-data error (the database
  *    "unwell" for one partition): that partition stalls, the ingest's gauge and the gateway's health
  *    name it (and only it) while the other partitions flow, and both recover once the trigger goes.
@@ -16,6 +17,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Admin, Producer } from 'kafkajs';
 import { withTransaction } from '@vitalis/db';
 import { createIngestMetrics, createRegistry, METRIC } from '@vitalis/metrics';
+import type { CommittedBatch } from '../../../apps/ingest/src/live/stage';
 import { isDataError } from '../../../apps/ingest/src/worker';
 import { toRow, writeRowsByPartition, writeRowsIsolating, storedOffsets, type StoredRow } from '../../../apps/ingest/src/store';
 import { startGateway, type RunningGateway } from '../../helpers/gateway';
@@ -81,6 +83,70 @@ describe('isolating the rows the database refuses, in its own transaction', () =
     expect(again.refused).toHaveLength(1);
     expect([...again.counts.values()].reduce((a, b) => a + b, 0)).toBe(0);
     expect(await countStored(db.pool, { patient: rows[0]!.patient_id })).toEqual({ rows: 4_999, distinct: 4_999 });
+  });
+});
+
+describe('a batch whose refused rows went to the DLQ is done: read again (a new group, a reset, a restart), it is skipped', () => {
+  const kafka = testKafka('poison-again');
+  let db: PrivateDatabase;
+  let admin: Admin;
+  let producer: Producer;
+  let topics: Awaited<ReturnType<typeof privateTopics>>;
+  const workers: { stop: () => Promise<void> }[] = [];
+
+  beforeAll(async () => {
+    db = await privateDatabase('again');
+    await db.pool.query(`ALTER TABLE vitals_observations ADD CONSTRAINT test_refuses_poison CHECK (device_id NOT LIKE 'poison-%')`);
+    admin = kafka.admin();
+    await admin.connect();
+    topics = await privateTopics(admin, 1);
+    producer = kafka.producer({ idempotent: true, maxInFlightRequests: 1 });
+    await producer.connect();
+  });
+  afterAll(async () => {
+    for (const w of workers) await w.stop();
+    await producer?.disconnect();
+    await topics?.drop();
+    await admin?.disconnect();
+    await db?.drop();
+  });
+
+  it('is neither isolated nor dead-lettered again, and the live stage gets only the rows the log holds', async () => {
+    const patient = `pat-again-${uid()}`;
+    const at = Date.now();
+    const send = (seqs: number[], poisonAt?: number) =>
+      producer.send({
+        topic: topics.topic,
+        acks: -1,
+        messages: seqs.map((i) => ({ key: patient, value: JSON.stringify(numeric(patient, i === poisonAt ? `poison-${patient}` : `${patient}-dev`, i, new Date(at + i))) })),
+      });
+    const dlqEnd = async () => Number((await admin.fetchTopicOffsets(topics.dlqTopic))[0]!.high);
+    const live = (seen: string[]) => async (batch: CommittedBatch) => void seen.push(...batch.items.map((i) => `${i.offset}/${i.item ?? 0}`));
+
+    const firstSeen: string[] = [];
+    const first = await startTestIngest(kafka, db.pool, { topic: topics.topic, dlqTopic: topics.dlqTopic, afterCommit: live(firstSeen) });
+    workers.push(first);
+    await send([0, 1, 2, 3, 4, 5, 6, 7, 8, 9], 4);
+    await waitFor(() => countStored(db.pool, { patient }), (c) => c.rows === 9, 45_000, '9 rows stored');
+    await waitFor(dlqEnd, (n) => n === 1, 45_000, 'the refused record dead-lettered');
+    expect(first.stats.isolations).toBe(1);
+    expect(firstSeen).toHaveLength(9);
+    await first.stop();
+    expect(await storedOffsets(db.pool, topics.topic, [0])).toEqual(new Map([[0, 10n]])); // recorded after the DLQ
+
+    // A group of its own reads the topic from the beginning, as a reset or a lost offset commit would.
+    const againSeen: string[] = [];
+    const again = await startTestIngest(kafka, db.pool, { topic: topics.topic, dlqTopic: topics.dlqTopic, afterCommit: live(againSeen) });
+    workers.push(again);
+    await send([10]);
+    await waitFor(() => countStored(db.pool, { patient }), (c) => c.rows === 10, 45_000, 'the next record stored');
+    expect(again.stats.skipped).toBe(10);
+    expect(again.stats.isolations).toBe(0);
+    expect(again.stats.deadLettered).toBe(0);
+    expect(await dlqEnd()).toBe(1);
+    // published again as a redelivery (the gateways drop what they have), never the refused row
+    expect(againSeen.sort()).toEqual([...firstSeen, '10/0'].sort());
+    expect(againSeen).not.toContain('4/0');
   });
 });
 
