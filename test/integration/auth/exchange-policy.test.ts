@@ -80,6 +80,16 @@ describe('exchange policy (RFC 8693 §4.4 may_act)', () => {
     await revoke({ token: subjectToken, client_id: own.client_id, client_secret: own.client_secret });
     expect(await identityStatus(narrowed.access_token, gw2.address)).toBe(401);
   });
+
+  it('introspection applies the same chain rule: an exchanged token is inactive once its subject is revoked (RFC 7662 §2.2)', async () => {
+    const own = await exchangeClient('read:vitals');
+    const subjectToken = await ccToken(own);
+    const exchanged = await json(await tokenRequest({ grant_type: EXCHANGE, client_id: own.client_id, client_secret: own.client_secret, subject_token: subjectToken, subject_token_type: JWT_TYPE }));
+    const introspect = async () => json(await fetch(`${gw.url}/api/auth/oauth2/introspect`, { method: 'POST', body: new URLSearchParams({ token: exchanged.access_token, client_id: own.client_id, client_secret: own.client_secret }) }));
+    expect(await introspect()).toMatchObject({ active: true });
+    await revoke({ token: subjectToken, client_id: own.client_id, client_secret: own.client_secret });
+    expect(await introspect()).toEqual({ active: false });
+  });
 });
 
 describe('public exchange (spec section 5 step 5: no client credentials)', () => {

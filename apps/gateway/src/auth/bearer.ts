@@ -21,7 +21,7 @@ import type { Logger } from '@vitalis/log';
 import type { KeyStore } from './keys';
 import { insufficientScope, unauthorized } from './oauth-errors';
 import type { RevocationList } from './revoked-tokens';
-import { meets, revocationIds, scopesOf, type Principal, type ScopeRequirement } from './route-auth';
+import { meets, scopesOf, type Principal, type ScopeRequirement } from './route-auth';
 import { InvalidToken, verifyAccessToken, type TokenSettings } from './tokens';
 
 /** Extracts the token of `Authorization: Bearer <token>` (RFC 6750 §2.1); undefined when absent. */
@@ -136,9 +136,7 @@ export class BearerAuthenticator {
     let revoked: boolean;
     try {
       // The token and every token it was exchanged from: revoking a subject kills what derives from it.
-      revoked = principal.derivedFrom.length === 0
-        ? await this.deps.revocations.isRevoked(principal.tokenId)
-        : (await this.deps.revocations.revokedAmong(revocationIds(principal))).size > 0;
+      revoked = await this.deps.revocations.isChainRevoked(principal);
     } catch (err) {
       this.deps.logger.error({ err }, 'revocation list unreachable; refusing (fail closed)');
       throw serviceUnavailable('The token revocation list is unreachable, so the token cannot be checked. Retry shortly.');

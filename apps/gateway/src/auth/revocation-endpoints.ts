@@ -141,7 +141,7 @@ export function revocationRoutes(ctx: AuthContext): FastifyPluginAsyncZod {
         if (looksLikeJwt(token)) {
           try {
             const { principal: p, payload } = await verifyAccessToken(keys, tokenSettings, token);
-            if (p.clientId === client.clientId && !(await revocations.isRevoked(p.tokenId))) {
+            if (p.clientId === client.clientId && !(await revocations.isChainRevoked(p))) {
               return {
                 active: true,
                 token_type: 'Bearer',

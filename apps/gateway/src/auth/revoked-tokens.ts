@@ -6,6 +6,7 @@
  */
 import type { Pool } from '@vitalis/db';
 import type { Redis } from '@vitalis/redis';
+import { revocationIds, type Principal } from './route-auth';
 
 const key = (jti: string) => `vitalis:revoked:${jti}`;
 
@@ -40,6 +41,15 @@ export class RevocationList {
   /** Throws when Redis cannot answer: callers turn that into a 503, not a pass. */
   async isRevoked(jti: string): Promise<boolean> {
     return (await this.redis.exists(key(jti))) === 1;
+  }
+
+  /**
+   * The chain rule, the one every check of a token uses (the guard, WebSocket, MCP, introspection,
+   * subscription bindings): a token is revoked when it, or any token it was exchanged from, is.
+   * Throws when Redis cannot answer (fail closed).
+   */
+  async isChainRevoked(p: Pick<Principal, 'tokenId' | 'derivedFrom'>): Promise<boolean> {
+    return p.derivedFrom.length === 0 ? this.isRevoked(p.tokenId) : (await this.revokedAmong(revocationIds(p))).size > 0;
   }
 
   /** Which of `jtis` are revoked, in one round trip (live streams re-check their tokens with it). */

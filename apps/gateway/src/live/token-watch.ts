@@ -5,6 +5,7 @@
  * so both close streams by the same rule. Fails closed, like the request guard, after a short blip.
  */
 import type { Logger } from '@vitalis/log';
+import { revocationIds } from '../auth/route-auth';
 
 export interface TokenBinding {
   id: string;
@@ -24,6 +25,9 @@ export interface TokenWatchOptions {
   revokedAmong?: (ids: string[]) => Promise<Set<string>>;
   checkMs?: number;
 }
+
+/** The ids whose revocation ends the stream: the chain rule (auth/route-auth.ts revocationIds). */
+const chainOf = (t: TokenBinding) => revocationIds({ tokenId: t.id, derivedFrom: t.derivedFrom ?? [] });
 
 /** Consecutive failed revocation checks tolerated before token-bound streams are closed. */
 const TOLERATED_FAILURES = 3;
@@ -59,7 +63,7 @@ export class TokenWatch {
     for (const w of [...this.#watched]) {
       const t = w.token!;
       if (t.expiresAt <= now) w.end('expired');
-      else for (const id of [t.id, ...(t.derivedFrom ?? [])]) ids.add(id);
+      else for (const id of chainOf(t)) ids.add(id);
     }
     if (ids.size === 0 || !this.opts.revokedAmong) return;
     let revoked: Set<string>;
@@ -74,7 +78,7 @@ export class TokenWatch {
     if (revoked.size === 0) return;
     for (const w of [...this.#watched]) {
       const t = w.token!;
-      if ([t.id, ...(t.derivedFrom ?? [])].some((id) => revoked.has(id))) w.end('revoked');
+      if (chainOf(t).some((id) => revoked.has(id))) w.end('revoked');
     }
   }
 }

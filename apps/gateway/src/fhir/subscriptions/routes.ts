@@ -18,6 +18,7 @@ import { withTransaction } from '@vitalis/db';
 import type { GatewayDeps } from '../../deps';
 import { audit, auditedWrite, type Caller } from '../../access/caller';
 import { callerOf } from '../../access/http';
+import { revocationIds } from '../../auth/route-auth';
 import { auditVitals, requireVitalsAccess } from '../../vitals/service';
 import { requireWebSocketUpgrade } from '../../live/ws';
 import { dataSourceOf } from '../../sandbox/rule';
@@ -200,7 +201,7 @@ export function fhirSubscriptionRoutes(deps: GatewayDeps, numberer: Subscription
       const p = caller.principal;
       const token = randomBytes(32).toString('base64url');
       const expiresAt = Math.min(Math.floor(Date.now() / 1000) + BINDING_TOKEN_SECONDS, p.expiresAt);
-      const binding: Binding = { subscriptions: [sub.id], owner: ownerOf(caller), tokenIds: [p.tokenId, ...p.derivedFrom], expiresAt, accessExpiresAt: p.expiresAt };
+      const binding: Binding = { subscriptions: [sub.id], owner: ownerOf(caller), tokenIds: revocationIds(p), expiresAt, accessExpiresAt: p.expiresAt };
       // the stream is granted here (the socket that binds carries no token of its own): audited as one
       await auditVitals(pool, caller, { action: 'vitals.stream', patientId: sub.patientId, detail: { via: 'fhir', subscription: sub.id } });
       await redis.set(bindingKey(token), JSON.stringify(binding), 'EX', Math.max(1, expiresAt - Math.floor(Date.now() / 1000)));
