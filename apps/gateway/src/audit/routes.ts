@@ -47,7 +47,7 @@ export function auditRoutes(deps: GatewayDeps): FastifyPluginAsyncZod {
       if (q.outcome) where.push(`outcome = ${arg(q.outcome)}`);
       if (q.from) where.push(`occurred_at >= ${arg(q.from)}`);
       if (q.to) where.push(`occurred_at < ${arg(q.to)}`);
-      if (after) where.push(`id < ${arg(Number(after.id))}`);
+      if (after) where.push(`id < ${arg(after.id)}`); // a bigint's digits, as text (exact beyond 2^53)
       const { rows } = await pool.query(
         `SELECT id, occurred_at, action, outcome, actor_client_id, actor_subject, scope, resource_type, resource_id, request_id, detail
            FROM audit_events ${where.length ? `WHERE ${where.join(' AND ')}` : ''} ORDER BY id DESC LIMIT ${arg(q.limit + 1)}`,
