@@ -113,6 +113,15 @@ describe('registration', () => {
     ['the unspecified address', 'https://0.0.0.0/jwks'],
     ['a decimal-encoded loopback', 'https://2130706433/jwks'],
     ['credentials in the URL', 'https://user:pw@keys.example.org/jwks'],
+    // names (issue 30 item 9): refused at registration by the same rule as at fetch time
+    ['localhost', 'https://localhost/jwks'],
+    ['localhost with a trailing dot', 'https://localhost.:8443/jwks'],
+    ['a subdomain of localhost', 'https://keys.localhost/jwks'],
+    ['the cloud metadata name', 'https://metadata.google.internal/computeMetadata/v1/'],
+    ['the cloud metadata name with a trailing dot', 'https://METADATA.google.internal./computeMetadata/v1/'],
+    ['an mDNS name', 'https://printer.local/jwks'],
+    ['a home.arpa name', 'https://nas.home.arpa/jwks'],
+    ['a single-label name', 'https://intranet/jwks'],
   ])('refuses a jwks_uri with %s (invalid_client_metadata)', async (_what, uri) => {
     const res = await register(strict, uri);
     expect(res.status).toBe(400);
@@ -125,11 +134,13 @@ describe('registration', () => {
 });
 
 describe('fetch-time address checks', () => {
-  it('a jwks_uri whose name resolves to loopback is refused with invalid_client; no connection reaches the server', async () => {
+  it('a stored jwks_uri naming localhost (with a trailing dot) is refused with invalid_client; no connection reaches the server', async () => {
     const key = await keyPair();
     v4.routes.set('/localhost-jwks', { keys: [key.jwk] });
     if (v6) v6.routes.set('/localhost-jwks', { keys: [key.jwk] });
-    const clientId = await keyUriClient(strict, `https://localhost:${v4.port}/localhost-jwks`);
+    // stored before the name rule refused it at registration: the fetch refuses it by the same rule
+    const clientId = await keyUriClient(strict, 'https://keys.example.org/jwks');
+    await strict.deps.pool.query('UPDATE oauth_clients SET jwks_uri = $2 WHERE client_id = $1', [clientId, `https://localhost.:${v4.port}/localhost-jwks`]);
     for (let i = 0; i < 3; i++) await expectInvalidClient(await tokenRequest(strict, await assertion(strict, clientId, key)));
     expect(v4.connections).toBe(0);
     expect(v6?.connections ?? 0).toBe(0);

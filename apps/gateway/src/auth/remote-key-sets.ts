@@ -64,9 +64,27 @@ export function isPublicAddress(address: string): boolean {
 }
 
 /**
- * The static rules for a key-set URL (registration, config and every fetch): https, no
- * credentials or fragment, and a literal IP host must be public. DNS names are checked at fetch
- * time. Returns the problem, or undefined when the URL may be fetched.
+ * Names that never denote a public host, whatever DNS says: `localhost` and its subdomains (RFC
+ * 6761 §6.3), the link-local and site-internal suffixes (mDNS `.local`, `.internal` as in
+ * `metadata.google.internal`, `home.arpa`, `.localdomain`, `.lan`, `.intranet`, `.corp`,
+ * `.private`, `.home`, `.arpa` reverse names, `.invalid`), and single-label names (resolved through
+ * the server's search domains, i.e. inside its network). A trailing dot (`localhost.`, the
+ * fully-qualified spelling) changes nothing.
+ */
+const INTERNAL_SUFFIXES = ['localhost', 'local', 'localdomain', 'internal', 'intranet', 'lan', 'corp', 'private', 'home', 'arpa', 'invalid'];
+
+export function isInternalName(hostname: string): boolean {
+  const name = hostname.toLowerCase().replace(/\.+$/, '');
+  if (!name.includes('.')) return true;
+  return INTERNAL_SUFFIXES.some((suffix) => name === suffix || name.endsWith(`.${suffix}`));
+}
+
+/**
+ * THE rule for a key-set URL, at registration (clients.ts), in configuration (TRUSTED_ISSUERS) and
+ * before every fetch: https, no credentials or fragment, a literal IP host must be public and a
+ * DNS name must not be a loopback, link-local or internal name (isInternalName). What a public
+ * name resolves to is checked again on the address connected to, at fetch time. Returns the
+ * problem, or undefined when the URL may be fetched.
  */
 export function keySetUriProblem(uri: string, allowHosts: ReadonlySet<string> = new Set()): string | undefined {
   let url: URL;
@@ -79,7 +97,9 @@ export function keySetUriProblem(uri: string, allowHosts: ReadonlySet<string> = 
   if (url.username || url.password) return 'must not contain credentials';
   if (url.hash || uri.includes('#')) return 'must not contain a fragment';
   const host = bareHost(url);
-  if (isIP(host) !== 0 && !allowHosts.has(host) && !isPublicAddress(host)) return 'must not name a loopback, private, link-local or otherwise non-public address';
+  if (allowHosts.has(host)) return undefined;
+  if (isIP(host) !== 0 && !isPublicAddress(host)) return 'must not name a loopback, private, link-local or otherwise non-public address';
+  if (isIP(host) === 0 && isInternalName(host)) return 'must not name a loopback, link-local or internal host name';
   return undefined;
 }
 
