@@ -216,6 +216,12 @@ export const gatewayConfigShape = {
   LIVE_HEARTBEAT_MS: positiveInt(15_000),
   /** Most patients one (ward) stream may watch. */
   LIVE_MAX_PATIENTS: positiveInt(64),
+  /**
+   * Most FHIR Subscriptions one client may hold (over all its users): each is followed by every
+   * gateway and keeps up to 10,000 numbered events. Beyond it a create is 422; an identical one is
+   * never stored twice (docs/fhir.md).
+   */
+  FHIR_SUBSCRIPTIONS_PER_CLIENT: positiveInt(50),
   /** How long a WebSocket without an Authorization header has to send its auth message. */
   LIVE_WS_AUTH_TIMEOUT_MS: positiveInt(5_000),
   /**

@@ -2006,7 +2006,7 @@ export interface paths {
         put?: never;
         /**
          * Create a Subscription (topic-based, Subscriptions R5 Backport)
-         * @description An R4 Subscription in the backport profile: criteria = a topic of the CapabilityStatement (patient vitals, or patient vitals alerts), one `backport-filter-criteria` extension on `_criteria` with patient=Patient/{id} (and code=… for vitals), channel.type websocket, payload content full-resource (default) or empty. Needs read access to that patient's vitals. Answers 201 with the Subscription, status active: events are numbered from now on.
+         * @description An R4 Subscription in the backport profile: criteria = a topic of the CapabilityStatement (patient vitals, or patient vitals alerts), one `backport-filter-criteria` extension on `_criteria` with patient=Patient/{id} (and code=… for vitals), channel.type websocket, payload content full-resource (default) or empty. Needs read access to that patient's vitals. Answers 201 with the Subscription, status active: events are numbered from now on. An identical Subscription of the same client and user (same patient, topic, codes, payload and heartbeat) is not created twice: 200 with the existing one. A client holds at most FHIR_SUBSCRIPTIONS_PER_CLIENT (default 50) Subscriptions: 422 beyond.
          *
          *     Required scopes: read:vitals.
          */
@@ -11448,6 +11448,15 @@ export interface operations {
             };
         };
         responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/fhir+json": components["schemas"]["FhirSubscription"];
+                };
+            };
             /** @description Created */
             201: {
                 headers: {
@@ -11504,6 +11513,15 @@ export interface operations {
             };
             /** @description The Content-Type is not accepted here (a FHIR OperationOutcome) */
             415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/fhir+json": components["schemas"]["FhirOperationOutcome"];
+                };
+            };
+            /** @description Well-formed but refused by a domain rule (a FHIR OperationOutcome) */
+            422: {
                 headers: {
                     [name: string]: unknown;
                 };

@@ -27,7 +27,7 @@ import { format, negotiateFormat } from '../reply';
 import { fhirParameters, fhirSubscription, fhirSubscriptionBundle, fhirSubscriptionNotification, fhirSubscriptionStatusBundle, outcomes } from '../schemas';
 import { notificationBundle, statusBundle } from './notification';
 import { startPositionOf, type SubscriptionNumberer } from './numberer';
-import { deleteSubscription, eventsBetween, insertSubscription, ownedSubscription, ownedSubscriptions, type NumberedEvent, type Owner, type SubscriptionRecord } from './store';
+import { SubscriptionLimitReached, createSubscriptionOnce, deleteSubscription, eventsBetween, ownedSubscription, ownedSubscriptions, type NumberedEvent, type Owner, type SubscriptionRecord } from './store';
 import { subscriptionRequestOf, toFhirSubscription } from './topics';
 
 /** The websocket the binding tokens open (the IG's `websocket-url`). */
@@ -75,9 +75,9 @@ export function fhirSubscriptionRoutes(deps: GatewayDeps, numberer: Subscription
       config: { auth: { scopes: ['read:vitals'] } },
       schema: {
         tags: ['fhir'], summary: 'Create a Subscription (topic-based, Subscriptions R5 Backport)', operationId: 'fhirCreateSubscription',
-        description: 'An R4 Subscription in the backport profile: criteria = a topic of the CapabilityStatement (patient vitals, or patient vitals alerts), one `backport-filter-criteria` extension on `_criteria` with patient=Patient/{id} (and code=… for vitals), channel.type websocket, payload content full-resource (default) or empty. Needs read access to that patient\'s vitals. Answers 201 with the Subscription, status active: events are numbered from now on.',
+        description: 'An R4 Subscription in the backport profile: criteria = a topic of the CapabilityStatement (patient vitals, or patient vitals alerts), one `backport-filter-criteria` extension on `_criteria` with patient=Patient/{id} (and code=… for vitals), channel.type websocket, payload content full-resource (default) or empty. Needs read access to that patient\'s vitals. Answers 201 with the Subscription, status active: events are numbered from now on. An identical Subscription of the same client and user (same patient, topic, codes, payload and heartbeat) is not created twice: 200 with the existing one. A client holds at most FHIR_SUBSCRIPTIONS_PER_CLIENT (default 50) Subscriptions: 422 beyond.',
         body: fhirSubscription,
-        response: { 201: fhirSubscription, ...outcomes(400, 401, 403, 406, 503) },
+        response: { 200: fhirSubscription, 201: fhirSubscription, ...outcomes(400, 401, 403, 406, 422, 503) },
       },
     }, async (req, reply) => {
       const ask = subscriptionRequestOf(req.body as Record<string, unknown>);
@@ -85,14 +85,24 @@ export function fhirSubscriptionRoutes(deps: GatewayDeps, numberer: Subscription
       await requireVitalsAccess(pool, caller, [ask.patientId], { action: 'fhir.subscription.create', via: 'fhir' });
       if (dataSourceOf([ask.patientId]) === 'synthetic') throw badRequest('Subscriptions to synthetic sandbox patients (sbx-) are not offered yet: use GET /api/v1/vitals/stream.');
       const start = await startPositionOf(pool, deps.config.LIVE_TOPIC, ask.patientId);
-      const id = randomUUID();
-      const rec = await auditedWrite(
-        pool, caller,
-        (c) => insertSubscription(c, id, ownerOf(caller), ask, { liveTopic: deps.config.LIVE_TOPIC, id: start }),
-        () => ({ action: 'fhir.subscription.create', scope: 'read:vitals', resourceType: 'Patient', resourceId: ask.patientId, detail: { subscription: id, topic: ask.topic, codes: ask.codes } }),
-      );
+      const limit = deps.config.FHIR_SUBSCRIPTIONS_PER_CLIENT;
+      let made: { record: SubscriptionRecord; created: boolean };
+      try {
+        made = await auditedWrite(
+          pool, caller,
+          (c) => createSubscriptionOnce(c, randomUUID(), ownerOf(caller), ask, { liveTopic: deps.config.LIVE_TOPIC, id: start }, limit),
+          ({ record, created }) => ({ action: 'fhir.subscription.create', scope: 'read:vitals', resourceType: 'Patient', resourceId: ask.patientId, detail: { subscription: record.id, topic: ask.topic, codes: ask.codes, ...(created ? {} : { existing: true }) } }),
+        );
+      } catch (err) {
+        if (!(err instanceof SubscriptionLimitReached)) throw err;
+        await audit(pool, caller, { action: 'fhir.subscription.create', outcome: 'failure', scope: 'read:vitals', resourceType: 'Patient', resourceId: ask.patientId, detail: { reason: 'subscription limit', limit } });
+        throw new HttpProblem(422, 'subscription-limit', 'Unprocessable Content', `This client holds ${limit} Subscriptions, the most one client may hold (FHIR_SUBSCRIPTIONS_PER_CLIENT): delete one first.`);
+      }
+      const { record: rec, created } = made;
+      const location = `${base()}/Subscription/${rec.id}`;
+      if (!created) return reply.code(200).headers({ ...fhirJson, location }).send(toFhirSubscription(rec));
       numberer.watch(rec);
-      return reply.code(201).headers({ ...fhirJson, location: `${base()}/Subscription/${id}` }).send(toFhirSubscription(rec));
+      return reply.code(201).headers({ ...fhirJson, location }).send(toFhirSubscription(rec));
     });
 
     app.get(`${FHIR_BASE_PATH}/Subscription`, {

@@ -61,6 +61,39 @@ export async function insertSubscription(db: Queryable, id: string, owner: Owner
   return recordOf(rows[0]!);
 }
 
+/** Why a client may create no more Subscriptions: it holds `limit` already. */
+export class SubscriptionLimitReached extends Error {
+  constructor(readonly limit: number) {
+    super(`this client holds ${limit} Subscriptions, the most one client may hold`);
+  }
+}
+
+/**
+ * Creates a subscription unless `owner` holds an identical one (same patient, topic, codes in any
+ * order, payload and heartbeat; the reason text aside): then that one is answered (`created`
+ * false) and nothing is stored. A client holding `limit` subscriptions (over all its users) gets
+ * SubscriptionLimitReached. Serialised per client in the caller's transaction (an advisory lock),
+ * so concurrent creates can neither pass the limit nor store twins.
+ */
+export async function createSubscriptionOnce(
+  db: Queryable, id: string, owner: Owner, req: SubscriptionRequest, start: { liveTopic: string; id: string }, limit: number,
+): Promise<{ record: SubscriptionRecord; created: boolean }> {
+  await db.query("SELECT pg_advisory_xact_lock(hashtext('vitalis-fhir-subscriptions:' || $1))", [owner.clientId]);
+  const codes = req.codes === null ? null : [...new Set(req.codes)].sort();
+  const { rows: twins } = await db.query<Row>(
+    `SELECT ${COLUMNS} FROM fhir_subscriptions
+      WHERE owner_client = $1 AND owner_subject = $2 AND patient_id = $3 AND topic = $4 AND live_topic = $5
+        AND payload_content = $6 AND heartbeat_seconds IS NOT DISTINCT FROM $7
+        AND (SELECT array_agg(DISTINCT c ORDER BY c) FROM unnest(codes) c) IS NOT DISTINCT FROM $8::text[]
+      ORDER BY created_at LIMIT 1`,
+    [owner.clientId, owner.subject, req.patientId, req.topic, start.liveTopic, req.payloadContent, req.heartbeatSeconds, codes],
+  );
+  if (twins[0]) return { record: recordOf(twins[0]), created: false };
+  const { rows } = await db.query<{ n: number }>('SELECT count(*)::int AS n FROM fhir_subscriptions WHERE owner_client = $1', [owner.clientId]);
+  if (rows[0]!.n >= limit) throw new SubscriptionLimitReached(limit);
+  return { record: await insertSubscription(db, id, owner, req, start), created: true };
+}
+
 /** The subscription when `owner` owns it (undefined otherwise: another client's is as absent as a missing one). */
 export async function ownedSubscription(db: Queryable, owner: Owner, id: string): Promise<SubscriptionRecord | undefined> {
   const { rows } = await db.query<Row>(`SELECT ${COLUMNS} FROM fhir_subscriptions WHERE id = $1 AND owner_client = $2 AND owner_subject = $3`, [id, owner.clientId, owner.subject]);
