@@ -147,6 +147,16 @@ export const gatewayConfigShape = {
   /** Token requests per authenticated client per window, whatever address they come from. */
   OAUTH_CLIENT_RATE_LIMIT: positiveInt(120),
   OAUTH_RATE_WINDOW_SECONDS: positiveInt(60),
+  /**
+   * Failed client authentications at the token endpoint per client address, and per presented
+   * client id, per OAUTH_RATE_WINDOW_SECONDS: past either, 429 before any secret is hashed. Tighter
+   * than the request limits, which successes use.
+   */
+  OAUTH_AUTH_FAILURE_ADDRESS_LIMIT: positiveInt(10),
+  OAUTH_AUTH_FAILURE_CLIENT_LIMIT: positiveInt(10),
+  /** Client registrations (POST /api/auth/register) per client address per window (RFC 7591 §3 allows it): each stores a client, an audit row and a hashed secret. */
+  REGISTRATION_ADDRESS_RATE_LIMIT: positiveInt(20),
+  REGISTRATION_RATE_WINDOW_SECONDS: positiveInt(3_600),
   /** A token with a kid this instance does not know reloads the signing keys from PostgreSQL at most once per this many seconds. */
   KEY_RELOAD_COOLDOWN_SECONDS: positiveInt(10),
   /** Seed the demo users (doctor, nurse, reception, patient, admin) at start; off by default in production. */
