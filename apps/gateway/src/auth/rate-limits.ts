@@ -8,7 +8,9 @@
  * problem elsewhere), always 429 with `Retry-After` (seconds to the end of the window).
  *
  * Where the rules are: the token, introspection and revocation endpoints (token-endpoint.ts
- * `limitOAuthEndpoints`), the sandbox (sandbox.ts), anonymous MCP sessions (mcp/index.ts).
+ * `limitOAuthEndpoints`), registration (registration.ts), the sandbox (sandbox.ts), anonymous MCP
+ * sessions (mcp/index.ts). `app.failureBudget` counts failures instead of requests (the token
+ * endpoint's failed client authentications, per address and per presented client id).
  * Unknown-kid key reloads have a per-instance cool-down instead (keys.ts); sign-in failures their
  * own throttle (login-throttle.ts), because those count failures, not requests.
  *
@@ -18,6 +20,7 @@
  * issuance down (the checks that must fail closed, revocation and sign-in, do so on their own).
  * Redis keys: `vitalis:ratelimit:...<rule>:<key>` (the store's) and `vitalis:ratelimit-noted:<rule>:<key>`.
  */
+import { createHash } from 'node:crypto';
 import fastifyRateLimit from '@fastify/rate-limit';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
@@ -46,12 +49,54 @@ export interface RateLimitVerdict {
 /** Counts this request against the rule (a `by: 'client'` rule counts `clientId`'s requests). */
 export type RateLimiter = (req: FastifyRequest, clientId?: string) => Promise<RateLimitVerdict>;
 
+/**
+ * A budget of failures (not requests): `check` before the costly work refuses once `failed` was
+ * called `max` times in the window, on the address or on the client id given (each its own
+ * counter). The failed client authentications of the token endpoint use it, so a wrong secret
+ * costs the caller a tighter budget than the request limit, while successes cost nothing extra.
+ */
+export interface FailureBudget {
+  /** Before the work: a verdict with `exceeded` once the address's or the client's failures reached the budget. */
+  check: (req: FastifyRequest, clientId?: string) => Promise<RateLimitVerdict>;
+  /** After a failure: count it on the address and on the client id, if any. */
+  failed: (req: FastifyRequest, clientId?: string) => Promise<void>;
+}
+
+export interface FailureRule {
+  name: string;
+  /** Failures per window from one client address. */
+  max: number;
+  /** Failures per window naming one client id. */
+  clientMax: number;
+  windowSeconds: number;
+}
+
 declare module 'fastify' {
   interface FastifyInstance {
     /** A check for one rule (create it once, at registration; call it per request). */
     rateLimiter: (rule: RateLimitRule) => RateLimiter;
+    /** A failure budget for one rule: `max` failures per window per address, `clientMax` per client id. */
+    failureBudget: (rule: FailureRule) => FailureBudget;
   }
 }
+
+const FAILURES_PREFIX = 'vitalis:ratelimit-failures:';
+/** KEYS: counters; ARGV: window (ms). INCR each, PEXPIRE on the first of a window. */
+const COUNT_FAILURE = `
+for i, key in ipairs(KEYS) do
+  if redis.call('INCR', key) == 1 then redis.call('PEXPIRE', key, ARGV[1]) end
+end
+return 1`;
+/** KEYS: the address's counter, the client's (optional); ARGV: their budgets. Returns the PTTL of the first at or past its budget, or 0. */
+const CHECK_FAILURES = `
+for i, key in ipairs(KEYS) do
+  if tonumber(redis.call('GET', key) or '0') >= tonumber(ARGV[i]) then
+    local ttl = redis.call('PTTL', key)
+    if ttl < 1 then ttl = 1 end
+    return ttl
+  end
+end
+return 0`;
 
 const NOTED_PREFIX = 'vitalis:ratelimit-noted:';
 
@@ -86,6 +131,38 @@ export function rateLimitsPlugin(deps: GatewayDeps) {
           const verdict = { exceeded: result.isExceeded, max: result.max, remaining: result.remaining, resetSeconds: Math.max(1, result.ttlInSeconds) };
           if (verdict.exceeded) await noteFirstRefusal(deps, req, rule, result.key, verdict.resetSeconds, clientId);
           return verdict;
+        };
+      });
+      app.decorate('failureBudget', (rule: FailureRule): FailureBudget => {
+        const keysOf = (req: FastifyRequest, clientId: string | undefined) => [
+          `${FAILURES_PREFIX}${rule.name}:${clientAddress(req)}`,
+          // the presented client id, hashed: it is caller input and may be anything
+          ...(clientId === undefined ? [] : [`${FAILURES_PREFIX}${rule.name}:client:${createHash('sha256').update(clientId).digest('base64url')}`]),
+        ];
+        return {
+          check: async (req, clientId) => {
+            const keys = keysOf(req, clientId);
+            let ttlMs: number;
+            try {
+              ttlMs = Number(await deps.redis.eval(CHECK_FAILURES, keys.length, ...keys, String(rule.max), String(rule.clientMax)));
+            } catch (err) {
+              req.log.error({ err, limit: rule.name }, 'failure budget could not be read (Redis); letting the request through');
+              return { exceeded: false, max: rule.max, remaining: rule.max, resetSeconds: rule.windowSeconds };
+            }
+            if (ttlMs === 0) return { exceeded: false, max: rule.max, remaining: rule.max, resetSeconds: rule.windowSeconds };
+            const verdict = { exceeded: true, max: rule.max, remaining: 0, resetSeconds: Math.max(1, Math.ceil(ttlMs / 1000)) };
+            // the presented client id is not audited as the actor: nobody proved to be that client
+            await noteFirstRefusal(deps, req, { name: rule.name, max: rule.max, windowSeconds: rule.windowSeconds }, `failures:${keys.join(':')}`, verdict.resetSeconds, undefined);
+            return verdict;
+          },
+          failed: async (req, clientId) => {
+            const keys = keysOf(req, clientId);
+            try {
+              await deps.redis.eval(COUNT_FAILURE, keys.length, ...keys, String(rule.windowSeconds * 1000));
+            } catch (err) {
+              req.log.error({ err, limit: rule.name }, 'failure could not be counted (Redis)');
+            }
+          },
         };
       });
     },

@@ -20,7 +20,7 @@ import { registerClient, registrationRequestSchema, registrationResponseSchema, 
 import { PATHS, type AuthContext } from './context';
 import { bearerToken } from './bearer';
 import { redeemInitialAccessToken } from './initial-access';
-import { OAuthError } from './oauth-errors';
+import { OAuthError, rateLimited } from './oauth-errors';
 import { verifySoftwareStatement } from './software-statement';
 import { oauthErrorSchema, oauthRequestErrors, sendOAuthError } from './token-endpoint';
 
@@ -51,14 +51,24 @@ export function registrationRoutes(ctx: AuthContext): FastifyPluginAsyncZod {
   }
 
   return async (app) => {
+    // RFC 7591 §3: registrations per client address (each stores a client, an audit row and a
+    // hashed secret), counted first thing, before the body is read; 429 with an OAuth error body.
+    const perAddress = app.rateLimiter({ name: 'registration', max: ctx.config.REGISTRATION_ADDRESS_RATE_LIMIT, windowSeconds: ctx.config.REGISTRATION_RATE_WINDOW_SECONDS });
     app.post(PATHS.register, {
       attachValidation: true,
       errorHandler: oauthRequestErrors('invalid_client_metadata'),
+      onRequest: async (req, reply) => {
+        const verdict = await perAddress(req);
+        if (verdict.exceeded) {
+          return sendOAuthError(reply, rateLimited(`too many registrations from this address (${verdict.max} per window); retry after ${verdict.resetSeconds} s`, verdict.resetSeconds));
+        }
+      },
       schema: {
+        'x-rate-limited': true,
         tags: ['oauth'],
         summary: 'Register a client (RFC 7591): open for the public scopes; a role through an initial access token or a software statement',
         body: registrationRequestSchema.meta({ example: { client_name: 'Ward dashboard', grant_types: ['client_credentials'], token_endpoint_auth_method: 'client_secret_basic', scope: 'read:vitals' } }),
-        response: { 201: registrationResponseSchema, 400: oauthErrorSchema, 401: oauthErrorSchema },
+        response: { 201: registrationResponseSchema, 400: oauthErrorSchema, 401: oauthErrorSchema, 429: oauthErrorSchema.describe('Rate limited: error "temporarily_unavailable"; Retry-After says when to try again') },
       },
     }, async (req, reply) => {
       try {

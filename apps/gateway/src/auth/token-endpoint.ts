@@ -11,7 +11,7 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { recordAudit } from '@vitalis/audit';
 import { GRANT_TYPES } from './clients';
-import { authenticateClient } from './client-auth';
+import { authenticateClient, presentedClient } from './client-auth';
 import { PATHS, endpointUrl, field, type AuthContext, type Form } from './context';
 import { OAuthError, rateLimited } from './oauth-errors';
 import type { RateLimitVerdict } from './rate-limits';
@@ -134,6 +134,14 @@ export function clientAuthContext(ctx: AuthContext, path: string) {
 export function tokenEndpoint(ctx: AuthContext): FastifyPluginAsyncZod {
   return async (app) => {
     const perClient = app.rateLimiter({ name: 'oauth-token', by: 'client', max: ctx.config.OAUTH_CLIENT_RATE_LIMIT, windowSeconds: ctx.config.OAUTH_RATE_WINDOW_SECONDS });
+    // Failed client authentications (invalid_client) have a tighter budget of their own, per address
+    // and per presented client id, checked before any secret is hashed or key set fetched.
+    const authFailures = app.failureBudget({
+      name: 'oauth-auth-failures',
+      max: ctx.config.OAUTH_AUTH_FAILURE_ADDRESS_LIMIT,
+      clientMax: ctx.config.OAUTH_AUTH_FAILURE_CLIENT_LIMIT,
+      windowSeconds: ctx.config.OAUTH_RATE_WINDOW_SECONDS,
+    });
     app.post(PATHS.token, {
       attachValidation: true,
       errorHandler: oauthRequestErrors('invalid_request'),
@@ -146,6 +154,7 @@ export function tokenEndpoint(ctx: AuthContext): FastifyPluginAsyncZod {
       },
     }, async (req: FastifyRequest<{ Body: Form }>, reply) => {
       let clientId: string | undefined;
+      let presentedId: string | undefined;
       let grantType: string | undefined;
       try {
         assertFormRequest(req);
@@ -158,6 +167,12 @@ export function tokenEndpoint(ctx: AuthContext): FastifyPluginAsyncZod {
         assertResource(ctx, body);
         // Token exchange may come without client authentication (spec section 5 step 5): the public form.
         const auth = clientAuthContext(ctx, PATHS.token);
+        presentedId = presentedClient(req.headers.authorization, body)?.clientId;
+        const spent = await authFailures.check(req, presentedId);
+        if (spent.exceeded) {
+          ctx.metrics.tokenRefused(grantLabel(grantType), 'rate_limited');
+          return sendOAuthError(reply, rateLimited(`too many failed client authentications from this address or for this client; retry after ${spent.resetSeconds} s`, spent.resetSeconds));
+        }
         const client = grantType === GRANT_TYPES.tokenExchange
           ? await authenticateClient(auth, req.headers.authorization, body, false)
           : await authenticateClient(auth, req.headers.authorization, body);
@@ -187,6 +202,7 @@ export function tokenEndpoint(ctx: AuthContext): FastifyPluginAsyncZod {
         return reply.header('cache-control', 'no-store').header('pragma', 'no-cache').send(result.response);
       } catch (err) {
         if (!(err instanceof OAuthError)) throw err;
+        if (err.code === 'invalid_client') await authFailures.failed(req, presentedId);
         const { subject, ...detail } = err.auditDetail;
         await recordAudit(ctx.pool, {
           action: 'token.refused',

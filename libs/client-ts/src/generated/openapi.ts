@@ -4067,6 +4067,11 @@ export interface components {
             error: string;
             error_description?: string;
         };
+        /** @description Rate limited: error "temporarily_unavailable"; Retry-After says when to try again */
+        PostApiAuthRegisterResponse429: {
+            error: string;
+            error_description?: string;
+        };
         /**
          * @example {
          *       "token": "eyJhbGciOiJFUzI1NiIsImtpZCI6IjEifQ.eyJzdWIiOiJjbGllbnQifQ.c2ln",
@@ -6189,6 +6194,15 @@ export interface operations {
             };
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
+            /** @description Rate limited: error "temporarily_unavailable"; Retry-After says when to try again */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PostApiAuthRegisterResponse429"];
+                };
+            };
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
         };
