@@ -126,11 +126,15 @@ export const gatewayConfigShape = {
   AUTH_CODE_TTL_SECONDS: positiveInt(60),
   /** How long a login/consent interaction may stay open. */
   INTERACTION_TTL_SECONDS: positiveInt(600),
-  /** Login throttling (auth/login-throttle.ts): failed sign-ins one client address may make per window; past it that address is refused until the window ends. */
-  LOGIN_ADDRESS_MAX_FAILURES: positiveInt(20),
-  /** The address window; also how long a username's failure count lives after its latest failure. */
+  /**
+   * Login throttling (auth/login-throttle.ts): failed sign-ins one client address may make per
+   * window, every username together; past it that address is refused until the window ends. A
+   * ceiling for a ward behind one NAT, not a per-user limit (that is the back-off below).
+   */
+  LOGIN_ADDRESS_MAX_FAILURES: positiveInt(100),
+  /** The address window; also how long a username's failure count at one address lives after its latest failure. */
   LOGIN_FAILURE_WINDOW_SECONDS: positiveInt(900),
-  /** Failed sign-ins on one username (from any address) before each further attempt must wait (a slow-down, never a lock). */
+  /** Failed sign-ins on one username from one client address before each further attempt from there must wait (a slow-down, never a lock; other addresses are not affected). */
   LOGIN_USER_FREE_FAILURES: positiveInt(5),
   /** The first such wait; it doubles with every further failure, up to LOGIN_USER_MAX_DELAY_SECONDS. */
   LOGIN_USER_DELAY_SECONDS: positiveInt(1),

@@ -1,13 +1,15 @@
 /**
  * Login throttling over real HTTP through the login form (issue 18, finding 7): the attempt is
  * counted before the password is checked, so parallel guesses cannot race past the limit; one
- * client address is limited, while a username's failures only slow it down, so the account's owner
- * still signs in from another address. Every test uses fresh users and its own random loopback
+ * client address has a ceiling (high enough for a ward behind one NAT), while a username's failures
+ * only slow that username down at that address (issue 30 item 10), so the account's owner still
+ * signs in from another address and another user at the same address is not slowed at all. Every test uses fresh users and its own random loopback
  * addresses (test/helpers/http-from.ts), so nothing here shares a counter with another test or run.
  */
 import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createUser } from '../../../apps/gateway/src/auth/users';
+import { gatewayConfigShape } from '../../../apps/gateway/src/config';
 import { startGateway, type RunningGateway } from '../../helpers/gateway';
 import { randomLoopbackAddress } from '../../helpers/http-from';
 import { Browser, REDIRECT_URI, hiddenFields, pkcePair, registerCodeClient, type CodeClient } from './support';
@@ -98,7 +100,7 @@ describe('per client address: a hard limit on failed sign-ins, counted before th
   });
 });
 
-describe('per username: failures from anywhere slow it down, told on the page', () => {
+describe('per (username, address): a back-off, told on the page, that nobody elsewhere can trigger (issue 30 item 10)', () => {
   let gw: RunningGateway;
   let client: CodeClient;
   beforeAll(async () => {
@@ -107,25 +109,99 @@ describe('per username: failures from anywhere slow it down, told on the page', 
   });
   afterAll(async () => gw?.close());
 
-  it('30 parallel guesses from 30 addresses: only LOGIN_USER_FREE_FAILURES are checked; then even the right password must wait', async () => {
+  it('30 parallel guesses from one address: only LOGIN_USER_FREE_FAILURES are checked, then even the right password waits there, and the owner signs in from another address', async () => {
     const username = await newUser(gw);
-    const addresses = Array.from({ length: 30 }, randomLoopbackAddress);
-    const forms = await Promise.all(addresses.map((a) => openLogin(gw, client, a)));
-    const answers = await Promise.all(forms.map((f, i) => f.signIn(username, `guess-${i}`)));
+    const attacker = randomLoopbackAddress();
+    const { signIn } = await openLogin(gw, client, attacker);
+    const answers = await Promise.all(Array.from({ length: 30 }, (_, i) => signIn(username, `guess-${i}`)));
     expect(answers.filter((r) => r.status === 400).length).toBe(3);
     expect(answers.filter((r) => r.status === 429).length).toBe(27);
-    expect(await checkedFrom(gw, addresses)).toBe(3);
+    expect(await checkedFrom(gw, [attacker])).toBe(3);
 
-    const owner = randomLoopbackAddress();
-    const { signIn } = await openLogin(gw, client, owner);
     const waiting = await signIn(username, PASSWORD);
     expect(waiting.status).toBe(429);
     const retryAfter = Number(waiting.headers.get('retry-after'));
     expect(retryAfter).toBeGreaterThan(3000);
     expect(retryAfter).toBeLessThanOrEqual(3600);
     expect(await waiting.text()).toContain('Too many failed sign-ins for this username. Wait 60 minutes, then try again.');
-    const { rows } = await gw.deps.pool.query("SELECT 1 FROM audit_events WHERE action = 'user.login' AND outcome = 'success' AND actor_subject = $1", [`usr-${username}`]);
-    expect(rows.length).toBe(0); // the password was not even checked
+
+    // user A's failures from X do not lock user A from Y
+    const { signIn: ownerSignIn } = await openLogin(gw, client, randomLoopbackAddress());
+    const consent = await ownerSignIn(username, PASSWORD);
+    expect(consent.status).toBe(200);
+    expect(await consent.text()).toContain('Allow');
+  });
+});
+
+describe('per address: a ceiling for a ward behind one NAT (issue 30 item 10)', () => {
+  let gw: RunningGateway;
+  let client: CodeClient;
+  beforeAll(async () => {
+    gw = await startGateway({ LOGIN_ADDRESS_MAX_FAILURES: '8', LOGIN_USER_FREE_FAILURES: '3', LOGIN_USER_DELAY_SECONDS: '3600', LOGIN_USER_MAX_DELAY_SECONDS: '3600' });
+    client = await registerCodeClient(gw.url, ['read:appointments']);
+  });
+  afterAll(async () => gw?.close());
+
+  it('by default the ceiling is a ward\'s (100 failures per window, every user together), not a few typos', () => {
+    expect(gatewayConfigShape.LOGIN_ADDRESS_MAX_FAILURES.parse(undefined)).toBe(100);
+  });
+
+  it("another user's failures at the ward's address do not lock a clinician there until the address's ceiling", async () => {
+    const ward = randomLoopbackAddress();
+    const clumsy = await newUser(gw);
+    const clinician = await newUser(gw);
+    const { signIn } = await openLogin(gw, client, ward);
+    // the clumsy user fails until its own back-off stops it (3 checked, then it waits)
+    const clumsyAnswers: number[] = [];
+    for (let i = 0; i < 5; i++) {
+      const res = await signIn(clumsy, `typo-${i}`);
+      clumsyAnswers.push(res.status);
+      await res.body?.cancel();
+    }
+    expect(clumsyAnswers).toEqual([400, 400, 400, 429, 429]);
+    // the clinician at the same address is not slowed by them
+    const ok = await (await openLogin(gw, client, ward)).signIn(clinician, PASSWORD);
+    expect(ok.status).toBe(200);
+    await ok.body?.cancel();
+
+    // five more users' typos reach the ceiling of 8 failures: then the address is refused, for everyone
+    for (let i = 0; i < 5; i++) {
+      const res = await signIn(await newUser(gw), 'typo');
+      expect(res.status).toBe(400);
+      await res.body?.cancel();
+    }
+    const refused = await (await openLogin(gw, client, ward)).signIn(clinician, PASSWORD);
+    expect(refused.status).toBe(429);
+    expect(await refused.text()).toContain('Too many failed sign-ins from your network');
+    expect(await checkedFrom(gw, [ward])).toBe(8);
+  });
+});
+
+describe('the back-off grows', () => {
+  let gw: RunningGateway;
+  let client: CodeClient;
+  beforeAll(async () => {
+    gw = await startGateway({ LOGIN_ADDRESS_MAX_FAILURES: '1000000', LOGIN_USER_FREE_FAILURES: '1', LOGIN_USER_DELAY_SECONDS: '1', LOGIN_USER_MAX_DELAY_SECONDS: '3600' });
+    client = await registerCodeClient(gw.url, ['read:appointments']);
+  });
+  afterAll(async () => gw?.close());
+
+  it('each failure past the free ones doubles the wait the page tells (Retry-After 1, 2, 4)', async () => {
+    const username = await newUser(gw);
+    const { signIn } = await openLogin(gw, client, randomLoopbackAddress());
+    const told: number[] = [];
+    for (let i = 0; i < 3; i++) {
+      const failed = await signIn(username, `guess-${i}`);
+      expect(failed.status).toBe(400);
+      await failed.body?.cancel();
+      const waiting = await signIn(username, `guess-${i}-again`);
+      expect(waiting.status).toBe(429);
+      await waiting.body?.cancel();
+      const wait = Number(waiting.headers.get('retry-after'));
+      told.push(wait);
+      await sleep(wait * 1000 + 100);
+    }
+    expect(told).toEqual([1, 2, 4]);
   });
 });
 

@@ -1,28 +1,37 @@
 /**
- * Sign-in throttling at the login form, shared by every gateway instance (Redis), in two parts:
+ * Sign-in throttling at the login form, shared by every gateway instance (Redis), in two parts
+ * (OWASP ASVS V2.2.1: soft lock-outs, ever increasing delays, per-address limits; never a lock
+ * anyone else can trigger):
  *
- *  - per client address, a hard limit: at most LOGIN_ADDRESS_MAX_FAILURES failed sign-ins per
- *    LOGIN_FAILURE_WINDOW_SECONDS (fixed window from the first failure); past it the address is
- *    refused until the window ends. One address cannot guess many passwords, for one user or many.
- *  - per username, only a slow-down, never a lock: after LOGIN_USER_FREE_FAILURES failures (from
- *    any address) each further attempt must wait LOGIN_USER_DELAY_SECONDS, doubling with every
- *    failure up to LOGIN_USER_MAX_DELAY_SECONDS, and the page says how long. So a guessing run spread
- *    over many addresses is slowed, while the owner of the account can always sign in (after at most
- *    the longest wait) from an address that is not the attacker's. The count lives until
- *    LOGIN_FAILURE_WINDOW_SECONDS after the latest failure; a successful sign-in clears it.
+ *  - per (username, client address), an exponential back-off: after LOGIN_USER_FREE_FAILURES
+ *    failures of that username from that address, each further attempt from there must wait
+ *    LOGIN_USER_DELAY_SECONDS, doubling with every failure up to LOGIN_USER_MAX_DELAY_SECONDS, and
+ *    the page says how long. The count lives until LOGIN_FAILURE_WINDOW_SECONDS after the latest
+ *    failure; a successful sign-in clears it. Failures from one address never slow the same user
+ *    down at another address (nobody can lock a user out by failing their username), and one
+ *    user's failures never slow another user at the same address.
+ *  - per client address, a ceiling: at most LOGIN_ADDRESS_MAX_FAILURES failed sign-ins per
+ *    LOGIN_FAILURE_WINDOW_SECONDS (fixed window from the first failure), for every username
+ *    together; past it the address is refused until the window ends. One address cannot guess many
+ *    passwords, for one user or many; set it high enough for a ward behind one NAT (every user's
+ *    typos from that address count towards it).
+ *
+ * The cost, and why it is acceptable: a guessing run spread over many addresses gets, per address,
+ * LOGIN_USER_FREE_FAILURES guesses and then one per growing wait for each username, within the
+ * address ceiling; the per-address ceiling and the back-off bound each address, not the sum.
  *
  * Atomic: one Lua script checks both gates and, when the attempt may go ahead, counts it as a
- * failure BEFORE the password is checked (on the address and on the username). Parallel guesses
- * are therefore counted before any of them is checked: of 30 sent at once, at most the remaining
- * budget are checked. A correct password then gives its reservation back (`succeeded`), so only
- * failures use up an address's budget (a shared address of many honest users is not throttled by
- * their successful sign-ins, and an attacker cannot reset the count by signing into an account of
- * its own: that only returns its own reservation).
+ * failure BEFORE the password is checked (on the address and on the username at that address).
+ * Parallel guesses are therefore counted before any of them is checked: of 30 sent at once, at most
+ * the remaining budget are checked. A correct password then gives its reservation back
+ * (`succeeded`), so only failures use up an address's budget (a shared address of many honest
+ * users is not throttled by their successful sign-ins, and an attacker cannot reset the count by
+ * signing into an account of its own: that only returns its own reservation).
  *
  * Refusals during one throttle episode (an address's window, a username's wait) are reported as
  * `first: true` once, so the caller audits an episode with one row instead of one per request.
- * Keys: `vitalis:login:addr:<address>`, `vitalis:login:user:<sha256(lower-cased username)>` (the
- * typed username is never stored: people type passwords there) and their `:noted` markers.
+ * Keys: `vitalis:login:addr:<address>`, `vitalis:login:user:<sha256(lower-cased username, address)>`
+ * (the typed username is never stored: people type passwords there) and their `:noted` markers.
  */
 import { createHash } from 'node:crypto';
 import type { Redis } from '@vitalis/redis';
@@ -76,7 +85,9 @@ if n > 0 then redis.call('DECR', KEYS[1]) end
 redis.call('DEL', KEYS[2])
 return 1`;
 
-const usernameKey = (username: string) => `vitalis:login:user:${createHash('sha256').update(username.trim().toLowerCase()).digest('base64url')}`;
+/** The back-off's key: the username at one client address (so neither another address nor another user shares it). */
+const usernameKey = (username: string, address: string) =>
+  `vitalis:login:user:${createHash('sha256').update(`${username.trim().toLowerCase()}\u0000${address}`).digest('base64url')}`;
 const addressKey = (address: string) => `vitalis:login:addr:${address}`;
 
 export class LoginThrottle {
@@ -88,7 +99,7 @@ export class LoginThrottle {
   /** Before the password is checked: may this attempt go ahead? If so it is already counted as a failure. */
   async begin(address: string, username: string, nowMs = Date.now()): Promise<LoginVerdict> {
     const s = this.settings;
-    const user = usernameKey(username);
+    const user = usernameKey(username, address);
     const addr = addressKey(address);
     const [kind, waitMs, first] = (await this.redis.eval(
       BEGIN, 4, addr, user, `${addr}:noted`, `${user}:noted`,
@@ -101,7 +112,7 @@ export class LoginThrottle {
 
   /** The password was right: the attempt was no failure. */
   async succeeded(address: string, username: string): Promise<void> {
-    await this.redis.eval(SUCCEEDED, 2, addressKey(address), usernameKey(username));
+    await this.redis.eval(SUCCEEDED, 2, addressKey(address), usernameKey(username, address));
   }
 }
 
