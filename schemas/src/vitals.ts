@@ -472,24 +472,22 @@ export function decodeRecord(value: Buffer | string | null | undefined, clock?: 
 }
 
 /**
- * No control characters but tab, LF and CR: FHIR's `string` forbids code points below 32 except
- * those three, and PostgreSQL refuses U+0000 in text and jsonb (lone surrogates, which jsonb refuses
- * too, are refused for every string of every request by libs/http: `findUnstorable`).
+ * Free text a person typed (a name, a reason, a complaint): at most `max` characters, kept trimmed,
+ * matching one pattern: no control characters but tab, LF and CR (FHIR's `string` forbids code
+ * points below 32 except those three, and PostgreSQL refuses U+0000 in text and jsonb; lone
+ * surrogates, which jsonb refuses too, are refused for every string of every request by libs/http:
+ * `findUnstorable`), around at least one character that is neither white space nor a control
+ * character (not blank). One pattern, published as one `pattern` (no allOf) and without lookahead,
+ * so every JSON Schema tool reads it; checked before trimming, so the OpenAPI document refuses
+ * exactly what the validator refuses.
  */
 // eslint-disable-next-line no-control-regex -- the control characters are what this pattern refuses
-export const NO_CONTROL_CHARACTERS = /^[^\u0000-\u0008\u000B\u000C\u000E-\u001F]*$/;
+const NON_BLANK_TEXT = /^[^\u0000-\u0008\u000B\u000C\u000E-\u001F]*[^\s\u0000-\u001F][^\u0000-\u0008\u000B\u000C\u000E-\u001F]*$/;
 
-/**
- * Free text a person typed (a name, a reason, a complaint): at most `max` characters, not blank,
- * no control characters but tab, LF and CR (`NO_CONTROL_CHARACTERS`), kept trimmed. The length and
- * the patterns are checked before trimming, so the JSON Schema the OpenAPI document publishes
- * (maxLength, patterns \S and the control characters) refuses exactly what the validator refuses.
- */
 export const nonBlankText = (max: number) =>
   z
     .string()
     .max(max)
-    .regex(/\S/, 'must not be blank')
-    .regex(NO_CONTROL_CHARACTERS, 'must not contain control characters (U+0000 to U+001F) other than tab, LF and CR')
+    .regex(NON_BLANK_TEXT, 'must not be blank, nor contain control characters (U+0000 to U+001F) other than tab, LF and CR')
     .trim();
 

@@ -2960,21 +2960,21 @@ export interface components {
             gender?: "male" | "female" | "other" | "unknown";
             id?: string;
             identifier?: {
-                system: string & (unknown & unknown);
-                value: string & (unknown & unknown);
+                system: string;
+                value: string;
             }[];
             /** @description Exactly one official name */
             name: {
-                family: string & (unknown & unknown);
+                family: string;
                 /** @default [] */
-                given: (string & (unknown & unknown))[];
+                given: string[];
             }[];
             /** @constant */
             resourceType: "Patient";
             telecom?: {
                 /** @enum {string} */
                 system: "phone" | "email" | "fax" | "pager" | "url" | "sms" | "other";
-                value: string & (unknown & unknown);
+                value: string;
             }[];
         };
         /**
@@ -4005,7 +4005,7 @@ export interface components {
          *     }
          */
         PostApiAuthRegisterRequest: {
-            client_name: string & (unknown & unknown);
+            client_name: string;
             grant_types?: string[];
             /** @description OpenID Connect Dynamic Client Registration 1.0 §2: RS256 (default) or ES256 */
             id_token_signed_response_alg?: string;
@@ -4116,7 +4116,7 @@ export interface components {
          *     }
          */
         PostAppointmentsByIdCancelRequest: {
-            reason?: string & (unknown & unknown);
+            reason?: string;
         } | null;
         /**
          * @example {
@@ -4135,7 +4135,7 @@ export interface components {
          */
         PostAppointmentsRequest: {
             patient_id?: string;
-            reason?: string & (unknown & unknown);
+            reason?: string;
             slot_id: string;
         };
         /**
@@ -4144,7 +4144,7 @@ export interface components {
          *     }
          */
         PostDiagnosticsOrdersByIdActivateRequest: {
-            reason?: string & (unknown & unknown);
+            reason?: string;
         } | null;
         /**
          * @example {
@@ -4152,7 +4152,7 @@ export interface components {
          *     }
          */
         PostDiagnosticsOrdersByIdCancelRequest: {
-            reason?: string & (unknown & unknown);
+            reason?: string;
         } | null;
         /**
          * @example {
@@ -4160,7 +4160,7 @@ export interface components {
          *     }
          */
         PostDiagnosticsOrdersByIdEnteredInErrorRequest: {
-            reason?: string & (unknown & unknown);
+            reason?: string;
         } | null;
         /**
          * @example {
@@ -4170,7 +4170,7 @@ export interface components {
          *     }
          */
         PostDiagnosticsOrdersByIdFulfilFromTelemetryRequest: {
-            conclusion?: string & (unknown & unknown);
+            conclusion?: string;
             /** Format: date-time */
             from: string;
             /** Format: date-time */
@@ -4182,7 +4182,7 @@ export interface components {
          *     }
          */
         PostDiagnosticsOrdersByIdHoldRequest: {
-            reason?: string & (unknown & unknown);
+            reason?: string;
         } | null;
         /**
          * @example {
@@ -4224,7 +4224,7 @@ export interface components {
              */
             intent: "order" | "proposal";
             note?: {
-                text: string & (unknown & unknown);
+                text: string;
             }[];
             /**
              * @default routine
@@ -4232,7 +4232,7 @@ export interface components {
              */
             priority: "routine" | "urgent" | "asap" | "stat";
             reasonCode?: {
-                text: string & (unknown & unknown);
+                text: string;
             }[];
             /** @enum {string} */
             resourceType: "ServiceRequest";
@@ -4251,7 +4251,7 @@ export interface components {
          *     }
          */
         PostDiagnosticsReportsByIdAcknowledgeRequest: {
-            note?: string & (unknown & unknown);
+            note?: string;
         } | null;
         PostDiagnosticsReportsByIdAcknowledgeResponse: {
             acknowledged_at?: string | null;
@@ -4365,7 +4365,7 @@ export interface components {
          *     }
          */
         PostDiagnosticsReportsByIdCancelRequest: {
-            reason?: string & (unknown & unknown);
+            reason?: string;
         } | null;
         /**
          * @example {
@@ -4470,8 +4470,8 @@ export interface components {
             effectiveDateTime?: string;
             /** @description The filler's identifier (the first one): a re-post with it is stored once */
             identifier: {
-                system: string & (unknown & unknown);
-                value: string & (unknown & unknown);
+                system: string;
+                value: string;
             }[];
             /** @enum {string} */
             resourceType: "DiagnosticReport";
@@ -4495,7 +4495,7 @@ export interface components {
         PostPatientsByIdAllergiesRequest: {
             /** @description The substance */
             code: {
-                text: string & (unknown & unknown);
+                text: string;
             };
             /**
              * @default unable-to-assess
@@ -4503,7 +4503,7 @@ export interface components {
              */
             criticality: "low" | "high" | "unable-to-assess";
             reaction?: {
-                description: string & (unknown & unknown);
+                description: string;
             }[];
             /** @enum {string} */
             resourceType?: "AllergyIntolerance";
@@ -4541,21 +4541,21 @@ export interface components {
             /** @enum {string} */
             gender?: "male" | "female" | "other" | "unknown";
             identifier?: {
-                system: string & (unknown & unknown);
-                value: string & (unknown & unknown);
+                system: string;
+                value: string;
             }[];
             /** @description Exactly one official name */
             name: {
-                family: string & (unknown & unknown);
+                family: string;
                 /** @default [] */
-                given: (string & (unknown & unknown))[];
+                given: string[];
             }[];
             /** @enum {string} */
             resourceType?: "Patient";
             telecom?: {
                 /** @enum {string} */
                 system: "phone" | "email" | "fax" | "pager" | "url" | "sms" | "other";
-                value: string & (unknown & unknown);
+                value: string;
             }[];
         };
         PostSandboxResponse: {
@@ -4602,7 +4602,7 @@ export interface components {
          *     }
          */
         PostTriageRequest: {
-            complaint: string & (unknown & unknown);
+            complaint: string;
             /** @description Emergency Severity Index, 1 (resuscitation) to 5 (non-urgent) */
             esi: number;
             patient_id: string;
@@ -4806,8 +4806,8 @@ export interface components {
             /** Format: date-time */
             effectiveDateTime?: string;
             identifier?: {
-                system: string & (unknown & unknown);
-                value: string & (unknown & unknown);
+                system: string;
+                value: string;
             }[];
             /** @enum {string} */
             resourceType: "DiagnosticReport";
@@ -4847,21 +4847,21 @@ export interface components {
             /** @enum {string} */
             gender?: "male" | "female" | "other" | "unknown";
             identifier?: {
-                system: string & (unknown & unknown);
-                value: string & (unknown & unknown);
+                system: string;
+                value: string;
             }[];
             /** @description Exactly one official name */
             name: {
-                family: string & (unknown & unknown);
+                family: string;
                 /** @default [] */
-                given: (string & (unknown & unknown))[];
+                given: string[];
             }[];
             /** @enum {string} */
             resourceType?: "Patient";
             telecom?: {
                 /** @enum {string} */
                 system: "phone" | "email" | "fax" | "pager" | "url" | "sms" | "other";
-                value: string & (unknown & unknown);
+                value: string;
             }[];
         };
         /**
@@ -4873,7 +4873,7 @@ export interface components {
         PutTriageByPatientIdEsiRequest: {
             /** @description Emergency Severity Index, 1 (resuscitation) to 5 (non-urgent) */
             esi: number;
-            reason?: string & (unknown & unknown);
+            reason?: string;
         };
         PutTriageByPatientIdEsiResponse: {
             /** @description Active vitals alert rules (with read:vitals) */
@@ -7332,7 +7332,7 @@ export interface operations {
                 cursor?: string;
                 identifier?: string;
                 limit?: number;
-                name?: string & (unknown & unknown);
+                name?: string;
             };
             header?: never;
             path?: never;
