@@ -167,7 +167,7 @@ const observationBase = z.object({
     .describe('Narrative findings only (A abnormal, AA critical); numeric results are interpreted from their ranges'),
 });
 const valueQuantity = z.object({ value: z.number().finite(), unit: z.string().max(40).optional(), system: z.literal(UCUM).optional(), code: z.string().max(40).optional() });
-const valueString = z.string().trim().min(1).max(4_000);
+const valueString = nonBlankText(4_000);
 
 /**
  * A contained result: exactly one of valueQuantity or valueString, said as a union (the document
@@ -188,7 +188,7 @@ export const reportIn = z.object({
   identifier: z.array(identifierIn).min(1).max(5).describe("The filler's identifier (the first one): a re-post with it is stored once"),
   basedOn: z.array(z.object({ reference: z.string().regex(/^ServiceRequest\/[A-Za-z0-9-]{1,64}$/, 'must be ServiceRequest/<id>') })).length(1),
   effectiveDateTime: z.iso.datetime({ offset: true }).optional(),
-  conclusion: z.string().trim().min(1).max(10_000).optional(),
+  conclusion: nonBlankText(10_000).optional(),
   contained: z.array(observationIn).max(100).default([]),
 });
 
@@ -197,8 +197,8 @@ export const reportUpdateIn = reportIn.extend({ identifier: z.array(identifierIn
 
 export const amendIn = z.object({
   status: z.enum(['amended', 'corrected']).default('amended'),
-  reason: z.string().trim().min(1).max(2_000),
-  conclusion: z.string().trim().min(1).max(10_000).optional(),
+  reason: nonBlankText(2_000),
+  conclusion: nonBlankText(10_000).optional(),
   contained: z.array(observationIn).max(100),
 });
 

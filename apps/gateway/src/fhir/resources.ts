@@ -13,7 +13,7 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { notFound } from '@vitalis/http';
 import { LOINC } from '@vitalis/clinical';
 import { DIAGNOSTIC_REPORT_STATUSES, SERVICE_REQUEST_STATUSES, type ServiceRequestStatus } from '@vitalis/records';
-import { resourceId, searchsetBundle, type FhirBundleEntry } from '@vitalis/schemas';
+import { resourceId, searchsetBundle, type FhirBundleEntry, nonBlankText } from '@vitalis/schemas';
 import type { GatewayDeps } from '../deps';
 import { callerOf, decodeKey, encodeKey } from '../access/http';
 import { CLINICIANS, toFhirPractitioner } from '../catalog/data';
@@ -112,7 +112,7 @@ export function fhirResourceRoutes(deps: GatewayDeps): FastifyPluginAsyncZod {
       schema: {
         tags: ['fhir'], summary: 'Search Practitioner', operationId: 'fhirSearchPractitioner',
         description: 'The clinicians of the catalog (public reference data, no patient data): _id, name (case-insensitive substring), _count.',
-        querystring: z.strictObject({ _id: resourceId.optional(), name: z.string().trim().min(1).max(100).optional(), _count: z.coerce.number().int().min(1).max(100).default(50), _cursor: cursor, _format: format }),
+        querystring: z.strictObject({ _id: resourceId.optional(), name: nonBlankText(100).optional(), _count: z.coerce.number().int().min(1).max(100).default(50), _cursor: cursor, _format: format }),
         response: { 200: fhirPractitionerBundle, ...outcomes(400, 406) },
       },
     }, async (req, reply) => {

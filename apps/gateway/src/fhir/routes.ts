@@ -12,7 +12,7 @@ import { z } from 'zod';
 import type { FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { badRequest } from '@vitalis/http';
-import { CALENDAR_DATE_PATTERN, observationSearchsetJson, resourceId, searchsetBundle, toFhirObservation } from '@vitalis/schemas';
+import { CALENDAR_DATE_PATTERN, observationSearchsetJson, resourceId, searchsetBundle, toFhirObservation, nonBlankText } from '@vitalis/schemas';
 import type { GatewayDeps } from '../deps';
 import { PATIENT_READ_SCOPES } from '../access/caller';
 import { callerOf, decodeKey, encodeKey } from '../access/http';
@@ -34,9 +34,9 @@ const oneOrMany = z.union([z.string().max(300), z.array(z.string().max(300)).max
 const patientSearch = z.strictObject({
   _id: resourceId.optional(),
   identifier: z.string().min(1).max(300).optional(),
-  name: z.string().trim().min(1).max(100).optional(),
-  family: z.string().trim().min(1).max(100).optional(),
-  given: z.string().trim().min(1).max(100).optional(),
+  name: nonBlankText(100).optional(),
+  family: nonBlankText(100).optional(),
+  given: nonBlankText(100).optional(),
   birthdate: z.string().regex(new RegExp(`^(?:eq)?${CALENDAR_DATE_PATTERN}$`), 'must be a date YYYY-MM-DD, year 0001 or later (optionally eqYYYY-MM-DD)').optional(),
   gender: z.enum(['male', 'female', 'other', 'unknown']).optional(),
   _count: z.coerce.number().int().min(1).max(100).default(20),

@@ -6,7 +6,7 @@
  * them in the document (fhirOpenApiSchemas) and gives the /fhir/R4 responses the FHIR media type.
  */
 import { z } from 'zod';
-import { fhirObservationSchema, LOINC_SYSTEM, VITAL_CODE } from '@vitalis/schemas';
+import { fhirObservationSchema, LOINC_SYSTEM, VITAL_CODE, nonBlankText } from '@vitalis/schemas';
 import { allergyOut, patientIn, patientOut } from '../patients/fhir';
 import { appointmentOut, scheduleOut, slotOut } from '../appointments/routes';
 import { practitionerOut } from '../catalog/routes';
@@ -93,7 +93,7 @@ export const fhirAppointmentCreate = z.looseObject({
   slot: z.array(z.object({ reference: z.string().regex(/^(?:.*\/)?Slot\/[A-Za-z0-9-]{1,64}$/, 'must be Slot/{id}') })).length(1).describe('The free Slot to book (exactly one)'),
   participant: z.array(z.looseObject({ actor: z.object({ reference: z.string().max(300) }).optional() })).min(1).max(10)
     .describe('The patient (actor Patient/{id}); a patient user books for themselves'),
-  description: z.string().trim().min(1).max(500).optional().describe('The reason'),
+  description: nonBlankText(500).optional().describe('The reason'),
 }).describe('A FHIR R4 Appointment to book: one free Slot and the Patient participant').meta({
   id: 'FhirAppointmentBook',
   example: { resourceType: 'Appointment', status: 'booked', slot: [{ reference: 'Slot/s0123456789ab' }], participant: [{ actor: { reference: 'Patient/pat-0001' } }], description: 'Follow-up' },

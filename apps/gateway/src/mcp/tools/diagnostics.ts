@@ -4,7 +4,7 @@
  * access rules (role and scope), audit and decider; the same scopes as the equivalent routes.
  */
 import { z } from 'zod';
-import { resourceId } from '@vitalis/schemas';
+import { resourceId, nonBlankText } from '@vitalis/schemas';
 import { ORDERABLE_CODES, ORDERABLE_TESTS, type OrderableCode } from '@vitalis/clinical';
 import { SERVICE_REQUEST_PRIORITIES, type DiagnosticReportState } from '@vitalis/records';
 import { acknowledgeCriticalResult, createOrder, getReport, listOrders } from '../../diagnostics/service';
@@ -35,7 +35,7 @@ export const orderDiagnosticTestTool = defineTool({
     code: z.enum(ORDERABLE_CODES as [OrderableCode, ...OrderableCode[]]).describe('LOINC code of the test'),
     priority: z.enum(SERVICE_REQUEST_PRIORITIES).default('routine'),
     intent: z.enum(['order', 'proposal']).default('order'),
-    reason: z.string().trim().min(1).max(500).optional().describe('Why (ServiceRequest.reasonCode.text)'),
+    reason: nonBlankText(500).optional().describe('Why (ServiceRequest.reasonCode.text)'),
   }),
   output: z.object({ order: serviceRequest }),
   annotations: { title: 'Order a diagnostic test', readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false },
@@ -83,7 +83,7 @@ export const acknowledgeCriticalResultTool = defineTool({
   title: 'Acknowledge a critical result',
   description: "Records that a clinician has seen a report's critical result (who and when, audited); it leaves the triage board and stops escalating. Needs write:diagnostics and the doctor role.",
   scopes: ['write:diagnostics'],
-  input: z.object({ report_id: resourceId, note: z.string().trim().min(1).max(2_000).optional() }),
+  input: z.object({ report_id: resourceId, note: nonBlankText(2_000).optional() }),
   output: z.object({ critical: criticalShape }),
   annotations: { title: 'Acknowledge a critical result', readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false },
   async run({ deps, caller }, a) {
