@@ -157,7 +157,8 @@ func TestSandboxReadsButCannotWrite(t *testing.T) {
 func TestVitalsPublishHistoryLatest(t *testing.T) {
 	c := api()
 	patient := "pat-go-" + uid()
-	base := time.Date(2026, 2, 5, 11, 0, 0, 0, time.UTC)
+	// yesterday, on the hour: inside the gateway's device-clock window, on a minute boundary
+	base := time.Now().UTC().Truncate(time.Hour).Add(-24 * time.Hour)
 	var batch []vitalis.Observation
 	for i := int64(1); i <= 5; i++ {
 		batch = append(batch, heartRate(patient, patient+"-mon", i, base.Add(time.Duration(i-1)*time.Second)))

@@ -1,6 +1,5 @@
 """Vitals through the Python clients: publish (gateway -> Kafka -> ingest -> PostgreSQL), then
 history, pages, buckets, latest; typed validation errors."""
-import calendar
 import time
 
 import pytest
@@ -9,7 +8,9 @@ from vitalis_client import AsyncVitalisClient, ValidationError, VitalsPage
 
 from conftest import heart_rate, uid, wait_for
 
-BASE = calendar.timegm((2026, 2, 4, 9, 0, 0))
+# Yesterday, on the hour: inside the gateway's device-clock window (VITALS_RETENTION_DAYS back,
+# VITALS_MAX_CLOCK_SKEW_SECONDS ahead), and on a minute boundary for the bucket assertions.
+BASE = int(time.time()) // 3600 * 3600 - 86400
 ISO = lambda t: time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime(t))  # noqa: E731
 
 

@@ -53,7 +53,8 @@ const settled = <T>(r: () => Resource<T>) => waitFor(async () => r(), (s) => !s.
 describe('React hooks', () => {
   it('useLatestVitals and useVitalsHistory load real data; reload refetches', async () => {
     const patient = `pat-react-${uid()}`;
-    const base = new Date(Date.UTC(2026, 1, 6, 12, 0, 0));
+    // yesterday, on the hour: inside the gateway's device-clock window, on a minute boundary
+    const base = new Date(Math.floor(Date.now() / 3_600_000) * 3_600_000 - 86_400_000);
     await api.vitals.publish(Array.from({ length: 3 }, (_, i) => heartRate(patient, `${patient}-mon`, i + 1, new Date(base.getTime() + i * 1000))));
     await waitFor(() => countStored(stack.pool, { patient }), (c) => c.rows === 3, 45_000, 'stored');
 

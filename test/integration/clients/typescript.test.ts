@@ -128,7 +128,8 @@ describe('authentication', () => {
 describe('vitals', () => {
   const patient = `pat-ts-${uid()}`;
   const device = `${patient}-mon`;
-  const base = new Date(Date.UTC(2026, 1, 3, 10, 0, 0));
+  // yesterday, on the hour: inside the gateway's device-clock window, on a minute boundary
+  const base = new Date(Math.floor(Date.now() / 3_600_000) * 3_600_000 - 86_400_000);
 
   it('publish → Kafka → stored; history (typed, all pages) and latest', async () => {
     const observations = Array.from({ length: 5 }, (_, i) => heartRate(patient, device, i + 1, new Date(base.getTime() + i * 1000)));
