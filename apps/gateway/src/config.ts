@@ -158,7 +158,7 @@ export const gatewayConfigShape = {
    */
   OAUTH_AUTH_FAILURE_ADDRESS_LIMIT: positiveInt(10),
   OAUTH_AUTH_FAILURE_CLIENT_LIMIT: positiveInt(10),
-  /** Client registrations (POST /api/auth/register) per client address per window (RFC 7591 §3 allows it): each stores a client, an audit row and a hashed secret. */
+  /** Anonymous client registrations (POST /api/auth/register without an initial access token) per client address per window (RFC 7591 §3 allows it): each stores a client, an audit row and a hashed secret. One with an initial access token is bounded by the token. */
   REGISTRATION_ADDRESS_RATE_LIMIT: positiveInt(20),
   REGISTRATION_RATE_WINDOW_SECONDS: positiveInt(3_600),
   /** A token with a kid this instance does not know reloads the signing keys from PostgreSQL at most once per this many seconds. */

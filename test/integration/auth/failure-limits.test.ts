@@ -1,5 +1,5 @@
 /**
- * Throttling gaps of issue 30 item 8, over real HTTP: open registration has a per-address limit
+ * Throttling gaps of issue 30 item 8, over real HTTP: open (anonymous) registration has a per-address limit
  * (RFC 7591 §3; each registration stores a client, an audit row and a hashed secret), and failed
  * client authentications at the token endpoint a tighter budget, per address and per presented
  * client id, than the request limits successful ones use. Both answer 429 + Retry-After with an
@@ -7,7 +7,7 @@
  * (test/helpers/http-from.ts), so no counter is shared with another test or run.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { registerClient, type RegisteredClient } from '../../helpers/auth';
+import { initialAccessToken, registerClient, type RegisteredClient } from '../../helpers/auth';
 import { startGateway, type RunningGateway } from '../../helpers/gateway';
 import { fetchFrom, randomLoopbackAddress } from '../../helpers/http-from';
 
@@ -54,6 +54,17 @@ describe('open registration, per client address', () => {
     expect(limited.rows.map((r) => r.detail)).toEqual([expect.objectContaining({ limit: 'registration', max: 5, route: REGISTER })]);
 
     expect((await fetchFrom(randomLoopbackAddress(), `${gw.url}${REGISTER}`, openRegistration('elsewhere'))).status).toBe(201);
+  });
+
+  it("an operator's initial access token is bounded by the token, not the address: make run's demo seed registers after a flood", async () => {
+    const address = randomLoopbackAddress();
+    for (let i = 0; i < 6; i++) await (await fetchFrom(address, `${gw.url}${REGISTER}`, openRegistration(`flood-before-seed-${i}`))).body?.cancel();
+    expect((await fetchFrom(address, `${gw.url}${REGISTER}`, openRegistration('one-more'))).status).toBe(429);
+    const withToken = { ...openRegistration('operator-app'), headers: { 'content-type': 'application/json', authorization: `Bearer ${await initialAccessToken('reception')}` } };
+    expect((await fetchFrom(address, `${gw.url}${REGISTER}`, withToken)).status).toBe(201);
+    // a wrong token is refused (401) and stores nothing
+    const forged = { ...openRegistration('forged'), headers: { 'content-type': 'application/json', authorization: 'Bearer not-an-initial-access-token' } };
+    expect((await fetchFrom(address, `${gw.url}${REGISTER}`, forged)).status).toBe(401);
   });
 
   it('the OpenAPI document declares the 429 of registration', async () => {

@@ -51,13 +51,18 @@ export function registrationRoutes(ctx: AuthContext): FastifyPluginAsyncZod {
   }
 
   return async (app) => {
-    // RFC 7591 §3: registrations per client address (each stores a client, an audit row and a
-    // hashed secret), counted first thing, before the body is read; 429 with an OAuth error body.
+    // RFC 7591 §3: anonymous registrations per client address (each stores a client, an audit row
+    // and a hashed secret), counted first thing, before the body is read; 429 with an OAuth error
+    // body. A registration presenting an initial access token is bounded by that token (its
+    // operator-set number of registrations; a wrong one is refused before anything is stored), not
+    // by the address: the operator's own tools (`make run`'s demo seed) never wait behind
+    // strangers' registrations from the same address.
     const perAddress = app.rateLimiter({ name: 'registration', max: ctx.config.REGISTRATION_ADDRESS_RATE_LIMIT, windowSeconds: ctx.config.REGISTRATION_RATE_WINDOW_SECONDS });
     app.post(PATHS.register, {
       attachValidation: true,
       errorHandler: oauthRequestErrors('invalid_client_metadata'),
       onRequest: async (req, reply) => {
+        if (req.headers.authorization !== undefined) return;
         const verdict = await perAddress(req);
         if (verdict.exceeded) {
           return sendOAuthError(reply, rateLimited(`too many registrations from this address (${verdict.max} per window); retry after ${verdict.resetSeconds} s`, verdict.resetSeconds));
