@@ -92,8 +92,10 @@ describe('offsets stored in the transaction, checked on assignment', () => {
     expect(a.stats.stored + b.stats.stored).toBe(0);
     expect(a.stats.duplicates + b.stats.duplicates).toBe(0); // none reached the identity index
     expect((await counter(metricsA, METRIC.ingestRedeliveredSkipped)) + (await counter(metricsB, METRIC.ingestRedeliveredSkipped))).toBe(a.stats.skipped + b.stats.skipped);
-    expect(await counter(metricsA, METRIC.ingestAssignmentChecks)).toBeGreaterThanOrEqual(1);
-    expect(await counter(metricsB, METRIC.ingestAssignmentChecks)).toBeGreaterThanOrEqual(1);
+    // Both members read their assignment's stored offsets. One of them may have joined (and
+    // skipped all 24) before the other's join rebalanced the group: wait for the second's check.
+    expect(await waitFor(() => counter(metricsA, METRIC.ingestAssignmentChecks), (n) => n >= 1, 60_000, 'member A checked an assignment')).toBeGreaterThanOrEqual(1);
+    expect(await waitFor(() => counter(metricsB, METRIC.ingestAssignmentChecks), (n) => n >= 1, 60_000, 'member B checked an assignment')).toBeGreaterThanOrEqual(1);
     expect(await stored()).toEqual({ rows: 24, distinct: 24 });
 
     // 4. B leaves: A is assigned every partition (checked again) and stores the next round once.
