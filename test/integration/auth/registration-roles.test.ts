@@ -191,8 +191,13 @@ describe('operator approval (admin API, admin:clients)', () => {
     const { rows } = await gw.deps.pool.query(`SELECT actor_client_id, detail FROM audit_events WHERE action = 'client.approved' AND resource_id = $1`, [pending.client_id]);
     expect(rows).toEqual([{ actor_client_id: admin.client_id, detail: expect.objectContaining({ role: 'device', scope: 'write:vitals read:appointments' }) }]);
 
-    // Minting initial access tokens through the API, and the scope it needs.
-    const minted = await fetch(`${gw.url}/api/auth/admin/initial-access-tokens`, { method: 'POST', headers: adminHeaders, body: JSON.stringify({ role: 'device', expires_in: 600, max_uses: 1, label: `bed ${randomUUID()}` }) });
+    // Minting initial access tokens through the API, and the scope it needs: admin:clients and, since
+    // issue 30, every scope the role gives a client (an admin holds no write:vitals; iat-minting.test.ts).
+    const mintBody = JSON.stringify({ role: 'device', expires_in: 600, max_uses: 1, label: `bed ${randomUUID()}` });
+    expect((await fetch(`${gw.url}/api/auth/admin/initial-access-tokens`, { method: 'POST', headers: adminHeaders, body: mintBody })).status).toBe(403);
+    const backend = await registerClient(gw.url, ['admin:clients', 'write:vitals'], 'roles-backend', 'system');
+    const backendHeaders = { authorization: `Bearer ${await clientCredentialsToken(gw.url, backend)}`, 'content-type': 'application/json' };
+    const minted = await fetch(`${gw.url}/api/auth/admin/initial-access-tokens`, { method: 'POST', headers: backendHeaders, body: mintBody });
     expect(minted.status).toBe(201);
     const iat = await j(minted);
     expect(iat).toMatchObject({ role: 'device', max_uses: 1 });

@@ -2,6 +2,8 @@
  * The operator's side of client registration (scope admin:clients, audited):
  *
  *   POST /api/auth/admin/initial-access-tokens        mint an RFC 7591 §3 initial access token for a role
+ *                                                      the caller could act as itself (never `system`:
+ *                                                      the operator's command line alone mints that)
  *   GET  /api/auth/admin/clients?approval=pending      clients waiting for an operator
  *   POST /api/auth/admin/clients/{client_id}/approve   give a client a role; its scopes become what it
  *                                                      asked for (or `scope`) within that role
@@ -17,7 +19,8 @@ import { HttpProblem, notFound } from '@vitalis/http';
 import { ROLES, type Role } from '@vitalis/schemas';
 import { parseScopes, scopeCeiling, usableWith } from './clients';
 import type { AuthContext } from './context';
-import { MAX_INITIAL_ACCESS_TTL_SECONDS, mintInitialAccessToken } from './initial-access';
+import { MAX_INITIAL_ACCESS_TTL_SECONDS, httpMintRefusal, httpMintingScopes, mintInitialAccessToken } from './initial-access';
+import { insufficientScope } from './oauth-errors';
 import { problems } from '../access/http';
 
 const ADMIN = { auth: { scopes: ['admin:clients' as const] } };
@@ -80,18 +83,36 @@ const COLUMNS = 'client_id, client_name, grant_types, scope, requested_scope, ro
 
 export function adminRoutes(ctx: AuthContext): FastifyPluginAsyncZod {
   const { pool } = ctx;
-  const audit = (req: { id: string; ip: string; principal?: { clientId: string; subject: string } }, action: string, resourceId: string | undefined, detail: Record<string, unknown>) =>
+  const audit = (req: { id: string; ip: string; principal?: { clientId: string; subject: string } }, action: string, resourceId: string | undefined, detail: Record<string, unknown>, outcome: 'success' | 'failure' = 'success') =>
     recordAudit(pool, {
-      action, outcome: 'success', clientId: req.principal?.clientId, subject: req.principal?.subject, scope: 'admin:clients',
+      action, outcome, clientId: req.principal?.clientId, subject: req.principal?.subject, scope: 'admin:clients',
       resourceType: 'Client', resourceId, requestId: req.id, ip: req.ip, detail,
     });
 
   return async (app) => {
     app.post('/api/auth/admin/initial-access-tokens', {
       config: ADMIN,
-      schema: { tags: ['oauth'], summary: 'Mint an initial access token (RFC 7591 §3) that registers a client with a role', body: mintRequest, response: { 201: mintResponse, ...problems(400, 401, 403) } },
+      schema: {
+        tags: ['oauth'], summary: 'Mint an initial access token (RFC 7591 §3) that registers a client with a role',
+        description:
+          'Only for a role the caller could act as itself: the token must hold every scope a client of that role could obtain on its own '
+          + '(its sign-in and user-only scopes aside, a system/ scope read as the Vitalis scope it reads through, the public scopes aside); '
+          + 'otherwise 403 insufficient-scope naming them. The `system` role is never minted here, whatever the token holds (403): '
+          + 'only the operator\'s command line mints it (`npm run admin -- initial-access-token --role system`).',
+        body: mintRequest, response: { 201: mintResponse, ...problems(400, 401, 403) },
+      },
     }, async (req, reply) => {
-      const minted = await mintInitialAccessToken(pool, { role: req.body.role, ttlSeconds: req.body.expires_in, maxUses: req.body.max_uses, label: req.body.label, createdBy: req.principal!.subject });
+      const principal = req.principal!;
+      const refusal = httpMintRefusal(req.body.role, principal.scopes);
+      if (refusal) {
+        await audit(req, 'initial_access_token.refused', undefined, { role: req.body.role, reason: refusal.reason, ...('missing' in refusal ? { missing: refusal.missing.join(' ') } : {}) }, 'failure');
+        if (refusal.reason === 'operator only') {
+          throw insufficientScope(['admin:clients'], { detail: 'The system role is minted by the operator\'s command line alone (npm run admin -- initial-access-token --role system), never over HTTP.' });
+        }
+        const detail = `Minting an initial access token for the role ${req.body.role} needs every scope that role gives a client; this token lacks: ${refusal.missing.join(' ')}.`;
+        throw insufficientScope(['admin:clients', ...httpMintingScopes(req.body.role)!], { detail });
+      }
+      const minted = await mintInitialAccessToken(pool, { role: req.body.role, ttlSeconds: req.body.expires_in, maxUses: req.body.max_uses, label: req.body.label, createdBy: principal.subject });
       await audit(req, 'initial_access_token.created', undefined, { role: minted.role, expires_at: minted.expires_at, max_uses: minted.max_uses, label: minted.label });
       return reply.code(201).header('cache-control', 'no-store').send(minted);
     });

@@ -207,7 +207,9 @@ export interface paths {
         put?: never;
         /**
          * Mint an initial access token (RFC 7591 §3) that registers a client with a role
-         * @description Required scopes: admin:clients.
+         * @description Only for a role the caller could act as itself: the token must hold every scope a client of that role could obtain on its own (its sign-in and user-only scopes aside, a system/ scope read as the Vitalis scope it reads through, the public scopes aside); otherwise 403 insufficient-scope naming them. The `system` role is never minted here, whatever the token holds (403): only the operator's command line mints it (`npm run admin -- initial-access-token --role system`).
+         *
+         *     Required scopes: admin:clients.
          */
         post: operations["postApiAuthAdminInitialAccessTokens"];
         delete?: never;
