@@ -12,7 +12,7 @@
 import { STATUS_CODES } from 'node:http';
 import type { Socket } from 'node:net';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { problemBody, problemContentType, problemForStatus } from './problem';
+import { PROBLEM_CONTENT_TYPE, problemBody, problemForStatus } from './problem';
 import { sendProblem } from './plugin';
 
 const FRAMEWORK_DETAILS: Record<string, [number, string]> = {
@@ -38,7 +38,7 @@ export function clientErrorHandler(baseUrl: string) {
       : err.code === 'ERR_HTTP_REQUEST_TIMEOUT' ? [408, 'The request was not received in time.'] : [400, 'The request is not valid HTTP.'];
     if (socket.writable) {
       const body = JSON.stringify(problemBody(baseUrl, problemForStatus(status, detail)));
-      socket.write(`HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\nContent-Length: ${Buffer.byteLength(body)}\r\nContent-Type: ${problemContentType(status)}\r\nConnection: close\r\n\r\n${body}`);
+      socket.write(`HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\nContent-Length: ${Buffer.byteLength(body)}\r\nContent-Type: ${PROBLEM_CONTENT_TYPE}\r\nConnection: close\r\n\r\n${body}`);
     }
     socket.destroy(err);
   };

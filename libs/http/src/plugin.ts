@@ -1,7 +1,6 @@
 /**
  * The error contract as a fastify plugin: every error and every unknown route answers an RFC 9457
- * problem (`application/problem+json`; the 401/403 auth refusals `application/json`, as service
- * spec section 7 says), never fastify's default shape, and every response carries the server's
+ * problem (`application/problem+json`, the 401/403 auth refusals included), never fastify's default shape, and every response carries the server's
  * request id (and echoes a sane caller's one apart). Unexpected errors are logged with the request
  * id and answered 500 without internals. A path served under other methods answers 405 with
  * `Allow`. A NUL character in the body, query string or path parameters is refused with a 400
@@ -21,7 +20,7 @@ import fp from 'fastify-plugin';
 import { hasZodFastifySchemaValidationErrors, isResponseSerializationError } from 'fastify-type-provider-zod';
 import { findUnstorable, nulPathText } from './nul';
 import { FHIR_JSON, operationOutcomeOf } from './operation-outcome';
-import { HttpProblem, problemBody, problemContentType, problemForStatus, validationFailed } from './problem';
+import { HttpProblem, PROBLEM_CONTENT_TYPE, problemBody, problemForStatus, validationFailed } from './problem';
 
 export const REQUEST_ID_HEADER = 'x-request-id';
 /** Where a caller's own request id is echoed back (correlation only; see clientRequestIdOf). */
@@ -58,7 +57,7 @@ export function sendProblem(reply: FastifyReply, baseUrl: string, thrown: HttpPr
   const path = reply.request.url.split('?')[0] ?? '/';
   reply.code(problem.status);
   if (underAny(path, fhirBasePaths)) return reply.type(FHIR_JSON).send(JSON.stringify(operationOutcomeOf(problem)));
-  return reply.type(problemContentType(problem.status)).send(JSON.stringify(problemBody(baseUrl, problem, path)));
+  return reply.type(PROBLEM_CONTENT_TYPE).send(JSON.stringify(problemBody(baseUrl, problem, path)));
 }
 
 /**

@@ -3,13 +3,13 @@
  * `type` = `{base}/errors/<kind>` so a client can branch on the kind.
  * (No maintained npm package covers this for fastify 5; it is a few pure functions.)
  */
-export const PROBLEM_CONTENT_TYPE = 'application/problem+json';
 /**
- * Service spec section 7: the 401/403 refusals of protected resources are `application/json`
- * (same body); every other problem is RFC 9457's `application/problem+json`.
+ * Every problem, the 401/403 refusals of protected resources included, is RFC 9457's
+ * `application/problem+json` (a JSON media type; spec section 7 says `application/json`, the
+ * departure is ADR 0011's and docs/api.md#errors says so). Only the OAuth endpoints' own RFC 6749
+ * error bodies (`error`, `error_description`) are `application/json`, and they are not problems.
  */
-export const AUTH_REFUSAL_CONTENT_TYPE = 'application/json';
-export const problemContentType = (status: number) => (status === 401 || status === 403 ? AUTH_REFUSAL_CONTENT_TYPE : PROBLEM_CONTENT_TYPE);
+export const PROBLEM_CONTENT_TYPE = 'application/problem+json';
 
 export interface ProblemBody {
   type: string;

@@ -29,7 +29,7 @@ async function expect401(res: Response, errorDescription?: RegExp) {
     expect(challenge).toContain('error="invalid_token"');
     expect(challenge).toMatch(errorDescription);
   }
-  expect(res.headers.get('content-type')).toMatch(/^application\/json/); // spec section 7
+  expect(res.headers.get('content-type')).toMatch(/^application\/problem\+json/); // RFC 9457 (ADR 0011)
   const body = (await res.json()) as Record<string, unknown>;
   expect(body).toMatchObject({ type: `${gw.url}/errors/unauthorized`, title: 'Unauthorized', status: 401 });
   expect(body.detail).toMatch(/Bearer token/);
@@ -93,7 +93,7 @@ describe('403: valid token without the scope', () => {
     expect(res.headers.get('www-authenticate')).toBe(
       `Bearer realm="vitalis", error="insufficient_scope", scope="read:vitals", resource_metadata="${gw.url}/.well-known/oauth-protected-resource"`,
     );
-    expect(res.headers.get('content-type')).toMatch(/^application\/json/); // spec section 7
+    expect(res.headers.get('content-type')).toMatch(/^application\/problem\+json/); // RFC 9457 (ADR 0011)
     const body = (await res.json()) as Record<string, unknown>;
     expect(body).toMatchObject({ type: `${gw.url}/errors/insufficient-scope`, title: 'Forbidden', status: 403, required_scope: 'read:vitals' });
     expect(body.detail).toContain('/auth.md');

@@ -44,7 +44,7 @@ describe('the route contract: config.auth.scopes enforced by one onRequest hook'
     expect(short.headers['www-authenticate']).toBe(
       `Bearer realm="vitalis", error="insufficient_scope", scope="read:patients write:patients", resource_metadata="${gw.url}/.well-known/oauth-protected-resource"`,
     );
-    expect(short.headers['content-type']).toMatch(/^application\/json/); // spec section 7
+    expect(short.headers['content-type']).toMatch(/^application\/problem\+json/); // RFC 9457 (ADR 0011)
     expect(short.json()).toMatchObject({ type: `${gw.url}/errors/insufficient-scope`, title: 'Forbidden', status: 403 });
   });
 

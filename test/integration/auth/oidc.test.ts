@@ -209,7 +209,7 @@ describe('without openid', () => {
       const res = await userinfo(tokens.access_token, method);
       expect(res.status).toBe(403);
       expect(res.headers.get('www-authenticate')).toContain('error="insufficient_scope"');
-      expect(res.headers.get('content-type')).toMatch(/^application\/json/);
+      expect(res.headers.get('content-type')).toMatch(/^application\/problem\+json/);
       expect(((await res.json()) as { status: number }).status).toBe(403);
     }
     expect((await fetch(`${gw.url}/api/auth/userinfo`)).status).toBe(401);

@@ -79,7 +79,7 @@ async function expectSpec401(res: Response, what: string, invalidToken: boolean)
   if (invalidToken) expect(challenge, what).toMatch(new RegExp(`^Bearer realm="vitalis", error="invalid_token", error_description="[^"]+", ${metadata().replace(/[.?]/g, '\\$&')}$`));
   else expect(challenge, what).toBe(`Bearer realm="vitalis", ${metadata()}`);
   if (isFhir(what)) return expectFhirOutcome(res, what, 'login');
-  expect(res.headers.get('content-type'), what).toMatch(/^application\/json(;|$)/);
+  expect(res.headers.get('content-type'), what).toMatch(/^application\/problem\+json(;|$)/);
   const body = (await res.json()) as Json;
   expect(body, what).toMatchObject({ type: `${gw.url}/errors/unauthorized`, title: 'Unauthorized', status: 401 });
   expect(body.detail, what).toMatch(/Bearer token (is required|is invalid)/);
@@ -90,7 +90,7 @@ async function expect403(res: Response, what: string, scope: string) {
   expect(res.status, what).toBe(403);
   expect(res.headers.get('www-authenticate'), what).toBe(`Bearer realm="vitalis", error="insufficient_scope", scope="${scope}", ${metadata()}`);
   if (isFhir(what)) return expectFhirOutcome(res, what, 'forbidden');
-  expect(res.headers.get('content-type'), what).toMatch(/^application\/json(;|$)/);
+  expect(res.headers.get('content-type'), what).toMatch(/^application\/problem\+json(;|$)/);
   const body = (await res.json()) as Json;
   expect(body, what).toMatchObject({ type: `${gw.url}/errors/insufficient-scope`, title: 'Forbidden', status: 403, required_scope: scope });
   expect(body.detail, what).toContain(`${gw.url}/auth.md`);

@@ -76,7 +76,7 @@ describe('a sandbox token never reaches a real patient', () => {
     ]) {
       const res = await get(path, sbx.access_token);
       expect(res.status, path).toBe(403);
-      expect(res.headers.get('content-type'), path).toMatch(/^application\/json/);
+      expect(res.headers.get('content-type'), path).toMatch(/^application\/problem\+json/);
       expect(res.headers.get('www-authenticate'), path).toContain('error="insufficient_scope"');
       expect(await json(res), path).toMatchObject({ status: 403, detail: expect.stringContaining('sbx-') });
     }
@@ -328,7 +328,7 @@ describe('nobody writes for an sbx- id', () => {
       body: JSON.stringify({ observations: [numeric('sbx-0001', 'smuggler-1', 1, new Date())] }),
     });
     expect(res.status).toBe(403);
-    expect(res.headers.get('content-type')).toMatch(/^application\/json/);
+    expect(res.headers.get('content-type')).toMatch(/^application\/problem\+json/);
     expect(res.headers.get('www-authenticate')).toContain('error="insufficient_scope"');
     expect(await json(res)).toMatchObject({ status: 403, detail: expect.stringContaining('reserved') });
     expect(refusals(await auditOf(device.client_id))).toEqual([{ action: 'vitals.write', patient: 'sbx-0001', reason: 'sandbox', via: 'rest' }]);

@@ -100,9 +100,9 @@ describe('GET /openapi.json', () => {
     ]);
   });
 
-  it('documents the 401 and 403 refusals as application/json (spec section 7)', () => {
+  it('documents the 401 and 403 refusals as application/problem+json, as they are served (ADR 0011)', () => {
     for (const name of ['Unauthorized', 'Forbidden']) {
-      expect(Object.keys(doc.components.responses[name].content), name).toEqual(['application/json']);
+      expect(Object.keys(doc.components.responses[name].content), name).toEqual(['application/problem+json']);
     }
   });
 

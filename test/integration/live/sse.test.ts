@@ -35,7 +35,7 @@ describe('GET /api/v1/vitals/stream', () => {
     const writer = await registerClient(rig.gw.url, ['write:vitals']);
     const noScope = await openSse(url, { authorization: `Bearer ${await clientCredentialsToken(rig.gw.url, writer)}` });
     expect(noScope.status).toBe(403);
-    expect(noScope.contentType).toMatch(/^application\/json/); // spec section 7: 401/403 are application/json
+    expect(noScope.contentType).toMatch(/^application\/problem\+json/); // 401/403 are RFC 9457 problems (ADR 0011)
     expect(noScope.body).toMatchObject({ status: 403 });
     const bad = await openSse(url, { ...auth, 'last-event-id': 'not-an-id' });
     expect(bad.status).toBe(400);

@@ -58,7 +58,7 @@ describe('anonymous MCP', () => {
     const res = await rpc(gw.url, call(2, 'get_latest_vitals', { patient_id: 'pat-0001' }), { 'mcp-session-id': sid });
     expect(res.status).toBe(401);
     expect(res.headers.get('www-authenticate')).toBe(`Bearer realm="vitalis", resource_metadata="${metadataUrl()}"`);
-    expect(res.headers.get('content-type')).toMatch(/^application\/json/); // spec section 7
+    expect(res.headers.get('content-type')).toMatch(/^application\/problem\+json/); // RFC 9457 (ADR 0011)
     expect(await res.json()).toMatchObject({ status: 401, title: 'Unauthorized', type: `${gw.url}/errors/unauthorized` });
     // the resource metadata it points to names this server as the resource and our issuer
     const meta = (await (await fetch(metadataUrl())).json()) as { resource: string; authorization_servers: string[] };

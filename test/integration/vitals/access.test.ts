@@ -62,7 +62,7 @@ describe('vitals access for patient users', () => {
     expect(mine.statusCode).toBe(200);
     const theirs = await app.inject({ method: 'GET', url: q(other), headers: { 'x-test-patient': own } });
     expect(theirs.statusCode).toBe(403);
-    expect(theirs.headers['content-type']).toMatch(/^application\/json/); // spec section 7
+    expect(theirs.headers['content-type']).toMatch(/^application\/problem\+json/); // RFC 9457 (ADR 0011)
     expect(theirs.json()).toMatchObject({ status: 403, title: 'Forbidden' });
     const latest = await app.inject({ method: 'GET', url: `/api/v1/patients/${other}/vitals/latest`, headers: { 'x-test-patient': own } });
     expect(latest.statusCode).toBe(403);

@@ -7,8 +7,8 @@
  *    scheme (OpenAPI ORs the entries of `security` and ANDs the scopes within one);
  *  - `deprecated: true` from `config.deprecation`;
  *  - the request body from `config.openapiBody` where the handler checks part of the body itself;
- *  - RFC 9457 problem responses (shared `Problem` schema, application/problem+json; 401 and 403
- *    application/json, as spec section 7 says) from the shape
+ *  - RFC 9457 problem responses (shared `Problem` schema, application/problem+json, the 401
+ *    and 403 refusals included) from the shape
  *    of each operation: 400 when it takes input, 401/403 when secured, 404 and 414 (a path segment
  *    over the router's limit) on templated paths, 413/415 when it takes a body, 431 when it reads a
  *    header or query parameter (one a client may make long; Node counts the request line too), 429 when its schema says `x-rate-limited`,
@@ -17,7 +17,7 @@
  */
 import { jsonSchemaTransform, jsonSchemaTransformObject } from 'fastify-type-provider-zod';
 import type { FastifyDynamicSwaggerOptions } from '@fastify/swagger';
-import { problemContentType } from '@vitalis/http';
+import { PROBLEM_CONTENT_TYPE } from '@vitalis/http';
 import { VITALIS_VERSION } from '@vitalis/runtime';
 import { SCOPES, needsUser, type Scope } from '@vitalis/schemas';
 import { PATHS } from '../auth/context';
@@ -335,9 +335,9 @@ export function finishDocument(doc: Json, baseUrl: string): Json {
   // Only the problem responses some operation refers to (an unused component is a linter warning).
   const referenced = JSON.stringify(paths);
   components.responses = Object.fromEntries(
-    Object.entries(PROBLEM_RESPONSES).filter(([, { name }]) => referenced.includes(`"#/components/responses/${name}"`)).map(([status, { name, description }]) => [
+    Object.entries(PROBLEM_RESPONSES).filter(([, { name }]) => referenced.includes(`"#/components/responses/${name}"`)).map(([, { name, description }]) => [
       name,
-      { description, content: { [problemContentType(Number(status))]: { schema: { $ref: '#/components/schemas/Problem' } } } },
+      { description, content: { [PROBLEM_CONTENT_TYPE]: { schema: { $ref: '#/components/schemas/Problem' } } } },
     ]),
   );
   return sortKeys(doc);
@@ -353,7 +353,7 @@ export function swaggerOptions(baseUrl: string): FastifyDynamicSwaggerOptions {
         summary: 'Healthcare telemetry platform: OAuth 2, REST v1, MCP.',
         description: [
           `The v1 API (path prefix \`/api/v1\`). Authentication walkthrough: [${baseUrl}/auth.md](${baseUrl}/auth.md). Developer portal, deprecations and sunsets: [${baseUrl}/developers](${baseUrl}/developers).`,
-          'Every error is an RFC 9457 problem (`application/problem+json`; the 401 and 403 refusals `application/json`, with `WWW-Authenticate`); every response carries `x-request-id`. Deprecated operations answer with `Deprecation`, `Sunset` and `Link` headers (RFC 9745, RFC 8594).',
+          'Every error is an RFC 9457 problem (`application/problem+json`; the 401 and 403 refusals with `WWW-Authenticate`, RFC 6750), except the OAuth endpoints\' RFC 6749 error bodies (`application/json`); every response carries `x-request-id`. Deprecated operations answer with `Deprecation`, `Sunset` and `Link` headers (RFC 9745, RFC 8594).',
           notesMarkdown(),
         ].join('\n\n'),
         contact: { name: 'Vitalis developers', url: `${baseUrl}/developers` },
