@@ -2,21 +2,23 @@
  * `make run` demo seed (development only): as the operator, mints an initial access token for the
  * `system` role (every scope) and registers one demo OAuth client with it through the real
  * registration endpoint, keeping its credentials in .data/demo-client.json, so a person can get a
- * token at once. Re-running reuses the client while it still obtains every scope. It also prints a
+ * token at once. Re-running reuses the client while it still obtains every scope. It also mints a
  * fresh initial access token (role system, 24 h, 10 registrations) for registering your own
- * PHI-capable clients; open registration gives the public scopes only.
+ * PHI-capable clients, saves it in .data/initial-access-token (mode 0600, where /auth.md and
+ * docs/api.md read it) and prints it; open registration gives the public scopes only.
  * The bedside simulator seeds the vitals (patients pat-0001...).
  */
-import { mkdir, readFile, writeFile } from 'node:fs/promises';
+import { readFile } from 'node:fs/promises';
 import { SCOPE_NAMES, needsUser } from '@vitalis/schemas';
 import { DEFAULT_DATABASE_URL } from '@vitalis/config';
 import { createPool } from '@vitalis/db';
 import { saveGroup } from '@vitalis/export';
 import { mintInitialAccessToken } from './auth/initial-access';
+import { DEMO_CLIENT_FILE, INITIAL_ACCESS_TOKEN_FILE, saveInitialAccessToken, saveSecretFile } from './demo-files';
 import { seedRecords } from './seed-records';
 
 const base = (process.env.PUBLIC_BASE_URL ?? `http://127.0.0.1:${process.env.PORT ?? 8080}`).replace(/\/+$/, '');
-const file = '.data/demo-client.json';
+const file = DEMO_CLIENT_FILE;
 
 interface DemoClient {
   client_id: string;
@@ -60,19 +62,21 @@ if (!client) {
   });
   if (res.status !== 201) throw new Error(`demo client registration failed: ${res.status} ${await res.text()}`);
   client = (await res.json()) as DemoClient;
-  await mkdir('.data', { recursive: true });
-  await writeFile(file, JSON.stringify(client, null, 2), { mode: 0o600 });
+  await saveSecretFile(file, JSON.stringify(client, null, 2));
 }
 
 const operator = await mint(10);
+await saveInitialAccessToken(operator.initial_access_token);
 process.stdout.write(`
 Demo OAuth client (role system, every scope; credentials in ${file}):
   curl -s -X POST ${base}/api/auth/oauth2/token -d grant_type=client_credentials \\
        -d client_id=${client.client_id} -d client_secret=$(sed -n 's/.*"client_secret": "\\(.*\\)".*/\\1/p' ${file})
-Initial access token (role system, 10 registrations, 24 h) to register PHI-capable clients of your own:
-  curl -s -X POST ${base}/api/auth/register -H 'authorization: Bearer ${operator.initial_access_token}' \\
+Initial access token (role system, 10 registrations, 24 h) to register PHI-capable clients of your own,
+saved in ${INITIAL_ACCESS_TOKEN_FILE} (mode 0600; the walkthrough ${base}/auth.md reads it from there):
+  ${operator.initial_access_token}
+  curl -s -X POST ${base}/api/auth/register -H "authorization: Bearer $(cat ${INITIAL_ACCESS_TOKEN_FILE})" \\
        -H 'content-type: application/json' -d '{"client_name":"my-agent","grant_types":["client_credentials"],"scope":"read:vitals"}'
-  (open registration without it gets the public scope read:appointments only; see ${base}/auth.md)
+  (open registration without it gets the public scope read:appointments only)
 `);
 
 // Patients, slots and ED arrivals through the event store (idempotent).

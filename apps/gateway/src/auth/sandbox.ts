@@ -3,7 +3,7 @@
  * sandbox client (expiring with its token) and an access token with read-only demo scopes.
  * Rate-limited per client address (SANDBOX_RATE_LIMIT per SANDBOX_RATE_WINDOW_SECONDS, the
  * gateway's one rate-limit mechanism, rate-limits.ts); over the limit: 429 problem with
- * Retry-After (seconds to the end of the window).
+ * Retry-After (seconds to the end of the window) whose detail says to wait or register a client.
  */
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
@@ -27,6 +27,17 @@ const sandboxResponse = z.object({
   token_endpoint: z.string(),
 });
 
+/**
+ * The 429's detail: what happened (the budget is per address, so everyone behind one address, a
+ * hospital's NAT or a CI runner, shares it) and what to do (wait, or register a client, which
+ * needs no sandbox credentials).
+ */
+export function sandboxExhausted(baseUrl: string, max: number, windowSeconds: number, retryAfterSeconds: number): string {
+  return `The sandbox hands out ${max} credentials per ${windowSeconds} s to each network address, shared by everyone behind yours, `
+    + `and they are used up. Retry after ${retryAfterSeconds} s (Retry-After), or register a client of your own instead: `
+    + `POST ${baseUrl}${PATHS.register} then the client_credentials grant, which need no sandbox credentials (${baseUrl}/auth.md, steps 2 and 3).`;
+}
+
 export function sandboxRoutes(ctx: AuthContext): FastifyPluginAsyncZod {
   const { config, pool } = ctx;
   const sandbox = (limiter: RateLimiter) => async (req: FastifyRequest, reply: FastifyReply) => {
@@ -36,7 +47,7 @@ export function sandboxRoutes(ctx: AuthContext): FastifyPluginAsyncZod {
     reply.header('ratelimit-remaining', String(verdict.remaining));
     reply.header('ratelimit-reset', String(verdict.resetSeconds));
     if (verdict.exceeded) {
-      throw tooManyRequests(`Sandbox credentials are limited to ${verdict.max} per ${config.SANDBOX_RATE_WINDOW_SECONDS} s per address. Retry after ${verdict.resetSeconds} s.`, verdict.resetSeconds);
+      throw tooManyRequests(sandboxExhausted(config.baseUrl, verdict.max, config.SANDBOX_RATE_WINDOW_SECONDS, verdict.resetSeconds), verdict.resetSeconds);
     }
     const ttl = config.SANDBOX_TOKEN_TTL_SECONDS;
     const client = await registerClient(pool, {

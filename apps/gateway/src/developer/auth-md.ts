@@ -1,18 +1,30 @@
 /**
  * GET /auth.md: the authentication walkthrough of spec section 5 as Markdown. Every ```sh block
  * is a copy-paste step with this server's real base URL; run in order in one shell they form a
- * complete session (variables flow from step to step; needs curl and jq). The test suite runs
- * them verbatim against a real gateway, so the walkthrough cannot drift from the server.
+ * complete session (variables flow from step to step; needs curl 7.76+, jq and openssl). The only
+ * inputs are what the reader has: the initial access token `make run` saved in .data/ (demo-files.ts)
+ * and the address the browser lands on after signing in (read at a prompt). The test suite
+ * (test/integration/developer/walkthrough.test.ts) runs them verbatim against a real gateway,
+ * signing in with headless Chromium, so the walkthrough cannot drift from the server. The role and
+ * scope tables are generated from schemas/src/scopes.ts (doc-tables.ts).
  */
-import { PUBLIC_SCOPES, SANDBOX_SCOPES, SCOPES } from '@vitalis/schemas';
+import { ROLES, SANDBOX_SCOPES, PUBLIC_SCOPES } from '@vitalis/schemas';
 import { PATHS } from '../auth/context';
+import { INITIAL_ACCESS_TOKEN_FILE } from '../demo-files';
+import { ROLE_TABLE_NOTE, roleTable, scopeTable } from './doc-tables';
+
+/** Every request of the walkthrough: a refusal prints its body (the problem's detail says what to do) and fails the step. */
+const CURL = 'curl --fail-with-body -sS';
+/** Where the PKCE example app says it lives: nothing needs to listen there (the reader copies the address). */
+const CALLBACK = 'http://127.0.0.1:8765/callback';
 
 export function renderAuthMarkdown(baseUrl: string): string {
-  const scopeRows = Object.entries(SCOPES).map(([scope, grants]) => `| \`${scope}\` | ${grants} |`).join('\n');
   return `# Vitalis authentication walkthrough
 
 Base URL: \`${baseUrl}\`. Credentials travel as \`Authorization: Bearer <ACCESS_TOKEN>\`.
-The examples below are a complete session: paste them in order into one shell (they need \`curl\` and \`jq\`).
+The examples below are a complete session: paste them in order into one shell (they need \`curl\` 7.76 or later,
+\`jq\` and \`openssl\`). Every request uses \`--fail-with-body\`: a refused one prints its error body, whose
+\`detail\` (or \`error_description\`) says what went wrong and what to do, and fails the step.
 The full API is described at [${baseUrl}/openapi.json](${baseUrl}/openapi.json); the portal is at [${baseUrl}/developers](${baseUrl}/developers).
 
 | Method | \`grant_type\` | For |
@@ -34,10 +46,10 @@ also the OpenID Connect provider configuration) lists the endpoints; the OpenAPI
 every operation and the scopes it needs.
 
 \`\`\`sh
-curl -fsS "$BASE/.well-known/oauth-protected-resource" | jq .
-curl -fsS "$BASE/.well-known/oauth-authorization-server" | jq '{issuer, token_endpoint, registration_endpoint, revocation_endpoint, grant_types_supported}'
-curl -fsS "$BASE/.well-known/openid-configuration" | jq '{issuer, jwks_uri, userinfo_endpoint, id_token_signing_alg_values_supported}'
-curl -fsS "$BASE/openapi.json" | jq '{openapi, version: .info.version, operations: [.paths[] | keys[]] | length}'
+${CURL} "$BASE/.well-known/oauth-protected-resource" | jq .
+${CURL} "$BASE/.well-known/oauth-authorization-server" | jq '{issuer, token_endpoint, registration_endpoint, revocation_endpoint, grant_types_supported}'
+${CURL} "$BASE/.well-known/openid-configuration" | jq '{issuer, jwks_uri, userinfo_endpoint, id_token_signing_alg_values_supported}'
+${CURL} "$BASE/openapi.json" | jq '{openapi, version: .info.version, operations: [.paths[] | keys[]] | length}'
 \`\`\`
 
 ## 2. Register a client (RFC 7591)
@@ -49,7 +61,7 @@ asked for beyond it waits for an operator (\`requested_scope\`, \`approval: "pen
 [Scopes beyond the public set](#scopes-beyond-the-public-set-a-role) for clinical access.
 
 \`\`\`sh
-REGISTRATION=$(curl -fsS -X POST "$BASE${PATHS.register}" \\
+REGISTRATION=$(${CURL} -X POST "$BASE${PATHS.register}" \\
   -H 'content-type: application/json' \\
   -d '{"client_name": "my-agent",
        "grant_types": ["client_credentials"],
@@ -67,7 +79,7 @@ Keep \`client_secret\` secret: it is shown once and stored only as a hash.
 Form fields, URL-encoded; \`scope\` is space-separated and may narrow the registered scopes.
 
 \`\`\`sh
-TOKEN=$(curl -fsS -X POST "$BASE${PATHS.token}" \\
+TOKEN=$(${CURL} -X POST "$BASE${PATHS.token}" \\
   --data-urlencode grant_type=client_credentials \\
   --data-urlencode "client_id=$CLIENT_ID" \\
   --data-urlencode "client_secret=$CLIENT_SECRET" \\
@@ -86,7 +98,7 @@ and \`client_assertion=<JWT>\` (\`iss\` = \`sub\` = client id, \`aud\` = the tok
 ## 4. Probe the identity
 
 \`\`\`sh
-curl -fsS "$BASE${PATHS.identity}" -H "Authorization: Bearer $TOKEN" | jq '{client_id, sub, scopes, roles, auth_method, expires_in}'
+${CURL} "$BASE${PATHS.identity}" -H "Authorization: Bearer $TOKEN" | jq '{client_id, sub, scopes, roles, auth_method, expires_in}'
 \`\`\`
 
 ## 5. Token exchange (RFC 8693)
@@ -96,12 +108,12 @@ one. The result never has more scope or life than the subject token, stays with 
 client, and dies when the subject token (or the grant it came from) is revoked:
 
 \`\`\`sh
-NARROW=$(curl -fsS -X POST "$BASE${PATHS.token}" \\
+NARROW=$(${CURL} -X POST "$BASE${PATHS.token}" \\
   --data-urlencode grant_type=urn:ietf:params:oauth:grant-type:token-exchange \\
   --data-urlencode "subject_token=$TOKEN" \\
   --data-urlencode subject_token_type=urn:ietf:params:oauth:token-type:jwt \\
   --data-urlencode scope=read:appointments | jq -r .access_token)
-curl -fsS "$BASE${PATHS.identity}" -H "Authorization: Bearer $NARROW" | jq '{client_id, scopes, derived_from}'
+${CURL} "$BASE${PATHS.identity}" -H "Authorization: Bearer $NARROW" | jq '{client_id, scopes, derived_from}'
 \`\`\`
 
 To let **another** client act for you (an agent), name it in \`may_act\` when you get the token
@@ -110,59 +122,67 @@ does not name cannot exchange it. Subject tokens from an issuer the server trust
 (\`TRUSTED_ISSUERS\`) need an authenticated client too.
 
 \`\`\`sh
-AGENT=$(curl -fsS -X POST "$BASE${PATHS.register}" -H 'content-type: application/json' \\
+AGENT=$(${CURL} -X POST "$BASE${PATHS.register}" -H 'content-type: application/json' \\
   -d '{"client_name": "my-delegate", "grant_types": ["urn:ietf:params:oauth:grant-type:token-exchange"],
        "token_endpoint_auth_method": "client_secret_post", "scope": "read:appointments"}')
 AGENT_ID=$(echo "$AGENT" | jq -r .client_id)
-FOR_AGENT=$(curl -fsS -X POST "$BASE${PATHS.token}" --data-urlencode grant_type=client_credentials \\
+FOR_AGENT=$(${CURL} -X POST "$BASE${PATHS.token}" --data-urlencode grant_type=client_credentials \\
   --data-urlencode "client_id=$CLIENT_ID" --data-urlencode "client_secret=$CLIENT_SECRET" \\
   --data-urlencode "may_act=$AGENT_ID" | jq -r .access_token)
-EXCHANGED=$(curl -fsS -X POST "$BASE${PATHS.token}" \\
+EXCHANGED=$(${CURL} -X POST "$BASE${PATHS.token}" \\
   --data-urlencode grant_type=urn:ietf:params:oauth:grant-type:token-exchange \\
   --data-urlencode "client_id=$AGENT_ID" \\
   --data-urlencode "client_secret=$(echo "$AGENT" | jq -r .client_secret)" \\
   --data-urlencode "subject_token=$FOR_AGENT" \\
   --data-urlencode subject_token_type=urn:ietf:params:oauth:token-type:jwt | jq -r .access_token)
-curl -fsS "$BASE${PATHS.identity}" -H "Authorization: Bearer $EXCHANGED" | jq '{sub, client_id, scopes, act}'
+${CURL} "$BASE${PATHS.identity}" -H "Authorization: Bearer $EXCHANGED" | jq '{sub, client_id, scopes, act}'
 \`\`\`
 
 ## 6. Use the token
 
 \`\`\`sh
-curl -fsS "$BASE/api/v1/appointments?status=free&limit=3" \\
+${CURL} "$BASE/api/v1/appointments?status=free&limit=3" \\
   -H "Authorization: Bearer $TOKEN" -H 'Accept: application/json' | jq '{total: (.entry // [] | length)}'
 \`\`\`
 
 Without a token the answer is 401 with \`WWW-Authenticate: Bearer realm="vitalis", resource_metadata="${baseUrl}/.well-known/oauth-protected-resource"\`;
-a token without the operation's scope gets 403 (\`error="insufficient_scope"\`). Both bodies are RFC 9457 problems:
+a token without the operation's scope gets 403 (\`error="insufficient_scope"\`). Both bodies are RFC 9457 problems
+(\`application/problem+json\`):
 
 \`\`\`sh
-curl -s -D - -o /dev/null "$BASE/api/v1/vitals/latest?patient=pat-walkthrough" | grep -i '^www-authenticate:'
+curl -s -D - -o /dev/null "$BASE/api/v1/vitals/latest?patient=pat-walkthrough" | grep -iE '^(www-authenticate|content-type):'
 curl -s -o /dev/null -w 'public token on vitals: HTTP %{http_code}\\n' "$BASE/api/v1/vitals/latest?patient=pat-walkthrough" -H "Authorization: Bearer $TOKEN"
 \`\`\`
 
 ## Scopes beyond the public set: a role
 
-Clinical scopes (patients, vitals, triage, audit, device ingest) come with a role an operator
-stands behind. There are three routes; each registers a client whose scopes are what it asked for
-within that role (\`doctor\`, \`nurse\`, \`reception\`, \`patient\`, \`admin\`, \`device\` for bedside
-ingest, \`system\` for a trusted hospital backend):
+Clinical scopes (patients, vitals, triage, diagnostics, audit, device ingest) come with a role an
+operator stands behind. There are three routes; each registers a client whose scopes are what it
+asked for within that role. The roles (${ROLES.length}) and what each may hold:
+
+${roleTable()}
+
+${ROLE_TABLE_NOTE}
 
 1. **An initial access token** (RFC 7591 §3) the operator minted for a role:
    \`npm run admin -- initial-access-token --role nurse\` on the server, or
-   \`POST ${PATHS.register.replace('register', 'admin/initial-access-tokens')}\` with \`{"role": "nurse"}\` (scope \`admin:clients\`);
-   \`make run\` prints one for the demo. Send it as a Bearer header when you register:
+   \`POST ${PATHS.register.replace('register', 'admin/initial-access-tokens')}\` with \`{"role": "nurse"}\` (scope \`admin:clients\`).
+   On a development server started with \`make run\`, the demo seed minted one (role \`system\`, 10
+   registrations, 24 hours) and saved it in \`${INITIAL_ACCESS_TOKEN_FILE}\` of the checkout (mode 0600,
+   beside the demo client's \`.data/demo-client.json\`): run the step from the checkout, or set
+   \`INITIAL_ACCESS_TOKEN\` first to the one your operator gave you. Send it as a Bearer header when you register:
 
 \`\`\`sh
-AGENT=$(curl -fsS -X POST "$BASE${PATHS.register}" \\
+INITIAL_ACCESS_TOKEN=\${INITIAL_ACCESS_TOKEN:-$(cat ${INITIAL_ACCESS_TOKEN_FILE})}
+AGENT=$(${CURL} -X POST "$BASE${PATHS.register}" \\
   -H "Authorization: Bearer $INITIAL_ACCESS_TOKEN" -H 'content-type: application/json' \\
   -d '{"client_name": "monitoring-agent", "grant_types": ["client_credentials"],
        "token_endpoint_auth_method": "client_secret_post", "scope": "read:vitals"}')
 echo "$AGENT" | jq '{client_id, role, scope}'
-AGENT_TOKEN=$(curl -fsS -X POST "$BASE${PATHS.token}" --data-urlencode grant_type=client_credentials \\
+AGENT_TOKEN=$(${CURL} -X POST "$BASE${PATHS.token}" --data-urlencode grant_type=client_credentials \\
   --data-urlencode "client_id=$(echo "$AGENT" | jq -r .client_id)" \\
   --data-urlencode "client_secret=$(echo "$AGENT" | jq -r .client_secret)" | jq -r .access_token)
-curl -fsS "$BASE/api/v1/vitals/latest?patient=pat-walkthrough" \\
+${CURL} "$BASE/api/v1/vitals/latest?patient=pat-walkthrough" \\
   -H "Authorization: Bearer $AGENT_TOKEN" -H 'Accept: application/json' | jq .
 \`\`\`
 
@@ -187,46 +207,91 @@ approved as \`doctor\` gets a nurse's scopes.
 ## 7. Revoke (RFC 7009)
 
 \`\`\`sh
-curl -fsS -X POST "$BASE${PATHS.revoke}" \\
-  --data-urlencode "token=$TOKEN" --data-urlencode token_type_hint=access_token
+${CURL} -X POST "$BASE${PATHS.revoke}" \\
+  --data-urlencode "token=$TOKEN" --data-urlencode token_type_hint=access_token -o /dev/null -w 'revocation: HTTP %{http_code}\\n'
 STATUS=$(curl -s -o /dev/null -w '%{http_code}' "$BASE${PATHS.identity}" -H "Authorization: Bearer $TOKEN")
 test "$STATUS" = 401 && echo "revoked: the token is refused immediately"
 \`\`\`
 
 ## Sandbox: a token without registration
 
-Read-only demo scopes (\`${SANDBOX_SCOPES.join(' ')}\`), rate-limited per address (429 with \`Retry-After\` over the limit).
-A sandbox token sees synthetic data only: patients \`sbx-0001\` to \`sbx-0004\` (vitals every second,
-history, live streams) and \`sbx-\` appointment slots; any other patient is 403.
+Read-only demo scopes (\`${SANDBOX_SCOPES.join(' ')}\`) over synthetic data only: patients \`sbx-0001\` to
+\`sbx-0004\` (vitals every second, history, live streams) and \`sbx-\` appointment slots; any other patient is 403.
+The sandbox hands out a few credentials per hour to each network address, a budget everyone behind
+that address shares. Over it the answer is 429 with \`Retry-After\` and a problem whose \`detail\` says
+so: wait that long, or register a client of your own (steps 2 and 3), which needs no sandbox credentials.
+A sandbox token lives as long as any other: get one and reuse it.
 
 \`\`\`sh
-SANDBOX_TOKEN=$(curl -fsS -X POST "$BASE${PATHS.sandbox}" | jq -r .access_token)
-curl -fsS "$BASE${PATHS.identity}" -H "Authorization: Bearer $SANDBOX_TOKEN" | jq '{auth_method, scopes, sandbox}'
-curl -fsS "$BASE/api/v1/vitals/latest?patient=sbx-0001" -H "Authorization: Bearer $SANDBOX_TOKEN" | jq '{sandbox_patient: .patient_id, count}'
+SANDBOX=$(${CURL} -X POST "$BASE${PATHS.sandbox}") || { echo "$SANDBOX" | jq -r .detail; false; }
+SANDBOX_TOKEN=$(echo "$SANDBOX" | jq -r .access_token)
+${CURL} "$BASE${PATHS.identity}" -H "Authorization: Bearer $SANDBOX_TOKEN" | jq '{auth_method, scopes, sandbox}'
+${CURL} "$BASE/api/v1/vitals/latest?patient=sbx-0001" -H "Authorization: Bearer $SANDBOX_TOKEN" | jq '{sandbox_patient: .patient_id, count}'
 \`\`\`
 
 ## Authorization code with PKCE (browser apps)
 
-Register a client with \`redirect_uris\` and \`grant_types: ["authorization_code", "refresh_token"]\`
-(\`token_endpoint_auth_method: "none"\` for a public app), then send the user's browser to the
-authorization endpoint with an S256 code challenge:
+A user-facing app sends the user's browser to the authorization endpoint, the user signs in and
+consents there, and the browser comes back to the app's \`redirect_uri\` with a one-time \`code\`
+that the app exchanges, with its PKCE verifier, for the user's tokens. From a shell, you play the
+app: register it (a public client, \`token_endpoint_auth_method: "none"\`), make the S256 challenge and
+the authorization address, and open that address in a browser:
 
 \`\`\`sh
-APP=$(curl -fsS -X POST "$BASE${PATHS.register}" -H 'content-type: application/json' \\
-  -d '{"client_name": "my-web-app", "redirect_uris": ["http://127.0.0.1:8765/callback"],
+APP=$(${CURL} -X POST "$BASE${PATHS.register}" -H 'content-type: application/json' \\
+  -d '{"client_name": "my-web-app", "redirect_uris": ["${CALLBACK}"],
        "grant_types": ["authorization_code", "refresh_token"], "token_endpoint_auth_method": "none",
        "scope": "read:appointments"}')
 APP_ID=$(echo "$APP" | jq -r .client_id)
 VERIFIER=$(openssl rand -base64 48 | tr -d '=+/\\n' | cut -c1-64)
 CHALLENGE=$(printf '%s' "$VERIFIER" | openssl dgst -sha256 -binary | openssl base64 -A | tr '+/' '-_' | tr -d '=')
-AUTHORIZE_URL="$BASE${PATHS.authorize}?response_type=code&client_id=$APP_ID&redirect_uri=http%3A%2F%2F127.0.0.1%3A8765%2Fcallback&scope=read%3Aappointments&state=xyz&code_challenge=$CHALLENGE&code_challenge_method=S256"
-curl -fsS -o /dev/null -w 'login page: HTTP %{http_code}\\n' "$AUTHORIZE_URL"
-echo "open in a browser: $AUTHORIZE_URL"
+STATE=$(openssl rand -hex 16)
+AUTHORIZE_URL="$BASE${PATHS.authorize}?response_type=code&client_id=$APP_ID&redirect_uri=${encodeURIComponent(CALLBACK)}&scope=read%3Aappointments&state=$STATE&code_challenge=$CHALLENGE&code_challenge_method=S256"
+${CURL} -o /dev/null -w 'sign-in page: HTTP %{http_code}\\n' "$AUTHORIZE_URL"
+echo "Open this address in a browser: $AUTHORIZE_URL"
 \`\`\`
 
-After login and consent the browser lands on \`redirect_uri?code=...&state=xyz&iss=...\`; exchange the
-code at \`${PATHS.token}\` with \`grant_type=authorization_code\`, \`code\`, \`redirect_uri\`, \`client_id\` and
-\`code_verifier=$VERIFIER\`. The response carries a rotating \`refresh_token\` (\`grant_type=refresh_token\`).
+In the browser: the **Sign in to Vitalis** page names \`my-web-app\` and warns that it registered
+itself (nobody vouched for it). Sign in as a user: a development server (\`make run\`) has the demo
+users \`doctor\`, \`nurse\`, \`reception\`, \`patient\` and \`admin\`, each with the password
+\`<name>-demo-pass\`. The **Allow my-web-app access?** page lists what the app gets (what it asked
+for, within your role); choose **Allow**. The browser is then sent to
+\`${CALLBACK}?code=…&state=…&iss=…\`. Nothing listens there, so it shows a connection error: that
+is expected. Copy the whole address from the address bar and paste it at this prompt (the code
+expires in a few minutes and works once):
+
+\`\`\`sh
+read -r -p 'Paste the address the browser landed on: ' CALLBACK_URL
+\`\`\`
+
+Check that the answer belongs to this request (\`state\`), then exchange the code with the verifier
+(a public client sends only its \`client_id\`); the answer holds the user's access token and a
+rotating refresh token:
+
+\`\`\`sh
+test "$(jq -rn --arg u "$CALLBACK_URL" '$u | capture("[?&]state=(?<v>[^&#]+)").v')" = "$STATE" && echo 'state matches this request'
+CODE=$(jq -rn --arg u "$CALLBACK_URL" '$u | capture("[?&]code=(?<v>[^&#]+)").v')
+USER_TOKENS=$(${CURL} -X POST "$BASE${PATHS.token}" \\
+  --data-urlencode grant_type=authorization_code \\
+  --data-urlencode "code=$CODE" \\
+  --data-urlencode redirect_uri=${CALLBACK} \\
+  --data-urlencode "client_id=$APP_ID" \\
+  --data-urlencode "code_verifier=$VERIFIER")
+echo "$USER_TOKENS" | jq '{token_type, expires_in, scope, has_refresh_token: (.refresh_token != null)}'
+USER_TOKEN=$(echo "$USER_TOKENS" | jq -r .access_token)
+${CURL} "$BASE${PATHS.identity}" -H "Authorization: Bearer $USER_TOKEN" | jq '{sub, client_id, scopes, roles, auth_method}'
+\`\`\`
+
+Before it expires (\`expires_in\`), trade the refresh token for a new pair (\`grant_type=refresh_token\`);
+each refresh token works once, and using one twice revokes the whole family:
+
+\`\`\`sh
+REFRESHED=$(${CURL} -X POST "$BASE${PATHS.token}" \\
+  --data-urlencode grant_type=refresh_token \\
+  --data-urlencode "refresh_token=$(echo "$USER_TOKENS" | jq -r .refresh_token)" \\
+  --data-urlencode "client_id=$APP_ID")
+echo "$REFRESHED" | jq '{scope, rotated: (.refresh_token != null)}'
+\`\`\`
 
 ## Signing users in: OpenID Connect
 
@@ -248,24 +313,25 @@ userinfo. Any OpenID client library works from the discovery document:
   request objects (\`request\`, \`request_uri\`) are not supported.
 
 \`\`\`sh
-curl -fsS "$BASE/.well-known/openid-configuration" | jq '{userinfo_endpoint, subject_types_supported, id_token_signing_alg_values_supported, claims_supported}'
-curl -fsS "$BASE${PATHS.jwks}" | jq '[.keys[] | {kid, alg, use}]'
+${CURL} "$BASE/.well-known/openid-configuration" | jq '{userinfo_endpoint, subject_types_supported, id_token_signing_alg_values_supported, claims_supported}'
+${CURL} "$BASE${PATHS.jwks}" | jq '[.keys[] | {kid, alg, use}]'
 \`\`\`
 
 ## Scopes
 
 Every clinical operation needs the scopes its OpenAPI \`security\` lists:
 
-| Scope | Grants |
-|---|---|
-${scopeRows}
+${scopeTable()}
+
+The public scopes (\`${PUBLIC_SCOPES.join(' ')}\`) need no role; \`system\` holds every scope.
 
 ## Errors
 
 Every error is an RFC 9457 problem with \`type\` = \`${baseUrl}/errors/<kind>\`, \`title\`, \`status\`, \`detail\`
 (\`application/problem+json\`); OAuth endpoints answer OAuth error bodies (\`error\`, \`error_description\`) as RFC 6749 requires.
 
-Refusals of a protected resource, wherever they come from, have one shape (\`application/json\`):
+Refusals of a protected resource, wherever they come from, have one shape (\`application/problem+json\`; under
+\`/fhir/R4\` an \`OperationOutcome\`), with the RFC 6750 \`WWW-Authenticate\` challenge:
 
 - **401** (no token, or an invalid, expired or revoked one): \`type\` \`${baseUrl}/errors/unauthorized\`, and
   \`WWW-Authenticate: Bearer realm="vitalis", [error="invalid_token", ]resource_metadata="${baseUrl}/.well-known/oauth-protected-resource"\`;
