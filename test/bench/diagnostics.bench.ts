@@ -45,7 +45,7 @@ try {
     ({ authorization: `Bearer ${await clientCredentialsToken(gw.url, await registerClient(gw.url, scopes, `bench-${role}`, role, DB_URL))}` });
   const doctor = await bearer('doctor', ['read:diagnostics', 'write:diagnostics', 'read:vitals']);
   const lab = await bearer('lab', ['read:diagnostics', 'write:diagnostics']);
-  const patient = (await registerPatient(gw.deps.pool, { principal: { clientId: 'bench', subject: 'bench', scopes: ['write:patients'], roles: [], tokenId: 'bench', expiresAt: 2e9, authMethod: 'client_secret', derivedFrom: [], sandbox: false } }, { family: 'Bench', given: ['Kay'] })).id;
+  const patient = (await registerPatient(gw.deps.pool, { principal: { clientId: 'bench', subject: 'bench', scopes: ['write:patients'], roles: ['system'], tokenId: 'bench', expiresAt: 2e9, authMethod: 'client_secret', derivedFrom: [], sandbox: false } }, { family: 'Bench', given: ['Kay'] })).id;
   const post = (path: string, headers: Record<string, string>, body: unknown) =>
     fetch(`${gw.url}/api/v1/diagnostics${path}`, { method: 'POST', headers: { ...headers, 'content-type': 'application/json' }, body: JSON.stringify(body) });
 

@@ -18,7 +18,7 @@ const FAMILIES = ['Okonkwo', 'Schmidt', 'Garcia', 'Nguyen', 'Kowalski', 'Haddad'
 const GIVEN = ['Grace', 'Jonas', 'Lucia', 'Minh', 'Anna', 'Omar', 'Beatriz', 'Erik', 'Giulia', 'Haruto', 'Claire', 'Kwame', 'Ivan', 'Siobhan', 'Priya', 'Yui', 'Tomas', 'Ines', 'Lena', 'Yusuf'];
 
 const system: Caller = {
-  principal: { clientId: 'vitalis-seed', subject: 'vitalis-seed', scopes: ['write:patients', 'read:patients', 'write:triage'], roles: ['admin'], tokenId: 'seed', expiresAt: 0, authMethod: 'client_secret', derivedFrom: [], sandbox: false } satisfies Principal,
+  principal: { clientId: 'vitalis-seed', subject: 'vitalis-seed', scopes: ['write:patients', 'read:patients', 'write:triage'], roles: ['system'], tokenId: 'seed', expiresAt: 0, authMethod: 'client_secret', derivedFrom: [], sandbox: false } satisfies Principal,
 };
 
 const existsAlready = (err: unknown) => err instanceof ConcurrencyError || (err instanceof HttpProblem && err.status === 409);

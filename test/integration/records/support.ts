@@ -5,10 +5,15 @@ import type { Caller } from '../../../apps/gateway/src/access/caller';
 
 export const uid = () => randomUUID().replace(/-/g, '').slice(0, 10);
 
+/**
+ * A service caller with exactly `p`'s scopes. Without `roles`, a system-role backend: the access
+ * policy (apps/gateway/src/access/policy.ts) then decides by scope and patient alone; tests of a
+ * role's cells name the role.
+ */
 export function caller(p: Partial<Principal>): Caller {
   return {
     principal: {
-      clientId: 'test-client', subject: 'test-subject', scopes: [], roles: [], tokenId: uid(), expiresAt: Math.floor(Date.now() / 1000) + 600,
+      clientId: 'test-client', subject: 'test-subject', scopes: [], roles: ['system'], tokenId: uid(), expiresAt: Math.floor(Date.now() / 1000) + 600,
       authMethod: 'client_secret', derivedFrom: [], sandbox: false, ...p,
     } as Principal,
     requestId: `req-${uid()}`,

@@ -42,7 +42,7 @@ describe('alert rules', () => {
 });
 
 describe('who may watch', () => {
-  const base = { clientId: 'c', subject: 's', scopes: ['read:vitals' as const], roles: [], tokenId: 'j', expiresAt: 0, authMethod: 'client_secret' as const, derivedFrom: [], sandbox: false };
+  const base = { clientId: 'c', subject: 's', scopes: ['read:vitals' as const], roles: ['nurse' as const], tokenId: 'j', expiresAt: 0, authMethod: 'client_secret' as const, derivedFrom: [], sandbox: false };
   it('a patient user only their own id; clinicians and machines any', () => {
     expect(() => assertMayWatch({ ...base, patientId: 'me' }, ['me'])).not.toThrow();
     expect(() => assertMayWatch({ ...base, patientId: 'me' }, ['me', 'other'])).toThrow(/own vitals/);

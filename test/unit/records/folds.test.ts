@@ -45,7 +45,8 @@ describe('folds', () => {
 });
 
 describe('access helpers', () => {
-  const principal = (p: Partial<Principal>) => ({ scopes: [], ...p }) as unknown as Principal;
+  // a system-role principal unless a test names a role: the access policy decides by scope and patient link here
+  const principal = (p: Partial<Principal>) => ({ scopes: [], roles: ['system'], sandbox: false, ...p }) as unknown as Principal;
   it('patient views by scope and patient link', () => {
     expect(patientView(principal({ scopes: ['read:patients'] }), 'p1')).toBe('clinical');
     expect(patientView(principal({ scopes: ['write:patients'] }), 'p1')).toBe('demographics');
@@ -56,6 +57,9 @@ describe('access helpers', () => {
     expect(patientView(principal({ patientId: 'p1', scopes: ['patient/Patient.rs'] }), 'p1')).toBe('demographics');
     expect(patientView(principal({ patientId: 'p1', scopes: ['patient/Patient.rs', 'patient/AllergyIntolerance.rs'] }), 'p1')).toBe('clinical');
     expect(patientView(principal({ patientId: 'p2', scopes: ['patient/Patient.rs', 'patient/AllergyIntolerance.rs'] }), 'p1')).toBe('none');
+    // and by role: reception registers patients (demographics), a device reaches none, whatever it holds
+    expect(patientView(principal({ roles: ['reception'], scopes: ['write:patients', 'read:patients'] }), 'p1')).toBe('demographics');
+    expect(patientView(principal({ roles: ['device'], scopes: ['read:patients'] }), 'p1')).toBe('none');
   });
   it('If-Match parsing: required → 428, malformed → 412, strong/weak/star accepted', () => {
     expect(() => expectedFromIfMatch(undefined, true)).toThrow(expect.objectContaining({ status: 428 }));

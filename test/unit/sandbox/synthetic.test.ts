@@ -5,7 +5,9 @@
 import { describe, expect, it } from 'vitest';
 import { decodeCursor } from '@vitalis/live';
 import { validateObservation } from '@vitalis/schemas';
-import { dataSourceOf, isSandboxPatientId, sandboxDenial } from '../../../apps/gateway/src/sandbox/rule';
+import { dataSourceOf, isSandboxPatientId } from '../../../apps/gateway/src/sandbox/rule';
+import { access } from '../../../apps/gateway/src/access/policy';
+import type { Principal } from '../../../apps/gateway/src/auth/route-auth';
 import { planSyntheticResume } from '../../../apps/gateway/src/sandbox/live';
 import { syntheticSlots } from '../../../apps/gateway/src/sandbox/slots';
 import { syntheticBuckets, syntheticLatest, syntheticRaw } from '../../../apps/gateway/src/sandbox/vitals';
@@ -17,10 +19,13 @@ describe('the sandbox data rule', () => {
   it('a sandbox principal reads sbx- ids only; nobody writes for one; a mix has no single source', () => {
     expect(isSandboxPatientId('sbx-0001')).toBe(true);
     expect(isSandboxPatientId('pat-sbx-1')).toBe(false);
-    expect(sandboxDenial({ sandbox: true }, ['sbx-0001'], 'read')).toBeUndefined();
-    expect(sandboxDenial({ sandbox: true }, ['sbx-0001', 'pat-0001'], 'read')).toMatchObject({ patients: ['pat-0001'] });
-    expect(sandboxDenial({ sandbox: false }, ['sbx-0001', 'pat-0001'], 'read')).toBeUndefined();
-    expect(sandboxDenial({ sandbox: false }, ['pat-0001', 'sbx-0002'], 'write')).toMatchObject({ patients: ['sbx-0002'] });
+    const who = (sandbox: boolean, roles: Principal['roles'], scopes: Principal['scopes']): Principal =>
+      ({ clientId: 'c', subject: 's', scopes, roles, tokenId: 't', expiresAt: 0, authMethod: 'client_secret', derivedFrom: [], sandbox });
+    const sandbox = who(true, [], ['read:vitals', 'read:appointments']);
+    expect(access(sandbox, 'Observation', 'read', ['sbx-0001']).allowed).toBe(true);
+    expect(access(sandbox, 'Observation', 'read', ['sbx-0001', 'pat-0001'])).toMatchObject({ allowed: false, reason: 'sandbox', patients: ['pat-0001'] });
+    expect(access(who(false, ['nurse'], ['read:vitals']), 'Observation', 'read', ['sbx-0001', 'pat-0001']).allowed).toBe(true);
+    expect(access(who(false, ['device'], ['write:vitals']), 'Observation', 'write', ['pat-0001', 'sbx-0002'])).toMatchObject({ allowed: false, reason: 'sandbox', patients: ['sbx-0002'] });
     expect(dataSourceOf(['sbx-0001', 'sbx-0002'])).toBe('synthetic');
     expect(dataSourceOf(['pat-0001'])).toBe('log');
     expect(() => dataSourceOf(['sbx-0001', 'pat-0001'])).toThrow(/cannot mix/);

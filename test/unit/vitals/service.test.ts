@@ -42,12 +42,19 @@ describe('who may read or publish vitals', () => {
   });
 
   it('the scope is part of the rule: reading needs read:vitals, publishing write:vitals, whoever asks', () => {
-    const device: Principal = { ...clinician, scopes: ['write:vitals'] };
+    const device: Principal = { ...clinician, roles: ['device'], scopes: ['write:vitals'] };
     expect(vitalsDenial(device, ['a'])).toMatchObject({ reason: 'missing scope', patients: ['a'] });
     expect(vitalsDenial(device, ['a'], 'write:vitals')).toBeUndefined();
     expect(vitalsDenial(clinician, ['a'], 'write:vitals')).toMatchObject({ reason: 'missing scope', detail: 'This needs a token with write:vitals.' });
     expect(vitalsDenial({ ...patientUser, scopes: ['read:appointments'] }, ['me'])).toMatchObject({ reason: 'missing scope' });
-    expect(vitalsDenial({ ...patientUser, scopes: ['write:vitals'] }, ['other'], 'write:vitals')).toMatchObject({ reason: 'patient mismatch' });
+    // a patient user never publishes vitals (the Observation write cell names no patient scope)
+    expect(vitalsDenial({ ...patientUser, scopes: ['write:vitals'] }, ['me'], 'write:vitals')).toMatchObject({ reason: 'missing scope' });
+  });
+
+  it('the role is part of the rule too (the access policy): a scope holder whose role reaches no patient is refused', () => {
+    expect(vitalsDenial({ ...clinician, roles: ['device'], scopes: ['read:vitals', 'write:vitals'] }, ['a'])).toMatchObject({ reason: 'forbidden', patients: ['a'] });
+    expect(vitalsDenial({ ...clinician, roles: ['nurse'], scopes: ['write:vitals'] }, ['a'], 'write:vitals')).toMatchObject({ reason: 'forbidden' });
+    expect(vitalsDenial({ ...clinician, roles: [], scopes: ['read:vitals'] }, ['a'])).toMatchObject({ reason: 'forbidden' });
   });
 });
 

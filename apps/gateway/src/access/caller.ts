@@ -9,6 +9,8 @@ import type { EventMetadata } from '@vitalis/eventstore';
 import { HttpProblem, preconditionFailed, serviceUnavailable } from '@vitalis/http';
 import type { Scope } from '@vitalis/schemas';
 import type { Principal } from '../auth/route-auth';
+import { insufficientScope } from '../auth/oauth-errors';
+import { access, ACCESS_POLICY, reach, type PolicyAction, type PolicyResource, type Reach } from './policy';
 
 export interface Caller {
   principal: Principal;
@@ -19,29 +21,23 @@ export interface Caller {
 export const preconditionRequired = (detail: string) => new HttpProblem(428, 'precondition-required', 'Precondition Required', detail);
 
 /**
- * What a caller may see of a patient record:
- *  - 'clinical': demographics + allergies (+ latest vitals/NEWS2 if it also holds read:vitals):
- *    read:patients; or a patient user reading their own record with the SMART scopes they consented
- *    to, patient/Patient.rs and patient/AllergyIntolerance.rs;
- *  - 'demographics': reception (write:patients without read:patients); a patient user reading their
- *    own record with patient/Patient.rs only;
+ * What a caller may see of a patient record, from the access policy (access/policy.ts):
+ *  - 'clinical': it may read the record and its allergies (Patient read + AllergyIntolerance read:
+ *    read:patients; a patient user its own, with patient/Patient.rs and patient/AllergyIntolerance.rs);
+ *    with Observation read it also gets the latest vitals and NEWS2;
+ *  - 'demographics': the record only (reception's write:patients; a patient user's patient/Patient.rs alone);
  *  - 'none': anything else, and a patient user reading someone else's record.
  */
 export type PatientView = 'clinical' | 'demographics' | 'none';
-/** The scopes `patientView` reads: one of them is needed to see anything of a patient record. */
-export const PATIENT_READ_SCOPES: Scope[] = ['read:patients', 'write:patients', 'patient/Patient.rs'];
+/** The scopes the Patient read cell names: one of them is needed to see anything of a patient record. */
+export const PATIENT_READ_SCOPES: Scope[] = [...new Set<Scope>([...ACCESS_POLICY.Patient.read.scopes, ...ACCESS_POLICY.Patient.read.patientScopes])];
 export function patientView(p: Principal, patientId: string): PatientView {
-  if (p.patientId !== undefined) {
-    if (p.patientId !== patientId || !p.scopes.includes('patient/Patient.rs')) return 'none';
-    return p.scopes.includes('patient/AllergyIntolerance.rs') ? 'clinical' : 'demographics';
-  }
-  if (p.scopes.includes('read:patients')) return 'clinical';
-  if (p.scopes.includes('write:patients')) return 'demographics';
-  return 'none';
+  if (!access(p, 'Patient', 'read', [patientId]).allowed) return 'none';
+  return access(p, 'AllergyIntolerance', 'read', [patientId]).allowed ? 'clinical' : 'demographics';
 }
 
-/** The scope that authorised a read (recorded as the audit trail's "why"). */
-export const readScope = (p: Principal) => (p.patientId !== undefined ? 'patient/Patient.rs' : p.scopes.includes('read:patients') ? 'read:patients' : 'write:patients');
+/** The scope that authorised a patient read (recorded as the audit trail's "why"). */
+export const patientReadScope = (p: Principal): Scope => reach(p, 'Patient', 'read').scope;
 
 export function metadataOf(caller: Caller, scope: string): EventMetadata {
   return { actor: caller.principal.subject, client: caller.principal.clientId, correlationId: caller.requestId, scope };
@@ -75,6 +71,24 @@ export async function audit(db: Queryable, caller: Caller, e: AuditEntry): Promi
     // No audit row, no answer: patient data is never served unrecorded.
     throw serviceUnavailable('The access could not be recorded in the audit trail; try again.');
   }
+}
+
+/**
+ * The access policy's cell for these patients (none: the act as a whole), as a guard: a refusal is
+ * audited (one row, reason and the refused patient) and answered 403 with the scope the act needs.
+ */
+export async function requireAccess<R extends PolicyResource>(
+  pool: Pool, caller: Caller, resource: R, action: PolicyAction<R>, patientIds: readonly string[],
+  e: { auditAction: string; resourceType?: string; resourceId?: string },
+): Promise<Reach> {
+  const decision = access(caller.principal, resource, action, patientIds);
+  if (decision.allowed) return decision;
+  const resourceId = e.resourceId ?? decision.patients[0];
+  await audit(pool, caller, {
+    action: e.auditAction, outcome: 'failure', scope: decision.scope, resourceType: e.resourceType ?? 'Patient',
+    ...(resourceId !== undefined ? { resourceId } : {}), detail: { reason: decision.reason },
+  });
+  throw insufficientScope([decision.scope], { detail: decision.detail });
 }
 
 /**

@@ -12,7 +12,7 @@ import { conflict, HttpProblem, notFound } from '@vitalis/http';
 import { appointmentId, foldSlot, parseAppointmentId, slotStream, type SlotState } from '@vitalis/records';
 import { insufficientScope } from '../auth/oauth-errors';
 import { audit, auditedWrite, metadataOf, type Caller } from '../access/caller';
-import { accessRule, mayReach } from '../access/policy';
+import { mayReach, reach } from '../access/policy';
 import { loadPatient } from '../patients/service';
 import { SANDBOX_CLINICIANS, syntheticSlots } from '../sandbox/slots';
 import { CLINICIANS } from '../catalog/data';
@@ -35,14 +35,19 @@ export async function createSlot(pool: Pool, s: NewSlot, metadata: Record<string
   }
 }
 
+/** Whether the caller sees the sandbox's synthetic slots only (the access policy's Slot read cell). */
+function syntheticOnly(caller: Caller): boolean {
+  const r = reach(caller.principal, 'Slot', 'read');
+  return r.allowed && r.rule === 'synthetic';
+}
+
 /** The patient a booking is for: the access policy's Appointment write rule decides whom a caller may book for. */
 function patientFor(caller: Caller, requested: string | undefined): string {
-  const rule = accessRule(caller.principal, 'Appointment', 'write');
-  if (rule === 'none') throw insufficientScope(['write:appointments'], { detail: 'This client may book for no patient: booking needs a user who is the patient, or a role that books for patients.' });
-  const own = caller.principal.patientId;
-  if (rule === 'own') {
-    if (requested !== undefined && requested !== own) throw insufficientScope(['write:appointments'], { detail: 'A patient user may only book for themselves.' });
-    return own!;
+  const reached = reach(caller.principal, 'Appointment', 'write');
+  if (!reached.allowed) throw insufficientScope(['write:appointments'], { detail: reached.detail });
+  if (reached.patient !== undefined) {
+    if (requested !== undefined && requested !== reached.patient) throw insufficientScope(['write:appointments'], { detail: 'A patient user may only book for themselves.' });
+    return reached.patient;
   }
   if (requested === undefined) throw new HttpProblem(422, 'invalid-appointment', 'Invalid Appointment', 'patient_id is required.');
   return requested;
@@ -78,9 +83,10 @@ export async function bookAppointment(pool: Pool, caller: Caller, req: { slotId:
  * (as if absent: its existence is the other patient's).
  */
 async function bookedSlot(db: Queryable, caller: Caller, id: string, action: 'read' | 'write'): Promise<SlotState> {
-  if (accessRule(caller.principal, 'Appointment', action) === 'none') {
+  const reached = reach(caller.principal, 'Appointment', action);
+  if (!reached.allowed) {
     throw insufficientScope([action === 'read' ? 'read:appointments' : 'write:appointments'], {
-      detail: action === 'read' ? 'This client sees slot availability only: reading a booking needs a role that sees bookings.' : 'This client may change no patient\'s booking.',
+      detail: action === 'read' ? reached.detail : 'This client may change no patient\'s booking.',
     });
   }
   const ref = parseAppointmentId(id);
@@ -95,7 +101,7 @@ async function bookedSlot(db: Queryable, caller: Caller, id: string, action: 're
  * principal sees no real slot (its synthetic ones are generated for listings only): 404.
  */
 export async function getSlot(pool: Pool, caller: Caller, slotId: string, version?: number): Promise<SlotState> {
-  const events = caller.principal.sandbox ? [] : await readStream(pool, slotStream(slotId));
+  const events = syntheticOnly(caller) ? [] : await readStream(pool, slotStream(slotId));
   const slot = foldSlot(version === undefined ? events : events.filter((e) => e.streamVersion <= version));
   if (!slot || (version !== undefined && slot.version !== version)) throw notFound(version === undefined || events.length === 0 ? `Slot ${slotId} does not exist.` : `Slot ${slotId} has no version ${version}.`);
   return slot;
@@ -108,7 +114,7 @@ export async function getSlot(pool: Pool, caller: Caller, slotId: string, versio
  */
 export async function listSchedules(pool: Pool, caller: Caller, q: { ids?: string[] | undefined; limit: number; after?: string | undefined }): Promise<{ ids: string[]; more: boolean }> {
   let ids: string[];
-  if (caller.principal.sandbox) {
+  if (syntheticOnly(caller)) {
     ids = [...SANDBOX_CLINICIANS].filter((id) => (q.ids === undefined || q.ids.includes(id)) && (q.after === undefined || id > q.after)).slice(0, q.limit + 1);
   } else {
     const { rows } = await pool.query<{ id: string }>(
@@ -176,13 +182,13 @@ export interface SlotQuery { clinician?: string | undefined; patient?: string | 
  * synthetic `sbx-` slots only, never the real schedule (sandbox/slots.ts).
  */
 export async function listSlots(pool: Pool, caller: Caller, q: SlotQuery): Promise<{ slots: SlotState[]; more: boolean }> {
-  const rule = accessRule(caller.principal, 'Appointment', 'read');
+  const reached = reach(caller.principal, 'Appointment', 'read');
   if (q.patient !== undefined && !mayReach(caller.principal, 'Appointment', 'read', q.patient)) {
     throw insufficientScope(['read:appointments'], {
-      detail: rule === 'own' ? 'A patient user may only list their own appointments.' : 'This client sees slot availability only: listing a patient\'s appointments needs a role that sees bookings.',
+      detail: reached.allowed && reached.rule === 'own' ? 'A patient user may only list their own appointments.' : 'This client sees slot availability only: listing a patient\'s appointments needs a role that sees bookings.',
     });
   }
-  if (caller.principal.sandbox) return syntheticSlots(q);
+  if (syntheticOnly(caller)) return syntheticSlots(q);
   const where: string[] = [];
   const args: unknown[] = [];
   const arg = (v: unknown) => `$${args.push(v)}`;

@@ -6,7 +6,7 @@ import { z } from 'zod';
 import { instant } from '@vitalis/schemas';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import type { GatewayDeps } from '../deps';
-import { audit } from '../access/caller';
+import { audit, requireAccess } from '../access/caller';
 import { callerOf, decodeKey, encodeKey, problems } from '../access/http';
 
 const isoDateTime = instant;
@@ -34,6 +34,7 @@ export function auditRoutes(deps: GatewayDeps): FastifyPluginAsyncZod {
         response: { 200: z.object({ count: z.number().int(), data: z.array(entry), next: z.string().nullable() }), ...problems(400, 401, 403) },
       },
     }, async (req) => {
+      await requireAccess(pool, callerOf(req), 'AuditEvent', 'read', [], { auditAction: 'audit.query', resourceType: 'AuditTrail' });
       const q = req.query;
       const after = decodeKey(q.cursor, ['id']);
       const where: string[] = [];

@@ -11,6 +11,7 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { PUBLIC_SCOPES, ROLES, ROLE_SCOPES, SCOPES, SCOPE_NAMES, type Role, type Scope } from '@vitalis/schemas';
+import { ACCESS_POLICY, PRINCIPAL_KINDS, type PolicyCell } from '../access/policy';
 
 /** Who each role is for. */
 export const ROLE_NOTES: Record<Role, string> = {
@@ -57,7 +58,26 @@ export function roleTable(): string {
 
 export const ROLE_TABLE_NOTE = 'User roles also hold the SMART v2 scopes that follow from these (`user/…`, `system/…` for the resources they may read, `fhirUser`, `offline_access`; docs/smart.md).';
 
-export const DOC_TABLES = { scopes: scopeTable, roles: roleTable } as const;
+/**
+ * | resource | action | scopes | doctor | … | no-role | sandbox |: the access policy
+ * (apps/gateway/src/access/policy.ts), one row per cell, as every surface applies it.
+ */
+export function accessTable(): string {
+  const rows: string[] = [];
+  for (const [resource, actions] of Object.entries(ACCESS_POLICY)) {
+    for (const [action, cell] of Object.entries(actions) as [string, PolicyCell][]) {
+      const scopes = `${cell.scopes.map(code).join(' or ')}${cell.patientScopes.length > 0 ? `; a patient user: ${cell.patientScopes.map(code).join(' or ')}` : ''}${cell.alsoNeeds ? `; and ${cell.alsoNeeds.join(' ')}` : ''}`;
+      rows.push(`| ${resource} | ${action}: ${cell.what} | ${scopes} | ${PRINCIPAL_KINDS.map((k) => cell.rules[k]).join(' | ')} |`);
+    }
+  }
+  return [
+    `| resource | action | scopes | ${PRINCIPAL_KINDS.join(' | ')} |`,
+    `|---|---|---|${PRINCIPAL_KINDS.map(() => '---').join('|')}|`,
+    ...rows,
+  ].join('\n');
+}
+
+export const DOC_TABLES = { scopes: scopeTable, roles: roleTable, access: accessTable } as const;
 export type DocTable = keyof typeof DOC_TABLES;
 
 const markers = (name: string) => [`<!-- generated: ${name} (apps/gateway/src/developer/doc-tables.ts) -->`, `<!-- end generated: ${name} -->`] as const;

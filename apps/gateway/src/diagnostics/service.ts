@@ -23,7 +23,6 @@ import { conflict, HttpProblem, notFound, preconditionFailed } from '@vitalis/ht
 import { ANALYTES, ORDERABLE_TESTS, type OrderableCode } from '@vitalis/clinical';
 import { publishCriticalNotice, type CriticalResultEventName } from '@vitalis/live';
 import type { Redis } from '@vitalis/redis';
-import type { Role } from '@vitalis/schemas';
 import {
   CRITICAL_RESULT_EVENT_TYPES, decideDiagnosticReport, decideServiceRequest, diagnosticReportStream, foldDiagnosticReport, foldServiceRequest, isReleasedStatus,
   ResultInputError, serviceRequestStream, type DecideError, type DiagnosticReportCommand, type DiagnosticReportState, type ReportEvent, type ResultInput,
@@ -32,6 +31,7 @@ import {
 } from '@vitalis/records';
 import { insufficientScope } from '../auth/oauth-errors';
 import { audit, metadataOf, type Caller } from '../access/caller';
+import { access, reach } from '../access/policy';
 import { loadPatient } from '../patients/service';
 
 export interface DiagnosticsDeps {
@@ -43,13 +43,7 @@ export interface DiagnosticsDeps {
 
 // ---- access ----
 
-const ORDERING_ROLES: readonly Role[] = ['doctor', 'system'];
-const RESULTING_ROLES: readonly Role[] = ['lab', 'system'];
-const hasRole = (caller: Caller, roles: readonly Role[]) => caller.principal.roles.some((r) => roles.includes(r));
-const isPatientUser = (caller: Caller) => caller.principal.patientId !== undefined;
-
-/** The scope recorded as the audit trail's "why" of a read. */
-const readScope = (caller: Caller) => (isPatientUser(caller) ? 'patient/DiagnosticReport.rs' : 'read:diagnostics');
+type DiagnosticsCell = 'ServiceRequest:read' | 'CriticalResult:read' | 'ServiceRequest:write' | 'DiagnosticReport:write' | 'DiagnosticReport:fulfil' | 'DiagnosticReport:acknowledge';
 
 async function refuse(pool: Pool, caller: Caller, action: string, scope: string, resourceType: string, resourceId: string | undefined, detail: string): Promise<never> {
   await audit(pool, caller, { action, outcome: 'failure', scope, resourceType, ...(resourceId ? { resourceId } : {}), detail: { reason: 'forbidden' } });
@@ -57,17 +51,11 @@ async function refuse(pool: Pool, caller: Caller, action: string, scope: string,
   throw insufficientScope([scope], { detail });
 }
 
-async function requireClinicalReader(pool: Pool, caller: Caller, action: string, resourceType: string, resourceId?: string): Promise<void> {
-  if (isPatientUser(caller) || !caller.principal.scopes.includes('read:diagnostics')) {
-    await refuse(pool, caller, action, 'read:diagnostics', resourceType, resourceId, 'Reading diagnostic orders needs read:diagnostics (a patient reads its own final reports only).');
-  }
-}
-
-async function requireWriter(pool: Pool, caller: Caller, roles: readonly Role[], action: string, resourceType: string, resourceId: string | undefined, what: string): Promise<void> {
-  const p = caller.principal;
-  if (isPatientUser(caller) || !p.scopes.includes('write:diagnostics') || !hasRole(caller, roles)) {
-    await refuse(pool, caller, action, 'write:diagnostics', resourceType, resourceId, `${what} needs write:diagnostics and the role ${roles.filter((r) => r !== 'system').join(' or ')}.`);
-  }
+/** The access policy's cell for an order or report act (access/policy.ts): refused and audited when it does not allow it. */
+async function requireCell(pool: Pool, caller: Caller, cell: DiagnosticsCell, action: string, resourceId?: string): Promise<void> {
+  const [resource, act] = cell.split(':') as ['ServiceRequest' | 'DiagnosticReport' | 'CriticalResult', string];
+  const decision = reach(caller.principal, resource, act as never);
+  if (!decision.allowed) await refuse(pool, caller, action, decision.scope, resource === 'CriticalResult' ? 'DiagnosticReport' : resource, resourceId, decision.detail);
 }
 
 // ---- problems ----
@@ -99,7 +87,7 @@ export interface OrderInput {
 }
 
 export async function createOrder(pool: Pool, caller: Caller, input: OrderInput): Promise<ServiceRequestState> {
-  await requireWriter(pool, caller, ORDERING_ROLES, 'diagnostics.order.create', 'ServiceRequest', undefined, 'Ordering a test');
+  await requireCell(pool, caller, 'ServiceRequest:write', 'diagnostics.order.create');
   if (!(await loadPatient(pool, input.patientId))) {
     await audit(pool, caller, { action: 'diagnostics.order.create', outcome: 'failure', scope: 'write:diagnostics', resourceType: 'Patient', resourceId: input.patientId, detail: { reason: 'unknown patient' } });
     throw unprocessable(`Patient ${input.patientId} does not exist.`, [{ path: 'body.subject', message: 'unknown patient' }]);
@@ -120,7 +108,7 @@ export async function createOrder(pool: Pool, caller: Caller, input: OrderInput)
 
 /** An order, current or as it was at stream version `version` (FHIR vread); audited either way. */
 export async function getOrder(pool: Pool, caller: Caller, id: string, version?: number): Promise<ServiceRequestState> {
-  await requireClinicalReader(pool, caller, 'diagnostics.order.read', 'ServiceRequest', id);
+  await requireCell(pool, caller, 'ServiceRequest:read', 'diagnostics.order.read', id);
   const events = await readStream(pool, serviceRequestStream(id));
   const order = foldServiceRequest(version === undefined ? events : events.filter((e) => e.streamVersion <= version));
   if (!order || (version !== undefined && order.version !== version)) {
@@ -142,7 +130,7 @@ export async function listOrders(pool: Pool, caller: Caller, q: OrderQuery): Pro
 
 /** listOrders with paging: `next` is where the page ended when there are more. */
 export async function searchOrders(pool: Pool, caller: Caller, q: OrderQuery): Promise<{ orders: ServiceRequestState[]; next: ListPosition | null }> {
-  await requireClinicalReader(pool, caller, 'diagnostics.order.list', 'ServiceRequest');
+  await requireCell(pool, caller, 'ServiceRequest:read', 'diagnostics.order.list');
   const where: string[] = [];
   const args: unknown[] = [];
   const arg = (v: unknown) => `$${args.push(v)}`;
@@ -167,7 +155,7 @@ const ORDER_ACTION: Record<OrderTransition['type'], string> = { activate: 'diagn
 /** activate / hold / revoke (cancel) / enterInError an order, at `expected` (If-Match) or the version just read. */
 export async function changeOrder(pool: Pool, caller: Caller, id: string, expected: number | '*' | undefined, command: OrderTransition): Promise<ServiceRequestState> {
   const action = ORDER_ACTION[command.type];
-  await requireWriter(pool, caller, ORDERING_ROLES, action, 'ServiceRequest', id, 'Changing an order');
+  await requireCell(pool, caller, 'ServiceRequest:write', action, id);
   const current = await loadOrder(pool, id);
   const fail = async (reason: string, problem: HttpProblem): Promise<never> => {
     await audit(pool, caller, { action, outcome: 'failure', scope: 'write:diagnostics', resourceType: 'ServiceRequest', resourceId: id, detail: { reason } });
@@ -260,11 +248,11 @@ async function completeOrderWith(client: PoolClient, caller: Caller, orderId: st
  */
 export async function postReport(
   deps: DiagnosticsDeps, caller: Caller, input: ReportInput,
-  /** Who may: the lab (posted results); telemetry fulfilment widens it to the doctor (fulfilFromTelemetry). */
-  roles: readonly Role[] = RESULTING_ROLES, action = 'diagnostics.report.post',
+  /** The policy cell: DiagnosticReport write (the lab posts results); telemetry fulfilment (fulfilFromTelemetry) is DiagnosticReport fulfil, which the doctor has too. */
+  cell: 'DiagnosticReport:write' | 'DiagnosticReport:fulfil' = 'DiagnosticReport:write', action = 'diagnostics.report.post',
 ): Promise<{ report: DiagnosticReportState; created: boolean }> {
   const { pool } = deps;
-  await requireWriter(pool, caller, roles, action, 'DiagnosticReport', undefined, 'Posting results');
+  await requireCell(pool, caller, cell, action);
   const contentHash = contentHashOf({ ...input });
   const existing = await reportByIdentifier(pool, input.identifier);
   if (existing) return redelivery(deps, caller, existing, contentHash, action);
@@ -342,7 +330,7 @@ const REPORT_ACTION: Record<ReportChange['type'], string> = { update: 'diagnosti
 export async function changeReport(deps: DiagnosticsDeps, caller: Caller, id: string, expected: number | '*' | undefined, change: ReportChange): Promise<DiagnosticReportState> {
   const { pool } = deps;
   const action = REPORT_ACTION[change.type];
-  await requireWriter(pool, caller, RESULTING_ROLES, action, 'DiagnosticReport', id, 'Changing a report');
+  await requireCell(pool, caller, 'DiagnosticReport:write', action, id);
   const current = await loadReport(pool, id);
   const fail = async (reason: string, problem: HttpProblem): Promise<never> => {
     await audit(pool, caller, { action, outcome: 'failure', scope: 'write:diagnostics', resourceType: 'DiagnosticReport', resourceId: id, detail: { reason } });
@@ -378,17 +366,14 @@ export async function changeReport(deps: DiagnosticsDeps, caller: Caller, id: st
  * patient/DiagnosticReport.rs) its own once final (final, amended, corrected).
  */
 function mayRead(caller: Caller, r: DiagnosticReportState): boolean {
-  const p = caller.principal;
-  if (p.patientId !== undefined) return p.patientId === r.patientId && p.scopes.includes('patient/DiagnosticReport.rs') && isReleasedStatus(r.status);
-  return p.scopes.includes('read:diagnostics');
+  const decision = access(caller.principal, 'DiagnosticReport', 'read', [r.patientId]);
+  return decision.allowed && (decision.rule === 'all' || isReleasedStatus(r.status));
 }
 
 export async function getReport(pool: Pool, caller: Caller, id: string, action = 'diagnostics.report.read', version?: number): Promise<DiagnosticReportState> {
-  const scope = readScope(caller);
-  const p = caller.principal;
-  if (p.patientId === undefined ? !p.scopes.includes('read:diagnostics') : !p.scopes.includes('patient/DiagnosticReport.rs')) {
-    await refuse(pool, caller, action, scope, 'DiagnosticReport', id, 'Reading reports needs read:diagnostics (a patient user: patient/DiagnosticReport.rs, for its own final reports).');
-  }
+  const reached = reach(caller.principal, 'DiagnosticReport', 'read');
+  const scope = reached.scope;
+  if (!reached.allowed) await refuse(pool, caller, action, scope, 'DiagnosticReport', id, reached.detail);
   const events = await readStream(pool, diagnosticReportStream(id));
   const current = foldDiagnosticReport(events);
   // who may read is decided on the current report (a patient user: its own, once released)
@@ -421,12 +406,13 @@ export async function listReports(pool: Pool, caller: Caller, q: ReportQuery): P
 
 /** listReports with paging: `next` is where the page ended when there are more. */
 export async function searchReports(pool: Pool, caller: Caller, q: ReportQuery): Promise<{ reports: DiagnosticReportState[]; next: ListPosition | null }> {
-  const p = caller.principal;
-  const scope = readScope(caller);
-  if (p.patientId !== undefined ? !p.scopes.includes('patient/DiagnosticReport.rs') || (q.patientId !== undefined && q.patientId !== p.patientId) : !p.scopes.includes('read:diagnostics')) {
+  const reached = reach(caller.principal, 'DiagnosticReport', 'read');
+  const scope = reached.scope;
+  if (!reached.allowed || (reached.patient !== undefined && q.patientId !== undefined && q.patientId !== reached.patient)) {
     await refuse(pool, caller, 'diagnostics.report.list', scope, 'DiagnosticReport', undefined, 'Listing reports needs read:diagnostics (a patient user: its own final reports, with patient/DiagnosticReport.rs).');
   }
-  const patientId = p.patientId ?? q.patientId;
+  const own = reached.allowed ? reached.patient : undefined;
+  const patientId = own ?? q.patientId;
   const where: string[] = [];
   const args: unknown[] = [];
   const arg = (v: unknown) => `$${args.push(v)}`;
@@ -434,7 +420,7 @@ export async function searchReports(pool: Pool, caller: Caller, q: ReportQuery):
   if (q.orderId) where.push(`order_id = ${arg(q.orderId)}`);
   if (q.codes) where.push(`code = ANY(${arg(q.codes)}::text[])`);
   if (q.status) where.push(`status = ANY(${arg(q.status)}::text[])`);
-  if (p.patientId !== undefined) where.push(`status IN ('final', 'amended', 'corrected')`);
+  if (own !== undefined) where.push(`status IN ('final', 'amended', 'corrected')`);
   if (q.after) where.push(`(issued_at < ${arg(q.after.t)}::timestamptz OR (issued_at = ${arg(q.after.t)}::timestamptz AND report_id > ${arg(q.after.i)}))`);
   const { rows } = await pool.query<{ report_id: string; t: string }>(
     `SELECT report_id, issued_at::text AS t FROM rm_diagnostic_reports ${where.length ? `WHERE ${where.join(' AND ')}` : ''} ORDER BY issued_at DESC, report_id LIMIT ${arg(q.limit + 1)}`, args,
@@ -453,7 +439,7 @@ export async function searchReports(pool: Pool, caller: Caller, q: ReportQuery):
 export async function acknowledgeCriticalResult(deps: DiagnosticsDeps, caller: Caller, id: string, note?: string): Promise<DiagnosticReportState> {
   const { pool } = deps;
   const action = 'diagnostics.critical.acknowledge';
-  await requireWriter(pool, caller, ORDERING_ROLES, action, 'DiagnosticReport', id, 'Acknowledging a critical result');
+  await requireCell(pool, caller, 'DiagnosticReport:acknowledge', action, id);
   const fail = async (reason: string, problem: HttpProblem): Promise<never> => {
     await audit(pool, caller, { action, outcome: 'failure', scope: 'write:diagnostics', resourceType: 'DiagnosticReport', resourceId: id, detail: { reason } });
     throw problem;
@@ -509,7 +495,7 @@ export async function pendingCriticalResults(db: Pool, patientIds?: readonly str
 
 /** GET .../critical-results: clinical readers only, audited. */
 export async function listPendingCriticalResults(pool: Pool, caller: Caller, patientId?: string): Promise<PendingCriticalResult[]> {
-  await requireClinicalReader(pool, caller, 'diagnostics.critical.list', 'DiagnosticReport');
+  await requireCell(pool, caller, 'CriticalResult:read', 'diagnostics.critical.list');
   const list = await pendingCriticalResults(pool, patientId ? [patientId] : undefined);
   await audit(pool, caller, { action: 'diagnostics.critical.list', scope: 'read:diagnostics', resourceType: 'DiagnosticReport', detail: { patient: patientId ?? null, results: list.length, ids: list.map((c) => c.reportId).slice(0, 100) } });
   return list;

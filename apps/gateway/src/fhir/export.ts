@@ -25,6 +25,7 @@ import type { GatewayDeps } from '../deps';
 import { audit, type Caller } from '../access/caller';
 import { callerOf } from '../access/http';
 import { insufficientScope } from '../auth/oauth-errors';
+import { reach } from '../access/policy';
 import { requireVitalsAccess } from '../vitals/service';
 import { FHIR_BASE_PATH } from './capability';
 import { fhirOperationOutcome, outcomes } from './schemas';
@@ -99,17 +100,19 @@ export function exportRoutes(deps: GatewayDeps): FastifyPluginAsyncZod {
 
   /** The patients an export covers for this caller: undefined = every patient. */
   async function scopeOf(caller: Caller, level: 'system' | 'patient' | 'group', groupId?: string): Promise<string[] | undefined> {
-    const p = caller.principal;
     let members: string[] | undefined;
     if (level === 'group') {
       members = await groupMembers(pool, groupId!);
       if (!members) throw notFound(`There is no Group ${groupId}.`);
     }
-    if (p.patientId !== undefined) {
+    // the access policy's Observation read cell decides whose data an export may cover
+    const reached = reach(caller.principal, 'Observation', 'read');
+    if (reached.allowed && reached.patient !== undefined) {
       // a patient user exports its own data, whatever the level (a Group: only if it is a member)
-      return members === undefined || members.includes(p.patientId) ? [p.patientId] : [];
+      return members === undefined || members.includes(reached.patient) ? [reached.patient] : [];
     }
-    if (p.sandbox) throw insufficientScope(['read:vitals'], { detail: 'A sandbox token reads synthetic sbx- data only; the bulk export reads the append log.' });
+    if (reached.allowed && reached.rule === 'synthetic') throw insufficientScope(['read:vitals'], { detail: 'A sandbox token reads synthetic sbx- data only; the bulk export reads the append log.' });
+    if (!reached.allowed) throw insufficientScope([reached.scope], { detail: reached.detail });
     if (members) await requireVitalsAccess(pool, caller, members, { action: 'export.kickoff', via: 'fhir' });
     return members;
   }

@@ -31,6 +31,7 @@ import {
   fhirPractitionerBundle, fhirSchedule, fhirScheduleBundle, fhirServiceRequest, fhirServiceRequestBundle, fhirSlot, fhirSlotBundle, outcomes,
 } from './schemas';
 import { dateBounds, notSupported, patientIdOf, referenceIdOf, tokenCodes } from './search-params';
+import { tokenPatient } from '../access/policy';
 
 const oneOrMany = z.union([z.string().max(300), z.array(z.string().max(300)).max(4)]);
 const listOf = (v: string | string[] | undefined) => (v === undefined ? [] : Array.isArray(v) ? v : [v]);
@@ -213,7 +214,7 @@ export function fhirResourceRoutes(deps: GatewayDeps): FastifyPluginAsyncZod {
       if (q._include !== undefined && q._include !== 'Appointment:slot' && q._include !== 'Appointment:slot:Slot') throw notSupported(`_include=${q._include} is not supported (Appointment:slot is).`);
       const caller = callerOf(req);
       const { from, to } = isoBounds(listOf(q.date));
-      const patient = q.patient === undefined ? caller.principal.patientId : patientIdOf('patient', q.patient);
+      const patient = q.patient === undefined ? tokenPatient(caller.principal) : patientIdOf('patient', q.patient);
       if (statusesOf(q.status, ['booked'] as const) === null) return fhirReply(reply).send(searchsetBundle([], { self: selfUrl(req) }));
       const after = decodeKey(q._cursor, ['t', 's']);
       const { slots, more } = await listSlots(pool, caller, { patient, from, to, status: 'busy', limit: q._count, after });

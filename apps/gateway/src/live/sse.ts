@@ -17,6 +17,7 @@ import type { CloseReason, LiveMessage, LiveSink } from './hub';
 import type { LiveSource } from './sources';
 import { reconnectHint, type ReconnectHint } from './reconnect';
 import { streamQuerySchema, resumeIdSchema } from './request';
+import { reachesAll } from '../access/policy';
 
 const tails = new WeakMap<object, string>();
 /** What follows the id in an event's frame: built once per event, shared by every subscriber (the id is each one's cursor). */
@@ -99,7 +100,7 @@ export function sseRoutes(deps: GatewayDeps, hub: LiveSource): FastifyPluginAsyn
             codes: q.code,
             alerts: q.alerts,
             // critical diagnostic results (issue 21) go to clinical readers of diagnostics only
-            criticalResults: q.alerts !== false && Boolean(req.principal?.scopes.includes('read:diagnostics')),
+            criticalResults: q.alerts !== false && req.principal !== undefined && reachesAll(req.principal, 'CriticalResult', 'read'),
             ...start,
             token: req.principal ? { id: req.principal.tokenId, expiresAt: req.principal.expiresAt, derivedFrom: req.principal.derivedFrom } : undefined,
             maxQueue: config.LIVE_MAX_QUEUE,

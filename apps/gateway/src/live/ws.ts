@@ -19,6 +19,7 @@ import type { LiveSource } from './sources';
 import { codeSchema } from './request';
 import { reconnectHint, WS_SERVICE_RESTART } from './reconnect';
 import { resourceId, VITAL_CODE } from '@vitalis/schemas';
+import { reachesAll } from '../access/policy';
 
 /** Close codes: 4401 unauthenticated/revoked/expired, 4403 forbidden, 1012 service restart (shutdown: reconnect elsewhere). */
 export const WS_CLOSE = { unauthorized: 4401, forbidden: 4403, serviceRestart: WS_SERVICE_RESTART, policy: 1008 } as const;
@@ -157,7 +158,7 @@ export function wsRoutes(deps: GatewayDeps, hub: LiveSource): FastifyPluginAsync
           const name = msg.sub;
           let waiting: NodeJS.Timeout | undefined;
           const sub = hub.subscribe(
-            { transport: 'ws', patients, codes: msg.codes, alerts: msg.alerts, criticalResults: msg.alerts !== false && who.scopes.includes('read:diagnostics'), ...start, token: { id: who.tokenId, expiresAt: who.expiresAt, derivedFrom: who.derivedFrom }, maxQueue: config.LIVE_MAX_QUEUE },
+            { transport: 'ws', patients, codes: msg.codes, alerts: msg.alerts, criticalResults: msg.alerts !== false && reachesAll(who, 'CriticalResult', 'read'), ...start, token: { id: who.tokenId, expiresAt: who.expiresAt, derivedFrom: who.derivedFrom }, maxQueue: config.LIVE_MAX_QUEUE },
             wsSink(socket, req.raw.socket, name, {
               full: () => {
                 // ws has no drain event: poll the buffer until it empties enough

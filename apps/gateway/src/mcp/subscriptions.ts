@@ -21,6 +21,7 @@ import type { Principal } from '../auth/route-auth';
 import type { Caller } from '../access/caller';
 import { VITALS_URI } from './resource-uri';
 import { requireVitalsAccess, restoreVitalsStream, startVitalsStream, vitalsDenial, type LiveStreamDeps, type StreamStart } from '../vitals/service';
+import { reachesAll } from '../access/policy';
 
 const HIGH_WATER = 256;
 
@@ -118,7 +119,7 @@ export class LiveSubscriptions {
     const entry: Entry = { patientId, principal, lastId, sub: undefined as unknown as Subscription };
     const from = typeof start === 'string' ? { after: start } : (start ?? {});
     entry.sub = this.d.hub.subscribe(
-      { transport: 'mcp', patients: [patientId], alerts: true, criticalResults: principal.scopes.includes('read:diagnostics'), token: { id: principal.tokenId, expiresAt: principal.expiresAt, derivedFrom: principal.derivedFrom }, ...from },
+      { transport: 'mcp', patients: [patientId], alerts: true, criticalResults: reachesAll(principal, 'CriticalResult', 'read'), token: { id: principal.tokenId, expiresAt: principal.expiresAt, derivedFrom: principal.derivedFrom }, ...from },
       { send: (msg) => this.#send(uri, entry, msg), close: (reason) => this.#onClose(uri, entry, reason) },
     );
     this.#subs.set(uri, entry);

@@ -19,7 +19,8 @@ import { reserveIdentifiers } from './identifiers';
 import { queryLatest } from '../vitals/history';
 import { vitalsDenial } from '../vitals/service';
 import { insufficientScope } from '../auth/oauth-errors';
-import { audit, auditedWrite, metadataOf, PATIENT_READ_SCOPES, patientView, readScope, type Caller, type PatientView } from '../access/caller';
+import { access, ACCESS_POLICY, reach } from '../access/policy';
+import { audit, auditedWrite, metadataOf, PATIENT_READ_SCOPES, patientReadScope, patientView, type Caller, type PatientView } from '../access/caller';
 
 export async function loadPatient(pool: Pool, patientId: string): Promise<PatientState | null> {
   return foldPatient(await readStream(pool, patientStream(patientId)));
@@ -61,7 +62,7 @@ export async function vitalsSummary(pool: Pool, patientId: string): Promise<{ la
 /** Who may read which record (patientView), audited when refused; the view allowed otherwise. */
 async function requireReadable(pool: Pool, caller: Caller, patientId: string): Promise<{ view: Exclude<PatientView, 'none'>; scope: string }> {
   const view = patientView(caller.principal, patientId);
-  const scope = readScope(caller.principal);
+  const scope = patientReadScope(caller.principal);
   if (view === 'none') {
     await audit(pool, caller, { action: 'patient.read', outcome: 'failure', scope, resourceType: 'Patient', resourceId: patientId, detail: { reason: 'forbidden' } });
     throw recordDenied();
@@ -90,11 +91,11 @@ export async function getPatientVersion(pool: Pool, caller: Caller, patientId: s
  * a patient user its own, with patient/AllergyIntolerance.rs), audited as `patient.allergies.read`.
  */
 export async function getAllergies(pool: Pool, caller: Caller, patientId: string): Promise<PatientState> {
-  const view = patientView(caller.principal, patientId);
-  const scope = caller.principal.patientId !== undefined ? 'patient/AllergyIntolerance.rs' : 'read:patients';
-  if (view !== 'clinical') {
+  const decision = access(caller.principal, 'AllergyIntolerance', 'read', [patientId]);
+  const scope = decision.scope;
+  if (!decision.allowed) {
     await audit(pool, caller, { action: 'patient.allergies.read', outcome: 'failure', scope, resourceType: 'Patient', resourceId: patientId, detail: { reason: 'forbidden' } });
-    throw insufficientScope(['read:patients', 'patient/AllergyIntolerance.rs'], { anyOf: true, detail: 'Reading allergies needs read:patients (a patient user: patient/AllergyIntolerance.rs, for their own).' });
+    throw insufficientScope(['read:patients', 'patient/AllergyIntolerance.rs'], { anyOf: true, detail: ACCESS_POLICY.AllergyIntolerance.read.refusal });
   }
   const patient = await requirePatient(pool, caller, patientId, 'patient.allergies.read', scope);
   await audit(pool, caller, { action: 'patient.allergies.read', scope, resourceType: 'Patient', resourceId: patientId, detail: { allergies: patient.allergies.map((a) => a.id) } });
@@ -123,10 +124,10 @@ export async function getPatient(pool: Pool, caller: Caller, patientId: string):
   return record;
 }
 
-function assertWriter(caller: Caller, patientId: string | undefined): void {
-  const p = caller.principal;
-  if (!p.scopes.includes('write:patients')) throw insufficientScope(['write:patients'], { detail: 'Registering or updating patients needs write:patients.' });
-  if (p.patientId !== undefined && patientId !== undefined && p.patientId !== patientId) throw insufficientScope(['write:patients'], { detail: 'A patient user may only change their own record.' });
+/** The access policy's Patient write cell (and, for allergies, AllergyIntolerance write): 403 when refused. */
+function assertWriter(caller: Caller, patientId: string | undefined, resource: 'Patient' | 'AllergyIntolerance' = 'Patient'): void {
+  const decision = access(caller.principal, resource, 'write', patientId === undefined ? [] : [patientId]);
+  if (!decision.allowed) throw insufficientScope(resource === 'Patient' || decision.reason === 'missing scope' ? ['write:patients'] : ['write:patients', 'read:patients'], { detail: decision.detail });
 }
 
 const mintId = () => `pat-${randomUUID().replace(/-/g, '').slice(0, 12)}`;
@@ -212,8 +213,7 @@ export function updatePatient(pool: Pool, caller: Caller, patientId: string, exp
  * (reception registers demographics only), i.e. admin, or a clinician client granted both.
  */
 function assertAllergyWriter(caller: Caller, patientId: string): void {
-  assertWriter(caller, patientId);
-  if (patientView(caller.principal, patientId) !== 'clinical') throw insufficientScope(['write:patients', 'read:patients'], { detail: 'Recording allergies needs read:patients and write:patients.' });
+  assertWriter(caller, patientId, 'AllergyIntolerance');
 }
 
 export function recordAllergy(
@@ -241,10 +241,11 @@ export async function removeAllergy(pool: Pool, caller: Caller, patientId: strin
  * changed what; a patient reads their record through the SMART patient/ scopes, not the history.
  */
 export async function patientHistory(pool: Pool, caller: Caller, patientId: string): Promise<StoredEvent[]> {
-  const scope = readScope(caller.principal);
-  if (!caller.principal.scopes.includes('read:patients') || patientView(caller.principal, patientId) !== 'clinical') {
+  const decision = access(caller.principal, 'Patient', 'history', [patientId]);
+  const scope = patientReadScope(caller.principal);
+  if (!decision.allowed) {
     await audit(pool, caller, { action: 'patient.history', outcome: 'failure', scope, resourceType: 'Patient', resourceId: patientId, detail: { reason: 'forbidden' } });
-    throw insufficientScope(['read:patients'], { detail: 'The event history of a patient is for clinical readers (read:patients).' });
+    throw insufficientScope(['read:patients'], { detail: ACCESS_POLICY.Patient.history.refusal });
   }
   const events = await readStream(pool, patientStream(patientId));
   if (events.length === 0) throw notFound(`Patient ${patientId} does not exist.`);
@@ -282,15 +283,15 @@ export function rowToState(r: PatientRow): PatientState {
 
 /** Search over the projection, keyset-paginated by (family, id). */
 export async function searchPatients(pool: Pool, caller: Caller, q: SearchQuery): Promise<{ patients: PatientState[]; more: boolean }> {
-  const p = caller.principal;
-  const scope = readScope(p);
-  if (p.patientId !== undefined ? !p.scopes.includes('patient/Patient.rs') : !p.scopes.includes('read:patients') && !p.scopes.includes('write:patients')) {
+  const reached = reach(caller.principal, 'Patient', 'read');
+  if (!reached.allowed) {
     throw insufficientScope(PATIENT_READ_SCOPES, { anyOf: true, detail: 'Searching patients needs read:patients or write:patients (a patient user: patient/Patient.rs, for their own record).' });
   }
+  const scope = reached.scope;
   const where: string[] = [];
   const args: unknown[] = [];
   const arg = (v: unknown) => `$${args.push(v)}`;
-  if (p.patientId !== undefined) where.push(`patient_id = ${arg(p.patientId)}`);
+  if (reached.patient !== undefined) where.push(`patient_id = ${arg(reached.patient)}`);
   if (q.id) where.push(`patient_id = ${arg(q.id)}`);
   if (q.name) where.push(`name_search LIKE ${arg(`%${likeEscaped(q.name)}%`)}`);
   if (q.family) where.push(`lower(family) LIKE ${arg(`${likeEscaped(q.family)}%`)}`);

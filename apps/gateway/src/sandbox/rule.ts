@@ -6,9 +6,9 @@
  * prefix is reserved both ways: nobody may write data for an `sbx-` id, so real data can never be
  * smuggled to sandbox users under a synthetic id.
  *
- * The vitals service applies `sandboxDenial` inside its one access rule (`vitalsDenial`, audited
- * with reason `sandbox`) for REST, MCP, SSE and WebSocket; `dataSourceOf` says where an id's data
- * comes from (the synthetic generator or the append log).
+ * The access policy (access/policy.ts) applies the rule: the `sandbox` kind's cells are `synthetic`
+ * or `none`, and no write reaches an `sbx-` id (refusals audited with reason `sandbox`).
+ * `dataSourceOf` says where an id's data comes from (the synthetic generator or the append log).
  */
 import { badRequest } from '@vitalis/http';
 
@@ -16,33 +16,6 @@ import { badRequest } from '@vitalis/http';
 export const SANDBOX_ID_PREFIX = 'sbx-';
 
 export const isSandboxPatientId = (id: string): boolean => id.startsWith(SANDBOX_ID_PREFIX);
-
-export interface SandboxDenial {
-  /** The patient ids refused. */
-  patients: string[];
-  /** The problem's detail. */
-  detail: string;
-}
-
-/**
- * A sandbox principal may touch only `sbx-` patient ids; nobody may write for an `sbx-` id.
- * Undefined when every id is allowed.
- */
-export function sandboxDenial(p: { sandbox: boolean }, patientIds: readonly string[], access: 'read' | 'write'): SandboxDenial | undefined {
-  if (access === 'write') {
-    const reserved = patientIds.filter(isSandboxPatientId);
-    if (reserved.length > 0) {
-      return { patients: reserved, detail: `Patient ids starting with "${SANDBOX_ID_PREFIX}" are reserved for the sandbox's synthetic data: nothing can be written for them.` };
-    }
-  }
-  if (p.sandbox) {
-    const real = patientIds.filter((id) => !isSandboxPatientId(id));
-    if (real.length > 0) {
-      return { patients: real, detail: `A sandbox token sees synthetic sandbox patients only (ids starting with "${SANDBOX_ID_PREFIX}", e.g. sbx-0001).` };
-    }
-  }
-  return undefined;
-}
 
 /** Where the data of these patients comes from; 400 when a request mixes synthetic and real ids. */
 export function dataSourceOf(patientIds: readonly string[]): 'synthetic' | 'log' {

@@ -10,7 +10,8 @@ import { conflict, HttpProblem, notFound, preconditionFailed } from '@vitalis/ht
 import type { EsiLevel } from '@vitalis/clinical';
 import { foldTriage, triageStream, type TriageState } from '@vitalis/records';
 import { activeAlerts } from '@vitalis/live';
-import { audit, auditedWrite, metadataOf, type Caller } from '../access/caller';
+import { audit, auditedWrite, metadataOf, requireAccess, type Caller } from '../access/caller';
+import { reachesAll } from '../access/policy';
 import { loadPatient, vitalsSummary, type LatestVital } from '../patients/service';
 import type { News2Result } from '@vitalis/clinical';
 import { pendingCriticalResults, type PendingCriticalResult } from '../diagnostics/service';
@@ -18,6 +19,7 @@ import { pendingCriticalResults, type PendingCriticalResult } from '../diagnosti
 export const loadTriage = async (pool: Pool, patientId: string) => foldTriage(await readStream(pool, triageStream(patientId)));
 
 export async function admitPatient(pool: Pool, caller: Caller, a: { patientId: string; esi: EsiLevel; complaint: string }): Promise<TriageState> {
+  await requireAccess(pool, caller, 'Triage', 'write', [a.patientId], { auditAction: 'triage.admit' });
   if (!(await loadPatient(pool, a.patientId))) throw new HttpProblem(422, 'unknown-patient', 'Unknown Patient', `Patient ${a.patientId} does not exist.`);
   const current = await loadTriage(pool, a.patientId);
   if (current?.present) throw conflict(`Patient ${a.patientId} is already on the board.`);
@@ -35,6 +37,7 @@ export async function admitPatient(pool: Pool, caller: Caller, a: { patientId: s
 }
 
 async function changeTriage(pool: Pool, caller: Caller, patientId: string, expected: number | '*' | undefined, action: string, event: { type: string; data: Record<string, unknown> }): Promise<TriageState> {
+  await requireAccess(pool, caller, 'Triage', 'write', [patientId], { auditAction: action });
   const current = await loadTriage(pool, patientId);
   if (!current?.present) throw notFound(`Patient ${patientId} is not on the triage board.`);
   const at = typeof expected === 'number' ? expected : current.version;
@@ -69,15 +72,17 @@ export interface BoardEntry {
 
 /** The board, most urgent first (ESI 1 first, then earliest arrival). */
 export async function triageBoard(pool: Pool, caller: Caller): Promise<BoardEntry[]> {
+  await requireAccess(pool, caller, 'Triage', 'read', [], { auditAction: 'triage.board.read', resourceType: 'TriageBoard' });
   const { rows } = await pool.query<{ patient_id: string; version: number; esi: number; complaint: string; arrived_at: Date; updated_at: Date; name: string | null }>(
     `SELECT t.patient_id, t.version, t.esi, t.complaint, t.arrived_at, t.updated_at,
             CASE WHEN p.patient_id IS NULL THEN NULL ELSE trim(array_to_string(p.given, ' ') || ' ' || p.family) END AS name
        FROM rm_triage t LEFT JOIN rm_patients p USING (patient_id)
       ORDER BY t.esi, t.arrived_at, t.patient_id`,
   );
-  const withVitals = caller.principal.scopes.includes('read:vitals');
+  // the access policy: the latest vitals and alerts of every patient on the board need Observation read of all patients; critical results, CriticalResult read
+  const withVitals = reachesAll(caller.principal, 'Observation', 'read');
   const alerts = withVitals ? await activeAlerts(pool, rows.map((r) => r.patient_id)) : new Map<string, string[]>();
-  const withDiagnostics = caller.principal.scopes.includes('read:diagnostics');
+  const withDiagnostics = reachesAll(caller.principal, 'CriticalResult', 'read');
   const critical = new Map<string, PendingCriticalResult[]>();
   if (withDiagnostics) for (const c of await pendingCriticalResults(pool, rows.map((r) => r.patient_id))) critical.set(c.patientId, [...(critical.get(c.patientId) ?? []), c]);
   const board: BoardEntry[] = [];

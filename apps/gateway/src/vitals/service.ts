@@ -2,8 +2,8 @@
  * Vitals reads, streams and writes, independent of the transport. REST (routes.ts), the MCP tools,
  * resources and subscriptions (mcp/), SSE and WebSocket (live/) call these with a `Caller`, like the
  * patients, appointments and triage services. This module is the one owner of:
- *  - who may read or publish a patient's vitals (`vitalsDenial`): the scope, the sandbox rule (a
- *    sandbox principal only synthetic `sbx-` patients; nobody writes for an `sbx-` id: sandbox/rule.ts),
+ *  - who may read or publish a patient's vitals (`vitalsDenial`): the access policy's Observation
+ *    cells (access/policy.ts: the scope, the role, a patient user's own, the sandbox's synthetic ids),
  *    and a patient user only their own patient id. Refusals are audited;
  *  - where a patient's vitals come from (`vitalsStoreFor`): `sbx-` ids from the synthetic generator
  *    (sandbox/vitals.ts), every other id from the append log, in the same shapes;
@@ -28,7 +28,8 @@ import { planResume, UnissuedPosition, type ReplayTruncated } from '../live/resu
 import { insufficientScope } from '../auth/oauth-errors';
 import { audit, type Caller } from '../access/caller';
 import { decodeHistoryCursor, encodeHistoryCursor, queryFingerprint, type HistoryCursor } from './history-cursor';
-import { dataSourceOf, sandboxDenial } from '../sandbox/rule';
+import { dataSourceOf } from '../sandbox/rule';
+import { access, type RefusalReason } from '../access/policy';
 import { planSyntheticResume } from '../sandbox/live';
 import { syntheticBuckets, syntheticLatest, syntheticRaw } from '../sandbox/vitals';
 import { AGGS, BUCKETS, queryBuckets, queryDevicePatient, queryLatest, queryObservation, queryRaw, type Agg, type Bucket, type BucketPage, type BucketQuery, type BucketRow, type BucketSource, type RawPage, type RawQuery } from './history';
@@ -42,26 +43,20 @@ export type VitalsScope = Extract<Scope, 'read:vitals' | 'write:vitals'>;
 
 export interface VitalsDenial {
   /** The audit trail's reason. */
-  reason: 'missing scope' | 'sandbox' | 'patient mismatch';
-  /** The patients refused (every one asked for when the scope is missing). */
+  reason: RefusalReason;
+  /** The patients refused (every one asked for when the scope or the role is missing). */
   patients: string[];
   /** The problem's detail. */
   detail: string;
 }
 
 /**
- * The rule, once: the caller needs `scope` (read:vitals or write:vitals); a sandbox principal may
- * only touch synthetic `sbx-` ids and nobody may write for one (sandbox/rule.ts); a patient user may
- * only touch their own patient id. Undefined when every patient in `patientIds` is allowed.
+ * The access policy's Observation cells (access/policy.ts), for vitals: `read:vitals` reads,
+ * `write:vitals` publishes. Undefined when every patient in `patientIds` is allowed.
  */
 export function vitalsDenial(p: Principal, patientIds: readonly string[], scope: VitalsScope = 'read:vitals'): VitalsDenial | undefined {
-  const ids = [...new Set(patientIds)];
-  if (!p.scopes.includes(scope)) return { reason: 'missing scope', patients: ids, detail: `This needs a token with ${scope}.` };
-  const sandbox = sandboxDenial(p, ids, scope === 'write:vitals' ? 'write' : 'read');
-  if (sandbox) return { reason: 'sandbox', ...sandbox };
-  if (p.patientId === undefined) return undefined;
-  const others = ids.filter((id) => id !== p.patientId);
-  return others.length === 0 ? undefined : { reason: 'patient mismatch', patients: others, detail: 'A patient user may only access their own vitals.' };
+  const decision = access(p, 'Observation', scope === 'write:vitals' ? 'write' : 'read', patientIds);
+  return decision.allowed ? undefined : { reason: decision.reason, patients: decision.patients, detail: decision.detail };
 }
 
 /** The rule as a guard (403), for places that have nothing to audit (a session restored for its own subject). */

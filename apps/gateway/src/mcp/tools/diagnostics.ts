@@ -11,6 +11,7 @@ import { acknowledgeCriticalResult, createOrder, getReport, listOrders } from '.
 import { diagnosticsDeps } from '../../diagnostics/routes';
 import { toFhirDiagnosticReport, toFhirServiceRequest } from '../../diagnostics/fhir';
 import { defineTool } from './types';
+import { reachesAll } from '../../access/policy';
 
 const fhir = (type: string) => z.looseObject({ resourceType: z.literal(type), id: z.string(), status: z.string() });
 const serviceRequest = fhir('ServiceRequest').describe('FHIR R4 ServiceRequest');
@@ -69,7 +70,7 @@ export const getDiagnosticReportTool = defineTool({
   annotations: { title: 'Read a diagnostic report', readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
   async run({ deps, caller }, a) {
     const r = await getReport(deps.pool, caller, a.report_id);
-    const critical = caller.principal.patientId === undefined ? criticalOut(r) : null;
+    const critical = reachesAll(caller.principal, 'CriticalResult', 'read') ? criticalOut(r) : null;
     const flags = r.results.filter((x) => x.interpretation !== undefined && x.interpretation !== 'N').map((x) => `${x.display} ${x.value ?? x.text ?? ''}${x.unit ? ` ${x.unit}` : ''} (${x.interpretation})`);
     return {
       data: { report: toFhirDiagnosticReport(r) as z.infer<ReturnType<typeof fhir>>, critical },
