@@ -5,7 +5,7 @@
  * operator minted for a role (here the test suite is the operator, minting in the database as the
  * `npm run admin` CLI does).
  */
-import type { Role, Scope } from '@vitalis/schemas';
+import { SCOPE_NAMES, needsUser, type Role, type Scope } from '@vitalis/schemas';
 import { createPool } from '@vitalis/db';
 import { mintInitialAccessToken } from '../../apps/gateway/src/auth/initial-access';
 import { testEnv } from './env';
@@ -73,12 +73,14 @@ export async function authHeaders(baseUrl: string, scopes: Scope[], databaseUrl?
 }
 
 /**
- * An operator approves a client (the admin API, as an admin-role client holding admin:clients):
+ * An operator approves a client (the admin API, as a system-role backend holding every scope it may give):
  * how a client that registered itself openly (an MCP host, say) gets the role it needs. `scope`:
  * exactly what it keeps (default: what it asked for, within the role).
  */
 export async function approveClient(baseUrl: string, clientId: string, role: Role, scope?: string): Promise<void> {
-  const admin = await registerClient(baseUrl, ['admin:clients'], 'vitalis-test-operator', 'admin');
+  // Approving gives a role: the approver's token must hold that role's scopes (issue 30), so the
+  // tests approve as a system-role backend holding every scope a client obtains on its own.
+  const admin = await registerClient(baseUrl, SCOPE_NAMES.filter((s) => !needsUser(s)), 'vitalis-test-operator', 'system');
   const res = await fetch(`${baseUrl}/api/auth/admin/clients/${encodeURIComponent(clientId)}/approve`, {
     method: 'POST',
     headers: { authorization: `Bearer ${await clientCredentialsToken(baseUrl, admin)}`, 'content-type': 'application/json' },

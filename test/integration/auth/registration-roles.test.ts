@@ -7,7 +7,7 @@
 import { randomUUID } from 'node:crypto';
 import { SignJWT, exportJWK, generateKeyPair, type CryptoKey, type JWK } from 'jose';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { SCOPE_NAMES } from '@vitalis/schemas';
+import { SCOPE_NAMES, needsUser } from '@vitalis/schemas';
 import { createSlot, bookAppointment } from '../../../apps/gateway/src/appointments/service';
 import { registerPatient } from '../../../apps/gateway/src/patients/service';
 import { catchUpTo } from '../../../apps/projector/src/projections/runner';
@@ -181,15 +181,27 @@ describe('operator approval (admin API, admin:clients)', () => {
     const list = await j(await fetch(`${gw.url}/api/auth/admin/clients?approval=pending&limit=500`, { headers: adminHeaders }));
     expect(list.clients.map((c: { client_id: string }) => c.client_id)).toContain(pending.client_id);
 
-    const beyond = await fetch(`${gw.url}/api/auth/admin/clients/${pending.client_id}/approve`, { method: 'POST', headers: adminHeaders, body: JSON.stringify({ role: 'nurse', scope: 'write:vitals' }) });
+    // Approving gives a role as minting does (issue 30): an admin holds no write:vitals, so it cannot make a device, nor anyone a system client
+    for (const role of ['device', 'system'] as const) {
+      const refused = await fetch(`${gw.url}/api/auth/admin/clients/${pending.client_id}/approve`, { method: 'POST', headers: adminHeaders, body: JSON.stringify({ role }) });
+      expect(refused.status, role).toBe(403);
+      expect(refused.headers.get('content-type'), role).toMatch(/json/);
+      expect((await j(refused)).detail, role).toMatch(role === 'system' ? /operator's command line alone/ : /lacks: write:vitals/);
+    }
+    const refusedRows = await gw.deps.pool.query(`SELECT detail->>'role' AS role FROM audit_events WHERE action = 'client.approval_refused' AND resource_id = $1 ORDER BY id`, [pending.client_id]);
+    expect(refusedRows.rows).toEqual([{ role: 'device' }, { role: 'system' }]);
+    expect((await gw.deps.pool.query(`SELECT role FROM oauth_clients WHERE client_id = $1`, [pending.client_id])).rows).toEqual([{ role: null }]);
+    const operator = await registerClient(gw.url, SCOPE_NAMES.filter((s) => !needsUser(s)), 'roles-operator', 'system');
+    const operatorHeaders = { authorization: `Bearer ${await clientCredentialsToken(gw.url, operator)}`, 'content-type': 'application/json' };
+    const beyond = await fetch(`${gw.url}/api/auth/admin/clients/${pending.client_id}/approve`, { method: 'POST', headers: operatorHeaders, body: JSON.stringify({ role: 'nurse', scope: 'write:vitals' }) });
     expect(beyond.status).toBe(422);
     expect(await j(beyond)).toMatchObject({ detail: 'The role nurse does not hold: write:vitals.' });
-    const approved = await fetch(`${gw.url}/api/auth/admin/clients/${pending.client_id}/approve`, { method: 'POST', headers: adminHeaders, body: JSON.stringify({ role: 'device' }) });
+    const approved = await fetch(`${gw.url}/api/auth/admin/clients/${pending.client_id}/approve`, { method: 'POST', headers: operatorHeaders, body: JSON.stringify({ role: 'device' }) });
     expect(approved.status).toBe(200);
     expect(await j(approved)).toMatchObject({ client_id: pending.client_id, role: 'device', scope: 'write:vitals read:appointments', approval: 'approved', requested_scope: '' });
     expect((await j(await token(pending, 'write:vitals'))).scope).toBe('write:vitals');
     const { rows } = await gw.deps.pool.query(`SELECT actor_client_id, detail FROM audit_events WHERE action = 'client.approved' AND resource_id = $1`, [pending.client_id]);
-    expect(rows).toEqual([{ actor_client_id: admin.client_id, detail: expect.objectContaining({ role: 'device', scope: 'write:vitals read:appointments' }) }]);
+    expect(rows).toEqual([{ actor_client_id: operator.client_id, detail: expect.objectContaining({ role: 'device', scope: 'write:vitals read:appointments' }) }]);
 
     // Minting initial access tokens through the API, and the scope it needs: admin:clients and, since
     // issue 30, every scope the role gives a client (an admin holds no write:vitals; iat-minting.test.ts).

@@ -22,6 +22,7 @@ import type { AuthContext } from './context';
 import { MAX_INITIAL_ACCESS_TTL_SECONDS, httpMintRefusal, httpMintingScopes, mintInitialAccessToken } from './initial-access';
 import { insufficientScope } from './oauth-errors';
 import { problems } from '../access/http';
+import type { Principal } from './route-auth';
 
 const ADMIN = { auth: { scopes: ['admin:clients' as const] } };
 
@@ -89,6 +90,22 @@ export function adminRoutes(ctx: AuthContext): FastifyPluginAsyncZod {
       resourceType: 'Client', resourceId, requestId: req.id, ip: req.ip, detail,
     });
 
+  /**
+   * Giving a role over HTTP (minting an initial access token for it, or approving a client as it)
+   * needs every scope that role gives a client (initial-access.ts httpMintRefusal), and never gives
+   * `system`: otherwise an admin:clients holder could make any client anything. Refused: audited
+   * (`action`, outcome failure) and 403.
+   */
+  const requireRoleWithinCaller = async (req: { id: string; ip: string; principal?: Principal }, role: Role, action: string, clientId: string | undefined, what: string): Promise<void> => {
+    const refusal = httpMintRefusal(role, req.principal!.scopes);
+    if (!refusal) return;
+    await audit(req, action, clientId, { role, reason: refusal.reason, ...('missing' in refusal ? { missing: refusal.missing.join(' ') } : {}) }, 'failure');
+    if (refusal.reason === 'operator only') {
+      throw insufficientScope(['admin:clients'], { detail: 'The system role is given by the operator\'s command line alone (npm run admin -- initial-access-token --role system), never over HTTP.' });
+    }
+    throw insufficientScope(['admin:clients', ...httpMintingScopes(role)!], { detail: `${what} the role ${role} needs every scope that role gives a client; this token lacks: ${refusal.missing.join(' ')}.` });
+  };
+
   return async (app) => {
     app.post('/api/auth/admin/initial-access-tokens', {
       config: ADMIN,
@@ -103,15 +120,7 @@ export function adminRoutes(ctx: AuthContext): FastifyPluginAsyncZod {
       },
     }, async (req, reply) => {
       const principal = req.principal!;
-      const refusal = httpMintRefusal(req.body.role, principal.scopes);
-      if (refusal) {
-        await audit(req, 'initial_access_token.refused', undefined, { role: req.body.role, reason: refusal.reason, ...('missing' in refusal ? { missing: refusal.missing.join(' ') } : {}) }, 'failure');
-        if (refusal.reason === 'operator only') {
-          throw insufficientScope(['admin:clients'], { detail: 'The system role is minted by the operator\'s command line alone (npm run admin -- initial-access-token --role system), never over HTTP.' });
-        }
-        const detail = `Minting an initial access token for the role ${req.body.role} needs every scope that role gives a client; this token lacks: ${refusal.missing.join(' ')}.`;
-        throw insufficientScope(['admin:clients', ...httpMintingScopes(req.body.role)!], { detail });
-      }
+      await requireRoleWithinCaller(req, req.body.role, 'initial_access_token.refused', undefined, 'Minting an initial access token for');
       const minted = await mintInitialAccessToken(pool, { role: req.body.role, ttlSeconds: req.body.expires_in, maxUses: req.body.max_uses, label: req.body.label, createdBy: principal.subject });
       await audit(req, 'initial_access_token.created', undefined, { role: minted.role, expires_at: minted.expires_at, max_uses: minted.max_uses, label: minted.label });
       return reply.code(201).header('cache-control', 'no-store').send(minted);
@@ -139,6 +148,7 @@ export function adminRoutes(ctx: AuthContext): FastifyPluginAsyncZod {
       const current = await pool.query<ClientRow>(`SELECT ${COLUMNS} FROM oauth_clients WHERE client_id = $1 AND kind = 'registered'`, [req.params.client_id]);
       const client = current.rows[0];
       if (!client) throw notFound(`Client ${req.params.client_id} does not exist.`);
+      await requireRoleWithinCaller(req, req.body.role, 'client.approval_refused', client.client_id, 'Approving a client as');
       const ceiling = scopeCeiling({ registration: client.registration, role: req.body.role });
       const { scopes: named, unknown } = parseScopes(req.body.scope ?? (client.requested_scope || client.scope));
       if (unknown.length > 0) throw new HttpProblem(422, 'invalid-scope', 'Unprocessable Content', `Unknown scope(s): ${unknown.join(', ')}.`);

@@ -165,8 +165,9 @@ ${roleTable()}
 ${ROLE_TABLE_NOTE}
 
 1. **An initial access token** (RFC 7591 §3) the operator minted for a role:
-   \`npm run admin -- initial-access-token --role nurse\` on the server, or
-   \`POST ${PATHS.register.replace('register', 'admin/initial-access-tokens')}\` with \`{"role": "nurse"}\` (scope \`admin:clients\`).
+   \`npm run admin -- initial-access-token --role nurse\` on the server (any role; the only way to \`system\`), or
+   \`POST ${PATHS.register.replace('register', 'admin/initial-access-tokens')}\` with \`{"role": "admin"}\` (scope \`admin:clients\`;
+   over HTTP a token mints only a role whose client scopes it holds itself, and never \`system\`).
    On a development server started with \`make run\`, the demo seed minted one (role \`system\`, 10
    registrations, 24 hours) and saved it in \`${INITIAL_ACCESS_TOKEN_FILE}\` of the checkout (mode 0600,
    beside the demo client's \`.data/demo-client.json\`): run the step from the checkout, or set
