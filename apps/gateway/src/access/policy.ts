@@ -188,7 +188,7 @@ export interface Reach {
 
 const cellOf = (resource: PolicyResource, action: string): PolicyCell | undefined => (ACCESS_POLICY[resource] as Record<string, PolicyCell>)[action];
 
-export const kindsOf = (p: Pick<Principal, 'roles' | 'sandbox'>): PrincipalKind[] => (p.sandbox ? ['sandbox'] : p.roles.length > 0 ? [...p.roles] : ['no-role']);
+const kindsOf = (p: Pick<Principal, 'roles' | 'sandbox'>): PrincipalKind[] => (p.sandbox ? ['sandbox'] : p.roles.length > 0 ? [...p.roles] : ['no-role']);
 
 /**
  * What `p` reaches under `resource`/`action`, before any patient is named (a search or listing
@@ -249,11 +249,6 @@ export function mayReach<R extends PolicyResource>(p: Principal, resource: R, ac
 export function reachesAll<R extends PolicyResource>(p: Principal, resource: R, action: PolicyAction<R>): boolean {
   const r = reach(p, resource, action);
   return r.allowed && r.rule === 'all';
-}
-
-/** Whether `p` reaches anything under the cell (its own patient's, synthetic or every patient's). */
-export function reachesAny<R extends PolicyResource>(p: Principal, resource: R, action: PolicyAction<R>): boolean {
-  return reach(p, resource, action).allowed;
 }
 
 /** The patient a token names (a patient user's own), the default subject of its searches. */
