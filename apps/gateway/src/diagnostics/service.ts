@@ -31,7 +31,7 @@ import {
 } from '@vitalis/records';
 import { insufficientScope } from '../auth/oauth-errors';
 import { audit, metadataOf, type Caller } from '../access/caller';
-import { access, reach } from '../access/policy';
+import { access, reach, type PolicyAction } from '../access/policy';
 import { loadPatient } from '../patients/service';
 
 export interface DiagnosticsDeps {
@@ -43,7 +43,6 @@ export interface DiagnosticsDeps {
 
 // ---- access ----
 
-type DiagnosticsCell = 'ServiceRequest:read' | 'CriticalResult:read' | 'ServiceRequest:write' | 'DiagnosticReport:write' | 'DiagnosticReport:fulfil' | 'DiagnosticReport:acknowledge';
 
 async function refuse(pool: Pool, caller: Caller, action: string, scope: string, resourceType: string, resourceId: string | undefined, detail: string): Promise<never> {
   await audit(pool, caller, { action, outcome: 'failure', scope, resourceType, ...(resourceId ? { resourceId } : {}), detail: { reason: 'forbidden' } });
@@ -52,9 +51,10 @@ async function refuse(pool: Pool, caller: Caller, action: string, scope: string,
 }
 
 /** The access policy's cell for an order or report act (access/policy.ts): refused and audited when it does not allow it. */
-async function requireCell(pool: Pool, caller: Caller, cell: DiagnosticsCell, action: string, resourceId?: string): Promise<void> {
-  const [resource, act] = cell.split(':') as ['ServiceRequest' | 'DiagnosticReport' | 'CriticalResult', string];
-  const decision = reach(caller.principal, resource, act as never);
+async function requireCell<R extends 'ServiceRequest' | 'DiagnosticReport' | 'CriticalResult'>(
+  pool: Pool, caller: Caller, resource: R, policyAction: PolicyAction<R>, action: string, resourceId?: string,
+): Promise<void> {
+  const decision = reach(caller.principal, resource, policyAction);
   if (!decision.allowed) await refuse(pool, caller, action, decision.scope, resource === 'CriticalResult' ? 'DiagnosticReport' : resource, resourceId, decision.detail);
 }
 
@@ -87,7 +87,7 @@ export interface OrderInput {
 }
 
 export async function createOrder(pool: Pool, caller: Caller, input: OrderInput): Promise<ServiceRequestState> {
-  await requireCell(pool, caller, 'ServiceRequest:write', 'diagnostics.order.create');
+  await requireCell(pool, caller, 'ServiceRequest', 'write', 'diagnostics.order.create');
   if (!(await loadPatient(pool, input.patientId))) {
     await audit(pool, caller, { action: 'diagnostics.order.create', outcome: 'failure', scope: 'write:diagnostics', resourceType: 'Patient', resourceId: input.patientId, detail: { reason: 'unknown patient' } });
     throw unprocessable(`Patient ${input.patientId} does not exist.`, [{ path: 'body.subject', message: 'unknown patient' }]);
@@ -108,7 +108,7 @@ export async function createOrder(pool: Pool, caller: Caller, input: OrderInput)
 
 /** An order, current or as it was at stream version `version` (FHIR vread); audited either way. */
 export async function getOrder(pool: Pool, caller: Caller, id: string, version?: number): Promise<ServiceRequestState> {
-  await requireCell(pool, caller, 'ServiceRequest:read', 'diagnostics.order.read', id);
+  await requireCell(pool, caller, 'ServiceRequest', 'read', 'diagnostics.order.read', id);
   const events = await readStream(pool, serviceRequestStream(id));
   const order = foldServiceRequest(version === undefined ? events : events.filter((e) => e.streamVersion <= version));
   if (!order || (version !== undefined && order.version !== version)) {
@@ -130,7 +130,7 @@ export async function listOrders(pool: Pool, caller: Caller, q: OrderQuery): Pro
 
 /** listOrders with paging: `next` is where the page ended when there are more. */
 export async function searchOrders(pool: Pool, caller: Caller, q: OrderQuery): Promise<{ orders: ServiceRequestState[]; next: ListPosition | null }> {
-  await requireCell(pool, caller, 'ServiceRequest:read', 'diagnostics.order.list');
+  await requireCell(pool, caller, 'ServiceRequest', 'read', 'diagnostics.order.list');
   const where: string[] = [];
   const args: unknown[] = [];
   const arg = (v: unknown) => `$${args.push(v)}`;
@@ -155,7 +155,7 @@ const ORDER_ACTION: Record<OrderTransition['type'], string> = { activate: 'diagn
 /** activate / hold / revoke (cancel) / enterInError an order, at `expected` (If-Match) or the version just read. */
 export async function changeOrder(pool: Pool, caller: Caller, id: string, expected: number | '*' | undefined, command: OrderTransition): Promise<ServiceRequestState> {
   const action = ORDER_ACTION[command.type];
-  await requireCell(pool, caller, 'ServiceRequest:write', action, id);
+  await requireCell(pool, caller, 'ServiceRequest', 'write', action, id);
   const current = await loadOrder(pool, id);
   const fail = async (reason: string, problem: HttpProblem): Promise<never> => {
     await audit(pool, caller, { action, outcome: 'failure', scope: 'write:diagnostics', resourceType: 'ServiceRequest', resourceId: id, detail: { reason } });
@@ -248,11 +248,11 @@ async function completeOrderWith(client: PoolClient, caller: Caller, orderId: st
  */
 export async function postReport(
   deps: DiagnosticsDeps, caller: Caller, input: ReportInput,
-  /** The policy cell: DiagnosticReport write (the lab posts results); telemetry fulfilment (fulfilFromTelemetry) is DiagnosticReport fulfil, which the doctor has too. */
-  cell: 'DiagnosticReport:write' | 'DiagnosticReport:fulfil' = 'DiagnosticReport:write', action = 'diagnostics.report.post',
+  /** The policy's DiagnosticReport action: write (the lab posts results), or fulfil (telemetry fulfilment, fulfilFromTelemetry: the doctor). */
+  policyAction: 'write' | 'fulfil' = 'write', action = 'diagnostics.report.post',
 ): Promise<{ report: DiagnosticReportState; created: boolean }> {
   const { pool } = deps;
-  await requireCell(pool, caller, cell, action);
+  await requireCell(pool, caller, 'DiagnosticReport', policyAction, action);
   const contentHash = contentHashOf({ ...input });
   const existing = await reportByIdentifier(pool, input.identifier);
   if (existing) return redelivery(deps, caller, existing, contentHash, action);
@@ -330,7 +330,7 @@ const REPORT_ACTION: Record<ReportChange['type'], string> = { update: 'diagnosti
 export async function changeReport(deps: DiagnosticsDeps, caller: Caller, id: string, expected: number | '*' | undefined, change: ReportChange): Promise<DiagnosticReportState> {
   const { pool } = deps;
   const action = REPORT_ACTION[change.type];
-  await requireCell(pool, caller, 'DiagnosticReport:write', action, id);
+  await requireCell(pool, caller, 'DiagnosticReport', 'write', action, id);
   const current = await loadReport(pool, id);
   const fail = async (reason: string, problem: HttpProblem): Promise<never> => {
     await audit(pool, caller, { action, outcome: 'failure', scope: 'write:diagnostics', resourceType: 'DiagnosticReport', resourceId: id, detail: { reason } });
@@ -439,7 +439,7 @@ export async function searchReports(pool: Pool, caller: Caller, q: ReportQuery):
 export async function acknowledgeCriticalResult(deps: DiagnosticsDeps, caller: Caller, id: string, note?: string): Promise<DiagnosticReportState> {
   const { pool } = deps;
   const action = 'diagnostics.critical.acknowledge';
-  await requireCell(pool, caller, 'DiagnosticReport:acknowledge', action, id);
+  await requireCell(pool, caller, 'DiagnosticReport', 'acknowledge', action, id);
   const fail = async (reason: string, problem: HttpProblem): Promise<never> => {
     await audit(pool, caller, { action, outcome: 'failure', scope: 'write:diagnostics', resourceType: 'DiagnosticReport', resourceId: id, detail: { reason } });
     throw problem;
@@ -495,7 +495,7 @@ export async function pendingCriticalResults(db: Pool, patientIds?: readonly str
 
 /** GET .../critical-results: clinical readers only, audited. */
 export async function listPendingCriticalResults(pool: Pool, caller: Caller, patientId?: string): Promise<PendingCriticalResult[]> {
-  await requireCell(pool, caller, 'CriticalResult:read', 'diagnostics.critical.list');
+  await requireCell(pool, caller, 'CriticalResult', 'read', 'diagnostics.critical.list');
   const list = await pendingCriticalResults(pool, patientId ? [patientId] : undefined);
   await audit(pool, caller, { action: 'diagnostics.critical.list', scope: 'read:diagnostics', resourceType: 'DiagnosticReport', detail: { patient: patientId ?? null, results: list.length, ids: list.map((c) => c.reportId).slice(0, 100) } });
   return list;

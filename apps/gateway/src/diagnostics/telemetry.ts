@@ -70,5 +70,5 @@ export async function fulfilFromTelemetry(deps: DiagnosticsDeps, caller: Caller,
   return postReport(deps, caller, {
     orderId, identifier: { system: TELEMETRY_IDENTIFIER_SYSTEM, value: `${orderId}/${window.from}/${window.to}` }, status: 'final', results,
     conclusion: window.conclusion ?? null, effectiveAt: window.from,
-  }, 'DiagnosticReport:fulfil', action);
+  }, 'fulfil', action);
 }
