@@ -163,10 +163,14 @@ describe('a stalled partition is reported by the ingest gauge and the gateway he
 
   beforeAll(async () => {
     db = await privateDatabase('stall');
+    // The stall is switched by a row, not by dropping the trigger: DROP TRIGGER on a hypertable takes
+    // locks on it and its chunks in an order that can deadlock with the ingest's retrying INSERT.
     await db.pool.query(`
+      CREATE TABLE test_stall_switch (on_purpose boolean PRIMARY KEY);
+      INSERT INTO test_stall_switch VALUES (true);
       CREATE FUNCTION test_stall() RETURNS trigger LANGUAGE plpgsql AS $$
       BEGIN
-        IF NEW.device_id LIKE 'stall-%' THEN RAISE EXCEPTION 'this partition is stuck on purpose' USING ERRCODE = '57P03'; END IF;
+        IF NEW.device_id LIKE 'stall-%' AND EXISTS (SELECT 1 FROM test_stall_switch) THEN RAISE EXCEPTION 'this partition is stuck on purpose' USING ERRCODE = '57P03'; END IF;
         RETURN NEW;
       END $$;
       CREATE TRIGGER test_stall BEFORE INSERT ON vitals_observations FOR EACH ROW EXECUTE FUNCTION test_stall();`);
@@ -222,7 +226,7 @@ describe('a stalled partition is reported by the ingest gauge and the gateway he
     expect(gauge.get(0)).toBe(0);
     expect(gauge.get(2)).toBe(0);
 
-    await db.pool.query('DROP TRIGGER test_stall ON vitals_observations');
+    await db.pool.query('DELETE FROM test_stall_switch');
     await waitFor(() => countStored(db.pool, { patient }), (c) => c.rows === 11, 60_000, 'the stuck row stored once the database takes it');
     const recovered = await waitFor(health, (h) => h.pipeline.status === 'ok' && h.pipeline.lag === 0, 45_000, 'health ok again');
     expect(recovered.status).toBe('ok');
