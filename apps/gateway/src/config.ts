@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { z } from 'zod';
 import type { JWK } from 'jose';
+import { parseAlarmSettings, type AlarmSettings } from '@vitalis/clinical';
 import { ConfigError, exportShape, infraShape, lifecycleShape, nonNegativeInt, port, positiveInt, metricsShape, tracingShape, vitalsClockShape } from '@vitalis/config';
 import { TOPICS } from '@vitalis/kafka';
 import { ROLES, type Role } from '@vitalis/schemas';
@@ -251,6 +252,22 @@ export const gatewayConfigShape = {
    * (which performs it) needs no setting and a restart of any process loses nothing.
    */
   DIAGNOSTICS_ESCALATION_SECONDS: positiveInt(900),
+  /**
+   * The site's alarm and freshness settings (libs/clinical/src/alarms.ts, `parseAlarmSettings`):
+   * a JSON document of overrides, unset or empty for the defaults. The gateway reads the stale
+   * thresholds (a value's age and stale mark on the cards) from it; the ingest and the projector
+   * read the same variable. A bad document stops the start with the problem named.
+   */
+  VITALIS_ALARMS: z
+    .string()
+    .optional()
+    .superRefine((raw, ctx) => {
+      try {
+        parseAlarmSettings(raw);
+      } catch (err) {
+        ctx.addIssue({ code: 'custom', message: (err as Error).message.replace(/^VITALIS_ALARMS:? ?/, '') || 'invalid' });
+      }
+    }),
   /** MCP server (/.well-known/mcp): sessions idle this long (no request, no open stream) are closed. */
   MCP_SESSION_IDLE_SECONDS: positiveInt(1_800),
   /** Most MCP sessions one gateway holds at once (initialize beyond it answers 503). */
@@ -264,7 +281,13 @@ export const gatewayConfigShape = {
   MCP_ALLOWED_ORIGINS: z.string().default(''),
 };
 
-export type GatewayConfig = z.infer<z.ZodObject<typeof gatewayConfigShape>> & { baseUrl: string; demoUsers: boolean; sandbox: boolean };
+export type GatewayConfig = z.infer<z.ZodObject<typeof gatewayConfigShape>> & {
+  baseUrl: string;
+  demoUsers: boolean;
+  sandbox: boolean;
+  /** VITALIS_ALARMS applied to the defaults: the one alarm and freshness table (stale thresholds per vital code). */
+  alarms: AlarmSettings;
+};
 
 export interface AuditCheckpointSettings {
   dir: string;
@@ -324,5 +347,6 @@ export function withBaseUrl(config: z.infer<z.ZodObject<typeof gatewayConfigShap
   // Demo users (publicly known passwords) only where a developer opted in: outside production by default, in production never unless named.
   const demoUsers = config.DEMO_USERS_ENABLED === undefined ? !production : yes(config.DEMO_USERS_ENABLED);
   const sandbox = config.SANDBOX_ENABLED === undefined ? !production : yes(config.SANDBOX_ENABLED);
-  return { ...config, baseUrl, demoUsers, sandbox };
+  const alarms = parseAlarmSettings(config.VITALIS_ALARMS);
+  return { ...config, baseUrl, demoUsers, sandbox, alarms };
 }

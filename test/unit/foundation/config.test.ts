@@ -1,6 +1,8 @@
 import { spawnSync } from 'node:child_process';
 import { describe, expect, it } from 'vitest';
 import { ConfigError, parseConfig, infraShape, migrationShape, port, hostPortList } from '@vitalis/config';
+import { alarmSettings } from '@vitalis/clinical';
+import { VITAL_CODE } from '@vitalis/schemas';
 import { gatewayConfigShape, withBaseUrl } from '../../../apps/gateway/src/config';
 
 describe('config', () => {
@@ -13,6 +15,14 @@ describe('config', () => {
     expect(config.REDIS_URL).toBe('redis://127.0.0.1:56379');
     expect(config.KAFKA_BROKERS).toEqual(['127.0.0.1:59092']);
     expect(config.baseUrl).toBe('http://127.0.0.1:8080');
+  });
+
+  it('VITALIS_ALARMS: the defaults when unset, a site override applied, a bad document refused naming the variable', () => {
+    const load = (env: Record<string, string>) => withBaseUrl(parseConfig(gatewayConfigShape, { NODE_ENV: 'development', ...env }));
+    expect(load({}).alarms).toEqual(alarmSettings());
+    expect(load({ VITALIS_ALARMS: JSON.stringify({ stale_after_s: { [VITAL_CODE.systolic]: 300 } }) }).alarms.staleAfterSeconds[VITAL_CODE.systolic]).toBe(300);
+    expect(() => load({ VITALIS_ALARMS: '{' })).toThrow(/VITALIS_ALARMS: is not JSON/);
+    expect(() => load({ VITALIS_ALARMS: '{"stale_after_s":{"nope":1}}' })).toThrow(/VITALIS_ALARMS: .*stale_after_s/);
   });
 
   it('names the bad variable in one line', () => {
