@@ -113,10 +113,21 @@ export function news2ZeroBand(scale: News2Scale): { low: number | null; high: nu
   };
 }
 
+/**
+ * The clinical risk of an aggregate (RCP 2017, chart 2), as data: aggregate bands ascending
+ * (`[upTo, risk]`, `upTo` inclusive, `null` on the last), and the "single red parameter" rule (any
+ * parameter scoring `redScore` lifts a `low` aggregate to `redRisk`). Plain JSON: the monitor card
+ * receives this very table and computes the band of its total on it.
+ */
+export const NEWS2_RISK = {
+  bands: [[4, 'low'], [6, 'medium'], [null, 'high']],
+  redScore: 3,
+  redRisk: 'low-medium',
+} as const satisfies { bands: ReadonlyArray<readonly [number | null, News2Risk]>; redScore: News2Score; redRisk: News2Risk };
+
 function riskOf(score: number, anyRed: boolean): News2Risk {
-  if (score >= 7) return 'high';
-  if (score >= 5) return 'medium';
-  return anyRed ? 'low-medium' : 'low';
+  const band = NEWS2_RISK.bands.find(([upTo]) => upTo === null || score <= upTo)![1];
+  return band === 'low' && anyRed ? NEWS2_RISK.redRisk : band;
 }
 
 export function news2(input: News2Input): News2Result {
@@ -143,7 +154,7 @@ export function news2(input: News2Input): News2Result {
 
   const values = Object.values(parameters);
   const total = values.reduce((sum, v) => sum + v, 0);
-  return { score: total, risk: riskOf(total, values.includes(3)), parameters, missing, complete: missing.length === 0 };
+  return { score: total, risk: riskOf(total, values.includes(NEWS2_RISK.redScore)), parameters, missing, complete: missing.length === 0 };
 }
 
 /** The codes NEWS2 reads from the vitals stream (by name, from their owner @vitalis/schemas). */
