@@ -16,6 +16,7 @@ import {
   ANY, ConcurrencyError, DuplicateEventError, STREAM_CATEGORIES, append, readLatestPerKey, readStreamsAfterSource, sourcePositionMetadata,
   sourcePositionOf, streamIdIn, streamName, type Queryable, type SourcePosition, type StoredEvent,
 } from '@vitalis/eventstore';
+import { ALARM_EVENTS } from '@vitalis/records';
 import type { Cursor } from './position';
 import type { AlertData, LiveAlert } from './wire';
 
@@ -25,7 +26,8 @@ export const alertStream = (patientId: string) => streamName(STREAM_CATEGORIES.p
 /** The patient an alert stream belongs to (undefined for a stream of another category). */
 export const patientOfAlertStream = (stream: string) => streamIdIn(STREAM_CATEGORIES.patientAlerts, stream);
 
-export const ALERT_EVENT_TYPES = { raised: 'VitalsAlertRaised', cleared: 'VitalsAlertCleared' } as const;
+/** The condition events (the lifecycle's other events, acknowledged and escalated, are @vitalis/records ALARM_EVENTS). */
+export const ALERT_EVENT_TYPES = { raised: ALARM_EVENTS.raised, cleared: ALARM_EVENTS.cleared } as const;
 export type AlertEventType = (typeof ALERT_EVENT_TYPES)[keyof typeof ALERT_EVENT_TYPES];
 
 /** An alert event as stored: the type follows the state of its data. */

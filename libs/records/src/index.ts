@@ -3,3 +3,4 @@ export * from './slot';
 export * from './triage';
 export * from './service-request';
 export * from './diagnostic-report';
+export * from './alarm';
