@@ -49,3 +49,42 @@ export async function publishCriticalNotice(redis: Redis, patientId: string, eve
     return false;
   }
 }
+
+/**
+ * Alarm lifecycle notices (issue 31) on the same channel: what happens to a bedside alarm outside
+ * the ingest's batches — a clinician acknowledged it (gateway), it escalated (projector), or the
+ * projector's watchdog raised or cleared a device-disconnect alarm. Like a critical-result notice,
+ * a live notice only: the event is in the patient's alert stream, and `GET /api/v1/alarms` and the
+ * cards read the state from there.
+ */
+export type AlarmNoticeEventName = 'VitalsAlertRaised' | 'VitalsAlertCleared' | 'VitalsAlertAcknowledged' | 'VitalsAlertEscalated';
+
+export interface AlarmNotice {
+  v: 1;
+  kind: 'alarm';
+  patient_id: string;
+  event: AlarmNoticeEventName;
+  /** The event's data as stored (snake_case), plus `published_at`. */
+  data: Record<string, unknown>;
+}
+
+export const encodeAlarmNotice = (n: AlarmNotice) => JSON.stringify(n);
+
+export function decodeAlarmNotice(raw: string): AlarmNotice | undefined {
+  try {
+    const n = JSON.parse(raw) as AlarmNotice;
+    return n && n.v === 1 && n.kind === 'alarm' && typeof n.patient_id === 'string' && typeof n.event === 'string' && n.data && typeof n.data === 'object' ? n : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** Publishes after the commit; never throws (the event is durable, only the live notice is lost). */
+export async function publishAlarmNotice(redis: Redis, patientId: string, event: AlarmNoticeEventName, data: Record<string, unknown>): Promise<boolean> {
+  try {
+    await redis.publish(CRITICAL_RESULTS_CHANNEL, encodeAlarmNotice({ v: 1, kind: 'alarm', patient_id: patientId, event, data: { ...data, published_at: new Date().toISOString() } }));
+    return true;
+  } catch {
+    return false;
+  }
+}
