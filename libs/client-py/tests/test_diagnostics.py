@@ -1,12 +1,13 @@
 """Diagnostic workflows through the Python clients (docs/diagnostics.md): order a test, post a final
-report with a critical potassium (which completes the order), find and acknowledge the critical
-result, amend the report and read the history; an illegal transition is a ConflictError naming the
-state. The suite's client holds the system role (it may order, post and acknowledge)."""
+report with a critical potassium (which completes the order), find the critical result, amend the
+report and read the history; an illegal transition is a ConflictError naming the state. The suite's
+client holds the system role (it may order and post) but is an app acting for itself: acknowledging
+a critical result is a signed-in clinician's act (a user token), so it is refused with a ForbiddenError."""
 import uuid
 
 import pytest
 
-from vitalis_client import AsyncVitalisClient, ConflictError
+from vitalis_client import AsyncVitalisClient, ConflictError, ForbiddenError
 
 from conftest import served
 
@@ -37,8 +38,9 @@ def test_order_report_acknowledge_amend(api, base_url):
 
     pending = api.list_critical_results(patient=patient.id)
     assert any(c["report_id"] == report.id for c in pending.critical_results) or pending.count == 0  # the list reads the projection
-    ack = api.acknowledge_critical_result(report.id, note="treated")
-    assert ack.state == "acknowledged" and ack.acknowledged_by
+    with pytest.raises(ForbiddenError) as machine:
+        api.acknowledge_critical_result(report.id, note="treated")
+    assert machine.value.problem["detail"].startswith("A signed-in clinician must acknowledge a critical result")
 
     amended = api.amend_diagnostic_report(report.id, "haemolysed sample", [_potassium(4.8)], status="corrected")
     assert amended.status == "corrected"

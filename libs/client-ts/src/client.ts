@@ -238,7 +238,8 @@ export class VitalisClient {
     reportHistory: (id: string) =>
       this.call<{ report_id: string; revisions: { revision: number; status: string; at: string; by: string | null; reason: string | null; report: DiagnosticReport }[] }>('GET', ROUTES.reportAction, { path: { id, action: 'history' } }),
     acknowledge: (id: string, note?: string) => this.call<CriticalResult>('POST', ROUTES.reportAction, { path: { id, action: 'acknowledge' }, body: note ? { note } : {} }),
-    criticalResults: (query: { patient?: string } = {}) => this.call<{ count: number; critical_results: CriticalResult[] }>('GET', ROUTES.criticalResults, { query }),
+    /** Waiting critical results (default), or by state: `acknowledged` is the history (who, when), acknowledged at or after `since`. */
+    criticalResults: (query: { patient?: string; state?: string; since?: string; limit?: number } = {}) => this.call<{ count: number; critical_results: CriticalResult[] }>('GET', ROUTES.criticalResults, { query }),
   };
 
   private orderAction(id: string, action: 'cancel' | 'activate' | 'hold', opts: { reason?: string; etag?: string }) {

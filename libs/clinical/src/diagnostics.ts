@@ -62,7 +62,10 @@ export interface Limits { low?: number; high?: number }
 export interface QuantityAnalyte {
   kind: 'quantity';
   code: string;
+  /** The LOINC long common name (FHIR Coding.display). */
   display: string;
+  /** The clinical name a person reads on a screen ("Potassium"; FHIR code.text). */
+  short: string;
   /** UCUM code (also the unit shown). */
   unit: string;
   reference: Limits;
@@ -75,39 +78,40 @@ export interface NarrativeAnalyte {
   kind: 'narrative';
   code: string;
   display: string;
+  short: string;
 }
 
 export type Analyte = QuantityAnalyte | NarrativeAnalyte;
 
-const q = (code: string, display: string, unit: string, reference: Limits, critical: Limits = {}): QuantityAnalyte => ({ kind: 'quantity', code, display, unit, reference, critical });
+const q = (code: string, short: string, display: string, unit: string, reference: Limits, critical: Limits = {}): QuantityAnalyte => ({ kind: 'quantity', code, display, short, unit, reference, critical });
 
 /** What may be reported, by LOINC code: units, reference ranges and critical limits in one table. */
 export const ANALYTES: Record<string, Analyte> = Object.fromEntries(
   [
     // basic metabolic panel
-    q(C.potassium, 'Potassium [Moles/volume] in Serum or Plasma', 'mmol/L', { low: 3.5, high: 5.1 }, { low: 2.5, high: 6.0 }),
-    q(C.sodium, 'Sodium [Moles/volume] in Serum or Plasma', 'mmol/L', { low: 136, high: 145 }, { low: 120, high: 160 }),
-    q(C.chloride, 'Chloride [Moles/volume] in Serum or Plasma', 'mmol/L', { low: 98, high: 107 }),
-    q(C.co2Total, 'Carbon dioxide, total [Moles/volume] in Serum or Plasma', 'mmol/L', { low: 22, high: 29 }, { low: 10, high: 40 }),
-    q(C.ureaNitrogen, 'Urea nitrogen [Mass/volume] in Serum or Plasma', 'mg/dL', { low: 7, high: 20 }),
-    q(C.creatinine, 'Creatinine [Mass/volume] in Serum or Plasma', 'mg/dL', { low: 0.6, high: 1.3 }),
-    q(C.glucose, 'Glucose [Mass/volume] in Serum or Plasma', 'mg/dL', { low: 70, high: 99 }, { low: 40, high: 500 }),
-    q(C.calcium, 'Calcium [Mass/volume] in Serum or Plasma', 'mg/dL', { low: 8.6, high: 10.3 }, { low: 6.0, high: 13.0 }),
+    q(C.potassium, 'Potassium', 'Potassium [Moles/volume] in Serum or Plasma', 'mmol/L', { low: 3.5, high: 5.1 }, { low: 2.5, high: 6.0 }),
+    q(C.sodium, 'Sodium', 'Sodium [Moles/volume] in Serum or Plasma', 'mmol/L', { low: 136, high: 145 }, { low: 120, high: 160 }),
+    q(C.chloride, 'Chloride', 'Chloride [Moles/volume] in Serum or Plasma', 'mmol/L', { low: 98, high: 107 }),
+    q(C.co2Total, 'Bicarbonate (total CO₂)', 'Carbon dioxide, total [Moles/volume] in Serum or Plasma', 'mmol/L', { low: 22, high: 29 }, { low: 10, high: 40 }),
+    q(C.ureaNitrogen, 'Urea nitrogen (BUN)', 'Urea nitrogen [Mass/volume] in Serum or Plasma', 'mg/dL', { low: 7, high: 20 }),
+    q(C.creatinine, 'Creatinine', 'Creatinine [Mass/volume] in Serum or Plasma', 'mg/dL', { low: 0.6, high: 1.3 }),
+    q(C.glucose, 'Glucose', 'Glucose [Mass/volume] in Serum or Plasma', 'mg/dL', { low: 70, high: 99 }, { low: 40, high: 500 }),
+    q(C.calcium, 'Calcium', 'Calcium [Mass/volume] in Serum or Plasma', 'mg/dL', { low: 8.6, high: 10.3 }, { low: 6.0, high: 13.0 }),
     // CBC
-    q(C.hemoglobin, 'Hemoglobin [Mass/volume] in Blood', 'g/dL', { low: 12.0, high: 17.5 }, { low: 7.0, high: 20.0 }),
-    q(C.leukocytes, 'Leukocytes [#/volume] in Blood by Automated count', '10*3/uL', { low: 4.0, high: 11.0 }, { low: 2.0, high: 30.0 }),
-    q(C.platelets, 'Platelets [#/volume] in Blood by Automated count', '10*3/uL', { low: 150, high: 400 }, { low: 20, high: 1000 }),
+    q(C.hemoglobin, 'Haemoglobin', 'Hemoglobin [Mass/volume] in Blood', 'g/dL', { low: 12.0, high: 17.5 }, { low: 7.0, high: 20.0 }),
+    q(C.leukocytes, 'White cell count', 'Leukocytes [#/volume] in Blood by Automated count', '10*3/uL', { low: 4.0, high: 11.0 }, { low: 2.0, high: 30.0 }),
+    q(C.platelets, 'Platelets', 'Platelets [#/volume] in Blood by Automated count', '10*3/uL', { low: 150, high: 400 }, { low: 20, high: 1000 }),
     // lactate, troponin: critical above the decision limit
-    q(C.lactate, 'Lactate [Moles/volume] in Serum or Plasma', 'mmol/L', { low: 0.5, high: 2.2 }, { high: 4.0 }),
-    q(C.troponinI, 'Troponin I.cardiac [Mass/volume] in Serum or Plasma', 'ng/mL', { high: 0.04 }, { high: 0.04 }),
-    q(C.troponinIHighSensitivity, 'Troponin I.cardiac [Mass/volume] in Serum or Plasma by High sensitivity method', 'ng/L', { high: 26 }, { high: 26 }),
+    q(C.lactate, 'Lactate', 'Lactate [Moles/volume] in Serum or Plasma', 'mmol/L', { low: 0.5, high: 2.2 }, { high: 4.0 }),
+    q(C.troponinI, 'Troponin I', 'Troponin I.cardiac [Mass/volume] in Serum or Plasma', 'ng/mL', { high: 0.04 }, { high: 0.04 }),
+    q(C.troponinIHighSensitivity, 'Troponin I (high-sensitivity)', 'Troponin I.cardiac [Mass/volume] in Serum or Plasma by High sensitivity method', 'ng/L', { high: 26 }, { high: 26 }),
     // arterial blood gas
-    q(C.arterialPh, 'pH of Arterial blood', '[pH]', { low: 7.35, high: 7.45 }, { low: 7.2, high: 7.6 }),
-    q(C.arterialPco2, 'Carbon dioxide [Partial pressure] in Arterial blood', 'mm[Hg]', { low: 35, high: 45 }, { low: 20, high: 70 }),
-    q(C.arterialPo2, 'Oxygen [Partial pressure] in Arterial blood', 'mm[Hg]', { low: 80, high: 100 }, { low: 40 }),
+    q(C.arterialPh, 'Arterial pH', 'pH of Arterial blood', '[pH]', { low: 7.35, high: 7.45 }, { low: 7.2, high: 7.6 }),
+    q(C.arterialPco2, 'Arterial pCO₂', 'Carbon dioxide [Partial pressure] in Arterial blood', 'mm[Hg]', { low: 35, high: 45 }, { low: 20, high: 70 }),
+    q(C.arterialPo2, 'Arterial pO₂', 'Oxygen [Partial pressure] in Arterial blood', 'mm[Hg]', { low: 80, high: 100 }, { low: 40 }),
     // ECG and imaging impressions
-    { kind: 'narrative', code: C.ecgImpression, display: 'EKG impression' } as NarrativeAnalyte,
-    { kind: 'narrative', code: C.radiologyNarrative, display: 'Radiology Study observation (narrative)' } as NarrativeAnalyte,
+    { kind: 'narrative', code: C.ecgImpression, display: 'EKG impression', short: 'ECG impression' } as NarrativeAnalyte,
+    { kind: 'narrative', code: C.radiologyNarrative, display: 'Radiology Study observation (narrative)', short: 'Imaging report' } as NarrativeAnalyte,
   ].map((a) => [a.code, a]),
 );
 
@@ -127,6 +131,17 @@ export function interpretQuantity(a: QuantityAnalyte, value: number): Interpreta
   if (a.reference.low !== undefined && value < a.reference.low) return 'L';
   if (a.reference.high !== undefined && value > a.reference.high) return 'H';
   return 'N';
+}
+
+/**
+ * The critical limit a value crossed (`side` low: below `limit`; high: above it), or null when it
+ * is not critical by its analyte's limits (a narrative AA has no number to cross).
+ */
+export function criticalLimitCrossed(a: Analyte | undefined, value: number | undefined): { side: 'low' | 'high'; limit: number } | null {
+  if (a?.kind !== 'quantity' || value === undefined) return null;
+  if (a.critical.low !== undefined && value < a.critical.low) return { side: 'low', limit: a.critical.low };
+  if (a.critical.high !== undefined && value > a.critical.high) return { side: 'high', limit: a.critical.high };
+  return null;
 }
 
 /** LL, HH and AA are critical results: they must reach a clinician and be acknowledged. */

@@ -5,7 +5,7 @@ export type { EsiLevel } from './esi';
 export { rng, gaussian, makeProfile, deteriorationProgress, trend, sampleVital, ecgAtPhase, ecgChunk, countRPeaks, ECG_HZ, ECG_PERIOD_MS } from './signals';
 export type { PatientProfile } from './signals';
 export {
-  ANALYTES, DIAGNOSTIC_CODE, INTERPRETATION_DISPLAY, INTERPRETATION_SYSTEM, LOINC, ORDERABLE_CODES, ORDERABLE_TESTS, UCUM, interpretQuantity, isAnalyteCode,
+  ANALYTES, DIAGNOSTIC_CODE, INTERPRETATION_DISPLAY, INTERPRETATION_SYSTEM, LOINC, ORDERABLE_CODES, ORDERABLE_TESTS, UCUM, criticalLimitCrossed, interpretQuantity, isAnalyteCode,
   isCriticalInterpretation, isOrderableCode,
 } from './diagnostics';
 export type { Analyte, DiagnosticSection, Interpretation, Limits, NarrativeAnalyte, OrderableCode, OrderableTest, QuantityAnalyte } from './diagnostics';

@@ -79,7 +79,12 @@ export interface CriticalResult {
   dueAt: string;
   escalatedAt: string | null;
   acknowledgedAt: string | null;
+  /** Who acknowledged: the signed-in user's id (the token's subject). */
   acknowledgedBy: string | null;
+  /** That user's display name when the user store had one at the time (what a person reads). */
+  acknowledgedByName: string | null;
+  /** The app (OAuth client id) the user acknowledged with. */
+  acknowledgedWith: string | null;
   note: string | null;
 }
 
@@ -100,6 +105,8 @@ export interface DiagnosticReportState extends ReportContent {
   contentHash: string;
   revisions: ReportRevision[];
   critical: CriticalResult | null;
+  /** The report's earlier critical results (each acknowledged before the next was raised), oldest first: they stay readable. */
+  earlierCritical: CriticalResult[];
   /** How many critical results this report raised (ids count up). */
   criticalCount: number;
 }
@@ -131,7 +138,11 @@ export type DiagnosticReportCommand =
   | { type: 'cancel'; reason?: string | undefined; by: string }
   | { type: 'enterInError'; reason?: string | undefined; by: string }
   | { type: 'escalate'; now: string }
-  | { type: 'acknowledge'; by: string; note?: string | undefined; now: string };
+  /**
+   * `by`: the signed-in user (who, never an app: the gateway's access policy lets only a token
+   * naming a user acknowledge); `byName`: their display name, if known; `client`: the app used.
+   */
+  | { type: 'acknowledge'; by: string; byName?: string | undefined; client?: string | undefined; note?: string | undefined; now: string };
 
 /** A result that cannot be interpreted (unknown code, number for words, words for a number). */
 export class ResultInputError extends Error {
@@ -222,7 +233,13 @@ export function decideDiagnosticReport(command: DiagnosticReportCommand, state: 
       if (!c || c.state === 'acknowledged') return illegal(`critical result ${c?.state ?? 'none'}`, 'acknowledged');
       return {
         ok: true,
-        events: [{ type: DIAGNOSTIC_REPORT_EVENTS.criticalAcknowledged, data: { criticalId: c.id, reportId: state.id, patientId: state.patientId, by: command.by, at: command.now, ...(command.note ? { note: command.note } : {}) } }],
+        events: [{
+          type: DIAGNOSTIC_REPORT_EVENTS.criticalAcknowledged,
+          data: {
+            criticalId: c.id, reportId: state.id, patientId: state.patientId, by: command.by, at: command.now,
+            ...(command.byName ? { byName: command.byName } : {}), ...(command.client ? { client: command.client } : {}), ...(command.note ? { note: command.note } : {}),
+          },
+        }],
       };
     }
   }
@@ -242,7 +259,7 @@ export function evolveDiagnosticReport(state: DiagnosticReportState | null, e: F
     const content: ReportContent = { status: r.status, results: r.results, conclusion: r.conclusion ?? null };
     return {
       ...content, id: r.id, version: e.streamVersion, patientId: r.patientId, orderId: r.orderId, code: r.code, identifier: r.identifier, performer: r.performer,
-      effectiveAt: r.effectiveAt, issuedAt: at, updatedAt: at, contentHash: r.contentHash, critical: null, criticalCount: 0,
+      effectiveAt: r.effectiveAt, issuedAt: at, updatedAt: at, contentHash: r.contentHash, critical: null, earlierCritical: [], criticalCount: 0,
       revisions: [{ ...content, revision: 1, at, by: r.by ?? null, reason: null }],
     };
   }
@@ -266,16 +283,23 @@ export function evolveDiagnosticReport(state: DiagnosticReportState | null, e: F
     case DIAGNOSTIC_REPORT_EVENTS.criticalRaised:
       return {
         ...next, criticalCount: state.criticalCount + 1,
+        earlierCritical: state.critical ? [...(state.earlierCritical ?? []), state.critical] : (state.earlierCritical ?? []),
         critical: {
           id: d.criticalId as string, state: 'open', results: d.results as ResultValue[], raisedAt: d.raisedAt as string, dueAt: d.dueAt as string,
-          escalatedAt: null, acknowledgedAt: null, acknowledgedBy: null, note: null,
+          escalatedAt: null, acknowledgedAt: null, acknowledgedBy: null, acknowledgedByName: null, acknowledgedWith: null, note: null,
         },
       };
     case DIAGNOSTIC_REPORT_EVENTS.criticalEscalated:
       return state.critical ? { ...next, critical: { ...state.critical, state: 'escalated', escalatedAt: d.escalatedAt as string } } : next;
     case DIAGNOSTIC_REPORT_EVENTS.criticalAcknowledged:
       return state.critical
-        ? { ...next, critical: { ...state.critical, state: 'acknowledged', acknowledgedAt: d.at as string, acknowledgedBy: d.by as string, note: (d.note as string | undefined) ?? null } }
+        ? {
+          ...next,
+          critical: {
+            ...state.critical, state: 'acknowledged', acknowledgedAt: d.at as string, acknowledgedBy: d.by as string,
+            acknowledgedByName: typeof d.byName === 'string' ? d.byName : null, acknowledgedWith: typeof d.client === 'string' ? d.client : null, note: (d.note as string | undefined) ?? null,
+          },
+        }
         : next;
     default:
       return next;

@@ -12,7 +12,9 @@
  *  - `no-role`: an openly registered client (no initial access token: the public scopes);
  *  - `sandbox`: a token from POST /api/v1/sandbox;
  *  - and, for the kind `patient`, also a patient USER (the demo user `patient` signing in through
- *    the real login and consent pages, every scope of its role): a token that names its patient.
+ *    the real login and consent pages, every scope of its role): a token that names its patient;
+ *  - and, for the kinds `doctor` and `nurse`, also a doctor and a nurse USER (the demo users, the
+ *    same way): a token that names a person, which a user-only cell (`users: true`) needs.
  *
  * What a cell's rule means over HTTP:
  *  - `all`: the route succeeds (2xx) for a real patient;
@@ -21,7 +23,9 @@
  *    404 where the service hides another patient's booking); a patient-role client, whose token
  *    names no patient, is refused for both;
  *  - `synthetic`: succeeds for the sandbox's synthetic sbx-0001 and is refused for a real patient
- *    (Slot read: the sandbox schedule only, never a real slot).
+ *    (Slot read: the sandbox schedule only, never a real slot);
+ *  - a user-only cell: a token that names no user (every client above, the sandbox) is refused
+ *    (403) whatever its rule; the users are held to the rule.
  * Writes get fresh state per attempt (a free slot per booking, an order per report, a critical
  * result per acknowledgement).
  */
@@ -39,6 +43,7 @@ import { clientCredentialsToken, registerClient, type RegisteredClient } from '.
 import { startGateway, type RunningGateway } from '../../helpers/gateway';
 import { caller, uid } from '../records/support';
 import { DEMO_PASSWORDS, registerCodeClient, userTokens } from './support';
+import { raise } from '../alarms/support';
 
 let gw: RunningGateway;
 
@@ -75,6 +80,8 @@ interface Actor {
   token: string;
   /** The patient the token names (a patient user's own record). */
   ownPatient?: string;
+  /** The token names a signed-in person (authorization code), not an app acting for itself. */
+  user?: true;
 }
 const actors = new Map<PrincipalKind, Actor[]>();
 
@@ -114,7 +121,24 @@ async function patientUserActor(): Promise<Actor> {
   expect(tokens.access_token, 'the patient user signs in').toBeTruthy();
   const claims = claimsOf(tokens.access_token);
   expect(claims.patient_id, 'the patient user\'s token names its patient').toBeTruthy();
-  return { kind: 'patient', label: `patient user (names ${claims.patient_id})`, token: tokens.access_token, ownPatient: claims.patient_id! };
+  return { kind: 'patient', label: `patient user (names ${claims.patient_id})`, token: tokens.access_token, ownPatient: claims.patient_id!, user: true };
+}
+
+async function doctorUserActor(): Promise<Actor> {
+  const scopes = ROLE_SCOPES.doctor;
+  const app = await registerCodeClient(gw.url, scopes, { role: 'doctor', name: 'Access Policy Ward App <test>' });
+  const { tokens } = await userTokens(gw.url, app, 'doctor', DEMO_PASSWORDS.doctor, scopes.join(' '));
+  expect(tokens.access_token, 'the doctor user signs in').toBeTruthy();
+  return { kind: 'doctor', label: 'doctor user (signed in)', token: tokens.access_token, user: true };
+}
+
+/** The nurse user, the same way (bedside alarms: a nurse acknowledges too). */
+async function nurseUserActor(): Promise<Actor> {
+  const scopes = ROLE_SCOPES.nurse;
+  const app = await registerCodeClient(gw.url, scopes, { role: 'nurse', name: 'Access Policy Nurse App <test>' });
+  const { tokens } = await userTokens(gw.url, app, 'nurse', DEMO_PASSWORDS.nurse, scopes.join(' '));
+  expect(tokens.access_token, 'the nurse user signs in').toBeTruthy();
+  return { kind: 'nurse', label: 'nurse user (signed in)', token: tokens.access_token, user: true };
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -128,6 +152,8 @@ const bookings = new Map<string, { clinician: string; appointmentId: string; rea
 /** An order and a final report per patient. */
 const orders = new Map<string, string>();
 const reports = new Map<string, string>();
+/** A raised alarm per patient (bedside alarms). */
+const alarms = new Map<string, string>();
 /** The window of the ECG stored for REAL (fulfilment from telemetry). */
 let ecgWindow: { from: string; to: string };
 
@@ -285,6 +311,17 @@ const ROUTES: Record<string, Record<string, Route>> = {
   CriticalResult: {
     read: { route: 'GET /api/v1/diagnostics/critical-results?patient=', call: (t, p) => http('GET', `/api/v1/diagnostics/critical-results?patient=${p}`, t) },
   },
+  Alarm: {
+    read: {
+      route: 'GET /api/v1/alarms?patient= (an active alarm of a real patient; none for a synthetic one)',
+      call: (t, p) => http('GET', `/api/v1/alarms?patient=${p}`, t),
+      succeeded: (res, p) => res.status === 200 && (isSbx(p) || res.text.includes(alarms.get(p)!)),
+    },
+    acknowledge: {
+      route: 'POST /api/v1/alarms/:id/acknowledge (a fresh raised alarm)',
+      call: async (t, p) => http('POST', `/api/v1/alarms/${(await raise(gw, p, 'spo2-low')).id}/acknowledge`, t, {}),
+    },
+  },
   Triage: {
     read: { route: 'GET /api/v1/triage', call: (t) => http('GET', '/api/v1/triage', t) },
     write: { route: 'PUT /api/v1/triage/:patientId/esi', call: (t, p) => http('PUT', `/api/v1/triage/${p}/esi`, t, { esi: 3, reason: 'access policy test' }) },
@@ -324,8 +361,13 @@ async function checkCell(resource: string, action: string, kind: PrincipalKind):
   const cell = (ACCESS_POLICY as unknown as Record<string, Record<string, PolicyCell>>)[resource]![action]!;
   const route = ROUTES[resource]![action]!;
   const rule: AccessRule = cell.rules[kind];
-  const name = `${resource} ${action} [${kind}: ${rule}]`;
+  const name = `${resource} ${action} [${kind}: ${rule}${cell.users ? ', users only' : ''}]`;
   for (const actor of actors.get(kind)!) {
+    // a user-only cell: a token that names no person is refused whatever the rule
+    if (cell.users && !actor.user) {
+      await expectRefused(route, actor, REAL, `${name} (names no user)`, false);
+      continue;
+    }
     switch (rule) {
       case 'all':
         await expectSuccess(route, actor, REAL, name);
@@ -358,11 +400,13 @@ beforeAll(async () => {
   gw = await startGateway({ SANDBOX_RATE_LIMIT: '1000000' });
   await seedRecords(gw.deps.pool, new Date()); // pat-0001, the demo patient user's record (idempotent)
 
-  const [roleActors, noRole, sandbox, patientUser] = await Promise.all([
-    Promise.all(ROLES.map(roleActor)), noRoleActor(), sandboxActor(), patientUserActor(),
+  const [roleActors, noRole, sandbox, patientUser, doctorUser, nurseUser] = await Promise.all([
+    Promise.all(ROLES.map(roleActor)), noRoleActor(), sandboxActor(), patientUserActor(), doctorUserActor(), nurseUserActor(),
   ]);
   for (const a of [...roleActors, noRole, sandbox]) actors.set(a.kind, [a]);
   actors.get('patient')!.unshift(patientUser);
+  actors.get('doctor')!.push(doctorUser);
+  actors.get('nurse')!.push(nurseUser);
   OWN = patientUser.ownPatient!;
   system = roleActors.find((a) => a.kind === 'system')!.token;
 
@@ -374,6 +418,7 @@ beforeAll(async () => {
     bookings.set(p, await newBooking(p));
     orders.set(p, await newOrder(p));
     reports.set(p, await newReport(p));
+    alarms.set(p, (await raise(gw, p, 'hr-high')).id);
   }
   await catchUpTo(gw.deps.pool, slotsProjection, await headPosition(gw.deps.pool));
 }, 60_000);
@@ -383,6 +428,8 @@ describe('every principal kind is a real token', () => {
   it('one per kind of the policy (and a patient user besides the patient-role client)', () => {
     expect([...actors.keys()].sort()).toEqual([...PRINCIPAL_KINDS].sort());
     expect(actors.get('patient')!.map((a) => a.ownPatient !== undefined)).toEqual([true, false]);
+    expect(actors.get('doctor')!.map((a) => a.user === true)).toEqual([false, true]);
+    expect(actors.get('nurse')!.map((a) => a.user === true)).toEqual([false, true]);
   });
 });
 

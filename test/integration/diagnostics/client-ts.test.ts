@@ -5,14 +5,19 @@
  * on), and its acknowledgement.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ConflictError, ForbiddenError, VitalisClient, etagOf, type LiveVitalsEvent } from '@vitalis/client';
+import { ConflictError, ForbiddenError, StaticToken, VitalisClient, etagOf, type LiveVitalsEvent } from '@vitalis/client';
+import { headPosition } from '@vitalis/eventstore';
 import { registerClient } from '../../helpers/auth';
+import { catchUpTo } from '../../../apps/projector/src/projections/runner';
+import { diagnosticReportsProjection } from '../../../apps/projector/src/projections/definitions';
 import { startGateway, type RunningGateway } from '../../helpers/gateway';
-import { LOINC, newPatient, quantityObs, reportBody } from './support';
+import { LOINC, newPatient, quantityObs, reportBody, userSession } from './support';
 
 let gw: RunningGateway;
 let doctor: VitalisClient;
 let lab: VitalisClient;
+/** The demo doctor signed in: the client with a user's token (who acknowledges). */
+let doctorUser: VitalisClient;
 
 beforeAll(async () => {
   gw = await startGateway();
@@ -20,6 +25,7 @@ beforeAll(async () => {
   const l = await registerClient(gw.url, ['read:diagnostics', 'write:diagnostics'], 'client-ts-lab', 'lab');
   doctor = VitalisClient.withClientCredentials(gw.url, d.client_id, d.client_secret);
   lab = VitalisClient.withClientCredentials(gw.url, l.client_id, l.client_secret);
+  doctorUser = new VitalisClient({ baseUrl: gw.url, auth: new StaticToken((await userSession(gw, 'doctor', ['read:diagnostics', 'write:diagnostics'])).token) });
 });
 afterAll(() => gw?.close());
 
@@ -57,12 +63,17 @@ describe('client-ts diagnostics', () => {
     const notice = live.find((e) => e.type === 'critical-result');
     expect(notice).toMatchObject({ type: 'critical-result', critical: { event: 'CriticalResultRaised', report_id: prelim.id, patient_id: patient } });
 
-    const ack = await doctor.diagnostics.acknowledge(prelim.id, 'seen');
-    expect(ack).toMatchObject({ state: 'acknowledged', note: 'seen' });
+    // an app acting for itself may not acknowledge (a typed 403); the signed-in doctor does
+    await expect(doctor.diagnostics.acknowledge(prelim.id, 'seen')).rejects.toBeInstanceOf(ForbiddenError);
+    const ack = await doctorUser.diagnostics.acknowledge(prelim.id, 'seen');
+    expect(ack).toMatchObject({ state: 'acknowledged', note: 'seen', acknowledged_by: 'usr-demo-doctor', acknowledged_by_name: 'Dr. Demo Doctor' });
+    await catchUpTo(gw.deps.pool, diagnosticReportsProjection, await headPosition(gw.deps.pool)); // the list reads the projection
+    const history = await doctor.diagnostics.criticalResults({ patient, state: 'acknowledged' });
+    expect(history.critical_results.map((c) => [c.report_id, c.acknowledged_by_name])).toEqual([[prelim.id, 'Dr. Demo Doctor']]);
     const amended = await lab.diagnostics.amendReport(prelim.id, { status: 'corrected', reason: 'haemolysis', contained: [quantityObs('2823-3', 4.4, 'mmol/L')] }, etagOf(await lab.diagnostics.getReport(prelim.id)));
     expect(amended.status).toBe('corrected');
-    const history = await doctor.diagnostics.reportHistory(prelim.id);
-    expect(history.revisions.map((r) => r.status)).toEqual(['preliminary', 'final', 'corrected']);
+    const revisions = await doctor.diagnostics.reportHistory(prelim.id);
+    expect(revisions.revisions.map((r) => r.status)).toEqual(['preliminary', 'final', 'corrected']);
     abort.abort();
     await reading;
   });

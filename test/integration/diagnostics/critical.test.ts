@@ -2,7 +2,9 @@
  * Critical results cannot be missed (issue 21 item 4), over real HTTP: a critical result reaches
  * a live SSE subscriber holding read:diagnostics (and not one without), shows on the triage board,
  * is in the event store, escalates when nobody acknowledges it (DIAGNOSTICS_ESCALATION_SECONDS=1
- * here), and is cleared by a clinician's acknowledgement (who, when, audited). The escalation
+ * here), and is cleared by a signed-in clinician's acknowledgement (who: the user, their name and
+ * the app; when; audited), never by an app acting for itself (403), and stays readable in the
+ * acknowledged history (the list's state filter, the board's recent history). The escalation
  * survives restarts: the gateway that raised it is gone and a freshly started projector process
  * escalates it from the durable due time.
  */
@@ -18,13 +20,15 @@ import { connect } from '../mcp/support';
 import { catchUpTo } from '../../../apps/projector/src/projections/runner';
 import { diagnosticReportsProjection, triageProjection } from '../../../apps/projector/src/projections/definitions';
 import { escalateDueCriticalResults } from '../../../apps/projector/src/diagnostics-escalation';
-import { api, json, newPatient, orderBody, quantityObs, reportBody, roleHeaders } from './support';
+import { api, json, newPatient, orderBody, quantityObs, reportBody, roleHeaders, userSession } from './support';
 
 let gw: RunningGateway;
 let call: ReturnType<typeof api>;
 let doctor: Record<string, string>;
 let lab: Record<string, string>;
 let nurse: Record<string, string>;
+/** The demo doctor, signed in (authorization code): a token that names the user. */
+let doctorUser: Awaited<ReturnType<typeof userSession>>;
 
 beforeAll(async () => {
   gw = await startGateway({ DIAGNOSTICS_ESCALATION_SECONDS: '1' });
@@ -32,6 +36,7 @@ beforeAll(async () => {
   doctor = await roleHeaders(gw, 'doctor', ['read:diagnostics', 'write:diagnostics', 'read:vitals', 'read:patients', 'write:triage']);
   lab = await roleHeaders(gw, 'lab', ['read:diagnostics', 'write:diagnostics']);
   nurse = await roleHeaders(gw, 'nurse', ['read:diagnostics', 'read:patients', 'read:vitals']);
+  doctorUser = await userSession(gw, 'doctor', ['read:diagnostics', 'write:diagnostics', 'read:patients']);
 });
 const admitted: string[] = [];
 afterAll(async () => {
@@ -99,18 +104,41 @@ describe('critical results', () => {
       // only a clinician who orders (doctor) acknowledges: the lab and a nurse are refused
       expect((await call('POST', `/reports/${reportId}/acknowledge`, lab, {})).status).toBe(403);
       expect((await call('POST', `/reports/${reportId}/acknowledge`, nurse, {})).status).toBe(403);
-      const ack = await call('POST', `/reports/${reportId}/acknowledge`, doctor, { note: 'cardiology called' });
+      // and a person: a doctor-role app acting for itself (client credentials) is refused, saying so
+      const machine = await call('POST', `/reports/${reportId}/acknowledge`, doctor, {});
+      expect(machine.status).toBe(403);
+      expect(machine.body).toMatchObject({ status: 403, required_scope: 'write:diagnostics' });
+      expect(machine.body.detail).toMatch(/^A signed-in clinician must acknowledge a critical result: this token names no user/);
+      const ack = await call('POST', `/reports/${reportId}/acknowledge`, doctorUser.headers, { note: 'cardiology called' });
       expect(ack.status).toBe(200);
-      expect(ack.body).toMatchObject({ report_id: reportId, state: 'acknowledged', acknowledged_by: expect.any(String), acknowledged_at: expect.any(String), note: 'cardiology called' });
-      const again = await call('POST', `/reports/${reportId}/acknowledge`, doctor, {});
+      expect(ack.body).toMatchObject({
+        report_id: reportId, state: 'acknowledged', acknowledged_by: 'usr-demo-doctor', acknowledged_by_name: 'Dr. Demo Doctor', acknowledged_with: doctorUser.clientId,
+        acknowledged_at: expect.any(String), note: 'cardiology called', report_status: 'final',
+      });
+      expect(ack.body.results).toEqual([expect.objectContaining({ code: '10839-9', name: 'Troponin I', value: 2.5, unit: 'ng/mL', interpretation: 'HH', crossed: { side: 'high', limit: 0.04 } })]);
+      const again = await call('POST', `/reports/${reportId}/acknowledge`, doctorUser.headers, {});
       expect(again.status).toBe(409);
       expect(again.body.current_status).toBe('critical result acknowledged');
       expect((await watcher.waitForEvents(3, 'the acknowledgement'))[2]).toMatchObject({ data: { event: 'CriticalResultAcknowledged', report_id: reportId, by: ack.body.acknowledged_by } });
       expect(await eventTypes(reportId)).toEqual(['DiagnosticReportRegistered', 'CriticalResultRaised', 'CriticalResultEscalated', 'CriticalResultAcknowledged']);
-      expect((await board(nurse, patient)).critical_results).toEqual([]);
-      const { rows } = await gw.deps.pool.query(`SELECT outcome, scope FROM audit_events WHERE resource_id = $1 AND action = 'diagnostics.critical.acknowledge' ORDER BY id`, [reportId]);
-      // the lab's refusal (scope without the role), the acknowledgement, the second try (the nurse, without the scope, was refused by the guard)
-      expect(rows).toEqual([{ outcome: 'failure', scope: 'write:diagnostics' }, { outcome: 'success', scope: 'write:diagnostics' }, { outcome: 'failure', scope: 'write:diagnostics' }]);
+      const after = await board(nurse, patient);
+      expect(after.critical_results).toEqual([]);
+      // history kept: on the board's acknowledged list and in the list's acknowledged state, with who and when
+      expect(after.acknowledged_critical_results).toEqual([expect.objectContaining({ report_id: reportId, state: 'acknowledged', acknowledged_by_name: 'Dr. Demo Doctor', acknowledged_at: ack.body.acknowledged_at })]);
+      expect((await call('GET', `/critical-results?patient=${patient}`, nurse)).body.critical_results).toEqual([]);
+      const history = await call('GET', `/critical-results?patient=${patient}&state=acknowledged`, nurse);
+      expect(history.body.critical_results).toEqual([expect.objectContaining({ report_id: reportId, acknowledged_by: 'usr-demo-doctor', acknowledged_by_name: 'Dr. Demo Doctor', acknowledged_with: doctorUser.clientId, escalated_at: expect.any(String) })]);
+      const later = new Date(Date.parse(ack.body.acknowledged_at) + 1).toISOString();
+      expect((await call('GET', `/critical-results?patient=${patient}&state=acknowledged&since=${encodeURIComponent(later)}`, nurse)).body.critical_results).toEqual([]);
+      expect((await call('GET', `/critical-results?patient=${patient}&state=nope`, nurse)).status).toBe(400);
+      const { rows } = await gw.deps.pool.query(`SELECT outcome, scope, actor_subject, actor_client_id, detail FROM audit_events WHERE resource_id = $1 AND action = 'diagnostics.critical.acknowledge' ORDER BY id`, [reportId]);
+      // the lab's refusal (scope without the role), the doctor app's (no user), the acknowledgement naming the user, the second try
+      // (the nurse, without the scope, was refused by the guard)
+      expect(rows.map((r) => [r.outcome, r.scope, r.detail.reason ?? null])).toEqual([
+        ['failure', 'write:diagnostics', 'forbidden'], ['failure', 'write:diagnostics', 'no user'], ['success', 'write:diagnostics', null], ['failure', 'write:diagnostics', 'nothing to acknowledge'],
+      ]);
+      // the audit row names the user (ids only: the trail holds no names)
+      expect(rows[2]).toMatchObject({ actor_subject: 'usr-demo-doctor', actor_client_id: doctorUser.clientId, detail: { acknowledged_by: 'usr-demo-doctor', client: doctorUser.clientId } });
       // the subscriber without read:diagnostics saw none of it
       expect(vitalsOnly.events.filter((e) => e.event === 'critical-result')).toEqual([]);
       // a board reader without read:diagnostics does not get the field
@@ -126,16 +154,19 @@ describe('critical results', () => {
     const normal = await call('POST', '/reports', lab, reportBody(orderId, 'preliminary', [quantityObs('2823-3', 5.5, 'mmol/L')]));
     expect(normal.body.contained[0].interpretation[0].coding[0].code).toBe('H');
     expect(await eventTypes(normal.body.id)).toEqual(['DiagnosticReportRegistered']);
-    expect((await call('POST', `/reports/${normal.body.id}/acknowledge`, doctor, {})).body).toMatchObject({ status: 409, current_status: 'critical result none' });
+    expect((await call('POST', `/reports/${normal.body.id}/acknowledge`, doctorUser.headers, {})).body).toMatchObject({ status: 409, current_status: 'critical result none' });
     const low = await call('PUT', `/reports/${normal.body.id}`, { ...lab, 'if-match': normal.etag! }, reportBody(orderId, 'final', [quantityObs('2823-3', 2.1, 'mmol/L')]));
     expect(low.body.contained[0].interpretation[0].coding[0].code).toBe('LL');
-    expect((await call('POST', `/reports/${normal.body.id}/acknowledge`, doctor, {})).status).toBe(200);
+    expect((await call('POST', `/reports/${normal.body.id}/acknowledge`, doctorUser.headers, {})).status).toBe(200);
     const amended = await call('POST', `/reports/${normal.body.id}/amend`, lab, { reason: 'repeat sample', contained: [quantityObs('2823-3', 6.4, 'mmol/L')] });
     expect(amended.status).toBe(200);
     expect(await eventTypes(normal.body.id)).toEqual([
       'DiagnosticReportRegistered', 'DiagnosticReportUpdated', 'CriticalResultRaised', 'CriticalResultAcknowledged', 'DiagnosticReportAmended', 'CriticalResultRaised',
     ]);
-    expect((await board(doctor, patient)).critical_results).toEqual([expect.objectContaining({ critical_id: `${normal.body.id}.2`, state: 'open' })]);
+    const now = await board(doctor, patient);
+    expect(now.critical_results).toEqual([expect.objectContaining({ critical_id: `${normal.body.id}.2`, state: 'open', report_status: amended.body.status })]);
+    // the first one, acknowledged before the second was raised, stays in the history
+    expect(now.acknowledged_critical_results).toEqual([expect.objectContaining({ critical_id: `${normal.body.id}.1`, state: 'acknowledged', acknowledged_by_name: 'Dr. Demo Doctor' })]);
   });
 
   it('escalation survives restarts: the raising gateway is gone, a freshly started projector escalates from the durable due time', { timeout: 120_000 }, async () => {

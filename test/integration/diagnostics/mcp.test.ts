@@ -14,19 +14,24 @@ import { startGateway, type RunningGateway } from '../../helpers/gateway';
 import { catchUpTo } from '../../../apps/projector/src/projections/runner';
 import { serviceRequestsProjection } from '../../../apps/projector/src/projections/definitions';
 import { connect, type Connected } from '../mcp/support';
-import { api, newPatient, quantityObs, reportBody, roleHeaders } from './support';
+import { api, newPatient, quantityObs, reportBody, roleHeaders, userSession } from './support';
 
 let gw: RunningGateway;
 let doctor: Connected;
 let labMcp: Connected;
+/** The demo doctor signed in (a session whose token names the user): who acknowledges. */
+let doctorUser: Connected;
+let doctorApp: string;
 
 beforeAll(async () => {
   gw = await startGateway();
   const token = async (role: 'doctor' | 'lab') => clientCredentialsToken(gw.url, await registerClient(gw.url, ['read:diagnostics', 'write:diagnostics'], `mcp-dx-${role}`, role));
-  [doctor, labMcp] = await Promise.all([connect(gw.url, await token('doctor')), connect(gw.url, await token('lab'))]);
+  const session = await userSession(gw, 'doctor', ['read:diagnostics', 'write:diagnostics']);
+  doctorApp = session.clientId;
+  [doctor, labMcp, doctorUser] = await Promise.all([connect(gw.url, await token('doctor')), connect(gw.url, await token('lab')), connect(gw.url, session.token)]);
 });
 afterAll(async () => {
-  await Promise.all([doctor, labMcp].map((c) => c?.close()));
+  await Promise.all([doctor, labMcp, doctorUser].map((c) => c?.close()));
   await gw?.close();
 });
 
@@ -65,15 +70,25 @@ describe('diagnostics MCP tools', () => {
 
     const notAllowed = await call(labMcp, 'acknowledge_critical_result', { report_id: reportId });
     expect(notAllowed.isError).toBe(true);
-    const ack = await call(doctor, 'acknowledge_critical_result', { report_id: reportId, note: 'fluids started' });
+    // a doctor-role app acting for itself is no person: refused, saying who must acknowledge
+    const machine = await call(doctor, 'acknowledge_critical_result', { report_id: reportId });
+    expect(machine.isError).toBe(true);
+    expect(textOf(machine)).toContain('(403)');
+    expect(textOf(machine)).toContain('A signed-in clinician must acknowledge a critical result');
+    const ack = await call(doctorUser, 'acknowledge_critical_result', { report_id: reportId, note: 'fluids started' });
     expect(ack.isError).toBeFalsy();
-    expect(ack.structuredContent.critical).toMatchObject({ state: 'acknowledged', acknowledged_by: expect.any(String) });
-    const twice = await call(doctor, 'acknowledge_critical_result', { report_id: reportId });
+    expect(ack.structuredContent.critical).toMatchObject({
+      state: 'acknowledged', acknowledged_by: 'usr-demo-doctor', acknowledged_by_name: 'Dr. Demo Doctor', acknowledged_with: doctorApp, report_status: 'final',
+      results: [expect.objectContaining({ code: '2524-7', name: 'Lactate', value: 6.3, crossed: { side: 'high', limit: 4 } })],
+    });
+    expect(textOf(ack)).toContain('acknowledged by Dr. Demo Doctor');
+    const twice = await call(doctorUser, 'acknowledge_critical_result', { report_id: reportId });
     expect(twice.isError).toBe(true);
     expect(textOf(twice)).toContain('(409)');
     const { rows } = await gw.deps.pool.query(`SELECT action, outcome FROM audit_events WHERE resource_id = $1 AND action LIKE 'diagnostics.%' ORDER BY id`, [reportId]);
     expect(rows.map((r) => `${r.action}:${r.outcome}`)).toEqual([
-      'diagnostics.report.post:success', 'diagnostics.report.read:success', 'diagnostics.critical.acknowledge:failure', 'diagnostics.critical.acknowledge:success', 'diagnostics.critical.acknowledge:failure',
+      'diagnostics.report.post:success', 'diagnostics.report.read:success', 'diagnostics.critical.acknowledge:failure', 'diagnostics.critical.acknowledge:failure',
+      'diagnostics.critical.acknowledge:success', 'diagnostics.critical.acknowledge:failure',
     ]);
   });
 });

@@ -4,6 +4,7 @@ import { clientCredentialsToken, registerClient } from '../../helpers/auth';
 import type { RunningGateway } from '../../helpers/gateway';
 import { registerPatient } from '../../../apps/gateway/src/patients/service';
 import { caller, uid } from '../records/support';
+import { DEMO_PASSWORDS, registerCodeClient, userTokens } from '../auth/support';
 
 export { uid };
 export const LOINC = 'http://loinc.org';
@@ -13,6 +14,18 @@ export const json = { 'content-type': 'application/json' };
 export async function roleHeaders(gw: RunningGateway, role: Role, scopes: Scope[]): Promise<Record<string, string>> {
   const client = await registerClient(gw.url, scopes, `dx-${role}`, role);
   return { authorization: `Bearer ${await clientCredentialsToken(gw.url, client)}` };
+}
+
+/**
+ * A signed-in demo user's token (authorization code + PKCE through the real login and consent
+ * pages) for an app of the user's role holding `scopes`: a token that names the user, as a
+ * clinician's app has. Also the app's client id (what the acknowledgement records as the app used).
+ */
+export async function userSession(gw: RunningGateway, username: 'doctor' | 'nurse', scopes: Scope[]): Promise<{ token: string; headers: Record<string, string>; clientId: string }> {
+  const app = await registerCodeClient(gw.url, scopes, { role: username, name: `Ward app (${username}) <test>` });
+  const { tokens } = await userTokens(gw.url, app, username, DEMO_PASSWORDS[username], scopes.join(' '));
+  if (!tokens.access_token) throw new Error(`${username} did not sign in`);
+  return { token: tokens.access_token, headers: { authorization: `Bearer ${tokens.access_token}` }, clientId: app.client_id };
 }
 
 export async function newPatient(gw: RunningGateway): Promise<string> {

@@ -1,7 +1,7 @@
 /** The access policy table's rules over every cell (apps/gateway/src/access/policy.ts). */
 import { describe, expect, it } from 'vitest';
 import { ROLES } from '@vitalis/schemas';
-import { ACCESS_POLICY, access, reach, mayReach, PRINCIPAL_KINDS } from '../../../apps/gateway/src/access/policy';
+import { ACCESS_POLICY, access, reach, mayReach, namesUser, PRINCIPAL_KINDS, type PolicyCell } from '../../../apps/gateway/src/access/policy';
 import type { Principal } from '../../../apps/gateway/src/auth/route-auth';
 
 const principal = (p: Partial<Principal>): Principal =>
@@ -72,4 +72,41 @@ describe('access policy', () => {
     expect(access(admin, 'AllergyIntolerance', 'write', ['pat-1']).allowed).toBe(true);
     expect(access(principal({ roles: ['admin'], scopes: ['write:patients'] }), 'AllergyIntolerance', 'write', ['pat-1'])).toMatchObject({ allowed: false, reason: 'forbidden' });
   });
+  it('a user-only cell (users: true) refuses a token that names no user, whatever its role allows; its refusal says a signed-in clinician must act', () => {
+    const scopes: Principal['scopes'] = ['write:diagnostics', 'read:diagnostics'];
+    const app = principal({ roles: ['doctor'], scopes, clientId: 'cli_ward', subject: 'cli_ward', authMethod: 'client_secret' });
+    expect(reach(app, 'DiagnosticReport', 'acknowledge')).toMatchObject({ allowed: false, reason: 'no user', scope: 'write:diagnostics' });
+    expect((reach(app, 'DiagnosticReport', 'acknowledge') as { detail: string }).detail).toMatch(/^A signed-in clinician must acknowledge a critical result/);
+    // the same app reaches everything else its role allows: user-ness is the cell's option, not a principal kind
+    expect(reach(app, 'DiagnosticReport', 'read')).toMatchObject({ allowed: true, rule: 'all' });
+    const user = principal({ roles: ['doctor'], scopes, clientId: 'cli_ward', subject: 'usr-demo-doctor', authMethod: 'authorization_code' });
+    expect(reach(user, 'DiagnosticReport', 'acknowledge')).toMatchObject({ allowed: true, rule: 'all' });
+    expect(reach({ ...user, authMethod: 'refresh_token' }, 'DiagnosticReport', 'acknowledge').allowed).toBe(true);
+    // the role rule still comes first: a nurse user or a lab user is refused for the role, not for being a person
+    expect(reach(principal({ ...user, roles: ['lab'] }), 'DiagnosticReport', 'acknowledge')).toMatchObject({ allowed: false, reason: 'forbidden' });
+    expect(reach(principal({ ...user, scopes: ['read:diagnostics'] }), 'DiagnosticReport', 'acknowledge')).toMatchObject({ allowed: false, reason: 'missing scope' });
+    // every user-only cell has its own words for the refusal
+    for (const [resource, actions] of Object.entries(ACCESS_POLICY)) {
+      for (const [action, cell] of Object.entries(actions) as [string, PolicyCell][]) if (cell.users) expect(cell.userRefusal, `${resource}.${action}`).toMatch(/signed-in/);
+    }
+  });
+
+  it('namesUser: the user grants name a person; client credentials and the sandbox do not; an exchanged token keeps its subject\'s kind', () => {
+    const base = { clientId: 'cli_app', sandbox: false } as const;
+    expect(namesUser({ ...base, subject: 'usr-1', authMethod: 'authorization_code' })).toBe(true);
+    expect(namesUser({ ...base, subject: 'usr-1', authMethod: 'refresh_token' })).toBe(true);
+    expect(namesUser({ ...base, subject: 'cli_app', authMethod: 'client_secret' })).toBe(false);
+    expect(namesUser({ ...base, subject: 'cli_app', authMethod: 'private_key_jwt' })).toBe(false);
+    expect(namesUser({ ...base, subject: 'sbx_x', clientId: 'sbx_x', authMethod: 'sandbox', sandbox: true })).toBe(false);
+    // a user's token exchanged by another app (act: that app): still the user
+    expect(namesUser({ ...base, clientId: 'cli_agent', subject: 'usr-1', authMethod: 'token_exchange', actor: { sub: 'cli_agent', client_id: 'cli_agent' } })).toBe(true);
+    // a public exchange (narrowing) of a user's token: the user
+    expect(namesUser({ ...base, subject: 'usr-1', authMethod: 'token_exchange' })).toBe(true);
+    // a machine token exchanged by the client its may_act names: the subject is a client, not a person
+    expect(namesUser({ ...base, clientId: 'cli_b', subject: 'cli_a', authMethod: 'token_exchange', actor: { sub: 'cli_b', client_id: 'cli_b' } })).toBe(false);
+    expect(namesUser({ ...base, clientId: 'cli_b', subject: 'cli_b', authMethod: 'token_exchange' })).toBe(false);
+    // a trusted issuer's subject, exchanged here: a person of that issuer
+    expect(namesUser({ ...base, clientId: 'cli_b', subject: 'https-idp-user-42', authMethod: 'token_exchange', actor: { sub: 'cli_b' } })).toBe(true);
+  });
 });
+

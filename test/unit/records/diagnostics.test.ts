@@ -107,4 +107,25 @@ describe('report decider', () => {
     const fresh = decideDiagnosticReport({ type: 'update', status: 'final', results: [{ code: '2524-7', value: 6 }], conclusion: null, contentHash: 'z', by: 'lab', now, escalationSeconds: 900 }, state);
     expect(fresh.ok && fresh.events.map((e) => [e.type, e.data.criticalId])).toEqual([['DiagnosticReportUpdated', undefined], ['CriticalResultRaised', 'dr-1.2']]);
   });
+
+  it('an acknowledgement records the user, their display name and the app; an earlier acknowledged result stays readable after a new one is raised', () => {
+    const apply = (s: DiagnosticReportState, events: { type: string; data: Record<string, unknown> }[]) =>
+      events.reduce((x, e) => evolveDiagnosticReport(x, { ...e, streamVersion: x!.version + 1, recordedAt: now })!, s as DiagnosticReportState | null)!;
+    let state = reportAfter([{ code: '2823-3', value: 6.8 }], 'preliminary');
+    const ack = decideDiagnosticReport({ type: 'acknowledge', by: 'usr-1', byName: 'Dr. Ada Grey', client: 'cli_ward', note: 'repeat in 1 h', now }, state);
+    expect(ack.ok && ack.events[0]!.data).toMatchObject({ by: 'usr-1', byName: 'Dr. Ada Grey', client: 'cli_ward', at: now });
+    if (!ack.ok) throw new Error('refused');
+    state = apply(state, ack.events);
+    expect(state.critical).toMatchObject({ state: 'acknowledged', acknowledgedBy: 'usr-1', acknowledgedByName: 'Dr. Ada Grey', acknowledgedWith: 'cli_ward', acknowledgedAt: now, note: 'repeat in 1 h' });
+    expect(state.earlierCritical).toEqual([]);
+    const first = state.critical!;
+    const again = decideDiagnosticReport({ type: 'update', status: 'final', results: [{ code: '2823-3', value: 7.1 }], conclusion: null, contentHash: 'k', by: 'lab', now, escalationSeconds: 900 }, state);
+    if (!again.ok) throw new Error('refused');
+    state = apply(state, again.events);
+    expect(state.critical).toMatchObject({ id: 'dr-1.2', state: 'open', acknowledgedBy: null, acknowledgedByName: null });
+    expect(state.earlierCritical).toEqual([first]);
+    // an acknowledgement without a known name (a user of a trusted issuer): the id only
+    const bare = decideDiagnosticReport({ type: 'acknowledge', by: 'ext-7', now }, state);
+    expect(bare.ok && bare.events[0]!.data).not.toHaveProperty('byName');
+  });
 });

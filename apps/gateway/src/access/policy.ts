@@ -23,10 +23,19 @@
  *  - `own` needs a patient in the token: a patient-role client acting for itself (client
  *    credentials, no user) may act for no patient;
  *  - nobody writes for a synthetic `sbx-` id (they are reserved for the sandbox's generated data);
+ *  - a cell marked `users` is for a signed-in person only (`namesUser`): a token that names no user
+ *    (an app acting for itself: client credentials, the sandbox) is refused whatever its role
+ *    allows (reason `no user`), because the act is a person's to answer for (acknowledging a
+ *    critical result; the same mark serves any such act, e.g. acknowledging a bedside alarm);
  *  - a resource type or action not in the table is `none` for everyone.
+ *
+ * ADR 0018, extended (issue 31): "who may" stays one table. The principal's kind (its roles)
+ * says whose data it reaches; whether a person stands behind the token is a second, orthogonal
+ * fact, so it is a cell option (`users: true`) checked here, not a principal kind (a doctor
+ * user and a doctor-role app have the same reach everywhere else) and not a check in a service.
  */
 import type { Role, Scope } from '@vitalis/schemas';
-import type { Principal } from '../auth/route-auth';
+import type { Actor, Principal } from '../auth/route-auth';
 import { isSandboxPatientId, SANDBOX_ID_PREFIX } from '../sandbox/rule';
 
 export type AccessRule = 'none' | 'own' | 'synthetic' | 'all';
@@ -49,6 +58,14 @@ export interface PolicyCell {
   noPatient?: true;
   /** Another cell this one needs as well (recording an allergy needs reading them). */
   alsoNeeds?: readonly [string, string];
+  /**
+   * A signed-in person only (`namesUser`): a token naming no user is refused (reason `no user`,
+   * detail `userRefusal`) whatever its role allows. For acts a person answers for, recorded with
+   * who did them (an acknowledgement).
+   */
+  users?: true;
+  /** The refusal's detail for a token that names no user (a `users` cell). */
+  userRefusal?: string;
   /** The refusal's detail when the scope or the role is missing. */
   refusal: string;
   rules: Row;
@@ -132,8 +149,10 @@ export const ACCESS_POLICY = {
       refusal: 'Fulfilling an order from telemetry needs write:diagnostics and read:vitals (the role doctor).', rules: row(['doctor', 'system']),
     },
     acknowledge: {
-      what: 'acknowledge a critical result', scopes: ['write:diagnostics'], patientScopes: [],
-      refusal: 'Acknowledging a critical result needs write:diagnostics and the role doctor.', rules: row(['doctor', 'system']),
+      what: 'acknowledge a critical result (a signed-in clinician: recorded as the acknowledger)', scopes: ['write:diagnostics'], patientScopes: [], users: true,
+      refusal: 'Acknowledging a critical result needs write:diagnostics and the role doctor.',
+      userRefusal: 'A signed-in clinician must acknowledge a critical result: this token names no user (an app acting for itself, e.g. client credentials). Sign in (authorization code) and acknowledge as yourself.',
+      rules: row(['doctor', 'system']),
     },
   },
   CriticalResult: {
@@ -166,7 +185,7 @@ export type PolicyAction<R extends PolicyResource> = keyof (typeof ACCESS_POLICY
 const RANK: Record<AccessRule, number> = { none: 0, own: 1, synthetic: 1, all: 2 };
 
 /** Why a caller was refused (the audit trail's `reason`). */
-export type RefusalReason = 'missing scope' | 'forbidden' | 'patient mismatch' | 'sandbox';
+export type RefusalReason = 'missing scope' | 'forbidden' | 'patient mismatch' | 'sandbox' | 'no user';
 
 /** A refusal: the scope the act needs (for the 403 and the audit row), the patients refused, why. */
 export interface Refusal {
@@ -190,6 +209,29 @@ const cellOf = (resource: PolicyResource, action: string): PolicyCell | undefine
 
 const kindsOf = (p: Pick<Principal, 'roles' | 'sandbox'>): PrincipalKind[] => (p.sandbox ? ['sandbox'] : p.roles.length > 0 ? [...p.roles] : ['no-role']);
 
+/** The ids this server mints for clients (auth/clients.ts `registerClient`: `cli_…`, `sandbox: sbx_…`). */
+const OUR_CLIENT_ID = /^(cli|sbx)_/;
+
+const actorIds = (a: Actor | undefined): string[] => (a ? [a.sub, ...(a.client_id ? [a.client_id] : []), ...actorIds(a.act)] : []);
+
+/**
+ * Whether the token speaks for a signed-in person (a user), not for an app acting for itself:
+ *  - the user grants (authorization code, and refresh tokens of it) name the user who signed in:
+ *    `sub` is the user id, `client_id` the app;
+ *  - client credentials (secret or private_key_jwt) and the sandbox name their client (`sub` is
+ *    the client id): no user;
+ *  - an exchanged token (RFC 8693) keeps its subject token's subject: a person when that subject
+ *    is neither the holder, nor an actor of its `act` chain, nor a client id this server minted
+ *    (a client's own token exchanged by the client its `may_act` names is still a machine). A
+ *    trusted issuer's subject (TRUSTED_ISSUERS) is taken as a person: such an issuer signs people in.
+ */
+export function namesUser(p: Pick<Principal, 'subject' | 'clientId' | 'authMethod' | 'actor' | 'sandbox'>): boolean {
+  if (p.sandbox) return false;
+  if (p.authMethod === 'authorization_code' || p.authMethod === 'refresh_token') return p.subject !== p.clientId;
+  if (p.authMethod !== 'token_exchange') return false;
+  return p.subject !== p.clientId && !OUR_CLIENT_ID.test(p.subject) && !actorIds(p.actor).includes(p.subject);
+}
+
 /**
  * What `p` reaches under `resource`/`action`, before any patient is named (a search or listing
  * filters to `patient` under `own`, to synthetic data under `synthetic`).
@@ -207,6 +249,7 @@ export function reach<R extends PolicyResource>(p: Principal, resource: R, actio
   if (named && !cell.noPatient) rule = rule === 'none' ? 'none' : 'own';
   else if (rule === 'own') rule = 'none';
   if (rule === 'none') return { allowed: false, reason: 'forbidden', scope: needed, patients: [], detail: cell.refusal };
+  if (cell.users && !namesUser(p)) return { allowed: false, reason: 'no user', scope: needed, patients: [], detail: cell.userRefusal ?? 'This needs a signed-in user: this token names none.' };
   if (cell.alsoNeeds) {
     const also = reach(p, cell.alsoNeeds[0] as PolicyResource, cell.alsoNeeds[1] as never);
     if (!also.allowed) return { ...also, reason: 'forbidden', scope: needed, detail: cell.refusal };

@@ -66,7 +66,7 @@ export function accessTable(): string {
   const rows: string[] = [];
   for (const [resource, actions] of Object.entries(ACCESS_POLICY)) {
     for (const [action, cell] of Object.entries(actions) as [string, PolicyCell][]) {
-      const scopes = `${cell.scopes.map(code).join(' or ')}${cell.patientScopes.length > 0 ? `; a patient user: ${cell.patientScopes.map(code).join(' or ')}` : ''}${cell.alsoNeeds ? `; and ${cell.alsoNeeds.join(' ')}` : ''}`;
+      const scopes = `${cell.scopes.map(code).join(' or ')}${cell.patientScopes.length > 0 ? `; a patient user: ${cell.patientScopes.map(code).join(' or ')}` : ''}${cell.alsoNeeds ? `; and ${cell.alsoNeeds.join(' ')}` : ''}${cell.users ? '; **a signed-in user only** (a token naming no user is refused)' : ''}`;
       rows.push(`| ${resource} | ${action}: ${cell.what} | ${scopes} | ${PRINCIPAL_KINDS.map((k) => cell.rules[k]).join(' | ')} |`);
     }
   }

@@ -9,15 +9,15 @@ import { z } from 'zod';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { bundleSchema, enumCsv, nonBlankText, resourceId, searchsetBundle } from '@vitalis/schemas';
 import { ANALYTES, DIAGNOSTIC_CODE, LOINC, ORDERABLE_CODES, ORDERABLE_TESTS, isOrderableCode, type OrderableCode } from '@vitalis/clinical';
-import { SERVICE_REQUEST_PRIORITIES, SERVICE_REQUEST_STATUSES, type DiagnosticReportState } from '@vitalis/records';
+import { SERVICE_REQUEST_PRIORITIES, SERVICE_REQUEST_STATUSES } from '@vitalis/records';
 import type { GatewayDeps } from '../deps';
 import { etag, expectedFromIfMatch } from '../access/caller';
 import { callerOf, problems } from '../access/http';
 import { fulfilFromTelemetry, MAX_STRIP_SECONDS } from './telemetry';
 import { amendIn, diagnosticReportOut, resultValueOut, serviceRequestOut, reportIn, reportUpdateIn, resultInputs, toFhirDiagnosticReport, toFhirServiceRequest, UnitMismatch } from './fhir';
 import {
-  acknowledgeCriticalResult, analyteUnit, changeOrder, changeReport, createOrder, getOrder, getReport, listOrders, listPendingCriticalResults, listReports,
-  postReport, reportHistory, unprocessable, type DiagnosticsDeps, type PendingCriticalResult,
+  acknowledgeCriticalResult, analyteUnit, changeOrder, changeReport, createOrder, criticalViewOf, CRITICAL_STATES, DEFAULT_ACKNOWLEDGED_WINDOW_SECONDS, getOrder, getReport,
+  listCriticalResults, listOrders, listReports, postReport, reportHistory, unprocessable, type CriticalResultView, type DiagnosticsDeps,
 } from './service';
 
 export const diagnosticsDeps = (deps: GatewayDeps): DiagnosticsDeps => ({ pool: deps.pool, redis: deps.redis, escalationSeconds: deps.config.DIAGNOSTICS_ESCALATION_SECONDS });
@@ -52,21 +52,30 @@ const orderIn = z.object({
   },
 });
 
-const criticalOut = z.object({
-  critical_id: z.string(), report_id: z.string(), patient_id: z.string(), code: z.string(), state: z.enum(['open', 'escalated', 'acknowledged']),
-  results: z.array(resultValueOut), raised_at: z.string(), due_at: z.string(), escalated_at: z.string().nullable(),
-  acknowledged_at: z.string().nullable().optional(), acknowledged_by: z.string().nullable().optional(), note: z.string().nullable().optional(),
+/** A critical result's value: the report's result, its clinical name, and the critical limit it crossed. */
+export const criticalValueOut = resultValueOut.extend({
+  name: z.string().describe('The clinical name ("Potassium"); `display` is the LOINC long name'),
+  crossed: z.object({ side: z.enum(['low', 'high']), limit: z.number() }).nullable().describe('The critical limit the value crossed (below low, above high); null for a finding in words (AA)'),
+}).meta({ id: 'CriticalResultValue' });
+
+/** One critical result, the same on the acknowledgement, the list, the history and the triage board (REST and MCP). */
+export const criticalOut = z.object({
+  critical_id: z.string(), report_id: z.string(), patient_id: z.string(), code: z.string().describe("The report's test (LOINC)"),
+  report_status: z.string().describe("The report's current status: preliminary, final, amended, corrected, …"),
+  state: z.enum(['open', 'escalated', 'acknowledged']),
+  results: z.array(criticalValueOut), raised_at: z.string(), due_at: z.string().describe('When it escalates if nobody acknowledges it'), escalated_at: z.string().nullable(),
+  acknowledged_at: z.string().nullable(),
+  acknowledged_by: z.string().nullable().describe('The signed-in user who acknowledged it (user id; never an app)'),
+  acknowledged_by_name: z.string().nullable().describe("That user's display name, when the user store has one"),
+  acknowledged_with: z.string().nullable().describe('The app (OAuth client id) the user acknowledged with'),
+  note: z.string().nullable(),
+}).meta({ id: 'CriticalResult' });
+
+export const criticalJson = (c: CriticalResultView): z.infer<typeof criticalOut> => ({
+  critical_id: c.criticalId, report_id: c.reportId, patient_id: c.patientId, code: c.code, report_status: c.reportStatus, state: c.state, results: c.results,
+  raised_at: c.raisedAt, due_at: c.dueAt, escalated_at: c.escalatedAt, acknowledged_at: c.acknowledgedAt, acknowledged_by: c.acknowledgedBy,
+  acknowledged_by_name: c.acknowledgedByName, acknowledged_with: c.acknowledgedWith, note: c.note,
 });
-const pendingOut = (c: PendingCriticalResult) => ({
-  critical_id: c.criticalId, report_id: c.reportId, patient_id: c.patientId, code: c.code, state: c.state, results: c.results, raised_at: c.raisedAt, due_at: c.dueAt, escalated_at: c.escalatedAt,
-});
-const criticalOf = (r: DiagnosticReportState) => {
-  const c = r.critical!;
-  return {
-    critical_id: c.id, report_id: r.id, patient_id: r.patientId, code: r.code, state: c.state, results: c.results, raised_at: c.raisedAt, due_at: c.dueAt,
-    escalated_at: c.escalatedAt, acknowledged_at: c.acknowledgedAt, acknowledged_by: c.acknowledgedBy, note: c.note,
-  };
-};
 
 /** Contained Observations → results; a unit that is not the analyte's is a 422 (nothing stored). */
 function resultsOf(contained: Parameters<typeof resultInputs>[0]) {
@@ -92,8 +101,8 @@ export function diagnosticsRoutes(deps: GatewayDeps): FastifyPluginAsyncZod {
           200: z.object({
             tests: z.array(z.strictObject({ code: z.string(), display: z.string(), section: z.enum(['LAB', 'EC', 'RAD']), performer: z.string() })),
             results: z.array(z.union([
-              z.strictObject({ kind: z.literal('quantity'), code: z.string(), display: z.string(), unit: z.string().describe('UCUM'), reference: limits.describe('Reference range'), critical: limits.describe('Below low or above high: a critical result') }),
-              z.strictObject({ kind: z.literal('narrative'), code: z.string(), display: z.string() }),
+              z.strictObject({ kind: z.literal('quantity'), code: z.string(), display: z.string(), short: z.string().describe('The clinical name shown on screens'), unit: z.string().describe('UCUM'), reference: limits.describe('Reference range'), critical: limits.describe('Below low or above high: a critical result') }),
+              z.strictObject({ kind: z.literal('narrative'), code: z.string(), display: z.string(), short: z.string().describe('The clinical name shown on screens') }),
             ])),
           }),
         },
@@ -286,22 +295,28 @@ export function diagnosticsRoutes(deps: GatewayDeps): FastifyPluginAsyncZod {
       config: { auth: { scopes: ['write:diagnostics'] } },
       schema: {
         tags: ['diagnostics'], summary: "Acknowledge a report's critical result",
-        description: 'A clinician (role doctor) acknowledges the open or escalated critical result: who and when are recorded in the event store and the audit trail; it leaves the triage board. Nothing to acknowledge: 409 naming the state.',
+        description: 'A signed-in clinician (role doctor, a token that names the user: authorization code) acknowledges the open or escalated critical result: the user (id and display name), the app used and when are recorded in the event store and the audit trail; it leaves the board for its acknowledged history (GET …/critical-results?state=acknowledged). A token that names no user (client credentials: an app acting for itself) is refused 403: a person must acknowledge. Nothing to acknowledge: 409 naming the state.',
         params: idParams, body: z.object({ note: nonBlankText(2_000).optional() }).nullish().meta({ example: { note: 'called the ward; potassium replacement started' } }),
         response: { 200: criticalOut, ...problems(400, 401, 403, 404, 409) },
       },
-    }, async (req) => criticalOf(await acknowledgeCriticalResult(d, callerOf(req), req.params.id, req.body?.note)));
+    }, async (req) => criticalJson(criticalViewOf(await acknowledgeCriticalResult(d, callerOf(req), req.params.id, req.body?.note))!));
 
     app.get('/api/v1/diagnostics/critical-results', {
       config: { auth: { scopes: ['read:diagnostics'] } },
       schema: {
-        tags: ['diagnostics'], summary: 'Unacknowledged critical results', description: 'Open or escalated, oldest first; optionally for one patient. Reads the projection.',
-        querystring: z.object({ patient: resourceId.optional() }),
+        tags: ['diagnostics'], summary: 'Critical results: waiting, and acknowledged (history)',
+        description: `By state (comma-separated; default open,escalated: what waits for a clinician, oldest first, whatever its age). \`acknowledged\`: the history, newest first, with who (user id and name), the app and when, acknowledged at or after \`since\` (default: the last ${DEFAULT_ACKNOWLEDGED_WINDOW_SECONDS / 3_600} h), at most \`limit\`. Optionally for one patient. Reads the projection (one projector tick behind).`,
+        querystring: z.object({
+          patient: resourceId.optional(),
+          state: enumCsv(CRITICAL_STATES).optional().describe(`Comma-separated, each one of ${CRITICAL_STATES.join(', ')}; default open,escalated`),
+          since: z.iso.datetime({ offset: true }).optional().describe('Acknowledged results: acknowledged at or after this instant'),
+          limit: z.coerce.number().int().min(1).max(500).default(100).describe('Most acknowledged results listed'),
+        }),
         response: { 200: z.object({ count: z.number().int(), critical_results: z.array(criticalOut) }), ...problems(400, 401, 403) },
       },
     }, async (req) => {
-      const list = await listPendingCriticalResults(pool, callerOf(req), req.query.patient);
-      return { count: list.length, critical_results: list.map(pendingOut) };
+      const list = await listCriticalResults(pool, callerOf(req), { patientId: req.query.patient, states: req.query.state, since: req.query.since, limit: req.query.limit });
+      return { count: list.length, critical_results: list.map(criticalJson) };
     });
   };
 }

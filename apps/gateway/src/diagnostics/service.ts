@@ -20,18 +20,19 @@ import { createHash, randomUUID } from 'node:crypto';
 import { withTransaction, type Pool, type PoolClient } from '@vitalis/db';
 import { append, ConcurrencyError, readStream, readStreams, type StoredEvent } from '@vitalis/eventstore';
 import { conflict, HttpProblem, notFound, preconditionFailed } from '@vitalis/http';
-import { ANALYTES, ORDERABLE_TESTS, type OrderableCode } from '@vitalis/clinical';
+import { ANALYTES, ORDERABLE_TESTS, criticalLimitCrossed, type OrderableCode } from '@vitalis/clinical';
 import { publishCriticalNotice, type CriticalResultEventName } from '@vitalis/live';
 import type { Redis } from '@vitalis/redis';
 import {
   CRITICAL_RESULT_EVENT_TYPES, decideDiagnosticReport, decideServiceRequest, diagnosticReportStream, foldDiagnosticReport, foldServiceRequest, isReleasedStatus,
-  ResultInputError, serviceRequestStream, type DecideError, type DiagnosticReportCommand, type DiagnosticReportState, type ReportEvent, type ResultInput,
+  ResultInputError, serviceRequestStream, type DecideError, type DiagnosticReportCommand, type CriticalResult, type CriticalState, type DiagnosticReportState, type ReportEvent, type ResultInput,
   type ResultStatus, type ServiceRequestCommand, type ServiceRequestPriority, type ServiceRequestState, type ServiceRequestStatus,
   type ResultValue,
 } from '@vitalis/records';
 import { insufficientScope } from '../auth/oauth-errors';
 import { audit, metadataOf, type Caller } from '../access/caller';
-import { access, reach, type PolicyAction } from '../access/policy';
+import { access, reach, type PolicyAction, type RefusalReason } from '../access/policy';
+import { findUser } from '../auth/users';
 import { loadPatient } from '../patients/service';
 
 export interface DiagnosticsDeps {
@@ -44,8 +45,8 @@ export interface DiagnosticsDeps {
 // ---- access ----
 
 
-async function refuse(pool: Pool, caller: Caller, action: string, scope: string, resourceType: string, resourceId: string | undefined, detail: string): Promise<never> {
-  await audit(pool, caller, { action, outcome: 'failure', scope, resourceType, ...(resourceId ? { resourceId } : {}), detail: { reason: 'forbidden' } });
+async function refuse(pool: Pool, caller: Caller, action: string, scope: string, resourceType: string, resourceId: string | undefined, detail: string, reason: RefusalReason = 'forbidden'): Promise<never> {
+  await audit(pool, caller, { action, outcome: 'failure', scope, resourceType, ...(resourceId ? { resourceId } : {}), detail: { reason } });
   // The one 403 contract (auth/oauth-errors): the scope the refused act needs, and why it was not enough.
   throw insufficientScope([scope], { detail });
 }
@@ -55,7 +56,8 @@ async function requireCell<R extends 'ServiceRequest' | 'DiagnosticReport' | 'Cr
   pool: Pool, caller: Caller, resource: R, policyAction: PolicyAction<R>, action: string, resourceId?: string,
 ): Promise<void> {
   const decision = reach(caller.principal, resource, policyAction);
-  if (!decision.allowed) await refuse(pool, caller, action, decision.scope, resource === 'CriticalResult' ? 'DiagnosticReport' : resource, resourceId, decision.detail);
+  // the audit row keeps why (a machine refused a user-only act: `no user`)
+  if (!decision.allowed) await refuse(pool, caller, action, decision.scope, resource === 'CriticalResult' ? 'DiagnosticReport' : resource, resourceId, decision.detail, decision.reason === 'no user' ? 'no user' : 'forbidden');
 }
 
 // ---- problems ----
@@ -435,11 +437,19 @@ export async function searchReports(pool: Pool, caller: Caller, q: ReportQuery):
 
 // ---- critical results ----
 
-/** A clinician acknowledges the report's critical result (who and when are in the event and the audit trail). */
+/**
+ * A signed-in clinician acknowledges the report's critical result. The access policy's cell is for
+ * users only (a token naming no user, an app acting for itself, is refused 403 and audited `no
+ * user`): the event records the user (the token's subject), their display name from the user
+ * store when it has one, and the app (client id) they used; so does the audit row.
+ */
 export async function acknowledgeCriticalResult(deps: DiagnosticsDeps, caller: Caller, id: string, note?: string): Promise<DiagnosticReportState> {
   const { pool } = deps;
   const action = 'diagnostics.critical.acknowledge';
   await requireCell(pool, caller, 'DiagnosticReport', 'acknowledge', action, id);
+  const by = caller.principal.subject;
+  const client = caller.principal.clientId;
+  const byName = (await findUser(pool, by))?.displayName;
   const fail = async (reason: string, problem: HttpProblem): Promise<never> => {
     await audit(pool, caller, { action, outcome: 'failure', scope: 'write:diagnostics', resourceType: 'DiagnosticReport', resourceId: id, detail: { reason } });
     throw problem;
@@ -447,7 +457,7 @@ export async function acknowledgeCriticalResult(deps: DiagnosticsDeps, caller: C
   for (let attempt = 0; ; attempt++) {
     const current = await loadReport(pool, id);
     if (!current) return fail('not found', notFound(`Report ${id} does not exist.`));
-    const decision = decideDiagnosticReport({ type: 'acknowledge', by: caller.principal.subject, note, now: new Date().toISOString() }, current);
+    const decision = decideDiagnosticReport({ type: 'acknowledge', by, byName, client, note, now: new Date().toISOString() }, current);
     if (!decision.ok) return fail('nothing to acknowledge', decisionProblem('The critical result of report', id, decision.error));
     try {
       await append(pool, diagnosticReportStream(id), current.version, decision.events, metadataOf(caller, 'write:diagnostics'));
@@ -457,48 +467,143 @@ export async function acknowledgeCriticalResult(deps: DiagnosticsDeps, caller: C
       if (err instanceof ConcurrencyError) return fail('concurrent change', conflict('The report was changed concurrently; retry.'));
       throw err;
     }
-    await audit(pool, caller, { action, scope: 'write:diagnostics', resourceType: 'DiagnosticReport', resourceId: id, detail: { patient: current.patientId, critical: current.critical?.id, was: current.critical?.state } });
+    await audit(pool, caller, {
+      action, scope: 'write:diagnostics', resourceType: 'DiagnosticReport', resourceId: id,
+      detail: { patient: current.patientId, critical: current.critical?.id, was: current.critical?.state, acknowledged_by: by, client },
+    });
     await publishCritical(deps, current.patientId, decision.events);
     return (await loadReport(pool, id))!;
   }
 }
 
-export interface PendingCriticalResult {
+/** A result as a critical-result listing shows it: the analyte's clinical name and the critical limit it crossed. */
+export interface CriticalResultValue extends ResultValue {
+  /** The short clinical name (ANALYTES `short`: "Potassium"). */
+  name: string;
+  /** The critical limit crossed (below `low`, above `high`); null for a finding in words (AA). */
+  crossed: { side: 'low' | 'high'; limit: number } | null;
+}
+
+/** One critical result of a report, as the board, the list and the history show it. */
+export interface CriticalResultView {
   criticalId: string;
   reportId: string;
   patientId: string;
+  /** The report's test (LOINC). */
   code: string;
-  state: 'open' | 'escalated';
-  results: ResultValue[];
+  /** The report's current status (preliminary, final, amended, corrected, …). */
+  reportStatus: string;
+  state: CriticalState;
+  results: CriticalResultValue[];
   raisedAt: string;
   dueAt: string;
   escalatedAt: string | null;
+  acknowledgedAt: string | null;
+  /** The user who acknowledged (user id), their display name, the app they used. */
+  acknowledgedBy: string | null;
+  acknowledgedByName: string | null;
+  acknowledgedWith: string | null;
+  note: string | null;
 }
+
+/** Unacknowledged: what the board holds until a clinician acknowledges it. */
+export type PendingCriticalResult = CriticalResultView & { state: 'open' | 'escalated' };
+
+const withNames = (results: ResultValue[]): CriticalResultValue[] =>
+  results.map((r) => ({ ...r, name: ANALYTES[r.code]?.short ?? r.display, crossed: criticalLimitCrossed(ANALYTES[r.code], r.value) }));
+
+const viewOf = (r: DiagnosticReportState, c: CriticalResult): CriticalResultView => ({
+  criticalId: c.id, reportId: r.id, patientId: r.patientId, code: r.code, reportStatus: r.status, state: c.state, results: withNames(c.results),
+  raisedAt: c.raisedAt, dueAt: c.dueAt, escalatedAt: c.escalatedAt, acknowledgedAt: c.acknowledgedAt, acknowledgedBy: c.acknowledgedBy,
+  acknowledgedByName: c.acknowledgedByName ?? null, acknowledgedWith: c.acknowledgedWith ?? null, note: c.note,
+});
+
+/** The report's critical result (current) as a view; null when it never raised one. */
+export const criticalViewOf = (r: DiagnosticReportState): CriticalResultView | null => (r.critical ? viewOf(r, r.critical) : null);
 
 /** Unacknowledged critical results of these patients (all patients when undefined), from the projection. */
 export async function pendingCriticalResults(db: Pool, patientIds?: readonly string[]): Promise<PendingCriticalResult[]> {
   const { rows } = await db.query<{
-    critical_id: string; report_id: string; patient_id: string; code: string; critical_state: 'open' | 'escalated'; critical_results: ResultValue[];
+    critical_id: string; report_id: string; patient_id: string; code: string; status: string; critical_state: 'open' | 'escalated'; critical_results: ResultValue[];
     critical_raised_at: Date; critical_due_at: Date; critical_escalated_at: Date | null;
   }>(
-    `SELECT critical_id, report_id, patient_id, code, critical_state, critical_results, critical_raised_at, critical_due_at, critical_escalated_at
+    `SELECT critical_id, report_id, patient_id, code, status, critical_state, critical_results, critical_raised_at, critical_due_at, critical_escalated_at
        FROM rm_diagnostic_reports
       WHERE critical_state IN ('open', 'escalated') ${patientIds ? 'AND patient_id = ANY($1::text[])' : ''}
       ORDER BY critical_raised_at`,
     patientIds ? [patientIds] : [],
   );
   return rows.map((r) => ({
-    criticalId: r.critical_id, reportId: r.report_id, patientId: r.patient_id, code: r.code, state: r.critical_state, results: r.critical_results,
+    criticalId: r.critical_id, reportId: r.report_id, patientId: r.patient_id, code: r.code, reportStatus: r.status, state: r.critical_state, results: withNames(r.critical_results),
     raisedAt: r.critical_raised_at.toISOString(), dueAt: r.critical_due_at.toISOString(), escalatedAt: r.critical_escalated_at?.toISOString() ?? null,
+    acknowledgedAt: null, acknowledgedBy: null, acknowledgedByName: null, acknowledgedWith: null, note: null,
   }));
 }
 
-/** GET .../critical-results: clinical readers only, audited. */
-export async function listPendingCriticalResults(pool: Pool, caller: Caller, patientId?: string): Promise<PendingCriticalResult[]> {
+/**
+ * Critical results acknowledged at or after `since`, newest first (at most `limit`): who and
+ * when stay readable after they leave the board. Candidates come from the projection (a report
+ * whose latest critical result was acknowledged, or raised, in the window: a report that raised a
+ * new one after an acknowledgement keeps the earlier one in its stream); each is folded from its
+ * stream, so an earlier acknowledged result of the same report is listed too.
+ */
+export async function acknowledgedCriticalResults(db: Pool, q: { patientIds?: readonly string[] | undefined; since: string; limit: number }): Promise<CriticalResultView[]> {
+  const args: unknown[] = [q.since, q.limit * 2];
+  const { rows } = await db.query<{ report_id: string }>(
+    `SELECT report_id FROM rm_diagnostic_reports
+      WHERE critical_id IS NOT NULL AND (critical_acknowledged_at >= $1::timestamptz OR critical_raised_at >= $1::timestamptz)
+            ${q.patientIds ? `AND patient_id = ANY($${args.push(q.patientIds)}::text[])` : ''}
+      ORDER BY greatest(critical_acknowledged_at, critical_raised_at) DESC, report_id LIMIT $2`,
+    args,
+  );
+  const streams = await readStreams(db, rows.map((r) => diagnosticReportStream(r.report_id)));
+  const since = Date.parse(q.since);
+  const out: CriticalResultView[] = [];
+  for (const { report_id } of rows) {
+    const r = foldDiagnosticReport(streams.get(diagnosticReportStream(report_id)) ?? []);
+    if (!r) continue;
+    for (const c of [...r.earlierCritical, ...(r.critical ? [r.critical] : [])]) {
+      if (c.state === 'acknowledged' && c.acknowledgedAt !== null && Date.parse(c.acknowledgedAt) >= since) out.push(viewOf(r, c));
+    }
+  }
+  return out.sort((a, b) => Date.parse(b.acknowledgedAt!) - Date.parse(a.acknowledgedAt!) || (a.criticalId < b.criticalId ? -1 : 1)).slice(0, q.limit);
+}
+
+export const CRITICAL_STATES = ['open', 'escalated', 'acknowledged'] as const;
+
+export interface CriticalResultQuery {
+  patientId?: string | undefined;
+  /** Default open and escalated (what waits for a clinician). */
+  states?: readonly CriticalState[] | undefined;
+  /** Acknowledged results: acknowledged at or after this instant (default: the last 24 h). Open and escalated ones are listed whatever their age. */
+  since?: string | undefined;
+  /** Most acknowledged results listed (newest first). */
+  limit?: number | undefined;
+}
+
+/** How far back acknowledged results are listed when no `since` is given. */
+export const DEFAULT_ACKNOWLEDGED_WINDOW_SECONDS = 24 * 3_600;
+
+/**
+ * GET .../critical-results: clinical readers only, audited. Waiting ones (open, escalated) oldest
+ * first, then acknowledged ones newest first with who and when.
+ */
+export async function listCriticalResults(pool: Pool, caller: Caller, q: CriticalResultQuery = {}): Promise<CriticalResultView[]> {
   await requireCell(pool, caller, 'CriticalResult', 'read', 'diagnostics.critical.list');
-  const list = await pendingCriticalResults(pool, patientId ? [patientId] : undefined);
-  await audit(pool, caller, { action: 'diagnostics.critical.list', scope: 'read:diagnostics', resourceType: 'DiagnosticReport', detail: { patient: patientId ?? null, results: list.length, ids: list.map((c) => c.reportId).slice(0, 100) } });
+  const states = new Set<CriticalState>(q.states?.length ? q.states : ['open', 'escalated']);
+  const patients = q.patientId ? [q.patientId] : undefined;
+  const pending = states.has('open') || states.has('escalated') ? (await pendingCriticalResults(pool, patients)).filter((c) => states.has(c.state)) : [];
+  const since = q.since ?? new Date(Date.now() - DEFAULT_ACKNOWLEDGED_WINDOW_SECONDS * 1_000).toISOString();
+  const acknowledged = states.has('acknowledged') ? await acknowledgedCriticalResults(pool, { patientIds: patients, since, limit: q.limit ?? 100 }) : [];
+  const list: CriticalResultView[] = [...pending, ...acknowledged];
+  await audit(pool, caller, {
+    action: 'diagnostics.critical.list', scope: 'read:diagnostics', resourceType: 'DiagnosticReport',
+    detail: { patient: q.patientId ?? null, states: [...states], ...(states.has('acknowledged') ? { since } : {}), results: list.length, ids: list.map((c) => c.reportId).slice(0, 100) },
+  });
   return list;
 }
+
+/** The unacknowledged ones only (open, escalated): `listCriticalResults` with its defaults. */
+export const listPendingCriticalResults = (pool: Pool, caller: Caller, patientId?: string) => listCriticalResults(pool, caller, { patientId });
 
 export type { StoredEvent };

@@ -13,7 +13,7 @@ import type { GatewayDeps } from '../deps';
 import { etag, expectedFromIfMatch } from '../access/caller';
 import { callerOf, problems } from '../access/http';
 import { latestVitalOut, news2Out } from '../patients/fhir';
-import { resultValueOut } from '../diagnostics/fhir';
+import { criticalJson, criticalOut } from '../diagnostics/routes';
 import { admitPatient, dischargePatient, setTriageLevel, triageBoard } from './service';
 
 const esi = z.coerce.number().int().min(1).max(5).describe('Emergency Severity Index, 1 (resuscitation) to 5 (non-urgent)');
@@ -23,9 +23,9 @@ const entryOut = z.object({
   latest_vitals: z.array(latestVitalOut).optional(),
   news2: news2Out.optional(),
   alerts: z.array(z.string()).optional().describe('Active vitals alert rules (with read:vitals)'),
-  critical_results: z.array(z.object({
-    critical_id: z.string(), report_id: z.string(), code: z.string(), state: z.enum(['open', 'escalated']), results: z.array(resultValueOut), raised_at: z.string(), due_at: z.string(), escalated_at: z.string().nullable(),
-  })).optional().describe('Unacknowledged critical diagnostic results (with read:diagnostics), shown until acknowledged'),
+  critical_results: z.array(criticalOut).optional().describe('Unacknowledged critical diagnostic results (with read:diagnostics), shown until acknowledged'),
+  acknowledged_critical_results: z.array(criticalOut).optional()
+    .describe('Critical results acknowledged in the last 12 h (with read:diagnostics), newest first: who (user id and name), the app and when'),
 });
 
 const out = (t: TriageState) => ({ patient_id: t.patientId, version: t.version, esi: t.esi, complaint: t.complaint, arrived_at: t.arrivedAt, updated_at: t.updatedAt });
@@ -37,7 +37,7 @@ export function triageRoutes(deps: GatewayDeps): FastifyPluginAsyncZod {
       config: { auth: { scopes: ['read:patients'] } },
       schema: {
         tags: ['triage'], summary: 'ED triage board',
-        description: 'Patients in the department, most urgent first (ESI, then arrival). With read:vitals each entry also carries the latest vitals, the NEWS2 score computed from them and the active vitals alerts. Reads the projection.',
+        description: 'Patients in the department, most urgent first (ESI, then arrival). With read:vitals each entry also carries the latest vitals (each with its effective_at), the NEWS2 score computed from them and the active vitals alerts; with read:diagnostics its unacknowledged critical results and those acknowledged in the last 12 h. Reads the projection.',
         response: { 200: z.object({ count: z.number().int(), entries: z.array(entryOut) }), ...problems(401, 403) },
       },
     }, async (req) => {
@@ -47,9 +47,8 @@ export function triageRoutes(deps: GatewayDeps): FastifyPluginAsyncZod {
         entries: board.map((b) => ({
           patient_id: b.patientId, version: b.version, esi: b.esi, complaint: b.complaint, arrived_at: b.arrivedAt, updated_at: b.updatedAt, name: b.name,
           ...(b.news2 ? { latest_vitals: b.latestVitals ?? [], news2: b.news2, alerts: b.alerts } : {}),
-          ...(b.criticalResults
-            ? { critical_results: b.criticalResults.map((c) => ({ critical_id: c.criticalId, report_id: c.reportId, code: c.code, state: c.state, results: c.results, raised_at: c.raisedAt, due_at: c.dueAt, escalated_at: c.escalatedAt })) }
-            : {}),
+          ...(b.criticalResults ? { critical_results: b.criticalResults.map(criticalJson) } : {}),
+          ...(b.acknowledgedCriticalResults ? { acknowledged_critical_results: b.acknowledgedCriticalResults.map(criticalJson) } : {}),
         })),
       };
     });

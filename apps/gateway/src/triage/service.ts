@@ -1,8 +1,10 @@
 /**
  * The ED triage board: one event stream per patient (`triage-<id>`: PatientArrived,
  * TriageLevelSet, PatientDischarged). Writes answer from the folded stream; the board reads the
- * rm_triage projection and adds, for callers holding read:vitals, the latest vitals and NEWS2
- * computed from the vitals append log.
+ * rm_triage projection and adds, for callers holding read:vitals, the latest vitals (each with
+ * its `effective_at`: the cards show every value's age) and NEWS2 computed from the vitals append
+ * log; for callers reading critical results, each patient's unacknowledged ones and those
+ * acknowledged in the last BOARD_ACKNOWLEDGED_WINDOW_SECONDS (who, when).
  */
 import type { Pool } from '@vitalis/db';
 import { append, ConcurrencyError, readStream } from '@vitalis/eventstore';
@@ -14,7 +16,12 @@ import { audit, auditedWrite, metadataOf, requireAccess, type Caller } from '../
 import { reachesAll } from '../access/policy';
 import { loadPatient, vitalsSummary, type LatestVital } from '../patients/service';
 import type { News2Result } from '@vitalis/clinical';
-import { pendingCriticalResults, type PendingCriticalResult } from '../diagnostics/service';
+import { acknowledgedCriticalResults, pendingCriticalResults, type CriticalResultView, type PendingCriticalResult } from '../diagnostics/service';
+
+/** The board's history of acknowledged critical results reaches back this far (a shift). */
+export const BOARD_ACKNOWLEDGED_WINDOW_SECONDS = 12 * 3_600;
+/** At most this many acknowledged results on the board (newest first). */
+export const BOARD_ACKNOWLEDGED_LIMIT = 50;
 
 export const loadTriage = async (pool: Pool, patientId: string) => foldTriage(await readStream(pool, triageStream(patientId)));
 
@@ -68,6 +75,8 @@ export interface BoardEntry {
   alerts: string[];
   /** Unacknowledged critical diagnostic results (with read:diagnostics): on the board until a clinician acknowledges them. */
   criticalResults?: PendingCriticalResult[];
+  /** Critical results acknowledged in the last BOARD_ACKNOWLEDGED_WINDOW_SECONDS (who, when), newest first. */
+  acknowledgedCriticalResults?: CriticalResultView[];
 }
 
 /** The board, most urgent first (ESI 1 first, then earliest arrival). */
@@ -84,7 +93,13 @@ export async function triageBoard(pool: Pool, caller: Caller): Promise<BoardEntr
   const alerts = withVitals ? await activeAlerts(pool, rows.map((r) => r.patient_id)) : new Map<string, string[]>();
   const withDiagnostics = reachesAll(caller.principal, 'CriticalResult', 'read');
   const critical = new Map<string, PendingCriticalResult[]>();
-  if (withDiagnostics) for (const c of await pendingCriticalResults(pool, rows.map((r) => r.patient_id))) critical.set(c.patientId, [...(critical.get(c.patientId) ?? []), c]);
+  const acknowledged = new Map<string, CriticalResultView[]>();
+  if (withDiagnostics) {
+    const patients = rows.map((r) => r.patient_id);
+    for (const c of await pendingCriticalResults(pool, patients)) critical.set(c.patientId, [...(critical.get(c.patientId) ?? []), c]);
+    const since = new Date(Date.now() - BOARD_ACKNOWLEDGED_WINDOW_SECONDS * 1_000).toISOString();
+    for (const c of await acknowledgedCriticalResults(pool, { patientIds: patients, since, limit: BOARD_ACKNOWLEDGED_LIMIT })) acknowledged.set(c.patientId, [...(acknowledged.get(c.patientId) ?? []), c]);
+  }
   const board: BoardEntry[] = [];
   for (const r of rows) {
     const entry: BoardEntry = {
@@ -92,7 +107,10 @@ export async function triageBoard(pool: Pool, caller: Caller): Promise<BoardEntr
       alerts: alerts.get(r.patient_id) ?? [],
     };
     if (withVitals) Object.assign(entry, await vitalsSummary(pool, r.patient_id));
-    if (withDiagnostics) entry.criticalResults = critical.get(r.patient_id) ?? [];
+    if (withDiagnostics) {
+      entry.criticalResults = critical.get(r.patient_id) ?? [];
+      entry.acknowledgedCriticalResults = acknowledged.get(r.patient_id) ?? [];
+    }
     board.push(entry);
   }
   await audit(pool, caller, { action: 'triage.board.read', scope: 'read:patients', resourceType: 'TriageBoard', detail: { patients: board.map((b) => b.patientId).slice(0, 200), vitals: withVitals, critical_results: withDiagnostics } });

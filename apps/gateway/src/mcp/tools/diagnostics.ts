@@ -7,23 +7,29 @@ import { z } from 'zod';
 import { resourceId, nonBlankText } from '@vitalis/schemas';
 import { ORDERABLE_CODES, ORDERABLE_TESTS, type OrderableCode } from '@vitalis/clinical';
 import { SERVICE_REQUEST_PRIORITIES, type DiagnosticReportState } from '@vitalis/records';
-import { acknowledgeCriticalResult, createOrder, getReport, listOrders } from '../../diagnostics/service';
-import { diagnosticsDeps } from '../../diagnostics/routes';
+import { acknowledgeCriticalResult, createOrder, criticalViewOf, getReport, listOrders, type CriticalResultView } from '../../diagnostics/service';
+import { criticalJson, diagnosticsDeps } from '../../diagnostics/routes';
 import { toFhirDiagnosticReport, toFhirServiceRequest } from '../../diagnostics/fhir';
 import { defineTool } from './types';
 import { reachesAll } from '../../access/policy';
 
 const fhir = (type: string) => z.looseObject({ resourceType: z.literal(type), id: z.string(), status: z.string() });
 const serviceRequest = fhir('ServiceRequest').describe('FHIR R4 ServiceRequest');
-const criticalShape = z.object({
-  critical_id: z.string(), report_id: z.string(), state: z.enum(['open', 'escalated', 'acknowledged']), results: z.array(z.record(z.string(), z.unknown())),
-  raised_at: z.string(), due_at: z.string(), escalated_at: z.string().nullable(), acknowledged_at: z.string().nullable(), acknowledged_by: z.string().nullable(),
+/** The REST shape of a critical result (diagnostics/routes.ts `criticalOut`), its results as plain records. */
+export const criticalShape = z.object({
+  critical_id: z.string(), report_id: z.string(), patient_id: z.string(), code: z.string(), report_status: z.string(), state: z.enum(['open', 'escalated', 'acknowledged']),
+  results: z.array(z.record(z.string(), z.unknown())).describe('Each: code, name (clinical name), display (LOINC), value, unit, interpretation, referenceRange, crossed (the critical limit crossed)'),
+  raised_at: z.string(), due_at: z.string(), escalated_at: z.string().nullable(), acknowledged_at: z.string().nullable(),
+  acknowledged_by: z.string().nullable().describe('The signed-in user who acknowledged it'), acknowledged_by_name: z.string().nullable(), acknowledged_with: z.string().nullable().describe('The app (client id) used'),
+  note: z.string().nullable(),
 });
+export const criticalMcp = (c: CriticalResultView): z.infer<typeof criticalShape> => {
+  const j = criticalJson(c);
+  return { ...j, results: j.results as unknown as Record<string, unknown>[] };
+};
 const criticalOut = (r: DiagnosticReportState) => {
-  const c = r.critical;
-  return c
-    ? { critical_id: c.id, report_id: r.id, state: c.state, results: c.results as unknown as Record<string, unknown>[], raised_at: c.raisedAt, due_at: c.dueAt, escalated_at: c.escalatedAt, acknowledged_at: c.acknowledgedAt, acknowledged_by: c.acknowledgedBy }
-    : null;
+  const c = criticalViewOf(r);
+  return c ? criticalMcp(c) : null;
 };
 
 export const orderDiagnosticTestTool = defineTool({
@@ -82,7 +88,7 @@ export const getDiagnosticReportTool = defineTool({
 export const acknowledgeCriticalResultTool = defineTool({
   name: 'acknowledge_critical_result',
   title: 'Acknowledge a critical result',
-  description: "Records that a clinician has seen a report's critical result (who and when, audited); it leaves the triage board and stops escalating. Needs write:diagnostics and the doctor role.",
+  description: "Records that the signed-in clinician has seen a report's critical result (who: the user the token names, their name, the app, and when; audited); it leaves the triage board for its acknowledged history and stops escalating. Needs write:diagnostics, the doctor role and a token that names a user (a session signed in through the authorization code flow): an app acting for itself (client credentials) is refused.",
   scopes: ['write:diagnostics'],
   input: z.object({ report_id: resourceId, note: nonBlankText(2_000).optional() }),
   output: z.object({ critical: criticalShape }),
@@ -90,6 +96,6 @@ export const acknowledgeCriticalResultTool = defineTool({
   async run({ deps, caller }, a) {
     const r = await acknowledgeCriticalResult(diagnosticsDeps(deps), caller, a.report_id, a.note);
     const critical = criticalOut(r)!;
-    return { data: { critical }, text: `Critical result ${critical.critical_id} acknowledged by ${critical.acknowledged_by} at ${critical.acknowledged_at}.` };
+    return { data: { critical }, text: `Critical result ${critical.critical_id} acknowledged by ${critical.acknowledged_by_name ?? critical.acknowledged_by} at ${critical.acknowledged_at}.` };
   },
 });

@@ -3,6 +3,7 @@ import { z } from 'zod';
 import { resourceId, nonBlankText } from '@vitalis/schemas';
 import { setTriageLevel, triageBoard } from '../../triage/service';
 import { defineTool, UI } from './types';
+import { criticalMcp, criticalShape } from './diagnostics';
 import { latestOut, latestVitalShape, news2Out, news2Shape, triageEntryShape, triageOut } from './shapes';
 
 const boardEntryShape = triageEntryShape.extend({
@@ -10,16 +11,14 @@ const boardEntryShape = triageEntryShape.extend({
   latest_vitals: z.array(latestVitalShape).optional(),
   news2: news2Shape.optional(),
   alerts: z.array(z.string()).describe('Active vitals alert rules (with read:vitals)'),
-  critical_results: z.array(z.object({
-    critical_id: z.string(), report_id: z.string(), code: z.string(), state: z.enum(['open', 'escalated']), results: z.array(z.record(z.string(), z.unknown())), raised_at: z.string(), due_at: z.string(),
-  }))
-    .optional().describe('Unacknowledged critical diagnostic results (with read:diagnostics)'),
+  critical_results: z.array(criticalShape).optional().describe('Unacknowledged critical diagnostic results (with read:diagnostics)'),
+  acknowledged_critical_results: z.array(criticalShape).optional().describe('Critical results acknowledged in the last 12 h (with read:diagnostics), newest first: who and when'),
 });
 
 export const triageBoardTool = defineTool({
   name: 'get_triage_board',
   title: 'ED triage board',
-  description: 'Patients in the emergency department, most urgent first (ESI 1 to 5, then arrival). With read:vitals each entry carries the latest vitals, NEWS2 and active vitals alerts. Needs read:patients.',
+  description: 'Patients in the emergency department, most urgent first (ESI 1 to 5, then arrival). With read:vitals each entry carries the latest vitals (each with its effective_at), NEWS2 and active vitals alerts; with read:diagnostics its unacknowledged critical results and those acknowledged in the last 12 h (who, when). Needs read:patients.',
   scopes: ['read:patients'],
   input: z.object({}),
   output: z.object({ count: z.number().int(), entries: z.array(boardEntryShape) }),
@@ -30,7 +29,8 @@ export const triageBoardTool = defineTool({
     const entries = board.map((b) => ({
       patient_id: b.patientId, version: b.version, esi: b.esi, complaint: b.complaint, arrived_at: b.arrivedAt, updated_at: b.updatedAt, name: b.name, alerts: b.alerts,
       ...(b.news2 ? { latest_vitals: (b.latestVitals ?? []).map(latestOut), news2: news2Out(b.news2) } : {}),
-      ...(b.criticalResults ? { critical_results: b.criticalResults.map((c) => ({ critical_id: c.criticalId, report_id: c.reportId, code: c.code, state: c.state, results: c.results as unknown as Record<string, unknown>[], raised_at: c.raisedAt, due_at: c.dueAt })) } : {}),
+      ...(b.criticalResults ? { critical_results: b.criticalResults.map(criticalMcp) } : {}),
+      ...(b.acknowledgedCriticalResults ? { acknowledged_critical_results: b.acknowledgedCriticalResults.map(criticalMcp) } : {}),
     }));
     const byLevel = [1, 2, 3, 4, 5].map((l) => `ESI ${l}: ${entries.filter((e) => e.esi === l).length}`).join(', ');
     return { data: { count: entries.length, entries }, text: `${entries.length} patient(s) on the board (${byLevel}).` };
