@@ -21,7 +21,9 @@ type LiveEvent struct {
 	ID          string
 	Type        string // "observation" or "alert"
 	Observation Observation
-	// Alert is the alert's data (rule, state, severity, message, value, FHIR Flag) for Type "alert".
+	// Alert is the alarm condition's data for Type "alert": rule, state, priority (high, medium,
+	// low), severity (the same, the older field), kind, latching, label, message, value, due_at on
+	// a raise, FHIR Flag. Events written before the alarm lifecycle carry severity only.
 	Alert map[string]any
 	// AlertEvent is the event name of an alert (e.g. VitalsAlertRaised).
 	AlertEvent string

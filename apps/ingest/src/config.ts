@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { parseAlarmSettings, type AlarmSettings } from '@vitalis/clinical';
 import { boolean, infraShape, lifecycleShape, positiveInt, probeServerShape, metricsShape, tracingShape, vitalsClockShape } from '@vitalis/config';
 import { TOPICS } from '@vitalis/kafka';
 
@@ -34,8 +35,24 @@ export const ingestConfigShape = {
   INGEST_WRITE_METHOD: z.enum(['copy', 'unnest']).default('copy'),
   /** How long the group waits for a silent (crashed) member before giving its partitions to others. */
   INGEST_SESSION_TIMEOUT_MS: positiveInt(30_000),
-  /** Evaluate the alert rules (SpO2, heart rate, NEWS2) on the stream and append alert events. */
+  /** Evaluate the physiological alarm conditions (VITALIS_ALARMS) on the stream and append alert events. */
   INGEST_ALERTS: boolean(true),
+  /**
+   * The site's alarm settings (libs/clinical/src/alarms.ts, `parseAlarmSettings`): a JSON document
+   * of overrides, unset or empty for the defaults. The ingest evaluates the physiological conditions
+   * with their priority, onset delay and latching from it, and stamps each raise's escalation time;
+   * the gateway and the projector read the same variable. A bad document stops the start naming it.
+   */
+  VITALIS_ALARMS: z
+    .string()
+    .optional()
+    .superRefine((raw, ctx) => {
+      try {
+        parseAlarmSettings(raw);
+      } catch (err) {
+        ctx.addIssue({ code: 'custom', message: (err as Error).message.replace(/^VITALIS_ALARMS:? ?/, '') || 'invalid' });
+      }
+    }),
   /** How often the consumer group's lag per partition is read from the brokers for the metrics. */
   INGEST_LAG_POLL_MS: positiveInt(15_000),
   /** How often daily partitions are created ahead (vitalis_ensure_vitals_partitions). */
@@ -46,3 +63,6 @@ export const ingestConfigShape = {
 export const INGEST_PROBE_PORT = 8091;
 
 export type IngestConfig = z.infer<z.ZodObject<typeof ingestConfigShape>>;
+
+/** The alarm settings of a parsed configuration (VITALIS_ALARMS applied to the defaults; the shape has validated it). */
+export const ingestAlarms = (config: Pick<IngestConfig, 'VITALIS_ALARMS'>): AlarmSettings => parseAlarmSettings(config.VITALIS_ALARMS);

@@ -12,12 +12,12 @@ import { createIngestMetrics, createRegistry, observePool, observeRedis, startMe
 import { createTracing } from '@vitalis/tracing';
 import { clockLimits } from '@vitalis/schemas';
 import { createReadiness, logDependencyChanges, onShutdown, startAppProbes, VITALIS_VERSION } from '@vitalis/runtime';
-import { INGEST_PROBE_PORT, ingestConfigShape } from './config';
+import { INGEST_PROBE_PORT, ingestAlarms, ingestConfigShape } from './config';
 import { createRedis } from '@vitalis/redis';
 import { createLiveStage } from './live/stage';
 import { startIngest } from './worker';
 
-const config = loadConfig('ingest', ingestConfigShape, (c) => ({ ...c, shutdown: shutdownTimings(c), topics: kafkaTopicDurability(c) }));
+const config = loadConfig('ingest', ingestConfigShape, (c) => ({ ...c, shutdown: shutdownTimings(c), topics: kafkaTopicDurability(c), alarms: ingestAlarms(c) }));
 const logger = createLogger('ingest', config.LOG_LEVEL);
 const pool = createPool({ url: config.DATABASE_URL, max: Math.max(config.DATABASE_POOL_MAX, config.INGEST_WRITERS + 2), application: 'vitalis-ingest' });
 const kafka = createKafka({ brokers: config.KAFKA_BROKERS, clientId: `vitalis-ingest-${process.pid}`, logger, retries: 20 });
@@ -51,7 +51,7 @@ if (metricsServer) logger.info({ url: metricsServer.url }, 'metrics listening');
 // Traces: off unless OTEL_EXPORTER_OTLP_ENDPOINT is set (docs/operations.md#traces).
 const tracing = createTracing(config, { app: 'ingest', version: VITALIS_VERSION });
 if (tracing.enabled) logger.info('traces exported over OTLP');
-const live = createLiveStage({ pool, redis, topic: config.INGEST_TOPIC, logger, alerts: config.INGEST_ALERTS, metrics, tracing });
+const live = createLiveStage({ pool, redis, topic: config.INGEST_TOPIC, logger, alerts: config.INGEST_ALERTS, alarms: config.alarms, metrics, tracing });
 
 const worker = await startIngest({
   kafka,

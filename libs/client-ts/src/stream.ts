@@ -22,15 +22,30 @@ export interface VitalsObservation {
   [key: string]: unknown;
 }
 
-/** An alert raised or cleared by the ingest's rules (`data` of the gateway's alert event). */
+/**
+ * An alarm condition raised or cleared by the ingest (`data` of the gateway's alert event; the
+ * conditions, priorities and onset delays: docs/alarms.md). Events written before the alarm
+ * lifecycle carry `severity` only (high or medium): read `priority ?? severity`.
+ */
 export interface VitalsAlert {
   alert_id: string;
+  /** The condition: spo2-low, hr-high, hr-low, rr-high, rr-low, sys-low, sys-high, temp-high, temp-low, news2-high. */
   rule: string;
   state: 'raised' | 'cleared';
   patient_id: string;
+  /** IEC 60601-1-8 priority. */
+  priority?: 'high' | 'medium' | 'low';
+  /** The same as `priority` (the older field). */
   severity: string;
+  kind?: 'physiological' | 'technical';
+  /** Stays shown after the condition ends until a clinician acknowledges it. */
+  latching?: boolean;
+  /** The condition's name for people ("SpO2 low"). */
+  label?: string;
   message: string;
   value: number;
+  /** On a raise: when it escalates if nobody acknowledges it (null: never). */
+  due_at?: string | null;
   [key: string]: unknown;
 }
 

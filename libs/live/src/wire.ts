@@ -15,14 +15,29 @@ export const liveChannel = (topic: string) => `vitalis:live:${topic}`;
 /** What an alert event carries (the `data` of the event in the `events` table, verbatim). */
 export interface AlertData {
   alert_id: string;
+  /** The alarm condition (@vitalis/clinical DEFAULT_ALARM_CONDITIONS: spo2-low, hr-high, sys-low, news2-high, …). */
   rule: string;
   state: 'raised' | 'cleared';
   patient_id: string;
-  severity: 'high' | 'medium';
+  /**
+   * IEC 60601-1-8 priority of the condition (@vitalis/clinical AlarmPriority; a compile error in the
+   * ingest if the two part). Absent on events written before issue 31 (read `severity` then).
+   */
+  priority?: 'high' | 'medium' | 'low';
+  /** The same as `priority`, kept for readers of the old field (older events: high or medium only). */
+  severity: 'high' | 'medium' | 'low';
+  /** Physiological (about the patient) or technical (the equipment or data path). Absent on older events. */
+  kind?: 'physiological' | 'technical';
+  /** Whether the alarm stays shown after its condition ends until a clinician acknowledges it. Absent on older events. */
+  latching?: boolean;
+  /** The condition's name for people ("SpO2 low"). Absent on older events. */
+  label?: string;
   message: string;
   value: number;
+  /** On a raise: when it escalates if nobody acknowledges it (null: never, e.g. low priority). Absent on clears and older events. */
+  due_at?: string | null;
   triggered_by: { partition: number; offset: number; device_id: string; seq: number; code: string; effective_at: string };
-  /** FHIR R4 Flag (active while raised, inactive once cleared). */
+  /** FHIR R4 Flag (active while raised, inactive once cleared), its priority in the flag-priority extension. */
   flag: Record<string, unknown>;
 }
 

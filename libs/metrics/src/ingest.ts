@@ -27,7 +27,8 @@ export interface IngestMetrics {
   /** Seconds from an observation's effective time to its publication to the gateways. */
   published(seconds: number): void;
   publishFailed(): void;
-  alert(severity: string, state: string): void;
+  /** An alert event appended: its IEC 60601-1-8 priority, condition rule and state (raised, cleared); never a patient. */
+  alert(priority: string, rule: string, state: string): void;
   /** The stored offsets of newly assigned partitions were read (after a rebalance). */
   assignmentChecked(): void;
   /** A write the database refused as a whole was isolated: `refused` rows, in `statements` writes. */
@@ -66,8 +67,8 @@ export function createIngestMetrics(registry: client.Registry): IngestMetrics {
   });
   const alerts = new client.Counter({
     name: METRIC.alertsRaised,
-    help: 'Alert events appended by the live stage, by severity and state (raised, cleared)',
-    labelNames: ['severity', 'state'] as const,
+    help: 'Alarm condition events appended by the live stage, by priority (high, medium, low), rule (the condition) and state (raised, cleared)',
+    labelNames: ['priority', 'rule', 'state'] as const,
     registers: [registry],
   });
   const lag = new client.Gauge({
@@ -106,7 +107,7 @@ export function createIngestMetrics(registry: client.Registry): IngestMetrics {
     },
     published: (seconds) => publishLatency.observe(Math.max(0, seconds)),
     publishFailed: () => publishFailures.inc(),
-    alert: (severity, state) => alerts.labels(severity, state).inc(),
+    alert: (priority, rule, state) => alerts.labels(priority, rule, state).inc(),
     assignmentChecked: () => assignmentChecks.inc(),
     isolated(refused, statements) {
       isolations.inc();

@@ -202,7 +202,8 @@ describe('FHIR Subscriptions (R5 Backport on R4) over the live hub', () => {
     const patient = `fsub-${uid()}`;
     const created = await call('POST', '/Subscription', owner, subscription(ALERTS_TOPIC, `Flag?patient=Patient/${patient}`));
     expect(created.status).toBe(201);
-    await rig.send(patient, [numeric(patient, `${patient}-d`, 1, new Date(), { value: 150 })]);
+    // systolic 87 mmHg: sys-low, raised at once (no onset delay), a high-priority Flag
+    await rig.send(patient, [numeric(patient, `${patient}-d`, 1, new Date(), { code: '8480-6', value: 87, unit: 'mm[Hg]' })]);
     const events = await waitFor(
       () => call('GET', `/Subscription/${created.body.id}/$events`, owner),
       (r) => r.status === 200 && eventNumbers(r.body).length >= 1,
@@ -210,6 +211,10 @@ describe('FHIR Subscriptions (R5 Backport on R4) over the live hub', () => {
     );
     expect(eventNumbers(events.body)).toEqual([1]);
     expect(events.body.entry[1]).toMatchObject({ request: { url: 'Flag' }, resource: { resourceType: 'Flag', status: 'active', subject: { reference: `Patient/${patient}` } } });
+    expect(events.body.entry[1].resource.extension).toEqual([{
+      url: 'http://hl7.org/fhir/StructureDefinition/flag-priority',
+      valueCodeableConcept: { coding: [{ system: 'http://hl7.org/fhir/flag-priority-code', code: 'PH', display: 'High priority' }], text: 'high' },
+    }]);
     await expectValidR4(events.body);
   });
 

@@ -45,11 +45,13 @@ const line = (e: { id?: string; event?: string; data: unknown }) => `${e.id} ${e
 describe('live ids of frame records', () => {
   it('are exact live and on replay, from the first id and from inside a frame', async () => {
     const patient = `pat-lf-${uid()}`;
-    const now = Date.now();
+    const now = Date.now() - 10_000;
     const live = await openSse(streamUrl(rig.gw, { patient }), auth);
     expect(live.status).toBe(200);
-    // a single observation, then two frames (the second raises hr-high at its first observation)
-    await rig.send(patient, [numeric(patient, `${patient}-mon`, 0, new Date(now)), frame(patient, 1, new Date(now + 1_000), 72), frame(patient, 5, new Date(now + 2_000), 150)]);
+    // a single observation, then two frames; heart rate ≥ 131 from the first, so the second frame's
+    // first observation raises hr-high (held for its 5 s onset delay)
+    const fast = 150;
+    await rig.send(patient, [numeric(patient, `${patient}-mon`, 0, new Date(now), { value: fast }), frame(patient, 1, new Date(now + 1_000), fast), frame(patient, 5, new Date(now + 6_000), fast)]);
     const received = (await live.waitForEvents(10, 'one observation, two frames of four and an alert')).slice(0, 10);
     live.close();
     expect(received.map((e) => e.event)).toEqual(['observation', ...Array(4).fill('observation'), 'observation', 'alert', 'observation', 'observation', 'observation']);

@@ -65,9 +65,9 @@ describe('the live path and the replay path carry the same bytes for the same ev
     };
     expect(validateObservation(ecg).ok).toBe(true);
     const sent = [
-      numeric(patient, device, 0, at(0)),
+      numeric(patient, device, 0, at(-6_000), { value: 150 }), // ≥ 131 /min: hr-high's 5 s onset delay starts
       ecg,
-      numeric(patient, device, 2, at(2), { value: 150 }), // > 130 /min: raises hr-high
+      numeric(patient, device, 2, at(2), { value: 150 }), // still ≥ 131 /min 6 s later: raises hr-high
       numeric(patient, device, 3, at(3).replace('Z', '+00:00'), { value: 151 }),
     ];
 

@@ -211,7 +211,7 @@ describe('GET /api/v1/vitals/stream', () => {
     expect(again.status).toBe(401);
   });
 
-  it('raises an alert for SpO2 below 90 % for 10 s: on the stream and in the events table', async () => {
+  it('raises an alarm for SpO2 ≤ 91 % held for 10 s (its onset delay): on the stream and in the events table', async () => {
     const patient = `pat-alert-${uid()}`;
     const sse = await openSse(streamUrl(rig.gw, { patient }), auth);
     const t0 = Date.now() - 60_000;
@@ -223,7 +223,11 @@ describe('GET /api/v1/vitals/stream', () => {
       ['spo2-low', 'raised', 4],
       ['spo2-low', 'cleared', 6],
     ]);
-    expect(alerts[0]!.data.flag).toMatchObject({ resourceType: 'Flag', status: 'active', subject: { reference: `Patient/${patient}` } });
+    expect(alerts[0]!.data).toMatchObject({ priority: 'high', severity: 'high', kind: 'physiological', latching: true, label: 'SpO2 low', value: 86 });
+    expect(alerts[0]!.data.flag).toMatchObject({
+      resourceType: 'Flag', status: 'active', subject: { reference: `Patient/${patient}` },
+      extension: [{ url: 'http://hl7.org/fhir/StructureDefinition/flag-priority', valueCodeableConcept: { coding: [{ system: 'http://hl7.org/fhir/flag-priority-code', code: 'PH' }] } }],
+    });
     // the alert sorts right after the observation that raised it
     const idx = events.findIndex((e) => e.event === 'alert');
     expect(events[idx - 1]!.data.seq).toBe(4);

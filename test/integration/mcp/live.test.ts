@@ -101,15 +101,16 @@ describe('resources/subscribe', () => {
       expect(rig.gw.app.liveHub.stats.subscribers).toBe(hubBefore + 1);
       await rig.send(other, heartRates(other, 0, 3)); // not subscribed: never delivered
       await rig.send(patient, heartRates(patient, 0, 5));
-      await rig.send(patient, [numeric(patient, `${patient}-dev`, 5, new Date(), { value: 150 })]); // hr-high alert
-      await waitFor(async () => liveEvents(c.updates), (ev) => ev.some((e) => e.type === 'alert'), 45_000, 'the hr-high alert');
+      // systolic ≤ 90 mmHg: sys-low, a condition without an onset delay, raised by this one observation
+      await rig.send(patient, [numeric(patient, `${patient}-dev`, 5, new Date(), { code: '8480-6', value: 87, unit: 'mm[Hg]' })]);
+      await waitFor(async () => liveEvents(c.updates), (ev) => ev.some((e) => e.type === 'alert'), 45_000, 'the sys-low alert');
       const events = liveEvents(c.updates);
       expect(events.every((e) => e.uri === uri)).toBe(true);
       const observations = events.filter((e) => e.type === 'observation');
       expect(observations.map((e) => e.data.seq)).toEqual([0, 1, 2, 3, 4, 5]);
       expect(observations.every((e) => e.data.patient_id === patient)).toBe(true);
       const alert = events.find((e) => e.type === 'alert')!;
-      expect(alert).toMatchObject({ event: 'VitalsAlertRaised', data: { rule: 'hr-high', state: 'raised', value: 150 } });
+      expect(alert).toMatchObject({ event: 'VitalsAlertRaised', data: { rule: 'sys-low', state: 'raised', priority: 'high', value: 87 } });
       expect(events.indexOf(alert)).toBeGreaterThan(events.findIndex((e) => e.data.seq === 5)); // right after the observation that raised it
       expect(new Set(events.map((e) => e.id)).size).toBe(events.length);
 

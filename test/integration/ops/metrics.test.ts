@@ -108,13 +108,13 @@ describe('metrics scrape', () => {
     expect((await fetch(`${gw.url}/api/v1/patients/${registeredId}`, { headers: auth })).status).toBe(200);
     expect((await fetch(`${gw.url}/no/such/route/${registeredId}`, { headers: auth })).status).toBe(404);
 
-    // live: an observation and an hr-high alert (heart rate 140, severity medium) to an SSE subscriber
+    // live: an observation and a sys-high alert (systolic 230 mmHg: medium priority, no onset delay) to an SSE subscriber
     const sse = await openSse(streamUrl(gw, { patient: livePatient }), auth);
     expect(sse.status).toBe(200);
     await producer.send({
       topic: topics.topic,
       acks: -1,
-      messages: [numeric(livePatient, `${livePatient}-dev`, 0, new Date()), numeric(livePatient, `${livePatient}-dev`, 1, new Date(), { value: 140 })].map((v) => ({ key: livePatient, value: JSON.stringify(v) })),
+      messages: [numeric(livePatient, `${livePatient}-dev`, 0, new Date()), numeric(livePatient, `${livePatient}-dev`, 1, new Date(), { code: '8480-6', value: 230, unit: 'mm[Hg]' })].map((v) => ({ key: livePatient, value: JSON.stringify(v) })),
     });
     const events = await sse.waitForEvents(3, 'two observations and an alert');
     expect(events.map((e) => e.event).sort()).toEqual(['alert', 'observation', 'observation']);
@@ -177,7 +177,7 @@ describe('metrics scrape', () => {
     expect(total(samples, `${METRIC.ingestTransaction}_count`)).toBeGreaterThanOrEqual(1);
     expect(total(samples, `${METRIC.ingestTransaction}_sum`)).toBeGreaterThan(0);
     expect(total(samples, `${METRIC.ingestDeviceToPublish}_count`)).toBeGreaterThanOrEqual(2);
-    expect(total(samples, METRIC.alertsRaised, { severity: 'medium', state: 'raised' })).toBe(1);
+    expect(total(samples, METRIC.alertsRaised, { priority: 'medium', rule: 'sys-high', state: 'raised' })).toBe(1);
     expect(has(samples, METRIC.ingestDeadLettered)).toBe(true);
     expect(has(samples, METRIC.ingestDuplicates)).toBe(true);
     expect(has(samples, METRIC.ingestPublishFailures)).toBe(true);

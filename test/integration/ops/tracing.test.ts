@@ -144,8 +144,8 @@ describe('traces', () => {
       method: 'POST',
       // a tracestate is the caller's free-form data (here: a patient id): never carried on
       headers: { ...auth, 'content-type': 'application/json', traceparent: `00-${traceId}-${callerSpanId}-01`, tracestate: `vendor=${patient}` },
-      // an observation and one that raises an alert (heart rate 140): three events in one publish
-      body: JSON.stringify({ observations: [numeric(patient, `${patient}-dev`, 0, new Date()), numeric(patient, `${patient}-dev`, 1, new Date(), { value: 140 })] }),
+      // an observation and one that raises an alert at once (systolic 230 mmHg: sys-high, no onset delay): three events in one publish
+      body: JSON.stringify({ observations: [numeric(patient, `${patient}-dev`, 0, new Date()), numeric(patient, `${patient}-dev`, 1, new Date(), { code: '8480-6', value: 230, unit: 'mm[Hg]' })] }),
     });
     expect(posted.status).toBe(202);
     const live = await sse.until(3, 'two observations and an alert');

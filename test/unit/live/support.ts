@@ -29,7 +29,10 @@ export const alert = (patient: string, partition: number, offset: number, k = 1)
   k,
   patient_id: patient,
   type: 'VitalsAlertRaised',
-  data: { alert_id: `a-${offset}`, rule: 'hr-high', state: 'raised', patient_id: patient, severity: 'high', message: 'high', value: 150 } as unknown as AlertData,
+  data: {
+    alert_id: `a-${offset}`, rule: 'hr-high', state: 'raised', patient_id: patient, priority: 'high', severity: 'high', kind: 'physiological', latching: true,
+    label: 'Heart rate high', message: 'Heart rate high: 150 /min (≥ 131 /min for 5 s)', value: 150, due_at: null,
+  } as unknown as AlertData,
 });
 
 /** The append log in memory: what a page after a cursor returns, with hooks to hold a read. */

@@ -1,22 +1,38 @@
 /**
- * Alert rules evaluated on the stream of stored observations, per patient, in Kafka order (the
- * order of the patient's partition). Pure and in-memory: the ingest instance that owns a partition
- * owns its patients' rule state. Times are the observations' effective times (device clocks), so
- * a replayed backlog raises the same alerts as live data.
+ * The physiological alarm conditions (IEC 60601-1-8, issue 31) evaluated on the stream of stored
+ * observations, per patient, in Kafka order (the order of the patient's partition). Pure and
+ * in-memory: the ingest instance that owns a partition owns its patients' condition state. Times
+ * are the observations' effective times (device clocks), so a replayed backlog raises the same
+ * alarms as live data.
  *
- * Rules (raise / clear, with hysteresis so a value hovering at the threshold does not flap):
- *  - spo2-low:    SpO2 < 90 % continuously for >= 10 s      / clears at SpO2 >= 92 %
- *  - hr-high:     heart rate > 130 /min                     / clears at <= 120 /min
- *  - news2-high:  NEWS2 (latest value per code) >= 7        / clears at NEWS2 <= 4
- * Which alerts are active is restored from the event store the first time a patient is seen
- * (`knows`/`restore`), so an instance that (re)starts or takes over a partition clears an alert
- * raised before and does not raise it twice. The latest values (NEWS2) and the SpO2 low-since
- * window start empty then: a NEWS2 from fewer parameters is lower, never higher.
+ * What raises what is not written here: the conditions are `AlarmSettings.conditions`
+ * (@vitalis/clinical alarms.ts, the defaults with the site's VITALIS_ALARMS overrides), every one
+ * whose source is `limit` (a vital sign in a NEWS2 band, `limitConditionHolds`) or `news2` (the
+ * aggregate from the latest value of each parameter). The technical `disconnect` condition is the
+ * projector's watchdog's, never the ingest's.
+ *
+ * Per patient and condition:
+ *  - onset: the condition must hold on every observation of its code (NEWS2: on every observation)
+ *    for `onsetDelaySeconds` of device time since the first one where it held (0: at once); a
+ *    single observation where it does not hold restarts the wait;
+ *  - raise: the decision carries the condition's priority, kind, latching and label, and a message
+ *    with the value and the limit ("SpO2 low: 88 % (≤ 91 % for 12 s)");
+ *  - clear: a limit condition ends on the first observation of its code whose NEWS2 score on the
+ *    condition's side falls below the condition's score (SpO2 ≥ 92 %, heart rate ≤ 130 /min…);
+ *    NEWS2 ends at `endAt` or below (raised at ≥ 7, ended at ≤ 4: the band between is hysteresis).
+ *    No clear delay: the onset delay is the guard against flapping (a value hovering at a limit
+ *    raises at most once per onset delay, and a latching alarm stays shown until acknowledged).
+ * Which alarms are active is restored from the event store the first time a patient is seen
+ * (`knows`/`restore`), so an instance that (re)starts or takes over a partition clears an alarm
+ * raised before and does not raise it twice. The latest values (NEWS2) and the onset waits start
+ * empty then: a wait starts again (an alarm is raised later, never earlier), and a NEWS2 from fewer
+ * parameters is lower, never higher (a restored NEWS2 alarm may end early; it latches by default).
  */
-import { news2FromLatestVitals } from '@vitalis/clinical';
-import { VITAL_CODE } from '@vitalis/schemas';
-
-export const CODES = { heartRate: VITAL_CODE.heartRate, spo2: VITAL_CODE.spo2 } as const;
+import {
+  DEFAULT_ALARM_SETTINGS, NEWS2_SCALE_BY_VITAL_CODE, limitConditionHolds, news2FromLatestVitals,
+  type AlarmCondition, type AlarmKind, type AlarmPriority, type AlarmRule, type AlarmSettings, type LimitCondition, type News2Condition, type News2Result,
+} from '@vitalis/clinical';
+import { vitalDefinition } from '@vitalis/schemas';
 
 export interface RuleInput {
   patient_id: string;
@@ -27,74 +43,131 @@ export interface RuleInput {
 }
 
 export interface AlertDecision {
-  rule: RuleId;
+  rule: AlarmRule;
   state: 'raised' | 'cleared';
-  severity: 'high' | 'medium';
+  priority: AlarmPriority;
+  kind: AlarmKind;
+  latching: boolean;
+  label: string;
   message: string;
+  /** The observation's value (limit conditions) or the NEWS2 aggregate. */
   value: number;
 }
 
-export type RuleId = 'spo2-low' | 'hr-high' | 'news2-high';
+/** A condition the ingest evaluates (every source but the watchdog's `disconnect`). */
+export type EvaluatedCondition = LimitCondition | News2Condition;
 
-export const THRESHOLDS = {
-  spo2Low: 90,
-  spo2Clear: 92,
-  spo2Seconds: 10,
-  hrHigh: 130,
-  hrClear: 120,
-  news2High: 7,
-  news2Clear: 4,
-} as const;
+export const isEvaluatedCondition = (c: AlarmCondition): c is EvaluatedCondition => c.source === 'limit' || c.source === 'news2';
+
+/** The conditions of the settings the ingest evaluates, in the table's order (the order of a batch's decisions). */
+export const evaluatedConditions = (settings: AlarmSettings): EvaluatedCondition[] => Object.values(settings.conditions).filter(isEvaluatedCondition);
+
+/**
+ * Where a limit condition starts, in charted units, read from its NEWS2 scale (never restated):
+ * on the low side the top of the last band scoring at least the condition's score ("≤ 91" for
+ * SpO2 at 3), on the high side the bottom of the first one ("≥ 131" for heart rate at 3).
+ * Undefined when the scale has no such band (the condition can never hold).
+ */
+export function limitEdge(c: LimitCondition): { op: '≤' | '≥'; value: number } | undefined {
+  const scale = NEWS2_SCALE_BY_VITAL_CODE[c.code];
+  if (!scale) return undefined;
+  const zero = scale.bands.findIndex(([, s]) => s === 0);
+  if (c.side === 'low') {
+    for (let i = zero - 1; i >= 0; i--) if (scale.bands[i]![1] >= c.score) return { op: '≤', value: scale.bands[i]![0]! };
+    return undefined;
+  }
+  for (let i = zero + 1; i < scale.bands.length; i++) {
+    if (scale.bands[i]![1] >= c.score) return { op: '≥', value: Number((scale.bands[i - 1]![0]! + 10 ** -scale.decimals).toFixed(scale.decimals)) };
+  }
+  return undefined;
+}
+
+/** A UCUM unit as a person reads it in a message. */
+const UNIT_TEXT: Record<string, string> = { 'mm[Hg]': 'mmHg', Cel: '°C' };
+const unitOf = (code: string) => {
+  const ucum = vitalDefinition(code)?.unit ?? '';
+  return UNIT_TEXT[ucum] ?? ucum;
+};
+const withUnit = (value: number, unit: string) => (unit ? `${value} ${unit}` : String(value));
+
+function limitMessage(c: LimitCondition, value: number, state: 'raised' | 'cleared', heldSeconds: number): string {
+  const unit = unitOf(c.code);
+  const edge = limitEdge(c);
+  const limit = edge ? `${edge.op} ${withUnit(edge.value, unit)}` : `NEWS2 ${c.score}`;
+  if (state === 'cleared') return `${c.label} ended: ${withUnit(value, unit)} (alarm at ${limit})`;
+  return `${c.label}: ${withUnit(value, unit)} (${limit}${c.onsetDelaySeconds > 0 ? ` for ${Math.round(heldSeconds)} s` : ''})`;
+}
+
+function news2Message(c: News2Condition, n: News2Result, state: 'raised' | 'cleared', heldSeconds: number): string {
+  const detail = `${n.risk} risk${n.complete ? '' : `, missing ${n.missing.join(', ')}`}`;
+  if (state === 'cleared') return `${c.label} ended: ${n.score} (≤ ${c.endAt}, ${detail})`;
+  return `${c.label}: ${n.score} (≥ ${c.raiseAt}${c.onsetDelaySeconds > 0 ? ` for ${Math.round(heldSeconds)} s` : ''}, ${detail})`;
+}
 
 interface PatientState {
+  /** The latest value per code (NEWS2's input). */
   latest: Record<string, number>;
-  spo2LowSince?: number;
-  active: Set<RuleId>;
+  /** Per condition not raised: the device time (ms) since which it has held. */
+  since: Map<AlarmRule, number>;
+  active: Set<AlarmRule>;
   touchedAt: number;
 }
 
 export class AlertEngine {
   readonly #patients = new Map<string, PatientState>();
+  readonly #conditions: EvaluatedCondition[];
+  readonly #rules: ReadonlySet<string>;
 
-  /** Decisions for one observation (usually none), in a fixed rule order. */
+  constructor(settings: AlarmSettings = DEFAULT_ALARM_SETTINGS) {
+    this.#conditions = evaluatedConditions(settings);
+    this.#rules = new Set(this.#conditions.map((c) => c.rule));
+  }
+
+  /** Decisions for one observation (usually none), in the conditions' order. */
   evaluate(o: RuleInput): AlertDecision[] {
     const s = this.#state(o.patient_id);
     s.touchedAt = Date.now();
     s.latest[o.code] = o.value;
+    let news2: News2Result | undefined;
     const out: AlertDecision[] = [];
-    const decide = (rule: RuleId, raise: boolean, clear: boolean, d: Omit<AlertDecision, 'rule' | 'state'>) => {
-      if (raise && !s.active.has(rule)) {
-        s.active.add(rule);
-        out.push({ rule, state: 'raised', ...d });
-      } else if (clear && s.active.has(rule)) {
-        s.active.delete(rule);
-        out.push({ rule, state: 'cleared', ...d });
+    for (const c of this.#conditions) {
+      if (c.source === 'limit' && c.code !== o.code) continue;
+      const active = s.active.has(c.rule);
+      let holds: boolean;
+      let value: number;
+      if (c.source === 'limit') {
+        value = o.value;
+        holds = limitConditionHolds(c, value);
+      } else {
+        news2 ??= news2FromLatestVitals(s.latest);
+        value = news2.score;
+        // hysteresis: raised at raiseAt or above, ended only at endAt or below
+        holds = active ? news2.score > c.endAt : news2.score >= c.raiseAt;
       }
-    };
-
-    if (o.code === CODES.spo2) {
-      if (o.value < THRESHOLDS.spo2Low) s.spo2LowSince ??= o.at;
-      else s.spo2LowSince = undefined;
-      const lowFor = s.spo2LowSince === undefined ? 0 : (o.at - s.spo2LowSince) / 1000;
-      decide('spo2-low', lowFor >= THRESHOLDS.spo2Seconds, o.value >= THRESHOLDS.spo2Clear, {
-        severity: 'high',
-        message: `SpO2 ${o.value} % (below ${THRESHOLDS.spo2Low} % for ${Math.round(lowFor)} s)`,
-        value: o.value,
+      const decide = (state: AlertDecision['state'], heldSeconds: number) => out.push({
+        rule: c.rule, state, priority: c.priority, kind: c.kind, latching: c.latching, label: c.label, value,
+        message: c.source === 'limit' ? limitMessage(c, value, state, heldSeconds) : news2Message(c, news2!, state, heldSeconds),
       });
+      if (active) {
+        if (!holds) {
+          s.active.delete(c.rule);
+          decide('cleared', 0);
+        }
+        continue;
+      }
+      if (!holds) {
+        s.since.delete(c.rule);
+        continue;
+      }
+      const since = s.since.get(c.rule) ?? o.at;
+      s.since.set(c.rule, since);
+      const heldSeconds = (o.at - since) / 1_000;
+      if (heldSeconds >= c.onsetDelaySeconds) {
+        s.since.delete(c.rule);
+        s.active.add(c.rule);
+        decide('raised', heldSeconds);
+      }
     }
-    if (o.code === CODES.heartRate) {
-      decide('hr-high', o.value > THRESHOLDS.hrHigh, o.value <= THRESHOLDS.hrClear, {
-        severity: 'medium',
-        message: `Heart rate ${o.value} /min (above ${THRESHOLDS.hrHigh})`,
-        value: o.value,
-      });
-    }
-    const news2 = news2FromLatestVitals(s.latest);
-    decide('news2-high', news2.score >= THRESHOLDS.news2High, news2.score <= THRESHOLDS.news2Clear, {
-      severity: 'high',
-      message: `NEWS2 ${news2.score} (${news2.risk} risk${news2.complete ? '' : `, missing ${news2.missing.join(', ')}`})`,
-      value: news2.score,
-    });
     return out;
   }
 
@@ -102,13 +175,13 @@ export class AlertEngine {
     return this.#patients.has(patientId);
   }
 
-  /** Seeds a patient's active alerts (from the event store) before its first evaluation. */
-  restore(patientId: string, activeRules: string[]): void {
+  /** Seeds a patient's active alarms (from the event store) before its first evaluation; rules the ingest does not evaluate are ignored. */
+  restore(patientId: string, activeRules: readonly string[]): void {
     const s = this.#state(patientId);
-    for (const r of activeRules) if (r === 'spo2-low' || r === 'hr-high' || r === 'news2-high') s.active.add(r);
+    for (const r of activeRules) if (this.#rules.has(r)) s.active.add(r as AlarmRule);
   }
 
-  /** Forgets patients not seen for `idleMs` (bounded memory). */
+  /** Forgets patients not seen for `idleMs` with no active alarm (bounded memory). */
   sweep(idleMs: number, now = Date.now()): number {
     let removed = 0;
     for (const [id, s] of this.#patients) {
@@ -126,7 +199,7 @@ export class AlertEngine {
 
   #state(patientId: string): PatientState {
     let s = this.#patients.get(patientId);
-    if (!s) this.#patients.set(patientId, (s = { latest: {}, active: new Set(), touchedAt: Date.now() }));
+    if (!s) this.#patients.set(patientId, (s = { latest: {}, since: new Map(), active: new Set(), touchedAt: Date.now() }));
     return s;
   }
 }

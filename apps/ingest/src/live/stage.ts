@@ -1,6 +1,7 @@
 /**
  * The ingest's live stage, run for every committed batch BEFORE its Kafka offsets are committed:
- *  1. evaluate the alert rules on the batch's observations, in offset order;
+ *  1. evaluate the alarm conditions (./rules.ts, from the site's AlarmSettings) on the batch's
+ *     observations, in offset order;
  *  2. append raised/cleared alerts to the event store (idempotent; a failure fails the batch,
  *     which Kafka then redelivers: the rows are skipped as duplicates, the alerts re-evaluated);
  *  3. publish the batch (observations + alerts, with positions) on Redis pub/sub for the gateways,
@@ -12,6 +13,7 @@
  * the partition's offset range on the next message and refill their subscribers from the log.
  */
 import { SpanKind, trace, type Context } from '@opentelemetry/api';
+import { DEFAULT_ALARM_SETTINGS, escalationDueAt, type AlarmPriority, type AlarmSettings } from '@vitalis/clinical';
 import type { Pool } from '@vitalis/db';
 import type { Logger } from '@vitalis/log';
 import type { IngestMetrics } from '@vitalis/metrics';
@@ -19,7 +21,7 @@ import type { Redis } from '@vitalis/redis';
 import { activeAlerts, alertEventId, observationK, alertEventType, appendAlertEvent, encodeBatch, liveChannel, storedObservation, type AlertData, type LiveEvent } from '@vitalis/live';
 import { isEcg, type VitalsObservation } from '@vitalis/schemas';
 import { SPAN_ATTR, spanFailed, TRACING_OFF, traceparentOf, type Tracing } from '@vitalis/tracing';
-import { AlertEngine } from './rules';
+import { AlertEngine, type AlertDecision } from './rules';
 
 export interface CommittedBatch {
   partition: number;
@@ -38,6 +40,8 @@ export interface LiveStageOptions {
   logger: Logger;
   /** Off in benchmarks that measure the bare write path. */
   alerts?: boolean;
+  /** The alarm conditions and escalation times (VITALIS_ALARMS applied to the defaults; default: the defaults). */
+  alarms?: AlarmSettings;
   /** Alerts appended, device-to-publish latency, publish failures. */
   metrics?: IngestMetrics;
   /** The publish span (off by default). */
@@ -51,7 +55,8 @@ export interface LiveStage {
 }
 
 export function createLiveStage(opts: LiveStageOptions): LiveStage {
-  const engine = new AlertEngine();
+  const settings = opts.alarms ?? DEFAULT_ALARM_SETTINGS;
+  const engine = new AlertEngine(settings);
   const channel = liveChannel(opts.topic);
   const stats = { published: 0, publishFailures: 0, alerts: 0 };
   const tracing = opts.tracing ?? TRACING_OFF;
@@ -78,10 +83,10 @@ export function createLiveStage(opts: LiveStageOptions): LiveStage {
       let k = at;
       for (const d of decisions) {
         k += 1;
-        const data = alertData(o, batch.partition, offset, d);
+        const data = alertData(settings, o, batch.partition, offset, d);
         await appendAlertEvent(opts.pool, { data, position: { partition: batch.partition, offset, k } });
         stats.alerts += 1;
-        opts.metrics?.alert(d.severity, d.state);
+        opts.metrics?.alert(d.priority, d.rule, d.state);
         events.push({ kind: 'alert', partition: batch.partition, offset, k, patient_id: o.patient_id, type: alertEventType(d.state), data });
       }
     }
@@ -130,25 +135,46 @@ function startPublishSpan(tracing: Tracing, channel: string, events: number, par
   );
 }
 
-function alertData(o: VitalsObservation, partition: number, offset: number, d: import('./rules').AlertDecision): AlertData {
+/** The R4 core extension carrying a Flag's alarm priority (IHE PCD TF-2 Table B.8-4 alert priority), and its codes. */
+export const FLAG_PRIORITY_EXTENSION = 'http://hl7.org/fhir/StructureDefinition/flag-priority';
+export const FLAG_PRIORITY_SYSTEM = 'http://hl7.org/fhir/flag-priority-code';
+const FLAG_PRIORITY: Record<AlarmPriority, { code: string; display: string }> = {
+  high: { code: 'PH', display: 'High priority' },
+  medium: { code: 'PM', display: 'Medium priority' },
+  low: { code: 'PL', display: 'Low priority' },
+};
+
+/**
+ * The event data of one decision. A raise carries the condition's priority (and `severity`, the
+ * same value, for readers of the old field), kind, latching, label and when it escalates if nobody
+ * acknowledges it (`due_at`, from its effective time; null for a priority that never escalates).
+ */
+export function alertData(settings: AlarmSettings, o: VitalsObservation, partition: number, offset: number, d: AlertDecision): AlertData {
   const triggered_by = { partition, offset, device_id: o.device_id, seq: o.seq, code: o.code, effective_at: o.effective_at };
   const base = { rule: d.rule, state: d.state, patient_id: o.patient_id, triggered_by } as AlertData;
   // The alert's identity is the raise that opened it; a clear names the raise it closes only by rule.
   const alert_id = alertEventId({ ...base, state: d.state } as AlertData);
+  const priority = FLAG_PRIORITY[d.priority];
   return {
     alert_id,
     rule: d.rule,
     state: d.state,
     patient_id: o.patient_id,
-    severity: d.severity,
+    priority: d.priority,
+    severity: d.priority,
+    kind: d.kind,
+    latching: d.latching,
+    label: d.label,
     message: d.message,
     value: d.value,
+    ...(d.state === 'raised' ? { due_at: escalationDueAt(settings, d.priority, o.effective_at) } : {}),
     triggered_by,
     flag: {
       resourceType: 'Flag',
+      extension: [{ url: FLAG_PRIORITY_EXTENSION, valueCodeableConcept: { coding: [{ system: FLAG_PRIORITY_SYSTEM, ...priority }], text: d.priority } }],
       status: d.state === 'raised' ? 'active' : 'inactive',
       category: [{ coding: [{ system: 'http://terminology.hl7.org/CodeSystem/flag-category', code: 'clinical', display: 'Clinical' }] }],
-      code: { coding: [{ system: 'urn:vitalis:alert-rule', code: d.rule }], text: d.message },
+      code: { coding: [{ system: 'urn:vitalis:alert-rule', code: d.rule, display: d.label }], text: d.message },
       subject: { reference: `Patient/${o.patient_id}` },
       period: d.state === 'raised' ? { start: o.effective_at } : { end: o.effective_at },
     },

@@ -211,7 +211,9 @@ class LiveObservation(Model):
 
 
 class LiveAlert(Model):
-    """An alert raised or cleared (``alert``: rule, state, severity, message, value, FHIR Flag ...)."""
+    """An alarm condition raised or cleared (``alert``: rule, state, priority (high, medium, low),
+    severity (the same, the older field), kind, latching, label, message, value, due_at on a raise,
+    FHIR Flag ...). Events written before the alarm lifecycle carry ``severity`` only."""
 
     type: Literal["alert"] = "alert"
     id: str
