@@ -213,16 +213,18 @@ export async function readCategory(db: Queryable, category: string, afterPositio
 /**
  * A compacted view of streams: for each stream and each distinct value of `data[key]`, only that
  * stream's latest event carrying the value (like a compacted Kafka topic keyed by it), ordered by
- * stream then key. Events without the key are left out. E.g. key `rule`: each alert rule's last
- * raise-or-clear per patient, without shipping the whole history to the caller.
+ * stream then key. Events without the key are left out, and, with `types`, events of other types
+ * (they neither count as the latest nor hide an earlier one). E.g. key `rule`, types raised and
+ * cleared: each alarm condition's last raise-or-clear per patient, whatever acknowledgements came
+ * after it, without shipping the whole history to the caller.
  */
-export async function readLatestPerKey(db: Queryable, streamIds: readonly string[], key: string): Promise<StoredEvent[]> {
+export async function readLatestPerKey(db: Queryable, streamIds: readonly string[], key: string, options: { types?: readonly string[] } = {}): Promise<StoredEvent[]> {
   if (streamIds.length === 0) return [];
   const { rows } = await db.query<EventRow>(
     `SELECT DISTINCT ON (stream_id, data->>$2) ${COLUMNS} FROM events
-      WHERE stream_id = ANY($1::text[]) AND data ? $2
+      WHERE stream_id = ANY($1::text[]) AND data ? $2 AND ($3::text[] IS NULL OR type = ANY($3::text[]))
       ORDER BY stream_id, data->>$2, stream_version DESC`,
-    [[...new Set(streamIds)], key],
+    [[...new Set(streamIds)], key, options.types ? [...options.types] : null],
   );
   return rows.map(toStored);
 }

@@ -79,12 +79,17 @@ export async function appendAlertEvent(db: Queryable, e: AlertEventToAppend, att
 }
 
 /**
- * Active alerts per patient: the rules whose latest alert event is a raise, in rule order.
- * Patients without any are absent. Used by the ingest (to restore its rule state) and the board.
+ * Active alarm conditions per patient: the rules whose latest condition event (raised or cleared)
+ * is a raise, in rule order. The lifecycle's other events of the same stream (acknowledged,
+ * escalated) also name the rule and are left out in the query, so an acknowledged alarm whose
+ * condition still holds stays active. Patients without any are absent. Used by the ingest (to
+ * restore its condition state) and the triage board (conditions present, acknowledged or not;
+ * a latched alarm whose condition ended is not among them: that is the lifecycle's fold).
  */
 export async function activeAlerts(db: Queryable, patientIds: readonly string[]): Promise<Map<string, string[]>> {
   const out = new Map<string, string[]>();
-  for (const e of await readLatestPerKey(db, patientIds.map(alertStream), 'rule')) {
+  const conditionEvents = Object.values(ALERT_EVENT_TYPES);
+  for (const e of await readLatestPerKey(db, patientIds.map(alertStream), 'rule', { types: conditionEvents })) {
     const rule = e.data.rule;
     const patient = patientOfAlertStream(e.streamId);
     if (e.type !== ALERT_EVENT_TYPES.raised || typeof rule !== 'string' || patient === undefined) continue;

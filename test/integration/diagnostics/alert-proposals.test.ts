@@ -2,7 +2,8 @@
  * An alert on the live stream proposes tests (issue 21 item 3): a raised NEWS2 alert creates draft
  * ServiceRequests (intent proposal: lactate and a blood gas) that a doctor activates or revokes over
  * REST; the proposer is idempotent (a second run, or the same batch again, proposes nothing twice),
- * ignores cleared alerts and rules without proposals, and its proposals are valid FHIR.
+ * ignores cleared alerts, the lifecycle's acknowledgements and escalations, and rules without
+ * proposals (sys-low), and its proposals are valid FHIR.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { append, readStream } from '@vitalis/eventstore';
@@ -27,19 +28,36 @@ afterAll(() => gw?.close());
 
 const alert = (patientId: string, rule: string, state: 'raised' | 'cleared') => ({
   eventId: crypto.randomUUID(), type: state === 'raised' ? 'VitalsAlertRaised' : 'VitalsAlertCleared',
-  data: { alert_id: uid(), rule, state, patient_id: patientId, severity: 'high', message: `${rule} test`, value: 8, triggered_by: {}, flag: {} },
+  data: {
+    alert_id: uid(), rule, state, patient_id: patientId, priority: 'high', severity: 'high', kind: 'physiological', latching: true, label: rule,
+    message: `${rule} test`, value: 8, due_at: null, triggered_by: {}, flag: {},
+  },
+});
+/** An acknowledgement or escalation of a raised alarm (the gateway's and the projector's events): it names the rule too. */
+const lifecycle = (raised: ReturnType<typeof alert>, type: 'VitalsAlertAcknowledged' | 'VitalsAlertEscalated') => ({
+  eventId: crypto.randomUUID(), type,
+  data: {
+    alert_id: raised.data.alert_id, patient_id: raised.data.patient_id, rule: raised.data.rule, at: '2026-01-01T00:01:00.000Z',
+    ...(type === 'VitalsAlertAcknowledged' ? { by: { user: 'nurse-1', client_id: 'card' } } : { to: 'charge nurse', priority: 'high' }),
+  },
 });
 
 describe('alert proposals', () => {
   it('a raised NEWS2 alert proposes a lactate and a blood gas; a doctor activates one and revokes the other', async () => {
     const patient = await newPatient(gw);
     const raised = alert(patient, 'news2-high', 'raised');
-    await append(gw.deps.pool, alertStream(patient), 0, [raised, alert(patient, 'news2-high', 'cleared'), alert(patient, 'unknown-rule', 'raised')]);
+    const acknowledged = lifecycle(raised, 'VitalsAlertAcknowledged');
+    const escalated = lifecycle(raised, 'VitalsAlertEscalated');
+    const noProposals = alert(patient, 'sys-low', 'raised');
+    await append(gw.deps.pool, alertStream(patient), 0, [raised, escalated, acknowledged, alert(patient, 'news2-high', 'cleared'), alert(patient, 'unknown-rule', 'raised'), noProposals]);
     await proposeTestsForAlerts(gw.deps.pool);
     await proposeTestsForAlerts(gw.deps.pool);
     const lactate = proposalId(raised.eventId, '2524-7');
     const gas = proposalId(raised.eventId, '24336-0');
     for (const id of [lactate, gas]) expect((await readStream(gw.deps.pool, serviceRequestStream(id))).map((e) => e.type), id).toEqual(['ServiceRequestCreated']);
+    for (const e of [acknowledged, escalated, noProposals]) {
+      for (const code of ['2524-7', '24336-0', '34534-8']) expect(await readStream(gw.deps.pool, serviceRequestStream(proposalId(e.eventId, code))), `${e.type} ${code}`).toEqual([]);
+    }
 
     const proposal = await call('GET', `/orders/${lactate}`, doctor);
     expect(proposal.body).toMatchObject({

@@ -2,6 +2,7 @@
  * Alert streams against the real PostgreSQL: a patient whose id starts like the alert category
  * never sees alert events (and is projected like any patient); the store's reads (by category,
  * several streams up to a position, latest per key, after a source position) return real rows;
+ * the active conditions read past the lifecycle's acknowledgements and escalations;
  * migration 0015 moves alert events written under the old names, leaving a colliding patient's
  * own events where they are.
  */
@@ -9,10 +10,10 @@ import { randomUUID } from 'node:crypto';
 import { afterAll, describe, expect, it } from 'vitest';
 import { createPool, readMigrations, type PoolClient } from '@vitalis/db';
 import {
-  ANY, STREAM_CATEGORIES, append, headPosition, readCategory, readStream, readStreams, type Queryable, type StoredEvent,
+  ANY, STREAM_CATEGORIES, append, headPosition, readCategory, readLatestPerKey, readStream, readStreams, type Queryable, type StoredEvent,
 } from '@vitalis/eventstore';
 import { activeAlerts, alertStream, alertsAfter, appendAlertEvent, type AlertData } from '@vitalis/live';
-import { patientStream } from '@vitalis/records';
+import { ALARM_EVENTS, patientStream } from '@vitalis/records';
 import { catchUpTo } from '../../../apps/projector/src/projections/runner';
 import { patientsProjection } from '../../../apps/projector/src/projections/definitions';
 import { testEnv } from '../../helpers/env';
@@ -26,7 +27,7 @@ const oldAlertStream = (patientId: string) => `patient-alerts-${patientId}`;
 
 function alert(patient: string, rule: string, state: AlertData['state'], seq: number, offset: number): AlertData {
   return {
-    alert_id: randomUUID(), rule, state, patient_id: patient, severity: 'high', message: `${rule} ${state}`, value: 85,
+    alert_id: randomUUID(), rule, state, patient_id: patient, priority: 'high', severity: 'high', kind: 'physiological', latching: true, label: rule, message: `${rule} ${state}`, value: 85,
     triggered_by: { partition: 3, offset, device_id: `${patient}-ox`, seq, code: '59408-5', effective_at: new Date(Date.UTC(2026, 0, 1, 0, 0, seq)).toISOString() },
     flag: { resourceType: 'Flag' },
   };
@@ -106,6 +107,29 @@ describe('event store reads for the projector and replay', () => {
     expect((await at([[3, 10, 1]])).map((e) => [e.offset, e.k])).toEqual([[10, 2], [20, 1]]);
     expect((await at([[3, 20, 1]])).map((e) => [e.offset, e.k])).toEqual([]);
     expect((await at([[4, 99, 0]])).map((e) => [e.offset, e.k])).toEqual([[10, 1], [10, 2], [20, 1]]); // other partition: all
+    expect(await activeAlerts(pool, [p])).toEqual(new Map([[p, ['hr-high']]]));
+  });
+});
+
+describe('active conditions (the ingest\'s restore, the triage board)', () => {
+  const by = { user: 'nurse-1', client_id: 'card' };
+
+  it('an alarm acknowledged (or escalated) while its condition holds stays active; its clear ends it', async () => {
+    const p = `pat-${uid()}`;
+    const raise = alert(p, 'spo2-low', 'raised', 1, 30);
+    await appendAlertEvent(pool, { data: raise, position: { partition: 3, offset: 30, k: 1 } });
+    await appendAlertEvent(pool, { data: alert(p, 'hr-high', 'raised', 2, 31), position: { partition: 3, offset: 31, k: 1 } });
+    // the lifecycle's events, appended by hand as the gateway and the projector do: they name the rule too
+    await append(pool, alertStream(p), ANY, [
+      { type: ALARM_EVENTS.acknowledged, data: { alert_id: raise.alert_id, patient_id: p, rule: 'spo2-low', by, at: '2026-01-01T00:00:05.000Z' } },
+      { type: ALARM_EVENTS.escalated, data: { alert_id: 'x', patient_id: p, rule: 'hr-high', to: 'charge nurse', at: '2026-01-01T00:01:05.000Z', priority: 'high' } },
+    ]);
+    // what a read of the latest event per rule, whatever its type, would have restored: neither condition
+    expect((await readLatestPerKey(pool, [alertStream(p)], 'rule')).map((e) => e.type)).toEqual([ALARM_EVENTS.escalated, ALARM_EVENTS.acknowledged]);
+    expect(await activeAlerts(pool, [p])).toEqual(new Map([[p, ['hr-high', 'spo2-low']]]));
+
+    await appendAlertEvent(pool, { data: alert(p, 'spo2-low', 'cleared', 3, 40), position: { partition: 3, offset: 40, k: 1 } });
+    await append(pool, alertStream(p), ANY, [{ type: ALARM_EVENTS.acknowledged, data: { alert_id: 'y', patient_id: p, rule: 'hr-high', by, at: '2026-01-01T00:02:00.000Z' } }]);
     expect(await activeAlerts(pool, [p])).toEqual(new Map([[p, ['hr-high']]]));
   });
 });

@@ -1,12 +1,16 @@
 /**
  * The ingest's live stage against real PostgreSQL and Redis: alert events in the event store,
  * idempotent on redelivery, and active alerts restored by a fresh instance (restart or partition
- * takeover) so a raised alert is cleared later and not raised twice.
+ * takeover) so a raised alert is cleared later and not raised twice, even once acknowledged; the
+ * raise carries the condition's priority, kind, latching, label and escalation time, and a site's
+ * alarm settings change when it is raised.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Pool } from '@vitalis/db';
-import { readStream } from '@vitalis/eventstore';
+import { parseAlarmSettings, type AlarmSettings } from '@vitalis/clinical';
+import { ANY, append, readStream } from '@vitalis/eventstore';
 import { alertStream, type AlertData } from '@vitalis/live';
+import { ALARM_EVENTS } from '@vitalis/records';
 import { createLogger } from '@vitalis/log';
 import { createRedis, type Redis } from '@vitalis/redis';
 import { createLiveStage, type CommittedBatch } from '../../../apps/ingest/src/live/stage';
@@ -25,7 +29,7 @@ afterAll(async () => {
   await pool?.end();
 });
 
-const stage = () => createLiveStage({ pool, redis, topic: `vitals.test.alerts.${uid()}`, logger: createLogger('test', 'error') });
+const stage = (alarms?: AlarmSettings) => createLiveStage({ pool, redis, topic: `vitals.test.alerts.${uid()}`, logger: createLogger('test', 'error'), ...(alarms ? { alarms } : {}) });
 const t0 = Date.now() - 3_600_000;
 function batch(patient: string, firstOffset: number, readings: [seconds: number, spo2: number][]): CommittedBatch {
   const items = readings.map(([s, value], i) => ({
@@ -46,6 +50,11 @@ describe('alert events from the live stage', () => {
     const rows = await streamOf(patient);
     expect(rows.map((r) => [r.type, r.stream_version, r.data.rule, r.data.triggered_by.seq])).toEqual([['VitalsAlertRaised', 1, 'spo2-low', 12]]);
     expect(rows[0]!.metadata).toMatchObject({ kafka_partition: 0, kafka_offset: 12, alert_seq: 1 });
+    const raisedAt = new Date(t0 + 10_000);
+    expect(rows[0]!.data).toMatchObject({
+      priority: 'high', severity: 'high', kind: 'physiological', latching: true, label: 'SpO2 low', value: 87, message: 'SpO2 low: 87 % (≤ 91 % for 10 s)',
+      due_at: new Date(raisedAt.getTime() + 60_000).toISOString(), triggered_by: { effective_at: raisedAt.toISOString() },
+    });
     // redelivery (e.g. a crash before the offset commit) to a fresh instance: nothing appended twice
     await stage().afterCommit(low);
     expect(await streamOf(patient)).toHaveLength(1);
@@ -65,5 +74,35 @@ describe('alert events from the live stage', () => {
       ['VitalsAlertRaised', 101],
       ['VitalsAlertCleared', 104],
     ]);
+  });
+
+  it('an alarm acknowledged while its condition holds is restored as active by a fresh instance: not raised twice, cleared later', async () => {
+    const patient = `pat-al-${uid()}`;
+    const first = stage();
+    await first.afterCommit(batch(patient, 200, [[0, 85], [11, 84]]));
+    first.stop();
+    const [raise] = await streamOf(patient);
+    await append(pool, alertStream(patient), ANY, [{
+      type: ALARM_EVENTS.acknowledged,
+      data: { alert_id: raise!.data.alert_id, patient_id: patient, rule: 'spo2-low', by: { user: 'nurse-1', client_id: 'card' }, at: new Date(t0 + 15_000).toISOString() },
+    }]);
+    const second = stage();
+    await second.afterCommit(batch(patient, 202, [[20, 84], [31, 83]])); // still low for > 10 s
+    await second.afterCommit(batch(patient, 204, [[40, 96]]));
+    second.stop();
+    expect((await streamOf(patient)).map((r) => [r.type, r.data.rule])).toEqual([
+      ['VitalsAlertRaised', 'spo2-low'], [ALARM_EVENTS.acknowledged, 'spo2-low'], ['VitalsAlertCleared', 'spo2-low'],
+    ]);
+  });
+
+  it('a site\'s settings (VITALIS_ALARMS) change the onset delay and the priority', async () => {
+    const patient = `pat-al-${uid()}`;
+    const site = stage(parseAlarmSettings(JSON.stringify({ conditions: { 'spo2-low': { onset_delay_s: 30, priority: 'low' } } })));
+    await site.afterCommit(batch(patient, 300, [[0, 88], [10, 88], [29, 88]]));
+    expect(await streamOf(patient)).toEqual([]); // the default 10 s would have raised it
+    await site.afterCommit(batch(patient, 303, [[30, 88]]));
+    site.stop();
+    const rows = await streamOf(patient);
+    expect(rows.map((r) => [r.type, r.data.triggered_by.seq, r.data.priority, r.data.due_at])).toEqual([['VitalsAlertRaised', 303, 'low', null]]);
   });
 });

@@ -56,9 +56,11 @@ describe('triage board', () => {
     expect(set.status).toBe(200);
     expect(((await set.json()) as { esi: number }).esi).toBe(1);
 
-    // an alert raised then cleared, another still active (stream shape of branch i6)
+    // an alert raised then cleared, another still active (stream shape of branch i6); both acknowledged
+    // afterwards (the lifecycle's events name the rule too): the active one stays on the board
     await append(gw.deps.pool, alertStream(a), 0, [
       { type: 'VitalsAlertRaised', data: { rule: 'hr-high' } }, { type: 'VitalsAlertCleared', data: { rule: 'hr-high' } }, { type: 'VitalsAlertRaised', data: { rule: 'spo2-low' } },
+      { type: 'VitalsAlertAcknowledged', data: { rule: 'spo2-low' } }, { type: 'VitalsAlertAcknowledged', data: { rule: 'hr-high' } },
     ]);
     await catchUpTo(gw.deps.pool, triageProjection, await headPosition(gw.deps.pool));
     await catchUpTo(gw.deps.pool, patientsProjection, await headPosition(gw.deps.pool));
