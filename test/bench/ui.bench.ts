@@ -49,7 +49,7 @@ async function main(): Promise<void> {
     const patient = ((await reg.json()) as { id: string }).id;
     const tp = await openPage(browser);
     await tp.page.goto(`${rig.gw.url}/ui/vitals-telemetry-monitor#token=${token}&patient=${patient}`, { waitUntil: 'load' });
-    for (let i = 0; i < 200 && (await tp.page.locator('#conn').getAttribute('data-state')) !== 'live'; i++) await new Promise((r) => setTimeout(r, 100));
+    for (let i = 0; i < 200 && (await tp.page.locator('#conn').getAttribute('data-state')) !== 'connected'; i++) await new Promise((r) => setTimeout(r, 100));
 
     // Baseline 1: the same card, idle (live stream open, no data).
     const idle = await frameIntervals(tp.page, 5);

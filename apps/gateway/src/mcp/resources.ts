@@ -11,7 +11,7 @@
 import { McpServer, ResourceTemplate } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { McpError, ErrorCode } from '@modelcontextprotocol/sdk/types.js';
 import type { GatewayDeps } from '../deps';
-import { UI_CARDS } from '../ui/cards';
+import { uiCards } from '../ui/cards';
 import { readLatestWithNews2 } from '../vitals/service';
 import { callerOf, toMcpError } from './context';
 import { parseResourceUri, type ResourceRef } from './resource-uri';
@@ -26,7 +26,8 @@ function resourceOf<K extends ResourceRef['kind']>(uri: URL, kind: K): Extract<R
 }
 
 export function registerResources(server: McpServer, deps: GatewayDeps): void {
-  for (const card of UI_CARDS) {
+  // the monitor's data carries the site's alarm settings (config.alarms)
+  for (const card of uiCards(deps.config.alarms)) {
     const uri = `ui://vitalis/${card.name}`;
     const meta = { ui: { prefersBorder: true, csp: { connectDomains: [deps.config.baseUrl] } } };
     // public: a card document holds no patient data (no token, no scope)

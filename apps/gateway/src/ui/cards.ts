@@ -6,6 +6,7 @@
  * opened directly it calls the REST/SSE API of its origin (see ./README.md).
  * A card is built (bundled, hashed) once per process, on first use: ./build.ts.
  */
+import { DEFAULT_ALARM_SETTINGS, type AlarmSettings } from '@vitalis/clinical';
 import { bookingCard } from './booking';
 import { monitorCard } from './monitor';
 import { searchCard } from './search';
@@ -36,29 +37,44 @@ export const UI_CARD_MIME_TYPE = 'text/html;profile=mcp-app';
 /** `ui://vitalis/<name>` */
 export const uiCardUri = (name: string): string => `ui://vitalis/${name}`;
 
-export const UI_CARDS: ReadonlyArray<UiCard> = [
-  card(
-    'appointment-booking-form',
-    'Appointment booking',
-    'Pick a date and a clinician, see the free slots and book one (tools: find_available_slots, book_appointment, cancel_appointment).',
-    bookingCard,
-  ),
-  card(
-    'vitals-telemetry-monitor',
-    'Vitals telemetry monitor',
-    'Live bedside monitor for one patient: 250 Hz ECG sweep, SpO2 and blood pressure trends, numerics with alarm colours, alerts (tools: get_latest_vitals, get_patient).',
-    monitorCard,
-  ),
-  card(
-    'emergency-triage-board',
-    'Emergency triage board',
-    'Live emergency department board: ESI levels 1 to 5, NEWS2, latest vitals and alerts, sorted by acuity then arrival (tool: get_triage_board).',
-    triageCard,
-  ),
-  card(
-    'patient-search-card',
-    'Patient search',
-    'Master patient index: search by name, demographics, identifiers and allergies (tools: search_patients, get_patient).',
-    searchCard,
-  ),
-];
+const built = new WeakMap<AlarmSettings, ReadonlyArray<UiCard>>();
+
+/**
+ * The cards as a gateway serves them: the monitor's data carries the site's alarm settings
+ * (config.alarms: the stale threshold per code, the device-disconnect delay). Built once per settings.
+ */
+export function uiCards(alarms: AlarmSettings = DEFAULT_ALARM_SETTINGS): ReadonlyArray<UiCard> {
+  const known = built.get(alarms);
+  if (known) return known;
+  const cards: ReadonlyArray<UiCard> = [
+    card(
+      'appointment-booking-form',
+      'Appointment booking',
+      'Pick a date and a clinician, see the free slots and book one (tools: find_available_slots, book_appointment, cancel_appointment).',
+      bookingCard,
+    ),
+    card(
+      'vitals-telemetry-monitor',
+      'Vitals telemetry monitor',
+      'Bedside monitor for one patient: 250 Hz ECG sweep, SpO2 and blood pressure trends, numerics with alarm colours, each value\'s age and stale mark, the NEWS2 total with its band, a badge that says Live only while fresh data arrives, alerts (tools: get_latest_vitals, get_patient).',
+      () => monitorCard(alarms),
+    ),
+    card(
+      'emergency-triage-board',
+      'Emergency triage board',
+      'Live emergency department board: ESI levels 1 to 5, NEWS2, latest vitals and alerts, sorted by acuity then arrival (tool: get_triage_board).',
+      triageCard,
+    ),
+    card(
+      'patient-search-card',
+      'Patient search',
+      'Master patient index: search by name, demographics, identifiers and allergies (tools: search_patients, get_patient).',
+      searchCard,
+    ),
+  ];
+  built.set(alarms, cards);
+  return cards;
+}
+
+/** The cards with the default alarm settings (a site without VITALIS_ALARMS). */
+export const UI_CARDS: ReadonlyArray<UiCard> = uiCards();

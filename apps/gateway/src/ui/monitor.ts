@@ -2,17 +2,20 @@
  * vitals-telemetry-monitor: a bedside-monitor view of one patient. ECG lead II (250 Hz chunks:
  * origin, period_ms, samples) drawn as a sweep with requestAnimationFrame from a small jitter
  * buffer, SpO2 and blood-pressure trend graphs, HR/SpO2/BP/RR/Temp numerics coloured by the NEWS2
- * score of the value, and the server's alerts in an assertive live region.
- * The tile colours hold no number of their own: the card's script receives the NEWS2 band table of
- * @vitalis/clinical as JSON data (`MONITOR_SCRIPT_DATA`) and scores each value on it
- * (cards/monitor/tile-alarm.ts), so the bedside colours cannot drift from the score the server computes
- * (test/unit/ui/monitor-alarms.test.ts pins every band edge).
+ * score of the value, each with its age and a stale mark, the aggregate NEWS2 with its band, a
+ * data-freshness badge ("Live" only while fresh data arrives) apart from the connection state,
+ * and the server's alerts in an assertive live region.
+ * The card holds no number of its own: its script receives the NEWS2 band and risk tables of
+ * @vitalis/clinical and the site's stale thresholds (config.alarms, VITALIS_ALARMS) as JSON data
+ * (`monitorScriptData`) and scores and judges each value on them (cards/monitor/tile-alarm.ts,
+ * cards/monitor/freshness.ts), so the bedside colours and the total cannot drift from the score
+ * the server computes (test/unit/ui/monitor-alarms.test.ts, monitor-news2.test.ts).
  * Browser mode: latest values from GET /api/v1/vitals/latest, then the live SSE stream.
  * MCP mode: get_latest_vitals once, then get_vitals_history for everything newer, every second
  * (hosts do not forward resource subscriptions to views).
  * Here: the markup and the data; the browser code and style are cards/monitor/ (main.ts, style.css).
  */
-import { news2ZeroBand, NEWS2_SCALE_BY_VITAL_CODE, type News2Score } from '@vitalis/clinical';
+import { DEFAULT_ALARM_SETTINGS, news2ZeroBand, NEWS2_RISK, NEWS2_SCALE_BY_VITAL_CODE, type AlarmSettings, type News2Score } from '@vitalis/clinical';
 import { VITAL_CODE, type NumericVitalCode } from '@vitalis/schemas';
 import type { MonitorData, TileAlarm } from './cards/monitor/data';
 import { renderCard, type BuiltCard } from './shared';
@@ -28,12 +31,28 @@ export type { TileAlarm };
  */
 export const TILE_ALARM_BY_NEWS2_SCORE: Readonly<Record<News2Score, TileAlarm>> = { 0: 'none', 1: 'warn', 2: 'warn', 3: 'crit' };
 
-/** What the card's script reads (serialised into the document): codes by name, NEWS2 scale per code, alarm per score. */
-export const MONITOR_SCRIPT_DATA = {
-  code: VITAL_CODE,
-  scales: NEWS2_SCALE_BY_VITAL_CODE,
-  alarmByScore: TILE_ALARM_BY_NEWS2_SCORE,
-} as const satisfies MonitorData;
+/** Screen label per numeric code (the NEWS2 line names its stale inputs with them). */
+const LABELS = Object.fromEntries(Object.entries(VITAL_LABELS).map(([code, { label }]) => [code, label]));
+
+/**
+ * What the card's script reads (serialised into the document): codes by name, NEWS2 scale per
+ * code, alarm per score, the NEWS2 risk table, and from the site's alarm settings the stale
+ * threshold per code and the device-disconnect delay (after which the badge says "No data since").
+ */
+export function monitorScriptData(alarms: AlarmSettings = DEFAULT_ALARM_SETTINGS) {
+  return {
+    code: VITAL_CODE,
+    scales: NEWS2_SCALE_BY_VITAL_CODE,
+    alarmByScore: TILE_ALARM_BY_NEWS2_SCORE,
+    risk: NEWS2_RISK,
+    staleAfter: alarms.staleAfterSeconds,
+    noDataAfter: alarms.conditions['device-disconnected'].onsetDelaySeconds,
+    labels: LABELS,
+  } as const satisfies MonitorData;
+}
+
+/** The data with the default alarm settings (a site without VITALIS_ALARMS). */
+export const MONITOR_SCRIPT_DATA = monitorScriptData();
 
 /** The tile's trace colour class (cards/monitor/style.css), per code: the stylesheet holds no vital code. */
 const TILE_CLASS: Partial<Record<NumericVitalCode, string>> = {
@@ -55,7 +74,7 @@ function normalCaption(code: NumericVitalCode): string {
 
 function numericTile(code: NumericVitalCode): string {
   const { label, unit } = VITAL_LABELS[code];
-  return `<div class="tile ${TILE_CLASS[code] ?? ''}" data-code="${code}" data-alarm="none"><h2>${label} <span class="lim">${normalCaption(code)}</span></h2><div><span class="value" id="v-${code}">--</span><span class="unit">${unit}</span></div><div class="state"></div></div>`;
+  return `<div class="tile ${TILE_CLASS[code] ?? ''}" data-code="${code}" data-alarm="none" data-stale="false"><h2>${label} <span class="lim">${normalCaption(code)}</span></h2><div><span class="value" id="v-${code}">--</span><span class="unit">${unit}</span></div><div class="age" id="age-${code}"></div><div class="state"></div></div>`;
 }
 
 const C = VITAL_CODE;
@@ -66,7 +85,9 @@ const BODY = `
   <h1>Vitals telemetry monitor</h1>
   <span class="sub" id="patient-label">No patient selected</span>
   <span class="spacer"></span>
-  <span class="pill" id="conn" role="status" aria-live="polite">Connecting…</span>
+  <span class="pill fresh" id="fresh" data-state="waiting">Waiting for data</span>
+  <span class="pill" id="conn" role="status" aria-live="polite" title="Connection to the server">Connecting…</span>
+  <span class="sr-only" id="fresh-said" role="status" aria-live="polite"></span>
 </header>
 <main id="main">
   <form class="pick" id="pick" hidden>
@@ -92,9 +113,15 @@ const BODY = `
     <section class="numerics" aria-label="Current values">
       ${numericTile(C.heartRate)}
       ${numericTile(C.spo2)}
-      <div class="tile wide bp" data-code="bp" data-alarm="none"><h2>NIBP <span class="lim">sys ${normalCaption(C.systolic)}</span></h2><div><span class="value" id="v-bp">--/--</span><span class="unit">${VITAL_LABELS[C.systolic].unit}</span></div><div class="state"></div></div>
+      <div class="tile wide bp" data-code="bp" data-alarm="none" data-stale="false"><h2>NIBP <span class="lim">sys ${normalCaption(C.systolic)}</span></h2><div><span class="value" id="v-bp">--/--</span><span class="unit">${VITAL_LABELS[C.systolic].unit}</span></div><div class="age" id="age-bp"></div><div class="state"></div></div>
       ${numericTile(C.respiratoryRate)}
       ${numericTile(C.temperature)}
+      <section class="news2 wide" id="news2" data-risk="none" data-stale="false" aria-labelledby="news2-h">
+        <h2 id="news2-h">NEWS2 total</h2>
+        <div class="news2-text" id="news2-text">NEWS2 --</div>
+        <div class="news2-detail" id="news2-detail">No values yet</div>
+        <p class="news2-note">Monitor parameters only: consciousness (ACVPU) and air/oxygen are not measured here, so the total is a lower bound.</p>
+      </section>
     </section>
   </div>
   <section class="alarms" aria-labelledby="alerts-h">
@@ -107,8 +134,9 @@ const BODY = `
 </div>
 `;
 
-export function monitorCard(): BuiltCard {
-  return renderCard({ name: 'vitals-telemetry-monitor', title: 'Vitals telemetry monitor', sources: 'monitor', body: BODY, data: MONITOR_SCRIPT_DATA });
+/** The card's document, with the site's alarm settings (config.alarms) in its data. */
+export function monitorCard(alarms: AlarmSettings = DEFAULT_ALARM_SETTINGS): BuiltCard {
+  return renderCard({ name: 'vitals-telemetry-monitor', title: 'Vitals telemetry monitor', sources: 'monitor', body: BODY, data: monitorScriptData(alarms) });
 }
 
-export const monitorHtml = (): string => monitorCard().html;
+export const monitorHtml = (alarms?: AlarmSettings): string => monitorCard(alarms).html;

@@ -13,7 +13,7 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { notFound } from '@vitalis/http';
 import type { GatewayDeps } from '../deps';
 import { cspHash } from './build';
-import { UI_CARDS } from './cards';
+import { UI_CARDS, uiCards } from './cards';
 import { renderIndex } from './index-page';
 
 export interface InlineHashes {
@@ -48,16 +48,18 @@ export function cardCsp(html: string): string {
 
 interface Rendered { html: string; csp: string }
 
-export function uiRoutes(_deps: GatewayDeps): FastifyPluginAsyncZod {
+export function uiRoutes(deps: GatewayDeps): FastifyPluginAsyncZod {
   return async (app) => {
     // Cards are static: build (bundle, hash) them once per process, here at start-up, so a
-    // broken card source fails the boot rather than a request.
+    // broken card source fails the boot rather than a request. The monitor's data carries the
+    // site's alarm settings (config.alarms).
+    const cards = uiCards(deps.config.alarms);
     const rendered = new Map<string, Rendered>();
-    for (const card of UI_CARDS) {
+    for (const card of cards) {
       const { html, scriptHash, styleHash } = card.built();
       rendered.set(card.name, { html, csp: cspOf({ scripts: [scriptHash], styles: [styleHash] }) });
     }
-    const indexHtml = renderIndex(UI_CARDS);
+    const indexHtml = renderIndex(cards);
     const index: Rendered = { html: indexHtml, csp: cardCsp(indexHtml) };
     const send = (reply: FastifyReply, r: Rendered) =>
       reply

@@ -1,14 +1,18 @@
 /**
  * vitals-telemetry-monitor (browser code; markup and data in ../../monitor.ts). ECG sweep from a
  * jitter buffer, SpO2 and blood-pressure trends, numerics coloured by the NEWS2 score of the value
- * (./tile-alarm.ts on the injected table), server alerts in an assertive live region.
+ * (./tile-alarm.ts on the injected table), each with its age and a stale mark, the NEWS2 total with
+ * its band, the data-freshness badge apart from the connection state (./freshness.ts on the
+ * injected thresholds; redrawn every second), server alerts in an assertive live region.
  * Browser mode: GET /api/v1/vitals/latest, then the live SSE stream. MCP mode: get_latest_vitals,
  * then get_vitals_history for everything newer every second (hosts do not forward resource
  * subscriptions to views).
  */
 import { V } from '../shared/runtime';
+import { clockSeconds } from '../shared/time';
 import type { MonitorData, TileAlarm } from './data';
-import { alarmOf, news2Score } from './tile-alarm';
+import { dataFreshness, news2Line, oldestOf, valueAge, type DataState } from './freshness';
+import { alarmOf, news2Score, news2Total } from './tile-alarm';
 
 /** Injected by the card build (../../build.ts) as a JSON literal: the card's only data. */
 declare const DATA: MonitorData;
@@ -37,6 +41,8 @@ const C = DATA.code;
 const SYS = C.systolic, DIA = C.diastolic, SPO2 = C.spo2, TEMP = C.temperature, ECG = C.ecgLeadII;
 const ALARM_TEXT: Record<TileAlarm, string> = { none: '', warn: 'Warning', crit: 'Alarm' };
 const latest: Record<string, { value: number; at: string }> = {};
+/** The newest value time per code, ECG included: what the freshness badge judges. */
+const seen: Record<string, string> = {};
 
 function setTile(tileCode: string, text: string, alarm: TileAlarm, label: string): void {
   const tile = document.querySelector('.tile[data-code="' + tileCode + '"]')!;
@@ -66,8 +72,52 @@ function onNumeric(o: Observation & { value: number }): void {
       drawTrends();
     }
   }
-  V.$('#updated').textContent = 'Last value ' + new Date(o.effective_at).toLocaleTimeString();
+  renderFreshness();
 }
+
+// ---- ages, stale marks, the badge, the NEWS2 total (every second: an age grows without new data) ----
+function markAge(tileCode: string, text: string, stale: boolean): void {
+  const tile = document.querySelector('.tile[data-code="' + tileCode + '"]')!;
+  tile.setAttribute('data-stale', String(stale));
+  tile.querySelector('.age')!.textContent = text ? text + ' ago' + (stale ? ' · stale' : '') : '';
+}
+let saidState: DataState | null = null;
+function renderFreshness(): void {
+  const now = Date.now();
+  for (const code of Object.keys(latest)) {
+    if (code === SYS || code === DIA) continue;
+    const a = valueAge(DATA, code, latest[code]!.at, now);
+    markAge(code, a.age, a.stale);
+  }
+  // blood pressure: the older of its two values, stale when either is
+  const bp = [SYS, DIA].filter((c) => latest[c]);
+  if (bp.length) {
+    const ages = bp.map((c) => valueAge(DATA, c, latest[c]!.at, now));
+    const oldest = oldestOf(bp.map((c) => latest[c]!.at))!;
+    markAge('bp', valueAge(DATA, SYS, oldest, now).age, ages.some((a) => a.stale));
+  }
+  const f = dataFreshness(DATA, seen, now);
+  const badge = V.$('#fresh');
+  badge.textContent = f.text;
+  badge.setAttribute('data-state', f.state);
+  // said once per change of state, not every second
+  if (f.state !== saidState) {
+    saidState = f.state;
+    V.$('#fresh-said').textContent = f.state === 'live' ? 'Live data' : f.state === 'waiting' ? '' : f.text;
+  }
+  if (f.newestAt) V.$('#updated').textContent = 'Last value ' + clockSeconds(f.newestAt, now);
+  const values: Record<string, number> = {};
+  for (const code of Object.keys(latest)) values[code] = latest[code]!.value;
+  const total = news2Total(DATA, values);
+  const panel = V.$('#news2');
+  if (!total) return;
+  const line = news2Line(DATA, total, seen, now);
+  V.$('#news2-text').textContent = line.text;
+  V.$('#news2-detail').textContent = line.detail;
+  panel.setAttribute('data-risk', line.risk);
+  panel.setAttribute('data-stale', String(line.stale.length > 0));
+}
+setInterval(renderFreshness, 1000);
 
 // ---- ECG sweep ----
 const ecg = V.$<HTMLCanvasElement>('#ecg'), ectx = ecg.getContext('2d')!;
@@ -202,9 +252,9 @@ function drawTrend(canvas: HTMLCanvasElement, series: Array<{ points: Point[]; c
   const tMax = Math.max.apply(null, all.map((p) => p.t));
   const tMin = Math.min(tMax - 60000, Math.min.apply(null, all.map((p) => p.t)));
   const span = Math.max(1, tMax - tMin);
-  // time axis: the window's start and end (HH:MM:SS), bottom corners
+  // time axis: the window's start and end (24-hour HH:MM:SS), bottom corners
   c.fillStyle = '#9fb0c0';
-  const t0 = new Date(tMin).toLocaleTimeString(), t1 = new Date(tMax).toLocaleTimeString();
+  const t0 = clockSeconds(new Date(tMin).toISOString()), t1 = clockSeconds(new Date(tMax).toISOString());
   c.fillText(t0, left + 4 * dpr, H - 3 * dpr);
   c.fillText(t1, W - c.measureText(t1).width - 4 * dpr, H - 3 * dpr);
   series.forEach((s) => {
@@ -257,7 +307,11 @@ function onAlert(a: Alert): void {
 let newestAt: string | null = null;
 function onObservation(o: Observation): void {
   if (!newestAt || Date.parse(o.effective_at) > Date.parse(newestAt)) newestAt = o.effective_at;
-  if (o.code === ECG) onEcg(o);
+  if (!seen[o.code] || Date.parse(o.effective_at) > Date.parse(seen[o.code]!)) seen[o.code] = o.effective_at;
+  if (o.code === ECG) {
+    onEcg(o);
+    renderFreshness();
+  }
   else if (typeof o.value === 'number') onNumeric(o as Observation & { value: number });
 }
 function observationsOf(body: any): Observation[] {
@@ -286,7 +340,8 @@ function start(patient: string): void {
     // Hosts do not forward resource subscriptions to a view: read everything newer than the
     // newest observation seen, every second, with get_vitals_history (raw rows, ECG chunks
     // included), so the sweep and the trends stay complete.
-    V.setStatus('Live (polling)', 'live');
+    // the connection only: whether data is fresh is the badge's (#fresh)
+    V.setStatus('Polling', 'connected');
     let busy = false;
     setInterval(() => {
       if (busy) return;
@@ -309,8 +364,9 @@ function start(patient: string): void {
     else if (event === 'alert') onAlert(data);
     else if (event === 'closed' && data && (data.reason === 'revoked' || data.reason === 'expired')) V.showError(new Error('Session ended (' + data.reason + '): sign in again.'));
   }, (state, err) => {
+    // the connection only: "Live" is the badge's word, and only for fresh data (#fresh)
     if (state === 'live') {
-      V.setStatus('Live', 'live');
+      V.setStatus('Connected', 'connected');
       V.showError(null);
     } else if (state === 'error') {
       V.setStatus('Disconnected', 'error');

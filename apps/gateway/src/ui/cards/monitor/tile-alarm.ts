@@ -1,10 +1,13 @@
 /**
- * A value's NEWS2 score on the card's NEWS2 table, as `news2BandScore` computes it (rounded to the
- * charted decimals, first band whose inclusive upper bound holds it), and the tile alarm of that
- * score. The table is data (`DATA`), never numbers here; test/unit/ui/monitor-alarms.test.ts runs
- * this module's bundled code, as the card document carries it, at every band edge.
+ * NEWS2 on the card's NEWS2 table: a value's parameter score, as `news2BandScore` computes it
+ * (rounded to the charted decimals, first band whose inclusive upper bound holds it), the tile
+ * alarm of that score, and the aggregate of the latest value of each parameter with its clinical
+ * risk, as `news2()` computes them (RCP 2017: aggregate bands, a single red parameter lifting a low
+ * aggregate to low-medium). The tables are data (`DATA`), never numbers here;
+ * test/unit/ui/monitor-alarms.test.ts and monitor-news2.test.ts run this module's bundled code, as
+ * the card document carries it, at every band edge and against the server's `news2()`.
  */
-import type { MonitorData, Score, TileAlarm } from './data';
+import type { MonitorData, Risk, Score, TileAlarm } from './data';
 
 export function news2Score(data: MonitorData, code: string, v: number): Score | null {
   const scale = data.scales[code];
@@ -20,4 +23,34 @@ export function news2Score(data: MonitorData, code: string, v: number): Score | 
 export function alarmOf(data: MonitorData, code: string, v: number): TileAlarm {
   const score = news2Score(data, code, v);
   return score === null ? 'none' : data.alarmByScore[score];
+}
+
+export interface News2Total {
+  score: number;
+  risk: Risk;
+  /** The codes scored (those of `values` the table scores). */
+  codes: string[];
+}
+
+/** The aggregate NEWS2 of the latest value per code (`values`), or null when no scored code has a value. */
+export function news2Total(data: MonitorData, values: Readonly<Record<string, number>>): News2Total | null {
+  let score = 0, red = false;
+  const codes: string[] = [];
+  for (const code of Object.keys(values)) {
+    const s = news2Score(data, code, values[code]!);
+    if (s === null) continue;
+    codes.push(code);
+    score += s;
+    if (s === data.risk.redScore) red = true;
+  }
+  if (!codes.length) return null;
+  let risk: Risk = data.risk.bands[data.risk.bands.length - 1]![1];
+  for (const [upTo, r] of data.risk.bands) {
+    if (upTo === null || score <= upTo) {
+      risk = r;
+      break;
+    }
+  }
+  if (risk === data.risk.bands[0]![1] && red) risk = data.risk.redRisk;
+  return { score, risk, codes };
 }
