@@ -16,7 +16,7 @@
  *    bounded to LIVE_REPLAY_WINDOW_SECONDS (live/resume.ts), and each replay audited.
  * Audit rows carry ids and counts, never values.
  */
-import { news2FromLatestVitals } from '@vitalis/clinical';
+import { freshness, news2FromLatestVitals, type AlarmSettings } from '@vitalis/clinical';
 import type { Pool } from '@vitalis/db';
 import { badRequest, notFound, validationFailed } from '@vitalis/http';
 import { decodeCursor as decodeLiveId, type Cursor as LivePosition } from '@vitalis/live';
@@ -296,6 +296,18 @@ export async function readLatest(pool: Pool, caller: Caller, patientId: string, 
   const rows = await vitalsStoreFor(pool, patientId).latest(patientId, code ? [code] : VITAL_CODES);
   await auditVitals(pool, caller, { action: 'vitals.read_latest', patientId, detail: { rows: rows.length, via } });
   return rows;
+}
+
+/** A latest observation with its age at the time of the read and whether it is stale on the site's threshold for its code. */
+export type FreshObservation = VitalsObservation & { age_s: number; stale: boolean; stale_after_s: number };
+
+/**
+ * Each observation with `age_s`, `stale` and `stale_after_s` at `now`, on the site's thresholds
+ * (config.alarms, VITALIS_ALARMS): for readers that would otherwise take an old value for a current
+ * one (an agent reading get_latest_vitals). `effective_at` stays the value's time.
+ */
+export function withFreshness(rows: readonly VitalsObservation[], alarms: AlarmSettings, now: number = Date.now()): FreshObservation[] {
+  return rows.map((o) => ({ ...o, ...freshness(alarms, o.code, o.effective_at, now) }));
 }
 
 /** The latest observations and, when every code was asked for, NEWS2 from the numeric ones. */

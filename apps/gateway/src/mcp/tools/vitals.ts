@@ -5,7 +5,7 @@
  */
 import { z } from 'zod';
 import { NUMERIC_VITALS, resourceId, VITAL_CODES, vitalDefinition, type VitalsObservation } from '@vitalis/schemas';
-import { orderedRange, readHistory, readLatestWithNews2 } from '../../vitals/service';
+import { orderedRange, readHistory, readLatestWithNews2, withFreshness, type FreshObservation } from '../../vitals/service';
 import { defineTool, UI } from './types';
 import { news2Shape, observationShape } from './shapes';
 
@@ -14,22 +14,33 @@ const code = z.enum(VITAL_CODES as [string, ...string[]]);
 const describeValue = (o: VitalsObservation) =>
   'value' in o && typeof o.value === 'number' ? `${vitalDefinition(o.code)?.display ?? o.code} ${o.value} ${o.unit}` : `ECG chunk (${'waveform' in o ? o.waveform.samples.length : 0} samples)`;
 
+/** A latest value with its age, and "stale" past its code's threshold: an agent never reports an old value as current. */
+const describeLatest = (o: FreshObservation) => `${describeValue(o)} (${o.age_s} s old${o.stale ? ', stale' : ''})`;
+
+/** A latest observation with its freshness at the time of the read (the site's thresholds, config.alarms). */
+const latestObservationShape = observationShape.extend({
+  age_s: z.number().int().describe('Seconds between effective_at and the read'),
+  stale: z.boolean().describe('Older than stale_after_s: not a current value'),
+  stale_after_s: z.number().int().describe("The site's threshold for this code (VITALIS_ALARMS)"),
+});
+
 export const latestVitalsTool = defineTool({
   name: 'get_latest_vitals',
   title: 'Latest vitals of a patient',
   description:
-    'The most recent observation per vital sign (heart rate, SpO2, blood pressure, respiratory rate, temperature...; ECG as the latest waveform chunk) and the NEWS2 score computed from them. Needs read:vitals. For live updates subscribe to the resource vitalis://patients/{patient_id}/vitals.',
+    'The most recent observation per vital sign (heart rate, SpO2, blood pressure, respiratory rate, temperature...; ECG as the latest waveform chunk), each with its time (effective_at), its age in seconds (age_s) and whether it is stale (older than the site\'s threshold for its code: not a current value), and the NEWS2 score computed from them. Needs read:vitals. For live updates subscribe to the resource vitalis://patients/{patient_id}/vitals.',
   scopes: ['read:vitals'],
   input: z.object({ patient_id: resourceId, code: code.optional().describe('Only this LOINC (or MDC for ECG) code') }),
-  output: z.object({ patient_id: z.string(), count: z.number().int(), observations: z.array(observationShape), news2: news2Shape.optional(), resource_uri: z.string() }),
+  output: z.object({ patient_id: z.string(), count: z.number().int(), observations: z.array(latestObservationShape), news2: news2Shape.optional(), resource_uri: z.string() }),
   annotations: { title: 'Latest vitals of a patient', readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
   ui: UI.monitor,
   async run({ deps, caller }, a) {
-    const { rows, news2 } = await readLatestWithNews2(deps.pool, caller, a.patient_id, a.code, 'mcp');
+    const { rows: stored, news2 } = await readLatestWithNews2(deps.pool, caller, a.patient_id, a.code, 'mcp');
+    const rows = withFreshness(stored, deps.config.alarms);
     const numeric = rows.filter((o) => o.code in NUMERIC_VITALS);
     return {
       data: { patient_id: a.patient_id, count: rows.length, observations: rows, ...(news2 ? { news2: { ...news2 } } : {}), resource_uri: `vitalis://patients/${a.patient_id}/vitals` },
-      text: rows.length === 0 ? `No vitals recorded for ${a.patient_id}.` : `${a.patient_id}: ${numeric.map(describeValue).join(', ') || rows.map(describeValue).join(', ')}${news2 ? `; NEWS2 ${news2.score} (${news2.risk})` : ''}.`,
+      text: rows.length === 0 ? `No vitals recorded for ${a.patient_id}.` : `${a.patient_id}: ${numeric.map(describeLatest).join(', ') || rows.map(describeLatest).join(', ')}${news2 ? `; NEWS2 ${news2.score} (${news2.risk})` : ''}.`,
     };
   },
 });
