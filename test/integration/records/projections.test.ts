@@ -71,6 +71,11 @@ describe('projections', () => {
     const p = `pat-${uid()}`;
     await append(pool, `triage-${p}`, 0, [{ type: 'PatientArrived', data: { patientId: p, esi: 3, complaint: 'chest pain' } }, { type: 'TriageLevelSet', data: { esi: 2 } }]);
     const gone = `pat-${uid()}`;
+    // and an alarm (projection `alarms`), raised and acknowledged
+    await append(pool, `patientAlerts-${p}`, 0, [
+      { type: 'VitalsAlertRaised', data: { alert_id: `${p}-a1`, rule: 'spo2-low', state: 'raised', patient_id: p, priority: 'high', kind: 'physiological', latching: true, message: 'SpO2 low: 85 %', value: 85, due_at: null, triggered_by: { device_id: `${p}-ox`, effective_at: '2026-01-01T00:00:00.000Z' } } },
+      { type: 'VitalsAlertAcknowledged', data: { alert_id: `${p}-a1`, patient_id: p, rule: 'spo2-low', by: { user: 'u1', client_id: 'c1' }, at: '2026-01-01T00:00:10.000Z' } },
+    ]);
     const last = await append(pool, `triage-${gone}`, 0, [{ type: 'PatientArrived', data: { patientId: gone, esi: 4, complaint: 'sprain' } }, { type: 'PatientDischarged', data: {} }]);
     const lastPosition = last.events[last.events.length - 1]!.globalPosition;
     for (const projection of PROJECTIONS) {

@@ -4,7 +4,10 @@
  */
 import type { PoolClient } from '@vitalis/db';
 import { STREAM_CATEGORIES, streamCategory, streamIdIn, type StoredEvent } from '@vitalis/eventstore';
-import { foldDiagnosticReport, foldPatient, foldServiceRequest, foldSlot, foldTriage } from '@vitalis/records';
+import { isFoldableAlarmEvent } from '../alarm-events';
+import {
+  ALARM_EVENTS, evolveAlarms, foldDiagnosticReport, foldPatient, foldServiceRequest, foldSlot, foldTriage, type Alarm, type AlarmActor, type PatientAlarms,
+} from '@vitalis/records';
 
 export interface Projection {
   name: string;
@@ -15,6 +18,11 @@ export interface Projection {
    * batch's last position); `batch` holds just the new events this projection owns.
    */
   write: (client: PoolClient, table: string, streams: Map<string, StoredEvent[]>, batch: StoredEvent[]) => Promise<void>;
+  /**
+   * `streams` holds only the batch's events of each stream (not the history up to them): the
+   * projection folds them onto the state it reads back from `table` (runner.ts).
+   */
+  incremental?: boolean;
 }
 
 const lastPosition = (events: StoredEvent[]) => events[events.length - 1]!.globalPosition;
@@ -143,4 +151,108 @@ export const diagnosticReportsProjection: Projection = {
   },
 };
 
-export const PROJECTIONS: Projection[] = [patientsProjection, slotsProjection, triageProjection, serviceRequestsProjection, diagnosticReportsProjection];
+/** An alarm as its rm_alarms row holds it (migration 0025). */
+interface AlarmRow {
+  alarm_id: string; patient_id: string; rule: string; kind: Alarm['kind']; priority: Alarm['priority']; latching: boolean; state: Alarm['state'];
+  message: string; value: number; device_id: string; raised_at: Date; due_at: Date | null; condition_ended_at: Date | null;
+  acknowledged_at: Date | null; acknowledged_by: AlarmActor | null; note: string | null; escalated_at: Date | null; escalated_to: string | null;
+  resolved_at: Date | null; open: boolean; version: number; last_position: number;
+}
+
+const iso = (d: Date | null) => (d === null ? null : d.toISOString());
+
+const alarmOfRow = (r: AlarmRow): Alarm => ({
+  id: r.alarm_id, patientId: r.patient_id, rule: r.rule, kind: r.kind, priority: r.priority, latching: r.latching, state: r.state, message: r.message,
+  value: r.value, deviceId: r.device_id, raisedAt: r.raised_at.toISOString(), dueAt: iso(r.due_at), conditionEndedAt: iso(r.condition_ended_at),
+  acknowledgedAt: iso(r.acknowledged_at), acknowledgedBy: r.acknowledged_by, note: r.note, escalatedAt: iso(r.escalated_at), escalatedTo: r.escalated_to,
+  resolvedAt: iso(r.resolved_at), version: r.version,
+});
+
+/** A patient's alarms as the fold has them, with the alarms that were their rule's open alarm before the batch. */
+export interface AlarmsSoFar { state: PatientAlarms; wasOpen: Set<string> }
+
+export const emptyAlarmsSoFar = (): AlarmsSoFar => ({ state: { alarms: new Map(), open: new Map(), version: 0 }, wasOpen: new Set() });
+
+/**
+ * What a batch's events can touch of the fold's state, read back from `table`: the `open` map (the
+ * rows flagged open: per rule, the alarm its next clear closes) and the alarms the batch
+ * acknowledges or escalates by id. A raise replaces its alarm whole, so it needs nothing more.
+ * Both reads go through small indexes (rm_alarms_open_idx, the primary key), however long the stay.
+ */
+async function alarmsSoFar(client: PoolClient, table: string, patientId: string, events: StoredEvent[]): Promise<AlarmsSoFar> {
+  const ids = [...new Set(events.filter((e) => e.type === ALARM_EVENTS.acknowledged || e.type === ALARM_EVENTS.escalated).map((e) => String(e.data.alert_id)))];
+  const { rows } = await client.query<AlarmRow>(`SELECT * FROM ${table} WHERE (patient_id = $1 AND open) OR alarm_id = ANY($2::text[])`, [patientId, ids]);
+  const s: AlarmsSoFar = { state: { alarms: new Map(), open: new Map(), version: events[0]!.streamVersion - 1 }, wasOpen: new Set() };
+  for (const r of rows) {
+    s.state.alarms.set(r.alarm_id, alarmOfRow(r));
+    if (r.open) {
+      s.state.open.set(r.rule, r.alarm_id);
+      s.wasOpen.add(r.alarm_id);
+    }
+  }
+  return s;
+}
+
+/** Folds `events` (in version order) onto `s`. */
+export function foldAlarmEvents(s: AlarmsSoFar, events: StoredEvent[]): AlarmsSoFar {
+  for (const e of events) if (isFoldableAlarmEvent(e)) evolveAlarms(s.state, e);
+  return s;
+}
+
+/**
+ * Writes what the batch changed: every alarm whose `version` (the stream version of the last event
+ * that changed it) is at or after the batch's first event of the stream, in one statement; and the
+ * `open` flag of an alarm a new raise of its rule replaced without changing it.
+ */
+export async function writeChangedAlarms(client: PoolClient, table: string, s: AlarmsSoFar, events: StoredEvent[], firstVersion: number): Promise<void> {
+  const positionAt = new Map(events.map((e) => [e.streamVersion, e.globalPosition]));
+  const open = new Set(s.state.open.values());
+  const changed = [...s.state.alarms.values()].filter((a) => a.version >= firstVersion);
+  if (changed.length > 0) {
+    await client.query(
+      `INSERT INTO ${table} (alarm_id, patient_id, rule, kind, priority, latching, state, message, value, device_id, raised_at, due_at,
+                             condition_ended_at, acknowledged_at, acknowledged_by, note, escalated_at, escalated_to, resolved_at, open, version, last_position)
+       SELECT * FROM jsonb_to_recordset($1::jsonb) AS r(alarm_id text, patient_id text, rule text, kind text, priority text, latching boolean, state text,
+              message text, value double precision, device_id text, raised_at timestamptz, due_at timestamptz, condition_ended_at timestamptz,
+              acknowledged_at timestamptz, acknowledged_by jsonb, note text, escalated_at timestamptz, escalated_to text, resolved_at timestamptz,
+              open boolean, version integer, last_position bigint)
+       ON CONFLICT (alarm_id) DO UPDATE SET patient_id = EXCLUDED.patient_id, rule = EXCLUDED.rule, kind = EXCLUDED.kind, priority = EXCLUDED.priority,
+         latching = EXCLUDED.latching, state = EXCLUDED.state, message = EXCLUDED.message, value = EXCLUDED.value, device_id = EXCLUDED.device_id,
+         raised_at = EXCLUDED.raised_at, due_at = EXCLUDED.due_at, condition_ended_at = EXCLUDED.condition_ended_at,
+         acknowledged_at = EXCLUDED.acknowledged_at, acknowledged_by = EXCLUDED.acknowledged_by, note = EXCLUDED.note,
+         escalated_at = EXCLUDED.escalated_at, escalated_to = EXCLUDED.escalated_to, resolved_at = EXCLUDED.resolved_at,
+         open = EXCLUDED.open, version = EXCLUDED.version, last_position = EXCLUDED.last_position`,
+      [JSON.stringify(changed.map((a) => ({
+        alarm_id: a.id, patient_id: a.patientId, rule: a.rule, kind: a.kind, priority: a.priority, latching: a.latching, state: a.state, message: a.message,
+        value: a.value, device_id: a.deviceId, raised_at: a.raisedAt, due_at: a.dueAt, condition_ended_at: a.conditionEndedAt, acknowledged_at: a.acknowledgedAt,
+        acknowledged_by: a.acknowledgedBy, note: a.note, escalated_at: a.escalatedAt, escalated_to: a.escalatedTo, resolved_at: a.resolvedAt,
+        open: open.has(a.id), version: a.version, last_position: positionAt.get(a.version)!,
+      })))],
+    );
+  }
+  const replaced = [...s.wasOpen].filter((id) => !open.has(id) && s.state.alarms.get(id)!.version < firstVersion);
+  if (replaced.length > 0) await client.query(`UPDATE ${table} SET open = false WHERE alarm_id = ANY($1::text[])`, [replaced]);
+}
+
+/**
+ * Bedside alarms (issue 31): one row per alarm of the patientAlerts-<patientId> streams, written
+ * with the records fold (@vitalis/records alarm.ts). Incremental: an alert stream holds every raise
+ * and clear of the patient's stay, and re-reading it whole for each batch cost more the longer
+ * the stay (docs/alarms.md has the figures); each batch's events are folded onto the state read
+ * back from the table instead, which is the same fold's state (alarmsSoFar says why).
+ */
+export const alarmsProjection: Projection = {
+  name: 'alarms',
+  table: 'rm_alarms',
+  owns: ofCategory(STREAM_CATEGORIES.patientAlerts),
+  incremental: true,
+  write: async (client, table, streams) => {
+    for (const [streamId, events] of streams) {
+      const patientId = streamIdIn(STREAM_CATEGORIES.patientAlerts, streamId)!;
+      const s = foldAlarmEvents(await alarmsSoFar(client, table, patientId, events), events);
+      await writeChangedAlarms(client, table, s, events, events[0]!.streamVersion);
+    }
+  },
+};
+
+export const PROJECTIONS: Projection[] = [patientsProjection, slotsProjection, triageProjection, serviceRequestsProjection, diagnosticReportsProjection, alarmsProjection];

@@ -8,13 +8,18 @@
  *
  * Rows are recomputed by folding each touched stream up to the batch's last position (the same
  * pure folds the gateway uses), so a live read model and a rebuilt one are equal by construction.
+ * An incremental projection (`incremental: true`, for streams that grow long: a patient's alert
+ * stream holds every raise and clear of the stay) receives only the batch's events of each stream
+ * and folds them onto the state it reads back from its own table (the rows earlier batches of the
+ * same checkpoint wrote, in this transaction): the same fold, without re-reading the history.
+ * Exactly-once and rebuild are unchanged (a rebuild reads back from the `<table>_rebuild` copy).
  *
  * Rebuild: replay from 0 into `<table>_rebuild` (a CREATE TABLE ... LIKE copy) under a separate
  * checkpoint, then in one transaction lock the live checkpoint, apply the remaining tail, and swap
  * the tables by rename; readers see the old table or the new one, never a half-built one.
  */
 import { withTransaction, type Pool, type PoolClient } from '@vitalis/db';
-import { headPosition, readAll, readStreams } from '@vitalis/eventstore';
+import { headPosition, readAll, readStreams, type StoredEvent } from '@vitalis/eventstore';
 import { PROJECTIONS, type Projection } from './definitions';
 
 export interface CatchUpResult { events: number; batches: number; position: number }
@@ -25,6 +30,17 @@ async function lockCheckpoint(client: PoolClient, name: string): Promise<number>
   return rows[0]!.position;
 }
 
+/** Events grouped by stream, each in version order (the batch is in global order, which is version order per stream). */
+function byStream(events: StoredEvent[]): Map<string, StoredEvent[]> {
+  const out = new Map<string, StoredEvent[]>();
+  for (const e of events) {
+    const list = out.get(e.streamId);
+    if (list) list.push(e);
+    else out.set(e.streamId, [e]);
+  }
+  return out;
+}
+
 /** One batch in the caller's transaction; returns how many events it consumed (0 = caught up). */
 export async function applyBatch(client: PoolClient, projection: Projection, checkpoint: string, table: string, batch: number): Promise<{ events: number; position: number }> {
   const from = await lockCheckpoint(client, checkpoint);
@@ -33,7 +49,7 @@ export async function applyBatch(client: PoolClient, projection: Projection, che
   const last = events[events.length - 1]!.globalPosition;
   const owned = events.filter((e) => projection.owns(e.streamId));
   if (owned.length > 0) {
-    const history = await readStreams(client, owned.map((e) => e.streamId), { upToPosition: last });
+    const history = projection.incremental ? byStream(owned) : await readStreams(client, owned.map((e) => e.streamId), { upToPosition: last });
     await projection.write(client, table, history, owned);
   }
   await client.query('UPDATE projection_checkpoints SET position = $2, updated_at = now() WHERE name = $1', [checkpoint, last]);
