@@ -117,6 +117,12 @@ export const gatewayConfigShape = {
    * 0: the pipeline is reported, never judged.
    */
   HEALTH_STALL_AFTER_MS: nonNegativeInt(300_000),
+  /**
+   * Health's `pipeline`: once messages have waited this long on a partition while the newest stored
+   * observation is older than this, the partition is named delayed and health is `degraded` (the
+   * cards show "Data delayed"). An idle pipeline (nothing waiting) is never delayed. 0: never judged.
+   */
+  HEALTH_DATA_AGE_AFTER_MS: nonNegativeInt(120_000),
   /** The ingest's consumer group, whose progress health reports (the ingest's INGEST_GROUP_ID). */
   INGEST_GROUP_ID: z.string().min(1).default('vitalis-ingest'),
   /** Lifetime of access tokens issued by the token endpoint. */

@@ -1,10 +1,12 @@
 /**
  * GET /api/v1/health (public): one check per dependency with its status and latency, and the
- * vitals pipeline: per partition of the observations topic, the ingest's lag and for how long it
- * has made no progress while messages wait (`pipeline`).
+ * vitals pipeline (`pipeline`): per partition of the observations topic, the ingest's lag, for how
+ * long it has made no progress while messages wait and for how long messages have waited, and the
+ * age of the newest stored observation; whether readings are reaching the screens in time
+ * (`pipeline.delayed`, what the UI cards' "Data delayed" banner reads).
  * status: ok (all up) | degraded (PostgreSQL up, Redis or Kafka down: reads work, live streams,
- * revocation-backed auth or ingest may not; or a partition stalled past HEALTH_STALL_AFTER_MS:
- * readings on it are not being stored) | down (PostgreSQL down: nothing works). 503 only when down.
+ * revocation-backed auth or ingest may not; or the pipeline is delayed: see judgePipeline) | down
+ * (PostgreSQL down: nothing works). 503 only when down.
  * A driver's error text names hosts, ports and user names, so an anonymous caller never sees it:
  * it goes to the log (once per change, credentials in URLs scrubbed) and to an operator at
  * GET /api/v1/health/details (read:audit, the admin scope).
@@ -13,7 +15,7 @@ import { z } from 'zod';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import type { Admin } from 'kafkajs';
 import { kafkaProbe } from '@vitalis/kafka';
-import { createStallClock } from '@vitalis/metrics';
+import { createStallClock, readNewestObservation, type NewestObservation, type NewestQueryable } from '@vitalis/metrics';
 import { runCheck, scrubError, withTimeout } from '@vitalis/runtime';
 import type { GatewayDeps } from './deps';
 import { problem, problems } from './access/http';
@@ -27,23 +29,39 @@ export const detailedCheckSchema = checkSchema.extend({
   error: z.string().optional().describe('Why the dependency is down (the driver\'s message)'),
 });
 
+/** What readiness, the cards and the MCP tool get_pipeline_status read: the judgement and the data age, no partition list. */
+const pipelineSummaryShape = {
+  status: z
+    .enum(['ok', 'delayed', 'stalled', 'unknown'])
+    .describe('stalled: a partition made no progress for stall_after_s while messages wait; delayed: messages have waited on a partition for data_age_after_s and the newest stored observation is older than that; unknown: Kafka could not be read (not judged)'),
+  delayed: z.boolean().describe('Readings are not reaching storage and the screens in time: status is stalled or delayed (the UI cards show "Data delayed")'),
+  lag: z.number().int().describe('Messages the ingest has not yet processed, all partitions'),
+  stalled_partitions: z.array(z.number().int()).describe('The partitions stalled, in order'),
+  delayed_partitions: z.array(z.number().int()).describe('The partitions stalled or delayed, in order'),
+  delayed_s: z.number().int().describe('How long messages have waited on the delayed partitions, the longest, in seconds (0 when not delayed)'),
+  newest_observation_at: z.string().datetime().nullable().describe('Effective time of the newest observation stored (any patient); null when none is stored or the database could not be read'),
+  newest_observation_age_s: z.number().int().nullable().describe('Its age in seconds by the database clock (0 when a device clock is ahead); null with newest_observation_at'),
+};
+
+export const pipelineSummarySchema = z
+  .object(pipelineSummaryShape)
+  .meta({ id: 'PipelineSummary', description: 'The vitals pipeline in short (GET /readyz, MCP get_pipeline_status): the ingest\'s judgement and the newest stored observation\'s age' });
+
 export const pipelineSchema = z
   .object({
-    status: z
-      .enum(['ok', 'stalled', 'unknown'])
-      .describe('stalled: a partition made no progress for stall_after_s while messages wait; unknown: Kafka could not be read'),
-    stall_after_s: z.number().describe('How long a partition may make no progress while messages wait before it is stalled (0: never judged)'),
-    lag: z.number().int().describe('Messages the ingest has not yet processed, all partitions'),
-    stalled_partitions: z.array(z.number().int()).describe('The partitions stalled, in order'),
+    ...pipelineSummaryShape,
+    stall_after_s: z.number().describe('How long a partition may make no progress while messages wait before it is stalled (HEALTH_STALL_AFTER_MS; 0: never judged)'),
+    data_age_after_s: z.number().describe('How old the newest stored observation may be, while messages have waited on a partition as long, before the pipeline is delayed (HEALTH_DATA_AGE_AFTER_MS; 0: never judged)'),
     partitions: z.array(
       z.object({
         partition: z.number().int(),
         lag: z.number().int().describe('Messages after the ingest group\'s committed offset'),
         stalled_s: z.number().describe('Seconds without progress while messages wait (0: progressing or caught up)'),
+        waiting_s: z.number().describe('Seconds messages have waited on it at every reading, progressing or not (0: caught up at the last reading)'),
       }),
     ),
   })
-  .describe('The vitals pipeline: the ingest consumer group on the observations topic, from the brokers');
+  .meta({ id: 'Pipeline', description: 'The vitals pipeline: the ingest consumer group on the observations topic (from the brokers) and the newest observation stored (from PostgreSQL)' });
 
 const healthShape = {
   status: z.enum(['ok', 'degraded', 'down']),
@@ -57,6 +75,7 @@ export const healthDetailsSchema = z.object({ ...healthShape, checks: z.object({
 
 export type Check = z.infer<typeof detailedCheckSchema>;
 export type Pipeline = z.infer<typeof pipelineSchema>;
+export type PipelineSummary = z.infer<typeof pipelineSummarySchema>;
 type Checks = z.infer<typeof healthDetailsSchema>['checks'];
 type Health = z.infer<typeof healthDetailsSchema>;
 
@@ -67,13 +86,106 @@ const publicCheck = ({ status, latency_ms }: Check) => ({ status, latency_ms });
 
 export function overallStatus(checks: Pick<Checks, 'postgres' | 'kafka' | 'redis'>, pipeline?: Pick<Pipeline, 'status'>): Health['status'] {
   if (checks.postgres.status === 'down') return 'down';
-  if (pipeline?.status === 'stalled') return 'degraded';
+  if (pipeline?.status === 'stalled' || pipeline?.status === 'delayed') return 'degraded';
   return checks.kafka.status === 'ok' && checks.redis.status === 'ok' ? 'ok' : 'degraded';
+}
+
+/** One partition as read: its lag and how long (ms) it has been stalled and messages have waited. */
+export interface PartitionReading {
+  partition: number;
+  lag: number;
+  stalledMs: number;
+  waitingMs: number;
+}
+
+export interface PipelineThresholds {
+  /** HEALTH_STALL_AFTER_MS (0: stalls are never judged). */
+  stallAfterMs: number;
+  /** HEALTH_DATA_AGE_AFTER_MS (0: data age is never judged). */
+  dataAgeAfterMs: number;
+}
+
+/**
+ * The judgement, pure. Definitions (docs/operations.md#health-and-the-vitals-pipeline):
+ *  - a partition is STALLED when messages wait on it (lag > 0) and the ingest group's committed
+ *    offset has not moved for stallAfterMs;
+ *  - the DATA IS OLD when the newest stored observation is older than dataAgeAfterMs, or none is
+ *    stored (not judged when the database could not be read: `newest` undefined);
+ *  - a partition is DELAYED when it is stalled, or when the data is old and messages have waited
+ *    on it (lag > 0 at every reading, progressing or not) for at least dataAgeAfterMs.
+ * status: stalled (a partition stalled) > delayed (a partition delayed) > ok; `delayed` is true for
+ * both. Old data with nothing waiting is an idle ward (no device sending), never delayed; waiting
+ * messages with fresh data is a busy pipeline (the commit trails the fetch), never delayed; a
+ * message that arrives after a quiet spell waits a moment, far less than dataAgeAfterMs. Both
+ * clocks start at this gateway's first reading: never early, at most one reading interval late.
+ */
+export function judgePipeline(partitions: readonly PartitionReading[], newest: NewestObservation | undefined, t: PipelineThresholds): PipelineSummary & Pick<Pipeline, 'partitions'> {
+  const stalled = (p: PartitionReading) => t.stallAfterMs > 0 && p.lag > 0 && p.stalledMs >= t.stallAfterMs;
+  const dataOld = t.dataAgeAfterMs > 0 && newest !== undefined && (newest.ageSeconds === null || newest.ageSeconds * 1_000 >= t.dataAgeAfterMs);
+  const delayed = (p: PartitionReading) => stalled(p) || (dataOld && p.lag > 0 && p.waitingMs >= t.dataAgeAfterMs);
+  const sorted = [...partitions].sort((x, y) => x.partition - y.partition);
+  const stalledPartitions = sorted.filter(stalled).map((p) => p.partition);
+  const delayedPartitions = sorted.filter(delayed).map((p) => p.partition);
+  const status = stalledPartitions.length > 0 ? 'stalled' : delayedPartitions.length > 0 ? 'delayed' : 'ok';
+  const delayedMs = Math.max(0, ...sorted.filter(delayed).map((p) => Math.max(p.waitingMs, p.stalledMs)));
+  return {
+    status,
+    delayed: status !== 'ok',
+    lag: sorted.reduce((n, p) => n + p.lag, 0),
+    stalled_partitions: stalledPartitions,
+    delayed_partitions: delayedPartitions,
+    delayed_s: Math.round(delayedMs / 1_000),
+    ...newestFields(newest),
+    partitions: sorted.map((p) => ({ partition: p.partition, lag: p.lag, stalled_s: Math.round(p.stalledMs / 1_000), waiting_s: Math.round(p.waitingMs / 1_000) })),
+  };
+}
+
+const newestFields = (newest: NewestObservation | undefined) => ({
+  newest_observation_at: newest?.at?.toISOString() ?? null,
+  newest_observation_age_s: newest?.ageSeconds === null || newest?.ageSeconds === undefined ? null : Math.round(newest.ageSeconds),
+});
+
+/** The summary of a full reading (readiness, the MCP tool): the same judgement without the partition list. */
+export function summaryOf(p: Pipeline): PipelineSummary {
+  const { status, delayed, lag, stalled_partitions, delayed_partitions, delayed_s, newest_observation_at, newest_observation_age_s } = p;
+  return { status, delayed, lag, stalled_partitions, delayed_partitions, delayed_s, newest_observation_at, newest_observation_age_s };
+}
+
+/**
+ * Per partition, since when messages have waited (lag > 0) at every reading, progressing or not
+ * (the stall clock, by contrast, restarts whenever the committed offset moves). A partition first
+ * seen lagging starts its clock at that first sight.
+ */
+function createWaitClock() {
+  const since = new Map<number, number>();
+  return {
+    observe(partition: number, lag: number, now: number): number {
+      if (lag <= 0) {
+        since.delete(partition);
+        return 0;
+      }
+      const start = since.get(partition) ?? now;
+      since.set(partition, start);
+      return now - start;
+    },
+    retain(partitions: Iterable<number>) {
+      const keep = new Set(partitions);
+      for (const p of [...since.keys()]) if (!keep.has(p)) since.delete(p);
+    },
+  };
+}
+
+export interface PipelineReader {
+  /** The pipeline now (one reading per second at most, shared by concurrent callers); `unknown` when Kafka cannot be read within `timeoutMs` (default HEALTH_TIMEOUT_MS). */
+  current(timeoutMs?: number): Promise<Pipeline>;
+  close(): Promise<void>;
 }
 
 /**
  * The pipeline's progress, read from the brokers with the admin client: per partition of `topic`,
- * the end offset and the ingest group's committed offset.
+ * the end offset and the ingest group's committed offset; and the newest stored observation, from
+ * PostgreSQL (@vitalis/metrics readNewestObservation: one backward index step per recent
+ * partition), read beside it and cached with it.
  *
  * Why Kafka and not PostgreSQL (vitals_ingest_offsets, written in the rows' transactions): the
  * group's committed offset is where every consumer of the partition resumes after a restart or a
@@ -86,13 +198,24 @@ export function overallStatus(checks: Pick<Checks, 'postgres' | 'kafka' | 'redis
  * brokers keep no time with a committed offset, so each gateway keeps the clock: a partition
  * stuck before this gateway started is reported `stall_after` after its first look, never early.
  */
-export function createPipelineReader(opts: { admin: () => Admin; topic: string; groupId: string; stallAfterMs: number; timeoutMs: number }) {
+export function createPipelineReader(opts: { admin: () => Admin; db: NewestQueryable; topic: string; groupId: string; stallAfterMs: number; dataAgeAfterMs: number; timeoutMs: number }): PipelineReader {
   const clock = createStallClock();
+  const waiting = createWaitClock();
+  const thresholds = { stallAfterMs: opts.stallAfterMs, dataAgeAfterMs: opts.dataAgeAfterMs };
+  const limits = { stall_after_s: Math.round(opts.stallAfterMs / 1_000), data_age_after_s: Math.round(opts.dataAgeAfterMs / 1_000) };
   let admin: Admin | undefined;
   let connected: Promise<void> | undefined;
   let inFlight: Promise<Pipeline> | undefined;
   let last: { at: number; pipeline: Pipeline } | undefined;
+  // The last newest observation read: what `unknown` (Kafka unreadable) still reports.
+  let lastNewest: NewestObservation | undefined;
+  const readNewest = () =>
+    withTimeout(readNewestObservation(opts.db), opts.timeoutMs, 'newest observation').then(
+      (n) => (lastNewest = n),
+      () => undefined, // not judged; PostgreSQL's own check says why
+    );
   const read = async (): Promise<Pipeline> => {
+    const newest = readNewest();
     admin ??= opts.admin();
     const a = admin;
     await (connected ??= a.connect());
@@ -100,27 +223,20 @@ export function createPipelineReader(opts: { admin: () => Admin; topic: string; 
     const at = new Map((committed[0]?.partitions ?? []).map((p) => [p.partition, Number(p.offset)]));
     const now = Date.now();
     clock.retain(ends.map((e) => e.partition));
-    const partitions = ends
-      .map((end) => {
-        const position = at.get(end.partition) ?? -1;
-        // -1: the group committed nothing yet: it starts at the earliest retained offset.
-        const lag = Math.max(0, Number(end.high) - Math.max(position, Number(end.low)));
-        return { partition: end.partition, lag, stalled_s: Math.round(clock.observe(end.partition, position, lag, now) / 1_000) };
-      })
-      .sort((x, y) => x.partition - y.partition);
-    const stalled = opts.stallAfterMs > 0 ? partitions.filter((p) => p.stalled_s * 1_000 >= opts.stallAfterMs).map((p) => p.partition) : [];
-    return {
-      status: stalled.length > 0 ? 'stalled' : 'ok',
-      stall_after_s: Math.round(opts.stallAfterMs / 1_000),
-      lag: partitions.reduce((n, p) => n + p.lag, 0),
-      stalled_partitions: stalled,
-      partitions,
-    };
+    waiting.retain(ends.map((e) => e.partition));
+    const partitions = ends.map((end) => {
+      const position = at.get(end.partition) ?? -1;
+      // -1: the group committed nothing yet: it starts at the earliest retained offset.
+      const lag = Math.max(0, Number(end.high) - Math.max(position, Number(end.low)));
+      return { partition: end.partition, lag, stalledMs: clock.observe(end.partition, position, lag, now), waitingMs: waiting.observe(end.partition, lag, now) };
+    });
+    return { ...judgePipeline(partitions, await newest, thresholds), ...limits };
   };
-  const unknown = (): Pipeline => ({ status: 'unknown', stall_after_s: Math.round(opts.stallAfterMs / 1_000), lag: 0, stalled_partitions: [], partitions: [] });
+  const unknown = (): Pipeline => ({
+    status: 'unknown', delayed: false, lag: 0, stalled_partitions: [], delayed_partitions: [], delayed_s: 0, ...newestFields(lastNewest), ...limits, partitions: [],
+  });
   return {
-    /** The pipeline now (one reading per second at most, shared by concurrent callers); `unknown` when Kafka cannot be read in time. */
-    async current(): Promise<Pipeline> {
+    async current(timeoutMs = opts.timeoutMs): Promise<Pipeline> {
       if (last && Date.now() - last.at < 1_000) return last.pipeline;
       inFlight ??= read()
         .then((pipeline) => {
@@ -136,7 +252,7 @@ export function createPipelineReader(opts: { admin: () => Admin; topic: string; 
           throw err;
         })
         .finally(() => (inFlight = undefined));
-      return withTimeout(inFlight, opts.timeoutMs, 'pipeline').catch(unknown);
+      return withTimeout(inFlight, timeoutMs, 'pipeline').catch(unknown);
     },
     // Not waiting for a reading in flight: against an unreachable broker it retries for a while.
     close: async () => {
@@ -148,25 +264,49 @@ export function createPipelineReader(opts: { admin: () => Admin; topic: string; 
   };
 }
 
+/**
+ * The gateway's one pipeline reader (health, readiness and the MCP tool get_pipeline_status share
+ * its clocks and its one reading a second), made on first use; health closes it with the app.
+ */
+const readers = new WeakMap<GatewayDeps, PipelineReader>();
+export function pipelineReaderOf(deps: GatewayDeps): PipelineReader {
+  let reader = readers.get(deps);
+  if (!reader) {
+    const { config } = deps;
+    reader = createPipelineReader({
+      admin: () => deps.kafka.admin(),
+      db: deps.pool,
+      topic: config.VITALS_TOPIC,
+      groupId: config.INGEST_GROUP_ID,
+      stallAfterMs: config.HEALTH_STALL_AFTER_MS,
+      dataAgeAfterMs: config.HEALTH_DATA_AGE_AFTER_MS,
+      timeoutMs: config.HEALTH_TIMEOUT_MS,
+    });
+    readers.set(deps, reader);
+  }
+  return reader;
+}
+
 export function healthRoutes(deps: GatewayDeps, version: string): FastifyPluginAsyncZod {
   const { config, pool, redis } = deps;
   const probeKafka = kafkaProbe(config.KAFKA_BROKERS, 'vitalis-gateway-health');
   const startedAt = Date.now();
-  const pipelineReader = createPipelineReader({
-    admin: () => deps.kafka.admin(),
-    topic: config.VITALS_TOPIC,
-    groupId: config.INGEST_GROUP_ID,
-    stallAfterMs: config.HEALTH_STALL_AFTER_MS,
-    timeoutMs: config.HEALTH_TIMEOUT_MS,
-  });
-  // Logged once when partitions stall, once when they move again (the clinical screens read health).
+  const pipelineReader = pipelineReaderOf(deps);
+  // Logged once when partitions stall (or are delayed), once when they move again (the clinical screens read health).
   let stalledLogged = '';
+  let delayedLogged = '';
   const logPipeline = (pipeline: Pipeline) => {
     if (pipeline.status === 'unknown') return;
     const now = pipeline.stalled_partitions.join(',');
     if (now !== stalledLogged && now !== '') deps.logger.warn({ partitions: pipeline.stalled_partitions, stall_after_s: pipeline.stall_after_s }, 'ingest partitions stalled');
     if (now === '' && stalledLogged !== '') deps.logger.info('ingest partitions progressing again');
     stalledLogged = now;
+    const delayed = pipeline.delayed_partitions.join(',');
+    if (delayed !== delayedLogged && delayed !== '') {
+      deps.logger.warn({ partitions: pipeline.delayed_partitions, newest_observation_age_s: pipeline.newest_observation_age_s, data_age_after_s: pipeline.data_age_after_s }, 'vitals data delayed');
+    }
+    if (delayed === '' && delayedLogged !== '') deps.logger.info('vitals data no longer delayed');
+    delayedLogged = delayed;
   };
 
   // The last error logged per dependency: a down dependency is logged when it goes down or its
@@ -205,7 +345,7 @@ export function healthRoutes(deps: GatewayDeps, version: string): FastifyPluginA
           tags: ['system'],
           summary: 'System health',
           description:
-            'Overall status, one check per dependency (PostgreSQL, Kafka, Redis) with latency, and the vitals pipeline: per partition, the ingest\'s lag and how long it has made no progress while messages wait (degraded when a partition is stalled). 503 when down. Error texts are not shown here (see /api/v1/health/details).',
+            'Overall status, one check per dependency (PostgreSQL, Kafka, Redis) with latency, and the vitals pipeline: per partition, the ingest\'s lag, how long it has made no progress while messages wait and how long messages have waited; the newest stored observation and its age; `pipeline.delayed` (what the UI cards\' "Data delayed" banner reads). Degraded when a partition is stalled (no progress for HEALTH_STALL_AFTER_MS while messages wait) or delayed (messages have waited for HEALTH_DATA_AGE_AFTER_MS and the newest stored observation is older than that); an idle pipeline (nothing waiting) is never delayed. 503 when down. Error texts are not shown here (see /api/v1/health/details).',
           response: { 200: healthSchema, 503: healthSchema },
         },
       },

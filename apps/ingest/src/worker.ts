@@ -35,7 +35,7 @@ import type { Consumer, EachBatchPayload, Kafka, KafkaMessage, Producer } from '
 import { withTransaction, type Pool } from '@vitalis/db';
 import { createVitalsProducer, startBatchSpan } from '@vitalis/kafka';
 import type { Logger } from '@vitalis/log';
-import { createStallClock, type IngestMetrics } from '@vitalis/metrics';
+import { createStallClock, readNewestObservation, type IngestMetrics } from '@vitalis/metrics';
 import { decodeRecord, recordClock, type ClockLimits } from '@vitalis/schemas';
 import { inSpan, TRACING_OFF, type Tracing } from '@vitalis/tracing';
 import { groupCommit, mapLimit, packBySize } from './group-commit';
@@ -491,7 +491,7 @@ export async function startIngest(opts: IngestOptions): Promise<IngestWorker> {
     },
   });
 
-  const lagPoll = opts.metrics ? pollConsumerLag(kafka, groupId, topic, opts.metrics, opts.lagPollMs ?? 15_000, logger) : undefined;
+  const lagPoll = opts.metrics ? pollConsumerLag(kafka, pool, groupId, topic, opts.metrics, opts.lagPollMs ?? 15_000, logger) : undefined;
 
   let stopping: Promise<void> | undefined;
   return {
@@ -514,15 +514,29 @@ export async function startIngest(opts: IngestOptions): Promise<IngestWorker> {
  * `everyMs`: the per-batch figure stops moving when the consumer stalls, this one keeps growing.
  * With it, per partition, the seconds the committed offset has not moved while the lag is above 0
  * (vitalis_ingest_partition_stalled_seconds): group-wide, so every member reports every partition,
- * its own or not (the alert takes the max).
+ * its own or not (the alert takes the max). And the newest stored observation's effective time
+ * (vitalis_vitals_newest_observation_age_seconds: @vitalis/metrics readNewestObservation, the same
+ * reading as the gateway's health), so an alert can tell "messages wait and nothing recent is stored".
  */
-function pollConsumerLag(kafka: Kafka, groupId: string, topic: string, metrics: IngestMetrics, everyMs: number, logger: Logger): { stop: () => Promise<void> } {
+function pollConsumerLag(kafka: Kafka, pool: Pool, groupId: string, topic: string, metrics: IngestMetrics, everyMs: number, logger: Logger): { stop: () => Promise<void> } {
   const admin = kafka.admin();
   let connected: Promise<void> | undefined;
   let running: Promise<void> | undefined;
   // Per partition, since when the group's committed offset has not moved while messages wait.
   const stall = createStallClock();
+  // The newest stored observation, read apart from the brokers: a database that does not answer
+  // neither holds the lag reading back nor piles up readings (one at a time).
+  let reading: Promise<void> | undefined;
+  const readNewest = () => {
+    reading ??= readNewestObservation(pool)
+      .then(
+        (n) => metrics.newestObservation(n.at),
+        (err: unknown) => logger.warn({ err }, 'reading the newest stored observation failed; the next poll retries'),
+      )
+      .finally(() => (reading = undefined));
+  };
   const poll = async () => {
+    readNewest();
     await (connected ??= admin.connect());
     const [ends, committed] = await Promise.all([admin.fetchTopicOffsets(topic), admin.fetchOffsets({ groupId, topics: [topic] })]);
     const done = new Map((committed[0]?.partitions ?? []).map((p) => [p.partition, Number(p.offset)]));
@@ -548,6 +562,7 @@ function pollConsumerLag(kafka: Kafka, groupId: string, topic: string, metrics: 
     stop: async () => {
       clearInterval(timer);
       await running;
+      await reading;
       if (connected) await connected.then(() => admin.disconnect(), () => {});
     },
   };

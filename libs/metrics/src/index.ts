@@ -4,3 +4,4 @@ export { createGatewayMetrics, DELIVERY_BUCKETS, type GatewayMetrics } from './g
 export { createIngestMetrics, type IngestMetrics } from './ingest';
 export { observeProjections, type ProjectionPositions } from './projector';
 export { createStallClock, type StallClock } from './stall';
+export { readNewestObservation, NEWEST_OBSERVATION_SQL, type NewestObservation, type NewestQueryable } from './newest';

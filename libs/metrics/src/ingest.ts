@@ -35,6 +35,13 @@ export interface IngestMetrics {
   isolated(refused: number, statements: number): void;
   /** Seconds the group's committed offset has not moved while the partition's lag is above 0 (0: progressing). */
   partitionStalled(topic: string, partition: number, seconds: number): void;
+  /**
+   * The newest stored observation's effective time (./newest.ts), read with the lag: the gauge
+   * vitalis_vitals_newest_observation_age_seconds is its age at scrape time, so it keeps growing
+   * while nothing newer is stored, even when a reading fails (NaN until one has been read, or while
+   * the log holds none).
+   */
+  newestObservation(at: Date | null): void;
 }
 
 export function createIngestMetrics(registry: client.Registry): IngestMetrics {
@@ -87,6 +94,15 @@ export function createIngestMetrics(registry: client.Registry): IngestMetrics {
     labelNames: ['topic', 'partition'] as const,
     registers: [registry],
   });
+  let newestAt: Date | null = null;
+  new client.Gauge({
+    name: METRIC.newestObservationAge,
+    help: 'Seconds since the effective time of the newest observation stored in the append log (NaN: none read yet)',
+    registers: [registry],
+    collect() {
+      this.set(newestAt === null ? Number.NaN : Math.max(0, Math.round((Date.now() - newestAt.getTime()) / 1_000)));
+    },
+  });
   return {
     registry,
     batchCommitted(c) {
@@ -115,5 +131,8 @@ export function createIngestMetrics(registry: client.Registry): IngestMetrics {
       isolationStatements.inc(statements);
     },
     partitionStalled: (topic, partition, seconds) => stalled.labels(topic, String(partition)).set(Math.max(0, Math.round(seconds))),
+    newestObservation(at) {
+      if (at !== null) newestAt = at;
+    },
   };
 }

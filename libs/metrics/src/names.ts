@@ -41,6 +41,7 @@ export const METRIC = {
   ingestRefusedRows: 'vitalis_ingest_refused_rows_total',
   ingestIsolationStatements: 'vitalis_ingest_isolation_statements_total',
   ingestPartitionStalled: 'vitalis_ingest_partition_stalled_seconds',
+  newestObservationAge: 'vitalis_vitals_newest_observation_age_seconds',
   alertsRaised: 'vitalis_alerts_total',
   kafkaConsumerLag: 'vitalis_kafka_consumer_lag',
   // projector

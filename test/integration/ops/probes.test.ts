@@ -43,6 +43,18 @@ async function readyzUntil(gw: { address: string }, status: number, timeoutMs = 
   }
 }
 
+/** The pipeline summary in a readiness body (schema PipelineSummary); its values are the test topic's. */
+const pipelineSummary = {
+  status: expect.stringMatching(/^(ok|delayed|stalled|unknown)$/),
+  delayed: expect.any(Boolean),
+  lag: expect.any(Number),
+  stalled_partitions: expect.any(Array),
+  delayed_partitions: expect.any(Array),
+  delayed_s: expect.any(Number),
+  newest_observation_at: expect.toSatisfy((v: unknown) => v === null || typeof v === 'string'),
+  newest_observation_age_s: expect.toSatisfy((v: unknown) => v === null || typeof v === 'number'),
+};
+
 describe('gateway probes', () => {
   it('GET /livez and GET /readyz answer 200 with tiny public bodies, documented with named schemas', async () => {
     const gw = await startGateway();
@@ -53,7 +65,8 @@ describe('gateway probes', () => {
     expect(live.headers.get('cache-control')).toBe('no-store');
     const ready = await probe(gw, '/readyz');
     expect(ready.status).toBe(200);
-    expect(ready.body).toEqual({ status: 'ready', checks: { schema: 'ok', postgres: 'ok', kafka: 'ok', redis: 'ok' } });
+    // the vitals pipeline is reported (never a reason to be not ready: test/integration/ops/pipeline-health.test.ts)
+    expect(ready.body).toEqual({ status: 'ready', checks: { schema: 'ok', postgres: 'ok', kafka: 'ok', redis: 'ok' }, pipeline: pipelineSummary });
 
     const doc = (await (await fetch(`${gw.address}/openapi.json`)).json()) as any;
     for (const [path, name] of [['/livez', 'Liveness'], ['/readyz', 'Readiness']] as const) {
@@ -75,12 +88,12 @@ describe('gateway probes', () => {
 
     await kafka.stop();
     const down = await readyzUntil(gw, 503);
-    expect(down).toEqual({ status: 'not_ready', checks: { schema: 'ok', postgres: 'ok', kafka: 'down', redis: 'ok' } });
+    expect(down).toEqual({ status: 'not_ready', checks: { schema: 'ok', postgres: 'ok', kafka: 'down', redis: 'ok' }, pipeline: pipelineSummary });
     expect(JSON.stringify(down)).not.toMatch(/127\.0\.0\.1|ECONNREFUSED/); // no driver text in a public body
     expect((await probe(gw, '/livez')).status).toBe(200); // an outage is no reason to restart the process
 
     await kafka.start();
-    expect(await readyzUntil(gw, 200)).toEqual({ status: 'ready', checks: { schema: 'ok', postgres: 'ok', kafka: 'ok', redis: 'ok' } });
+    expect(await readyzUntil(gw, 200)).toEqual({ status: 'ready', checks: { schema: 'ok', postgres: 'ok', kafka: 'ok', redis: 'ok' }, pipeline: pipelineSummary });
   });
 
   it('readiness flips to 503 while PostgreSQL is unreachable and back to 200 when it returns', async () => {
@@ -93,7 +106,7 @@ describe('gateway probes', () => {
     expect(await readyzUntil(gw, 200)).toMatchObject({ status: 'ready' });
 
     await pg.stop();
-    expect(await readyzUntil(gw, 503)).toEqual({ status: 'not_ready', checks: { schema: 'ok', postgres: 'down', kafka: 'ok', redis: 'ok' } });
+    expect(await readyzUntil(gw, 503)).toEqual({ status: 'not_ready', checks: { schema: 'ok', postgres: 'down', kafka: 'ok', redis: 'ok' }, pipeline: pipelineSummary });
     expect((await probe(gw, '/livez')).status).toBe(200);
 
     await pg.start();
@@ -107,6 +120,7 @@ describe('gateway probes', () => {
     gw.app.readiness.drain();
     const drained = await probe(gw, '/readyz');
     expect(drained).toMatchObject({ status: 503, body: { status: 'draining' } });
+    expect(drained.body).toEqual({ status: 'draining' }); // the tiny body alone: no checks, no pipeline
     expect((await probe(gw, '/livez')).status).toBe(200);
   });
 });

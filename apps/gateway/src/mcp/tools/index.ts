@@ -7,6 +7,7 @@ import { setTriageLevelTool, triageBoardTool } from './triage';
 import { acknowledgeCriticalResultTool, getDiagnosticReportTool, listPendingOrdersTool, orderDiagnosticTestTool } from './diagnostics';
 import type { ToolDef } from './types';
 import { latestVitalsTool, vitalsHistoryTool } from './vitals';
+import { pipelineStatusTool } from './pipeline';
 
 export type { ToolContext, ToolDef } from './types';
 
@@ -26,6 +27,7 @@ export const TOOLS: ReadonlyArray<ToolDef> = [
   listPendingOrdersTool,
   getDiagnosticReportTool,
   acknowledgeCriticalResultTool,
+  pipelineStatusTool,
 ];
 
 /** Tool name → the scopes it needs (the HTTP layer checks them before the SDK sees the call). */
