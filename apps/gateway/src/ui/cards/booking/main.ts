@@ -5,6 +5,7 @@
  * card offers the clinician's next free day.
  */
 import { V } from '../shared/runtime';
+import { startDelayBanner } from '../shared/delay-banner'; startDelayBanner(); // "Data delayed" banner while the vitals pipeline is late (docs/ui.md)
 
 interface Slot {
   id: string;

@@ -9,6 +9,7 @@
  * subscriptions to views).
  */
 import { V } from '../shared/runtime';
+import { startDelayBanner } from '../shared/delay-banner'; startDelayBanner(); // "Data delayed" banner while the vitals pipeline is late (docs/ui.md)
 import { clockSeconds } from '../shared/time';
 import type { MonitorData, TileAlarm } from './data';
 import { dataFreshness, news2Line, oldestOf, valueAge, type DataState } from './freshness';

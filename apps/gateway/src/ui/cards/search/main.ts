@@ -5,6 +5,7 @@
  * card says so instead of implying "no allergies".
  */
 import { V } from '../shared/runtime';
+import { startDelayBanner } from '../shared/delay-banner'; startDelayBanner(); // "Data delayed" banner while the vitals pipeline is late (docs/ui.md)
 
 /** Injected by the card build (../../build.ts): screen label and unit per vital code. */
 declare const DATA: { readonly vitalNames: Readonly<Record<string, readonly [label: string, unit: string]>> };

@@ -5,6 +5,7 @@
  * with the board (If-Match / expected_version).
  */
 import { V } from '../shared/runtime';
+import { startDelayBanner } from '../shared/delay-banner'; startDelayBanner(); // "Data delayed" banner while the vitals pipeline is late (docs/ui.md)
 
 /** Injected by the card build (../../build.ts): the board's vitals column per vital code. */
 declare const DATA: { readonly vitalColumns: Readonly<Record<string, 'hr' | 'spo2' | 'sys' | 'dia' | 'rr' | 'temp'>> };
