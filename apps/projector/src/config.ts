@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { parseAlarmSettings, type AlarmSettings } from '@vitalis/clinical';
 import { exportShape, infraShape, lifecycleShape, migrationShape, positiveInt, probeServerShape, metricsShape, vitalsClockShape } from '@vitalis/config';
 
 export const projectorConfigShape = {
@@ -25,9 +26,35 @@ export const projectorConfigShape = {
   PROJECTION_INTERVAL_MS: positiveInt(250),
   /** How often the escalator looks for unacknowledged critical results past their due time (issue 21). */
   DIAGNOSTICS_ESCALATION_INTERVAL_MS: positiveInt(1_000),
+  /**
+   * The site's alarm settings (libs/clinical/src/alarms.ts, `parseAlarmSettings`): a JSON document
+   * of overrides, unset or empty for the defaults, the same variable the gateway and the ingest
+   * read. The projector takes from it the escalation recipient and the device-disconnected
+   * condition (its onset delay, priority, latching) and the escalation times of the watchdog's
+   * raises. A bad document stops the start naming it.
+   */
+  VITALIS_ALARMS: z
+    .string()
+    .optional()
+    .superRefine((raw, ctx) => {
+      try {
+        parseAlarmSettings(raw);
+      } catch (err) {
+        ctx.addIssue({ code: 'custom', message: (err as Error).message.replace(/^VITALIS_ALARMS:? ?/, '') || 'invalid' });
+      }
+    }),
+  /** How often the alarm escalator looks for unacknowledged alarms past their due time (issue 31). */
+  ALARM_ESCALATION_INTERVAL_MS: positiveInt(2_000),
+  /** How often the device-disconnect watchdog looks for monitors that stopped sending (issue 31). */
+  DEVICE_WATCHDOG_INTERVAL_MS: positiveInt(2_000),
+  /** A device is watched this long (effective time) after its last reading; longer silent, it is no longer expected (at least twice the disconnect delay). */
+  DEVICE_WATCHDOG_WINDOW_SECONDS: positiveInt(600),
 };
 
 /** The projector's probe server port when PROBE_PORT is unset in production (docs/operations.md). */
 export const PROJECTOR_PROBE_PORT = 8092;
 
 export type ProjectorConfig = z.infer<z.ZodObject<typeof projectorConfigShape>>;
+
+/** The alarm settings of a parsed configuration (VITALIS_ALARMS applied to the defaults; the shape has validated it). */
+export const projectorAlarms = (config: Pick<ProjectorConfig, 'VITALIS_ALARMS'>): AlarmSettings => parseAlarmSettings(config.VITALIS_ALARMS);

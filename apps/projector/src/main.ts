@@ -1,14 +1,15 @@
 /**
  * vitalis-projector: runs the background jobs: vitals rollups (1 min / 1 h), append-log
  * maintenance (partitions ahead, retention), the event-store projections, the diagnostics jobs,
- * and the FHIR Bulk Data export worker (exports.ts).
+ * the bedside-alarm jobs (escalation, the device-disconnect watchdog) and the FHIR Bulk Data
+ * export worker (exports.ts).
  */
 import { loadConfig, metricsListenerAddress, probeServerAddress, shutdownTimings } from '@vitalis/config';
 import { createPool, requireAppDatabase, pendingMigrations } from '@vitalis/db';
 import { createLogger } from '@vitalis/log';
-import { createRegistry, observePool, observeProjections, startMetricsServer } from '@vitalis/metrics';
+import { createAlarmMetrics, createRegistry, observePool, observeProjections, startMetricsServer } from '@vitalis/metrics';
 import { createReadiness, logDependencyChanges, onShutdown, startAppProbes } from '@vitalis/runtime';
-import { PROJECTOR_PROBE_PORT, projectorConfigShape } from './config';
+import { PROJECTOR_PROBE_PORT, projectorAlarms, projectorConfigShape } from './config';
 import { runJobs, type Job } from './jobs';
 import { maintainPartitions } from './maintenance';
 import { projectorRunsRollups, runRollups } from './rollups';
@@ -20,8 +21,11 @@ import { createRedis } from '@vitalis/redis';
 import { escalateDueCriticalResults } from './diagnostics-escalation';
 import { proposeTestsForAlerts } from './diagnostics-proposals';
 import { exportJobs } from './exports';
+import { escalateDueAlarms } from './alarm-escalation';
+import { readAlarmFigures } from './alarm-metrics';
+import { createDeviceWatchdog } from './device-watchdog';
 
-const config = loadConfig('projector', projectorConfigShape, (c) => ({ ...c, shutdown: shutdownTimings(c) }));
+const config = loadConfig('projector', projectorConfigShape, (c) => ({ ...c, shutdown: shutdownTimings(c), alarms: projectorAlarms(c) }));
 const logger = createLogger('projector', config.LOG_LEVEL);
 // `main.ts rebuild <projection|all>`: replay from zero into fresh tables, swap, exit. It creates,
 // renames and drops tables, so it is an operator's command run with the owner's credentials
@@ -50,7 +54,7 @@ if (process.argv[2] === 'rebuild') {
 const pool = createPool({ url: config.DATABASE_URL, max: config.DATABASE_POOL_MAX, application: 'vitalis-projector' });
 // The migration step (npm run migrate, as the owner) ran before; this app only checks it did.
 await requireAppDatabase(pool, 'projector', { production: config.NODE_ENV === 'production', warn: (message) => logger.warn(message) });
-// The escalator publishes critical-result escalations on the live fan-out (Redis); it connects lazily.
+// The escalators and the watchdog publish their notices on the live fan-out (Redis); it connects lazily.
 const redis = createRedis({ url: config.REDIS_URL, name: 'vitalis-projector' });
 
 const rollupJob: Job = {
@@ -76,6 +80,8 @@ const probes = await startAppProbes({ address: probeServerAddress(config, PROJEC
 const registry = createRegistry('projector');
 observePool(registry, pool);
 observeProjections(registry, () => projectionPositions(pool));
+const watchdog = createDeviceWatchdog(pool, redis, config.alarms, { windowSeconds: config.DEVICE_WATCHDOG_WINDOW_SECONDS });
+const alarmMetrics = createAlarmMetrics(registry, () => readAlarmFigures(pool, watchdog.beds()));
 const metricsAddress = metricsListenerAddress(config);
 const metricsServer = metricsAddress ? await startMetricsServer(registry, metricsAddress) : undefined;
 if (metricsServer) logger.info({ url: metricsServer.url }, 'metrics listening');
@@ -94,6 +100,22 @@ const jobs: Job[] = [
     run: async () => {
       const result = await escalateDueCriticalResults(pool, redis);
       return result.escalated.length > 0 ? { escalated: result.escalated } : undefined;
+    },
+  },
+  {
+    name: 'alarm-escalation',
+    intervalMs: config.ALARM_ESCALATION_INTERVAL_MS,
+    run: async () => {
+      const result = await escalateDueAlarms(pool, redis, config.alarms, { onEscalated: (priority) => alarmMetrics.escalated(priority) });
+      return result.escalated.length > 0 ? { escalated: result.escalated.length } : undefined;
+    },
+  },
+  {
+    name: 'device-watchdog',
+    intervalMs: config.DEVICE_WATCHDOG_INTERVAL_MS,
+    run: async () => {
+      const result = await watchdog.run();
+      return result.raised + result.cleared > 0 ? { raised: result.raised, cleared: result.cleared, devices: result.devices } : undefined;
     },
   },
   {

@@ -3,5 +3,6 @@ export { createRegistry, observePool, observeRedis, mirrorCounter, startMetricsS
 export { createGatewayMetrics, DELIVERY_BUCKETS, type GatewayMetrics } from './gateway';
 export { createIngestMetrics, type IngestMetrics } from './ingest';
 export { observeProjections, type ProjectionPositions } from './projector';
+export { createAlarmMetrics, perBed, ALARM_PRIORITY_LABELS, type AlarmFigures, type AlarmMetrics } from './alarms';
 export { createStallClock, type StallClock } from './stall';
 export { readNewestObservation, NEWEST_OBSERVATION_SQL, type NewestObservation, type NewestQueryable } from './newest';

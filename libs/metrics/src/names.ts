@@ -48,6 +48,9 @@ export const METRIC = {
   eventstoreHead: 'vitalis_eventstore_head_position',
   projectionPosition: 'vitalis_projection_position',
   projectionLag: 'vitalis_projection_lag_events',
+  alarmsPerBedHour: 'vitalis_alarms_per_bed_hour',
+  alarmsEscalated: 'vitalis_alarms_escalated_total',
+  deviceDisconnectAlarmsActive: 'vitalis_device_disconnect_alarms_active',
   // simulator
   simulatorSent: 'vitalis_simulator_observations_sent_total',
   // every app

@@ -1,0 +1,77 @@
+/**
+ * Escalation of unacknowledged bedside alarms (issue 31), the alarm twin of
+ * diagnostics-escalation.ts. The due time is in the raise (VitalsAlertRaised.due_at: the raise's
+ * time + the settings' escalation seconds for its priority, written by whoever raised it) and in
+ * the read model (rm_alarms.due_at, rebuilt from the log), so no timer holds it and a restart of
+ * any process loses nothing. Each run scans the alarms still unacknowledged (raised, or latched
+ * after their condition ended), not escalated, due; folds the patient's alert stream and asks the
+ * alarm decider to escalate (it refuses one acknowledged, resolved or escalated meanwhile);
+ * appends VitalsAlertEscalated at the folded version (a concurrent acknowledgement wins: the
+ * append conflicts and the next run sees it acknowledged); and publishes it live after the commit.
+ *
+ * One escalator at a time across projector instances: a session advisory lock, tried (a second
+ * instance skips its run rather than waiting). A crash after the append and before the publish
+ * loses the live notice only; the escalation is in the log and in the read model.
+ */
+import type { AlarmPriority, AlarmSettings } from '@vitalis/clinical';
+import type { Pool } from '@vitalis/db';
+import { append, ConcurrencyError, readStream } from '@vitalis/eventstore';
+import { alertStream, publishAlarmNotice } from '@vitalis/live';
+import { decideAlarm } from '@vitalis/records';
+import { foldAlarmStream } from './alarm-events';
+import type { Redis } from '@vitalis/redis';
+
+const LOCK = "hashtext('vitalis-alarm-escalator')";
+
+export interface AlarmEscalationRun {
+  /** The alarm ids escalated by this run. */
+  escalated: string[];
+  /** Another instance held the lock: this run did nothing. */
+  skipped: boolean;
+}
+
+export interface AlarmEscalationOptions {
+  now?: Date;
+  limit?: number;
+  /** Called once per escalation appended (vitalis_alarms_escalated_total). */
+  onEscalated?: (priority: AlarmPriority) => void;
+}
+
+export async function escalateDueAlarms(pool: Pool, redis: Redis, settings: Pick<AlarmSettings, 'escalateTo'>, options: AlarmEscalationOptions = {}): Promise<AlarmEscalationRun> {
+  const session = await pool.connect();
+  try {
+    const { rows: locked } = await session.query<{ ok: boolean }>(`SELECT pg_try_advisory_lock(${LOCK}) AS ok`);
+    if (!locked[0]!.ok) return { escalated: [], skipped: true };
+    try {
+      const now = options.now ?? new Date();
+      const { rows } = await session.query<{ alarm_id: string; patient_id: string }>(
+        `SELECT alarm_id, patient_id FROM rm_alarms
+          WHERE state IN ('raised', 'latched') AND escalated_at IS NULL AND due_at <= $1
+          ORDER BY due_at LIMIT $2`,
+        [now, options.limit ?? 100],
+      );
+      const escalated: string[] = [];
+      for (const { alarm_id: id, patient_id: patient } of rows) {
+        const stream = alertStream(patient);
+        const folded = foldAlarmStream(await readStream(pool, stream));
+        const alarm = folded.alarms.get(id);
+        const decision = decideAlarm({ type: 'escalate', to: settings.escalateTo, now: now.toISOString() }, alarm);
+        if (!decision.ok) continue; // acknowledged, resolved or escalated since the projection saw it
+        try {
+          await append(pool, stream, folded.version, decision.events.map((e) => ({ type: e.type, data: e.data as unknown as Record<string, unknown> })), { actor: 'vitalis-projector', scope: 'system' });
+        } catch (err) {
+          if (err instanceof ConcurrencyError) continue; // the stream moved (an acknowledgement, a clear): the next run decides again
+          throw err;
+        }
+        for (const e of decision.events) await publishAlarmNotice(redis, patient, 'VitalsAlertEscalated', e.data as unknown as Record<string, unknown>);
+        options.onEscalated?.(alarm!.priority);
+        escalated.push(id);
+      }
+      return { escalated, skipped: false };
+    } finally {
+      await session.query(`SELECT pg_advisory_unlock(${LOCK})`).catch(() => {});
+    }
+  } finally {
+    session.release();
+  }
+}
