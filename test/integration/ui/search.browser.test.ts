@@ -3,7 +3,9 @@
  * allergies recorded through the REST write paths, the search read model projected by a running
  * projector loop. The card finds the patient by name, shows demographics and identifiers, and
  * the allergies (high criticality first, with the allergy banner); a reception token gets
- * demographics only and is told so.
+ * demographics only and is told so. A search with one match opens that patient at once, and its
+ * latest vitals are shown systolic before diastolic ("BP 132/84 mmHg"), each with its age, a value
+ * past its code's threshold marked stale.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser } from 'playwright-core';
@@ -100,6 +102,55 @@ describe('patient-search-card in a browser', () => {
     await eventually(() => tp.page.locator('#record').getAttribute('data-patient'), (p) => p === byron, 'the second record');
     expect(await tp.page.locator('#allergy-banner').innerText()).toBe('No known allergies recorded.');
     expect(tp.errors).toEqual([]);
+  });
+
+  it('opens a single match at once; shows the latest vitals in order, BP systolic/diastolic, each with its age and a stale mark', async () => {
+    const family2 = `Vitals${uid()}`;
+    const vera = await registerPatient(gw, await tokenFor(gw, ['write:patients']), 'Vera', family2);
+    const now = Date.now();
+    const values: [code: string, value: number, unit: string, secondsAgo: number][] = [
+      ['8867-4', 88, '/min', 5], ['59408-5', 97, '%', 5], ['8462-4', 84, 'mm[Hg]', 180], ['8480-6', 132, 'mm[Hg]', 180], ['9279-1', 16, '/min', 5], ['8310-5', 37.1, 'Cel', 40 * 60],
+    ];
+    let seq = 0;
+    for (const [code, value, unit, ago] of values) {
+      await gw.deps.pool.query(
+        `INSERT INTO vitals_observations (patient_id, device_id, seq, code, effective_at, value, unit, kafka_partition, kafka_offset) VALUES ($1, $2, $3, $4, $5, $6, $7, 0, $3)`,
+        [vera, `dev-${vera}`, ++seq, code, new Date(now - ago * 1000), value, unit],
+      );
+    }
+    const reader = await tokenFor(gw, ['read:patients', 'read:vitals']);
+    await eventually(async () => ((await api(gw, reader, 'GET', `/api/v1/patients?name=${family2}`)).body.entry ?? []).length, (n: number) => n === 1, 'the projected patient');
+    const page = await openPage(browser);
+    try {
+      await openCard(page.page, gw, 'patient-search-card', { token: reader, q: family2 });
+      // one match: the record opens without a click
+      await eventually(() => page.page.locator('#record').getAttribute('data-patient'), (p) => p === vera, 'the single match opened');
+      expect(await page.page.locator('#result-count').innerText()).toBe('1 patient found.');
+      expect(await page.page.locator('#record-h').innerText()).toBe(`Vera ${family2}`);
+      const items = page.page.locator('#vitals li');
+      expect(await items.evaluateAll((els) => els.map((e) => (e as unknown as { dataset: { code: string } }).dataset.code))).toEqual(['8867-4', '59408-5', 'bp', '9279-1', '8310-5', 'news2']);
+      const bp = page.page.locator('#vitals li[data-code="bp"]');
+      // systolic first, then diastolic, as one value
+      expect(await bp.locator('.v').innerText()).toBe('BP 132/84 mmHg');
+      expect(await bp.locator('.age').innerText()).toMatch(/^\s*· \d+ min ago$/);
+      expect(await bp.getAttribute('data-stale')).toBe('false');
+      expect(await page.page.locator('#vitals li[data-code="8867-4"] .v').innerText()).toBe('HR 88 /min');
+      expect(await page.page.locator('#vitals li[data-code="8867-4"] .age').innerText()).toMatch(/^\s*· \d+ (s|min) ago( · stale)?$/);
+      // a temperature 40 minutes old is past its 30-minute threshold: stale, in words
+      const temp = page.page.locator('#vitals li[data-code="8310-5"]');
+      expect(await temp.locator('.v').innerText()).toBe('Temp 37.1 °C');
+      expect(await temp.locator('.age').innerText()).toMatch(/^\s*· 4\d min ago · stale$/);
+      expect(await temp.getAttribute('data-stale')).toBe('true');
+      // NEWS2 with the time of its oldest input (the temperature), 24-hour
+      const oldest = new Date(now - 40 * 60_000).toISOString().slice(11, 16);
+      expect(await page.page.locator('#vitals li[data-code="news2"] .v').innerText()).toMatch(new RegExp(`^NEWS2 \\d+ \\([a-z-]+\\), as of ${oldest}$`));
+      expect(await page.page.locator('#vitals li[data-code="news2"] .age').innerText()).toMatch(/^\s*· 4\d min ago · stale$/);
+      await page.page.locator('#record').screenshot({ path: 'test/artifacts/ui-patient-search-vitals.png' });
+      expect(await contrastIssues(page.page)).toEqual([]);
+      expect(page.errors).toEqual([]);
+    } finally {
+      await page.context.close();
+    }
   });
 
   it('shows a reception token demographics only, and says so', async () => {

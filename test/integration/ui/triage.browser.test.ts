@@ -3,7 +3,9 @@
  * admitted through the REST write paths (projected by a running projector loop), vitals produced
  * through Kafka → ingest + live stage. Asserts the board a charge nurse sees: ESI order then
  * arrival, ESI colours, NEWS2 from the produced vitals, the HR alert, and live updates (a new
- * arrival and an ESI change appear without a reload).
+ * arrival and an ESI change appear without a reload). Every value carries its age and a value
+ * past its code's threshold is marked stale in words (a patient whose heart rate is 20 minutes
+ * old); NEWS2 carries the time of its oldest input; every time is a 24-hour clock.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser } from 'playwright-core';
@@ -18,6 +20,9 @@ let browser: Browser;
 let tp: TestPage;
 let writer: string;
 let reader: string;
+/** A patient whose monitor stopped 20 minutes ago (heart rate), with a temperature taken 2 minutes ago: not one of `ids`. */
+let quiet = '';
+let quietHrAt: Date;
 const ids: Record<'a' | 'b' | 'c' | 'd', string> = { a: '', b: '', c: '', d: '' };
 const tag = uid();
 const SICK = { '8867-4': 135, '59408-5': 88, '9279-1': 26, '8480-6': 88, '8462-4': 50, '8310-5': 39.4 };
@@ -28,9 +33,17 @@ async function admit(patient: string, esi: number, complaint: string): Promise<v
   expect(r.status, JSON.stringify(r.body)).toBe(201);
 }
 
+/**
+ * The values a moment ago, each code's value also 8 s earlier (device time): an alarm condition
+ * must hold for its onset delay (heart rate high: 5 s, docs/alarms.md) before it is raised.
+ */
 async function produce(patient: string, values: Record<string, number>): Promise<void> {
   const device = `ed-${uid()}`;
-  await rig.send(patient, Object.entries(values).map(([code, v], i) => vital(patient, device, i, new Date(Date.now() - 1000 + i), code, v)));
+  const entries = Object.entries(values);
+  await rig.send(patient, [
+    ...entries.map(([code, v], i) => vital(patient, device, i + 1, new Date(Date.now() - 9000 + i), code, v)),
+    ...entries.map(([code, v], i) => vital(patient, device, entries.length + i + 1, new Date(Date.now() - 1000 + i), code, v)),
+  ]);
 }
 
 /** My patients' rows, top to bottom: [patient id, esi]. */
@@ -51,6 +64,11 @@ beforeAll(async () => {
   await admit(ids.c, 2, 'Abdominal pain');
   await produce(ids.b, SICK);
   await produce(ids.c, WELL);
+  quiet = await registerPatient(rig.gw, writer, 'Quentin', `Triage${tag}Q`);
+  await admit(quiet, 5, 'Repeat prescription');
+  const device = `ed-${uid()}`;
+  quietHrAt = new Date(Date.now() - 20 * 60_000);
+  await rig.send(quiet, [vital(quiet, device, 1, quietHrAt, '8867-4', 72), vital(quiet, device, 2, new Date(Date.now() - 2 * 60_000), '8310-5', 36.8)]);
   browser = await launchBrowser();
   tp = await openPage(browser, { width: 1400, height: 900 });
 }, 120_000);
@@ -58,7 +76,7 @@ beforeAll(async () => {
 afterAll(async () => {
   await browser?.close();
   // leave the shared board as we found it
-  for (const p of Object.values(ids)) if (p) await api(rig.gw, writer, 'POST', `/api/v1/triage/${p}/discharge`).catch(() => undefined);
+  for (const p of [...Object.values(ids), quiet]) if (p) await api(rig.gw, writer, 'POST', `/api/v1/triage/${p}/discharge`).catch(() => undefined);
   await projector?.stop();
   await rig?.close();
 });
@@ -88,10 +106,15 @@ describe('emergency-triage-board in a browser', () => {
     await eventually(() => row.getAttribute('data-news2'), (s) => s === String(expected.score), `NEWS2 ${expected.score} for the sick patient`);
     expect(await row.locator('.news2').getAttribute('data-risk')).toBe('high');
     expect(await row.locator('.news2').innerText()).toContain('High');
-    expect(await row.locator('td.hr').innerText()).toBe('135');
-    expect(await row.locator('td.spo2').innerText()).toBe('88 %');
-    expect(await row.locator('td.bp').innerText()).toBe('88/50');
-    expect(await row.locator('td.temp').innerText()).toBe('39.4 °C');
+    expect(await row.locator('td.hr .v').innerText()).toBe('135');
+    expect(await row.locator('td.spo2 .v').innerText()).toBe('88 %');
+    // systolic first, then diastolic
+    expect(await row.locator('td.bp .v').innerText()).toBe('88/50');
+    expect(await row.locator('td.temp .v').innerText()).toBe('39.4 °C');
+    // each value with its age (produced a moment ago; past a few seconds a monitor value is stale, and says so)
+    for (const column of ['hr', 'spo2', 'bp', 'rr', 'temp']) expect(await row.locator(`td.${column} .age`).innerText()).toMatch(/^\d+ (s|min) ago( · stale)?$/);
+    // NEWS2 with the time of its oldest input, on a 24-hour clock
+    expect(await row.locator('.as-of').innerText()).toMatch(/^as of \d{2}:\d{2}$/);
     await eventually(() => row.locator('.alert-tag[data-rule="hr-high"]').count(), (n) => n === 1, 'the heart-rate alert on the board');
     expect(await row.locator('.alert-tag[data-rule="hr-high"]').innerText()).toBe('HR > 130');
     // a patient without vitals has no NEWS2 (not a reassuring 0)
@@ -100,6 +123,27 @@ describe('emergency-triage-board in a browser', () => {
     const wellRow = tp.page.locator(`#rows tr[data-patient="${ids.c}"]`);
     await eventually(() => wellRow.getAttribute('data-news2'), (s) => s === String(well.score), `NEWS2 ${well.score} for the well patient`);
     expect(await wellRow.locator('.news2').getAttribute('data-risk')).toBe(well.risk);
+  });
+
+  it('marks a value past its freshness threshold stale, in words, and keeps a fresh one plain; NEWS2 says how old its oldest input is', async () => {
+    const row = tp.page.locator(`#rows tr[data-patient="${quiet}"]`);
+    await eventually(() => row.locator('td.hr .v').count(), (n) => n === 1, 'the quiet patient\'s values');
+    // heart rate 20 minutes old: far past its 10 s threshold
+    expect(await row.locator('td.hr .v').innerText()).toBe('72');
+    expect(await row.locator('td.hr .age').innerText()).toMatch(/^2\d min ago · stale$/);
+    expect(await row.locator('td.hr').getAttribute('data-stale')).toBe('true');
+    // temperature 2 minutes old: within its 30 min threshold
+    expect(await row.locator('td.temp .v').innerText()).toBe('36.8 °C');
+    expect(await row.locator('td.temp .age').innerText()).toMatch(/^\d+ min ago$/);
+    expect(await row.locator('td.temp').getAttribute('data-stale')).toBe('false');
+    // NEWS2 is as old as its oldest input, and stale with it
+    expect(await row.locator('.as-of').innerText()).toBe(`as of ${quietHrAt.toISOString().slice(11, 16)}`);
+    expect(await row.locator('.news2-cell > .age').innerText()).toMatch(/^oldest input 2\d min ago · stale$/);
+    // 24-hour times, never AM/PM
+    expect(await row.locator('time.arrived').innerText()).toMatch(/^\d{2}:\d{2}$/);
+    expect(await tp.page.locator('#updated').innerText()).toMatch(/^Updated \d{2}:\d{2}:\d{2}\.$/);
+    expect(await tp.page.locator('#rows').innerText()).not.toMatch(/\b(AM|PM)\b/i);
+    await row.screenshot({ path: 'test/artifacts/ui-triage-stale-values.png' });
   });
 
   it('updates live: a new arrival and an ESI change reorder the board without a reload', async () => {

@@ -157,7 +157,7 @@ export const ACCESS_POLICY = {
   },
   CriticalResult: {
     read: {
-      what: 'see unacknowledged critical results (triage board, live streams, MCP)', scopes: ['read:diagnostics'], patientScopes: [],
+      what: 'see critical results: waiting ones and the acknowledged history, who and when (triage board, list, live streams, MCP)', scopes: ['read:diagnostics'], patientScopes: [],
       refusal: 'Critical results need read:diagnostics.', rules: row(['doctor', 'nurse', 'lab', 'system']),
     },
   },

@@ -62,14 +62,14 @@ export function uiCards(alarms: AlarmSettings = DEFAULT_ALARM_SETTINGS): Readonl
     card(
       'emergency-triage-board',
       'Emergency triage board',
-      'Live emergency department board: ESI levels 1 to 5, NEWS2, latest vitals and alerts, sorted by acuity then arrival (tool: get_triage_board).',
-      triageCard,
+      'Live emergency department board: ESI levels 1 to 5, NEWS2, latest vitals with their ages and alerts, sorted by acuity then arrival; critical results with an Acknowledge action for a signed-in clinician and the acknowledged history (tools: get_triage_board, set_triage_level, acknowledge_critical_result).',
+      () => triageCard(alarms),
     ),
     card(
       'patient-search-card',
       'Patient search',
-      'Master patient index: search by name, demographics, identifiers and allergies (tools: search_patients, get_patient).',
-      searchCard,
+      'Master patient index: search by name, demographics, identifiers and allergies, latest vitals with their ages (tools: search_patients, get_patient).',
+      () => searchCard(alarms),
     ),
   ];
   built.set(alarms, cards);

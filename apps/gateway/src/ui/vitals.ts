@@ -15,6 +15,12 @@ export const VITAL_LABELS: Readonly<Record<NumericVitalCode, { label: string; un
 };
 
 /**
+ * How the cards show a result's UCUM unit where it is not readable as written (the rest are shown
+ * as they are: mmol/L, mg/dL, g/dL, ng/mL). `[pH]` has no unit on screen.
+ */
+export const ANALYTE_UNIT_TEXT: Readonly<Record<string, string>> = { '10*3/uL': '×10³/µL', 'mm[Hg]': 'mmHg', '[pH]': '' };
+
+/**
  * A value as a JavaScript literal for a card's inline script: JSON, with `<` escaped so no data can
  * close the script element or open a comment in it.
  */

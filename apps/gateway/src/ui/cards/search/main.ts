@@ -1,14 +1,19 @@
 /**
  * patient-search-card (browser code; markup in ../../search.ts). Search by name → results → the
- * record: demographics, identifiers, contacts, allergies (high criticality first, with a banner),
- * latest vitals and NEWS2 when the token allows. Reception tokens get demographics only and the
- * card says so instead of implying "no allergies".
+ * record (a single match opens at once): demographics, identifiers, contacts, allergies (high
+ * criticality first, with a banner), latest vitals and NEWS2 when the token allows, each value
+ * with its age ("HR 88 /min · 12 s ago", "stale" past its code's threshold), blood pressure as one
+ * "BP 120/80 mmHg" (systolic first), NEWS2 with the time of its oldest input. Reception tokens get
+ * demographics only and the card says so instead of implying "no allergies".
  */
 import { V } from '../shared/runtime';
 import { startDelayBanner } from '../shared/delay-banner'; startDelayBanner(); // "Data delayed" banner while the vitals pipeline is late (docs/ui.md)
 
-/** Injected by the card build (../../build.ts): screen label and unit per vital code. */
-declare const DATA: { readonly vitalNames: Readonly<Record<string, readonly [label: string, unit: string]>> };
+import { age as ageOf, clock, isStale } from '../shared/time';
+import type { SearchData } from './data';
+
+/** Injected by the card build (../../build.ts, `searchScriptData()`). */
+declare const DATA: SearchData;
 
 interface Allergy {
   substance?: string;
@@ -25,7 +30,7 @@ interface PatientView {
   telecom: Array<{ system: string; value: string }>;
   /** undefined when the caller may not see them. */
   allergies: Allergy[] | undefined;
-  latest: Array<{ code: string; value: number }>;
+  latest: Array<{ code: string; value: number; effective_at: string }>;
   news2: { score: number; risk: string } | undefined;
   version: string | number | undefined;
   updated: string | null | undefined;
@@ -113,7 +118,9 @@ function search(name: string): Promise<void> {
   return V.op('search_patients', { name: name, limit: 20 }, { path: '/api/v1/patients?' + q }).then((body) => {
     V.showError(null);
     V.setStatus('Ready', 'live');
-    showResults(body, name);
+    const list = showResults(body, name);
+    // one match: that is the patient, open it at once
+    if (list.length === 1) return open(list[0]!.id);
   }, (err) => {
     V.setStatus('Error', 'error');
     V.showError(err);
@@ -183,16 +190,54 @@ function render(p: PatientView): void {
 
   if (p.latest.length) {
     body.append(V.el('h3', { text: 'Latest vitals' }));
-    const box = V.el('div', { class: 'vitals' });
-    p.latest.forEach((v) => {
-      const n = VITAL_NAMES[v.code];
-      if (n) box.append(V.el('span', { text: n[0] + ' ' + v.value + ' ' + n[1] }));
+    const box = V.el('ul', { class: 'vitals', id: 'vitals', 'aria-label': 'Latest vitals, each with its age' });
+    aged = [];
+    const by: Record<string, { code: string; value: number; effective_at: string }> = {};
+    p.latest.forEach((v) => (by[v.code] = v));
+    DATA.order.forEach((code) => {
+      const v = by[code];
+      const n = VITAL_NAMES[code];
+      if (!v || !n) return;
+      if (code === DATA.bp.systolic) {
+        // blood pressure as one value, systolic first: "BP 120/80 mmHg"
+        const dia = by[DATA.bp.diastolic];
+        box.append(vitalItem('bp', 'BP ' + fmt(v.value) + '/' + (dia ? fmt(dia.value) : '–') + ' ' + n[1], dia ? [v, dia] : [v]));
+      } else box.append(vitalItem(code, n[0] + ' ' + fmt(v.value) + ' ' + n[1], [v]));
     });
-    if (p.news2) box.append(V.el('span', { text: 'NEWS2 ' + p.news2.score + ' (' + p.news2.risk + ')' }));
+    if (p.news2) {
+      const inputs = p.latest.filter((v) => DATA.news2Codes.indexOf(v.code) >= 0);
+      const text = 'NEWS2 ' + p.news2.score + ' (' + p.news2.risk + ')' + (inputs.length ? ', as of ' + clock(oldestOf(inputs)) : '');
+      box.append(inputs.length ? vitalItem('news2', text, inputs) : V.el('li', { 'data-code': 'news2', text: text }));
+    }
     body.append(box);
+    tickAges();
   }
   rec.focus();
 }
+
+// ---- each value with its age (re-read every second, in place) ----
+
+type Input = { code: string; effective_at: string };
+let aged: Array<{ li: HTMLElement; el: HTMLElement; inputs: Input[] }> = [];
+const fmt = (n: number) => String(Math.round(n * 10) / 10);
+function oldestOf(inputs: Input[]): string {
+  return inputs.reduce((o, v) => (Date.parse(v.effective_at) < Date.parse(o) ? v.effective_at : o), inputs[0]!.effective_at);
+}
+function vitalItem(code: string, text: string, inputs: Input[]): HTMLLIElement {
+  const el = V.el('span', { class: 'age' });
+  const li = V.el('li', { 'data-code': code }, [V.el('span', { class: 'v', text: text }), el]);
+  aged.push({ li, el, inputs });
+  return li;
+}
+function tickAges(): void {
+  const now = Date.now();
+  aged.forEach((a) => {
+    const stale = a.inputs.some((v) => isStale(v.code, v.effective_at, DATA.staleAfter, now));
+    a.el.textContent = ' · ' + ageOf(oldestOf(a.inputs), now) + ' ago' + (stale ? ' · stale' : '');
+    a.li.setAttribute('data-stale', String(stale));
+  });
+}
+setInterval(tickAges, 1000);
 
 V.$('#search').addEventListener('submit', (e) => {
   e.preventDefault();

@@ -1,39 +1,70 @@
 /**
  * emergency-triage-board (browser code; markup in ../../triage.ts). Re-reads the board every 3 s,
- * re-renders only on a change (a poll never steals focus), announces arrivals and ESI changes
- * politely, and lets write:triage holders re-triage in a modal dialog guarded by the version read
- * with the board (If-Match / expected_version).
+ * re-renders only on a change (a poll never steals focus; the ages tick in place every second),
+ * announces arrivals, ESI changes and new critical results politely, lets write:triage holders
+ * re-triage in a modal dialog guarded by the version read with the board (If-Match /
+ * expected_version), and lets a signed-in clinician acknowledge a critical result (the server
+ * records who; an app acting for itself is refused, so the button is not offered to one).
+ * Every value carries its age and a stale mark past its code's threshold (DATA.staleAfter);
+ * every time is 24-hour (../shared/time.ts).
  */
 import { V } from '../shared/runtime';
 import { startDelayBanner } from '../shared/delay-banner'; startDelayBanner(); // "Data delayed" banner while the vitals pipeline is late (docs/ui.md)
 
-/** Injected by the card build (../../build.ts): the board's vitals column per vital code. */
-declare const DATA: { readonly vitalColumns: Readonly<Record<string, 'hr' | 'spo2' | 'sys' | 'dia' | 'rr' | 'temp'>> };
+import { age, clock, clockSeconds, isStale } from '../shared/time';
+import { signedInUser } from '../shared/signed-in';
+import type { TriageData, VitalColumn } from './data';
 
+/** Injected by the card build (../../build.ts, `triageScriptData()`). */
+declare const DATA: TriageData;
+
+interface LatestVital { code: string; value: number; unit?: string; effective_at: string }
 interface Entry {
   patient_id: string;
-  name?: string;
+  name?: string | null;
   esi: number;
   version: number;
   complaint?: string;
   arrived_at: string;
   news2?: { score: number; risk: string } | null;
-  latest_vitals?: Array<{ code: string; value: number }>;
+  latest_vitals?: LatestVital[];
   alerts?: string[];
   /** Unacknowledged critical diagnostic results (read:diagnostics). */
-  critical_results?: CriticalOnBoard[];
+  critical_results?: Critical[];
+  /** Acknowledged in the last 12 h (read:diagnostics). */
+  acknowledged_critical_results?: Critical[];
 }
-interface CriticalOnBoard {
+interface CriticalValue {
+  code: string;
+  name?: string;
+  display?: string;
+  value?: number;
+  unit?: string;
+  text?: string;
+  interpretation?: string;
+  crossed?: { side: 'low' | 'high'; limit: number } | null;
+}
+interface Critical {
   critical_id: string;
   report_id: string;
-  state: 'open' | 'escalated';
-  results?: Array<{ code: string; display?: string; value?: number; unit?: string; text?: string; interpretation: string }>;
+  report_status?: string;
+  state: 'open' | 'escalated' | 'acknowledged';
+  results?: CriticalValue[];
+  raised_at: string;
+  due_at: string;
+  escalated_at?: string | null;
+  acknowledged_at?: string | null;
+  acknowledged_by?: string | null;
+  acknowledged_by_name?: string | null;
+  note?: string | null;
 }
 
 const LABEL: Record<number, string> = { 1: 'Resuscitation', 2: 'Emergent', 3: 'Urgent', 4: 'Less urgent', 5: 'Non-urgent' };
 const RISK: Record<string, string> = { high: 'High', medium: 'Medium', 'low-medium': 'Low–medium', low: 'Low' };
 const VITALS = DATA.vitalColumns;
+const NEWS2_CODES = DATA.news2Codes;
 const RULES: Record<string, string> = { 'hr-high': 'HR > 130', 'spo2-low': 'SpO₂ < 90 %', 'news2-high': 'NEWS2 ≥ 7' };
+const REPORT_STATUS: Record<string, string> = { registered: 'Registered', partial: 'Partial report', preliminary: 'Preliminary report', final: 'Final report', amended: 'Amended report', corrected: 'Corrected report', cancelled: 'Cancelled report' };
 let previous: Map<string, Entry> | null = null;
 
 function entriesOf(body: any): Entry[] {
@@ -45,14 +76,159 @@ function waited(iso: string): string {
   const min = Math.max(0, Math.round((Date.now() - Date.parse(iso)) / 60000));
   return min < 60 ? min + ' min' : Math.floor(min / 60) + ' h ' + (min % 60) + ' min';
 }
-function vitalsOf(e: Entry): Partial<Record<'hr' | 'spo2' | 'sys' | 'dia' | 'rr' | 'temp', number>> {
-  const v: Partial<Record<'hr' | 'spo2' | 'sys' | 'dia' | 'rr' | 'temp', number>> = {};
+const nameOf = (e: Entry) => e.name || e.patient_id;
+
+// ---- values with their age ----
+
+/** An element showing how old its inputs are; re-read every second (`tickAges`), never re-rendered for it. */
+interface Aged { el: HTMLElement; cell: HTMLElement | null; inputs: Array<[code: string, at: string]>; prefix: string }
+let aged: Aged[] = [];
+
+/** The oldest input's time, and whether any input is past its code's threshold. */
+function freshnessOf(inputs: Array<[string, string]>, now: number): { oldest: string; stale: boolean } {
+  let oldest = inputs[0]![1];
+  for (const [, at] of inputs) if (Date.parse(at) < Date.parse(oldest)) oldest = at;
+  return { oldest, stale: inputs.some(([code, at]) => isStale(code, at, DATA.staleAfter, now)) };
+}
+function paintAge(a: Aged, now: number): void {
+  const f = freshnessOf(a.inputs, now);
+  a.el.textContent = a.prefix + age(f.oldest, now) + ' ago' + (f.stale ? ' · stale' : '');
+  a.el.setAttribute('data-stale', String(f.stale));
+  if (a.cell) a.cell.setAttribute('data-stale', String(f.stale));
+}
+function tickAges(): void {
+  const now = Date.now();
+  aged.forEach((a) => paintAge(a, now));
+}
+function ageLine(inputs: Array<[string, string]>, cell: HTMLElement | null, prefix = ''): HTMLElement {
+  const el = V.el('span', { class: 'age' });
+  const a: Aged = { el, cell, inputs, prefix };
+  aged.push(a);
+  paintAge(a, Date.now());
+  return el;
+}
+
+type Latest = Partial<Record<VitalColumn, LatestVital>>;
+function vitalsOf(e: Entry): Latest {
+  const v: Latest = {};
   (e.latest_vitals || []).forEach((x) => {
     const column = VITALS[x.code];
-    if (column) v[column] = x.value;
+    if (column) v[column] = x;
   });
   return v;
 }
+/** A vitals cell: the value, and under it its age ("12 s ago"; "16 min ago · stale" past the code's threshold). */
+function vitalCell(cls: string, text: string | undefined, inputs: LatestVital[]): HTMLTableCellElement {
+  if (text === undefined || !inputs.length) return V.el('td', { class: 'num ' + cls, text: '–' });
+  const td = V.el('td', { class: 'num ' + cls }, [V.el('span', { class: 'v', text: text })]);
+  td.append(ageLine(inputs.map((x) => [x.code, x.effective_at]), td));
+  return td;
+}
+
+// ---- critical results ----
+
+const unitText = (unit: string | undefined) => (unit === undefined ? '' : Object.hasOwn(DATA.unitText, unit) ? DATA.unitText[unit]! : unit);
+/** "Potassium 6.8 mmol/L (critical > 6.0)"; a finding in words: "ECG impression: <text>". */
+function resultText(r: CriticalValue): string {
+  const name = r.name || String(r.display || r.code).split(' [')[0];
+  if (r.value === undefined) return name + ': ' + (r.text || '');
+  const unit = unitText(r.unit);
+  const value = name + ' ' + r.value + (unit ? ' ' + unit : '');
+  return r.crossed ? value + ' (critical ' + (r.crossed.side === 'high' ? '> ' : '< ') + r.crossed.limit.toFixed(Math.max(decimals(r.value), decimals(r.crossed.limit))) + ')' : value;
+}
+/** Decimals as written (6.8: 1): a limit is shown with at least the value's (6.0 beside 6.8, not 6). */
+const decimals = (n: number) => (String(n).split('.')[1] || '').length;
+const interpretationText = (r: CriticalValue) => (r.interpretation ? (DATA.interpretation[r.interpretation] || r.interpretation).toLowerCase() : '');
+const whatOf = (c: Critical) => (c.results || []).map(resultText).join('; ');
+
+const canAcknowledge = V.mayUse(['write:diagnostics']) && signedInUser() !== false;
+/** After an acknowledgement the next button (or the history) gets the focus once the board is re-read. */
+let focusAfterAck: string | null = null;
+
+function resultLines(c: Critical): HTMLElement[] {
+  return (c.results || []).map((r) => V.el('div', { class: 'ci-result' }, [
+    V.el('span', { class: 'ci-what', text: resultText(r) }),
+    r.interpretation ? V.el('span', { class: 'ci-interp', 'data-interpretation': r.interpretation, text: interpretationText(r) }) : null,
+  ]));
+}
+
+function criticalItem(e: Entry, c: Critical): HTMLLIElement {
+  const status = c.report_status ? REPORT_STATUS[c.report_status] || c.report_status + ' report' : null;
+  const meta = [nameOf(e), e.patient_id, status].filter(Boolean).join(' · ');
+  const times = V.el('div', { class: 'ci-times' }, [
+    'Raised ', V.el('time', { datetime: c.raised_at, class: 'raised', text: clock(c.raised_at) }),
+    c.state === 'escalated' && c.escalated_at
+      ? V.el('span', {}, [' · escalated ', V.el('time', { datetime: c.escalated_at, class: 'escalated', text: clock(c.escalated_at) })])
+      : V.el('span', {}, [' · escalates ', V.el('time', { datetime: c.due_at, class: 'due', text: clock(c.due_at) }), ' if not acknowledged']),
+  ]);
+  const li = V.el('li', { class: 'critical-item', 'data-report': c.report_id, 'data-critical': c.critical_id, 'data-state': c.state, 'data-patient': e.patient_id }, [
+    V.el('div', { class: 'ci-head' }, [
+      V.el('div', { class: 'ci-results' }, resultLines(c)),
+      c.state === 'escalated' ? V.el('span', { class: 'ci-escalated', text: 'Escalated' }) : null,
+    ]),
+    V.el('div', { class: 'ci-meta', text: meta }),
+    times,
+  ]);
+  if (canAcknowledge) {
+    const b = V.el('button', { type: 'button', class: 'ack', 'data-report': c.report_id, 'aria-label': 'Acknowledge ' + whatOf(c) + ' for ' + nameOf(e), text: 'Acknowledge' });
+    b.addEventListener('click', () => acknowledge(e, c, b, li));
+    li.append(V.el('div', { class: 'ci-actions' }, [b]));
+  }
+  return li;
+}
+
+function ackedItem(e: Entry, c: Critical): HTMLLIElement {
+  const who = c.acknowledged_by_name || c.acknowledged_by || 'unknown';
+  return V.el('li', { class: 'acked-item', 'data-report': c.report_id, 'data-critical': c.critical_id, 'data-patient': e.patient_id }, [
+    V.el('div', { class: 'ci-results' }, resultLines(c)),
+    V.el('div', { class: 'ci-meta', text: [nameOf(e), e.patient_id, c.report_status ? REPORT_STATUS[c.report_status] || c.report_status : null].filter(Boolean).join(' · ') }),
+    V.el('div', { class: 'ci-ack' }, [
+      'Acknowledged by ', V.el('span', { class: 'who', text: who }), ' at ',
+      V.el('time', { datetime: c.acknowledged_at || '', class: 'when', text: c.acknowledged_at ? clock(c.acknowledged_at) : '–' }),
+      ' · raised ', V.el('time', { datetime: c.raised_at, text: clock(c.raised_at) }),
+    ]),
+    c.note ? V.el('div', { class: 'ci-note', text: 'Note: ' + c.note }) : null,
+  ]);
+}
+
+function renderCritical(entries: Entry[]): void {
+  const withDiagnostics = entries.some((e) => e.critical_results !== undefined);
+  V.$('#critical-panel').hidden = !withDiagnostics;
+  V.$('#acked-panel').hidden = !withDiagnostics;
+  const list = V.$('#critical-list');
+  list.textContent = '';
+  const waiting: Array<[Entry, Critical]> = [];
+  const done: Array<[Entry, Critical]> = [];
+  entries.forEach((e) => {
+    (e.critical_results || []).forEach((c) => waiting.push([e, c]));
+    (e.acknowledged_critical_results || []).forEach((c) => done.push([e, c]));
+  });
+  // escalated first, then oldest first: what has waited longest is on top
+  waiting.sort((a, b) => (a[1].state === b[1].state ? Date.parse(a[1].raised_at) - Date.parse(b[1].raised_at) : a[1].state === 'escalated' ? -1 : 1));
+  waiting.forEach(([e, c]) => list.append(criticalItem(e, c)));
+  V.$('#critical-none').hidden = waiting.length > 0;
+  const acked = V.$('#acked-list');
+  acked.textContent = '';
+  done.sort((a, b) => Date.parse(b[1].acknowledged_at || '') - Date.parse(a[1].acknowledged_at || ''));
+  done.forEach(([e, c]) => acked.append(ackedItem(e, c)));
+  V.$('#acked-none').hidden = done.length > 0;
+}
+
+function acknowledge(e: Entry, c: Critical, button: HTMLButtonElement, li: HTMLElement): void {
+  button.disabled = true;
+  const old = li.querySelector('.error');
+  if (old) old.remove();
+  V.op('acknowledge_critical_result', { report_id: c.report_id }, { method: 'POST', path: '/api/v1/diagnostics/reports/' + encodeURIComponent(c.report_id) + '/acknowledge', body: {} }).then(() => {
+    V.$('#announce').textContent = 'Critical result acknowledged for ' + nameOf(e) + ': ' + whatOf(c) + '.';
+    focusAfterAck = c.report_id;
+    refresh();
+  }, (err) => {
+    button.disabled = false;
+    li.append(V.el('div', { class: 'error', role: 'alert', text: err && err.status === 409 ? 'Already acknowledged or changed meanwhile; the board is being refreshed.' : (err && err.message) || String(err) }));
+    refresh();
+  });
+}
+
 function cell(text: string | number | undefined, cls?: string): HTMLTableCellElement {
   return V.el('td', { class: cls, text: text === undefined ? '–' : String(text) });
 }
@@ -61,11 +237,14 @@ let lastJson: string | null = null;
 function render(entries: Entry[]): void {
   // Re-render only on a change (or a new minute of waiting time): a poll must not steal focus.
   const json = JSON.stringify(entries) + Math.floor(Date.now() / 60000);
+  const stamp = 'Updated ' + clockSeconds(new Date().toISOString()) + '.';
   if (json === lastJson) {
-    V.$('#updated').textContent = 'Updated ' + new Date().toLocaleTimeString() + '.';
+    tickAges();
+    V.$('#updated').textContent = stamp;
     return;
   }
   lastJson = json;
+  aged = [];
   const active = document.activeElement;
   const focused = active && active.closest && active.closest('#rows tr[data-patient]');
   const focusedId = focused ? focused.getAttribute('data-patient') : null;
@@ -79,47 +258,58 @@ function render(entries: Entry[]): void {
     counts[e.esi] = (counts[e.esi] || 0) + 1;
     now.set(e.patient_id, e);
     const old = previous && previous.get(e.patient_id);
-    if (previous && !old) news.push((e.name || e.patient_id) + ' arrived, ESI ' + e.esi);
-    else if (old && old.esi !== e.esi) news.push((e.name || e.patient_id) + ' is now ESI ' + e.esi);
+    if (previous && !old) news.push(nameOf(e) + ' arrived, ESI ' + e.esi);
+    else if (old && old.esi !== e.esi) news.push(nameOf(e) + ' is now ESI ' + e.esi);
     const v = vitalsOf(e);
+    const latest = e.latest_vitals || [];
     // No vitals yet: no score (an all-missing NEWS2 of 0 would read as "well").
-    const n2 = e.news2 && (e.latest_vitals || []).length ? e.news2 : null;
-    const n2cell = V.el('td', {}, n2
-      ? [V.el('span', { class: 'news2', 'data-risk': n2.risk, 'aria-label': 'NEWS2 ' + n2.score + ', ' + (RISK[n2.risk] || n2.risk) + ' risk' }, [
-        document.createTextNode(String(n2.score)), V.el('span', { class: 'risk', text: RISK[n2.risk] || n2.risk })])]
-      : [V.el('span', { class: 'muted', text: '–', title: 'No vitals yet' })]);
-    // Unacknowledged critical diagnostic results (with read:diagnostics): shown until acknowledged, escalated ones marked.
-    const critical = (e.critical_results || []).map((c) => {
-      const what = (c.results || []).map((r) => String(r.display || r.code).split(' [')[0] + ' ' + (r.value !== undefined ? r.value + ' ' + (r.unit || '') : r.text || '') + ' (' + r.interpretation + ')').join(', ');
-      if (previous && (!old || !(old.critical_results || []).some((o) => o.critical_id === c.critical_id && o.state === c.state))) {
-        news.push('Critical result' + (c.state === 'escalated' ? ', escalated' : '') + ' for ' + (e.name || e.patient_id) + ': ' + what);
+    const n2 = e.news2 && latest.length ? e.news2 : null;
+    const n2inputs = latest.filter((x) => NEWS2_CODES.indexOf(x.code) >= 0);
+    const n2cell = V.el('td', { class: 'news2-cell' });
+    if (n2) {
+      n2cell.append(V.el('span', { class: 'news2', 'data-risk': n2.risk, 'aria-label': 'NEWS2 ' + n2.score + ', ' + (RISK[n2.risk] || n2.risk) + ' risk' }, [
+        document.createTextNode(String(n2.score)), V.el('span', { class: 'risk', text: RISK[n2.risk] || n2.risk })]));
+      if (n2inputs.length) {
+        const oldest = freshnessOf(n2inputs.map((x) => [x.code, x.effective_at]), Date.now()).oldest;
+        n2cell.append(V.el('div', { class: 'as-of' }, ['as of ', V.el('time', { datetime: oldest, text: clock(oldest) })]));
+        n2cell.append(ageLine(n2inputs.map((x) => [x.code, x.effective_at]), n2cell, 'oldest input '));
       }
-      return V.el('span', { class: 'critical-tag', 'data-report': c.report_id, 'data-state': c.state, text: 'Critical: ' + what + (c.state === 'escalated' ? ' · escalated' : '') });
+    } else n2cell.append(V.el('span', { class: 'muted', text: '–', title: 'No vitals yet' }));
+    // Unacknowledged critical diagnostic results (with read:diagnostics): tagged in the row; the panel above has the detail.
+    const critical = (e.critical_results || []).map((c) => {
+      const what = whatOf(c);
+      if (previous && (!old || !(old.critical_results || []).some((o) => o.critical_id === c.critical_id && o.state === c.state))) {
+        news.push('Critical result' + (c.state === 'escalated' ? ', escalated' : '') + ' for ' + nameOf(e) + ': ' + what + ', ' + (c.results || []).map(interpretationText).join(', '));
+      }
+      return V.el('span', { class: 'critical-tag', 'data-report': c.report_id, 'data-state': c.state, text: 'Critical: ' + (c.results || []).map((r) => r.name || r.code).join(', ') + (c.state === 'escalated' ? ' · escalated' : '') });
     });
     const alerts = V.el('td', {}, (e.alerts || []).map((a: string) => V.el('span', { class: 'alert-tag', 'data-rule': a, text: RULES[a] || a })).concat(critical));
+    const bp = [v.sys, v.dia].filter((x): x is LatestVital => x !== undefined);
     const tr = V.el('tr', { 'data-patient': e.patient_id, 'data-esi': e.esi, 'data-news2': n2 ? n2.score : null, class: previous && (!old || old.esi !== e.esi || old.version !== e.version) ? 'changed' : null }, [
       V.el('td', { class: 'esi' }, [V.el('span', { class: 'badge esi-' + e.esi }, [V.el('span', { class: 'n', text: String(e.esi) }), V.el('span', { class: 'l', text: LABEL[e.esi] || '' })])]),
       V.el('td', {}, [V.el('div', { class: 'name', text: e.name || 'Unknown patient' }), V.el('div', { class: 'pid', text: e.patient_id }), retriageButton(e)]),
       cell(e.complaint),
-      V.el('td', { class: 'num' }, [V.el('time', { datetime: e.arrived_at, text: V.fmtTime(e.arrived_at) }), V.el('div', { class: 'pid', text: 'waiting ' + waited(e.arrived_at) })]),
+      V.el('td', { class: 'num' }, [V.el('time', { datetime: e.arrived_at, class: 'arrived', text: clock(e.arrived_at) }), V.el('div', { class: 'pid', text: 'waiting ' + waited(e.arrived_at) })]),
       n2cell,
-      cell(v.hr === undefined ? undefined : Math.round(v.hr), 'num hr'),
-      cell(v.spo2 === undefined ? undefined : Math.round(v.spo2) + ' %', 'num spo2'),
-      cell(v.sys === undefined ? undefined : Math.round(v.sys) + '/' + (v.dia === undefined ? '–' : Math.round(v.dia)), 'num bp'),
-      cell(v.rr === undefined ? undefined : Math.round(v.rr), 'num rr'),
-      cell(v.temp === undefined ? undefined : v.temp.toFixed(1) + ' °C', 'num temp'),
+      vitalCell('hr', v.hr && String(Math.round(v.hr.value)), v.hr ? [v.hr] : []),
+      vitalCell('spo2', v.spo2 && Math.round(v.spo2.value) + ' %', v.spo2 ? [v.spo2] : []),
+      // systolic first, then diastolic: "120/80"
+      vitalCell('bp', v.sys && Math.round(v.sys.value) + '/' + (v.dia === undefined ? '–' : Math.round(v.dia.value)), bp),
+      vitalCell('rr', v.rr && String(Math.round(v.rr.value)), v.rr ? [v.rr] : []),
+      vitalCell('temp', v.temp && v.temp.value.toFixed(1) + ' °C', v.temp ? [v.temp] : []),
       alerts,
     ]);
     tbody.append(tr);
   });
   if (!entries.length) tbody.append(V.el('tr', {}, [V.el('td', { colspan: 11, class: 'empty', text: 'No patients in the department.' })]));
+  renderCritical(entries);
   const summary = V.$('#summary');
   summary.textContent = '';
   [1, 2, 3, 4, 5].forEach((l) => {
     summary.append(V.el('li', { class: 'esi-' + l, 'data-esi': l, text: 'ESI ' + l + ' · ' + LABEL[l] + ': ' + counts[l] }));
   });
   V.$('#count').textContent = entries.length + (entries.length === 1 ? ' patient' : ' patients');
-  V.$('#updated').textContent = 'Updated ' + new Date().toLocaleTimeString() + '.';
+  V.$('#updated').textContent = stamp;
   if (news.length) V.$('#announce').textContent = news.slice(0, 5).join('. ');
   setTimeout(() => {
     Array.from(document.querySelectorAll('tr.changed')).forEach((r) => r.classList.remove('changed'));
@@ -127,7 +317,13 @@ function render(entries: Entry[]): void {
   previous = now;
   const back = focusedId && document.querySelector<HTMLElement>('#rows tr[data-patient="' + focusedId + '"] .retriage');
   if (back) back.focus();
+  if (focusAfterAck && !document.querySelector('#critical-list [data-report="' + focusAfterAck + '"]')) {
+    focusAfterAck = null;
+    const next = document.querySelector<HTMLElement>('#critical-list .ack') || V.$('#acked-h');
+    next.focus();
+  }
 }
+setInterval(tickAges, 1000);
 
 // ---- re-triage (set_triage_level / PUT /api/v1/triage/{id}/esi), for write:triage holders ----
 const canRetriage = V.mayUse(['write:triage']);
