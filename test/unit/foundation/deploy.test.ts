@@ -140,7 +140,7 @@ describe('deployment: Kubernetes manifests against the code', () => {
     const secretKeys = (app: string) => Object.keys(environmentOf(containerOf(deployment(app))).secret).sort();
     expect(secretKeys('gateway')).toEqual(['AUDIT_CHECKPOINT_KEY', 'DATABASE_URL', 'KEY_ENCRYPTION_SECRET', 'REDIS_URL']);
     expect(secretKeys('ingest')).toEqual(['DATABASE_URL', 'REDIS_URL']);
-    expect(secretKeys('projector')).toEqual(['DATABASE_URL']);
+    expect(secretKeys('projector')).toEqual(['DATABASE_URL', 'REDIS_URL']); // its escalators' and watchdog's live notices
     const migrate = named<Workload>('Job', 'vitalis-migrate');
     expect(Object.keys(environmentOf(containerOf(migrate)).secret)).toEqual(['MIGRATION_DATABASE_URL']);
     for (const workload of workloads) expect(containerOf(workload).env, `${workload.metadata.name} takes its settings from envFrom only`).toBeUndefined();
