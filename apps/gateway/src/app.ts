@@ -17,6 +17,7 @@ import { patientRoutes } from './patients/routes';
 import { appointmentRoutes } from './appointments/routes';
 import { triageRoutes } from './triage/routes';
 import { diagnosticsRoutes } from './diagnostics/routes';
+import { alarmRoutes } from './alarms/routes';
 import { auditRoutes } from './audit/routes';
 import { catalogRoutes } from './catalog/routes';
 import { FHIR_BASE_PATH } from './fhir/capability';
@@ -96,6 +97,7 @@ export async function buildGateway(deps: GatewayDeps): Promise<GatewayApp> {
   await app.register(appointmentRoutes(deps));
   await app.register(triageRoutes(deps));
   await app.register(diagnosticsRoutes(deps));
+  await app.register(alarmRoutes(deps));
   await app.register(auditRoutes(deps));
   await app.register(catalogRoutes(deps));
   await app.register(fhirRoutes(deps, VITALIS_VERSION));

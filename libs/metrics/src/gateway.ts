@@ -11,6 +11,11 @@ const HTTP_METHODS = new Set(['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', '
 const HTTP_BUCKETS = [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10];
 /** Device clock to hand-over: the ingest's fetch wait (≤ 500 ms) and group commit dominate; past 5 s something is wrong. */
 export const DELIVERY_BUCKETS = [0.025, 0.05, 0.1, 0.25, 0.5, 1, 2, 5, 10, 30, 60];
+/**
+ * Raise to acknowledgement: a high-priority alarm answered at the bedside takes seconds, one that
+ * escalated (60 s high, 180 s medium by default) minutes; past an hour nobody was watching.
+ */
+export const ACKNOWLEDGE_BUCKETS = [5, 10, 20, 30, 60, 120, 180, 300, 600, 1_200, 1_800, 3_600];
 
 export interface GatewayMetrics {
   registry: client.Registry;
@@ -22,6 +27,8 @@ export interface GatewayMetrics {
   observationDelivered(seconds: number): void;
   /** The same for an alert event, by severity. */
   alertDelivered(severity: string, seconds: number): void;
+  /** A clinician acknowledged a bedside alarm `seconds` after it was raised (priority: high | medium | low). */
+  alarmAcknowledged(priority: string, seconds: number): void;
 }
 
 export function createGatewayMetrics(registry: client.Registry): GatewayMetrics {
@@ -63,6 +70,13 @@ export function createGatewayMetrics(registry: client.Registry): GatewayMetrics 
     buckets: DELIVERY_BUCKETS,
     registers: [registry],
   });
+  const timeToAcknowledge = new client.Histogram({
+    name: METRIC.alarmTimeToAcknowledge,
+    help: 'Seconds from a bedside alarm\'s raise (the confirming observation\'s time) to its acknowledgement by a clinician, by priority',
+    labelNames: ['priority'] as const,
+    buckets: ACKNOWLEDGE_BUCKETS,
+    registers: [registry],
+  });
 
   type Bound = { count: ReturnType<typeof requests.labels>; latency: ReturnType<typeof duration.labels> };
   const http = new Map<string, Bound>();
@@ -87,5 +101,6 @@ export function createGatewayMetrics(registry: client.Registry): GatewayMetrics 
     tokenRefused: (grantType, reason) => refused.labels(grantType, reason).inc(),
     observationDelivered: (seconds) => deviceToSubscriber.observe(Math.max(0, seconds)),
     alertDelivered: (severity, seconds) => alertDelivery.labels(severity).observe(Math.max(0, seconds)),
+    alarmAcknowledged: (priority, seconds) => timeToAcknowledge.labels(priority).observe(Math.max(0, seconds)),
   };
 }

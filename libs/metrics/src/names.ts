@@ -25,6 +25,8 @@ export const METRIC = {
   liveResyncs: 'vitalis_live_resyncs_total',
   liveDeviceToSubscriber: 'vitalis_live_device_to_subscriber_seconds',
   alertDelivery: 'vitalis_alert_delivery_seconds',
+  // gateway bedside alarms (issue 31)
+  alarmTimeToAcknowledge: 'vitalis_alarm_time_to_acknowledge_seconds',
   // ingest
   ingestBatches: 'vitalis_ingest_batches_total',
   ingestMessages: 'vitalis_ingest_messages_total',

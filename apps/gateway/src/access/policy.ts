@@ -161,6 +161,22 @@ export const ACCESS_POLICY = {
       refusal: 'Critical results need read:diagnostics.', rules: row(['doctor', 'nurse', 'lab', 'system']),
     },
   },
+  // Bedside alarms (issue 31): the monitoring's, so read:vitals, for the clinicians who watch the
+  // patients (not a patient user: the issue asks for the ward's view). Acknowledging records that a
+  // person has seen the alarm (IHE ACM): it changes no clinical data, so it needs no write scope of
+  // its own (the monitor card's token can do it), but it is a signed-in doctor's or nurse's act.
+  Alarm: {
+    read: {
+      what: 'see bedside alarms (REST, FHIR DetectedIssue, MCP, the live streams\' alarm notices)', scopes: ['read:vitals'], patientScopes: [],
+      refusal: 'Bedside alarms need read:vitals and a clinical role (doctor, nurse).', rules: row(['doctor', 'nurse', 'system'], { sandbox: 'synthetic' }),
+    },
+    acknowledge: {
+      what: 'acknowledge a bedside alarm (a signed-in clinician: recorded as the acknowledger)', scopes: ['read:vitals'], patientScopes: [], users: true,
+      refusal: 'Acknowledging a bedside alarm needs read:vitals and the role doctor or nurse.',
+      userRefusal: 'A signed-in clinician must acknowledge a bedside alarm: this token names no user (an app acting for itself, e.g. client credentials). Sign in (authorization code) and acknowledge as yourself.',
+      rules: row(['doctor', 'nurse']),
+    },
+  },
   Triage: {
     read: {
       what: 'read the triage board', scopes: ['read:patients'], patientScopes: [],

@@ -1,7 +1,8 @@
 /**
  * The fan-out channel the hub listens on: raw batch messages (libs/live wire.ts) as the ingest
- * published them, critical-result notices (libs/live critical.ts) as the diagnostics service and
- * the escalator published them, and a signal when the connection came back after a loss (messages published
+ * published them, clinical notices (libs/live critical.ts: critical results as the diagnostics
+ * service and the escalator published them, bedside alarm lifecycle notices as the alarms service,
+ * the escalator and the watchdog did), and a signal when the connection came back after a loss (messages published
  * meanwhile are gone: the hub refills its subscribers from the replay source). The gateway's is
  * Redis pub/sub; the hub's unit tests inject messages through an in-memory one.
  */
@@ -11,7 +12,7 @@ import { CRITICAL_RESULTS_CHANNEL, liveChannel } from '@vitalis/live';
 export interface ChannelHandlers {
   /** One published batch, undecoded. */
   message(raw: string): void;
-  /** One critical-result notice, undecoded (no position: it is not replayed; the board holds it). */
+  /** One notice of the clinical channel (a critical result or an alarm's lifecycle), undecoded (no position: it is not replayed; the event store holds it). */
   critical?(raw: string): void;
   /** The connection was re-established: anything published while it was down was lost. */
   reconnected(): void;

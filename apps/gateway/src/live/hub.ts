@@ -31,7 +31,10 @@ import { ROOT_CONTEXT, SpanKind, TraceFlags, type SpanContext } from '@opentelem
 import type { Pool } from '@vitalis/db';
 import type { Logger } from '@vitalis/log';
 import type { Redis } from '@vitalis/redis';
-import { cloneCursor, decodeBatch, decodeCriticalNotice, decodeCursor, encodeCursor, eventJson, isAfter, type AlertData, type CriticalResultEventName, type Cursor, type LiveEvent } from '@vitalis/live';
+import {
+  cloneCursor, decodeAlarmNotice, decodeBatch, decodeCriticalNotice, decodeCursor, encodeCursor, eventJson, isAfter, type AlarmNoticeEventName, type AlertData, type CriticalResultEventName,
+  type Cursor, type LiveEvent,
+} from '@vitalis/live';
 import type { VitalsObservation } from '@vitalis/schemas';
 import { remoteSpanContext, SPAN_ATTR, TRACING_OFF, type Tracing } from '@vitalis/tracing';
 import { redisLiveChannel, type LiveChannel } from './channel';
@@ -46,7 +49,13 @@ export type LiveMessage =
   /** First message of a resumed subscription whose id was older than the replay window (no id: the client's own stays valid). */
   | { type: 'replay-truncated'; data: ReplayTruncated; json: string }
   /** A critical diagnostic result raised, escalated or acknowledged (@vitalis/live critical.ts): a live notice, no id. */
-  | { type: 'critical-result'; event: CriticalResultEventName; data: Record<string, unknown>; json: string };
+  | { type: 'critical-result'; event: CriticalResultEventName; data: Record<string, unknown>; json: string }
+  /**
+   * A bedside alarm's lifecycle outside the ingest's batches (@vitalis/live critical.ts AlarmNotice):
+   * acknowledged (gateway), escalated (projector), a device-disconnect raised or cleared (watchdog).
+   * A live notice, no id: the alarm's state is in its patient's alert stream (GET /api/v1/alarms).
+   */
+  | { type: 'alarm'; event: AlarmNoticeEventName; data: Record<string, unknown>; json: string };
 
 /** What the replay of a resumed subscription delivered from the append log (before it went live). */
 export interface ReplaySummary {
@@ -76,6 +85,8 @@ export interface LiveFilter {
   alerts?: boolean;
   /** Include critical diagnostic results (default false: only for callers holding read:diagnostics). */
   criticalResults?: boolean;
+  /** Include bedside alarm lifecycle notices (default false: only for callers the access policy lets read alarms). */
+  alarms?: boolean;
   /** Resume after this id (an event id we issued, or its decoded cursor); absent = from now. */
   after?: Cursor | string;
 }
@@ -156,7 +167,7 @@ export interface HubStats {
 
 type Queued = Exclude<LiveMessage, { type: 'lagged' }>;
 /** The resume id a message carries (a notice carries none: the client's last id stays its position). */
-const idOf = (m: Queued): string | undefined => (m.type === 'replay-truncated' || m.type === 'critical-result' ? undefined : m.id);
+const idOf = (m: Queued): string | undefined => (m.type === 'replay-truncated' || m.type === 'critical-result' || m.type === 'alarm' ? undefined : m.id);
 
 /** When the device says the event happened: an observation's effective time, an alert's triggering observation's. */
 const effectiveAt = (e: LiveEvent): number => Date.parse(e.kind === 'observation' ? e.data.effective_at : e.data.triggered_by.effective_at);
@@ -331,7 +342,7 @@ export class LiveHub {
   async start(): Promise<void> {
     await this.#channel.start({
       message: (raw) => this.#onBatch(raw),
-      critical: (raw) => this.#onCriticalNotice(raw),
+      critical: (raw) => this.#onClinicalNotice(raw),
       // messages published while the channel was down are lost: every subscriber refills from the log
       reconnected: () => this.#resyncAll('channel reconnect'),
     });
@@ -545,17 +556,23 @@ export class LiveHub {
       .end();
   }
 
-  /** A critical-result notice: to every subscriber of the patient that asked for them (no id, no cursor move). */
-  #onCriticalNotice(raw: string): void {
-    const notice = decodeCriticalNotice(raw);
+  /**
+   * A notice of the clinical channel (critical results, alarm lifecycle): to every subscriber of the
+   * patient that asked for that kind (no id, no cursor move). Anything else on the channel is ignored.
+   */
+  #onClinicalNotice(raw: string): void {
+    const critical = decodeCriticalNotice(raw);
+    const alarm = critical ? undefined : decodeAlarmNotice(raw);
+    const notice = critical ?? alarm;
     if (!notice) return;
     const subs = this.#byPatient.get(notice.patient_id);
     if (!subs) return;
     const data = { ...notice.data, patient_id: notice.patient_id, event: notice.event };
     const json = JSON.stringify(data);
     for (const s of subs) {
-      if (s.closed || !s.opts.criticalResults) continue;
-      s.enqueue({ type: 'critical-result', event: notice.event, data, json });
+      if (s.closed) continue;
+      if (critical && s.opts.criticalResults) s.enqueue({ type: 'critical-result', event: critical.event, data, json });
+      else if (alarm && s.opts.alarms) s.enqueue({ type: 'alarm', event: alarm.event, data, json });
     }
   }
 }

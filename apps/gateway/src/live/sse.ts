@@ -18,6 +18,7 @@ import type { LiveSource } from './sources';
 import { reconnectHint, type ReconnectHint } from './reconnect';
 import { streamQuerySchema, resumeIdSchema } from './request';
 import { reachesAll } from '../access/policy';
+import { mayReadAlarms } from '../alarms/service';
 
 const tails = new WeakMap<object, string>();
 /** What follows the id in an event's frame: built once per event, shared by every subscriber (the id is each one's cursor). */
@@ -27,9 +28,9 @@ const tailOf = (m: Extract<LiveMessage, { id: string }>): string => {
   return t;
 };
 
-/** One SSE event; `lagged`, `replay-truncated` and `critical-result` carry no id (the client's last id stays its position). */
+/** One SSE event; `lagged`, `replay-truncated`, `critical-result` and `alarm` carry no id (the client's last id stays its position). */
 export const frame = (m: LiveMessage): string =>
-  m.type === 'lagged' || m.type === 'replay-truncated' || m.type === 'critical-result' ? `event: ${m.type}\ndata: ${m.json}\n\n` : `id: ${m.id}${tailOf(m)}`;
+  m.type === 'lagged' || m.type === 'replay-truncated' || m.type === 'critical-result' || m.type === 'alarm' ? `event: ${m.type}\ndata: ${m.json}\n\n` : `id: ${m.id}${tailOf(m)}`;
 
 /** The part of the response a stream writes to (a ServerResponse; a recording fake in unit tests). */
 export interface SseTarget {
@@ -101,6 +102,8 @@ export function sseRoutes(deps: GatewayDeps, hub: LiveSource): FastifyPluginAsyn
             alerts: q.alerts,
             // critical diagnostic results (issue 21) go to clinical readers of diagnostics only
             criticalResults: q.alerts !== false && req.principal !== undefined && reachesAll(req.principal, 'CriticalResult', 'read'),
+            // bedside alarm notices (issue 31: acknowledged, escalated, device disconnected) to those who may read the patients' alarms
+            alarms: q.alerts !== false && req.principal !== undefined && mayReadAlarms(req.principal, q.patient),
             ...start,
             token: req.principal ? { id: req.principal.tokenId, expiresAt: req.principal.expiresAt, derivedFrom: req.principal.derivedFrom } : undefined,
             maxQueue: config.LIVE_MAX_QUEUE,

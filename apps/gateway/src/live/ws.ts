@@ -20,6 +20,7 @@ import { codeSchema } from './request';
 import { reconnectHint, WS_SERVICE_RESTART } from './reconnect';
 import { resourceId, VITAL_CODE } from '@vitalis/schemas';
 import { reachesAll } from '../access/policy';
+import { mayReadAlarms } from '../alarms/service';
 
 /** Close codes: 4401 unauthenticated/revoked/expired, 4403 forbidden, 1012 service restart (shutdown: reconnect elsewhere). */
 export const WS_CLOSE = { unauthorized: 4401, forbidden: 4403, serviceRestart: WS_SERVICE_RESTART, policy: 1008 } as const;
@@ -158,7 +159,7 @@ export function wsRoutes(deps: GatewayDeps, hub: LiveSource): FastifyPluginAsync
           const name = msg.sub;
           let waiting: NodeJS.Timeout | undefined;
           const sub = hub.subscribe(
-            { transport: 'ws', patients, codes: msg.codes, alerts: msg.alerts, criticalResults: msg.alerts !== false && reachesAll(who, 'CriticalResult', 'read'), ...start, token: { id: who.tokenId, expiresAt: who.expiresAt, derivedFrom: who.derivedFrom }, maxQueue: config.LIVE_MAX_QUEUE },
+            { transport: 'ws', patients, codes: msg.codes, alerts: msg.alerts, criticalResults: msg.alerts !== false && reachesAll(who, 'CriticalResult', 'read'), alarms: msg.alerts !== false && mayReadAlarms(who, patients), ...start, token: { id: who.tokenId, expiresAt: who.expiresAt, derivedFrom: who.derivedFrom }, maxQueue: config.LIVE_MAX_QUEUE },
             wsSink(socket, req.raw.socket, name, {
               full: () => {
                 // ws has no drain event: poll the buffer until it empties enough
@@ -242,6 +243,6 @@ export function wireMessage(sub: string, m: LiveMessage): string {
   const s = JSON.stringify(sub);
   if (m.type === 'lagged') return `{"type":"lagged","sub":${s},"last_id":${JSON.stringify(m.last_id)}}`;
   if (m.type === 'replay-truncated') return JSON.stringify({ type: 'replay-truncated', sub, ...m.data });
-  if (m.type === 'critical-result') return `{"type":"critical-result","sub":${s},"event":"${m.event}","data":${m.json}}`;
+  if (m.type === 'critical-result' || m.type === 'alarm') return `{"type":"${m.type}","sub":${s},"event":"${m.event}","data":${m.json}}`;
   return `{"type":"${m.type}","sub":${s},"id":"${m.id}${tailOf(m)}`;
 }

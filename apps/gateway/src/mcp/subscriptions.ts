@@ -1,6 +1,6 @@
 /**
  * resources/subscribe for live vitals: `vitalis://patients/{id}/vitals` → one live-hub
- * subscription per (session, uri). Each observation or alert becomes a
+ * subscription per (session, uri). Each observation, alert, critical-result or alarm notice becomes a
  * `notifications/resources/updated` for that uri carrying the event in `_meta["vitalis/live"]`
  * ({ type, id, event?, data }); the SDK stores it in the session's event store and writes it to
  * the session's GET stream, so a client that reconnects with Last-Event-ID gets what it missed.
@@ -22,6 +22,7 @@ import type { Caller } from '../access/caller';
 import { VITALS_URI } from './resource-uri';
 import { requireVitalsAccess, restoreVitalsStream, startVitalsStream, vitalsDenial, type LiveStreamDeps, type StreamStart } from '../vitals/service';
 import { reachesAll } from '../access/policy';
+import { mayReadAlarms } from '../alarms/service';
 
 const HIGH_WATER = 256;
 
@@ -119,7 +120,7 @@ export class LiveSubscriptions {
     const entry: Entry = { patientId, principal, lastId, sub: undefined as unknown as Subscription };
     const from = typeof start === 'string' ? { after: start } : (start ?? {});
     entry.sub = this.d.hub.subscribe(
-      { transport: 'mcp', patients: [patientId], alerts: true, criticalResults: reachesAll(principal, 'CriticalResult', 'read'), token: { id: principal.tokenId, expiresAt: principal.expiresAt, derivedFrom: principal.derivedFrom }, ...from },
+      { transport: 'mcp', patients: [patientId], alerts: true, criticalResults: reachesAll(principal, 'CriticalResult', 'read'), alarms: mayReadAlarms(principal, [patientId]), token: { id: principal.tokenId, expiresAt: principal.expiresAt, derivedFrom: principal.derivedFrom }, ...from },
       { send: (msg) => this.#send(uri, entry, msg), close: (reason) => this.#onClose(uri, entry, reason) },
     );
     this.#subs.set(uri, entry);
@@ -128,10 +129,10 @@ export class LiveSubscriptions {
 
   #send(uri: string, entry: Entry, msg: LiveMessage): boolean {
     if (msg.type === 'lagged') return true; // the close that follows reopens after lastId
-    if (msg.type !== 'replay-truncated' && msg.type !== 'critical-result') entry.lastId = msg.id;
+    if (msg.type !== 'replay-truncated' && msg.type !== 'critical-result' && msg.type !== 'alarm') entry.lastId = msg.id;
     const live =
-      msg.type === 'critical-result'
-        ? { type: 'critical-result', event: msg.event, data: msg.data } // no id: a notice (the report and the board hold it)
+      msg.type === 'critical-result' || msg.type === 'alarm'
+        ? { type: msg.type, event: msg.event, data: msg.data } // no id: a notice (the event store holds the report, the alarm)
         : msg.type === 'observation'
         ? { type: 'observation', id: msg.id, data: msg.data }
         : msg.type === 'alert'

@@ -2,9 +2,10 @@
 import type { Scope } from '@vitalis/schemas';
 import { bookAppointmentTool, cancelAppointmentTool, findSlotsTool } from './appointments';
 import { whoamiTool } from './identity';
-import { getPatientTool, registerPatientTool, searchPatientsTool } from './patients';
+import { getPatientTool, recordAllergyTool, registerPatientTool, searchPatientsTool } from './patients';
 import { setTriageLevelTool, triageBoardTool } from './triage';
 import { acknowledgeCriticalResultTool, getDiagnosticReportTool, listPendingOrdersTool, orderDiagnosticTestTool } from './diagnostics';
+import { acknowledgeAlarmTool, listAlarmsTool } from './alarms';
 import type { ToolDef } from './types';
 import { latestVitalsTool, vitalsHistoryTool } from './vitals';
 import { pipelineStatusTool } from './pipeline';
@@ -16,6 +17,7 @@ export const TOOLS: ReadonlyArray<ToolDef> = [
   searchPatientsTool,
   getPatientTool,
   registerPatientTool,
+  recordAllergyTool,
   findSlotsTool,
   bookAppointmentTool,
   cancelAppointmentTool,
@@ -27,6 +29,8 @@ export const TOOLS: ReadonlyArray<ToolDef> = [
   listPendingOrdersTool,
   getDiagnosticReportTool,
   acknowledgeCriticalResultTool,
+  listAlarmsTool,
+  acknowledgeAlarmTool,
   pipelineStatusTool,
 ];
 

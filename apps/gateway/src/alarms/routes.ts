@@ -1,0 +1,118 @@
+/**
+ * Bedside alarms, REST v1 (issue 31, docs/api.md "Alarms"): list (one patient's, or the active ones
+ * across the patients a clinician reaches), read one, acknowledge. Thin: the service (./service.ts)
+ * checks the access policy (`Alarm` read / acknowledge), folds, decides, appends and audits; FHIR
+ * (DetectedIssue) and MCP call the same service. Bodies are snake_case, one named schema each.
+ */
+import { z } from 'zod';
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { ALARM_PRIORITIES, type AlarmSettings } from '@vitalis/clinical';
+import { ALARM_STATES, type Alarm, type AlarmState } from '@vitalis/records';
+import { instant, nonBlankText, resourceId } from '@vitalis/schemas';
+import type { GatewayDeps } from '../deps';
+import { callerOf, problems } from '../access/http';
+import { acknowledgeAlarm, alarmsDepsOf, DEFAULT_HISTORY_SECONDS, getAlarm, labelOf, listAlarms } from './service';
+
+const EXAMPLE_ALARM = {
+  alarm_id: '3f0c6a52-8d1e-5b7a-9c3e-2a4b6c8d0e1f', patient_id: 'pat-0001', rule: 'spo2-low', label: 'SpO2 low', kind: 'physiological', priority: 'high', latching: true,
+  state: 'acknowledged', message: 'SpO2 85 % (below 92 % for 10 s)', value: 85, device_id: 'mon-0001', raised_at: '2026-11-25T08:00:10.000Z', due_at: '2026-11-25T08:01:10.000Z',
+  condition_ended_at: null, acknowledged_at: '2026-11-25T08:00:40.120Z', acknowledged_by: { user: 'usr-demo-nurse', name: 'Demo Nurse', client_id: 'cli_0a1b2c3d4e5f' },
+  note: 'repositioned the probe', escalated_at: null, escalated_to: null, resolved_at: null,
+};
+
+/** One alarm as every REST and MCP answer shows it. */
+export const alarmOut = z.strictObject({
+  alarm_id: z.string().describe('The alarm id (the raise event\'s alert_id)'),
+  patient_id: z.string(),
+  rule: z.string().describe('The condition (@vitalis/clinical alarm table: spo2-low, hr-high, sys-low, news2-high, device-disconnected, …)'),
+  label: z.string().describe('The condition\'s name for people'),
+  kind: z.enum(['physiological', 'technical']).describe('IEC 60601-1-8: about the patient, or about the equipment or data path'),
+  priority: z.enum(ALARM_PRIORITIES).describe('IEC 60601-1-8 priority'),
+  latching: z.boolean().describe('Stays shown after its condition ends until a clinician acknowledges it'),
+  state: z.enum(ALARM_STATES).describe('raised (condition present, not acknowledged), acknowledged (condition present), latched (condition ended, not acknowledged, latching), resolved'),
+  message: z.string(),
+  value: z.number().describe('The value that confirmed the condition'),
+  device_id: z.string().describe('The device whose data raised it'),
+  raised_at: z.string().describe('The effective time of the observation that confirmed the condition (after its onset delay)'),
+  due_at: z.string().nullable().describe('When it escalates if nobody acknowledges it (null: never)'),
+  condition_ended_at: z.string().nullable(),
+  acknowledged_at: z.string().nullable(),
+  acknowledged_by: z.strictObject({
+    user: z.string().describe('The signed-in user (the token\'s subject)'),
+    name: z.string().nullable().describe('Their display name, when the user store had one'),
+    client_id: z.string().describe('The app they acknowledged with'),
+  }).nullable(),
+  note: z.string().nullable().describe('What the acknowledging clinician wrote'),
+  escalated_at: z.string().nullable(),
+  escalated_to: z.string().nullable().describe('The recipient it escalated to (IHE ACM: the next in the chain)'),
+  resolved_at: z.string().nullable(),
+}).meta({ id: 'Alarm', description: 'A bedside alarm with its lifecycle (IEC 60601-1-8 priorities, IHE PCD ACM states)', example: EXAMPLE_ALARM });
+
+export type AlarmJson = z.infer<typeof alarmOut>;
+
+export const alarmListOut = z.strictObject({ count: z.number().int(), alarms: z.array(alarmOut) })
+  .meta({ id: 'AlarmList', description: 'Alarms, highest priority first, then the newest raise first', example: { count: 1, alarms: [EXAMPLE_ALARM] } });
+
+export const alarmAcknowledgement = z.strictObject({ note: nonBlankText(2_000).optional().describe('What was done (kept with the acknowledgement)') })
+  .nullish()
+  .meta({ id: 'AlarmAcknowledgement', description: 'Optional: a note', example: { note: 'repositioned the probe; SpO2 recovering' } });
+
+export function alarmJson(settings: AlarmSettings, a: Alarm): AlarmJson {
+  return {
+    alarm_id: a.id, patient_id: a.patientId, rule: a.rule, label: labelOf(settings, a.rule), kind: a.kind, priority: a.priority, latching: a.latching, state: a.state,
+    message: a.message, value: a.value, device_id: a.deviceId, raised_at: a.raisedAt, due_at: a.dueAt, condition_ended_at: a.conditionEndedAt, acknowledged_at: a.acknowledgedAt,
+    acknowledged_by: a.acknowledgedBy ? { user: a.acknowledgedBy.user, name: a.acknowledgedBy.name ?? null, client_id: a.acknowledgedBy.client_id } : null,
+    note: a.note, escalated_at: a.escalatedAt, escalated_to: a.escalatedTo, resolved_at: a.resolvedAt,
+  };
+}
+
+/** `state`: active (raised, acknowledged, latched), one state, or all. */
+export const STATE_FILTERS = ['active', ...ALARM_STATES, 'all'] as const;
+export type StateFilter = (typeof STATE_FILTERS)[number];
+export const statesOf = (f: StateFilter | undefined): AlarmState[] | undefined =>
+  f === undefined || f === 'active' ? undefined : f === 'all' ? [...ALARM_STATES] : [f];
+
+const idParams = z.object({ id: resourceId });
+
+export function alarmRoutes(deps: GatewayDeps): FastifyPluginAsyncZod {
+  const d = alarmsDepsOf(deps);
+  const settings = deps.config.alarms;
+  return async (app) => {
+    app.get('/api/v1/alarms', {
+      config: { auth: { scopes: ['read:vitals'] } },
+      schema: {
+        tags: ['alarms'], summary: 'List bedside alarms',
+        description: `One patient's alarms (\`patient\`), or without it the alarms across every patient the caller reaches (a ward or board view: the patients the alarm read model lists, one projector tick behind, each read current). \`state\`: active (default: raised, acknowledged, latched — what a person must still see, whatever its age), one state, or all. \`since\`: only alarms shown at any time since then (still active, or resolved at or after it); a history (resolved, all) without it covers the last ${DEFAULT_HISTORY_SECONDS / 3_600} h. Highest priority first, then the newest. Doctors, nurses (read:vitals); audited alarm.read.`,
+        querystring: z.object({
+          patient: resourceId.optional(),
+          state: z.enum(STATE_FILTERS).optional().describe('active (default), raised, acknowledged, latched, resolved or all'),
+          since: instant.optional().describe('Only alarms shown at any time since this instant'),
+          limit: z.coerce.number().int().min(1).max(500).default(100),
+        }),
+        response: { 200: alarmListOut, ...problems(400, 401, 403) },
+      },
+    }, async (req) => {
+      const q = req.query;
+      const alarms = await listAlarms(d, callerOf(req), { patientId: q.patient, states: statesOf(q.state), since: q.since, limit: q.limit }, 'rest');
+      return { count: alarms.length, alarms: alarms.map((a) => alarmJson(settings, a)) };
+    });
+
+    app.get('/api/v1/alarms/:id', {
+      config: { auth: { scopes: ['read:vitals'] } },
+      schema: {
+        tags: ['alarms'], summary: 'Read a bedside alarm', description: 'The alarm as its patient\'s alert stream says now (read-your-writes). Audited alarm.read.',
+        params: idParams, response: { 200: alarmOut, ...problems(401, 403, 404) },
+      },
+    }, async (req) => alarmJson(settings, await getAlarm(d, callerOf(req), req.params.id, 'rest')));
+
+    app.post('/api/v1/alarms/:id/acknowledge', {
+      config: { auth: { scopes: ['read:vitals'] } },
+      schema: {
+        tags: ['alarms'], summary: 'Acknowledge a bedside alarm',
+        description: 'A signed-in clinician (role doctor or nurse, a token that names the user: authorization code) acknowledges a raised or latched alarm: the user (id and display name), the app and when are recorded in the event store and the audit trail (alarm.acknowledge), the live streams get an `alarm` event, and it stops escalating; a latched alarm whose condition ended is then resolved. A token that names no user (client credentials: an app acting for itself) is refused 403: a person must acknowledge. Already acknowledged: 409 naming who and when; resolved: 409.',
+        params: idParams, body: alarmAcknowledgement,
+        response: { 200: alarmOut, ...problems(400, 401, 403, 404, 409) },
+      },
+    }, async (req) => alarmJson(settings, await acknowledgeAlarm(d, callerOf(req), req.params.id, req.body?.note, 'rest')));
+  };
+}

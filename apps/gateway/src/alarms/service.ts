@@ -1,0 +1,305 @@
+/**
+ * Bedside alarms (issue 31), independent of HTTP: REST v1, FHIR (DetectedIssue) and the MCP tools
+ * call these with a Caller. An alarm is a fold of its patient's alert stream (`patientAlerts-<id>`,
+ * @vitalis/records alarm.ts): the ingest (physiological) and the projector's watchdog (technical)
+ * append its condition events, the projector its escalation, and this service the one operator
+ * command, acknowledge: fold, ask the decider, append at the stream's version (a concurrent clear,
+ * escalation or acknowledgement makes the append conflict: decided again on the new state), then
+ * publish the live notice (@vitalis/live publishAlarmNotice) and observe the time to acknowledge.
+ *
+ * Who may (access/policy.ts, `Alarm`): doctors, nurses and system read every patient's alarms
+ * (read:vitals), a sandbox token the synthetic patients' (none are stored); a signed-in doctor or
+ * nurse acknowledges (a token naming no user is refused 403: a person answers for it). Every read
+ * and acknowledgement, refusals included, is audited with the acting user (`alarm.read`,
+ * `alarm.acknowledge`; no audit row, no answer).
+ *
+ * Where alarms are read from is ONE table of functions (`ALARM_READS`): one patient's alarms by
+ * folding its stream (always current); the patient of an alarm id from the projector's read model
+ * (rm_alarms, migration 0025), or the events table for an alarm raised since its last tick; the
+ * patients with alarms to list across a ward from the read model, their streams then folded, so a
+ * list and a single read show the same alarm (a patient whose first alarm is younger than the
+ * projector's tick joins the ward list one tick later).
+ */
+import type { Pool } from '@vitalis/db';
+import { append, ConcurrencyError, readStream, readStreams, STREAM_CATEGORIES, type Queryable } from '@vitalis/eventstore';
+import { conflict, HttpProblem, notFound } from '@vitalis/http';
+import type { AlarmSettings } from '@vitalis/clinical';
+import { alertStream, patientOfAlertStream, publishAlarmNotice } from '@vitalis/live';
+import type { Logger } from '@vitalis/log';
+import type { Redis } from '@vitalis/redis';
+import {
+  ACTIVE_ALARM_STATES, ALARM_EVENTS, decideAlarm, foldAlarms, type Alarm, type AlarmActor, type AlarmDecideError, type AlarmState, type PatientAlarms,
+} from '@vitalis/records';
+import { insufficientScope } from '../auth/oauth-errors';
+import { findUser } from '../auth/users';
+import type { Principal } from '../auth/route-auth';
+import { audit, metadataOf, requireAccess, type Caller } from '../access/caller';
+import { access, namesUser, reach } from '../access/policy';
+
+export interface AlarmsDeps {
+  pool: Pool;
+  redis: Redis;
+  /** The site's alarm table (labels of the conditions). */
+  settings: AlarmSettings;
+  /** Observes the time to acknowledge (vitalis_alarm_time_to_acknowledge_seconds). */
+  onAcknowledged?: (priority: Alarm['priority'], seconds: number) => void;
+  logger?: Logger;
+}
+
+/** Which surface asked (the audit row's `via`). */
+export type AlarmVia = 'rest' | 'fhir' | 'mcp';
+
+/** The states a person must still see: raised, acknowledged, latched. */
+export const ACTIVE_STATES = ACTIVE_ALARM_STATES;
+/** At most this many patients' streams are folded for one list across patients (those with the newest raises). */
+export const ACROSS_MAX_PATIENTS = 500;
+/** A history (resolved or every state) without `since` covers this long. */
+export const DEFAULT_HISTORY_SECONDS = 24 * 3_600;
+
+// ---- where alarms are read ----
+
+/** The alarm reads, in one place (a test replaces one to force a race). */
+export interface AlarmReads {
+  /** One patient's alarms, current (its stream folded: read-your-writes). */
+  ofPatient(db: Queryable, patientId: string): Promise<PatientAlarms>;
+  /** The patient whose stream raised alarm `id` (undefined: no such alarm). */
+  patientOf(db: Queryable, id: string): Promise<string | undefined>;
+  /**
+   * The alarms of the patients the read model has an alarm in one of `states` for, shown at any
+   * time since `since` when given (at most `maxPatients` patients, those with the newest raise
+   * first), each patient's stream folded (current).
+   */
+  across(db: Queryable, q: { states: readonly AlarmState[]; since?: string | undefined; maxPatients: number }): Promise<Alarm[]>;
+}
+
+/**
+ * What every surface needs of an alarm (the raise's data as the ingest and the watchdog write it).
+ * An alarm folded from an event without it (written by hand, or by a writer gone wrong) is left out
+ * of the lists rather than failing them: one bad record must not blank a ward's view.
+ */
+export const isWellFormed = (a: Alarm): boolean =>
+  typeof a.id === 'string' && typeof a.patientId === 'string' && typeof a.rule === 'string' && typeof a.message === 'string' && typeof a.value === 'number' && Number.isFinite(a.value)
+  && typeof a.deviceId === 'string' && typeof a.raisedAt === 'string' && !Number.isNaN(Date.parse(a.raisedAt));
+
+const fold = async (db: Queryable, patientId: string) => foldAlarms(await readStream(db, alertStream(patientId)));
+
+export const ALARM_READS: AlarmReads = {
+  ofPatient: fold,
+  async patientOf(db, id) {
+    const { rows: projected } = await db.query<{ patient_id: string }>('SELECT patient_id FROM rm_alarms WHERE alarm_id = $1', [id]);
+    if (projected[0]) return projected[0].patient_id;
+    // raised since the projector's last tick (or the projector is behind): the raise itself
+    const { rows } = await db.query<{ stream_id: string }>(
+      `SELECT stream_id FROM events WHERE type = $1 AND data->>'alert_id' = $2 AND split_part(stream_id, '-', 1) = $3 LIMIT 1`,
+      [ALARM_EVENTS.raised, id, STREAM_CATEGORIES.patientAlerts],
+    );
+    return rows[0] ? patientOfAlertStream(rows[0].stream_id) : undefined;
+  },
+  async across(db, q) {
+    const { rows } = await db.query<{ patient_id: string }>(
+      `SELECT patient_id FROM rm_alarms
+        WHERE state = ANY($1::text[]) AND ($2::timestamptz IS NULL OR resolved_at IS NULL OR resolved_at >= $2::timestamptz)
+        GROUP BY patient_id ORDER BY max(raised_at) DESC LIMIT $3`,
+      [[...q.states], q.since ?? null, q.maxPatients],
+    );
+    const streams = await readStreams(db, rows.map((r) => alertStream(r.patient_id)));
+    // one patient's stream that cannot be folded (an event without the data a raise has) costs that
+    // patient's alarms in the ward view, not the view: it is read (and fails) on its own
+    return [...streams.values()].flatMap((events) => {
+      try {
+        return [...foldAlarms(events).alarms.values()].filter(isWellFormed);
+      } catch {
+        return [];
+      }
+    });
+  },
+};
+
+// ---- presentation helpers shared by the surfaces ----
+
+/** What a person reads for a rule: the condition's label from the site's table, else the rule itself (an older or unknown rule). */
+export const labelOf = (settings: AlarmSettings, rule: string): string => (settings.conditions as Record<string, { label: string } | undefined>)[rule]?.label ?? rule;
+
+const PRIORITY_RANK: Record<Alarm['priority'], number> = { high: 0, medium: 1, low: 2 };
+/** The order of every list: priority (high first), then the newest raise first, then the id. */
+export const byPriority = (a: Alarm, b: Alarm) =>
+  PRIORITY_RANK[a.priority] - PRIORITY_RANK[b.priority] || Date.parse(b.raisedAt) - Date.parse(a.raisedAt) || a.id.localeCompare(b.id);
+
+/** When the alarm last changed (the latest of its times). */
+export const lastChangedAt = (a: Alarm): string =>
+  [a.raisedAt, a.conditionEndedAt, a.acknowledgedAt, a.escalatedAt, a.resolvedAt].filter((t): t is string => t !== null).reduce((x, y) => (Date.parse(y) > Date.parse(x) ? y : x));
+
+/** Whether the alarm was shown at any time since `since` (still active, or resolved at or after it). */
+const inWindow = (a: Alarm, since: number | undefined) => since === undefined || a.resolvedAt === null || Date.parse(a.resolvedAt) >= since;
+
+// ---- access ----
+
+const SCOPE = 'read:vitals';
+
+async function refuse(pool: Pool, caller: Caller, action: string, scope: string, resourceId: string | undefined, reason: string, detail: string): Promise<never> {
+  await audit(pool, caller, { action, outcome: 'failure', scope, resourceType: 'Alarm', ...(resourceId ? { resourceId } : {}), detail: { reason } });
+  throw insufficientScope([scope], { detail });
+}
+
+/** The cell for the act as a whole (before any alarm or patient is looked up: a refused caller learns nothing). */
+async function requireCell(pool: Pool, caller: Caller, action: 'read' | 'acknowledge', auditAction: string, resourceId?: string) {
+  const decision = reach(caller.principal, 'Alarm', action);
+  if (!decision.allowed) return refuse(pool, caller, auditAction, decision.scope, resourceId, decision.reason, decision.detail);
+  return decision;
+}
+
+/**
+ * Whether a live stream's caller gets the alarm notices of the patients it watches (the access
+ * policy's Alarm read for every one of them): the SSE, WebSocket and MCP subscriptions ask here.
+ */
+export const mayReadAlarms = (p: Principal, patients: readonly string[]): boolean => access(p, 'Alarm', 'read', patients).allowed;
+
+// ---- problems ----
+
+const nameOf = (by: AlarmActor) => by.name ?? by.user;
+
+/** A refused acknowledgement as a problem: 404, or 409 naming who acknowledged it and when, or when it ended. */
+export function decisionProblem(id: string, e: AlarmDecideError): HttpProblem {
+  switch (e.kind) {
+    case 'not-found':
+      return notFound(`Alarm ${id} does not exist.`);
+    case 'already-acknowledged':
+      return conflict(`Alarm ${id} was already acknowledged by ${nameOf(e.by)} at ${e.at}.`, { state: 'acknowledged', acknowledged_by: { user: e.by.user, name: e.by.name ?? null, client_id: e.by.client_id }, acknowledged_at: e.at });
+    case 'resolved':
+      return conflict(`Alarm ${id} is resolved (since ${e.at}): there is nothing to acknowledge.`, { state: 'resolved', resolved_at: e.at });
+    default:
+      return conflict(`Alarm ${id} cannot be acknowledged now.`);
+  }
+}
+
+// ---- reads ----
+
+export interface AlarmQuery {
+  /** One patient's alarms; absent: across every patient the caller reaches (a ward or board view). */
+  patientId?: string | undefined;
+  /** The states listed (default: the active ones). */
+  states?: readonly AlarmState[] | undefined;
+  /** Only alarms shown at any time since this instant (active, or resolved at or after it). */
+  since?: string | undefined;
+  limit: number;
+}
+
+/** The `since` a query applies: given, or a day for a history (a resolved state asked for). */
+function sinceOf(q: AlarmQuery, states: readonly AlarmState[]): number | undefined {
+  if (q.since !== undefined) return Date.parse(q.since);
+  return states.includes('resolved') ? Date.now() - DEFAULT_HISTORY_SECONDS * 1_000 : undefined;
+}
+
+/** A patient's alarms, or the active ones across patients; ordered by priority then newest; audited `alarm.read`. */
+export async function listAlarms(deps: AlarmsDeps, caller: Caller, q: AlarmQuery, via: AlarmVia, reads: AlarmReads = ALARM_READS): Promise<Alarm[]> {
+  const { pool } = deps;
+  const action = 'alarm.read';
+  const reached = await requireCell(pool, caller, 'read', action, q.patientId);
+  const states = q.states && q.states.length > 0 ? q.states : ACTIVE_STATES;
+  const since = sinceOf(q, states);
+  let alarms: Alarm[];
+  if (q.patientId !== undefined) {
+    await requireAccess(pool, caller, 'Alarm', 'read', [q.patientId], { auditAction: action, resourceType: 'Alarm' });
+    alarms = [...(await reads.ofPatient(pool, q.patientId)).alarms.values()].filter(isWellFormed);
+  } else if (reached.rule === 'all') {
+    alarms = await reads.across(pool, { states, since: since === undefined ? undefined : new Date(since).toISOString(), maxPatients: ACROSS_MAX_PATIENTS });
+  } else {
+    alarms = []; // synthetic patients only: none is ever stored
+  }
+  const listed = alarms.filter((a) => states.includes(a.state) && inWindow(a, since)).sort(byPriority).slice(0, q.limit);
+  await audit(pool, caller, {
+    action, scope: reached.scope, resourceType: 'Alarm',
+    detail: { via, patient: q.patientId ?? null, states, since: since === undefined ? null : new Date(since).toISOString(), results: listed.length, ids: listed.map((a) => a.id).slice(0, 100) },
+  });
+  return listed;
+}
+
+/** Locates an alarm and checks the caller may act on its patient (a refusal and a miss are audited). */
+async function locate(deps: AlarmsDeps, caller: Caller, id: string, action: 'read' | 'acknowledge', auditAction: string, reads: AlarmReads): Promise<string> {
+  const { pool } = deps;
+  const patientId = await reads.patientOf(pool, id);
+  if (patientId === undefined) {
+    await audit(pool, caller, { action: auditAction, outcome: 'failure', scope: SCOPE, resourceType: 'Alarm', resourceId: id, detail: { reason: 'not found' } });
+    throw notFound(`Alarm ${id} does not exist.`);
+  }
+  const decision = access(caller.principal, 'Alarm', action, [patientId]);
+  if (!decision.allowed) await refuse(pool, caller, auditAction, decision.scope, id, decision.reason, decision.detail);
+  return patientId;
+}
+
+/** One alarm, current; audited `alarm.read`. */
+export async function getAlarm(deps: AlarmsDeps, caller: Caller, id: string, via: AlarmVia, reads: AlarmReads = ALARM_READS): Promise<Alarm> {
+  const { pool } = deps;
+  const action = 'alarm.read';
+  const reached = await requireCell(pool, caller, 'read', action, id);
+  const patientId = await locate(deps, caller, id, 'read', action, reads);
+  const alarm = (await reads.ofPatient(pool, patientId)).alarms.get(id);
+  if (!alarm) {
+    await audit(pool, caller, { action, outcome: 'failure', scope: reached.scope, resourceType: 'Alarm', resourceId: id, detail: { reason: 'not found' } });
+    throw notFound(`Alarm ${id} does not exist.`);
+  }
+  await audit(pool, caller, { action, scope: reached.scope, resourceType: 'Alarm', resourceId: id, detail: { via, patient: patientId, state: alarm.state } });
+  return alarm;
+}
+
+// ---- acknowledge ----
+
+/** Who acknowledges: the signed-in user (the token's subject), their display name when the user store has one, and the app. */
+async function actorOf(pool: Pool, caller: Caller): Promise<AlarmActor> {
+  const p = caller.principal;
+  const user = namesUser(p) ? await findUser(pool, p.subject) : undefined;
+  return { user: p.subject, ...(user ? { name: user.displayName } : {}), client_id: p.clientId };
+}
+
+const ATTEMPTS = 4;
+
+/**
+ * A signed-in clinician acknowledges an alarm (raised, or latched after its condition ended): who,
+ * their name, the app and when go into the event and the audit row. Already acknowledged or
+ * resolved: 409 naming who and when. A concurrent change of the stream (a clear, an escalation, a
+ * new raise) is decided again on the new state, a few times.
+ */
+export async function acknowledgeAlarm(deps: AlarmsDeps, caller: Caller, id: string, note: string | undefined, via: AlarmVia, reads: AlarmReads = ALARM_READS): Promise<Alarm> {
+  const { pool } = deps;
+  const action = 'alarm.acknowledge';
+  const reached = await requireCell(pool, caller, 'acknowledge', action, id);
+  const patientId = await locate(deps, caller, id, 'acknowledge', action, reads);
+  const by = await actorOf(pool, caller);
+  // the audit row names the user (its subject) and the app (its client); the name is the event's, not the trail's (ids only there)
+  const fail = async (reason: string, problem: HttpProblem): Promise<never> => {
+    await audit(pool, caller, { action, outcome: 'failure', scope: reached.scope, resourceType: 'Alarm', resourceId: id, detail: { via, patient: patientId, reason } });
+    throw problem;
+  };
+  for (let attempt = 1; ; attempt++) {
+    const current = await reads.ofPatient(pool, patientId);
+    const alarm = current.alarms.get(id);
+    const decision = decideAlarm({ type: 'acknowledge', by, now: new Date().toISOString(), note }, alarm);
+    if (!decision.ok) return fail(decision.error.kind, decisionProblem(id, decision.error));
+    try {
+      await append(pool, alertStream(patientId), current.version, decision.events.map((e) => ({ type: e.type, data: e.data as unknown as Record<string, unknown> })), metadataOf(caller, reached.scope));
+    } catch (err) {
+      if (!(err instanceof ConcurrencyError)) throw err;
+      if (attempt < ATTEMPTS) continue; // a clear, an escalation or another acknowledgement landed: decide again
+      return fail('concurrent change', conflict(`Alarm ${id} changed while it was acknowledged; read it again and retry.`));
+    }
+    const ack = decision.events[0]!;
+    await audit(pool, caller, {
+      action, scope: reached.scope, resourceType: 'Alarm', resourceId: id,
+      detail: { via, patient: patientId, rule: alarm!.rule, priority: alarm!.priority, was: alarm!.state },
+    });
+    await publishAlarmNotice(deps.redis, patientId, 'VitalsAlertAcknowledged', ack.data as unknown as Record<string, unknown>);
+    const at = (ack.data as { at: string }).at;
+    deps.onAcknowledged?.(alarm!.priority, (Date.parse(at) - Date.parse(alarm!.raisedAt)) / 1_000);
+    const after = (await reads.ofPatient(pool, patientId)).alarms.get(id);
+    return after ?? alarm!;
+  }
+}
+
+/** The alarm deps from the gateway's (routes, FHIR and MCP build them the same way). */
+export const alarmsDepsOf = (deps: { pool: Pool; redis: Redis; config: { alarms: AlarmSettings }; metrics: { alarmAcknowledged(priority: string, seconds: number): void }; logger: Logger }): AlarmsDeps => ({
+  pool: deps.pool,
+  redis: deps.redis,
+  settings: deps.config.alarms,
+  onAcknowledged: (priority, seconds) => deps.metrics.alarmAcknowledged(priority, seconds),
+  logger: deps.logger,
+});
