@@ -136,7 +136,7 @@ describe('the FHIR R4 resources beyond Patient and Observation', () => {
       expect(query, key).toEqual([...params].sort());
       expect(served.get(key)!.includes('_include'), `${key} _include`).toBe(includes !== undefined);
     }
-    expect(cs.rest[0].resource.map((r: { type: string }) => r.type)).toEqual(['Patient', 'Observation', 'AllergyIntolerance', 'Practitioner', 'Schedule', 'Slot', 'Appointment', 'Device', 'ServiceRequest', 'DiagnosticReport', 'Subscription']);
+    expect(cs.rest[0].resource.map((r: { type: string }) => r.type)).toEqual(['Patient', 'Observation', 'AllergyIntolerance', 'Practitioner', 'Schedule', 'Slot', 'Appointment', 'Device', 'ServiceRequest', 'DiagnosticReport', 'DetectedIssue', 'Subscription']);
     await validateSeen();
   });
 

@@ -135,6 +135,16 @@ export const FHIR_RESOURCES: FhirResourceDef[] = [
       count(100, 50),
     ],
   },
+  {
+    type: 'DetectedIssue',
+    interactions: ['read', 'search-type'],
+    documentation: 'A bedside alarm (docs/fhir.md, "Alarms"): status preliminary while it must still be seen, final once resolved; severity from its IEC 60601-1-8 priority; code from urn:vitalis:alert-rule; its acknowledgement (by a signed-in clinician) and escalation as mitigations. Acknowledge through REST (POST /api/v1/alarms/{id}/acknowledge) or MCP.',
+    searchParams: [
+      { name: 'patient', type: 'reference', documentation: 'Patient/{id} or {id}; without it, the alarms across every patient the caller reaches (a ward view).' },
+      { name: 'status', type: 'token', documentation: 'preliminary (raised, acknowledged or latched: the default) | final (resolved in the last 24 h); comma-separated: any of them.' },
+      { name: '_count', type: 'number', documentation: 'At most this many, 1-500 (default 100), highest severity first; not paged.' },
+    ],
+  },
 ];
 
 /** The search parameters of one resource type (the routes' query schemas follow these). */
@@ -185,7 +195,7 @@ export function capabilityStatement(baseUrl: string, version: string) {
           ],
           cors: false,
           service: [restfulSecurityService],
-          description: 'OAuth 2.0 Bearer tokens issued by this server (see /auth.md). Patient: read:patients, write:patients (demographics; create, update) or patient/Patient.rs (a patient user, their own record). AllergyIntolerance: read:patients or patient/AllergyIntolerance.rs (own). Observation: read:vitals (a patient user: their own; a sandbox token: synthetic sbx- patients only). Device: read:vitals (the vitals rule of its patient). Schedule, Slot, Appointment: read:appointments (booking: write:appointments; a patient user sees its own appointments). ServiceRequest: read:diagnostics. DiagnosticReport: read:diagnostics or patient/DiagnosticReport.rs (own final reports). Practitioner: public.',
+          description: 'OAuth 2.0 Bearer tokens issued by this server (see /auth.md). Patient: read:patients, write:patients (demographics; create, update) or patient/Patient.rs (a patient user, their own record). AllergyIntolerance: read:patients or patient/AllergyIntolerance.rs (own). Observation: read:vitals (a patient user: their own; a sandbox token: synthetic sbx- patients only). Device: read:vitals (the vitals rule of its patient). Schedule, Slot, Appointment: read:appointments (booking: write:appointments; a patient user sees its own appointments). ServiceRequest: read:diagnostics. DiagnosticReport: read:diagnostics or patient/DiagnosticReport.rs (own final reports). DetectedIssue (bedside alarms): read:vitals, doctors and nurses. Practitioner: public.',
         },
         resource: [
           ...FHIR_RESOURCES.map(resourceEntry),

@@ -1,7 +1,7 @@
 /**
  * FHIR R4 read and search beyond Patient and Observation (issue 22 item 2): AllergyIntolerance,
- * Practitioner, Schedule, Slot, Appointment (with `_include=Appointment:slot`), Device, ServiceRequest
- * and DiagnosticReport, with `_count` paging through Bundle.link next and `_history/{vid}` where the
+ * Practitioner, Schedule, Slot, Appointment (with `_include=Appointment:slot`), Device, ServiceRequest,
+ * DiagnosticReport and DetectedIssue (bedside alarms), with `_count` paging through Bundle.link next and `_history/{vid}` where the
  * resource is an event stream (Slot, ServiceRequest, DiagnosticReport). Each route calls the
  * service REST v1 and MCP call (patients, appointments, vitals, diagnostics): the same access rules (a
  * patient user: its own), the same audit; this file is only the FHIR shape (capability.ts lists
@@ -24,11 +24,15 @@ import { getAppointment, getSlot, listSchedules, listSlots } from '../appointmen
 import { codesInSection, SECTION_SYSTEM, toFhirDiagnosticReport, toFhirServiceRequest } from '../diagnostics/fhir';
 import { getOrder, getReport, searchOrders, searchReports, type ListPosition } from '../diagnostics/service';
 import { readDevice, readDevices } from '../vitals/service';
+import { alarmsDepsOf, getAlarm, listAlarms } from '../alarms/service';
+import { toFhirDetectedIssue } from '../alarms/fhir';
+import { ACTIVE_ALARM_STATES, type AlarmState } from '@vitalis/records';
 import { FHIR_BASE_PATH } from './capability';
 import { cursor, fhirReply, format, nextPageUrl, weakEtag } from './reply';
 import {
   fhirAllergyIntolerance, fhirAllergyIntoleranceBundle, fhirAppointment, fhirAppointmentBundle, fhirDevice, fhirDeviceBundle, fhirDiagnosticReport, fhirDiagnosticReportBundle, fhirPractitioner,
   fhirPractitionerBundle, fhirSchedule, fhirScheduleBundle, fhirServiceRequest, fhirServiceRequestBundle, fhirSlot, fhirSlotBundle, outcomes,
+  fhirDetectedIssue, fhirDetectedIssueBundle,
 } from './schemas';
 import { dateBounds, notSupported, patientIdOf, referenceIdOf, tokenCodes } from './search-params';
 import { tokenPatient } from '../access/policy';
@@ -66,6 +70,9 @@ function statusesOf<S extends string>(value: string | undefined, known: readonly
 }
 
 const positionKey = (p: ListPosition) => encodeKey({ t: p.t, i: p.i });
+
+/** DetectedIssue.status → the alarm states it stands for (preliminary: must still be seen; final: resolved). */
+const ISSUE_STATUS_STATES: Record<'preliminary' | 'final', readonly AlarmState[]> = { preliminary: ACTIVE_ALARM_STATES, final: ['resolved'] };
 
 export function fhirResourceRoutes(deps: GatewayDeps): FastifyPluginAsyncZod {
   const { pool } = deps;
@@ -343,5 +350,39 @@ export function fhirResourceRoutes(deps: GatewayDeps): FastifyPluginAsyncZod {
       config: { auth: { anyOf: [...reportScopes] } },
       schema: { tags: ['fhir'], summary: 'Read a DiagnosticReport version (vread)', operationId: 'fhirVreadDiagnosticReport', description: 'The report as it was at versionId `vid` (its event stream folded to that version).', params: vidParams, querystring: readQuery, response: { 200: fhirDiagnosticReport, ...READ_ERRORS } },
     }, reportRead);
+
+    // ---- DetectedIssue: bedside alarms (alarms service; ADR 0020) ----
+    const alarms = alarmsDepsOf(deps);
+    app.get(`${FHIR_BASE_PATH}/DetectedIssue`, {
+      config: { auth: { scopes: ['read:vitals'] } },
+      schema: {
+        tags: ['fhir'], summary: 'Search DetectedIssue (bedside alarms)', operationId: 'fhirSearchDetectedIssue',
+        description: 'Bedside alarms as DetectedIssues, highest severity first: patient (without it: across every patient the caller reaches, a ward view), status (preliminary: must still be seen, the default; final: resolved in the last 24 h; comma-separated), _count. Doctors, nurses (read:vitals). Served by the alarms service (audited alarm.read).',
+        querystring: z.strictObject({
+          patient: z.string().max(300).optional(), status: z.string().max(200).optional(), _count: z.coerce.number().int().min(1).max(500).default(100), _format: format,
+        }),
+        response: { 200: fhirDetectedIssueBundle, ...SEARCH_ERRORS },
+      },
+    }, async (req, reply) => {
+      const q = req.query;
+      const wanted = statusesOf(q.status, ['preliminary', 'final'] as const);
+      const states = wanted === undefined ? ACTIVE_ALARM_STATES : (wanted ?? []).flatMap((s) => ISSUE_STATUS_STATES[s]);
+      const patientId = q.patient === undefined ? undefined : patientIdOf('patient', q.patient);
+      // nothing can match (an unknown status): the access rule still holds (a refusal is a 403, audited)
+      const found = await listAlarms(alarms, callerOf(req), { patientId, states: states.length > 0 ? states : ACTIVE_ALARM_STATES, limit: wanted === null ? 0 : q._count }, 'fhir');
+      const entry = found.map((a) => match(urlOf('DetectedIssue', a.id), toFhirDetectedIssue(alarms.settings, a)));
+      return fhirReply(reply).send(searchsetBundle(entry, { self: selfUrl(req) }));
+    });
+    app.get(`${FHIR_BASE_PATH}/DetectedIssue/:id`, {
+      config: { auth: { scopes: ['read:vitals'] } },
+      schema: {
+        tags: ['fhir'], summary: 'Read DetectedIssue (a bedside alarm)', operationId: 'fhirReadDetectedIssue',
+        description: 'One alarm, current (its patient\'s alert stream folded): status preliminary or final, severity from its priority, its acknowledgement and escalation as mitigations. Audited alarm.read.',
+        params: idParams, querystring: readQuery, response: { 200: fhirDetectedIssue, ...READ_ERRORS },
+      },
+    }, async (req, reply) => {
+      const a = await getAlarm(alarms, callerOf(req), req.params.id, 'fhir');
+      return fhirReply(reply).header('etag', weakEtag(a.version)).send(toFhirDetectedIssue(alarms.settings, a));
+    });
   };
 }

@@ -11,6 +11,7 @@ import { allergyOut, patientIn, patientOut } from '../patients/fhir';
 import { appointmentOut, scheduleOut, slotOut } from '../appointments/routes';
 import { practitionerOut } from '../catalog/routes';
 import { diagnosticReportOut, serviceRequestOut } from '../diagnostics/fhir';
+import { detectedIssueOut } from '../alarms/fhir';
 
 const fhirResource = <T extends string>(type: T, example?: Record<string, unknown>) =>
   z
@@ -35,6 +36,7 @@ export const fhirDevice = z.strictObject({
 }).meta({ id: 'FhirDevice', description: 'FHIR R4 Device (https://hl7.org/fhir/R4/device.html): a device that reports vitals for the patient' });
 export const fhirServiceRequest = serviceRequestOut;
 export const fhirDiagnosticReport = diagnosticReportOut;
+export const fhirDetectedIssue = detectedIssueOut;
 export const fhirCapabilityStatement = fhirResource('CapabilityStatement');
 export const fhirOperationOutcome = fhirResource('OperationOutcome');
 export const fhirSubscription = fhirResource('Subscription', {
@@ -82,6 +84,7 @@ export const fhirAppointmentBundle = fhirBundleOf(z.union([fhirAppointment, fhir
 export const fhirDeviceBundle = fhirBundleOf(fhirDevice, 'Device');
 export const fhirServiceRequestBundle = fhirBundleOf(fhirServiceRequest, 'ServiceRequest');
 export const fhirDiagnosticReportBundle = fhirBundleOf(fhirDiagnosticReport, 'DiagnosticReport');
+export const fhirDetectedIssueBundle = fhirBundleOf(fhirDetectedIssue, 'DetectedIssue');
 /** POST/PUT Patient: a FHIR Patient with what Vitalis keeps (patients/fhir.ts patientIn), unknown elements ignored. */
 export const fhirPatientCreate = patientIn.extend({ resourceType: z.literal('Patient'), id: z.string().max(64).optional() })
   .describe('A FHIR R4 Patient: name (exactly one, the official), birthDate, gender, identifier, telecom are kept; on update the id, when given, must be the one in the URL.')
@@ -108,10 +111,10 @@ const FHIR_SUBSCRIPTION_SCHEMAS = [fhirSubscription, fhirParameters, fhirSubscri
 export function fhirOpenApiSchemas(): Record<string, unknown> {
   const registry = z.registry<{ id: string }>();
   const named = [
-    fhirPatient, fhirObservation, fhirAllergyIntolerance, fhirPractitioner, fhirSchedule, fhirSlot, fhirAppointment, fhirDevice, fhirServiceRequest, fhirDiagnosticReport,
+    fhirPatient, fhirObservation, fhirAllergyIntolerance, fhirPractitioner, fhirSchedule, fhirSlot, fhirAppointment, fhirDevice, fhirServiceRequest, fhirDiagnosticReport, fhirDetectedIssue,
     fhirCapabilityStatement, fhirOperationOutcome,
     fhirPatientBundle, fhirObservationBundle, fhirAllergyIntoleranceBundle, fhirPractitionerBundle, fhirScheduleBundle, fhirSlotBundle, fhirAppointmentBundle,
-    fhirDeviceBundle, fhirServiceRequestBundle, fhirDiagnosticReportBundle, ...FHIR_SUBSCRIPTION_SCHEMAS,
+    fhirDeviceBundle, fhirServiceRequestBundle, fhirDiagnosticReportBundle, fhirDetectedIssueBundle, ...FHIR_SUBSCRIPTION_SCHEMAS,
   ];
   for (const s of named) {
     registry.add(s, { id: (z.globalRegistry.get(s) as { id: string }).id });
