@@ -10,7 +10,7 @@
  * append conflicts and the next run sees it acknowledged); and publishes it live after the commit.
  *
  * One escalator at a time across projector instances: a session advisory lock, tried (a second
- * instance skips its run rather than waiting). A crash after the append and before the publish
+ * instance skips its run rather than waiting); the run reads and appends on that one connection. A crash after the append and before the publish
  * loses the live notice only; the escalation is in the log and in the read model.
  */
 import type { AlarmPriority, AlarmSettings } from '@vitalis/clinical';
@@ -53,12 +53,12 @@ export async function escalateDueAlarms(pool: Pool, redis: Redis, settings: Pick
       const escalated: string[] = [];
       for (const { alarm_id: id, patient_id: patient } of rows) {
         const stream = alertStream(patient);
-        const folded = foldAlarmStream(await readStream(pool, stream));
+        const folded = foldAlarmStream(await readStream(session, stream));
         const alarm = folded.alarms.get(id);
         const decision = decideAlarm({ type: 'escalate', to: settings.escalateTo, now: now.toISOString() }, alarm);
         if (!decision.ok) continue; // acknowledged, resolved or escalated since the projection saw it
         try {
-          await append(pool, stream, folded.version, decision.events.map((e) => ({ type: e.type, data: e.data as unknown as Record<string, unknown> })), { actor: 'vitalis-projector', scope: 'system' });
+          await append(session, stream, folded.version, decision.events.map((e) => ({ type: e.type, data: e.data as unknown as Record<string, unknown> })), { actor: 'vitalis-projector', scope: 'system' });
         } catch (err) {
           if (err instanceof ConcurrencyError) continue; // the stream moved (an acknowledgement, a clear): the next run decides again
           throw err;

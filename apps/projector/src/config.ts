@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { parseAlarmSettings, type AlarmSettings } from '@vitalis/clinical';
-import { exportShape, infraShape, lifecycleShape, migrationShape, positiveInt, probeServerShape, metricsShape, vitalsClockShape } from '@vitalis/config';
+import { boolean, exportShape, infraShape, lifecycleShape, migrationShape, positiveInt, probeServerShape, metricsShape, vitalsClockShape } from '@vitalis/config';
 
 export const projectorConfigShape = {
   ...infraShape,
@@ -43,9 +43,13 @@ export const projectorConfigShape = {
         ctx.addIssue({ code: 'custom', message: (err as Error).message.replace(/^VITALIS_ALARMS:? ?/, '') || 'invalid' });
       }
     }),
-  /** How often the alarm escalator looks for unacknowledged alarms past their due time (issue 31). */
+  /** Escalate unacknowledged alarms past their due time (issue 31). Off only where another process does, or for a process that must not act on a shared database's alarms (a test). */
+  ALARM_ESCALATION: boolean(true),
+  /** How often the alarm escalator looks for unacknowledged alarms past their due time. */
   ALARM_ESCALATION_INTERVAL_MS: positiveInt(2_000),
-  /** How often the device-disconnect watchdog looks for monitors that stopped sending (issue 31). */
+  /** Raise device-disconnect alarms (issue 31). Off: no "no data from the monitor" alarm at all (say so to the ward), or a test process on a shared database. */
+  DEVICE_WATCHDOG: boolean(true),
+  /** How often the device-disconnect watchdog looks for monitors that stopped sending. */
   DEVICE_WATCHDOG_INTERVAL_MS: positiveInt(2_000),
   /** A device is watched this long (effective time) after its last reading; longer silent, it is no longer expected (at least twice the disconnect delay). */
   DEVICE_WATCHDOG_WINDOW_SECONDS: positiveInt(600),

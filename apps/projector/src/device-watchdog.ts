@@ -31,11 +31,12 @@
  * "this device's alarm is open", is exact on the state it is appended after; a concurrent append to
  * the patient's stream, e.g. the ingest raising a physiological alarm, conflicts and the next run
  * decides again), with the deterministic event id besides (DuplicateEventError: already there).
- * One watchdog at a time across projector instances: a session advisory lock, tried. Each raise
- * and clear is published live (publishAlarmNotice) after its commit.
+ * One watchdog at a time across projector instances: a session advisory lock, tried; the run
+ * reads and appends on that one connection. Each raise and clear is published live
+ * (publishAlarmNotice) after its commit.
  */
 import { alarmSettings, escalationDueAt, type AlarmSettings } from '@vitalis/clinical';
-import type { Pool, PoolClient } from '@vitalis/db';
+import type { Pool, PoolClient, Queryable } from '@vitalis/db';
 import { append, ConcurrencyError, DuplicateEventError, readStream } from '@vitalis/eventstore';
 import { alertEventId, alertStream, publishAlarmNotice, type AlertData } from '@vitalis/live';
 import { ALARM_EVENTS, type AlarmClearedData, type AlarmRaisedData } from '@vitalis/records';
@@ -248,9 +249,9 @@ export function createDeviceWatchdog(pool: Pool, redis: Redis, settings: AlarmSe
           const open = openRows.map((r) => ({ alarmId: r.alarm_id, patientId: r.patient_id, deviceId: r.device_id, since: r.raised_at }));
           const plan = planWatchdog(seen, open, now, delay);
           let cleared = 0;
-          for (const { alarm, reading } of plan.clear) if (await clearDisconnect(pool, redis, alarm, reading)) cleared++;
+          for (const { alarm, reading } of plan.clear) if (await clearDisconnect(session, redis, alarm, reading)) cleared++;
           let raised = 0;
-          for (const d of plan.raise) if (await raiseDisconnect(pool, redis, settings, d, now)) raised++;
+          for (const d of plan.raise) if (await raiseDisconnect(session, redis, settings, d, now)) raised++;
           return { skipped: false, stalled: plan.stalled, raised, cleared, devices: seen.length, scan: kind };
         } finally {
           await session.query(`SELECT pg_advisory_unlock(${LOCK})`).catch(() => {});
@@ -263,9 +264,9 @@ export function createDeviceWatchdog(pool: Pool, redis: Redis, settings: AlarmSe
 }
 
 /** Appends at the folded version with a deterministic id; false when the stream moved or it is already there. */
-async function appendDecided(pool: Pool, stream: string, version: number, event: { eventId: string; type: string; data: Record<string, unknown> }): Promise<boolean> {
+async function appendDecided(db: Queryable, stream: string, version: number, event: { eventId: string; type: string; data: Record<string, unknown> }): Promise<boolean> {
   try {
-    await append(pool, stream, version, [event], { actor: 'vitalis-projector', scope: 'system' });
+    await append(db, stream, version, [event], { actor: 'vitalis-projector', scope: 'system' });
     return true;
   } catch (err) {
     if (err instanceof ConcurrencyError || err instanceof DuplicateEventError) return false; // the next run decides again
@@ -273,27 +274,27 @@ async function appendDecided(pool: Pool, stream: string, version: number, event:
   }
 }
 
-async function raiseDisconnect(pool: Pool, redis: Redis, settings: AlarmSettings, d: DeviceSeen, now: Date): Promise<boolean> {
+async function raiseDisconnect(db: Queryable, redis: Redis, settings: AlarmSettings, d: DeviceSeen, now: Date): Promise<boolean> {
   const stream = alertStream(d.patientId);
-  const folded = foldAlarmStream(await readStream(pool, stream));
+  const folded = foldAlarmStream(await readStream(db, stream));
   if (folded.open.has(DISCONNECT_RULE)) return false; // the read model had not seen it yet
   const data = disconnectRaise(settings, d, now);
   const event = { eventId: data.alert_id, type: ALARM_EVENTS.raised, data: data as unknown as Record<string, unknown> }; // the alarm's id is its raise's event id
-  if (!(await appendDecided(pool, stream, folded.version, event))) return false;
+  if (!(await appendDecided(db, stream, folded.version, event))) return false;
   await publishAlarmNotice(redis, d.patientId, ALARM_EVENTS.raised, event.data);
   return true;
 }
 
-async function clearDisconnect(pool: Pool, redis: Redis, hint: OpenDisconnect, reading: DeviceSeen): Promise<boolean> {
+async function clearDisconnect(db: Queryable, redis: Redis, hint: OpenDisconnect, reading: DeviceSeen): Promise<boolean> {
   const stream = alertStream(hint.patientId);
-  const folded = foldAlarmStream(await readStream(pool, stream));
+  const folded = foldAlarmStream(await readStream(db, stream));
   const openId = folded.open.get(DISCONNECT_RULE);
   const alarm = openId === undefined ? undefined : folded.alarms.get(openId);
   // decided on the stream, not the hint: the open alarm must be this device's, silent since before this reading
   if (!alarm || alarm.deviceId !== reading.deviceId || Date.parse(alarm.raisedAt) >= reading.lastAt.getTime()) return false;
   const data = disconnectClear({ alarmId: alarm.id, patientId: hint.patientId, deviceId: alarm.deviceId, since: new Date(alarm.raisedAt) }, reading);
   const event = { eventId: clearEventId(data), type: ALARM_EVENTS.cleared, data: data as unknown as Record<string, unknown> };
-  if (!(await appendDecided(pool, stream, folded.version, event))) return false;
+  if (!(await appendDecided(db, stream, folded.version, event))) return false;
   await publishAlarmNotice(redis, hint.patientId, ALARM_EVENTS.cleared, event.data);
   return true;
 }

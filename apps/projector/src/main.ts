@@ -86,6 +86,24 @@ const metricsAddress = metricsListenerAddress(config);
 const metricsServer = metricsAddress ? await startMetricsServer(registry, metricsAddress) : undefined;
 if (metricsServer) logger.info({ url: metricsServer.url }, 'metrics listening');
 
+const alarmEscalationJob: Job = {
+  name: 'alarm-escalation',
+  intervalMs: config.ALARM_ESCALATION_INTERVAL_MS,
+  run: async () => {
+    const result = await escalateDueAlarms(pool, redis, config.alarms, { onEscalated: (priority) => alarmMetrics.escalated(priority) });
+    return result.escalated.length > 0 ? { escalated: result.escalated.length } : undefined;
+  },
+};
+const watchdogJob: Job = {
+  name: 'device-watchdog',
+  intervalMs: config.DEVICE_WATCHDOG_INTERVAL_MS,
+  run: async () => {
+    const result = await watchdog.run();
+    return result.raised + result.cleared > 0 ? { raised: result.raised, cleared: result.cleared, devices: result.devices } : undefined;
+  },
+};
+if (!config.DEVICE_WATCHDOG) logger.warn('DEVICE_WATCHDOG=false: no device-disconnect alarms are raised');
+
 const exportWorker = exportJobs(pool, config);
 const jobs: Job[] = [
   {
@@ -102,22 +120,8 @@ const jobs: Job[] = [
       return result.escalated.length > 0 ? { escalated: result.escalated } : undefined;
     },
   },
-  {
-    name: 'alarm-escalation',
-    intervalMs: config.ALARM_ESCALATION_INTERVAL_MS,
-    run: async () => {
-      const result = await escalateDueAlarms(pool, redis, config.alarms, { onEscalated: (priority) => alarmMetrics.escalated(priority) });
-      return result.escalated.length > 0 ? { escalated: result.escalated.length } : undefined;
-    },
-  },
-  {
-    name: 'device-watchdog',
-    intervalMs: config.DEVICE_WATCHDOG_INTERVAL_MS,
-    run: async () => {
-      const result = await watchdog.run();
-      return result.raised + result.cleared > 0 ? { raised: result.raised, cleared: result.cleared, devices: result.devices } : undefined;
-    },
-  },
+  ...(config.ALARM_ESCALATION ? [alarmEscalationJob] : []),
+  ...(config.DEVICE_WATCHDOG ? [watchdogJob] : []),
   {
     name: 'diagnostics-alert-proposals',
     intervalMs: config.PROJECTION_INTERVAL_MS,

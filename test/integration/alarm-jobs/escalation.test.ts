@@ -8,7 +8,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEFAULT_ALARM_SETTINGS } from '@vitalis/clinical';
-import type { Pool } from '@vitalis/db';
+import type { Pool, PoolClient } from '@vitalis/db';
 import { readStream } from '@vitalis/eventstore';
 import { alertStream } from '@vitalis/live';
 import { createAlarmMetrics, createRegistry } from '@vitalis/metrics';
@@ -93,9 +93,9 @@ describe('alarm escalation', () => {
     const r = raisedEvent(p, 'hr-high', { at: iso(T0) });
     await appendAlarm(db.pool, p, r.event);
     await project();
-    // the pool the escalator uses: the acknowledgement is appended just before its first write
+    // the connection the escalator runs on: the acknowledgement is appended (elsewhere) just before its first write
     let acked = false;
-    const racing = new Proxy(db.pool, {
+    const racingClient = (client: PoolClient) => new Proxy(client, {
       get(target, prop, receiver) {
         if (prop !== 'query') return Reflect.get(target, prop, receiver);
         return async (sql: string, params?: unknown[]) => {
@@ -106,7 +106,8 @@ describe('alarm escalation', () => {
           return target.query(sql, params);
         };
       },
-    }) as Pool;
+    });
+    const racing = { connect: async () => racingClient(await db.pool.connect()) } as unknown as Pool;
     const run = await escalateDueAlarms(racing, redis, settings, { now: new Date(T0 + 61_000) });
     expect(acked).toBe(true);
     expect(run.escalated).not.toContain(r.id);

@@ -183,7 +183,7 @@ describe('critical results', () => {
     }
     expect(await eventTypes(reportId)).toEqual(['DiagnosticReportRegistered', 'CriticalResultRaised']);
     const projector = spawn(process.execPath, ['--import', 'tsx', 'apps/projector/src/main.ts'], {
-      env: { ...process.env, DATABASE_URL: testEnv.DATABASE_URL, REDIS_URL: testEnv.REDIS_URL, LOG_LEVEL: 'warn', DIAGNOSTICS_ESCALATION_INTERVAL_MS: '200', NODE_ENV: 'test' },
+      env: { ...process.env, DATABASE_URL: testEnv.DATABASE_URL, REDIS_URL: testEnv.REDIS_URL, LOG_LEVEL: 'warn', DIAGNOSTICS_ESCALATION_INTERVAL_MS: '200', NODE_ENV: 'test', ALARM_ESCALATION: 'false', DEVICE_WATCHDOG: 'false' },
       stdio: ['ignore', 'ignore', 'inherit'],
     });
     try {
