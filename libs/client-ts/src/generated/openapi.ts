@@ -334,6 +334,72 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/alarms": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List bedside alarms
+         * @description One patient's alarms (`patient`), or without it the alarms across every patient the caller reaches (a ward or board view: the patients the alarm read model lists, one projector tick behind, each read current). `state`: active (default: raised, acknowledged, latched — what a person must still see, whatever its age), one state, or all. `since`: only alarms shown at any time since then (still active, or resolved at or after it); a history (resolved, all) without it covers the last 24 h. Highest priority first, then the newest. Doctors, nurses (read:vitals); audited alarm.read.
+         *
+         *     Required scopes: read:vitals.
+         */
+        get: operations["getAlarms"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/alarms/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Read a bedside alarm
+         * @description The alarm as its patient's alert stream says now (read-your-writes). Audited alarm.read.
+         *
+         *     Required scopes: read:vitals.
+         */
+        get: operations["getAlarmsById"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/alarms/{id}/acknowledge": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Acknowledge a bedside alarm
+         * @description A signed-in clinician (role doctor or nurse, a token that names the user: authorization code) acknowledges a raised or latched alarm: the user (id and display name), the app and when are recorded in the event store and the audit trail (alarm.acknowledge), the live streams get an `alarm` event, and it stops escalating; a latched alarm whose condition ended is then resolved. A token that names no user (client credentials: an app acting for itself) is refused 403: a person must acknowledge. Already acknowledged: 409 naming who and when; resolved: 409.
+         *
+         *     Required scopes: read:vitals.
+         */
+        post: operations["postAlarmsByIdAcknowledge"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/appointments": {
         parameters: {
             query?: never;
@@ -561,8 +627,8 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * Unacknowledged critical results
-         * @description Open or escalated, oldest first; optionally for one patient. Reads the projection.
+         * Critical results: waiting, and acknowledged (history)
+         * @description By state (comma-separated; default open,escalated: what waits for a clinician, oldest first, whatever its age). `acknowledged`: the history, newest first, with who (user id and name), the app and when, acknowledged at or after `since` (default: the last 24 h), at most `limit`. Optionally for one patient. Reads the projection (one projector tick behind).
          *
          *     Required scopes: read:diagnostics.
          */
@@ -800,7 +866,7 @@ export interface paths {
         put?: never;
         /**
          * Acknowledge a report's critical result
-         * @description A clinician (role doctor) acknowledges the open or escalated critical result: who and when are recorded in the event store and the audit trail; it leaves the triage board. Nothing to acknowledge: 409 naming the state.
+         * @description A signed-in clinician (role doctor, a token that names the user: authorization code) acknowledges the open or escalated critical result: the user (id and display name), the app used and when are recorded in the event store and the audit trail; it leaves the board for its acknowledged history (GET …/critical-results?state=acknowledged). A token that names no user (client credentials: an app acting for itself) is refused 403: a person must acknowledge. Nothing to acknowledge: 409 naming the state.
          *
          *     Required scopes: write:diagnostics.
          */
@@ -884,7 +950,7 @@ export interface paths {
         };
         /**
          * System health
-         * @description Overall status, one check per dependency (PostgreSQL, Kafka, Redis) with latency, and the vitals pipeline: per partition, the ingest's lag and how long it has made no progress while messages wait (degraded when a partition is stalled). 503 when down. Error texts are not shown here (see /api/v1/health/details).
+         * @description Overall status, one check per dependency (PostgreSQL, Kafka, Redis) with latency, and the vitals pipeline: per partition, the ingest's lag, how long it has made no progress while messages wait and how long messages have waited; the newest stored observation and its age; `pipeline.delayed` (what the UI cards' "Data delayed" banner reads). Degraded when a partition is stalled (no progress for HEALTH_STALL_AFTER_MS while messages wait) or delayed (messages have waited for HEALTH_DATA_AGE_AFTER_MS and the newest stored observation is older than that); an idle pipeline (nothing waiting) is never delayed. 503 when down. Error texts are not shown here (see /api/v1/health/details).
          */
         get: operations["getHealth"];
         put?: never;
@@ -1091,7 +1157,7 @@ export interface paths {
         };
         /**
          * ED triage board
-         * @description Patients in the department, most urgent first (ESI, then arrival). With read:vitals each entry also carries the latest vitals, the NEWS2 score computed from them and the active vitals alerts. Reads the projection.
+         * @description Patients in the department, most urgent first (ESI, then arrival). With read:vitals each entry also carries the latest vitals (each with its effective_at), the NEWS2 score computed from them and the active vitals alerts; with read:diagnostics its unacknowledged critical results and those acknowledged in the last 12 h. Reads the projection.
          *
          *     Required scopes: read:patients.
          */
@@ -1449,6 +1515,50 @@ export interface paths {
          *     Required scopes: read:appointments.
          */
         get: operations["fhirReadAppointment"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/fhir/R4/DetectedIssue": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Search DetectedIssue (bedside alarms)
+         * @description Bedside alarms as DetectedIssues, highest severity first: patient (without it: across every patient the caller reaches, a ward view), status (preliminary: must still be seen, the default; final: resolved in the last 24 h; comma-separated), _count. Doctors, nurses (read:vitals). Served by the alarms service (audited alarm.read).
+         *
+         *     Required scopes: read:vitals.
+         */
+        get: operations["fhirSearchDetectedIssue"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/fhir/R4/DetectedIssue/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Read DetectedIssue (a bedside alarm)
+         * @description One alarm, current (its patient's alert stream folded): status preliminary or final, severity from its priority, its acknowledgement and escalation as mitigations. Audited alarm.read.
+         *
+         *     Required scopes: read:vitals.
+         */
+        get: operations["fhirReadDetectedIssue"];
         put?: never;
         post?: never;
         delete?: never;
@@ -2182,7 +2292,7 @@ export interface paths {
         };
         /**
          * Readiness probe
-         * @description Ready when the schema is current and PostgreSQL, Kafka and Redis answer (each within READINESS_TIMEOUT_MS; the result is cached for 1 s). 503 when not ready, and from the start of a shutdown (draining).
+         * @description Ready when the schema is current and PostgreSQL, Kafka and Redis answer (each within READINESS_TIMEOUT_MS; the result is cached for 1 s). 503 when not ready, and from the start of a shutdown (draining). The body also reports the vitals pipeline (`pipeline`, as GET /api/v1/health judges it), which never makes the gateway not ready: a stalled ingest is reported here and in health, not a reason to take every gateway out of rotation.
          */
         get: operations["getReadyz"];
         put?: never;
@@ -2234,6 +2344,134 @@ export interface paths {
 export type webhooks = Record<string, never>;
 export interface components {
     schemas: {
+        /**
+         * @description A bedside alarm with its lifecycle (IEC 60601-1-8 priorities, IHE PCD ACM states)
+         * @example {
+         *       "acknowledged_at": "2026-11-25T08:00:40.120Z",
+         *       "acknowledged_by": {
+         *         "client_id": "cli_0a1b2c3d4e5f",
+         *         "name": "Demo Nurse",
+         *         "user": "usr-demo-nurse"
+         *       },
+         *       "alarm_id": "3f0c6a52-8d1e-5b7a-9c3e-2a4b6c8d0e1f",
+         *       "condition_ended_at": null,
+         *       "device_id": "mon-0001",
+         *       "due_at": "2026-11-25T08:01:10.000Z",
+         *       "escalated_at": null,
+         *       "escalated_to": null,
+         *       "kind": "physiological",
+         *       "label": "SpO2 low",
+         *       "latching": true,
+         *       "message": "SpO2 85 % (below 92 % for 10 s)",
+         *       "note": "repositioned the probe",
+         *       "patient_id": "pat-0001",
+         *       "priority": "high",
+         *       "raised_at": "2026-11-25T08:00:10.000Z",
+         *       "resolved_at": null,
+         *       "rule": "spo2-low",
+         *       "state": "acknowledged",
+         *       "value": 85
+         *     }
+         */
+        Alarm: {
+            acknowledged_at: string | null;
+            acknowledged_by: {
+                /** @description The app they acknowledged with */
+                client_id: string;
+                /** @description Their display name, when the user store had one */
+                name: string | null;
+                /** @description The signed-in user (the token's subject) */
+                user: string;
+            } | null;
+            /** @description The alarm id (the raise event's alert_id) */
+            alarm_id: string;
+            condition_ended_at: string | null;
+            /** @description The device whose data raised it */
+            device_id: string;
+            /** @description When it escalates if nobody acknowledges it (null: never) */
+            due_at: string | null;
+            escalated_at: string | null;
+            /** @description The recipient it escalated to (IHE ACM: the next in the chain) */
+            escalated_to: string | null;
+            /**
+             * @description IEC 60601-1-8: about the patient, or about the equipment or data path
+             * @enum {string}
+             */
+            kind: "physiological" | "technical";
+            /** @description The condition's name for people */
+            label: string;
+            /** @description Stays shown after its condition ends until a clinician acknowledges it */
+            latching: boolean;
+            message: string;
+            /** @description What the acknowledging clinician wrote */
+            note: string | null;
+            patient_id: string;
+            /**
+             * @description IEC 60601-1-8 priority
+             * @enum {string}
+             */
+            priority: "high" | "medium" | "low";
+            /** @description The effective time of the observation that confirmed the condition (after its onset delay) */
+            raised_at: string;
+            resolved_at: string | null;
+            /** @description The condition (@vitalis/clinical alarm table: spo2-low, hr-high, sys-low, news2-high, device-disconnected, …) */
+            rule: string;
+            /**
+             * @description raised (condition present, not acknowledged), acknowledged (condition present), latched (condition ended, not acknowledged, latching), resolved
+             * @enum {string}
+             */
+            state: "raised" | "acknowledged" | "latched" | "resolved";
+            /** @description The value that confirmed the condition */
+            value: number;
+        };
+        /**
+         * @description Optional: a note
+         * @example {
+         *       "note": "repositioned the probe; SpO2 recovering"
+         *     }
+         */
+        AlarmAcknowledgementInput: {
+            /** @description What was done (kept with the acknowledgement) */
+            note?: string;
+        } | null;
+        /**
+         * @description Alarms, highest priority first, then the newest raise first
+         * @example {
+         *       "alarms": [
+         *         {
+         *           "acknowledged_at": "2026-11-25T08:00:40.120Z",
+         *           "acknowledged_by": {
+         *             "client_id": "cli_0a1b2c3d4e5f",
+         *             "name": "Demo Nurse",
+         *             "user": "usr-demo-nurse"
+         *           },
+         *           "alarm_id": "3f0c6a52-8d1e-5b7a-9c3e-2a4b6c8d0e1f",
+         *           "condition_ended_at": null,
+         *           "device_id": "mon-0001",
+         *           "due_at": "2026-11-25T08:01:10.000Z",
+         *           "escalated_at": null,
+         *           "escalated_to": null,
+         *           "kind": "physiological",
+         *           "label": "SpO2 low",
+         *           "latching": true,
+         *           "message": "SpO2 85 % (below 92 % for 10 s)",
+         *           "note": "repositioned the probe",
+         *           "patient_id": "pat-0001",
+         *           "priority": "high",
+         *           "raised_at": "2026-11-25T08:00:10.000Z",
+         *           "resolved_at": null,
+         *           "rule": "spo2-low",
+         *           "state": "acknowledged",
+         *           "value": 85
+         *         }
+         *       ],
+         *       "count": 1
+         *     }
+         */
+        AlarmList: {
+            alarms: components["schemas"]["Alarm"][];
+            count: number;
+        };
         /** @description FHIR R4 AllergyIntolerance (https://hl7.org/fhir/R4/allergyintolerance.html), the elements Vitalis keeps */
         AllergyIntolerance: {
             clinicalStatus: {
@@ -2322,6 +2560,117 @@ export interface components {
             requiresAccessToken: true;
             /** @description FHIR instant: the export holds exactly what was committed at this time */
             transactionTime: string;
+        };
+        CriticalResult: {
+            acknowledged_at: string | null;
+            /** @description The signed-in user who acknowledged it (user id; never an app) */
+            acknowledged_by: string | null;
+            /** @description That user's display name, when the user store has one */
+            acknowledged_by_name: string | null;
+            /** @description The app (OAuth client id) the user acknowledged with */
+            acknowledged_with: string | null;
+            /** @description The report's test (LOINC) */
+            code: string;
+            critical_id: string;
+            /** @description When it escalates if nobody acknowledges it */
+            due_at: string;
+            escalated_at: string | null;
+            note: string | null;
+            patient_id: string;
+            raised_at: string;
+            report_id: string;
+            /** @description The report's current status: preliminary, final, amended, corrected, … */
+            report_status: string;
+            results: components["schemas"]["CriticalResultValue"][];
+            /** @enum {string} */
+            state: "open" | "escalated" | "acknowledged";
+        };
+        CriticalResultValue: {
+            code: string;
+            /** @description The critical limit the value crossed (below low, above high); null for a finding in words (AA) */
+            crossed: {
+                limit: number;
+                /** @enum {string} */
+                side: "low" | "high";
+            } | null;
+            display: string;
+            /** @enum {string} */
+            interpretation?: "N" | "L" | "H" | "LL" | "HH" | "A" | "AA";
+            /** @description The clinical name ("Potassium"); `display` is the LOINC long name */
+            name: string;
+            referenceRange?: {
+                high?: number;
+                low?: number;
+            };
+            text?: string;
+            unit?: string;
+            value?: number;
+        };
+        /** @description FHIR R4 DetectedIssue (https://hl7.org/fhir/R4/detectedissue.html): a bedside alarm; its acknowledgement and escalation as mitigations (docs/fhir.md, "Alarms") */
+        DetectedIssue: {
+            author?: {
+                /** @description Device/<id> */
+                reference: string;
+            };
+            /** @description urn:vitalis:alert-rule: the alarm condition */
+            code: {
+                coding: {
+                    code: string;
+                    display: string;
+                    system: string;
+                }[];
+                text: string;
+            };
+            detail: string;
+            id: string;
+            /** @description The raise: the effective time of the observation that confirmed the condition */
+            identifiedDateTime: string;
+            meta: {
+                lastUpdated: string;
+                /** @description The version of the patient's alert stream at the alarm's last change */
+                versionId: string;
+            };
+            /** @description The acknowledgement and the escalation, in time order */
+            mitigation?: {
+                /** @description urn:vitalis:alarm-action: acknowledged | escalated */
+                action: {
+                    coding: {
+                        code: string;
+                        display: string;
+                        system: string;
+                    }[];
+                    text: string;
+                };
+                /** @description The signed-in clinician who acknowledged (absent on an escalation: the system escalates) */
+                author?: {
+                    /** @description The user's display name (their id when the user store has none) */
+                    display: string;
+                    identifier: {
+                        /** @constant */
+                        system: "urn:vitalis:subject";
+                        /** @description The user id */
+                        value: string;
+                    };
+                    /** @constant */
+                    type: "Practitioner";
+                };
+                date: string;
+            }[];
+            patient: {
+                reference: string;
+            };
+            /** @constant */
+            resourceType: "DetectedIssue";
+            /**
+             * @description From the IEC 60601-1-8 priority: high → high, medium → moderate, low → low
+             * @enum {string}
+             */
+            severity: "high" | "moderate" | "low";
+            /**
+             * @description preliminary while it must still be seen (raised, acknowledged, latched); final once resolved
+             * @enum {string}
+             */
+            status: "preliminary" | "final";
         };
         /** @description FHIR R4 DiagnosticReport (https://hl7.org/fhir/R4/diagnosticreport.html), its Observations contained */
         DiagnosticReport: {
@@ -2551,6 +2900,29 @@ export interface components {
             entry?: {
                 fullUrl: string;
                 resource: components["schemas"]["Appointment"] | components["schemas"]["Slot"];
+                search: {
+                    /** @enum {string} */
+                    mode: "match" | "include";
+                };
+            }[];
+            /** @description `self`, and `next` (the next page) unless this is the last page */
+            link: {
+                relation: string;
+                url: string;
+            }[];
+            /** @constant */
+            resourceType: "Bundle";
+            /** @description The number of matches, where the search knows it */
+            total?: number;
+            /** @constant */
+            type: "searchset";
+        };
+        /** @description A FHIR R4 searchset Bundle of DetectedIssue */
+        FhirBundleDetectedIssue: {
+            /** @description Absent when nothing matched (FHIR arrays are never empty) */
+            entry?: {
+                fullUrl: string;
+                resource: components["schemas"]["DetectedIssue"];
                 search: {
                     /** @enum {string} */
                     mode: "match" | "include";
@@ -3213,6 +3585,8 @@ export interface components {
                     high?: number;
                     low?: number;
                 };
+                /** @description The clinical name shown on screens */
+                short: string;
                 /** @description UCUM */
                 unit: string;
             } | {
@@ -3220,6 +3594,8 @@ export interface components {
                 display: string;
                 /** @enum {string} */
                 kind: "narrative";
+                /** @description The clinical name shown on screens */
+                short: string;
             })[];
             tests: {
                 code: string;
@@ -3231,21 +3607,7 @@ export interface components {
         };
         GetDiagnosticsCriticalResultsResponse: {
             count: number;
-            critical_results: {
-                acknowledged_at?: string | null;
-                acknowledged_by?: string | null;
-                code: string;
-                critical_id: string;
-                due_at: string;
-                escalated_at: string | null;
-                note?: string | null;
-                patient_id: string;
-                raised_at: string;
-                report_id: string;
-                results: components["schemas"]["ResultValue"][];
-                /** @enum {string} */
-                state: "open" | "escalated" | "acknowledged";
-            }[];
+            critical_results: components["schemas"]["CriticalResult"][];
         };
         GetDiagnosticsOrdersResponse: {
             /** @description Absent when nothing matched (a FHIR array is never empty) */
@@ -3331,27 +3693,7 @@ export interface components {
                     status: "ok" | "down";
                 };
             };
-            /** @description The vitals pipeline: the ingest consumer group on the observations topic, from the brokers */
-            pipeline: {
-                /** @description Messages the ingest has not yet processed, all partitions */
-                lag: number;
-                partitions: {
-                    /** @description Messages after the ingest group's committed offset */
-                    lag: number;
-                    partition: number;
-                    /** @description Seconds without progress while messages wait (0: progressing or caught up) */
-                    stalled_s: number;
-                }[];
-                /** @description How long a partition may make no progress while messages wait before it is stalled (0: never judged) */
-                stall_after_s: number;
-                /** @description The partitions stalled, in order */
-                stalled_partitions: number[];
-                /**
-                 * @description stalled: a partition made no progress for stall_after_s while messages wait; unknown: Kafka could not be read
-                 * @enum {string}
-                 */
-                status: "ok" | "stalled" | "unknown";
-            };
+            pipeline: components["schemas"]["Pipeline"];
             /** @enum {string} */
             status: "ok" | "degraded" | "down";
             /** Format: date-time */
@@ -3386,27 +3728,7 @@ export interface components {
                     status: "ok" | "down";
                 };
             };
-            /** @description The vitals pipeline: the ingest consumer group on the observations topic, from the brokers */
-            pipeline: {
-                /** @description Messages the ingest has not yet processed, all partitions */
-                lag: number;
-                partitions: {
-                    /** @description Messages after the ingest group's committed offset */
-                    lag: number;
-                    partition: number;
-                    /** @description Seconds without progress while messages wait (0: progressing or caught up) */
-                    stalled_s: number;
-                }[];
-                /** @description How long a partition may make no progress while messages wait before it is stalled (0: never judged) */
-                stall_after_s: number;
-                /** @description The partitions stalled, in order */
-                stalled_partitions: number[];
-                /**
-                 * @description stalled: a partition made no progress for stall_after_s while messages wait; unknown: Kafka could not be read
-                 * @enum {string}
-                 */
-                status: "ok" | "stalled" | "unknown";
-            };
+            pipeline: components["schemas"]["Pipeline"];
             /** @enum {string} */
             status: "ok" | "degraded" | "down";
             /** Format: date-time */
@@ -3435,27 +3757,7 @@ export interface components {
                     status: "ok" | "down";
                 };
             };
-            /** @description The vitals pipeline: the ingest consumer group on the observations topic, from the brokers */
-            pipeline: {
-                /** @description Messages the ingest has not yet processed, all partitions */
-                lag: number;
-                partitions: {
-                    /** @description Messages after the ingest group's committed offset */
-                    lag: number;
-                    partition: number;
-                    /** @description Seconds without progress while messages wait (0: progressing or caught up) */
-                    stalled_s: number;
-                }[];
-                /** @description How long a partition may make no progress while messages wait before it is stalled (0: never judged) */
-                stall_after_s: number;
-                /** @description The partitions stalled, in order */
-                stalled_partitions: number[];
-                /**
-                 * @description stalled: a partition made no progress for stall_after_s while messages wait; unknown: Kafka could not be read
-                 * @enum {string}
-                 */
-                status: "ok" | "stalled" | "unknown";
-            };
+            pipeline: components["schemas"]["Pipeline"];
             /** @enum {string} */
             status: "ok" | "degraded" | "down";
             /** Format: date-time */
@@ -3484,27 +3786,7 @@ export interface components {
                     status: "ok" | "down";
                 };
             };
-            /** @description The vitals pipeline: the ingest consumer group on the observations topic, from the brokers */
-            pipeline: {
-                /** @description Messages the ingest has not yet processed, all partitions */
-                lag: number;
-                partitions: {
-                    /** @description Messages after the ingest group's committed offset */
-                    lag: number;
-                    partition: number;
-                    /** @description Seconds without progress while messages wait (0: progressing or caught up) */
-                    stalled_s: number;
-                }[];
-                /** @description How long a partition may make no progress while messages wait before it is stalled (0: never judged) */
-                stall_after_s: number;
-                /** @description The partitions stalled, in order */
-                stalled_partitions: number[];
-                /**
-                 * @description stalled: a partition made no progress for stall_after_s while messages wait; unknown: Kafka could not be read
-                 * @enum {string}
-                 */
-                status: "ok" | "stalled" | "unknown";
-            };
+            pipeline: components["schemas"]["Pipeline"];
             /** @enum {string} */
             status: "ok" | "degraded" | "down";
             /** Format: date-time */
@@ -3607,22 +3889,14 @@ export interface components {
         GetTriageResponse: {
             count: number;
             entries: {
+                /** @description Critical results acknowledged in the last 12 h (with read:diagnostics), newest first: who (user id and name), the app and when */
+                acknowledged_critical_results?: components["schemas"]["CriticalResult"][];
                 /** @description Active vitals alert rules (with read:vitals) */
                 alerts?: string[];
                 arrived_at: string;
                 complaint: string;
                 /** @description Unacknowledged critical diagnostic results (with read:diagnostics), shown until acknowledged */
-                critical_results?: {
-                    code: string;
-                    critical_id: string;
-                    due_at: string;
-                    escalated_at: string | null;
-                    raised_at: string;
-                    report_id: string;
-                    results: components["schemas"]["ResultValue"][];
-                    /** @enum {string} */
-                    state: "open" | "escalated";
-                }[];
+                critical_results?: components["schemas"]["CriticalResult"][];
                 esi: number;
                 latest_vitals?: components["schemas"]["LatestVital"][];
                 name?: string | null;
@@ -3825,6 +4099,63 @@ export interface components {
              * @enum {string}
              */
             view: "clinical" | "demographics";
+        };
+        /** @description The vitals pipeline: the ingest consumer group on the observations topic (from the brokers) and the newest observation stored (from PostgreSQL) */
+        Pipeline: {
+            /** @description How old the newest stored observation may be, while messages have waited on a partition as long, before the pipeline is delayed (HEALTH_DATA_AGE_AFTER_MS; 0: never judged) */
+            data_age_after_s: number;
+            /** @description Readings are not reaching storage and the screens in time: status is stalled or delayed (the UI cards show "Data delayed") */
+            delayed: boolean;
+            /** @description The partitions stalled or delayed, in order */
+            delayed_partitions: number[];
+            /** @description How long messages have waited on the delayed partitions, the longest, in seconds (0 when not delayed) */
+            delayed_s: number;
+            /** @description Messages the ingest has not yet processed, all partitions */
+            lag: number;
+            /** @description Its age in seconds by the database clock (0 when a device clock is ahead); null with newest_observation_at */
+            newest_observation_age_s: number | null;
+            /** @description Effective time of the newest observation stored (any patient); null when none is stored or the database could not be read */
+            newest_observation_at: string | null;
+            partitions: {
+                /** @description Messages after the ingest group's committed offset */
+                lag: number;
+                partition: number;
+                /** @description Seconds without progress while messages wait (0: progressing or caught up) */
+                stalled_s: number;
+                /** @description Seconds messages have waited on it at every reading, progressing or not (0: caught up at the last reading) */
+                waiting_s: number;
+            }[];
+            /** @description How long a partition may make no progress while messages wait before it is stalled (HEALTH_STALL_AFTER_MS; 0: never judged) */
+            stall_after_s: number;
+            /** @description The partitions stalled, in order */
+            stalled_partitions: number[];
+            /**
+             * @description stalled: a partition made no progress for stall_after_s while messages wait; delayed: messages have waited on a partition for data_age_after_s and the newest stored observation is older than that; unknown: Kafka could not be read (not judged)
+             * @enum {string}
+             */
+            status: "ok" | "delayed" | "stalled" | "unknown";
+        };
+        /** @description The vitals pipeline in short (GET /readyz, MCP get_pipeline_status): the ingest's judgement and the newest stored observation's age */
+        PipelineSummary: {
+            /** @description Readings are not reaching storage and the screens in time: status is stalled or delayed (the UI cards show "Data delayed") */
+            delayed: boolean;
+            /** @description The partitions stalled or delayed, in order */
+            delayed_partitions: number[];
+            /** @description How long messages have waited on the delayed partitions, the longest, in seconds (0 when not delayed) */
+            delayed_s: number;
+            /** @description Messages the ingest has not yet processed, all partitions */
+            lag: number;
+            /** @description Its age in seconds by the database clock (0 when a device clock is ahead); null with newest_observation_at */
+            newest_observation_age_s: number | null;
+            /** @description Effective time of the newest observation stored (any patient); null when none is stored or the database could not be read */
+            newest_observation_at: string | null;
+            /** @description The partitions stalled, in order */
+            stalled_partitions: number[];
+            /**
+             * @description stalled: a partition made no progress for stall_after_s while messages wait; delayed: messages have waited on a partition for data_age_after_s and the newest stored observation is older than that; unknown: Kafka could not be read (not judged)
+             * @enum {string}
+             */
+            status: "ok" | "delayed" | "stalled" | "unknown";
         };
         /**
          * @example {
@@ -4255,21 +4586,6 @@ export interface components {
         PostDiagnosticsReportsByIdAcknowledgeRequest: {
             note?: string;
         } | null;
-        PostDiagnosticsReportsByIdAcknowledgeResponse: {
-            acknowledged_at?: string | null;
-            acknowledged_by?: string | null;
-            code: string;
-            critical_id: string;
-            due_at: string;
-            escalated_at: string | null;
-            note?: string | null;
-            patient_id: string;
-            raised_at: string;
-            report_id: string;
-            results: components["schemas"]["ResultValue"][];
-            /** @enum {string} */
-            state: "open" | "escalated" | "acknowledged";
-        };
         /**
          * @example {
          *       "contained": [
@@ -4572,22 +4888,14 @@ export interface components {
             token_type: "Bearer";
         };
         PostTriageByPatientIdDischargeResponse: {
+            /** @description Critical results acknowledged in the last 12 h (with read:diagnostics), newest first: who (user id and name), the app and when */
+            acknowledged_critical_results?: components["schemas"]["CriticalResult"][];
             /** @description Active vitals alert rules (with read:vitals) */
             alerts?: string[];
             arrived_at: string;
             complaint: string;
             /** @description Unacknowledged critical diagnostic results (with read:diagnostics), shown until acknowledged */
-            critical_results?: {
-                code: string;
-                critical_id: string;
-                due_at: string;
-                escalated_at: string | null;
-                raised_at: string;
-                report_id: string;
-                results: components["schemas"]["ResultValue"][];
-                /** @enum {string} */
-                state: "open" | "escalated";
-            }[];
+            critical_results?: components["schemas"]["CriticalResult"][];
             esi: number;
             latest_vitals?: components["schemas"]["LatestVital"][];
             name?: string | null;
@@ -4610,22 +4918,14 @@ export interface components {
             patient_id: string;
         };
         PostTriageResponse: {
+            /** @description Critical results acknowledged in the last 12 h (with read:diagnostics), newest first: who (user id and name), the app and when */
+            acknowledged_critical_results?: components["schemas"]["CriticalResult"][];
             /** @description Active vitals alert rules (with read:vitals) */
             alerts?: string[];
             arrived_at: string;
             complaint: string;
             /** @description Unacknowledged critical diagnostic results (with read:diagnostics), shown until acknowledged */
-            critical_results?: {
-                code: string;
-                critical_id: string;
-                due_at: string;
-                escalated_at: string | null;
-                raised_at: string;
-                report_id: string;
-                results: components["schemas"]["ResultValue"][];
-                /** @enum {string} */
-                state: "open" | "escalated";
-            }[];
+            critical_results?: components["schemas"]["CriticalResult"][];
             esi: number;
             latest_vitals?: components["schemas"]["LatestVital"][];
             name?: string | null;
@@ -4878,22 +5178,14 @@ export interface components {
             reason?: string;
         };
         PutTriageByPatientIdEsiResponse: {
+            /** @description Critical results acknowledged in the last 12 h (with read:diagnostics), newest first: who (user id and name), the app and when */
+            acknowledged_critical_results?: components["schemas"]["CriticalResult"][];
             /** @description Active vitals alert rules (with read:vitals) */
             alerts?: string[];
             arrived_at: string;
             complaint: string;
             /** @description Unacknowledged critical diagnostic results (with read:diagnostics), shown until acknowledged */
-            critical_results?: {
-                code: string;
-                critical_id: string;
-                due_at: string;
-                escalated_at: string | null;
-                raised_at: string;
-                report_id: string;
-                results: components["schemas"]["ResultValue"][];
-                /** @enum {string} */
-                state: "open" | "escalated";
-            }[];
+            critical_results?: components["schemas"]["CriticalResult"][];
             esi: number;
             latest_vitals?: components["schemas"]["LatestVital"][];
             name?: string | null;
@@ -4908,22 +5200,10 @@ export interface components {
             checks?: {
                 [key: string]: "ok" | "down" | "pending";
             };
+            /** @description The vitals pipeline (as in GET /api/v1/health): reported, never a reason to be not ready. Absent while draining. */
+            pipeline?: components["schemas"]["PipelineSummary"];
             /** @enum {string} */
             status: "ready" | "not_ready" | "draining";
-        };
-        /** @description One result of a report: LOINC code, value (UCUM unit) or text, interpretation against its reference range */
-        ResultValue: {
-            code: string;
-            display: string;
-            /** @enum {string} */
-            interpretation?: "N" | "L" | "H" | "LL" | "HH" | "A" | "AA";
-            referenceRange?: {
-                high?: number;
-                low?: number;
-            };
-            text?: string;
-            unit?: string;
-            value?: number;
         };
         /** @description FHIR R4 Schedule (https://hl7.org/fhir/R4/schedule.html): a clinician's */
         Schedule: {
@@ -6312,6 +6592,104 @@ export interface operations {
             503: components["responses"]["ServiceUnavailable"];
         };
     };
+    getAlarms: {
+        parameters: {
+            query?: {
+                limit?: number;
+                patient?: string;
+                /** @description Only alarms shown at any time since this instant */
+                since?: string;
+                /** @description active (default), raised, acknowledged, latched, resolved or all */
+                state?: "active" | "raised" | "acknowledged" | "latched" | "resolved" | "all";
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AlarmList"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            431: components["responses"]["RequestHeaderFieldsTooLarge"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    getAlarmsById: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Alarm"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            414: components["responses"]["URITooLong"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    postAlarmsByIdAcknowledge: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": components["schemas"]["AlarmAcknowledgementInput"];
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Alarm"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            414: components["responses"]["URITooLong"];
+            415: components["responses"]["UnsupportedMediaType"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
     getAppointments: {
         parameters: {
             query?: {
@@ -6653,7 +7031,13 @@ export interface operations {
     getDiagnosticsCriticalResults: {
         parameters: {
             query?: {
+                /** @description Most acknowledged results listed */
+                limit?: number;
                 patient?: string;
+                /** @description Acknowledged results: acknowledged at or after this instant */
+                since?: string;
+                /** @description Comma-separated, each one of open, escalated, acknowledged; default open,escalated */
+                state?: string;
             };
             header?: never;
             path?: never;
@@ -7140,7 +7524,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["PostDiagnosticsReportsByIdAcknowledgeResponse"];
+                    "application/json": components["schemas"]["CriticalResult"];
                 };
             };
             400: components["responses"]["BadRequest"];
@@ -8831,6 +9215,185 @@ export interface operations {
                 };
                 content: {
                     "application/fhir+json": components["schemas"]["Appointment"];
+                };
+            };
+            /** @description Malformed JSON or invalid parameters/body (validation-error, bad-request) (a FHIR OperationOutcome) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/fhir+json": components["schemas"]["FhirOperationOutcome"];
+                };
+            };
+            /** @description Bearer token missing, invalid, expired or revoked (WWW-Authenticate names the resource metadata) (a FHIR OperationOutcome) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/fhir+json": components["schemas"]["FhirOperationOutcome"];
+                };
+            };
+            /** @description The token lacks a required scope, or may not touch this resource (a patient user and another patient): insufficient-scope, WWW-Authenticate error="insufficient_scope" with scope and resource_metadata (a FHIR OperationOutcome) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/fhir+json": components["schemas"]["FhirOperationOutcome"];
+                };
+            };
+            /** @description No such resource or route (a FHIR OperationOutcome) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/fhir+json": components["schemas"]["FhirOperationOutcome"];
+                };
+            };
+            /** @description No representation matches Accept (a FHIR OperationOutcome) */
+            406: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/fhir+json": components["schemas"]["FhirOperationOutcome"];
+                };
+            };
+            /** @description A path segment is longer than the router reads (2048 bytes percent-encoded) (a FHIR OperationOutcome) */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/fhir+json": components["schemas"]["FhirOperationOutcome"];
+                };
+            };
+            431: components["responses"]["RequestHeaderFieldsTooLarge"];
+            /** @description Unexpected error (logged with the request id; no internals in the body) (a FHIR OperationOutcome) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/fhir+json": components["schemas"]["FhirOperationOutcome"];
+                };
+            };
+            /** @description A dependency is unavailable; retry later (a FHIR OperationOutcome) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/fhir+json": components["schemas"]["FhirOperationOutcome"];
+                };
+            };
+        };
+    };
+    fhirSearchDetectedIssue: {
+        parameters: {
+            query?: {
+                _count?: number;
+                /** @description json (the only format), or a JSON media type */
+                _format?: "json" | "application/json" | "application/fhir+json" | "application/json+fhir";
+                patient?: string;
+                status?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/fhir+json": components["schemas"]["FhirBundleDetectedIssue"];
+                };
+            };
+            /** @description Malformed JSON or invalid parameters/body (validation-error, bad-request) (a FHIR OperationOutcome) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/fhir+json": components["schemas"]["FhirOperationOutcome"];
+                };
+            };
+            /** @description Bearer token missing, invalid, expired or revoked (WWW-Authenticate names the resource metadata) (a FHIR OperationOutcome) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/fhir+json": components["schemas"]["FhirOperationOutcome"];
+                };
+            };
+            /** @description The token lacks a required scope, or may not touch this resource (a patient user and another patient): insufficient-scope, WWW-Authenticate error="insufficient_scope" with scope and resource_metadata (a FHIR OperationOutcome) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/fhir+json": components["schemas"]["FhirOperationOutcome"];
+                };
+            };
+            /** @description No representation matches Accept (a FHIR OperationOutcome) */
+            406: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/fhir+json": components["schemas"]["FhirOperationOutcome"];
+                };
+            };
+            431: components["responses"]["RequestHeaderFieldsTooLarge"];
+            /** @description Unexpected error (logged with the request id; no internals in the body) (a FHIR OperationOutcome) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/fhir+json": components["schemas"]["FhirOperationOutcome"];
+                };
+            };
+            /** @description A dependency is unavailable; retry later (a FHIR OperationOutcome) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/fhir+json": components["schemas"]["FhirOperationOutcome"];
+                };
+            };
+        };
+    };
+    fhirReadDetectedIssue: {
+        parameters: {
+            query?: {
+                /** @description json (the only format), or a JSON media type */
+                _format?: "json" | "application/json" | "application/fhir+json" | "application/json+fhir";
+            };
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/fhir+json": components["schemas"]["DetectedIssue"];
                 };
             };
             /** @description Malformed JSON or invalid parameters/body (validation-error, bad-request) (a FHIR OperationOutcome) */
