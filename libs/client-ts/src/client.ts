@@ -44,8 +44,8 @@ export type Appointment = Schemas['Appointment'];
 export type ServiceRequest = Schemas['ServiceRequest'];
 /** FHIR R4 DiagnosticReport, its Observations contained. */
 export type DiagnosticReport = Schemas['DiagnosticReport'];
-/** One result of a report (critical results list them). */
-export type ResultValue = Schemas['ResultValue'];
+/** One result of a critical result: the report's result, its clinical name and the critical limit it crossed. */
+export type ResultValue = Schemas['CriticalResultValue'];
 /** A report's critical result (open, escalated, or acknowledged: who and when). */
 export type CriticalResult = ResponseOf<'/api/v1/diagnostics/reports/{id}/acknowledge', 'post'>;
 /** A vital-sign Observation as FHIR R4 (Bundles for `Accept: application/fhir+json`, /fhir/R4). */
