@@ -123,7 +123,7 @@ describe('alarm escalation', () => {
     const never = raisedEvent(p, 'temp-high', { at: iso(T0) }); // low: due_at null
     await appendAlarm(db.pool, p, latched.event, clearedEvent(p, 'spo2-low', iso(T0 + 10_000)), never.event);
     await project();
-    expect((await alarmRows(db.pool, p)).map((x) => [x.rule, x.state, x.due_at])).toEqual([['spo2-low', 'latched', new Date(T0 + 60_000)], ['temp-high', 'raised', null]]);
+    expect((await alarmRows(db.pool, p)).map((x) => [x.rule, x.state, x.due_at]).sort()).toEqual([['spo2-low', 'latched', new Date(T0 + 60_000)], ['temp-high', 'raised', null]]);
     const run = await escalateDueAlarms(db.pool, redis, settings, { now: new Date(T0 + 3_600_000) });
     expect(run.escalated).toContain(latched.id);
     expect(run.escalated).not.toContain(never.id);
