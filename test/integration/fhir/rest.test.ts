@@ -89,7 +89,7 @@ describe('FHIR R4 REST API', () => {
     await expectValidFhir(cs);
     expect(cs).toMatchObject({ resourceType: 'CapabilityStatement', fhirVersion: '4.0.1', kind: 'instance', format: expect.arrayContaining(['json']) });
     const rest = cs.rest[0];
-    expect(rest.resource.map((x: { type: string }) => x.type)).toEqual(['Patient', 'Observation', 'AllergyIntolerance', 'Practitioner', 'Schedule', 'Slot', 'Appointment', 'Device', 'ServiceRequest', 'DiagnosticReport', 'Subscription']);
+    expect(rest.resource.map((x: { type: string }) => x.type)).toEqual(['Patient', 'Observation', 'AllergyIntolerance', 'Practitioner', 'Schedule', 'Slot', 'Appointment', 'Device', 'ServiceRequest', 'DiagnosticReport', 'DetectedIssue', 'Subscription']);
     const observation = rest.resource[1];
     expect(observation.searchParam.map((p: { name: string }) => p.name)).toEqual(['patient', 'subject', 'code', 'date', 'category', '_count', '_sort']);
     expect(observation.operation[0].name).toBe('lastn');
