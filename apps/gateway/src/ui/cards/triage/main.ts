@@ -13,6 +13,7 @@ import { startDelayBanner } from '../shared/delay-banner'; startDelayBanner(); /
 
 import { age, clock, clockSeconds, isStale } from '../shared/time';
 import { signedInUser } from '../shared/signed-in';
+import { criticalWhat, interpretationText as interpretationWords, REPORT_STATUS, resultText as resultWords, type CriticalResult, type CriticalValue } from '../shared/critical-result';
 import type { TriageData, VitalColumn } from './data';
 
 /** Injected by the card build (../../build.ts, `triageScriptData()`). */
@@ -34,37 +35,14 @@ interface Entry {
   /** Acknowledged in the last 12 h (read:diagnostics). */
   acknowledged_critical_results?: Critical[];
 }
-interface CriticalValue {
-  code: string;
-  name?: string;
-  display?: string;
-  value?: number;
-  unit?: string;
-  text?: string;
-  interpretation?: string;
-  crossed?: { side: 'low' | 'high'; limit: number } | null;
-}
-interface Critical {
-  critical_id: string;
-  report_id: string;
-  report_status?: string;
-  state: 'open' | 'escalated' | 'acknowledged';
-  results?: CriticalValue[];
-  raised_at: string;
-  due_at: string;
-  escalated_at?: string | null;
-  acknowledged_at?: string | null;
-  acknowledged_by?: string | null;
-  acknowledged_by_name?: string | null;
-  note?: string | null;
-}
+/** A critical result and its values: the shapes and words of every card (../shared/critical-result.ts). */
+type Critical = CriticalResult;
 
 const LABEL: Record<number, string> = { 1: 'Resuscitation', 2: 'Emergent', 3: 'Urgent', 4: 'Less urgent', 5: 'Non-urgent' };
 const RISK: Record<string, string> = { high: 'High', medium: 'Medium', 'low-medium': 'Low–medium', low: 'Low' };
 const VITALS = DATA.vitalColumns;
 const NEWS2_CODES = DATA.news2Codes;
 const RULES: Record<string, string> = { 'hr-high': 'HR > 130', 'spo2-low': 'SpO₂ < 90 %', 'news2-high': 'NEWS2 ≥ 7' };
-const REPORT_STATUS: Record<string, string> = { registered: 'Registered', partial: 'Partial report', preliminary: 'Preliminary report', final: 'Final report', amended: 'Amended report', corrected: 'Corrected report', cancelled: 'Cancelled report' };
 let previous: Map<string, Entry> | null = null;
 
 function entriesOf(body: any): Entry[] {
@@ -127,19 +105,10 @@ function vitalCell(cls: string, text: string | undefined, inputs: LatestVital[])
 
 // ---- critical results ----
 
-const unitText = (unit: string | undefined) => (unit === undefined ? '' : Object.hasOwn(DATA.unitText, unit) ? DATA.unitText[unit]! : unit);
-/** "Potassium 6.8 mmol/L (critical > 6.0)"; a finding in words: "ECG impression: <text>". */
-function resultText(r: CriticalValue): string {
-  const name = r.name || String(r.display || r.code).split(' [')[0];
-  if (r.value === undefined) return name + ': ' + (r.text || '');
-  const unit = unitText(r.unit);
-  const value = name + ' ' + r.value + (unit ? ' ' + unit : '');
-  return r.crossed ? value + ' (critical ' + (r.crossed.side === 'high' ? '> ' : '< ') + r.crossed.limit.toFixed(Math.max(decimals(r.value), decimals(r.crossed.limit))) + ')' : value;
-}
-/** Decimals as written (6.8: 1): a limit is shown with at least the value's (6.0 beside 6.8, not 6). */
-const decimals = (n: number) => (String(n).split('.')[1] || '').length;
-const interpretationText = (r: CriticalValue) => (r.interpretation ? (DATA.interpretation[r.interpretation] || r.interpretation).toLowerCase() : '');
-const whatOf = (c: Critical) => (c.results || []).map(resultText).join('; ');
+/** "Potassium 6.8 mmol/L (critical > 6.0)"; a finding in words: "ECG impression: <text>" (the words of every card, on this card's tables). */
+const resultText = (r: CriticalValue) => resultWords(DATA, r);
+const interpretationText = (r: CriticalValue) => interpretationWords(DATA, r);
+const whatOf = (c: Critical) => criticalWhat(DATA, c);
 
 const canAcknowledge = V.mayUse(['write:diagnostics']) && signedInUser() !== false;
 /** After an acknowledgement the next button (or the history) gets the focus once the board is re-read. */
