@@ -30,7 +30,7 @@ export const detailedCheckSchema = checkSchema.extend({
 });
 
 /** What readiness, the cards and the MCP tool get_pipeline_status read: the judgement and the data age, no partition list. */
-const pipelineSummaryShape = {
+export const pipelineSummaryShape = {
   status: z
     .enum(['ok', 'delayed', 'stalled', 'unknown'])
     .describe('stalled: a partition made no progress for stall_after_s while messages wait; delayed: messages have waited on a partition for data_age_after_s and the newest stored observation is older than that; unknown: Kafka could not be read (not judged)'),

@@ -5,7 +5,7 @@
  * before trusting "latest" vitals. No patient data: any valid token.
  */
 import { z } from 'zod';
-import { pipelineReaderOf, pipelineSummarySchema, summaryOf } from '../../health';
+import { pipelineReaderOf, pipelineSummaryShape, summaryOf } from '../../health';
 import { defineTool } from './types';
 
 export const pipelineStatusTool = defineTool({
@@ -15,7 +15,8 @@ export const pipelineStatusTool = defineTool({
     'Whether vitals readings are reaching storage in time: `delayed` (true when an ingest partition is stalled, or messages have waited while the newest stored reading is older than the health threshold), the partitions concerned, the lag, and the newest stored reading\'s time and age. The same judgement as GET /api/v1/health. Any valid token; no patient data.',
   scopes: [],
   input: z.object({}),
-  output: pipelineSummarySchema,
+  // The shape, not the named schema: a named one lists as a $ref, and MCP wants an object schema.
+  output: z.object(pipelineSummaryShape),
   annotations: { title: 'Vitals pipeline status', readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
   async run({ deps }) {
     const p = summaryOf(await pipelineReaderOf(deps).current());
