@@ -17,8 +17,7 @@ import type { AlarmPriority, AlarmSettings } from '@vitalis/clinical';
 import type { Pool } from '@vitalis/db';
 import { append, ConcurrencyError, readStream } from '@vitalis/eventstore';
 import { alertStream, publishAlarmNotice } from '@vitalis/live';
-import { decideAlarm } from '@vitalis/records';
-import { foldAlarmStream } from './alarm-events';
+import { decideAlarm, foldAlarms } from '@vitalis/records';
 import type { Redis } from '@vitalis/redis';
 
 const LOCK = "hashtext('vitalis-alarm-escalator')";
@@ -53,7 +52,7 @@ export async function escalateDueAlarms(pool: Pool, redis: Redis, settings: Pick
       const escalated: string[] = [];
       for (const { alarm_id: id, patient_id: patient } of rows) {
         const stream = alertStream(patient);
-        const folded = foldAlarmStream(await readStream(session, stream));
+        const folded = foldAlarms(await readStream(session, stream));
         const alarm = folded.alarms.get(id);
         const decision = decideAlarm({ type: 'escalate', to: settings.escalateTo, now: now.toISOString() }, alarm);
         if (!decision.ok) continue; // acknowledged, resolved or escalated since the projection saw it

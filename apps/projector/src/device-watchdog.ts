@@ -39,8 +39,7 @@ import { alarmSettings, escalationDueAt, type AlarmSettings } from '@vitalis/cli
 import type { Pool, PoolClient, Queryable } from '@vitalis/db';
 import { append, ConcurrencyError, DuplicateEventError, readStream } from '@vitalis/eventstore';
 import { alertEventId, alertStream, publishAlarmNotice, type AlertData } from '@vitalis/live';
-import { ALARM_EVENTS, type AlarmClearedData, type AlarmRaisedData } from '@vitalis/records';
-import { foldAlarmStream } from './alarm-events';
+import { ALARM_EVENTS, foldAlarms, type AlarmClearedData, type AlarmRaisedData } from '@vitalis/records';
 import type { Redis } from '@vitalis/redis';
 
 export const DISCONNECT_RULE = 'device-disconnected';
@@ -276,7 +275,7 @@ async function appendDecided(db: Queryable, stream: string, version: number, eve
 
 async function raiseDisconnect(db: Queryable, redis: Redis, settings: AlarmSettings, d: DeviceSeen, now: Date): Promise<boolean> {
   const stream = alertStream(d.patientId);
-  const folded = foldAlarmStream(await readStream(db, stream));
+  const folded = foldAlarms(await readStream(db, stream));
   if (folded.open.has(DISCONNECT_RULE)) return false; // the read model had not seen it yet
   const data = disconnectRaise(settings, d, now);
   const event = { eventId: data.alert_id, type: ALARM_EVENTS.raised, data: data as unknown as Record<string, unknown> }; // the alarm's id is its raise's event id
@@ -287,7 +286,7 @@ async function raiseDisconnect(db: Queryable, redis: Redis, settings: AlarmSetti
 
 async function clearDisconnect(db: Queryable, redis: Redis, hint: OpenDisconnect, reading: DeviceSeen): Promise<boolean> {
   const stream = alertStream(hint.patientId);
-  const folded = foldAlarmStream(await readStream(db, stream));
+  const folded = foldAlarms(await readStream(db, stream));
   const openId = folded.open.get(DISCONNECT_RULE);
   const alarm = openId === undefined ? undefined : folded.alarms.get(openId);
   // decided on the stream, not the hint: the open alarm must be this device's, silent since before this reading

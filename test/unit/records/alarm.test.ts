@@ -70,3 +70,17 @@ describe('the alarm decider', () => {
     expect(decideAlarm({ type: 'escalate', to: 'charge nurse', now: '2026-11-29T10:01:00.000Z' }, latched).ok).toBe(true);
   });
 });
+
+describe('events the fold cannot read', () => {
+  it('change nothing and stop nothing (a raise without its data, an acknowledgement without who)', () => {
+    const s = foldAlarms([
+      ev(ALARM_EVENTS.raised, { rule: 'hr-high' }),
+      raise('a1', 'spo2-low', '2026-11-29T10:00:00Z'),
+      ev(ALARM_EVENTS.acknowledged, { alert_id: 'a1', at: '2026-11-29T10:00:20.000Z' }),
+      ev(ALARM_EVENTS.cleared, { rule: 'spo2-low' }),
+    ]);
+    expect([...s.alarms.keys()]).toEqual(['a1']);
+    expect(s.alarms.get('a1')).toMatchObject({ state: 'raised', acknowledgedAt: null, conditionEndedAt: null });
+    expect(s.version).toBe(version);
+  });
+});

@@ -4,7 +4,6 @@
  */
 import type { PoolClient } from '@vitalis/db';
 import { STREAM_CATEGORIES, streamCategory, streamIdIn, type StoredEvent } from '@vitalis/eventstore';
-import { isFoldableAlarmEvent } from '../alarm-events';
 import {
   ALARM_EVENTS, evolveAlarms, foldDiagnosticReport, foldPatient, foldServiceRequest, foldSlot, foldTriage, type Alarm, type AlarmActor, type PatientAlarms,
 } from '@vitalis/records';
@@ -195,7 +194,7 @@ async function alarmsSoFar(client: PoolClient, table: string, patientId: string,
 
 /** Folds `events` (in version order) onto `s`. */
 export function foldAlarmEvents(s: AlarmsSoFar, events: StoredEvent[]): AlarmsSoFar {
-  for (const e of events) if (isFoldableAlarmEvent(e)) evolveAlarms(s.state, e);
+  for (const e of events) evolveAlarms(s.state, e);
   return s;
 }
 
