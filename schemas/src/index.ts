@@ -6,3 +6,4 @@ export * from './smart';
 export * from './query';
 export * from './stored-form';
 export * from './clock';
+export * from './clinical-input';

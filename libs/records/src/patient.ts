@@ -8,7 +8,10 @@ import { STREAM_CATEGORIES, streamName } from '@vitalis/eventstore';
 export const patientStream = (patientId: string) => streamName(STREAM_CATEGORIES.patient, patientId);
 
 export interface Identifier { system: string; value: string }
-export interface Allergy { id: string; substance: string; criticality: 'low' | 'high' | 'unable-to-assess'; reaction?: string | undefined; recordedAt: string }
+/** A code naming an allergy's substance (SNOMED CT or RxNorm: @vitalis/schemas allergyEntrySchema says which and what shape). */
+export interface AllergyCoding { system: string; code: string; display: string }
+/** `substance`: the text a person reads (the entry's text, else its first coding's display); `coding` when it was coded. */
+export interface Allergy { id: string; substance: string; coding?: AllergyCoding[] | undefined; criticality: 'low' | 'high' | 'unable-to-assess'; reaction?: string | undefined; recordedAt: string }
 
 export interface PatientState {
   id: string;

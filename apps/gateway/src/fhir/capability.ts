@@ -71,7 +71,8 @@ export const FHIR_RESOURCES: FhirResourceDef[] = [
   },
   {
     type: 'AllergyIntolerance',
-    interactions: ['read', 'search-type'],
+    interactions: ['read', 'search-type', 'create'],
+    documentation: 'create: write:patients and read:patients; `patient` names the Patient; `code` a SNOMED CT or RxNorm coding (with display) or a text of at least 3 printable characters with two letters (422 otherwise).',
     searchParams: [patientRef(true), count(100, 50)],
   },
   {

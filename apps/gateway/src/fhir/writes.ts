@@ -1,10 +1,12 @@
 /**
  * The cheap FHIR R4 writes (issue 22 item 2): Patient create (POST) and update (PUT, If-Match
- * required: 412 when stale, 428 without), Appointment create (POST: book a free Slot). Each is the
- * REST v1 command of the same service (patients: registerPatient / updatePatient; appointments:
+ * required: 412 when stale, 428 without), Appointment create (POST: book a free Slot),
+ * AllergyIntolerance create (POST: record an allergy of the Patient it names; issue 31 item 5).
+ * Each is the REST v1 command of the same service (patients: registerPatient / updatePatient /
+ * recordAllergy, whose one allergy rule answers 422 naming the field; appointments:
  * bookAppointment), so the same scopes, roles, patient rules and audit (the change and its audit
- * row in one transaction); only the FHIR shapes differ: a FHIR Patient or Appointment in, the
- * resource out with ETag W/"<versionId>" and Location.
+ * row in one transaction); only the FHIR shapes differ: a FHIR resource in, the resource out with
+ * Location (and ETag W/"<versionId>" where the resource has a version of its own).
  */
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
@@ -13,13 +15,13 @@ import { resourceId } from '@vitalis/schemas';
 import type { GatewayDeps } from '../deps';
 import { expectedFromIfMatch } from '../access/caller';
 import { callerOf } from '../access/http';
-import { demographicsFrom, toFhirPatient } from '../patients/fhir';
-import { registerPatient, updatePatient } from '../patients/service';
+import { allergyCreateIn, allergyEntryOf, demographicsFrom, toFhirAllergy, toFhirPatient } from '../patients/fhir';
+import { recordAllergy, registerPatient, updatePatient } from '../patients/service';
 import { toFhirAppointment } from '../appointments/routes';
 import { bookAppointment } from '../appointments/service';
 import { FHIR_BASE_PATH } from './capability';
 import { fhirReply, format, weakEtag } from './reply';
-import { fhirAppointment, fhirAppointmentCreate, fhirPatient, fhirPatientCreate, outcomes } from './schemas';
+import { fhirAllergyIntolerance, fhirAppointment, fhirAppointmentCreate, fhirPatient, fhirPatientCreate, outcomes } from './schemas';
 import { referenceIdOf } from './search-params';
 
 const writeQuery = z.strictObject({ _format: format });
@@ -54,6 +56,24 @@ export function fhirWriteRoutes(deps: GatewayDeps): FastifyPluginAsyncZod {
       const expected = expectedFromIfMatch(req.headers['if-match'], true);
       const p = await updatePatient(pool, callerOf(req), req.params.id, expected, demographicsFrom(req.body));
       return fhirReply(reply).header('etag', weakEtag(p.version)).header('last-modified', new Date(p.updatedAt).toUTCString()).send(toFhirPatient(p));
+    });
+
+    app.post(`${FHIR_BASE_PATH}/AllergyIntolerance`, {
+      config: { auth: { scopes: ['write:patients', 'read:patients'] } },
+      schema: {
+        tags: ['fhir'], summary: 'Create AllergyIntolerance', operationId: 'fhirCreateAllergyIntolerance',
+        description: 'Records an allergy of the Patient that `patient` references (the patients service, as POST /api/v1/patients/{id}/allergies; write:patients and read:patients). `code`: a SNOMED CT (http://snomed.info/sct, a concept id with its check digit) or RxNorm (http://www.nlm.nih.gov/research/umls/rxnorm, an RXCUI) coding with a display, and/or a text of at least 3 printable characters with two letters; a reaction\'s description (else its first manifestation\'s text) the same. Anything else is a 422 OperationOutcome naming each field (`body.code.text: …`). criticality, and one reaction, are kept; other elements are ignored. 201 with the AllergyIntolerance and Location. An unknown patient: 404.',
+        body: allergyCreateIn, querystring: writeQuery,
+        response: { 201: fhirAllergyIntolerance, ...outcomes(400, 401, 403, 404, 406, 409, 422) },
+      },
+    }, async (req, reply) => {
+      const patientId = referenceIdOf('Patient', 'patient', req.body.patient.reference);
+      const { patient, allergyId } = await recordAllergy(pool, callerOf(req), patientId, undefined, allergyEntryOf(req.body), {
+        at: 'body',
+        rename: (path) => (path === 'reaction' ? 'reaction.0.description' : path),
+      });
+      const allergy = patient.allergies.find((a) => a.id === allergyId)!;
+      return fhirReply(reply).code(201).header('location', `${base()}/AllergyIntolerance/${allergy.id}`).send(toFhirAllergy(patient.id, allergy));
     });
 
     app.post(`${FHIR_BASE_PATH}/Appointment`, {

@@ -1,6 +1,6 @@
 /** PatientState <-> FHIR R4 Patient / AllergyIntolerance JSON. */
 import { z } from 'zod';
-import { nonBlankText } from '@vitalis/schemas';
+import { ALLERGY_CRITICALITIES, CLINICAL_TEXT_MIN_LENGTH, RXNORM, SNOMED_CT, nonBlankText, type AllergyEntryInput } from '@vitalis/schemas';
 import type { Allergy, Demographics, PatientState } from '@vitalis/records';
 import { NEWS2_PARAMETERS } from '@vitalis/clinical';
 
@@ -24,12 +24,56 @@ export function demographicsFrom(body: PatientIn): Demographics {
   return { family: name.family, given: name.given, birthDate: body.birthDate ?? null, gender: body.gender ?? null, identifiers: body.identifier ?? [], telecom: body.telecom ?? [] };
 }
 
+/**
+ * The substance as a FHIR CodeableConcept, in shape only: whether it is plausible (a SNOMED CT or
+ * RxNorm coding of the right shape with a display, or a text of at least 3 printable characters
+ * with two letters) is the one rule of @vitalis/schemas allergyEntrySchema, which the patients
+ * service applies to every surface's allergy (422 naming the field). JSON Schema cannot state it
+ * (letters of every script, check digits, garbled text), so the document describes it.
+ */
+export const allergyCodeIn = z
+  .object({
+    text: text(200).optional().describe(`Plain text: at least ${CLINICAL_TEXT_MIN_LENGTH} printable characters, two of them letters (422 otherwise: "0" is not a substance)`),
+    coding: z
+      .array(z.object({
+        system: z.string().max(200).describe(`${SNOMED_CT} or ${RXNORM}`),
+        code: z.string().max(40).describe('SNOMED CT: a concept id (6-18 digits, partition 00 or 10, Verhoeff check digit); RxNorm: an RXCUI (1-8 digits)'),
+        display: text(200).optional().describe('Required: the name a person reads (the rule of text)'),
+      }))
+      .max(3)
+      .optional()
+      .describe('Codings of the substance (SNOMED CT or RxNorm), each with a display'),
+  })
+  .describe('The substance: a coding (SNOMED CT or RxNorm, code and display) or a text, or both');
+
 export const allergyIn = z.object({
   resourceType: z.literal('AllergyIntolerance').optional(),
-  code: z.object({ text: text(200) }).describe('The substance'),
-  criticality: z.enum(['low', 'high', 'unable-to-assess']).default('unable-to-assess'),
-  reaction: z.array(z.object({ description: text(500) })).max(1).optional(),
+  code: allergyCodeIn,
+  criticality: z.enum(ALLERGY_CRITICALITIES).default('unable-to-assess'),
+  reaction: z.array(z.object({ description: text(500).describe('What happened, in words (the rule of text)') })).max(1).optional(),
 });
+
+/** POST /fhir/R4/AllergyIntolerance: a FHIR AllergyIntolerance naming its Patient; the elements Vitalis keeps (others are ignored). */
+export const allergyCreateIn = z.object({
+  resourceType: z.literal('AllergyIntolerance'),
+  patient: z.object({ reference: z.string().max(200).describe('Patient/{id}') }),
+  code: allergyCodeIn,
+  criticality: z.enum(ALLERGY_CRITICALITIES).optional(),
+  reaction: z
+    .array(z.object({
+      description: text(500).optional(),
+      manifestation: z.array(z.object({ text: text(500).optional() })).max(5).optional(),
+    }))
+    .max(1)
+    .optional()
+    .describe('One reaction: its description (else its first manifestation\'s text) is kept'),
+});
+
+/** A FHIR AllergyIntolerance body (REST or FHIR create) as the one rule reads it; the reaction: its description, else its first manifestation's text. */
+export function allergyEntryOf(b: { code: z.infer<typeof allergyCodeIn>; criticality?: AllergyEntryInput['criticality']; reaction?: Array<{ description?: string | undefined; manifestation?: Array<{ text?: string | undefined }> | undefined }> | undefined }): AllergyEntryInput {
+  const r = b.reaction?.[0];
+  return { code: b.code, criticality: b.criticality, reaction: r?.description ?? r?.manifestation?.[0]?.text };
+}
 
 // ---- output: exactly what toFhirPatient / toFhirAllergy build (strict: a field they add without
 // its schema is a serialization error in the tests, never a silent drop or an `unknown` in a client)
@@ -42,7 +86,10 @@ export const allergyOut = z.strictObject({
   id: z.string(),
   clinicalStatus: z.object({ coding: z.array(z.object({ system: z.string(), code: z.string(), display: z.string() })) }),
   patient: reference,
-  code: z.object({ text: z.string() }).describe('The substance'),
+  code: z.object({
+    coding: z.array(z.object({ system: z.string(), code: z.string(), display: z.string() })).optional().describe('SNOMED CT or RxNorm codings, when the allergy was recorded with one'),
+    text: z.string().describe('The substance in words (the recorded text, else the first coding\'s display)'),
+  }).describe('The substance'),
   criticality: z.enum(['low', 'high', 'unable-to-assess']),
   recordedDate: z.string(),
   reaction: z.array(z.object({ manifestation: z.array(z.object({ text: z.string() })), description: z.string() })).optional(),
@@ -93,7 +140,7 @@ export function toFhirAllergy(patientId: string, a: Allergy): z.infer<typeof all
     id: a.id,
     clinicalStatus: ALLERGY_ACTIVE,
     patient: { reference: `Patient/${patientId}` },
-    code: { text: a.substance },
+    code: { ...(a.coding?.length ? { coding: a.coding.map(({ system, code, display }) => ({ system, code, display })) } : {}), text: a.substance },
     criticality: a.criticality,
     recordedDate: a.recordedAt,
     // R4: a reaction has at least one manifestation; Vitalis keeps a free-text description only

@@ -12,11 +12,11 @@
 import { z } from 'zod';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { FHIR_JSON } from '@vitalis/http';
-import { bundleSchema, resourceId, searchsetBundle, nonBlankText } from '@vitalis/schemas';
+import { bundleSchema, resourceId, searchsetBundle, nonBlankText, SNOMED_CT } from '@vitalis/schemas';
 import type { GatewayDeps } from '../deps';
 import { etag, expectedFromIfMatch, PATIENT_READ_SCOPES } from '../access/caller';
 import { callerOf, decodeKey, encodeKey, problems } from '../access/http';
-import { allergyIn, allergyOut, demographicsFrom, patientIn, patientOut, patientRecordOut, toFhirAllergy, toFhirPatient } from './fhir';
+import { allergyEntryOf, allergyIn, allergyOut, demographicsFrom, patientIn, patientOut, patientRecordOut, toFhirAllergy, toFhirPatient } from './fhir';
 import { getPatient, patientHistory, recordAllergy, registerPatient, removeAllergy, searchPatients, updatePatient, type PatientRecord } from './service';
 
 const idParams = z.object({ id: resourceId });
@@ -120,15 +120,17 @@ export function patientRoutes(deps: GatewayDeps): FastifyPluginAsyncZod {
     app.post('/api/v1/patients/:id/allergies', {
       config: { auth: { scopes: ['write:patients', 'read:patients'] } },
       schema: {
-        tags: ['patients'], summary: 'Record an allergy', description: 'Body: a FHIR AllergyIntolerance (code.text, criticality, reaction). If-Match optional (412 when stale). Responds with the AllergyIntolerance and the patient ETag.',
-        params: idParams, headers: ifMatch, body: allergyIn.meta({ example: { resourceType: 'AllergyIntolerance', code: { text: 'penicillin' }, criticality: 'high', reaction: [{ description: 'hives' }] } }),
-        response: { 201: allergyOut, ...problems(400, 401, 403, 404, 409, 412) },
+        tags: ['patients'], summary: 'Record an allergy',
+        description: 'Body: a FHIR AllergyIntolerance (code, criticality, reaction). The substance (`code`) is a SNOMED CT or RxNorm coding with a code of the right shape and a display, or a text of at least 3 printable characters with two letters, or both; a reaction\'s description is such a text. Anything else (a lone digit such as "0", symbols, garbled text such as "Ã©", an unknown code system, a SNOMED CT id failing its check digit) is a 422 `implausible-clinical-input` naming each field in `errors[]`. If-Match optional (412 when stale). Responds with the AllergyIntolerance and the patient ETag.',
+        params: idParams, headers: ifMatch,
+        body: allergyIn.meta({ example: { resourceType: 'AllergyIntolerance', code: { coding: [{ system: SNOMED_CT, code: '764146007', display: 'Penicillin' }], text: 'Penicillin' }, criticality: 'high', reaction: [{ description: 'Hives' }] } }),
+        response: { 201: allergyOut, ...problems(400, 401, 403, 404, 409, 412, 422) },
       },
     }, async (req, reply) => {
       const expected = expectedFromIfMatch(req.headers['if-match'], false);
-      const b = req.body;
-      const { patient, allergyId } = await recordAllergy(pool, callerOf(req), req.params.id, expected, {
-        substance: b.code.text, criticality: b.criticality, reaction: b.reaction?.[0]?.description,
+      const { patient, allergyId } = await recordAllergy(pool, callerOf(req), req.params.id, expected, allergyEntryOf(req.body), {
+        at: 'body',
+        rename: (path) => (path === 'reaction' ? 'reaction.0.description' : path),
       });
       const a = patient.allergies.find((x) => x.id === allergyId)!;
       return reply.code(201).header('etag', etag(patient.version)).send(toFhirAllergy(patient.id, a));

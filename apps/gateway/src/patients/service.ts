@@ -11,9 +11,9 @@
 import { randomUUID } from 'node:crypto';
 import type { Pool, PoolClient } from '@vitalis/db';
 import { append, ConcurrencyError, readStream, type StoredEvent } from '@vitalis/eventstore';
-import { conflict, notFound, preconditionFailed } from '@vitalis/http';
+import { conflict, HttpProblem, notFound, preconditionFailed } from '@vitalis/http';
 import { news2FromLatestVitals, type News2Result } from '@vitalis/clinical';
-import { NUMERIC_VITALS } from '@vitalis/schemas';
+import { allergyEntrySchema, issuesAt, NUMERIC_VITALS, type AllergyEntryInput } from '@vitalis/schemas';
 import { foldPatient, patientStream, type Allergy, type Demographics, type Identifier, type PatientState } from '@vitalis/records';
 import { reserveIdentifiers } from './identifiers';
 import { queryLatest } from '../vitals/history';
@@ -216,16 +216,43 @@ function assertAllergyWriter(caller: Caller, patientId: string): void {
   assertWriter(caller, patientId, 'AllergyIntolerance');
 }
 
-export function recordAllergy(
-  pool: Pool, caller: Caller, patientId: string, expected: number | '*' | undefined,
-  a: { substance: string; criticality: 'low' | 'high' | 'unable-to-assess'; reaction?: string | undefined },
+/** Where a surface's allergy fields are, for the 422's `errors[].path`: a prefix and the surface's name of a rule path. */
+export interface AllergyFields {
+  /** `body` (REST, FHIR) or '' (an MCP tool's arguments). */
+  at: string;
+  /** A rule path (`code.text`, `code.coding.0.code`, `reaction`) in the surface's terms (REST: `reaction.0.description`). */
+  rename?: (path: string) => string;
+}
+
+/** Input that is not clinically plausible: 422, every field named (`errors[]`), the detail saying what to send. */
+export const implausibleInput = (what: string, errors: { path: string; message: string }[]) =>
+  new HttpProblem(422, 'implausible-clinical-input', 'Unprocessable Content', `The ${what} is not plausible clinical input: ${errors.map((e) => `${e.path}: ${e.message}`).join('; ')}.`, { errors });
+
+/**
+ * Records an allergy from any surface (REST, FHIR create, MCP record_allergy): the access policy,
+ * then THE allergy rule (@vitalis/schemas allergyEntrySchema: a SNOMED CT or RxNorm coding of the
+ * right shape with a display, or plausible text; the reaction plausible text too): 422 naming the
+ * field, audited as a refusal (the paths, never the text). The substance kept is the text, else the
+ * first coding's display; the codings are kept with it.
+ */
+export async function recordAllergy(
+  pool: Pool, caller: Caller, patientId: string, expected: number | '*' | undefined, input: AllergyEntryInput, fields: AllergyFields = { at: 'body' },
 ): Promise<{ patient: PatientState; allergyId: string }> {
   assertAllergyWriter(caller, patientId);
+  const parsed = allergyEntrySchema.safeParse(input);
+  if (!parsed.success) {
+    const errors = issuesAt(fields.at, parsed.error.issues, fields.rename);
+    await audit(pool, caller, { action: 'patient.allergy.record', outcome: 'failure', scope: 'write:patients', resourceType: 'Patient', resourceId: patientId, detail: { reason: 'implausible input', fields: errors.map((e) => e.path) } });
+    throw implausibleInput('allergy', errors);
+  }
+  const a = parsed.data;
+  const substance = a.code.text ?? a.code.coding![0]!.display;
   const allergyId = `alg-${randomUUID().slice(0, 8)}`;
-  return changePatient(pool, caller, patientId, expected, 'patient.allergy.record', 'write:patients', () => ({
+  const patient = await changePatient(pool, caller, patientId, expected, 'patient.allergy.record', 'write:patients', () => ({
     type: 'AllergyRecorded',
-    data: { id: allergyId, substance: a.substance, criticality: a.criticality, ...(a.reaction ? { reaction: a.reaction } : {}) },
-  })).then((patient) => ({ patient, allergyId }));
+    data: { id: allergyId, substance, ...(a.code.coding ? { coding: a.code.coding } : {}), criticality: a.criticality, ...(a.reaction ? { reaction: a.reaction } : {}) },
+  }));
+  return { patient, allergyId };
 }
 
 export async function removeAllergy(pool: Pool, caller: Caller, patientId: string, expected: number | '*' | undefined, allergyId: string): Promise<PatientState> {

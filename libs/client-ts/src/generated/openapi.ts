@@ -1050,7 +1050,7 @@ export interface paths {
         put?: never;
         /**
          * Record an allergy
-         * @description Body: a FHIR AllergyIntolerance (code.text, criticality, reaction). If-Match optional (412 when stale). Responds with the AllergyIntolerance and the patient ETag.
+         * @description Body: a FHIR AllergyIntolerance (code, criticality, reaction). The substance (`code`) is a SNOMED CT or RxNorm coding with a code of the right shape and a display, or a text of at least 3 printable characters with two letters, or both; a reaction's description is such a text. Anything else (a lone digit such as "0", symbols, garbled text such as "Ã©", an unknown code system, a SNOMED CT id failing its check digit) is a 422 `implausible-clinical-input` naming each field in `errors[]`. If-Match optional (412 when stale). Responds with the AllergyIntolerance and the patient ETag.
          *
          *     Required scopes: write:patients, read:patients.
          */
@@ -1444,7 +1444,13 @@ export interface paths {
          */
         get: operations["fhirSearchAllergyIntolerance"];
         put?: never;
-        post?: never;
+        /**
+         * Create AllergyIntolerance
+         * @description Records an allergy of the Patient that `patient` references (the patients service, as POST /api/v1/patients/{id}/allergies; write:patients and read:patients). `code`: a SNOMED CT (http://snomed.info/sct, a concept id with its check digit) or RxNorm (http://www.nlm.nih.gov/research/umls/rxnorm, an RXCUI) coding with a display, and/or a text of at least 3 printable characters with two letters; a reaction's description (else its first manifestation's text) the same. Anything else is a 422 OperationOutcome naming each field (`body.code.text: …`). criticality, and one reaction, are kept; other elements are ignored. 201 with the AllergyIntolerance and Location. An unknown patient: 404.
+         *
+         *     Required scopes: write:patients, read:patients.
+         */
+        post: operations["fhirCreateAllergyIntolerance"];
         delete?: never;
         options?: never;
         head?: never;
@@ -2483,6 +2489,13 @@ export interface components {
             };
             /** @description The substance */
             code: {
+                /** @description SNOMED CT or RxNorm codings, when the allergy was recorded with one */
+                coding?: {
+                    code: string;
+                    display: string;
+                    system: string;
+                }[];
+                /** @description The substance in words (the recorded text, else the first coding's display) */
                 text: string;
             };
             /** @enum {string} */
@@ -3205,6 +3218,37 @@ export interface components {
             resourceType: "CapabilityStatement";
         } & {
             [key: string]: unknown;
+        };
+        FhirCreateAllergyIntoleranceRequest: {
+            /** @description The substance: a coding (SNOMED CT or RxNorm, code and display) or a text, or both */
+            code: {
+                /** @description Codings of the substance (SNOMED CT or RxNorm), each with a display */
+                coding?: {
+                    /** @description SNOMED CT: a concept id (6-18 digits, partition 00 or 10, Verhoeff check digit); RxNorm: an RXCUI (1-8 digits) */
+                    code: string;
+                    /** @description Required: the name a person reads (the rule of text) */
+                    display?: string;
+                    /** @description http://snomed.info/sct or http://www.nlm.nih.gov/research/umls/rxnorm */
+                    system: string;
+                }[];
+                /** @description Plain text: at least 3 printable characters, two of them letters (422 otherwise: "0" is not a substance) */
+                text?: string;
+            };
+            /** @enum {string} */
+            criticality?: "low" | "high" | "unable-to-assess";
+            patient: {
+                /** @description Patient/{id} */
+                reference: string;
+            };
+            /** @description One reaction: its description (else its first manifestation's text) is kept */
+            reaction?: {
+                description?: string;
+                manifestation?: {
+                    text?: string;
+                }[];
+            }[];
+            /** @enum {string} */
+            resourceType: "AllergyIntolerance";
         };
         /** @description FHIR R4 Device (https://hl7.org/fhir/R4/device.html): a device that reports vitals for the patient */
         FhirDevice: {
@@ -4799,21 +4843,38 @@ export interface components {
         /**
          * @example {
          *       "code": {
-         *         "text": "penicillin"
+         *         "coding": [
+         *           {
+         *             "code": "764146007",
+         *             "display": "Penicillin",
+         *             "system": "http://snomed.info/sct"
+         *           }
+         *         ],
+         *         "text": "Penicillin"
          *       },
          *       "criticality": "high",
          *       "reaction": [
          *         {
-         *           "description": "hives"
+         *           "description": "Hives"
          *         }
          *       ],
          *       "resourceType": "AllergyIntolerance"
          *     }
          */
         PostPatientsByIdAllergiesRequest: {
-            /** @description The substance */
+            /** @description The substance: a coding (SNOMED CT or RxNorm, code and display) or a text, or both */
             code: {
-                text: string;
+                /** @description Codings of the substance (SNOMED CT or RxNorm), each with a display */
+                coding?: {
+                    /** @description SNOMED CT: a concept id (6-18 digits, partition 00 or 10, Verhoeff check digit); RxNorm: an RXCUI (1-8 digits) */
+                    code: string;
+                    /** @description Required: the name a person reads (the rule of text) */
+                    display?: string;
+                    /** @description http://snomed.info/sct or http://www.nlm.nih.gov/research/umls/rxnorm */
+                    system: string;
+                }[];
+                /** @description Plain text: at least 3 printable characters, two of them letters (422 otherwise: "0" is not a substance) */
+                text?: string;
             };
             /**
              * @default unable-to-assess
@@ -4821,6 +4882,7 @@ export interface components {
              */
             criticality: "low" | "high" | "unable-to-assess";
             reaction?: {
+                /** @description What happened, in words (the rule of text) */
                 description: string;
             }[];
             /** @enum {string} */
@@ -7880,6 +7942,7 @@ export interface operations {
             413: components["responses"]["PayloadTooLarge"];
             414: components["responses"]["URITooLong"];
             415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["UnprocessableContent"];
             431: components["responses"]["RequestHeaderFieldsTooLarge"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
@@ -8855,6 +8918,133 @@ export interface operations {
             };
             /** @description No representation matches Accept (a FHIR OperationOutcome) */
             406: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/fhir+json": components["schemas"]["FhirOperationOutcome"];
+                };
+            };
+            431: components["responses"]["RequestHeaderFieldsTooLarge"];
+            /** @description Unexpected error (logged with the request id; no internals in the body) (a FHIR OperationOutcome) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/fhir+json": components["schemas"]["FhirOperationOutcome"];
+                };
+            };
+            /** @description A dependency is unavailable; retry later (a FHIR OperationOutcome) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/fhir+json": components["schemas"]["FhirOperationOutcome"];
+                };
+            };
+        };
+    };
+    fhirCreateAllergyIntolerance: {
+        parameters: {
+            query?: {
+                /** @description json (the only format), or a JSON media type */
+                _format?: "json" | "application/json" | "application/fhir+json" | "application/json+fhir";
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["FhirCreateAllergyIntoleranceRequest"];
+            };
+        };
+        responses: {
+            /** @description Created */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/fhir+json": components["schemas"]["AllergyIntolerance"];
+                };
+            };
+            /** @description Malformed JSON or invalid parameters/body (validation-error, bad-request) (a FHIR OperationOutcome) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/fhir+json": components["schemas"]["FhirOperationOutcome"];
+                };
+            };
+            /** @description Bearer token missing, invalid, expired or revoked (WWW-Authenticate names the resource metadata) (a FHIR OperationOutcome) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/fhir+json": components["schemas"]["FhirOperationOutcome"];
+                };
+            };
+            /** @description The token lacks a required scope, or may not touch this resource (a patient user and another patient): insufficient-scope, WWW-Authenticate error="insufficient_scope" with scope and resource_metadata (a FHIR OperationOutcome) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/fhir+json": components["schemas"]["FhirOperationOutcome"];
+                };
+            };
+            /** @description No such resource or route (a FHIR OperationOutcome) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/fhir+json": components["schemas"]["FhirOperationOutcome"];
+                };
+            };
+            /** @description No representation matches Accept (a FHIR OperationOutcome) */
+            406: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/fhir+json": components["schemas"]["FhirOperationOutcome"];
+                };
+            };
+            /** @description The resource changed concurrently, or the slot is taken (a FHIR OperationOutcome) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/fhir+json": components["schemas"]["FhirOperationOutcome"];
+                };
+            };
+            /** @description The body is over the size limit (a FHIR OperationOutcome) */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/fhir+json": components["schemas"]["FhirOperationOutcome"];
+                };
+            };
+            /** @description The Content-Type is not accepted here (a FHIR OperationOutcome) */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/fhir+json": components["schemas"]["FhirOperationOutcome"];
+                };
+            };
+            /** @description Well-formed but refused by a domain rule (a FHIR OperationOutcome) */
+            422: {
                 headers: {
                     [name: string]: unknown;
                 };

@@ -2,7 +2,7 @@
 import type { Scope } from '@vitalis/schemas';
 import { bookAppointmentTool, cancelAppointmentTool, findSlotsTool } from './appointments';
 import { whoamiTool } from './identity';
-import { getPatientTool, registerPatientTool, searchPatientsTool } from './patients';
+import { getPatientTool, recordAllergyTool, registerPatientTool, searchPatientsTool } from './patients';
 import { setTriageLevelTool, triageBoardTool } from './triage';
 import { acknowledgeCriticalResultTool, getDiagnosticReportTool, listPendingOrdersTool, orderDiagnosticTestTool } from './diagnostics';
 import { acknowledgeAlarmTool, listAlarmsTool } from './alarms';
@@ -17,6 +17,7 @@ export const TOOLS: ReadonlyArray<ToolDef> = [
   searchPatientsTool,
   getPatientTool,
   registerPatientTool,
+  recordAllergyTool,
   findSlotsTool,
   bookAppointmentTool,
   cancelAppointmentTool,

@@ -1,9 +1,9 @@
-/** Patient tools: search_patients, get_patient, register_patient (access/caller decides what a caller sees). */
+/** Patient tools: search_patients, get_patient, register_patient, record_allergy (access/caller decides what a caller sees). */
 import { z } from 'zod';
-import { resourceId, nonBlankText } from '@vitalis/schemas';
+import { ALLERGY_CRITICALITIES, RXNORM, SNOMED_CT, resourceId, nonBlankText } from '@vitalis/schemas';
 import { badRequest } from '@vitalis/http';
 import { patientView } from '../../access/caller';
-import { getPatient, registerPatient, searchPatients } from '../../patients/service';
+import { getPatient, recordAllergy, registerPatient, searchPatients } from '../../patients/service';
 import { defineTool, UI } from './types';
 import { allergiesOut, allergyShape, latestOut, latestVitalShape, news2Out, news2Shape, patientOut, patientShape } from './shapes';
 
@@ -101,5 +101,48 @@ export const registerPatientTool = defineTool({
     });
     const patient = patientOut(p, patientView(caller.principal, p.id) === 'clinical');
     return { data: { patient }, text: `Registered ${patient.name} as ${patient.id}.` };
+  },
+});
+
+/**
+ * record_allergy: the MCP twin of POST /api/v1/patients/{id}/allergies (the same service, access
+ * policy, rule and audit). The substance is judged by the one allergy rule (@vitalis/schemas
+ * allergyEntrySchema): a tool error with the 422 problem naming `substance.text`,
+ * `substance.coding.0.code`, `reaction`, … when it is not plausible.
+ */
+export const recordAllergyTool = defineTool({
+  name: 'record_allergy',
+  title: 'Record an allergy',
+  description:
+    `Records an allergy or intolerance of a patient. substance: a coding (system ${SNOMED_CT} with a SNOMED CT concept id, or ${RXNORM} with an RXCUI; with its display) and/or a text of at least 3 printable characters with two letters ("Penicillin", "Latex"); junk such as "0" is refused (422 tool error naming the field). criticality: low, high or unable-to-assess (default). Optional reaction (text) and expected_version (the patient version you read). Needs write:patients and read:patients.`,
+  scopes: ['write:patients', 'read:patients'],
+  input: z.object({
+    patient_id: resourceId.describe('Patient id, e.g. pat-0001'),
+    substance: z
+      .object({
+        text: text(200).optional().describe('The substance in words, e.g. "Penicillin"'),
+        coding: z
+          .array(z.object({ system: z.string().max(200), code: z.string().max(40), display: text(200).optional() }))
+          .max(3)
+          .optional()
+          .describe(`e.g. [{ "system": "${SNOMED_CT}", "code": "764146007", "display": "Penicillin" }]`),
+      })
+      .describe('A coding (SNOMED CT or RxNorm, with display) and/or a text'),
+    criticality: z.enum(ALLERGY_CRITICALITIES).optional(),
+    reaction: text(500).optional().describe('What happened, e.g. "Hives"'),
+    expected_version: z.number().int().min(1).optional().describe('The patient version you read (optimistic concurrency)'),
+  }),
+  output: z.object({ allergy: allergyShape, patient_version: z.number().int() }),
+  annotations: { title: 'Record an allergy', readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false },
+  async run({ deps, caller }, a) {
+    const { patient, allergyId } = await recordAllergy(deps.pool, caller, a.patient_id, a.expected_version, { code: a.substance, criticality: a.criticality, reaction: a.reaction }, {
+      at: '',
+      rename: (path) => path.replace(/^code(?=\.|$)/, 'substance'),
+    });
+    const allergy = allergiesOut(patient).find((x) => x.id === allergyId)!;
+    return {
+      data: { allergy, patient_version: patient.version },
+      text: `Recorded ${allergy.substance}${allergy.coding ? ` (${allergy.coding.map((c) => `${c.system === SNOMED_CT ? 'SNOMED CT' : 'RxNorm'} ${c.code}`).join(', ')})` : ''}, criticality ${allergy.criticality}, as ${allergy.id} for ${patient.id}.`,
+    };
   },
 });

@@ -5,7 +5,9 @@ import type { News2Result } from '@vitalis/clinical';
 import type { LatestVital } from '../../patients/service';
 
 export const allergyShape = z.object({
-  id: z.string(), substance: z.string(), criticality: z.enum(['low', 'high', 'unable-to-assess']), reaction: z.string().optional(), recorded_at: z.string(),
+  id: z.string(), substance: z.string(),
+  coding: z.array(z.object({ system: z.string(), code: z.string(), display: z.string() })).optional().describe('SNOMED CT or RxNorm codings of the substance, when recorded with one'),
+  criticality: z.enum(['low', 'high', 'unable-to-assess']), reaction: z.string().optional(), recorded_at: z.string(),
 });
 
 export const patientShape = z.object({
@@ -21,7 +23,10 @@ export const patientShape = z.object({
 });
 
 export const allergiesOut = (p: PatientState): z.infer<typeof allergyShape>[] =>
-  p.allergies.map((a) => ({ id: a.id, substance: a.substance, criticality: a.criticality, ...(a.reaction ? { reaction: a.reaction } : {}), recorded_at: a.recordedAt }));
+  p.allergies.map((a) => ({
+    id: a.id, substance: a.substance, ...(a.coding?.length ? { coding: a.coding.map(({ system, code, display }) => ({ system, code, display })) } : {}),
+    criticality: a.criticality, ...(a.reaction ? { reaction: a.reaction } : {}), recorded_at: a.recordedAt,
+  }));
 
 /** `clinical` = the caller may see allergies (access/caller patientView): search results carry them per patient. */
 export function patientOut(p: PatientState, clinical: boolean): z.infer<typeof patientShape> {
