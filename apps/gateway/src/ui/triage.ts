@@ -17,7 +17,7 @@
  */
 import { DEFAULT_ALARM_SETTINGS, INTERPRETATION_DISPLAY, NEWS2_SCALE_BY_VITAL_CODE, type AlarmSettings } from '@vitalis/clinical';
 import { VITAL_CODE } from '@vitalis/schemas';
-import type { TriageData } from './cards/triage/data';
+import type { TriageData, VitalColumn } from './cards/triage/data';
 import { renderCard, type BuiltCard } from './shared';
 import { ANALYTE_UNIT_TEXT, VITAL_LABELS } from './vitals';
 
@@ -29,7 +29,7 @@ const VITAL_COLUMNS = {
   [VITAL_CODE.diastolic]: 'dia',
   [VITAL_CODE.respiratoryRate]: 'rr',
   [VITAL_CODE.temperature]: 'temp',
-};
+} as const satisfies Record<string, VitalColumn>;
 
 /**
  * What the card's script reads (`DATA`): the vitals columns, the site's stale threshold per code
