@@ -2,7 +2,8 @@
  * vitals-telemetry-monitor in headless Chromium against a real gateway, fed through Kafka → a
  * real ingest worker + live stage → Redis → the gateway's SSE stream → the card. Asserts what the
  * nurse sees: the numerics show the produced values with the right alarm colours, the ECG canvas
- * has a trace, the trends have points, a server alert appears in the alarm list; every value says
+ * has a trace, the trends have points, a server alert appears in the alarm panel (its at-open list,
+ * acknowledgement and technical alarms: monitor-alarms.browser.test.ts); every value says
  * its age, a stale value is greyed and says "stale", the badge says "Live" only while fresh data
  * arrives (an open connection is not enough: a stalled patient says "No data since HH:MM"), and the
  * NEWS2 total with its band is the server's.
@@ -96,7 +97,8 @@ describe('vitals-telemetry-monitor in a browser', () => {
     await eventually(() => tp.page.locator('#patient-label').innerText(), (t) => t.includes('Grace Monitor'), 'the patient name');
     expect(await tp.page.locator('main').count()).toBe(1);
     expect(await tp.page.locator('h1').count()).toBe(1);
-    expect(await tp.page.locator('[aria-live=assertive]#alerts').count()).toBe(1);
+    // arrivals of alarms are said in an assertive region of their own (the list's ages tick every second)
+    expect(await tp.page.locator('[aria-live=assertive]#alarm-said').count()).toBe(1);
     // the site's thresholds (VITALIS_ALARMS) are in the served card's data
     const html = await (await fetch(`${rig.gw.url}/ui/vitals-telemetry-monitor`)).text();
     const data = JSON.parse(/\n {2}var DATA = (.*);\n/.exec(html)![1]!);

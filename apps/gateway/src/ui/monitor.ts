@@ -4,22 +4,26 @@
  * buffer, SpO2 and blood-pressure trend graphs, HR/SpO2/BP/RR/Temp numerics coloured by the NEWS2
  * score of the value, each with its age and a stale mark, the aggregate NEWS2 with its band, a
  * data-freshness badge ("Live" only while fresh data arrives) apart from the connection state,
- * and the server's alerts in an assertive live region.
+ * and the alarm panel: the patient's active alarms and critical results from the moment it opens
+ * (priority in words and colour, state with who and when), re-read on every alarm event of the
+ * stream, with an Acknowledge action for a signed-in clinician (cards/monitor/alarm-panel.ts).
  * The card holds no number of its own: its script receives the NEWS2 band and risk tables of
  * @vitalis/clinical and the site's stale thresholds (config.alarms, VITALIS_ALARMS) as JSON data
  * (`monitorScriptData`) and scores and judges each value on them (cards/monitor/tile-alarm.ts,
  * cards/monitor/freshness.ts), so the bedside colours and the total cannot drift from the score
  * the server computes (test/unit/ui/monitor-alarms.test.ts, monitor-news2.test.ts).
- * Browser mode: latest values from GET /api/v1/vitals/latest, then the live SSE stream.
+ * Browser mode: latest values from GET /api/v1/vitals/latest, then the live SSE stream; alarms
+ * from GET /api/v1/alarms?patient=, critical results from GET /api/v1/diagnostics/critical-results.
  * MCP mode: get_latest_vitals once, then get_vitals_history for everything newer, every second
- * (hosts do not forward resource subscriptions to views).
+ * (hosts do not forward resource subscriptions to views); list_alarms every 3 s, the critical
+ * results from get_triage_board every 6 s.
  * Here: the markup and the data; the browser code and style are cards/monitor/ (main.ts, style.css).
  */
-import { DEFAULT_ALARM_SETTINGS, news2ZeroBand, NEWS2_RISK, NEWS2_SCALE_BY_VITAL_CODE, type AlarmSettings, type News2Score } from '@vitalis/clinical';
+import { DEFAULT_ALARM_SETTINGS, INTERPRETATION_DISPLAY, news2ZeroBand, NEWS2_RISK, NEWS2_SCALE_BY_VITAL_CODE, type AlarmSettings, type News2Score } from '@vitalis/clinical';
 import { VITAL_CODE, type NumericVitalCode } from '@vitalis/schemas';
 import type { MonitorData, TileAlarm } from './cards/monitor/data';
 import { renderCard, type BuiltCard } from './shared';
-import { VITAL_LABELS } from './vitals';
+import { ANALYTE_UNIT_TEXT, VITAL_LABELS } from './vitals';
 
 export type { TileAlarm };
 
@@ -37,7 +41,8 @@ const LABELS = Object.fromEntries(Object.entries(VITAL_LABELS).map(([code, { lab
 /**
  * What the card's script reads (serialised into the document): codes by name, NEWS2 scale per
  * code, alarm per score, the NEWS2 risk table, and from the site's alarm settings the stale
- * threshold per code and the device-disconnect delay (after which the badge says "No data since").
+ * threshold per code and the device-disconnect delay (after which the badge says "No data since"),
+ * and for the alarm panel's critical results the interpretation words and the screen units.
  */
 export function monitorScriptData(alarms: AlarmSettings = DEFAULT_ALARM_SETTINGS) {
   return {
@@ -48,6 +53,8 @@ export function monitorScriptData(alarms: AlarmSettings = DEFAULT_ALARM_SETTINGS
     staleAfter: alarms.staleAfterSeconds,
     noDataAfter: alarms.conditions['device-disconnected'].onsetDelaySeconds,
     labels: LABELS,
+    interpretation: INTERPRETATION_DISPLAY,
+    unitText: ANALYTE_UNIT_TEXT,
   } as const satisfies MonitorData;
 }
 
@@ -124,10 +131,15 @@ const BODY = `
       </section>
     </section>
   </div>
-  <section class="alarms" aria-labelledby="alerts-h">
-    <h2 id="alerts-h">Alarms</h2>
-    <p class="muted" id="no-alerts">No active alarms.</p>
-    <ul id="alerts" aria-live="assertive" aria-relevant="additions text"></ul>
+  <section class="alarms" id="alarm-panel" aria-labelledby="alerts-h">
+    <h2 id="alerts-h" tabindex="-1">Alarms</h2>
+    <p class="alarm-msg" id="alarm-msg" role="alert" hidden></p>
+    <p class="list-status" id="no-alerts" data-state="loading">Loading alarms…</p>
+    <ul class="alarm-list" id="alerts" aria-label="Active alarms, highest priority first"></ul>
+    <h3 id="critical-h">Critical results</h3>
+    <p class="list-status" id="critical-status" data-state="loading">Loading critical results…</p>
+    <ul class="alarm-list" id="critical-list" aria-labelledby="critical-h"></ul>
+    <div class="sr-only" id="alarm-said" aria-live="assertive"></div>
   </section>
   <p class="footer" id="updated">Waiting for data…</p>
 </main>

@@ -2,10 +2,13 @@
  * What the monitor card's script receives as JSON (`DATA`, from `monitorScriptData()` in
  * ../../monitor.ts): the vital codes by name, the NEWS2 scale per code (SpO2 on scale 1), the tile
  * alarm per parameter score, the NEWS2 clinical-risk table, and the site's freshness settings
- * (stale threshold per code, the device-disconnect delay). Types only, and structural: the browser
+ * (stale threshold per code, the device-disconnect delay), and the words of a critical result
+ * (interpretation, screen units) for the alarm panel. Types only, and structural: the browser
  * code does not load the server's modules (their types reach Node's); ../../monitor.ts declares
  * its data `satisfies MonitorData`, so the two cannot part.
  */
+
+import type { ResultTables } from '../shared/critical-result';
 
 export type TileAlarm = 'none' | 'warn' | 'crit';
 
@@ -28,7 +31,7 @@ export interface RiskTable {
   readonly redRisk: Risk;
 }
 
-export interface MonitorData {
+export interface MonitorData extends ResultTables {
   readonly code: Readonly<Record<'heartRate' | 'spo2' | 'systolic' | 'diastolic' | 'respiratoryRate' | 'temperature' | 'ecgLeadII', string>>;
   readonly scales: Readonly<Partial<Record<string, Scale>>>;
   readonly alarmByScore: Readonly<Record<Score, TileAlarm>>;

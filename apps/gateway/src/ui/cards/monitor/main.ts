@@ -3,10 +3,12 @@
  * jitter buffer, SpO2 and blood-pressure trends, numerics coloured by the NEWS2 score of the value
  * (./tile-alarm.ts on the injected table), each with its age and a stale mark, the NEWS2 total with
  * its band, the data-freshness badge apart from the connection state (./freshness.ts on the
- * injected thresholds; redrawn every second), server alerts in an assertive live region.
+ * injected thresholds; redrawn every second), and the alarm panel (./alarm-panel.ts): the
+ * patient's active alarms and critical results read at open and again on every alarm event of the
+ * stream, each with its Acknowledge action for a signed-in clinician.
  * Browser mode: GET /api/v1/vitals/latest, then the live SSE stream. MCP mode: get_latest_vitals,
  * then get_vitals_history for everything newer every second (hosts do not forward resource
- * subscriptions to views).
+ * subscriptions to views); the alarm panel polls.
  */
 import { V } from '../shared/runtime';
 import { startDelayBanner } from '../shared/delay-banner'; startDelayBanner(); // "Data delayed" banner while the vitals pipeline is late (docs/ui.md)
@@ -14,6 +16,7 @@ import { clockSeconds } from '../shared/time';
 import type { MonitorData, TileAlarm } from './data';
 import { dataFreshness, news2Line, oldestOf, valueAge, type DataState } from './freshness';
 import { alarmOf, news2Score, news2Total } from './tile-alarm';
+import { startAlarmPanel, type AlarmPanel } from './alarm-panel';
 
 /** Injected by the card build (../../build.ts) as a JSON literal: the card's only data. */
 declare const DATA: MonitorData;
@@ -26,12 +29,6 @@ interface Observation {
   code: string;
   value?: number;
   waveform?: { origin?: number; period_ms?: number; samples: number[] };
-}
-interface Alert {
-  rule: string;
-  severity: string;
-  state: string;
-  message?: string;
 }
 interface Point {
   t: number;
@@ -291,20 +288,6 @@ function drawTrends(): void {
 window.addEventListener('resize', () => drawTrends());
 drawTrends();
 
-// ---- alerts ----
-const alerts = new Map<string, Alert>();
-function onAlert(a: Alert): void {
-  alerts.set(a.rule, a);
-  const list = V.$('#alerts');
-  list.textContent = '';
-  let active = 0;
-  Array.from(alerts.values()).forEach((al) => {
-    if (al.state !== 'cleared') active++;
-    list.append(V.el('li', { 'data-rule': al.rule, 'data-severity': al.severity, 'data-state': al.state, text: (al.state === 'cleared' ? 'Cleared: ' : '') + (al.message || al.rule) }));
-  });
-  V.$('#no-alerts').hidden = active > 0;
-}
-
 let newestAt: string | null = null;
 function onObservation(o: Observation): void {
   if (!newestAt || Date.parse(o.effective_at) > Date.parse(newestAt)) newestAt = o.effective_at;
@@ -323,6 +306,8 @@ function observationsOf(body: any): Observation[] {
 
 function start(patient: string): void {
   V.$('#patient-label').textContent = 'Patient ' + patient;
+  // what is active for the patient now (not only what arrives while the card is open), and acknowledge
+  const panel: AlarmPanel = startAlarmPanel(patient, DATA);
   // The name is a courtesy: a monitor token may hold read:vitals only (then no refused request).
   if (V.mayUse(['read:patients', 'write:patients'])) {
     V.op('get_patient', { patient_id: patient }, { path: '/api/v1/patients/' + encodeURIComponent(patient) }).then((p) => {
@@ -362,13 +347,15 @@ function start(patient: string): void {
   }
   V.stream('/api/v1/vitals/stream?patient=' + encodeURIComponent(patient), (event, data) => {
     if (event === 'observation') onObservation(data);
-    else if (event === 'alert') onAlert(data);
+    else if (event === 'alert' || event === 'alarm' || event === 'critical-result') panel.onStreamEvent(event, data);
     else if (event === 'closed' && data && (data.reason === 'revoked' || data.reason === 'expired')) V.showError(new Error('Session ended (' + data.reason + '): sign in again.'));
   }, (state, err) => {
     // the connection only: "Live" is the badge's word, and only for fresh data (#fresh)
     if (state === 'live') {
       V.setStatus('Connected', 'connected');
       V.showError(null);
+      // notices are not replayed: what changed while the stream was down is read again
+      panel.onStreamEvent('connected', null);
     } else if (state === 'error') {
       V.setStatus('Disconnected', 'error');
       V.showError(err);
