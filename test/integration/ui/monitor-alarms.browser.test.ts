@@ -16,9 +16,15 @@
  *      and its live notice), shows as technical, apart from the physiological ones, and its
  *      escalation "Escalated to charge nurse at HH:MM"; a new alert of the ingest (low priority)
  *      appears live; "No active alarms" only once the server said so → ui-monitor-alarm-technical.png;
- *  (e) before the first answer "Loading alarms…", a failed read is said, never "No active alarms".
+ *  (e) before the first answer "Loading alarms…", a failed read is said, never "No active alarms";
+ *  (f) inside an MCP Apps host (a test host page forwarding the card's tools/call to the real MCP
+ *      server with the signed-in doctor's token): the alarms from list_alarms, the critical result
+ *      from get_triage_board, both acknowledged through acknowledge_alarm and
+ *      acknowledge_critical_result.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { Browser, Route } from 'playwright-core';
 import { ANY, append, readStream } from '@vitalis/eventstore';
 import { alertStream, publishAlarmNotice } from '@vitalis/live';
@@ -89,6 +95,32 @@ async function criticalPotassium(p: string): Promise<{ reportId: string }> {
   await eventually(async () => (await call('GET', `/critical-results?patient=${p}`, orderer)).body.critical_results.length, (n: number) => n === 1, 'the critical result listed');
   return { reportId: report.body.id };
 }
+
+/** A test MCP Apps host (on the gateway's origin: the card's frame-ancestors 'self' admits it): the card in an iframe, its tools/call forwarded to the real MCP server. */
+const HOST_HTML = `<!doctype html>
+<html lang="en"><head><meta charset="utf-8"><title>Test MCP host</title></head>
+<body>
+<iframe id="card" title="vitals-telemetry-monitor" src="/ui/vitals-telemetry-monitor" width="1240" height="960"></iframe>
+<script>
+window.fromCard = [];
+const frame = document.getElementById('card');
+const send = (m) => frame.contentWindow.postMessage(Object.assign({ jsonrpc: '2.0' }, m), '*');
+window.addEventListener('message', async (e) => {
+  if (e.source !== frame.contentWindow) return;
+  const m = e.data;
+  window.fromCard.push(m.method || 'response');
+  if (m.method === 'ui/initialize') {
+    send({ id: m.id, result: { protocolVersion: m.params.protocolVersion, hostInfo: { name: 'vitalis-test-host', version: '1.0.0' }, hostCapabilities: { serverTools: {} }, hostContext: {} } });
+  } else if (m.method === 'tools/call') {
+    try { send({ id: m.id, result: await window.mcpCallTool(m.params.name, m.params.arguments) }); }
+    catch (err) { send({ id: m.id, error: { code: -32603, message: String(err && err.message || err) } }); }
+  } else if (m.method && m.id !== undefined) {
+    send({ id: m.id, error: { code: -32601, message: 'not supported by the test host' } });
+  }
+});
+window.pushToolInput = (args) => send({ method: 'ui/notifications/tool-input', params: { arguments: args } });
+</script>
+</body></html>`;
 
 const panel = (tp: TestPage) => tp.page.locator('#alarm-panel');
 const row = (tp: TestPage, rule: string) => tp.page.locator(`#alerts li[data-rule="${rule}"]`);
@@ -312,6 +344,53 @@ describe('the monitor shows what is active for the patient the moment it opens, 
       expect(other.errors.filter((e) => !/status of 503/.test(e))).toEqual([]);
     } finally {
       await other.context.close();
+    }
+  });
+
+  it('(f) inside an MCP host: list_alarms and get_triage_board at open, acknowledged through acknowledge_alarm and acknowledge_critical_result', async () => {
+    const p = await registerPatient(rig.gw, writer, 'Mia', `McpAlarms${uid()}`);
+    const nurse = await roleHeaders(rig.gw, 'nurse', ['read:patients', 'write:triage']);
+    expect((await fetch(`${rig.gw.url}/api/v1/triage`, { method: 'POST', headers: { ...nurse, 'content-type': 'application/json' }, body: JSON.stringify({ patient_id: p, esi: 2, complaint: 'Breathless' }) })).status).toBe(201);
+    await produceHeld(p, { '59408-5': 85 });
+    await eventually(() => alarmsOf(p), (a) => a.some((x) => x.rule === 'spo2-low'), 'the SpO2 alarm raised');
+    const { reportId: report } = await criticalPotassium(p);
+    const mcp = new Client({ name: 'vitalis-test-host', version: '1.0.0' }, { capabilities: {} });
+    await mcp.connect(new StreamableHTTPClientTransport(new URL(`${rig.gw.url}/.well-known/mcp`), { requestInit: { headers: doctor.headers } }));
+    const host = await openPage(browser, { width: 1280, height: 1000 });
+    const calls: string[] = [];
+    try {
+      const url = `${rig.gw.url}/__test-mcp-host/monitor-alarms`;
+      await host.page.route(url, (r) => r.fulfill({ status: 200, contentType: 'text/html; charset=utf-8', body: HOST_HTML }));
+      await host.page.exposeFunction('mcpCallTool', async (name: string, args: Record<string, unknown>) => {
+        calls.push(name);
+        return mcp.callTool({ name, arguments: args });
+      });
+      await host.page.goto(url, { waitUntil: 'load' });
+      await eventually(() => host.page.evaluate<string[]>('window.fromCard'), (m) => m.includes('ui/notifications/initialized'), 'the card initialized');
+      await host.page.evaluate(`window.pushToolInput(${JSON.stringify({ patient_id: p })})`);
+      const frame = host.page.frameLocator('#card');
+      const spo2 = frame.locator('#alerts li[data-rule="spo2-low"]');
+      await eventually(() => spo2.count(), (n) => n === 1, 'the alarm via list_alarms');
+      const critical = frame.locator(`#critical-list li[data-report="${report}"]`);
+      await eventually(() => critical.count(), (n) => n === 1, 'the critical result via get_triage_board');
+      expect(await critical.locator('.al-label').innerText()).toBe('Potassium 6.8 mmol/L (critical > 6.0)');
+      expect(calls).toEqual(expect.arrayContaining(['list_alarms', 'get_triage_board']));
+
+      await spo2.getByRole('button', { name: 'Acknowledge High priority alarm: SpO2 low' }).click();
+      await eventually(() => spo2.getAttribute('data-state'), (s) => s === 'acknowledged', 'acknowledged via acknowledge_alarm');
+      const acked = (await alarmsOf(p)).find((a) => a.rule === 'spo2-low')!;
+      expect(acked.acknowledged_by).toMatchObject({ user: 'usr-demo-doctor', name: 'Dr. Demo Doctor' });
+      expect(await spo2.locator('.al-state').innerText()).toBe(`Acknowledged by Dr. Demo Doctor at ${hhmm(acked.acknowledged_at!)}`);
+      await critical.getByRole('button', { name: /^Acknowledge critical result: Potassium/ }).click();
+      await eventually(() => critical.getAttribute('data-state'), (s) => s === 'acknowledged', 'acknowledged via acknowledge_critical_result');
+      expect(await critical.locator('.al-state').innerText()).toMatch(/^Acknowledged by Dr\. Demo Doctor at \d\d:\d\d · raised \d\d:\d\d$/);
+      expect(calls).toEqual(expect.arrayContaining(['acknowledge_alarm', 'acknowledge_critical_result']));
+      await screenshot(host.page, 'ui-mcp-monitor-alarms');
+      expect(host.errors).toEqual([]);
+    } finally {
+      await host.context.close();
+      await mcp.close();
+      await fetch(`${rig.gw.url}/api/v1/triage/${p}/discharge`, { method: 'POST', headers: nurse }).catch(() => undefined);
     }
   });
 

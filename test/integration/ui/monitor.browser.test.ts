@@ -172,7 +172,7 @@ describe('vitals-telemetry-monitor in a browser', () => {
     expect(await tileAlarm('bp')).toBe('none');
   });
 
-  it('raises the server alert for a heart rate above 130 in the assertive alarm list', async () => {
+  it('raises the server alert for a heart rate above 130: the alarm panel reads the list again and shows it', async () => {
     // held for 6 s of device time: past the heart-rate condition's onset delay (docs/alarms.md)
     await produceUntilShown({ '8867-4': 142 }, async () => (await tileText('8867-4')) === '142', 6_000);
     expect(await tileAlarm('8867-4')).toBe('crit');
