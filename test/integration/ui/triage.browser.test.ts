@@ -115,8 +115,15 @@ describe('emergency-triage-board in a browser', () => {
     for (const column of ['hr', 'spo2', 'bp', 'rr', 'temp']) expect(await row.locator(`td.${column} .age`).innerText()).toMatch(/^\d+ (s|min) ago( · stale)?$/);
     // NEWS2 with the time of its oldest input, on a 24-hour clock
     expect(await row.locator('.as-of').innerText()).toMatch(/^as of \d{2}:\d{2}$/);
-    await eventually(() => row.locator('.alert-tag[data-rule="hr-high"]').count(), (n) => n === 1, 'the heart-rate alert on the board');
-    expect(await row.locator('.alert-tag[data-rule="hr-high"]').innerText()).toBe('HR > 130');
+    // the active alarms with their priority in words and the condition's label from the alarm table
+    await eventually(() => row.locator('.alert-tag[data-rule="hr-high"]').count(), (n) => n === 1, 'the heart-rate alarm on the board');
+    expect(await row.locator('.alert-tag[data-rule="hr-high"]').innerText()).toBe('High: Heart rate high');
+    expect(await row.locator('.alert-tag[data-rule="hr-high"]').getAttribute('class')).toContain('priority-high');
+    await eventually(() => row.locator('.alert-tag[data-rule="temp-high"]').count(), (n) => n === 1, 'the fever alarm on the board');
+    expect(await row.locator('.alert-tag[data-rule="temp-high"]').innerText()).toBe('Low: Temperature high');
+    // highest priority first
+    const priorities = await row.locator('.alert-tag').evaluateAll((tags) => tags.map((t) => t.className.replace(/.*priority-/, '')));
+    expect(priorities).toEqual([...priorities].sort((a, b) => ['high', 'medium', 'low'].indexOf(a) - ['high', 'medium', 'low'].indexOf(b)));
     // a patient without vitals has no NEWS2 (not a reassuring 0)
     expect(await tp.page.locator(`#rows tr[data-patient="${ids.a}"]`).getAttribute('data-news2')).toBeNull();
     const well = news2FromLatestVitals(WELL);

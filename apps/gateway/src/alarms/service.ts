@@ -287,3 +287,28 @@ export const alarmsDepsOf = (deps: { pool: Pool; redis: Redis; config: { alarms:
   onAcknowledged: (priority, seconds) => deps.metrics.alarmAcknowledged(priority, seconds),
   logger: deps.logger,
 });
+
+/** An alarm as the triage board lists it: enough to show and sort it; the detail is GET /alarms. */
+export interface BoardAlarm { alarmId: string; rule: string; priority: Alarm['priority']; state: Alarm['state']; raisedAt: string; escalatedTo: string | null }
+
+/**
+ * The active alarms (raised, acknowledged, latched) of the board's patients, highest priority first,
+ * from the read model (one projector tick behind; the board polls). The caller has checked that the
+ * principal reaches every patient's alarms (Alarm read of all).
+ */
+export async function activeAlarmsOfPatients(db: Queryable, patientIds: readonly string[]): Promise<Map<string, BoardAlarm[]>> {
+  const out = new Map<string, BoardAlarm[]>();
+  if (patientIds.length === 0) return out;
+  const { rows } = await db.query<{ alarm_id: string; patient_id: string; rule: string; priority: Alarm['priority']; state: Alarm['state']; raised_at: Date; escalated_to: string | null }>(
+    `SELECT alarm_id, patient_id, rule, priority, state, raised_at, escalated_to FROM rm_alarms
+      WHERE patient_id = ANY($1::text[]) AND state = ANY($2::text[])
+      ORDER BY patient_id, CASE priority WHEN 'high' THEN 0 WHEN 'medium' THEN 1 ELSE 2 END, raised_at DESC, alarm_id`,
+    [[...patientIds], [...ACTIVE_ALARM_STATES]],
+  );
+  for (const r of rows) {
+    const list = out.get(r.patient_id) ?? [];
+    list.push({ alarmId: r.alarm_id, rule: r.rule, priority: r.priority, state: r.state, raisedAt: r.raised_at.toISOString(), escalatedTo: r.escalated_to });
+    out.set(r.patient_id, list);
+  }
+  return out;
+}

@@ -8,7 +8,9 @@
 import { z } from 'zod';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { resourceId, nonBlankText } from '@vitalis/schemas';
-import type { TriageState } from '@vitalis/records';
+import { ALARM_PRIORITIES } from '@vitalis/clinical';
+import { ALARM_STATES, type TriageState } from '@vitalis/records';
+import type { BoardAlarm } from '../alarms/service';
 import type { GatewayDeps } from '../deps';
 import { etag, expectedFromIfMatch } from '../access/caller';
 import { callerOf, problems } from '../access/http';
@@ -16,13 +18,22 @@ import { latestVitalOut, news2Out } from '../patients/fhir';
 import { criticalJson, criticalOut } from '../diagnostics/routes';
 import { admitPatient, dischargePatient, setTriageLevel, triageBoard } from './service';
 
+/** An active alarm on the board (MCP's output schemas use the fields unnamed, REST the named component). */
+export const boardAlarmFields = z.object({
+  alarm_id: z.string(), rule: z.string().describe('The condition (its label: the alarm table, docs/alarms.md)'), priority: z.enum(ALARM_PRIORITIES), state: z.enum(ALARM_STATES),
+  raised_at: z.string(), escalated_to: z.string().nullable(),
+});
+export const boardAlarmOut = boardAlarmFields.meta({ id: 'BoardAlarm', description: 'An active bedside alarm on the triage board' });
+export const boardAlarmJson = (a: BoardAlarm) => ({ alarm_id: a.alarmId, rule: a.rule, priority: a.priority, state: a.state, raised_at: a.raisedAt, escalated_to: a.escalatedTo });
+
 const esi = z.coerce.number().int().min(1).max(5).describe('Emergency Severity Index, 1 (resuscitation) to 5 (non-urgent)');
 const entryOut = z.object({
   patient_id: z.string(), version: z.number().int(), esi: z.number().int(), complaint: z.string(), arrived_at: z.string(), updated_at: z.string(),
   name: z.string().nullable().optional(),
   latest_vitals: z.array(latestVitalOut).optional(),
   news2: news2Out.optional(),
-  alerts: z.array(z.string()).optional().describe('Active vitals alert rules (with read:vitals)'),
+  alerts: z.array(z.string()).optional().describe('The alarm conditions present now, by rule (with read:vitals)'),
+  alarms: z.array(boardAlarmOut).optional().describe('The active bedside alarms (raised, acknowledged, latched), highest priority first (with Alarm read: doctors, nurses); the detail and the acknowledgement are /api/v1/alarms'),
   critical_results: z.array(criticalOut).optional().describe('Unacknowledged critical diagnostic results (with read:diagnostics), shown until acknowledged'),
   acknowledged_critical_results: z.array(criticalOut).optional()
     .describe('Critical results acknowledged in the last 12 h (with read:diagnostics), newest first: who (user id and name), the app and when'),
@@ -47,6 +58,7 @@ export function triageRoutes(deps: GatewayDeps): FastifyPluginAsyncZod {
         entries: board.map((b) => ({
           patient_id: b.patientId, version: b.version, esi: b.esi, complaint: b.complaint, arrived_at: b.arrivedAt, updated_at: b.updatedAt, name: b.name,
           ...(b.news2 ? { latest_vitals: b.latestVitals ?? [], news2: b.news2, alerts: b.alerts } : {}),
+          ...(b.alarms ? { alarms: b.alarms.map(boardAlarmJson) } : {}),
           ...(b.criticalResults ? { critical_results: b.criticalResults.map(criticalJson) } : {}),
           ...(b.acknowledgedCriticalResults ? { acknowledged_critical_results: b.acknowledgedCriticalResults.map(criticalJson) } : {}),
         })),

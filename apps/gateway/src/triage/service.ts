@@ -16,6 +16,7 @@ import { audit, auditedWrite, metadataOf, requireAccess, type Caller } from '../
 import { reachesAll } from '../access/policy';
 import { loadPatient, vitalsSummary, type LatestVital } from '../patients/service';
 import type { News2Result } from '@vitalis/clinical';
+import { activeAlarmsOfPatients, type BoardAlarm } from '../alarms/service';
 import { acknowledgedCriticalResults, pendingCriticalResults, type CriticalResultView, type PendingCriticalResult } from '../diagnostics/service';
 
 /** The board's history of acknowledged critical results reaches back this far (a shift). */
@@ -71,8 +72,10 @@ export const dischargePatient = (pool: Pool, caller: Caller, patientId: string) 
 export interface BoardEntry {
   patientId: string; version: number; name: string | null; esi: number; complaint: string; arrivedAt: string; updatedAt: string;
   latestVitals?: LatestVital[]; news2?: News2Result;
-  /** Rules whose latest alert event (appended by the ingest, read by @vitalis/live activeAlerts) is a raise. */
+  /** Rules whose condition is present now (the latest raise-or-clear of the rule is a raise; @vitalis/live activeAlerts). */
   alerts: string[];
+  /** The active alarms (raised, acknowledged, latched: what a person must still see), highest priority first (with Alarm read). */
+  alarms?: BoardAlarm[];
   /** Unacknowledged critical diagnostic results (with read:diagnostics): on the board until a clinician acknowledges them. */
   criticalResults?: PendingCriticalResult[];
   /** Critical results acknowledged in the last BOARD_ACKNOWLEDGED_WINDOW_SECONDS (who, when), newest first. */
@@ -91,6 +94,8 @@ export async function triageBoard(pool: Pool, caller: Caller): Promise<BoardEntr
   // the access policy: the latest vitals and alerts of every patient on the board need Observation read of all patients; critical results, CriticalResult read
   const withVitals = reachesAll(caller.principal, 'Observation', 'read');
   const alerts = withVitals ? await activeAlerts(pool, rows.map((r) => r.patient_id)) : new Map<string, string[]>();
+  const withAlarms = reachesAll(caller.principal, 'Alarm', 'read');
+  const alarms = withAlarms ? await activeAlarmsOfPatients(pool, rows.map((r) => r.patient_id)) : new Map<string, BoardAlarm[]>();
   const withDiagnostics = reachesAll(caller.principal, 'CriticalResult', 'read');
   const critical = new Map<string, PendingCriticalResult[]>();
   const acknowledged = new Map<string, CriticalResultView[]>();
@@ -107,12 +112,13 @@ export async function triageBoard(pool: Pool, caller: Caller): Promise<BoardEntr
       alerts: alerts.get(r.patient_id) ?? [],
     };
     if (withVitals) Object.assign(entry, await vitalsSummary(pool, r.patient_id));
+    if (withAlarms) entry.alarms = alarms.get(r.patient_id) ?? [];
     if (withDiagnostics) {
       entry.criticalResults = critical.get(r.patient_id) ?? [];
       entry.acknowledgedCriticalResults = acknowledged.get(r.patient_id) ?? [];
     }
     board.push(entry);
   }
-  await audit(pool, caller, { action: 'triage.board.read', scope: 'read:patients', resourceType: 'TriageBoard', detail: { patients: board.map((b) => b.patientId).slice(0, 200), vitals: withVitals, critical_results: withDiagnostics } });
+  await audit(pool, caller, { action: 'triage.board.read', scope: 'read:patients', resourceType: 'TriageBoard', detail: { patients: board.map((b) => b.patientId).slice(0, 200), vitals: withVitals, alarms: withAlarms, critical_results: withDiagnostics } });
   return board;
 }

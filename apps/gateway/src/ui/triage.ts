@@ -44,6 +44,7 @@ export function triageScriptData(alarms: AlarmSettings = DEFAULT_ALARM_SETTINGS)
     labels: Object.fromEntries(Object.entries(VITAL_LABELS).map(([code, v]) => [code, v.label])),
     interpretation: INTERPRETATION_DISPLAY,
     unitText: ANALYTE_UNIT_TEXT,
+    alarmLabels: Object.fromEntries(Object.values(alarms.conditions).map((c) => [c.rule, c.label])),
   } as const satisfies TriageData;
 }
 

@@ -2551,6 +2551,18 @@ export interface components {
         AuthorizationServerMetadata: {
             [key: string]: unknown;
         };
+        /** @description An active bedside alarm on the triage board */
+        BoardAlarm: {
+            alarm_id: string;
+            escalated_to: string | null;
+            /** @enum {string} */
+            priority: "high" | "medium" | "low";
+            raised_at: string;
+            /** @description The condition (its label: the alarm table, docs/alarms.md) */
+            rule: string;
+            /** @enum {string} */
+            state: "raised" | "acknowledged" | "latched" | "resolved";
+        };
         /** @description The Bulk Data export manifest (Bulk Data Access IG v2, complete status) */
         BulkExportManifest: {
             /** @description Always empty: rows that cannot be exported fail the job */
@@ -3935,7 +3947,9 @@ export interface components {
             entries: {
                 /** @description Critical results acknowledged in the last 12 h (with read:diagnostics), newest first: who (user id and name), the app and when */
                 acknowledged_critical_results?: components["schemas"]["CriticalResult"][];
-                /** @description Active vitals alert rules (with read:vitals) */
+                /** @description The active bedside alarms (raised, acknowledged, latched), highest priority first (with Alarm read: doctors, nurses); the detail and the acknowledgement are /api/v1/alarms */
+                alarms?: components["schemas"]["BoardAlarm"][];
+                /** @description The alarm conditions present now, by rule (with read:vitals) */
                 alerts?: string[];
                 arrived_at: string;
                 complaint: string;
@@ -4952,7 +4966,9 @@ export interface components {
         PostTriageByPatientIdDischargeResponse: {
             /** @description Critical results acknowledged in the last 12 h (with read:diagnostics), newest first: who (user id and name), the app and when */
             acknowledged_critical_results?: components["schemas"]["CriticalResult"][];
-            /** @description Active vitals alert rules (with read:vitals) */
+            /** @description The active bedside alarms (raised, acknowledged, latched), highest priority first (with Alarm read: doctors, nurses); the detail and the acknowledgement are /api/v1/alarms */
+            alarms?: components["schemas"]["BoardAlarm"][];
+            /** @description The alarm conditions present now, by rule (with read:vitals) */
             alerts?: string[];
             arrived_at: string;
             complaint: string;
@@ -4982,7 +4998,9 @@ export interface components {
         PostTriageResponse: {
             /** @description Critical results acknowledged in the last 12 h (with read:diagnostics), newest first: who (user id and name), the app and when */
             acknowledged_critical_results?: components["schemas"]["CriticalResult"][];
-            /** @description Active vitals alert rules (with read:vitals) */
+            /** @description The active bedside alarms (raised, acknowledged, latched), highest priority first (with Alarm read: doctors, nurses); the detail and the acknowledgement are /api/v1/alarms */
+            alarms?: components["schemas"]["BoardAlarm"][];
+            /** @description The alarm conditions present now, by rule (with read:vitals) */
             alerts?: string[];
             arrived_at: string;
             complaint: string;
@@ -5242,7 +5260,9 @@ export interface components {
         PutTriageByPatientIdEsiResponse: {
             /** @description Critical results acknowledged in the last 12 h (with read:diagnostics), newest first: who (user id and name), the app and when */
             acknowledged_critical_results?: components["schemas"]["CriticalResult"][];
-            /** @description Active vitals alert rules (with read:vitals) */
+            /** @description The active bedside alarms (raised, acknowledged, latched), highest priority first (with Alarm read: doctors, nurses); the detail and the acknowledgement are /api/v1/alarms */
+            alarms?: components["schemas"]["BoardAlarm"][];
+            /** @description The alarm conditions present now, by rule (with read:vitals) */
             alerts?: string[];
             arrived_at: string;
             complaint: string;

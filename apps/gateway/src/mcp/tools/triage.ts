@@ -2,6 +2,7 @@
 import { z } from 'zod';
 import { resourceId, nonBlankText } from '@vitalis/schemas';
 import { setTriageLevel, triageBoard } from '../../triage/service';
+import { boardAlarmFields, boardAlarmJson } from '../../triage/routes';
 import { defineTool, UI } from './types';
 import { criticalMcp, criticalShape } from './diagnostics';
 import { latestOut, latestVitalShape, news2Out, news2Shape, triageEntryShape, triageOut } from './shapes';
@@ -10,7 +11,8 @@ const boardEntryShape = triageEntryShape.extend({
   name: z.string().nullable(),
   latest_vitals: z.array(latestVitalShape).optional(),
   news2: news2Shape.optional(),
-  alerts: z.array(z.string()).describe('Active vitals alert rules (with read:vitals)'),
+  alerts: z.array(z.string()).describe('The alarm conditions present now, by rule (with read:vitals)'),
+  alarms: z.array(boardAlarmFields).optional().describe('The active bedside alarms (raised, acknowledged, latched), highest priority first (doctors, nurses); detail and acknowledgement: list_alarms, acknowledge_alarm'),
   critical_results: z.array(criticalShape).optional().describe('Unacknowledged critical diagnostic results (with read:diagnostics)'),
   acknowledged_critical_results: z.array(criticalShape).optional().describe('Critical results acknowledged in the last 12 h (with read:diagnostics), newest first: who and when'),
 });
@@ -29,6 +31,7 @@ export const triageBoardTool = defineTool({
     const entries = board.map((b) => ({
       patient_id: b.patientId, version: b.version, esi: b.esi, complaint: b.complaint, arrived_at: b.arrivedAt, updated_at: b.updatedAt, name: b.name, alerts: b.alerts,
       ...(b.news2 ? { latest_vitals: (b.latestVitals ?? []).map(latestOut), news2: news2Out(b.news2) } : {}),
+      ...(b.alarms ? { alarms: b.alarms.map(boardAlarmJson) } : {}),
       ...(b.criticalResults ? { critical_results: b.criticalResults.map(criticalMcp) } : {}),
       ...(b.acknowledgedCriticalResults ? { acknowledged_critical_results: b.acknowledgedCriticalResults.map(criticalMcp) } : {}),
     }));

@@ -17,6 +17,8 @@ export interface TriageData {
   readonly labels: Readonly<Record<string, string>>;
   /** A result's interpretation in words, per FHIR code (HH: "Critical high"). */
   readonly interpretation: Readonly<Record<string, string>>;
+  /** The label per alarm rule (the alarm table, the site's VITALIS_ALARMS applied): "SpO2 low". */
+  readonly alarmLabels: Readonly<Record<string, string>>;
   /** A result's unit on screen where the UCUM code is not readable as written. */
   readonly unitText: Readonly<Record<string, string>>;
 }

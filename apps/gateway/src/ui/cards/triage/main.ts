@@ -30,11 +30,14 @@ interface Entry {
   news2?: { score: number; risk: string } | null;
   latest_vitals?: LatestVital[];
   alerts?: string[];
+  /** The active bedside alarms, highest priority first (Alarm read). */
+  alarms?: BoardAlarm[];
   /** Unacknowledged critical diagnostic results (read:diagnostics). */
   critical_results?: Critical[];
   /** Acknowledged in the last 12 h (read:diagnostics). */
   acknowledged_critical_results?: Critical[];
 }
+interface BoardAlarm { alarm_id: string; rule: string; priority: 'high' | 'medium' | 'low'; state: 'raised' | 'acknowledged' | 'latched' | 'resolved'; raised_at: string; escalated_to: string | null }
 /** A critical result and its values: the shapes and words of every card (../shared/critical-result.ts). */
 type Critical = CriticalResult;
 
@@ -42,7 +45,13 @@ const LABEL: Record<number, string> = { 1: 'Resuscitation', 2: 'Emergent', 3: 'U
 const RISK: Record<string, string> = { high: 'High', medium: 'Medium', 'low-medium': 'Low–medium', low: 'Low' };
 const VITALS = DATA.vitalColumns;
 const NEWS2_CODES = DATA.news2Codes;
-const RULES: Record<string, string> = { 'hr-high': 'HR > 130', 'spo2-low': 'SpO₂ < 90 %', 'news2-high': 'NEWS2 ≥ 7' };
+const PRIORITY: Record<string, string> = { high: 'High', medium: 'Medium', low: 'Low' };
+const STATE: Record<string, string> = { raised: '', acknowledged: ' · acknowledged', latched: ' · latched', resolved: ' · resolved' };
+const ruleLabel = (rule: string) => DATA.alarmLabels[rule] || rule;
+/** An alarm tag: the priority in words (never colour only), the condition, and what has happened to it. */
+const alarmTag = (a: BoardAlarm) =>
+  V.el('span', { class: 'alert-tag priority-' + a.priority, 'data-rule': a.rule, 'data-state': a.state, 'data-alarm': a.alarm_id,
+    text: PRIORITY[a.priority] + ': ' + ruleLabel(a.rule) + (STATE[a.state] || '') + (a.escalated_to ? ' · escalated' : ''), title: 'raised ' + clock(a.raised_at) });
 let previous: Map<string, Entry> | null = null;
 
 function entriesOf(body: any): Entry[] {
@@ -252,7 +261,9 @@ function render(entries: Entry[]): void {
       }
       return V.el('span', { class: 'critical-tag', 'data-report': c.report_id, 'data-state': c.state, text: 'Critical: ' + (c.results || []).map((r) => r.name || r.code).join(', ') + (c.state === 'escalated' ? ' · escalated' : '') });
     });
-    const alerts = V.el('td', {}, (e.alerts || []).map((a: string) => V.el('span', { class: 'alert-tag', 'data-rule': a, text: RULES[a] || a })).concat(critical));
+    // the alarms with their lifecycle when the token may read them; else the conditions present now
+    const tags = e.alarms ? e.alarms.map(alarmTag) : (e.alerts || []).map((a: string) => V.el('span', { class: 'alert-tag', 'data-rule': a, text: ruleLabel(a) }));
+    const alerts = V.el('td', {}, tags.concat(critical));
     const bp = [v.sys, v.dia].filter((x): x is LatestVital => x !== undefined);
     const tr = V.el('tr', { 'data-patient': e.patient_id, 'data-esi': e.esi, 'data-news2': n2 ? n2.score : null, class: previous && (!old || old.esi !== e.esi || old.version !== e.version) ? 'changed' : null }, [
       V.el('td', { class: 'esi' }, [V.el('span', { class: 'badge esi-' + e.esi }, [V.el('span', { class: 'n', text: String(e.esi) }), V.el('span', { class: 'l', text: LABEL[e.esi] || '' })])]),
