@@ -119,6 +119,9 @@ describe('critical results', () => {
       const again = await call('POST', `/reports/${reportId}/acknowledge`, doctorUser.headers, {});
       expect(again.status).toBe(409);
       expect(again.body.current_status).toBe('critical result acknowledged');
+      // one row per result in one answer: the projection has not seen the acknowledgement yet (no catch-up since), the stream has
+      const both = await call('GET', `/critical-results?patient=${patient}&state=open,escalated,acknowledged`, nurse);
+      expect(both.body.critical_results.map((c: { report_id: string; state: string }) => [c.report_id, c.state])).toEqual([[reportId, 'acknowledged']]);
       expect((await watcher.waitForEvents(3, 'the acknowledgement'))[2]).toMatchObject({ data: { event: 'CriticalResultAcknowledged', report_id: reportId, by: ack.body.acknowledged_by } });
       expect(await eventTypes(reportId)).toEqual(['DiagnosticReportRegistered', 'CriticalResultRaised', 'CriticalResultEscalated', 'CriticalResultAcknowledged']);
       const after = await board(nurse, patient);

@@ -595,7 +595,10 @@ export async function listCriticalResults(pool: Pool, caller: Caller, q: Critica
   const pending = states.has('open') || states.has('escalated') ? (await pendingCriticalResults(pool, patients)).filter((c) => states.has(c.state)) : [];
   const since = q.since ?? new Date(Date.now() - DEFAULT_ACKNOWLEDGED_WINDOW_SECONDS * 1_000).toISOString();
   const acknowledged = states.has('acknowledged') ? await acknowledgedCriticalResults(pool, { patientIds: patients, since, limit: q.limit ?? 100 }) : [];
-  const list: CriticalResultView[] = [...pending, ...acknowledged];
+  // The acknowledged ones are folded from their streams, the waiting ones read from the projection:
+  // for one projector tick after an acknowledgement a result is in both. The stream is the newer word.
+  const known = new Set(acknowledged.map((c) => c.criticalId));
+  const list: CriticalResultView[] = [...pending.filter((c) => !known.has(c.criticalId)), ...acknowledged];
   await audit(pool, caller, {
     action: 'diagnostics.critical.list', scope: 'read:diagnostics', resourceType: 'DiagnosticReport',
     detail: { patient: q.patientId ?? null, states: [...states], ...(states.has('acknowledged') ? { since } : {}), results: list.length, ids: list.map((c) => c.reportId).slice(0, 100) },
