@@ -38,7 +38,7 @@ describe('anonymous MCP', () => {
       expect(tools.map((t) => t.name).sort()).toEqual(
         [
           'acknowledge_alarm', 'acknowledge_critical_result', 'book_appointment', 'cancel_appointment', 'find_available_slots', 'get_diagnostic_report', 'get_latest_vitals', 'get_patient', 'get_pipeline_status', 'get_triage_board',
-          'get_vitals_history', 'list_alarms', 'list_pending_orders', 'order_diagnostic_test', 'record_allergy', 'register_patient', 'search_patients', 'set_triage_level', 'whoami',
+          'get_vitals_history', 'list_alarms', 'list_critical_results', 'list_pending_orders', 'order_diagnostic_test', 'record_allergy', 'register_patient', 'search_patients', 'set_triage_level', 'whoami',
         ].sort(),
       );
       const { resources } = await c.client.listResources();

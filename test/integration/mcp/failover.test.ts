@@ -105,7 +105,7 @@ describe('MCP session takeover', () => {
       expect(b.app.mcpSessions.get(sid)).toBeUndefined(); // nothing was taken over
 
       const listed = await rpcResult(await rpc(b.address, { id: 3, method: 'tools/list' }, h));
-      expect(listed.result.tools.length).toBe(19); // 11 + the 4 diagnostics tools + list_alarms, acknowledge_alarm, get_pipeline_status, record_allergy
+      expect(listed.result.tools.length).toBe(20); // 11 + the 5 diagnostics tools + list_alarms, acknowledge_alarm, get_pipeline_status, record_allergy
       expect(b.app.mcpSessions.get(sid)).toBeDefined();
       await waitFor(async () => c.app.mcpSessions.get(sid), (s) => s === undefined, 45_000, 'the previous holder to drop its copy');
       // and it does not take the session back: requests keep working on B

@@ -72,7 +72,7 @@ describe('MCP OAuth flow with the SDK client', () => {
     const client = new Client({ name: 'mcp-oauth-test', version: '1.0.0' });
     await client.connect(transport); // anonymous handshake
     try {
-      expect((await client.listTools()).tools.length).toBe(19); // 11 + the 4 diagnostics tools + list_alarms, acknowledge_alarm, get_pipeline_status, record_allergy
+      expect((await client.listTools()).tools.length).toBe(20); // 11 + the 5 diagnostics tools + list_alarms, acknowledge_alarm, get_pipeline_status, record_allergy
       await expect(client.callTool({ name: 'whoami', arguments: {} })).rejects.toBeInstanceOf(UnauthorizedError);
       expect(provider.client?.client_id).toBeTruthy(); // registered itself (RFC 7591)
       expect(provider.client).toMatchObject({ scope: 'read:appointments openid' }); // the public scopes; PHI scopes wait for an operator

@@ -1,13 +1,13 @@
 /**
  * Diagnostics tools (issue 21): order_diagnostic_test, list_pending_orders, get_diagnostic_report,
- * acknowledge_critical_result. The same service as REST (diagnostics/service.ts), so the same
+ * list_critical_results, acknowledge_critical_result. The same service as REST (diagnostics/service.ts), so the same
  * access rules (role and scope), audit and decider; the same scopes as the equivalent routes.
  */
 import { z } from 'zod';
-import { resourceId, nonBlankText } from '@vitalis/schemas';
+import { instant, resourceId, nonBlankText } from '@vitalis/schemas';
 import { ORDERABLE_CODES, ORDERABLE_TESTS, type OrderableCode } from '@vitalis/clinical';
 import { SERVICE_REQUEST_PRIORITIES, type DiagnosticReportState } from '@vitalis/records';
-import { acknowledgeCriticalResult, createOrder, criticalViewOf, getReport, listOrders, type CriticalResultView } from '../../diagnostics/service';
+import { acknowledgeCriticalResult, createOrder, criticalViewOf, CRITICAL_STATES, getReport, listCriticalResults, listOrders, type CriticalResultView } from '../../diagnostics/service';
 import { criticalJson, diagnosticsDeps } from '../../diagnostics/routes';
 import { toFhirDiagnosticReport, toFhirServiceRequest } from '../../diagnostics/fhir';
 import { defineTool } from './types';
@@ -82,6 +82,26 @@ export const getDiagnosticReportTool = defineTool({
       data: { report: toFhirDiagnosticReport(r) as z.infer<ReturnType<typeof fhir>>, critical },
       text: `${r.id} (${r.status}): ${flags.length ? flags.join('; ') : 'all results within range'}${critical && critical.state !== 'acknowledged' ? `. CRITICAL result ${critical.state}, not yet acknowledged.` : '.'}`,
     };
+  },
+});
+
+export const listCriticalResultsTool = defineTool({
+  name: 'list_critical_results',
+  title: 'Critical results',
+  description: 'Critical diagnostic results (a value past its critical limit, or a finding the performer called critical), of one patient or of every patient: waiting ones (open, escalated; the default) oldest first, then acknowledged ones (with state acknowledged, the last 24 h or since an instant) newest first with who and when. Each result names the analyte, its value and unit and the critical limit it crossed. Doctors and nurses (read:diagnostics); audited.',
+  scopes: ['read:diagnostics'],
+  input: z.object({
+    patient_id: resourceId.optional().describe('One patient (default: every patient the caller reaches)'),
+    states: z.array(z.enum(CRITICAL_STATES)).min(1).optional().describe('open, escalated, acknowledged (default: open and escalated)'),
+    since: instant.optional().describe('Acknowledged results: acknowledged at or after this instant (default: the last 24 h)'),
+    limit: z.number().int().min(1).max(500).optional(),
+  }),
+  output: z.object({ count: z.number().int(), critical_results: z.array(criticalShape) }),
+  annotations: { title: 'Critical results', readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
+  async run({ deps, caller }, a) {
+    const list = (await listCriticalResults(deps.pool, caller, { patientId: a.patient_id, states: a.states, since: a.since, limit: a.limit })).map(criticalMcp);
+    const waiting = list.filter((c) => c.state !== 'acknowledged').length;
+    return { data: { count: list.length, critical_results: list }, text: `${list.length} critical result(s)${a.patient_id ? ` for ${a.patient_id}` : ''}: ${waiting} waiting for a clinician.` };
   },
 });
 

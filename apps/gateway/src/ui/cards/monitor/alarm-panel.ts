@@ -4,9 +4,8 @@
  *
  * - At open it reads the patient's active alarms (REST `GET /api/v1/alarms?patient=`, MCP
  *   `list_alarms`: raised, acknowledged, latched) and its critical results (REST
- *   `GET /api/v1/diagnostics/critical-results?patient=&state=open,escalated,acknowledged`: the open
- *   ones and those acknowledged in the last 12 h; MCP: the patient's entry of `get_triage_board`,
- *   the one tool that lists them). Until the first answer the panel says "Loading alarms…"; "No
+ *   `GET /api/v1/diagnostics/critical-results?patient=&state=open,escalated,acknowledged&since=`,
+ *   MCP `list_critical_results`: the open ones and those acknowledged in the last 12 h). Until the first answer the panel says "Loading alarms…"; "No
  *   active alarms" only when the server said so; a refused or failed read is said as such.
  * - Live: an alert event of the stream (the ingest's raise or clear), an `alarm` notice
  *   (acknowledged, escalated, the watchdog's disconnect) or a `critical-result` notice makes it
@@ -14,7 +13,7 @@
  *   one tick behind the notice: until the list shows what a notice said, it is read again (a few
  *   times, a second apart). A notice is not replayed after a reconnect: the lists are read again
  *   when the stream is back, and every 30 s whatever happens. In MCP mode (no stream reaches a
- *   card) it polls: list_alarms every 3 s, get_triage_board every 6 s.
+ *   card) it polls: list_alarms every 3 s, list_critical_results every 6 s.
  * - Acknowledge: a button per alarm still to acknowledge (raised, latched) and per open critical
  *   result, offered only to a token that holds the route's scope (read:vitals; write:diagnostics)
  *   and names a user (../shared/signed-in.ts; the server decides anyway). The click posts, then
@@ -118,14 +117,12 @@ export function startAlarmPanel(patient: string, tables: ResultTables): AlarmPan
     afterAlarms.splice(0).forEach((fn) => fn());
   });
 
-  /** The patient's critical results: REST lists them; in MCP mode the board's entry (the one tool that lists them) — a patient not on the board has none to show there. */
-  async function fetchCritical(): Promise<CriticalResult[] | null> {
-    const body = await V.op('get_triage_board', {}, { path: '/api/v1/diagnostics/critical-results?patient=' + enc + '&state=open,escalated,acknowledged' });
-    if (body && Array.isArray(body.critical_results)) return body.critical_results;
-    const entries: any[] = body ? (Array.isArray(body) ? body : body.entries || []) : [];
-    const entry = entries.find((e) => e && e.patient_id === patient);
-    if (!entry) return null;
-    return [...(entry.critical_results || []), ...(entry.acknowledged_critical_results || [])];
+  /** The patient's critical results (waiting, and acknowledged in the last 12 h): REST and MCP list them alike. */
+  async function fetchCritical(): Promise<CriticalResult[]> {
+    const since = new Date(Date.now() - 12 * 3_600_000).toISOString();
+    const body = await V.op('list_critical_results', { patient_id: patient, states: ['open', 'escalated', 'acknowledged'], since },
+      { path: '/api/v1/diagnostics/critical-results?patient=' + enc + '&state=open,escalated,acknowledged&since=' + encodeURIComponent(since) });
+    return body && Array.isArray(body.critical_results) ? body.critical_results : [];
   }
 
   const readCritical = reader(async () => {
@@ -136,11 +133,7 @@ export function startAlarmPanel(patient: string, tables: ResultTables): AlarmPan
     }
     try {
       const items = await fetchCritical();
-      if (items === null) {
-        Object.assign(critical, { state: 'refused', items: [], error: 'Critical results are not shown here: in this host they are read from the ED board, and this patient is not on it.' });
-      } else {
-        Object.assign(critical, { state: 'ok', items, error: '', readAt: new Date().toISOString() });
-      }
+      Object.assign(critical, { state: 'ok', items, error: '', readAt: new Date().toISOString() });
     } catch (err) {
       const refused = isRefusal(err);
       Object.assign(critical, { state: refused ? 'refused' : 'failed', error: messageOf(err) });
