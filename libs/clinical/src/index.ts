@@ -1,4 +1,4 @@
-export { news2, NEWS2_PARAMETERS, news2BandScore, news2FromLatestVitals, news2ZeroBand, NEWS2_LOINC, NEWS2_RISK, NEWS2_SCALES, NEWS2_SCALE_BY_VITAL_CODE } from './news2';
+export { news2, NEWS2_PARAMETERS, NEWS2_PARAMETER_WORDS, news2BandScore, news2FromLatestVitals, news2ZeroBand, NEWS2_LOINC, NEWS2_RISK, NEWS2_SCALES, NEWS2_SCALE_BY_VITAL_CODE } from './news2';
 export type { Consciousness, News2Bands, News2Input, News2Parameter, News2Result, News2Risk, News2Scale, News2Score } from './news2';
 export { ESI_LEVELS, ESI_DESCRIPTIONS, isEsiLevel } from './esi';
 export type { EsiLevel } from './esi';

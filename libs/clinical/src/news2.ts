@@ -35,6 +35,12 @@ export interface News2Input {
 export const NEWS2_PARAMETERS = ['respiratoryRate', 'spo2', 'supplementalOxygen', 'systolic', 'heartRate', 'consciousness', 'temperature'] as const;
 export type News2Parameter = (typeof NEWS2_PARAMETERS)[number];
 
+/** Each parameter as a person reads it (messages, cards): "missing respiratory rate, temperature". */
+export const NEWS2_PARAMETER_WORDS: Readonly<Record<News2Parameter, string>> = {
+  respiratoryRate: 'respiratory rate', spo2: 'SpO2', supplementalOxygen: 'air or oxygen', systolic: 'systolic pressure', heartRate: 'heart rate',
+  consciousness: 'consciousness', temperature: 'temperature',
+};
+
 export type News2Risk = 'low' | 'low-medium' | 'medium' | 'high';
 
 export interface News2Result {

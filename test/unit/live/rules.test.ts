@@ -104,7 +104,7 @@ describe('alarm conditions on the stream (the settings drive the engine)', () =>
     expect(news(C.heartRate, 125)).toEqual([]); // HR 111-130: 2 → 6
     const raised = e.evaluate(obs(C.temperature, 39.5, 0, 'n')).find((d) => d.rule === 'news2-high'); // temp ≥ 39.1: 2 → 8
     expect(raised).toMatchObject({ state: 'raised', priority: 'high', latching: true, value: 8 });
-    expect(raised!.message).toMatch(/^NEWS2 high: 8 \(≥ 7, high risk, missing /);
+    expect(raised!.message).toBe('NEWS2 high: 8 (≥ 7, high risk, missing SpO2, air or oxygen, consciousness)');
     expect(news(C.heartRate, 100)).toEqual([]); // HR 91-110: 1 → 7
     expect(news(C.systolic, 105)).toEqual([]); // 1 → 6: still raised (hysteresis)
     expect(news(C.respiratoryRate, 16)).toEqual(['news2-high:cleared']); // 0 → 4

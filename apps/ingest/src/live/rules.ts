@@ -29,7 +29,7 @@
  * parameters is lower, never higher (a restored NEWS2 alarm may end early; it latches by default).
  */
 import {
-  DEFAULT_ALARM_SETTINGS, NEWS2_SCALE_BY_VITAL_CODE, limitConditionHolds, news2FromLatestVitals,
+  DEFAULT_ALARM_SETTINGS, NEWS2_PARAMETER_WORDS, NEWS2_SCALE_BY_VITAL_CODE, limitConditionHolds, news2FromLatestVitals,
   type AlarmCondition, type AlarmKind, type AlarmPriority, type AlarmRule, type AlarmSettings, type LimitCondition, type News2Condition, type News2Result,
 } from '@vitalis/clinical';
 import { vitalDefinition } from '@vitalis/schemas';
@@ -99,7 +99,7 @@ function limitMessage(c: LimitCondition, value: number, state: 'raised' | 'clear
 }
 
 function news2Message(c: News2Condition, n: News2Result, state: 'raised' | 'cleared', heldSeconds: number): string {
-  const detail = `${n.risk} risk${n.complete ? '' : `, missing ${n.missing.join(', ')}`}`;
+  const detail = `${n.risk} risk${n.complete ? '' : `, missing ${n.missing.map((m) => NEWS2_PARAMETER_WORDS[m]).join(', ')}`}`;
   if (state === 'cleared') return `${c.label} ended: ${n.score} (≤ ${c.endAt}, ${detail})`;
   return `${c.label}: ${n.score} (≥ ${c.raiseAt}${c.onsetDelaySeconds > 0 ? ` for ${Math.round(heldSeconds)} s` : ''}, ${detail})`;
 }
