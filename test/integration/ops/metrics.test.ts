@@ -198,7 +198,7 @@ describe('metrics scrape', () => {
       const head = total(samples, METRIC.eventstoreHead);
       expect(head).toBeGreaterThan(0); // the patient registered above is an event
       const positions = samples.filter((x) => x.name === METRIC.projectionPosition);
-      expect(positions.map((p) => p.labels.projection).sort()).toEqual(['diagnostic-reports', 'patients', 'service-requests', 'slots', 'triage']);
+      expect(positions.map((p) => p.labels.projection).sort()).toEqual(['alarms', 'diagnostic-reports', 'patients', 'service-requests', 'slots', 'triage']);
       for (const p of positions) {
         expect(p.value).toBeLessThanOrEqual(head);
         expect(total(samples, METRIC.projectionLag, { projection: p.labels.projection! })).toBe(head - p.value);

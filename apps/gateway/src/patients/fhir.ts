@@ -67,6 +67,12 @@ export const allergyCreateIn = z.object({
     .max(1)
     .optional()
     .describe('One reaction: its description (else its first manifestation\'s text) is kept'),
+}).meta({
+  example: {
+    resourceType: 'AllergyIntolerance', patient: { reference: 'Patient/pat-0001' },
+    code: { coding: [{ system: 'http://snomed.info/sct', code: '764146007', display: 'Penicillin' }], text: 'Penicillin' },
+    criticality: 'high', reaction: [{ description: 'Hives and wheeze within minutes' }],
+  },
 });
 
 /** A FHIR AllergyIntolerance body (REST or FHIR create) as the one rule reads it; the reaction: its description, else its first manifestation's text. */

@@ -3231,6 +3231,30 @@ export interface components {
         } & {
             [key: string]: unknown;
         };
+        /**
+         * @example {
+         *       "code": {
+         *         "coding": [
+         *           {
+         *             "code": "764146007",
+         *             "display": "Penicillin",
+         *             "system": "http://snomed.info/sct"
+         *           }
+         *         ],
+         *         "text": "Penicillin"
+         *       },
+         *       "criticality": "high",
+         *       "patient": {
+         *         "reference": "Patient/pat-0001"
+         *       },
+         *       "reaction": [
+         *         {
+         *           "description": "Hives and wheeze within minutes"
+         *         }
+         *       ],
+         *       "resourceType": "AllergyIntolerance"
+         *     }
+         */
         FhirCreateAllergyIntoleranceRequest: {
             /** @description The substance: a coding (SNOMED CT or RxNorm, code and display) or a text, or both */
             code: {
