@@ -1,6 +1,6 @@
 /**
  * Escalation of unacknowledged bedside alarms (issue 31), the alarm twin of
- * diagnostics-escalation.ts. The due time is in the raise (VitalsAlertRaised.due_at: the raise's
+ * diagnostics-escalation.ts. The due time is in the raise (the raise's due_at: the raise's
  * time + the settings' escalation seconds for its priority, written by whoever raised it) and in
  * the read model (rm_alarms.due_at, rebuilt from the log), so no timer holds it and a restart of
  * any process loses nothing. Each run scans the alarms still unacknowledged (raised, or latched

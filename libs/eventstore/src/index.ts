@@ -1,5 +1,5 @@
 export {
-  append, readStream, readStreams, readAll, readCategory, readLatestPerKey, readStreamsAfterSource, sourcePositionMetadata, sourcePositionOf,
+  append, readStream, readStreams, readAll, readCategory, readLatestPerKey, readStreamsAfterSource, streamOfEvent, sourcePositionMetadata, sourcePositionOf,
   headPosition, subscribe, listenForEvents, listenOnChannel, EVENTS_CHANNEL, ConcurrencyError, DuplicateEventError, ANY, NO_STREAM,
 } from './store';
 export type { NewEvent, StoredEvent, EventMetadata, ExpectedVersion, Queryable, EventSubscription, SourcePosition } from './store';

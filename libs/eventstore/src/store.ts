@@ -230,6 +230,20 @@ export async function readLatestPerKey(db: Queryable, streamIds: readonly string
 }
 
 /**
+ * The stream of the first event of `type`, in a stream of `category`, whose data's `key` is `value`
+ * (an id the event carries that is not its stream's: e.g. an alarm's id in its patient's alert
+ * stream). Undefined when there is none. A scan by type: for rare lookups (a read model answers the
+ * frequent ones).
+ */
+export async function streamOfEvent(db: Queryable, q: { type: string; category: string; key: string; value: string }): Promise<string | undefined> {
+  const { rows } = await db.query<{ stream_id: string }>(
+    `SELECT stream_id FROM events WHERE type = $1 AND data->>$2 = $3 AND split_part(stream_id, '-', 1) = $4 LIMIT 1`,
+    [q.type, q.key, q.value, q.category],
+  );
+  return rows[0]?.stream_id;
+}
+
+/**
  * Where an event derived from a record of a partitioned log (Kafka) sits in that log: the record's
  * partition and offset, and the event's index k >= 1 among those derived from the record. Kept in
  * the event's metadata under the keys below (named by their first writer, the ingest's alerts), so

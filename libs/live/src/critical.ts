@@ -11,6 +11,7 @@
  * (the event store, the triage board until acknowledged, the escalation). A lost publish loses
  * the notice only, never the result.
  */
+import type { AlarmEventType } from '@vitalis/records';
 import type { Redis } from '@vitalis/redis';
 
 export const CRITICAL_RESULTS_CHANNEL = 'vitalis:clinical';
@@ -57,7 +58,7 @@ export async function publishCriticalNotice(redis: Redis, patientId: string, eve
  * a live notice only: the event is in the patient's alert stream, and `GET /api/v1/alarms` and the
  * cards read the state from there.
  */
-export type AlarmNoticeEventName = 'VitalsAlertRaised' | 'VitalsAlertCleared' | 'VitalsAlertAcknowledged' | 'VitalsAlertEscalated';
+export type AlarmNoticeEventName = AlarmEventType;
 
 export interface AlarmNotice {
   v: 1;

@@ -1,6 +1,6 @@
 /**
  * Bedside alarms with a lifecycle (issue 31): IEC 60601-1-8 priorities and latching, IHE PCD ACM
- * states. One stream per patient (`patientAlerts-<patientId>`, named by @vitalis/live alertStream):
+ * states. One stream per patient (its alert stream, named by @vitalis/live alertStream):
  * the condition events come from whoever watches the data (the ingest's rules for physiological
  * alarms, the projector's watchdog for the device-disconnect technical alarm), the operator events
  * from the gateway (a clinician acknowledges) and the projector (escalation when nobody did).

@@ -1,7 +1,8 @@
 /**
  * One owner per concept, enforced on the sources: SQL naming the `events` table lives only in
- * libs/eventstore; alert stream names and alert event types only in libs/live/src/alerts.ts
- * (and the category registry, libs/eventstore/src/streams.ts). Scans every .ts file of apps/,
+ * libs/eventstore; alert stream names only in libs/live/src/alerts.ts (and the category registry,
+ * libs/eventstore/src/streams.ts); the alarm event types only in the alarm lifecycle's decider,
+ * libs/records/src/alarm.ts. Scans every .ts file of apps/,
  * libs/ and schemas/ except tests, migrations (SQL, not .ts) and generated code.
  */
 import { readdirSync, readFileSync } from 'node:fs';
@@ -47,6 +48,7 @@ const ALERT_TYPES = /VitalsAlert(Raised|Cleared)/;
 
 const inEventStore = (f: string) => f.startsWith('libs/eventstore/src/');
 const alertOwners = (f: string) => f === 'libs/live/src/alerts.ts' || f === 'libs/eventstore/src/streams.ts';
+const alarmTypeOwner = (f: string) => f === 'libs/records/src/alarm.ts';
 
 describe('owners of the event store and of alert events', () => {
   it('scans the sources (and the owners hold what the rules look for)', () => {
@@ -54,16 +56,16 @@ describe('owners of the event store and of alert events', () => {
     expect(FILES).not.toContain('libs/client-ts/src/generated/openapi.ts');
     expect(occurrences(EVENTS_SQL)).toEqual(['libs/eventstore/src/store.ts']);
     expect(occurrences(ALERT_STREAM)).toEqual(['libs/eventstore/src/streams.ts', 'libs/live/src/alerts.ts']);
-    expect(occurrences(ALERT_TYPES)).toEqual(['libs/live/src/alerts.ts']);
+    expect(occurrences(ALERT_TYPES)).toEqual(['libs/records/src/alarm.ts']);
   });
 
   it('no module outside libs/eventstore writes SQL against the events table', () => {
     expect(offenders(EVENTS_SQL, inEventStore)).toEqual([]);
   });
 
-  it('alert stream names and alert event types are spelled only by their owner', () => {
+  it('alert stream names and alarm event types are spelled only by their owners', () => {
     expect(offenders(ALERT_STREAM, alertOwners)).toEqual([]);
-    expect(offenders(ALERT_TYPES, alertOwners)).toEqual([]);
+    expect(offenders(ALERT_TYPES, alarmTypeOwner)).toEqual([]);
   });
 
   it('the rules catch an offender (self-check of the patterns)', () => {

@@ -1,6 +1,6 @@
 /**
  * Bedside alarms (issue 31), independent of HTTP: REST v1, FHIR (DetectedIssue) and the MCP tools
- * call these with a Caller. An alarm is a fold of its patient's alert stream (`patientAlerts-<id>`,
+ * call these with a Caller. An alarm is a fold of its patient's alert stream (@vitalis/live alertStream,
  * @vitalis/records alarm.ts): the ingest (physiological) and the projector's watchdog (technical)
  * append its condition events, the projector its escalation, and this service the one operator
  * command, acknowledge: fold, ask the decider, append at the stream's version (a concurrent clear,
@@ -21,7 +21,7 @@
  * projector's tick joins the ward list one tick later).
  */
 import type { Pool } from '@vitalis/db';
-import { append, ConcurrencyError, readStream, readStreams, STREAM_CATEGORIES, type Queryable } from '@vitalis/eventstore';
+import { append, ConcurrencyError, readStream, readStreams, STREAM_CATEGORIES, streamOfEvent, type Queryable } from '@vitalis/eventstore';
 import { conflict, HttpProblem, notFound } from '@vitalis/http';
 import type { AlarmSettings } from '@vitalis/clinical';
 import { alertStream, patientOfAlertStream, publishAlarmNotice } from '@vitalis/live';
@@ -80,11 +80,8 @@ export const ALARM_READS: AlarmReads = {
     const { rows: projected } = await db.query<{ patient_id: string }>('SELECT patient_id FROM rm_alarms WHERE alarm_id = $1', [id]);
     if (projected[0]) return projected[0].patient_id;
     // raised since the projector's last tick (or the projector is behind): the raise itself
-    const { rows } = await db.query<{ stream_id: string }>(
-      `SELECT stream_id FROM events WHERE type = $1 AND data->>'alert_id' = $2 AND split_part(stream_id, '-', 1) = $3 LIMIT 1`,
-      [ALARM_EVENTS.raised, id, STREAM_CATEGORIES.patientAlerts],
-    );
-    return rows[0] ? patientOfAlertStream(rows[0].stream_id) : undefined;
+    const stream = await streamOfEvent(db, { type: ALARM_EVENTS.raised, category: STREAM_CATEGORIES.patientAlerts, key: 'alert_id', value: id });
+    return stream === undefined ? undefined : patientOfAlertStream(stream);
   },
   async across(db, q) {
     const { rows } = await db.query<{ patient_id: string }>(
