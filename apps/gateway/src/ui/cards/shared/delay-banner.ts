@@ -5,7 +5,8 @@
  * What it reads is the gateway's own judgement, never a threshold of the card's: `pipeline.delayed`
  * (GET /api/v1/health: a partition stalled, or messages waiting while the newest stored reading is
  * older than HEALTH_DATA_AGE_AFTER_MS; docs/operations.md#health-and-the-vitals-pipeline).
- *  - Browser mode: GET /api/v1/health (public, no token needed) every 5 s.
+ *  - Browser mode: GET /api/v1/health (public) every 5 s, once the card has a token (without one it
+ *    shows no data and only says how to open it).
  *  - MCP mode (no same-origin fetch in a host's sandbox): the tool get_pipeline_status through the
  *    host every 15 s (one tool call each; the host may refuse or not forward it: then the card
  *    keeps polling more slowly, shows nothing, and logs nothing).
@@ -50,7 +51,8 @@ let started = false;
 
 /** Starts polling (once per page, whatever calls it). */
 export function startDelayBanner(): void {
-  if (started) return;
+  // Opened in a browser without a token, a card shows no data (it says how to open it): nothing can be delayed, so nothing is asked.
+  if (started || (V.mode === 'rest' && !V.hasToken)) return;
   started = true;
   let wait = EVERY_MS;
   const tick = () => {
