@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { z } from 'zod';
 import type { JWK } from 'jose';
-import { parseAlarmSettings, type AlarmSettings } from '@vitalis/clinical';
+import { alarmSettingsVariable, parseAlarmSettings, type AlarmSettings } from '@vitalis/clinical';
 import { ConfigError, exportShape, infraShape, lifecycleShape, nonNegativeInt, port, positiveInt, metricsShape, tracingShape, vitalsClockShape } from '@vitalis/config';
 import { TOPICS } from '@vitalis/kafka';
 import { ROLES, type Role } from '@vitalis/schemas';
@@ -264,16 +264,7 @@ export const gatewayConfigShape = {
    * thresholds (a value's age and stale mark on the cards) from it; the ingest and the projector
    * read the same variable. A bad document stops the start with the problem named.
    */
-  VITALIS_ALARMS: z
-    .string()
-    .optional()
-    .superRefine((raw, ctx) => {
-      try {
-        parseAlarmSettings(raw);
-      } catch (err) {
-        ctx.addIssue({ code: 'custom', message: (err as Error).message.replace(/^VITALIS_ALARMS:? ?/, '') || 'invalid' });
-      }
-    }),
+  VITALIS_ALARMS: alarmSettingsVariable,
   /** MCP server (/.well-known/mcp): sessions idle this long (no request, no open stream) are closed. */
   MCP_SESSION_IDLE_SECONDS: positiveInt(1_800),
   /** Most MCP sessions one gateway holds at once (initialize beyond it answers 503). */

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { parseAlarmSettings, type AlarmSettings } from '@vitalis/clinical';
+import { alarmSettingsVariable, parseAlarmSettings, type AlarmSettings } from '@vitalis/clinical';
 import { boolean, infraShape, lifecycleShape, positiveInt, probeServerShape, metricsShape, tracingShape, vitalsClockShape } from '@vitalis/config';
 import { TOPICS } from '@vitalis/kafka';
 
@@ -43,16 +43,7 @@ export const ingestConfigShape = {
    * with their priority, onset delay and latching from it, and stamps each raise's escalation time;
    * the gateway and the projector read the same variable. A bad document stops the start naming it.
    */
-  VITALIS_ALARMS: z
-    .string()
-    .optional()
-    .superRefine((raw, ctx) => {
-      try {
-        parseAlarmSettings(raw);
-      } catch (err) {
-        ctx.addIssue({ code: 'custom', message: (err as Error).message.replace(/^VITALIS_ALARMS:? ?/, '') || 'invalid' });
-      }
-    }),
+  VITALIS_ALARMS: alarmSettingsVariable,
   /** How often the consumer group's lag per partition is read from the brokers for the metrics. */
   INGEST_LAG_POLL_MS: positiveInt(15_000),
   /** How often daily partitions are created ahead (vitalis_ensure_vitals_partitions). */

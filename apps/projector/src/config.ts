@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { parseAlarmSettings, type AlarmSettings } from '@vitalis/clinical';
+import { alarmSettingsVariable, parseAlarmSettings, type AlarmSettings } from '@vitalis/clinical';
 import { boolean, exportShape, infraShape, lifecycleShape, migrationShape, positiveInt, probeServerShape, metricsShape, vitalsClockShape } from '@vitalis/config';
 
 export const projectorConfigShape = {
@@ -33,16 +33,7 @@ export const projectorConfigShape = {
    * condition (its onset delay, priority, latching) and the escalation times of the watchdog's
    * raises. A bad document stops the start naming it.
    */
-  VITALIS_ALARMS: z
-    .string()
-    .optional()
-    .superRefine((raw, ctx) => {
-      try {
-        parseAlarmSettings(raw);
-      } catch (err) {
-        ctx.addIssue({ code: 'custom', message: (err as Error).message.replace(/^VITALIS_ALARMS:? ?/, '') || 'invalid' });
-      }
-    }),
+  VITALIS_ALARMS: alarmSettingsVariable,
   /** Escalate unacknowledged alarms past their due time (issue 31). Off only where another process does, or for a process that must not act on a shared database's alarms (a test). */
   ALARM_ESCALATION: boolean(true),
   /** How often the alarm escalator looks for unacknowledged alarms past their due time. */

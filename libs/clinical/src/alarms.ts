@@ -186,6 +186,22 @@ export function parseAlarmSettings(raw: string | undefined): AlarmSettings {
   return alarmSettings(parsed.data);
 }
 
+/**
+ * The `VITALIS_ALARMS` variable in an app's configuration shape (libs/config): the raw document,
+ * validated by `parseAlarmSettings` at start, so a bad one stops the app naming the problem. The
+ * gateway, the ingest and the projector declare it with this one schema.
+ */
+export const alarmSettingsVariable = z
+  .string()
+  .optional()
+  .superRefine((raw, ctx) => {
+    try {
+      parseAlarmSettings(raw);
+    } catch (err) {
+      ctx.addIssue({ code: 'custom', message: (err as Error).message.replace(/^VITALIS_ALARMS:? ?/, '') || 'invalid' });
+    }
+  });
+
 /** Whether a limit condition holds for a value (the value's NEWS2 score on the condition's side reaches its score). */
 export function limitConditionHolds(c: LimitCondition, value: number): boolean {
   const scale = NEWS2_SCALE_BY_VITAL_CODE[c.code];

@@ -10,7 +10,7 @@ export {
 } from './diagnostics';
 export type { Analyte, DiagnosticSection, Interpretation, Limits, NarrativeAnalyte, OrderableCode, OrderableTest, QuantityAnalyte } from './diagnostics';
 export {
-  ALARM_PRIORITIES, ALARM_RULES, DEFAULT_ALARM_CONDITIONS, DEFAULT_ALARM_SETTINGS, DEFAULT_STALE_AFTER_SECONDS, alarmOverridesSchema, alarmSettings, escalationDueAt,
+  ALARM_PRIORITIES, ALARM_RULES, alarmSettingsVariable, DEFAULT_ALARM_CONDITIONS, DEFAULT_ALARM_SETTINGS, DEFAULT_STALE_AFTER_SECONDS, alarmOverridesSchema, alarmSettings, escalationDueAt,
   freshness, isAlarmRule, limitConditionHolds, parseAlarmSettings,
 } from './alarms';
 export type { AlarmCondition, AlarmKind, AlarmOverrides, AlarmPriority, AlarmRule, AlarmSettings, DisconnectCondition, LimitCondition, News2Condition } from './alarms';
