@@ -19,8 +19,9 @@ import { append, ConcurrencyError, readStream } from '@vitalis/eventstore';
 import { alertStream, publishAlarmNotice } from '@vitalis/live';
 import { decideAlarm, foldAlarms } from '@vitalis/records';
 import type { Redis } from '@vitalis/redis';
+import { withTriedLock } from './tried-lock';
 
-const LOCK = "hashtext('vitalis-alarm-escalator')";
+const LOCK = 'vitalis-alarm-escalator';
 
 export interface AlarmEscalationRun {
   /** The alarm ids escalated by this run. */
@@ -37,40 +38,32 @@ export interface AlarmEscalationOptions {
 }
 
 export async function escalateDueAlarms(pool: Pool, redis: Redis, settings: Pick<AlarmSettings, 'escalateTo'>, options: AlarmEscalationOptions = {}): Promise<AlarmEscalationRun> {
-  const session = await pool.connect();
-  try {
-    const { rows: locked } = await session.query<{ ok: boolean }>(`SELECT pg_try_advisory_lock(${LOCK}) AS ok`);
-    if (!locked[0]!.ok) return { escalated: [], skipped: true };
-    try {
-      const now = options.now ?? new Date();
-      const { rows } = await session.query<{ alarm_id: string; patient_id: string }>(
-        `SELECT alarm_id, patient_id FROM rm_alarms
-          WHERE state IN ('raised', 'latched') AND escalated_at IS NULL AND due_at <= $1
-          ORDER BY due_at LIMIT $2`,
-        [now, options.limit ?? 100],
-      );
-      const escalated: string[] = [];
-      for (const { alarm_id: id, patient_id: patient } of rows) {
-        const stream = alertStream(patient);
-        const folded = foldAlarms(await readStream(session, stream));
-        const alarm = folded.alarms.get(id);
-        const decision = decideAlarm({ type: 'escalate', to: settings.escalateTo, now: now.toISOString() }, alarm);
-        if (!decision.ok) continue; // acknowledged, resolved or escalated since the projection saw it
-        try {
-          await append(session, stream, folded.version, decision.events.map((e) => ({ type: e.type, data: e.data as unknown as Record<string, unknown> })), { actor: 'vitalis-projector', scope: 'system' });
-        } catch (err) {
-          if (err instanceof ConcurrencyError) continue; // the stream moved (an acknowledgement, a clear): the next run decides again
-          throw err;
-        }
-        for (const e of decision.events) await publishAlarmNotice(redis, patient, 'VitalsAlertEscalated', e.data as unknown as Record<string, unknown>);
-        options.onEscalated?.(alarm!.priority);
-        escalated.push(id);
+  const run = await withTriedLock(pool, LOCK, async (session) => {
+    const now = options.now ?? new Date();
+    const { rows } = await session.query<{ alarm_id: string; patient_id: string }>(
+      `SELECT alarm_id, patient_id FROM rm_alarms
+        WHERE state IN ('raised', 'latched') AND escalated_at IS NULL AND due_at <= $1
+        ORDER BY due_at LIMIT $2`,
+      [now, options.limit ?? 100],
+    );
+    const escalated: string[] = [];
+    for (const { alarm_id: id, patient_id: patient } of rows) {
+      const stream = alertStream(patient);
+      const folded = foldAlarms(await readStream(session, stream));
+      const alarm = folded.alarms.get(id);
+      const decision = decideAlarm({ type: 'escalate', to: settings.escalateTo, now: now.toISOString() }, alarm);
+      if (!decision.ok) continue; // acknowledged, resolved or escalated since the projection saw it
+      try {
+        await append(session, stream, folded.version, decision.events.map((e) => ({ type: e.type, data: e.data as unknown as Record<string, unknown> })), { actor: 'vitalis-projector', scope: 'system' });
+      } catch (err) {
+        if (err instanceof ConcurrencyError) continue; // the stream moved (an acknowledgement, a clear): the next run decides again
+        throw err;
       }
-      return { escalated, skipped: false };
-    } finally {
-      await session.query(`SELECT pg_advisory_unlock(${LOCK})`).catch(() => {});
+      for (const e of decision.events) await publishAlarmNotice(redis, patient, 'VitalsAlertEscalated', e.data as unknown as Record<string, unknown>);
+      options.onEscalated?.(alarm!.priority);
+      escalated.push(id);
     }
-  } finally {
-    session.release();
-  }
+    return escalated;
+  });
+  return run === undefined ? { escalated: [], skipped: true } : { escalated: run, skipped: false };
 }

@@ -41,9 +41,10 @@ import { append, ConcurrencyError, DuplicateEventError, readStream } from '@vita
 import { alertEventId, alertStream, publishAlarmNotice, type AlertData } from '@vitalis/live';
 import { ALARM_EVENTS, foldAlarms, type AlarmClearedData, type AlarmRaisedData } from '@vitalis/records';
 import type { Redis } from '@vitalis/redis';
+import { withTriedLock } from './tried-lock';
 
 export const DISCONNECT_RULE = 'device-disconnected';
-const LOCK = "hashtext('vitalis-device-watchdog')";
+const LOCK = 'vitalis-device-watchdog';
 
 /** One (patient, device) of the window. */
 export interface DeviceSeen {
@@ -236,28 +237,19 @@ export function createDeviceWatchdog(pool: Pool, redis: Redis, settings: AlarmSe
   return {
     beds: () => (seeded ? patients.size : null),
     run: async () => {
-      const session = await pool.connect();
-      try {
-        const { rows: locked } = await session.query<{ ok: boolean; now: Date }>(`SELECT pg_try_advisory_lock(${LOCK}) AS ok, now() AS now`);
-        if (!locked[0]!.ok) return { skipped: true, stalled: false, raised: 0, cleared: 0, devices: 0 };
-        try {
-          const now = locked[0]!.now;
-          const kind = await scan(session, now);
-          const { rows: openRows } = await session.query<{ alarm_id: string; patient_id: string; device_id: string; raised_at: Date }>(OPEN_SQL, [DISCONNECT_RULE]);
-          const seen = [...devices.values()];
-          const open = openRows.map((r) => ({ alarmId: r.alarm_id, patientId: r.patient_id, deviceId: r.device_id, since: r.raised_at }));
-          const plan = planWatchdog(seen, open, now, delay);
-          let cleared = 0;
-          for (const { alarm, reading } of plan.clear) if (await clearDisconnect(session, redis, alarm, reading)) cleared++;
-          let raised = 0;
-          for (const d of plan.raise) if (await raiseDisconnect(session, redis, settings, d, now)) raised++;
-          return { skipped: false, stalled: plan.stalled, raised, cleared, devices: seen.length, scan: kind };
-        } finally {
-          await session.query(`SELECT pg_advisory_unlock(${LOCK})`).catch(() => {});
-        }
-      } finally {
-        session.release();
-      }
+      const run = await withTriedLock(pool, LOCK, async (session, now) => {
+        const kind = await scan(session, now);
+        const { rows: openRows } = await session.query<{ alarm_id: string; patient_id: string; device_id: string; raised_at: Date }>(OPEN_SQL, [DISCONNECT_RULE]);
+        const seen = [...devices.values()];
+        const open = openRows.map((r) => ({ alarmId: r.alarm_id, patientId: r.patient_id, deviceId: r.device_id, since: r.raised_at }));
+        const plan = planWatchdog(seen, open, now, delay);
+        let cleared = 0;
+        for (const { alarm, reading } of plan.clear) if (await clearDisconnect(session, redis, alarm, reading)) cleared++;
+        let raised = 0;
+        for (const d of plan.raise) if (await raiseDisconnect(session, redis, settings, d, now)) raised++;
+        return { skipped: false, stalled: plan.stalled, raised, cleared, devices: seen.length, scan: kind };
+      });
+      return run ?? { skipped: true, stalled: false, raised: 0, cleared: 0, devices: 0 };
     },
   };
 }

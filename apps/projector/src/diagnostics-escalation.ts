@@ -16,42 +16,35 @@ import { append, ConcurrencyError, readStream } from '@vitalis/eventstore';
 import { publishCriticalNotice } from '@vitalis/live';
 import type { Redis } from '@vitalis/redis';
 import { decideDiagnosticReport, diagnosticReportStream, foldDiagnosticReport } from '@vitalis/records';
+import { withTriedLock } from './tried-lock';
 
-const LOCK = "hashtext('vitalis-diagnostics-escalator')";
+const LOCK = 'vitalis-diagnostics-escalator';
 
 export interface EscalationRun { escalated: string[]; skipped: boolean }
 
 export async function escalateDueCriticalResults(pool: Pool, redis: Redis, options: { now?: Date; limit?: number } = {}): Promise<EscalationRun> {
-  const session = await pool.connect();
-  try {
-    const { rows: locked } = await session.query<{ ok: boolean }>(`SELECT pg_try_advisory_lock(${LOCK}) AS ok`);
-    if (!locked[0]!.ok) return { escalated: [], skipped: true };
-    try {
-      const now = options.now ?? new Date();
-      const { rows } = await session.query<{ report_id: string }>(
-        `SELECT report_id FROM rm_diagnostic_reports WHERE critical_state = 'open' AND critical_due_at <= $1 ORDER BY critical_due_at LIMIT $2`,
-        [now, options.limit ?? 100],
-      );
-      const escalated: string[] = [];
-      for (const { report_id: id } of rows) {
-        const report = foldDiagnosticReport(await readStream(pool, diagnosticReportStream(id)));
-        if (!report) continue;
-        const decision = decideDiagnosticReport({ type: 'escalate', now: now.toISOString() }, report);
-        if (!decision.ok) continue; // acknowledged or escalated since the projection saw it
-        try {
-          await append(pool, diagnosticReportStream(id), report.version, decision.events, { actor: 'vitalis-projector', scope: 'system' });
-        } catch (err) {
-          if (err instanceof ConcurrencyError) continue; // changed meanwhile (an acknowledgement): the next run decides again
-          throw err;
-        }
-        for (const e of decision.events) await publishCriticalNotice(redis, report.patientId, 'CriticalResultEscalated', e.data);
-        escalated.push(id);
+  const run = await withTriedLock(pool, LOCK, async (session) => {
+    const now = options.now ?? new Date();
+    const { rows } = await session.query<{ report_id: string }>(
+      `SELECT report_id FROM rm_diagnostic_reports WHERE critical_state = 'open' AND critical_due_at <= $1 ORDER BY critical_due_at LIMIT $2`,
+      [now, options.limit ?? 100],
+    );
+    const escalated: string[] = [];
+    for (const { report_id: id } of rows) {
+      const report = foldDiagnosticReport(await readStream(pool, diagnosticReportStream(id)));
+      if (!report) continue;
+      const decision = decideDiagnosticReport({ type: 'escalate', now: now.toISOString() }, report);
+      if (!decision.ok) continue; // acknowledged or escalated since the projection saw it
+      try {
+        await append(pool, diagnosticReportStream(id), report.version, decision.events, { actor: 'vitalis-projector', scope: 'system' });
+      } catch (err) {
+        if (err instanceof ConcurrencyError) continue; // changed meanwhile (an acknowledgement): the next run decides again
+        throw err;
       }
-      return { escalated, skipped: false };
-    } finally {
-      await session.query(`SELECT pg_advisory_unlock(${LOCK})`).catch(() => {});
+      for (const e of decision.events) await publishCriticalNotice(redis, report.patientId, 'CriticalResultEscalated', e.data);
+      escalated.push(id);
     }
-  } finally {
-    session.release();
-  }
+    return escalated;
+  });
+  return run === undefined ? { escalated: [], skipped: true } : { escalated: run, skipped: false };
 }
