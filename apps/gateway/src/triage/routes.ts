@@ -8,23 +8,14 @@
 import { z } from 'zod';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { resourceId, nonBlankText } from '@vitalis/schemas';
-import { ALARM_PRIORITIES } from '@vitalis/clinical';
-import { ALARM_STATES, type TriageState } from '@vitalis/records';
-import type { BoardAlarm } from '../alarms/service';
+import type { TriageState } from '@vitalis/records';
+import { boardAlarmJson, boardAlarmOut } from './board-alarm';
 import type { GatewayDeps } from '../deps';
 import { etag, expectedFromIfMatch } from '../access/caller';
 import { callerOf, problems } from '../access/http';
 import { latestVitalOut, news2Out } from '../patients/fhir';
 import { criticalJson, criticalOut } from '../diagnostics/routes';
 import { admitPatient, dischargePatient, setTriageLevel, triageBoard } from './service';
-
-/** An active alarm on the board (MCP's output schemas use the fields unnamed, REST the named component). */
-export const boardAlarmFields = z.object({
-  alarm_id: z.string(), rule: z.string().describe('The condition (its label: the alarm table, docs/alarms.md)'), priority: z.enum(ALARM_PRIORITIES), state: z.enum(ALARM_STATES),
-  raised_at: z.string(), escalated_to: z.string().nullable(),
-});
-export const boardAlarmOut = boardAlarmFields.meta({ id: 'BoardAlarm', description: 'An active bedside alarm on the triage board' });
-export const boardAlarmJson = (a: BoardAlarm) => ({ alarm_id: a.alarmId, rule: a.rule, priority: a.priority, state: a.state, raised_at: a.raisedAt, escalated_to: a.escalatedTo });
 
 const esi = z.coerce.number().int().min(1).max(5).describe('Emergency Severity Index, 1 (resuscitation) to 5 (non-urgent)');
 const entryOut = z.object({

@@ -2,7 +2,7 @@
 import { z } from 'zod';
 import { resourceId, nonBlankText } from '@vitalis/schemas';
 import { setTriageLevel, triageBoard } from '../../triage/service';
-import { boardAlarmFields, boardAlarmJson } from '../../triage/routes';
+import { boardAlarmFields, boardAlarmJson } from '../../triage/board-alarm';
 import { defineTool, UI } from './types';
 import { criticalMcp, criticalShape } from './diagnostics';
 import { latestOut, latestVitalShape, news2Out, news2Shape, triageEntryShape, triageOut } from './shapes';
