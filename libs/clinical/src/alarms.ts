@@ -40,8 +40,19 @@ interface ConditionBase {
   latching: boolean;
 }
 
+/** A condition the ingest evaluates on the data: it ends only once it has been absent for a while. */
+interface EvaluatedConditionBase extends ConditionBase {
+  /**
+   * The condition must be absent on every observation (of its code; NEWS2: of any) for this long
+   * (device time) before it ends: a value hovering at a limit keeps one alarm instead of ending and
+   * raising again with each reading. With readings further apart than this (a cuff every 5 min),
+   * the second reading outside the condition ends it. 0: the first one does.
+   */
+  endDelaySeconds: number;
+}
+
 /** A vital sign in a NEWS2 band scoring `score` on the `side` of normal (e.g. heart rate ≥ 131: side high, score 3). */
-export interface LimitCondition extends ConditionBase {
+export interface LimitCondition extends EvaluatedConditionBase {
   kind: 'physiological';
   source: 'limit';
   code: VitalCode;
@@ -51,7 +62,7 @@ export interface LimitCondition extends ConditionBase {
 }
 
 /** The aggregate NEWS2 from the latest value of each parameter: raised at `raiseAt`, ended at `endAt` or below (hysteresis). */
-export interface News2Condition extends ConditionBase {
+export interface News2Condition extends EvaluatedConditionBase {
   kind: 'physiological';
   source: 'news2';
   raiseAt: number;
@@ -75,16 +86,16 @@ const C = VITAL_CODE;
  * a prompt but not immediate response are medium; a fever is low (advisory).
  */
 export const DEFAULT_ALARM_CONDITIONS: Readonly<Record<AlarmRule, AlarmCondition>> = {
-  'spo2-low': { rule: 'spo2-low', kind: 'physiological', source: 'limit', code: C.spo2, side: 'low', score: 3, label: 'SpO2 low', priority: 'high', onsetDelaySeconds: 10, latching: true },
-  'hr-high': { rule: 'hr-high', kind: 'physiological', source: 'limit', code: C.heartRate, side: 'high', score: 3, label: 'Heart rate high', priority: 'high', onsetDelaySeconds: 5, latching: true },
-  'hr-low': { rule: 'hr-low', kind: 'physiological', source: 'limit', code: C.heartRate, side: 'low', score: 3, label: 'Heart rate low', priority: 'high', onsetDelaySeconds: 5, latching: true },
-  'rr-high': { rule: 'rr-high', kind: 'physiological', source: 'limit', code: C.respiratoryRate, side: 'high', score: 3, label: 'Respiratory rate high', priority: 'medium', onsetDelaySeconds: 10, latching: false },
-  'rr-low': { rule: 'rr-low', kind: 'physiological', source: 'limit', code: C.respiratoryRate, side: 'low', score: 3, label: 'Respiratory rate low', priority: 'high', onsetDelaySeconds: 10, latching: true },
-  'sys-low': { rule: 'sys-low', kind: 'physiological', source: 'limit', code: C.systolic, side: 'low', score: 3, label: 'Systolic pressure low', priority: 'high', onsetDelaySeconds: 0, latching: true },
-  'sys-high': { rule: 'sys-high', kind: 'physiological', source: 'limit', code: C.systolic, side: 'high', score: 3, label: 'Systolic pressure high', priority: 'medium', onsetDelaySeconds: 0, latching: false },
-  'temp-high': { rule: 'temp-high', kind: 'physiological', source: 'limit', code: C.temperature, side: 'high', score: 2, label: 'Temperature high', priority: 'low', onsetDelaySeconds: 0, latching: false },
-  'temp-low': { rule: 'temp-low', kind: 'physiological', source: 'limit', code: C.temperature, side: 'low', score: 3, label: 'Temperature low', priority: 'medium', onsetDelaySeconds: 0, latching: false },
-  'news2-high': { rule: 'news2-high', kind: 'physiological', source: 'news2', raiseAt: 7, endAt: 4, label: 'NEWS2 high', priority: 'high', onsetDelaySeconds: 0, latching: true },
+  'spo2-low': { rule: 'spo2-low', kind: 'physiological', source: 'limit', code: C.spo2, side: 'low', score: 3, label: 'SpO2 low', priority: 'high', onsetDelaySeconds: 10, endDelaySeconds: 10, latching: true },
+  'hr-high': { rule: 'hr-high', kind: 'physiological', source: 'limit', code: C.heartRate, side: 'high', score: 3, label: 'Heart rate high', priority: 'high', onsetDelaySeconds: 5, endDelaySeconds: 10, latching: true },
+  'hr-low': { rule: 'hr-low', kind: 'physiological', source: 'limit', code: C.heartRate, side: 'low', score: 3, label: 'Heart rate low', priority: 'high', onsetDelaySeconds: 5, endDelaySeconds: 10, latching: true },
+  'rr-high': { rule: 'rr-high', kind: 'physiological', source: 'limit', code: C.respiratoryRate, side: 'high', score: 3, label: 'Respiratory rate high', priority: 'medium', onsetDelaySeconds: 10, endDelaySeconds: 10, latching: false },
+  'rr-low': { rule: 'rr-low', kind: 'physiological', source: 'limit', code: C.respiratoryRate, side: 'low', score: 3, label: 'Respiratory rate low', priority: 'high', onsetDelaySeconds: 10, endDelaySeconds: 10, latching: true },
+  'sys-low': { rule: 'sys-low', kind: 'physiological', source: 'limit', code: C.systolic, side: 'low', score: 3, label: 'Systolic pressure low', priority: 'high', onsetDelaySeconds: 0, endDelaySeconds: 10, latching: true },
+  'sys-high': { rule: 'sys-high', kind: 'physiological', source: 'limit', code: C.systolic, side: 'high', score: 3, label: 'Systolic pressure high', priority: 'medium', onsetDelaySeconds: 0, endDelaySeconds: 10, latching: false },
+  'temp-high': { rule: 'temp-high', kind: 'physiological', source: 'limit', code: C.temperature, side: 'high', score: 2, label: 'Temperature high', priority: 'low', onsetDelaySeconds: 0, endDelaySeconds: 10, latching: false },
+  'temp-low': { rule: 'temp-low', kind: 'physiological', source: 'limit', code: C.temperature, side: 'low', score: 3, label: 'Temperature low', priority: 'medium', onsetDelaySeconds: 0, endDelaySeconds: 10, latching: false },
+  'news2-high': { rule: 'news2-high', kind: 'physiological', source: 'news2', raiseAt: 7, endAt: 4, label: 'NEWS2 high', priority: 'high', onsetDelaySeconds: 0, endDelaySeconds: 10, latching: true },
   'device-disconnected': { rule: 'device-disconnected', kind: 'technical', source: 'disconnect', label: 'No data from the monitor', priority: 'medium', onsetDelaySeconds: 30, latching: false },
 };
 
@@ -130,6 +141,7 @@ const conditionOverride = z
   .object({
     priority: z.enum(ALARM_PRIORITIES).optional(),
     onset_delay_s: seconds.optional(),
+    end_delay_s: seconds.optional(),
     latching: z.boolean().optional(),
   })
   .strict();
@@ -137,7 +149,13 @@ const conditionOverride = z
 /** The site's overrides (`VITALIS_ALARMS`, JSON): every key optional, unknown keys refused. */
 export const alarmOverridesSchema = z
   .object({
-    conditions: z.partialRecord(z.enum(ALARM_RULES as [AlarmRule, ...AlarmRule[]]), conditionOverride).optional(),
+    conditions: z
+      .partialRecord(z.enum(ALARM_RULES as [AlarmRule, ...AlarmRule[]]), conditionOverride)
+      .refine((c) => c['device-disconnected']?.end_delay_s === undefined, {
+        message: 'device-disconnected has no end delay (its alarm ends on the first reading stored from the device)',
+        path: ['device-disconnected', 'end_delay_s'],
+      })
+      .optional(),
     escalation_s: z.object({ high: seconds.nullable().optional(), medium: seconds.nullable().optional(), low: seconds.nullable().optional() }).strict().optional(),
     escalate_to: z.string().trim().min(2).max(80).optional(),
     stale_after_s: z.partialRecord(z.enum(Object.values(VITAL_CODE) as [VitalCode, ...VitalCode[]]), z.number().int().min(1).max(86_400)).optional(),
@@ -153,6 +171,7 @@ export function alarmSettings(overrides: AlarmOverrides = {}): AlarmSettings {
       ...conditions[rule],
       ...(o.priority !== undefined ? { priority: o.priority } : {}),
       ...(o.onset_delay_s !== undefined ? { onsetDelaySeconds: o.onset_delay_s } : {}),
+      ...(o.end_delay_s !== undefined ? { endDelaySeconds: o.end_delay_s } : {}),
       ...(o.latching !== undefined ? { latching: o.latching } : {}),
     } as AlarmCondition;
   }

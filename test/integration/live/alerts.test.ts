@@ -68,11 +68,11 @@ describe('alert events from the live stage', () => {
     first.stop();
     const second = stage(); // restart / partition takeover: empty memory
     await second.afterCommit(batch(patient, 102, [[12, 84], [23, 83]])); // still low for > 10 s: no second raise
-    await second.afterCommit(batch(patient, 104, [[30, 96]])); // recovered: cleared
+    await second.afterCommit(batch(patient, 104, [[30, 96], [40, 97]])); // recovered for its 10 s end delay: cleared
     second.stop();
     expect((await streamOf(patient)).map((r) => [r.type, r.data.triggered_by.seq])).toEqual([
       ['VitalsAlertRaised', 101],
-      ['VitalsAlertCleared', 104],
+      ['VitalsAlertCleared', 105],
     ]);
   });
 
@@ -88,7 +88,7 @@ describe('alert events from the live stage', () => {
     }]);
     const second = stage();
     await second.afterCommit(batch(patient, 202, [[20, 84], [31, 83]])); // still low for > 10 s
-    await second.afterCommit(batch(patient, 204, [[40, 96]]));
+    await second.afterCommit(batch(patient, 204, [[40, 96], [50, 96]]));
     second.stop();
     expect((await streamOf(patient)).map((r) => [r.type, r.data.rule])).toEqual([
       ['VitalsAlertRaised', 'spo2-low'], [ALARM_EVENTS.acknowledged, 'spo2-low'], ['VitalsAlertCleared', 'spo2-low'],

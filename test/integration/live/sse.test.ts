@@ -216,12 +216,12 @@ describe('GET /api/v1/vitals/stream', () => {
     const sse = await openSse(streamUrl(rig.gw, { patient }), auth);
     const t0 = Date.now() - 60_000;
     const spo2 = (seq: number, s: number, value: number) => numeric(patient, `${patient}-ox`, seq, new Date(t0 + s * 1000), { code: '59408-5', value, unit: '%' });
-    await rig.send(patient, [spo2(1, 0, 96), spo2(2, 2, 89), spo2(3, 7, 87), spo2(4, 12, 86), spo2(5, 14, 85), spo2(6, 20, 95)]);
-    const events = await sse.waitForEvents(8, '6 observations + raised + cleared');
+    await rig.send(patient, [spo2(1, 0, 96), spo2(2, 2, 89), spo2(3, 7, 87), spo2(4, 12, 86), spo2(5, 14, 85), spo2(6, 20, 95), spo2(7, 30, 96)]);
+    const events = await sse.waitForEvents(9, '7 observations + raised + cleared (after its 10 s end delay)');
     const alerts = events.filter((e) => e.event === 'alert');
     expect(alerts.map((a) => [a.data.rule, a.data.state, a.data.triggered_by.seq])).toEqual([
       ['spo2-low', 'raised', 4],
-      ['spo2-low', 'cleared', 6],
+      ['spo2-low', 'cleared', 7],
     ]);
     expect(alerts[0]!.data).toMatchObject({ priority: 'high', severity: 'high', kind: 'physiological', latching: true, label: 'SpO2 low', value: 86 });
     expect(alerts[0]!.data.flag).toMatchObject({
@@ -241,8 +241,8 @@ describe('GET /api/v1/vitals/stream', () => {
     // resuming between the observation and its alert replays the alert (alerts are in the append log too)
     const beforeAlert = events[idx - 1]!.id!;
     const resumed = await openSse(streamUrl(rig.gw, { patient }), { ...auth, 'last-event-id': beforeAlert });
-    const replayed = await resumed.waitForEvents(4, 'alert, 2 observations, clear');
-    expect(replayed.map((e) => e.event)).toEqual(['alert', 'observation', 'observation', 'alert']);
+    const replayed = await resumed.waitForEvents(5, 'alert, 3 observations, clear');
+    expect(replayed.map((e) => e.event)).toEqual(['alert', 'observation', 'observation', 'observation', 'alert']);
     resumed.close();
   });
 

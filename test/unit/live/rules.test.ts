@@ -46,7 +46,7 @@ describe('alarm conditions on the stream (the settings drive the engine)', () =>
   });
 
   it.each(evaluatedConditions(DEFAULT_ALARM_SETTINGS).filter((c): c is LimitCondition => c.source === 'limit').map((c) => [c.rule, c] as const))(
-    '%s raises only once it has held for its onset delay, with its priority, kind, latching and label, and clears when it ends',
+    '%s raises only once it has held for its onset delay, with its priority, kind, latching and label, and clears once it has ended for its end delay',
     (_, c) => {
       const e = new AlertEngine();
       const { holding, normal } = valuesOf(c);
@@ -60,8 +60,10 @@ describe('alarm conditions on the stream (the settings drive the engine)', () =>
       const raised = only([obs(c.code, holding, 100), obs(c.code, holding, 100 + delay)]);
       expect(raised).toEqual([{ rule: c.rule, state: 'raised', priority: c.priority, kind: 'physiological', latching: c.latching, label: c.label, value: holding, message: expect.stringContaining(`${limitEdge(c)!.op} ${limitEdge(c)!.value}`) }]);
       expect(only([obs(c.code, holding, 200)])).toEqual([]); // still active: raised once
-      expect(only([obs(c.code, normal, 201)]).map((d) => d.state)).toEqual(['cleared']);
-      expect(only([obs(c.code, normal, 202)])).toEqual([]);
+      expect(c.endDelaySeconds).toBeGreaterThan(0);
+      expect(only([obs(c.code, normal, 201), obs(c.code, normal, 201 + c.endDelaySeconds - 0.5)])).toEqual([]); // absent, not for long enough
+      expect(only([obs(c.code, normal, 201 + c.endDelaySeconds)]).map((d) => d.state)).toEqual(['cleared']);
+      expect(only([obs(c.code, normal, 300)])).toEqual([]);
     },
   );
 
@@ -71,8 +73,9 @@ describe('alarm conditions on the stream (the settings drive the engine)', () =>
     const [raise] = e.evaluate(spo2(88, 12));
     expect(raise).toMatchObject({ rule: 'spo2-low', state: 'raised', priority: 'high', latching: true, label: 'SpO2 low', value: 88, message: 'SpO2 low: 88 % (≤ 91 % for 12 s)' });
     expect(states(e, [spo2(86, 15), spo2(91, 16)])).toEqual([]); // still low: 91 scores 3
-    const [clear] = e.evaluate(spo2(92, 17));
-    expect(clear).toMatchObject({ rule: 'spo2-low', state: 'cleared', value: 92, message: 'SpO2 low ended: 92 % (alarm at ≤ 91 %)' });
+    expect(states(e, [spo2(92, 17), spo2(94, 26)])).toEqual([]); // absent for 9 s: its 10 s end delay runs
+    const [clear] = e.evaluate(spo2(93, 27));
+    expect(clear).toMatchObject({ rule: 'spo2-low', state: 'cleared', value: 93, message: 'SpO2 low ended: 93 % (alarm at ≤ 91 %)' });
   });
 
   it('a single normal reading restarts the onset wait', () => {
@@ -85,7 +88,29 @@ describe('alarm conditions on the stream (the settings drive the engine)', () =>
     const e = new AlertEngine();
     const [d] = e.evaluate(obs(C.systolic, 87, 0));
     expect(d).toMatchObject({ rule: 'sys-low', state: 'raised', priority: 'high', message: 'Systolic pressure low: 87 mmHg (≤ 90 mmHg)' });
-    expect(states(e, [obs(C.systolic, 91, 600)])).toEqual(['sys-low:cleared']);
+    // a cuff reads every few minutes: the first reading above the limit starts the end wait, the next one ends it
+    expect(states(e, [obs(C.systolic, 91, 600)])).toEqual([]);
+    expect(states(e, [obs(C.systolic, 96, 900)])).toEqual(['sys-low:cleared']);
+  });
+
+  it('a value hovering at a limit (systolic 90, 91, 90, … every second) raises one alarm and keeps it', () => {
+    const e = new AlertEngine();
+    const hovering = Array.from({ length: 600 }, (_, s) => obs(C.systolic, s % 2 === 0 ? 90 : 91, s));
+    expect(states(e, hovering)).toEqual(['sys-low:raised']);
+    // above the limit for its end delay: it ends, once
+    expect(states(e, Array.from({ length: 11 }, (_, i) => obs(C.systolic, 91, 600 + i)))).toEqual(['sys-low:cleared']);
+  });
+
+  it('one reading back inside the condition restarts the end wait', () => {
+    const e = new AlertEngine();
+    expect(states(e, [obs(C.systolic, 85, 0), obs(C.systolic, 95, 1), obs(C.systolic, 95, 9), obs(C.systolic, 89, 10), obs(C.systolic, 95, 11), obs(C.systolic, 95, 20)])).toEqual(['sys-low:raised']);
+    expect(states(e, [obs(C.systolic, 95, 21)])).toEqual(['sys-low:cleared']);
+  });
+
+  it('an end delay of 0 (VITALIS_ALARMS end_delay_s) ends at the first reading outside the condition; the disconnect alarm has none', () => {
+    const e = new AlertEngine(parseAlarmSettings(JSON.stringify({ conditions: { 'sys-low': { end_delay_s: 0 } } })));
+    expect(states(e, [obs(C.systolic, 85, 0), obs(C.systolic, 91, 1)])).toEqual(['sys-low:raised', 'sys-low:cleared']);
+    expect(() => parseAlarmSettings(JSON.stringify({ conditions: { 'device-disconnected': { end_delay_s: 5 } } }))).toThrow(/device-disconnected.end_delay_s: device-disconnected has no end delay/);
   });
 
   it('priorities come from the table: high, medium and low', () => {
@@ -98,7 +123,7 @@ describe('alarm conditions on the stream (the settings drive the engine)', () =>
 
   it('NEWS2 ≥ 7 from the latest values raises (high, latching), ≤ 4 clears, 5-6 keeps it', () => {
     const e = new AlertEngine();
-    const news = (code: string, value: number) => states(e, [obs(code, value, 0, 'n')]).filter((s) => s.startsWith('news2'));
+    const news = (code: string, value: number, s = 0) => states(e, [obs(code, value, s, 'n')]).filter((x) => x.startsWith('news2'));
     expect(news(C.respiratoryRate, 23)).toEqual([]); // RR 21-24: 2
     expect(news(C.systolic, 95)).toEqual([]); // systolic 91-100: 2 → 4
     expect(news(C.heartRate, 125)).toEqual([]); // HR 111-130: 2 → 6
@@ -107,7 +132,8 @@ describe('alarm conditions on the stream (the settings drive the engine)', () =>
     expect(raised!.message).toBe('NEWS2 high: 8 (≥ 7, high risk, missing SpO2, air or oxygen, consciousness)');
     expect(news(C.heartRate, 100)).toEqual([]); // HR 91-110: 1 → 7
     expect(news(C.systolic, 105)).toEqual([]); // 1 → 6: still raised (hysteresis)
-    expect(news(C.respiratoryRate, 16)).toEqual(['news2-high:cleared']); // 0 → 4
+    expect(news(C.respiratoryRate, 16, 1)).toEqual([]); // 0 → 4: absent, its end delay runs
+    expect(news(C.respiratoryRate, 16, 11)).toEqual(['news2-high:cleared']);
   });
 
   it('the issue\'s patient (HR 137, SpO2 85, BP 87/50, RR 27) raises hr-high, spo2-low (after 10 s), sys-low, rr-high and news2-high', () => {
@@ -136,7 +162,8 @@ describe('alarm conditions on the stream (the settings drive the engine)', () =>
     e.restore('a', ['hr-high', 'device-disconnected', 'no-such-rule']);
     expect(states(e, [obs(C.heartRate, 140, 0, 'a'), obs(C.heartRate, 140, 10, 'a')])).toEqual([]);
     expect(states(e, [obs(C.heartRate, 140, 0, 'b'), obs(C.heartRate, 140, 5, 'b')])).toEqual(['hr-high:raised']);
-    expect(states(e, [obs(C.heartRate, 120, 11, 'a')])).toEqual(['hr-high:cleared']);
+    expect(states(e, [obs(C.heartRate, 120, 11, 'a')])).toEqual([]);
+    expect(states(e, [obs(C.heartRate, 120, 21, 'a')])).toEqual(['hr-high:cleared']);
     expect(e.sweep(0, Date.now() + 1)).toBe(1); // a: nothing active any more; b: hr-high still active
   });
 });

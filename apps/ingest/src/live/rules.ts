@@ -17,16 +17,20 @@
  *    single observation where it does not hold restarts the wait;
  *  - raise: the decision carries the condition's priority, kind, latching and label, and a message
  *    with the value and the limit ("SpO2 low: 88 % (≤ 91 % for 12 s)");
- *  - clear: a limit condition ends on the first observation of its code whose NEWS2 score on the
+ *  - end: a limit condition is absent on an observation of its code whose NEWS2 score on the
  *    condition's side falls below the condition's score (SpO2 ≥ 92 %, heart rate ≤ 130 /min…);
- *    NEWS2 ends at `endAt` or below (raised at ≥ 7, ended at ≤ 4: the band between is hysteresis).
- *    No clear delay: the onset delay is the guard against flapping (a value hovering at a limit
- *    raises at most once per onset delay, and a latching alarm stays shown until acknowledged).
+ *    NEWS2 at `endAt` or below (raised at ≥ 7, absent at ≤ 4: the band between is hysteresis). It
+ *    ends once it has been absent on every such observation for `endDelaySeconds` of device time
+ *    (the clear is decided on the observation that reaches it); one observation where it holds
+ *    again cancels the wait. So a value hovering at a limit (systolic 90, 91, 90… mmHg) keeps one
+ *    alarm instead of ending and raising again with each reading, and a latching alarm whose
+ *    condition comes back before anyone acknowledged it is the same alarm again (the records fold).
  * Which alarms are active is restored from the event store the first time a patient is seen
  * (`knows`/`restore`), so an instance that (re)starts or takes over a partition clears an alarm
- * raised before and does not raise it twice. The latest values (NEWS2) and the onset waits start
- * empty then: a wait starts again (an alarm is raised later, never earlier), and a NEWS2 from fewer
- * parameters is lower, never higher (a restored NEWS2 alarm may end early; it latches by default).
+ * raised before and does not raise it twice. The latest values (NEWS2), the onset waits and the end
+ * waits start empty then: a wait starts again (an alarm is raised or ended later, never earlier),
+ * and a NEWS2 from fewer parameters is lower, never higher (a restored NEWS2 alarm may end early;
+ * it latches by default).
  */
 import {
   DEFAULT_ALARM_SETTINGS, NEWS2_PARAMETER_WORDS, NEWS2_SCALE_BY_VITAL_CODE, limitConditionHolds, news2FromLatestVitals,
@@ -109,6 +113,8 @@ interface PatientState {
   latest: Record<string, number>;
   /** Per condition not raised: the device time (ms) since which it has held. */
   since: Map<AlarmRule, number>;
+  /** Per condition raised: the device time (ms) since which it has been absent (its end delay running). */
+  absentSince: Map<AlarmRule, number>;
   active: Set<AlarmRule>;
   touchedAt: number;
 }
@@ -149,9 +155,17 @@ export class AlertEngine {
         message: c.source === 'limit' ? limitMessage(c, value, state, heldSeconds) : news2Message(c, news2!, state, heldSeconds),
       });
       if (active) {
-        if (!holds) {
+        if (holds) {
+          s.absentSince.delete(c.rule);
+          continue;
+        }
+        const absentSince = s.absentSince.get(c.rule) ?? o.at;
+        if ((o.at - absentSince) / 1_000 >= c.endDelaySeconds) {
+          s.absentSince.delete(c.rule);
           s.active.delete(c.rule);
           decide('cleared', 0);
+        } else {
+          s.absentSince.set(c.rule, absentSince);
         }
         continue;
       }
@@ -199,7 +213,7 @@ export class AlertEngine {
 
   #state(patientId: string): PatientState {
     let s = this.#patients.get(patientId);
-    if (!s) this.#patients.set(patientId, (s = { latest: {}, since: new Map(), active: new Set(), touchedAt: Date.now() }));
+    if (!s) this.#patients.set(patientId, (s = { latest: {}, since: new Map(), absentSince: new Map(), active: new Set(), touchedAt: Date.now() }));
     return s;
   }
 }
