@@ -152,7 +152,7 @@ const SEEN_SQL = {
 } as const;
 
 const OPEN_SQL = `
-  SELECT alarm_id, patient_id, device_id, raised_at FROM rm_alarms
+  SELECT alarm_id, patient_id, device_id, condition_since FROM rm_alarms
    WHERE rule = $1 AND state IN ('raised', 'acknowledged') AND condition_ended_at IS NULL`;
 
 export interface WatchdogRun {
@@ -239,9 +239,9 @@ export function createDeviceWatchdog(pool: Pool, redis: Redis, settings: AlarmSe
     run: async () => {
       const run = await withTriedLock(pool, LOCK, async (session, now) => {
         const kind = await scan(session, now);
-        const { rows: openRows } = await session.query<{ alarm_id: string; patient_id: string; device_id: string; raised_at: Date }>(OPEN_SQL, [DISCONNECT_RULE]);
+        const { rows: openRows } = await session.query<{ alarm_id: string; patient_id: string; device_id: string; condition_since: Date }>(OPEN_SQL, [DISCONNECT_RULE]);
         const seen = [...devices.values()];
-        const open = openRows.map((r) => ({ alarmId: r.alarm_id, patientId: r.patient_id, deviceId: r.device_id, since: r.raised_at }));
+        const open = openRows.map((r) => ({ alarmId: r.alarm_id, patientId: r.patient_id, deviceId: r.device_id, since: r.condition_since }));
         const plan = planWatchdog(seen, open, now, delay);
         let cleared = 0;
         for (const { alarm, reading } of plan.clear) if (await clearDisconnect(session, redis, alarm, reading)) cleared++;
@@ -282,8 +282,8 @@ async function clearDisconnect(db: Queryable, redis: Redis, hint: OpenDisconnect
   const openId = folded.open.get(DISCONNECT_RULE);
   const alarm = openId === undefined ? undefined : folded.alarms.get(openId);
   // decided on the stream, not the hint: the open alarm must be this device's, silent since before this reading
-  if (!alarm || alarm.deviceId !== reading.deviceId || Date.parse(alarm.raisedAt) >= reading.lastAt.getTime()) return false;
-  const data = disconnectClear({ alarmId: alarm.id, patientId: hint.patientId, deviceId: alarm.deviceId, since: new Date(alarm.raisedAt) }, reading);
+  if (!alarm || alarm.deviceId !== reading.deviceId || Date.parse(alarm.conditionSince) >= reading.lastAt.getTime()) return false;
+  const data = disconnectClear({ alarmId: alarm.id, patientId: hint.patientId, deviceId: alarm.deviceId, since: new Date(alarm.conditionSince) }, reading);
   const event = { eventId: clearEventId(data), type: ALARM_EVENTS.cleared, data: data as unknown as Record<string, unknown> };
   if (!(await appendDecided(db, stream, folded.version, event))) return false;
   await publishAlarmNotice(redis, hint.patientId, ALARM_EVENTS.cleared, event.data);

@@ -5,7 +5,11 @@
  * alarms, the projector's watchdog for the device-disconnect technical alarm), the operator events
  * from the gateway (a clinician acknowledges) and the projector (escalation when nobody did).
  *
- *   VitalsAlertRaised        the condition held for its onset delay: a new alarm (id = alert_id)
+ *   VitalsAlertRaised        the condition held for its onset delay: a new alarm (id = alert_id), or,
+ *                            when the rule's latest alarm is latched (its condition ended, nobody has
+ *                            acknowledged it yet), that alarm again: the condition is back, the alarm
+ *                            keeps its id, raise time, due time and escalation (IEC 60601-1-8: a latched
+ *                            alarm is one alarm until acknowledged, not one per recurrence)
  *   VitalsAlertCleared       the condition ended: closes the open alarm of the same rule
  *   VitalsAlertAcknowledged  a signed-in clinician acknowledged it (who, when)
  *   VitalsAlertEscalated     nobody acknowledged it by its due time: sent to the next recipient
@@ -95,6 +99,10 @@ export interface Alarm {
   deviceId: string;
   /** The effective time of the observation that confirmed the condition (after the onset delay). */
   raisedAt: string;
+  /** The effective time of the raise that made the condition present now: `raisedAt`, or the latest recurrence of a latched alarm. */
+  conditionSince: string;
+  /** How many times the condition came back while the alarm was latched (0: never). */
+  recurrences: number;
   dueAt: string | null;
   conditionEndedAt: string | null;
   acknowledgedAt: string | null;
@@ -124,15 +132,20 @@ function withState(a: Alarm): Alarm {
   return { ...a, state, resolvedAt };
 }
 
-/** The alarms of one patient's stream. `open` maps a rule to its alarm whose condition is still present (a clear closes it). */
+/**
+ * The alarms of one patient's stream. `open` maps a rule to its alarm whose condition is still
+ * present (a clear closes it); `latched` maps a rule to its alarm that is latched (the rule's next
+ * raise re-activates it; an acknowledgement resolves it).
+ */
 export interface PatientAlarms {
   alarms: Map<string, Alarm>;
   open: Map<string, string>;
+  latched: Map<string, string>;
   /** The stream's version (the last event folded). */
   version: number;
 }
 
-export const emptyPatientAlarms = (): PatientAlarms => ({ alarms: new Map(), open: new Map(), version: 0 });
+export const emptyPatientAlarms = (): PatientAlarms => ({ alarms: new Map(), open: new Map(), latched: new Map(), version: 0 });
 
 const text = (v: unknown): v is string => typeof v === 'string' && v.length > 0;
 const time = (v: unknown): v is string => text(v) && !Number.isNaN(Date.parse(v));
@@ -171,11 +184,23 @@ export function evolveAlarms(s: PatientAlarms, e: FoldableAlarmEvent): PatientAl
   switch (e.type) {
     case ALARM_EVENTS.raised: {
       const d = e.data as unknown as AlarmRaisedData;
+      const latchedId = s.latched.get(d.rule);
+      const latched = latchedId === undefined ? undefined : s.alarms.get(latchedId);
+      s.latched.delete(d.rule);
+      if (latched && latched.state === 'latched') {
+        // the condition is back before anyone acknowledged it: the same alarm, present again
+        s.alarms.set(latched.id, withState({
+          ...latched, conditionEndedAt: null, conditionSince: d.triggered_by.effective_at, recurrences: latched.recurrences + 1,
+          message: d.message, value: d.value, deviceId: d.triggered_by.device_id, version: v,
+        }));
+        s.open.set(d.rule, latched.id);
+        return s;
+      }
       s.alarms.set(d.alert_id, withState({
         id: d.alert_id, patientId: d.patient_id, rule: d.rule, kind: d.kind ?? (d.rule === 'device-disconnected' ? 'technical' : 'physiological'),
         priority: priorityOf(d), latching: d.latching ?? false, state: 'raised', message: d.message, value: d.value, deviceId: d.triggered_by.device_id,
-        raisedAt: d.triggered_by.effective_at, dueAt: d.due_at ?? null, conditionEndedAt: null, acknowledgedAt: null, acknowledgedBy: null, note: null,
-        escalatedAt: null, escalatedTo: null, resolvedAt: null, version: v,
+        raisedAt: d.triggered_by.effective_at, conditionSince: d.triggered_by.effective_at, recurrences: 0, dueAt: d.due_at ?? null, conditionEndedAt: null,
+        acknowledgedAt: null, acknowledgedBy: null, note: null, escalatedAt: null, escalatedTo: null, resolvedAt: null, version: v,
       }));
       s.open.set(d.rule, d.alert_id);
       return s;
@@ -185,13 +210,18 @@ export function evolveAlarms(s: PatientAlarms, e: FoldableAlarmEvent): PatientAl
       const id = s.open.get(d.rule);
       s.open.delete(d.rule);
       const a = id === undefined ? undefined : s.alarms.get(id);
-      if (a) s.alarms.set(a.id, withState({ ...a, conditionEndedAt: d.triggered_by.effective_at, version: v }));
+      if (!a) return s;
+      const ended = withState({ ...a, conditionEndedAt: d.triggered_by.effective_at, version: v });
+      s.alarms.set(a.id, ended);
+      if (ended.state === 'latched') s.latched.set(a.rule, a.id);
       return s;
     }
     case ALARM_EVENTS.acknowledged: {
       const d = e.data as unknown as AlarmAcknowledgedData;
       const a = s.alarms.get(d.alert_id);
-      if (a) s.alarms.set(a.id, withState({ ...a, acknowledgedAt: d.at, acknowledgedBy: d.by, note: d.note ?? null, version: v }));
+      if (!a) return s;
+      s.alarms.set(a.id, withState({ ...a, acknowledgedAt: d.at, acknowledgedBy: d.by, note: d.note ?? null, version: v }));
+      if (s.latched.get(a.rule) === a.id) s.latched.delete(a.rule);
       return s;
     }
     case ALARM_EVENTS.escalated: {

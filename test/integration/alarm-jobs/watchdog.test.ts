@@ -7,7 +7,9 @@
  * per patient, the longest silent) with the settings' priority, latching and due time, the message
  * and an id derived from patient, device and last reading; never twice, whichever instance runs;
  * clears one when that device's readings arrive again (another device's do not); one watchdog at a
- * time. The alarm series read back from the same database over /metrics.
+ * time; a latching disconnect alarm (a site's setting) that falls silent again before anyone
+ * acknowledged it is the same alarm again and is cleared only by a reading after its return. The
+ * alarm series read back from the same database over /metrics.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { alarmSettings } from '@vitalis/clinical';
@@ -153,6 +155,39 @@ describe('the device-disconnect watchdog', () => {
     } finally {
       await server?.close();
     }
+  });
+
+  it('a latching disconnect alarm silent again before acknowledgement is the same alarm, cleared only by a reading after its return', async () => {
+    // a site whose disconnect alarm latches, after 2 s of silence (other patients' devices fall silent too: after the tests that count them)
+    const latching = createDeviceWatchdog(db.pool, redis, alarmSettings({ conditions: { 'device-disconnected': { onset_delay_s: 2, latching: true } } }));
+    const p5 = newPatient();
+    // 2.5 s of silence of mon-E while the ward keeps sending (else it is an all-patients stall, which raises nothing)
+    const silence = async () => {
+      await new Promise((r) => setTimeout(r, 2_500));
+      await reading(p1, 'mon-A', 0);
+    };
+    await reading(p5, 'mon-E', 0);
+    await silence();
+    await latching.run();
+    await project(); // the watchdog finds open alarms in the read model
+    await reading(p5, 'mon-E', 0);
+    await latching.run(); // its readings again: the condition ends, nobody acknowledged it
+    await project();
+    const [latched] = await alarmRows(db.pool, p5);
+    expect(latched).toMatchObject({ rule: 'device-disconnected', state: 'latched', recurrences: 0 });
+    const back = await reading(p5, 'mon-E', 0);
+    await silence();
+    await latching.run(); // silent again: the same alarm, raised again
+    await project();
+    expect(await alarmRows(db.pool, p5)).toEqual([expect.objectContaining({ alarm_id: latched!.alarm_id, state: 'raised', recurrences: 1, condition_since: new Date(back), raised_at: latched!.raised_at })]);
+    // the reading it fell silent after does not end it (a clear by the first raise's time would, and the alarm would come and go every run)
+    await latching.run();
+    await project();
+    expect((await events(p5)).map((e) => e.type)).toEqual(['VitalsAlertRaised', 'VitalsAlertCleared', 'VitalsAlertRaised']);
+    await reading(p5, 'mon-E', 0);
+    await latching.run();
+    await project();
+    expect(await alarmRows(db.pool, p5)).toEqual([expect.objectContaining({ alarm_id: latched!.alarm_id, state: 'latched', recurrences: 1 })]);
   });
 
   it('one watchdog at a time: a run finding the lock held skips', async () => {

@@ -12,9 +12,10 @@
  *  1. onset delay: 88 % at 0, 4 and 8 s (device clock) lists no alarm; at 10 s it is raised, high, latching;
  *  2. escalate: nobody acknowledges, the escalator (now past due) escalates it: REST, FHIR and SSE show it;
  *  3. acknowledge: an app acting for itself is refused 403 over REST; a signed-in nurse acknowledges over MCP;
- *  4. resolve: 96 % ends the condition: resolved (REST), final (FHIR);
- *  5. latching: a second episode nobody acknowledged ends and stays active as latched until a doctor
- *     acknowledges it over REST, then it is resolved;
+ *  4. resolve: 96 % and, 10 s later (the end delay), 97 % end the condition: resolved (REST), final (FHIR);
+ *  5. latching: a second episode nobody acknowledged ends and stays active as latched; the condition
+ *     comes back and ends again before anyone acknowledged it: the same alarm (one recurrence), latched
+ *     again, until a doctor acknowledges it over REST, then it is resolved;
  *  6. disconnect: another patient's monitor stops while the first keeps sending (no whole-ward stall):
  *     the watchdog raises device-disconnected (technical) on REST and FHIR; its readings again clear it.
  * No timing is asserted: every wait polls an HTTP surface with a generous deadline.
@@ -230,25 +231,33 @@ describe('a bedside alarm through the real pipeline, over REST, FHIR, MCP and th
     ]);
   });
 
-  it('resolve: 96 % ends the condition; the acknowledged alarm is resolved (REST) and final (FHIR)', { timeout: LONG * 2 }, async () => {
+  it('resolve: 96 % for its end delay ends the condition; the acknowledged alarm is resolved (REST) and final (FHIR)', { timeout: LONG * 2 }, async () => {
     await post(spo2(30, 96));
+    await post(spo2(40, 97)); // absent for 10 s of device time: the end is decided on this reading
     const resolved = await waitFor(() => alarms(patient, 'all'), (a) => a.some((x) => x.alarm_id === first && x.state === 'resolved'), LONG, 'the alarm resolved');
     // resolved at the later of the condition's end (device clock, minutes ago here) and the acknowledgement
     expect(resolved.find((x) => x.alarm_id === first)).toMatchObject({
-      state: 'resolved', condition_ended_at: new Date(t0 + 30_000).toISOString(), acknowledged_at: acknowledgedAt, resolved_at: acknowledgedAt, acknowledged_by: { user: 'usr-demo-nurse' },
+      state: 'resolved', condition_ended_at: new Date(t0 + 40_000).toISOString(), acknowledged_at: acknowledgedAt, resolved_at: acknowledgedAt, acknowledged_by: { user: 'usr-demo-nurse' },
     });
     expect(await alarms(patient)).toEqual([]);
     expect(await fhir(`/DetectedIssue/${first}`)).toMatchObject({ resourceType: 'DetectedIssue', id: first, status: 'final' });
   });
 
-  it('latching: a second episode nobody acknowledged ends and stays active as latched until a doctor acknowledges it over REST', { timeout: LONG * 2 }, async () => {
-    await post(spo2(40, 89));
-    await post(spo2(50, 87)); // held 10 s: raised
-    await post(spo2(55, 97)); // ends: nobody acknowledged it, it latches
+  it('latching: a second episode nobody acknowledged ends and stays latched, comes back as the same alarm, until a doctor acknowledges it over REST', { timeout: LONG * 2 }, async () => {
+    await post(spo2(45, 89));
+    await post(spo2(55, 87)); // held 10 s: raised
+    await post(spo2(60, 97), spo2(70, 97)); // ended for 10 s: nobody acknowledged it, it latches
     const [latched] = await waitFor(() => alarms(patient), (a) => a.some((x) => x.state === 'latched'), LONG, 'the second alarm latched');
-    expect(latched).toMatchObject({ rule: 'spo2-low', state: 'latched', raised_at: new Date(t0 + 50_000).toISOString(), condition_ended_at: new Date(t0 + 55_000).toISOString(), acknowledged_by: null, resolved_at: null });
+    expect(latched).toMatchObject({ rule: 'spo2-low', state: 'latched', raised_at: new Date(t0 + 55_000).toISOString(), condition_ended_at: new Date(t0 + 70_000).toISOString(), acknowledged_by: null, resolved_at: null, recurrences: 0 });
     expect(latched.alarm_id).not.toBe(first);
     const second = latched.alarm_id as string;
+
+    // the condition comes back before anyone acknowledged it: the same alarm, raised again, not a third one
+    await post(spo2(75, 88), spo2(85, 88));
+    const [back] = await waitFor(() => alarms(patient), (a) => a.some((x) => x.state === 'raised'), LONG, 'the latched alarm raised again');
+    expect(back).toMatchObject({ alarm_id: second, state: 'raised', raised_at: new Date(t0 + 55_000).toISOString(), condition_since: new Date(t0 + 85_000).toISOString(), recurrences: 1, condition_ended_at: null });
+    await post(spo2(90, 97), spo2(100, 97));
+    await waitFor(() => alarms(patient), (a) => a.some((x) => x.state === 'latched'), LONG, 'latched again');
     // still on every screen: the active list, the FHIR search (preliminary), a while later too
     await sleep(1_000);
     expect((await alarms(patient)).map((a) => [a.alarm_id, a.state])).toEqual([[second, 'latched']]);

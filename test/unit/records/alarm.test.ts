@@ -26,12 +26,47 @@ describe('the alarm lifecycle fold', () => {
     expect(plain.alarms.get('a2')).toMatchObject({ state: 'resolved', priority: 'medium' });
   });
 
-  it('a clear closes the open alarm of its rule only, and a new raise of the rule is a new alarm', () => {
-    const s = foldAlarms([raise('a1', 'hr-high', '2026-11-29T10:00:00Z'), raise('b1', 'spo2-low', '2026-11-29T10:00:05Z'), clear('hr-high', '2026-11-29T10:00:30Z'), raise('a2', 'hr-high', '2026-11-29T10:05:00Z')]);
+  it('a clear closes the open alarm of its rule only', () => {
+    const s = foldAlarms([raise('a1', 'hr-high', '2026-11-29T10:00:00Z'), raise('b1', 'spo2-low', '2026-11-29T10:00:05Z'), clear('hr-high', '2026-11-29T10:00:30Z')]);
     expect(s.alarms.get('a1')!.state).toBe('latched');
     expect(s.alarms.get('b1')!.state).toBe('raised');
-    expect(s.alarms.get('a2')!.state).toBe('raised');
+    expect([...s.open]).toEqual([['spo2-low', 'b1']]);
+    expect([...s.latched]).toEqual([['hr-high', 'a1']]);
+  });
+
+  it('a latched alarm whose condition comes back is the same alarm again (raise, due time and escalation kept), however often', () => {
+    const events = [raise('a1', 'sys-low', '2026-11-29T10:00:00Z'), ev(ALARM_EVENTS.escalated, { alert_id: 'a1', patient_id: 'p1', rule: 'sys-low', to: 'charge nurse', at: '2026-11-29T10:01:00.000Z', priority: 'high' })];
+    for (let i = 1; i <= 5; i++) {
+      events.push(clear('sys-low', `2026-11-29T10:0${i}:10Z`), raise(`a1-again-${i}`, 'sys-low', `2026-11-29T10:0${i}:30Z`, { value: 80 + i, message: `Systolic ${80 + i}` }));
+    }
+    const s = foldAlarms(events);
+    expect([...s.alarms.keys()]).toEqual(['a1']);
+    expect(s.alarms.get('a1')).toMatchObject({
+      state: 'raised', raisedAt: '2026-11-29T10:00:00Z', conditionSince: '2026-11-29T10:05:30Z', recurrences: 5, dueAt: '2026-11-29T10:01:00.000Z',
+      escalatedTo: 'charge nurse', conditionEndedAt: null, resolvedAt: null, value: 85, message: 'Systolic 85',
+    });
+    expect(s.open.get('sys-low')).toBe('a1');
+    expect(s.latched.size).toBe(0);
+  });
+
+  it('once acknowledged (resolved), or when it does not latch, the next raise of the rule is a new alarm', () => {
+    const acked = foldAlarms([
+      raise('a1', 'hr-high', '2026-11-29T10:00:00Z'), clear('hr-high', '2026-11-29T10:00:30Z'),
+      ev(ALARM_EVENTS.acknowledged, { alert_id: 'a1', patient_id: 'p1', rule: 'hr-high', by: nurse, at: '2026-11-29T10:01:00.000Z' }),
+      raise('a2', 'hr-high', '2026-11-29T10:05:00Z'),
+    ]);
+    expect(acked.alarms.get('a1')!.state).toBe('resolved');
+    expect(acked.alarms.get('a2')).toMatchObject({ state: 'raised', recurrences: 0, conditionSince: '2026-11-29T10:05:00Z' });
+    expect(acked.open.get('hr-high')).toBe('a2');
+    const plain = foldAlarms([raise('b1', 'rr-high', '2026-11-29T10:00:00Z', { latching: false }), clear('rr-high', '2026-11-29T10:00:30Z'), raise('b2', 'rr-high', '2026-11-29T10:05:00Z', { latching: false })]);
+    expect(plain.alarms.get('b1')!.state).toBe('resolved');
+    expect(plain.alarms.get('b2')!.state).toBe('raised');
+  });
+
+  it('a raise while the rule\'s alarm is open replaces the open one (the older stays raised)', () => {
+    const s = foldAlarms([raise('a1', 'hr-high', '2026-11-29T10:00:00Z'), raise('a2', 'hr-high', '2026-11-29T10:00:10Z')]);
     expect(s.open.get('hr-high')).toBe('a2');
+    expect(s.alarms.get('a1')!.state).toBe('raised');
   });
 
   it('reads raises written before priorities existed (severity only)', () => {

@@ -51,6 +51,16 @@ describe('an alarm in words', () => {
     expect(needsAcknowledgement(a)).toBe(true);
   });
 
+  it('a latched alarm whose condition came back says so: one alarm, how often, and since when', () => {
+    const a = alarm({ state: 'raised', due_at: null, recurrences: 2, condition_since: at(14, 8, 30) });
+    expect(alarmStateLines(a, now)).toEqual(['Not acknowledged', 'Came back 2 times before acknowledgement, last at 14:08']);
+    expect(alarmStateLines(alarm({ state: 'latched', condition_ended_at: at(14, 9), recurrences: 1, condition_since: at(14, 8) }), now))
+      .toEqual(['Latched — condition ended 14:09, acknowledge to clear', 'Came back once before acknowledgement, last at 14:08']);
+    const t = alarm({ rule: 'device-disconnected', kind: 'technical', device_id: 'mon-7', raised_at: at(14, 2, 10), condition_since: at(14, 7, 10), recurrences: 1 });
+    expect(alarmDetail(t, now)).toBe('No data from monitor mon-7 since 14:07');
+    expect(raisedLine(t, now)).toBe('Last data 14:07 · 3 min ago');
+  });
+
   it('escalated: to whom and when (and no longer "escalates …")', () => {
     expect(alarmStateLines(alarm({ escalated_at: at(14, 4, 2), escalated_to: 'charge nurse' }), now)).toEqual(['Not acknowledged', 'Escalated to charge nurse at 14:04']);
   });

@@ -15,7 +15,7 @@ import { acknowledgeAlarm, alarmsDepsOf, DEFAULT_HISTORY_SECONDS, getAlarm, labe
 
 const EXAMPLE_ALARM = {
   alarm_id: '3f0c6a52-8d1e-5b7a-9c3e-2a4b6c8d0e1f', patient_id: 'pat-0001', rule: 'spo2-low', label: 'SpO2 low', kind: 'physiological', priority: 'high', latching: true,
-  state: 'acknowledged', message: 'SpO2 85 % (below 92 % for 10 s)', value: 85, device_id: 'mon-0001', raised_at: '2026-11-25T08:00:10.000Z', due_at: '2026-11-25T08:01:10.000Z',
+  state: 'acknowledged', message: 'SpO2 85 % (below 92 % for 10 s)', value: 85, device_id: 'mon-0001', raised_at: '2026-11-25T08:00:10.000Z', condition_since: '2026-11-25T08:00:10.000Z', recurrences: 0, due_at: '2026-11-25T08:01:10.000Z',
   condition_ended_at: null, acknowledged_at: '2026-11-25T08:00:40.120Z', acknowledged_by: { user: 'usr-demo-nurse', name: 'Demo Nurse', client_id: 'cli_0a1b2c3d4e5f' },
   note: 'repositioned the probe', escalated_at: null, escalated_to: null, resolved_at: null,
 };
@@ -34,6 +34,8 @@ export const alarmOut = z.strictObject({
   value: z.number().describe('The value that confirmed the condition'),
   device_id: z.string().describe('The device whose data raised it'),
   raised_at: z.string().describe('The effective time of the observation that confirmed the condition (after its onset delay)'),
+  condition_since: z.string().describe('Since when the condition is present this time: raised_at, or the latest time it came back while the alarm was latched'),
+  recurrences: z.number().int().min(0).describe('How many times the condition came back while the alarm was latched (one alarm until acknowledged, not one per recurrence)'),
   due_at: z.string().nullable().describe('When it escalates if nobody acknowledges it (null: never)'),
   condition_ended_at: z.string().nullable(),
   acknowledged_at: z.string().nullable(),
@@ -60,7 +62,7 @@ export const alarmAcknowledgement = z.strictObject({ note: nonBlankText(2_000).o
 export function alarmJson(settings: AlarmSettings, a: Alarm): AlarmJson {
   return {
     alarm_id: a.id, patient_id: a.patientId, rule: a.rule, label: labelOf(settings, a.rule), kind: a.kind, priority: a.priority, latching: a.latching, state: a.state,
-    message: a.message, value: a.value, device_id: a.deviceId, raised_at: a.raisedAt, due_at: a.dueAt, condition_ended_at: a.conditionEndedAt, acknowledged_at: a.acknowledgedAt,
+    message: a.message, value: a.value, device_id: a.deviceId, raised_at: a.raisedAt, condition_since: a.conditionSince, recurrences: a.recurrences, due_at: a.dueAt, condition_ended_at: a.conditionEndedAt, acknowledged_at: a.acknowledgedAt,
     acknowledged_by: a.acknowledgedBy ? { user: a.acknowledgedBy.user, name: a.acknowledgedBy.name ?? null, client_id: a.acknowledgedBy.client_id } : null,
     note: a.note, escalated_at: a.escalatedAt, escalated_to: a.escalatedTo, resolved_at: a.resolvedAt,
   };

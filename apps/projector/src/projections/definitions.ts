@@ -5,7 +5,7 @@
 import type { PoolClient } from '@vitalis/db';
 import { STREAM_CATEGORIES, streamCategory, streamIdIn, type StoredEvent } from '@vitalis/eventstore';
 import {
-  ALARM_EVENTS, evolveAlarms, foldDiagnosticReport, foldPatient, foldServiceRequest, foldSlot, foldTriage, type Alarm, type AlarmActor, type PatientAlarms,
+  ALARM_EVENTS, emptyPatientAlarms, evolveAlarms, foldDiagnosticReport, foldPatient, foldServiceRequest, foldSlot, foldTriage, type Alarm, type AlarmActor, type PatientAlarms,
 } from '@vitalis/records';
 
 export interface Projection {
@@ -153,7 +153,7 @@ export const diagnosticReportsProjection: Projection = {
 /** An alarm as its rm_alarms row holds it (migration 0025). */
 interface AlarmRow {
   alarm_id: string; patient_id: string; rule: string; kind: Alarm['kind']; priority: Alarm['priority']; latching: boolean; state: Alarm['state'];
-  message: string; value: number; device_id: string; raised_at: Date; due_at: Date | null; condition_ended_at: Date | null;
+  message: string; value: number; device_id: string; raised_at: Date; condition_since: Date; recurrences: number; due_at: Date | null; condition_ended_at: Date | null;
   acknowledged_at: Date | null; acknowledged_by: AlarmActor | null; note: string | null; escalated_at: Date | null; escalated_to: string | null;
   resolved_at: Date | null; open: boolean; version: number; last_position: number;
 }
@@ -162,7 +162,8 @@ const iso = (d: Date | null) => (d === null ? null : d.toISOString());
 
 const alarmOfRow = (r: AlarmRow): Alarm => ({
   id: r.alarm_id, patientId: r.patient_id, rule: r.rule, kind: r.kind, priority: r.priority, latching: r.latching, state: r.state, message: r.message,
-  value: r.value, deviceId: r.device_id, raisedAt: r.raised_at.toISOString(), dueAt: iso(r.due_at), conditionEndedAt: iso(r.condition_ended_at),
+  value: r.value, deviceId: r.device_id, raisedAt: r.raised_at.toISOString(), conditionSince: r.condition_since.toISOString(), recurrences: r.recurrences,
+  dueAt: iso(r.due_at), conditionEndedAt: iso(r.condition_ended_at),
   acknowledgedAt: iso(r.acknowledged_at), acknowledgedBy: r.acknowledged_by, note: r.note, escalatedAt: iso(r.escalated_at), escalatedTo: r.escalated_to,
   resolvedAt: iso(r.resolved_at), version: r.version,
 });
@@ -170,24 +171,31 @@ const alarmOfRow = (r: AlarmRow): Alarm => ({
 /** A patient's alarms as the fold has them, with the alarms that were their rule's open alarm before the batch. */
 export interface AlarmsSoFar { state: PatientAlarms; wasOpen: Set<string> }
 
-export const emptyAlarmsSoFar = (): AlarmsSoFar => ({ state: { alarms: new Map(), open: new Map(), version: 0 }, wasOpen: new Set() });
+export const emptyAlarmsSoFar = (): AlarmsSoFar => ({ state: emptyPatientAlarms(), wasOpen: new Set() });
 
 /**
  * What a batch's events can touch of the fold's state, read back from `table`: the `open` map (the
- * rows flagged open: per rule, the alarm its next clear closes) and the alarms the batch
- * acknowledges or escalates by id. A raise replaces its alarm whole, so it needs nothing more.
- * Both reads go through small indexes (rm_alarms_open_idx, the primary key), however long the stay.
+ * rows flagged open: per rule, the alarm its next clear closes), the `latched` map (the rows in
+ * state latched: per rule, the alarm its next raise re-activates; the latest ended if an older
+ * stream left several) and the alarms the batch acknowledges or escalates by id. A new raise
+ * replaces nothing else. Every read goes through small indexes (rm_alarms_open_idx,
+ * rm_alarms_active_idx, the primary key), however long the stay.
  */
 async function alarmsSoFar(client: PoolClient, table: string, patientId: string, events: StoredEvent[]): Promise<AlarmsSoFar> {
   const ids = [...new Set(events.filter((e) => e.type === ALARM_EVENTS.acknowledged || e.type === ALARM_EVENTS.escalated).map((e) => String(e.data.alert_id)))];
-  const { rows } = await client.query<AlarmRow>(`SELECT * FROM ${table} WHERE (patient_id = $1 AND open) OR alarm_id = ANY($2::text[])`, [patientId, ids]);
-  const s: AlarmsSoFar = { state: { alarms: new Map(), open: new Map(), version: events[0]!.streamVersion - 1 }, wasOpen: new Set() };
+  const { rows } = await client.query<AlarmRow>(
+    `SELECT * FROM ${table} WHERE (patient_id = $1 AND (open OR state = 'latched')) OR alarm_id = ANY($2::text[])
+      ORDER BY condition_ended_at NULLS FIRST, version`,
+    [patientId, ids],
+  );
+  const s: AlarmsSoFar = { state: { ...emptyPatientAlarms(), version: events[0]!.streamVersion - 1 }, wasOpen: new Set() };
   for (const r of rows) {
     s.state.alarms.set(r.alarm_id, alarmOfRow(r));
     if (r.open) {
       s.state.open.set(r.rule, r.alarm_id);
       s.wasOpen.add(r.alarm_id);
     }
+    if (r.patient_id === patientId && r.state === 'latched') s.state.latched.set(r.rule, r.alarm_id); // ordered: the latest ended wins
   }
   return s;
 }
@@ -209,21 +217,22 @@ export async function writeChangedAlarms(client: PoolClient, table: string, s: A
   const changed = [...s.state.alarms.values()].filter((a) => a.version >= firstVersion);
   if (changed.length > 0) {
     await client.query(
-      `INSERT INTO ${table} (alarm_id, patient_id, rule, kind, priority, latching, state, message, value, device_id, raised_at, due_at,
-                             condition_ended_at, acknowledged_at, acknowledged_by, note, escalated_at, escalated_to, resolved_at, open, version, last_position)
+      `INSERT INTO ${table} (alarm_id, patient_id, rule, kind, priority, latching, state, message, value, device_id, raised_at, condition_since, recurrences,
+                             due_at, condition_ended_at, acknowledged_at, acknowledged_by, note, escalated_at, escalated_to, resolved_at, open, version, last_position)
        SELECT * FROM jsonb_to_recordset($1::jsonb) AS r(alarm_id text, patient_id text, rule text, kind text, priority text, latching boolean, state text,
-              message text, value double precision, device_id text, raised_at timestamptz, due_at timestamptz, condition_ended_at timestamptz,
+              message text, value double precision, device_id text, raised_at timestamptz, condition_since timestamptz, recurrences integer,
+              due_at timestamptz, condition_ended_at timestamptz,
               acknowledged_at timestamptz, acknowledged_by jsonb, note text, escalated_at timestamptz, escalated_to text, resolved_at timestamptz,
               open boolean, version integer, last_position bigint)
        ON CONFLICT (alarm_id) DO UPDATE SET patient_id = EXCLUDED.patient_id, rule = EXCLUDED.rule, kind = EXCLUDED.kind, priority = EXCLUDED.priority,
          latching = EXCLUDED.latching, state = EXCLUDED.state, message = EXCLUDED.message, value = EXCLUDED.value, device_id = EXCLUDED.device_id,
-         raised_at = EXCLUDED.raised_at, due_at = EXCLUDED.due_at, condition_ended_at = EXCLUDED.condition_ended_at,
+         raised_at = EXCLUDED.raised_at, condition_since = EXCLUDED.condition_since, recurrences = EXCLUDED.recurrences, due_at = EXCLUDED.due_at, condition_ended_at = EXCLUDED.condition_ended_at,
          acknowledged_at = EXCLUDED.acknowledged_at, acknowledged_by = EXCLUDED.acknowledged_by, note = EXCLUDED.note,
          escalated_at = EXCLUDED.escalated_at, escalated_to = EXCLUDED.escalated_to, resolved_at = EXCLUDED.resolved_at,
          open = EXCLUDED.open, version = EXCLUDED.version, last_position = EXCLUDED.last_position`,
       [JSON.stringify(changed.map((a) => ({
         alarm_id: a.id, patient_id: a.patientId, rule: a.rule, kind: a.kind, priority: a.priority, latching: a.latching, state: a.state, message: a.message,
-        value: a.value, device_id: a.deviceId, raised_at: a.raisedAt, due_at: a.dueAt, condition_ended_at: a.conditionEndedAt, acknowledged_at: a.acknowledgedAt,
+        value: a.value, device_id: a.deviceId, raised_at: a.raisedAt, condition_since: a.conditionSince, recurrences: a.recurrences, due_at: a.dueAt, condition_ended_at: a.conditionEndedAt, acknowledged_at: a.acknowledgedAt,
         acknowledged_by: a.acknowledgedBy, note: a.note, escalated_at: a.escalatedAt, escalated_to: a.escalatedTo, resolved_at: a.resolvedAt,
         open: open.has(a.id), version: a.version, last_position: positionAt.get(a.version)!,
       })))],

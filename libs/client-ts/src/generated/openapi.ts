@@ -2361,6 +2361,7 @@ export interface components {
          *       },
          *       "alarm_id": "3f0c6a52-8d1e-5b7a-9c3e-2a4b6c8d0e1f",
          *       "condition_ended_at": null,
+         *       "condition_since": "2026-11-25T08:00:10.000Z",
          *       "device_id": "mon-0001",
          *       "due_at": "2026-11-25T08:01:10.000Z",
          *       "escalated_at": null,
@@ -2373,6 +2374,7 @@ export interface components {
          *       "patient_id": "pat-0001",
          *       "priority": "high",
          *       "raised_at": "2026-11-25T08:00:10.000Z",
+         *       "recurrences": 0,
          *       "resolved_at": null,
          *       "rule": "spo2-low",
          *       "state": "acknowledged",
@@ -2392,6 +2394,8 @@ export interface components {
             /** @description The alarm id (the raise event's alert_id) */
             alarm_id: string;
             condition_ended_at: string | null;
+            /** @description Since when the condition is present this time: raised_at, or the latest time it came back while the alarm was latched */
+            condition_since: string;
             /** @description The device whose data raised it */
             device_id: string;
             /** @description When it escalates if nobody acknowledges it (null: never) */
@@ -2419,6 +2423,8 @@ export interface components {
             priority: "high" | "medium" | "low";
             /** @description The effective time of the observation that confirmed the condition (after its onset delay) */
             raised_at: string;
+            /** @description How many times the condition came back while the alarm was latched (one alarm until acknowledged, not one per recurrence) */
+            recurrences: number;
             resolved_at: string | null;
             /** @description The condition (@vitalis/clinical alarm table: spo2-low, hr-high, sys-low, news2-high, device-disconnected, …) */
             rule: string;
@@ -2453,6 +2459,7 @@ export interface components {
          *           },
          *           "alarm_id": "3f0c6a52-8d1e-5b7a-9c3e-2a4b6c8d0e1f",
          *           "condition_ended_at": null,
+         *           "condition_since": "2026-11-25T08:00:10.000Z",
          *           "device_id": "mon-0001",
          *           "due_at": "2026-11-25T08:01:10.000Z",
          *           "escalated_at": null,
@@ -2465,6 +2472,7 @@ export interface components {
          *           "patient_id": "pat-0001",
          *           "priority": "high",
          *           "raised_at": "2026-11-25T08:00:10.000Z",
+         *           "recurrences": 0,
          *           "resolved_at": null,
          *           "rule": "spo2-low",
          *           "state": "acknowledged",

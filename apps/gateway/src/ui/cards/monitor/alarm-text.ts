@@ -23,6 +23,10 @@ export interface AlarmRecord {
   value: number;
   device_id: string;
   raised_at: string;
+  /** Since when the condition is present this time (raised_at, or its latest return while latched). */
+  condition_since?: string;
+  /** How many times the condition came back while the alarm was latched. */
+  recurrences?: number;
   due_at: string | null;
   condition_ended_at: string | null;
   acknowledged_at: string | null;
@@ -51,13 +55,17 @@ export function byPriority(a: AlarmRecord, b: AlarmRecord): number {
  * the browser's clock); a physiological one the server's message ("SpO2 85 % (below 92 % for 10 s)").
  */
 export function alarmDetail(a: AlarmRecord, now: number = Date.now()): string {
-  if (a.kind === 'technical' && a.rule === 'device-disconnected') return 'No data from monitor ' + a.device_id + ' since ' + clock(a.raised_at, now);
+  if (a.kind === 'technical' && a.rule === 'device-disconnected') return 'No data from monitor ' + a.device_id + ' since ' + clock(a.condition_since || a.raised_at, now);
   return a.message;
 }
 
-/** "Raised 14:03 · 3 min ago" (a technical disconnect: "Last data 14:02 · 3 min ago"). */
+/** "Raised 14:03 · 3 min ago" (a technical disconnect: "Last data 14:02 · 3 min ago", since its latest silence). */
 export function raisedLine(a: AlarmRecord, now: number = Date.now()): string {
-  return (a.kind === 'technical' && a.rule === 'device-disconnected' ? 'Last data ' : 'Raised ') + clock(a.raised_at, now) + ' · ' + age(a.raised_at, now) + ' ago';
+  if (a.kind === 'technical' && a.rule === 'device-disconnected') {
+    const since = a.condition_since || a.raised_at;
+    return 'Last data ' + clock(since, now) + ' · ' + age(since, now) + ' ago';
+  }
+  return 'Raised ' + clock(a.raised_at, now) + ' · ' + age(a.raised_at, now) + ' ago';
 }
 
 /** When an unacknowledged alarm or result escalates; past its time (the escalator not there yet), that it is overdue. */
@@ -69,7 +77,8 @@ export const acknowledgerOfAlarm = (a: AlarmRecord): string => (a.acknowledged_b
 /**
  * The alarm's state in sentences, most important first: acknowledged (who, when), latched (the
  * condition ended, still to acknowledge), not yet acknowledged (with when it escalates), then the
- * escalation if there was one, and the acknowledging clinician's note. The state lines are drawn
+ * recurrences of a latched alarm (one alarm, however often its condition came back), the escalation
+ * if there was one, and the acknowledging clinician's note. The state lines are drawn
  * when the list is read (again on every change of it), the raise's age every second.
  */
 export function alarmStateLines(a: AlarmRecord, now: number = Date.now()): string[] {
@@ -81,6 +90,7 @@ export function alarmStateLines(a: AlarmRecord, now: number = Date.now()): strin
   } else if (a.state === 'raised') {
     lines.push('Not acknowledged' + (a.due_at && !a.escalated_at ? dueText(a.due_at, now) : ''));
   }
+  if (a.recurrences) lines.push('Came back ' + (a.recurrences === 1 ? 'once' : a.recurrences + ' times') + ' before acknowledgement, last at ' + clock(a.condition_since || a.raised_at, now));
   if (a.escalated_at) lines.push('Escalated to ' + (a.escalated_to || 'the next recipient') + ' at ' + clock(a.escalated_at, now));
   if (a.note) lines.push('Note: ' + a.note);
   return lines;
