@@ -3,11 +3,10 @@
  * screen say while readings are not being stored, and after.
  *
  * A database of the test's own (test/helpers/private-database.ts) whose vitals_observations gets a
- * trigger failing every write with a non-data error (the database "unwell": the ingest retries and
- * never dead-letters) while a switch row exists; it is switched by that row, never by DROP TRIGGER
- * (which takes locks on the hypertable and its chunks that can deadlock with the ingest's retrying
- * INSERT). A real ingest worker on private topics, a real gateway (thresholds in seconds), the
- * vitals-telemetry-monitor card in headless Chromium.
+ * trigger failing every write with a non-data error while it is switched on (the database "unwell":
+ * the ingest retries and never dead-letters; test/helpers/append-log-stall.ts). A real ingest
+ * worker on private topics, a real gateway (thresholds in seconds), the vitals-telemetry-monitor
+ * card in headless Chromium.
  *  1. readings taken 16 minutes ago are stored; nothing waits: health `ok` (an idle ward), no banner;
  *  2. the switch on, new readings on partition 1 cannot be stored: within 30 s health turns
  *     `degraded` naming partition 1, the card shows "Data delayed — the newest stored reading is
@@ -25,6 +24,7 @@ import type { IngestWorker } from '../../apps/ingest/src/worker';
 import { startGateway, type RunningGateway } from '../helpers/gateway';
 import { clientCredentialsToken, registerClient } from '../helpers/auth';
 import { contrastIssues, eventually, launchBrowser, openPage, screenshot, type TestPage } from '../helpers/browser';
+import { installAppendLogStall, type AppendLogStall } from '../helpers/append-log-stall';
 import { privateDatabase, type PrivateDatabase } from '../helpers/private-database';
 import { countStored, numeric, privateTopics, startTestIngest, testKafka, uid, waitFor } from '../integration/vitals/support';
 
@@ -43,17 +43,11 @@ let browser: Browser;
 let tp: TestPage;
 let token: string;
 let seq = 0;
+let stall: AppendLogStall;
 
 beforeAll(async () => {
   db = await privateDatabase('delayed');
-  await db.pool.query(`
-    CREATE TABLE test_stall_switch (on_purpose boolean PRIMARY KEY);
-    CREATE FUNCTION test_stall() RETURNS trigger LANGUAGE plpgsql AS $$
-    BEGIN
-      IF EXISTS (SELECT 1 FROM test_stall_switch) THEN RAISE EXCEPTION 'the append log is stuck on purpose' USING ERRCODE = '57P03'; END IF;
-      RETURN NEW;
-    END $$;
-    CREATE TRIGGER test_stall BEFORE INSERT ON vitals_observations FOR EACH ROW EXECUTE FUNCTION test_stall();`);
+  stall = await installAppendLogStall(db.pool);
   admin = kafka.admin();
   await admin.connect();
   topics = await privateTopics(admin, 3);
@@ -76,7 +70,7 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await browser?.close();
-  await db?.pool.query('DELETE FROM test_stall_switch').catch(() => {});
+  await stall?.stop().catch(() => {});
   await gw?.close();
   await worker?.stop();
   await producer?.disconnect();
@@ -125,7 +119,7 @@ describe('an ingest stall: health and the cards say so, and recover', () => {
   });
 
   it('writes failing: within 30 s health is degraded naming partition 1, and the monitor shows "Data delayed" with the reading\'s age', async () => {
-    await db.pool.query('INSERT INTO test_stall_switch VALUES (true)');
+    await stall.start();
     await produce(new Date());
 
     const delayed = await waitFor(health, (h) => h.pipeline.delayed, 30_000, 'health to name the delayed partition');
@@ -154,7 +148,7 @@ describe('an ingest stall: health and the cards say so, and recover', () => {
   });
 
   it('writes taken again: the waiting readings are stored, health is ok, the banner goes away', async () => {
-    await db.pool.query('DELETE FROM test_stall_switch');
+    await stall.stop();
     await waitFor(() => countStored(db.pool, { patient }), (c) => c.rows === 4, 60_000, 'the waiting readings stored');
     const ok = await waitFor(health, (h) => h.status === 'ok' && h.pipeline.lag === 0, 30_000, 'health ok again');
     expect(ok.pipeline).toMatchObject({ status: 'ok', delayed: false, stalled_partitions: [], delayed_partitions: [] });

@@ -15,7 +15,8 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { createSlot } from '../../../apps/gateway/src/appointments/service';
 import { startRig, type LiveRig } from '../live/support';
-import { eventually, launchBrowser, openPage, screenshot } from '../../helpers/browser';
+import { eventually, launchBrowser, screenshot } from '../../helpers/browser';
+import { openInMcpHost } from '../../helpers/mcp-host';
 import { api, ecgChunk, registerPatient, runProjections, tokenFor, uid, vital } from './support';
 
 const HAS_MCP = existsSync('apps/gateway/src/mcp/index.ts');
@@ -27,49 +28,12 @@ let mcp: Client;
 let writer: string;
 const calls: string[] = [];
 
-/** The host page: one iframe with the card, and the host side of the MCP Apps protocol. */
-const hostHtml = (card: string, fragment: string) => `<!doctype html>
-<html lang="en"><head><meta charset="utf-8"><title>Test MCP host</title></head>
-<body>
-<iframe id="card" title="${card}" src="/ui/${card}${fragment ? `#${fragment}` : ''}" width="1240" height="860"></iframe>
-<script>
-window.fromCard = [];
-const frame = document.getElementById('card');
-const send = (m) => frame.contentWindow.postMessage(Object.assign({ jsonrpc: '2.0' }, m), '*');
-window.addEventListener('message', async (e) => {
-  if (e.source !== frame.contentWindow) return;
-  const m = e.data;
-  window.fromCard.push(m.method || 'response');
-  if (m.method === 'ui/initialize') {
-    send({ id: m.id, result: { protocolVersion: m.params.protocolVersion, hostInfo: { name: 'vitalis-test-host', version: '1.0.0' }, hostCapabilities: { serverTools: {} }, hostContext: { theme: 'light', displayMode: 'inline' } } });
-  } else if (m.method === 'tools/call') {
-    try { send({ id: m.id, result: await window.mcpCallTool(m.params.name, m.params.arguments) }); }
-    catch (err) { send({ id: m.id, error: { code: -32603, message: String(err && err.message || err) } }); }
-  } else if (m.method && m.id !== undefined) {
-    send({ id: m.id, error: { code: -32601, message: 'not supported by the test host' } });
-  }
-});
-window.pushToolInput = (args) => send({ method: 'ui/notifications/tool-input', params: { arguments: args } });
-window.pushToolResult = (result) => send({ method: 'ui/notifications/tool-result', params: result });
-</script>
-</body></html>`;
-
-/** Opens `card` in the host; returns the page and the card's frame. */
-async function host(card: string, fragment = '') {
-  const tp = await openPage(browser, { width: 1280, height: 900 });
-  const url = `${rig.gw.url}/__test-mcp-host/${card}`;
-  await tp.page.route(url, (route) => route.fulfill({ status: 200, contentType: 'text/html; charset=utf-8', body: hostHtml(card, fragment) }));
-  await tp.page.exposeFunction('mcpCallTool', async (name: string, args: Record<string, unknown>) => {
+/** Opens `card` in the test MCP host; its tools/call go to the real MCP server through the SDK client. */
+const host = (card: string, fragment = '') =>
+  openInMcpHost(browser, rig.gw.url, card, async (name, args) => {
     calls.push(name);
     return mcp.callTool({ name, arguments: args });
-  });
-  await tp.page.goto(url, { waitUntil: 'load' });
-  const frame = tp.page.frameLocator('#card');
-  // the handshake: ui/initialize answered, then the card says it is initialized
-  await eventually(() => tp.page.evaluate<string[]>('window.fromCard'), (m) => m.includes('ui/notifications/initialized'), `${card}: ui/notifications/initialized`);
-  expect((await tp.page.evaluate<string[]>('window.fromCard'))[0]).toBe('ui/initialize');
-  return { tp, frame };
-}
+  }, { fragment });
 
 beforeAll(async () => {
   if (!HAS_MCP) return;

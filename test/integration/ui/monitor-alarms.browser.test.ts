@@ -33,6 +33,7 @@ import { DEFAULT_ALARM_SETTINGS } from '@vitalis/clinical';
 import { disconnectRaise } from '../../../apps/projector/src/device-watchdog';
 import { startRig, type LiveRig } from '../live/support';
 import { contrastIssues, eventually, launchBrowser, openPage, screenshot, type TestPage } from '../../helpers/browser';
+import { openInMcpHost } from '../../helpers/mcp-host';
 import { api as diagnostics, orderBody, quantityObs, reportBody, roleHeaders, userSession } from '../diagnostics/support';
 import { api, openCard, registerPatient, runProjections, tokenFor, uid, vital } from './support';
 
@@ -95,32 +96,6 @@ async function criticalPotassium(p: string): Promise<{ reportId: string }> {
   await eventually(async () => (await call('GET', `/critical-results?patient=${p}`, orderer)).body.critical_results.length, (n: number) => n === 1, 'the critical result listed');
   return { reportId: report.body.id };
 }
-
-/** A test MCP Apps host (on the gateway's origin: the card's frame-ancestors 'self' admits it): the card in an iframe, its tools/call forwarded to the real MCP server. */
-const HOST_HTML = `<!doctype html>
-<html lang="en"><head><meta charset="utf-8"><title>Test MCP host</title></head>
-<body>
-<iframe id="card" title="vitals-telemetry-monitor" src="/ui/vitals-telemetry-monitor" width="1240" height="960"></iframe>
-<script>
-window.fromCard = [];
-const frame = document.getElementById('card');
-const send = (m) => frame.contentWindow.postMessage(Object.assign({ jsonrpc: '2.0' }, m), '*');
-window.addEventListener('message', async (e) => {
-  if (e.source !== frame.contentWindow) return;
-  const m = e.data;
-  window.fromCard.push(m.method || 'response');
-  if (m.method === 'ui/initialize') {
-    send({ id: m.id, result: { protocolVersion: m.params.protocolVersion, hostInfo: { name: 'vitalis-test-host', version: '1.0.0' }, hostCapabilities: { serverTools: {} }, hostContext: {} } });
-  } else if (m.method === 'tools/call') {
-    try { send({ id: m.id, result: await window.mcpCallTool(m.params.name, m.params.arguments) }); }
-    catch (err) { send({ id: m.id, error: { code: -32603, message: String(err && err.message || err) } }); }
-  } else if (m.method && m.id !== undefined) {
-    send({ id: m.id, error: { code: -32601, message: 'not supported by the test host' } });
-  }
-});
-window.pushToolInput = (args) => send({ method: 'ui/notifications/tool-input', params: { arguments: args } });
-</script>
-</body></html>`;
 
 const panel = (tp: TestPage) => tp.page.locator('#alarm-panel');
 const row = (tp: TestPage, rule: string) => tp.page.locator(`#alerts li[data-rule="${rule}"]`);
@@ -354,19 +329,13 @@ describe('the monitor shows what is active for the patient the moment it opens, 
     const { reportId: report } = await criticalPotassium(p);
     const mcp = new Client({ name: 'vitalis-test-host', version: '1.0.0' }, { capabilities: {} });
     await mcp.connect(new StreamableHTTPClientTransport(new URL(`${rig.gw.url}/.well-known/mcp`), { requestInit: { headers: doctor.headers } }));
-    const host = await openPage(browser, { width: 1280, height: 1000 });
     const calls: string[] = [];
+    const { tp: host, frame } = await openInMcpHost(browser, rig.gw.url, 'vitals-telemetry-monitor', async (name, args) => {
+      calls.push(name);
+      return mcp.callTool({ name, arguments: args });
+    }, { viewport: { width: 1280, height: 1000 }, frameHeight: 960 });
     try {
-      const url = `${rig.gw.url}/__test-mcp-host/monitor-alarms`;
-      await host.page.route(url, (r) => r.fulfill({ status: 200, contentType: 'text/html; charset=utf-8', body: HOST_HTML }));
-      await host.page.exposeFunction('mcpCallTool', async (name: string, args: Record<string, unknown>) => {
-        calls.push(name);
-        return mcp.callTool({ name, arguments: args });
-      });
-      await host.page.goto(url, { waitUntil: 'load' });
-      await eventually(() => host.page.evaluate<string[]>('window.fromCard'), (m) => m.includes('ui/notifications/initialized'), 'the card initialized');
       await host.page.evaluate(`window.pushToolInput(${JSON.stringify({ patient_id: p })})`);
-      const frame = host.page.frameLocator('#card');
       const spo2 = frame.locator('#alerts li[data-rule="spo2-low"]');
       await eventually(() => spo2.count(), (n) => n === 1, 'the alarm via list_alarms');
       const critical = frame.locator(`#critical-list li[data-report="${report}"]`);

@@ -21,6 +21,7 @@ import type { CommittedBatch } from '../../../apps/ingest/src/live/stage';
 import { isDataError } from '../../../apps/ingest/src/worker';
 import { toRow, writeRowsByPartition, writeRowsIsolating, storedOffsets, type StoredRow } from '../../../apps/ingest/src/store';
 import { startGateway, type RunningGateway } from '../../helpers/gateway';
+import { installAppendLogStall, type AppendLogStall } from '../../helpers/append-log-stall';
 import { privateDatabase, type PrivateDatabase } from '../../helpers/private-database';
 import { countStored, numeric, privateTopics, startTestIngest, testKafka, uid, waitFor } from './support';
 
@@ -158,22 +159,13 @@ describe('a stalled partition is reported by the ingest gauge and the gateway he
   let topics: Awaited<ReturnType<typeof privateTopics>>;
   let gw: RunningGateway;
   let stop: (() => Promise<void>) | undefined;
+  let stall: AppendLogStall;
   const metrics = createIngestMetrics(createRegistry('ingest-stall-test'));
   const groupId = `vitalis-test-stall-${uid()}`;
 
   beforeAll(async () => {
     db = await privateDatabase('stall');
-    // The stall is switched by a row, not by dropping the trigger: DROP TRIGGER on a hypertable takes
-    // locks on it and its chunks in an order that can deadlock with the ingest's retrying INSERT.
-    await db.pool.query(`
-      CREATE TABLE test_stall_switch (on_purpose boolean PRIMARY KEY);
-      INSERT INTO test_stall_switch VALUES (true);
-      CREATE FUNCTION test_stall() RETURNS trigger LANGUAGE plpgsql AS $$
-      BEGIN
-        IF NEW.device_id LIKE 'stall-%' AND EXISTS (SELECT 1 FROM test_stall_switch) THEN RAISE EXCEPTION 'this partition is stuck on purpose' USING ERRCODE = '57P03'; END IF;
-        RETURN NEW;
-      END $$;
-      CREATE TRIGGER test_stall BEFORE INSERT ON vitals_observations FOR EACH ROW EXECUTE FUNCTION test_stall();`);
+    stall = await installAppendLogStall(db.pool, { devicePrefix: 'stall-', stalled: true });
     admin = kafka.admin();
     await admin.connect();
     topics = await privateTopics(admin, 3);
@@ -226,7 +218,7 @@ describe('a stalled partition is reported by the ingest gauge and the gateway he
     expect(gauge.get(0)).toBe(0);
     expect(gauge.get(2)).toBe(0);
 
-    await db.pool.query('DELETE FROM test_stall_switch');
+    await stall.stop();
     await waitFor(() => countStored(db.pool, { patient }), (c) => c.rows === 11, 60_000, 'the stuck row stored once the database takes it');
     const recovered = await waitFor(health, (h) => h.pipeline.status === 'ok' && h.pipeline.lag === 0, 45_000, 'health ok again');
     expect(recovered.status).toBe('ok');
