@@ -5,3 +5,7 @@ export {
 export type { NewEvent, StoredEvent, EventMetadata, ExpectedVersion, Queryable, EventSubscription, SourcePosition } from './store';
 export { STREAM_CATEGORIES, StreamNameError, streamName, parseStreamName, streamCategory, streamIdIn } from './streams';
 export type { StreamCategory } from './streams';
+export { handleCommand, inTransaction, loadStream, settle } from './command';
+export type {
+  Appended, CommandOutcome, DecidedEvent, Decider, Decision, HandleOptions, InTransaction, Loaded, VersionConflict,
+} from './command';
