@@ -11,7 +11,8 @@ import asyncio
 import os
 import time
 import uuid
-from typing import Any, Callable
+from collections.abc import Callable, Iterator
+from typing import Any
 
 import httpx
 import pytest
@@ -22,7 +23,8 @@ from vitalis_client import VitalisClient
 def _env(name: str) -> str:
     value = os.environ.get(name)
     if not value:
-        pytest.exit(f"{name} is not set: run through `make test` or export VITALIS_BASE_URL/VITALIS_CLIENT_ID/VITALIS_CLIENT_SECRET", returncode=2)
+        pytest.exit(f"{name} is not set: run through `make test` or export VITALIS_BASE_URL/VITALIS_CLIENT_ID/VITALIS_CLIENT_SECRET",
+                    returncode=2)
     return value
 
 
@@ -42,7 +44,7 @@ def initial_access_token() -> str:
 
 
 @pytest.fixture()
-def api(base_url: str, credentials: tuple[str, str]):
+def api(base_url: str, credentials: tuple[str, str]) -> Iterator[VitalisClient]:
     with VitalisClient.client_credentials(base_url, *credentials) as client:
         yield client
 
@@ -83,7 +85,8 @@ class Proxy:
         self.server: asyncio.base_events.Server | None = None
         self.url = ""
 
-    async def start(self) -> "Proxy":
+    async def start(self) -> Proxy:
+        """Listens on a free port of 127.0.0.1 (``url``)."""
         self.server = await asyncio.start_server(self._handle, "127.0.0.1", 0)
         self.url = f"http://127.0.0.1:{self.server.sockets[0].getsockname()[1]}"
         return self
@@ -106,6 +109,7 @@ class Proxy:
         await asyncio.gather(pipe(down_r, up_w), pipe(up_r, down_w))
 
     def drop_all(self) -> int:
+        """Aborts every open connection, both sides; returns how many sockets were cut."""
         n = len(self.writers)
         for w in list(self.writers):
             w.transport.abort()
@@ -113,6 +117,7 @@ class Proxy:
         return n
 
     async def close(self) -> None:
+        """Cuts the connections and stops listening."""
         self.drop_all()
         if self.server:
             self.server.close()

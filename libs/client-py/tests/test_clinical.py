@@ -6,17 +6,17 @@ import uuid
 
 import pytest
 
+from conftest import served
 from vitalis_client import AsyncVitalisClient, ConflictError, NotFoundError
 
-from conftest import served
 
-
-async def test_register_read_patient_book_and_cancel(base_url, credentials):
+async def test_register_read_patient_book_and_cancel(base_url: str, credentials: tuple[str, str]) -> None:
     if not (served(base_url, "GET", "/api/v1/patients/pat-0001") and served(base_url, "GET", "/api/v1/appointments")):
         pytest.skip("patients/appointments are not served yet (issue 5)")
     clinician = os.environ.get("VITALIS_TEST_CLINICIAN")
     async with AsyncVitalisClient.client_credentials(base_url, *credentials) as api:
-        registered = await api.register_patient({"resourceType": "Patient", "name": [{"family": f"Py{uuid.uuid4().hex[:8]}", "given": ["Ada"]}],
+        registered = await api.register_patient({"resourceType": "Patient",
+                                                 "name": [{"family": f"Py{uuid.uuid4().hex[:8]}", "given": ["Ada"]}],
                                                  "birthDate": "1980-02-03", "gender": "female"})
         record = await api.get_patient(registered.id)
         patient = record.patient

@@ -1,45 +1,46 @@
 """Live vitals through the async telemetry client: every observation produced through Kafka
 arrives exactly once, in order, across a forced disconnect of the underlying socket."""
 import asyncio
+from collections.abc import Callable
 
 import pytest
 
-from vitalis_client import AsyncTelemetryClient, AsyncVitalisClient, ClientCredentials, SSEParser
+from conftest import Proxy, heart_rate, served, uid
+from vitalis_client import AsyncTelemetryClient, AsyncVitalisClient, ClientCredentials, LiveObservation, SSEParser
 from vitalis_client.telemetry import to_live
 
-from conftest import Proxy, heart_rate, served, uid
 
-
-def test_sse_parser_handles_split_chunks_comments_and_crlf():
+def test_sse_parser_handles_split_chunks_comments_and_crlf() -> None:
     parser = SSEParser()
     out = parser.feed(": heartbeat\r\nid: 7\r\nevent: observation\r\nda")
     assert out == []
-    out = parser.feed('ta: {"patient_id":"p","device_id":"d","seq":1,"effective_at":"2026-01-01T00:00:00Z","code":"8867-4","unit":"/min","value":60}\r\n\r\nretry: 500\n\n')
+    out = parser.feed('ta: {"patient_id":"p","device_id":"d","seq":1,"effective_at":"2026-01-01T00:00:00Z",'
+                      '"code":"8867-4","unit":"/min","value":60}\r\n\r\nretry: 500\n\n')
     assert len(out) == 1 and out[0].id == "7"
     live = to_live(out[0])
-    assert live is not None and live.observation.seq == 1
+    assert isinstance(live, LiveObservation) and live.observation.seq == 1
 
 
-async def test_live_vitals_resume_after_forced_disconnect(base_url, credentials):
+async def test_live_vitals_resume_after_forced_disconnect(base_url: str, credentials: tuple[str, str]) -> None:
     if not served(base_url, "GET", "/api/v1/vitals/stream"):
         pytest.skip("GET /api/v1/vitals/stream is not served yet (issue 6)")
     proxy = await Proxy(base_url).start()
     patient, device = f"pat-py-live-{uid()}", f"dev-py-{uid()}"
-    received = []
+    received: list[LiveObservation] = []
     try:
         async with AsyncVitalisClient.client_credentials(base_url, *credentials) as api, \
                 AsyncTelemetryClient(proxy.url, ClientCredentials(base_url, *credentials)) as telemetry:
 
-            async def consume():
+            async def consume() -> None:
                 async for event in telemetry.stream(patient):
-                    assert event.type == "observation"
+                    assert isinstance(event, LiveObservation), f"expected an observation, got {event.type}"
                     received.append(event)
                     if len(received) == 20:
                         return
 
             task = asyncio.create_task(consume())
 
-            async def until(condition, what: str) -> None:
+            async def until(condition: Callable[[], bool], what: str) -> None:
                 for _ in range(900):  # 45 s
                     if condition():
                         return

@@ -4,19 +4,20 @@ import time
 
 import pytest
 
-from vitalis_client import AsyncVitalisClient, ValidationError, VitalsPage
-
 from conftest import heart_rate, uid, wait_for
+from vitalis_client import AsyncVitalisClient, BucketPage, ValidationError, VitalisClient, VitalsPage
 
 # Yesterday, on the hour: inside the gateway's device-clock window (VITALS_RETENTION_DAYS back,
 # VITALS_MAX_CLOCK_SKEW_SECONDS ahead), and on a minute boundary for the bucket assertions.
 BASE = int(time.time()) // 3600 * 3600 - 86400
-ISO = lambda t: time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime(t))  # noqa: E731
+
+
+def iso(t: float) -> str:
+    return time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime(t))
 
 
 @pytest.fixture(scope="module")
-def published(base_url, credentials):
-    from vitalis_client import VitalisClient
+def published(base_url: str, credentials: tuple[str, str]) -> str:
     patient = f"pat-py-{uid()}"
     with VitalisClient.client_credentials(base_url, *credentials) as api:
         result = api.publish_vitals([heart_rate(patient, f"{patient}-mon", i + 1, BASE + i) for i in range(5)])
@@ -25,19 +26,20 @@ def published(base_url, credentials):
     return patient
 
 
-def test_history_pages_and_latest(api, published):
-    page = api.get_vitals_history(published, ISO(BASE), ISO(BASE + 60), limit=2)
+def test_history_pages_and_latest(api: VitalisClient, published: str) -> None:
+    page = api.get_vitals_history(published, iso(BASE), iso(BASE + 60), limit=2)
     assert isinstance(page, VitalsPage) and page.count == 2 and page.next
-    seqs = [o.seq for o in api.iter_vitals(published, ISO(BASE), ISO(BASE + 60), limit=2)]
+    seqs = [o.seq for o in api.iter_vitals(published, iso(BASE), iso(BASE + 60), limit=2)]
     assert seqs == [1, 2, 3, 4, 5]
     # an unaligned range is answered from the append log, not from rollups a projector may not have caught up on
-    buckets = api.get_vitals_history(published, ISO(BASE - 1), ISO(BASE + 59), bucket="1m", agg="min,max,count")
+    buckets = api.get_vitals_history(published, iso(BASE - 1), iso(BASE + 59), bucket="1m", agg="min,max,count")
+    assert isinstance(buckets, BucketPage)
     assert [(b.min, b.max, b.count) for b in buckets.data] == [(61, 65, 5)]
     latest = api.get_latest_vitals(published)
     assert latest.data[0].code == "8867-4" and latest.data[0].value == 65
 
 
-def test_bad_input_is_a_validation_error(api, published):
+def test_bad_input_is_a_validation_error(api: VitalisClient, published: str) -> None:
     with pytest.raises(ValidationError) as caught:
         api.get_vitals_history(published, "yesterday", "today")
     assert caught.value.status == 400 and caught.value.problem["type"].endswith(caught.value.kind)
@@ -46,8 +48,8 @@ def test_bad_input_is_a_validation_error(api, published):
     assert refused.value.status == 422
 
 
-async def test_async_history(base_url, credentials, published):
+async def test_async_history(base_url: str, credentials: tuple[str, str], published: str) -> None:
     async with AsyncVitalisClient.client_credentials(base_url, *credentials) as api:
-        seqs = [o.seq async for o in api.iter_vitals(published, ISO(BASE), ISO(BASE + 60), limit=3)]
+        seqs = [o.seq async for o in api.iter_vitals(published, iso(BASE), iso(BASE + 60), limit=3)]
         assert seqs == [1, 2, 3, 4, 5]
         assert (await api.get_latest_vitals(published)).data[0].seq == 5

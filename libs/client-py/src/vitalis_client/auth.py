@@ -8,7 +8,7 @@ import hashlib
 import secrets
 import threading
 import time
-from typing import Callable, Generator, Optional
+from collections.abc import Callable, Generator
 from urllib.parse import urlencode
 
 import httpx
@@ -31,23 +31,27 @@ class TokenAuth(httpx.Auth):
 
     def __init__(self, base_url: str):
         self.base_url = base_url.rstrip("/")
-        self._token: Optional[str] = None
+        self._token: str | None = None
         self._expires_at = 0.0
         self._lock = threading.Lock()
 
     # -- subclass hooks
     def token_request(self) -> httpx.Request:
+        """The request that obtains a token (a subclass's grant)."""
         raise NotImplementedError
 
     def on_token(self, response: httpx.Response) -> TokenResponse:
+        """The tokens of a successful token response."""
         return TokenResponse.model_validate(response.json())
 
     # -- the flow
     @property
-    def token(self) -> Optional[str]:
+    def token(self) -> str | None:
+        """The cached access token; None when there is none or it is about to expire."""
         return self._token if time.monotonic() < self._expires_at else None
 
     def invalidate(self) -> None:
+        """Forgets the cached token: the next request fetches a new one."""
         self._token = None
         self._expires_at = 0.0
 
@@ -67,6 +71,7 @@ class TokenAuth(httpx.Auth):
         return self._token
 
     def auth_flow(self, request: httpx.Request) -> Generator[httpx.Request, httpx.Response, None]:
+        """The httpx hook: a token when none is cached, the request with it, and one retry after a 401."""
         if self.token is None:
             self._store((yield self.token_request()))
         request.headers["Authorization"] = f"Bearer {self._token}"
@@ -80,7 +85,8 @@ class TokenAuth(httpx.Auth):
 
 
 def _form_request(url: str, form: dict[str, str]) -> httpx.Request:
-    return httpx.Request("POST", url, content=urlencode(form), headers={"content-type": "application/x-www-form-urlencoded", "accept": "application/json"})
+    headers = {"content-type": "application/x-www-form-urlencoded", "accept": "application/json"}
+    return httpx.Request("POST", url, content=urlencode(form), headers=headers)
 
 
 class ClientCredentials(TokenAuth):
@@ -93,6 +99,7 @@ class ClientCredentials(TokenAuth):
         self.scope = " ".join(scope) if isinstance(scope, list) else scope
 
     def token_request(self) -> httpx.Request:
+        """``client_credentials``, with the scope when one was asked for."""
         form = {"grant_type": "client_credentials", "client_id": self.client_id, "client_secret": self.client_secret}
         if self.scope:
             form["scope"] = self.scope
@@ -102,12 +109,14 @@ class ClientCredentials(TokenAuth):
 class Sandbox(TokenAuth):
     """Evaluation without registration: ``POST /api/v1/sandbox`` (rate-limited, read-only scopes)."""
 
-    credentials: Optional[SandboxCredentials] = None
+    credentials: SandboxCredentials | None = None
 
     def token_request(self) -> httpx.Request:
+        """``POST /api/v1/sandbox``: a new sandbox client and its token."""
         return httpx.Request("POST", self.base_url + SANDBOX_PATH, headers={"accept": "application/json"})
 
     def on_token(self, response: httpx.Response) -> TokenResponse:
+        """The token, keeping the sandbox client's credentials in ``credentials``."""
         self.credentials = SandboxCredentials.model_validate(response.json())
         return self.credentials
 
@@ -127,6 +136,7 @@ class RefreshingTokens(TokenAuth):
         self._expires_at = time.monotonic() + max(0.0, tokens.expires_in - EXPIRY_MARGIN_S)
 
     def token_request(self) -> httpx.Request:
+        """``refresh_token`` with the latest refresh token; an error when there is none."""
         if not self.tokens.refresh_token:
             raise RuntimeError("the access token expired and there is no refresh token")
         form = {"grant_type": "refresh_token", "refresh_token": self.tokens.refresh_token, "client_id": self.client_id}
@@ -135,6 +145,7 @@ class RefreshingTokens(TokenAuth):
         return _form_request(self.base_url + TOKEN_PATH, form)
 
     def on_token(self, response: httpx.Response) -> TokenResponse:
+        """The new tokens (keeping the refresh token when none came back), passed to ``on_tokens``."""
         fresh = TokenResponse.model_validate(response.json())
         if fresh.refresh_token is None:
             fresh.refresh_token = self.tokens.refresh_token
@@ -153,6 +164,7 @@ class StaticToken(TokenAuth):
         self._expires_at = float("inf")
 
     def auth_flow(self, request: httpx.Request) -> Generator[httpx.Request, httpx.Response, None]:
+        """The request with the token; no renewal and no retry."""
         request.headers["Authorization"] = f"Bearer {self._token}"
         yield request
 
@@ -167,7 +179,8 @@ def create_pkce() -> tuple[str, str]:
     return verifier, challenge
 
 
-def _code_form(callback_url: str, client_id: str, client_secret: str | None, redirect_uri: str, verifier: str, expected_state: str) -> dict[str, str]:
+def _code_form(callback_url: str, client_id: str, client_secret: str | None, redirect_uri: str, verifier: str,
+               expected_state: str) -> dict[str, str]:
     params = httpx.URL(callback_url).params
     if params.get("state") != expected_state:
         raise ValueError("authorization response state does not match (possible CSRF)")
@@ -194,6 +207,7 @@ def exchange_code(base_url: str, callback_url: str, *, client_id: str, redirect_
 
 
 def authorization_url(base_url: str, client_id: str, redirect_uri: str, scope: str, state: str, challenge: str) -> str:
+    """The authorize URL to send the user's browser to: the code flow with PKCE (S256) and ``state``."""
     query = urlencode({
         "response_type": "code", "client_id": client_id, "redirect_uri": redirect_uri, "scope": scope,
         "state": state, "code_challenge": challenge, "code_challenge_method": "S256",

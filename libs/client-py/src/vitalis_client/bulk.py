@@ -4,23 +4,28 @@ from __future__ import annotations
 
 import json
 import time
-from typing import Any, Iterable, Iterator, Optional
+from collections.abc import Callable, Iterable, Iterator
+from typing import TYPE_CHECKING, Any
 
 import httpx
 
 from .errors import raise_for_problem
 
+if TYPE_CHECKING:  # pandas is an optional dependency (the `pandas` extra): imported where it is used
+    import pandas as pd
+
 FHIR_BASE = "/fhir/R4"
 
 
-def kickoff_path(group: Optional[str] = None, patients: bool = False) -> str:
+def kickoff_path(group: str | None = None, patients: bool = False) -> str:
     """The kick-off path of a level: a Group, every patient (Patient level) or the whole system."""
     if group is not None:
         return f"{FHIR_BASE}/Group/{group}/$export"
     return f"{FHIR_BASE}/Patient/$export" if patients else f"{FHIR_BASE}/$export"
 
 
-def kickoff_params(since: Optional[str], until: Optional[str], type_filter: Optional[str | list[str]]) -> dict[str, Any]:
+def kickoff_params(since: str | None, until: str | None, type_filter: str | list[str] | None) -> dict[str, Any]:
+    """The kick-off's query: Observations as NDJSON, changed since/until, with ``_typeFilter`` queries."""
     params: dict[str, Any] = {"_type": "Observation", "_outputFormat": "application/fhir+ndjson"}
     if since is not None:
         params["_since"] = since
@@ -32,7 +37,7 @@ def kickoff_params(since: Optional[str], until: Optional[str], type_filter: Opti
 
 
 def run_export(http: httpx.Client, path: str, params: dict[str, Any], *, max_wait: float = 3600.0,
-               first_delay: float = 0.25, max_delay: float = 10.0, sleep=time.sleep) -> dict[str, Any]:
+               first_delay: float = 0.25, max_delay: float = 10.0, sleep: Callable[[float], None] = time.sleep) -> dict[str, Any]:
     """Kicks off and polls until the manifest (200); the delay doubles up to ``max_delay`` unless the
     server's Retry-After says otherwise. Returns the manifest."""
     kick = http.get(path, params=params, headers={"prefer": "respond-async", "accept": "application/fhir+json"})
@@ -44,7 +49,8 @@ def run_export(http: httpx.Client, path: str, params: dict[str, Any], *, max_wai
         res = http.get(status_url)
         raise_for_problem(res)
         if res.status_code == 200:
-            return res.json()
+            manifest: dict[str, Any] = res.json()
+            return manifest
         if time.monotonic() > deadline:
             raise TimeoutError(f"the export at {status_url} did not finish within {max_wait} s")
         retry_after = res.headers.get("retry-after")
@@ -65,14 +71,14 @@ def iter_ndjson(http: httpx.Client, manifest: dict[str, Any]) -> Iterator[dict[s
                     yield json.loads(line)
 
 
-def to_dataframe(resources: Iterable[dict[str, Any]]):
+def to_dataframe(resources: Iterable[dict[str, Any]]) -> pd.DataFrame:
     """Observations as a pandas DataFrame, one row each: patient, device, code, effective (UTC),
     value, unit; ECG waveforms keep their samples (a list) and period_ms. Needs pandas."""
     try:
         import pandas as pd
     except ImportError as err:  # pragma: no cover - depends on the environment
         raise ImportError("to_dataframe needs pandas: pip install pandas") from err
-    rows = []
+    rows: list[dict[str, Any]] = []
     for r in resources:
         coding = r["code"]["coding"]
         quantity = r.get("valueQuantity")
@@ -88,6 +94,7 @@ def to_dataframe(resources: Iterable[dict[str, Any]]):
             "samples": [float(x) for x in sampled["data"].split()] if sampled else None,
             "period_ms": sampled["period"] if sampled else None,
         })
-    frame = pd.DataFrame(rows, columns=["patient", "device", "code", "display", "effective", "value", "unit", "samples", "period_ms"])
+    columns = ["patient", "device", "code", "display", "effective", "value", "unit", "samples", "period_ms"]
+    frame: pd.DataFrame = pd.DataFrame(rows, columns=columns)
     frame["effective"] = pd.to_datetime(frame["effective"], utc=True, format="ISO8601")
     return frame

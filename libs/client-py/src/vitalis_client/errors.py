@@ -7,7 +7,8 @@ are raised as :class:`OAuthError`.
 """
 from __future__ import annotations
 
-from typing import Any, Mapping
+from collections.abc import Mapping
+from typing import Any
 
 import httpx
 
@@ -17,6 +18,9 @@ class VitalisError(Exception):
 
 
 class ProblemError(VitalisError):
+    """An RFC 9457 problem the gateway answered: the status, the whole body (``problem``), the headers
+    (lower-case names) and the problem's ``type``, ``title``, ``detail`` and ``kind``."""
+
     def __init__(self, status: int, problem: Mapping[str, Any], headers: Mapping[str, str]):
         self.status = status
         self.problem = dict(problem)
@@ -30,6 +34,8 @@ class ProblemError(VitalisError):
 
 
 class UnauthorizedError(ProblemError):
+    """401: no token, or one that is expired, revoked or malformed."""
+
     @property
     def challenge(self) -> str | None:
         """The ``WWW-Authenticate`` header."""
@@ -37,31 +43,39 @@ class UnauthorizedError(ProblemError):
 
 
 class ForbiddenError(UnauthorizedError):
-    pass
+    """403: a valid token without the scope or the role the operation needs."""
 
 
 class NotFoundError(ProblemError):
-    pass
+    """404: no such resource."""
 
 
 class ValidationError(ProblemError):
+    """400 or 422: the request's parameters or body were refused."""
+
     @property
     def errors(self) -> list[dict[str, Any]]:
+        """Each refused field, as the problem's ``errors`` list (empty when it has none)."""
         return list(self.problem.get("errors") or [])
 
 
 class ConflictError(ProblemError):
-    pass
+    """409 or 412: the resource's state or version does not allow the change."""
 
 
 class RateLimitedError(ProblemError):
+    """429: too many requests."""
+
     @property
     def retry_after(self) -> float | None:
+        """The ``Retry-After`` header in seconds, when the gateway sent one."""
         value = self.headers.get("retry-after")
         return float(value) if value is not None else None
 
 
 class OAuthError(VitalisError):
+    """An OAuth endpoint's RFC 6749 error: the status, ``error`` and ``error_description``."""
+
     def __init__(self, status: int, error: str, description: str | None = None):
         self.status = status
         self.error = error
@@ -96,5 +110,6 @@ def error_from_response(response: httpx.Response) -> VitalisError:
 
 
 def raise_for_problem(response: httpx.Response) -> None:
+    """Raises the typed error of a failed response (its body must have been read); nothing otherwise."""
     if response.is_error:
         raise error_from_response(response)

@@ -2,24 +2,30 @@
 newer gateway adding fields never breaks an older client."""
 from __future__ import annotations
 
-from typing import Any, Literal, Optional
+from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
 
 class Model(BaseModel):
+    """Base of every model: unknown fields kept, fields settable by name or alias."""
+
     model_config = ConfigDict(extra="allow", populate_by_name=True)
 
 
 class TokenResponse(Model):
+    """The token endpoint's answer (RFC 6749): the access token, its lifetime, scope and refresh token."""
+
     access_token: str
     token_type: str = "Bearer"
     expires_in: int
     scope: str = ""
-    refresh_token: Optional[str] = None
+    refresh_token: str | None = None
 
 
 class SandboxCredentials(TokenResponse):
+    """``POST /api/v1/sandbox``: a token plus the short-lived client it was issued to."""
+
     client_id: str
     client_secret: str
     client_secret_expires_at: int
@@ -27,17 +33,23 @@ class SandboxCredentials(TokenResponse):
 
 
 class ClientRegistration(Model):
+    """A registered OAuth client (RFC 7591): its id, secret and scope."""
+
     client_id: str
-    client_secret: Optional[str] = None
+    client_secret: str | None = None
     scope: str = ""
 
 
 class DependencyCheck(Model):
+    """One dependency's state in the health answer (PostgreSQL, Kafka, Redis)."""
+
     status: str
-    latency_ms: Optional[float] = None
+    latency_ms: float | None = None
 
 
 class Health(Model):
+    """``GET /api/v1/health``: the overall status, the version and each dependency's check."""
+
     status: Literal["ok", "degraded", "down"]
     version: str
     checks: dict[str, DependencyCheck] = Field(default_factory=dict)
@@ -48,43 +60,53 @@ class Identity(Model):
 
 
 class Waveform(Model):
+    """An ECG strip: potentials in mV relative to ``origin``, one every ``period_ms``."""
+
     origin: float
     period_ms: float
     samples: list[float]
 
 
 class VitalsObservation(Model):
+    """One vitals observation of a device: a numeric ``value`` or a ``waveform``, with its LOINC code and unit."""
+
     patient_id: str
     device_id: str
     seq: int
     effective_at: str
     code: str
     unit: str
-    value: Optional[float] = None
-    waveform: Optional[Waveform] = None
+    value: float | None = None
+    waveform: Waveform | None = None
 
 
 class VitalsPage(Model):
+    """A page of raw observations in [from, to); ``next`` is the next page's URL."""
+
     patient_id: str
     from_: str = Field(alias="from")
     to: str
     count: int
     data: list[VitalsObservation]
-    next: Optional[str] = None
+    next: str | None = None
 
 
 class BucketPoint(Model):
+    """One code's aggregates over one time bucket."""
+
     code: str
     bucket: str
-    count: Optional[int] = None
-    avg: Optional[float] = None
-    min: Optional[float] = None
-    max: Optional[float] = None
-    last: Optional[float] = None
-    last_at: Optional[str] = None
+    count: int | None = None
+    avg: float | None = None
+    min: float | None = None
+    max: float | None = None
+    last: float | None = None
+    last_at: str | None = None
 
 
 class BucketPage(Model):
+    """A page of aggregated series (``bucket``, ``agg``) and where they were read from (``source``)."""
+
     patient_id: str
     from_: str = Field(alias="from")
     to: str
@@ -93,16 +115,20 @@ class BucketPage(Model):
     source: str
     count: int
     data: list[BucketPoint]
-    next: Optional[str] = None
+    next: str | None = None
 
 
 class LatestVitals(Model):
+    """The latest observation of each vital sign of a patient."""
+
     patient_id: str
     count: int
     data: list[VitalsObservation]
 
 
 class PublishResult(Model):
+    """How many observations a publish accepted, and the Kafka topic they went to."""
+
     accepted: int
     topic: str
 
@@ -122,12 +148,14 @@ class PatientRecord(Model):
 
     view: Literal["clinical", "demographics"]
     patient: Patient
-    allergies: Optional[list[dict[str, Any]]] = None
-    latest_vitals: Optional[list[dict[str, Any]]] = None
-    news2: Optional[dict[str, Any]] = None
+    allergies: list[dict[str, Any]] | None = None
+    latest_vitals: list[dict[str, Any]] | None = None
+    news2: dict[str, Any] | None = None
 
 
 class Slot(Model):
+    """A FHIR R4 Slot: a clinician's consultation slot, free or busy."""
+
     resourceType: Literal["Slot"] = "Slot"
     id: str
     status: str
@@ -173,11 +201,13 @@ class CriticalResult(Model):
     critical_id: str
     report_id: str
     state: str
-    acknowledged_by: Optional[str] = None
-    acknowledged_at: Optional[str] = None
+    acknowledged_by: str | None = None
+    acknowledged_at: str | None = None
 
 
 class CriticalResults(Model):
+    """Critical results as ``GET /api/v1/diagnostics/critical-results`` lists them (by default the unacknowledged, oldest first)."""
+
     count: int
     critical_results: list[dict[str, Any]]
 
@@ -191,10 +221,12 @@ class Bundle(Model):
     entry: list[dict[str, Any]] = Field(default_factory=list)
     link: list[dict[str, Any]] = Field(default_factory=list)
 
-    def next_url(self) -> Optional[str]:
-        return next((l["url"] for l in self.link if l.get("relation") == "next"), None)
+    def next_url(self) -> str | None:
+        """The URL of the next page (the ``link`` with relation "next"), if there is one."""
+        return next((link["url"] for link in self.link if link.get("relation") == "next"), None)
 
     def resources(self, resource_type: str | None = None) -> list[dict[str, Any]]:
+        """The entries' resources, optionally only those of one type ("Slot", "Schedule", ...)."""
         return [e["resource"] for e in self.entry if resource_type is None or e.get("resource", {}).get("resourceType") == resource_type]
 
 

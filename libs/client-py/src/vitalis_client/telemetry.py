@@ -11,8 +11,8 @@ from __future__ import annotations
 
 import asyncio
 import json
+from collections.abc import AsyncIterator, Callable, Iterable
 from dataclasses import dataclass, field
-from typing import AsyncIterator, Callable, Iterable, Optional
 
 import httpx
 
@@ -25,10 +25,12 @@ STREAM_PATH = "/api/v1/vitals/stream"
 
 @dataclass
 class SSEMessage:
-    id: Optional[str] = None
+    """One event of the stream: its ``id``, ``event`` name, ``data`` lines and ``retry`` (ms), as sent."""
+
+    id: str | None = None
     event: str = ""
     data: list[str] = field(default_factory=list)
-    retry: Optional[int] = None
+    retry: int | None = None
 
 
 class SSEParser:
@@ -39,6 +41,7 @@ class SSEParser:
         self._current = SSEMessage()
 
     def feed(self, chunk: str) -> list[SSEMessage]:
+        """The messages this chunk completes; an incomplete line or event waits for the next chunk."""
         self._buffer += chunk
         out: list[SSEMessage] = []
         while True:
@@ -55,7 +58,7 @@ class SSEParser:
             if message is not None:
                 out.append(message)
 
-    def _line(self, line: str) -> Optional[SSEMessage]:
+    def _line(self, line: str) -> SSEMessage | None:
         if line == "":
             done, self._current = self._current, SSEMessage(id=None)
             return done if done.data else None
@@ -74,7 +77,7 @@ class SSEParser:
         return None
 
 
-def to_live(message: SSEMessage) -> Optional[LiveObservation | LiveAlert]:
+def to_live(message: SSEMessage) -> LiveObservation | LiveAlert | None:
     """The live event an SSE message carries; None for control messages (``lagged``, ``closed``) and comments."""
     if not message.id or not message.data:
         return None
@@ -100,6 +103,9 @@ def _fatal(err: BaseException) -> bool:
 
 
 class AsyncTelemetryClient:
+    """The live vitals stream of the gateway (SSE) as an async iterator that reconnects with backoff and
+    resumes after the last event it delivered; ``connections`` counts the connections it opened."""
+
     def __init__(self, base_url: str, auth: TokenAuth, *, initial_delay: float = 0.25, max_delay: float = 10.0,
                  path: str = STREAM_PATH, on_disconnect: Callable[[BaseException, int], None] | None = None,
                  transport: httpx.AsyncBaseTransport | None = None):
@@ -115,13 +121,14 @@ class AsyncTelemetryClient:
         # no auth flow on this client: the token is set per connection (see TokenAuth.aget_token)
         self._http = httpx.AsyncClient(base_url=self.base_url, timeout=httpx.Timeout(10.0, read=None), transport=transport)
 
-    async def __aenter__(self) -> "AsyncTelemetryClient":
+    async def __aenter__(self) -> AsyncTelemetryClient:
         return self
 
     async def __aexit__(self, *exc: object) -> None:
         await self.aclose()
 
     async def aclose(self) -> None:
+        """Closes the connection pool (an open stream ends)."""
         await self._http.aclose()
 
     async def stream(self, patient: str | list[str], codes: Iterable[str] | None = None, last_event_id: str | None = None,

@@ -12,8 +12,9 @@ results rather than exceptions, so the agent can read and recover.
 """
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass
-from typing import Any, Iterable, Optional, Union
+from typing import Any
 
 from pydantic import BaseModel
 
@@ -24,19 +25,25 @@ from .operations import OPERATIONS, Operation
 
 @dataclass(frozen=True)
 class ToolDefinition:
+    """One operation as an agent tool: name (``vitalis_<operation>``), description, JSON Schema of its
+    input, the scope it needs and whether it only reads."""
+
     name: str
     description: str
     input_schema: dict[str, Any]
-    scope: Optional[str]
+    scope: str | None
     read_only: bool
 
     def openai(self) -> dict[str, Any]:
+        """The OpenAI function-tool shape."""
         return {"type": "function", "function": {"name": self.name, "description": self.description, "parameters": self.input_schema}}
 
     def anthropic(self) -> dict[str, Any]:
+        """The Anthropic tool shape."""
         return {"name": self.name, "description": self.description, "input_schema": self.input_schema}
 
     def mcp(self) -> dict[str, Any]:
+        """The MCP tool shape, with the read-only hint."""
         return {"name": self.name, "description": self.description, "inputSchema": self.input_schema,
                 "annotations": {"readOnlyHint": self.read_only}}
 
@@ -47,6 +54,7 @@ def _definition(op: Operation) -> ToolDefinition:
 
 
 def tool_definitions(names: Iterable[str] | None = None) -> list[ToolDefinition]:
+    """The tool definitions of these operations (by operation name), or of every operation."""
     return [_definition(OPERATIONS[n]) for n in (names or OPERATIONS)]
 
 
@@ -65,19 +73,25 @@ def _error(err: Exception) -> dict[str, Any]:
 
 
 class VitalisTools:
-    def __init__(self, api: Union[VitalisClient, AsyncVitalisClient], names: Iterable[str] | None = None, *, read_only: bool = False):
+    """The tools bound to a client: their definitions in each framework's shape, and ``call`` (sync client) or
+    ``acall`` (async client) to run one by its tool name. ``read_only`` keeps only the tools that only read."""
+
+    def __init__(self, api: VitalisClient | AsyncVitalisClient, names: Iterable[str] | None = None, *, read_only: bool = False):
         self.api = api
         defs = tool_definitions(names)
         self.definitions = [d for d in defs if d.read_only or not read_only]
         self._by_name = {d.name: d for d in self.definitions}
 
     def openai(self) -> list[dict[str, Any]]:
+        """Every tool in the OpenAI shape."""
         return [d.openai() for d in self.definitions]
 
     def anthropic(self) -> list[dict[str, Any]]:
+        """Every tool in the Anthropic shape."""
         return [d.anthropic() for d in self.definitions]
 
     def mcp(self) -> list[dict[str, Any]]:
+        """Every tool in the MCP shape."""
         return [d.mcp() for d in self.definitions]
 
     def _operation(self, name: str) -> str:
@@ -86,6 +100,7 @@ class VitalisTools:
         return name.removeprefix("vitalis_")
 
     def call(self, name: str, arguments: dict[str, Any]) -> Any:
+        """Runs a tool with the sync client: the result as JSON, or ``{"error": ...}`` when the API refused."""
         assert isinstance(self.api, VitalisClient), "use acall() with an AsyncVitalisClient"
         try:
             return _jsonable(self.api.call(self._operation(name), **arguments))
@@ -93,6 +108,7 @@ class VitalisTools:
             return _error(err)
 
     async def acall(self, name: str, arguments: dict[str, Any]) -> Any:
+        """Runs a tool with the async client: the result as JSON, or ``{"error": ...}`` when the API refused."""
         assert isinstance(self.api, AsyncVitalisClient), "use call() with a VitalisClient"
         try:
             return _jsonable(await self.api.call(self._operation(name), **arguments))
