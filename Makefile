@@ -36,7 +36,13 @@ typecheck: node_modules ## TypeScript strict, whole repo (and the UI cards' brow
 lint: node_modules ## ESLint (typescript-eslint, stylistic rules) over the whole tree, zero warnings
 	npx eslint --max-warnings 0 .
 
-test: node_modules up demo-topic-mark clients-env browser fhir-validator deploy-check typecheck lint metrics-check contract-check test-main test-disruptive demo-topic-check ## The full suite against real PostgreSQL, Kafka and Redis (and the contract check)
+# The client libraries' own linters: ruff and mypy --strict over libs/client-py (pinned in its pyproject.toml,
+# installed in its venv by infra/bin/python-env) and go vet over libs/client-go. Any finding fails.
+lint-clients: ## Ruff and mypy --strict over the Python client, go vet over the Go client, zero findings
+	@python=$$(infra/bin/python-env) && cd libs/client-py && $$python -m ruff check && $$python -m mypy
+	@go=$$(infra/bin/go-env) && cd libs/client-go && $$go vet ./... && echo "go vet: no findings"
+
+test: node_modules up demo-topic-mark clients-env browser fhir-validator deploy-check typecheck lint lint-clients metrics-check contract-check test-main test-disruptive demo-topic-check ## The full suite against real PostgreSQL, Kafka and Redis (and the contract check)
 
 test-main: node_modules
 	npx vitest run
