@@ -26,6 +26,7 @@
  * decided again on the new state.
  */
 import type { AlarmKind, AlarmPriority } from '@vitalis/clinical';
+import type { Decider, Decision } from '@vitalis/eventstore';
 
 export const ALARM_EVENTS = {
   raised: 'VitalsAlertRaised',
@@ -249,7 +250,7 @@ export type AlarmDecideError =
   | { kind: 'not-due'; dueAt: string | null }
   | { kind: 'already-escalated'; at: string };
 
-export type AlarmDecision = { ok: true; events: AlarmEvent[] } | { ok: false; error: AlarmDecideError };
+export type AlarmDecision = Decision<AlarmEvent, AlarmDecideError>;
 
 export function decideAlarm(command: AlarmCommand, alarm: Alarm | undefined): AlarmDecision {
   if (!alarm) return { ok: false, error: { kind: 'not-found' } };
@@ -269,3 +270,17 @@ export function decideAlarm(command: AlarmCommand, alarm: Alarm | undefined): Al
 }
 
 export const isActiveAlarm = (a: Alarm): boolean => a.state !== 'resolved';
+
+/** A command on one alarm of the stream (the patient's alert stream holds all of its alarms). */
+export type PatientAlarmCommand = AlarmCommand & { alarmId: string };
+
+/** evolveAlarms on a copy: the state it is given stays as it was (the command handler keeps the state a command was decided on). */
+const evolveAlarmsCopy = (s: PatientAlarms, e: FoldableAlarmEvent): PatientAlarms =>
+  evolveAlarms({ alarms: new Map(s.alarms), open: new Map(s.open), latched: new Map(s.latched), version: s.version }, e);
+
+/** The alarm decider for the command handler: a command on one alarm, decided on the patient's alert stream. */
+export const PATIENT_ALARMS_DECIDER: Decider<PatientAlarms, PatientAlarmCommand, AlarmEvent, AlarmDecideError> = {
+  initialState: emptyPatientAlarms,
+  evolve: evolveAlarmsCopy,
+  decide: (command, state) => decideAlarm(command, state.alarms.get(command.alarmId)),
+};

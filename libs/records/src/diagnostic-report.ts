@@ -2,7 +2,8 @@
  * Diagnostic reports: FHIR R4 DiagnosticReport with its Observations, one event stream per report
  * (`diagnosticReport-<id>`), and the report's critical results on the same stream (raised,
  * escalated, acknowledged), so a result and its critical flag commit together and a rebuild sees
- * both. A pure decider in the Emmett style (decide(command, state) → events | error; evolve).
+ * both. A pure decider in the Emmett style (decide(command, state) → events | error; evolve): a
+ * posted result that cannot be interpreted is a refusal (`invalid-result`), like any other.
  *
  * The decider computes each numeric result's interpretation from @vitalis/clinical ANALYTES (one
  * table of ranges and critical limits); an LL, HH or AA result raises a critical result (unless one
@@ -13,7 +14,7 @@
  * corrected (with a reason; every earlier revision stays readable); registered | partial |
  * preliminary → cancelled; anything but entered-in-error → entered-in-error.
  */
-import { STREAM_CATEGORIES, streamName } from '@vitalis/eventstore';
+import { STREAM_CATEGORIES, streamName, type Decider } from '@vitalis/eventstore';
 import { ANALYTES, interpretQuantity, isCriticalInterpretation, type Interpretation } from '@vitalis/clinical';
 import type { DecideError, Decision } from './service-request';
 
@@ -179,7 +180,20 @@ export const DIAGNOSTIC_REPORT_TRANSITIONS: Record<DiagnosticReportStatus, reado
   'entered-in-error': [],
 };
 
+/** Why a report command was refused: the orders' refusals, or a posted result that cannot be interpreted (its index and why). */
+export type DiagnosticReportDecideError = DecideError | { kind: 'invalid-result'; index: number; message: string };
+
 const illegal = (from: string, to: string): { ok: false; error: DecideError } => ({ ok: false, error: { kind: 'illegal-transition', from, to } });
+
+/** Every posted result interpreted, or the refusal naming the first that cannot be. */
+function interpretResults(results: ResultInput[]): { ok: true; values: ResultValue[] } | { ok: false; error: DiagnosticReportDecideError } {
+  try {
+    return { ok: true, values: results.map(interpretResult) };
+  } catch (err) {
+    if (err instanceof ResultInputError) return { ok: false, error: { kind: 'invalid-result', index: err.index, message: err.message } };
+    throw err;
+  }
+}
 
 /** Raises a critical result when a result is critical and none is waiting for acknowledgement. */
 function raiseIfCritical(state: DiagnosticReportState | null, reportId: string, patientId: string, results: ResultValue[], now: string, escalationSeconds: number): ReportEvent[] {
@@ -191,10 +205,14 @@ function raiseIfCritical(state: DiagnosticReportState | null, reportId: string, 
   return [{ type: DIAGNOSTIC_REPORT_EVENTS.criticalRaised, data: { criticalId: `${reportId}.${n}`, reportId, patientId, results: critical, raisedAt: now, dueAt } }];
 }
 
-export function decideDiagnosticReport(command: DiagnosticReportCommand, state: DiagnosticReportState | null): Decision<ReportEvent> {
+export function decideDiagnosticReport(
+  command: DiagnosticReportCommand, state: DiagnosticReportState | null,
+): Decision<ReportEvent, DiagnosticReportDecideError> {
   if (command.type === 'post') {
     if (state) return { ok: false, error: { kind: 'already-exists' } };
-    const results = command.results.map(interpretResult);
+    const interpreted = interpretResults(command.results);
+    if (!interpreted.ok) return interpreted;
+    const results = interpreted.values;
     const d = command.details;
     return {
       ok: true,
@@ -209,7 +227,9 @@ export function decideDiagnosticReport(command: DiagnosticReportCommand, state: 
     case 'update':
     case 'amend': {
       if (!DIAGNOSTIC_REPORT_TRANSITIONS[state.status].includes(command.status)) return illegal(state.status, command.status);
-      const results = command.results.map(interpretResult);
+      const interpreted = interpretResults(command.results);
+      if (!interpreted.ok) return interpreted;
+      const results = interpreted.values;
       const data: Record<string, unknown> = { status: command.status, results, conclusion: command.conclusion, by: command.by };
       if (command.type === 'update') data.contentHash = command.contentHash;
       else data.reason = command.reason;
@@ -307,6 +327,15 @@ export function evolveDiagnosticReport(state: DiagnosticReportState | null, e: F
 }
 
 export const foldDiagnosticReport = (events: Folded[]) => events.reduce<DiagnosticReportState | null>(evolveDiagnosticReport, null);
+
+/** The report decider for the command handler. */
+export const DIAGNOSTIC_REPORT_DECIDER: Decider<
+  DiagnosticReportState | null, DiagnosticReportCommand, ReportEvent, DiagnosticReportDecideError
+> = {
+  initialState: () => null,
+  evolve: evolveDiagnosticReport,
+  decide: decideDiagnosticReport,
+};
 
 /** Final results: what a patient may read of its own reports. */
 export const isReleasedStatus = (s: DiagnosticReportStatus) => s === 'final' || s === 'amended' || s === 'corrected';

@@ -1,9 +1,10 @@
 /**
- * The patient aggregate: its events and the pure fold that turns a stream into state. Used by the
- * gateway (commands answer from the folded stream: read-your-writes) and by the projector (the
- * rm_patients read model is the same fold), so live and rebuilt read models cannot disagree.
+ * The patient aggregate: its events, the pure fold that turns a stream into state, and the pure
+ * decider (`decidePatient`: a command and the state → the events, or a refusal of PatientDecideError)
+ * the gateway's commands run through the command handler (@vitalis/eventstore handleCommand). The
+ * projector's rm_patients read model is the same fold, so live and rebuilt read models cannot disagree.
  */
-import { STREAM_CATEGORIES, streamName } from '@vitalis/eventstore';
+import { STREAM_CATEGORIES, streamName, type Decider, type Decision } from '@vitalis/eventstore';
 
 export const patientStream = (patientId: string) => streamName(STREAM_CATEGORIES.patient, patientId);
 
@@ -88,3 +89,65 @@ export function applyPatient(state: PatientState | null, event: Folded): Patient
 export function foldPatient(events: Folded[]): PatientState | null {
   return events.reduce<PatientState | null>(applyPatient, null);
 }
+
+export const PATIENT_EVENTS = {
+  registered: 'PatientRegistered',
+  updated: 'PatientUpdated',
+  allergyRecorded: 'AllergyRecorded',
+  allergyRemoved: 'AllergyRemoved',
+} as const;
+
+/** An allergy as its event records it (the time recorded is the event's). */
+export type RecordedAllergy = Omit<Allergy, 'recordedAt'>;
+
+export type PatientEvent =
+  | { type: typeof PATIENT_EVENTS.registered; data: { patientId: string } & Demographics }
+  | { type: typeof PATIENT_EVENTS.updated; data: Demographics }
+  | { type: typeof PATIENT_EVENTS.allergyRecorded; data: RecordedAllergy }
+  | { type: typeof PATIENT_EVENTS.allergyRemoved; data: { id: string } };
+
+export type PatientCommand =
+  | { type: 'register'; patientId: string; demographics: Demographics }
+  | { type: 'update'; demographics: Demographics }
+  | { type: 'recordAllergy'; allergy: RecordedAllergy }
+  | { type: 'removeAllergy'; allergyId: string };
+
+/** Why a patient command was refused (the gateway maps each to a problem). */
+export type PatientDecideError =
+  | { kind: 'not-found' }
+  | { kind: 'already-exists' }
+  | { kind: 'allergy-not-found'; allergyId: string };
+
+/** The allergy's event data: optional fields only when given. */
+function allergyData(a: RecordedAllergy): RecordedAllergy {
+  return {
+    id: a.id, substance: a.substance, ...(a.coding ? { coding: a.coding } : {}),
+    criticality: a.criticality, ...(a.reaction ? { reaction: a.reaction } : {}),
+  };
+}
+
+export function decidePatient(command: PatientCommand, state: PatientState | null): Decision<PatientEvent, PatientDecideError> {
+  if (command.type === 'register') {
+    if (state) return { ok: false, error: { kind: 'already-exists' } };
+    return { ok: true, events: [{ type: PATIENT_EVENTS.registered, data: { patientId: command.patientId, ...command.demographics } }] };
+  }
+  if (!state) return { ok: false, error: { kind: 'not-found' } };
+  switch (command.type) {
+    case 'update':
+      return { ok: true, events: [{ type: PATIENT_EVENTS.updated, data: { ...command.demographics } }] };
+    case 'recordAllergy':
+      return { ok: true, events: [{ type: PATIENT_EVENTS.allergyRecorded, data: allergyData(command.allergy) }] };
+    case 'removeAllergy':
+      if (!state.allergies.some((a) => a.id === command.allergyId)) {
+        return { ok: false, error: { kind: 'allergy-not-found', allergyId: command.allergyId } };
+      }
+      return { ok: true, events: [{ type: PATIENT_EVENTS.allergyRemoved, data: { id: command.allergyId } }] };
+  }
+}
+
+/** The patient decider for the command handler. */
+export const PATIENT_DECIDER: Decider<PatientState | null, PatientCommand, PatientEvent, PatientDecideError> = {
+  initialState: () => null,
+  evolve: applyPatient,
+  decide: decidePatient,
+};

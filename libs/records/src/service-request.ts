@@ -9,7 +9,7 @@
  * active → on-hold | revoked | completed | entered-in-error; on-hold → active | revoked |
  * entered-in-error; revoked and completed → entered-in-error only; entered-in-error is final.
  */
-import { STREAM_CATEGORIES, streamName } from '@vitalis/eventstore';
+import { STREAM_CATEGORIES, streamName, type Decider, type Decision as StoreDecision } from '@vitalis/eventstore';
 
 export const serviceRequestStream = (id: string) => streamName(STREAM_CATEGORIES.serviceRequest, id);
 
@@ -75,7 +75,8 @@ export type DecideError =
   | { kind: 'already-exists' }
   | { kind: 'illegal-transition'; from: string; to: string };
 
-export type Decision<E> = { ok: true; events: E[] } | { ok: false; error: DecideError };
+/** A decider's answer (the command handler's, @vitalis/eventstore), refused with the orders' and reports' DecideError by default. */
+export type Decision<E, Refusal extends { kind: string } = DecideError> = StoreDecision<E, Refusal>;
 
 /** The statuses each status may move to (FHIR request-status). */
 export const SERVICE_REQUEST_TRANSITIONS: Record<ServiceRequestStatus, readonly ServiceRequestStatus[]> = {
@@ -136,3 +137,10 @@ export function evolveServiceRequest(state: ServiceRequestState | null, e: Folde
 }
 
 export const foldServiceRequest = (events: Folded[]) => events.reduce<ServiceRequestState | null>(evolveServiceRequest, null);
+
+/** The order decider for the command handler. */
+export const SERVICE_REQUEST_DECIDER: Decider<ServiceRequestState | null, ServiceRequestCommand, ServiceRequestEvent, DecideError> = {
+  initialState: () => null,
+  evolve: evolveServiceRequest,
+  decide: decideServiceRequest,
+};

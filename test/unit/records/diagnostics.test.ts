@@ -7,7 +7,7 @@ import { describe, expect, it } from 'vitest';
 import { ANALYTES, ORDERABLE_CODES, interpretQuantity, isCriticalInterpretation, type QuantityAnalyte } from '@vitalis/clinical';
 import {
   DIAGNOSTIC_REPORT_STATUSES, DIAGNOSTIC_REPORT_TRANSITIONS, SERVICE_REQUEST_STATUSES, SERVICE_REQUEST_TRANSITIONS, decideDiagnosticReport, decideServiceRequest,
-  evolveDiagnosticReport, foldDiagnosticReport, foldServiceRequest, ResultInputError, type DiagnosticReportState, type ServiceRequestState,
+  evolveDiagnosticReport, foldDiagnosticReport, foldServiceRequest, interpretResult, ResultInputError, type DiagnosticReportState, type ServiceRequestState,
 } from '@vitalis/records';
 
 const now = '2026-11-25T10:00:00.000Z';
@@ -68,9 +68,11 @@ describe('report decider', () => {
     const raised = d.ok ? d.events[1]!.data : {};
     expect(raised).toMatchObject({ criticalId: 'dr-1.1', dueAt: '2026-11-25T10:15:00.000Z', results: [{ code: '2823-3', value: 6.5, unit: 'mmol/L', interpretation: 'HH' }] });
     expect(post([{ code: '8601-7', text: 'VF', interpretation: 'AA' }]).ok && (post([{ code: '8601-7', text: 'VF', interpretation: 'AA' }]) as { events: unknown[] }).events).toHaveLength(2);
-    expect(() => post([{ code: '0000-0', value: 1 }])).toThrow(ResultInputError);
-    expect(() => post([{ code: '2823-3', text: 'high' }])).toThrow(ResultInputError);
-    expect(() => post([{ code: '2823-3', value: 5, interpretation: 'N' }])).toThrow(ResultInputError);
+    // refused explicitly, naming the result's index and why (the gateway's 422)
+    expect(post([{ code: '2823-3', value: 4 }, { code: '0000-0', value: 1 }])).toEqual({ ok: false, error: { kind: 'invalid-result', index: 1, message: expect.stringMatching(/0000-0 is not a result code/) } });
+    expect(post([{ code: '2823-3', text: 'high' }])).toMatchObject({ ok: false, error: { kind: 'invalid-result', index: 0, message: expect.stringMatching(/needs a numeric value/) } });
+    expect(post([{ code: '2823-3', value: 5, interpretation: 'N' }])).toMatchObject({ ok: false, error: { kind: 'invalid-result', index: 0, message: expect.stringMatching(/computed from its ranges/) } });
+    expect(() => interpretResult({ code: '0000-0', value: 1 }, 3)).toThrow(ResultInputError);
   });
 
   it('allows exactly the status transitions of the table (update and amend)', () => {

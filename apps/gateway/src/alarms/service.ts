@@ -3,9 +3,10 @@
  * call these with a Caller. An alarm is a fold of its patient's alert stream (@vitalis/live alertStream,
  * @vitalis/records alarm.ts): the ingest (physiological) and the projector's watchdog (technical)
  * append its condition events, the projector its escalation, and this service the one operator
- * command, acknowledge: fold, ask the decider, append at the stream's version (a concurrent clear,
- * escalation or acknowledgement makes the append conflict: decided again on the new state), then
- * publish the live notice (@vitalis/live publishAlarmNotice) and observe the time to acknowledge.
+ * command, acknowledge, through the command handler: fold, ask the decider, append at the stream's
+ * version with the audit row (a concurrent clear, escalation or acknowledgement makes the append
+ * conflict: decided again on the new state), then publish the live notice (@vitalis/live
+ * publishAlarmNotice) and observe the time to acknowledge.
  *
  * Who may (access/policy.ts, `Alarm`): doctors, nurses and system read every patient's alarms
  * (read:vitals), a sandbox token the synthetic patients' (none are stored); a signed-in doctor or
@@ -21,18 +22,21 @@
  * projector's tick joins the ward list one tick later).
  */
 import type { Pool } from '@vitalis/db';
-import { append, ConcurrencyError, readStream, readStreams, STREAM_CATEGORIES, streamOfEvent, type Queryable } from '@vitalis/eventstore';
+import {
+  handleCommand, readStream, readStreams, STREAM_CATEGORIES, streamOfEvent, type Queryable, type VersionConflict,
+} from '@vitalis/eventstore';
 import { conflict, HttpProblem, notFound } from '@vitalis/http';
 import type { AlarmSettings } from '@vitalis/clinical';
 import { alertStream, patientOfAlertStream, publishAlarmNotice } from '@vitalis/live';
 import type { Logger } from '@vitalis/log';
 import type { Redis } from '@vitalis/redis';
 import {
-  ACTIVE_ALARM_STATES, ALARM_EVENTS, decideAlarm, foldAlarms, type Alarm, type AlarmActor, type AlarmDecideError, type AlarmState, type PatientAlarms,
+  ACTIVE_ALARM_STATES, ALARM_EVENTS, foldAlarms, PATIENT_ALARMS_DECIDER, type Alarm, type AlarmActor, type AlarmDecideError, type AlarmState,
+  type PatientAlarms,
 } from '@vitalis/records';
-import { insufficientScope } from '../auth/oauth-errors';
+import { insufficientScope } from '../access/refusal';
 import { findUser } from '../auth/users';
-import type { Principal } from '../auth/route-auth';
+import type { Principal } from '../access/principal';
 import { audit, metadataOf, requireAccess, type Caller } from '../access/caller';
 import { access, namesUser, reach } from '../access/policy';
 
@@ -234,11 +238,20 @@ async function actorOf(pool: Pool, caller: Caller): Promise<AlarmActor> {
 
 const ATTEMPTS = 4;
 
+/** A refused acknowledgement: its problem, and the reason its audit row records (the decider's refusal, or a stream that kept changing). */
+function acknowledgeRefusal(id: string, e: AlarmDecideError | VersionConflict): { problem: HttpProblem; reason: string } {
+  if (e.kind === 'concurrent-change' || e.kind === 'version-mismatch') {
+    return { problem: conflict(`Alarm ${id} changed while it was acknowledged; read it again and retry.`), reason: 'concurrent change' };
+  }
+  return { problem: decisionProblem(id, e), reason: e.kind };
+}
+
 /**
  * A signed-in clinician acknowledges an alarm (raised, or latched after its condition ended): who,
- * their name, the app and when go into the event and the audit row. Already acknowledged or
- * resolved: 409 naming who and when. A concurrent change of the stream (a clear, an escalation, a
- * new raise) is decided again on the new state, a few times.
+ * their name, the app and when go into the event and the audit row (in the event's transaction).
+ * Already acknowledged or resolved: 409 naming who and when. A concurrent change of the stream (a
+ * clear, an escalation, a new raise) is decided again on the new state, a few times (the command
+ * handler, @vitalis/eventstore handleCommand, with the alarm decider of @vitalis/records).
  */
 export async function acknowledgeAlarm(deps: AlarmsDeps, caller: Caller, id: string, note: string | undefined, via: AlarmVia, reads: AlarmReads = ALARM_READS): Promise<Alarm> {
   const { pool } = deps;
@@ -247,33 +260,34 @@ export async function acknowledgeAlarm(deps: AlarmsDeps, caller: Caller, id: str
   const patientId = await locate(deps, caller, id, 'acknowledge', action, reads);
   const by = await actorOf(pool, caller);
   // the audit row names the user (its subject) and the app (its client); the name is the event's, not the trail's (ids only there)
-  const fail = async (reason: string, problem: HttpProblem): Promise<never> => {
-    await audit(pool, caller, { action, outcome: 'failure', scope: reached.scope, resourceType: 'Alarm', resourceId: id, detail: { via, patient: patientId, reason } });
-    throw problem;
-  };
-  for (let attempt = 1; ; attempt++) {
-    const current = await reads.ofPatient(pool, patientId);
-    const alarm = current.alarms.get(id);
-    const decision = decideAlarm({ type: 'acknowledge', by, now: new Date().toISOString(), note }, alarm);
-    if (!decision.ok) return fail(decision.error.kind, decisionProblem(id, decision.error));
-    try {
-      await append(pool, alertStream(patientId), current.version, decision.events.map((e) => ({ type: e.type, data: e.data as unknown as Record<string, unknown> })), metadataOf(caller, reached.scope));
-    } catch (err) {
-      if (!(err instanceof ConcurrencyError)) throw err;
-      if (attempt < ATTEMPTS) continue; // a clear, an escalation or another acknowledgement landed: decide again
-      return fail('concurrent change', conflict(`Alarm ${id} changed while it was acknowledged; read it again and retry.`));
-    }
-    const ack = decision.events[0]!;
-    await audit(pool, caller, {
-      action, scope: reached.scope, resourceType: 'Alarm', resourceId: id,
-      detail: { via, patient: patientId, rule: alarm!.rule, priority: alarm!.priority, was: alarm!.state },
-    });
-    await publishAlarmNotice(deps.redis, patientId, 'VitalsAlertAcknowledged', ack.data as unknown as Record<string, unknown>);
-    const at = (ack.data as { at: string }).at;
-    deps.onAcknowledged?.(alarm!.priority, (Date.parse(at) - Date.parse(alarm!.raisedAt)) / 1_000);
-    const after = (await reads.ofPatient(pool, patientId)).alarms.get(id);
-    return after ?? alarm!;
-  }
+  const acknowledge = { type: 'acknowledge' as const, alarmId: id, by, now: new Date().toISOString(), note };
+  const outcome = await handleCommand(pool, PATIENT_ALARMS_DECIDER, alertStream(patientId), acknowledge, {
+    metadata: metadataOf(caller, reached.scope),
+    // a clear, an escalation or another acknowledgement landed between the read and the append: decide again
+    retries: ATTEMPTS - 1,
+    load: async (db) => {
+      const state = await reads.ofPatient(db, patientId);
+      return { state, version: state.version };
+    },
+    recorded: (tx, r) => {
+      const alarm = r.before.alarms.get(id)!;
+      return audit(tx, caller, {
+        action, scope: reached.scope, resourceType: 'Alarm', resourceId: id,
+        detail: { via, patient: patientId, rule: alarm.rule, priority: alarm.priority, was: alarm.state },
+      });
+    },
+    refused: (e) => audit(pool, caller, {
+      action, outcome: 'failure', scope: reached.scope, resourceType: 'Alarm', resourceId: id,
+      detail: { via, patient: patientId, reason: acknowledgeRefusal(id, e).reason },
+    }),
+  });
+  if (!outcome.ok) throw acknowledgeRefusal(id, outcome.error).problem;
+  const alarm = outcome.before.alarms.get(id)!;
+  const ack = outcome.decided[0]!;
+  await publishAlarmNotice(deps.redis, patientId, 'VitalsAlertAcknowledged', ack.data as unknown as Record<string, unknown>);
+  const at = (ack.data as { at: string }).at;
+  deps.onAcknowledged?.(alarm.priority, (Date.parse(at) - Date.parse(alarm.raisedAt)) / 1_000);
+  return outcome.state.alarms.get(id) ?? alarm;
 }
 
 /** The alarm deps from the gateway's (routes, FHIR and MCP build them the same way). */

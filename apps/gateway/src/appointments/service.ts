@@ -1,20 +1,22 @@
 /**
  * Appointments: each slot is an event stream (`slot-<id>`: SlotCreated, AppointmentBooked,
- * AppointmentCancelled). Booking appends at the slot's current version, so of N concurrent
- * bookings exactly one commits (UNIQUE (stream_id, stream_version)); the rest get 409. Reschedule
- * cancels on the old slot and books the new one in ONE transaction (both or neither).
+ * AppointmentCancelled). Writes go through the command handler with the slot decider
+ * (@vitalis/eventstore handleCommand, @vitalis/records decideSlot), their audit row in the events'
+ * transaction. Booking appends at the slot's current version, so of N concurrent bookings exactly
+ * one commits (UNIQUE (stream_id, stream_version)); the rest get 409. Reschedule cancels on the old
+ * slot and books the new one in ONE transaction (both or neither).
  * Commands answer from the folded stream; listing reads the rm_slots projection.
  */
 import { randomUUID } from 'node:crypto';
-import { withTransaction, type Pool } from '@vitalis/db';
-import { append, ConcurrencyError, readStream, type Queryable } from '@vitalis/eventstore';
+import type { Pool } from '@vitalis/db';
+import { handleCommand, inTransaction, readStream, type Queryable } from '@vitalis/eventstore';
 import { conflict, HttpProblem, notFound } from '@vitalis/http';
-import { appointmentId, foldSlot, parseAppointmentId, slotStream, type SlotState } from '@vitalis/records';
-import { insufficientScope } from '../auth/oauth-errors';
-import { audit, auditedWrite, metadataOf, type Caller } from '../access/caller';
+import { foldSlot, nextAppointmentId, parseAppointmentId, SLOT_DECIDER, slotStream, type SlotState } from '@vitalis/records';
+import { insufficientScope } from '../access/refusal';
+import { audit, metadataOf, type Caller } from '../access/caller';
 import { mayReach, reach } from '../access/policy';
 import { loadPatient } from '../patients/service';
-import { SANDBOX_CLINICIANS, syntheticSlots } from '../sandbox/slots';
+import { SANDBOX_CLINICIANS, syntheticSlots } from './synthetic-slots';
 import { CLINICIANS } from '../catalog/data';
 
 export async function loadSlot(db: Queryable, slotId: string): Promise<SlotState | null> {
@@ -26,13 +28,10 @@ export interface NewSlot { slotId?: string; clinicianId: string; appointmentType
 /** Creates a free slot (seed and schedule management); idempotent for a given slotId. */
 export async function createSlot(pool: Pool, s: NewSlot, metadata: Record<string, unknown> = { actor: 'system' }): Promise<SlotState> {
   const slotId = s.slotId ?? `s${randomUUID().replace(/-/g, '').slice(0, 12)}`;
-  try {
-    const r = await append(pool, slotStream(slotId), 0, [{ type: 'SlotCreated', data: { slotId, clinicianId: s.clinicianId, appointmentType: s.appointmentType, start: s.start, end: s.end } }], metadata);
-    return foldSlot(r.events)!;
-  } catch (err) {
-    if (err instanceof ConcurrencyError) return (await loadSlot(pool, slotId))!;
-    throw err;
-  }
+  const slot = { slotId, clinicianId: s.clinicianId, appointmentType: s.appointmentType, start: s.start, end: s.end };
+  const outcome = await handleCommand(pool, SLOT_DECIDER, slotStream(slotId), { type: 'create', slot }, { metadata });
+  // refused: it exists (the state read), or was created concurrently (read it)
+  return outcome.state ?? (await loadSlot(pool, slotId))!;
 }
 
 /** Whether the caller sees the sandbox's synthetic slots only (the access policy's Slot read cell). */
@@ -56,25 +55,24 @@ function patientFor(caller: Caller, requested: string | undefined): string {
 export async function bookAppointment(pool: Pool, caller: Caller, req: { slotId: string; patientId?: string | undefined; reason?: string | undefined }): Promise<SlotState> {
   const patientId = patientFor(caller, req.patientId);
   if (!(await loadPatient(pool, patientId))) throw new HttpProblem(422, 'unknown-patient', 'Unknown Patient', `Patient ${patientId} does not exist.`);
-  const slot = await loadSlot(pool, req.slotId);
-  if (!slot) throw notFound(`Slot ${req.slotId} does not exist.`);
-  const fail = async (reason: string) => {
-    await audit(pool, caller, { action: 'appointment.book', outcome: 'failure', scope: 'write:appointments', resourceType: 'Patient', resourceId: patientId, detail: { slot: req.slotId, reason } });
-    return conflict(`Slot ${req.slotId} is already booked.`);
-  };
-  if (slot.status !== 'free') throw await fail('slot busy');
-  const id = appointmentId(slot.id, slot.version + 1);
-  try {
-    const r = await auditedWrite(
-      pool, caller,
-      (client) => append(client, slotStream(slot.id), slot.version, [{ type: 'AppointmentBooked', data: { appointmentId: id, patientId, ...(req.reason ? { reason: req.reason } : {}) } }], metadataOf(caller, 'write:appointments')),
-      () => ({ action: 'appointment.book', scope: 'write:appointments', resourceType: 'Patient', resourceId: patientId, detail: { slot: slot.id, appointment: id } }),
-    );
-    return foldSlot([...(await readStream(pool, slotStream(slot.id), 1)).filter((e) => e.streamVersion <= r.version)])!;
-  } catch (err) {
-    if (err instanceof ConcurrencyError) throw await fail('concurrent booking');
-    throw err;
-  }
+  const action = 'appointment.book';
+  const outcome = await handleCommand(pool, SLOT_DECIDER, slotStream(req.slotId), { type: 'book', patientId, reason: req.reason }, {
+    metadata: metadataOf(caller, 'write:appointments'),
+    recorded: (tx, r) => audit(tx, caller, {
+      action, scope: 'write:appointments', resourceType: 'Patient', resourceId: patientId,
+      detail: { slot: req.slotId, appointment: r.state!.appointmentId },
+    }),
+    // a missing slot is answered, not audited; a busy one, or a booking that lost the race, is audited
+    refused: async (e) => {
+      if (e.kind === 'not-found') return;
+      const reason = e.kind === 'busy' ? 'slot busy' : 'concurrent booking';
+      const detail = { slot: req.slotId, reason };
+      await audit(pool, caller, { action, outcome: 'failure', scope: 'write:appointments', resourceType: 'Patient', resourceId: patientId, detail });
+    },
+  });
+  if (outcome.ok) return outcome.state!;
+  if (outcome.error.kind === 'not-found') throw notFound(`Slot ${req.slotId} does not exist.`);
+  throw conflict(`Slot ${req.slotId} is already booked.`);
 }
 
 /**
@@ -135,41 +133,43 @@ export async function getAppointment(pool: Pool, caller: Caller, id: string): Pr
 
 export async function cancelAppointment(pool: Pool, caller: Caller, id: string, reason?: string): Promise<SlotState> {
   const slot = await bookedSlot(pool, caller, id, 'write');
-  try {
-    await auditedWrite(
-      pool, caller,
-      (client) => append(client, slotStream(slot.id), slot.version, [{ type: 'AppointmentCancelled', data: { appointmentId: id, ...(reason ? { reason } : {}) } }], metadataOf(caller, 'write:appointments')),
-      () => ({ action: 'appointment.cancel', scope: 'write:appointments', resourceType: 'Patient', resourceId: slot.patientId ?? undefined, detail: { appointment: id } }),
-    );
-  } catch (err) {
-    if (err instanceof ConcurrencyError) throw conflict('The appointment changed concurrently; read it again.');
-    throw err;
-  }
+  const outcome = await handleCommand(pool, SLOT_DECIDER, slotStream(slot.id), { type: 'cancel', appointmentId: id, reason }, {
+    metadata: metadataOf(caller, 'write:appointments'),
+    // at the version the booking was found at: any change since is a conflict
+    expectedVersion: slot.version,
+    recorded: (tx) => audit(tx, caller, {
+      action: 'appointment.cancel', scope: 'write:appointments', resourceType: 'Patient', resourceId: slot.patientId ?? undefined,
+      detail: { appointment: id },
+    }),
+  });
+  if (!outcome.ok) throw conflict('The appointment changed concurrently; read it again.');
   return slot; // the booking as it was (the caller renders it with status cancelled)
 }
 
 /** Cancel + book in one transaction: the patient never ends up with both or neither. */
 export async function rescheduleAppointment(pool: Pool, caller: Caller, id: string, newSlotId: string): Promise<SlotState> {
-  const booked = await withTransaction(pool, async (c) => {
-    const old = await bookedSlot(c, caller, id, 'write');
-    const target = await loadSlot(c, newSlotId);
-    if (!target) throw notFound(`Slot ${newSlotId} does not exist.`);
-    if (target.status !== 'free') throw conflict(`Slot ${newSlotId} is already booked.`);
-    const meta = metadataOf(caller, 'write:appointments');
-    const newId = appointmentId(target.id, target.version + 1);
-    try {
-      await append(c, slotStream(old.id), old.version, [{ type: 'AppointmentCancelled', data: { appointmentId: id, rescheduledTo: newId } }], meta);
-      await append(c, slotStream(target.id), target.version, [{ type: 'AppointmentBooked', data: { appointmentId: newId, patientId: old.patientId, rescheduledFrom: id, ...(old.reason ? { reason: old.reason } : {}) } }], meta);
-    } catch (err) {
-      if (err instanceof ConcurrencyError) throw conflict('A slot changed concurrently; nothing was changed.');
-      throw err;
-    }
-    const slot = (await loadSlot(c, target.id))!;
-    // Last in the transaction: the audit row commits (or rolls back) with the two events.
-    await audit(c, caller, { action: 'appointment.reschedule', scope: 'write:appointments', resourceType: 'Patient', resourceId: slot.patientId ?? undefined, detail: { from: id, to: slot.appointmentId } });
-    return slot;
+  const old = await bookedSlot(pool, caller, id, 'write');
+  const metadata = metadataOf(caller, 'write:appointments');
+  const changed = () => conflict('A slot changed concurrently; nothing was changed.');
+  const book = { type: 'book' as const, patientId: old.patientId!, reason: old.reason, rescheduledFrom: id };
+  const outcome = await handleCommand(pool, SLOT_DECIDER, slotStream(newSlotId), book, {
+    metadata,
+    // the old booking is cancelled first, in the booking's transaction, at the version it was found at
+    beforeAppend: async (tx, decided) => {
+      const cancel = { type: 'cancel' as const, appointmentId: id, rescheduledTo: nextAppointmentId(decided.state!) };
+      const cancelled = await handleCommand(inTransaction(tx), SLOT_DECIDER, slotStream(old.id), cancel, {
+        metadata, expectedVersion: old.version,
+      });
+      if (!cancelled.ok) throw changed();
+    },
+    recorded: (tx, r) => audit(tx, caller, {
+      action: 'appointment.reschedule', scope: 'write:appointments', resourceType: 'Patient', resourceId: r.state!.patientId ?? undefined,
+      detail: { from: id, to: r.state!.appointmentId },
+    }),
   });
-  return booked;
+  if (outcome.ok) return outcome.state!;
+  if (outcome.error.kind === 'not-found') throw notFound(`Slot ${newSlotId} does not exist.`);
+  throw outcome.error.kind === 'busy' ? conflict(`Slot ${newSlotId} is already booked.`) : changed();
 }
 
 export interface SlotQuery { clinician?: string | undefined; patient?: string | undefined; from?: string | undefined; to?: string | undefined; status?: 'free' | 'busy' | undefined; limit: number; after?: { t: string; s: string } | undefined }

@@ -1,10 +1,11 @@
 /**
  * Diagnostic workflows (issue 21), independent of HTTP: the REST routes and the MCP tools call
  * these with a Caller. Orders (ServiceRequest) and reports (DiagnosticReport) are event streams;
- * a command folds its stream, asks the pure decider (@vitalis/records), appends at the folded
- * version (If-Match: 412 when stale; without it a concurrent change is a 409) and answers from
- * the stream (read-your-writes). Lists read the projections, then fold the listed streams, so a
- * list and a single read render the same resource.
+ * a command goes through the command handler (@vitalis/eventstore handleCommand): it folds its
+ * stream, asks the pure decider (@vitalis/records), appends at the folded version (If-Match: 412
+ * when stale; without it a concurrent change is a 409) with its audit row in the same transaction,
+ * and answers from the stream (read-your-writes). Lists read the projections, then fold the
+ * listed streams, so a list and a single read render the same resource.
  *
  * Who may do what (docs/diagnostics.md): read:diagnostics reads orders and reports; with
  * write:diagnostics a doctor (or a system client) orders and acknowledges critical results, a
@@ -18,18 +19,20 @@
  */
 import { createHash, randomUUID } from 'node:crypto';
 import { withTransaction, type Pool, type PoolClient } from '@vitalis/db';
-import { append, ConcurrencyError, readStream, readStreams, type StoredEvent } from '@vitalis/eventstore';
+import {
+  ConcurrencyError, handleCommand, inTransaction, readStream, readStreams, type Decider, type StoredEvent, type VersionConflict,
+} from '@vitalis/eventstore';
 import { conflict, HttpProblem, notFound, preconditionFailed } from '@vitalis/http';
 import { ANALYTES, ORDERABLE_TESTS, criticalLimitCrossed, type OrderableCode } from '@vitalis/clinical';
 import { publishCriticalNotice, type CriticalResultEventName } from '@vitalis/live';
 import type { Redis } from '@vitalis/redis';
 import {
-  CRITICAL_RESULT_EVENT_TYPES, decideDiagnosticReport, decideServiceRequest, diagnosticReportStream, foldDiagnosticReport, foldServiceRequest, isReleasedStatus,
-  ResultInputError, serviceRequestStream, type DecideError, type DiagnosticReportCommand, type CriticalResult, type CriticalState, type DiagnosticReportState, type ReportEvent, type ResultInput,
-  type ResultStatus, type ServiceRequestCommand, type ServiceRequestPriority, type ServiceRequestState, type ServiceRequestStatus,
-  type ResultValue,
+  CRITICAL_RESULT_EVENT_TYPES, DIAGNOSTIC_REPORT_DECIDER, diagnosticReportStream, foldDiagnosticReport, foldServiceRequest, isReleasedStatus,
+  SERVICE_REQUEST_DECIDER, serviceRequestStream, type DecideError, type DiagnosticReportCommand, type DiagnosticReportDecideError,
+  type CriticalResult, type CriticalState, type DiagnosticReportState, type ReportEvent, type ResultInput, type ResultStatus,
+  type ServiceRequestCommand, type ServiceRequestPriority, type ServiceRequestState, type ServiceRequestStatus, type ResultValue,
 } from '@vitalis/records';
-import { insufficientScope } from '../auth/oauth-errors';
+import { insufficientScope } from '../access/refusal';
 import { audit, metadataOf, type Caller } from '../access/caller';
 import { access, reach, type PolicyAction, type RefusalReason } from '../access/policy';
 import { findUser } from '../auth/users';
@@ -72,6 +75,59 @@ function decisionProblem(what: string, id: string, e: DecideError): HttpProblem 
   return conflict(`${what} ${id} is ${e.from}; it cannot become ${e.to}.`, { current_status: e.from, requested_status: e.to });
 }
 
+/** Why a command on an order or a report was refused: the deciders' refusals and the command handler's. */
+type Refusal = DiagnosticReportDecideError | VersionConflict;
+
+/**
+ * A refused command on an order or a report as a problem: the decider's refusals (decisionProblem),
+ * a result that cannot be interpreted (422 with the offending Observation's path; nothing is
+ * stored), a version other than If-Match's (412), a concurrent change (412 with If-Match, else 409).
+ */
+function refusalProblem(what: 'Order' | 'Report', id: string, e: Refusal, expected: number | undefined): HttpProblem {
+  const name = what.toLowerCase();
+  switch (e.kind) {
+    case 'invalid-result':
+      return unprocessable(e.message, [{ path: `body.contained.${e.index}`, message: e.message }]);
+    case 'version-mismatch':
+      return preconditionFailed(`The ${name} is at version ${e.actual}, not ${e.expected}; read it again and retry.`);
+    case 'concurrent-change':
+      return expected !== undefined
+        ? preconditionFailed(`The ${name} was changed concurrently; read it again and retry.`)
+        : conflict(`The ${name} was changed concurrently; retry.`);
+    default:
+      return decisionProblem(what, id, e);
+  }
+}
+
+/** The reason a refusal's audit row records; none: answered, not audited (an uninterpretable result, as a 422 before). */
+const REFUSAL_REASONS: Record<Refusal['kind'], string | undefined> = {
+  'not-found': 'not found',
+  'already-exists': 'refused',
+  'illegal-transition': 'illegal transition',
+  'invalid-result': undefined,
+  'version-mismatch': 'version mismatch',
+  'concurrent-change': 'concurrent change',
+};
+
+/** The command handler's `recorded` callback for a change of an order or report: its patient, the status it left, the event. */
+function auditChange(caller: Caller, action: string, resourceType: 'ServiceRequest' | 'DiagnosticReport', id: string) {
+  return (tx: PoolClient, r: { before: { patientId: string; status: string } | null; decided: { type: string }[] }): Promise<void> => {
+    const detail = { patient: r.before!.patientId, from: r.before!.status, type: r.decided[0]!.type };
+    return audit(tx, caller, { action, scope: 'write:diagnostics', resourceType, resourceId: id, detail });
+  };
+}
+
+/** The command handler's `refused` callback for an order or report command: one failure row, with the refusal's reason. */
+function auditRefusal(
+  pool: Pool, caller: Caller, action: string, resourceType: 'ServiceRequest' | 'DiagnosticReport', id: string, reasons = REFUSAL_REASONS,
+) {
+  return async (e: Refusal): Promise<void> => {
+    const reason = reasons[e.kind];
+    if (!reason) return;
+    await audit(pool, caller, { action, outcome: 'failure', scope: 'write:diagnostics', resourceType, resourceId: id, detail: { reason } });
+  };
+}
+
 // ---- orders ----
 
 export const loadOrder = async (db: Pool | PoolClient, id: string) => foldServiceRequest(await readStream(db, serviceRequestStream(id)));
@@ -98,14 +154,19 @@ export async function createOrder(pool: Pool, caller: Caller, input: OrderInput)
   const intent = input.intent ?? 'order';
   const status = input.status ?? (intent === 'proposal' ? 'draft' : 'active');
   const test = ORDERABLE_TESTS[input.code];
-  const decision = decideServiceRequest({
-    type: 'create', status,
-    details: { id, patientId: input.patientId, intent, priority: input.priority, code: test.code, reason: input.reason ?? null, requester: caller.principal.subject, performer: test.performer, note: input.note ?? null },
-  }, null);
-  if (!decision.ok) throw decisionProblem('Order', id, decision.error);
-  const r = await append(pool, serviceRequestStream(id), 0, decision.events, metadataOf(caller, 'write:diagnostics'));
-  await audit(pool, caller, { action: 'diagnostics.order.create', scope: 'write:diagnostics', resourceType: 'ServiceRequest', resourceId: id, detail: { patient: input.patientId, code: test.code, priority: input.priority, status } });
-  return foldServiceRequest(r.events)!;
+  const details = {
+    id, patientId: input.patientId, intent, priority: input.priority, code: test.code, reason: input.reason ?? null,
+    requester: caller.principal.subject, performer: test.performer, note: input.note ?? null,
+  };
+  const outcome = await handleCommand(pool, SERVICE_REQUEST_DECIDER, serviceRequestStream(id), { type: 'create', status, details }, {
+    metadata: metadataOf(caller, 'write:diagnostics'),
+    recorded: (tx) => audit(tx, caller, {
+      action: 'diagnostics.order.create', scope: 'write:diagnostics', resourceType: 'ServiceRequest', resourceId: id,
+      detail: { patient: input.patientId, code: test.code, priority: input.priority, status },
+    }),
+  });
+  if (!outcome.ok) throw refusalProblem('Order', id, outcome.error, undefined);
+  return outcome.state!;
 }
 
 /** An order, current or as it was at stream version `version` (FHIR vread); audited either way. */
@@ -158,24 +219,15 @@ const ORDER_ACTION: Record<OrderTransition['type'], string> = { activate: 'diagn
 export async function changeOrder(pool: Pool, caller: Caller, id: string, expected: number | '*' | undefined, command: OrderTransition): Promise<ServiceRequestState> {
   const action = ORDER_ACTION[command.type];
   await requireCell(pool, caller, 'ServiceRequest', 'write', action, id);
-  const current = await loadOrder(pool, id);
-  const fail = async (reason: string, problem: HttpProblem): Promise<never> => {
-    await audit(pool, caller, { action, outcome: 'failure', scope: 'write:diagnostics', resourceType: 'ServiceRequest', resourceId: id, detail: { reason } });
-    throw problem;
-  };
-  if (!current) return fail('not found', notFound(`Order ${id} does not exist.`));
-  const at = typeof expected === 'number' ? expected : current.version;
-  if (at !== current.version) return fail('version mismatch', preconditionFailed(`The order is at version ${current.version}, not ${at}; read it again and retry.`));
-  const decision = decideServiceRequest(command, current);
-  if (!decision.ok) return fail('illegal transition', decisionProblem('Order', id, decision.error));
-  try {
-    await append(pool, serviceRequestStream(id), at, decision.events, metadataOf(caller, 'write:diagnostics'));
-  } catch (err) {
-    if (!(err instanceof ConcurrencyError)) throw err;
-    return fail('concurrent change', typeof expected === 'number' ? preconditionFailed('The order was changed concurrently; read it again and retry.') : conflict('The order was changed concurrently; retry.'));
-  }
-  await audit(pool, caller, { action, scope: 'write:diagnostics', resourceType: 'ServiceRequest', resourceId: id, detail: { patient: current.patientId, from: current.status, type: decision.events[0]!.type } });
-  return (await loadOrder(pool, id))!;
+  const expectedVersion = typeof expected === 'number' ? expected : undefined;
+  const outcome = await handleCommand(pool, SERVICE_REQUEST_DECIDER, serviceRequestStream(id), command, {
+    metadata: metadataOf(caller, 'write:diagnostics'),
+    expectedVersion,
+    recorded: auditChange(caller, action, 'ServiceRequest', id),
+    refused: auditRefusal(pool, caller, action, 'ServiceRequest', id),
+  });
+  if (!outcome.ok) throw refusalProblem('Order', id, outcome.error, expectedVersion);
+  return outcome.state!;
 }
 
 // ---- reports ----
@@ -211,16 +263,6 @@ async function publishCritical(deps: DiagnosticsDeps, patientId: string, events:
   for (const e of criticalEventsOf(events)) await publishCriticalNotice(deps.redis, patientId, e.type, e.data);
 }
 
-/** A result the decider could not interpret → 422 with the offending Observation's path; nothing is stored. */
-function decideReport(command: DiagnosticReportCommand, state: DiagnosticReportState | null) {
-  try {
-    return decideDiagnosticReport(command, state);
-  } catch (err) {
-    if (err instanceof ResultInputError) throw unprocessable(err.message, [{ path: `body.contained.${err.index}`, message: err.message }]);
-    throw err;
-  }
-}
-
 class IdentifierHeld extends Error {
   constructor(readonly reportId: string) {
     super('filler identifier in use');
@@ -234,13 +276,16 @@ class PostRefused extends Error {
   }
 }
 
-/** Appends the order's completion with a final report, in the report's transaction. */
+/** Appends the order's completion with a final report, in the report's transaction (a missing or completed order stays as it is). */
 async function completeOrderWith(client: PoolClient, caller: Caller, orderId: string, reportId: string): Promise<void> {
-  const order = await loadOrder(client, orderId);
-  if (!order || order.status === 'completed') return;
-  const decision = decideServiceRequest({ type: 'complete', reportId }, order);
-  if (!decision.ok) throw decisionProblem('Order', orderId, decision.error);
-  await append(client, serviceRequestStream(orderId), order.version, decision.events, metadataOf(caller, 'write:diagnostics'));
+  const complete = { type: 'complete' as const, reportId };
+  const outcome = await handleCommand(inTransaction(client), SERVICE_REQUEST_DECIDER, serviceRequestStream(orderId), complete, {
+    metadata: metadataOf(caller, 'write:diagnostics'),
+  });
+  if (outcome.ok) return;
+  const e = outcome.error;
+  if (e.kind === 'not-found' || (e.kind === 'illegal-transition' && e.from === 'completed')) return;
+  throw refusalProblem('Order', orderId, e, undefined);
 }
 
 /**
@@ -280,14 +325,20 @@ export async function postReport(
       const order = await loadOrder(client, input.orderId);
       if (!order) throw new PostRefused('unknown order', unprocessable(`Order ${input.orderId} does not exist.`, [{ path: 'body.basedOn.0.reference', message: 'unknown order' }]));
       if (order.status !== 'active') throw new PostRefused('order not active', conflict(`Order ${order.id} is ${order.status}; results are posted for an active order.`, { current_status: order.status }));
-      const decision = decideReport({
+      const post: DiagnosticReportCommand = {
         type: 'post', status: input.status, results: input.results, conclusion: input.conclusion, by: caller.principal.subject, now, escalationSeconds: deps.escalationSeconds,
         details: { id, patientId: order.patientId, orderId: order.id, code: order.code, identifier: input.identifier, performer: order.performer, effectiveAt: input.effectiveAt ?? now, contentHash },
-      }, null);
-      if (!decision.ok) throw new PostRefused('refused', decisionProblem('Report', id, decision.error), id);
-      await append(client, diagnosticReportStream(id), 0, decision.events, metadataOf(caller, 'write:diagnostics'));
+      };
+      const outcome = await handleCommand(inTransaction(client), DIAGNOSTIC_REPORT_DECIDER, diagnosticReportStream(id), post, {
+        metadata: metadataOf(caller, 'write:diagnostics'),
+      });
+      if (!outcome.ok) {
+        const problem = refusalProblem('Report', id, outcome.error, undefined);
+        // an uninterpretable result is answered (422), not audited
+        throw outcome.error.kind === 'invalid-result' ? problem : new PostRefused('refused', problem, id);
+      }
       if (input.status === 'final') await completeOrderWith(client, caller, order.id, id);
-      return { order, events: decision.events };
+      return { order, events: outcome.decided };
     });
   } catch (err) {
     if (err instanceof IdentifierHeld) {
@@ -333,34 +384,39 @@ export async function changeReport(deps: DiagnosticsDeps, caller: Caller, id: st
   const { pool } = deps;
   const action = REPORT_ACTION[change.type];
   await requireCell(pool, caller, 'DiagnosticReport', 'write', action, id);
-  const current = await loadReport(pool, id);
-  const fail = async (reason: string, problem: HttpProblem): Promise<never> => {
-    await audit(pool, caller, { action, outcome: 'failure', scope: 'write:diagnostics', resourceType: 'DiagnosticReport', resourceId: id, detail: { reason } });
-    throw problem;
-  };
-  if (!current) return fail('not found', notFound(`Report ${id} does not exist.`));
-  const at = typeof expected === 'number' ? expected : current.version;
-  if (at !== current.version) return fail('version mismatch', preconditionFailed(`The report is at version ${current.version}, not ${at}; read it again and retry.`));
+  const expectedVersion = typeof expected === 'number' ? expected : undefined;
   const by = caller.principal.subject;
   const now = new Date().toISOString();
-  const command: DiagnosticReportCommand =
-    change.type === 'update' ? { ...change, contentHash: contentHashOf({ orderId: current.orderId, ...change }), by, now, escalationSeconds: deps.escalationSeconds }
-      : change.type === 'amend' ? { ...change, by, now, escalationSeconds: deps.escalationSeconds }
-        : { ...change, by };
-  const decision = decideReport(command, current);
-  if (!decision.ok) return fail('illegal transition', decisionProblem('Report', id, decision.error));
-  try {
-    await withTransaction(pool, async (client) => {
-      await append(client, diagnosticReportStream(id), at, decision.events, metadataOf(caller, 'write:diagnostics'));
-      if (change.type === 'update' && change.status === 'final') await completeOrderWith(client, caller, current.orderId, id);
-    });
-  } catch (err) {
-    if (!(err instanceof ConcurrencyError)) throw err;
-    return fail('concurrent change', typeof expected === 'number' ? preconditionFailed('The report was changed concurrently; read it again and retry.') : conflict('The report was changed concurrently; retry.'));
+  const decider: Decider<DiagnosticReportState | null, ReportChange, ReportEvent, DiagnosticReportDecideError> = {
+    ...DIAGNOSTIC_REPORT_DECIDER,
+    decide: (c, state) => DIAGNOSTIC_REPORT_DECIDER.decide(reportCommand(c, state, by, now, deps.escalationSeconds), state),
+  };
+  const outcome = await handleCommand(pool, decider, diagnosticReportStream(id), change, {
+    metadata: metadataOf(caller, 'write:diagnostics'),
+    expectedVersion,
+    afterAppend: async (tx, r) => {
+      if (change.type === 'update' && change.status === 'final') await completeOrderWith(tx, caller, r.before!.orderId, id);
+    },
+    recorded: auditChange(caller, action, 'DiagnosticReport', id),
+    refused: auditRefusal(pool, caller, action, 'DiagnosticReport', id),
+  });
+  if (!outcome.ok) throw refusalProblem('Report', id, outcome.error, expectedVersion);
+  await publishCritical(deps, outcome.before!.patientId, outcome.decided);
+  return outcome.state!;
+}
+
+/** The decider's command for a change of this report (an update's content hash names the report's order). */
+function reportCommand(
+  change: ReportChange, report: DiagnosticReportState | null, by: string, now: string, escalationSeconds: number,
+): DiagnosticReportCommand {
+  switch (change.type) {
+    case 'update':
+      return { ...change, contentHash: contentHashOf({ orderId: report?.orderId, ...change }), by, now, escalationSeconds };
+    case 'amend':
+      return { ...change, by, now, escalationSeconds };
+    default:
+      return { ...change, by };
   }
-  await audit(pool, caller, { action, scope: 'write:diagnostics', resourceType: 'DiagnosticReport', resourceId: id, detail: { patient: current.patientId, from: current.status, type: decision.events[0]!.type } });
-  await publishCritical(deps, current.patientId, decision.events);
-  return (await loadReport(pool, id))!;
 }
 
 /**
@@ -450,30 +506,29 @@ export async function acknowledgeCriticalResult(deps: DiagnosticsDeps, caller: C
   const by = caller.principal.subject;
   const client = caller.principal.clientId;
   const byName = (await findUser(pool, by))?.displayName;
-  const fail = async (reason: string, problem: HttpProblem): Promise<never> => {
-    await audit(pool, caller, { action, outcome: 'failure', scope: 'write:diagnostics', resourceType: 'DiagnosticReport', resourceId: id, detail: { reason } });
-    throw problem;
-  };
-  for (let attempt = 0; ; attempt++) {
-    const current = await loadReport(pool, id);
-    if (!current) return fail('not found', notFound(`Report ${id} does not exist.`));
-    const decision = decideDiagnosticReport({ type: 'acknowledge', by, byName, client, note, now: new Date().toISOString() }, current);
-    if (!decision.ok) return fail('nothing to acknowledge', decisionProblem('The critical result of report', id, decision.error));
-    try {
-      await append(pool, diagnosticReportStream(id), current.version, decision.events, metadataOf(caller, 'write:diagnostics'));
-    } catch (err) {
-      // an escalation may land between the read and the append: acknowledging is still right, so read again
-      if (err instanceof ConcurrencyError && attempt < 3) continue;
-      if (err instanceof ConcurrencyError) return fail('concurrent change', conflict('The report was changed concurrently; retry.'));
-      throw err;
-    }
-    await audit(pool, caller, {
+  const acknowledge = { type: 'acknowledge' as const, by, byName, client, note, now: new Date().toISOString() };
+  const outcome = await handleCommand(pool, DIAGNOSTIC_REPORT_DECIDER, diagnosticReportStream(id), acknowledge, {
+    metadata: metadataOf(caller, 'write:diagnostics'),
+    // an escalation may land between the read and the append: acknowledging is still right, so read again
+    retries: 3,
+    recorded: (tx, r) => audit(tx, caller, {
       action, scope: 'write:diagnostics', resourceType: 'DiagnosticReport', resourceId: id,
-      detail: { patient: current.patientId, critical: current.critical?.id, was: current.critical?.state, acknowledged_by: by, client },
-    });
-    await publishCritical(deps, current.patientId, decision.events);
-    return (await loadReport(pool, id))!;
+      detail: {
+        patient: r.before!.patientId, critical: r.before!.critical?.id, was: r.before!.critical?.state, acknowledged_by: by, client,
+      },
+    }),
+    refused: auditRefusal(pool, caller, action, 'DiagnosticReport', id, {
+      ...REFUSAL_REASONS, 'illegal-transition': 'nothing to acknowledge',
+    }),
+  });
+  if (!outcome.ok) {
+    const e = outcome.error;
+    throw e.kind === 'illegal-transition'
+      ? decisionProblem('The critical result of report', id, e)
+      : refusalProblem('Report', id, e, undefined);
   }
+  await publishCritical(deps, outcome.before!.patientId, outcome.decided);
+  return outcome.state!;
 }
 
 /** A result as a critical-result listing shows it: the analyte's clinical name and the critical limit it crossed. */

@@ -1,26 +1,30 @@
 /**
  * Patient commands and queries, independent of HTTP (the MCP server calls these with a Principal).
  *
- * Writes are commands: check access → fold the stream → append the event at the expected version,
- * with its audit row in the same transaction (access/caller `auditedWrite`) (ConcurrencyError →
- * 412 with If-Match, 409 without) → answer from the state folded from the
- * stream including the new event (read-your-writes, no waiting for the projector). Single-record
+ * Writes are commands: check access → the command handler (@vitalis/eventstore handleCommand with
+ * the patient decider of @vitalis/records: fold the stream, decide, append at the expected version,
+ * with its audit row in the same transaction; a concurrent change → 412 with If-Match, 409 without)
+ * → answer from the state folded from the stream including the new event (read-your-writes, no
+ * waiting for the projector). Refusals become problems in one table (`patientRefusal`). Single-record
  * reads fold the stream too (always current, and the ETag is the stream version); search reads the
  * rm_patients projection (eventually consistent, usually within a projector tick).
  */
 import { randomUUID } from 'node:crypto';
 import type { Pool, PoolClient } from '@vitalis/db';
-import { append, ConcurrencyError, readStream, type StoredEvent } from '@vitalis/eventstore';
+import { handleCommand, readStream, type StoredEvent, type VersionConflict } from '@vitalis/eventstore';
 import { conflict, HttpProblem, notFound, preconditionFailed } from '@vitalis/http';
 import { news2FromLatestVitals, type News2Result } from '@vitalis/clinical';
 import { allergyEntrySchema, issuesAt, NUMERIC_VITALS, type AllergyEntryInput } from '@vitalis/schemas';
-import { foldPatient, patientStream, type Allergy, type Demographics, type Identifier, type PatientState } from '@vitalis/records';
+import {
+  foldPatient, PATIENT_DECIDER, patientStream, type Allergy, type Demographics, type Identifier, type PatientCommand, type PatientDecideError,
+  type PatientState,
+} from '@vitalis/records';
 import { reserveIdentifiers } from './identifiers';
 import { queryLatest } from '../vitals/history';
 import { vitalsDenial } from '../vitals/service';
-import { insufficientScope } from '../auth/oauth-errors';
+import { insufficientScope } from '../access/refusal';
 import { access, ACCESS_POLICY, reach } from '../access/policy';
-import { audit, auditedWrite, metadataOf, PATIENT_READ_SCOPES, patientReadScope, patientView, type Caller, type PatientView } from '../access/caller';
+import { audit, metadataOf, PATIENT_READ_SCOPES, patientReadScope, patientView, type Caller, type PatientView } from '../access/caller';
 
 export async function loadPatient(pool: Pool, patientId: string): Promise<PatientState | null> {
   return foldPatient(await readStream(pool, patientStream(patientId)));
@@ -137,13 +141,15 @@ export async function registerPatient(pool: Pool, caller: Caller, d: Demographic
   assertWriter(caller, undefined);
   const id = options.id ?? mintId();
   try {
-    const r = await auditedWrite(pool, caller, async (client) => {
-      await holdIdentifiers(client, id, d.identifiers ?? []);
-      return append(client, patientStream(id), 0, [{ type: 'PatientRegistered', data: { patientId: id, ...d } }], metadataOf(caller, 'write:patients'));
-    }, () => ({ action: 'patient.register', scope: 'write:patients', resourceType: 'Patient', resourceId: id }));
-    return foldPatient(r.events)!;
+    const outcome = await handleCommand(pool, PATIENT_DECIDER, patientStream(id), { type: 'register', patientId: id, demographics: d }, {
+      metadata: metadataOf(caller, 'write:patients'),
+      beforeAppend: (client) => holdIdentifiers(client, id, d.identifiers ?? []),
+      recorded: (tx) => audit(tx, caller, { action: 'patient.register', scope: 'write:patients', resourceType: 'Patient', resourceId: id }),
+    });
+    // the stream exists, or was registered concurrently: one answer, not audited
+    if (!outcome.ok) throw conflict(`Patient ${id} already exists.`);
+    return outcome.state!;
   } catch (err) {
-    if (err instanceof ConcurrencyError) throw conflict(`Patient ${id} already exists.`);
     if (err instanceof IdentifierTaken) {
       await audit(pool, caller, { action: 'patient.register', outcome: 'failure', scope: 'write:patients', resourceType: 'Patient', resourceId: id, detail: { reason: 'identifier in use', system: err.identifier.system } });
       throw err.problem();
@@ -168,43 +174,71 @@ async function holdIdentifiers(client: PoolClient, patientId: string, identifier
 }
 
 /**
- * Appends one event to an existing patient at `expected` (from If-Match) or at the version just
+ * A refused change of an existing patient: its problem, and the reason its audit row records
+ * (`reason` absent: the refusal is answered, not audited).
+ */
+function patientRefusal(
+  e: PatientDecideError | VersionConflict, patientId: string, expected: number | undefined,
+): { problem: HttpProblem; reason?: string } {
+  switch (e.kind) {
+    case 'not-found':
+      return { problem: notFound(`Patient ${patientId} does not exist.`), reason: 'not found' };
+    case 'already-exists':
+      return { problem: conflict(`Patient ${patientId} already exists.`) };
+    case 'allergy-not-found':
+      return { problem: notFound(`Allergy ${e.allergyId} is not recorded for this patient.`) };
+    case 'version-mismatch':
+      return {
+        problem: preconditionFailed(`The patient is at version ${e.actual}, not ${e.expected}; read it again and retry.`),
+        reason: 'version mismatch',
+      };
+    case 'concurrent-change':
+      return {
+        problem: expected !== undefined
+          ? preconditionFailed('The patient was changed concurrently; read it again and retry.')
+          : conflict('The patient was changed concurrently; retry.'),
+        reason: 'concurrent change',
+      };
+  }
+}
+
+/**
+ * Runs one command on an existing patient at `expected` (from If-Match) or at the version just
  * read (then a concurrent change is a 409 the client may retry).
  */
 async function changePatient(
-  pool: Pool, caller: Caller, patientId: string, expected: number | '*' | undefined, action: string, scope: string,
-  build: (current: PatientState) => { type: string; data: Record<string, unknown> },
-  /** Runs in the event's transaction (identifier reservations). */
-  alongside?: (client: PoolClient) => Promise<void>,
+  pool: Pool, caller: Caller, patientId: string, expected: number | '*' | undefined, action: string, scope: string, command: PatientCommand,
+  /** Runs in the event's transaction, before it (identifier reservations). */
+  beforeAppend?: (client: PoolClient) => Promise<void>,
 ): Promise<PatientState> {
-  const current = await requirePatient(pool, caller, patientId, action, scope);
-  const at = expected === undefined || expected === '*' ? current.version : expected;
-  if (at !== current.version) {
-    await audit(pool, caller, { action, outcome: 'failure', scope, resourceType: 'Patient', resourceId: patientId, detail: { reason: 'version mismatch' } });
-    throw preconditionFailed(`The patient is at version ${current.version}, not ${at}; read it again and retry.`);
-  }
-  const event = build(current);
+  const expectedVersion = typeof expected === 'number' ? expected : undefined;
+  const failure = (detail: Record<string, unknown>) =>
+    audit(pool, caller, { action, outcome: 'failure', scope, resourceType: 'Patient', resourceId: patientId, detail });
   try {
-    await auditedWrite(pool, caller, async (client) => {
-      await alongside?.(client);
-      await append(client, patientStream(patientId), at, [event], metadataOf(caller, scope));
-    }, () => ({ action, scope, resourceType: 'Patient', resourceId: patientId, detail: { type: event.type } }));
+    const outcome = await handleCommand(pool, PATIENT_DECIDER, patientStream(patientId), command, {
+      metadata: metadataOf(caller, scope),
+      expectedVersion,
+      beforeAppend,
+      recorded: (tx, r) =>
+        audit(tx, caller, { action, scope, resourceType: 'Patient', resourceId: patientId, detail: { type: r.decided[0]!.type } }),
+      refused: async (e) => {
+        const { reason } = patientRefusal(e, patientId, expectedVersion);
+        if (reason) await failure({ reason });
+      },
+    });
+    if (!outcome.ok) throw patientRefusal(outcome.error, patientId, expectedVersion).problem;
+    return outcome.state!;
   } catch (err) {
-    if (err instanceof IdentifierTaken) {
-      await audit(pool, caller, { action, outcome: 'failure', scope, resourceType: 'Patient', resourceId: patientId, detail: { reason: 'identifier in use', system: err.identifier.system } });
-      throw err.problem();
-    }
-    if (!(err instanceof ConcurrencyError)) throw err;
-    await audit(pool, caller, { action, outcome: 'failure', scope, resourceType: 'Patient', resourceId: patientId, detail: { reason: 'concurrent change' } });
-    throw typeof expected === 'number' ? preconditionFailed('The patient was changed concurrently; read it again and retry.') : conflict('The patient was changed concurrently; retry.');
+    if (!(err instanceof IdentifierTaken)) throw err;
+    await failure({ reason: 'identifier in use', system: err.identifier.system });
+    throw err.problem();
   }
-  return (await loadPatient(pool, patientId))!;
 }
 
 export function updatePatient(pool: Pool, caller: Caller, patientId: string, expected: number | '*' | undefined, d: Demographics): Promise<PatientState> {
   assertWriter(caller, patientId);
   const identifiers = d.identifiers;
-  return changePatient(pool, caller, patientId, expected, 'patient.update', 'write:patients', () => ({ type: 'PatientUpdated', data: { ...d } }),
+  return changePatient(pool, caller, patientId, expected, 'patient.update', 'write:patients', { type: 'update', demographics: d },
     identifiers ? (client) => holdIdentifiers(client, patientId, identifiers) : undefined);
 }
 
@@ -248,19 +282,15 @@ export async function recordAllergy(
   const a = parsed.data;
   const substance = a.code.text ?? a.code.coding![0]!.display;
   const allergyId = `alg-${randomUUID().slice(0, 8)}`;
-  const patient = await changePatient(pool, caller, patientId, expected, 'patient.allergy.record', 'write:patients', () => ({
-    type: 'AllergyRecorded',
-    data: { id: allergyId, substance, ...(a.code.coding ? { coding: a.code.coding } : {}), criticality: a.criticality, ...(a.reaction ? { reaction: a.reaction } : {}) },
-  }));
+  const patient = await changePatient(pool, caller, patientId, expected, 'patient.allergy.record', 'write:patients', {
+    type: 'recordAllergy', allergy: { id: allergyId, substance, coding: a.code.coding, criticality: a.criticality, reaction: a.reaction },
+  });
   return { patient, allergyId };
 }
 
 export async function removeAllergy(pool: Pool, caller: Caller, patientId: string, expected: number | '*' | undefined, allergyId: string): Promise<PatientState> {
   assertAllergyWriter(caller, patientId);
-  return changePatient(pool, caller, patientId, expected, 'patient.allergy.remove', 'write:patients', (current) => {
-    if (!current.allergies.some((a) => a.id === allergyId)) throw notFound(`Allergy ${allergyId} is not recorded for this patient.`);
-    return { type: 'AllergyRemoved', data: { id: allergyId } };
-  });
+  return changePatient(pool, caller, patientId, expected, 'patient.allergy.remove', 'write:patients', { type: 'removeAllergy', allergyId });
 }
 
 /**

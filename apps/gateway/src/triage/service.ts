@@ -1,18 +1,20 @@
 /**
  * The ED triage board: one event stream per patient (`triage-<id>`: PatientArrived,
- * TriageLevelSet, PatientDischarged). Writes answer from the folded stream; the board reads the
- * rm_triage projection and adds, for callers holding read:vitals, the latest vitals (each with
- * its `effective_at`: the cards show every value's age) and NEWS2 computed from the vitals append
- * log; for callers reading critical results, each patient's unacknowledged ones and those
- * acknowledged in the last BOARD_ACKNOWLEDGED_WINDOW_SECONDS (who, when).
+ * TriageLevelSet, PatientDischarged). Writes go through the command handler with the triage
+ * decider (@vitalis/eventstore handleCommand, @vitalis/records decideTriage: the audit row in the
+ * events' transaction; refusals answered, not audited) and answer from the folded stream; the
+ * board reads the rm_triage projection and adds, for callers holding read:vitals, the latest
+ * vitals (each with its `effective_at`: the cards show every value's age) and NEWS2 computed from
+ * the vitals append log; for callers reading critical results, each patient's unacknowledged ones
+ * and those acknowledged in the last BOARD_ACKNOWLEDGED_WINDOW_SECONDS (who, when).
  */
 import type { Pool } from '@vitalis/db';
-import { append, ConcurrencyError, readStream } from '@vitalis/eventstore';
+import { handleCommand, readStream, type VersionConflict } from '@vitalis/eventstore';
 import { conflict, HttpProblem, notFound, preconditionFailed } from '@vitalis/http';
 import type { EsiLevel } from '@vitalis/clinical';
-import { foldTriage, triageStream, type TriageState } from '@vitalis/records';
+import { foldTriage, TRIAGE_DECIDER, triageStream, type TriageCommand, type TriageDecideError, type TriageState } from '@vitalis/records';
 import { activeAlerts } from '@vitalis/live';
-import { audit, auditedWrite, metadataOf, requireAccess, type Caller } from '../access/caller';
+import { audit, metadataOf, requireAccess, type Caller } from '../access/caller';
 import { reachesAll } from '../access/policy';
 import { loadPatient, vitalsSummary, type LatestVital } from '../patients/service';
 import type { News2Result } from '@vitalis/clinical';
@@ -29,45 +31,55 @@ export const loadTriage = async (pool: Pool, patientId: string) => foldTriage(aw
 export async function admitPatient(pool: Pool, caller: Caller, a: { patientId: string; esi: EsiLevel; complaint: string }): Promise<TriageState> {
   await requireAccess(pool, caller, 'Triage', 'write', [a.patientId], { auditAction: 'triage.admit' });
   if (!(await loadPatient(pool, a.patientId))) throw new HttpProblem(422, 'unknown-patient', 'Unknown Patient', `Patient ${a.patientId} does not exist.`);
-  const current = await loadTriage(pool, a.patientId);
-  if (current?.present) throw conflict(`Patient ${a.patientId} is already on the board.`);
-  try {
-    await auditedWrite(
-      pool, caller,
-      (client) => append(client, triageStream(a.patientId), current?.version ?? 0, [{ type: 'PatientArrived', data: { patientId: a.patientId, esi: a.esi, complaint: a.complaint } }], metadataOf(caller, 'write:triage')),
-      () => ({ action: 'triage.admit', scope: 'write:triage', resourceType: 'Patient', resourceId: a.patientId, detail: { esi: a.esi } }),
-    );
-  } catch (err) {
-    if (err instanceof ConcurrencyError) throw conflict(`Patient ${a.patientId} was admitted concurrently.`);
-    throw err;
-  }
-  return (await loadTriage(pool, a.patientId))!;
+  const outcome = await handleCommand(pool, TRIAGE_DECIDER, triageStream(a.patientId), { type: 'admit', ...a }, {
+    metadata: metadataOf(caller, 'write:triage'),
+    recorded: (tx) =>
+      audit(tx, caller, { action: 'triage.admit', scope: 'write:triage', resourceType: 'Patient', resourceId: a.patientId, detail: { esi: a.esi } }),
+  });
+  if (!outcome.ok) throw triageRefusal(outcome.error, a.patientId, 'admit', undefined);
+  return outcome.state!;
 }
 
-async function changeTriage(pool: Pool, caller: Caller, patientId: string, expected: number | '*' | undefined, action: string, event: { type: string; data: Record<string, unknown> }): Promise<TriageState> {
-  await requireAccess(pool, caller, 'Triage', 'write', [patientId], { auditAction: action });
-  const current = await loadTriage(pool, patientId);
-  if (!current?.present) throw notFound(`Patient ${patientId} is not on the triage board.`);
-  const at = typeof expected === 'number' ? expected : current.version;
-  if (at !== current.version) throw preconditionFailed(`The triage entry is at version ${current.version}, not ${at}.`);
-  try {
-    await auditedWrite(
-      pool, caller,
-      (client) => append(client, triageStream(patientId), at, [event], metadataOf(caller, 'write:triage')),
-      () => ({ action, scope: 'write:triage', resourceType: 'Patient', resourceId: patientId, detail: { type: event.type, ...('esi' in event.data ? { esi: event.data.esi } : {}) } }),
-    );
-  } catch (err) {
-    if (err instanceof ConcurrencyError) throw typeof expected === 'number' ? preconditionFailed('Changed concurrently; read it again.') : conflict('Changed concurrently; retry.');
-    throw err;
+/** A refused triage command as its problem (triage refusals are answered, not audited). */
+function triageRefusal(
+  e: TriageDecideError | VersionConflict, patientId: string, command: TriageCommand['type'], expected: number | undefined,
+): HttpProblem {
+  switch (e.kind) {
+    case 'already-on-board':
+      return conflict(`Patient ${patientId} is already on the board.`);
+    case 'not-found':
+      return notFound(`Patient ${patientId} is not on the triage board.`);
+    case 'version-mismatch':
+      return preconditionFailed(`The triage entry is at version ${e.actual}, not ${e.expected}.`);
+    case 'concurrent-change':
+      if (command === 'admit') return conflict(`Patient ${patientId} was admitted concurrently.`);
+      return expected !== undefined ? preconditionFailed('Changed concurrently; read it again.') : conflict('Changed concurrently; retry.');
   }
-  return (await loadTriage(pool, patientId))!;
+}
+
+async function changeTriage(
+  pool: Pool, caller: Caller, patientId: string, expected: number | '*' | undefined, action: string, command: TriageCommand,
+): Promise<TriageState> {
+  await requireAccess(pool, caller, 'Triage', 'write', [patientId], { auditAction: action });
+  const expectedVersion = typeof expected === 'number' ? expected : undefined;
+  const outcome = await handleCommand(pool, TRIAGE_DECIDER, triageStream(patientId), command, {
+    metadata: metadataOf(caller, 'write:triage'),
+    expectedVersion,
+    recorded: (tx, r) => {
+      const event = r.decided[0]!;
+      const detail = { type: event.type, ...('esi' in event.data ? { esi: event.data.esi } : {}) };
+      return audit(tx, caller, { action, scope: 'write:triage', resourceType: 'Patient', resourceId: patientId, detail });
+    },
+  });
+  if (!outcome.ok) throw triageRefusal(outcome.error, patientId, command.type, expectedVersion);
+  return outcome.state!;
 }
 
 export const setTriageLevel = (pool: Pool, caller: Caller, patientId: string, expected: number | '*' | undefined, esi: EsiLevel, reason?: string) =>
-  changeTriage(pool, caller, patientId, expected, 'triage.set_level', { type: 'TriageLevelSet', data: { esi, ...(reason ? { reason } : {}) } });
+  changeTriage(pool, caller, patientId, expected, 'triage.set_level', { type: 'setLevel', esi, reason });
 
 export const dischargePatient = (pool: Pool, caller: Caller, patientId: string) =>
-  changeTriage(pool, caller, patientId, undefined, 'triage.discharge', { type: 'PatientDischarged', data: {} });
+  changeTriage(pool, caller, patientId, undefined, 'triage.discharge', { type: 'discharge' });
 
 export interface BoardEntry {
   patientId: string; version: number; name: string | null; esi: number; complaint: string; arrivedAt: string; updatedAt: string;
