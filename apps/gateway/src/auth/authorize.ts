@@ -15,6 +15,9 @@
  * binds it to this browser. Both are compared in constant time; the CSRF token is replaced at login.
  * Sign-in attempts are throttled per client address and slowed down per username before the
  * password is checked (login-throttle.ts).
+ * The checks are ordered steps over one request (authorize/request-steps.ts for GET,
+ * authorize/form-steps.ts for the forms; ADR 0023): their order decides which error a bad request
+ * gets and where it goes. This module serves them: routes, pages, redirects, cookies.
  *
  * Granted scopes = requested ∩ the client's registered scopes ∩ the user's role scopes.
  *
@@ -26,44 +29,26 @@
  * SMART App Launch v2: SMART scopes and wildcards are read by @vitalis/schemas smart.ts (a
  * wildcard grants what the client and the role allow); `aud`, when sent, must name this server.
  */
-import { timingSafeEqual } from 'node:crypto';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { recordAudit } from '@vitalis/audit';
-import type { Scope } from '@vitalis/schemas';
+import { recordAudit, type AuditEvent } from '@vitalis/audit';
 import { problem } from '../access/http';
-import { GRANT_TYPES, findClient, parseScopes, type Client } from './clients';
+import { findClient } from './clients';
 import { PATHS, type AuthContext } from './context';
 import { createCode } from './grants/store';
-import { intersect } from './grants/scopes';
 import { consentPage, errorPage, loginPage, sendPage, type FormContext } from './pages';
 import { clientAddress } from './client-address';
-import { LoginThrottle, waitText } from './login-throttle';
-import { CHALLENGE_PATTERN } from './pkce';
+import { LoginThrottle } from './login-throttle';
 import { randomToken } from './secrets';
-import { checkPassword, findUser, roleScopes } from './users';
+import { checkPassword, findUser } from './users';
+import { answerForm, interactionCookie, opened, type FormDeps, type FormFields, type FormPost } from './authorize/form-steps';
+import { ErrorPage, RedirectError, type FormAnswer, type Interaction } from './authorize/interaction';
+import {
+  CLIENT_STEPS, REQUEST_STEPS, interactionFor, parameter, trustRedirect, type AuthorizationRequest, type Query, type TrustedRequest,
+} from './authorize/request-steps';
 
-interface Interaction {
-  clientId: string;
-  clientName: string;
-  /** vouchedFor(client) when the request came in. */
-  vouched: boolean;
-  redirectUri: string;
-  state?: string;
-  codeChallenge: string;
-  /** requested ∩ client's registered scopes. */
-  scopes: Scope[];
-  csrf: string;
-  binding: string;
-  /** OpenID Connect: the request's nonce, echoed in the ID token. */
-  nonce?: string;
-  userId?: string;
-  /** After login: when the password was checked (seconds since the epoch), the ID token's auth_time. */
-  authTime?: number;
-  /** After login: scopes ∩ the user's role scopes. */
-  granted?: Scope[];
-}
+export { vouchedFor } from './authorize/request-steps';
 
 /**
  * What the authorization endpoint answers, as served: HTML pages for the person at the browser
@@ -94,25 +79,7 @@ const authorizeQuery = z.looseObject({
   max_age: oneOrMany.describe('OpenID Connect: always met (the user signs in at every authorization); auth_time is always in the ID token'),
   aud: oneOrMany.describe('SMART App Launch: the FHIR base URL the app will call; must be this server (or under it)'),
 });
-const MAX_STATE_LENGTH = 2048;
-const MAX_NONCE_LENGTH = 512;
 const interactionKey = (id: string) => `vitalis:interaction:${id}`;
-const cookieName = (id: string) => `vitalis_ia_${id}`;
-
-function sameSecret(a: string | undefined, b: string): boolean {
-  if (typeof a !== 'string') return false;
-  const x = Buffer.from(a);
-  const y = Buffer.from(b);
-  return x.length === y.length && timingSafeEqual(x, y);
-}
-
-function cookieValue(header: string | undefined, name: string): string | undefined {
-  for (const part of (header ?? '').split(';')) {
-    const eq = part.indexOf('=');
-    if (eq > 0 && part.slice(0, eq).trim() === name) return part.slice(eq + 1).trim();
-  }
-  return undefined;
-}
 
 /** Where errors go once the redirect URI is trusted: the client, with state and iss. */
 export function redirectWithParams(redirectUri: string, params: Record<string, string | undefined>): string {
@@ -121,61 +88,43 @@ export function redirectWithParams(redirectUri: string, params: Record<string, s
   return url.toString();
 }
 
-/**
- * Whether an operator vouches for the client, so its redirect URIs are trusted: registered with an
- * initial access token or a software statement, or approved with a role (the admin API). A client
- * that registered itself (open registration, the sandbox) is not, whatever it asked for.
- */
-export function vouchedFor(client: Pick<Client, 'registration' | 'role'>): boolean {
-  return client.registration === 'initial_access_token' || client.registration === 'software_statement' || client.role !== null;
+/** The endpoint's parts its handlers share. */
+interface Endpoint {
+  ctx: AuthContext;
+  /** This server's base URL: `iss` in every redirect, what `aud` must name. */
+  issuer: string;
+  /** The endpoint's path: the forms' action and the binding cookie's path. */
+  action: string;
+  secureCookie: boolean;
+  throttle: LoginThrottle;
+  audit: (req: FastifyRequest, event: Omit<AuditEvent, 'requestId' | 'ip'>) => Promise<void>;
+  saveInteraction: (id: string, interaction: Interaction) => Promise<unknown>;
 }
 
-class ErrorPage extends Error {
-  constructor(readonly title: string, readonly status: number, message: string) {
-    super(message);
-  }
-}
-
-class RedirectError extends Error {
-  constructor(readonly code: string, readonly description: string) {
-    super(description);
-  }
+function endpointOf(ctx: AuthContext): Endpoint {
+  const { config, pool, redis } = ctx;
+  return {
+    ctx,
+    issuer: config.baseUrl,
+    action: PATHS.authorize,
+    secureCookie: config.baseUrl.startsWith('https:'),
+    throttle: new LoginThrottle(redis, {
+      addressMaxFailures: config.LOGIN_ADDRESS_MAX_FAILURES,
+      windowSeconds: config.LOGIN_FAILURE_WINDOW_SECONDS,
+      userFreeFailures: config.LOGIN_USER_FREE_FAILURES,
+      userDelaySeconds: config.LOGIN_USER_DELAY_SECONDS,
+      userMaxDelaySeconds: config.LOGIN_USER_MAX_DELAY_SECONDS,
+    }),
+    audit: (req, event) =>
+      recordAudit(pool, { ...event, requestId: req.id, ip: req.ip }).catch((err) => req.log.error({ err }, 'audit write failed')),
+    saveInteraction: (id, interaction) => redis.set(interactionKey(id), JSON.stringify(interaction), 'EX', config.INTERACTION_TTL_SECONDS),
+  };
 }
 
 export function authorizeRoutes(ctx: AuthContext): FastifyPluginAsyncZod {
-  const { config, pool, redis } = ctx;
-  const issuer = config.baseUrl;
-  const secureCookie = issuer.startsWith('https:');
-  const action = PATHS.authorize;
-  const throttle = new LoginThrottle(redis, {
-    addressMaxFailures: config.LOGIN_ADDRESS_MAX_FAILURES,
-    windowSeconds: config.LOGIN_FAILURE_WINDOW_SECONDS,
-    userFreeFailures: config.LOGIN_USER_FREE_FAILURES,
-    userDelaySeconds: config.LOGIN_USER_DELAY_SECONDS,
-    userMaxDelaySeconds: config.LOGIN_USER_MAX_DELAY_SECONDS,
-  });
-
-  const audit = (req: FastifyRequest, event: Omit<Parameters<typeof recordAudit>[1], 'requestId' | 'ip'>) =>
-    recordAudit(pool, { ...event, requestId: req.id, ip: req.ip }).catch((err) => req.log.error({ err }, 'audit write failed'));
-
-  const save = (id: string, interaction: Interaction) =>
-    redis.set(interactionKey(id), JSON.stringify(interaction), 'EX', config.INTERACTION_TTL_SECONDS);
-
-  const formContext = (id: string, i: Interaction): FormContext => ({
-    action, interaction: id, csrfToken: i.csrf, clientName: i.clientName,
-    ...(i.vouched ? {} : { unverifiedRedirectHost: new URL(i.redirectUri).host }),
-  });
-  const formTargets = (i: Interaction) => [new URL(i.redirectUri).origin];
-
-  const finish = (reply: FastifyReply, id: string, i: Interaction, params: Record<string, string | undefined>) => {
-    reply.header('set-cookie', `${cookieName(id)}=; Path=${action}; Max-Age=0; HttpOnly; SameSite=Lax${secureCookie ? '; Secure' : ''}`);
-    return reply.code(303).header('cache-control', 'no-store').redirect(redirectWithParams(i.redirectUri, { ...params, state: i.state, iss: issuer }), 303);
-  };
-
-  const showError = (reply: FastifyReply, err: ErrorPage) => sendPage(reply, { title: err.title, status: err.status, body: errorPage(err.title, err.message) });
-
+  const endpoint = endpointOf(ctx);
   return async (app) => {
-    app.get(action, {
+    app.get(endpoint.action, {
       schema: {
         tags: ['oauth'],
         summary: 'Authorization endpoint (authorization code + PKCE S256): shows the login page',
@@ -184,92 +133,9 @@ export function authorizeRoutes(ctx: AuthContext): FastifyPluginAsyncZod {
         querystring: authorizeQuery,
         response: pageResponses,
       },
-    }, async (req, reply) => {
-      const q = req.query as Record<string, string | string[]>;
-      const one = (name: string) => {
-        const v = q[name];
-        if (Array.isArray(v)) return { repeated: true, value: undefined };
-        return { repeated: false, value: v === '' ? undefined : v };
-      };
-      // 1. Client and redirect URI: until both are good, errors are pages.
-      const clientId = one('client_id');
-      const redirect = one('redirect_uri');
-      try {
-        if (clientId.repeated || !clientId.value) throw new ErrorPage('Invalid request', 400, 'The request does not name a client (client_id).');
-        const client = await findClient(pool, clientId.value);
-        if (!client || client.expired) throw new ErrorPage('Unknown application', 400, 'The application that sent you here is not registered.');
-        if (redirect.repeated || !redirect.value) throw new ErrorPage('Invalid request', 400, 'The request has no redirect_uri.');
-        if (!client.redirectUris.includes(redirect.value)) {
-          throw new ErrorPage('Invalid redirect', 400, 'The redirect_uri is not one the application registered, so you are not sent back to it.');
-        }
-        // Its redirect URIs were never meant for redirects: it does not use this endpoint.
-        if (!client.grantTypes.includes(GRANT_TYPES.authorizationCode)) {
-          throw new ErrorPage('Invalid request', 400, 'The application that sent you here is not registered to sign users in (unauthorized_client).');
-        }
-        const redirectUri = redirect.value;
-        const state = one('state');
-        const stateValue = !state.repeated && state.value && state.value.length <= MAX_STATE_LENGTH ? state.value : undefined;
-        const vouched = vouchedFor(client);
+    }, (req, reply) => answerRequest(endpoint, req, reply));
 
-        // 2. From here on, errors go back to a client someone vouched for; an unverified client's are shown here.
-        try {
-          const repeated = Object.entries(q).find(([, v]) => Array.isArray(v));
-          if (repeated) throw new RedirectError('invalid_request', `${repeated[0]} must not be repeated`);
-          if (state.value && state.value.length > MAX_STATE_LENGTH) throw new RedirectError('invalid_request', 'state is too long');
-          const responseType = one('response_type').value;
-          if (!responseType) throw new RedirectError('invalid_request', 'response_type is required');
-          if (responseType !== 'code') throw new RedirectError('unsupported_response_type', 'only response_type=code is supported');
-          const challenge = one('code_challenge').value;
-          const method = one('code_challenge_method').value;
-          if (!challenge) throw new RedirectError('invalid_request', 'code_challenge is required (PKCE with S256)');
-          if (method !== 'S256') throw new RedirectError('invalid_request', 'code_challenge_method must be S256 (plain is not supported)');
-          if (!CHALLENGE_PATTERN.test(challenge)) throw new RedirectError('invalid_request', 'code_challenge is not a S256 challenge (43 base64url characters)');
-          if (one('request').value !== undefined) throw new RedirectError('request_not_supported', 'the request parameter (request objects) is not supported');
-          if (one('request_uri').value !== undefined) throw new RedirectError('request_uri_not_supported', 'the request_uri parameter is not supported');
-          // SMART App Launch v2: `aud` names the FHIR server the app means; it must be this one (or under it).
-          const aud = one('aud').value;
-          if (aud !== undefined && aud !== issuer && !aud.startsWith(`${issuer}/`)) throw new RedirectError('invalid_request', 'aud names a resource server other than this one');
-          const nonce = one('nonce').value;
-          if (nonce !== undefined && nonce.length > MAX_NONCE_LENGTH) throw new RedirectError('invalid_request', `nonce is longer than ${MAX_NONCE_LENGTH} characters`);
-          if ((one('prompt').value ?? '').split(' ').includes('none')) throw new RedirectError('login_required', 'prompt=none cannot be met: every authorization asks the user to sign in');
-          const { scopes: requested, optional, unknown } = parseScopes(one('scope').value);
-          if (unknown.length > 0) throw new RedirectError('invalid_scope', `unknown scope(s): ${unknown.join(', ')}`);
-          const scopes = one('scope').value ? intersect([...requested, ...optional], client.scopes) : client.scopes;
-          if (scopes.length === 0) throw new RedirectError('invalid_scope', 'none of the requested scopes is registered for this client');
-
-          const id = randomToken(16);
-          const interaction: Interaction = {
-            clientId: client.clientId,
-            clientName: client.clientName,
-            vouched,
-            redirectUri,
-            ...(stateValue !== undefined ? { state: stateValue } : {}),
-            codeChallenge: challenge,
-            scopes,
-            ...(nonce !== undefined ? { nonce } : {}),
-            csrf: randomToken(32),
-            binding: randomToken(32),
-          };
-          await save(id, interaction);
-          reply.header('set-cookie', `${cookieName(id)}=${interaction.binding}; Path=${action}; Max-Age=${config.INTERACTION_TTL_SECONDS}; HttpOnly; SameSite=Lax${secureCookie ? '; Secure' : ''}`);
-          return sendPage(reply, { title: 'Sign in', body: loginPage(formContext(id, interaction)), formTargets: formTargets(interaction) });
-        } catch (err) {
-          if (!(err instanceof RedirectError)) throw err;
-          await audit(req, { action: 'authorization.refused', outcome: 'failure', clientId: client.clientId, detail: { error: err.code, reason: err.description, redirected: vouched } });
-          if (!vouched) return showError(reply, new ErrorPage('Invalid request', 400, `The application's request cannot be completed: ${err.description} (${err.code}).`));
-          return reply.code(303).header('cache-control', 'no-store').redirect(
-            redirectWithParams(redirectUri, { error: err.code, error_description: err.description, state: stateValue, iss: issuer }),
-            303,
-          );
-        }
-      } catch (err) {
-        if (!(err instanceof ErrorPage)) throw err;
-        await audit(req, { action: 'authorization.refused', outcome: 'failure', clientId: clientId.value, detail: { reason: err.message } });
-        return showError(reply, err);
-      }
-    });
-
-    app.post(action, {
+    app.post(endpoint.action, {
       schema: {
         tags: ['oauth'],
         summary: 'Authorization endpoint: the login and consent forms',
@@ -279,94 +145,129 @@ export function authorizeRoutes(ctx: AuthContext): FastifyPluginAsyncZod {
         body: queryOrForm.meta({ example: { interaction: 'a5b1c0d2e3f4', csrf_token: 'Zm9ybS10b2tlbg', step: 'login', username: 'doctor', password: 'correct horse battery staple' } }),
         response: { ...pageResponses, 403: page('An HTML error page: the form was not verified as coming from this sign-in page'), 429: page('The sign-in page again: too many failed sign-ins (Retry-After)') },
       },
-    }, async (req, reply) => {
-      const body = (req.body ?? {}) as Record<string, string | string[]>;
-      const str = (name: string) => (typeof body[name] === 'string' ? (body[name] as string) : undefined);
-      const id = str('interaction');
-      try {
-        if (!id || !/^[A-Za-z0-9_-]{1,64}$/.test(id)) throw new ErrorPage('Invalid request', 400, 'The form is incomplete.');
-        const raw = await redis.get(interactionKey(id));
-        if (!raw) throw new ErrorPage('Sign-in expired', 400, 'This sign-in request has expired or was already used.');
-        const interaction = JSON.parse(raw) as Interaction;
-        const binding = cookieValue(req.headers.cookie, cookieName(id));
-        if (!sameSecret(binding, interaction.binding) || !sameSecret(str('csrf_token'), interaction.csrf)) {
-          await audit(req, { action: 'authorization.refused', outcome: 'failure', clientId: interaction.clientId, detail: { reason: 'CSRF token or browser binding missing or wrong' } });
-          throw new ErrorPage('Request not verified', 403, 'The form could not be verified as coming from this sign-in page.');
-        }
-        const step = str('step');
-
-        if (step === 'login') {
-          const username = (str('username') ?? '').trim().slice(0, 200);
-          const password = str('password') ?? '';
-          const address = clientAddress(req);
-          const again = (error: string, status: number) =>
-            sendPage(reply, { title: 'Sign in', status, body: loginPage(formContext(id, interaction), { error, username }), formTargets: formTargets(interaction) });
-          // Counted before the password is checked (see login-throttle.ts). The typed username is
-          // never written to the audit trail: people type passwords there.
-          const attempt = await throttle.begin(address, username);
-          if (!attempt.allowed) {
-            if (attempt.first) {
-              const reason = attempt.by === 'address' ? 'too many failed sign-ins from this address' : 'this username must wait after failed sign-ins';
-              await audit(req, { action: 'user.login', outcome: 'failure', clientId: interaction.clientId, detail: { reason, retry_after: attempt.retryAfter } });
-            }
-            reply.header('retry-after', String(attempt.retryAfter));
-            return again(
-              attempt.by === 'address'
-                ? `Too many failed sign-ins from your network. Try again in ${waitText(attempt.retryAfter)}.`
-                : `Too many failed sign-ins for this username. Wait ${waitText(attempt.retryAfter)}, then try again.`,
-              429,
-            );
-          }
-          const user = username && password ? await checkPassword(pool, username, password) : undefined;
-          if (!user) {
-            await audit(req, { action: 'user.login', outcome: 'failure', clientId: interaction.clientId, detail: { reason: 'wrong username or password' } });
-            return again('The username or password is incorrect.', 400);
-          }
-          await throttle.succeeded(address, username);
-          await audit(req, { action: 'user.login', outcome: 'success', clientId: interaction.clientId, subject: user.userId });
-          const granted = intersect(interaction.scopes, roleScopes(user.roles));
-          if (granted.length === 0) {
-            await redis.del(interactionKey(id));
-            await audit(req, { action: 'authorization.refused', outcome: 'failure', clientId: interaction.clientId, subject: user.userId, detail: { reason: 'role grants none of the requested scopes' } });
-            return finish(reply, id, interaction, { error: 'access_denied', error_description: "the user's role grants none of the requested scopes" });
-          }
-          const next: Interaction = { ...interaction, userId: user.userId, authTime: Math.floor(Date.now() / 1000), granted, csrf: randomToken(32) };
-          await save(id, next);
-          return sendPage(reply, {
-            title: 'Allow access',
-            body: consentPage(formContext(id, next), { displayName: user.displayName, scopes: granted, redirectHost: new URL(next.redirectUri).host }),
-            formTargets: formTargets(next),
-          });
-        }
-
-        if (step === 'consent') {
-          if (!interaction.userId || !interaction.granted || interaction.authTime === undefined) throw new ErrorPage('Invalid request', 400, 'Sign in first.');
-          // One decision per interaction: deleting it first makes a double submit harmless.
-          if ((await redis.del(interactionKey(id))) !== 1) throw new ErrorPage('Sign-in expired', 400, 'This sign-in request was already used.');
-          const user = await findUser(pool, interaction.userId);
-          if (!user) throw new ErrorPage('Sign-in expired', 400, 'The account no longer exists.');
-          if (str('decision') !== 'allow') {
-            await audit(req, { action: 'consent.denied', outcome: 'failure', clientId: interaction.clientId, subject: user.userId, scope: interaction.granted.join(' ') });
-            return finish(reply, id, interaction, { error: 'access_denied', error_description: 'the user denied the request' });
-          }
-          const code = await createCode(pool, {
-            clientId: interaction.clientId,
-            userId: user.userId,
-            redirectUri: interaction.redirectUri,
-            codeChallenge: interaction.codeChallenge,
-            scopes: interaction.granted,
-            authTime: interaction.authTime,
-            ...(interaction.nonce !== undefined ? { nonce: interaction.nonce } : {}),
-          }, config.AUTH_CODE_TTL_SECONDS);
-          await audit(req, { action: 'consent.granted', outcome: 'success', clientId: interaction.clientId, subject: user.userId, scope: interaction.granted.join(' '), detail: { redirect_uri: interaction.redirectUri } });
-          return finish(reply, id, interaction, { code });
-        }
-        throw new ErrorPage('Invalid request', 400, 'Unknown form step.');
-      } catch (err) {
-        if (!(err instanceof ErrorPage)) throw err;
-        return showError(reply, err);
-      }
-    });
+    }, (req, reply) => answerPost(endpoint, req, reply));
   };
 }
 
+/**
+ * GET: the request's checks in order (authorize/request-steps.ts), then a new interaction and the
+ * sign-in page. An error before the client and its redirect URI are good is a page; after, it goes
+ * back to a client someone vouched for (`refuse`).
+ */
+async function answerRequest(e: Endpoint, req: FastifyRequest, reply: FastifyReply) {
+  const query = req.query as Query;
+  const request: AuthorizationRequest = { query };
+  try {
+    // 1. Client and redirect URI: until both are good, errors are pages.
+    for (const step of CLIENT_STEPS) await step(request, (clientId) => findClient(e.ctx.pool, clientId));
+    const trusted = trustRedirect(request, e.issuer);
+    // 2. From here on, errors go back to a client someone vouched for; an unverified client's are shown here.
+    try {
+      for (const step of REQUEST_STEPS) step(trusted);
+      return await startInteraction(e, reply, interactionFor(trusted, randomToken));
+    } catch (err) {
+      if (!(err instanceof RedirectError)) throw err;
+      return await refuse(e, req, reply, trusted, err);
+    }
+  } catch (err) {
+    if (!(err instanceof ErrorPage)) throw err;
+    const clientId = parameter(query, 'client_id').value;
+    await e.audit(req, { action: 'authorization.refused', outcome: 'failure', clientId, detail: { reason: err.message } });
+    return showError(reply, err);
+  }
+}
+
+/** A valid request becomes an interaction in Redis, bound to this browser by a cookie; the sign-in page is shown. */
+async function startInteraction(e: Endpoint, reply: FastifyReply, interaction: Interaction) {
+  const id = randomToken(16);
+  await e.saveInteraction(id, interaction);
+  reply.header('set-cookie', bindingCookie(e, id, interaction.binding, e.ctx.config.INTERACTION_TTL_SECONDS));
+  return sendPage(reply, { title: 'Sign in', body: loginPage(formContext(e, id, interaction)), formTargets: formTargets(interaction) });
+}
+
+/** An OAuth error of a checked client: audited, then redirected (RFC 6749 §4.1.2.1) if it is vouched for, else shown here. */
+async function refuse(e: Endpoint, req: FastifyRequest, reply: FastifyReply, request: TrustedRequest, err: RedirectError) {
+  const { client, vouched } = request;
+  const detail = { error: err.code, reason: err.description, redirected: vouched };
+  await e.audit(req, { action: 'authorization.refused', outcome: 'failure', clientId: client.clientId, detail });
+  if (!vouched) {
+    const message = `The application's request cannot be completed: ${err.description} (${err.code}).`;
+    return showError(reply, new ErrorPage('Invalid request', 400, message));
+  }
+  return reply.code(303).header('cache-control', 'no-store').redirect(
+    redirectWithParams(request.redirectUri, { error: err.code, error_description: err.description, state: request.state, iss: e.issuer }),
+    303,
+  );
+}
+
+/** POST: the login or consent form, through its steps (authorize/form-steps.ts), then the page or redirect it answers. */
+async function answerPost(e: Endpoint, req: FastifyRequest, reply: FastifyReply) {
+  const post: FormPost = { fields: (req.body ?? {}) as FormFields, cookie: req.headers.cookie, address: clientAddress(req) };
+  try {
+    const answer = await answerForm(post, formDeps(e, req));
+    const { id, interaction } = opened(post);
+    return sendAnswer(e, reply, id, interaction, answer);
+  } catch (err) {
+    if (!(err instanceof ErrorPage)) throw err;
+    return showError(reply, err);
+  }
+}
+
+/** What the form steps use, for one request (its audit rows carry its id and address). */
+function formDeps(e: Endpoint, req: FastifyRequest): FormDeps {
+  const { config, pool, redis } = e.ctx;
+  return {
+    loadInteraction: async (id) => {
+      const raw = await redis.get(interactionKey(id));
+      return raw ? (JSON.parse(raw) as Interaction) : undefined;
+    },
+    saveInteraction: e.saveInteraction,
+    deleteInteraction: (id) => redis.del(interactionKey(id)),
+    throttle: e.throttle,
+    checkPassword: (username, password) => checkPassword(pool, username, password),
+    findUser: (userId) => findUser(pool, userId),
+    createCode: (request) => createCode(pool, request, config.AUTH_CODE_TTL_SECONDS),
+    audit: (event) => e.audit(req, event),
+    token: randomToken,
+    now: Date.now,
+  };
+}
+
+/** A form step's answer as served: the sign-in page again, the consent page, or the way back to the client. */
+function sendAnswer(e: Endpoint, reply: FastifyReply, id: string, interaction: Interaction, answer: FormAnswer) {
+  switch (answer.kind) {
+    case 'login': {
+      if (answer.retryAfter !== undefined) reply.header('retry-after', String(answer.retryAfter));
+      const body = loginPage(formContext(e, id, interaction), { error: answer.error, username: answer.username });
+      return sendPage(reply, { title: 'Sign in', status: answer.status, body, formTargets: formTargets(interaction) });
+    }
+    case 'consent': {
+      const next = answer.interaction;
+      const redirectHost = new URL(next.redirectUri).host;
+      const body = consentPage(formContext(e, id, next), { displayName: answer.displayName, scopes: next.granted ?? [], redirectHost });
+      return sendPage(reply, { title: 'Allow access', body, formTargets: formTargets(next) });
+    }
+    case 'finish':
+      return finish(e, reply, id, interaction, answer.params);
+  }
+}
+
+/** The interaction's binding cookie (`Max-Age=0` deletes it). */
+const bindingCookie = (e: Endpoint, id: string, value: string, maxAge: number) =>
+  `${interactionCookie(id)}=${value}; Path=${e.action}; Max-Age=${maxAge}; HttpOnly; SameSite=Lax${e.secureCookie ? '; Secure' : ''}`;
+
+const formContext = (e: Endpoint, id: string, i: Interaction): FormContext => ({
+  action: e.action, interaction: id, csrfToken: i.csrf, clientName: i.clientName,
+  ...(i.vouched ? {} : { unverifiedRedirectHost: new URL(i.redirectUri).host }),
+});
+const formTargets = (i: Interaction) => [new URL(i.redirectUri).origin];
+
+/** Back to the client with a code or an OAuth error, `state` and `iss`; the binding cookie deleted. */
+function finish(e: Endpoint, reply: FastifyReply, id: string, i: Interaction, params: Record<string, string | undefined>) {
+  reply.header('set-cookie', bindingCookie(e, id, '', 0));
+  const to = redirectWithParams(i.redirectUri, { ...params, state: i.state, iss: e.issuer });
+  return reply.code(303).header('cache-control', 'no-store').redirect(to, 303);
+}
+
+const showError = (reply: FastifyReply, err: ErrorPage) =>
+  sendPage(reply, { title: err.title, status: err.status, body: errorPage(err.title, err.message) });
