@@ -15,7 +15,7 @@
  */
 import { createHash } from 'node:crypto';
 import { z } from 'zod';
-import { ECG_LEAD_II, LOINC_SYSTEM, NUMERIC_VITALS, UCUM_SYSTEM, VITAL_CODE, type NumericVitalCode, type VitalsObservation } from './vitals';
+import { ECG_LEAD_II, LOINC_SYSTEM, NUMERIC_VITALS, UCUM_SYSTEM, VITAL_CODE, type VitalsObservation } from './vitals';
 
 export interface FhirCoding {
   system: string;
@@ -64,16 +64,6 @@ const VITAL_SIGNS_CATEGORY = {
   text: 'Vital Signs',
 };
 
-/** R4 vital signs profiles per LOINC code (the ones with a dedicated profile). */
-const PROFILES: Partial<Record<NumericVitalCode, string>> = {
-  [VITAL_CODE.heartRate]: 'http://hl7.org/fhir/StructureDefinition/heartrate',
-  [VITAL_CODE.spo2]: 'http://hl7.org/fhir/StructureDefinition/oxygensat',
-  [VITAL_CODE.respiratoryRate]: 'http://hl7.org/fhir/StructureDefinition/resprate',
-  [VITAL_CODE.temperature]: 'http://hl7.org/fhir/StructureDefinition/bodytemp',
-};
-
-const UCUM_DISPLAY: Record<string, string> = { '/min': 'beats/minute', '%': '%', 'mm[Hg]': 'mmHg', Cel: 'C', mV: 'mV' };
-
 /** An Observation's FHIR id, `{device_id}.{seq}` (one stored row), or undefined when it is longer than FHIR allows (64). */
 export function observationId(deviceId: string, seq: number): string | undefined {
   const id = `${deviceId}.${seq}`;
@@ -97,7 +87,7 @@ export function toFhirObservation(o: VitalsObservation): FhirObservation {
       ...base,
       code: { coding: [{ system: ECG_LEAD_II.system, code: ECG_LEAD_II.code, display: ECG_LEAD_II.display }], text: 'ECG lead II' },
       valueSampledData: {
-        origin: { value: o.waveform.origin, unit: 'mV', system: UCUM_SYSTEM, code: 'mV' },
+        origin: { value: o.waveform.origin, unit: ECG_LEAD_II.quantityUnit, system: UCUM_SYSTEM, code: ECG_LEAD_II.unit },
         period: o.waveform.period_ms,
         dimensions: 1,
         lowerLimit: ECG_LEAD_II.min,
@@ -109,12 +99,12 @@ export function toFhirObservation(o: VitalsObservation): FhirObservation {
   const def = NUMERIC_VITALS[o.code];
   const coding: FhirCoding[] = [{ system: LOINC_SYSTEM, code: def.code, display: def.display }];
   if (o.code === VITAL_CODE.spo2) coding.unshift({ system: LOINC_SYSTEM, code: SPO2_PROFILE_CODE, display: 'Oxygen saturation in Arterial blood' });
-  const profile = PROFILES[o.code];
+  const profile: string | undefined = 'fhirProfile' in def ? def.fhirProfile : undefined;
   return {
     ...base,
     ...(profile ? { meta: { profile: [profile] } } : {}),
     code: { coding, text: def.display },
-    valueQuantity: { value: o.value, unit: UCUM_DISPLAY[def.unit] ?? def.unit, system: UCUM_SYSTEM, code: def.unit },
+    valueQuantity: { value: o.value, unit: def.quantityUnit, system: UCUM_SYSTEM, code: def.unit },
   };
 }
 

@@ -43,31 +43,72 @@ export const VITAL_CODE = {
 
 export type VitalName = keyof typeof VITAL_CODE;
 
-export interface NumericVitalDefinition {
+/**
+ * One vital sign, everything every part of Vitalis says about it: its code, names, units, FHIR
+ * profile and plausible range. The wire validation (the range and the unit), the FHIR mapping
+ * (profile, quantity unit), the UI cards (label, screen unit) and the alarm messages (screen unit)
+ * derive from here; the clinical bands (NEWS2) and the alarm and staleness thresholds are clinical
+ * policy and live in @vitalis/clinical, keyed by the same code.
+ */
+export interface VitalDefinition {
   code: string;
-  system: typeof LOINC_SYSTEM;
+  system: string;
   /** A sampled value (one number) or a waveform chunk (samples): which shape the observation has. */
-  kind: 'numeric';
+  kind: 'numeric' | 'waveform';
+  /** The code system's display (LOINC long common name; the MDC reference id for ECG). */
   display: string;
   /** Short name for APIs, logs and the simulator. */
   key: string;
+  /** The short label on a screen (a tile, a column): "HR", "SpO₂". */
+  label: string;
   /** The one accepted UCUM unit. */
   unit: string;
+  /** The unit as a person reads it on a screen and in a message ("mmHg", "°C"; UCUM's `mm[Hg]`, `Cel` are not). */
+  screenUnit: string;
+  /** The FHIR Quantity's `unit` (its human-readable form, beside the UCUM `code`), as the R4 vital signs examples write it. */
+  quantityUnit: string;
+  /** The R4 vital signs profile the Observation claims, for the signs that have a dedicated one (not the blood pressure parts). */
+  fhirProfile?: string;
   /** Inclusive plausible range in `unit`. */
   min: number;
   max: number;
 }
 
+export interface NumericVitalDefinition extends VitalDefinition {
+  system: typeof LOINC_SYSTEM;
+  kind: 'numeric';
+}
+
+const R4_PROFILE = 'http://hl7.org/fhir/StructureDefinition/';
+
 const C = VITAL_CODE;
 
 /** Numeric vital signs, keyed by LOINC code. Ranges are "physiologically possible", not "normal". */
 export const NUMERIC_VITALS = {
-  [C.heartRate]: { code: C.heartRate, system: LOINC_SYSTEM, kind: 'numeric', display: 'Heart rate', key: 'heart_rate', unit: '/min', min: 0, max: 350 },
-  [C.spo2]: { code: C.spo2, system: LOINC_SYSTEM, kind: 'numeric', display: 'Oxygen saturation in Arterial blood by Pulse oximetry', key: 'spo2', unit: '%', min: 0, max: 100 },
-  [C.systolic]: { code: C.systolic, system: LOINC_SYSTEM, kind: 'numeric', display: 'Systolic blood pressure', key: 'systolic_bp', unit: 'mm[Hg]', min: 20, max: 300 },
-  [C.diastolic]: { code: C.diastolic, system: LOINC_SYSTEM, kind: 'numeric', display: 'Diastolic blood pressure', key: 'diastolic_bp', unit: 'mm[Hg]', min: 10, max: 250 },
-  [C.respiratoryRate]: { code: C.respiratoryRate, system: LOINC_SYSTEM, kind: 'numeric', display: 'Respiratory rate', key: 'respiratory_rate', unit: '/min', min: 0, max: 100 },
-  [C.temperature]: { code: C.temperature, system: LOINC_SYSTEM, kind: 'numeric', display: 'Body temperature', key: 'body_temperature', unit: 'Cel', min: 20, max: 46 },
+  [C.heartRate]: {
+    code: C.heartRate, system: LOINC_SYSTEM, kind: 'numeric', display: 'Heart rate', key: 'heart_rate', label: 'HR',
+    unit: '/min', screenUnit: '/min', quantityUnit: 'beats/minute', fhirProfile: `${R4_PROFILE}heartrate`, min: 0, max: 350,
+  },
+  [C.spo2]: {
+    code: C.spo2, system: LOINC_SYSTEM, kind: 'numeric', display: 'Oxygen saturation in Arterial blood by Pulse oximetry', key: 'spo2', label: 'SpO₂',
+    unit: '%', screenUnit: '%', quantityUnit: '%', fhirProfile: `${R4_PROFILE}oxygensat`, min: 0, max: 100,
+  },
+  [C.systolic]: {
+    code: C.systolic, system: LOINC_SYSTEM, kind: 'numeric', display: 'Systolic blood pressure', key: 'systolic_bp', label: 'Sys',
+    unit: 'mm[Hg]', screenUnit: 'mmHg', quantityUnit: 'mmHg', min: 20, max: 300,
+  },
+  [C.diastolic]: {
+    code: C.diastolic, system: LOINC_SYSTEM, kind: 'numeric', display: 'Diastolic blood pressure', key: 'diastolic_bp', label: 'Dia',
+    unit: 'mm[Hg]', screenUnit: 'mmHg', quantityUnit: 'mmHg', min: 10, max: 250,
+  },
+  [C.respiratoryRate]: {
+    code: C.respiratoryRate, system: LOINC_SYSTEM, kind: 'numeric', display: 'Respiratory rate', key: 'respiratory_rate', label: 'RR',
+    unit: '/min', screenUnit: '/min', quantityUnit: 'breaths/minute', fhirProfile: `${R4_PROFILE}resprate`, min: 0, max: 100,
+  },
+  [C.temperature]: {
+    code: C.temperature, system: LOINC_SYSTEM, kind: 'numeric', display: 'Body temperature', key: 'body_temperature', label: 'Temp',
+    unit: 'Cel', screenUnit: '°C', quantityUnit: 'C', fhirProfile: `${R4_PROFILE}bodytemp`, min: 20, max: 46,
+  },
 } as const satisfies Record<string, NumericVitalDefinition>;
 
 export type NumericVitalCode = keyof typeof NUMERIC_VITALS;
@@ -78,11 +119,14 @@ export const ECG_LEAD_II = {
   kind: 'waveform',
   display: 'MDC_ECG_ELEC_POTL_II',
   key: 'ecg_lead_ii',
+  label: 'ECG II',
   unit: 'mV',
+  screenUnit: 'mV',
+  quantityUnit: 'mV',
   /** Plausible electrode potential range in mV (beyond it the lead is saturated or off). */
   min: -10,
   max: 10,
-} as const;
+} as const satisfies VitalDefinition;
 
 /**
  * Inhaled oxygen flow rate (LOINC 3151-8, L/min), the "air or oxygen?" input of NEWS2: any flow
@@ -101,8 +145,8 @@ export const MAX_OBSERVATIONS_PER_BATCH = 1_000;
 export type VitalCode = NumericVitalCode | typeof ECG_LEAD_II.code;
 export const VITAL_CODES = [...(Object.keys(NUMERIC_VITALS) as NumericVitalCode[]), ECG_LEAD_II.code] as VitalCode[];
 
-/** Display metadata for any code (numeric or ECG). */
-export function vitalDefinition(code: string): { code: string; system: string; kind: 'numeric' | 'waveform'; display: string; key: string; unit: string } | undefined {
+/** The definition of any vital code (numeric or ECG). */
+export function vitalDefinition(code: string): VitalDefinition | undefined {
   if (code === ECG_LEAD_II.code) return ECG_LEAD_II;
   return Object.hasOwn(NUMERIC_VITALS, code) ? NUMERIC_VITALS[code as NumericVitalCode] : undefined;
 }

@@ -27,6 +27,14 @@ describe('FHIR R4 Observation mapping', () => {
     expect(toFhirObservation({ ...base, code: '8310-5', value: 37.2, unit: 'Cel' }).valueQuantity).toMatchObject({ code: 'Cel', value: 37.2 });
   });
 
+  it('a respiratory rate reads breaths/minute, not beats (the quantity unit is each sign\'s own), with the R4 resprate profile', () => {
+    const rr = toFhirObservation({ ...base, code: '9279-1', value: 18, unit: '/min' });
+    expect(rr.valueQuantity).toEqual({ value: 18, unit: 'breaths/minute', system: 'http://unitsofmeasure.org', code: '/min' });
+    expect(rr.meta).toEqual({ profile: ['http://hl7.org/fhir/StructureDefinition/resprate'] });
+    // the blood pressure parts have no dedicated R4 profile (the bp profile is the panel)
+    expect(toFhirObservation({ ...base, code: '8480-6', value: 120, unit: 'mm[Hg]' }).meta).toBeUndefined();
+  });
+
   it('maps an ECG chunk to valueSampledData (MDC 131330, period in ms, space-separated data)', () => {
     const o: VitalsObservation = { ...base, code: '131330', unit: 'mV', waveform: { origin: 0, period_ms: 4, samples: [0.1, 1.2, -0.25] } };
     const fhir = toFhirObservation(o);

@@ -34,7 +34,7 @@ const VITAL_COLUMNS = {
 /**
  * What the card's script reads (`DATA`): the vitals columns, the site's stale threshold per code
  * (config.alarms, VITALIS_ALARMS), the NEWS2 inputs (the codes the score is computed from: its
- * time is the oldest of theirs), screen labels, the interpretation words, screen units of results.
+ * time is the oldest of theirs), screen labels and units, the interpretation words, screen units of results.
  */
 export function triageScriptData(alarms: AlarmSettings = DEFAULT_ALARM_SETTINGS) {
   return {
@@ -42,6 +42,7 @@ export function triageScriptData(alarms: AlarmSettings = DEFAULT_ALARM_SETTINGS)
     staleAfter: alarms.staleAfterSeconds,
     news2Codes: Object.keys(NEWS2_SCALE_BY_VITAL_CODE),
     labels: Object.fromEntries(Object.entries(VITAL_LABELS).map(([code, v]) => [code, v.label])),
+    units: Object.fromEntries(Object.entries(VITAL_LABELS).map(([code, v]) => [code, v.unit])),
     interpretation: INTERPRETATION_DISPLAY,
     unitText: ANALYTE_UNIT_TEXT,
     alarmLabels: Object.fromEntries(Object.values(alarms.conditions).map((c) => [c.rule, c.label])),
@@ -69,7 +70,7 @@ const BODY = `
       <caption>Patients in the department</caption>
       <thead><tr>
         <th scope="col">ESI</th><th scope="col">Patient</th><th scope="col">Chief complaint</th><th scope="col">Arrived</th>
-        <th scope="col">NEWS2</th><th scope="col">HR</th><th scope="col">SpO₂</th><th scope="col">BP</th><th scope="col">RR</th><th scope="col">Temp</th><th scope="col">Alerts</th>
+        <th scope="col">NEWS2</th><th scope="col">${VITAL_LABELS[VITAL_CODE.heartRate].label}</th><th scope="col">${VITAL_LABELS[VITAL_CODE.spo2].label}</th><th scope="col">BP</th><th scope="col">${VITAL_LABELS[VITAL_CODE.respiratoryRate].label}</th><th scope="col">${VITAL_LABELS[VITAL_CODE.temperature].label}</th><th scope="col">Alerts</th>
       </tr></thead>
       <tbody id="rows"><tr><td colspan="11" class="empty">Loading…</td></tr></tbody>
     </table>

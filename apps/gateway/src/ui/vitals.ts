@@ -1,18 +1,14 @@
 /**
  * How the cards show a vital: a short screen label and a screen unit (mmHg, °C: not the wire's UCUM
- * `mm[Hg]`, `Cel`), keyed by the codes of @vitalis/schemas. A card's script receives what it needs
+ * `mm[Hg]`, `Cel`), keyed by the codes of @vitalis/schemas, read from each sign's definition there. A card's script receives what it needs
  * as JSON data (`scriptData`) rather than restating a code or a number in its own text.
  */
-import { VITAL_CODE, type NumericVitalCode } from '@vitalis/schemas';
+import { NUMERIC_VITALS, type NumericVitalCode } from '@vitalis/schemas';
 
-export const VITAL_LABELS: Readonly<Record<NumericVitalCode, { label: string; unit: string }>> = {
-  [VITAL_CODE.heartRate]: { label: 'HR', unit: '/min' },
-  [VITAL_CODE.spo2]: { label: 'SpO₂', unit: '%' },
-  [VITAL_CODE.systolic]: { label: 'Sys', unit: 'mmHg' },
-  [VITAL_CODE.diastolic]: { label: 'Dia', unit: 'mmHg' },
-  [VITAL_CODE.respiratoryRate]: { label: 'RR', unit: '/min' },
-  [VITAL_CODE.temperature]: { label: 'Temp', unit: '°C' },
-};
+/** Each numeric vital's screen label and unit, from its one definition (@vitalis/schemas NUMERIC_VITALS). */
+export const VITAL_LABELS: Readonly<Record<NumericVitalCode, { label: string; unit: string }>> = Object.fromEntries(
+  Object.values(NUMERIC_VITALS).map((v) => [v.code, { label: v.label, unit: v.screenUnit }]),
+) as Record<NumericVitalCode, { label: string; unit: string }>;
 
 /**
  * How the cards show a result's UCUM unit where it is not readable as written (the rest are shown

@@ -86,12 +86,8 @@ export function limitEdge(c: LimitCondition): { op: '≤' | '≥'; value: number
   return undefined;
 }
 
-/** A UCUM unit as a person reads it in a message. */
-const UNIT_TEXT: Record<string, string> = { 'mm[Hg]': 'mmHg', Cel: '°C' };
-const unitOf = (code: string) => {
-  const ucum = vitalDefinition(code)?.unit ?? '';
-  return UNIT_TEXT[ucum] ?? ucum;
-};
+/** A vital's unit as a person reads it in a message (its definition's screen unit). */
+const unitOf = (code: string) => vitalDefinition(code)?.screenUnit ?? '';
 const withUnit = (value: number, unit: string) => (unit ? `${value} ${unit}` : String(value));
 
 function limitMessage(c: LimitCondition, value: number, state: 'raised' | 'cleared', heldSeconds: number): string {

@@ -15,6 +15,8 @@ export interface TriageData {
   readonly news2Codes: readonly string[];
   /** Screen label per vital code (HR, SpO₂, …). */
   readonly labels: Readonly<Record<string, string>>;
+  /** Screen unit per vital code (%, °C, mmHg, …). */
+  readonly units: Readonly<Record<string, string>>;
   /** A result's interpretation in words, per FHIR code (HH: "Critical high"). */
   readonly interpretation: Readonly<Record<string, string>>;
   /** The label per alarm rule (the alarm table, the site's VITALIS_ALARMS applied): "SpO2 low". */
