@@ -8,7 +8,7 @@ node_modules: package.json package-lock.json
 	npm ci --no-audit --no-fund
 	@touch node_modules
 
-.PHONY: help install run migrate stop logs test test-main test-disruptive demo-topic-mark demo-topic-check contract-check typecheck lint bench openapi clients-env browser fhir-validator deploy-check metrics-check
+.PHONY: help install run migrate stop logs test test-main test-disruptive demo-topic-mark demo-topic-check contract-check typecheck lint lint-clients bench openapi clients-env browser fhir-validator deploy-check metrics-check
 help: ## This list
 	@grep -hE '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  make %-16s %s\n", $$1, $$2}'
 
