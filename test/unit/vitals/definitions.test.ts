@@ -4,7 +4,7 @@
  * the cards show, what the FHIR mapping writes and what an alarm message says are read from there.
  */
 import { describe, expect, it } from 'vitest';
-import { ECG_LEAD_II, NUMERIC_VITALS, VITAL_CODES, toFhirObservation, vitalDefinition, type VitalsObservation } from '@vitalis/schemas';
+import { ECG_LEAD_II, NUMERIC_VITALS, VITAL_CODE, VITAL_CODES, toFhirObservation, vitalDefinition, type VitalsObservation } from '@vitalis/schemas';
 import { DEFAULT_ALARM_CONDITIONS, type LimitCondition } from '@vitalis/clinical';
 import { VITAL_LABELS } from '../../../apps/gateway/src/ui/vitals';
 import { triageScriptData } from '../../../apps/gateway/src/ui/triage';
@@ -38,6 +38,6 @@ describe('one definition per vital sign', () => {
   it('an alarm message says the value in the sign\'s screen unit', () => {
     const c = DEFAULT_ALARM_CONDITIONS['temp-high'] as LimitCondition;
     const [raise] = new AlertEngine().evaluate({ patient_id: 'p', code: c.code, value: 39.6, at: Date.now() });
-    expect(raise!.message).toBe(`Temperature high: 39.6 ${NUMERIC_VITALS[c.code].screenUnit} (≥ ${limitEdge(c)!.value} °C)`);
+    expect(raise!.message).toBe(`Temperature high: 39.6 ${NUMERIC_VITALS[VITAL_CODE.temperature].screenUnit} (≥ ${limitEdge(c)!.value} °C)`);
   });
 });
