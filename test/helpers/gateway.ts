@@ -13,7 +13,7 @@ import type { Tracing } from '@vitalis/tracing';
 import { buildGateway, type GatewayApp } from '../../apps/gateway/src/app';
 import { gatewayConfigShape, withBaseUrl, type GatewayConfig } from '../../apps/gateway/src/config';
 import type { GatewayDeps } from '../../apps/gateway/src/deps';
-import { RemoteKeySets, keySetFetchPolicy } from '../../apps/gateway/src/auth/remote-key-sets';
+import { RemoteKeySets, keySetFetchPolicy } from '../../apps/gateway/src/remote-key-sets';
 import { gatewayMetrics } from '../../apps/gateway/src/metrics';
 import { ONE_ADDRESS_LIMITS, TEST_TOPICS, testEnv } from './env';
 

@@ -26,8 +26,8 @@ import { exportRoutes } from './fhir/export';
 import { SubscriptionNumberer } from './fhir/subscriptions/numberer';
 import { fhirSubscriptionRoutes } from './fhir/subscriptions/routes';
 import { createLiveHub, liveRoutes } from './live';
-import { LiveSources } from './live/sources';
-import { SyntheticLive } from './sandbox/live';
+import { LiveSources } from './vitals/live-sources';
+import { SyntheticLive } from './vitals/synthetic-live';
 import { mcpRoutes } from './mcp';
 import { uiRoutes } from './ui/routes';
 import { instrumentHttp, observeLiveHub } from './metrics';
@@ -103,7 +103,7 @@ export async function buildGateway(deps: GatewayDeps): Promise<GatewayApp> {
   await app.register(fhirRoutes(deps, VITALIS_VERSION));
   await app.register(exportRoutes(deps));
   // Live vitals (SSE, WebSocket, MCP subscriptions): the hub for real patients, the synthetic source
-  // for sandbox ones, one chooser (live/sources.ts). Streams end before the server closes.
+  // for sandbox ones, one chooser (vitals/live-sources.ts). Streams end before the server closes.
   const revokedAmong = (ids: string[]) => app.revocations.revokedAmong(ids);
   const liveHub = createLiveHub(deps, revokedAmong);
   observeLiveHub(deps.metrics.registry, liveHub);

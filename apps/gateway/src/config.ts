@@ -7,8 +7,15 @@ import { alarmSettingsVariable, parseAlarmSettings, type AlarmSettings } from '@
 import { ConfigError, exportShape, infraShape, lifecycleShape, nonNegativeInt, port, positiveInt, metricsShape, tracingShape, vitalsClockShape } from '@vitalis/config';
 import { TOPICS } from '@vitalis/kafka';
 import { ROLES, type Role } from '@vitalis/schemas';
-import type { SoftwareStatementIssuer } from './auth/software-statement';
-import { keySetUriProblem, parseAllowHosts } from './auth/remote-key-sets';
+import { keySetUriProblem, parseAllowHosts } from './remote-key-sets';
+
+/** A SOFTWARE_STATEMENT_ISSUERS entry: who may vouch for software, with its keys (auth/software-statement.ts). */
+export interface SoftwareStatementIssuer {
+  issuer: string;
+  jwks: { keys: JWK[] };
+  /** The roles this issuer may bind software to. */
+  roles: Role[];
+}
 
 export interface TrustedIssuer {
   issuer: string;

@@ -8,7 +8,7 @@ import type { Logger } from '@vitalis/log';
 import type { GatewayMetrics } from '@vitalis/metrics';
 import type { Redis } from '@vitalis/redis';
 import type { Tracing } from '@vitalis/tracing';
-import type { RemoteKeySets } from './auth/remote-key-sets';
+import type { RemoteKeySets } from './remote-key-sets';
 import type { GatewayConfig } from './config';
 
 export interface GatewayDeps {

@@ -8,7 +8,7 @@ import { createRedis } from '@vitalis/redis';
 import { onShutdown, VITALIS_VERSION } from '@vitalis/runtime';
 import { createTracing } from '@vitalis/tracing';
 import { buildGateway } from './app';
-import { RemoteKeySets, keySetFetchPolicy } from './auth/remote-key-sets';
+import { RemoteKeySets, keySetFetchPolicy } from './remote-key-sets';
 import { auditCheckpointSettings, gatewayConfigShape, withBaseUrl } from './config';
 import { gatewayMetrics } from './metrics';
 

@@ -9,7 +9,7 @@ import type { Pool } from '@vitalis/db';
 import { METRIC, createGatewayMetrics, createRegistry, mirrorCounter, observePool, observeRedis, type GatewayMetrics, type Registry } from '@vitalis/metrics';
 import type { Redis } from '@vitalis/redis';
 import client from 'prom-client';
-import type { LiveHub } from './live/hub';
+import type { LiveHub } from './vitals/hub';
 
 export function gatewayMetrics({ pool, redis }: { pool: Pool; redis: Redis }): GatewayMetrics {
   const registry = createRegistry('gateway');

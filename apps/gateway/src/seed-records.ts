@@ -7,7 +7,7 @@
 import type { Pool } from '@vitalis/db';
 import { ConcurrencyError } from '@vitalis/eventstore';
 import { HttpProblem } from '@vitalis/http';
-import type { Principal } from './auth/route-auth';
+import type { Principal } from './access/principal';
 import { CLINICIANS } from './catalog/data';
 import { createSlot } from './appointments/service';
 import { registerPatient } from './patients/service';

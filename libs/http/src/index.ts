@@ -3,3 +3,4 @@ export { problemDetails, sendProblem, newRequestId, clientRequestIdOf, REQUEST_I
 export { findNul } from './nul';
 export { FHIR_JSON, issueTypeOf, operationOutcomeOf, type IssueType, type OperationOutcome } from './operation-outcome';
 export { frameworkErrorsHandler, clientErrorHandler } from './framework-errors';
+export { FHIR_JSON_FORMATS, fhirReply, negotiateFormat, nextPageUrl, notModified, weakEtag } from './fhir-reply';

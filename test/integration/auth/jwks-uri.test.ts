@@ -10,7 +10,7 @@ import { SignJWT, exportJWK, generateKeyPair, type CryptoKey, type JWK } from 'j
 import { randomUUID } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { KEY_SET_MAX_BYTES } from '../../../apps/gateway/src/auth/remote-key-sets';
+import { KEY_SET_MAX_BYTES } from '../../../apps/gateway/src/remote-key-sets';
 import { startGateway, type RunningGateway } from '../../helpers/gateway';
 import { KeySetServer, selfSignedCertificate, type Certificate } from './key-set-server';
 

@@ -5,7 +5,7 @@
 import { readFile } from 'node:fs/promises';
 import { describe, expect, it } from 'vitest';
 import SwaggerParser from '@apidevtools/swagger-parser';
-import { CANONICAL_BASE_URL, generateOpenapi, OPENAPI_FILE } from '../../../apps/gateway/src/developer/export';
+import { CANONICAL_BASE_URL, generateOpenapi, OPENAPI_FILE } from '../../../apps/gateway/src/openapi-export';
 import { testEnv } from '../../helpers/env';
 
 describe('schemas/openapi.json', () => {

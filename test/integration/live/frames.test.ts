@@ -9,7 +9,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { decodeCursor, RECORD_END_K } from '@vitalis/live';
 import { FRAME_ENVELOPE } from '@vitalis/schemas';
-import { latestCursor } from '../../../apps/gateway/src/live/replay';
+import { latestCursor } from '../../../apps/gateway/src/vitals/replay';
 import { clientCredentialsToken, registerClient } from '../../helpers/auth';
 import { numeric, openSse, startRig, streamUrl, uid, waitFor, type LiveRig } from './support';
 

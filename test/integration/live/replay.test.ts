@@ -8,7 +8,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { withTransaction } from '@vitalis/db';
 import { RECORD_END_K, type Cursor } from '@vitalis/live';
 import { writeRows, type StoredRow } from '../../../apps/ingest/src/store';
-import { latestCursor, replayPage } from '../../../apps/gateway/src/live/replay';
+import { latestCursor, replayPage } from '../../../apps/gateway/src/vitals/replay';
 import { testPool, uid } from '../vitals/support';
 
 const pool = testPool();

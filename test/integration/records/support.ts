@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { Pool } from '@vitalis/db';
-import type { Principal } from '../../../apps/gateway/src/auth/route-auth';
+import type { Principal } from '../../../apps/gateway/src/access/principal';
 import type { Caller } from '../../../apps/gateway/src/access/caller';
 
 export const uid = () => randomUUID().replace(/-/g, '').slice(0, 10);

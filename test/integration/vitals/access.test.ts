@@ -13,7 +13,7 @@ import type { Pool } from '@vitalis/db';
 import { gatewayConfigShape, withBaseUrl } from '../../../apps/gateway/src/config';
 import type { GatewayDeps } from '../../../apps/gateway/src/deps';
 import { vitalsRoutes } from '../../../apps/gateway/src/vitals/routes';
-import type { Principal } from '../../../apps/gateway/src/auth/route-auth';
+import type { Principal } from '../../../apps/gateway/src/access/principal';
 import { startGateway } from '../../helpers/gateway';
 import { testEnv } from '../../helpers/env';
 import { testKafka, testPool, uid } from './support';

@@ -2,7 +2,7 @@
 import { describe, expect, it } from 'vitest';
 import { ACCESS_POLICY, access, reach, reachesAll } from '../../../apps/gateway/src/access/policy';
 import { mayReadAlarms } from '../../../apps/gateway/src/alarms/service';
-import type { Principal } from '../../../apps/gateway/src/auth/route-auth';
+import type { Principal } from '../../../apps/gateway/src/access/principal';
 
 const principal = (p: Partial<Principal>): Principal =>
   ({ clientId: 'cli_ward', subject: 'cli_ward', scopes: ['read:vitals'], roles: [], tokenId: 't', expiresAt: 0, authMethod: 'client_secret', derivedFrom: [], sandbox: false, ...p }) as Principal;

@@ -2,7 +2,7 @@
 import { describe, expect, it } from 'vitest';
 import { ROLES } from '@vitalis/schemas';
 import { ACCESS_POLICY, access, reach, mayReach, namesUser, PRINCIPAL_KINDS, type PolicyCell } from '../../../apps/gateway/src/access/policy';
-import type { Principal } from '../../../apps/gateway/src/auth/route-auth';
+import type { Principal } from '../../../apps/gateway/src/access/principal';
 
 const principal = (p: Partial<Principal>): Principal =>
   ({ clientId: 'c', subject: 's', scopes: [], roles: [], tokenId: 't', expiresAt: 0, authMethod: 'client_secret', derivedFrom: [], sandbox: false, ...p }) as Principal;

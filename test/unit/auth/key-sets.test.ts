@@ -6,7 +6,7 @@ import { SignJWT, generateKeyPair } from 'jose';
 import { describe, expect, it } from 'vitest';
 import { ConfigError, parseConfig } from '@vitalis/config';
 import { gatewayConfigShape, withBaseUrl } from '../../../apps/gateway/src/config';
-import { isPublicAddress, keySetUriProblem, parseAllowHosts } from '../../../apps/gateway/src/auth/remote-key-sets';
+import { isPublicAddress, keySetUriProblem, parseAllowHosts } from '../../../apps/gateway/src/remote-key-sets';
 import { checkUnverifiedJwt, JwtCheckError, type JwtRules } from '../../../apps/gateway/src/auth/jwt-checks';
 
 describe('isPublicAddress', () => {

@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { HttpProblem, badRequest, notFound, operationOutcomeOf, validationFailed } from '@vitalis/http';
 import { ECG_LEAD_II, VITAL_CODE } from '@vitalis/schemas';
 import { dateBounds, dateInterval, observationRange, patientIdOf, referenceIdOf, tokenCodes, vitalCodeOf } from '../../../apps/gateway/src/fhir/search-params';
-import { nextPageUrl } from '../../../apps/gateway/src/fhir/reply';
+import { nextPageUrl } from '@vitalis/http';
 
 const ms = (iso: string) => Date.parse(iso);
 

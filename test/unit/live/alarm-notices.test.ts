@@ -9,7 +9,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { encodeAlarmNotice, encodeCriticalNotice } from '@vitalis/live';
 import { frame } from '../../../apps/gateway/src/live/sse';
 import { wireMessage } from '../../../apps/gateway/src/live/ws';
-import type { LiveMessage } from '../../../apps/gateway/src/live/hub';
+import type { LiveMessage } from '../../../apps/gateway/src/vitals/hub';
 import { closeHubs, observation, rig, settle, until } from './support';
 
 afterEach(closeHubs);

@@ -1,7 +1,7 @@
 /** The resume rules (pure): which positions the stream can never have issued, and the window bound. */
 import { describe, expect, it } from 'vitest';
 import { RECORD_END_K, type Cursor } from '@vitalis/live';
-import { boundCursor, unissuedReason, type PartitionFacts } from '../../../apps/gateway/src/live/resume';
+import { boundCursor, unissuedReason, type PartitionFacts } from '../../../apps/gateway/src/vitals/resume';
 
 const facts = (f: Partial<PartitionFacts>): PartitionFacts => ({ partition: 3, head: 100, floor: 10, holds: true, windowStart: null, ...f });
 const cursor = (entries: [number, number, number?][]): Cursor => new Map(entries.map(([p, offset, k]) => [p, { offset, k: k ?? 0 }]));

@@ -6,9 +6,9 @@
 import { encodeBatch, isAfter, type AlertData, type Cursor, type LiveEvent } from '@vitalis/live';
 import { createLogger } from '@vitalis/log';
 import { VITAL_CODE, type VitalsObservation } from '@vitalis/schemas';
-import type { ChannelHandlers, LiveChannel } from '../../../apps/gateway/src/live/channel';
-import { LiveHub, type CloseReason, type LiveMessage, type LiveSink, type SubscribeOptions } from '../../../apps/gateway/src/live/hub';
-import type { ReplaySource } from '../../../apps/gateway/src/live/replay';
+import type { ChannelHandlers, LiveChannel } from '../../../apps/gateway/src/vitals/live-channel';
+import { LiveHub, type CloseReason, type LiveMessage, type LiveSink, type SubscribeOptions } from '../../../apps/gateway/src/vitals/hub';
+import type { ReplaySource } from '../../../apps/gateway/src/vitals/replay';
 
 export const HR = VITAL_CODE.heartRate;
 export const SPO2 = VITAL_CODE.spo2;

@@ -2,7 +2,7 @@
 import { describe, expect, it } from 'vitest';
 import { appointmentId, foldPatient, foldSlot, foldTriage, parseAppointmentId } from '@vitalis/records';
 import { expectedFromIfMatch, patientView } from '../../../apps/gateway/src/access/caller';
-import type { Principal } from '../../../apps/gateway/src/auth/route-auth';
+import type { Principal } from '../../../apps/gateway/src/access/principal';
 
 let v = 0;
 const ev = (type: string, data: Record<string, unknown>) => ({ type, data, streamVersion: ++v, recordedAt: `2030-01-01T00:00:0${v % 10}.000Z` });

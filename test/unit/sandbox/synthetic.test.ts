@@ -5,12 +5,12 @@
 import { describe, expect, it } from 'vitest';
 import { decodeCursor } from '@vitalis/live';
 import { validateObservation } from '@vitalis/schemas';
-import { dataSourceOf, isSandboxPatientId } from '../../../apps/gateway/src/sandbox/rule';
+import { dataSourceOf, isSandboxPatientId } from '../../../apps/gateway/src/access/sandbox';
 import { access } from '../../../apps/gateway/src/access/policy';
-import type { Principal } from '../../../apps/gateway/src/auth/route-auth';
-import { planSyntheticResume } from '../../../apps/gateway/src/sandbox/live';
-import { syntheticSlots } from '../../../apps/gateway/src/sandbox/slots';
-import { syntheticBuckets, syntheticLatest, syntheticRaw } from '../../../apps/gateway/src/sandbox/vitals';
+import type { Principal } from '../../../apps/gateway/src/access/principal';
+import { planSyntheticResume } from '../../../apps/gateway/src/vitals/synthetic-live';
+import { syntheticSlots } from '../../../apps/gateway/src/appointments/synthetic-slots';
+import { syntheticBuckets, syntheticLatest, syntheticRaw } from '../../../apps/gateway/src/vitals/synthetic';
 
 const NOW = Date.UTC(2026, 10, 25, 12, 0, 0, 400);
 const S = Math.floor(NOW / 1000);

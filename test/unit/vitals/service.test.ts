@@ -1,7 +1,7 @@
 /** The vitals service's rules (pure): who may read or publish, ranges, aggregates, cursors, resume ids. */
 import { describe, expect, it } from 'vitest';
 import { HttpProblem } from '@vitalis/http';
-import type { Principal } from '../../../apps/gateway/src/auth/route-auth';
+import type { Principal } from '../../../apps/gateway/src/access/principal';
 import { encodeHistoryCursor, queryFingerprint } from '../../../apps/gateway/src/vitals/history-cursor';
 import {
   aggregatesOf,

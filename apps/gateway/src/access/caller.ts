@@ -8,8 +8,8 @@ import { withTransaction, type Pool, type PoolClient, type Queryable } from '@vi
 import type { EventMetadata } from '@vitalis/eventstore';
 import { HttpProblem, preconditionFailed, serviceUnavailable } from '@vitalis/http';
 import type { Scope } from '@vitalis/schemas';
-import type { Principal } from '../auth/route-auth';
-import { insufficientScope } from '../auth/oauth-errors';
+import type { Principal } from './principal';
+import { insufficientScope } from './refusal';
 import { access, ACCESS_POLICY, reach, type PolicyAction, type PolicyResource, type Reach } from './policy';
 
 export interface Caller {

@@ -35,8 +35,8 @@
  * user and a doctor-role app have the same reach everywhere else) and not a check in a service.
  */
 import type { Role, Scope } from '@vitalis/schemas';
-import type { Actor, Principal } from '../auth/route-auth';
-import { isSandboxPatientId, SANDBOX_ID_PREFIX } from '../sandbox/rule';
+import type { Actor, Principal } from './principal';
+import { isSandboxPatientId, SANDBOX_ID_PREFIX } from './sandbox';
 
 export type AccessRule = 'none' | 'own' | 'synthetic' | 'all';
 export type PrincipalKind = Role | 'no-role' | 'sandbox';

@@ -3,6 +3,7 @@
  * actor, action, outcome and time; keyset-paginated by id. Querying the trail is itself audited.
  */
 import { z } from 'zod';
+import { nextPageUrl } from '@vitalis/http';
 import { instant } from '@vitalis/schemas';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import type { GatewayDeps } from '../deps';
@@ -57,12 +58,7 @@ export function auditRoutes(deps: GatewayDeps): FastifyPluginAsyncZod {
       const data = rows.slice(0, q.limit).map((r) => ({ ...r, occurred_at: (r.occurred_at as Date).toISOString() }));
       await audit(pool, callerOf(req), { action: 'audit.query', scope: 'read:audit', resourceType: 'AuditTrail', detail: { results: data.length, resource_id: q.resource_id ?? null } });
       const last = data[data.length - 1];
-      let next: string | null = null;
-      if (rows.length > q.limit && last) {
-        const params = new URLSearchParams(Object.entries(q).filter(([k, v]) => k !== 'cursor' && v !== undefined).map(([k, v]) => [k, String(v)] as [string, string]));
-        params.set('cursor', encodeKey({ id: String(last.id) }));
-        next = `${deps.config.baseUrl}/api/v1/audit?${params}`;
-      }
+      const next = rows.length > q.limit && last ? nextPageUrl(`${deps.config.baseUrl}/api/v1/audit`, q, encodeKey({ id: String(last.id) }), 'cursor') : null;
       return { count: data.length, data, next };
     });
   };

@@ -20,9 +20,9 @@ import { ROLES, type Role } from '@vitalis/schemas';
 import { parseScopes, scopeCeiling, usableWith } from './clients';
 import type { AuthContext } from './context';
 import { MAX_INITIAL_ACCESS_TTL_SECONDS, httpMintRefusal, httpMintingScopes, mintInitialAccessToken } from './initial-access';
-import { insufficientScope } from './oauth-errors';
+import { insufficientScope } from '../access/refusal';
 import { problems } from '../access/http';
-import type { Principal } from './route-auth';
+import type { Principal } from '../access/principal';
 
 const ADMIN = { auth: { scopes: ['admin:clients' as const] } };
 

@@ -19,9 +19,11 @@ import type { Pool } from '@vitalis/db';
 import type { Redis } from '@vitalis/redis';
 import type { Logger } from '@vitalis/log';
 import type { KeyStore } from './keys';
-import { insufficientScope, unauthorized } from './oauth-errors';
+import { unauthorized } from './oauth-errors';
+import { insufficientScope } from '../access/refusal';
 import type { RevocationList } from './revoked-tokens';
-import { meets, scopesOf, type Principal, type ScopeRequirement } from './route-auth';
+import { meets, scopesOf, type ScopeRequirement } from './route-auth';
+import { type Principal } from '../access/principal';
 import { InvalidToken, verifyAccessToken, type TokenSettings } from './tokens';
 
 /** Extracts the token of `Authorization: Bearer <token>` (RFC 6750 §2.1); undefined when absent. */

@@ -12,7 +12,7 @@ import { serviceUnavailable } from '@vitalis/http';
 import { CLIENT_ASSERTION_ALGS, findClient, type Client, type ClientAuthMethod } from './clients';
 import { checkUnverifiedJwt, JwtCheckError, verifySignature } from './jwt-checks';
 import { OAuthError } from './oauth-errors';
-import type { RemoteKeySets } from './remote-key-sets';
+import type { RemoteKeySets } from '../remote-key-sets';
 import { verifySecret } from './secrets';
 
 export const JWT_BEARER_ASSERTION = 'urn:ietf:params:oauth:client-assertion-type:jwt-bearer';

@@ -9,7 +9,7 @@ import { z } from 'zod';
 import { PUBLIC_SCOPES, ROLES, SANDBOX_SCOPES, clientScopeCeiling, isRole, needsUser, readScopeRequest, type Role, type Scope, type ScopeRequest, nonBlankText } from '@vitalis/schemas';
 import type { Pool } from '@vitalis/db';
 import { OAuthError } from './oauth-errors';
-import { keySetUriProblem } from './remote-key-sets';
+import { keySetUriProblem } from '../remote-key-sets';
 import { hashSecret, randomToken } from './secrets';
 import { SIGNING_ALGS, type SigningAlg } from './keys';
 

@@ -37,7 +37,7 @@ import { seedDemoUsers } from './users';
 import { userInfoRoutes } from './userinfo';
 import type { FastifyRequest } from 'fastify';
 import type { Scope } from '@vitalis/schemas';
-import type { Principal } from './route-auth';
+import type { Principal } from '../access/principal';
 
 declare module 'fastify' {
   interface FastifyInstance {

@@ -2,10 +2,11 @@
  * The two error vocabularies of the auth surface:
  * - RFC 6749 §5.2 / RFC 7591 §3.2.2 JSON bodies ({ error, error_description }) on the OAuth
  *   endpoints themselves (token, register, revoke), as OAuth clients expect;
- * - RFC 6750 + RFC 9457 on protected resources: 401/403 with WWW-Authenticate and a problem body
- *   (service spec section 7).
+ * - RFC 6750 + RFC 9457 on protected resources: the 401 with WWW-Authenticate and a problem body
+ *   (service spec section 7); the 403 and the challenge are the access layer's (access/refusal.ts).
  */
 import { HttpProblem } from '@vitalis/http';
+import { bearerChallenge } from '../access/refusal';
 
 export type OAuthErrorCode =
   | 'invalid_request'
@@ -51,14 +52,6 @@ export const invalidScope = (description: string) => new OAuthError(400, 'invali
 export const rateLimited = (description: string, retryAfterSeconds: number) =>
   new OAuthError(429, 'temporarily_unavailable', description, { 'retry-after': String(retryAfterSeconds) });
 
-export const REALM = 'vitalis';
-
-export function bearerChallenge(baseUrl: string, params: Record<string, string> = {}): string {
-  const parts = [`realm="${REALM}"`, ...Object.entries(params).map(([k, v]) => `${k}="${v.replaceAll('"', "'")}"`)];
-  parts.push(`resource_metadata="${baseUrl}/.well-known/oauth-protected-resource"`);
-  return `Bearer ${parts.join(', ')}`;
-}
-
 /** 401: no token, or a token that is invalid, expired or revoked. */
 export function unauthorized(baseUrl: string, reason?: string): HttpProblem {
   const detail = reason
@@ -67,41 +60,4 @@ export function unauthorized(baseUrl: string, reason?: string): HttpProblem {
   return new HttpProblem(401, 'unauthorized', 'Unauthorized', detail, {}, {
     'www-authenticate': bearerChallenge(baseUrl, reason ? { error: 'invalid_token', error_description: reason } : {}),
   });
-}
-
-/**
- * THE 403 of every protected resource (service spec section 7, RFC 6750 §3.1): the guard's, when
- * the token lacks the route's scopes, and a domain service's, when the token may not touch this
- * resource (a patient user and someone else's record). Always `error="insufficient_scope"`,
- * `scope="<needed>"`, `resource_metadata`, problem type `insufficient-scope` and `required_scope`.
- * A service refuses where the base URL is unknown (the MCP tools call it too), so the challenge
- * and the pointer to /auth.md are completed when the problem is sent (`resolve`).
- */
-export class ScopeRefusal extends HttpProblem {
-  constructor(
-    /** The scopes the request needs: every one, or (anyOf) one of them. */
-    readonly needed: readonly string[],
-    readonly anyOf: boolean,
-    detail: string,
-  ) {
-    super(403, 'insufficient-scope', 'Forbidden', detail, { required_scope: needed.join(' ') });
-  }
-
-  override resolve(baseUrl: string): HttpProblem {
-    return new HttpProblem(this.status, this.kind, this.title, `${this.detail} See ${baseUrl}/auth.md for how to request scopes.`, this.extensions, {
-      'www-authenticate': bearerChallenge(baseUrl, { error: 'insufficient_scope', scope: this.needed.join(' ') }),
-    });
-  }
-}
-
-/**
- * The one builder of a 403. `needed`: the scopes that would be enough (all of them; with `anyOf`,
- * any one); `detail`: why, when the refusal is about the resource rather than the token's scopes.
- */
-export function insufficientScope(needed: readonly string[], opts: { anyOf?: boolean; detail?: string } = {}): ScopeRefusal {
-  const scope = needed.join(' ');
-  const detail =
-    opts.detail ??
-    (opts.anyOf ? `The Bearer token lacks a scope this request needs: one of ${scope}.` : `The Bearer token lacks the scope this request needs: ${scope}.`);
-  return new ScopeRefusal(needed, opts.anyOf ?? false, detail);
 }

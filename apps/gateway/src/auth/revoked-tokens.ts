@@ -6,7 +6,7 @@
  */
 import type { Pool } from '@vitalis/db';
 import type { Redis } from '@vitalis/redis';
-import { revocationIds, type Principal } from './route-auth';
+import { revocationIds, type Principal } from '../access/principal';
 
 const key = (jti: string) => `vitalis:revoked:${jti}`;
 

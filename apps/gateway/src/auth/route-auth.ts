@@ -3,52 +3,12 @@
  * its options, `config: { auth: { scopes: ['read:vitals'] } }` (every scope) or
  * `config: { auth: { anyOf: ['read:patients', 'write:patients'] } }` (at least one), and never
  * checks a token itself. One onRequest hook (the auth plugin) enforces it for every route and sets
- * `request.principal`. Routes without `config.auth` are public (discovery, health, docs).
+ * `request.principal` (access/principal.ts). Routes without `config.auth` are public (discovery, health, docs).
  * What depends on the resource (a patient user and someone else's record) is decided by the
- * domain services, which refuse through the same 403 builder (`insufficientScope`, oauth-errors.ts).
+ * domain services, which refuse through the same 403 builder (`insufficientScope`, access/refusal.ts).
  */
-import type { Role, Scope } from '@vitalis/schemas';
-
-/** RFC 8693 `act` claim: who acts, and (nested) on whose behalf that actor acted. */
-export interface Actor {
-  sub: string;
-  client_id?: string;
-  act?: Actor;
-}
-
-/** How the caller's identity was established. */
-export type AuthMethod = 'client_secret' | 'private_key_jwt' | 'token_exchange' | 'authorization_code' | 'refresh_token' | 'sandbox';
-
-/** Who is calling, from a verified, unrevoked access token. */
-export interface Principal {
-  /** The OAuth client that holds the token. */
-  clientId: string;
-  /** The subject the token speaks for: a user id, or the client id for machine tokens. */
-  subject: string;
-  scopes: Scope[];
-  roles: Role[];
-  /** For patient users: the only patient record they may see. */
-  patientId?: string;
-  /** The token's jti (for revocation and audit). */
-  tokenId: string;
-  /** Expiry, seconds since the epoch. */
-  expiresAt: number;
-  authMethod: AuthMethod;
-  /** RFC 8693 `act` claim: the client acting on the subject's behalf, if exchanged. */
-  actor?: Actor;
-  /** RFC 8693 `may_act` claim: the one client allowed to exchange this token and act for its subject. */
-  mayAct?: Actor;
-  /**
-   * The tokens this one was exchanged from, nearest first (`vitalis_chain`). Revoking any of them
-   * (or the grant it belongs to) kills this one too: the bearer check looks at the whole chain.
-   */
-  derivedFrom: string[];
-  /** A sandbox principal (or one derived from it): it sees synthetic `sbx-` data only. */
-  sandbox: boolean;
-}
-
-/** Every token id whose revocation kills this principal's token. */
-export const revocationIds = (p: Pick<Principal, 'tokenId' | 'derivedFrom'>): string[] => [p.tokenId, ...p.derivedFrom];
+import type { Scope } from '@vitalis/schemas';
+import type { Principal } from '../access/principal';
 
 export type RouteAuth =
   /** Every listed scope is required; `[]` means any valid token (authenticated, no scope). */

@@ -5,16 +5,10 @@
  * keys, the roles it may grant); a statement names one of them in `vitalis_role`. Metadata in a
  * verified statement takes precedence over the same fields sent as plain JSON (RFC 7591 §2.3).
  */
-import { createLocalJWKSet, decodeJwt, jwtVerify, type JWK, type JWTPayload } from 'jose';
+import { createLocalJWKSet, decodeJwt, jwtVerify, type JWTPayload } from 'jose';
 import { isRole, type Role } from '@vitalis/schemas';
+import type { SoftwareStatementIssuer } from '../config';
 import { OAuthError } from './oauth-errors';
-
-export interface SoftwareStatementIssuer {
-  issuer: string;
-  jwks: { keys: JWK[] };
-  /** The roles this issuer may bind software to. */
-  roles: Role[];
-}
 
 /** Registration metadata a statement may carry (and so override). */
 const METADATA = ['client_name', 'grant_types', 'response_types', 'token_endpoint_auth_method', 'scope', 'redirect_uris', 'jwks', 'jwks_uri'] as const;

@@ -7,7 +7,7 @@ import { randomUUID } from 'node:crypto';
 import { SignJWT, jwtVerify, decodeProtectedHeader, errors as joseErrors, type JWTPayload } from 'jose';
 import { effectiveScopes, isScope, type Role, type Scope } from '@vitalis/schemas';
 import { ACCESS_TOKEN_ALG, type KeyStore } from './keys';
-import type { Actor, AuthMethod, Principal } from './route-auth';
+import type { Actor, AuthMethod, Principal } from '../access/principal';
 
 export interface AccessTokenClaims {
   clientId: string;

@@ -13,11 +13,6 @@ export const CLINICIANS = [
   { id: 'clin-004', name: 'Nurse Practitioner Sam Reyes', specialty: 'Emergency medicine' },
 ] as const;
 
-/** A clinician as a FHIR R4 Practitioner (the catalog listing and /fhir/R4/Practitioner render this one). */
-export function toFhirPractitioner(c: (typeof CLINICIANS)[number]) {
-  return { resourceType: 'Practitioner' as const, id: c.id, active: true, name: [{ text: c.name }], qualification: [{ code: { text: c.specialty } }] };
-}
-
 export const APPOINTMENT_TYPES = [
   { code: 'consultation', display: 'Consultation', minutes: 30 },
   { code: 'follow-up', display: 'Follow-up', minutes: 15 },

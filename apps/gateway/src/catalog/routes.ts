@@ -10,12 +10,10 @@
 import { z } from 'zod';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import type { GatewayDeps } from '../deps';
-import { APPOINTMENT_TYPES, CLINICIANS, scopesAndRoles, toFhirPractitioner, vitalCodes } from './data';
+import { APPOINTMENT_TYPES, CLINICIANS, scopesAndRoles, vitalCodes } from './data';
+import { practitionerOut, toFhirPractitioner } from './fhir';
 
 const listOf = <T extends z.ZodType>(item: T) => z.object({ data: z.array(item) });
-export const practitionerOut = z.strictObject({
-  resourceType: z.literal('Practitioner'), id: z.string(), active: z.boolean(), name: z.array(z.object({ text: z.string() })), qualification: z.array(z.object({ code: z.object({ text: z.string() }) })),
-}).meta({ id: 'Practitioner', description: 'A clinician as a FHIR R4 Practitioner (https://hl7.org/fhir/R4/practitioner.html)' });
 const appointmentType = z.strictObject({ code: z.string(), display: z.string(), minutes: z.number().int() }).meta({ id: 'AppointmentType', description: 'A bookable appointment type and its length' });
 const range = z.object({ min: z.number(), max: z.number() });
 const vitalSign = z.strictObject({

@@ -14,13 +14,13 @@ import type { GatewayDeps } from '../deps';
 import { etag, expectedFromIfMatch } from '../access/caller';
 import { callerOf, problems } from '../access/http';
 import { fulfilFromTelemetry, MAX_STRIP_SECONDS } from './telemetry';
-import { amendIn, diagnosticReportOut, resultValueOut, serviceRequestOut, reportIn, reportUpdateIn, resultInputs, toFhirDiagnosticReport, toFhirServiceRequest, UnitMismatch } from './fhir';
+import { amendIn, diagnosticReportOut, serviceRequestOut, reportIn, reportUpdateIn, resultInputs, toFhirDiagnosticReport, toFhirServiceRequest, UnitMismatch } from './fhir';
+import { diagnosticsDeps } from './deps';
+import { criticalJson, criticalOut } from './json';
 import {
   acknowledgeCriticalResult, analyteUnit, changeOrder, changeReport, createOrder, criticalViewOf, CRITICAL_STATES, DEFAULT_ACKNOWLEDGED_WINDOW_SECONDS, getOrder, getReport,
-  listCriticalResults, listOrders, listReports, postReport, reportHistory, unprocessable, type CriticalResultView, type DiagnosticsDeps,
+  listCriticalResults, listOrders, listReports, postReport, reportHistory, unprocessable,
 } from './service';
-
-export const diagnosticsDeps = (deps: GatewayDeps): DiagnosticsDeps => ({ pool: deps.pool, redis: deps.redis, escalationSeconds: deps.config.DIAGNOSTICS_ESCALATION_SECONDS });
 
 const idParams = z.object({ id: resourceId });
 const ifMatch = z.object({ 'if-match': z.string().max(100).optional() });
@@ -50,31 +50,6 @@ const orderIn = z.object({
     resourceType: 'ServiceRequest', intent: 'order', priority: 'stat', subject: { reference: 'Patient/pat-0001' },
     code: { coding: [{ system: LOINC, code: DIAGNOSTIC_CODE.lactate }] }, reasonCode: [{ text: 'suspected sepsis' }],
   },
-});
-
-/** A critical result's value: the report's result, its clinical name, and the critical limit it crossed. */
-export const criticalValueOut = resultValueOut.extend({
-  name: z.string().describe('The clinical name ("Potassium"); `display` is the LOINC long name'),
-  crossed: z.object({ side: z.enum(['low', 'high']), limit: z.number() }).nullable().describe('The critical limit the value crossed (below low, above high); null for a finding in words (AA)'),
-}).meta({ id: 'CriticalResultValue' });
-
-/** One critical result, the same on the acknowledgement, the list, the history and the triage board (REST and MCP). */
-export const criticalOut = z.object({
-  critical_id: z.string(), report_id: z.string(), patient_id: z.string(), code: z.string().describe("The report's test (LOINC)"),
-  report_status: z.string().describe("The report's current status: preliminary, final, amended, corrected, …"),
-  state: z.enum(['open', 'escalated', 'acknowledged']),
-  results: z.array(criticalValueOut), raised_at: z.string(), due_at: z.string().describe('When it escalates if nobody acknowledges it'), escalated_at: z.string().nullable(),
-  acknowledged_at: z.string().nullable(),
-  acknowledged_by: z.string().nullable().describe('The signed-in user who acknowledged it (user id; never an app)'),
-  acknowledged_by_name: z.string().nullable().describe("That user's display name, when the user store has one"),
-  acknowledged_with: z.string().nullable().describe('The app (OAuth client id) the user acknowledged with'),
-  note: z.string().nullable(),
-}).meta({ id: 'CriticalResult' });
-
-export const criticalJson = (c: CriticalResultView): z.infer<typeof criticalOut> => ({
-  critical_id: c.criticalId, report_id: c.reportId, patient_id: c.patientId, code: c.code, report_status: c.reportStatus, state: c.state, results: c.results,
-  raised_at: c.raisedAt, due_at: c.dueAt, escalated_at: c.escalatedAt, acknowledged_at: c.acknowledgedAt, acknowledged_by: c.acknowledgedBy,
-  acknowledged_by_name: c.acknowledgedByName, acknowledged_with: c.acknowledgedWith, note: c.note,
 });
 
 /** Contained Observations → results; a unit that is not the analyte's is a 422 (nothing stored). */

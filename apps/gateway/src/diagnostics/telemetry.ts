@@ -16,7 +16,7 @@ import { DIAGNOSTIC_CODE } from '@vitalis/clinical';
 import { ECG_LEAD_II, NUMERIC_VITALS, toFhirObservation, type VitalsObservation } from '@vitalis/schemas';
 import { conflict } from '@vitalis/http';
 import type { DiagnosticReportState, ResultInput } from '@vitalis/records';
-import { insufficientScope } from '../auth/oauth-errors';
+import { insufficientScope } from '../access/refusal';
 import { audit, type Caller } from '../access/caller';
 import { queryRaw, rowToObservation, type RawRow } from '../vitals/history';
 import { vitalsDenial } from '../vitals/service';

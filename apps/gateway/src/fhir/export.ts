@@ -24,7 +24,7 @@ import {
 import type { GatewayDeps } from '../deps';
 import { audit, type Caller } from '../access/caller';
 import { callerOf } from '../access/http';
-import { insufficientScope } from '../auth/oauth-errors';
+import { insufficientScope } from '../access/refusal';
 import { reach } from '../access/policy';
 import { requireVitalsAccess } from '../vitals/service';
 import { FHIR_BASE_PATH } from './capability';

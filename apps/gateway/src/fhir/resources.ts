@@ -10,31 +10,32 @@
 import { z } from 'zod';
 import type { FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { notFound } from '@vitalis/http';
+import { fhirReply, nextPageUrl, notFound, weakEtag } from '@vitalis/http';
 import { LOINC } from '@vitalis/clinical';
 import { DIAGNOSTIC_REPORT_STATUSES, SERVICE_REQUEST_STATUSES, type ServiceRequestStatus } from '@vitalis/records';
 import { resourceId, searchsetBundle, type FhirBundleEntry, nonBlankText } from '@vitalis/schemas';
 import type { GatewayDeps } from '../deps';
 import { callerOf, decodeKey, encodeKey } from '../access/http';
-import { CLINICIANS, toFhirPractitioner } from '../catalog/data';
+import { CLINICIANS } from '../catalog/data';
+import { toFhirPractitioner } from '../catalog/fhir';
 import { toFhirAllergy } from '../patients/fhir';
 import { getAllergies, getAllergy } from '../patients/service';
-import { toFhirAppointment, toFhirSchedule, toFhirSlot } from '../appointments/routes';
+import { toFhirAppointment, toFhirSchedule, toFhirSlot } from '../appointments/fhir';
 import { getAppointment, getSlot, listSchedules, listSlots } from '../appointments/service';
 import { codesInSection, SECTION_SYSTEM, toFhirDiagnosticReport, toFhirServiceRequest } from '../diagnostics/fhir';
 import { getOrder, getReport, searchOrders, searchReports, type ListPosition } from '../diagnostics/service';
 import { readDevice, readDevices } from '../vitals/service';
+import { toFhirDevice } from '../vitals/fhir';
 import { alarmsDepsOf, getAlarm, listAlarms } from '../alarms/service';
 import { toFhirDetectedIssue } from '../alarms/fhir';
 import { ACTIVE_ALARM_STATES, type AlarmState } from '@vitalis/records';
 import { FHIR_BASE_PATH } from './capability';
-import { cursor, fhirReply, format, nextPageUrl, weakEtag } from './reply';
 import {
   fhirAllergyIntolerance, fhirAllergyIntoleranceBundle, fhirAppointment, fhirAppointmentBundle, fhirDevice, fhirDeviceBundle, fhirDiagnosticReport, fhirDiagnosticReportBundle, fhirPractitioner,
   fhirPractitionerBundle, fhirSchedule, fhirScheduleBundle, fhirServiceRequest, fhirServiceRequestBundle, fhirSlot, fhirSlotBundle, outcomes,
   fhirDetectedIssue, fhirDetectedIssueBundle,
 } from './schemas';
-import { dateBounds, notSupported, patientIdOf, referenceIdOf, tokenCodes } from './search-params';
+import { cursor, dateBounds, format, notSupported, patientIdOf, referenceIdOf, tokenCodes } from './search-params';
 import { tokenPatient } from '../access/policy';
 
 const oneOrMany = z.union([z.string().max(300), z.array(z.string().max(300)).max(4)]);
@@ -244,7 +245,6 @@ export function fhirResourceRoutes(deps: GatewayDeps): FastifyPluginAsyncZod {
     }, async (req, reply) => fhirReply(reply).send(toFhirAppointment(await getAppointment(pool, callerOf(req), req.params.id))));
 
     // ---- Device (vitals service: the devices the append log knows) ----
-    const toFhirDevice = (deviceId: string, patientId: string) => ({ resourceType: 'Device' as const, id: deviceId, status: 'active' as const, patient: { reference: `Patient/${patientId}` } });
     app.get(`${FHIR_BASE_PATH}/Device`, {
       config: { auth: { scopes: ['read:vitals'] } },
       schema: {

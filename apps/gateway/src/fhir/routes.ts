@@ -11,7 +11,7 @@
 import { z } from 'zod';
 import type { FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { badRequest } from '@vitalis/http';
+import { badRequest, fhirReply, negotiateFormat, nextPageUrl, notModified, weakEtag } from '@vitalis/http';
 import { CALENDAR_DATE_PATTERN, observationSearchsetJson, resourceId, searchsetBundle, toFhirObservation, nonBlankText } from '@vitalis/schemas';
 import type { GatewayDeps } from '../deps';
 import { PATIENT_READ_SCOPES } from '../access/caller';
@@ -21,10 +21,9 @@ import { getPatient, getPatientVersion, searchPatients } from '../patients/servi
 import { orderedRange, readHistory, readLatest, readObservation, requireVitalsAccess } from '../vitals/service';
 import { capabilityStatement, FHIR_BASE_PATH } from './capability';
 import { fhirCapabilityStatement, fhirObservation, fhirObservationBundle, fhirPatient, fhirPatientBundle, outcomes } from './schemas';
-import { notSupported, observationRange, patientIdOf, vitalCodeOf } from './search-params';
+import { cursor, format, notSupported, observationRange, patientIdOf, vitalCodeOf } from './search-params';
 import { fhirResourceRoutes } from './resources';
 import { fhirWriteRoutes } from './writes';
-import { cursor, fhirReply, format, negotiateFormat, notModified, weakEtag } from './reply';
 
 // ---------------------------------------------------------------------------------------------
 // Query schemas: the parameters the CapabilityStatement lists, and nothing else (400 otherwise)
@@ -119,12 +118,7 @@ export function fhirRoutes(deps: GatewayDeps, version: string): FastifyPluginAsy
         birthdate: q.birthdate?.replace(/^eq/, ''), limit: q._count, after,
       });
       const last = patients[patients.length - 1];
-      let next: string | null = null;
-      if (more && last) {
-        const params = new URLSearchParams(Object.entries(q).filter(([k, v]) => k !== '_cursor' && v !== undefined).map(([k, v]) => [k, String(v)] as [string, string]));
-        params.set('_cursor', encodeKey({ f: last.family, i: last.id }));
-        next = `${base()}/Patient?${params}`;
-      }
+      const next = more && last ? nextPageUrl(`${base()}/Patient`, q, encodeKey({ f: last.family, i: last.id })) : null;
       const entry = patients.map((p) => ({ fullUrl: `${base()}/Patient/${p.id}`, resource: toFhirPatient(p), search: { mode: 'match' as const } }));
       return fhirReply(reply).send(searchsetBundle(entry, { self: selfUrl(req), next }));
     });

@@ -8,10 +8,11 @@
 import { z } from 'zod';
 import { fhirObservationSchema, LOINC_SYSTEM, VITAL_CODE, nonBlankText } from '@vitalis/schemas';
 import { allergyOut, patientIn, patientOut } from '../patients/fhir';
-import { appointmentOut, scheduleOut, slotOut } from '../appointments/routes';
-import { practitionerOut } from '../catalog/routes';
+import { appointmentOut, scheduleOut, slotOut } from '../appointments/fhir';
+import { practitionerOut } from '../catalog/fhir';
 import { diagnosticReportOut, serviceRequestOut } from '../diagnostics/fhir';
 import { detectedIssueOut } from '../alarms/fhir';
+import { deviceOut } from '../vitals/fhir';
 
 const fhirResource = <T extends string>(type: T, example?: Record<string, unknown>) =>
   z
@@ -31,9 +32,7 @@ export const fhirPractitioner = practitionerOut;
 export const fhirSchedule = scheduleOut;
 export const fhirSlot = slotOut;
 export const fhirAppointment = appointmentOut;
-export const fhirDevice = z.strictObject({
-  resourceType: z.literal('Device'), id: z.string(), status: z.literal('active'), patient: z.object({ reference: z.string().describe('Patient/<id>') }),
-}).meta({ id: 'FhirDevice', description: 'FHIR R4 Device (https://hl7.org/fhir/R4/device.html): a device that reports vitals for the patient' });
+export const fhirDevice = deviceOut;
 export const fhirServiceRequest = serviceRequestOut;
 export const fhirDiagnosticReport = diagnosticReportOut;
 export const fhirDetectedIssue = detectedIssueOut;

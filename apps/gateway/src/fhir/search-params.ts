@@ -2,10 +2,17 @@
  * FHIR R4 search parameter values, parsed into what the services take (pure functions, no I/O):
  * references (`Patient/{id}`), tokens (`system|code`), dates with prefixes (`ge`, `gt`, `le`,
  * `lt`, `eq`) and their implicit ranges (a date of day precision is the whole day), and the one
- * error for what FHIR defines but Vitalis does not implement (400, issue code `not-supported`).
+ * error for what FHIR defines but Vitalis does not implement (400, issue code `not-supported`);
+ * and the `_format` and `_cursor` parameters every /fhir/R4 route takes.
  */
-import { HttpProblem, badRequest } from '@vitalis/http';
+import { z } from 'zod';
+import { FHIR_JSON_FORMATS, HttpProblem, badRequest } from '@vitalis/http';
 import { ECG_LEAD_II, LOINC_SYSTEM, NUMERIC_VITALS, SPO2_PROFILE_CODE, VITAL_CODE, resourceId } from '@vitalis/schemas';
+
+// Published as what it is, an enumeration (the onRequest hook answers any other value 406 first;
+// case and surrounding spaces are forgiven, as there).
+export const format = z.preprocess((v) => (typeof v === 'string' ? v.trim().toLowerCase() : v), z.enum(FHIR_JSON_FORMATS)).optional().describe('json (the only format), or a JSON media type');
+export const cursor = z.string().max(1_024).optional().describe('Opaque position of the next page (from Bundle.link next)');
 
 /** 400 with OperationOutcome issue code `not-supported` (libs/http operation-outcome.ts). */
 export const notSupported = (detail: string) => new HttpProblem(400, 'not-supported', 'Not Supported', detail);

@@ -10,19 +10,18 @@
  */
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { badRequest } from '@vitalis/http';
+import { badRequest, fhirReply, weakEtag } from '@vitalis/http';
 import { resourceId } from '@vitalis/schemas';
 import type { GatewayDeps } from '../deps';
 import { expectedFromIfMatch } from '../access/caller';
 import { callerOf } from '../access/http';
 import { allergyCreateIn, allergyEntryOf, demographicsFrom, toFhirAllergy, toFhirPatient } from '../patients/fhir';
 import { recordAllergy, registerPatient, updatePatient } from '../patients/service';
-import { toFhirAppointment } from '../appointments/routes';
+import { toFhirAppointment } from '../appointments/fhir';
 import { bookAppointment } from '../appointments/service';
 import { FHIR_BASE_PATH } from './capability';
-import { fhirReply, format, weakEtag } from './reply';
 import { fhirAllergyIntolerance, fhirAppointment, fhirAppointmentCreate, fhirPatient, fhirPatientCreate, outcomes } from './schemas';
-import { referenceIdOf } from './search-params';
+import { format, referenceIdOf } from './search-params';
 
 const writeQuery = z.strictObject({ _format: format });
 

@@ -1,29 +1,27 @@
 /**
- * Live vitals: the hub (one per gateway) and its transports. `createLiveHub` is called by
- * buildGateway, which decorates the app with it (`app.liveHub`) and with the sandbox's synthetic
- * source (`app.syntheticLive`); the transports (SSE, WebSocket, MCP) subscribe through the one
- * chooser of the two (sources.ts): `subscribe({ patients, codes, after }, sink)`.
+ * Live vitals' transports (SSE, WebSocket) and the plugin that registers them. The hub (one per
+ * gateway, vitals/hub.ts) and the synthetic source of the sandbox patients (vitals/synthetic-live.ts)
+ * are the vitals domain's: `createLiveHub` builds the hub from the gateway's dependencies, and
+ * buildGateway decorates the app with both (`app.liveHub`, `app.syntheticLive`); the transports
+ * (SSE, WebSocket, MCP) subscribe through the one chooser of the two (vitals/live-sources.ts):
+ * `subscribe({ patients, codes, after }, sink)`.
  */
 import websocket from '@fastify/websocket';
 import type { FastifyInstance } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import type { GatewayDeps } from '../deps';
-import type { SyntheticLive } from '../sandbox/live';
-import { LiveHub } from './hub';
-import type { LiveSource } from './sources';
+import type { SyntheticLive } from '../vitals/synthetic-live';
+import { LiveHub } from '../vitals/hub';
+import type { LiveSource } from '../vitals/live-sources';
 import { WS_SERVICE_RESTART } from './reconnect';
 import { sseRoutes } from './sse';
 import { wsRoutes } from './ws';
-
-export { LiveHub } from './hub';
-export type { LiveMessage, LiveSink, LiveFilter, SubscribeOptions, Subscription, CloseReason } from './hub';
-export type { LiveSource } from './sources';
 
 declare module 'fastify' {
   interface FastifyInstance {
     /** The live vitals hub (SSE, WebSocket and MCP subscriptions of real patients). */
     liveHub: LiveHub;
-    /** The live source of the synthetic sandbox patients (sandbox/live.ts). */
+    /** The live source of the synthetic sandbox patients (vitals/synthetic-live.ts). */
     syntheticLive: SyntheticLive;
   }
 }

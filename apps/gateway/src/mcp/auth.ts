@@ -18,9 +18,9 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { Scope } from '@vitalis/schemas';
 import { bearerToken } from '../auth/bearer';
-import { insufficientScope } from '../auth/oauth-errors';
+import { insufficientScope } from '../access/refusal';
 import { bearerContextOf } from '../auth/guard';
-import type { Principal } from '../auth/route-auth';
+import type { Principal } from '../access/principal';
 import { parseResourceUri } from './resource-uri';
 import { isBoundTo, type SessionBinding } from './session-store';
 

@@ -12,7 +12,7 @@ import type { AuthInfo } from '@modelcontextprotocol/sdk/server/auth/types.js';
 import { ErrorCode, isInitializeRequest } from '@modelcontextprotocol/sdk/types.js';
 import { HttpProblem, serviceUnavailable, tooManyRequests } from '@vitalis/http';
 import type { GatewayDeps } from '../deps';
-import type { LiveSource } from '../live/sources';
+import type { LiveSource } from '../vitals/live-sources';
 import { bearerToken } from '../auth/bearer';
 import { problems, problem } from '../access/http';
 import { authenticate, needOfBody, sessionOwnedByOther, type AccessNeed } from './auth';

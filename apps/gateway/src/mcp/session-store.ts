@@ -7,7 +7,7 @@
  */
 import type { Redis } from '@vitalis/redis';
 import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
-import type { Principal } from '../auth/route-auth';
+import type { Principal } from '../access/principal';
 
 /**
  * Who a session belongs to: the subject AND the client of the first token that authenticated on

@@ -14,8 +14,8 @@ import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { HttpProblem } from '@vitalis/http';
 import type { GatewayDeps } from '../deps';
-import type { LiveSource } from '../live/sources';
-import type { Principal } from '../auth/route-auth';
+import type { LiveSource } from '../vitals/live-sources';
+import type { Principal } from '../access/principal';
 import type { Caller } from '../access/caller';
 import { liveStreamDeps } from '../vitals/service';
 import { RedisEventStore } from './event-store';

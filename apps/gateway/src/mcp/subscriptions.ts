@@ -15,9 +15,9 @@
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { encodeCursor } from '@vitalis/live';
 import type { Logger } from '@vitalis/log';
-import type { CloseReason, LiveMessage, Subscription } from '../live/hub';
-import type { LiveSource } from '../live/sources';
-import type { Principal } from '../auth/route-auth';
+import type { CloseReason, LiveMessage, Subscription } from '../vitals/hub';
+import type { LiveSource } from '../vitals/live-sources';
+import type { Principal } from '../access/principal';
 import type { Caller } from '../access/caller';
 import { VITALS_URI } from './resource-uri';
 import { requireVitalsAccess, restoreVitalsStream, startVitalsStream, vitalsDenial, type LiveStreamDeps, type StreamStart } from '../vitals/service';
@@ -27,7 +27,7 @@ import { mayReadAlarms } from '../alarms/service';
 const HIGH_WATER = 256;
 
 export interface LiveDeps {
-  /** The live sources (the hub, or the synthetic sandbox source: live/sources.ts). */
+  /** The live sources (the hub, or the synthetic sandbox source: vitals/live-sources.ts). */
   hub: LiveSource;
   /** The pool, topic and replay window of the live streams (vitals service). */
   stream: LiveStreamDeps;

@@ -11,7 +11,7 @@
  */
 import { z } from 'zod';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { FHIR_JSON } from '@vitalis/http';
+import { FHIR_JSON, nextPageUrl } from '@vitalis/http';
 import { bundleSchema, resourceId, searchsetBundle, nonBlankText, SNOMED_CT } from '@vitalis/schemas';
 import type { GatewayDeps } from '../deps';
 import { etag, expectedFromIfMatch, PATIENT_READ_SCOPES } from '../access/caller';
@@ -67,12 +67,7 @@ export function patientRoutes(deps: GatewayDeps): FastifyPluginAsyncZod {
       const after = decodeKey(q.cursor, ['f', 'i']);
       const { patients, more } = await searchPatients(pool, callerOf(req), { name: q.name, birthdate: q.birthdate, identifier: q.identifier, limit: q.limit, after });
       const last = patients[patients.length - 1];
-      let next: string | null = null;
-      if (more && last) {
-        const params = new URLSearchParams(Object.entries(q).filter(([k, v]) => k !== 'cursor' && v !== undefined).map(([k, v]) => [k, String(v)] as [string, string]));
-        params.set('cursor', encodeKey({ f: last.family, i: last.id }));
-        next = `${deps.config.baseUrl}/api/v1/patients?${params}`;
-      }
+      const next = more && last ? nextPageUrl(`${deps.config.baseUrl}/api/v1/patients`, q, encodeKey({ f: last.family, i: last.id }), 'cursor') : null;
       const entry = patients.map((p) => ({ fullUrl: `${deps.config.baseUrl}/api/v1/patients/${p.id}`, resource: toFhirPatient(p), search: { mode: 'match' as const } }));
       return searchsetBundle(entry, { self: `${deps.config.baseUrl}${req.url}`, next });
     });

@@ -14,7 +14,7 @@ import type { GatewayDeps } from '../deps';
 import { etag, expectedFromIfMatch } from '../access/caller';
 import { callerOf, problems } from '../access/http';
 import { latestVitalOut, news2Out } from '../patients/fhir';
-import { criticalJson, criticalOut } from '../diagnostics/routes';
+import { criticalJson, criticalOut } from '../diagnostics/json';
 import { admitPatient, dischargePatient, setTriageLevel, triageBoard } from './service';
 
 const esi = z.coerce.number().int().min(1).max(5).describe('Emergency Severity Index, 1 (resuscitation) to 5 (non-urgent)');

@@ -16,7 +16,7 @@ import { z } from 'zod';
 import type { FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import type { Producer } from 'kafkajs';
-import { FHIR_JSON, HttpProblem, serviceUnavailable } from '@vitalis/http';
+import { FHIR_JSON, fhirReply, HttpProblem, nextPageUrl, serviceUnavailable } from '@vitalis/http';
 import { createVitalsProducer, sendTraced, TOPICS } from '@vitalis/kafka';
 import { TRACING_OFF } from '@vitalis/tracing';
 import { requestTraceContext } from '../tracing';
@@ -46,7 +46,6 @@ import {
 } from '@vitalis/schemas';
 import type { GatewayDeps } from '../deps';
 import { callerOf, problems } from '../access/http';
-import { fhirReply } from '../fhir/reply';
 import { AGGS } from './history';
 import { aggregatesOf, orderedRange, readHistory, readLatest, recordVitalsWrite, recordVitalsWriteFailed } from './service';
 
@@ -263,13 +262,7 @@ export function vitalsRoutes(deps: GatewayDeps, options: VitalsRouteOptions = {}
         if (fhir && q.bucket) throw new HttpProblem(406, 'not-acceptable', 'Not Acceptable', 'FHIR output is available for raw observations only (omit bucket).');
 
         const page = await readHistory(pool, callerOf(req), { patient: q.patient, code: q.code, range, bucket: q.bucket, aggs, limit: q.limit, cursor: q.cursor }, 'rest', 'querystring.');
-        const nextUrl = (token: string) => {
-          const params = new URLSearchParams();
-          for (const [key, value] of Object.entries(q)) if (value !== undefined && key !== 'cursor') params.set(key, String(value));
-          params.set('cursor', token);
-          return `${config.baseUrl}/api/v1/vitals?${params.toString()}`;
-        };
-        const next = page.next ? nextUrl(page.next) : null;
+        const next = page.next ? nextPageUrl(`${config.baseUrl}/api/v1/vitals`, q, page.next, 'cursor') : null;
         reply.header('cache-control', 'no-store');
         if (next) reply.header('link', `<${next}>; rel="next"`);
 

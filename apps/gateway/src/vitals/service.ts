@@ -6,14 +6,14 @@
  *    cells (access/policy.ts: the scope, the role, a patient user's own, the sandbox's synthetic ids),
  *    and a patient user only their own patient id. Refusals are audited;
  *  - where a patient's vitals come from (`vitalsStoreFor`): `sbx-` ids from the synthetic generator
- *    (sandbox/vitals.ts), every other id from the append log, in the same shapes;
+ *    (synthetic.ts), every other id from the append log, in the same shapes;
  *  - the history rules: an ordered range, the longest range per query shape, aggregates, and cursors
  *    bound to the query (and channel) that minted them;
  *  - the audit of every read, stream, replay and accepted write, through the one audit helper
  *    (access/caller `audit`): an audit row that cannot be written is a 503, everywhere, streams
  *    included (a stream is refused before anything is streamed);
  *  - where a live subscription starts (`startVitalsStream`): the resume id checked against the log and
- *    bounded to LIVE_REPLAY_WINDOW_SECONDS (live/resume.ts), and each replay audited.
+ *    bounded to LIVE_REPLAY_WINDOW_SECONDS (resume.ts), and each replay audited.
  * Audit rows carry ids and counts, never values.
  */
 import { freshness, news2FromLatestVitals, type AlarmSettings } from '@vitalis/clinical';
@@ -21,17 +21,17 @@ import type { Pool } from '@vitalis/db';
 import { badRequest, notFound, validationFailed } from '@vitalis/http';
 import { decodeCursor as decodeLiveId, type Cursor as LivePosition } from '@vitalis/live';
 import { VITAL_CODES, type Scope, type VitalsObservation } from '@vitalis/schemas';
-import type { Principal } from '../auth/route-auth';
+import type { Principal } from '../access/principal';
 import type { GatewayDeps } from '../deps';
-import type { ReplaySummary } from '../live/hub';
-import { planResume, UnissuedPosition, type ReplayTruncated } from '../live/resume';
-import { insufficientScope } from '../auth/oauth-errors';
+import type { ReplaySummary } from './hub';
+import { planResume, UnissuedPosition, type ReplayTruncated } from './resume';
+import { insufficientScope } from '../access/refusal';
 import { audit, type Caller } from '../access/caller';
 import { decodeHistoryCursor, encodeHistoryCursor, queryFingerprint, type HistoryCursor } from './history-cursor';
-import { dataSourceOf } from '../sandbox/rule';
+import { dataSourceOf } from '../access/sandbox';
 import { access, type RefusalReason } from '../access/policy';
-import { planSyntheticResume } from '../sandbox/live';
-import { syntheticBuckets, syntheticLatest, syntheticRaw } from '../sandbox/vitals';
+import { planSyntheticResume } from './synthetic-live';
+import { syntheticBuckets, syntheticLatest, syntheticRaw } from './synthetic';
 import { AGGS, BUCKETS, queryBuckets, queryDevicePatient, queryLatest, queryObservation, queryRaw, type Agg, type Bucket, type BucketPage, type BucketQuery, type BucketRow, type BucketSource, type RawPage, type RawQuery } from './history';
 
 /** Where a read came from (audit detail `via`). */
@@ -361,8 +361,8 @@ export function parseResumeId(id: string | undefined): LivePosition | undefined 
 
 /**
  * Where a resumed stream starts (throws UnissuedPosition), and the audit of its replay. The plan is
- * the append log's (live/resume.ts) or, for synthetic sandbox patients, the generator's
- * (sandbox/live.ts): same window, same notice.
+ * the append log's (resume.ts) or, for synthetic sandbox patients, the generator's
+ * (synthetic-live.ts): same window, same notice.
  */
 async function resumeFrom(d: LiveStreamDeps, caller: Caller, patients: string[], resumeId: string, position: LivePosition, via: VitalsChannel): Promise<StreamStart> {
   const question = { patients, after: position, lastEventId: resumeId, windowSeconds: d.replayWindowSeconds };

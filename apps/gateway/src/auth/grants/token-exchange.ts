@@ -25,7 +25,7 @@ import { PATHS, field, endpointUrl, type AuthContext, type Form } from '../conte
 import { checkUnverifiedJwt, verifySignature } from '../jwt-checks';
 import { OAuthError, invalidGrant, invalidRequest } from '../oauth-errors';
 import { InvalidToken, issueAccessToken, verifyAccessToken } from '../tokens';
-import { revocationIds, type Actor } from '../route-auth';
+import { revocationIds, type Actor } from '../../access/principal';
 import { grantScopes, intersect } from './scopes';
 import type { GrantRequest, GrantResult } from './types';
 

@@ -13,8 +13,8 @@ import type { Pool } from '@vitalis/db';
 import type { Logger } from '@vitalis/log';
 import { encodeCursor, type Cursor } from '@vitalis/live';
 import { entryUuid, observationFullUrl, toFhirObservation } from '@vitalis/schemas';
-import type { LiveHub, LiveMessage } from '../../live/hub';
-import { latestCursor } from '../../live/replay';
+import type { LiveHub, LiveMessage } from '../../vitals/hub';
+import { latestCursor } from '../../vitals/replay';
 import { activeSubscriptions, numberEvents, type NumberedEvent, type SubscriptionRecord } from './store';
 
 const POLL_MS = 5_000;

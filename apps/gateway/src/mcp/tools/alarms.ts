@@ -7,7 +7,7 @@
 import { z } from 'zod';
 import { nonBlankText, resourceId } from '@vitalis/schemas';
 import { acknowledgeAlarm, alarmsDepsOf, listAlarms } from '../../alarms/service';
-import { alarmJson, alarmOut, STATE_FILTERS, statesOf } from '../../alarms/routes';
+import { alarmJson, alarmOut, STATE_FILTERS, statesOf } from '../../alarms/json';
 import { defineTool } from './types';
 
 const when = (t: string | null) => t ?? '-';

@@ -1,6 +1,6 @@
 /**
  * Live streams of the synthetic sandbox patients: the live hub's contract (`subscribe(options, sink)`,
- * the same messages, ids, resume and token rules), served from the generator (vitals.ts) instead of
+ * the same messages, ids, resume and token rules), served from the generator (synthetic.ts) instead of
  * Redis and the append log. Each roster patient is one "partition" of its own (sbx-0001 → 1) whose
  * position of (second, code) is `second * 8 + code index`, so an event id is an ordinary live id
  * (`1-14246361200`, a ward `1-…_2-…`) that libs/live parses and compares. One event per code per
@@ -15,13 +15,13 @@
  */
 import { cloneCursor, decodeCursor, encodeCursor, isAfter, type Cursor } from '@vitalis/live';
 import type { Logger } from '@vitalis/log';
-import type { CloseReason, LiveMessage, LiveSink, ReplaySummary, SubscribeOptions, Subscription } from '../live/hub';
-import { UnissuedPosition, resumePlanOf, type ReplayGap, type ResumePlan } from '../live/resume';
-import { TokenWatch, type TokenBinding } from '../live/token-watch';
+import type { CloseReason, LiveMessage, LiveSink, ReplaySummary, SubscribeOptions, Subscription } from './hub';
+import { UnissuedPosition, resumePlanOf, type ReplayGap, type ResumePlan } from './resume';
+import { TokenWatch, type TokenBinding } from '../access/token-watch';
 import {
   isoMicros, positionOf, SECOND_DONE, SLOTS_PER_SECOND, SYNTHETIC_CODES, SYNTHETIC_HISTORY_MS, syntheticObservation, syntheticPatient,
   syntheticPatientOfPartition, type SyntheticPatient,
-} from './vitals';
+} from './synthetic';
 
 const nowSecond = (nowMs = Date.now()) => Math.floor(nowMs / 1000);
 const secondOf = (offset: number) => Math.floor(offset / SLOTS_PER_SECOND);
@@ -37,7 +37,7 @@ function unissuedReason(partition: number, offset: number, k: number, nowMs: num
 }
 
 /**
- * The synthetic counterpart of live/resume.ts `planResume`: checks a resume position (throws
+ * The synthetic counterpart of resume.ts `planResume`: checks a resume position (throws
  * UnissuedPosition) and bounds it to the replay window; a watched patient whose position is older
  * gets a gap to read through REST (from its first skipped observation to the window's start).
  */
@@ -178,7 +178,7 @@ export interface SyntheticLiveOptions {
   tickMs?: number;
 }
 
-/** The synthetic live source (one per gateway, next to the hub; live/sources.ts picks between them). */
+/** The synthetic live source (one per gateway, next to the hub; live-sources.ts picks between them). */
 export class SyntheticLive {
   readonly #subs = new Set<SyntheticSub>();
   readonly #tokens: TokenWatch;

@@ -25,7 +25,7 @@
  * out later without a span of their own.
  *
  * Its two inputs are interfaces: the replay source (replay.ts: the append log) and the fan-out
- * channel (channel.ts: Redis pub/sub), so these rules are unit tested with in-memory ones.
+ * channel (live-channel.ts: Redis pub/sub), so these rules are unit tested with in-memory ones.
  */
 import { ROOT_CONTEXT, SpanKind, TraceFlags, type SpanContext } from '@opentelemetry/api';
 import type { Pool } from '@vitalis/db';
@@ -37,10 +37,10 @@ import {
 } from '@vitalis/live';
 import type { VitalsObservation } from '@vitalis/schemas';
 import { remoteSpanContext, SPAN_ATTR, TRACING_OFF, type Tracing } from '@vitalis/tracing';
-import { redisLiveChannel, type LiveChannel } from './channel';
+import { redisLiveChannel, type LiveChannel } from './live-channel';
 import { appendLogReplay, type ReplaySource } from './replay';
 import type { ReplayTruncated } from './resume';
-import { TokenWatch, type TokenBinding } from './token-watch';
+import { TokenWatch, type TokenBinding } from '../access/token-watch';
 
 export type LiveMessage =
   | { type: 'observation'; id: string; data: VitalsObservation; json: string }

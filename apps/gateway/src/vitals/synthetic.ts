@@ -15,7 +15,7 @@
  */
 import { rng, sampleVital, type PatientProfile } from '@vitalis/clinical';
 import { NUMERIC_VITALS, type NumericVitalCode, type VitalsObservation } from '@vitalis/schemas';
-import { BUCKETS, type BucketPage, type BucketQuery, type BucketRow, type RawPage, type RawQuery } from '../vitals/history';
+import { BUCKETS, type BucketPage, type BucketQuery, type BucketRow, type RawPage, type RawQuery } from './history';
 
 /** How far back synthetic samples exist (6 hours: a bucketed read of all of it is 129,600 samples). */
 export const SYNTHETIC_HISTORY_MS = 6 * 3_600_000;

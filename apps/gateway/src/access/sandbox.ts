@@ -2,11 +2,12 @@
  * The sandbox data rule, once. `POST /api/v1/sandbox` hands anyone a token (read:appointments,
  * read:vitals) without registration, so a sandbox principal (and every token exchanged from it,
  * `Principal.sandbox`) must never reach real data: it sees synthetic patients and slots only, whose
- * ids carry the reserved prefix `sbx-` (generated on demand: vitals.ts, live.ts, slots.ts). The
+ * ids carry the reserved prefix `sbx-` (generated on demand by the domains they feed:
+ * vitals/synthetic.ts, vitals/synthetic-live.ts, appointments/synthetic-slots.ts; sandbox.md). The
  * prefix is reserved both ways: nobody may write data for an `sbx-` id, so real data can never be
  * smuggled to sandbox users under a synthetic id.
  *
- * The access policy (access/policy.ts) applies the rule: the `sandbox` kind's cells are `synthetic`
+ * The access policy (policy.ts) applies the rule: the `sandbox` kind's cells are `synthetic`
  * or `none`, and no write reaches an `sbx-` id (refusals audited with reason `sandbox`).
  * `dataSourceOf` says where an id's data comes from (the synthetic generator or the append log).
  */

@@ -1,17 +1,20 @@
 /**
- * What every /fhir/R4 route shares: format negotiation (JSON only), the FHIR reply (media type, no
- * caching), weak ETags of versionIds and If-None-Match, the `_format` and `_cursor` query
- * parameters, and the `next` link of a search page (the query as given, the cursor replaced).
+ * What every FHIR reply shares (the gateway's /fhir/R4 routes, and its REST routes that answer
+ * FHIR JSON): format negotiation (JSON only), the FHIR reply (media type, no caching), weak ETags
+ * of versionIds and If-None-Match, and the `next` link of a search page (the query as given, the
+ * cursor replaced), which the REST listings use too. The `_format` and `_cursor` query parameters'
+ * schemas are the gateway's (fhir/search-params.ts), over `FHIR_JSON_FORMATS`.
  */
-import { z } from 'zod';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { FHIR_JSON, HttpProblem } from '@vitalis/http';
+import { FHIR_JSON } from './operation-outcome';
+import { HttpProblem } from './problem';
 
 // ---------------------------------------------------------------------------------------------
 // Formats: JSON only
 
-const FORMATS = ['json', 'application/json', 'application/fhir+json', 'application/json+fhir'] as const;
-const JSON_FORMATS = new Set<string>(FORMATS);
+/** The `_format` values that mean FHIR JSON, the only format served. */
+export const FHIR_JSON_FORMATS = ['json', 'application/json', 'application/fhir+json', 'application/json+fhir'] as const;
+const JSON_FORMATS = new Set<string>(FHIR_JSON_FORMATS);
 const ACCEPTABLE = new Set([...JSON_FORMATS, '*/*', 'application/*']);
 
 /** `_format` (any value but JSON) and `Accept` (nothing JSON-like acceptable): 406 not-supported. */
@@ -26,28 +29,28 @@ export function negotiateFormat(req: FastifyRequest): void {
   if (!ranges.some((r) => ACCEPTABLE.has(r))) throw new HttpProblem(406, 'not-acceptable', 'Not Acceptable', `Accept: ${accept} is not supported: this server answers application/fhir+json only.`);
 }
 
+/** The reply as FHIR JSON (`application/fhir+json`), never cached. */
 export const fhirReply = (reply: FastifyReply) => reply.type(FHIR_JSON).header('cache-control', 'no-store');
-
-// Published as what it is, an enumeration (the onRequest hook answers any other value 406 first;
-// case and surrounding spaces are forgiven, as there).
-export const format = z.preprocess((v) => (typeof v === 'string' ? v.trim().toLowerCase() : v), z.enum(FORMATS)).optional().describe('json (the only format), or a JSON media type');
-export const cursor = z.string().max(1_024).optional().describe('Opaque position of the next page (from Bundle.link next)');
 
 /** An ETag `W/"<version>"` (FHIR versionId) and whether If-None-Match names it. */
 export const weakEtag = (version: number) => `W/"${version}"`;
+/** Whether the request's If-None-Match names this version (weak or strong) or `*`: then a 304. */
 export function notModified(req: FastifyRequest, version: number): boolean {
   const header = req.headers['if-none-match'];
   if (!header) return false;
   return header.split(',').map((t) => t.trim()).some((t) => t === '*' || t === weakEtag(version) || t === `"${version}"`);
 }
 
-/** The next page's URL: this search's parameters as given (repeated ones repeated), `_cursor` replaced. */
-export function nextPageUrl(searchUrl: string, query: Record<string, unknown>, nextCursor: string): string {
+/**
+ * The next page's URL: this search's parameters as given (repeated ones repeated), the cursor
+ * parameter replaced. FHIR searches name it `_cursor`; the REST v1 listings name it `cursor`.
+ */
+export function nextPageUrl(searchUrl: string, query: Record<string, unknown>, nextCursor: string, cursorParam = '_cursor'): string {
   const params = new URLSearchParams();
   for (const [k, v] of Object.entries(query)) {
-    if (k === '_cursor' || v === undefined) continue;
+    if (k === cursorParam || v === undefined) continue;
     for (const one of Array.isArray(v) ? v : [v]) params.append(k, String(one));
   }
-  params.set('_cursor', nextCursor);
+  params.set(cursorParam, nextCursor);
   return `${searchUrl}?${params}`;
 }

@@ -5,7 +5,7 @@
  * so both close streams by the same rule. Fails closed, like the request guard, after a short blip.
  */
 import type { Logger } from '@vitalis/log';
-import { revocationIds } from '../auth/route-auth';
+import { revocationIds } from './principal';
 
 export interface TokenBinding {
   id: string;
@@ -26,7 +26,7 @@ export interface TokenWatchOptions {
   checkMs?: number;
 }
 
-/** The ids whose revocation ends the stream: the chain rule (auth/route-auth.ts revocationIds). */
+/** The ids whose revocation ends the stream: the chain rule (principal.ts revocationIds). */
 const chainOf = (t: TokenBinding) => revocationIds({ tokenId: t.id, derivedFrom: t.derivedFrom ?? [] });
 
 /** Consecutive failed revocation checks tolerated before token-bound streams are closed. */

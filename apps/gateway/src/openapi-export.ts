@@ -13,13 +13,13 @@ import { createPool } from '@vitalis/db';
 import { createKafka } from '@vitalis/kafka';
 import { createLogger } from '@vitalis/log';
 import { createRedis } from '@vitalis/redis';
-import { buildGateway } from '../app';
-import { RemoteKeySets, keySetFetchPolicy } from '../auth/remote-key-sets';
-import { gatewayConfigShape, withBaseUrl } from '../config';
-import { gatewayMetrics } from '../metrics';
+import { buildGateway } from './app';
+import { RemoteKeySets, keySetFetchPolicy } from './remote-key-sets';
+import { gatewayConfigShape, withBaseUrl } from './config';
+import { gatewayMetrics } from './metrics';
 
 /** Repository-relative; the test and the script agree on it. */
-export const OPENAPI_FILE = fileURLToPath(new URL('../../../../schemas/openapi.json', import.meta.url));
+export const OPENAPI_FILE = fileURLToPath(new URL('../../../schemas/openapi.json', import.meta.url));
 /** The base URL written into the exported document (`make run`'s default). */
 export const CANONICAL_BASE_URL = 'http://127.0.0.1:8080';
 

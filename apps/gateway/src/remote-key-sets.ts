@@ -18,7 +18,7 @@
  *   KEY_SET_CACHE_MAX_AGE_MS; an unknown `kid` reloads a set at most once per cool-down, and a
  *   failed fetch is not retried for a cool-down either, so no request can cause a fetch per request.
  *
- * Callers must have checked the JWT's header and claims before asking for its keys (jwt-checks.ts).
+ * Callers must have checked the JWT's header and claims before asking for its keys (auth/jwt-checks.ts).
  * Test-only escape hatches (refused in production by config.ts): hosts exempt from the address
  * check (JWKS_FETCH_ALLOW_HOSTS) and an extra trusted CA (JWKS_FETCH_CA_FILE).
  */
