@@ -4,44 +4,15 @@
  * it is built or published on its own. Sources are every .ts/.tsx file under a workspace's
  * folder; the tests (test/) belong to the root package.
  */
-import { readFileSync, readdirSync, statSync } from 'node:fs';
-import { builtinModules } from 'node:module';
+import { readFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { importsOf, packageOf, ROOT, sources } from './source-imports';
 
-const ROOT = join(import.meta.dirname, '../../..');
 const rootPkg = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { workspaces: string[] };
-const BUILTINS = new Set(builtinModules);
-
-function sources(dir: string): string[] {
-  const out: string[] = [];
-  for (const name of readdirSync(dir)) {
-    if (name === 'node_modules' || name.startsWith('.') || name === 'generated') continue;
-    const p = join(dir, name);
-    if (statSync(p).isDirectory()) out.push(...sources(p));
-    else if (/\.tsx?$/.test(name) && !name.endsWith('.d.ts')) out.push(p);
-  }
-  return out;
-}
-
-/** The package a bare specifier names (`@scope/name/sub` -> `@scope/name`, `name/sub` -> `name`). */
-export function packageOf(specifier: string): string | undefined {
-  if (specifier.startsWith('.') || specifier.startsWith('/') || specifier.startsWith('node:')) return undefined;
-  const parts = specifier.split('/');
-  const name = specifier.startsWith('@') ? parts.slice(0, 2).join('/') : parts[0]!;
-  return BUILTINS.has(name) ? undefined : name;
-}
-
-const IMPORT = /(?:^|\n)\s*(?:import|export)\s[^'"]*?from\s+['"]([^'"]+)['"]|(?:^|\n)\s*import\s+['"]([^'"]+)['"]|\bimport\(\s*['"]([^'"]+)['"]\s*\)/g;
 
 function importedPackages(file: string): string[] {
-  const text = readFileSync(file, 'utf8');
-  const found = new Set<string>();
-  for (const m of text.matchAll(IMPORT)) {
-    const pkg = packageOf(m[1] ?? m[2] ?? m[3] ?? '');
-    if (pkg) found.add(pkg);
-  }
-  return [...found];
+  return [...new Set(importsOf(file).map(packageOf).filter((name): name is string => name !== undefined))];
 }
 
 describe('workspace packages declare what they import', () => {
