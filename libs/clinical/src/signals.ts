@@ -1,6 +1,6 @@
 /**
  * Pure, deterministic signal generators (no I/O, seeded randomness), shared by the bedside
- * simulator (apps/simulator) and the gateway's synthetic sandbox patients (apps/gateway/src/sandbox),
+ * simulator (apps/simulator) and the gateway's synthetic sandbox patients (apps/gateway/src/vitals/synthetic.ts),
  * so the unit tests can pin their behaviour.
  *
  * A patient has a baseline (heart rate, SpO2, blood pressure, respiratory rate, temperature) and,

@@ -179,7 +179,7 @@ export interface SlotQuery { clinician?: string | undefined; patient?: string | 
  * `all` sees every booking; `own` (a patient user) sees free slots and its own bookings (others'
  * appear busy without a patient); `none` (no role, a device, a lab, a patient-role client without a
  * patient) sees availability only (every booking busy without a patient). A sandbox principal sees
- * synthetic `sbx-` slots only, never the real schedule (sandbox/slots.ts).
+ * synthetic `sbx-` slots only, never the real schedule (synthetic-slots.ts).
  */
 export async function listSlots(pool: Pool, caller: Caller, q: SlotQuery): Promise<{ slots: SlotState[]; more: boolean }> {
   const reached = reach(caller.principal, 'Appointment', 'read');
