@@ -119,3 +119,6 @@ export function expectedFromIfMatch(header: string | undefined, required: boolea
   if (!m) throw preconditionFailed('If-Match does not name a version of this resource.');
   return Number(m[1]);
 }
+
+/** The stream version an If-Match names, as the command handler takes it: `*` (any version) and no If-Match both name none. */
+export const versionOfIfMatch = (expected: number | '*' | undefined): number | undefined => (typeof expected === 'number' ? expected : undefined);

@@ -33,7 +33,7 @@ import {
   type ServiceRequestCommand, type ServiceRequestPriority, type ServiceRequestState, type ServiceRequestStatus, type ResultValue,
 } from '@vitalis/records';
 import { insufficientScope } from '../access/refusal';
-import { audit, metadataOf, type Caller } from '../access/caller';
+import { audit, metadataOf, type Caller, versionOfIfMatch } from '../access/caller';
 import { access, reach, type PolicyAction, type RefusalReason } from '../access/policy';
 import { findUser } from '../auth/users';
 import { loadPatient } from '../patients/service';
@@ -219,7 +219,7 @@ const ORDER_ACTION: Record<OrderTransition['type'], string> = { activate: 'diagn
 export async function changeOrder(pool: Pool, caller: Caller, id: string, expected: number | '*' | undefined, command: OrderTransition): Promise<ServiceRequestState> {
   const action = ORDER_ACTION[command.type];
   await requireCell(pool, caller, 'ServiceRequest', 'write', action, id);
-  const expectedVersion = typeof expected === 'number' ? expected : undefined;
+  const expectedVersion = versionOfIfMatch(expected);
   const outcome = await handleCommand(pool, SERVICE_REQUEST_DECIDER, serviceRequestStream(id), command, {
     metadata: metadataOf(caller, 'write:diagnostics'),
     expectedVersion,
@@ -384,7 +384,7 @@ export async function changeReport(deps: DiagnosticsDeps, caller: Caller, id: st
   const { pool } = deps;
   const action = REPORT_ACTION[change.type];
   await requireCell(pool, caller, 'DiagnosticReport', 'write', action, id);
-  const expectedVersion = typeof expected === 'number' ? expected : undefined;
+  const expectedVersion = versionOfIfMatch(expected);
   const by = caller.principal.subject;
   const now = new Date().toISOString();
   const decider: Decider<DiagnosticReportState | null, ReportChange, ReportEvent, DiagnosticReportDecideError> = {

@@ -24,7 +24,7 @@ import { queryLatest } from '../vitals/history';
 import { vitalsDenial } from '../vitals/service';
 import { insufficientScope } from '../access/refusal';
 import { access, ACCESS_POLICY, reach } from '../access/policy';
-import { audit, metadataOf, PATIENT_READ_SCOPES, patientReadScope, patientView, type Caller, type PatientView } from '../access/caller';
+import { audit, metadataOf, PATIENT_READ_SCOPES, patientReadScope, patientView, type Caller, type PatientView, versionOfIfMatch } from '../access/caller';
 
 export async function loadPatient(pool: Pool, patientId: string): Promise<PatientState | null> {
   return foldPatient(await readStream(pool, patientStream(patientId)));
@@ -211,7 +211,7 @@ async function changePatient(
   /** Runs in the event's transaction, before it (identifier reservations). */
   beforeAppend?: (client: PoolClient) => Promise<void>,
 ): Promise<PatientState> {
-  const expectedVersion = typeof expected === 'number' ? expected : undefined;
+  const expectedVersion = versionOfIfMatch(expected);
   const failure = (detail: Record<string, unknown>) =>
     audit(pool, caller, { action, outcome: 'failure', scope, resourceType: 'Patient', resourceId: patientId, detail });
   try {

@@ -14,7 +14,7 @@ import { conflict, HttpProblem, notFound, preconditionFailed } from '@vitalis/ht
 import type { EsiLevel } from '@vitalis/clinical';
 import { foldTriage, TRIAGE_DECIDER, triageStream, type TriageCommand, type TriageDecideError, type TriageState } from '@vitalis/records';
 import { activeAlerts } from '@vitalis/live';
-import { audit, metadataOf, requireAccess, type Caller } from '../access/caller';
+import { audit, metadataOf, requireAccess, type Caller, versionOfIfMatch } from '../access/caller';
 import { reachesAll } from '../access/policy';
 import { loadPatient, vitalsSummary, type LatestVital } from '../patients/service';
 import type { News2Result } from '@vitalis/clinical';
@@ -61,7 +61,7 @@ async function changeTriage(
   pool: Pool, caller: Caller, patientId: string, expected: number | '*' | undefined, action: string, command: TriageCommand,
 ): Promise<TriageState> {
   await requireAccess(pool, caller, 'Triage', 'write', [patientId], { auditAction: action });
-  const expectedVersion = typeof expected === 'number' ? expected : undefined;
+  const expectedVersion = versionOfIfMatch(expected);
   const outcome = await handleCommand(pool, TRIAGE_DECIDER, triageStream(patientId), command, {
     metadata: metadataOf(caller, 'write:triage'),
     expectedVersion,

@@ -44,11 +44,8 @@ type Critical = CriticalResult;
 const LABEL: Record<number, string> = { 1: 'Resuscitation', 2: 'Emergent', 3: 'Urgent', 4: 'Less urgent', 5: 'Non-urgent' };
 const RISK: Record<string, string> = { high: 'High', medium: 'Medium', 'low-medium': 'Low–medium', low: 'Low' };
 const VITALS = DATA.vitalColumns;
-/** The screen unit of a board column ("%" for spo2, "°C" for temp), from the vital's definition. */
-const unitOfColumn = (column: string) => {
-  const code = Object.keys(VITALS).find((c) => VITALS[c] === column);
-  return code === undefined ? '' : DATA.units[code] || '';
-};
+/** The screen unit per board column ("%" for spo2, "°C" for temp), from the vitals' definitions, once. */
+const UNIT_OF_COLUMN: Readonly<Record<string, string>> = Object.fromEntries(Object.entries(VITALS).map(([code, column]) => [column, DATA.units[code] || '']));
 const NEWS2_CODES = DATA.news2Codes;
 const PRIORITY: Record<string, string> = { high: 'High', medium: 'Medium', low: 'Low' };
 const STATE: Record<string, string> = { raised: '', acknowledged: ' · acknowledged', latched: ' · latched', resolved: ' · resolved' };
@@ -277,11 +274,11 @@ function render(entries: Entry[]): void {
       V.el('td', { class: 'num' }, [V.el('time', { datetime: e.arrived_at, class: 'arrived', text: clock(e.arrived_at) }), V.el('div', { class: 'pid', text: 'waiting ' + waited(e.arrived_at) })]),
       n2cell,
       vitalCell('hr', v.hr && String(Math.round(v.hr.value)), v.hr ? [v.hr] : []),
-      vitalCell('spo2', v.spo2 && Math.round(v.spo2.value) + ' ' + unitOfColumn('spo2'), v.spo2 ? [v.spo2] : []),
+      vitalCell('spo2', v.spo2 && Math.round(v.spo2.value) + ' ' + UNIT_OF_COLUMN.spo2, v.spo2 ? [v.spo2] : []),
       // systolic first, then diastolic: "120/80"
       vitalCell('bp', v.sys && Math.round(v.sys.value) + '/' + (v.dia === undefined ? '–' : Math.round(v.dia.value)), bp),
       vitalCell('rr', v.rr && String(Math.round(v.rr.value)), v.rr ? [v.rr] : []),
-      vitalCell('temp', v.temp && v.temp.value.toFixed(1) + ' ' + unitOfColumn('temp'), v.temp ? [v.temp] : []),
+      vitalCell('temp', v.temp && v.temp.value.toFixed(1) + ' ' + UNIT_OF_COLUMN.temp, v.temp ? [v.temp] : []),
       alerts,
     ]);
     tbody.append(tr);
