@@ -8,7 +8,7 @@ node_modules: package.json package-lock.json
 	npm ci --no-audit --no-fund
 	@touch node_modules
 
-.PHONY: help install run migrate stop logs test test-main test-disruptive demo-topic-mark demo-topic-check contract-check typecheck lint lint-clients bench openapi clients-env browser fhir-validator deploy-check metrics-check
+.PHONY: help install run migrate stop logs test test-main test-disruptive demo-topic-mark demo-topic-check contract-check typecheck lint format-check lint-clients bench openapi clients-env browser fhir-validator deploy-check metrics-check
 help: ## This list
 	@grep -hE '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  make %-16s %s\n", $$1, $$2}'
 
@@ -33,8 +33,12 @@ typecheck: node_modules ## TypeScript strict, whole repo (and the UI cards' brow
 	npx tsc -p tsconfig.json
 	npx tsc -p apps/gateway/src/ui/cards/tsconfig.json
 
-lint: node_modules ## ESLint (typescript-eslint, stylistic rules) over the whole tree, zero warnings
+lint: node_modules ## ESLint (typescript-eslint) over the whole tree, zero warnings
 	npx eslint --max-warnings 0 .
+
+# Layout is Prettier's (.prettierrc.json: 140 columns, single quotes); `npx prettier --write <files>` fixes it.
+format-check: node_modules ## Prettier's check over the TypeScript and JavaScript tree, zero differences
+	npx prettier --check --log-level warn "**/*.{ts,mts,mjs,js}"
 
 # The client libraries' own linters: ruff and mypy --strict over libs/client-py (pinned in its pyproject.toml,
 # installed in its venv by infra/bin/python-env) and go vet over libs/client-go. Any finding fails.
@@ -42,7 +46,7 @@ lint-clients: ## Ruff and mypy --strict over the Python client, go vet over the 
 	@python=$$(infra/bin/python-env) && cd libs/client-py && $$python -m ruff check && $$python -m mypy
 	@go=$$(infra/bin/go-env) && cd libs/client-go && $$go vet ./... && echo "go vet: no findings"
 
-test: node_modules up demo-topic-mark clients-env browser fhir-validator deploy-check typecheck lint lint-clients metrics-check contract-check test-main test-disruptive demo-topic-check ## The full suite against real PostgreSQL, Kafka and Redis (and the contract check)
+test: node_modules up demo-topic-mark clients-env browser fhir-validator deploy-check typecheck lint format-check lint-clients metrics-check contract-check test-main test-disruptive demo-topic-check ## The full suite against real PostgreSQL, Kafka and Redis (and the contract check)
 
 test-main: node_modules
 	npx vitest run

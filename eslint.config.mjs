@@ -1,9 +1,9 @@
 // Lint for the whole TypeScript tree: `make lint` (part of `make test`), zero warnings allowed.
-// typescript-eslint's recommended rules, React's hook rules for the client's hooks, and a few
-// stylistic rules (@stylistic) that pin the style the code is written in, instead of a formatter
-// rewriting it: single quotes, semicolons, 2-space indent, trailing commas on multi-line lists.
+// typescript-eslint's recommended rules and React's hook rules for the client's hooks. Layout
+// (quotes, semicolons, indentation, line length 140) is Prettier's (.prettierrc.json, `make
+// format-check`); eslint-config-prettier, last, turns off every rule that would disagree with it.
 import js from '@eslint/js';
-import stylistic from '@stylistic/eslint-plugin';
+import prettier from 'eslint-config-prettier';
 import reactHooks from 'eslint-plugin-react-hooks';
 import tseslint from 'typescript-eslint';
 
@@ -22,26 +22,23 @@ export default tseslint.config(
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {
-    plugins: { '@stylistic': stylistic },
     rules: {
       // `_name` marks a parameter or binding that is there for its position (a handler's signature,
       // a destructured tuple), not for use.
-      '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_', destructuredArrayIgnorePattern: '^_', caughtErrors: 'none' }],
+      '@typescript-eslint/no-unused-vars': [
+        'error',
+        { argsIgnorePattern: '^_', varsIgnorePattern: '^_', destructuredArrayIgnorePattern: '^_', caughtErrors: 'none' },
+      ],
       // A binding read by a callback declared before it is assigned (a timer the close handler clears).
       'prefer-const': ['error', { ignoreReadBeforeAssign: true }],
-      '@stylistic/quotes': ['error', 'single', { avoidEscape: true, allowTemplateLiterals: 'always' }],
-      '@stylistic/semi': ['error', 'always'],
-      '@stylistic/comma-dangle': ['error', 'always-multiline'],
-      '@stylistic/eol-last': ['error', 'always'],
-      '@stylistic/no-trailing-spaces': 'error',
-      '@stylistic/no-tabs': 'error',
-      '@stylistic/indent': ['error', 2, { SwitchCase: 1, ignoredNodes: ['TemplateLiteral *', 'ConditionalExpression'] }],
     },
   },
   {
     // Node scripts outside the TypeScript tree (infra/bin/*.mjs).
     files: ['**/*.mjs'],
-    languageOptions: { globals: { process: 'readonly', console: 'readonly', setTimeout: 'readonly', clearTimeout: 'readonly', URL: 'readonly' } },
+    languageOptions: {
+      globals: { process: 'readonly', console: 'readonly', setTimeout: 'readonly', clearTimeout: 'readonly', URL: 'readonly' },
+    },
   },
   {
     files: ['libs/client-ts/src/react.ts'],
@@ -59,4 +56,5 @@ export default tseslint.config(
     files: ['test/**/*.ts'],
     rules: { '@typescript-eslint/no-explicit-any': 'off' },
   },
+  prettier,
 );

@@ -6,7 +6,11 @@
 import { Kafka, logLevel, CompressionTypes } from 'kafkajs';
 
 const broker = process.argv[2] ?? `127.0.0.1:${process.env.VITALIS_KAFKA_PORT ?? 59092}`;
-const kafka = new Kafka({ brokers: [broker], clientId: 'vitalis-smoke', logLevel: process.env.KAFKAJS_LOG ? logLevel.INFO : logLevel.NOTHING });
+const kafka = new Kafka({
+  brokers: [broker],
+  clientId: 'vitalis-smoke',
+  logLevel: process.env.KAFKAJS_LOG ? logLevel.INFO : logLevel.NOTHING,
+});
 const run = `${Date.now()}-${process.pid}`;
 const topic = `vitalis.smoke.${run}`;
 const groupId = `vitalis-smoke-${run}`;
@@ -56,19 +60,26 @@ try {
   const assigned = new Map();
   const c2 = kafka.consumer({ groupId, sessionTimeout: 10_000, heartbeatInterval: 1_000 });
   consumers.push(c2);
-  for (const [name, c] of [['c1', c1], ['c2', c2]]) {
+  for (const [name, c] of [
+    ['c1', c1],
+    ['c2', c2],
+  ]) {
     c.on(c.events.GROUP_JOIN, (e) => assigned.set(name, (e.payload.memberAssignment[topic] ?? []).length));
   }
   await c2.connect();
   await c2.subscribe({ topic, fromBeginning: true });
   await c2.run({ eachMessage: async () => {} });
   await Promise.race([
-    (async () => { while (!(assigned.get('c1') > 0 && assigned.get('c2') > 0)) await new Promise((r) => setTimeout(r, 100)); })(),
+    (async () => {
+      while (!(assigned.get('c1') > 0 && assigned.get('c2') > 0)) await new Promise((r) => setTimeout(r, 100));
+    })(),
     timeout(30_000, 'rebalance to two members'),
   ]);
   step(`rebalance: c1 has ${assigned.get('c1')} partition(s), c2 has ${assigned.get('c2')}`);
   const groups = await admin.describeGroups([groupId]);
-  step(`describeGroups: state ${groups.groups[0].state}, ${groups.groups[0].members.length} members, protocol ${groups.groups[0].protocol}`);
+  step(
+    `describeGroups: state ${groups.groups[0].state}, ${groups.groups[0].members.length} members, protocol ${groups.groups[0].protocol}`,
+  );
   for (const c of consumers) await c.disconnect();
   consumers.length = 0;
 

@@ -30,16 +30,19 @@ const UNPRINTABLE = /[\p{Cc}\p{Cf}\p{Co}\p{Cn}\p{Cs}\uFFFD]/u;
  * UTF-8 read as Latin-1 or Windows-1252 ("é" → "Ã©", "°" → "Â°", "’" → "â€™", a BOM → "ï»¿"): the
  * lead byte's character followed by a continuation byte's. No word of any language has these pairs.
  */
-const MOJIBAKE = /[\u00C2\u00C3][\u0080-\u00BF\u0152\u0153\u0160\u0161\u0178\u017D\u017E\u0192\u02C6\u02DC\u2013\u2014\u2018-\u201A\u201C-\u201E\u2020-\u2022\u2026\u2030\u2039\u203A\u20AC\u2122]|\u00E2\u20AC|\u00EF\u00BB\u00BF/u;
+const MOJIBAKE =
+  /[\u00C2\u00C3][\u0080-\u00BF\u0152\u0153\u0160\u0161\u0178\u017D\u017E\u0192\u02C6\u02DC\u2013\u2014\u2018-\u201A\u201C-\u201E\u2020-\u2022\u2026\u2030\u2039\u203A\u20AC\u2122]|\u00E2\u20AC|\u00EF\u00BB\u00BF/u;
 const LETTER = /\p{L}/gu;
 
 /** Why `value` (trimmed) is not plausible clinical text, or null when it is. */
 export function clinicalTextIssue(value: string): string | null {
   const text = value.trim();
-  if ([...text].length < CLINICAL_TEXT_MIN_LENGTH) return `must be at least ${CLINICAL_TEXT_MIN_LENGTH} characters long (a name or a description)`;
+  if ([...text].length < CLINICAL_TEXT_MIN_LENGTH)
+    return `must be at least ${CLINICAL_TEXT_MIN_LENGTH} characters long (a name or a description)`;
   if (UNPRINTABLE.test(text)) return 'must hold printable characters only (no control, format, private-use or replacement characters)';
   if (MOJIBAKE.test(text)) return 'looks garbled (UTF-8 read with another character set, e.g. "Ã©" for "é"): send the text as UTF-8';
-  if ((text.match(LETTER) ?? []).length < MIN_LETTERS) return `must contain at least ${MIN_LETTERS} letters (a name or a description, not a number or symbols)`;
+  if ((text.match(LETTER) ?? []).length < MIN_LETTERS)
+    return `must contain at least ${MIN_LETTERS} letters (a name or a description, not a number or symbols)`;
   return null;
 }
 
@@ -56,12 +59,26 @@ export const clinicalText = (max: number) =>
 
 // Verhoeff's dihedral-group tables (the check digit of SNOMED CT identifiers).
 const D = [
-  [0, 1, 2, 3, 4, 5, 6, 7, 8, 9], [1, 2, 3, 4, 0, 6, 7, 8, 9, 5], [2, 3, 4, 0, 1, 7, 8, 9, 5, 6], [3, 4, 0, 1, 2, 8, 9, 5, 6, 7], [4, 0, 1, 2, 3, 9, 5, 6, 7, 8],
-  [5, 9, 8, 7, 6, 0, 4, 3, 2, 1], [6, 5, 9, 8, 7, 1, 0, 4, 3, 2], [7, 6, 5, 9, 8, 2, 1, 0, 4, 3], [8, 7, 6, 5, 9, 3, 2, 1, 0, 4], [9, 8, 7, 6, 5, 4, 3, 2, 1, 0],
+  [0, 1, 2, 3, 4, 5, 6, 7, 8, 9],
+  [1, 2, 3, 4, 0, 6, 7, 8, 9, 5],
+  [2, 3, 4, 0, 1, 7, 8, 9, 5, 6],
+  [3, 4, 0, 1, 2, 8, 9, 5, 6, 7],
+  [4, 0, 1, 2, 3, 9, 5, 6, 7, 8],
+  [5, 9, 8, 7, 6, 0, 4, 3, 2, 1],
+  [6, 5, 9, 8, 7, 1, 0, 4, 3, 2],
+  [7, 6, 5, 9, 8, 2, 1, 0, 4, 3],
+  [8, 7, 6, 5, 9, 3, 2, 1, 0, 4],
+  [9, 8, 7, 6, 5, 4, 3, 2, 1, 0],
 ];
 const P = [
-  [0, 1, 2, 3, 4, 5, 6, 7, 8, 9], [1, 5, 7, 6, 2, 8, 3, 0, 9, 4], [5, 8, 0, 3, 7, 9, 6, 1, 4, 2], [8, 9, 1, 6, 0, 4, 3, 5, 2, 7],
-  [9, 4, 5, 3, 1, 2, 6, 8, 7, 0], [4, 2, 8, 6, 5, 7, 3, 9, 0, 1], [2, 7, 9, 3, 8, 0, 6, 4, 1, 5], [7, 0, 4, 6, 9, 1, 3, 2, 5, 8],
+  [0, 1, 2, 3, 4, 5, 6, 7, 8, 9],
+  [1, 5, 7, 6, 2, 8, 3, 0, 9, 4],
+  [5, 8, 0, 3, 7, 9, 6, 1, 4, 2],
+  [8, 9, 1, 6, 0, 4, 3, 5, 2, 7],
+  [9, 4, 5, 3, 1, 2, 6, 8, 7, 0],
+  [4, 2, 8, 6, 5, 7, 3, 9, 0, 1],
+  [2, 7, 9, 3, 8, 0, 6, 4, 1, 5],
+  [7, 0, 4, 6, 9, 1, 3, 2, 5, 8],
 ];
 
 /** Whether a string of digits ends in its Verhoeff check digit. */
@@ -76,7 +93,8 @@ export function verhoeffValid(digits: string): boolean {
 export function snomedConceptIdIssue(code: string): string | null {
   if (!/^[1-9][0-9]{5,17}$/.test(code)) return 'must be a SNOMED CT concept id: 6 to 18 digits, no leading zero';
   const partition = code.slice(-3, -1);
-  if (partition !== '00' && partition !== '10') return `must be a SNOMED CT concept id (partition identifier 00 or 10, not ${partition}: a description or relationship id?)`;
+  if (partition !== '00' && partition !== '10')
+    return `must be a SNOMED CT concept id (partition identifier 00 or 10, not ${partition}: a description or relationship id?)`;
   if (!verhoeffValid(code)) return 'fails the SNOMED CT check digit (Verhoeff): a typing error?';
   return null;
 }
@@ -126,7 +144,11 @@ export interface AllergyEntryInput {
 }
 
 /** The issues of a failed parse as `{ path, message }`, each path under `prefix` in the surface's own terms (`body`, `body.code.text`). */
-export function issuesAt(prefix: string, issues: readonly z.core.$ZodIssue[], rename: (path: string) => string = (p) => p): { path: string; message: string }[] {
+export function issuesAt(
+  prefix: string,
+  issues: readonly z.core.$ZodIssue[],
+  rename: (path: string) => string = (p) => p,
+): { path: string; message: string }[] {
   return issues.map((i) => {
     const inner = rename(i.path.map(String).join('.'));
     return { path: [prefix, inner].filter(Boolean).join('.'), message: i.message };

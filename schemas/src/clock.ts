@@ -32,7 +32,10 @@ export function clockLimits(settings: { maxSkewSeconds: number; retentionDays: n
   return { maxSkewMs: settings.maxSkewSeconds * 1_000, retentionMs: settings.retentionDays * DAY_MS };
 }
 
-export const DEFAULT_CLOCK_LIMITS: ClockLimits = clockLimits({ maxSkewSeconds: DEFAULT_MAX_CLOCK_SKEW_SECONDS, retentionDays: DEFAULT_RETENTION_DAYS });
+export const DEFAULT_CLOCK_LIMITS: ClockLimits = clockLimits({
+  maxSkewSeconds: DEFAULT_MAX_CLOCK_SKEW_SECONDS,
+  retentionDays: DEFAULT_RETENTION_DAYS,
+});
 
 const duration = (ms: number) => (ms % DAY_MS === 0 ? `${ms / DAY_MS} days` : ms % 1_000 === 0 ? `${ms / 1_000} s` : `${ms} ms`);
 

@@ -18,7 +18,13 @@ import { isEcg, type VitalsObservation } from './vitals';
 const SENTINEL = { patient: '\u0001P', device: '\u0001D', seq: 987_654_321, at: '\u0001T', value: 0.123456789 };
 const SLOT = /\\u0001P|\\u0001D|987654321|\\u0001T|0\.123456789/g;
 type Slot = 'patient' | 'device' | 'seq' | 'at' | 'value';
-const SLOT_OF: Record<string, Slot> = { '\\u0001P': 'patient', '\\u0001D': 'device', '987654321': 'seq', '\\u0001T': 'at', '0.123456789': 'value' };
+const SLOT_OF: Record<string, Slot> = {
+  '\\u0001P': 'patient',
+  '\\u0001D': 'device',
+  '987654321': 'seq',
+  '\\u0001T': 'at',
+  '0.123456789': 'value',
+};
 
 interface Template {
   parts: string[];
@@ -31,9 +37,17 @@ function templateOf(code: string, unit: string): Template | null {
   const key = `${code}\t${unit}`;
   let t = templates.get(key);
   if (t !== undefined) return t;
-  const json = JSON.stringify(toFhirObservation({
-    patient_id: SENTINEL.patient, device_id: SENTINEL.device, seq: SENTINEL.seq, code, effective_at: SENTINEL.at, value: SENTINEL.value, unit,
-  } as VitalsObservation));
+  const json = JSON.stringify(
+    toFhirObservation({
+      patient_id: SENTINEL.patient,
+      device_id: SENTINEL.device,
+      seq: SENTINEL.seq,
+      code,
+      effective_at: SENTINEL.at,
+      value: SENTINEL.value,
+      unit,
+    } as VitalsObservation),
+  );
   const parts: string[] = [];
   const slots: Slot[] = [];
   let last = 0;
@@ -56,7 +70,15 @@ const inner = (s: string) => (/["\\\u2028\u2029]|[^\x20-\uffff]/.test(s) ? JSON.
  * The JSON of a numeric vital's Observation from its fields (no observation object is built), or
  * undefined when the template does not apply (the caller then runs the mapping).
  */
-export function numericObservationJson(patient: string, device: string, seq: number, code: string, at: string, value: number, unit: string): string | undefined {
+export function numericObservationJson(
+  patient: string,
+  device: string,
+  seq: number,
+  code: string,
+  at: string,
+  value: number,
+  unit: string,
+): string | undefined {
   if (observationId(device, seq) === undefined) return undefined; // id over 64 characters: left out by the mapping
   const t = templateOf(code, unit);
   if (!t) return undefined;
@@ -64,7 +86,16 @@ export function numericObservationJson(patient: string, device: string, seq: num
   let line = parts[0]!;
   for (let i = 0; i < slots.length; i++) {
     const slot = slots[i]!;
-    line += (slot === 'device' ? inner(device) : slot === 'seq' ? String(seq) : slot === 'patient' ? inner(patient) : slot === 'at' ? inner(at) : JSON.stringify(value)) + parts[i + 1]!;
+    line +=
+      (slot === 'device'
+        ? inner(device)
+        : slot === 'seq'
+          ? String(seq)
+          : slot === 'patient'
+            ? inner(patient)
+            : slot === 'at'
+              ? inner(at)
+              : JSON.stringify(value)) + parts[i + 1]!;
   }
   return line;
 }
@@ -72,7 +103,10 @@ export function numericObservationJson(patient: string, device: string, seq: num
 /** `JSON.stringify(toFhirObservation(o))`, through the template where one applies. */
 export function observationJson(o: VitalsObservation): string {
   if (isEcg(o)) return JSON.stringify(toFhirObservation(o));
-  return numericObservationJson(o.patient_id, o.device_id, o.seq, o.code, o.effective_at, (o as { value: number }).value, o.unit) ?? JSON.stringify(toFhirObservation(o));
+  return (
+    numericObservationJson(o.patient_id, o.device_id, o.seq, o.code, o.effective_at, (o as { value: number }).value, o.unit) ??
+    JSON.stringify(toFhirObservation(o))
+  );
 }
 
 /**
@@ -90,7 +124,9 @@ export function observationSearchsetJson(
   if (observations.length + include.length === 0) return envelope;
   const entries: string[] = [];
   for (const o of observations) {
-    entries.push(`{"fullUrl":${JSON.stringify(observationFullUrl(o, links.observationBase))},"resource":${observationJson(o)},"search":{"mode":"match"}}`);
+    entries.push(
+      `{"fullUrl":${JSON.stringify(observationFullUrl(o, links.observationBase))},"resource":${observationJson(o)},"search":{"mode":"match"}}`,
+    );
   }
   for (const e of include) entries.push(JSON.stringify(e));
   return `${envelope.slice(0, -1)},"entry":[${entries.join(',')}]}`;

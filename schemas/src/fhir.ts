@@ -30,27 +30,35 @@ const ucumQuantity = z.object({ value: z.number(), unit: z.string(), system: z.s
  * A vital-sign Observation exactly as toFhirObservation builds it (the OpenAPI component
  * `FhirObservation`; strict, so a field added to the mapping without its schema fails loudly).
  */
-export const fhirObservationSchema = z.strictObject({
-  resourceType: z.literal('Observation'),
-  id: z.string().optional().describe('<device_id>.<seq>, omitted when longer than 64 characters'),
-  meta: z.object({ profile: z.array(z.string()) }).optional(),
-  identifier: z.array(z.object({ system: z.string(), value: z.string() })),
-  status: z.literal('final'),
-  category: z.array(z.object({ coding: z.array(coding), text: z.string().optional() })),
-  code: z.object({ coding: z.array(coding), text: z.string() }),
-  subject: z.object({ reference: z.string() }),
-  device: z.object({ reference: z.string() }),
-  effectiveDateTime: z.string(),
-  valueQuantity: ucumQuantity.optional(),
-  valueSampledData: z.object({
-    origin: ucumQuantity,
-    period: z.number(),
-    dimensions: z.literal(1),
-    lowerLimit: z.number(),
-    upperLimit: z.number(),
-    data: z.string(),
-  }).optional(),
-}).meta({ id: 'FhirObservation', description: 'A FHIR R4 vital-sign Observation (https://hl7.org/fhir/R4/observation-vitalsigns.html): valueQuantity, or valueSampledData for ECG' });
+export const fhirObservationSchema = z
+  .strictObject({
+    resourceType: z.literal('Observation'),
+    id: z.string().optional().describe('<device_id>.<seq>, omitted when longer than 64 characters'),
+    meta: z.object({ profile: z.array(z.string()) }).optional(),
+    identifier: z.array(z.object({ system: z.string(), value: z.string() })),
+    status: z.literal('final'),
+    category: z.array(z.object({ coding: z.array(coding), text: z.string().optional() })),
+    code: z.object({ coding: z.array(coding), text: z.string() }),
+    subject: z.object({ reference: z.string() }),
+    device: z.object({ reference: z.string() }),
+    effectiveDateTime: z.string(),
+    valueQuantity: ucumQuantity.optional(),
+    valueSampledData: z
+      .object({
+        origin: ucumQuantity,
+        period: z.number(),
+        dimensions: z.literal(1),
+        lowerLimit: z.number(),
+        upperLimit: z.number(),
+        data: z.string(),
+      })
+      .optional(),
+  })
+  .meta({
+    id: 'FhirObservation',
+    description:
+      'A FHIR R4 vital-sign Observation (https://hl7.org/fhir/R4/observation-vitalsigns.html): valueQuantity, or valueSampledData for ECG',
+  });
 
 /** A type alias (not an interface): it is assignable to the open record the response schemas describe. */
 export type FhirObservation = z.infer<typeof fhirObservationSchema>;
@@ -98,7 +106,8 @@ export function toFhirObservation(o: VitalsObservation): FhirObservation {
   }
   const def = NUMERIC_VITALS[o.code];
   const coding: FhirCoding[] = [{ system: LOINC_SYSTEM, code: def.code, display: def.display }];
-  if (o.code === VITAL_CODE.spo2) coding.unshift({ system: LOINC_SYSTEM, code: SPO2_PROFILE_CODE, display: 'Oxygen saturation in Arterial blood' });
+  if (o.code === VITAL_CODE.spo2)
+    coding.unshift({ system: LOINC_SYSTEM, code: SPO2_PROFILE_CODE, display: 'Oxygen saturation in Arterial blood' });
   const profile: string | undefined = 'fhirProfile' in def ? def.fhirProfile : undefined;
   return {
     ...base,
@@ -135,7 +144,10 @@ export interface FhirBundle<R = Record<string, unknown>> {
   entry?: FhirBundleEntry<R>[];
 }
 
-export function searchsetBundle<R>(entry: FhirBundleEntry<R>[], links: { self: string; next?: string | null | undefined; total?: number | undefined }): FhirBundle<R> {
+export function searchsetBundle<R>(
+  entry: FhirBundleEntry<R>[],
+  links: { self: string; next?: string | null | undefined; total?: number | undefined },
+): FhirBundle<R> {
   return {
     resourceType: 'Bundle',
     type: 'searchset',
@@ -151,12 +163,19 @@ export function bundleSchema<T extends z.ZodType>(resource: T) {
     resourceType: z.literal('Bundle'),
     type: z.literal('searchset'),
     total: z.number().int().optional().describe('The number of matches, where the listing knows it'),
-    link: z.array(z.object({ relation: z.enum(['self', 'next']), url: z.string() })).describe('`self`, and `next` (the next page) unless this is the last page'),
-    entry: z.array(z.object({
-      fullUrl: z.string().describe('The absolute URL this API serves the resource at, or a stable urn:uuid for resources without one'),
-      resource,
-      search: z.object({ mode: z.enum(['match', 'include']) }),
-    })).optional().describe('Absent when nothing matched (a FHIR array is never empty)'),
+    link: z
+      .array(z.object({ relation: z.enum(['self', 'next']), url: z.string() }))
+      .describe('`self`, and `next` (the next page) unless this is the last page'),
+    entry: z
+      .array(
+        z.object({
+          fullUrl: z.string().describe('The absolute URL this API serves the resource at, or a stable urn:uuid for resources without one'),
+          resource,
+          search: z.object({ mode: z.enum(['match', 'include']) }),
+        }),
+      )
+      .optional()
+      .describe('Absent when nothing matched (a FHIR array is never empty)'),
   });
 }
 
@@ -187,7 +206,10 @@ export function observationFullUrl(o: VitalsObservation, observationBase?: strin
   return id !== undefined ? `${observationBase}/${id}` : entryUuid('Observation', `${o.device_id}/${o.seq}/${o.effective_at}`);
 }
 
-export function toSearchsetBundle(observations: VitalsObservation[], links: { self: string; next?: string | undefined; observationBase?: string }): FhirBundle<FhirObservation> {
+export function toSearchsetBundle(
+  observations: VitalsObservation[],
+  links: { self: string; next?: string | undefined; observationBase?: string },
+): FhirBundle<FhirObservation> {
   return searchsetBundle(
     observations.map((o) => {
       const resource = toFhirObservation(o);

@@ -15,7 +15,14 @@ export const csv = <T extends string>(item: z.ZodType<T, string>, itemPattern: s
   z
     .string()
     .regex(new RegExp(`^ *(?:${itemPattern}) *(?:, *(?:${itemPattern}) *){0,${max - 1}}$`), `must be a comma-separated list of 1 to ${max}`)
-    .transform((s) => [...new Set(s.split(',').map((x) => x.trim()).filter(Boolean))])
+    .transform((s) => [
+      ...new Set(
+        s
+          .split(',')
+          .map((x) => x.trim())
+          .filter(Boolean),
+      ),
+    ])
     .pipe(z.array(item).min(1).max(max));
 
 /** A comma-separated list of some of `values` (each at most once). */

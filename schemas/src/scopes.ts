@@ -24,7 +24,8 @@ export const SCOPES = {
   'write:triage': 'Admit patients to the ED triage board and set their ESI level (Vitalis extension)',
   'read:audit': 'Query the audit trail of patient-data access (Vitalis extension)',
   'read:diagnostics': 'Read diagnostic orders, reports and results (Vitalis extension)',
-  'write:diagnostics': 'Order diagnostic tests, post results, acknowledge critical results; what each role may do is in docs/diagnostics.md (Vitalis extension)',
+  'write:diagnostics':
+    'Order diagnostic tests, post results, acknowledge critical results; what each role may do is in docs/diagnostics.md (Vitalis extension)',
   'admin:clients': 'Approve OAuth clients and mint initial access tokens for client registration (Vitalis extension)',
   'patient/Patient.rs': "SMART v2: read the signed-in patient's own record (demographics), never another's",
   'patient/AllergyIntolerance.rs': "SMART v2: read the signed-in patient's own allergies, never another's",
@@ -82,14 +83,22 @@ export type SmartContext = 'patient' | 'user' | 'system';
 
 /** `user/...` and `system/...` resource scopes: what the role must hold for each (SMART_RESOURCES). */
 const CONTEXT_SCOPES = (context: 'user' | 'system', held: readonly Scope[]): Scope[] =>
-  (Object.keys(SMART_RESOURCES) as SmartResource[]).filter((r) => held.includes(SMART_RESOURCES[r])).map((r) => `${context}/${r}.rs` as Scope);
+  (Object.keys(SMART_RESOURCES) as SmartResource[])
+    .filter((r) => held.includes(SMART_RESOURCES[r]))
+    .map((r) => `${context}/${r}.rs` as Scope);
 
 /**
  * A role's SMART scopes follow from its Vitalis scopes, never the other way: `user/X.rs` for a
  * user role and `system/X.rs` (backend services, a client of that role acting for itself) when the
  * role holds X's Vitalis scope; `fhirUser` and `offline_access` for every user role.
  */
-const withSmart = (held: Scope[]): Scope[] => [...held, ...CONTEXT_SCOPES('user', held), ...CONTEXT_SCOPES('system', held), 'fhirUser', 'offline_access'];
+const withSmart = (held: Scope[]): Scope[] => [
+  ...held,
+  ...CONTEXT_SCOPES('user', held),
+  ...CONTEXT_SCOPES('system', held),
+  'fhirUser',
+  'offline_access',
+];
 
 /**
  * Scopes that mean something only with a signed-in user (the authorization-code flow): the sign-in
@@ -97,8 +106,14 @@ const withSmart = (held: Scope[]): Scope[] => [...held, ...CONTEXT_SCOPES('user'
  * scopes. A client acting for itself (client_credentials) never holds them.
  */
 export function needsUser(scope: Scope): boolean {
-  return isSignInScope(scope) || scope === 'fhirUser' || scope === 'launch/patient' || scope === 'offline_access'
-    || scope.startsWith('patient/') || scope.startsWith('user/');
+  return (
+    isSignInScope(scope) ||
+    scope === 'fhirUser' ||
+    scope === 'launch/patient' ||
+    scope === 'offline_access' ||
+    scope.startsWith('patient/') ||
+    scope.startsWith('user/')
+  );
 }
 
 /** `system/` scopes: a backend acting for itself; never held by a person (users.ts roleScopes). */
@@ -108,15 +123,32 @@ export function isSystemScope(scope: Scope): boolean {
 
 /** Spec section 5, "Standard roles" column, read per role; `device` and `system` are Vitalis's. */
 export const ROLE_SCOPES: Record<Role, Scope[]> = {
-  doctor: withSmart(['read:patients', 'read:appointments', 'write:appointments', 'read:vitals', 'write:triage', 'read:diagnostics', 'write:diagnostics', ...SIGN_IN_SCOPES]),
+  doctor: withSmart([
+    'read:patients',
+    'read:appointments',
+    'write:appointments',
+    'read:vitals',
+    'write:triage',
+    'read:diagnostics',
+    'write:diagnostics',
+    ...SIGN_IN_SCOPES,
+  ]),
   nurse: withSmart(['read:patients', 'read:appointments', 'read:vitals', 'write:triage', 'read:diagnostics', ...SIGN_IN_SCOPES]),
   reception: withSmart(['write:patients', 'read:appointments', 'write:appointments', ...SIGN_IN_SCOPES]),
   // The spec's Patient: appointments; its own record only through the SMART patient/ scopes it
   // consents to. patient/Observation.rs is its own vitals: the vitals service's patient-self rule
   // (vitalsDenial) keeps a patient user to its own patient id, whatever else the token says.
   patient: [
-    'read:appointments', 'write:appointments', 'patient/Patient.rs', 'patient/AllergyIntolerance.rs', 'patient/Observation.rs', 'patient/DiagnosticReport.rs',
-    'launch/patient', 'fhirUser', 'offline_access', ...SIGN_IN_SCOPES,
+    'read:appointments',
+    'write:appointments',
+    'patient/Patient.rs',
+    'patient/AllergyIntolerance.rs',
+    'patient/Observation.rs',
+    'patient/DiagnosticReport.rs',
+    'launch/patient',
+    'fhirUser',
+    'offline_access',
+    ...SIGN_IN_SCOPES,
   ],
   admin: withSmart(['read:patients', 'write:patients', 'read:appointments', 'read:audit', 'admin:clients', ...SIGN_IN_SCOPES]),
   device: ['write:vitals'],

@@ -33,10 +33,16 @@ export function readScopeRequest(value: string | undefined): ScopeRequest {
   const optional: Scope[] = [];
   const unknown: string[] = [];
   for (const name of names) {
-    if (isScope(name)) { scopes.push(name); continue; }
+    if (isScope(name)) {
+      scopes.push(name);
+      continue;
+    }
     if (IGNORED_SMART_SCOPES.has(name)) continue;
     const m = SMART_RESOURCE_SCOPE.exec(name);
-    if (!m || m[3] === '') { unknown.push(name); continue; }
+    if (!m || m[3] === '') {
+      unknown.push(name);
+      continue;
+    }
     const [, context, resource, permissions] = m as unknown as [string, string, string, string];
     const granted = permissions === '*' ? 'cruds' : permissions === 'read' ? 'rs' : permissions === 'write' ? 'cud' : permissions;
     if (!granted.includes('r') || !granted.includes('s')) continue;

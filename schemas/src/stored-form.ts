@@ -16,7 +16,8 @@ export const SAMPLE_STEPS_PER_MV = 10_000;
  * 0.1 µV step, `Math.round((origin + sample) * 10000) / 10000` in IEEE 754 doubles (a half step
  * rounds toward +∞), and never -0.
  */
-export const quantisedPotential = (origin: number, sample: number): number => Math.round((sample + origin) * SAMPLE_STEPS_PER_MV) / SAMPLE_STEPS_PER_MV || 0;
+export const quantisedPotential = (origin: number, sample: number): number =>
+  Math.round((sample + origin) * SAMPLE_STEPS_PER_MV) / SAMPLE_STEPS_PER_MV || 0;
 
 /** A period the `real` column reads back unchanged (what `period_ms` must be): float4(x) === x. */
 export const isFloat4Exact = (x: number): boolean => Number.isFinite(x) && float4(x) === x;

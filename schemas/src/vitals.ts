@@ -86,28 +86,86 @@ const C = VITAL_CODE;
 /** Numeric vital signs, keyed by LOINC code. Ranges are "physiologically possible", not "normal". */
 export const NUMERIC_VITALS = {
   [C.heartRate]: {
-    code: C.heartRate, system: LOINC_SYSTEM, kind: 'numeric', display: 'Heart rate', key: 'heart_rate', label: 'HR',
-    unit: '/min', screenUnit: '/min', quantityUnit: 'beats/minute', fhirProfile: `${R4_PROFILE}heartrate`, min: 0, max: 350,
+    code: C.heartRate,
+    system: LOINC_SYSTEM,
+    kind: 'numeric',
+    display: 'Heart rate',
+    key: 'heart_rate',
+    label: 'HR',
+    unit: '/min',
+    screenUnit: '/min',
+    quantityUnit: 'beats/minute',
+    fhirProfile: `${R4_PROFILE}heartrate`,
+    min: 0,
+    max: 350,
   },
   [C.spo2]: {
-    code: C.spo2, system: LOINC_SYSTEM, kind: 'numeric', display: 'Oxygen saturation in Arterial blood by Pulse oximetry', key: 'spo2', label: 'SpO₂',
-    unit: '%', screenUnit: '%', quantityUnit: '%', fhirProfile: `${R4_PROFILE}oxygensat`, min: 0, max: 100,
+    code: C.spo2,
+    system: LOINC_SYSTEM,
+    kind: 'numeric',
+    display: 'Oxygen saturation in Arterial blood by Pulse oximetry',
+    key: 'spo2',
+    label: 'SpO₂',
+    unit: '%',
+    screenUnit: '%',
+    quantityUnit: '%',
+    fhirProfile: `${R4_PROFILE}oxygensat`,
+    min: 0,
+    max: 100,
   },
   [C.systolic]: {
-    code: C.systolic, system: LOINC_SYSTEM, kind: 'numeric', display: 'Systolic blood pressure', key: 'systolic_bp', label: 'Sys',
-    unit: 'mm[Hg]', screenUnit: 'mmHg', quantityUnit: 'mmHg', min: 20, max: 300,
+    code: C.systolic,
+    system: LOINC_SYSTEM,
+    kind: 'numeric',
+    display: 'Systolic blood pressure',
+    key: 'systolic_bp',
+    label: 'Sys',
+    unit: 'mm[Hg]',
+    screenUnit: 'mmHg',
+    quantityUnit: 'mmHg',
+    min: 20,
+    max: 300,
   },
   [C.diastolic]: {
-    code: C.diastolic, system: LOINC_SYSTEM, kind: 'numeric', display: 'Diastolic blood pressure', key: 'diastolic_bp', label: 'Dia',
-    unit: 'mm[Hg]', screenUnit: 'mmHg', quantityUnit: 'mmHg', min: 10, max: 250,
+    code: C.diastolic,
+    system: LOINC_SYSTEM,
+    kind: 'numeric',
+    display: 'Diastolic blood pressure',
+    key: 'diastolic_bp',
+    label: 'Dia',
+    unit: 'mm[Hg]',
+    screenUnit: 'mmHg',
+    quantityUnit: 'mmHg',
+    min: 10,
+    max: 250,
   },
   [C.respiratoryRate]: {
-    code: C.respiratoryRate, system: LOINC_SYSTEM, kind: 'numeric', display: 'Respiratory rate', key: 'respiratory_rate', label: 'RR',
-    unit: '/min', screenUnit: '/min', quantityUnit: 'breaths/minute', fhirProfile: `${R4_PROFILE}resprate`, min: 0, max: 100,
+    code: C.respiratoryRate,
+    system: LOINC_SYSTEM,
+    kind: 'numeric',
+    display: 'Respiratory rate',
+    key: 'respiratory_rate',
+    label: 'RR',
+    unit: '/min',
+    screenUnit: '/min',
+    quantityUnit: 'breaths/minute',
+    fhirProfile: `${R4_PROFILE}resprate`,
+    min: 0,
+    max: 100,
   },
   [C.temperature]: {
-    code: C.temperature, system: LOINC_SYSTEM, kind: 'numeric', display: 'Body temperature', key: 'body_temperature', label: 'Temp',
-    unit: 'Cel', screenUnit: '°C', quantityUnit: 'C', fhirProfile: `${R4_PROFILE}bodytemp`, min: 20, max: 46,
+    code: C.temperature,
+    system: LOINC_SYSTEM,
+    kind: 'numeric',
+    display: 'Body temperature',
+    key: 'body_temperature',
+    label: 'Temp',
+    unit: 'Cel',
+    screenUnit: '°C',
+    quantityUnit: 'C',
+    fhirProfile: `${R4_PROFILE}bodytemp`,
+    min: 20,
+    max: 46,
   },
 } as const satisfies Record<string, NumericVitalDefinition>;
 
@@ -152,9 +210,7 @@ export function vitalDefinition(code: string): VitalDefinition | undefined {
 }
 
 /** FHIR `id`-shaped identifiers: safe in URLs, references and Kafka keys. */
-export const resourceId = z
-  .string()
-  .regex(/^[A-Za-z0-9\-.]{1,64}$/, 'must be 1-64 characters of A-Z, a-z, 0-9, "-" or "."');
+export const resourceId = z.string().regex(/^[A-Za-z0-9\-.]{1,64}$/, 'must be 1-64 characters of A-Z, a-z, 0-9, "-" or "."');
 
 /**
  * A point in time (a query's from and to, an observation's effective_at): an RFC 3339 date-time with Z or an offset, limited to what
@@ -186,7 +242,7 @@ const seqSchema = z
 
 /** The bounded device clock (./clock.ts), as the descriptions publish it. */
 const CLOCK_RULE =
-  'Bounded device clock: at most VITALS_MAX_CLOCK_SKEW_SECONDS (default 300 s) after, and at most VITALS_RETENTION_DAYS (default 30 days) before, the time it is received (the gateway\'s clock; published straight to Kafka: the record\'s timestamp); outside that window the observation is refused (422, dead-lettered at the ingest), a late one inside it is stored.';
+  "Bounded device clock: at most VITALS_MAX_CLOCK_SKEW_SECONDS (default 300 s) after, and at most VITALS_RETENTION_DAYS (default 30 days) before, the time it is received (the gateway's clock; published straight to Kafka: the record's timestamp); outside that window the observation is refused (422, dead-lettered at the ingest), a late one inside it is stored.";
 
 const baseShape = {
   ...identityShape,
@@ -198,7 +254,9 @@ const baseShape = {
 /** An observation inside a frame: the frame carries patient and device; the time defaults to the frame's tick. */
 const frameItemBaseShape = {
   seq: seqSchema,
-  effective_at: instant.optional().describe(`When the observation was made, when not the frame's effective_at (an ECG chunk: its first sample). ${CLOCK_RULE}`),
+  effective_at: instant
+    .optional()
+    .describe(`When the observation was made, when not the frame's effective_at (an ECG chunk: its first sample). ${CLOCK_RULE}`),
 };
 
 function numericVariant<D extends NumericVitalDefinition, S extends z.ZodRawShape>(def: D, base: S) {
@@ -222,7 +280,12 @@ const sampleRange = `must be between ${ECG_LEAD_II.min} and ${ECG_LEAD_II.max} m
 
 export const waveformSchema = z
   .object({
-    origin: z.number().min(ECG_LEAD_II.min).max(ECG_LEAD_II.max).default(0).describe('Zero value in mV; the potential is origin + sample (stored folded into the samples: see samples)'),
+    origin: z
+      .number()
+      .min(ECG_LEAD_II.min)
+      .max(ECG_LEAD_II.max)
+      .default(0)
+      .describe('Zero value in mV; the potential is origin + sample (stored folded into the samples: see samples)'),
     period_ms: z
       .number()
       .min(MIN_PERIOD_MS, `must be at least ${MIN_PERIOD_MS} ms`)
@@ -270,15 +333,17 @@ function variants<S extends z.ZodRawShape>(base: S) {
   ] as const;
 }
 
-const unknownCode = { error: (issue: { code?: string }) => (issue.code === 'invalid_union' ? `unknown code: must be one of ${VITAL_CODES.join(', ')}` : undefined) };
+const unknownCode = {
+  error: (issue: { code?: string }) =>
+    issue.code === 'invalid_union' ? `unknown code: must be one of ${VITAL_CODES.join(', ')}` : undefined,
+};
 
-export const vitalsObservationSchema = z
-  .discriminatedUnion('code', variants(baseShape), unknownCode)
-  .meta({
-    id: 'VitalsObservation',
-    title: 'Vitals observation',
-    description: 'One vital-sign measurement or one ECG waveform chunk from one device about one patient (Vitalis wire format, FHIR R4 vital signs codes).',
-  });
+export const vitalsObservationSchema = z.discriminatedUnion('code', variants(baseShape), unknownCode).meta({
+  id: 'VitalsObservation',
+  title: 'Vitals observation',
+  description:
+    'One vital-sign measurement or one ECG waveform chunk from one device about one patient (Vitalis wire format, FHIR R4 vital signs codes).',
+});
 
 export type VitalsObservation = z.infer<typeof vitalsObservationSchema>;
 export type NumericObservation = Exclude<VitalsObservation, { code: typeof ECG_LEAD_II.code }>;
@@ -305,7 +370,8 @@ export interface ObservationProblem {
 export function parseWithSamples<T>(schema: z.ZodType<T>, value: unknown): ReturnType<z.ZodType<T>['safeParse']> {
   const waveform = (value as { waveform?: { samples?: unknown } } | null)?.waveform;
   const samples = waveform?.samples;
-  if (!Array.isArray(samples) || samples.length === 0 || samples.length > MAX_WAVEFORM_SAMPLES || !samplesInRange(samples)) return schema.safeParse(value);
+  if (!Array.isArray(samples) || samples.length === 0 || samples.length > MAX_WAVEFORM_SAMPLES || !samplesInRange(samples))
+    return schema.safeParse(value);
   const result = schema.safeParse({ ...(value as object), waveform: { ...waveform, samples: [0] } });
   if (!result.success) return schema.safeParse(value);
   (result.data as { waveform: { samples: number[] } }).waveform.samples = samples as number[];
@@ -320,7 +386,9 @@ function samplesInRange(samples: unknown[]): boolean {
   return true;
 }
 
-export function validateObservation(value: unknown): { ok: true; observation: VitalsObservation } | { ok: false; problems: ObservationProblem[] } {
+export function validateObservation(
+  value: unknown,
+): { ok: true; observation: VitalsObservation } | { ok: false; problems: ObservationProblem[] } {
   const result = parseWithSamples(vitalsObservationSchema, value);
   if (result.success) return { ok: true, observation: result.data };
   return {
@@ -352,9 +420,9 @@ function singleObservation(parsed: unknown): { ok: true; observation: VitalsObse
 }
 
 /** Decodes a Kafka value holding one observation (the v1 format); never throws. */
-export function decodeObservation(value: Buffer | string | null | undefined):
-  | { ok: true; observation: VitalsObservation }
-  | { ok: false; reason: string } {
+export function decodeObservation(
+  value: Buffer | string | null | undefined,
+): { ok: true; observation: VitalsObservation } | { ok: false; reason: string } {
   const json = parseRecordValue(value);
   return json.ok ? singleObservation(json.parsed) : json;
 }
@@ -376,7 +444,8 @@ export const MAX_FRAMES_PER_BATCH = 500;
 export const vitalsFrameItemSchema = z.discriminatedUnion('code', variants(frameItemBaseShape), unknownCode).meta({
   id: 'VitalsFrameObservation',
   title: 'Observation in a vitals frame',
-  description: "One measurement or ECG chunk of a frame: a VitalsObservation without patient_id and device_id (the frame's), effective_at optional (default: the frame's).",
+  description:
+    "One measurement or ECG chunk of a frame: a VitalsObservation without patient_id and device_id (the frame's), effective_at optional (default: the frame's).",
 });
 export type VitalsFrameItem = z.infer<typeof vitalsFrameItemSchema>;
 
@@ -400,11 +469,15 @@ function repeatedSeqs(items: readonly { seq: number }[]): number[] {
 export const vitalsFrameSchema = z
   .object({
     ...frameHeadShape,
-    observations: z.array(vitalsFrameItemSchema).min(1, 'must have at least one observation').max(MAX_FRAME_OBSERVATIONS, `must have at most ${MAX_FRAME_OBSERVATIONS} observations`),
+    observations: z
+      .array(vitalsFrameItemSchema)
+      .min(1, 'must have at least one observation')
+      .max(MAX_FRAME_OBSERVATIONS, `must have at most ${MAX_FRAME_OBSERVATIONS} observations`),
   })
   .strict()
   .superRefine((frame, ctx) => {
-    for (const i of repeatedSeqs(frame.observations)) ctx.addIssue({ code: 'custom', path: ['observations', i, 'seq'], message: 'must not repeat a seq of the same frame' });
+    for (const i of repeatedSeqs(frame.observations))
+      ctx.addIssue({ code: 'custom', path: ['observations', i, 'seq'], message: 'must not repeat a seq of the same frame' });
   })
   .meta({
     id: 'VitalsFrame',
@@ -416,12 +489,26 @@ export type VitalsFrame = z.infer<typeof vitalsFrameSchema>;
 
 /** The head of a frame with its observations unchecked: the ingest checks them one by one (a bad one is dead-lettered alone). */
 const frameHeadSchema = z
-  .object({ ...frameHeadShape, observations: z.array(z.unknown()).min(1, 'must have at least one observation').max(MAX_FRAME_OBSERVATIONS, `must have at most ${MAX_FRAME_OBSERVATIONS} observations`) })
+  .object({
+    ...frameHeadShape,
+    observations: z
+      .array(z.unknown())
+      .min(1, 'must have at least one observation')
+      .max(MAX_FRAME_OBSERVATIONS, `must have at most ${MAX_FRAME_OBSERVATIONS} observations`),
+  })
   .strict();
 
 /** A frame's observation as a whole observation (patient, device and default time from the frame). */
-function observationOfItem(head: { patient_id: string; device_id: string; effective_at: string }, item: VitalsFrameItem): VitalsObservation {
-  return { ...item, patient_id: head.patient_id, device_id: head.device_id, effective_at: item.effective_at ?? head.effective_at } as VitalsObservation;
+function observationOfItem(
+  head: { patient_id: string; device_id: string; effective_at: string },
+  item: VitalsFrameItem,
+): VitalsObservation {
+  return {
+    ...item,
+    patient_id: head.patient_id,
+    device_id: head.device_id,
+    effective_at: item.effective_at ?? head.effective_at,
+  } as VitalsObservation;
 }
 
 /** A frame's observations as whole observations, in frame order. */
@@ -449,7 +536,11 @@ export interface RecordClock {
 }
 
 /** The clock the ingest judges a Kafka record by: its timestamp (`recordNow`), the wall clock only when that is missing or itself ahead. */
-export function recordClock(timestamp: string | number | undefined, limits: ClockLimits = DEFAULT_CLOCK_LIMITS, wallNow = Date.now()): RecordClock {
+export function recordClock(
+  timestamp: string | number | undefined,
+  limits: ClockLimits = DEFAULT_CLOCK_LIMITS,
+  wallNow = Date.now(),
+): RecordClock {
   return { now: recordNow(timestamp, wallNow, limits), limits };
 }
 
@@ -463,7 +554,10 @@ export function observationClockProblems(o: { effective_at: string }, clock: Rec
  * A frame's effective times out of bounds at `clock.now`: the tick (`effective_at`; the default of
  * every observation without its own) and each observation's own (`observations.<i>.effective_at`).
  */
-export function frameClockProblems(frame: { effective_at: string; observations: readonly unknown[] }, clock: RecordClock): ObservationProblem[] {
+export function frameClockProblems(
+  frame: { effective_at: string; observations: readonly unknown[] },
+  clock: RecordClock,
+): ObservationProblem[] {
   const problems = observationClockProblems(frame, clock);
   frame.observations.forEach((item, i) => {
     const at = (item as { effective_at?: unknown } | null)?.effective_at;
@@ -475,7 +569,12 @@ export function frameClockProblems(frame: { effective_at: string; observations: 
 }
 
 export type DecodedRecord =
-  | { ok: true; frame: boolean; observations: { item: number; observation: VitalsObservation }[]; invalid: { item: number; reason: string }[] }
+  | {
+      ok: true;
+      frame: boolean;
+      observations: { item: number; observation: VitalsObservation }[];
+      invalid: { item: number; reason: string }[];
+    }
   | { ok: false; reason: string };
 
 /**
@@ -503,8 +602,12 @@ export function decodeRecord(value: Buffer | string | null | undefined, clock?: 
   const seqs = new Set<number>();
   head.data.observations.forEach((raw, item) => {
     const result = parseWithSamples(vitalsFrameItemSchema, raw);
-    const late = result.success && clock && result.data.effective_at !== undefined ? effectiveAtProblem(result.data.effective_at, clock.now, clock.limits) : undefined;
-    if (!result.success) invalid.push({ item, reason: `observations.${item} schema-invalid: ${problemText(`observations.${item}`, result.error.issues)}` });
+    const late =
+      result.success && clock && result.data.effective_at !== undefined
+        ? effectiveAtProblem(result.data.effective_at, clock.now, clock.limits)
+        : undefined;
+    if (!result.success)
+      invalid.push({ item, reason: `observations.${item} schema-invalid: ${problemText(`observations.${item}`, result.error.issues)}` });
     else if (late) invalid.push({ item, reason: `observations.${item} clock-out-of-bounds: observations.${item}.effective_at: ${late}` });
     else if (seqs.has(result.data.seq)) invalid.push({ item, reason: `observations.${item}.seq: must not repeat a seq of the same frame` });
     else {
@@ -534,4 +637,3 @@ export const nonBlankText = (max: number) =>
     .max(max)
     .regex(NON_BLANK_TEXT, 'must not be blank, nor contain control characters (U+0000 to U+001F) other than tab, LF and CR')
     .trim();
-

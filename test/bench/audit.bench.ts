@@ -23,23 +23,41 @@ const fmt = (n: number) => Math.round(n).toLocaleString('en-US');
 async function rate(pool: Pool, writers: number, total: number): Promise<number> {
   let next = 0;
   const started = performance.now();
-  await Promise.all(Array.from({ length: writers }, async () => {
-    for (let i = next++; i < total; i = next++) {
-      await recordAudit(pool, {
-        action: 'patient.read', outcome: 'success', clientId: 'bench-client', subject: `usr-${i % 50}`, scope: 'read:patients',
-        resourceType: 'Patient', resourceId: `pat-${i}`, requestId: `req-${i}`, ip: '10.0.0.1', detail: { view: 'clinical', vitals: true },
-      });
-    }
-  }));
+  await Promise.all(
+    Array.from({ length: writers }, async () => {
+      for (let i = next++; i < total; i = next++) {
+        await recordAudit(pool, {
+          action: 'patient.read',
+          outcome: 'success',
+          clientId: 'bench-client',
+          subject: `usr-${i % 50}`,
+          scope: 'read:patients',
+          resourceType: 'Patient',
+          resourceId: `pat-${i}`,
+          requestId: `req-${i}`,
+          ip: '10.0.0.1',
+          detail: { view: 'clinical', vitals: true },
+        });
+      }
+    }),
+  );
   return total / ((performance.now() - started) / 1000);
 }
 
-const pool = createPool({ url: await recreateBenchDatabase('vitalis_bench_audit_chain'), max: Math.max(...WRITERS) + 2, application: 'vitalis-bench-audit' });
+const pool = createPool({
+  url: await recreateBenchDatabase('vitalis_bench_audit_chain'),
+  max: Math.max(...WRITERS) + 2,
+  application: 'vitalis-bench-audit',
+});
 const before = await mkdtemp(join(tmpdir(), 'vitalis-bench-migrations-'));
 try {
   // The schema before the chain: every migration up to 0013.
   for (const m of await readMigrations()) {
-    if (m.version < 14) await cp(join(MIGRATIONS_DIR, `${String(m.version).padStart(4, '0')}_${m.name}.sql`), join(before, `${String(m.version).padStart(4, '0')}_${m.name}.sql`));
+    if (m.version < 14)
+      await cp(
+        join(MIGRATIONS_DIR, `${String(m.version).padStart(4, '0')}_${m.name}.sql`),
+        join(before, `${String(m.version).padStart(4, '0')}_${m.name}.sql`),
+      );
   }
   await migrate(pool, `${before}/`);
   out(`audit rows per run: ${fmt(ROWS)}`);
@@ -51,7 +69,9 @@ try {
   out(`migration 0014 backfill: ${fmt(backfilled)} rows in ${fmt(performance.now() - backfillStarted)} ms`);
   for (const w of WRITERS) {
     const chained = await rate(pool, w, ROWS);
-    out(`writers ${String(w).padStart(2)}: before ${fmt(plain.get(w)!).padStart(7)} rows/s, chained ${fmt(chained).padStart(7)} rows/s (${Math.round((chained / plain.get(w)!) * 100)}%)`);
+    out(
+      `writers ${String(w).padStart(2)}: before ${fmt(plain.get(w)!).padStart(7)} rows/s, chained ${fmt(chained).padStart(7)} rows/s (${Math.round((chained / plain.get(w)!) * 100)}%)`,
+    );
   }
   const verifyStarted = performance.now();
   const result = await verifyChain(pool);

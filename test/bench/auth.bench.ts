@@ -68,7 +68,12 @@ async function measure(name: string, req: Request, expect: number): Promise<numb
 
 async function startGateway(): Promise<ChildProcess> {
   const child = spawn(process.execPath, ['--import', 'tsx', 'apps/gateway/src/main.ts'], {
-    env: { ...process.env, PORT: String(PORT), LOG_LEVEL: 'warn', DATABASE_URL: process.env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:55432/vitalis_test' },
+    env: {
+      ...process.env,
+      PORT: String(PORT),
+      LOG_LEVEL: 'warn',
+      DATABASE_URL: process.env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:55432/vitalis_test',
+    },
     stdio: ['ignore', 'ignore', 'inherit'],
   });
   for (let i = 0; i < 120; i++) {
@@ -87,16 +92,40 @@ export async function main(): Promise<void> {
   const gateway = await startGateway();
   try {
     // A PHI-capable client registers with an operator's initial access token (open registration: public scope only).
-    const client = await json<{ client_id: string; client_secret: string }>('POST', '/api/auth/register', { 'content-type': 'application/json', authorization: `Bearer ${await initialAccessToken('nurse', process.env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:55432/vitalis_test')}` },
-      JSON.stringify({ client_name: 'bench', grant_types: ['client_credentials'], token_endpoint_auth_method: 'client_secret_post', scope: 'read:vitals' }));
-    const form = new URLSearchParams({ grant_type: 'client_credentials', client_id: client.client_id, client_secret: client.client_secret }).toString();
+    const client = await json<{ client_id: string; client_secret: string }>(
+      'POST',
+      '/api/auth/register',
+      {
+        'content-type': 'application/json',
+        authorization: `Bearer ${await initialAccessToken('nurse', process.env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:55432/vitalis_test')}`,
+      },
+      JSON.stringify({
+        client_name: 'bench',
+        grant_types: ['client_credentials'],
+        token_endpoint_auth_method: 'client_secret_post',
+        scope: 'read:vitals',
+      }),
+    );
+    const form = new URLSearchParams({
+      grant_type: 'client_credentials',
+      client_id: client.client_id,
+      client_secret: client.client_secret,
+    }).toString();
     const formHeaders = { 'content-type': 'application/x-www-form-urlencoded' };
     const { access_token } = await json<{ access_token: string }>('POST', '/api/auth/oauth2/token', formHeaders, form);
 
     console.log(`auth bench: ${SECONDS} s per route, ${CONNECTIONS} connections, gateway on ${BASE}`);
     const baseline = await measure('baseline', { method: 'GET', path: '/.well-known/oauth-protected-resource' }, 200);
-    const authed = await measure('authenticated', { method: 'GET', path: '/agent/identity', headers: { authorization: `Bearer ${access_token}` } }, 200);
-    const token = await measure('token endpoint', { method: 'POST', path: '/api/auth/oauth2/token', headers: formHeaders, body: form }, 200);
+    const authed = await measure(
+      'authenticated',
+      { method: 'GET', path: '/agent/identity', headers: { authorization: `Bearer ${access_token}` } },
+      200,
+    );
+    const token = await measure(
+      'token endpoint',
+      { method: 'POST', path: '/api/auth/oauth2/token', headers: formHeaders, body: form },
+      200,
+    );
     const pct = (r: number) => `${((r / baseline) * 100).toFixed(0)}% of baseline`;
     console.log(`authenticated request: ${pct(authed)} (auth costs ${(100 - (authed / baseline) * 100).toFixed(0)}%; goal: under 30%)`);
     console.log(`token endpoint:        ${pct(token)} (bounded by the scrypt secret check by design)`);

@@ -46,7 +46,10 @@ try {
     if (!res.ok) throw new Error(`baseline: ${res.status}`);
     await res.json();
   };
-  const api = new VitalisClient({ baseUrl: gw.url, auth: new ClientCredentials(gw.url, { clientId: registered.client_id, clientSecret: registered.client_secret }) });
+  const api = new VitalisClient({
+    baseUrl: gw.url,
+    auth: new ClientCredentials(gw.url, { clientId: registered.client_id, clientSecret: registered.client_secret }),
+  });
   // baseline before and after the client, so warm-up and drift do not favour either side
   const before = await measure('baseline', raw);
   const client = await measure('client', () => api.vitals.latest(patient));

@@ -36,24 +36,51 @@ const pct = (xs: number[], p: number) => {
   const s = [...xs].sort((a, b) => a - b);
   return s[Math.min(s.length - 1, Math.floor((p / 100) * s.length))]!;
 };
-const line = (name: string, xs: number[]) => out(`${name.padEnd(46)} p50 ${pct(xs, 50).toFixed(1).padStart(7)} ms   p99 ${pct(xs, 99).toFixed(1).padStart(7)} ms   (n=${xs.length})`);
+const line = (name: string, xs: number[]) =>
+  out(`${name.padEnd(46)} p50 ${pct(xs, 50).toFixed(1).padStart(7)} ms   p99 ${pct(xs, 99).toFixed(1).padStart(7)} ms   (n=${xs.length})`);
 
 const DB_URL = await freshDatabase();
 const gw = await startGateway({ DATABASE_URL: DB_URL, LOG_LEVEL: 'error', NODE_ENV: 'development' });
 try {
-  const bearer = async (role: 'doctor' | 'lab', scopes: Parameters<typeof registerClient>[1]) =>
-    ({ authorization: `Bearer ${await clientCredentialsToken(gw.url, await registerClient(gw.url, scopes, `bench-${role}`, role, DB_URL))}` });
+  const bearer = async (role: 'doctor' | 'lab', scopes: Parameters<typeof registerClient>[1]) => ({
+    authorization: `Bearer ${await clientCredentialsToken(gw.url, await registerClient(gw.url, scopes, `bench-${role}`, role, DB_URL))}`,
+  });
   const doctor = await bearer('doctor', ['read:diagnostics', 'write:diagnostics', 'read:vitals']);
   const lab = await bearer('lab', ['read:diagnostics', 'write:diagnostics']);
-  const patient = (await registerPatient(gw.deps.pool, { principal: { clientId: 'bench', subject: 'bench', scopes: ['write:patients'], roles: ['system'], tokenId: 'bench', expiresAt: 2e9, authMethod: 'client_secret', derivedFrom: [], sandbox: false } }, { family: 'Bench', given: ['Kay'] })).id;
+  const patient = (
+    await registerPatient(
+      gw.deps.pool,
+      {
+        principal: {
+          clientId: 'bench',
+          subject: 'bench',
+          scopes: ['write:patients'],
+          roles: ['system'],
+          tokenId: 'bench',
+          expiresAt: 2e9,
+          authMethod: 'client_secret',
+          derivedFrom: [],
+          sandbox: false,
+        },
+      },
+      { family: 'Bench', given: ['Kay'] },
+    )
+  ).id;
   const post = (path: string, headers: Record<string, string>, body: unknown) =>
-    fetch(`${gw.url}/api/v1/diagnostics${path}`, { method: 'POST', headers: { ...headers, 'content-type': 'application/json' }, body: JSON.stringify(body) });
+    fetch(`${gw.url}/api/v1/diagnostics${path}`, {
+      method: 'POST',
+      headers: { ...headers, 'content-type': 'application/json' },
+      body: JSON.stringify(body),
+    });
 
   // the subscriber
   const arrived = new Map<string, number>();
   let wake: (() => void) | undefined;
   const ctrl = new AbortController();
-  const res = await fetch(`${gw.url}/api/v1/vitals/stream?patient=${patient}`, { headers: { ...doctor, accept: 'text/event-stream' }, signal: ctrl.signal });
+  const res = await fetch(`${gw.url}/api/v1/vitals/stream?patient=${patient}`, {
+    headers: { ...doctor, accept: 'text/event-stream' },
+    signal: ctrl.signal,
+  });
   if (res.status !== 200 || !res.body) throw new Error(`stream refused: ${res.status}`);
   const parser = createParser({
     onEvent: (e) => {
@@ -68,10 +95,27 @@ try {
   const toSubscriber: number[] = [];
   const roundTrip: number[] = [];
   for (let i = 0; i < REPORTS + 10; i++) {
-    const order = (await (await post('/orders', doctor, { resourceType: 'ServiceRequest', intent: 'order', priority: 'stat', subject: { reference: `Patient/${patient}` }, code: { coding: [{ system: LOINC, code: '51990-0' }] } })).json()) as { id: string };
+    const order = (await (
+      await post('/orders', doctor, {
+        resourceType: 'ServiceRequest',
+        intent: 'order',
+        priority: 'stat',
+        subject: { reference: `Patient/${patient}` },
+        code: { coding: [{ system: LOINC, code: '51990-0' }] },
+      })
+    ).json()) as { id: string };
     const body = {
-      resourceType: 'DiagnosticReport', status: 'final', identifier: [{ system: 'urn:bench:accession', value: `B-${i}-${order.id}` }], basedOn: [{ reference: `ServiceRequest/${order.id}` }],
-      contained: [{ resourceType: 'Observation', code: { coding: [{ system: LOINC, code: '2823-3' }] }, valueQuantity: { value: 6.5, unit: 'mmol/L' } }],
+      resourceType: 'DiagnosticReport',
+      status: 'final',
+      identifier: [{ system: 'urn:bench:accession', value: `B-${i}-${order.id}` }],
+      basedOn: [{ reference: `ServiceRequest/${order.id}` }],
+      contained: [
+        {
+          resourceType: 'Observation',
+          code: { coding: [{ system: LOINC, code: '2823-3' }] },
+          valueQuantity: { value: 6.5, unit: 'mmol/L' },
+        },
+      ],
     };
     const t0 = performance.now();
     const r = await post('/reports', lab, body);
@@ -80,7 +124,10 @@ try {
     const deadline = Date.now() + 10_000;
     while (!arrived.has(id)) {
       if (Date.now() > deadline) throw new Error(`no critical-result for ${id}`);
-      await new Promise<void>((resolve) => { wake = resolve; setTimeout(resolve, 100); });
+      await new Promise<void>((resolve) => {
+        wake = resolve;
+        setTimeout(resolve, 100);
+      });
     }
     if (i < 10) continue; // warm-up
     toSubscriber.push(arrived.get(id)! - t0);
@@ -95,7 +142,10 @@ try {
   const hops: number[] = [];
   let sent = 0;
   let resolveHop: (() => void) | undefined;
-  sub.on('message', () => { hops.push(performance.now() - sent); resolveHop?.(); });
+  sub.on('message', () => {
+    hops.push(performance.now() - sent);
+    resolveHop?.();
+  });
   await sub.subscribe('vitalis:bench:diagnostics');
   for (let i = 0; i < REPORTS; i++) {
     const got = new Promise<void>((resolve) => (resolveHop = resolve));
@@ -110,7 +160,9 @@ try {
   line('report POST sent -> SSE critical-result event', toSubscriber);
   line('baseline: report POST round trip (201)', roundTrip);
   line('baseline: Redis publish -> subscriber', hops);
-  out(`subscriber minus the POST's answer at p50: ${(pct(toSubscriber, 50) - pct(roundTrip, 50)).toFixed(1)} ms (negative: the clinician sees it before the lab has its 201)`);
+  out(
+    `subscriber minus the POST's answer at p50: ${(pct(toSubscriber, 50) - pct(roundTrip, 50)).toFixed(1)} ms (negative: the clinician sees it before the lab has its 201)`,
+  );
 } finally {
   await gw.close();
 }

@@ -28,7 +28,11 @@ const out = (line: string) => process.stdout.write(`${line}\n`);
 const fmt = (n: number) => Math.round(n).toLocaleString('en-US');
 
 async function ensureDatabase(): Promise<Pool> {
-  const pool = createPool({ url: await recreateBenchDatabase('vitalis_bench_i5'), max: WRITERS + 2, application: 'vitalis-bench-eventstore' });
+  const pool = createPool({
+    url: await recreateBenchDatabase('vitalis_bench_i5'),
+    max: WRITERS + 2,
+    application: 'vitalis-bench-eventstore',
+  });
   await migrate(pool);
   return pool;
 }
@@ -37,13 +41,22 @@ async function ensureDatabase(): Promise<Pool> {
 async function rate(total: number, op: (i: number) => Promise<unknown>): Promise<number> {
   let next = 0;
   const started = performance.now();
-  await Promise.all(Array.from({ length: WRITERS }, async () => {
-    for (let i = next++; i < total; i = next++) await op(i);
-  }));
+  await Promise.all(
+    Array.from({ length: WRITERS }, async () => {
+      for (let i = next++; i < total; i = next++) await op(i);
+    }),
+  );
   return total / ((performance.now() - started) / 1000);
 }
 
-const data = (i: number) => ({ patientId: `pat-b${i}`, family: `Bench${i}`, given: ['Ann'], birthDate: '1970-01-01', gender: 'female', identifiers: [{ system: 'urn:bench', value: String(i) }] });
+const data = (i: number) => ({
+  patientId: `pat-b${i}`,
+  family: `Bench${i}`,
+  given: ['Ann'],
+  birthDate: '1970-01-01',
+  gender: 'female',
+  identifiers: [{ system: 'urn:bench', value: String(i) }],
+});
 
 /** Median ms from an append's return to readAll returning it, while another database holds an xid. */
 async function freshnessUnderForeignTransaction(db: Pool, run: string): Promise<string> {
@@ -54,7 +67,9 @@ async function freshnessUnderForeignTransaction(db: Pool, run: string): Promise<
     await holder.query('SELECT pg_current_xact_id()');
     const ms: number[] = [];
     for (let i = 0; i < 50; i++) {
-      const { events } = await append(db, `patient-pat-${run}-f${i}`, 0, [{ type: 'PatientRegistered', data: { ...data(i), patientId: `pat-${run}-f${i}` } }]);
+      const { events } = await append(db, `patient-pat-${run}-f${i}`, 0, [
+        { type: 'PatientRegistered', data: { ...data(i), patientId: `pat-${run}-f${i}` } },
+      ]);
       const at = events[0]!.globalPosition;
       const started = performance.now();
       for (;;) {
@@ -81,39 +96,79 @@ try {
   const run = randomUUID().slice(0, 8);
   out(`events: ${fmt(EVENTS)}, concurrent writers: ${WRITERS}`);
 
-  const baseline = await rate(EVENTS, (i) => pool.query('INSERT INTO bench_plain_events (event_id, stream_id, stream_version, type, data, metadata) VALUES ($1,$2,1,$3,$4,$5)', [randomUUID(), `b-${run}-${i}`, 'PatientRegistered', data(i), { actor: 'bench' }]));
+  const baseline = await rate(EVENTS, (i) =>
+    pool.query('INSERT INTO bench_plain_events (event_id, stream_id, stream_version, type, data, metadata) VALUES ($1,$2,1,$3,$4,$5)', [
+      randomUUID(),
+      `b-${run}-${i}`,
+      'PatientRegistered',
+      data(i),
+      { actor: 'bench' },
+    ]),
+  );
   out(`1. baseline plain INSERT (1 row/tx):          ${fmt(baseline)} rows/s`);
 
-  const single = await rate(EVENTS, (i) => append(pool, `patient-pat-${run}-${i}`, 0, [{ type: 'PatientRegistered', data: { ...data(i), patientId: `pat-${run}-${i}` } }], { actor: 'bench' }));
+  const single = await rate(EVENTS, (i) =>
+    append(pool, `patient-pat-${run}-${i}`, 0, [{ type: 'PatientRegistered', data: { ...data(i), patientId: `pat-${run}-${i}` } }], {
+      actor: 'bench',
+    }),
+  );
   out(`2. append() 1 event/call (new streams):       ${fmt(single)} events/s = ${(single / baseline).toFixed(2)} x baseline`);
 
   // The same without the NOTIFY trigger (migration 0007): NOTIFY serialises committing
   // transactions on a global queue lock, so its price shows under concurrency.
   await pool.query('ALTER TABLE events DISABLE TRIGGER events_notify');
-  const quiet = await rate(EVENTS, (i) => append(pool, `patient-pat-${run}-q${i}`, 0, [{ type: 'PatientRegistered', data: { ...data(i), patientId: `pat-${run}-q${i}` } }], { actor: 'bench' }))
-    .finally(() => pool.query('ALTER TABLE events ENABLE TRIGGER events_notify'));
+  const quiet = await rate(EVENTS, (i) =>
+    append(pool, `patient-pat-${run}-q${i}`, 0, [{ type: 'PatientRegistered', data: { ...data(i), patientId: `pat-${run}-q${i}` } }], {
+      actor: 'bench',
+    }),
+  ).finally(() => pool.query('ALTER TABLE events ENABLE TRIGGER events_notify'));
   out(`   append() without the NOTIFY trigger:       ${fmt(quiet)} events/s = ${(quiet / baseline).toFixed(2)} x baseline`);
 
   // The same without the commit-order lock (migration 0024): what serialising writers costs.
   await pool.query('ALTER TABLE events DISABLE TRIGGER events_position_lock');
-  const unordered = await rate(EVENTS, (i) => append(pool, `patient-pat-${run}-u${i}`, 0, [{ type: 'PatientRegistered', data: { ...data(i), patientId: `pat-${run}-u${i}` } }], { actor: 'bench' }))
-    .finally(() => pool.query('ALTER TABLE events ENABLE TRIGGER events_position_lock'));
-  out(`   append() without the position lock:        ${fmt(unordered)} events/s = ${(unordered / baseline).toFixed(2)} x baseline (with it: ${(single / unordered).toFixed(2)} x)`);
+  const unordered = await rate(EVENTS, (i) =>
+    append(pool, `patient-pat-${run}-u${i}`, 0, [{ type: 'PatientRegistered', data: { ...data(i), patientId: `pat-${run}-u${i}` } }], {
+      actor: 'bench',
+    }),
+  ).finally(() => pool.query('ALTER TABLE events ENABLE TRIGGER events_position_lock'));
+  out(
+    `   append() without the position lock:        ${fmt(unordered)} events/s = ${(unordered / baseline).toFixed(2)} x baseline (with it: ${(single / unordered).toFixed(2)} x)`,
+  );
 
   const batches = EVENTS / 10;
-  const plain10 = (await rate(batches, (i) => pool.query(
-    `INSERT INTO bench_plain_events (event_id, stream_id, stream_version, type, data, metadata)
-     SELECT gen_random_uuid(), $1, v, 'PatientUpdated', $2, $3 FROM generate_series(1, 10) v`, [`b10-${run}-${i}`, { family: 'X' }, { actor: 'bench' }]))) * 10;
-  const append10 = (await rate(batches, (i) => append(pool, `patient-pat-${run}-${i}`, 1, Array.from({ length: 10 }, () => ({ type: 'PatientUpdated', data: { family: 'X' } })), { actor: 'bench' }))) * 10;
+  const plain10 =
+    (await rate(batches, (i) =>
+      pool.query(
+        `INSERT INTO bench_plain_events (event_id, stream_id, stream_version, type, data, metadata)
+     SELECT gen_random_uuid(), $1, v, 'PatientUpdated', $2, $3 FROM generate_series(1, 10) v`,
+        [`b10-${run}-${i}`, { family: 'X' }, { actor: 'bench' }],
+      ),
+    )) * 10;
+  const append10 =
+    (await rate(batches, (i) =>
+      append(
+        pool,
+        `patient-pat-${run}-${i}`,
+        1,
+        Array.from({ length: 10 }, () => ({ type: 'PatientUpdated', data: { family: 'X' } })),
+        { actor: 'bench' },
+      ),
+    )) * 10;
   out(`   10-row INSERT / 10-event append():         ${fmt(plain10)} / ${fmt(append10)} events/s = ${(append10 / plain10).toFixed(2)} x`);
 
   // A fresh table and checkpoint: the replay covers every event in the bench database.
   await pool.query('DROP TABLE IF EXISTS rm_patients_rebuild_bench');
   await pool.query('CREATE TABLE rm_patients_rebuild_bench (LIKE rm_patients INCLUDING ALL)');
   const started = performance.now();
-  const r = await catchUp(pool, patientsProjection, { checkpoint: `patients-bench-${run}`, table: 'rm_patients_rebuild_bench', batch: 1_000 });
+  const r = await catchUp(pool, patientsProjection, {
+    checkpoint: `patients-bench-${run}`,
+    table: 'rm_patients_rebuild_bench',
+    batch: 1_000,
+  });
   const catchRate = r.events / ((performance.now() - started) / 1000);
-  out(`3. projection catch-up (patients, from 0):    ${fmt(catchRate)} events/s over ${fmt(r.events)} events = ${(catchRate / baseline).toFixed(2)} x baseline`);
+  out(
+    `3. projection catch-up (patients, from 0):    ${fmt(catchRate)} events/s over ${fmt(r.events)} events = ${(catchRate / baseline).toFixed(2)} x baseline`,
+  );
   await pool.query('DROP TABLE IF EXISTS rm_patients_rebuild_bench');
 
   out(`4. freshness with a foreign transaction open:  ${await freshnessUnderForeignTransaction(pool, run)}`);

@@ -70,7 +70,10 @@ const dir = await mkdtemp(join(tmpdir(), 'vitalis-export-bench-'));
 const storage = folderStorage(dir);
 
 try {
-  const plain = await rawCopy(pool, `COPY (SELECT patient_id, device_id, seq, code, ${STORED_INSTANT_SQL}, value, unit, sample_period_ms, samples FROM vitals_observations) TO STDOUT`);
+  const plain = await rawCopy(
+    pool,
+    `COPY (SELECT patient_id, device_id, seq, code, ${STORED_INSTANT_SQL}, value, unit, sample_period_ms, samples FROM vitals_observations) TO STDOUT`,
+  );
   const kick = await createExportJob(pool, { clientId: 'bench', subject: 'bench', request: 'bench', filters: [] }, 100);
   if (kick.kind !== 'created') throw new Error('kick-off refused');
   const same = await rawCopy(pool, exportCopySql(kick.job, null));
@@ -80,34 +83,64 @@ try {
   if (dropped.kind !== 'created') throw new Error('kick-off refused');
   const discarding: ExportStorage = {
     ...storage,
-    create: async () => ({ stream: new Writable({ write: (_c, _e, done) => done() }) as unknown as WriteStream, commit: async () => {}, discard: async () => {} }),
+    create: async () => ({
+      stream: new Writable({ write: (_c, _e, done) => done() }) as unknown as WriteStream,
+      commit: async () => {},
+      discard: async () => {},
+    }),
   };
   const t1 = performance.now();
-  await runNextExport(pool, { storage: discarding, maxFileBytes: FILE_MB * 1_048_576, leaseMs: 600_000, expiresMs: 3_600_000, only: [dropped.job.id] });
+  await runNextExport(pool, {
+    storage: discarding,
+    maxFileBytes: FILE_MB * 1_048_576,
+    leaseMs: 600_000,
+    expiresMs: 3_600_000,
+    only: [dropped.job.id],
+  });
   const droppedSeconds = (performance.now() - t1) / 1000;
 
   const rss: number[] = [];
   const sampler = setInterval(() => rss.push(process.memoryUsage().rss), 100);
   const started = performance.now();
-  const run = await runNextExport(pool, { storage, maxFileBytes: FILE_MB * 1_048_576, leaseMs: 600_000, expiresMs: 3_600_000, only: [kick.job.id] });
+  const run = await runNextExport(pool, {
+    storage,
+    maxFileBytes: FILE_MB * 1_048_576,
+    leaseMs: 600_000,
+    expiresMs: 3_600_000,
+    only: [kick.job.id],
+  });
   const seconds = (performance.now() - started) / 1000;
   clearInterval(sampler);
   if (!run || run.outcome !== 'completed' || run.exported !== ROWS) throw new Error(`export ended ${JSON.stringify(run)}`);
-  const { rows: files } = await pool.query<{ bytes: number }>('SELECT sum(bytes)::bigint AS bytes FROM export_files WHERE job_id = $1', [kick.job.id]);
+  const { rows: files } = await pool.query<{ bytes: number }>('SELECT sum(bytes)::bigint AS bytes FROM export_files WHERE job_id = $1', [
+    kick.job.id,
+  ]);
   const written = files[0]!.bytes;
 
   const rate = (s: number) => ROWS / s;
   out('');
-  out(`raw COPY (no order)          ${fmt(rate(plain.seconds))} rows/s   ${mb(plain.bytes / plain.seconds).toFixed(1)} MB/s (${mb(plain.bytes).toFixed(0)} MB in ${plain.seconds.toFixed(2)} s)`);
+  out(
+    `raw COPY (no order)          ${fmt(rate(plain.seconds))} rows/s   ${mb(plain.bytes / plain.seconds).toFixed(1)} MB/s (${mb(plain.bytes).toFixed(0)} MB in ${plain.seconds.toFixed(2)} s)`,
+  );
   out(`raw COPY (the export's query) ${fmt(rate(same.seconds))} rows/s   ${mb(same.bytes / same.seconds).toFixed(1)} MB/s`);
-  out(`export (COPY -> FHIR NDJSON)  ${fmt(rate(seconds))} observations/s   ${mb(written / seconds).toFixed(1)} MB/s of NDJSON (${mb(written).toFixed(0)} MB, ${run.files} files, ${seconds.toFixed(2)} s)`);
-  out(`  ratio to raw COPY (no order):        ${(rate(seconds) / rate(plain.seconds) * 100).toFixed(0)}% of rows/s, ${((written / seconds) / (plain.bytes / plain.seconds) * 100).toFixed(0)}% of MB/s`);
-  out(`  ratio to raw COPY (the export query): ${(rate(seconds) / rate(same.seconds) * 100).toFixed(0)}% of rows/s`);
-  out(`export, files dropped (no disk)       ${fmt(rate(droppedSeconds))} observations/s   ${mb(written / droppedSeconds).toFixed(1)} MB/s of NDJSON`);
-  out(`  ratio to raw COPY (no order):        ${(rate(droppedSeconds) / rate(plain.seconds) * 100).toFixed(0)}% of rows/s; to the export's query: ${(rate(droppedSeconds) / rate(same.seconds) * 100).toFixed(0)}%`);
+  out(
+    `export (COPY -> FHIR NDJSON)  ${fmt(rate(seconds))} observations/s   ${mb(written / seconds).toFixed(1)} MB/s of NDJSON (${mb(written).toFixed(0)} MB, ${run.files} files, ${seconds.toFixed(2)} s)`,
+  );
+  out(
+    `  ratio to raw COPY (no order):        ${((rate(seconds) / rate(plain.seconds)) * 100).toFixed(0)}% of rows/s, ${((written / seconds / (plain.bytes / plain.seconds)) * 100).toFixed(0)}% of MB/s`,
+  );
+  out(`  ratio to raw COPY (the export query): ${((rate(seconds) / rate(same.seconds)) * 100).toFixed(0)}% of rows/s`);
+  out(
+    `export, files dropped (no disk)       ${fmt(rate(droppedSeconds))} observations/s   ${mb(written / droppedSeconds).toFixed(1)} MB/s of NDJSON`,
+  );
+  out(
+    `  ratio to raw COPY (no order):        ${((rate(droppedSeconds) / rate(plain.seconds)) * 100).toFixed(0)}% of rows/s; to the export's query: ${((rate(droppedSeconds) / rate(same.seconds)) * 100).toFixed(0)}%`,
+  );
   const third = Math.max(1, Math.floor(rss.length / 3));
   const mean = (xs: number[]) => xs.reduce((a, b) => a + b, 0) / Math.max(1, xs.length);
-  out(`  RSS: first third ${mb(mean(rss.slice(0, third))).toFixed(0)} MB, last third ${mb(mean(rss.slice(-third))).toFixed(0)} MB (${rss.length} samples)`);
+  out(
+    `  RSS: first third ${mb(mean(rss.slice(0, third))).toFixed(0)} MB, last third ${mb(mean(rss.slice(-third))).toFixed(0)} MB (${rss.length} samples)`,
+  );
 
   // 3. time to first byte of the manifest, over real HTTP (the helpers read DATABASE_URL at import)
   const appUrl = new URL((pool.options as { connectionString: string }).connectionString);
@@ -121,7 +154,12 @@ try {
      SELECT 'pat-small', 'dev-small', i, '8867-4', now() - i * interval '1 second', 70, '/min', 0, i FROM generate_series(1, $1) AS i`,
     [SMALL],
   );
-  const gw = await startGateway({ NODE_ENV: 'test', DATABASE_URL: appUrl.toString(), EXPORT_STORAGE_DIR: dir, EXPORT_MAX_ACTIVE_PER_CLIENT: '100' });
+  const gw = await startGateway({
+    NODE_ENV: 'test',
+    DATABASE_URL: appUrl.toString(),
+    EXPORT_STORAGE_DIR: dir,
+    EXPORT_MAX_ACTIVE_PER_CLIENT: '100',
+  });
   try {
     const headers = await authHeaders(gw.url, ['system/Observation.rs']);
     const ttfb: number[] = [];
@@ -129,7 +167,13 @@ try {
       const t0 = performance.now();
       const k = await fetch(`${gw.url}/fhir/R4/Group/bench-small/$export`, { headers: { ...headers, prefer: 'respond-async' } });
       const location = k.headers.get('content-location')!;
-      const worker = runNextExport(pool, { storage, maxFileBytes: FILE_MB * 1_048_576, leaseMs: 60_000, expiresMs: 3_600_000, only: [location.split('/').pop()!] });
+      const worker = runNextExport(pool, {
+        storage,
+        maxFileBytes: FILE_MB * 1_048_576,
+        leaseMs: 60_000,
+        expiresMs: 3_600_000,
+        only: [location.split('/').pop()!],
+      });
       for (;;) {
         const s = await fetch(location, { headers });
         if (s.status === 200) {
@@ -143,7 +187,9 @@ try {
       await worker;
     }
     ttfb.sort((a, b) => a - b);
-    out(`time to the manifest of a ${fmt(SMALL)}-row export (kick-off to 200, worker started at once; the projector adds up to EXPORT_POLL_INTERVAL_MS): median ${ttfb[2]!.toFixed(0)} ms, min ${ttfb[0]!.toFixed(0)} ms, max ${ttfb[4]!.toFixed(0)} ms`);
+    out(
+      `time to the manifest of a ${fmt(SMALL)}-row export (kick-off to 200, worker started at once; the projector adds up to EXPORT_POLL_INTERVAL_MS): median ${ttfb[2]!.toFixed(0)} ms, min ${ttfb[0]!.toFixed(0)} ms, max ${ttfb[4]!.toFixed(0)} ms`,
+    );
   } finally {
     await gw.close();
   }

@@ -22,28 +22,54 @@ const BATCH = Number(env.BENCH_BATCH ?? 1);
 const out = (line: string) => process.stdout.write(`${line}\n`);
 const fmt = (n: number) => Math.round(n).toLocaleString('en-US');
 
-const pool = createPool({ url: await recreateBenchDatabase('vitalis_bench_fhir_subscriptions'), max: Math.max(...SUBSCRIPTIONS) + 2, application: 'vitalis-bench-fhir-subs' });
+const pool = createPool({
+  url: await recreateBenchDatabase('vitalis_bench_fhir_subscriptions'),
+  max: Math.max(...SUBSCRIPTIONS) + 2,
+  application: 'vitalis-bench-fhir-subs',
+});
 try {
   await migrate(pool, MIGRATIONS_DIR);
   const focus = (i: number) => ({
     fullUrl: `urn:uuid:00000000-0000-5000-8000-${String(i).padStart(12, '0')}`,
-    resource: toFhirObservation({ patient_id: 'pat-b', device_id: 'dev-b', seq: i, effective_at: new Date(Date.UTC(2026, 10, 25, 0, 0, i)).toISOString(), code: VITAL_CODE.heartRate, value: 70, unit: '/min' }) as unknown as Record<string, unknown>,
+    resource: toFhirObservation({
+      patient_id: 'pat-b',
+      device_id: 'dev-b',
+      seq: i,
+      effective_at: new Date(Date.UTC(2026, 10, 25, 0, 0, i)).toISOString(),
+      code: VITAL_CODE.heartRate,
+      value: 70,
+      unit: '/min',
+    }) as unknown as Record<string, unknown>,
   });
   for (const n of SUBSCRIPTIONS) {
     const ids = Array.from({ length: n }, (_, s) => `bench-${n}-${s}`);
     for (const id of ids) {
-      await insertSubscription(pool, id, { clientId: 'bench', subject: 'bench' }, { topic: 'vitals', patientId: 'pat-b', codes: null, reason: 'bench', payloadContent: 'full-resource', heartbeatSeconds: null }, { liveTopic: 'bench', id: '' });
+      await insertSubscription(
+        pool,
+        id,
+        { clientId: 'bench', subject: 'bench' },
+        { topic: 'vitals', patientId: 'pat-b', codes: null, reason: 'bench', payloadContent: 'full-resource', heartbeatSeconds: null },
+        { liveTopic: 'bench', id: '' },
+      );
     }
     const run = async () => {
       const started = performance.now();
-      await Promise.all(ids.map(async (id) => {
-        for (let i = 1; i <= EVENTS; i += BATCH) {
-          await numberEvents(pool, id, Array.from({ length: Math.min(BATCH, EVENTS - i + 1) }, (_, j) => ({ liveId: `0-${i + j}`, focus: focus(i + j) })));
-        }
-      }));
+      await Promise.all(
+        ids.map(async (id) => {
+          for (let i = 1; i <= EVENTS; i += BATCH) {
+            await numberEvents(
+              pool,
+              id,
+              Array.from({ length: Math.min(BATCH, EVENTS - i + 1) }, (_, j) => ({ liveId: `0-${i + j}`, focus: focus(i + j) })),
+            );
+          }
+        }),
+      );
       return (n * EVENTS) / ((performance.now() - started) / 1000);
     };
-    out(`${n} subscription(s) x ${fmt(EVENTS)} events, ${BATCH} a transaction: numbered ${fmt(await run())} events/s; again (already numbered, a second gateway) ${fmt(await run())} events/s`);
+    out(
+      `${n} subscription(s) x ${fmt(EVENTS)} events, ${BATCH} a transaction: numbered ${fmt(await run())} events/s; again (already numbered, a second gateway) ${fmt(await run())} events/s`,
+    );
   }
   const started = performance.now();
   const reads = 20;

@@ -41,7 +41,9 @@ const day = new Date(Date.UTC(new Date().getUTCFullYear(), new Date().getUTCMont
 const from = day.toISOString();
 const to = new Date(day.getTime() + 86_400_000).toISOString();
 const target = 'fhirbench-target';
-out(`fhir bench: ${new Date().toISOString()}, BENCH_FHIR_ROWS=${fmt(ROWS)}, page ${PAGE}, ${WALKS} whole-day walks per API, cores ${availableParallelism()}`);
+out(
+  `fhir bench: ${new Date().toISOString()}, BENCH_FHIR_ROWS=${fmt(ROWS)}, page ${PAGE}, ${WALKS} whole-day walks per API, cores ${availableParallelism()}`,
+);
 
 const t0 = performance.now();
 await pool.query(
@@ -78,7 +80,11 @@ try {
     rest: (b: any): string | undefined => b.next ?? undefined,
     restFhir: (b: any): string | undefined => b.link.find((l: { relation: string }) => l.relation === 'next')?.url,
   };
-  const rowsOf = { fhir: (b: any): number => b.entry?.length ?? 0, rest: (b: any): number => b.count, restFhir: (b: any): number => b.entry?.length ?? 0 };
+  const rowsOf = {
+    fhir: (b: any): number => b.entry?.length ?? 0,
+    rest: (b: any): number => b.count,
+    restFhir: (b: any): number => b.entry?.length ?? 0,
+  };
   const pages: Record<Api, number[]> = { fhir: [], rest: [], restFhir: [] };
   const walks: Record<Api, number[]> = { fhir: [], rest: [], restFhir: [] };
   const walk = async (api: Api, record: boolean) => {
@@ -106,7 +112,8 @@ try {
     for (let k = 0; k < order.length; k++) await walk(order[(i + k) % order.length]!, true);
   }
   for (const a of [...Object.values(pages), ...Object.values(walks)]) a.sort((x, y) => x - y);
-  const line = (label: string, xs: number[]) => `  ${label}: p50 ${pct(xs, 50).toFixed(1)} ms, p99 ${pct(xs, 99).toFixed(1)} ms (${xs.length})`;
+  const line = (label: string, xs: number[]) =>
+    `  ${label}: p50 ${pct(xs, 50).toFixed(1)} ms, p99 ${pct(xs, 99).toFixed(1)} ms (${xs.length})`;
   out(`24 h of 1 Hz heart rate (${fmt(DAY_ROWS)} rows, ${Math.ceil(DAY_ROWS / PAGE)} pages) of one patient among ${fmt(ROWS)} rows:`);
   out(line('FHIR    page', pages.fhir));
   out(line('REST v1 page', pages.rest));
@@ -115,7 +122,8 @@ try {
   out(line('REST v1 as FHIR page', pages.restFhir));
   out(line('REST v1 as FHIR whole day', walks.restFhir));
   const ratio = (a: number[], b: number[], p: number) => (pct(a, p) / pct(b, p)).toFixed(2);
-  const ratios = (of: Api) => `page p50 ${ratio(pages.fhir, pages[of], 50)}x, page p99 ${ratio(pages.fhir, pages[of], 99)}x, whole day p50 ${ratio(walks.fhir, walks[of], 50)}x, whole day p99 ${ratio(walks.fhir, walks[of], 99)}x`;
+  const ratios = (of: Api) =>
+    `page p50 ${ratio(pages.fhir, pages[of], 50)}x, page p99 ${ratio(pages.fhir, pages[of], 99)}x, whole day p50 ${ratio(walks.fhir, walks[of], 50)}x, whole day p99 ${ratio(walks.fhir, walks[of], 99)}x`;
   out(`ratios FHIR / REST v1 JSON (goal within 1.25x): ${ratios('rest')}`);
   out(`ratios FHIR / REST v1 as FHIR (the same Bundle): ${ratios('restFhir')}`);
 } finally {

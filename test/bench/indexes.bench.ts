@@ -75,16 +75,46 @@ const CANDIDATES: Candidate[] = [
   { name: 'identity-time-first', textCollation: 'default', identity: '(effective_at, device_id, seq)', series: TODAY_SERIES },
   { name: 'identity-C', textCollation: 'default', identity: '(device_id COLLATE "C", seq, effective_at)', series: TODAY_SERIES },
   { name: 'identity-time-first-C', textCollation: 'default', identity: '(effective_at, device_id COLLATE "C", seq)', series: TODAY_SERIES },
-  { name: 'identity-hash', textCollation: 'default', identity: '(effective_at, seq, hashtextextended(device_id, 0))', series: TODAY_SERIES,
-    keepable: 'no: two devices whose ids hash alike (64 bits) at the same time and seq would lose an observation' },
+  {
+    name: 'identity-hash',
+    textCollation: 'default',
+    identity: '(effective_at, seq, hashtextextended(device_id, 0))',
+    series: TODAY_SERIES,
+    keepable: 'no: two devices whose ids hash alike (64 bits) at the same time and seq would lose an observation',
+  },
   { name: 'time-first-C + series-C', textCollation: 'C', identity: '(effective_at, device_id COLLATE "C", seq)', series: TODAY_SERIES },
-  { name: 'time-first-C + series-C, fillfactor 100', textCollation: 'C', identity: '(effective_at, device_id COLLATE "C", seq) WITH (fillfactor = 100)', series: `${TODAY_SERIES} WITH (fillfactor = 100)` },
-  { name: 'time-first-C + series-C, fillfactor 70', textCollation: 'C', identity: '(effective_at, device_id COLLATE "C", seq) WITH (fillfactor = 70)', series: `${TODAY_SERIES} WITH (fillfactor = 70)` },
-  { name: 'time-first-C + series-C, no dedup', textCollation: 'C', identity: '(effective_at, device_id COLLATE "C", seq)', series: `${TODAY_SERIES} WITH (deduplicate_items = off)` },
-  { name: 'time-first-C + series without code', textCollation: 'default', identity: '(effective_at, device_id COLLATE "C", seq)', series: '(patient_id, effective_at)',
-    keepable: 'no: a read of one code walks the patient\'s other codes too (history, and the latest value of a rare code scans back far)' },
-  { name: 'time-first-C + series BRIN', textCollation: 'default', identity: '(effective_at, device_id COLLATE "C", seq)', series: `USING brin ${TODAY_SERIES}`,
-    keepable: 'no: a patient\'s rows are spread over every block range, so history reads the whole day' },
+  {
+    name: 'time-first-C + series-C, fillfactor 100',
+    textCollation: 'C',
+    identity: '(effective_at, device_id COLLATE "C", seq) WITH (fillfactor = 100)',
+    series: `${TODAY_SERIES} WITH (fillfactor = 100)`,
+  },
+  {
+    name: 'time-first-C + series-C, fillfactor 70',
+    textCollation: 'C',
+    identity: '(effective_at, device_id COLLATE "C", seq) WITH (fillfactor = 70)',
+    series: `${TODAY_SERIES} WITH (fillfactor = 70)`,
+  },
+  {
+    name: 'time-first-C + series-C, no dedup',
+    textCollation: 'C',
+    identity: '(effective_at, device_id COLLATE "C", seq)',
+    series: `${TODAY_SERIES} WITH (deduplicate_items = off)`,
+  },
+  {
+    name: 'time-first-C + series without code',
+    textCollation: 'default',
+    identity: '(effective_at, device_id COLLATE "C", seq)',
+    series: '(patient_id, effective_at)',
+    keepable: "no: a read of one code walks the patient's other codes too (history, and the latest value of a rare code scans back far)",
+  },
+  {
+    name: 'time-first-C + series BRIN',
+    textCollation: 'default',
+    identity: '(effective_at, device_id COLLATE "C", seq)',
+    series: `USING brin ${TODAY_SERIES}`,
+    keepable: "no: a patient's rows are spread over every block range, so history reads the whole day",
+  },
 ];
 
 const CODES = Object.keys(NUMERIC_VITALS) as NumericVitalCode[];
@@ -150,7 +180,9 @@ async function generateHistory(pool: Pool) {
     );
   }
   await pool.query('VACUUM ANALYZE vitals_observations');
-  out(`history data: ${fmt(patients * 86_400)} rows (${fmt(patients)} patients, one vital each at 1 Hz for 24 h, interleaved in time; the target's heart rate among them) in ${((performance.now() - t) / 1000).toFixed(0)} s`);
+  out(
+    `history data: ${fmt(patients * 86_400)} rows (${fmt(patients)} patients, one vital each at 1 Hz for 24 h, interleaved in time; the target's heart rate among them) in ${((performance.now() - t) / 1000).toFixed(0)} s`,
+  );
 }
 
 // ---- one candidate ------------------------------------------------------------------------------
@@ -161,7 +193,9 @@ async function apply(pool: Pool, c: Candidate): Promise<number> {
   await pool.query('DROP INDEX IF EXISTS vitals_observations_identity, vitals_observations_series');
   if (c.textCollation !== collation) {
     const to = c.textCollation === 'C' ? '"C"' : '"default"';
-    await pool.query(`ALTER TABLE vitals_observations ALTER COLUMN patient_id TYPE text COLLATE ${to}, ALTER COLUMN code TYPE text COLLATE ${to}`);
+    await pool.query(
+      `ALTER TABLE vitals_observations ALTER COLUMN patient_id TYPE text COLLATE ${to}, ALTER COLUMN code TYPE text COLLATE ${to}`,
+    );
     collation = c.textCollation;
   }
   const t = performance.now();
@@ -173,7 +207,9 @@ async function apply(pool: Pool, c: Candidate): Promise<number> {
 
 /** The partitions the write phases filled (today's), emptied between candidates. */
 async function clearWrites(pool: Pool) {
-  const { rows } = await pool.query<{ p: string }>("SELECT DISTINCT tableoid::regclass::text AS p FROM vitals_observations WHERE effective_at > now() - interval '6 hours'");
+  const { rows } = await pool.query<{ p: string }>(
+    "SELECT DISTINCT tableoid::regclass::text AS p FROM vitals_observations WHERE effective_at > now() - interval '6 hours'",
+  );
   for (const { p } of rows) await pool.query(`TRUNCATE ${p}`);
   await pool.query('TRUNCATE vitals_ingest_batches');
 }
@@ -200,7 +236,8 @@ interface Latency {
 }
 
 /** The vitals service's bucketed history query, 24 h of the target's heart rate in 1-minute buckets from `from`. */
-const bucketsOfDay = (pool: Pool, from: string) => queryBuckets(pool, { patient: TARGET, code: '8867-4', from, to: dayEnd, bucket: '1m', limit: 5_000 });
+const bucketsOfDay = (pool: Pool, from: string) =>
+  queryBuckets(pool, { patient: TARGET, code: '8867-4', from, to: dayEnd, bucket: '1m', limit: 5_000 });
 /** The latest value of every numeric vital (the target records only heart rate: the other codes are probes that find nothing). */
 const latestValues = async (pool: Pool) => ({ rows: await queryLatest(pool, TARGET, CODES), source: 'log' });
 
@@ -265,7 +302,20 @@ async function measure(pool: Pool, c: Candidate): Promise<Result> {
   const historyRaw = await latency(pool, () => bucketsOfDay(pool, new Date(day.getTime() + 1).toISOString())); // unaligned: the raw path
   const historyRollup = await latency(pool, () => bucketsOfDay(pool, dayStart));
   const latest = await latency(pool, () => latestValues(pool));
-  return { name: c.name, build, raw, indexed, store, redelivery, redeliveredStored, identityBytes, seriesBytes, historyRaw, historyRollup, latest };
+  return {
+    name: c.name,
+    build,
+    raw,
+    indexed,
+    store,
+    redelivery,
+    redeliveredStored,
+    identityBytes,
+    seriesBytes,
+    historyRaw,
+    historyRollup,
+    latest,
+  };
 }
 
 // ---- the run --------------------------------------------------------------------------------------
@@ -279,16 +329,22 @@ const pool = createPool({ url: await recreateBenchDatabase('vitalis_bench_indexe
 try {
   await migrate(pool);
   await pool.query('SELECT vitalis_ensure_vitals_partitions()');
-  out(`indexes bench: ${new Date().toISOString()}, cores ${availableParallelism()}, ${fmt(HISTORY_ROWS)} rows in the log, ${fmt(WRITE_ROWS)} rows per write phase, ${PATIENTS} patients, ${fmt(BATCH)}-row transactions`);
+  out(
+    `indexes bench: ${new Date().toISOString()}, cores ${availableParallelism()}, ${fmt(HISTORY_ROWS)} rows in the log, ${fmt(WRITE_ROWS)} rows per write phase, ${PATIENTS} patients, ${fmt(BATCH)}-row transactions`,
+  );
   await pool.query('DROP INDEX IF EXISTS vitals_observations_identity, vitals_observations_series');
   // The columns as 0002 made them (a later migration may have changed their collation).
-  await pool.query('ALTER TABLE vitals_observations ALTER COLUMN patient_id TYPE text COLLATE "default", ALTER COLUMN code TYPE text COLLATE "default"');
+  await pool.query(
+    'ALTER TABLE vitals_observations ALTER COLUMN patient_id TYPE text COLLATE "default", ALTER COLUMN code TYPE text COLLATE "default"',
+  );
   await generateHistory(pool);
   // Rollups for the target (the projector would do every patient; here the query is what is measured).
   await pool.query(`CREATE INDEX bench_rollup_source ON vitals_observations ${TODAY_SERIES}`);
   await rollupPatients(pool, [TARGET], dayStart, dayEnd);
   await pool.query('DROP INDEX bench_rollup_source');
-  await pool.query("UPDATE vitals_rollup_state SET complete_before = greatest(complete_before, now()) WHERE name IN ('rollup_1m', 'rollup_1h')");
+  await pool.query(
+    "UPDATE vitals_rollup_state SET complete_before = greatest(complete_before, now()) WHERE name IN ('rollup_1m', 'rollup_1h')",
+  );
 
   await rawCopy(pool, 'warm-up'); // V8 compiles the COPY encoder before any candidate is timed
   const results: Result[] = [];
@@ -298,19 +354,27 @@ try {
       const r = await measure(pool, c);
       results.push(r);
       const pc = (a: Rate, b: Rate) => `${((a.wall / b.wall) * 100).toFixed(0)}% wall, ${((a.cpu / b.cpu) * 100).toFixed(0)}% CPU`;
-      out(`${c.name}: build ${r.build.toFixed(1)} s; raw COPY ${fmt(r.raw.wall)} rows/s (${fmt(r.raw.cpu)} per backend CPU-s), indexed COPY ${fmt(r.indexed.wall)} (${pc(r.indexed, r.raw)}), store ${fmt(r.store.wall)} (${pc(r.store, r.raw)}; of indexed: ${pc(r.store, r.indexed)}), redelivery ${fmt(r.redelivery.wall)} (${r.redeliveredStored} stored); history raw p50/p99 ${r.historyRaw.p50.toFixed(1)}/${r.historyRaw.p99.toFixed(1)} ms, ${r.historyRaw.cpuMs.toFixed(1)} ms CPU (${r.historyRaw.buckets} buckets, ${r.historyRaw.n} requests), rollup ${r.historyRollup.p50.toFixed(1)}/${r.historyRollup.p99.toFixed(1)} ms (${r.historyRollup.source}); latest values p50/p99 ${r.latest.p50.toFixed(1)}/${r.latest.p99.toFixed(1)} ms, ${r.latest.cpuMs.toFixed(1)} ms CPU`);
+      out(
+        `${c.name}: build ${r.build.toFixed(1)} s; raw COPY ${fmt(r.raw.wall)} rows/s (${fmt(r.raw.cpu)} per backend CPU-s), indexed COPY ${fmt(r.indexed.wall)} (${pc(r.indexed, r.raw)}), store ${fmt(r.store.wall)} (${pc(r.store, r.raw)}; of indexed: ${pc(r.store, r.indexed)}), redelivery ${fmt(r.redelivery.wall)} (${r.redeliveredStored} stored); history raw p50/p99 ${r.historyRaw.p50.toFixed(1)}/${r.historyRaw.p99.toFixed(1)} ms, ${r.historyRaw.cpuMs.toFixed(1)} ms CPU (${r.historyRaw.buckets} buckets, ${r.historyRaw.n} requests), rollup ${r.historyRollup.p50.toFixed(1)}/${r.historyRollup.p99.toFixed(1)} ms (${r.historyRollup.source}); latest values p50/p99 ${r.latest.p50.toFixed(1)}/${r.latest.p99.toFixed(1)} ms, ${r.latest.cpuMs.toFixed(1)} ms CPU`,
+      );
     }
   }
   out('');
-  out('Ratios: wall-clock rows/s, then rows per CPU second of the PostgreSQL backend (steadier under load). Index sizes: bytes per row on the partition the writes filled.');
-  out('| candidate | identity | series | raw COPY rows/s (wall / per CPU-s) | backend CPU µs/row: raw / indexed COPY / store | indexed COPY ÷ raw | store ÷ raw | store ÷ indexed COPY | redelivery rows/s (stored) | identity / series B/row | history raw p50 / p99 (CPU/req) | history rollup p99 | latest values p50 / p99 (CPU/req) | keep? |');
+  out(
+    'Ratios: wall-clock rows/s, then rows per CPU second of the PostgreSQL backend (steadier under load). Index sizes: bytes per row on the partition the writes filled.',
+  );
+  out(
+    '| candidate | identity | series | raw COPY rows/s (wall / per CPU-s) | backend CPU µs/row: raw / indexed COPY / store | indexed COPY ÷ raw | store ÷ raw | store ÷ indexed COPY | redelivery rows/s (stored) | identity / series B/row | history raw p50 / p99 (CPU/req) | history rollup p99 | latest values p50 / p99 (CPU/req) | keep? |',
+  );
   out('|---|---|---|---|---|---|---|---|---|---|---|---|---|---|');
   const us = (a: Rate) => (1e6 / a.cpu).toFixed(1);
   const r2 = (a: Rate, b: Rate) => `${(a.wall / b.wall).toFixed(2)} / ${(a.cpu / b.cpu).toFixed(2)}`;
   for (const r of results) {
     const c = CANDIDATES.find((x) => x.name === r.name)!;
     const cols = c.textCollation === 'C' ? ', columns patient_id and code COLLATE "C"' : '';
-    out(`| ${r.name} | \`${c.identity}\` | \`${c.series}\`${cols} | ${fmt(r.raw.wall)} / ${fmt(r.raw.cpu)} | ${us(r.raw)} / ${us(r.indexed)} / ${us(r.store)} | ${r2(r.indexed, r.raw)} | ${r2(r.store, r.raw)} | ${r2(r.store, r.indexed)} | ${fmt(r.redelivery.wall)} (${r.redeliveredStored}) | ${r.identityBytes.toFixed(0)} / ${r.seriesBytes.toFixed(0)} | ${r.historyRaw.p50.toFixed(1)} / ${r.historyRaw.p99.toFixed(1)} ms (${r.historyRaw.cpuMs.toFixed(1)} ms) | ${r.historyRollup.p99.toFixed(1)} ms | ${r.latest.p50.toFixed(1)} / ${r.latest.p99.toFixed(1)} ms (${r.latest.cpuMs.toFixed(1)} ms) | ${c.keepable ?? 'yes'} |`);
+    out(
+      `| ${r.name} | \`${c.identity}\` | \`${c.series}\`${cols} | ${fmt(r.raw.wall)} / ${fmt(r.raw.cpu)} | ${us(r.raw)} / ${us(r.indexed)} / ${us(r.store)} | ${r2(r.indexed, r.raw)} | ${r2(r.store, r.raw)} | ${r2(r.store, r.indexed)} | ${fmt(r.redelivery.wall)} (${r.redeliveredStored}) | ${r.identityBytes.toFixed(0)} / ${r.seriesBytes.toFixed(0)} | ${r.historyRaw.p50.toFixed(1)} / ${r.historyRaw.p99.toFixed(1)} ms (${r.historyRaw.cpuMs.toFixed(1)} ms) | ${r.historyRollup.p99.toFixed(1)} ms | ${r.latest.p50.toFixed(1)} / ${r.latest.p99.toFixed(1)} ms (${r.latest.cpuMs.toFixed(1)} ms) | ${c.keepable ?? 'yes'} |`,
+    );
   }
 } finally {
   await pool.end();

@@ -30,7 +30,16 @@ export type FromParent = { type: 'measure'; on: boolean } | { type: 'report' } |
 export type ToParent =
   | { type: 'ready' }
   | { type: 'progress'; delivered: number }
-  | { type: 'report'; delivered: number; duplicates: number; outOfOrder: number; lagged: number; sseEvents: number; sseReads: number; latencies: Float64Array }
+  | {
+      type: 'report';
+      delivered: number;
+      duplicates: number;
+      outOfOrder: number;
+      lagged: number;
+      sseEvents: number;
+      sseReads: number;
+      latencies: Float64Array;
+    }
   | { type: 'error'; message: string };
 
 const share = workerData as SubscriberShare;
@@ -96,8 +105,7 @@ function openSse(i: number, patients: string[]): Promise<void> {
           if (frame.includes('event: observation')) {
             events++;
             onObservation(i, frame.slice(frame.indexOf('data: ') + 6), now);
-          }
-          else if (frame.includes('event: lagged')) lagged++;
+          } else if (frame.includes('event: lagged')) lagged++;
           else if (frame.includes('vitalis live vitals')) resolve();
         }
         if (events > 0 && measuring) {
@@ -141,7 +149,10 @@ port.on('message', (m: FromParent) => {
   else if (m.type === 'report') {
     const out = latencies.slice(0, nLat);
     latencies = new Float64Array(1);
-    port.postMessage({ type: 'report', delivered, duplicates, outOfOrder, lagged, sseEvents, sseReads, latencies: out } satisfies ToParent, [out.buffer]);
+    port.postMessage(
+      { type: 'report', delivered, duplicates, outOfOrder, lagged, sseEvents, sseReads, latencies: out } satisfies ToParent,
+      [out.buffer],
+    );
   } else if (m.type === 'close') {
     clearInterval(progress);
     for (const ws of sockets) ws.terminate();

@@ -130,7 +130,11 @@ const cpuUsedBetween = (before: Map<number, number>, after: Map<number, number>)
   return used;
 };
 const SERVERS = { postgres: /^postgres|\/postgres\0/, kafka: /kafka\.Kafka/, redis: /^redis-server|\/redis-server/ } as const;
-const serversCpu = () => Object.fromEntries(Object.entries(SERVERS).map(([name, re]) => [name, cpuOfMatching(re)])) as Record<keyof typeof SERVERS, Map<number, number>>;
+const serversCpu = () =>
+  Object.fromEntries(Object.entries(SERVERS).map(([name, re]) => [name, cpuOfMatching(re)])) as Record<
+    keyof typeof SERVERS,
+    Map<number, number>
+  >;
 
 /** Machine-wide CPU jiffies (busy, total) from /proc/stat: how saturated the whole box was. */
 const machineCpu = () => {
@@ -218,7 +222,13 @@ async function main() {
   await deleteLeftoverTopics(admin, liveDatabases);
   const id = RUN_ID;
   const topic = `vitals.bench.live.${id}`;
-  await admin.createTopics({ waitForLeaders: true, topics: [{ topic, numPartitions: PARTITIONS, replicationFactor: 1 }, { topic: `${topic}.dlq`, numPartitions: 1, replicationFactor: 1 }] });
+  await admin.createTopics({
+    waitForLeaders: true,
+    topics: [
+      { topic, numPartitions: PARTITIONS, replicationFactor: 1 },
+      { topic: `${topic}.dlq`, numPartitions: 1, replicationFactor: 1 },
+    ],
+  });
 
   const port = await freePort();
   const gateway = startChild('gateway', 'apps/gateway/src/main.ts', { PORT: String(port), LIVE_TOPIC: topic, DATABASE_POOL_MAX: '20' });
@@ -235,7 +245,13 @@ async function main() {
   const ingestCpu = () => ingests.reduce((sum, c) => sum + cpuOf(c.pid!), 0);
   const base = `http://127.0.0.1:${port}`;
   for (let i = 0; ; i++) {
-    if (await fetch(`${base}/api/v1/health`).then((r) => r.ok, () => false)) break;
+    if (
+      await fetch(`${base}/api/v1/health`).then(
+        (r) => r.ok,
+        () => false,
+      )
+    )
+      break;
     if (i > 300) throw new Error('gateway did not start');
     await sleep(200);
   }
@@ -255,8 +271,12 @@ async function main() {
   const deliveredSoFar = () => clients.reduce((sum, t) => sum + t.delivered, 0);
   await sleep(1_000); // every subscription has finished its initial read of the log
   const rssIdle = rssOf(gateway.pid!);
-  const who = WARD ? `clinicians (ward scenario: ${fmt(n)} patients, 16-32 per clinician, ${fanOut.toFixed(2)} subscribers per patient)` : 'subscribers (one patient each)';
-  out(`${fmt(SSE)} SSE + ${fmt(WS)} WebSocket ${who} on one gateway, connected in ${((Date.now() - t0) / 1000).toFixed(1)} s; gateway RSS idle with subscribers: ${Math.round(rssIdle / 1_048_576)} MB`);
+  const who = WARD
+    ? `clinicians (ward scenario: ${fmt(n)} patients, 16-32 per clinician, ${fanOut.toFixed(2)} subscribers per patient)`
+    : 'subscribers (one patient each)';
+  out(
+    `${fmt(SSE)} SSE + ${fmt(WS)} WebSocket ${who} on one gateway, connected in ${((Date.now() - t0) / 1000).toFixed(1)} s; gateway RSS idle with subscribers: ${Math.round(rssIdle / 1_048_576)} MB`,
+  );
 
   // second baseline: the fan-out message itself (committed + published), seen by a plain Redis subscriber
   const published = new Float64Array(RATE * (SECONDS + 30));
@@ -268,7 +288,8 @@ async function main() {
     const now = Date.now();
     const b = decodeBatch(raw);
     if (!measuring || !b) return;
-    for (const e of b.events) if (e.kind === 'observation' && nPub < published.length) published[nPub++] = now - Date.parse(e.data.effective_at);
+    for (const e of b.events)
+      if (e.kind === 'observation' && nPub < published.length) published[nPub++] = now - Date.parse(e.data.effective_at);
   });
   await tap.subscribe(liveChannel(topic));
 
@@ -284,7 +305,14 @@ async function main() {
   // (counted in every latency) and delays the tap's clock, so it is printed next to them.
   const loopDelay = monitorEventLoopDelay({ resolution: 5 });
   loopDelay.enable();
-  const usage = () => ({ at: Date.now(), gateway: cpuOf(gateway.pid!), ingest: ingestCpu(), bench: cpuOf('self'), servers: serversCpu(), machine: machineCpu() });
+  const usage = () => ({
+    at: Date.now(),
+    gateway: cpuOf(gateway.pid!),
+    ingest: ingestCpu(),
+    bench: cpuOf('self'),
+    servers: serversCpu(),
+    machine: machineCpu(),
+  });
   let cpu0 = usage();
   const started = Date.now();
   const perTick = Math.round((RATE * TICK_MS) / 1000);
@@ -307,7 +335,11 @@ async function main() {
       expected += watchers[i]!;
       // The partition named outright (patient i -> i mod 12): the same one-partition-per-patient rule
       // as the key hash, without hashing every message on the producer's loop.
-      messages.push({ key: p, partition: i % PARTITIONS, value: `{"patient_id":"${p}","device_id":"${p}-d","seq":${seq[i]!++},"effective_at":"${at}","code":"8867-4","value":${60 + (k % 40)},"unit":"/min"}` });
+      messages.push({
+        key: p,
+        partition: i % PARTITIONS,
+        value: `{"patient_id":"${p}","device_id":"${p}-d","seq":${seq[i]!++},"effective_at":"${at}","code":"8867-4","value":${60 + (k % 40)},"unit":"/min"}`,
+      });
     }
     await producer.send({ topic, acks: 1, compression: CompressionTypes.None, messages });
     produced += perTick;
@@ -333,14 +365,17 @@ async function main() {
     return Math.round(((m.busy - cpu0.machine.busy) / Math.max(1, m.total - cpu0.machine.total)) * 100);
   };
   const cpuShare = (now: number, before: number) => `${Math.round(((now - before) / wall) * 100)}%`;
-  const cpuLine = `CPU over the run (100% = one core): gateway ${cpuShare(cpuOf(gateway.pid!), cpu0.gateway)}, ingest ${cpuShare(ingestCpu(), cpu0.ingest)}, bench clients + producer ${cpuShare(cpuOf('self'), cpu0.bench)}, ${Object.entries(serversCpu())
+  const cpuLine = `CPU over the run (100% = one core): gateway ${cpuShare(cpuOf(gateway.pid!), cpu0.gateway)}, ingest ${cpuShare(ingestCpu(), cpu0.ingest)}, bench clients + producer ${cpuShare(cpuOf('self'), cpu0.bench)}, ${Object.entries(
+    serversCpu(),
+  )
     .map(([name, after]) => `${name} ${cpuShare(cpuUsedBetween(cpu0.servers[name as keyof typeof SERVERS], after), 0)}`)
     .join(', ')}; the whole machine (${cpus().length} cores, PostgreSQL, Kafka and Redis included) ${machineBusy()}% busy`;
   measuring = false;
   tell(clients, { type: 'measure', on: false });
   clearInterval(rssTimer);
   const reports = await Promise.all(clients.map(collect));
-  const sum = (k: 'delivered' | 'duplicates' | 'outOfOrder' | 'lagged' | 'sseEvents' | 'sseReads') => reports.reduce((acc, r) => acc + r[k], 0);
+  const sum = (k: 'delivered' | 'duplicates' | 'outOfOrder' | 'lagged' | 'sseEvents' | 'sseReads') =>
+    reports.reduce((acc, r) => acc + r[k], 0);
   const delivered = sum('delivered');
   const lat = new Float64Array(reports.reduce((acc, r) => acc + r.latencies.length, 0));
   reports.reduce((at, r) => (lat.set(r.latencies, at), at + r.latencies.length), 0);
@@ -360,18 +395,34 @@ async function main() {
   const p99 = pct(lat, 99);
   const baseP50 = rows[0]?.p50 ?? NaN;
   const baseP99 = rows[0]?.p99 ?? NaN;
-  out(`produced ${fmt(produced)} observations in ${(producingMs / 1000).toFixed(1)} s = ${fmt(produced / (producingMs / 1000))} obs/s (target ${fmt(RATE)}); stored ${fmt(rows[0]?.stored ?? 0)}; the first ${WARMUP} s were warm-up (not in the figures below)`);
+  out(
+    `produced ${fmt(produced)} observations in ${(producingMs / 1000).toFixed(1)} s = ${fmt(produced / (producingMs / 1000))} obs/s (target ${fmt(RATE)}); stored ${fmt(rows[0]?.stored ?? 0)}; the first ${WARMUP} s were warm-up (not in the figures below)`,
+  );
   out(`baseline device -> append log (ingest commit): p50 ${baseP50.toFixed(0)} ms, p99 ${baseP99.toFixed(0)} ms`);
   const pub = published.subarray(0, nPub).sort();
-  out(`baseline device -> fan-out message (committed, alerts evaluated, published): p50 ${pct(pub, 50).toFixed(0)} ms, p99 ${pct(pub, 99).toFixed(0)} ms`);
-  out(`  the gateway hop (fan-out message -> subscriber) adds p50 ${(p50 - pct(pub, 50)).toFixed(0)} ms, p99 ${(p99 - pct(pub, 99)).toFixed(0)} ms`);
-  out(`delivery latency device -> subscriber: p50 ${p50.toFixed(0)} ms, p99 ${p99.toFixed(0)} ms (goal p99 < 100 ms: ${p99 < 100 ? 'met' : 'not met'}); ratio to baseline p50 ${(p50 / baseP50).toFixed(2)}x, p99 ${(p99 / baseP99).toFixed(2)}x`);
-  out(`delivered ${fmt(delivered)} messages = ${fmt(delivered / ((producingMs + drainMs) / 1000))} msg/s over the run (drain after the producer stopped: ${(drainMs / 1000).toFixed(1)} s)`);
-  out(`delivered / expected = ${(delivered / expected).toFixed(4)} (must be 1.0; expected = ${fmt(expected)}, each observation to each of its watchers); SSE events per socket read ${(sum('sseEvents') / Math.max(1, sum('sseReads'))).toFixed(2)}; duplicates ${fmt(sum('duplicates'))}; out of order ${fmt(sum('outOfOrder'))}; lagged notices ${fmt(sum('lagged'))}`);
-  out(`gateway RSS: idle with subscribers ${Math.round(rssIdle / 1_048_576)} MB, peak under load ${Math.round(Math.max(...rss, 0) / 1_048_576)} MB`);
+  out(
+    `baseline device -> fan-out message (committed, alerts evaluated, published): p50 ${pct(pub, 50).toFixed(0)} ms, p99 ${pct(pub, 99).toFixed(0)} ms`,
+  );
+  out(
+    `  the gateway hop (fan-out message -> subscriber) adds p50 ${(p50 - pct(pub, 50)).toFixed(0)} ms, p99 ${(p99 - pct(pub, 99)).toFixed(0)} ms`,
+  );
+  out(
+    `delivery latency device -> subscriber: p50 ${p50.toFixed(0)} ms, p99 ${p99.toFixed(0)} ms (goal p99 < 100 ms: ${p99 < 100 ? 'met' : 'not met'}); ratio to baseline p50 ${(p50 / baseP50).toFixed(2)}x, p99 ${(p99 / baseP99).toFixed(2)}x`,
+  );
+  out(
+    `delivered ${fmt(delivered)} messages = ${fmt(delivered / ((producingMs + drainMs) / 1000))} msg/s over the run (drain after the producer stopped: ${(drainMs / 1000).toFixed(1)} s)`,
+  );
+  out(
+    `delivered / expected = ${(delivered / expected).toFixed(4)} (must be 1.0; expected = ${fmt(expected)}, each observation to each of its watchers); SSE events per socket read ${(sum('sseEvents') / Math.max(1, sum('sseReads'))).toFixed(2)}; duplicates ${fmt(sum('duplicates'))}; out of order ${fmt(sum('outOfOrder'))}; lagged notices ${fmt(sum('lagged'))}`,
+  );
+  out(
+    `gateway RSS: idle with subscribers ${Math.round(rssIdle / 1_048_576)} MB, peak under load ${Math.round(Math.max(...rss, 0) / 1_048_576)} MB`,
+  );
 
   out(cpuLine);
-  out(`event-loop delay of the bench thread that produces and taps (adds to the latencies above): p50 ${(loopDelay.percentile(50) / 1e6).toFixed(1)} ms, p99 ${(loopDelay.percentile(99) / 1e6).toFixed(1)} ms`);
+  out(
+    `event-loop delay of the bench thread that produces and taps (adds to the latencies above): p50 ${(loopDelay.percentile(50) / 1e6).toFixed(1)} ms, p99 ${(loopDelay.percentile(99) / 1e6).toFixed(1)} ms`,
+  );
 
   tap.disconnect();
   tell(clients, { type: 'close' });
@@ -405,7 +456,9 @@ async function dropLeftoverDatabases(): Promise<Set<string>> {
         () => undefined,
       );
     }
-    const { rows: live } = await admin.query<{ datname: string }>(`SELECT datname FROM pg_database WHERE datname LIKE 'vitalis\\_bench\\_live\\_%'`);
+    const { rows: live } = await admin.query<{ datname: string }>(
+      `SELECT datname FROM pg_database WHERE datname LIKE 'vitalis\\_bench\\_live\\_%'`,
+    );
     return new Set(live.map((r) => r.datname));
   });
 }
@@ -424,7 +477,9 @@ async function deleteLeftoverTopics(admin: Admin, liveDatabases: Set<string>): P
 /** Drops the run's database (after the apps, which hold connections to it, are stopped). */
 async function dropDatabase(): Promise<void> {
   await stopApps();
-  await withAdminDb((admin) => admin.query(`DROP DATABASE IF EXISTS ${DB_NAME} WITH (FORCE)`)).catch((err: Error) => out(`could not drop ${DB_NAME}: ${err.message}`));
+  await withAdminDb((admin) => admin.query(`DROP DATABASE IF EXISTS ${DB_NAME} WITH (FORCE)`)).catch((err: Error) =>
+    out(`could not drop ${DB_NAME}: ${err.message}`),
+  );
 }
 
 main().catch(async (err) => {

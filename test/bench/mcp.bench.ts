@@ -28,7 +28,9 @@ async function time(n: number, op: () => Promise<unknown>): Promise<{ p50: numbe
 }
 
 async function connect(url: string, token: string): Promise<{ client: Client; transport: StreamableHTTPClientTransport }> {
-  const transport = new StreamableHTTPClientTransport(new URL(`${url}/.well-known/mcp`), { requestInit: { headers: { authorization: `Bearer ${token}` } } });
+  const transport = new StreamableHTTPClientTransport(new URL(`${url}/.well-known/mcp`), {
+    requestInit: { headers: { authorization: `Bearer ${token}` } },
+  });
   const client = new Client({ name: 'mcp-bench', version: '1.0.0' });
   await client.connect(transport);
   return { client, transport };
@@ -51,20 +53,34 @@ try {
   };
 
   const rows: [string, { p50: number; p99: number }, { p50: number; p99: number }][] = [];
-  rows.push(['get_patient', await time(N, () => rest('/api/v1/patients/pat-0001')), await time(N, () => tool('get_patient', { patient_id: 'pat-0001' }))]);
-  rows.push(['get_latest_vitals', await time(N, () => rest('/api/v1/vitals/latest?patient=pat-0001')), await time(N, () => tool('get_latest_vitals', { patient_id: 'pat-0001' }))]);
-  rows.push(['session (init+call+delete)', await time(Math.ceil(N / 3), () => rest('/api/v1/patients/pat-0001')), await time(Math.ceil(N / 3), async () => {
-    const s = await connect(gw.url, token);
-    await s.client.callTool({ name: 'get_patient', arguments: { patient_id: 'pat-0001' } });
-    await s.transport.terminateSession();
-    await s.client.close();
-  })]);
+  rows.push([
+    'get_patient',
+    await time(N, () => rest('/api/v1/patients/pat-0001')),
+    await time(N, () => tool('get_patient', { patient_id: 'pat-0001' })),
+  ]);
+  rows.push([
+    'get_latest_vitals',
+    await time(N, () => rest('/api/v1/vitals/latest?patient=pat-0001')),
+    await time(N, () => tool('get_latest_vitals', { patient_id: 'pat-0001' })),
+  ]);
+  rows.push([
+    'session (init+call+delete)',
+    await time(Math.ceil(N / 3), () => rest('/api/v1/patients/pat-0001')),
+    await time(Math.ceil(N / 3), async () => {
+      const s = await connect(gw.url, token);
+      await s.client.callTool({ name: 'get_patient', arguments: { patient_id: 'pat-0001' } });
+      await s.transport.terminateSession();
+      await s.client.close();
+    }),
+  ]);
   await client.close();
 
   out(`MCP vs REST, ${N} sequential calls each, one in-process gateway (ms)`);
   out('operation                    REST p50  REST p99   MCP p50   MCP p99  ratio p50  ratio p99');
   for (const [name, r, m] of rows) {
-    out(`${name.padEnd(28)} ${r.p50.toFixed(2).padStart(8)} ${r.p99.toFixed(2).padStart(9)} ${m.p50.toFixed(2).padStart(9)} ${m.p99.toFixed(2).padStart(9)} ${(m.p50 / r.p50).toFixed(2).padStart(9)}x ${(m.p99 / r.p99).toFixed(2).padStart(8)}x`);
+    out(
+      `${name.padEnd(28)} ${r.p50.toFixed(2).padStart(8)} ${r.p99.toFixed(2).padStart(9)} ${m.p50.toFixed(2).padStart(9)} ${m.p99.toFixed(2).padStart(9)} ${(m.p50 / r.p50).toFixed(2).padStart(9)}x ${(m.p99 / r.p99).toFixed(2).padStart(8)}x`,
+    );
   }
   out(`open MCP sessions at the end: ${gw.app.mcpSessions.size}`);
 } finally {

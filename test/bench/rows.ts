@@ -9,7 +9,11 @@ import type { StoredRow } from '../../apps/ingest/src/store';
 
 const CODES = Object.keys(NUMERIC_VITALS) as NumericVitalCode[];
 
-export function benchRows(n: number, prefix: string, { lateMs = 0, patients = 500 }: { lateMs?: number; patients?: number } = {}): StoredRow[] {
+export function benchRows(
+  n: number,
+  prefix: string,
+  { lateMs = 0, patients = 500 }: { lateMs?: number; patients?: number } = {},
+): StoredRow[] {
   const t0 = Date.now() - lateMs - Math.ceil(n / 50);
   return Array.from({ length: n }, (_, i) => {
     const code = CODES[i % CODES.length]!;

@@ -45,11 +45,16 @@ async function main(): Promise<void> {
   try {
     const writerClient = await registerClient(rig.gw.url, ['write:patients', 'read:vitals', 'read:patients']);
     const token = await clientCredentialsToken(rig.gw.url, writerClient);
-    const reg = await fetch(`${rig.gw.url}/api/v1/patients`, { method: 'POST', headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' }, body: JSON.stringify({ name: [{ family: `Bench${uid()}`, given: ['Ecg'] }] }) });
+    const reg = await fetch(`${rig.gw.url}/api/v1/patients`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ name: [{ family: `Bench${uid()}`, given: ['Ecg'] }] }),
+    });
     const patient = ((await reg.json()) as { id: string }).id;
     const tp = await openPage(browser);
     await tp.page.goto(`${rig.gw.url}/ui/vitals-telemetry-monitor#token=${token}&patient=${patient}`, { waitUntil: 'load' });
-    for (let i = 0; i < 200 && (await tp.page.locator('#conn').getAttribute('data-state')) !== 'connected'; i++) await new Promise((r) => setTimeout(r, 100));
+    for (let i = 0; i < 200 && (await tp.page.locator('#conn').getAttribute('data-state')) !== 'connected'; i++)
+      await new Promise((r) => setTimeout(r, 100));
 
     // Baseline 1: the same card, idle (live stream open, no data).
     const idle = await frameIntervals(tp.page, 5);
@@ -66,10 +71,14 @@ async function main(): Promise<void> {
     const t0 = performance.now();
     const lags: number[] = [];
     const sampler = setInterval(() => {
-      void tp.page.locator('#ecg').getAttribute('data-drawn').then((d) => {
-        const behind = produced - (Number(d) - drawnAtStart);
-        lags.push((behind / 250) * 1000);
-      }).catch(() => undefined);
+      void tp.page
+        .locator('#ecg')
+        .getAttribute('data-drawn')
+        .then((d) => {
+          const behind = produced - (Number(d) - drawnAtStart);
+          lags.push((behind / 250) * 1000);
+        })
+        .catch(() => undefined);
     }, 250);
     const framesP = frameIntervals(tp.page, SECONDS - 2);
     while (performance.now() - t0 < SECONDS * 1000) {
@@ -77,7 +86,11 @@ async function main(): Promise<void> {
       const chunk = ecgChunk(patient, ecgDevice, seq++, now);
       chunk.waveform.samples = chunk.waveform.samples.slice(0, CHUNK);
       const msgs: object[] = [chunk];
-      if (seq % 5 === 0) msgs.push(vital(patient, numDevice, nseq++, now, '8867-4', 70 + (nseq % 10)), vital(patient, numDevice, nseq++, new Date(now.getTime() + 1), '59408-5', 95 + (nseq % 4)));
+      if (seq % 5 === 0)
+        msgs.push(
+          vital(patient, numDevice, nseq++, now, '8867-4', 70 + (nseq % 10)),
+          vital(patient, numDevice, nseq++, new Date(now.getTime() + 1), '59408-5', 95 + (nseq % 4)),
+        );
       await rig.send(patient, msgs);
       produced += CHUNK;
       const next = t0 + seq * 200;
@@ -89,7 +102,9 @@ async function main(): Promise<void> {
     const busy = await framesP;
     const drawn = Number(await tp.page.locator('#ecg').getAttribute('data-drawn')) - drawnAtStart;
     sse.close();
-    const deliveries = sse.events.filter((e) => e.event === 'observation' && e.data.code === '131330').map((e) => e.data as { effective_at: string });
+    const deliveries = sse.events
+      .filter((e) => e.event === 'observation' && e.data.code === '131330')
+      .map((e) => e.data as { effective_at: string });
     // baseline: how long the append log took to hold each chunk (ingested_at − effective_at)
     const { rows } = await rig.pool.query<{ p50: number; p99: number }>(
       `SELECT percentile_cont(0.5) WITHIN GROUP (ORDER BY ms) AS p50, percentile_cont(0.99) WITHIN GROUP (ORDER BY ms) AS p99
@@ -98,15 +113,23 @@ async function main(): Promise<void> {
     );
     const steady = lags.slice(Math.floor(lags.length / 5)); // skip the start-up (jitter buffer filling)
 
-    console.log(`UI bench: vitals-telemetry-monitor, ${SECONDS} s of 250 Hz ECG in ${CHUNK}-sample chunks + 2 numerics/s, headless Chromium`);
+    console.log(
+      `UI bench: vitals-telemetry-monitor, ${SECONDS} s of 250 Hz ECG in ${CHUNK}-sample chunks + 2 numerics/s, headless Chromium`,
+    );
     console.log('| | value | ratio |');
     console.log('|---|---|---|');
     console.log(`| baseline: frame interval, card idle p50 / p99 | ${ms(pct(idle, 50))} / ${ms(pct(idle, 99))} | 1 |`);
-    console.log(`| frame interval while sweeping p50 / p99 | ${ms(pct(busy, 50))} / ${ms(pct(busy, 99))} | ${(pct(busy, 50) / pct(idle, 50)).toFixed(2)} / ${(pct(busy, 99) / pct(idle, 99)).toFixed(2)} × idle |`);
+    console.log(
+      `| frame interval while sweeping p50 / p99 | ${ms(pct(busy, 50))} / ${ms(pct(busy, 99))} | ${(pct(busy, 50) / pct(idle, 50)).toFixed(2)} / ${(pct(busy, 99) / pct(idle, 99)).toFixed(2)} × idle |`,
+    );
     console.log(`| ECG samples drawn / produced | ${drawn} / ${produced} | ${(drawn / produced).toFixed(4)} |`);
     console.log(`| baseline: device → append log (ingest) p50 / p99 | ${ms(rows[0]!.p50)} / ${ms(rows[0]!.p99)} | 1 |`);
-    console.log(`| sweep lag (device → trace on screen) p50 / p99 | ${ms(pct(steady, 50))} / ${ms(pct(steady, 99))} | ${(pct(steady, 50) / rows[0]!.p50).toFixed(2)} / ${(pct(steady, 99) / rows[0]!.p99).toFixed(2)} × ingest |`);
-    console.log(`| ECG chunks delivered to a parallel Node SSE client | ${deliveries.length} / ${seq} | ${(deliveries.length / seq).toFixed(4)} |`);
+    console.log(
+      `| sweep lag (device → trace on screen) p50 / p99 | ${ms(pct(steady, 50))} / ${ms(pct(steady, 99))} | ${(pct(steady, 50) / rows[0]!.p50).toFixed(2)} / ${(pct(steady, 99) / rows[0]!.p99).toFixed(2)} × ingest |`,
+    );
+    console.log(
+      `| ECG chunks delivered to a parallel Node SSE client | ${deliveries.length} / ${seq} | ${(deliveries.length / seq).toFixed(4)} |`,
+    );
     console.log(`| console errors in the page | ${tp.errors.length} | |`);
   } finally {
     await browser.close();
@@ -114,7 +137,10 @@ async function main(): Promise<void> {
   }
 }
 
-main().then(() => process.exit(0), (err) => {
-  console.error(err);
-  process.exit(1);
-});
+main().then(
+  () => process.exit(0),
+  (err) => {
+    console.error(err);
+    process.exit(1);
+  },
+);

@@ -93,7 +93,10 @@ async function baseline(pool: Pool) {
   out(`baseline: plain COPY of ${fmt(rows.length)} observations into a fresh table: ${fmt(copyRate)} rows/s`);
   // where the gap goes: the same COPY into a plain table carrying the append log's indexes
   // (identity + series B-trees, 2 BRIN, and the partial off-time position index)
-  for (const [label, lateMs] of [['on-time rows', 0], ['late rows (1 h old: the partial off-time index takes them)', 3_600_000]] as const) {
+  for (const [label, lateMs] of [
+    ['on-time rows', 0],
+    ['late rows (1 h old: the partial off-time index takes them)', 3_600_000],
+  ] as const) {
     const indexedRows = makeRows(BASELINE_ROWS, `idx-${randomUUID().slice(0, 6)}`, lateMs);
     await pool.query('DROP TABLE IF EXISTS bench_copy_indexed');
     await pool.query('CREATE TABLE bench_copy_indexed (LIKE vitals_observations INCLUDING DEFAULTS INCLUDING INDEXES)');
@@ -103,7 +106,9 @@ async function baseline(pool: Pool) {
     }
     const indexedRate = indexedRows.length / ((performance.now() - indexedStarted) / 1000);
     await pool.query('DROP TABLE bench_copy_indexed');
-    out(`  same COPY into an unpartitioned table with the append log's indexes, 5,000-row transactions, ${label}: ${fmt(indexedRate)} rows/s`);
+    out(
+      `  same COPY into an unpartitioned table with the append log's indexes, 5,000-row transactions, ${label}: ${fmt(indexedRate)} rows/s`,
+    );
   }
 
   const methods: Record<WriteMethod, number> = { copy: 0, unnest: 0 };
@@ -128,17 +133,34 @@ async function baseline(pool: Pool) {
   const t = performance.now();
   const stored = await withTransaction(pool, (client) => writeRows(client, TOPICS.vitalsObservations, dup, 'copy'));
   out(`redelivered batch of ${fmt(dup.length)}: ${stored} stored, ${fmt(dup.length / ((performance.now() - t) / 1000))} rows/s`);
-  return { copyRate, appendRate: Math.max(methods.copy, methods.unnest), best: (methods.copy >= methods.unnest ? 'copy' : 'unnest') as WriteMethod };
+  return {
+    copyRate,
+    appendRate: Math.max(methods.copy, methods.unnest),
+    best: (methods.copy >= methods.unnest ? 'copy' : 'unnest') as WriteMethod,
+  };
 }
 
 // ---- 2. end to end ------------------------------------------------------------------------------
 
-async function endToEnd(pool: Pool, rates: { copyRate: number; appendRate: number }, method: WriteMethod, seconds: number, rate?: number, frames = false) {
+async function endToEnd(
+  pool: Pool,
+  rates: { copyRate: number; appendRate: number },
+  method: WriteMethod,
+  seconds: number,
+  rate?: number,
+  frames = false,
+) {
   const kafka = createKafka({ brokers: BROKERS, clientId: 'vitalis-bench', logger });
   const admin = kafka.admin();
   await admin.connect();
   const topic = `vitals.bench.${randomUUID().slice(0, 8)}`;
-  await admin.createTopics({ waitForLeaders: true, topics: [{ topic, numPartitions: 12, replicationFactor: 1 }, { topic: `${topic}.dlq`, numPartitions: 1, replicationFactor: 1 }] });
+  await admin.createTopics({
+    waitForLeaders: true,
+    topics: [
+      { topic, numPartitions: 12, replicationFactor: 1 },
+      { topic: `${topic}.dlq`, numPartitions: 1, replicationFactor: 1 },
+    ],
+  });
 
   // lag samples: reservoir of 200k (fixed memory, so RSS reflects the worker, not the bench)
   const RESERVOIR = 200_000;
@@ -177,7 +199,20 @@ async function endToEnd(pool: Pool, rates: { copyRate: number; appendRate: numbe
 
   const prefix = `e2e-${randomUUID().slice(0, 6)}`;
   const started = Date.now();
-  const args = ['--import', 'tsx', 'apps/simulator/src/main.ts', '--burst', '1000000000', '--seconds', String(seconds), '--prefix', prefix, '--real-time', ...(rate ? ['--rate', String(rate)] : []), ...(frames ? ['--frames'] : [])];
+  const args = [
+    '--import',
+    'tsx',
+    'apps/simulator/src/main.ts',
+    '--burst',
+    '1000000000',
+    '--seconds',
+    String(seconds),
+    '--prefix',
+    prefix,
+    '--real-time',
+    ...(rate ? ['--rate', String(rate)] : []),
+    ...(frames ? ['--frames'] : []),
+  ];
   const child = spawn(process.execPath, args, {
     env: { ...env, SIM_TOPIC: topic, LOG_LEVEL: 'error', KAFKA_BROKERS: BROKERS.join(',') },
     stdio: ['ignore', 'pipe', 'inherit'],
@@ -199,18 +234,30 @@ async function endToEnd(pool: Pool, rates: { copyRate: number; appendRate: numbe
   const windowRate = storedAtProducerEnd / ((produced.ms || seconds * 1000) / 1000);
   lags.sort((a, b) => a - b);
   const shape = frames ? 'frames of 6 numerics + a 1 s ECG chunk' : 'one observation per record';
-  out(rate ? `steady state (${shape}, producer paced at ${fmt(rate)} obs/s for ${seconds} s, write=${method}):` : `end to end (${shape}, ${seconds} s burst as fast as the simulator can, 12 partitions, ingest concurrency ${CONCURRENCY}, write=${method}):`);
+  out(
+    rate
+      ? `steady state (${shape}, producer paced at ${fmt(rate)} obs/s for ${seconds} s, write=${method}):`
+      : `end to end (${shape}, ${seconds} s burst as fast as the simulator can, 12 partitions, ingest concurrency ${CONCURRENCY}, write=${method}):`,
+  );
   out(`  produced ${fmt(produced.sent)} (${fmt(produced.perSecond)} obs/s by the simulator), committed ${fmt(stored)}`);
-  out(`  committed during the producing window: ${fmt(windowRate)} obs/s; overall first produce -> last commit: ${fmt(e2eRate)} obs/s (drain after producer stopped: ${((lastCommit - started) / 1000 - produced.ms / 1000).toFixed(1)} s)`);
+  out(
+    `  committed during the producing window: ${fmt(windowRate)} obs/s; overall first produce -> last commit: ${fmt(e2eRate)} obs/s (drain after producer stopped: ${((lastCommit - started) / 1000 - produced.ms / 1000).toFixed(1)} s)`,
+  );
   if (!rate) {
-    out(`  ratio to plain COPY baseline: ${((e2eRate / rates.copyRate) * 100).toFixed(0)}% (goal >= 50%); goal 100k obs/s: ${e2eRate >= 100_000 ? 'met' : 'not met'}`);
+    out(
+      `  ratio to plain COPY baseline: ${((e2eRate / rates.copyRate) * 100).toFixed(0)}% (goal >= 50%); goal 100k obs/s: ${e2eRate >= 100_000 ? 'met' : 'not met'}`,
+    );
     out(`  ratio to the append-log write alone (same indexes, no Kafka): ${((e2eRate / rates.appendRate) * 100).toFixed(0)}%`);
   }
-  out(`  ingest lag (commit - produce time, per record): p50 ${fmt(pct(lags, 50))} ms, p99 ${fmt(pct(lags, 99))} ms (${fmt(lags.length)} samples)`);
+  out(
+    `  ingest lag (commit - produce time, per record): p50 ${fmt(pct(lags, 50))} ms, p99 ${fmt(pct(lags, 99))} ms (${fmt(lags.length)} samples)`,
+  );
   if (rss.length > 0) {
     const third = Math.max(1, Math.floor(rss.length / 3));
     const avg = (xs: number[]) => xs.reduce((a, b) => a + b, 0) / xs.length;
-    out(`  ingest process RSS: start ${mb(rss[0]!)}, min ${mb(Math.min(...rss))}, max ${mb(Math.max(...rss))}, first third avg ${mb(avg(rss.slice(0, third)))}, last third avg ${mb(avg(rss.slice(-third)))} (${rss.length} samples)`);
+    out(
+      `  ingest process RSS: start ${mb(rss[0]!)}, min ${mb(Math.min(...rss))}, max ${mb(Math.max(...rss))}, first third avg ${mb(avg(rss.slice(0, third)))}, last third avg ${mb(avg(rss.slice(-third)))} (${rss.length} samples)`,
+    );
   }
   return e2eRate;
 }
@@ -224,27 +271,62 @@ type Shape = 'numerics' | 'frames' | 'monitor-records';
 const SHAPES: Record<Shape, { args: string[]; label: string }> = {
   numerics: { args: [], label: 'one numeric observation per record' },
   frames: { args: ['--frames'], label: 'frames of 6 numerics + a 1 s ECG chunk' },
-  'monitor-records': { args: ['--monitor-records'], label: 'the same monitor data (6 numerics + a 1 s ECG chunk), one record per observation' },
+  'monitor-records': {
+    args: ['--monitor-records'],
+    label: 'the same monitor data (6 numerics + a 1 s ECG chunk), one record per observation',
+  },
 };
 
 /** The simulator (a child process) produces `count` observations to `topic` as fast as it can, and says how fast. */
-async function produceBacklog(topic: string, count: number, prefix: string, extraEnv: Record<string, string> = {}, args: string[] = []): Promise<{ sent: number; perSecond: number }> {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'apps/simulator/src/main.ts', '--burst', String(count), '--prefix', `${prefix}-${randomUUID().slice(0, 6)}`, '--real-time', ...args], {
-    env: { ...env, SIM_TOPIC: topic, LOG_LEVEL: 'error', KAFKA_BROKERS: BROKERS.join(','), ...extraEnv },
-    stdio: ['ignore', 'pipe', 'inherit'],
-  });
+async function produceBacklog(
+  topic: string,
+  count: number,
+  prefix: string,
+  extraEnv: Record<string, string> = {},
+  args: string[] = [],
+): Promise<{ sent: number; perSecond: number }> {
+  const child = spawn(
+    process.execPath,
+    [
+      '--import',
+      'tsx',
+      'apps/simulator/src/main.ts',
+      '--burst',
+      String(count),
+      '--prefix',
+      `${prefix}-${randomUUID().slice(0, 6)}`,
+      '--real-time',
+      ...args,
+    ],
+    {
+      env: { ...env, SIM_TOPIC: topic, LOG_LEVEL: 'error', KAFKA_BROKERS: BROKERS.join(','), ...extraEnv },
+      stdio: ['ignore', 'pipe', 'inherit'],
+    },
+  );
   let childOut = '';
   child.stdout.on('data', (d) => (childOut += d));
   await new Promise((resolve) => child.once('exit', resolve));
   return JSON.parse(childOut.trim().split('\n').pop() ?? '{}') as { sent: number; perSecond: number };
 }
 
-async function backlogDrain(pool: Pool, rates: { copyRate: number; appendRate: number }, method: WriteMethod, count: number, shape: Shape = 'numerics') {
+async function backlogDrain(
+  pool: Pool,
+  rates: { copyRate: number; appendRate: number },
+  method: WriteMethod,
+  count: number,
+  shape: Shape = 'numerics',
+) {
   const kafka = createKafka({ brokers: BROKERS, clientId: 'vitalis-bench', logger });
   const admin = kafka.admin();
   await admin.connect();
   const topic = `vitals.bench.${randomUUID().slice(0, 8)}`;
-  await admin.createTopics({ waitForLeaders: true, topics: [{ topic, numPartitions: 12, replicationFactor: 1 }, { topic: `${topic}.dlq`, numPartitions: 1, replicationFactor: 1 }] });
+  await admin.createTopics({
+    waitForLeaders: true,
+    topics: [
+      { topic, numPartitions: 12, replicationFactor: 1 },
+      { topic: `${topic}.dlq`, numPartitions: 1, replicationFactor: 1 },
+    ],
+  });
   const produced = await produceBacklog(topic, count, 'e2e', {}, SHAPES[shape].args);
 
   let stored = 0;
@@ -253,8 +335,15 @@ async function backlogDrain(pool: Pool, rates: { copyRate: number; appendRate: n
   const rss: number[] = [];
   const started = Date.now();
   const worker = await startIngest({
-    kafka, pool, logger, groupId: `vitalis-bench-${randomUUID().slice(0, 8)}`, topic, dlqTopic: `${topic}.dlq`,
-    writeMethod: method, concurrency: CONCURRENCY, maxWaitTimeInMs: 100,
+    kafka,
+    pool,
+    logger,
+    groupId: `vitalis-bench-${randomUUID().slice(0, 8)}`,
+    topic,
+    dlqTopic: `${topic}.dlq`,
+    writeMethod: method,
+    concurrency: CONCURRENCY,
+    maxWaitTimeInMs: 100,
     onBatchCommitted: (info) => {
       if (!firstCommit) firstCommit = info.committedAt;
       stored += info.stored;
@@ -269,10 +358,17 @@ async function backlogDrain(pool: Pool, rates: { copyRate: number; appendRate: n
   await admin.deleteTopics({ topics: [topic, `${topic}.dlq`] }).catch(() => {});
   await admin.disconnect();
   const rate = stored / ((lastCommit - started) / 1000);
-  out(`ingest capacity (${SHAPES[shape].label}: backlog of ${fmt(produced.sent)} observations produced first at ${fmt(produced.perSecond)} obs/s, then drained by the ingest alone, write=${method}):`);
+  out(
+    `ingest capacity (${SHAPES[shape].label}: backlog of ${fmt(produced.sent)} observations produced first at ${fmt(produced.perSecond)} obs/s, then drained by the ingest alone, write=${method}):`,
+  );
   const steady = stored / ((lastCommit - firstCommit) / 1000);
-  out(`  committed ${fmt(stored)} in ${((lastCommit - started) / 1000).toFixed(1)} s: ${fmt(rate)} obs/s including the group join (${((firstCommit - started) / 1000).toFixed(1)} s), ${fmt(steady)} obs/s from the first commit; goal 100k obs/s: ${rate >= 100_000 ? 'met' : 'not met'}`);
-  if (Number.isFinite(rates.copyRate)) out(`  ratio to plain COPY baseline: ${((rate / rates.copyRate) * 100).toFixed(0)}% (goal >= 50%); to the append-log write alone (same indexes, no Kafka, no JSON): ${((rate / rates.appendRate) * 100).toFixed(0)}%`);
+  out(
+    `  committed ${fmt(stored)} in ${((lastCommit - started) / 1000).toFixed(1)} s: ${fmt(rate)} obs/s including the group join (${((firstCommit - started) / 1000).toFixed(1)} s), ${fmt(steady)} obs/s from the first commit; goal 100k obs/s: ${rate >= 100_000 ? 'met' : 'not met'}`,
+  );
+  if (Number.isFinite(rates.copyRate))
+    out(
+      `  ratio to plain COPY baseline: ${((rate / rates.copyRate) * 100).toFixed(0)}% (goal >= 50%); to the append-log write alone (same indexes, no Kafka, no JSON): ${((rate / rates.appendRate) * 100).toFixed(0)}%`,
+    );
   if (rss.length > 0) out(`  ingest process RSS: min ${mb(Math.min(...rss))}, max ${mb(Math.max(...rss))} (${rss.length} samples)`);
 }
 
@@ -307,7 +403,13 @@ async function tracesOverhead(pool: Pool, method: WriteMethod, count: number, ro
         const admin = kafka.admin();
         await admin.connect();
         const topic = `vitals.bench.${randomUUID().slice(0, 8)}`;
-        await admin.createTopics({ waitForLeaders: true, topics: [{ topic, numPartitions: 12, replicationFactor: 1 }, { topic: `${topic}.dlq`, numPartitions: 1, replicationFactor: 1 }] });
+        await admin.createTopics({
+          waitForLeaders: true,
+          topics: [
+            { topic, numPartitions: 12, replicationFactor: 1 },
+            { topic: `${topic}.dlq`, numPartitions: 1, replicationFactor: 1 },
+          ],
+        });
         const traced = mode === 'off' ? {} : { OTEL_EXPORTER_OTLP_ENDPOINT: endpoint };
         const produced = await produceBacklog(topic, count, 'tr', { OTEL_EXPORTER_OTLP_ENDPOINT: '', ...traced });
         const tracing = mode === 'on' ? createTracing(traced, { app: 'ingest' }) : TRACING_OFF;
@@ -317,8 +419,17 @@ async function tracesOverhead(pool: Pool, method: WriteMethod, count: number, ro
         let lastCommit = 0;
         const cpuStart = process.cpuUsage();
         const worker = await startIngest({
-          kafka, pool, logger, groupId: `vitalis-bench-${randomUUID().slice(0, 8)}`, topic, dlqTopic: `${topic}.dlq`,
-          writeMethod: method, concurrency: CONCURRENCY, maxWaitTimeInMs: 100, afterCommit: live.afterCommit, tracing,
+          kafka,
+          pool,
+          logger,
+          groupId: `vitalis-bench-${randomUUID().slice(0, 8)}`,
+          topic,
+          dlqTopic: `${topic}.dlq`,
+          writeMethod: method,
+          concurrency: CONCURRENCY,
+          maxWaitTimeInMs: 100,
+          afterCommit: live.afterCommit,
+          tracing,
           onBatchCommitted: (info) => {
             if (!firstCommit) firstCommit = info.committedAt;
             stored += info.stored;
@@ -342,7 +453,9 @@ async function tracesOverhead(pool: Pool, method: WriteMethod, count: number, ro
     sink.close();
   }
   const avg = (xs: number[]) => xs.reduce((a, b) => a + b, 0) / xs.length;
-  out(`traces overhead (backlog of ${fmt(count)} drained by the ingest with its live stage, alerts off, write=${method}, ${rounds} alternated rounds; headers = the simulator's records carry a traceparent, the ingest does not trace; on = simulator sends, ingest batches and publishes exported over OTLP/HTTP to a local sink):`);
+  out(
+    `traces overhead (backlog of ${fmt(count)} drained by the ingest with its live stage, alerts off, write=${method}, ${rounds} alternated rounds; headers = the simulator's records carry a traceparent, the ingest does not trace; on = simulator sends, ingest batches and publishes exported over OTLP/HTTP to a local sink):`,
+  );
   const line = (label: string, xs: Record<Mode, number[]>, show: (x: number) => string, unit: string, better: 'higher' | 'lower') => {
     const base = avg(xs.off);
     const parts = (['off', 'headers', 'on'] as const).map((m) => {
@@ -365,9 +478,14 @@ async function history(pool: Pool) {
   const dayEnd = new Date(day.getTime() + 86_400_000).toISOString();
   const tag = `${dayStart.slice(0, 10).replaceAll('-', '')}-${HISTORY_ROWS}`;
   const target = `hist-${tag}-target`;
-  const { rows: have } = await pool.query<{ n: number }>("SELECT count(*)::int AS n FROM vitals_observations WHERE patient_id LIKE 'hist-' || $1 || '-%'", [tag]);
+  const { rows: have } = await pool.query<{ n: number }>(
+    "SELECT count(*)::int AS n FROM vitals_observations WHERE patient_id LIKE 'hist-' || $1 || '-%'",
+    [tag],
+  );
   if (have[0]!.n !== HISTORY_ROWS) {
-    out(`history: generating ${fmt(HISTORY_ROWS)} rows (one 24 h 1 Hz target series + ${fmt(HISTORY_ROWS - 86_400)} rows of other patients) ...`);
+    out(
+      `history: generating ${fmt(HISTORY_ROWS)} rows (one 24 h 1 Hz target series + ${fmt(HISTORY_ROWS - 86_400)} rows of other patients) ...`,
+    );
     await pool.query("DELETE FROM vitals_observations WHERE patient_id LIKE 'hist-%'");
     const t = performance.now();
     await pool.query(
@@ -397,7 +515,9 @@ async function history(pool: Pool) {
   }
   // rollups for the target only (the projector would do all patients; here the query is what is measured)
   await rollupPatients(pool, [target], dayStart, dayEnd);
-  await pool.query("UPDATE vitals_rollup_state SET complete_before = greatest(complete_before, now()) WHERE name IN ('rollup_1m', 'rollup_1h')");
+  await pool.query(
+    "UPDATE vitals_rollup_state SET complete_before = greatest(complete_before, now()) WHERE name IN ('rollup_1m', 'rollup_1h')",
+  );
 
   const gw = await startGateway({ DATABASE_URL: DB_URL, LOG_LEVEL: 'error' });
   try {
@@ -408,7 +528,10 @@ async function history(pool: Pool) {
       let source = '';
       for (let i = 0; i < HISTORY_REQUESTS + 3; i++) {
         const t = performance.now();
-        const res = await fetch(`${gw.url}/api/v1/vitals?patient=${target}&from=${from}&to=${to}&code=8867-4&bucket=1m&agg=avg,min,max,count,last&limit=5000`, { headers });
+        const res = await fetch(
+          `${gw.url}/api/v1/vitals?patient=${target}&from=${from}&to=${to}&code=8867-4&bucket=1m&agg=avg,min,max,count,last&limit=5000`,
+          { headers },
+        );
         const body = (await res.json()) as { data: unknown[]; source: string };
         if (res.status !== 200) throw new Error(`history request failed: ${res.status} ${JSON.stringify(body)}`);
         if (i >= 3) times.push(performance.now() - t); // 3 warm-up requests
@@ -416,7 +539,9 @@ async function history(pool: Pool) {
         source = body.source;
       }
       times.sort((a, b) => a - b);
-      out(`  ${label}: ${buckets} one-minute buckets (source ${source}): p50 ${pct(times, 50).toFixed(1)} ms, p99 ${pct(times, 99).toFixed(1)} ms over ${times.length} requests`);
+      out(
+        `  ${label}: ${buckets} one-minute buckets (source ${source}): p50 ${pct(times, 50).toFixed(1)} ms, p99 ${pct(times, 99).toFixed(1)} ms over ${times.length} requests`,
+      );
     };
     out(`history API: 24 h of 1 Hz heart rate (86,400 rows) among ${fmt(HISTORY_ROWS)} rows, bucket=1m via GET /api/v1/vitals:`);
     await measure('rollup path (aligned range)', dayStart, dayEnd);
@@ -427,12 +552,16 @@ async function history(pool: Pool) {
 }
 
 const pool = await ensureDatabase();
-out(`vitals bench: ${new Date().toISOString()}, BENCH_SECONDS=${SECONDS}, BENCH_HISTORY_ROWS=${HISTORY_ROWS}, database ${DB_NAME}, cores ${(await import('node:os')).availableParallelism()}`);
+out(
+  `vitals bench: ${new Date().toISOString()}, BENCH_SECONDS=${SECONDS}, BENCH_HISTORY_ROWS=${HISTORY_ROWS}, database ${DB_NAME}, cores ${(await import('node:os')).availableParallelism()}`,
+);
 try {
-  if (ONLY !== undefined && ONLY !== 'history' && ONLY !== 'frames' && ONLY !== 'traces') throw new Error(`BENCH_ONLY=${ONLY}: only "history", "frames" or "traces" can run alone`);
+  if (ONLY !== undefined && ONLY !== 'history' && ONLY !== 'frames' && ONLY !== 'traces')
+    throw new Error(`BENCH_ONLY=${ONLY}: only "history", "frames" or "traces" can run alone`);
   if (ONLY === undefined) await ingestPhases(pool);
   if (ONLY === 'frames') await framesAb(pool);
-  if ((ONLY === undefined || ONLY === 'traces') && TRACES > 0 && TRACES_ROUNDS > 0) await tracesOverhead(pool, (env.INGEST_WRITE_METHOD as WriteMethod | undefined) ?? 'copy', TRACES, TRACES_ROUNDS);
+  if ((ONLY === undefined || ONLY === 'traces') && TRACES > 0 && TRACES_ROUNDS > 0)
+    await tracesOverhead(pool, (env.INGEST_WRITE_METHOD as WriteMethod | undefined) ?? 'copy', TRACES, TRACES_ROUNDS);
   if (HISTORY_ROWS > 0 && ONLY !== 'frames' && ONLY !== 'traces') await history(pool);
 } finally {
   await pool.end();
@@ -465,5 +594,7 @@ async function ingestPhases(pool: Pool) {
     }
   }
   // the e2e rows are only needed for counting: drop them so reruns stay comparable
-  await pool.query("DELETE FROM vitals_observations WHERE patient_id LIKE 'e2e-%' OR patient_id LIKE 'base-%' OR patient_id LIKE 'm-%' OR patient_id LIKE 'dup-%'");
+  await pool.query(
+    "DELETE FROM vitals_observations WHERE patient_id LIKE 'e2e-%' OR patient_id LIKE 'base-%' OR patient_id LIKE 'm-%' OR patient_id LIKE 'dup-%'",
+  );
 }

@@ -38,12 +38,17 @@ const venvBin = process.env.CONTRACT_VENV_BIN ?? `${root}.data/contract-venv/bin
  */
 async function prepareDatabase(): Promise<string> {
   const owner = new URL(testEnv.DATABASE_URL);
-  const ownerUrl = process.env.CONTRACT_DATABASE_URL
-    ?? await recreateDatabase(Object.assign(new URL(owner), { pathname: '/postgres' }).toString(), `${owner.pathname.slice(1)}_fuzz`);
+  const ownerUrl =
+    process.env.CONTRACT_DATABASE_URL ??
+    (await recreateDatabase(Object.assign(new URL(owner), { pathname: '/postgres' }).toString(), `${owner.pathname.slice(1)}_fuzz`));
   const pool = createPool({ url: ownerUrl, max: 2, application: 'vitalis-contract-check' });
   try {
     await migrate(pool);
-    await ensureTopics(createKafka({ brokers: testEnv.KAFKA_BROKERS, clientId: 'vitalis-contract-check', retries: 2 }), undefined, CONTRACT_TOPICS);
+    await ensureTopics(
+      createKafka({ brokers: testEnv.KAFKA_BROKERS, clientId: 'vitalis-contract-check', retries: 2 }),
+      undefined,
+      CONTRACT_TOPICS,
+    );
     await seedRecords(pool);
   } finally {
     await pool.end();
@@ -90,20 +95,30 @@ async function main(): Promise<number> {
   });
   try {
     await waitUntilUp(base, () => gateway.exitCode !== null);
-    const client = await registerClient(base, SCOPE_NAMES.filter((s) => !isSignInScope(s)), 'vitalis-contract-check', 'system', database);
+    const client = await registerClient(
+      base,
+      SCOPE_NAMES.filter((s) => !isSignInScope(s)),
+      'vitalis-contract-check',
+      'system',
+      database,
+    );
     const token = await clientCredentialsToken(base, client);
     const extra = (process.env.CONTRACT_FUZZ_ARGS ?? '').split(/\s+/).filter(Boolean);
     // The document as this gateway serves it, from a file: loaded from its URL, Schemathesis leaves
     // out the operation that serves it (GET /openapi.json), and every operation is tested here.
     const documentFile = `${root}.data/contract-openapi.json`;
     await writeFile(documentFile, await (await fetch(`${base}/openapi.json`)).text());
-    const fuzzer = spawn(`${venvBin}/schemathesis`, ['--config-file', `${root}test/contract/schemathesis.toml`, 'run', documentFile, '--url', base, ...extra], {
-      cwd: root,
-      // The token reaches the fuzzer in its environment (schemathesis.toml reads ${CONTRACT_TOKEN}),
-      // never in an argv other processes can list; Schemathesis masks it in its output.
-      env: { ...process.env, CONTRACT_TOKEN: token },
-      stdio: 'inherit',
-    });
+    const fuzzer = spawn(
+      `${venvBin}/schemathesis`,
+      ['--config-file', `${root}test/contract/schemathesis.toml`, 'run', documentFile, '--url', base, ...extra],
+      {
+        cwd: root,
+        // The token reaches the fuzzer in its environment (schemathesis.toml reads ${CONTRACT_TOKEN}),
+        // never in an argv other processes can list; Schemathesis masks it in its output.
+        env: { ...process.env, CONTRACT_TOKEN: token },
+        stdio: 'inherit',
+      },
+    );
     const [code] = (await once(fuzzer, 'exit')) as [number | null];
     return code ?? 1;
   } finally {

@@ -53,7 +53,14 @@ beforeAll(async () => {
   topics = await privateTopics(admin, 3);
   producer = kafka.producer({ idempotent: true, maxInFlightRequests: 1 });
   await producer.connect();
-  worker = await startTestIngest(kafka, db.pool, { topic: topics.topic, dlqTopic: topics.dlqTopic, groupId, metrics, lagPollMs: 250, maxWaitTimeInMs: 100 });
+  worker = await startTestIngest(kafka, db.pool, {
+    topic: topics.topic,
+    dlqTopic: topics.dlqTopic,
+    groupId,
+    metrics,
+    lagPollMs: 250,
+    maxWaitTimeInMs: 100,
+  });
   gw = await startGateway({
     DATABASE_URL: db.url,
     VITALS_TOPIC: topics.topic,
@@ -85,27 +92,45 @@ const produce = (at: Date) =>
     topic: topics.topic,
     acks: -1,
     messages: [
-      { partition: 1, key: patient, value: JSON.stringify(numeric(patient, device, seq++, at, { code: '8867-4', value: 84, unit: '/min' })) },
+      {
+        partition: 1,
+        key: patient,
+        value: JSON.stringify(numeric(patient, device, seq++, at, { code: '8867-4', value: 84, unit: '/min' })),
+      },
       { partition: 1, key: patient, value: JSON.stringify(numeric(patient, device, seq++, at, { code: '59408-5', value: 96, unit: '%' })) },
     ],
   });
 
 interface Health {
   status: string;
-  pipeline: { status: string; delayed: boolean; lag: number; stalled_partitions: number[]; delayed_partitions: number[]; newest_observation_at: string | null; newest_observation_age_s: number | null };
+  pipeline: {
+    status: string;
+    delayed: boolean;
+    lag: number;
+    stalled_partitions: number[];
+    delayed_partitions: number[];
+    newest_observation_at: string | null;
+    newest_observation_age_s: number | null;
+  };
 }
 const health = async () => (await (await fetch(`${gw.url}/api/v1/health`)).json()) as Health;
 const banner = () => tp.page.locator('main > #data-delayed');
 /** Waits for the card's next reading of the health (its banner state is then current). */
 const nextHealthPoll = () => tp.page.waitForResponse((r) => new URL(r.url()).pathname === '/api/v1/health', { timeout: 30_000 });
-const newestAgeGauge = async () => ((await metrics.registry.getSingleMetric(METRIC.newestObservationAge)?.get())?.values ?? [])[0]?.value ?? Number.NaN;
+const newestAgeGauge = async () =>
+  ((await metrics.registry.getSingleMetric(METRIC.newestObservationAge)?.get())?.values ?? [])[0]?.value ?? Number.NaN;
 
 describe('an ingest stall: health and the cards say so, and recover', () => {
   const sixteenMinutesAgo = new Date(Date.now() - 16 * 60_000 - 20_000);
 
   it('readings 16 minutes old stored and nothing waiting: health ok (an idle ward), the monitor shows no banner', async () => {
     await produce(sixteenMinutesAgo);
-    await waitFor(() => countStored(db.pool, { patient }), (c) => c.rows === 2, 60_000, 'the old readings stored');
+    await waitFor(
+      () => countStored(db.pool, { patient }),
+      (c) => c.rows === 2,
+      60_000,
+      'the old readings stored',
+    );
     const idle = await waitFor(health, (h) => h.pipeline.lag === 0, 30_000, 'the group caught up');
     expect(idle.status).toBe('ok');
     expect(idle.pipeline).toMatchObject({ status: 'ok', delayed: false, newest_observation_at: expect.any(String) });
@@ -114,7 +139,15 @@ describe('an ingest stall: health and the cards say so, and recover', () => {
     const polled = nextHealthPoll();
     await tp.page.goto(`${gw.url}/ui/vitals-telemetry-monitor#${new URLSearchParams({ token, patient })}`, { waitUntil: 'load' });
     await polled;
-    await eventually(() => tp.page.locator('.tile[data-code="8867-4"] .value').innerText().catch(() => ''), (t) => t === '84', 'the stored heart rate on the monitor');
+    await eventually(
+      () =>
+        tp.page
+          .locator('.tile[data-code="8867-4"] .value')
+          .innerText()
+          .catch(() => ''),
+      (t) => t === '84',
+      'the stored heart rate on the monitor',
+    );
     expect(await banner().count()).toBe(0);
   });
 
@@ -132,7 +165,11 @@ describe('an ingest stall: health and the cards say so, and recover', () => {
     expect(stalled.pipeline.stalled_partitions).toEqual([1]);
     expect(await countStored(db.pool, { patient })).toMatchObject({ rows: 2 }); // nothing new stored
 
-    await eventually(() => banner().count(), (n) => n === 1, 'the "Data delayed" banner');
+    await eventually(
+      () => banner().count(),
+      (n) => n === 1,
+      'the "Data delayed" banner',
+    );
     const text = await banner().innerText();
     expect(text).toMatch(/^Data delayed — the newest stored reading is 1[67] min old; vitals on this screen may not be current$/);
     expect(await banner().getAttribute('role')).toBe('alert');
@@ -149,11 +186,20 @@ describe('an ingest stall: health and the cards say so, and recover', () => {
 
   it('writes taken again: the waiting readings are stored, health is ok, the banner goes away', async () => {
     await stall.stop();
-    await waitFor(() => countStored(db.pool, { patient }), (c) => c.rows === 4, 60_000, 'the waiting readings stored');
+    await waitFor(
+      () => countStored(db.pool, { patient }),
+      (c) => c.rows === 4,
+      60_000,
+      'the waiting readings stored',
+    );
     const ok = await waitFor(health, (h) => h.status === 'ok' && h.pipeline.lag === 0, 30_000, 'health ok again');
     expect(ok.pipeline).toMatchObject({ status: 'ok', delayed: false, stalled_partitions: [], delayed_partitions: [] });
     expect(ok.pipeline.newest_observation_age_s).toBeLessThan(60);
-    await eventually(() => banner().count(), (n) => n === 0, 'the banner to go away');
+    await eventually(
+      () => banner().count(),
+      (n) => n === 0,
+      'the banner to go away',
+    );
     await nextHealthPoll();
     expect(await banner().count()).toBe(0);
     expect(tp.errors).toEqual([]);

@@ -42,10 +42,12 @@ describe('a foreign transaction held for 30 s', () => {
       await holder.query('BEGIN');
       const xid = (await holder.query<{ x: string }>('SELECT pg_current_xact_id()::text AS x')).rows[0]!.x;
       open = true;
-      const ends = new Promise<void>((resolve) => setTimeout(() => {
-        open = false;
-        void holder.query('COMMIT').finally(resolve);
-      }, HOLD_MS));
+      const ends = new Promise<void>((resolve) =>
+        setTimeout(() => {
+          open = false;
+          void holder.query('COMMIT').finally(resolve);
+        }, HOLD_MS),
+      );
 
       const family = `Foreign${randomUUID().replace(/-/g, '').slice(0, 10)}`;
       const created = await fetch(`${gw.url}/api/v1/patients`, {
@@ -59,14 +61,15 @@ describe('a foreign transaction held for 30 s', () => {
       let found = false;
       let openWhenFound = false;
       while (!found && open) {
-        const page = (await (await fetch(`${gw.url}/api/v1/patients?name=${family}`, { headers })).json()) as { entry?: { resource: { id: string } }[] };
+        const page = (await (await fetch(`${gw.url}/api/v1/patients?name=${family}`, { headers })).json()) as {
+          entry?: { resource: { id: string } }[];
+        };
         found = (page.entry ?? []).some((e) => e.resource.id === id);
         if (found) {
           // the foreign transaction really is open and holds the server's horizon back
-          const { rows } = await owner.query<{ held: boolean }>(
-            'SELECT pg_snapshot_xmin(pg_current_snapshot()) <= $1::xid8 AS held',
-            [xid],
-          );
+          const { rows } = await owner.query<{ held: boolean }>('SELECT pg_snapshot_xmin(pg_current_snapshot()) <= $1::xid8 AS held', [
+            xid,
+          ]);
           openWhenFound = open && rows[0]!.held;
         } else await new Promise((r) => setTimeout(r, 100));
       }

@@ -31,12 +31,14 @@ function admin(...args: string[]): { status: number | null; json: Record<string,
     timeout: 30_000,
   });
   // a refusal (exit 1) prints its reason as JSON, a usage error (exit 2) its usage; a crash prints nothing on stdout: its stderr is shown
-  if (result.status !== 0 && result.status !== 2 && !result.stdout) console.error(`admin ${args.join(' ')}: exit ${result.status}\n${result.stderr}`);
+  if (result.status !== 0 && result.status !== 2 && !result.stdout)
+    console.error(`admin ${args.join(' ')}: exit ${result.status}\n${result.stderr}`);
   return { status: result.status, json: JSON.parse(result.stdout || '{}') as Record<string, unknown> };
 }
 
 const kidOf = (token: string) => decodeProtectedHeader(token).kid!;
-const identity = (gw: RunningGateway, token: string) => fetch(`${gw.address}/agent/identity`, { headers: { authorization: `Bearer ${token}` } }).then((r) => r.status);
+const identity = (gw: RunningGateway, token: string) =>
+  fetch(`${gw.address}/agent/identity`, { headers: { authorization: `Bearer ${token}` } }).then((r) => r.status);
 async function eventually(what: string, check: () => Promise<boolean>): Promise<void> {
   for (let i = 0; i < 100; i++) {
     if (await check()) return;
@@ -46,12 +48,14 @@ async function eventually(what: string, check: () => Promise<boolean>): Promise<
 }
 
 describe('signing keys, rotated and withdrawn without a restart', () => {
-  it('rotate: both instances sign with the new key; old tokens stay valid. withdraw: the old key\'s tokens are refused everywhere', async () => {
+  it("rotate: both instances sign with the new key; old tokens stay valid. withdraw: the old key's tokens are refused everywhere", async () => {
     const old = await clientCredentialsToken(a.url, client);
     const oldKid = kidOf(old);
     expect(await identity(b, old)).toBe(200); // verified (and cached) on both
     expect(await identity(a, old)).toBe(200);
-    const activeRs256 = async () => (await a.deps.pool.query<{ kid: string }>("SELECT kid FROM oauth_signing_keys WHERE alg = 'RS256' AND retired_at IS NULL")).rows[0]!.kid;
+    const activeRs256 = async () =>
+      (await a.deps.pool.query<{ kid: string }>("SELECT kid FROM oauth_signing_keys WHERE alg = 'RS256' AND retired_at IS NULL")).rows[0]!
+        .kid;
     const oldIdTokenKid = await activeRs256();
 
     const rotated = admin('rotate-key'); // every algorithm: ES256 (access tokens) and RS256 (ID tokens)
@@ -61,7 +65,10 @@ describe('signing keys, rotated and withdrawn without a restart', () => {
     expect(rotated.json.active_kids).toEqual({ ES256: newKid, RS256: await activeRs256() });
     expect(await activeRs256()).not.toBe(oldIdTokenKid);
     for (const gw of [a, b]) {
-      await eventually(`${gw.address} signs with the new key`, async () => kidOf(await clientCredentialsToken(gw.address, client)) === newKid);
+      await eventually(
+        `${gw.address} signs with the new key`,
+        async () => kidOf(await clientCredentialsToken(gw.address, client)) === newKid,
+      );
     }
     const fresh = await clientCredentialsToken(b.address, client);
     expect(await identity(a, fresh)).toBe(200);

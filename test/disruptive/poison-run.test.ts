@@ -94,8 +94,18 @@ async function produce(run: Run, good: number, bad: number, devices: number): Pr
 
 /** Waits for the group to have processed everything produced (stored + dead-lettered = produced). */
 async function drained(run: Run, good: number, bad: number, prefix: string, timeoutMs: number) {
-  await waitFor(() => countStored(run.db.pool, { devicePrefix: prefix }), (c) => c.rows >= good, timeoutMs, `${good} rows stored`);
-  await waitFor(async () => Number((await run.admin.fetchTopicOffsets(run.topics.dlqTopic))[0]!.high), (n) => n >= bad, timeoutMs, `${bad} dead letters`);
+  await waitFor(
+    () => countStored(run.db.pool, { devicePrefix: prefix }),
+    (c) => c.rows >= good,
+    timeoutMs,
+    `${good} rows stored`,
+  );
+  await waitFor(
+    async () => Number((await run.admin.fetchTopicOffsets(run.topics.dlqTopic))[0]!.high),
+    (n) => n >= bad,
+    timeoutMs,
+    `${bad} dead letters`,
+  );
 }
 
 async function expectExactlyOnce(run: Run, good: number, bad: number, prefix: string) {
@@ -104,10 +114,14 @@ async function expectExactlyOnce(run: Run, good: number, bad: number, prefix: st
   // the DLQ holds each refused record once, with the database's reason and its source position
   expect(Number((await run.admin.fetchTopicOffsets(run.topics.dlqTopic))[0]!.high)).toBe(bad);
   const dead = await readTopic(kafka, run.topics.dlqTopic, (seen) => seen.length >= bad, 60_000);
-  const sources = new Set(dead.map((m) => `${m.headers?.[DLQ_HEADERS.partition]?.toString()}/${m.headers?.[DLQ_HEADERS.offset]?.toString()}`));
+  const sources = new Set(
+    dead.map((m) => `${m.headers?.[DLQ_HEADERS.partition]?.toString()}/${m.headers?.[DLQ_HEADERS.offset]?.toString()}`),
+  );
   expect(sources.size).toBe(bad);
   for (const m of dead) {
-    expect(m.headers?.[DLQ_HEADERS.reason]?.toString()).toMatch(/^refused by the database: .*violates check constraint "test_refuses_poison"/);
+    expect(m.headers?.[DLQ_HEADERS.reason]?.toString()).toMatch(
+      /^refused by the database: .*violates check constraint "test_refuses_poison"/,
+    );
     expect(JSON.parse(m.value!.toString()).device_id).toMatch(/^poison-/);
   }
   // every good reading handed to the live stage once (none of the refused ones)
@@ -158,11 +172,18 @@ describe('the same 50,000 good readings without a refused one (the figure to com
   it('stores every one once', async () => {
     const started = performance.now();
     const { prefix } = await produce(run, 50_000, 0, 24);
-    await waitFor(() => countStored(run.db.pool, { devicePrefix: prefix }), (c) => c.rows >= 50_000, 170_000, '50,000 rows stored');
+    await waitFor(
+      () => countStored(run.db.pool, { devicePrefix: prefix }),
+      (c) => c.rows >= 50_000,
+      170_000,
+      '50,000 rows stored',
+    );
     const seconds = (performance.now() - started) / 1_000;
     expect(await countStored(run.db.pool, { devicePrefix: prefix })).toEqual({ rows: 50_000, distinct: 50_000 });
     expect(run.live.size).toBe(50_000);
-    console.log(`baseline: 50000 records produced and processed in ${seconds.toFixed(1)} s (${Math.round(50_000 / seconds)} rows/s stored), ${run.worker!.stats.batches} batches`);
+    console.log(
+      `baseline: 50000 records produced and processed in ${seconds.toFixed(1)} s (${Math.round(50_000 / seconds)} rows/s stored), ${run.worker!.stats.batches} batches`,
+    );
   });
 });
 
@@ -178,7 +199,7 @@ describe('a slow database (0.3 s per write statement) and a 6 s session timeout'
   });
   afterAll(async () => closeRun(run ?? {}));
 
-  it('isolates a backlog\'s refused rows for far longer than the session timeout, and the member stays in the group', async () => {
+  it("isolates a backlog's refused rows for far longer than the session timeout, and the member stays in the group", async () => {
     // A backlog first, so one fetch holds all 30 refused rows: its isolation is ~90 statements of 0.3 s.
     const { prefix } = await produce(run, GOOD, BAD, 6);
     const started = performance.now();
@@ -187,7 +208,9 @@ describe('a slow database (0.3 s per write statement) and a 6 s session timeout'
     const seconds = (performance.now() - started) / 1_000;
     await expectExactlyOnce(run, GOOD, BAD, prefix);
     const s = run.worker!.stats;
-    console.log(`slow database: ${s.isolations} isolations, ${s.isolationWrites} statements of ≥ 0.3 s (≥ ${(s.isolationWrites * 0.3).toFixed(0)} s of isolation against a 6 s session timeout), drained in ${seconds.toFixed(1)} s`);
+    console.log(
+      `slow database: ${s.isolations} isolations, ${s.isolationWrites} statements of ≥ 0.3 s (≥ ${(s.isolationWrites * 0.3).toFixed(0)} s of isolation against a 6 s session timeout), drained in ${seconds.toFixed(1)} s`,
+    );
     expect(s.isolationWrites * 300).toBeGreaterThan(6_000); // the isolation did outlast the session timeout
   });
 });

@@ -69,17 +69,38 @@ interface AppProcess {
 }
 
 /** Starts one app as a child process and waits until its /readyz answers 200. */
-async function startApp(name: string, app: 'gateway' | 'ingest', env: Record<string, string>, url: string, metricsUrl?: string): Promise<AppProcess> {
+async function startApp(
+  name: string,
+  app: 'gateway' | 'ingest',
+  env: Record<string, string>,
+  url: string,
+  metricsUrl?: string,
+): Promise<AppProcess> {
   let stderr = '';
   const child = spawn(process.execPath, ['--import', 'tsx', `apps/${app}/src/main.ts`], {
-    env: { ...process.env, DATABASE_URL: testEnv.APP_DATABASE_URL, REDIS_URL: testEnv.REDIS_URL, KAFKA_BROKERS: brokers, KAFKA_REPLICATION_FACTOR: '3', KAFKA_MIN_INSYNC_REPLICAS: '2', LOG_LEVEL: 'warn', ...env },
+    env: {
+      ...process.env,
+      DATABASE_URL: testEnv.APP_DATABASE_URL,
+      REDIS_URL: testEnv.REDIS_URL,
+      KAFKA_BROKERS: brokers,
+      KAFKA_REPLICATION_FACTOR: '3',
+      KAFKA_MIN_INSYNC_REPLICAS: '2',
+      LOG_LEVEL: 'warn',
+      ...env,
+    },
     stdio: ['ignore', 'ignore', 'pipe'],
   });
   child.stderr!.on('data', (chunk) => (stderr = (stderr + chunk).slice(-20_000)));
   children.push(child);
   const deadline = Date.now() + 120_000;
   for (;;) {
-    if (await fetch(`${url}/readyz`).then((r) => r.status === 200, () => false)) return { name, child, url, ...(metricsUrl ? { metricsUrl } : {}), stderr: () => stderr };
+    if (
+      await fetch(`${url}/readyz`).then(
+        (r) => r.status === 200,
+        () => false,
+      )
+    )
+      return { name, child, url, ...(metricsUrl ? { metricsUrl } : {}), stderr: () => stderr };
     if (child.exitCode !== null) throw new Error(`${name} exited at start: ${stderr}`);
     if (Date.now() > deadline) throw new Error(`${name} was not ready within 120 s: ${stderr}`);
     await sleep(250);
@@ -148,10 +169,23 @@ describe('scale-out: 3 Kafka brokers, 2 gateways, 2 ingests, losing one of each 
     const topic = `vitals.scaleout.${id}`;
     const dlqTopic = `${topic}.dlq`;
     const [observations, deadLetters] = topicSpecs(DURABILITY);
-    await admin.createTopics({ waitForLeaders: true, topics: [{ ...observations!, topic }, { ...deadLetters!, topic: dlqTopic }] });
+    await admin.createTopics({
+      waitForLeaders: true,
+      topics: [
+        { ...observations!, topic },
+        { ...deadLetters!, topic: dlqTopic },
+      ],
+    });
 
     // two gateways with one issuer (a token works on both), two ingests in one group
-    const [portA, portB, probe1, probe2, metrics1, metrics2] = (await Promise.all(Array.from({ length: 6 }, freePort))) as [number, number, number, number, number, number];
+    const [portA, portB, probe1, probe2, metrics1, metrics2] = (await Promise.all(Array.from({ length: 6 }, freePort))) as [
+      number,
+      number,
+      number,
+      number,
+      number,
+      number,
+    ];
     const issuer = `http://127.0.0.1:${portA}`;
     const gatewayEnv = (port: number) => ({
       ...ONE_ADDRESS_LIMITS,
@@ -187,14 +221,24 @@ describe('scale-out: 3 Kafka brokers, 2 gateways, 2 ingests, losing one of each 
     // the apps created the default topics with the production durability too
     const defaults = await admin.fetchTopicMetadata({ topics: ['vitals.observations.v1'] });
     expect(new Set(defaults.topics[0]!.partitions.map((p) => p.replicas.length))).toEqual(new Set([3]));
-    const minIsr = await admin.describeConfigs({ includeSynonyms: false, resources: [{ type: 2, name: 'vitals.observations.v1', configNames: ['min.insync.replicas'] }] });
+    const minIsr = await admin.describeConfigs({
+      includeSynonyms: false,
+      resources: [{ type: 2, name: 'vitals.observations.v1', configNames: ['min.insync.replicas'] }],
+    });
     expect(minIsr.resources[0]!.configEntries[0]!.configValue).toBe('2');
 
-    const deviceAuth = { authorization: `Bearer ${await clientCredentialsToken(issuer, await registerClient(issuer, ['write:vitals'], 'vitalis-scale-out-devices'))}` };
-    const readAuth = { authorization: `Bearer ${await clientCredentialsToken(issuer, await registerClient(issuer, ['read:vitals'], 'vitalis-scale-out-monitor'))}` };
+    const deviceAuth = {
+      authorization: `Bearer ${await clientCredentialsToken(issuer, await registerClient(issuer, ['write:vitals'], 'vitalis-scale-out-devices'))}`,
+    };
+    const readAuth = {
+      authorization: `Bearer ${await clientCredentialsToken(issuer, await registerClient(issuer, ['read:vitals'], 'vitalis-scale-out-monitor'))}`,
+    };
     const prefix = `pat-scale-${id}`;
     const patients = Array.from({ length: DEVICES }, (_, i) => `${prefix}-${i}`);
-    const subscribers = [subscriber('subscriber A', gateways, 0, patients, readAuth), subscriber('subscriber B', gateways, 1, patients, readAuth)];
+    const subscribers = [
+      subscriber('subscriber A', gateways, 0, patients, readAuth),
+      subscriber('subscriber B', gateways, 1, patients, readAuth),
+    ];
     await sleep(500); // both streams open before the first observation
 
     // the lag series: the sum over partitions, from each ingest still alive, every 250 ms
@@ -206,7 +250,10 @@ describe('scale-out: 3 Kafka brokers, 2 gateways, 2 ingests, losing one of each 
       while (sampling) {
         for (const ingest of ingests) {
           if (ingest.child.exitCode !== null || ingest.child.signalCode !== null) continue;
-          const lag = await scrape(ingest.metricsUrl!).then((s) => total(s.samples, 'vitalis_kafka_consumer_lag', { topic }), () => undefined);
+          const lag = await scrape(ingest.metricsUrl!).then(
+            (s) => total(s.samples, 'vitalis_kafka_consumer_lag', { topic }),
+            () => undefined,
+          );
           if (lag !== undefined) lagSamples.push({ at: phaseName, ingest: ingest.name, lag });
         }
         await sleep(250);
@@ -244,7 +291,12 @@ describe('scale-out: 3 Kafka brokers, 2 gateways, 2 ingests, losing one of each 
     });
 
     const stored = async () =>
-      (await pool.query<{ rows: number; distinct: number }>(`SELECT count(*)::int AS rows, count(DISTINCT (device_id, seq, effective_at))::int AS distinct FROM vitals_observations WHERE device_id LIKE $1 || '%'`, [prefix])).rows[0]!;
+      (
+        await pool.query<{ rows: number; distinct: number }>(
+          `SELECT count(*)::int AS rows, count(DISTINCT (device_id, seq, effective_at))::int AS distinct FROM vitals_observations WHERE device_id LIKE $1 || '%'`,
+          [prefix],
+        )
+      ).rows[0]!;
     const progress = async (more: number, what: string) => {
       const from = acked.size;
       await waitFor(stored, (s) => s.rows >= from + more, 90_000, what);
@@ -255,7 +307,11 @@ describe('scale-out: 3 Kafka brokers, 2 gateways, 2 ingests, losing one of each 
 
     // The topic's partitions as the cluster reports them; undefined while the admin's request went to
     // a broker just killed (ECONNRESET until kafkajs refreshes its metadata): probed again, not a failure.
-    const partitions = () => admin.fetchTopicMetadata({ topics: [topic] }).then((m) => m.topics[0]!.partitions, () => undefined);
+    const partitions = () =>
+      admin.fetchTopicMetadata({ topics: [topic] }).then(
+        (m) => m.topics[0]!.partitions,
+        () => undefined,
+      );
 
     // 1. a broker: the leader of partition 0
     phaseName = 'broker killed';
@@ -279,7 +335,11 @@ describe('scale-out: 3 Kafka brokers, 2 gateways, 2 ingests, losing one of each 
     await killHard(ingest1);
     phase(`kill -9 ingest 1 (lag ${lagAtIngestKill})`);
     await waitFor(
-      () => admin.describeGroups([groupId]).then((d) => d.groups[0]!, () => undefined),
+      () =>
+        admin.describeGroups([groupId]).then(
+          (d) => d.groups[0]!,
+          () => undefined,
+        ),
       (g) => g !== undefined && g.state === 'Stable' && g.members.length === 1,
       60_000,
       'the group down to the surviving ingest',
@@ -301,8 +361,19 @@ describe('scale-out: 3 Kafka brokers, 2 gateways, 2 ingests, losing one of each 
     const all = acked.size;
     phase(`load stopped: ${all} acknowledged`);
     const final = await waitFor(stored, (s) => s.rows >= all, 120_000, 'every acknowledged observation stored');
-    for (const s of subscribers) await waitFor(async () => s.seen.length, (n) => n >= all, 90_000, 'every observation delivered');
-    await waitFor(async () => lagSamples.at(-1), (s) => s?.ingest === 'ingest 2' && s.lag === 0 && s.at === 'drain', 60_000, 'the lag back to 0');
+    for (const s of subscribers)
+      await waitFor(
+        async () => s.seen.length,
+        (n) => n >= all,
+        90_000,
+        'every observation delivered',
+      );
+    await waitFor(
+      async () => lagSamples.at(-1),
+      (s) => s?.ingest === 'ingest 2' && s.lag === 0 && s.at === 'drain',
+      60_000,
+      'the lag back to 0',
+    );
     sampling = false;
     await sampler;
     // rows the surviving ingest found already stored: batches a device re-sent after an unanswered post, redeliveries
@@ -322,7 +393,10 @@ describe('scale-out: 3 Kafka brokers, 2 gateways, 2 ingests, losing one of each 
 
     // exactly once in the append log: the very set acknowledged, no row twice
     expect(final).toEqual({ rows: all, distinct: all });
-    const { rows } = await pool.query<{ k: string }>(`SELECT device_id || '/' || seq AS k FROM vitals_observations WHERE device_id LIKE $1 || '%'`, [prefix]);
+    const { rows } = await pool.query<{ k: string }>(
+      `SELECT device_id || '/' || seq AS k FROM vitals_observations WHERE device_id LIKE $1 || '%'`,
+      [prefix],
+    );
     expect(new Set(rows.map((r) => r.k))).toEqual(acked);
     const dlq = await admin.fetchTopicOffsets(dlqTopic);
     expect(dlq.map((p) => Number(p.high))).toEqual([0]);

@@ -12,16 +12,25 @@ import { createPool } from '@vitalis/db';
 import { startGateway, type RunningGateway } from './gateway';
 import { APP_ROLE, testEnv } from './env';
 
-export async function startGatewayRefusingAudit(actions: string | string[], overrides: Record<string, string> = {}): Promise<RunningGateway & { schema: string }> {
+export async function startGatewayRefusingAudit(
+  actions: string | string[],
+  overrides: Record<string, string> = {},
+): Promise<RunningGateway & { schema: string }> {
   const schema = `audit_refused_${randomUUID().slice(0, 8)}`;
   const admin = createPool({ url: testEnv.DATABASE_URL, max: 1, application: 'vitalis-test-audit-refusal' });
   try {
     await admin.query(`CREATE SCHEMA ${schema}`);
     await admin.query(`CREATE TABLE ${schema}.audit_events (LIKE public.audit_events INCLUDING ALL)`);
     // Not part of the real hash chain (its trigger, which also assigns ids, is not copied): ids of its own, chain columns empty.
-    await admin.query(`ALTER TABLE ${schema}.audit_events ALTER COLUMN id ADD GENERATED ALWAYS AS IDENTITY, ALTER COLUMN prev_hash DROP NOT NULL, ALTER COLUMN hash DROP NOT NULL`);
-    await admin.query(`CREATE FUNCTION ${schema}.refuse() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN RAISE EXCEPTION 'audit trail unavailable (test)'; END $$`);
-    await admin.query(`CREATE TRIGGER refuse BEFORE INSERT ON ${schema}.audit_events FOR EACH ROW WHEN (NEW.action LIKE ANY (ARRAY[${[actions].flat().map(literal).join(', ')}])) EXECUTE FUNCTION ${schema}.refuse()`);
+    await admin.query(
+      `ALTER TABLE ${schema}.audit_events ALTER COLUMN id ADD GENERATED ALWAYS AS IDENTITY, ALTER COLUMN prev_hash DROP NOT NULL, ALTER COLUMN hash DROP NOT NULL`,
+    );
+    await admin.query(
+      `CREATE FUNCTION ${schema}.refuse() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN RAISE EXCEPTION 'audit trail unavailable (test)'; END $$`,
+    );
+    await admin.query(
+      `CREATE TRIGGER refuse BEFORE INSERT ON ${schema}.audit_events FOR EACH ROW WHEN (NEW.action LIKE ANY (ARRAY[${[actions].flat().map(literal).join(', ')}])) EXECUTE FUNCTION ${schema}.refuse()`,
+    );
     // The gateway connects as the app role: it may use the schema (its table has the owner's default grants).
     await admin.query(`GRANT USAGE ON SCHEMA ${schema} TO ${APP_ROLE}`);
   } finally {

@@ -22,7 +22,9 @@ export function initialAccessToken(role: Role = 'system', databaseUrl = testEnv.
     token = (async () => {
       const pool = createPool({ url: databaseUrl, max: 1, application: 'vitalis-test-operator' });
       try {
-        return (await mintInitialAccessToken(pool, { role, createdBy: 'test-operator', ttlSeconds: 86_400, maxUses: null, label: 'test suite' })).initial_access_token;
+        return (
+          await mintInitialAccessToken(pool, { role, createdBy: 'test-operator', ttlSeconds: 86_400, maxUses: null, label: 'test suite' })
+        ).initial_access_token;
       } finally {
         await pool.end();
       }
@@ -42,7 +44,13 @@ export interface RegisteredClient {
  * A client_credentials client holding `scopes`, registered with a `role` initial access token
  * (default: system, every scope) minted in `databaseUrl` (the gateway's database).
  */
-export async function registerClient(baseUrl: string, scopes: Scope[], name = 'vitalis-test', role: Role = 'system', databaseUrl?: string): Promise<RegisteredClient> {
+export async function registerClient(
+  baseUrl: string,
+  scopes: Scope[],
+  name = 'vitalis-test',
+  role: Role = 'system',
+  databaseUrl?: string,
+): Promise<RegisteredClient> {
   const res = await fetch(`${baseUrl}/api/auth/register`, {
     method: 'POST',
     headers: { 'content-type': 'application/json', authorization: `Bearer ${await initialAccessToken(role, databaseUrl)}` },
@@ -80,7 +88,12 @@ export async function authHeaders(baseUrl: string, scopes: Scope[], databaseUrl?
 export async function approveClient(baseUrl: string, clientId: string, role: Role, scope?: string): Promise<void> {
   // Approving gives a role: the approver's token must hold that role's scopes (issue 30), so the
   // tests approve as a system-role backend holding every scope a client obtains on its own.
-  const admin = await registerClient(baseUrl, SCOPE_NAMES.filter((s) => !needsUser(s)), 'vitalis-test-operator', 'system');
+  const admin = await registerClient(
+    baseUrl,
+    SCOPE_NAMES.filter((s) => !needsUser(s)),
+    'vitalis-test-operator',
+    'system',
+  );
   const res = await fetch(`${baseUrl}/api/auth/admin/clients/${encodeURIComponent(clientId)}/approve`, {
     method: 'POST',
     headers: { authorization: `Bearer ${await clientCredentialsToken(baseUrl, admin)}`, 'content-type': 'application/json' },

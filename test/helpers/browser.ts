@@ -35,7 +35,9 @@ export async function openPage(browser: Browser, viewport = { width: 1280, heigh
   page.on('pageerror', (e) => errors.push(`pageerror: ${e.message}`));
   // CSP violations surface as console errors too; this catches them even if the console is quiet.
   // (a string: the test project has no DOM typings)
-  await page.addInitScript(`document.addEventListener('securitypolicyviolation', (e) => console.error('CSP violation: ' + e.violatedDirective + ' ' + e.blockedURI));`);
+  await page.addInitScript(
+    `document.addEventListener('securitypolicyviolation', (e) => console.error('CSP violation: ' + e.violatedDirective + ' ' + e.blockedURI));`,
+  );
   return { page, context, errors };
 }
 

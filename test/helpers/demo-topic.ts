@@ -78,7 +78,9 @@ async function strangersBetween(from: Offsets, to: Offsets): Promise<string[]> {
       },
     });
     let timer: NodeJS.Timeout | undefined;
-    const timeout = new Promise((_, reject) => (timer = setTimeout(() => reject(new Error(`reading ${TOPIC} since the mark took over 120 s`)), 120_000)));
+    const timeout = new Promise(
+      (_, reject) => (timer = setTimeout(() => reject(new Error(`reading ${TOPIC} since the mark took over 120 s`)), 120_000)),
+    );
     await Promise.race([finished, timeout]).finally(() => clearTimeout(timer));
   } finally {
     await consumer.disconnect();
@@ -109,7 +111,9 @@ async function main(command: string | undefined): Promise<number> {
         process.stdout.write(`demo topic ${TOPIC}: no test record reached it during the run\n`);
         return 0;
       }
-      process.stderr.write(`demo topic ${TOPIC}: records that are not the demo simulator's reached it during the test run (a test must publish to TEST_TOPICS or private topics):\n  ${strangers.join('\n  ')}\n`);
+      process.stderr.write(
+        `demo topic ${TOPIC}: records that are not the demo simulator's reached it during the test run (a test must publish to TEST_TOPICS or private topics):\n  ${strangers.join('\n  ')}\n`,
+      );
       return 1;
     }
     process.stderr.write('usage: demo-topic.ts mark|check\n');

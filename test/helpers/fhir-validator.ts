@@ -77,11 +77,15 @@ function runDir(): { dir: string; parentPid: number } {
 
 function startIn(dir: string, parentPid: number): void {
   const log = openSync(join(dir, 'server.log'), 'a');
-  const child = spawn(join(ROOT, 'infra/bin/fhir-validator'), ['serve', '--port-file', join(dir, 'port'), '--parent-pid', String(parentPid)], {
-    cwd: ROOT,
-    detached: true, // outlives this worker; the setup's teardown (or the parent-pid watchdog) stops it
-    stdio: ['ignore', log, log],
-  });
+  const child = spawn(
+    join(ROOT, 'infra/bin/fhir-validator'),
+    ['serve', '--port-file', join(dir, 'port'), '--parent-pid', String(parentPid)],
+    {
+      cwd: ROOT,
+      detached: true, // outlives this worker; the setup's teardown (or the parent-pid watchdog) stops it
+      stdio: ['ignore', log, log],
+    },
+  );
   writeFileSync(join(dir, 'pid'), String(child.pid));
   child.once('exit', (code) => {
     if (!existsSync(join(dir, 'port'))) writeFileSync(join(dir, 'failed'), `exited with ${code}`);
@@ -110,7 +114,9 @@ async function waitForPort(dir: string): Promise<string> {
       if (res?.ok) return url;
     }
     if (existsSync(join(dir, 'failed')) || starterGone(dir)) {
-      throw new Error(`The FHIR validator did not start (${readFileSync(join(dir, 'failed'), 'utf8')}); see ${join(dir, 'server.log')}. Build it alone with \`make fhir-validator\`.`);
+      throw new Error(
+        `The FHIR validator did not start (${readFileSync(join(dir, 'failed'), 'utf8')}); see ${join(dir, 'server.log')}. Build it alone with \`make fhir-validator\`.`,
+      );
     }
     await new Promise((r) => setTimeout(r, 250));
   }
@@ -151,7 +157,9 @@ export async function validateFhir(resource: unknown | unknown[], options: Valid
   if (!res.ok) throw new Error(`FHIR validator answered ${res.status}: ${await res.text()}`);
   const results = (await res.json()) as { index: number; issues: Omit<FhirIssue, 'index' | 'resource'>[] }[];
   const wanted = new Set<FhirSeverity>(options.warnings ? ['fatal', 'error', 'warning', 'information'] : ['fatal', 'error']);
-  return results.flatMap((r) => r.issues.filter((i) => wanted.has(i.severity)).map((i) => ({ ...i, index: r.index, resource: label(resources[r.index]) })));
+  return results.flatMap((r) =>
+    r.issues.filter((i) => wanted.has(i.severity)).map((i) => ({ ...i, index: r.index, resource: label(resources[r.index]) })),
+  );
 }
 
 /** One line per issue, for assertion messages. */

@@ -64,13 +64,24 @@ export async function startGateway(overrides: Record<string, string> = {}, optio
   // Bind first so the base URL (issuer, problem types) names the real ephemeral port.
   let config: GatewayConfig = withBaseUrl(parsed);
   let address = '';
-  const deps: GatewayDeps = { config, pool, redis, kafka, logger, keySets: new RemoteKeySets(keySetFetchPolicy(config), logger), metrics: gatewayMetrics({ pool, redis }), ...(options.tracing ? { tracing: options.tracing } : {}) };
+  const deps: GatewayDeps = {
+    config,
+    pool,
+    redis,
+    kafka,
+    logger,
+    keySets: new RemoteKeySets(keySetFetchPolicy(config), logger),
+    metrics: gatewayMetrics({ pool, redis }),
+    ...(options.tracing ? { tracing: options.tracing } : {}),
+  };
   const app = await buildGatewayOnFreePort(deps, (port) => {
     address = `http://127.0.0.1:${port}`;
     config = withBaseUrl({ ...parsed, PORT: port, PUBLIC_BASE_URL: overrides.PUBLIC_BASE_URL ?? `http://127.0.0.1:${port}` });
     deps.config = config;
   });
-  const metricsServer: MetricsServer | undefined = options.metrics ? await startMetricsServer(deps.metrics.registry, { host: '127.0.0.1', port: 0 }) : undefined;
+  const metricsServer: MetricsServer | undefined = options.metrics
+    ? await startMetricsServer(deps.metrics.registry, { host: '127.0.0.1', port: 0 })
+    : undefined;
   return {
     url: config.baseUrl,
     address,

@@ -60,7 +60,11 @@ export async function openInMcpHost(
   await tp.page.route(url, (route) => route.fulfill({ status: 200, contentType: 'text/html; charset=utf-8', body: html }));
   await tp.page.exposeFunction('mcpCallTool', callTool);
   await tp.page.goto(url, { waitUntil: 'load' });
-  await eventually(() => tp.page.evaluate<string[]>('window.fromCard'), (m) => m.includes('ui/notifications/initialized'), `${card}: ui/notifications/initialized`);
+  await eventually(
+    () => tp.page.evaluate<string[]>('window.fromCard'),
+    (m) => m.includes('ui/notifications/initialized'),
+    `${card}: ui/notifications/initialized`,
+  );
   expect((await tp.page.evaluate<string[]>('window.fromCard'))[0]).toBe('ui/initialize');
   return { tp, frame: tp.page.frameLocator('#card') };
 }

@@ -9,18 +9,24 @@ type Json = Record<string, any>;
 const METHODS = ['get', 'put', 'post', 'delete', 'options', 'head', 'patch', 'trace'];
 const SCALARS = ['string', 'number', 'integer', 'boolean', 'null'];
 
-export interface Operation { key: string; op: Json }
+export interface Operation {
+  key: string;
+  op: Json;
+}
 
 export const operationsOf = (doc: Json): Operation[] =>
   Object.entries(doc.paths as Record<string, Json>).flatMap(([path, item]) =>
-    METHODS.filter((m) => item[m]).map((m) => ({ key: `${m.toUpperCase()} ${path}`, op: item[m] as Json })));
+    METHODS.filter((m) => item[m]).map((m) => ({ key: `${m.toUpperCase()} ${path}`, op: item[m] as Json })),
+  );
 
 /** Every body of an operation: where it is (e.g. `request application/json`, `200 application/json`) and its media type object. */
 export function bodiesOf(op: Json): { where: string; media: Json }[] {
   const out: { where: string; media: Json }[] = [];
-  for (const [type, media] of Object.entries((op.requestBody?.content ?? {}) as Record<string, Json>)) out.push({ where: `request ${type}`, media });
+  for (const [type, media] of Object.entries((op.requestBody?.content ?? {}) as Record<string, Json>))
+    out.push({ where: `request ${type}`, media });
   for (const [status, response] of Object.entries((op.responses ?? {}) as Record<string, Json>)) {
-    for (const [type, media] of Object.entries((response.content ?? {}) as Record<string, Json>)) out.push({ where: `${status} ${type}`, media });
+    for (const [type, media] of Object.entries((response.content ?? {}) as Record<string, Json>))
+      out.push({ where: `${status} ${type}`, media });
   }
   return out;
 }
@@ -32,9 +38,12 @@ const componentOf = (ref: string) => ref.replace('#/components/schemas/', '');
 export const isAnonymous = (schema: Json | undefined) => Boolean(schema) && typeof schema!.$ref !== 'string' && !isScalar(schema!);
 
 /** No type, no structure: `{}` or only annotations (`description`, `title`...). */
-const isUntyped = (schema: Json) => !['type', '$ref', 'anyOf', 'oneOf', 'allOf', 'enum', 'const', 'not', 'properties', 'items'].some((k) => k in schema);
+const isUntyped = (schema: Json) =>
+  !['type', '$ref', 'anyOf', 'oneOf', 'allOf', 'enum', 'const', 'not', 'properties', 'items'].some((k) => k in schema);
 /** Any property allowed with any value: `additionalProperties` true or an untyped schema. */
-const isOpenMap = (schema: Json) => schema.additionalProperties === true || (typeof schema.additionalProperties === 'object' && isUntyped(schema.additionalProperties as Json));
+const isOpenMap = (schema: Json) =>
+  schema.additionalProperties === true ||
+  (typeof schema.additionalProperties === 'object' && isUntyped(schema.additionalProperties as Json));
 
 /**
  * The free-form places reachable from the components the bodies name, each as
@@ -54,7 +63,8 @@ export function freeFormPlaces(doc: Json): string[] {
     for (const [name, p] of Object.entries((s.properties ?? {}) as Json)) walk(p, `${at}/properties/${name}`);
     if (s.items) walk(s.items, `${at}/items`);
     for (const k of ['anyOf', 'oneOf', 'allOf']) ((s[k] ?? []) as unknown[]).forEach((b, i) => walk(b, `${at}/${k}/${i}`));
-    if (s.additionalProperties && typeof s.additionalProperties === 'object' && !isUntyped(s.additionalProperties as Json)) walk(s.additionalProperties, `${at}/additionalProperties`);
+    if (s.additionalProperties && typeof s.additionalProperties === 'object' && !isUntyped(s.additionalProperties as Json))
+      walk(s.additionalProperties, `${at}/additionalProperties`);
   };
   const visit = (name: string): void => {
     if (seen.has(name)) return;

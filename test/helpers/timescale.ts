@@ -124,7 +124,12 @@ function serve(db: PGlite, socket: Socket): Promise<void> {
     socket.on('data', (data) => {
       pending = Buffer.concat([pending, data]);
       // SSL / GSS encryption requests: answer "no" ourselves, the client then sends the startup message.
-      while (startup && pending.length >= 8 && pending.readInt32BE(0) === 8 && [SSL_REQUEST, GSSENC_REQUEST].includes(pending.readInt32BE(4))) {
+      while (
+        startup &&
+        pending.length >= 8 &&
+        pending.readInt32BE(0) === 8 &&
+        [SSL_REQUEST, GSSENC_REQUEST].includes(pending.readInt32BE(4))
+      ) {
         pending = pending.subarray(8);
         socket.write('N');
       }
@@ -132,9 +137,11 @@ function serve(db: PGlite, socket: Socket): Promise<void> {
       if (messages.length === 0) return;
       pending = rest;
       startup = false;
-      chain = chain.then(() => handle(messages)).catch((err: unknown) => {
-        socket.destroy(err as Error);
-      });
+      chain = chain
+        .then(() => handle(messages))
+        .catch((err: unknown) => {
+          socket.destroy(err as Error);
+        });
     });
   });
 }

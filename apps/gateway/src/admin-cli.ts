@@ -59,7 +59,14 @@ async function run(pool: Pool, argv: string[]): Promise<{ output?: unknown; code
     parsed = parseArgs({
       args: argv,
       allowPositionals: true,
-      options: { role: { type: 'string' }, uses: { type: 'string', default: '1' }, ttl: { type: 'string', default: '86400' }, label: { type: 'string', default: '' }, alg: { type: 'string' }, members: { type: 'string' } },
+      options: {
+        role: { type: 'string' },
+        uses: { type: 'string', default: '1' },
+        ttl: { type: 'string', default: '86400' },
+        label: { type: 'string', default: '' },
+        alg: { type: 'string' },
+        members: { type: 'string' },
+      },
     });
   } catch {
     return { code: 2 }; // an unknown option, an option without its value
@@ -72,8 +79,12 @@ async function run(pool: Pool, argv: string[]): Promise<{ output?: unknown; code
     return { output: { checkpoint_dir: dir, ...result }, code: result.ok ? 0 : 1 };
   }
   if (command === 'export-group' && rest.length === 1) {
-    const members = (values.members ?? '').split(',').map((m) => m.trim()).filter(Boolean);
-    if (!resourceId.safeParse(rest[0]).success || members.length === 0 || !members.every((m) => resourceId.safeParse(m).success)) return { code: 2 };
+    const members = (values.members ?? '')
+      .split(',')
+      .map((m) => m.trim())
+      .filter(Boolean);
+    if (!resourceId.safeParse(rest[0]).success || members.length === 0 || !members.every((m) => resourceId.safeParse(m).success))
+      return { code: 2 };
     await saveGroup(pool, { id: rest[0]!, name: values.label || rest[0]!, members });
     return { output: { group: rest[0], members: members.length }, code: 0 };
   }
@@ -84,10 +95,25 @@ async function run(pool: Pool, argv: string[]): Promise<{ output?: unknown; code
   }
   const uses = Number(values.uses);
   const ttl = Number(values.ttl);
-  if (command !== 'initial-access-token' || rest.length > 0 || !values.role || !isRole(values.role) || !Number.isInteger(uses) || uses < 0 || !Number.isInteger(ttl) || ttl < 60) {
+  if (
+    command !== 'initial-access-token' ||
+    rest.length > 0 ||
+    !values.role ||
+    !isRole(values.role) ||
+    !Number.isInteger(uses) ||
+    uses < 0 ||
+    !Number.isInteger(ttl) ||
+    ttl < 60
+  ) {
     return { code: 2 };
   }
-  const minted = await mintInitialAccessToken(pool, { role: values.role, createdBy: `cli:${process.env.USER ?? 'operator'}`, ttlSeconds: ttl, maxUses: uses === 0 ? null : uses, label: values.label });
+  const minted = await mintInitialAccessToken(pool, {
+    role: values.role,
+    createdBy: `cli:${process.env.USER ?? 'operator'}`,
+    ttlSeconds: ttl,
+    maxUses: uses === 0 ? null : uses,
+    label: values.label,
+  });
   return { output: minted, code: 0 };
 }
 

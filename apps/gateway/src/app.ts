@@ -3,7 +3,13 @@
  * buildGateway with their own deps and listen on an ephemeral port. Every route module is a
  * plugin registered here, so this file is the map of the HTTP surface.
  */
-import Fastify, { type FastifyBaseLogger, type FastifyInstance, type RawReplyDefaultExpression, type RawRequestDefaultExpression, type RawServerDefault } from 'fastify';
+import Fastify, {
+  type FastifyBaseLogger,
+  type FastifyInstance,
+  type RawReplyDefaultExpression,
+  type RawRequestDefaultExpression,
+  type RawServerDefault,
+} from 'fastify';
 import { serializerCompiler, validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
 import { newRequestId, problemDetails, clientErrorHandler, frameworkErrorsHandler } from '@vitalis/http';
 import { VITALIS_VERSION, type ReadinessGate } from '@vitalis/runtime';

@@ -4,7 +4,18 @@ import { fileURLToPath } from 'node:url';
 import { z } from 'zod';
 import type { JWK } from 'jose';
 import { alarmSettingsVariable, parseAlarmSettings, type AlarmSettings } from '@vitalis/clinical';
-import { ConfigError, exportShape, infraShape, lifecycleShape, nonNegativeInt, port, positiveInt, metricsShape, tracingShape, vitalsClockShape } from '@vitalis/config';
+import {
+  ConfigError,
+  exportShape,
+  infraShape,
+  lifecycleShape,
+  nonNegativeInt,
+  port,
+  positiveInt,
+  metricsShape,
+  tracingShape,
+  vitalsClockShape,
+} from '@vitalis/config';
 import { TOPICS } from '@vitalis/kafka';
 import { ROLES, type Role } from '@vitalis/schemas';
 import { keySetUriProblem, parseAllowHosts } from './remote-key-sets';
@@ -63,7 +74,10 @@ function jsonList<T>(item: z.ZodType, shape: string) {
       }
       const parsed = z.array(item).safeParse(value);
       if (!parsed.success) {
-        ctx.addIssue({ code: 'custom', message: `must be a JSON list of ${shape}: ${parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ')}` });
+        ctx.addIssue({
+          code: 'custom',
+          message: `must be a JSON list of ${shape}: ${parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ')}`,
+        });
         return z.NEVER;
       }
       return parsed.data as T[];
@@ -113,9 +127,17 @@ export const gatewayConfigShape = {
   TRUST_PROXY: z
     .string()
     .default('')
-    .transform((value) => value.split(',').map((hop) => hop.trim()).filter(Boolean))
+    .transform((value) =>
+      value
+        .split(',')
+        .map((hop) => hop.trim())
+        .filter(Boolean),
+    )
     .refine((hops) => hops.every(isTrustedHop), 'must be comma-separated IP addresses or CIDR ranges (or loopback, linklocal, uniquelocal)')
-    .refine((hops) => !hops.some(trustsEveryAddress), 'must not trust every address (0.0.0.0/0, ::/0): any client could then name its own address'),
+    .refine(
+      (hops) => !hops.some(trustsEveryAddress),
+      'must not trust every address (0.0.0.0/0, ::/0): any client could then name its own address',
+    ),
   /** How long a health check waits for one dependency before calling it down. */
   HEALTH_TIMEOUT_MS: positiveInt(2_000),
   /**
@@ -230,7 +252,15 @@ export const gatewayConfigShape = {
   /** Signs the checkpoints (HMAC-SHA256); never stored in PostgreSQL. The development default is refused in production. */
   AUDIT_CHECKPOINT_KEY: z.string().min(32, 'must be at least 32 characters').default(DEV_AUDIT_CHECKPOINT_KEY),
   /** Retired checkpoint keys (comma-separated), accepted by audit-verify only: checkpoints signed before a key rotation still verify. */
-  AUDIT_CHECKPOINT_PREVIOUS_KEYS: z.string().default('').transform((v) => v.split(',').map((k) => k.trim()).filter(Boolean)),
+  AUDIT_CHECKPOINT_PREVIOUS_KEYS: z
+    .string()
+    .default('')
+    .transform((v) =>
+      v
+        .split(',')
+        .map((k) => k.trim())
+        .filter(Boolean),
+    ),
   /**
    * The observations topic POST /api/v1/vitals publishes to. The same as LIVE_TOPIC in production;
    * a test cluster names a private one (the live channel on a shared Redis follows the topic name).
@@ -309,19 +339,36 @@ const DATA_DIR = fileURLToPath(new URL('../../../.data/', import.meta.url));
  * command). Production must name both: a development key is public, and a directory on the
  * gateway's own disk is no anchor.
  */
-export function auditCheckpointSettings(config: Pick<GatewayConfig, 'NODE_ENV' | 'DATABASE_URL' | 'AUDIT_CHECKPOINT_DIR' | 'AUDIT_CHECKPOINT_KEY' | 'AUDIT_CHECKPOINT_PREVIOUS_KEYS' | 'AUDIT_CHECKPOINT_SECONDS'>): AuditCheckpointSettings {
+export function auditCheckpointSettings(
+  config: Pick<
+    GatewayConfig,
+    | 'NODE_ENV'
+    | 'DATABASE_URL'
+    | 'AUDIT_CHECKPOINT_DIR'
+    | 'AUDIT_CHECKPOINT_KEY'
+    | 'AUDIT_CHECKPOINT_PREVIOUS_KEYS'
+    | 'AUDIT_CHECKPOINT_SECONDS'
+  >,
+): AuditCheckpointSettings {
   if (config.NODE_ENV === 'production') {
     if (config.AUDIT_CHECKPOINT_KEY === DEV_AUDIT_CHECKPOINT_KEY) {
       throw new ConfigError('invalid configuration: AUDIT_CHECKPOINT_KEY: must be set in production (the development default is public)');
     }
     if (config.AUDIT_CHECKPOINT_DIR === undefined) {
-      throw new ConfigError('invalid configuration: AUDIT_CHECKPOINT_DIR: must be set in production (a write-once location outside PostgreSQL)');
+      throw new ConfigError(
+        'invalid configuration: AUDIT_CHECKPOINT_DIR: must be set in production (a write-once location outside PostgreSQL)',
+      );
     }
   }
   // One directory per database in development: checkpoints of one chain are never checked against another.
   const database = decodeURIComponent(new URL(config.DATABASE_URL).pathname.slice(1)) || 'postgres';
   const dir = config.AUDIT_CHECKPOINT_DIR ?? join(DATA_DIR, 'audit-checkpoints', database);
-  return { dir, key: config.AUDIT_CHECKPOINT_KEY, previousKeys: config.AUDIT_CHECKPOINT_PREVIOUS_KEYS, seconds: config.AUDIT_CHECKPOINT_SECONDS };
+  return {
+    dir,
+    key: config.AUDIT_CHECKPOINT_KEY,
+    previousKeys: config.AUDIT_CHECKPOINT_PREVIOUS_KEYS,
+    seconds: config.AUDIT_CHECKPOINT_SECONDS,
+  };
 }
 
 const yes = (value: string) => /^(true|1|yes)$/.test(value);

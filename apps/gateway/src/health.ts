@@ -26,42 +26,75 @@ export const checkSchema = z.object({
 });
 
 export const detailedCheckSchema = checkSchema.extend({
-  error: z.string().optional().describe('Why the dependency is down (the driver\'s message)'),
+  error: z.string().optional().describe("Why the dependency is down (the driver's message)"),
 });
 
 /** What readiness, the cards and the MCP tool get_pipeline_status read: the judgement and the data age, no partition list. */
 export const pipelineSummaryShape = {
   status: z
     .enum(['ok', 'delayed', 'stalled', 'unknown'])
-    .describe('stalled: a partition made no progress for stall_after_s while messages wait; delayed: messages have waited on a partition for data_age_after_s and the newest stored observation is older than that; unknown: Kafka could not be read (not judged)'),
-  delayed: z.boolean().describe('Readings are not reaching storage and the screens in time: status is stalled or delayed (the UI cards show "Data delayed")'),
+    .describe(
+      'stalled: a partition made no progress for stall_after_s while messages wait; delayed: messages have waited on a partition for data_age_after_s and the newest stored observation is older than that; unknown: Kafka could not be read (not judged)',
+    ),
+  delayed: z
+    .boolean()
+    .describe('Readings are not reaching storage and the screens in time: status is stalled or delayed (the UI cards show "Data delayed")'),
   lag: z.number().int().describe('Messages the ingest has not yet processed, all partitions'),
   stalled_partitions: z.array(z.number().int()).describe('The partitions stalled, in order'),
   delayed_partitions: z.array(z.number().int()).describe('The partitions stalled or delayed, in order'),
-  delayed_s: z.number().int().describe('How long messages have waited on the delayed partitions, the longest, in seconds (0 when not delayed)'),
-  newest_observation_at: z.string().datetime().nullable().describe('Effective time of the newest observation stored (any patient); null when none is stored or the database could not be read'),
-  newest_observation_age_s: z.number().int().nullable().describe('Its age in seconds by the database clock (0 when a device clock is ahead); null with newest_observation_at'),
+  delayed_s: z
+    .number()
+    .int()
+    .describe('How long messages have waited on the delayed partitions, the longest, in seconds (0 when not delayed)'),
+  newest_observation_at: z
+    .string()
+    .datetime()
+    .nullable()
+    .describe('Effective time of the newest observation stored (any patient); null when none is stored or the database could not be read'),
+  newest_observation_age_s: z
+    .number()
+    .int()
+    .nullable()
+    .describe('Its age in seconds by the database clock (0 when a device clock is ahead); null with newest_observation_at'),
 };
 
 export const pipelineSummarySchema = z
   .object(pipelineSummaryShape)
-  .meta({ id: 'PipelineSummary', description: 'The vitals pipeline in short (GET /readyz, MCP get_pipeline_status): the ingest\'s judgement and the newest stored observation\'s age' });
+  .meta({
+    id: 'PipelineSummary',
+    description:
+      "The vitals pipeline in short (GET /readyz, MCP get_pipeline_status): the ingest's judgement and the newest stored observation's age",
+  });
 
 export const pipelineSchema = z
   .object({
     ...pipelineSummaryShape,
-    stall_after_s: z.number().describe('How long a partition may make no progress while messages wait before it is stalled (HEALTH_STALL_AFTER_MS; 0: never judged)'),
-    data_age_after_s: z.number().describe('How old the newest stored observation may be, while messages have waited on a partition as long, before the pipeline is delayed (HEALTH_DATA_AGE_AFTER_MS; 0: never judged)'),
+    stall_after_s: z
+      .number()
+      .describe(
+        'How long a partition may make no progress while messages wait before it is stalled (HEALTH_STALL_AFTER_MS; 0: never judged)',
+      ),
+    data_age_after_s: z
+      .number()
+      .describe(
+        'How old the newest stored observation may be, while messages have waited on a partition as long, before the pipeline is delayed (HEALTH_DATA_AGE_AFTER_MS; 0: never judged)',
+      ),
     partitions: z.array(
       z.object({
         partition: z.number().int(),
-        lag: z.number().int().describe('Messages after the ingest group\'s committed offset'),
+        lag: z.number().int().describe("Messages after the ingest group's committed offset"),
         stalled_s: z.number().describe('Seconds without progress while messages wait (0: progressing or caught up)'),
-        waiting_s: z.number().describe('Seconds messages have waited on it at every reading, progressing or not (0: caught up at the last reading)'),
+        waiting_s: z
+          .number()
+          .describe('Seconds messages have waited on it at every reading, progressing or not (0: caught up at the last reading)'),
       }),
     ),
   })
-  .meta({ id: 'Pipeline', description: 'The vitals pipeline: the ingest consumer group on the observations topic (from the brokers) and the newest observation stored (from PostgreSQL)' });
+  .meta({
+    id: 'Pipeline',
+    description:
+      'The vitals pipeline: the ingest consumer group on the observations topic (from the brokers) and the newest observation stored (from PostgreSQL)',
+  });
 
 const healthShape = {
   status: z.enum(['ok', 'degraded', 'down']),
@@ -70,8 +103,14 @@ const healthShape = {
   uptime_s: z.number(),
   pipeline: pipelineSchema,
 };
-export const healthSchema = z.object({ ...healthShape, checks: z.object({ postgres: checkSchema, kafka: checkSchema, redis: checkSchema }) });
-export const healthDetailsSchema = z.object({ ...healthShape, checks: z.object({ postgres: detailedCheckSchema, kafka: detailedCheckSchema, redis: detailedCheckSchema }) });
+export const healthSchema = z.object({
+  ...healthShape,
+  checks: z.object({ postgres: checkSchema, kafka: checkSchema, redis: checkSchema }),
+});
+export const healthDetailsSchema = z.object({
+  ...healthShape,
+  checks: z.object({ postgres: detailedCheckSchema, kafka: detailedCheckSchema, redis: detailedCheckSchema }),
+});
 
 export type Check = z.infer<typeof detailedCheckSchema>;
 export type Pipeline = z.infer<typeof pipelineSchema>;
@@ -119,9 +158,14 @@ export interface PipelineThresholds {
  * message that arrives after a quiet spell waits a moment, far less than dataAgeAfterMs. Both
  * clocks start at this gateway's first reading: never early, at most one reading interval late.
  */
-export function judgePipeline(partitions: readonly PartitionReading[], newest: NewestObservation | undefined, t: PipelineThresholds): PipelineSummary & Pick<Pipeline, 'partitions'> {
+export function judgePipeline(
+  partitions: readonly PartitionReading[],
+  newest: NewestObservation | undefined,
+  t: PipelineThresholds,
+): PipelineSummary & Pick<Pipeline, 'partitions'> {
   const stalled = (p: PartitionReading) => t.stallAfterMs > 0 && p.lag > 0 && p.stalledMs >= t.stallAfterMs;
-  const dataOld = t.dataAgeAfterMs > 0 && newest !== undefined && (newest.ageSeconds === null || newest.ageSeconds * 1_000 >= t.dataAgeAfterMs);
+  const dataOld =
+    t.dataAgeAfterMs > 0 && newest !== undefined && (newest.ageSeconds === null || newest.ageSeconds * 1_000 >= t.dataAgeAfterMs);
   const delayed = (p: PartitionReading) => stalled(p) || (dataOld && p.lag > 0 && p.waitingMs >= t.dataAgeAfterMs);
   const sorted = [...partitions].sort((x, y) => x.partition - y.partition);
   const stalledPartitions = sorted.filter(stalled).map((p) => p.partition);
@@ -136,7 +180,12 @@ export function judgePipeline(partitions: readonly PartitionReading[], newest: N
     delayed_partitions: delayedPartitions,
     delayed_s: Math.round(delayedMs / 1_000),
     ...newestFields(newest),
-    partitions: sorted.map((p) => ({ partition: p.partition, lag: p.lag, stalled_s: Math.round(p.stalledMs / 1_000), waiting_s: Math.round(p.waitingMs / 1_000) })),
+    partitions: sorted.map((p) => ({
+      partition: p.partition,
+      lag: p.lag,
+      stalled_s: Math.round(p.stalledMs / 1_000),
+      waiting_s: Math.round(p.waitingMs / 1_000),
+    })),
   };
 }
 
@@ -198,7 +247,15 @@ export interface PipelineReader {
  * brokers keep no time with a committed offset, so each gateway keeps the clock: a partition
  * stuck before this gateway started is reported `stall_after` after its first look, never early.
  */
-export function createPipelineReader(opts: { admin: () => Admin; db: NewestQueryable; topic: string; groupId: string; stallAfterMs: number; dataAgeAfterMs: number; timeoutMs: number }): PipelineReader {
+export function createPipelineReader(opts: {
+  admin: () => Admin;
+  db: NewestQueryable;
+  topic: string;
+  groupId: string;
+  stallAfterMs: number;
+  dataAgeAfterMs: number;
+  timeoutMs: number;
+}): PipelineReader {
   const clock = createStallClock();
   const waiting = createWaitClock();
   const thresholds = { stallAfterMs: opts.stallAfterMs, dataAgeAfterMs: opts.dataAgeAfterMs };
@@ -219,7 +276,10 @@ export function createPipelineReader(opts: { admin: () => Admin; db: NewestQuery
     admin ??= opts.admin();
     const a = admin;
     await (connected ??= a.connect());
-    const [ends, committed] = await Promise.all([a.fetchTopicOffsets(opts.topic), a.fetchOffsets({ groupId: opts.groupId, topics: [opts.topic] })]);
+    const [ends, committed] = await Promise.all([
+      a.fetchTopicOffsets(opts.topic),
+      a.fetchOffsets({ groupId: opts.groupId, topics: [opts.topic] }),
+    ]);
     const at = new Map((committed[0]?.partitions ?? []).map((p) => [p.partition, Number(p.offset)]));
     const now = Date.now();
     clock.retain(ends.map((e) => e.partition));
@@ -228,12 +288,25 @@ export function createPipelineReader(opts: { admin: () => Admin; db: NewestQuery
       const position = at.get(end.partition) ?? -1;
       // -1: the group committed nothing yet: it starts at the earliest retained offset.
       const lag = Math.max(0, Number(end.high) - Math.max(position, Number(end.low)));
-      return { partition: end.partition, lag, stalledMs: clock.observe(end.partition, position, lag, now), waitingMs: waiting.observe(end.partition, lag, now) };
+      return {
+        partition: end.partition,
+        lag,
+        stalledMs: clock.observe(end.partition, position, lag, now),
+        waitingMs: waiting.observe(end.partition, lag, now),
+      };
     });
     return { ...judgePipeline(partitions, await newest, thresholds), ...limits };
   };
   const unknown = (): Pipeline => ({
-    status: 'unknown', delayed: false, lag: 0, stalled_partitions: [], delayed_partitions: [], delayed_s: 0, ...newestFields(lastNewest), ...limits, partitions: [],
+    status: 'unknown',
+    delayed: false,
+    lag: 0,
+    stalled_partitions: [],
+    delayed_partitions: [],
+    delayed_s: 0,
+    ...newestFields(lastNewest),
+    ...limits,
+    partitions: [],
   });
   return {
     async current(timeoutMs = opts.timeoutMs): Promise<Pipeline> {
@@ -298,12 +371,20 @@ export function healthRoutes(deps: GatewayDeps, version: string): FastifyPluginA
   const logPipeline = (pipeline: Pipeline) => {
     if (pipeline.status === 'unknown') return;
     const now = pipeline.stalled_partitions.join(',');
-    if (now !== stalledLogged && now !== '') deps.logger.warn({ partitions: pipeline.stalled_partitions, stall_after_s: pipeline.stall_after_s }, 'ingest partitions stalled');
+    if (now !== stalledLogged && now !== '')
+      deps.logger.warn({ partitions: pipeline.stalled_partitions, stall_after_s: pipeline.stall_after_s }, 'ingest partitions stalled');
     if (now === '' && stalledLogged !== '') deps.logger.info('ingest partitions progressing again');
     stalledLogged = now;
     const delayed = pipeline.delayed_partitions.join(',');
     if (delayed !== delayedLogged && delayed !== '') {
-      deps.logger.warn({ partitions: pipeline.delayed_partitions, newest_observation_age_s: pipeline.newest_observation_age_s, data_age_after_s: pipeline.data_age_after_s }, 'vitals data delayed');
+      deps.logger.warn(
+        {
+          partitions: pipeline.delayed_partitions,
+          newest_observation_age_s: pipeline.newest_observation_age_s,
+          data_age_after_s: pipeline.data_age_after_s,
+        },
+        'vitals data delayed',
+      );
     }
     if (delayed === '' && delayedLogged !== '') deps.logger.info('vitals data no longer delayed');
     delayedLogged = delayed;
@@ -333,7 +414,14 @@ export function healthRoutes(deps: GatewayDeps, version: string): FastifyPluginA
     const checks = { postgres, kafka, redis: redisCheck };
     logChanges(checks);
     logPipeline(pipeline);
-    return { status: overallStatus(checks, pipeline), version, time: new Date().toISOString(), uptime_s: Math.round((Date.now() - startedAt) / 1000), checks, pipeline };
+    return {
+      status: overallStatus(checks, pipeline),
+      version,
+      time: new Date().toISOString(),
+      uptime_s: Math.round((Date.now() - startedAt) / 1000),
+      checks,
+      pipeline,
+    };
   };
 
   return async (app) => {
@@ -367,7 +455,8 @@ export function healthRoutes(deps: GatewayDeps, version: string): FastifyPluginA
         schema: {
           tags: ['system'],
           summary: 'System health with error texts (operators)',
-          description: 'The health document with each failing dependency\'s driver error (hosts, ports, user names; credentials scrubbed). Needs read:audit (admins). 503 when down.',
+          description:
+            "The health document with each failing dependency's driver error (hosts, ports, user names; credentials scrubbed). Needs read:audit (admins). 503 when down.",
           // 503: the health document when PostgreSQL is down, or the guard's problem when the
           // revocation list (Redis) cannot be read and no token can be trusted (fail closed).
           response: { 200: healthDetailsSchema, 503: z.union([healthDetailsSchema, problem]), ...problems(401, 403) },

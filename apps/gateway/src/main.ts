@@ -40,7 +40,11 @@ if (metricsServer) logger.info({ url: metricsServer.url }, 'metrics listening');
 await app.listen({ host: config.HOST, port: config.PORT });
 logger.info({ url: config.baseUrl }, 'gateway listening');
 const auditCheckpoints = startAuditCheckpoints({
-  pool, dir: checkpoints.dir, key: checkpoints.key, seconds: checkpoints.seconds, onError: (err) => logger.error({ err }, 'audit checkpoint not written; the next period retries'),
+  pool,
+  dir: checkpoints.dir,
+  key: checkpoints.key,
+  seconds: checkpoints.seconds,
+  onError: (err) => logger.error({ err }, 'audit checkpoint not written; the next period retries'),
 });
 
 // SIGTERM: /readyz turns 503, READINESS_DRAIN_SECONDS later app.close() hands every SSE and

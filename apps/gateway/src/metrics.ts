@@ -6,7 +6,16 @@
 import type { FastifyInstance } from 'fastify';
 import { auditWriteStats } from '@vitalis/audit';
 import type { Pool } from '@vitalis/db';
-import { METRIC, createGatewayMetrics, createRegistry, mirrorCounter, observePool, observeRedis, type GatewayMetrics, type Registry } from '@vitalis/metrics';
+import {
+  METRIC,
+  createGatewayMetrics,
+  createRegistry,
+  mirrorCounter,
+  observePool,
+  observeRedis,
+  type GatewayMetrics,
+  type Registry,
+} from '@vitalis/metrics';
 import type { Redis } from '@vitalis/redis';
 import client from 'prom-client';
 import type { LiveHub } from './vitals/hub';
@@ -15,7 +24,12 @@ export function gatewayMetrics({ pool, redis }: { pool: Pool; redis: Redis }): G
   const registry = createRegistry('gateway');
   observePool(registry, pool);
   observeRedis(registry, redis);
-  mirrorCounter(registry, METRIC.auditWriteFailures, 'Audit rows that could not be written (each one a refused request)', () => auditWriteStats.failures);
+  mirrorCounter(
+    registry,
+    METRIC.auditWriteFailures,
+    'Audit rows that could not be written (each one a refused request)',
+    () => auditWriteStats.failures,
+  );
   return createGatewayMetrics(registry);
 }
 
@@ -40,8 +54,18 @@ export function observeLiveHub(registry: Registry, hub: LiveHub): void {
       for (const [transport, n] of Object.entries(hub.subscribersByTransport())) this.set({ transport }, n);
     },
   });
-  mirrorCounter(registry, METRIC.liveDelivered, 'Live events handed to subscribers\' transports', () => hub.stats.delivered);
+  mirrorCounter(registry, METRIC.liveDelivered, "Live events handed to subscribers' transports", () => hub.stats.delivered);
   mirrorCounter(registry, METRIC.liveLagged, 'Live subscribers closed because they fell behind (told `lagged`)', () => hub.stats.lagged);
-  mirrorCounter(registry, METRIC.liveGaps, 'Holes seen in the live channel (lost publications), each refilled from the append log', () => hub.stats.gaps);
-  mirrorCounter(registry, METRIC.liveResyncs, 'Subscribers refilled from the append log after a gap or a Redis reconnect', () => hub.stats.resyncs);
+  mirrorCounter(
+    registry,
+    METRIC.liveGaps,
+    'Holes seen in the live channel (lost publications), each refilled from the append log',
+    () => hub.stats.gaps,
+  );
+  mirrorCounter(
+    registry,
+    METRIC.liveResyncs,
+    'Subscribers refilled from the append log after a gap or a Redis reconnect',
+    () => hub.stats.resyncs,
+  );
 }

@@ -27,7 +27,13 @@ type Env = Record<string, string | undefined>;
 
 /** The document as the committed file holds it. */
 export async function generateOpenapi(env: Env = process.env): Promise<string> {
-  const parsed = parseConfig(gatewayConfigShape, { NODE_ENV: 'development', ...env, PUBLIC_BASE_URL: CANONICAL_BASE_URL, DEMO_USERS_ENABLED: 'false', LOG_LEVEL: env.LOG_LEVEL ?? 'warn' });
+  const parsed = parseConfig(gatewayConfigShape, {
+    NODE_ENV: 'development',
+    ...env,
+    PUBLIC_BASE_URL: CANONICAL_BASE_URL,
+    DEMO_USERS_ENABLED: 'false',
+    LOG_LEVEL: env.LOG_LEVEL ?? 'warn',
+  });
   const config = withBaseUrl(parsed);
   const logger = createLogger('openapi-export', config.LOG_LEVEL);
   const pool = createPool({ url: config.DATABASE_URL, max: 2, application: 'vitalis-openapi-export' });
@@ -35,7 +41,15 @@ export async function generateOpenapi(env: Env = process.env): Promise<string> {
   try {
     await redis.connect();
     const kafka = createKafka({ brokers: config.KAFKA_BROKERS, clientId: 'vitalis-openapi-export', logger });
-    const app = await buildGateway({ config, pool, redis, kafka, logger, keySets: new RemoteKeySets(keySetFetchPolicy(config), logger), metrics: gatewayMetrics({ pool, redis }) });
+    const app = await buildGateway({
+      config,
+      pool,
+      redis,
+      kafka,
+      logger,
+      keySets: new RemoteKeySets(keySetFetchPolicy(config), logger),
+      metrics: gatewayMetrics({ pool, redis }),
+    });
     try {
       await app.ready();
       return `${JSON.stringify(app.swagger(), null, 2)}\n`;

@@ -76,7 +76,8 @@ export function probeRoutes(readiness: ReadinessGate & Partial<Pick<GatewayReadi
         schema: {
           tags: ['system'],
           summary: 'Liveness probe',
-          description: 'The process runs and its event loop is not stuck (no dependency is checked). 503 when the loop ran late by more than 10 s.',
+          description:
+            'The process runs and its event loop is not stuck (no dependency is checked). 503 when the loop ran late by more than 10 s.',
           response: { 200: livenessSchema, 503: livenessSchema },
         },
       },
@@ -93,7 +94,8 @@ export function probeRoutes(readiness: ReadinessGate & Partial<Pick<GatewayReadi
         schema: {
           tags: ['system'],
           summary: 'Readiness probe',
-          description: 'Ready when the schema is current and PostgreSQL, Kafka and Redis answer (each within READINESS_TIMEOUT_MS; the result is cached for 1 s). 503 when not ready, and from the start of a shutdown (draining). The body also reports the vitals pipeline (`pipeline`, as GET /api/v1/health judges it), which never makes the gateway not ready: a stalled ingest is reported here and in health, not a reason to take every gateway out of rotation.',
+          description:
+            'Ready when the schema is current and PostgreSQL, Kafka and Redis answer (each within READINESS_TIMEOUT_MS; the result is cached for 1 s). 503 when not ready, and from the start of a shutdown (draining). The body also reports the vitals pipeline (`pipeline`, as GET /api/v1/health judges it), which never makes the gateway not ready: a stalled ingest is reported here and in health, not a reason to take every gateway out of rotation.',
           response: { 200: readinessSchema, 503: readinessSchema },
         },
       },

@@ -71,7 +71,19 @@ export function isPublicAddress(address: string): boolean {
  * the server's search domains, i.e. inside its network). A trailing dot (`localhost.`, the
  * fully-qualified spelling) changes nothing.
  */
-const INTERNAL_SUFFIXES = ['localhost', 'local', 'localdomain', 'internal', 'intranet', 'lan', 'corp', 'private', 'home', 'arpa', 'invalid'];
+const INTERNAL_SUFFIXES = [
+  'localhost',
+  'local',
+  'localdomain',
+  'internal',
+  'intranet',
+  'lan',
+  'corp',
+  'private',
+  'home',
+  'arpa',
+  'invalid',
+];
 
 export function isInternalName(hostname: string): boolean {
   const name = hostname.toLowerCase().replace(/\.+$/, '');
@@ -136,25 +148,31 @@ export function fetchKeySetDocument(uri: string, policy: Pick<KeySetFetchPolicy,
         reject(err instanceof KeySetFetchError ? err : new KeySetFetchError(err.message));
       } else resolve(body!);
     };
-    const req = request(url, {
-      method: 'GET',
-      agent: false,
-      headers: { accept: 'application/jwk-set+json, application/json' },
-      ...(exempt ? {} : { lookup: publicOnlyLookup }),
-      ...(policy.ca ? { ca: policy.ca } : {}),
-    }, (res) => {
-      if (res.statusCode !== 200) return finish(new KeySetFetchError(`answered ${res.statusCode} (only 200 is accepted; redirects are not followed)`));
-      if (Number(res.headers['content-length'] ?? 0) > KEY_SET_MAX_BYTES) return finish(new KeySetFetchError(`is larger than ${KEY_SET_MAX_BYTES} bytes`));
-      const chunks: Buffer[] = [];
-      let size = 0;
-      res.on('data', (chunk: Buffer) => {
-        size += chunk.length;
-        if (size > KEY_SET_MAX_BYTES) return finish(new KeySetFetchError(`is larger than ${KEY_SET_MAX_BYTES} bytes`));
-        chunks.push(chunk);
-      });
-      res.on('end', () => finish(undefined, Buffer.concat(chunks)));
-      res.on('error', (err) => finish(err));
-    });
+    const req = request(
+      url,
+      {
+        method: 'GET',
+        agent: false,
+        headers: { accept: 'application/jwk-set+json, application/json' },
+        ...(exempt ? {} : { lookup: publicOnlyLookup }),
+        ...(policy.ca ? { ca: policy.ca } : {}),
+      },
+      (res) => {
+        if (res.statusCode !== 200)
+          return finish(new KeySetFetchError(`answered ${res.statusCode} (only 200 is accepted; redirects are not followed)`));
+        if (Number(res.headers['content-length'] ?? 0) > KEY_SET_MAX_BYTES)
+          return finish(new KeySetFetchError(`is larger than ${KEY_SET_MAX_BYTES} bytes`));
+        const chunks: Buffer[] = [];
+        let size = 0;
+        res.on('data', (chunk: Buffer) => {
+          size += chunk.length;
+          if (size > KEY_SET_MAX_BYTES) return finish(new KeySetFetchError(`is larger than ${KEY_SET_MAX_BYTES} bytes`));
+          chunks.push(chunk);
+        });
+        res.on('end', () => finish(undefined, Buffer.concat(chunks)));
+        res.on('error', (err) => finish(err));
+      },
+    );
     const deadline = setTimeout(() => finish(new KeySetFetchError(`took longer than ${KEY_SET_TIMEOUT_MS} ms`)), KEY_SET_TIMEOUT_MS);
     req.on('error', (err) => finish(err));
     req.end();
@@ -174,7 +192,10 @@ interface Entry {
 export class RemoteKeySets {
   private readonly entries = new LRUCache<string, Entry>({ max: KEY_SET_CACHE_ENTRIES });
 
-  constructor(private readonly policy: KeySetFetchPolicy, private readonly logger?: Logger) {}
+  constructor(
+    private readonly policy: KeySetFetchPolicy,
+    private readonly logger?: Logger,
+  ) {}
 
   /** Hosts exempt from the address check (registration applies the same exemption). */
   get allowHosts(): ReadonlySet<string> {
@@ -219,11 +240,25 @@ export class RemoteKeySets {
 
 /** JWKS_FETCH_ALLOW_HOSTS: comma-separated hosts, IPv6 with or without brackets. */
 export function parseAllowHosts(raw: string): Set<string> {
-  return new Set(raw.split(',').map((h) => h.trim().replace(/^\[(.*)\]$/, '$1').toLowerCase()).filter(Boolean));
+  return new Set(
+    raw
+      .split(',')
+      .map((h) =>
+        h
+          .trim()
+          .replace(/^\[(.*)\]$/, '$1')
+          .toLowerCase(),
+      )
+      .filter(Boolean),
+  );
 }
 
 /** The fetch policy from the gateway's settings (reads the CA file once, at start). */
-export function keySetFetchPolicy(settings: { JWKS_FETCH_ALLOW_HOSTS: string; JWKS_FETCH_CA_FILE?: string | undefined; JWKS_FETCH_COOLDOWN_SECONDS: number }): KeySetFetchPolicy {
+export function keySetFetchPolicy(settings: {
+  JWKS_FETCH_ALLOW_HOSTS: string;
+  JWKS_FETCH_CA_FILE?: string | undefined;
+  JWKS_FETCH_COOLDOWN_SECONDS: number;
+}): KeySetFetchPolicy {
   return {
     allowHosts: parseAllowHosts(settings.JWKS_FETCH_ALLOW_HOSTS),
     ...(settings.JWKS_FETCH_CA_FILE ? { ca: readFileSync(settings.JWKS_FETCH_CA_FILE, 'utf8') } : {}),

@@ -45,7 +45,8 @@ async function existing(): Promise<DemoClient | undefined> {
 }
 
 const pool = createPool({ url: process.env.DATABASE_URL ?? DEFAULT_DATABASE_URL, max: 2, application: 'vitalis-seed' });
-const mint = (maxUses: number) => mintInitialAccessToken(pool, { role: 'system', createdBy: 'make-run', ttlSeconds: 86_400, maxUses, label: 'make run demo' });
+const mint = (maxUses: number) =>
+  mintInitialAccessToken(pool, { role: 'system', createdBy: 'make-run', ttlSeconds: 86_400, maxUses, label: 'make run demo' });
 
 let client = await existing();
 if (!client) {
@@ -83,7 +84,9 @@ saved in ${INITIAL_ACCESS_TOKEN_FILE} (mode 0600; the walkthrough ${base}/auth.m
 {
   try {
     const seeded = await seedRecords(pool);
-    process.stdout.write(`Seeded ${seeded.patients} new patients (pat-0001..pat-0020 ensured) and ensured ${seeded.slots} appointment slots.\n`);
+    process.stdout.write(
+      `Seeded ${seeded.patients} new patients (pat-0001..pat-0020 ensured) and ensured ${seeded.slots} appointment slots.\n`,
+    );
     // a demo ward for the bulk export (docs/export.md): GET /fhir/R4/Group/ward-3/$export
     await saveGroup(pool, { id: 'ward-3', name: 'Ward 3 (demo)', members: ['pat-0001', 'pat-0002', 'pat-0003', 'pat-0004', 'pat-0005'] });
     process.stdout.write('Bulk export demo ward: Group ward-3 (pat-0001..pat-0005), see docs/export.md.\n');

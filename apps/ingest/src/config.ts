@@ -1,6 +1,15 @@
 import { z } from 'zod';
 import { alarmSettingsVariable, parseAlarmSettings, type AlarmSettings } from '@vitalis/clinical';
-import { boolean, infraShape, lifecycleShape, positiveInt, probeServerShape, metricsShape, tracingShape, vitalsClockShape } from '@vitalis/config';
+import {
+  boolean,
+  infraShape,
+  lifecycleShape,
+  positiveInt,
+  probeServerShape,
+  metricsShape,
+  tracingShape,
+  vitalsClockShape,
+} from '@vitalis/config';
 import { TOPICS } from '@vitalis/kafka';
 
 /** Every env var the ingest worker reads, with its default. */

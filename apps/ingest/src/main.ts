@@ -17,9 +17,18 @@ import { createRedis } from '@vitalis/redis';
 import { createLiveStage } from './live/stage';
 import { startIngest } from './worker';
 
-const config = loadConfig('ingest', ingestConfigShape, (c) => ({ ...c, shutdown: shutdownTimings(c), topics: kafkaTopicDurability(c), alarms: ingestAlarms(c) }));
+const config = loadConfig('ingest', ingestConfigShape, (c) => ({
+  ...c,
+  shutdown: shutdownTimings(c),
+  topics: kafkaTopicDurability(c),
+  alarms: ingestAlarms(c),
+}));
 const logger = createLogger('ingest', config.LOG_LEVEL);
-const pool = createPool({ url: config.DATABASE_URL, max: Math.max(config.DATABASE_POOL_MAX, config.INGEST_WRITERS + 2), application: 'vitalis-ingest' });
+const pool = createPool({
+  url: config.DATABASE_URL,
+  max: Math.max(config.DATABASE_POOL_MAX, config.INGEST_WRITERS + 2),
+  application: 'vitalis-ingest',
+});
 const kafka = createKafka({ brokers: config.KAFKA_BROKERS, clientId: `vitalis-ingest-${process.pid}`, logger, retries: 20 });
 
 // The migration step (npm run migrate, as the owner) ran before; this app only checks it did.
@@ -51,7 +60,16 @@ if (metricsServer) logger.info({ url: metricsServer.url }, 'metrics listening');
 // Traces: off unless OTEL_EXPORTER_OTLP_ENDPOINT is set (docs/operations.md#traces).
 const tracing = createTracing(config, { app: 'ingest', version: VITALIS_VERSION });
 if (tracing.enabled) logger.info('traces exported over OTLP');
-const live = createLiveStage({ pool, redis, topic: config.INGEST_TOPIC, logger, alerts: config.INGEST_ALERTS, alarms: config.alarms, metrics, tracing });
+const live = createLiveStage({
+  pool,
+  redis,
+  topic: config.INGEST_TOPIC,
+  logger,
+  alerts: config.INGEST_ALERTS,
+  alarms: config.alarms,
+  metrics,
+  tracing,
+});
 
 const worker = await startIngest({
   kafka,

@@ -62,7 +62,8 @@ export function toRow(o: VitalsObservation, partition: number, offset: string, i
   };
 }
 
-const COLUMNS = 'patient_id, device_id, seq, code, effective_at, value, unit, sample_period_ms, samples, kafka_partition, kafka_offset, record_item';
+const COLUMNS =
+  'patient_id, device_id, seq, code, effective_at, value, unit, sample_period_ms, samples, kafka_partition, kafka_offset, record_item';
 
 /** COPY text format: escape the few characters that matter (ids are validated, this is defence in depth). */
 function text(value: string): string {
@@ -171,7 +172,20 @@ async function writeUnnest(client: PoolClient, rows: StoredRow[]): Promise<Store
      FROM unnest($1::text[], $2::text[], $3::bigint[], $4::text[], $5::timestamptz[], $6::float8[], $7::text[], $8::real[], $9::text[], $10::int[], $11::bigint[], $12::smallint[])
        AS x(p, d, s, c, t, v, u, sp, smp, kp, ko, ri)
      ON CONFLICT DO NOTHING ${RETURNING}`,
-    [cols.patient, cols.device, cols.seq, cols.code, cols.at, cols.value, cols.unit, cols.period, cols.samples, cols.partition, cols.offset, cols.item],
+    [
+      cols.patient,
+      cols.device,
+      cols.seq,
+      cols.code,
+      cols.at,
+      cols.value,
+      cols.unit,
+      cols.period,
+      cols.samples,
+      cols.partition,
+      cols.offset,
+      cols.item,
+    ],
   );
   return result.rows;
 }
@@ -189,15 +203,28 @@ const RETURNING = 'RETURNING kafka_partition, kafka_offset';
  * (it holds the audit chain's lock until COMMIT). `ends`: per partition, the offset after the last
  * record the batch read (poison records included); without it, the offset after the last row.
  */
-async function write(client: PoolClient, topic: string, rows: StoredRow[], method: WriteMethod, ends?: ReadonlyMap<number, bigint>): Promise<StoredPosition[]> {
+async function write(
+  client: PoolClient,
+  topic: string,
+  rows: StoredRow[],
+  method: WriteMethod,
+  ends?: ReadonlyMap<number, bigint>,
+): Promise<StoredPosition[]> {
   const inserted = await insert(client, rows, method);
   return record(client, topic, rows, inserted, ends ?? nextOffsetsOf(rows));
 }
 
-const insert = (client: PoolClient, rows: StoredRow[], method: WriteMethod) => (method === 'copy' ? writeCopy(client, rows) : writeUnnest(client, rows));
+const insert = (client: PoolClient, rows: StoredRow[], method: WriteMethod) =>
+  method === 'copy' ? writeCopy(client, rows) : writeUnnest(client, rows);
 
 /** After the rows: the partitions' next offsets, the new rows' ranges and the audit row. */
-async function record(client: PoolClient, topic: string, rows: StoredRow[], inserted: StoredPosition[], ends: ReadonlyMap<number, bigint>): Promise<StoredPosition[]> {
+async function record(
+  client: PoolClient,
+  topic: string,
+  rows: StoredRow[],
+  inserted: StoredPosition[],
+  ends: ReadonlyMap<number, bigint>,
+): Promise<StoredPosition[]> {
   await recordOffsets(client, topic, ends);
   if (inserted.length === 0) return inserted; // a redelivery: nothing stored, nothing to record
   const ranges = rangesOf(inserted);
@@ -326,7 +353,11 @@ async function recordOffsets(client: Queryable, topic: string, next: ReadonlyMap
 }
 
 /** Per partition of `topic`, the offset after the last record stored (partitions never stored are absent). */
-export async function storedOffsets(db: Pick<PoolClient, 'query'>, topic: string, partitions: readonly number[]): Promise<Map<number, bigint>> {
+export async function storedOffsets(
+  db: Pick<PoolClient, 'query'>,
+  topic: string,
+  partitions: readonly number[],
+): Promise<Map<number, bigint>> {
   const { rows } = await db.query<{ p: number; n: string }>(
     'SELECT kafka_partition AS p, next_offset::text AS n FROM vitals_ingest_offsets WHERE topic = $1 AND kafka_partition = ANY($2::int[])',
     [topic, partitions],
@@ -358,7 +389,9 @@ function rangesOf(rows: StoredPosition[]): Ranges {
  * reach the trail too. Ids and counts only (topic, partitions, offset ranges, rows, patients), never values.
  */
 async function auditBatch(client: PoolClient, topic: string, ranges: Ranges, rows: StoredRow[]): Promise<void> {
-  const partitions = [...ranges].sort(([a], [b]) => a - b).map(([partition, r]) => ({ partition, first_offset: String(r.first), last_offset: String(r.last), rows: r.rows }));
+  const partitions = [...ranges]
+    .sort(([a], [b]) => a - b)
+    .map(([partition, r]) => ({ partition, first_offset: String(r.first), last_offset: String(r.last), rows: r.rows }));
   const stored = partitions.reduce((n, p) => n + p.rows, 0);
   await recordAudit(client, {
     action: 'vitals.ingest',
@@ -384,14 +417,24 @@ async function recordRanges(client: PoolClient, topic: string, ranges: Ranges): 
 }
 
 /** Inserts `rows` read from Kafka topic `topic` (inside the caller's transaction); returns how many were new. */
-export async function writeRows(client: PoolClient, topic: string, rows: StoredRow[], method: WriteMethod = 'copy', ends?: ReadonlyMap<number, bigint>): Promise<number> {
+export async function writeRows(
+  client: PoolClient,
+  topic: string,
+  rows: StoredRow[],
+  method: WriteMethod = 'copy',
+  ends?: ReadonlyMap<number, bigint>,
+): Promise<number> {
   if (rows.length === 0) return 0;
   return (await write(client, topic, rows, method, ends)).length;
 }
 
 /** As writeRows, for rows of several Kafka partitions: how many were new in each partition. */
 export async function writeRowsByPartition(
-  client: PoolClient, topic: string, rows: StoredRow[], method: WriteMethod = 'copy', ends?: ReadonlyMap<number, bigint>,
+  client: PoolClient,
+  topic: string,
+  rows: StoredRow[],
+  method: WriteMethod = 'copy',
+  ends?: ReadonlyMap<number, bigint>,
 ): Promise<Map<number, number>> {
   if (rows.length === 0) return new Map();
   const counts = new Map<number, number>();
@@ -418,4 +461,3 @@ export async function itemsStoredFrom(pool: Queryable, partition: number, rows: 
   );
   return new Set(found.map((r) => r.key));
 }
-

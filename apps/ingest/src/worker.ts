@@ -188,7 +188,10 @@ function batchEnv(opts: IngestOptions, stats: IngestStats, dlq: Producer): Batch
       },
     }),
     write: createBatchWriter({
-      pool, topic, logger, stats,
+      pool,
+      topic,
+      logger,
+      stats,
       writeMethod: opts.writeMethod ?? 'copy',
       maxGroupRows: opts.maxGroupRows ?? 5_000,
       writers: opts.writers ?? 4,
@@ -214,7 +217,15 @@ function batchEnv(opts: IngestOptions, stats: IngestStats, dlq: Producer): Batch
  * (vitalis_vitals_newest_observation_age_seconds: @vitalis/metrics readNewestObservation, the same
  * reading as the gateway's health), so an alert can tell "messages wait and nothing recent is stored".
  */
-function pollConsumerLag(kafka: Kafka, pool: Pool, groupId: string, topic: string, metrics: IngestMetrics, everyMs: number, logger: Logger): { stop: () => Promise<void> } {
+function pollConsumerLag(
+  kafka: Kafka,
+  pool: Pool,
+  groupId: string,
+  topic: string,
+  metrics: IngestMetrics,
+  everyMs: number,
+  logger: Logger,
+): { stop: () => Promise<void> } {
   const admin = kafka.admin();
   let connected: Promise<void> | undefined;
   let running: Promise<void> | undefined;
@@ -259,7 +270,11 @@ function pollConsumerLag(kafka: Kafka, pool: Pool, groupId: string, topic: strin
       clearInterval(timer);
       await running;
       await reading;
-      if (connected) await connected.then(() => admin.disconnect(), () => {});
+      if (connected)
+        await connected.then(
+          () => admin.disconnect(),
+          () => {},
+        );
     },
   };
 }

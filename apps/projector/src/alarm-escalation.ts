@@ -37,7 +37,12 @@ export interface AlarmEscalationOptions {
   onEscalated?: (priority: AlarmPriority) => void;
 }
 
-export async function escalateDueAlarms(pool: Pool, redis: Redis, settings: Pick<AlarmSettings, 'escalateTo'>, options: AlarmEscalationOptions = {}): Promise<AlarmEscalationRun> {
+export async function escalateDueAlarms(
+  pool: Pool,
+  redis: Redis,
+  settings: Pick<AlarmSettings, 'escalateTo'>,
+  options: AlarmEscalationOptions = {},
+): Promise<AlarmEscalationRun> {
   const run = await withTriedLock(pool, LOCK, async (session) => {
     const now = options.now ?? new Date();
     const { rows } = await session.query<{ alarm_id: string; patient_id: string }>(
@@ -54,12 +59,19 @@ export async function escalateDueAlarms(pool: Pool, redis: Redis, settings: Pick
       const decision = decideAlarm({ type: 'escalate', to: settings.escalateTo, now: now.toISOString() }, alarm);
       if (!decision.ok) continue; // acknowledged, resolved or escalated since the projection saw it
       try {
-        await append(session, stream, folded.version, decision.events.map((e) => ({ type: e.type, data: e.data as unknown as Record<string, unknown> })), { actor: 'vitalis-projector', scope: 'system' });
+        await append(
+          session,
+          stream,
+          folded.version,
+          decision.events.map((e) => ({ type: e.type, data: e.data as unknown as Record<string, unknown> })),
+          { actor: 'vitalis-projector', scope: 'system' },
+        );
       } catch (err) {
         if (err instanceof ConcurrencyError) continue; // the stream moved (an acknowledgement, a clear): the next run decides again
         throw err;
       }
-      for (const e of decision.events) await publishAlarmNotice(redis, patient, 'VitalsAlertEscalated', e.data as unknown as Record<string, unknown>);
+      for (const e of decision.events)
+        await publishAlarmNotice(redis, patient, 'VitalsAlertEscalated', e.data as unknown as Record<string, unknown>);
       options.onEscalated?.(alarm!.priority);
       escalated.push(id);
     }

@@ -1,6 +1,16 @@
 import { z } from 'zod';
 import { alarmSettingsVariable, parseAlarmSettings, type AlarmSettings } from '@vitalis/clinical';
-import { boolean, exportShape, infraShape, lifecycleShape, migrationShape, positiveInt, probeServerShape, metricsShape, vitalsClockShape } from '@vitalis/config';
+import {
+  boolean,
+  exportShape,
+  infraShape,
+  lifecycleShape,
+  migrationShape,
+  positiveInt,
+  probeServerShape,
+  metricsShape,
+  vitalsClockShape,
+} from '@vitalis/config';
 
 export const projectorConfigShape = {
   ...infraShape,
@@ -52,4 +62,5 @@ export const PROJECTOR_PROBE_PORT = 8092;
 export type ProjectorConfig = z.infer<z.ZodObject<typeof projectorConfigShape>>;
 
 /** The alarm settings of a parsed configuration (VITALIS_ALARMS applied to the defaults; the shape has validated it). */
-export const projectorAlarms = (config: Pick<ProjectorConfig, 'VITALIS_ALARMS'>): AlarmSettings => parseAlarmSettings(config.VITALIS_ALARMS);
+export const projectorAlarms = (config: Pick<ProjectorConfig, 'VITALIS_ALARMS'>): AlarmSettings =>
+  parseAlarmSettings(config.VITALIS_ALARMS);

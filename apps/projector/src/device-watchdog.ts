@@ -93,7 +93,8 @@ export function planWatchdog(seen: readonly DeviceSeen[], open: readonly OpenDis
     for (const d of seen) {
       if (d.lastStoredAt.getTime() >= silentBefore || alarmed.has(d.patientId)) continue;
       const other = raise.get(d.patientId);
-      if (!other || d.lastAt < other.lastAt || (d.lastAt.getTime() === other.lastAt.getTime() && d.deviceId < other.deviceId)) raise.set(d.patientId, d);
+      if (!other || d.lastAt < other.lastAt || (d.lastAt.getTime() === other.lastAt.getTime() && d.deviceId < other.deviceId))
+        raise.set(d.patientId, d);
     }
   }
   return { stalled, raise: [...raise.values()], clear };
@@ -122,7 +123,10 @@ export function disconnectRaise(settings: AlarmSettings, d: DeviceSeen, now: Dat
 }
 
 /** The clear when the device's readings arrive again; value: the gap in seconds. */
-export function disconnectClear(alarm: Pick<OpenDisconnect, 'alarmId' | 'patientId' | 'deviceId' | 'since'>, reading: Pick<DeviceSeen, 'lastAt'>): AlarmClearedData {
+export function disconnectClear(
+  alarm: Pick<OpenDisconnect, 'alarmId' | 'patientId' | 'deviceId' | 'since'>,
+  reading: Pick<DeviceSeen, 'lastAt'>,
+): AlarmClearedData {
   return {
     alert_id: alarm.alarmId,
     rule: DISCONNECT_RULE,
@@ -192,7 +196,12 @@ type SeenRow = { patient_id: string; device_id: string; last_at: Date; last_stor
  * (minus a margin) and folds them in by max, which gives the full scan's figures at a fraction of
  * its cost (docs/alarms.md: on 100 beds, about 1/800 of the buffers).
  */
-export function createDeviceWatchdog(pool: Pool, redis: Redis, settings: AlarmSettings = alarmSettings(), options: WatchdogOptions = {}): DeviceWatchdog {
+export function createDeviceWatchdog(
+  pool: Pool,
+  redis: Redis,
+  settings: AlarmSettings = alarmSettings(),
+  options: WatchdogOptions = {},
+): DeviceWatchdog {
   const delay = settings.conditions[DISCONNECT_RULE].onsetDelaySeconds;
   const windowMs = Math.max(options.windowSeconds ?? 600, 2 * delay) * 1_000;
   const marginMs = (options.sliceMarginSeconds ?? 30) * 1_000;
@@ -209,7 +218,8 @@ export function createDeviceWatchdog(pool: Pool, redis: Redis, settings: AlarmSe
       const had = devices.get(key);
       const lastAt = had && had.lastAt > r.last_at ? had.lastAt : r.last_at;
       const lastStoredAt = had && had.lastStoredAt > r.last_stored_at ? had.lastStoredAt : r.last_stored_at;
-      if (lastAt.getTime() > now.getTime() - windowMs) devices.set(key, { patientId: r.patient_id, deviceId: r.device_id, lastAt, lastStoredAt });
+      if (lastAt.getTime() > now.getTime() - windowMs)
+        devices.set(key, { patientId: r.patient_id, deviceId: r.device_id, lastAt, lastStoredAt });
       patients.set(r.patient_id, Math.max(patients.get(r.patient_id) ?? 0, r.last_at.getTime()));
     }
     for (const [key, d] of devices) if (d.lastAt.getTime() <= now.getTime() - windowMs) devices.delete(key);
@@ -217,7 +227,8 @@ export function createDeviceWatchdog(pool: Pool, redis: Redis, settings: AlarmSe
   };
 
   const scan = async (session: PoolClient, now: Date): Promise<'full' | 'slice'> => {
-    const full = !lastScan || !lastFull || now.getTime() - lastFull.getTime() >= fullEveryMs || now.getTime() - lastScan.getTime() >= windowMs;
+    const full =
+      !lastScan || !lastFull || now.getTime() - lastFull.getTime() >= fullEveryMs || now.getTime() - lastScan.getTime() >= windowMs;
     if (full) {
       // the first scan reads the hour (for the beds); the window's devices are those of its rows inside the window
       const from = new Date(now.getTime() - (seeded ? windowMs : Math.max(windowMs, HOUR_MS)));
@@ -227,7 +238,10 @@ export function createDeviceWatchdog(pool: Pool, redis: Redis, settings: AlarmSe
       seeded = true;
       lastFull = now;
     } else {
-      const { rows } = await session.query<SeenRow>(SEEN_SQL.slice, [new Date(now.getTime() - windowMs), new Date(lastScan!.getTime() - marginMs)]);
+      const { rows } = await session.query<SeenRow>(SEEN_SQL.slice, [
+        new Date(now.getTime() - windowMs),
+        new Date(lastScan!.getTime() - marginMs),
+      ]);
       merge(rows, now);
     }
     lastScan = now;
@@ -239,9 +253,17 @@ export function createDeviceWatchdog(pool: Pool, redis: Redis, settings: AlarmSe
     run: async () => {
       const run = await withTriedLock(pool, LOCK, async (session, now) => {
         const kind = await scan(session, now);
-        const { rows: openRows } = await session.query<{ alarm_id: string; patient_id: string; device_id: string; condition_since: Date }>(OPEN_SQL, [DISCONNECT_RULE]);
+        const { rows: openRows } = await session.query<{ alarm_id: string; patient_id: string; device_id: string; condition_since: Date }>(
+          OPEN_SQL,
+          [DISCONNECT_RULE],
+        );
         const seen = [...devices.values()];
-        const open = openRows.map((r) => ({ alarmId: r.alarm_id, patientId: r.patient_id, deviceId: r.device_id, since: r.condition_since }));
+        const open = openRows.map((r) => ({
+          alarmId: r.alarm_id,
+          patientId: r.patient_id,
+          deviceId: r.device_id,
+          since: r.condition_since,
+        }));
         const plan = planWatchdog(seen, open, now, delay);
         let cleared = 0;
         for (const { alarm, reading } of plan.clear) if (await clearDisconnect(session, redis, alarm, reading)) cleared++;
@@ -255,7 +277,12 @@ export function createDeviceWatchdog(pool: Pool, redis: Redis, settings: AlarmSe
 }
 
 /** Appends at the folded version with a deterministic id; false when the stream moved or it is already there. */
-async function appendDecided(db: Queryable, stream: string, version: number, event: { eventId: string; type: string; data: Record<string, unknown> }): Promise<boolean> {
+async function appendDecided(
+  db: Queryable,
+  stream: string,
+  version: number,
+  event: { eventId: string; type: string; data: Record<string, unknown> },
+): Promise<boolean> {
   try {
     await append(db, stream, version, [event], { actor: 'vitalis-projector', scope: 'system' });
     return true;
@@ -283,7 +310,10 @@ async function clearDisconnect(db: Queryable, redis: Redis, hint: OpenDisconnect
   const alarm = openId === undefined ? undefined : folded.alarms.get(openId);
   // decided on the stream, not the hint: the open alarm must be this device's, silent since before this reading
   if (!alarm || alarm.deviceId !== reading.deviceId || Date.parse(alarm.conditionSince) >= reading.lastAt.getTime()) return false;
-  const data = disconnectClear({ alarmId: alarm.id, patientId: hint.patientId, deviceId: alarm.deviceId, since: new Date(alarm.conditionSince) }, reading);
+  const data = disconnectClear(
+    { alarmId: alarm.id, patientId: hint.patientId, deviceId: alarm.deviceId, since: new Date(alarm.conditionSince) },
+    reading,
+  );
   const event = { eventId: clearEventId(data), type: ALARM_EVENTS.cleared, data: data as unknown as Record<string, unknown> };
   if (!(await appendDecided(db, stream, folded.version, event))) return false;
   await publishAlarmNotice(redis, hint.patientId, ALARM_EVENTS.cleared, event.data);

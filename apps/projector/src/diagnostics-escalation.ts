@@ -20,9 +20,16 @@ import { withTriedLock } from './tried-lock';
 
 const LOCK = 'vitalis-diagnostics-escalator';
 
-export interface EscalationRun { escalated: string[]; skipped: boolean }
+export interface EscalationRun {
+  escalated: string[];
+  skipped: boolean;
+}
 
-export async function escalateDueCriticalResults(pool: Pool, redis: Redis, options: { now?: Date; limit?: number } = {}): Promise<EscalationRun> {
+export async function escalateDueCriticalResults(
+  pool: Pool,
+  redis: Redis,
+  options: { now?: Date; limit?: number } = {},
+): Promise<EscalationRun> {
   const run = await withTriedLock(pool, LOCK, async (session) => {
     const now = options.now ?? new Date();
     const { rows } = await session.query<{ report_id: string }>(

@@ -21,7 +21,10 @@ import { catchUp } from './projections/runner';
 /** Which tests an alert rule proposes (rule ids of the ingest's alert rules). */
 export const ALERT_PROPOSALS: Record<string, { code: OrderableCode; priority: ServiceRequestPriority }[]> = {
   // NEWS2 >= 7: a sepsis screen
-  'news2-high': [{ code: DIAGNOSTIC_CODE.lactate, priority: 'urgent' }, { code: DIAGNOSTIC_CODE.bloodGasPanel, priority: 'urgent' }],
+  'news2-high': [
+    { code: DIAGNOSTIC_CODE.lactate, priority: 'urgent' },
+    { code: DIAGNOSTIC_CODE.bloodGasPanel, priority: 'urgent' },
+  ],
   'spo2-low': [{ code: DIAGNOSTIC_CODE.bloodGasPanel, priority: 'urgent' }],
   'hr-high': [{ code: DIAGNOSTIC_CODE.ecg12Lead, priority: 'urgent' }],
 };
@@ -29,7 +32,8 @@ export const ALERT_PROPOSALS: Record<string, { code: OrderableCode; priority: Se
 export const PROPOSALS_CHECKPOINT = 'alert-proposals';
 /** Who proposed it (ServiceRequest.requester): the alerting system, named by the rule. */
 export const proposalRequester = (rule: string) => `vitalis-alerts:${rule}`;
-export const proposalId = (alertEventId: string, code: string) => `sr-${createHash('sha1').update(`${alertEventId}|${code}`).digest('hex').slice(0, 12)}`;
+export const proposalId = (alertEventId: string, code: string) =>
+  `sr-${createHash('sha1').update(`${alertEventId}|${code}`).digest('hex').slice(0, 12)}`;
 
 const alertProposer: Projection = {
   name: PROPOSALS_CHECKPOINT,
@@ -47,15 +51,30 @@ const alertProposer: Projection = {
         const id = proposalId(e.eventId, p.code);
         if ((await readStream(client, serviceRequestStream(id))).length > 0) continue; // proposed already (a batch applied again)
         const test = ORDERABLE_TESTS[p.code];
-        const decision = decideServiceRequest({
-          type: 'create', status: 'draft',
-          details: {
-            id, patientId, intent: 'proposal', priority: p.priority, code: test.code, reason: `Alert ${alert.data.rule}: ${alert.data.message}`,
-            requester: proposalRequester(alert.data.rule), performer: test.performer, note: null,
+        const decision = decideServiceRequest(
+          {
+            type: 'create',
+            status: 'draft',
+            details: {
+              id,
+              patientId,
+              intent: 'proposal',
+              priority: p.priority,
+              code: test.code,
+              reason: `Alert ${alert.data.rule}: ${alert.data.message}`,
+              requester: proposalRequester(alert.data.rule),
+              performer: test.performer,
+              note: null,
+            },
           },
-        }, null);
+          null,
+        );
         if (!decision.ok) continue;
-        await append(client, serviceRequestStream(id), 0, decision.events, { actor: 'vitalis-projector', causationId: e.eventId, scope: 'system' });
+        await append(client, serviceRequestStream(id), 0, decision.events, {
+          actor: 'vitalis-projector',
+          causationId: e.eventId,
+          scope: 'system',
+        });
       }
     }
   },
@@ -65,7 +84,10 @@ const alertProposer: Projection = {
 async function ensureCheckpoint(pool: Pool): Promise<void> {
   const { rows } = await pool.query('SELECT 1 FROM projection_checkpoints WHERE name = $1', [PROPOSALS_CHECKPOINT]);
   if (rows.length > 0) return;
-  await pool.query('INSERT INTO projection_checkpoints (name, position) VALUES ($1, $2) ON CONFLICT (name) DO NOTHING', [PROPOSALS_CHECKPOINT, await headPosition(pool)]);
+  await pool.query('INSERT INTO projection_checkpoints (name, position) VALUES ($1, $2) ON CONFLICT (name) DO NOTHING', [
+    PROPOSALS_CHECKPOINT,
+    await headPosition(pool),
+  ]);
 }
 
 /** One run: every alert appended since the last run proposes its tests. */

@@ -19,11 +19,21 @@ const pool = createPool({ url: config.DATABASE_URL, max: 3, application: 'vitali
 await requireAppDatabase(pool, 'export-worker', { production: config.NODE_ENV === 'production', warn: (message) => logger.warn(message) });
 const exportWorker = exportJobs(pool, config);
 const runner = runJobs(exportWorker.jobs, logger);
-const listener = listenOnChannel(pool, EXPORT_CHANNEL, () => runner.runNow(['bulk-export']), (err) => logger.warn({ err }, 'export listener lost; reconnecting'));
+const listener = listenOnChannel(
+  pool,
+  EXPORT_CHANNEL,
+  () => runner.runNow(['bulk-export']),
+  (err) => logger.warn({ err }, 'export listener lost; reconnecting'),
+);
 logger.info('export worker running');
 onShutdown({
   logger,
-  readiness: createReadiness({ timeoutMs: config.READINESS_TIMEOUT_MS, schemaCurrent: async () => (await pendingMigrations(pool)).length === 0, dependencies: [], onChecks: () => {} }),
+  readiness: createReadiness({
+    timeoutMs: config.READINESS_TIMEOUT_MS,
+    schemaCurrent: async () => (await pendingMigrations(pool)).length === 0,
+    dependencies: [],
+    onChecks: () => {},
+  }),
   drainMs: 0,
   graceMs: config.SHUTDOWN_GRACE_SECONDS * 1_000,
   steps: [

@@ -22,7 +22,13 @@ export interface ExportWorkerConfig extends ExportStorageConfig {
 export function exportJobs(pool: Pool, config: ExportWorkerConfig): { jobs: Job[]; stop: () => void } {
   const storage = exportStorage(config);
   const shutdown = new AbortController();
-  const options = { storage, maxFileBytes: config.EXPORT_MAX_FILE_BYTES, leaseMs: config.EXPORT_LEASE_MS, expiresMs: config.EXPORT_FILE_TTL_SECONDS * 1_000, signal: shutdown.signal };
+  const options = {
+    storage,
+    maxFileBytes: config.EXPORT_MAX_FILE_BYTES,
+    leaseMs: config.EXPORT_LEASE_MS,
+    expiresMs: config.EXPORT_FILE_TTL_SECONDS * 1_000,
+    signal: shutdown.signal,
+  };
   const jobs: Job[] = [
     {
       name: 'bulk-export',
@@ -30,7 +36,8 @@ export function exportJobs(pool: Pool, config: ExportWorkerConfig): { jobs: Job[
       run: async () => {
         // every queued job in this run (one after the other), then wait for the next tick
         const runs = [];
-        for (let run = await runNextExport(pool, options); run && run.outcome !== 'stopped'; run = await runNextExport(pool, options)) runs.push(run);
+        for (let run = await runNextExport(pool, options); run && run.outcome !== 'stopped'; run = await runNextExport(pool, options))
+          runs.push(run);
         return runs.length > 0 ? { exports: runs } : undefined;
       },
     },

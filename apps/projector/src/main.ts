@@ -145,9 +145,18 @@ const runner = runJobs(jobs, logger);
 // New events wake the projections at once (NOTIFY from migration 0007); the interval is the net.
 // A run already in progress is not doubled; a wake-up during it is covered by the next tick.
 const projectionJobs = [...PROJECTIONS.map((p) => `projection-${p.name}`), 'diagnostics-alert-proposals'];
-const listener = listenForEvents(pool, () => runner.runNow(projectionJobs), (err) => logger.warn({ err }, 'event listener lost; reconnecting'));
+const listener = listenForEvents(
+  pool,
+  () => runner.runNow(projectionJobs),
+  (err) => logger.warn({ err }, 'event listener lost; reconnecting'),
+);
 // a kick-off wakes the export worker at once (EXPORT_POLL_INTERVAL_MS stays the net)
-const exportListener = listenOnChannel(pool, EXPORT_CHANNEL, () => runner.runNow(['bulk-export']), (err) => logger.warn({ err }, 'export listener lost; reconnecting'));
+const exportListener = listenOnChannel(
+  pool,
+  EXPORT_CHANNEL,
+  () => runner.runNow(['bulk-export']),
+  (err) => logger.warn({ err }, 'export listener lost; reconnecting'),
+);
 logger.info({ jobs: jobs.map((j) => j.name), retentionDays: config.VITALS_RETENTION_DAYS }, 'projector running');
 onShutdown({
   logger,

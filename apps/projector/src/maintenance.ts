@@ -7,7 +7,10 @@
  */
 import type { Pool } from '@vitalis/db';
 
-export async function maintainPartitions(pool: Pool, opts: { retentionDays: number; daysAhead: number }): Promise<{ created: number; dropped: number }> {
+export async function maintainPartitions(
+  pool: Pool,
+  opts: { retentionDays: number; daysAhead: number },
+): Promise<{ created: number; dropped: number }> {
   const created = await pool.query<{ n: number }>('SELECT vitalis_ensure_vitals_partitions(0, $1) AS n', [opts.daysAhead]);
   const dropped = await pool.query<{ n: number }>('SELECT vitalis_drop_old_vitals_partitions($1) AS n', [opts.retentionDays]);
   await pool.query('SELECT vitalis_drop_old_ingest_batches($1)', [opts.retentionDays]);

@@ -104,7 +104,12 @@ export async function runRollups(pool: Pool, opts: RollupOptions): Promise<Rollu
 }
 
 /** Recomputes the rollups of some patients over an effective-time range (backfills, benchmarks). */
-export async function rollupPatients(pool: Pool, patients: string[], from: string, to: string): Promise<{ minutes: number; hours: number }> {
+export async function rollupPatients(
+  pool: Pool,
+  patients: string[],
+  from: string,
+  to: string,
+): Promise<{ minutes: number; hours: number }> {
   return withTransaction(pool, async (client) => {
     await client.query(
       `CREATE TEMP TABLE touched ON COMMIT DROP AS

@@ -8,10 +8,16 @@
 import type { Pool, PoolClient } from '@vitalis/db';
 
 /** `work`'s result, or undefined when another instance holds the lock. */
-export async function withTriedLock<T>(pool: Pool, name: string, work: (session: PoolClient, now: Date) => Promise<T>): Promise<T | undefined> {
+export async function withTriedLock<T>(
+  pool: Pool,
+  name: string,
+  work: (session: PoolClient, now: Date) => Promise<T>,
+): Promise<T | undefined> {
   const session = await pool.connect();
   try {
-    const { rows } = await session.query<{ ok: boolean; now: Date }>('SELECT pg_try_advisory_lock(hashtext($1)) AS ok, now() AS now', [name]);
+    const { rows } = await session.query<{ ok: boolean; now: Date }>('SELECT pg_try_advisory_lock(hashtext($1)) AS ok, now() AS now', [
+      name,
+    ]);
     if (!rows[0]!.ok) return undefined;
     try {
       return await work(session, rows[0]!.now);

@@ -75,4 +75,13 @@ const metricsAddress = metricsListenerAddress(config);
 const metricsServer = metricsAddress ? await startMetricsServer(registry, metricsAddress) : undefined;
 if (metricsServer) logger.info({ url: metricsServer.url }, 'metrics listening');
 // A development tool: no probes, nothing routes to it, so no drain wait.
-onShutdown({ logger, drainMs: 0, graceMs: 10_000, steps: [{ name: 'simulator', run: () => sim.stop() }, { name: 'metrics', run: async () => metricsServer?.close() }, { name: 'traces', run: () => tracing.shutdown() }] });
+onShutdown({
+  logger,
+  drainMs: 0,
+  graceMs: 10_000,
+  steps: [
+    { name: 'simulator', run: () => sim.stop() },
+    { name: 'metrics', run: async () => metricsServer?.close() },
+    { name: 'traces', run: () => tracing.shutdown() },
+  ],
+});

@@ -13,7 +13,15 @@ import { createVitalsProducer, sendTraced, TOPICS } from '@vitalis/kafka';
 import { TRACING_OFF, type Tracing } from '@vitalis/tracing';
 import type { Logger } from '@vitalis/log';
 import {
-  ECG_LEAD_II, encodeFrame, encodeObservation, FRAME_ENVELOPE, NUMERIC_VITALS, VITAL_CODE, type NumericVitalCode, type VitalsFrameItem, type VitalsObservation,
+  ECG_LEAD_II,
+  encodeFrame,
+  encodeObservation,
+  FRAME_ENVELOPE,
+  NUMERIC_VITALS,
+  VITAL_CODE,
+  type NumericVitalCode,
+  type VitalsFrameItem,
+  type VitalsObservation,
 } from '@vitalis/schemas';
 import { ECG_HZ, ECG_PERIOD_MS, ecgChunk, makeProfile, rng, sampleVital, trend, type PatientProfile } from '@vitalis/clinical';
 import { demoPatientId, seqSeed } from './signals';
@@ -92,7 +100,13 @@ export async function runSimulator(opts: SimulatorOptions): Promise<{ stop: () =
       const bpm = trend(p.profile, p.ecgNextMs)[VITAL_CODE.heartRate];
       const { samples, phase } = ecgChunk(chunk, bpm, p.ecgPhase, p.random);
       p.ecgPhase = phase;
-      items.push({ seq: device.seq++, effective_at: new Date(p.ecgNextMs).toISOString(), code: ECG_LEAD_II.code, unit: 'mV', waveform: { origin: 0, period_ms: ECG_PERIOD_MS, samples } });
+      items.push({
+        seq: device.seq++,
+        effective_at: new Date(p.ecgNextMs).toISOString(),
+        code: ECG_LEAD_II.code,
+        unit: 'mV',
+        waveform: { origin: 0, period_ms: ECG_PERIOD_MS, samples },
+      });
       p.ecgNextMs += chunk * ECG_PERIOD_MS;
     }
     return items;
@@ -105,10 +119,24 @@ export async function runSimulator(opts: SimulatorOptions): Promise<{ stop: () =
     let observations = 0;
     for (const p of patients) {
       const items: VitalsFrameItem[] = NUMERIC_CODES.map(
-        (code) => ({ seq: p.monitor.seq++, code, value: sampleVital(p.profile, code, now, p.random), unit: NUMERIC_VITALS[code].unit }) as VitalsFrameItem,
+        (code) =>
+          ({
+            seq: p.monitor.seq++,
+            code,
+            value: sampleVital(p.profile, code, now, p.random),
+            unit: NUMERIC_VITALS[code].unit,
+          }) as VitalsFrameItem,
       );
       if (opts.ecg) items.push(...dueEcgChunks(p, now, p.monitor));
-      messages.push(encodeFrame({ envelope: FRAME_ENVELOPE, patient_id: p.profile.patientId, device_id: p.monitor.id, effective_at: at, observations: items }));
+      messages.push(
+        encodeFrame({
+          envelope: FRAME_ENVELOPE,
+          patient_id: p.profile.patientId,
+          device_id: p.monitor.id,
+          effective_at: at,
+          observations: items,
+        }),
+      );
       observations += items.length;
     }
     await sendTraced(producer, { topic, acks: -1, messages }, opts.tracing ?? TRACING_OFF);
@@ -238,7 +266,11 @@ export async function burst(opts: BurstOptions): Promise<BurstResult> {
   let next = 0;
   let sent = 0;
   // frames: one 1 s ECG chunk, built once (the producer's cost stays the JSON of the record, as for single records)
-  const ecg = { code: ECG_LEAD_II.code, unit: 'mV', waveform: { origin: 0, period_ms: ECG_PERIOD_MS, samples: ecgChunk(ECG_HZ, 72, 0, rng(3)).samples } };
+  const ecg = {
+    code: ECG_LEAD_II.code,
+    unit: 'mV',
+    waveform: { origin: 0, period_ms: ECG_PERIOD_MS, samples: ecgChunk(ECG_HZ, 72, 0, rng(3)).samples },
+  };
   const frameSize = NUMERIC_CODES.length + 1;
   const makeFrames = (): Message[] => {
     const frames = Math.max(1, Math.floor(Math.min(batchSize, opts.count - next) / frameSize));
@@ -276,7 +308,15 @@ export async function burst(opts: BurstOptions): Promise<BurstResult> {
       const effectiveAt = opts.realTime ? at : new Date(t0 + i).toISOString();
       out[k] = {
         key: patientId,
-        value: JSON.stringify({ patient_id: patientId, device_id: `${patientId}-dev`, seq: seqBase + i, effective_at: effectiveAt, code, value, unit: def.unit }),
+        value: JSON.stringify({
+          patient_id: patientId,
+          device_id: `${patientId}-dev`,
+          seq: seqBase + i,
+          effective_at: effectiveAt,
+          code,
+          value,
+          unit: def.unit,
+        }),
       };
     }
     return out;

@@ -43,9 +43,19 @@ const field = (value: string | null): string => (value === null ? '~' : `${Buffe
 export function rowHash(prevHash: string, r: Omit<ChainRow, 'prev_hash' | 'hash'>): string {
   const encoded =
     'vitalis-audit-v1' +
-    field(prevHash) + field(String(r.id)) + field(r.occurred_at) + field(r.action) + field(r.outcome) +
-    field(r.actor_client_id) + field(r.actor_subject) + field(r.scope) + field(r.resource_type) + field(r.resource_id) +
-    field(r.request_id) + field(r.ip) + field(r.detail);
+    field(prevHash) +
+    field(String(r.id)) +
+    field(r.occurred_at) +
+    field(r.action) +
+    field(r.outcome) +
+    field(r.actor_client_id) +
+    field(r.actor_subject) +
+    field(r.scope) +
+    field(r.resource_type) +
+    field(r.resource_id) +
+    field(r.request_id) +
+    field(r.ip) +
+    field(r.detail);
   return createHash('sha256').update(encoded, 'utf8').digest('hex');
 }
 
@@ -97,16 +107,37 @@ export async function verifyChain(pool: Pool, options: VerifyChainOptions = {}):
   let head: { id: number; hash: string };
   try {
     await client.query('BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY');
-    const { rows: heads } = await client.query<{ last_id: number | null; last_hash: string | null }>('SELECT last_id, last_hash FROM vitalis_audit_chain_head()');
+    const { rows: heads } = await client.query<{ last_id: number | null; last_hash: string | null }>(
+      'SELECT last_id, last_hash FROM vitalis_audit_chain_head()',
+    );
     head = { id: heads[0]?.last_id ?? 0, hash: heads[0]?.last_hash ?? GENESIS_HASH };
     for (;;) {
-      const { rows: batch } = await client.query<ChainRow>(`SELECT ${CHAIN_COLUMNS} FROM audit_events WHERE id > $1 ORDER BY id LIMIT $2`, [lastId, batchSize]);
+      const { rows: batch } = await client.query<ChainRow>(`SELECT ${CHAIN_COLUMNS} FROM audit_events WHERE id > $1 ORDER BY id LIMIT $2`, [
+        lastId,
+        batchSize,
+      ]);
       for (const r of batch) {
         rows++;
-        if (r.prev_hash !== prev) report({ kind: 'broken-link', id: r.id, message: `row ${r.id} does not follow row ${lastId || '(genesis)'}: a row between them was removed, or one of them was changed` });
-        if (rowHash(r.prev_hash, r) !== r.hash) report({ kind: 'hash-mismatch', id: r.id, message: `row ${r.id} was changed after it was written: its columns no longer match its hash` });
+        if (r.prev_hash !== prev)
+          report({
+            kind: 'broken-link',
+            id: r.id,
+            message: `row ${r.id} does not follow row ${lastId || '(genesis)'}: a row between them was removed, or one of them was changed`,
+          });
+        if (rowHash(r.prev_hash, r) !== r.hash)
+          report({
+            kind: 'hash-mismatch',
+            id: r.id,
+            message: `row ${r.id} was changed after it was written: its columns no longer match its hash`,
+          });
         for (const c of pending.get(r.id) ?? []) {
-          if (c.head_hash !== r.hash) report({ kind: 'checkpoint-mismatch', id: r.id, file: c.file, message: `row ${r.id} differs from the checkpointed one (${c.file}): the trail was rewritten` });
+          if (c.head_hash !== r.hash)
+            report({
+              kind: 'checkpoint-mismatch',
+              id: r.id,
+              file: c.file,
+              message: `row ${r.id} differs from the checkpointed one (${c.file}): the trail was rewritten`,
+            });
         }
         pending.delete(r.id);
         prev = r.hash;
@@ -122,10 +153,20 @@ export async function verifyChain(pool: Pool, options: VerifyChainOptions = {}):
     client.release();
   }
   if (head.id !== lastId || head.hash !== prev) {
-    report({ kind: 'head-mismatch', id: lastId || null, message: `the chain head names row ${head.id}, the last row is ${lastId || '(none)'}: rows were removed at the end, or the head was rewritten` });
+    report({
+      kind: 'head-mismatch',
+      id: lastId || null,
+      message: `the chain head names row ${head.id}, the last row is ${lastId || '(none)'}: rows were removed at the end, or the head was rewritten`,
+    });
   }
   for (const [id, list] of pending) {
-    for (const c of list) report({ kind: 'checkpoint-mismatch', id, file: c.file, message: `row ${id}, checkpointed in ${c.file}, is no longer in the trail: it was truncated or rewritten` });
+    for (const c of list)
+      report({
+        kind: 'checkpoint-mismatch',
+        id,
+        file: c.file,
+        message: `row ${id}, checkpointed in ${c.file}, is no longer in the trail: it was truncated or rewritten`,
+      });
   }
   const located = problems.map((p) => p.id).filter((id): id is number => id !== null);
   return { ok: problems.length === 0, rows, head, firstBrokenId: located.length ? Math.min(...located) : null, problems };

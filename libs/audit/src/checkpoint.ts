@@ -25,7 +25,8 @@ export interface Checkpoint {
 
 const LOCK_KEY = 7_202_614; // arbitrary, constant: "vitalis audit checkpoints"
 
-const signedText = (c: Pick<Checkpoint, 'head_id' | 'head_hash' | 'time'>) => `vitalis-audit-checkpoint-v1|${c.head_id}|${c.head_hash}|${c.time}`;
+const signedText = (c: Pick<Checkpoint, 'head_id' | 'head_hash' | 'time'>) =>
+  `vitalis-audit-checkpoint-v1|${c.head_id}|${c.head_hash}|${c.time}`;
 const hmac = (key: string, text: string) => createHmac('sha256', key).update(text, 'utf8').digest('hex');
 
 export function signCheckpoint(head: { head_id: number; head_hash: string }, key: string, time = new Date()): Checkpoint {
@@ -51,7 +52,9 @@ export async function writeCheckpoint(pool: Pool, dir: string, key: string, now 
     await client.query('BEGIN');
     const { rows: locked } = await client.query<{ ok: boolean }>('SELECT pg_try_advisory_xact_lock($1) AS ok', [LOCK_KEY]);
     if (!locked[0]?.ok) return null;
-    const { rows } = await client.query<{ last_id: number; last_hash: string }>('SELECT last_id, last_hash FROM vitalis_audit_chain_head()');
+    const { rows } = await client.query<{ last_id: number; last_hash: string }>(
+      'SELECT last_id, last_hash FROM vitalis_audit_chain_head()',
+    );
     const head = rows[0];
     if (!head || head.last_id === 0) return null;
     await mkdir(dir, { recursive: true });
@@ -84,8 +87,16 @@ export interface CheckpointFile {
 
 const checkpointShape = (v: unknown): v is Checkpoint => {
   const c = v as Partial<Checkpoint> | null;
-  return typeof c === 'object' && c !== null && c.version === 1 && Number.isSafeInteger(c.head_id) && typeof c.head_hash === 'string'
-    && /^[0-9a-f]{64}$/.test(c.head_hash) && typeof c.time === 'string' && typeof c.signature === 'string';
+  return (
+    typeof c === 'object' &&
+    c !== null &&
+    c.version === 1 &&
+    Number.isSafeInteger(c.head_id) &&
+    typeof c.head_hash === 'string' &&
+    /^[0-9a-f]{64}$/.test(c.head_hash) &&
+    typeof c.time === 'string' &&
+    typeof c.signature === 'string'
+  );
 };
 
 /**
@@ -109,7 +120,8 @@ export async function readCheckpoints(dir: string, keys: readonly string[]): Pro
         return { file, invalid: `unreadable: ${(err as Error).message}` };
       }
       if (!checkpointShape(parsed)) return { file, invalid: 'not a checkpoint' };
-      if (!keys.some((key) => checkpointSignatureValid(parsed, key))) return { file, checkpoint: parsed, invalid: 'bad signature: forged, altered, or signed with another key' };
+      if (!keys.some((key) => checkpointSignatureValid(parsed, key)))
+        return { file, checkpoint: parsed, invalid: 'bad signature: forged, altered, or signed with another key' };
       return { file, checkpoint: parsed };
     }),
   );
@@ -129,7 +141,9 @@ export function startAuditCheckpoints(o: AuditCheckpointOptions): { stop: () => 
   const timer = setInterval(() => {
     if (running) return;
     running = true;
-    writeCheckpoint(o.pool, o.dir, o.key).catch(o.onError).finally(() => (running = false));
+    writeCheckpoint(o.pool, o.dir, o.key)
+      .catch(o.onError)
+      .finally(() => (running = false));
   }, o.seconds * 1000);
   timer.unref();
   return { stop: () => clearInterval(timer) };
@@ -143,14 +157,22 @@ export interface AuditTrailVerification extends ChainVerification {
  * The chain (every row, link and the head) and every checkpoint in `dir` (signature under `key` or
  * one of `previousKeys`, then presence in the chain).
  */
-export async function verifyAuditTrail(pool: Pool, o: { dir: string; key: string; previousKeys?: readonly string[]; batchSize?: number }): Promise<AuditTrailVerification> {
+export async function verifyAuditTrail(
+  pool: Pool,
+  o: { dir: string; key: string; previousKeys?: readonly string[]; batchSize?: number },
+): Promise<AuditTrailVerification> {
   // Files first: every checkpoint then names a head at or before the snapshot the walk reads.
   const files = await readCheckpoints(o.dir, [o.key, ...(o.previousKeys ?? [])]);
   const valid = files.filter((f) => f.checkpoint && !f.invalid).map((f) => ({ ...f.checkpoint!, file: f.file }));
   const chain = await verifyChain(pool, { checkpoints: valid, ...(o.batchSize ? { batchSize: o.batchSize } : {}) });
   const invalid: ChainProblem[] = files
     .filter((f) => f.invalid)
-    .map((f) => ({ kind: 'checkpoint-invalid', id: f.checkpoint?.head_id ?? null, file: f.file, message: `checkpoint ${f.file}: ${f.invalid}` }));
+    .map((f) => ({
+      kind: 'checkpoint-invalid',
+      id: f.checkpoint?.head_id ?? null,
+      file: f.file,
+      message: `checkpoint ${f.file}: ${f.invalid}`,
+    }));
   const latest = valid.reduce<(typeof valid)[number] | null>((a, c) => (!a || c.head_id > a.head_id ? c : a), null);
   const problems = [...invalid, ...chain.problems];
   return {

@@ -8,8 +8,17 @@ import type { Queryable } from '@vitalis/db';
 
 export { GENESIS_HASH, CHAIN_COLUMNS, rowHash, verifyChain, type ChainRow, type ChainProblem, type ChainVerification } from './chain';
 export {
-  signCheckpoint, checkpointSignatureValid, writeCheckpoint, readCheckpoints, startAuditCheckpoints, verifyAuditTrail, checkpointFileName,
-  type Checkpoint, type CheckpointFile, type AuditCheckpointOptions, type AuditTrailVerification,
+  signCheckpoint,
+  checkpointSignatureValid,
+  writeCheckpoint,
+  readCheckpoints,
+  startAuditCheckpoints,
+  verifyAuditTrail,
+  checkpointFileName,
+  type Checkpoint,
+  type CheckpointFile,
+  type AuditCheckpointOptions,
+  type AuditTrailVerification,
 } from './checkpoint';
 
 export interface AuditEvent {

@@ -65,7 +65,11 @@ export class ClientCredentials extends CachingSource {
     super();
   }
   protected fetchToken(): Promise<TokenSet> {
-    const form: Record<string, string> = { grant_type: 'client_credentials', client_id: this.opts.clientId, client_secret: this.opts.clientSecret };
+    const form: Record<string, string> = {
+      grant_type: 'client_credentials',
+      client_id: this.opts.clientId,
+      client_secret: this.opts.clientSecret,
+    };
     if (this.opts.scope) form.scope = Array.isArray(this.opts.scope) ? this.opts.scope.join(' ') : this.opts.scope;
     return tokenRequest(this.baseUrl, form, this.opts.fetch);
   }
@@ -81,7 +85,10 @@ export interface SandboxCredentials extends TokenSet {
 /** Evaluation: POST /api/v1/sandbox (no registration, rate-limited, read-only demo scopes). */
 export class Sandbox extends CachingSource {
   credentials?: SandboxCredentials;
-  constructor(private readonly baseUrl: string, private readonly fetchFn: FetchFn = fetch) {
+  constructor(
+    private readonly baseUrl: string,
+    private readonly fetchFn: FetchFn = fetch,
+  ) {
     super();
   }
   protected async fetchToken(): Promise<TokenSet> {
@@ -122,7 +129,11 @@ export class RefreshingTokens extends CachingSource {
       return first;
     }
     if (!this.current.refresh_token) throw new Error('the access token expired and there is no refresh token');
-    const form: Record<string, string> = { grant_type: 'refresh_token', refresh_token: this.current.refresh_token, client_id: this.opts.clientId };
+    const form: Record<string, string> = {
+      grant_type: 'refresh_token',
+      refresh_token: this.current.refresh_token,
+      client_id: this.opts.clientId,
+    };
     if (this.opts.clientSecret) form.client_secret = this.opts.clientSecret;
     const next = await tokenRequest(this.baseUrl, form, this.opts.fetch);
     this.current = { ...next, refresh_token: next.refresh_token ?? this.current.refresh_token };
@@ -215,7 +226,12 @@ export async function exchangeCode(
 }
 
 /** RFC 7009: 200 for any token; the token is refused everywhere afterwards. */
-export async function revokeToken(baseUrl: string, token: string, hint: 'access_token' | 'refresh_token' = 'access_token', fetchFn: FetchFn = fetch): Promise<void> {
+export async function revokeToken(
+  baseUrl: string,
+  token: string,
+  hint: 'access_token' | 'refresh_token' = 'access_token',
+  fetchFn: FetchFn = fetch,
+): Promise<void> {
   const res = await fetchFn(`${baseUrl}/api/auth/revoke`, { method: 'POST', body: new URLSearchParams({ token, token_type_hint: hint }) });
   if (!res.ok) throw await errorFromResponse(res);
 }
@@ -230,8 +246,16 @@ export interface RegistrationRequest {
 }
 
 /** RFC 7591 dynamic registration; the secret is shown only in this answer. */
-export async function registerClient(baseUrl: string, req: RegistrationRequest, fetchFn: FetchFn = fetch): Promise<{ client_id: string; client_secret?: string; scope: string } & Record<string, unknown>> {
-  const res = await fetchFn(`${baseUrl}/api/auth/register`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(req) });
+export async function registerClient(
+  baseUrl: string,
+  req: RegistrationRequest,
+  fetchFn: FetchFn = fetch,
+): Promise<{ client_id: string; client_secret?: string; scope: string } & Record<string, unknown>> {
+  const res = await fetchFn(`${baseUrl}/api/auth/register`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify(req),
+  });
   if (!res.ok) throw await errorFromResponse(res);
   return (await res.json()) as { client_id: string; client_secret?: string; scope: string };
 }

@@ -27,27 +27,44 @@ export type ExportManifest = components['schemas']['BulkExportManifest'];
 export type FhirObservation = components['schemas']['FhirObservation'];
 
 function kickOffUrl(baseUrl: string, o: ExportOptions): string {
-  const path = o.group !== undefined ? `/fhir/R4/Group/${encodeURIComponent(o.group)}/$export` : o.patients ? '/fhir/R4/Patient/$export' : '/fhir/R4/$export';
+  const path =
+    o.group !== undefined
+      ? `/fhir/R4/Group/${encodeURIComponent(o.group)}/$export`
+      : o.patients
+        ? '/fhir/R4/Patient/$export'
+        : '/fhir/R4/$export';
   const url = new URL(baseUrl + path);
   url.searchParams.set('_type', 'Observation');
   url.searchParams.set('_outputFormat', 'application/fhir+ndjson');
   if (o.since !== undefined) url.searchParams.set('_since', o.since);
   if (o.until !== undefined) url.searchParams.set('_until', o.until);
-  for (const f of o.typeFilter === undefined ? [] : Array.isArray(o.typeFilter) ? o.typeFilter : [o.typeFilter]) url.searchParams.append('_typeFilter', f);
+  for (const f of o.typeFilter === undefined ? [] : Array.isArray(o.typeFilter) ? o.typeFilter : [o.typeFilter])
+    url.searchParams.append('_typeFilter', f);
   return url.toString();
 }
 
-const sleep = (ms: number, signal?: AbortSignal) => new Promise<void>((ok, fail) => {
-  const t = setTimeout(ok, ms);
-  signal?.addEventListener('abort', () => {
-    clearTimeout(t);
-    fail(signal.reason as Error);
-  }, { once: true });
-});
+const sleep = (ms: number, signal?: AbortSignal) =>
+  new Promise<void>((ok, fail) => {
+    const t = setTimeout(ok, ms);
+    signal?.addEventListener(
+      'abort',
+      () => {
+        clearTimeout(t);
+        fail(signal.reason as Error);
+      },
+      { once: true },
+    );
+  });
 
 /** Kicks off and waits for the manifest. */
 export async function exportManifest(transport: Transport, o: ExportOptions = {}): Promise<ExportManifest> {
-  const kick = await transport.send('GET', kickOffUrl(transport.baseUrl, o), undefined, { prefer: 'respond-async', accept: 'application/fhir+json' }, o.signal);
+  const kick = await transport.send(
+    'GET',
+    kickOffUrl(transport.baseUrl, o),
+    undefined,
+    { prefer: 'respond-async', accept: 'application/fhir+json' },
+    o.signal,
+  );
   await kick.body?.cancel();
   const status = kick.headers.get('content-location');
   if (!status) throw new Error('the kick-off answered without Content-Location');
@@ -66,7 +83,11 @@ export async function exportManifest(transport: Transport, o: ExportOptions = {}
 }
 
 /** Every resource of the manifest's files, streamed. */
-export async function* exportedResources(transport: Transport, manifest: ExportManifest, signal?: AbortSignal): AsyncGenerator<FhirObservation> {
+export async function* exportedResources(
+  transport: Transport,
+  manifest: ExportManifest,
+  signal?: AbortSignal,
+): AsyncGenerator<FhirObservation> {
   for (const output of manifest.output) {
     const res = await transport.send('GET', output.url, undefined, { accept: 'application/fhir+ndjson' }, signal);
     const decoder = new TextDecoder();

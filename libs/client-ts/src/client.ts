@@ -3,10 +3,26 @@
  * the common operations; `request()` reaches every operation of the OpenAPI document, typed.
  */
 import { ClientCredentials, Sandbox, revokeToken, type TokenSource } from './auth';
-import { Transport, buildUrl, type DeprecationNotice, type Empty, type Method, type PathsFor, type RequestOptions, type ResponseOf } from './http';
+import {
+  Transport,
+  buildUrl,
+  type DeprecationNotice,
+  type Empty,
+  type Method,
+  type PathsFor,
+  type RequestOptions,
+  type ResponseOf,
+} from './http';
 import type { components, paths } from './generated/openapi';
 import { bulkExport, exportManifest, type ExportManifest, type ExportOptions, type FhirObservation } from './bulk';
-import { liveVitals, subscribeVitals, type LiveVitalsEvent, type LiveVitalsOptions, type Subscription, type VitalsObservation } from './stream';
+import {
+  liveVitals,
+  subscribeVitals,
+  type LiveVitalsEvent,
+  type LiveVitalsOptions,
+  type Subscription,
+  type VitalsObservation,
+} from './stream';
 
 export type Health = ResponseOf<'/api/v1/health', 'get'>;
 export type Identity = ResponseOf<'/agent/identity', 'get'>;
@@ -121,7 +137,13 @@ export class VitalisClient {
   }
 
   /** Any operation of the API, typed from the generated OpenAPI types. */
-  request<M extends Method, P extends PathsFor<M>>(method: M, path: P, ...options: Empty extends RequestOptions<NonNullable<paths[P][M]>> ? [RequestOptions<NonNullable<paths[P][M]>>?] : [RequestOptions<NonNullable<paths[P][M]>>]): Promise<ResponseOf<P, M>> {
+  request<M extends Method, P extends PathsFor<M>>(
+    method: M,
+    path: P,
+    ...options: Empty extends RequestOptions<NonNullable<paths[P][M]>>
+      ? [RequestOptions<NonNullable<paths[P][M]>>?]
+      : [RequestOptions<NonNullable<paths[P][M]>>]
+  ): Promise<ResponseOf<P, M>> {
     return (this.transport.request as (m: M, p: P, o?: unknown) => Promise<ResponseOf<P, M>>)(method, path, options[0]);
   }
 
@@ -140,8 +162,24 @@ export class VitalisClient {
   }
 
   /** An operation not (yet) in the generated document. */
-  async call<T>(method: string, template: string, opts: { path?: Record<string, string | number>; query?: Record<string, unknown>; body?: unknown; headers?: Record<string, string>; signal?: AbortSignal } = {}): Promise<T> {
-    const res = await this.transport.send(method, buildUrl(this.baseUrl, template, opts.path, opts.query), opts.body, opts.headers, opts.signal);
+  async call<T>(
+    method: string,
+    template: string,
+    opts: {
+      path?: Record<string, string | number>;
+      query?: Record<string, unknown>;
+      body?: unknown;
+      headers?: Record<string, string>;
+      signal?: AbortSignal;
+    } = {},
+  ): Promise<T> {
+    const res = await this.transport.send(
+      method,
+      buildUrl(this.baseUrl, template, opts.path, opts.query),
+      opts.body,
+      opts.headers,
+      opts.signal,
+    );
     if (res.status === 204) return undefined as T;
     return (await res.json()) as T;
   }
@@ -163,9 +201,13 @@ export class VitalisClient {
   }
 
   readonly vitals = {
-    history: (query: VitalsHistoryQuery, signal?: AbortSignal) => this.request('get', '/api/v1/vitals', { query, signal }) as Promise<VitalsHistory>,
+    history: (query: VitalsHistoryQuery, signal?: AbortSignal) =>
+      this.request('get', '/api/v1/vitals', { query, signal }) as Promise<VitalsHistory>,
     /** Every raw observation in [from, to), following `next` links page by page. */
-    all: async function* (this: VitalisClient, query: Omit<VitalsHistoryQuery, 'bucket' | 'agg' | 'cursor'>): AsyncGenerator<VitalsObservation> {
+    all: async function* (
+      this: VitalisClient,
+      query: Omit<VitalsHistoryQuery, 'bucket' | 'agg' | 'cursor'>,
+    ): AsyncGenerator<VitalsObservation> {
       let page = (await this.request('get', '/api/v1/vitals', { query })) as RawVitalsPage;
       for (;;) {
         yield* page.data;
@@ -192,18 +234,24 @@ export class VitalisClient {
     /** A FHIR Patient; the id is minted by the server. */
     register: (patient: Record<string, unknown>) => this.call<Patient>('POST', ROUTES.patients, { body: patient }),
     /** Full replacement; `etag` (from a read) is required: a concurrent change answers 412. */
-    update: (id: string, patient: Record<string, unknown>, etag: string) => this.call<Patient>('PUT', ROUTES.patient, { path: { id }, body: patient, headers: { 'if-match': etag } }),
-    recordAllergy: (id: string, allergy: Record<string, unknown>) => this.call<Record<string, unknown>>('POST', ROUTES.allergies, { path: { id }, body: allergy }),
+    update: (id: string, patient: Record<string, unknown>, etag: string) =>
+      this.call<Patient>('PUT', ROUTES.patient, { path: { id }, body: patient, headers: { 'if-match': etag } }),
+    recordAllergy: (id: string, allergy: Record<string, unknown>) =>
+      this.call<Record<string, unknown>>('POST', ROUTES.allergies, { path: { id }, body: allergy }),
     history: (id: string) => this.call<Record<string, unknown>>('GET', ROUTES.patientHistory, { path: { id } }),
   };
 
   readonly appointments = {
     /** Slots (and booked Appointments): `clinician`, `patient`, `from`, `to`, `status` (free|busy), `cursor`. */
-    list: (query: Record<string, string | number | undefined> = {}) => this.call<Bundle<Slot | Appointment | Schedule>>('GET', ROUTES.appointments, { query }),
+    list: (query: Record<string, string | number | undefined> = {}) =>
+      this.call<Bundle<Slot | Appointment | Schedule>>('GET', ROUTES.appointments, { query }),
     get: (id: string) => this.call<Appointment>('GET', ROUTES.appointment, { path: { id } }),
-    book: (booking: { slot_id: string; patient_id?: string; reason?: string }) => this.call<Appointment>('POST', ROUTES.appointments, { body: booking }),
-    cancel: (id: string, reason?: string) => this.call<Appointment>('POST', ROUTES.cancelAppointment, { path: { id }, body: reason ? { reason } : {} }),
-    reschedule: (id: string, slotId: string) => this.call<Appointment>('POST', ROUTES.rescheduleAppointment, { path: { id }, body: { slot_id: slotId } }),
+    book: (booking: { slot_id: string; patient_id?: string; reason?: string }) =>
+      this.call<Appointment>('POST', ROUTES.appointments, { body: booking }),
+    cancel: (id: string, reason?: string) =>
+      this.call<Appointment>('POST', ROUTES.cancelAppointment, { path: { id }, body: reason ? { reason } : {} }),
+    reschedule: (id: string, slotId: string) =>
+      this.call<Appointment>('POST', ROUTES.rescheduleAppointment, { path: { id }, body: { slot_id: slotId } }),
   };
 
   /**
@@ -217,7 +265,8 @@ export class VitalisClient {
     /** A FHIR ServiceRequest body (intent, priority, code from the catalog, subject, reasonCode). */
     order: (order: Record<string, unknown>) => this.call<ServiceRequest>('POST', ROUTES.orders, { body: order }),
     /** `patient`, `status` (comma-separated), `limit`. */
-    orders: (query: { patient?: string; status?: string; limit?: number } = {}) => this.call<Bundle<ServiceRequest>>('GET', ROUTES.orders, { query }),
+    orders: (query: { patient?: string; status?: string; limit?: number } = {}) =>
+      this.call<Bundle<ServiceRequest>>('GET', ROUTES.orders, { query }),
     getOrder: (id: string) => this.call<ServiceRequest>('GET', ROUTES.order, { path: { id } }),
     cancelOrder: (id: string, opts: { reason?: string; etag?: string } = {}) => this.orderAction(id, 'cancel', opts),
     activateOrder: (id: string, opts: { reason?: string; etag?: string } = {}) => this.orderAction(id, 'activate', opts),
@@ -228,21 +277,41 @@ export class VitalisClient {
     /** A FHIR DiagnosticReport basedOn an active order; a redelivery (same identifier and content) answers the stored report. */
     postReport: (report: Record<string, unknown>) => this.call<DiagnosticReport>('POST', ROUTES.reports, { body: report }),
     /** `patient`, `order`, `limit`. */
-    reports: (query: { patient?: string; order?: string; limit?: number } = {}) => this.call<Bundle<DiagnosticReport>>('GET', ROUTES.reports, { query }),
+    reports: (query: { patient?: string; order?: string; limit?: number } = {}) =>
+      this.call<Bundle<DiagnosticReport>>('GET', ROUTES.reports, { query }),
     getReport: (id: string) => this.call<DiagnosticReport>('GET', ROUTES.report, { path: { id } }),
     /** More results or the next status (registered → partial → preliminary → final); `etag` is required. */
-    updateReport: (id: string, report: Record<string, unknown>, etag: string) => this.call<DiagnosticReport>('PUT', ROUTES.report, { path: { id }, body: report, headers: { 'if-match': etag } }),
-    amendReport: (id: string, amendment: { status?: 'amended' | 'corrected'; reason: string; contained: Record<string, unknown>[]; conclusion?: string }, etag?: string) =>
-      this.call<DiagnosticReport>('POST', ROUTES.reportAction, { path: { id, action: 'amend' }, body: amendment, headers: etag ? { 'if-match': etag } : {} }),
-    cancelReport: (id: string, reason?: string) => this.call<DiagnosticReport>('POST', ROUTES.reportAction, { path: { id, action: 'cancel' }, body: reason ? { reason } : {} }),
+    updateReport: (id: string, report: Record<string, unknown>, etag: string) =>
+      this.call<DiagnosticReport>('PUT', ROUTES.report, { path: { id }, body: report, headers: { 'if-match': etag } }),
+    amendReport: (
+      id: string,
+      amendment: { status?: 'amended' | 'corrected'; reason: string; contained: Record<string, unknown>[]; conclusion?: string },
+      etag?: string,
+    ) =>
+      this.call<DiagnosticReport>('POST', ROUTES.reportAction, {
+        path: { id, action: 'amend' },
+        body: amendment,
+        headers: etag ? { 'if-match': etag } : {},
+      }),
+    cancelReport: (id: string, reason?: string) =>
+      this.call<DiagnosticReport>('POST', ROUTES.reportAction, { path: { id, action: 'cancel' }, body: reason ? { reason } : {} }),
     reportHistory: (id: string) =>
-      this.call<{ report_id: string; revisions: { revision: number; status: string; at: string; by: string | null; reason: string | null; report: DiagnosticReport }[] }>('GET', ROUTES.reportAction, { path: { id, action: 'history' } }),
-    acknowledge: (id: string, note?: string) => this.call<CriticalResult>('POST', ROUTES.reportAction, { path: { id, action: 'acknowledge' }, body: note ? { note } : {} }),
+      this.call<{
+        report_id: string;
+        revisions: { revision: number; status: string; at: string; by: string | null; reason: string | null; report: DiagnosticReport }[];
+      }>('GET', ROUTES.reportAction, { path: { id, action: 'history' } }),
+    acknowledge: (id: string, note?: string) =>
+      this.call<CriticalResult>('POST', ROUTES.reportAction, { path: { id, action: 'acknowledge' }, body: note ? { note } : {} }),
     /** Waiting critical results (default), or by state: `acknowledged` is the history (who, when), acknowledged at or after `since`. */
-    criticalResults: (query: { patient?: string; state?: string; since?: string; limit?: number } = {}) => this.call<{ count: number; critical_results: CriticalResult[] }>('GET', ROUTES.criticalResults, { query }),
+    criticalResults: (query: { patient?: string; state?: string; since?: string; limit?: number } = {}) =>
+      this.call<{ count: number; critical_results: CriticalResult[] }>('GET', ROUTES.criticalResults, { query }),
   };
 
   private orderAction(id: string, action: 'cancel' | 'activate' | 'hold', opts: { reason?: string; etag?: string }) {
-    return this.call<ServiceRequest>('POST', ROUTES.orderAction, { path: { id, action }, body: opts.reason ? { reason: opts.reason } : {}, headers: opts.etag ? { 'if-match': opts.etag } : {} });
+    return this.call<ServiceRequest>('POST', ROUTES.orderAction, {
+      path: { id, action },
+      body: opts.reason ? { reason: opts.reason } : {},
+      headers: opts.etag ? { 'if-match': opts.etag } : {},
+    });
   }
 }

@@ -101,11 +101,17 @@ export async function errorFromResponse(res: Response): Promise<VitalisError> {
     body = undefined;
   }
   if (isRecord(body) && typeof body.error === 'string' && body.type === undefined) {
-    return new OAuthError(res.status, body.error, typeof body.error_description === 'string' ? body.error_description : undefined, res.headers);
+    return new OAuthError(
+      res.status,
+      body.error,
+      typeof body.error_description === 'string' ? body.error_description : undefined,
+      res.headers,
+    );
   }
-  const problem: Problem = isRecord(body) && typeof body.type === 'string'
-    ? (body as Problem)
-    : { type: 'about:blank', title: res.statusText || 'HTTP error', status: res.status, detail: text.slice(0, 500) };
+  const problem: Problem =
+    isRecord(body) && typeof body.type === 'string'
+      ? (body as Problem)
+      : { type: 'about:blank', title: res.statusText || 'HTTP error', status: res.status, detail: text.slice(0, 500) };
   const Ctor = BY_STATUS[res.status] ?? ProblemError;
   return new Ctor(res.status, problem, res.headers);
 }

@@ -17,7 +17,11 @@ export type PathsFor<M extends Method> = { [P in keyof paths]: [Operation<P, M>]
 
 type Parameters<O> = O extends { parameters: infer X } ? X : Record<string, never>;
 type Part<O, K extends string> = Parameters<O> extends Partial<Record<K, infer V>> ? Exclude<V, undefined> : never;
-type JsonOf<C> = C extends { content: { 'application/json': infer B } } ? B : C extends { content: { 'application/problem+json': infer B } } ? B : undefined;
+type JsonOf<C> = C extends { content: { 'application/json': infer B } }
+  ? B
+  : C extends { content: { 'application/problem+json': infer B } }
+    ? B
+    : undefined;
 type RequestBody<O> = O extends { requestBody?: infer R } ? JsonOf<Exclude<R, undefined>> : never;
 /** The JSON body of the operation's 2xx responses. */
 export type SuccessBody<O> = O extends { responses: infer R }
@@ -61,8 +65,18 @@ export class Transport {
   }
 
   /** Any operation of the API, typed from the OpenAPI document. */
-  async request<M extends Method, P extends PathsFor<M>>(method: M, path: P, ...[options]: Empty extends RequestOptions<Operation<P, M>> ? [RequestOptions<Operation<P, M>>?] : [RequestOptions<Operation<P, M>>]): Promise<ResponseOf<P, M>> {
-    const o = (options ?? {}) as { path?: Record<string, string | number>; query?: Record<string, unknown>; body?: unknown; headers?: Record<string, string>; signal?: AbortSignal };
+  async request<M extends Method, P extends PathsFor<M>>(
+    method: M,
+    path: P,
+    ...[options]: Empty extends RequestOptions<Operation<P, M>> ? [RequestOptions<Operation<P, M>>?] : [RequestOptions<Operation<P, M>>]
+  ): Promise<ResponseOf<P, M>> {
+    const o = (options ?? {}) as {
+      path?: Record<string, string | number>;
+      query?: Record<string, unknown>;
+      body?: unknown;
+      headers?: Record<string, string>;
+      signal?: AbortSignal;
+    };
     const res = await this.send(method.toUpperCase(), buildUrl(this.baseUrl, path as string, o.path, o.query), o.body, o.headers, o.signal);
     if (res.status === 204) return undefined as ResponseOf<P, M>;
     const type = res.headers.get('content-type') ?? '';
@@ -85,14 +99,25 @@ export class Transport {
       res = await attempt();
     }
     if (this.opts.onDeprecation && (res.headers.has('deprecation') || res.headers.has('sunset'))) {
-      this.opts.onDeprecation({ method, url, deprecation: res.headers.get('deprecation'), sunset: res.headers.get('sunset'), link: res.headers.get('link') });
+      this.opts.onDeprecation({
+        method,
+        url,
+        deprecation: res.headers.get('deprecation'),
+        sunset: res.headers.get('sunset'),
+        link: res.headers.get('link'),
+      });
     }
     if (!res.ok) throw await errorFromResponse(res);
     return res;
   }
 }
 
-export function buildUrl(baseUrl: string, template: string, pathParams: Record<string, string | number> = {}, query: Record<string, unknown> = {}): string {
+export function buildUrl(
+  baseUrl: string,
+  template: string,
+  pathParams: Record<string, string | number> = {},
+  query: Record<string, unknown> = {},
+): string {
   const path = template.replace(/\{(\w+)\}/g, (_, name: string) => {
     const v = pathParams[name];
     if (v === undefined) throw new Error(`missing path parameter ${name}`);

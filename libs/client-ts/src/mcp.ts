@@ -39,7 +39,9 @@ export function authorizedFetch(client: VitalisClient): typeof fetch {
 
 /** Connects and completes the MCP handshake; close with `await mcp.close()`. */
 export async function connectMcp(client: VitalisClient, opts: McpConnectOptions = {}): Promise<Client> {
-  const transport = new StreamableHTTPClientTransport(new URL(client.baseUrl + (opts.path ?? MCP_PATH)), { fetch: authorizedFetch(client) });
+  const transport = new StreamableHTTPClientTransport(new URL(client.baseUrl + (opts.path ?? MCP_PATH)), {
+    fetch: authorizedFetch(client),
+  });
   const mcp = new Client({ name: opts.name ?? '@vitalis/client', version: opts.version ?? '0.2.0' });
   await mcp.connect(transport);
   return mcp;

@@ -6,7 +6,18 @@
  * value per code. Written with createElement, no JSX, so it needs no build step.
  */
 import { createContext, createElement, useCallback, useContext, useEffect, useRef, useState, type ReactNode } from 'react';
-import type { Appointment, Bundle, LatestVitals, Patient, PatientRecord, Schedule, Slot, VitalsHistory, VitalsHistoryQuery, VitalisClient } from './client';
+import type {
+  Appointment,
+  Bundle,
+  LatestVitals,
+  Patient,
+  PatientRecord,
+  Schedule,
+  Slot,
+  VitalsHistory,
+  VitalsHistoryQuery,
+  VitalisClient,
+} from './client';
 import type { LiveVitalsEvent, VitalsObservation } from './stream';
 
 const ClientContext = createContext<VitalisClient | null>(null);
@@ -49,7 +60,12 @@ export function useResource<T>(key: string | null, load: (client: VitalisClient)
   }, [client, key, generation]);
   const reload = useCallback(() => setGeneration((g) => g + 1), []);
   const current = state.key === key;
-  return { data: current ? state.data : undefined, error: current ? state.error : undefined, loading: key !== null && (!current || state.loading), reload };
+  return {
+    data: current ? state.data : undefined,
+    error: current ? state.error : undefined,
+    loading: key !== null && (!current || state.loading),
+    reload,
+  };
 }
 
 /** The record { view, patient, allergies?, latest_vitals?, news2? } (0.2.0). */
@@ -78,20 +94,23 @@ export function useAppointmentActions(onDone?: (appointment: Appointment) => voi
   const client = useVitalisClient();
   const [pending, setPending] = useState(false);
   const [error, setError] = useState<unknown>(undefined);
-  const run = useCallback(async (action: () => Promise<Appointment>) => {
-    setPending(true);
-    setError(undefined);
-    try {
-      const appointment = await action();
-      onDone?.(appointment);
-      return appointment;
-    } catch (err) {
-      setError(err);
-      throw err;
-    } finally {
-      setPending(false);
-    }
-  }, [onDone]);
+  const run = useCallback(
+    async (action: () => Promise<Appointment>) => {
+      setPending(true);
+      setError(undefined);
+      try {
+        const appointment = await action();
+        onDone?.(appointment);
+        return appointment;
+      } catch (err) {
+        setError(err);
+        throw err;
+      } finally {
+        setPending(false);
+      }
+    },
+    [onDone],
+  );
   return {
     pending,
     error,
@@ -116,11 +135,20 @@ export interface VitalsStreamState {
  * Live vitals of a patient while the component is mounted. Resumes by itself after disconnects
  * (Last-Event-ID), so `events` has no gap and no duplicate.
  */
-export function useVitalsStream(patient: string | null | undefined, opts: { codes?: string[]; keep?: number; lastEventId?: string } = {}): VitalsStreamState {
+export function useVitalsStream(
+  patient: string | null | undefined,
+  opts: { codes?: string[]; keep?: number; lastEventId?: string } = {},
+): VitalsStreamState {
   const client = useVitalisClient();
   const keep = opts.keep ?? 500;
   const codesKey = opts.codes?.join(',') ?? '';
-  const [state, setState] = useState<VitalsStreamState>({ status: 'idle', events: [], latest: {}, lastEventId: opts.lastEventId, error: undefined });
+  const [state, setState] = useState<VitalsStreamState>({
+    status: 'idle',
+    events: [],
+    latest: {},
+    lastEventId: opts.lastEventId,
+    error: undefined,
+  });
   useEffect(() => {
     if (!patient) return;
     setState({ status: 'connecting', events: [], latest: {}, lastEventId: opts.lastEventId, error: undefined });

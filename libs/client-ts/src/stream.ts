@@ -119,17 +119,23 @@ export const STREAM_PATH = '/api/v1/vitals/stream';
 
 /** Errors that reconnecting cannot fix (bad request, missing scope, unknown patient). */
 function isFatal(err: unknown): boolean {
-  return err instanceof ProblemError && err.status >= 400 && err.status < 500 && err.status !== 401 && err.status !== 408 && err.status !== 429;
+  return (
+    err instanceof ProblemError && err.status >= 400 && err.status < 500 && err.status !== 401 && err.status !== 408 && err.status !== 429
+  );
 }
 
 const sleep = (ms: number, signal?: AbortSignal) =>
   new Promise<void>((resolve) => {
     if (signal?.aborted) return resolve();
     const t = setTimeout(resolve, ms);
-    signal?.addEventListener('abort', () => {
-      clearTimeout(t);
-      resolve();
-    }, { once: true });
+    signal?.addEventListener(
+      'abort',
+      () => {
+        clearTimeout(t);
+        resolve();
+      },
+      { once: true },
+    );
   });
 
 /** Why the server ended a stream (`event: closed`); revoked/expired mean: get a new token. */
@@ -138,7 +144,8 @@ export type CloseReason = 'revoked' | 'expired' | 'shutdown' | string;
 /** An SSE message as a live event; null for control messages (`lagged`, `closed`) and comments. */
 export function toLiveEvent(msg: EventSourceMessage): LiveVitalsEvent | null {
   if (msg.event === 'replay-truncated' && msg.data) return { type: 'replay-truncated', truncated: JSON.parse(msg.data) as ReplayTruncated };
-  if (msg.event === 'critical-result' && msg.data) return { type: 'critical-result', critical: JSON.parse(msg.data) as CriticalResultNotice };
+  if (msg.event === 'critical-result' && msg.data)
+    return { type: 'critical-result', critical: JSON.parse(msg.data) as CriticalResultNotice };
   if (!msg.id || !msg.data) return null;
   if (msg.event === 'observation') return { type: 'observation', id: msg.id, observation: JSON.parse(msg.data) as VitalsObservation };
   if (msg.event === 'alert') return { type: 'alert', id: msg.id, alert: JSON.parse(msg.data) as VitalsAlert };
@@ -168,7 +175,12 @@ export async function* liveVitals(transport: Transport, opts: LiveVitalsOptions)
     try {
       const headers: Record<string, string> = { accept: 'text/event-stream' };
       if (lastEventId) headers['last-event-id'] = lastEventId;
-      const url = buildUrl(transport.baseUrl, opts.path ?? STREAM_PATH, {}, { patient: opts.patient, code: opts.codes, alerts: String(opts.alerts ?? false) });
+      const url = buildUrl(
+        transport.baseUrl,
+        opts.path ?? STREAM_PATH,
+        {},
+        { patient: opts.patient, code: opts.codes, alerts: String(opts.alerts ?? false) },
+      );
       const res = await transport.send('GET', url, undefined, headers, abort.signal);
       opts.onConnect?.();
       attempt = 0;
@@ -180,7 +192,8 @@ export async function* liveVitals(transport: Transport, opts: LiveVitalsOptions)
           yield e;
         }
         // `lagged`: we fell behind and the server drops us; resuming from our last id catches up.
-        else if (msg.event === 'closed' || msg.event === 'lagged') throw new StreamClosed(msg.event === 'closed' ? (JSON.parse(msg.data) as { reason: string }).reason : 'lagged');
+        else if (msg.event === 'closed' || msg.event === 'lagged')
+          throw new StreamClosed(msg.event === 'closed' ? (JSON.parse(msg.data) as { reason: string }).reason : 'lagged');
       }
       throw new Error('live stream ended');
     } catch (err) {

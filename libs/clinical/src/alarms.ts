@@ -25,8 +25,17 @@ export type AlarmPriority = (typeof ALARM_PRIORITIES)[number];
 export type AlarmKind = 'physiological' | 'technical';
 
 export type AlarmRule =
-  | 'spo2-low' | 'hr-high' | 'hr-low' | 'rr-high' | 'rr-low' | 'sys-low' | 'sys-high' | 'temp-high' | 'temp-low'
-  | 'news2-high' | 'device-disconnected';
+  | 'spo2-low'
+  | 'hr-high'
+  | 'hr-low'
+  | 'rr-high'
+  | 'rr-low'
+  | 'sys-low'
+  | 'sys-high'
+  | 'temp-high'
+  | 'temp-low'
+  | 'news2-high'
+  | 'device-disconnected';
 
 interface ConditionBase {
   rule: AlarmRule;
@@ -86,17 +95,144 @@ const C = VITAL_CODE;
  * a prompt but not immediate response are medium; a fever is low (advisory).
  */
 export const DEFAULT_ALARM_CONDITIONS: Readonly<Record<AlarmRule, AlarmCondition>> = {
-  'spo2-low': { rule: 'spo2-low', kind: 'physiological', source: 'limit', code: C.spo2, side: 'low', score: 3, label: 'SpO2 low', priority: 'high', onsetDelaySeconds: 10, endDelaySeconds: 10, latching: true },
-  'hr-high': { rule: 'hr-high', kind: 'physiological', source: 'limit', code: C.heartRate, side: 'high', score: 3, label: 'Heart rate high', priority: 'high', onsetDelaySeconds: 5, endDelaySeconds: 10, latching: true },
-  'hr-low': { rule: 'hr-low', kind: 'physiological', source: 'limit', code: C.heartRate, side: 'low', score: 3, label: 'Heart rate low', priority: 'high', onsetDelaySeconds: 5, endDelaySeconds: 10, latching: true },
-  'rr-high': { rule: 'rr-high', kind: 'physiological', source: 'limit', code: C.respiratoryRate, side: 'high', score: 3, label: 'Respiratory rate high', priority: 'medium', onsetDelaySeconds: 10, endDelaySeconds: 10, latching: false },
-  'rr-low': { rule: 'rr-low', kind: 'physiological', source: 'limit', code: C.respiratoryRate, side: 'low', score: 3, label: 'Respiratory rate low', priority: 'high', onsetDelaySeconds: 10, endDelaySeconds: 10, latching: true },
-  'sys-low': { rule: 'sys-low', kind: 'physiological', source: 'limit', code: C.systolic, side: 'low', score: 3, label: 'Systolic pressure low', priority: 'high', onsetDelaySeconds: 0, endDelaySeconds: 10, latching: true },
-  'sys-high': { rule: 'sys-high', kind: 'physiological', source: 'limit', code: C.systolic, side: 'high', score: 3, label: 'Systolic pressure high', priority: 'medium', onsetDelaySeconds: 0, endDelaySeconds: 10, latching: false },
-  'temp-high': { rule: 'temp-high', kind: 'physiological', source: 'limit', code: C.temperature, side: 'high', score: 2, label: 'Temperature high', priority: 'low', onsetDelaySeconds: 0, endDelaySeconds: 10, latching: false },
-  'temp-low': { rule: 'temp-low', kind: 'physiological', source: 'limit', code: C.temperature, side: 'low', score: 3, label: 'Temperature low', priority: 'medium', onsetDelaySeconds: 0, endDelaySeconds: 10, latching: false },
-  'news2-high': { rule: 'news2-high', kind: 'physiological', source: 'news2', raiseAt: 7, endAt: 4, label: 'NEWS2 high', priority: 'high', onsetDelaySeconds: 0, endDelaySeconds: 10, latching: true },
-  'device-disconnected': { rule: 'device-disconnected', kind: 'technical', source: 'disconnect', label: 'No data from the monitor', priority: 'medium', onsetDelaySeconds: 30, latching: false },
+  'spo2-low': {
+    rule: 'spo2-low',
+    kind: 'physiological',
+    source: 'limit',
+    code: C.spo2,
+    side: 'low',
+    score: 3,
+    label: 'SpO2 low',
+    priority: 'high',
+    onsetDelaySeconds: 10,
+    endDelaySeconds: 10,
+    latching: true,
+  },
+  'hr-high': {
+    rule: 'hr-high',
+    kind: 'physiological',
+    source: 'limit',
+    code: C.heartRate,
+    side: 'high',
+    score: 3,
+    label: 'Heart rate high',
+    priority: 'high',
+    onsetDelaySeconds: 5,
+    endDelaySeconds: 10,
+    latching: true,
+  },
+  'hr-low': {
+    rule: 'hr-low',
+    kind: 'physiological',
+    source: 'limit',
+    code: C.heartRate,
+    side: 'low',
+    score: 3,
+    label: 'Heart rate low',
+    priority: 'high',
+    onsetDelaySeconds: 5,
+    endDelaySeconds: 10,
+    latching: true,
+  },
+  'rr-high': {
+    rule: 'rr-high',
+    kind: 'physiological',
+    source: 'limit',
+    code: C.respiratoryRate,
+    side: 'high',
+    score: 3,
+    label: 'Respiratory rate high',
+    priority: 'medium',
+    onsetDelaySeconds: 10,
+    endDelaySeconds: 10,
+    latching: false,
+  },
+  'rr-low': {
+    rule: 'rr-low',
+    kind: 'physiological',
+    source: 'limit',
+    code: C.respiratoryRate,
+    side: 'low',
+    score: 3,
+    label: 'Respiratory rate low',
+    priority: 'high',
+    onsetDelaySeconds: 10,
+    endDelaySeconds: 10,
+    latching: true,
+  },
+  'sys-low': {
+    rule: 'sys-low',
+    kind: 'physiological',
+    source: 'limit',
+    code: C.systolic,
+    side: 'low',
+    score: 3,
+    label: 'Systolic pressure low',
+    priority: 'high',
+    onsetDelaySeconds: 0,
+    endDelaySeconds: 10,
+    latching: true,
+  },
+  'sys-high': {
+    rule: 'sys-high',
+    kind: 'physiological',
+    source: 'limit',
+    code: C.systolic,
+    side: 'high',
+    score: 3,
+    label: 'Systolic pressure high',
+    priority: 'medium',
+    onsetDelaySeconds: 0,
+    endDelaySeconds: 10,
+    latching: false,
+  },
+  'temp-high': {
+    rule: 'temp-high',
+    kind: 'physiological',
+    source: 'limit',
+    code: C.temperature,
+    side: 'high',
+    score: 2,
+    label: 'Temperature high',
+    priority: 'low',
+    onsetDelaySeconds: 0,
+    endDelaySeconds: 10,
+    latching: false,
+  },
+  'temp-low': {
+    rule: 'temp-low',
+    kind: 'physiological',
+    source: 'limit',
+    code: C.temperature,
+    side: 'low',
+    score: 3,
+    label: 'Temperature low',
+    priority: 'medium',
+    onsetDelaySeconds: 0,
+    endDelaySeconds: 10,
+    latching: false,
+  },
+  'news2-high': {
+    rule: 'news2-high',
+    kind: 'physiological',
+    source: 'news2',
+    raiseAt: 7,
+    endAt: 4,
+    label: 'NEWS2 high',
+    priority: 'high',
+    onsetDelaySeconds: 0,
+    endDelaySeconds: 10,
+    latching: true,
+  },
+  'device-disconnected': {
+    rule: 'device-disconnected',
+    kind: 'technical',
+    source: 'disconnect',
+    label: 'No data from the monitor',
+    priority: 'medium',
+    onsetDelaySeconds: 30,
+    latching: false,
+  },
 };
 
 export const ALARM_RULES = Object.keys(DEFAULT_ALARM_CONDITIONS) as AlarmRule[];
@@ -156,9 +292,14 @@ export const alarmOverridesSchema = z
         path: ['device-disconnected', 'end_delay_s'],
       })
       .optional(),
-    escalation_s: z.object({ high: seconds.nullable().optional(), medium: seconds.nullable().optional(), low: seconds.nullable().optional() }).strict().optional(),
+    escalation_s: z
+      .object({ high: seconds.nullable().optional(), medium: seconds.nullable().optional(), low: seconds.nullable().optional() })
+      .strict()
+      .optional(),
     escalate_to: z.string().trim().min(2).max(80).optional(),
-    stale_after_s: z.partialRecord(z.enum(Object.values(VITAL_CODE) as [VitalCode, ...VitalCode[]]), z.number().int().min(1).max(86_400)).optional(),
+    stale_after_s: z
+      .partialRecord(z.enum(Object.values(VITAL_CODE) as [VitalCode, ...VitalCode[]]), z.number().int().min(1).max(86_400))
+      .optional(),
   })
   .strict();
 export type AlarmOverrides = z.infer<typeof alarmOverridesSchema>;
@@ -201,7 +342,8 @@ export function parseAlarmSettings(raw: string | undefined): AlarmSettings {
     throw new Error('VITALIS_ALARMS is not JSON');
   }
   const parsed = alarmOverridesSchema.safeParse(json);
-  if (!parsed.success) throw new Error(`VITALIS_ALARMS: ${parsed.error.issues.map((i) => `${i.path.join('.') || '(root)'}: ${i.message}`).join('; ')}`);
+  if (!parsed.success)
+    throw new Error(`VITALIS_ALARMS: ${parsed.error.issues.map((i) => `${i.path.join('.') || '(root)'}: ${i.message}`).join('; ')}`);
   return alarmSettings(parsed.data);
 }
 
@@ -242,7 +384,12 @@ export function escalationDueAt(settings: AlarmSettings, priority: AlarmPriority
 }
 
 /** A value's age and whether it is stale, at `now` (ms). Unknown codes use the shortest continuous threshold. */
-export function freshness(settings: AlarmSettings, code: string, effectiveAt: string, now: number): { age_s: number; stale: boolean; stale_after_s: number } {
+export function freshness(
+  settings: AlarmSettings,
+  code: string,
+  effectiveAt: string,
+  now: number,
+): { age_s: number; stale: boolean; stale_after_s: number } {
   const after = (settings.staleAfterSeconds as Record<string, number>)[code] ?? DEFAULT_STALE_AFTER_SECONDS[C.heartRate];
   const age = Math.max(0, (now - Date.parse(effectiveAt)) / 1_000);
   return { age_s: Math.round(age), stale: age > after, stale_after_s: after };

@@ -32,13 +32,26 @@ export interface News2Input {
   temperature?: number;
 }
 
-export const NEWS2_PARAMETERS = ['respiratoryRate', 'spo2', 'supplementalOxygen', 'systolic', 'heartRate', 'consciousness', 'temperature'] as const;
+export const NEWS2_PARAMETERS = [
+  'respiratoryRate',
+  'spo2',
+  'supplementalOxygen',
+  'systolic',
+  'heartRate',
+  'consciousness',
+  'temperature',
+] as const;
 export type News2Parameter = (typeof NEWS2_PARAMETERS)[number];
 
 /** Each parameter as a person reads it (messages, cards): "missing respiratory rate, temperature". */
 export const NEWS2_PARAMETER_WORDS: Readonly<Record<News2Parameter, string>> = {
-  respiratoryRate: 'respiratory rate', spo2: 'SpO2', supplementalOxygen: 'air or oxygen', systolic: 'systolic pressure', heartRate: 'heart rate',
-  consciousness: 'consciousness', temperature: 'temperature',
+  respiratoryRate: 'respiratory rate',
+  spo2: 'SpO2',
+  supplementalOxygen: 'air or oxygen',
+  systolic: 'systolic pressure',
+  heartRate: 'heart rate',
+  consciousness: 'consciousness',
+  temperature: 'temperature',
 };
 
 export type News2Risk = 'low' | 'low-medium' | 'medium' | 'high';
@@ -71,17 +84,81 @@ export interface News2Scale {
 
 /** The banded NEWS2 parameters (RCP 2017, chart 1). Consciousness and air/oxygen are not banded. */
 export const NEWS2_SCALES = {
-  respiratoryRate: { decimals: 0, bands: [[8, 3], [11, 1], [20, 0], [24, 2], [null, 3]] },
+  respiratoryRate: {
+    decimals: 0,
+    bands: [
+      [8, 3],
+      [11, 1],
+      [20, 0],
+      [24, 2],
+      [null, 3],
+    ],
+  },
   /** SpO2 scale 1: every patient without hypercapnic respiratory failure (target 94–98 %). */
-  spo2Scale1: { decimals: 0, bands: [[91, 3], [93, 2], [95, 1], [null, 0]] },
+  spo2Scale1: {
+    decimals: 0,
+    bands: [
+      [91, 3],
+      [93, 2],
+      [95, 1],
+      [null, 0],
+    ],
+  },
   /** SpO2 scale 2 (target 88–92 %) on air: 93 % and above scores 0. */
-  spo2Scale2Air: { decimals: 0, bands: [[83, 3], [85, 2], [87, 1], [null, 0]] },
+  spo2Scale2Air: {
+    decimals: 0,
+    bands: [
+      [83, 3],
+      [85, 2],
+      [87, 1],
+      [null, 0],
+    ],
+  },
   /** SpO2 scale 2 on oxygen: above 92 % the oxygen is too much and scores again. */
-  spo2Scale2Oxygen: { decimals: 0, bands: [[83, 3], [85, 2], [87, 1], [92, 0], [94, 1], [96, 2], [null, 3]] },
-  systolic: { decimals: 0, bands: [[90, 3], [100, 2], [110, 1], [219, 0], [null, 3]] },
-  heartRate: { decimals: 0, bands: [[40, 3], [50, 1], [90, 0], [110, 1], [130, 2], [null, 3]] },
+  spo2Scale2Oxygen: {
+    decimals: 0,
+    bands: [
+      [83, 3],
+      [85, 2],
+      [87, 1],
+      [92, 0],
+      [94, 1],
+      [96, 2],
+      [null, 3],
+    ],
+  },
+  systolic: {
+    decimals: 0,
+    bands: [
+      [90, 3],
+      [100, 2],
+      [110, 1],
+      [219, 0],
+      [null, 3],
+    ],
+  },
+  heartRate: {
+    decimals: 0,
+    bands: [
+      [40, 3],
+      [50, 1],
+      [90, 0],
+      [110, 1],
+      [130, 2],
+      [null, 3],
+    ],
+  },
   /** Temperature keeps one decimal, as charted (38.04 °C is charted 38.0). */
-  temperature: { decimals: 1, bands: [[35.0, 3], [36.0, 1], [38.0, 0], [39.0, 1], [null, 2]] },
+  temperature: {
+    decimals: 1,
+    bands: [
+      [35.0, 3],
+      [36.0, 1],
+      [38.0, 0],
+      [39.0, 1],
+      [null, 2],
+    ],
+  },
 } as const satisfies Record<string, News2Scale>;
 
 /**
@@ -126,7 +203,11 @@ export function news2ZeroBand(scale: News2Scale): { low: number | null; high: nu
  * receives this very table and computes the band of its total on it.
  */
 export const NEWS2_RISK = {
-  bands: [[4, 'low'], [6, 'medium'], [null, 'high']],
+  bands: [
+    [4, 'low'],
+    [6, 'medium'],
+    [null, 'high'],
+  ],
   redScore: 3,
   redRisk: 'low-medium',
 } as const satisfies { bands: ReadonlyArray<readonly [number | null, News2Risk]>; redScore: News2Score; redRisk: News2Risk };

@@ -43,7 +43,14 @@ export interface PatientProfile {
   deterioration?: { onsetMs: number; durationMs: number };
 }
 
-export function makeProfile(patientId: string, seed: number, deteriorating: boolean, startMs: number, onsetAfterMs = 60_000, durationMs = 10 * 60_000): PatientProfile {
+export function makeProfile(
+  patientId: string,
+  seed: number,
+  deteriorating: boolean,
+  startMs: number,
+  onsetAfterMs = 60_000,
+  durationMs = 10 * 60_000,
+): PatientProfile {
   const r = rng(seed);
   const jitter = (mean: number, spread: number) => mean + (r() * 2 - 1) * spread;
   return {

@@ -63,13 +63,16 @@ export const url = (fallback: string, protocols: readonly string[]) =>
   z
     .string()
     .default(fallback)
-    .refine((value) => {
-      try {
-        return protocols.includes(new URL(value).protocol);
-      } catch {
-        return false;
-      }
-    }, `must be a URL with scheme ${protocols.join(' or ')}`);
+    .refine(
+      (value) => {
+        try {
+          return protocols.includes(new URL(value).protocol);
+        } catch {
+          return false;
+        }
+      },
+      `must be a URL with scheme ${protocols.join(' or ')}`,
+    );
 
 /** An http(s) URL, or nothing (unset or empty: an empty variable in a manifest means "not set"). */
 export const optionalHttpUrl = () =>
@@ -94,8 +97,7 @@ export const hostPortList = (fallback: string) =>
     .refine((value) => value.split(',').every((hp) => /^[^:\s,]+:\d{1,5}$/.test(hp.trim())), 'must be a comma-separated list of host:port')
     .transform((value) => value.split(',').map((hp) => hp.trim()));
 
-export const logLevel = () =>
-  z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info');
+export const logLevel = () => z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info');
 
 export const boolean = (fallback: boolean) =>
   z
@@ -139,7 +141,10 @@ export const infraShape = {
 export type InfraConfig = z.infer<z.ZodObject<typeof infraShape>>;
 
 /** The topic durability the apps create topics with; an in-sync minimum above the copies could never be met. */
-export function kafkaTopicDurability(config: Pick<InfraConfig, 'KAFKA_REPLICATION_FACTOR' | 'KAFKA_MIN_INSYNC_REPLICAS'>): { replicationFactor: number; minInsyncReplicas: number } {
+export function kafkaTopicDurability(config: Pick<InfraConfig, 'KAFKA_REPLICATION_FACTOR' | 'KAFKA_MIN_INSYNC_REPLICAS'>): {
+  replicationFactor: number;
+  minInsyncReplicas: number;
+} {
   if (config.KAFKA_MIN_INSYNC_REPLICAS > config.KAFKA_REPLICATION_FACTOR) {
     throw new ConfigError(
       `invalid configuration: KAFKA_MIN_INSYNC_REPLICAS: must not exceed KAFKA_REPLICATION_FACTOR (${config.KAFKA_MIN_INSYNC_REPLICAS} > ${config.KAFKA_REPLICATION_FACTOR}): no write could ever be acknowledged`,
@@ -171,7 +176,12 @@ const PROBE_PORT_MESSAGE = 'must be a TCP port from 1 to 65535, or 0 for no prob
 export const probeServerShape = {
   /** 127.0.0.1 by default; a Kubernetes pod sets 0.0.0.0 so the kubelet reaches it. */
   PROBE_HOST: z.string().min(1).default('127.0.0.1'),
-  PROBE_PORT: z.coerce.number({ error: PROBE_PORT_MESSAGE }).int(PROBE_PORT_MESSAGE).min(0, PROBE_PORT_MESSAGE).max(65535, PROBE_PORT_MESSAGE).optional(),
+  PROBE_PORT: z.coerce
+    .number({ error: PROBE_PORT_MESSAGE })
+    .int(PROBE_PORT_MESSAGE)
+    .min(0, PROBE_PORT_MESSAGE)
+    .max(65535, PROBE_PORT_MESSAGE)
+    .optional(),
 } as const;
 
 /** Where the probe server listens, or undefined when it is off. */
@@ -184,9 +194,14 @@ export function probeServerAddress(
 }
 
 /** The runtime's shutdown timings; a drain wait that leaves no time to close is a config error. */
-export function shutdownTimings(config: { READINESS_DRAIN_SECONDS: number; SHUTDOWN_GRACE_SECONDS: number }): { drainMs: number; graceMs: number } {
+export function shutdownTimings(config: { READINESS_DRAIN_SECONDS: number; SHUTDOWN_GRACE_SECONDS: number }): {
+  drainMs: number;
+  graceMs: number;
+} {
   if (config.READINESS_DRAIN_SECONDS >= config.SHUTDOWN_GRACE_SECONDS) {
-    throw new ConfigError(`invalid configuration: READINESS_DRAIN_SECONDS (${config.READINESS_DRAIN_SECONDS}) must be less than SHUTDOWN_GRACE_SECONDS (${config.SHUTDOWN_GRACE_SECONDS}): the drain wait is part of the grace period`);
+    throw new ConfigError(
+      `invalid configuration: READINESS_DRAIN_SECONDS (${config.READINESS_DRAIN_SECONDS}) must be less than SHUTDOWN_GRACE_SECONDS (${config.SHUTDOWN_GRACE_SECONDS}): the drain wait is part of the grace period`,
+    );
   }
   return { drainMs: config.READINESS_DRAIN_SECONDS * 1_000, graceMs: config.SHUTDOWN_GRACE_SECONDS * 1_000 };
 }
@@ -231,7 +246,9 @@ export const tracingShape = {
   /** true: no tracing even with an endpoint (the SDK's standard kill switch). */
   OTEL_SDK_DISABLED: boolean(false),
   OTEL_SERVICE_NAME: z.string().min(1).optional(),
-  OTEL_TRACES_SAMPLER: z.enum(['parentbased_always_on', 'parentbased_always_off', 'parentbased_traceidratio', 'always_on', 'always_off', 'traceidratio']).default('parentbased_always_on'),
+  OTEL_TRACES_SAMPLER: z
+    .enum(['parentbased_always_on', 'parentbased_always_off', 'parentbased_traceidratio', 'always_on', 'always_off', 'traceidratio'])
+    .default('parentbased_always_on'),
   /** The ratio of the *traceidratio samplers, 0..1 (default 1). */
   OTEL_TRACES_SAMPLER_ARG: z.coerce.number().min(0).max(1).default(1),
 };

@@ -1,5 +1,15 @@
 export { createPool, withTransaction, type Pool, type PoolClient, type PoolOptions, type Queryable } from './pool';
 export {
-  migrate, readMigrations, pendingMigrations, appRoleRisks, assertAppDatabase, requireAppDatabase, storageMode, MigrationError, AppRoleError, MIGRATIONS_DIR,
-  type Migration, type AppDatabaseCheck,
+  migrate,
+  readMigrations,
+  pendingMigrations,
+  appRoleRisks,
+  assertAppDatabase,
+  requireAppDatabase,
+  storageMode,
+  MigrationError,
+  AppRoleError,
+  MIGRATIONS_DIR,
+  type Migration,
+  type AppDatabaseCheck,
 } from './migrate';

@@ -129,10 +129,14 @@ export async function assertAppDatabase(pool: pg.Pool, check: AppDatabaseCheck):
     // server unreachable) is not about migrations and stays as it is.
     const code = (err as { code?: string }).code;
     if (code !== '42P01' && code !== '42501') throw err;
-    throw new MigrationError(`cannot read schema_migrations (${(err as Error).message}): run the migrations first (npm run migrate, with MIGRATION_DATABASE_URL naming the owner)`);
+    throw new MigrationError(
+      `cannot read schema_migrations (${(err as Error).message}): run the migrations first (npm run migrate, with MIGRATION_DATABASE_URL naming the owner)`,
+    );
   }
   if (pending.length > 0) {
-    throw new MigrationError(`${pending.length} migration(s) pending, first ${pending[0]!.version}_${pending[0]!.name}: run the migrations first (npm run migrate, with MIGRATION_DATABASE_URL naming the owner)`);
+    throw new MigrationError(
+      `${pending.length} migration(s) pending, first ${pending[0]!.version}_${pending[0]!.name}: run the migrations first (npm run migrate, with MIGRATION_DATABASE_URL naming the owner)`,
+    );
   }
   const risks = await appRoleRisks(pool);
   if (risks.length === 0) return;

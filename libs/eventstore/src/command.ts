@@ -32,8 +32,7 @@ export interface Decider<State, Command, Event extends DecidedEvent, Refusal ext
 
 /** The handler's own refusals: the caller's version is not the stream's, or the stream kept changing. */
 export type VersionConflict =
-  | { kind: 'version-mismatch'; expected: number; actual: number }
-  | { kind: 'concurrent-change'; attempts: number };
+  { kind: 'version-mismatch'; expected: number; actual: number } | { kind: 'concurrent-change'; attempts: number };
 
 /** A state and the stream version it was folded at. */
 export interface Loaded<State> {
@@ -51,8 +50,7 @@ export interface Appended<State, Event> {
 }
 
 export type CommandOutcome<State, Event, Refusal> =
-  | ({ ok: true } & Appended<State, Event>)
-  | { ok: false; error: Refusal | VersionConflict; state: State };
+  ({ ok: true } & Appended<State, Event>) | { ok: false; error: Refusal | VersionConflict; state: State };
 
 export interface HandleOptions<State, Event, Refusal> {
   /** The events' metadata (who, which client, which request, which scope). */
@@ -85,7 +83,9 @@ export const inTransaction = (client: PoolClient): InTransaction => ({ transacti
  * append, or the refusal the caller gets.
  */
 export function settle<Event, Refusal extends { kind: string }>(
-  decision: Decision<Event, Refusal>, expected: number | undefined, version: number,
+  decision: Decision<Event, Refusal>,
+  expected: number | undefined,
+  version: number,
 ): Decision<Event, Refusal | VersionConflict> {
   if (!decision.ok && decision.error.kind === 'not-found') return decision;
   if (expected !== undefined && expected !== version) return { ok: false, error: { kind: 'version-mismatch', expected, actual: version } };
@@ -94,7 +94,9 @@ export function settle<Event, Refusal extends { kind: string }>(
 
 /** The stream folded with the decider, and the version of its last event (0: no stream yet). */
 export async function loadStream<State>(
-  db: Queryable, fold: { initialState: () => State; evolve: (state: State, event: StoredEvent) => State }, streamId: string,
+  db: Queryable,
+  fold: { initialState: () => State; evolve: (state: State, event: StoredEvent) => State },
+  streamId: string,
 ): Promise<Loaded<State>> {
   const events = await readStream(db, streamId);
   return { state: events.reduce(fold.evolve, fold.initialState()), version: events[events.length - 1]?.streamVersion ?? 0 };

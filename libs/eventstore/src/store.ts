@@ -177,7 +177,11 @@ export async function readAll(db: Queryable, afterPosition: number, limit = 500)
  * are absent). `upToPosition` leaves out what was appended after that global position (the
  * projector folds each touched stream up to the last event of its batch, not beyond).
  */
-export async function readStreams(db: Queryable, streamIds: readonly string[], options: { upToPosition?: number } = {}): Promise<Map<string, StoredEvent[]>> {
+export async function readStreams(
+  db: Queryable,
+  streamIds: readonly string[],
+  options: { upToPosition?: number } = {},
+): Promise<Map<string, StoredEvent[]>> {
   const out = new Map<string, StoredEvent[]>();
   if (streamIds.length === 0) return out;
   const { rows } = await db.query<EventRow>(
@@ -218,7 +222,12 @@ export async function readCategory(db: Queryable, category: string, afterPositio
  * cleared: each alarm condition's last raise-or-clear per patient, whatever acknowledgements came
  * after it, without shipping the whole history to the caller.
  */
-export async function readLatestPerKey(db: Queryable, streamIds: readonly string[], key: string, options: { types?: readonly string[] } = {}): Promise<StoredEvent[]> {
+export async function readLatestPerKey(
+  db: Queryable,
+  streamIds: readonly string[],
+  key: string,
+  options: { types?: readonly string[] } = {},
+): Promise<StoredEvent[]> {
   if (streamIds.length === 0) return [];
   const { rows } = await db.query<EventRow>(
     `SELECT DISTINCT ON (stream_id, data->>$2) ${COLUMNS} FROM events
@@ -235,7 +244,10 @@ export async function readLatestPerKey(db: Queryable, streamIds: readonly string
  * stream). Undefined when there is none. A scan by type: for rare lookups (a read model answers the
  * frequent ones).
  */
-export async function streamOfEvent(db: Queryable, q: { type: string; category: string; key: string; value: string }): Promise<string | undefined> {
+export async function streamOfEvent(
+  db: Queryable,
+  q: { type: string; category: string; key: string; value: string },
+): Promise<string | undefined> {
   const { rows } = await db.query<{ stream_id: string }>(
     `SELECT stream_id FROM events WHERE type = $1 AND data->>$2 = $3 AND split_part(stream_id, '-', 1) = $4 LIMIT 1`,
     [q.type, q.key, q.value, q.category],
@@ -249,11 +261,19 @@ export async function streamOfEvent(db: Queryable, q: { type: string; category: 
  * the event's metadata under the keys below (named by their first writer, the ingest's alerts), so
  * a reader can resume by the log's positions rather than the store's.
  */
-export interface SourcePosition { partition: number; offset: number; k: number }
+export interface SourcePosition {
+  partition: number;
+  offset: number;
+  k: number;
+}
 const SOURCE = { partition: 'kafka_partition', offset: 'kafka_offset', k: 'alert_seq' } as const;
 
 /** The metadata entries that record a source position (merge them into an append's metadata). */
-export const sourcePositionMetadata = (p: SourcePosition): EventMetadata => ({ [SOURCE.partition]: p.partition, [SOURCE.offset]: p.offset, [SOURCE.k]: p.k });
+export const sourcePositionMetadata = (p: SourcePosition): EventMetadata => ({
+  [SOURCE.partition]: p.partition,
+  [SOURCE.offset]: p.offset,
+  [SOURCE.k]: p.k,
+});
 
 /** The source position an event was appended with, if any. */
 export function sourcePositionOf(e: StoredEvent): SourcePosition | undefined {
@@ -309,7 +329,12 @@ export function listenForEvents(pool: Pool, wake: () => void, onError: (err: unk
 }
 
 /** The same on another channel (the bulk export's kick-offs: libs/export EXPORT_CHANNEL). */
-export function listenOnChannel(pool: Pool, channel: string, wake: () => void, onError: (err: unknown) => void = () => {}): EventSubscription {
+export function listenOnChannel(
+  pool: Pool,
+  channel: string,
+  wake: () => void,
+  onError: (err: unknown) => void = () => {},
+): EventSubscription {
   if (!/^[a-z_]+$/.test(channel)) throw new Error(`not a channel name: ${channel}`);
   let stopped = false;
   let client: PoolClient | undefined;

@@ -91,7 +91,10 @@ export function createExportJob(pool: Pool, req: ExportRequest, maxActive: numbe
   return withTransaction(pool, async (client) => {
     // one kick-off per client at a time: the count below cannot be raced past the limit
     await client.query("SELECT pg_advisory_xact_lock(hashtext('vitalis-export:' || $1))", [req.clientId]);
-    const active = await client.query<{ n: number }>("SELECT count(*)::int AS n FROM export_jobs WHERE client_id = $1 AND status IN ('queued', 'running')", [req.clientId]);
+    const active = await client.query<{ n: number }>(
+      "SELECT count(*)::int AS n FROM export_jobs WHERE client_id = $1 AND status IN ('queued', 'running')",
+      [req.clientId],
+    );
     if (active.rows[0]!.n >= maxActive) return { kind: 'limited', active: active.rows[0]!.n };
     const since = req.since === undefined ? undefined : await snapshotAtOrBefore(client, req.since);
     const until = req.until === undefined ? undefined : await snapshotAtOrBefore(client, req.until);
@@ -102,9 +105,16 @@ export function createExportJob(pool: Pool, req: ExportRequest, maxActive: numbe
        SELECT $1, $2, $3, $4, $5, $6, $7::pg_snapshot, $8, $9::pg_snapshot, $10, snapshot, at FROM bound
        RETURNING *`,
       [
-        randomUUID(), req.clientId, req.subject, req.request, req.patients ?? null, JSON.stringify(req.filters),
-        since ?? null, since === undefined ? (req.since ?? null) : null,
-        until ?? null, until === undefined ? (req.until ?? null) : null,
+        randomUUID(),
+        req.clientId,
+        req.subject,
+        req.request,
+        req.patients ?? null,
+        JSON.stringify(req.filters),
+        since ?? null,
+        since === undefined ? (req.since ?? null) : null,
+        until ?? null,
+        until === undefined ? (req.until ?? null) : null,
       ],
     );
     await client.query('SELECT pg_notify($1, $2)', [EXPORT_CHANNEL, rows[0]!.id]);
@@ -113,19 +123,34 @@ export function createExportJob(pool: Pool, req: ExportRequest, maxActive: numbe
 }
 
 /** The job, if this client and subject created it. */
-export async function findExportJob(db: Queryable, id: string, owner: { clientId: string; subject: string }): Promise<ExportJob | undefined> {
-  const { rows } = await db.query<ExportJob>('SELECT * FROM export_jobs WHERE id = $1 AND client_id = $2 AND subject = $3', [id, owner.clientId, owner.subject]);
+export async function findExportJob(
+  db: Queryable,
+  id: string,
+  owner: { clientId: string; subject: string },
+): Promise<ExportJob | undefined> {
+  const { rows } = await db.query<ExportJob>('SELECT * FROM export_jobs WHERE id = $1 AND client_id = $2 AND subject = $3', [
+    id,
+    owner.clientId,
+    owner.subject,
+  ]);
   return rows[0];
 }
 
 export async function exportFiles(db: Queryable, jobId: string): Promise<ExportFile[]> {
-  const { rows } = await db.query<ExportFile>('SELECT part, type, storage_key, count, bytes FROM export_files WHERE job_id = $1 ORDER BY part', [jobId]);
+  const { rows } = await db.query<ExportFile>(
+    'SELECT part, type, storage_key, count, bytes FROM export_files WHERE job_id = $1 ORDER BY part',
+    [jobId],
+  );
   return rows;
 }
 
 /** Deletes the job (and its file rows); true when there was one. The caller removes the files. */
 export async function deleteExportJob(db: Queryable, id: string, owner: { clientId: string; subject: string }): Promise<boolean> {
-  const { rowCount } = await db.query('DELETE FROM export_jobs WHERE id = $1 AND client_id = $2 AND subject = $3', [id, owner.clientId, owner.subject]);
+  const { rowCount } = await db.query('DELETE FROM export_jobs WHERE id = $1 AND client_id = $2 AND subject = $3', [
+    id,
+    owner.clientId,
+    owner.subject,
+  ]);
   return (rowCount ?? 0) > 0;
 }
 
@@ -151,7 +176,12 @@ export async function exportJobExists(db: Queryable, id: string): Promise<boolea
 }
 
 /** Claims the oldest queued job, or a running one whose worker's lease ran out (it died). */
-export async function claimExportJob(pool: Pool, worker: string, leaseMs: number, only?: readonly string[]): Promise<{ job: ExportJob; parts: number } | undefined> {
+export async function claimExportJob(
+  pool: Pool,
+  worker: string,
+  leaseMs: number,
+  only?: readonly string[],
+): Promise<{ job: ExportJob; parts: number } | undefined> {
   const { rows } = await pool.query<ExportJob>(
     `UPDATE export_jobs SET status = 'running', lease_owner = $1, lease_until = now() + $2 * interval '1 millisecond'
       WHERE id = (SELECT id FROM export_jobs
@@ -179,7 +209,14 @@ export async function renewExportLease(pool: Pool, jobId: string, worker: string
  * A complete file and the cursor after its last row, in one transaction: the file counts only
  * once this commits. False (nothing recorded) when the worker lost the job.
  */
-export function commitExportFile(pool: Pool, jobId: string, worker: string, leaseMs: number, file: ExportFile, cursor: ExportCursor): Promise<boolean> {
+export function commitExportFile(
+  pool: Pool,
+  jobId: string,
+  worker: string,
+  leaseMs: number,
+  file: ExportFile,
+  cursor: ExportCursor,
+): Promise<boolean> {
   return withTransaction(pool, async (client) => {
     const { rowCount } = await client.query(
       `UPDATE export_jobs SET cursor = $3, exported = exported + $4, lease_until = now() + $5 * interval '1 millisecond'
@@ -188,13 +225,23 @@ export function commitExportFile(pool: Pool, jobId: string, worker: string, leas
     );
     if ((rowCount ?? 0) === 0) return false;
     await client.query('INSERT INTO export_files (job_id, part, type, storage_key, count, bytes) VALUES ($1, $2, $3, $4, $5, $6)', [
-      jobId, file.part, file.type, file.storage_key, file.count, file.bytes,
+      jobId,
+      file.part,
+      file.type,
+      file.storage_key,
+      file.count,
+      file.bytes,
     ]);
     return true;
   });
 }
 
-export async function finishExportJob(pool: Pool, jobId: string, worker: string, outcome: { expiresMs: number; error?: string }): Promise<boolean> {
+export async function finishExportJob(
+  pool: Pool,
+  jobId: string,
+  worker: string,
+  outcome: { expiresMs: number; error?: string },
+): Promise<boolean> {
   const { rowCount } = await pool.query(
     `UPDATE export_jobs SET status = $3, error = $4, completed_at = now(), expires_at = now() + $5 * interval '1 millisecond', lease_owner = NULL, lease_until = NULL
       WHERE id = $1 AND lease_owner = $2 AND status = 'running'`,
@@ -207,7 +254,12 @@ export async function finishExportJob(pool: Pool, jobId: string, worker: string,
  * A run that ended in an error: the job goes back to the queue (resumed from its cursor by the
  * next worker at once), or fails for good at `maxAttempts`. True when it failed for good.
  */
-export async function releaseExportJob(pool: Pool, jobId: string, worker: string, outcome: { maxAttempts: number; expiresMs: number; error: string }): Promise<boolean> {
+export async function releaseExportJob(
+  pool: Pool,
+  jobId: string,
+  worker: string,
+  outcome: { maxAttempts: number; expiresMs: number; error: string },
+): Promise<boolean> {
   const { rows } = await pool.query<{ status: string }>(
     `UPDATE export_jobs SET attempts = attempts + 1, lease_owner = NULL, lease_until = NULL,
             status = CASE WHEN attempts + 1 >= $3 THEN 'failed' ELSE 'queued' END,
@@ -222,12 +274,17 @@ export async function releaseExportJob(pool: Pool, jobId: string, worker: string
 
 /** A worker shutting down hands the job back at once (no attempt counted): the next worker resumes it from the cursor. */
 export async function handBackExportJob(pool: Pool, jobId: string, worker: string): Promise<void> {
-  await pool.query("UPDATE export_jobs SET status = 'queued', lease_owner = NULL, lease_until = NULL WHERE id = $1 AND lease_owner = $2 AND status = 'running'", [jobId, worker]);
+  await pool.query(
+    "UPDATE export_jobs SET status = 'queued', lease_owner = NULL, lease_until = NULL WHERE id = $1 AND lease_owner = $2 AND status = 'running'",
+    [jobId, worker],
+  );
 }
 
 /** The finished jobs past their expiry (their files go first, then the rows: `forgetExportJobs`). */
 export async function expiredExportJobs(db: Queryable): Promise<string[]> {
-  const { rows } = await db.query<{ id: string }>("SELECT id FROM export_jobs WHERE status IN ('completed', 'failed') AND expires_at < now()");
+  const { rows } = await db.query<{ id: string }>(
+    "SELECT id FROM export_jobs WHERE status IN ('completed', 'failed') AND expires_at < now()",
+  );
   return rows.map((r) => r.id);
 }
 

@@ -38,22 +38,30 @@ export function s3Storage(s: S3Settings): ExportStorage {
       const dir = await mkdtemp(join(tmpdir(), 'vitalis-export-'));
       const local = join(dir, 'part');
       const stream = createWriteStream(local);
-      const closed = () => new Promise<void>((done, fail) => {
-        if (stream.closed) return done();
-        stream.once('error', fail);
-        stream.end(() => done());
-      });
+      const closed = () =>
+        new Promise<void>((done, fail) => {
+          if (stream.closed) return done();
+          stream.once('error', fail);
+          stream.end(() => done());
+        });
       return {
         stream,
         commit: async () => {
           await closed();
           const size = (await stat(local)).size;
-          await ok(await aws.fetch(urlOf(key), {
-            method: 'PUT',
-            body: Readable.toWeb(createReadStream(local)) as unknown as BodyInit,
-            headers: { 'content-length': String(size), 'content-type': 'application/fhir+ndjson', 'x-amz-content-sha256': 'UNSIGNED-PAYLOAD' },
-            duplex: 'half',
-          } as RequestInit), `PUT ${key}`);
+          await ok(
+            await aws.fetch(urlOf(key), {
+              method: 'PUT',
+              body: Readable.toWeb(createReadStream(local)) as unknown as BodyInit,
+              headers: {
+                'content-length': String(size),
+                'content-type': 'application/fhir+ndjson',
+                'x-amz-content-sha256': 'UNSIGNED-PAYLOAD',
+              },
+              duplex: 'half',
+            } as RequestInit),
+            `PUT ${key}`,
+          );
           await rm(dir, { recursive: true, force: true });
         },
         discard: async () => {
@@ -71,17 +79,24 @@ export function s3Storage(s: S3Settings): ExportStorage {
     read(key, range) {
       const out = new PassThrough();
       void (async () => {
-        const res = await ok(await aws.fetch(urlOf(key), { headers: range ? { range: `bytes=${range.start}-${range.end}` } : {} }), `GET ${key}`);
+        const res = await ok(
+          await aws.fetch(urlOf(key), { headers: range ? { range: `bytes=${range.start}-${range.end}` } : {} }),
+          `GET ${key}`,
+        );
         Readable.fromWeb(res.body! as never).pipe(out);
       })().catch((err: Error) => out.destroy(err));
       return out;
     },
     async removeAll(prefix) {
       for (;;) {
-        const list = await ok(await aws.fetch(`${base}?list-type=2&prefix=${encodeURIComponent(`${objectKey(prefix)}/`)}`), `LIST ${prefix}`);
+        const list = await ok(
+          await aws.fetch(`${base}?list-type=2&prefix=${encodeURIComponent(`${objectKey(prefix)}/`)}`),
+          `LIST ${prefix}`,
+        );
         const keys = [...(await list.text()).matchAll(/<Key>([^<]+)<\/Key>/g)].map((m) => m[1]!.replace(/&amp;/g, '&'));
         if (keys.length === 0) return;
-        for (const k of keys) await ok(await aws.fetch(`${base}/${k.split('/').map(encodeURIComponent).join('/')}`, { method: 'DELETE' }), `DELETE ${k}`);
+        for (const k of keys)
+          await ok(await aws.fetch(`${base}/${k.split('/').map(encodeURIComponent).join('/')}`, { method: 'DELETE' }), `DELETE ${k}`);
       }
     },
   };

@@ -38,11 +38,12 @@ export function folderStorage(root: string): ExportStorage {
       const temporary = `${final}.${writer}.partial`;
       await mkdir(dirname(final), { recursive: true });
       const stream = createWriteStream(temporary);
-      const closed = () => new Promise<void>((ok, fail) => {
-        if (stream.closed) return ok();
-        stream.once('error', fail);
-        stream.end(() => ok());
-      });
+      const closed = () =>
+        new Promise<void>((ok, fail) => {
+          if (stream.closed) return ok();
+          stream.once('error', fail);
+          stream.end(() => ok());
+        });
       return {
         stream,
         commit: async () => {

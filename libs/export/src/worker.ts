@@ -20,8 +20,17 @@ import copyStreams from 'pg-copy-streams';
 import type { Pool } from '@vitalis/db';
 import { observationFromRow, STORED_INSTANT_SQL } from '@vitalis/live';
 import {
-  claimExportJob, commitExportFile, exportJobExists, handBackExportJob, releaseExportJob, finishExportJob, renewExportLease, expiredExportJobs, forgetExportJobs,
-  type ExportCursor, type ExportJob,
+  claimExportJob,
+  commitExportFile,
+  exportJobExists,
+  handBackExportJob,
+  releaseExportJob,
+  finishExportJob,
+  renewExportLease,
+  expiredExportJobs,
+  forgetExportJobs,
+  type ExportCursor,
+  type ExportJob,
 } from './jobs';
 import type { ExportStorage } from './storage';
 import { numericObservationJson, observationJson } from '@vitalis/schemas';
@@ -49,7 +58,9 @@ const BLOCK_BYTES = 1 << 20;
 const MAX_ATTEMPTS = 3;
 
 /** The WHERE clause of a job's rows (everything but the resume key). */
-export function exportWhere(job: Pick<ExportJob, 'patients' | 'filters' | 'snapshot' | 'since_snapshot' | 'since_at' | 'until_snapshot' | 'until_at'>): string {
+export function exportWhere(
+  job: Pick<ExportJob, 'patients' | 'filters' | 'snapshot' | 'since_snapshot' | 'since_at' | 'until_snapshot' | 'until_at'>,
+): string {
   const visibleIn = (snapshot: string) => `(ingest_xid IS NULL OR pg_visible_in_snapshot(ingest_xid, ${lit(snapshot)}::pg_snapshot))`;
   const where = [visibleIn(job.snapshot)];
   if (job.patients) where.push(job.patients.length === 0 ? 'false' : `patient_id IN (${job.patients.map(lit).join(', ')})`);
@@ -115,12 +126,18 @@ export function ndjsonOf(line: string): string {
     if (json !== undefined) return json;
   }
   const period = line.slice(t7 + 1, t8);
-  return observationJson(observationFromRow(patient, {
-    device_id: device, seq, code, at, unit,
-    value: value === '\\N' ? null : Number(value),
-    sample_period_ms: period === '\\N' ? null : Number(period),
-    samples: samples === '\\N' ? null : samples.slice(1, -1).split(',').map(Number),
-  }));
+  return observationJson(
+    observationFromRow(patient, {
+      device_id: device,
+      seq,
+      code,
+      at,
+      unit,
+      value: value === '\\N' ? null : Number(value),
+      sample_period_ms: period === '\\N' ? null : Number(period),
+      samples: samples === '\\N' ? null : samples.slice(1, -1).split(',').map(Number),
+    }),
+  );
 }
 
 export interface ExportRun {
@@ -153,9 +170,15 @@ export async function runNextExport(pool: Pool, options: ExportWorkerOptions): P
   let files = 0;
   // the lease outlives a slow file: renewed on a timer too, not only at each commit
   let lost = false;
-  const renewal = setInterval(() => {
-    renewExportLease(pool, job.id, worker, options.leaseMs).then((ok) => (lost ||= !ok), () => {});
-  }, Math.max(100, Math.floor(options.leaseMs / 3)));
+  const renewal = setInterval(
+    () => {
+      renewExportLease(pool, job.id, worker, options.leaseMs).then(
+        (ok) => (lost ||= !ok),
+        () => {},
+      );
+    },
+    Math.max(100, Math.floor(options.leaseMs / 3)),
+  );
   const client = await pool.connect();
   let current: Awaited<ReturnType<ExportStorage['create']>> | undefined;
   let failed: unknown;
@@ -168,7 +191,14 @@ export async function runNextExport(pool: Pool, options: ExportWorkerOptions): P
     const commit = async () => {
       if (!current || lastLine === undefined) return;
       await current.commit();
-      const ok = await commitExportFile(pool, job.id, worker, options.leaseMs, { part, type: 'Observation', storage_key: key, count, bytes }, exportKeyOf(lastLine));
+      const ok = await commitExportFile(
+        pool,
+        job.id,
+        worker,
+        options.leaseMs,
+        { part, type: 'Observation', storage_key: key, count, bytes },
+        exportKeyOf(lastLine),
+      );
       current = undefined;
       if (!ok) throw new LostJob();
       exported += count;
@@ -241,7 +271,11 @@ export async function runNextExport(pool: Pool, options: ExportWorkerOptions): P
   }
   if (failed !== undefined) {
     // a database restart, a full disk: back to the queue (resumed from the cursor), failed at the third run
-    await releaseExportJob(pool, job.id, worker, { maxAttempts: MAX_ATTEMPTS, expiresMs: options.expiresMs, error: 'The export failed; start a new one.' }).catch(() => {});
+    await releaseExportJob(pool, job.id, worker, {
+      maxAttempts: MAX_ATTEMPTS,
+      expiresMs: options.expiresMs,
+      error: 'The export failed; start a new one.',
+    }).catch(() => {});
     throw failed;
   }
   const finished = await finishExportJob(pool, job.id, worker, { expiresMs: options.expiresMs });

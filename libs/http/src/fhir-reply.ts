@@ -21,12 +21,24 @@ const ACCEPTABLE = new Set([...JSON_FORMATS, '*/*', 'application/*']);
 export function negotiateFormat(req: FastifyRequest): void {
   const query = new URLSearchParams(req.url.split('?')[1] ?? '');
   for (const f of query.getAll('_format')) {
-    if (!JSON_FORMATS.has(f.trim().toLowerCase())) throw new HttpProblem(406, 'not-acceptable', 'Not Acceptable', `_format=${f} is not supported: this server speaks FHIR JSON only (_format=json).`);
+    if (!JSON_FORMATS.has(f.trim().toLowerCase()))
+      throw new HttpProblem(
+        406,
+        'not-acceptable',
+        'Not Acceptable',
+        `_format=${f} is not supported: this server speaks FHIR JSON only (_format=json).`,
+      );
   }
   const accept = req.headers.accept;
   if (!accept || query.has('_format')) return;
   const ranges = accept.split(',').map((r) => r.split(';')[0]!.trim().toLowerCase());
-  if (!ranges.some((r) => ACCEPTABLE.has(r))) throw new HttpProblem(406, 'not-acceptable', 'Not Acceptable', `Accept: ${accept} is not supported: this server answers application/fhir+json only.`);
+  if (!ranges.some((r) => ACCEPTABLE.has(r)))
+    throw new HttpProblem(
+      406,
+      'not-acceptable',
+      'Not Acceptable',
+      `Accept: ${accept} is not supported: this server answers application/fhir+json only.`,
+    );
 }
 
 /** The reply as FHIR JSON (`application/fhir+json`), never cached. */
@@ -38,7 +50,10 @@ export const weakEtag = (version: number) => `W/"${version}"`;
 export function notModified(req: FastifyRequest, version: number): boolean {
   const header = req.headers['if-none-match'];
   if (!header) return false;
-  return header.split(',').map((t) => t.trim()).some((t) => t === '*' || t === weakEtag(version) || t === `"${version}"`);
+  return header
+    .split(',')
+    .map((t) => t.trim())
+    .some((t) => t === '*' || t === weakEtag(version) || t === `"${version}"`);
 }
 
 /**

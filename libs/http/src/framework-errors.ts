@@ -22,7 +22,10 @@ const FRAMEWORK_DETAILS: Record<string, [number, string]> = {
 
 export function frameworkErrorsHandler(baseUrl: string) {
   return (err: { code?: string }, req: FastifyRequest, reply: FastifyReply): FastifyReply => {
-    const [status, detail] = FRAMEWORK_DETAILS[err.code ?? ''] ?? [500, 'An unexpected error occurred. The error was logged with this request id.'];
+    const [status, detail] = FRAMEWORK_DETAILS[err.code ?? ''] ?? [
+      500,
+      'An unexpected error occurred. The error was logged with this request id.',
+    ];
     if (status >= 500) req.log.error({ err }, 'framework error');
     reply.header('x-request-id', req.id);
     return sendProblem(reply, baseUrl, problemForStatus(status, detail));
@@ -33,12 +36,17 @@ export function clientErrorHandler(baseUrl: string) {
   return (err: NodeJS.ErrnoException, socket: Socket): void => {
     // A reset connection has nobody to answer.
     if (err.code === 'ECONNRESET' || socket.destroyed) return;
-    const [status, detail] = err.code === 'HPE_HEADER_OVERFLOW'
-      ? [431, 'The request header section is too large.']
-      : err.code === 'ERR_HTTP_REQUEST_TIMEOUT' ? [408, 'The request was not received in time.'] : [400, 'The request is not valid HTTP.'];
+    const [status, detail] =
+      err.code === 'HPE_HEADER_OVERFLOW'
+        ? [431, 'The request header section is too large.']
+        : err.code === 'ERR_HTTP_REQUEST_TIMEOUT'
+          ? [408, 'The request was not received in time.']
+          : [400, 'The request is not valid HTTP.'];
     if (socket.writable) {
       const body = JSON.stringify(problemBody(baseUrl, problemForStatus(status, detail)));
-      socket.write(`HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\nContent-Length: ${Buffer.byteLength(body)}\r\nContent-Type: ${PROBLEM_CONTENT_TYPE}\r\nConnection: close\r\n\r\n${body}`);
+      socket.write(
+        `HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\nContent-Length: ${Buffer.byteLength(body)}\r\nContent-Type: ${PROBLEM_CONTENT_TYPE}\r\nConnection: close\r\n\r\n${body}`,
+      );
     }
     socket.destroy(err);
   };

@@ -9,7 +9,18 @@ import type { HttpProblem } from './problem';
 export const FHIR_JSON = 'application/fhir+json';
 
 /** FHIR R4 issue-type codes (http://hl7.org/fhir/issue-type) Vitalis answers with. */
-export type IssueType = 'invalid' | 'security' | 'login' | 'forbidden' | 'not-found' | 'not-supported' | 'conflict' | 'throttled' | 'transient' | 'exception' | 'too-costly';
+export type IssueType =
+  | 'invalid'
+  | 'security'
+  | 'login'
+  | 'forbidden'
+  | 'not-found'
+  | 'not-supported'
+  | 'conflict'
+  | 'throttled'
+  | 'transient'
+  | 'exception'
+  | 'too-costly';
 
 const BY_KIND: Record<string, IssueType> = {
   'validation-error': 'invalid',
@@ -52,7 +63,14 @@ export function operationOutcomeOf(p: HttpProblem): OperationOutcome {
     resourceType: 'OperationOutcome',
     issue: [
       { severity, code, details: { text: p.title }, diagnostics: p.detail },
-      ...fieldErrors.slice(0, 50).map((e) => ({ severity, code, details: { text: p.title }, diagnostics: `${String(e.path ?? '')}: ${String(e.message ?? 'invalid')}` })),
+      ...fieldErrors
+        .slice(0, 50)
+        .map((e) => ({
+          severity,
+          code,
+          details: { text: p.title },
+          diagnostics: `${String(e.path ?? '')}: ${String(e.message ?? 'invalid')}`,
+        })),
     ],
   };
 }

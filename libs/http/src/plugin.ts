@@ -51,7 +51,12 @@ const underAny = (path: string, bases: readonly string[]) => bases.some((b) => p
  * THE serialisation of a problem: an RFC 9457 body, or under a FHIR base path an OperationOutcome
  * (`application/fhir+json`), with the same status and headers either way.
  */
-export function sendProblem(reply: FastifyReply, baseUrl: string, thrown: HttpProblem, fhirBasePaths: readonly string[] = []): FastifyReply {
+export function sendProblem(
+  reply: FastifyReply,
+  baseUrl: string,
+  thrown: HttpProblem,
+  fhirBasePaths: readonly string[] = [],
+): FastifyReply {
   const problem = thrown.resolve(baseUrl);
   for (const [name, value] of Object.entries(problem.headers)) reply.header(name, value);
   const path = reply.request.url.split('?')[0] ?? '/';
@@ -72,7 +77,11 @@ const UNSTORABLE_ESCAPE = /\\u(?:0000|[dD][89a-fA-F])/;
 /** The first NUL or unpaired surrogate in the request's parsed input, as a validation problem naming where it is. */
 function nulProblem(req: FastifyRequest): HttpProblem | undefined {
   const walkBody = jsonBodies.get(req) ?? true; // form bodies (small) are always walked
-  for (const [context, value] of [['body', walkBody ? req.body : undefined], ['querystring', req.query], ['params', req.params]] as const) {
+  for (const [context, value] of [
+    ['body', walkBody ? req.body : undefined],
+    ['querystring', req.query],
+    ['params', req.params],
+  ] as const) {
     const found = findUnstorable(value);
     if (!found) continue;
     const path = nulPathText(context, found.at);
@@ -89,7 +98,10 @@ function toProblem(err: FastifyError, req: FastifyRequest): HttpProblem {
       path: `${err.validationContext ?? 'request'}${v.instancePath.replaceAll('/', '.')}`,
       message: v.message ?? 'invalid',
     }));
-    return validationFailed(`The ${err.validationContext ?? 'request'} is invalid: ${errors.map((e) => `${e.path}: ${e.message}`).join('; ')}`, errors);
+    return validationFailed(
+      `The ${err.validationContext ?? 'request'} is invalid: ${errors.map((e) => `${e.path}: ${e.message}`).join('; ')}`,
+      errors,
+    );
   }
   if (isResponseSerializationError(err)) {
     req.log.error({ err, method: req.method }, 'response did not match its schema');
@@ -105,7 +117,9 @@ const METHODS = ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS'];
 
 /** The methods the router serves this concrete path with (for 405 and its Allow header). */
 function allowedMethods(app: FastifyInstance, path: string): string[] {
-  const found = METHODS.map((method) => ({ method, route: app.findRoute({ method: method as 'GET', url: path }) })).filter((m) => m.route !== null);
+  const found = METHODS.map((method) => ({ method, route: app.findRoute({ method: method as 'GET', url: path }) })).filter(
+    (m) => m.route !== null,
+  );
   // A path some route names exactly (e.g. /fhir/R4/Patient/$export) is that resource: a parametric
   // route of another method (PUT /fhir/R4/Patient/:id) does not make its methods allowed there.
   const exact = found.filter((m) => Object.keys(m.route!.params ?? {}).length === 0);
@@ -129,7 +143,10 @@ export const problemDetails = fp<ProblemPluginOptions>(
         req.log = reply.log = req.log.child({ clientRequestId });
       }
     });
-    const parseJson = app.getDefaultJsonParser(app.initialConfig.onProtoPoisoning ?? 'error', app.initialConfig.onConstructorPoisoning ?? 'error');
+    const parseJson = app.getDefaultJsonParser(
+      app.initialConfig.onProtoPoisoning ?? 'error',
+      app.initialConfig.onConstructorPoisoning ?? 'error',
+    );
     app.removeContentTypeParser('application/json');
     // FHIR clients send their bodies as application/fhir+json (older ones application/json+fhir):
     // JSON, parsed (prototype poisoning refused, NUL-checked) alike
@@ -148,7 +165,12 @@ export const problemDetails = fp<ProblemPluginOptions>(
       const allow = allowedMethods(app, path);
       if (allow.length > 0) {
         reply.header('allow', allow.join(', '));
-        return sendProblem(reply, baseUrl, problemForStatus(405, `${req.method} is not allowed on ${path}; allowed: ${allow.join(', ')}.`), fhirBasePaths);
+        return sendProblem(
+          reply,
+          baseUrl,
+          problemForStatus(405, `${req.method} is not allowed on ${path}; allowed: ${allow.join(', ')}.`),
+          fhirBasePaths,
+        );
       }
       return sendProblem(reply, baseUrl, problemForStatus(404, `No route ${req.method} ${path}.`), fhirBasePaths);
     };

@@ -64,14 +64,19 @@ export const validationFailed = (detail: string, errors: { path: string; message
 export const notFound = (detail: string) => new HttpProblem(404, 'not-found', 'Not Found', detail);
 export const conflict = (detail: string, extensions?: Record<string, unknown>) =>
   new HttpProblem(409, 'conflict', 'Conflict', detail, extensions);
-export const preconditionFailed = (detail: string) =>
-  new HttpProblem(412, 'precondition-failed', 'Precondition Failed', detail);
+export const preconditionFailed = (detail: string) => new HttpProblem(412, 'precondition-failed', 'Precondition Failed', detail);
 export const tooManyRequests = (detail: string, retryAfterSeconds: number) =>
-  new HttpProblem(429, 'rate-limited', 'Too Many Requests', detail, { retry_after: retryAfterSeconds }, {
-    'retry-after': String(retryAfterSeconds),
-  });
-export const serviceUnavailable = (detail: string) =>
-  new HttpProblem(503, 'unavailable', 'Service Unavailable', detail);
+  new HttpProblem(
+    429,
+    'rate-limited',
+    'Too Many Requests',
+    detail,
+    { retry_after: retryAfterSeconds },
+    {
+      'retry-after': String(retryAfterSeconds),
+    },
+  );
+export const serviceUnavailable = (detail: string) => new HttpProblem(503, 'unavailable', 'Service Unavailable', detail);
 
 /** Maps a status fastify or a plugin raised on its own (bad JSON, body too large...) to a problem. */
 const FRAMEWORK_KINDS: Record<number, [kind: string, title: string]> = {

@@ -19,11 +19,12 @@ const LEVELS: Record<number, 'error' | 'warn' | 'info' | 'debug'> = {
 
 /** kafkajs logs through our pino logger (WARN and above) instead of its own console writer. */
 function logCreator(logger: Logger | undefined): KafkaConfig['logCreator'] {
-  return () => ({ namespace, level, log }: LogEntry) => {
-    if (!logger) return;
-    const { message, ...extra } = log;
-    logger[LEVELS[level] ?? 'info']({ kafka: namespace, ...extra }, message);
-  };
+  return () =>
+    ({ namespace, level, log }: LogEntry) => {
+      if (!logger) return;
+      const { message, ...extra } = log;
+      logger[LEVELS[level] ?? 'info']({ kafka: namespace, ...extra }, message);
+    };
 }
 
 export function createKafka({ brokers, clientId, logger, retries = 8 }: KafkaOptions): Kafka {

@@ -34,7 +34,10 @@ export interface TopicDurability {
 
 export const SINGLE_BROKER: TopicDurability = { replicationFactor: 1, minInsyncReplicas: 1 };
 
-export function topicSpecs({ replicationFactor, minInsyncReplicas }: TopicDurability = SINGLE_BROKER, names: TopicNames = TOPICS): TopicSpec[] {
+export function topicSpecs(
+  { replicationFactor, minInsyncReplicas }: TopicDurability = SINGLE_BROKER,
+  names: TopicNames = TOPICS,
+): TopicSpec[] {
   return [
     {
       topic: names.vitalsObservations,

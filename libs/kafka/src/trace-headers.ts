@@ -15,7 +15,12 @@ import { inSpan, MAX_LINKS, SPAN_ATTR, remoteSpanContext, traceHeadersOf, type T
 export const TRACEPARENT_HEADER = 'traceparent';
 
 /** producer.send with a PRODUCER span; `parent`: the request's span context (ROOT_CONTEXT: a new trace). */
-export async function sendTraced(producer: Pick<Producer, 'send'>, record: ProducerRecord, tracing: Tracing, parent: Context = ROOT_CONTEXT): Promise<RecordMetadata[]> {
+export async function sendTraced(
+  producer: Pick<Producer, 'send'>,
+  record: ProducerRecord,
+  tracing: Tracing,
+  parent: Context = ROOT_CONTEXT,
+): Promise<RecordMetadata[]> {
   if (!tracing.enabled) return producer.send(record);
   const span = tracing.tracer.startSpan(
     `send ${record.topic}`,
@@ -32,7 +37,9 @@ export async function sendTraced(producer: Pick<Producer, 'send'>, record: Produ
     parent,
   );
   const headers = traceHeadersOf(trace.setSpan(parent, span));
-  return inSpan(span, () => producer.send({ ...record, messages: record.messages.map((m) => ({ ...m, headers: { ...m.headers, ...headers } })) }));
+  return inSpan(span, () =>
+    producer.send({ ...record, messages: record.messages.map((m) => ({ ...m, headers: { ...m.headers, ...headers } })) }),
+  );
 }
 
 const headerText = (headers: IHeaders | undefined, name: string): string | undefined => {
@@ -68,7 +75,10 @@ export function batchOrigin(messages: readonly Pick<KafkaMessage, 'headers'>[]):
 }
 
 /** The CONSUMER span of one fetched record batch (undefined with tracing off); the caller ends it. */
-export function startBatchSpan(tracing: Tracing, batch: { topic: string; partition: number; messages: readonly Pick<KafkaMessage, 'headers' | 'offset'>[] }): Span | undefined {
+export function startBatchSpan(
+  tracing: Tracing,
+  batch: { topic: string; partition: number; messages: readonly Pick<KafkaMessage, 'headers' | 'offset'>[] },
+): Span | undefined {
   if (!tracing.enabled) return undefined;
   const { parent, links, dropped } = batchOrigin(batch.messages);
   return tracing.tracer.startSpan(

@@ -13,8 +13,20 @@
  */
 import { createHash } from 'node:crypto';
 import {
-  ANY, ConcurrencyError, DuplicateEventError, STREAM_CATEGORIES, append, readLatestPerKey, readStreamsAfterSource, sourcePositionMetadata,
-  sourcePositionOf, streamIdIn, streamName, type Queryable, type SourcePosition, type StoredEvent,
+  ANY,
+  ConcurrencyError,
+  DuplicateEventError,
+  STREAM_CATEGORIES,
+  append,
+  readLatestPerKey,
+  readStreamsAfterSource,
+  sourcePositionMetadata,
+  sourcePositionOf,
+  streamIdIn,
+  streamName,
+  type Queryable,
+  type SourcePosition,
+  type StoredEvent,
 } from '@vitalis/eventstore';
 import { ALARM_EVENTS } from '@vitalis/records';
 import type { Cursor } from './position';
@@ -36,7 +48,8 @@ export type AlertEvent =
   | { type: typeof ALERT_EVENT_TYPES.cleared; data: AlertData & { state: 'cleared' } };
 
 export const alertEventType = (state: AlertData['state']): AlertEventType => ALERT_EVENT_TYPES[state];
-export const isAlertEventType = (type: string): type is AlertEventType => type === ALERT_EVENT_TYPES.raised || type === ALERT_EVENT_TYPES.cleared;
+export const isAlertEventType = (type: string): type is AlertEventType =>
+  type === ALERT_EVENT_TYPES.raised || type === ALERT_EVENT_TYPES.cleared;
 
 /** A stored event as an alert event, or undefined when it is not one. */
 export function asAlertEvent(e: Pick<StoredEvent, 'type' | 'data'>): AlertEvent | undefined {
@@ -105,7 +118,15 @@ export async function alertsAfter(db: Queryable, patientIds: readonly string[], 
     const alert = asAlertEvent(e);
     const at = sourcePositionOf(e);
     if (!alert || !at) continue;
-    out.push({ kind: 'alert', partition: at.partition, offset: at.offset, k: at.k, patient_id: alert.data.patient_id, type: alert.type, data: alert.data });
+    out.push({
+      kind: 'alert',
+      partition: at.partition,
+      offset: at.offset,
+      k: at.k,
+      patient_id: alert.data.patient_id,
+      type: alert.type,
+      data: alert.data,
+    });
   }
   return out.sort((a, b) => a.partition - b.partition || a.offset - b.offset || a.k - b.k);
 }

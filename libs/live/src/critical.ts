@@ -32,7 +32,15 @@ export const encodeCriticalNotice = (n: CriticalResultNotice) => JSON.stringify(
 export function decodeCriticalNotice(raw: string): CriticalResultNotice | undefined {
   try {
     const n = JSON.parse(raw) as CriticalResultNotice;
-    return n && n.v === 1 && n.kind === 'critical-result' && typeof n.patient_id === 'string' && typeof n.event === 'string' && n.data && typeof n.data === 'object' ? n : undefined;
+    return n &&
+      n.v === 1 &&
+      n.kind === 'critical-result' &&
+      typeof n.patient_id === 'string' &&
+      typeof n.event === 'string' &&
+      n.data &&
+      typeof n.data === 'object'
+      ? n
+      : undefined;
   } catch {
     return undefined;
   }
@@ -41,10 +49,24 @@ export function decodeCriticalNotice(raw: string): CriticalResultNotice | undefi
 const snake = (key: string) => key.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`);
 
 /** Publishes after the commit; never throws (the event is durable, only the live notice is lost). Top-level keys go snake_case, like the rest of the live wire. */
-export async function publishCriticalNotice(redis: Redis, patientId: string, event: CriticalResultEventName, data: Record<string, unknown>): Promise<boolean> {
+export async function publishCriticalNotice(
+  redis: Redis,
+  patientId: string,
+  event: CriticalResultEventName,
+  data: Record<string, unknown>,
+): Promise<boolean> {
   try {
     const wire = Object.fromEntries(Object.entries(data).map(([k, v]) => [snake(k), v]));
-    await redis.publish(CRITICAL_RESULTS_CHANNEL, encodeCriticalNotice({ v: 1, kind: 'critical-result', patient_id: patientId, event, data: { ...wire, published_at: new Date().toISOString() } }));
+    await redis.publish(
+      CRITICAL_RESULTS_CHANNEL,
+      encodeCriticalNotice({
+        v: 1,
+        kind: 'critical-result',
+        patient_id: patientId,
+        event,
+        data: { ...wire, published_at: new Date().toISOString() },
+      }),
+    );
     return true;
   } catch {
     return false;
@@ -74,16 +96,32 @@ export const encodeAlarmNotice = (n: AlarmNotice) => JSON.stringify(n);
 export function decodeAlarmNotice(raw: string): AlarmNotice | undefined {
   try {
     const n = JSON.parse(raw) as AlarmNotice;
-    return n && n.v === 1 && n.kind === 'alarm' && typeof n.patient_id === 'string' && typeof n.event === 'string' && n.data && typeof n.data === 'object' ? n : undefined;
+    return n &&
+      n.v === 1 &&
+      n.kind === 'alarm' &&
+      typeof n.patient_id === 'string' &&
+      typeof n.event === 'string' &&
+      n.data &&
+      typeof n.data === 'object'
+      ? n
+      : undefined;
   } catch {
     return undefined;
   }
 }
 
 /** Publishes after the commit; never throws (the event is durable, only the live notice is lost). */
-export async function publishAlarmNotice(redis: Redis, patientId: string, event: AlarmNoticeEventName, data: Record<string, unknown>): Promise<boolean> {
+export async function publishAlarmNotice(
+  redis: Redis,
+  patientId: string,
+  event: AlarmNoticeEventName,
+  data: Record<string, unknown>,
+): Promise<boolean> {
   try {
-    await redis.publish(CRITICAL_RESULTS_CHANNEL, encodeAlarmNotice({ v: 1, kind: 'alarm', patient_id: patientId, event, data: { ...data, published_at: new Date().toISOString() } }));
+    await redis.publish(
+      CRITICAL_RESULTS_CHANNEL,
+      encodeAlarmNotice({ v: 1, kind: 'alarm', patient_id: patientId, event, data: { ...data, published_at: new Date().toISOString() } }),
+    );
     return true;
   } catch {
     return false;

@@ -34,7 +34,12 @@ export interface ObservationRow {
 export function observationFromRow(patientId: string, r: ObservationRow): VitalsObservation {
   const base = { patient_id: patientId, device_id: r.device_id, seq: r.seq, effective_at: r.at };
   if (r.samples) {
-    return { ...base, code: ECG_LEAD_II.code, unit: ECG_LEAD_II.unit, waveform: { origin: 0, period_ms: r.sample_period_ms ?? 4, samples: r.samples } };
+    return {
+      ...base,
+      code: ECG_LEAD_II.code,
+      unit: ECG_LEAD_II.unit,
+      waveform: { origin: 0, period_ms: r.sample_period_ms ?? 4, samples: r.samples },
+    };
   }
   return { ...base, code: r.code, value: r.value, unit: r.unit } as VitalsObservation;
 }
@@ -48,8 +53,7 @@ export { SAMPLE_STEPS_PER_MV };
  * significant digits, so the `real` column holds it and reads it back unchanged (see `float4`): the
  * live path publishes exactly what the replay will read, at no cost per sample.
  */
-export const foldedSamples = (w: { origin: number; samples: number[] }): number[] =>
-  w.samples.map((s) => quantisedPotential(w.origin, s)); // never -0
+export const foldedSamples = (w: { origin: number; samples: number[] }): number[] => w.samples.map((s) => quantisedPotential(w.origin, s)); // never -0
 
 /** A sample's characters at most ("-20.1234" and a comma): the scratch buffer's size per sample. */
 const SAMPLE_TEXT_MAX = 12;

@@ -97,11 +97,15 @@ export function decodeBatch(raw: string): LiveBatch | undefined {
  */
 export function eventJson(value: unknown): string {
   if (Array.isArray(value)) {
-    return value.every((v) => typeof v === 'number') ? JSON.stringify(value) : `[${value.map((v) => (v === undefined ? 'null' : eventJson(v))).join(',')}]`;
+    return value.every((v) => typeof v === 'number')
+      ? JSON.stringify(value)
+      : `[${value.map((v) => (v === undefined ? 'null' : eventJson(v))).join(',')}]`;
   }
   if (value !== null && typeof value === 'object') {
     const o = value as Record<string, unknown>;
-    const keys = Object.keys(o).filter((k) => o[k] !== undefined).sort();
+    const keys = Object.keys(o)
+      .filter((k) => o[k] !== undefined)
+      .sort();
     return `{${keys.map((k) => `${JSON.stringify(k)}:${eventJson(o[k])}`).join(',')}}`;
   }
   return JSON.stringify(value) ?? 'null';

@@ -32,7 +32,10 @@ export const perBed = (raised: number, beds: number) => (beds === 0 ? 0 : Math.r
 
 export function createAlarmMetrics(registry: client.Registry, read: () => Promise<AlarmFigures>): AlarmMetrics {
   let current: Promise<AlarmFigures | undefined> | undefined;
-  const figures = () => (current ??= read().catch(() => undefined).finally(() => setTimeout(() => (current = undefined), 0)));
+  const figures = () =>
+    (current ??= read()
+      .catch(() => undefined)
+      .finally(() => setTimeout(() => (current = undefined), 0)));
   new client.Gauge({
     name: METRIC.alarmsPerBedHour,
     help: 'Alarms raised in the last hour per monitored bed (a patient with a reading in the last hour), by priority',

@@ -59,20 +59,20 @@ export function createGatewayMetrics(registry: client.Registry): GatewayMetrics 
   });
   const deviceToSubscriber = new client.Histogram({
     name: METRIC.liveDeviceToSubscriber,
-    help: 'Seconds from an observation\'s effective time (device clock) to its hand-over to live subscribers',
+    help: "Seconds from an observation's effective time (device clock) to its hand-over to live subscribers",
     buckets: DELIVERY_BUCKETS,
     registers: [registry],
   });
   const alertDelivery = new client.Histogram({
     name: METRIC.alertDelivery,
-    help: 'Seconds from the observation that raised or cleared an alert to the alert\'s hand-over to live subscribers, by severity',
+    help: "Seconds from the observation that raised or cleared an alert to the alert's hand-over to live subscribers, by severity",
     labelNames: ['severity'] as const,
     buckets: DELIVERY_BUCKETS,
     registers: [registry],
   });
   const timeToAcknowledge = new client.Histogram({
     name: METRIC.alarmTimeToAcknowledge,
-    help: 'Seconds from a bedside alarm\'s raise (the confirming observation\'s time) to its acknowledgement by a clinician, by priority',
+    help: "Seconds from a bedside alarm's raise (the confirming observation's time) to its acknowledgement by a clinician, by priority",
     labelNames: ['priority'] as const,
     buckets: ACKNOWLEDGE_BUCKETS,
     registers: [registry],

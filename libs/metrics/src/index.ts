@@ -1,5 +1,14 @@
 export { METRIC, DEFAULT_METRIC_PREFIXES, type MetricName } from './names';
-export { createRegistry, observePool, observeRedis, mirrorCounter, startMetricsServer, type Registry, type MetricsServer, type PoolCounts } from './registry';
+export {
+  createRegistry,
+  observePool,
+  observeRedis,
+  mirrorCounter,
+  startMetricsServer,
+  type Registry,
+  type MetricsServer,
+  type PoolCounts,
+} from './registry';
 export { createGatewayMetrics, DELIVERY_BUCKETS, type GatewayMetrics } from './gateway';
 export { createIngestMetrics, type IngestMetrics } from './ingest';
 export { observeProjections, type ProjectionPositions } from './projector';

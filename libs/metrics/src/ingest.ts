@@ -51,9 +51,18 @@ export function createIngestMetrics(registry: client.Registry): IngestMetrics {
   const stored = counter(METRIC.ingestRowsStored, 'Observation rows newly stored in the append log');
   const duplicates = counter(METRIC.ingestDuplicates, 'Redelivered rows the append log already held (skipped)');
   const deadLettered = counter(METRIC.ingestDeadLettered, 'Poison messages sent to the dead-letter topic');
-  const skipped = counter(METRIC.ingestRedeliveredSkipped, 'Redelivered Kafka records the append log already held (its stored offset), skipped before the write');
-  const assignmentChecks = counter(METRIC.ingestAssignmentChecks, 'Partition assignments (rebalances) whose stored offsets the ingest read');
-  const publishFailures = counter(METRIC.ingestPublishFailures, 'Committed batches whose live publication to the gateways failed (they refill from the log)');
+  const skipped = counter(
+    METRIC.ingestRedeliveredSkipped,
+    'Redelivered Kafka records the append log already held (its stored offset), skipped before the write',
+  );
+  const assignmentChecks = counter(
+    METRIC.ingestAssignmentChecks,
+    'Partition assignments (rebalances) whose stored offsets the ingest read',
+  );
+  const publishFailures = counter(
+    METRIC.ingestPublishFailures,
+    'Committed batches whose live publication to the gateways failed (they refill from the log)',
+  );
   const batchSize = new client.Histogram({
     name: METRIC.ingestBatchSize,
     help: 'Messages per Kafka batch (one partition)',
@@ -68,7 +77,7 @@ export function createIngestMetrics(registry: client.Registry): IngestMetrics {
   });
   const publishLatency = new client.Histogram({
     name: METRIC.ingestDeviceToPublish,
-    help: 'Seconds from an observation\'s effective time (device clock) to its live publication',
+    help: "Seconds from an observation's effective time (device clock) to its live publication",
     buckets: DELIVERY_BUCKETS,
     registers: [registry],
   });
@@ -85,12 +94,15 @@ export function createIngestMetrics(registry: client.Registry): IngestMetrics {
     registers: [registry],
   });
   const lagByPartition = new Map<string, ReturnType<typeof lag.labels>>();
-  const isolations = counter(METRIC.ingestIsolations, 'Writes the database refused as a whole (a row it refuses), whose refused rows were isolated');
+  const isolations = counter(
+    METRIC.ingestIsolations,
+    'Writes the database refused as a whole (a row it refuses), whose refused rows were isolated',
+  );
   const refusedRows = counter(METRIC.ingestRefusedRows, 'Rows the database refused (isolated, then dead-lettered with their record)');
   const isolationStatements = counter(METRIC.ingestIsolationStatements, 'Statements the isolations took (about 3 per refused row)');
   const stalled = new client.Gauge({
     name: METRIC.ingestPartitionStalled,
-    help: 'Seconds the ingest group\'s committed offset has not moved while messages wait, per topic partition (0: progressing or caught up)',
+    help: "Seconds the ingest group's committed offset has not moved while messages wait, per topic partition (0: progressing or caught up)",
     labelNames: ['topic', 'partition'] as const,
     registers: [registry],
   });

@@ -40,7 +40,8 @@ export const NEWEST_OBSERVATION_SQL = {
 
 export async function readNewestObservation(db: NewestQueryable): Promise<NewestObservation> {
   let row = (await db.query({ name: 'vitalis_newest_observation_recent', text: NEWEST_OBSERVATION_SQL.recent })).rows[0];
-  if (row && row.newest === null) row = (await db.query({ name: 'vitalis_newest_observation_any', text: NEWEST_OBSERVATION_SQL.any })).rows[0];
+  if (row && row.newest === null)
+    row = (await db.query({ name: 'vitalis_newest_observation_any', text: NEWEST_OBSERVATION_SQL.any })).rows[0];
   if (!row || row.newest === null) return { at: null, ageSeconds: null };
   const at = new Date(row.newest);
   return { at, ageSeconds: Math.max(0, (new Date(row.now).getTime() - at.getTime()) / 1_000) };

@@ -17,7 +17,10 @@ export function observeProjections(registry: client.Registry, read: () => Promis
   // projection series are left out, rather than failing the whole scrape.
   const none: ProjectionPositions = { head: Number.NaN, projections: new Map() };
   let current: Promise<ProjectionPositions> | undefined;
-  const positions = () => (current ??= read().catch(() => none).finally(() => setTimeout(() => (current = undefined), 0)));
+  const positions = () =>
+    (current ??= read()
+      .catch(() => none)
+      .finally(() => setTimeout(() => (current = undefined), 0)));
   new client.Gauge({
     name: METRIC.eventstoreHead,
     help: 'Global position of the newest event in the event store',
@@ -39,7 +42,7 @@ export function observeProjections(registry: client.Registry, read: () => Promis
   });
   new client.Gauge({
     name: METRIC.projectionLag,
-    help: 'Events between the event store head and each projection\'s checkpoint',
+    help: "Events between the event store head and each projection's checkpoint",
     labelNames: ['projection'] as const,
     registers: [registry],
     async collect() {

@@ -89,7 +89,10 @@ export async function startMetricsServer(registry: client.Registry, options: { h
       return;
     }
     registry.metrics().then(
-      (body) => res.writeHead(200, { 'content-type': registry.contentType, 'cache-control': 'no-store' }).end(req.method === 'HEAD' ? undefined : body),
+      (body) =>
+        res
+          .writeHead(200, { 'content-type': registry.contentType, 'cache-control': 'no-store' })
+          .end(req.method === 'HEAD' ? undefined : body),
       () => res.writeHead(500, { 'content-type': 'text/plain' }).end('metrics collection failed\n'),
     );
   });
@@ -101,9 +104,10 @@ export async function startMetricsServer(registry: client.Registry, options: { h
   const host = address.includes(':') ? `[${address}]` : address;
   return {
     url: `http://${host}:${port}/metrics`,
-    close: () => new Promise<void>((resolve) => {
-      server.closeAllConnections();
-      server.close(() => resolve());
-    }),
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
   };
 }

@@ -78,8 +78,22 @@ export interface AlarmClearedData {
   value: number;
   triggered_by: { device_id: string; effective_at: string };
 }
-export interface AlarmAcknowledgedData { alert_id: string; patient_id: string; rule: string; by: AlarmActor; at: string; note?: string }
-export interface AlarmEscalatedData { alert_id: string; patient_id: string; rule: string; to: string; at: string; priority: AlarmPriority }
+export interface AlarmAcknowledgedData {
+  alert_id: string;
+  patient_id: string;
+  rule: string;
+  by: AlarmActor;
+  at: string;
+  note?: string;
+}
+export interface AlarmEscalatedData {
+  alert_id: string;
+  patient_id: string;
+  rule: string;
+  to: string;
+  at: string;
+  priority: AlarmPriority;
+}
 
 export type AlarmEvent =
   | { type: typeof ALARM_EVENTS.raised; data: AlarmRaisedData }
@@ -117,10 +131,15 @@ export interface Alarm {
 }
 
 /** What a fold needs of a stored event (StoredEvent has these). */
-export interface FoldableAlarmEvent { type: string; data: Record<string, unknown>; streamVersion: number }
+export interface FoldableAlarmEvent {
+  type: string;
+  data: Record<string, unknown>;
+  streamVersion: number;
+}
 
 /** Older raises carry a `severity` of high | medium only. */
-const priorityOf = (d: AlarmRaisedData): AlarmPriority => d.priority ?? (d.severity === 'medium' || d.severity === 'low' ? d.severity : 'high');
+const priorityOf = (d: AlarmRaisedData): AlarmPriority =>
+  d.priority ?? (d.severity === 'medium' || d.severity === 'low' ? d.severity : 'high');
 
 function stateOf(a: Pick<Alarm, 'conditionEndedAt' | 'acknowledgedAt' | 'latching'>): AlarmState {
   if (a.conditionEndedAt === null) return a.acknowledgedAt === null ? 'raised' : 'acknowledged';
@@ -129,7 +148,12 @@ function stateOf(a: Pick<Alarm, 'conditionEndedAt' | 'acknowledgedAt' | 'latchin
 
 function withState(a: Alarm): Alarm {
   const state = stateOf(a);
-  const resolvedAt = state !== 'resolved' ? null : a.acknowledgedAt !== null && Date.parse(a.acknowledgedAt) > Date.parse(a.conditionEndedAt!) ? a.acknowledgedAt : a.conditionEndedAt;
+  const resolvedAt =
+    state !== 'resolved'
+      ? null
+      : a.acknowledgedAt !== null && Date.parse(a.acknowledgedAt) > Date.parse(a.conditionEndedAt!)
+        ? a.acknowledgedAt
+        : a.conditionEndedAt;
   return { ...a, state, resolvedAt };
 }
 
@@ -163,9 +187,18 @@ export function isFoldableAlarmEvent(e: Pick<FoldableAlarmEvent, 'type' | 'data'
   const d = e.data;
   switch (e.type) {
     case ALARM_EVENTS.raised:
-      return text(d.alert_id) && text(d.rule) && text(d.patient_id) && typeof d.message === 'string' && typeof d.value === 'number' && Number.isFinite(d.value)
-        && object(d.triggered_by) && text(d.triggered_by.device_id) && time(d.triggered_by.effective_at)
-        && (d.due_at === undefined || d.due_at === null || time(d.due_at));
+      return (
+        text(d.alert_id) &&
+        text(d.rule) &&
+        text(d.patient_id) &&
+        typeof d.message === 'string' &&
+        typeof d.value === 'number' &&
+        Number.isFinite(d.value) &&
+        object(d.triggered_by) &&
+        text(d.triggered_by.device_id) &&
+        time(d.triggered_by.effective_at) &&
+        (d.due_at === undefined || d.due_at === null || time(d.due_at))
+      );
     case ALARM_EVENTS.cleared:
       return text(d.rule) && object(d.triggered_by) && time(d.triggered_by.effective_at);
     case ALARM_EVENTS.acknowledged:
@@ -190,19 +223,49 @@ export function evolveAlarms(s: PatientAlarms, e: FoldableAlarmEvent): PatientAl
       s.latched.delete(d.rule);
       if (latched && latched.state === 'latched') {
         // the condition is back before anyone acknowledged it: the same alarm, present again
-        s.alarms.set(latched.id, withState({
-          ...latched, conditionEndedAt: null, conditionSince: d.triggered_by.effective_at, recurrences: latched.recurrences + 1,
-          message: d.message, value: d.value, deviceId: d.triggered_by.device_id, version: v,
-        }));
+        s.alarms.set(
+          latched.id,
+          withState({
+            ...latched,
+            conditionEndedAt: null,
+            conditionSince: d.triggered_by.effective_at,
+            recurrences: latched.recurrences + 1,
+            message: d.message,
+            value: d.value,
+            deviceId: d.triggered_by.device_id,
+            version: v,
+          }),
+        );
         s.open.set(d.rule, latched.id);
         return s;
       }
-      s.alarms.set(d.alert_id, withState({
-        id: d.alert_id, patientId: d.patient_id, rule: d.rule, kind: d.kind ?? (d.rule === 'device-disconnected' ? 'technical' : 'physiological'),
-        priority: priorityOf(d), latching: d.latching ?? false, state: 'raised', message: d.message, value: d.value, deviceId: d.triggered_by.device_id,
-        raisedAt: d.triggered_by.effective_at, conditionSince: d.triggered_by.effective_at, recurrences: 0, dueAt: d.due_at ?? null, conditionEndedAt: null,
-        acknowledgedAt: null, acknowledgedBy: null, note: null, escalatedAt: null, escalatedTo: null, resolvedAt: null, version: v,
-      }));
+      s.alarms.set(
+        d.alert_id,
+        withState({
+          id: d.alert_id,
+          patientId: d.patient_id,
+          rule: d.rule,
+          kind: d.kind ?? (d.rule === 'device-disconnected' ? 'technical' : 'physiological'),
+          priority: priorityOf(d),
+          latching: d.latching ?? false,
+          state: 'raised',
+          message: d.message,
+          value: d.value,
+          deviceId: d.triggered_by.device_id,
+          raisedAt: d.triggered_by.effective_at,
+          conditionSince: d.triggered_by.effective_at,
+          recurrences: 0,
+          dueAt: d.due_at ?? null,
+          conditionEndedAt: null,
+          acknowledgedAt: null,
+          acknowledgedBy: null,
+          note: null,
+          escalatedAt: null,
+          escalatedTo: null,
+          resolvedAt: null,
+          version: v,
+        }),
+      );
       s.open.set(d.rule, d.alert_id);
       return s;
     }
@@ -239,8 +302,7 @@ export function evolveAlarms(s: PatientAlarms, e: FoldableAlarmEvent): PatientAl
 export const foldAlarms = (events: readonly FoldableAlarmEvent[]): PatientAlarms => events.reduce(evolveAlarms, emptyPatientAlarms());
 
 export type AlarmCommand =
-  | { type: 'acknowledge'; by: AlarmActor; now: string; note?: string | undefined }
-  | { type: 'escalate'; to: string; now: string };
+  { type: 'acknowledge'; by: AlarmActor; now: string; note?: string | undefined } | { type: 'escalate'; to: string; now: string };
 
 /** Why a command on an alarm was refused (the gateway maps each to a problem). */
 export type AlarmDecideError =
@@ -258,14 +320,28 @@ export function decideAlarm(command: AlarmCommand, alarm: Alarm | undefined): Al
   switch (command.type) {
     case 'acknowledge':
       if (alarm.state === 'resolved') return { ok: false, error: { kind: 'resolved', at: alarm.resolvedAt! } };
-      if (alarm.acknowledgedAt !== null) return { ok: false, error: { kind: 'already-acknowledged', by: alarm.acknowledgedBy!, at: alarm.acknowledgedAt } };
-      return { ok: true, events: [{ type: ALARM_EVENTS.acknowledged, data: { ...base, by: command.by, at: command.now, ...(command.note ? { note: command.note } : {}) } }] };
+      if (alarm.acknowledgedAt !== null)
+        return { ok: false, error: { kind: 'already-acknowledged', by: alarm.acknowledgedBy!, at: alarm.acknowledgedAt } };
+      return {
+        ok: true,
+        events: [
+          {
+            type: ALARM_EVENTS.acknowledged,
+            data: { ...base, by: command.by, at: command.now, ...(command.note ? { note: command.note } : {}) },
+          },
+        ],
+      };
     case 'escalate':
       if (alarm.state === 'resolved') return { ok: false, error: { kind: 'resolved', at: alarm.resolvedAt! } };
-      if (alarm.acknowledgedAt !== null) return { ok: false, error: { kind: 'already-acknowledged', by: alarm.acknowledgedBy!, at: alarm.acknowledgedAt } };
+      if (alarm.acknowledgedAt !== null)
+        return { ok: false, error: { kind: 'already-acknowledged', by: alarm.acknowledgedBy!, at: alarm.acknowledgedAt } };
       if (alarm.escalatedAt !== null) return { ok: false, error: { kind: 'already-escalated', at: alarm.escalatedAt } };
-      if (alarm.dueAt === null || Date.parse(alarm.dueAt) > Date.parse(command.now)) return { ok: false, error: { kind: 'not-due', dueAt: alarm.dueAt } };
-      return { ok: true, events: [{ type: ALARM_EVENTS.escalated, data: { ...base, to: command.to, at: command.now, priority: alarm.priority } }] };
+      if (alarm.dueAt === null || Date.parse(alarm.dueAt) > Date.parse(command.now))
+        return { ok: false, error: { kind: 'not-due', dueAt: alarm.dueAt } };
+      return {
+        ok: true,
+        events: [{ type: ALARM_EVENTS.escalated, data: { ...base, to: command.to, at: command.now, priority: alarm.priority } }],
+      };
   }
 }
 

@@ -20,7 +20,16 @@ import type { DecideError, Decision } from './service-request';
 
 export const diagnosticReportStream = (id: string) => streamName(STREAM_CATEGORIES.diagnosticReport, id);
 
-export const DIAGNOSTIC_REPORT_STATUSES = ['registered', 'partial', 'preliminary', 'final', 'amended', 'corrected', 'cancelled', 'entered-in-error'] as const;
+export const DIAGNOSTIC_REPORT_STATUSES = [
+  'registered',
+  'partial',
+  'preliminary',
+  'final',
+  'amended',
+  'corrected',
+  'cancelled',
+  'entered-in-error',
+] as const;
 export type DiagnosticReportStatus = (typeof DIAGNOSTIC_REPORT_STATUSES)[number];
 /** The statuses a lab posts results with (amended/corrected come through amend). */
 export type ResultStatus = 'registered' | 'partial' | 'preliminary' | 'final';
@@ -123,19 +132,58 @@ export const DIAGNOSTIC_REPORT_EVENTS = {
   criticalAcknowledged: 'CriticalResultAcknowledged',
 } as const;
 
-export const CRITICAL_RESULT_EVENT_TYPES = [DIAGNOSTIC_REPORT_EVENTS.criticalRaised, DIAGNOSTIC_REPORT_EVENTS.criticalEscalated, DIAGNOSTIC_REPORT_EVENTS.criticalAcknowledged] as const;
+export const CRITICAL_RESULT_EVENT_TYPES = [
+  DIAGNOSTIC_REPORT_EVENTS.criticalRaised,
+  DIAGNOSTIC_REPORT_EVENTS.criticalEscalated,
+  DIAGNOSTIC_REPORT_EVENTS.criticalAcknowledged,
+] as const;
 export type CriticalResultEventType = (typeof CRITICAL_RESULT_EVENT_TYPES)[number];
 
-export interface ReportEvent { type: string; data: Record<string, unknown> }
+export interface ReportEvent {
+  type: string;
+  data: Record<string, unknown>;
+}
 
 export type DiagnosticReportCommand =
   | {
-    type: 'post';
-    details: { id: string; patientId: string; orderId: string; code: string; identifier: { system: string; value: string }; performer: string; effectiveAt: string; contentHash: string };
-    status: ResultStatus; results: ResultInput[]; conclusion: string | null; by: string; now: string; escalationSeconds: number;
-  }
-  | { type: 'update'; status: ResultStatus; results: ResultInput[]; conclusion: string | null; contentHash: string; by: string; now: string; escalationSeconds: number }
-  | { type: 'amend'; status: AmendStatus; results: ResultInput[]; conclusion: string | null; reason: string; by: string; now: string; escalationSeconds: number }
+      type: 'post';
+      details: {
+        id: string;
+        patientId: string;
+        orderId: string;
+        code: string;
+        identifier: { system: string; value: string };
+        performer: string;
+        effectiveAt: string;
+        contentHash: string;
+      };
+      status: ResultStatus;
+      results: ResultInput[];
+      conclusion: string | null;
+      by: string;
+      now: string;
+      escalationSeconds: number;
+    }
+  | {
+      type: 'update';
+      status: ResultStatus;
+      results: ResultInput[];
+      conclusion: string | null;
+      contentHash: string;
+      by: string;
+      now: string;
+      escalationSeconds: number;
+    }
+  | {
+      type: 'amend';
+      status: AmendStatus;
+      results: ResultInput[];
+      conclusion: string | null;
+      reason: string;
+      by: string;
+      now: string;
+      escalationSeconds: number;
+    }
   | { type: 'cancel'; reason?: string | undefined; by: string }
   | { type: 'enterInError'; reason?: string | undefined; by: string }
   | { type: 'escalate'; now: string }
@@ -148,7 +196,10 @@ export type DiagnosticReportCommand =
 /** A result that cannot be interpreted (unknown code, number for words, words for a number). */
 export class ResultInputError extends Error {
   override name = 'ResultInputError';
-  constructor(readonly index: number, message: string) {
+  constructor(
+    readonly index: number,
+    message: string,
+  ) {
     super(message);
   }
 }
@@ -159,12 +210,25 @@ export function interpretResult(r: ResultInput, index: number): ResultValue {
   const a = ANALYTES[r.code];
   if (!a) throw new ResultInputError(index, `${r.code} is not a result code Vitalis knows (see GET /api/v1/diagnostics/catalog)`);
   if (a.kind === 'quantity') {
-    if (typeof r.value !== 'number' || !Number.isFinite(r.value)) throw new ResultInputError(index, `${r.code} (${a.display}) needs a numeric value in ${a.unit}`);
-    if (r.interpretation !== undefined) throw new ResultInputError(index, `${r.code}: the interpretation of a numeric result is computed from its ranges, not posted`);
-    const range = { ...(a.reference.low !== undefined ? { low: a.reference.low } : {}), ...(a.reference.high !== undefined ? { high: a.reference.high } : {}) };
-    return { code: a.code, display: a.display, value: r.value, unit: a.unit, interpretation: interpretQuantity(a, r.value), referenceRange: range };
+    if (typeof r.value !== 'number' || !Number.isFinite(r.value))
+      throw new ResultInputError(index, `${r.code} (${a.display}) needs a numeric value in ${a.unit}`);
+    if (r.interpretation !== undefined)
+      throw new ResultInputError(index, `${r.code}: the interpretation of a numeric result is computed from its ranges, not posted`);
+    const range = {
+      ...(a.reference.low !== undefined ? { low: a.reference.low } : {}),
+      ...(a.reference.high !== undefined ? { high: a.reference.high } : {}),
+    };
+    return {
+      code: a.code,
+      display: a.display,
+      value: r.value,
+      unit: a.unit,
+      interpretation: interpretQuantity(a, r.value),
+      referenceRange: range,
+    };
   }
-  if (typeof r.text !== 'string' || r.text.trim() === '' || r.value !== undefined) throw new ResultInputError(index, `${r.code} (${a.display}) is a finding in words: give text, not a value`);
+  if (typeof r.text !== 'string' || r.text.trim() === '' || r.value !== undefined)
+    throw new ResultInputError(index, `${r.code} (${a.display}) is a finding in words: give text, not a value`);
   return { code: a.code, display: a.display, text: r.text, interpretation: r.interpretation ?? 'N' };
 }
 
@@ -183,7 +247,10 @@ export const DIAGNOSTIC_REPORT_TRANSITIONS: Record<DiagnosticReportStatus, reado
 /** Why a report command was refused: the orders' refusals, or a posted result that cannot be interpreted (its index and why). */
 export type DiagnosticReportDecideError = DecideError | { kind: 'invalid-result'; index: number; message: string };
 
-const illegal = (from: string, to: string): { ok: false; error: DecideError } => ({ ok: false, error: { kind: 'illegal-transition', from, to } });
+const illegal = (from: string, to: string): { ok: false; error: DecideError } => ({
+  ok: false,
+  error: { kind: 'illegal-transition', from, to },
+});
 
 /** Every posted result interpreted, or the refusal naming the first that cannot be. */
 function interpretResults(results: ResultInput[]): { ok: true; values: ResultValue[] } | { ok: false; error: DiagnosticReportDecideError } {
@@ -196,17 +263,30 @@ function interpretResults(results: ResultInput[]): { ok: true; values: ResultVal
 }
 
 /** Raises a critical result when a result is critical and none is waiting for acknowledgement. */
-function raiseIfCritical(state: DiagnosticReportState | null, reportId: string, patientId: string, results: ResultValue[], now: string, escalationSeconds: number): ReportEvent[] {
+function raiseIfCritical(
+  state: DiagnosticReportState | null,
+  reportId: string,
+  patientId: string,
+  results: ResultValue[],
+  now: string,
+  escalationSeconds: number,
+): ReportEvent[] {
   const critical = results.filter((r) => r.interpretation !== undefined && isCriticalInterpretation(r.interpretation));
   if (critical.length === 0) return [];
   if (state?.critical && state.critical.state !== 'acknowledged') return [];
   const n = (state?.criticalCount ?? 0) + 1;
   const dueAt = new Date(Date.parse(now) + escalationSeconds * 1000).toISOString();
-  return [{ type: DIAGNOSTIC_REPORT_EVENTS.criticalRaised, data: { criticalId: `${reportId}.${n}`, reportId, patientId, results: critical, raisedAt: now, dueAt } }];
+  return [
+    {
+      type: DIAGNOSTIC_REPORT_EVENTS.criticalRaised,
+      data: { criticalId: `${reportId}.${n}`, reportId, patientId, results: critical, raisedAt: now, dueAt },
+    },
+  ];
 }
 
 export function decideDiagnosticReport(
-  command: DiagnosticReportCommand, state: DiagnosticReportState | null,
+  command: DiagnosticReportCommand,
+  state: DiagnosticReportState | null,
 ): Decision<ReportEvent, DiagnosticReportDecideError> {
   if (command.type === 'post') {
     if (state) return { ok: false, error: { kind: 'already-exists' } };
@@ -217,7 +297,10 @@ export function decideDiagnosticReport(
     return {
       ok: true,
       events: [
-        { type: DIAGNOSTIC_REPORT_EVENTS.registered, data: { ...d, status: command.status, results, conclusion: command.conclusion, by: command.by } },
+        {
+          type: DIAGNOSTIC_REPORT_EVENTS.registered,
+          data: { ...d, status: command.status, results, conclusion: command.conclusion, by: command.by },
+        },
         ...raiseIfCritical(null, d.id, d.patientId, results, command.now, command.escalationSeconds),
       ],
     };
@@ -234,41 +317,87 @@ export function decideDiagnosticReport(
       if (command.type === 'update') data.contentHash = command.contentHash;
       else data.reason = command.reason;
       const type = command.type === 'update' ? DIAGNOSTIC_REPORT_EVENTS.updated : DIAGNOSTIC_REPORT_EVENTS.amended;
-      return { ok: true, events: [{ type, data }, ...raiseIfCritical(state, state.id, state.patientId, results, command.now, command.escalationSeconds)] };
+      return {
+        ok: true,
+        events: [{ type, data }, ...raiseIfCritical(state, state.id, state.patientId, results, command.now, command.escalationSeconds)],
+      };
     }
     case 'cancel':
       if (!DIAGNOSTIC_REPORT_TRANSITIONS[state.status].includes('cancelled')) return illegal(state.status, 'cancelled');
-      return { ok: true, events: [{ type: DIAGNOSTIC_REPORT_EVENTS.cancelled, data: { by: command.by, ...(command.reason ? { reason: command.reason } : {}) } }] };
+      return {
+        ok: true,
+        events: [
+          { type: DIAGNOSTIC_REPORT_EVENTS.cancelled, data: { by: command.by, ...(command.reason ? { reason: command.reason } : {}) } },
+        ],
+      };
     case 'enterInError':
       if (!DIAGNOSTIC_REPORT_TRANSITIONS[state.status].includes('entered-in-error')) return illegal(state.status, 'entered-in-error');
-      return { ok: true, events: [{ type: DIAGNOSTIC_REPORT_EVENTS.enteredInError, data: { by: command.by, ...(command.reason ? { reason: command.reason } : {}) } }] };
+      return {
+        ok: true,
+        events: [
+          {
+            type: DIAGNOSTIC_REPORT_EVENTS.enteredInError,
+            data: { by: command.by, ...(command.reason ? { reason: command.reason } : {}) },
+          },
+        ],
+      };
     case 'escalate': {
       const c = state.critical;
       if (!c || c.state !== 'open') return illegal(`critical result ${c?.state ?? 'none'}`, 'escalated');
       if (Date.parse(command.now) < Date.parse(c.dueAt)) return illegal('critical result open, not yet due', 'escalated');
-      return { ok: true, events: [{ type: DIAGNOSTIC_REPORT_EVENTS.criticalEscalated, data: { criticalId: c.id, reportId: state.id, patientId: state.patientId, escalatedAt: command.now, dueAt: c.dueAt } }] };
+      return {
+        ok: true,
+        events: [
+          {
+            type: DIAGNOSTIC_REPORT_EVENTS.criticalEscalated,
+            data: { criticalId: c.id, reportId: state.id, patientId: state.patientId, escalatedAt: command.now, dueAt: c.dueAt },
+          },
+        ],
+      };
     }
     case 'acknowledge': {
       const c = state.critical;
       if (!c || c.state === 'acknowledged') return illegal(`critical result ${c?.state ?? 'none'}`, 'acknowledged');
       return {
         ok: true,
-        events: [{
-          type: DIAGNOSTIC_REPORT_EVENTS.criticalAcknowledged,
-          data: {
-            criticalId: c.id, reportId: state.id, patientId: state.patientId, by: command.by, at: command.now,
-            ...(command.byName ? { byName: command.byName } : {}), ...(command.client ? { client: command.client } : {}), ...(command.note ? { note: command.note } : {}),
+        events: [
+          {
+            type: DIAGNOSTIC_REPORT_EVENTS.criticalAcknowledged,
+            data: {
+              criticalId: c.id,
+              reportId: state.id,
+              patientId: state.patientId,
+              by: command.by,
+              at: command.now,
+              ...(command.byName ? { byName: command.byName } : {}),
+              ...(command.client ? { client: command.client } : {}),
+              ...(command.note ? { note: command.note } : {}),
+            },
           },
-        }],
+        ],
       };
     }
   }
 }
 
-interface Folded { type: string; data: Record<string, unknown>; streamVersion: number; recordedAt: string }
+interface Folded {
+  type: string;
+  data: Record<string, unknown>;
+  streamVersion: number;
+  recordedAt: string;
+}
 
 function revise(state: DiagnosticReportState, content: ReportContent, at: string, by: unknown, reason: unknown): ReportRevision[] {
-  return [...state.revisions, { ...content, revision: state.revisions.length + 1, at, by: typeof by === 'string' ? by : null, reason: typeof reason === 'string' ? reason : null }];
+  return [
+    ...state.revisions,
+    {
+      ...content,
+      revision: state.revisions.length + 1,
+      at,
+      by: typeof by === 'string' ? by : null,
+      reason: typeof reason === 'string' ? reason : null,
+    },
+  ];
 }
 
 export function evolveDiagnosticReport(state: DiagnosticReportState | null, e: Folded): DiagnosticReportState | null {
@@ -278,8 +407,21 @@ export function evolveDiagnosticReport(state: DiagnosticReportState | null, e: F
     const r = d as unknown as DiagnosticReportState & { by: string };
     const content: ReportContent = { status: r.status, results: r.results, conclusion: r.conclusion ?? null };
     return {
-      ...content, id: r.id, version: e.streamVersion, patientId: r.patientId, orderId: r.orderId, code: r.code, identifier: r.identifier, performer: r.performer,
-      effectiveAt: r.effectiveAt, issuedAt: at, updatedAt: at, contentHash: r.contentHash, critical: null, earlierCritical: [], criticalCount: 0,
+      ...content,
+      id: r.id,
+      version: e.streamVersion,
+      patientId: r.patientId,
+      orderId: r.orderId,
+      code: r.code,
+      identifier: r.identifier,
+      performer: r.performer,
+      effectiveAt: r.effectiveAt,
+      issuedAt: at,
+      updatedAt: at,
+      contentHash: r.contentHash,
+      critical: null,
+      earlierCritical: [],
+      criticalCount: 0,
       revisions: [{ ...content, revision: 1, at, by: r.by ?? null, reason: null }],
     };
   }
@@ -288,9 +430,17 @@ export function evolveDiagnosticReport(state: DiagnosticReportState | null, e: F
   switch (e.type) {
     case DIAGNOSTIC_REPORT_EVENTS.updated:
     case DIAGNOSTIC_REPORT_EVENTS.amended: {
-      const content: ReportContent = { status: d.status as DiagnosticReportStatus, results: d.results as ResultValue[], conclusion: (d.conclusion as string | null) ?? null };
+      const content: ReportContent = {
+        status: d.status as DiagnosticReportStatus,
+        results: d.results as ResultValue[],
+        conclusion: (d.conclusion as string | null) ?? null,
+      };
       return {
-        ...next, ...content, issuedAt: at, updatedAt: at, contentHash: typeof d.contentHash === 'string' ? d.contentHash : state.contentHash,
+        ...next,
+        ...content,
+        issuedAt: at,
+        updatedAt: at,
+        contentHash: typeof d.contentHash === 'string' ? d.contentHash : state.contentHash,
         revisions: revise(state, content, at, d.by, d.reason),
       };
     }
@@ -302,11 +452,21 @@ export function evolveDiagnosticReport(state: DiagnosticReportState | null, e: F
     }
     case DIAGNOSTIC_REPORT_EVENTS.criticalRaised:
       return {
-        ...next, criticalCount: state.criticalCount + 1,
+        ...next,
+        criticalCount: state.criticalCount + 1,
         earlierCritical: state.critical ? [...(state.earlierCritical ?? []), state.critical] : (state.earlierCritical ?? []),
         critical: {
-          id: d.criticalId as string, state: 'open', results: d.results as ResultValue[], raisedAt: d.raisedAt as string, dueAt: d.dueAt as string,
-          escalatedAt: null, acknowledgedAt: null, acknowledgedBy: null, acknowledgedByName: null, acknowledgedWith: null, note: null,
+          id: d.criticalId as string,
+          state: 'open',
+          results: d.results as ResultValue[],
+          raisedAt: d.raisedAt as string,
+          dueAt: d.dueAt as string,
+          escalatedAt: null,
+          acknowledgedAt: null,
+          acknowledgedBy: null,
+          acknowledgedByName: null,
+          acknowledgedWith: null,
+          note: null,
         },
       };
     case DIAGNOSTIC_REPORT_EVENTS.criticalEscalated:
@@ -314,12 +474,17 @@ export function evolveDiagnosticReport(state: DiagnosticReportState | null, e: F
     case DIAGNOSTIC_REPORT_EVENTS.criticalAcknowledged:
       return state.critical
         ? {
-          ...next,
-          critical: {
-            ...state.critical, state: 'acknowledged', acknowledgedAt: d.at as string, acknowledgedBy: d.by as string,
-            acknowledgedByName: typeof d.byName === 'string' ? d.byName : null, acknowledgedWith: typeof d.client === 'string' ? d.client : null, note: (d.note as string | undefined) ?? null,
-          },
-        }
+            ...next,
+            critical: {
+              ...state.critical,
+              state: 'acknowledged',
+              acknowledgedAt: d.at as string,
+              acknowledgedBy: d.by as string,
+              acknowledgedByName: typeof d.byName === 'string' ? d.byName : null,
+              acknowledgedWith: typeof d.client === 'string' ? d.client : null,
+              note: (d.note as string | undefined) ?? null,
+            },
+          }
         : next;
     default:
       return next;
@@ -330,7 +495,10 @@ export const foldDiagnosticReport = (events: Folded[]) => events.reduce<Diagnost
 
 /** The report decider for the command handler. */
 export const DIAGNOSTIC_REPORT_DECIDER: Decider<
-  DiagnosticReportState | null, DiagnosticReportCommand, ReportEvent, DiagnosticReportDecideError
+  DiagnosticReportState | null,
+  DiagnosticReportCommand,
+  ReportEvent,
+  DiagnosticReportDecideError
 > = {
   initialState: () => null,
   evolve: evolveDiagnosticReport,

@@ -8,11 +8,25 @@ import { STREAM_CATEGORIES, streamName, type Decider, type Decision } from '@vit
 
 export const patientStream = (patientId: string) => streamName(STREAM_CATEGORIES.patient, patientId);
 
-export interface Identifier { system: string; value: string }
+export interface Identifier {
+  system: string;
+  value: string;
+}
 /** A code naming an allergy's substance (SNOMED CT or RxNorm: @vitalis/schemas allergyEntrySchema says which and what shape). */
-export interface AllergyCoding { system: string; code: string; display: string }
+export interface AllergyCoding {
+  system: string;
+  code: string;
+  display: string;
+}
 /** `substance`: the text a person reads (the entry's text, else its first coding's display); `coding` when it was coded. */
-export interface Allergy { id: string; substance: string; coding?: AllergyCoding[] | undefined; criticality: 'low' | 'high' | 'unable-to-assess'; reaction?: string | undefined; recordedAt: string }
+export interface Allergy {
+  id: string;
+  substance: string;
+  coding?: AllergyCoding[] | undefined;
+  criticality: 'low' | 'high' | 'unable-to-assess';
+  reaction?: string | undefined;
+  recordedAt: string;
+}
 
 export interface PatientState {
   id: string;
@@ -37,7 +51,12 @@ export interface Demographics {
   telecom?: { system: string; value: string }[] | undefined;
 }
 
-interface Folded { type: string; data: Record<string, unknown>; streamVersion: number; recordedAt: string }
+interface Folded {
+  type: string;
+  data: Record<string, unknown>;
+  streamVersion: number;
+  recordedAt: string;
+}
 
 /** Applies one event; unknown event types (e.g. alerts other teams append) are ignored. */
 export function applyPatient(state: PatientState | null, event: Folded): PatientState | null {
@@ -113,16 +132,16 @@ export type PatientCommand =
   | { type: 'removeAllergy'; allergyId: string };
 
 /** Why a patient command was refused (the gateway maps each to a problem). */
-export type PatientDecideError =
-  | { kind: 'not-found' }
-  | { kind: 'already-exists' }
-  | { kind: 'allergy-not-found'; allergyId: string };
+export type PatientDecideError = { kind: 'not-found' } | { kind: 'already-exists' } | { kind: 'allergy-not-found'; allergyId: string };
 
 /** The allergy's event data: optional fields only when given. */
 function allergyData(a: RecordedAllergy): RecordedAllergy {
   return {
-    id: a.id, substance: a.substance, ...(a.coding ? { coding: a.coding } : {}),
-    criticality: a.criticality, ...(a.reaction ? { reaction: a.reaction } : {}),
+    id: a.id,
+    substance: a.substance,
+    ...(a.coding ? { coding: a.coding } : {}),
+    criticality: a.criticality,
+    ...(a.reaction ? { reaction: a.reaction } : {}),
   };
 }
 

@@ -70,10 +70,7 @@ export type ServiceRequestCommand =
   | { type: 'enterInError'; reason?: string };
 
 /** Why a command was refused; the gateway maps it to a problem (409 names the current state). */
-export type DecideError =
-  | { kind: 'not-found' }
-  | { kind: 'already-exists' }
-  | { kind: 'illegal-transition'; from: string; to: string };
+export type DecideError = { kind: 'not-found' } | { kind: 'already-exists' } | { kind: 'illegal-transition'; from: string; to: string };
 
 /** A decider's answer (the command handler's, @vitalis/eventstore), refused with the orders' and reports' DecideError by default. */
 export type Decision<E, Refusal extends { kind: string } = DecideError> = StoreDecision<E, Refusal>;
@@ -89,7 +86,11 @@ export const SERVICE_REQUEST_TRANSITIONS: Record<ServiceRequestStatus, readonly 
 };
 
 const TARGET: Record<Exclude<ServiceRequestCommand['type'], 'create'>, ServiceRequestStatus> = {
-  activate: 'active', hold: 'on-hold', revoke: 'revoked', complete: 'completed', enterInError: 'entered-in-error',
+  activate: 'active',
+  hold: 'on-hold',
+  revoke: 'revoked',
+  complete: 'completed',
+  enterInError: 'entered-in-error',
 };
 
 const reasonOf = (c: { reason?: string }) => (c.reason ? { reason: c.reason } : {});
@@ -101,17 +102,28 @@ export function decideServiceRequest(command: ServiceRequestCommand, state: Serv
   }
   if (!state) return { ok: false, error: { kind: 'not-found' } };
   const to = TARGET[command.type];
-  if (!SERVICE_REQUEST_TRANSITIONS[state.status].includes(to)) return { ok: false, error: { kind: 'illegal-transition', from: state.status, to } };
+  if (!SERVICE_REQUEST_TRANSITIONS[state.status].includes(to))
+    return { ok: false, error: { kind: 'illegal-transition', from: state.status, to } };
   switch (command.type) {
-    case 'activate': return { ok: true, events: [{ type: SERVICE_REQUEST_EVENTS.activated, data: reasonOf(command) }] };
-    case 'hold': return { ok: true, events: [{ type: SERVICE_REQUEST_EVENTS.held, data: reasonOf(command) }] };
-    case 'revoke': return { ok: true, events: [{ type: SERVICE_REQUEST_EVENTS.revoked, data: reasonOf(command) }] };
-    case 'complete': return { ok: true, events: [{ type: SERVICE_REQUEST_EVENTS.completed, data: { reportId: command.reportId } }] };
-    case 'enterInError': return { ok: true, events: [{ type: SERVICE_REQUEST_EVENTS.enteredInError, data: reasonOf(command) }] };
+    case 'activate':
+      return { ok: true, events: [{ type: SERVICE_REQUEST_EVENTS.activated, data: reasonOf(command) }] };
+    case 'hold':
+      return { ok: true, events: [{ type: SERVICE_REQUEST_EVENTS.held, data: reasonOf(command) }] };
+    case 'revoke':
+      return { ok: true, events: [{ type: SERVICE_REQUEST_EVENTS.revoked, data: reasonOf(command) }] };
+    case 'complete':
+      return { ok: true, events: [{ type: SERVICE_REQUEST_EVENTS.completed, data: { reportId: command.reportId } }] };
+    case 'enterInError':
+      return { ok: true, events: [{ type: SERVICE_REQUEST_EVENTS.enteredInError, data: reasonOf(command) }] };
   }
 }
 
-interface Folded { type: string; data: Record<string, unknown>; streamVersion: number; recordedAt: string }
+interface Folded {
+  type: string;
+  data: Record<string, unknown>;
+  streamVersion: number;
+  recordedAt: string;
+}
 
 const STATUS_AFTER: Record<string, ServiceRequestStatus> = {
   [SERVICE_REQUEST_EVENTS.activated]: 'active',
@@ -125,8 +137,20 @@ export function evolveServiceRequest(state: ServiceRequestState | null, e: Folde
   if (e.type === SERVICE_REQUEST_EVENTS.created) {
     const d = e.data as unknown as ServiceRequestDetails & { status: 'draft' | 'active' };
     return {
-      id: d.id, patientId: d.patientId, intent: d.intent, priority: d.priority, code: d.code, reason: d.reason ?? null, requester: d.requester,
-      performer: d.performer, note: d.note ?? null, version: e.streamVersion, status: d.status, authoredAt: e.recordedAt, updatedAt: e.recordedAt, statusReason: null,
+      id: d.id,
+      patientId: d.patientId,
+      intent: d.intent,
+      priority: d.priority,
+      code: d.code,
+      reason: d.reason ?? null,
+      requester: d.requester,
+      performer: d.performer,
+      note: d.note ?? null,
+      version: e.streamVersion,
+      status: d.status,
+      authoredAt: e.recordedAt,
+      updatedAt: e.recordedAt,
+      statusReason: null,
     };
   }
   if (!state) return null;

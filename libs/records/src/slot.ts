@@ -28,20 +28,42 @@ export interface SlotState {
   bookedAt: string | null;
 }
 
-interface Folded { type: string; data: Record<string, unknown>; streamVersion: number; recordedAt: string }
+interface Folded {
+  type: string;
+  data: Record<string, unknown>;
+  streamVersion: number;
+  recordedAt: string;
+}
 
 export function applySlot(state: SlotState | null, e: Folded): SlotState | null {
   const d = e.data as Record<string, string | undefined>;
   if (e.type === 'SlotCreated') {
     return {
-      id: d.slotId!, version: e.streamVersion, clinicianId: d.clinicianId!, appointmentType: d.appointmentType!,
-      start: d.start!, end: d.end!, status: 'free', appointmentId: null, patientId: null, reason: null, bookedAt: null,
+      id: d.slotId!,
+      version: e.streamVersion,
+      clinicianId: d.clinicianId!,
+      appointmentType: d.appointmentType!,
+      start: d.start!,
+      end: d.end!,
+      status: 'free',
+      appointmentId: null,
+      patientId: null,
+      reason: null,
+      bookedAt: null,
     };
   }
   if (!state) return null;
   switch (e.type) {
     case 'AppointmentBooked':
-      return { ...state, version: e.streamVersion, status: 'busy', appointmentId: d.appointmentId!, patientId: d.patientId!, reason: d.reason ?? null, bookedAt: e.recordedAt };
+      return {
+        ...state,
+        version: e.streamVersion,
+        status: 'busy',
+        appointmentId: d.appointmentId!,
+        patientId: d.patientId!,
+        reason: d.reason ?? null,
+        bookedAt: e.recordedAt,
+      };
     case 'AppointmentCancelled':
       return { ...state, version: e.streamVersion, status: 'free', appointmentId: null, patientId: null, reason: null, bookedAt: null };
     default:
@@ -76,10 +98,7 @@ export type SlotCommand =
 
 /** Why a slot command was refused (the gateway maps each to a problem). */
 export type SlotDecideError =
-  | { kind: 'not-found' }
-  | { kind: 'already-exists' }
-  | { kind: 'busy' }
-  | { kind: 'not-booked'; appointmentId: string };
+  { kind: 'not-found' } | { kind: 'already-exists' } | { kind: 'busy' } | { kind: 'not-booked'; appointmentId: string };
 
 /** The id the next booking of this slot gets (its version after the booking). */
 export const nextAppointmentId = (slot: SlotState) => appointmentId(slot.id, slot.version + 1);
@@ -95,7 +114,8 @@ export function decideSlot(command: SlotCommand, state: SlotState | null): Decis
     case 'book': {
       if (state.status !== 'free') return { ok: false, error: { kind: 'busy' } };
       const data = {
-        appointmentId: nextAppointmentId(state), patientId: command.patientId,
+        appointmentId: nextAppointmentId(state),
+        patientId: command.patientId,
         ...(command.rescheduledFrom ? { rescheduledFrom: command.rescheduledFrom } : {}),
         ...(command.reason ? { reason: command.reason } : {}),
       };
@@ -107,7 +127,8 @@ export function decideSlot(command: SlotCommand, state: SlotState | null): Decis
       }
       const data = {
         appointmentId: command.appointmentId,
-        ...(command.rescheduledTo ? { rescheduledTo: command.rescheduledTo } : {}), ...(command.reason ? { reason: command.reason } : {}),
+        ...(command.rescheduledTo ? { rescheduledTo: command.rescheduledTo } : {}),
+        ...(command.reason ? { reason: command.reason } : {}),
       };
       return { ok: true, events: [{ type: SLOT_EVENTS.cancelled, data }] };
     }

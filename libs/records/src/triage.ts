@@ -17,15 +17,30 @@ export interface TriageState {
   present: boolean;
 }
 
-interface Folded { type: string; data: Record<string, unknown>; streamVersion: number; recordedAt: string }
+interface Folded {
+  type: string;
+  data: Record<string, unknown>;
+  streamVersion: number;
+  recordedAt: string;
+}
 
 export function applyTriage(state: TriageState | null, e: Folded): TriageState | null {
   const d = e.data as { patientId?: string; esi?: TriageState['esi']; complaint?: string };
   switch (e.type) {
     case 'PatientArrived':
-      return { patientId: d.patientId!, version: e.streamVersion, esi: d.esi!, complaint: d.complaint!, arrivedAt: e.recordedAt, updatedAt: e.recordedAt, present: true };
+      return {
+        patientId: d.patientId!,
+        version: e.streamVersion,
+        esi: d.esi!,
+        complaint: d.complaint!,
+        arrivedAt: e.recordedAt,
+        updatedAt: e.recordedAt,
+        present: true,
+      };
     case 'TriageLevelSet':
-      return state ? { ...state, version: e.streamVersion, esi: d.esi!, complaint: d.complaint ?? state.complaint, updatedAt: e.recordedAt } : null;
+      return state
+        ? { ...state, version: e.streamVersion, esi: d.esi!, complaint: d.complaint ?? state.complaint, updatedAt: e.recordedAt }
+        : null;
     case 'PatientDischarged':
       return state ? { ...state, version: e.streamVersion, present: false, updatedAt: e.recordedAt } : null;
     default:
@@ -52,9 +67,7 @@ export type TriageCommand =
   | { type: 'discharge' };
 
 /** Why a triage command was refused: `not-found` is a patient not on the board (never admitted, or discharged). */
-export type TriageDecideError =
-  | { kind: 'not-found' }
-  | { kind: 'already-on-board' };
+export type TriageDecideError = { kind: 'not-found' } | { kind: 'already-on-board' };
 
 /** A reason in the event's data only when one was given. */
 const reasonOf = (c: { reason?: string | undefined }) => (c.reason ? { reason: c.reason } : {});

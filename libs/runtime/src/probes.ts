@@ -187,7 +187,12 @@ export interface ProbeServer {
  * else is a 404; bodies are JSON, never cached. Closed last at shutdown, so the kubelet sees
  * `draining` until the process exits.
  */
-export async function startProbeServer(opts: { host: string; port: number; liveness: () => Liveness; readiness: ReadinessGate }): Promise<ProbeServer> {
+export async function startProbeServer(opts: {
+  host: string;
+  port: number;
+  liveness: () => Liveness;
+  readiness: ReadinessGate;
+}): Promise<ProbeServer> {
   const server: Server = createServer((req, res) => {
     const path = (req.url ?? '').split('?')[0];
     const send = (code: number, body: object) => {
@@ -226,7 +231,11 @@ export async function startProbeServer(opts: { host: string; port: number; liven
 }
 
 /** The probe server when `address` says so (PROBE_PORT), with the event-loop watch behind /livez; closed last at shutdown. */
-export async function startAppProbes(opts: { address: { host: string; port: number } | undefined; readiness: ReadinessGate; logger: Logger }): Promise<{ close: () => Promise<void> }> {
+export async function startAppProbes(opts: {
+  address: { host: string; port: number } | undefined;
+  readiness: ReadinessGate;
+  logger: Logger;
+}): Promise<{ close: () => Promise<void> }> {
   if (!opts.address) return { close: async () => {} };
   const loop = watchEventLoop();
   const server = await startProbeServer({ ...opts.address, liveness: loop.state, readiness: opts.readiness });

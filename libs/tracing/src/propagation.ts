@@ -41,4 +41,5 @@ export function traceHeadersOf(ctx: Context): Record<string, string> {
 export const traceparentOf = (ctx: Context): string | undefined => traceHeadersOf(ctx).traceparent;
 
 /** The context a bare `traceparent` names (ROOT_CONTEXT when absent or malformed). */
-export const contextOfTraceparent = (traceparent: string | undefined): Context => (traceparent ? extractContext({ traceparent }) : ROOT_CONTEXT);
+export const contextOfTraceparent = (traceparent: string | undefined): Context =>
+  traceparent ? extractContext({ traceparent }) : ROOT_CONTEXT;

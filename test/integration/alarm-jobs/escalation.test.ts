@@ -48,21 +48,37 @@ describe('alarm escalation', () => {
     const r = raisedEvent(p, 'hr-high', { at: iso(T0) }); // high: due at T0 + 60 s
     await appendAlarm(db.pool, p, r.event);
     await project();
-    const run = (now: number) => escalateDueAlarms(db.pool, redis, settings, { now: new Date(now), onEscalated: (priority) => metrics.escalated(priority) });
+    const run = (now: number) =>
+      escalateDueAlarms(db.pool, redis, settings, { now: new Date(now), onEscalated: (priority) => metrics.escalated(priority) });
 
     expect((await run(T0 + 59_000)).escalated).not.toContain(r.id);
     expect(await types(p)).toEqual(['VitalsAlertRaised']);
 
     expect((await run(T0 + 61_000)).escalated).toContain(r.id);
     expect(await types(p)).toEqual(['VitalsAlertRaised', 'VitalsAlertEscalated']);
-    expect((await readStream(db.pool, alertStream(p)))[1]!.data).toEqual({ alert_id: r.id, patient_id: p, rule: 'hr-high', to: 'charge nurse', at: iso(T0 + 61_000), priority: 'high' });
+    expect((await readStream(db.pool, alertStream(p)))[1]!.data).toEqual({
+      alert_id: r.id,
+      patient_id: p,
+      rule: 'hr-high',
+      to: 'charge nurse',
+      at: iso(T0 + 61_000),
+      priority: 'high',
+    });
     await until(() => listener.of(p).length > 0, 'the escalation notice');
-    expect(listener.of(p)).toEqual([expect.objectContaining({ kind: 'alarm', event: 'VitalsAlertEscalated', data: expect.objectContaining({ alert_id: r.id, to: 'charge nurse' }) })]);
+    expect(listener.of(p)).toEqual([
+      expect.objectContaining({
+        kind: 'alarm',
+        event: 'VitalsAlertEscalated',
+        data: expect.objectContaining({ alert_id: r.id, to: 'charge nurse' }),
+      }),
+    ]);
 
     // the read model shows it, and it is not escalated again (whether the projection has caught up or not)
     expect((await run(T0 + 62_000)).escalated).not.toContain(r.id);
     await project();
-    expect(await alarmRows(db.pool, p)).toEqual([expect.objectContaining({ state: 'raised', escalated_at: new Date(T0 + 61_000), escalated_to: 'charge nurse' })]);
+    expect(await alarmRows(db.pool, p)).toEqual([
+      expect.objectContaining({ state: 'raised', escalated_at: new Date(T0 + 61_000), escalated_to: 'charge nurse' }),
+    ]);
     expect((await run(T0 + 600_000)).escalated).not.toContain(r.id);
     expect(await types(p)).toEqual(['VitalsAlertRaised', 'VitalsAlertEscalated']);
 
@@ -88,25 +104,26 @@ describe('alarm escalation', () => {
     expect(await types(unseen)).toEqual(['VitalsAlertRaised', 'VitalsAlertAcknowledged']);
   });
 
-  it('an acknowledgement committed between the escalator\'s fold and its append wins', async () => {
+  it("an acknowledgement committed between the escalator's fold and its append wins", async () => {
     const p = newPatient();
     const r = raisedEvent(p, 'hr-high', { at: iso(T0) });
     await appendAlarm(db.pool, p, r.event);
     await project();
     // the connection the escalator runs on: the acknowledgement is appended (elsewhere) just before its first write
     let acked = false;
-    const racingClient = (client: PoolClient) => new Proxy(client, {
-      get(target, prop, receiver) {
-        if (prop !== 'query') return Reflect.get(target, prop, receiver);
-        return async (sql: string, params?: unknown[]) => {
-          if (!acked && typeof sql === 'string' && sql.includes('INSERT INTO events')) {
-            acked = true;
-            await appendAlarm(db.pool, p, acknowledgedEvent(p, 'hr-high', r.id, iso(T0 + 61_500)));
-          }
-          return target.query(sql, params);
-        };
-      },
-    });
+    const racingClient = (client: PoolClient) =>
+      new Proxy(client, {
+        get(target, prop, receiver) {
+          if (prop !== 'query') return Reflect.get(target, prop, receiver);
+          return async (sql: string, params?: unknown[]) => {
+            if (!acked && typeof sql === 'string' && sql.includes('INSERT INTO events')) {
+              acked = true;
+              await appendAlarm(db.pool, p, acknowledgedEvent(p, 'hr-high', r.id, iso(T0 + 61_500)));
+            }
+            return target.query(sql, params);
+          };
+        },
+      });
     const racing = { connect: async () => racingClient(await db.pool.connect()) } as unknown as Pool;
     const run = await escalateDueAlarms(racing, redis, settings, { now: new Date(T0 + 61_000) });
     expect(acked).toBe(true);
@@ -123,7 +140,10 @@ describe('alarm escalation', () => {
     const never = raisedEvent(p, 'temp-high', { at: iso(T0) }); // low: due_at null
     await appendAlarm(db.pool, p, latched.event, clearedEvent(p, 'spo2-low', iso(T0 + 10_000)), never.event);
     await project();
-    expect((await alarmRows(db.pool, p)).map((x) => [x.rule, x.state, x.due_at]).sort()).toEqual([['spo2-low', 'latched', new Date(T0 + 60_000)], ['temp-high', 'raised', null]]);
+    expect((await alarmRows(db.pool, p)).map((x) => [x.rule, x.state, x.due_at]).sort()).toEqual([
+      ['spo2-low', 'latched', new Date(T0 + 60_000)],
+      ['temp-high', 'raised', null],
+    ]);
     const run = await escalateDueAlarms(db.pool, redis, settings, { now: new Date(T0 + 3_600_000) });
     expect(run.escalated).toContain(latched.id);
     expect(run.escalated).not.toContain(never.id);
@@ -133,7 +153,10 @@ describe('alarm escalation', () => {
     const holder = await db.pool.connect();
     try {
       await holder.query("SELECT pg_advisory_lock(hashtext('vitalis-alarm-escalator'))");
-      expect(await escalateDueAlarms(db.pool, redis, settings, { now: new Date(T0 + 3_600_000) })).toEqual({ escalated: [], skipped: true });
+      expect(await escalateDueAlarms(db.pool, redis, settings, { now: new Date(T0 + 3_600_000) })).toEqual({
+        escalated: [],
+        skipped: true,
+      });
     } finally {
       await holder.query("SELECT pg_advisory_unlock(hashtext('vitalis-alarm-escalator'))");
       holder.release();

@@ -21,19 +21,41 @@ export const newPatient = () => `pat-${uid()}`;
 let seq = 1;
 
 /** A raise as the ingest appends it: priority, kind and latching from the default table unless given; due_at from its priority. */
-export function raisedEvent(patient: string, rule: AlarmRule, o: { id?: string; at: string; latching?: boolean; dueAt?: string | null; severityOnly?: boolean; device?: string }) {
+export function raisedEvent(
+  patient: string,
+  rule: AlarmRule,
+  o: { id?: string; at: string; latching?: boolean; dueAt?: string | null; severityOnly?: boolean; device?: string },
+) {
   const c = DEFAULT_ALARM_SETTINGS.conditions[rule];
   const id = o.id ?? randomUUID();
   const lifecycle = o.severityOnly
     ? { severity: c.priority === 'low' ? 'medium' : c.priority }
-    : { priority: c.priority, kind: c.kind, latching: o.latching ?? c.latching, due_at: o.dueAt === undefined ? escalationDueAt(DEFAULT_ALARM_SETTINGS, c.priority, o.at) : o.dueAt };
+    : {
+        priority: c.priority,
+        kind: c.kind,
+        latching: o.latching ?? c.latching,
+        due_at: o.dueAt === undefined ? escalationDueAt(DEFAULT_ALARM_SETTINGS, c.priority, o.at) : o.dueAt,
+      };
   return {
     id,
     event: {
       type: ALARM_EVENTS.raised,
       data: {
-        alert_id: id, rule, state: 'raised', patient_id: patient, ...lifecycle, message: `${c.label}: 85`, value: 85,
-        triggered_by: { device_id: o.device ?? `mon-${patient}`, seq: seq++, code: '59408-5', effective_at: o.at, partition: 0, offset: seq },
+        alert_id: id,
+        rule,
+        state: 'raised',
+        patient_id: patient,
+        ...lifecycle,
+        message: `${c.label}: 85`,
+        value: 85,
+        triggered_by: {
+          device_id: o.device ?? `mon-${patient}`,
+          seq: seq++,
+          code: '59408-5',
+          effective_at: o.at,
+          partition: 0,
+          offset: seq,
+        },
       },
     },
   };
@@ -42,7 +64,15 @@ export function raisedEvent(patient: string, rule: AlarmRule, o: { id?: string; 
 export function clearedEvent(patient: string, rule: AlarmRule, at: string) {
   return {
     type: ALARM_EVENTS.cleared,
-    data: { alert_id: randomUUID(), rule, state: 'cleared', patient_id: patient, message: `${rule} ended`, value: 95, triggered_by: { device_id: `mon-${patient}`, seq: seq++, effective_at: at } },
+    data: {
+      alert_id: randomUUID(),
+      rule,
+      state: 'cleared',
+      patient_id: patient,
+      message: `${rule} ended`,
+      value: 95,
+      triggered_by: { device_id: `mon-${patient}`, seq: seq++, effective_at: at },
+    },
   };
 }
 
@@ -83,7 +113,11 @@ export async function alarmRows(pool: Pool, patient: string): Promise<AlarmRowVi
 export const iso = (ms: number) => new Date(ms).toISOString();
 
 /** The live alarm notices published on the clinical channel, for the patients given. */
-export async function listenForNotices(): Promise<{ notices: AlarmNotice[]; of: (patient: string) => AlarmNotice[]; close: () => Promise<void> }> {
+export async function listenForNotices(): Promise<{
+  notices: AlarmNotice[];
+  of: (patient: string) => AlarmNotice[];
+  close: () => Promise<void>;
+}> {
   const sub: Redis = createRedis({ url: testEnv.REDIS_URL, name: 'vitalis-test-alarm-notices' });
   await sub.connect();
   const notices: AlarmNotice[] = [];

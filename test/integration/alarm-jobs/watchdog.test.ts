@@ -76,7 +76,7 @@ describe('the device-disconnect watchdog', () => {
     for (const p of [p1, p2, p3]) expect(await events(p)).toEqual([]);
   });
 
-  it('once data flows, raises each silent device\'s alarm: one per patient, with the settings, the message and a derived id', async () => {
+  it("once data flows, raises each silent device's alarm: one per patient, with the settings, the message and a derived id", async () => {
     await reading(p2, 'mon-B', 0);
     await reading(p4, 'mon-E', 5); // within the delay
     const run = await first.instance!.run();
@@ -89,20 +89,50 @@ describe('the device-disconnect watchdog', () => {
     const id = alertEventId({ patient_id: p1, rule: 'device-disconnected', state: 'raised', triggered_by } as AlertData);
     expect(raised).toMatchObject({ type: 'VitalsAlertRaised', eventId: id });
     expect(raised!.data).toEqual({
-      alert_id: id, rule: 'device-disconnected', state: 'raised', patient_id: p1, priority: 'medium', kind: 'technical', latching: false,
-      message: `No data from monitor mon-A since ${lastOfA.slice(11, 19)} UTC`, value: expect.any(Number), due_at: expect.any(String), triggered_by,
+      alert_id: id,
+      rule: 'device-disconnected',
+      state: 'raised',
+      patient_id: p1,
+      priority: 'medium',
+      kind: 'technical',
+      latching: false,
+      message: `No data from monitor mon-A since ${lastOfA.slice(11, 19)} UTC`,
+      value: expect.any(Number),
+      due_at: expect.any(String),
+      triggered_by,
     });
     // due 180 s (medium) after the watchdog confirmed the silence, which is at least the delay after the last reading
     expect(Date.parse(raised!.data.due_at as string) - Date.parse(lastOfA)).toBeGreaterThanOrEqual((60 + 180) * 1_000);
     expect(raised!.data.value).toBeGreaterThanOrEqual(300);
     // patient 3: of its two silent monitors, the one silent longest
-    expect((await events(p3)).map((e) => [e.type, (e.data.triggered_by as { device_id: string }).device_id, (e.data.triggered_by as { effective_at: string }).effective_at]))
-      .toEqual([['VitalsAlertRaised', 'mon-C', lastOfC]]);
+    expect(
+      (await events(p3)).map((e) => [
+        e.type,
+        (e.data.triggered_by as { device_id: string }).device_id,
+        (e.data.triggered_by as { effective_at: string }).effective_at,
+      ]),
+    ).toEqual([['VitalsAlertRaised', 'mon-C', lastOfC]]);
     await until(() => listener.of(p1).length > 0 && listener.of(p3).length > 0, 'the raise notices');
-    expect(listener.of(p1)).toEqual([expect.objectContaining({ kind: 'alarm', event: 'VitalsAlertRaised', data: expect.objectContaining({ alert_id: id, rule: 'device-disconnected' }) })]);
+    expect(listener.of(p1)).toEqual([
+      expect.objectContaining({
+        kind: 'alarm',
+        event: 'VitalsAlertRaised',
+        data: expect.objectContaining({ alert_id: id, rule: 'device-disconnected' }),
+      }),
+    ]);
 
     await project();
-    expect(await alarmRows(db.pool, p1)).toEqual([expect.objectContaining({ alarm_id: id, rule: 'device-disconnected', kind: 'technical', priority: 'medium', state: 'raised', device_id: 'mon-A', raised_at: new Date(lastOfA) })]);
+    expect(await alarmRows(db.pool, p1)).toEqual([
+      expect.objectContaining({
+        alarm_id: id,
+        rule: 'device-disconnected',
+        kind: 'technical',
+        priority: 'medium',
+        state: 'raised',
+        device_id: 'mon-A',
+        raised_at: new Date(lastOfA),
+      }),
+    ]);
   });
 
   it('never raises it twice: not the same instance, not another one, before or after the read model has it', async () => {
@@ -117,18 +147,26 @@ describe('the device-disconnect watchdog', () => {
     expect((await events(p3)).map((e) => e.type)).toEqual(['VitalsAlertRaised']);
   });
 
-  it('clears the alarm when that device\'s readings arrive again; another device of the patient does not', async () => {
+  it("clears the alarm when that device's readings arrive again; another device of the patient does not", async () => {
     const back = await reading(p1, 'mon-A', 0);
     await reading(p3, 'mon-D', 0); // patient 3's alarm is mon-C's
     const run = await first.instance!.run();
     expect(run).toMatchObject({ cleared: 1, raised: 0, scan: 'slice' });
     const all = await events(p1);
     expect(all.map((e) => e.type)).toEqual(['VitalsAlertRaised', 'VitalsAlertCleared']);
-    expect(all[1]!.data).toMatchObject({ alert_id: all[0]!.data.alert_id, rule: 'device-disconnected', state: 'cleared', patient_id: p1, triggered_by: { device_id: 'mon-A', effective_at: back } });
+    expect(all[1]!.data).toMatchObject({
+      alert_id: all[0]!.data.alert_id,
+      rule: 'device-disconnected',
+      state: 'cleared',
+      patient_id: p1,
+      triggered_by: { device_id: 'mon-A', effective_at: back },
+    });
     expect((await events(p3)).map((e) => e.type)).toEqual(['VitalsAlertRaised']);
     await until(() => listener.of(p1).some((n) => n.event === 'VitalsAlertCleared'), 'the clear notice');
     await project();
-    expect(await alarmRows(db.pool, p1)).toEqual([expect.objectContaining({ state: 'resolved', condition_ended_at: new Date(back), resolved_at: new Date(back) })]);
+    expect(await alarmRows(db.pool, p1)).toEqual([
+      expect.objectContaining({ state: 'resolved', condition_ended_at: new Date(back), resolved_at: new Date(back) }),
+    ]);
     // and nothing more for it while it sends
     expect(await first.instance!.run()).toMatchObject({ raised: 0, cleared: 0 });
   });
@@ -150,7 +188,9 @@ describe('the device-disconnect watchdog', () => {
       expect(total(samples, 'vitalis_device_disconnect_alarms_active')).toBe(1);
       // labels: the priority only
       for (const s of samples.filter((x) => x.name.startsWith('vitalis_alarms') || x.name.startsWith('vitalis_device'))) {
-        expect(Object.keys(s.labels).filter((k) => k !== 'app')).toEqual(s.name === 'vitalis_device_disconnect_alarms_active' ? [] : ['priority']);
+        expect(Object.keys(s.labels).filter((k) => k !== 'app')).toEqual(
+          s.name === 'vitalis_device_disconnect_alarms_active' ? [] : ['priority'],
+        );
       }
     } finally {
       await server?.close();
@@ -159,7 +199,11 @@ describe('the device-disconnect watchdog', () => {
 
   it('a latching disconnect alarm silent again before acknowledgement is the same alarm, cleared only by a reading after its return', async () => {
     // a site whose disconnect alarm latches, after 2 s of silence (other patients' devices fall silent too: after the tests that count them)
-    const latching = createDeviceWatchdog(db.pool, redis, alarmSettings({ conditions: { 'device-disconnected': { onset_delay_s: 2, latching: true } } }));
+    const latching = createDeviceWatchdog(
+      db.pool,
+      redis,
+      alarmSettings({ conditions: { 'device-disconnected': { onset_delay_s: 2, latching: true } } }),
+    );
     const p5 = newPatient();
     // 2.5 s of silence of mon-E while the ward keeps sending (else it is an all-patients stall, which raises nothing)
     const silence = async () => {
@@ -179,7 +223,15 @@ describe('the device-disconnect watchdog', () => {
     await silence();
     await latching.run(); // silent again: the same alarm, raised again
     await project();
-    expect(await alarmRows(db.pool, p5)).toEqual([expect.objectContaining({ alarm_id: latched!.alarm_id, state: 'raised', recurrences: 1, condition_since: new Date(back), raised_at: latched!.raised_at })]);
+    expect(await alarmRows(db.pool, p5)).toEqual([
+      expect.objectContaining({
+        alarm_id: latched!.alarm_id,
+        state: 'raised',
+        recurrences: 1,
+        condition_since: new Date(back),
+        raised_at: latched!.raised_at,
+      }),
+    ]);
     // the reading it fell silent after does not end it (a clear by the first raise's time would, and the alarm would come and go every run)
     await latching.run();
     await project();
@@ -187,7 +239,9 @@ describe('the device-disconnect watchdog', () => {
     await reading(p5, 'mon-E', 0);
     await latching.run();
     await project();
-    expect(await alarmRows(db.pool, p5)).toEqual([expect.objectContaining({ alarm_id: latched!.alarm_id, state: 'latched', recurrences: 1 })]);
+    expect(await alarmRows(db.pool, p5)).toEqual([
+      expect.objectContaining({ alarm_id: latched!.alarm_id, state: 'latched', recurrences: 1 }),
+    ]);
   });
 
   it('one watchdog at a time: a run finding the lock held skips', async () => {

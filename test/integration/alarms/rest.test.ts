@@ -34,13 +34,23 @@ afterAll(() => gw?.close());
 
 const ids = (body: { alarms: { alarm_id: string }[] }) => body.alarms.map((a) => a.alarm_id);
 const auditRows = async (alarmId: string, action: string) =>
-  (await gw.deps.pool.query<{ outcome: string; actor_subject: string; actor_client_id: string; scope: string; detail: Record<string, unknown> }>(
-    'SELECT outcome, actor_subject, actor_client_id, scope, detail FROM audit_events WHERE resource_type = $1 AND resource_id = $2 AND action = $3 ORDER BY id', ['Alarm', alarmId, action],
-  )).rows;
-const acknowledgedHistogram = async (priority: string) => total((await scrape(gw.metricsUrl!)).samples, `${METRIC.alarmTimeToAcknowledge}_count`, { priority });
+  (
+    await gw.deps.pool.query<{
+      outcome: string;
+      actor_subject: string;
+      actor_client_id: string;
+      scope: string;
+      detail: Record<string, unknown>;
+    }>(
+      'SELECT outcome, actor_subject, actor_client_id, scope, detail FROM audit_events WHERE resource_type = $1 AND resource_id = $2 AND action = $3 ORDER BY id',
+      ['Alarm', alarmId, action],
+    )
+  ).rows;
+const acknowledgedHistogram = async (priority: string) =>
+  total((await scrape(gw.metricsUrl!)).samples, `${METRIC.alarmTimeToAcknowledge}_count`, { priority });
 
 describe('bedside alarms over REST', () => {
-  it('lists a patient\'s alarms by state: a latched alarm stays active until acknowledged, a cleared non-latching one is resolved', async () => {
+  it("lists a patient's alarms by state: a latched alarm stays active until acknowledged, a cleared non-latching one is resolved", async () => {
     const patient = await newPatient(gw);
     const at = (s: number) => new Date(Date.now() - 60_000 + s * 1_000).toISOString();
     const spo2 = await raise(gw, patient, 'spo2-low', { raisedAt: at(0) }); // high, latching
@@ -57,17 +67,43 @@ describe('bedside alarms over REST', () => {
     expect(active.body.count).toBe(3);
     const latched = active.body.alarms.find((a: any) => a.alarm_id === hr.id);
     expect(latched).toMatchObject({
-      patient_id: patient, rule: 'hr-high', label: 'Heart rate high', kind: 'physiological', priority: 'high', latching: true, state: 'latched',
-      raised_at: hr.raisedAt, due_at: expect.any(String), condition_ended_at: expect.any(String), acknowledged_at: null, acknowledged_by: null, resolved_at: null,
+      patient_id: patient,
+      rule: 'hr-high',
+      label: 'Heart rate high',
+      kind: 'physiological',
+      priority: 'high',
+      latching: true,
+      state: 'latched',
+      raised_at: hr.raisedAt,
+      due_at: expect.any(String),
+      condition_ended_at: expect.any(String),
+      acknowledged_at: null,
+      acknowledged_by: null,
+      resolved_at: null,
       device_id: `mon-${patient}`,
     });
     expect(active.body.alarms.find((a: any) => a.alarm_id === spo2.id)).toMatchObject({ state: 'raised', condition_ended_at: null });
 
     expect(ids((await call('GET', `/api/v1/alarms?patient=${patient}&state=resolved`, nurse.headers)).body)).toEqual([rr.id]);
     expect(ids((await call('GET', `/api/v1/alarms?patient=${patient}&state=latched`, nurse.headers)).body)).toEqual([hr.id]);
-    expect(ids((await call('GET', `/api/v1/alarms?patient=${patient}&state=all`, nurse.headers)).body)).toEqual([hr.id, spo2.id, rr.id, temp.id]);
+    expect(ids((await call('GET', `/api/v1/alarms?patient=${patient}&state=all`, nurse.headers)).body)).toEqual([
+      hr.id,
+      spo2.id,
+      rr.id,
+      temp.id,
+    ]);
     // resolved before `since`: out of the window
-    expect(ids((await call('GET', `/api/v1/alarms?patient=${patient}&state=all&since=${new Date(Date.now() + 60_000).toISOString()}`, nurse.headers)).body)).toEqual([hr.id, spo2.id, temp.id]);
+    expect(
+      ids(
+        (
+          await call(
+            'GET',
+            `/api/v1/alarms?patient=${patient}&state=all&since=${new Date(Date.now() + 60_000).toISOString()}`,
+            nurse.headers,
+          )
+        ).body,
+      ),
+    ).toEqual([hr.id, spo2.id, temp.id]);
 
     // the ward view: the active alarms across the patients a nurse reaches include this patient's
     await catchUpTo(gw.deps.pool, alarmsProjection, await headPosition(gw.deps.pool)); // the ward list reads the alarm read model
@@ -86,65 +122,104 @@ describe('bedside alarms over REST', () => {
 
     // the reads are audited with the reader
     const reads = await auditRows(spo2.id, 'alarm.read');
-    expect(reads).toEqual([expect.objectContaining({ outcome: 'success', actor_subject: 'usr-demo-doctor', actor_client_id: doctor.clientId, scope: 'read:vitals' })]);
+    expect(reads).toEqual([
+      expect.objectContaining({
+        outcome: 'success',
+        actor_subject: 'usr-demo-doctor',
+        actor_client_id: doctor.clientId,
+        scope: 'read:vitals',
+      }),
+    ]);
   });
 
-  it('a signed-in clinician acknowledges (who, name, app, when, note); an app acting for itself is refused 403; again: 409 naming who; the stream, the audit trail, SSE and the histogram have it', { timeout: 60_000 }, async () => {
-    const patient = await newPatient(gw);
-    const raisedAt = new Date(Date.now() - 30_000).toISOString();
-    const alarm = await raise(gw, patient, 'spo2-low', { raisedAt });
-    const watcher = await openSse(`${gw.url}/api/v1/vitals/stream?patient=${patient}`, nurse.headers);
-    const before = await acknowledgedHistogram('high');
-    try {
-      expect(watcher.status).toBe(200);
-      // an app of the doctor role acting for itself (client credentials): a person must acknowledge
-      const app = await appHeaders(gw, 'doctor');
-      expect((await call('GET', `/api/v1/alarms/${alarm.id}`, app)).status).toBe(200); // reading is the role's
-      const refused = await call('POST', `/api/v1/alarms/${alarm.id}/acknowledge`, app, {});
-      expect(refused.status).toBe(403);
-      expect(refused.contentType).toMatch(/^application\/problem\+json/);
-      expect(refused.body.detail).toMatch(/^A signed-in clinician must acknowledge a bedside alarm/);
-      // a role that may not (a receptionist app has no read:vitals: the route's scope refuses it first)
-      expect((await call('POST', `/api/v1/alarms/${alarm.id}/acknowledge`, await appHeaders(gw, 'reception', ['write:patients']), {})).status).toBe(403);
+  it(
+    'a signed-in clinician acknowledges (who, name, app, when, note); an app acting for itself is refused 403; again: 409 naming who; the stream, the audit trail, SSE and the histogram have it',
+    { timeout: 60_000 },
+    async () => {
+      const patient = await newPatient(gw);
+      const raisedAt = new Date(Date.now() - 30_000).toISOString();
+      const alarm = await raise(gw, patient, 'spo2-low', { raisedAt });
+      const watcher = await openSse(`${gw.url}/api/v1/vitals/stream?patient=${patient}`, nurse.headers);
+      const before = await acknowledgedHistogram('high');
+      try {
+        expect(watcher.status).toBe(200);
+        // an app of the doctor role acting for itself (client credentials): a person must acknowledge
+        const app = await appHeaders(gw, 'doctor');
+        expect((await call('GET', `/api/v1/alarms/${alarm.id}`, app)).status).toBe(200); // reading is the role's
+        const refused = await call('POST', `/api/v1/alarms/${alarm.id}/acknowledge`, app, {});
+        expect(refused.status).toBe(403);
+        expect(refused.contentType).toMatch(/^application\/problem\+json/);
+        expect(refused.body.detail).toMatch(/^A signed-in clinician must acknowledge a bedside alarm/);
+        // a role that may not (a receptionist app has no read:vitals: the route's scope refuses it first)
+        expect(
+          (await call('POST', `/api/v1/alarms/${alarm.id}/acknowledge`, await appHeaders(gw, 'reception', ['write:patients']), {})).status,
+        ).toBe(403);
 
-      const ack = await call('POST', `/api/v1/alarms/${alarm.id}/acknowledge`, doctor.headers, { note: 'repositioned the probe' });
-      expect(ack.status).toBe(200);
-      expect(ack.body).toMatchObject({
-        alarm_id: alarm.id, state: 'acknowledged', note: 'repositioned the probe', acknowledged_at: expect.any(String), resolved_at: null,
-        acknowledged_by: { user: 'usr-demo-doctor', name: 'Dr. Demo Doctor', client_id: doctor.clientId },
-      });
-      // in the patient's alert stream, with who
-      const events = await readStream(gw.deps.pool, alertStream(patient));
-      expect(events.map((e) => e.type)).toEqual(['VitalsAlertRaised', 'VitalsAlertAcknowledged']);
-      expect(events[1]!.data).toMatchObject({ alert_id: alarm.id, by: { user: 'usr-demo-doctor', name: 'Dr. Demo Doctor', client_id: doctor.clientId }, at: ack.body.acknowledged_at, note: 'repositioned the probe' });
+        const ack = await call('POST', `/api/v1/alarms/${alarm.id}/acknowledge`, doctor.headers, { note: 'repositioned the probe' });
+        expect(ack.status).toBe(200);
+        expect(ack.body).toMatchObject({
+          alarm_id: alarm.id,
+          state: 'acknowledged',
+          note: 'repositioned the probe',
+          acknowledged_at: expect.any(String),
+          resolved_at: null,
+          acknowledged_by: { user: 'usr-demo-doctor', name: 'Dr. Demo Doctor', client_id: doctor.clientId },
+        });
+        // in the patient's alert stream, with who
+        const events = await readStream(gw.deps.pool, alertStream(patient));
+        expect(events.map((e) => e.type)).toEqual(['VitalsAlertRaised', 'VitalsAlertAcknowledged']);
+        expect(events[1]!.data).toMatchObject({
+          alert_id: alarm.id,
+          by: { user: 'usr-demo-doctor', name: 'Dr. Demo Doctor', client_id: doctor.clientId },
+          at: ack.body.acknowledged_at,
+          note: 'repositioned the probe',
+        });
 
-      // again, by the nurse: 409 naming who acknowledged and when
-      const again = await call('POST', `/api/v1/alarms/${alarm.id}/acknowledge`, nurse.headers, {});
-      expect(again.status).toBe(409);
-      expect(again.contentType).toMatch(/^application\/problem\+json/);
-      expect(again.body.detail).toContain('Dr. Demo Doctor');
-      expect(again.body).toMatchObject({ state: 'acknowledged', acknowledged_by: { user: 'usr-demo-doctor' }, acknowledged_at: ack.body.acknowledged_at });
+        // again, by the nurse: 409 naming who acknowledged and when
+        const again = await call('POST', `/api/v1/alarms/${alarm.id}/acknowledge`, nurse.headers, {});
+        expect(again.status).toBe(409);
+        expect(again.contentType).toMatch(/^application\/problem\+json/);
+        expect(again.body.detail).toContain('Dr. Demo Doctor');
+        expect(again.body).toMatchObject({
+          state: 'acknowledged',
+          acknowledged_by: { user: 'usr-demo-doctor' },
+          acknowledged_at: ack.body.acknowledged_at,
+        });
 
-      // the live stream: an `alarm` event (no id) naming the acknowledgement
-      let notice;
-      for (let n = 1; !notice; n++) notice = (await watcher.waitForEvents(n, 'the alarm event')).find((e) => e.event === 'alarm');
-      expect(notice).toMatchObject({ id: undefined, event: 'alarm', data: { event: 'VitalsAlertAcknowledged', patient_id: patient, alert_id: alarm.id, by: { user: 'usr-demo-doctor', name: 'Dr. Demo Doctor' } } });
+        // the live stream: an `alarm` event (no id) naming the acknowledgement
+        let notice;
+        for (let n = 1; !notice; n++) notice = (await watcher.waitForEvents(n, 'the alarm event')).find((e) => e.event === 'alarm');
+        expect(notice).toMatchObject({
+          id: undefined,
+          event: 'alarm',
+          data: {
+            event: 'VitalsAlertAcknowledged',
+            patient_id: patient,
+            alert_id: alarm.id,
+            by: { user: 'usr-demo-doctor', name: 'Dr. Demo Doctor' },
+          },
+        });
 
-      // the audit trail: the app's refusal (no user), the doctor's acknowledgement, the nurse's conflict
-      const rows = await auditRows(alarm.id, 'alarm.acknowledge');
-      expect(rows.map((r) => [r.outcome, r.actor_subject, r.detail.reason ?? null])).toEqual([
-        ['failure', expect.stringMatching(/^cli_/), 'no user'],
-        ['success', 'usr-demo-doctor', null],
-        ['failure', 'usr-demo-nurse', 'already-acknowledged'],
-      ]);
-      expect(rows[1]).toMatchObject({ actor_client_id: doctor.clientId, scope: 'read:vitals', detail: { patient, rule: 'spo2-low', priority: 'high', was: 'raised', via: 'rest' } });
+        // the audit trail: the app's refusal (no user), the doctor's acknowledgement, the nurse's conflict
+        const rows = await auditRows(alarm.id, 'alarm.acknowledge');
+        expect(rows.map((r) => [r.outcome, r.actor_subject, r.detail.reason ?? null])).toEqual([
+          ['failure', expect.stringMatching(/^cli_/), 'no user'],
+          ['success', 'usr-demo-doctor', null],
+          ['failure', 'usr-demo-nurse', 'already-acknowledged'],
+        ]);
+        expect(rows[1]).toMatchObject({
+          actor_client_id: doctor.clientId,
+          scope: 'read:vitals',
+          detail: { patient, rule: 'spo2-low', priority: 'high', was: 'raised', via: 'rest' },
+        });
 
-      // time to acknowledge: one more high-priority observation
-      expect(await acknowledgedHistogram('high')).toBe(before + 1);
-    } finally {
-      watcher.close();
-    }
-  });
+        // time to acknowledge: one more high-priority observation
+        expect(await acknowledgedHistogram('high')).toBe(before + 1);
+      } finally {
+        watcher.close();
+      }
+    },
+  );
 
   it('a latched alarm is acknowledged into resolved (it leaves the active list); a resolved one is a 409', async () => {
     const patient = await newPatient(gw);
@@ -155,7 +230,11 @@ describe('bedside alarms over REST', () => {
 
     const ack = await call('POST', `/api/v1/alarms/${latched.id}/acknowledge`, nurse.headers, null);
     expect(ack.status).toBe(200);
-    expect(ack.body).toMatchObject({ state: 'resolved', acknowledged_by: { user: 'usr-demo-nurse', name: 'Demo Nurse' }, resolved_at: ack.body.acknowledged_at });
+    expect(ack.body).toMatchObject({
+      state: 'resolved',
+      acknowledged_by: { user: 'usr-demo-nurse', name: 'Demo Nurse' },
+      resolved_at: ack.body.acknowledged_at,
+    });
     expect((await call('GET', `/api/v1/alarms?patient=${patient}`, nurse.headers)).body.alarms).toEqual([]);
 
     const resolved = await call('POST', `/api/v1/alarms/${gone.id}/acknowledge`, doctor.headers, {});
@@ -178,12 +257,26 @@ describe('bedside alarms over REST', () => {
         return state;
       },
     };
-    const asUser = caller({ subject: 'usr-demo-nurse', clientId: 'cli_ward', roles: ['nurse'], scopes: ['read:vitals'], authMethod: 'authorization_code' });
+    const asUser = caller({
+      subject: 'usr-demo-nurse',
+      clientId: 'cli_ward',
+      roles: ['nurse'],
+      scopes: ['read:vitals'],
+      authMethod: 'authorization_code',
+    });
     const acked = await acknowledgeAlarm(alarmsDepsOf(gw.deps), asUser, alarm.id, undefined, 'rest', racing);
     expect(reads).toBeGreaterThanOrEqual(2);
     // decided on the stream with the clear: latched → acknowledged → resolved, one acknowledgement appended
-    expect(acked).toMatchObject({ state: 'resolved', conditionEndedAt: expect.any(String), acknowledgedBy: { user: 'usr-demo-nurse', name: 'Demo Nurse', client_id: 'cli_ward' } });
-    expect((await readStream(gw.deps.pool, alertStream(patient))).map((e) => e.type)).toEqual(['VitalsAlertRaised', 'VitalsAlertCleared', 'VitalsAlertAcknowledged']);
+    expect(acked).toMatchObject({
+      state: 'resolved',
+      conditionEndedAt: expect.any(String),
+      acknowledgedBy: { user: 'usr-demo-nurse', name: 'Demo Nurse', client_id: 'cli_ward' },
+    });
+    expect((await readStream(gw.deps.pool, alertStream(patient))).map((e) => e.type)).toEqual([
+      'VitalsAlertRaised',
+      'VitalsAlertCleared',
+      'VitalsAlertAcknowledged',
+    ]);
   });
 
   it('who may read: a nurse and a doctor yes; a role without read:vitals, or a patient, no', async () => {

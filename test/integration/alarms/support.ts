@@ -54,14 +54,36 @@ export interface Raised {
  * A raise as the ingest appends it (priority, kind, latching, label and due time from the default
  * alarm table unless given), at `raisedAt` (default: now).
  */
-export async function raise(gw: RunningGateway, patient: string, rule: AlarmRule, o: { raisedAt?: string; value?: number; latching?: boolean; device?: string } = {}): Promise<Raised> {
+export async function raise(
+  gw: RunningGateway,
+  patient: string,
+  rule: AlarmRule,
+  o: { raisedAt?: string; value?: number; latching?: boolean; device?: string } = {},
+): Promise<Raised> {
   const c = DEFAULT_ALARM_SETTINGS.conditions[rule];
   const raisedAt = o.raisedAt ?? new Date().toISOString();
   const id = randomUUID();
   const data: AlarmRaisedData & { label: string; flag: Record<string, unknown> } = {
-    alert_id: id, rule, state: 'raised', patient_id: patient, priority: c.priority, severity: c.priority, kind: c.kind, latching: o.latching ?? c.latching, label: c.label,
-    message: `${c.label}: ${o.value ?? 85}`, value: o.value ?? 85, due_at: escalationDueAt(DEFAULT_ALARM_SETTINGS, c.priority, raisedAt),
-    triggered_by: { device_id: o.device ?? `mon-${patient}`, seq: seq++, code: '59408-5', effective_at: raisedAt, partition: 0, offset: ++offset },
+    alert_id: id,
+    rule,
+    state: 'raised',
+    patient_id: patient,
+    priority: c.priority,
+    severity: c.priority,
+    kind: c.kind,
+    latching: o.latching ?? c.latching,
+    label: c.label,
+    message: `${c.label}: ${o.value ?? 85}`,
+    value: o.value ?? 85,
+    due_at: escalationDueAt(DEFAULT_ALARM_SETTINGS, c.priority, raisedAt),
+    triggered_by: {
+      device_id: o.device ?? `mon-${patient}`,
+      seq: seq++,
+      code: '59408-5',
+      effective_at: raisedAt,
+      partition: 0,
+      offset: ++offset,
+    },
     flag: { resourceType: 'Flag', status: 'active' },
   };
   await appendAlertEvent(gw.deps.pool, { data: data as unknown as AlertData, position: { partition: 0, offset, k: 1 } });
@@ -69,9 +91,23 @@ export async function raise(gw: RunningGateway, patient: string, rule: AlarmRule
 }
 
 /** The condition of `rule` ended (closes its open alarm), at `at` (default: now). */
-export async function clear(gw: RunningGateway, patient: string, rule: AlarmRule, at = new Date().toISOString(), device = `mon-${patient}`): Promise<void> {
-  const data: AlarmClearedData & { triggered_by: AlarmClearedData['triggered_by'] & { seq: number; code: string; partition: number; offset: number }; flag: Record<string, unknown> } = {
-    alert_id: randomUUID(), rule, state: 'cleared', patient_id: patient, message: `${rule} ended`, value: 95,
+export async function clear(
+  gw: RunningGateway,
+  patient: string,
+  rule: AlarmRule,
+  at = new Date().toISOString(),
+  device = `mon-${patient}`,
+): Promise<void> {
+  const data: AlarmClearedData & {
+    triggered_by: AlarmClearedData['triggered_by'] & { seq: number; code: string; partition: number; offset: number };
+    flag: Record<string, unknown>;
+  } = {
+    alert_id: randomUUID(),
+    rule,
+    state: 'cleared',
+    patient_id: patient,
+    message: `${rule} ended`,
+    value: 95,
     triggered_by: { device_id: device, seq: seq++, code: '59408-5', effective_at: at, partition: 0, offset: ++offset },
     flag: { resourceType: 'Flag', status: 'inactive' },
   };
@@ -80,8 +116,17 @@ export async function clear(gw: RunningGateway, patient: string, rule: AlarmRule
 
 /** JSON over HTTP against the gateway. */
 export function api(gw: RunningGateway) {
-  return async (method: string, path: string, headers: Record<string, string>, body?: unknown): Promise<{ status: number; body: any; contentType: string | null }> => {
-    const res = await fetch(`${gw.url}${path}`, { method, headers: body === undefined ? headers : { ...headers, ...json }, ...(body === undefined ? {} : { body: JSON.stringify(body) }) });
+  return async (
+    method: string,
+    path: string,
+    headers: Record<string, string>,
+    body?: unknown,
+  ): Promise<{ status: number; body: any; contentType: string | null }> => {
+    const res = await fetch(`${gw.url}${path}`, {
+      method,
+      headers: body === undefined ? headers : { ...headers, ...json },
+      ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+    });
     const text = await res.text();
     return { status: res.status, body: text ? JSON.parse(text) : undefined, contentType: res.headers.get('content-type') };
   };

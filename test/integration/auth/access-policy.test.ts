@@ -32,7 +32,13 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { headPosition } from '@vitalis/eventstore';
 import { clientScopeCeiling, needsUser, PUBLIC_SCOPES, ROLES, ROLE_SCOPES, type Role } from '@vitalis/schemas';
-import { ACCESS_POLICY, PRINCIPAL_KINDS, type AccessRule, type PolicyCell, type PrincipalKind } from '../../../apps/gateway/src/access/policy';
+import {
+  ACCESS_POLICY,
+  PRINCIPAL_KINDS,
+  type AccessRule,
+  type PolicyCell,
+  type PrincipalKind,
+} from '../../../apps/gateway/src/access/policy';
 import { bookAppointment, createSlot } from '../../../apps/gateway/src/appointments/service';
 import { registerPatient } from '../../../apps/gateway/src/patients/service';
 import { admitPatient } from '../../../apps/gateway/src/triage/service';
@@ -57,7 +63,10 @@ let OWN: string;
 // ---------------------------------------------------------------------------------------------
 // HTTP
 
-interface Res { status: number; text: string }
+interface Res {
+  status: number;
+  text: string;
+}
 
 async function http(method: string, path: string, token: string, body?: unknown, headers: Record<string, string> = {}): Promise<Res> {
   const res = await fetch(`${gw.url}${path}`, {
@@ -85,7 +94,8 @@ interface Actor {
 }
 const actors = new Map<PrincipalKind, Actor[]>();
 
-const claimsOf = (token: string) => JSON.parse(Buffer.from(token.split('.')[1]!, 'base64url').toString()) as { scope: string; patient_id?: string };
+const claimsOf = (token: string) =>
+  JSON.parse(Buffer.from(token.split('.')[1]!, 'base64url').toString()) as { scope: string; patient_id?: string };
 
 /** Every scope a client of `role` acting for itself may hold: its role's scopes and the public ones, none that needs a user. */
 const clientScopes = (role: Role | null) => clientScopeCeiling(role).filter((s) => !needsUser(s));
@@ -93,7 +103,9 @@ const clientScopes = (role: Role | null) => clientScopeCeiling(role).filter((s) 
 async function roleActor(role: Role): Promise<Actor> {
   const client = await registerClient(gw.url, clientScopes(role), `access-policy-${role}`, role);
   const token = await clientCredentialsToken(gw.url, client);
-  expect(claimsOf(token).scope.split(' ').sort(), `the ${role} client's token holds every scope the role allows it`).toEqual([...clientScopes(role)].sort());
+  expect(claimsOf(token).scope.split(' ').sort(), `the ${role} client's token holds every scope the role allows it`).toEqual(
+    [...clientScopes(role)].sort(),
+  );
   return { kind: role, label: `${role} client (client_credentials)`, token };
 }
 
@@ -101,7 +113,13 @@ async function noRoleActor(): Promise<Actor> {
   const res = await fetch(`${gw.url}/api/auth/register`, {
     method: 'POST',
     headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ client_name: `access-policy-open-${uid()}`, grant_types: ['client_credentials'], response_types: ['token'], token_endpoint_auth_method: 'client_secret_post', scope: PUBLIC_SCOPES.filter((s) => !needsUser(s)).join(' ') }),
+    body: JSON.stringify({
+      client_name: `access-policy-open-${uid()}`,
+      grant_types: ['client_credentials'],
+      response_types: ['token'],
+      token_endpoint_auth_method: 'client_secret_post',
+      scope: PUBLIC_SCOPES.filter((s) => !needsUser(s)).join(' '),
+    }),
   });
   expect(res.status, 'open registration').toBe(201);
   const client = (await res.json()) as RegisteredClient;
@@ -120,8 +138,14 @@ async function patientUserActor(): Promise<Actor> {
   const { tokens } = await userTokens(gw.url, app, 'patient', DEMO_PASSWORDS.patient, scopes.join(' '));
   expect(tokens.access_token, 'the patient user signs in').toBeTruthy();
   const claims = claimsOf(tokens.access_token);
-  expect(claims.patient_id, 'the patient user\'s token names its patient').toBeTruthy();
-  return { kind: 'patient', label: `patient user (names ${claims.patient_id})`, token: tokens.access_token, ownPatient: claims.patient_id!, user: true };
+  expect(claims.patient_id, "the patient user's token names its patient").toBeTruthy();
+  return {
+    kind: 'patient',
+    label: `patient user (names ${claims.patient_id})`,
+    token: tokens.access_token,
+    ownPatient: claims.patient_id!,
+    user: true,
+  };
 }
 
 async function doctorUserActor(): Promise<Actor> {
@@ -159,13 +183,24 @@ let ecgWindow: { from: string; to: string };
 
 const LOINC = 'http://loinc.org';
 const orderBody = (patientId: string, code: string) => ({
-  resourceType: 'ServiceRequest', intent: 'order', priority: 'stat', subject: { reference: `Patient/${patientId}` }, code: { coding: [{ system: LOINC, code }] }, reasonCode: [{ text: 'access policy test' }],
+  resourceType: 'ServiceRequest',
+  intent: 'order',
+  priority: 'stat',
+  subject: { reference: `Patient/${patientId}` },
+  code: { coding: [{ system: LOINC, code }] },
+  reasonCode: [{ text: 'access policy test' }],
 });
 const quantityObs = (code: string, value: number, unit: string) => ({
-  resourceType: 'Observation', code: { coding: [{ system: LOINC, code }] }, valueQuantity: { value, unit, system: 'http://unitsofmeasure.org', code: unit },
+  resourceType: 'Observation',
+  code: { coding: [{ system: LOINC, code }] },
+  valueQuantity: { value, unit, system: 'http://unitsofmeasure.org', code: unit },
 });
 const reportBody = (orderId: string, status: string, contained: unknown[]) => ({
-  resourceType: 'DiagnosticReport', status, identifier: [{ system: 'urn:vitalis-test:accession', value: `ACC-${uid()}` }], basedOn: [{ reference: `ServiceRequest/${orderId}` }], contained,
+  resourceType: 'DiagnosticReport',
+  status,
+  identifier: [{ system: 'urn:vitalis-test:accession', value: `ACC-${uid()}` }],
+  basedOn: [{ reference: `ServiceRequest/${orderId}` }],
+  contained,
 });
 
 async function newOrder(patientId: string, code = '58410-2'): Promise<string> {
@@ -185,14 +220,23 @@ async function newReport(patientId: string, critical = false): Promise<string> {
 let slotHour = 0;
 async function newFreeSlot(clinician = `clin-acc-${uid()}`): Promise<{ clinician: string; slotId: string }> {
   const start = new Date(Date.UTC(2034, 2, 1, 8) + slotHour++ * 3_600_000);
-  const slot = await createSlot(gw.deps.pool, { clinicianId: clinician, appointmentType: 'consultation', start: start.toISOString(), end: new Date(start.getTime() + 1_800_000).toISOString() });
+  const slot = await createSlot(gw.deps.pool, {
+    clinicianId: clinician,
+    appointmentType: 'consultation',
+    start: start.toISOString(),
+    end: new Date(start.getTime() + 1_800_000).toISOString(),
+  });
   return { clinician, slotId: slot.id };
 }
 
 async function newBooking(patientId: string): Promise<{ clinician: string; appointmentId: string; reason: string }> {
   const { clinician, slotId } = await newFreeSlot();
   const reason = `reason-${uid()}`;
-  const booked = await bookAppointment(gw.deps.pool, caller({ scopes: ['write:appointments'], roles: ['reception'] }), { slotId, patientId, reason });
+  const booked = await bookAppointment(gw.deps.pool, caller({ scopes: ['write:appointments'], roles: ['reception'] }), {
+    slotId,
+    patientId,
+    reason,
+  });
   return { clinician, appointmentId: booked.appointmentId!, reason };
 }
 
@@ -239,7 +283,14 @@ const ROUTES: Record<string, Record<string, Route>> = {
     read: { route: 'GET /api/v1/patients/:id', call: (t, p) => http('GET', `/api/v1/patients/${p}`, t) },
     write: {
       route: 'PUT /api/v1/patients/:id (If-Match: *)',
-      call: (t, p) => http('PUT', `/api/v1/patients/${p}`, t, { resourceType: 'Patient', name: [{ family: `Policy${uid()}`, given: ['Ada'] }], birthDate: '1980-02-03', gender: 'female' }, { 'if-match': '*' }),
+      call: (t, p) =>
+        http(
+          'PUT',
+          `/api/v1/patients/${p}`,
+          t,
+          { resourceType: 'Patient', name: [{ family: `Policy${uid()}`, given: ['Ada'] }], birthDate: '1980-02-03', gender: 'female' },
+          { 'if-match': '*' },
+        ),
     },
     history: { route: 'GET /api/v1/patients/:id/history', call: (t, p) => http('GET', `/api/v1/patients/${p}/history`, t) },
   },
@@ -247,14 +298,32 @@ const ROUTES: Record<string, Record<string, Route>> = {
     read: { route: 'GET /fhir/R4/AllergyIntolerance?patient=', call: (t, p) => http('GET', `/fhir/R4/AllergyIntolerance?patient=${p}`, t) },
     write: {
       route: 'POST /api/v1/patients/:id/allergies',
-      call: (t, p) => http('POST', `/api/v1/patients/${p}/allergies`, t, { resourceType: 'AllergyIntolerance', code: { text: `substance-${uid()}` }, criticality: 'low' }),
+      call: (t, p) =>
+        http('POST', `/api/v1/patients/${p}/allergies`, t, {
+          resourceType: 'AllergyIntolerance',
+          code: { text: `substance-${uid()}` },
+          criticality: 'low',
+        }),
     },
   },
   Observation: {
     read: { route: 'GET /api/v1/vitals/latest?patient=', call: (t, p) => http('GET', `/api/v1/vitals/latest?patient=${p}`, t) },
     write: {
       route: 'POST /api/v1/vitals',
-      call: (t, p) => http('POST', '/api/v1/vitals', t, { observations: [{ patient_id: p, device_id: `mon-acc-${uid()}`, seq: 1, effective_at: new Date().toISOString(), code: '8867-4', value: 72, unit: '/min' }] }),
+      call: (t, p) =>
+        http('POST', '/api/v1/vitals', t, {
+          observations: [
+            {
+              patient_id: p,
+              device_id: `mon-acc-${uid()}`,
+              seq: 1,
+              effective_at: new Date().toISOString(),
+              code: '8867-4',
+              value: 72,
+              unit: '/min',
+            },
+          ],
+        }),
     },
   },
   Appointment: {
@@ -268,12 +337,19 @@ const ROUTES: Record<string, Record<string, Route>> = {
         if (res.status !== 403 && res.status !== 404) return false;
         const b = bookings.get(p)!;
         const listing = await http('GET', `/api/v1/appointments?clinician=${b.clinician}`, t);
-        return listing.status === 403 || (listing.status === 200 && !listing.text.includes(p) && !listing.text.includes(b.reason) && !listing.text.includes(b.appointmentId));
+        return (
+          listing.status === 403 ||
+          (listing.status === 200 &&
+            !listing.text.includes(p) &&
+            !listing.text.includes(b.reason) &&
+            !listing.text.includes(b.appointmentId))
+        );
       },
     },
     write: {
       route: 'POST /api/v1/appointments (a fresh free slot)',
-      call: async (t, p) => http('POST', '/api/v1/appointments', t, { slot_id: (await newFreeSlot()).slotId, patient_id: p, reason: 'access policy test' }),
+      call: async (t, p) =>
+        http('POST', '/api/v1/appointments', t, { slot_id: (await newFreeSlot()).slotId, patient_id: p, reason: 'access policy test' }),
     },
   },
   Slot: {
@@ -291,13 +367,20 @@ const ROUTES: Record<string, Record<string, Route>> = {
   },
   ServiceRequest: {
     read: { route: 'GET /api/v1/diagnostics/orders/:id', call: (t, p) => http('GET', `/api/v1/diagnostics/orders/${orders.get(p)!}`, t) },
-    write: { route: 'POST /api/v1/diagnostics/orders', call: (t, p) => http('POST', '/api/v1/diagnostics/orders', t, orderBody(p, '58410-2')) },
+    write: {
+      route: 'POST /api/v1/diagnostics/orders',
+      call: (t, p) => http('POST', '/api/v1/diagnostics/orders', t, orderBody(p, '58410-2')),
+    },
   },
   DiagnosticReport: {
-    read: { route: 'GET /api/v1/diagnostics/reports/:id (a final report)', call: (t, p) => http('GET', `/api/v1/diagnostics/reports/${reports.get(p)!}`, t) },
+    read: {
+      route: 'GET /api/v1/diagnostics/reports/:id (a final report)',
+      call: (t, p) => http('GET', `/api/v1/diagnostics/reports/${reports.get(p)!}`, t),
+    },
     write: {
       route: 'POST /api/v1/diagnostics/reports (a fresh active order)',
-      call: async (t, p) => http('POST', '/api/v1/diagnostics/reports', t, reportBody(await newOrder(p), 'final', [quantityObs('718-7', 13.1, 'g/dL')])),
+      call: async (t, p) =>
+        http('POST', '/api/v1/diagnostics/reports', t, reportBody(await newOrder(p), 'final', [quantityObs('718-7', 13.1, 'g/dL')])),
     },
     fulfil: {
       route: 'POST /api/v1/diagnostics/orders/:id/fulfil-from-telemetry (a fresh ECG order, stored ECG)',
@@ -309,7 +392,10 @@ const ROUTES: Record<string, Record<string, Route>> = {
     },
   },
   CriticalResult: {
-    read: { route: 'GET /api/v1/diagnostics/critical-results?patient=', call: (t, p) => http('GET', `/api/v1/diagnostics/critical-results?patient=${p}`, t) },
+    read: {
+      route: 'GET /api/v1/diagnostics/critical-results?patient=',
+      call: (t, p) => http('GET', `/api/v1/diagnostics/critical-results?patient=${p}`, t),
+    },
   },
   Alarm: {
     read: {
@@ -324,7 +410,10 @@ const ROUTES: Record<string, Record<string, Route>> = {
   },
   Triage: {
     read: { route: 'GET /api/v1/triage', call: (t) => http('GET', '/api/v1/triage', t) },
-    write: { route: 'PUT /api/v1/triage/:patientId/esi', call: (t, p) => http('PUT', `/api/v1/triage/${p}/esi`, t, { esi: 3, reason: 'access policy test' }) },
+    write: {
+      route: 'PUT /api/v1/triage/:patientId/esi',
+      call: (t, p) => http('PUT', `/api/v1/triage/${p}/esi`, t, { esi: 3, reason: 'access policy test' }),
+    },
   },
   AuditEvent: {
     read: { route: 'GET /api/v1/audit?resource_id=', call: (t, p) => http('GET', `/api/v1/audit?resource_id=${p}&limit=1`, t) },
@@ -401,7 +490,12 @@ beforeAll(async () => {
   await seedRecords(gw.deps.pool, new Date()); // pat-0001, the demo patient user's record (idempotent)
 
   const [roleActors, noRole, sandbox, patientUser, doctorUser, nurseUser] = await Promise.all([
-    Promise.all(ROLES.map(roleActor)), noRoleActor(), sandboxActor(), patientUserActor(), doctorUserActor(), nurseUserActor(),
+    Promise.all(ROLES.map(roleActor)),
+    noRoleActor(),
+    sandboxActor(),
+    patientUserActor(),
+    doctorUserActor(),
+    nurseUserActor(),
   ]);
   for (const a of [...roleActors, noRole, sandbox]) actors.set(a.kind, [a]);
   actors.get('patient')!.unshift(patientUser);
@@ -446,7 +540,8 @@ for (const [resource, byAction] of Object.entries(ACCESS_POLICY)) {
       });
       if (!ROUTES[resource]?.[action]) continue;
       for (const kind of PRINCIPAL_KINDS) {
-        it(`${action} × ${kind}: ${(byAction as Record<string, PolicyCell>)[action]!.rules[kind]}`, () => checkCell(resource, action, kind));
+        it(`${action} × ${kind}: ${(byAction as Record<string, PolicyCell>)[action]!.rules[kind]}`, () =>
+          checkCell(resource, action, kind));
       }
     }
   });

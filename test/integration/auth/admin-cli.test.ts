@@ -23,7 +23,10 @@ function admin(...args: string[]) {
 
 describe('npm run admin -- withdraw-key', () => {
   it('takes a kid that begins with "-" as the kid (with or without "--" before it)', () => {
-    for (const args of [['withdraw-key', '-Zz9_unknown-kid'], ['withdraw-key', '--', '-Zz9_unknown-kid']]) {
+    for (const args of [
+      ['withdraw-key', '-Zz9_unknown-kid'],
+      ['withdraw-key', '--', '-Zz9_unknown-kid'],
+    ]) {
       const r = admin(...args);
       expect(r.status, r.stderr).toBe(1); // no such key: nothing withdrawn
       expect(JSON.parse(r.stdout)).toEqual({ kid: '-Zz9_unknown-kid', withdrawn: false });
@@ -52,7 +55,12 @@ describe('npm run admin -- initial-access-token', () => {
       const res = await fetch(`${gw.url}/api/auth/register`, {
         method: 'POST',
         headers: { authorization: `Bearer ${minted.initial_access_token}`, 'content-type': 'application/json' },
-        body: JSON.stringify({ client_name: 'cli-system', grant_types: ['client_credentials'], token_endpoint_auth_method: 'client_secret_post', scope: 'write:vitals read:audit' }),
+        body: JSON.stringify({
+          client_name: 'cli-system',
+          grant_types: ['client_credentials'],
+          token_endpoint_auth_method: 'client_secret_post',
+          scope: 'write:vitals read:audit',
+        }),
       });
       expect(res.status).toBe(201);
       expect(await res.json()).toMatchObject({ role: 'system', scope: 'write:vitals read:audit' });

@@ -33,40 +33,75 @@ async function bearer(role: Role, scopes: Scope[]): Promise<Record<string, strin
 }
 
 /** A booked slot of a new clinician for a new patient, with a reason, projected. */
-async function booking(hour: number): Promise<{ clinician: string; patientId: string; appointmentId: string; slotId: string; freeSlotId: string }> {
+async function booking(
+  hour: number,
+): Promise<{ clinician: string; patientId: string; appointmentId: string; slotId: string; freeSlotId: string }> {
   const clinician = `clin-access-${uid()}`;
   const start = new Date(Date.UTC(2033, 4, 6, hour));
   const at = (h: number) => new Date(start.getTime() + h * 3_600_000).toISOString();
   const slot = await createSlot(gw.deps.pool, { clinicianId: clinician, appointmentType: 'consultation', start: at(0), end: at(0.5) });
   const free = await createSlot(gw.deps.pool, { clinicianId: clinician, appointmentType: 'consultation', start: at(1), end: at(1.5) });
-  const patient = await registerPatient(gw.deps.pool, caller({ scopes: ['write:patients'], roles: ['reception'] }), { family: `Access${uid()}`, given: [] });
-  const booked = await bookAppointment(gw.deps.pool, caller({ scopes: ['write:appointments'], roles: ['reception'] }), { slotId: slot.id, patientId: patient.id, reason: 'chest pain' });
+  const patient = await registerPatient(gw.deps.pool, caller({ scopes: ['write:patients'], roles: ['reception'] }), {
+    family: `Access${uid()}`,
+    given: [],
+  });
+  const booked = await bookAppointment(gw.deps.pool, caller({ scopes: ['write:appointments'], roles: ['reception'] }), {
+    slotId: slot.id,
+    patientId: patient.id,
+    reason: 'chest pain',
+  });
   await catchUpTo(gw.deps.pool, slotsProjection, await headPosition(gw.deps.pool));
   return { clinician, patientId: patient.id, appointmentId: booked.appointmentId!, slotId: slot.id, freeSlotId: free.id };
 }
 
 describe('a patient-role client without a patient (client_credentials) acts for no patient', () => {
-  it('cannot cancel, reschedule or read another patient\'s appointment, nor book for anyone', async () => {
+  it("cannot cancel, reschedule or read another patient's appointment, nor book for anyone", async () => {
     const b = await booking(9);
     const auth = await bearer('patient', ['read:appointments', 'write:appointments']);
     const headers = { ...auth, ...json };
     const cancel = await fetch(`${gw.url}/api/v1/appointments/${b.appointmentId}/cancel`, { method: 'POST', headers, body: '{}' });
     expect(cancel.status).toBe(403);
-    expect((await fetch(`${gw.url}/api/v1/appointments/${b.appointmentId}/reschedule`, { method: 'POST', headers, body: JSON.stringify({ slot_id: b.freeSlotId }) })).status).toBe(403);
+    expect(
+      (
+        await fetch(`${gw.url}/api/v1/appointments/${b.appointmentId}/reschedule`, {
+          method: 'POST',
+          headers,
+          body: JSON.stringify({ slot_id: b.freeSlotId }),
+        })
+      ).status,
+    ).toBe(403);
     expect((await fetch(`${gw.url}/api/v1/appointments/${b.appointmentId}`, { headers })).status).toBe(403);
-    expect((await fetch(`${gw.url}/api/v1/appointments`, { method: 'POST', headers, body: JSON.stringify({ slot_id: b.freeSlotId, patient_id: b.patientId }) })).status).toBe(403);
-    expect((await fetch(`${gw.url}/api/v1/appointments`, { method: 'POST', headers, body: JSON.stringify({ slot_id: b.freeSlotId }) })).status).toBe(403);
+    expect(
+      (
+        await fetch(`${gw.url}/api/v1/appointments`, {
+          method: 'POST',
+          headers,
+          body: JSON.stringify({ slot_id: b.freeSlotId, patient_id: b.patientId }),
+        })
+      ).status,
+    ).toBe(403);
+    expect(
+      (await fetch(`${gw.url}/api/v1/appointments`, { method: 'POST', headers, body: JSON.stringify({ slot_id: b.freeSlotId }) })).status,
+    ).toBe(403);
     const fhir = await fetch(`${gw.url}/fhir/R4/Appointment`, {
       method: 'POST',
       headers: { ...auth, 'content-type': 'application/fhir+json' },
-      body: JSON.stringify({ resourceType: 'Appointment', status: 'booked', slot: [{ reference: `Slot/${b.freeSlotId}` }], participant: [{ actor: { reference: `Patient/${b.patientId}` }, status: 'accepted' }] }),
+      body: JSON.stringify({
+        resourceType: 'Appointment',
+        status: 'booked',
+        slot: [{ reference: `Slot/${b.freeSlotId}` }],
+        participant: [{ actor: { reference: `Patient/${b.patientId}` }, status: 'accepted' }],
+      }),
     });
     expect(fhir.status).toBe(403);
 
     // nothing changed: the booking stands and the free slot is free
     const desk = await bearer('reception', ['read:appointments']);
     expect((await fetch(`${gw.url}/api/v1/appointments/${b.appointmentId}`, { headers: desk })).status).toBe(200);
-    const { rows } = await gw.deps.pool.query<{ n: number }>("SELECT count(*)::int AS n FROM events WHERE stream_id = ANY($1) AND type IN ('AppointmentCancelled', 'AppointmentBooked')", [[`slot-${b.slotId}`, `slot-${b.freeSlotId}`]]);
+    const { rows } = await gw.deps.pool.query<{ n: number }>(
+      "SELECT count(*)::int AS n FROM events WHERE stream_id = ANY($1) AND type IN ('AppointmentCancelled', 'AppointmentBooked')",
+      [[`slot-${b.slotId}`, `slot-${b.freeSlotId}`]],
+    );
     expect(rows[0]!.n).toBe(1);
   });
 });

@@ -20,7 +20,14 @@ async function registerOpenly(name: string): Promise<CodeClient> {
   const res = await fetch(`${gw.url}/api/auth/register`, {
     method: 'POST',
     headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ client_name: name, grant_types: ['authorization_code'], response_types: ['code'], token_endpoint_auth_method: 'none', redirect_uris: [REDIRECT_URI], scope: 'read:appointments' }),
+    body: JSON.stringify({
+      client_name: name,
+      grant_types: ['authorization_code'],
+      response_types: ['code'],
+      token_endpoint_auth_method: 'none',
+      redirect_uris: [REDIRECT_URI],
+      scope: 'read:appointments',
+    }),
   });
   expect(res.status).toBe(201);
   return (await res.json()) as CodeClient;
@@ -37,7 +44,16 @@ afterAll(async () => gw?.close());
 
 const authorizeUrl = (client: CodeClient, params: Record<string, string> = {}) => {
   const url = new URL(`${gw.url}/api/auth/oauth2/authorize`);
-  const all = { response_type: 'code', client_id: client.client_id, redirect_uri: REDIRECT_URI, scope: 'read:appointments', state: 'st-1', code_challenge: pkcePair().challenge, code_challenge_method: 'S256', ...params };
+  const all = {
+    response_type: 'code',
+    client_id: client.client_id,
+    redirect_uri: REDIRECT_URI,
+    scope: 'read:appointments',
+    state: 'st-1',
+    code_challenge: pkcePair().challenge,
+    code_challenge_method: 'S256',
+    ...params,
+  };
   for (const [k, v] of Object.entries(all)) url.searchParams.set(k, v);
   return url.toString();
 };
@@ -91,7 +107,9 @@ describe('the login and consent pages', () => {
     const login = await browser.request(authorizeUrl(client));
     expect(login.status).toBe(200);
     const loginHtml = await login.text();
-    const consent = await browser.request(`${gw.url}/api/auth/oauth2/authorize`, { form: { ...hiddenFields(loginHtml), username: 'patient', password: DEMO_PASSWORDS.patient } });
+    const consent = await browser.request(`${gw.url}/api/auth/oauth2/authorize`, {
+      form: { ...hiddenFields(loginHtml), username: 'patient', password: DEMO_PASSWORDS.patient },
+    });
     expect(consent.status).toBe(200);
     return { browser, loginHtml, consentHtml: await consent.text() };
   }
@@ -103,7 +121,9 @@ describe('the login and consent pages', () => {
       expect(html).toContain(MARK);
       expect(html).toContain(`sends you back to <strong>${host}</strong>`);
     }
-    const done = await browser.request(`${gw.url}/api/auth/oauth2/authorize`, { form: { ...hiddenFields(consentHtml), decision: 'allow' } });
+    const done = await browser.request(`${gw.url}/api/auth/oauth2/authorize`, {
+      form: { ...hiddenFields(consentHtml), decision: 'allow' },
+    });
     expect(done.status).toBe(303);
     expect(new URL(done.headers.get('location')!).searchParams.get('code')).toBeTruthy();
   });

@@ -15,8 +15,7 @@ beforeAll(async () => {
 });
 afterAll(async () => gw?.close());
 
-const identity = (token?: string) =>
-  fetch(`${gw.url}/agent/identity`, { headers: token ? { authorization: `Bearer ${token}` } : {} });
+const identity = (token?: string) => fetch(`${gw.url}/agent/identity`, { headers: token ? { authorization: `Bearer ${token}` } : {} });
 const token = (form: Record<string, string>, headers: Record<string, string> = {}) =>
   fetch(`${gw.url}/api/auth/oauth2/token`, { method: 'POST', headers, body: new URLSearchParams(form) });
 
@@ -65,7 +64,10 @@ describe('401: no, bad or dead token', () => {
     try {
       // Same signing keys (same database), different issuer and audience.
       const c = await registerClient(other.address, ['read:vitals']);
-      const res = await fetch(`${other.address}/api/auth/oauth2/token`, { method: 'POST', body: new URLSearchParams({ grant_type: 'client_credentials', client_id: c.client_id, client_secret: c.client_secret }) });
+      const res = await fetch(`${other.address}/api/auth/oauth2/token`, {
+        method: 'POST',
+        body: new URLSearchParams({ grant_type: 'client_credentials', client_id: c.client_id, client_secret: c.client_secret }),
+      });
       const foreignAudience = ((await res.json()) as { access_token: string }).access_token;
       await expect401(await identity(foreignAudience), /claim is not valid here/);
     } finally {
@@ -88,14 +90,21 @@ describe('401: no, bad or dead token', () => {
 describe('403: valid token without the scope', () => {
   it('names the missing scope in WWW-Authenticate and the problem body', async () => {
     const t = await clientCredentialsToken(gw.url, client, ['read:appointments']);
-    const res = await fetch(`${gw.url}/api/v1/vitals?patient=pat-x&code=8867-4&from=2026-01-01T00:00:00Z&to=2026-01-02T00:00:00Z`, { headers: { authorization: `Bearer ${t}` } });
+    const res = await fetch(`${gw.url}/api/v1/vitals?patient=pat-x&code=8867-4&from=2026-01-01T00:00:00Z&to=2026-01-02T00:00:00Z`, {
+      headers: { authorization: `Bearer ${t}` },
+    });
     expect(res.status).toBe(403);
     expect(res.headers.get('www-authenticate')).toBe(
       `Bearer realm="vitalis", error="insufficient_scope", scope="read:vitals", resource_metadata="${gw.url}/.well-known/oauth-protected-resource"`,
     );
     expect(res.headers.get('content-type')).toMatch(/^application\/problem\+json/); // RFC 9457 (ADR 0011)
     const body = (await res.json()) as Record<string, unknown>;
-    expect(body).toMatchObject({ type: `${gw.url}/errors/insufficient-scope`, title: 'Forbidden', status: 403, required_scope: 'read:vitals' });
+    expect(body).toMatchObject({
+      type: `${gw.url}/errors/insufficient-scope`,
+      title: 'Forbidden',
+      status: 403,
+      required_scope: 'read:vitals',
+    });
     expect(body.detail).toContain('/auth.md');
   });
 });
@@ -129,7 +138,12 @@ describe('token endpoint errors (RFC 6749 §5.2)', () => {
   });
 
   it('scope escalation beyond the registration → invalid_scope', async () => {
-    const res = await token({ grant_type: 'client_credentials', client_id: client.client_id, client_secret: client.client_secret, scope: 'read:vitals write:patients' });
+    const res = await token({
+      grant_type: 'client_credentials',
+      client_id: client.client_id,
+      client_secret: client.client_secret,
+      scope: 'read:vitals write:patients',
+    });
     expect(res.status).toBe(400);
     expect(await res.json()).toMatchObject({ error: 'invalid_scope' });
   });
@@ -149,11 +163,18 @@ describe('registration errors (RFC 7591 §3.2.2)', () => {
       body: JSON.stringify({ client_name: 'x', grant_types: ['client_credentials'], scope: 'read:vitals admin:everything' }),
     });
     expect(res.status).toBe(400);
-    expect(await res.json()).toMatchObject({ error: 'invalid_client_metadata', error_description: expect.stringContaining('admin:everything') });
+    expect(await res.json()).toMatchObject({
+      error: 'invalid_client_metadata',
+      error_description: expect.stringContaining('admin:everything'),
+    });
   });
 
   it('a malformed body → invalid_client_metadata, nothing stored', async () => {
-    const res = await fetch(`${gw.url}/api/auth/register`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ client_name: 42 }) });
+    const res = await fetch(`${gw.url}/api/auth/register`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ client_name: 42 }),
+    });
     expect(res.status).toBe(400);
     expect(await res.json()).toMatchObject({ error: 'invalid_client_metadata' });
   });
@@ -168,7 +189,10 @@ describe('registration errors (RFC 7591 §3.2.2)', () => {
 describe('revocation (RFC 7009)', () => {
   it('answers 200 for an unknown token and for garbage', async () => {
     for (const t of ['unknown', 'a.b.c']) {
-      const res = await fetch(`${gw.url}/api/auth/revoke`, { method: 'POST', body: new URLSearchParams({ token: t, token_type_hint: 'access_token' }) });
+      const res = await fetch(`${gw.url}/api/auth/revoke`, {
+        method: 'POST',
+        body: new URLSearchParams({ token: t, token_type_hint: 'access_token' }),
+      });
       expect(res.status).toBe(200);
     }
   });
@@ -236,7 +260,16 @@ describe('sandbox', () => {
 describe('form bodies only at the OAuth endpoints', () => {
   it('a JSON body at the token, revocation or introspection endpoint is invalid_request', async () => {
     for (const path of ['/api/auth/oauth2/token', '/api/auth/revoke', '/api/auth/oauth2/introspect']) {
-      const res = await fetch(`${gw.url}${path}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ grant_type: 'client_credentials', token: 'x', client_id: client.client_id, client_secret: client.client_secret }) });
+      const res = await fetch(`${gw.url}${path}`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({
+          grant_type: 'client_credentials',
+          token: 'x',
+          client_id: client.client_id,
+          client_secret: client.client_secret,
+        }),
+      });
       expect(res.status).toBe(400);
       expect(await res.json()).toMatchObject({ error: 'invalid_request' });
     }

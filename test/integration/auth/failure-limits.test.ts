@@ -17,9 +17,17 @@ const TOKEN = '/api/auth/oauth2/token';
 const openRegistration = (name: string) => ({
   method: 'POST',
   headers: { 'content-type': 'application/json' },
-  body: JSON.stringify({ client_name: name, grant_types: ['client_credentials'], token_endpoint_auth_method: 'client_secret_post', scope: 'read:appointments' }),
+  body: JSON.stringify({
+    client_name: name,
+    grant_types: ['client_credentials'],
+    token_endpoint_auth_method: 'client_secret_post',
+    scope: 'read:appointments',
+  }),
 });
-const tokenRequest = (c: RegisteredClient, secret: string) => ({ method: 'POST', body: new URLSearchParams({ grant_type: 'client_credentials', client_id: c.client_id, client_secret: secret }) });
+const tokenRequest = (c: RegisteredClient, secret: string) => ({
+  method: 'POST',
+  body: new URLSearchParams({ grant_type: 'client_credentials', client_id: c.client_id, client_secret: secret }),
+});
 
 async function expectRateLimited(res: Response, text: RegExp) {
   expect(res.status).toBe(429);
@@ -48,9 +56,14 @@ describe('open registration, per client address', () => {
     }
     expect(statuses.filter((s) => s === 201).length).toBe(5);
     expect(statuses.filter((s) => s === 429).length).toBe(20);
-    const stored = await gw.deps.pool.query("SELECT count(*)::int AS n FROM audit_events WHERE action = 'client.registered' AND host(ip) = $1", [address]);
+    const stored = await gw.deps.pool.query(
+      "SELECT count(*)::int AS n FROM audit_events WHERE action = 'client.registered' AND host(ip) = $1",
+      [address],
+    );
     expect(stored.rows[0].n).toBe(5);
-    const limited = await gw.deps.pool.query("SELECT detail FROM audit_events WHERE action = 'rate_limit.exceeded' AND host(ip) = $1", [address]);
+    const limited = await gw.deps.pool.query("SELECT detail FROM audit_events WHERE action = 'rate_limit.exceeded' AND host(ip) = $1", [
+      address,
+    ]);
     expect(limited.rows.map((r) => r.detail)).toEqual([expect.objectContaining({ limit: 'registration', max: 5, route: REGISTER })]);
 
     expect((await fetchFrom(randomLoopbackAddress(), `${gw.url}${REGISTER}`, openRegistration('elsewhere'))).status).toBe(201);
@@ -58,17 +71,26 @@ describe('open registration, per client address', () => {
 
   it("an operator's initial access token is bounded by the token, not the address: make run's demo seed registers after a flood", async () => {
     const address = randomLoopbackAddress();
-    for (let i = 0; i < 6; i++) await (await fetchFrom(address, `${gw.url}${REGISTER}`, openRegistration(`flood-before-seed-${i}`))).body?.cancel();
+    for (let i = 0; i < 6; i++)
+      await (await fetchFrom(address, `${gw.url}${REGISTER}`, openRegistration(`flood-before-seed-${i}`))).body?.cancel();
     expect((await fetchFrom(address, `${gw.url}${REGISTER}`, openRegistration('one-more'))).status).toBe(429);
-    const withToken = { ...openRegistration('operator-app'), headers: { 'content-type': 'application/json', authorization: `Bearer ${await initialAccessToken('reception')}` } };
+    const withToken = {
+      ...openRegistration('operator-app'),
+      headers: { 'content-type': 'application/json', authorization: `Bearer ${await initialAccessToken('reception')}` },
+    };
     expect((await fetchFrom(address, `${gw.url}${REGISTER}`, withToken)).status).toBe(201);
     // a wrong token is refused (401) and stores nothing
-    const forged = { ...openRegistration('forged'), headers: { 'content-type': 'application/json', authorization: 'Bearer not-an-initial-access-token' } };
+    const forged = {
+      ...openRegistration('forged'),
+      headers: { 'content-type': 'application/json', authorization: 'Bearer not-an-initial-access-token' },
+    };
     expect((await fetchFrom(address, `${gw.url}${REGISTER}`, forged)).status).toBe(401);
   });
 
   it('the OpenAPI document declares the 429 of registration', async () => {
-    const doc = (await (await fetch(`${gw.url}/openapi.json`)).json()) as { paths: Record<string, Record<string, { responses: Record<string, unknown> }>> };
+    const doc = (await (await fetch(`${gw.url}/openapi.json`)).json()) as {
+      paths: Record<string, Record<string, { responses: Record<string, unknown> }>>;
+    };
     expect(doc.paths[REGISTER]!.post!.responses['429']).toBeDefined();
   });
 });
@@ -78,7 +100,12 @@ describe('failed client authentications at the token endpoint', () => {
   let client: RegisteredClient;
   let other: RegisteredClient;
   beforeAll(async () => {
-    gw = await startGateway({ OAUTH_AUTH_FAILURE_ADDRESS_LIMIT: '5', OAUTH_AUTH_FAILURE_CLIENT_LIMIT: '8', OAUTH_ADDRESS_RATE_LIMIT: '1000', OAUTH_RATE_WINDOW_SECONDS: '3600' });
+    gw = await startGateway({
+      OAUTH_AUTH_FAILURE_ADDRESS_LIMIT: '5',
+      OAUTH_AUTH_FAILURE_CLIENT_LIMIT: '8',
+      OAUTH_ADDRESS_RATE_LIMIT: '1000',
+      OAUTH_RATE_WINDOW_SECONDS: '3600',
+    });
     client = await registerClient(gw.url, ['read:appointments'], 'failure-limit-test', 'patient');
     other = await registerClient(gw.url, ['read:appointments'], 'failure-limit-other', 'patient');
   });
@@ -95,7 +122,10 @@ describe('failed client authentications at the token endpoint', () => {
     }
     expect(statuses).toEqual([...Array(5).fill(401), ...Array(15).fill(429)]);
     // only the five within the budget reached client authentication (one token.refused row each)
-    const refused = await gw.deps.pool.query("SELECT count(*)::int AS n FROM audit_events WHERE action = 'token.refused' AND host(ip) = $1", [address]);
+    const refused = await gw.deps.pool.query(
+      "SELECT count(*)::int AS n FROM audit_events WHERE action = 'token.refused' AND host(ip) = $1",
+      [address],
+    );
     expect(refused.rows[0].n).toBe(5);
     // even the right secret waits at that address; another address is not affected
     expect((await fetchFrom(address, `${gw.url}${TOKEN}`, tokenRequest(other, other.client_secret))).status).toBe(429);

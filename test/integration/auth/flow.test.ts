@@ -24,11 +24,22 @@ afterAll(async () => {
 describe('the spec section 5 flow', () => {
   it('discover, register, client_credentials, identity, API call, revoke, then 401 everywhere', async () => {
     // 1. Discover: the three documents, all public JSON.
-    const prm = await (await fetch(`${gw.url}/.well-known/oauth-protected-resource`)).json() as Record<string, unknown>;
-    expect(prm).toMatchObject({ resource: gw.url, authorization_servers: [gw.url], bearer_methods_supported: ['header'], resource_documentation: `${gw.url}/auth.md` });
-    const asm = await (await fetch(`${gw.url}/.well-known/oauth-authorization-server`)).json() as Record<string, unknown>;
-    expect(asm).toMatchObject({ issuer: gw.url, token_endpoint: `${gw.url}/api/auth/oauth2/token`, revocation_endpoint: `${gw.url}/api/auth/revoke`, registration_endpoint: `${gw.url}/api/auth/register`, code_challenge_methods_supported: ['S256'] });
-    const jwks = await (await fetch(asm.jwks_uri as string)).json() as { keys: { kid: string; alg: string; use: string; d?: string }[] };
+    const prm = (await (await fetch(`${gw.url}/.well-known/oauth-protected-resource`)).json()) as Record<string, unknown>;
+    expect(prm).toMatchObject({
+      resource: gw.url,
+      authorization_servers: [gw.url],
+      bearer_methods_supported: ['header'],
+      resource_documentation: `${gw.url}/auth.md`,
+    });
+    const asm = (await (await fetch(`${gw.url}/.well-known/oauth-authorization-server`)).json()) as Record<string, unknown>;
+    expect(asm).toMatchObject({
+      issuer: gw.url,
+      token_endpoint: `${gw.url}/api/auth/oauth2/token`,
+      revocation_endpoint: `${gw.url}/api/auth/revoke`,
+      registration_endpoint: `${gw.url}/api/auth/register`,
+      code_challenge_methods_supported: ['S256'],
+    });
+    const jwks = (await (await fetch(asm.jwks_uri as string)).json()) as { keys: { kid: string; alg: string; use: string; d?: string }[] };
     expect(jwks.keys.length).toBeGreaterThan(0);
     for (const key of jwks.keys) {
       // ES256: access tokens (and ES256 ID tokens); RS256: OpenID Connect ID tokens.
@@ -42,10 +53,23 @@ describe('the spec section 5 flow', () => {
     const res = await fetch(`${gw.url}/api/auth/register`, {
       method: 'POST',
       headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ client_name: 'monitoring-agent', grant_types: ['client_credentials'], response_types: ['token'], token_endpoint_auth_method: 'client_secret_post', scope: 'read:appointments read:vitals' }),
+      body: JSON.stringify({
+        client_name: 'monitoring-agent',
+        grant_types: ['client_credentials'],
+        response_types: ['token'],
+        token_endpoint_auth_method: 'client_secret_post',
+        scope: 'read:appointments read:vitals',
+      }),
     });
     expect(res.status).toBe(201);
-    const registered = await res.json() as { client_id: string; client_secret: string; client_id_issued_at: number; scope: string; requested_scope: string; approval: string };
+    const registered = (await res.json()) as {
+      client_id: string;
+      client_secret: string;
+      client_id_issued_at: number;
+      scope: string;
+      requested_scope: string;
+      approval: string;
+    };
     expect(registered.client_id).toMatch(/^cli_/);
     expect(registered.client_secret.length).toBeGreaterThanOrEqual(40);
     expect(registered).toMatchObject({ scope: 'read:appointments', requested_scope: 'read:appointments read:vitals', approval: 'pending' });
@@ -64,7 +88,12 @@ describe('the spec section 5 flow', () => {
     // 4. Probe identity.
     const probe = await oidc.fetchProtectedResource(config, token, new URL(`${gw.url}/agent/identity`), 'GET');
     expect(probe.status).toBe(200);
-    expect(await probe.json()).toMatchObject({ client_id: registered.client_id, sub: registered.client_id, scopes: ['read:appointments'], auth_method: 'client_secret' });
+    expect(await probe.json()).toMatchObject({
+      client_id: registered.client_id,
+      sub: registered.client_id,
+      scopes: ['read:appointments'],
+      auth_method: 'client_secret',
+    });
 
     // 5. Use the token on the API (GET /api/v1/appointments, scope read:appointments); PHI stays out of reach.
     const api = await fetch(`${gw.url}/api/v1/appointments`, { headers: { authorization: `Bearer ${token}`, accept: 'application/json' } });
@@ -85,11 +114,28 @@ describe('the spec section 5 flow', () => {
       }),
     });
     expect(exchangedRes.status).toBe(200);
-    const exchanged = (await exchangedRes.json()) as { access_token: string; issued_token_type: string; token_type: string; scope: string; expires_in: number };
-    expect(exchanged).toMatchObject({ issued_token_type: 'urn:ietf:params:oauth:token-type:access_token', token_type: 'Bearer', scope: 'read:appointments' });
+    const exchanged = (await exchangedRes.json()) as {
+      access_token: string;
+      issued_token_type: string;
+      token_type: string;
+      scope: string;
+      expires_in: number;
+    };
+    expect(exchanged).toMatchObject({
+      issued_token_type: 'urn:ietf:params:oauth:token-type:access_token',
+      token_type: 'Bearer',
+      scope: 'read:appointments',
+    });
     expect(exchanged.expires_in).toBeLessThanOrEqual(tokens.expires_in!);
-    const acting = await (await fetch(`${gw.url}/agent/identity`, { headers: { authorization: `Bearer ${exchanged.access_token}` } })).json() as Record<string, unknown>;
-    expect(acting).toMatchObject({ sub: registered.client_id, client_id: registered.client_id, auth_method: 'token_exchange', derived_from: [expect.any(String)] });
+    const acting = (await (
+      await fetch(`${gw.url}/agent/identity`, { headers: { authorization: `Bearer ${exchanged.access_token}` } })
+    ).json()) as Record<string, unknown>;
+    expect(acting).toMatchObject({
+      sub: registered.client_id,
+      client_id: registered.client_id,
+      auth_method: 'token_exchange',
+      derived_from: [expect.any(String)],
+    });
     expect(acting.act).toBeUndefined();
 
     // 7. Revoke (RFC 7009) the subject token: it and the token exchanged from it are refused at
@@ -106,7 +152,11 @@ describe('the spec section 5 flow', () => {
     // A revoked token can no longer be exchanged either.
     const late = await fetch(`${gw.url}/api/auth/oauth2/token`, {
       method: 'POST',
-      body: new URLSearchParams({ grant_type: 'urn:ietf:params:oauth:grant-type:token-exchange', subject_token: token, subject_token_type: 'urn:ietf:params:oauth:token-type:jwt' }),
+      body: new URLSearchParams({
+        grant_type: 'urn:ietf:params:oauth:grant-type:token-exchange',
+        subject_token: token,
+        subject_token_type: 'urn:ietf:params:oauth:token-type:jwt',
+      }),
     });
     expect(await late.json()).toMatchObject({ error: 'invalid_grant' });
   });

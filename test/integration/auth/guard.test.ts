@@ -21,7 +21,9 @@ beforeAll(async () => {
   app.setSerializerCompiler(serializerCompiler);
   await app.register(problemDetails, { baseUrl: gw.url });
   await app.register(authPlugin(gw.deps));
-  app.get('/dummy/two-scopes', { config: { auth: { scopes: ['read:patients', 'write:patients'] } } }, async (req) => ({ who: req.principal?.clientId }));
+  app.get('/dummy/two-scopes', { config: { auth: { scopes: ['read:patients', 'write:patients'] } } }, async (req) => ({
+    who: req.principal?.clientId,
+  }));
   app.get('/dummy/authenticated', { config: { auth: { scopes: [] } } }, async (req) => ({ scopes: req.principal?.scopes }));
   app.get('/dummy/public', async (req) => ({ principal: req.principal ?? null }));
   await app.ready();
@@ -51,11 +53,20 @@ describe('the route contract: config.auth.scopes enforced by one onRequest hook'
   it('scopes: [] means any valid token; no config.auth means public', async () => {
     const c = await registerClient(gw.url, ['read:appointments']);
     const t = await clientCredentialsToken(gw.url, c);
-    expect((await app.inject({ url: '/dummy/authenticated', headers: { authorization: `Bearer ${t}` } })).json()).toEqual({ scopes: ['read:appointments'] });
+    expect((await app.inject({ url: '/dummy/authenticated', headers: { authorization: `Bearer ${t}` } })).json()).toEqual({
+      scopes: ['read:appointments'],
+    });
     const anonymous = await app.inject({ url: '/dummy/authenticated' });
     expect(anonymous.statusCode).toBe(401);
-    expect(anonymous.headers['www-authenticate']).toBe(`Bearer realm="vitalis", resource_metadata="${gw.url}/.well-known/oauth-protected-resource"`);
-    expect(anonymous.json()).toMatchObject({ type: `${gw.url}/errors/unauthorized`, title: 'Unauthorized', status: 401, detail: `A Bearer token is required. See ${gw.url}/auth.md for how to obtain one.` });
+    expect(anonymous.headers['www-authenticate']).toBe(
+      `Bearer realm="vitalis", resource_metadata="${gw.url}/.well-known/oauth-protected-resource"`,
+    );
+    expect(anonymous.json()).toMatchObject({
+      type: `${gw.url}/errors/unauthorized`,
+      title: 'Unauthorized',
+      status: 401,
+      detail: `A Bearer token is required. See ${gw.url}/auth.md for how to obtain one.`,
+    });
     expect((await app.inject({ url: '/dummy/public' })).json()).toEqual({ principal: null });
   });
 
@@ -109,7 +120,12 @@ describe('refusal audit budget', () => {
       `SELECT action, host(ip) AS ip FROM audit_events WHERE host(ip) IN ($1, $2) AND occurred_at >= $3 ORDER BY id`,
       [ip, other, since],
     );
-    expect(rows.filter((r) => r.ip === ip).map((r) => r.action)).toEqual(['token.refused', 'token.refused', 'token.refused', 'token.refused.suppressed']);
+    expect(rows.filter((r) => r.ip === ip).map((r) => r.action)).toEqual([
+      'token.refused',
+      'token.refused',
+      'token.refused',
+      'token.refused.suppressed',
+    ]);
     expect(rows.filter((r) => r.ip === other).map((r) => r.action)).toEqual(['token.refused']);
     await small.close();
   });
@@ -139,7 +155,12 @@ describe('discovery documents (RFC 9728, RFC 8414, OpenID Connect Discovery 1.0)
       revocation_endpoint: `${gw.url}/api/auth/revoke`,
       introspection_endpoint: `${gw.url}/api/auth/oauth2/introspect`,
       response_types_supported: ['code'],
-      grant_types_supported: ['authorization_code', 'refresh_token', 'client_credentials', 'urn:ietf:params:oauth:grant-type:token-exchange'],
+      grant_types_supported: [
+        'authorization_code',
+        'refresh_token',
+        'client_credentials',
+        'urn:ietf:params:oauth:grant-type:token-exchange',
+      ],
       token_endpoint_auth_methods_supported: ['client_secret_basic', 'client_secret_post', 'private_key_jwt', 'none'],
       token_endpoint_auth_signing_alg_values_supported: expect.arrayContaining(['ES256', 'EdDSA']),
       code_challenge_methods_supported: ['S256'],
@@ -149,7 +170,11 @@ describe('discovery documents (RFC 9728, RFC 8414, OpenID Connect Discovery 1.0)
       authorization_response_iss_parameter_supported: true,
     });
     // OpenID Connect Discovery 1.0: the OpenID fields are in the same document, served at both paths.
-    expect(asm).toMatchObject({ subject_types_supported: ['public'], id_token_signing_alg_values_supported: ['RS256', 'ES256'], userinfo_endpoint: `${gw.url}/api/auth/userinfo` });
+    expect(asm).toMatchObject({
+      subject_types_supported: ['public'],
+      id_token_signing_alg_values_supported: ['RS256', 'ES256'],
+      userinfo_endpoint: `${gw.url}/api/auth/userinfo`,
+    });
     expect(await (await fetch(`${gw.url}/.well-known/openid-configuration`)).json()).toEqual(asm);
   });
 });

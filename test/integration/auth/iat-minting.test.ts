@@ -42,7 +42,12 @@ const registerWith = (iat: string, scope: string) =>
   fetch(`${gw.url}/api/auth/register`, {
     method: 'POST',
     headers: { authorization: `Bearer ${iat}`, 'content-type': 'application/json' },
-    body: JSON.stringify({ client_name: `iat-minted-${randomUUID().slice(0, 8)}`, grant_types: ['client_credentials'], token_endpoint_auth_method: 'client_secret_post', scope }),
+    body: JSON.stringify({
+      client_name: `iat-minted-${randomUUID().slice(0, 8)}`,
+      grant_types: ['client_credentials'],
+      token_endpoint_auth_method: 'client_secret_post',
+      scope,
+    }),
   });
 
 /** The refusal's shape, its audit row, and that nothing was minted under its label. */
@@ -66,7 +71,14 @@ describe('minting initial access tokens over HTTP (POST /api/auth/admin/initial-
   it('the rule: every scope a client of the role obtains on its own, user-only and public scopes aside; system never', () => {
     expect(httpMintingScopes('system')).toBeUndefined();
     expect(httpMintingScopes('admin')!.sort()).toEqual(['admin:clients', 'read:audit', 'read:patients', 'write:patients']);
-    expect(httpMintingScopes('doctor')!.sort()).toEqual(['read:diagnostics', 'read:patients', 'read:vitals', 'write:appointments', 'write:diagnostics', 'write:triage']);
+    expect(httpMintingScopes('doctor')!.sort()).toEqual([
+      'read:diagnostics',
+      'read:patients',
+      'read:vitals',
+      'write:appointments',
+      'write:diagnostics',
+      'write:triage',
+    ]);
     expect(httpMintingScopes('patient')).toEqual(['write:appointments']);
     expect(httpMintingScopes('device')).toEqual(['write:vitals']);
   });
@@ -105,7 +117,10 @@ describe('minting initial access tokens over HTTP (POST /api/auth/admin/initial-
   });
 
   it('system is never minted over HTTP, even by a system-role token holding every scope; that token mints every other role', async () => {
-    const system = await bearer('system', SCOPE_NAMES.filter((s) => !needsUser(s))); // everything a client obtains on its own
+    const system = await bearer(
+      'system',
+      SCOPE_NAMES.filter((s) => !needsUser(s)),
+    ); // everything a client obtains on its own
     const label = `system ${randomUUID()}`;
     await expectRefused(await mint(system, 'system', label), 'system', label, /operator's command line alone/, 'operator only');
     for (const role of ROLES.filter((r) => r !== 'system')) {
@@ -113,12 +128,27 @@ describe('minting initial access tokens over HTTP (POST /api/auth/admin/initial-
     }
   });
 
-  it('an admin who signed in (authorization code: no system/ scopes in a person\'s token) mints admin, not system', async () => {
-    const app = await registerCodeClient(gw.url, ['admin:clients', 'read:patients', 'write:patients', 'read:audit', 'openid'], { role: 'admin', name: 'Operator console <test>' });
-    const { tokens } = await userTokens(gw.url, app, 'admin', DEMO_PASSWORDS.admin, 'admin:clients read:patients write:patients read:audit openid');
+  it("an admin who signed in (authorization code: no system/ scopes in a person's token) mints admin, not system", async () => {
+    const app = await registerCodeClient(gw.url, ['admin:clients', 'read:patients', 'write:patients', 'read:audit', 'openid'], {
+      role: 'admin',
+      name: 'Operator console <test>',
+    });
+    const { tokens } = await userTokens(
+      gw.url,
+      app,
+      'admin',
+      DEMO_PASSWORDS.admin,
+      'admin:clients read:patients write:patients read:audit openid',
+    );
     expect(tokens.scope.split(' ')).toEqual(expect.arrayContaining(['admin:clients', 'read:patients', 'write:patients', 'read:audit']));
     expect((await mint(tokens.access_token, 'admin')).status).toBe(201);
     const label = `person ${randomUUID()}`;
-    await expectRefused(await mint(tokens.access_token, 'system', label), 'system', label, /operator's command line alone/, 'operator only');
+    await expectRefused(
+      await mint(tokens.access_token, 'system', label),
+      'system',
+      label,
+      /operator's command line alone/,
+      'operator only',
+    );
   });
 });

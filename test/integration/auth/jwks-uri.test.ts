@@ -66,7 +66,13 @@ const register = (gw: RunningGateway, jwksUri: string) =>
   fetch(`${gw.url}/api/auth/register`, {
     method: 'POST',
     headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ client_name: 'jwks-uri-test', grant_types: ['client_credentials'], token_endpoint_auth_method: 'private_key_jwt', jwks_uri: jwksUri, scope: SCOPE }),
+    body: JSON.stringify({
+      client_name: 'jwks-uri-test',
+      grant_types: ['client_credentials'],
+      token_endpoint_auth_method: 'private_key_jwt',
+      jwks_uri: jwksUri,
+      scope: SCOPE,
+    }),
   });
 
 async function keyUriClient(gw: RunningGateway, jwksUri: string): Promise<string> {
@@ -75,7 +81,12 @@ async function keyUriClient(gw: RunningGateway, jwksUri: string): Promise<string
   return ((await res.json()) as { client_id: string }).client_id;
 }
 
-function assertion(gw: RunningGateway, clientId: string, key: { privateKey: CryptoKey; jwk: JWK }, overrides: { aud?: string; exp?: number; iss?: string } = {}) {
+function assertion(
+  gw: RunningGateway,
+  clientId: string,
+  key: { privateKey: CryptoKey; jwk: JWK },
+  overrides: { aud?: string; exp?: number; iss?: string } = {},
+) {
   const now = Math.floor(Date.now() / 1000);
   return new SignJWT({ jti: randomUUID() })
     .setProtectedHeader({ alg: 'ES256', kid: key.jwk.kid! })
@@ -90,7 +101,11 @@ function assertion(gw: RunningGateway, clientId: string, key: { privateKey: Cryp
 const tokenRequest = (gw: RunningGateway, clientAssertion: string) =>
   fetch(`${gw.url}/api/auth/oauth2/token`, {
     method: 'POST',
-    body: new URLSearchParams({ grant_type: 'client_credentials', client_assertion_type: 'urn:ietf:params:oauth:client-assertion-type:jwt-bearer', client_assertion: clientAssertion }),
+    body: new URLSearchParams({
+      grant_type: 'client_credentials',
+      client_assertion_type: 'urn:ietf:params:oauth:client-assertion-type:jwt-bearer',
+      client_assertion: clientAssertion,
+    }),
   });
 
 async function expectInvalidClient(res: Response) {
@@ -140,7 +155,10 @@ describe('fetch-time address checks', () => {
     if (v6) v6.routes.set('/localhost-jwks', { keys: [key.jwk] });
     // stored before the name rule refused it at registration: the fetch refuses it by the same rule
     const clientId = await keyUriClient(strict, 'https://keys.example.org/jwks');
-    await strict.deps.pool.query('UPDATE oauth_clients SET jwks_uri = $2 WHERE client_id = $1', [clientId, `https://localhost.:${v4.port}/localhost-jwks`]);
+    await strict.deps.pool.query('UPDATE oauth_clients SET jwks_uri = $2 WHERE client_id = $1', [
+      clientId,
+      `https://localhost.:${v4.port}/localhost-jwks`,
+    ]);
     for (let i = 0; i < 3; i++) await expectInvalidClient(await tokenRequest(strict, await assertion(strict, clientId, key)));
     expect(v4.connections).toBe(0);
     expect(v6?.connections ?? 0).toBe(0);
@@ -151,7 +169,10 @@ describe('fetch-time address checks', () => {
     const key = await keyPair();
     v6.routes.set('/v6-jwks', { keys: [key.jwk] });
     const clientId = await keyUriClient(strict, 'https://keys.example.org/jwks');
-    await strict.deps.pool.query('UPDATE oauth_clients SET jwks_uri = $2 WHERE client_id = $1', [clientId, `https://[::1]:${v6.port}/v6-jwks`]);
+    await strict.deps.pool.query('UPDATE oauth_clients SET jwks_uri = $2 WHERE client_id = $1', [
+      clientId,
+      `https://[::1]:${v6.port}/v6-jwks`,
+    ]);
     await expectInvalidClient(await tokenRequest(strict, await assertion(strict, clientId, key)));
     expect(v6.connections).toBe(0);
   });
@@ -276,18 +297,35 @@ describe('trusted issuer jwks_uri (token exchange)', () => {
       const res = await fetch(`${allowed.url}/api/auth/register`, {
         method: 'POST',
         headers: { 'content-type': 'application/json' },
-        body: JSON.stringify({ client_name: 'exchange-agent', grant_types: [EXCHANGE], token_endpoint_auth_method: 'client_secret_post', scope: SCOPE }),
+        body: JSON.stringify({
+          client_name: 'exchange-agent',
+          grant_types: [EXCHANGE],
+          token_endpoint_auth_method: 'client_secret_post',
+          scope: SCOPE,
+        }),
       });
       expect(res.status).toBe(201);
       return (await res.json()) as { client_id: string; client_secret: string };
     })();
     const external = (aud: string, exp: number | string = '5m') =>
-      new SignJWT({ scope: SCOPE, may_act: { client_id: agent.client_id } }).setProtectedHeader({ alg: 'ES256', kid: idp.kid }).setIssuer(idp.issuer).setSubject('ext-user-1')
-        .setAudience(aud).setIssuedAt().setExpirationTime(exp).sign(idpKey.privateKey);
+      new SignJWT({ scope: SCOPE, may_act: { client_id: agent.client_id } })
+        .setProtectedHeader({ alg: 'ES256', kid: idp.kid })
+        .setIssuer(idp.issuer)
+        .setSubject('ext-user-1')
+        .setAudience(aud)
+        .setIssuedAt()
+        .setExpirationTime(exp)
+        .sign(idpKey.privateKey);
     const exchange = async (subjectToken: string) =>
       fetch(`${allowed.url}/api/auth/oauth2/token`, {
         method: 'POST',
-        body: new URLSearchParams({ grant_type: EXCHANGE, client_id: agent.client_id, client_secret: agent.client_secret, subject_token: subjectToken, subject_token_type: JWT_TYPE }),
+        body: new URLSearchParams({
+          grant_type: EXCHANGE,
+          client_id: agent.client_id,
+          client_secret: agent.client_secret,
+          subject_token: subjectToken,
+          subject_token_type: JWT_TYPE,
+        }),
       });
     for (const bad of [await external('https://elsewhere.example'), await external(allowed.url, Math.floor(Date.now() / 1000) - 120)]) {
       const res = await exchange(bad);

@@ -23,12 +23,35 @@ export function selfSignedCertificate(): Certificate {
   const dir = mkdtempSync(join(tmpdir(), 'vitalis-jwks-tls-'));
   const keyFile = join(dir, 'key.pem');
   const certFile = join(dir, 'cert.pem');
-  execFileSync('openssl', [
-    'req', '-x509', '-newkey', 'ec', '-pkeyopt', 'ec_paramgen_curve:prime256v1', '-nodes', '-days', '1',
-    '-subj', '/CN=vitalis-test-jwks', '-addext', 'subjectAltName=IP:127.0.0.1,IP:::1,DNS:localhost',
-    '-keyout', keyFile, '-out', certFile,
-  ], { stdio: 'ignore' });
-  return { key: readFileSync(keyFile, 'utf8'), cert: readFileSync(certFile, 'utf8'), certFile, remove: () => rmSync(dir, { recursive: true, force: true }) };
+  execFileSync(
+    'openssl',
+    [
+      'req',
+      '-x509',
+      '-newkey',
+      'ec',
+      '-pkeyopt',
+      'ec_paramgen_curve:prime256v1',
+      '-nodes',
+      '-days',
+      '1',
+      '-subj',
+      '/CN=vitalis-test-jwks',
+      '-addext',
+      'subjectAltName=IP:127.0.0.1,IP:::1,DNS:localhost',
+      '-keyout',
+      keyFile,
+      '-out',
+      certFile,
+    ],
+    { stdio: 'ignore' },
+  );
+  return {
+    key: readFileSync(keyFile, 'utf8'),
+    cert: readFileSync(certFile, 'utf8'),
+    certFile,
+    remove: () => rmSync(dir, { recursive: true, force: true }),
+  };
 }
 
 /** What a path answers: a document, or a custom handler (slow, huge, ...). */

@@ -25,14 +25,23 @@ async function newUser(gw: RunningGateway): Promise<string> {
 /** The login page as seen from `address`: the browser and the form fields to post. */
 async function openLogin(gw: RunningGateway, client: CodeClient, address: string) {
   const url = new URL(`${gw.url}/api/auth/oauth2/authorize`);
-  for (const [k, v] of Object.entries({ response_type: 'code', client_id: client.client_id, redirect_uri: REDIRECT_URI, scope: 'read:appointments', state: 's', code_challenge: pkcePair().challenge, code_challenge_method: 'S256' })) {
+  for (const [k, v] of Object.entries({
+    response_type: 'code',
+    client_id: client.client_id,
+    redirect_uri: REDIRECT_URI,
+    scope: 'read:appointments',
+    state: 's',
+    code_challenge: pkcePair().challenge,
+    code_challenge_method: 'S256',
+  })) {
     url.searchParams.set(k, v);
   }
   const browser = new Browser(address);
   const page = await browser.request(url.toString());
   expect(page.status).toBe(200);
   const fields = hiddenFields(await page.text());
-  const signIn = (username: string, password: string) => browser.request(`${gw.url}/api/auth/oauth2/authorize`, { form: { ...fields, username, password } });
+  const signIn = (username: string, password: string) =>
+    browser.request(`${gw.url}/api/auth/oauth2/authorize`, { form: { ...fields, username, password } });
   return { browser, fields, signIn };
 }
 
@@ -94,7 +103,9 @@ describe('per client address: a hard limit on failed sign-ins, counted before th
     expect(consent.status).toBe(200);
     const consentHtml = await consent.text();
     expect(consentHtml).toContain('Allow');
-    const done = await browser.request(`${gw.url}/api/auth/oauth2/authorize`, { form: { ...hiddenFields(consentHtml), decision: 'allow' } });
+    const done = await browser.request(`${gw.url}/api/auth/oauth2/authorize`, {
+      form: { ...hiddenFields(consentHtml), decision: 'allow' },
+    });
     expect(done.status).toBe(303);
     expect(new URL(done.headers.get('location')!).searchParams.get('code')).toBeTruthy();
   });
@@ -104,7 +115,12 @@ describe('per (username, address): a back-off, told on the page, that nobody els
   let gw: RunningGateway;
   let client: CodeClient;
   beforeAll(async () => {
-    gw = await startGateway({ LOGIN_ADDRESS_MAX_FAILURES: '1000000', LOGIN_USER_FREE_FAILURES: '3', LOGIN_USER_DELAY_SECONDS: '3600', LOGIN_USER_MAX_DELAY_SECONDS: '3600' });
+    gw = await startGateway({
+      LOGIN_ADDRESS_MAX_FAILURES: '1000000',
+      LOGIN_USER_FREE_FAILURES: '3',
+      LOGIN_USER_DELAY_SECONDS: '3600',
+      LOGIN_USER_MAX_DELAY_SECONDS: '3600',
+    });
     client = await registerCodeClient(gw.url, ['read:appointments']);
   });
   afterAll(async () => gw?.close());
@@ -137,12 +153,17 @@ describe('per address: a ceiling for a ward behind one NAT (issue 30 item 10)', 
   let gw: RunningGateway;
   let client: CodeClient;
   beforeAll(async () => {
-    gw = await startGateway({ LOGIN_ADDRESS_MAX_FAILURES: '8', LOGIN_USER_FREE_FAILURES: '3', LOGIN_USER_DELAY_SECONDS: '3600', LOGIN_USER_MAX_DELAY_SECONDS: '3600' });
+    gw = await startGateway({
+      LOGIN_ADDRESS_MAX_FAILURES: '8',
+      LOGIN_USER_FREE_FAILURES: '3',
+      LOGIN_USER_DELAY_SECONDS: '3600',
+      LOGIN_USER_MAX_DELAY_SECONDS: '3600',
+    });
     client = await registerCodeClient(gw.url, ['read:appointments']);
   });
   afterAll(async () => gw?.close());
 
-  it('by default the ceiling is a ward\'s (100 failures per window, every user together), not a few typos', () => {
+  it("by default the ceiling is a ward's (100 failures per window, every user together), not a few typos", () => {
     expect(gatewayConfigShape.LOGIN_ADDRESS_MAX_FAILURES.parse(undefined)).toBe(100);
   });
 
@@ -181,7 +202,12 @@ describe('the back-off grows', () => {
   let gw: RunningGateway;
   let client: CodeClient;
   beforeAll(async () => {
-    gw = await startGateway({ LOGIN_ADDRESS_MAX_FAILURES: '1000000', LOGIN_USER_FREE_FAILURES: '1', LOGIN_USER_DELAY_SECONDS: '1', LOGIN_USER_MAX_DELAY_SECONDS: '3600' });
+    gw = await startGateway({
+      LOGIN_ADDRESS_MAX_FAILURES: '1000000',
+      LOGIN_USER_FREE_FAILURES: '1',
+      LOGIN_USER_DELAY_SECONDS: '1',
+      LOGIN_USER_MAX_DELAY_SECONDS: '3600',
+    });
     client = await registerCodeClient(gw.url, ['read:appointments']);
   });
   afterAll(async () => gw?.close());
@@ -209,7 +235,12 @@ describe('per username: never a lock', () => {
   let gw: RunningGateway;
   let client: CodeClient;
   beforeAll(async () => {
-    gw = await startGateway({ LOGIN_ADDRESS_MAX_FAILURES: '1000000', LOGIN_USER_FREE_FAILURES: '10', LOGIN_USER_DELAY_SECONDS: '1', LOGIN_USER_MAX_DELAY_SECONDS: '1' });
+    gw = await startGateway({
+      LOGIN_ADDRESS_MAX_FAILURES: '1000000',
+      LOGIN_USER_FREE_FAILURES: '10',
+      LOGIN_USER_DELAY_SECONDS: '1',
+      LOGIN_USER_MAX_DELAY_SECONDS: '1',
+    });
     client = await registerCodeClient(gw.url, ['read:appointments']);
   });
   afterAll(async () => gw?.close());

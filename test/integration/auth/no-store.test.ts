@@ -28,7 +28,12 @@ beforeAll(async () => {
     .map(({ key }) => ({ method: key.split(' ')[0]!, path: key.slice(key.indexOf(' ') + 1) }));
   system = await authHeaders(gw.url, ROLE_SCOPES.system);
   // a valid token holding no scope, as the authorization server would sign it
-  const { token } = await issueAccessToken(gw.app.signingKeys, { issuer: gw.url, audience: gw.url }, { clientId: `cli_nostore_${uid()}`, subject: `cli_nostore_${uid()}`, scopes: [], roles: [], authMethod: 'client_secret' }, 600);
+  const { token } = await issueAccessToken(
+    gw.app.signingKeys,
+    { issuer: gw.url, audience: gw.url },
+    { clientId: `cli_nostore_${uid()}`, subject: `cli_nostore_${uid()}`, scopes: [], roles: [], authMethod: 'client_secret' },
+    600,
+  );
   noScope = { authorization: `Bearer ${token}` };
   const created = await fetch(`${gw.url}/api/v1/patients`, {
     method: 'POST',
@@ -43,9 +48,10 @@ afterAll(async () => gw?.close());
 /** The operation with its path parameters filled; the answer's headers only (a stream's body is not read). */
 async function call(op: { method: string; path: string }, headers: Record<string, string>): Promise<Response> {
   const url = `${gw.url}${op.path.replace(/\{[^}]+\}/g, 'pat-nostore-none')}`;
-  const res = op.method === 'GET' || op.method === 'DELETE'
-    ? await fetch(url, { method: op.method, headers })
-    : await fetch(url, { method: op.method, headers: { ...headers, 'content-type': 'application/json' }, body: '{}' });
+  const res =
+    op.method === 'GET' || op.method === 'DELETE'
+      ? await fetch(url, { method: op.method, headers })
+      : await fetch(url, { method: op.method, headers: { ...headers, 'content-type': 'application/json' }, body: '{}' });
   await res.body?.cancel();
   return res;
 }
@@ -63,7 +69,8 @@ describe('Cache-Control: no-store on every authenticated operation', () => {
       expect(anonymous.status, what).toBe(401);
       if (anonymous.headers.get('cache-control') !== 'no-store') missing.push(`${what} 401: ${anonymous.headers.get('cache-control')}`);
       const scopeless = await call(op, noScope);
-      if (scopeless.headers.get('cache-control') !== 'no-store') missing.push(`${what} ${scopeless.status}: ${scopeless.headers.get('cache-control')}`);
+      if (scopeless.headers.get('cache-control') !== 'no-store')
+        missing.push(`${what} ${scopeless.status}: ${scopeless.headers.get('cache-control')}`);
     }
     expect(missing).toEqual([]);
   });
@@ -72,7 +79,8 @@ describe('Cache-Control: no-store on every authenticated operation', () => {
     const missing: string[] = [];
     for (const op of secured.filter((o) => o.method === 'GET' && !o.path.includes('$export'))) {
       const res = await call(op, system);
-      if (res.headers.get('cache-control') !== 'no-store') missing.push(`GET ${op.path} ${res.status}: ${res.headers.get('cache-control')}`);
+      if (res.headers.get('cache-control') !== 'no-store')
+        missing.push(`GET ${op.path} ${res.status}: ${res.headers.get('cache-control')}`);
     }
     expect(missing).toEqual([]);
   });

@@ -52,9 +52,15 @@ async function registerOidcClient(scopes: Scope[], alg?: 'RS256' | 'ES256'): Pro
 
 /** openid-client in OpenID mode (the default), checking ID token signatures through the JWKS. */
 async function configFor(client: OidcClient, alg: 'RS256' | 'ES256' = 'RS256'): Promise<oidc.Configuration> {
-  const config = await oidc.discovery(new URL(gw.url), client.client_id, { id_token_signed_response_alg: alg }, oidc.ClientSecretPost(client.client_secret), {
-    execute: [oidc.allowInsecureRequests],
-  });
+  const config = await oidc.discovery(
+    new URL(gw.url),
+    client.client_id,
+    { id_token_signed_response_alg: alg },
+    oidc.ClientSecretPost(client.client_secret),
+    {
+      execute: [oidc.allowInsecureRequests],
+    },
+  );
   oidc.enableNonRepudiationChecks(config);
   return config;
 }
@@ -82,12 +88,20 @@ async function login(config: oidc.Configuration, user: keyof typeof DEMO_PASSWOR
   const { verifier, challenge } = pkcePair();
   const state = oidc.randomState();
   const nonce = oidc.randomNonce();
-  const url = oidc.buildAuthorizationUrl(config, { redirect_uri: REDIRECT_URI, scope, code_challenge: challenge, code_challenge_method: 'S256', state, nonce });
+  const url = oidc.buildAuthorizationUrl(config, {
+    redirect_uri: REDIRECT_URI,
+    scope,
+    code_challenge: challenge,
+    code_challenge_method: 'S256',
+    state,
+    nonce,
+  });
   return { ...(await signIn(url, user)), verifier, state, nonce };
 }
 
 const leftHalfSha256 = (token: string) => createHash('sha256').update(token, 'ascii').digest().subarray(0, 16).toString('base64url');
-const userinfo = (token: string, method = 'GET') => fetch(`${gw.url}/api/auth/userinfo`, { method, headers: { authorization: `Bearer ${token}` } });
+const userinfo = (token: string, method = 'GET') =>
+  fetch(`${gw.url}/api/auth/userinfo`, { method, headers: { authorization: `Bearer ${token}` } });
 
 describe('OpenID Connect discovery', () => {
   it('serves every field Discovery 1.0 requires, the userinfo endpoint, and keys of both algorithms', async () => {
@@ -106,7 +120,9 @@ describe('OpenID Connect discovery', () => {
       request_uri_parameter_supported: false,
     });
     expect(meta.scopes_supported).toEqual(expect.arrayContaining(['openid', 'profile']));
-    expect(meta.claims_supported).toEqual(expect.arrayContaining(['sub', 'iss', 'aud', 'exp', 'iat', 'auth_time', 'nonce', 'at_hash', 'name', 'preferred_username']));
+    expect(meta.claims_supported).toEqual(
+      expect.arrayContaining(['sub', 'iss', 'aud', 'exp', 'iat', 'auth_time', 'nonce', 'at_hash', 'name', 'preferred_username']),
+    );
 
     const jwks = (await (await fetch(meta.jwks_uri!)).json()) as { keys: { alg: string; use: string; kty: string; d?: string }[] };
     expect(new Set(jwks.keys.map((k) => k.alg))).toEqual(new Set(['ES256', 'RS256']));
@@ -124,7 +140,12 @@ describe('login with openid-client: code + PKCE + nonce, ID token, userinfo', ()
     expect(client.id_token_signed_response_alg).toBe('RS256'); // the default
     const config = await configFor(client);
     const { location, verifier, state, nonce, signInStarted, signInDone } = await login(config, 'nurse', 'openid profile read:vitals');
-    const tokens = await oidc.authorizationCodeGrant(config, location, { pkceCodeVerifier: verifier, expectedState: state, expectedNonce: nonce, idTokenExpected: true });
+    const tokens = await oidc.authorizationCodeGrant(config, location, {
+      pkceCodeVerifier: verifier,
+      expectedState: state,
+      expectedNonce: nonce,
+      idTokenExpected: true,
+    });
 
     expect(tokens.scope).toBe('openid profile read:vitals');
     expect(decodeProtectedHeader(tokens.id_token!)).toMatchObject({ alg: 'RS256', kid: expect.any(String) });
@@ -164,7 +185,11 @@ describe('login with openid-client: code + PKCE + nonce, ID token, userinfo', ()
     const client = await registerOidcClient(['openid', 'read:patients']);
     const config = await configFor(client);
     const { location, verifier, state, nonce } = await login(config, 'patient', 'openid');
-    const tokens = await oidc.authorizationCodeGrant(config, location, { pkceCodeVerifier: verifier, expectedState: state, expectedNonce: nonce });
+    const tokens = await oidc.authorizationCodeGrant(config, location, {
+      pkceCodeVerifier: verifier,
+      expectedState: state,
+      expectedNonce: nonce,
+    });
     expect(tokens.scope).toBe('openid');
     expect(tokens.claims()!.sub).toBe('usr-demo-patient');
     expect(await oidc.fetchUserInfo(config, tokens.access_token, 'usr-demo-patient')).toEqual({ sub: 'usr-demo-patient' });
@@ -177,10 +202,18 @@ describe('login with openid-client: code + PKCE + nonce, ID token, userinfo', ()
     expect(client.id_token_signed_response_alg).toBe('ES256');
     const config = await configFor(client, 'ES256');
     const { location, verifier, state, nonce } = await login(config, 'doctor', 'openid');
-    const tokens = await oidc.authorizationCodeGrant(config, location, { pkceCodeVerifier: verifier, expectedState: state, expectedNonce: nonce });
+    const tokens = await oidc.authorizationCodeGrant(config, location, {
+      pkceCodeVerifier: verifier,
+      expectedState: state,
+      expectedNonce: nonce,
+    });
     expect(decodeProtectedHeader(tokens.id_token!).alg).toBe('ES256');
     // And independently of the library: the published key verifies it.
-    const { payload } = await jwtVerify(tokens.id_token!, createRemoteJWKSet(new URL(`${gw.url}/.well-known/jwks.json`)), { issuer: gw.url, audience: client.client_id, algorithms: ['ES256'] });
+    const { payload } = await jwtVerify(tokens.id_token!, createRemoteJWKSet(new URL(`${gw.url}/.well-known/jwks.json`)), {
+      issuer: gw.url,
+      audience: client.client_id,
+      algorithms: ['ES256'],
+    });
     expect(payload).toMatchObject({ sub: 'usr-demo-doctor', nonce, at_hash: leftHalfSha256(tokens.access_token) });
   });
 
@@ -188,7 +221,12 @@ describe('login with openid-client: code + PKCE + nonce, ID token, userinfo', ()
     const client = await registerOidcClient(['openid']);
     const config = await configFor(client);
     const { location, verifier, state } = await login(config, 'reception', 'openid');
-    const err = await oidc.authorizationCodeGrant(config, location, { pkceCodeVerifier: verifier, expectedState: state, expectedNonce: oidc.randomNonce() }).then(() => undefined, (e: unknown) => e);
+    const err = await oidc
+      .authorizationCodeGrant(config, location, { pkceCodeVerifier: verifier, expectedState: state, expectedNonce: oidc.randomNonce() })
+      .then(
+        () => undefined,
+        (e: unknown) => e,
+      );
     expect(err).toBeInstanceOf(Error);
     expect((err as { code?: string }).code).toBe('OAUTH_JWT_CLAIM_COMPARISON_FAILED');
     expect((err as { cause?: { message?: string } }).cause?.message).toMatch(/"nonce"/);
@@ -219,7 +257,11 @@ describe('without openid', () => {
     const client = await registerOidcClient(['openid']);
     const config = await configFor(client);
     const { location, verifier, state, nonce } = await login(config, 'admin', 'openid');
-    const tokens = await oidc.authorizationCodeGrant(config, location, { pkceCodeVerifier: verifier, expectedState: state, expectedNonce: nonce });
+    const tokens = await oidc.authorizationCodeGrant(config, location, {
+      pkceCodeVerifier: verifier,
+      expectedState: state,
+      expectedNonce: nonce,
+    });
     const res = await userinfo(tokens.id_token!);
     expect(res.status).toBe(401);
     expect(res.headers.get('www-authenticate')).toContain('error="invalid_token"');
@@ -229,14 +271,24 @@ describe('without openid', () => {
     const res = await fetch(`${gw.url}/api/auth/register`, {
       method: 'POST',
       headers: { 'content-type': 'application/json', authorization: `Bearer ${await initialAccessToken('system')}` },
-      body: JSON.stringify({ client_name: 'machine', grant_types: ['client_credentials'], token_endpoint_auth_method: 'client_secret_post', scope: 'openid profile read:vitals' }),
+      body: JSON.stringify({
+        client_name: 'machine',
+        grant_types: ['client_credentials'],
+        token_endpoint_auth_method: 'client_secret_post',
+        scope: 'openid profile read:vitals',
+      }),
     });
     const machine = (await res.json()) as OidcClient;
     expect(machine.scope).toBe('read:vitals');
     expect(machine.id_token_signed_response_alg).toBeUndefined();
     const token = await fetch(`${gw.url}/api/auth/oauth2/token`, {
       method: 'POST',
-      body: new URLSearchParams({ grant_type: 'client_credentials', client_id: machine.client_id, client_secret: machine.client_secret, scope: 'openid' }),
+      body: new URLSearchParams({
+        grant_type: 'client_credentials',
+        client_id: machine.client_id,
+        client_secret: machine.client_secret,
+        scope: 'openid',
+      }),
     });
     expect(token.status).toBe(400);
     expect(await token.json()).toMatchObject({ error: 'invalid_scope' });
@@ -254,7 +306,16 @@ describe('OpenID requests the server cannot meet', () => {
     ] as const) {
       // Built by hand: the library would turn a `request` into a request-object-only URL.
       const url = new URL(config.serverMetadata().authorization_endpoint!);
-      const query = { response_type: 'code', client_id: client.client_id, redirect_uri: REDIRECT_URI, scope: 'openid', code_challenge: pkcePair().challenge, code_challenge_method: 'S256', state: 'st', ...params };
+      const query = {
+        response_type: 'code',
+        client_id: client.client_id,
+        redirect_uri: REDIRECT_URI,
+        scope: 'openid',
+        code_challenge: pkcePair().challenge,
+        code_challenge_method: 'S256',
+        state: 'st',
+        ...params,
+      };
       for (const [k, v] of Object.entries(query)) url.searchParams.set(k, v);
       const res = await fetch(url, { redirect: 'manual' });
       expect(res.status).toBe(303);

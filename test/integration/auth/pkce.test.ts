@@ -7,7 +7,16 @@ import * as oidc from 'openid-client';
 import { decodeJwt } from 'jose';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startGateway, type RunningGateway } from '../../helpers/gateway';
-import { Browser, DEMO_PASSWORDS, REDIRECT_URI, hiddenFields, pkcePair, registerCodeClient, signInAndConsent, type CodeClient } from './support';
+import {
+  Browser,
+  DEMO_PASSWORDS,
+  REDIRECT_URI,
+  hiddenFields,
+  pkcePair,
+  registerCodeClient,
+  signInAndConsent,
+  type CodeClient,
+} from './support';
 
 let gw: RunningGateway;
 let client: CodeClient;
@@ -23,7 +32,8 @@ beforeAll(async () => {
 afterAll(async () => gw?.close());
 
 const identity = (token: string) => fetch(`${gw.url}/agent/identity`, { headers: { authorization: `Bearer ${token}` } });
-const tokenRequest = (form: Record<string, string>) => fetch(`${gw.url}/api/auth/oauth2/token`, { method: 'POST', body: new URLSearchParams(form) });
+const tokenRequest = (form: Record<string, string>) =>
+  fetch(`${gw.url}/api/auth/oauth2/token`, { method: 'POST', body: new URLSearchParams(form) });
 const authorizeUrl = (params: Record<string, string>) => {
   const url = new URL(`${gw.url}/api/auth/oauth2/authorize`);
   for (const [k, v] of Object.entries(params)) url.searchParams.set(k, v);
@@ -34,13 +44,22 @@ const authorizeUrl = (params: Record<string, string>) => {
 async function authorize(user: keyof typeof DEMO_PASSWORDS, scope: string, cfg = config) {
   const { verifier, challenge } = pkcePair();
   const state = oidc.randomState();
-  const url = oidc.buildAuthorizationUrl(cfg, { redirect_uri: REDIRECT_URI, scope, code_challenge: challenge, code_challenge_method: 'S256', state });
+  const url = oidc.buildAuthorizationUrl(cfg, {
+    redirect_uri: REDIRECT_URI,
+    scope,
+    code_challenge: challenge,
+    code_challenge_method: 'S256',
+    state,
+  });
   const result = await signInAndConsent(url, user);
   return { ...result, verifier, state };
 }
 
 async function expectInvalidGrant(promise: Promise<unknown>) {
-  const err = await promise.then(() => undefined, (e: unknown) => e);
+  const err = await promise.then(
+    () => undefined,
+    (e: unknown) => e,
+  );
   expect(err).toBeInstanceOf(oidc.ResponseBodyError);
   expect((err as oidc.ResponseBodyError).error).toBe('invalid_grant');
 }
@@ -61,10 +80,22 @@ describe('authorization code + PKCE through the login and consent pages', () => 
     expect(tokens.refresh_token).toMatch(/^[A-Za-z0-9_-]{43}$/);
     expect(tokens.expires_in).toBe(900);
     const claims = decodeJwt(tokens.access_token);
-    expect(claims).toMatchObject({ sub: 'usr-demo-nurse', client_id: client.client_id, roles: ['nurse'], auth_method: 'authorization_code', aud: gw.url, iss: gw.url });
+    expect(claims).toMatchObject({
+      sub: 'usr-demo-nurse',
+      client_id: client.client_id,
+      roles: ['nurse'],
+      auth_method: 'authorization_code',
+      aud: gw.url,
+      iss: gw.url,
+    });
     const who = await identity(tokens.access_token);
     expect(who.status).toBe(200);
-    expect(await who.json()).toMatchObject({ sub: 'usr-demo-nurse', roles: ['nurse'], auth_method: 'authorization_code', scopes: ['read:vitals', 'read:patients'] });
+    expect(await who.json()).toMatchObject({
+      sub: 'usr-demo-nurse',
+      roles: ['nurse'],
+      auth_method: 'authorization_code',
+      scopes: ['read:vitals', 'read:patients'],
+    });
 
     // Refresh: a new refresh token every time; the old one is retired.
     const refreshed = await oidc.refreshTokenGrant(config, tokens.refresh_token!);
@@ -75,7 +106,13 @@ describe('authorization code + PKCE through the login and consent pages', () => 
     // A narrower scope on refresh is allowed; a wider one is not.
     const narrowed = await oidc.refreshTokenGrant(config, refreshed.refresh_token!, { scope: 'read:vitals' });
     expect(narrowed.scope).toBe('read:vitals');
-    const wider = await tokenRequest({ grant_type: 'refresh_token', refresh_token: narrowed.refresh_token!, client_id: client.client_id, client_secret: client.client_secret!, scope: 'read:vitals write:patients' });
+    const wider = await tokenRequest({
+      grant_type: 'refresh_token',
+      refresh_token: narrowed.refresh_token!,
+      client_id: client.client_id,
+      client_secret: client.client_secret!,
+      scope: 'read:vitals write:patients',
+    });
     expect(wider.status).toBe(400);
     expect(await wider.json()).toMatchObject({ error: 'invalid_scope' });
 
@@ -96,7 +133,14 @@ describe('authorization code + PKCE through the login and consent pages', () => 
     const { location, verifier, state } = await authorize('doctor', 'read:vitals');
     const tokens = await oidc.authorizationCodeGrant(config, location, { pkceCodeVerifier: verifier, expectedState: state });
     expect((await identity(tokens.access_token)).status).toBe(200);
-    const again = await tokenRequest({ grant_type: 'authorization_code', code: location.searchParams.get('code')!, redirect_uri: REDIRECT_URI, code_verifier: verifier, client_id: client.client_id, client_secret: client.client_secret! });
+    const again = await tokenRequest({
+      grant_type: 'authorization_code',
+      code: location.searchParams.get('code')!,
+      redirect_uri: REDIRECT_URI,
+      code_verifier: verifier,
+      client_id: client.client_id,
+      client_secret: client.client_secret!,
+    });
     expect(again.status).toBe(400);
     expect(again.headers.get('cache-control')).toBe('no-store');
     expect(await again.json()).toMatchObject({ error: 'invalid_grant' });
@@ -110,9 +154,15 @@ describe('authorization code + PKCE through the login and consent pages', () => 
     const base = { grant_type: 'authorization_code', code, client_id: client.client_id, client_secret: client.client_secret! };
     const wrongVerifier = await tokenRequest({ ...base, redirect_uri: REDIRECT_URI, code_verifier: pkcePair().verifier });
     expect(wrongVerifier.status).toBe(400);
-    expect(await wrongVerifier.json()).toMatchObject({ error: 'invalid_grant', error_description: expect.stringContaining('code_verifier') });
+    expect(await wrongVerifier.json()).toMatchObject({
+      error: 'invalid_grant',
+      error_description: expect.stringContaining('code_verifier'),
+    });
     const wrongRedirect = await tokenRequest({ ...base, redirect_uri: 'http://127.0.0.1:53682/other', code_verifier: verifier });
-    expect(await wrongRedirect.json()).toMatchObject({ error: 'invalid_grant', error_description: expect.stringContaining('redirect_uri') });
+    expect(await wrongRedirect.json()).toMatchObject({
+      error: 'invalid_grant',
+      error_description: expect.stringContaining('redirect_uri'),
+    });
     const noVerifier = await tokenRequest({ ...base, redirect_uri: REDIRECT_URI });
     expect(await noVerifier.json()).toMatchObject({ error: 'invalid_request' });
     const ok = await tokenRequest({ ...base, redirect_uri: REDIRECT_URI, code_verifier: verifier });
@@ -122,7 +172,14 @@ describe('authorization code + PKCE through the login and consent pages', () => 
   it('a code issued to one client cannot be redeemed by another', async () => {
     const other = await registerCodeClient(gw.url, ['read:appointments']);
     const { location, verifier } = await authorize('doctor', 'read:appointments');
-    const res = await tokenRequest({ grant_type: 'authorization_code', code: location.searchParams.get('code')!, redirect_uri: REDIRECT_URI, code_verifier: verifier, client_id: other.client_id, client_secret: other.client_secret! });
+    const res = await tokenRequest({
+      grant_type: 'authorization_code',
+      code: location.searchParams.get('code')!,
+      redirect_uri: REDIRECT_URI,
+      code_verifier: verifier,
+      client_id: other.client_id,
+      client_secret: other.client_secret!,
+    });
     expect(await res.json()).toMatchObject({ error: 'invalid_grant' });
   });
 
@@ -130,13 +187,20 @@ describe('authorization code + PKCE through the login and consent pages', () => 
     const { location, verifier, state } = await authorize('patient', 'read:appointments read:vitals');
     const tokens = await oidc.authorizationCodeGrant(config, location, { pkceCodeVerifier: verifier, expectedState: state });
     expect(tokens.scope).toBe('read:appointments');
-    expect(await (await identity(tokens.access_token)).json()).toMatchObject({ sub: 'usr-demo-patient', roles: ['patient'], patient_id: 'pat-0001' });
+    expect(await (await identity(tokens.access_token)).json()).toMatchObject({
+      sub: 'usr-demo-patient',
+      roles: ['patient'],
+      patient_id: 'pat-0001',
+    });
   });
 
   it('a public client (token_endpoint_auth_method none) gets no secret and uses PKCE alone', async () => {
     const pub = await registerCodeClient(gw.url, ['read:appointments'], { public: true });
     expect(pub.client_secret).toBeUndefined();
-    const cfg = await oidc.discovery(new URL(gw.url), pub.client_id, undefined, oidc.None(), { execute: [oidc.allowInsecureRequests], algorithm: 'oauth2' });
+    const cfg = await oidc.discovery(new URL(gw.url), pub.client_id, undefined, oidc.None(), {
+      execute: [oidc.allowInsecureRequests],
+      algorithm: 'oauth2',
+    });
     const { location, verifier, state } = await authorize('reception', 'read:appointments', cfg);
     const tokens = await oidc.authorizationCodeGrant(cfg, location, { pkceCodeVerifier: verifier, expectedState: state });
     expect(tokens.scope).toBe('read:appointments');
@@ -149,7 +213,15 @@ describe('authorization code + PKCE through the login and consent pages', () => 
 });
 
 describe('authorization request errors (RFC 6749 §4.1.2.1)', () => {
-  const valid = () => ({ response_type: 'code', client_id: client.client_id, redirect_uri: REDIRECT_URI, scope: 'read:vitals', state: 'st-123', code_challenge: pkcePair().challenge, code_challenge_method: 'S256' });
+  const valid = () => ({
+    response_type: 'code',
+    client_id: client.client_id,
+    redirect_uri: REDIRECT_URI,
+    scope: 'read:vitals',
+    state: 'st-123',
+    code_challenge: pkcePair().challenge,
+    code_challenge_method: 'S256',
+  });
 
   async function expectRedirectError(params: Record<string, string>, error: string, description?: RegExp) {
     const res = await fetch(authorizeUrl(params), { redirect: 'manual' });
@@ -172,14 +244,23 @@ describe('authorization request errors (RFC 6749 §4.1.2.1)', () => {
     const { code_challenge_method: _, ...rest } = valid();
     await expectRedirectError(rest, 'invalid_request', /S256/);
   });
-  it('response_type token is unsupported', async () => expectRedirectError({ ...valid(), response_type: 'token' }, 'unsupported_response_type'));
+  it('response_type token is unsupported', async () =>
+    expectRedirectError({ ...valid(), response_type: 'token' }, 'unsupported_response_type'));
   it('an unknown scope is invalid_scope', async () => expectRedirectError({ ...valid(), scope: 'read:vitals root' }, 'invalid_scope'));
   it('a client without the authorization_code grant registers no redirect URIs and never causes a redirect', async () => {
-    const register = (body: object) => fetch(`${gw.url}/api/auth/register`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
-    const withUris = await register({ client_name: 'machine', grant_types: ['client_credentials'], redirect_uris: [REDIRECT_URI], scope: 'read:appointments' });
+    const register = (body: object) =>
+      fetch(`${gw.url}/api/auth/register`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+    const withUris = await register({
+      client_name: 'machine',
+      grant_types: ['client_credentials'],
+      redirect_uris: [REDIRECT_URI],
+      scope: 'read:appointments',
+    });
     expect(withUris.status).toBe(400);
     expect(await withUris.json()).toMatchObject({ error: 'invalid_redirect_uri' });
-    const machine = (await (await register({ client_name: 'machine', grant_types: ['client_credentials'], scope: 'read:appointments' })).json()) as { client_id: string; redirect_uris: string[] };
+    const machine = (await (
+      await register({ client_name: 'machine', grant_types: ['client_credentials'], scope: 'read:appointments' })
+    ).json()) as { client_id: string; redirect_uris: string[] };
     expect(machine.redirect_uris).toEqual([]);
     const res = await fetch(authorizeUrl({ ...valid(), client_id: machine.client_id }), { redirect: 'manual' });
     expect(res.status).toBe(400); // the server's own error page
@@ -205,7 +286,9 @@ describe('authorization request errors (RFC 6749 §4.1.2.1)', () => {
     const browser = new Browser();
     const login = await browser.request(url.toString());
     const html = await login.text();
-    const res = await browser.request(`${gw.url}/api/auth/oauth2/authorize`, { form: { ...hiddenFields(html), username: 'nurse', password: DEMO_PASSWORDS.nurse } });
+    const res = await browser.request(`${gw.url}/api/auth/oauth2/authorize`, {
+      form: { ...hiddenFields(html), username: 'nurse', password: DEMO_PASSWORDS.nurse },
+    });
     expect(res.status).toBe(303);
     const location = new URL(res.headers.get('location')!);
     expect(location.searchParams.get('error')).toBe('access_denied');
@@ -222,7 +305,17 @@ describe('authorization request errors (RFC 6749 §4.1.2.1)', () => {
 describe('the login and consent pages', () => {
   const start = async () => {
     const browser = new Browser();
-    const res = await browser.request(authorizeUrl({ response_type: 'code', client_id: client.client_id, redirect_uri: REDIRECT_URI, scope: 'read:vitals', state: 's', code_challenge: pkcePair().challenge, code_challenge_method: 'S256' }).toString());
+    const res = await browser.request(
+      authorizeUrl({
+        response_type: 'code',
+        client_id: client.client_id,
+        redirect_uri: REDIRECT_URI,
+        scope: 'read:vitals',
+        state: 's',
+        code_challenge: pkcePair().challenge,
+        code_challenge_method: 'S256',
+      }).toString(),
+    );
     return { browser, res, html: await res.text() };
   };
   const action = () => `${gw.url}/api/auth/oauth2/authorize`;
@@ -256,12 +349,18 @@ describe('the login and consent pages', () => {
   it('a wrong or missing CSRF token is refused (403), and so is a form without the browser cookie', async () => {
     const { browser, html } = await start();
     const fields = hiddenFields(html);
-    const badToken = await browser.request(action(), { form: { ...fields, csrf_token: 'x'.repeat(43), username: 'doctor', password: DEMO_PASSWORDS.doctor } });
+    const badToken = await browser.request(action(), {
+      form: { ...fields, csrf_token: 'x'.repeat(43), username: 'doctor', password: DEMO_PASSWORDS.doctor },
+    });
     expect(badToken.status).toBe(403);
     const { csrf_token: _, ...noToken } = fields;
-    expect((await browser.request(action(), { form: { ...noToken, username: 'doctor', password: DEMO_PASSWORDS.doctor } })).status).toBe(403);
+    expect((await browser.request(action(), { form: { ...noToken, username: 'doctor', password: DEMO_PASSWORDS.doctor } })).status).toBe(
+      403,
+    );
     const otherBrowser = new Browser();
-    expect((await otherBrowser.request(action(), { form: { ...fields, username: 'doctor', password: DEMO_PASSWORDS.doctor } })).status).toBe(403);
+    expect(
+      (await otherBrowser.request(action(), { form: { ...fields, username: 'doctor', password: DEMO_PASSWORDS.doctor } })).status,
+    ).toBe(403);
   });
 
   it('the CSRF token changes at login; the consent form cannot be replayed', async () => {
@@ -282,14 +381,38 @@ describe('code lifetime', () => {
     try {
       const { verifier, challenge } = pkcePair();
       const url = new URL(`${short.address}/api/auth/oauth2/authorize`);
-      for (const [k, v] of Object.entries({ response_type: 'code', client_id: client.client_id, redirect_uri: REDIRECT_URI, scope: 'read:vitals', code_challenge: challenge, code_challenge_method: 'S256' })) url.searchParams.set(k, v);
+      for (const [k, v] of Object.entries({
+        response_type: 'code',
+        client_id: client.client_id,
+        redirect_uri: REDIRECT_URI,
+        scope: 'read:vitals',
+        code_challenge: challenge,
+        code_challenge_method: 'S256',
+      }))
+        url.searchParams.set(k, v);
       const browser = new Browser();
       const html = await (await browser.request(url.toString())).text();
-      const consent = await (await browser.request(`${short.address}/api/auth/oauth2/authorize`, { form: { ...hiddenFields(html), username: 'doctor', password: DEMO_PASSWORDS.doctor } })).text();
-      const done = await browser.request(`${short.address}/api/auth/oauth2/authorize`, { form: { ...hiddenFields(consent), decision: 'allow' } });
+      const consent = await (
+        await browser.request(`${short.address}/api/auth/oauth2/authorize`, {
+          form: { ...hiddenFields(html), username: 'doctor', password: DEMO_PASSWORDS.doctor },
+        })
+      ).text();
+      const done = await browser.request(`${short.address}/api/auth/oauth2/authorize`, {
+        form: { ...hiddenFields(consent), decision: 'allow' },
+      });
       const code = new URL(done.headers.get('location')!).searchParams.get('code')!;
       await new Promise((r) => setTimeout(r, 2_100));
-      const res = await fetch(`${short.address}/api/auth/oauth2/token`, { method: 'POST', body: new URLSearchParams({ grant_type: 'authorization_code', code, redirect_uri: REDIRECT_URI, code_verifier: verifier, client_id: client.client_id, client_secret: client.client_secret! }) });
+      const res = await fetch(`${short.address}/api/auth/oauth2/token`, {
+        method: 'POST',
+        body: new URLSearchParams({
+          grant_type: 'authorization_code',
+          code,
+          redirect_uri: REDIRECT_URI,
+          code_verifier: verifier,
+          client_id: client.client_id,
+          client_secret: client.client_secret!,
+        }),
+      });
       expect(await res.json()).toMatchObject({ error: 'invalid_grant', error_description: expect.stringContaining('expired') });
     } finally {
       await short.close();

@@ -20,7 +20,11 @@ import { startGateway, type RunningGateway } from '../../helpers/gateway';
 import { patientBody, uid } from '../records/support';
 
 type Json = Record<string, unknown>;
-interface Operation { method: string; path: string; security: Record<string, string[]>[] }
+interface Operation {
+  method: string;
+  path: string;
+  security: Record<string, string[]>[];
+}
 
 let gw: RunningGateway;
 let operations: Operation[];
@@ -31,7 +35,14 @@ async function mintedToken(scopes: Scope[], extra: { roles?: Role[]; patientId?:
   const { token } = await issueAccessToken(
     gw.app.signingKeys,
     { issuer: gw.url, audience: gw.url },
-    { clientId: id, subject: extra.patientId ? `usr_${uid()}` : id, scopes, roles: extra.roles ?? [], authMethod: 'client_secret', ...(extra.patientId ? { patientId: extra.patientId } : {}) },
+    {
+      clientId: id,
+      subject: extra.patientId ? `usr_${uid()}` : id,
+      scopes,
+      roles: extra.roles ?? [],
+      authMethod: 'client_secret',
+      ...(extra.patientId ? { patientId: extra.patientId } : {}),
+    },
     600,
   );
   return token;
@@ -39,7 +50,9 @@ async function mintedToken(scopes: Scope[], extra: { roles?: Role[]; patientId?:
 
 beforeAll(async () => {
   gw = await startGateway();
-  const doc = (await (await fetch(`${gw.url}/openapi.json`)).json()) as { paths: Record<string, Record<string, { security?: Record<string, string[]>[] }>> };
+  const doc = (await (await fetch(`${gw.url}/openapi.json`)).json()) as {
+    paths: Record<string, Record<string, { security?: Record<string, string[]>[] }>>;
+  };
   operations = Object.entries(doc.paths).flatMap(([path, item]) =>
     Object.entries(item)
       .filter(([, op]) => (op.security ?? []).length > 0)
@@ -76,7 +89,10 @@ async function expectFhirOutcome(res: Response, what: string, code: string) {
 async function expectSpec401(res: Response, what: string, invalidToken: boolean) {
   expect(res.status, what).toBe(401);
   const challenge = res.headers.get('www-authenticate')!;
-  if (invalidToken) expect(challenge, what).toMatch(new RegExp(`^Bearer realm="vitalis", error="invalid_token", error_description="[^"]+", ${metadata().replace(/[.?]/g, '\\$&')}$`));
+  if (invalidToken)
+    expect(challenge, what).toMatch(
+      new RegExp(`^Bearer realm="vitalis", error="invalid_token", error_description="[^"]+", ${metadata().replace(/[.?]/g, '\\$&')}$`),
+    );
   else expect(challenge, what).toBe(`Bearer realm="vitalis", ${metadata()}`);
   if (isFhir(what)) return expectFhirOutcome(res, what, 'login');
   expect(res.headers.get('content-type'), what).toMatch(/^application\/problem\+json(;|$)/);
@@ -88,7 +104,9 @@ async function expectSpec401(res: Response, what: string, invalidToken: boolean)
 
 async function expect403(res: Response, what: string, scope: string) {
   expect(res.status, what).toBe(403);
-  expect(res.headers.get('www-authenticate'), what).toBe(`Bearer realm="vitalis", error="insufficient_scope", scope="${scope}", ${metadata()}`);
+  expect(res.headers.get('www-authenticate'), what).toBe(
+    `Bearer realm="vitalis", error="insufficient_scope", scope="${scope}", ${metadata()}`,
+  );
   if (isFhir(what)) return expectFhirOutcome(res, what, 'forbidden');
   expect(res.headers.get('content-type'), what).toMatch(/^application\/problem\+json(;|$)/);
   const body = (await res.json()) as Json;
@@ -99,7 +117,16 @@ async function expect403(res: Response, what: string, scope: string) {
 describe('every secured operation of the OpenAPI document', () => {
   it('covers the whole API (the walk is not vacuous)', () => {
     expect(operations.length).toBeGreaterThan(25);
-    expect(operations.map((o) => `${o.method} ${o.path}`)).toEqual(expect.arrayContaining(['GET /api/v1/patients', 'GET /api/v1/patients/{id}', 'POST /api/v1/vitals', 'GET /api/auth/admin/clients', 'GET /fhir/R4/Patient/{id}', 'GET /fhir/R4/Observation']));
+    expect(operations.map((o) => `${o.method} ${o.path}`)).toEqual(
+      expect.arrayContaining([
+        'GET /api/v1/patients',
+        'GET /api/v1/patients/{id}',
+        'POST /api/v1/vitals',
+        'GET /api/auth/admin/clients',
+        'GET /fhir/R4/Patient/{id}',
+        'GET /fhir/R4/Observation',
+      ]),
+    );
   });
 
   it('no token: the spec section 7 401', async () => {
@@ -126,7 +153,11 @@ describe('patients: a token holding only read:appointments', () => {
   it('is refused by the guard on search and read, like any missing scope', async () => {
     const appointmentsOnly = await authHeaders(gw.url, ['read:appointments']);
     for (const path of ['/api/v1/patients?name=Ada', '/api/v1/patients/pat-0001']) {
-      await expect403(await fetch(`${gw.url}${path}`, { headers: appointmentsOnly }), path, 'read:patients write:patients patient/Patient.rs');
+      await expect403(
+        await fetch(`${gw.url}${path}`, { headers: appointmentsOnly }),
+        path,
+        'read:patients write:patients patient/Patient.rs',
+      );
     }
   });
 });
@@ -136,20 +167,38 @@ describe('resource-level refusals have the guard shape', () => {
     const writer = await authHeaders(gw.url, ['write:patients']);
     const ids: string[] = [];
     for (const family of [`Own${uid()}`, `Other${uid()}`]) {
-      const res = await fetch(`${gw.url}/api/v1/patients`, { method: 'POST', headers: { ...writer, 'content-type': 'application/json' }, body: JSON.stringify(patientBody(family)) });
+      const res = await fetch(`${gw.url}/api/v1/patients`, {
+        method: 'POST',
+        headers: { ...writer, 'content-type': 'application/json' },
+        body: JSON.stringify(patientBody(family)),
+      });
       ids.push(((await res.json()) as { id: string }).id);
     }
     const [own, other] = ids as [string, string];
-    const patient = { authorization: `Bearer ${await mintedToken(['patient/Patient.rs', 'read:vitals'], { roles: ['patient'], patientId: own })}` };
+    const patient = {
+      authorization: `Bearer ${await mintedToken(['patient/Patient.rs', 'read:vitals'], { roles: ['patient'], patientId: own })}`,
+    };
     expect((await fetch(`${gw.url}/api/v1/patients/${own}`, { headers: patient })).status).toBe(200);
-    await expect403(await fetch(`${gw.url}/api/v1/patients/${other}`, { headers: patient }), 'another record', 'read:patients write:patients patient/Patient.rs');
-    await expect403(await fetch(`${gw.url}/api/v1/vitals/latest?patient=${other}`, { headers: patient }), 'another patient vitals', 'read:vitals');
+    await expect403(
+      await fetch(`${gw.url}/api/v1/patients/${other}`, { headers: patient }),
+      'another record',
+      'read:patients write:patients patient/Patient.rs',
+    );
+    await expect403(
+      await fetch(`${gw.url}/api/v1/vitals/latest?patient=${other}`, { headers: patient }),
+      'another patient vitals',
+      'read:vitals',
+    );
     await expect403(await fetch(`${gw.url}/api/v1/patients/${own}/history`, { headers: patient }), 'the history', 'read:patients');
   });
 
   it('a client without a role asking for a patient bookings', async () => {
     const availabilityOnly = { authorization: `Bearer ${await mintedToken(['read:appointments'])}` };
     expect((await fetch(`${gw.url}/api/v1/appointments`, { headers: availabilityOnly })).status).toBe(200);
-    await expect403(await fetch(`${gw.url}/api/v1/appointments?patient=pat-0001`, { headers: availabilityOnly }), 'bookings of a patient', 'read:appointments');
+    await expect403(
+      await fetch(`${gw.url}/api/v1/appointments?patient=pat-0001`, { headers: availabilityOnly }),
+      'bookings of a patient',
+      'read:appointments',
+    );
   });
 });

@@ -55,14 +55,18 @@ const pastMinutes = (minutes: number) => {
 
 /** The audit rows of a client, newest last. */
 async function auditOf(clientId: string) {
-  const { rows } = await gw.deps.pool.query<{ action: string; outcome: string; resource_id: string | null; detail: Record<string, unknown> }>(
-    'SELECT action, outcome, resource_id, detail FROM audit_events WHERE actor_client_id = $1 ORDER BY id',
-    [clientId],
-  );
+  const { rows } = await gw.deps.pool.query<{
+    action: string;
+    outcome: string;
+    resource_id: string | null;
+    detail: Record<string, unknown>;
+  }>('SELECT action, outcome, resource_id, detail FROM audit_events WHERE actor_client_id = $1 ORDER BY id', [clientId]);
   return rows;
 }
 const refusals = (rows: Awaited<ReturnType<typeof auditOf>>) =>
-  rows.filter((r) => r.outcome === 'failure').map((r) => ({ action: r.action, patient: r.resource_id, reason: r.detail.reason, via: r.detail.via }));
+  rows
+    .filter((r) => r.outcome === 'failure')
+    .map((r) => ({ action: r.action, patient: r.resource_id, reason: r.detail.reason, via: r.detail.via }));
 
 describe('a sandbox token never reaches a real patient', () => {
   it('REST history and latest (both paths): 403 problem, one audited refusal each (reason sandbox)', async () => {
@@ -145,7 +149,12 @@ describe('a sandbox token never reaches a real patient', () => {
       const read = await c.client.readResource({ uri: 'vitalis://patients/sbx-0003/vitals' });
       expect(JSON.parse((read.contents[0] as { text: string }).text)).toMatchObject({ patient_id: 'sbx-0003', count: 6 });
       await c.client.subscribeResource({ uri: 'vitalis://patients/sbx-0003/vitals' });
-      await waitFor(async () => updates.length, (n) => n >= 6, 30_000, 'synthetic resource updates');
+      await waitFor(
+        async () => updates.length,
+        (n) => n >= 6,
+        30_000,
+        'synthetic resource updates',
+      );
       const live = updates.map((u) => u.params._meta['vitalis/live']);
       expect(live[0]).toMatchObject({ type: 'observation', data: { patient_id: 'sbx-0003' } });
       expect(updates.every((u) => u.params.uri === 'vitalis://patients/sbx-0003/vitals')).toBe(true);
@@ -159,12 +168,18 @@ describe('a sandbox token never reaches a real patient', () => {
       { action: 'vitals.read_latest', patient: REAL, reason: 'sandbox', via: 'mcp' },
       { action: 'vitals.subscribe', patient: REAL, reason: 'sandbox', via: 'mcp' },
     ]);
-    expect(rows.filter((r) => r.outcome === 'success' && r.resource_id === 'sbx-0003').map((r) => r.action)).toEqual(['vitals.read_latest', 'vitals.read_latest', 'vitals.subscribe']);
+    expect(rows.filter((r) => r.outcome === 'success' && r.resource_id === 'sbx-0003').map((r) => r.action)).toEqual([
+      'vitals.read_latest',
+      'vitals.read_latest',
+      'vitals.subscribe',
+    ]);
   });
 
   it('appointments: only synthetic sbx- slots (REST and MCP), never the real schedule; booking stays refused', async () => {
     const sbx = await sandbox();
-    const real = await json(await get('/api/v1/appointments?limit=5', await clientCredentialsToken(gw.url, await registerClient(gw.url, ['read:appointments']))));
+    const real = await json(
+      await get('/api/v1/appointments?limit=5', await clientCredentialsToken(gw.url, await registerClient(gw.url, ['read:appointments']))),
+    );
     expect(real.entry.length).toBeGreaterThan(0); // the seeded schedule exists
     const listed = await json(await get('/api/v1/appointments?limit=200', sbx.access_token));
     // FHIR shapes (0.2.0): the Slots (search mode match) and the Schedules they belong to (include).
@@ -173,10 +188,18 @@ describe('a sandbox token never reaches a real patient', () => {
     const next = listed.link.find((l: any) => l.relation === 'next')?.url;
     expect(next).toMatch(/cursor=/);
     for (const { resource } of slots) {
-      expect(resource).toMatchObject({ resourceType: 'Slot', id: expect.stringMatching(/^sbx-/), schedule: { reference: expect.stringMatching(/^Schedule\/sbx-/) } });
+      expect(resource).toMatchObject({
+        resourceType: 'Slot',
+        id: expect.stringMatching(/^sbx-/),
+        schedule: { reference: expect.stringMatching(/^Schedule\/sbx-/) },
+      });
     }
     for (const { resource } of listed.entry.filter((e: any) => e.search?.mode !== 'match')) {
-      expect(resource).toMatchObject({ resourceType: 'Schedule', id: expect.stringMatching(/^sbx-/), actor: [{ reference: expect.stringMatching(/^Practitioner\/sbx-/) }] });
+      expect(resource).toMatchObject({
+        resourceType: 'Schedule',
+        id: expect.stringMatching(/^sbx-/),
+        actor: [{ reference: expect.stringMatching(/^Practitioner\/sbx-/) }],
+      });
     }
     const page2 = await json(await fetch(next, { headers: bearer(sbx.access_token) }));
     const ids = [...slots, ...page2.entry.filter((e: any) => e.search?.mode === 'match')].map((e: any) => e.resource.id);
@@ -193,7 +216,11 @@ describe('a sandbox token never reaches a real patient', () => {
     } finally {
       await c.close();
     }
-    const book = await fetch(`${gw.url}/api/v1/appointments`, { method: 'POST', headers: { ...bearer(sbx.access_token), 'content-type': 'application/json' }, body: JSON.stringify({ slot_id: ids[0], patient_id: 'sbx-0001' }) });
+    const book = await fetch(`${gw.url}/api/v1/appointments`, {
+      method: 'POST',
+      headers: { ...bearer(sbx.access_token), 'content-type': 'application/json' },
+      body: JSON.stringify({ slot_id: ids[0], patient_id: 'sbx-0001' }),
+    });
     expect(book.status).toBe(403);
   });
 });
@@ -205,7 +232,15 @@ describe('the synthetic sbx- patients', () => {
     const whole = await json(await get(`/api/v1/vitals?patient=sbx-0001&from=${from}&to=${to}&limit=1000`, sbx.access_token));
     expect(whole).toMatchObject({ patient_id: 'sbx-0001', count: 720, next: null }); // 120 s x 6 codes
     for (const o of whole.data) expect(validateObservation(o).ok).toBe(true);
-    expect(whole.data[0]).toEqual({ patient_id: 'sbx-0001', device_id: 'sbx-monitor-0001', seq: expect.any(Number), effective_at: `${from.slice(0, 19)}.000000Z`, code: '8867-4', value: expect.any(Number), unit: '/min' });
+    expect(whole.data[0]).toEqual({
+      patient_id: 'sbx-0001',
+      device_id: 'sbx-monitor-0001',
+      seq: expect.any(Number),
+      effective_at: `${from.slice(0, 19)}.000000Z`,
+      code: '8867-4',
+      value: expect.any(Number),
+      unit: '/min',
+    });
 
     // paged by 250: the same rows, in the same order, no gap or duplicate
     const paged: any[] = [];
@@ -230,7 +265,10 @@ describe('the synthetic sbx- patients', () => {
 
     const rows = await auditOf(sbx.client_id);
     expect(rows.filter((r) => r.outcome === 'failure')).toEqual([]);
-    expect(rows.filter((r) => r.resource_id === 'sbx-0001').map((r) => r.action)).toEqual([...Array(5).fill('vitals.read'), 'vitals.read_latest']); // whole, 3 pages, buckets; latest
+    expect(rows.filter((r) => r.resource_id === 'sbx-0001').map((r) => r.action)).toEqual([
+      ...Array(5).fill('vitals.read'),
+      'vitals.read_latest',
+    ]); // whole, 3 pages, buckets; latest
   });
 
   it('SSE: one event per code per second with live ids; Last-Event-ID resumes with no gap or duplicate; ids it never issued are 400', async () => {
@@ -247,7 +285,12 @@ describe('the synthetic sbx- patients', () => {
     }
     // let a few seconds pass unseen, then resume after the 8th event
     const last = seen[7]!;
-    await waitFor(async () => Date.now(), (now) => now > Date.parse(last.data.effective_at) + 3_000, 10_000, 'three seconds');
+    await waitFor(
+      async () => Date.now(),
+      (now) => now > Date.parse(last.data.effective_at) + 3_000,
+      10_000,
+      'three seconds',
+    );
     const resumed = await openSse(url, { ...bearer(sbx.access_token), 'last-event-id': last.id! });
     expect(resumed.status).toBe(200);
     const after = (await resumed.waitForEvents(18, 'the missed seconds')).slice(0, 18);
@@ -261,10 +304,20 @@ describe('the synthetic sbx- patients', () => {
     }
     // what was regenerated on resume is what REST serves for those seconds
     const at = after[0]!.data.effective_at as string;
-    const rest = await json(await get(`/api/v1/vitals?patient=sbx-0004&from=${at}&to=${iso(Date.parse(at) + 1000)}&code=${after[0]!.data.code}`, sbx.access_token));
+    const rest = await json(
+      await get(
+        `/api/v1/vitals?patient=sbx-0004&from=${at}&to=${iso(Date.parse(at) + 1000)}&code=${after[0]!.data.code}`,
+        sbx.access_token,
+      ),
+    );
     expect(rest.data[0]).toEqual(after[0]!.data);
 
-    for (const bad of ['99-8', `4-${(Math.floor(Date.now() / 1000) + 3_600) * 8}`, '4-1000.1', `4-${Math.floor(Date.now() / 1000) * 8 + 6}`]) {
+    for (const bad of [
+      '99-8',
+      `4-${(Math.floor(Date.now() / 1000) + 3_600) * 8}`,
+      '4-1000.1',
+      `4-${Math.floor(Date.now() / 1000) * 8 + 6}`,
+    ]) {
       const refused = await openSse(url, { ...bearer(sbx.access_token), 'last-event-id': bad });
       expect(refused.status, bad).toBe(400);
     }
@@ -276,11 +329,17 @@ describe('the synthetic sbx- patients', () => {
     const sbx = await sandbox();
     const old = Math.floor(Date.now() / 1000) - 600; // 10 minutes ago; the window is 300 s
     // the id says SpO2 (code index 1) of second `old` was delivered: the first skipped observation is index 2 of that second
-    const res = await openSse(streamUrl(gw, { patient: 'sbx-0001', code: '59408-5' }), { ...bearer(sbx.access_token), 'last-event-id': `1-${old * 8 + 1}` });
+    const res = await openSse(streamUrl(gw, { patient: 'sbx-0001', code: '59408-5' }), {
+      ...bearer(sbx.access_token),
+      'last-event-id': `1-${old * 8 + 1}`,
+    });
     expect(res.status).toBe(200);
     const [notice, firstEvent] = await res.waitForEvents(2, 'the notice and an event');
     res.close();
-    expect(notice).toMatchObject({ event: 'replay-truncated', data: { window_seconds: 300, gaps: [{ patient_id: 'sbx-0001', from: `${iso(old * 1000).slice(0, 19)}.000000Z` }] } });
+    expect(notice).toMatchObject({
+      event: 'replay-truncated',
+      data: { window_seconds: 300, gaps: [{ patient_id: 'sbx-0001', from: `${iso(old * 1000).slice(0, 19)}.000000Z` }] },
+    });
     const gapEnd = Date.parse(notice!.data.gaps[0].to);
     expect(Date.parse(firstEvent!.data.effective_at)).toBe(gapEnd); // the stream continues right where the gap ends
   });
@@ -290,7 +349,10 @@ describe('the synthetic sbx- patients', () => {
     const stream = await openSse(streamUrl(gw, { patient: 'sbx-0002' }), bearer(sbx.access_token));
     expect(stream.status).toBe(200);
     await stream.waitForEvents(1, 'a first event');
-    const revoked = await fetch(`${gw.url}/api/auth/revoke`, { method: 'POST', body: new URLSearchParams({ token: sbx.access_token, client_id: sbx.client_id, client_secret: sbx.client_secret }) });
+    const revoked = await fetch(`${gw.url}/api/auth/revoke`, {
+      method: 'POST',
+      body: new URLSearchParams({ token: sbx.access_token, client_id: sbx.client_id, client_secret: sbx.client_secret }),
+    });
     expect(revoked.status).toBe(200);
     await stream.ended;
     expect(stream.events.at(-1)).toMatchObject({ event: 'closed', data: { reason: 'revoked' } });
@@ -307,7 +369,17 @@ describe('the synthetic sbx- patients', () => {
 describe('sandbox-ness survives every token derived from a sandbox token', () => {
   it('an exchanged token and a new client_credentials token of the sandbox client are sandbox principals', async () => {
     const sbx = await sandbox();
-    const exchanged = await json(await fetch(`${gw.url}/api/auth/oauth2/token`, { method: 'POST', body: new URLSearchParams({ grant_type: EXCHANGE, subject_token: sbx.access_token, subject_token_type: JWT_TYPE, scope: 'read:vitals' }) }));
+    const exchanged = await json(
+      await fetch(`${gw.url}/api/auth/oauth2/token`, {
+        method: 'POST',
+        body: new URLSearchParams({
+          grant_type: EXCHANGE,
+          subject_token: sbx.access_token,
+          subject_token_type: JWT_TYPE,
+          scope: 'read:vitals',
+        }),
+      }),
+    );
     // the sandbox client has no refresh_token grant; its "refresh" is a new client_credentials token
     const renewed = await clientCredentialsToken(gw.url, { client_id: sbx.client_id, client_secret: sbx.client_secret, scope: '' });
     for (const token of [exchanged.access_token as string, renewed]) {
@@ -331,7 +403,9 @@ describe('nobody writes for an sbx- id', () => {
     expect(res.headers.get('content-type')).toMatch(/^application\/problem\+json/);
     expect(res.headers.get('www-authenticate')).toContain('error="insufficient_scope"');
     expect(await json(res)).toMatchObject({ status: 403, detail: expect.stringContaining('reserved') });
-    expect(refusals(await auditOf(device.client_id))).toEqual([{ action: 'vitals.write', patient: 'sbx-0001', reason: 'sandbox', via: 'rest' }]);
+    expect(refusals(await auditOf(device.client_id))).toEqual([
+      { action: 'vitals.write', patient: 'sbx-0001', reason: 'sandbox', via: 'rest' },
+    ]);
     expect((await auditOf(device.client_id)).filter((r) => r.outcome === 'success' && r.action === 'vitals.write')).toEqual([]);
   });
 });

@@ -24,7 +24,12 @@ import { registerCodeClient, signInAndConsent, userTokens, DEMO_PASSWORDS } from
 const require = createRequire(import.meta.url);
 type SmartApi = {
   authorize(options: Record<string, unknown>): Promise<unknown>;
-  ready(): Promise<{ state: { tokenResponse: Record<string, unknown> }; patient: { id: string | null }; user: { fhirUser: string | null }; getIdToken(): Record<string, unknown> | null }>;
+  ready(): Promise<{
+    state: { tokenResponse: Record<string, unknown> };
+    patient: { id: string | null };
+    user: { fhirUser: string | null };
+    getIdToken(): Record<string, unknown> | null;
+  }>;
 };
 const smart = require('fhirclient') as (req: IncomingMessage, res: ServerResponse, storage: unknown) => SmartApi;
 
@@ -35,9 +40,21 @@ beforeAll(async () => {
 afterAll(async () => gw?.close());
 
 const SMART_FIELDS = [
-  'issuer', 'jwks_uri', 'authorization_endpoint', 'token_endpoint', 'grant_types_supported', 'token_endpoint_auth_methods_supported',
-  'token_endpoint_auth_signing_alg_values_supported', 'scopes_supported', 'response_types_supported', 'code_challenge_methods_supported',
-  'capabilities', 'registration_endpoint', 'userinfo_endpoint', 'revocation_endpoint', 'introspection_endpoint',
+  'issuer',
+  'jwks_uri',
+  'authorization_endpoint',
+  'token_endpoint',
+  'grant_types_supported',
+  'token_endpoint_auth_methods_supported',
+  'token_endpoint_auth_signing_alg_values_supported',
+  'scopes_supported',
+  'response_types_supported',
+  'code_challenge_methods_supported',
+  'capabilities',
+  'registration_endpoint',
+  'userinfo_endpoint',
+  'revocation_endpoint',
+  'introspection_endpoint',
 ];
 
 describe('/.well-known/smart-configuration', () => {
@@ -54,12 +71,29 @@ describe('/.well-known/smart-configuration', () => {
       grant_types_supported: expect.arrayContaining(['authorization_code', 'client_credentials']),
       token_endpoint_auth_methods_supported: expect.arrayContaining(['private_key_jwt', 'none']),
       token_endpoint_auth_signing_alg_values_supported: expect.arrayContaining(['RS384', 'ES384']),
-      scopes_supported: expect.arrayContaining(['launch/patient', 'fhirUser', 'offline_access', 'openid', 'patient/Observation.rs', 'user/*.rs', 'system/*.rs']),
+      scopes_supported: expect.arrayContaining([
+        'launch/patient',
+        'fhirUser',
+        'offline_access',
+        'openid',
+        'patient/Observation.rs',
+        'user/*.rs',
+        'system/*.rs',
+      ]),
     });
-    expect(doc.capabilities).toEqual(expect.arrayContaining([
-      'launch-standalone', 'client-public', 'client-confidential-symmetric', 'client-confidential-asymmetric',
-      'context-standalone-patient', 'permission-patient', 'permission-user', 'permission-v2', 'sso-openid-connect',
-    ]));
+    expect(doc.capabilities).toEqual(
+      expect.arrayContaining([
+        'launch-standalone',
+        'client-public',
+        'client-confidential-symmetric',
+        'client-confidential-asymmetric',
+        'context-standalone-patient',
+        'permission-patient',
+        'permission-user',
+        'permission-v2',
+        'sso-openid-connect',
+      ]),
+    );
     // Only what is true: no EHR launch, no POST authorization requests.
     expect(doc.capabilities).not.toContain('launch-ehr');
     expect(doc.capabilities).not.toContain('authorize-post');
@@ -71,7 +105,10 @@ async function startSmartApp(options: () => Record<string, unknown>): Promise<{ 
   const sessions = new Map<string, unknown>();
   const storage = {
     get: async (key: string) => sessions.get(key),
-    set: async (key: string, value: unknown) => { sessions.set(key, value); return value; },
+    set: async (key: string, value: unknown) => {
+      sessions.set(key, value);
+      return value;
+    },
     unset: async (key: string) => sessions.delete(key),
   };
   const server = createServer((req, res) => {
@@ -81,7 +118,14 @@ async function startSmartApp(options: () => Record<string, unknown>): Promise<{ 
       if (path === '/callback') {
         const client = await smart(req, res, storage).ready();
         res.writeHead(200, { 'content-type': 'application/json' });
-        res.end(JSON.stringify({ tokenResponse: client.state.tokenResponse, patient: client.patient.id, fhirUser: client.user.fhirUser, idToken: client.getIdToken() }));
+        res.end(
+          JSON.stringify({
+            tokenResponse: client.state.tokenResponse,
+            patient: client.patient.id,
+            fhirUser: client.user.fhirUser,
+            idToken: client.getIdToken(),
+          }),
+        );
         return;
       }
       res.writeHead(404).end();
@@ -120,7 +164,15 @@ describe('SMART standalone launch for the demo patient (fhirclient)', () => {
     const registered = await registerPublicApp(`${app.url}/callback`, scope);
     clientId = registered.client_id;
     // The wildcard registered what the patient role covers, nothing waits for approval.
-    expect(registered.scope.split(' ').sort()).toEqual(['fhirUser', 'launch/patient', 'offline_access', 'openid', 'patient/AllergyIntolerance.rs', 'patient/Observation.rs', 'patient/Patient.rs']);
+    expect(registered.scope.split(' ').sort()).toEqual([
+      'fhirUser',
+      'launch/patient',
+      'offline_access',
+      'openid',
+      'patient/AllergyIntolerance.rs',
+      'patient/Observation.rs',
+      'patient/Patient.rs',
+    ]);
   });
   afterAll(() => new Promise<void>((resolve) => app.server.close(() => resolve())));
 
@@ -136,16 +188,32 @@ describe('SMART standalone launch for the demo patient (fhirclient)', () => {
     expect(location.origin).toBe(app.url);
     const done = await fetch(location);
     expect(done.status, await done.clone().text()).toBe(200);
-    const result = (await done.json()) as { tokenResponse: Record<string, string>; patient: string; fhirUser: string; idToken: Record<string, unknown> };
+    const result = (await done.json()) as {
+      tokenResponse: Record<string, string>;
+      patient: string;
+      fhirUser: string;
+      idToken: Record<string, unknown>;
+    };
 
     expect(result.patient).toBe('pat-0001');
     expect(result.fhirUser).toBe('Patient/pat-0001');
     const { tokenResponse } = result;
     expect(tokenResponse.patient).toBe('pat-0001');
-    expect(tokenResponse.scope!.split(' ').sort()).toEqual(['fhirUser', 'launch/patient', 'offline_access', 'openid', 'patient/AllergyIntolerance.rs', 'patient/Observation.rs', 'patient/Patient.rs']);
+    expect(tokenResponse.scope!.split(' ').sort()).toEqual([
+      'fhirUser',
+      'launch/patient',
+      'offline_access',
+      'openid',
+      'patient/AllergyIntolerance.rs',
+      'patient/Observation.rs',
+      'patient/Patient.rs',
+    ]);
     expect(tokenResponse.refresh_token).toEqual(expect.any(String));
     // The ID token verifies against the JWKS the SMART document names, and says who the user is.
-    const { payload } = await jwtVerify(tokenResponse.id_token!, createRemoteJWKSet(new URL(`${gw.url}/.well-known/jwks.json`)), { issuer: gw.url, audience: clientId });
+    const { payload } = await jwtVerify(tokenResponse.id_token!, createRemoteJWKSet(new URL(`${gw.url}/.well-known/jwks.json`)), {
+      issuer: gw.url,
+      audience: clientId,
+    });
     expect(payload).toMatchObject({ sub: 'usr-demo-patient', fhirUser: 'Patient/pat-0001' });
 
     // The token reads the patient's own vitals (patient/Observation.rs), never another patient's.
@@ -168,8 +236,14 @@ describe('SMART standalone launch for the demo patient (fhirclient)', () => {
   it('refuses an aud that names another FHIR server', async () => {
     const url = new URL(`${gw.url}/api/auth/oauth2/authorize`);
     url.search = new URLSearchParams({
-      response_type: 'code', client_id: clientId, redirect_uri: `${app.url}/callback`, scope, state: 's', aud: 'https://fhir.example.org/r4',
-      code_challenge: 'E9Melhoa2OwvFrEMTJguCHaoeK1t8URWbuGJSstw-cM', code_challenge_method: 'S256',
+      response_type: 'code',
+      client_id: clientId,
+      redirect_uri: `${app.url}/callback`,
+      scope,
+      state: 's',
+      aud: 'https://fhir.example.org/r4',
+      code_challenge: 'E9Melhoa2OwvFrEMTJguCHaoeK1t8URWbuGJSstw-cM',
+      code_challenge_method: 'S256',
     }).toString();
     const res = await fetch(url, { redirect: 'manual' });
     expect(res.status).toBe(303);
@@ -177,17 +251,27 @@ describe('SMART standalone launch for the demo patient (fhirclient)', () => {
   });
 });
 
-describe('SMART user/ scopes are bounded by the user\'s role', () => {
+describe("SMART user/ scopes are bounded by the user's role", () => {
   it("a nurse asking for user/*.rs gets the nurse role's read scopes, and only reads", async () => {
     const client = await registerCodeClient(gw.url, ['openid', 'fhirUser', 'user/*.rs', 'user/Patient.cruds'] as unknown as Scope[]);
     const { tokens } = await userTokens(gw.url, client, 'nurse', DEMO_PASSWORDS.nurse, 'openid fhirUser user/*.rs launch/patient');
-    expect(tokens.scope.split(' ').sort()).toEqual(['fhirUser', 'openid', 'user/AllergyIntolerance.rs', 'user/Observation.rs', 'user/Patient.rs']);
+    expect(tokens.scope.split(' ').sort()).toEqual([
+      'fhirUser',
+      'openid',
+      'user/AllergyIntolerance.rs',
+      'user/Observation.rs',
+      'user/Patient.rs',
+    ]);
     const idToken = (tokens as unknown as { id_token: string }).id_token;
     const { payload } = await jwtVerify(idToken, createRemoteJWKSet(new URL(`${gw.url}/.well-known/jwks.json`)), { issuer: gw.url });
     expect(payload.fhirUser).toBe('Practitioner/usr-demo-nurse');
     // user/Observation.rs stands for read:vitals at the guard; user/Patient.rs gives no write:patients.
     expect((await fetch(`${gw.url}/api/v1/vitals/latest?patient=pat-0002`, { headers: bearer(tokens.access_token) })).status).toBe(200);
-    const write = await fetch(`${gw.url}/api/v1/patients`, { method: 'POST', headers: { ...bearer(tokens.access_token), 'content-type': 'application/json' }, body: '{}' });
+    const write = await fetch(`${gw.url}/api/v1/patients`, {
+      method: 'POST',
+      headers: { ...bearer(tokens.access_token), 'content-type': 'application/json' },
+      body: '{}',
+    });
     expect(write.status).toBe(403);
   });
 
@@ -220,7 +304,13 @@ describe('SMART user/ scopes are bounded by the user\'s role', () => {
     const client = (await res.json()) as { client_id: string; scope: string; approval?: string };
     expect(client.scope).toBe('openid');
     expect(client.approval).toBeUndefined();
-    const { tokens } = await userTokens(gw.url, { ...client, redirect_uris: [] }, 'patient', DEMO_PASSWORDS.patient, 'openid patient/*.rs user/*.rs');
+    const { tokens } = await userTokens(
+      gw.url,
+      { ...client, redirect_uris: [] },
+      'patient',
+      DEMO_PASSWORDS.patient,
+      'openid patient/*.rs user/*.rs',
+    );
     expect(tokens.scope).toBe('openid');
   });
 });
@@ -232,7 +322,13 @@ describe('SMART Backend Services (openid-client, private_key_jwt ES384)', () => 
     const res = await fetch(`${gw.url}/api/auth/register`, {
       method: 'POST',
       headers: { 'content-type': 'application/json', authorization: `Bearer ${await initialAccessToken(role)}` },
-      body: JSON.stringify({ client_name: `SMART backend <test ${role}>`, grant_types: ['client_credentials'], token_endpoint_auth_method: 'private_key_jwt', jwks: { keys: [jwk] }, scope: 'system/*.rs' }),
+      body: JSON.stringify({
+        client_name: `SMART backend <test ${role}>`,
+        grant_types: ['client_credentials'],
+        token_endpoint_auth_method: 'private_key_jwt',
+        jwks: { keys: [jwk] },
+        scope: 'system/*.rs',
+      }),
     });
     expect(res.status).toBe(201);
     const client = (await res.json()) as { client_id: string; scope: string };

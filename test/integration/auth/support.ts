@@ -31,7 +31,11 @@ export interface CodeClient {
 }
 
 /** An authorization-code client registered with a `role` initial access token (default system: the users' roles bound its tokens). */
-export async function registerCodeClient(baseUrl: string, scopes: Scope[], opts: { public?: boolean; name?: string; role?: Role } = {}): Promise<CodeClient> {
+export async function registerCodeClient(
+  baseUrl: string,
+  scopes: Scope[],
+  opts: { public?: boolean; name?: string; role?: Role } = {},
+): Promise<CodeClient> {
   const res = await fetch(`${baseUrl}/api/auth/register`, {
     method: 'POST',
     headers: { 'content-type': 'application/json', authorization: `Bearer ${await initialAccessToken(opts.role ?? 'system')}` },
@@ -52,7 +56,12 @@ export async function registerCodeClient(baseUrl: string, scopes: Scope[], opts:
 export function hiddenFields(html: string): Record<string, string> {
   const fields: Record<string, string> = {};
   for (const m of html.matchAll(/<input type="hidden" name="([^"]+)" value="([^"]*)">/g)) {
-    fields[m[1]!] = m[2]!.replaceAll('&amp;', '&').replaceAll('&quot;', '"').replaceAll('&#39;', "'").replaceAll('&lt;', '<').replaceAll('&gt;', '>');
+    fields[m[1]!] = m[2]!
+      .replaceAll('&amp;', '&')
+      .replaceAll('&quot;', '"')
+      .replaceAll('&#39;', "'")
+      .replaceAll('&lt;', '<')
+      .replaceAll('&gt;', '>');
   }
   return fields;
 }
@@ -85,7 +94,11 @@ export class Browser {
  * Drives the pages as a person would: GET the authorization URL (login page), POST the login
  * form, POST "Allow" on the consent page. Returns the final redirect Location (the callback).
  */
-export async function signInAndConsent(authorizationUrl: URL | string, username: keyof typeof DEMO_PASSWORDS, decision: 'allow' | 'deny' = 'allow') {
+export async function signInAndConsent(
+  authorizationUrl: URL | string,
+  username: keyof typeof DEMO_PASSWORDS,
+  decision: 'allow' | 'deny' = 'allow',
+) {
   const browser = new Browser();
   const login = await browser.request(String(authorizationUrl));
   expect(login.status).toBe(200);
@@ -113,7 +126,14 @@ export async function userTokens(baseUrl: string, client: CodeClient, username: 
   const redeem = (v: string) =>
     fetch(`${baseUrl}/api/auth/oauth2/token`, {
       method: 'POST',
-      body: new URLSearchParams({ grant_type: 'authorization_code', code, redirect_uri: REDIRECT_URI, code_verifier: v, client_id: client.client_id, ...(client.client_secret ? { client_secret: client.client_secret } : {}) }),
+      body: new URLSearchParams({
+        grant_type: 'authorization_code',
+        code,
+        redirect_uri: REDIRECT_URI,
+        code_verifier: v,
+        client_id: client.client_id,
+        ...(client.client_secret ? { client_secret: client.client_secret } : {}),
+      }),
     });
   const tokens = (await (await redeem(verifier)).json()) as { access_token: string; refresh_token: string; scope: string };
   return { code, verifier, redeem, tokens, consentHtml };

@@ -51,7 +51,11 @@ describe('TRUST_PROXY: the client address behind an ingress', () => {
   it('through a trusted proxy, the forwarded client address is counted and audited, each client apart', async () => {
     const client = await registerClient(gw.url, ['read:appointments'], 'trust-proxy-forwarded', 'patient');
     const [first, second] = [clientAddress(), clientAddress()];
-    expect([await attempt(gw, client, proxy, first), await attempt(gw, client, proxy, first), await attempt(gw, client, proxy, first)]).toEqual([401, 401, 429]);
+    expect([
+      await attempt(gw, client, proxy, first),
+      await attempt(gw, client, proxy, first),
+      await attempt(gw, client, proxy, first),
+    ]).toEqual([401, 401, 429]);
     // another client behind the same proxy has a budget of its own
     expect(await attempt(gw, client, proxy, second)).toBe(401);
     expect(await auditedAddresses(gw, [proxy, first, second])).toEqual([first, first, second]);
@@ -89,7 +93,7 @@ describe('TRUST_PROXY unset (the default)', () => {
   });
   afterAll(async () => gw?.close());
 
-  it('no proxy header is trusted: the socket\'s address is counted and audited', async () => {
+  it("no proxy header is trusted: the socket's address is counted and audited", async () => {
     const client = await registerClient(gw.url, ['read:appointments'], 'trust-proxy-off', 'patient');
     const socket = randomLoopbackAddress();
     const forwarded = [clientAddress(), clientAddress(), clientAddress()];

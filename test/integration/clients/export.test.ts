@@ -25,7 +25,11 @@ const group = `ward-c${run}`;
 const members = [`pat-c${run}a`, `pat-c${run}b`];
 const storage = folderStorage(exportStorageDir({ DATABASE_URL: testEnv.APP_DATABASE_URL }));
 
-function runCommand(cmd: string, args: string[], env: Record<string, string>): Promise<{ code: number | null; stdout: string; stderr: string }> {
+function runCommand(
+  cmd: string,
+  args: string[],
+  env: Record<string, string>,
+): Promise<{ code: number | null; stdout: string; stderr: string }> {
   return new Promise((ok) => {
     const child = spawn(cmd, args, { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
     let stdout = '';
@@ -55,8 +59,17 @@ beforeAll(async () => {
     if (busy) return;
     busy = true;
     void (async () => {
-      const { rows } = await owner.query<{ id: string }>("SELECT id FROM export_jobs WHERE client_id = $1 AND status = 'queued'", [client.client_id]);
-      if (rows.length > 0) await runNextExport(gw.deps.pool, { storage, maxFileBytes: 16_384, leaseMs: 10_000, expiresMs: 600_000, only: rows.map((r) => r.id) });
+      const { rows } = await owner.query<{ id: string }>("SELECT id FROM export_jobs WHERE client_id = $1 AND status = 'queued'", [
+        client.client_id,
+      ]);
+      if (rows.length > 0)
+        await runNextExport(gw.deps.pool, {
+          storage,
+          maxFileBytes: 16_384,
+          leaseMs: 10_000,
+          expiresMs: 600_000,
+          only: rows.map((r) => r.id),
+        });
     })().finally(() => (busy = false));
   }, 100);
 });

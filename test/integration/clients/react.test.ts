@@ -7,7 +7,16 @@ import { createElement } from 'react';
 import TestRenderer, { act, type ReactTestRenderer } from 'react-test-renderer';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ClientCredentials, ForbiddenError, VitalisClient, resources } from '@vitalis/client';
-import { VitalisProvider, type Resource, useAppointments, useLatestVitals, usePatient, useVitalsHistory, useVitalsStream, type VitalsStreamState } from '@vitalis/client/react';
+import {
+  VitalisProvider,
+  type Resource,
+  useAppointments,
+  useLatestVitals,
+  usePatient,
+  useVitalsHistory,
+  useVitalsStream,
+  type VitalsStreamState,
+} from '@vitalis/client/react';
 import { countStored, waitFor } from '../vitals/support';
 import { createTestSlots, heartRate, patientBody, startClientStack, startProxy, uid, type ClientStack } from './support';
 
@@ -48,15 +57,28 @@ function renderHook<T>(client: VitalisClient, useHook: () => T): { current: () =
   return { current: () => latest, unmount: () => inAct(() => renderer.unmount()), renderer };
 }
 
-const settled = <T>(r: () => Resource<T>) => waitFor(async () => r(), (s) => !s.loading, 30_000, 'hook settled');
+const settled = <T>(r: () => Resource<T>) =>
+  waitFor(
+    async () => r(),
+    (s) => !s.loading,
+    30_000,
+    'hook settled',
+  );
 
 describe('React hooks', () => {
   it('useLatestVitals and useVitalsHistory load real data; reload refetches', async () => {
     const patient = `pat-react-${uid()}`;
     // yesterday, on the hour: inside the gateway's device-clock window, on a minute boundary
     const base = new Date(Math.floor(Date.now() / 3_600_000) * 3_600_000 - 86_400_000);
-    await api.vitals.publish(Array.from({ length: 3 }, (_, i) => heartRate(patient, `${patient}-mon`, i + 1, new Date(base.getTime() + i * 1000))));
-    await waitFor(() => countStored(stack.pool, { patient }), (c) => c.rows === 3, 45_000, 'stored');
+    await api.vitals.publish(
+      Array.from({ length: 3 }, (_, i) => heartRate(patient, `${patient}-mon`, i + 1, new Date(base.getTime() + i * 1000))),
+    );
+    await waitFor(
+      () => countStored(stack.pool, { patient }),
+      (c) => c.rows === 3,
+      45_000,
+      'stored',
+    );
 
     const latest = renderHook(api, () => useLatestVitals(patient));
     expect(latest.current().loading).toBe(true);
@@ -65,9 +87,19 @@ describe('React hooks', () => {
     expect(loaded.data!.data).toEqual([expect.objectContaining({ code: '8867-4', seq: 3 })]);
 
     await api.vitals.publish([heartRate(patient, `${patient}-mon`, 4, new Date(base.getTime() + 3000))]);
-    await waitFor(() => countStored(stack.pool, { patient }), (c) => c.rows === 4, 45_000, 'stored');
+    await waitFor(
+      () => countStored(stack.pool, { patient }),
+      (c) => c.rows === 4,
+      45_000,
+      'stored',
+    );
     inAct(() => latest.current().reload());
-    await waitFor(async () => latest.current(), (s) => !s.loading && s.data?.data[0]?.seq === 4, 30_000, 'reloaded');
+    await waitFor(
+      async () => latest.current(),
+      (s) => !s.loading && s.data?.data[0]?.seq === 4,
+      30_000,
+      'reloaded',
+    );
     latest.unmount();
 
     const query = { patient, from: base.toISOString(), to: new Date(base.getTime() + 60_000).toISOString() };
@@ -78,7 +110,14 @@ describe('React hooks', () => {
   });
 
   it('errors surface typed: a client without read:vitals gets a ForbiddenError', async () => {
-    const narrow = new VitalisClient({ baseUrl: stack.gw.url, auth: new ClientCredentials(stack.gw.url, { clientId: stack.client.client_id, clientSecret: stack.client.client_secret, scope: 'read:appointments' }) });
+    const narrow = new VitalisClient({
+      baseUrl: stack.gw.url,
+      auth: new ClientCredentials(stack.gw.url, {
+        clientId: stack.client.client_id,
+        clientSecret: stack.client.client_secret,
+        scope: 'read:appointments',
+      }),
+    });
     const patient = `pat-react-${uid()}`;
     const hook = renderHook(narrow, () => useLatestVitals(patient));
     const done = await settled(hook.current);
@@ -102,16 +141,36 @@ describe('React hooks', () => {
   it('useVitalsStream: every observation once, in order, across a forced disconnect; unmount closes', async () => {
     const proxy = await startProxy(stack.gw.address);
     try {
-      const live = new VitalisClient({ baseUrl: proxy.url, auth: new ClientCredentials(stack.gw.url, { clientId: stack.client.client_id, clientSecret: stack.client.client_secret }) });
+      const live = new VitalisClient({
+        baseUrl: proxy.url,
+        auth: new ClientCredentials(stack.gw.url, { clientId: stack.client.client_id, clientSecret: stack.client.client_secret }),
+      });
       const patient = `pat-react-live-${uid()}`;
       const hook = renderHook(live, () => useVitalsStream(patient));
-      await waitFor(async () => hook.current().status, (s) => s === 'live', 30_000, 'stream live');
+      await waitFor(
+        async () => hook.current().status,
+        (s) => s === 'live',
+        30_000,
+        'stream live',
+      );
       await api.vitals.publish(Array.from({ length: 6 }, (_, i) => heartRate(patient, `${patient}-mon`, i + 1)));
-      await waitFor(async () => hook.current().events.length, (n) => n >= 3, 45_000, 'first events');
+      await waitFor(
+        async () => hook.current().events.length,
+        (n) => n >= 3,
+        45_000,
+        'first events',
+      );
       expect(proxy.dropAll()).toBeGreaterThan(0);
       await api.vitals.publish(Array.from({ length: 6 }, (_, i) => heartRate(patient, `${patient}-mon`, i + 7)));
-      const state: VitalsStreamState = await waitFor(async () => hook.current(), (s) => s.events.length >= 12, 45_000, 'all events');
-      expect(state.events.map((e) => (e.type === 'observation' ? e.observation.seq : -1))).toEqual(Array.from({ length: 12 }, (_, i) => i + 1));
+      const state: VitalsStreamState = await waitFor(
+        async () => hook.current(),
+        (s) => s.events.length >= 12,
+        45_000,
+        'all events',
+      );
+      expect(state.events.map((e) => (e.type === 'observation' ? e.observation.seq : -1))).toEqual(
+        Array.from({ length: 12 }, (_, i) => i + 1),
+      );
       expect(state.latest['8867-4']?.seq).toBe(12);
       hook.unmount();
     } finally {

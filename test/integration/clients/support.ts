@@ -22,7 +22,16 @@ import { groupAtEnd, startTestIngest, testKafka, testPool, uid } from '../vitals
 
 export { uid };
 
-export const ALL_SCOPES = ['read:patients', 'write:patients', 'read:appointments', 'write:appointments', 'read:vitals', 'write:vitals', 'read:diagnostics', 'write:diagnostics'] as const;
+export const ALL_SCOPES = [
+  'read:patients',
+  'write:patients',
+  'read:appointments',
+  'write:appointments',
+  'read:vitals',
+  'write:vitals',
+  'read:diagnostics',
+  'write:diagnostics',
+] as const;
 
 export interface ClientStack {
   gw: RunningGateway;
@@ -40,7 +49,12 @@ export async function startClientStack(name: string, overrides: Record<string, s
   const groupId = `vitalis-test-clients-${name}-${uid()}`;
   await groupAtEnd(admin, groupId, TEST_TOPICS.vitalsObservations);
   const live = await liveStage(pool);
-  const worker: IngestWorker = await startTestIngest(kafka, pool, { topic: TEST_TOPICS.vitalsObservations, dlqTopic: TEST_TOPICS.vitalsDeadLetter, groupId, ...live.workerOptions });
+  const worker: IngestWorker = await startTestIngest(kafka, pool, {
+    topic: TEST_TOPICS.vitalsObservations,
+    dlqTopic: TEST_TOPICS.vitalsDeadLetter,
+    groupId,
+    ...live.workerOptions,
+  });
   const client = await registerClient(gw.url, [...ALL_SCOPES], `vitalis-client-test-${name}`);
   return {
     gw,
@@ -79,14 +93,21 @@ export async function createTestSlots(gw: RunningGateway, count: number): Promis
   const day = Date.UTC(2031, 5, 2, 9);
   for (let i = 0; i < count; i++) {
     const start = new Date(day + i * 1_800_000);
-    await createSlot(gw.deps.pool, { clinicianId: clinician, appointmentType: 'consultation', start: start.toISOString(), end: new Date(start.getTime() + 1_800_000).toISOString() });
+    await createSlot(gw.deps.pool, {
+      clinicianId: clinician,
+      appointmentType: 'consultation',
+      start: start.toISOString(),
+      end: new Date(start.getTime() + 1_800_000).toISOString(),
+    });
   }
   // The projection reads only events older than every open transaction on the server (gap-safe),
   // so one catch-up may not see them yet: repeat until the slots are listed.
   const deadline = Date.now() + 45_000;
   for (;;) {
     await catchUp(gw.deps.pool, slotsProjection);
-    const { rows } = await gw.deps.pool.query<{ n: number }>('SELECT count(*)::int AS n FROM rm_slots WHERE clinician_id = $1', [clinician]);
+    const { rows } = await gw.deps.pool.query<{ n: number }>('SELECT count(*)::int AS n FROM rm_slots WHERE clinician_id = $1', [
+      clinician,
+    ]);
     if (rows[0]!.n === count) return clinician;
     if (Date.now() > deadline) throw new Error(`slots of ${clinician} not projected within 45 s`);
     await new Promise((r) => setTimeout(r, 200));
@@ -144,5 +165,13 @@ export async function startProxy(targetUrl: string): Promise<Proxy> {
 
 /** A heart-rate observation with a given per-device seq. */
 export function heartRate(patient: string, device: string, seq: number, at = new Date()) {
-  return { patient_id: patient, device_id: device, seq, effective_at: at.toISOString(), code: '8867-4', value: 60 + (seq % 40), unit: '/min' };
+  return {
+    patient_id: patient,
+    device_id: device,
+    seq,
+    effective_at: at.toISOString(),
+    code: '8867-4',
+    value: 60 + (seq % 40),
+    unit: '/min',
+  };
 }

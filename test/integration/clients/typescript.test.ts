@@ -48,7 +48,11 @@ describe('authentication', () => {
       tokenRequests++;
       return fetch(input, init);
     };
-    const auth = new ClientCredentials(stack.gw.url, { clientId: stack.client.client_id, clientSecret: stack.client.client_secret, fetch: counting });
+    const auth = new ClientCredentials(stack.gw.url, {
+      clientId: stack.client.client_id,
+      clientSecret: stack.client.client_secret,
+      fetch: counting,
+    });
     const own = new VitalisClient({ baseUrl: stack.gw.url, auth });
     const [identity] = await Promise.all([own.identity(), own.identity(), own.health()]);
     expect(JSON.stringify(identity)).toContain(stack.client.client_id);
@@ -64,7 +68,14 @@ describe('authentication', () => {
   });
 
   it('narrowed scopes: a call outside them is a ForbiddenError naming insufficient_scope', async () => {
-    const narrow = new VitalisClient({ baseUrl: stack.gw.url, auth: new ClientCredentials(stack.gw.url, { clientId: stack.client.client_id, clientSecret: stack.client.client_secret, scope: ['read:appointments'] }) });
+    const narrow = new VitalisClient({
+      baseUrl: stack.gw.url,
+      auth: new ClientCredentials(stack.gw.url, {
+        clientId: stack.client.client_id,
+        clientSecret: stack.client.client_secret,
+        scope: ['read:appointments'],
+      }),
+    });
     const err = await narrow.vitals.latest(`pat-ts-${uid()}`).catch((e: unknown) => e);
     expect(err).toBeInstanceOf(ForbiddenError);
     expect((err as ForbiddenError).status).toBe(403);
@@ -82,7 +93,10 @@ describe('authentication', () => {
 
   it('wrong client secret is an OAuthError invalid_client', async () => {
     const wrong = VitalisClient.withClientCredentials(stack.gw.url, stack.client.client_id, 'wrong-secret');
-    const err = (await wrong.health().then(() => wrong.identity()).catch((e: unknown) => e)) as OAuthError;
+    const err = (await wrong
+      .health()
+      .then(() => wrong.identity())
+      .catch((e: unknown) => e)) as OAuthError;
     expect(err).toBeInstanceOf(OAuthError);
     expect(err.error).toBe('invalid_client');
   });
@@ -100,13 +114,29 @@ describe('authentication', () => {
     const pkce = await createPkce();
     expect(pkce.verifier).toMatch(/^[A-Za-z0-9_-]{43}$/);
     const state = randomState();
-    const url = authorizationUrl(stack.gw.url, { clientId: app.client_id, redirectUri: REDIRECT_URI, scope: ['read:vitals', 'read:patients'], state, challenge: pkce.challenge });
+    const url = authorizationUrl(stack.gw.url, {
+      clientId: app.client_id,
+      redirectUri: REDIRECT_URI,
+      scope: ['read:vitals', 'read:patients'],
+      state,
+      challenge: pkce.challenge,
+    });
     const { location } = await signInAndConsent(url, 'nurse');
-    const tokens = await exchangeCode(stack.gw.url, location, { clientId: app.client_id, clientSecret: app.client_secret, redirectUri: REDIRECT_URI, verifier: pkce.verifier, expectedState: state });
+    const tokens = await exchangeCode(stack.gw.url, location, {
+      clientId: app.client_id,
+      clientSecret: app.client_secret,
+      redirectUri: REDIRECT_URI,
+      verifier: pkce.verifier,
+      expectedState: state,
+    });
     expect(tokens.refresh_token).toBeTruthy();
 
     const rotated: TokenSet[] = [];
-    const auth = new RefreshingTokens(stack.gw.url, tokens, { clientId: app.client_id, clientSecret: app.client_secret, onTokens: (t) => rotated.push(t) });
+    const auth = new RefreshingTokens(stack.gw.url, tokens, {
+      clientId: app.client_id,
+      clientSecret: app.client_secret,
+      onTokens: (t) => rotated.push(t),
+    });
     const user = new VitalisClient({ baseUrl: stack.gw.url, auth });
     expect(JSON.stringify(await user.identity())).toContain('nurse');
     auth.invalidate(); // as if the access token expired: the next call refreshes
@@ -115,11 +145,24 @@ describe('authentication', () => {
     expect(rotated[0]!.refresh_token).not.toBe(tokens.refresh_token);
 
     // A state mismatch is refused before any code is redeemed.
-    await expect(exchangeCode(stack.gw.url, location, { clientId: app.client_id, redirectUri: REDIRECT_URI, verifier: pkce.verifier, expectedState: 'other' })).rejects.toThrow(/state/);
+    await expect(
+      exchangeCode(stack.gw.url, location, {
+        clientId: app.client_id,
+        redirectUri: REDIRECT_URI,
+        verifier: pkce.verifier,
+        expectedState: 'other',
+      }),
+    ).rejects.toThrow(/state/);
   });
 
   it('dynamic registration through the client', async () => {
-    const reg = await registerWithClient(stack.gw.url, { client_name: `ts-reg-${uid()}`, grant_types: ['client_credentials'], response_types: ['token'], token_endpoint_auth_method: 'client_secret_post', scope: 'read:vitals' });
+    const reg = await registerWithClient(stack.gw.url, {
+      client_name: `ts-reg-${uid()}`,
+      grant_types: ['client_credentials'],
+      response_types: ['token'],
+      token_endpoint_auth_method: 'client_secret_post',
+      scope: 'read:vitals',
+    });
     expect(reg.client_id).toBeTruthy();
     expect(reg.client_secret).toBeTruthy();
   });
@@ -135,7 +178,12 @@ describe('vitals', () => {
     const observations = Array.from({ length: 5 }, (_, i) => heartRate(patient, device, i + 1, new Date(base.getTime() + i * 1000)));
     const accepted = await api.vitals.publish(observations);
     expect(accepted.accepted).toBe(5);
-    await waitFor(() => countStored(stack.pool, { patient }), (c) => c.rows === 5, 45_000, 'published vitals stored');
+    await waitFor(
+      () => countStored(stack.pool, { patient }),
+      (c) => c.rows === 5,
+      45_000,
+      'published vitals stored',
+    );
 
     const range = { patient, from: base.toISOString(), to: new Date(base.getTime() + 60_000).toISOString() };
     const seen: number[] = [];
@@ -156,7 +204,9 @@ describe('vitals', () => {
     expect(err).toBeInstanceOf(ValidationError);
     expect(err.status).toBe(400);
     expect(err.problem.type).toMatch(/\/errors\/[a-z-]+$/);
-    const refused = (await api.vitals.publish([{ ...heartRate(patient, device, 9), unit: 'bpm' }]).catch((e: unknown) => e)) as ValidationError;
+    const refused = (await api.vitals
+      .publish([{ ...heartRate(patient, device, 9), unit: 'bpm' }])
+      .catch((e: unknown) => e)) as ValidationError;
     expect(refused).toBeInstanceOf(ValidationError);
     expect(refused.status).toBe(422);
   });
@@ -166,21 +216,41 @@ describe('live vitals (SSE, Last-Event-ID resume)', () => {
   it('receives every observation exactly once, in order, across a forced disconnect', async () => {
     const proxy = await startProxy(stack.gw.address);
     try {
-      const live = new VitalisClient({ baseUrl: proxy.url, auth: new ClientCredentials(stack.gw.url, { clientId: stack.client.client_id, clientSecret: stack.client.client_secret }) });
+      const live = new VitalisClient({
+        baseUrl: proxy.url,
+        auth: new ClientCredentials(stack.gw.url, { clientId: stack.client.client_id, clientSecret: stack.client.client_secret }),
+      });
       const patient = `pat-ts-live-${uid()}`;
       const device = `${patient}-mon`;
       const received: LiveVitalsEvent[] = [];
       let connects = 0;
       let connected!: () => void;
       let firstConnect = new Promise<void>((r) => (connected = r));
-      const sub = live.vitals.subscribe({ patient, onEvent: (e) => received.push(e), onConnect: () => { connects++; connected(); } });
+      const sub = live.vitals.subscribe({
+        patient,
+        onEvent: (e) => received.push(e),
+        onConnect: () => {
+          connects++;
+          connected();
+        },
+      });
       await firstConnect;
       await api.vitals.publish(Array.from({ length: 10 }, (_, i) => heartRate(patient, device, i + 1)));
-      await waitFor(async () => received.length, (n) => n >= 5, 45_000, 'first live observations');
+      await waitFor(
+        async () => received.length,
+        (n) => n >= 5,
+        45_000,
+        'first live observations',
+      );
       firstConnect = new Promise<void>((r) => (connected = r));
       expect(proxy.dropAll()).toBeGreaterThan(0);
       await api.vitals.publish(Array.from({ length: 10 }, (_, i) => heartRate(patient, device, i + 11)));
-      await waitFor(async () => received.length, (n) => n >= 20, 45_000, 'all live observations after the disconnect');
+      await waitFor(
+        async () => received.length,
+        (n) => n >= 20,
+        45_000,
+        'all live observations after the disconnect',
+      );
       sub.close();
       await sub.done;
       expect(connects).toBeGreaterThanOrEqual(2);

@@ -24,7 +24,17 @@ describe('GET /auth.md', () => {
     expect(res.headers.get('content-type')).toBe('text/markdown; charset=utf-8');
     expect(markdown).toMatch(/^# Vitalis authentication walkthrough/);
     expect(markdown).toContain(`BASE=${gw.url}\n`);
-    for (const step of ['Discover', 'Register', 'client credentials', 'Probe', 'Token exchange', 'Use the token', 'Revoke', 'Sandbox', 'PKCE']) {
+    for (const step of [
+      'Discover',
+      'Register',
+      'client credentials',
+      'Probe',
+      'Token exchange',
+      'Use the token',
+      'Revoke',
+      'Sandbox',
+      'PKCE',
+    ]) {
       expect(markdown).toContain(step);
     }
   });

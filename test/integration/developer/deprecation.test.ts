@@ -98,13 +98,17 @@ describe('its successor GET /api/v1/vitals/latest', () => {
   it('filters by code, answers FHIR on request, validates, and enforces read:vitals', async () => {
     const none = await fetch(`${gw.url}/api/v1/vitals/latest?patient=${patient}&code=59408-5`, { headers: reader });
     expect(((await none.json()) as { count: number }).count).toBe(0);
-    const fhir = await fetch(`${gw.url}/api/v1/vitals/latest?patient=${patient}`, { headers: { ...reader, accept: 'application/fhir+json' } });
+    const fhir = await fetch(`${gw.url}/api/v1/vitals/latest?patient=${patient}`, {
+      headers: { ...reader, accept: 'application/fhir+json' },
+    });
     expect(fhir.headers.get('content-type')).toMatch(/^application\/fhir\+json/);
     expect(((await fhir.json()) as { resourceType: string }).resourceType).toBe('Bundle');
     const missing = await fetch(`${gw.url}/api/v1/vitals/latest`, { headers: reader });
     expect(missing.status).toBe(400);
     await missing.body?.cancel();
-    const wrongScope = await fetch(`${gw.url}/api/v1/vitals/latest?patient=${patient}`, { headers: await authHeaders(gw.url, ['read:appointments']) });
+    const wrongScope = await fetch(`${gw.url}/api/v1/vitals/latest?patient=${patient}`, {
+      headers: await authHeaders(gw.url, ['read:appointments']),
+    });
     expect(wrongScope.status).toBe(403);
     await wrongScope.body?.cancel();
   });

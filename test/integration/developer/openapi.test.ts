@@ -48,7 +48,14 @@ describe('GET /openapi.json', () => {
     const documented = operations(doc).map((o) => o.key);
     expect(registered.length).toBeGreaterThan(15);
     expect([...new Set(documented)].sort()).toEqual([...new Set(registered)].sort());
-    for (const required of ['GET /openapi.json', 'GET /auth.md', 'GET /developers', 'GET /api/v1/health', 'POST /api/auth/oauth2/token', 'GET /api/v1/vitals/latest']) {
+    for (const required of [
+      'GET /openapi.json',
+      'GET /auth.md',
+      'GET /developers',
+      'GET /api/v1/health',
+      'POST /api/auth/oauth2/token',
+      'GET /api/v1/vitals/latest',
+    ]) {
       expect(documented).toContain(required);
     }
   });
@@ -57,7 +64,10 @@ describe('GET /openapi.json', () => {
     for (const { key, op } of operations(doc)) {
       expect(op.summary, key).toBeTruthy();
       expect(op.tags?.length, key).toBeGreaterThan(0);
-      expect(Object.keys(op.responses).some((s) => /^(101|[23]..)$/.test(s)), key).toBe(true);
+      expect(
+        Object.keys(op.responses).some((s) => /^(101|[23]..)$/.test(s)),
+        key,
+      ).toBe(true);
     }
   });
 
@@ -83,7 +93,9 @@ describe('GET /openapi.json', () => {
         if (route.path.startsWith('/fhir/R4/')) {
           // the FHIR API answers its refusals (same status and WWW-Authenticate) as OperationOutcomes
           for (const status of ['401', '403']) {
-            expect(op.responses[status].content, `${route.path} ${status}`).toEqual({ 'application/fhir+json': { schema: { $ref: '#/components/schemas/FhirOperationOutcome' } } });
+            expect(op.responses[status].content, `${route.path} ${status}`).toEqual({
+              'application/fhir+json': { schema: { $ref: '#/components/schemas/FhirOperationOutcome' } },
+            });
           }
         } else {
           expect(op.responses['401'], route.path).toEqual({ $ref: '#/components/responses/Unauthorized' });
@@ -96,7 +108,9 @@ describe('GET /openapi.json', () => {
     expect(doc.paths['/api/v1/vitals'].post.security[0]).toEqual({ oauth2: ['write:vitals'] });
     expect(doc.paths['/api/v1/vitals'].get.security[0]).toEqual({ oauth2: ['read:vitals'] });
     expect(doc.paths['/api/v1/patients'].get.security.filter((r: Json) => 'oauth2' in r)).toEqual([
-      { oauth2: ['read:patients'] }, { oauth2: ['write:patients'] }, { oauth2: ['patient/Patient.rs'] },
+      { oauth2: ['read:patients'] },
+      { oauth2: ['write:patients'] },
+      { oauth2: ['patient/Patient.rs'] },
     ]);
   });
 

@@ -21,7 +21,10 @@ let status: number | undefined;
 beforeAll(async () => {
   if (!existsSync(CHROMIUM)) throw new Error(`${CHROMIUM} is missing: apt-get install chromium`);
   gw = await startGateway();
-  browser = await chromium.launch({ executablePath: CHROMIUM, args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking'] });
+  browser = await chromium.launch({
+    executablePath: CHROMIUM,
+    args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking'],
+  });
   page = await browser.newPage({ viewport: { width: 1100, height: 900 } });
   page.on('console', (m) => {
     if (m.type() === 'error') consoleErrors.push(m.text());

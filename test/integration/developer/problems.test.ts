@@ -50,18 +50,30 @@ describe('problem details for the framework statuses', () => {
   });
 
   it('415 for a content type no parser accepts', async () => {
-    const res = await fetch(`${gw.url}/api/v1/vitals`, { method: 'POST', headers: { ...writer, 'content-type': 'application/xml' }, body: '<observations/>' });
+    const res = await fetch(`${gw.url}/api/v1/vitals`, {
+      method: 'POST',
+      headers: { ...writer, 'content-type': 'application/xml' },
+      body: '<observations/>',
+    });
     await expectProblem(res, 415, 'unsupported-media-type');
   });
 
   it('413 for a body over the limit', async () => {
     const big = JSON.stringify({ observations: [{ padding: 'x'.repeat(8_000) }] });
-    const res = await fetch(`${gw.url}/api/v1/vitals`, { method: 'POST', headers: { ...writer, 'content-type': 'application/json' }, body: big });
+    const res = await fetch(`${gw.url}/api/v1/vitals`, {
+      method: 'POST',
+      headers: { ...writer, 'content-type': 'application/json' },
+      body: big,
+    });
     await expectProblem(res, 413, 'payload-too-large');
   });
 
   it('400 for malformed JSON', async () => {
-    const res = await fetch(`${gw.url}/api/v1/vitals`, { method: 'POST', headers: { ...writer, 'content-type': 'application/json' }, body: '{"observations": [' });
+    const res = await fetch(`${gw.url}/api/v1/vitals`, {
+      method: 'POST',
+      headers: { ...writer, 'content-type': 'application/json' },
+      body: '{"observations": [',
+    });
     await expectProblem(res, 400, 'bad-request');
   });
 
@@ -113,6 +125,11 @@ describe('500: an unexpected throw', () => {
     const text = await res.text();
     expect(text).not.toContain('secret');
     expect(text).not.toContain('stack');
-    expect(JSON.parse(text)).toMatchObject({ type: 'http://vitalis.test/errors/internal', title: 'Internal Server Error', status: 500, instance: '/boom' });
+    expect(JSON.parse(text)).toMatchObject({
+      type: 'http://vitalis.test/errors/internal',
+      title: 'Internal Server Error',
+      status: 500,
+      instance: '/boom',
+    });
   });
 });

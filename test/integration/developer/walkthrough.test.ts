@@ -52,7 +52,13 @@ async function makeRunCheckout(): Promise<string> {
   const pool = createPool({ url: testEnv.DATABASE_URL, max: 1, application: 'vitalis-test-walkthrough' });
   try {
     // as apps/gateway/src/seed-demo.ts mints it
-    const minted = await mintInitialAccessToken(pool, { role: 'system', createdBy: 'make-run', ttlSeconds: 86_400, maxUses: 10, label: 'make run demo' });
+    const minted = await mintInitialAccessToken(pool, {
+      role: 'system',
+      createdBy: 'make-run',
+      ttlSeconds: 86_400,
+      maxUses: 10,
+      label: 'make run demo',
+    });
     await saveInitialAccessToken(minted.initial_access_token, dir);
   } finally {
     await pool.end();
@@ -239,7 +245,10 @@ describe('the media types the walkthrough promises', () => {
     expect(refused.headers.get('content-type')).toMatch(/^application\/problem\+json/);
     expect(refused.headers.get('www-authenticate')).toMatch(/^Bearer realm="vitalis", resource_metadata=/);
     expect(await refused.json()).toMatchObject({ type: `${gw.url}/errors/unauthorized`, status: 401 });
-    const oauth = await fetch(`${gw.url}/api/auth/oauth2/token`, { method: 'POST', body: new URLSearchParams({ grant_type: 'client_credentials', client_id: 'nobody', client_secret: 'wrong' }) });
+    const oauth = await fetch(`${gw.url}/api/auth/oauth2/token`, {
+      method: 'POST',
+      body: new URLSearchParams({ grant_type: 'client_credentials', client_id: 'nobody', client_secret: 'wrong' }),
+    });
     expect(oauth.status).toBe(401);
     expect(oauth.headers.get('content-type')).toMatch(/^application\/json/);
     expect(await oauth.json()).toMatchObject({ error: 'invalid_client' });
@@ -247,10 +256,13 @@ describe('the media types the walkthrough promises', () => {
 });
 
 describe('generated documentation tables', () => {
-  it.each(DOCS_WITH_TABLES)('%s holds the current scope, role and access tables (node --import tsx apps/gateway/src/developer/doc-tables.ts)', async (file) => {
-    const text = await readFile(file, 'utf8');
-    expect(generatedTablesIn(text)).toEqual(['scopes', 'roles', 'access']);
-    expect(text, `${file} is stale: run node --import tsx apps/gateway/src/developer/doc-tables.ts`).toBe(withGeneratedTables(text));
-    for (const name of ['lab', 'read:diagnostics', 'write:diagnostics']) expect(text).toContain(`| \`${name}\` |`);
-  });
+  it.each(DOCS_WITH_TABLES)(
+    '%s holds the current scope, role and access tables (node --import tsx apps/gateway/src/developer/doc-tables.ts)',
+    async (file) => {
+      const text = await readFile(file, 'utf8');
+      expect(generatedTablesIn(text)).toEqual(['scopes', 'roles', 'access']);
+      expect(text, `${file} is stale: run node --import tsx apps/gateway/src/developer/doc-tables.ts`).toBe(withGeneratedTables(text));
+      for (const name of ['lab', 'read:diagnostics', 'write:diagnostics']) expect(text).toContain(`| \`${name}\` |`);
+    },
+  );
 });

@@ -27,17 +27,34 @@ beforeAll(async () => {
 afterAll(() => gw?.close());
 
 const alert = (patientId: string, rule: string, state: 'raised' | 'cleared') => ({
-  eventId: crypto.randomUUID(), type: state === 'raised' ? 'VitalsAlertRaised' : 'VitalsAlertCleared',
+  eventId: crypto.randomUUID(),
+  type: state === 'raised' ? 'VitalsAlertRaised' : 'VitalsAlertCleared',
   data: {
-    alert_id: uid(), rule, state, patient_id: patientId, priority: 'high', severity: 'high', kind: 'physiological', latching: true, label: rule,
-    message: `${rule} test`, value: 8, due_at: null, triggered_by: {}, flag: {},
+    alert_id: uid(),
+    rule,
+    state,
+    patient_id: patientId,
+    priority: 'high',
+    severity: 'high',
+    kind: 'physiological',
+    latching: true,
+    label: rule,
+    message: `${rule} test`,
+    value: 8,
+    due_at: null,
+    triggered_by: {},
+    flag: {},
   },
 });
 /** An acknowledgement or escalation of a raised alarm (the gateway's and the projector's events): it names the rule too. */
 const lifecycle = (raised: ReturnType<typeof alert>, type: 'VitalsAlertAcknowledged' | 'VitalsAlertEscalated') => ({
-  eventId: crypto.randomUUID(), type,
+  eventId: crypto.randomUUID(),
+  type,
   data: {
-    alert_id: raised.data.alert_id, patient_id: raised.data.patient_id, rule: raised.data.rule, at: '2026-01-01T00:01:00.000Z',
+    alert_id: raised.data.alert_id,
+    patient_id: raised.data.patient_id,
+    rule: raised.data.rule,
+    at: '2026-01-01T00:01:00.000Z',
     ...(type === 'VitalsAlertAcknowledged' ? { by: { user: 'nurse-1', client_id: 'card' } } : { to: 'charge nurse', priority: 'high' }),
   },
 });
@@ -49,20 +66,38 @@ describe('alert proposals', () => {
     const acknowledged = lifecycle(raised, 'VitalsAlertAcknowledged');
     const escalated = lifecycle(raised, 'VitalsAlertEscalated');
     const noProposals = alert(patient, 'sys-low', 'raised');
-    await append(gw.deps.pool, alertStream(patient), 0, [raised, escalated, acknowledged, alert(patient, 'news2-high', 'cleared'), alert(patient, 'unknown-rule', 'raised'), noProposals]);
+    await append(gw.deps.pool, alertStream(patient), 0, [
+      raised,
+      escalated,
+      acknowledged,
+      alert(patient, 'news2-high', 'cleared'),
+      alert(patient, 'unknown-rule', 'raised'),
+      noProposals,
+    ]);
     await proposeTestsForAlerts(gw.deps.pool);
     await proposeTestsForAlerts(gw.deps.pool);
     const lactate = proposalId(raised.eventId, '2524-7');
     const gas = proposalId(raised.eventId, '24336-0');
-    for (const id of [lactate, gas]) expect((await readStream(gw.deps.pool, serviceRequestStream(id))).map((e) => e.type), id).toEqual(['ServiceRequestCreated']);
+    for (const id of [lactate, gas])
+      expect(
+        (await readStream(gw.deps.pool, serviceRequestStream(id))).map((e) => e.type),
+        id,
+      ).toEqual(['ServiceRequestCreated']);
     for (const e of [acknowledged, escalated, noProposals]) {
-      for (const code of ['2524-7', '24336-0', '34534-8']) expect(await readStream(gw.deps.pool, serviceRequestStream(proposalId(e.eventId, code))), `${e.type} ${code}`).toEqual([]);
+      for (const code of ['2524-7', '24336-0', '34534-8'])
+        expect(await readStream(gw.deps.pool, serviceRequestStream(proposalId(e.eventId, code))), `${e.type} ${code}`).toEqual([]);
     }
 
     const proposal = await call('GET', `/orders/${lactate}`, doctor);
     expect(proposal.body).toMatchObject({
-      resourceType: 'ServiceRequest', status: 'draft', intent: 'proposal', priority: 'urgent', subject: { reference: `Patient/${patient}` },
-      code: { coding: [{ code: '2524-7' }] }, requester: { identifier: { value: 'vitalis-alerts:news2-high' } }, reasonCode: [{ text: 'Alert news2-high: news2-high test' }],
+      resourceType: 'ServiceRequest',
+      status: 'draft',
+      intent: 'proposal',
+      priority: 'urgent',
+      subject: { reference: `Patient/${patient}` },
+      code: { coding: [{ code: '2524-7' }] },
+      requester: { identifier: { value: 'vitalis-alerts:news2-high' } },
+      reasonCode: [{ text: 'Alert news2-high: news2-high test' }],
     });
     await expectValidFhir(proposal.body);
     expect((await call('POST', `/orders/${lactate}/activate`, { ...doctor, 'if-match': '"1"' }, {})).body.status).toBe('active');

@@ -25,7 +25,10 @@ beforeAll(async () => {
   const l = await registerClient(gw.url, ['read:diagnostics', 'write:diagnostics'], 'client-ts-lab', 'lab');
   doctor = VitalisClient.withClientCredentials(gw.url, d.client_id, d.client_secret);
   lab = VitalisClient.withClientCredentials(gw.url, l.client_id, l.client_secret);
-  doctorUser = new VitalisClient({ baseUrl: gw.url, auth: new StaticToken((await userSession(gw, 'doctor', ['read:diagnostics', 'write:diagnostics'])).token) });
+  doctorUser = new VitalisClient({
+    baseUrl: gw.url,
+    auth: new StaticToken((await userSession(gw, 'doctor', ['read:diagnostics', 'write:diagnostics'])).token),
+  });
 });
 afterAll(() => gw?.close());
 
@@ -33,10 +36,22 @@ describe('client-ts diagnostics', () => {
   it('orders, results, amends, reads the history, and sees and acknowledges a critical result live', async () => {
     const patient = await newPatient(gw);
     expect((await doctor.diagnostics.catalog()).tests.map((t) => t.code)).toContain('2524-7');
-    const order = await doctor.diagnostics.order({ resourceType: 'ServiceRequest', intent: 'order', priority: 'urgent', subject: { reference: `Patient/${patient}` }, code: { coding: [{ system: LOINC, code: '51990-0' }] } });
+    const order = await doctor.diagnostics.order({
+      resourceType: 'ServiceRequest',
+      intent: 'order',
+      priority: 'urgent',
+      subject: { reference: `Patient/${patient}` },
+      code: { coding: [{ system: LOINC, code: '51990-0' }] },
+    });
     expect(order).toMatchObject({ status: 'active', priority: 'urgent' });
     expect((await doctor.diagnostics.getOrder(order.id)).id).toBe(order.id);
-    await expect(lab.diagnostics.order({ resourceType: 'ServiceRequest', subject: { reference: `Patient/${patient}` }, code: { coding: [{ system: LOINC, code: '51990-0' }] } })).rejects.toBeInstanceOf(ForbiddenError);
+    await expect(
+      lab.diagnostics.order({
+        resourceType: 'ServiceRequest',
+        subject: { reference: `Patient/${patient}` },
+        code: { coding: [{ system: LOINC, code: '51990-0' }] },
+      }),
+    ).rejects.toBeInstanceOf(ForbiddenError);
 
     const live: LiveVitalsEvent[] = [];
     const abort = new AbortController();
@@ -48,7 +63,11 @@ describe('client-ts diagnostics', () => {
     const prelim = await lab.diagnostics.postReport(reportBody(order.id, 'preliminary', [quantityObs('2823-3', 4.0, 'mmol/L')]));
     const stale = lab.diagnostics.updateReport(prelim.id, reportBody(order.id, 'final', [quantityObs('2823-3', 6.6, 'mmol/L')]), '"9"');
     await expect(stale).rejects.toMatchObject({ status: 412 });
-    const final = await lab.diagnostics.updateReport(prelim.id, reportBody(order.id, 'final', [quantityObs('2823-3', 6.6, 'mmol/L')]), etagOf(prelim));
+    const final = await lab.diagnostics.updateReport(
+      prelim.id,
+      reportBody(order.id, 'final', [quantityObs('2823-3', 6.6, 'mmol/L')]),
+      etagOf(prelim),
+    );
     expect(final.status).toBe('final');
     const illegal = await lab.diagnostics.cancelReport(prelim.id).catch((e: unknown) => e);
     expect(illegal).toBeInstanceOf(ConflictError);
@@ -61,16 +80,28 @@ describe('client-ts diagnostics', () => {
       await new Promise((r) => setTimeout(r, 50));
     }
     const notice = live.find((e) => e.type === 'critical-result');
-    expect(notice).toMatchObject({ type: 'critical-result', critical: { event: 'CriticalResultRaised', report_id: prelim.id, patient_id: patient } });
+    expect(notice).toMatchObject({
+      type: 'critical-result',
+      critical: { event: 'CriticalResultRaised', report_id: prelim.id, patient_id: patient },
+    });
 
     // an app acting for itself may not acknowledge (a typed 403); the signed-in doctor does
     await expect(doctor.diagnostics.acknowledge(prelim.id, 'seen')).rejects.toBeInstanceOf(ForbiddenError);
     const ack = await doctorUser.diagnostics.acknowledge(prelim.id, 'seen');
-    expect(ack).toMatchObject({ state: 'acknowledged', note: 'seen', acknowledged_by: 'usr-demo-doctor', acknowledged_by_name: 'Dr. Demo Doctor' });
+    expect(ack).toMatchObject({
+      state: 'acknowledged',
+      note: 'seen',
+      acknowledged_by: 'usr-demo-doctor',
+      acknowledged_by_name: 'Dr. Demo Doctor',
+    });
     await catchUpTo(gw.deps.pool, diagnosticReportsProjection, await headPosition(gw.deps.pool)); // the list reads the projection
     const history = await doctor.diagnostics.criticalResults({ patient, state: 'acknowledged' });
     expect(history.critical_results.map((c) => [c.report_id, c.acknowledged_by_name])).toEqual([[prelim.id, 'Dr. Demo Doctor']]);
-    const amended = await lab.diagnostics.amendReport(prelim.id, { status: 'corrected', reason: 'haemolysis', contained: [quantityObs('2823-3', 4.4, 'mmol/L')] }, etagOf(await lab.diagnostics.getReport(prelim.id)));
+    const amended = await lab.diagnostics.amendReport(
+      prelim.id,
+      { status: 'corrected', reason: 'haemolysis', contained: [quantityObs('2823-3', 4.4, 'mmol/L')] },
+      etagOf(await lab.diagnostics.getReport(prelim.id)),
+    );
     expect(amended.status).toBe('corrected');
     const revisions = await doctor.diagnostics.reportHistory(prelim.id);
     expect(revisions.revisions.map((r) => r.status)).toEqual(['preliminary', 'final', 'corrected']);

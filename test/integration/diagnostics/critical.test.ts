@@ -41,7 +41,8 @@ beforeAll(async () => {
 const admitted: string[] = [];
 afterAll(async () => {
   // leave the shared board as we found it
-  for (const p of admitted) await fetch(`${gw.url}/api/v1/triage/${p}/discharge`, { method: 'POST', headers: doctor }).catch(() => undefined);
+  for (const p of admitted)
+    await fetch(`${gw.url}/api/v1/triage/${p}/discharge`, { method: 'POST', headers: doctor }).catch(() => undefined);
   await gw?.close();
 });
 
@@ -60,7 +61,11 @@ async function board(headers: Record<string, string>, patient: string): Promise<
 /** A patient on the ED board with an active troponin order; returns the ids. */
 async function admittedWithOrder(code = '10839-9'): Promise<{ patient: string; orderId: string }> {
   const patient = await newPatient(gw);
-  const admit = await fetch(`${gw.url}/api/v1/triage`, { method: 'POST', headers: { ...doctor, ...json }, body: JSON.stringify({ patient_id: patient, esi: 2, complaint: 'chest pain' }) });
+  const admit = await fetch(`${gw.url}/api/v1/triage`, {
+    method: 'POST',
+    headers: { ...doctor, ...json },
+    body: JSON.stringify({ patient_id: patient, esi: 2, complaint: 'chest pain' }),
+  });
   expect(admit.status).toBe(201);
   admitted.push(patient);
   const order = await call('POST', '/orders', doctor, orderBody(patient, code));
@@ -75,20 +80,39 @@ describe('critical results', () => {
     try {
       expect(watcher.status).toBe(200);
       expect(vitalsOnly.status).toBe(200);
-      const posted = await call('POST', '/reports', lab, reportBody(orderId, 'final', [quantityObs('10839-9', 2.5, 'ng/mL')], undefined, { conclusion: 'Troponin above the decision limit.' }));
+      const posted = await call(
+        'POST',
+        '/reports',
+        lab,
+        reportBody(orderId, 'final', [quantityObs('10839-9', 2.5, 'ng/mL')], undefined, {
+          conclusion: 'Troponin above the decision limit.',
+        }),
+      );
       expect(posted.status).toBe(201);
       const reportId = posted.body.id as string;
       expect(posted.body.contained[0].interpretation[0].coding[0].code).toBe('HH');
 
       // live, to the subscriber with read:diagnostics
       const [raised] = await watcher.waitForEvents(1, 'the critical-result event');
-      expect(raised).toMatchObject({ id: undefined, event: 'critical-result', data: { event: 'CriticalResultRaised', report_id: reportId, patient_id: patient, critical_id: `${reportId}.1`, due_at: expect.any(String) } });
+      expect(raised).toMatchObject({
+        id: undefined,
+        event: 'critical-result',
+        data: {
+          event: 'CriticalResultRaised',
+          report_id: reportId,
+          patient_id: patient,
+          critical_id: `${reportId}.1`,
+          due_at: expect.any(String),
+        },
+      });
       expect(raised!.data.results).toEqual([expect.objectContaining({ code: '10839-9', value: 2.5, unit: 'ng/mL', interpretation: 'HH' })]);
       // in the event store, committed with the report
       expect(await eventTypes(reportId)).toEqual(['DiagnosticReportRegistered', 'CriticalResultRaised']);
       // on the board (clinical readers of diagnostics), open
       const onBoard = await board(nurse, patient);
-      expect(onBoard.critical_results).toEqual([expect.objectContaining({ report_id: reportId, code: '10839-9', state: 'open', escalated_at: null })]);
+      expect(onBoard.critical_results).toEqual([
+        expect.objectContaining({ report_id: reportId, code: '10839-9', state: 'open', escalated_at: null }),
+      ]);
       const list = await call('GET', `/critical-results?patient=${patient}`, nurse);
       expect(list.body.critical_results.map((c: any) => [c.report_id, c.state])).toEqual([[reportId, 'open']]);
 
@@ -98,8 +122,13 @@ describe('critical results', () => {
       expect(run.escalated).toContain(reportId);
       expect((await escalateDueCriticalResults(gw.deps.pool, gw.deps.redis)).escalated).not.toContain(reportId);
       const events = await watcher.waitForEvents(2, 'the escalation');
-      expect(events[1]).toMatchObject({ event: 'critical-result', data: { event: 'CriticalResultEscalated', report_id: reportId, patient_id: patient } });
-      expect((await board(nurse, patient)).critical_results).toEqual([expect.objectContaining({ report_id: reportId, state: 'escalated', escalated_at: expect.any(String) })]);
+      expect(events[1]).toMatchObject({
+        event: 'critical-result',
+        data: { event: 'CriticalResultEscalated', report_id: reportId, patient_id: patient },
+      });
+      expect((await board(nurse, patient)).critical_results).toEqual([
+        expect.objectContaining({ report_id: reportId, state: 'escalated', escalated_at: expect.any(String) }),
+      ]);
 
       // only a clinician who orders (doctor) acknowledges: the lab and a nurse are refused
       expect((await call('POST', `/reports/${reportId}/acknowledge`, lab, {})).status).toBe(403);
@@ -112,36 +141,88 @@ describe('critical results', () => {
       const ack = await call('POST', `/reports/${reportId}/acknowledge`, doctorUser.headers, { note: 'cardiology called' });
       expect(ack.status).toBe(200);
       expect(ack.body).toMatchObject({
-        report_id: reportId, state: 'acknowledged', acknowledged_by: 'usr-demo-doctor', acknowledged_by_name: 'Dr. Demo Doctor', acknowledged_with: doctorUser.clientId,
-        acknowledged_at: expect.any(String), note: 'cardiology called', report_status: 'final',
+        report_id: reportId,
+        state: 'acknowledged',
+        acknowledged_by: 'usr-demo-doctor',
+        acknowledged_by_name: 'Dr. Demo Doctor',
+        acknowledged_with: doctorUser.clientId,
+        acknowledged_at: expect.any(String),
+        note: 'cardiology called',
+        report_status: 'final',
       });
-      expect(ack.body.results).toEqual([expect.objectContaining({ code: '10839-9', name: 'Troponin I', value: 2.5, unit: 'ng/mL', interpretation: 'HH', crossed: { side: 'high', limit: 0.04 } })]);
+      expect(ack.body.results).toEqual([
+        expect.objectContaining({
+          code: '10839-9',
+          name: 'Troponin I',
+          value: 2.5,
+          unit: 'ng/mL',
+          interpretation: 'HH',
+          crossed: { side: 'high', limit: 0.04 },
+        }),
+      ]);
       const again = await call('POST', `/reports/${reportId}/acknowledge`, doctorUser.headers, {});
       expect(again.status).toBe(409);
       expect(again.body.current_status).toBe('critical result acknowledged');
       // one row per result in one answer: the projection has not seen the acknowledgement yet (no catch-up since), the stream has
       const both = await call('GET', `/critical-results?patient=${patient}&state=open,escalated,acknowledged`, nurse);
-      expect(both.body.critical_results.map((c: { report_id: string; state: string }) => [c.report_id, c.state])).toEqual([[reportId, 'acknowledged']]);
-      expect((await watcher.waitForEvents(3, 'the acknowledgement'))[2]).toMatchObject({ data: { event: 'CriticalResultAcknowledged', report_id: reportId, by: ack.body.acknowledged_by } });
-      expect(await eventTypes(reportId)).toEqual(['DiagnosticReportRegistered', 'CriticalResultRaised', 'CriticalResultEscalated', 'CriticalResultAcknowledged']);
+      expect(both.body.critical_results.map((c: { report_id: string; state: string }) => [c.report_id, c.state])).toEqual([
+        [reportId, 'acknowledged'],
+      ]);
+      expect((await watcher.waitForEvents(3, 'the acknowledgement'))[2]).toMatchObject({
+        data: { event: 'CriticalResultAcknowledged', report_id: reportId, by: ack.body.acknowledged_by },
+      });
+      expect(await eventTypes(reportId)).toEqual([
+        'DiagnosticReportRegistered',
+        'CriticalResultRaised',
+        'CriticalResultEscalated',
+        'CriticalResultAcknowledged',
+      ]);
       const after = await board(nurse, patient);
       expect(after.critical_results).toEqual([]);
       // history kept: on the board's acknowledged list and in the list's acknowledged state, with who and when
-      expect(after.acknowledged_critical_results).toEqual([expect.objectContaining({ report_id: reportId, state: 'acknowledged', acknowledged_by_name: 'Dr. Demo Doctor', acknowledged_at: ack.body.acknowledged_at })]);
+      expect(after.acknowledged_critical_results).toEqual([
+        expect.objectContaining({
+          report_id: reportId,
+          state: 'acknowledged',
+          acknowledged_by_name: 'Dr. Demo Doctor',
+          acknowledged_at: ack.body.acknowledged_at,
+        }),
+      ]);
       expect((await call('GET', `/critical-results?patient=${patient}`, nurse)).body.critical_results).toEqual([]);
       const history = await call('GET', `/critical-results?patient=${patient}&state=acknowledged`, nurse);
-      expect(history.body.critical_results).toEqual([expect.objectContaining({ report_id: reportId, acknowledged_by: 'usr-demo-doctor', acknowledged_by_name: 'Dr. Demo Doctor', acknowledged_with: doctorUser.clientId, escalated_at: expect.any(String) })]);
+      expect(history.body.critical_results).toEqual([
+        expect.objectContaining({
+          report_id: reportId,
+          acknowledged_by: 'usr-demo-doctor',
+          acknowledged_by_name: 'Dr. Demo Doctor',
+          acknowledged_with: doctorUser.clientId,
+          escalated_at: expect.any(String),
+        }),
+      ]);
       const later = new Date(Date.parse(ack.body.acknowledged_at) + 1).toISOString();
-      expect((await call('GET', `/critical-results?patient=${patient}&state=acknowledged&since=${encodeURIComponent(later)}`, nurse)).body.critical_results).toEqual([]);
+      expect(
+        (await call('GET', `/critical-results?patient=${patient}&state=acknowledged&since=${encodeURIComponent(later)}`, nurse)).body
+          .critical_results,
+      ).toEqual([]);
       expect((await call('GET', `/critical-results?patient=${patient}&state=nope`, nurse)).status).toBe(400);
-      const { rows } = await gw.deps.pool.query(`SELECT outcome, scope, actor_subject, actor_client_id, detail FROM audit_events WHERE resource_id = $1 AND action = 'diagnostics.critical.acknowledge' ORDER BY id`, [reportId]);
+      const { rows } = await gw.deps.pool.query(
+        `SELECT outcome, scope, actor_subject, actor_client_id, detail FROM audit_events WHERE resource_id = $1 AND action = 'diagnostics.critical.acknowledge' ORDER BY id`,
+        [reportId],
+      );
       // the lab's refusal (scope without the role), the doctor app's (no user), the acknowledgement naming the user, the second try
       // (the nurse, without the scope, was refused by the guard)
       expect(rows.map((r) => [r.outcome, r.scope, r.detail.reason ?? null])).toEqual([
-        ['failure', 'write:diagnostics', 'forbidden'], ['failure', 'write:diagnostics', 'no user'], ['success', 'write:diagnostics', null], ['failure', 'write:diagnostics', 'nothing to acknowledge'],
+        ['failure', 'write:diagnostics', 'forbidden'],
+        ['failure', 'write:diagnostics', 'no user'],
+        ['success', 'write:diagnostics', null],
+        ['failure', 'write:diagnostics', 'nothing to acknowledge'],
       ]);
       // the audit row names the user (ids only: the trail holds no names)
-      expect(rows[2]).toMatchObject({ actor_subject: 'usr-demo-doctor', actor_client_id: doctorUser.clientId, detail: { acknowledged_by: 'usr-demo-doctor', client: doctorUser.clientId } });
+      expect(rows[2]).toMatchObject({
+        actor_subject: 'usr-demo-doctor',
+        actor_client_id: doctorUser.clientId,
+        detail: { acknowledged_by: 'usr-demo-doctor', client: doctorUser.clientId },
+      });
       // the subscriber without read:diagnostics saw none of it
       expect(vitalsOnly.events.filter((e) => e.event === 'critical-result')).toEqual([]);
       // a board reader without read:diagnostics does not get the field
@@ -157,50 +238,83 @@ describe('critical results', () => {
     const normal = await call('POST', '/reports', lab, reportBody(orderId, 'preliminary', [quantityObs('2823-3', 5.5, 'mmol/L')]));
     expect(normal.body.contained[0].interpretation[0].coding[0].code).toBe('H');
     expect(await eventTypes(normal.body.id)).toEqual(['DiagnosticReportRegistered']);
-    expect((await call('POST', `/reports/${normal.body.id}/acknowledge`, doctorUser.headers, {})).body).toMatchObject({ status: 409, current_status: 'critical result none' });
-    const low = await call('PUT', `/reports/${normal.body.id}`, { ...lab, 'if-match': normal.etag! }, reportBody(orderId, 'final', [quantityObs('2823-3', 2.1, 'mmol/L')]));
+    expect((await call('POST', `/reports/${normal.body.id}/acknowledge`, doctorUser.headers, {})).body).toMatchObject({
+      status: 409,
+      current_status: 'critical result none',
+    });
+    const low = await call(
+      'PUT',
+      `/reports/${normal.body.id}`,
+      { ...lab, 'if-match': normal.etag! },
+      reportBody(orderId, 'final', [quantityObs('2823-3', 2.1, 'mmol/L')]),
+    );
     expect(low.body.contained[0].interpretation[0].coding[0].code).toBe('LL');
     expect((await call('POST', `/reports/${normal.body.id}/acknowledge`, doctorUser.headers, {})).status).toBe(200);
-    const amended = await call('POST', `/reports/${normal.body.id}/amend`, lab, { reason: 'repeat sample', contained: [quantityObs('2823-3', 6.4, 'mmol/L')] });
+    const amended = await call('POST', `/reports/${normal.body.id}/amend`, lab, {
+      reason: 'repeat sample',
+      contained: [quantityObs('2823-3', 6.4, 'mmol/L')],
+    });
     expect(amended.status).toBe(200);
     expect(await eventTypes(normal.body.id)).toEqual([
-      'DiagnosticReportRegistered', 'DiagnosticReportUpdated', 'CriticalResultRaised', 'CriticalResultAcknowledged', 'DiagnosticReportAmended', 'CriticalResultRaised',
+      'DiagnosticReportRegistered',
+      'DiagnosticReportUpdated',
+      'CriticalResultRaised',
+      'CriticalResultAcknowledged',
+      'DiagnosticReportAmended',
+      'CriticalResultRaised',
     ]);
     const now = await board(doctor, patient);
-    expect(now.critical_results).toEqual([expect.objectContaining({ critical_id: `${normal.body.id}.2`, state: 'open', report_status: amended.body.status })]);
+    expect(now.critical_results).toEqual([
+      expect.objectContaining({ critical_id: `${normal.body.id}.2`, state: 'open', report_status: amended.body.status }),
+    ]);
     // the first one, acknowledged before the second was raised, stays in the history
-    expect(now.acknowledged_critical_results).toEqual([expect.objectContaining({ critical_id: `${normal.body.id}.1`, state: 'acknowledged', acknowledged_by_name: 'Dr. Demo Doctor' })]);
+    expect(now.acknowledged_critical_results).toEqual([
+      expect.objectContaining({ critical_id: `${normal.body.id}.1`, state: 'acknowledged', acknowledged_by_name: 'Dr. Demo Doctor' }),
+    ]);
   });
 
-  it('escalation survives restarts: the raising gateway is gone, a freshly started projector escalates from the durable due time', { timeout: 120_000 }, async () => {
-    const other = await startGateway({ DIAGNOSTICS_ESCALATION_SECONDS: '1' });
-    let reportId: string;
-    try {
-      const { orderId } = await admittedWithOrder('2524-7');
-      const otherLab = await roleHeaders(other, 'lab', ['read:diagnostics', 'write:diagnostics']);
-      const posted = await api(other)('POST', '/reports', otherLab, reportBody(orderId, 'final', [quantityObs('2524-7', 5.2, 'mmol/L')]));
-      expect(posted.status).toBe(201);
-      reportId = posted.body.id;
-    } finally {
-      await other.close(); // the gateway that raised it is gone: no timer of it can escalate anything
-    }
-    expect(await eventTypes(reportId)).toEqual(['DiagnosticReportRegistered', 'CriticalResultRaised']);
-    const projector = spawn(process.execPath, ['--import', 'tsx', 'apps/projector/src/main.ts'], {
-      env: { ...process.env, DATABASE_URL: testEnv.DATABASE_URL, REDIS_URL: testEnv.REDIS_URL, LOG_LEVEL: 'warn', DIAGNOSTICS_ESCALATION_INTERVAL_MS: '200', NODE_ENV: 'test', ALARM_ESCALATION: 'false', DEVICE_WATCHDOG: 'false' },
-      stdio: ['ignore', 'ignore', 'inherit'],
-    });
-    try {
-      const deadline = Date.now() + 90_000;
-      while (!(await eventTypes(reportId)).includes('CriticalResultEscalated')) {
-        if (Date.now() > deadline) throw new Error('the projector did not escalate the critical result');
-        await sleep(200);
+  it(
+    'escalation survives restarts: the raising gateway is gone, a freshly started projector escalates from the durable due time',
+    { timeout: 120_000 },
+    async () => {
+      const other = await startGateway({ DIAGNOSTICS_ESCALATION_SECONDS: '1' });
+      let reportId: string;
+      try {
+        const { orderId } = await admittedWithOrder('2524-7');
+        const otherLab = await roleHeaders(other, 'lab', ['read:diagnostics', 'write:diagnostics']);
+        const posted = await api(other)('POST', '/reports', otherLab, reportBody(orderId, 'final', [quantityObs('2524-7', 5.2, 'mmol/L')]));
+        expect(posted.status).toBe(201);
+        reportId = posted.body.id;
+      } finally {
+        await other.close(); // the gateway that raised it is gone: no timer of it can escalate anything
       }
-    } finally {
-      projector.kill('SIGTERM');
-      await new Promise((r) => projector.once('exit', r));
-    }
-    expect(await eventTypes(reportId)).toEqual(['DiagnosticReportRegistered', 'CriticalResultRaised', 'CriticalResultEscalated']);
-  });
+      expect(await eventTypes(reportId)).toEqual(['DiagnosticReportRegistered', 'CriticalResultRaised']);
+      const projector = spawn(process.execPath, ['--import', 'tsx', 'apps/projector/src/main.ts'], {
+        env: {
+          ...process.env,
+          DATABASE_URL: testEnv.DATABASE_URL,
+          REDIS_URL: testEnv.REDIS_URL,
+          LOG_LEVEL: 'warn',
+          DIAGNOSTICS_ESCALATION_INTERVAL_MS: '200',
+          NODE_ENV: 'test',
+          ALARM_ESCALATION: 'false',
+          DEVICE_WATCHDOG: 'false',
+        },
+        stdio: ['ignore', 'ignore', 'inherit'],
+      });
+      try {
+        const deadline = Date.now() + 90_000;
+        while (!(await eventTypes(reportId)).includes('CriticalResultEscalated')) {
+          if (Date.now() > deadline) throw new Error('the projector did not escalate the critical result');
+          await sleep(200);
+        }
+      } finally {
+        projector.kill('SIGTERM');
+        await new Promise((r) => projector.once('exit', r));
+      }
+      expect(await eventTypes(reportId)).toEqual(['DiagnosticReportRegistered', 'CriticalResultRaised', 'CriticalResultEscalated']);
+    },
+  );
 
   it('reach WebSocket and MCP subscribers too (no resume id: a notice)', async () => {
     const { patient, orderId } = await admittedWithOrder('2524-7');
@@ -214,8 +328,15 @@ describe('critical results', () => {
       await mcp.client.subscribeResource({ uri: `vitalis://patients/${patient}/vitals` });
       const posted = await call('POST', '/reports', lab, reportBody(orderId, 'final', [quantityObs('2524-7', 7.5, 'mmol/L')]));
       const reportId = posted.body.id as string;
-      const [viaWs] = (await ws.waitFor((m) => m.some((x) => x.type === 'critical-result'), 'the WebSocket critical-result')).filter((x) => x.type === 'critical-result');
-      expect(viaWs).toMatchObject({ type: 'critical-result', sub: 's1', event: 'CriticalResultRaised', data: { report_id: reportId, patient_id: patient } });
+      const [viaWs] = (await ws.waitFor((m) => m.some((x) => x.type === 'critical-result'), 'the WebSocket critical-result')).filter(
+        (x) => x.type === 'critical-result',
+      );
+      expect(viaWs).toMatchObject({
+        type: 'critical-result',
+        sub: 's1',
+        event: 'CriticalResultRaised',
+        data: { report_id: reportId, patient_id: patient },
+      });
       expect(viaWs).not.toHaveProperty('id');
       const deadline = Date.now() + 30_000;
       const live = () => updates.map((u) => u.params?._meta?.['vitalis/live']).filter((l) => l?.type === 'critical-result');

@@ -25,10 +25,15 @@ let doctorApp: string;
 
 beforeAll(async () => {
   gw = await startGateway();
-  const token = async (role: 'doctor' | 'lab') => clientCredentialsToken(gw.url, await registerClient(gw.url, ['read:diagnostics', 'write:diagnostics'], `mcp-dx-${role}`, role));
+  const token = async (role: 'doctor' | 'lab') =>
+    clientCredentialsToken(gw.url, await registerClient(gw.url, ['read:diagnostics', 'write:diagnostics'], `mcp-dx-${role}`, role));
   const session = await userSession(gw, 'doctor', ['read:diagnostics', 'write:diagnostics']);
   doctorApp = session.clientId;
-  [doctor, labMcp, doctorUser] = await Promise.all([connect(gw.url, await token('doctor')), connect(gw.url, await token('lab')), connect(gw.url, session.token)]);
+  [doctor, labMcp, doctorUser] = await Promise.all([
+    connect(gw.url, await token('doctor')),
+    connect(gw.url, await token('lab')),
+    connect(gw.url, session.token),
+  ]);
 });
 afterAll(async () => {
   await Promise.all([doctor, labMcp, doctorUser].map((c) => c?.close()));
@@ -43,10 +48,20 @@ const textOf = (r: CallToolResult) => (r.content[0] as { text: string }).text;
 describe('diagnostics MCP tools', () => {
   it('order, list pending, read the report with its critical result, acknowledge it', async () => {
     const patient = await newPatient(gw);
-    const ordered = await call(doctor, 'order_diagnostic_test', { patient_id: patient, code: '2524-7', priority: 'stat', reason: 'suspected sepsis' });
+    const ordered = await call(doctor, 'order_diagnostic_test', {
+      patient_id: patient,
+      code: '2524-7',
+      priority: 'stat',
+      reason: 'suspected sepsis',
+    });
     expect(ordered.isError).toBeFalsy();
     const order = ordered.structuredContent.order;
-    expect(order).toMatchObject({ resourceType: 'ServiceRequest', status: 'active', priority: 'stat', subject: { reference: `Patient/${patient}` } });
+    expect(order).toMatchObject({
+      resourceType: 'ServiceRequest',
+      status: 'active',
+      priority: 'stat',
+      subject: { reference: `Patient/${patient}` },
+    });
     expect(textOf(ordered)).toContain(order.id);
     // the lab may not order (role), a bad code is refused by the input schema
     const refused = await call(labMcp, 'order_diagnostic_test', { patient_id: patient, code: '2524-7' });
@@ -64,7 +79,10 @@ describe('diagnostics MCP tools', () => {
     const reportId = posted.body.id as string;
     const read = await call(doctor, 'get_diagnostic_report', { report_id: reportId });
     expect(read.isError).toBeFalsy();
-    expect(read.structuredContent).toMatchObject({ report: { resourceType: 'DiagnosticReport', id: reportId, status: 'final' }, critical: { state: 'open', report_id: reportId } });
+    expect(read.structuredContent).toMatchObject({
+      report: { resourceType: 'DiagnosticReport', id: reportId, status: 'final' },
+      critical: { state: 'open', report_id: reportId },
+    });
     expect(textOf(read)).toContain('CRITICAL');
     await expectValidFhir([order, read.structuredContent.report]);
 
@@ -78,17 +96,28 @@ describe('diagnostics MCP tools', () => {
     const ack = await call(doctorUser, 'acknowledge_critical_result', { report_id: reportId, note: 'fluids started' });
     expect(ack.isError).toBeFalsy();
     expect(ack.structuredContent.critical).toMatchObject({
-      state: 'acknowledged', acknowledged_by: 'usr-demo-doctor', acknowledged_by_name: 'Dr. Demo Doctor', acknowledged_with: doctorApp, report_status: 'final',
+      state: 'acknowledged',
+      acknowledged_by: 'usr-demo-doctor',
+      acknowledged_by_name: 'Dr. Demo Doctor',
+      acknowledged_with: doctorApp,
+      report_status: 'final',
       results: [expect.objectContaining({ code: '2524-7', name: 'Lactate', value: 6.3, crossed: { side: 'high', limit: 4 } })],
     });
     expect(textOf(ack)).toContain('acknowledged by Dr. Demo Doctor');
     const twice = await call(doctorUser, 'acknowledge_critical_result', { report_id: reportId });
     expect(twice.isError).toBe(true);
     expect(textOf(twice)).toContain('(409)');
-    const { rows } = await gw.deps.pool.query(`SELECT action, outcome FROM audit_events WHERE resource_id = $1 AND action LIKE 'diagnostics.%' ORDER BY id`, [reportId]);
+    const { rows } = await gw.deps.pool.query(
+      `SELECT action, outcome FROM audit_events WHERE resource_id = $1 AND action LIKE 'diagnostics.%' ORDER BY id`,
+      [reportId],
+    );
     expect(rows.map((r) => `${r.action}:${r.outcome}`)).toEqual([
-      'diagnostics.report.post:success', 'diagnostics.report.read:success', 'diagnostics.critical.acknowledge:failure', 'diagnostics.critical.acknowledge:failure',
-      'diagnostics.critical.acknowledge:success', 'diagnostics.critical.acknowledge:failure',
+      'diagnostics.report.post:success',
+      'diagnostics.report.read:success',
+      'diagnostics.critical.acknowledge:failure',
+      'diagnostics.critical.acknowledge:failure',
+      'diagnostics.critical.acknowledge:success',
+      'diagnostics.critical.acknowledge:failure',
     ]);
   });
 });

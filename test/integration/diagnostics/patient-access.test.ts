@@ -42,7 +42,7 @@ async function reportFor(patient: string, status: 'preliminary' | 'final'): Prom
 }
 
 describe('a patient user and its diagnostic reports', () => {
-  it('reads its own final reports only; never another patient\'s, a preliminary one, orders or critical results', async () => {
+  it("reads its own final reports only; never another patient's, a preliminary one, orders or critical results", async () => {
     const own = await reportFor('pat-0001', 'final');
     const ownPreliminary = await reportFor('pat-0001', 'preliminary');
     const other = await reportFor(await newPatient(gw), 'final');
@@ -51,7 +51,12 @@ describe('a patient user and its diagnostic reports', () => {
 
     const read = await call('GET', `/reports/${own}`, headers);
     expect(read.status).toBe(200);
-    expect(read.body).toMatchObject({ resourceType: 'DiagnosticReport', id: own, status: 'final', subject: { reference: 'Patient/pat-0001' } });
+    expect(read.body).toMatchObject({
+      resourceType: 'DiagnosticReport',
+      id: own,
+      status: 'final',
+      subject: { reference: 'Patient/pat-0001' },
+    });
     expect((await call('GET', `/reports/${own}/history`, headers)).status).toBe(200);
     for (const id of [other, ownPreliminary]) {
       const refused = await call('GET', `/reports/${id}`, headers);
@@ -67,7 +72,12 @@ describe('a patient user and its diagnostic reports', () => {
     expect(ids).toContain(own);
     expect(ids).not.toContain(ownPreliminary);
     expect(ids).not.toContain(other);
-    expect(list.body.entry.every((e: { resource: { subject: { reference: string }; status: string } }) => e.resource.subject.reference === 'Patient/pat-0001' && ['final', 'amended', 'corrected'].includes(e.resource.status))).toBe(true);
+    expect(
+      list.body.entry.every(
+        (e: { resource: { subject: { reference: string }; status: string } }) =>
+          e.resource.subject.reference === 'Patient/pat-0001' && ['final', 'amended', 'corrected'].includes(e.resource.status),
+      ),
+    ).toBe(true);
     const otherPatient = other && (await call('GET', `/reports/${other}`, doctor)).body.subject.reference.slice('Patient/'.length);
     expect((await call('GET', `/reports?patient=${otherPatient}`, headers)).status).toBe(403);
     // orders, critical results and writes are not the patient's
@@ -75,9 +85,18 @@ describe('a patient user and its diagnostic reports', () => {
     expect((await call('GET', '/critical-results', headers)).status).toBe(403);
     expect((await call('POST', `/reports/${own}/acknowledge`, headers, {})).status).toBe(403);
 
-    const { rows } = await gw.deps.pool.query(`SELECT resource_id, outcome, scope FROM audit_events WHERE action = 'diagnostics.report.read' AND resource_id = ANY($1) ORDER BY id`, [[own, other, ownPreliminary]]);
-    expect(rows.filter((r) => r.resource_id === own)).toContainEqual({ resource_id: own, outcome: 'success', scope: 'patient/DiagnosticReport.rs' });
-    expect(rows.filter((r) => r.resource_id === other && r.scope !== 'read:diagnostics')).toEqual([{ resource_id: other, outcome: 'failure', scope: 'patient/DiagnosticReport.rs' }]);
+    const { rows } = await gw.deps.pool.query(
+      `SELECT resource_id, outcome, scope FROM audit_events WHERE action = 'diagnostics.report.read' AND resource_id = ANY($1) ORDER BY id`,
+      [[own, other, ownPreliminary]],
+    );
+    expect(rows.filter((r) => r.resource_id === own)).toContainEqual({
+      resource_id: own,
+      outcome: 'success',
+      scope: 'patient/DiagnosticReport.rs',
+    });
+    expect(rows.filter((r) => r.resource_id === other && r.scope !== 'read:diagnostics')).toEqual([
+      { resource_id: other, outcome: 'failure', scope: 'patient/DiagnosticReport.rs' },
+    ]);
   });
 
   it('without patient/DiagnosticReport.rs it reads no report at all', async () => {

@@ -21,7 +21,11 @@ export async function roleHeaders(gw: RunningGateway, role: Role, scopes: Scope[
  * pages) for an app of the user's role holding `scopes`: a token that names the user, as a
  * clinician's app has. Also the app's client id (what the acknowledgement records as the app used).
  */
-export async function userSession(gw: RunningGateway, username: 'doctor' | 'nurse', scopes: Scope[]): Promise<{ token: string; headers: Record<string, string>; clientId: string }> {
+export async function userSession(
+  gw: RunningGateway,
+  username: 'doctor' | 'nurse',
+  scopes: Scope[],
+): Promise<{ token: string; headers: Record<string, string>; clientId: string }> {
   const app = await registerCodeClient(gw.url, scopes, { role: username, name: `Ward app (${username}) <test>` });
   const { tokens } = await userTokens(gw.url, app, username, DEMO_PASSWORDS[username], scopes.join(' '));
   if (!tokens.access_token) throw new Error(`${username} did not sign in`);
@@ -33,21 +37,48 @@ export async function newPatient(gw: RunningGateway): Promise<string> {
 }
 
 export const orderBody = (patientId: string, code = '51990-0', extra: Record<string, unknown> = {}) => ({
-  resourceType: 'ServiceRequest', intent: 'order', priority: 'stat', subject: { reference: `Patient/${patientId}` }, code: { coding: [{ system: LOINC, code }] },
-  reasonCode: [{ text: 'chest pain' }], ...extra,
+  resourceType: 'ServiceRequest',
+  intent: 'order',
+  priority: 'stat',
+  subject: { reference: `Patient/${patientId}` },
+  code: { coding: [{ system: LOINC, code }] },
+  reasonCode: [{ text: 'chest pain' }],
+  ...extra,
 });
 
 export const quantityObs = (code: string, value: number, unit: string) => ({
-  resourceType: 'Observation', code: { coding: [{ system: LOINC, code }] }, valueQuantity: { value, unit, system: 'http://unitsofmeasure.org', code: unit },
+  resourceType: 'Observation',
+  code: { coding: [{ system: LOINC, code }] },
+  valueQuantity: { value, unit, system: 'http://unitsofmeasure.org', code: unit },
 });
 
-export const reportBody = (orderId: string, status: string, contained: unknown[], accession = `ACC-${uid()}`, extra: Record<string, unknown> = {}) => ({
-  resourceType: 'DiagnosticReport', status, identifier: [{ system: 'urn:vitalis-test:accession', value: accession }], basedOn: [{ reference: `ServiceRequest/${orderId}` }], contained, ...extra,
+export const reportBody = (
+  orderId: string,
+  status: string,
+  contained: unknown[],
+  accession = `ACC-${uid()}`,
+  extra: Record<string, unknown> = {},
+) => ({
+  resourceType: 'DiagnosticReport',
+  status,
+  identifier: [{ system: 'urn:vitalis-test:accession', value: accession }],
+  basedOn: [{ reference: `ServiceRequest/${orderId}` }],
+  contained,
+  ...extra,
 });
 
 export function api(gw: RunningGateway) {
-  return async (method: string, path: string, headers: Record<string, string>, body?: unknown): Promise<{ status: number; body: any; etag: string | null }> => {
-    const res = await fetch(`${gw.url}/api/v1/diagnostics${path}`, { method, headers: body === undefined ? headers : { ...headers, ...json }, ...(body === undefined ? {} : { body: JSON.stringify(body) }) });
+  return async (
+    method: string,
+    path: string,
+    headers: Record<string, string>,
+    body?: unknown,
+  ): Promise<{ status: number; body: any; etag: string | null }> => {
+    const res = await fetch(`${gw.url}/api/v1/diagnostics${path}`, {
+      method,
+      headers: body === undefined ? headers : { ...headers, ...json },
+      ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+    });
     const text = await res.text();
     return { status: res.status, body: text ? JSON.parse(text) : undefined, etag: res.headers.get('etag') };
   };

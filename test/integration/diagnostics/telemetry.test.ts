@@ -50,15 +50,27 @@ describe('fulfilment from telemetry', () => {
     const res = await call('POST', `/orders/${order.id}/fulfil-from-telemetry`, doctor, window);
     expect(res.status).toBe(201);
     const report = res.body;
-    expect(report).toMatchObject({ resourceType: 'DiagnosticReport', status: 'final', conclusion: 'Sinus rhythm.', basedOn: [{ reference: `ServiceRequest/${order.id}` }] });
+    expect(report).toMatchObject({
+      resourceType: 'DiagnosticReport',
+      status: 'final',
+      conclusion: 'Sinus rhythm.',
+      basedOn: [{ reference: `ServiceRequest/${order.id}` }],
+    });
     const ecg = report.contained.filter((o: any) => o.valueSampledData);
     expect(ecg).toHaveLength(3);
     // the history API delivers the same rows the live stream did; the report's data is their samples, in order
-    const history = await fetch(`${gw.url}/api/v1/vitals?patient=${patient}&code=131330&from=${encodeURIComponent(window.from)}&to=${encodeURIComponent(window.to)}`, { headers: doctor });
+    const history = await fetch(
+      `${gw.url}/api/v1/vitals?patient=${patient}&code=131330&from=${encodeURIComponent(window.from)}&to=${encodeURIComponent(window.to)}`,
+      { headers: doctor },
+    );
     const stored = ((await history.json()) as { data: { seq: number; waveform: { samples: number[]; period_ms: number } }[] }).data;
     expect(stored.map((o) => o.waveform.samples)).toEqual(chunks);
     expect(ecg.map((o: any) => o.valueSampledData.data)).toEqual(stored.map((o) => o.waveform.samples.join(' ')));
-    expect(ecg[0]).toMatchObject({ status: 'final', code: { coding: [{ code: '131330' }] }, valueSampledData: { period: 4, dimensions: 1, origin: { value: 0, code: 'mV' } } });
+    expect(ecg[0]).toMatchObject({
+      status: 'final',
+      code: { coding: [{ code: '131330' }] },
+      valueSampledData: { period: 4, dimensions: 1, origin: { value: 0, code: 'mV' } },
+    });
     const hr = report.contained.find((o: any) => o.valueQuantity);
     expect(hr).toMatchObject({ code: { coding: [{ code: '8867-4' }] }, valueQuantity: { value: 128, code: '/min' } });
     expect(report.result).toHaveLength(4);
@@ -75,14 +87,34 @@ describe('fulfilment from telemetry', () => {
     const start = new Date(Date.now() - 120_000);
     await monitor(patient, start);
     const order = (await call('POST', '/orders', doctor, orderBody(patient, '34534-8'))).body;
-    const long = await call('POST', `/orders/${order.id}/fulfil-from-telemetry`, doctor, { from: start.toISOString(), to: new Date(start.getTime() + 61_000).toISOString() });
+    const long = await call('POST', `/orders/${order.id}/fulfil-from-telemetry`, doctor, {
+      from: start.toISOString(),
+      to: new Date(start.getTime() + 61_000).toISOString(),
+    });
     expect(long.status).toBe(422);
-    const empty = await call('POST', `/orders/${order.id}/fulfil-from-telemetry`, doctor, { from: new Date(start.getTime() - 30_000).toISOString(), to: new Date(start.getTime() - 20_000).toISOString() });
+    const empty = await call('POST', `/orders/${order.id}/fulfil-from-telemetry`, doctor, {
+      from: new Date(start.getTime() - 30_000).toISOString(),
+      to: new Date(start.getTime() - 20_000).toISOString(),
+    });
     expect(empty.status).toBe(422);
     const lactate = (await call('POST', '/orders', doctor, orderBody(patient, '2524-7'))).body;
-    expect((await call('POST', `/orders/${lactate.id}/fulfil-from-telemetry`, doctor, { from: start.toISOString(), to: new Date(start.getTime() + 2_000).toISOString() })).status).toBe(409);
+    expect(
+      (
+        await call('POST', `/orders/${lactate.id}/fulfil-from-telemetry`, doctor, {
+          from: start.toISOString(),
+          to: new Date(start.getTime() + 2_000).toISOString(),
+        })
+      ).status,
+    ).toBe(409);
     const lab = await roleHeaders(gw, 'lab', ['read:diagnostics', 'write:diagnostics']);
-    expect((await call('POST', `/orders/${order.id}/fulfil-from-telemetry`, lab, { from: start.toISOString(), to: new Date(start.getTime() + 2_000).toISOString() })).status).toBe(403);
+    expect(
+      (
+        await call('POST', `/orders/${order.id}/fulfil-from-telemetry`, lab, {
+          from: start.toISOString(),
+          to: new Date(start.getTime() + 2_000).toISOString(),
+        })
+      ).status,
+    ).toBe(403);
     expect((await call('POST', `/orders/${order.id}/fulfil-from-telemetry`, doctor, { from: 'yesterday', to: 'today' })).status).toBe(400);
   });
 });

@@ -31,7 +31,10 @@ beforeAll(async () => {
 afterAll(() => gw?.close());
 
 const auditCount = async (resourceId: string, action: string) =>
-  Number((await gw.deps.pool.query('SELECT count(*) AS n FROM audit_events WHERE resource_id = $1 AND action = $2', [resourceId, action])).rows[0].n);
+  Number(
+    (await gw.deps.pool.query('SELECT count(*) AS n FROM audit_events WHERE resource_id = $1 AND action = $2', [resourceId, action]))
+      .rows[0].n,
+  );
 
 describe('orders', () => {
   it('a doctor orders a test; it is a FHIR ServiceRequest with an ETag; reading is audited', async () => {
@@ -40,8 +43,14 @@ describe('orders', () => {
     expect(created.status).toBe(201);
     expect(created.etag).toBe('"1"');
     expect(created.body).toMatchObject({
-      resourceType: 'ServiceRequest', status: 'active', intent: 'order', priority: 'stat', subject: { reference: `Patient/${patient}` },
-      code: { coding: [{ system: 'http://loinc.org', code: '10839-9' }] }, reasonCode: [{ text: 'chest pain' }], performer: [{ display: 'Laboratory' }],
+      resourceType: 'ServiceRequest',
+      status: 'active',
+      intent: 'order',
+      priority: 'stat',
+      subject: { reference: `Patient/${patient}` },
+      code: { coding: [{ system: 'http://loinc.org', code: '10839-9' }] },
+      reasonCode: [{ text: 'chest pain' }],
+      performer: [{ display: 'Laboratory' }],
     });
     const id = created.body.id as string;
     const read = await call('GET', `/orders/${id}`, nurse);
@@ -67,8 +76,13 @@ describe('orders', () => {
     const active = await call('POST', `/orders/${proposal.id}/activate`, { ...doctor, 'if-match': '"1"' }, {});
     expect(active.status).toBe(200);
     expect(active.etag).toBe('"2"');
-    expect((await call('POST', `/orders/${proposal.id}/activate`, doctor, {})).body).toMatchObject({ status: 409, current_status: 'active' });
-    expect((await call('POST', `/orders/${proposal.id}/hold`, doctor, { reason: 'patient in theatre' })).body).toMatchObject({ status: 'on-hold' });
+    expect((await call('POST', `/orders/${proposal.id}/activate`, doctor, {})).body).toMatchObject({
+      status: 409,
+      current_status: 'active',
+    });
+    expect((await call('POST', `/orders/${proposal.id}/hold`, doctor, { reason: 'patient in theatre' })).body).toMatchObject({
+      status: 'on-hold',
+    });
     const revoked = await call('POST', `/orders/${proposal.id}/cancel`, doctor, { reason: 'no longer needed' });
     expect(revoked.body).toMatchObject({ status: 'revoked' });
     for (const path of ['activate', 'hold', 'cancel']) {
@@ -119,7 +133,10 @@ describe('orders', () => {
     const nobody = `pat-nobody-${uid()}`;
     const unknownPatient = await call('POST', '/orders', doctor, orderBody(nobody));
     expect(unknownPatient.status).toBe(422);
-    const { rows } = await gw.deps.pool.query(`SELECT count(*)::int AS n FROM events WHERE global_position > $1 AND stream_id LIKE 'serviceRequest-%' AND data->>'patientId' = $2`, [before, patient]);
+    const { rows } = await gw.deps.pool.query(
+      `SELECT count(*)::int AS n FROM events WHERE global_position > $1 AND stream_id LIKE 'serviceRequest-%' AND data->>'patientId' = $2`,
+      [before, patient],
+    );
     expect(rows[0].n).toBe(0);
     const refusals = await gw.deps.pool.query(`SELECT action, outcome FROM audit_events WHERE resource_id = $1`, [nobody]);
     expect(refusals.rows).toEqual([{ action: 'diagnostics.order.create', outcome: 'failure' }]);
@@ -131,23 +148,41 @@ describe('reports', () => {
     const patient = await newPatient(gw);
     const order = (await call('POST', '/orders', doctor, orderBody(patient, '51990-0'))).body;
     const accession = `ACC-${uid()}`;
-    const prelim = await call('POST', '/reports', lab, reportBody(order.id, 'preliminary', [quantityObs('2823-3', 3.2, 'mmol/L'), quantityObs('2951-2', 140, 'mmol/L')], accession));
+    const prelim = await call(
+      'POST',
+      '/reports',
+      lab,
+      reportBody(order.id, 'preliminary', [quantityObs('2823-3', 3.2, 'mmol/L'), quantityObs('2951-2', 140, 'mmol/L')], accession),
+    );
     expect(prelim.status).toBe(201);
     expect(prelim.etag).toBe('"1"');
     const report = prelim.body;
     expect(report).toMatchObject({
-      resourceType: 'DiagnosticReport', status: 'preliminary', basedOn: [{ reference: `ServiceRequest/${order.id}` }], subject: { reference: `Patient/${patient}` },
-      identifier: [{ system: 'urn:vitalis-test:accession', value: accession }], result: [{ reference: '#obs-1' }, { reference: '#obs-2' }],
+      resourceType: 'DiagnosticReport',
+      status: 'preliminary',
+      basedOn: [{ reference: `ServiceRequest/${order.id}` }],
+      subject: { reference: `Patient/${patient}` },
+      identifier: [{ system: 'urn:vitalis-test:accession', value: accession }],
+      result: [{ reference: '#obs-1' }, { reference: '#obs-2' }],
     });
     expect(report.contained[0]).toMatchObject({
-      resourceType: 'Observation', id: 'obs-1', status: 'preliminary', code: { coding: [{ system: 'http://loinc.org', code: '2823-3' }] },
+      resourceType: 'Observation',
+      id: 'obs-1',
+      status: 'preliminary',
+      code: { coding: [{ system: 'http://loinc.org', code: '2823-3' }] },
       valueQuantity: { value: 3.2, unit: 'mmol/L', system: 'http://unitsofmeasure.org', code: 'mmol/L' },
       interpretation: [{ coding: [{ system: 'http://terminology.hl7.org/CodeSystem/v3-ObservationInterpretation', code: 'L' }] }],
       referenceRange: [{ low: { value: 3.5 }, high: { value: 5.1 } }],
     });
     expect(report.contained[1].interpretation[0].coding[0].code).toBe('N');
     // PUT needs If-Match
-    const finalBody = reportBody(order.id, 'final', [quantityObs('2823-3', 5.3, 'mmol/L'), quantityObs('2951-2', 140, 'mmol/L')], accession, { conclusion: 'Mild hyperkalaemia.' });
+    const finalBody = reportBody(
+      order.id,
+      'final',
+      [quantityObs('2823-3', 5.3, 'mmol/L'), quantityObs('2951-2', 140, 'mmol/L')],
+      accession,
+      { conclusion: 'Mild hyperkalaemia.' },
+    );
     expect((await call('PUT', `/reports/${report.id}`, lab, finalBody)).status).toBe(428);
     expect((await call('PUT', `/reports/${report.id}`, { ...lab, 'if-match': '"9"' }, finalBody)).status).toBe(412);
     const final = await call('PUT', `/reports/${report.id}`, { ...lab, 'if-match': prelim.etag! }, finalBody);
@@ -160,15 +195,27 @@ describe('reports', () => {
     expect(back.body).toMatchObject({ status: 409, current_status: 'final', requested_status: 'preliminary' });
     expect((await call('POST', `/reports/${report.id}/cancel`, lab, {})).body).toMatchObject({ status: 409, current_status: 'final' });
     // amend keeps the earlier versions readable with the reason
-    const amended = await call('POST', `/reports/${report.id}/amend`, { ...lab, 'if-match': final.etag! }, {
-      status: 'corrected', reason: 'haemolysed sample, re-run', contained: [quantityObs('2823-3', 4.6, 'mmol/L'), quantityObs('2951-2', 140, 'mmol/L')], conclusion: 'Normal electrolytes.',
-    });
+    const amended = await call(
+      'POST',
+      `/reports/${report.id}/amend`,
+      { ...lab, 'if-match': final.etag! },
+      {
+        status: 'corrected',
+        reason: 'haemolysed sample, re-run',
+        contained: [quantityObs('2823-3', 4.6, 'mmol/L'), quantityObs('2951-2', 140, 'mmol/L')],
+        conclusion: 'Normal electrolytes.',
+      },
+    );
     expect(amended.status).toBe(200);
     expect(amended.body).toMatchObject({ status: 'corrected', conclusion: 'Normal electrolytes.' });
     expect(amended.body.contained[0]).toMatchObject({ status: 'corrected', valueQuantity: { value: 4.6 } });
     const history = await call('GET', `/reports/${report.id}/history`, nurse);
     expect(history.status).toBe(200);
-    expect(history.body.revisions.map((r: any) => [r.revision, r.status, r.reason])).toEqual([[1, 'preliminary', null], [2, 'final', null], [3, 'corrected', 'haemolysed sample, re-run']]);
+    expect(history.body.revisions.map((r: any) => [r.revision, r.status, r.reason])).toEqual([
+      [1, 'preliminary', null],
+      [2, 'final', null],
+      [3, 'corrected', 'haemolysed sample, re-run'],
+    ]);
     expect(history.body.revisions[1].report.contained[0].valueQuantity.value).toBe(5.3);
     expect(history.body.revisions[1].report.conclusion).toBe('Mild hyperkalaemia.');
     expect(history.body.revisions[2].report.contained[0].valueQuantity.value).toBe(4.6);
@@ -177,7 +224,10 @@ describe('reports', () => {
     const order2 = (await call('POST', '/orders', doctor, orderBody(patient, '58410-2'))).body;
     const registered = (await call('POST', '/reports', lab, reportBody(order2.id, 'registered', []))).body;
     expect((await call('POST', `/reports/${registered.id}/cancel`, lab, { reason: 'sample lost' })).body.status).toBe('cancelled');
-    expect((await call('POST', `/reports/${registered.id}/amend`, lab, { reason: 'x', contained: [] })).body).toMatchObject({ status: 409, current_status: 'cancelled' });
+    expect((await call('POST', `/reports/${registered.id}/amend`, lab, { reason: 'x', contained: [] })).body).toMatchObject({
+      status: 409,
+      current_status: 'cancelled',
+    });
   });
 
   it('a re-posted result (same filler identifier) is stored once: 200 with the stored report; other content under it is a 409', async () => {
@@ -223,7 +273,10 @@ describe('reports', () => {
     expect((await call('POST', '/reports', lab, reportBody(`sr-missing${uid()}`, 'final', []))).status).toBe(422);
     expect((await call('POST', '/reports', doctor, reportBody(order.id, 'final', []))).status).toBe(403);
     expect((await call('POST', '/reports', nurse, reportBody(order.id, 'final', []))).status).toBe(403);
-    const { rows } = await gw.deps.pool.query(`SELECT count(*)::int AS n FROM events WHERE global_position > $1 AND stream_id LIKE 'diagnosticReport-%' AND data->>'orderId' = $2`, [before, order.id]);
+    const { rows } = await gw.deps.pool.query(
+      `SELECT count(*)::int AS n FROM events WHERE global_position > $1 AND stream_id LIKE 'diagnosticReport-%' AND data->>'orderId' = $2`,
+      [before, order.id],
+    );
     expect(rows[0].n).toBe(0);
     expect((await call('GET', '/reports/dr-nothing', nurse)).status).toBe(404);
     const reportless = await roleHeaders(gw, 'nurse', ['read:patients']);
@@ -240,7 +293,12 @@ describe('reports', () => {
     await catchUpTo(gw.deps.pool, serviceRequestsProjection, head);
     await catchUpTo(gw.deps.pool, diagnosticReportsProjection, head);
     const all = await call('GET', `/orders?patient=${patient}`, nurse);
-    expect(all.body.entry.map((e: any) => [e.resource.id, e.resource.status]).sort()).toEqual([[o1.id, 'completed'], [o2.id, 'revoked']].sort());
+    expect(all.body.entry.map((e: any) => [e.resource.id, e.resource.status]).sort()).toEqual(
+      [
+        [o1.id, 'completed'],
+        [o2.id, 'revoked'],
+      ].sort(),
+    );
     const revoked = await call('GET', `/orders?patient=${patient}&status=revoked,on-hold`, nurse);
     expect(revoked.body.entry.map((e: any) => e.resource.id)).toEqual([o2.id]);
     expect((await call('GET', `/orders?status=nonsense`, nurse)).status).toBe(400);
@@ -259,9 +317,14 @@ describe('reports', () => {
       await owner.end();
     }
     // rows written after the snapshot (other test files share the database) are not compared
-    const rebuiltOrders = (await snapshot('rm_service_requests', 'request_id')).filter((r) => liveOrders.some((l) => l.request_id === r.request_id));
-    const rebuiltReports = (await snapshot('rm_diagnostic_reports', 'report_id')).filter((r) => liveReports.some((l) => l.report_id === r.report_id));
-    const stable = (rows: any[], fresh: any[], key: string) => rows.filter((r) => fresh.find((f) => f[key] === r[key])?.last_position === r.last_position);
+    const rebuiltOrders = (await snapshot('rm_service_requests', 'request_id')).filter((r) =>
+      liveOrders.some((l) => l.request_id === r.request_id),
+    );
+    const rebuiltReports = (await snapshot('rm_diagnostic_reports', 'report_id')).filter((r) =>
+      liveReports.some((l) => l.report_id === r.report_id),
+    );
+    const stable = (rows: any[], fresh: any[], key: string) =>
+      rows.filter((r) => fresh.find((f) => f[key] === r[key])?.last_position === r.last_position);
     expect(stable(rebuiltOrders, liveOrders, 'request_id')).toEqual(stable(liveOrders, rebuiltOrders, 'request_id'));
     expect(stable(rebuiltReports, liveReports, 'report_id')).toEqual(stable(liveReports, rebuiltReports, 'report_id'));
     expect(rebuiltOrders.find((r) => r.request_id === o1.id)).toMatchObject({ status: 'completed', patient_id: patient });

@@ -10,7 +10,16 @@ import { randomUUID } from 'node:crypto';
 import { afterAll, describe, expect, it } from 'vitest';
 import { createPool, readMigrations, type PoolClient } from '@vitalis/db';
 import {
-  ANY, STREAM_CATEGORIES, append, headPosition, readCategory, readLatestPerKey, readStream, readStreams, type Queryable, type StoredEvent,
+  ANY,
+  STREAM_CATEGORIES,
+  append,
+  headPosition,
+  readCategory,
+  readLatestPerKey,
+  readStream,
+  readStreams,
+  type Queryable,
+  type StoredEvent,
 } from '@vitalis/eventstore';
 import { activeAlerts, alertStream, alertsAfter, appendAlertEvent, type AlertData } from '@vitalis/live';
 import { ALARM_EVENTS, patientStream } from '@vitalis/records';
@@ -27,8 +36,25 @@ const oldAlertStream = (patientId: string) => `patient-alerts-${patientId}`;
 
 function alert(patient: string, rule: string, state: AlertData['state'], seq: number, offset: number): AlertData {
   return {
-    alert_id: randomUUID(), rule, state, patient_id: patient, priority: 'high', severity: 'high', kind: 'physiological', latching: true, label: rule, message: `${rule} ${state}`, value: 85,
-    triggered_by: { partition: 3, offset, device_id: `${patient}-ox`, seq, code: '59408-5', effective_at: new Date(Date.UTC(2026, 0, 1, 0, 0, seq)).toISOString() },
+    alert_id: randomUUID(),
+    rule,
+    state,
+    patient_id: patient,
+    priority: 'high',
+    severity: 'high',
+    kind: 'physiological',
+    latching: true,
+    label: rule,
+    message: `${rule} ${state}`,
+    value: 85,
+    triggered_by: {
+      partition: 3,
+      offset,
+      device_id: `${patient}-ox`,
+      seq,
+      code: '59408-5',
+      effective_at: new Date(Date.UTC(2026, 0, 1, 0, 0, seq)).toISOString(),
+    },
     flag: { resourceType: 'Flag' },
   };
 }
@@ -64,7 +90,11 @@ describe('alert streams cannot collide with patient streams', () => {
     expect(await activeAlerts(pool, [id, lookalike])).toEqual(new Map([[id, ['spo2-low']]]));
 
     // reading by category is exact: the patient category holds no alert, the alert category no patient
-    const patients = await readCategoryUntil(STREAM_CATEGORIES.patient, before, (es) => es.filter((e) => [patientStream(lookalike), patientStream(id)].includes(e.streamId)).length === 2);
+    const patients = await readCategoryUntil(
+      STREAM_CATEGORIES.patient,
+      before,
+      (es) => es.filter((e) => [patientStream(lookalike), patientStream(id)].includes(e.streamId)).length === 2,
+    );
     expect(patients.filter((e) => e.streamId === patientStream(lookalike) || e.streamId === patientStream(id))).toHaveLength(2);
     expect(patients.some((e) => e.type.startsWith('VitalsAlert'))).toBe(false);
     expect(patients.some((e) => e.streamId === alertStream(id))).toBe(false);
@@ -74,7 +104,10 @@ describe('alert streams cannot collide with patient streams', () => {
 
     // the projection owns the patient category exactly: the lookalike is a patient like any other
     await catchUpTo(pool, patientsProjection, await headPosition(pool));
-    const { rows } = await pool.query<{ patient_id: string }>('SELECT patient_id FROM rm_patients WHERE patient_id = ANY($1) ORDER BY patient_id', [[lookalike, id]]);
+    const { rows } = await pool.query<{ patient_id: string }>(
+      'SELECT patient_id FROM rm_patients WHERE patient_id = ANY($1) ORDER BY patient_id',
+      [[lookalike, id]],
+    );
     expect(rows.map((r) => r.patient_id)).toEqual([lookalike, id].sort());
   });
 });
@@ -100,18 +133,28 @@ describe('event store reads for the projector and replay', () => {
     await appendAlertEvent(pool, { data: alert(p, 'spo2-low', 'raised', 1, 10), position: { partition: 3, offset: 10, k: 1 } });
     await appendAlertEvent(pool, { data: alert(p, 'hr-high', 'raised', 1, 10), position: { partition: 3, offset: 10, k: 2 } });
     await appendAlertEvent(pool, { data: alert(p, 'spo2-low', 'cleared', 2, 20), position: { partition: 3, offset: 20, k: 1 } });
-    const at = (cursor: [number, number, number][]) => alertsAfter(pool, [p], new Map(cursor.map(([part, offset, k]) => [part, { offset, k }])));
+    const at = (cursor: [number, number, number][]) =>
+      alertsAfter(pool, [p], new Map(cursor.map(([part, offset, k]) => [part, { offset, k }])));
     expect((await at([])).map((e) => [e.offset, e.k, e.type, e.data.rule])).toEqual([
-      [10, 1, 'VitalsAlertRaised', 'spo2-low'], [10, 2, 'VitalsAlertRaised', 'hr-high'], [20, 1, 'VitalsAlertCleared', 'spo2-low'],
+      [10, 1, 'VitalsAlertRaised', 'spo2-low'],
+      [10, 2, 'VitalsAlertRaised', 'hr-high'],
+      [20, 1, 'VitalsAlertCleared', 'spo2-low'],
     ]);
-    expect((await at([[3, 10, 1]])).map((e) => [e.offset, e.k])).toEqual([[10, 2], [20, 1]]);
+    expect((await at([[3, 10, 1]])).map((e) => [e.offset, e.k])).toEqual([
+      [10, 2],
+      [20, 1],
+    ]);
     expect((await at([[3, 20, 1]])).map((e) => [e.offset, e.k])).toEqual([]);
-    expect((await at([[4, 99, 0]])).map((e) => [e.offset, e.k])).toEqual([[10, 1], [10, 2], [20, 1]]); // other partition: all
+    expect((await at([[4, 99, 0]])).map((e) => [e.offset, e.k])).toEqual([
+      [10, 1],
+      [10, 2],
+      [20, 1],
+    ]); // other partition: all
     expect(await activeAlerts(pool, [p])).toEqual(new Map([[p, ['hr-high']]]));
   });
 });
 
-describe('active conditions (the ingest\'s restore, the triage board)', () => {
+describe("active conditions (the ingest's restore, the triage board)", () => {
   const by = { user: 'nurse-1', client_id: 'card' };
 
   it('an alarm acknowledged (or escalated) while its condition holds stays active; its clear ends it', async () => {
@@ -121,15 +164,26 @@ describe('active conditions (the ingest\'s restore, the triage board)', () => {
     await appendAlertEvent(pool, { data: alert(p, 'hr-high', 'raised', 2, 31), position: { partition: 3, offset: 31, k: 1 } });
     // the lifecycle's events, appended by hand as the gateway and the projector do: they name the rule too
     await append(pool, alertStream(p), ANY, [
-      { type: ALARM_EVENTS.acknowledged, data: { alert_id: raise.alert_id, patient_id: p, rule: 'spo2-low', by, at: '2026-01-01T00:00:05.000Z' } },
-      { type: ALARM_EVENTS.escalated, data: { alert_id: 'x', patient_id: p, rule: 'hr-high', to: 'charge nurse', at: '2026-01-01T00:01:05.000Z', priority: 'high' } },
+      {
+        type: ALARM_EVENTS.acknowledged,
+        data: { alert_id: raise.alert_id, patient_id: p, rule: 'spo2-low', by, at: '2026-01-01T00:00:05.000Z' },
+      },
+      {
+        type: ALARM_EVENTS.escalated,
+        data: { alert_id: 'x', patient_id: p, rule: 'hr-high', to: 'charge nurse', at: '2026-01-01T00:01:05.000Z', priority: 'high' },
+      },
     ]);
     // what a read of the latest event per rule, whatever its type, would have restored: neither condition
-    expect((await readLatestPerKey(pool, [alertStream(p)], 'rule')).map((e) => e.type)).toEqual([ALARM_EVENTS.escalated, ALARM_EVENTS.acknowledged]);
+    expect((await readLatestPerKey(pool, [alertStream(p)], 'rule')).map((e) => e.type)).toEqual([
+      ALARM_EVENTS.escalated,
+      ALARM_EVENTS.acknowledged,
+    ]);
     expect(await activeAlerts(pool, [p])).toEqual(new Map([[p, ['hr-high', 'spo2-low']]]));
 
     await appendAlertEvent(pool, { data: alert(p, 'spo2-low', 'cleared', 3, 40), position: { partition: 3, offset: 40, k: 1 } });
-    await append(pool, alertStream(p), ANY, [{ type: ALARM_EVENTS.acknowledged, data: { alert_id: 'y', patient_id: p, rule: 'hr-high', by, at: '2026-01-01T00:02:00.000Z' } }]);
+    await append(pool, alertStream(p), ANY, [
+      { type: ALARM_EVENTS.acknowledged, data: { alert_id: 'y', patient_id: p, rule: 'hr-high', by, at: '2026-01-01T00:02:00.000Z' } },
+    ]);
     expect(await activeAlerts(pool, [p])).toEqual(new Map([[p, ['hr-high']]]));
   });
 });
@@ -145,10 +199,16 @@ describe('migration 0015 (alert streams renamed)', () => {
     try {
       await client.query('BEGIN');
       await client.query('LOCK TABLE events IN ACCESS EXCLUSIVE MODE');
-      const old = await append(client, oldAlertStream(p), 0, [
-        { type: 'VitalsAlertRaised', data: alert(p, 'spo2-low', 'raised', 1, 5) as never },
-        { type: 'VitalsAlertCleared', data: alert(p, 'spo2-low', 'cleared', 2, 6) as never },
-      ], { kafka_partition: 3, kafka_offset: 5, alert_seq: 1 });
+      const old = await append(
+        client,
+        oldAlertStream(p),
+        0,
+        [
+          { type: 'VitalsAlertRaised', data: alert(p, 'spo2-low', 'raised', 1, 5) as never },
+          { type: 'VitalsAlertCleared', data: alert(p, 'spo2-low', 'cleared', 2, 6) as never },
+        ],
+        { kafka_partition: 3, kafka_offset: 5, alert_seq: 1 },
+      );
       // the collision the old names allowed: patient `alerts-<q>` and q's alerts in ONE stream
       await register(client, `alerts-${q}`, oldAlertStream(q));
       await append(client, oldAlertStream(q), ANY, [{ type: 'VitalsAlertRaised', data: alert(q, 'hr-high', 'raised', 1, 7) as never }]);
@@ -157,7 +217,9 @@ describe('migration 0015 (alert streams renamed)', () => {
 
       expect(await readStream(client, oldAlertStream(p))).toEqual([]);
       const moved = await readStream(client, alertStream(p));
-      expect(moved.map((e) => [e.eventId, e.globalPosition, e.streamVersion, e.type])).toEqual(old.events.map((e) => [e.eventId, e.globalPosition, e.streamVersion, e.type]));
+      expect(moved.map((e) => [e.eventId, e.globalPosition, e.streamVersion, e.type])).toEqual(
+        old.events.map((e) => [e.eventId, e.globalPosition, e.streamVersion, e.type]),
+      );
       expect(moved[0]!.metadata).toMatchObject({ kafka_partition: 3, kafka_offset: 5, alert_seq: 1 });
       expect((await readStream(client, patientStream(`alerts-${q}`))).map((e) => e.type)).toEqual(['PatientRegistered']);
       expect((await readStream(client, alertStream(q))).map((e) => [e.type, e.streamVersion])).toEqual([['VitalsAlertRaised', 2]]);

@@ -45,9 +45,11 @@ async function until(probe: () => Promise<boolean>, what: string): Promise<void>
 }
 
 const backendPid = async (c: PoolClient) => (await c.query<{ pid: number }>('SELECT pg_backend_pid() AS pid')).rows[0]!.pid;
-const backendXid = async (pid: number) => (await pool.query<{ x: string | null }>('SELECT backend_xid::text AS x FROM pg_stat_activity WHERE pid = $1', [pid])).rows[0]?.x ?? null;
+const backendXid = async (pid: number) =>
+  (await pool.query<{ x: string | null }>('SELECT backend_xid::text AS x FROM pg_stat_activity WHERE pid = $1', [pid])).rows[0]?.x ?? null;
 const waitEventOf = async (pid: number) =>
-  (await pool.query<{ w: string | null }>('SELECT wait_event_type || \':\' || wait_event AS w FROM pg_stat_activity WHERE pid = $1', [pid])).rows[0]?.w ?? null;
+  (await pool.query<{ w: string | null }>("SELECT wait_event_type || ':' || wait_event AS w FROM pg_stat_activity WHERE pid = $1", [pid]))
+    .rows[0]?.w ?? null;
 
 describe('event reader: commit-ordered positions', () => {
   it('a writer paused between its position and its transaction id is never skipped by a reader advancing a checkpoint', async () => {
@@ -75,7 +77,10 @@ describe('event reader: commit-ordered positions', () => {
         return r;
       });
       // Either the second writer commits now (the old reader's hole) or it waits for the first.
-      await until(async () => secondDone || (await waitEventOf(otherPid))?.startsWith('Lock:') === true, 'the second writer to commit or wait');
+      await until(
+        async () => secondDone || (await waitEventOf(otherPid))?.startsWith('Lock:') === true,
+        'the second writer to commit or wait',
+      );
 
       // A reader runs while the first writer is still open, and moves its checkpoint.
       const seen: StoredEvent[] = [];
@@ -116,7 +121,10 @@ describe('event reader: commit-ordered positions', () => {
       const a = await append(holder, first, 0, [{ type: 'A', data: {} }]);
       const otherPid = await backendPid(other);
       const later = append(other, second, 0, [{ type: 'B', data: {} }]);
-      await until(async () => (await waitEventOf(otherPid))?.startsWith('Lock:') === true, 'the second writer to wait for the position lock');
+      await until(
+        async () => (await waitEventOf(otherPid))?.startsWith('Lock:') === true,
+        'the second writer to wait for the position lock',
+      );
       // It waits before its INSERT takes a position: nothing above the holder's is taken yet.
       const { rows } = await pool.query<{ last: number }>('SELECT last_value AS last FROM events_global_position_seq');
       expect(Number(rows[0]!.last)).toBe(a.events[0]!.globalPosition);

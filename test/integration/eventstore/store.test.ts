@@ -5,7 +5,18 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, describe, expect, it } from 'vitest';
 import { createPool } from '@vitalis/db';
-import { append, ANY, ConcurrencyError, DuplicateEventError, headPosition, listenForEvents, readAll, readStream, subscribe, type StoredEvent } from '@vitalis/eventstore';
+import {
+  append,
+  ANY,
+  ConcurrencyError,
+  DuplicateEventError,
+  headPosition,
+  listenForEvents,
+  readAll,
+  readStream,
+  subscribe,
+  type StoredEvent,
+} from '@vitalis/eventstore';
 import { testEnv } from '../../helpers/env';
 
 const pool = createPool({ url: testEnv.DATABASE_URL, max: 12 });
@@ -15,10 +26,22 @@ const stream = () => `test-${randomUUID()}`;
 describe('event store', () => {
   it('appends with versions and metadata and reads the stream back in order', async () => {
     const s = stream();
-    const r = await append(pool, s, 0, [{ type: 'A', data: { n: 1 } }, { type: 'B', data: { n: 2 } }], { actor: 'u1', correlationId: 'c1' });
+    const r = await append(
+      pool,
+      s,
+      0,
+      [
+        { type: 'A', data: { n: 1 } },
+        { type: 'B', data: { n: 2 } },
+      ],
+      { actor: 'u1', correlationId: 'c1' },
+    );
     expect(r.version).toBe(2);
     const events = await readStream(pool, s);
-    expect(events.map((e) => [e.streamVersion, e.type, e.data.n])).toEqual([[1, 'A', 1], [2, 'B', 2]]);
+    expect(events.map((e) => [e.streamVersion, e.type, e.data.n])).toEqual([
+      [1, 'A', 1],
+      [2, 'B', 2],
+    ]);
     expect(events[0]!.metadata).toMatchObject({ actor: 'u1', correlationId: 'c1' });
     expect(typeof events[0]!.metadata.time).toBe('string');
     expect(events[1]!.globalPosition).toBeGreaterThan(events[0]!.globalPosition);
@@ -65,7 +88,9 @@ describe('event store', () => {
     const seen: string[] = [];
     let checkpoint = start;
     let done = false;
-    const all = Promise.all(writers).then(() => { done = true; });
+    const all = Promise.all(writers).then(() => {
+      done = true;
+    });
     for (;;) {
       const batch = await readAll(pool, checkpoint, 7);
       for (const e of batch) if (e.data.tag === tag) seen.push(e.streamId);
@@ -99,10 +124,15 @@ describe('event store', () => {
     const got: StoredEvent[] = [];
     let resolveAll!: () => void;
     const allSeen = new Promise<void>((r) => (resolveAll = r));
-    const sub = subscribe(pool, from, async (events) => {
-      got.push(...events.filter((e) => e.streamId === s));
-      if (got.length >= 5) resolveAll();
-    }, { intervalMs: 50 });
+    const sub = subscribe(
+      pool,
+      from,
+      async (events) => {
+        got.push(...events.filter((e) => e.streamId === s));
+        if (got.length >= 5) resolveAll();
+      },
+      { intervalMs: 50 },
+    );
     try {
       // keep appending until the listener (connecting asynchronously) has heard one
       for (let i = 0; woken === 0 && i < 300; i++) {

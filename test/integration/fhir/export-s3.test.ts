@@ -28,12 +28,13 @@ let owner: Pool;
 let headers: Record<string, string>;
 const aws = new AwsClient({ accessKeyId: 'testing', secretAccessKey: 'testing', region: 'us-east-1', service: 's3' });
 
-const freePort = () => new Promise<number>((ok) => {
-  const server = createServer().listen(0, '127.0.0.1', () => {
-    const { port } = server.address() as { port: number };
-    server.close(() => ok(port));
+const freePort = () =>
+  new Promise<number>((ok) => {
+    const server = createServer().listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as { port: number };
+      server.close(() => ok(port));
+    });
   });
-});
 
 function runCommand(cmd: string): Promise<string> {
   return new Promise((ok, fail) => {
@@ -44,7 +45,8 @@ function runCommand(cmd: string): Promise<string> {
   });
 }
 
-const objects = async () => [...(await (await aws.fetch(`${endpoint}/${bucket}?list-type=2`)).text()).matchAll(/<Key>([^<]+)<\/Key>/g)].map((m) => m[1]!);
+const objects = async () =>
+  [...(await (await aws.fetch(`${endpoint}/${bucket}?list-type=2`)).text()).matchAll(/<Key>([^<]+)<\/Key>/g)].map((m) => m[1]!);
 
 beforeAll(async () => {
   const bin = await runCommand('infra/bin/s3-env');
@@ -52,7 +54,13 @@ beforeAll(async () => {
   endpoint = `http://127.0.0.1:${port}`;
   moto = spawn(`${bin}/moto_server`, ['-H', '127.0.0.1', '-p', String(port)], { stdio: 'ignore' });
   for (let i = 0; i < 200; i++) {
-    if (await fetch(endpoint).then(() => true, () => false)) break;
+    if (
+      await fetch(endpoint).then(
+        () => true,
+        () => false,
+      )
+    )
+      break;
     await new Promise((ok) => setTimeout(ok, 100));
   }
   expect((await aws.fetch(`${endpoint}/${bucket}`, { method: 'PUT' })).status).toBe(200);

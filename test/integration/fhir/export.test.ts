@@ -44,7 +44,15 @@ let seq = 0;
 
 /** Rows straight into the append log (what the ingest writes). */
 async function seed(db: Pool, patient: string, n: number, startMs = T0) {
-  const rows = Array.from({ length: n }, (_, i) => [patient, `dev-${run}-${patient}`, ++seq, i % 2 === 0 ? VITAL_CODE.heartRate : VITAL_CODE.spo2, new Date(startMs + i * 1000).toISOString(), i % 2 === 0 ? 60 + (i % 40) : 95 + (i % 5), i % 2 === 0 ? '/min' : '%']);
+  const rows = Array.from({ length: n }, (_, i) => [
+    patient,
+    `dev-${run}-${patient}`,
+    ++seq,
+    i % 2 === 0 ? VITAL_CODE.heartRate : VITAL_CODE.spo2,
+    new Date(startMs + i * 1000).toISOString(),
+    i % 2 === 0 ? 60 + (i % 40) : 95 + (i % 5),
+    i % 2 === 0 ? '/min' : '%',
+  ]);
   await db.query(
     `INSERT INTO vitals_observations (patient_id, device_id, seq, code, effective_at, value, unit, kafka_partition, kafka_offset)
      SELECT p, d, s, c, e::timestamptz, v, u, 0, s FROM unnest($1::text[], $2::text[], $3::bigint[], $4::text[], $5::text[], $6::float8[], $7::text[]) AS t(p, d, s, c, e, v, u)`,
@@ -53,7 +61,8 @@ async function seed(db: Pool, patient: string, n: number, startMs = T0) {
 }
 
 const countOf = async (patients: string[]) =>
-  (await owner.query<{ n: number }>('SELECT count(*)::int AS n FROM vitals_observations WHERE patient_id = ANY($1)', [patients])).rows[0]!.n;
+  (await owner.query<{ n: number }>('SELECT count(*)::int AS n FROM vitals_observations WHERE patient_id = ANY($1)', [patients])).rows[0]!
+    .n;
 
 async function kickOff(path: string, headers = analyst, prefer = 'respond-async') {
   const res = await fetch(`${fhir}${path}`, { headers: { ...headers, accept: 'application/fhir+json', prefer } });
@@ -65,21 +74,38 @@ async function kickOff(path: string, headers = analyst, prefer = 'respond-async'
 
 /** Runs this file's queued exports in this process. */
 async function work(options: { maxFileBytes?: number } = {}) {
-  while (await runNextExport(gw.deps.pool, { storage, maxFileBytes: options.maxFileBytes ?? 4_096, leaseMs: 10_000, expiresMs: 3_600_000, only: jobs }));
+  while (
+    await runNextExport(gw.deps.pool, {
+      storage,
+      maxFileBytes: options.maxFileBytes ?? 4_096,
+      leaseMs: 10_000,
+      expiresMs: 3_600_000,
+      only: jobs,
+    })
+  );
 }
 
 async function manifestOf(location: string, headers = analyst) {
   const res = await fetch(location, { headers });
   expect(res.status).toBe(200);
   expect(res.headers.get('content-type')).toMatch(/^application\/json/);
-  return (await res.json()) as { transactionTime: string; request: string; requiresAccessToken: boolean; output: { type: string; url: string; count: number }[]; error: unknown[] };
+  return (await res.json()) as {
+    transactionTime: string;
+    request: string;
+    requiresAccessToken: boolean;
+    output: { type: string; url: string; count: number }[];
+    error: unknown[];
+  };
 }
 
 async function linesOf(url: string, headers = analyst): Promise<any[]> {
   const res = await fetch(url, { headers });
   expect(res.status).toBe(200);
   expect(res.headers.get('content-type')).toBe('application/fhir+ndjson');
-  return (await res.text()).split('\n').filter(Boolean).map((l) => JSON.parse(l));
+  return (await res.text())
+    .split('\n')
+    .filter(Boolean)
+    .map((l) => JSON.parse(l));
 }
 
 async function exported(location: string, headers = analyst) {
@@ -138,7 +164,9 @@ describe('FHIR Bulk Data export: the IG flow', () => {
   });
 
   it('_typeFilter selects Observation codes and dates', async () => {
-    const filter = encodeURIComponent(`Observation?code=http://loinc.org|${VITAL_CODE.spo2}&date=ge${iso(T0 + 10_000)}&date=lt${iso(T0 + 20_000)}`);
+    const filter = encodeURIComponent(
+      `Observation?code=http://loinc.org|${VITAL_CODE.spo2}&date=ge${iso(T0 + 10_000)}&date=lt${iso(T0 + 20_000)}`,
+    );
     const k = await kickOff(`/Group/${ward}/$export?_typeFilter=${filter}`);
     expect(k.status).toBe(202);
     await work();
@@ -190,19 +218,30 @@ describe('FHIR Bulk Data export: the IG flow', () => {
     expect(zipped.headers.get('content-encoding')).toBe('gzip');
     // fetch decompresses a gzip body itself
     expect(await zipped.text()).toBe(full);
-    const raw = await import('node:http').then((http) => new Promise<Buffer>((ok, fail) => {
-      http.get(url, { headers: { ...analyst, 'accept-encoding': 'gzip' } }, (res) => {
-        const chunks: Buffer[] = [];
-        res.on('data', (c: Buffer) => chunks.push(c)).on('end', () => ok(Buffer.concat(chunks))).on('error', fail);
-      }).on('error', fail);
-    }));
+    const raw = await import('node:http').then(
+      (http) =>
+        new Promise<Buffer>((ok, fail) => {
+          http
+            .get(url, { headers: { ...analyst, 'accept-encoding': 'gzip' } }, (res) => {
+              const chunks: Buffer[] = [];
+              res
+                .on('data', (c: Buffer) => chunks.push(c))
+                .on('end', () => ok(Buffer.concat(chunks)))
+                .on('error', fail);
+            })
+            .on('error', fail);
+        }),
+    );
     expect(gunzipSync(raw).toString()).toBe(full);
     const job = k.location!.split('/').pop()!;
     const audit = await owner.query<{ action: string; n: number }>(
       "SELECT action, count(*)::int AS n FROM audit_events WHERE detail->>'job' = $1 GROUP BY action ORDER BY action",
       [job],
     );
-    expect(audit.rows).toEqual([{ action: 'export.download', n: 5 }, { action: 'export.kickoff', n: 1 }]);
+    expect(audit.rows).toEqual([
+      { action: 'export.download', n: 5 },
+      { action: 'export.kickoff', n: 1 },
+    ]);
   });
 
   it('another client cannot read the status, download the files or cancel', async () => {
@@ -215,7 +254,7 @@ describe('FHIR Bulk Data export: the IG flow', () => {
     expect((await fetch(k.location!, { headers: analyst })).status).toBe(200);
   });
 
-  it('DELETE cancels a queued export and removes a finished one\'s files; the status is then 404', async () => {
+  it("DELETE cancels a queued export and removes a finished one's files; the status is then 404", async () => {
     const queued = await kickOff(`/Group/${ward}/$export`);
     const cancel = await fetch(queued.location!, { method: 'DELETE', headers: analyst });
     expect(cancel.status).toBe(202);
@@ -233,10 +272,19 @@ describe('FHIR Bulk Data export: the IG flow', () => {
   it('a run that ends in an error is retried from its cursor; the third failure fails the export: 500 OperationOutcome', async () => {
     const k = await kickOff(`/Group/${ward}/$export`);
     const id = k.location!.split('/').pop()!;
-    const broken = { ...storage, create: async () => { throw new Error('disk full'); } };
+    const broken = {
+      ...storage,
+      create: async () => {
+        throw new Error('disk full');
+      },
+    };
     for (let attempt = 1; attempt <= 3; attempt++) {
-      await expect(runNextExport(gw.deps.pool, { storage: broken, maxFileBytes: 4_096, leaseMs: 10_000, expiresMs: 3_600_000, only: [id] })).rejects.toThrow('disk full');
-      const { rows } = await owner.query<{ status: string; attempts: number }>('SELECT status, attempts FROM export_jobs WHERE id = $1', [id]);
+      await expect(
+        runNextExport(gw.deps.pool, { storage: broken, maxFileBytes: 4_096, leaseMs: 10_000, expiresMs: 3_600_000, only: [id] }),
+      ).rejects.toThrow('disk full');
+      const { rows } = await owner.query<{ status: string; attempts: number }>('SELECT status, attempts FROM export_jobs WHERE id = $1', [
+        id,
+      ]);
       expect(rows[0]).toEqual({ status: attempt < 3 ? 'queued' : 'failed', attempts: attempt });
     }
     const failed = await fetch(k.location!, { headers: analyst });
@@ -250,7 +298,10 @@ describe('FHIR Bulk Data export: the IG flow', () => {
     const k = await kickOff(`/Group/${ward}/$export`);
     await work();
     const id = k.location!.split('/').pop()!;
-    const { rows } = await owner.query<{ ttl: number }>('SELECT extract(epoch FROM expires_at - completed_at)::int AS ttl FROM export_jobs WHERE id = $1', [id]);
+    const { rows } = await owner.query<{ ttl: number }>(
+      'SELECT extract(epoch FROM expires_at - completed_at)::int AS ttl FROM export_jobs WHERE id = $1',
+      [id],
+    );
     expect(rows[0]!.ttl).toBe(3_600); // the worker's expiresMs (EXPORT_FILE_TTL_SECONDS in the projector)
     await owner.query("UPDATE export_jobs SET expires_at = now() - interval '1 second' WHERE id = $1", [id]);
     expect(await expireExports(gw.deps.pool, storage)).toBeGreaterThanOrEqual(1);
@@ -281,7 +332,8 @@ describe('FHIR Bulk Data export: the IG flow', () => {
       await work();
       const { resources } = await exported(k.location!, me);
       const subjects = new Set(resources.map((r) => r.subject.reference));
-      if (path.startsWith('/Group')) expect(resources).toHaveLength(0); // not a member of the ward
+      if (path.startsWith('/Group'))
+        expect(resources).toHaveLength(0); // not a member of the ward
       else expect([...subjects]).toEqual(['Patient/pat-0001']);
       await fetch(k.location!, { method: 'DELETE', headers: me });
     }
@@ -299,8 +351,11 @@ describe('FHIR Bulk Data export: the snapshot', () => {
     const writer = await owner.connect();
     try {
       await writer.query('BEGIN');
-      await writer.query(`INSERT INTO vitals_observations (patient_id, device_id, seq, code, effective_at, value, unit, kafka_partition, kafka_offset)
-        VALUES ($1, $2, 1, $3, '2020-01-01T00:00:00Z', 71, '/min', 0, 0)`, [late, `dev-${late}`, VITAL_CODE.heartRate]);
+      await writer.query(
+        `INSERT INTO vitals_observations (patient_id, device_id, seq, code, effective_at, value, unit, kafka_partition, kafka_offset)
+        VALUES ($1, $2, 1, $3, '2020-01-01T00:00:00Z', 71, '/min', 0, 0)`,
+        [late, `dev-${late}`, VITAL_CODE.heartRate],
+      );
       const second = await kickOff(`/Group/${ward}/$export`);
       await writer.query('COMMIT');
       await work();
@@ -352,7 +407,13 @@ describe('FHIR Bulk Data export: a worker killed mid-export', () => {
     const k = await kickOff(`/Group/${cohort}/$export`);
     const id = k.location!.split('/').pop()!;
     const first = startWorker();
-    const filesOf = async () => (await owner.query<{ n: number; status: string }>('SELECT (SELECT count(*)::int FROM export_files WHERE job_id = $1) AS n, status FROM export_jobs WHERE id = $1', [id])).rows[0]!;
+    const filesOf = async () =>
+      (
+        await owner.query<{ n: number; status: string }>(
+          'SELECT (SELECT count(*)::int FROM export_files WHERE job_id = $1) AS n, status FROM export_jobs WHERE id = $1',
+          [id],
+        )
+      ).rows[0]!;
     let state = await filesOf();
     for (let i = 0; i < 600 && state.n < 3; i++) {
       await new Promise((ok) => setTimeout(ok, 50));
@@ -382,7 +443,9 @@ describe('FHIR Bulk Data export: a worker killed mid-export', () => {
     const child = startWorker({ EXPORT_POLL_INTERVAL_MS: '600000' });
     // ready: its listening connection is open (a notification before LISTEN would wait for the poll)
     for (let i = 0; i < 600; i++) {
-      const { rows } = await owner.query("SELECT 1 FROM pg_stat_activity WHERE application_name = 'vitalis-export-worker' AND query = 'LISTEN vitalis_export' AND pid <> pg_backend_pid()");
+      const { rows } = await owner.query(
+        "SELECT 1 FROM pg_stat_activity WHERE application_name = 'vitalis-export-worker' AND query = 'LISTEN vitalis_export' AND pid <> pg_backend_pid()",
+      );
       if (rows.length > 0) break;
       await new Promise((ok) => setTimeout(ok, 100));
     }
@@ -405,8 +468,13 @@ describe('FHIR Bulk Data export: a worker killed mid-export', () => {
     const k = await kickOff(`/Group/${cohort}/$export`);
     const id = k.location!.split('/').pop()!;
     const child = startWorker();
-    const stateOf = async () => (await owner.query<{ n: number; status: string; attempts: number; owner: string | null }>(
-      'SELECT (SELECT count(*)::int FROM export_files WHERE job_id = $1) AS n, status, attempts, lease_owner AS owner FROM export_jobs WHERE id = $1', [id])).rows[0]!;
+    const stateOf = async () =>
+      (
+        await owner.query<{ n: number; status: string; attempts: number; owner: string | null }>(
+          'SELECT (SELECT count(*)::int FROM export_files WHERE job_id = $1) AS n, status, attempts, lease_owner AS owner FROM export_jobs WHERE id = $1',
+          [id],
+        )
+      ).rows[0]!;
     let state = await stateOf();
     // this worker holds the job (its lease names its pid) and has committed files
     for (let i = 0; i < 600 && !(state.n >= 2 && state.owner?.includes(`:${child.pid}:`)); i++) {

@@ -67,12 +67,20 @@ beforeAll(async () => {
   clinician = await authHeaders(gw.url, ['read:patients', 'read:vitals']);
   family = `Fhirrest${uid()}`;
   const demo = (given: string, gender: 'female' | 'male', birthDate: string) => ({
-    family, given: [given], gender, birthDate, identifiers: [{ system: 'urn:vitalis:mrn', value: `MRN-${given}-${family}` }], telecom: [],
+    family,
+    given: [given],
+    gender,
+    birthDate,
+    identifiers: [{ system: 'urn:vitalis:mrn', value: `MRN-${given}-${family}` }],
+    telecom: [],
   });
   ada = (await registerPatient(gw.deps.pool, writer, demo('Ada', 'female', '1970-05-06'))).id;
   grace = (await registerPatient(gw.deps.pool, writer, demo('Grace', 'female', '1980-01-02'))).id;
   await registerPatient(gw.deps.pool, writer, demo('Alan', 'male', '1970-05-06'));
-  await updatePatient(gw.deps.pool, writer, ada, 1, { ...demo('Ada', 'female', '1970-05-06'), telecom: [{ system: 'phone', value: '+44 20 7946 0001' }] });
+  await updatePatient(gw.deps.pool, writer, ada, 1, {
+    ...demo('Ada', 'female', '1970-05-06'),
+    telecom: [{ system: 'phone', value: '+44 20 7946 0001' }],
+  });
   await catchUpTo(gw.deps.pool, patientsProjection, await headPosition(gw.deps.pool));
   await seedVitals(ada);
 });
@@ -87,11 +95,37 @@ describe('FHIR R4 REST API', () => {
     expect(r.headers.get('content-type')).toMatch(/^application\/fhir\+json/);
     const cs = r.body;
     await expectValidFhir(cs);
-    expect(cs).toMatchObject({ resourceType: 'CapabilityStatement', fhirVersion: '4.0.1', kind: 'instance', format: expect.arrayContaining(['json']) });
+    expect(cs).toMatchObject({
+      resourceType: 'CapabilityStatement',
+      fhirVersion: '4.0.1',
+      kind: 'instance',
+      format: expect.arrayContaining(['json']),
+    });
     const rest = cs.rest[0];
-    expect(rest.resource.map((x: { type: string }) => x.type)).toEqual(['Patient', 'Observation', 'AllergyIntolerance', 'Practitioner', 'Schedule', 'Slot', 'Appointment', 'Device', 'ServiceRequest', 'DiagnosticReport', 'DetectedIssue', 'Subscription']);
+    expect(rest.resource.map((x: { type: string }) => x.type)).toEqual([
+      'Patient',
+      'Observation',
+      'AllergyIntolerance',
+      'Practitioner',
+      'Schedule',
+      'Slot',
+      'Appointment',
+      'Device',
+      'ServiceRequest',
+      'DiagnosticReport',
+      'DetectedIssue',
+      'Subscription',
+    ]);
     const observation = rest.resource[1];
-    expect(observation.searchParam.map((p: { name: string }) => p.name)).toEqual(['patient', 'subject', 'code', 'date', 'category', '_count', '_sort']);
+    expect(observation.searchParam.map((p: { name: string }) => p.name)).toEqual([
+      'patient',
+      'subject',
+      'code',
+      'date',
+      'category',
+      '_count',
+      '_sort',
+    ]);
     expect(observation.operation[0].name).toBe('lastn');
     const uris = rest.security.extension.find((e: { url: string }) => e.url.endsWith('/oauth-uris'));
     expect(uris.extension).toContainEqual({ url: 'token', valueUri: `${gw.url}/api/auth/oauth2/token` });
@@ -119,7 +153,10 @@ describe('FHIR R4 REST API', () => {
   });
 
   it('searches Patients by every parameter, paging with Bundle link next', async () => {
-    const ids = async (query: string) => entries((await get(`/Patient?${query}`)).body as Bundle).map((e) => e.resource.id).sort();
+    const ids = async (query: string) =>
+      entries((await get(`/Patient?${query}`)).body as Bundle)
+        .map((e) => e.resource.id)
+        .sort();
     expect(await ids(`family=${family}`)).toHaveLength(3);
     expect(await ids(`family=${family}&given=gra`)).toEqual([grace]);
     expect(await ids(`name=ada%20${family.toLowerCase()}`)).toEqual([ada]);
@@ -163,11 +200,16 @@ describe('FHIR R4 REST API', () => {
     const ecg = day.entry.find((e) => e.resource.valueSampledData)!.resource;
     expect(ecg.valueSampledData).toMatchObject({ period: 4, dimensions: 1, data: '0.1 0.25 -0.05 1.2' });
     // 2708-6 finds SpO2; an unknown code or another category finds nothing
-    expect(((await get(`/Observation?patient=${ada}&code=2708-6&date=ge2026-03-01&date=lt2026-03-02`)).body as Bundle).entry).toHaveLength(1);
-    const none = (await get(`/Observation?patient=${ada}&code=http://snomed.info/sct|8867-4&date=ge2026-03-01&date=lt2026-03-02`)).body as Bundle;
+    expect(((await get(`/Observation?patient=${ada}&code=2708-6&date=ge2026-03-01&date=lt2026-03-02`)).body as Bundle).entry).toHaveLength(
+      1,
+    );
+    const none = (await get(`/Observation?patient=${ada}&code=http://snomed.info/sct|8867-4&date=ge2026-03-01&date=lt2026-03-02`))
+      .body as Bundle;
     expect(none).not.toHaveProperty('entry');
     await expectValidFhir(none);
-    expect(entries((await get(`/Observation?patient=${ada}&category=laboratory&date=ge2026-03-01&date=lt2026-03-02`)).body as Bundle)).toEqual([]);
+    expect(
+      entries((await get(`/Observation?patient=${ada}&category=laboratory&date=ge2026-03-01&date=lt2026-03-02`)).body as Bundle),
+    ).toEqual([]);
   });
 
   it('$lastn answers the latest Observation per code', async () => {
@@ -207,7 +249,7 @@ describe('FHIR R4 REST API', () => {
     expect((await get('/metadata?_format=json', { accept: FHIR_JSON })).status).toBe(200);
   });
 
-  it('401 and 403 carry the API\'s WWW-Authenticate and an OperationOutcome; a patient user is refused another patient, audited', async () => {
+  it("401 and 403 carry the API's WWW-Authenticate and an OperationOutcome; a patient user is refused another patient, audited", async () => {
     const anonymous = await get(`/Patient/${ada}`, {});
     expect(anonymous.status).toBe(401);
     expect(anonymous.headers.get('www-authenticate')).toMatch(/^Bearer realm="vitalis", resource_metadata="/);
@@ -255,18 +297,23 @@ describe('FHIR R4 REST API', () => {
       `SELECT DISTINCT action, outcome FROM audit_events WHERE resource_type = 'Patient' AND resource_id = $1 AND (action LIKE 'patient.%' OR detail->>'via' = 'fhir')`,
       [ada],
     );
-    expect(rows).toEqual(expect.arrayContaining([
-      { action: 'patient.read', outcome: 'success' },
-      { action: 'vitals.read', outcome: 'success' },
-      { action: 'vitals.read_latest', outcome: 'success' },
-    ]));
+    expect(rows).toEqual(
+      expect.arrayContaining([
+        { action: 'patient.read', outcome: 'success' },
+        { action: 'vitals.read', outcome: 'success' },
+        { action: 'vitals.read_latest', outcome: 'success' },
+      ]),
+    );
   });
 
-  it('a sandbox token reads synthetic sbx- patients\' Observations only; a real patient is refused (audited, reason sandbox)', async () => {
+  it("a sandbox token reads synthetic sbx- patients' Observations only; a real patient is refused (audited, reason sandbox)", async () => {
     const sbx = (await (await fetch(`${gw.url}/api/v1/sandbox`, { method: 'POST' })).json()) as { client_id: string; access_token: string };
     const headers = { authorization: `Bearer ${sbx.access_token}` };
     const to = Math.floor(Date.now() / 60_000) * 60_000 - 5 * 60_000;
-    const synthetic = await get(`/Observation?patient=sbx-0001&code=${VITAL_CODE.heartRate}&date=ge${new Date(to - 60_000).toISOString()}&date=lt${new Date(to).toISOString()}&_count=30`, headers);
+    const synthetic = await get(
+      `/Observation?patient=sbx-0001&code=${VITAL_CODE.heartRate}&date=ge${new Date(to - 60_000).toISOString()}&date=lt${new Date(to).toISOString()}&_count=30`,
+      headers,
+    );
     expect(synthetic.status).toBe(200);
     expect(entries(synthetic.body).length).toBeGreaterThan(0);
     expect(entries(synthetic.body).every((e) => e.resource.subject.reference === 'Patient/sbx-0001')).toBe(true);
@@ -292,12 +339,20 @@ describe('FHIR R4 REST API', () => {
     const client = new Client({ baseUrl: fhirBase, bearerToken: clinician.authorization!.slice('Bearer '.length) });
     const cs = (await client.capabilityStatement()) as any;
     expect(cs.fhirVersion).toBe('4.0.1');
-    const page1 = (await client.search({ resourceType: 'Observation', searchParams: { patient: ada, code: VITAL_CODE.heartRate, date: [`ge${at(0)}`, `le${at(240)}`], _count: 3 } })) as any;
+    const page1 = (await client.search({
+      resourceType: 'Observation',
+      searchParams: { patient: ada, code: VITAL_CODE.heartRate, date: [`ge${at(0)}`, `le${at(240)}`], _count: 3 },
+    })) as any;
     expect(page1.entry.map((e: any) => e.resource.valueQuantity.value)).toEqual([70, 71, 72]);
     const page2 = (await client.nextPage({ bundle: page1 })) as any;
     expect(page2.entry.map((e: any) => e.resource.valueQuantity.value)).toEqual([73, 74]);
     await expectValidFhir([page1, page2], { profiles: [VITAL_SIGNS_PROFILE] });
-    const lastn = (await client.operation({ name: '$lastn', resourceType: 'Observation', method: 'GET', input: { patient: ada, code: VITAL_CODE.spo2 } })) as any;
+    const lastn = (await client.operation({
+      name: '$lastn',
+      resourceType: 'Observation',
+      method: 'GET',
+      input: { patient: ada, code: VITAL_CODE.spo2 },
+    })) as any;
     expect(lastn.entry).toHaveLength(1);
     expect(lastn.entry[0].resource.valueQuantity.value).toBe(97);
   });

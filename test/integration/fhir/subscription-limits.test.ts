@@ -22,8 +22,14 @@ const subscription = (patient: string, codes = 'http://loinc.org|8867-4') => ({
   status: 'requested',
   reason: `Watch ${randomUUID()}`,
   criteria: VITALS_TOPIC,
-  _criteria: { extension: [{ url: `${IG}/backport-filter-criteria`, valueString: `Observation?patient=Patient/${patient}&code=${codes}` }] },
-  channel: { type: 'websocket', payload: 'application/fhir+json', _payload: { extension: [{ url: `${IG}/backport-payload-content`, valueCode: 'full-resource' }] } },
+  _criteria: {
+    extension: [{ url: `${IG}/backport-filter-criteria`, valueString: `Observation?patient=Patient/${patient}&code=${codes}` }],
+  },
+  channel: {
+    type: 'websocket',
+    payload: 'application/fhir+json',
+    _payload: { extension: [{ url: `${IG}/backport-payload-content`, valueCode: 'full-resource' }] },
+  },
 });
 
 async function bearer(): Promise<Record<string, string>> {
@@ -32,7 +38,11 @@ async function bearer(): Promise<Record<string, string>> {
 }
 const create = async (headers: Record<string, string>, body: unknown) => {
   const res = await fetch(`${gw.url}/fhir/R4/Subscription`, { method: 'POST', headers, body: JSON.stringify(body) });
-  return { status: res.status, location: res.headers.get('location'), body: (await res.json()) as { id?: string; resourceType: string; issue?: { diagnostics?: string }[] } };
+  return {
+    status: res.status,
+    location: res.headers.get('location'),
+    body: (await res.json()) as { id?: string; resourceType: string; issue?: { diagnostics?: string }[] },
+  };
 };
 
 describe('FHIR Subscriptions per client', () => {
@@ -50,7 +60,9 @@ describe('FHIR Subscriptions per client', () => {
     // the same codes in another order are the same Subscription
     expect((await create(headers, subscription(patient, 'http://loinc.org|8867-4,http://loinc.org|59408-5'))).status).toBe(201);
     expect((await create(headers, subscription(patient, 'http://loinc.org|59408-5,http://loinc.org|8867-4'))).status).toBe(200);
-    const { rows } = await gw.deps.pool.query<{ n: number }>('SELECT count(*)::int AS n FROM fhir_subscriptions WHERE patient_id = $1', [patient]);
+    const { rows } = await gw.deps.pool.query<{ n: number }>('SELECT count(*)::int AS n FROM fhir_subscriptions WHERE patient_id = $1', [
+      patient,
+    ]);
     expect(rows[0]!.n).toBe(2);
   });
 
@@ -62,11 +74,17 @@ describe('FHIR Subscriptions per client', () => {
     const refused = made.filter((r) => r.status === 422);
     expect(refused).toHaveLength(2);
     expect(refused[0]!.body.resourceType).toBe('OperationOutcome');
-    const { rows } = await gw.deps.pool.query<{ n: number }>("SELECT count(*)::int AS n FROM audit_events WHERE action = 'fhir.subscription.create' AND outcome = 'failure' AND resource_id LIKE $1", [`pat-subcap-${tag}-%`]);
+    const { rows } = await gw.deps.pool.query<{ n: number }>(
+      "SELECT count(*)::int AS n FROM audit_events WHERE action = 'fhir.subscription.create' AND outcome = 'failure' AND resource_id LIKE $1",
+      [`pat-subcap-${tag}-%`],
+    );
     expect(rows[0]!.n).toBe(2);
     // deleting one makes room again
     const id = made.find((r) => r.status === 201)!.body.id!;
-    expect((await fetch(`${gw.url}/fhir/R4/Subscription/${id}`, { method: 'DELETE', headers: { authorization: headers.authorization! } })).status).toBeLessThan(300);
+    expect(
+      (await fetch(`${gw.url}/fhir/R4/Subscription/${id}`, { method: 'DELETE', headers: { authorization: headers.authorization! } }))
+        .status,
+    ).toBeLessThan(300);
     expect((await create(headers, subscription(`pat-subcap-${tag}-x`))).status).toBe(201);
     expect((await create(await bearer(), subscription(`pat-subcap-${tag}-y`))).status).toBe(201);
   });

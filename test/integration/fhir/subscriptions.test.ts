@@ -30,7 +30,9 @@ let other: Record<string, string>;
 beforeAll(async () => {
   rig = await startRig('fhir-subs', { SANDBOX_RATE_LIMIT: '1000000' }); // the sandbox's per-address window is shared by the machine
   base = `${rig.gw.url}/fhir/R4`;
-  const bearer = async (scopes: Parameters<typeof registerClient>[1]) => ({ authorization: `Bearer ${await clientCredentialsToken(rig.gw.url, await registerClient(rig.gw.url, scopes))}` });
+  const bearer = async (scopes: Parameters<typeof registerClient>[1]) => ({
+    authorization: `Bearer ${await clientCredentialsToken(rig.gw.url, await registerClient(rig.gw.url, scopes))}`,
+  });
   owner = await bearer(['read:vitals']);
   other = await bearer(['read:vitals']);
 });
@@ -38,7 +40,13 @@ afterAll(async () => {
   await rig?.close();
 });
 
-async function call(method: string, path: string, headers: Record<string, string>, body?: unknown, at = base): Promise<{ status: number; headers: Headers; body: any }> {
+async function call(
+  method: string,
+  path: string,
+  headers: Record<string, string>,
+  body?: unknown,
+  at = base,
+): Promise<{ status: number; headers: Headers; body: any }> {
   const res = await fetch(`${at}${path}`, {
     method,
     headers: { ...headers, ...(body !== undefined ? { 'content-type': FHIR_JSON } : {}) },
@@ -69,7 +77,9 @@ function subscription(topic: string, filter: string, extra: { heartbeat?: number
 const param = (p: any, name: string) => p.parameter.find((x: any) => x.name === name);
 const statusOf = (bundle: any) => bundle.entry[0].resource;
 const eventNumbers = (bundle: any) =>
-  statusOf(bundle).parameter.filter((x: any) => x.name === 'notification-event').map((x: any) => Number(x.part.find((p: any) => p.name === 'event-number').valueString));
+  statusOf(bundle)
+    .parameter.filter((x: any) => x.name === 'notification-event')
+    .map((x: any) => Number(x.part.find((p: any) => p.name === 'event-number').valueString));
 
 async function bindSocket(id: string, headers: Record<string, string>, at = base) {
   const token = await call('POST', `/Subscription/${id}/$get-ws-binding-token`, headers, { resourceType: 'Parameters' }, at);
@@ -86,7 +96,8 @@ async function bindSocket(id: string, headers: Record<string, string>, at = base
   const until = async (pred: (m: any[]) => boolean, what: string) => {
     const deadline = Date.now() + 45_000;
     while (!pred(messages)) {
-      if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}; have ${JSON.stringify(messages.slice(-2)).slice(0, 2_000)}`);
+      if (Date.now() > deadline)
+        throw new Error(`timed out waiting for ${what}; have ${JSON.stringify(messages.slice(-2)).slice(0, 2_000)}`);
       await new Promise((r) => setTimeout(r, 100));
     }
     return messages;
@@ -120,7 +131,12 @@ const typeOf = (bundle: any) => param(statusOf(bundle), 'type').valueCode;
 describe('FHIR Subscriptions (R5 Backport on R4) over the live hub', () => {
   it('numbers the events of a vitals subscription over the websocket, and $events resumes exactly after a disconnect', async () => {
     const patient = `fsub-${uid()}`;
-    const created = await call('POST', '/Subscription', owner, subscription(VITALS_TOPIC, `Observation?patient=Patient/${patient}&code=http://loinc.org|${VITAL_CODE.heartRate}`, { heartbeat: 1 }));
+    const created = await call(
+      'POST',
+      '/Subscription',
+      owner,
+      subscription(VITALS_TOPIC, `Observation?patient=Patient/${patient}&code=http://loinc.org|${VITAL_CODE.heartRate}`, { heartbeat: 1 }),
+    );
     expect(created.status).toBe(201);
     expect(created.headers.get('content-type')).toContain(FHIR_JSON);
     const sub = created.body;
@@ -136,13 +152,21 @@ describe('FHIR Subscriptions (R5 Backport on R4) over the live hub', () => {
 
     // three heart rates (and an SpO2 the code filter leaves out)
     const t0 = Date.now();
-    await rig.send(patient, [1, 2, 3].map((seq) => numeric(patient, `${patient}-d`, seq, new Date(t0 + seq))));
+    await rig.send(
+      patient,
+      [1, 2, 3].map((seq) => numeric(patient, `${patient}-d`, seq, new Date(t0 + seq))),
+    );
     await rig.send(patient, [numeric(patient, `${patient}-o`, 1, new Date(t0 + 4), { code: VITAL_CODE.spo2, value: 97, unit: '%' })]);
     await ws.until((m) => m.filter((b) => typeOf(b) === 'event-notification').length >= 3, 'three event notifications');
     const notes = ws.messages.filter((b) => typeOf(b) === 'event-notification');
     expect(notes.flatMap(eventNumbers)).toEqual([1, 2, 3]);
     expect(notes.map((b) => b.entry[1].resource.identifier[0].value)).toEqual([1, 2, 3].map((s) => `${patient}-d/${s}`));
-    for (const b of notes) expect(b.entry[1]).toMatchObject({ request: { method: 'POST', url: 'Observation' }, response: { status: '201' }, resource: { resourceType: 'Observation', subject: { reference: `Patient/${patient}` } } });
+    for (const b of notes)
+      expect(b.entry[1]).toMatchObject({
+        request: { method: 'POST', url: 'Observation' },
+        response: { status: '201' },
+        resource: { resourceType: 'Observation', subject: { reference: `Patient/${patient}` } },
+      });
     expect(notes.map((b) => param(statusOf(b), 'events-since-subscription-start').valueString)).toEqual(['1', '2', '3']);
     await ws.until((m) => m.some((b) => typeOf(b) === 'heartbeat'), 'a heartbeat');
 
@@ -152,11 +176,15 @@ describe('FHIR Subscriptions (R5 Backport on R4) over the live hub', () => {
     // disconnect; three more arrive meanwhile
     ws.socket.close();
     await ws.closed;
-    await rig.send(patient, [4, 5, 6].map((seq) => numeric(patient, `${patient}-d`, seq, new Date(t0 + 10 + seq))));
+    await rig.send(
+      patient,
+      [4, 5, 6].map((seq) => numeric(patient, `${patient}-d`, seq, new Date(t0 + 10 + seq))),
+    );
     const status = await waitFor(
       () => call('GET', `/Subscription/${sub.id}/$status`, owner),
       (r) => r.status === 200 && param(statusOf(r.body), 'events-since-subscription-start').valueString === '6',
-      45_000, '$status counting 6 events',
+      45_000,
+      '$status counting 6 events',
     );
     expect(status.body).toMatchObject({ resourceType: 'Bundle', type: 'searchset' });
     expect(param(statusOf(status.body), 'type').valueCode).toBe('query-status');
@@ -195,7 +223,12 @@ describe('FHIR Subscriptions (R5 Backport on R4) over the live hub', () => {
       `SELECT DISTINCT action FROM audit_events WHERE resource_type = 'Patient' AND resource_id = $1 ORDER BY action`,
       [patient],
     );
-    expect(audit.rows.map((r) => r.action)).toEqual(['fhir.subscription.create', 'fhir.subscription.delete', 'vitals.read', 'vitals.stream']);
+    expect(audit.rows.map((r) => r.action)).toEqual([
+      'fhir.subscription.create',
+      'fhir.subscription.delete',
+      'vitals.read',
+      'vitals.stream',
+    ]);
   });
 
   it('the alerts topic notifies the Flag of a raised alert', async () => {
@@ -207,21 +240,36 @@ describe('FHIR Subscriptions (R5 Backport on R4) over the live hub', () => {
     const events = await waitFor(
       () => call('GET', `/Subscription/${created.body.id}/$events`, owner),
       (r) => r.status === 200 && eventNumbers(r.body).length >= 1,
-      45_000, 'the alert event',
+      45_000,
+      'the alert event',
     );
     expect(eventNumbers(events.body)).toEqual([1]);
-    expect(events.body.entry[1]).toMatchObject({ request: { url: 'Flag' }, resource: { resourceType: 'Flag', status: 'active', subject: { reference: `Patient/${patient}` } } });
-    expect(events.body.entry[1].resource.extension).toEqual([{
-      url: 'http://hl7.org/fhir/StructureDefinition/flag-priority',
-      valueCodeableConcept: { coding: [{ system: 'http://hl7.org/fhir/flag-priority-code', code: 'PH', display: 'High priority' }], text: 'high' },
-    }]);
+    expect(events.body.entry[1]).toMatchObject({
+      request: { url: 'Flag' },
+      resource: { resourceType: 'Flag', status: 'active', subject: { reference: `Patient/${patient}` } },
+    });
+    expect(events.body.entry[1].resource.extension).toEqual([
+      {
+        url: 'http://hl7.org/fhir/StructureDefinition/flag-priority',
+        valueCodeableConcept: {
+          coding: [{ system: 'http://hl7.org/fhir/flag-priority-code', code: 'PH', display: 'High priority' }],
+          text: 'high',
+        },
+      },
+    ]);
     await expectValidR4(events.body);
   });
 
-  it('a subscription is its owner\'s only: another client cannot read, search, use or delete it', async () => {
+  it("a subscription is its owner's only: another client cannot read, search, use or delete it", async () => {
     const patient = `fsub-${uid()}`;
     const { body: sub } = await call('POST', '/Subscription', owner, subscription(VITALS_TOPIC, `Observation?patient=Patient/${patient}`));
-    for (const [method, path] of [['GET', `/Subscription/${sub.id}`], ['DELETE', `/Subscription/${sub.id}`], ['GET', `/Subscription/${sub.id}/$status`], ['GET', `/Subscription/${sub.id}/$events`], ['POST', `/Subscription/${sub.id}/$get-ws-binding-token`]] as const) {
+    for (const [method, path] of [
+      ['GET', `/Subscription/${sub.id}`],
+      ['DELETE', `/Subscription/${sub.id}`],
+      ['GET', `/Subscription/${sub.id}/$status`],
+      ['GET', `/Subscription/${sub.id}/$events`],
+      ['POST', `/Subscription/${sub.id}/$get-ws-binding-token`],
+    ] as const) {
       const res = await call(method, path, other);
       expect(res.status, `${method} ${path} ${JSON.stringify(res.body)}`).toBe(404);
       expect(res.body.resourceType).toBe('OperationOutcome');
@@ -241,8 +289,12 @@ describe('FHIR Subscriptions (R5 Backport on R4) over the live hub', () => {
     const elsewhere = await call('POST', '/Subscription', me, subscription(VITALS_TOPIC, `Observation?patient=Patient/fsub-${uid()}`));
     expect(elsewhere.status).toBe(403);
     expect(elsewhere.body.resourceType).toBe('OperationOutcome');
-    const writer = { authorization: `Bearer ${await clientCredentialsToken(rig.gw.url, await registerClient(rig.gw.url, ['write:vitals']))}` };
-    expect((await call('POST', '/Subscription', writer, subscription(VITALS_TOPIC, 'Observation?patient=Patient/pat-0001'))).status).toBe(403);
+    const writer = {
+      authorization: `Bearer ${await clientCredentialsToken(rig.gw.url, await registerClient(rig.gw.url, ['write:vitals']))}`,
+    };
+    expect((await call('POST', '/Subscription', writer, subscription(VITALS_TOPIC, 'Observation?patient=Patient/pat-0001'))).status).toBe(
+      403,
+    );
   });
 
   it('two gateways numbering the same subscription give each event one number', async () => {
@@ -258,14 +310,20 @@ describe('FHIR Subscriptions (R5 Backport on R4) over the live hub', () => {
       const ws = await bindSocket(sub.id, there, `${second.url}/fhir/R4`);
       await ws.until((m) => m.some((b) => typeOf(b) === 'handshake'), 'the handshake');
       const t0 = Date.now();
-      await rig.send(patient, [1, 2, 3, 4, 5].map((seq) => numeric(patient, `${patient}-d`, seq, new Date(t0 + seq))));
+      await rig.send(
+        patient,
+        [1, 2, 3, 4, 5].map((seq) => numeric(patient, `${patient}-d`, seq, new Date(t0 + seq))),
+      );
       await ws.until((m) => m.filter((b) => typeOf(b) === 'event-notification').length >= 5, 'five notifications on the second gateway');
       const notes = ws.messages.filter((b) => typeOf(b) === 'event-notification');
       expect(notes.flatMap(eventNumbers)).toEqual([1, 2, 3, 4, 5]);
       expect(notes.map((b) => b.entry[1].resource.identifier[0].value)).toEqual([1, 2, 3, 4, 5].map((s) => `${patient}-d/${s}`));
       const fromFirst = await call('GET', `/Subscription/${sub.id}/$events`, here);
       expect(fromFirst.body.entry.slice(1).map((e: any) => e.resource)).toEqual(notes.map((b) => b.entry[1].resource));
-      const { rows } = await rig.pool.query(`SELECT event_number, live_id FROM fhir_subscription_events WHERE subscription_id = $1 ORDER BY event_number`, [sub.id]);
+      const { rows } = await rig.pool.query(
+        `SELECT event_number, live_id FROM fhir_subscription_events WHERE subscription_id = $1 ORDER BY event_number`,
+        [sub.id],
+      );
       expect(rows.map((r) => Number(r.event_number))).toEqual([1, 2, 3, 4, 5]);
       expect(new Set(rows.map((r) => r.live_id)).size).toBe(5);
       ws.socket.close();
@@ -278,10 +336,18 @@ describe('FHIR Subscriptions (R5 Backport on R4) over the live hub', () => {
     const client = await registerClient(rig.gw.url, ['read:vitals']);
     const token = await clientCredentialsToken(rig.gw.url, client);
     const holder = { authorization: `Bearer ${token}` };
-    const { body: sub } = await call('POST', '/Subscription', holder, subscription(VITALS_TOPIC, `Observation?patient=Patient/fsub-${uid()}`));
+    const { body: sub } = await call(
+      'POST',
+      '/Subscription',
+      holder,
+      subscription(VITALS_TOPIC, `Observation?patient=Patient/fsub-${uid()}`),
+    );
     const ws = await bindSocket(sub.id, holder);
     await ws.until((m) => m.some((b) => typeOf(b) === 'handshake'), 'the handshake');
-    const res = await fetch(`${rig.gw.url}/api/auth/revoke`, { method: 'POST', body: new URLSearchParams({ token, client_id: client.client_id, client_secret: client.client_secret }) });
+    const res = await fetch(`${rig.gw.url}/api/auth/revoke`, {
+      method: 'POST',
+      body: new URLSearchParams({ token, client_id: client.client_id, client_secret: client.client_secret }),
+    });
     expect(res.status).toBe(200);
     expect(await ws.closed).toBe(4401);
   });
@@ -293,7 +359,10 @@ describe('FHIR Subscriptions (R5 Backport on R4) over the live hub', () => {
     const refused = await call('POST', '/Subscription', sbx, subscription(VITALS_TOPIC, `Observation?patient=Patient/${real}`));
     expect(refused.status).toBe(403);
     expect(refused.body.resourceType).toBe('OperationOutcome');
-    const { rows } = await rig.pool.query(`SELECT action, outcome, detail->>'reason' AS reason FROM audit_events WHERE resource_type = 'Patient' AND resource_id = $1`, [real]);
+    const { rows } = await rig.pool.query(
+      `SELECT action, outcome, detail->>'reason' AS reason FROM audit_events WHERE resource_type = 'Patient' AND resource_id = $1`,
+      [real],
+    );
     expect(rows).toEqual([{ action: 'fhir.subscription.create', outcome: 'failure', reason: 'sandbox' }]);
     expect((await call('POST', '/Subscription', sbx, subscription(VITALS_TOPIC, 'Observation?patient=Patient/sbx-0001'))).status).toBe(400);
   });
@@ -316,7 +385,13 @@ describe('FHIR Subscriptions (R5 Backport on R4) over the live hub', () => {
       expect(res.body.resourceType).toBe('OperationOutcome');
     }
     const { body: sub } = await call('POST', '/Subscription', owner, subscription(VITALS_TOPIC, `Observation?patient=Patient/${patient}`));
-    for (const q of ['eventsSinceNumber=abc', 'eventsSinceNumber=0', 'eventsSinceNumber=5&eventsUntilNumber=2', 'content=id-only', 'since=1']) {
+    for (const q of [
+      'eventsSinceNumber=abc',
+      'eventsSinceNumber=0',
+      'eventsSinceNumber=5&eventsUntilNumber=2',
+      'content=id-only',
+      'since=1',
+    ]) {
       const res = await call('GET', `/Subscription/${sub.id}/$events?${q}`, owner);
       expect(res.status, q).toBe(400);
       expect(res.body.resourceType).toBe('OperationOutcome');
@@ -336,14 +411,28 @@ describe('FHIR Subscriptions (R5 Backport on R4) over the live hub', () => {
   it('a third-party FHIR client (fhir-kit-client) creates, reads, runs $status, $events and $get-ws-binding-token, and deletes', async () => {
     const client = new Client({ baseUrl: base, bearerToken: owner.authorization!.slice('Bearer '.length) });
     const patient = `fsub-${uid()}`;
-    const created = (await client.create({ resourceType: 'Subscription', body: subscription(VITALS_TOPIC, `Observation?patient=Patient/${patient}`) })) as any;
+    const created = (await client.create({
+      resourceType: 'Subscription',
+      body: subscription(VITALS_TOPIC, `Observation?patient=Patient/${patient}`),
+    })) as any;
     expect(created).toMatchObject({ resourceType: 'Subscription', status: 'active' });
     expect(((await client.read({ resourceType: 'Subscription', id: created.id })) as any).criteria).toBe(VITALS_TOPIC);
     const status = (await client.operation({ name: '$status', resourceType: 'Subscription', id: created.id, method: 'GET' })) as any;
     expect(param(statusOf(status), 'events-since-subscription-start').valueString).toBe('0');
-    const events = (await client.operation({ name: '$events', resourceType: 'Subscription', id: created.id, method: 'GET', input: { eventsSinceNumber: '1' } })) as any;
+    const events = (await client.operation({
+      name: '$events',
+      resourceType: 'Subscription',
+      id: created.id,
+      method: 'GET',
+      input: { eventsSinceNumber: '1' },
+    })) as any;
     expect(events).toMatchObject({ resourceType: 'Bundle', type: 'history' });
-    const token = (await client.operation({ name: '$get-ws-binding-token', resourceType: 'Subscription', id: created.id, input: { resourceType: 'Parameters' } })) as any;
+    const token = (await client.operation({
+      name: '$get-ws-binding-token',
+      resourceType: 'Subscription',
+      id: created.id,
+      input: { resourceType: 'Parameters' },
+    })) as any;
     expect(param(token, 'websocket-url').valueUrl).toBe(`${base.replace(/^http/, 'ws')}/websocket`);
     await client.delete({ resourceType: 'Subscription', id: created.id });
     await expect(client.read({ resourceType: 'Subscription', id: created.id })).rejects.toMatchObject({ response: { status: 404 } });

@@ -28,13 +28,27 @@ let rig: LiveRig;
 let auth: Record<string, string>;
 let mcp: Connected;
 
-interface Collected { where: string; body: unknown }
+interface Collected {
+  where: string;
+  body: unknown;
+}
 const responses: Collected[] = [];
 
 beforeAll(async () => {
   rig = await startRig('fhir-validity');
-  auth = await authHeaders(rig.gw.url, ['read:patients', 'write:patients', 'read:appointments', 'write:appointments', 'read:vitals', 'write:triage']);
-  const t = await tokenFor(rig.gw.url, ['read:patients', 'write:patients', 'read:appointments', 'write:appointments', 'read:vitals', 'write:triage'], 'fhir-validity-mcp');
+  auth = await authHeaders(rig.gw.url, [
+    'read:patients',
+    'write:patients',
+    'read:appointments',
+    'write:appointments',
+    'read:vitals',
+    'write:triage',
+  ]);
+  const t = await tokenFor(
+    rig.gw.url,
+    ['read:patients', 'write:patients', 'read:appointments', 'write:appointments', 'read:vitals', 'write:triage'],
+    'fhir-validity-mcp',
+  );
   mcp = await connect(rig.gw.url, t.token);
 });
 afterAll(async () => {
@@ -44,7 +58,12 @@ afterAll(async () => {
 
 const json = { 'content-type': 'application/json' };
 async function call(where: string, path: string, init: RequestInit & { accept?: string; expect?: number } = {}): Promise<any> {
-  const headers = { ...auth, ...(init.body ? json : {}), ...(init.accept ? { accept: init.accept } : {}), ...(init.headers as Record<string, string> | undefined) };
+  const headers = {
+    ...auth,
+    ...(init.body ? json : {}),
+    ...(init.accept ? { accept: init.accept } : {}),
+    ...(init.headers as Record<string, string> | undefined),
+  };
   const res = await fetch(`${rig.gw.url}${path}`, { ...init, headers });
   const text = await res.text();
   expect(res.status, `${where}: ${text.slice(0, 300)}`).toBe(init.expect ?? 200);
@@ -98,18 +117,46 @@ describe('every resource Vitalis returns is valid FHIR R4', () => {
   it('collects the REST v1, live and MCP responses, and the validator finds no error', async () => {
     const family = `Fhirvalid${uid()}`;
     const patientBody = (given: string, mrn: string) => ({
-      resourceType: 'Patient', name: [{ family, given: [given] }], birthDate: '1970-05-06', gender: 'female',
-      identifier: [{ system: 'urn:vitalis:mrn', value: mrn }], telecom: [{ system: 'phone', value: '+44 20 7946 0001' }],
+      resourceType: 'Patient',
+      name: [{ family, given: [given] }],
+      birthDate: '1970-05-06',
+      gender: 'female',
+      identifier: [{ system: 'urn:vitalis:mrn', value: mrn }],
+      telecom: [{ system: 'phone', value: '+44 20 7946 0001' }],
     });
     // patients: register, update, allergy, read (clinical, with vitals), search (paged)
-    const p1 = await call('POST /patients', '/api/v1/patients', { method: 'POST', body: JSON.stringify(patientBody('Ada', `MRN-${uid()}`)), expect: 201 });
-    const p2 = await call('POST /patients (2)', '/api/v1/patients', { method: 'POST', body: JSON.stringify(patientBody('Grace', `MRN-${uid()}`)), expect: 201 });
+    const p1 = await call('POST /patients', '/api/v1/patients', {
+      method: 'POST',
+      body: JSON.stringify(patientBody('Ada', `MRN-${uid()}`)),
+      expect: 201,
+    });
+    const p2 = await call('POST /patients (2)', '/api/v1/patients', {
+      method: 'POST',
+      body: JSON.stringify(patientBody('Grace', `MRN-${uid()}`)),
+      expect: 201,
+    });
     // the least a Patient may have: a family name (no given names, identifiers, telecom, gender, birth date)
-    const bare = await call('POST /patients (minimal)', '/api/v1/patients', { method: 'POST', body: JSON.stringify({ name: [{ family }] }), expect: 201 });
+    const bare = await call('POST /patients (minimal)', '/api/v1/patients', {
+      method: 'POST',
+      body: JSON.stringify({ name: [{ family }] }),
+      expect: 201,
+    });
     await call('GET /patients/{id} (minimal)', `/api/v1/patients/${bare.id}`);
-    await call('PUT /patients/{id}', `/api/v1/patients/${p1.id}`, { method: 'PUT', headers: { 'if-match': '"1"' }, body: JSON.stringify(patientBody('Ada', `MRN-${uid()}`)) });
-    await call('POST /patients/{id}/allergies', `/api/v1/patients/${p1.id}/allergies`, { method: 'POST', body: JSON.stringify({ code: { text: 'Penicillin' }, criticality: 'high', reaction: [{ description: 'Anaphylaxis' }] }), expect: 201 });
-    await call('POST /patients/{id}/allergies (no reaction)', `/api/v1/patients/${p1.id}/allergies`, { method: 'POST', body: JSON.stringify({ code: { text: 'Latex' } }), expect: 201 });
+    await call('PUT /patients/{id}', `/api/v1/patients/${p1.id}`, {
+      method: 'PUT',
+      headers: { 'if-match': '"1"' },
+      body: JSON.stringify(patientBody('Ada', `MRN-${uid()}`)),
+    });
+    await call('POST /patients/{id}/allergies', `/api/v1/patients/${p1.id}/allergies`, {
+      method: 'POST',
+      body: JSON.stringify({ code: { text: 'Penicillin' }, criticality: 'high', reaction: [{ description: 'Anaphylaxis' }] }),
+      expect: 201,
+    });
+    await call('POST /patients/{id}/allergies (no reaction)', `/api/v1/patients/${p1.id}/allergies`, {
+      method: 'POST',
+      body: JSON.stringify({ code: { text: 'Latex' } }),
+      expect: 201,
+    });
 
     // vitals through Kafka -> ingest (live stage raises an SpO2 alert); the SSE stream sees its Flag
     const device = `${p1.id}-mon`;
@@ -127,12 +174,30 @@ describe('every resource Vitalis returns is valid FHIR R4', () => {
       { code: VITAL_CODE.spo2, value: 85, unit: '%' },
       { code: VITAL_CODE.spo2, value: 84, unit: '%' },
     ].map((o, i) => ({ patient_id: p1.id, device_id: device, seq: i + 1, effective_at: at(i * 5), ...o }));
-    const ecg = { patient_id: p1.id, device_id: `${p1.id}-ecg`, seq: 1, effective_at: at(1), code: VITAL_CODE.ecgLeadII, unit: 'mV', waveform: { origin: 0, period_ms: 4, samples: [0.1, 0.25, -0.05, 0.8] } };
+    const ecg = {
+      patient_id: p1.id,
+      device_id: `${p1.id}-ecg`,
+      seq: 1,
+      effective_at: at(1),
+      code: VITAL_CODE.ecgLeadII,
+      unit: 'mV',
+      waveform: { origin: 0, period_ms: 4, samples: [0.1, 0.25, -0.05, 0.8] },
+    };
     await rig.send(p1.id, [...obs, ecg]);
     const from = new Date(t0 - 1000).toISOString();
     const to = new Date(Date.now() + 1000).toISOString();
-    await waitFor(() => call('GET /vitals (wait)', `/api/v1/vitals?patient=${p1.id}&from=${encodeURIComponent(from)}&to=${encodeURIComponent(to)}`), (b) => b.count === obs.length + 1, 45_000, 'ingested vitals');
-    const alerts = await waitFor(async () => sse.events.filter((e) => e.event === 'alert'), (a) => a.length > 0, 45_000, 'an SpO2 alert on the SSE stream');
+    await waitFor(
+      () => call('GET /vitals (wait)', `/api/v1/vitals?patient=${p1.id}&from=${encodeURIComponent(from)}&to=${encodeURIComponent(to)}`),
+      (b) => b.count === obs.length + 1,
+      45_000,
+      'ingested vitals',
+    );
+    const alerts = await waitFor(
+      async () => sse.events.filter((e) => e.event === 'alert'),
+      (a) => a.length > 0,
+      45_000,
+      'an SpO2 alert on the SSE stream',
+    );
     sse.close();
     responses.push({ where: 'SSE /vitals/stream alert', body: alerts.map((e) => e.data) });
 
@@ -152,12 +217,36 @@ describe('every resource Vitalis returns is valid FHIR R4', () => {
     // appointments: slots (free, busy), a booking, its read, cancel and reschedule
     const clinician = `clin-${uid()}`;
     const day = Date.UTC(2032, 2, 3, 9);
-    const slots = await Promise.all([0, 1, 2, 3].map((i) => createSlot(rig.gw.deps.pool, { clinicianId: clinician, appointmentType: 'consultation', start: new Date(day + i * 1_800_000).toISOString(), end: new Date(day + (i + 1) * 1_800_000).toISOString() })));
-    const booked = await call('POST /appointments', '/api/v1/appointments', { method: 'POST', body: JSON.stringify({ slot_id: slots[0]!.id, patient_id: p1.id, reason: 'Check-up' }), expect: 201 });
+    const slots = await Promise.all(
+      [0, 1, 2, 3].map((i) =>
+        createSlot(rig.gw.deps.pool, {
+          clinicianId: clinician,
+          appointmentType: 'consultation',
+          start: new Date(day + i * 1_800_000).toISOString(),
+          end: new Date(day + (i + 1) * 1_800_000).toISOString(),
+        }),
+      ),
+    );
+    const booked = await call('POST /appointments', '/api/v1/appointments', {
+      method: 'POST',
+      body: JSON.stringify({ slot_id: slots[0]!.id, patient_id: p1.id, reason: 'Check-up' }),
+      expect: 201,
+    });
     await call('GET /appointments/{id}', `/api/v1/appointments/${booked.id}`);
-    const second = await call('POST /appointments (2)', '/api/v1/appointments', { method: 'POST', body: JSON.stringify({ slot_id: slots[1]!.id, patient_id: p2.id }), expect: 201 });
-    await call('POST /appointments/{id}/cancel', `/api/v1/appointments/${second.id}/cancel`, { method: 'POST', body: JSON.stringify({ reason: 'Travel' }) });
-    await call('POST /appointments/{id}/reschedule', `/api/v1/appointments/${booked.id}/reschedule`, { method: 'POST', body: JSON.stringify({ slot_id: slots[2]!.id }), expect: 201 });
+    const second = await call('POST /appointments (2)', '/api/v1/appointments', {
+      method: 'POST',
+      body: JSON.stringify({ slot_id: slots[1]!.id, patient_id: p2.id }),
+      expect: 201,
+    });
+    await call('POST /appointments/{id}/cancel', `/api/v1/appointments/${second.id}/cancel`, {
+      method: 'POST',
+      body: JSON.stringify({ reason: 'Travel' }),
+    });
+    await call('POST /appointments/{id}/reschedule', `/api/v1/appointments/${booked.id}/reschedule`, {
+      method: 'POST',
+      body: JSON.stringify({ slot_id: slots[2]!.id }),
+      expect: 201,
+    });
     await project();
     const list = await call('GET /appointments (page 1)', `/api/v1/appointments?clinician=${clinician}&limit=2`);
     await call('GET /appointments (page 2)', nextPage('GET /appointments', list));
@@ -169,12 +258,19 @@ describe('every resource Vitalis returns is valid FHIR R4', () => {
     const fhirSlots = await call('FHIR Slot search (page 1)', `/fhir/R4/Slot?schedule=${clinician}&_count=2`);
     await call('FHIR Slot search (page 2)', nextPage('FHIR Slot search', fhirSlots));
     await call('FHIR Appointment search (_include=Appointment:slot)', `/fhir/R4/Appointment?patient=${p1.id}&_include=Appointment:slot`);
-    await call('FHIR Observation search (_include=Observation:patient)', `/fhir/R4/Observation?patient=${p1.id}&date=ge${from}&date=lt${to}&_include=Observation:patient&_count=3`);
+    await call(
+      'FHIR Observation search (_include=Observation:patient)',
+      `/fhir/R4/Observation?patient=${p1.id}&date=ge${from}&date=lt${to}&_include=Observation:patient&_count=3`,
+    );
     await call('FHIR Observation $lastn', `/fhir/R4/Observation/$lastn?patient=${p1.id}`);
     await call('FHIR Device search', `/fhir/R4/Device?patient=${p1.id}`);
 
     // triage and catalog
-    await call('POST /triage', '/api/v1/triage', { method: 'POST', body: JSON.stringify({ patient_id: p1.id, esi: 2, complaint: 'Short of breath' }), expect: 201 });
+    await call('POST /triage', '/api/v1/triage', {
+      method: 'POST',
+      body: JSON.stringify({ patient_id: p1.id, esi: 2, complaint: 'Short of breath' }),
+      expect: 201,
+    });
     await project();
     await call('GET /triage', '/api/v1/triage');
     await call('GET /catalog/clinicians', '/api/v1/catalog/clinicians');
@@ -192,12 +288,16 @@ describe('every resource Vitalis returns is valid FHIR R4', () => {
     await tool('set_triage_level', { patient_id: p1.id, esi: 3 });
     await tool('whoami', {});
     const resource = await mcp.client.readResource({ uri: `vitalis://patients/${p1.id}/vitals` });
-    responses.push({ where: 'MCP resource patient-vitals', body: resource.contents.map((c) => ('text' in c ? JSON.parse(c.text as string) : c)) });
+    responses.push({
+      where: 'MCP resource patient-vitals',
+      body: resource.contents.map((c) => ('text' in c ? JSON.parse(c.text as string) : c)),
+    });
 
     // --- the inventory
     const all = responses.flatMap((r) => resourcesIn(r.body).map((x) => ({ ...x, where: r.where })));
     const types = new Set(all.map((x) => x.resource.resourceType));
-    for (const t of ['Patient', 'AllergyIntolerance', 'Bundle', 'Observation', 'Slot', 'Schedule', 'Appointment', 'Flag', 'Practitioner']) expect(types, `the inventory covers ${t}`).toContain(t);
+    for (const t of ['Patient', 'AllergyIntolerance', 'Bundle', 'Observation', 'Slot', 'Schedule', 'Appointment', 'Flag', 'Practitioner'])
+      expect(types, `the inventory covers ${t}`).toContain(t);
 
     const problems: string[] = [...pagingProblems];
     const report = (where: string, path: string, issues: FhirIssue[]) => {
@@ -207,12 +307,26 @@ describe('every resource Vitalis returns is valid FHIR R4', () => {
     for (const r of responses) {
       const top = outermost(r.body);
       const issues = await validateFhir(top.map((t) => t.resource));
-      for (const t of top) report(r.where, t.path, issues.filter((i) => top[i.index] === t));
+      for (const t of top)
+        report(
+          r.where,
+          t.path,
+          issues.filter((i) => top[i.index] === t),
+        );
     }
     // every Observation, wherever it is, against the vital-signs profile
     const observations = all.filter((x) => x.resource.resourceType === 'Observation');
-    const vsIssues = await validateFhir(observations.map((o) => o.resource), { profiles: [VITAL_SIGNS_PROFILE] });
-    observations.forEach((o, i) => report(`${o.where} (vital-signs profile)`, o.path, vsIssues.filter((x) => x.index === i)));
+    const vsIssues = await validateFhir(
+      observations.map((o) => o.resource),
+      { profiles: [VITAL_SIGNS_PROFILE] },
+    );
+    observations.forEach((o, i) =>
+      report(
+        `${o.where} (vital-signs profile)`,
+        o.path,
+        vsIssues.filter((x) => x.index === i),
+      ),
+    );
 
     // Bundles: no invented top-level properties is the validator's; fullUrls must resolve
     for (const b of all.filter((x) => x.resource.resourceType === 'Bundle')) {
@@ -220,13 +334,17 @@ describe('every resource Vitalis returns is valid FHIR R4', () => {
         const full = e.fullUrl;
         if (!full) problems.push(`${b.where} ${b.path}: entry ${e.resource.resourceType}/${e.resource.id} has no fullUrl`);
         else if (full.startsWith('urn:uuid:')) {
-          if (!/^urn:uuid:[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/.test(full)) problems.push(`${b.where}: malformed ${full}`);
+          if (!/^urn:uuid:[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/.test(full))
+            problems.push(`${b.where}: malformed ${full}`);
         } else {
           const url = new URL(full);
           if (url.origin !== new URL(rig.gw.url).origin) problems.push(`${b.where}: fullUrl ${full} is not this API`);
           const res = await fetch(full, { headers: { ...auth, accept: FHIR_JSON } });
           const body = res.ok ? ((await res.json()) as { resourceType?: string; id?: string }) : undefined;
-          if (!body || body.resourceType !== e.resource.resourceType || body.id !== e.resource.id) problems.push(`${b.where}: fullUrl ${full} answers ${res.status} ${body ? `${body.resourceType}/${body.id}` : ''}, not ${e.resource.resourceType}/${e.resource.id}`);
+          if (!body || body.resourceType !== e.resource.resourceType || body.id !== e.resource.id)
+            problems.push(
+              `${b.where}: fullUrl ${full} answers ${res.status} ${body ? `${body.resourceType}/${body.id}` : ''}, not ${e.resource.resourceType}/${e.resource.id}`,
+            );
         }
       }
     }

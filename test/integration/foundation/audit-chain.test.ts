@@ -11,7 +11,15 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createPool, migrate, withTransaction, type Pool } from '@vitalis/db';
-import { GENESIS_HASH, checkpointFileName, recordAudit, signCheckpoint, startAuditCheckpoints, verifyAuditTrail, writeCheckpoint } from '@vitalis/audit';
+import {
+  GENESIS_HASH,
+  checkpointFileName,
+  recordAudit,
+  signCheckpoint,
+  startAuditCheckpoints,
+  verifyAuditTrail,
+  writeCheckpoint,
+} from '@vitalis/audit';
 import { testEnv } from '../../helpers/env';
 
 const KEY = 'a-test-only-audit-checkpoint-key-of-32-chars';
@@ -53,16 +61,25 @@ async function clone(): Promise<Pool> {
 }
 
 const row = (i: number, writer: number) => ({
-  action: 'test.chain', outcome: 'success' as const, clientId: `client-${writer}`, subject: `usr-${writer}`, scope: 'read:patients',
-  resourceType: 'Patient', resourceId: `pat-${i}`, requestId: `req-${writer}-${i}`, ip: i % 2 ? '10.0.0.7' : '2001:db8::7',
+  action: 'test.chain',
+  outcome: 'success' as const,
+  clientId: `client-${writer}`,
+  subject: `usr-${writer}`,
+  scope: 'read:patients',
+  resourceType: 'Patient',
+  resourceId: `pat-${i}`,
+  requestId: `req-${writer}-${i}`,
+  ip: i % 2 ? '10.0.0.7' : '2001:db8::7',
   detail: { i, writer, note: 'ünïcode ✓', nested: { b: 1, a: [1, 2] } },
 });
 
 /** `writers` concurrent writers, `each` rows apiece. */
 async function writeConcurrently(pool: Pool, writers: number, each: number): Promise<void> {
-  await Promise.all(Array.from({ length: writers }, async (_, w) => {
-    for (let i = 0; i < each; i++) await recordAudit(pool, row(i, w));
-  }));
+  await Promise.all(
+    Array.from({ length: writers }, async (_, w) => {
+      for (let i = 0; i < each; i++) await recordAudit(pool, row(i, w));
+    }),
+  );
 }
 
 beforeAll(async () => {
@@ -107,7 +124,13 @@ describe('the audit hash chain', () => {
     expect(ids).toHaveLength(rowsInBase);
     expect(ids).toEqual(Array.from({ length: rowsInBase }, (_, i) => i + 1)); // ids taken under the chain lock: no gaps, chain order
     const result = await verifyAuditTrail(pool, { dir, key: KEY, batchSize: 50 }); // several batches
-    expect(result).toMatchObject({ ok: true, rows: rowsInBase, firstBrokenId: null, problems: [], checkpoints: { files: 1, valid: 1, latest: { head_id: checkpointed.id } } });
+    expect(result).toMatchObject({
+      ok: true,
+      rows: rowsInBase,
+      firstBrokenId: null,
+      problems: [],
+      checkpoints: { files: 1, valid: 1, latest: { head_id: checkpointed.id } },
+    });
     expect(result.head.id).toBe(rowsInBase);
     const first = (await pool.query('SELECT prev_hash FROM audit_events ORDER BY id LIMIT 1')).rows[0];
     expect(first.prev_hash).toBe(GENESIS_HASH);
@@ -115,10 +138,12 @@ describe('the audit hash chain', () => {
 
   it('a rolled-back audit row leaves the chain as it was; the next row links to the last committed one', async () => {
     const pool = await clone();
-    await expect(withTransaction(pool, async (c) => {
-      await recordAudit(c, row(1, 99));
-      throw new Error('the change failed');
-    })).rejects.toThrow('the change failed');
+    await expect(
+      withTransaction(pool, async (c) => {
+        await recordAudit(c, row(1, 99));
+        throw new Error('the change failed');
+      }),
+    ).rejects.toThrow('the change failed');
     await recordAudit(pool, row(2, 99));
     const result = await verifyAuditTrail(pool, { dir, key: KEY });
     expect(result).toMatchObject({ ok: true, rows: rowsInBase + 1 });
@@ -138,7 +163,9 @@ describe('the audit hash chain', () => {
         await expect(app.query('SELECT * FROM audit_chain_head')).rejects.toThrow(/permission denied/);
         await expect(app.query('UPDATE audit_chain_head SET last_id = 0')).rejects.toThrow(/permission denied/);
         expect((await app.query('SELECT last_id FROM vitalis_audit_chain_head()')).rows[0].last_id).toBe(rowsInBase + 1);
-        expect(await writeCheckpoint(app, await mkdtemp(join(tmpdir(), 'vitalis-audit-cp-app-')), KEY)).toMatchObject({ head_id: rowsInBase + 1 });
+        expect(await writeCheckpoint(app, await mkdtemp(join(tmpdir(), 'vitalis-audit-cp-app-')), KEY)).toMatchObject({
+          head_id: rowsInBase + 1,
+        });
       } finally {
         await app.end();
       }
@@ -160,8 +187,11 @@ describe('the audit hash chain', () => {
 
   it('a row changed with its hash recomputed breaks the link of the next row', async () => {
     const pool = await clone();
-    await tamper(pool, `UPDATE audit_events SET actor_subject = 'someone-else',
-      hash = vitalis_audit_hash(prev_hash, id, occurred_at, action, outcome, actor_client_id, 'someone-else', scope, resource_type, resource_id, request_id, ip, detail) WHERE id = 42`);
+    await tamper(
+      pool,
+      `UPDATE audit_events SET actor_subject = 'someone-else',
+      hash = vitalis_audit_hash(prev_hash, id, occurred_at, action, outcome, actor_client_id, 'someone-else', scope, resource_type, resource_id, request_id, ip, detail) WHERE id = 42`,
+    );
     const result = await verifyAuditTrail(pool, { dir, key: KEY });
     expect(result.firstBrokenId).toBe(43);
     expect(result.problems).toEqual([expect.objectContaining({ kind: 'broken-link', id: 43 })]);
@@ -196,7 +226,9 @@ describe('the audit hash chain', () => {
     for (let i = 0; i < rowsInBase; i++) await recordAudit(pool, { action: 'test.forged', outcome: 'success', detail: { i } });
     const result = await verifyAuditTrail(pool, { dir, key: KEY });
     expect(result.ok).toBe(false);
-    expect(result.problems).toEqual([expect.objectContaining({ kind: 'checkpoint-mismatch', id: checkpointed.id, file: checkpointFileName(checkpointed.id) })]);
+    expect(result.problems).toEqual([
+      expect.objectContaining({ kind: 'checkpoint-mismatch', id: checkpointed.id, file: checkpointFileName(checkpointed.id) }),
+    ]);
     expect(result.firstBrokenId).toBe(checkpointed.id);
 
     // Refilled with fewer rows: the checkpointed row is gone.
@@ -208,7 +240,11 @@ describe('the audit hash chain', () => {
     });
     await recordAudit(shorter, { action: 'test.forged', outcome: 'success' });
     expect((await verifyAuditTrail(shorter, { dir, key: KEY })).problems).toEqual([
-      expect.objectContaining({ kind: 'checkpoint-mismatch', id: checkpointed.id, message: expect.stringMatching(/no longer in the trail/) }),
+      expect.objectContaining({
+        kind: 'checkpoint-mismatch',
+        id: checkpointed.id,
+        message: expect.stringMatching(/no longer in the trail/),
+      }),
     ]);
   });
 
@@ -229,11 +265,13 @@ describe('the audit hash chain', () => {
       expect(result.ok).toBe(false);
       expect(result.firstBrokenId).toBeNull(); // the chain itself is intact
       expect(result.checkpoints).toMatchObject({ files: 4, valid: 1 });
-      expect(result.problems.map((p) => [p.kind, 'file' in p ? p.file : null]).sort()).toEqual([
-        ['checkpoint-invalid', checkpointFileName(5)],
-        ['checkpoint-invalid', checkpointFileName(head.last_id)],
-        ['checkpoint-invalid', 'garbage.json'],
-      ].sort());
+      expect(result.problems.map((p) => [p.kind, 'file' in p ? p.file : null]).sort()).toEqual(
+        [
+          ['checkpoint-invalid', checkpointFileName(5)],
+          ['checkpoint-invalid', checkpointFileName(head.last_id)],
+          ['checkpoint-invalid', 'garbage.json'],
+        ].sort(),
+      );
     } finally {
       await rm(forgedDir, { recursive: true, force: true });
     }

@@ -97,7 +97,12 @@ describe('health with a dependency down', () => {
     await new Promise<void>((resolve) => relay.listen(0, '127.0.0.1', resolve));
     const port = (relay.address() as AddressInfo).port;
     const lines: string[] = [];
-    const logDestination = new Writable({ write: (chunk, _enc, done) => { lines.push(String(chunk)); done(); } });
+    const logDestination = new Writable({
+      write: (chunk, _enc, done) => {
+        lines.push(String(chunk));
+        done();
+      },
+    });
     const gw = await startGateway({ REDIS_URL: `redis://127.0.0.1:${port}`, HEALTH_TIMEOUT_MS: '1000' }, { logDestination });
     try {
       const operator = await authHeaders(gw.url, ['read:audit']);
@@ -131,13 +136,15 @@ describe('health with a dependency down', () => {
   });
 
   it('scrubs credentials from a driver message', () => {
-    expect(scrubError('connect to redis://default:s3cret@cache.internal:6379 failed')).toBe('connect to redis://[redacted]@cache.internal:6379 failed');
+    expect(scrubError('connect to redis://default:s3cret@cache.internal:6379 failed')).toBe(
+      'connect to redis://[redacted]@cache.internal:6379 failed',
+    );
     expect(scrubError('connect ECONNREFUSED 10.0.0.5:6379')).toBe('connect ECONNREFUSED 10.0.0.5:6379');
   });
 });
 
 describe('the error contract on unknown routes', () => {
-  it('answers 404 as an RFC 9457 problem, never fastify\'s default shape', async () => {
+  it("answers 404 as an RFC 9457 problem, never fastify's default shape", async () => {
     const gw = await startGateway();
     try {
       const res = await fetch(`${gw.url}/api/v1/nothing-here?x=1`);

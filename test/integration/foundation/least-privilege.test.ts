@@ -101,7 +101,12 @@ describe('the apps under the app role', () => {
     const res = await fetch(`${gw.url}/api/v1/patients`, {
       method: 'POST',
       headers: { ...headers, 'content-type': 'application/json' },
-      body: JSON.stringify({ resourceType: 'Patient', name: [{ family: `Least${uid()}`, given: ['Ada'] }], birthDate: '1980-02-03', gender: 'female' }),
+      body: JSON.stringify({
+        resourceType: 'Patient',
+        name: [{ family: `Least${uid()}`, given: ['Ada'] }],
+        birthDate: '1980-02-03',
+        gender: 'female',
+      }),
     });
     expect(res.status).toBe(201);
     return ((await res.json()) as { id: string }).id;
@@ -114,7 +119,9 @@ describe('the apps under the app role', () => {
     const res = await fetch(`${gw.url}/api/v1/patients/${id}`, { headers });
     expect(res.status).toBe(200);
     const requestId = res.headers.get('x-request-id');
-    const { rows } = await owner.query("SELECT outcome, request_id FROM audit_events WHERE action = 'patient.read' AND resource_id = $1", [id]);
+    const { rows } = await owner.query("SELECT outcome, request_id FROM audit_events WHERE action = 'patient.read' AND resource_id = $1", [
+      id,
+    ]);
     expect(rows).toEqual([{ outcome: 'success', request_id: requestId }]);
   });
 
@@ -192,9 +199,17 @@ describe('the apps under the app role', () => {
         await producer.send({
           topic: topics.topic,
           acks: -1,
-          messages: Array.from({ length: 5 }, (_, i) => ({ key: patient, value: JSON.stringify(numeric(patient, `${patient}-dev`, i, new Date(now + i))) })),
+          messages: Array.from({ length: 5 }, (_, i) => ({
+            key: patient,
+            value: JSON.stringify(numeric(patient, `${patient}-dev`, i, new Date(now + i))),
+          })),
         });
-        await waitFor(() => countStored(owner, { patient }), (c) => c.rows === 5, 45_000, '5 rows stored by the app role');
+        await waitFor(
+          () => countStored(owner, { patient }),
+          (c) => c.rows === 5,
+          45_000,
+          '5 rows stored by the app role',
+        );
       } finally {
         await worker.stop();
       }

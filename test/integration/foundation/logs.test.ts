@@ -30,11 +30,18 @@ describe('gateway logs', () => {
   it('carry the route pattern and query names, never query values, tokens, secrets or cookies', async () => {
     const tag = randomUUID().slice(0, 8);
     const client = await registerClient(gw.url, ['read:patients', 'read:vitals'], 'logs-test');
-    const tokenRes = await fetch(`${gw.url}/api/auth/oauth2/token`, { method: 'POST', body: new URLSearchParams({ grant_type: 'client_credentials', client_id: client.client_id, client_secret: client.client_secret }) });
+    const tokenRes = await fetch(`${gw.url}/api/auth/oauth2/token`, {
+      method: 'POST',
+      body: new URLSearchParams({ grant_type: 'client_credentials', client_id: client.client_id, client_secret: client.client_secret }),
+    });
     expect(tokenRes.status).toBe(200);
     const token = ((await tokenRes.json()) as { access_token: string }).access_token;
     const basic = Buffer.from(`${client.client_id}:${client.client_secret}`).toString('base64');
-    const basicRes = await fetch(`${gw.url}/api/auth/oauth2/token`, { method: 'POST', headers: { authorization: `Basic ${basic}` }, body: new URLSearchParams({ grant_type: 'client_credentials' }) });
+    const basicRes = await fetch(`${gw.url}/api/auth/oauth2/token`, {
+      method: 'POST',
+      headers: { authorization: `Basic ${basic}` },
+      body: new URLSearchParams({ grant_type: 'client_credentials' }),
+    });
     expect(basicRes.status).toBe(200);
     const secondToken = ((await basicRes.json()) as { access_token: string }).access_token;
     const auth = { authorization: `Bearer ${token}` };
@@ -42,7 +49,10 @@ describe('gateway logs', () => {
     const name = `Zebediah${tag}`;
     const birthdate = '1931-02-03';
     const mrn = `MRN-${tag}`;
-    const search = await fetch(`${gw.url}/api/v1/patients?name=${name}&birthdate=${birthdate}&identifier=${encodeURIComponent(`urn:vitalis:mrn|${mrn}`)}`, { headers: { ...auth, cookie: `session=cookie-${tag}` } });
+    const search = await fetch(
+      `${gw.url}/api/v1/patients?name=${name}&birthdate=${birthdate}&identifier=${encodeURIComponent(`urn:vitalis:mrn|${mrn}`)}`,
+      { headers: { ...auth, cookie: `session=cookie-${tag}` } },
+    );
     expect(search.status).toBe(200);
     // A refused search logs its error too: the bad value must not appear either.
     const badDate = `1931-13-${tag}`;
@@ -52,7 +62,10 @@ describe('gateway logs', () => {
 
     // Live SSE with a token also (wrongly) put in the URL: no route accepts access_token in a query.
     const controller = new AbortController();
-    const stream = await fetch(`${gw.url}/api/v1/vitals/stream?patient=pat-${tag}&access_token=${secondToken}`, { headers: auth, signal: controller.signal });
+    const stream = await fetch(`${gw.url}/api/v1/vitals/stream?patient=pat-${tag}&access_token=${secondToken}`, {
+      headers: auth,
+      signal: controller.signal,
+    });
     controller.abort();
     await stream.body?.cancel().catch(() => undefined);
 

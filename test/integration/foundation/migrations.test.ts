@@ -35,7 +35,9 @@ describe('vitals append log storage (plain PostgreSQL path)', () => {
     const today = new Date().toISOString().slice(0, 10).replaceAll('-', '');
     expect(rows.map((r) => r.relname)).toContain(`vitals_observations_${today}`);
     expect(rows.map((r) => r.relname)).toContain('vitals_observations_default');
-    const idx = await pool.query("SELECT indexdef FROM pg_indexes WHERE tablename = 'vitals_observations' AND indexdef ILIKE '%USING brin (effective_at)%'");
+    const idx = await pool.query(
+      "SELECT indexdef FROM pg_indexes WHERE tablename = 'vitals_observations' AND indexdef ILIKE '%USING brin (effective_at)%'",
+    );
     expect(idx.rowCount).toBe(1);
   });
 
@@ -54,7 +56,11 @@ describe('vitals append log storage (plain PostgreSQL path)', () => {
     expect(parked.rows[0].n).toBe(1);
 
     const partitions = async () =>
-      new Set((await pool.query("SELECT inhrelid::regclass::text AS name FROM pg_inherits WHERE inhparent = 'vitals_observations'::regclass")).rows.map((r) => r.name as string));
+      new Set(
+        (
+          await pool.query("SELECT inhrelid::regclass::text AS name FROM pg_inherits WHERE inhparent = 'vitals_observations'::regclass")
+        ).rows.map((r) => r.name as string),
+      );
     const before = await partitions();
     await pool.query('SELECT vitalis_ensure_vitals_partitions(401, 0)');
     try {
@@ -102,9 +108,7 @@ describe('vitals append log storage (plain PostgreSQL path)', () => {
   });
 
   it('the event store and audit trail are append-only', async () => {
-    await pool.query(
-      "INSERT INTO audit_events (action, outcome, detail) VALUES ('test.append-only', 'success', '{}')",
-    );
+    await pool.query("INSERT INTO audit_events (action, outcome, detail) VALUES ('test.append-only', 'success', '{}')");
     await expect(pool.query("DELETE FROM audit_events WHERE action = 'test.append-only'")).rejects.toThrow(/append-only/);
     await expect(pool.query("UPDATE events SET type = 'x' WHERE false")).resolves.toBeTruthy(); // no row, no trigger
   });

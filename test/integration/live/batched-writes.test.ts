@@ -42,8 +42,17 @@ const CODES = ['8867-4', '59408-5', '9279-1'] as const;
 
 function row(patient: string, partition: number, offset: number, code: string): StoredRow {
   return {
-    patient_id: patient, device_id: `${patient}-dev`, seq: offset, code, effective_at: new Date(Date.now() - 1_000 + offset).toISOString(),
-    value: 60 + (offset % 40), unit: code === '59408-5' ? '%' : '/min', sample_period_ms: null, samples: null, kafka_partition: partition, kafka_offset: String(offset),
+    patient_id: patient,
+    device_id: `${patient}-dev`,
+    seq: offset,
+    code,
+    effective_at: new Date(Date.now() - 1_000 + offset).toISOString(),
+    value: 60 + (offset % 40),
+    unit: code === '59408-5' ? '%' : '/min',
+    sample_period_ms: null,
+    samples: null,
+    kafka_partition: partition,
+    kafka_offset: String(offset),
   };
 }
 
@@ -54,10 +63,20 @@ async function batch(rows: StoredRow[], alerts: LiveEvent[] = []): Promise<void>
   const offsets = rows.map((r) => Number(r.kafka_offset));
   const observations: LiveEvent[] = rows.map((r) => {
     const { kafka_partition: _p, kafka_offset: _o, sample_period_ms: _s, samples: _x, value, ...rest } = r;
-    return { kind: 'observation', partition, offset: Number(r.kafka_offset), k: 0, patient_id: r.patient_id, data: { ...rest, value: value! } as never };
+    return {
+      kind: 'observation',
+      partition,
+      offset: Number(r.kafka_offset),
+      k: 0,
+      patient_id: r.patient_id,
+      data: { ...rest, value: value! } as never,
+    };
   });
   const events = [...observations, ...alerts].sort((a, b) => a.offset - b.offset || a.k - b.k);
-  await redis.publish(liveChannel(topic), encodeBatch({ v: 1, partition, first: Math.min(...offsets), last: Math.max(...offsets), events }));
+  await redis.publish(
+    liveChannel(topic),
+    encodeBatch({ v: 1, partition, first: Math.min(...offsets), last: Math.max(...offsets), events }),
+  );
 }
 
 describe('batched writes', () => {
@@ -74,12 +93,26 @@ describe('batched writes', () => {
 
       // two ingest batches: 16 observations across the ward (one from a patient nobody watches) and an alert
       const outsider = `pat-batched-other-${uid()}`;
-      const first = Array.from({ length: 16 }, (_, o) => row(o === 7 ? outsider : ward[o % ward.length]!, partition, o, CODES[o % CODES.length]!));
+      const first = Array.from({ length: 16 }, (_, o) =>
+        row(o === 7 ? outsider : ward[o % ward.length]!, partition, o, CODES[o % CODES.length]!),
+      );
       const raised: LiveEvent = {
-        kind: 'alert', partition, offset: 5, k: 1, patient_id: ward[1]!, type: 'VitalsAlertRaised',
+        kind: 'alert',
+        partition,
+        offset: 5,
+        k: 1,
+        patient_id: ward[1]!,
+        type: 'VitalsAlertRaised',
         data: {
-          alert_id: `al-${uid()}`, rule: 'hr_high', state: 'raised', patient_id: ward[1]!, severity: 'high', message: 'heart rate 150 > 130', value: 150,
-          triggered_by: { partition, offset: 5, device_id: `${ward[1]}-dev`, seq: 5, code: '8867-4', effective_at: first[5]!.effective_at }, flag: { resourceType: 'Flag', status: 'active' },
+          alert_id: `al-${uid()}`,
+          rule: 'hr_high',
+          state: 'raised',
+          patient_id: ward[1]!,
+          severity: 'high',
+          message: 'heart rate 150 > 130',
+          value: 150,
+          triggered_by: { partition, offset: 5, device_id: `${ward[1]}-dev`, seq: 5, code: '8867-4', effective_at: first[5]!.effective_at },
+          flag: { resourceType: 'Flag', status: 'active' },
         },
       };
       await batch(first, [raised]);
@@ -95,8 +128,14 @@ describe('batched writes', () => {
       expect(overWs).toEqual(overSse);
       expect(overSse.map((e) => e.type).filter((t) => t === 'alert')).toHaveLength(1);
       expect(overSse.find((e) => e.type === 'alert')?.data).toMatchObject({ alert_id: raised.data.alert_id });
-      expect(overSse.filter((e) => e.type === 'observation').map((e) => e.data.seq)).toEqual([0, 1, 2, 3, 4, 5, 6, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18]);
-      expect(overSse.map((e) => e.id)).toEqual([...[0, 1, 2, 3, 4, 5].map((o) => `${partition}-${o}`), `${partition}-5.1`, ...[6, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18].map((o) => `${partition}-${o}`)]);
+      expect(overSse.filter((e) => e.type === 'observation').map((e) => e.data.seq)).toEqual([
+        0, 1, 2, 3, 4, 5, 6, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18,
+      ]);
+      expect(overSse.map((e) => e.id)).toEqual([
+        ...[0, 1, 2, 3, 4, 5].map((o) => `${partition}-${o}`),
+        `${partition}-5.1`,
+        ...[6, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18].map((o) => `${partition}-${o}`),
+      ]);
     } finally {
       sse.close();
       ws.socket.close();

@@ -51,16 +51,35 @@ describe('live ids of frame records', () => {
     // a single observation, then two frames; heart rate ≥ 131 from the first, so the second frame's
     // first observation raises hr-high (held for its 5 s onset delay)
     const fast = 150;
-    await rig.send(patient, [numeric(patient, `${patient}-mon`, 0, new Date(now), { value: fast }), frame(patient, 1, new Date(now + 1_000), fast), frame(patient, 5, new Date(now + 6_000), fast)]);
+    await rig.send(patient, [
+      numeric(patient, `${patient}-mon`, 0, new Date(now), { value: fast }),
+      frame(patient, 1, new Date(now + 1_000), fast),
+      frame(patient, 5, new Date(now + 6_000), fast),
+    ]);
     const received = (await live.waitForEvents(10, 'one observation, two frames of four and an alert')).slice(0, 10);
     live.close();
-    expect(received.map((e) => e.event)).toEqual(['observation', ...Array(4).fill('observation'), 'observation', 'alert', 'observation', 'observation', 'observation']);
+    expect(received.map((e) => e.event)).toEqual([
+      'observation',
+      ...Array(4).fill('observation'),
+      'observation',
+      'alert',
+      'observation',
+      'observation',
+      'observation',
+    ]);
 
     const [p, o] = received[0]!.id!.split('-').map(Number) as [number, number];
     expect(received.map((e) => e.id)).toEqual([
       `${p}-${o}`,
-      `${p}-${o + 1}`, `${p}-${o + 1}.10`, `${p}-${o + 1}.20`, `${p}-${o + 1}.30`,
-      `${p}-${o + 2}`, `${p}-${o + 2}.1`, `${p}-${o + 2}.10`, `${p}-${o + 2}.20`, `${p}-${o + 2}.30`,
+      `${p}-${o + 1}`,
+      `${p}-${o + 1}.10`,
+      `${p}-${o + 1}.20`,
+      `${p}-${o + 1}.30`,
+      `${p}-${o + 2}`,
+      `${p}-${o + 2}.1`,
+      `${p}-${o + 2}.10`,
+      `${p}-${o + 2}.20`,
+      `${p}-${o + 2}.30`,
     ]);
     expect(received[1]!.data).toMatchObject({ patient_id: patient, device_id: `${patient}-mon`, seq: 1, code: '8867-4' });
 
@@ -79,7 +98,12 @@ describe('live ids of frame records', () => {
     expect(rest.map(line)).toEqual(received.slice(7).map(line));
 
     // A fresh subscription starts after the whole last frame (not after its first observation).
-    const latest = await waitFor(() => latestCursor(rig.pool, rig.topic, [patient]), (c) => c.get(p)?.offset === o + 2, 15_000, 'the latest range');
+    const latest = await waitFor(
+      () => latestCursor(rig.pool, rig.topic, [patient]),
+      (c) => c.get(p)?.offset === o + 2,
+      15_000,
+      'the latest range',
+    );
     expect(latest.get(p)).toEqual({ offset: o + 2, k: RECORD_END_K });
     expect(decodeCursor(`${p}-${o + 2}.${RECORD_END_K}`)).toEqual(latest);
   });

@@ -28,7 +28,11 @@ afterAll(async () => {
   await rig?.close();
 });
 
-interface RawEvent { id?: string; event?: string; data: string }
+interface RawEvent {
+  id?: string;
+  event?: string;
+  data: string;
+}
 
 /** An SSE stream whose events keep their data exactly as sent (no JSON round trip). */
 async function rawStream(url: string, headers: Record<string, string>) {
@@ -60,7 +64,12 @@ describe('the live path and the replay path carry the same bytes for the same ev
     // this second, written at +02:00, with seven fractional digits (PostgreSQL keeps microseconds)
     const ecgAt = `${new Date(Date.now() + 2 * 3_600_000).toISOString().slice(0, 19)}.1234567+02:00`;
     const ecg = {
-      patient_id: patient, device_id: device, seq: 1, effective_at: ecgAt, code: '131330', unit: 'mV',
+      patient_id: patient,
+      device_id: device,
+      seq: 1,
+      effective_at: ecgAt,
+      code: '131330',
+      unit: 'mV',
       waveform: { origin: 0.3, period_ms: 3.3333333, samples: [0.1, 0.2, -0.35, 1.23456789, 0, -2.5, 0.7071067811865476] },
     };
     expect(validateObservation(ecg).ok).toBe(true);
@@ -79,7 +88,10 @@ describe('the live path and the replay path carry the same bytes for the same ev
 
     // The ECG event is the chunk as its row reads back: origin folded in (at 0.1 µV), the period as
     // float4, the time in UTC with microseconds.
-    const liveEcg = JSON.parse(received[1]!.data) as { effective_at: string; waveform: { origin: number; period_ms: number; samples: number[] } };
+    const liveEcg = JSON.parse(received[1]!.data) as {
+      effective_at: string;
+      waveform: { origin: number; period_ms: number; samples: number[] };
+    };
     expect(liveEcg.waveform.origin).toBe(0);
     expect(liveEcg.waveform.samples).toEqual([0.4, 0.5, -0.05, 1.5346, 0.3, -2.2, 1.0071]);
     expect(liveEcg.waveform.period_ms).toBe(float4(3.3333333));

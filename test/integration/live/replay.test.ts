@@ -19,8 +19,17 @@ const iso = (ms: number) => new Date(ms).toISOString();
 
 function row(patient: string, partition: number, offset: number, effectiveAt: number, code = '8867-4'): StoredRow {
   return {
-    patient_id: patient, device_id: `${patient}-dev`, seq: offset, code, effective_at: iso(effectiveAt), value: 60 + (offset % 40), unit: '/min',
-    sample_period_ms: null, samples: null, kafka_partition: partition, kafka_offset: String(offset),
+    patient_id: patient,
+    device_id: `${patient}-dev`,
+    seq: offset,
+    code,
+    effective_at: iso(effectiveAt),
+    value: 60 + (offset % 40),
+    unit: '/min',
+    sample_period_ms: null,
+    samples: null,
+    kafka_partition: partition,
+    kafka_offset: String(offset),
   };
 }
 
@@ -55,7 +64,10 @@ describe('live replay without a position index', () => {
     const topic = `replay-${uid()}`;
     const p = `pat-replay-${uid()}`;
     const now = Date.now();
-    await ingest(topic, [10, 11, 12, 13, 14].map((o) => row(p, 3, o, now - 1_000 + o)));
+    await ingest(
+      topic,
+      [10, 11, 12, 13, 14].map((o) => row(p, 3, o, now - 1_000 + o)),
+    );
     // a device's buffered backlog: ingested now, effective two hours ago (late rows)
     await ingest(topic, [15, 16, 17].map((o) => row(p, 3, o, now - 120 * MINUTE + o)).concat(row(p, 3, 18, now)));
     // a device whose clock runs an hour ahead, and a late ECG-free respiratory rate
@@ -87,7 +99,11 @@ describe('live replay without a position index', () => {
     const p = `pat-replay-old-${uid()}`;
     const twoHoursAgo = Date.now() - 120 * MINUTE;
     // as if written two hours ago (on time then): the rows and their range
-    await ingestAt(topic, [1, 2, 3, 4].map((o) => row(p, 0, o, twoHoursAgo + o)), twoHoursAgo + 10);
+    await ingestAt(
+      topic,
+      [1, 2, 3, 4].map((o) => row(p, 0, o, twoHoursAgo + o)),
+      twoHoursAgo + 10,
+    );
     await ingest(topic, [row(p, 0, 5, Date.now())]);
 
     expect(offsetsOf((await page(topic, [p], cursor([[0, 1]]))).events)).toEqual([2, 3, 4, 5]);
@@ -98,7 +114,10 @@ describe('live replay without a position index', () => {
     const topic = `replay-${uid()}`;
     const p = `pat-replay-quiet-${uid()}`;
     const tenDaysAgo = Date.now() - 10 * 24 * 60 * MINUTE;
-    await ingest(topic, [5, 6, 7].map((o) => row(p, 4, o, tenDaysAgo + o)));
+    await ingest(
+      topic,
+      [5, 6, 7].map((o) => row(p, 4, o, tenDaysAgo + o)),
+    );
     expect(await latestCursor(pool, topic, [p])).toEqual(afterRecord([[4, 7]]));
     expect(offsetsOf((await page(topic, [p], cursor([[4, 5]]))).events)).toEqual([6, 7]);
   });
@@ -107,13 +126,33 @@ describe('live replay without a position index', () => {
     const topic = `replay-${uid()}`;
     const p = `pat-replay-redelivered-${uid()}`;
     const anHourAgo = Date.now() - 60 * MINUTE;
-    await ingestAt(topic, [10, 11, 12, 13, 14, 15, 16].map((o) => row(p, 2, o, anHourAgo + o)), anHourAgo + 50);
+    await ingestAt(
+      topic,
+      [10, 11, 12, 13, 14, 15, 16].map((o) => row(p, 2, o, anHourAgo + o)),
+      anHourAgo + 50,
+    );
     // an hour later a restarted ingest is handed a shorter batch of the same offsets: all duplicates
-    expect(await ingest(topic, [10, 11, 12].map((o) => row(p, 2, o, anHourAgo + o)))).toBe(0);
+    expect(
+      await ingest(
+        topic,
+        [10, 11, 12].map((o) => row(p, 2, o, anHourAgo + o)),
+      ),
+    ).toBe(0);
     // and then a partly new one: only 17 is new, so only 17 gets a range of its own
-    expect(await ingest(topic, [15, 16, 17].map((o) => row(p, 2, o, anHourAgo + o)))).toBe(1);
-    const ranges = await pool.query('SELECT first_offset::int AS f, last_offset::int AS l FROM vitals_ingest_batches WHERE topic = $1 ORDER BY l', [topic]);
-    expect(ranges.rows).toEqual([{ f: 10, l: 16 }, { f: 17, l: 17 }]);
+    expect(
+      await ingest(
+        topic,
+        [15, 16, 17].map((o) => row(p, 2, o, anHourAgo + o)),
+      ),
+    ).toBe(1);
+    const ranges = await pool.query(
+      'SELECT first_offset::int AS f, last_offset::int AS l FROM vitals_ingest_batches WHERE topic = $1 ORDER BY l',
+      [topic],
+    );
+    expect(ranges.rows).toEqual([
+      { f: 10, l: 16 },
+      { f: 17, l: 17 },
+    ]);
     expect(offsetsOf((await page(topic, [p], cursor([[2, 10]]))).events)).toEqual([11, 12, 13, 14, 15, 16, 17]);
   });
 
@@ -132,7 +171,8 @@ describe('live replay without a position index', () => {
       if (who === p) expected.push(...batch.map((r) => Number(r.kafka_offset)));
       await ingestAt(topic, batch, at + 100); // as if written then, on time
     }
-    const windowed = (after: Cursor, limit: number) => replayPage(pool, { topic, patients: [p], alerts: false, after, limit, windowMs: MINUTE });
+    const windowed = (after: Cursor, limit: number) =>
+      replayPage(pool, { topic, patients: [p], alerts: false, after, limit, windowMs: MINUTE });
 
     const all = await windowed(new Map(), 100);
     expect(offsetsOf(all.events)).toEqual(expected);
@@ -153,7 +193,11 @@ describe('live replay without a position index', () => {
     const start = Date.now() - 30 * MINUTE;
     for (let i = 0; i < 4; i++) {
       const at = start + i * 2 * MINUTE; // 2 minutes apart: beyond a 1-minute window, within the 3-minute margin
-      await ingestAt(topic, [1, 2].map((k) => row(p, 8, i * 2 + k, at)), at + 100);
+      await ingestAt(
+        topic,
+        [1, 2].map((k) => row(p, 8, i * 2 + k, at)),
+        at + 100,
+      );
     }
     const { events } = await replayPage(pool, { topic, patients: [p], alerts: false, after: new Map(), limit: 100, windowMs: MINUTE });
     expect(offsetsOf(events)).toEqual([1, 2, 3, 4, 5, 6, 7, 8]);
@@ -164,8 +208,14 @@ describe('live replay without a position index', () => {
     const p = `pat-replay-a-${uid()}`;
     const q = `pat-replay-b-${uid()}`;
     const now = Date.now();
-    await ingest(a, [100, 101, 102].map((o) => row(p, 7, o, now + o)));
-    await ingest(b, [50, 101, 200].map((o) => row(q, 7, o, now + o)));
+    await ingest(
+      a,
+      [100, 101, 102].map((o) => row(p, 7, o, now + o)),
+    );
+    await ingest(
+      b,
+      [50, 101, 200].map((o) => row(q, 7, o, now + o)),
+    );
     expect(offsetsOf((await page(a, [p], cursor([[7, 100]]))).events)).toEqual([101, 102]);
     expect(await latestCursor(pool, a, [p])).toEqual(afterRecord([[7, 102]]));
     expect(await latestCursor(pool, b, [q])).toEqual(afterRecord([[7, 200]]));
@@ -177,7 +227,13 @@ describe('live replay without a position index', () => {
     const now = Date.now();
     // a single observation at 29, then two frames of four observations (one of them late: the off-time path) at 30 and 31
     const frameRows = (offset: number, at: number) =>
-      ['8867-4', '59408-5', '9279-1', '8310-5'].map((code, item) => ({ ...row(p, 5, offset, at, code), seq: offset * 10 + item, value: 50, unit: code === '59408-5' ? '%' : code === '8310-5' ? 'Cel' : '/min', record_item: item }));
+      ['8867-4', '59408-5', '9279-1', '8310-5'].map((code, item) => ({
+        ...row(p, 5, offset, at, code),
+        seq: offset * 10 + item,
+        value: 50,
+        unit: code === '59408-5' ? '%' : code === '8310-5' ? 'Cel' : '/min',
+        record_item: item,
+      }));
     await ingest(topic, [row(p, 5, 29, now), ...frameRows(30, now), ...frameRows(31, now - 90 * MINUTE)]);
     const positions = (events: { offset: number; k: number }[]) => events.map((e) => `${e.offset}.${e.k}`);
     const all = ['30.0', '30.10', '30.20', '30.30', '31.0', '31.10', '31.20', '31.30'];
@@ -196,7 +252,14 @@ describe('live replay without a position index', () => {
     const [p, q, r] = ['p', 'q', 'r'].map((x) => `pat-ward-${x}-${uid()}`) as [string, string, string];
     const now = Date.now();
     await ingest(topic, [row(p, 1, 40, now), row(q, 1, 41, now), row(r, 2, 7, now), row(p, 1, 42, now - 10 * MINUTE), row(r, 2, 8, now)]);
-    const { events } = await page(topic, [p, q, r], cursor([[1, 40], [2, 7]]));
+    const { events } = await page(
+      topic,
+      [p, q, r],
+      cursor([
+        [1, 40],
+        [2, 7],
+      ]),
+    );
     expect(events.map((e) => [e.partition, e.offset, e.patient_id])).toEqual([
       [1, 41, q],
       [1, 42, p],

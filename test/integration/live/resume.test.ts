@@ -36,7 +36,10 @@ beforeAll(async () => {
   gw = await startGateway({ LIVE_TOPIC: topic, LIVE_REPLAY_WINDOW_SECONDS: '300' });
   const client = await registerClient(gw.url, ['read:vitals']);
   auth = { authorization: `Bearer ${await clientCredentialsToken(gw.url, client)}` };
-  api = new VitalisClient({ baseUrl: gw.url, auth: new ClientCredentials(gw.url, { clientId: client.client_id, clientSecret: client.client_secret }) });
+  api = new VitalisClient({
+    baseUrl: gw.url,
+    auth: new ClientCredentials(gw.url, { clientId: client.client_id, clientSecret: client.client_secret }),
+  });
 });
 afterAll(async () => {
   await gw?.close();
@@ -49,8 +52,17 @@ const iso = (ms: number) => new Date(ms).toISOString();
 
 function row(patient: string, partition: number, offset: number, effectiveAt: number): StoredRow {
   return {
-    patient_id: patient, device_id: `${patient}-dev`, seq: offset, code: '8867-4', effective_at: iso(effectiveAt), value: 60 + (offset % 40), unit: '/min',
-    sample_period_ms: null, samples: null, kafka_partition: partition, kafka_offset: String(offset),
+    patient_id: patient,
+    device_id: `${patient}-dev`,
+    seq: offset,
+    code: '8867-4',
+    effective_at: iso(effectiveAt),
+    value: 60 + (offset % 40),
+    unit: '/min',
+    sample_period_ms: null,
+    samples: null,
+    kafka_partition: partition,
+    kafka_offset: String(offset),
   };
 }
 
@@ -59,10 +71,14 @@ async function store(rows: StoredRow[], writtenAt?: number): Promise<void> {
   await withTransaction(pool, (c) => writeRows(c, topic, rows));
   if (writtenAt === undefined) return;
   const [p, offsets] = [rows[0]!.kafka_partition, rows.map((r) => r.kafka_offset)];
-  await pool.query(`UPDATE vitals_observations SET ingested_at = $4 WHERE patient_id = ANY($1) AND kafka_partition = $2 AND kafka_offset = ANY($3::bigint[])`, [
-    [...new Set(rows.map((r) => r.patient_id))], p, offsets, iso(writtenAt),
-  ]);
-  await pool.query(`UPDATE vitals_ingest_batches SET ingested_at = $4 WHERE topic = $1 AND kafka_partition = $2 AND last_offset = ANY($3::bigint[])`, [topic, p, offsets, iso(writtenAt)]);
+  await pool.query(
+    `UPDATE vitals_observations SET ingested_at = $4 WHERE patient_id = ANY($1) AND kafka_partition = $2 AND kafka_offset = ANY($3::bigint[])`,
+    [[...new Set(rows.map((r) => r.patient_id))], p, offsets, iso(writtenAt)],
+  );
+  await pool.query(
+    `UPDATE vitals_ingest_batches SET ingested_at = $4 WHERE topic = $1 AND kafka_partition = $2 AND last_offset = ANY($3::bigint[])`,
+    [topic, p, offsets, iso(writtenAt)],
+  );
 }
 
 /** Stores rows now and publishes them on the fan-out channel (what the ingest's live stage does after its commit). */
@@ -73,26 +89,46 @@ async function live(rows: StoredRow[]): Promise<void> {
   await redis.publish(
     liveChannel(topic),
     encodeBatch({
-      v: 1, partition, first: Math.min(...offsets), last: Math.max(...offsets),
+      v: 1,
+      partition,
+      first: Math.min(...offsets),
+      last: Math.max(...offsets),
       events: rows.map((r) => {
         const { kafka_partition: _p, kafka_offset: _o, sample_period_ms: _s, samples: _x, value, ...rest } = r;
-        return { kind: 'observation', partition, offset: Number(r.kafka_offset), k: 0, patient_id: r.patient_id, data: { ...rest, value: value! } as never };
+        return {
+          kind: 'observation',
+          partition,
+          offset: Number(r.kafka_offset),
+          k: 0,
+          patient_id: r.patient_id,
+          data: { ...rest, value: value! } as never,
+        };
       }),
     }),
   );
 }
 
 const replayAudit = async (patient: string) =>
-  (await pool.query(`SELECT detail FROM audit_events WHERE action = 'vitals.replay' AND resource_id = $1 ORDER BY id`, [patient])).rows.map((r) => r.detail);
+  (await pool.query(`SELECT detail FROM audit_events WHERE action = 'vitals.replay' AND resource_id = $1 ORDER BY id`, [patient])).rows.map(
+    (r) => r.detail,
+  );
 
 describe('resume ids the stream never issued', () => {
   it('a made-up Last-Event-ID (99-0) is refused with 400 instead of replaying the whole history; so are a future and a never-stored offset', async () => {
     const patient = `pat-forged-${uid()}`;
     const long = Date.now() - 2 * HOUR;
-    await store([1, 2, 3, 4, 5].map((o) => row(patient, 11, o, long + o * 1000)), long + 10_000); // history, two hours old
+    await store(
+      [1, 2, 3, 4, 5].map((o) => row(patient, 11, o, long + o * 1000)),
+      long + 10_000,
+    ); // history, two hours old
     await store([10, 11, 12].map((o) => row(patient, 11, o, Date.now() - 1000 + o))); // offsets 6..9 were never stored
 
-    for (const [id, why] of [['99-0', /partition 99 holds nothing/], ['11-13', /beyond the latest position of partition 11/], ['11-7', /offset 7 of partition 11 was never stored/], ['11-3_99-0', /partition 99/]] as const) {
+    for (const [id, why] of [
+      ['99-0', /partition 99 holds nothing/],
+      ['11-13', /beyond the latest position of partition 11/],
+      ['11-7', /offset 7 of partition 11 was never stored/],
+      ['11-3_99-0', /partition 99/],
+    ] as const) {
       const sse = await openSse(streamUrl(gw, { patient }), { ...auth, 'last-event-id': id });
       expect(sse.status, id).toBe(400);
       expect(sse.contentType, id).toMatch(/^application\/problem\+json/);
@@ -106,7 +142,11 @@ describe('resume ids the stream never issued', () => {
     try {
       ws.send({ type: 'subscribe', sub: 'forged', patients: [patient], after: '99-0' });
       const messages = await ws.waitFor((m) => m.some((x) => x.type === 'error'), 'the refusal');
-      expect(messages.find((x) => x.type === 'error')).toMatchObject({ sub: 'forged', status: 400, detail: expect.stringMatching(/partition 99/) });
+      expect(messages.find((x) => x.type === 'error')).toMatchObject({
+        sub: 'forged',
+        status: 400,
+        detail: expect.stringMatching(/partition 99/),
+      });
       expect(messages.some((x) => x.type === 'observation')).toBe(false);
     } finally {
       ws.socket.close();
@@ -120,7 +160,12 @@ describe('resume ids the stream never issued', () => {
     expect(sse.status).toBe(200);
     await live([row(patient, 12, 6, Date.now())]); // then live
     const events = await sse.waitForEvents(4, 'three replayed and one live');
-    expect(events.map((e) => [e.event, e.id])).toEqual([['observation', '12-3'], ['observation', '12-4'], ['observation', '12-5'], ['observation', '12-6']]);
+    expect(events.map((e) => [e.event, e.id])).toEqual([
+      ['observation', '12-3'],
+      ['observation', '12-4'],
+      ['observation', '12-5'],
+      ['observation', '12-6'],
+    ]);
     sse.close();
     expect(await replayAudit(patient)).toEqual([{ via: 'sse', from_id: '12-2', events: 3, truncated: false, window_seconds: 300 }]);
   });
@@ -130,7 +175,10 @@ describe('an id older than the replay window', () => {
   it('SSE: replay-truncated with the REST gap first, then the window and live data with nothing skipped; the gap reads through REST; audited', async () => {
     const patient = `pat-old-${uid()}`;
     const long = Date.now() - 2 * HOUR;
-    await store([1, 2, 3, 4, 5, 6, 7, 8, 9, 10].map((o) => row(patient, 13, o, long + o * 1000)), long + 11_000); // two hours ago
+    await store(
+      [1, 2, 3, 4, 5, 6, 7, 8, 9, 10].map((o) => row(patient, 13, o, long + o * 1000)),
+      long + 11_000,
+    ); // two hours ago
     await store([11, 12, 13, 14, 15].map((o) => row(patient, 13, o, Date.now() - 10_000 + o))); // inside the window
 
     // the client saw offset 3 two hours ago
@@ -138,12 +186,19 @@ describe('an id older than the replay window', () => {
     expect(sse.status).toBe(200);
     const [notice] = await sse.waitForEvents(6, 'the notice and the window');
     expect(notice).toMatchObject({ event: 'replay-truncated', id: undefined });
-    expect(notice!.data).toMatchObject({ last_event_id: '13-3', resume_id: '13-10.999', window_seconds: 300, gaps: [{ patient_id: patient, from: iso(long + 4000).replace('Z', '000Z') }] });
+    expect(notice!.data).toMatchObject({
+      last_event_id: '13-3',
+      resume_id: '13-10.999',
+      window_seconds: 300,
+      gaps: [{ patient_id: patient, from: iso(long + 4000).replace('Z', '000Z') }],
+    });
     const gap = notice!.data.gaps[0] as { from: string; to: string };
 
     await live([row(patient, 13, 16, Date.now()), row(patient, 13, 17, Date.now() + 1)]);
     const events = await sse.waitForEvents(8, 'the window, then live');
-    expect(events.slice(1).map((e) => [e.event, e.id, e.data.seq])).toEqual([11, 12, 13, 14, 15, 16, 17].map((o) => ['observation', `13-${o}`, o]));
+    expect(events.slice(1).map((e) => [e.event, e.id, e.data.seq])).toEqual(
+      [11, 12, 13, 14, 15, 16, 17].map((o) => ['observation', `13-${o}`, o]),
+    );
     sse.close();
 
     // the gap, read as told: exactly the skipped observations
@@ -151,13 +206,18 @@ describe('an id older than the replay window', () => {
     expect(res.status).toBe(200);
     expect(((await res.json()) as { data: { seq: number }[] }).data.map((o) => o.seq)).toEqual([4, 5, 6, 7, 8, 9, 10]);
 
-    expect(await replayAudit(patient)).toEqual([{ via: 'sse', from_id: '13-3', events: 5, truncated: true, window_seconds: 300, resume_id: '13-10.999' }]);
+    expect(await replayAudit(patient)).toEqual([
+      { via: 'sse', from_id: '13-3', events: 5, truncated: true, window_seconds: 300, resume_id: '13-10.999' },
+    ]);
   });
 
   it('WebSocket: the same replay-truncated message for the subscription, then the window', async () => {
     const patient = `pat-old-ws-${uid()}`;
     const long = Date.now() - 3 * HOUR;
-    await store([1, 2, 3, 4].map((o) => row(patient, 14, o, long + o * 1000)), long + 5_000);
+    await store(
+      [1, 2, 3, 4].map((o) => row(patient, 14, o, long + o * 1000)),
+      long + 5_000,
+    );
     await store([5, 6].map((o) => row(patient, 14, o, Date.now() - 1000 + o)));
     const ws = await openWs(`${gw.url}/api/v1/vitals/ws`, auth);
     try {
@@ -166,19 +226,27 @@ describe('an id older than the replay window', () => {
       const forSub = messages.filter((x) => x.sub === 'old').map((x) => x.type);
       expect(forSub).toEqual(['subscribed', 'replay-truncated', 'observation', 'observation']);
       expect(messages.find((x) => x.type === 'replay-truncated')).toMatchObject({
-        last_event_id: '14-1', resume_id: '14-4.999', window_seconds: 300, gaps: [{ patient_id: patient, from: iso(long + 2000).replace('Z', '000Z') }],
+        last_event_id: '14-1',
+        resume_id: '14-4.999',
+        window_seconds: 300,
+        gaps: [{ patient_id: patient, from: iso(long + 2000).replace('Z', '000Z') }],
       });
       expect(messages.filter((x) => x.type === 'observation').map((x) => x.id)).toEqual(['14-5', '14-6']);
     } finally {
       ws.socket.close();
     }
-    expect(await replayAudit(patient)).toEqual([{ via: 'websocket', from_id: '14-1', events: 2, truncated: true, window_seconds: 300, resume_id: '14-4.999' }]);
+    expect(await replayAudit(patient)).toEqual([
+      { via: 'websocket', from_id: '14-1', events: 2, truncated: true, window_seconds: 300, resume_id: '14-4.999' },
+    ]);
   });
 
   it('the TypeScript client surfaces the notice typed, and its gap reads through vitals.all', async () => {
     const patient = `pat-old-ts-${uid()}`;
     const long = Date.now() - 2 * HOUR;
-    await store([1, 2, 3].map((o) => row(patient, 17, o, long + o * 1000)), long + 4_000);
+    await store(
+      [1, 2, 3].map((o) => row(patient, 17, o, long + o * 1000)),
+      long + 4_000,
+    );
     await store([4, 5].map((o) => row(patient, 17, o, Date.now() - 1000 + o)));
     const controller = new AbortController();
     const got: LiveVitalsEvent[] = [];
@@ -196,16 +264,23 @@ describe('an id older than the replay window', () => {
     expect(filled).toEqual([2, 3]);
   });
 
-  it('no event when the part skipped holds nothing of the patient (another patient\'s rows only)', async () => {
+  it("no event when the part skipped holds nothing of the patient (another patient's rows only)", async () => {
     const [quiet, busy] = [`pat-quiet-${uid()}`, `pat-busy-${uid()}`];
     const long = Date.now() - 2 * HOUR;
-    await store([1, 2, 3, 4, 5].map((o) => row(busy, 15, o, long + o * 1000)), long + 6_000);
+    await store(
+      [1, 2, 3, 4, 5].map((o) => row(busy, 15, o, long + o * 1000)),
+      long + 6_000,
+    );
     await store([6, 7].map((o) => row(quiet, 15, o, Date.now() - 1000 + o)));
     // `15-2` is an id a subscriber of the ward (busy + quiet) was given two hours ago
     const sse = await openSse(streamUrl(gw, { patient: quiet }), { ...auth, 'last-event-id': '15-2' });
     await live([row(quiet, 15, 8, Date.now())]);
     const events = await sse.waitForEvents(3, 'the window and one live');
-    expect(events.map((e) => [e.event, e.id])).toEqual([['observation', '15-6'], ['observation', '15-7'], ['observation', '15-8']]);
+    expect(events.map((e) => [e.event, e.id])).toEqual([
+      ['observation', '15-6'],
+      ['observation', '15-7'],
+      ['observation', '15-8'],
+    ]);
     sse.close();
     expect(await replayAudit(quiet)).toEqual([{ via: 'sse', from_id: '15-2', events: 2, truncated: false, window_seconds: 300 }]);
   });
@@ -222,7 +297,11 @@ describe('the replay audit', () => {
       const sse = await openSse(streamUrl(refusing, { patient }), { ...headers, 'last-event-id': '16-1' });
       expect(sse.status).toBe(200); // the stream's own row was written
       await sse.ended; // the server ends it (the test would time out otherwise)
-      expect(sse.events.map((e) => [e.event, e.id ?? e.data.reason])).toEqual([['observation', '16-2'], ['observation', '16-3'], ['closed', 'error']]);
+      expect(sse.events.map((e) => [e.event, e.id ?? e.data.reason])).toEqual([
+        ['observation', '16-2'],
+        ['observation', '16-3'],
+        ['closed', 'error'],
+      ]);
     } finally {
       await refusing.close();
     }

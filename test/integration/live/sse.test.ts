@@ -56,7 +56,10 @@ describe('GET /api/v1/vitals/stream', () => {
 
     await rig.send(patient, observations(patient, 1, 100));
     // the 100 are in the append log before we reconnect (durable before they are streamed)
-    await waitFor(async () => (await rig.pool.query('SELECT count(*)::int AS n FROM vitals_observations WHERE patient_id = $1', [patient])).rows[0].n, (n) => n === 101);
+    await waitFor(
+      async () => (await rig.pool.query('SELECT count(*)::int AS n FROM vitals_observations WHERE patient_id = $1', [patient])).rows[0].n,
+      (n) => n === 101,
+    );
 
     const second = await openSse(streamUrl(rig.gw, { patient }), { ...auth, 'last-event-id': got!.id! });
     await second.waitForEvents(100, '100 replayed observations');
@@ -78,7 +81,9 @@ describe('GET /api/v1/vitals/stream', () => {
       // the resume's replay from the append log (written once the replay is done, before live data)
       { action: 'vitals.replay', outcome: 'success', scope: 'read:vitals', resume: null },
     ]);
-    const { rows: replay } = await rig.pool.query(`SELECT detail FROM audit_events WHERE action = 'vitals.replay' AND resource_id = $1`, [patient]);
+    const { rows: replay } = await rig.pool.query(`SELECT detail FROM audit_events WHERE action = 'vitals.replay' AND resource_id = $1`, [
+      patient,
+    ]);
     expect(replay).toEqual([{ detail: { via: 'sse', from_id: got!.id, events: 100, truncated: false, window_seconds: 300 } }]);
   });
 
@@ -111,7 +116,13 @@ describe('GET /api/v1/vitals/stream', () => {
     const first = last - 4;
     await rig.redis.publish(
       liveChannel(rig.topic),
-      encodeBatch({ v: 1, partition, first, last, events: events.map((e, i) => ({ kind: 'observation', partition, offset: first + i, k: 0, patient_id: patient, data: e.data })) }),
+      encodeBatch({
+        v: 1,
+        partition,
+        first,
+        last,
+        events: events.map((e, i) => ({ kind: 'observation', partition, offset: first + i, k: 0, patient_id: patient, data: e.data })),
+      }),
     );
     await rig.send(patient, observations(patient, 5, 1));
     await sse.waitForEvents(6, 'the next observation');
@@ -133,14 +144,18 @@ describe('GET /api/v1/vitals/stream', () => {
     await new Promise((r) => setTimeout(r, 500)); // nothing more may arrive
     sse.close();
     expect(sse.events.map((e) => e.data.seq)).toEqual([0, 1, 2, 3]);
-    const { rows } = await rig.pool.query<{ n: number }>('SELECT count(*)::int AS n FROM vitals_observations WHERE patient_id = $1', [patient]);
+    const { rows } = await rig.pool.query<{ n: number }>('SELECT count(*)::int AS n FROM vitals_observations WHERE patient_id = $1', [
+      patient,
+    ]);
     expect(rows[0]!.n).toBe(4);
     // a subscriber resuming from the first id replays the log: the same events with the same ids
     const resumed = await openSse(streamUrl(rig.gw, { patient }), { ...auth, 'last-event-id': sse.events[0]!.id! });
     await resumed.waitForEvents(3, 'the replayed three');
     await new Promise((r) => setTimeout(r, 300));
     resumed.close();
-    expect(resumed.events.map((e) => ({ id: e.id, seq: e.data.seq }))).toEqual(sse.events.slice(1).map((e) => ({ id: e.id, seq: e.data.seq })));
+    expect(resumed.events.map((e) => ({ id: e.id, seq: e.data.seq }))).toEqual(
+      sse.events.slice(1).map((e) => ({ id: e.id, seq: e.data.seq })),
+    );
   });
 
   it('the hub API (what MCP resources/subscribe uses): callback subscription, resume by id string', async () => {
@@ -151,13 +166,23 @@ describe('GET /api/v1/vitals/stream', () => {
     });
     await unsubscribe.ready;
     await rig.send(patient, observations(patient, 0, 3));
-    await waitFor(async () => got.length, (n) => n === 3, 45_000, 'three via the hub');
+    await waitFor(
+      async () => got.length,
+      (n) => n === 3,
+      45_000,
+      'three via the hub',
+    );
     unsubscribe();
     const resumed: number[] = [];
     const again = rig.gw.app.liveHub.subscribeCallback({ patients: [patient], after: got[0]!.id }, (m) => {
       if (m.type === 'observation') resumed.push(m.data.seq);
     });
-    await waitFor(async () => resumed.length, (n) => n === 2, 45_000, 'the two after the first');
+    await waitFor(
+      async () => resumed.length,
+      (n) => n === 2,
+      45_000,
+      'the two after the first',
+    );
     expect(resumed).toEqual([1, 2]);
     again();
     expect(() => rig.gw.app.liveHub.subscribeCallback({ patients: [patient], after: 'nope' }, () => {})).toThrow(/not a live stream id/);
@@ -187,10 +212,17 @@ describe('GET /api/v1/vitals/stream', () => {
     const patient = `pat-code-${uid()}`;
     const sse = await openSse(streamUrl(rig.gw, { patient, code: '59408-5', alerts: 'false' }), auth);
     const at = new Date();
-    await rig.send(patient, [numeric(patient, `${patient}-d`, 1, at), numeric(patient, `${patient}-d`, 2, at, { code: '59408-5', value: 97, unit: '%' }), numeric(patient, `${patient}-d`, 3, at)]);
+    await rig.send(patient, [
+      numeric(patient, `${patient}-d`, 1, at),
+      numeric(patient, `${patient}-d`, 2, at, { code: '59408-5', value: 97, unit: '%' }),
+      numeric(patient, `${patient}-d`, 3, at),
+    ]);
     await rig.send(patient, [numeric(patient, `${patient}-d`, 4, at, { code: '59408-5', value: 96, unit: '%' })]);
     await sse.waitForEvents(2, 'two SpO2 observations');
-    expect(sse.events.map((e) => [e.data.code, e.data.seq])).toEqual([['59408-5', 2], ['59408-5', 4]]);
+    expect(sse.events.map((e) => [e.data.code, e.data.seq])).toEqual([
+      ['59408-5', 2],
+      ['59408-5', 4],
+    ]);
     sse.close();
   });
 
@@ -215,18 +247,41 @@ describe('GET /api/v1/vitals/stream', () => {
     const patient = `pat-alert-${uid()}`;
     const sse = await openSse(streamUrl(rig.gw, { patient }), auth);
     const t0 = Date.now() - 60_000;
-    const spo2 = (seq: number, s: number, value: number) => numeric(patient, `${patient}-ox`, seq, new Date(t0 + s * 1000), { code: '59408-5', value, unit: '%' });
-    await rig.send(patient, [spo2(1, 0, 96), spo2(2, 2, 89), spo2(3, 7, 87), spo2(4, 12, 86), spo2(5, 14, 85), spo2(6, 20, 95), spo2(7, 30, 96)]);
+    const spo2 = (seq: number, s: number, value: number) =>
+      numeric(patient, `${patient}-ox`, seq, new Date(t0 + s * 1000), { code: '59408-5', value, unit: '%' });
+    await rig.send(patient, [
+      spo2(1, 0, 96),
+      spo2(2, 2, 89),
+      spo2(3, 7, 87),
+      spo2(4, 12, 86),
+      spo2(5, 14, 85),
+      spo2(6, 20, 95),
+      spo2(7, 30, 96),
+    ]);
     const events = await sse.waitForEvents(9, '7 observations + raised + cleared (after its 10 s end delay)');
     const alerts = events.filter((e) => e.event === 'alert');
     expect(alerts.map((a) => [a.data.rule, a.data.state, a.data.triggered_by.seq])).toEqual([
       ['spo2-low', 'raised', 4],
       ['spo2-low', 'cleared', 7],
     ]);
-    expect(alerts[0]!.data).toMatchObject({ priority: 'high', severity: 'high', kind: 'physiological', latching: true, label: 'SpO2 low', value: 86 });
+    expect(alerts[0]!.data).toMatchObject({
+      priority: 'high',
+      severity: 'high',
+      kind: 'physiological',
+      latching: true,
+      label: 'SpO2 low',
+      value: 86,
+    });
     expect(alerts[0]!.data.flag).toMatchObject({
-      resourceType: 'Flag', status: 'active', subject: { reference: `Patient/${patient}` },
-      extension: [{ url: 'http://hl7.org/fhir/StructureDefinition/flag-priority', valueCodeableConcept: { coding: [{ system: 'http://hl7.org/fhir/flag-priority-code', code: 'PH' }] } }],
+      resourceType: 'Flag',
+      status: 'active',
+      subject: { reference: `Patient/${patient}` },
+      extension: [
+        {
+          url: 'http://hl7.org/fhir/StructureDefinition/flag-priority',
+          valueCodeableConcept: { coding: [{ system: 'http://hl7.org/fhir/flag-priority-code', code: 'PH' }] },
+        },
+      ],
     });
     // the alert sorts right after the observation that raised it
     const idx = events.findIndex((e) => e.event === 'alert');
@@ -252,7 +307,10 @@ describe('GET /api/v1/vitals/stream', () => {
     const ws = await openWs(`${rig.gw.url}/api/v1/vitals/ws`, { authorization: `Bearer ${token}` });
     ws.send({ type: 'subscribe', sub: 'r', patients: [`pat-${uid()}`] });
     await ws.waitFor((m) => m.some((x) => x.type === 'subscribed'), 'subscribed');
-    await fetch(`${rig.gw.url}/api/auth/revoke`, { method: 'POST', body: new URLSearchParams({ token, client_id: client.client_id, client_secret: client.client_secret }) });
+    await fetch(`${rig.gw.url}/api/auth/revoke`, {
+      method: 'POST',
+      body: new URLSearchParams({ token, client_id: client.client_id, client_secret: client.client_secret }),
+    });
     expect(await ws.closed).toMatchObject({ code: 4401, reason: 'token revoked' });
     expect(ws.messages.at(-1)).toMatchObject({ type: 'closed', sub: 'r', reason: 'revoked' });
   });
@@ -264,12 +322,24 @@ describe('GET /api/v1/vitals/stream', () => {
     const sse = await openSse(streamUrl(rig.gw, { patient }), auth);
     const channel = liveChannel(rig.topic);
     const publish = (first: number, last: number) => rig.redis.publish(channel, encodeBatch({ v: 1, partition, first, last, events: [] }));
-    await waitFor(async () => publish(100, 100), (n) => n > 0); // the gateway is listening; it has seen offset 100
+    await waitFor(
+      async () => publish(100, 100),
+      (n) => n > 0,
+    ); // the gateway is listening; it has seen offset 100
     // rows 101..105 are stored (through the ingest's store) but their message is never published (a lost publish)
     const at = new Date().toISOString();
     const rows = [1, 2, 3, 4, 5].map((i): StoredRow => ({
-      patient_id: patient, device_id: `${patient}-dev`, seq: i, code: '8867-4', effective_at: at, value: 70, unit: '/min',
-      sample_period_ms: null, samples: null, kafka_partition: partition, kafka_offset: String(100 + i),
+      patient_id: patient,
+      device_id: `${patient}-dev`,
+      seq: i,
+      code: '8867-4',
+      effective_at: at,
+      value: 70,
+      unit: '/min',
+      sample_period_ms: null,
+      samples: null,
+      kafka_partition: partition,
+      kafka_offset: String(100 + i),
     }));
     await withTransaction(rig.pool, (c) => writeRows(c, rig.topic, rows));
     await publish(106, 106); // next batch: the gateway sees 101..105 missing and refills from the log

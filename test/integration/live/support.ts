@@ -40,7 +40,12 @@ export async function startRig(name: string, gatewayEnv: Record<string, string> 
   await redis.connect();
   const topics = await privateTopics(admin, 3);
   const stage = createLiveStage({ pool, redis, topic: topics.topic, logger: createLogger('test-live', 'error') });
-  const worker = await startTestIngest(kafka, pool, { topic: topics.topic, dlqTopic: topics.dlqTopic, maxWaitTimeInMs: 50, afterCommit: stage.afterCommit });
+  const worker = await startTestIngest(kafka, pool, {
+    topic: topics.topic,
+    dlqTopic: topics.dlqTopic,
+    maxWaitTimeInMs: 50,
+    afterCommit: stage.afterCommit,
+  });
   const producer = kafka.producer({ idempotent: true, maxInFlightRequests: 1 });
   await producer.connect();
   const gw = await startGateway({ LIVE_TOPIC: topics.topic, ...gatewayEnv });
@@ -105,7 +110,8 @@ export async function openSse(url: string, headers: Record<string, string>): Pro
     waitForEvents: async (n, what = `${n} events`, timeoutMs = 45_000) => {
       const deadline = Date.now() + timeoutMs;
       while (events.length < n) {
-        if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}; have ${events.length}: ${JSON.stringify(events.slice(-3))}`);
+        if (Date.now() > deadline)
+          throw new Error(`timed out waiting for ${what}; have ${events.length}: ${JSON.stringify(events.slice(-3))}`);
         await new Promise<void>((r) => {
           wake = r;
           setTimeout(r, 200);
@@ -142,11 +148,15 @@ export async function openWs(url: string, headers: Record<string, string> = {}):
   const socket = new WebSocket(url.replace(/^http/, 'ws'), { headers });
   const messages: any[] = [];
   socket.on('message', (raw) => messages.push(JSON.parse(raw.toString())));
-  const closed = new Promise<{ code: number; reason: string }>((resolve) => socket.on('close', (code, reason) => resolve({ code, reason: reason.toString() })));
+  const closed = new Promise<{ code: number; reason: string }>((resolve) =>
+    socket.on('close', (code, reason) => resolve({ code, reason: reason.toString() })),
+  );
   await new Promise<void>((resolve, reject) => {
     socket.once('open', () => resolve());
     socket.once('error', reject);
-    socket.once('unexpected-response', (_req, res) => reject(Object.assign(new Error(`upgrade refused: ${res.statusCode}`), { statusCode: res.statusCode })));
+    socket.once('unexpected-response', (_req, res) =>
+      reject(Object.assign(new Error(`upgrade refused: ${res.statusCode}`), { statusCode: res.statusCode })),
+    );
   });
   return {
     socket,
@@ -156,7 +166,8 @@ export async function openWs(url: string, headers: Record<string, string> = {}):
     waitFor: async (pred, what, timeoutMs = 45_000) => {
       const deadline = Date.now() + timeoutMs;
       while (!pred(messages)) {
-        if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}; have ${messages.length}: ${JSON.stringify(messages.slice(-3))}`);
+        if (Date.now() > deadline)
+          throw new Error(`timed out waiting for ${what}; have ${messages.length}: ${JSON.stringify(messages.slice(-3))}`);
         await new Promise((r) => setTimeout(r, 100));
       }
       return messages;

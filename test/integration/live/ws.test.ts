@@ -41,7 +41,9 @@ describe('WebSocket /api/v1/vitals/ws', () => {
   it('refuses the upgrade with a bad or under-scoped token in the header (401/403)', async () => {
     await expect(openWs(wsUrl(), { authorization: 'Bearer nope' })).rejects.toMatchObject({ statusCode: 401 });
     const writer = await registerClient(rig.gw.url, ['write:vitals']);
-    await expect(openWs(wsUrl(), { authorization: `Bearer ${await clientCredentialsToken(rig.gw.url, writer)}` })).rejects.toMatchObject({ statusCode: 403 });
+    await expect(openWs(wsUrl(), { authorization: `Bearer ${await clientCredentialsToken(rig.gw.url, writer)}` })).rejects.toMatchObject({
+      statusCode: 403,
+    });
   });
 
   it('first-message auth: refuses subscribe before auth, closes 4401 on a bad token, 4403 without the scope', async () => {
@@ -80,7 +82,10 @@ describe('WebSocket /api/v1/vitals/ws', () => {
     await ws.waitFor((m) => m.some((x) => x.type === 'unsubscribed'), 'unsubscribed');
 
     await rig.send(patient, observations(patient, 1, 100));
-    await waitFor(async () => (await rig.pool.query('SELECT count(*)::int AS n FROM vitals_observations WHERE patient_id = $1', [patient])).rows[0].n, (n) => n === 101);
+    await waitFor(
+      async () => (await rig.pool.query('SELECT count(*)::int AS n FROM vitals_observations WHERE patient_id = $1', [patient])).rows[0].n,
+      (n) => n === 101,
+    );
     expect(dataOf(ws.messages, 's1')).toHaveLength(1); // unsubscribed: nothing more on s1
 
     ws.send({ type: 'subscribe', sub: 's2', patients: [patient], after: first.id });
@@ -114,14 +119,25 @@ describe('WebSocket /api/v1/vitals/ws', () => {
     let received = '';
     const onData = (b: Buffer) => (received += b.toString());
     slow.on('data', onData);
-    slow.write(`GET /api/v1/vitals/stream?patient=${patient} HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${token}\r\nAccept: text/event-stream\r\n\r\n`);
-    await waitFor(async () => received, (r) => r.includes('vitalis live vitals'), 20_000, 'the slow stream to open');
+    slow.write(
+      `GET /api/v1/vitals/stream?patient=${patient} HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${token}\r\nAccept: text/event-stream\r\n\r\n`,
+    );
+    await waitFor(
+      async () => received,
+      (r) => r.includes('vitalis live vitals'),
+      20_000,
+      'the slow stream to open',
+    );
     slow.pause();
     slow.removeListener('data', onData);
 
     const chunk = (seq: number) => ecg(patient, seq);
     const total = 600;
-    for (let i = 0; i < total; i += 50) await rig.send(patient, Array.from({ length: 50 }, (_, j) => chunk(i + j)));
+    for (let i = 0; i < total; i += 50)
+      await rig.send(
+        patient,
+        Array.from({ length: 50 }, (_, j) => chunk(i + j)),
+      );
     await fast.waitForEvents(total, 'the fast subscriber to get every chunk', 90_000);
     expect(fast.events.map((e) => e.data.seq)).toEqual(Array.from({ length: total }, (_, i) => i));
 
@@ -129,7 +145,12 @@ describe('WebSocket /api/v1/vitals/ws', () => {
     slow.on('data', (b) => (received += b.toString()));
     slow.resume();
     // the response ends (chunked terminator); the keep-alive connection itself may stay open
-    await waitFor(async () => received, (r) => r.includes('event: closed'), 60_000, 'the slow stream to end');
+    await waitFor(
+      async () => received,
+      (r) => r.includes('event: closed'),
+      60_000,
+      'the slow stream to end',
+    );
     const lagged = /event: lagged\ndata: (.*)\n/.exec(received);
     expect(lagged).not.toBeNull();
     const { last_id } = JSON.parse(lagged![1]!);
@@ -153,10 +174,21 @@ describe('WebSocket /api/v1/vitals/ws', () => {
     await ws.waitFor((m) => m.some((x) => x.type === 'subscribed'), 'subscribed');
     ws.socket.pause(); // stop reading: the server's socket buffer fills
     const total = 600;
-    for (let i = 0; i < total; i += 50) await rig.send(patient, Array.from({ length: 50 }, (_, j) => ecg(patient, i + j)));
-    await waitFor(async () => (await rig.pool.query('SELECT count(*)::int AS n FROM vitals_observations WHERE patient_id = $1', [patient])).rows[0].n, (n) => n === total);
+    for (let i = 0; i < total; i += 50)
+      await rig.send(
+        patient,
+        Array.from({ length: 50 }, (_, j) => ecg(patient, i + j)),
+      );
+    await waitFor(
+      async () => (await rig.pool.query('SELECT count(*)::int AS n FROM vitals_observations WHERE patient_id = $1', [patient])).rows[0].n,
+      (n) => n === total,
+    );
     ws.socket.resume();
-    const msgs = await ws.waitFor((m) => m.some((x) => x.type === 'closed' && x.sub === 'slow'), 'the lagged subscription to close', 60_000);
+    const msgs = await ws.waitFor(
+      (m) => m.some((x) => x.type === 'closed' && x.sub === 'slow'),
+      'the lagged subscription to close',
+      60_000,
+    );
     const lagged = msgs.find((x) => x.type === 'lagged');
     expect(lagged).toMatchObject({ sub: 'slow', last_id: expect.stringMatching(/^\d+-\d+$/) });
     expect(msgs.find((x) => x.type === 'closed')).toMatchObject({ reason: 'lagged' });
@@ -210,7 +242,10 @@ describe('WebSocket /api/v1/vitals/ws', () => {
     try {
       const t = await clientCredentialsToken(gw.url, await registerClient(gw.url, ['read:vitals']));
       const ctrl = new AbortController();
-      const res = await fetch(streamUrl(gw, { patient: `pat-hb-${uid()}` }), { headers: { authorization: `Bearer ${t}` }, signal: ctrl.signal });
+      const res = await fetch(streamUrl(gw, { patient: `pat-hb-${uid()}` }), {
+        headers: { authorization: `Bearer ${t}` },
+        signal: ctrl.signal,
+      });
       const reader = res.body!.getReader();
       let text = '';
       while (!text.includes(': heartbeat\n\n')) text += new TextDecoder().decode((await reader.read()).value);

@@ -37,14 +37,35 @@ describe('anonymous MCP', () => {
       const { tools } = await c.client.listTools();
       expect(tools.map((t) => t.name).sort()).toEqual(
         [
-          'acknowledge_alarm', 'acknowledge_critical_result', 'book_appointment', 'cancel_appointment', 'find_available_slots', 'get_diagnostic_report', 'get_latest_vitals', 'get_patient', 'get_pipeline_status', 'get_triage_board',
-          'get_vitals_history', 'list_alarms', 'list_critical_results', 'list_pending_orders', 'order_diagnostic_test', 'record_allergy', 'register_patient', 'search_patients', 'set_triage_level', 'whoami',
+          'acknowledge_alarm',
+          'acknowledge_critical_result',
+          'book_appointment',
+          'cancel_appointment',
+          'find_available_slots',
+          'get_diagnostic_report',
+          'get_latest_vitals',
+          'get_patient',
+          'get_pipeline_status',
+          'get_triage_board',
+          'get_vitals_history',
+          'list_alarms',
+          'list_critical_results',
+          'list_pending_orders',
+          'order_diagnostic_test',
+          'record_allergy',
+          'register_patient',
+          'search_patients',
+          'set_triage_level',
+          'whoami',
         ].sort(),
       );
       const { resources } = await c.client.listResources();
-      expect(resources.map((r) => r.uri).sort()).toEqual(
-        ['ui://vitalis/appointment-booking-form', 'ui://vitalis/emergency-triage-board', 'ui://vitalis/patient-search-card', 'ui://vitalis/vitals-telemetry-monitor'],
-      );
+      expect(resources.map((r) => r.uri).sort()).toEqual([
+        'ui://vitalis/appointment-booking-form',
+        'ui://vitalis/emergency-triage-board',
+        'ui://vitalis/patient-search-card',
+        'ui://vitalis/vitals-telemetry-monitor',
+      ]);
       const { resourceTemplates } = await c.client.listResourceTemplates();
       expect(resourceTemplates.map((t) => t.uriTemplate)).toEqual(['vitalis://patients/{patient_id}/vitals']);
       await c.client.ping();
@@ -74,7 +95,9 @@ describe('anonymous MCP', () => {
       expect(res.headers.get('www-authenticate'), method).toContain(`resource_metadata="${metadataUrl()}"`);
       await res.body?.cancel();
     }
-    const card = await rpcResult(await rpc(gw.url, { id: 4, method: 'resources/read', params: { uri: 'ui://vitalis/vitals-telemetry-monitor' } }, h));
+    const card = await rpcResult(
+      await rpc(gw.url, { id: 4, method: 'resources/read', params: { uri: 'ui://vitalis/vitals-telemetry-monitor' } }, h),
+    );
     expect(card.result.contents[0]).toMatchObject({ uri: 'ui://vitalis/vitals-telemetry-monitor', mimeType: 'text/html;profile=mcp-app' });
     expect(card.result.contents[0].text).toMatch(/<html/i);
   });
@@ -96,9 +119,13 @@ describe('anonymous MCP', () => {
 });
 
 describe('tokens and scopes', () => {
-  it('403 insufficient_scope when the token lacks the tool\'s scope', async () => {
+  it("403 insufficient_scope when the token lacks the tool's scope", async () => {
     const sid = await rawInitialize(gw.url, bearer(writerOnly.token));
-    const res = await rpc(gw.url, call(2, 'get_vitals_history', { patient_id: 'pat-0001', from: '2026-01-01T00:00:00Z', to: '2026-01-02T00:00:00Z' }), { ...bearer(writerOnly.token), 'mcp-session-id': sid });
+    const res = await rpc(
+      gw.url,
+      call(2, 'get_vitals_history', { patient_id: 'pat-0001', from: '2026-01-01T00:00:00Z', to: '2026-01-02T00:00:00Z' }),
+      { ...bearer(writerOnly.token), 'mcp-session-id': sid },
+    );
     expect(res.status).toBe(403);
     const challenge = res.headers.get('www-authenticate')!;
     expect(challenge).toContain('error="insufficient_scope"');
@@ -106,13 +133,20 @@ describe('tokens and scopes', () => {
     expect(challenge).toContain(`resource_metadata="${metadataUrl()}"`);
     expect(await res.json()).toMatchObject({ status: 403, required_scope: 'read:vitals' });
     // the same scopes as REST: set_triage_level needs write:triage
-    const triage = await rpc(gw.url, call(3, 'set_triage_level', { patient_id: 'pat-0001', esi: 2 }), { ...bearer(reader.token), 'mcp-session-id': await rawInitialize(gw.url, bearer(reader.token)) });
+    const triage = await rpc(gw.url, call(3, 'set_triage_level', { patient_id: 'pat-0001', esi: 2 }), {
+      ...bearer(reader.token),
+      'mcp-session-id': await rawInitialize(gw.url, bearer(reader.token)),
+    });
     expect(triage.status).toBe(403);
     expect(triage.headers.get('www-authenticate')).toContain('scope="write:triage"');
   });
 
   it('an invalid token is refused (401 invalid_token) even where none is needed', async () => {
-    const res = await rpc(gw.url, { id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'x', version: '1' } } }, bearer('not.a.jwt'));
+    const res = await rpc(
+      gw.url,
+      { id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'x', version: '1' } } },
+      bearer('not.a.jwt'),
+    );
     expect(res.status).toBe(401);
     expect(res.headers.get('www-authenticate')).toContain('error="invalid_token"');
     await res.body?.cancel();
@@ -126,7 +160,11 @@ describe('tokens and scopes', () => {
       const res = await rpc(own.url, call(1, 'whoami'), bearer(token));
       expect(res.status).toBe(503);
       expect(res.headers.get('content-type')).toMatch(/^application\/problem\+json/);
-      expect(await res.json()).toMatchObject({ type: `${own.url}/errors/unavailable`, status: 503, detail: expect.stringContaining('revocation list') });
+      expect(await res.json()).toMatchObject({
+        type: `${own.url}/errors/unavailable`,
+        status: 503,
+        detail: expect.stringContaining('revocation list'),
+      });
       // the REST guard answers the same
       const rest = await fetch(`${own.url}/agent/identity`, { headers: bearer(token) });
       expect(rest.status).toBe(503);
@@ -154,7 +192,7 @@ describe('tokens and scopes', () => {
 });
 
 describe('sessions', () => {
-  it('are bound to the subject: another subject\'s token gets 403, no token gets 401, a renewed token of the same subject works', async () => {
+  it("are bound to the subject: another subject's token gets 403, no token gets 401, a renewed token of the same subject works", async () => {
     const sid = await rawInitialize(gw.url, bearer(reader.token));
     const h = { 'mcp-session-id': sid };
     const other = await tokenFor(gw.url, ['read:vitals', 'read:patients']);
@@ -187,7 +225,9 @@ describe('sessions', () => {
       expect(otherClient.status).toBe(403);
       expect(await otherClient.json()).toMatchObject({ status: 403, detail: expect.stringContaining('another subject or client') });
     }
-    const stream = await fetch(gw.url + '/.well-known/mcp', { headers: { ...h, ...bearer(viaB.token), accept: 'text/event-stream', 'mcp-protocol-version': '2025-06-18' } });
+    const stream = await fetch(gw.url + '/.well-known/mcp', {
+      headers: { ...h, ...bearer(viaB.token), accept: 'text/event-stream', 'mcp-protocol-version': '2025-06-18' },
+    });
     expect(stream.status).toBe(403);
     await stream.body?.cancel();
     const renewed = await userTokenFor(gw.url, 'doctor', ['read:vitals', 'read:patients'], viaA.client); // the same user, the same client
@@ -205,17 +245,28 @@ describe('sessions', () => {
     await none.body?.cancel();
     const sid = await rawInitialize(gw.url);
     const before = gw.app.mcpSessions.size;
-    const del = await fetch(gw.url + '/.well-known/mcp', { method: 'DELETE', headers: { 'mcp-session-id': sid, 'mcp-protocol-version': '2025-06-18' } });
+    const del = await fetch(gw.url + '/.well-known/mcp', {
+      method: 'DELETE',
+      headers: { 'mcp-session-id': sid, 'mcp-protocol-version': '2025-06-18' },
+    });
     expect(del.status).toBe(200);
     expect(gw.app.mcpSessions.size).toBe(before - 1);
     expect((await rpc(gw.url, { id: 2, method: 'tools/list' }, { 'mcp-session-id': sid })).status).toBe(404);
   });
 
-  it('refuses a browser origin other than the gateway\'s own (DNS rebinding protection)', async () => {
-    const res = await rpc(gw.url, { id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'x', version: '1' } } }, { origin: 'https://evil.example' });
+  it("refuses a browser origin other than the gateway's own (DNS rebinding protection)", async () => {
+    const res = await rpc(
+      gw.url,
+      { id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'x', version: '1' } } },
+      { origin: 'https://evil.example' },
+    );
     expect(res.status).toBe(403);
     await res.body?.cancel();
-    const own = await rpc(gw.url, { id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'x', version: '1' } } }, { origin: new URL(gw.url).origin });
+    const own = await rpc(
+      gw.url,
+      { id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'x', version: '1' } } },
+      { origin: new URL(gw.url).origin },
+    );
     expect(own.status).toBe(200);
     await own.body?.cancel();
   });
@@ -227,13 +278,24 @@ describe('limits', () => {
     try {
       await rawInitialize(small.url);
       const second = await rawInitialize(small.url);
-      const third = await rpc(small.url, { id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'x', version: '1' } } });
+      const third = await rpc(small.url, {
+        id: 1,
+        method: 'initialize',
+        params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'x', version: '1' } },
+      });
       expect(third.status).toBe(503);
       expect(third.headers.get('retry-after')).toBe('30');
       expect(await third.json()).toMatchObject({ status: 503 });
-      const stream = await fetch(small.url + '/.well-known/mcp', { headers: { 'mcp-session-id': second, accept: 'text/event-stream', 'mcp-protocol-version': '2025-06-18' } });
+      const stream = await fetch(small.url + '/.well-known/mcp', {
+        headers: { 'mcp-session-id': second, accept: 'text/event-stream', 'mcp-protocol-version': '2025-06-18' },
+      });
       expect(stream.status).toBe(200);
-      await waitFor(async () => small.app.mcpSessions.get(second)?.openStreams, (n) => n === 1, 10_000, 'the stream to open');
+      await waitFor(
+        async () => small.app.mcpSessions.get(second)?.openStreams,
+        (n) => n === 1,
+        10_000,
+        'the stream to open',
+      );
       expect(small.app.mcpSessions.reap(Date.now() + 120_000)).toBe(1); // the one with an open stream stays
       expect(small.app.mcpSessions.size).toBe(1);
       expect(small.app.mcpSessions.get(second)).toBeDefined();
@@ -251,8 +313,18 @@ describe('limits', () => {
       const initialize = (from: string, headers: Record<string, string> = {}) =>
         fetchFrom(from, small.url + '/.well-known/mcp', {
           method: 'POST',
-          headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', 'mcp-protocol-version': '2025-06-18', ...headers },
-          body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'x', version: '1' } } }),
+          headers: {
+            'content-type': 'application/json',
+            accept: 'application/json, text/event-stream',
+            'mcp-protocol-version': '2025-06-18',
+            ...headers,
+          },
+          body: JSON.stringify({
+            jsonrpc: '2.0',
+            id: 1,
+            method: 'initialize',
+            params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'x', version: '1' } },
+          }),
         });
       expect((await initialize(address)).status).toBe(200);
       expect((await initialize(address)).status).toBe(200);
@@ -289,7 +361,7 @@ describe('limits', () => {
     expect(await y.load(id)).toBeUndefined();
   });
 
-  it('a record bound to a subject without its client (an older gateway\'s) is not taken over: the session is gone (404)', async () => {
+  it("a record bound to a subject without its client (an older gateway's) is not taken over: the session is gone (404)", async () => {
     const id = `legacy-${uid()}`;
     await gw.deps.redis.set(`vitalis:mcp:session:${id}`, JSON.stringify({ subject: reader.client.client_id, subscriptions: [] }), 'EX', 60);
     try {
@@ -305,7 +377,10 @@ describe('limits', () => {
 
 describe('route contract', () => {
   it('documents POST, GET and DELETE /.well-known/mcp in /openapi.json as public, tagged mcp, with 401/403', async () => {
-    const doc = (await (await fetch(`${gw.url}/openapi.json`)).json()) as { paths: Record<string, Record<string, { tags: string[]; summary: string; security: unknown[]; responses: Record<string, unknown> }>>; tags: { name: string }[] };
+    const doc = (await (await fetch(`${gw.url}/openapi.json`)).json()) as {
+      paths: Record<string, Record<string, { tags: string[]; summary: string; security: unknown[]; responses: Record<string, unknown> }>>;
+      tags: { name: string }[];
+    };
     for (const m of ['post', 'get', 'delete']) {
       const op = doc.paths['/.well-known/mcp']![m]!;
       expect(op.tags, m).toEqual(['mcp']);

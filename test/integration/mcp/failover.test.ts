@@ -19,7 +19,10 @@ let aClosed = false;
 
 beforeAll(async () => {
   rig = await startRig('mcp-failover');
-  [a, b] = await Promise.all([startGateway({ LIVE_TOPIC: rig.topic, PUBLIC_BASE_URL: PUBLIC }), startGateway({ LIVE_TOPIC: rig.topic, PUBLIC_BASE_URL: PUBLIC })]);
+  [a, b] = await Promise.all([
+    startGateway({ LIVE_TOPIC: rig.topic, PUBLIC_BASE_URL: PUBLIC }),
+    startGateway({ LIVE_TOPIC: rig.topic, PUBLIC_BASE_URL: PUBLIC }),
+  ]);
   token = (await tokenFor(a.address, ['read:vitals'], 'mcp-failover')).token;
 });
 afterAll(async () => {
@@ -48,7 +51,11 @@ describe('MCP session takeover', () => {
     aClosed = true;
     await a.close(); // instance A goes away; nobody is subscribed while the next 5 are produced
     await rig.send(patient, observations(patient, 3, 5));
-    await waitFor(async () => (await rig.pool.query('SELECT count(*)::int AS n FROM vitals_observations WHERE patient_id = $1', [patient])).rows[0].n as number, (n) => n === 8);
+    await waitFor(
+      async () =>
+        (await rig.pool.query('SELECT count(*)::int AS n FROM vitals_observations WHERE patient_id = $1', [patient])).rows[0].n as number,
+      (n) => n === 8,
+    );
 
     const second = await openStream(b.address, { ...h, 'last-event-id': cursor });
     expect(second.status).toBe(200);
@@ -64,18 +71,28 @@ describe('MCP session takeover', () => {
     second.close();
   });
 
-  it('takeover needs the session\'s own client too: the same user through another client takes nothing over', async () => {
+  it("takeover needs the session's own client too: the same user through another client takes nothing over", async () => {
     const c = await startGateway({ LIVE_TOPIC: rig.topic, PUBLIC_BASE_URL: PUBLIC });
     try {
       const viaA = await userTokenFor(c.address, 'doctor', ['read:vitals'], 'MCP host A');
       const viaB = await userTokenFor(c.address, 'doctor', ['read:vitals'], 'MCP host B');
       const sid = await rawInitialize(c.address, { authorization: `Bearer ${viaA.token}` });
-      const otherClient = await rpc(b.address, { id: 2, method: 'tools/list' }, { authorization: `Bearer ${viaB.token}`, 'mcp-session-id': sid });
+      const otherClient = await rpc(
+        b.address,
+        { id: 2, method: 'tools/list' },
+        { authorization: `Bearer ${viaB.token}`, 'mcp-session-id': sid },
+      );
       expect(otherClient.status).toBe(403);
       await otherClient.body?.cancel();
       expect(b.app.mcpSessions.get(sid)).toBeUndefined(); // nothing was taken over
 
-      const own = await rpcResult(await rpc(b.address, { id: 3, method: 'tools/call', params: { name: 'whoami', arguments: {} } }, { authorization: `Bearer ${viaA.token}`, 'mcp-session-id': sid }));
+      const own = await rpcResult(
+        await rpc(
+          b.address,
+          { id: 3, method: 'tools/call', params: { name: 'whoami', arguments: {} } },
+          { authorization: `Bearer ${viaA.token}`, 'mcp-session-id': sid },
+        ),
+      );
       expect(own.result.structuredContent).toMatchObject({ sub: 'usr-demo-doctor', client_id: viaA.clientId });
       expect(b.app.mcpSessions.get(sid)?.binding).toEqual({ subject: 'usr-demo-doctor', clientId: viaA.clientId });
       // and on the instance that took it over, the other client is refused as well
@@ -87,7 +104,7 @@ describe('MCP session takeover', () => {
     }
   });
 
-  it('takeover needs the session\'s own subject; a bypassed holder drops its copy', async () => {
+  it("takeover needs the session's own subject; a bypassed holder drops its copy", async () => {
     const c = await startGateway({ LIVE_TOPIC: rig.topic, PUBLIC_BASE_URL: PUBLIC });
     try {
       const auth = { authorization: `Bearer ${token}` };
@@ -107,7 +124,12 @@ describe('MCP session takeover', () => {
       const listed = await rpcResult(await rpc(b.address, { id: 3, method: 'tools/list' }, h));
       expect(listed.result.tools.length).toBe(20); // 11 + the 5 diagnostics tools + list_alarms, acknowledge_alarm, get_pipeline_status, record_allergy
       expect(b.app.mcpSessions.get(sid)).toBeDefined();
-      await waitFor(async () => c.app.mcpSessions.get(sid), (s) => s === undefined, 45_000, 'the previous holder to drop its copy');
+      await waitFor(
+        async () => c.app.mcpSessions.get(sid),
+        (s) => s === undefined,
+        45_000,
+        'the previous holder to drop its copy',
+      );
       // and it does not take the session back: requests keep working on B
       expect((await rpc(b.address, { id: 4, method: 'ping' }, h)).status).toBe(200);
     } finally {

@@ -22,7 +22,13 @@ afterAll(async () => {
 });
 
 const stored = (patient: string, n: number) =>
-  waitFor(async () => (await rig.pool.query('SELECT count(*)::int AS n FROM vitals_observations WHERE patient_id = $1', [patient])).rows[0].n as number, (c) => c >= n, 45_000, `${n} stored rows of ${patient}`);
+  waitFor(
+    async () =>
+      (await rig.pool.query('SELECT count(*)::int AS n FROM vitals_observations WHERE patient_id = $1', [patient])).rows[0].n as number,
+    (c) => c >= n,
+    45_000,
+    `${n} stored rows of ${patient}`,
+  );
 
 const heartRates = (patient: string, from: number, n: number, base = Date.now()) =>
   Array.from({ length: n }, (_, i) => numeric(patient, `${patient}-dev`, from + i, new Date(base + (from + i) * 1000)));
@@ -56,33 +62,81 @@ describe('vitals tools and resource on ingested data', () => {
     try {
       const latest = await c.client.callTool({ name: 'get_latest_vitals', arguments: { patient_id: patient } });
       const sc = latest.structuredContent as any;
-      expect(sc).toMatchObject({ patient_id: patient, count: 2, resource_uri: `vitalis://patients/${patient}/vitals`, news2: { score: expect.any(Number) } });
-      expect(sc.observations.map((o: any) => [o.code, o.value])).toEqual(expect.arrayContaining([['8867-4', 90], ['59408-5', 97]]));
+      expect(sc).toMatchObject({
+        patient_id: patient,
+        count: 2,
+        resource_uri: `vitalis://patients/${patient}/vitals`,
+        news2: { score: expect.any(Number) },
+      });
+      expect(sc.observations.map((o: any) => [o.code, o.value])).toEqual(
+        expect.arrayContaining([
+          ['8867-4', 90],
+          ['59408-5', 97],
+        ]),
+      );
       expect((latest.content as any)[0].text).toContain('Heart rate 90');
 
-      const raw = await c.client.callTool({ name: 'get_vitals_history', arguments: { patient_id: patient, code: '8867-4', from: at(0).toISOString(), to: at(120).toISOString(), limit: 2 } });
+      const raw = await c.client.callTool({
+        name: 'get_vitals_history',
+        arguments: { patient_id: patient, code: '8867-4', from: at(0).toISOString(), to: at(120).toISOString(), limit: 2 },
+      });
       const page1 = raw.structuredContent as any;
       expect(page1.observations.map((o: any) => o.value)).toEqual([72, 80]);
       expect(page1.next_cursor).toEqual(expect.any(String));
-      const page2 = (await c.client.callTool({ name: 'get_vitals_history', arguments: { patient_id: patient, code: '8867-4', from: at(0).toISOString(), to: at(120).toISOString(), limit: 2, cursor: page1.next_cursor } })).structuredContent as any;
+      const page2 = (
+        await c.client.callTool({
+          name: 'get_vitals_history',
+          arguments: {
+            patient_id: patient,
+            code: '8867-4',
+            from: at(0).toISOString(),
+            to: at(120).toISOString(),
+            limit: 2,
+            cursor: page1.next_cursor,
+          },
+        })
+      ).structuredContent as any;
       expect(page2).toMatchObject({ count: 1, next_cursor: null });
       expect(page2.observations[0].value).toBe(90);
 
-      const buckets = (await c.client.callTool({ name: 'get_vitals_history', arguments: { patient_id: patient, code: '8867-4', from: at(0).toISOString(), to: at(120).toISOString(), bucket: '1m' } })).structuredContent as any;
-      expect(buckets.buckets.map((b: any) => [b.count, b.min, b.max])).toEqual([[2, 72, 80], [1, 90, 90]]);
+      const buckets = (
+        await c.client.callTool({
+          name: 'get_vitals_history',
+          arguments: { patient_id: patient, code: '8867-4', from: at(0).toISOString(), to: at(120).toISOString(), bucket: '1m' },
+        })
+      ).structuredContent as any;
+      expect(buckets.buckets.map((b: any) => [b.count, b.min, b.max])).toEqual([
+        [2, 72, 80],
+        [1, 90, 90],
+      ]);
 
-      const tooLong = await c.client.callTool({ name: 'get_vitals_history', arguments: { patient_id: patient, from: '2026-01-01T00:00:00Z', to: '2026-03-01T00:00:00Z' } });
+      const tooLong = await c.client.callTool({
+        name: 'get_vitals_history',
+        arguments: { patient_id: patient, from: '2026-01-01T00:00:00Z', to: '2026-03-01T00:00:00Z' },
+      });
       expect(tooLong.isError).toBe(true);
       expect((tooLong.content as any)[0].text).toContain('at most 31 days');
-      const wrongCursor = await c.client.callTool({ name: 'get_vitals_history', arguments: { patient_id: patient, from: at(0).toISOString(), to: at(60).toISOString(), cursor: page1.next_cursor } });
+      const wrongCursor = await c.client.callTool({
+        name: 'get_vitals_history',
+        arguments: { patient_id: patient, from: at(0).toISOString(), to: at(60).toISOString(), cursor: page1.next_cursor },
+      });
       expect(wrongCursor.isError).toBe(true);
 
       const { contents } = await c.client.readResource({ uri: `vitalis://patients/${patient}/vitals` });
       expect(contents[0]!.mimeType).toBe('application/json');
       expect(JSON.parse((contents[0] as any).text)).toMatchObject({ patient_id: patient, count: 2 });
 
-      const audit = await rig.pool.query<{ action: string }>("SELECT action FROM audit_events WHERE resource_id = $1 AND action LIKE 'vitals.%' ORDER BY id", [patient]);
-      expect(audit.rows.map((r) => r.action)).toEqual(['vitals.read_latest', 'vitals.read', 'vitals.read', 'vitals.read', 'vitals.read_latest']);
+      const audit = await rig.pool.query<{ action: string }>(
+        "SELECT action FROM audit_events WHERE resource_id = $1 AND action LIKE 'vitals.%' ORDER BY id",
+        [patient],
+      );
+      expect(audit.rows.map((r) => r.action)).toEqual([
+        'vitals.read_latest',
+        'vitals.read',
+        'vitals.read',
+        'vitals.read',
+        'vitals.read_latest',
+      ]);
     } finally {
       await c.close();
     }
@@ -103,7 +157,12 @@ describe('resources/subscribe', () => {
       await rig.send(patient, heartRates(patient, 0, 5));
       // systolic ≤ 90 mmHg: sys-low, a condition without an onset delay, raised by this one observation
       await rig.send(patient, [numeric(patient, `${patient}-dev`, 5, new Date(), { code: '8480-6', value: 87, unit: 'mm[Hg]' })]);
-      await waitFor(async () => liveEvents(c.updates), (ev) => ev.some((e) => e.type === 'alert'), 45_000, 'the sys-low alert');
+      await waitFor(
+        async () => liveEvents(c.updates),
+        (ev) => ev.some((e) => e.type === 'alert'),
+        45_000,
+        'the sys-low alert',
+      );
       const events = liveEvents(c.updates);
       expect(events.every((e) => e.uri === uri)).toBe(true);
       const observations = events.filter((e) => e.type === 'observation');
@@ -114,7 +173,10 @@ describe('resources/subscribe', () => {
       expect(events.indexOf(alert)).toBeGreaterThan(events.findIndex((e) => e.data.seq === 5)); // right after the observation that raised it
       expect(new Set(events.map((e) => e.id)).size).toBe(events.length);
 
-      const subscribedAudit = await rig.pool.query("SELECT outcome FROM audit_events WHERE resource_id = $1 AND action = 'vitals.subscribe'", [patient]);
+      const subscribedAudit = await rig.pool.query(
+        "SELECT outcome FROM audit_events WHERE resource_id = $1 AND action = 'vitals.subscribe'",
+        [patient],
+      );
       expect(subscribedAudit.rows).toEqual([{ outcome: 'success' }]);
 
       await c.client.unsubscribeResource({ uri });
@@ -155,7 +217,12 @@ describe('resources/subscribe', () => {
     await rig.send(patient, heartRates(patient, 3, 20));
     await stored(patient, 23);
     const session = rig.gw.app.mcpSessions.get(sid)!;
-    await waitFor(async () => (await rig.redis.xlen(`vitalis:mcp:ev:${sid}:_GET_stream`)) as number, (n) => n >= 23, 45_000, '23 notifications in the event store');
+    await waitFor(
+      async () => (await rig.redis.xlen(`vitalis:mcp:ev:${sid}:_GET_stream`)) as number,
+      (n) => n >= 23,
+      45_000,
+      '23 notifications in the event store',
+    );
     expect(session.openStreams).toBe(0);
 
     const second = await openStream(rig.gw.url, { ...h, 'last-event-id': cursor });
@@ -168,7 +235,11 @@ describe('resources/subscribe', () => {
     second.close();
 
     const stranger = await tokenFor(rig.gw.url, ['read:vitals'], 'mcp-live-stranger');
-    const foreign = await openStream(rig.gw.url, { authorization: `Bearer ${stranger.token}`, 'mcp-session-id': sid, 'last-event-id': cursor });
+    const foreign = await openStream(rig.gw.url, {
+      authorization: `Bearer ${stranger.token}`,
+      'mcp-session-id': sid,
+      'last-event-id': cursor,
+    });
     expect(foreign.status).toBe(403); // another subject cannot replay this session's stream
     foreign.close();
   });
@@ -183,8 +254,15 @@ describe('resources/subscribe', () => {
       await c.client.subscribeResource({ uri: `vitalis://patients/pat-mcpx-${uid()}/vitals` });
       await c.client.subscribeResource({ uri: `vitalis://patients/pat-mcpy-${uid()}/vitals` });
       expect(rig.gw.app.liveHub.stats.subscribers).toBe(before + 2);
-      expect((await fetch(`${rig.gw.url}/api/auth/revoke`, { method: 'POST', body: new URLSearchParams({ token: mine.token }) })).status).toBe(200);
-      await waitFor(async () => logs.length, (n) => n >= 2, 45_000, 'the two closed-subscription messages');
+      expect(
+        (await fetch(`${rig.gw.url}/api/auth/revoke`, { method: 'POST', body: new URLSearchParams({ token: mine.token }) })).status,
+      ).toBe(200);
+      await waitFor(
+        async () => logs.length,
+        (n) => n >= 2,
+        45_000,
+        'the two closed-subscription messages',
+      );
       expect(logs.map((l) => l.params.data.closed)).toEqual(['revoked', 'revoked']);
       expect(rig.gw.app.liveHub.stats.subscribers).toBe(before);
     } finally {

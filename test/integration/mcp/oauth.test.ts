@@ -40,7 +40,14 @@ class HostProvider implements OAuthClientProvider {
     return REDIRECT_URI;
   }
   get clientMetadata(): OAuthClientMetadata {
-    return { client_name: 'MCP host <test>', redirect_uris: [REDIRECT_URI], grant_types: ['authorization_code', 'refresh_token'], response_types: ['code'], token_endpoint_auth_method: 'none', scope: this.scope };
+    return {
+      client_name: 'MCP host <test>',
+      redirect_uris: [REDIRECT_URI],
+      grant_types: ['authorization_code', 'refresh_token'],
+      response_types: ['code'],
+      token_endpoint_auth_method: 'none',
+      scope: this.scope,
+    };
   }
   clientInformation() {
     return this.client;
@@ -89,7 +96,11 @@ describe('MCP OAuth flow with the SDK client', () => {
 
       const who = await client.callTool({ name: 'whoami', arguments: {} });
       expect(who.isError).toBeFalsy();
-      expect(who.structuredContent).toMatchObject({ roles: ['doctor'], auth_method: 'authorization_code', client_id: provider.client!.client_id });
+      expect(who.structuredContent).toMatchObject({
+        roles: ['doctor'],
+        auth_method: 'authorization_code',
+        client_id: provider.client!.client_id,
+      });
       expect((who.structuredContent as { scopes: string[] }).scopes).toEqual(expect.arrayContaining(['read:patients', 'read:vitals']));
       const record = await client.callTool({ name: 'get_patient', arguments: { patient_id: 'pat-none' } });
       expect(record.isError).toBe(true); // authorised; the patient simply does not exist
@@ -110,7 +121,10 @@ describe('MCP OAuth flow with the SDK client', () => {
       const { location } = await signInAndConsent(provider.authorizationUrl!, 'patient');
       await transport.finishAuth(location.searchParams.get('code')!);
 
-      expect((await client.callTool({ name: 'whoami', arguments: {} })).structuredContent).toMatchObject({ roles: ['patient'], patient_id: 'pat-0001' });
+      expect((await client.callTool({ name: 'whoami', arguments: {} })).structuredContent).toMatchObject({
+        roles: ['patient'],
+        patient_id: 'pat-0001',
+      });
       const own = await client.callTool({ name: 'get_patient', arguments: { patient_id: 'pat-0001' } });
       expect(own.isError).toBeFalsy();
       expect(own.structuredContent).toMatchObject({ view: 'clinical', patient: { id: 'pat-0001' } });

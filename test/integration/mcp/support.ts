@@ -40,7 +40,11 @@ export async function connect(baseUrl: string, token?: string, opts: { onNotific
   return { client, transport, auth, close: () => client.close() };
 }
 
-export async function tokenFor(baseUrl: string, scopes: Scope[], name = 'vitalis-mcp-test'): Promise<{ client: RegisteredClient; token: string }> {
+export async function tokenFor(
+  baseUrl: string,
+  scopes: Scope[],
+  name = 'vitalis-mcp-test',
+): Promise<{ client: RegisteredClient; token: string }> {
   const client = await registerClient(baseUrl, scopes, name);
   return { client, token: await clientCredentialsToken(baseUrl, client) };
 }
@@ -50,15 +54,35 @@ export async function tokenFor(baseUrl: string, scopes: Scope[], name = 'vitalis
  * authorization-code client, or the name of a fresh one: two calls with names give the same
  * subject through two different clients).
  */
-export async function userTokenFor(baseUrl: string, user: keyof typeof DEMO_PASSWORDS, scopes: Scope[], via: CodeClient | string = 'MCP host <test>'): Promise<{ client: CodeClient; clientId: string; token: string }> {
+export async function userTokenFor(
+  baseUrl: string,
+  user: keyof typeof DEMO_PASSWORDS,
+  scopes: Scope[],
+  via: CodeClient | string = 'MCP host <test>',
+): Promise<{ client: CodeClient; clientId: string; token: string }> {
   const client = typeof via === 'string' ? await registerCodeClient(baseUrl, scopes, { name: via }) : via;
   const { verifier, challenge } = pkcePair();
   const url = new URL(`${baseUrl}/api/auth/oauth2/authorize`);
-  for (const [k, v] of Object.entries({ response_type: 'code', client_id: client.client_id, redirect_uri: REDIRECT_URI, scope: scopes.join(' '), code_challenge: challenge, code_challenge_method: 'S256' })) url.searchParams.set(k, v);
+  for (const [k, v] of Object.entries({
+    response_type: 'code',
+    client_id: client.client_id,
+    redirect_uri: REDIRECT_URI,
+    scope: scopes.join(' '),
+    code_challenge: challenge,
+    code_challenge_method: 'S256',
+  }))
+    url.searchParams.set(k, v);
   const { location } = await signInAndConsent(url, user);
   const res = await fetch(`${baseUrl}/api/auth/oauth2/token`, {
     method: 'POST',
-    body: new URLSearchParams({ grant_type: 'authorization_code', code: location.searchParams.get('code')!, redirect_uri: REDIRECT_URI, code_verifier: verifier, client_id: client.client_id, client_secret: client.client_secret! }),
+    body: new URLSearchParams({
+      grant_type: 'authorization_code',
+      code: location.searchParams.get('code')!,
+      redirect_uri: REDIRECT_URI,
+      code_verifier: verifier,
+      client_id: client.client_id,
+      client_secret: client.client_secret!,
+    }),
   });
   if (res.status !== 200) throw new Error(`token failed: ${res.status} ${await res.text()}`);
   return { client, clientId: client.client_id, token: ((await res.json()) as { access_token: string }).access_token };
@@ -68,14 +92,27 @@ export async function userTokenFor(baseUrl: string, user: keyof typeof DEMO_PASS
 export async function rpc(baseUrl: string, message: object, headers: Record<string, string> = {}): Promise<Response> {
   return fetch(baseUrl + MCP_PATH, {
     method: 'POST',
-    headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', 'mcp-protocol-version': PROTOCOL_VERSION, ...headers },
+    headers: {
+      'content-type': 'application/json',
+      accept: 'application/json, text/event-stream',
+      'mcp-protocol-version': PROTOCOL_VERSION,
+      ...headers,
+    },
     body: JSON.stringify({ jsonrpc: '2.0', ...message }),
   });
 }
 
 /** initialize over raw HTTP; returns the session id. */
 export async function rawInitialize(baseUrl: string, headers: Record<string, string> = {}): Promise<string> {
-  const res = await rpc(baseUrl, { id: 1, method: 'initialize', params: { protocolVersion: PROTOCOL_VERSION, capabilities: {}, clientInfo: { name: 'raw', version: '1' } } }, headers);
+  const res = await rpc(
+    baseUrl,
+    {
+      id: 1,
+      method: 'initialize',
+      params: { protocolVersion: PROTOCOL_VERSION, capabilities: {}, clientInfo: { name: 'raw', version: '1' } },
+    },
+    headers,
+  );
   if (res.status !== 200) throw new Error(`initialize: ${res.status} ${await res.text()}`);
   const sid = res.headers.get('mcp-session-id');
   await res.body?.cancel();
@@ -89,7 +126,10 @@ export async function rawInitialize(baseUrl: string, headers: Record<string, str
 export async function rpcResult(res: Response): Promise<any> {
   const text = await res.text();
   if ((res.headers.get('content-type') ?? '').includes('text/event-stream')) {
-    const data = text.split('\n').filter((l) => l.startsWith('data: ')).map((l) => JSON.parse(l.slice(6)));
+    const data = text
+      .split('\n')
+      .filter((l) => l.startsWith('data: '))
+      .map((l) => JSON.parse(l.slice(6)));
     return data.find((m) => 'result' in m || 'error' in m);
   }
   return JSON.parse(text);
@@ -112,7 +152,10 @@ export interface RawStream {
 export async function openStream(baseUrl: string, headers: Record<string, string>): Promise<RawStream> {
   const { createParser } = await import('eventsource-parser');
   const ctrl = new AbortController();
-  const res = await fetch(baseUrl + MCP_PATH, { headers: { accept: 'text/event-stream', 'mcp-protocol-version': PROTOCOL_VERSION, ...headers }, signal: ctrl.signal });
+  const res = await fetch(baseUrl + MCP_PATH, {
+    headers: { accept: 'text/event-stream', 'mcp-protocol-version': PROTOCOL_VERSION, ...headers },
+    signal: ctrl.signal,
+  });
   const events: StreamEvent[] = [];
   const stream: RawStream = {
     status: res.status,
@@ -120,7 +163,8 @@ export async function openStream(baseUrl: string, headers: Record<string, string
     waitUntil: async (done, what, timeoutMs = 45_000) => {
       const deadline = Date.now() + timeoutMs;
       while (!done(events)) {
-        if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}; have ${events.length}: ${JSON.stringify(events.slice(-3))}`);
+        if (Date.now() > deadline)
+          throw new Error(`timed out waiting for ${what}; have ${events.length}: ${JSON.stringify(events.slice(-3))}`);
         await new Promise((r) => setTimeout(r, 100));
       }
       return events;
@@ -139,4 +183,9 @@ export async function openStream(baseUrl: string, headers: Record<string, string
 
 /** The `_meta["vitalis/live"]` payloads of resource-updated notifications, in arrival order. */
 export const liveEvents = (messages: any[]) =>
-  messages.filter((m) => m?.method === 'notifications/resources/updated').map((m) => ({ uri: m.params.uri as string, ...(m.params._meta['vitalis/live'] as { type: string; id: string; event?: string; data: any }) }));
+  messages
+    .filter((m) => m?.method === 'notifications/resources/updated')
+    .map((m) => ({
+      uri: m.params.uri as string,
+      ...(m.params._meta['vitalis/live'] as { type: string; id: string; event?: string; data: any }),
+    }));

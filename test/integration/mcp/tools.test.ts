@@ -23,7 +23,11 @@ let vitalsOnly: Connected;
 
 beforeAll(async () => {
   gw = await startGateway();
-  const c = await tokenFor(gw.url, ['read:patients', 'write:patients', 'read:appointments', 'write:appointments', 'read:vitals', 'write:triage'], 'mcp-test-clinician');
+  const c = await tokenFor(
+    gw.url,
+    ['read:patients', 'write:patients', 'read:appointments', 'write:appointments', 'read:vitals', 'write:triage'],
+    'mcp-test-clinician',
+  );
   const r = await tokenFor(gw.url, ['write:patients', 'read:appointments', 'write:appointments'], 'mcp-test-reception');
   const v = await tokenFor(gw.url, ['read:vitals'], 'mcp-test-vitals');
   [clinician, reception, vitalsOnly] = await Promise.all([connect(gw.url, c.token), connect(gw.url, r.token), connect(gw.url, v.token)]);
@@ -44,7 +48,13 @@ async function call(c: Connected, name: string, args: Record<string, unknown> = 
 const textOf = (r: CallToolResult) => (r.content[0] as { text: string }).text;
 
 async function registerPatient(family: string): Promise<string> {
-  const r = await call(clinician, 'register_patient', { family, given: ['Ada', 'Grace'], birth_date: '1980-02-03', gender: 'female', identifiers: [{ system: 'urn:vitalis:mrn', value: `MRN-${family}` }] });
+  const r = await call(clinician, 'register_patient', {
+    family,
+    given: ['Ada', 'Grace'],
+    birth_date: '1980-02-03',
+    gender: 'female',
+    identifiers: [{ system: 'urn:vitalis:mrn', value: `MRN-${family}` }],
+  });
   expect(r.isError).toBeFalsy();
   return r.structuredContent.patient.id as string;
 }
@@ -55,14 +65,23 @@ describe('tools/list', () => {
     for (const t of tools) {
       expect(t.inputSchema.type, t.name).toBe('object');
       expect(t.outputSchema?.type, t.name).toBe('object');
-      expect(t.annotations, t.name).toMatchObject({ readOnlyHint: expect.any(Boolean), destructiveHint: expect.any(Boolean), idempotentHint: expect.any(Boolean), openWorldHint: false });
+      expect(t.annotations, t.name).toMatchObject({
+        readOnlyHint: expect.any(Boolean),
+        destructiveHint: expect.any(Boolean),
+        idempotentHint: expect.any(Boolean),
+        openWorldHint: false,
+      });
       expect(t.description!.length, t.name).toBeGreaterThan(40);
     }
     const ui = Object.fromEntries(tools.map((t) => [t.name, (t._meta as { ui?: { resourceUri: string } } | undefined)?.ui?.resourceUri]));
     expect(ui).toMatchObject({
-      find_available_slots: 'ui://vitalis/appointment-booking-form', book_appointment: 'ui://vitalis/appointment-booking-form',
-      get_latest_vitals: 'ui://vitalis/vitals-telemetry-monitor', get_vitals_history: 'ui://vitalis/vitals-telemetry-monitor',
-      get_triage_board: 'ui://vitalis/emergency-triage-board', search_patients: 'ui://vitalis/patient-search-card', get_patient: 'ui://vitalis/patient-search-card',
+      find_available_slots: 'ui://vitalis/appointment-booking-form',
+      book_appointment: 'ui://vitalis/appointment-booking-form',
+      get_latest_vitals: 'ui://vitalis/vitals-telemetry-monitor',
+      get_vitals_history: 'ui://vitalis/vitals-telemetry-monitor',
+      get_triage_board: 'ui://vitalis/emergency-triage-board',
+      search_patients: 'ui://vitalis/patient-search-card',
+      get_patient: 'ui://vitalis/patient-search-card',
     });
     expect(tools.find((t) => t.name === 'get_patient')!._meta).toMatchObject({ 'ui/resourceUri': 'ui://vitalis/patient-search-card' });
     const byName = Object.fromEntries(tools.map((t) => [t.name, t.annotations!]));
@@ -93,7 +112,11 @@ describe('patients', () => {
 
     const found = await call(clinician, 'search_patients', { name: family });
     expect(found.isError).toBeFalsy();
-    expect(found.structuredContent).toMatchObject({ count: 1, next_cursor: null, patients: [{ id, family, given: ['Ada', 'Grace'], name: `Ada Grace ${family}`, birth_date: '1980-02-03', allergies: [] }] });
+    expect(found.structuredContent).toMatchObject({
+      count: 1,
+      next_cursor: null,
+      patients: [{ id, family, given: ['Ada', 'Grace'], name: `Ada Grace ${family}`, birth_date: '1980-02-03', allergies: [] }],
+    });
     expect(textOf(found)).toContain(id);
     const byIdentifier = await call(clinician, 'search_patients', { identifier: `urn:vitalis:mrn|MRN-${family}` });
     expect(byIdentifier.structuredContent.patients.map((p: { id: string }) => p.id)).toEqual([id]);
@@ -102,7 +125,13 @@ describe('patients', () => {
 
     const record = await call(clinician, 'get_patient', { patient_id: id });
     // the record envelope, the same keys as REST GET /api/v1/patients/{id}: allergies beside the patient (0.2.0)
-    expect(record.structuredContent).toMatchObject({ view: 'clinical', patient: { id }, allergies: [], latest_vitals: [], news2: { score: expect.any(Number) } });
+    expect(record.structuredContent).toMatchObject({
+      view: 'clinical',
+      patient: { id },
+      allergies: [],
+      latest_vitals: [],
+      news2: { score: expect.any(Number) },
+    });
     expect(record.structuredContent.patient).not.toHaveProperty('allergies');
     expect(textOf(record)).toContain('no known allergies');
     const front = await call(reception, 'get_patient', { patient_id: id });
@@ -111,7 +140,10 @@ describe('patients', () => {
     expect(front.structuredContent.allergies).toBeUndefined();
     expect(front.structuredContent.news2).toBeUndefined();
 
-    const { rows } = await gw.deps.pool.query<{ action: string; outcome: string }>('SELECT action, outcome FROM audit_events WHERE resource_id = $1 ORDER BY id', [id]);
+    const { rows } = await gw.deps.pool.query<{ action: string; outcome: string }>(
+      'SELECT action, outcome FROM audit_events WHERE resource_id = $1 ORDER BY id',
+      [id],
+    );
     expect(rows.map((r) => r.action)).toEqual(['patient.register', 'patient.read', 'patient.read']);
   });
 
@@ -156,14 +188,21 @@ describe('appointments', () => {
     const day = Date.UTC(2031, 6, 7, 9);
     for (let i = 0; i < 3; i++) {
       const start = new Date(day + i * 1_800_000);
-      await createSlot(gw.deps.pool, { clinicianId, appointmentType: 'consultation', start: start.toISOString(), end: new Date(start.getTime() + 1_800_000).toISOString() });
+      await createSlot(gw.deps.pool, {
+        clinicianId,
+        appointmentType: 'consultation',
+        start: start.toISOString(),
+        end: new Date(start.getTime() + 1_800_000).toISOString(),
+      });
     }
     await project(slotsProjection);
 
     const free = await call(reception, 'find_available_slots', { clinician_id: clinicianId, date: '2031-07-07' });
     expect(free.isError).toBeFalsy();
     expect(free.structuredContent).toMatchObject({ count: 3, more: false });
-    expect(free.structuredContent.slots.map((s: { start: string }) => s.start)).toEqual([0, 1, 2].map((i) => new Date(day + i * 1_800_000).toISOString()));
+    expect(free.structuredContent.slots.map((s: { start: string }) => s.start)).toEqual(
+      [0, 1, 2].map((i) => new Date(day + i * 1_800_000).toISOString()),
+    );
     const slotId = free.structuredContent.slots[0].slot_id as string;
     expect(textOf(free)).toContain(slotId);
     const otherDay = await call(reception, 'find_available_slots', { clinician_id: clinicianId, date: '2031-07-08' });
@@ -171,11 +210,20 @@ describe('appointments', () => {
 
     const booked = await call(reception, 'book_appointment', { slot_id: slotId, patient_id: patient, reason: 'follow-up' });
     expect(booked.isError).toBeFalsy();
-    expect(booked.structuredContent.appointment).toMatchObject({ status: 'booked', slot_id: slotId, patient_id: patient, clinician_id: clinicianId, reason: 'follow-up' });
+    expect(booked.structuredContent.appointment).toMatchObject({
+      status: 'booked',
+      slot_id: slotId,
+      patient_id: patient,
+      clinician_id: clinicianId,
+      reason: 'follow-up',
+    });
     const again = await call(clinician, 'book_appointment', { slot_id: slotId, patient_id: patient });
     expect(again.isError).toBe(true);
     expect(textOf(again)).toMatch(/Conflict \(409\).*already booked/);
-    const unknownPatient = await call(clinician, 'book_appointment', { slot_id: free.structuredContent.slots[1].slot_id, patient_id: `pat-none-${uid()}` });
+    const unknownPatient = await call(clinician, 'book_appointment', {
+      slot_id: free.structuredContent.slots[1].slot_id,
+      patient_id: `pat-none-${uid()}`,
+    });
     expect(unknownPatient.isError).toBe(true);
     expect(textOf(unknownPatient)).toContain('(422)');
 
@@ -201,8 +249,15 @@ describe('triage', () => {
     const a = await registerPatient(`TriA${uid()}`);
     const b = await registerPatient(`TriB${uid()}`);
     const nurseRest = { authorization: `Bearer ${clinician.auth.token}`, 'content-type': 'application/json' };
-    for (const [patient, esi] of [[a, 3], [b, 2]] as const) {
-      const res = await fetch(`${gw.url}/api/v1/triage`, { method: 'POST', headers: nurseRest, body: JSON.stringify({ patient_id: patient, esi, complaint: 'chest pain' }) });
+    for (const [patient, esi] of [
+      [a, 3],
+      [b, 2],
+    ] as const) {
+      const res = await fetch(`${gw.url}/api/v1/triage`, {
+        method: 'POST',
+        headers: nurseRest,
+        body: JSON.stringify({ patient_id: patient, esi, complaint: 'chest pain' }),
+      });
       expect(res.status).toBe(201);
     }
     await project(triageProjection, patientsProjection);
@@ -210,8 +265,16 @@ describe('triage', () => {
     const board = await call(clinician, 'get_triage_board');
     expect(board.isError).toBeFalsy();
     const mine = board.structuredContent.entries.filter((e: { patient_id: string }) => e.patient_id === a || e.patient_id === b);
-    expect(mine.map((e: { patient_id: string; esi: number }) => [e.patient_id, e.esi])).toEqual([[b, 2], [a, 3]]);
-    expect(mine[0]).toMatchObject({ complaint: 'chest pain', alerts: [], news2: { score: expect.any(Number) }, name: expect.stringContaining('TriB') });
+    expect(mine.map((e: { patient_id: string; esi: number }) => [e.patient_id, e.esi])).toEqual([
+      [b, 2],
+      [a, 3],
+    ]);
+    expect(mine[0]).toMatchObject({
+      complaint: 'chest pain',
+      alerts: [],
+      news2: { score: expect.any(Number) },
+      name: expect.stringContaining('TriB'),
+    });
     expect(textOf(board)).toMatch(/patient\(s\) on the board/);
 
     const raised = await call(clinician, 'set_triage_level', { patient_id: a, esi: 1, reason: 'deteriorating' });
@@ -234,7 +297,11 @@ describe('triage', () => {
 describe('whoami', () => {
   it('names the client, subject and scopes of the token', async () => {
     const me = await call(reception, 'whoami');
-    expect(me.structuredContent).toMatchObject({ scopes: ['write:patients', 'read:appointments', 'write:appointments'], roles: ['system'], auth_method: 'client_secret' });
+    expect(me.structuredContent).toMatchObject({
+      scopes: ['write:patients', 'read:appointments', 'write:appointments'],
+      roles: ['system'],
+      auth_method: 'client_secret',
+    });
     expect(me.structuredContent.expires_in).toBeGreaterThan(0);
     expect(textOf(me)).toContain(me.structuredContent.client_id);
   });

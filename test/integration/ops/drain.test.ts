@@ -59,7 +59,10 @@ async function startGatewayProcess(port: number): Promise<{ child: ChildProcess;
   const url = `http://127.0.0.1:${port}`;
   const deadline = Date.now() + 60_000;
   for (;;) {
-    const ready = await fetch(`${url}/readyz`).then((r) => r.status === 200, () => false);
+    const ready = await fetch(`${url}/readyz`).then(
+      (r) => r.status === 200,
+      () => false,
+    );
     if (ready) return { child, url, stderr: () => stderr };
     if (child.exitCode !== null) throw new Error(`the gateway exited at start: ${stderr}`);
     if (Date.now() > deadline) throw new Error(`the gateway was not ready within 60 s: ${stderr}`);
@@ -116,7 +119,13 @@ describe('SIGTERM on a gateway with live subscribers', () => {
     const closedWs = await ws.closed;
     expect(closedWs).toEqual({ code: 1012, reason: 'service restart' });
     const wsObservations = ws.messages.filter((m) => m.type === 'observation');
-    expect(ws.messages.find((m) => m.type === 'reconnect')).toEqual({ type: 'reconnect', sub: 's1', last_id: wsObservations.at(-1)!.id, retry_ms: expect.any(Number), reason: 'shutdown' });
+    expect(ws.messages.find((m) => m.type === 'reconnect')).toEqual({
+      type: 'reconnect',
+      sub: 's1',
+      last_id: wsObservations.at(-1)!.id,
+      retry_ms: expect.any(Number),
+      reason: 'shutdown',
+    });
 
     // resume on the other gateway from the hint's id: every observation exactly once, no gap
     await producing;
@@ -126,11 +135,16 @@ describe('SIGTERM on a gateway with live subscribers', () => {
     resumed.close();
     const seqs = [...observations, ...resumed.events.filter((e) => e.event === 'observation')].map((e) => e.data.seq);
     expect(seqs).toEqual(Array.from({ length: TOTAL }, (_, i) => i));
-    console.log(`SIGTERM to exit ${exitMs} ms (drain wait 2 s); ${observations.length} observations before the hint, ${TOTAL - observations.length} after resuming`);
+    console.log(
+      `SIGTERM to exit ${exitMs} ms (drain wait 2 s); ${observations.length} observations before the hint, ${TOTAL - observations.length} after resuming`,
+    );
 
     const wsResumed = await openWs(`${rig.gw.url}/api/v1/vitals/ws`, auth);
     wsResumed.send({ type: 'subscribe', sub: 's2', patients: [patient], after: ws.messages.find((m) => m.type === 'reconnect').last_id });
-    await wsResumed.waitFor((m) => m.filter((x) => x.type === 'observation').length >= TOTAL - wsObservations.length, 'the rest over WebSocket');
+    await wsResumed.waitFor(
+      (m) => m.filter((x) => x.type === 'observation').length >= TOTAL - wsObservations.length,
+      'the rest over WebSocket',
+    );
     wsResumed.socket.close();
     const wsSeqs = [...wsObservations, ...wsResumed.messages.filter((m) => m.type === 'observation')].map((m) => m.data.seq);
     expect(wsSeqs).toEqual(Array.from({ length: TOTAL }, (_, i) => i));

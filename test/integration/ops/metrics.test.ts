@@ -9,7 +9,16 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Admin, Kafka, Producer } from 'kafkajs';
 import type { Pool } from '@vitalis/db';
 import { createLogger } from '@vitalis/log';
-import { METRIC, createIngestMetrics, createRegistry, observePool, observeProjections, observeRedis, startMetricsServer, type MetricsServer } from '@vitalis/metrics';
+import {
+  METRIC,
+  createIngestMetrics,
+  createRegistry,
+  observePool,
+  observeProjections,
+  observeRedis,
+  startMetricsServer,
+  type MetricsServer,
+} from '@vitalis/metrics';
 import { projectionPositions } from '../../../apps/projector/src/projections/runner';
 import { createRedis, type Redis } from '@vitalis/redis';
 import { createLiveStage, type LiveStage } from '../../../apps/ingest/src/live/stage';
@@ -46,7 +55,14 @@ beforeAll(async () => {
   observeRedis(registry, redis);
   const metrics = createIngestMetrics(registry);
   stage = createLiveStage({ pool, redis, topic: topics.topic, logger: createLogger('test-live', 'error'), metrics });
-  worker = await startTestIngest(kafka, pool, { topic: topics.topic, dlqTopic: topics.dlqTopic, maxWaitTimeInMs: 50, afterCommit: stage.afterCommit, metrics, lagPollMs: 300 });
+  worker = await startTestIngest(kafka, pool, {
+    topic: topics.topic,
+    dlqTopic: topics.dlqTopic,
+    maxWaitTimeInMs: 50,
+    afterCommit: stage.afterCommit,
+    metrics,
+    lagPollMs: 300,
+  });
   ingestMetricsServer = await startMetricsServer(registry, { host: '127.0.0.1', port: 0 });
   producer = kafka.producer({ idempotent: true, maxInFlightRequests: 1 });
   await producer.connect();
@@ -93,7 +109,10 @@ describe('metrics scrape', () => {
     });
     expect(refused.status).toBe(401);
     // a grant type that is not ours (and an Object.prototype key): a 400, counted as `unsupported`, never by its name
-    const unsupported = await fetch(`${gw.url}/api/auth/oauth2/token`, { method: 'POST', body: new URLSearchParams({ grant_type: 'constructor' }) });
+    const unsupported = await fetch(`${gw.url}/api/auth/oauth2/token`, {
+      method: 'POST',
+      body: new URLSearchParams({ grant_type: 'constructor' }),
+    });
     expect(unsupported.status).toBe(400);
     expect(await unsupported.json()).toMatchObject({ error: 'unsupported_grant_type' });
 
@@ -114,13 +133,18 @@ describe('metrics scrape', () => {
     await producer.send({
       topic: topics.topic,
       acks: -1,
-      messages: [numeric(livePatient, `${livePatient}-dev`, 0, new Date()), numeric(livePatient, `${livePatient}-dev`, 1, new Date(), { code: '8480-6', value: 230, unit: 'mm[Hg]' })].map((v) => ({ key: livePatient, value: JSON.stringify(v) })),
+      messages: [
+        numeric(livePatient, `${livePatient}-dev`, 0, new Date()),
+        numeric(livePatient, `${livePatient}-dev`, 1, new Date(), { code: '8480-6', value: 230, unit: 'mm[Hg]' }),
+      ].map((v) => ({ key: livePatient, value: JSON.stringify(v) })),
     });
     const events = await sse.waitForEvents(3, 'two observations and an alert');
     expect(events.map((e) => e.event).sort()).toEqual(['alert', 'observation', 'observation']);
     const from = new Date(Date.now() - 3_600_000).toISOString();
     const to = new Date(Date.now() + 60_000).toISOString();
-    expect((await fetch(`${gw.url}/api/v1/vitals?${new URLSearchParams({ patient: livePatient, from, to })}`, { headers: auth })).status).toBe(200);
+    expect(
+      (await fetch(`${gw.url}/api/v1/vitals?${new URLSearchParams({ patient: livePatient, from, to })}`, { headers: auth })).status,
+    ).toBe(200);
 
     const { text, samples } = await scrape(gw.metricsUrl!);
     sse.close();
@@ -134,8 +158,12 @@ describe('metrics scrape', () => {
     expect(total(samples, METRIC.httpRequests, { method: 'POST', route: '/api/v1/patients', status: '201' })).toBe(1);
     expect(total(samples, METRIC.httpRequests, { method: 'GET', route: 'unmatched', status: '404' })).toBe(1);
     expect(total(samples, METRIC.httpRequests, { method: 'GET', route: '/api/v1/vitals', status: '200' })).toBe(1);
-    expect(total(samples, `${METRIC.httpDuration}_count`, { method: 'GET', route: '/api/v1/patients', status_class: '2xx' })).toBeGreaterThanOrEqual(1);
-    expect(total(samples, `${METRIC.httpDuration}_bucket`, { method: 'GET', route: '/api/v1/patients', status_class: '2xx', le: '+Inf' })).toBeGreaterThanOrEqual(1);
+    expect(
+      total(samples, `${METRIC.httpDuration}_count`, { method: 'GET', route: '/api/v1/patients', status_class: '2xx' }),
+    ).toBeGreaterThanOrEqual(1);
+    expect(
+      total(samples, `${METRIC.httpDuration}_bucket`, { method: 'GET', route: '/api/v1/patients', status_class: '2xx', le: '+Inf' }),
+    ).toBeGreaterThanOrEqual(1);
     expect(total(samples, `${METRIC.httpDuration}_sum`, { route: '/api/v1/patients' })).toBeGreaterThan(0);
     // tokens: issued and refused, by grant type and reason
     expect(total(samples, METRIC.tokensIssued, { grant_type: 'client_credentials' })).toBeGreaterThanOrEqual(1);
@@ -163,11 +191,18 @@ describe('metrics scrape', () => {
   });
 
   it('the ingest serves rows, batches, transaction time, consumer lag per partition and live-stage series', async () => {
-    await waitFor(async () => total((await scrape(ingestMetricsServer.url)).samples, METRIC.ingestRowsStored), (n) => n >= 2, 30_000, 'two rows stored');
+    await waitFor(
+      async () => total((await scrape(ingestMetricsServer.url)).samples, METRIC.ingestRowsStored),
+      (n) => n >= 2,
+      30_000,
+      'two rows stored',
+    );
     // the lag poll has read the committed offsets: every partition of the topic is reported, all caught up
     const { text, samples } = await waitFor(
       () => scrape(ingestMetricsServer.url),
-      (s) => s.samples.filter((x) => x.name === METRIC.kafkaConsumerLag && x.labels.topic === topics.topic).length === 3 && total(s.samples, METRIC.kafkaConsumerLag, { topic: topics.topic }) === 0,
+      (s) =>
+        s.samples.filter((x) => x.name === METRIC.kafkaConsumerLag && x.labels.topic === topics.topic).length === 3 &&
+        total(s.samples, METRIC.kafkaConsumerLag, { topic: topics.topic }) === 0,
       30_000,
       'the lag of the three partitions at 0',
     );
@@ -187,7 +222,7 @@ describe('metrics scrape', () => {
     expect(text).not.toContain(livePatient);
   });
 
-  it('the projector serves the event-store head and each projection\'s position and lag', async () => {
+  it("the projector serves the event-store head and each projection's position and lag", async () => {
     // wired as apps/projector/src/main.ts wires it (the projections need not be running: positions are read, not moved)
     const registry = createRegistry('projector');
     observePool(registry, pool);
@@ -198,7 +233,14 @@ describe('metrics scrape', () => {
       const head = total(samples, METRIC.eventstoreHead);
       expect(head).toBeGreaterThan(0); // the patient registered above is an event
       const positions = samples.filter((x) => x.name === METRIC.projectionPosition);
-      expect(positions.map((p) => p.labels.projection).sort()).toEqual(['alarms', 'diagnostic-reports', 'patients', 'service-requests', 'slots', 'triage']);
+      expect(positions.map((p) => p.labels.projection).sort()).toEqual([
+        'alarms',
+        'diagnostic-reports',
+        'patients',
+        'service-requests',
+        'slots',
+        'triage',
+      ]);
       for (const p of positions) {
         expect(p.value).toBeLessThanOrEqual(head);
         expect(total(samples, METRIC.projectionLag, { projection: p.labels.projection! })).toBe(head - p.value);

@@ -72,45 +72,96 @@ afterAll(async () => {
 interface Health {
   status: string;
   pipeline: {
-    status: string; delayed: boolean; lag: number; stalled_partitions: number[]; delayed_partitions: number[]; delayed_s: number;
-    newest_observation_at: string | null; newest_observation_age_s: number | null; data_age_after_s: number;
+    status: string;
+    delayed: boolean;
+    lag: number;
+    stalled_partitions: number[];
+    delayed_partitions: number[];
+    delayed_s: number;
+    newest_observation_at: string | null;
+    newest_observation_age_s: number | null;
+    data_age_after_s: number;
     partitions: { partition: number; lag: number; stalled_s: number; waiting_s: number }[];
   };
 }
 const health = async () => (await (await fetch(`${gw.url}/api/v1/health`)).json()) as Health;
 const readyz = async () => {
   const res = await fetch(`${gw.url}/readyz`);
-  return { status: res.status, body: (await res.json()) as { status: string; checks: Record<string, string>; pipeline?: Record<string, unknown> } };
+  return {
+    status: res.status,
+    body: (await res.json()) as { status: string; checks: Record<string, string>; pipeline?: Record<string, unknown> },
+  };
 };
 
 describe('the vitals pipeline in health, readiness and MCP', () => {
   it('nothing waiting: old data is an idle ward, not a delay', async () => {
     const h = await health();
     expect(h.status).toBe('ok');
-    expect(h.pipeline).toMatchObject({ status: 'ok', delayed: false, lag: 0, delayed_partitions: [], data_age_after_s: 2, newest_observation_at: tenMinutesAgo.toISOString() });
+    expect(h.pipeline).toMatchObject({
+      status: 'ok',
+      delayed: false,
+      lag: 0,
+      delayed_partitions: [],
+      data_age_after_s: 2,
+      newest_observation_at: tenMinutesAgo.toISOString(),
+    });
     expect(h.pipeline.newest_observation_age_s).toBeGreaterThanOrEqual(600);
     expect(h.pipeline.partitions.map((p) => p.partition)).toEqual([0, 1, 2]);
   });
 
   it('messages waiting while the newest stored reading is old: degraded, naming the partition; readiness reports it and stays ready; MCP says the same', async () => {
-    await producer.send({ topic: topics.topic, acks: -1, messages: [{ partition: 1, value: 'a' }, { partition: 1, value: 'b' }] });
+    await producer.send({
+      topic: topics.topic,
+      acks: -1,
+      messages: [
+        { partition: 1, value: 'a' },
+        { partition: 1, value: 'b' },
+      ],
+    });
     const delayed = await waitFor(health, (h) => h.pipeline.delayed, 30_000, 'health to say delayed');
     expect(delayed.status).toBe('degraded');
-    expect(delayed.pipeline).toMatchObject({ status: 'delayed', delayed: true, lag: 2, stalled_partitions: [], delayed_partitions: [1], newest_observation_at: tenMinutesAgo.toISOString() });
+    expect(delayed.pipeline).toMatchObject({
+      status: 'delayed',
+      delayed: true,
+      lag: 2,
+      stalled_partitions: [],
+      delayed_partitions: [1],
+      newest_observation_at: tenMinutesAgo.toISOString(),
+    });
     expect(delayed.pipeline.delayed_s).toBeGreaterThanOrEqual(1);
-    expect(delayed.pipeline.partitions.find((p) => p.partition === 1)).toMatchObject({ lag: 2, stalled_s: expect.any(Number), waiting_s: expect.any(Number) });
+    expect(delayed.pipeline.partitions.find((p) => p.partition === 1)).toMatchObject({
+      lag: 2,
+      stalled_s: expect.any(Number),
+      waiting_s: expect.any(Number),
+    });
     expect(delayed.pipeline.partitions.filter((p) => p.partition !== 1).every((p) => p.lag === 0 && p.waiting_s === 0)).toBe(true);
 
     const ready = await readyz();
     expect(ready.status).toBe(200);
     expect(ready.body).toMatchObject({ status: 'ready', checks: { schema: 'ok', postgres: 'ok', kafka: 'ok', redis: 'ok' } });
-    expect(ready.body.pipeline).toMatchObject({ status: 'delayed', delayed: true, lag: 2, stalled_partitions: [], delayed_partitions: [1], newest_observation_at: tenMinutesAgo.toISOString() });
+    expect(ready.body.pipeline).toMatchObject({
+      status: 'delayed',
+      delayed: true,
+      lag: 2,
+      stalled_partitions: [],
+      delayed_partitions: [1],
+      newest_observation_at: tenMinutesAgo.toISOString(),
+    });
     expect(ready.body.pipeline).not.toHaveProperty('partitions'); // the summary: readiness bodies stay small
 
-    const tool = (await mcp.client.callTool({ name: 'get_pipeline_status', arguments: {} })) as CallToolResult & { structuredContent?: any };
+    const tool = (await mcp.client.callTool({ name: 'get_pipeline_status', arguments: {} })) as CallToolResult & {
+      structuredContent?: any;
+    };
     expect(tool.isError).toBeFalsy();
-    expect(tool.structuredContent).toMatchObject({ status: 'delayed', delayed: true, delayed_partitions: [1], newest_observation_at: tenMinutesAgo.toISOString() });
-    expect((tool.content[0] as { text: string }).text).toMatch(/^Vitals data delayed \(delayed: partitions 1\); the newest stored reading is \d+ s old; 2 messages wait\.$/);
+    expect(tool.structuredContent).toMatchObject({
+      status: 'delayed',
+      delayed: true,
+      delayed_partitions: [1],
+      newest_observation_at: tenMinutesAgo.toISOString(),
+    });
+    expect((tool.content[0] as { text: string }).text).toMatch(
+      /^Vitals data delayed \(delayed: partitions 1\); the newest stored reading is \d+ s old; 2 messages wait\.$/,
+    );
   });
 
   it('a fresh reading stored while messages still wait (a busy pipeline) is not a delay; old again, it is', async () => {
@@ -135,7 +186,9 @@ describe('the vitals pipeline in health, readiness and MCP', () => {
   it('the OpenAPI document names the schemas: Pipeline in health, PipelineSummary in readiness', async () => {
     const doc = (await (await fetch(`${gw.url}/openapi.json`)).json()) as any;
     expect(doc.components.schemas.Readiness.properties.pipeline).toMatchObject({ $ref: '#/components/schemas/PipelineSummary' });
-    expect(doc.components.schemas.PipelineSummary.required).toEqual(expect.arrayContaining(['status', 'delayed', 'delayed_partitions', 'newest_observation_at', 'newest_observation_age_s']));
+    expect(doc.components.schemas.PipelineSummary.required).toEqual(
+      expect.arrayContaining(['status', 'delayed', 'delayed_partitions', 'newest_observation_at', 'newest_observation_age_s']),
+    );
     expect(doc.components.schemas.Pipeline.required).toEqual(expect.arrayContaining(['delayed', 'partitions', 'data_age_after_s']));
   });
 });

@@ -36,7 +36,10 @@ async function probe(gw: { address: string }, path: '/livez' | '/readyz'): Promi
 async function readyzUntil(gw: { address: string }, status: number, timeoutMs = 30_000, why: () => string = () => ''): Promise<any> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
-    const r = await probe(gw, '/readyz').catch((err: Error) => ({ status: 0, body: `not listening (${err.cause instanceof Error ? err.cause.message : err.message})` }));
+    const r = await probe(gw, '/readyz').catch((err: Error) => ({
+      status: 0,
+      body: `not listening (${err.cause instanceof Error ? err.cause.message : err.message})`,
+    }));
     if (r.status === status) return r.body;
     if (Date.now() > deadline) throw new Error(`/readyz never answered ${status}; last ${r.status} ${JSON.stringify(r.body)}${why()}`);
     await new Promise((res) => setTimeout(res, 250));
@@ -66,10 +69,17 @@ describe('gateway probes', () => {
     const ready = await probe(gw, '/readyz');
     expect(ready.status).toBe(200);
     // the vitals pipeline is reported (never a reason to be not ready: test/integration/ops/pipeline-health.test.ts)
-    expect(ready.body).toEqual({ status: 'ready', checks: { schema: 'ok', postgres: 'ok', kafka: 'ok', redis: 'ok' }, pipeline: pipelineSummary });
+    expect(ready.body).toEqual({
+      status: 'ready',
+      checks: { schema: 'ok', postgres: 'ok', kafka: 'ok', redis: 'ok' },
+      pipeline: pipelineSummary,
+    });
 
     const doc = (await (await fetch(`${gw.address}/openapi.json`)).json()) as any;
-    for (const [path, name] of [['/livez', 'Liveness'], ['/readyz', 'Readiness']] as const) {
+    for (const [path, name] of [
+      ['/livez', 'Liveness'],
+      ['/readyz', 'Readiness'],
+    ] as const) {
       const op = doc.paths[path].get;
       expect(op.security).toEqual([]); // public
       expect(op.responses['200'].content['application/json'].schema).toEqual({ $ref: `#/components/schemas/${name}` });
@@ -88,12 +98,20 @@ describe('gateway probes', () => {
 
     await kafka.stop();
     const down = await readyzUntil(gw, 503);
-    expect(down).toEqual({ status: 'not_ready', checks: { schema: 'ok', postgres: 'ok', kafka: 'down', redis: 'ok' }, pipeline: pipelineSummary });
+    expect(down).toEqual({
+      status: 'not_ready',
+      checks: { schema: 'ok', postgres: 'ok', kafka: 'down', redis: 'ok' },
+      pipeline: pipelineSummary,
+    });
     expect(JSON.stringify(down)).not.toMatch(/127\.0\.0\.1|ECONNREFUSED/); // no driver text in a public body
     expect((await probe(gw, '/livez')).status).toBe(200); // an outage is no reason to restart the process
 
     await kafka.start();
-    expect(await readyzUntil(gw, 200)).toEqual({ status: 'ready', checks: { schema: 'ok', postgres: 'ok', kafka: 'ok', redis: 'ok' }, pipeline: pipelineSummary });
+    expect(await readyzUntil(gw, 200)).toEqual({
+      status: 'ready',
+      checks: { schema: 'ok', postgres: 'ok', kafka: 'ok', redis: 'ok' },
+      pipeline: pipelineSummary,
+    });
   });
 
   it('readiness flips to 503 while PostgreSQL is unreachable and back to 200 when it returns', async () => {
@@ -106,7 +124,11 @@ describe('gateway probes', () => {
     expect(await readyzUntil(gw, 200)).toMatchObject({ status: 'ready' });
 
     await pg.stop();
-    expect(await readyzUntil(gw, 503)).toEqual({ status: 'not_ready', checks: { schema: 'ok', postgres: 'down', kafka: 'ok', redis: 'ok' }, pipeline: pipelineSummary });
+    expect(await readyzUntil(gw, 503)).toEqual({
+      status: 'not_ready',
+      checks: { schema: 'ok', postgres: 'down', kafka: 'ok', redis: 'ok' },
+      pipeline: pipelineSummary,
+    });
     expect((await probe(gw, '/livez')).status).toBe(200);
 
     await pg.start();
@@ -153,16 +175,25 @@ describe('ingest probes (PROBE_PORT)', () => {
     });
     child.stderr!.on('data', (chunk) => (stderr += chunk));
     // seen once in a fresh-clone run: /readyz stopped answering after the Kafka proxy went down; say why next time
-    const childState = () => `\ningest: exit code ${child.exitCode}, signal ${child.signalCode}; stderr (last 4000 characters):\n${stderr.slice(-4_000)}`;
+    const childState = () =>
+      `\ningest: exit code ${child.exitCode}, signal ${child.signalCode}; stderr (last 4000 characters):\n${stderr.slice(-4_000)}`;
     children.push(child);
-    const exit = new Promise<{ code: number | null; signal: string | null }>((resolve) => child.once('exit', (code, signal) => resolve({ code, signal })));
+    const exit = new Promise<{ code: number | null; signal: string | null }>((resolve) =>
+      child.once('exit', (code, signal) => resolve({ code, signal })),
+    );
     try {
-      expect(await readyzUntil(ingest, 200, 60_000, childState)).toEqual({ status: 'ready', checks: { schema: 'ok', postgres: 'ok', kafka: 'ok' } });
+      expect(await readyzUntil(ingest, 200, 60_000, childState)).toEqual({
+        status: 'ready',
+        checks: { schema: 'ok', postgres: 'ok', kafka: 'ok' },
+      });
       expect(await probe(ingest, '/livez')).toMatchObject({ status: 200, body: { status: 'ok' } });
       expect((await fetch(`${ingest.address}/metrics`)).status).toBe(404); // probes only
 
       await kafka.stop();
-      expect(await readyzUntil(ingest, 503, 30_000, childState)).toEqual({ status: 'not_ready', checks: { schema: 'ok', postgres: 'ok', kafka: 'down' } });
+      expect(await readyzUntil(ingest, 503, 30_000, childState)).toEqual({
+        status: 'not_ready',
+        checks: { schema: 'ok', postgres: 'ok', kafka: 'down' },
+      });
       await kafka.start();
       await readyzUntil(ingest, 200, 30_000, childState);
 

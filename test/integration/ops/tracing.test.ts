@@ -56,8 +56,22 @@ beforeAll(async () => {
   ingestTracing = createTracing({}, { app: 'ingest', exporter });
   const registry = createRegistry('ingest');
   const metrics = createIngestMetrics(registry);
-  stage = createLiveStage({ pool, redis, topic: topics.topic, logger: createLogger('test-live', 'error'), metrics, tracing: ingestTracing });
-  worker = await startTestIngest(kafka, pool, { topic: topics.topic, dlqTopic: topics.dlqTopic, maxWaitTimeInMs: 50, afterCommit: stage.afterCommit, metrics, tracing: ingestTracing });
+  stage = createLiveStage({
+    pool,
+    redis,
+    topic: topics.topic,
+    logger: createLogger('test-live', 'error'),
+    metrics,
+    tracing: ingestTracing,
+  });
+  worker = await startTestIngest(kafka, pool, {
+    topic: topics.topic,
+    dlqTopic: topics.dlqTopic,
+    maxWaitTimeInMs: 50,
+    afterCommit: stage.afterCommit,
+    metrics,
+    tracing: ingestTracing,
+  });
   ingestMetricsServer = await startMetricsServer(registry, { host: '127.0.0.1', port: 0 });
   // POST /api/v1/vitals writes to the private topic, whose live channel the gateway serves
   gw = await startGateway({ VITALS_TOPIC: topics.topic, LIVE_TOPIC: topics.topic }, { metrics: true, tracing: gatewayTracing });
@@ -91,7 +105,13 @@ async function rawStream(url: string, headers: Record<string, string>) {
   void pumpSse(res.body!, createParser({ onEvent: (e: EventSourceMessage) => events.push({ id: e.id, event: e.event, data: e.data }) }));
   return {
     events,
-    until: (n: number, what: string) => waitFor(async () => events.length, (have) => have >= n, 45_000, what).then(() => events.slice(0, n)),
+    until: (n: number, what: string) =>
+      waitFor(
+        async () => events.length,
+        (have) => have >= n,
+        45_000,
+        what,
+      ).then(() => events.slice(0, n)),
     close: () => ctrl.abort(),
   };
 }
@@ -100,7 +120,12 @@ const hex = (bytes: number) => randomBytes(bytes).toString('hex');
 const spans = () => exporter.getFinishedSpans();
 /** The one finished span `pick` selects (waited for: a request's span ends after its response is sent). */
 const one = async (pick: (s: ReadableSpan) => boolean, what: string): Promise<ReadableSpan> => {
-  const found = await waitFor(async () => spans().filter(pick), (f) => f.length > 0, 10_000, what);
+  const found = await waitFor(
+    async () => spans().filter(pick),
+    (f) => f.length > 0,
+    10_000,
+    what,
+  );
   expect(found, what).toHaveLength(1);
   return found[0]!;
 };
@@ -143,9 +168,19 @@ describe('traces', () => {
     const posted = await fetch(`${gw.url}/api/v1/vitals`, {
       method: 'POST',
       // a tracestate is the caller's free-form data (here: a patient id): never carried on
-      headers: { ...auth, 'content-type': 'application/json', traceparent: `00-${traceId}-${callerSpanId}-01`, tracestate: `vendor=${patient}` },
+      headers: {
+        ...auth,
+        'content-type': 'application/json',
+        traceparent: `00-${traceId}-${callerSpanId}-01`,
+        tracestate: `vendor=${patient}`,
+      },
       // an observation and one that raises an alert at once (systolic 230 mmHg: sys-high, no onset delay): three events in one publish
-      body: JSON.stringify({ observations: [numeric(patient, `${patient}-dev`, 0, new Date()), numeric(patient, `${patient}-dev`, 1, new Date(), { code: '8480-6', value: 230, unit: 'mm[Hg]' })] }),
+      body: JSON.stringify({
+        observations: [
+          numeric(patient, `${patient}-dev`, 0, new Date()),
+          numeric(patient, `${patient}-dev`, 1, new Date(), { code: '8480-6', value: 230, unit: 'mm[Hg]' }),
+        ],
+      }),
     });
     expect(posted.status).toBe(202);
     const live = await sse.until(3, 'two observations and an alert');
@@ -166,14 +201,20 @@ describe('traces', () => {
     expect(send.parentSpanContext?.spanId).toBe(request.spanContext().spanId);
     expect(send.attributes).toMatchObject({ [SPAN_ATTR.messagingDestination]: topics.topic, [SPAN_ATTR.messagingBatchCount]: 2 });
     // the ingest's record batch: the child of the send (its only producer), linked to it too
-    const processed = await one((s) => s.name === `process ${topics.topic}` && s.spanContext().traceId === traceId, 'the ingest batch span');
+    const processed = await one(
+      (s) => s.name === `process ${topics.topic}` && s.spanContext().traceId === traceId,
+      'the ingest batch span',
+    );
     expect(processed.kind).toBe(SpanKind.CONSUMER);
     expect(processed.parentSpanContext?.spanId).toBe(send.spanContext().spanId);
     expect(processed.links.map((l) => l.context.spanId)).toEqual([send.spanContext().spanId]);
     expect(processed.attributes[SPAN_ATTR.messagingBatchCount]).toBe(2);
     expect(processed.resource.attributes['service.name']).toBe('vitalis-ingest');
     // the live publish after the commit, under the batch
-    const publish = await one((s) => s.name === `publish vitalis:live:${topics.topic}` && s.spanContext().traceId === traceId, 'the live publish span');
+    const publish = await one(
+      (s) => s.name === `publish vitalis:live:${topics.topic}` && s.spanContext().traceId === traceId,
+      'the live publish span',
+    );
     expect(publish.parentSpanContext?.spanId).toBe(processed.spanContext().spanId);
     expect(publish.attributes[SPAN_ATTR.messagingBatchCount]).toBe(3);
     // the SSE delivery: a span of its own, linked to the publish, so the POST's trace id reaches the frames
@@ -188,7 +229,10 @@ describe('traces', () => {
     expect(delivery[0]!.attributes[SPAN_ATTR.liveTransport]).toBe('sse');
     sse.close();
     // the WebSocket's delivery too
-    await ws.waitFor((m) => m.filter((x) => x.sub === 'w' && (x.type === 'observation' || x.type === 'alert')).length === 3, 'three events on the WebSocket');
+    await ws.waitFor(
+      (m) => m.filter((x) => x.sub === 'w' && (x.type === 'observation' || x.type === 'alert')).length === 3,
+      'three events on the WebSocket',
+    );
     const wsDelivery = await waitFor(
       async () => spans().filter((s) => s.name === 'deliver ws' && s.links.some((l) => l.context.spanId === publish.spanContext().spanId)),
       (found) => found.length > 0,
@@ -198,7 +242,12 @@ describe('traces', () => {
     expect(wsDelivery[0]!.links[0]!.context.traceId).toBe(traceId);
     ws.socket.close();
     // and the MCP session's
-    await waitFor(async () => liveEvents(updates).length, (n) => n === 3, 45_000, 'three events as MCP resource updates');
+    await waitFor(
+      async () => liveEvents(updates).length,
+      (n) => n === 3,
+      45_000,
+      'three events as MCP resource updates',
+    );
     const mcpDelivery = await waitFor(
       async () => spans().filter((s) => s.name === 'deliver mcp' && s.links.some((l) => l.context.spanId === publish.spanContext().spanId)),
       (found) => found.length > 0,
@@ -228,7 +277,12 @@ describe('traces', () => {
     expect(posted.status).toBe(202);
     const request = await one((s) => s.name === 'POST /api/v1/vitals' && s.parentSpanContext === undefined, 'the request span, a root');
     const traceId = request.spanContext().traceId;
-    await waitFor(async () => spans().filter((s) => s.name === `publish vitalis:live:${topics.topic}` && s.spanContext().traceId === traceId).length, (n) => n === 1, 30_000, 'the publish of the new trace');
+    await waitFor(
+      async () => spans().filter((s) => s.name === `publish vitalis:live:${topics.topic}` && s.spanContext().traceId === traceId).length,
+      (n) => n === 1,
+      30_000,
+      'the publish of the new trace',
+    );
   });
 
   it('a caller that did not sample its trace (flags 00) gets nothing exported for it, deliveries included', async () => {

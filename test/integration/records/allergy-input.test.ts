@@ -32,8 +32,15 @@ beforeAll(async () => {
   gw = await startGateway();
   clinician = await authHeaders(gw.url, ['read:patients', 'write:patients']);
   reception = await authHeaders(gw.url, ['write:patients']);
-  mcp = await connect(gw.url, await clientCredentialsToken(gw.url, await registerClient(gw.url, ['read:patients', 'write:patients'], 'vitalis-allergy-mcp-test')));
-  const res = await fetch(`${gw.url}/api/v1/patients`, { method: 'POST', headers: { ...clinician, ...json }, body: JSON.stringify(patientBody(`Allergy${uid()}`)) });
+  mcp = await connect(
+    gw.url,
+    await clientCredentialsToken(gw.url, await registerClient(gw.url, ['read:patients', 'write:patients'], 'vitalis-allergy-mcp-test')),
+  );
+  const res = await fetch(`${gw.url}/api/v1/patients`, {
+    method: 'POST',
+    headers: { ...clinician, ...json },
+    body: JSON.stringify(patientBody(`Allergy${uid()}`)),
+  });
   expect(res.status).toBe(201);
   patient = ((await res.json()) as { id: string }).id;
 });
@@ -45,8 +52,16 @@ afterAll(async () => {
 const rest = (body: unknown, headers = clinician) =>
   fetch(`${gw.url}/api/v1/patients/${patient}/allergies`, { method: 'POST', headers: { ...headers, ...json }, body: JSON.stringify(body) });
 const fhir = (body: unknown) =>
-  fetch(`${gw.url}/fhir/R4/AllergyIntolerance`, { method: 'POST', headers: { ...clinician, 'content-type': 'application/fhir+json', accept: 'application/fhir+json' }, body: JSON.stringify(body) });
-const tool = async (args: Record<string, unknown>) => (await mcp.client.callTool({ name: 'record_allergy', arguments: { patient_id: patient, ...args } })) as CallToolResult & { structuredContent?: any; _meta?: any };
+  fetch(`${gw.url}/fhir/R4/AllergyIntolerance`, {
+    method: 'POST',
+    headers: { ...clinician, 'content-type': 'application/fhir+json', accept: 'application/fhir+json' },
+    body: JSON.stringify(body),
+  });
+const tool = async (args: Record<string, unknown>) =>
+  (await mcp.client.callTool({ name: 'record_allergy', arguments: { patient_id: patient, ...args } })) as CallToolResult & {
+    structuredContent?: any;
+    _meta?: any;
+  };
 
 /** The refused REST call: 422, an RFC 9457 problem of kind implausible-clinical-input naming exactly `paths`. */
 async function expectImplausible(res: Response, paths: string[]): Promise<any> {
@@ -61,23 +76,38 @@ async function expectImplausible(res: Response, paths: string[]): Promise<any> {
 
 describe('REST POST /api/v1/patients/{id}/allergies', () => {
   it('refuses the issue\'s "0" and "í]" with high criticality: 422 naming body.code.text', async () => {
-    const zero = await expectImplausible(await rest({ resourceType: 'AllergyIntolerance', code: { text: '0' }, criticality: 'high' }), ['body.code.text']);
+    const zero = await expectImplausible(await rest({ resourceType: 'AllergyIntolerance', code: { text: '0' }, criticality: 'high' }), [
+      'body.code.text',
+    ]);
     expect(zero.errors[0].message).toMatch(/at least 3 characters/);
     await expectImplausible(await rest({ code: { text: 'í]' }, criticality: 'high' }), ['body.code.text']);
   });
 
   it('refuses digits and symbols, garbled text, invisible characters, and a bad reaction, each by its field', async () => {
-    expect((await expectImplausible(await rest({ code: { text: '12345' } }), ['body.code.text'])).errors[0].message).toMatch(/at least 2 letters/);
-    expect((await expectImplausible(await rest({ code: { text: '!!!?' } }), ['body.code.text'])).errors[0].message).toMatch(/at least 2 letters/);
-    expect((await expectImplausible(await rest({ code: { text: 'PenicillinÃ©' } }), ['body.code.text'])).errors[0].message).toMatch(/garbled/);
-    expect((await expectImplausible(await rest({ code: { text: 'Peni\u200Bcillin' } }), ['body.code.text'])).errors[0].message).toMatch(/printable/);
+    expect((await expectImplausible(await rest({ code: { text: '12345' } }), ['body.code.text'])).errors[0].message).toMatch(
+      /at least 2 letters/,
+    );
+    expect((await expectImplausible(await rest({ code: { text: '!!!?' } }), ['body.code.text'])).errors[0].message).toMatch(
+      /at least 2 letters/,
+    );
+    expect((await expectImplausible(await rest({ code: { text: 'PenicillinÃ©' } }), ['body.code.text'])).errors[0].message).toMatch(
+      /garbled/,
+    );
+    expect((await expectImplausible(await rest({ code: { text: 'Peni\u200Bcillin' } }), ['body.code.text'])).errors[0].message).toMatch(
+      /printable/,
+    );
     await expectImplausible(await rest({ code: { text: 'Latex' }, reaction: [{ description: '0' }] }), ['body.reaction.0.description']);
     await expectImplausible(await rest({ code: {} }), ['body.code']);
   });
 
   it('refuses a coding of another system, a SNOMED CT id failing its check digit or partition, a malformed RXCUI, or no display', async () => {
-    await expectImplausible(await rest({ code: { coding: [{ system: 'http://loinc.org', code: '8867-4', display: 'Heart rate' }] } }), ['body.code.coding.0.system']);
-    expect((await expectImplausible(await rest({ code: { coding: [{ ...penicillin, code: '764146008' }] } }), ['body.code.coding.0.code'])).errors[0].message).toMatch(/check digit/);
+    await expectImplausible(await rest({ code: { coding: [{ system: 'http://loinc.org', code: '8867-4', display: 'Heart rate' }] } }), [
+      'body.code.coding.0.system',
+    ]);
+    expect(
+      (await expectImplausible(await rest({ code: { coding: [{ ...penicillin, code: '764146008' }] } }), ['body.code.coding.0.code']))
+        .errors[0].message,
+    ).toMatch(/check digit/);
     await expectImplausible(await rest({ code: { coding: [{ ...penicillin, code: '764146' }] } }), ['body.code.coding.0.code']);
     await expectImplausible(await rest({ code: { coding: [{ ...amoxicillin, code: '0723' }] } }), ['body.code.coding.0.code']);
     await expectImplausible(await rest({ code: { coding: [{ system: SNOMED, code: '764146007' }] } }), ['body.code.coding.0.display']);
@@ -94,7 +124,12 @@ describe('REST POST /api/v1/patients/{id}/allergies', () => {
   });
 
   it('records a SNOMED CT coded entry, an RxNorm one, and a good text (201), read back with their codings', async () => {
-    const coded = await rest({ resourceType: 'AllergyIntolerance', code: { coding: [penicillin] }, criticality: 'high', reaction: [{ description: 'Hives' }] });
+    const coded = await rest({
+      resourceType: 'AllergyIntolerance',
+      code: { coding: [penicillin] },
+      criticality: 'high',
+      reaction: [{ description: 'Hives' }],
+    });
     expect(coded.status).toBe(201);
     const codedBody = (await coded.json()) as any;
     expect(codedBody.code).toEqual({ coding: [penicillin], text: 'Penicillin' });
@@ -111,34 +146,58 @@ describe('REST POST /api/v1/patients/{id}/allergies', () => {
     expect(textBody.reaction).toEqual([{ manifestation: [{ text: 'Contact dermatitis' }], description: 'Contact dermatitis' }]);
 
     const record = (await (await fetch(`${gw.url}/api/v1/patients/${patient}`, { headers: clinician })).json()) as any;
-    expect(record.allergies.map((a: any) => a.code)).toEqual(expect.arrayContaining([{ coding: [penicillin], text: 'Penicillin' }, { text: 'Latex' }]));
+    expect(record.allergies.map((a: any) => a.code)).toEqual(
+      expect.arrayContaining([{ coding: [penicillin], text: 'Penicillin' }, { text: 'Latex' }]),
+    );
   });
 });
 
 describe('FHIR POST /fhir/R4/AllergyIntolerance', () => {
   it('"0" is a 422 OperationOutcome naming body.code.text; an unknown system names its coding', async () => {
-    const res = await fhir({ resourceType: 'AllergyIntolerance', patient: { reference: `Patient/${patient}` }, code: { text: '0' }, criticality: 'high' });
+    const res = await fhir({
+      resourceType: 'AllergyIntolerance',
+      patient: { reference: `Patient/${patient}` },
+      code: { text: '0' },
+      criticality: 'high',
+    });
     expect(res.status).toBe(422);
     expect(res.headers.get('content-type')).toMatch(/^application\/fhir\+json/);
     const outcome = (await res.json()) as any;
     expect(outcome.resourceType).toBe('OperationOutcome');
-    expect(outcome.issue.map((i: any) => i.diagnostics)).toContainEqual(expect.stringMatching(/^body\.code\.text: must be at least 3 characters/));
+    expect(outcome.issue.map((i: any) => i.diagnostics)).toContainEqual(
+      expect.stringMatching(/^body\.code\.text: must be at least 3 characters/),
+    );
     await expectValidFhir(outcome);
 
-    const system = await fhir({ resourceType: 'AllergyIntolerance', patient: { reference: `Patient/${patient}` }, code: { coding: [{ system: 'urn:local', code: 'PEN', display: 'Penicillin' }] } });
+    const system = await fhir({
+      resourceType: 'AllergyIntolerance',
+      patient: { reference: `Patient/${patient}` },
+      code: { coding: [{ system: 'urn:local', code: 'PEN', display: 'Penicillin' }] },
+    });
     expect(system.status).toBe(422);
-    expect(((await system.json()) as any).issue.map((i: any) => i.diagnostics)).toContainEqual(expect.stringMatching(/^body\.code\.coding\.0\.system: /));
+    expect(((await system.json()) as any).issue.map((i: any) => i.diagnostics)).toContainEqual(
+      expect.stringMatching(/^body\.code\.coding\.0\.system: /),
+    );
   });
 
   it('creates a coded entry and a good text (201, Location), valid FHIR; a reaction from its manifestation', async () => {
     const res = await fhir({
-      resourceType: 'AllergyIntolerance', patient: { reference: `Patient/${patient}` }, code: { coding: [penicillin] }, criticality: 'high',
+      resourceType: 'AllergyIntolerance',
+      patient: { reference: `Patient/${patient}` },
+      code: { coding: [penicillin] },
+      criticality: 'high',
       reaction: [{ manifestation: [{ text: 'Anaphylaxis' }] }],
     });
     expect(res.status).toBe(201);
     const body = (await res.json()) as any;
     expect(res.headers.get('location')).toBe(`${gw.url}/fhir/R4/AllergyIntolerance/${body.id}`);
-    expect(body).toMatchObject({ resourceType: 'AllergyIntolerance', patient: { reference: `Patient/${patient}` }, code: { coding: [penicillin], text: 'Penicillin' }, criticality: 'high', reaction: [{ description: 'Anaphylaxis' }] });
+    expect(body).toMatchObject({
+      resourceType: 'AllergyIntolerance',
+      patient: { reference: `Patient/${patient}` },
+      code: { coding: [penicillin], text: 'Penicillin' },
+      criticality: 'high',
+      reaction: [{ description: 'Anaphylaxis' }],
+    });
     await expectValidFhir(body);
 
     const text = await fhir({ resourceType: 'AllergyIntolerance', patient: { reference: patient }, code: { text: 'Peanuts' } });
@@ -147,7 +206,10 @@ describe('FHIR POST /fhir/R4/AllergyIntolerance', () => {
   });
 
   it('an unknown patient is a 404', async () => {
-    expect((await fhir({ resourceType: 'AllergyIntolerance', patient: { reference: 'Patient/pat-nobody-here' }, code: { text: 'Peanuts' } })).status).toBe(404);
+    expect(
+      (await fhir({ resourceType: 'AllergyIntolerance', patient: { reference: 'Patient/pat-nobody-here' }, code: { text: 'Peanuts' } }))
+        .status,
+    ).toBe(404);
   });
 });
 
@@ -155,8 +217,14 @@ describe('MCP record_allergy', () => {
   it('"0" is a tool error carrying the 422 problem that names substance.text', async () => {
     const r = await tool({ substance: { text: '0' }, criticality: 'high' });
     expect(r.isError).toBe(true);
-    expect((r.content[0] as { text: string }).text).toMatch(/^Unprocessable Content \(422\): The allergy is not plausible clinical input: substance\.text: /);
-    expect(r._meta['vitalis/problem']).toMatchObject({ status: 422, type: `${gw.url}/errors/implausible-clinical-input`, errors: [{ path: 'substance.text' }] });
+    expect((r.content[0] as { text: string }).text).toMatch(
+      /^Unprocessable Content \(422\): The allergy is not plausible clinical input: substance\.text: /,
+    );
+    expect(r._meta['vitalis/problem']).toMatchObject({
+      status: 422,
+      type: `${gw.url}/errors/implausible-clinical-input`,
+      errors: [{ path: 'substance.text' }],
+    });
     const bad = await tool({ substance: { coding: [{ ...penicillin, code: '123' }] }, reaction: 'x' });
     expect(bad._meta['vitalis/problem'].errors.map((e: { path: string }) => e.path)).toEqual(['substance.coding.0.code', 'reaction']);
   });
@@ -164,7 +232,12 @@ describe('MCP record_allergy', () => {
   it('records a coded entry and a good text', async () => {
     const coded = await tool({ substance: { coding: [penicillin] }, criticality: 'high', reaction: 'Hives' });
     expect(coded.isError).toBeFalsy();
-    expect(coded.structuredContent.allergy).toMatchObject({ substance: 'Penicillin', coding: [penicillin], criticality: 'high', reaction: 'Hives' });
+    expect(coded.structuredContent.allergy).toMatchObject({
+      substance: 'Penicillin',
+      coding: [penicillin],
+      criticality: 'high',
+      reaction: 'Hives',
+    });
     expect((coded.content[0] as { text: string }).text).toContain('Recorded Penicillin (SNOMED CT 764146007), criticality high');
     const text = await tool({ substance: { text: 'Sulfonamides' } });
     expect(text.isError).toBeFalsy();

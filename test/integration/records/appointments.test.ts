@@ -28,9 +28,15 @@ async function patient(): Promise<string> {
 }
 async function slot(clinicianId: string, hour: number) {
   const start = new Date(Date.UTC(2031, 0, 5, hour));
-  return createSlot(gw.deps.pool, { clinicianId, appointmentType: 'consultation', start: start.toISOString(), end: new Date(start.getTime() + 1_800_000).toISOString() });
+  return createSlot(gw.deps.pool, {
+    clinicianId,
+    appointmentType: 'consultation',
+    start: start.toISOString(),
+    end: new Date(start.getTime() + 1_800_000).toISOString(),
+  });
 }
-const book = (slotId: string, patientId: string) => api('/appointments', { method: 'POST', headers: { ...desk, ...json }, body: JSON.stringify({ slot_id: slotId, patient_id: patientId }) });
+const book = (slotId: string, patientId: string) =>
+  api('/appointments', { method: 'POST', headers: { ...desk, ...json }, body: JSON.stringify({ slot_id: slotId, patient_id: patientId }) });
 
 describe('appointments', () => {
   it('100 concurrent bookings of one slot: exactly one 201, the rest 409', async () => {
@@ -39,7 +45,9 @@ describe('appointments', () => {
     const statuses = await Promise.all(Array.from({ length: 100 }, (_, i) => book(s.id, patients[i % 5]!).then((r) => r.status)));
     expect(statuses.filter((x) => x === 201)).toHaveLength(1);
     expect(statuses.filter((x) => x === 409)).toHaveLength(99);
-    const { rows } = await gw.deps.pool.query("SELECT count(*)::int AS n FROM events WHERE stream_id = $1 AND type = 'AppointmentBooked'", [`slot-${s.id}`]);
+    const { rows } = await gw.deps.pool.query("SELECT count(*)::int AS n FROM events WHERE stream_id = $1 AND type = 'AppointmentBooked'", [
+      `slot-${s.id}`,
+    ]);
     expect(rows[0].n).toBe(1);
   });
 
@@ -48,7 +56,12 @@ describe('appointments', () => {
     const p = await patient();
     const res = await book(s.id, p);
     expect(res.status).toBe(201);
-    const appt = (await res.json()) as { id: string; status: string; slot: { reference: string }[]; participant: { actor: { reference: string } }[] };
+    const appt = (await res.json()) as {
+      id: string;
+      status: string;
+      slot: { reference: string }[];
+      participant: { actor: { reference: string } }[];
+    };
     expect(appt).toMatchObject({ resourceType: 'Appointment', status: 'booked', slot: [{ reference: `Slot/${s.id}` }] });
     expect(appt.participant[0]!.actor.reference).toBe(`Patient/${p}`);
     expect((await api(`/appointments/${appt.id}`, { headers: desk })).status).toBe(200);
@@ -65,21 +78,44 @@ describe('appointments', () => {
     const p = await patient();
     const appt = (await (await book(a.id, p)).json()) as { id: string };
     expect((await book(c.id, await patient())).status).toBe(201);
-    expect((await api(`/appointments/${appt.id}/reschedule`, { method: 'POST', headers: { ...desk, ...json }, body: JSON.stringify({ slot_id: c.id }) })).status).toBe(409);
+    expect(
+      (
+        await api(`/appointments/${appt.id}/reschedule`, {
+          method: 'POST',
+          headers: { ...desk, ...json },
+          body: JSON.stringify({ slot_id: c.id }),
+        })
+      ).status,
+    ).toBe(409);
     expect((await api(`/appointments/${appt.id}`, { headers: desk })).status).toBe(200); // still booked
-    const moved = await api(`/appointments/${appt.id}/reschedule`, { method: 'POST', headers: { ...desk, ...json }, body: JSON.stringify({ slot_id: b.id }) });
+    const moved = await api(`/appointments/${appt.id}/reschedule`, {
+      method: 'POST',
+      headers: { ...desk, ...json },
+      body: JSON.stringify({ slot_id: b.id }),
+    });
     expect(moved.status).toBe(201);
     expect(((await moved.json()) as { slot: { reference: string }[] }).slot[0]!.reference).toBe(`Slot/${b.id}`);
     expect((await api(`/appointments/${appt.id}`, { headers: desk })).status).toBe(404);
 
     await catchUpTo(gw.deps.pool, slotsProjection, await headPosition(gw.deps.pool));
-    const list = (await (await api(`/appointments?clinician=${clin}`, { headers: desk })).json()) as { entry: { resource: { resourceType: string; id: string; status: string } }[] };
+    const list = (await (await api(`/appointments?clinician=${clin}`, { headers: desk })).json()) as {
+      entry: { resource: { resourceType: string; id: string; status: string } }[];
+    };
     const slots = list.entry.filter((e) => e.resource.resourceType === 'Slot').map((e) => [e.resource.id, e.resource.status]);
-    expect(slots).toEqual([[a.id, 'free'], [b.id, 'busy'], [c.id, 'busy']]);
+    expect(slots).toEqual([
+      [a.id, 'free'],
+      [b.id, 'busy'],
+      [c.id, 'busy'],
+    ]);
     // the matches, then the clinician's Schedule the Slots belong to (search mode include, 0.2.0)
-    type Listing = { entry: { search: { mode: string }; resource: { resourceType: string; id: string; schedule?: { reference: string } } }[] };
+    type Listing = {
+      entry: { search: { mode: string }; resource: { resourceType: string; id: string; schedule?: { reference: string } } }[];
+    };
     const free = (await (await api(`/appointments?clinician=${clin}&status=free`, { headers: desk })).json()) as Listing;
-    expect(free.entry.map((e) => [e.resource.resourceType, e.search.mode])).toEqual([['Slot', 'match'], ['Schedule', 'include']]);
+    expect(free.entry.map((e) => [e.resource.resourceType, e.search.mode])).toEqual([
+      ['Slot', 'match'],
+      ['Schedule', 'include'],
+    ]);
     expect(free.entry[0]!.resource.schedule).toEqual({ reference: `Schedule/${clin}` });
     expect(free.entry[1]!.resource.id).toBe(clin);
     const mine = (await (await api(`/appointments?patient=${p}`, { headers: desk })).json()) as Listing;
@@ -87,18 +123,28 @@ describe('appointments', () => {
   });
 
   it('validates input and scopes: 400 on bad ids, 404 unknown slot, 422 unknown patient, 403 without write:appointments', async () => {
-    expect((await api('/appointments', { method: 'POST', headers: { ...desk, ...json }, body: JSON.stringify({ slot_id: 'bad id!' }) })).status).toBe(400);
+    expect(
+      (await api('/appointments', { method: 'POST', headers: { ...desk, ...json }, body: JSON.stringify({ slot_id: 'bad id!' }) })).status,
+    ).toBe(400);
     expect((await book('nosuchslot', await patient())).status).toBe(404);
     const s = await slot(`clin-${uid()}`, 14);
     expect((await book(s.id, 'pat-nobody')).status).toBe(422);
     const reader = await authHeaders(gw.url, ['read:appointments']);
-    expect((await api('/appointments', { method: 'POST', headers: { ...reader, ...json }, body: JSON.stringify({ slot_id: s.id, patient_id: 'x' }) })).status).toBe(403);
+    expect(
+      (
+        await api('/appointments', {
+          method: 'POST',
+          headers: { ...reader, ...json },
+          body: JSON.stringify({ slot_id: s.id, patient_id: 'x' }),
+        })
+      ).status,
+    ).toBe(403);
     expect((await api('/appointments?from=yesterday', { headers: reader })).status).toBe(400);
   });
 });
 
 describe('appointments for a patient user (service, real database)', () => {
-  it('books only for themselves, sees others\' bookings as busy without a patient, cancels only their own', async () => {
+  it("books only for themselves, sees others' bookings as busy without a patient, cancels only their own", async () => {
     const { bookAppointment, cancelAppointment, listSlots } = await import('../../../apps/gateway/src/appointments/service');
     const pool = gw.deps.pool;
     const clin = `clin-${uid()}`;
@@ -109,10 +155,16 @@ describe('appointments for a patient user (service, real database)', () => {
     await expect(bookAppointment(pool, user, { slotId: s1.id, patientId: other })).rejects.toMatchObject({ status: 403 });
     const mine = await bookAppointment(pool, user, { slotId: s1.id });
     expect(mine.patientId).toBe(me);
-    const theirs = await bookAppointment(pool, caller({ scopes: ['write:appointments'], roles: ['reception'] }), { slotId: s2.id, patientId: other });
+    const theirs = await bookAppointment(pool, caller({ scopes: ['write:appointments'], roles: ['reception'] }), {
+      slotId: s2.id,
+      patientId: other,
+    });
     await catchUpTo(pool, slotsProjection, await headPosition(pool));
     const { slots } = await listSlots(pool, user, { clinician: clin, limit: 10 });
-    expect(slots.map((s) => [s.id, s.status, s.patientId])).toEqual([[s1.id, 'busy', me], [s2.id, 'busy', null]]);
+    expect(slots.map((s) => [s.id, s.status, s.patientId])).toEqual([
+      [s1.id, 'busy', me],
+      [s2.id, 'busy', null],
+    ]);
     await expect(listSlots(pool, user, { patient: other, limit: 10 })).rejects.toMatchObject({ status: 403 });
     await expect(cancelAppointment(pool, user, theirs.appointmentId!)).rejects.toMatchObject({ status: 404 });
     await expect(cancelAppointment(pool, user, mine.appointmentId!)).resolves.toMatchObject({ id: s1.id });

@@ -37,29 +37,47 @@ async function expect503(res: Response): Promise<void> {
   expect(await res.json()).toMatchObject({ status: 503, detail: expect.stringMatching(/audit trail/) });
 }
 
-const patient = async () => (await registerPatient(pool, caller({ scopes: ['write:patients'] }), { family: `Tx${uid()}`, given: ['Al'] })).id;
+const patient = async () =>
+  (await registerPatient(pool, caller({ scopes: ['write:patients'] }), { family: `Tx${uid()}`, given: ['Al'] })).id;
 
 describe('an event-sourced write whose audit row cannot be written', () => {
   it('registration: 503, no event and the identifier stays free', async () => {
     const family = `NoAudit${uid()}`;
     await expect503(await api('/patients', { method: 'POST', headers, body: JSON.stringify(patientBody(family)) }));
-    const events = await pool.query("SELECT count(*)::int AS n FROM events WHERE type = 'PatientRegistered' AND data->>'family' = $1", [family]);
+    const events = await pool.query("SELECT count(*)::int AS n FROM events WHERE type = 'PatientRegistered' AND data->>'family' = $1", [
+      family,
+    ]);
     expect(events.rows[0].n).toBe(0);
     // The identifier reservation was in the same transaction: another patient may take it.
-    const other = await registerPatient(pool, caller({ scopes: ['write:patients'] }), { family, given: [], identifiers: [{ system: 'urn:vitalis:mrn', value: `MRN-${family}` }] });
+    const other = await registerPatient(pool, caller({ scopes: ['write:patients'] }), {
+      family,
+      given: [],
+      identifiers: [{ system: 'urn:vitalis:mrn', value: `MRN-${family}` }],
+    });
     expect(other.identifiers).toEqual([{ system: 'urn:vitalis:mrn', value: `MRN-${family}` }]);
   });
 
   it('update: 503 and the stream stays at its version', async () => {
     const id = await patient();
-    await expect503(await api(`/patients/${id}`, { method: 'PUT', headers: { ...headers, 'if-match': '"1"' }, body: JSON.stringify(patientBody(`Changed${uid()}`)) }));
+    await expect503(
+      await api(`/patients/${id}`, {
+        method: 'PUT',
+        headers: { ...headers, 'if-match': '"1"' },
+        body: JSON.stringify(patientBody(`Changed${uid()}`)),
+      }),
+    );
     expect((await readStream(pool, patientStream(id))).map((e) => e.type)).toEqual(['PatientRegistered']);
   });
 
   it('booking: 503 and the slot stays free', async () => {
     const id = await patient();
     const start = new Date(Date.UTC(2032, 1, 1, 9));
-    const slot = await createSlot(pool, { clinicianId: `cln-${uid()}`, appointmentType: 'consultation', start: start.toISOString(), end: new Date(start.getTime() + 1_800_000).toISOString() });
+    const slot = await createSlot(pool, {
+      clinicianId: `cln-${uid()}`,
+      appointmentType: 'consultation',
+      start: start.toISOString(),
+      end: new Date(start.getTime() + 1_800_000).toISOString(),
+    });
     await expect503(await api('/appointments', { method: 'POST', headers, body: JSON.stringify({ slot_id: slot.id, patient_id: id }) }));
     expect((await readStream(pool, slotStream(slot.id))).map((e) => e.type)).toEqual(['SlotCreated']);
   });

@@ -27,7 +27,7 @@ const timeKeyForgeries = (idField: string) => ({
   'extra field': json({ t: '2024-01-01T10:00:00.000Z', [idField]: 'x', q: 1 }),
   'NUL in the id': json({ t: '2024-01-01T10:00:00.000Z', [idField]: 'x\u0000y' }),
   'an array': json(['2024-01-01T10:00:00.000Z', 'x']),
-  'null': json(null),
+  null: json(null),
   'not JSON': b64('{"t": not json'),
   'not base64url': '***not+base64/url***',
 });
@@ -61,11 +61,19 @@ beforeAll(async () => {
   const reg = await fetch(`${gw.url}/api/auth/register`, {
     method: 'POST',
     headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ client_name: 'cursor-test', grant_types: ['client_credentials'], token_endpoint_auth_method: 'client_secret_post', scope: 'read:appointments' }),
+    body: JSON.stringify({
+      client_name: 'cursor-test',
+      grant_types: ['client_credentials'],
+      token_endpoint_auth_method: 'client_secret_post',
+      scope: 'read:appointments',
+    }),
   });
   expect(reg.status).toBe(201);
   const client = (await reg.json()) as { client_id: string; client_secret: string };
-  const token = await fetch(`${gw.url}/api/auth/oauth2/token`, { method: 'POST', body: new URLSearchParams({ grant_type: 'client_credentials', client_id: client.client_id, client_secret: client.client_secret }) });
+  const token = await fetch(`${gw.url}/api/auth/oauth2/token`, {
+    method: 'POST',
+    body: new URLSearchParams({ grant_type: 'client_credentials', client_id: client.client_id, client_secret: client.client_secret }),
+  });
   expect(token.status).toBe(200);
   publicOnly = { authorization: `Bearer ${((await token.json()) as { access_token: string }).access_token}` };
 });
@@ -79,10 +87,18 @@ describe('a forged cursor is a 400 problem', () => {
         const res = await fetch(`${gw.url}${route.path}?${route.param}=${encodeURIComponent(cursor)}`, { headers: route.headers() });
         const type = res.headers.get('content-type') ?? '';
         const body = (await res.json()) as Record<string, unknown>;
-        const shape = route.path.startsWith('/fhir/') ? (body.resourceType === 'OperationOutcome' && type.startsWith('application/fhir+json') ? 'outcome' : 'other') : (type.startsWith('application/problem+json') && body.status === 400 ? 'problem' : 'other');
+        const shape = route.path.startsWith('/fhir/')
+          ? body.resourceType === 'OperationOutcome' && type.startsWith('application/fhir+json')
+            ? 'outcome'
+            : 'other'
+          : type.startsWith('application/problem+json') && body.status === 400
+            ? 'problem'
+            : 'other';
         answers.push(`${what}: ${res.status} ${shape}`);
       }
-      const expected = Object.keys(route.forgeries).map((what) => `${what}: 400 ${route.path.startsWith('/fhir/') ? 'outcome' : 'problem'}`);
+      const expected = Object.keys(route.forgeries).map(
+        (what) => `${what}: 400 ${route.path.startsWith('/fhir/') ? 'outcome' : 'problem'}`,
+      );
       expect(answers).toEqual(expected);
     });
   }

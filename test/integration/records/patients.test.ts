@@ -46,9 +46,21 @@ describe('patients', () => {
     expect(read.status).toBe(200);
     expect(read.headers.get('etag')).toBe('"1"');
     // the envelope (0.2.0): FHIR resources side by side, the Patient never extended
-    const p = (await read.json()) as { view: string; patient: Record<string, unknown>; allergies: unknown[]; latest_vitals: unknown[]; news2: unknown };
+    const p = (await read.json()) as {
+      view: string;
+      patient: Record<string, unknown>;
+      allergies: unknown[];
+      latest_vitals: unknown[];
+      news2: unknown;
+    };
     expect(p.view).toBe('clinical');
-    expect(p.patient).toMatchObject({ resourceType: 'Patient', id: body.id, birthDate: '1980-02-03', gender: 'female', name: [{ family, given: ['Ada'] }] });
+    expect(p.patient).toMatchObject({
+      resourceType: 'Patient',
+      id: body.id,
+      birthDate: '1980-02-03',
+      gender: 'female',
+      name: [{ family, given: ['Ada'] }],
+    });
     expect(p.patient).not.toHaveProperty('allergies');
     expect(p.patient).not.toHaveProperty('vitals');
     expect(p.allergies).toEqual([]);
@@ -64,7 +76,7 @@ describe('patients', () => {
     const bad = await api('/patients', { method: 'POST', headers: { ...admin, ...json }, body: JSON.stringify({ name: [] }) });
     expect(bad.status).toBe(400);
     expect(bad.headers.get('content-type')).toContain('application/problem+json');
-    expect(((await api('/patients/pat-doesnotexist', { headers: admin })).status)).toBe(404);
+    expect((await api('/patients/pat-doesnotexist', { headers: admin })).status).toBe(404);
     expect((await api('/patients/pat-x')).status).toBe(401);
   });
 
@@ -84,19 +96,37 @@ describe('patients', () => {
     const { id, etag } = await register(`Race${uid()}`);
     const results = await Promise.all(
       Array.from({ length: 20 }, (_, i) =>
-        api(`/patients/${id}`, { method: 'PUT', headers: { ...admin, ...json, 'if-match': etag }, body: JSON.stringify(patientBody(`Race${i}-${id}`)) }).then((r) => r.status),
+        api(`/patients/${id}`, {
+          method: 'PUT',
+          headers: { ...admin, ...json, 'if-match': etag },
+          body: JSON.stringify(patientBody(`Race${i}-${id}`)),
+        }).then((r) => r.status),
       ),
     );
     expect(results.filter((s) => s === 200)).toHaveLength(1);
     expect(results.filter((s) => s === 412)).toHaveLength(19);
-    const history = (await (await api(`/patients/${id}/history`, { headers: admin })).json()) as { events: { version: number; type: string; metadata: Record<string, unknown> }[] };
-    expect(history.events.map((e) => [e.version, e.type])).toEqual([[1, 'PatientRegistered'], [2, 'PatientUpdated']]);
+    const history = (await (await api(`/patients/${id}/history`, { headers: admin })).json()) as {
+      events: { version: number; type: string; metadata: Record<string, unknown> }[];
+    };
+    expect(history.events.map((e) => [e.version, e.type])).toEqual([
+      [1, 'PatientRegistered'],
+      [2, 'PatientUpdated'],
+    ]);
     expect(history.events[0]!.metadata).toMatchObject({ scope: 'write:patients' });
   });
 
   it('records and removes allergies as events; reception sees demographics only and cannot touch allergies', async () => {
     const { id } = await register(`Curie${uid()}`, reception);
-    const rec = await api(`/patients/${id}/allergies`, { method: 'POST', headers: { ...admin, ...json }, body: JSON.stringify({ resourceType: 'AllergyIntolerance', code: { text: 'Penicillin' }, criticality: 'high', reaction: [{ description: 'rash' }] }) });
+    const rec = await api(`/patients/${id}/allergies`, {
+      method: 'POST',
+      headers: { ...admin, ...json },
+      body: JSON.stringify({
+        resourceType: 'AllergyIntolerance',
+        code: { text: 'Penicillin' },
+        criticality: 'high',
+        reaction: [{ description: 'rash' }],
+      }),
+    });
     expect(rec.status).toBe(201);
     const allergy = (await rec.json()) as { id: string; code: { text: string } };
     expect(allergy.code.text).toBe('Penicillin');
@@ -110,9 +140,19 @@ describe('patients', () => {
     expect(demo.patient).not.toHaveProperty('allergies');
     expect(demo.patient).not.toHaveProperty('vitals');
     expect((await api(`/patients/${id}/history`, { headers: reception })).status).toBe(403);
-    expect((await api(`/patients/${id}/allergies`, { method: 'POST', headers: { ...reception, ...json }, body: JSON.stringify({ code: { text: 'Nuts' } }) })).status).toBe(403);
+    expect(
+      (
+        await api(`/patients/${id}/allergies`, {
+          method: 'POST',
+          headers: { ...reception, ...json },
+          body: JSON.stringify({ code: { text: 'Nuts' } }),
+        })
+      ).status,
+    ).toBe(403);
 
-    expect((await api(`/patients/${id}/allergies/${allergy.id}`, { method: 'DELETE', headers: { ...admin, 'if-match': '"1"' } })).status).toBe(412);
+    expect(
+      (await api(`/patients/${id}/allergies/${allergy.id}`, { method: 'DELETE', headers: { ...admin, 'if-match': '"1"' } })).status,
+    ).toBe(412);
     const del = await api(`/patients/${id}/allergies/${allergy.id}`, { method: 'DELETE', headers: admin });
     expect(del.status).toBe(204);
     expect(del.headers.get('etag')).toBe('"3"');
@@ -134,7 +174,11 @@ describe('patients', () => {
     const page2 = (await (await fetch(nextOf(page1)!, { headers: admin })).json()) as Page;
     expect(page2.entry.map((e) => e.resource.id)).toEqual(ids.slice(2));
     expect(nextOf(page2)).toBeUndefined();
-    const byIdent = (await (await api(`/patients?identifier=${encodeURIComponent(`urn:vitalis:mrn|MRN-Search${tag}1`)}&birthdate=1980-02-03`, { headers: reception })).json()) as { entry: { resource: { id: string } }[] };
+    const byIdent = (await (
+      await api(`/patients?identifier=${encodeURIComponent(`urn:vitalis:mrn|MRN-Search${tag}1`)}&birthdate=1980-02-03`, {
+        headers: reception,
+      })
+    ).json()) as { entry: { resource: { id: string } }[] };
     expect(byIdent.entry.map((e) => e.resource.id)).toEqual([ids[1]]);
     expect((await api('/patients?cursor=garbage!', { headers: admin })).status).toBe(400);
     const noScope = await authHeaders(gw.url, ['read:appointments']);
@@ -150,7 +194,11 @@ describe('patients', () => {
     await expect(patientHistory(pool, appointmentsOnly, a.id)).rejects.toMatchObject({ status: 403 });
     const demographics = caller({ scopes: ['read:appointments', 'patient/Patient.rs'], roles: ['patient'], patientId: a.id });
     await expect(getPatient(pool, demographics, a.id)).resolves.toMatchObject({ view: 'demographics' });
-    const me = caller({ scopes: ['read:appointments', 'patient/Patient.rs', 'patient/AllergyIntolerance.rs'], roles: ['patient'], patientId: a.id });
+    const me = caller({
+      scopes: ['read:appointments', 'patient/Patient.rs', 'patient/AllergyIntolerance.rs'],
+      roles: ['patient'],
+      patientId: a.id,
+    });
     await expect(getPatient(pool, me, a.id)).resolves.toMatchObject({ view: 'clinical' });
     await expect(patientHistory(pool, me, a.id)).rejects.toMatchObject({ status: 403 }); // the history is for clinical readers
     await expect(getPatient(pool, me, b.id)).rejects.toMatchObject({ status: 403 });
@@ -161,7 +209,11 @@ describe('patients', () => {
     const family = `Audit${uid()}`;
     const { id, etag } = await register(family);
     await api(`/patients/${id}`, { headers: nurse });
-    await api(`/patients/${id}`, { method: 'PUT', headers: { ...admin, ...json, 'if-match': etag }, body: JSON.stringify(patientBody(family)) });
+    await api(`/patients/${id}`, {
+      method: 'PUT',
+      headers: { ...admin, ...json, 'if-match': etag },
+      body: JSON.stringify(patientBody(family)),
+    });
     await api(`/patients/${id}/history`, { headers: admin });
     const rows = await auditRows(gw.deps.pool, id);
     expect(rows).toEqual([

@@ -27,13 +27,16 @@ async function until(probe: () => Promise<boolean>, what: string, timeoutMs = 60
 
 function startChild(prefix: string): ChildProcess {
   return spawn(process.execPath, ['--import', 'tsx', 'test/integration/records/projector-child.ts', prefix], {
-    env: { ...process.env, DATABASE_URL: testEnv.DATABASE_URL }, stdio: ['ignore', 'ignore', 'inherit'],
+    env: { ...process.env, DATABASE_URL: testEnv.DATABASE_URL },
+    stdio: ['ignore', 'ignore', 'inherit'],
   });
 }
 
 /** Rows of `a` missing from `b` plus rows of `b` missing from `a` (whole-row comparison). */
 async function rowDiff(a: string, b: string): Promise<number> {
-  const { rows } = await pool.query<{ n: number }>(`SELECT (SELECT count(*) FROM (TABLE ${a} EXCEPT ALL TABLE ${b}) x) + (SELECT count(*) FROM (TABLE ${b} EXCEPT ALL TABLE ${a}) y) AS n`);
+  const { rows } = await pool.query<{ n: number }>(
+    `SELECT (SELECT count(*) FROM (TABLE ${a} EXCEPT ALL TABLE ${b}) x) + (SELECT count(*) FROM (TABLE ${b} EXCEPT ALL TABLE ${a}) y) AS n`,
+  );
   return Number(rows[0]!.n);
 }
 
@@ -44,7 +47,12 @@ describe('projections', () => {
     const name = `kill-test-${prefix}`;
     const positions: number[] = [];
     for (let i = 0; i < 30; i++) {
-      const r = await append(pool, `${prefix}${i}`, 0, Array.from({ length: 20 }, (_, n) => ({ type: 'Tick', data: { n } })));
+      const r = await append(
+        pool,
+        `${prefix}${i}`,
+        0,
+        Array.from({ length: 20 }, (_, n) => ({ type: 'Tick', data: { n } })),
+      );
       positions.push(...r.events.map((e) => e.globalPosition));
     }
     let child = startChild(prefix);
@@ -54,7 +62,12 @@ describe('projections', () => {
       await new Promise((r) => child.once('exit', r));
       // more events arrive while it is down, so the restart always has work outstanding
       for (let i = 30; i < 40; i++) {
-        const r = await append(pool, `${prefix}${i}`, 0, Array.from({ length: 20 }, (_, n) => ({ type: 'Tick', data: { n } })));
+        const r = await append(
+          pool,
+          `${prefix}${i}`,
+          0,
+          Array.from({ length: 20 }, (_, n) => ({ type: 'Tick', data: { n } })),
+        );
         positions.push(...r.events.map((e) => e.globalPosition));
       }
       child = startChild(prefix);
@@ -62,21 +75,48 @@ describe('projections', () => {
     } finally {
       child.kill('SIGKILL');
     }
-    const { rows } = await pool.query<{ global_position: number }>('SELECT global_position FROM kill_test_applied WHERE projection = $1 ORDER BY global_position', [prefix]);
+    const { rows } = await pool.query<{ global_position: number }>(
+      'SELECT global_position FROM kill_test_applied WHERE projection = $1 ORDER BY global_position',
+      [prefix],
+    );
     expect(rows.map((r) => r.global_position)).toEqual(positions); // each exactly once, none missing
   });
 
   it('rebuilding every projection from zero equals the live read model, row by row, and swaps it in', async () => {
     // some triage traffic next to the patients/slots other tests wrote
     const p = `pat-${uid()}`;
-    await append(pool, `triage-${p}`, 0, [{ type: 'PatientArrived', data: { patientId: p, esi: 3, complaint: 'chest pain' } }, { type: 'TriageLevelSet', data: { esi: 2 } }]);
+    await append(pool, `triage-${p}`, 0, [
+      { type: 'PatientArrived', data: { patientId: p, esi: 3, complaint: 'chest pain' } },
+      { type: 'TriageLevelSet', data: { esi: 2 } },
+    ]);
     const gone = `pat-${uid()}`;
     // and an alarm (projection `alarms`), raised and acknowledged
     await append(pool, `patientAlerts-${p}`, 0, [
-      { type: 'VitalsAlertRaised', data: { alert_id: `${p}-a1`, rule: 'spo2-low', state: 'raised', patient_id: p, priority: 'high', kind: 'physiological', latching: true, message: 'SpO2 low: 85 %', value: 85, due_at: null, triggered_by: { device_id: `${p}-ox`, effective_at: '2026-01-01T00:00:00.000Z' } } },
-      { type: 'VitalsAlertAcknowledged', data: { alert_id: `${p}-a1`, patient_id: p, rule: 'spo2-low', by: { user: 'u1', client_id: 'c1' }, at: '2026-01-01T00:00:10.000Z' } },
+      {
+        type: 'VitalsAlertRaised',
+        data: {
+          alert_id: `${p}-a1`,
+          rule: 'spo2-low',
+          state: 'raised',
+          patient_id: p,
+          priority: 'high',
+          kind: 'physiological',
+          latching: true,
+          message: 'SpO2 low: 85 %',
+          value: 85,
+          due_at: null,
+          triggered_by: { device_id: `${p}-ox`, effective_at: '2026-01-01T00:00:00.000Z' },
+        },
+      },
+      {
+        type: 'VitalsAlertAcknowledged',
+        data: { alert_id: `${p}-a1`, patient_id: p, rule: 'spo2-low', by: { user: 'u1', client_id: 'c1' }, at: '2026-01-01T00:00:10.000Z' },
+      },
     ]);
-    const last = await append(pool, `triage-${gone}`, 0, [{ type: 'PatientArrived', data: { patientId: gone, esi: 4, complaint: 'sprain' } }, { type: 'PatientDischarged', data: {} }]);
+    const last = await append(pool, `triage-${gone}`, 0, [
+      { type: 'PatientArrived', data: { patientId: gone, esi: 4, complaint: 'sprain' } },
+      { type: 'PatientDischarged', data: {} },
+    ]);
     const lastPosition = last.events[last.events.length - 1]!.globalPosition;
     for (const projection of PROJECTIONS) {
       // past our events: a transaction open elsewhere (parallel test files) holds the gap-safe horizon back
@@ -87,7 +127,8 @@ describe('projections', () => {
       let replayed = shadow.position;
       while (live !== replayed) {
         live = (await catchUp(pool, projection)).position;
-        replayed = (await catchUp(pool, projection, { checkpoint: `${projection.name}:rebuild`, table: rebuildTable(projection) })).position;
+        replayed = (await catchUp(pool, projection, { checkpoint: `${projection.name}:rebuild`, table: rebuildTable(projection) }))
+          .position;
       }
       expect(await rowDiff(projection.table, rebuildTable(projection))).toBe(0);
       const before = (await pool.query(`SELECT count(*)::int AS n FROM ${projection.table}`)).rows[0].n as number;

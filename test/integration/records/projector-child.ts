@@ -14,7 +14,8 @@ const projection: Projection = {
   table: 'kill_test_applied',
   owns: (s) => s.startsWith(prefix),
   write: async (client, table, _streams, batch) => {
-    for (const e of batch) await client.query(`INSERT INTO ${table} (projection, global_position) VALUES ($1, $2)`, [prefix, e.globalPosition]);
+    for (const e of batch)
+      await client.query(`INSERT INTO ${table} (projection, global_position) VALUES ($1, $2)`, [prefix, e.globalPosition]);
   },
 };
 for (;;) {

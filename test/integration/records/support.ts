@@ -13,16 +13,28 @@ export const uid = () => randomUUID().replace(/-/g, '').slice(0, 10);
 export function caller(p: Partial<Principal>): Caller {
   return {
     principal: {
-      clientId: 'test-client', subject: 'test-subject', scopes: [], roles: ['system'], tokenId: uid(), expiresAt: Math.floor(Date.now() / 1000) + 600,
-      authMethod: 'client_secret', derivedFrom: [], sandbox: false, ...p,
+      clientId: 'test-client',
+      subject: 'test-subject',
+      scopes: [],
+      roles: ['system'],
+      tokenId: uid(),
+      expiresAt: Math.floor(Date.now() / 1000) + 600,
+      authMethod: 'client_secret',
+      derivedFrom: [],
+      sandbox: false,
+      ...p,
     } as Principal,
     requestId: `req-${uid()}`,
   };
 }
 
 export const patientBody = (family: string, extra: Record<string, unknown> = {}) => ({
-  resourceType: 'Patient', name: [{ family, given: ['Ada'] }], birthDate: '1980-02-03', gender: 'female',
-  identifier: [{ system: 'urn:vitalis:mrn', value: `MRN-${family}` }], ...extra,
+  resourceType: 'Patient',
+  name: [{ family, given: ['Ada'] }],
+  birthDate: '1980-02-03',
+  gender: 'female',
+  identifier: [{ system: 'urn:vitalis:mrn', value: `MRN-${family}` }],
+  ...extra,
 });
 
 export async function auditRows(pool: Pool, resourceId: string): Promise<{ action: string; outcome: string; scope: string }[]> {

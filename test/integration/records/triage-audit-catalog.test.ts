@@ -43,34 +43,94 @@ describe('triage board', () => {
     const a = await patient();
     const b = await patient();
     // a: RR 25 (3), SpO2 91 (3), systolic 95 (2), HR 120 (2), temp 39.5 (2) -> 12, high
-    await vitals(a, { '9279-1': [25, '/min'], '59408-5': [91, '%'], '8480-6': [95, 'mm[Hg]'], '8867-4': [120, '/min'], '8310-5': [39.5, 'Cel'] });
-    const admitA = await api('/triage', { method: 'POST', headers: { ...nurse, ...json }, body: JSON.stringify({ patient_id: a, esi: 3, complaint: 'shortness of breath' }) });
+    await vitals(a, {
+      '9279-1': [25, '/min'],
+      '59408-5': [91, '%'],
+      '8480-6': [95, 'mm[Hg]'],
+      '8867-4': [120, '/min'],
+      '8310-5': [39.5, 'Cel'],
+    });
+    const admitA = await api('/triage', {
+      method: 'POST',
+      headers: { ...nurse, ...json },
+      body: JSON.stringify({ patient_id: a, esi: 3, complaint: 'shortness of breath' }),
+    });
     expect(admitA.status).toBe(201);
     expect(admitA.headers.get('etag')).toBe('"1"');
-    expect((await api('/triage', { method: 'POST', headers: { ...nurse, ...json }, body: JSON.stringify({ patient_id: b, esi: 2, complaint: 'chest pain' }) })).status).toBe(201);
-    expect((await api('/triage', { method: 'POST', headers: { ...nurse, ...json }, body: JSON.stringify({ patient_id: a, esi: 3, complaint: 'again' }) })).status).toBe(409);
-    expect((await api('/triage', { method: 'POST', headers: { ...nurse, ...json }, body: JSON.stringify({ patient_id: a, esi: 6, complaint: 'x' }) })).status).toBe(400);
+    expect(
+      (
+        await api('/triage', {
+          method: 'POST',
+          headers: { ...nurse, ...json },
+          body: JSON.stringify({ patient_id: b, esi: 2, complaint: 'chest pain' }),
+        })
+      ).status,
+    ).toBe(201);
+    expect(
+      (
+        await api('/triage', {
+          method: 'POST',
+          headers: { ...nurse, ...json },
+          body: JSON.stringify({ patient_id: a, esi: 3, complaint: 'again' }),
+        })
+      ).status,
+    ).toBe(409);
+    expect(
+      (
+        await api('/triage', {
+          method: 'POST',
+          headers: { ...nurse, ...json },
+          body: JSON.stringify({ patient_id: a, esi: 6, complaint: 'x' }),
+        })
+      ).status,
+    ).toBe(400);
 
-    expect((await api(`/triage/${a}/esi`, { method: 'PUT', headers: { ...nurse, ...json, 'if-match': '"5"' }, body: JSON.stringify({ esi: 1 }) })).status).toBe(412);
-    const set = await api(`/triage/${a}/esi`, { method: 'PUT', headers: { ...nurse, ...json, 'if-match': '"1"' }, body: JSON.stringify({ esi: 1, reason: 'deteriorating' }) });
+    expect(
+      (
+        await api(`/triage/${a}/esi`, {
+          method: 'PUT',
+          headers: { ...nurse, ...json, 'if-match': '"5"' },
+          body: JSON.stringify({ esi: 1 }),
+        })
+      ).status,
+    ).toBe(412);
+    const set = await api(`/triage/${a}/esi`, {
+      method: 'PUT',
+      headers: { ...nurse, ...json, 'if-match': '"1"' },
+      body: JSON.stringify({ esi: 1, reason: 'deteriorating' }),
+    });
     expect(set.status).toBe(200);
     expect(((await set.json()) as { esi: number }).esi).toBe(1);
 
     // an alert raised then cleared, another still active (stream shape of branch i6); both acknowledged
     // afterwards (the lifecycle's events name the rule too): the active one stays on the board
     await append(gw.deps.pool, alertStream(a), 0, [
-      { type: 'VitalsAlertRaised', data: { rule: 'hr-high' } }, { type: 'VitalsAlertCleared', data: { rule: 'hr-high' } }, { type: 'VitalsAlertRaised', data: { rule: 'spo2-low' } },
-      { type: 'VitalsAlertAcknowledged', data: { rule: 'spo2-low' } }, { type: 'VitalsAlertAcknowledged', data: { rule: 'hr-high' } },
+      { type: 'VitalsAlertRaised', data: { rule: 'hr-high' } },
+      { type: 'VitalsAlertCleared', data: { rule: 'hr-high' } },
+      { type: 'VitalsAlertRaised', data: { rule: 'spo2-low' } },
+      { type: 'VitalsAlertAcknowledged', data: { rule: 'spo2-low' } },
+      { type: 'VitalsAlertAcknowledged', data: { rule: 'hr-high' } },
     ]);
     await catchUpTo(gw.deps.pool, triageProjection, await headPosition(gw.deps.pool));
     await catchUpTo(gw.deps.pool, patientsProjection, await headPosition(gw.deps.pool));
-    const board = (await (await api('/triage', { headers: nurse })).json()) as { entries: { patient_id: string; esi: number; name: string; alerts?: string[]; news2?: { score: number; risk: string } }[] };
+    const board = (await (await api('/triage', { headers: nurse })).json()) as {
+      entries: { patient_id: string; esi: number; name: string; alerts?: string[]; news2?: { score: number; risk: string } }[];
+    };
     const mine = board.entries.filter((e) => e.patient_id === a || e.patient_id === b);
-    expect(mine.map((e) => [e.patient_id, e.esi])).toEqual([[a, 1], [b, 2]]);
+    expect(mine.map((e) => [e.patient_id, e.esi])).toEqual([
+      [a, 1],
+      [b, 2],
+    ]);
     expect(mine[0]!.news2).toMatchObject({ score: 12, risk: 'high' });
     // the latest values behind it, snake_case like the rest of the API
     const latest = (mine[0] as unknown as { latest_vitals: Record<string, unknown>[] }).latest_vitals;
-    expect(latest.find((v) => v.code === '8867-4')).toEqual({ code: '8867-4', display: 'Heart rate', value: 120, unit: '/min', effective_at: expect.stringMatching(/^\d{4}-\d\d-\d\dT/) });
+    expect(latest.find((v) => v.code === '8867-4')).toEqual({
+      code: '8867-4',
+      display: 'Heart rate',
+      value: 120,
+      unit: '/min',
+      effective_at: expect.stringMatching(/^\d{4}-\d\d-\d\dT/),
+    });
     expect(mine[0]!.name).toMatch(/^Jo Tri/);
     expect(mine[0]!.alerts).toEqual(['spo2-low']);
     expect(mine[1]!.alerts).toEqual([]);
@@ -78,13 +138,17 @@ describe('triage board', () => {
     const readerNoVitals = await authHeaders(gw.url, ['read:patients']);
     const plain = (await (await api('/triage', { headers: readerNoVitals })).json()) as { entries: Record<string, unknown>[] };
     expect(plain.entries.find((e) => e.patient_id === a)).not.toHaveProperty('news2');
-    expect((await api(`/triage/${a}/esi`, { method: 'PUT', headers: { ...readerNoVitals, ...json }, body: JSON.stringify({ esi: 2 }) })).status).toBe(403);
+    expect(
+      (await api(`/triage/${a}/esi`, { method: 'PUT', headers: { ...readerNoVitals, ...json }, body: JSON.stringify({ esi: 2 }) })).status,
+    ).toBe(403);
 
     expect((await api(`/triage/${b}/discharge`, { method: 'POST', headers: nurse })).status).toBe(200);
     await catchUpTo(gw.deps.pool, triageProjection, await headPosition(gw.deps.pool));
     const after = (await (await api('/triage', { headers: nurse })).json()) as { entries: { patient_id: string }[] };
     expect(after.entries.map((e) => e.patient_id)).not.toContain(b);
-    expect((await api(`/triage/${b}/esi`, { method: 'PUT', headers: { ...nurse, ...json }, body: JSON.stringify({ esi: 2 }) })).status).toBe(404);
+    expect(
+      (await api(`/triage/${b}/esi`, { method: 'PUT', headers: { ...nurse, ...json }, body: JSON.stringify({ esi: 2 }) })).status,
+    ).toBe(404);
   });
 });
 
@@ -96,7 +160,10 @@ describe('audit query', () => {
     const res = await api(`/audit?resource_type=Patient&resource_id=${p}&action=patient.*`, { headers: admin });
     expect(res.status).toBe(200);
     const body = (await res.json()) as { data: { action: string; scope: string; outcome: string }[] };
-    expect(body.data.map((d) => [d.action, d.scope])).toEqual([['patient.read', 'read:patients'], ['patient.register', 'write:patients']]);
+    expect(body.data.map((d) => [d.action, d.scope])).toEqual([
+      ['patient.read', 'read:patients'],
+      ['patient.register', 'write:patients'],
+    ]);
     expect((await api('/audit', { headers: nurse })).status).toBe(403);
     expect((await api('/audit?outcome=maybe', { headers: admin })).status).toBe(400);
   });
@@ -108,9 +175,14 @@ describe('catalog', () => {
     expect(index.sections.map((s) => s.name)).toEqual(['clinicians', 'appointment-types', 'vital-signs', 'scopes']);
     const clinicians = (await (await api('/catalog/clinicians')).json()) as { data: { resourceType: string }[] };
     expect(clinicians.data[0]).toMatchObject({ resourceType: 'Practitioner' });
-    const vitalsRes = (await (await api('/catalog/vital-signs')).json()) as { data: { code: string; unit: string; normal?: { low: number; high: number } }[] };
+    const vitalsRes = (await (await api('/catalog/vital-signs')).json()) as {
+      data: { code: string; unit: string; normal?: { low: number; high: number } }[];
+    };
     expect(vitalsRes.data.find((v) => v.code === '8867-4')).toMatchObject({ unit: '/min', normal: { low: 51, high: 90 } });
-    const scopes = (await (await api('/catalog/scopes')).json()) as { scopes: { name: string }[]; roles: { role: string; scopes: string[] }[] };
+    const scopes = (await (await api('/catalog/scopes')).json()) as {
+      scopes: { name: string }[];
+      roles: { role: string; scopes: string[] }[];
+    };
     expect(scopes.scopes.map((s) => s.name)).toContain('write:triage');
     expect(scopes.roles.find((r) => r.role === 'admin')!.scopes).toContain('read:audit');
   });

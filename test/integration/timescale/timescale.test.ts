@@ -63,7 +63,8 @@ function series(patient: string, code: string, startMs: number, n: number, stepM
   }));
 }
 
-const write = (rows: StoredRow[], method: WriteMethod = 'copy') => withTransaction(pool, (c) => writeRows(c, TOPICS.vitalsObservations, rows, method));
+const write = (rows: StoredRow[], method: WriteMethod = 'copy') =>
+  withTransaction(pool, (c) => writeRows(c, TOPICS.vitalsObservations, rows, method));
 
 /** The oracle: buckets computed in JavaScript from the rows written, as the history API renders them. */
 function expectedBuckets(rows: StoredRow[], bucket: Bucket, from: number, to: number): BucketRow[] {
@@ -172,44 +173,68 @@ describe('compression and retention on the TimescaleDB engine', () => {
   const oldStart = H0 - 10 * DAY;
 
   it('a compression job run by hand compresses the old chunk; reads, redeliveries and late rows still work there', async () => {
-    const old = [...series(patient, HR, oldStart, 120, 30_000, (i) => 60 + (i % 20)), ...series(patient, SPO2, oldStart, 120, 30_000, (i) => 90 + (i % 9))];
+    const old = [
+      ...series(patient, HR, oldStart, 120, 30_000, (i) => 60 + (i % 20)),
+      ...series(patient, SPO2, oldStart, 120, 30_000, (i) => 90 + (i % 9)),
+    ];
     const recent = series(patient, HR, H0 + 10_000, 30, 60_000, (i) => 70 + i);
     expect(await write(old, 'copy')).toBe(240);
     expect(await write(recent, 'unnest')).toBe(30);
 
-    const job = await pool.query<{ job_id: number }>("SELECT job_id FROM timescaledb_information.jobs WHERE proc_name = 'policy_compression'");
+    const job = await pool.query<{ job_id: number }>(
+      "SELECT job_id FROM timescaledb_information.jobs WHERE proc_name = 'policy_compression'",
+    );
     await pool.query(`CALL run_job(${job.rows[0]!.job_id})`);
     const chunkOf = async (at: number) =>
-      (await pool.query<{ is_compressed: boolean }>(
-        "SELECT is_compressed FROM timescaledb_information.chunks WHERE hypertable_name = 'vitals_observations' AND range_start <= $1 AND range_end > $1",
-        [iso(at)],
-      )).rows[0]?.is_compressed;
+      (
+        await pool.query<{ is_compressed: boolean }>(
+          "SELECT is_compressed FROM timescaledb_information.chunks WHERE hypertable_name = 'vitals_observations' AND range_start <= $1 AND range_end > $1",
+          [iso(at)],
+        )
+      ).rows[0]?.is_compressed;
     expect(await chunkOf(oldStart)).toBe(true);
     expect(await chunkOf(H0 + 10_000)).toBe(false);
 
     // The compressed chunk answers the history API's raw read, every row and value.
     const page = await queryRaw(pool, { patient, from: iso(oldStart), to: iso(oldStart + DAY), limit: 1000 });
     expect(page.rows).toHaveLength(240);
-    expect(page.rows.filter((r) => r.code === HR).map((r) => (r as { value: number }).value)).toEqual(old.filter((r) => r.code === HR).map((r) => r.value));
+    expect(page.rows.filter((r) => r.code === HR).map((r) => (r as { value: number }).value)).toEqual(
+      old.filter((r) => r.code === HR).map((r) => r.value),
+    );
 
     // A redelivery into the compressed chunk stores nothing (COPY hits the unique index, the staged
     // ON CONFLICT path skips); a late new row lands there.
     expect(await write(old.slice(0, 50), 'copy')).toBe(0);
     expect(await write(old.slice(50, 60), 'unnest')).toBe(0);
-    expect(await write(series(patient, HR, oldStart + 15_000, 1, 1, () => 61), 'copy')).toBe(1);
+    expect(
+      await write(
+        series(patient, HR, oldStart + 15_000, 1, 1, () => 61),
+        'copy',
+      ),
+    ).toBe(1);
     const { rows } = await pool.query('SELECT count(*)::int AS n FROM vitals_observations WHERE patient_id = $1', [patient]);
     expect(rows[0].n).toBe(271);
   });
 
   it("the projector's retention drops the old compressed chunk; the aggregates keep its buckets", async () => {
-    await pool.query(`CALL refresh_continuous_aggregate('vitals_cagg_1m', $1::timestamptz, $2::timestamptz)`, [iso(oldStart), iso(oldStart + DAY)]);
-    const kept = await pool.query('SELECT count(*)::int AS n, sum(count)::int AS rows FROM vitals_cagg_1m WHERE patient_id = $1', [patient]);
+    await pool.query(`CALL refresh_continuous_aggregate('vitals_cagg_1m', $1::timestamptz, $2::timestamptz)`, [
+      iso(oldStart),
+      iso(oldStart + DAY),
+    ]);
+    const kept = await pool.query('SELECT count(*)::int AS n, sum(count)::int AS rows FROM vitals_cagg_1m WHERE patient_id = $1', [
+      patient,
+    ]);
     expect(kept.rows[0].rows).toBe(241); // the old rows and the late one; the recent ones are not refreshed here
     const { dropped } = await maintainPartitions(pool, { retentionDays: 9, daysAhead: 2 });
     expect(dropped).toBeGreaterThanOrEqual(1);
-    const raw = await pool.query('SELECT count(*)::int AS n FROM vitals_observations WHERE patient_id = $1 AND effective_at < $2', [patient, iso(H0)]);
+    const raw = await pool.query('SELECT count(*)::int AS n FROM vitals_observations WHERE patient_id = $1 AND effective_at < $2', [
+      patient,
+      iso(H0),
+    ]);
     expect(raw.rows[0].n).toBe(0);
-    const after = await pool.query('SELECT count(*)::int AS n, sum(count)::int AS rows FROM vitals_cagg_1m WHERE patient_id = $1', [patient]);
+    const after = await pool.query('SELECT count(*)::int AS n, sum(count)::int AS rows FROM vitals_cagg_1m WHERE patient_id = $1', [
+      patient,
+    ]);
     expect(after.rows[0]).toEqual(kept.rows[0]);
   });
 });
@@ -227,8 +252,14 @@ describe('history buckets from the continuous aggregates', () => {
   beforeAll(async () => {
     expect(await write(rows.slice(0, 300), 'copy')).toBe(300);
     expect(await write(rows.slice(300), 'unnest')).toBe(rows.length - 300);
-    await pool.query(`CALL refresh_continuous_aggregate('vitals_cagg_1m', $1::timestamptz, $2::timestamptz)`, [iso(H0), iso(H0 + 2 * HOUR)]);
-    await pool.query(`CALL refresh_continuous_aggregate('vitals_cagg_1h', $1::timestamptz, $2::timestamptz)`, [iso(H0), iso(H0 + 2 * HOUR)]);
+    await pool.query(`CALL refresh_continuous_aggregate('vitals_cagg_1m', $1::timestamptz, $2::timestamptz)`, [
+      iso(H0),
+      iso(H0 + 2 * HOUR),
+    ]);
+    await pool.query(`CALL refresh_continuous_aggregate('vitals_cagg_1h', $1::timestamptz, $2::timestamptz)`, [
+      iso(H0),
+      iso(H0 + 2 * HOUR),
+    ]);
   });
 
   it('the aggregates hold the raw numbers', async () => {
@@ -256,7 +287,14 @@ describe('history buckets from the continuous aggregates', () => {
     const first = await queryBuckets(pool, { patient, bucket: '1m', from: iso(H0), to: iso(H0 + 2 * HOUR), limit: 50 });
     expect(first.more).toBe(true);
     const lastRow = first.rows.at(-1)!;
-    const second = await queryBuckets(pool, { patient, bucket: '1m', from: iso(H0), to: iso(H0 + 2 * HOUR), limit: 10_000, after: { b: lastRow.bucket, c: lastRow.code } });
+    const second = await queryBuckets(pool, {
+      patient,
+      bucket: '1m',
+      from: iso(H0),
+      to: iso(H0 + 2 * HOUR),
+      limit: 10_000,
+      after: { b: lastRow.bucket, c: lastRow.code },
+    });
     expect(second.source).toBe('cagg_1m');
     expect([...first.rows, ...second.rows]).toEqual(expectedBuckets(rows, '1m', H0, H0 + 2 * HOUR));
   });
@@ -277,7 +315,10 @@ describe('history buckets from the continuous aggregates', () => {
     );
     expect(jobs.rows.map((j) => j.view)).toEqual(['vitals_cagg_1m', 'vitals_cagg_1h']);
     for (const job of jobs.rows) await pool.query(`CALL run_job(${job.job_id})`);
-    const { rows: materialized } = await pool.query('SELECT count(*)::int AS n FROM vitals_cagg_1m WHERE patient_id = $1 AND bucket >= $2', [patient, iso(H0 + 2 * HOUR)]);
+    const { rows: materialized } = await pool.query(
+      'SELECT count(*)::int AS n FROM vitals_cagg_1m WHERE patient_id = $1 AND bucket >= $2',
+      [patient, iso(H0 + 2 * HOUR)],
+    );
     expect(materialized[0].n).toBe(expectedBuckets(late, '1m', H0, to).length);
     for (const bucket of ['1m', '1h'] as const) {
       const page = await buckets(patient, bucket, H0, to);

@@ -25,20 +25,35 @@ const DATE = new Date(dayMs).toISOString().slice(0, 10);
 const starts = [0, 1, 2, 3].map((i) => new Date(dayMs + i * 1_800_000).toISOString());
 const slotIds: string[] = [];
 
-const slotTimes = () => tp.page.locator('#slots label').evaluateAll((ls) => ls.map((l) => (l as unknown as { firstChild: { textContent: string } }).firstChild.textContent));
+const slotTimes = () =>
+  tp.page
+    .locator('#slots label')
+    .evaluateAll((ls) => ls.map((l) => (l as unknown as { firstChild: { textContent: string } }).firstChild.textContent));
 
 beforeAll(async () => {
   gw = await startGateway();
   projector = runProjections(gw.deps.pool);
   for (const start of starts) {
-    const s = await createSlot(gw.deps.pool, { clinicianId: CLINICIAN, appointmentType: 'consultation', start, end: new Date(Date.parse(start) + 1_800_000).toISOString() });
+    const s = await createSlot(gw.deps.pool, {
+      clinicianId: CLINICIAN,
+      appointmentType: 'consultation',
+      start,
+      end: new Date(Date.parse(start) + 1_800_000).toISOString(),
+    });
     slotIds.push(s.id);
   }
   const writer = await tokenFor(gw, ['write:patients']);
   patient = await registerPatient(gw, writer, 'Hedy', `Booking${uid()}`);
   token = await tokenFor(gw, ['read:appointments', 'write:appointments']);
   // the slots are projected (GET /api/v1/appointments reads the projection)
-  await eventually(async () => ((await api(gw, token, 'GET', `/api/v1/appointments?clinician=${CLINICIAN}&from=${starts[0]}&status=free&limit=10`)).body.entry ?? []).filter((e: { resource: { resourceType: string } }) => e.resource.resourceType === 'Slot').length, (n: number) => n >= 4, 'the projected slots');
+  await eventually(
+    async () =>
+      (
+        (await api(gw, token, 'GET', `/api/v1/appointments?clinician=${CLINICIAN}&from=${starts[0]}&status=free&limit=10`)).body.entry ?? []
+      ).filter((e: { resource: { resourceType: string } }) => e.resource.resourceType === 'Slot').length,
+    (n: number) => n >= 4,
+    'the projected slots',
+  );
   browser = await launchBrowser();
   tp = await openPage(browser);
 }, 120_000);
@@ -60,7 +75,10 @@ describe('appointment-booking-form in a browser', () => {
     expect(await tp.page.locator('#patient').inputValue()).toBe(patient);
     expect(await tp.page.locator('#slots-legend').innerText()).toContain('Dr. Mei Tanaka');
     // every control has a label
-    const unlabelled = await inPage<number>(tp.page, `Array.from(document.querySelectorAll('input:not([type=radio]),select,textarea')).filter((e) => !e.labels || e.labels.length === 0).length`);
+    const unlabelled = await inPage<number>(
+      tp.page,
+      `Array.from(document.querySelectorAll('input:not([type=radio]),select,textarea')).filter((e) => !e.labels || e.labels.length === 0).length`,
+    );
     expect(unlabelled).toBe(0);
     expect(await tp.page.locator('#book').isDisabled()).toBe(true);
   });
@@ -73,7 +91,11 @@ describe('appointment-booking-form in a browser', () => {
     expect(await tp.page.locator('#book').innerText()).toBe('Book 09:30 with Dr. Mei Tanaka');
     await tp.page.locator('#book').click();
     const box = tp.page.locator('#confirmation');
-    await eventually(() => box.isVisible(), (v) => v, 'the confirmation');
+    await eventually(
+      () => box.isVisible(),
+      (v) => v,
+      'the confirmation',
+    );
     expect(await box.getAttribute('data-status')).toBe('booked');
     const text = await box.innerText();
     expect(text).toContain('Appointment booked');
@@ -84,7 +106,12 @@ describe('appointment-booking-form in a browser', () => {
 
     const read = await api(gw, token, 'GET', `/api/v1/appointments/${appointmentId}`);
     expect(read.status).toBe(200);
-    expect(read.body).toMatchObject({ status: 'booked', start: starts[1], description: 'Follow-up, persistent cough', slot: [{ reference: `Slot/${slotIds[1]}` }] });
+    expect(read.body).toMatchObject({
+      status: 'booked',
+      start: starts[1],
+      description: 'Follow-up, persistent cough',
+      slot: [{ reference: `Slot/${slotIds[1]}` }],
+    });
     expect(read.body.participant[0].actor.reference).toBe(`Patient/${patient}`);
     // the booked slot leaves the list once the projection has it
     await eventually(slotTimes, (t) => t.length === 3, 'three free slots after booking');
@@ -102,7 +129,11 @@ describe('appointment-booking-form in a browser', () => {
     const taken = await api(gw, other, 'POST', '/api/v1/appointments', { slot_id: slotIds[2], patient_id: patient });
     expect(taken.status).toBe(201);
     await tp.page.locator('#book').click();
-    await eventually(() => tp.page.locator('#error').innerText(), (t) => t.includes('just booked by someone else'), 'the conflict message');
+    await eventually(
+      () => tp.page.locator('#error').innerText(),
+      (t) => t.includes('just booked by someone else'),
+      'the conflict message',
+    );
     expect(await tp.page.locator('#conn').getAttribute('data-state')).toBe('error');
     await eventually(slotTimes, (t) => t.length === 2, 'the taken slot gone from the list');
     expect(await slotTimes()).toEqual(['09:00', '10:30']);
@@ -114,11 +145,18 @@ describe('appointment-booking-form in a browser', () => {
     const box = tp.page.locator('#confirmation');
     const appointmentId = (await box.getAttribute('data-appointment'))!;
     await box.getByRole('button', { name: 'Cancel this appointment' }).click();
-    await eventually(() => box.getAttribute('data-status'), (s) => s === 'cancelled', 'the cancellation');
+    await eventually(
+      () => box.getAttribute('data-status'),
+      (s) => s === 'cancelled',
+      'the cancellation',
+    );
     // a cancelled appointment is no longer an appointment (404); its slot is free again
     expect((await api(gw, token, 'GET', `/api/v1/appointments/${appointmentId}`)).status).toBe(404);
     await eventually(
-      async () => ((await api(gw, token, 'GET', `/api/v1/appointments?clinician=${CLINICIAN}&from=${starts[1]}&to=${starts[2]}`)).body.entry ?? []).map((e: { resource: { id: string; status: string } }) => `${e.resource.id}:${e.resource.status}`),
+      async () =>
+        (
+          (await api(gw, token, 'GET', `/api/v1/appointments?clinician=${CLINICIAN}&from=${starts[1]}&to=${starts[2]}`)).body.entry ?? []
+        ).map((e: { resource: { id: string; status: string } }) => `${e.resource.id}:${e.resource.status}`),
       (l: string[]) => l.includes(`${slotIds[1]}:free`),
       'the slot free again',
     );
@@ -130,9 +168,17 @@ describe('appointment-booking-form in a browser', () => {
   it('offers the next free day when the chosen day has none', async () => {
     const dayBefore = new Date(dayMs - 86_400_000).toISOString().slice(0, 10);
     await tp.page.locator('#date').fill(dayBefore);
-    await eventually(() => tp.page.locator('#no-slots').isVisible(), (v) => v, 'no free slots that day');
+    await eventually(
+      () => tp.page.locator('#no-slots').isVisible(),
+      (v) => v,
+      'no free slots that day',
+    );
     const next = tp.page.locator('#next-free');
-    await eventually(() => next.isVisible(), (v) => v, 'the next-free-day offer');
+    await eventually(
+      () => next.isVisible(),
+      (v) => v,
+      'the next-free-day offer',
+    );
     expect(await next.getAttribute('data-date')).toBe(DATE);
     await next.click();
     expect(await tp.page.locator('#date').inputValue()).toBe(DATE);

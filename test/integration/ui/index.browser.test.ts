@@ -35,32 +35,39 @@ describe('/ui in a browser', () => {
     expect(tp.errors).toEqual([]);
   });
 
-  it.each(UI_CARDS.map((c) => [c.name, c.title] as const))('%s without a token says how to open it, and sends no refused request', async (name, title) => {
-    const apiCalls: string[] = [];
-    const onRequest = (r: { url: () => string }) => {
-      const path = new URL(r.url()).pathname;
-      if (path.startsWith('/api/') && !path.startsWith('/api/v1/catalog')) apiCalls.push(path);
-    };
-    tp.page.on('request', onRequest);
-    try {
-      await tp.page.goto(`${gw.url}/ui`, { waitUntil: 'load' });
-      await tp.page.getByRole('link', { name: title }).click();
-      await tp.page.waitForURL(`${gw.url}/ui/${name}`);
-      if (name === 'patient-search-card') {
-        await tp.page.getByLabel('Name').fill('Smith');
-        await tp.page.keyboard.press('Enter');
+  it.each(UI_CARDS.map((c) => [c.name, c.title] as const))(
+    '%s without a token says how to open it, and sends no refused request',
+    async (name, title) => {
+      const apiCalls: string[] = [];
+      const onRequest = (r: { url: () => string }) => {
+        const path = new URL(r.url()).pathname;
+        if (path.startsWith('/api/') && !path.startsWith('/api/v1/catalog')) apiCalls.push(path);
+      };
+      tp.page.on('request', onRequest);
+      try {
+        await tp.page.goto(`${gw.url}/ui`, { waitUntil: 'load' });
+        await tp.page.getByRole('link', { name: title }).click();
+        await tp.page.waitForURL(`${gw.url}/ui/${name}`);
+        if (name === 'patient-search-card') {
+          await tp.page.getByLabel('Name').fill('Smith');
+          await tp.page.keyboard.press('Enter');
+        }
+        if (name === 'vitals-telemetry-monitor') {
+          await tp.page.getByLabel('Patient id').fill('pat-0001');
+          await tp.page.keyboard.press('Enter');
+        }
+        await eventually(
+          () => tp.page.locator('#error').innerText(),
+          (t) => t.includes('#token=ACCESS_TOKEN'),
+          'the sign-in hint',
+        );
+        expect(await tp.page.locator('#error').innerText()).toContain(`/ui/${name}#token=ACCESS_TOKEN`);
+        expect(apiCalls).toEqual([]);
+        expect(await contrastIssues(tp.page)).toEqual([]);
+        expect(tp.errors).toEqual([]);
+      } finally {
+        tp.page.off('request', onRequest);
       }
-      if (name === 'vitals-telemetry-monitor') {
-        await tp.page.getByLabel('Patient id').fill('pat-0001');
-        await tp.page.keyboard.press('Enter');
-      }
-      await eventually(() => tp.page.locator('#error').innerText(), (t) => t.includes('#token=ACCESS_TOKEN'), 'the sign-in hint');
-      expect(await tp.page.locator('#error').innerText()).toContain(`/ui/${name}#token=ACCESS_TOKEN`);
-      expect(apiCalls).toEqual([]);
-      expect(await contrastIssues(tp.page)).toEqual([]);
-      expect(tp.errors).toEqual([]);
-    } finally {
-      tp.page.off('request', onRequest);
-    }
-  });
+    },
+  );
 });

@@ -30,10 +30,16 @@ const calls: string[] = [];
 
 /** Opens `card` in the test MCP host; its tools/call go to the real MCP server through the SDK client. */
 const host = (card: string, fragment = '') =>
-  openInMcpHost(browser, rig.gw.url, card, async (name, args) => {
-    calls.push(name);
-    return mcp.callTool({ name, arguments: args });
-  }, { fragment });
+  openInMcpHost(
+    browser,
+    rig.gw.url,
+    card,
+    async (name, args) => {
+      calls.push(name);
+      return mcp.callTool({ name, arguments: args });
+    },
+    { fragment },
+  );
 
 beforeAll(async () => {
   if (!HAS_MCP) return;
@@ -41,7 +47,9 @@ beforeAll(async () => {
   projector = runProjections(rig.pool);
   writer = await tokenFor(rig.gw, ['write:patients', 'read:patients', 'write:triage']);
   const token = await tokenFor(rig.gw, ['read:patients', 'read:vitals', 'read:appointments', 'write:appointments', 'write:triage']);
-  const transport = new StreamableHTTPClientTransport(new URL(`${rig.gw.url}/.well-known/mcp`), { requestInit: { headers: { authorization: `Bearer ${token}` } } });
+  const transport = new StreamableHTTPClientTransport(new URL(`${rig.gw.url}/.well-known/mcp`), {
+    requestInit: { headers: { authorization: `Bearer ${token}` } },
+  });
   mcp = new Client({ name: 'vitalis-test-host', version: '1.0.0' }, { capabilities: {} });
   await mcp.connect(transport);
   browser = await launchBrowser();
@@ -59,7 +67,11 @@ describe.skipIf(!HAS_MCP)('the cards inside an MCP Apps host, calling the real M
     const patient = await registerPatient(rig.gw, writer, 'Iris', `McpMonitor${uid()}`);
     const { tp, frame } = await host('vitals-telemetry-monitor');
     await tp.page.evaluate(`window.pushToolInput(${JSON.stringify({ patient_id: patient })})`);
-    await eventually(() => frame.locator('#patient-label').innerText(), (t) => t.includes('Iris McpMonitor'), 'the patient name from get_patient');
+    await eventually(
+      () => frame.locator('#patient-label').innerText(),
+      (t) => t.includes('Iris McpMonitor'),
+      'the patient name from get_patient',
+    );
     const device = `mcp-mon-${uid()}`;
     const ecgDevice = `mcp-ecg-${uid()}`;
     const now = Date.now();
@@ -73,12 +85,24 @@ describe.skipIf(!HAS_MCP)('the cards inside an MCP Apps host, calling the real M
       ...[0, 1].map((i) => ecgChunk(patient, ecgDevice, i, new Date(now + i * 1000))),
       vital(patient, device, 4, new Date(now + 4), '59408-5', 95),
     ]);
-    await eventually(() => frame.locator('#v-bp').innerText(), (t) => t === '121/79', 'the blood pressure via get_vitals_history');
+    await eventually(
+      () => frame.locator('#v-bp').innerText(),
+      (t) => t === '121/79',
+      'the blood pressure via get_vitals_history',
+    );
     expect(await frame.locator('#v-8867-4').innerText()).toBe('64');
-    await eventually(() => frame.locator('#v-59408-5').innerText(), (t) => t === '95', 'the newest SpO2');
+    await eventually(
+      () => frame.locator('#v-59408-5').innerText(),
+      (t) => t === '95',
+      'the newest SpO2',
+    );
     // both SpO2 values are trend points (history, not only the latest)
     expect(Number(await frame.locator('#spo2-trend').getAttribute('data-points'))).toBe(2);
-    await eventually(async () => Number(await frame.locator('#ecg').getAttribute('data-drawn')), (n) => n >= 500, 'both ECG chunks drawn');
+    await eventually(
+      async () => Number(await frame.locator('#ecg').getAttribute('data-drawn')),
+      (n) => n >= 500,
+      'both ECG chunks drawn',
+    );
     expect(calls).toEqual(expect.arrayContaining(['get_latest_vitals', 'get_vitals_history']));
     expect(calls).toContain('get_patient');
     await screenshot(tp.page, 'ui-mcp-vitals-telemetry-monitor');
@@ -87,10 +111,16 @@ describe.skipIf(!HAS_MCP)('the cards inside an MCP Apps host, calling the real M
 
   it('emergency-triage-board: the board from get_triage_board, re-triage through set_triage_level', async () => {
     const patient = await registerPatient(rig.gw, writer, 'Jonas', `McpTriage${uid()}`);
-    expect((await api(rig.gw, writer, 'POST', '/api/v1/triage', { patient_id: patient, esi: 2, complaint: 'Chest pain on exertion' })).status).toBe(201);
+    expect(
+      (await api(rig.gw, writer, 'POST', '/api/v1/triage', { patient_id: patient, esi: 2, complaint: 'Chest pain on exertion' })).status,
+    ).toBe(201);
     const { tp, frame } = await host('emergency-triage-board');
     const row = frame.locator(`#rows tr[data-patient="${patient}"]`);
-    await eventually(() => row.count(), (n) => n === 1, 'the admitted patient on the board');
+    await eventually(
+      () => row.count(),
+      (n) => n === 1,
+      'the admitted patient on the board',
+    );
     expect(await row.getAttribute('data-esi')).toBe('2');
     expect(await row.innerText()).toContain('Chest pain on exertion');
     expect(calls).toContain('get_triage_board');
@@ -98,7 +128,11 @@ describe.skipIf(!HAS_MCP)('the cards inside an MCP Apps host, calling the real M
     await row.getByRole('button', { name: /^Re-triage Jonas/ }).click();
     await frame.locator('#retriage input[value="1"]').check();
     await frame.locator('#retriage-save').click();
-    await eventually(() => row.getAttribute('data-esi'), (e) => e === '1', 'ESI 1 via set_triage_level');
+    await eventually(
+      () => row.getAttribute('data-esi'),
+      (e) => e === '1',
+      'ESI 1 via set_triage_level',
+    );
     expect(calls).toContain('set_triage_level');
     await api(rig.gw, writer, 'POST', `/api/v1/triage/${patient}/discharge`);
     expect(tp.errors).toEqual([]);
@@ -107,15 +141,45 @@ describe.skipIf(!HAS_MCP)('the cards inside an MCP Apps host, calling the real M
   it('appointment-booking-form: find_available_slots, then book_appointment; the slot is really booked', async () => {
     const patient = await registerPatient(rig.gw, writer, 'Kemal', `McpBooking${uid()}`);
     const day = Date.UTC(2040 + Math.floor(Math.random() * 50), Math.floor(Math.random() * 12), 1 + Math.floor(Math.random() * 28), 14);
-    const slot = await createSlot(rig.gw.deps.pool, { clinicianId: 'clin-002', appointmentType: 'consultation', start: new Date(day).toISOString(), end: new Date(day + 1_800_000).toISOString() });
+    const slot = await createSlot(rig.gw.deps.pool, {
+      clinicianId: 'clin-002',
+      appointmentType: 'consultation',
+      start: new Date(day).toISOString(),
+      end: new Date(day + 1_800_000).toISOString(),
+    });
     const reader = await tokenFor(rig.gw, ['read:appointments']);
-    await eventually(async () => ((await api(rig.gw, reader, 'GET', `/api/v1/appointments?clinician=clin-002&from=${new Date(day).toISOString()}&status=free&limit=1`)).body.entry ?? []).filter((e: { resource: { resourceType: string } }) => e.resource.resourceType === 'Slot').length, (n: number) => n === 1, 'the projected slot');
-    const { tp, frame } = await host('appointment-booking-form', new URLSearchParams({ patient, clinician: 'clin-002', date: new Date(day).toISOString().slice(0, 10) }).toString());
-    await eventually(() => frame.locator('#slots input').count(), (n) => n === 1, 'the free slot via find_available_slots');
+    await eventually(
+      async () =>
+        (
+          (
+            await api(
+              rig.gw,
+              reader,
+              'GET',
+              `/api/v1/appointments?clinician=clin-002&from=${new Date(day).toISOString()}&status=free&limit=1`,
+            )
+          ).body.entry ?? []
+        ).filter((e: { resource: { resourceType: string } }) => e.resource.resourceType === 'Slot').length,
+      (n: number) => n === 1,
+      'the projected slot',
+    );
+    const { tp, frame } = await host(
+      'appointment-booking-form',
+      new URLSearchParams({ patient, clinician: 'clin-002', date: new Date(day).toISOString().slice(0, 10) }).toString(),
+    );
+    await eventually(
+      () => frame.locator('#slots input').count(),
+      (n) => n === 1,
+      'the free slot via find_available_slots',
+    );
     await frame.locator('#slots label').first().click();
     await frame.locator('#book').click();
     const box = frame.locator('#confirmation');
-    await eventually(() => box.getAttribute('data-status'), (s) => s === 'booked', 'the confirmation via book_appointment');
+    await eventually(
+      () => box.getAttribute('data-status'),
+      (s) => s === 'booked',
+      'the confirmation via book_appointment',
+    );
     const id = (await box.getAttribute('data-appointment'))!;
     expect(id.startsWith(`${slot.id}.`)).toBe(true);
     const read = await api(rig.gw, reader, 'GET', `/api/v1/appointments/${id}`);
@@ -129,23 +193,46 @@ describe.skipIf(!HAS_MCP)('the cards inside an MCP Apps host, calling the real M
   it('patient-search-card: search_patients and get_patient show the allergy', async () => {
     const family = `McpSearch${uid()}`;
     const patient = await registerPatient(rig.gw, writer, 'Lena', family);
-    expect((await api(rig.gw, writer, 'POST', `/api/v1/patients/${patient}/allergies`, { code: { text: 'Sulfonamides' }, criticality: 'high' })).status).toBe(201);
-    await eventually(async () => ((await api(rig.gw, writer, 'GET', `/api/v1/patients?name=${family}`)).body.entry ?? []).length, (n: number) => n === 1, 'the projected patient');
+    expect(
+      (await api(rig.gw, writer, 'POST', `/api/v1/patients/${patient}/allergies`, { code: { text: 'Sulfonamides' }, criticality: 'high' }))
+        .status,
+    ).toBe(201);
+    await eventually(
+      async () => ((await api(rig.gw, writer, 'GET', `/api/v1/patients?name=${family}`)).body.entry ?? []).length,
+      (n: number) => n === 1,
+      'the projected patient',
+    );
     const { tp, frame } = await host('patient-search-card');
     // 1. the agent's own search_patients call, pushed by the host as the tool the card is shown for:
     //    the single match is listed and opened (get_patient through the host)
     const pushed = await mcp.callTool({ name: 'search_patients', arguments: { name: family } });
     await tp.page.evaluate(`window.pushToolInput(${JSON.stringify({ name: family })}); window.pushToolResult(${JSON.stringify(pushed)})`);
-    await eventually(() => frame.locator('#allergy-banner').innerText(), (t) => t === 'Allergy alert: Sulfonamides', 'the pushed result opened, with the allergy');
+    await eventually(
+      () => frame.locator('#allergy-banner').innerText(),
+      (t) => t === 'Allergy alert: Sulfonamides',
+      'the pushed result opened, with the allergy',
+    );
     expect(await frame.locator('#q').inputValue()).toBe(family);
     expect(await frame.locator('#results button').count()).toBe(1);
     // 2. the user searching in the card calls search_patients itself
     const before = calls.filter((c) => c === 'search_patients').length;
     await frame.getByRole('button', { name: 'Search', exact: true }).click();
-    await eventually(() => Promise.resolve(calls.filter((c) => c === 'search_patients').length), (n) => n === before + 1, 'the card calling search_patients');
-    await eventually(() => frame.locator('#result-count').innerText(), (t) => t === '1 patient found.', 'the result via search_patients');
+    await eventually(
+      () => Promise.resolve(calls.filter((c) => c === 'search_patients').length),
+      (n) => n === before + 1,
+      'the card calling search_patients',
+    );
+    await eventually(
+      () => frame.locator('#result-count').innerText(),
+      (t) => t === '1 patient found.',
+      'the result via search_patients',
+    );
     await frame.locator('#results button').first().click();
-    await eventually(() => frame.locator('#record').getAttribute('data-patient'), (p) => p === patient, 'the record via get_patient');
+    await eventually(
+      () => frame.locator('#record').getAttribute('data-patient'),
+      (p) => p === patient,
+      'the record via get_patient',
+    );
     expect(await frame.locator('#record-h').innerText()).toBe(`Lena ${family}`);
     expect(calls).toEqual(expect.arrayContaining(['search_patients', 'get_patient']));
     expect(tp.errors).toEqual([]);

@@ -31,7 +31,12 @@ describe('GET /ui/{name}', () => {
     const html = await res.text();
     expect(html).toBe(card.html()); // the same document as ui://vitalis/<name>
     const csp = res.headers.get('content-security-policy')!;
-    const directives = Object.fromEntries(csp.split(';').map((d) => d.trim().split(/\s+/)).map(([k, ...v]) => [k, v]));
+    const directives = Object.fromEntries(
+      csp
+        .split(';')
+        .map((d) => d.trim().split(/\s+/))
+        .map(([k, ...v]) => [k, v]),
+    );
     expect(directives['default-src']).toEqual(["'none'"]);
     expect(directives['script-src']).toEqual([hashOf(html, 'script')]);
     expect(directives['style-src']).toEqual([hashOf(html, 'style')]);
@@ -61,7 +66,10 @@ describe('GET /ui', () => {
   });
 
   it('documents both routes in the OpenAPI document under the ui tag', async () => {
-    const doc = (await (await fetch(`${gw.url}/openapi.json`)).json()) as { paths: Record<string, Record<string, { tags: string[]; summary: string }>>; tags: { name: string }[] };
+    const doc = (await (await fetch(`${gw.url}/openapi.json`)).json()) as {
+      paths: Record<string, Record<string, { tags: string[]; summary: string }>>;
+      tags: { name: string }[];
+    };
     expect(doc.paths['/ui']!.get!.tags).toEqual(['ui']);
     expect(doc.paths['/ui/{name}']!.get!.summary).toBeTruthy();
     expect(doc.tags.map((t) => t.name)).toContain('ui');

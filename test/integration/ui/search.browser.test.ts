@@ -42,7 +42,11 @@ beforeAll(async () => {
   }
   clinician = await tokenFor(gw, ['read:patients']);
   // searchable once projected
-  await eventually(async () => ((await api(gw, clinician, 'GET', `/api/v1/patients?name=${family}`)).body.entry ?? []).length, (n: number) => n === 2, 'the projected patients');
+  await eventually(
+    async () => ((await api(gw, clinician, 'GET', `/api/v1/patients?name=${family}`)).body.entry ?? []).length,
+    (n: number) => n === 2,
+    'the projected patients',
+  );
   browser = await launchBrowser();
   tp = await openPage(browser);
 }, 120_000);
@@ -60,7 +64,11 @@ describe('patient-search-card in a browser', () => {
     expect(await tp.page.locator('form[role=search]').count()).toBe(1);
     await tp.page.getByLabel('Name').fill(family);
     await tp.page.keyboard.press('Enter');
-    await eventually(() => tp.page.locator('#results button').count(), (n) => n === 2, 'two results');
+    await eventually(
+      () => tp.page.locator('#results button').count(),
+      (n) => n === 2,
+      'two results',
+    );
     expect(await tp.page.locator('#result-count').innerText()).toBe('2 patients found.');
     const first = await tp.page.locator(`#results button[data-patient="${ada}"]`).innerText();
     expect(first).toContain(`Ada ${family}`);
@@ -70,7 +78,11 @@ describe('patient-search-card in a browser', () => {
 
   it('opens the record: demographics, identifiers and the allergies, high criticality first', async () => {
     await tp.page.locator(`#results button[data-patient="${ada}"]`).click();
-    await eventually(() => tp.page.locator('#record').getAttribute('data-patient'), (p) => p === ada, 'the record');
+    await eventually(
+      () => tp.page.locator('#record').getAttribute('data-patient'),
+      (p) => p === ada,
+      'the record',
+    );
     expect(await tp.page.locator('#record-h').innerText()).toBe(`Ada ${family}`);
     expect(await tp.page.locator(`#results button[data-patient="${ada}"]`).getAttribute('aria-current')).toBe('true');
     const demo = await tp.page.locator('dl.demo').innerText();
@@ -99,7 +111,11 @@ describe('patient-search-card in a browser', () => {
 
   it('says "no known allergies" for a patient without any, not nothing', async () => {
     await tp.page.locator(`#results button[data-patient="${byron}"]`).click();
-    await eventually(() => tp.page.locator('#record').getAttribute('data-patient'), (p) => p === byron, 'the second record');
+    await eventually(
+      () => tp.page.locator('#record').getAttribute('data-patient'),
+      (p) => p === byron,
+      'the second record',
+    );
     expect(await tp.page.locator('#allergy-banner').innerText()).toBe('No known allergies recorded.');
     expect(tp.errors).toEqual([]);
   });
@@ -109,7 +125,12 @@ describe('patient-search-card in a browser', () => {
     const vera = await registerPatient(gw, await tokenFor(gw, ['write:patients']), 'Vera', family2);
     const now = Date.now();
     const values: [code: string, value: number, unit: string, secondsAgo: number][] = [
-      ['8867-4', 88, '/min', 5], ['59408-5', 97, '%', 5], ['8462-4', 84, 'mm[Hg]', 180], ['8480-6', 132, 'mm[Hg]', 180], ['9279-1', 16, '/min', 5], ['8310-5', 37.1, 'Cel', 40 * 60],
+      ['8867-4', 88, '/min', 5],
+      ['59408-5', 97, '%', 5],
+      ['8462-4', 84, 'mm[Hg]', 180],
+      ['8480-6', 132, 'mm[Hg]', 180],
+      ['9279-1', 16, '/min', 5],
+      ['8310-5', 37.1, 'Cel', 40 * 60],
     ];
     let seq = 0;
     for (const [code, value, unit, ago] of values) {
@@ -119,16 +140,31 @@ describe('patient-search-card in a browser', () => {
       );
     }
     const reader = await tokenFor(gw, ['read:patients', 'read:vitals']);
-    await eventually(async () => ((await api(gw, reader, 'GET', `/api/v1/patients?name=${family2}`)).body.entry ?? []).length, (n: number) => n === 1, 'the projected patient');
+    await eventually(
+      async () => ((await api(gw, reader, 'GET', `/api/v1/patients?name=${family2}`)).body.entry ?? []).length,
+      (n: number) => n === 1,
+      'the projected patient',
+    );
     const page = await openPage(browser);
     try {
       await openCard(page.page, gw, 'patient-search-card', { token: reader, q: family2 });
       // one match: the record opens without a click
-      await eventually(() => page.page.locator('#record').getAttribute('data-patient'), (p) => p === vera, 'the single match opened');
+      await eventually(
+        () => page.page.locator('#record').getAttribute('data-patient'),
+        (p) => p === vera,
+        'the single match opened',
+      );
       expect(await page.page.locator('#result-count').innerText()).toBe('1 patient found.');
       expect(await page.page.locator('#record-h').innerText()).toBe(`Vera ${family2}`);
       const items = page.page.locator('#vitals li');
-      expect(await items.evaluateAll((els) => els.map((e) => (e as unknown as { dataset: { code: string } }).dataset.code))).toEqual(['8867-4', '59408-5', 'bp', '9279-1', '8310-5', 'news2']);
+      expect(await items.evaluateAll((els) => els.map((e) => (e as unknown as { dataset: { code: string } }).dataset.code))).toEqual([
+        '8867-4',
+        '59408-5',
+        'bp',
+        '9279-1',
+        '8310-5',
+        'news2',
+      ]);
       const bp = page.page.locator('#vitals li[data-code="bp"]');
       // systolic first, then diastolic, as one value
       expect(await bp.locator('.v').innerText()).toBe('BP 132/84 mmHg');
@@ -143,7 +179,9 @@ describe('patient-search-card in a browser', () => {
       expect(await temp.getAttribute('data-stale')).toBe('true');
       // NEWS2 with the time of its oldest input (the temperature), 24-hour
       const oldest = new Date(now - 40 * 60_000).toISOString().slice(11, 16);
-      expect(await page.page.locator('#vitals li[data-code="news2"] .v').innerText()).toMatch(new RegExp(`^NEWS2 \\d+ \\([a-z-]+\\), as of ${oldest}$`));
+      expect(await page.page.locator('#vitals li[data-code="news2"] .v').innerText()).toMatch(
+        new RegExp(`^NEWS2 \\d+ \\([a-z-]+\\), as of ${oldest}$`),
+      );
       expect(await page.page.locator('#vitals li[data-code="news2"] .age').innerText()).toMatch(/^\s*· 4\d min ago · stale$/);
       await page.page.locator('#record').screenshot({ path: 'test/artifacts/ui-patient-search-vitals.png' });
       expect(await contrastIssues(page.page)).toEqual([]);
@@ -158,9 +196,17 @@ describe('patient-search-card in a browser', () => {
     const other = await openPage(browser);
     try {
       await openCard(other.page, gw, 'patient-search-card', { token: reception, q: family });
-      await eventually(() => other.page.locator('#results button').count(), (n) => n === 2, 'the results for reception');
+      await eventually(
+        () => other.page.locator('#results button').count(),
+        (n) => n === 2,
+        'the results for reception',
+      );
       await other.page.locator(`#results button[data-patient="${ada}"]`).click();
-      await eventually(() => other.page.locator('#record').getAttribute('data-patient'), (p) => p === ada, 'the record for reception');
+      await eventually(
+        () => other.page.locator('#record').getAttribute('data-patient'),
+        (p) => p === ada,
+        'the record for reception',
+      );
       expect(await other.page.locator('#allergy-banner').innerText()).toContain('not shown with your access');
       expect(await other.page.locator('#allergies').count()).toBe(0);
       expect(await other.page.locator('#record').innerText()).not.toContain('Penicillin');

@@ -17,15 +17,30 @@ export async function tokenFor(gw: RunningGateway, scopes: Scope[], name = 'vita
   return clientCredentialsToken(gw.url, await registerClient(gw.url, scopes, name));
 }
 
-export async function openCard(page: Page, gw: RunningGateway, card: string, fragment: Record<string, string>): Promise<number | undefined> {
+export async function openCard(
+  page: Page,
+  gw: RunningGateway,
+  card: string,
+  fragment: Record<string, string>,
+): Promise<number | undefined> {
   const res = await page.goto(`${gw.url}/ui/${card}#${new URLSearchParams(fragment)}`, { waitUntil: 'load' });
   return res?.status();
 }
 
-export async function api<T = any>(gw: RunningGateway, token: string, method: string, path: string, body?: unknown): Promise<{ status: number; body: T }> {
+export async function api<T = any>(
+  gw: RunningGateway,
+  token: string,
+  method: string,
+  path: string,
+  body?: unknown,
+): Promise<{ status: number; body: T }> {
   const res = await fetch(`${gw.url}${path}`, {
     method,
-    headers: { authorization: `Bearer ${token}`, accept: 'application/json', ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
+    headers: {
+      authorization: `Bearer ${token}`,
+      accept: 'application/json',
+      ...(body === undefined ? {} : { 'content-type': 'application/json' }),
+    },
     body: body === undefined ? undefined : JSON.stringify(body),
   });
   const text = await res.text();
@@ -33,13 +48,32 @@ export async function api<T = any>(gw: RunningGateway, token: string, method: st
 }
 
 /** Registers a patient through POST /api/v1/patients; returns its minted id and full name. */
-export async function registerPatient(gw: RunningGateway, token: string, given: string, family: string, extra: Record<string, unknown> = {}): Promise<string> {
-  const r = await api<{ id: string }>(gw, token, 'POST', '/api/v1/patients', { resourceType: 'Patient', name: [{ family, given: [given] }], birthDate: '1958-04-12', gender: 'female', ...extra });
+export async function registerPatient(
+  gw: RunningGateway,
+  token: string,
+  given: string,
+  family: string,
+  extra: Record<string, unknown> = {},
+): Promise<string> {
+  const r = await api<{ id: string }>(gw, token, 'POST', '/api/v1/patients', {
+    resourceType: 'Patient',
+    name: [{ family, given: [given] }],
+    birthDate: '1958-04-12',
+    gender: 'female',
+    ...extra,
+  });
   if (r.status !== 201) throw new Error(`register patient: ${r.status} ${JSON.stringify(r.body)}`);
   return r.body.id;
 }
 
-const UNITS: Record<string, string> = { '8867-4': '/min', '59408-5': '%', '8480-6': 'mm[Hg]', '8462-4': 'mm[Hg]', '9279-1': '/min', '8310-5': 'Cel' };
+const UNITS: Record<string, string> = {
+  '8867-4': '/min',
+  '59408-5': '%',
+  '8480-6': 'mm[Hg]',
+  '8462-4': 'mm[Hg]',
+  '9279-1': '/min',
+  '8310-5': 'Cel',
+};
 
 export function vital(patient: string, device: string, seq: number, at: Date, code: string, value: number) {
   return { patient_id: patient, device_id: device, seq, effective_at: at.toISOString(), code, value, unit: UNITS[code] };
@@ -53,7 +87,15 @@ export function ecgChunk(patient: string, device: string, seq: number, at: Date)
     const v = g(t, 0.16, 0.025, 0.15) + g(t, 0.3, 0.008, -0.12) + g(t, 0.33, 0.01, 1.3) + g(t, 0.36, 0.01, -0.3) + g(t, 0.56, 0.04, 0.32);
     return Math.round(v * 1000) / 1000;
   });
-  return { patient_id: patient, device_id: device, seq, effective_at: at.toISOString(), code: '131330', unit: 'mV', waveform: { origin: 0, period_ms: 4, samples } };
+  return {
+    patient_id: patient,
+    device_id: device,
+    seq,
+    effective_at: at.toISOString(),
+    code: '131330',
+    unit: 'mV',
+    waveform: { origin: 0, period_ms: 4, samples },
+  };
 }
 
 /**

@@ -24,7 +24,13 @@ const app = Fastify().withTypeProvider<ZodTypeProvider>();
 beforeAll(async () => {
   pool = testPool();
   const config = withBaseUrl(parseConfig(gatewayConfigShape, { NODE_ENV: 'test', DATABASE_URL: testEnv.DATABASE_URL }));
-  const deps = { config, pool, kafka: testKafka('vitals-access'), logger: createLogger('test', 'error'), redis: undefined } as unknown as GatewayDeps;
+  const deps = {
+    config,
+    pool,
+    kafka: testKafka('vitals-access'),
+    logger: createLogger('test', 'error'),
+    redis: undefined,
+  } as unknown as GatewayDeps;
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
   await app.register(problemDetails, { baseUrl: config.baseUrl });
@@ -87,7 +93,11 @@ describe('vitals access for patient users', () => {
       method: 'POST',
       url: '/api/v1/vitals',
       headers: { 'x-test-patient': own },
-      payload: { observations: [{ patient_id: other, device_id: 'd1', seq: 1, effective_at: new Date().toISOString(), code: '8867-4', value: 70, unit: '/min' }] },
+      payload: {
+        observations: [
+          { patient_id: other, device_id: 'd1', seq: 1, effective_at: new Date().toISOString(), code: '8867-4', value: 70, unit: '/min' },
+        ],
+      },
     });
     expect(res.statusCode).toBe(403);
   });

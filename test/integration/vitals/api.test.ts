@@ -77,7 +77,12 @@ describe('POST /api/v1/vitals -> GET /api/v1/vitals', () => {
     const res = await post(JSON.stringify({ observations }));
     expect(res.status).toBe(202);
     expect(await res.json()).toEqual({ accepted: observations.length, topic: TEST_TOPICS.vitalsObservations });
-    await waitFor(() => countStored(pool, { patient }), (c) => c.rows === observations.length, 45_000, 'posted observations stored');
+    await waitFor(
+      () => countStored(pool, { patient }),
+      (c) => c.rows === observations.length,
+      45_000,
+      'posted observations stored',
+    );
   });
 
   it('returns raw observations in time order, numeric values and ECG chunks', async () => {
@@ -113,7 +118,12 @@ describe('POST /api/v1/vitals -> GET /api/v1/vitals', () => {
     const res = await get(`/api/v1/vitals?patient=${patient}&${range}&code=8867-4&limit=2`, { accept: 'application/fhir+json' });
     expect(res.status).toBe(200);
     expect(res.headers.get('content-type')).toMatch(/^application\/fhir\+json/);
-    const bundle = (await res.json()) as { resourceType: string; type: string; link: { relation: string }[]; entry: { resource: Record<string, any> }[] };
+    const bundle = (await res.json()) as {
+      resourceType: string;
+      type: string;
+      link: { relation: string }[];
+      entry: { resource: Record<string, any> }[];
+    };
     expect(bundle.resourceType).toBe('Bundle');
     expect(bundle.type).toBe('searchset');
     expect(bundle.link.map((l) => l.relation)).toEqual(['self', 'next']);
@@ -138,8 +148,26 @@ describe('POST /api/v1/vitals -> GET /api/v1/vitals', () => {
     const body = (await res.json()) as { source: string; data: Record<string, unknown>[] };
     expect(body.source).toBe('raw');
     expect(body.data).toEqual([
-      { code: '8867-4', bucket: new Date(base).toISOString().replace('.000Z', '.000000Z'), avg: 61, min: 60, max: 62, count: 3, last: 62, last_at: expect.any(String) },
-      { code: '8867-4', bucket: new Date(base + 60_000).toISOString().replace('.000Z', '.000000Z'), avg: 64, min: 63, max: 65, count: 3, last: 65, last_at: expect.any(String) },
+      {
+        code: '8867-4',
+        bucket: new Date(base).toISOString().replace('.000Z', '.000000Z'),
+        avg: 61,
+        min: 60,
+        max: 62,
+        count: 3,
+        last: 62,
+        last_at: expect.any(String),
+      },
+      {
+        code: '8867-4',
+        bucket: new Date(base + 60_000).toISOString().replace('.000Z', '.000000Z'),
+        avg: 64,
+        min: 63,
+        max: 65,
+        count: 3,
+        last: 65,
+        last_at: expect.any(String),
+      },
     ]);
   });
 
@@ -152,16 +180,24 @@ describe('POST /api/v1/vitals -> GET /api/v1/vitals', () => {
   });
 
   it('records reads in the audit trail', async () => {
-    const { rows } = await pool.query("SELECT action, outcome FROM audit_events WHERE resource_type = 'Patient' AND resource_id = $1", [patient]);
+    const { rows } = await pool.query("SELECT action, outcome FROM audit_events WHERE resource_type = 'Patient' AND resource_id = $1", [
+      patient,
+    ]);
     expect(rows.length).toBeGreaterThanOrEqual(3);
     expect(rows.every((r) => r.outcome === 'success' && String(r.action).startsWith('vitals.read'))).toBe(true);
   });
 
   it('records the accepted batch as one vitals.write row: ids and counts, never values', async () => {
-    const { rows } = await pool.query("SELECT outcome, scope, resource_type, resource_id, detail FROM audit_events WHERE action = 'vitals.write' AND detail->'patients' ? $1", [patient]);
+    const { rows } = await pool.query(
+      "SELECT outcome, scope, resource_type, resource_id, detail FROM audit_events WHERE action = 'vitals.write' AND detail->'patients' ? $1",
+      [patient],
+    );
     expect(rows).toEqual([
       {
-        outcome: 'success', scope: 'write:vitals', resource_type: 'Observation', resource_id: null,
+        outcome: 'success',
+        scope: 'write:vitals',
+        resource_type: 'Observation',
+        resource_id: null,
         detail: { via: 'rest', observations: observations.length, patients: [patient], devices: [`${patient}-ecg`, `${patient}-mon`] },
       },
     ]);
@@ -184,10 +220,18 @@ describe('vitals routes are guarded by their scopes', () => {
     const q = `/api/v1/vitals?patient=pat-x&from=2026-01-01T00:00:00Z&to=2026-01-02T00:00:00Z`;
     expect((await fetch(`${gw.url}${q}`)).status).toBe(401);
     expect((await fetch(`${gw.url}/api/v1/patients/pat-x/vitals/latest`)).status).toBe(401);
-    const noAuth = await fetch(`${gw.url}/api/v1/vitals`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"observations":[]}' });
+    const noAuth = await fetch(`${gw.url}/api/v1/vitals`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: '{"observations":[]}',
+    });
     expect(noAuth.status).toBe(401);
     expect((await fetch(`${gw.url}${q}`, { headers: writeAuth })).status).toBe(403);
-    const readOnly = await fetch(`${gw.url}/api/v1/vitals`, { method: 'POST', headers: { 'content-type': 'application/json', ...readAuth }, body: '{"observations":[]}' });
+    const readOnly = await fetch(`${gw.url}/api/v1/vitals`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', ...readAuth },
+      body: '{"observations":[]}',
+    });
     expect(readOnly.status).toBe(403);
   });
 });
@@ -221,12 +265,22 @@ describe('POST /api/v1/vitals refuses bad input with 4xx problems and stores not
     expect(errors.map((e) => e.index)).toEqual([1, 2, 3, 3]);
     expect(errors[0]).toMatchObject({ path: 'code', message: expect.stringMatching(/^unknown code/) });
     expect(errors[1]).toMatchObject({ path: 'unit', message: expect.stringContaining('/min') });
-    expect(errors.slice(2).map((e) => e.path).sort()).toEqual(['seq', 'value']);
+    expect(
+      errors
+        .slice(2)
+        .map((e) => e.path)
+        .sort(),
+    ).toEqual(['seq', 'value']);
 
     // a later valid marker for the same patient is stored; the refused valid item 0 never is
     const marker = numeric(patient, `${patient}-dev`, 99, new Date(now));
     expect((await post(JSON.stringify({ observations: [marker] }))).status).toBe(202);
-    await waitFor(() => countStored(pool, { patient }), (c) => c.rows >= 1, 45_000, 'marker stored');
+    await waitFor(
+      () => countStored(pool, { patient }),
+      (c) => c.rows >= 1,
+      45_000,
+      'marker stored',
+    );
     const { rows } = await pool.query('SELECT seq FROM vitals_observations WHERE patient_id = $1', [patient]);
     expect(rows).toEqual([{ seq: 99 }]);
   });
@@ -245,7 +299,10 @@ describe('POST /api/v1/vitals refuses bad input with 4xx problems and stores not
         { seq: firstSeq + 1, code: '9279-1', value: 14, unit: '/min' }, // a repeated seq in a frame
       ],
     });
-    const refused = await expectProblem(await post(JSON.stringify({ observations: [numeric(patient, `${patient}-mon`, 1, at)], frames: [frame(10, 140)] })), 422);
+    const refused = await expectProblem(
+      await post(JSON.stringify({ observations: [numeric(patient, `${patient}-mon`, 1, at)], frames: [frame(10, 140)] })),
+      422,
+    );
     expect(refused.errors).toEqual([
       { frame: 0, path: 'observations.1.value', message: expect.stringMatching(/^must be between 0 and 100 %/) },
       { frame: 0, path: 'observations.2.seq', message: 'must not repeat a seq of the same frame' },
@@ -254,9 +311,18 @@ describe('POST /api/v1/vitals refuses bad input with 4xx problems and stores not
     const res = await post(JSON.stringify({ observations: [numeric(patient, `${patient}-mon`, 1, at)], frames: [good] }));
     expect(res.status).toBe(202);
     expect(await res.json()).toEqual({ accepted: 3, topic: TEST_TOPICS.vitalsObservations });
-    await waitFor(() => countStored(pool, { patient }), (c) => c.rows === 3, 45_000, 'the single observation and the frame stored');
+    await waitFor(
+      () => countStored(pool, { patient }),
+      (c) => c.rows === 3,
+      45_000,
+      'the single observation and the frame stored',
+    );
     const { rows } = await pool.query('SELECT seq, record_item FROM vitals_observations WHERE patient_id = $1 ORDER BY seq', [patient]);
-    expect(rows).toEqual([{ seq: 1, record_item: 0 }, { seq: 20, record_item: 0 }, { seq: 21, record_item: 1 }]);
+    expect(rows).toEqual([
+      { seq: 1, record_item: 0 },
+      { seq: 20, record_item: 0 },
+      { seq: 21, record_item: 1 },
+    ]);
     await expectProblem(await post(JSON.stringify({ frames: [] })), 400);
   });
 });

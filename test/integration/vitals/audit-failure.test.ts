@@ -36,7 +36,9 @@ async function expect503(res: Response): Promise<void> {
 describe('a vitals access that cannot be audited is refused with 503', () => {
   it('REST reads: history and latest', async () => {
     const reader = await authHeaders(gw.url, ['read:vitals']);
-    await expect503(await fetch(`${gw.url}/api/v1/vitals?patient=${patient}&from=2026-01-01T00:00:00Z&to=2026-01-02T00:00:00Z`, { headers: reader }));
+    await expect503(
+      await fetch(`${gw.url}/api/v1/vitals?patient=${patient}&from=2026-01-01T00:00:00Z&to=2026-01-02T00:00:00Z`, { headers: reader }),
+    );
     await expect503(await fetch(`${gw.url}/api/v1/vitals/latest?patient=${patient}`, { headers: reader }));
   });
 

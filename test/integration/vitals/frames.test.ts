@@ -13,7 +13,18 @@ import { FRAME_ENVELOPE, decodeRecord } from '@vitalis/schemas';
 import { createLogger } from '@vitalis/log';
 import { runSimulator } from '../../../apps/simulator/src/simulator';
 import { DLQ_HEADERS, type IngestWorker } from '../../../apps/ingest/src/worker';
-import { closeIngestRig, countStored, numeric, openIngestRig, readTopic, startTestIngest, testKafka, uid, waitFor, type IngestRig } from './support';
+import {
+  closeIngestRig,
+  countStored,
+  numeric,
+  openIngestRig,
+  readTopic,
+  startTestIngest,
+  testKafka,
+  uid,
+  waitFor,
+  type IngestRig,
+} from './support';
 
 const kafka = testKafka('frames');
 let admin: Admin;
@@ -32,7 +43,13 @@ const send = (key: string, values: object[]) =>
   producer.send({ topic: topics.topic, acks: -1, messages: values.map((v) => ({ key, value: JSON.stringify(v) })) });
 
 /** A monitor's frame at one tick: six numerics and a 1 s ECG chunk (its own time: its first sample). */
-function monitorFrame(patient: string, device: string, firstSeq: number, at: Date, overrides: Record<number, Record<string, unknown>> = {}) {
+function monitorFrame(
+  patient: string,
+  device: string,
+  firstSeq: number,
+  at: Date,
+  overrides: Record<number, Record<string, unknown>> = {},
+) {
   const items: Record<string, unknown>[] = [
     { code: '8867-4', value: 72, unit: '/min' },
     { code: '59408-5', value: 97, unit: '%' },
@@ -40,7 +57,12 @@ function monitorFrame(patient: string, device: string, firstSeq: number, at: Dat
     { code: '8462-4', value: 79, unit: 'mm[Hg]' },
     { code: '9279-1', value: 15, unit: '/min' },
     { code: '8310-5', value: 37.1, unit: 'Cel' },
-    { code: '131330', unit: 'mV', effective_at: new Date(at.getTime() - 1_000).toISOString(), waveform: { origin: 0, period_ms: 4, samples: Array.from({ length: 250 }, (_, i) => Math.round(Math.sin(i / 8) * 1000) / 1000) } },
+    {
+      code: '131330',
+      unit: 'mV',
+      effective_at: new Date(at.getTime() - 1_000).toISOString(),
+      waveform: { origin: 0, period_ms: 4, samples: Array.from({ length: 250 }, (_, i) => Math.round(Math.sin(i / 8) * 1000) / 1000) },
+    },
   ];
   return {
     envelope: FRAME_ENVELOPE,
@@ -68,16 +90,26 @@ describe('device frames through the ingest', () => {
     );
     const single = decodeRecord(JSON.stringify(numeric('p', 'd', 1, new Date())));
     expect(single.ok && !single.frame && single.observations.map((o) => o.item)).toEqual([0]);
-    expect(decodeRecord(JSON.stringify({ ...frame, envelope: 'vitals.frame.v9' }))).toMatchObject({ ok: false, reason: expect.stringMatching(/^frame-invalid: envelope/) });
+    expect(decodeRecord(JSON.stringify({ ...frame, envelope: 'vitals.frame.v9' }))).toMatchObject({
+      ok: false,
+      reason: expect.stringMatching(/^frame-invalid: envelope/),
+    });
   });
 
   it('stores a frame as one row per observation at its record position; the ECG keeps its own time', async () => {
     const patient = `pat-fr-${uid()}`;
     const at = new Date();
     const [meta] = await send(patient, [monitorFrame(patient, `${patient}-mon`, 100, at)]);
-    await waitFor(() => countStored(pool, { patient }), (c) => c.rows === 7, 45_000, 'the frame\'s 7 rows');
+    await waitFor(
+      () => countStored(pool, { patient }),
+      (c) => c.rows === 7,
+      45_000,
+      "the frame's 7 rows",
+    );
     const rows = await rowsOf(patient);
-    expect(rows.map((r) => [Number(r.kafka_offset), r.record_item, r.seq])).toEqual(Array.from({ length: 7 }, (_, i) => [Number(meta!.baseOffset), i, 100 + i]));
+    expect(rows.map((r) => [Number(r.kafka_offset), r.record_item, r.seq])).toEqual(
+      Array.from({ length: 7 }, (_, i) => [Number(meta!.baseOffset), i, 100 + i]),
+    );
     expect(rows[0]!.effective_at.getTime()).toBe(at.getTime());
     expect(rows[6]!.effective_at.getTime()).toBe(at.getTime() - 1_000);
   });
@@ -89,16 +121,29 @@ describe('device frames through the ingest', () => {
     const marker = numeric(patient, `${patient}-mon`, 300, new Date());
     await send(patient, [marker]);
     // the marker is behind both copies in the same partition: once it is stored, they were processed
-    await waitFor(() => countStored(pool, { patient }), (c) => c.rows === 8, 45_000, 'frame + marker');
+    await waitFor(
+      () => countStored(pool, { patient }),
+      (c) => c.rows === 8,
+      45_000,
+      'frame + marker',
+    );
     expect(await countStored(pool, { patient })).toEqual({ rows: 8, distinct: 8 });
 
     // A new group reads the whole topic again (a redelivery of everything): nothing is written twice,
     // and the records the database holds are skipped before the write (the stored offsets).
     const again = await startTestIngest(kafka, pool, { topic: topics.topic, dlqTopic: topics.dlqTopic });
     try {
-      const { rows } = await pool.query<{ n: string }>('SELECT coalesce(sum(next_offset), 0)::text AS n FROM vitals_ingest_offsets WHERE topic = $1', [topics.topic]);
+      const { rows } = await pool.query<{ n: string }>(
+        'SELECT coalesce(sum(next_offset), 0)::text AS n FROM vitals_ingest_offsets WHERE topic = $1',
+        [topics.topic],
+      );
       expect(Number(rows[0]!.n)).toBeGreaterThan(0);
-      await waitFor(async () => again.stats.skipped, (n) => n >= 3, 45_000, 'the redelivered records skipped');
+      await waitFor(
+        async () => again.stats.skipped,
+        (n) => n >= 3,
+        45_000,
+        'the redelivered records skipped',
+      );
       expect(again.stats.stored).toBe(0);
       expect(again.stats.assignmentChecks).toBeGreaterThanOrEqual(1);
     } finally {
@@ -107,12 +152,17 @@ describe('device frames through the ingest', () => {
     expect(await countStored(pool, { patient })).toEqual({ rows: 8, distinct: 8 });
   });
 
-  it('dead-letters a frame naming its bad observation, and stores the frame\'s other observations', async () => {
+  it("dead-letters a frame naming its bad observation, and stores the frame's other observations", async () => {
     const patient = `pat-fr-${uid()}`;
     // item 1: SpO2 140 % (out of range); item 3: a unit that is not the code's
     const frame = monitorFrame(patient, `${patient}-mon`, 400, new Date(), { 1: { value: 140 }, 3: { unit: '/min' } });
     const [meta] = await send(patient, [frame]);
-    await waitFor(() => countStored(pool, { patient }), (c) => c.rows === 5, 45_000, 'the 5 good observations');
+    await waitFor(
+      () => countStored(pool, { patient }),
+      (c) => c.rows === 5,
+      45_000,
+      'the 5 good observations',
+    );
     expect((await rowsOf(patient)).map((r) => r.record_item)).toEqual([0, 2, 4, 5, 6]);
 
     const dead = await readTopic(kafka, topics.dlqTopic, (seen) => seen.some((m) => m.key?.toString() === patient));
@@ -130,22 +180,40 @@ describe('device frames through the ingest', () => {
     const patient = `pat-fr-${uid()}`;
     const { patient_id: _omitted, ...headless } = monitorFrame(patient, `${patient}-mon`, 500, new Date());
     await send(patient, [headless, numeric(patient, `${patient}-mon`, 600, new Date())]);
-    await waitFor(() => countStored(pool, { patient }), (c) => c.rows === 1, 45_000, 'the single observation after the bad frame');
+    await waitFor(
+      () => countStored(pool, { patient }),
+      (c) => c.rows === 1,
+      45_000,
+      'the single observation after the bad frame',
+    );
     const dead = await readTopic(kafka, topics.dlqTopic, (seen) => seen.some((m) => m.key?.toString() === patient));
     const mine = dead.filter((m) => m.key?.toString() === patient);
     expect(mine[0]!.headers?.[DLQ_HEADERS.reason]?.toString()).toMatch(/^frame-invalid: patient_id/);
     expect(mine[0]!.headers?.[DLQ_HEADERS.frameItems]).toBeUndefined();
   });
 
-  it('the simulator\'s monitors emit frames (six numerics and the ECG chunk of the last second), stored without a dead letter', async () => {
+  it("the simulator's monitors emit frames (six numerics and the ECG chunk of the last second), stored without a dead letter", async () => {
     const prefix = `pat-sim-${uid()}`;
     const deadBefore = worker.stats.deadLettered;
     const sim = await runSimulator({
-      kafka, logger: createLogger('test-sim', 'error'), topic: topics.topic, patients: 2, rateHz: 1, deterioratingFraction: 0, ecg: true, patientId: (i) => `${prefix}-${i}`,
+      kafka,
+      logger: createLogger('test-sim', 'error'),
+      topic: topics.topic,
+      patients: 2,
+      rateHz: 1,
+      deterioratingFraction: 0,
+      ecg: true,
+      patientId: (i) => `${prefix}-${i}`,
     });
     try {
       await waitFor(
-        async () => (await pool.query<{ n: number }>("SELECT count(*)::int AS n FROM vitals_observations WHERE patient_id LIKE $1 || '%' AND code = '131330' AND record_item = 6", [prefix])).rows[0]!.n,
+        async () =>
+          (
+            await pool.query<{ n: number }>(
+              "SELECT count(*)::int AS n FROM vitals_observations WHERE patient_id LIKE $1 || '%' AND code = '131330' AND record_item = 6",
+              [prefix],
+            )
+          ).rows[0]!.n,
         (n) => n >= 2,
         45_000,
         'an ECG chunk as the 7th observation of a frame from each monitor',
@@ -157,7 +225,10 @@ describe('device frames through the ingest', () => {
       "SELECT device_id, count(DISTINCT record_item)::int AS items FROM vitals_observations WHERE patient_id LIKE $1 || '%' GROUP BY device_id ORDER BY device_id",
       [prefix],
     );
-    expect(rows).toEqual([{ device_id: `${prefix}-0-monitor`, items: 7 }, { device_id: `${prefix}-1-monitor`, items: 7 }]);
+    expect(rows).toEqual([
+      { device_id: `${prefix}-0-monitor`, items: 7 },
+      { device_id: `${prefix}-1-monitor`, items: 7 },
+    ]);
     expect(worker.stats.deadLettered).toBe(deadBefore);
   });
 });

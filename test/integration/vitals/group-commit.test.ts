@@ -42,13 +42,22 @@ describe('ingest group commit', () => {
       acks: -1,
       // each patient's messages in one partition, every partition used (hashing 30 random keys leaves one empty ~2.5% of runs)
       messages: Array.from({ length: 30 }, (_, p) =>
-        Array.from({ length: 20 }, (_, s) => ({ key: `${prefix}${p}`, partition: p % PARTITIONS, value: JSON.stringify(numeric(`${prefix}${p}`, `${prefix}${p}-dev`, s, new Date(now + s))) })),
+        Array.from({ length: 20 }, (_, s) => ({
+          key: `${prefix}${p}`,
+          partition: p % PARTITIONS,
+          value: JSON.stringify(numeric(`${prefix}${p}`, `${prefix}${p}-dev`, s, new Date(now + s))),
+        })),
       ).flat(),
     });
     const groupId = `vitalis-test-gc-${run}`;
     const worker = await startTestIngest(kafka, pool, { topic: topics.topic, dlqTopic: topics.dlqTopic, groupId, concurrency: PARTITIONS });
     try {
-      await waitFor(() => countStored(pool, { devicePrefix: prefix }), (c) => c.rows === 600, 45_000, '600 rows');
+      await waitFor(
+        () => countStored(pool, { devicePrefix: prefix }),
+        (c) => c.rows === 600,
+        45_000,
+        '600 rows',
+      );
     } finally {
       await worker.stop();
     }
@@ -70,8 +79,17 @@ describe('ingest group commit', () => {
     const again = await startTestIngest(kafka, pool, { topic: topics.topic, dlqTopic: topics.dlqTopic, groupId, concurrency: PARTITIONS });
     try {
       const marker = `${prefix}marker`;
-      await producer.send({ topic: topics.topic, acks: -1, messages: [{ key: marker, value: JSON.stringify(numeric(marker, `${prefix}marker-dev`, 0, new Date())) }] });
-      await waitFor(() => countStored(pool, { patient: marker }), (c) => c.rows === 1, 45_000, 'marker');
+      await producer.send({
+        topic: topics.topic,
+        acks: -1,
+        messages: [{ key: marker, value: JSON.stringify(numeric(marker, `${prefix}marker-dev`, 0, new Date())) }],
+      });
+      await waitFor(
+        () => countStored(pool, { patient: marker }),
+        (c) => c.rows === 1,
+        45_000,
+        'marker',
+      );
       expect(again.stats.messages).toBe(1);
       expect(again.stats.duplicates).toBe(0);
     } finally {

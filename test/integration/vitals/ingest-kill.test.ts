@@ -96,7 +96,12 @@ describe('ingest worker crash safety (child process)', () => {
     // Kill as soon as the worker is storing: small fetches keep it mid-stream (and usually inside
     // a transaction). The second half is produced only afterwards, so work is always outstanding
     // at the kill however fast this machine is.
-    const before = await waitFor(() => countStored(pool, { devicePrefix: prefix }), (c) => c.rows >= 300, 60_000, 'first rows');
+    const before = await waitFor(
+      () => countStored(pool, { devicePrefix: prefix }),
+      (c) => c.rows >= 300,
+      60_000,
+      'first rows',
+    );
     first.kill('SIGKILL');
     expect((await exited(first)).signal).toBe('SIGKILL');
     const atKill = await countStored(pool, { devicePrefix: prefix });
@@ -112,7 +117,12 @@ describe('ingest worker crash safety (child process)', () => {
     })();
     const second = startIngestProcess(groupId);
     await producing;
-    const after = await waitFor(() => countStored(pool, { devicePrefix: prefix }), (c) => c.rows >= TOTAL, 90_000, 'all rows after restart');
+    const after = await waitFor(
+      () => countStored(pool, { devicePrefix: prefix }),
+      (c) => c.rows >= TOTAL,
+      90_000,
+      'all rows after restart',
+    );
     expect(after).toEqual({ rows: TOTAL, distinct: TOTAL });
 
     // SIGTERM mid-load: a further TOTAL observations stream in while the worker stores them
@@ -126,7 +136,12 @@ describe('ingest worker crash safety (child process)', () => {
         await new Promise((r) => setTimeout(r, 50));
       }
     })();
-    await waitFor(() => countStored(pool, { devicePrefix: prefix }), (c) => c.rows >= TOTAL + 300, 60_000, 'rows of the further load');
+    await waitFor(
+      () => countStored(pool, { devicePrefix: prefix }),
+      (c) => c.rows >= TOTAL + 300,
+      60_000,
+      'rows of the further load',
+    );
     second.kill('SIGTERM');
     expect(await exited(second)).toEqual({ code: 0, signal: null });
     await producingMore;
@@ -136,17 +151,31 @@ describe('ingest worker crash safety (child process)', () => {
     const committedAtTerm = await admin.fetchOffsets({ groupId, topics: [topics.topic] });
     for (const { partition, offset } of committedAtTerm[0]!.partitions) {
       const offsets = atTerm.get(partition) ?? [];
-      expect({ partition, stored: offsets.length, last: offsets.at(-1) ?? -1 }).toEqual({ partition, stored: Math.max(0, Number(offset)), last: Math.max(0, Number(offset)) - 1 });
+      expect({ partition, stored: offsets.length, last: offsets.at(-1) ?? -1 }).toEqual({
+        partition,
+        stored: Math.max(0, Number(offset)),
+        last: Math.max(0, Number(offset)) - 1,
+      });
     }
     console.log(`SIGTERM mid-load: ${[...atTerm.values()].reduce((n, o) => n + o.length, 0)} of ${2 * TOTAL} stored and committed at exit`);
 
     const third = startIngestProcess(groupId);
-    const all = await waitFor(() => countStored(pool, { devicePrefix: prefix }), (c) => c.rows >= 2 * TOTAL, 90_000, 'all rows after the SIGTERM restart');
+    const all = await waitFor(
+      () => countStored(pool, { devicePrefix: prefix }),
+      (c) => c.rows >= 2 * TOTAL,
+      90_000,
+      'all rows after the SIGTERM restart',
+    );
     expect(all).toEqual({ rows: 2 * TOTAL, distinct: 2 * TOTAL });
 
     // graceful stop: exit 0, and the group's committed offsets reach the end of every partition
     // (once the worker runs: its signal handlers are installed when it has joined the group)
-    await waitFor(async () => (await admin.describeGroups([groupId])).groups[0]!, (g) => g.state === 'Stable' && g.members.length === 1, 60_000, 'the restarted worker in the group');
+    await waitFor(
+      async () => (await admin.describeGroups([groupId])).groups[0]!,
+      (g) => g.state === 'Stable' && g.members.length === 1,
+      60_000,
+      'the restarted worker in the group',
+    );
     third.kill('SIGTERM');
     expect(await exited(third)).toEqual({ code: 0, signal: null });
     const ends = await admin.fetchTopicOffsets(topics.topic);

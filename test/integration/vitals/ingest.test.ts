@@ -23,19 +23,37 @@ beforeAll(async () => {
 afterAll(() => closeIngestRig({ admin, pool, producer, topics, worker }));
 
 const send = (key: string, values: (string | object)[]) =>
-  producer.send({ topic: topics.topic, acks: -1, messages: values.map((v) => ({ key, value: typeof v === 'string' ? v : JSON.stringify(v) })) });
+  producer.send({
+    topic: topics.topic,
+    acks: -1,
+    messages: values.map((v) => ({ key, value: typeof v === 'string' ? v : JSON.stringify(v) })),
+  });
 
 describe('vitals ingest worker', () => {
   it('stores produced observations with their Kafka partition and offset', async () => {
     const patient = `pat-it-${uid()}`;
     const now = Date.now();
-    const [meta] = await send(patient, Array.from({ length: 20 }, (_, i) => numeric(patient, `${patient}-dev`, i, new Date(now + i))));
-    await waitFor(() => countStored(pool, { patient }), (c) => c.rows === 20, 45_000, '20 rows');
+    const [meta] = await send(
+      patient,
+      Array.from({ length: 20 }, (_, i) => numeric(patient, `${patient}-dev`, i, new Date(now + i))),
+    );
+    await waitFor(
+      () => countStored(pool, { patient }),
+      (c) => c.rows === 20,
+      45_000,
+      '20 rows',
+    );
     const { rows } = await pool.query(
       'SELECT seq, value, unit, kafka_partition, kafka_offset FROM vitals_observations WHERE patient_id = $1 ORDER BY seq',
       [patient],
     );
-    expect(rows[0]).toMatchObject({ seq: 0, value: 60, unit: '/min', kafka_partition: meta!.partition, kafka_offset: Number(meta!.baseOffset) });
+    expect(rows[0]).toMatchObject({
+      seq: 0,
+      value: 60,
+      unit: '/min',
+      kafka_partition: meta!.partition,
+      kafka_offset: Number(meta!.baseOffset),
+    });
     expect(rows.map((r) => r.kafka_offset)).toEqual(Array.from({ length: 20 }, (_, i) => Number(meta!.baseOffset) + i));
   });
 
@@ -47,7 +65,12 @@ describe('vitals ingest worker', () => {
     const marker = numeric(patient, `${patient}-dev`, 43, new Date());
     await send(patient, [marker]);
     // the marker is behind the duplicates in the same partition: once it is stored, they were processed
-    await waitFor(() => countStored(pool, { patient }), (c) => c.rows === 2, 45_000, 'original + marker');
+    await waitFor(
+      () => countStored(pool, { patient }),
+      (c) => c.rows === 2,
+      45_000,
+      'original + marker',
+    );
     expect(await countStored(pool, { patient })).toEqual({ rows: 2, distinct: 2 });
   });
 
@@ -56,7 +79,12 @@ describe('vitals ingest worker', () => {
     const good = numeric(patient, `${patient}-dev`, 1, new Date());
     const wrongUnit = numeric(patient, `${patient}-dev`, 2, new Date(), { unit: '%' });
     const [meta] = await send(patient, ['{"not json', wrongUnit, good]);
-    await waitFor(() => countStored(pool, { patient }), (c) => c.rows === 1, 45_000, 'the good message after the poison');
+    await waitFor(
+      () => countStored(pool, { patient }),
+      (c) => c.rows === 1,
+      45_000,
+      'the good message after the poison',
+    );
 
     const dead = await readTopic(kafka, topics.dlqTopic, (seen) => seen.filter((m) => m.key?.toString() === patient).length >= 2);
     const mine = dead.filter((m) => m.key?.toString() === patient);
@@ -86,7 +114,12 @@ describe('vitals ingest worker', () => {
         waveform: { origin: 0.5, period_ms: 4, samples },
       },
     ]);
-    await waitFor(() => countStored(pool, { patient }), (c) => c.rows === 1, 45_000, 'ECG chunk');
+    await waitFor(
+      () => countStored(pool, { patient }),
+      (c) => c.rows === 1,
+      45_000,
+      'ECG chunk',
+    );
     const { rows } = await pool.query('SELECT value, sample_period_ms, samples FROM vitals_observations WHERE patient_id = $1', [patient]);
     expect(rows[0].value).toBeNull();
     expect(rows[0].sample_period_ms).toBe(4);
@@ -97,7 +130,12 @@ describe('vitals ingest worker', () => {
   it('commits the consumer group offsets after storing', async () => {
     const patient = `pat-it-${uid()}`;
     const [meta] = await send(patient, [numeric(patient, `${patient}-dev`, 1, new Date())]);
-    await waitFor(() => countStored(pool, { patient }), (c) => c.rows === 1, 45_000, 'stored');
+    await waitFor(
+      () => countStored(pool, { patient }),
+      (c) => c.rows === 1,
+      45_000,
+      'stored',
+    );
     const { groupId } = await worker.consumer.describeGroup();
     const offsets = await waitFor(
       () => admin.fetchOffsets({ groupId, topics: [topics.topic] }),

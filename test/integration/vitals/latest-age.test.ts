@@ -32,12 +32,24 @@ describe('get_latest_vitals: each value with its time, age and stale mark', () =
       numeric(patient, `${patient}-d`, 2, at, { code: '59408-5', value: 85, unit: '%' }),
       numeric(patient, `${patient}-d`, 3, at, { code: '8310-5', value: 37, unit: 'Cel' }),
     ]);
-    await waitFor(async () => (await rig.pool.query('SELECT count(*)::int AS n FROM vitals_observations WHERE patient_id = $1', [patient])).rows[0].n as number, (n) => n >= 3, 45_000, 'the stored values');
+    await waitFor(
+      async () =>
+        (await rig.pool.query('SELECT count(*)::int AS n FROM vitals_observations WHERE patient_id = $1', [patient])).rows[0].n as number,
+      (n) => n >= 3,
+      45_000,
+      'the stored values',
+    );
     const c = await connect(rig.gw.url, token);
     try {
       const r = await c.client.callTool({ name: 'get_latest_vitals', arguments: { patient_id: patient } });
       expect(r.isError).toBeFalsy();
-      const byCode = Object.fromEntries((r.structuredContent as { observations: Array<{ code: string; effective_at: string; age_s: number; stale: boolean; stale_after_s: number }> }).observations.map((o) => [o.code, o]));
+      const byCode = Object.fromEntries(
+        (
+          r.structuredContent as {
+            observations: Array<{ code: string; effective_at: string; age_s: number; stale: boolean; stale_after_s: number }>;
+          }
+        ).observations.map((o) => [o.code, o]),
+      );
       for (const o of Object.values(byCode)) {
         expect(Date.parse(o.effective_at)).toBe(at.getTime());
         expect(o.age_s).toBeGreaterThanOrEqual(16 * 60);

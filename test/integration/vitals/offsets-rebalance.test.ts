@@ -54,7 +54,13 @@ async function produceRound(): Promise<void> {
 }
 
 async function member(metrics?: IngestMetrics): Promise<IngestWorker> {
-  const w = await startTestIngest(kafka, pool, { topic: topics.topic, dlqTopic: topics.dlqTopic, groupId, sessionTimeoutMs: 10_000, metrics });
+  const w = await startTestIngest(kafka, pool, {
+    topic: topics.topic,
+    dlqTopic: topics.dlqTopic,
+    groupId,
+    sessionTimeoutMs: 10_000,
+    metrics,
+  });
   running.push(w);
   return w;
 }
@@ -65,7 +71,8 @@ async function leave(w: IngestWorker): Promise<void> {
 }
 
 const stored = () => countStored(pool, { devicePrefix: prefix });
-const counter = async (metrics: IngestMetrics, name: string) => (await metrics.registry.getSingleMetric(name)!.get()).values.reduce((n, v) => n + v.value, 0);
+const counter = async (metrics: IngestMetrics, name: string) =>
+  (await metrics.registry.getSingleMetric(name)!.get()).values.reduce((n, v) => n + v.value, 0);
 
 describe('offsets stored in the transaction, checked on assignment', () => {
   it('skips a redelivered range after a rebalance, and stores what follows once as members leave and join', async () => {
@@ -74,10 +81,18 @@ describe('offsets stored in the transaction, checked on assignment', () => {
     for (let i = 0; i < 3; i++) await produceRound();
     await waitFor(stored, (c) => c.rows === 24, 45_000, '24 rows');
     await leave(first);
-    const { rows } = await pool.query<{ p: number; n: string }>('SELECT kafka_partition AS p, next_offset::text AS n FROM vitals_ingest_offsets WHERE topic = $1 ORDER BY 1', [topics.topic]);
+    const { rows } = await pool.query<{ p: number; n: string }>(
+      'SELECT kafka_partition AS p, next_offset::text AS n FROM vitals_ingest_offsets WHERE topic = $1 ORDER BY 1',
+      [topics.topic],
+    );
     const ends = await admin.fetchTopicOffsets(topics.topic);
     // the stored next offset of every partition is its end: recorded with the rows
-    expect(rows.map((r) => [r.p, r.n])).toEqual(ends.filter((e) => e.high !== '0').sort((a, b) => a.partition - b.partition).map((e) => [e.partition, e.high]));
+    expect(rows.map((r) => [r.p, r.n])).toEqual(
+      ends
+        .filter((e) => e.high !== '0')
+        .sort((a, b) => a.partition - b.partition)
+        .map((e) => [e.partition, e.high]),
+    );
 
     // 2. The group's Kafka offsets are lost (what a crash after the database commit leaves behind).
     await admin.setOffsets({ groupId, topic: topics.topic, partitions: ends.map((e) => ({ partition: e.partition, offset: '0' })) });
@@ -87,28 +102,59 @@ describe('offsets stored in the transaction, checked on assignment', () => {
     const metricsB = createIngestMetrics(createRegistry('ingest-b'));
     const [a, b] = await Promise.all([member(metricsA), member(metricsB)]);
     // (at least 24: a skipped range whose Kafka commit a rebalance cut off is handed out, and skipped, once more)
-    const skipped = await waitFor(async () => a.stats.skipped + b.stats.skipped, (n) => n >= 24, 60_000, 'the 24 redelivered records skipped');
+    const skipped = await waitFor(
+      async () => a.stats.skipped + b.stats.skipped,
+      (n) => n >= 24,
+      60_000,
+      'the 24 redelivered records skipped',
+    );
     expect(skipped).toBeGreaterThanOrEqual(24);
     expect(a.stats.stored + b.stats.stored).toBe(0);
     expect(a.stats.duplicates + b.stats.duplicates).toBe(0); // none reached the identity index
-    expect((await counter(metricsA, METRIC.ingestRedeliveredSkipped)) + (await counter(metricsB, METRIC.ingestRedeliveredSkipped))).toBe(a.stats.skipped + b.stats.skipped);
+    expect((await counter(metricsA, METRIC.ingestRedeliveredSkipped)) + (await counter(metricsB, METRIC.ingestRedeliveredSkipped))).toBe(
+      a.stats.skipped + b.stats.skipped,
+    );
     // Both members read their assignment's stored offsets. One of them may have joined (and
     // skipped all 24) before the other's join rebalanced the group: wait for the second's check.
-    expect(await waitFor(() => counter(metricsA, METRIC.ingestAssignmentChecks), (n) => n >= 1, 60_000, 'member A checked an assignment')).toBeGreaterThanOrEqual(1);
-    expect(await waitFor(() => counter(metricsB, METRIC.ingestAssignmentChecks), (n) => n >= 1, 60_000, 'member B checked an assignment')).toBeGreaterThanOrEqual(1);
+    expect(
+      await waitFor(
+        () => counter(metricsA, METRIC.ingestAssignmentChecks),
+        (n) => n >= 1,
+        60_000,
+        'member A checked an assignment',
+      ),
+    ).toBeGreaterThanOrEqual(1);
+    expect(
+      await waitFor(
+        () => counter(metricsB, METRIC.ingestAssignmentChecks),
+        (n) => n >= 1,
+        60_000,
+        'member B checked an assignment',
+      ),
+    ).toBeGreaterThanOrEqual(1);
     expect(await stored()).toEqual({ rows: 24, distinct: 24 });
 
     // 4. B leaves: A is assigned every partition (checked again) and stores the next round once.
     const checksBefore = a.stats.assignmentChecks;
     await leave(b);
-    await waitFor(async () => a.stats.assignmentChecks, (n) => n > checksBefore, 60_000, 'A checked its new assignment');
+    await waitFor(
+      async () => a.stats.assignmentChecks,
+      (n) => n > checksBefore,
+      60_000,
+      'A checked its new assignment',
+    );
     await produceRound();
     await waitFor(stored, (c) => c.rows === 32, 45_000, '32 rows');
 
     // 5. B joins again: another rebalance, checked by both; the next round is stored once.
     const metricsB2 = createIngestMetrics(createRegistry('ingest-b2'));
     const b2 = await member(metricsB2);
-    await waitFor(async () => b2.stats.assignmentChecks, (n) => n >= 1, 60_000, 'B checked its assignment');
+    await waitFor(
+      async () => b2.stats.assignmentChecks,
+      (n) => n >= 1,
+      60_000,
+      'B checked its assignment',
+    );
     await produceRound();
     await waitFor(stored, (c) => c.rows === 40, 45_000, '40 rows');
     expect(await stored()).toEqual({ rows: 40, distinct: 40 });

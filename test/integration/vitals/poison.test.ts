@@ -25,7 +25,6 @@ import { installAppendLogStall, type AppendLogStall } from '../../helpers/append
 import { privateDatabase, type PrivateDatabase } from '../../helpers/private-database';
 import { countStored, numeric, privateTopics, startTestIngest, testKafka, uid, waitFor } from './support';
 
-
 describe('isolating the rows the database refuses, in its own transaction', () => {
   let db: PrivateDatabase;
   beforeAll(async () => {
@@ -48,8 +47,14 @@ describe('isolating the rows the database refuses, in its own transaction', () =
     it(`${method}: 1 refused row among 5,000 costs a few statements; 4,999 stored, the refused partition's offset not recorded`, async () => {
       const rows = batch(2_345);
       const topic = `vitals.iso.${uid()}`;
-      const ends = new Map([[0, 5_000n], [1, 5_001n]]);
-      const failure = await withTransaction(db.pool, (c) => writeRowsByPartition(c, topic, rows, method, ends)).then(() => undefined, (err: unknown) => err);
+      const ends = new Map([
+        [0, 5_000n],
+        [1, 5_001n],
+      ]);
+      const failure = await withTransaction(db.pool, (c) => writeRowsByPartition(c, topic, rows, method, ends)).then(
+        () => undefined,
+        (err: unknown) => err,
+      );
       expect(isDataError(failure)).toBe(true);
       let heartbeats = 0;
       const started = performance.now();
@@ -61,7 +66,8 @@ describe('isolating the rows the database refuses, in its own transaction', () =
       expect((result.refused[0]!.err as Error).message).toMatch(/violates check constraint "test_refuses_poison"/);
       expect([...result.counts.values()].reduce((a, b) => a + b, 0)).toBe(4_999);
       expect(await countStored(db.pool, { patient: rows[0]!.patient_id })).toEqual({ rows: 4_999, distinct: 4_999 });
-      if (method === 'copy') expect(result.attempts).toBe(2); // the rows before it, the rows after it (COPY named it, a CHECK)
+      if (method === 'copy')
+        expect(result.attempts).toBe(2); // the rows before it, the rows after it (COPY named it, a CHECK)
       else expect(result.attempts).toBeLessThanOrEqual(2 * Math.ceil(Math.log2(5_000)));
       expect(heartbeats).toBe(result.attempts);
       // partition 1 (odd offsets) held the refused row: its offset waits for the dead letter
@@ -73,9 +79,15 @@ describe('isolating the rows the database refuses, in its own transaction', () =
   it('a redelivered batch (rows already stored) is isolated too: the staged path in savepoints stores nothing twice', async () => {
     const rows = batch(10);
     const topic = `vitals.iso.${uid()}`;
-    const ends = new Map([[0, 5_000n], [1, 5_001n]]);
+    const ends = new Map([
+      [0, 5_000n],
+      [1, 5_001n],
+    ]);
     const run = async () => {
-      const failure = await withTransaction(db.pool, (c) => writeRowsByPartition(c, topic, rows, 'copy', ends)).then(() => undefined, (err: unknown) => err);
+      const failure = await withTransaction(db.pool, (c) => writeRowsByPartition(c, topic, rows, 'copy', ends)).then(
+        () => undefined,
+        (err: unknown) => err,
+      );
       return withTransaction(db.pool, (c) => writeRowsIsolating(c, topic, rows, 'copy', ends, { failure, isRefusal: isDataError }));
     };
     const first = await run();
@@ -119,16 +131,25 @@ describe('a batch whose refused rows went to the DLQ is done: read again (a new 
       producer.send({
         topic: topics.topic,
         acks: -1,
-        messages: seqs.map((i) => ({ key: patient, value: JSON.stringify(numeric(patient, i === poisonAt ? `poison-${patient}` : `${patient}-dev`, i, new Date(at + i))) })),
+        messages: seqs.map((i) => ({
+          key: patient,
+          value: JSON.stringify(numeric(patient, i === poisonAt ? `poison-${patient}` : `${patient}-dev`, i, new Date(at + i))),
+        })),
       });
     const dlqEnd = async () => Number((await admin.fetchTopicOffsets(topics.dlqTopic))[0]!.high);
-    const live = (seen: string[]) => async (batch: CommittedBatch) => void seen.push(...batch.items.map((i) => `${i.offset}/${i.item ?? 0}`));
+    const live = (seen: string[]) => async (batch: CommittedBatch) =>
+      void seen.push(...batch.items.map((i) => `${i.offset}/${i.item ?? 0}`));
 
     const firstSeen: string[] = [];
     const first = await startTestIngest(kafka, db.pool, { topic: topics.topic, dlqTopic: topics.dlqTopic, afterCommit: live(firstSeen) });
     workers.push(first);
     await send([0, 1, 2, 3, 4, 5, 6, 7, 8, 9], 4);
-    await waitFor(() => countStored(db.pool, { patient }), (c) => c.rows === 9, 45_000, '9 rows stored');
+    await waitFor(
+      () => countStored(db.pool, { patient }),
+      (c) => c.rows === 9,
+      45_000,
+      '9 rows stored',
+    );
     await waitFor(dlqEnd, (n) => n === 1, 45_000, 'the refused record dead-lettered');
     expect(first.stats.isolations).toBe(1);
     expect(firstSeen).toHaveLength(9);
@@ -140,7 +161,12 @@ describe('a batch whose refused rows went to the DLQ is done: read again (a new 
     const again = await startTestIngest(kafka, db.pool, { topic: topics.topic, dlqTopic: topics.dlqTopic, afterCommit: live(againSeen) });
     workers.push(again);
     await send([10]);
-    await waitFor(() => countStored(db.pool, { patient }), (c) => c.rows === 10, 45_000, 'the next record stored');
+    await waitFor(
+      () => countStored(db.pool, { patient }),
+      (c) => c.rows === 10,
+      45_000,
+      'the next record stored',
+    );
     expect(again.stats.skipped).toBe(10);
     expect(again.stats.isolations).toBe(0);
     expect(again.stats.deadLettered).toBe(0);
@@ -171,9 +197,21 @@ describe('a stalled partition is reported by the ingest gauge and the gateway he
     topics = await privateTopics(admin, 3);
     producer = kafka.producer({ idempotent: true, maxInFlightRequests: 1 });
     await producer.connect();
-    const worker = await startTestIngest(kafka, db.pool, { topic: topics.topic, dlqTopic: topics.dlqTopic, groupId, metrics, lagPollMs: 250, maxWaitTimeInMs: 100 });
+    const worker = await startTestIngest(kafka, db.pool, {
+      topic: topics.topic,
+      dlqTopic: topics.dlqTopic,
+      groupId,
+      metrics,
+      lagPollMs: 250,
+      maxWaitTimeInMs: 100,
+    });
     stop = () => worker.stop();
-    gw = await startGateway({ VITALS_TOPIC: topics.topic, LIVE_TOPIC: topics.topic, INGEST_GROUP_ID: groupId, HEALTH_STALL_AFTER_MS: '2000' });
+    gw = await startGateway({
+      VITALS_TOPIC: topics.topic,
+      LIVE_TOPIC: topics.topic,
+      INGEST_GROUP_ID: groupId,
+      HEALTH_STALL_AFTER_MS: '2000',
+    });
   });
 
   afterAll(async () => {
@@ -189,10 +227,16 @@ describe('a stalled partition is reported by the ingest gauge and the gateway he
     const gauge = (await metrics.registry.getSingleMetric(METRIC.ingestPartitionStalled)?.get())?.values ?? [];
     return new Map(gauge.filter((v) => v.labels.topic === topics.topic).map((v) => [Number(v.labels.partition), v.value]));
   };
-  const health = async () => (await (await fetch(`${gw.url}/api/v1/health`)).json()) as {
-    status: string;
-    pipeline: { status: string; stalled_partitions: number[]; lag: number; partitions: { partition: number; lag: number; stalled_s: number }[] };
-  };
+  const health = async () =>
+    (await (await fetch(`${gw.url}/api/v1/health`)).json()) as {
+      status: string;
+      pipeline: {
+        status: string;
+        stalled_partitions: number[];
+        lag: number;
+        partitions: { partition: number; lag: number; stalled_s: number }[];
+      };
+    };
 
   it('names only the stuck partition while the others store; once the database takes its rows, it is progressing again', async () => {
     const patient = `pat-stall-${uid()}`;
@@ -203,11 +247,20 @@ describe('a stalled partition is reported by the ingest gauge and the gateway he
       messages: [
         { partition: 1, key: patient, value: JSON.stringify(numeric(patient, `stall-${patient}`, 1, new Date(at))) },
         ...[0, 2].flatMap((partition) =>
-          Array.from({ length: 5 }, (_, i) => ({ partition, key: patient, value: JSON.stringify(numeric(patient, `${patient}-dev-${partition}`, i, new Date(at + i))) })),
+          Array.from({ length: 5 }, (_, i) => ({
+            partition,
+            key: patient,
+            value: JSON.stringify(numeric(patient, `${patient}-dev-${partition}`, i, new Date(at + i))),
+          })),
         ),
       ],
     });
-    await waitFor(() => countStored(db.pool, { patient }), (c) => c.rows === 10, 45_000, 'partitions 0 and 2 stored');
+    await waitFor(
+      () => countStored(db.pool, { patient }),
+      (c) => c.rows === 10,
+      45_000,
+      'partitions 0 and 2 stored',
+    );
 
     const stalled = await waitFor(health, (h) => h.pipeline.status === 'stalled', 45_000, 'health naming the stalled partition');
     expect(stalled.status).toBe('degraded');
@@ -219,7 +272,12 @@ describe('a stalled partition is reported by the ingest gauge and the gateway he
     expect(gauge.get(2)).toBe(0);
 
     await stall.stop();
-    await waitFor(() => countStored(db.pool, { patient }), (c) => c.rows === 11, 60_000, 'the stuck row stored once the database takes it');
+    await waitFor(
+      () => countStored(db.pool, { patient }),
+      (c) => c.rows === 11,
+      60_000,
+      'the stuck row stored once the database takes it',
+    );
     const recovered = await waitFor(health, (h) => h.pipeline.status === 'ok' && h.pipeline.lag === 0, 45_000, 'health ok again');
     expect(recovered.status).toBe('ok');
     expect(recovered.pipeline.stalled_partitions).toEqual([]);

@@ -53,7 +53,10 @@ async function rollUntil(patient: string, count: number) {
 
 const rollup = (table: string, patient: string) =>
   pool
-    .query(`SELECT to_char(bucket AT TIME ZONE 'UTC', 'HH24:MI') AS b, count, sum, min, max, last_value FROM ${table} WHERE patient_id = $1 ORDER BY bucket`, [patient])
+    .query(
+      `SELECT to_char(bucket AT TIME ZONE 'UTC', 'HH24:MI') AS b, count, sum, min, max, last_value FROM ${table} WHERE patient_id = $1 ORDER BY bucket`,
+      [patient],
+    )
     .then((r) => r.rows);
 
 describe('vitals rollups (projector job)', () => {
@@ -90,8 +93,14 @@ describe('vitals rollups (projector job)', () => {
     if ((await storageMode(pool)) === 'timescaledb') ctx.skip();
     const headers = await authHeaders(gw.url, ['read:vitals']);
     const q = (from: string, to: string, bucket: string) =>
-      fetch(`${gw.url}/api/v1/vitals?patient=${patient}&from=${from}&to=${to}&bucket=${bucket}&agg=count,min,max,avg,last`, { headers }).then(
-        (r) => r.json() as Promise<{ source: string; data: { bucket: string; count: number; min: number; max: number; avg: number; last: number }[] }>,
+      fetch(`${gw.url}/api/v1/vitals?patient=${patient}&from=${from}&to=${to}&bucket=${bucket}&agg=count,min,max,avg,last`, {
+        headers,
+      }).then(
+        (r) =>
+          r.json() as Promise<{
+            source: string;
+            data: { bucket: string; count: number; min: number; max: number; avg: number; last: number }[];
+          }>,
       );
     const aligned = await q(at(0), at(3600), '1m');
     const unaligned = await q(at(-1), at(3599), '1m');
@@ -103,7 +112,8 @@ describe('vitals rollups (projector job)', () => {
 
     // the rollup read straight by primary key pages with the same cursors
     const paged: unknown[] = [];
-    let url: string | null = `${gw.url}/api/v1/vitals?patient=${patient}&from=${at(0)}&to=${at(3600)}&bucket=1m&agg=count,min,max,avg,last&limit=1`;
+    let url: string | null =
+      `${gw.url}/api/v1/vitals?patient=${patient}&from=${at(0)}&to=${at(3600)}&bucket=1m&agg=count,min,max,avg,last&limit=1`;
     while (url) {
       const page = (await fetch(url, { headers }).then((r) => r.json())) as { source: string; data: unknown[]; next: string | null };
       expect(page.source).toBe('rollup_1m');

@@ -17,8 +17,17 @@ afterAll(() => pool.end());
 
 const T0 = Date.now() - 3_600_000;
 const row = (patient: string, seq: number, offset: number): StoredRow => ({
-  patient_id: patient, device_id: `${patient}-dev`, seq, code: VITAL_CODE.heartRate, effective_at: new Date(T0 + seq * 1000).toISOString(),
-  value: 70 + seq, unit: '/min', sample_period_ms: null, samples: null, kafka_partition: 0, kafka_offset: String(offset),
+  patient_id: patient,
+  device_id: `${patient}-dev`,
+  seq,
+  code: VITAL_CODE.heartRate,
+  effective_at: new Date(T0 + seq * 1000).toISOString(),
+  value: 70 + seq,
+  unit: '/min',
+  sample_period_ms: null,
+  samples: null,
+  kafka_partition: 0,
+  kafka_offset: String(offset),
 });
 
 describe('the staged (redelivery) write', () => {

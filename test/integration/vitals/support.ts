@@ -37,7 +37,11 @@ export async function privateTopics(admin: Admin, partitions = 3): Promise<{ top
   return { topic, dlqTopic, drop: () => admin.deleteTopics({ topics: [topic, dlqTopic] }).catch(() => {}) };
 }
 
-export async function startTestIngest(kafka: Kafka, pool: Pool, opts: Partial<IngestOptions> & { topic: string; dlqTopic: string }): Promise<IngestWorker> {
+export async function startTestIngest(
+  kafka: Kafka,
+  pool: Pool,
+  opts: Partial<IngestOptions> & { topic: string; dlqTopic: string },
+): Promise<IngestWorker> {
   return startIngest({
     kafka,
     pool,
@@ -89,7 +93,10 @@ export async function waitFor<T>(probe: () => Promise<T>, done: (value: T) => bo
   return last;
 }
 
-export async function countStored(pool: Pool, where: { patient?: string; devicePrefix?: string }): Promise<{ rows: number; distinct: number }> {
+export async function countStored(
+  pool: Pool,
+  where: { patient?: string; devicePrefix?: string },
+): Promise<{ rows: number; distinct: number }> {
   const { rows } = await pool.query<{ rows: number; distinct: number }>(
     `SELECT count(*)::int AS rows, count(DISTINCT (device_id, seq, effective_at))::int AS distinct
        FROM vitals_observations
@@ -100,7 +107,12 @@ export async function countStored(pool: Pool, where: { patient?: string; deviceP
 }
 
 /** Reads a topic from the beginning until `until` says stop; returns the messages seen. */
-export async function readTopic(kafka: Kafka, topic: string, until: (seen: KafkaMessage[]) => boolean, timeoutMs = 30_000): Promise<KafkaMessage[]> {
+export async function readTopic(
+  kafka: Kafka,
+  topic: string,
+  until: (seen: KafkaMessage[]) => boolean,
+  timeoutMs = 30_000,
+): Promise<KafkaMessage[]> {
   const consumer = kafka.consumer({ groupId: `vitalis-test-reader-${uid()}`, maxWaitTimeInMs: 200 });
   await consumer.connect();
   await consumer.subscribe({ topic, fromBeginning: true });

@@ -5,20 +5,43 @@ import { mayReadAlarms } from '../../../apps/gateway/src/alarms/service';
 import type { Principal } from '../../../apps/gateway/src/access/principal';
 
 const principal = (p: Partial<Principal>): Principal =>
-  ({ clientId: 'cli_ward', subject: 'cli_ward', scopes: ['read:vitals'], roles: [], tokenId: 't', expiresAt: 0, authMethod: 'client_secret', derivedFrom: [], sandbox: false, ...p }) as Principal;
-const user = (role: Principal['roles'][number], p: Partial<Principal> = {}) => principal({ roles: [role], subject: `usr-demo-${role}`, authMethod: 'authorization_code', ...p });
+  ({
+    clientId: 'cli_ward',
+    subject: 'cli_ward',
+    scopes: ['read:vitals'],
+    roles: [],
+    tokenId: 't',
+    expiresAt: 0,
+    authMethod: 'client_secret',
+    derivedFrom: [],
+    sandbox: false,
+    ...p,
+  }) as Principal;
+const user = (role: Principal['roles'][number], p: Partial<Principal> = {}) =>
+  principal({ roles: [role], subject: `usr-demo-${role}`, authMethod: 'authorization_code', ...p });
 
 describe('Alarm cells', () => {
   it('read: doctors, nurses and system every patient, the sandbox synthetic ones, nobody else (a patient user neither)', () => {
     expect(ACCESS_POLICY.Alarm.read.rules).toEqual({
-      doctor: 'all', nurse: 'all', system: 'all', sandbox: 'synthetic',
-      reception: 'none', patient: 'none', admin: 'none', device: 'none', lab: 'none', 'no-role': 'none',
+      doctor: 'all',
+      nurse: 'all',
+      system: 'all',
+      sandbox: 'synthetic',
+      reception: 'none',
+      patient: 'none',
+      admin: 'none',
+      device: 'none',
+      lab: 'none',
+      'no-role': 'none',
     });
     expect(ACCESS_POLICY.Alarm.read.scopes).toEqual(['read:vitals']);
     expect(ACCESS_POLICY.Alarm.read.patientScopes).toEqual([]);
     // an app acting for nurses reads them as a nurse does: reading is not a person's act
     expect(reach(principal({ roles: ['nurse'] }), 'Alarm', 'read')).toMatchObject({ allowed: true, rule: 'all', scope: 'read:vitals' });
-    expect(reach(principal({ roles: ['nurse'], scopes: ['read:patients'] }), 'Alarm', 'read')).toMatchObject({ allowed: false, reason: 'missing scope' });
+    expect(reach(principal({ roles: ['nurse'], scopes: ['read:patients'] }), 'Alarm', 'read')).toMatchObject({
+      allowed: false,
+      reason: 'missing scope',
+    });
     expect(reach(principal({ roles: ['device'] }), 'Alarm', 'read')).toMatchObject({ allowed: false, reason: 'forbidden' });
     // a patient user (a token naming its patient): no patient scope opens the cell, its own alarms neither
     const patient = user('patient', { patientId: 'pat-1', scopes: ['read:vitals', 'patient/Observation.rs'] });

@@ -28,7 +28,9 @@ const OWNERS = (file: string) => file === 'apps/gateway/src/access/policy.ts' ||
 
 /** Lines that show the holder its own token (no decision), by file and the text they contain. */
 const ECHOES: [file: string, text: string, why: string][] = [
+  ['apps/gateway/src/mcp/tools/identity.ts', 'scopes: p.scopes', 'the whoami tool shows the token to its holder'],
   ['apps/gateway/src/mcp/tools/identity.ts', 'roles: p.roles', 'the whoami tool shows the token to its holder'],
+  ['apps/gateway/src/mcp/tools/identity.ts', 'patient_id: p.patientId', 'the whoami tool shows the token to its holder'],
   ['apps/gateway/src/mcp/tools/identity.ts', "p.scopes.join(' ')", 'the whoami tool shows the token to its holder'],
   ['apps/gateway/src/mcp/index.ts', 'scopes: principal.scopes', "the MCP session's auth info (the SDK's AuthInfo)"],
   ['apps/gateway/src/live/ws.ts', 'scopes: principal.scopes', "the WebSocket's ready message tells the client what its token holds"],
@@ -62,7 +64,7 @@ export function decisionsOutsidePolicy(): string[] {
 }
 
 describe('one access policy', () => {
-  it('no module outside the policy and the auth layer reads a principal\'s scopes, roles, patient or sandbox flag', () => {
+  it("no module outside the policy and the auth layer reads a principal's scopes, roles, patient or sandbox flag", () => {
     expect(decisionsOutsidePolicy()).toEqual([]);
   });
 
@@ -71,7 +73,11 @@ describe('one access policy', () => {
     const names = principalNames('export function patientView(p: Principal, id: string) { if (p.patientId !== undefined) return 1; }');
     expect(names).toContain('p');
     expect(new RegExp(`\\b(?:${names.join('|')})\\??\\.${FIELDS}\\b`).test('if (p.patientId !== undefined) return 1;')).toBe(true);
-    expect(new RegExp(`(?:\\b(?:${names.join('|')})|\\.principal)\\??\\.${FIELDS}\\b`).test("const withVitals = caller.principal.scopes.includes('read:vitals');")).toBe(true);
+    expect(
+      new RegExp(`(?:\\b(?:${names.join('|')})|\\.principal)\\??\\.${FIELDS}\\b`).test(
+        "const withVitals = caller.principal.scopes.includes('read:vitals');",
+      ),
+    ).toBe(true);
   });
 
   it('every echo listed is still there (a stale entry would hide nothing, but says something untrue)', () => {

@@ -8,12 +8,37 @@ import { describe, expect, it } from 'vitest';
 import type { Client } from '../../../apps/gateway/src/auth/clients';
 import { ErrorPage, RedirectError, type Interaction } from '../../../apps/gateway/src/auth/authorize/interaction';
 import {
-  CLIENT_STEPS, REQUEST_STEPS, checkAudience, checkClient, checkCodeGrant, checkNonce, checkPkce, checkPrompt, checkRedirectUri, checkResponseType,
-  checkScope, checkState, interactionFor, parameter, rejectRepeatedParameters, rejectRequestObjects, trustRedirect, vouchedFor,
-  type AuthorizationRequest, type Query, type TrustedRequest,
+  CLIENT_STEPS,
+  REQUEST_STEPS,
+  checkAudience,
+  checkClient,
+  checkCodeGrant,
+  checkNonce,
+  checkPkce,
+  checkPrompt,
+  checkRedirectUri,
+  checkResponseType,
+  checkScope,
+  checkState,
+  interactionFor,
+  parameter,
+  rejectRepeatedParameters,
+  rejectRequestObjects,
+  trustRedirect,
+  vouchedFor,
+  type AuthorizationRequest,
+  type Query,
+  type TrustedRequest,
 } from '../../../apps/gateway/src/auth/authorize/request-steps';
 import {
-  CONSENT_STEPS, OPEN_STEPS, SIGN_IN_STEPS, answerForm, cookieValue, interactionCookie, type FormDeps, type FormPost,
+  CONSENT_STEPS,
+  OPEN_STEPS,
+  SIGN_IN_STEPS,
+  answerForm,
+  cookieValue,
+  interactionCookie,
+  type FormDeps,
+  type FormPost,
 } from '../../../apps/gateway/src/auth/authorize/form-steps';
 import type { User } from '../../../apps/gateway/src/auth/users';
 
@@ -22,15 +47,33 @@ const CHALLENGE = 'E9Melhoa2OwvFrEMTJguCHaoeK1t8URWbuGJSstw-cM';
 const REDIRECT = 'https://app.example/cb';
 
 const client = (over: Partial<Client> = {}): Client => ({
-  clientId: 'app-1', clientName: 'Ward App', grantTypes: ['authorization_code', 'refresh_token'], authMethod: 'none',
-  scopes: ['read:vitals', 'read:patients', 'openid'], redirectUris: [REDIRECT], kind: 'registered', role: null,
-  registration: 'initial_access_token', secretHash: null, jwks: null, jwksUri: null, expired: false, idTokenAlg: 'ES256', ...over,
+  clientId: 'app-1',
+  clientName: 'Ward App',
+  grantTypes: ['authorization_code', 'refresh_token'],
+  authMethod: 'none',
+  scopes: ['read:vitals', 'read:patients', 'openid'],
+  redirectUris: [REDIRECT],
+  kind: 'registered',
+  role: null,
+  registration: 'initial_access_token',
+  secretHash: null,
+  jwks: null,
+  jwksUri: null,
+  expired: false,
+  idTokenAlg: 'ES256',
+  ...over,
 });
 
 /** A complete, valid request's query, with changes. */
 const validQuery = (over: Query = {}): Query => ({
-  response_type: 'code', client_id: 'app-1', redirect_uri: REDIRECT, scope: 'read:vitals', state: 'st-1',
-  code_challenge: CHALLENGE, code_challenge_method: 'S256', ...over,
+  response_type: 'code',
+  client_id: 'app-1',
+  redirect_uri: REDIRECT,
+  scope: 'read:vitals',
+  state: 'st-1',
+  code_challenge: CHALLENGE,
+  code_challenge_method: 'S256',
+  ...over,
 });
 
 const trusted = (query: Query, c = client()): TrustedRequest => trustRedirect({ query, client: c, redirectUri: REDIRECT }, ISSUER);
@@ -60,7 +103,10 @@ describe('the request steps, one by one', () => {
   it('checkClient: a missing, repeated, unknown or expired client is a page', async () => {
     const found = async (id: string) => (id === 'app-1' ? client() : id === 'old' ? client({ expired: true }) : undefined);
     const faults: [Query, string][] = [
-      [{}, 'Invalid request'], [{ client_id: ['a', 'b'] }, 'Invalid request'], [{ client_id: 'nope' }, 'Unknown application'], [{ client_id: 'old' }, 'Unknown application'],
+      [{}, 'Invalid request'],
+      [{ client_id: ['a', 'b'] }, 'Invalid request'],
+      [{ client_id: 'nope' }, 'Unknown application'],
+      [{ client_id: 'old' }, 'Unknown application'],
     ];
     for (const [query, title] of faults) {
       await expect(checkClient({ query }, found)).rejects.toMatchObject({ title, status: 400 });
@@ -80,9 +126,13 @@ describe('the request steps, one by one', () => {
       return 'passed';
     };
     expect(page(() => checkRedirectUri({ query: {}, client: client() }, async () => undefined))).toBe('Invalid request');
-    expect(page(() => checkRedirectUri({ query: { redirect_uri: `${REDIRECT}/x` }, client: client() }, async () => undefined))).toBe('Invalid redirect');
+    expect(page(() => checkRedirectUri({ query: { redirect_uri: `${REDIRECT}/x` }, client: client() }, async () => undefined))).toBe(
+      'Invalid redirect',
+    );
     expect(page(() => checkRedirectUri({ query: { redirect_uri: REDIRECT }, client: client() }, async () => undefined))).toBe('passed');
-    expect(page(() => checkCodeGrant({ query: {}, client: client({ grantTypes: ['client_credentials'] }) }, async () => undefined))).toBe('Invalid request');
+    expect(page(() => checkCodeGrant({ query: {}, client: client({ grantTypes: ['client_credentials'] }) }, async () => undefined))).toBe(
+      'Invalid request',
+    );
   });
 
   it('trustRedirect: the state is sent back only when single and not too long; vouched only for a client an operator vouched for', () => {
@@ -142,7 +192,9 @@ describe('the request steps in order', () => {
     expect(await authorize(validQuery({ client_id: '', response_type: 'token' }))).toBe('page: Invalid request');
     expect(await authorize(validQuery({ response_type: 'token' }), null)).toBe('page: Unknown application');
     expect(await authorize(validQuery({ redirect_uri: 'https://evil.example/cb', response_type: 'token' }))).toBe('page: Invalid redirect');
-    expect(await authorize(validQuery({ response_type: 'token' }), client({ grantTypes: ['client_credentials'] }))).toBe('page: Invalid request');
+    expect(await authorize(validQuery({ response_type: 'token' }), client({ grantTypes: ['client_credentials'] }))).toBe(
+      'page: Invalid request',
+    );
     expect(await authorize(validQuery({ response_type: 'token' }))).toBe('redirect: unsupported_response_type');
   });
 
@@ -156,15 +208,31 @@ describe('the request steps in order', () => {
 
   it('turns a valid request into an interaction with fresh tokens', async () => {
     expect(await authorize(validQuery({ nonce: 'n-1' }))).toEqual({
-      clientId: 'app-1', clientName: 'Ward App', vouched: true, redirectUri: REDIRECT, state: 'st-1', codeChallenge: CHALLENGE,
-      scopes: ['read:vitals'], nonce: 'n-1', csrf: 'token-32', binding: 'token-32',
+      clientId: 'app-1',
+      clientName: 'Ward App',
+      vouched: true,
+      redirectUri: REDIRECT,
+      state: 'st-1',
+      codeChallenge: CHALLENGE,
+      scopes: ['read:vitals'],
+      nonce: 'n-1',
+      csrf: 'token-32',
+      binding: 'token-32',
     });
   });
 });
 
 const interaction = (over: Partial<Interaction> = {}): Interaction => ({
-  clientId: 'app-1', clientName: 'Ward App', vouched: true, redirectUri: REDIRECT, state: 'st-1', codeChallenge: CHALLENGE,
-  scopes: ['read:vitals'], csrf: 'csrf-1', binding: 'bind-1', ...over,
+  clientId: 'app-1',
+  clientName: 'Ward App',
+  vouched: true,
+  redirectUri: REDIRECT,
+  state: 'st-1',
+  codeChallenge: CHALLENGE,
+  scopes: ['read:vitals'],
+  csrf: 'csrf-1',
+  binding: 'bind-1',
+  ...over,
 });
 const doctor: User = { userId: 'usr-1', username: 'doctor', displayName: 'Dr. One', roles: ['doctor'] };
 
@@ -200,7 +268,9 @@ function formFakes(stored: Interaction | undefined, opts: { throttled?: 'address
 }
 
 const post = (fields: Record<string, string>, cookie = `${interactionCookie('ia-1')}=bind-1`): FormPost => ({
-  fields: { interaction: 'ia-1', csrf_token: 'csrf-1', ...fields }, cookie, address: '203.0.113.9',
+  fields: { interaction: 'ia-1', csrf_token: 'csrf-1', ...fields },
+  cookie,
+  address: '203.0.113.9',
 });
 
 /** What a form post becomes: the answer, or the error page's status and title. */
@@ -217,7 +287,13 @@ describe('the form steps', () => {
   it('are in the order the forms need', () => {
     expect(OPEN_STEPS.map((s) => s.name)).toEqual(['readInteraction', 'verifyBrowser']);
     expect(SIGN_IN_STEPS.map((s) => s.name)).toEqual(['throttleSignIn', 'checkCredentials', 'grantByRole', 'askConsent']);
-    expect(CONSENT_STEPS.map((s) => s.name)).toEqual(['requireSignIn', 'useInteractionOnce', 'findSignedInUser', 'honourDenial', 'issueCode']);
+    expect(CONSENT_STEPS.map((s) => s.name)).toEqual([
+      'requireSignIn',
+      'useInteractionOnce',
+      'findSignedInUser',
+      'honourDenial',
+      'issueCode',
+    ]);
   });
 
   it('cookieValue finds one cookie among several', () => {
@@ -236,18 +312,28 @@ describe('the form steps', () => {
   });
 
   it('sign in: throttled (429 with Retry-After), a wrong password (400), a role granting nothing (access_denied), or the consent page', async () => {
-    expect(await answer(post({ step: 'login', username: 'doctor', password: 'right' }), formFakes(interaction(), { throttled: 'address' }).deps)).toEqual({
-      kind: 'login', status: 429, error: 'Too many failed sign-ins from your network. Try again in 30 seconds.', username: 'doctor', retryAfter: 30,
+    expect(
+      await answer(post({ step: 'login', username: 'doctor', password: 'right' }), formFakes(interaction(), { throttled: 'address' }).deps),
+    ).toEqual({
+      kind: 'login',
+      status: 429,
+      error: 'Too many failed sign-ins from your network. Try again in 30 seconds.',
+      username: 'doctor',
+      retryAfter: 30,
     });
     const wrong = formFakes(interaction());
     expect(await answer(post({ step: 'login', username: '  doctor ', password: 'wrong' }), wrong.deps)).toEqual({
-      kind: 'login', status: 400, error: 'The username or password is incorrect.', username: 'doctor',
+      kind: 'login',
+      status: 400,
+      error: 'The username or password is incorrect.',
+      username: 'doctor',
     });
     expect(wrong.events).toEqual(['audit user.login failure']);
 
     const reception = formFakes(interaction(), { user: { ...doctor, roles: ['reception'] } });
     expect(await answer(post({ step: 'login', username: 'doctor', password: 'right' }), reception.deps)).toEqual({
-      kind: 'finish', params: { error: 'access_denied', error_description: "the user's role grants none of the requested scopes" },
+      kind: 'finish',
+      params: { error: 'access_denied', error_description: "the user's role grants none of the requested scopes" },
     });
     expect(reception.events).toEqual(['throttle cleared', 'audit user.login success', 'delete', 'audit authorization.refused failure']);
 
@@ -261,14 +347,22 @@ describe('the form steps', () => {
   it('consent: only after sign-in, once, for a user who still exists; a denial or a code back to the client', async () => {
     const signed = interaction({ userId: 'usr-1', authTime: 1_700_000_000, granted: ['read:vitals'], nonce: 'n-1' });
     expect(await answer(post({ step: 'consent', decision: 'allow' }), formFakes(interaction()).deps)).toBe('page 400: Invalid request');
-    expect(await answer(post({ step: 'consent', decision: 'allow' }), formFakes({ ...signed, userId: 'gone' }).deps)).toBe('page 400: Sign-in expired');
+    expect(await answer(post({ step: 'consent', decision: 'allow' }), formFakes({ ...signed, userId: 'gone' }).deps)).toBe(
+      'page 400: Sign-in expired',
+    );
 
     const denied = formFakes(signed);
-    expect(await answer(post({ step: 'consent', decision: 'deny' }), denied.deps)).toEqual({ kind: 'finish', params: { error: 'access_denied', error_description: 'the user denied the request' } });
+    expect(await answer(post({ step: 'consent', decision: 'deny' }), denied.deps)).toEqual({
+      kind: 'finish',
+      params: { error: 'access_denied', error_description: 'the user denied the request' },
+    });
     expect(denied.events).toEqual(['delete', 'audit consent.denied failure']);
 
     const allowed = formFakes(signed);
-    expect(await answer(post({ step: 'consent', decision: 'allow' }), allowed.deps)).toEqual({ kind: 'finish', params: { code: 'code-1' } });
+    expect(await answer(post({ step: 'consent', decision: 'allow' }), allowed.deps)).toEqual({
+      kind: 'finish',
+      params: { code: 'code-1' },
+    });
     expect(allowed.events).toEqual(['delete', 'code for read:vitals nonce=n-1', 'audit consent.granted success']);
   });
 

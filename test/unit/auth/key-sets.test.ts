@@ -11,19 +11,50 @@ import { checkUnverifiedJwt, JwtCheckError, type JwtRules } from '../../../apps/
 
 describe('isPublicAddress', () => {
   it.each([
-    '127.0.0.1', '127.255.255.254', '10.0.0.1', '172.16.0.1', '172.31.255.255', '192.168.1.1', // loopback, RFC 1918
-    '100.64.0.1', '100.127.255.254', // RFC 6598 CGNAT
-    '169.254.169.254', '169.254.0.1', // link-local, cloud metadata
-    '0.0.0.0', '0.1.2.3', '255.255.255.255', '224.0.0.1', '239.1.2.3', '240.0.0.1', // unspecified, broadcast, multicast, reserved
-    '::', '::1', 'fe80::1', 'fc00::1', 'fd00:ec2::254', 'ff02::1', // IPv6 specials, ULA (AWS metadata)
-    '::ffff:127.0.0.1', '::ffff:10.0.0.1', '::ffff:169.254.169.254', // IPv4-mapped
-    '64:ff9b::a00:1', '2002:7f00:1::1', '2001::1', // NAT64, 6to4, Teredo (may embed any IPv4)
-    'not-an-address', '',
+    '127.0.0.1',
+    '127.255.255.254',
+    '10.0.0.1',
+    '172.16.0.1',
+    '172.31.255.255',
+    '192.168.1.1', // loopback, RFC 1918
+    '100.64.0.1',
+    '100.127.255.254', // RFC 6598 CGNAT
+    '169.254.169.254',
+    '169.254.0.1', // link-local, cloud metadata
+    '0.0.0.0',
+    '0.1.2.3',
+    '255.255.255.255',
+    '224.0.0.1',
+    '239.1.2.3',
+    '240.0.0.1', // unspecified, broadcast, multicast, reserved
+    '::',
+    '::1',
+    'fe80::1',
+    'fc00::1',
+    'fd00:ec2::254',
+    'ff02::1', // IPv6 specials, ULA (AWS metadata)
+    '::ffff:127.0.0.1',
+    '::ffff:10.0.0.1',
+    '::ffff:169.254.169.254', // IPv4-mapped
+    '64:ff9b::a00:1',
+    '2002:7f00:1::1',
+    '2001::1', // NAT64, 6to4, Teredo (may embed any IPv4)
+    'not-an-address',
+    '',
   ])('refuses %s', (address) => {
     expect(isPublicAddress(address)).toBe(false);
   });
 
-  it.each(['8.8.8.8', '1.1.1.1', '93.184.216.34', '172.32.0.1', '100.128.0.1', '2606:4700::1111', '2a00:1450:4001::200e', '::ffff:8.8.8.8'])('accepts %s', (address) => {
+  it.each([
+    '8.8.8.8',
+    '1.1.1.1',
+    '93.184.216.34',
+    '172.32.0.1',
+    '100.128.0.1',
+    '2606:4700::1111',
+    '2a00:1450:4001::200e',
+    '::ffff:8.8.8.8',
+  ])('accepts %s', (address) => {
     expect(isPublicAddress(address)).toBe(true);
   });
 });
@@ -73,16 +104,29 @@ describe('key-set fetch configuration', () => {
     const issuers = (jwksUri: string) => JSON.stringify([{ issuer: 'https://idp.example', jwks_uri: jwksUri }]);
     expect(() => load({ TRUSTED_ISSUERS: issuers('http://idp.example/jwks') })).toThrow(/TRUSTED_ISSUERS.*https/);
     expect(() => load({ TRUSTED_ISSUERS: issuers('https://169.254.169.254/jwks') })).toThrow(/non-public/);
-    expect(load({ TRUSTED_ISSUERS: issuers('https://127.0.0.1:4443/jwks'), JWKS_FETCH_ALLOW_HOSTS: '127.0.0.1' }).TRUSTED_ISSUERS).toHaveLength(1);
+    expect(
+      load({ TRUSTED_ISSUERS: issuers('https://127.0.0.1:4443/jwks'), JWKS_FETCH_ALLOW_HOSTS: '127.0.0.1' }).TRUSTED_ISSUERS,
+    ).toHaveLength(1);
   });
 });
 
 describe('checkUnverifiedJwt (claims before keys)', () => {
   const now = 1_900_000_000;
-  const rules: JwtRules = { algorithms: ['ES256'], issuer: 'cli_1', subject: 'cli_1', audiences: ['https://as.example/token'], requireJti: true, maxLifetimeSeconds: 600, clockToleranceSeconds: 5, now };
+  const rules: JwtRules = {
+    algorithms: ['ES256'],
+    issuer: 'cli_1',
+    subject: 'cli_1',
+    audiences: ['https://as.example/token'],
+    requireJti: true,
+    maxLifetimeSeconds: 600,
+    clockToleranceSeconds: 5,
+    now,
+  };
   const sign = async (claims: Record<string, unknown>, header: Record<string, unknown> = {}) => {
     const { privateKey } = await generateKeyPair('ES256');
-    return new SignJWT({ iss: 'cli_1', sub: 'cli_1', aud: 'https://as.example/token', exp: now + 60, jti: 'j-1', ...claims }).setProtectedHeader({ alg: 'ES256', kid: 'k1', ...header }).sign(privateKey);
+    return new SignJWT({ iss: 'cli_1', sub: 'cli_1', aud: 'https://as.example/token', exp: now + 60, jti: 'j-1', ...claims })
+      .setProtectedHeader({ alg: 'ES256', kid: 'k1', ...header })
+      .sign(privateKey);
   };
 
   it('accepts a well-formed assertion (its signature is not looked at)', async () => {
@@ -117,7 +161,9 @@ describe('checkUnverifiedJwt (claims before keys)', () => {
 
   it('refuses an algorithm outside the list and a non-JWT', async () => {
     const { privateKey } = await generateKeyPair('ES384');
-    const es384 = await new SignJWT({ iss: 'cli_1', sub: 'cli_1', aud: 'https://as.example/token', exp: now + 60, jti: 'j' }).setProtectedHeader({ alg: 'ES384' }).sign(privateKey);
+    const es384 = await new SignJWT({ iss: 'cli_1', sub: 'cli_1', aud: 'https://as.example/token', exp: now + 60, jti: 'j' })
+      .setProtectedHeader({ alg: 'ES384' })
+      .sign(privateKey);
     expect(() => checkUnverifiedJwt(es384, rules)).toThrow(/alg/);
     expect(() => checkUnverifiedJwt('not.a.jwt', rules)).toThrow(/not a JWT/);
   });

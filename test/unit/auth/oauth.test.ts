@@ -39,8 +39,14 @@ describe('redirect URIs', () => {
   ])('%s → %s', (uri, ok) => expect(checkRedirectUri(uri) === undefined).toBe(ok));
 
   it('error redirects keep the registered query and add the parameters', () => {
-    expect(redirectWithParams('https://app.example/cb?tenant=a', { error: 'access_denied', state: 's 1', iss: 'https://vitalis.example', code: undefined }))
-      .toBe('https://app.example/cb?tenant=a&error=access_denied&state=s+1&iss=https%3A%2F%2Fvitalis.example');
+    expect(
+      redirectWithParams('https://app.example/cb?tenant=a', {
+        error: 'access_denied',
+        state: 's 1',
+        iss: 'https://vitalis.example',
+        code: undefined,
+      }),
+    ).toBe('https://app.example/cb?tenant=a&error=access_denied&state=s+1&iss=https%3A%2F%2Fvitalis.example');
   });
 });
 
@@ -58,7 +64,15 @@ describe('client credentials as presented (RFC 6749 §2.3.1)', () => {
     const basic = `Basic ${Buffer.from('a:b').toString('base64')}`;
     for (const [header, body] of [
       [basic, { client_secret: 'b' }],
-      [undefined, { client_id: 'a', client_secret: 'b', client_assertion: 'x', client_assertion_type: 'urn:ietf:params:oauth:client-assertion-type:jwt-bearer' }],
+      [
+        undefined,
+        {
+          client_id: 'a',
+          client_secret: 'b',
+          client_assertion: 'x',
+          client_assertion_type: 'urn:ietf:params:oauth:client-assertion-type:jwt-bearer',
+        },
+      ],
       [undefined, { client_id: ['a', 'b'] }],
       [undefined, { client_assertion: 'x.y.z', client_assertion_type: 'saml' }],
     ] as const) {
@@ -79,7 +93,11 @@ describe('scope arithmetic', () => {
     expect(grantScopes(undefined, ['read:vitals', 'read:patients'], 'x')).toEqual(['read:vitals', 'read:patients']);
   });
   it('refuses unknown names, escalation, and an empty result (invalid_scope)', () => {
-    for (const [requested, allowed] of [['admin', ['read:vitals']], ['read:patients', ['read:vitals']], [undefined, []]] as const) {
+    for (const [requested, allowed] of [
+      ['admin', ['read:vitals']],
+      ['read:patients', ['read:vitals']],
+      [undefined, []],
+    ] as const) {
       expect(() => grantScopes(requested, [...allowed], 'x')).toThrow(OAuthError);
     }
   });
@@ -88,7 +106,10 @@ describe('scope arithmetic', () => {
 describe('pages', () => {
   it('escape everything interpolated', () => {
     expect(escapeHtml(`<script>"'&`)).toBe('&lt;script&gt;&quot;&#39;&amp;');
-    const html = loginPage({ action: '/a', interaction: 'i', csrfToken: '"><script>', clientName: '<img src=x onerror=alert(1)>' }, { username: '"onfocus="x', error: '<b>' });
+    const html = loginPage(
+      { action: '/a', interaction: 'i', csrfToken: '"><script>', clientName: '<img src=x onerror=alert(1)>' },
+      { username: '"onfocus="x', error: '<b>' },
+    );
     expect(html).not.toMatch(/<script|<img|<b>|"onfocus/);
   });
 });
@@ -110,21 +131,42 @@ describe('gateway auth configuration', () => {
   const load = (env: Record<string, string>) => withBaseUrl(parseConfig(gatewayConfigShape, { NODE_ENV: 'development', ...env }));
   it('defaults', () => {
     const c = load({});
-    expect(c).toMatchObject({ ACCESS_TOKEN_TTL_SECONDS: 900, REFRESH_TOKEN_TTL_SECONDS: 2_592_000, AUTH_CODE_TTL_SECONDS: 60, SANDBOX_TOKEN_TTL_SECONDS: 900, SANDBOX_RATE_LIMIT: 10, SANDBOX_RATE_WINDOW_SECONDS: 3_600, TRUSTED_ISSUERS: [], demoUsers: true });
+    expect(c).toMatchObject({
+      ACCESS_TOKEN_TTL_SECONDS: 900,
+      REFRESH_TOKEN_TTL_SECONDS: 2_592_000,
+      AUTH_CODE_TTL_SECONDS: 60,
+      SANDBOX_TOKEN_TTL_SECONDS: 900,
+      SANDBOX_RATE_LIMIT: 10,
+      SANDBOX_RATE_WINDOW_SECONDS: 3_600,
+      TRUSTED_ISSUERS: [],
+      demoUsers: true,
+    });
     // the production defaults of the throttles and rate limits (the auth README's configuration table)
     expect(c).toMatchObject({
-      LOGIN_ADDRESS_MAX_FAILURES: 100, LOGIN_FAILURE_WINDOW_SECONDS: 900, LOGIN_USER_FREE_FAILURES: 5, LOGIN_USER_DELAY_SECONDS: 1, LOGIN_USER_MAX_DELAY_SECONDS: 60,
-      OAUTH_ADDRESS_RATE_LIMIT: 120, OAUTH_CLIENT_RATE_LIMIT: 120, OAUTH_RATE_WINDOW_SECONDS: 60, KEY_RELOAD_COOLDOWN_SECONDS: 10,
-      MCP_ANONYMOUS_SESSION_LIMIT: 30, MCP_ANONYMOUS_SESSION_WINDOW_SECONDS: 600,
+      LOGIN_ADDRESS_MAX_FAILURES: 100,
+      LOGIN_FAILURE_WINDOW_SECONDS: 900,
+      LOGIN_USER_FREE_FAILURES: 5,
+      LOGIN_USER_DELAY_SECONDS: 1,
+      LOGIN_USER_MAX_DELAY_SECONDS: 60,
+      OAUTH_ADDRESS_RATE_LIMIT: 120,
+      OAUTH_CLIENT_RATE_LIMIT: 120,
+      OAUTH_RATE_WINDOW_SECONDS: 60,
+      KEY_RELOAD_COOLDOWN_SECONDS: 10,
+      MCP_ANONYMOUS_SESSION_LIMIT: 30,
+      MCP_ANONYMOUS_SESSION_WINDOW_SECONDS: 600,
     });
   });
   it('TRUSTED_ISSUERS is a JSON list of issuers with exactly one key source', () => {
-    expect(load({ TRUSTED_ISSUERS: '[{"issuer":"https://idp.example","jwks_uri":"https://idp.example/jwks"}]' }).TRUSTED_ISSUERS).toEqual([{ issuer: 'https://idp.example', jwks_uri: 'https://idp.example/jwks' }]);
+    expect(load({ TRUSTED_ISSUERS: '[{"issuer":"https://idp.example","jwks_uri":"https://idp.example/jwks"}]' }).TRUSTED_ISSUERS).toEqual([
+      { issuer: 'https://idp.example', jwks_uri: 'https://idp.example/jwks' },
+    ]);
     expect(() => load({ TRUSTED_ISSUERS: 'not json' })).toThrow(ConfigError);
     expect(() => load({ TRUSTED_ISSUERS: '[{"issuer":"https://idp.example"}]' })).toThrow(/jwks_uri or jwks/);
   });
   it('production refuses the development key secret and seeds no demo users by default', () => {
     expect(() => load({ NODE_ENV: 'production' })).toThrow(/KEY_ENCRYPTION_SECRET/);
-    expect(load({ NODE_ENV: 'production', KEY_ENCRYPTION_SECRET: 'a-real-secret-from-the-vault', SANDBOX_ENABLED: 'true' }).demoUsers).toBe(false);
+    expect(load({ NODE_ENV: 'production', KEY_ENCRYPTION_SECRET: 'a-real-secret-from-the-vault', SANDBOX_ENABLED: 'true' }).demoUsers).toBe(
+      false,
+    );
   });
 });

@@ -18,7 +18,12 @@ describe('userinfo claims', () => {
   it('sub only with openid; name, preferred_username and roles with profile', () => {
     expect(userInfoClaims('usr-1', nurse, ['openid'])).toEqual({ sub: 'usr-1' });
     expect(userInfoClaims('usr-1', nurse, ['openid', 'read:vitals'])).toEqual({ sub: 'usr-1' });
-    expect(userInfoClaims('usr-1', nurse, ['openid', 'profile'])).toEqual({ sub: 'usr-1', name: 'Demo Nurse', preferred_username: 'nurse', roles: ['nurse'] });
+    expect(userInfoClaims('usr-1', nurse, ['openid', 'profile'])).toEqual({
+      sub: 'usr-1',
+      name: 'Demo Nurse',
+      preferred_username: 'nurse',
+      roles: ['nurse'],
+    });
   });
   it('a subject that is no Vitalis user: sub only, whatever the scopes', () => {
     expect(userInfoClaims('ext-user-1', undefined, ['openid', 'profile'])).toEqual({ sub: 'ext-user-1' });
@@ -35,10 +40,21 @@ describe('the sign-in scopes in the role table', () => {
   });
   it('a client without authorization_code is never granted them, and they wait for no approval', () => {
     const open = { registration: 'open' as const, role: null };
-    expect(grantRegistrationScopes(['openid', 'profile', 'read:appointments'], open, ['client_credentials'])).toEqual({ granted: ['read:appointments'], beyond: [] });
+    expect(grantRegistrationScopes(['openid', 'profile', 'read:appointments'], open, ['client_credentials'])).toEqual({
+      granted: ['read:appointments'],
+      beyond: [],
+    });
     expect(grantRegistrationScopes(undefined, open, ['client_credentials'])).toEqual({ granted: ['read:appointments'], beyond: [] });
-    expect(grantRegistrationScopes(undefined, open, ['authorization_code'])).toEqual({ granted: ['read:appointments', 'openid'], beyond: [] });
-    expect(grantRegistrationScopes(['openid', 'profile'], open, ['authorization_code'])).toEqual({ granted: ['openid'], beyond: ['profile'] });
-    expect(grantRegistrationScopes(['openid', 'profile'], { registration: 'initial_access_token', role: 'patient' }, ['authorization_code'])).toEqual({ granted: ['openid', 'profile'], beyond: [] });
+    expect(grantRegistrationScopes(undefined, open, ['authorization_code'])).toEqual({
+      granted: ['read:appointments', 'openid'],
+      beyond: [],
+    });
+    expect(grantRegistrationScopes(['openid', 'profile'], open, ['authorization_code'])).toEqual({
+      granted: ['openid'],
+      beyond: ['profile'],
+    });
+    expect(
+      grantRegistrationScopes(['openid', 'profile'], { registration: 'initial_access_token', role: 'patient' }, ['authorization_code']),
+    ).toEqual({ granted: ['openid', 'profile'], beyond: [] });
   });
 });

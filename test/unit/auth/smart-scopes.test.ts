@@ -5,7 +5,9 @@ import { ROLES, ROLE_SCOPES, SMART_RESOURCES, effectiveScopes, readScopeRequest,
 describe('readScopeRequest', () => {
   it('takes known scopes and the v1 .read alias outright', () => {
     expect(readScopeRequest('openid patient/Patient.rs user/Observation.read')).toEqual({
-      scopes: ['openid', 'patient/Patient.rs', 'user/Observation.rs'], optional: [], unknown: [],
+      scopes: ['openid', 'patient/Patient.rs', 'user/Observation.rs'],
+      optional: [],
+      unknown: [],
     });
   });
 
@@ -13,15 +15,24 @@ describe('readScopeRequest', () => {
     const r = readScopeRequest('user/*.rs system/Patient.cruds patient/*.*');
     expect(r.scopes).toEqual([]);
     expect(r.optional.sort()).toEqual([
-      'patient/AllergyIntolerance.rs', 'patient/Observation.rs', 'patient/Patient.rs', 'system/Patient.rs',
-      'user/AllergyIntolerance.rs', 'user/Observation.rs', 'user/Patient.rs',
+      'patient/AllergyIntolerance.rs',
+      'patient/Observation.rs',
+      'patient/Patient.rs',
+      'system/Patient.rs',
+      'user/AllergyIntolerance.rs',
+      'user/Observation.rs',
+      'user/Patient.rs',
     ]);
     expect(r.unknown).toEqual([]);
   });
 
   it('ignores SMART scopes Vitalis does not serve, refuses names that are not scopes at all', () => {
-    expect(readScopeRequest('launch launch/encounter patient/Condition.rs user/Patient.r system/*.cud read:everything patient/Patient')).toEqual({
-      scopes: [], optional: [], unknown: ['read:everything', 'patient/Patient'],
+    expect(
+      readScopeRequest('launch launch/encounter patient/Condition.rs user/Patient.r system/*.cud read:everything patient/Patient'),
+    ).toEqual({
+      scopes: [],
+      optional: [],
+      unknown: ['read:everything', 'patient/Patient'],
     });
   });
 
@@ -32,12 +43,24 @@ describe('readScopeRequest', () => {
 
 describe('effectiveScopes', () => {
   it('user/ and system/ scopes stand for their Vitalis scope', () => {
-    expect(effectiveScopes(['user/Observation.rs', 'system/Patient.rs'], false)).toEqual(['user/Observation.rs', 'system/Patient.rs', 'read:vitals', 'read:patients']);
+    expect(effectiveScopes(['user/Observation.rs', 'system/Patient.rs'], false)).toEqual([
+      'user/Observation.rs',
+      'system/Patient.rs',
+      'read:vitals',
+      'read:patients',
+    ]);
   });
 
-  it('patient/Observation.rs stands for read:vitals only in a patient user\'s token; patient/Patient.rs for nothing', () => {
-    expect(effectiveScopes(['patient/Observation.rs', 'patient/Patient.rs'], true)).toEqual(['patient/Observation.rs', 'patient/Patient.rs', 'read:vitals']);
-    expect(effectiveScopes(['patient/Observation.rs', 'patient/Patient.rs'], false)).toEqual(['patient/Observation.rs', 'patient/Patient.rs']);
+  it("patient/Observation.rs stands for read:vitals only in a patient user's token; patient/Patient.rs for nothing", () => {
+    expect(effectiveScopes(['patient/Observation.rs', 'patient/Patient.rs'], true)).toEqual([
+      'patient/Observation.rs',
+      'patient/Patient.rs',
+      'read:vitals',
+    ]);
+    expect(effectiveScopes(['patient/Observation.rs', 'patient/Patient.rs'], false)).toEqual([
+      'patient/Observation.rs',
+      'patient/Patient.rs',
+    ]);
   });
 });
 

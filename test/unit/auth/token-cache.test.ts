@@ -3,7 +3,15 @@ import { VerifiedTokenCache } from '../../../apps/gateway/src/auth/bearer';
 import type { Principal } from '../../../apps/gateway/src/access/principal';
 
 const principal = (expiresAt: number): Principal => ({
-  clientId: 'c', subject: 'c', scopes: ['read:vitals'], roles: [], tokenId: `j${expiresAt}`, expiresAt, authMethod: 'client_secret', derivedFrom: [], sandbox: false,
+  clientId: 'c',
+  subject: 'c',
+  scopes: ['read:vitals'],
+  roles: [],
+  tokenId: `j${expiresAt}`,
+  expiresAt,
+  authMethod: 'client_secret',
+  derivedFrom: [],
+  sandbox: false,
 });
 
 describe('VerifiedTokenCache', () => {

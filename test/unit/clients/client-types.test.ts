@@ -4,7 +4,15 @@
  * (tsc over test/) fails when one no longer holds; at run time the test only shows they compiled.
  */
 import { describe, expectTypeOf, it } from 'vitest';
-import type { Appointment, DiagnosticReport, FhirObservation, Patient, PatientRecord, ServiceRequest, VitalisClient } from '@vitalis/client';
+import type {
+  Appointment,
+  DiagnosticReport,
+  FhirObservation,
+  Patient,
+  PatientRecord,
+  ServiceRequest,
+  VitalisClient,
+} from '@vitalis/client';
 
 type Returned<F> = F extends (...args: never[]) => Promise<infer R> ? R : never;
 
@@ -35,7 +43,9 @@ describe('the TypeScript client types', () => {
 
   it('a report and an order are typed FHIR DiagnosticReport and ServiceRequest, their results typed', () => {
     expectTypeOf<Returned<VitalisClient['diagnostics']['getReport']>>().toEqualTypeOf<DiagnosticReport>();
-    expectTypeOf<DiagnosticReport['status']>().toEqualTypeOf<'registered' | 'partial' | 'preliminary' | 'final' | 'amended' | 'corrected' | 'cancelled' | 'entered-in-error'>();
+    expectTypeOf<DiagnosticReport['status']>().toEqualTypeOf<
+      'registered' | 'partial' | 'preliminary' | 'final' | 'amended' | 'corrected' | 'cancelled' | 'entered-in-error'
+    >();
     expectTypeOf<NonNullable<DiagnosticReport['contained']>[number]['code']['coding'][number]['code']>().toEqualTypeOf<string>();
     expectTypeOf<Returned<VitalisClient['diagnostics']['getOrder']>>().toEqualTypeOf<ServiceRequest>();
     expectTypeOf<ServiceRequest['priority']>().toEqualTypeOf<'routine' | 'urgent' | 'asap' | 'stat'>();

@@ -2,7 +2,15 @@ import { describe, expect, it } from 'vitest';
 import { ESI_LEVELS, isEsiLevel, news2, news2FromLatestVitals, type News2Input } from '@vitalis/clinical';
 
 /** A healthy adult on air, alert: every parameter scores 0. */
-const normal: News2Input = { respiratoryRate: 16, spo2: 98, supplementalOxygen: false, systolic: 120, heartRate: 72, consciousness: 'A', temperature: 37 };
+const normal: News2Input = {
+  respiratoryRate: 16,
+  spo2: 98,
+  supplementalOxygen: false,
+  systolic: 120,
+  heartRate: 72,
+  consciousness: 'A',
+  temperature: 37,
+};
 
 describe('NEWS2 bands (RCP 2017 chart)', () => {
   const cases: Array<[string, News2Input, number]> = [
@@ -69,7 +77,13 @@ describe('NEWS2 bands (RCP 2017 chart)', () => {
 
 describe('NEWS2 risk', () => {
   it('0 is low and complete', () => {
-    expect(news2(normal)).toEqual({ score: 0, risk: 'low', parameters: { respiratoryRate: 0, spo2: 0, supplementalOxygen: 0, systolic: 0, heartRate: 0, consciousness: 0, temperature: 0 }, missing: [], complete: true });
+    expect(news2(normal)).toEqual({
+      score: 0,
+      risk: 'low',
+      parameters: { respiratoryRate: 0, spo2: 0, supplementalOxygen: 0, systolic: 0, heartRate: 0, consciousness: 0, temperature: 0 },
+      missing: [],
+      complete: true,
+    });
   });
   it('a single red parameter makes an aggregate of 3 low-medium', () => {
     expect(news2({ ...normal, consciousness: 'V' })).toMatchObject({ score: 3, risk: 'low-medium' });
@@ -80,7 +94,17 @@ describe('NEWS2 risk', () => {
   it('5–6 is medium, 7 and above high', () => {
     expect(news2({ ...normal, respiratoryRate: 22, heartRate: 115, temperature: 38.5 })).toMatchObject({ score: 5, risk: 'medium' });
     // A deteriorating septic patient: RR 26 (3), SpO2 91 (3), oxygen (2), SBP 95 (2), HR 125 (2), alert, 39.2 °C (2).
-    expect(news2({ respiratoryRate: 26, spo2: 91, supplementalOxygen: true, systolic: 95, heartRate: 125, consciousness: 'A', temperature: 39.2 })).toMatchObject({ score: 14, risk: 'high', complete: true });
+    expect(
+      news2({
+        respiratoryRate: 26,
+        spo2: 91,
+        supplementalOxygen: true,
+        systolic: 95,
+        heartRate: 125,
+        consciousness: 'A',
+        temperature: 39.2,
+      }),
+    ).toMatchObject({ score: 14, risk: 'high', complete: true });
   });
 });
 

@@ -1,12 +1,23 @@
 /** Pure parts of the developer surface: deprecation headers, OpenAPI derivations, key order, the catalog. */
 import { describe, expect, it } from 'vitest';
 import type { RouteOptions } from 'fastify';
-import { assertDeprecation, attachDeprecationHeaders, deprecationHeader, deprecationLinks, sunsetHeader } from '../../../apps/gateway/src/developer/deprecation';
+import {
+  assertDeprecation,
+  attachDeprecationHeaders,
+  deprecationHeader,
+  deprecationLinks,
+  sunsetHeader,
+} from '../../../apps/gateway/src/developer/deprecation';
 import { addProblemResponses, securityFor, sortKeys } from '../../../apps/gateway/src/developer/openapi';
 import { renderPortal } from '../../../apps/gateway/src/developer/portal';
 import { openapiPath, RouteCatalog, type RouteDeprecation } from '../../../apps/gateway/src/developer/route-meta';
 
-const dep: RouteDeprecation = { since: '2026-11-23T00:00:00Z', sunset: '2027-12-31T23:59:59Z', replacement: '/api/v1/vitals/latest', migration: 'use `it`' };
+const dep: RouteDeprecation = {
+  since: '2026-11-23T00:00:00Z',
+  sunset: '2027-12-31T23:59:59Z',
+  replacement: '/api/v1/vitals/latest',
+  migration: 'use `it`',
+};
 
 describe('deprecation headers', () => {
   it('formats RFC 9745 Deprecation as @unix-seconds and RFC 8594 Sunset as an HTTP-date', () => {
@@ -45,7 +56,11 @@ describe('OpenAPI derivations', () => {
   });
 
   it('adds problem responses from the operation shape without overwriting declared ones', () => {
-    const op: Record<string, any> = { requestBody: {}, security: [{ oauth2: [] }], responses: { '200': {}, '400': { description: 'oauth' } } };
+    const op: Record<string, any> = {
+      requestBody: {},
+      security: [{ oauth2: [] }],
+      responses: { '200': {}, '400': { description: 'oauth' } },
+    };
     addProblemResponses('/a/{id}', op);
     // 414: a path segment over the router's limit, on any templated path
     expect(Object.keys(op.responses).sort()).toEqual(['200', '400', '401', '403', '404', '413', '414', '415', '500', '503']);

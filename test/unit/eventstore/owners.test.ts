@@ -32,9 +32,11 @@ function offenders(pattern: RegExp, owners: (file: string) => boolean): string[]
   const found: string[] = [];
   for (const file of FILES) {
     if (owners(file)) continue;
-    readFileSync(join(ROOT, file), 'utf8').split('\n').forEach((line, i) => {
-      if (pattern.test(line)) found.push(`${file}:${i + 1}: ${line.trim()}`);
-    });
+    readFileSync(join(ROOT, file), 'utf8')
+      .split('\n')
+      .forEach((line, i) => {
+        if (pattern.test(line)) found.push(`${file}:${i + 1}: ${line.trim()}`);
+      });
   }
   return found;
 }

@@ -24,6 +24,10 @@ describe('nextPageUrl with the REST cursor name', () => {
 
   it('leaves a parameter named like the other convention alone', () => {
     const url = new URL(nextPageUrl('http://x/api/v1/audit', { _cursor: 'kept', limit: 5 }, 'next', 'cursor'));
-    expect([...url.searchParams]).toEqual([['_cursor', 'kept'], ['limit', '5'], ['cursor', 'next']]);
+    expect([...url.searchParams]).toEqual([
+      ['_cursor', 'kept'],
+      ['limit', '5'],
+      ['cursor', 'next'],
+    ]);
   });
 });

@@ -2,7 +2,15 @@
 import { describe, expect, it } from 'vitest';
 import { HttpProblem, badRequest, notFound, operationOutcomeOf, validationFailed } from '@vitalis/http';
 import { ECG_LEAD_II, VITAL_CODE } from '@vitalis/schemas';
-import { dateBounds, dateInterval, observationRange, patientIdOf, referenceIdOf, tokenCodes, vitalCodeOf } from '../../../apps/gateway/src/fhir/search-params';
+import {
+  dateBounds,
+  dateInterval,
+  observationRange,
+  patientIdOf,
+  referenceIdOf,
+  tokenCodes,
+  vitalCodeOf,
+} from '../../../apps/gateway/src/fhir/search-params';
 import { nextPageUrl } from '@vitalis/http';
 
 const ms = (iso: string) => Date.parse(iso);
@@ -21,9 +29,19 @@ describe('FHIR search parameters', () => {
   });
 
   it('the next page repeats the query as given (repeated parameters too) with the cursor replaced', () => {
-    const url = new URL(nextPageUrl('http://x/fhir/R4/Slot', { start: ['ge2026-01-01', 'lt2026-01-02'], status: 'free', _count: 5, _cursor: 'old', schedule: undefined }, 'new'));
+    const url = new URL(
+      nextPageUrl(
+        'http://x/fhir/R4/Slot',
+        { start: ['ge2026-01-01', 'lt2026-01-02'], status: 'free', _count: 5, _cursor: 'old', schedule: undefined },
+        'new',
+      ),
+    );
     expect(url.searchParams.getAll('start')).toEqual(['ge2026-01-01', 'lt2026-01-02']);
-    expect(Object.fromEntries([...url.searchParams].filter(([k]) => k !== 'start'))).toEqual({ status: 'free', _count: '5', _cursor: 'new' });
+    expect(Object.fromEntries([...url.searchParams].filter(([k]) => k !== 'start'))).toEqual({
+      status: 'free',
+      _count: '5',
+      _cursor: 'new',
+    });
   });
 
   it('dates cover their precision', () => {
@@ -31,7 +49,10 @@ describe('FHIR search parameters', () => {
     expect(dateInterval('2026-02')).toEqual({ start: ms('2026-02-01T00:00:00Z'), end: ms('2026-03-01T00:00:00Z') });
     expect(dateInterval('2026')).toEqual({ start: ms('2026-01-01T00:00:00Z'), end: ms('2027-01-01T00:00:00Z') });
     expect(dateInterval('2026-03-01T10:00:05+01:00')).toEqual({ start: ms('2026-03-01T09:00:05Z'), end: ms('2026-03-01T09:00:06Z') });
-    expect(dateInterval('2026-03-01T10:00:05.250Z')).toEqual({ start: ms('2026-03-01T10:00:05.250Z'), end: ms('2026-03-01T10:00:05.251Z') });
+    expect(dateInterval('2026-03-01T10:00:05.250Z')).toEqual({
+      start: ms('2026-03-01T10:00:05.250Z'),
+      end: ms('2026-03-01T10:00:05.251Z'),
+    });
     expect(dateInterval('2026-03-01T10:00')).toBeUndefined(); // a time needs its zone
     expect(dateInterval('yesterday')).toBeUndefined();
   });
@@ -40,7 +61,10 @@ describe('FHIR search parameters', () => {
     expect(dateBounds(['ge2026-03-01', 'lt2026-03-03'])).toEqual({ fromMs: ms('2026-03-01T00:00:00Z'), toMs: ms('2026-03-03T00:00:00Z') });
     expect(dateBounds(['gt2026-03-01', 'le2026-03-03'])).toEqual({ fromMs: ms('2026-03-02T00:00:00Z'), toMs: ms('2026-03-04T00:00:00Z') });
     expect(dateBounds(['2026-03-01'])).toEqual({ fromMs: ms('2026-03-01T00:00:00Z'), toMs: ms('2026-03-02T00:00:00Z') });
-    expect(dateBounds(['eq2026-03-01', 'ge2026-03-01T12:00:00Z'])).toEqual({ fromMs: ms('2026-03-01T12:00:00Z'), toMs: ms('2026-03-02T00:00:00Z') });
+    expect(dateBounds(['eq2026-03-01', 'ge2026-03-01T12:00:00Z'])).toEqual({
+      fromMs: ms('2026-03-01T12:00:00Z'),
+      toMs: ms('2026-03-02T00:00:00Z'),
+    });
     expect(() => dateBounds(['ne2026-03-01'])).toThrow(expect.objectContaining({ kind: 'not-supported' }));
     expect(() => dateBounds(['ge2026-13-45'])).toThrow(expect.objectContaining({ status: 400 }));
   });
@@ -69,11 +93,19 @@ describe('FHIR search parameters', () => {
 
 describe('OperationOutcome of a problem', () => {
   it('maps kinds and statuses to issue codes, field errors to issues', () => {
-    expect(operationOutcomeOf(notFound('x')).issue[0]).toEqual({ severity: 'error', code: 'not-found', details: { text: 'Not Found' }, diagnostics: 'x' });
+    expect(operationOutcomeOf(notFound('x')).issue[0]).toEqual({
+      severity: 'error',
+      code: 'not-found',
+      details: { text: 'Not Found' },
+      diagnostics: 'x',
+    });
     expect(operationOutcomeOf(badRequest('y')).issue[0]!.code).toBe('invalid');
     expect(operationOutcomeOf(new HttpProblem(403, 'insufficient-scope', 'Forbidden', 'z')).issue[0]!.code).toBe('forbidden');
     expect(operationOutcomeOf(new HttpProblem(401, 'unauthorized', 'Unauthorized', 'z')).issue[0]!.code).toBe('login');
-    expect(operationOutcomeOf(new HttpProblem(503, 'unavailable', 'Service Unavailable', 'z')).issue[0]).toMatchObject({ severity: 'fatal', code: 'transient' });
+    expect(operationOutcomeOf(new HttpProblem(503, 'unavailable', 'Service Unavailable', 'z')).issue[0]).toMatchObject({
+      severity: 'fatal',
+      code: 'transient',
+    });
     const v = operationOutcomeOf(validationFailed('bad', [{ path: 'querystring._count', message: 'too big' }]));
     expect(v.issue.map((i) => i.diagnostics)).toEqual(['bad', 'querystring._count: too big']);
   });

@@ -36,10 +36,16 @@ describe('FHIR R4 validator harness', () => {
   it('fails a Patient with an invented property and a gender outside the required value set', async () => {
     const issues = await validateFhir({ ...goodPatient, allergies: [], gender: 'mail' });
     expect(issues.every((i) => i.severity === 'error' || i.severity === 'fatal')).toBe(true);
-    expect(issues).toEqual(expect.arrayContaining([
-      expect.objectContaining({ resource: 'Patient/pat-0001', location: 'Patient', message: expect.stringContaining("Unrecognized property 'allergies'") }),
-      expect.objectContaining({ location: 'Patient.gender', message: expect.stringContaining('AdministrativeGender') }),
-    ]));
+    expect(issues).toEqual(
+      expect.arrayContaining([
+        expect.objectContaining({
+          resource: 'Patient/pat-0001',
+          location: 'Patient',
+          message: expect.stringContaining("Unrecognized property 'allergies'"),
+        }),
+        expect.objectContaining({ location: 'Patient.gender', message: expect.stringContaining('AdministrativeGender') }),
+      ]),
+    );
     await expect(expectValidFhir({ ...goodPatient, allergies: [] })).rejects.toThrow(/Unrecognized property 'allergies'/);
   });
 
@@ -48,13 +54,18 @@ describe('FHIR R4 validator harness', () => {
     const { category: _dropped, ...noCategory } = heartRate;
     const missing = await validateFhir(noCategory, { profiles: [VITAL_SIGNS_PROFILE] });
     expect(missing.map((i) => i.message).join('\n')).toMatch(/Observation\.category: minimum required = 1/);
-    const badUnit = await validateFhir({ ...heartRate, valueQuantity: { ...heartRate.valueQuantity, code: 'beats' } }, { profiles: [VITAL_SIGNS_PROFILE] });
+    const badUnit = await validateFhir(
+      { ...heartRate, valueQuantity: { ...heartRate.valueQuantity, code: 'beats' } },
+      { profiles: [VITAL_SIGNS_PROFILE] },
+    );
     expect(badUnit.length).toBeGreaterThan(0);
   });
 
   it('validates an array, reporting each issue with its index, and leaves warnings out unless asked', async () => {
     const issues = await validateFhir([goodPatient, { ...goodPatient, id: 'pat-0002', next: 'x' }]);
-    expect(issues).toEqual([expect.objectContaining({ index: 1, resource: 'Patient/pat-0002', message: expect.stringContaining("Unrecognized property 'next'") })]);
+    expect(issues).toEqual([
+      expect.objectContaining({ index: 1, resource: 'Patient/pat-0002', message: expect.stringContaining("Unrecognized property 'next'") }),
+    ]);
     const withWarnings = await validateFhir(goodPatient, { warnings: true });
     expect(withWarnings.some((i) => i.severity === 'warning')).toBe(true); // dom-6: no narrative
   });

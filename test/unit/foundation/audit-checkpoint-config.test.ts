@@ -16,21 +16,36 @@ describe('audit checkpoint settings', () => {
     expect(dev.seconds).toBe(60);
     expect(dev.dir).toMatch(/\/\.data\/audit-checkpoints\/vitalis$/);
     expect(dev.key.length).toBeGreaterThanOrEqual(32);
-    expect(settings({ NODE_ENV: 'development', DATABASE_URL: 'postgres://postgres@127.0.0.1:55432/other' }).dir).toMatch(/audit-checkpoints\/other$/);
+    expect(settings({ NODE_ENV: 'development', DATABASE_URL: 'postgres://postgres@127.0.0.1:55432/other' }).dir).toMatch(
+      /audit-checkpoints\/other$/,
+    );
   });
 
   it('production: the key and the directory must be named', () => {
     expect(() => settings({ AUDIT_CHECKPOINT_DIR: '/mnt/worm/audit' })).toThrow(/AUDIT_CHECKPOINT_KEY: must be set in production/);
     expect(() => settings({ AUDIT_CHECKPOINT_KEY: KEY })).toThrow(/AUDIT_CHECKPOINT_DIR: must be set in production/);
-    expect(settings({ AUDIT_CHECKPOINT_KEY: KEY, AUDIT_CHECKPOINT_DIR: '/mnt/worm/audit', AUDIT_CHECKPOINT_SECONDS: '300' }))
-      .toEqual({ key: KEY, previousKeys: [], dir: '/mnt/worm/audit', seconds: 300 });
-    expect(settings({ NODE_ENV: 'development', AUDIT_CHECKPOINT_PREVIOUS_KEYS: ' old-one , old-two,' }).previousKeys).toEqual(['old-one', 'old-two']);
-    expect(() => settings({ NODE_ENV: 'development', AUDIT_CHECKPOINT_KEY: 'short' })).toThrow(/AUDIT_CHECKPOINT_KEY: must be at least 32 characters/);
+    expect(settings({ AUDIT_CHECKPOINT_KEY: KEY, AUDIT_CHECKPOINT_DIR: '/mnt/worm/audit', AUDIT_CHECKPOINT_SECONDS: '300' })).toEqual({
+      key: KEY,
+      previousKeys: [],
+      dir: '/mnt/worm/audit',
+      seconds: 300,
+    });
+    expect(settings({ NODE_ENV: 'development', AUDIT_CHECKPOINT_PREVIOUS_KEYS: ' old-one , old-two,' }).previousKeys).toEqual([
+      'old-one',
+      'old-two',
+    ]);
+    expect(() => settings({ NODE_ENV: 'development', AUDIT_CHECKPOINT_KEY: 'short' })).toThrow(
+      /AUDIT_CHECKPOINT_KEY: must be at least 32 characters/,
+    );
   });
 
   it('a production gateway without a checkpoint key exits 78 naming it', () => {
     const env: Record<string, string | undefined> = {
-      ...process.env, PORT: '1', KEY_ENCRYPTION_SECRET: 'a-real-secret-from-the-vault', SANDBOX_ENABLED: 'false', AUDIT_CHECKPOINT_DIR: '/tmp/x',
+      ...process.env,
+      PORT: '1',
+      KEY_ENCRYPTION_SECRET: 'a-real-secret-from-the-vault',
+      SANDBOX_ENABLED: 'false',
+      AUDIT_CHECKPOINT_DIR: '/tmp/x',
     };
     delete env.NODE_ENV;
     delete env.AUDIT_CHECKPOINT_KEY;

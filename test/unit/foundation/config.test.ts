@@ -20,7 +20,11 @@ describe('config', () => {
   it('VITALIS_ALARMS: the defaults when unset, a site override applied, a bad document refused naming the variable', () => {
     const load = (env: Record<string, string>) => withBaseUrl(parseConfig(gatewayConfigShape, { NODE_ENV: 'development', ...env }));
     expect(load({}).alarms).toEqual(alarmSettings());
-    expect(load({ VITALIS_ALARMS: JSON.stringify({ stale_after_s: { [VITAL_CODE.systolic]: 300 } }) }).alarms.staleAfterSeconds[VITAL_CODE.systolic]).toBe(300);
+    expect(
+      load({ VITALIS_ALARMS: JSON.stringify({ stale_after_s: { [VITAL_CODE.systolic]: 300 } }) }).alarms.staleAfterSeconds[
+        VITAL_CODE.systolic
+      ],
+    ).toBe(300);
     expect(() => load({ VITALIS_ALARMS: '{' })).toThrow(/VITALIS_ALARMS: is not JSON/);
     expect(() => load({ VITALIS_ALARMS: '{"stale_after_s":{"nope":1}}' })).toThrow(/VITALIS_ALARMS: .*stale_after_s/);
   });
@@ -59,7 +63,9 @@ describe('config', () => {
   });
 
   it('refuses a DATABASE_URL of the wrong scheme', () => {
-    expect(() => parseConfig(infraShape, { DATABASE_URL: 'mysql://x' })).toThrow(/DATABASE_URL: must be a URL with scheme postgres: or postgresql:/);
+    expect(() => parseConfig(infraShape, { DATABASE_URL: 'mysql://x' })).toThrow(
+      /DATABASE_URL: must be a URL with scheme postgres: or postgresql:/,
+    );
   });
 
   it('an app started with a bad variable exits 78 with one clear line', () => {

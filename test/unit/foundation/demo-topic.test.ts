@@ -2,7 +2,14 @@
 import { describe, expect, it } from 'vitest';
 import { strangerReason } from '../../helpers/demo-topic';
 
-const frame = (patient: string, device: string) => JSON.stringify({ envelope: 'vitals.frame.v1', patient_id: patient, device_id: device, effective_at: '2026-11-28T00:00:00Z', observations: [] });
+const frame = (patient: string, device: string) =>
+  JSON.stringify({
+    envelope: 'vitals.frame.v1',
+    patient_id: patient,
+    device_id: device,
+    effective_at: '2026-11-28T00:00:00Z',
+    observations: [],
+  });
 
 describe('demo topic check', () => {
   it("passes the simulator's frames and single observations", () => {

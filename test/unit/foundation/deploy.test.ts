@@ -26,7 +26,10 @@ interface Resource {
   metadata: { name: string; labels?: Record<string, string> };
   [key: string]: unknown;
 }
-interface EnvFrom { configMapRef?: { name: string }; secretRef?: { name: string } }
+interface EnvFrom {
+  configMapRef?: { name: string };
+  secretRef?: { name: string };
+}
 interface Container {
   name: string;
   image: string;
@@ -46,11 +49,17 @@ interface PodSpec {
   securityContext?: { runAsNonRoot?: boolean; runAsUser?: number; seccompProfile?: { type: string } };
   containers: Container[];
 }
-interface Workload extends Resource { spec: { template: { metadata: { labels: Record<string, string> }; spec: PodSpec } } }
+interface Workload extends Resource {
+  spec: { template: { metadata: { labels: Record<string, string> }; spec: PodSpec } };
+}
 
-const manifestFiles = readdirSync(join(root, K8S)).filter((f) => f.endsWith('.yaml') && f !== 'kustomization.yaml').sort();
+const manifestFiles = readdirSync(join(root, K8S))
+  .filter((f) => f.endsWith('.yaml') && f !== 'kustomization.yaml')
+  .sort();
 const resources: Resource[] = manifestFiles.flatMap((file) =>
-  parseAllDocuments(read(join(K8S, file))).map((doc) => doc.toJS() as Resource).filter(Boolean),
+  parseAllDocuments(read(join(K8S, file)))
+    .map((doc) => doc.toJS() as Resource)
+    .filter(Boolean),
 );
 const ofKind = <T extends Resource = Resource>(kind: string) => resources.filter((r) => r.kind === kind) as T[];
 const named = <T extends Resource = Resource>(kind: string, name: string): T => {
@@ -67,8 +76,10 @@ function environmentOf(container: Container): { config: Record<string, string>; 
   const config: Record<string, string> = {};
   const secret: Record<string, string> = {};
   for (const source of container.envFrom ?? []) {
-    if (source.configMapRef) Object.assign(config, (named('ConfigMap', source.configMapRef.name) as Resource & { data: Record<string, string> }).data);
-    if (source.secretRef) Object.assign(secret, (named('Secret', source.secretRef.name) as Resource & { stringData: Record<string, string> }).stringData);
+    if (source.configMapRef)
+      Object.assign(config, (named('ConfigMap', source.configMapRef.name) as Resource & { data: Record<string, string> }).data);
+    if (source.secretRef)
+      Object.assign(secret, (named('Secret', source.secretRef.name) as Resource & { stringData: Record<string, string> }).stringData);
   }
   return { config, secret };
 }
@@ -85,11 +96,13 @@ const STAND_INS: Record<string, string> = {
   AUDIT_CHECKPOINT_KEY: 'a'.repeat(64),
 };
 function filledIn(secret: Record<string, string>): Record<string, string> {
-  return Object.fromEntries(Object.keys(secret).map((key) => {
-    const value = STAND_INS[key];
-    if (value === undefined) throw new Error(`no stand-in for the Secret key ${key}`);
-    return [key, value];
-  }));
+  return Object.fromEntries(
+    Object.keys(secret).map((key) => {
+      const value = STAND_INS[key];
+      if (value === undefined) throw new Error(`no stand-in for the Secret key ${key}`);
+      return [key, value];
+    }),
+  );
 }
 
 /** The gateway's own start-up rules (main.ts): the schema, then the production checks. */
@@ -116,7 +129,9 @@ describe('deployment: Kubernetes manifests against the code', () => {
       }
     });
     // docs/security.md#production-settings: the rules the gateway enforces today.
-    expect(demanded).toEqual(expect.arrayContaining(['KEY_ENCRYPTION_SECRET', 'SANDBOX_ENABLED', 'AUDIT_CHECKPOINT_KEY', 'AUDIT_CHECKPOINT_DIR']));
+    expect(demanded).toEqual(
+      expect.arrayContaining(['KEY_ENCRYPTION_SECRET', 'SANDBOX_ENABLED', 'AUDIT_CHECKPOINT_KEY', 'AUDIT_CHECKPOINT_DIR']),
+    );
     // Not enforced by the code, but without it the issuer and discovery documents name 127.0.0.1.
     expect(config.PUBLIC_BASE_URL).toMatch(/^https:\/\//);
     expect(loaded.config.baseUrl).toBe(config.PUBLIC_BASE_URL);
@@ -131,11 +146,13 @@ describe('deployment: Kubernetes manifests against the code', () => {
     expect(() => loadGateway({ ...config, ...secret })).toThrow(/DATABASE_URL.*REDIS_URL.*KEY_ENCRYPTION_SECRET.*AUDIT_CHECKPOINT_KEY/);
   });
 
-  it('the ingest and the projector start in production with theirs; no app holds the owner\'s credentials or another app\'s keys', () => {
+  it("the ingest and the projector start in production with theirs; no app holds the owner's credentials or another app's keys", () => {
     const ingest = environmentOf(containerOf(deployment('ingest')));
     expect(parseConfig(ingestConfigShape, { ...ingest.config, ...filledIn(ingest.secret) })).toMatchObject({ NODE_ENV: 'production' });
     const projector = environmentOf(containerOf(deployment('projector')));
-    expect(parseConfig(projectorConfigShape, { ...projector.config, ...filledIn(projector.secret) })).toMatchObject({ NODE_ENV: 'production' });
+    expect(parseConfig(projectorConfigShape, { ...projector.config, ...filledIn(projector.secret) })).toMatchObject({
+      NODE_ENV: 'production',
+    });
 
     const secretKeys = (app: string) => Object.keys(environmentOf(containerOf(deployment(app))).secret).sort();
     expect(secretKeys('gateway')).toEqual(['AUDIT_CHECKPOINT_KEY', 'DATABASE_URL', 'KEY_ENCRYPTION_SECRET', 'REDIS_URL']);
@@ -143,12 +160,18 @@ describe('deployment: Kubernetes manifests against the code', () => {
     expect(secretKeys('projector')).toEqual(['DATABASE_URL', 'REDIS_URL']); // its escalators' and watchdog's live notices
     const migrate = named<Workload>('Job', 'vitalis-migrate');
     expect(Object.keys(environmentOf(containerOf(migrate)).secret)).toEqual(['MIGRATION_DATABASE_URL']);
-    for (const workload of workloads) expect(containerOf(workload).env, `${workload.metadata.name} takes its settings from envFrom only`).toBeUndefined();
+    for (const workload of workloads)
+      expect(containerOf(workload).env, `${workload.metadata.name} takes its settings from envFrom only`).toBeUndefined();
   });
 
   it('every pod runs non-root, read-only, without capabilities or a service account token, with resources; no StatefulSet', () => {
     expect(ofKind('StatefulSet')).toEqual([]);
-    expect(workloads.map((w) => w.metadata.name).sort()).toEqual(['vitalis-gateway', 'vitalis-ingest', 'vitalis-migrate', 'vitalis-projector']);
+    expect(workloads.map((w) => w.metadata.name).sort()).toEqual([
+      'vitalis-gateway',
+      'vitalis-ingest',
+      'vitalis-migrate',
+      'vitalis-projector',
+    ]);
     for (const workload of workloads) {
       const pod = workload.spec.template.spec;
       const name = workload.metadata.name;
@@ -157,14 +180,18 @@ describe('deployment: Kubernetes manifests against the code', () => {
       expect(pod.serviceAccountName, name).toBe(name);
       expect(named('ServiceAccount', name)).toMatchObject({ automountServiceAccountToken: false });
       for (const container of pod.containers) {
-        expect(container.securityContext, name).toEqual({ allowPrivilegeEscalation: false, readOnlyRootFilesystem: true, capabilities: { drop: ['ALL'] } });
+        expect(container.securityContext, name).toEqual({
+          allowPrivilegeEscalation: false,
+          readOnlyRootFilesystem: true,
+          capabilities: { drop: ['ALL'] },
+        });
         expect(container.resources?.requests, name).toMatchObject({ cpu: expect.any(String), memory: expect.any(String) });
         expect(container.resources?.limits, name).toMatchObject({ memory: expect.any(String) });
       }
     }
   });
 
-  it('the gateway\'s probes and Service use the port it listens on and the probe routes it serves; the HPA and a PDB cover it', () => {
+  it("the gateway's probes and Service use the port it listens on and the probe routes it serves; the HPA and a PDB cover it", () => {
     const gateway = containerOf(deployment('gateway'));
     const { config } = environmentOf(gateway);
     const metricsPort = parseConfig(gatewayConfigShape, config).METRICS_PORT;
@@ -177,7 +204,9 @@ describe('deployment: Kubernetes manifests against the code', () => {
     expect(gateway.startupProbe).toMatchObject({ httpGet: { path: '/livez', port: 'http' } });
     expect(read('apps/gateway/src/probes.ts')).toContain("'/readyz'");
     expect(read('apps/gateway/src/probes.ts')).toContain("'/livez'");
-    expect(named('Service', 'vitalis-gateway')).toMatchObject({ spec: { selector: { 'app.kubernetes.io/name': 'vitalis-gateway' }, ports: [{ targetPort: 'http' }] } });
+    expect(named('Service', 'vitalis-gateway')).toMatchObject({
+      spec: { selector: { 'app.kubernetes.io/name': 'vitalis-gateway' }, ports: [{ targetPort: 'http' }] },
+    });
     // The HPA owns the replica count; a count in the Deployment would reset it on every apply.
     expect(deployment('gateway').spec).not.toHaveProperty('replicas');
     expect(named('HorizontalPodAutoscaler', 'vitalis-gateway')).toMatchObject({
@@ -185,7 +214,7 @@ describe('deployment: Kubernetes manifests against the code', () => {
     });
   });
 
-  it('ingest and projector: the probes name the probe server\'s production port; every app\'s metrics port is the one it listens on, reachable from the pod address and annotated for Prometheus; topics with 3 copies, 2 in sync', () => {
+  it("ingest and projector: the probes name the probe server's production port; every app's metrics port is the one it listens on, reachable from the pod address and annotated for Prometheus; topics with 3 copies, 2 in sync", () => {
     const apps = [
       { app: 'ingest', shape: ingestConfigShape, probePort: INGEST_PROBE_PORT },
       { app: 'projector', shape: projectorConfigShape, probePort: PROJECTOR_PROBE_PORT },
@@ -205,7 +234,11 @@ describe('deployment: Kubernetes manifests against the code', () => {
       expect(container.livenessProbe, app).toMatchObject({ httpGet: { path: '/livez', port: 'probes' } });
       expect(container.startupProbe, app).toMatchObject({ httpGet: { path: '/livez', port: 'probes' } });
     }
-    for (const [app, shape] of [['gateway', gatewayConfigShape], ['ingest', ingestConfigShape], ['projector', projectorConfigShape]] as const) {
+    for (const [app, shape] of [
+      ['gateway', gatewayConfigShape],
+      ['ingest', ingestConfigShape],
+      ['projector', projectorConfigShape],
+    ] as const) {
       const workload = deployment(app);
       const { config, secret } = environmentOf(containerOf(workload));
       const parsed = parseConfig(shape, { ...config, ...filledIn(secret) });
@@ -221,21 +254,31 @@ describe('deployment: Kubernetes manifests against the code', () => {
   });
 
   it('every Deployment has a PodDisruptionBudget and an egress policy selecting its pods, under a default deny', () => {
-    interface Selector { matchLabels?: Record<string, string>; matchExpressions?: { key: string; operator: string; values: string[] }[] }
+    interface Selector {
+      matchLabels?: Record<string, string>;
+      matchExpressions?: { key: string; operator: string; values: string[] }[];
+    }
     const selects = (selector: Selector, labels: Record<string, string>) =>
       Object.entries(selector.matchLabels ?? {}).every(([k, v]) => labels[k] === v) &&
       (selector.matchExpressions ?? []).every((e) => e.operator === 'In' && e.values.includes(labels[e.key] ?? ''));
     const pdbs = ofKind<Resource & { spec: { selector: Selector } }>('PodDisruptionBudget');
-    const policies = ofKind<Resource & { spec: { podSelector: Selector; policyTypes: string[]; egress?: unknown[]; ingress?: unknown[] } }>('NetworkPolicy');
+    const policies = ofKind<Resource & { spec: { podSelector: Selector; policyTypes: string[]; egress?: unknown[]; ingress?: unknown[] } }>(
+      'NetworkPolicy',
+    );
     const deny = policies.find((p) => Object.keys(p.spec.podSelector).length === 0 && !p.spec.egress && !p.spec.ingress);
     expect(deny?.spec.policyTypes.sort()).toEqual(['Egress', 'Ingress']);
     for (const workload of ofKind<Workload>('Deployment')) {
       const labels = workload.spec.template.metadata.labels;
-      expect(pdbs.filter((p) => selects(p.spec.selector, labels)), workload.metadata.name).toHaveLength(1);
+      expect(
+        pdbs.filter((p) => selects(p.spec.selector, labels)),
+        workload.metadata.name,
+      ).toHaveLength(1);
     }
     for (const workload of workloads) {
       const labels = workload.spec.template.metadata.labels;
-      const egress = policies.filter((p) => p.spec.egress && Object.keys(p.spec.podSelector).length > 0 && selects(p.spec.podSelector, labels));
+      const egress = policies.filter(
+        (p) => p.spec.egress && Object.keys(p.spec.podSelector).length > 0 && selects(p.spec.podSelector, labels),
+      );
       expect(egress.length, workload.metadata.name).toBeGreaterThan(0);
     }
   });
@@ -249,20 +292,28 @@ describe('deployment: Kubernetes manifests against the code', () => {
 
 describe('deployment: the image', () => {
   const entrypoint = read('infra/docker/entrypoint.sh');
-  const appCommands = /^\s*([a-z |]+)\)\s*\n\s*exec node --import tsx "apps\/\$command\/src\/main\.ts"/m.exec(entrypoint)?.[1]?.split('|').map((s) => s.trim()) ?? [];
+  const appCommands =
+    /^\s*([a-z |]+)\)\s*\n\s*exec node --import tsx "apps\/\$command\/src\/main\.ts"/m
+      .exec(entrypoint)?.[1]
+      ?.split('|')
+      .map((s) => s.trim()) ?? [];
   const otherCommands = [...entrypoint.matchAll(/^\s*([a-z-]+)\)\s*$/gm)].map((m) => m[1]!);
   const commands = [...appCommands, ...otherCommands];
 
   it('the entry point runs every app in apps/ by its name, each from the main.ts that exists', () => {
-    const apps = readdirSync(join(root, 'apps'), { withFileTypes: true }).filter((d) => d.isDirectory()).map((d) => d.name).sort();
+    const apps = readdirSync(join(root, 'apps'), { withFileTypes: true })
+      .filter((d) => d.isDirectory())
+      .map((d) => d.name)
+      .sort();
     expect(apps.length).toBeGreaterThan(0);
     expect([...appCommands].sort()).toEqual(apps);
     for (const app of apps) expect(existsSync(join(root, 'apps', app, 'src', 'main.ts')), app).toBe(true);
     expect(otherCommands.sort()).toEqual(['admin', 'migrate']);
-    for (const script of entrypoint.matchAll(/exec node --import tsx ((?:libs|apps)\/[\w/-]+\.ts)/g)) expect(existsSync(join(root, script[1]!)), script[1]).toBe(true);
+    for (const script of entrypoint.matchAll(/exec node --import tsx ((?:libs|apps)\/[\w/-]+\.ts)/g))
+      expect(existsSync(join(root, script[1]!)), script[1]).toBe(true);
   });
 
-  it('the Dockerfile copies every workspace\'s package.json for npm ci, installs without dev dependencies, and runs as a non-root user', () => {
+  it("the Dockerfile copies every workspace's package.json for npm ci, installs without dev dependencies, and runs as a non-root user", () => {
     const dockerfile = read('infra/docker/Dockerfile');
     const workspaces = (JSON.parse(read('package.json')) as { workspaces: string[] }).workspaces;
     for (const workspace of workspaces) expect(dockerfile, workspace).toContain(`COPY ${workspace}/package.json ${workspace}/\n`);
@@ -284,7 +335,9 @@ describe('deployment: the image', () => {
     const kustomization = parse(read(join(K8S, 'kustomization.yaml'))) as { images: { name: string; newTag: string }[] };
     expect(kustomization.images).toEqual([expect.objectContaining({ name: 'vitalis', newTag: version })]);
 
-    const compose = parse(read('infra/docker-compose.apps.yml'), { merge: true }) as { services: Record<string, { image?: string; command?: string[]; profiles?: string[] }> };
+    const compose = parse(read('infra/docker-compose.apps.yml'), { merge: true }) as {
+      services: Record<string, { image?: string; command?: string[]; profiles?: string[] }>;
+    };
     const services = Object.entries(compose.services);
     expect(services.map(([name]) => name).sort()).toEqual(['gateway', 'ingest', 'migrate', 'projector', 'simulator']);
     for (const [name, service] of services) {
@@ -298,7 +351,9 @@ describe('deployment: the image', () => {
     type Service = { profiles: string[]; depends_on?: Record<string, { condition: string }> };
     const compose = parse(read('infra/docker-compose.apps.yml'), { merge: true }) as { services: Record<string, Service> };
     for (const profile of ['apps', 'demo']) {
-      const active = Object.entries(compose.services).filter(([, s]) => s.profiles.includes(profile)).map(([name]) => name);
+      const active = Object.entries(compose.services)
+        .filter(([, s]) => s.profiles.includes(profile))
+        .map(([name]) => name);
       expect(active, profile).toEqual(expect.arrayContaining(['migrate', 'gateway', 'ingest', 'projector']));
     }
     for (const app of ['gateway', 'ingest', 'projector']) {
@@ -307,9 +362,21 @@ describe('deployment: the image', () => {
   });
 
   it('the compose gateway is given every variable production demands', () => {
-    const compose = parse(read('infra/docker-compose.apps.yml'), { merge: true }) as { services: Record<string, { environment: Record<string, string> }> };
+    const compose = parse(read('infra/docker-compose.apps.yml'), { merge: true }) as {
+      services: Record<string, { environment: Record<string, string> }>;
+    };
     const environment = compose.services.gateway!.environment;
-    for (const key of ['NODE_ENV', 'KEY_ENCRYPTION_SECRET', 'SANDBOX_ENABLED', 'AUDIT_CHECKPOINT_KEY', 'AUDIT_CHECKPOINT_DIR', 'PUBLIC_BASE_URL', 'DATABASE_URL', 'REDIS_URL', 'KAFKA_BROKERS']) {
+    for (const key of [
+      'NODE_ENV',
+      'KEY_ENCRYPTION_SECRET',
+      'SANDBOX_ENABLED',
+      'AUDIT_CHECKPOINT_KEY',
+      'AUDIT_CHECKPOINT_DIR',
+      'PUBLIC_BASE_URL',
+      'DATABASE_URL',
+      'REDIS_URL',
+      'KAFKA_BROKERS',
+    ]) {
       expect(environment, key).toHaveProperty(key);
     }
     expect(environment.NODE_ENV).toBe('production');

@@ -92,7 +92,12 @@ function brokenLinks(file: string, markdown: string, anchorsOf: (path: string) =
       const at = { file: relative(root, file), line: index + 1, target };
       if (!existsSync(path)) {
         broken.push({ ...at, reason: 'no such file or folder' });
-      } else if (fragment && path.endsWith('.md') && statSync(path).isFile() && !anchorsOf(path).has(decodeURIComponent(fragment).toLowerCase())) {
+      } else if (
+        fragment &&
+        path.endsWith('.md') &&
+        statSync(path).isFile() &&
+        !anchorsOf(path).has(decodeURIComponent(fragment).toLowerCase())
+      ) {
         broken.push({ ...at, reason: `no heading #${fragment} in ${relative(root, path)}` });
       }
     }

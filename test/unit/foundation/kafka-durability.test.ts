@@ -18,13 +18,16 @@ describe('Kafka topic durability', () => {
   it('a production cluster: every topic with 3 copies and min.insync.replicas 2', () => {
     const durability = kafkaTopicDurability(parseConfig(infraShape, { KAFKA_REPLICATION_FACTOR: '3', KAFKA_MIN_INSYNC_REPLICAS: '2' }));
     expect(durability).toEqual({ replicationFactor: 3, minInsyncReplicas: 2 });
-    for (const spec of topicSpecs(durability)) expect({ topic: spec.topic, rf: spec.replicationFactor, isr: minInsync(spec) }).toEqual({ topic: spec.topic, rf: 3, isr: '2' });
+    for (const spec of topicSpecs(durability))
+      expect({ topic: spec.topic, rf: spec.replicationFactor, isr: minInsync(spec) }).toEqual({ topic: spec.topic, rf: 3, isr: '2' });
   });
 
   it('refuses an in-sync minimum above the copies (no write could be acknowledged), naming the variable', () => {
     const config = parseConfig(infraShape, { KAFKA_REPLICATION_FACTOR: '1', KAFKA_MIN_INSYNC_REPLICAS: '2' });
     expect(() => kafkaTopicDurability(config)).toThrow(ConfigError);
     expect(() => kafkaTopicDurability(config)).toThrow(/KAFKA_MIN_INSYNC_REPLICAS: must not exceed KAFKA_REPLICATION_FACTOR/);
-    expect(() => parseConfig(infraShape, { KAFKA_REPLICATION_FACTOR: '0' })).toThrow(/KAFKA_REPLICATION_FACTOR: must be a positive integer/);
+    expect(() => parseConfig(infraShape, { KAFKA_REPLICATION_FACTOR: '0' })).toThrow(
+      /KAFKA_REPLICATION_FACTOR: must be a positive integer/,
+    );
   });
 });

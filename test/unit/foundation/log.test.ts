@@ -16,7 +16,18 @@ describe('redactQuery', () => {
   });
 
   it('a request is its method, route pattern, redacted URL and address; no headers', () => {
-    const req = { method: 'GET', url: '/api/v1/patients?name=Ann', ip: '127.0.0.1', routeOptions: { url: '/api/v1/patients' }, headers: { authorization: 'Bearer x', cookie: 'c=1' } };
-    expect(requestForLog(req)).toEqual({ method: 'GET', route: '/api/v1/patients', url: '/api/v1/patients?name=[redacted]', remoteAddress: '127.0.0.1' });
+    const req = {
+      method: 'GET',
+      url: '/api/v1/patients?name=Ann',
+      ip: '127.0.0.1',
+      routeOptions: { url: '/api/v1/patients' },
+      headers: { authorization: 'Bearer x', cookie: 'c=1' },
+    };
+    expect(requestForLog(req)).toEqual({
+      method: 'GET',
+      route: '/api/v1/patients',
+      url: '/api/v1/patients?name=[redacted]',
+      remoteAddress: '127.0.0.1',
+    });
   });
 });

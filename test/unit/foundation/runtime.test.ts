@@ -19,7 +19,12 @@ describe('createReadiness', () => {
       schemaCurrent: async () => true,
       dependencies: [
         { name: 'postgres', probe: async () => undefined },
-        { name: 'kafka', probe: async () => { if (!kafkaUp) throw new Error('connect ECONNREFUSED 10.0.0.9:9092'); } },
+        {
+          name: 'kafka',
+          probe: async () => {
+            if (!kafkaUp) throw new Error('connect ECONNREFUSED 10.0.0.9:9092');
+          },
+        },
       ],
     });
     expect(await gate.state()).toEqual({ status: 'not_ready', checks: { schema: 'ok', postgres: 'ok', kafka: 'down' } });
@@ -28,7 +33,12 @@ describe('createReadiness', () => {
   });
 
   it('calls a dependency that does not answer within the timeout down', async () => {
-    const gate = createReadiness({ timeoutMs: 50, cacheMs: 0, schemaCurrent: async () => true, dependencies: [{ name: 'redis', probe: () => new Promise(() => {}) }] });
+    const gate = createReadiness({
+      timeoutMs: 50,
+      cacheMs: 0,
+      schemaCurrent: async () => true,
+      dependencies: [{ name: 'redis', probe: () => new Promise(() => {}) }],
+    });
     expect(await gate.state()).toEqual({ status: 'not_ready', checks: { schema: 'ok', redis: 'down' } });
   });
 
@@ -44,7 +54,12 @@ describe('createReadiness', () => {
 
   it('shares one check between concurrent probes and reuses it within the cache period', async () => {
     let probes = 0;
-    const gate = createReadiness({ timeoutMs: 100, cacheMs: 60_000, schemaCurrent: async () => true, dependencies: [{ name: 'postgres', probe: async () => probes++ }] });
+    const gate = createReadiness({
+      timeoutMs: 100,
+      cacheMs: 60_000,
+      schemaCurrent: async () => true,
+      dependencies: [{ name: 'postgres', probe: async () => probes++ }],
+    });
     await Promise.all([gate.state(), gate.state(), gate.state()]);
     await gate.state();
     expect(probes).toBe(1);
@@ -52,7 +67,12 @@ describe('createReadiness', () => {
 
   it('answers draining once drained, without checking anything', async () => {
     let probes = 0;
-    const gate = createReadiness({ timeoutMs: 100, cacheMs: 0, schemaCurrent: async () => true, dependencies: [{ name: 'postgres', probe: async () => probes++ }] });
+    const gate = createReadiness({
+      timeoutMs: 100,
+      cacheMs: 0,
+      schemaCurrent: async () => true,
+      dependencies: [{ name: 'postgres', probe: async () => probes++ }],
+    });
     gate.drain();
     expect(gate.draining).toBe(true);
     expect(await gate.state()).toEqual({ status: 'draining' });
@@ -63,7 +83,19 @@ describe('createReadiness', () => {
 describe('startProbeServer (ingest, projector)', () => {
   it('answers GET /livez and /readyz only; draining turns /readyz 503', async () => {
     let dbUp = true;
-    const gate = createReadiness({ timeoutMs: 100, cacheMs: 0, schemaCurrent: async () => true, dependencies: [{ name: 'postgres', probe: async () => { if (!dbUp) throw new Error('down'); } }] });
+    const gate = createReadiness({
+      timeoutMs: 100,
+      cacheMs: 0,
+      schemaCurrent: async () => true,
+      dependencies: [
+        {
+          name: 'postgres',
+          probe: async () => {
+            if (!dbUp) throw new Error('down');
+          },
+        },
+      ],
+    });
     const loop = watchEventLoop();
     const server = await startProbeServer({ host: '127.0.0.1', port: 0, liveness: loop.state, readiness: gate });
     try {
@@ -71,8 +103,16 @@ describe('startProbeServer (ingest, projector)', () => {
         const res = await fetch(`${server.url}${path}`, { method });
         return { status: res.status, body: await res.json(), cache: res.headers.get('cache-control') };
       };
-      expect(await get('/livez')).toEqual({ status: 200, body: { status: 'ok', event_loop_delay_ms: expect.any(Number) }, cache: 'no-store' });
-      expect(await get('/readyz?verbose=1')).toEqual({ status: 200, body: { status: 'ready', checks: { schema: 'ok', postgres: 'ok' } }, cache: 'no-store' });
+      expect(await get('/livez')).toEqual({
+        status: 200,
+        body: { status: 'ok', event_loop_delay_ms: expect.any(Number) },
+        cache: 'no-store',
+      });
+      expect(await get('/readyz?verbose=1')).toEqual({
+        status: 200,
+        body: { status: 'ready', checks: { schema: 'ok', postgres: 'ok' } },
+        cache: 'no-store',
+      });
       dbUp = false;
       expect(await get('/readyz')).toMatchObject({ status: 503, body: { status: 'not_ready', checks: { postgres: 'down' } } });
       expect((await get('/metrics')).status).toBe(404);
@@ -98,7 +138,12 @@ describe('runShutdown', () => {
         graceMs: 1_000,
         steps: [
           { name: 'streams', run: async () => seen.push(`streams (${(await gate.state()).status})`) },
-          { name: 'broken', run: async () => { throw new Error('boom'); } },
+          {
+            name: 'broken',
+            run: async () => {
+              throw new Error('boom');
+            },
+          },
           { name: 'pool', run: async () => seen.push('pool') },
         ],
       },
@@ -118,12 +163,17 @@ describe('lifecycle settings', () => {
   });
 
   it('refuses a drain wait that leaves no time to close', () => {
-    expect(() => shutdownTimings(parseConfig(lifecycleShape, { READINESS_DRAIN_SECONDS: '30', SHUTDOWN_GRACE_SECONDS: '30' }))).toThrow(ConfigError);
-    expect(() => parseConfig(lifecycleShape, { READINESS_DRAIN_SECONDS: '-1' })).toThrow(/READINESS_DRAIN_SECONDS: must be an integer of 0 or more/);
+    expect(() => shutdownTimings(parseConfig(lifecycleShape, { READINESS_DRAIN_SECONDS: '30', SHUTDOWN_GRACE_SECONDS: '30' }))).toThrow(
+      ConfigError,
+    );
+    expect(() => parseConfig(lifecycleShape, { READINESS_DRAIN_SECONDS: '-1' })).toThrow(
+      /READINESS_DRAIN_SECONDS: must be an integer of 0 or more/,
+    );
   });
 
   it('probe server: on at the app port in production, off elsewhere unless PROBE_PORT is set; 0 turns it off', () => {
-    const probe = (env: Record<string, string>, nodeEnv: 'production' | 'development' | 'test') => probeServerAddress({ NODE_ENV: nodeEnv, ...parseConfig(probeServerShape, env) }, 8091);
+    const probe = (env: Record<string, string>, nodeEnv: 'production' | 'development' | 'test') =>
+      probeServerAddress({ NODE_ENV: nodeEnv, ...parseConfig(probeServerShape, env) }, 8091);
     expect(probe({}, 'production')).toEqual({ host: '127.0.0.1', port: 8091 });
     expect(probe({ PROBE_HOST: '0.0.0.0' }, 'production')).toEqual({ host: '0.0.0.0', port: 8091 });
     expect(probe({ PROBE_PORT: '0' }, 'production')).toBeUndefined();

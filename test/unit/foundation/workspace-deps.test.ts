@@ -12,7 +12,13 @@ import { importsOf, packageOf, ROOT, sources } from './source-imports';
 const rootPkg = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { workspaces: string[] };
 
 function importedPackages(file: string): string[] {
-  return [...new Set(importsOf(file).map(packageOf).filter((name): name is string => name !== undefined))];
+  return [
+    ...new Set(
+      importsOf(file)
+        .map(packageOf)
+        .filter((name): name is string => name !== undefined),
+    ),
+  ];
 }
 
 describe('workspace packages declare what they import', () => {
@@ -27,9 +33,19 @@ describe('workspace packages declare what they import', () => {
 
   for (const workspace of rootPkg.workspaces) {
     const dir = join(ROOT, workspace);
-    const pkg = JSON.parse(readFileSync(join(dir, 'package.json'), 'utf8')) as { name: string; dependencies?: Record<string, string>; devDependencies?: Record<string, string>; peerDependencies?: Record<string, string> };
+    const pkg = JSON.parse(readFileSync(join(dir, 'package.json'), 'utf8')) as {
+      name: string;
+      dependencies?: Record<string, string>;
+      devDependencies?: Record<string, string>;
+      peerDependencies?: Record<string, string>;
+    };
     it(`${pkg.name} (${workspace})`, () => {
-      const declared = new Set([...Object.keys(pkg.dependencies ?? {}), ...Object.keys(pkg.devDependencies ?? {}), ...Object.keys(pkg.peerDependencies ?? {}), pkg.name]);
+      const declared = new Set([
+        ...Object.keys(pkg.dependencies ?? {}),
+        ...Object.keys(pkg.devDependencies ?? {}),
+        ...Object.keys(pkg.peerDependencies ?? {}),
+        pkg.name,
+      ]);
       const missing: string[] = [];
       for (const file of sources(dir)) {
         for (const name of importedPackages(file)) if (!declared.has(name)) missing.push(`${relative(ROOT, file)}: ${name}`);

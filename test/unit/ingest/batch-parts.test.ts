@@ -19,7 +19,10 @@ describe('createStoredOffsets', () => {
     const offsets = createStoredOffsets({
       read: async (partitions) => {
         reads.push([...partitions]);
-        return new Map([[0, 50n], [1, 900n]]);
+        return new Map([
+          [0, 50n],
+          [1, 900n],
+        ]);
       },
       logger,
       onAssignmentChecked: () => {},
@@ -43,7 +46,10 @@ describe('createStoredOffsets', () => {
       read: async (partitions) => {
         reads.push([...partitions]);
         if (fail) throw new Error('database gone');
-        return new Map([[0, 10n], [1, 20n]]);
+        return new Map([
+          [0, 10n],
+          [1, 20n],
+        ]);
       },
       logger,
       onAssignmentChecked: () => void (checked += 1),
@@ -65,11 +71,23 @@ describe('createStoredOffsets', () => {
 
 describe('deadLetterMessages', () => {
   it('keeps the record and names why and where it came from (a frame: which observations)', () => {
-    const message = { key: Buffer.from('pat-1'), value: Buffer.from('{}'), offset: '42', headers: { traceparent: 'tp' }, timestamp: '1', attributes: 0 } as KafkaMessage;
-    const [whole, frame] = deadLetterMessages({ topic: 'vitals', groupId: 'ingest' }, 3, [
-      { message, reasons: ['not JSON', 'x'.repeat(3_000)], items: [] },
-      { message, reasons: ['observations.1 schema-invalid'], items: [1, 4] },
-    ], '2026-11-29T00:00:00.000Z');
+    const message = {
+      key: Buffer.from('pat-1'),
+      value: Buffer.from('{}'),
+      offset: '42',
+      headers: { traceparent: 'tp' },
+      timestamp: '1',
+      attributes: 0,
+    } as KafkaMessage;
+    const [whole, frame] = deadLetterMessages(
+      { topic: 'vitals', groupId: 'ingest' },
+      3,
+      [
+        { message, reasons: ['not JSON', 'x'.repeat(3_000)], items: [] },
+        { message, reasons: ['observations.1 schema-invalid'], items: [1, 4] },
+      ],
+      '2026-11-29T00:00:00.000Z',
+    );
     expect(whole).toMatchObject({ key: message.key, value: message.value });
     expect(whole!.headers).toEqual({
       traceparent: 'tp',
@@ -95,7 +113,11 @@ describe('the write path’s errors', () => {
   });
 
   it('throws on a database error without the row PostgreSQL quotes in its detail and context', () => {
-    const err = Object.assign(new Error('value too long'), { code: '22001', detail: 'Failing row contains (pat-1, …)', where: 'COPY vitals_observations, line 1' });
+    const err = Object.assign(new Error('value too long'), {
+      code: '22001',
+      detail: 'Failing row contains (pat-1, …)',
+      where: 'COPY vitals_observations, line 1',
+    });
     const out = withoutRowData(err) as Error & { code?: string; detail?: string };
     expect(out).toMatchObject({ name: 'DatabaseError', message: 'value too long', code: '22001' });
     expect(out.detail).toBeUndefined();

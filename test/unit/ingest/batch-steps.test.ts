@@ -6,22 +6,60 @@
 import { describe, expect, it } from 'vitest';
 import type { Batch, KafkaMessage } from 'kafkajs';
 import { FRAME_ENVELOPE } from '@vitalis/schemas';
-import { batchContext, emptyIngestStats, type BatchContext, type BatchEnv, type BatchInfo, type BatchPayload } from '../../../apps/ingest/src/batch/context';
+import {
+  batchContext,
+  emptyIngestStats,
+  type BatchContext,
+  type BatchEnv,
+  type BatchInfo,
+  type BatchPayload,
+} from '../../../apps/ingest/src/batch/context';
 import type { Poison } from '../../../apps/ingest/src/batch/dead-letter';
 import {
-  BATCH_STEPS, commitOffsets, countBatch, deadLetterPoison, decode, poisonRefusedRows, publishLive, readStoredOffset, recordOffsetWithoutRows,
-  runBatchSteps, skipRedelivered, store,
+  BATCH_STEPS,
+  commitOffsets,
+  countBatch,
+  deadLetterPoison,
+  decode,
+  poisonRefusedRows,
+  publishLive,
+  readStoredOffset,
+  recordOffsetWithoutRows,
+  runBatchSteps,
+  skipRedelivered,
+  store,
 } from '../../../apps/ingest/src/batch/steps';
 import type { PendingBatch } from '../../../apps/ingest/src/batch/write';
 import type { CommittedBatch } from '../../../apps/ingest/src/live/stage';
 
 const NOW = Date.now();
-const hr = (seq: number) => ({ patient_id: 'pat-1', device_id: 'dev-1', seq, effective_at: new Date(NOW).toISOString(), code: '8867-4', value: 70, unit: '/min' });
-const frame = (items: object[]) => ({ envelope: FRAME_ENVELOPE, patient_id: 'pat-1', device_id: 'dev-1', effective_at: new Date(NOW).toISOString(), observations: items });
+const hr = (seq: number) => ({
+  patient_id: 'pat-1',
+  device_id: 'dev-1',
+  seq,
+  effective_at: new Date(NOW).toISOString(),
+  code: '8867-4',
+  value: 70,
+  unit: '/min',
+});
+const frame = (items: object[]) => ({
+  envelope: FRAME_ENVELOPE,
+  patient_id: 'pat-1',
+  device_id: 'dev-1',
+  effective_at: new Date(NOW).toISOString(),
+  observations: items,
+});
 
 function message(offset: number, value: unknown): KafkaMessage {
   const text = typeof value === 'string' ? value : JSON.stringify(value);
-  return { key: Buffer.from('pat-1'), value: Buffer.from(text), timestamp: String(NOW), offset: String(offset), headers: {}, attributes: 0 } as KafkaMessage;
+  return {
+    key: Buffer.from('pat-1'),
+    value: Buffer.from(text),
+    timestamp: String(NOW),
+    offset: String(offset),
+    headers: {},
+    attributes: 0,
+  } as KafkaMessage;
 }
 
 /** What the fakes saw, in order. */
@@ -49,7 +87,15 @@ interface Fakes {
 }
 
 /** The worker's parts as fakes: `stored` says how many rows the write stores (default all), `refuse` which rows it refuses. */
-function fakes(opts: { skipBefore?: bigint; stored?: number; refuse?: (row: PendingBatch['rows'][number]) => boolean; live?: boolean; ownKeys?: string[] } = {}): Fakes {
+function fakes(
+  opts: {
+    skipBefore?: bigint;
+    stored?: number;
+    refuse?: (row: PendingBatch['rows'][number]) => boolean;
+    live?: boolean;
+    ownKeys?: string[];
+  } = {},
+): Fakes {
   const calls: Calls = [];
   const f: Omit<Fakes, 'env'> = { calls, written: [], published: [], deadLettered: [], advanced: [], infos: [] };
   const env: BatchEnv = {
@@ -67,10 +113,13 @@ function fakes(opts: { skipBefore?: bigint; stored?: number; refuse?: (row: Pend
     },
     recordNext: async (_partition, next) => void calls.push(`recordNext ${next}`),
     storedFrom: async () => new Set(opts.ownKeys ?? []),
-    afterCommit: opts.live === false ? undefined : async (batch) => {
-      calls.push('afterCommit');
-      f.published.push(batch);
-    },
+    afterCommit:
+      opts.live === false
+        ? undefined
+        : async (batch) => {
+            calls.push('afterCommit');
+            f.published.push(batch);
+          },
     deadLetter: async (_partition, items) => {
       calls.push('deadLetter');
       f.deadLettered.push(items);
@@ -86,7 +135,12 @@ function fakes(opts: { skipBefore?: bigint; stored?: number; refuse?: (row: Pend
 }
 
 /** A context after the given steps ran. */
-async function after(steps: ((b: BatchContext, env: BatchEnv) => unknown)[], messages: KafkaMessage[], f: Fakes, running = true): Promise<BatchContext> {
+async function after(
+  steps: ((b: BatchContext, env: BatchEnv) => unknown)[],
+  messages: KafkaMessage[],
+  f: Fakes,
+  running = true,
+): Promise<BatchContext> {
   const b = batchContext(payload(messages, f.calls, running), undefined);
   for (const step of steps) await step(b, f.env);
   return b;
@@ -95,12 +149,19 @@ async function after(steps: ((b: BatchContext, env: BatchEnv) => unknown)[], mes
 describe('decode', () => {
   it('makes an undecodable record poison, notes frames, and keeps a frame with bad observations for its good ones', async () => {
     const f = fakes();
-    const b = await after([decode], [message(10, '{not json'), message(11, hr(1)), message(12, frame([{ seq: 1, code: '8867-4', value: 70, unit: '/min' }, { seq: 2 }]))], f);
+    const b = await after(
+      [decode],
+      [message(10, '{not json'), message(11, hr(1)), message(12, frame([{ seq: 1, code: '8867-4', value: 70, unit: '/min' }, { seq: 2 }]))],
+      f,
+    );
     expect([...b.poison.keys()]).toEqual(['10', '12']);
     expect(b.poison.get('10')).toMatchObject({ reasons: [expect.any(String)], items: [] });
     expect(b.poison.get('12')).toMatchObject({ reasons: [expect.stringMatching(/^observations\.1 schema-invalid/)], items: [1] });
     expect([...b.frames]).toEqual(['12']);
-    expect(b.decoded.map((d) => [d.message.offset, d.observations.map((o) => o.item)])).toEqual([['11', [0]], ['12', [0]]]);
+    expect(b.decoded.map((d) => [d.message.offset, d.observations.map((o) => o.item)])).toEqual([
+      ['11', [0]],
+      ['12', [0]],
+    ]);
   });
 });
 
@@ -157,7 +218,11 @@ describe('poisonRefusedRows', () => {
   it('makes a refused single observation poison with its reason, and names a frame’s refused observation by index', async () => {
     const f = fakes({ refuse: (row) => row.seq === 2 || row.seq === 7 });
     const items = [{ seq: 7, code: '8867-4', value: 70, unit: '/min' }, { seq: 8, code: '8867-4', value: 71, unit: '/min' }, { seq: 9 }];
-    const b = await after([decode, skipRedelivered, store, poisonRefusedRows], [message(10, hr(1)), message(11, hr(2)), message(12, frame(items))], f);
+    const b = await after(
+      [decode, skipRedelivered, store, poisonRefusedRows],
+      [message(10, hr(1)), message(11, hr(2)), message(12, frame(items))],
+      f,
+    );
     expect(b.poison.get('11')).toMatchObject({ reasons: ['refused by the database: value out of range'], items: [] });
     expect(b.poison.get('11')!.message.offset).toBe('11');
     // the frame's schema-invalid observation 2 was poison already; the refused observation 0 joins it
@@ -171,7 +236,11 @@ describe('poisonRefusedRows', () => {
 describe('publishLive', () => {
   it('publishes the good observations but refused ones, with the batch range and trace', async () => {
     const f = fakes({ refuse: (row) => row.seq === 2 });
-    const b = await after([decode, skipRedelivered, store, publishLive], [message(10, hr(1)), message(11, hr(2)), message(12, '{not json')], f);
+    const b = await after(
+      [decode, skipRedelivered, store, publishLive],
+      [message(10, hr(1)), message(11, hr(2)), message(12, '{not json')],
+      f,
+    );
     expect(b.refused).toHaveLength(1);
     expect(f.published).toEqual([{ partition: 3, first: 10, last: 12, items: [expect.objectContaining({ offset: 10, item: 0 })] }]);
   });
@@ -225,16 +294,40 @@ describe('deadLetterPoison, recordOffsetWithoutRows, commitOffsets, countBatch',
 
   it('counts the batch in the stats and the callback', async () => {
     const f = fakes({ skipBefore: 11n, stored: 0 });
-    await after([readStoredOffset, decode, skipRedelivered, store, deadLetterPoison, countBatch], [message(10, hr(1)), message(11, hr(2)), message(12, 'x')], f);
+    await after(
+      [readStoredOffset, decode, skipRedelivered, store, deadLetterPoison, countBatch],
+      [message(10, hr(1)), message(11, hr(2)), message(12, 'x')],
+      f,
+    );
     expect(f.env.stats).toMatchObject({ batches: 1, messages: 3, stored: 0, duplicates: 1, deadLettered: 1, skipped: 1 });
-    expect(f.infos).toEqual([{ partition: 3, messages: 3, stored: 0, duplicates: 1, deadLettered: 1, skipped: 1, timestamps: [NOW], committedAt: expect.any(Number) }]);
+    expect(f.infos).toEqual([
+      {
+        partition: 3,
+        messages: 3,
+        stored: 0,
+        duplicates: 1,
+        deadLettered: 1,
+        skipped: 1,
+        timestamps: [NOW],
+        committedAt: expect.any(Number),
+      },
+    ]);
   });
 });
 
 describe('the order of the steps', () => {
   it('is the order that keeps the guarantees', () => {
     expect(BATCH_STEPS.map((s) => s.name)).toEqual([
-      'readStoredOffset', 'decode', 'skipRedelivered', 'store', 'poisonRefusedRows', 'publishLive', 'deadLetterPoison', 'recordOffsetWithoutRows', 'commitOffsets', 'countBatch',
+      'readStoredOffset',
+      'decode',
+      'skipRedelivered',
+      'store',
+      'poisonRefusedRows',
+      'publishLive',
+      'deadLetterPoison',
+      'recordOffsetWithoutRows',
+      'commitOffsets',
+      'countBatch',
     ]);
   });
 

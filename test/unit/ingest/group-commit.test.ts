@@ -89,7 +89,9 @@ describe('offset committer', () => {
     const send = (offsets: Offsets) => {
       calls.push(offsets);
       maxInFlight = Math.max(maxInFlight, ++inFlight);
-      return new Promise<void>((resolve, reject) => pending.push({ resolve: () => (inFlight--, resolve()), reject: (e) => (inFlight--, reject(e)) }));
+      return new Promise<void>((resolve, reject) =>
+        pending.push({ resolve: () => (inFlight--, resolve()), reject: (e) => (inFlight--, reject(e)) }),
+      );
     };
     return { calls, send, pending, max: () => maxInFlight };
   }
@@ -106,7 +108,17 @@ describe('offset committer', () => {
     const flushed = c.flush();
     b.pending.shift()!.resolve();
     await nextTurn();
-    expect(b.calls[1]).toEqual({ topics: [{ topic: 't', partitions: [{ partition: 0, offset: '30' }, { partition: 1, offset: '5' }] }] });
+    expect(b.calls[1]).toEqual({
+      topics: [
+        {
+          topic: 't',
+          partitions: [
+            { partition: 0, offset: '30' },
+            { partition: 1, offset: '5' },
+          ],
+        },
+      ],
+    });
     b.pending.shift()!.resolve();
     await flushed;
     expect(b.max()).toBe(1);
@@ -125,7 +137,11 @@ describe('offset committer', () => {
     c.commit({ topic: 't', partition: 2, offset: '9' }, b.send);
     b.pending.shift()!.resolve();
     await c.flush();
-    expect(b.calls.map((o) => o.topics[0]!.partitions)).toEqual([[{ partition: 2, offset: '7' }], [{ partition: 3, offset: '8' }], [{ partition: 2, offset: '9' }]]);
+    expect(b.calls.map((o) => o.topics[0]!.partitions)).toEqual([
+      [{ partition: 2, offset: '7' }],
+      [{ partition: 3, offset: '8' }],
+      [{ partition: 2, offset: '9' }],
+    ]);
   });
 
   it('flush resolves at once when nothing is waiting', async () => {
@@ -133,9 +149,21 @@ describe('offset committer', () => {
   });
 
   it('groups offsets by topic', () => {
-    expect(toOffsets([{ topic: 'a', partition: 0, offset: '1' }, { topic: 'b', partition: 0, offset: '2' }, { topic: 'a', partition: 1, offset: '3' }])).toEqual({
+    expect(
+      toOffsets([
+        { topic: 'a', partition: 0, offset: '1' },
+        { topic: 'b', partition: 0, offset: '2' },
+        { topic: 'a', partition: 1, offset: '3' },
+      ]),
+    ).toEqual({
       topics: [
-        { topic: 'a', partitions: [{ partition: 0, offset: '1' }, { partition: 1, offset: '3' }] },
+        {
+          topic: 'a',
+          partitions: [
+            { partition: 0, offset: '1' },
+            { partition: 1, offset: '3' },
+          ],
+        },
         { topic: 'b', partitions: [{ partition: 0, offset: '2' }] },
       ],
     });

@@ -33,7 +33,11 @@ function table(bad: ReadonlySet<number>, withLines: boolean) {
       betweens += 1;
     },
   };
-  const failureOf = async (rows: number[]) => steps.attempt(rows).then(() => undefined, (err: unknown) => err);
+  const failureOf = async (rows: number[]) =>
+    steps.attempt(rows).then(
+      () => undefined,
+      (err: unknown) => err,
+    );
   return { steps, written, betweens: () => betweens, failureOf };
 }
 
@@ -103,9 +107,11 @@ describe('isolating refused rows COPY names (line N)', () => {
     expect([...t.written].sort((a, b) => a - b)).toEqual(rows.filter((r) => !bad.includes(r)));
   });
 
-  it('reads the line from a COPY context only, under a trigger\'s context too', () => {
+  it("reads the line from a COPY context only, under a trigger's context too", () => {
     expect(copyLineOf({ where: 'COPY vitals_observations, line 12, column value: "x"' }, ['vitals_observations'])).toBe(11);
-    expect(copyLineOf({ where: 'PL/pgSQL function f() line 3 at RAISE\nCOPY vitals_ingest_stage, line 2' }, ['vitals_ingest_stage'])).toBe(1);
+    expect(copyLineOf({ where: 'PL/pgSQL function f() line 3 at RAISE\nCOPY vitals_ingest_stage, line 2' }, ['vitals_ingest_stage'])).toBe(
+      1,
+    );
     expect(copyLineOf({ where: 'COPY other_table, line 2' }, ['vitals_observations'])).toBeUndefined();
     expect(copyLineOf({ where: 'SQL statement "INSERT …"' }, ['vitals_observations'])).toBeUndefined();
     expect(copyLineOf(new Error('x'), ['vitals_observations'])).toBeUndefined();
@@ -124,14 +130,20 @@ describe('isolating refused rows COPY names (line N)', () => {
   it('an error that is not a refusal (the database unwell) is thrown, not isolated', async () => {
     const t = table(new Set([3]), true);
     let calls = 0;
-    const steps = { ...t.steps, attempt: async () => { calls += 1; throw Object.assign(new Error('connection reset'), { code: '08006' }); } };
+    const steps = {
+      ...t.steps,
+      attempt: async () => {
+        calls += 1;
+        throw Object.assign(new Error('connection reset'), { code: '08006' });
+      },
+    };
     await expect(isolate(range(10), new Refused('x'), steps)).rejects.toThrow('connection reset');
     expect(calls).toBe(1);
   });
 });
 
 describe('the stall clock', () => {
-  it('counts the time a partition\'s committed offset has not moved while messages wait, from its first sight', () => {
+  it("counts the time a partition's committed offset has not moved while messages wait, from its first sight", () => {
     const clock = createStallClock();
     expect(clock.observe(0, 100, 5, 1_000)).toBe(0); // first sight: no history
     expect(clock.observe(0, 100, 7, 16_000)).toBe(15_000);

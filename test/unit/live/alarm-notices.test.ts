@@ -15,12 +15,18 @@ import { closeHubs, observation, rig, settle, until } from './support';
 afterEach(closeHubs);
 
 const ack = (patient: string) =>
-  encodeAlarmNotice({ v: 1, kind: 'alarm', patient_id: patient, event: 'VitalsAlertAcknowledged', data: { alert_id: 'a-1', rule: 'spo2-low', by: { user: 'usr-1', name: 'Ann', client_id: 'cli_x' }, at: '2026-11-25T08:00:40.000Z' } });
+  encodeAlarmNotice({
+    v: 1,
+    kind: 'alarm',
+    patient_id: patient,
+    event: 'VitalsAlertAcknowledged',
+    data: { alert_id: 'a-1', rule: 'spo2-low', by: { user: 'usr-1', name: 'Ann', client_id: 'cli_x' }, at: '2026-11-25T08:00:40.000Z' },
+  });
 const critical = (patient: string) =>
   encodeCriticalNotice({ v: 1, kind: 'critical-result', patient_id: patient, event: 'CriticalResultRaised', data: { report_id: 'dr-1' } });
 
 describe('alarm notices', () => {
-  it('reach the patient\'s subscribers that asked for alarms, without an id, between the vitals events', async () => {
+  it("reach the patient's subscribers that asked for alarms, without an id, between the vitals events", async () => {
     const { channel, commit, open } = await rig();
     const { sink: both } = await open({ patients: ['p1'], alarms: true, criticalResults: true });
     const { sink: vitalsOnly } = await open({ patients: ['p1'] });
@@ -35,7 +41,12 @@ describe('alarm notices', () => {
     expect(both.ids).toEqual(['0-1', '0-2']);
     const alarm = both.messages[1] as Extract<LiveMessage, { type: 'alarm' }>;
     expect(alarm.event).toBe('VitalsAlertAcknowledged');
-    expect(alarm.data).toMatchObject({ alert_id: 'a-1', patient_id: 'p1', event: 'VitalsAlertAcknowledged', by: { user: 'usr-1', name: 'Ann' } });
+    expect(alarm.data).toMatchObject({
+      alert_id: 'a-1',
+      patient_id: 'p1',
+      event: 'VitalsAlertAcknowledged',
+      by: { user: 'usr-1', name: 'Ann' },
+    });
     expect(JSON.parse(alarm.json)).toEqual(alarm.data);
     // a subscriber that did not ask for alarms (or for critical results) gets neither; another patient's nothing
     expect(vitalsOnly.messages.map((m) => m.type)).toEqual(['observation', 'observation']);

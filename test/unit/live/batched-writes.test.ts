@@ -29,7 +29,12 @@ class RecordingResponse implements SseTarget {
 /** A WebSocket and its TCP socket that record sends, corks and uncorks in order. */
 function recordingSocket() {
   const log: (string | { send: string })[] = [];
-  const socket: WsTarget = { readyState: 1, OPEN: 1, bufferedAmount: 0, send: ((text: string) => void log.push({ send: text })) as WsTarget['send'] };
+  const socket: WsTarget = {
+    readyState: 1,
+    OPEN: 1,
+    bufferedAmount: 0,
+    send: ((text: string) => void log.push({ send: text })) as WsTarget['send'],
+  };
   const tcp = { cork: () => void log.push('cork'), uncork: () => void log.push('uncork') };
   return { log, socket, tcp };
 }
@@ -66,7 +71,14 @@ describe('one write per subscriber per batch', () => {
     await Promise.all([a.ready, b.ready]);
     await settle();
 
-    commit(0, [observation('p1', 0, 0), observation('p2', 0, 1), observation('p9', 0, 2), observation('p1', 0, 3), alert('p1', 0, 3), observation('p2', 0, 4)]);
+    commit(0, [
+      observation('p1', 0, 0),
+      observation('p2', 0, 1),
+      observation('p9', 0, 2),
+      observation('p1', 0, 3),
+      alert('p1', 0, 3),
+      observation('p2', 0, 4),
+    ]);
     await until(() => res.writes.length > 0 && ws.log.length > 0, 'the batch');
 
     expect(res.writes).toHaveLength(1);
@@ -93,7 +105,10 @@ describe('one write per subscriber per batch', () => {
     const { hub, log } = await rig();
     log.store(...[0, 1, 2, 3, 4].map((o) => observation('p1', 2, o)));
     const res = new RecordingResponse();
-    const sub = hub.subscribe({ patients: ['p1'], after: '2-0' }, sseSink(res, () => {}));
+    const sub = hub.subscribe(
+      { patients: ['p1'], after: '2-0' },
+      sseSink(res, () => {}),
+    );
     await sub.ready;
     await until(() => res.writes.length > 0, 'the replay');
     await settle();
@@ -104,7 +119,10 @@ describe('one write per subscriber per batch', () => {
   it('backpressure: after a full write, batches wait and go out in one write on resume(); the bound counts messages', async () => {
     const { hub, commit } = await rig();
     const res = new RecordingResponse();
-    const sub = hub.subscribe({ patients: ['p1'], maxQueue: 4 }, sseSink(res, () => {}));
+    const sub = hub.subscribe(
+      { patients: ['p1'], maxQueue: 4 },
+      sseSink(res, () => {}),
+    );
     await sub.ready;
     await settle();
     res.accept = false;
@@ -122,7 +140,10 @@ describe('one write per subscriber per batch', () => {
     // full again: 4 messages wait, the 5th overflows the bound -> lagged, closed
     res.accept = false;
     commit(1, [observation('p1', 1, 5)]);
-    commit(1, [6, 7, 8, 9].map((o) => observation('p1', 1, o)));
+    commit(
+      1,
+      [6, 7, 8, 9].map((o) => observation('p1', 1, o)),
+    );
     expect(res.ended).toBeUndefined();
     commit(1, [observation('p1', 1, 10)]);
     expect(parseSse(res.writes.at(-1)!)).toEqual([{ id: undefined, type: 'lagged', data: expect.objectContaining({ last_id: '1-5' }) }]);

@@ -10,7 +10,7 @@ import { alert, closeHubs, gate, HR, observation, RecordingSink, rig, settle, SP
 afterEach(closeHubs);
 
 describe('a fresh subscription', () => {
-  it('starts from the patients\' latest positions and gets only what is committed after', async () => {
+  it("starts from the patients' latest positions and gets only what is committed after", async () => {
     const { log, commit, open } = await rig();
     log.store(observation('p1', 0, 0), observation('p1', 0, 1), observation('p2', 0, 2));
     const { sink } = await open({ patients: ['p1'] });
@@ -123,7 +123,10 @@ describe('backpressure', () => {
     const { commit, open, hub } = await rig();
     const { sink } = await open({ patients: ['p1'], maxQueue: 3 });
     sink.accept = false;
-    commit(0, [0, 1, 2, 3].map((o) => observation('p1', 0, o)));
+    commit(
+      0,
+      [0, 1, 2, 3].map((o) => observation('p1', 0, o)),
+    );
     expect(sink.closed).toBeUndefined();
     commit(0, [observation('p1', 0, 4)]);
     expect(sink.closed).toBe('lagged');

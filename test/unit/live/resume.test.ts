@@ -3,7 +3,14 @@ import { describe, expect, it } from 'vitest';
 import { RECORD_END_K, type Cursor } from '@vitalis/live';
 import { boundCursor, unissuedReason, type PartitionFacts } from '../../../apps/gateway/src/vitals/resume';
 
-const facts = (f: Partial<PartitionFacts>): PartitionFacts => ({ partition: 3, head: 100, floor: 10, holds: true, windowStart: null, ...f });
+const facts = (f: Partial<PartitionFacts>): PartitionFacts => ({
+  partition: 3,
+  head: 100,
+  floor: 10,
+  holds: true,
+  windowStart: null,
+  ...f,
+});
 const cursor = (entries: [number, number, number?][]): Cursor => new Map(entries.map(([p, offset, k]) => [p, { offset, k: k ?? 0 }]));
 
 describe('positions the stream never issued', () => {
@@ -23,16 +30,49 @@ describe('positions the stream never issued', () => {
 
 describe('the replay window', () => {
   it('moves each watched partition the client is behind on (or has no entry for) up to the window start, and says which', () => {
-    const client = cursor([[3, 40, 1], [7, 90]]);
-    const { after, behind } = boundCursor(client, new Map([[3, 50], [7, 80], [9, 5]]));
+    const client = cursor([
+      [3, 40, 1],
+      [7, 90],
+    ]);
+    const { after, behind } = boundCursor(
+      client,
+      new Map([
+        [3, 50],
+        [7, 80],
+        [9, 5],
+      ]),
+    );
     // a window start is a stored range's end: after everything of that record (a frame's observations share its offset)
-    expect(after).toEqual(cursor([[3, 50, RECORD_END_K], [7, 90], [9, 5, RECORD_END_K]]));
+    expect(after).toEqual(
+      cursor([
+        [3, 50, RECORD_END_K],
+        [7, 90],
+        [9, 5, RECORD_END_K],
+      ]),
+    );
     expect(behind).toEqual([3, 9]);
-    expect(client).toEqual(cursor([[3, 40, 1], [7, 90]])); // the client's own cursor is left alone
+    expect(client).toEqual(
+      cursor([
+        [3, 40, 1],
+        [7, 90],
+      ]),
+    ); // the client's own cursor is left alone
   });
 
   it('leaves a client at or past the window start, a partition wholly inside the window, and unwatched entries as they are', () => {
-    const client = cursor([[3, 50], [4, 2], [8, 1]]);
-    expect(boundCursor(client, new Map([[3, 50], [4, null]]))).toEqual({ after: client, behind: [] });
+    const client = cursor([
+      [3, 50],
+      [4, 2],
+      [8, 1],
+    ]);
+    expect(
+      boundCursor(
+        client,
+        new Map([
+          [3, 50],
+          [4, null],
+        ]),
+      ),
+    ).toEqual({ after: client, behind: [] });
   });
 });

@@ -1,5 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { DEFAULT_ALARM_CONDITIONS, DEFAULT_ALARM_SETTINGS, limitConditionHolds, parseAlarmSettings, type LimitCondition } from '@vitalis/clinical';
+import {
+  DEFAULT_ALARM_CONDITIONS,
+  DEFAULT_ALARM_SETTINGS,
+  limitConditionHolds,
+  parseAlarmSettings,
+  type LimitCondition,
+} from '@vitalis/clinical';
 import { parseConfig } from '@vitalis/config';
 import { VITAL_CODE, type VitalsObservation } from '@vitalis/schemas';
 import { AlertEngine, evaluatedConditions, limitEdge, type RuleInput } from '../../../apps/ingest/src/live/rules';
@@ -18,15 +24,25 @@ const states = (e: AlertEngine, inputs: RuleInput[]) => inputs.flatMap((i) => e.
 /** A value on each side of a limit condition's edge: one where it holds, one where it does not. */
 function valuesOf(c: LimitCondition): { holding: number; normal: number } {
   const edge = limitEdge(c)!;
-  const normals: Record<string, number> = { [C.spo2]: 97, [C.heartRate]: 75, [C.respiratoryRate]: 16, [C.systolic]: 125, [C.temperature]: 37 };
+  const normals: Record<string, number> = {
+    [C.spo2]: 97,
+    [C.heartRate]: 75,
+    [C.respiratoryRate]: 16,
+    [C.systolic]: 125,
+    [C.temperature]: 37,
+  };
   const normal = normals[c.code]!;
   return { holding: edge.value, normal };
 }
 
 describe('alarm conditions on the stream (the settings drive the engine)', () => {
-  it('evaluates every limit and NEWS2 condition of the table, never the watchdog\'s disconnect', () => {
+  it("evaluates every limit and NEWS2 condition of the table, never the watchdog's disconnect", () => {
     const rules = evaluatedConditions(DEFAULT_ALARM_SETTINGS).map((c) => c.rule);
-    expect(rules).toEqual(Object.values(DEFAULT_ALARM_CONDITIONS).filter((c) => c.source !== 'disconnect').map((c) => c.rule));
+    expect(rules).toEqual(
+      Object.values(DEFAULT_ALARM_CONDITIONS)
+        .filter((c) => c.source !== 'disconnect')
+        .map((c) => c.rule),
+    );
     expect(rules).not.toContain('device-disconnected');
     expect(rules.length).toBe(10);
   });
@@ -45,7 +61,11 @@ describe('alarm conditions on the stream (the settings drive the engine)', () =>
     expect(limitEdge(DEFAULT_ALARM_CONDITIONS['temp-high'] as LimitCondition)).toEqual({ op: '≥', value: 39.1 });
   });
 
-  it.each(evaluatedConditions(DEFAULT_ALARM_SETTINGS).filter((c): c is LimitCondition => c.source === 'limit').map((c) => [c.rule, c] as const))(
+  it.each(
+    evaluatedConditions(DEFAULT_ALARM_SETTINGS)
+      .filter((c): c is LimitCondition => c.source === 'limit')
+      .map((c) => [c.rule, c] as const),
+  )(
     '%s raises only once it has held for its onset delay, with its priority, kind, latching and label, and clears once it has ended for its end delay',
     (_, c) => {
       const e = new AlertEngine();
@@ -58,7 +78,18 @@ describe('alarm conditions on the stream (the settings drive the engine)', () =>
         expect(only([obs(c.code, holding, delay + 1), obs(c.code, holding, 2 * delay + 0.5), obs(c.code, normal, 99)])).toEqual([]);
       }
       const raised = only([obs(c.code, holding, 100), obs(c.code, holding, 100 + delay)]);
-      expect(raised).toEqual([{ rule: c.rule, state: 'raised', priority: c.priority, kind: 'physiological', latching: c.latching, label: c.label, value: holding, message: expect.stringContaining(`${limitEdge(c)!.op} ${limitEdge(c)!.value}`) }]);
+      expect(raised).toEqual([
+        {
+          rule: c.rule,
+          state: 'raised',
+          priority: c.priority,
+          kind: 'physiological',
+          latching: c.latching,
+          label: c.label,
+          value: holding,
+          message: expect.stringContaining(`${limitEdge(c)!.op} ${limitEdge(c)!.value}`),
+        },
+      ]);
       expect(only([obs(c.code, holding, 200)])).toEqual([]); // still active: raised once
       expect(c.endDelaySeconds).toBeGreaterThan(0);
       expect(only([obs(c.code, normal, 201), obs(c.code, normal, 201 + c.endDelaySeconds - 0.5)])).toEqual([]); // absent, not for long enough
@@ -71,7 +102,15 @@ describe('alarm conditions on the stream (the settings drive the engine)', () =>
     const e = new AlertEngine();
     expect(states(e, [spo2(89, 0), spo2(88, 5), spo2(88, 9.9)])).toEqual([]);
     const [raise] = e.evaluate(spo2(88, 12));
-    expect(raise).toMatchObject({ rule: 'spo2-low', state: 'raised', priority: 'high', latching: true, label: 'SpO2 low', value: 88, message: 'SpO2 low: 88 % (≤ 91 % for 12 s)' });
+    expect(raise).toMatchObject({
+      rule: 'spo2-low',
+      state: 'raised',
+      priority: 'high',
+      latching: true,
+      label: 'SpO2 low',
+      value: 88,
+      message: 'SpO2 low: 88 % (≤ 91 % for 12 s)',
+    });
     expect(states(e, [spo2(86, 15), spo2(91, 16)])).toEqual([]); // still low: 91 scores 3
     expect(states(e, [spo2(92, 17), spo2(94, 26)])).toEqual([]); // absent for 9 s: its 10 s end delay runs
     const [clear] = e.evaluate(spo2(93, 27));
@@ -98,24 +137,41 @@ describe('alarm conditions on the stream (the settings drive the engine)', () =>
     const hovering = Array.from({ length: 600 }, (_, s) => obs(C.systolic, s % 2 === 0 ? 90 : 91, s));
     expect(states(e, hovering)).toEqual(['sys-low:raised']);
     // above the limit for its end delay: it ends, once
-    expect(states(e, Array.from({ length: 11 }, (_, i) => obs(C.systolic, 91, 600 + i)))).toEqual(['sys-low:cleared']);
+    expect(
+      states(
+        e,
+        Array.from({ length: 11 }, (_, i) => obs(C.systolic, 91, 600 + i)),
+      ),
+    ).toEqual(['sys-low:cleared']);
   });
 
   it('one reading back inside the condition restarts the end wait', () => {
     const e = new AlertEngine();
-    expect(states(e, [obs(C.systolic, 85, 0), obs(C.systolic, 95, 1), obs(C.systolic, 95, 9), obs(C.systolic, 89, 10), obs(C.systolic, 95, 11), obs(C.systolic, 95, 20)])).toEqual(['sys-low:raised']);
+    expect(
+      states(e, [
+        obs(C.systolic, 85, 0),
+        obs(C.systolic, 95, 1),
+        obs(C.systolic, 95, 9),
+        obs(C.systolic, 89, 10),
+        obs(C.systolic, 95, 11),
+        obs(C.systolic, 95, 20),
+      ]),
+    ).toEqual(['sys-low:raised']);
     expect(states(e, [obs(C.systolic, 95, 21)])).toEqual(['sys-low:cleared']);
   });
 
   it('an end delay of 0 (VITALIS_ALARMS end_delay_s) ends at the first reading outside the condition; the disconnect alarm has none', () => {
     const e = new AlertEngine(parseAlarmSettings(JSON.stringify({ conditions: { 'sys-low': { end_delay_s: 0 } } })));
     expect(states(e, [obs(C.systolic, 85, 0), obs(C.systolic, 91, 1)])).toEqual(['sys-low:raised', 'sys-low:cleared']);
-    expect(() => parseAlarmSettings(JSON.stringify({ conditions: { 'device-disconnected': { end_delay_s: 5 } } }))).toThrow(/device-disconnected.end_delay_s: device-disconnected has no end delay/);
+    expect(() => parseAlarmSettings(JSON.stringify({ conditions: { 'device-disconnected': { end_delay_s: 5 } } }))).toThrow(
+      /device-disconnected.end_delay_s: device-disconnected has no end delay/,
+    );
   });
 
   it('priorities come from the table: high, medium and low', () => {
     const e = new AlertEngine();
-    const priority = (code: string, value: number, rule: string) => e.evaluate(obs(code, value, 0, `p-${rule}`)).find((d) => d.rule === rule)?.priority;
+    const priority = (code: string, value: number, rule: string) =>
+      e.evaluate(obs(code, value, 0, `p-${rule}`)).find((d) => d.rule === rule)?.priority;
     expect(priority(C.systolic, 230, 'sys-high')).toBe('medium');
     expect(priority(C.temperature, 39.5, 'temp-high')).toBe('low');
     expect(priority(C.systolic, 80, 'sys-low')).toBe('high');
@@ -136,7 +192,7 @@ describe('alarm conditions on the stream (the settings drive the engine)', () =>
     expect(news(C.respiratoryRate, 16, 11)).toEqual(['news2-high:cleared']);
   });
 
-  it('the issue\'s patient (HR 137, SpO2 85, BP 87/50, RR 27) raises hr-high, spo2-low (after 10 s), sys-low, rr-high and news2-high', () => {
+  it("the issue's patient (HR 137, SpO2 85, BP 87/50, RR 27) raises hr-high, spo2-low (after 10 s), sys-low, rr-high and news2-high", () => {
     const e = new AlertEngine();
     const second = (s: number) => [obs(C.heartRate, 137, s), obs(C.spo2, 85, s), obs(C.respiratoryRate, 27, s)];
     // the cuff reads once, the monitor every second
@@ -148,7 +204,9 @@ describe('alarm conditions on the stream (the settings drive the engine)', () =>
   });
 
   it('a site override (VITALIS_ALARMS: a longer SpO2 delay) changes when SpO2 raises', () => {
-    const site = new AlertEngine(parseAlarmSettings(JSON.stringify({ conditions: { 'spo2-low': { onset_delay_s: 30, priority: 'medium' } } })));
+    const site = new AlertEngine(
+      parseAlarmSettings(JSON.stringify({ conditions: { 'spo2-low': { onset_delay_s: 30, priority: 'medium' } } })),
+    );
     const plain = new AlertEngine();
     const low = [0, 10, 20, 29].map((s) => spo2(88, s));
     expect(states(plain, low)).toEqual(['spo2-low:raised']);
@@ -157,7 +215,7 @@ describe('alarm conditions on the stream (the settings drive the engine)', () =>
     expect(d).toMatchObject({ rule: 'spo2-low', state: 'raised', priority: 'medium', message: 'SpO2 low: 88 % (≤ 91 % for 30 s)' });
   });
 
-  it('restores active alarms (the ingest\'s rules only) and clears them, never raising twice; patients are independent', () => {
+  it("restores active alarms (the ingest's rules only) and clears them, never raising twice; patients are independent", () => {
     const e = new AlertEngine();
     e.restore('a', ['hr-high', 'device-disconnected', 'no-such-rule']);
     expect(states(e, [obs(C.heartRate, 140, 0, 'a'), obs(C.heartRate, 140, 10, 'a')])).toEqual([]);
@@ -168,19 +226,53 @@ describe('alarm conditions on the stream (the settings drive the engine)', () =>
   });
 });
 
-describe('alert data (the ingest\'s raise event)', () => {
-  const o = { patient_id: 'p1', device_id: 'd1', seq: 7, code: C.spo2, effective_at: '2026-01-01T00:00:12.000Z', value: 88, unit: '%' } as unknown as VitalsObservation;
+describe("alert data (the ingest's raise event)", () => {
+  const o = {
+    patient_id: 'p1',
+    device_id: 'd1',
+    seq: 7,
+    code: C.spo2,
+    effective_at: '2026-01-01T00:00:12.000Z',
+    value: 88,
+    unit: '%',
+  } as unknown as VitalsObservation;
   const decision = (priority: 'high' | 'medium' | 'low', state: 'raised' | 'cleared' = 'raised') =>
-    ({ rule: 'spo2-low', state, priority, kind: 'physiological', latching: true, label: 'SpO2 low', message: 'SpO2 low: 88 % (≤ 91 % for 12 s)', value: 88 }) as const;
+    ({
+      rule: 'spo2-low',
+      state,
+      priority,
+      kind: 'physiological',
+      latching: true,
+      label: 'SpO2 low',
+      message: 'SpO2 low: 88 % (≤ 91 % for 12 s)',
+      value: 88,
+    }) as const;
 
-  it('carries priority (and severity, the same), kind, latching, label, due_at and the Flag\'s flag-priority extension', () => {
+  it("carries priority (and severity, the same), kind, latching, label, due_at and the Flag's flag-priority extension", () => {
     const d = alertData(DEFAULT_ALARM_SETTINGS, o, 3, 1042, decision('high'));
-    expect(d).toMatchObject({ rule: 'spo2-low', state: 'raised', priority: 'high', severity: 'high', kind: 'physiological', latching: true, label: 'SpO2 low', due_at: '2026-01-01T00:01:12.000Z' });
-    expect(d.flag).toMatchObject({
-      resourceType: 'Flag', status: 'active',
-      extension: [{ url: 'http://hl7.org/fhir/StructureDefinition/flag-priority', valueCodeableConcept: { coding: [{ system: 'http://hl7.org/fhir/flag-priority-code', code: 'PH', display: 'High priority' }] } }],
+    expect(d).toMatchObject({
+      rule: 'spo2-low',
+      state: 'raised',
+      priority: 'high',
+      severity: 'high',
+      kind: 'physiological',
+      latching: true,
+      label: 'SpO2 low',
+      due_at: '2026-01-01T00:01:12.000Z',
     });
-    expect((alertData(DEFAULT_ALARM_SETTINGS, o, 3, 1042, decision('medium')).flag as any).extension[0].valueCodeableConcept.coding[0].code).toBe('PM');
+    expect(d.flag).toMatchObject({
+      resourceType: 'Flag',
+      status: 'active',
+      extension: [
+        {
+          url: 'http://hl7.org/fhir/StructureDefinition/flag-priority',
+          valueCodeableConcept: { coding: [{ system: 'http://hl7.org/fhir/flag-priority-code', code: 'PH', display: 'High priority' }] },
+        },
+      ],
+    });
+    expect(
+      (alertData(DEFAULT_ALARM_SETTINGS, o, 3, 1042, decision('medium')).flag as any).extension[0].valueCodeableConcept.coding[0].code,
+    ).toBe('PM');
     const low = alertData(DEFAULT_ALARM_SETTINGS, o, 3, 1042, decision('low'));
     expect((low.flag as any).extension[0].valueCodeableConcept.coding[0].code).toBe('PL');
     expect(low.due_at).toBeNull(); // low priority never escalates
@@ -194,17 +286,31 @@ describe('alert data (the ingest\'s raise event)', () => {
 });
 
 describe('the ingest reads VITALIS_ALARMS', () => {
-  it('applies a site\'s document, and refuses a bad one naming the variable', () => {
-    const config = parseConfig(ingestConfigShape, { VITALIS_ALARMS: JSON.stringify({ conditions: { 'spo2-low': { onset_delay_s: 20 } } }) });
+  it("applies a site's document, and refuses a bad one naming the variable", () => {
+    const config = parseConfig(ingestConfigShape, {
+      VITALIS_ALARMS: JSON.stringify({ conditions: { 'spo2-low': { onset_delay_s: 20 } } }),
+    });
     expect(ingestAlarms(config).conditions['spo2-low'].onsetDelaySeconds).toBe(20);
     expect(ingestAlarms(parseConfig(ingestConfigShape, {}))).toEqual(DEFAULT_ALARM_SETTINGS);
     expect(() => parseConfig(ingestConfigShape, { VITALIS_ALARMS: '{' })).toThrow(/VITALIS_ALARMS: .*not JSON/);
-    expect(() => parseConfig(ingestConfigShape, { VITALIS_ALARMS: JSON.stringify({ conditions: { 'spo2-low': { onset_delay_s: -1 } } }) })).toThrow(/VITALIS_ALARMS: .*onset_delay_s/);
+    expect(() =>
+      parseConfig(ingestConfigShape, { VITALIS_ALARMS: JSON.stringify({ conditions: { 'spo2-low': { onset_delay_s: -1 } } }) }),
+    ).toThrow(/VITALIS_ALARMS: .*onset_delay_s/);
   });
 });
 
 describe('who may watch', () => {
-  const base = { clientId: 'c', subject: 's', scopes: ['read:vitals' as const], roles: ['nurse' as const], tokenId: 'j', expiresAt: 0, authMethod: 'client_secret' as const, derivedFrom: [], sandbox: false };
+  const base = {
+    clientId: 'c',
+    subject: 's',
+    scopes: ['read:vitals' as const],
+    roles: ['nurse' as const],
+    tokenId: 'j',
+    expiresAt: 0,
+    authMethod: 'client_secret' as const,
+    derivedFrom: [],
+    sandbox: false,
+  };
   it('a patient user only their own id; clinicians and machines any', () => {
     expect(() => assertMayWatch({ ...base, patientId: 'me' }, ['me'])).not.toThrow();
     expect(() => assertMayWatch({ ...base, patientId: 'me' }, ['me', 'other'])).toThrow(/own vitals/);

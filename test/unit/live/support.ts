@@ -19,7 +19,15 @@ export const observation = (patient: string, partition: number, offset: number, 
   offset,
   k: 0,
   patient_id: patient,
-  data: { patient_id: patient, device_id: 'dev-1', seq: offset, code, effective_at: '2026-01-01T00:00:00.000Z', value: 60 + offset, unit: '/min' } as unknown as VitalsObservation,
+  data: {
+    patient_id: patient,
+    device_id: 'dev-1',
+    seq: offset,
+    code,
+    effective_at: '2026-01-01T00:00:00.000Z',
+    value: 60 + offset,
+    unit: '/min',
+  } as unknown as VitalsObservation,
 });
 
 export const alert = (patient: string, partition: number, offset: number, k = 1): LiveEvent => ({
@@ -30,8 +38,18 @@ export const alert = (patient: string, partition: number, offset: number, k = 1)
   patient_id: patient,
   type: 'VitalsAlertRaised',
   data: {
-    alert_id: `a-${offset}`, rule: 'hr-high', state: 'raised', patient_id: patient, priority: 'high', severity: 'high', kind: 'physiological', latching: true,
-    label: 'Heart rate high', message: 'Heart rate high: 150 /min (≥ 131 /min for 5 s)', value: 150, due_at: null,
+    alert_id: `a-${offset}`,
+    rule: 'hr-high',
+    state: 'raised',
+    patient_id: patient,
+    priority: 'high',
+    severity: 'high',
+    kind: 'physiological',
+    latching: true,
+    label: 'Heart rate high',
+    message: 'Heart rate high: 150 /min (≥ 131 /min for 5 s)',
+    value: 150,
+    due_at: null,
   } as unknown as AlertData,
 });
 
@@ -56,7 +74,13 @@ export class MemoryLog implements ReplaySource {
     return cursor;
   }
 
-  async page(q: { patients: string[]; codes?: string[]; alerts: boolean; after: Cursor; limit: number }): Promise<{ events: LiveEvent[]; more: boolean }> {
+  async page(q: {
+    patients: string[];
+    codes?: string[];
+    alerts: boolean;
+    after: Cursor;
+    limit: number;
+  }): Promise<{ events: LiveEvent[]; more: boolean }> {
     this.pages += 1;
     await this.beforeRead?.();
     const rows = this.events.filter(
@@ -126,7 +150,14 @@ export async function closeHubs(): Promise<void> {
   for (const h of hubs.splice(0)) await h.close();
 }
 
-export async function rig(options: { maxQueue?: number; replayPageSize?: number; tokenCheckMs?: number; revokedAmong?: (ids: string[]) => Promise<Set<string>> } = {}) {
+export async function rig(
+  options: {
+    maxQueue?: number;
+    replayPageSize?: number;
+    tokenCheckMs?: number;
+    revokedAmong?: (ids: string[]) => Promise<Set<string>>;
+  } = {},
+) {
   const log = new MemoryLog();
   const channel = new MemoryChannel();
   const hub = new LiveHub({ replay: log, channel, logger: createLogger('test-live-hub', 'silent'), ...options });

@@ -23,10 +23,20 @@ function known(name: string): boolean {
   const base = name.replace(/_(bucket|count|sum)$/, '');
   return ours.has(name) || ours.has(base) || defaults.has(name) || defaults.has(base);
 }
-const seriesIn = (expr: string) => [...expr.matchAll(/\b(vitalis[_:][a-z0-9_:]+|process_[a-z0-9_]+|nodejs_[a-z0-9_]+)\b/g)].map((m) => m[1]!);
+const seriesIn = (expr: string) =>
+  [...expr.matchAll(/\b(vitalis[_:][a-z0-9_:]+|process_[a-z0-9_]+|nodejs_[a-z0-9_]+)\b/g)].map((m) => m[1]!);
 
-interface Panel { title: string; type: string; targets?: { expr: string }[] }
-const dashboard = JSON.parse(read('infra/grafana/vitalis.json')) as { title: string; uid: string; panels: Panel[]; templating: { list: { query: string }[] } };
+interface Panel {
+  title: string;
+  type: string;
+  targets?: { expr: string }[];
+}
+const dashboard = JSON.parse(read('infra/grafana/vitalis.json')) as {
+  title: string;
+  uid: string;
+  panels: Panel[];
+  templating: { list: { query: string }[] };
+};
 const dashboardExprs = [
   ...dashboard.panels.flatMap((p) => (p.targets ?? []).map((t) => ({ where: p.title, expr: t.expr }))),
   ...dashboard.templating.list.map((v) => ({ where: 'templating', expr: String(v.query) })),
@@ -61,7 +71,14 @@ describe('Prometheus rules', () => {
 
   it('the paging alerts the platform team needs are there, each with a runbook in docs/operations.md', () => {
     const alerts = [...rules.matchAll(/- alert: (\S+)/g)].map((m) => m[1]!);
-    expect(alerts).toEqual(expect.arrayContaining(['VitalisConsumerLagGrowing', 'VitalisLiveSubscriberLagged', 'VitalisAlertUndelivered', 'VitalisAuditWriteFailing']));
+    expect(alerts).toEqual(
+      expect.arrayContaining([
+        'VitalisConsumerLagGrowing',
+        'VitalisLiveSubscriberLagged',
+        'VitalisAlertUndelivered',
+        'VitalisAuditWriteFailing',
+      ]),
+    );
     const operations = read('docs/operations.md');
     for (const alert of alerts) {
       expect(operations, alert).toContain(`#### ${alert}`);

@@ -16,7 +16,15 @@ const newest = (ageSeconds: number | null) => ({ at: ageSeconds === null ? null 
 describe('judgePipeline', () => {
   it('an idle ward: nothing waits, old data is not delayed', () => {
     const p = judgePipeline([part(0, 0), part(1, 0)], newest(3_600), T);
-    expect(p).toMatchObject({ status: 'ok', delayed: false, stalled_partitions: [], delayed_partitions: [], delayed_s: 0, lag: 0, newest_observation_age_s: 3_600 });
+    expect(p).toMatchObject({
+      status: 'ok',
+      delayed: false,
+      stalled_partitions: [],
+      delayed_partitions: [],
+      delayed_s: 0,
+      lag: 0,
+      newest_observation_age_s: 3_600,
+    });
   });
 
   it('a busy pipeline: messages wait at every reading (the commit trails), the data is fresh: ok', () => {
@@ -32,12 +40,22 @@ describe('judgePipeline', () => {
   it('messages have waited data_age_after while the newest stored reading is older: delayed, naming the partitions', () => {
     const p = judgePipeline([part(0, 0), part(1, 30, 10_000, 125_000), part(2, 8, 0, 119_000)], newest(130), T);
     expect(p).toMatchObject({ status: 'delayed', delayed: true, stalled_partitions: [], delayed_partitions: [1], delayed_s: 125, lag: 38 });
-    expect(overallStatus({ postgres: { status: 'ok', latency_ms: 1 }, kafka: { status: 'ok', latency_ms: 1 }, redis: { status: 'ok', latency_ms: 1 } }, p)).toBe('degraded');
+    expect(
+      overallStatus(
+        { postgres: { status: 'ok', latency_ms: 1 }, kafka: { status: 'ok', latency_ms: 1 }, redis: { status: 'ok', latency_ms: 1 } },
+        p,
+      ),
+    ).toBe('degraded');
   });
 
   it('the data just younger than the threshold is not delayed; nothing stored at all while messages wait is', () => {
     expect(judgePipeline([part(0, 30, 0, 200_000)], newest(119), T).delayed).toBe(false);
-    expect(judgePipeline([part(0, 30, 0, 200_000)], newest(null), T)).toMatchObject({ status: 'delayed', delayed_partitions: [0], newest_observation_at: null, newest_observation_age_s: null });
+    expect(judgePipeline([part(0, 30, 0, 200_000)], newest(null), T)).toMatchObject({
+      status: 'delayed',
+      delayed_partitions: [0],
+      newest_observation_at: null,
+      newest_observation_age_s: null,
+    });
   });
 
   it('a stalled partition is named whatever the data age (the others store), and stalled wins over delayed', () => {
@@ -48,7 +66,11 @@ describe('judgePipeline', () => {
   });
 
   it('the database could not be read: the data age is not judged (stalls still are)', () => {
-    expect(judgePipeline([part(0, 30, 0, 600_000)], undefined, T)).toMatchObject({ status: 'ok', delayed: false, newest_observation_at: null });
+    expect(judgePipeline([part(0, 30, 0, 600_000)], undefined, T)).toMatchObject({
+      status: 'ok',
+      delayed: false,
+      newest_observation_at: null,
+    });
     expect(judgePipeline([part(0, 30, 600_000, 600_000)], undefined, T)).toMatchObject({ status: 'stalled', delayed: true });
   });
 
@@ -60,8 +82,14 @@ describe('judgePipeline', () => {
   it('the summary is the judgement without the partition list', () => {
     const full = { ...judgePipeline([part(1, 30, 10_000, 125_000)], newest(130), T), stall_after_s: 300, data_age_after_s: 120 };
     expect(summaryOf(full)).toEqual({
-      status: 'delayed', delayed: true, lag: 30, stalled_partitions: [], delayed_partitions: [1], delayed_s: 125,
-      newest_observation_at: full.newest_observation_at, newest_observation_age_s: 130,
+      status: 'delayed',
+      delayed: true,
+      lag: 30,
+      stalled_partitions: [],
+      delayed_partitions: [1],
+      delayed_s: 125,
+      newest_observation_at: full.newest_observation_at,
+      newest_observation_age_s: 130,
     });
   });
 });
@@ -69,7 +97,10 @@ describe('judgePipeline', () => {
 describe('readNewestObservation', () => {
   const db = (answers: Array<Date | null>, now = new Date('2026-11-29T12:00:00Z')) => {
     const asked: string[] = [];
-    return { asked, query: async (q: { name: string; text: string }) => (asked.push(q.text), { rows: [{ newest: answers.shift() ?? null, now }] }) };
+    return {
+      asked,
+      query: async (q: { name: string; text: string }) => (asked.push(q.text), { rows: [{ newest: answers.shift() ?? null, now }] }),
+    };
   };
 
   it('asks the last day first (partition pruning), the whole log only when the day holds nothing', async () => {

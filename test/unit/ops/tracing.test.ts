@@ -27,11 +27,15 @@ describe('tracing settings', () => {
     expect(otlpTracesUrl(on)).toBe('http://collector:4318/v1/traces');
     expect(otlpTracesUrl({ ...on, OTEL_EXPORTER_OTLP_TRACES_ENDPOINT: 'https://traces.example/otlp' })).toBe('https://traces.example/otlp');
     expect(otlpTracesUrl({ ...on, OTEL_SDK_DISABLED: true })).toBeUndefined();
-    expect(parseConfig(tracingShape, { OTEL_SDK_DISABLED: 'true', OTEL_EXPORTER_OTLP_ENDPOINT: 'http://c:4318' }).OTEL_SDK_DISABLED).toBe(true);
+    expect(parseConfig(tracingShape, { OTEL_SDK_DISABLED: 'true', OTEL_EXPORTER_OTLP_ENDPOINT: 'http://c:4318' }).OTEL_SDK_DISABLED).toBe(
+      true,
+    );
   });
 
   it('refuses a bad endpoint, sampler or ratio by name', () => {
-    expect(() => parseConfig(tracingShape, { OTEL_EXPORTER_OTLP_ENDPOINT: 'collector:4318' })).toThrow(/OTEL_EXPORTER_OTLP_ENDPOINT: must be a URL with scheme http: or https:/);
+    expect(() => parseConfig(tracingShape, { OTEL_EXPORTER_OTLP_ENDPOINT: 'collector:4318' })).toThrow(
+      /OTEL_EXPORTER_OTLP_ENDPOINT: must be a URL with scheme http: or https:/,
+    );
     expect(() => parseConfig(tracingShape, { OTEL_TRACES_SAMPLER: 'sometimes' })).toThrow(ConfigError);
     expect(() => parseConfig(tracingShape, { OTEL_TRACES_SAMPLER_ARG: '2' })).toThrow(/OTEL_TRACES_SAMPLER_ARG/);
   });
@@ -41,7 +45,9 @@ describe('tracing settings', () => {
     expect(samplerOf({}).toString()).toContain('AlwaysOnSampler');
     expect(samplerOf({ OTEL_TRACES_SAMPLER: 'always_off' })).toBeInstanceOf(AlwaysOffSampler);
     expect(samplerOf({ OTEL_TRACES_SAMPLER: 'traceidratio', OTEL_TRACES_SAMPLER_ARG: 0.25 })).toBeInstanceOf(TraceIdRatioBasedSampler);
-    expect(samplerOf({ OTEL_TRACES_SAMPLER: 'parentbased_traceidratio', OTEL_TRACES_SAMPLER_ARG: 0.25 }).toString()).toContain('TraceIdRatioBased{0.25}');
+    expect(samplerOf({ OTEL_TRACES_SAMPLER: 'parentbased_traceidratio', OTEL_TRACES_SAMPLER_ARG: 0.25 }).toString()).toContain(
+      'TraceIdRatioBased{0.25}',
+    );
   });
 });
 
@@ -73,7 +79,11 @@ describe('record batch spans', () => {
     const [span] = exporter.getFinishedSpans();
     expect(span!.kind).toBe(SpanKind.CONSUMER);
     expect(span!.links).toHaveLength(MAX_LINKS);
-    expect(span!.attributes).toMatchObject({ 'messaging.batch.message_count': MAX_LINKS + 5, 'messaging.destination.partition.id': '2', 'vitalis.links.dropped': 5 });
+    expect(span!.attributes).toMatchObject({
+      'messaging.batch.message_count': MAX_LINKS + 5,
+      'messaging.destination.partition.id': '2',
+      'vitalis.links.dropped': 5,
+    });
     expect(startBatchSpan(TRACING_OFF, { topic: 't', partition: 2, messages: many })).toBeUndefined();
   });
 
@@ -97,7 +107,9 @@ describe('OTLP export', () => {
     await new Promise<void>((resolve) => collector.listen(0, '127.0.0.1', resolve));
     const { port } = collector.address() as AddressInfo;
     try {
-      const tracing = createTracing(parseConfig(tracingShape, { OTEL_EXPORTER_OTLP_ENDPOINT: `http://127.0.0.1:${port}` }), { app: 'gateway' });
+      const tracing = createTracing(parseConfig(tracingShape, { OTEL_EXPORTER_OTLP_ENDPOINT: `http://127.0.0.1:${port}` }), {
+        app: 'gateway',
+      });
       expect(tracing.enabled).toBe(true);
       tracing.tracer.startSpan('GET /livez').end();
       await tracing.forceFlush();

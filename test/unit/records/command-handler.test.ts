@@ -11,7 +11,17 @@ import { randomUUID } from 'node:crypto';
 import { afterAll, describe, expect, it, vi } from 'vitest';
 import { createPool, withTransaction } from '@vitalis/db';
 import {
-  ANY, append, ConcurrencyError, handleCommand, inTransaction, loadStream, readStream, settle, type Decider, type Loaded, type Queryable,
+  ANY,
+  append,
+  ConcurrencyError,
+  handleCommand,
+  inTransaction,
+  loadStream,
+  readStream,
+  settle,
+  type Decider,
+  type Loaded,
+  type Queryable,
 } from '@vitalis/eventstore';
 import { testEnv } from '../../helpers/env';
 
@@ -37,12 +47,17 @@ describe('the order of the checks (settle)', () => {
   const append1 = { ok: true as const, events: [{ type: 'Counted', data: { n: 1 } }] };
 
   it('a missing record first, whatever version the caller expected', () => {
-    expect(settle<TallyEvent, TallyRefusal>({ ok: false, error: { kind: 'not-found' } }, 5, 0)).toEqual({ ok: false, error: { kind: 'not-found' } });
+    expect(settle<TallyEvent, TallyRefusal>({ ok: false, error: { kind: 'not-found' } }, 5, 0)).toEqual({
+      ok: false,
+      error: { kind: 'not-found' },
+    });
   });
 
-  it('then a version other than the expected one, before the decider\'s other refusals and before appending', () => {
-    expect(settle<TallyEvent, TallyRefusal>({ ok: false, error: { kind: 'too-little', total: 1 } }, 1, 2))
-      .toEqual({ ok: false, error: { kind: 'version-mismatch', expected: 1, actual: 2 } });
+  it("then a version other than the expected one, before the decider's other refusals and before appending", () => {
+    expect(settle<TallyEvent, TallyRefusal>({ ok: false, error: { kind: 'too-little', total: 1 } }, 1, 2)).toEqual({
+      ok: false,
+      error: { kind: 'version-mismatch', expected: 1, actual: 2 },
+    });
     expect(settle(append1, 3, 2)).toEqual({ ok: false, error: { kind: 'version-mismatch', expected: 3, actual: 2 } });
   });
 
@@ -79,11 +94,20 @@ describe('handleCommand against the event store', () => {
     const recorded = vi.fn(async () => {});
     const refused = vi.fn(async () => {});
     const first = await handleCommand(pool, TALLY, s, { type: 'add', n: 2 }, { metadata, recorded, refused });
-    expect(first).toMatchObject({ ok: true, before: null, state: { total: 2, version: 1 }, decided: [{ type: 'Counted', data: { n: 2 } }], version: 1 });
+    expect(first).toMatchObject({
+      ok: true,
+      before: null,
+      state: { total: 2, version: 1 },
+      decided: [{ type: 'Counted', data: { n: 2 } }],
+      version: 1,
+    });
     const second = await handleCommand(pool, TALLY, s, { type: 'take', n: 1 }, { metadata, recorded, refused });
     expect(second).toMatchObject({ ok: true, before: { total: 2, version: 1 }, state: { total: 1, version: 2 }, version: 2 });
     const stored = await readStream(pool, s);
-    expect(stored.map((e) => [e.streamVersion, e.data.n])).toEqual([[1, 2], [2, -1]]);
+    expect(stored.map((e) => [e.streamVersion, e.data.n])).toEqual([
+      [1, 2],
+      [2, -1],
+    ]);
     expect(stored[1]!.metadata).toMatchObject(metadata);
     expect(second.ok && second.stored.map((e) => e.eventId)).toEqual([stored[1]!.eventId]);
     expect(recorded).toHaveBeenCalledTimes(2);
@@ -111,7 +135,13 @@ describe('handleCommand against the event store', () => {
     const race = racingLoad(s, 1);
     const recorded = vi.fn(async () => {});
     const refused = vi.fn(async () => {});
-    const outcome = await handleCommand(pool, TALLY, s, { type: 'take', n: 1 }, { metadata, retries: 1, load: race.load, recorded, refused });
+    const outcome = await handleCommand(
+      pool,
+      TALLY,
+      s,
+      { type: 'take', n: 1 },
+      { metadata, retries: 1, load: race.load, recorded, refused },
+    );
     // decided first on version 1, appended after the other writer's event: conflict; decided again on version 2
     expect(outcome).toMatchObject({ ok: true, before: { total: 101, version: 2 }, state: { total: 100, version: 3 } });
     expect(race.reads()).toBe(2);
@@ -125,7 +155,13 @@ describe('handleCommand against the event store', () => {
     const race = racingLoad(s, Infinity);
     const recorded = vi.fn(async () => {});
     const refused = vi.fn(async () => {});
-    const outcome = await handleCommand(pool, TALLY, s, { type: 'add', n: 7 }, { metadata, retries: 2, load: race.load, recorded, refused });
+    const outcome = await handleCommand(
+      pool,
+      TALLY,
+      s,
+      { type: 'add', n: 7 },
+      { metadata, retries: 2, load: race.load, recorded, refused },
+    );
     expect(outcome).toMatchObject({ ok: false, error: { kind: 'concurrent-change', attempts: 3 } });
     expect(race.reads()).toBe(3);
     expect(refused).toHaveBeenCalledTimes(1);
@@ -136,11 +172,19 @@ describe('handleCommand against the event store', () => {
   it('without retries the first conflict is the answer; with an expected version a conflict is never retried', async () => {
     const s = stream();
     await handleCommand(pool, TALLY, s, { type: 'add', n: 1 }, { metadata });
-    expect(await handleCommand(pool, TALLY, s, { type: 'add', n: 1 }, { metadata, load: racingLoad(s, 1).load }))
-      .toMatchObject({ ok: false, error: { kind: 'concurrent-change', attempts: 1 } });
+    expect(await handleCommand(pool, TALLY, s, { type: 'add', n: 1 }, { metadata, load: racingLoad(s, 1).load })).toMatchObject({
+      ok: false,
+      error: { kind: 'concurrent-change', attempts: 1 },
+    });
     const version = (await readStream(pool, s)).length;
     const race = racingLoad(s, 1);
-    const outcome = await handleCommand(pool, TALLY, s, { type: 'add', n: 1 }, { metadata, expectedVersion: version, retries: 3, load: race.load });
+    const outcome = await handleCommand(
+      pool,
+      TALLY,
+      s,
+      { type: 'add', n: 1 },
+      { metadata, expectedVersion: version, retries: 3, load: race.load },
+    );
     expect(outcome).toMatchObject({ ok: false, error: { kind: 'concurrent-change', attempts: 1 } });
     expect(race.reads()).toBe(1);
   });
@@ -149,12 +193,20 @@ describe('handleCommand against the event store', () => {
     const s = stream();
     await handleCommand(pool, TALLY, s, { type: 'add', n: 3 }, { metadata });
     const refused = vi.fn(async () => {});
-    expect(await handleCommand(pool, TALLY, s, { type: 'take', n: 1 }, { metadata, expectedVersion: 4, refused }))
-      .toEqual({ ok: false, error: { kind: 'version-mismatch', expected: 4, actual: 1 }, state: { total: 3, version: 1 } });
+    expect(await handleCommand(pool, TALLY, s, { type: 'take', n: 1 }, { metadata, expectedVersion: 4, refused })).toEqual({
+      ok: false,
+      error: { kind: 'version-mismatch', expected: 4, actual: 1 },
+      state: { total: 3, version: 1 },
+    });
     expect(refused).toHaveBeenCalledTimes(1);
-    expect(await handleCommand(pool, TALLY, s, { type: 'take', n: 1 }, { metadata, expectedVersion: 1 })).toMatchObject({ ok: true, version: 2 });
-    expect(await handleCommand(pool, TALLY, stream(), { type: 'take', n: 1 }, { metadata, expectedVersion: 4 }))
-      .toMatchObject({ ok: false, error: { kind: 'not-found' } });
+    expect(await handleCommand(pool, TALLY, s, { type: 'take', n: 1 }, { metadata, expectedVersion: 1 })).toMatchObject({
+      ok: true,
+      version: 2,
+    });
+    expect(await handleCommand(pool, TALLY, stream(), { type: 'take', n: 1 }, { metadata, expectedVersion: 4 })).toMatchObject({
+      ok: false,
+      error: { kind: 'not-found' },
+    });
   });
 
   it('the writes before and after the events, and the audit, are one transaction: a failing audit rolls all of it back', async () => {
@@ -168,7 +220,18 @@ describe('handleCommand against the event store', () => {
         await append(tx, after, 0, [{ type: 'Counted', data: { n: 1 } }]);
       },
     };
-    const failing = handleCommand(pool, TALLY, s, { type: 'add', n: 1 }, { ...options, recorded: async () => { throw new Error('no audit row'); } });
+    const failing = handleCommand(
+      pool,
+      TALLY,
+      s,
+      { type: 'add', n: 1 },
+      {
+        ...options,
+        recorded: async () => {
+          throw new Error('no audit row');
+        },
+      },
+    );
     await expect(failing).rejects.toThrow('no audit row');
     expect([await ns(s), await ns(before), await ns(after)]).toEqual([[], [], []]);
     const done = await handleCommand(pool, TALLY, s, { type: 'add', n: 1 }, { ...options, recorded: async () => {} });
@@ -177,16 +240,21 @@ describe('handleCommand against the event store', () => {
     expect(positions).toEqual([...positions].sort((a, b) => a - b));
   });
 
-  it('inside the caller\'s transaction: one attempt, a conflict thrown (the caller rolls back), a success committed with the caller', async () => {
+  it("inside the caller's transaction: one attempt, a conflict thrown (the caller rolls back), a success committed with the caller", async () => {
     const [s, other] = [stream(), stream()];
     await withTransaction(pool, async (client) => {
-      expect(await handleCommand(inTransaction(client), TALLY, s, { type: 'add', n: 1 }, { metadata })).toMatchObject({ ok: true, version: 1 });
+      expect(await handleCommand(inTransaction(client), TALLY, s, { type: 'add', n: 1 }, { metadata })).toMatchObject({
+        ok: true,
+        version: 1,
+      });
       await append(client, other, 0, [{ type: 'Counted', data: { n: 1 } }]);
     });
     expect([await ns(s), await ns(other)]).toEqual([[1], [1]]);
     const race = racingLoad(s, 1);
     const add5 = { type: 'add' as const, n: 5 };
-    const conflicted = withTransaction(pool, (client) => handleCommand(inTransaction(client), TALLY, s, add5, { metadata, retries: 3, load: race.load }));
+    const conflicted = withTransaction(pool, (client) =>
+      handleCommand(inTransaction(client), TALLY, s, add5, { metadata, retries: 3, load: race.load }),
+    );
     await expect(conflicted).rejects.toBeInstanceOf(ConcurrencyError);
     expect(race.reads()).toBe(1);
     expect(await ns(s)).toEqual([1, 100]);

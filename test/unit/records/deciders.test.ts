@@ -8,20 +8,44 @@
 import { describe, expect, it } from 'vitest';
 import type { StoredEvent } from '@vitalis/eventstore';
 import {
-  ALARM_EVENTS, DIAGNOSTIC_REPORT_DECIDER, PATIENT_ALARMS_DECIDER, PATIENT_DECIDER, SERVICE_REQUEST_DECIDER, SLOT_DECIDER, TRIAGE_DECIDER,
-  decidePatient, decideSlot, decideTriage, foldAlarms, type DiagnosticReportState, type PatientCommand, type PatientState, type SlotState,
+  ALARM_EVENTS,
+  DIAGNOSTIC_REPORT_DECIDER,
+  PATIENT_ALARMS_DECIDER,
+  PATIENT_DECIDER,
+  SERVICE_REQUEST_DECIDER,
+  SLOT_DECIDER,
+  TRIAGE_DECIDER,
+  decidePatient,
+  decideSlot,
+  decideTriage,
+  foldAlarms,
+  type DiagnosticReportState,
+  type PatientCommand,
+  type PatientState,
+  type SlotState,
   type TriageState,
 } from '@vitalis/records';
 
 const at = '2030-01-01T10:00:00.000Z';
 
-interface Fold<S> { initialState: () => S; evolve: (s: S, e: StoredEvent) => S }
+interface Fold<S> {
+  initialState: () => S;
+  evolve: (s: S, e: StoredEvent) => S;
+}
 
 /** Folds decided events with a decider's evolve, as the command handler does with the stored ones (after `version`). */
 function fold<S>(decider: Fold<S>, events: { type: string; data: object }[], from = decider.initialState(), version = 0): S {
   return events.reduce((s, e, i) => {
     const v = version + i + 1;
-    const stored = { globalPosition: v, eventId: `e${v}`, streamId: 'x-1', streamVersion: v, schemaVersion: 1, metadata: { time: at }, recordedAt: at };
+    const stored = {
+      globalPosition: v,
+      eventId: `e${v}`,
+      streamId: 'x-1',
+      streamVersion: v,
+      schemaVersion: 1,
+      metadata: { time: at },
+      recordedAt: at,
+    };
     return decider.evolve(s, { ...stored, type: e.type, data: e.data as Record<string, unknown> });
   }, from);
 }
@@ -49,7 +73,9 @@ describe('patient decider', () => {
 
   it('update, record and remove an allergy: their events; optional allergy fields only when given', () => {
     const p = registered();
-    expect(decidePatient({ type: 'update', demographics: { family: 'C', given: [] } }, p)).toEqual(one('PatientUpdated', { family: 'C', given: [] }));
+    expect(decidePatient({ type: 'update', demographics: { family: 'C', given: [] } }, p)).toEqual(
+      one('PatientUpdated', { family: 'C', given: [] }),
+    );
     const latex = { id: 'alg-1', substance: 'Latex', criticality: 'low' as const };
     const bare = decidePatient({ type: 'recordAllergy', allergy: { ...latex, coding: undefined, reaction: undefined } }, p);
     expect(bare).toEqual(one('AllergyRecorded', latex));
@@ -69,12 +95,20 @@ describe('patient decider', () => {
       { type: 'removeAllergy', allergyId: 'a' },
     ];
     for (const c of commands) expect(decidePatient(c, null), c.type).toEqual(refused('not-found'));
-    expect(decidePatient({ type: 'removeAllergy', allergyId: 'alg-9' }, registered())).toEqual(refused('allergy-not-found', { allergyId: 'alg-9' }));
+    expect(decidePatient({ type: 'removeAllergy', allergyId: 'alg-9' }, registered())).toEqual(
+      refused('allergy-not-found', { allergyId: 'alg-9' }),
+    );
   });
 });
 
 describe('slot decider', () => {
-  const details = { slotId: 's1', clinicianId: 'cln-1', appointmentType: 'consultation', start: '2030-01-01T09:00:00Z', end: '2030-01-01T09:30:00Z' };
+  const details = {
+    slotId: 's1',
+    clinicianId: 'cln-1',
+    appointmentType: 'consultation',
+    start: '2030-01-01T09:00:00Z',
+    end: '2030-01-01T09:30:00Z',
+  };
   const created = (): SlotState => fold(SLOT_DECIDER, eventsOf(decideSlot({ type: 'create', slot: details }, null)))!;
   const booked = (): SlotState => {
     const s = created();
@@ -86,12 +120,14 @@ describe('slot decider', () => {
     expect(decideSlot({ type: 'create', slot: details }, created())).toEqual(refused('already-exists'));
   });
 
-  it('book: the appointment id is the slot and the booking\'s version; reason and the rescheduled-from link only when given', () => {
+  it("book: the appointment id is the slot and the booking's version; reason and the rescheduled-from link only when given", () => {
     const s = created();
-    expect(decideSlot({ type: 'book', patientId: 'pat-1', reason: undefined }, s))
-      .toEqual(one('AppointmentBooked', { appointmentId: 's1.2', patientId: 'pat-1' }));
-    expect(decideSlot({ type: 'book', patientId: 'pat-1', reason: null, rescheduledFrom: 's0.2' }, s))
-      .toEqual(one('AppointmentBooked', { appointmentId: 's1.2', patientId: 'pat-1', rescheduledFrom: 's0.2' }));
+    expect(decideSlot({ type: 'book', patientId: 'pat-1', reason: undefined }, s)).toEqual(
+      one('AppointmentBooked', { appointmentId: 's1.2', patientId: 'pat-1' }),
+    );
+    expect(decideSlot({ type: 'book', patientId: 'pat-1', reason: null, rescheduledFrom: 's0.2' }, s)).toEqual(
+      one('AppointmentBooked', { appointmentId: 's1.2', patientId: 'pat-1', rescheduledFrom: 's0.2' }),
+    );
     expect(booked()).toMatchObject({ status: 'busy', appointmentId: 's1.2', patientId: 'pat-1', reason: 'checkup', version: 2 });
   });
 
@@ -103,10 +139,12 @@ describe('slot decider', () => {
   it('cancel: AppointmentCancelled, a reason or the rescheduled-to link when given; refuses a missing slot, another booking or none', () => {
     const s = booked();
     expect(decideSlot({ type: 'cancel', appointmentId: 's1.2' }, s)).toEqual(one('AppointmentCancelled', { appointmentId: 's1.2' }));
-    expect(decideSlot({ type: 'cancel', appointmentId: 's1.2', reason: 'ill' }, s))
-      .toEqual(one('AppointmentCancelled', { appointmentId: 's1.2', reason: 'ill' }));
-    expect(decideSlot({ type: 'cancel', appointmentId: 's1.2', rescheduledTo: 's3.4' }, s))
-      .toEqual(one('AppointmentCancelled', { appointmentId: 's1.2', rescheduledTo: 's3.4' }));
+    expect(decideSlot({ type: 'cancel', appointmentId: 's1.2', reason: 'ill' }, s)).toEqual(
+      one('AppointmentCancelled', { appointmentId: 's1.2', reason: 'ill' }),
+    );
+    expect(decideSlot({ type: 'cancel', appointmentId: 's1.2', rescheduledTo: 's3.4' }, s)).toEqual(
+      one('AppointmentCancelled', { appointmentId: 's1.2', rescheduledTo: 's3.4' }),
+    );
     expect(decideSlot({ type: 'cancel', appointmentId: 's1.2' }, null)).toEqual(refused('not-found'));
     expect(decideSlot({ type: 'cancel', appointmentId: 's1.1' }, s)).toEqual(refused('not-booked', { appointmentId: 's1.1' }));
     expect(decideSlot({ type: 'cancel', appointmentId: 's1.2' }, created())).toEqual(refused('not-booked', { appointmentId: 's1.2' }));
@@ -142,22 +180,49 @@ describe('triage decider', () => {
 describe('the deciders of orders, reports and alarms, as the command handler runs them', () => {
   it('order: create, then a transition the table allows or refuses', () => {
     const details = {
-      id: 'sr-1', patientId: 'p1', intent: 'order' as const, priority: 'stat' as const, code: '2524-7', reason: null, requester: 'u',
-      performer: 'Laboratory', note: null,
+      id: 'sr-1',
+      patientId: 'p1',
+      intent: 'order' as const,
+      priority: 'stat' as const,
+      code: '2524-7',
+      reason: null,
+      requester: 'u',
+      performer: 'Laboratory',
+      note: null,
     };
-    const created = fold(SERVICE_REQUEST_DECIDER, eventsOf(SERVICE_REQUEST_DECIDER.decide({ type: 'create', details, status: 'active' }, null)));
+    const created = fold(
+      SERVICE_REQUEST_DECIDER,
+      eventsOf(SERVICE_REQUEST_DECIDER.decide({ type: 'create', details, status: 'active' }, null)),
+    );
     expect(created).toMatchObject({ id: 'sr-1', status: 'active', version: 1 });
-    expect(SERVICE_REQUEST_DECIDER.decide({ type: 'activate' }, created)).toEqual(refused('illegal-transition', { from: 'active', to: 'active' }));
+    expect(SERVICE_REQUEST_DECIDER.decide({ type: 'activate' }, created)).toEqual(
+      refused('illegal-transition', { from: 'active', to: 'active' }),
+    );
     expect(SERVICE_REQUEST_DECIDER.decide({ type: 'hold' }, created)).toEqual(one('ServiceRequestPutOnHold', {}));
   });
 
   it('report: an uninterpretable result is refused after the existence and transition checks', () => {
     const details = {
-      id: 'dr-1', patientId: 'p1', orderId: 'sr-1', code: '51990-0', identifier: { system: 's', value: 'v' }, performer: 'Laboratory',
-      effectiveAt: at, contentHash: 'h',
+      id: 'dr-1',
+      patientId: 'p1',
+      orderId: 'sr-1',
+      code: '51990-0',
+      identifier: { system: 's', value: 'v' },
+      performer: 'Laboratory',
+      effectiveAt: at,
+      contentHash: 'h',
     };
     const results = [{ code: '2823-3', value: 4 }];
-    const post = { type: 'post' as const, details, status: 'preliminary' as const, results, conclusion: null, by: 'lab', now: at, escalationSeconds: 900 };
+    const post = {
+      type: 'post' as const,
+      details,
+      status: 'preliminary' as const,
+      results,
+      conclusion: null,
+      by: 'lab',
+      now: at,
+      escalationSeconds: 900,
+    };
     const report = fold(DIAGNOSTIC_REPORT_DECIDER, eventsOf(DIAGNOSTIC_REPORT_DECIDER.decide(post, null))) as DiagnosticReportState;
     const bad = [{ code: '0000-0', value: 1 }];
     const update = (status: 'final' | 'registered') => ({ ...post, type: 'update' as const, status, results: bad, contentHash: 'x' });
@@ -172,7 +237,14 @@ describe('the deciders of orders, reports and alarms, as the command handler run
     const raised = {
       type: ALARM_EVENTS.raised,
       data: {
-        alert_id: 'a1', rule: 'hr-high', state: 'raised', patient_id: 'p1', priority: 'high', latching: true, message: 'HR', value: 150,
+        alert_id: 'a1',
+        rule: 'hr-high',
+        state: 'raised',
+        patient_id: 'p1',
+        priority: 'high',
+        latching: true,
+        message: 'HR',
+        value: 150,
         triggered_by: { device_id: 'd1', effective_at: at },
       },
     };
@@ -186,7 +258,9 @@ describe('the deciders of orders, reports and alarms, as the command handler run
     expect(after.alarms.get('a1')).toMatchObject({ state: 'acknowledged', version: 2 });
     expect(before.alarms.get('a1')).toMatchObject({ state: 'raised', version: 1 });
     expect(before.version).toBe(1);
-    expect(after).toEqual(foldAlarms([raised, ...ack].map((e, i) => ({ type: e.type, data: e.data as Record<string, unknown>, streamVersion: i + 1 }))));
+    expect(after).toEqual(
+      foldAlarms([raised, ...ack].map((e, i) => ({ type: e.type, data: e.data as Record<string, unknown>, streamVersion: i + 1 }))),
+    );
     expect(PATIENT_ALARMS_DECIDER.decide(acknowledge('a1'), after)).toMatchObject(refused('already-acknowledged'));
   });
 });

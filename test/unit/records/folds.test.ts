@@ -5,7 +5,12 @@ import { expectedFromIfMatch, patientView } from '../../../apps/gateway/src/acce
 import type { Principal } from '../../../apps/gateway/src/access/principal';
 
 let v = 0;
-const ev = (type: string, data: Record<string, unknown>) => ({ type, data, streamVersion: ++v, recordedAt: `2030-01-01T00:00:0${v % 10}.000Z` });
+const ev = (type: string, data: Record<string, unknown>) => ({
+  type,
+  data,
+  streamVersion: ++v,
+  recordedAt: `2030-01-01T00:00:0${v % 10}.000Z`,
+});
 
 describe('folds', () => {
   it('patient: register, update, allergies, and foreign events only bump the version', () => {
@@ -40,7 +45,9 @@ describe('folds', () => {
     v = 0;
     const t = foldTriage([ev('PatientArrived', { patientId: 'p', esi: 4, complaint: 'x' }), ev('TriageLevelSet', { esi: 2 })])!;
     expect(t).toMatchObject({ esi: 2, complaint: 'x', present: true });
-    expect(foldTriage([ev('PatientArrived', { patientId: 'p', esi: 4, complaint: 'x' }), ev('PatientDischarged', {})])!.present).toBe(false);
+    expect(foldTriage([ev('PatientArrived', { patientId: 'p', esi: 4, complaint: 'x' }), ev('PatientDischarged', {})])!.present).toBe(
+      false,
+    );
   });
 });
 
@@ -55,7 +62,9 @@ describe('access helpers', () => {
     // A patient user: its own record only, and only through the SMART patient/ scopes (security finding 4).
     expect(patientView(principal({ patientId: 'p1' }), 'p1')).toBe('none');
     expect(patientView(principal({ patientId: 'p1', scopes: ['patient/Patient.rs'] }), 'p1')).toBe('demographics');
-    expect(patientView(principal({ patientId: 'p1', scopes: ['patient/Patient.rs', 'patient/AllergyIntolerance.rs'] }), 'p1')).toBe('clinical');
+    expect(patientView(principal({ patientId: 'p1', scopes: ['patient/Patient.rs', 'patient/AllergyIntolerance.rs'] }), 'p1')).toBe(
+      'clinical',
+    );
     expect(patientView(principal({ patientId: 'p2', scopes: ['patient/Patient.rs', 'patient/AllergyIntolerance.rs'] }), 'p1')).toBe('none');
     // and by role: reception registers patients (demographics), a device reaches none, whatever it holds
     expect(patientView(principal({ roles: ['reception'], scopes: ['write:patients', 'read:patients'] }), 'p1')).toBe('demographics');

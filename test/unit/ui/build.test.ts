@@ -40,9 +40,14 @@ describe('card build', () => {
     for (const build of [bookingCard, monitorCard, triageCard, searchCard]) expect(build()).toEqual(build());
   });
 
-  it.each(UI_CARDS.map((c) => [c.name, c] as const))('%s: bundles its sources and reads SSE with the client\'s reader', (name, card) => {
+  it.each(UI_CARDS.map((c) => [c.name, c] as const))("%s: bundles its sources and reads SSE with the client's reader", (name, card) => {
     const script = bodies(card.html(), 'script')[0]!;
-    const folder = { 'appointment-booking-form': 'booking', 'vitals-telemetry-monitor': 'monitor', 'emergency-triage-board': 'triage', 'patient-search-card': 'search' }[name];
+    const folder = {
+      'appointment-booking-form': 'booking',
+      'vitals-telemetry-monitor': 'monitor',
+      'emergency-triage-board': 'triage',
+      'patient-search-card': 'search',
+    }[name];
     // esbuild names each bundled file (relative to apps/gateway/src/ui/cards) in a comment
     expect(script).toContain(`\n// ${folder}/main.ts\n`);
     expect(script).toContain('\n// shared/runtime.ts\n');
@@ -60,7 +65,7 @@ describe('card build', () => {
     expect(cardStream).toMatch(/import \{ sseMessages \} from '@vitalis\/client\/sse'/);
   });
 
-  it('keeps each card\'s browser code and style in real files: main.ts and style.css', () => {
+  it("keeps each card's browser code and style in real files: main.ts and style.css", () => {
     for (const folder of ['booking', 'monitor', 'triage', 'search']) {
       const files = readdirSync(join(CARDS_DIR, folder));
       expect(files).toContain('main.ts');
@@ -89,11 +94,23 @@ describe('no browser code in strings', () => {
   }
 
   it('scans the UI server modules (sanity)', () => {
-    expect(serverModules).toEqual(expect.arrayContaining(['monitor.ts', 'triage.ts', 'booking.ts', 'search.ts', 'shared.ts', 'index-page.ts']));
+    expect(serverModules).toEqual(
+      expect.arrayContaining(['monitor.ts', 'triage.ts', 'booking.ts', 'search.ts', 'shared.ts', 'index-page.ts']),
+    );
   });
 
   // build.ts is left out of the literal scan: it writes the one wrapper line around the bundle (`(function () {`, `var DATA = `).
-  const SCANNED = ['monitor.ts', 'triage.ts', 'booking.ts', 'search.ts', 'shared.ts', 'index-page.ts', 'cards.ts', 'routes.ts', 'vitals.ts'];
+  const SCANNED = [
+    'monitor.ts',
+    'triage.ts',
+    'booking.ts',
+    'search.ts',
+    'shared.ts',
+    'index-page.ts',
+    'cards.ts',
+    'routes.ts',
+    'vitals.ts',
+  ];
 
   it('scans every UI server module but the build step', () => {
     expect([...SCANNED, 'build.ts'].sort()).toEqual(serverModules.sort());
@@ -108,9 +125,10 @@ describe('no browser code in strings', () => {
   });
 
   it.each(SCANNED)('%s: no string literal holds a script or a style rule', (file) => {
-    const suspicious = literalTexts(file).filter((t) =>
-      /\bfunction\s*\(|=>|addEventListener|document\.|querySelector|\bvar\s+\w+\s*=/.test(t) || // script
-      /[.#\w\]-]\s*\{[^{}]*[\w-]+\s*:[^{}]*\}/.test(t), // a CSS rule: selector { property: value }
+    const suspicious = literalTexts(file).filter(
+      (t) =>
+        /\bfunction\s*\(|=>|addEventListener|document\.|querySelector|\bvar\s+\w+\s*=/.test(t) || // script
+        /[.#\w\]-]\s*\{[^{}]*[\w-]+\s*:[^{}]*\}/.test(t), // a CSS rule: selector { property: value }
     );
     expect(suspicious, file).toEqual([]);
   });

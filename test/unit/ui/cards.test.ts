@@ -8,11 +8,33 @@ import { describe, expect, it } from 'vitest';
 import { UI_CARDS, UI_CARD_MIME_TYPE, uiCardUri } from '../../../apps/gateway/src/ui/cards';
 import { cardCsp, inlineHashes } from '../../../apps/gateway/src/ui/routes';
 
-const TOOLS = ['search_patients', 'get_patient', 'register_patient', 'find_available_slots', 'book_appointment', 'cancel_appointment', 'get_vitals_history', 'get_latest_vitals', 'get_triage_board', 'set_triage_level', 'whoami', 'get_pipeline_status', 'acknowledge_critical_result', 'list_critical_results', 'list_alarms', 'acknowledge_alarm'];
+const TOOLS = [
+  'search_patients',
+  'get_patient',
+  'register_patient',
+  'find_available_slots',
+  'book_appointment',
+  'cancel_appointment',
+  'get_vitals_history',
+  'get_latest_vitals',
+  'get_triage_board',
+  'set_triage_level',
+  'whoami',
+  'get_pipeline_status',
+  'acknowledge_critical_result',
+  'list_critical_results',
+  'list_alarms',
+  'acknowledge_alarm',
+];
 
 describe('UI_CARDS', () => {
   it('lists the four cards by name, each with a title, a description and its ui:// URI', () => {
-    expect(UI_CARDS.map((c) => c.name)).toEqual(['appointment-booking-form', 'vitals-telemetry-monitor', 'emergency-triage-board', 'patient-search-card']);
+    expect(UI_CARDS.map((c) => c.name)).toEqual([
+      'appointment-booking-form',
+      'vitals-telemetry-monitor',
+      'emergency-triage-board',
+      'patient-search-card',
+    ]);
     for (const c of UI_CARDS) {
       expect(c.title.length).toBeGreaterThan(3);
       expect(c.description.length).toBeGreaterThan(20);

@@ -27,18 +27,82 @@ function cardScript(): { alarmOf: (code: string, v: number) => Alarm; news2Score
   const html = monitorHtml();
   const data = /\n {2}var DATA = (.*);\n/.exec(html)?.[1];
   if (!data) throw new Error('the card carries no DATA');
-  return new Function('DATA', `${TILE_ALARM_CODE}\nreturn { alarmOf: function (c, v) { return alarmOf(DATA, c, v); }, news2Score: function (c, v) { return news2Score(DATA, c, v); } };`)(JSON.parse(data));
+  return new Function(
+    'DATA',
+    `${TILE_ALARM_CODE}\nreturn { alarmOf: function (c, v) { return alarmOf(DATA, c, v); }, news2Score: function (c, v) { return news2Score(DATA, c, v); } };`,
+  )(JSON.parse(data));
 }
 
 const card = cardScript();
 
 /** RCP NEWS2 chart 1, at every band edge: [value, parameter score] (SpO2 on scale 1). */
 const RCP_CHART: Record<string, { parameter: News2Parameter & keyof News2Input; edges: Array<[number, 0 | 1 | 2 | 3]> }> = {
-  [VITAL_CODE.respiratoryRate]: { parameter: 'respiratoryRate', edges: [[8, 3], [9, 1], [11, 1], [12, 0], [20, 0], [21, 2], [24, 2], [25, 3]] },
-  [VITAL_CODE.spo2]: { parameter: 'spo2', edges: [[91, 3], [92, 2], [93, 2], [94, 1], [95, 1], [96, 0], [100, 0]] },
-  [VITAL_CODE.systolic]: { parameter: 'systolic', edges: [[90, 3], [91, 2], [100, 2], [101, 1], [110, 1], [111, 0], [219, 0], [220, 3]] },
-  [VITAL_CODE.heartRate]: { parameter: 'heartRate', edges: [[40, 3], [41, 1], [50, 1], [51, 0], [90, 0], [91, 1], [110, 1], [111, 2], [130, 2], [131, 3]] },
-  [VITAL_CODE.temperature]: { parameter: 'temperature', edges: [[35.0, 3], [35.1, 1], [36.0, 1], [36.1, 0], [38.0, 0], [38.1, 1], [39.0, 1], [39.1, 2]] },
+  [VITAL_CODE.respiratoryRate]: {
+    parameter: 'respiratoryRate',
+    edges: [
+      [8, 3],
+      [9, 1],
+      [11, 1],
+      [12, 0],
+      [20, 0],
+      [21, 2],
+      [24, 2],
+      [25, 3],
+    ],
+  },
+  [VITAL_CODE.spo2]: {
+    parameter: 'spo2',
+    edges: [
+      [91, 3],
+      [92, 2],
+      [93, 2],
+      [94, 1],
+      [95, 1],
+      [96, 0],
+      [100, 0],
+    ],
+  },
+  [VITAL_CODE.systolic]: {
+    parameter: 'systolic',
+    edges: [
+      [90, 3],
+      [91, 2],
+      [100, 2],
+      [101, 1],
+      [110, 1],
+      [111, 0],
+      [219, 0],
+      [220, 3],
+    ],
+  },
+  [VITAL_CODE.heartRate]: {
+    parameter: 'heartRate',
+    edges: [
+      [40, 3],
+      [41, 1],
+      [50, 1],
+      [51, 0],
+      [90, 0],
+      [91, 1],
+      [110, 1],
+      [111, 2],
+      [130, 2],
+      [131, 3],
+    ],
+  },
+  [VITAL_CODE.temperature]: {
+    parameter: 'temperature',
+    edges: [
+      [35.0, 3],
+      [35.1, 1],
+      [36.0, 1],
+      [36.1, 0],
+      [38.0, 0],
+      [38.1, 1],
+      [39.0, 1],
+      [39.1, 2],
+    ],
+  },
 };
 
 const COLOUR: Record<number, Alarm> = { 0: 'none', 1: 'warn', 2: 'warn', 3: 'crit' };
@@ -59,7 +123,7 @@ describe('monitor tile colours follow NEWS2', () => {
   });
 
   describe.each(Object.entries(RCP_CHART))('code %s', (code, { parameter, edges }) => {
-    it.each(edges)('%d scores %i on the RCP chart, and the tile shows that score\'s colour', (value, score) => {
+    it.each(edges)("%d scores %i on the RCP chart, and the tile shows that score's colour", (value, score) => {
       expect(card.news2Score(code, value)).toBe(score);
       expect(card.alarmOf(code, value)).toBe(COLOUR[score]);
       // the server's score of the same value agrees

@@ -60,7 +60,11 @@ describe('the badge: Live only while fresh data arrives', () => {
   });
 
   it('says Stale with the age of the last data when none is fresh, within the device-disconnect delay', () => {
-    expect(dataFreshness(DATA, { [C.heartRate]: ago(20), [C.spo2]: ago(25) }, now)).toEqual({ state: 'stale', text: 'Stale · last data 20 s ago', newestAt: ago(20) });
+    expect(dataFreshness(DATA, { [C.heartRate]: ago(20), [C.spo2]: ago(25) }, now)).toEqual({
+      state: 'stale',
+      text: 'Stale · last data 20 s ago',
+      newestAt: ago(20),
+    });
   });
 
   it('says No data since HH:MM (24-hour) when nothing at all arrived for the device-disconnect delay', () => {
@@ -80,7 +84,13 @@ describe('the NEWS2 line', () => {
 
   it('says the total, its band and the age of its oldest input, with that input time', () => {
     const fresh = { [C.heartRate]: ago(2), [C.spo2]: ago(3), [C.systolic]: ago(120), [C.respiratoryRate]: ago(4) };
-    expect(news2Line(DATA, total, fresh, now)).toEqual({ score: 12, risk: 'high', text: 'NEWS2 12 · high · from values up to 2 min old', detail: `oldest input ${hhmm(120)}`, stale: [] });
+    expect(news2Line(DATA, total, fresh, now)).toEqual({
+      score: 12,
+      risk: 'high',
+      text: 'NEWS2 12 · high · from values up to 2 min old',
+      detail: `oldest input ${hhmm(120)}`,
+      stale: [],
+    });
   });
 
   it("names its stale inputs, in the tiles' order whatever order they arrived in", () => {

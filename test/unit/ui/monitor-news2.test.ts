@@ -7,7 +7,15 @@
  * parameter rule included). And the site's freshness settings reach the card's DATA.
  */
 import { describe, expect, it } from 'vitest';
-import { DEFAULT_ALARM_SETTINGS, news2, NEWS2_RISK, NEWS2_SCALE_BY_VITAL_CODE, parseAlarmSettings, type News2Input, type News2Scale } from '@vitalis/clinical';
+import {
+  DEFAULT_ALARM_SETTINGS,
+  news2,
+  NEWS2_RISK,
+  NEWS2_SCALE_BY_VITAL_CODE,
+  parseAlarmSettings,
+  type News2Input,
+  type News2Scale,
+} from '@vitalis/clinical';
 import { VITAL_CODE } from '@vitalis/schemas';
 import { bundleModule } from '../../../apps/gateway/src/ui/build';
 import { uiCards } from '../../../apps/gateway/src/ui/cards';
@@ -28,7 +36,13 @@ function cardTotal(html = monitorHtml()): (values: Record<string, number>) => To
 const total = cardTotal();
 const C = VITAL_CODE;
 /** The News2Input parameter of each code the monitor scores. */
-const PARAMETER = { [C.heartRate]: 'heartRate', [C.spo2]: 'spo2', [C.systolic]: 'systolic', [C.respiratoryRate]: 'respiratoryRate', [C.temperature]: 'temperature' } as const;
+const PARAMETER = {
+  [C.heartRate]: 'heartRate',
+  [C.spo2]: 'spo2',
+  [C.systolic]: 'systolic',
+  [C.respiratoryRate]: 'respiratoryRate',
+  [C.temperature]: 'temperature',
+} as const;
 
 function server(values: Record<string, number>) {
   const input: News2Input = {};
@@ -53,10 +67,21 @@ describe('the monitor NEWS2 total', () => {
   });
 
   it("for the issue's patient (HR 137, SpO2 85 %, BP 87/50, RR 27, temperature 37.0) is 12, high, as the server's news2()", () => {
-    const values = { [C.heartRate]: 137, [C.spo2]: 85, [C.systolic]: 87, [C.diastolic]: 50, [C.respiratoryRate]: 27, [C.temperature]: 37.0 };
+    const values = {
+      [C.heartRate]: 137,
+      [C.spo2]: 85,
+      [C.systolic]: 87,
+      [C.diastolic]: 50,
+      [C.respiratoryRate]: 27,
+      [C.temperature]: 37.0,
+    };
     const s = server(values);
     expect(s).toMatchObject({ score: 12, risk: 'high' });
-    expect(total(values)).toEqual({ score: s.score, risk: s.risk, codes: [C.heartRate, C.spo2, C.systolic, C.respiratoryRate, C.temperature] });
+    expect(total(values)).toEqual({
+      score: s.score,
+      risk: s.risk,
+      codes: [C.heartRate, C.spo2, C.systolic, C.respiratoryRate, C.temperature],
+    });
   });
 
   it('applies the single red parameter rule: one parameter at 3 with a total of 3 is low-medium; 4 without one is low', () => {
@@ -72,7 +97,10 @@ describe('the monitor NEWS2 total', () => {
 
   it('equals the server at every combination of band edges, each parameter present or missing', () => {
     const codes = Object.keys(PARAMETER);
-    const choices = codes.map((code) => [undefined, ...oneValuePerBandEdge(NEWS2_SCALE_BY_VITAL_CODE[code as keyof typeof NEWS2_SCALE_BY_VITAL_CODE]!)]);
+    const choices = codes.map((code) => [
+      undefined,
+      ...oneValuePerBandEdge(NEWS2_SCALE_BY_VITAL_CODE[code as keyof typeof NEWS2_SCALE_BY_VITAL_CODE]!),
+    ]);
     let checked = 0;
     const risks = new Set<string>();
     const walk = (i: number, values: Record<string, number>) => {
@@ -102,11 +130,15 @@ describe("the monitor's freshness data", () => {
   });
 
   it("carries a site's VITALIS_ALARMS overrides into the document the gateway serves", () => {
-    const site = parseAlarmSettings(JSON.stringify({ stale_after_s: { [C.heartRate]: 45 }, conditions: { 'device-disconnected': { onset_delay_s: 90 } } }));
+    const site = parseAlarmSettings(
+      JSON.stringify({ stale_after_s: { [C.heartRate]: 45 }, conditions: { 'device-disconnected': { onset_delay_s: 90 } } }),
+    );
     const data = monitorScriptData(site);
     expect(data.staleAfter[C.heartRate]).toBe(45);
     expect(data.noDataAfter).toBe(90);
-    const served = uiCards(site).find((c) => c.name === 'vitals-telemetry-monitor')!.html();
+    const served = uiCards(site)
+      .find((c) => c.name === 'vitals-telemetry-monitor')!
+      .html();
     expect(served).toContain(`var DATA = ${scriptData(data)};`);
     expect(served).not.toBe(monitorHtml());
     expect(uiCards(site)).toBe(uiCards(site)); // built once per settings

@@ -29,7 +29,7 @@ describe('cards/shared/time', () => {
     expect(age('', now)).toBe('—');
   });
 
-  it('isStale compares the age with the code\'s threshold; unknown codes use the shortest, unknown times are stale', () => {
+  it("isStale compares the age with the code's threshold; unknown codes use the shortest, unknown times are stale", () => {
     const table = { a: 10, b: 900 };
     expect(isStale('a', iso(now - 10_000), table, now)).toBe(false);
     expect(isStale('a', iso(now - 10_001), table, now)).toBe(true);

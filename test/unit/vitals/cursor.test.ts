@@ -13,7 +13,16 @@ describe('history cursors', () => {
   });
 
   it('rejects anything it did not mint', () => {
-    for (const bad of ['', 'not a cursor', '!!!', Buffer.from('{"k":"raw"}').toString('base64url'), Buffer.from('[1,2]').toString('base64url'), Buffer.from('{"k":"raw","t":"yesterday","d":"x","s":1,"q":"a"}').toString('base64url'), Buffer.from('{"k":"raw","t":"2026-03-01T10:00:00Z","d":"x","s":1.5,"q":"a"}').toString('base64url'), 'a'.repeat(2000)]) {
+    for (const bad of [
+      '',
+      'not a cursor',
+      '!!!',
+      Buffer.from('{"k":"raw"}').toString('base64url'),
+      Buffer.from('[1,2]').toString('base64url'),
+      Buffer.from('{"k":"raw","t":"yesterday","d":"x","s":1,"q":"a"}').toString('base64url'),
+      Buffer.from('{"k":"raw","t":"2026-03-01T10:00:00Z","d":"x","s":1.5,"q":"a"}').toString('base64url'),
+      'a'.repeat(2000),
+    ]) {
       expect(decodeHistoryCursor(bad)).toBeUndefined();
     }
   });

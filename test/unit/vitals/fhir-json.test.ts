@@ -7,16 +7,37 @@
  */
 import { describe, expect, it } from 'vitest';
 import { exportKeyOf, ndjsonOf } from '@vitalis/export';
-import { ECG_LEAD_II, NUMERIC_VITALS, observationJson, observationSearchsetJson, toFhirObservation, toSearchsetBundle, type VitalsObservation } from '@vitalis/schemas';
+import {
+  ECG_LEAD_II,
+  NUMERIC_VITALS,
+  observationJson,
+  observationSearchsetJson,
+  toFhirObservation,
+  toSearchsetBundle,
+  type VitalsObservation,
+} from '@vitalis/schemas';
 
 const numeric = (code: string, value: number, device = 'dev-1', seq = 42, patient = 'pat-1', at = '2026-02-01T08:00:00.123456Z') =>
-  ({ patient_id: patient, device_id: device, seq, code, effective_at: at, value, unit: NUMERIC_VITALS[code as keyof typeof NUMERIC_VITALS].unit }) as VitalsObservation;
+  ({
+    patient_id: patient,
+    device_id: device,
+    seq,
+    code,
+    effective_at: at,
+    value,
+    unit: NUMERIC_VITALS[code as keyof typeof NUMERIC_VITALS].unit,
+  }) as VitalsObservation;
 
 describe('Observation JSON through the template', () => {
   it('equals the FHIR mapping for every numeric vital and awkward values and ids', () => {
     for (const code of Object.keys(NUMERIC_VITALS)) {
       for (const value of [0, -0, 1, 36.6, 1e-7, 123456.789, -3.5, 0.123456789]) {
-        for (const [device, seq, patient] of [['dev-1', 42], ['a'.repeat(60), 1], ['a'.repeat(70), 9], ['d"q\\x', 987654321, 'p\u2028t']] as const) {
+        for (const [device, seq, patient] of [
+          ['dev-1', 42],
+          ['a'.repeat(60), 1],
+          ['a'.repeat(70), 9],
+          ['d"q\\x', 987654321, 'p\u2028t'],
+        ] as const) {
           const o = numeric(code, value, device, seq, patient ?? 'pat-1');
           expect(observationJson(o)).toBe(JSON.stringify(toFhirObservation(o)));
         }
@@ -25,15 +46,35 @@ describe('Observation JSON through the template', () => {
   });
 
   it('an ECG waveform takes the mapping itself', () => {
-    const o = { patient_id: 'p', device_id: 'd', seq: 1, code: ECG_LEAD_II.code, effective_at: '2026-02-01T08:00:00.000000Z', unit: ECG_LEAD_II.unit, waveform: { origin: 0, period_ms: 4, samples: [0.1, -0.25] } } as VitalsObservation;
+    const o = {
+      patient_id: 'p',
+      device_id: 'd',
+      seq: 1,
+      code: ECG_LEAD_II.code,
+      effective_at: '2026-02-01T08:00:00.000000Z',
+      unit: ECG_LEAD_II.unit,
+      waveform: { origin: 0, period_ms: 4, samples: [0.1, -0.25] },
+    } as VitalsObservation;
     expect(observationJson(o)).toBe(JSON.stringify(toFhirObservation(o)));
   });
 
   it('a searchset Bundle text equals JSON.stringify of the Bundle: matches, next link, ids too long, ECG, includes, empty', () => {
-    const ecg = { patient_id: 'p', device_id: 'd', seq: 1, code: ECG_LEAD_II.code, effective_at: '2026-02-01T08:00:00.000000Z', unit: ECG_LEAD_II.unit, waveform: { origin: 0, period_ms: 4, samples: [0.1, -0.25] } } as VitalsObservation;
+    const ecg = {
+      patient_id: 'p',
+      device_id: 'd',
+      seq: 1,
+      code: ECG_LEAD_II.code,
+      effective_at: '2026-02-01T08:00:00.000000Z',
+      unit: ECG_LEAD_II.unit,
+      waveform: { origin: 0, period_ms: 4, samples: [0.1, -0.25] },
+    } as VitalsObservation;
     const rows = [numeric('8867-4', 72), numeric('59408-5', 97, 'a'.repeat(70)), numeric('8310-5', 36.6, 'd"q\\x', 7, 'p\u2028t'), ecg];
     for (const links of [
-      { self: 'http://x/fhir/R4/Observation?patient=p&date=ge2026', next: 'http://x/fhir/R4/Observation?_cursor=a"b', observationBase: 'http://x/fhir/R4/Observation' },
+      {
+        self: 'http://x/fhir/R4/Observation?patient=p&date=ge2026',
+        next: 'http://x/fhir/R4/Observation?_cursor=a"b',
+        observationBase: 'http://x/fhir/R4/Observation',
+      },
       { self: 'http://x/api/v1/vitals?patient=p' },
       { self: 'http://x/a', observationBase: 'http://x/fhir/R4/Observation' },
     ]) {
@@ -41,7 +82,13 @@ describe('Observation JSON through the template', () => {
       expect(observationSearchsetJson([], links)).toBe(JSON.stringify(toSearchsetBundle([], links)));
     }
     const links = { self: 'http://x/a', observationBase: 'http://x/fhir/R4/Observation' };
-    const include = [{ fullUrl: 'http://x/fhir/R4/Patient/p', resource: { resourceType: 'Patient', id: 'p', name: [{ family: 'Lovelace', given: ['Ada'] }] }, search: { mode: 'include' as const } }];
+    const include = [
+      {
+        fullUrl: 'http://x/fhir/R4/Patient/p',
+        resource: { resourceType: 'Patient', id: 'p', name: [{ family: 'Lovelace', given: ['Ada'] }] },
+        search: { mode: 'include' as const },
+      },
+    ];
     const bundle = toSearchsetBundle(rows, links);
     expect(observationSearchsetJson(rows, links, include)).toBe(JSON.stringify({ ...bundle, entry: [...bundle.entry!, ...include] }));
   });

@@ -11,7 +11,12 @@ describe('FHIR R4 Observation mapping', () => {
       meta: { profile: ['http://hl7.org/fhir/StructureDefinition/heartrate'] },
       identifier: [{ system: 'urn:vitalis:observation', value: 'pat-0001-monitor/17' }],
       status: 'final',
-      category: [{ coding: [{ system: 'http://terminology.hl7.org/CodeSystem/observation-category', code: 'vital-signs', display: 'Vital Signs' }], text: 'Vital Signs' }],
+      category: [
+        {
+          coding: [{ system: 'http://terminology.hl7.org/CodeSystem/observation-category', code: 'vital-signs', display: 'Vital Signs' }],
+          text: 'Vital Signs',
+        },
+      ],
       code: { coding: [{ system: 'http://loinc.org', code: '8867-4', display: 'Heart rate' }], text: 'Heart rate' },
       subject: { reference: 'Patient/pat-0001' },
       device: { reference: 'Device/pat-0001-monitor' },
@@ -23,11 +28,17 @@ describe('FHIR R4 Observation mapping', () => {
   it('SpO2 carries both 2708-6 and 59408-5 (R4 oxygen saturation profile); BP and temperature keep their UCUM codes', () => {
     const spo2 = toFhirObservation({ ...base, code: '59408-5', value: 96, unit: '%' });
     expect(spo2.code.coding.map((c) => c.code)).toEqual(['2708-6', '59408-5']);
-    expect(toFhirObservation({ ...base, code: '8480-6', value: 120, unit: 'mm[Hg]' }).valueQuantity).toMatchObject({ code: 'mm[Hg]', unit: 'mmHg' });
-    expect(toFhirObservation({ ...base, code: '8310-5', value: 37.2, unit: 'Cel' }).valueQuantity).toMatchObject({ code: 'Cel', value: 37.2 });
+    expect(toFhirObservation({ ...base, code: '8480-6', value: 120, unit: 'mm[Hg]' }).valueQuantity).toMatchObject({
+      code: 'mm[Hg]',
+      unit: 'mmHg',
+    });
+    expect(toFhirObservation({ ...base, code: '8310-5', value: 37.2, unit: 'Cel' }).valueQuantity).toMatchObject({
+      code: 'Cel',
+      value: 37.2,
+    });
   });
 
-  it('a respiratory rate reads breaths/minute, not beats (the quantity unit is each sign\'s own), with the R4 resprate profile', () => {
+  it("a respiratory rate reads breaths/minute, not beats (the quantity unit is each sign's own), with the R4 resprate profile", () => {
     const rr = toFhirObservation({ ...base, code: '9279-1', value: 18, unit: '/min' });
     expect(rr.valueQuantity).toEqual({ value: 18, unit: 'breaths/minute', system: 'http://unitsofmeasure.org', code: '/min' });
     expect(rr.meta).toEqual({ profile: ['http://hl7.org/fhir/StructureDefinition/resprate'] });
@@ -57,10 +68,17 @@ describe('FHIR R4 Observation mapping', () => {
   it('builds a searchset Bundle with self/next links and a stable urn:uuid fullUrl per observation', () => {
     const hr = { ...base, code: '8867-4', value: 72, unit: '/min' } as VitalsObservation;
     const bundle = toSearchsetBundle([hr], { self: 'http://x/a', next: 'http://x/b' });
-    expect(bundle).toMatchObject({ resourceType: 'Bundle', type: 'searchset', link: [{ relation: 'self' }, { relation: 'next', url: 'http://x/b' }] });
+    expect(bundle).toMatchObject({
+      resourceType: 'Bundle',
+      type: 'searchset',
+      link: [{ relation: 'self' }, { relation: 'next', url: 'http://x/b' }],
+    });
     expect(Object.keys(bundle)).not.toContain('next');
     // Observations have no URL in the v1 API (GET /fhir/Observation/... never existed): urn:uuid, the same in every response
-    expect(bundle.entry![0]).toMatchObject({ fullUrl: expect.stringMatching(/^urn:uuid:[0-9a-f]{8}-[0-9a-f]{4}-5[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/), search: { mode: 'match' } });
+    expect(bundle.entry![0]).toMatchObject({
+      fullUrl: expect.stringMatching(/^urn:uuid:[0-9a-f]{8}-[0-9a-f]{4}-5[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/),
+      search: { mode: 'match' },
+    });
     expect(toSearchsetBundle([hr], { self: 'http://x/c' }).entry![0]!.fullUrl).toBe(bundle.entry![0]!.fullUrl);
     expect(toSearchsetBundle([{ ...hr, seq: 18 }], { self: 'http://x/c' }).entry![0]!.fullUrl).not.toBe(bundle.entry![0]!.fullUrl);
   });

@@ -1,9 +1,22 @@
 import { readFile } from 'node:fs/promises';
 import { describe, expect, it } from 'vitest';
 import {
-  decodeObservation, ECG_LEAD_II, encodeObservation, MAX_WAVEFORM_SAMPLES, NUMERIC_VITALS, parseWithSamples, validateObservation, vitalsObservationSchema, type NumericVitalCode,
+  decodeObservation,
+  ECG_LEAD_II,
+  encodeObservation,
+  MAX_WAVEFORM_SAMPLES,
+  NUMERIC_VITALS,
+  parseWithSamples,
+  validateObservation,
+  vitalsObservationSchema,
+  type NumericVitalCode,
 } from '@vitalis/schemas';
-import { FRAME_JSON_SCHEMA_PATH, JSON_SCHEMA_PATH, renderFrameJsonSchema, renderJsonSchema } from '../../../schemas/scripts/export-json-schema';
+import {
+  FRAME_JSON_SCHEMA_PATH,
+  JSON_SCHEMA_PATH,
+  renderFrameJsonSchema,
+  renderJsonSchema,
+} from '../../../schemas/scripts/export-json-schema';
 
 const base = { patient_id: 'pat-0001', device_id: 'pat-0001-monitor', seq: 1, effective_at: '2026-03-01T10:00:00.123Z' };
 const codes = Object.keys(NUMERIC_VITALS) as NumericVitalCode[];
@@ -15,7 +28,7 @@ describe('vitals observation schema', () => {
     expect(validateObservation({ ...base, code, value: def.max, unit: def.unit }).ok).toBe(true);
   });
 
-  it.each(codes)('refuses %s with any other code\'s unit, and outside its range', (code) => {
+  it.each(codes)("refuses %s with any other code's unit, and outside its range", (code) => {
     const def = NUMERIC_VITALS[code];
     const otherUnits = [...new Set(Object.values(NUMERIC_VITALS).map((d) => d.unit))].filter((u) => u !== def.unit);
     for (const unit of [...otherUnits, 'mV', 'bpm', '']) {
@@ -64,7 +77,8 @@ describe('vitals observation schema', () => {
   });
 
   it('accepts ECG chunks up to the sample limit in mV, refuses more, wrong units and implausible potentials', () => {
-    const ecg = (waveform: Record<string, unknown>, unit = 'mV') => validateObservation({ ...base, code: ECG_LEAD_II.code, unit, waveform });
+    const ecg = (waveform: Record<string, unknown>, unit = 'mV') =>
+      validateObservation({ ...base, code: ECG_LEAD_II.code, unit, waveform });
     expect(ecg({ period_ms: 4, samples: new Array(MAX_WAVEFORM_SAMPLES).fill(0.1) }).ok).toBe(true);
     expect(ecg({ period_ms: 4, samples: new Array(MAX_WAVEFORM_SAMPLES + 1).fill(0.1) }).ok).toBe(false);
     expect(ecg({ period_ms: 4, samples: [] }).ok).toBe(false);
@@ -95,7 +109,13 @@ describe('vitals observation schema', () => {
 });
 
 describe('ECG samples checked in one loop (parseWithSamples)', () => {
-  const ecg = (samples: unknown, extra: Record<string, unknown> = {}) => ({ ...base, code: ECG_LEAD_II.code, unit: 'mV', waveform: { origin: 0.2, period_ms: 4, samples }, ...extra });
+  const ecg = (samples: unknown, extra: Record<string, unknown> = {}) => ({
+    ...base,
+    code: ECG_LEAD_II.code,
+    unit: 'mV',
+    waveform: { origin: 0.2, period_ms: 4, samples },
+    ...extra,
+  });
   const cases: [string, unknown][] = [
     ['a valid chunk', ecg(Array.from({ length: 250 }, (_, i) => Math.sin(i) * 3))],
     ['the range ends', ecg([ECG_LEAD_II.min, ECG_LEAD_II.max, 0])],
@@ -109,7 +129,10 @@ describe('ECG samples checked in one loop (parseWithSamples)', () => {
     ['a valid chunk with a bad period', { ...ecg([0.1, 0.2]), waveform: { origin: 0, period_ms: -4, samples: [0.1, 0.2] } }],
     ['a valid chunk with an unknown waveform key', { ...ecg([0.1]), waveform: { origin: 0, period_ms: 4, samples: [0.1], gain: 2 } }],
     ['a valid chunk with a wrong unit', ecg([0.1, 0.2], { unit: '%' })],
-    ['samples on a numeric code', { ...base, code: '8867-4', value: 60, unit: '/min', waveform: { origin: 0, period_ms: 4, samples: [0.1] } }],
+    [
+      'samples on a numeric code',
+      { ...base, code: '8867-4', value: 60, unit: '/min', waveform: { origin: 0, period_ms: 4, samples: [0.1] } },
+    ],
     ['a waveform that is not an object', ecg([0.1], { waveform: 'flat' })],
     ['null', null],
   ];

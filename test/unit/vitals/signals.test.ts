@@ -26,7 +26,15 @@ describe('simulator signal generators', () => {
       const at = T0 + s * 1000;
       for (const code of Object.keys(NUMERIC_VITALS) as (keyof typeof NUMERIC_VITALS)[]) {
         const value = sampleVital(profile, code, at, random);
-        const r = validateObservation({ patient_id: 'pat-0001', device_id: 'd', seq: s, effective_at: new Date(at).toISOString(), code, value, unit: NUMERIC_VITALS[code].unit });
+        const r = validateObservation({
+          patient_id: 'pat-0001',
+          device_id: 'd',
+          seq: s,
+          effective_at: new Date(at).toISOString(),
+          code,
+          value,
+          unit: NUMERIC_VITALS[code].unit,
+        });
         expect(r.ok).toBe(true);
       }
       expect(trend(profile, at)['59408-5']).toBeGreaterThan(95);

@@ -8,8 +8,21 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { parseConfig, vitalsClockShape } from '@vitalis/config';
 import {
-  clockLimits, decodeRecord, DEFAULT_CLOCK_LIMITS, DEFAULT_MAX_CLOCK_SKEW_SECONDS, DEFAULT_RETENTION_DAYS, effectiveAtProblem, FRAME_ENVELOPE, float4, frameClockProblems,
-  isFloat4Exact, nonBlankText, quantisedPotential, recordClock, recordNow, validateObservation,
+  clockLimits,
+  decodeRecord,
+  DEFAULT_CLOCK_LIMITS,
+  DEFAULT_MAX_CLOCK_SKEW_SECONDS,
+  DEFAULT_RETENTION_DAYS,
+  effectiveAtProblem,
+  FRAME_ENVELOPE,
+  float4,
+  frameClockProblems,
+  isFloat4Exact,
+  nonBlankText,
+  quantisedPotential,
+  recordClock,
+  recordNow,
+  validateObservation,
 } from '@vitalis/schemas';
 import { foldedSamples } from '@vitalis/live';
 
@@ -50,8 +63,13 @@ describe('bounded device clocks: effectiveAtProblem(effective_at, now, limits)',
 
   it('has its defaults in one place: the settings and the schemas agree', () => {
     const parsed = parseConfig(vitalsClockShape, {});
-    expect(parsed).toEqual({ VITALS_RETENTION_DAYS: DEFAULT_RETENTION_DAYS, VITALS_MAX_CLOCK_SKEW_SECONDS: DEFAULT_MAX_CLOCK_SKEW_SECONDS });
-    expect(DEFAULT_CLOCK_LIMITS).toEqual(clockLimits({ maxSkewSeconds: parsed.VITALS_MAX_CLOCK_SKEW_SECONDS, retentionDays: parsed.VITALS_RETENTION_DAYS }));
+    expect(parsed).toEqual({
+      VITALS_RETENTION_DAYS: DEFAULT_RETENTION_DAYS,
+      VITALS_MAX_CLOCK_SKEW_SECONDS: DEFAULT_MAX_CLOCK_SKEW_SECONDS,
+    });
+    expect(DEFAULT_CLOCK_LIMITS).toEqual(
+      clockLimits({ maxSkewSeconds: parsed.VITALS_MAX_CLOCK_SKEW_SECONDS, retentionDays: parsed.VITALS_RETENTION_DAYS }),
+    );
     expect(DEFAULT_CLOCK_LIMITS).toEqual({ maxSkewMs: 300_000, retentionMs: 30 * 86_400_000 });
   });
 });
@@ -81,30 +99,52 @@ describe('decodeRecord with the record clock (the ingest)', () => {
       ok: false,
       reason: expect.stringMatching(/^clock-out-of-bounds: effective_at: must not be more than 300 s ahead/),
     });
-    expect(decodeRecord(JSON.stringify(hr(iso(NOW - 31 * 86_400_000))), clock)).toMatchObject({ ok: false, reason: expect.stringMatching(/^clock-out-of-bounds: effective_at: .*retention/) });
+    expect(decodeRecord(JSON.stringify(hr(iso(NOW - 31 * 86_400_000))), clock)).toMatchObject({
+      ok: false,
+      reason: expect.stringMatching(/^clock-out-of-bounds: effective_at: .*retention/),
+    });
     expect(decodeRecord(JSON.stringify(hr(iso(NOW - 120_000))), clock)).toMatchObject({ ok: true, observations: [{ item: 0 }] });
     // without a clock (a caller that does not judge time), only the schema
     expect(decodeRecord(JSON.stringify(hr('9977-02-13T02:04:00Z')))).toMatchObject({ ok: true });
   });
 
   it('judges a frame: a bad tick refuses the frame, a bad own time refuses that observation alone', () => {
-    const frame = (at: string, items: object[]) => JSON.stringify({ envelope: FRAME_ENVELOPE, patient_id: 'p', device_id: 'd', effective_at: at, observations: items });
+    const frame = (at: string, items: object[]) =>
+      JSON.stringify({ envelope: FRAME_ENVELOPE, patient_id: 'p', device_id: 'd', effective_at: at, observations: items });
     const good = { seq: 1, code: '8867-4', value: 70, unit: '/min' };
-    expect(decodeRecord(frame('9977-02-13T02:04:00Z', [good]), clock)).toMatchObject({ ok: false, reason: expect.stringMatching(/^frame-invalid: effective_at: must not be more than 300 s ahead/) });
+    expect(decodeRecord(frame('9977-02-13T02:04:00Z', [good]), clock)).toMatchObject({
+      ok: false,
+      reason: expect.stringMatching(/^frame-invalid: effective_at: must not be more than 300 s ahead/),
+    });
     const decoded = decodeRecord(frame(iso(NOW), [good, { ...good, seq: 2, effective_at: '9977-02-13T02:04:00Z' }]), clock);
     expect(decoded).toMatchObject({
       ok: true,
       observations: [{ item: 0 }],
-      invalid: [{ item: 1, reason: expect.stringMatching(/^observations\.1 clock-out-of-bounds: observations\.1\.effective_at: must not be more than 300 s ahead/) }],
+      invalid: [
+        {
+          item: 1,
+          reason: expect.stringMatching(
+            /^observations\.1 clock-out-of-bounds: observations\.1\.effective_at: must not be more than 300 s ahead/,
+          ),
+        },
+      ],
     });
-    expect(frameClockProblems({ effective_at: iso(NOW), observations: [good, { effective_at: iso(NOW - 40 * 86_400_000) }] }, clock)).toEqual([
-      { path: 'observations.1.effective_at', message: expect.stringMatching(/retention/) },
-    ]);
+    expect(
+      frameClockProblems({ effective_at: iso(NOW), observations: [good, { effective_at: iso(NOW - 40 * 86_400_000) }] }, clock),
+    ).toEqual([{ path: 'observations.1.effective_at', message: expect.stringMatching(/retention/) }]);
   });
 });
 
 describe('stored forms: the published bounds are what the columns hold', () => {
-  const ecg = (waveform: Record<string, unknown>) => ({ patient_id: 'p', device_id: 'd', seq: 1, effective_at: iso(NOW), code: '131330', unit: 'mV', waveform: { origin: 0, period_ms: 4, samples: [0], ...waveform } });
+  const ecg = (waveform: Record<string, unknown>) => ({
+    patient_id: 'p',
+    device_id: 'd',
+    seq: 1,
+    effective_at: iso(NOW),
+    code: '131330',
+    unit: 'mV',
+    waveform: { origin: 0, period_ms: 4, samples: [0], ...waveform },
+  });
 
   it('period_ms: a value float4 does not hold exactly is refused (5e-324 and other denormals, more digits than a float4 keeps)', () => {
     for (const period of [5e-324, 1e-320, 1e-40, 0.0009, 4.00000001, 1.0000000000000002, 0.1 + 0.2]) {

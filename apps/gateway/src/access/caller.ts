@@ -30,7 +30,9 @@ export const preconditionRequired = (detail: string) => new HttpProblem(428, 'pr
  */
 export type PatientView = 'clinical' | 'demographics' | 'none';
 /** The scopes the Patient read cell names: one of them is needed to see anything of a patient record. */
-export const PATIENT_READ_SCOPES: Scope[] = [...new Set<Scope>([...ACCESS_POLICY.Patient.read.scopes, ...ACCESS_POLICY.Patient.read.patientScopes])];
+export const PATIENT_READ_SCOPES: Scope[] = [
+  ...new Set<Scope>([...ACCESS_POLICY.Patient.read.scopes, ...ACCESS_POLICY.Patient.read.patientScopes]),
+];
 export function patientView(p: Principal, patientId: string): PatientView {
   if (!access(p, 'Patient', 'read', [patientId]).allowed) return 'none';
   return access(p, 'AllergyIntolerance', 'read', [patientId]).allowed ? 'clinical' : 'demographics';
@@ -78,15 +80,23 @@ export async function audit(db: Queryable, caller: Caller, e: AuditEntry): Promi
  * audited (one row, reason and the refused patient) and answered 403 with the scope the act needs.
  */
 export async function requireAccess<R extends PolicyResource>(
-  pool: Pool, caller: Caller, resource: R, action: PolicyAction<R>, patientIds: readonly string[],
+  pool: Pool,
+  caller: Caller,
+  resource: R,
+  action: PolicyAction<R>,
+  patientIds: readonly string[],
   e: { auditAction: string; resourceType?: string; resourceId?: string },
 ): Promise<Reach> {
   const decision = access(caller.principal, resource, action, patientIds);
   if (decision.allowed) return decision;
   const resourceId = e.resourceId ?? decision.patients[0];
   await audit(pool, caller, {
-    action: e.auditAction, outcome: 'failure', scope: decision.scope, resourceType: e.resourceType ?? 'Patient',
-    ...(resourceId !== undefined ? { resourceId } : {}), detail: { reason: decision.reason },
+    action: e.auditAction,
+    outcome: 'failure',
+    scope: decision.scope,
+    resourceType: e.resourceType ?? 'Patient',
+    ...(resourceId !== undefined ? { resourceId } : {}),
+    detail: { reason: decision.reason },
   });
   throw insufficientScope([decision.scope], { detail: decision.detail });
 }
@@ -97,7 +107,12 @@ export async function requireAccess<R extends PolicyResource>(
  * cannot be written rolls the change back (503): no change is ever stored unrecorded. Refusals
  * (nothing changed) are audited on the pool, after the rollback, as reads are.
  */
-export function auditedWrite<T>(pool: Pool, caller: Caller, write: (client: PoolClient) => Promise<T>, entry: (result: T) => AuditEntry): Promise<T> {
+export function auditedWrite<T>(
+  pool: Pool,
+  caller: Caller,
+  write: (client: PoolClient) => Promise<T>,
+  entry: (result: T) => AuditEntry,
+): Promise<T> {
   return withTransaction(pool, async (client) => {
     const result = await write(client);
     await audit(client, caller, entry(result));
@@ -121,4 +136,5 @@ export function expectedFromIfMatch(header: string | undefined, required: boolea
 }
 
 /** The stream version an If-Match names, as the command handler takes it: `*` (any version) and no If-Match both name none. */
-export const versionOfIfMatch = (expected: number | '*' | undefined): number | undefined => (typeof expected === 'number' ? expected : undefined);
+export const versionOfIfMatch = (expected: number | '*' | undefined): number | undefined =>
+  typeof expected === 'number' ? expected : undefined;

@@ -9,7 +9,9 @@ export function callerOf(req: FastifyRequest): Caller {
 }
 
 // The document's `Problem` component (developer/openapi.ts publishes PROBLEM_SCHEMA under this id).
-export const problem = z.looseObject({ type: z.string(), title: z.string(), status: z.number().int(), detail: z.string() }).meta({ id: 'Problem', description: 'RFC 9457 problem' });
+export const problem = z
+  .looseObject({ type: z.string(), title: z.string(), status: z.number().int(), detail: z.string() })
+  .meta({ id: 'Problem', description: 'RFC 9457 problem' });
 export const problems = (...codes: number[]) => Object.fromEntries(codes.map((c) => [c, problem]));
 
 /**
@@ -20,22 +22,32 @@ export const problems = (...codes: number[]) => Object.fromEntries(codes.map((c)
  * time, an id out of range, a NUL) is a 400 problem, never a value handed to SQL (issue 30 item 7:
  * a `t` of "not-a-time" was a 500 from PostgreSQL).
  */
-const keyText = z.string().min(1).max(300).refine((v) => !v.includes('\u0000'), 'must not contain NUL');
+const keyText = z
+  .string()
+  .min(1)
+  .max(300)
+  .refine((v) => !v.includes('\u0000'), 'must not contain NUL');
 /**
  * A real instant as the rows' times are written: ISO 8601 (`2024-01-01T10:00:00.000Z`) or
  * PostgreSQL's text of a timestamptz (`2024-01-01 10:00:00.123456+00`), each field in range, so
  * neither a 30 February nor an hour 25 reaches PostgreSQL.
  */
 const TIME = /^(\d{4})-(\d{2})-(\d{2})[T ](\d{2}):(\d{2}):(\d{2})(?:\.\d{1,6})?(?:Z|[+-](\d{2})(?::?(\d{2}))?)$/;
-const keyTime = z.string().max(40).refine((t) => {
-  const m = TIME.exec(t);
-  if (!m) return false;
-  const [y, mo, d, h, mi, se, oh, om] = m.slice(1).map((v) => (v === undefined ? 0 : Number(v))) as number[];
-  const dayOk = y! >= 1 && mo! >= 1 && mo! <= 12 && d! >= 1 && new Date(Date.UTC(y!, mo! - 1, d!)).getUTCDate() === d;
-  return dayOk && h! <= 23 && mi! <= 59 && se! <= 59 && oh! <= 15 && om! <= 59;
-}, 'must be an ISO 8601 time');
+const keyTime = z
+  .string()
+  .max(40)
+  .refine((t) => {
+    const m = TIME.exec(t);
+    if (!m) return false;
+    const [y, mo, d, h, mi, se, oh, om] = m.slice(1).map((v) => (v === undefined ? 0 : Number(v))) as number[];
+    const dayOk = y! >= 1 && mo! >= 1 && mo! <= 12 && d! >= 1 && new Date(Date.UTC(y!, mo! - 1, d!)).getUTCDate() === d;
+    return dayOk && h! <= 23 && mi! <= 59 && se! <= 59 && oh! <= 15 && om! <= 59;
+  }, 'must be an ISO 8601 time');
 /** A bigint row id (the audit trail's). */
-const keyRowId = z.string().regex(/^\d{1,19}$/).refine((v) => /^\d{1,19}$/.test(v) && BigInt(v) <= 9_223_372_036_854_775_807n, 'out of range');
+const keyRowId = z
+  .string()
+  .regex(/^\d{1,19}$/)
+  .refine((v) => /^\d{1,19}$/.test(v) && BigInt(v) <= 9_223_372_036_854_775_807n, 'out of range');
 
 /** Every field a cursor may hold and its rule: t a time, id a row id, the others ids or names. */
 const CURSOR_FIELDS = { t: keyTime, id: keyRowId, s: keyText, i: keyText, f: keyText, a: keyText } as const;
@@ -70,5 +82,7 @@ export function decodeKey<K extends CursorField>(text: string | undefined, keys:
   }
   const parsed = value === undefined ? undefined : cursorSchema(keys).safeParse(value);
   if (parsed?.success) return parsed.data as Record<K, string>;
-  throw badRequest('The cursor is invalid.', { errors: [{ path: 'querystring.cursor', message: 'invalid cursor: use the next link of a page as given' }] });
+  throw badRequest('The cursor is invalid.', {
+    errors: [{ path: 'querystring.cursor', message: 'invalid cursor: use the next link of a page as given' }],
+  });
 }

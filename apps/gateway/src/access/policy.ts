@@ -40,7 +40,18 @@ import { isSandboxPatientId, SANDBOX_ID_PREFIX } from './sandbox';
 
 export type AccessRule = 'none' | 'own' | 'synthetic' | 'all';
 export type PrincipalKind = Role | 'no-role' | 'sandbox';
-export const PRINCIPAL_KINDS: readonly PrincipalKind[] = ['doctor', 'nurse', 'reception', 'patient', 'admin', 'device', 'lab', 'system', 'no-role', 'sandbox'];
+export const PRINCIPAL_KINDS: readonly PrincipalKind[] = [
+  'doctor',
+  'nurse',
+  'reception',
+  'patient',
+  'admin',
+  'device',
+  'lab',
+  'system',
+  'no-role',
+  'sandbox',
+];
 
 type Row = Record<PrincipalKind, AccessRule>;
 /** A row: `all` for the listed kinds, `none` for the rest (then `own`/`synthetic` where given). */
@@ -76,89 +87,142 @@ const CLINICAL: PrincipalKind[] = ['doctor', 'nurse', 'admin', 'system'];
 export const ACCESS_POLICY = {
   Patient: {
     read: {
-      what: 'read a patient record (demographics; with AllergyIntolerance read: the clinical view)', scopes: ['read:patients', 'write:patients'], patientScopes: ['patient/Patient.rs'],
+      what: 'read a patient record (demographics; with AllergyIntolerance read: the clinical view)',
+      scopes: ['read:patients', 'write:patients'],
+      patientScopes: ['patient/Patient.rs'],
       refusal: 'Reading patients needs read:patients or write:patients (a patient user: patient/Patient.rs, for their own record).',
       rules: row(['doctor', 'nurse', 'reception', 'admin', 'system'], { patient: 'own' }),
     },
     write: {
-      what: 'register or update a patient', scopes: ['write:patients'], patientScopes: [],
-      refusal: 'Registering or updating patients needs write:patients.', rules: row(['reception', 'admin', 'system']),
+      what: 'register or update a patient',
+      scopes: ['write:patients'],
+      patientScopes: [],
+      refusal: 'Registering or updating patients needs write:patients.',
+      rules: row(['reception', 'admin', 'system']),
     },
     history: {
-      what: "read a patient's event history (who changed what)", scopes: ['read:patients'], patientScopes: [],
-      refusal: 'The event history of a patient is for clinical readers (read:patients).', rules: row(CLINICAL),
+      what: "read a patient's event history (who changed what)",
+      scopes: ['read:patients'],
+      patientScopes: [],
+      refusal: 'The event history of a patient is for clinical readers (read:patients).',
+      rules: row(CLINICAL),
     },
   },
   AllergyIntolerance: {
     read: {
-      what: "read a patient's allergies", scopes: ['read:patients'], patientScopes: ['patient/AllergyIntolerance.rs'],
-      refusal: 'Reading allergies needs read:patients (a patient user: patient/AllergyIntolerance.rs, for their own).', rules: row(CLINICAL, { patient: 'own' }),
+      what: "read a patient's allergies",
+      scopes: ['read:patients'],
+      patientScopes: ['patient/AllergyIntolerance.rs'],
+      refusal: 'Reading allergies needs read:patients (a patient user: patient/AllergyIntolerance.rs, for their own).',
+      rules: row(CLINICAL, { patient: 'own' }),
     },
     write: {
-      what: 'record or remove an allergy', scopes: ['write:patients'], patientScopes: [], alsoNeeds: ['AllergyIntolerance', 'read'],
-      refusal: 'Recording allergies needs read:patients and write:patients.', rules: row(['admin', 'system']),
+      what: 'record or remove an allergy',
+      scopes: ['write:patients'],
+      patientScopes: [],
+      alsoNeeds: ['AllergyIntolerance', 'read'],
+      refusal: 'Recording allergies needs read:patients and write:patients.',
+      rules: row(['admin', 'system']),
     },
   },
   Observation: {
     read: {
-      what: "read vitals (history, latest, live streams, FHIR Subscriptions, bulk export; a patient user's patient/Observation.rs reads as read:vitals)", scopes: ['read:vitals'], patientScopes: ['read:vitals'],
-      refusal: 'This needs a token with read:vitals.', rules: row(['doctor', 'nurse', 'system'], { patient: 'own', sandbox: 'synthetic' }),
+      what: "read vitals (history, latest, live streams, FHIR Subscriptions, bulk export; a patient user's patient/Observation.rs reads as read:vitals)",
+      scopes: ['read:vitals'],
+      patientScopes: ['read:vitals'],
+      refusal: 'This needs a token with read:vitals.',
+      rules: row(['doctor', 'nurse', 'system'], { patient: 'own', sandbox: 'synthetic' }),
     },
     write: {
-      what: 'publish vitals', scopes: ['write:vitals'], patientScopes: [],
-      refusal: 'This needs a token with write:vitals.', rules: row(['device', 'system']),
+      what: 'publish vitals',
+      scopes: ['write:vitals'],
+      patientScopes: [],
+      refusal: 'This needs a token with write:vitals.',
+      rules: row(['device', 'system']),
     },
   },
   Appointment: {
     read: {
-      what: 'see a booking (its patient and reason); without it a caller sees slot availability only', scopes: ['read:appointments'], patientScopes: ['read:appointments'],
-      refusal: 'This client sees slot availability only: reading a booking needs a role that sees bookings.', rules: row(['doctor', 'nurse', 'reception', 'admin', 'system'], { patient: 'own' }),
+      what: 'see a booking (its patient and reason); without it a caller sees slot availability only',
+      scopes: ['read:appointments'],
+      patientScopes: ['read:appointments'],
+      refusal: 'This client sees slot availability only: reading a booking needs a role that sees bookings.',
+      rules: row(['doctor', 'nurse', 'reception', 'admin', 'system'], { patient: 'own' }),
     },
     write: {
-      what: 'book, cancel or reschedule for a patient', scopes: ['write:appointments'], patientScopes: ['write:appointments'],
-      refusal: 'This client may book for no patient: booking needs a user who is the patient, or a role that books for patients.', rules: row(['doctor', 'reception', 'system'], { patient: 'own' }),
+      what: 'book, cancel or reschedule for a patient',
+      scopes: ['write:appointments'],
+      patientScopes: ['write:appointments'],
+      refusal: 'This client may book for no patient: booking needs a user who is the patient, or a role that books for patients.',
+      rules: row(['doctor', 'reception', 'system'], { patient: 'own' }),
     },
   },
   Slot: {
     read: {
-      what: 'see slot availability (names no patient)', noPatient: true, scopes: ['read:appointments'], patientScopes: ['read:appointments'],
-      refusal: 'Slot availability needs read:appointments.', rules: row([...PRINCIPAL_KINDS.filter((k) => k !== 'sandbox')], { sandbox: 'synthetic' }),
+      what: 'see slot availability (names no patient)',
+      noPatient: true,
+      scopes: ['read:appointments'],
+      patientScopes: ['read:appointments'],
+      refusal: 'Slot availability needs read:appointments.',
+      rules: row([...PRINCIPAL_KINDS.filter((k) => k !== 'sandbox')], { sandbox: 'synthetic' }),
     },
   },
   ServiceRequest: {
     read: {
-      what: 'read diagnostic orders', scopes: ['read:diagnostics'], patientScopes: [],
-      refusal: 'Reading diagnostic orders needs read:diagnostics (a patient reads its own final reports only).', rules: row(['doctor', 'nurse', 'lab', 'system']),
+      what: 'read diagnostic orders',
+      scopes: ['read:diagnostics'],
+      patientScopes: [],
+      refusal: 'Reading diagnostic orders needs read:diagnostics (a patient reads its own final reports only).',
+      rules: row(['doctor', 'nurse', 'lab', 'system']),
     },
     write: {
-      what: 'order a test, change or cancel an order', scopes: ['write:diagnostics'], patientScopes: [],
-      refusal: 'Ordering or changing a test needs write:diagnostics and the role doctor.', rules: row(['doctor', 'system']),
+      what: 'order a test, change or cancel an order',
+      scopes: ['write:diagnostics'],
+      patientScopes: [],
+      refusal: 'Ordering or changing a test needs write:diagnostics and the role doctor.',
+      rules: row(['doctor', 'system']),
     },
   },
   DiagnosticReport: {
     read: {
-      what: 'read diagnostic reports (a patient: its own, once released: final, amended, corrected)', scopes: ['read:diagnostics'], patientScopes: ['patient/DiagnosticReport.rs'],
-      refusal: 'Reading reports needs read:diagnostics (a patient user: patient/DiagnosticReport.rs, for its own final reports).', rules: row(['doctor', 'nurse', 'lab', 'system'], { patient: 'own' }),
+      what: 'read diagnostic reports (a patient: its own, once released: final, amended, corrected)',
+      scopes: ['read:diagnostics'],
+      patientScopes: ['patient/DiagnosticReport.rs'],
+      refusal: 'Reading reports needs read:diagnostics (a patient user: patient/DiagnosticReport.rs, for its own final reports).',
+      rules: row(['doctor', 'nurse', 'lab', 'system'], { patient: 'own' }),
     },
     write: {
-      what: 'post results, amend or correct a report', scopes: ['write:diagnostics'], patientScopes: [],
-      refusal: 'Posting or changing results needs write:diagnostics and the role lab.', rules: row(['lab', 'system']),
+      what: 'post results, amend or correct a report',
+      scopes: ['write:diagnostics'],
+      patientScopes: [],
+      refusal: 'Posting or changing results needs write:diagnostics and the role lab.',
+      rules: row(['lab', 'system']),
     },
     fulfil: {
-      what: 'fulfil an order from telemetry (a report from the vitals log)', scopes: ['write:diagnostics'], patientScopes: [],
-      refusal: 'Fulfilling an order from telemetry needs write:diagnostics and read:vitals (the role doctor).', rules: row(['doctor', 'system']),
+      what: 'fulfil an order from telemetry (a report from the vitals log)',
+      scopes: ['write:diagnostics'],
+      patientScopes: [],
+      refusal: 'Fulfilling an order from telemetry needs write:diagnostics and read:vitals (the role doctor).',
+      rules: row(['doctor', 'system']),
     },
     acknowledge: {
-      what: 'acknowledge a critical result (a signed-in clinician: recorded as the acknowledger)', scopes: ['write:diagnostics'], patientScopes: [], users: true,
+      what: 'acknowledge a critical result (a signed-in clinician: recorded as the acknowledger)',
+      scopes: ['write:diagnostics'],
+      patientScopes: [],
+      users: true,
       refusal: 'Acknowledging a critical result needs write:diagnostics and the role doctor.',
-      userRefusal: 'A signed-in clinician must acknowledge a critical result: this token names no user (an app acting for itself, e.g. client credentials). Sign in (authorization code) and acknowledge as yourself.',
+      userRefusal:
+        'A signed-in clinician must acknowledge a critical result: this token names no user (an app acting for itself, e.g. client credentials). Sign in (authorization code) and acknowledge as yourself.',
       rules: row(['doctor', 'system']),
     },
   },
   CriticalResult: {
     read: {
-      what: 'see critical results: waiting ones and the acknowledged history, who and when (triage board, list, live streams, MCP)', scopes: ['read:diagnostics'], patientScopes: [],
-      refusal: 'Critical results need read:diagnostics.', rules: row(['doctor', 'nurse', 'lab', 'system']),
+      what: 'see critical results: waiting ones and the acknowledged history, who and when (triage board, list, live streams, MCP)',
+      scopes: ['read:diagnostics'],
+      patientScopes: [],
+      refusal: 'Critical results need read:diagnostics.',
+      rules: row(['doctor', 'nurse', 'lab', 'system']),
     },
   },
   // Bedside alarms (issue 31): the monitoring's, so read:vitals, for the clinicians who watch the
@@ -167,30 +231,46 @@ export const ACCESS_POLICY = {
   // its own (the monitor card's token can do it), but it is a signed-in doctor's or nurse's act.
   Alarm: {
     read: {
-      what: 'see bedside alarms (REST, FHIR DetectedIssue, MCP, the live streams\' alarm notices)', scopes: ['read:vitals'], patientScopes: [],
-      refusal: 'Bedside alarms need read:vitals and a clinical role (doctor, nurse).', rules: row(['doctor', 'nurse', 'system'], { sandbox: 'synthetic' }),
+      what: "see bedside alarms (REST, FHIR DetectedIssue, MCP, the live streams' alarm notices)",
+      scopes: ['read:vitals'],
+      patientScopes: [],
+      refusal: 'Bedside alarms need read:vitals and a clinical role (doctor, nurse).',
+      rules: row(['doctor', 'nurse', 'system'], { sandbox: 'synthetic' }),
     },
     acknowledge: {
-      what: 'acknowledge a bedside alarm (a signed-in clinician: recorded as the acknowledger)', scopes: ['read:vitals'], patientScopes: [], users: true,
+      what: 'acknowledge a bedside alarm (a signed-in clinician: recorded as the acknowledger)',
+      scopes: ['read:vitals'],
+      patientScopes: [],
+      users: true,
       refusal: 'Acknowledging a bedside alarm needs read:vitals and the role doctor or nurse.',
-      userRefusal: 'A signed-in clinician must acknowledge a bedside alarm: this token names no user (an app acting for itself, e.g. client credentials). Sign in (authorization code) and acknowledge as yourself.',
+      userRefusal:
+        'A signed-in clinician must acknowledge a bedside alarm: this token names no user (an app acting for itself, e.g. client credentials). Sign in (authorization code) and acknowledge as yourself.',
       rules: row(['doctor', 'nurse']),
     },
   },
   Triage: {
     read: {
-      what: 'read the triage board', scopes: ['read:patients'], patientScopes: [],
-      refusal: 'The triage board needs read:patients.', rules: row(CLINICAL),
+      what: 'read the triage board',
+      scopes: ['read:patients'],
+      patientScopes: [],
+      refusal: 'The triage board needs read:patients.',
+      rules: row(CLINICAL),
     },
     write: {
-      what: 'triage a patient (ESI, complaint)', scopes: ['write:triage'], patientScopes: [],
-      refusal: 'Triage needs write:triage.', rules: row(['doctor', 'nurse', 'system']),
+      what: 'triage a patient (ESI, complaint)',
+      scopes: ['write:triage'],
+      patientScopes: [],
+      refusal: 'Triage needs write:triage.',
+      rules: row(['doctor', 'nurse', 'system']),
     },
   },
   AuditEvent: {
     read: {
-      what: 'read the audit trail', scopes: ['read:audit'], patientScopes: [],
-      refusal: 'The audit trail needs read:audit.', rules: row(['admin', 'system']),
+      what: 'read the audit trail',
+      scopes: ['read:audit'],
+      patientScopes: [],
+      refusal: 'The audit trail needs read:audit.',
+      rules: row(['admin', 'system']),
     },
   },
 } as const satisfies Record<string, Record<string, PolicyCell>>;
@@ -221,9 +301,11 @@ export interface Reach {
   patient?: string;
 }
 
-const cellOf = (resource: PolicyResource, action: string): PolicyCell | undefined => (ACCESS_POLICY[resource] as Record<string, PolicyCell>)[action];
+const cellOf = (resource: PolicyResource, action: string): PolicyCell | undefined =>
+  (ACCESS_POLICY[resource] as Record<string, PolicyCell>)[action];
 
-const kindsOf = (p: Pick<Principal, 'roles' | 'sandbox'>): PrincipalKind[] => (p.sandbox ? ['sandbox'] : p.roles.length > 0 ? [...p.roles] : ['no-role']);
+const kindsOf = (p: Pick<Principal, 'roles' | 'sandbox'>): PrincipalKind[] =>
+  p.sandbox ? ['sandbox'] : p.roles.length > 0 ? [...p.roles] : ['no-role'];
 
 /** The ids this server mints for clients (auth/clients.ts `registerClient`: `cli_…`, `sandbox: sbx_…`). */
 const OUR_CLIENT_ID = /^(cli|sbx)_/;
@@ -254,7 +336,8 @@ export function namesUser(p: Pick<Principal, 'subject' | 'clientId' | 'authMetho
  */
 export function reach<R extends PolicyResource>(p: Principal, resource: R, action: PolicyAction<R>): Reach | Refusal {
   const cell = cellOf(resource, action);
-  if (!cell) return { allowed: false, reason: 'forbidden', scope: 'openid', patients: [], detail: `No principal may ${action} ${resource}.` };
+  if (!cell)
+    return { allowed: false, reason: 'forbidden', scope: 'openid', patients: [], detail: `No principal may ${action} ${resource}.` };
   const named = p.patientId !== undefined;
   const scopes = named ? cell.patientScopes : cell.scopes;
   const scope = scopes.find((s) => p.scopes.includes(s));
@@ -265,7 +348,14 @@ export function reach<R extends PolicyResource>(p: Principal, resource: R, actio
   if (named && !cell.noPatient) rule = rule === 'none' ? 'none' : 'own';
   else if (rule === 'own') rule = 'none';
   if (rule === 'none') return { allowed: false, reason: 'forbidden', scope: needed, patients: [], detail: cell.refusal };
-  if (cell.users && !namesUser(p)) return { allowed: false, reason: 'no user', scope: needed, patients: [], detail: cell.userRefusal ?? 'This needs a signed-in user: this token names none.' };
+  if (cell.users && !namesUser(p))
+    return {
+      allowed: false,
+      reason: 'no user',
+      scope: needed,
+      patients: [],
+      detail: cell.userRefusal ?? 'This needs a signed-in user: this token names none.',
+    };
   if (cell.alsoNeeds) {
     const also = reach(p, cell.alsoNeeds[0] as PolicyResource, cell.alsoNeeds[1] as never);
     if (!also.allowed) return { ...also, reason: 'forbidden', scope: needed, detail: cell.refusal };
@@ -274,29 +364,59 @@ export function reach<R extends PolicyResource>(p: Principal, resource: R, actio
 }
 
 /** Whether `p` may `action` `resource` of every patient in `patientIds` (or, for none, at all). */
-export function access<R extends PolicyResource>(p: Principal, resource: R, action: PolicyAction<R>, patientIds: readonly string[]): Reach | Refusal {
+export function access<R extends PolicyResource>(
+  p: Principal,
+  resource: R,
+  action: PolicyAction<R>,
+  patientIds: readonly string[],
+): Reach | Refusal {
   const ids = [...new Set(patientIds)];
   const r = reach(p, resource, action);
   if (!r.allowed) return { ...r, patients: ids };
   if (action !== 'read') {
     const reserved = ids.filter(isSandboxPatientId);
     if (reserved.length > 0) {
-      return { allowed: false, reason: 'sandbox', scope: r.scope, patients: reserved, detail: `Patient ids starting with "${SANDBOX_ID_PREFIX}" are reserved for the sandbox's synthetic data: nothing can be written for them.` };
+      return {
+        allowed: false,
+        reason: 'sandbox',
+        scope: r.scope,
+        patients: reserved,
+        detail: `Patient ids starting with "${SANDBOX_ID_PREFIX}" are reserved for the sandbox's synthetic data: nothing can be written for them.`,
+      };
     }
   }
   if (r.rule === 'synthetic') {
     const real = ids.filter((id) => !isSandboxPatientId(id));
-    if (real.length > 0) return { allowed: false, reason: 'sandbox', scope: r.scope, patients: real, detail: `A sandbox token sees synthetic sandbox patients only (ids starting with "${SANDBOX_ID_PREFIX}", e.g. sbx-0001).` };
+    if (real.length > 0)
+      return {
+        allowed: false,
+        reason: 'sandbox',
+        scope: r.scope,
+        patients: real,
+        detail: `A sandbox token sees synthetic sandbox patients only (ids starting with "${SANDBOX_ID_PREFIX}", e.g. sbx-0001).`,
+      };
   }
   if (r.rule === 'own') {
     const others = ids.filter((id) => id !== r.patient);
-    if (others.length > 0) return { allowed: false, reason: 'patient mismatch', scope: r.scope, patients: others, detail: `A patient user may only access their own ${resource === 'Observation' ? 'vitals' : 'records'}.` };
+    if (others.length > 0)
+      return {
+        allowed: false,
+        reason: 'patient mismatch',
+        scope: r.scope,
+        patients: others,
+        detail: `A patient user may only access their own ${resource === 'Observation' ? 'vitals' : 'records'}.`,
+      };
   }
   return r;
 }
 
 /** Whether `p` may reach patient `patientId` (null: nobody's, e.g. a free slot) under the cell. */
-export function mayReach<R extends PolicyResource>(p: Principal, resource: R, action: PolicyAction<R>, patientId: string | null | undefined): boolean {
+export function mayReach<R extends PolicyResource>(
+  p: Principal,
+  resource: R,
+  action: PolicyAction<R>,
+  patientId: string | null | undefined,
+): boolean {
   if (patientId === null || patientId === undefined) {
     const r = reach(p, resource, action);
     return r.allowed && r.rule === 'all';

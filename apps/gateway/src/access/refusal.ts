@@ -35,9 +35,16 @@ export class ScopeRefusal extends HttpProblem {
   }
 
   override resolve(baseUrl: string): HttpProblem {
-    return new HttpProblem(this.status, this.kind, this.title, `${this.detail} See ${baseUrl}/auth.md for how to request scopes.`, this.extensions, {
-      'www-authenticate': bearerChallenge(baseUrl, { error: 'insufficient_scope', scope: this.needed.join(' ') }),
-    });
+    return new HttpProblem(
+      this.status,
+      this.kind,
+      this.title,
+      `${this.detail} See ${baseUrl}/auth.md for how to request scopes.`,
+      this.extensions,
+      {
+        'www-authenticate': bearerChallenge(baseUrl, { error: 'insufficient_scope', scope: this.needed.join(' ') }),
+      },
+    );
   }
 }
 
@@ -49,6 +56,8 @@ export function insufficientScope(needed: readonly string[], opts: { anyOf?: boo
   const scope = needed.join(' ');
   const detail =
     opts.detail ??
-    (opts.anyOf ? `The Bearer token lacks a scope this request needs: one of ${scope}.` : `The Bearer token lacks the scope this request needs: ${scope}.`);
+    (opts.anyOf
+      ? `The Bearer token lacks a scope this request needs: one of ${scope}.`
+      : `The Bearer token lacks the scope this request needs: ${scope}.`);
   return new ScopeRefusal(needed, opts.anyOf ?? false, detail);
 }

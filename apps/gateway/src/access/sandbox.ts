@@ -23,5 +23,7 @@ export function dataSourceOf(patientIds: readonly string[]): 'synthetic' | 'log'
   const synthetic = patientIds.filter(isSandboxPatientId).length;
   if (synthetic === 0) return 'log';
   if (synthetic === patientIds.length) return 'synthetic';
-  throw badRequest(`A subscription cannot mix synthetic sandbox patients ("${SANDBOX_ID_PREFIX}" ids) with other patients: subscribe to them separately.`);
+  throw badRequest(
+    `A subscription cannot mix synthetic sandbox patients ("${SANDBOX_ID_PREFIX}" ids) with other patients: subscribe to them separately.`,
+  );
 }

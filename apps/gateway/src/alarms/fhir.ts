@@ -34,34 +34,48 @@ const codeable = z.object({ coding: z.array(coding), text: z.string() });
 const mitigationOut = z.strictObject({
   action: codeable.describe(`${ALARM_ACTION_SYSTEM}: acknowledged | escalated`),
   date: z.string(),
-  author: z.object({
-    type: z.literal('Practitioner'),
-    identifier: z.object({ system: z.literal(SUBJECT_SYSTEM), value: z.string().describe('The user id') }),
-    display: z.string().describe('The user\'s display name (their id when the user store has none)'),
-  }).optional().describe('The signed-in clinician who acknowledged (absent on an escalation: the system escalates)'),
+  author: z
+    .object({
+      type: z.literal('Practitioner'),
+      identifier: z.object({ system: z.literal(SUBJECT_SYSTEM), value: z.string().describe('The user id') }),
+      display: z.string().describe("The user's display name (their id when the user store has none)"),
+    })
+    .optional()
+    .describe('The signed-in clinician who acknowledged (absent on an escalation: the system escalates)'),
 });
 
-export const detectedIssueOut = z.strictObject({
-  resourceType: z.literal('DetectedIssue'),
-  id: z.string(),
-  meta: z.object({ versionId: z.string().describe('The version of the patient\'s alert stream at the alarm\'s last change'), lastUpdated: z.string() }),
-  status: z.enum(['preliminary', 'final']).describe('preliminary while it must still be seen (raised, acknowledged, latched); final once resolved'),
-  severity: z.enum(['high', 'moderate', 'low']).describe('From the IEC 60601-1-8 priority: high → high, medium → moderate, low → low'),
-  code: codeable.describe(`${ALARM_RULE_SYSTEM}: the alarm condition`),
-  patient: z.object({ reference: z.string() }),
-  identifiedDateTime: z.string().describe('The raise: the effective time of the observation that confirmed the condition'),
-  author: z.object({ reference: z.string().describe('Device/<id>') }).optional(),
-  detail: z.string(),
-  mitigation: z.array(mitigationOut).optional().describe('The acknowledgement and the escalation, in time order'),
-}).meta({
-  id: 'DetectedIssue',
-  description: 'FHIR R4 DetectedIssue (https://hl7.org/fhir/R4/detectedissue.html): a bedside alarm; its acknowledgement and escalation as mitigations (docs/fhir.md, "Alarms")',
-});
+export const detectedIssueOut = z
+  .strictObject({
+    resourceType: z.literal('DetectedIssue'),
+    id: z.string(),
+    meta: z.object({
+      versionId: z.string().describe("The version of the patient's alert stream at the alarm's last change"),
+      lastUpdated: z.string(),
+    }),
+    status: z
+      .enum(['preliminary', 'final'])
+      .describe('preliminary while it must still be seen (raised, acknowledged, latched); final once resolved'),
+    severity: z.enum(['high', 'moderate', 'low']).describe('From the IEC 60601-1-8 priority: high → high, medium → moderate, low → low'),
+    code: codeable.describe(`${ALARM_RULE_SYSTEM}: the alarm condition`),
+    patient: z.object({ reference: z.string() }),
+    identifiedDateTime: z.string().describe('The raise: the effective time of the observation that confirmed the condition'),
+    author: z.object({ reference: z.string().describe('Device/<id>') }).optional(),
+    detail: z.string(),
+    mitigation: z.array(mitigationOut).optional().describe('The acknowledgement and the escalation, in time order'),
+  })
+  .meta({
+    id: 'DetectedIssue',
+    description:
+      'FHIR R4 DetectedIssue (https://hl7.org/fhir/R4/detectedissue.html): a bedside alarm; its acknowledgement and escalation as mitigations (docs/fhir.md, "Alarms")',
+  });
 
 export type FhirDetectedIssue = z.infer<typeof detectedIssueOut>;
 type Mitigation = z.infer<typeof mitigationOut>;
 
-const action = (code: 'acknowledged' | 'escalated', display: string, text: string) => ({ coding: [{ system: ALARM_ACTION_SYSTEM, code, display }], text });
+const action = (code: 'acknowledged' | 'escalated', display: string, text: string) => ({
+  coding: [{ system: ALARM_ACTION_SYSTEM, code, display }],
+  text,
+});
 
 export function toFhirDetectedIssue(settings: AlarmSettings, a: Alarm): FhirDetectedIssue {
   const label = labelOf(settings, a.rule);
@@ -70,10 +84,18 @@ export function toFhirDetectedIssue(settings: AlarmSettings, a: Alarm): FhirDete
     mitigation.push({
       action: action('acknowledged', 'Acknowledged', a.note ? `Acknowledged: ${a.note}` : 'Acknowledged'),
       date: a.acknowledgedAt,
-      author: { type: 'Practitioner', identifier: { system: SUBJECT_SYSTEM, value: a.acknowledgedBy.user }, display: a.acknowledgedBy.name ?? a.acknowledgedBy.user },
+      author: {
+        type: 'Practitioner',
+        identifier: { system: SUBJECT_SYSTEM, value: a.acknowledgedBy.user },
+        display: a.acknowledgedBy.name ?? a.acknowledgedBy.user,
+      },
     });
   }
-  if (a.escalatedAt !== null) mitigation.push({ action: action('escalated', 'Escalated', `Escalated to ${a.escalatedTo ?? 'the next recipient'}`), date: a.escalatedAt });
+  if (a.escalatedAt !== null)
+    mitigation.push({
+      action: action('escalated', 'Escalated', `Escalated to ${a.escalatedTo ?? 'the next recipient'}`),
+      date: a.escalatedAt,
+    });
   mitigation.sort((x, y) => Date.parse(x.date) - Date.parse(y.date));
   return {
     resourceType: 'DetectedIssue',

@@ -23,7 +23,13 @@
  */
 import type { Pool } from '@vitalis/db';
 import {
-  handleCommand, readStream, readStreams, STREAM_CATEGORIES, streamOfEvent, type Queryable, type VersionConflict,
+  handleCommand,
+  readStream,
+  readStreams,
+  STREAM_CATEGORIES,
+  streamOfEvent,
+  type Queryable,
+  type VersionConflict,
 } from '@vitalis/eventstore';
 import { conflict, HttpProblem, notFound } from '@vitalis/http';
 import type { AlarmSettings } from '@vitalis/clinical';
@@ -31,7 +37,14 @@ import { alertStream, patientOfAlertStream, publishAlarmNotice } from '@vitalis/
 import type { Logger } from '@vitalis/log';
 import type { Redis } from '@vitalis/redis';
 import {
-  ACTIVE_ALARM_STATES, ALARM_EVENTS, foldAlarms, PATIENT_ALARMS_DECIDER, type Alarm, type AlarmActor, type AlarmDecideError, type AlarmState,
+  ACTIVE_ALARM_STATES,
+  ALARM_EVENTS,
+  foldAlarms,
+  PATIENT_ALARMS_DECIDER,
+  type Alarm,
+  type AlarmActor,
+  type AlarmDecideError,
+  type AlarmState,
   type PatientAlarms,
 } from '@vitalis/records';
 import { insufficientScope } from '../access/refusal';
@@ -84,7 +97,12 @@ export const ALARM_READS: AlarmReads = {
     const { rows: projected } = await db.query<{ patient_id: string }>('SELECT patient_id FROM rm_alarms WHERE alarm_id = $1', [id]);
     if (projected[0]) return projected[0].patient_id;
     // raised since the projector's last tick (or the projector is behind): the raise itself
-    const stream = await streamOfEvent(db, { type: ALARM_EVENTS.raised, category: STREAM_CATEGORIES.patientAlerts, key: 'alert_id', value: id });
+    const stream = await streamOfEvent(db, {
+      type: ALARM_EVENTS.raised,
+      category: STREAM_CATEGORIES.patientAlerts,
+      key: 'alert_id',
+      value: id,
+    });
     return stream === undefined ? undefined : patientOfAlertStream(stream);
   },
   async across(db, q) {
@@ -94,7 +112,10 @@ export const ALARM_READS: AlarmReads = {
         GROUP BY patient_id ORDER BY max(raised_at) DESC LIMIT $3`,
       [[...q.states], q.since ?? null, q.maxPatients],
     );
-    const streams = await readStreams(db, rows.map((r) => alertStream(r.patient_id)));
+    const streams = await readStreams(
+      db,
+      rows.map((r) => alertStream(r.patient_id)),
+    );
     // the fold skips events it cannot read (@vitalis/records isFoldableAlarmEvent): one bad event costs nothing else
     return [...streams.values()].flatMap((events) => [...foldAlarms(events).alarms.values()]);
   },
@@ -103,7 +124,8 @@ export const ALARM_READS: AlarmReads = {
 // ---- presentation helpers shared by the surfaces ----
 
 /** What a person reads for a rule: the condition's label from the site's table, else the rule itself (an older or unknown rule). */
-export const labelOf = (settings: AlarmSettings, rule: string): string => (settings.conditions as Record<string, { label: string } | undefined>)[rule]?.label ?? rule;
+export const labelOf = (settings: AlarmSettings, rule: string): string =>
+  (settings.conditions as Record<string, { label: string } | undefined>)[rule]?.label ?? rule;
 
 const PRIORITY_RANK: Record<Alarm['priority'], number> = { high: 0, medium: 1, low: 2 };
 /** The order of every list: priority (high first), then the newest raise first, then the id. */
@@ -112,7 +134,9 @@ export const byPriority = (a: Alarm, b: Alarm) =>
 
 /** When the alarm last changed (the latest of its times). */
 export const lastChangedAt = (a: Alarm): string =>
-  [a.raisedAt, a.conditionEndedAt, a.acknowledgedAt, a.escalatedAt, a.resolvedAt].filter((t): t is string => t !== null).reduce((x, y) => (Date.parse(y) > Date.parse(x) ? y : x));
+  [a.raisedAt, a.conditionEndedAt, a.acknowledgedAt, a.escalatedAt, a.resolvedAt]
+    .filter((t): t is string => t !== null)
+    .reduce((x, y) => (Date.parse(y) > Date.parse(x) ? y : x));
 
 /** Whether the alarm was shown at any time since `since` (still active, or resolved at or after it). */
 const inWindow = (a: Alarm, since: number | undefined) => since === undefined || a.resolvedAt === null || Date.parse(a.resolvedAt) >= since;
@@ -121,8 +145,23 @@ const inWindow = (a: Alarm, since: number | undefined) => since === undefined ||
 
 const SCOPE = 'read:vitals';
 
-async function refuse(pool: Pool, caller: Caller, action: string, scope: string, resourceId: string | undefined, reason: string, detail: string): Promise<never> {
-  await audit(pool, caller, { action, outcome: 'failure', scope, resourceType: 'Alarm', ...(resourceId ? { resourceId } : {}), detail: { reason } });
+async function refuse(
+  pool: Pool,
+  caller: Caller,
+  action: string,
+  scope: string,
+  resourceId: string | undefined,
+  reason: string,
+  detail: string,
+): Promise<never> {
+  await audit(pool, caller, {
+    action,
+    outcome: 'failure',
+    scope,
+    resourceType: 'Alarm',
+    ...(resourceId ? { resourceId } : {}),
+    detail: { reason },
+  });
   throw insufficientScope([scope], { detail });
 }
 
@@ -149,9 +188,16 @@ export function decisionProblem(id: string, e: AlarmDecideError): HttpProblem {
     case 'not-found':
       return notFound(`Alarm ${id} does not exist.`);
     case 'already-acknowledged':
-      return conflict(`Alarm ${id} was already acknowledged by ${nameOf(e.by)} at ${e.at}.`, { state: 'acknowledged', acknowledged_by: { user: e.by.user, name: e.by.name ?? null, client_id: e.by.client_id }, acknowledged_at: e.at });
+      return conflict(`Alarm ${id} was already acknowledged by ${nameOf(e.by)} at ${e.at}.`, {
+        state: 'acknowledged',
+        acknowledged_by: { user: e.by.user, name: e.by.name ?? null, client_id: e.by.client_id },
+        acknowledged_at: e.at,
+      });
     case 'resolved':
-      return conflict(`Alarm ${id} is resolved (since ${e.at}): there is nothing to acknowledge.`, { state: 'resolved', resolved_at: e.at });
+      return conflict(`Alarm ${id} is resolved (since ${e.at}): there is nothing to acknowledge.`, {
+        state: 'resolved',
+        resolved_at: e.at,
+      });
     default:
       return conflict(`Alarm ${id} cannot be acknowledged now.`);
   }
@@ -176,7 +222,13 @@ function sinceOf(q: AlarmQuery, states: readonly AlarmState[]): number | undefin
 }
 
 /** A patient's alarms, or the active ones across patients; ordered by priority then newest; audited `alarm.read`. */
-export async function listAlarms(deps: AlarmsDeps, caller: Caller, q: AlarmQuery, via: AlarmVia, reads: AlarmReads = ALARM_READS): Promise<Alarm[]> {
+export async function listAlarms(
+  deps: AlarmsDeps,
+  caller: Caller,
+  q: AlarmQuery,
+  via: AlarmVia,
+  reads: AlarmReads = ALARM_READS,
+): Promise<Alarm[]> {
   const { pool } = deps;
   const action = 'alarm.read';
   const reached = await requireCell(pool, caller, 'read', action, q.patientId);
@@ -187,24 +239,54 @@ export async function listAlarms(deps: AlarmsDeps, caller: Caller, q: AlarmQuery
     await requireAccess(pool, caller, 'Alarm', 'read', [q.patientId], { auditAction: action, resourceType: 'Alarm' });
     alarms = [...(await reads.ofPatient(pool, q.patientId)).alarms.values()];
   } else if (reached.rule === 'all') {
-    alarms = await reads.across(pool, { states, since: since === undefined ? undefined : new Date(since).toISOString(), maxPatients: ACROSS_MAX_PATIENTS });
+    alarms = await reads.across(pool, {
+      states,
+      since: since === undefined ? undefined : new Date(since).toISOString(),
+      maxPatients: ACROSS_MAX_PATIENTS,
+    });
   } else {
     alarms = []; // synthetic patients only: none is ever stored
   }
-  const listed = alarms.filter((a) => states.includes(a.state) && inWindow(a, since)).sort(byPriority).slice(0, q.limit);
+  const listed = alarms
+    .filter((a) => states.includes(a.state) && inWindow(a, since))
+    .sort(byPriority)
+    .slice(0, q.limit);
   await audit(pool, caller, {
-    action, scope: reached.scope, resourceType: 'Alarm',
-    detail: { via, patient: q.patientId ?? null, states, since: since === undefined ? null : new Date(since).toISOString(), results: listed.length, ids: listed.map((a) => a.id).slice(0, 100) },
+    action,
+    scope: reached.scope,
+    resourceType: 'Alarm',
+    detail: {
+      via,
+      patient: q.patientId ?? null,
+      states,
+      since: since === undefined ? null : new Date(since).toISOString(),
+      results: listed.length,
+      ids: listed.map((a) => a.id).slice(0, 100),
+    },
   });
   return listed;
 }
 
 /** Locates an alarm and checks the caller may act on its patient (a refusal and a miss are audited). */
-async function locate(deps: AlarmsDeps, caller: Caller, id: string, action: 'read' | 'acknowledge', auditAction: string, reads: AlarmReads): Promise<string> {
+async function locate(
+  deps: AlarmsDeps,
+  caller: Caller,
+  id: string,
+  action: 'read' | 'acknowledge',
+  auditAction: string,
+  reads: AlarmReads,
+): Promise<string> {
   const { pool } = deps;
   const patientId = await reads.patientOf(pool, id);
   if (patientId === undefined) {
-    await audit(pool, caller, { action: auditAction, outcome: 'failure', scope: SCOPE, resourceType: 'Alarm', resourceId: id, detail: { reason: 'not found' } });
+    await audit(pool, caller, {
+      action: auditAction,
+      outcome: 'failure',
+      scope: SCOPE,
+      resourceType: 'Alarm',
+      resourceId: id,
+      detail: { reason: 'not found' },
+    });
     throw notFound(`Alarm ${id} does not exist.`);
   }
   const decision = access(caller.principal, 'Alarm', action, [patientId]);
@@ -213,17 +295,36 @@ async function locate(deps: AlarmsDeps, caller: Caller, id: string, action: 'rea
 }
 
 /** One alarm, current; audited `alarm.read`. */
-export async function getAlarm(deps: AlarmsDeps, caller: Caller, id: string, via: AlarmVia, reads: AlarmReads = ALARM_READS): Promise<Alarm> {
+export async function getAlarm(
+  deps: AlarmsDeps,
+  caller: Caller,
+  id: string,
+  via: AlarmVia,
+  reads: AlarmReads = ALARM_READS,
+): Promise<Alarm> {
   const { pool } = deps;
   const action = 'alarm.read';
   const reached = await requireCell(pool, caller, 'read', action, id);
   const patientId = await locate(deps, caller, id, 'read', action, reads);
   const alarm = (await reads.ofPatient(pool, patientId)).alarms.get(id);
   if (!alarm) {
-    await audit(pool, caller, { action, outcome: 'failure', scope: reached.scope, resourceType: 'Alarm', resourceId: id, detail: { reason: 'not found' } });
+    await audit(pool, caller, {
+      action,
+      outcome: 'failure',
+      scope: reached.scope,
+      resourceType: 'Alarm',
+      resourceId: id,
+      detail: { reason: 'not found' },
+    });
     throw notFound(`Alarm ${id} does not exist.`);
   }
-  await audit(pool, caller, { action, scope: reached.scope, resourceType: 'Alarm', resourceId: id, detail: { via, patient: patientId, state: alarm.state } });
+  await audit(pool, caller, {
+    action,
+    scope: reached.scope,
+    resourceType: 'Alarm',
+    resourceId: id,
+    detail: { via, patient: patientId, state: alarm.state },
+  });
   return alarm;
 }
 
@@ -253,7 +354,14 @@ function acknowledgeRefusal(id: string, e: AlarmDecideError | VersionConflict): 
  * clear, an escalation, a new raise) is decided again on the new state, a few times (the command
  * handler, @vitalis/eventstore handleCommand, with the alarm decider of @vitalis/records).
  */
-export async function acknowledgeAlarm(deps: AlarmsDeps, caller: Caller, id: string, note: string | undefined, via: AlarmVia, reads: AlarmReads = ALARM_READS): Promise<Alarm> {
+export async function acknowledgeAlarm(
+  deps: AlarmsDeps,
+  caller: Caller,
+  id: string,
+  note: string | undefined,
+  via: AlarmVia,
+  reads: AlarmReads = ALARM_READS,
+): Promise<Alarm> {
   const { pool } = deps;
   const action = 'alarm.acknowledge';
   const reached = await requireCell(pool, caller, 'acknowledge', action, id);
@@ -272,14 +380,22 @@ export async function acknowledgeAlarm(deps: AlarmsDeps, caller: Caller, id: str
     recorded: (tx, r) => {
       const alarm = r.before.alarms.get(id)!;
       return audit(tx, caller, {
-        action, scope: reached.scope, resourceType: 'Alarm', resourceId: id,
+        action,
+        scope: reached.scope,
+        resourceType: 'Alarm',
+        resourceId: id,
         detail: { via, patient: patientId, rule: alarm.rule, priority: alarm.priority, was: alarm.state },
       });
     },
-    refused: (e) => audit(pool, caller, {
-      action, outcome: 'failure', scope: reached.scope, resourceType: 'Alarm', resourceId: id,
-      detail: { via, patient: patientId, reason: acknowledgeRefusal(id, e).reason },
-    }),
+    refused: (e) =>
+      audit(pool, caller, {
+        action,
+        outcome: 'failure',
+        scope: reached.scope,
+        resourceType: 'Alarm',
+        resourceId: id,
+        detail: { via, patient: patientId, reason: acknowledgeRefusal(id, e).reason },
+      }),
   });
   if (!outcome.ok) throw acknowledgeRefusal(id, outcome.error).problem;
   const alarm = outcome.before.alarms.get(id)!;
@@ -291,7 +407,13 @@ export async function acknowledgeAlarm(deps: AlarmsDeps, caller: Caller, id: str
 }
 
 /** The alarm deps from the gateway's (routes, FHIR and MCP build them the same way). */
-export const alarmsDepsOf = (deps: { pool: Pool; redis: Redis; config: { alarms: AlarmSettings }; metrics: { alarmAcknowledged(priority: string, seconds: number): void }; logger: Logger }): AlarmsDeps => ({
+export const alarmsDepsOf = (deps: {
+  pool: Pool;
+  redis: Redis;
+  config: { alarms: AlarmSettings };
+  metrics: { alarmAcknowledged(priority: string, seconds: number): void };
+  logger: Logger;
+}): AlarmsDeps => ({
   pool: deps.pool,
   redis: deps.redis,
   settings: deps.config.alarms,
@@ -300,7 +422,14 @@ export const alarmsDepsOf = (deps: { pool: Pool; redis: Redis; config: { alarms:
 });
 
 /** An alarm as the triage board lists it: enough to show and sort it; the detail is GET /alarms. */
-export interface BoardAlarm { alarmId: string; rule: string; priority: Alarm['priority']; state: Alarm['state']; raisedAt: string; escalatedTo: string | null }
+export interface BoardAlarm {
+  alarmId: string;
+  rule: string;
+  priority: Alarm['priority'];
+  state: Alarm['state'];
+  raisedAt: string;
+  escalatedTo: string | null;
+}
 
 /**
  * The active alarms (raised, acknowledged, latched) of the board's patients, highest priority first,
@@ -310,7 +439,15 @@ export interface BoardAlarm { alarmId: string; rule: string; priority: Alarm['pr
 export async function activeAlarmsOfPatients(db: Queryable, patientIds: readonly string[]): Promise<Map<string, BoardAlarm[]>> {
   const out = new Map<string, BoardAlarm[]>();
   if (patientIds.length === 0) return out;
-  const { rows } = await db.query<{ alarm_id: string; patient_id: string; rule: string; priority: Alarm['priority']; state: Alarm['state']; raised_at: Date; escalated_to: string | null }>(
+  const { rows } = await db.query<{
+    alarm_id: string;
+    patient_id: string;
+    rule: string;
+    priority: Alarm['priority'];
+    state: Alarm['state'];
+    raised_at: Date;
+    escalated_to: string | null;
+  }>(
     `SELECT alarm_id, patient_id, rule, priority, state, raised_at, escalated_to FROM rm_alarms
       WHERE patient_id = ANY($1::text[]) AND state = ANY($2::text[])
       ORDER BY patient_id, CASE priority WHEN 'high' THEN 0 WHEN 'medium' THEN 1 ELSE 2 END, raised_at DESC, alarm_id`,
@@ -318,7 +455,14 @@ export async function activeAlarmsOfPatients(db: Queryable, patientIds: readonly
   );
   for (const r of rows) {
     const list = out.get(r.patient_id) ?? [];
-    list.push({ alarmId: r.alarm_id, rule: r.rule, priority: r.priority, state: r.state, raisedAt: r.raised_at.toISOString(), escalatedTo: r.escalated_to });
+    list.push({
+      alarmId: r.alarm_id,
+      rule: r.rule,
+      priority: r.priority,
+      state: r.state,
+      raisedAt: r.raised_at.toISOString(),
+      escalatedTo: r.escalated_to,
+    });
     out.set(r.patient_id, list);
   }
   return out;

@@ -9,30 +9,54 @@ import { CLINICIANS } from '../catalog/data';
 
 // Exactly what the builders below produce (strict: see patients/fhir.ts).
 const reference = z.object({ reference: z.string() });
-export const appointmentOut = z.strictObject({
-  resourceType: z.literal('Appointment'), id: z.string(), status: z.enum(['booked', 'cancelled']),
-  slot: z.array(reference), start: z.string(), end: z.string(),
-  appointmentType: z.object({ text: z.string() }),
-  description: z.string().optional().describe('The reason given at booking'),
-  created: z.string().optional(),
-  participant: z.array(z.object({ actor: reference.describe('Patient/<id> or Practitioner/<clinician id>'), status: z.literal('accepted') })),
-}).meta({ id: 'Appointment', description: 'FHIR R4 Appointment (https://hl7.org/fhir/R4/appointment.html), the elements Vitalis keeps' });
-export const slotOut = z.strictObject({
-  resourceType: z.literal('Slot'), id: z.string(), meta: z.object({ versionId: z.string().describe('The slot stream\'s version (vread: /fhir/R4/Slot/{id}/_history/{vid})') }), status: z.enum(['free', 'busy']),
-  schedule: reference.describe('Schedule/<clinician id>'),
-  serviceType: z.array(z.object({ text: z.string() })), start: z.string(), end: z.string(),
-}).meta({ id: 'Slot', description: 'FHIR R4 Slot (https://hl7.org/fhir/R4/slot.html)' });
-export const scheduleOut = z.strictObject({
-  resourceType: z.literal('Schedule'), id: z.string(), active: z.boolean(),
-  actor: z.array(z.object({ reference: z.string(), display: z.string().optional() })),
-}).meta({ id: 'Schedule', description: 'FHIR R4 Schedule (https://hl7.org/fhir/R4/schedule.html): a clinician\'s' });
+export const appointmentOut = z
+  .strictObject({
+    resourceType: z.literal('Appointment'),
+    id: z.string(),
+    status: z.enum(['booked', 'cancelled']),
+    slot: z.array(reference),
+    start: z.string(),
+    end: z.string(),
+    appointmentType: z.object({ text: z.string() }),
+    description: z.string().optional().describe('The reason given at booking'),
+    created: z.string().optional(),
+    participant: z.array(
+      z.object({ actor: reference.describe('Patient/<id> or Practitioner/<clinician id>'), status: z.literal('accepted') }),
+    ),
+  })
+  .meta({ id: 'Appointment', description: 'FHIR R4 Appointment (https://hl7.org/fhir/R4/appointment.html), the elements Vitalis keeps' });
+export const slotOut = z
+  .strictObject({
+    resourceType: z.literal('Slot'),
+    id: z.string(),
+    meta: z.object({ versionId: z.string().describe("The slot stream's version (vread: /fhir/R4/Slot/{id}/_history/{vid})") }),
+    status: z.enum(['free', 'busy']),
+    schedule: reference.describe('Schedule/<clinician id>'),
+    serviceType: z.array(z.object({ text: z.string() })),
+    start: z.string(),
+    end: z.string(),
+  })
+  .meta({ id: 'Slot', description: 'FHIR R4 Slot (https://hl7.org/fhir/R4/slot.html)' });
+export const scheduleOut = z
+  .strictObject({
+    resourceType: z.literal('Schedule'),
+    id: z.string(),
+    active: z.boolean(),
+    actor: z.array(z.object({ reference: z.string(), display: z.string().optional() })),
+  })
+  .meta({ id: 'Schedule', description: "FHIR R4 Schedule (https://hl7.org/fhir/R4/schedule.html): a clinician's" });
 
 /** A slot (free or busy) as a Slot of its clinician's Schedule; versionId = the slot stream's version. */
 export function toFhirSlot(s: SlotState): z.infer<typeof slotOut> {
   return {
-    resourceType: 'Slot' as const, id: s.id, meta: { versionId: String(s.version) }, status: s.status,
+    resourceType: 'Slot' as const,
+    id: s.id,
+    meta: { versionId: String(s.version) },
+    status: s.status,
     schedule: { reference: `Schedule/${s.clinicianId}` },
-    serviceType: [{ text: s.appointmentType }], start: s.start, end: s.end,
+    serviceType: [{ text: s.appointmentType }],
+    start: s.start,
+    end: s.end,
   };
 }
 
@@ -40,7 +64,9 @@ export function toFhirSlot(s: SlotState): z.infer<typeof slotOut> {
 export function toFhirSchedule(clinicianId: string): z.infer<typeof scheduleOut> {
   const name = CLINICIANS.find((c) => c.id === clinicianId)?.name;
   return {
-    resourceType: 'Schedule' as const, id: clinicianId, active: true,
+    resourceType: 'Schedule' as const,
+    id: clinicianId,
+    active: true,
     actor: [{ reference: `Practitioner/${clinicianId}`, ...(name ? { display: name } : {}) }],
   };
 }
@@ -48,8 +74,12 @@ export function toFhirSchedule(clinicianId: string): z.infer<typeof scheduleOut>
 /** A booked (or cancelled) slot as its Appointment: the patient and the clinician, both accepted. */
 export function toFhirAppointment(s: SlotState, status: 'booked' | 'cancelled' = 'booked'): z.infer<typeof appointmentOut> {
   return {
-    resourceType: 'Appointment' as const, id: s.appointmentId!, status,
-    slot: [{ reference: `Slot/${s.id}` }], start: s.start, end: s.end,
+    resourceType: 'Appointment' as const,
+    id: s.appointmentId!,
+    status,
+    slot: [{ reference: `Slot/${s.id}` }],
+    start: s.start,
+    end: s.end,
     appointmentType: { text: s.appointmentType },
     ...(s.reason ? { description: s.reason } : {}),
     ...(s.bookedAt ? { created: s.bookedAt } : {}),

@@ -23,7 +23,13 @@ export async function loadSlot(db: Queryable, slotId: string): Promise<SlotState
   return foldSlot(await readStream(db, slotStream(slotId)));
 }
 
-export interface NewSlot { slotId?: string; clinicianId: string; appointmentType: string; start: string; end: string }
+export interface NewSlot {
+  slotId?: string;
+  clinicianId: string;
+  appointmentType: string;
+  start: string;
+  end: string;
+}
 
 /** Creates a free slot (seed and schedule management); idempotent for a given slotId. */
 export async function createSlot(pool: Pool, s: NewSlot, metadata: Record<string, unknown> = { actor: 'system' }): Promise<SlotState> {
@@ -45,31 +51,54 @@ function patientFor(caller: Caller, requested: string | undefined): string {
   const reached = reach(caller.principal, 'Appointment', 'write');
   if (!reached.allowed) throw insufficientScope(['write:appointments'], { detail: reached.detail });
   if (reached.patient !== undefined) {
-    if (requested !== undefined && requested !== reached.patient) throw insufficientScope(['write:appointments'], { detail: 'A patient user may only book for themselves.' });
+    if (requested !== undefined && requested !== reached.patient)
+      throw insufficientScope(['write:appointments'], { detail: 'A patient user may only book for themselves.' });
     return reached.patient;
   }
   if (requested === undefined) throw new HttpProblem(422, 'invalid-appointment', 'Invalid Appointment', 'patient_id is required.');
   return requested;
 }
 
-export async function bookAppointment(pool: Pool, caller: Caller, req: { slotId: string; patientId?: string | undefined; reason?: string | undefined }): Promise<SlotState> {
+export async function bookAppointment(
+  pool: Pool,
+  caller: Caller,
+  req: { slotId: string; patientId?: string | undefined; reason?: string | undefined },
+): Promise<SlotState> {
   const patientId = patientFor(caller, req.patientId);
-  if (!(await loadPatient(pool, patientId))) throw new HttpProblem(422, 'unknown-patient', 'Unknown Patient', `Patient ${patientId} does not exist.`);
+  if (!(await loadPatient(pool, patientId)))
+    throw new HttpProblem(422, 'unknown-patient', 'Unknown Patient', `Patient ${patientId} does not exist.`);
   const action = 'appointment.book';
-  const outcome = await handleCommand(pool, SLOT_DECIDER, slotStream(req.slotId), { type: 'book', patientId, reason: req.reason }, {
-    metadata: metadataOf(caller, 'write:appointments'),
-    recorded: (tx, r) => audit(tx, caller, {
-      action, scope: 'write:appointments', resourceType: 'Patient', resourceId: patientId,
-      detail: { slot: req.slotId, appointment: r.state!.appointmentId },
-    }),
-    // a missing slot is answered, not audited; a busy one, or a booking that lost the race, is audited
-    refused: async (e) => {
-      if (e.kind === 'not-found') return;
-      const reason = e.kind === 'busy' ? 'slot busy' : 'concurrent booking';
-      const detail = { slot: req.slotId, reason };
-      await audit(pool, caller, { action, outcome: 'failure', scope: 'write:appointments', resourceType: 'Patient', resourceId: patientId, detail });
+  const outcome = await handleCommand(
+    pool,
+    SLOT_DECIDER,
+    slotStream(req.slotId),
+    { type: 'book', patientId, reason: req.reason },
+    {
+      metadata: metadataOf(caller, 'write:appointments'),
+      recorded: (tx, r) =>
+        audit(tx, caller, {
+          action,
+          scope: 'write:appointments',
+          resourceType: 'Patient',
+          resourceId: patientId,
+          detail: { slot: req.slotId, appointment: r.state!.appointmentId },
+        }),
+      // a missing slot is answered, not audited; a busy one, or a booking that lost the race, is audited
+      refused: async (e) => {
+        if (e.kind === 'not-found') return;
+        const reason = e.kind === 'busy' ? 'slot busy' : 'concurrent booking';
+        const detail = { slot: req.slotId, reason };
+        await audit(pool, caller, {
+          action,
+          outcome: 'failure',
+          scope: 'write:appointments',
+          resourceType: 'Patient',
+          resourceId: patientId,
+          detail,
+        });
+      },
     },
-  });
+  );
   if (outcome.ok) return outcome.state!;
   if (outcome.error.kind === 'not-found') throw notFound(`Slot ${req.slotId} does not exist.`);
   throw conflict(`Slot ${req.slotId} is already booked.`);
@@ -84,12 +113,13 @@ async function bookedSlot(db: Queryable, caller: Caller, id: string, action: 're
   const reached = reach(caller.principal, 'Appointment', action);
   if (!reached.allowed) {
     throw insufficientScope([action === 'read' ? 'read:appointments' : 'write:appointments'], {
-      detail: action === 'read' ? reached.detail : 'This client may change no patient\'s booking.',
+      detail: action === 'read' ? reached.detail : "This client may change no patient's booking.",
     });
   }
   const ref = parseAppointmentId(id);
   const slot = ref ? await loadSlot(db, ref.slotId) : null;
-  if (!slot || slot.appointmentId !== id || !mayReach(caller.principal, 'Appointment', action, slot.patientId)) throw notFound(`Appointment ${id} does not exist or is no longer booked.`);
+  if (!slot || slot.appointmentId !== id || !mayReach(caller.principal, 'Appointment', action, slot.patientId))
+    throw notFound(`Appointment ${id} does not exist or is no longer booked.`);
   return slot;
 }
 
@@ -101,7 +131,10 @@ async function bookedSlot(db: Queryable, caller: Caller, id: string, action: 're
 export async function getSlot(pool: Pool, caller: Caller, slotId: string, version?: number): Promise<SlotState> {
   const events = syntheticOnly(caller) ? [] : await readStream(pool, slotStream(slotId));
   const slot = foldSlot(version === undefined ? events : events.filter((e) => e.streamVersion <= version));
-  if (!slot || (version !== undefined && slot.version !== version)) throw notFound(version === undefined || events.length === 0 ? `Slot ${slotId} does not exist.` : `Slot ${slotId} has no version ${version}.`);
+  if (!slot || (version !== undefined && slot.version !== version))
+    throw notFound(
+      version === undefined || events.length === 0 ? `Slot ${slotId} does not exist.` : `Slot ${slotId} has no version ${version}.`,
+    );
   return slot;
 }
 
@@ -110,10 +143,16 @@ export async function getSlot(pool: Pool, caller: Caller, slotId: string, versio
  * clinician holding a slot, by id (keyset `after`); a sandbox principal: the synthetic clinicians.
  * Reference data (a Schedule names no patient): nothing to audit.
  */
-export async function listSchedules(pool: Pool, caller: Caller, q: { ids?: string[] | undefined; limit: number; after?: string | undefined }): Promise<{ ids: string[]; more: boolean }> {
+export async function listSchedules(
+  pool: Pool,
+  caller: Caller,
+  q: { ids?: string[] | undefined; limit: number; after?: string | undefined },
+): Promise<{ ids: string[]; more: boolean }> {
   let ids: string[];
   if (syntheticOnly(caller)) {
-    ids = [...SANDBOX_CLINICIANS].filter((id) => (q.ids === undefined || q.ids.includes(id)) && (q.after === undefined || id > q.after)).slice(0, q.limit + 1);
+    ids = [...SANDBOX_CLINICIANS]
+      .filter((id) => (q.ids === undefined || q.ids.includes(id)) && (q.after === undefined || id > q.after))
+      .slice(0, q.limit + 1);
   } else {
     const { rows } = await pool.query<{ id: string }>(
       `SELECT id FROM (SELECT unnest($1::text[]) AS id UNION SELECT DISTINCT clinician_id FROM rm_slots) s
@@ -127,21 +166,37 @@ export async function listSchedules(pool: Pool, caller: Caller, q: { ids?: strin
 
 export async function getAppointment(pool: Pool, caller: Caller, id: string): Promise<SlotState> {
   const slot = await bookedSlot(pool, caller, id, 'read');
-  await audit(pool, caller, { action: 'appointment.read', scope: 'read:appointments', resourceType: 'Patient', resourceId: slot.patientId ?? undefined, detail: { appointment: id } });
+  await audit(pool, caller, {
+    action: 'appointment.read',
+    scope: 'read:appointments',
+    resourceType: 'Patient',
+    resourceId: slot.patientId ?? undefined,
+    detail: { appointment: id },
+  });
   return slot;
 }
 
 export async function cancelAppointment(pool: Pool, caller: Caller, id: string, reason?: string): Promise<SlotState> {
   const slot = await bookedSlot(pool, caller, id, 'write');
-  const outcome = await handleCommand(pool, SLOT_DECIDER, slotStream(slot.id), { type: 'cancel', appointmentId: id, reason }, {
-    metadata: metadataOf(caller, 'write:appointments'),
-    // at the version the booking was found at: any change since is a conflict
-    expectedVersion: slot.version,
-    recorded: (tx) => audit(tx, caller, {
-      action: 'appointment.cancel', scope: 'write:appointments', resourceType: 'Patient', resourceId: slot.patientId ?? undefined,
-      detail: { appointment: id },
-    }),
-  });
+  const outcome = await handleCommand(
+    pool,
+    SLOT_DECIDER,
+    slotStream(slot.id),
+    { type: 'cancel', appointmentId: id, reason },
+    {
+      metadata: metadataOf(caller, 'write:appointments'),
+      // at the version the booking was found at: any change since is a conflict
+      expectedVersion: slot.version,
+      recorded: (tx) =>
+        audit(tx, caller, {
+          action: 'appointment.cancel',
+          scope: 'write:appointments',
+          resourceType: 'Patient',
+          resourceId: slot.patientId ?? undefined,
+          detail: { appointment: id },
+        }),
+    },
+  );
   if (!outcome.ok) throw conflict('The appointment changed concurrently; read it again.');
   return slot; // the booking as it was (the caller renders it with status cancelled)
 }
@@ -158,21 +213,34 @@ export async function rescheduleAppointment(pool: Pool, caller: Caller, id: stri
     beforeAppend: async (tx, decided) => {
       const cancel = { type: 'cancel' as const, appointmentId: id, rescheduledTo: nextAppointmentId(decided.state!) };
       const cancelled = await handleCommand(inTransaction(tx), SLOT_DECIDER, slotStream(old.id), cancel, {
-        metadata, expectedVersion: old.version,
+        metadata,
+        expectedVersion: old.version,
       });
       if (!cancelled.ok) throw changed();
     },
-    recorded: (tx, r) => audit(tx, caller, {
-      action: 'appointment.reschedule', scope: 'write:appointments', resourceType: 'Patient', resourceId: r.state!.patientId ?? undefined,
-      detail: { from: id, to: r.state!.appointmentId },
-    }),
+    recorded: (tx, r) =>
+      audit(tx, caller, {
+        action: 'appointment.reschedule',
+        scope: 'write:appointments',
+        resourceType: 'Patient',
+        resourceId: r.state!.patientId ?? undefined,
+        detail: { from: id, to: r.state!.appointmentId },
+      }),
   });
   if (outcome.ok) return outcome.state!;
   if (outcome.error.kind === 'not-found') throw notFound(`Slot ${newSlotId} does not exist.`);
   throw outcome.error.kind === 'busy' ? conflict(`Slot ${newSlotId} is already booked.`) : changed();
 }
 
-export interface SlotQuery { clinician?: string | undefined; patient?: string | undefined; from?: string | undefined; to?: string | undefined; status?: 'free' | 'busy' | undefined; limit: number; after?: { t: string; s: string } | undefined }
+export interface SlotQuery {
+  clinician?: string | undefined;
+  patient?: string | undefined;
+  from?: string | undefined;
+  to?: string | undefined;
+  status?: 'free' | 'busy' | undefined;
+  limit: number;
+  after?: { t: string; s: string } | undefined;
+}
 
 /**
  * Slots with their bookings from the projection, under the access policy's Appointment read rule:
@@ -185,7 +253,10 @@ export async function listSlots(pool: Pool, caller: Caller, q: SlotQuery): Promi
   const reached = reach(caller.principal, 'Appointment', 'read');
   if (q.patient !== undefined && !mayReach(caller.principal, 'Appointment', 'read', q.patient)) {
     throw insufficientScope(['read:appointments'], {
-      detail: reached.allowed && reached.rule === 'own' ? 'A patient user may only list their own appointments.' : 'This client sees slot availability only: listing a patient\'s appointments needs a role that sees bookings.',
+      detail:
+        reached.allowed && reached.rule === 'own'
+          ? 'A patient user may only list their own appointments.'
+          : "This client sees slot availability only: listing a patient's appointments needs a role that sees bookings.",
     });
   }
   if (syntheticOnly(caller)) return syntheticSlots(q);
@@ -198,20 +269,47 @@ export async function listSlots(pool: Pool, caller: Caller, q: SlotQuery): Promi
   if (q.to) where.push(`start_at < ${arg(q.to)}`);
   if (q.status) where.push(`status = ${arg(q.status)}`);
   if (q.after) where.push(`(start_at, slot_id) > (${arg(q.after.t)}::timestamptz, ${arg(q.after.s)})`);
-  const { rows } = await pool.query<{ slot_id: string; version: number; clinician_id: string; appointment_type: string; start_at: Date; end_at: Date; status: 'free' | 'busy'; appointment_id: string | null; patient_id: string | null; reason: string | null; booked_at: Date | null }>(
+  const { rows } = await pool.query<{
+    slot_id: string;
+    version: number;
+    clinician_id: string;
+    appointment_type: string;
+    start_at: Date;
+    end_at: Date;
+    status: 'free' | 'busy';
+    appointment_id: string | null;
+    patient_id: string | null;
+    reason: string | null;
+    booked_at: Date | null;
+  }>(
     `SELECT * FROM rm_slots ${where.length ? `WHERE ${where.join(' AND ')}` : ''} ORDER BY start_at, slot_id LIMIT ${arg(q.limit + 1)}`,
     args,
   );
   const slots = rows.slice(0, q.limit).map((r): SlotState => {
     const mine = mayReach(caller.principal, 'Appointment', 'read', r.patient_id);
     return {
-      id: r.slot_id, version: r.version, clinicianId: r.clinician_id, appointmentType: r.appointment_type, start: r.start_at.toISOString(), end: r.end_at.toISOString(),
-      status: r.status, appointmentId: mine ? r.appointment_id : null, patientId: mine ? r.patient_id : null, reason: mine ? r.reason : null, bookedAt: mine && r.booked_at ? r.booked_at.toISOString() : null,
+      id: r.slot_id,
+      version: r.version,
+      clinicianId: r.clinician_id,
+      appointmentType: r.appointment_type,
+      start: r.start_at.toISOString(),
+      end: r.end_at.toISOString(),
+      status: r.status,
+      appointmentId: mine ? r.appointment_id : null,
+      patientId: mine ? r.patient_id : null,
+      reason: mine ? r.reason : null,
+      bookedAt: mine && r.booked_at ? r.booked_at.toISOString() : null,
     };
   });
   const patients = [...new Set(slots.map((s) => s.patientId).filter((p): p is string => p !== null))];
   if (patients.length > 0) {
-    await audit(pool, caller, { action: 'appointment.list', scope: 'read:appointments', resourceType: 'Patient', resourceId: q.patient, detail: { patients: patients.slice(0, 100) } });
+    await audit(pool, caller, {
+      action: 'appointment.list',
+      scope: 'read:appointments',
+      resourceType: 'Patient',
+      resourceId: q.patient,
+      detail: { patients: patients.slice(0, 100) },
+    });
   }
   return { slots, more: rows.length > q.limit };
 }

@@ -37,9 +37,17 @@ function slotAt(clinicianId: string, startMs: number): SlotState {
   const h = hash(id);
   const busy = h % 3 === 0;
   return {
-    id, version: busy ? 2 : 1, clinicianId, appointmentType: TYPES[h % TYPES.length]!,
-    start: new Date(startMs).toISOString(), end: new Date(startMs + SLOT_MS).toISOString(),
-    status: busy ? 'busy' : 'free', appointmentId: null, patientId: null, reason: null, bookedAt: null,
+    id,
+    version: busy ? 2 : 1,
+    clinicianId,
+    appointmentType: TYPES[h % TYPES.length]!,
+    start: new Date(startMs).toISOString(),
+    end: new Date(startMs + SLOT_MS).toISOString(),
+    status: busy ? 'busy' : 'free',
+    appointmentId: null,
+    patientId: null,
+    reason: null,
+    bookedAt: null,
   };
 }
 

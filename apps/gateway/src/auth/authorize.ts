@@ -45,7 +45,14 @@ import { checkPassword, findUser } from './users';
 import { answerForm, interactionCookie, opened, type FormDeps, type FormFields, type FormPost } from './authorize/form-steps';
 import { ErrorPage, RedirectError, type FormAnswer, type Interaction } from './authorize/interaction';
 import {
-  CLIENT_STEPS, REQUEST_STEPS, interactionFor, parameter, trustRedirect, type AuthorizationRequest, type Query, type TrustedRequest,
+  CLIENT_STEPS,
+  REQUEST_STEPS,
+  interactionFor,
+  parameter,
+  trustRedirect,
+  type AuthorizationRequest,
+  type Query,
+  type TrustedRequest,
 } from './authorize/request-steps';
 
 export { vouchedFor } from './authorize/request-steps';
@@ -56,11 +63,16 @@ export { vouchedFor } from './authorize/request-steps';
  * the handler (a NUL character: 400 application/problem+json).
  */
 const page = (description: string) => z.string().describe(description);
-const pageOrProblem = (description: string) => ({ description, content: { 'text/html': { schema: page(description) }, 'application/problem+json': { schema: problem } } });
+const pageOrProblem = (description: string) => ({
+  description,
+  content: { 'text/html': { schema: page(description) }, 'application/problem+json': { schema: problem } },
+});
 const pageResponses = {
   200: page('The next HTML page (sign-in, consent)'),
   303: z.null().describe('See Other: to the redirect URI with `code`, `state` and `iss`, or with an OAuth error'),
-  400: pageOrProblem('An HTML error page (the client or redirect URI cannot be trusted, the form is incomplete or expired, a wrong password), or a problem'),
+  400: pageOrProblem(
+    'An HTML error page (the client or redirect URI cannot be trusted, the form is incomplete or expired, a wrong password), or a problem',
+  ),
 };
 
 const queryOrForm = z.record(z.string(), z.union([z.string(), z.array(z.string())]));
@@ -75,7 +87,9 @@ const authorizeQuery = z.looseObject({
   code_challenge: oneOrMany.describe('PKCE S256 challenge (RFC 7636)'),
   code_challenge_method: oneOrMany.describe('S256'),
   nonce: oneOrMany.describe('OpenID Connect: a value the ID token echoes (at most 512 characters)'),
-  prompt: oneOrMany.describe('OpenID Connect: "none" is answered login_required (there are no sessions); others change nothing, the user always signs in and consents'),
+  prompt: oneOrMany.describe(
+    'OpenID Connect: "none" is answered login_required (there are no sessions); others change nothing, the user always signs in and consents',
+  ),
   max_age: oneOrMany.describe('OpenID Connect: always met (the user signs in at every authorization); auth_time is always in the ID token'),
   aud: oneOrMany.describe('SMART App Launch: the FHIR base URL the app will call; must be this server (or under it)'),
 });
@@ -124,28 +138,50 @@ function endpointOf(ctx: AuthContext): Endpoint {
 export function authorizeRoutes(ctx: AuthContext): FastifyPluginAsyncZod {
   const endpoint = endpointOf(ctx);
   return async (app) => {
-    app.get(endpoint.action, {
-      schema: {
-        tags: ['oauth'],
-        summary: 'Authorization endpoint (authorization code + PKCE S256): shows the login page',
-        description: 'Answers the HTML login page (200), an HTML error page (400) when the client or redirect URI is invalid, when the client is not registered for authorization_code, or for any error of a client that registered itself (its redirect URIs are not trusted), or else 303 to the redirect URI with an OAuth error.',
-        produces: ['text/html'],
-        querystring: authorizeQuery,
-        response: pageResponses,
+    app.get(
+      endpoint.action,
+      {
+        schema: {
+          tags: ['oauth'],
+          summary: 'Authorization endpoint (authorization code + PKCE S256): shows the login page',
+          description:
+            'Answers the HTML login page (200), an HTML error page (400) when the client or redirect URI is invalid, when the client is not registered for authorization_code, or for any error of a client that registered itself (its redirect URIs are not trusted), or else 303 to the redirect URI with an OAuth error.',
+          produces: ['text/html'],
+          querystring: authorizeQuery,
+          response: pageResponses,
+        },
       },
-    }, (req, reply) => answerRequest(endpoint, req, reply));
+      (req, reply) => answerRequest(endpoint, req, reply),
+    );
 
-    app.post(endpoint.action, {
-      schema: {
-        tags: ['oauth'],
-        summary: 'Authorization endpoint: the login and consent forms',
-        description: 'The login and consent forms post here (CSRF token and browser-bound interaction). Answers the next HTML page, or 303 to the redirect URI with `code`, `state` and `iss` (RFC 9207) or an OAuth error.',
-        consumes: ['application/x-www-form-urlencoded'],
-        produces: ['text/html'],
-        body: queryOrForm.meta({ example: { interaction: 'a5b1c0d2e3f4', csrf_token: 'Zm9ybS10b2tlbg', step: 'login', username: 'doctor', password: 'correct horse battery staple' } }),
-        response: { ...pageResponses, 403: page('An HTML error page: the form was not verified as coming from this sign-in page'), 429: page('The sign-in page again: too many failed sign-ins (Retry-After)') },
+    app.post(
+      endpoint.action,
+      {
+        schema: {
+          tags: ['oauth'],
+          summary: 'Authorization endpoint: the login and consent forms',
+          description:
+            'The login and consent forms post here (CSRF token and browser-bound interaction). Answers the next HTML page, or 303 to the redirect URI with `code`, `state` and `iss` (RFC 9207) or an OAuth error.',
+          consumes: ['application/x-www-form-urlencoded'],
+          produces: ['text/html'],
+          body: queryOrForm.meta({
+            example: {
+              interaction: 'a5b1c0d2e3f4',
+              csrf_token: 'Zm9ybS10b2tlbg',
+              step: 'login',
+              username: 'doctor',
+              password: 'correct horse battery staple',
+            },
+          }),
+          response: {
+            ...pageResponses,
+            403: page('An HTML error page: the form was not verified as coming from this sign-in page'),
+            429: page('The sign-in page again: too many failed sign-ins (Retry-After)'),
+          },
+        },
       },
-    }, (req, reply) => answerPost(endpoint, req, reply));
+      (req, reply) => answerPost(endpoint, req, reply),
+    );
   };
 }
 
@@ -194,10 +230,13 @@ async function refuse(e: Endpoint, req: FastifyRequest, reply: FastifyReply, req
     const message = `The application's request cannot be completed: ${err.description} (${err.code}).`;
     return showError(reply, new ErrorPage('Invalid request', 400, message));
   }
-  return reply.code(303).header('cache-control', 'no-store').redirect(
-    redirectWithParams(request.redirectUri, { error: err.code, error_description: err.description, state: request.state, iss: e.issuer }),
-    303,
-  );
+  return reply
+    .code(303)
+    .header('cache-control', 'no-store')
+    .redirect(
+      redirectWithParams(request.redirectUri, { error: err.code, error_description: err.description, state: request.state, iss: e.issuer }),
+      303,
+    );
 }
 
 /** POST: the login or consent form, through its steps (authorize/form-steps.ts), then the page or redirect it answers. */
@@ -257,7 +296,10 @@ const bindingCookie = (e: Endpoint, id: string, value: string, maxAge: number) =
   `${interactionCookie(id)}=${value}; Path=${e.action}; Max-Age=${maxAge}; HttpOnly; SameSite=Lax${e.secureCookie ? '; Secure' : ''}`;
 
 const formContext = (e: Endpoint, id: string, i: Interaction): FormContext => ({
-  action: e.action, interaction: id, csrfToken: i.csrf, clientName: i.clientName,
+  action: e.action,
+  interaction: id,
+  csrfToken: i.csrf,
+  clientName: i.clientName,
   ...(i.vouched ? {} : { unverifiedRedirectHost: new URL(i.redirectUri).host }),
 });
 const formTargets = (i: Interaction) => [new URL(i.redirectUri).origin];

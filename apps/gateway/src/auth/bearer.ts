@@ -86,7 +86,11 @@ export class RefusalBudget {
     const key = `vitalis:refusals:${window}:${ip}`;
     let count: number;
     try {
-      const [[, n]] = (await this.redis.multi().incr(key).expire(key, this.windowSeconds * 2).exec()) as [[unknown, number]];
+      const [[, n]] = (await this.redis
+        .multi()
+        .incr(key)
+        .expire(key, this.windowSeconds * 2)
+        .exec()) as [[unknown, number]];
       count = Number(n);
     } catch {
       return 'record';

@@ -74,11 +74,13 @@ export function presentedClient(authorization: string | undefined, body: Form): 
     } catch {
       throw invalidClient();
     }
-    if (bodyId !== undefined && bodyId !== clientId) throw new OAuthError(400, 'invalid_request', 'client_id does not match the Authorization header');
+    if (bodyId !== undefined && bodyId !== clientId)
+      throw new OAuthError(400, 'invalid_request', 'client_id does not match the Authorization header');
     return { method: 'client_secret_basic', clientId, secret };
   }
   if (assertion !== undefined || assertionType !== undefined) {
-    if (assertionType !== JWT_BEARER_ASSERTION) throw new OAuthError(400, 'invalid_request', `client_assertion_type must be ${JWT_BEARER_ASSERTION}`);
+    if (assertionType !== JWT_BEARER_ASSERTION)
+      throw new OAuthError(400, 'invalid_request', `client_assertion_type must be ${JWT_BEARER_ASSERTION}`);
     if (!assertion) throw new OAuthError(400, 'invalid_request', 'client_assertion is required');
     let sub: unknown;
     try {
@@ -127,13 +129,19 @@ async function verifyAssertion(ctx: ClientAuthContext, client: Client, assertion
   } catch {
     // One answer for a bad signature, an unknown kid and a refused or failed key-set fetch: the
     // caller learns nothing about what the gateway could or could not reach (the log says why).
-    throw invalidClient('the client assertion signature could not be verified with the client\'s registered keys', false);
+    throw invalidClient("the client assertion signature could not be verified with the client's registered keys", false);
   }
   const lifetime = payload.exp! - Math.floor(Date.now() / 1000);
   // RFC 7523 §3: a jti is used once. Remembered (SET NX) until the assertion could no longer pass.
   let fresh: string | null;
   try {
-    fresh = await ctx.redis.set(`vitalis:client-assertion:${client.clientId}:${payload.jti}`, '1', 'EX', Math.max(lifetime, 0) + CLOCK_TOLERANCE_SECONDS + 1, 'NX');
+    fresh = await ctx.redis.set(
+      `vitalis:client-assertion:${client.clientId}:${payload.jti}`,
+      '1',
+      'EX',
+      Math.max(lifetime, 0) + CLOCK_TOLERANCE_SECONDS + 1,
+      'NX',
+    );
   } catch {
     // Without the replay store an assertion cannot be proven fresh: refuse (fail closed).
     throw serviceUnavailable('The client assertion replay check is unavailable; retry shortly.');
@@ -145,9 +153,23 @@ async function verifyAssertion(ctx: ClientAuthContext, client: Client, assertion
  * Authenticates the calling client. `required: false` lets a request without any client
  * identification through (undefined), for unauthenticated revocation.
  */
-export async function authenticateClient(ctx: ClientAuthContext, authorization: string | undefined, body: Form): Promise<AuthenticatedClient>;
-export async function authenticateClient(ctx: ClientAuthContext, authorization: string | undefined, body: Form, required: false): Promise<AuthenticatedClient | undefined>;
-export async function authenticateClient(ctx: ClientAuthContext, authorization: string | undefined, body: Form, required = true): Promise<AuthenticatedClient | undefined> {
+export async function authenticateClient(
+  ctx: ClientAuthContext,
+  authorization: string | undefined,
+  body: Form,
+): Promise<AuthenticatedClient>;
+export async function authenticateClient(
+  ctx: ClientAuthContext,
+  authorization: string | undefined,
+  body: Form,
+  required: false,
+): Promise<AuthenticatedClient | undefined>;
+export async function authenticateClient(
+  ctx: ClientAuthContext,
+  authorization: string | undefined,
+  body: Form,
+  required = true,
+): Promise<AuthenticatedClient | undefined> {
   const presented = presentedClient(authorization, body);
   if (!presented) {
     if (!required) return undefined;

@@ -6,7 +6,19 @@
  */
 import { importJWK, type JWK } from 'jose';
 import { z } from 'zod';
-import { PUBLIC_SCOPES, ROLES, SANDBOX_SCOPES, clientScopeCeiling, isRole, needsUser, readScopeRequest, type Role, type Scope, type ScopeRequest, nonBlankText } from '@vitalis/schemas';
+import {
+  PUBLIC_SCOPES,
+  ROLES,
+  SANDBOX_SCOPES,
+  clientScopeCeiling,
+  isRole,
+  needsUser,
+  readScopeRequest,
+  type Role,
+  type Scope,
+  type ScopeRequest,
+  nonBlankText,
+} from '@vitalis/schemas';
 import type { Pool } from '@vitalis/db';
 import { OAuthError } from './oauth-errors';
 import { keySetUriProblem } from '../remote-key-sets';
@@ -39,8 +51,15 @@ export const registrationRequestSchema = z.object({
   redirect_uris: z.array(z.string().max(2000)).max(20).default([]),
   jwks: jwksSchema.optional(),
   jwks_uri: z.string().max(2000).optional(),
-  software_statement: z.string().max(16_384).optional().describe('RFC 7591 §2.3: a JWT from a trusted issuer binding this software to a role'),
-  id_token_signed_response_alg: z.string().optional().describe('OpenID Connect Dynamic Client Registration 1.0 §2: RS256 (default) or ES256'),
+  software_statement: z
+    .string()
+    .max(16_384)
+    .optional()
+    .describe('RFC 7591 §2.3: a JWT from a trusted issuer binding this software to a role'),
+  id_token_signed_response_alg: z
+    .string()
+    .optional()
+    .describe('OpenID Connect Dynamic Client Registration 1.0 §2: RS256 (default) or ES256'),
 });
 
 export const registrationResponseSchema = z.object({
@@ -56,8 +75,14 @@ export const registrationResponseSchema = z.object({
   redirect_uris: z.array(z.string()),
   jwks: jwksSchema.optional(),
   jwks_uri: z.string().optional(),
-  role: z.enum(ROLES).optional().describe('The operator-approved role bounding what this client may obtain (absent: the public scopes only)'),
-  requested_scope: z.string().optional().describe('Present when the client asked for more than it was granted: everything it asked for, awaiting an operator'),
+  role: z
+    .enum(ROLES)
+    .optional()
+    .describe('The operator-approved role bounding what this client may obtain (absent: the public scopes only)'),
+  requested_scope: z
+    .string()
+    .optional()
+    .describe('Present when the client asked for more than it was granted: everything it asked for, awaiting an operator'),
   approval: z.enum(['pending']).optional().describe('"pending" while an operator has not yet approved the scopes beyond what was granted'),
   id_token_signed_response_alg: z.enum(SIGNING_ALGS).optional().describe('How its ID tokens are signed (authorization_code clients)'),
 });
@@ -114,8 +139,10 @@ export function checkRedirectUri(uri: string): string | undefined {
 /** Public keys only, importable, asymmetric. */
 async function checkJwks(jwks: { keys: Record<string, unknown>[] }): Promise<void> {
   for (const key of jwks.keys) {
-    if (typeof key.kty !== 'string' || key.kty === 'oct') throw metadataError('jwks: every key must be an asymmetric public key (kty EC, RSA or OKP)');
-    if ('d' in key || 'p' in key || 'q' in key || 'k' in key) throw metadataError('jwks: must hold public keys only (a private key part was sent)');
+    if (typeof key.kty !== 'string' || key.kty === 'oct')
+      throw metadataError('jwks: every key must be an asymmetric public key (kty EC, RSA or OKP)');
+    if ('d' in key || 'p' in key || 'q' in key || 'k' in key)
+      throw metadataError('jwks: must hold public keys only (a private key part was sent)');
     const alg = typeof key.alg === 'string' ? key.alg : key.kty === 'EC' ? 'ES256' : key.kty === 'OKP' ? 'EdDSA' : 'RS256';
     if (!CLIENT_ASSERTION_ALGS.includes(alg)) throw metadataError(`jwks: unsupported key alg ${alg}`);
     try {
@@ -135,7 +162,8 @@ export interface RegistrationAuthority {
 }
 
 /** The most a client may ever hold: the sandbox scopes, or its role's ceiling (public scopes without one). */
-export const scopeCeiling = (c: RegistrationAuthority): Scope[] => (c.registration === 'sandbox' ? SANDBOX_SCOPES : clientScopeCeiling(c.role));
+export const scopeCeiling = (c: RegistrationAuthority): Scope[] =>
+  c.registration === 'sandbox' ? SANDBOX_SCOPES : clientScopeCeiling(c.role);
 
 /**
  * What a registration gets: the requested scopes (the public set when omitted, never all) within
@@ -144,7 +172,12 @@ export const scopeCeiling = (c: RegistrationAuthority): Scope[] => (c.registrati
  * client that signs users in (authorization_code): any other client does not get them, and they
  * wait for nobody (no approval would make them usable).
  */
-export function grantRegistrationScopes(requested: Scope[] | undefined, authority: RegistrationAuthority, grantTypes: readonly string[], optional: Scope[] = []): { granted: Scope[]; beyond: Scope[] } {
+export function grantRegistrationScopes(
+  requested: Scope[] | undefined,
+  authority: RegistrationAuthority,
+  grantTypes: readonly string[],
+  optional: Scope[] = [],
+): { granted: Scope[]; beyond: Scope[] } {
   const ceiling = scopeCeiling(authority);
   const asked = (requested ?? PUBLIC_SCOPES).filter(usableWith(grantTypes));
   // A SMART wildcard's scopes beyond the ceiling are simply not granted (they wait for nobody).
@@ -153,8 +186,10 @@ export function grantRegistrationScopes(requested: Scope[] | undefined, authorit
 }
 
 /** The scopes that need a user (sign-in, SMART patient/ and user/ ...) are usable only by a client that signs users in (authorization_code). */
-export const usableWith = (grantTypes: readonly string[]) => (scope: Scope): boolean =>
-  grantTypes.includes(GRANT_TYPES.authorizationCode) || !needsUser(scope);
+export const usableWith =
+  (grantTypes: readonly string[]) =>
+  (scope: Scope): boolean =>
+    grantTypes.includes(GRANT_TYPES.authorizationCode) || !needsUser(scope);
 
 export interface CheckedRegistration {
   /** What was asked for; undefined when `scope` was omitted. */
@@ -174,18 +209,24 @@ export interface RegistrationOptions {
 }
 
 /** Validates registration metadata against what this server supports; throws invalid_client_metadata. */
-export async function checkRegistration(request: z.infer<typeof registrationRequestSchema>, options: RegistrationOptions = {}): Promise<CheckedRegistration> {
+export async function checkRegistration(
+  request: z.infer<typeof registrationRequestSchema>,
+  options: RegistrationOptions = {},
+): Promise<CheckedRegistration> {
   const { scopes, optional, unknown } = parseScopes(request.scope);
   if (unknown.length > 0) throw metadataError(`unknown scope(s): ${unknown.join(', ')}`);
   if (request.scope !== undefined && scopes.length + optional.length === 0) throw metadataError('scope must name at least one scope');
 
   // RFC 7591 defaults grant_types to authorization_code; a client without redirect URIs cannot
   // use that, so such a client (the spec's machine flow) defaults to client_credentials.
-  const grantTypes = [...new Set(request.grant_types ?? [request.redirect_uris.length > 0 ? GRANT_TYPES.authorizationCode : GRANT_TYPES.clientCredentials])];
+  const grantTypes = [
+    ...new Set(request.grant_types ?? [request.redirect_uris.length > 0 ? GRANT_TYPES.authorizationCode : GRANT_TYPES.clientCredentials]),
+  ];
   const unsupported = grantTypes.filter((g) => !(SUPPORTED_GRANTS as readonly string[]).includes(g));
   if (unsupported.length > 0) throw metadataError(`unsupported grant_types: ${unsupported.join(', ')}`);
   const usesCode = grantTypes.includes(GRANT_TYPES.authorizationCode);
-  if (grantTypes.includes(GRANT_TYPES.refreshToken) && !usesCode) throw metadataError('refresh_token is only issued with authorization_code');
+  if (grantTypes.includes(GRANT_TYPES.refreshToken) && !usesCode)
+    throw metadataError('refresh_token is only issued with authorization_code');
 
   const authMethod = request.token_endpoint_auth_method as ClientAuthMethod;
   if (!(SUPPORTED_AUTH_METHODS as readonly string[]).includes(authMethod)) {
@@ -208,22 +249,26 @@ export async function checkRegistration(request: z.infer<typeof registrationRequ
 
   const responseTypes = request.response_types ?? (usesCode ? ['code'] : []);
   if (usesCode) {
-    if (responseTypes.length !== 1 || responseTypes[0] !== 'code') throw metadataError('authorization_code clients use response_types ["code"]');
-    if (request.redirect_uris.length === 0) throw new OAuthError(400, 'invalid_redirect_uri', 'authorization_code clients must register at least one redirect URI');
+    if (responseTypes.length !== 1 || responseTypes[0] !== 'code')
+      throw metadataError('authorization_code clients use response_types ["code"]');
+    if (request.redirect_uris.length === 0)
+      throw new OAuthError(400, 'invalid_redirect_uri', 'authorization_code clients must register at least one redirect URI');
   } else {
     if (responseTypes.some((t) => t !== 'token')) {
       // The spec's own example registers a client_credentials client with ["token"]; accepted, unused.
       throw metadataError('response_types may only list "code" (authorization_code clients) or "token" (client_credentials clients)');
     }
     // No authorization endpoint use, so nowhere to redirect to: such a client never causes a redirect.
-    if (request.redirect_uris.length > 0) throw new OAuthError(400, 'invalid_redirect_uri', 'only authorization_code clients register redirect URIs');
+    if (request.redirect_uris.length > 0)
+      throw new OAuthError(400, 'invalid_redirect_uri', 'only authorization_code clients register redirect URIs');
   }
   for (const uri of request.redirect_uris) {
     const problem = checkRedirectUri(uri);
     if (problem) throw new OAuthError(400, 'invalid_redirect_uri', problem);
   }
   const idTokenAlg = request.id_token_signed_response_alg ?? 'RS256';
-  if (!(SIGNING_ALGS as readonly string[]).includes(idTokenAlg)) throw metadataError(`id_token_signed_response_alg must be one of ${SIGNING_ALGS.join(', ')}`);
+  if (!(SIGNING_ALGS as readonly string[]).includes(idTokenAlg))
+    throw metadataError(`id_token_signed_response_alg must be one of ${SIGNING_ALGS.join(', ')}`);
   return {
     scopes: request.scope === undefined ? undefined : scopes,
     optional,
@@ -276,7 +321,9 @@ export async function registerClient(
   );
   return {
     client_id: clientId,
-    ...(clientSecret ? { client_secret: clientSecret, client_secret_expires_at: expiresAt ? Math.floor(expiresAt.getTime() / 1000) : 0 } : {}),
+    ...(clientSecret
+      ? { client_secret: clientSecret, client_secret_expires_at: expiresAt ? Math.floor(expiresAt.getTime() / 1000) : 0 }
+      : {}),
     client_id_issued_at: Number(rows[0]!.issued),
     client_name: request.client_name,
     grant_types: checked.grantTypes,

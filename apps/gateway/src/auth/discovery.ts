@@ -20,7 +20,20 @@ import { PATHS, type AuthContext } from './context';
 import { ACCESS_TOKEN_ALG, SIGNING_ALGS } from './keys';
 
 /** Every claim an ID token or the userinfo endpoint may carry (userinfo.ts, id-tokens.ts). */
-export const CLAIMS_SUPPORTED = ['iss', 'sub', 'aud', 'exp', 'iat', 'auth_time', 'nonce', 'at_hash', 'name', 'preferred_username', 'roles', 'fhirUser'];
+export const CLAIMS_SUPPORTED = [
+  'iss',
+  'sub',
+  'aud',
+  'exp',
+  'iat',
+  'auth_time',
+  'nonce',
+  'at_hash',
+  'name',
+  'preferred_username',
+  'roles',
+  'fhirUser',
+];
 
 const CLIENT_AUTH_WITHOUT_NONE = SUPPORTED_AUTH_METHODS.filter((m) => m !== 'none');
 
@@ -51,7 +64,7 @@ export function authorizationServerMetadata(baseUrl: string) {
     // OpenID Connect Discovery 1.0 §3.
     subject_types_supported: ['public'],
     // RS256 first: the default, and the one every OpenID client must support (Core 1.0 §15.1).
-    id_token_signing_alg_values_supported: ['RS256', 'ES256'] satisfies typeof SIGNING_ALGS[number][],
+    id_token_signing_alg_values_supported: ['RS256', 'ES256'] satisfies (typeof SIGNING_ALGS)[number][],
     claims_supported: CLAIMS_SUPPORTED,
     claims_parameter_supported: false,
     request_parameter_supported: false,
@@ -120,10 +133,16 @@ export function protectedResourceMetadata(baseUrl: string) {
  * object; the values this server sets are in the functions above and in docs/security.md.
  */
 const discoveryDocument = (id: string, description: string) => z.record(z.string(), z.unknown()).meta({ id, description });
-const smartConfigurationDocument = discoveryDocument('SmartConfiguration', 'SMART App Launch v2 configuration (https://hl7.org/fhir/smart-app-launch/conformance.html)');
+const smartConfigurationDocument = discoveryDocument(
+  'SmartConfiguration',
+  'SMART App Launch v2 configuration (https://hl7.org/fhir/smart-app-launch/conformance.html)',
+);
 const protectedResourceDocument = discoveryDocument('ProtectedResourceMetadata', 'OAuth 2.0 Protected Resource Metadata (RFC 9728)');
-const authorizationServerDocument = discoveryDocument('AuthorizationServerMetadata', 'OAuth 2.0 Authorization Server Metadata (RFC 8414), also the OpenID Provider Metadata (OpenID Connect Discovery 1.0)');
-const jwksDocument = discoveryDocument('JsonWebKeySet', 'A JWK Set (RFC 7517): `keys`, each key\'s members by its kty');
+const authorizationServerDocument = discoveryDocument(
+  'AuthorizationServerMetadata',
+  'OAuth 2.0 Authorization Server Metadata (RFC 8414), also the OpenID Provider Metadata (OpenID Connect Discovery 1.0)',
+);
+const jwksDocument = discoveryDocument('JsonWebKeySet', "A JWK Set (RFC 7517): `keys`, each key's members by its kty");
 
 export function discoveryRoutes(ctx: AuthContext): FastifyPluginAsyncZod {
   const base = ctx.config.baseUrl;
@@ -133,17 +152,31 @@ export function discoveryRoutes(ctx: AuthContext): FastifyPluginAsyncZod {
   const smart = smartConfiguration(base);
   return async (app) => {
     for (const path of ['/.well-known/smart-configuration', `${FHIR_BASE_PATH}/.well-known/smart-configuration`]) {
-      app.get(path, { schema: { tags: ['discovery'], summary: 'SMART App Launch v2 configuration (the authorization server\'s SMART endpoints and capabilities)', response: { 200: smartConfigurationDocument } } }, async (_req, reply) => {
-        reply.header('cache-control', 'public, max-age=300');
-        return smart;
-      });
+      app.get(
+        path,
+        {
+          schema: {
+            tags: ['discovery'],
+            summary: "SMART App Launch v2 configuration (the authorization server's SMART endpoints and capabilities)",
+            response: { 200: smartConfigurationDocument },
+          },
+        },
+        async (_req, reply) => {
+          reply.header('cache-control', 'public, max-age=300');
+          return smart;
+        },
+      );
     }
-    app.get('/.well-known/oauth-protected-resource', {
-      schema: { tags: ['discovery'], summary: 'Protected Resource Metadata (RFC 9728)', response: { 200: protectedResourceDocument } },
-    }, async (_req, reply) => {
-      reply.header('cache-control', 'public, max-age=300');
-      return prm;
-    });
+    app.get(
+      '/.well-known/oauth-protected-resource',
+      {
+        schema: { tags: ['discovery'], summary: 'Protected Resource Metadata (RFC 9728)', response: { 200: protectedResourceDocument } },
+      },
+      async (_req, reply) => {
+        reply.header('cache-control', 'public, max-age=300');
+        return prm;
+      },
+    );
     for (const [path, summary] of [
       ['/.well-known/oauth-authorization-server', 'Authorization Server Metadata (RFC 8414)'],
       ['/.well-known/openid-configuration', 'OpenID Provider Metadata (OpenID Connect Discovery 1.0): the same document'],
@@ -153,9 +186,19 @@ export function discoveryRoutes(ctx: AuthContext): FastifyPluginAsyncZod {
         return asm;
       });
     }
-    app.get(PATHS.jwks, { schema: { tags: ['discovery'], summary: 'Token signing keys (JWK Set): ES256 (access tokens, ES256 ID tokens) and RS256 (ID tokens)', response: { 200: jwksDocument } } }, async (_req, reply) => {
-      reply.header('cache-control', 'public, max-age=60');
-      return ctx.keys.jwks();
-    });
+    app.get(
+      PATHS.jwks,
+      {
+        schema: {
+          tags: ['discovery'],
+          summary: 'Token signing keys (JWK Set): ES256 (access tokens, ES256 ID tokens) and RS256 (ID tokens)',
+          response: { 200: jwksDocument },
+        },
+      },
+      async (_req, reply) => {
+        reply.header('cache-control', 'public, max-age=60');
+        return ctx.keys.jwks();
+      },
+    );
   };
 }

@@ -49,7 +49,11 @@ declare module 'fastify' {
      * every scope in `scopes`, the refusal audit; throws the same 401/403/503 problems. The token is
      * the request's `Authorization: Bearer` unless `token` is given.
      */
-    verifyBearer: (req: FastifyRequest, scopes: readonly Scope[], options?: { token?: string | undefined; detail?: Record<string, unknown> }) => Promise<Principal>;
+    verifyBearer: (
+      req: FastifyRequest,
+      scopes: readonly Scope[],
+      options?: { token?: string | undefined; detail?: Record<string, unknown> },
+    ) => Promise<Principal>;
     /** The one bearer check itself (for refusals decided outside it, e.g. a bound MCP session). */
     bearerAuth: BearerAuthenticator;
     /** The shared revocation list (live streams re-check their tokens against it). */
@@ -66,7 +70,9 @@ export function authPlugin(deps: GatewayDeps) {
     const keys = new KeyStore(deps.pool, deps.config.KEY_ENCRYPTION_SECRET, deps.config.KEY_RELOAD_COOLDOWN_SECONDS * 1000);
     await keys.load();
     // Rotations and withdrawals by an operator reach this instance within one interval, no restart.
-    keys.startRefresh(deps.config.SIGNING_KEY_REFRESH_SECONDS, (err) => deps.logger.error({ err }, 'signing key refresh failed; keeping the keys loaded before'));
+    keys.startRefresh(deps.config.SIGNING_KEY_REFRESH_SECONDS, (err) =>
+      deps.logger.error({ err }, 'signing key refresh failed; keeping the keys loaded before'),
+    );
     app.addHook('onClose', async () => keys.stopRefresh());
     const revocations = new RevocationList(deps.pool, deps.redis);
     await revocations.restore();
@@ -88,14 +94,26 @@ export function authPlugin(deps: GatewayDeps) {
     app.addHook('onSend', noStoreWhenAuthenticated);
     await app.register(rateLimitsPlugin(deps));
     limitOAuthEndpoints(app, ctx);
-    for (const routes of [discoveryRoutes, registrationRoutes, adminRoutes, authorizeRoutes, tokenEndpoint, revocationRoutes, identityRoutes, userInfoRoutes, sandboxRoutes]) {
+    for (const routes of [
+      discoveryRoutes,
+      registrationRoutes,
+      adminRoutes,
+      authorizeRoutes,
+      tokenEndpoint,
+      revocationRoutes,
+      identityRoutes,
+      userInfoRoutes,
+      sandboxRoutes,
+    ]) {
       await app.register(routes(ctx));
     }
     app.decorate('signingKeys', keys);
     app.decorate('revocations', revocations);
     app.decorate('bearerAuth', bearer);
-    app.decorate('verifyBearer', (req: FastifyRequest, scopes: readonly Scope[], options: { token?: string | undefined; detail?: Record<string, unknown> } = {}) =>
-      bearer.authenticate(options.token ?? bearerToken(req.headers.authorization), { all: scopes }, bearerContextOf(req, options.detail)),
+    app.decorate(
+      'verifyBearer',
+      (req: FastifyRequest, scopes: readonly Scope[], options: { token?: string | undefined; detail?: Record<string, unknown> } = {}) =>
+        bearer.authenticate(options.token ?? bearerToken(req.headers.authorization), { all: scopes }, bearerContextOf(req, options.detail)),
     );
   };
   return fp(plugin, { name: 'vitalis-auth', fastify: '5.x' });

@@ -78,7 +78,13 @@ export async function mintInitialAccessToken(
      VALUES ($1, $2, $3, $4, now() + make_interval(secs => $5), $6) RETURNING extract(epoch FROM expires_at)::bigint AS exp`,
     [hash(token), opts.role, opts.label ?? '', opts.createdBy, ttl, opts.maxUses],
   );
-  return { initial_access_token: token, role: opts.role, expires_at: Number(rows[0]!.exp), max_uses: opts.maxUses, label: opts.label ?? '' };
+  return {
+    initial_access_token: token,
+    role: opts.role,
+    expires_at: Number(rows[0]!.exp),
+    max_uses: opts.maxUses,
+    label: opts.label ?? '',
+  };
 }
 
 /**

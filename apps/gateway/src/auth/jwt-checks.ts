@@ -5,7 +5,14 @@
  * trusted-issuer subject tokens (RFC 8693). The signature is verified afterwards with
  * `verifySignature`, which checks nothing else: these rules live here only.
  */
-import { compactVerify, decodeJwt, decodeProtectedHeader, type JWTPayload, type JWTVerifyGetKey, type ProtectedHeaderParameters } from 'jose';
+import {
+  compactVerify,
+  decodeJwt,
+  decodeProtectedHeader,
+  type JWTPayload,
+  type JWTVerifyGetKey,
+  type ProtectedHeaderParameters,
+} from 'jose';
 
 export interface JwtRules {
   /** Accepted `alg` values (asymmetric only). */
@@ -45,12 +52,15 @@ export function checkUnverifiedJwt(token: string, rules: JwtRules): { header: Pr
   } catch {
     throw new JwtCheckError('is not a JWT');
   }
-  if (typeof header.alg !== 'string' || !rules.algorithms.includes(header.alg)) throw new JwtCheckError(`alg must be one of ${rules.algorithms.join(', ')}`);
-  if (header.kid !== undefined && (typeof header.kid !== 'string' || !KID.test(header.kid))) throw new JwtCheckError('kid must be 1 to 256 printable characters');
+  if (typeof header.alg !== 'string' || !rules.algorithms.includes(header.alg))
+    throw new JwtCheckError(`alg must be one of ${rules.algorithms.join(', ')}`);
+  if (header.kid !== undefined && (typeof header.kid !== 'string' || !KID.test(header.kid)))
+    throw new JwtCheckError('kid must be 1 to 256 printable characters');
   if (header.crit !== undefined || header.b64 !== undefined) throw new JwtCheckError('crit and b64 header parameters are not accepted');
 
   if (payload.iss !== rules.issuer) throw new JwtCheckError('iss is not the expected issuer');
-  if (rules.subject !== undefined ? payload.sub !== rules.subject : typeof payload.sub !== 'string' || payload.sub === '') throw new JwtCheckError('sub is missing or not the expected subject');
+  if (rules.subject !== undefined ? payload.sub !== rules.subject : typeof payload.sub !== 'string' || payload.sub === '')
+    throw new JwtCheckError('sub is missing or not the expected subject');
   const aud = typeof payload.aud === 'string' ? [payload.aud] : Array.isArray(payload.aud) ? payload.aud : [];
   if (!aud.some((a) => rules.audiences.includes(a))) throw new JwtCheckError('aud does not name this server');
 
@@ -58,10 +68,13 @@ export function checkUnverifiedJwt(token: string, rules: JwtRules): { header: Pr
   const tolerance = rules.clockToleranceSeconds;
   if (typeof payload.exp !== 'number' || !Number.isFinite(payload.exp)) throw new JwtCheckError('exp is required');
   if (payload.exp <= now - tolerance) throw new JwtCheckError('has expired');
-  if (rules.maxLifetimeSeconds !== undefined && payload.exp - now > rules.maxLifetimeSeconds) throw new JwtCheckError(`must expire within ${rules.maxLifetimeSeconds} s`);
-  if (payload.nbf !== undefined && (typeof payload.nbf !== 'number' || payload.nbf > now + tolerance)) throw new JwtCheckError('is not valid yet (nbf)');
+  if (rules.maxLifetimeSeconds !== undefined && payload.exp - now > rules.maxLifetimeSeconds)
+    throw new JwtCheckError(`must expire within ${rules.maxLifetimeSeconds} s`);
+  if (payload.nbf !== undefined && (typeof payload.nbf !== 'number' || payload.nbf > now + tolerance))
+    throw new JwtCheckError('is not valid yet (nbf)');
   if (payload.iat !== undefined && typeof payload.iat !== 'number') throw new JwtCheckError('iat must be a number');
-  if (rules.requireJti && (typeof payload.jti !== 'string' || !JTI.test(payload.jti))) throw new JwtCheckError('jti is required (1 to 256 visible ASCII characters)');
+  if (rules.requireJti && (typeof payload.jti !== 'string' || !JTI.test(payload.jti)))
+    throw new JwtCheckError('jti is required (1 to 256 visible ASCII characters)');
   return { header, payload };
 }
 

@@ -104,7 +104,9 @@ export class KeyStore {
     const { rows } = await this.pool.query<{ kid: string; alg: string; public_jwk: JWK }>(
       'SELECT kid, alg, public_jwk FROM oauth_signing_keys WHERE withdrawn_at IS NULL ORDER BY created_at DESC',
     );
-    const stored: StoredKey[] = rows.filter((r) => isSigningAlg(r.alg)).map((r) => ({ kid: r.kid, alg: r.alg as SigningAlg, publicJwk: r.public_jwk }));
+    const stored: StoredKey[] = rows
+      .filter((r) => isSigningAlg(r.alg))
+      .map((r) => ({ kid: r.kid, alg: r.alg as SigningAlg, publicJwk: r.public_jwk }));
     const verifyKeys = new Map<string, VerifyKey>();
     for (const k of stored) {
       verifyKeys.set(k.kid, this.#verifyKeys.get(k.kid) ?? { alg: k.alg, key: (await importJWK(k.publicJwk, k.alg)) as CryptoKey });
@@ -186,7 +188,11 @@ async function createSigningKey(db: Pick<Pool, 'query'>, secret: string, alg: Si
  * rotation retires the active key of each algorithm in `algs` (default: all; their tokens stay
  * valid until they expire) and makes new ones. Returns the new kid per algorithm.
  */
-export async function rotateSigningKeys(pool: Pool, secret: string, algs: readonly SigningAlg[] = SIGNING_ALGS): Promise<Partial<Record<SigningAlg, string>>> {
+export async function rotateSigningKeys(
+  pool: Pool,
+  secret: string,
+  algs: readonly SigningAlg[] = SIGNING_ALGS,
+): Promise<Partial<Record<SigningAlg, string>>> {
   return withTransaction(pool, async (tx) => {
     const kids: Partial<Record<SigningAlg, string>> = {};
     for (const alg of algs) {
@@ -204,7 +210,10 @@ export async function rotateSigningKeys(pool: Pool, secret: string, algs: readon
  */
 export async function withdrawSigningKey(pool: Pool, secret: string, kid: string): Promise<{ withdrawn: boolean; newKid?: string }> {
   return withTransaction(pool, async (tx) => {
-    const { rows } = await tx.query<{ retired: boolean; alg: SigningAlg }>('SELECT retired_at IS NOT NULL AS retired, alg FROM oauth_signing_keys WHERE kid = $1 AND withdrawn_at IS NULL FOR UPDATE', [kid]);
+    const { rows } = await tx.query<{ retired: boolean; alg: SigningAlg }>(
+      'SELECT retired_at IS NOT NULL AS retired, alg FROM oauth_signing_keys WHERE kid = $1 AND withdrawn_at IS NULL FOR UPDATE',
+      [kid],
+    );
     if (!rows[0]) return { withdrawn: false };
     let newKid: string | undefined;
     if (!rows[0].retired) {

@@ -102,12 +102,26 @@ export class LoginThrottle {
     const user = usernameKey(username, address);
     const addr = addressKey(address);
     const [kind, waitMs, first] = (await this.redis.eval(
-      BEGIN, 4, addr, user, `${addr}:noted`, `${user}:noted`,
-      String(nowMs), String(s.addressMaxFailures), String(s.windowSeconds * 1000),
-      String(s.userFreeFailures), String(s.userDelaySeconds * 1000), String(s.userMaxDelaySeconds * 1000),
+      BEGIN,
+      4,
+      addr,
+      user,
+      `${addr}:noted`,
+      `${user}:noted`,
+      String(nowMs),
+      String(s.addressMaxFailures),
+      String(s.windowSeconds * 1000),
+      String(s.userFreeFailures),
+      String(s.userDelaySeconds * 1000),
+      String(s.userMaxDelaySeconds * 1000),
     )) as [string, number, number];
     if (kind === 'ok') return { allowed: true };
-    return { allowed: false, by: kind === 'address' ? 'address' : 'username', retryAfter: Math.max(1, Math.ceil(Number(waitMs) / 1000)), first: Number(first) === 1 };
+    return {
+      allowed: false,
+      by: kind === 'address' ? 'address' : 'username',
+      retryAfter: Math.max(1, Math.ceil(Number(waitMs) / 1000)),
+      first: Number(first) === 1,
+    };
   }
 
   /** The password was right: the attempt was no failure. */

@@ -57,7 +57,14 @@ export function unauthorized(baseUrl: string, reason?: string): HttpProblem {
   const detail = reason
     ? `The Bearer token is invalid: ${reason}. See ${baseUrl}/auth.md for how to obtain a valid token.`
     : `A Bearer token is required. See ${baseUrl}/auth.md for how to obtain one.`;
-  return new HttpProblem(401, 'unauthorized', 'Unauthorized', detail, {}, {
-    'www-authenticate': bearerChallenge(baseUrl, reason ? { error: 'invalid_token', error_description: reason } : {}),
-  });
+  return new HttpProblem(
+    401,
+    'unauthorized',
+    'Unauthorized',
+    detail,
+    {},
+    {
+      'www-authenticate': bearerChallenge(baseUrl, reason ? { error: 'invalid_token', error_description: reason } : {}),
+    },
+  );
 }

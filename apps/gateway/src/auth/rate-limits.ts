@@ -128,7 +128,12 @@ export function rateLimitsPlugin(deps: GatewayDeps) {
             clientIds.delete(req);
           }
           if (result.isAllowed) return { exceeded: false, max: rule.max, remaining: rule.max, resetSeconds: rule.windowSeconds };
-          const verdict = { exceeded: result.isExceeded, max: result.max, remaining: result.remaining, resetSeconds: Math.max(1, result.ttlInSeconds) };
+          const verdict = {
+            exceeded: result.isExceeded,
+            max: result.max,
+            remaining: result.remaining,
+            resetSeconds: Math.max(1, result.ttlInSeconds),
+          };
           if (verdict.exceeded) await noteFirstRefusal(deps, req, rule, result.key, verdict.resetSeconds, clientId);
           return verdict;
         };
@@ -137,7 +142,9 @@ export function rateLimitsPlugin(deps: GatewayDeps) {
         const keysOf = (req: FastifyRequest, clientId: string | undefined) => [
           `${FAILURES_PREFIX}${rule.name}:${clientAddress(req)}`,
           // the presented client id, hashed: it is caller input and may be anything
-          ...(clientId === undefined ? [] : [`${FAILURES_PREFIX}${rule.name}:client:${createHash('sha256').update(clientId).digest('base64url')}`]),
+          ...(clientId === undefined
+            ? []
+            : [`${FAILURES_PREFIX}${rule.name}:client:${createHash('sha256').update(clientId).digest('base64url')}`]),
         ];
         return {
           check: async (req, clientId) => {
@@ -152,7 +159,14 @@ export function rateLimitsPlugin(deps: GatewayDeps) {
             if (ttlMs === 0) return { exceeded: false, max: rule.max, remaining: rule.max, resetSeconds: rule.windowSeconds };
             const verdict = { exceeded: true, max: rule.max, remaining: 0, resetSeconds: Math.max(1, Math.ceil(ttlMs / 1000)) };
             // the presented client id is not audited as the actor: nobody proved to be that client
-            await noteFirstRefusal(deps, req, { name: rule.name, max: rule.max, windowSeconds: rule.windowSeconds }, `failures:${keys.join(':')}`, verdict.resetSeconds, undefined);
+            await noteFirstRefusal(
+              deps,
+              req,
+              { name: rule.name, max: rule.max, windowSeconds: rule.windowSeconds },
+              `failures:${keys.join(':')}`,
+              verdict.resetSeconds,
+              undefined,
+            );
             return verdict;
           },
           failed: async (req, clientId) => {
@@ -171,7 +185,14 @@ export function rateLimitsPlugin(deps: GatewayDeps) {
 }
 
 /** One audit row per rule, key and window: the first refusal (a marker in Redis until the window ends). */
-async function noteFirstRefusal(deps: GatewayDeps, req: FastifyRequest, rule: RateLimitRule, counterKey: string, ttlSeconds: number, clientId: string | undefined): Promise<void> {
+async function noteFirstRefusal(
+  deps: GatewayDeps,
+  req: FastifyRequest,
+  rule: RateLimitRule,
+  counterKey: string,
+  ttlSeconds: number,
+  clientId: string | undefined,
+): Promise<void> {
   try {
     const first = await deps.redis.set(`${NOTED_PREFIX}${counterKey}`, '1', 'EX', ttlSeconds, 'NX');
     if (first !== 'OK') return;

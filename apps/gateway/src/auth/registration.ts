@@ -32,7 +32,9 @@ function sameSecret(presented: string, expected: string): boolean {
 
 /** RFC 7591 §3: errors on the initial access token follow RFC 6750. */
 const invalidInitialAccessToken = (description: string) =>
-  new OAuthError(401, 'invalid_token', description, { 'www-authenticate': `Bearer realm="vitalis", error="invalid_token", error_description="${description}"` });
+  new OAuthError(401, 'invalid_token', description, {
+    'www-authenticate': `Bearer realm="vitalis", error="invalid_token", error_description="${description}"`,
+  });
 
 export function registrationRoutes(ctx: AuthContext): FastifyPluginAsyncZod {
   /** Who vouches for this registration (the presented initial access token, if any). */
@@ -57,64 +59,98 @@ export function registrationRoutes(ctx: AuthContext): FastifyPluginAsyncZod {
     // operator-set number of registrations; a wrong one is refused before anything is stored), not
     // by the address: the operator's own tools (`make run`'s demo seed) never wait behind
     // strangers' registrations from the same address.
-    const perAddress = app.rateLimiter({ name: 'registration', max: ctx.config.REGISTRATION_ADDRESS_RATE_LIMIT, windowSeconds: ctx.config.REGISTRATION_RATE_WINDOW_SECONDS });
-    app.post(PATHS.register, {
-      attachValidation: true,
-      errorHandler: oauthRequestErrors('invalid_client_metadata'),
-      onRequest: async (req, reply) => {
-        if (req.headers.authorization !== undefined) return;
-        const verdict = await perAddress(req);
-        if (verdict.exceeded) {
-          return sendOAuthError(reply, rateLimited(`too many registrations from this address (${verdict.max} per window); retry after ${verdict.resetSeconds} s`, verdict.resetSeconds));
-        }
-      },
-      schema: {
-        'x-rate-limited': true,
-        tags: ['oauth'],
-        summary: 'Register a client (RFC 7591): open for the public scopes; a role through an initial access token or a software statement',
-        body: registrationRequestSchema.meta({ example: { client_name: 'Ward dashboard', grant_types: ['client_credentials'], token_endpoint_auth_method: 'client_secret_basic', scope: 'read:vitals' } }),
-        response: { 201: registrationResponseSchema, 400: oauthErrorSchema, 401: oauthErrorSchema, 429: oauthErrorSchema.describe('Rate limited: error "temporarily_unavailable"; Retry-After says when to try again') },
-      },
-    }, async (req, reply) => {
-      try {
-        if (req.validationError) throw new OAuthError(400, 'invalid_client_metadata', req.validationError.message);
-        let authority = await authorityOf(req.headers.authorization);
-        let body = req.body;
-        let statement: { issuer: string; softwareId?: string } | undefined;
-        if (body.software_statement !== undefined) {
-          const verified = await verifySoftwareStatement(body.software_statement, ctx.config.SOFTWARE_STATEMENT_ISSUERS);
-          const merged = registrationRequestSchema.safeParse({ ...body, ...verified.metadata });
-          if (!merged.success) throw new OAuthError(400, 'invalid_software_statement', 'the software statement carries invalid client metadata');
-          body = merged.data;
-          statement = { issuer: verified.issuer, ...(verified.softwareId ? { softwareId: verified.softwareId } : {}) };
-          // An initial access token's role and a statement's role are both an operator's word; the token's wins.
-          if (authority.registration === 'open') authority = { registration: 'software_statement', role: verified.role };
-        }
-        const registered = await registerClient(ctx.pool, body, authority, { jwksAllowHosts: ctx.keySets.allowHosts });
-        await recordAudit(ctx.pool, {
-          action: 'client.registered',
-          outcome: 'success',
-          clientId: registered.client_id,
-          scope: registered.scope,
-          resourceType: 'Client',
-          resourceId: registered.client_id,
-          requestId: req.id,
-          ip: req.ip,
-          detail: {
-            grant_types: registered.grant_types,
-            token_endpoint_auth_method: registered.token_endpoint_auth_method,
-            registration: authority.registration,
-            role: authority.role,
-            ...(registered.requested_scope ? { requested_scope: registered.requested_scope, approval: 'pending' } : {}),
-            ...(statement ? { software_statement_issuer: statement.issuer, software_id: statement.softwareId } : {}),
-          },
-        });
-        return reply.code(201).header('cache-control', 'no-store').header('pragma', 'no-cache').send(registered);
-      } catch (err) {
-        if (!(err instanceof OAuthError)) throw err;
-        await recordAudit(ctx.pool, { action: 'client.refused', outcome: 'failure', requestId: req.id, ip: req.ip, detail: { error: err.code, reason: err.description } });
-        return sendOAuthError(reply, err);
-      }
+    const perAddress = app.rateLimiter({
+      name: 'registration',
+      max: ctx.config.REGISTRATION_ADDRESS_RATE_LIMIT,
+      windowSeconds: ctx.config.REGISTRATION_RATE_WINDOW_SECONDS,
     });
+    app.post(
+      PATHS.register,
+      {
+        attachValidation: true,
+        errorHandler: oauthRequestErrors('invalid_client_metadata'),
+        onRequest: async (req, reply) => {
+          if (req.headers.authorization !== undefined) return;
+          const verdict = await perAddress(req);
+          if (verdict.exceeded) {
+            return sendOAuthError(
+              reply,
+              rateLimited(
+                `too many registrations from this address (${verdict.max} per window); retry after ${verdict.resetSeconds} s`,
+                verdict.resetSeconds,
+              ),
+            );
+          }
+        },
+        schema: {
+          'x-rate-limited': true,
+          tags: ['oauth'],
+          summary:
+            'Register a client (RFC 7591): open for the public scopes; a role through an initial access token or a software statement',
+          body: registrationRequestSchema.meta({
+            example: {
+              client_name: 'Ward dashboard',
+              grant_types: ['client_credentials'],
+              token_endpoint_auth_method: 'client_secret_basic',
+              scope: 'read:vitals',
+            },
+          }),
+          response: {
+            201: registrationResponseSchema,
+            400: oauthErrorSchema,
+            401: oauthErrorSchema,
+            429: oauthErrorSchema.describe('Rate limited: error "temporarily_unavailable"; Retry-After says when to try again'),
+          },
+        },
+      },
+      async (req, reply) => {
+        try {
+          if (req.validationError) throw new OAuthError(400, 'invalid_client_metadata', req.validationError.message);
+          let authority = await authorityOf(req.headers.authorization);
+          let body = req.body;
+          let statement: { issuer: string; softwareId?: string } | undefined;
+          if (body.software_statement !== undefined) {
+            const verified = await verifySoftwareStatement(body.software_statement, ctx.config.SOFTWARE_STATEMENT_ISSUERS);
+            const merged = registrationRequestSchema.safeParse({ ...body, ...verified.metadata });
+            if (!merged.success)
+              throw new OAuthError(400, 'invalid_software_statement', 'the software statement carries invalid client metadata');
+            body = merged.data;
+            statement = { issuer: verified.issuer, ...(verified.softwareId ? { softwareId: verified.softwareId } : {}) };
+            // An initial access token's role and a statement's role are both an operator's word; the token's wins.
+            if (authority.registration === 'open') authority = { registration: 'software_statement', role: verified.role };
+          }
+          const registered = await registerClient(ctx.pool, body, authority, { jwksAllowHosts: ctx.keySets.allowHosts });
+          await recordAudit(ctx.pool, {
+            action: 'client.registered',
+            outcome: 'success',
+            clientId: registered.client_id,
+            scope: registered.scope,
+            resourceType: 'Client',
+            resourceId: registered.client_id,
+            requestId: req.id,
+            ip: req.ip,
+            detail: {
+              grant_types: registered.grant_types,
+              token_endpoint_auth_method: registered.token_endpoint_auth_method,
+              registration: authority.registration,
+              role: authority.role,
+              ...(registered.requested_scope ? { requested_scope: registered.requested_scope, approval: 'pending' } : {}),
+              ...(statement ? { software_statement_issuer: statement.issuer, software_id: statement.softwareId } : {}),
+            },
+          });
+          return reply.code(201).header('cache-control', 'no-store').header('pragma', 'no-cache').send(registered);
+        } catch (err) {
+          if (!(err instanceof OAuthError)) throw err;
+          await recordAudit(ctx.pool, {
+            action: 'client.refused',
+            outcome: 'failure',
+            requestId: req.id,
+            ip: req.ip,
+            detail: { error: err.code, reason: err.description },
+          });
+          return sendOAuthError(reply, err);
+        }
+      },
+    );
   };
 }

@@ -19,10 +19,10 @@ export class RevocationList {
   async revoke(jti: string, expiresAt: number): Promise<void> {
     const ttl = expiresAt - Math.floor(Date.now() / 1000);
     if (ttl <= 0) return; // already dead
-    await this.pool.query(
-      'INSERT INTO oauth_revocations (jti, expires_at) VALUES ($1, to_timestamp($2)) ON CONFLICT (jti) DO NOTHING',
-      [jti, expiresAt],
-    );
+    await this.pool.query('INSERT INTO oauth_revocations (jti, expires_at) VALUES ($1, to_timestamp($2)) ON CONFLICT (jti) DO NOTHING', [
+      jti,
+      expiresAt,
+    ]);
     await this.redis.set(key(jti), '1', 'EX', ttl);
   }
 

@@ -33,9 +33,11 @@ const sandboxResponse = z.object({
  * needs no sandbox credentials).
  */
 export function sandboxExhausted(baseUrl: string, max: number, windowSeconds: number, retryAfterSeconds: number): string {
-  return `The sandbox hands out ${max} credentials per ${windowSeconds} s to each network address, shared by everyone behind yours, `
-    + `and they are used up. Retry after ${retryAfterSeconds} s (Retry-After), or register a client of your own instead: `
-    + `POST ${baseUrl}${PATHS.register} then the client_credentials grant, which need no sandbox credentials (${baseUrl}/auth.md, steps 2 and 3).`;
+  return (
+    `The sandbox hands out ${max} credentials per ${windowSeconds} s to each network address, shared by everyone behind yours, ` +
+    `and they are used up. Retry after ${retryAfterSeconds} s (Retry-After), or register a client of your own instead: ` +
+    `POST ${baseUrl}${PATHS.register} then the client_credentials grant, which need no sandbox credentials (${baseUrl}/auth.md, steps 2 and 3).`
+  );
 }
 
 export function sandboxRoutes(ctx: AuthContext): FastifyPluginAsyncZod {
@@ -47,36 +49,62 @@ export function sandboxRoutes(ctx: AuthContext): FastifyPluginAsyncZod {
     reply.header('ratelimit-remaining', String(verdict.remaining));
     reply.header('ratelimit-reset', String(verdict.resetSeconds));
     if (verdict.exceeded) {
-      throw tooManyRequests(sandboxExhausted(config.baseUrl, verdict.max, config.SANDBOX_RATE_WINDOW_SECONDS, verdict.resetSeconds), verdict.resetSeconds);
+      throw tooManyRequests(
+        sandboxExhausted(config.baseUrl, verdict.max, config.SANDBOX_RATE_WINDOW_SECONDS, verdict.resetSeconds),
+        verdict.resetSeconds,
+      );
     }
     const ttl = config.SANDBOX_TOKEN_TTL_SECONDS;
-    const client = await registerClient(pool, {
-      client_name: 'sandbox',
-      grant_types: ['client_credentials'],
-      response_types: [],
-      token_endpoint_auth_method: 'client_secret_post',
-      scope: SANDBOX_SCOPES.join(' '),
-      redirect_uris: [],
-    }, { registration: 'sandbox', role: null }, { expiresAt: new Date(Date.now() + ttl * 1000) });
-    const issued = await issueAccessToken(ctx.keys, ctx.tokenSettings, {
+    const client = await registerClient(
+      pool,
+      {
+        client_name: 'sandbox',
+        grant_types: ['client_credentials'],
+        response_types: [],
+        token_endpoint_auth_method: 'client_secret_post',
+        scope: SANDBOX_SCOPES.join(' '),
+        redirect_uris: [],
+      },
+      { registration: 'sandbox', role: null },
+      { expiresAt: new Date(Date.now() + ttl * 1000) },
+    );
+    const issued = await issueAccessToken(
+      ctx.keys,
+      ctx.tokenSettings,
+      {
+        clientId: client.client_id,
+        subject: client.client_id,
+        scopes: SANDBOX_SCOPES,
+        roles: [],
+        authMethod: 'sandbox',
+        sandbox: true,
+      },
+      ttl,
+    );
+    await recordAudit(pool, {
+      action: 'token.issued',
+      outcome: 'success',
       clientId: client.client_id,
       subject: client.client_id,
-      scopes: SANDBOX_SCOPES,
-      roles: [],
-      authMethod: 'sandbox',
-      sandbox: true,
-    }, ttl);
-    await recordAudit(pool, { action: 'token.issued', outcome: 'success', clientId: client.client_id, subject: client.client_id, scope: client.scope, resourceType: 'Token', requestId: req.id, ip: req.ip, detail: { jti: issued.jti, grant_type: 'sandbox' } });
-    return reply.code(201).header('cache-control', 'no-store').send({
-      client_id: client.client_id,
-      client_secret: client.client_secret!,
-      client_secret_expires_at: client.client_secret_expires_at!,
-      access_token: issued.token,
-      token_type: 'Bearer' as const,
-      expires_in: ttl,
       scope: client.scope,
-      token_endpoint: endpointUrl(ctx, PATHS.token),
+      resourceType: 'Token',
+      requestId: req.id,
+      ip: req.ip,
+      detail: { jti: issued.jti, grant_type: 'sandbox' },
     });
+    return reply
+      .code(201)
+      .header('cache-control', 'no-store')
+      .send({
+        client_id: client.client_id,
+        client_secret: client.client_secret!,
+        client_secret_expires_at: client.client_secret_expires_at!,
+        access_token: issued.token,
+        token_type: 'Bearer' as const,
+        expires_in: ttl,
+        scope: client.scope,
+        token_endpoint: endpointUrl(ctx, PATHS.token),
+      });
   };
   const schema = {
     tags: ['oauth'],
@@ -86,7 +114,9 @@ export function sandboxRoutes(ctx: AuthContext): FastifyPluginAsyncZod {
     'x-rate-limited': true,
   };
   return async (app) => {
-    const handler = sandbox(app.rateLimiter({ name: 'sandbox', max: config.SANDBOX_RATE_LIMIT, windowSeconds: config.SANDBOX_RATE_WINDOW_SECONDS }));
+    const handler = sandbox(
+      app.rateLimiter({ name: 'sandbox', max: config.SANDBOX_RATE_LIMIT, windowSeconds: config.SANDBOX_RATE_WINDOW_SECONDS }),
+    );
     app.post(PATHS.sandbox, { schema }, handler);
     app.get(PATHS.sandbox, { schema }, handler);
   };

@@ -11,7 +11,16 @@ import type { SoftwareStatementIssuer } from '../config';
 import { OAuthError } from './oauth-errors';
 
 /** Registration metadata a statement may carry (and so override). */
-const METADATA = ['client_name', 'grant_types', 'response_types', 'token_endpoint_auth_method', 'scope', 'redirect_uris', 'jwks', 'jwks_uri'] as const;
+const METADATA = [
+  'client_name',
+  'grant_types',
+  'response_types',
+  'token_endpoint_auth_method',
+  'scope',
+  'redirect_uris',
+  'jwks',
+  'jwks_uri',
+] as const;
 const ALGS = ['ES256', 'ES384', 'EdDSA', 'PS256', 'RS256'];
 
 const invalid = (description: string) => new OAuthError(400, 'invalid_software_statement', description);
@@ -40,7 +49,12 @@ export async function verifySoftwareStatement(statement: string, issuers: Softwa
   if (!keys) keySets.set(issuer, (keys = createLocalJWKSet(issuer.jwks)));
   let payload: JWTPayload;
   try {
-    ({ payload } = await jwtVerify(statement, keys, { algorithms: ALGS, issuer: issuer.issuer, requiredClaims: ['iat'], clockTolerance: 5 }));
+    ({ payload } = await jwtVerify(statement, keys, {
+      algorithms: ALGS,
+      issuer: issuer.issuer,
+      requiredClaims: ['iat'],
+      clockTolerance: 5,
+    }));
   } catch {
     throw invalid('software_statement could not be verified (signature, iss, iat or exp)');
   }

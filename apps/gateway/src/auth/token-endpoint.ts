@@ -38,7 +38,10 @@ const tokenResponseSchema = z.object({
   refresh_token: z.string().optional(),
   issued_token_type: z.string().optional(),
   id_token: z.string().optional().describe('OpenID Connect ID token: authorization_code and refresh_token grants holding the openid scope'),
-  patient: z.string().optional().describe('SMART launch context: the signed-in patient user\'s patient id, when the grant holds launch/patient'),
+  patient: z
+    .string()
+    .optional()
+    .describe("SMART launch context: the signed-in patient user's patient id, when the grant holds launch/patient"),
 });
 
 export function sendOAuthError(reply: FastifyReply, err: OAuthError): FastifyReply {
@@ -69,8 +72,12 @@ export function oauthRequestErrors(code: 'invalid_request' | 'invalid_client_met
  * body, or fields that are not plain strings, is invalid_request (an OAuth body, not a problem).
  */
 export function assertFormRequest(req: FastifyRequest): void {
-  const type = String(req.headers['content-type'] ?? '').split(';')[0]!.trim().toLowerCase();
-  if (type !== 'application/x-www-form-urlencoded') throw new OAuthError(400, 'invalid_request', 'the body must be application/x-www-form-urlencoded');
+  const type = String(req.headers['content-type'] ?? '')
+    .split(';')[0]!
+    .trim()
+    .toLowerCase();
+  if (type !== 'application/x-www-form-urlencoded')
+    throw new OAuthError(400, 'invalid_request', 'the body must be application/x-www-form-urlencoded');
   if (req.validationError) throw new OAuthError(400, 'invalid_request', 'the form fields could not be read');
 }
 
@@ -82,7 +89,8 @@ function assertResource(ctx: AuthContext, body: Form): void {
   const value = body.resource;
   const resources = Array.isArray(value) ? value : value ? [value] : [];
   const base = ctx.config.baseUrl;
-  if (resources.some((r) => r !== base && !r.startsWith(`${base}/`))) throw new OAuthError(400, 'invalid_target', `this server only issues tokens for ${base}`);
+  if (resources.some((r) => r !== base && !r.startsWith(`${base}/`)))
+    throw new OAuthError(400, 'invalid_target', `this server only issues tokens for ${base}`);
 }
 
 const rateLimitedSchema = oauthErrorSchema.describe('Rate limited: error "temporarily_unavailable"; Retry-After says when to try again');
@@ -96,7 +104,11 @@ const rateLimitedSchema = oauthErrorSchema.describe('Rate limited: error "tempor
 export const SCRYPT_ENDPOINTS: readonly string[] = [PATHS.token, PATHS.introspect, PATHS.revoke];
 
 export function limitOAuthEndpoints(app: FastifyInstance, ctx: AuthContext): void {
-  const perAddress = app.rateLimiter({ name: 'oauth', max: ctx.config.OAUTH_ADDRESS_RATE_LIMIT, windowSeconds: ctx.config.OAUTH_RATE_WINDOW_SECONDS });
+  const perAddress = app.rateLimiter({
+    name: 'oauth',
+    max: ctx.config.OAUTH_ADDRESS_RATE_LIMIT,
+    windowSeconds: ctx.config.OAUTH_RATE_WINDOW_SECONDS,
+  });
   const check = async (req: FastifyRequest, reply: FastifyReply) => {
     const verdict = await perAddress(req);
     if (verdict.exceeded) {
@@ -107,7 +119,11 @@ export function limitOAuthEndpoints(app: FastifyInstance, ctx: AuthContext): voi
   app.addHook('onRoute', (route: RouteOptions) => {
     if (route.method !== 'POST' || !SCRYPT_ENDPOINTS.includes(route.url)) return;
     const schema = (route.schema ?? {}) as Record<string, unknown>;
-    route.schema = { ...schema, response: { ...(schema.response as object | undefined), 429: rateLimitedSchema }, 'x-rate-limited': true } as RouteOptions['schema'];
+    route.schema = {
+      ...schema,
+      response: { ...(schema.response as object | undefined), 429: rateLimitedSchema },
+      'x-rate-limited': true,
+    } as RouteOptions['schema'];
     const own = route.onRequest;
     route.onRequest = [...(own ? (Array.isArray(own) ? own : [own]) : []), check];
   });
@@ -133,7 +149,12 @@ export function clientAuthContext(ctx: AuthContext, path: string) {
 
 export function tokenEndpoint(ctx: AuthContext): FastifyPluginAsyncZod {
   return async (app) => {
-    const perClient = app.rateLimiter({ name: 'oauth-token', by: 'client', max: ctx.config.OAUTH_CLIENT_RATE_LIMIT, windowSeconds: ctx.config.OAUTH_RATE_WINDOW_SECONDS });
+    const perClient = app.rateLimiter({
+      name: 'oauth-token',
+      by: 'client',
+      max: ctx.config.OAUTH_CLIENT_RATE_LIMIT,
+      windowSeconds: ctx.config.OAUTH_RATE_WINDOW_SECONDS,
+    });
     // Failed client authentications (invalid_client) have a tighter budget of their own, per address
     // and per presented client id, checked before any secret is hashed or key set fetched.
     const authFailures = app.failureBudget({
@@ -142,81 +163,93 @@ export function tokenEndpoint(ctx: AuthContext): FastifyPluginAsyncZod {
       clientMax: ctx.config.OAUTH_AUTH_FAILURE_CLIENT_LIMIT,
       windowSeconds: ctx.config.OAUTH_RATE_WINDOW_SECONDS,
     });
-    app.post(PATHS.token, {
-      attachValidation: true,
-      errorHandler: oauthRequestErrors('invalid_request'),
-      schema: {
-        tags: ['oauth'],
-        summary: 'Token endpoint: client_credentials, authorization_code (PKCE), refresh_token, token exchange (RFC 8693)',
-        consumes: ['application/x-www-form-urlencoded'],
-        body: formBodySchema.meta({ example: { grant_type: 'client_credentials', scope: 'read:vitals write:vitals' } }),
-        response: { 200: tokenResponseSchema, 400: oauthErrorSchema, 401: oauthErrorSchema },
+    app.post(
+      PATHS.token,
+      {
+        attachValidation: true,
+        errorHandler: oauthRequestErrors('invalid_request'),
+        schema: {
+          tags: ['oauth'],
+          summary: 'Token endpoint: client_credentials, authorization_code (PKCE), refresh_token, token exchange (RFC 8693)',
+          consumes: ['application/x-www-form-urlencoded'],
+          body: formBodySchema.meta({ example: { grant_type: 'client_credentials', scope: 'read:vitals write:vitals' } }),
+          response: { 200: tokenResponseSchema, 400: oauthErrorSchema, 401: oauthErrorSchema },
+        },
       },
-    }, async (req: FastifyRequest<{ Body: Form }>, reply) => {
-      let clientId: string | undefined;
-      let presentedId: string | undefined;
-      let grantType: string | undefined;
-      try {
-        assertFormRequest(req);
-        const body = req.body ?? {};
-        grantType = field(body, 'grant_type');
-        if (!grantType) throw new OAuthError(400, 'invalid_request', 'grant_type is required');
-        // Own keys only: a grant_type of `constructor` must not find Object's.
-        const handler = Object.hasOwn(HANDLERS, grantType) ? HANDLERS[grantType] : undefined;
-        if (!handler) throw new OAuthError(400, 'unsupported_grant_type', `grant_type ${grantType} is not supported`);
-        assertResource(ctx, body);
-        // Token exchange may come without client authentication (spec section 5 step 5): the public form.
-        const auth = clientAuthContext(ctx, PATHS.token);
-        presentedId = presentedClient(req.headers.authorization, body)?.clientId;
-        const spent = await authFailures.check(req, presentedId);
-        if (spent.exceeded) {
-          ctx.metrics.tokenRefused(grantLabel(grantType), 'rate_limited');
-          return sendOAuthError(reply, rateLimited(`too many failed client authentications from this address or for this client; retry after ${spent.resetSeconds} s`, spent.resetSeconds));
-        }
-        const client = grantType === GRANT_TYPES.tokenExchange
-          ? await authenticateClient(auth, req.headers.authorization, body, false)
-          : await authenticateClient(auth, req.headers.authorization, body);
-        clientId = client?.clientId;
-        if (client) {
-          // Counted once the client is authenticated, so nobody can spend another client's budget.
-          const verdict = await perClient(req, client.clientId);
-          if (verdict.exceeded) {
+      async (req: FastifyRequest<{ Body: Form }>, reply) => {
+        let clientId: string | undefined;
+        let presentedId: string | undefined;
+        let grantType: string | undefined;
+        try {
+          assertFormRequest(req);
+          const body = req.body ?? {};
+          grantType = field(body, 'grant_type');
+          if (!grantType) throw new OAuthError(400, 'invalid_request', 'grant_type is required');
+          // Own keys only: a grant_type of `constructor` must not find Object's.
+          const handler = Object.hasOwn(HANDLERS, grantType) ? HANDLERS[grantType] : undefined;
+          if (!handler) throw new OAuthError(400, 'unsupported_grant_type', `grant_type ${grantType} is not supported`);
+          assertResource(ctx, body);
+          // Token exchange may come without client authentication (spec section 5 step 5): the public form.
+          const auth = clientAuthContext(ctx, PATHS.token);
+          presentedId = presentedClient(req.headers.authorization, body)?.clientId;
+          const spent = await authFailures.check(req, presentedId);
+          if (spent.exceeded) {
             ctx.metrics.tokenRefused(grantLabel(grantType), 'rate_limited');
-            return sendOAuthError(reply, tooMany(verdict, 'for this client'));
+            return sendOAuthError(
+              reply,
+              rateLimited(
+                `too many failed client authentications from this address or for this client; retry after ${spent.resetSeconds} s`,
+                spent.resetSeconds,
+              ),
+            );
           }
-          if (!client.grantTypes.includes(grantType)) throw new OAuthError(400, 'unauthorized_client', `this client is not registered for ${grantType}`);
+          const client =
+            grantType === GRANT_TYPES.tokenExchange
+              ? await authenticateClient(auth, req.headers.authorization, body, false)
+              : await authenticateClient(auth, req.headers.authorization, body);
+          clientId = client?.clientId;
+          if (client) {
+            // Counted once the client is authenticated, so nobody can spend another client's budget.
+            const verdict = await perClient(req, client.clientId);
+            if (verdict.exceeded) {
+              ctx.metrics.tokenRefused(grantLabel(grantType), 'rate_limited');
+              return sendOAuthError(reply, tooMany(verdict, 'for this client'));
+            }
+            if (!client.grantTypes.includes(grantType))
+              throw new OAuthError(400, 'unauthorized_client', `this client is not registered for ${grantType}`);
+          }
+          const result = client ? await handler({ ctx, client, body }) : await publicTokenExchange(ctx, body);
+          await recordAudit(ctx.pool, {
+            action: result.audit.action,
+            outcome: 'success',
+            clientId,
+            subject: result.audit.subject,
+            scope: result.audit.scope,
+            resourceType: 'Token',
+            requestId: req.id,
+            ip: req.ip,
+            detail: result.audit.detail,
+          });
+          ctx.metrics.tokenIssued(grantLabel(grantType));
+          return reply.header('cache-control', 'no-store').header('pragma', 'no-cache').send(result.response);
+        } catch (err) {
+          if (!(err instanceof OAuthError)) throw err;
+          if (err.code === 'invalid_client') await authFailures.failed(req, presentedId);
+          const { subject, ...detail } = err.auditDetail;
+          await recordAudit(ctx.pool, {
+            action: 'token.refused',
+            outcome: 'failure',
+            clientId,
+            subject: typeof subject === 'string' ? subject : undefined,
+            resourceType: 'Token',
+            requestId: req.id,
+            ip: req.ip,
+            detail: { error: err.code, reason: err.description, grant_type: grantType, ...detail },
+          });
+          ctx.metrics.tokenRefused(grantLabel(grantType), err.code);
+          return sendOAuthError(reply, err);
         }
-        const result = client ? await handler({ ctx, client, body }) : await publicTokenExchange(ctx, body);
-        await recordAudit(ctx.pool, {
-          action: result.audit.action,
-          outcome: 'success',
-          clientId,
-          subject: result.audit.subject,
-          scope: result.audit.scope,
-          resourceType: 'Token',
-          requestId: req.id,
-          ip: req.ip,
-          detail: result.audit.detail,
-        });
-        ctx.metrics.tokenIssued(grantLabel(grantType));
-        return reply.header('cache-control', 'no-store').header('pragma', 'no-cache').send(result.response);
-      } catch (err) {
-        if (!(err instanceof OAuthError)) throw err;
-        if (err.code === 'invalid_client') await authFailures.failed(req, presentedId);
-        const { subject, ...detail } = err.auditDetail;
-        await recordAudit(ctx.pool, {
-          action: 'token.refused',
-          outcome: 'failure',
-          clientId,
-          subject: typeof subject === 'string' ? subject : undefined,
-          resourceType: 'Token',
-          requestId: req.id,
-          ip: req.ip,
-          detail: { error: err.code, reason: err.description, grant_type: grantType, ...detail },
-        });
-        ctx.metrics.tokenRefused(grantLabel(grantType), err.code);
-        return sendOAuthError(reply, err);
-      }
-    });
+      },
+    );
   };
 }

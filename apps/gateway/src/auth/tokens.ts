@@ -26,7 +26,6 @@ export interface AccessTokenClaims {
   sandbox?: boolean;
 }
 
-
 export interface IssuedToken {
   token: string;
   jti: string;
@@ -38,7 +37,12 @@ export interface TokenSettings {
   audience: string;
 }
 
-export async function issueAccessToken(keys: KeyStore, settings: TokenSettings, claims: AccessTokenClaims, ttlSeconds: number): Promise<IssuedToken> {
+export async function issueAccessToken(
+  keys: KeyStore,
+  settings: TokenSettings,
+  claims: AccessTokenClaims,
+  ttlSeconds: number,
+): Promise<IssuedToken> {
   const { kid, privateKey } = keys.signingKey(ACCESS_TOKEN_ALG);
   const now = Math.floor(Date.now() / 1000);
   const jti = randomUUID();
@@ -80,7 +84,8 @@ export async function verifyAccessToken(
   let kid: string | undefined;
   try {
     const header = decodeProtectedHeader(token);
-    if (header.alg !== ACCESS_TOKEN_ALG || typeof header.kid !== 'string') throw new InvalidToken('unsupported token algorithm or missing kid');
+    if (header.alg !== ACCESS_TOKEN_ALG || typeof header.kid !== 'string')
+      throw new InvalidToken('unsupported token algorithm or missing kid');
     kid = header.kid;
   } catch (err) {
     if (err instanceof InvalidToken) throw err;
@@ -113,7 +118,12 @@ export async function verifyAccessToken(
  * needing read:vitals lets it through. Issuance bounded the SMART scopes by the role already.
  */
 function principalFrom(payload: JWTPayload): Principal {
-  const scopes = effectiveScopes(String(payload.scope ?? '').split(' ').filter(isScope), typeof payload.patient_id === 'string');
+  const scopes = effectiveScopes(
+    String(payload.scope ?? '')
+      .split(' ')
+      .filter(isScope),
+    typeof payload.patient_id === 'string',
+  );
   return {
     clientId: String(payload.client_id ?? payload.sub),
     subject: String(payload.sub),

@@ -19,10 +19,10 @@ import { PATHS, type AuthContext } from './context';
 import { fhirUserOf, findUser, type User } from './users';
 
 export const userInfoSchema = z.object({
-  sub: z.string().describe('The user id: the ID token\'s sub'),
+  sub: z.string().describe("The user id: the ID token's sub"),
   name: z.string().optional().describe('profile: the display name'),
   preferred_username: z.string().optional().describe('profile: the username'),
-  roles: z.array(z.string()).optional().describe('profile (Vitalis): the user\'s roles'),
+  roles: z.array(z.string()).optional().describe("profile (Vitalis): the user's roles"),
   fhirUser: z.string().optional().describe('SMART fhirUser: Patient/<id> for a patient user, Practitioner/<user id> otherwise'),
 });
 export type UserInfo = z.infer<typeof userInfoSchema>;

@@ -19,14 +19,29 @@ export interface User {
 export const DEMO_USERS: (User & { password: string })[] = [
   { userId: 'usr-demo-doctor', username: 'doctor', displayName: 'Dr. Demo Doctor', roles: ['doctor'], password: 'doctor-demo-pass' },
   { userId: 'usr-demo-nurse', username: 'nurse', displayName: 'Demo Nurse', roles: ['nurse'], password: 'nurse-demo-pass' },
-  { userId: 'usr-demo-reception', username: 'reception', displayName: 'Demo Reception', roles: ['reception'], password: 'reception-demo-pass' },
-  { userId: 'usr-demo-patient', username: 'patient', displayName: 'Demo Patient', roles: ['patient'], patientId: 'pat-0001', password: 'patient-demo-pass' },
+  {
+    userId: 'usr-demo-reception',
+    username: 'reception',
+    displayName: 'Demo Reception',
+    roles: ['reception'],
+    password: 'reception-demo-pass',
+  },
+  {
+    userId: 'usr-demo-patient',
+    username: 'patient',
+    displayName: 'Demo Patient',
+    roles: ['patient'],
+    patientId: 'pat-0001',
+    password: 'patient-demo-pass',
+  },
   { userId: 'usr-demo-admin', username: 'admin', displayName: 'Demo Admin', roles: ['admin'], password: 'admin-demo-pass' },
 ];
 
 /** Inserts missing demo users; existing rows (and changed passwords) are left alone. */
 export async function seedDemoUsers(pool: Pool): Promise<void> {
-  const { rows } = await pool.query<{ username: string }>('SELECT username FROM oauth_users WHERE username = ANY($1)', [DEMO_USERS.map((u) => u.username)]);
+  const { rows } = await pool.query<{ username: string }>('SELECT username FROM oauth_users WHERE username = ANY($1)', [
+    DEMO_USERS.map((u) => u.username),
+  ]);
   const present = new Set(rows.map((r) => r.username));
   for (const user of DEMO_USERS.filter((u) => !present.has(u.username))) {
     await createUser(pool, user, user.password);
@@ -52,13 +67,18 @@ function toUser(row: { user_id: string; username: string; display_name: string; 
 }
 
 export async function findUser(pool: Pool, userId: string): Promise<User | undefined> {
-  const { rows } = await pool.query('SELECT user_id, username, display_name, roles, patient_id FROM oauth_users WHERE user_id = $1', [userId]);
+  const { rows } = await pool.query('SELECT user_id, username, display_name, roles, patient_id FROM oauth_users WHERE user_id = $1', [
+    userId,
+  ]);
   return rows[0] ? toUser(rows[0]) : undefined;
 }
 
 /** The user when the password matches; undefined otherwise (same work either way). */
 export async function checkPassword(pool: Pool, username: string, password: string): Promise<User | undefined> {
-  const { rows } = await pool.query('SELECT user_id, username, display_name, roles, patient_id, password_hash FROM oauth_users WHERE username = $1', [username]);
+  const { rows } = await pool.query(
+    'SELECT user_id, username, display_name, roles, patient_id, password_hash FROM oauth_users WHERE username = $1',
+    [username],
+  );
   const ok = await verifySecret(password, rows[0]?.password_hash ?? DUMMY_HASH);
   return ok && rows[0] ? toUser(rows[0]) : undefined;
 }

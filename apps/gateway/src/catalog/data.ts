@@ -34,7 +34,11 @@ function normalRange(code: NumericVitalCode): { low: number; high: number } | un
 
 export const vitalCodes = () => [
   ...Object.values(NUMERIC_VITALS).map((v) => ({
-    code: v.code, system: v.system, display: v.display, unit: v.unit, possible: { min: v.min, max: v.max },
+    code: v.code,
+    system: v.system,
+    display: v.display,
+    unit: v.unit,
+    possible: { min: v.min, max: v.max },
     ...(normalRange(v.code) ? { normal: normalRange(v.code) } : {}),
   })),
   { code: ECG_LEAD_II.code, system: ECG_LEAD_II.system, display: ECG_LEAD_II.display, unit: ECG_LEAD_II.unit, waveform: true },

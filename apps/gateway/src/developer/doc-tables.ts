@@ -52,11 +52,22 @@ export function roleTable(): string {
   return [
     '| role | for | scopes |',
     '|---|---|---|',
-    ...ROLES.map((r) => `| ${code(r)} | ${ROLE_NOTES[r]} | ${r === 'system' ? 'every scope' : ROLE_SCOPES[r].filter((s) => !derivedSmart(s)).map(code).join(' ')} |`),
+    ...ROLES.map(
+      (r) =>
+        `| ${code(r)} | ${ROLE_NOTES[r]} | ${
+          r === 'system'
+            ? 'every scope'
+            : ROLE_SCOPES[r]
+                .filter((s) => !derivedSmart(s))
+                .map(code)
+                .join(' ')
+        } |`,
+    ),
   ].join('\n');
 }
 
-export const ROLE_TABLE_NOTE = 'User roles also hold the SMART v2 scopes that follow from these (`user/…`, `system/…` for the resources they may read, `fhirUser`, `offline_access`; docs/smart.md).';
+export const ROLE_TABLE_NOTE =
+  'User roles also hold the SMART v2 scopes that follow from these (`user/…`, `system/…` for the resources they may read, `fhirUser`, `offline_access`; docs/smart.md).';
 
 /**
  * | resource | action | scopes | doctor | … | no-role | sandbox |: the access policy
@@ -80,7 +91,8 @@ export function accessTable(): string {
 export const DOC_TABLES = { scopes: scopeTable, roles: roleTable, access: accessTable } as const;
 export type DocTable = keyof typeof DOC_TABLES;
 
-const markers = (name: string) => [`<!-- generated: ${name} (apps/gateway/src/developer/doc-tables.ts) -->`, `<!-- end generated: ${name} -->`] as const;
+const markers = (name: string) =>
+  [`<!-- generated: ${name} (apps/gateway/src/developer/doc-tables.ts) -->`, `<!-- end generated: ${name} -->`] as const;
 
 /** `markdown` with every marked table replaced by what DOC_TABLES renders now. */
 export function withGeneratedTables(markdown: string): string {
@@ -108,6 +120,8 @@ if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.ur
     const before = readFileSync(file, 'utf8');
     const after = withGeneratedTables(before);
     if (after !== before) writeFileSync(file, after);
-    process.stdout.write(`${file}: ${after === before ? 'current' : 'rewritten'} (${generatedTablesIn(after).join(', ') || 'no generated tables'})\n`);
+    process.stdout.write(
+      `${file}: ${after === before ? 'current' : 'rewritten'} (${generatedTablesIn(after).join(', ') || 'no generated tables'})\n`,
+    );
   }
 }

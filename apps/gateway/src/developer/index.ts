@@ -38,42 +38,55 @@ export function developerSurface(deps: GatewayDeps) {
     });
     await app.register(swagger, swaggerOptions(deps.config.baseUrl));
 
-    app.get('/openapi.json', {
-      schema: {
-        tags: ['developer'],
-        summary: 'This OpenAPI 3.1 document',
-        description: 'Generated from the zod schemas the routes validate with; also exported to schemas/openapi.json.',
-        response: { 200: openapiDocument.describe('The OpenAPI 3.1 document') },
+    app.get(
+      '/openapi.json',
+      {
+        schema: {
+          tags: ['developer'],
+          summary: 'This OpenAPI 3.1 document',
+          description: 'Generated from the zod schemas the routes validate with; also exported to schemas/openapi.json.',
+          response: { 200: openapiDocument.describe('The OpenAPI 3.1 document') },
+        },
       },
-    }, async (_req, reply) => reply.header('cache-control', 'public, max-age=300').send(app.swagger() as z.infer<typeof openapiDocument>));
+      async (_req, reply) => reply.header('cache-control', 'public, max-age=300').send(app.swagger() as z.infer<typeof openapiDocument>),
+    );
 
-    app.get('/auth.md', {
-      schema: {
-        tags: ['developer'],
-        summary: 'Authentication walkthrough (Markdown, copy-paste curl examples)',
-        produces: ['text/markdown'],
-        response: { 200: z.string().describe('The walkthrough (spec section 5) with runnable curl examples') },
+    app.get(
+      '/auth.md',
+      {
+        schema: {
+          tags: ['developer'],
+          summary: 'Authentication walkthrough (Markdown, copy-paste curl examples)',
+          produces: ['text/markdown'],
+          response: { 200: z.string().describe('The walkthrough (spec section 5) with runnable curl examples') },
+        },
       },
-    }, async (_req, reply) => reply.type('text/markdown; charset=utf-8').header('cache-control', 'public, max-age=300').send(renderAuthMarkdown(baseUrl())));
+      async (_req, reply) =>
+        reply.type('text/markdown; charset=utf-8').header('cache-control', 'public, max-age=300').send(renderAuthMarkdown(baseUrl())),
+    );
 
-    app.get('/developers', {
-      schema: {
-        tags: ['developer'],
-        summary: 'Developer portal (HTML): quick start, docs, release and migration notes, #deprecation',
-        produces: ['text/html'],
-        response: { 200: z.string().describe('The developer portal page') },
+    app.get(
+      '/developers',
+      {
+        schema: {
+          tags: ['developer'],
+          summary: 'Developer portal (HTML): quick start, docs, release and migration notes, #deprecation',
+          produces: ['text/html'],
+          response: { 200: z.string().describe('The developer portal page') },
+        },
       },
-    }, async (_req, reply) => {
-      const nonce = portalNonce();
-      const html = renderPortal({ baseUrl: baseUrl(), version: VITALIS_VERSION, deprecated: catalog.deprecated() }, nonce);
-      return reply
-        .type('text/html; charset=utf-8')
-        .header('content-security-policy', portalCsp(nonce))
-        .header('x-content-type-options', 'nosniff')
-        .header('referrer-policy', 'no-referrer')
-        .header('cache-control', 'no-cache')
-        .send(html);
-    });
+      async (_req, reply) => {
+        const nonce = portalNonce();
+        const html = renderPortal({ baseUrl: baseUrl(), version: VITALIS_VERSION, deprecated: catalog.deprecated() }, nonce);
+        return reply
+          .type('text/html; charset=utf-8')
+          .header('content-security-policy', portalCsp(nonce))
+          .header('x-content-type-options', 'nosniff')
+          .header('referrer-policy', 'no-referrer')
+          .header('cache-control', 'no-cache')
+          .send(html);
+      },
+    );
   };
   return fp(plugin, { name: 'vitalis-developer-surface', fastify: '5.x' });
 }

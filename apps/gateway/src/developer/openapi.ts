@@ -45,7 +45,11 @@ export const PROBLEM_SCHEMA: Json = {
     errors: {
       type: 'array',
       description: 'Validation failures (validation-error, invalid-observations)',
-      items: { type: 'object', properties: { path: { type: 'string' }, message: { type: 'string' }, index: { type: 'integer' } }, required: ['message'] },
+      items: {
+        type: 'object',
+        properties: { path: { type: 'string' }, message: { type: 'string' }, index: { type: 'integer' } },
+        required: ['message'],
+      },
     },
     retry_after: { type: 'integer', description: 'Seconds to wait (429, 503)' },
   },
@@ -55,8 +59,15 @@ export const PROBLEM_SCHEMA: Json = {
 /** One reusable response per problem status. */
 export const PROBLEM_RESPONSES: Record<string, { name: string; description: string }> = {
   '400': { name: 'BadRequest', description: 'Malformed JSON or invalid parameters/body (validation-error, bad-request)' },
-  '401': { name: 'Unauthorized', description: 'Bearer token missing, invalid, expired or revoked (WWW-Authenticate names the resource metadata)' },
-  '403': { name: 'Forbidden', description: 'The token lacks a required scope, or may not touch this resource (a patient user and another patient): insufficient-scope, WWW-Authenticate error="insufficient_scope" with scope and resource_metadata' },
+  '401': {
+    name: 'Unauthorized',
+    description: 'Bearer token missing, invalid, expired or revoked (WWW-Authenticate names the resource metadata)',
+  },
+  '403': {
+    name: 'Forbidden',
+    description:
+      'The token lacks a required scope, or may not touch this resource (a patient user and another patient): insufficient-scope, WWW-Authenticate error="insufficient_scope" with scope and resource_metadata',
+  },
   '404': { name: 'NotFound', description: 'No such resource or route' },
   '405': { name: 'MethodNotAllowed', description: 'The path exists under other methods (see Allow)' },
   '406': { name: 'NotAcceptable', description: 'No representation matches Accept' },
@@ -69,7 +80,10 @@ export const PROBLEM_RESPONSES: Record<string, { name: string; description: stri
   '428': { name: 'PreconditionRequired', description: 'If-Match is required for this write' },
   '426': { name: 'UpgradeRequired', description: 'A WebSocket endpoint was asked without Upgrade: websocket' },
   '429': { name: 'TooManyRequests', description: 'Rate limited (see Retry-After)' },
-  '431': { name: 'RequestHeaderFieldsTooLarge', description: 'The header section is over the server\'s limit (16 KiB); the connection is closed' },
+  '431': {
+    name: 'RequestHeaderFieldsTooLarge',
+    description: "The header section is over the server's limit (16 KiB); the connection is closed",
+  },
   '500': { name: 'InternalError', description: 'Unexpected error (logged with the request id; no internals in the body)' },
   '503': { name: 'ServiceUnavailable', description: 'A dependency is unavailable; retry later' },
 };
@@ -94,7 +108,12 @@ function securitySchemes(baseUrl: string): Json {
         },
       },
     },
-    [SECURITY.bearer]: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT', description: 'An access token from the token endpoint or the sandbox' },
+    [SECURITY.bearer]: {
+      type: 'http',
+      scheme: 'bearer',
+      bearerFormat: 'JWT',
+      description: 'An access token from the token endpoint or the sandbox',
+    },
   };
 }
 
@@ -116,7 +135,11 @@ export function transformRoute(input: TransformInput): ReturnType<typeof jsonSch
   // @fastify/websocket hides its routes; ours are documented as the GET that upgrades (101).
   const websocket = Boolean((input.route as { websocket?: boolean }).websocket);
   const config = (input.route.config ?? {}) as { auth?: RouteAuth; deprecation?: RouteDeprecation; openapiBody?: unknown };
-  const documented = { ...(input.schema as Json), ...(websocket ? { hide: false } : {}), ...(config.openapiBody ? { body: config.openapiBody } : {}) };
+  const documented = {
+    ...(input.schema as Json),
+    ...(websocket ? { hide: false } : {}),
+    ...(config.openapiBody ? { body: config.openapiBody } : {}),
+  };
   const out = jsonSchemaTransform({ ...input, schema: documented as never });
   const schema = { ...(out.schema as Json) };
   // @fastify/swagger marks every declared body required; a zod body that accepts no body
@@ -146,7 +169,9 @@ export function transformRoute(input: TransformInput): ReturnType<typeof jsonSch
     schema.description = [
       `**Deprecated** since ${d.since.slice(0, 10)}, sunset ${new Date(d.sunset).toUTCString()}: use \`${d.replacement}\`. ${d.migration}`,
       schema.description,
-    ].filter(Boolean).join('\n\n');
+    ]
+      .filter(Boolean)
+      .join('\n\n');
   }
   return { ...out, schema: schema as typeof out.schema };
 }
@@ -161,7 +186,10 @@ const capitalized = (word: string) => word.charAt(0).toUpperCase() + word.slice(
  * never share one. The body components are named after it (see nameBodies).
  */
 export function operationIdOf(method: string, path: string): string {
-  const segments = path.replace(/^\/api\/v1(?=\/)/, '').split('/').filter(Boolean);
+  const segments = path
+    .replace(/^\/api\/v1(?=\/)/, '')
+    .split('/')
+    .filter(Boolean);
   const parts = segments.flatMap((segment) => {
     const param = /^\{(.+)\}$/.exec(segment);
     return param ? ['by', ...words(param[1]!)] : words(segment);
@@ -196,7 +224,10 @@ export function nameBodies(doc: Json): void {
     }
     return { $ref: `#/components/schemas/${id}` };
   };
-  const subtype = (mediaType: string) => words(mediaType.split('/')[1] ?? mediaType).map(capitalized).join('');
+  const subtype = (mediaType: string) =>
+    words(mediaType.split('/')[1] ?? mediaType)
+      .map(capitalized)
+      .join('');
   for (const item of Object.values((doc.paths ?? {}) as Record<string, Json>)) {
     for (const method of METHODS) {
       const op = item[method] as Json | undefined;
@@ -205,12 +236,16 @@ export function nameBodies(doc: Json): void {
       const bodies = (content: Json | undefined, name: string) => {
         const media = Object.entries(content ?? {}) as [string, Json][];
         const structured = media.filter(([, m]) => m.schema && isStructured(m.schema as Json));
-        for (const [mediaType, m] of structured) m.schema = named(structured.length > 1 ? `${name}${subtype(mediaType)}` : name, m.schema as Json);
+        for (const [mediaType, m] of structured)
+          m.schema = named(structured.length > 1 ? `${name}${subtype(mediaType)}` : name, m.schema as Json);
       };
       bodies((op.requestBody as Json | undefined)?.content as Json | undefined, `${base}Request`);
       const responses = Object.entries((op.responses ?? {}) as Record<string, Json>).filter(([, r]) => !r.$ref && r.content);
-      const withBodies = responses.filter(([, r]) => Object.values(r.content as Record<string, Json>).some((m) => m.schema && isStructured(m.schema as Json)));
-      for (const [status, response] of withBodies) bodies(response.content as Json, withBodies.length > 1 ? `${base}Response${status}` : `${base}Response`);
+      const withBodies = responses.filter(([, r]) =>
+        Object.values(r.content as Record<string, Json>).some((m) => m.schema && isStructured(m.schema as Json)),
+      );
+      for (const [status, response] of withBodies)
+        bodies(response.content as Json, withBodies.length > 1 ? `${base}Response${status}` : `${base}Response`);
     }
   }
 }
@@ -251,7 +286,10 @@ function fhirResponses(path: string, op: Json): void {
     if (status === '431') continue;
     if (Number(status) >= 400) {
       const description = PROBLEM_RESPONSES[status]?.description ?? 'Error';
-      responses[status] = { description: `${description} (a FHIR OperationOutcome)`, content: { 'application/fhir+json': { schema: { $ref: '#/components/schemas/FhirOperationOutcome' } } } };
+      responses[status] = {
+        description: `${description} (a FHIR OperationOutcome)`,
+        content: { 'application/fhir+json': { schema: { $ref: '#/components/schemas/FhirOperationOutcome' } } },
+      };
     } else if (response.content && fhirBodies && !(bulk && status !== '202')) {
       response.content = { 'application/fhir+json': Object.values(response.content as Record<string, Json>)[0] };
     } else if (response.content && path.includes('$export-file')) {
@@ -263,16 +301,26 @@ function fhirResponses(path: string, op: Json): void {
 /** A response whose only body is an RFC 9457 problem (type, title, status, detail), whatever its media type. */
 function isDeclaredProblem(response: Json): boolean {
   const bodies = Object.values((response.content ?? {}) as Record<string, Json>);
-  return bodies.length > 0 && bodies.every((b) => {
-    if ((b.schema as Json | undefined)?.$ref === '#/components/schemas/Problem') return true;
-    const required = ((b.schema as Json | undefined)?.required ?? []) as string[];
-    return ['type', 'title', 'status', 'detail'].every((k) => required.includes(k));
-  });
+  return (
+    bodies.length > 0 &&
+    bodies.every((b) => {
+      if ((b.schema as Json | undefined)?.$ref === '#/components/schemas/Problem') return true;
+      const required = ((b.schema as Json | undefined)?.required ?? []) as string[];
+      return ['type', 'title', 'status', 'detail'].every((k) => required.includes(k));
+    })
+  );
 }
 
 const STATUS_TEXT: Record<string, string> = {
-  '200': 'OK', '201': 'Created', '202': 'Accepted', '204': 'No Content', '303': 'See Other',
-  '400': 'Bad Request', '401': 'Unauthorized', '403': 'Forbidden', '503': 'Service Unavailable',
+  '200': 'OK',
+  '201': 'Created',
+  '202': 'Accepted',
+  '204': 'No Content',
+  '303': 'See Other',
+  '400': 'Bad Request',
+  '401': 'Unauthorized',
+  '403': 'Forbidden',
+  '503': 'Service Unavailable',
 };
 
 /** @fastify/swagger's placeholder description becomes the status text when the schema gave none. */
@@ -288,7 +336,11 @@ const METHODS = ['get', 'put', 'post', 'delete', 'options', 'head', 'patch', 'tr
 export function sortKeys<T>(value: T): T {
   if (Array.isArray(value)) return value.map(sortKeys) as T;
   if (value && typeof value === 'object') {
-    return Object.fromEntries(Object.keys(value).sort().map((k) => [k, sortKeys((value as Json)[k])])) as T;
+    return Object.fromEntries(
+      Object.keys(value)
+        .sort()
+        .map((k) => [k, sortKeys((value as Json)[k])]),
+    ) as T;
   }
   return value;
 }
@@ -299,7 +351,8 @@ export function sortKeys<T>(value: T): T {
  */
 export function referencedSchemasOnly(doc: Json): Json {
   const schemas = ((doc.components as Json | undefined)?.schemas ?? {}) as Json;
-  const refsIn = (value: unknown): string[] => [...JSON.stringify(value ?? null).matchAll(/"#\/components\/schemas\/([^"]+)"/g)].map((m) => m[1]!);
+  const refsIn = (value: unknown): string[] =>
+    [...JSON.stringify(value ?? null).matchAll(/"#\/components\/schemas\/([^"]+)"/g)].map((m) => m[1]!);
   const kept = new Set<string>();
   const queue = refsIn(doc.paths);
   while (queue.length > 0) {
@@ -335,10 +388,12 @@ export function finishDocument(doc: Json, baseUrl: string): Json {
   // Only the problem responses some operation refers to (an unused component is a linter warning).
   const referenced = JSON.stringify(paths);
   components.responses = Object.fromEntries(
-    Object.entries(PROBLEM_RESPONSES).filter(([, { name }]) => referenced.includes(`"#/components/responses/${name}"`)).map(([, { name, description }]) => [
-      name,
-      { description, content: { [PROBLEM_CONTENT_TYPE]: { schema: { $ref: '#/components/schemas/Problem' } } } },
-    ]),
+    Object.entries(PROBLEM_RESPONSES)
+      .filter(([, { name }]) => referenced.includes(`"#/components/responses/${name}"`))
+      .map(([, { name, description }]) => [
+        name,
+        { description, content: { [PROBLEM_CONTENT_TYPE]: { schema: { $ref: '#/components/schemas/Problem' } } } },
+      ]),
   );
   return sortKeys(doc);
 }
@@ -353,12 +408,15 @@ export function swaggerOptions(baseUrl: string): FastifyDynamicSwaggerOptions {
         summary: 'Healthcare telemetry platform: OAuth 2, REST v1, MCP.',
         description: [
           `The v1 API (path prefix \`/api/v1\`). Authentication walkthrough: [${baseUrl}/auth.md](${baseUrl}/auth.md). Developer portal, deprecations and sunsets: [${baseUrl}/developers](${baseUrl}/developers).`,
-          'Every error is an RFC 9457 problem (`application/problem+json`; the 401 and 403 refusals with `WWW-Authenticate`, RFC 6750), except the OAuth endpoints\' RFC 6749 error bodies (`application/json`); every response carries `x-request-id`. Deprecated operations answer with `Deprecation`, `Sunset` and `Link` headers (RFC 9745, RFC 8594).',
+          "Every error is an RFC 9457 problem (`application/problem+json`; the 401 and 403 refusals with `WWW-Authenticate`, RFC 6750), except the OAuth endpoints' RFC 6749 error bodies (`application/json`); every response carries `x-request-id`. Deprecated operations answer with `Deprecation`, `Sunset` and `Link` headers (RFC 9745, RFC 8594).",
           notesMarkdown(),
         ].join('\n\n'),
         contact: { name: 'Vitalis developers', url: `${baseUrl}/developers` },
       },
-      externalDocs: { description: 'Developer portal: quick start, release and migration notes, deprecations', url: `${baseUrl}/developers` },
+      externalDocs: {
+        description: 'Developer portal: quick start, release and migration notes, deprecations',
+        url: `${baseUrl}/developers`,
+      },
       servers: [{ url: baseUrl }],
       // here too, not only in finishDocument: @fastify/swagger looks the schemes up per operation
       components: { securitySchemes: securitySchemes(baseUrl) as never },
@@ -374,13 +432,21 @@ export function swaggerOptions(baseUrl: string): FastifyDynamicSwaggerOptions {
         { name: 'catalog', description: 'Public reference data: clinicians, appointment types, vital signs, scopes' },
         { name: 'developer', description: 'This document, the auth walkthrough, the developer portal' },
         { name: 'ui', description: 'Interactive UI cards (HTML): booking form, telemetry monitor, triage board, patient search' },
-        { name: 'fhir', description: 'The FHIR R4 REST API at /fhir/R4 (application/fhir+json): CapabilityStatement, Patient, Observation, $lastn; errors are OperationOutcomes' },
-        { name: 'mcp', description: 'The MCP server for agents (Streamable HTTP at /.well-known/mcp): tools, ui:// cards, live vitals resources' },
+        {
+          name: 'fhir',
+          description:
+            'The FHIR R4 REST API at /fhir/R4 (application/fhir+json): CapabilityStatement, Patient, Observation, $lastn; errors are OperationOutcomes',
+        },
+        {
+          name: 'mcp',
+          description: 'The MCP server for agents (Streamable HTTP at /.well-known/mcp): tools, ui:// cards, live vitals resources',
+        },
       ],
     },
     transform: transformRoute,
     // Zod schemas given an id (`.meta({ id })`, e.g. Readiness) are referenced by the routes and
     // land in components.schemas here (jsonSchemaTransformObject); only referenced ones are kept.
-    transformObject: (doc) => finishDocument(referencedSchemasOnly(('openapiObject' in doc ? jsonSchemaTransformObject(doc) : doc.swaggerObject) as Json), baseUrl),
+    transformObject: (doc) =>
+      finishDocument(referencedSchemasOnly(('openapiObject' in doc ? jsonSchemaTransformObject(doc) : doc.swaggerObject) as Json), baseUrl),
   };
 }

@@ -6,4 +6,8 @@ import type { GatewayDeps } from '../deps';
 import type { DiagnosticsDeps } from './service';
 
 /** The diagnostics service's dependencies, from the gateway's. */
-export const diagnosticsDeps = (deps: GatewayDeps): DiagnosticsDeps => ({ pool: deps.pool, redis: deps.redis, escalationSeconds: deps.config.DIAGNOSTICS_ESCALATION_SECONDS });
+export const diagnosticsDeps = (deps: GatewayDeps): DiagnosticsDeps => ({
+  pool: deps.pool,
+  redis: deps.redis,
+  escalationSeconds: deps.config.DIAGNOSTICS_ESCALATION_SECONDS,
+});

@@ -20,17 +20,42 @@
 import { createHash, randomUUID } from 'node:crypto';
 import { withTransaction, type Pool, type PoolClient } from '@vitalis/db';
 import {
-  ConcurrencyError, handleCommand, inTransaction, readStream, readStreams, type Decider, type StoredEvent, type VersionConflict,
+  ConcurrencyError,
+  handleCommand,
+  inTransaction,
+  readStream,
+  readStreams,
+  type Decider,
+  type StoredEvent,
+  type VersionConflict,
 } from '@vitalis/eventstore';
 import { conflict, HttpProblem, notFound, preconditionFailed } from '@vitalis/http';
 import { ANALYTES, ORDERABLE_TESTS, criticalLimitCrossed, type OrderableCode } from '@vitalis/clinical';
 import { publishCriticalNotice, type CriticalResultEventName } from '@vitalis/live';
 import type { Redis } from '@vitalis/redis';
 import {
-  CRITICAL_RESULT_EVENT_TYPES, DIAGNOSTIC_REPORT_DECIDER, diagnosticReportStream, foldDiagnosticReport, foldServiceRequest, isReleasedStatus,
-  SERVICE_REQUEST_DECIDER, serviceRequestStream, type DecideError, type DiagnosticReportCommand, type DiagnosticReportDecideError,
-  type CriticalResult, type CriticalState, type DiagnosticReportState, type ReportEvent, type ResultInput, type ResultStatus,
-  type ServiceRequestCommand, type ServiceRequestPriority, type ServiceRequestState, type ServiceRequestStatus, type ResultValue,
+  CRITICAL_RESULT_EVENT_TYPES,
+  DIAGNOSTIC_REPORT_DECIDER,
+  diagnosticReportStream,
+  foldDiagnosticReport,
+  foldServiceRequest,
+  isReleasedStatus,
+  SERVICE_REQUEST_DECIDER,
+  serviceRequestStream,
+  type DecideError,
+  type DiagnosticReportCommand,
+  type DiagnosticReportDecideError,
+  type CriticalResult,
+  type CriticalState,
+  type DiagnosticReportState,
+  type ReportEvent,
+  type ResultInput,
+  type ResultStatus,
+  type ServiceRequestCommand,
+  type ServiceRequestPriority,
+  type ServiceRequestState,
+  type ServiceRequestStatus,
+  type ResultValue,
 } from '@vitalis/records';
 import { insufficientScope } from '../access/refusal';
 import { audit, metadataOf, type Caller, versionOfIfMatch } from '../access/caller';
@@ -47,8 +72,16 @@ export interface DiagnosticsDeps {
 
 // ---- access ----
 
-
-async function refuse(pool: Pool, caller: Caller, action: string, scope: string, resourceType: string, resourceId: string | undefined, detail: string, reason: RefusalReason = 'forbidden'): Promise<never> {
+async function refuse(
+  pool: Pool,
+  caller: Caller,
+  action: string,
+  scope: string,
+  resourceType: string,
+  resourceId: string | undefined,
+  detail: string,
+  reason: RefusalReason = 'forbidden',
+): Promise<never> {
   await audit(pool, caller, { action, outcome: 'failure', scope, resourceType, ...(resourceId ? { resourceId } : {}), detail: { reason } });
   // The one 403 contract (auth/oauth-errors): the scope the refused act needs, and why it was not enough.
   throw insufficientScope([scope], { detail });
@@ -56,11 +89,26 @@ async function refuse(pool: Pool, caller: Caller, action: string, scope: string,
 
 /** The access policy's cell for an order or report act (access/policy.ts): refused and audited when it does not allow it. */
 async function requireCell<R extends 'ServiceRequest' | 'DiagnosticReport' | 'CriticalResult'>(
-  pool: Pool, caller: Caller, resource: R, policyAction: PolicyAction<R>, action: string, resourceId?: string,
+  pool: Pool,
+  caller: Caller,
+  resource: R,
+  policyAction: PolicyAction<R>,
+  action: string,
+  resourceId?: string,
 ): Promise<void> {
   const decision = reach(caller.principal, resource, policyAction);
   // the audit row keeps why (a machine refused a user-only act: `no user`)
-  if (!decision.allowed) await refuse(pool, caller, action, decision.scope, resource === 'CriticalResult' ? 'DiagnosticReport' : resource, resourceId, decision.detail, decision.reason === 'no user' ? 'no user' : 'forbidden');
+  if (!decision.allowed)
+    await refuse(
+      pool,
+      caller,
+      action,
+      decision.scope,
+      resource === 'CriticalResult' ? 'DiagnosticReport' : resource,
+      resourceId,
+      decision.detail,
+      decision.reason === 'no user' ? 'no user' : 'forbidden',
+    );
 }
 
 // ---- problems ----
@@ -119,7 +167,12 @@ function auditChange(caller: Caller, action: string, resourceType: 'ServiceReque
 
 /** The command handler's `refused` callback for an order or report command: one failure row, with the refusal's reason. */
 function auditRefusal(
-  pool: Pool, caller: Caller, action: string, resourceType: 'ServiceRequest' | 'DiagnosticReport', id: string, reasons = REFUSAL_REASONS,
+  pool: Pool,
+  caller: Caller,
+  action: string,
+  resourceType: 'ServiceRequest' | 'DiagnosticReport',
+  id: string,
+  reasons = REFUSAL_REASONS,
 ) {
   return async (e: Refusal): Promise<void> => {
     const reason = reasons[e.kind];
@@ -147,7 +200,14 @@ export interface OrderInput {
 export async function createOrder(pool: Pool, caller: Caller, input: OrderInput): Promise<ServiceRequestState> {
   await requireCell(pool, caller, 'ServiceRequest', 'write', 'diagnostics.order.create');
   if (!(await loadPatient(pool, input.patientId))) {
-    await audit(pool, caller, { action: 'diagnostics.order.create', outcome: 'failure', scope: 'write:diagnostics', resourceType: 'Patient', resourceId: input.patientId, detail: { reason: 'unknown patient' } });
+    await audit(pool, caller, {
+      action: 'diagnostics.order.create',
+      outcome: 'failure',
+      scope: 'write:diagnostics',
+      resourceType: 'Patient',
+      resourceId: input.patientId,
+      detail: { reason: 'unknown patient' },
+    });
     throw unprocessable(`Patient ${input.patientId} does not exist.`, [{ path: 'body.subject', message: 'unknown patient' }]);
   }
   const id = mintOrderId();
@@ -155,16 +215,33 @@ export async function createOrder(pool: Pool, caller: Caller, input: OrderInput)
   const status = input.status ?? (intent === 'proposal' ? 'draft' : 'active');
   const test = ORDERABLE_TESTS[input.code];
   const details = {
-    id, patientId: input.patientId, intent, priority: input.priority, code: test.code, reason: input.reason ?? null,
-    requester: caller.principal.subject, performer: test.performer, note: input.note ?? null,
+    id,
+    patientId: input.patientId,
+    intent,
+    priority: input.priority,
+    code: test.code,
+    reason: input.reason ?? null,
+    requester: caller.principal.subject,
+    performer: test.performer,
+    note: input.note ?? null,
   };
-  const outcome = await handleCommand(pool, SERVICE_REQUEST_DECIDER, serviceRequestStream(id), { type: 'create', status, details }, {
-    metadata: metadataOf(caller, 'write:diagnostics'),
-    recorded: (tx) => audit(tx, caller, {
-      action: 'diagnostics.order.create', scope: 'write:diagnostics', resourceType: 'ServiceRequest', resourceId: id,
-      detail: { patient: input.patientId, code: test.code, priority: input.priority, status },
-    }),
-  });
+  const outcome = await handleCommand(
+    pool,
+    SERVICE_REQUEST_DECIDER,
+    serviceRequestStream(id),
+    { type: 'create', status, details },
+    {
+      metadata: metadataOf(caller, 'write:diagnostics'),
+      recorded: (tx) =>
+        audit(tx, caller, {
+          action: 'diagnostics.order.create',
+          scope: 'write:diagnostics',
+          resourceType: 'ServiceRequest',
+          resourceId: id,
+          detail: { patient: input.patientId, code: test.code, priority: input.priority, status },
+        }),
+    },
+  );
   if (!outcome.ok) throw refusalProblem('Order', id, outcome.error, undefined);
   return outcome.state!;
 }
@@ -175,16 +252,38 @@ export async function getOrder(pool: Pool, caller: Caller, id: string, version?:
   const events = await readStream(pool, serviceRequestStream(id));
   const order = foldServiceRequest(version === undefined ? events : events.filter((e) => e.streamVersion <= version));
   if (!order || (version !== undefined && order.version !== version)) {
-    await audit(pool, caller, { action: 'diagnostics.order.read', outcome: 'failure', scope: 'read:diagnostics', resourceType: 'ServiceRequest', resourceId: id, detail: { reason: 'not found', ...(version !== undefined ? { version } : {}) } });
+    await audit(pool, caller, {
+      action: 'diagnostics.order.read',
+      outcome: 'failure',
+      scope: 'read:diagnostics',
+      resourceType: 'ServiceRequest',
+      resourceId: id,
+      detail: { reason: 'not found', ...(version !== undefined ? { version } : {}) },
+    });
     throw notFound(version === undefined || !order ? `Order ${id} does not exist.` : `Order ${id} has no version ${version}.`);
   }
-  await audit(pool, caller, { action: 'diagnostics.order.read', scope: 'read:diagnostics', resourceType: 'ServiceRequest', resourceId: id, detail: { patient: order.patientId, ...(version !== undefined ? { version } : {}) } });
+  await audit(pool, caller, {
+    action: 'diagnostics.order.read',
+    scope: 'read:diagnostics',
+    resourceType: 'ServiceRequest',
+    resourceId: id,
+    detail: { patient: order.patientId, ...(version !== undefined ? { version } : {}) },
+  });
   return order;
 }
 
 /** Where a listing page ended (keyset: newest first, then by id); `t` is PostgreSQL's text of the timestamp (microseconds). */
-export interface ListPosition { t: string; i: string }
-export interface OrderQuery { patientId?: string | undefined; status?: ServiceRequestStatus[] | undefined; code?: string | undefined; limit: number; after?: ListPosition | undefined }
+export interface ListPosition {
+  t: string;
+  i: string;
+}
+export interface OrderQuery {
+  patientId?: string | undefined;
+  status?: ServiceRequestStatus[] | undefined;
+  code?: string | undefined;
+  limit: number;
+  after?: ListPosition | undefined;
+}
 
 /** Orders from the projection (one projector tick behind), each rendered from its stream. */
 export async function listOrders(pool: Pool, caller: Caller, q: OrderQuery): Promise<ServiceRequestState[]> {
@@ -192,7 +291,11 @@ export async function listOrders(pool: Pool, caller: Caller, q: OrderQuery): Pro
 }
 
 /** listOrders with paging: `next` is where the page ended when there are more. */
-export async function searchOrders(pool: Pool, caller: Caller, q: OrderQuery): Promise<{ orders: ServiceRequestState[]; next: ListPosition | null }> {
+export async function searchOrders(
+  pool: Pool,
+  caller: Caller,
+  q: OrderQuery,
+): Promise<{ orders: ServiceRequestState[]; next: ListPosition | null }> {
   await requireCell(pool, caller, 'ServiceRequest', 'read', 'diagnostics.order.list');
   const where: string[] = [];
   const args: unknown[] = [];
@@ -200,23 +303,48 @@ export async function searchOrders(pool: Pool, caller: Caller, q: OrderQuery): P
   if (q.patientId) where.push(`patient_id = ${arg(q.patientId)}`);
   if (q.status?.length) where.push(`status = ANY(${arg(q.status)}::text[])`);
   if (q.code) where.push(`code = ${arg(q.code)}`);
-  if (q.after) where.push(`(authored_at < ${arg(q.after.t)}::timestamptz OR (authored_at = ${arg(q.after.t)}::timestamptz AND request_id > ${arg(q.after.i)}))`);
+  if (q.after)
+    where.push(
+      `(authored_at < ${arg(q.after.t)}::timestamptz OR (authored_at = ${arg(q.after.t)}::timestamptz AND request_id > ${arg(q.after.i)}))`,
+    );
   const { rows } = await pool.query<{ request_id: string; t: string }>(
-    `SELECT request_id, authored_at::text AS t FROM rm_service_requests ${where.length ? `WHERE ${where.join(' AND ')}` : ''} ORDER BY authored_at DESC, request_id LIMIT ${arg(q.limit + 1)}`, args,
+    `SELECT request_id, authored_at::text AS t FROM rm_service_requests ${where.length ? `WHERE ${where.join(' AND ')}` : ''} ORDER BY authored_at DESC, request_id LIMIT ${arg(q.limit + 1)}`,
+    args,
   );
   const page = rows.slice(0, q.limit);
-  const streams = await readStreams(pool, page.map((r) => serviceRequestStream(r.request_id)));
-  const orders = page.map((r) => foldServiceRequest(streams.get(serviceRequestStream(r.request_id)) ?? [])).filter((o): o is ServiceRequestState => o !== null);
-  await audit(pool, caller, { action: 'diagnostics.order.list', scope: 'read:diagnostics', resourceType: 'ServiceRequest', detail: { patient: q.patientId ?? null, status: q.status ?? null, results: orders.length, ids: orders.map((o) => o.id).slice(0, 100) } });
+  const streams = await readStreams(
+    pool,
+    page.map((r) => serviceRequestStream(r.request_id)),
+  );
+  const orders = page
+    .map((r) => foldServiceRequest(streams.get(serviceRequestStream(r.request_id)) ?? []))
+    .filter((o): o is ServiceRequestState => o !== null);
+  await audit(pool, caller, {
+    action: 'diagnostics.order.list',
+    scope: 'read:diagnostics',
+    resourceType: 'ServiceRequest',
+    detail: { patient: q.patientId ?? null, status: q.status ?? null, results: orders.length, ids: orders.map((o) => o.id).slice(0, 100) },
+  });
   const last = page[page.length - 1];
   return { orders, next: rows.length > q.limit && last ? { t: last.t, i: last.request_id } : null };
 }
 
 type OrderTransition = Exclude<ServiceRequestCommand, { type: 'create' } | { type: 'complete' }>;
-const ORDER_ACTION: Record<OrderTransition['type'], string> = { activate: 'diagnostics.order.activate', hold: 'diagnostics.order.hold', revoke: 'diagnostics.order.revoke', enterInError: 'diagnostics.order.entered_in_error' };
+const ORDER_ACTION: Record<OrderTransition['type'], string> = {
+  activate: 'diagnostics.order.activate',
+  hold: 'diagnostics.order.hold',
+  revoke: 'diagnostics.order.revoke',
+  enterInError: 'diagnostics.order.entered_in_error',
+};
 
 /** activate / hold / revoke (cancel) / enterInError an order, at `expected` (If-Match) or the version just read. */
-export async function changeOrder(pool: Pool, caller: Caller, id: string, expected: number | '*' | undefined, command: OrderTransition): Promise<ServiceRequestState> {
+export async function changeOrder(
+  pool: Pool,
+  caller: Caller,
+  id: string,
+  expected: number | '*' | undefined,
+  command: OrderTransition,
+): Promise<ServiceRequestState> {
   const action = ORDER_ACTION[command.type];
   await requireCell(pool, caller, 'ServiceRequest', 'write', action, id);
   const expectedVersion = versionOfIfMatch(expected);
@@ -232,7 +360,8 @@ export async function changeOrder(pool: Pool, caller: Caller, id: string, expect
 
 // ---- reports ----
 
-export const loadReport = async (db: Pool | PoolClient, id: string) => foldDiagnosticReport(await readStream(db, diagnosticReportStream(id)));
+export const loadReport = async (db: Pool | PoolClient, id: string) =>
+  foldDiagnosticReport(await readStream(db, diagnosticReportStream(id)));
 const mintReportId = () => `dr-${randomUUID().replace(/-/g, '').slice(0, 12)}`;
 
 export const analyteUnit = (code: string) => {
@@ -251,13 +380,28 @@ export interface ReportInput {
 
 /** What makes two posts "the same result": a redelivery is recognised by identifier and this hash. */
 const contentHashOf = (i: { orderId?: string; status: string; results: ResultInput[]; conclusion: string | null }) =>
-  createHash('sha256').update(JSON.stringify([
-    i.orderId ?? null, i.status, i.results.map((r) => [r.code, r.value ?? null, r.text ?? null, r.interpretation ?? null, r.telemetry?.observation.identifier ?? null]), i.conclusion,
-  ])).digest('hex');
+  createHash('sha256')
+    .update(
+      JSON.stringify([
+        i.orderId ?? null,
+        i.status,
+        i.results.map((r) => [
+          r.code,
+          r.value ?? null,
+          r.text ?? null,
+          r.interpretation ?? null,
+          r.telemetry?.observation.identifier ?? null,
+        ]),
+        i.conclusion,
+      ]),
+    )
+    .digest('hex');
 
 /** Critical-result events among `events` (to publish once they are committed). */
 const criticalEventsOf = (events: ReportEvent[]) =>
-  events.filter((e): e is ReportEvent & { type: CriticalResultEventName } => (CRITICAL_RESULT_EVENT_TYPES as readonly string[]).includes(e.type));
+  events.filter((e): e is ReportEvent & { type: CriticalResultEventName } =>
+    (CRITICAL_RESULT_EVENT_TYPES as readonly string[]).includes(e.type),
+  );
 
 async function publishCritical(deps: DiagnosticsDeps, patientId: string, events: ReportEvent[]): Promise<void> {
   for (const e of criticalEventsOf(events)) await publishCriticalNotice(deps.redis, patientId, e.type, e.data);
@@ -271,7 +415,11 @@ class IdentifierHeld extends Error {
 
 /** A post refused inside its transaction (rolled back; audited and answered after). */
 class PostRefused extends Error {
-  constructor(readonly reason: string, readonly problem: HttpProblem, readonly resourceId?: string) {
+  constructor(
+    readonly reason: string,
+    readonly problem: HttpProblem,
+    readonly resourceId?: string,
+  ) {
     super(reason);
   }
 }
@@ -294,9 +442,12 @@ async function completeOrderWith(client: PoolClient, caller: Caller, orderId: st
  * same identifier with other content is a 409 (update that report instead).
  */
 export async function postReport(
-  deps: DiagnosticsDeps, caller: Caller, input: ReportInput,
+  deps: DiagnosticsDeps,
+  caller: Caller,
+  input: ReportInput,
   /** The policy's DiagnosticReport action: write (the lab posts results), or fulfil (telemetry fulfilment, fulfilFromTelemetry: the doctor). */
-  policyAction: 'write' | 'fulfil' = 'write', action = 'diagnostics.report.post',
+  policyAction: 'write' | 'fulfil' = 'write',
+  action = 'diagnostics.report.post',
 ): Promise<{ report: DiagnosticReportState; created: boolean }> {
   const { pool } = deps;
   await requireCell(pool, caller, 'DiagnosticReport', policyAction, action);
@@ -304,7 +455,14 @@ export async function postReport(
   const existing = await reportByIdentifier(pool, input.identifier);
   if (existing) return redelivery(deps, caller, existing, contentHash, action);
   const fail = async (reason: string, problem: HttpProblem, resourceId?: string): Promise<never> => {
-    await audit(pool, caller, { action, outcome: 'failure', scope: 'write:diagnostics', resourceType: resourceId ? 'DiagnosticReport' : 'ServiceRequest', resourceId: resourceId ?? input.orderId, detail: { reason } });
+    await audit(pool, caller, {
+      action,
+      outcome: 'failure',
+      scope: 'write:diagnostics',
+      resourceType: resourceId ? 'DiagnosticReport' : 'ServiceRequest',
+      resourceId: resourceId ?? input.orderId,
+      detail: { reason },
+    });
     throw problem;
   };
   const id = mintReportId();
@@ -323,11 +481,34 @@ export async function postReport(
       );
       if (rows[0]!.report_id !== id) throw new IdentifierHeld(rows[0]!.report_id);
       const order = await loadOrder(client, input.orderId);
-      if (!order) throw new PostRefused('unknown order', unprocessable(`Order ${input.orderId} does not exist.`, [{ path: 'body.basedOn.0.reference', message: 'unknown order' }]));
-      if (order.status !== 'active') throw new PostRefused('order not active', conflict(`Order ${order.id} is ${order.status}; results are posted for an active order.`, { current_status: order.status }));
+      if (!order)
+        throw new PostRefused(
+          'unknown order',
+          unprocessable(`Order ${input.orderId} does not exist.`, [{ path: 'body.basedOn.0.reference', message: 'unknown order' }]),
+        );
+      if (order.status !== 'active')
+        throw new PostRefused(
+          'order not active',
+          conflict(`Order ${order.id} is ${order.status}; results are posted for an active order.`, { current_status: order.status }),
+        );
       const post: DiagnosticReportCommand = {
-        type: 'post', status: input.status, results: input.results, conclusion: input.conclusion, by: caller.principal.subject, now, escalationSeconds: deps.escalationSeconds,
-        details: { id, patientId: order.patientId, orderId: order.id, code: order.code, identifier: input.identifier, performer: order.performer, effectiveAt: input.effectiveAt ?? now, contentHash },
+        type: 'post',
+        status: input.status,
+        results: input.results,
+        conclusion: input.conclusion,
+        by: caller.principal.subject,
+        now,
+        escalationSeconds: deps.escalationSeconds,
+        details: {
+          id,
+          patientId: order.patientId,
+          orderId: order.id,
+          code: order.code,
+          identifier: input.identifier,
+          performer: order.performer,
+          effectiveAt: input.effectiveAt ?? now,
+          contentHash,
+        },
       };
       const outcome = await handleCommand(inTransaction(client), DIAGNOSTIC_REPORT_DECIDER, diagnosticReportStream(id), post, {
         metadata: metadataOf(caller, 'write:diagnostics'),
@@ -346,28 +527,52 @@ export async function postReport(
       if (held) return redelivery(deps, caller, held, contentHash, action);
     }
     if (err instanceof PostRefused) return fail(err.reason, err.problem, err.resourceId);
-    if (err instanceof ConcurrencyError) return fail('concurrent change', conflict(`Order ${input.orderId} changed while the report was posted; retry.`));
+    if (err instanceof ConcurrencyError)
+      return fail('concurrent change', conflict(`Order ${input.orderId} changed while the report was posted; retry.`));
     throw err;
   }
   const { order } = posted;
   const decisionEvents = posted.events;
-  await audit(pool, caller, { action, scope: 'write:diagnostics', resourceType: 'DiagnosticReport', resourceId: id, detail: { patient: order.patientId, order: order.id, status: input.status, critical: criticalEventsOf(decisionEvents).length > 0 } });
+  await audit(pool, caller, {
+    action,
+    scope: 'write:diagnostics',
+    resourceType: 'DiagnosticReport',
+    resourceId: id,
+    detail: { patient: order.patientId, order: order.id, status: input.status, critical: criticalEventsOf(decisionEvents).length > 0 },
+  });
   await publishCritical(deps, order.patientId, decisionEvents);
   return { report: (await loadReport(pool, id))!, created: true };
 }
 
 async function reportByIdentifier(pool: Pool, identifier: { system: string; value: string }): Promise<DiagnosticReportState | null> {
-  const { rows } = await pool.query<{ report_id: string }>('SELECT report_id FROM diagnostic_report_identifiers WHERE system = $1 AND value = $2', [identifier.system, identifier.value]);
+  const { rows } = await pool.query<{ report_id: string }>(
+    'SELECT report_id FROM diagnostic_report_identifiers WHERE system = $1 AND value = $2',
+    [identifier.system, identifier.value],
+  );
   return rows[0] ? loadReport(pool, rows[0].report_id) : null;
 }
 
-async function redelivery(deps: DiagnosticsDeps, caller: Caller, existing: DiagnosticReportState, contentHash: string, action: string): Promise<{ report: DiagnosticReportState; created: boolean }> {
+async function redelivery(
+  deps: DiagnosticsDeps,
+  caller: Caller,
+  existing: DiagnosticReportState,
+  contentHash: string,
+  action: string,
+): Promise<{ report: DiagnosticReportState; created: boolean }> {
   const same = existing.revisions.length === 1 && existing.contentHash === contentHash;
   await audit(deps.pool, caller, {
-    action, outcome: same ? 'success' : 'failure', scope: 'write:diagnostics', resourceType: 'DiagnosticReport', resourceId: existing.id,
+    action,
+    outcome: same ? 'success' : 'failure',
+    scope: 'write:diagnostics',
+    resourceType: 'DiagnosticReport',
+    resourceId: existing.id,
     detail: { patient: existing.patientId, redelivery: true, ...(same ? {} : { reason: 'identifier names another content' }) },
   });
-  if (!same) throw conflict(`The identifier ${existing.identifier.system}|${existing.identifier.value} already names report ${existing.id}; update that report (PUT) instead.`, { report_id: existing.id, current_status: existing.status });
+  if (!same)
+    throw conflict(
+      `The identifier ${existing.identifier.system}|${existing.identifier.value} already names report ${existing.id}; update that report (PUT) instead.`,
+      { report_id: existing.id, current_status: existing.status },
+    );
   return { report: existing, created: false };
 }
 
@@ -377,10 +582,21 @@ type ReportChange =
   | { type: 'cancel'; reason?: string | undefined }
   | { type: 'enterInError'; reason?: string | undefined };
 
-const REPORT_ACTION: Record<ReportChange['type'], string> = { update: 'diagnostics.report.update', amend: 'diagnostics.report.amend', cancel: 'diagnostics.report.cancel', enterInError: 'diagnostics.report.entered_in_error' };
+const REPORT_ACTION: Record<ReportChange['type'], string> = {
+  update: 'diagnostics.report.update',
+  amend: 'diagnostics.report.amend',
+  cancel: 'diagnostics.report.cancel',
+  enterInError: 'diagnostics.report.entered_in_error',
+};
 
 /** update (PUT), amend, cancel, enter-in-error a report; a report becoming final completes its order in the same transaction. */
-export async function changeReport(deps: DiagnosticsDeps, caller: Caller, id: string, expected: number | '*' | undefined, change: ReportChange): Promise<DiagnosticReportState> {
+export async function changeReport(
+  deps: DiagnosticsDeps,
+  caller: Caller,
+  id: string,
+  expected: number | '*' | undefined,
+  change: ReportChange,
+): Promise<DiagnosticReportState> {
   const { pool } = deps;
   const action = REPORT_ACTION[change.type];
   await requireCell(pool, caller, 'DiagnosticReport', 'write', action, id);
@@ -407,7 +623,11 @@ export async function changeReport(deps: DiagnosticsDeps, caller: Caller, id: st
 
 /** The decider's command for a change of this report (an update's content hash names the report's order). */
 function reportCommand(
-  change: ReportChange, report: DiagnosticReportState | null, by: string, now: string, escalationSeconds: number,
+  change: ReportChange,
+  report: DiagnosticReportState | null,
+  by: string,
+  now: string,
+  escalationSeconds: number,
 ): DiagnosticReportCommand {
   switch (change.type) {
     case 'update':
@@ -428,20 +648,40 @@ function mayRead(caller: Caller, r: DiagnosticReportState): boolean {
   return decision.allowed && (decision.rule === 'all' || isReleasedStatus(r.status));
 }
 
-export async function getReport(pool: Pool, caller: Caller, id: string, action = 'diagnostics.report.read', version?: number): Promise<DiagnosticReportState> {
+export async function getReport(
+  pool: Pool,
+  caller: Caller,
+  id: string,
+  action = 'diagnostics.report.read',
+  version?: number,
+): Promise<DiagnosticReportState> {
   const reached = reach(caller.principal, 'DiagnosticReport', 'read');
   const scope = reached.scope;
   if (!reached.allowed) await refuse(pool, caller, action, scope, 'DiagnosticReport', id, reached.detail);
   const events = await readStream(pool, diagnosticReportStream(id));
   const current = foldDiagnosticReport(events);
   // who may read is decided on the current report (a patient user: its own, once released)
-  if (current && !mayRead(caller, current)) await refuse(pool, caller, action, scope, 'DiagnosticReport', id, 'This token may not read this report.');
+  if (current && !mayRead(caller, current))
+    await refuse(pool, caller, action, scope, 'DiagnosticReport', id, 'This token may not read this report.');
   const report = version === undefined ? current : foldDiagnosticReport(events.filter((e) => e.streamVersion <= version));
   if (!report || (version !== undefined && (report.version !== version || !mayRead(caller, report)))) {
-    await audit(pool, caller, { action, outcome: 'failure', scope, resourceType: 'DiagnosticReport', resourceId: id, detail: { reason: 'not found', ...(version !== undefined ? { version } : {}) } });
+    await audit(pool, caller, {
+      action,
+      outcome: 'failure',
+      scope,
+      resourceType: 'DiagnosticReport',
+      resourceId: id,
+      detail: { reason: 'not found', ...(version !== undefined ? { version } : {}) },
+    });
     throw notFound(version === undefined || !current ? `Report ${id} does not exist.` : `Report ${id} has no version ${version}.`);
   }
-  await audit(pool, caller, { action, scope, resourceType: 'DiagnosticReport', resourceId: id, detail: { patient: report.patientId, ...(version !== undefined ? { version } : {}) } });
+  await audit(pool, caller, {
+    action,
+    scope,
+    resourceType: 'DiagnosticReport',
+    resourceId: id,
+    detail: { patient: report.patientId, ...(version !== undefined ? { version } : {}) },
+  });
   return report;
 }
 
@@ -463,11 +703,23 @@ export async function listReports(pool: Pool, caller: Caller, q: ReportQuery): P
 }
 
 /** listReports with paging: `next` is where the page ended when there are more. */
-export async function searchReports(pool: Pool, caller: Caller, q: ReportQuery): Promise<{ reports: DiagnosticReportState[]; next: ListPosition | null }> {
+export async function searchReports(
+  pool: Pool,
+  caller: Caller,
+  q: ReportQuery,
+): Promise<{ reports: DiagnosticReportState[]; next: ListPosition | null }> {
   const reached = reach(caller.principal, 'DiagnosticReport', 'read');
   const scope = reached.scope;
   if (!reached.allowed || (reached.patient !== undefined && q.patientId !== undefined && q.patientId !== reached.patient)) {
-    await refuse(pool, caller, 'diagnostics.report.list', scope, 'DiagnosticReport', undefined, 'Listing reports needs read:diagnostics (a patient user: its own final reports, with patient/DiagnosticReport.rs).');
+    await refuse(
+      pool,
+      caller,
+      'diagnostics.report.list',
+      scope,
+      'DiagnosticReport',
+      undefined,
+      'Listing reports needs read:diagnostics (a patient user: its own final reports, with patient/DiagnosticReport.rs).',
+    );
   }
   const own = reached.allowed ? reached.patient : undefined;
   const patientId = own ?? q.patientId;
@@ -479,14 +731,28 @@ export async function searchReports(pool: Pool, caller: Caller, q: ReportQuery):
   if (q.codes) where.push(`code = ANY(${arg(q.codes)}::text[])`);
   if (q.status) where.push(`status = ANY(${arg(q.status)}::text[])`);
   if (own !== undefined) where.push(`status IN ('final', 'amended', 'corrected')`);
-  if (q.after) where.push(`(issued_at < ${arg(q.after.t)}::timestamptz OR (issued_at = ${arg(q.after.t)}::timestamptz AND report_id > ${arg(q.after.i)}))`);
+  if (q.after)
+    where.push(
+      `(issued_at < ${arg(q.after.t)}::timestamptz OR (issued_at = ${arg(q.after.t)}::timestamptz AND report_id > ${arg(q.after.i)}))`,
+    );
   const { rows } = await pool.query<{ report_id: string; t: string }>(
-    `SELECT report_id, issued_at::text AS t FROM rm_diagnostic_reports ${where.length ? `WHERE ${where.join(' AND ')}` : ''} ORDER BY issued_at DESC, report_id LIMIT ${arg(q.limit + 1)}`, args,
+    `SELECT report_id, issued_at::text AS t FROM rm_diagnostic_reports ${where.length ? `WHERE ${where.join(' AND ')}` : ''} ORDER BY issued_at DESC, report_id LIMIT ${arg(q.limit + 1)}`,
+    args,
   );
   const page = rows.slice(0, q.limit);
-  const streams = await readStreams(pool, page.map((r) => diagnosticReportStream(r.report_id)));
-  const reports = page.map((r) => foldDiagnosticReport(streams.get(diagnosticReportStream(r.report_id)) ?? [])).filter((r): r is DiagnosticReportState => r !== null && mayRead(caller, r));
-  await audit(pool, caller, { action: 'diagnostics.report.list', scope, resourceType: 'DiagnosticReport', detail: { patient: patientId ?? null, results: reports.length, ids: reports.map((r) => r.id).slice(0, 100) } });
+  const streams = await readStreams(
+    pool,
+    page.map((r) => diagnosticReportStream(r.report_id)),
+  );
+  const reports = page
+    .map((r) => foldDiagnosticReport(streams.get(diagnosticReportStream(r.report_id)) ?? []))
+    .filter((r): r is DiagnosticReportState => r !== null && mayRead(caller, r));
+  await audit(pool, caller, {
+    action: 'diagnostics.report.list',
+    scope,
+    resourceType: 'DiagnosticReport',
+    detail: { patient: patientId ?? null, results: reports.length, ids: reports.map((r) => r.id).slice(0, 100) },
+  });
   const last = page[page.length - 1];
   return { reports, next: rows.length > q.limit && last ? { t: last.t, i: last.report_id } : null };
 }
@@ -499,7 +765,12 @@ export async function searchReports(pool: Pool, caller: Caller, q: ReportQuery):
  * user`): the event records the user (the token's subject), their display name from the user
  * store when it has one, and the app (client id) they used; so does the audit row.
  */
-export async function acknowledgeCriticalResult(deps: DiagnosticsDeps, caller: Caller, id: string, note?: string): Promise<DiagnosticReportState> {
+export async function acknowledgeCriticalResult(
+  deps: DiagnosticsDeps,
+  caller: Caller,
+  id: string,
+  note?: string,
+): Promise<DiagnosticReportState> {
   const { pool } = deps;
   const action = 'diagnostics.critical.acknowledge';
   await requireCell(pool, caller, 'DiagnosticReport', 'acknowledge', action, id);
@@ -511,14 +782,23 @@ export async function acknowledgeCriticalResult(deps: DiagnosticsDeps, caller: C
     metadata: metadataOf(caller, 'write:diagnostics'),
     // an escalation may land between the read and the append: acknowledging is still right, so read again
     retries: 3,
-    recorded: (tx, r) => audit(tx, caller, {
-      action, scope: 'write:diagnostics', resourceType: 'DiagnosticReport', resourceId: id,
-      detail: {
-        patient: r.before!.patientId, critical: r.before!.critical?.id, was: r.before!.critical?.state, acknowledged_by: by, client,
-      },
-    }),
+    recorded: (tx, r) =>
+      audit(tx, caller, {
+        action,
+        scope: 'write:diagnostics',
+        resourceType: 'DiagnosticReport',
+        resourceId: id,
+        detail: {
+          patient: r.before!.patientId,
+          critical: r.before!.critical?.id,
+          was: r.before!.critical?.state,
+          acknowledged_by: by,
+          client,
+        },
+      }),
     refused: auditRefusal(pool, caller, action, 'DiagnosticReport', id, {
-      ...REFUSAL_REASONS, 'illegal-transition': 'nothing to acknowledge',
+      ...REFUSAL_REASONS,
+      'illegal-transition': 'nothing to acknowledge',
     }),
   });
   if (!outcome.ok) {
@@ -568,9 +848,21 @@ const withNames = (results: ResultValue[]): CriticalResultValue[] =>
   results.map((r) => ({ ...r, name: ANALYTES[r.code]?.short ?? r.display, crossed: criticalLimitCrossed(ANALYTES[r.code], r.value) }));
 
 const viewOf = (r: DiagnosticReportState, c: CriticalResult): CriticalResultView => ({
-  criticalId: c.id, reportId: r.id, patientId: r.patientId, code: r.code, reportStatus: r.status, state: c.state, results: withNames(c.results),
-  raisedAt: c.raisedAt, dueAt: c.dueAt, escalatedAt: c.escalatedAt, acknowledgedAt: c.acknowledgedAt, acknowledgedBy: c.acknowledgedBy,
-  acknowledgedByName: c.acknowledgedByName ?? null, acknowledgedWith: c.acknowledgedWith ?? null, note: c.note,
+  criticalId: c.id,
+  reportId: r.id,
+  patientId: r.patientId,
+  code: r.code,
+  reportStatus: r.status,
+  state: c.state,
+  results: withNames(c.results),
+  raisedAt: c.raisedAt,
+  dueAt: c.dueAt,
+  escalatedAt: c.escalatedAt,
+  acknowledgedAt: c.acknowledgedAt,
+  acknowledgedBy: c.acknowledgedBy,
+  acknowledgedByName: c.acknowledgedByName ?? null,
+  acknowledgedWith: c.acknowledgedWith ?? null,
+  note: c.note,
 });
 
 /** The report's critical result (current) as a view; null when it never raised one. */
@@ -579,8 +871,16 @@ export const criticalViewOf = (r: DiagnosticReportState): CriticalResultView | n
 /** Unacknowledged critical results of these patients (all patients when undefined), from the projection. */
 export async function pendingCriticalResults(db: Pool, patientIds?: readonly string[]): Promise<PendingCriticalResult[]> {
   const { rows } = await db.query<{
-    critical_id: string; report_id: string; patient_id: string; code: string; status: string; critical_state: 'open' | 'escalated'; critical_results: ResultValue[];
-    critical_raised_at: Date; critical_due_at: Date; critical_escalated_at: Date | null;
+    critical_id: string;
+    report_id: string;
+    patient_id: string;
+    code: string;
+    status: string;
+    critical_state: 'open' | 'escalated';
+    critical_results: ResultValue[];
+    critical_raised_at: Date;
+    critical_due_at: Date;
+    critical_escalated_at: Date | null;
   }>(
     `SELECT critical_id, report_id, patient_id, code, status, critical_state, critical_results, critical_raised_at, critical_due_at, critical_escalated_at
        FROM rm_diagnostic_reports
@@ -589,9 +889,21 @@ export async function pendingCriticalResults(db: Pool, patientIds?: readonly str
     patientIds ? [patientIds] : [],
   );
   return rows.map((r) => ({
-    criticalId: r.critical_id, reportId: r.report_id, patientId: r.patient_id, code: r.code, reportStatus: r.status, state: r.critical_state, results: withNames(r.critical_results),
-    raisedAt: r.critical_raised_at.toISOString(), dueAt: r.critical_due_at.toISOString(), escalatedAt: r.critical_escalated_at?.toISOString() ?? null,
-    acknowledgedAt: null, acknowledgedBy: null, acknowledgedByName: null, acknowledgedWith: null, note: null,
+    criticalId: r.critical_id,
+    reportId: r.report_id,
+    patientId: r.patient_id,
+    code: r.code,
+    reportStatus: r.status,
+    state: r.critical_state,
+    results: withNames(r.critical_results),
+    raisedAt: r.critical_raised_at.toISOString(),
+    dueAt: r.critical_due_at.toISOString(),
+    escalatedAt: r.critical_escalated_at?.toISOString() ?? null,
+    acknowledgedAt: null,
+    acknowledgedBy: null,
+    acknowledgedByName: null,
+    acknowledgedWith: null,
+    note: null,
   }));
 }
 
@@ -602,7 +914,10 @@ export async function pendingCriticalResults(db: Pool, patientIds?: readonly str
  * new one after an acknowledgement keeps the earlier one in its stream); each is folded from its
  * stream, so an earlier acknowledged result of the same report is listed too.
  */
-export async function acknowledgedCriticalResults(db: Pool, q: { patientIds?: readonly string[] | undefined; since: string; limit: number }): Promise<CriticalResultView[]> {
+export async function acknowledgedCriticalResults(
+  db: Pool,
+  q: { patientIds?: readonly string[] | undefined; since: string; limit: number },
+): Promise<CriticalResultView[]> {
   const args: unknown[] = [q.since, q.limit * 2];
   const { rows } = await db.query<{ report_id: string }>(
     `SELECT report_id FROM rm_diagnostic_reports
@@ -611,7 +926,10 @@ export async function acknowledgedCriticalResults(db: Pool, q: { patientIds?: re
       ORDER BY greatest(critical_acknowledged_at, critical_raised_at) DESC, report_id LIMIT $2`,
     args,
   );
-  const streams = await readStreams(db, rows.map((r) => diagnosticReportStream(r.report_id)));
+  const streams = await readStreams(
+    db,
+    rows.map((r) => diagnosticReportStream(r.report_id)),
+  );
   const since = Date.parse(q.since);
   const out: CriticalResultView[] = [];
   for (const { report_id } of rows) {
@@ -621,7 +939,9 @@ export async function acknowledgedCriticalResults(db: Pool, q: { patientIds?: re
       if (c.state === 'acknowledged' && c.acknowledgedAt !== null && Date.parse(c.acknowledgedAt) >= since) out.push(viewOf(r, c));
     }
   }
-  return out.sort((a, b) => Date.parse(b.acknowledgedAt!) - Date.parse(a.acknowledgedAt!) || (a.criticalId < b.criticalId ? -1 : 1)).slice(0, q.limit);
+  return out
+    .sort((a, b) => Date.parse(b.acknowledgedAt!) - Date.parse(a.acknowledgedAt!) || (a.criticalId < b.criticalId ? -1 : 1))
+    .slice(0, q.limit);
 }
 
 export const CRITICAL_STATES = ['open', 'escalated', 'acknowledged'] as const;
@@ -647,21 +967,33 @@ export async function listCriticalResults(pool: Pool, caller: Caller, q: Critica
   await requireCell(pool, caller, 'CriticalResult', 'read', 'diagnostics.critical.list');
   const states = new Set<CriticalState>(q.states?.length ? q.states : ['open', 'escalated']);
   const patients = q.patientId ? [q.patientId] : undefined;
-  const pending = states.has('open') || states.has('escalated') ? (await pendingCriticalResults(pool, patients)).filter((c) => states.has(c.state)) : [];
+  const pending =
+    states.has('open') || states.has('escalated') ? (await pendingCriticalResults(pool, patients)).filter((c) => states.has(c.state)) : [];
   const since = q.since ?? new Date(Date.now() - DEFAULT_ACKNOWLEDGED_WINDOW_SECONDS * 1_000).toISOString();
-  const acknowledged = states.has('acknowledged') ? await acknowledgedCriticalResults(pool, { patientIds: patients, since, limit: q.limit ?? 100 }) : [];
+  const acknowledged = states.has('acknowledged')
+    ? await acknowledgedCriticalResults(pool, { patientIds: patients, since, limit: q.limit ?? 100 })
+    : [];
   // The acknowledged ones are folded from their streams, the waiting ones read from the projection:
   // for one projector tick after an acknowledgement a result is in both. The stream is the newer word.
   const known = new Set(acknowledged.map((c) => c.criticalId));
   const list: CriticalResultView[] = [...pending.filter((c) => !known.has(c.criticalId)), ...acknowledged];
   await audit(pool, caller, {
-    action: 'diagnostics.critical.list', scope: 'read:diagnostics', resourceType: 'DiagnosticReport',
-    detail: { patient: q.patientId ?? null, states: [...states], ...(states.has('acknowledged') ? { since } : {}), results: list.length, ids: list.map((c) => c.reportId).slice(0, 100) },
+    action: 'diagnostics.critical.list',
+    scope: 'read:diagnostics',
+    resourceType: 'DiagnosticReport',
+    detail: {
+      patient: q.patientId ?? null,
+      states: [...states],
+      ...(states.has('acknowledged') ? { since } : {}),
+      results: list.length,
+      ids: list.map((c) => c.reportId).slice(0, 100),
+    },
   });
   return list;
 }
 
 /** The unacknowledged ones only (open, escalated): `listCriticalResults` with its defaults. */
-export const listPendingCriticalResults = (pool: Pool, caller: Caller, patientId?: string) => listCriticalResults(pool, caller, { patientId });
+export const listPendingCriticalResults = (pool: Pool, caller: Caller, patientId?: string) =>
+  listCriticalResults(pool, caller, { patientId });
 
 export type { StoredEvent };

@@ -30,7 +30,8 @@ const ECG_ORDERS: readonly string[] = [DIAGNOSTIC_CODE.ecgStudy, DIAGNOSTIC_CODE
 export const TELEMETRY_IDENTIFIER_SYSTEM = 'urn:vitalis:telemetry-window';
 
 const asResult = (o: VitalsObservation, display: string): ResultInput => ({
-  code: o.code, telemetry: { display, observation: toFhirObservation(o) as unknown as Record<string, unknown> },
+  code: o.code,
+  telemetry: { display, observation: toFhirObservation(o) as unknown as Record<string, unknown> },
 });
 
 async function vitalsAt(pool: Pool, patientId: string, at: string): Promise<VitalsObservation[]> {
@@ -44,31 +45,72 @@ async function vitalsAt(pool: Pool, patientId: string, at: string): Promise<Vita
   return rows.map((r) => rowToObservation(patientId, r));
 }
 
-export async function fulfilFromTelemetry(deps: DiagnosticsDeps, caller: Caller, orderId: string, window: { from: string; to: string; conclusion?: string | undefined }): Promise<{ report: DiagnosticReportState; created: boolean }> {
+export async function fulfilFromTelemetry(
+  deps: DiagnosticsDeps,
+  caller: Caller,
+  orderId: string,
+  window: { from: string; to: string; conclusion?: string | undefined },
+): Promise<{ report: DiagnosticReportState; created: boolean }> {
   const { pool } = deps;
   const action = 'diagnostics.report.from_telemetry';
   const fail = async (reason: string, problem: Error): Promise<never> => {
-    await audit(pool, caller, { action, outcome: 'failure', scope: 'write:diagnostics', resourceType: 'ServiceRequest', resourceId: orderId, detail: { reason } });
+    await audit(pool, caller, {
+      action,
+      outcome: 'failure',
+      scope: 'write:diagnostics',
+      resourceType: 'ServiceRequest',
+      resourceId: orderId,
+      detail: { reason },
+    });
     throw problem;
   };
   const order = await loadOrder(pool, orderId);
   if (!order) return fail('unknown order', unprocessable(`Order ${orderId} does not exist.`));
   const denied = vitalsDenial(caller.principal, [order.patientId]);
-  if (denied) return fail('vitals access', insufficientScope(['read:vitals'], { detail: `Fulfilling from telemetry reads the patient's vitals: ${denied.detail}` }));
-  if (!ECG_ORDERS.includes(order.code)) return fail('not an ECG order', conflict(`Order ${orderId} is for ${order.code}; only an ECG order (${ECG_ORDERS.join(', ')}) is fulfilled from telemetry.`, { code: order.code }));
+  if (denied)
+    return fail(
+      'vitals access',
+      insufficientScope(['read:vitals'], { detail: `Fulfilling from telemetry reads the patient's vitals: ${denied.detail}` }),
+    );
+  if (!ECG_ORDERS.includes(order.code))
+    return fail(
+      'not an ECG order',
+      conflict(`Order ${orderId} is for ${order.code}; only an ECG order (${ECG_ORDERS.join(', ')}) is fulfilled from telemetry.`, {
+        code: order.code,
+      }),
+    );
   const span = (Date.parse(window.to) - Date.parse(window.from)) / 1000;
   if (!(span > 0 && span <= MAX_STRIP_SECONDS)) {
-    return fail('bad window', unprocessable(`The window must end after it starts and span at most ${MAX_STRIP_SECONDS} s.`, [{ path: 'body.to', message: 'window' }]));
+    return fail(
+      'bad window',
+      unprocessable(`The window must end after it starts and span at most ${MAX_STRIP_SECONDS} s.`, [
+        { path: 'body.to', message: 'window' },
+      ]),
+    );
   }
   const ecg = await queryRaw(pool, { patient: order.patientId, code: ECG_LEAD_II.code, from: window.from, to: window.to, limit: 1_000 });
-  if (ecg.rows.length === 0) return fail('no ECG in the window', unprocessable(`No ECG of patient ${order.patientId} is stored between ${window.from} and ${window.to}.`));
+  if (ecg.rows.length === 0)
+    return fail(
+      'no ECG in the window',
+      unprocessable(`No ECG of patient ${order.patientId} is stored between ${window.from} and ${window.to}.`),
+    );
   const vitals = await vitalsAt(pool, order.patientId, window.to);
   const results = [
     ...ecg.rows.map((o) => asResult(o, 'ECG lead II')),
     ...vitals.map((o) => asResult(o, NUMERIC_VITALS[o.code as keyof typeof NUMERIC_VITALS]?.display ?? o.code)),
   ];
-  return postReport(deps, caller, {
-    orderId, identifier: { system: TELEMETRY_IDENTIFIER_SYSTEM, value: `${orderId}/${window.from}/${window.to}` }, status: 'final', results,
-    conclusion: window.conclusion ?? null, effectiveAt: window.from,
-  }, 'fulfil', action);
+  return postReport(
+    deps,
+    caller,
+    {
+      orderId,
+      identifier: { system: TELEMETRY_IDENTIFIER_SYSTEM, value: `${orderId}/${window.from}/${window.to}` },
+      status: 'final',
+      results,
+      conclusion: window.conclusion ?? null,
+      effectiveAt: window.from,
+    },
+    'fulfil',
+    action,
+  );
 }

@@ -14,7 +14,11 @@ export const FHIR_VERSION = '4.0.1';
 /** When this statement last changed (the FHIR `date`). */
 const STATEMENT_DATE = '2026-11-25';
 
-interface SearchParamDef { name: string; type: 'token' | 'string' | 'date' | 'reference' | 'number'; documentation: string }
+interface SearchParamDef {
+  name: string;
+  type: 'token' | 'string' | 'date' | 'reference' | 'number';
+  documentation: string;
+}
 type Interaction = 'read' | 'vread' | 'search-type' | 'create' | 'update';
 
 /** One resource type the server implements: its interactions, search parameters, includes and operations. */
@@ -28,8 +32,16 @@ export interface FhirResourceDef {
   documentation?: string;
 }
 
-const count = (max: number, dflt: number): SearchParamDef => ({ name: '_count', type: 'number', documentation: `Page size, 1-${max} (default ${dflt}); further pages via Bundle.link next.` });
-const patientRef = (required: boolean): SearchParamDef => ({ name: 'patient', type: 'reference', documentation: `${required ? 'Required: ' : ''}Patient/{id} or {id}.` });
+const count = (max: number, dflt: number): SearchParamDef => ({
+  name: '_count',
+  type: 'number',
+  documentation: `Page size, 1-${max} (default ${dflt}); further pages via Bundle.link next.`,
+});
+const patientRef = (required: boolean): SearchParamDef => ({
+  name: 'patient',
+  type: 'reference',
+  documentation: `${required ? 'Required: ' : ''}Patient/{id} or {id}.`,
+});
 
 /**
  * THE table of what /fhir/R4 implements (one entry per resource type; routes.ts and resources.ts
@@ -39,8 +51,15 @@ export const FHIR_RESOURCES: FhirResourceDef[] = [
   {
     type: 'Patient',
     interactions: ['read', 'vread', 'search-type', 'create', 'update'],
-    documentation: 'create: write:patients (the id is minted). update: write:patients, If-Match required (W/"<versionId>"; 412 when stale, 428 without).',
-    operations: [{ name: 'export', definition: 'http://hl7.org/fhir/uv/bulkdata/OperationDefinition/patient-export', documentation: 'Bulk Data export of the patients\' Observations (docs/export.md).' }],
+    documentation:
+      'create: write:patients (the id is minted). update: write:patients, If-Match required (W/"<versionId>"; 412 when stale, 428 without).',
+    operations: [
+      {
+        name: 'export',
+        definition: 'http://hl7.org/fhir/uv/bulkdata/OperationDefinition/patient-export',
+        documentation: "Bulk Data export of the patients' Observations (docs/export.md).",
+      },
+    ],
     searchParams: [
       { name: '_id', type: 'token', documentation: 'The patient id.' },
       { name: 'identifier', type: 'token', documentation: 'system|value or value (exact).' },
@@ -60,32 +79,56 @@ export const FHIR_RESOURCES: FhirResourceDef[] = [
     searchParams: [
       { name: 'patient', type: 'reference', documentation: 'Required (or subject): Patient/{id} or {id}.' },
       { name: 'subject', type: 'reference', documentation: 'Same as patient.' },
-      { name: 'code', type: 'token', documentation: `system|code or code (LOINC vital signs; MDC ${VITAL_CODE.ecgLeadII} ECG lead II). One token; no comma lists.` },
-      { name: 'date', type: 'date', documentation: 'Prefixes ge, gt, le, lt, eq (repeatable, combined as AND). Without a lower bound the search covers the 24 hours before the upper bound (default now); at most 31 days per search.' },
+      {
+        name: 'code',
+        type: 'token',
+        documentation: `system|code or code (LOINC vital signs; MDC ${VITAL_CODE.ecgLeadII} ECG lead II). One token; no comma lists.`,
+      },
+      {
+        name: 'date',
+        type: 'date',
+        documentation:
+          'Prefixes ge, gt, le, lt, eq (repeatable, combined as AND). Without a lower bound the search covers the 24 hours before the upper bound (default now); at most 31 days per search.',
+      },
       { name: 'category', type: 'token', documentation: 'vital-signs (every Observation here is one).' },
       count(1_000, 100),
       { name: '_sort', type: 'string', documentation: 'date (ascending, the default) or -date (newest first); no other sort key.' },
     ],
     searchInclude: ['Observation:patient'],
-    operations: [{ name: 'lastn', definition: 'http://hl7.org/fhir/OperationDefinition/Observation-lastn', documentation: 'patient (required), code, category; max=1 only.' }],
+    operations: [
+      {
+        name: 'lastn',
+        definition: 'http://hl7.org/fhir/OperationDefinition/Observation-lastn',
+        documentation: 'patient (required), code, category; max=1 only.',
+      },
+    ],
   },
   {
     type: 'AllergyIntolerance',
     interactions: ['read', 'search-type', 'create'],
-    documentation: 'create: write:patients and read:patients; `patient` names the Patient; `code` a SNOMED CT or RxNorm coding (with display) or a text of at least 3 printable characters with two letters (422 otherwise).',
+    documentation:
+      'create: write:patients and read:patients; `patient` names the Patient; `code` a SNOMED CT or RxNorm coding (with display) or a text of at least 3 printable characters with two letters (422 otherwise).',
     searchParams: [patientRef(true), count(100, 50)],
   },
   {
     type: 'Practitioner',
     interactions: ['read', 'search-type'],
     documentation: 'Public reference data (the clinicians of the catalog).',
-    searchParams: [{ name: '_id', type: 'token', documentation: 'The practitioner id.' }, { name: 'name', type: 'string', documentation: 'Case-insensitive substring of the name.' }, count(100, 50)],
+    searchParams: [
+      { name: '_id', type: 'token', documentation: 'The practitioner id.' },
+      { name: 'name', type: 'string', documentation: 'Case-insensitive substring of the name.' },
+      count(100, 50),
+    ],
   },
   {
     type: 'Schedule',
     interactions: ['read', 'search-type'],
     documentation: "A clinician's Schedule (id = the clinician id); its Slots reference it.",
-    searchParams: [{ name: '_id', type: 'token', documentation: 'The schedule id.' }, { name: 'actor', type: 'reference', documentation: 'Practitioner/{id} or {id}.' }, count(100, 50)],
+    searchParams: [
+      { name: '_id', type: 'token', documentation: 'The schedule id.' },
+      { name: 'actor', type: 'reference', documentation: 'Practitioner/{id} or {id}.' },
+      count(100, 50),
+    ],
   },
   {
     type: 'Slot',
@@ -100,11 +143,16 @@ export const FHIR_RESOURCES: FhirResourceDef[] = [
   {
     type: 'Appointment',
     interactions: ['read', 'search-type', 'create'],
-    documentation: 'create: book a free Slot (slot, and participant Patient/{id}; a patient user books for themselves); write:appointments; a taken slot: 409.',
+    documentation:
+      'create: book a free Slot (slot, and participant Patient/{id}; a patient user books for themselves); write:appointments; a taken slot: 409.',
     searchParams: [
       patientRef(false),
       { name: 'date', type: 'date', documentation: 'The start; prefixes ge, gt, le, lt, eq (repeatable, combined as AND).' },
-      { name: 'status', type: 'token', documentation: 'booked (the current bookings; a cancelled appointment frees its slot and is not listed).' },
+      {
+        name: 'status',
+        type: 'token',
+        documentation: 'booked (the current bookings; a cancelled appointment frees its slot and is not listed).',
+      },
       count(500, 100),
     ],
     searchInclude: ['Appointment:slot'],
@@ -112,7 +160,8 @@ export const FHIR_RESOURCES: FhirResourceDef[] = [
   {
     type: 'Device',
     interactions: ['read', 'search-type'],
-    documentation: 'The devices that report vitals (id = the device id the Observations reference). Read: the device and the patient it last reported for. Search: the devices of the patient\'s latest observation per code (those reporting now).',
+    documentation:
+      "The devices that report vitals (id = the device id the Observations reference). Read: the device and the patient it last reported for. Search: the devices of the patient's latest observation per code (those reporting now).",
     searchParams: [patientRef(true), count(100, 50)],
   },
   {
@@ -120,7 +169,11 @@ export const FHIR_RESOURCES: FhirResourceDef[] = [
     interactions: ['read', 'vread', 'search-type'],
     searchParams: [
       patientRef(false),
-      { name: 'status', type: 'token', documentation: 'draft | active | on-hold | revoked | completed | entered-in-error (comma-separated: any of them).' },
+      {
+        name: 'status',
+        type: 'token',
+        documentation: 'draft | active | on-hold | revoked | completed | entered-in-error (comma-separated: any of them).',
+      },
       { name: 'code', type: 'token', documentation: 'system|code or code (LOINC, the orderable tests).' },
       count(100, 50),
     ],
@@ -131,7 +184,12 @@ export const FHIR_RESOURCES: FhirResourceDef[] = [
     searchParams: [
       patientRef(false),
       { name: 'code', type: 'token', documentation: 'system|code or code (LOINC, the orderable tests).' },
-      { name: 'status', type: 'token', documentation: 'registered | partial | preliminary | final | amended | corrected | cancelled | entered-in-error (comma-separated: any of them).' },
+      {
+        name: 'status',
+        type: 'token',
+        documentation:
+          'registered | partial | preliminary | final | amended | corrected | cancelled | entered-in-error (comma-separated: any of them).',
+      },
       { name: 'category', type: 'token', documentation: 'system|code or code (v2-0074 diagnostic service section, e.g. LAB, EC).' },
       count(100, 50),
     ],
@@ -139,10 +197,20 @@ export const FHIR_RESOURCES: FhirResourceDef[] = [
   {
     type: 'DetectedIssue',
     interactions: ['read', 'search-type'],
-    documentation: 'A bedside alarm (docs/fhir.md, "Alarms"): status preliminary while it must still be seen, final once resolved; severity from its IEC 60601-1-8 priority; code from urn:vitalis:alert-rule; its acknowledgement (by a signed-in clinician) and escalation as mitigations. Acknowledge through REST (POST /api/v1/alarms/{id}/acknowledge) or MCP.',
+    documentation:
+      'A bedside alarm (docs/fhir.md, "Alarms"): status preliminary while it must still be seen, final once resolved; severity from its IEC 60601-1-8 priority; code from urn:vitalis:alert-rule; its acknowledgement (by a signed-in clinician) and escalation as mitigations. Acknowledge through REST (POST /api/v1/alarms/{id}/acknowledge) or MCP.',
     searchParams: [
-      { name: 'patient', type: 'reference', documentation: 'Patient/{id} or {id}; without it, the alarms across every patient the caller reaches (a ward view).' },
-      { name: 'status', type: 'token', documentation: 'preliminary (raised, acknowledged or latched: the default) | final (resolved in the last 24 h); comma-separated: any of them.' },
+      {
+        name: 'patient',
+        type: 'reference',
+        documentation: 'Patient/{id} or {id}; without it, the alarms across every patient the caller reaches (a ward view).',
+      },
+      {
+        name: 'status',
+        type: 'token',
+        documentation:
+          'preliminary (raised, acknowledged or latched: the default) | final (resolved in the last 24 h); comma-separated: any of them.',
+      },
       { name: '_count', type: 'number', documentation: 'At most this many, 1-500 (default 100), highest severity first; not paged.' },
     ],
   },
@@ -151,7 +219,9 @@ export const FHIR_RESOURCES: FhirResourceDef[] = [
 /** The search parameters of one resource type (the routes' query schemas follow these). */
 export const searchParamsOf = (type: string): SearchParamDef[] => FHIR_RESOURCES.find((r) => r.type === type)?.searchParams ?? [];
 
-const restfulSecurityService = { coding: [{ system: 'http://terminology.hl7.org/CodeSystem/restful-security-service', code: 'OAuth', display: 'OAuth' }] };
+const restfulSecurityService = {
+  coding: [{ system: 'http://terminology.hl7.org/CodeSystem/restful-security-service', code: 'OAuth', display: 'OAuth' }],
+};
 
 const resourceEntry = (r: FhirResourceDef) => ({
   type: r.type,
@@ -174,7 +244,10 @@ export function capabilityStatement(baseUrl: string, version: string) {
     publisher: 'Vitalis',
     kind: 'instance',
     software: { name: 'Vitalis', version },
-    implementation: { description: 'Vitalis FHIR R4 API (read and search over the Vitalis services; Patient create/update and Appointment booking)', url: `${baseUrl}${FHIR_BASE_PATH}` },
+    implementation: {
+      description: 'Vitalis FHIR R4 API (read and search over the Vitalis services; Patient create/update and Appointment booking)',
+      url: `${baseUrl}${FHIR_BASE_PATH}`,
+    },
     fhirVersion: FHIR_VERSION,
     // the FHIR Bulk Data export (docs/export.md); the Group-level kick-off is served too (Group/{id}/$export)
     instantiates: ['http://hl7.org/fhir/uv/bulkdata/CapabilityStatement/bulk-data'],
@@ -196,14 +269,21 @@ export function capabilityStatement(baseUrl: string, version: string) {
           ],
           cors: false,
           service: [restfulSecurityService],
-          description: 'OAuth 2.0 Bearer tokens issued by this server (see /auth.md). Patient: read:patients, write:patients (demographics; create, update) or patient/Patient.rs (a patient user, their own record). AllergyIntolerance: read:patients or patient/AllergyIntolerance.rs (own). Observation: read:vitals (a patient user: their own; a sandbox token: synthetic sbx- patients only). Device: read:vitals (the vitals rule of its patient). Schedule, Slot, Appointment: read:appointments (booking: write:appointments; a patient user sees its own appointments). ServiceRequest: read:diagnostics. DiagnosticReport: read:diagnostics or patient/DiagnosticReport.rs (own final reports). DetectedIssue (bedside alarms): read:vitals, doctors and nurses. Practitioner: public.',
+          description:
+            'OAuth 2.0 Bearer tokens issued by this server (see /auth.md). Patient: read:patients, write:patients (demographics; create, update) or patient/Patient.rs (a patient user, their own record). AllergyIntolerance: read:patients or patient/AllergyIntolerance.rs (own). Observation: read:vitals (a patient user: their own; a sandbox token: synthetic sbx- patients only). Device: read:vitals (the vitals rule of its patient). Schedule, Slot, Appointment: read:appointments (booking: write:appointments; a patient user sees its own appointments). ServiceRequest: read:diagnostics. DiagnosticReport: read:diagnostics or patient/DiagnosticReport.rs (own final reports). DetectedIssue (bedside alarms): read:vitals, doctors and nurses. Practitioner: public.',
         },
         resource: [
           ...FHIR_RESOURCES.map(resourceEntry),
           // topic-based subscriptions (Subscriptions R5 Backport): one block, from subscriptions/capability.ts
           subscriptionCapability(),
         ],
-        operation: [{ name: 'export', definition: 'http://hl7.org/fhir/uv/bulkdata/OperationDefinition/export', documentation: 'Bulk Data export (Observations; Prefer: respond-async). Group/{id}/$export exports a Group\'s members.' }],
+        operation: [
+          {
+            name: 'export',
+            definition: 'http://hl7.org/fhir/uv/bulkdata/OperationDefinition/export',
+            documentation: "Bulk Data export (Observations; Prefer: respond-async). Group/{id}/$export exports a Group's members.",
+          },
+        ],
       },
     ],
   };

@@ -15,13 +15,11 @@ import { detectedIssueOut } from '../alarms/fhir';
 import { deviceOut } from '../vitals/fhir';
 
 const fhirResource = <T extends string>(type: T, example?: Record<string, unknown>) =>
-  z
-    .looseObject({ resourceType: z.literal(type), id: z.string().optional() })
-    .meta({
-      id: `Fhir${type}`,
-      description: `A FHIR R4 ${type} resource (https://hl7.org/fhir/R4/${type.toLowerCase()}.html); the other properties are FHIR's (additionalProperties: as the FHIR R4 specification defines them).`,
-      ...(example ? { example } : {}),
-    });
+  z.looseObject({ resourceType: z.literal(type), id: z.string().optional() }).meta({
+    id: `Fhir${type}`,
+    description: `A FHIR R4 ${type} resource (https://hl7.org/fhir/R4/${type.toLowerCase()}.html); the other properties are FHIR's (additionalProperties: as the FHIR R4 specification defines them).`,
+    ...(example ? { example } : {}),
+  });
 
 // Patient and Observation: the exact schemas of the mappings the REST API shares (components
 // `Patient`, `FhirObservation`); the CapabilityStatement and OperationOutcome stay open (below).
@@ -39,10 +37,28 @@ export const fhirDetectedIssue = detectedIssueOut;
 export const fhirCapabilityStatement = fhirResource('CapabilityStatement');
 export const fhirOperationOutcome = fhirResource('OperationOutcome');
 export const fhirSubscription = fhirResource('Subscription', {
-  resourceType: 'Subscription', meta: { profile: ['http://hl7.org/fhir/uv/subscriptions-backport/StructureDefinition/backport-subscription'] }, status: 'requested', reason: 'Watch a patient\'s heart rate',
+  resourceType: 'Subscription',
+  meta: { profile: ['http://hl7.org/fhir/uv/subscriptions-backport/StructureDefinition/backport-subscription'] },
+  status: 'requested',
+  reason: "Watch a patient's heart rate",
   criteria: 'https://vitalis.example/fhir/SubscriptionTopic/patient-vitals',
-  _criteria: { extension: [{ url: 'http://hl7.org/fhir/uv/subscriptions-backport/StructureDefinition/backport-filter-criteria', valueString: `Observation?patient=Patient/pat-0001&code=${LOINC_SYSTEM}|${VITAL_CODE.heartRate}` }] },
-  channel: { type: 'websocket', payload: 'application/fhir+json', _payload: { extension: [{ url: 'http://hl7.org/fhir/uv/subscriptions-backport/StructureDefinition/backport-payload-content', valueCode: 'full-resource' }] } },
+  _criteria: {
+    extension: [
+      {
+        url: 'http://hl7.org/fhir/uv/subscriptions-backport/StructureDefinition/backport-filter-criteria',
+        valueString: `Observation?patient=Patient/pat-0001&code=${LOINC_SYSTEM}|${VITAL_CODE.heartRate}`,
+      },
+    ],
+  },
+  channel: {
+    type: 'websocket',
+    payload: 'application/fhir+json',
+    _payload: {
+      extension: [
+        { url: 'http://hl7.org/fhir/uv/subscriptions-backport/StructureDefinition/backport-payload-content', valueCode: 'full-resource' },
+      ],
+    },
+  },
 });
 export const fhirParameters = fhirResource('Parameters', { resourceType: 'Parameters' });
 const fhirBundleOf = (resource: z.ZodType, of: string) =>
@@ -51,8 +67,13 @@ const fhirBundleOf = (resource: z.ZodType, of: string) =>
       resourceType: z.literal('Bundle'),
       type: z.literal('searchset'),
       total: z.number().int().optional().describe('The number of matches, where the search knows it'),
-      link: z.array(z.object({ relation: z.string(), url: z.string() })).describe('`self`, and `next` (the next page) unless this is the last page'),
-      entry: z.array(z.strictObject({ fullUrl: z.string(), resource, search: z.object({ mode: z.enum(['match', 'include']) }) })).optional().describe('Absent when nothing matched (FHIR arrays are never empty)'),
+      link: z
+        .array(z.object({ relation: z.string(), url: z.string() }))
+        .describe('`self`, and `next` (the next page) unless this is the last page'),
+      entry: z
+        .array(z.strictObject({ fullUrl: z.string(), resource, search: z.object({ mode: z.enum(['match', 'include']) }) }))
+        .optional()
+        .describe('Absent when nothing matched (FHIR arrays are never empty)'),
     })
     .describe(`A FHIR R4 searchset Bundle of ${of}`)
     .meta({ id: `FhirBundle${of}` });
@@ -68,7 +89,15 @@ export const fhirSubscriptionNotification = z
     resourceType: z.literal('Bundle'),
     type: z.literal('history'),
     timestamp: z.string(),
-    entry: z.array(z.looseObject({ fullUrl: z.string(), resource: z.looseObject({ resourceType: z.string() }), request: z.object({ method: z.string(), url: z.string() }), response: z.object({ status: z.string() }) }))
+    entry: z
+      .array(
+        z.looseObject({
+          fullUrl: z.string(),
+          resource: z.looseObject({ resourceType: z.string() }),
+          request: z.object({ method: z.string(), url: z.string() }),
+          response: z.object({ status: z.string() }),
+        }),
+      )
       .describe('First the subscription status (a Parameters), then the resources the events are about (payload full-resource)'),
   })
   .describe('A FHIR R4 subscription notification Bundle (Subscriptions R5 Backport, backport-subscription-notification-r4)')
@@ -85,45 +114,97 @@ export const fhirServiceRequestBundle = fhirBundleOf(fhirServiceRequest, 'Servic
 export const fhirDiagnosticReportBundle = fhirBundleOf(fhirDiagnosticReport, 'DiagnosticReport');
 export const fhirDetectedIssueBundle = fhirBundleOf(fhirDetectedIssue, 'DetectedIssue');
 /** POST/PUT Patient: a FHIR Patient with what Vitalis keeps (patients/fhir.ts patientIn), unknown elements ignored. */
-export const fhirPatientCreate = patientIn.extend({ resourceType: z.literal('Patient'), id: z.string().max(64).optional() })
-  .describe('A FHIR R4 Patient: name (exactly one, the official), birthDate, gender, identifier, telecom are kept; on update the id, when given, must be the one in the URL.')
-  .meta({ id: 'FhirPatientWrite', example: { resourceType: 'Patient', name: [{ family: 'Franklin', given: ['Rosalind'] }], birthDate: '1920-07-25', gender: 'female' } });
+export const fhirPatientCreate = patientIn
+  .extend({ resourceType: z.literal('Patient'), id: z.string().max(64).optional() })
+  .describe(
+    'A FHIR R4 Patient: name (exactly one, the official), birthDate, gender, identifier, telecom are kept; on update the id, when given, must be the one in the URL.',
+  )
+  .meta({
+    id: 'FhirPatientWrite',
+    example: { resourceType: 'Patient', name: [{ family: 'Franklin', given: ['Rosalind'] }], birthDate: '1920-07-25', gender: 'female' },
+  });
 /** POST Appointment: book a free Slot for a patient (the appointments service's booking). */
-export const fhirAppointmentCreate = z.looseObject({
-  resourceType: z.literal('Appointment'),
-  status: z.enum(['booked', 'proposed', 'pending']).optional().describe('booked (the result); proposed/pending are accepted and booked'),
-  slot: z.array(z.object({ reference: z.string().regex(/^(?:.*\/)?Slot\/[A-Za-z0-9-]{1,64}$/, 'must be Slot/{id}') })).length(1).describe('The free Slot to book (exactly one)'),
-  participant: z.array(z.looseObject({ actor: z.object({ reference: z.string().max(300) }).optional() })).min(1).max(10)
-    .describe('The patient (actor Patient/{id}); a patient user books for themselves'),
-  description: nonBlankText(500).optional().describe('The reason'),
-}).describe('A FHIR R4 Appointment to book: one free Slot and the Patient participant').meta({
-  id: 'FhirAppointmentBook',
-  example: { resourceType: 'Appointment', status: 'booked', slot: [{ reference: 'Slot/s0123456789ab' }], participant: [{ actor: { reference: 'Patient/pat-0001' } }], description: 'Follow-up' },
-});
+export const fhirAppointmentCreate = z
+  .looseObject({
+    resourceType: z.literal('Appointment'),
+    status: z.enum(['booked', 'proposed', 'pending']).optional().describe('booked (the result); proposed/pending are accepted and booked'),
+    slot: z
+      .array(z.object({ reference: z.string().regex(/^(?:.*\/)?Slot\/[A-Za-z0-9-]{1,64}$/, 'must be Slot/{id}') }))
+      .length(1)
+      .describe('The free Slot to book (exactly one)'),
+    participant: z
+      .array(z.looseObject({ actor: z.object({ reference: z.string().max(300) }).optional() }))
+      .min(1)
+      .max(10)
+      .describe('The patient (actor Patient/{id}); a patient user books for themselves'),
+    description: nonBlankText(500).optional().describe('The reason'),
+  })
+  .describe('A FHIR R4 Appointment to book: one free Slot and the Patient participant')
+  .meta({
+    id: 'FhirAppointmentBook',
+    example: {
+      resourceType: 'Appointment',
+      status: 'booked',
+      slot: [{ reference: 'Slot/s0123456789ab' }],
+      participant: [{ actor: { reference: 'Patient/pat-0001' } }],
+      description: 'Follow-up',
+    },
+  });
 
 /** Every FHIR error: an OperationOutcome (application/fhir+json). */
 export const outcomes = (...codes: number[]) => Object.fromEntries(codes.map((c) => [c, fhirOperationOutcome]));
 
-const FHIR_SUBSCRIPTION_SCHEMAS = [fhirSubscription, fhirParameters, fhirSubscriptionBundle, fhirSubscriptionStatusBundle, fhirSubscriptionNotification];
+const FHIR_SUBSCRIPTION_SCHEMAS = [
+  fhirSubscription,
+  fhirParameters,
+  fhirSubscriptionBundle,
+  fhirSubscriptionStatusBundle,
+  fhirSubscriptionNotification,
+];
 
 /** The named FHIR schemas as OpenAPI components (JSON Schema), references between them as `#/components/schemas/<id>`. */
 export function fhirOpenApiSchemas(): Record<string, unknown> {
   const registry = z.registry<{ id: string }>();
   const named = [
-    fhirPatient, fhirObservation, fhirAllergyIntolerance, fhirPractitioner, fhirSchedule, fhirSlot, fhirAppointment, fhirDevice, fhirServiceRequest, fhirDiagnosticReport, fhirDetectedIssue,
-    fhirCapabilityStatement, fhirOperationOutcome,
-    fhirPatientBundle, fhirObservationBundle, fhirAllergyIntoleranceBundle, fhirPractitionerBundle, fhirScheduleBundle, fhirSlotBundle, fhirAppointmentBundle,
-    fhirDeviceBundle, fhirServiceRequestBundle, fhirDiagnosticReportBundle, fhirDetectedIssueBundle, ...FHIR_SUBSCRIPTION_SCHEMAS,
+    fhirPatient,
+    fhirObservation,
+    fhirAllergyIntolerance,
+    fhirPractitioner,
+    fhirSchedule,
+    fhirSlot,
+    fhirAppointment,
+    fhirDevice,
+    fhirServiceRequest,
+    fhirDiagnosticReport,
+    fhirDetectedIssue,
+    fhirCapabilityStatement,
+    fhirOperationOutcome,
+    fhirPatientBundle,
+    fhirObservationBundle,
+    fhirAllergyIntoleranceBundle,
+    fhirPractitionerBundle,
+    fhirScheduleBundle,
+    fhirSlotBundle,
+    fhirAppointmentBundle,
+    fhirDeviceBundle,
+    fhirServiceRequestBundle,
+    fhirDiagnosticReportBundle,
+    fhirDetectedIssueBundle,
+    ...FHIR_SUBSCRIPTION_SCHEMAS,
   ];
   for (const s of named) {
     registry.add(s, { id: (z.globalRegistry.get(s) as { id: string }).id });
   }
-  const out = z.toJSONSchema(registry, { uri: (id) => `#/components/schemas/${id}`, target: 'draft-2020-12', unrepresentable: 'any' }) as { schemas: Record<string, Record<string, unknown>> };
+  const out = z.toJSONSchema(registry, { uri: (id) => `#/components/schemas/${id}`, target: 'draft-2020-12', unrepresentable: 'any' }) as {
+    schemas: Record<string, Record<string, unknown>>;
+  };
   for (const schema of Object.values(out.schemas)) {
     delete schema.$schema;
     delete schema.$id;
     if (typeof schema.additionalProperties === 'object' && Object.keys(schema.additionalProperties as object).length === 0) {
-      schema.additionalProperties = { description: 'Any other element of the resource, as the FHIR R4 specification defines it (https://hl7.org/fhir/R4/)' };
+      schema.additionalProperties = {
+        description: 'Any other element of the resource, as the FHIR R4 specification defines it (https://hl7.org/fhir/R4/)',
+      };
     }
   }
   return out.schemas;

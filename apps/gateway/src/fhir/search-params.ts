@@ -11,7 +11,10 @@ import { ECG_LEAD_II, LOINC_SYSTEM, NUMERIC_VITALS, SPO2_PROFILE_CODE, VITAL_COD
 
 // Published as what it is, an enumeration (the onRequest hook answers any other value 406 first;
 // case and surrounding spaces are forgiven, as there).
-export const format = z.preprocess((v) => (typeof v === 'string' ? v.trim().toLowerCase() : v), z.enum(FHIR_JSON_FORMATS)).optional().describe('json (the only format), or a JSON media type');
+export const format = z
+  .preprocess((v) => (typeof v === 'string' ? v.trim().toLowerCase() : v), z.enum(FHIR_JSON_FORMATS))
+  .optional()
+  .describe('json (the only format), or a JSON media type');
 export const cursor = z.string().max(1_024).optional().describe('Opaque position of the next page (from Bundle.link next)');
 
 /** 400 with OperationOutcome issue code `not-supported` (libs/http operation-outcome.ts). */
@@ -21,7 +24,8 @@ export const notSupported = (detail: string) => new HttpProblem(400, 'not-suppor
 export function referenceIdOf(type: string, name: string, value: string): string {
   const m = new RegExp(`^(?:.*/)?${type}/([^/]+)$`).exec(value);
   const id = m ? m[1]! : value.includes('/') ? undefined : value;
-  if (id === undefined || !resourceId.safeParse(id).success) throw badRequest(`${name} must be a ${type} reference (${type}/{id} or {id}).`);
+  if (id === undefined || !resourceId.safeParse(id).success)
+    throw badRequest(`${name} must be a ${type} reference (${type}/{id} or {id}).`);
   return id;
 }
 
@@ -103,7 +107,10 @@ export function dateBounds(values: readonly string[]): { fromMs?: number; toMs?:
     if (UNSUPPORTED_PREFIXES.includes(p)) throw notSupported(`The date prefix ${p} is not supported (use ge, gt, le, lt or eq).`);
     const prefix: Prefix = (PREFIXES as readonly string[]).includes(p) ? (p as Prefix) : 'eq';
     const interval = dateInterval(prefix === 'eq' && !v.startsWith('eq') ? v : v.slice(2));
-    if (!interval) throw badRequest(`date=${v} is not a FHIR date or dateTime with an optional prefix (e.g. ge2026-01-01T00:00:00Z).`, { errors: [{ path: 'date', message: 'invalid date' }] });
+    if (!interval)
+      throw badRequest(`date=${v} is not a FHIR date or dateTime with an optional prefix (e.g. ge2026-01-01T00:00:00Z).`, {
+        errors: [{ path: 'date', message: 'invalid date' }],
+      });
     if (prefix === 'ge' || prefix === 'eq') lower(interval.start);
     if (prefix === 'gt') lower(interval.end);
     if (prefix === 'lt') upper(interval.start);

@@ -30,7 +30,9 @@ const tailOf = (m: Extract<LiveMessage, { id: string }>): string => {
 
 /** One SSE event; `lagged`, `replay-truncated`, `critical-result` and `alarm` carry no id (the client's last id stays its position). */
 export const frame = (m: LiveMessage): string =>
-  m.type === 'lagged' || m.type === 'replay-truncated' || m.type === 'critical-result' || m.type === 'alarm' ? `event: ${m.type}\ndata: ${m.json}\n\n` : `id: ${m.id}${tailOf(m)}`;
+  m.type === 'lagged' || m.type === 'replay-truncated' || m.type === 'critical-result' || m.type === 'alarm'
+    ? `event: ${m.type}\ndata: ${m.json}\n\n`
+    : `id: ${m.id}${tailOf(m)}`;
 
 /** The part of the response a stream writes to (a ServerResponse; a recording fake in unit tests). */
 export interface SseTarget {
@@ -55,7 +57,8 @@ export function sseSink(res: SseTarget, beforeWrite: () => void, shutdownHint: (
 }
 
 /** The shutdown hint: `retry:` (EventSource's reconnect delay) and a `reconnect` event naming the last id. */
-export const reconnectFrame = (hint: ReconnectHint): string => `retry: ${hint.retry_ms}\nevent: reconnect\ndata: ${JSON.stringify(hint)}\n\n`;
+export const reconnectFrame = (hint: ReconnectHint): string =>
+  `retry: ${hint.retry_ms}\nevent: reconnect\ndata: ${JSON.stringify(hint)}\n\n`;
 
 export function sseRoutes(deps: GatewayDeps, hub: LiveSource): FastifyPluginAsyncZod {
   const { config } = deps;
@@ -74,7 +77,12 @@ export function sseRoutes(deps: GatewayDeps, hub: LiveSource): FastifyPluginAsyn
       async (req, reply) => {
         const q = req.query;
         // access, resume id and audit before the stream opens: any refusal is still a problem response (403, 400, 503)
-        const start = await startVitalsStream(liveStreamDeps(deps), callerOf(req), { patients: q.patient, codes: q.code, resumeId: req.headers['last-event-id'] ?? q.last_event_id }, { via: 'sse' });
+        const start = await startVitalsStream(
+          liveStreamDeps(deps),
+          callerOf(req),
+          { patients: q.patient, codes: q.code, resumeId: req.headers['last-event-id'] ?? q.last_event_id },
+          { via: 'sse' },
+        );
 
         reply.hijack();
         const res = reply.raw;
@@ -105,7 +113,9 @@ export function sseRoutes(deps: GatewayDeps, hub: LiveSource): FastifyPluginAsyn
             // bedside alarm notices (issue 31: acknowledged, escalated, device disconnected) to those who may read the patients' alarms
             alarms: q.alerts !== false && req.principal !== undefined && mayReadAlarms(req.principal, q.patient),
             ...start,
-            token: req.principal ? { id: req.principal.tokenId, expiresAt: req.principal.expiresAt, derivedFrom: req.principal.derivedFrom } : undefined,
+            token: req.principal
+              ? { id: req.principal.tokenId, expiresAt: req.principal.expiresAt, derivedFrom: req.principal.derivedFrom }
+              : undefined,
             maxQueue: config.LIVE_MAX_QUEUE,
           },
           sseSink(

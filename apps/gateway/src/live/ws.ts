@@ -47,7 +47,12 @@ const clientMessage = (maxPatients: number) =>
 export function requireWebSocketUpgrade(req: FastifyRequest, reply: FastifyReply): void {
   if (req.headers.upgrade?.toLowerCase() === 'websocket') return;
   reply.header('upgrade', 'websocket');
-  throw new HttpProblem(426, 'upgrade-required', 'Upgrade Required', 'This endpoint speaks WebSocket only: send the GET with Upgrade: websocket.');
+  throw new HttpProblem(
+    426,
+    'upgrade-required',
+    'Upgrade Required',
+    'This endpoint speaks WebSocket only: send the GET with Upgrade: websocket.',
+  );
 }
 
 export function wsRoutes(deps: GatewayDeps, hub: LiveSource): FastifyPluginAsyncZod {
@@ -61,8 +66,7 @@ export function wsRoutes(deps: GatewayDeps, hub: LiveSource): FastifyPluginAsync
         schema: {
           tags: ['vitals'],
           summary: 'Live vitals and alerts over WebSocket (subscribe/unsubscribe, resumable)',
-          description:
-            `A GET with \`Upgrade: websocket\`. The token comes in the Authorization header (checked before the upgrade: 401/403 problem) or in a first \`{"type":"auth","token":"…"}\` message. Then \`{"type":"subscribe","sub":"s1","patients":["pat-0001"],"codes":["${VITAL_CODE.heartRate}"],"alerts":true,"after":"3-1042"}\`; the server answers \`ready\`, \`subscribed\`, then \`observation\` and \`alert\` messages whose \`id\` resumes a later subscription (\`after\`, the same ids as the SSE stream), and \`lagged\` + \`closed\` when the client falls behind. Protocol: apps/gateway/src/live/README.md. Scope \`read:vitals\`.`,
+          description: `A GET with \`Upgrade: websocket\`. The token comes in the Authorization header (checked before the upgrade: 401/403 problem) or in a first \`{"type":"auth","token":"…"}\` message. Then \`{"type":"subscribe","sub":"s1","patients":["pat-0001"],"codes":["${VITAL_CODE.heartRate}"],"alerts":true,"after":"3-1042"}\`; the server answers \`ready\`, \`subscribed\`, then \`observation\` and \`alert\` messages whose \`id\` resumes a later subscription (\`after\`, the same ids as the SSE stream), and \`lagged\` + \`closed\` when the client falls behind. Protocol: apps/gateway/src/live/README.md. Scope \`read:vitals\`.`,
         },
         // Public in the route contract only so the token may come in the first message; when an
         // Authorization header is present it is checked here, before the upgrade (401/403 problem).
@@ -79,7 +83,13 @@ export function wsRoutes(deps: GatewayDeps, hub: LiveSource): FastifyPluginAsync
           if (socket.readyState === socket.OPEN) socket.send(JSON.stringify(msg));
         };
         const problem = (status: number, detail: string, sub?: string, title?: string): void =>
-          send({ type: 'error', sub, status, title: title ?? (status === 403 ? 'Forbidden' : status === 401 ? 'Unauthorized' : 'Bad Request'), detail });
+          send({
+            type: 'error',
+            sub,
+            status,
+            title: title ?? (status === 403 ? 'Forbidden' : status === 401 ? 'Unauthorized' : 'Bad Request'),
+            detail,
+          });
         const closeAll = (code: number, reason: string) => {
           for (const s of subs.values()) s.unsubscribe();
           subs.clear();
@@ -89,9 +99,9 @@ export function wsRoutes(deps: GatewayDeps, hub: LiveSource): FastifyPluginAsync
         const authTimer = principal
           ? undefined
           : setTimeout(() => {
-            problem(401, `no auth message within ${config.LIVE_WS_AUTH_TIMEOUT_MS} ms`);
-            closeAll(WS_CLOSE.unauthorized, 'authentication required');
-          }, config.LIVE_WS_AUTH_TIMEOUT_MS);
+              problem(401, `no auth message within ${config.LIVE_WS_AUTH_TIMEOUT_MS} ms`);
+              closeAll(WS_CLOSE.unauthorized, 'authentication required');
+            }, config.LIVE_WS_AUTH_TIMEOUT_MS);
         if (principal) send({ type: 'ready', client_id: principal.clientId, scopes: principal.scopes });
 
         const beat = setInterval(() => {
@@ -119,7 +129,8 @@ export function wsRoutes(deps: GatewayDeps, hub: LiveSource): FastifyPluginAsync
           } catch {
             return problem(400, 'message is not JSON');
           }
-          if (!parsed.success) return problem(400, parsed.error.issues.map((i) => `${i.path.join('.') || 'message'}: ${i.message}`).join('; '));
+          if (!parsed.success)
+            return problem(400, parsed.error.issues.map((i) => `${i.path.join('.') || 'message'}: ${i.message}`).join('; '));
           const msg = parsed.data;
 
           if (msg.type === 'auth') {
@@ -128,8 +139,11 @@ export function wsRoutes(deps: GatewayDeps, hub: LiveSource): FastifyPluginAsync
               principal = await app.verifyBearer(req, ['read:vitals'], { token: msg.token });
             } catch (err) {
               const status = err instanceof HttpProblem ? err.status : 503;
-              problem(status, err instanceof HttpProblem ? err.detail ?? 'refused' : 'token cannot be checked now');
-              return closeAll(status === 403 ? WS_CLOSE.forbidden : WS_CLOSE.unauthorized, status === 403 ? 'insufficient scope' : 'invalid token');
+              problem(status, err instanceof HttpProblem ? (err.detail ?? 'refused') : 'token cannot be checked now');
+              return closeAll(
+                status === 403 ? WS_CLOSE.forbidden : WS_CLOSE.unauthorized,
+                status === 403 ? 'insufficient scope' : 'invalid token',
+              );
             }
             clearTimeout(authTimer);
             return void send({ type: 'ready', client_id: principal.clientId, scopes: principal.scopes });
@@ -150,7 +164,12 @@ export function wsRoutes(deps: GatewayDeps, hub: LiveSource): FastifyPluginAsync
           // access, resume id and audit before the subscription opens: a refusal is an error message for it (403, 400, 503)
           let start: StreamStart;
           try {
-            start = await startVitalsStream(liveStreamDeps(deps), { principal: who, requestId: req.id, ip: req.ip }, { patients, codes: msg.codes, resumeId: msg.after }, { via: 'websocket' });
+            start = await startVitalsStream(
+              liveStreamDeps(deps),
+              { principal: who, requestId: req.id, ip: req.ip },
+              { patients, codes: msg.codes, resumeId: msg.after },
+              { via: 'websocket' },
+            );
           } catch (err) {
             if (err instanceof HttpProblem) return problem(err.status, err.detail, msg.sub, err.title);
             throw err;
@@ -159,7 +178,17 @@ export function wsRoutes(deps: GatewayDeps, hub: LiveSource): FastifyPluginAsync
           const name = msg.sub;
           let waiting: NodeJS.Timeout | undefined;
           const sub = hub.subscribe(
-            { transport: 'ws', patients, codes: msg.codes, alerts: msg.alerts, criticalResults: msg.alerts !== false && reachesAll(who, 'CriticalResult', 'read'), alarms: msg.alerts !== false && mayReadAlarms(who, patients), ...start, token: { id: who.tokenId, expiresAt: who.expiresAt, derivedFrom: who.derivedFrom }, maxQueue: config.LIVE_MAX_QUEUE },
+            {
+              transport: 'ws',
+              patients,
+              codes: msg.codes,
+              alerts: msg.alerts,
+              criticalResults: msg.alerts !== false && reachesAll(who, 'CriticalResult', 'read'),
+              alarms: msg.alerts !== false && mayReadAlarms(who, patients),
+              ...start,
+              token: { id: who.tokenId, expiresAt: who.expiresAt, derivedFrom: who.derivedFrom },
+              maxQueue: config.LIVE_MAX_QUEUE,
+            },
             wsSink(socket, req.raw.socket, name, {
               full: () => {
                 // ws has no drain event: poll the buffer until it empties enough
@@ -204,7 +233,12 @@ export interface Corkable {
  * socket (ws writes each frame synchronously, as it does without permessage-deflate, which is off),
  * so its frames leave in one write. Above HIGH_WATER buffered bytes it says full and calls `full`.
  */
-export function wsSink(socket: WsTarget, tcp: Corkable, sub: string, on: { full: () => void; close: (reason: CloseReason) => void }): LiveSink {
+export function wsSink(
+  socket: WsTarget,
+  tcp: Corkable,
+  sub: string,
+  on: { full: () => void; close: (reason: CloseReason) => void },
+): LiveSink {
   const room = (): boolean => {
     if (socket.bufferedAmount < HIGH_WATER) return true;
     on.full();

@@ -71,7 +71,9 @@ export function needOfBody(body: unknown, toolScopes: ReadonlyMap<string, Scope[
 }
 
 export const sessionOwnedByOther = (scopes: readonly Scope[]) =>
-  insufficientScope(scopes, { detail: 'This MCP session belongs to another subject or client; start a new session (initialize) with your own token.' });
+  insufficientScope(scopes, {
+    detail: 'This MCP session belongs to another subject or client; start a new session (initialize) with your own token.',
+  });
 
 /**
  * Verifies what the request needs through the gateway's one bearer check (`app.verifyBearer`:
@@ -79,12 +81,22 @@ export const sessionOwnedByOther = (scopes: readonly Scope[]) =>
  * principal when a token was presented (and valid), undefined for an anonymous request that needs
  * none; throws the 401/403/503 problems otherwise.
  */
-export async function authenticate(app: FastifyInstance, req: FastifyRequest, need: AccessNeed, binding: SessionBinding | undefined): Promise<Principal | undefined> {
+export async function authenticate(
+  app: FastifyInstance,
+  req: FastifyRequest,
+  need: AccessNeed,
+  binding: SessionBinding | undefined,
+): Promise<Principal | undefined> {
   const detail = { mcp: need.what.slice(0, 10) };
   if (!bearerToken(req.headers.authorization) && !need.token && binding === undefined) return undefined;
   const principal = await app.verifyBearer(req, need.scopes, { detail });
   if (binding !== undefined && !isBoundTo(binding, principal)) {
-    throw await app.bearerAuth.refuse(bearerContextOf(req, detail), 'session bound to another subject or client', sessionOwnedByOther(need.scopes), principal);
+    throw await app.bearerAuth.refuse(
+      bearerContextOf(req, detail),
+      'session bound to another subject or client',
+      sessionOwnedByOther(need.scopes),
+      principal,
+    );
   }
   return principal;
 }

@@ -14,6 +14,8 @@ export function callerOf(extra: Extra): Caller | undefined {
 /** A domain problem as a JSON-RPC error (resources/read, subscribe): 404 → -32002 (MCP "resource not found"). */
 export function toMcpError(err: unknown): unknown {
   if (!(err instanceof HttpProblem)) return err;
-  return new McpError(err.status === 404 ? -32002 : ErrorCode.InvalidRequest, `${err.title}: ${err.detail}`, { status: err.status, kind: err.kind });
+  return new McpError(err.status === 404 ? -32002 : ErrorCode.InvalidRequest, `${err.title}: ${err.detail}`, {
+    status: err.status,
+    kind: err.kind,
+  });
 }
-

@@ -58,7 +58,10 @@ export class RedisEventStore implements EventStore {
     return parseEventId(eventId)?.stream;
   }
 
-  async replayEventsAfter(lastEventId: EventId, { send }: { send: (eventId: EventId, message: JSONRPCMessage) => Promise<void> }): Promise<StreamId> {
+  async replayEventsAfter(
+    lastEventId: EventId,
+    { send }: { send: (eventId: EventId, message: JSONRPCMessage) => Promise<void> },
+  ): Promise<StreamId> {
     const parsed = parseEventId(lastEventId);
     if (!parsed) throw new Error('unknown event id');
     const key = this.#key(parsed.stream);

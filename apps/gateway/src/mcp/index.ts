@@ -36,18 +36,22 @@ declare module 'fastify' {
 /** JSON-RPC error bodies the transport itself would answer (clients expect these, not problems). */
 function rpcError(req: FastifyRequest, reply: FastifyReply, status: number, code: number, message: string): void {
   reply.hijack(); // written as is: the route's response schemas describe problems
-  reply.raw.writeHead(status, { 'content-type': 'application/json', 'x-request-id': req.id }).end(JSON.stringify({ jsonrpc: '2.0', error: { code, message }, id: null }));
+  reply.raw
+    .writeHead(status, { 'content-type': 'application/json', 'x-request-id': req.id })
+    .end(JSON.stringify({ jsonrpc: '2.0', error: { code, message }, id: null }));
 }
 
 function allowedOrigins(deps: GatewayDeps): Set<string> {
-  const extra = deps.config.MCP_ALLOWED_ORIGINS.split(',').map((s) => s.trim()).filter(Boolean);
+  const extra = deps.config.MCP_ALLOWED_ORIGINS.split(',')
+    .map((s) => s.trim())
+    .filter(Boolean);
   return new Set([new URL(deps.config.baseUrl).origin, ...extra]);
 }
 
 const description = (verb: string) =>
   `${verb} Model Context Protocol server (Streamable HTTP, protocol 2025-06-18 and later; any MCP client works). ` +
   'Authorization per the MCP authorization spec: initialize, ping and listing (tools, resources, templates) are anonymous; tools/call, resources/read of vitalis:// and ' +
-  'resources/subscribe need a Bearer token with the tool\'s scopes (the same as the equivalent REST route). Without a valid token: 401 with ' +
+  "resources/subscribe need a Bearer token with the tool's scopes (the same as the equivalent REST route). Without a valid token: 401 with " +
   '`WWW-Authenticate: Bearer realm="vitalis", resource_metadata=".../.well-known/oauth-protected-resource"`; lacking a scope: 403 `error="insufficient_scope"`. ' +
   'A session (Mcp-Session-Id) is bound to the subject and client of the first token that authenticates on it. ' +
   'Sessions opened without a token are rate-limited per client address (429 with Retry-After).';
@@ -60,12 +64,17 @@ export function mcpRoutes(deps: GatewayDeps, hub: LiveSource) {
     app.addHook('preClose', () => registry.closeAll());
     const origins = allowedOrigins(deps);
     // Each session holds an McpServer in memory: one address may open only so many without a token.
-    const anonymousSessions = app.rateLimiter({ name: 'mcp-anonymous', max: deps.config.MCP_ANONYMOUS_SESSION_LIMIT, windowSeconds: deps.config.MCP_ANONYMOUS_SESSION_WINDOW_SECONDS });
+    const anonymousSessions = app.rateLimiter({
+      name: 'mcp-anonymous',
+      max: deps.config.MCP_ANONYMOUS_SESSION_LIMIT,
+      windowSeconds: deps.config.MCP_ANONYMOUS_SESSION_WINDOW_SECONDS,
+    });
 
     const handle = async (req: FastifyRequest, reply: FastifyReply) => {
       // DNS-rebinding protection (MCP transport spec): a browser page of a foreign origin is refused.
       const origin = req.headers.origin;
-      if (origin !== undefined && !origins.has(origin)) throw new HttpProblem(403, 'forbidden', 'Forbidden', `Origin ${origin.slice(0, 100)} may not call the MCP endpoint.`);
+      if (origin !== undefined && !origins.has(origin))
+        throw new HttpProblem(403, 'forbidden', 'Forbidden', `Origin ${origin.slice(0, 100)} may not call the MCP endpoint.`);
 
       const body = req.method === 'POST' ? req.body : undefined;
       const sessionId = req.headers[SESSION_HEADER];
@@ -85,7 +94,10 @@ export function mcpRoutes(deps: GatewayDeps, hub: LiveSource) {
       const need: AccessNeed = req.method === 'POST' ? needOfBody(body, TOOL_SCOPES) : { token: false, scopes: [], what: [req.method] };
       if (need.refused) return rpcError(req, reply, 400, ErrorCode.InvalidParams, `Refused: ${need.refused.join('; ')}.`);
       const principal = await authenticate(app, req, need, session?.binding ?? record?.binding);
-      if (!session && record) session = registry.get(sessionId as string) ?? (await registry.adopt(sessionId as string, record, principal && { principal, requestId: req.id, ip: req.ip }));
+      if (!session && record)
+        session =
+          registry.get(sessionId as string) ??
+          (await registry.adopt(sessionId as string, record, principal && { principal, requestId: req.id, ip: req.ip }));
 
       if (!session) {
         const initializing = req.method === 'POST' && (Array.isArray(body) ? body.some(isInitializeRequest) : isInitializeRequest(body));
@@ -93,7 +105,10 @@ export function mcpRoutes(deps: GatewayDeps, hub: LiveSource) {
         if (!principal) {
           const verdict = await anonymousSessions(req);
           if (verdict.exceeded) {
-            throw tooManyRequests(`This address opened ${verdict.max} MCP sessions without a token in ${deps.config.MCP_ANONYMOUS_SESSION_WINDOW_SECONDS} s; retry after ${verdict.resetSeconds} s, or initialize with a Bearer token.`, verdict.resetSeconds);
+            throw tooManyRequests(
+              `This address opened ${verdict.max} MCP sessions without a token in ${deps.config.MCP_ANONYMOUS_SESSION_WINDOW_SECONDS} s; retry after ${verdict.resetSeconds} s, or initialize with a Bearer token.`,
+              verdict.resetSeconds,
+            );
           }
         }
         session = await registry.create();
@@ -127,7 +142,10 @@ export function mcpRoutes(deps: GatewayDeps, hub: LiveSource) {
         await session.transport.handleRequest(req.raw, reply.raw, body);
       } catch (err) {
         req.log.error({ err }, 'mcp transport failed');
-        if (!reply.raw.headersSent) reply.raw.writeHead(500, { 'content-type': 'application/json' }).end(JSON.stringify({ jsonrpc: '2.0', error: { code: -32603, message: 'Internal error' }, id: null }));
+        if (!reply.raw.headersSent)
+          reply.raw
+            .writeHead(500, { 'content-type': 'application/json' })
+            .end(JSON.stringify({ jsonrpc: '2.0', error: { code: -32603, message: 'Internal error' }, id: null }));
       } finally {
         if (!session.initialized) await session.close(); // a failed initialize leaves nothing behind
       }
@@ -135,42 +153,104 @@ export function mcpRoutes(deps: GatewayDeps, hub: LiveSource) {
 
     // As served: the transport answers JSON-RPC (application/json) or an SSE stream; a refusal about
     // the session or the message is a JSON-RPC error (rpcError), one about access or a dependency a problem.
-    const rpcErrorBody = z.looseObject({
-      jsonrpc: z.literal('2.0'),
-      error: z.looseObject({ code: z.number().int(), message: z.string() }),
-      id: z.union([z.string(), z.number(), z.null()]),
-    }).meta({ id: 'JsonRpcError', description: 'JSON-RPC 2.0 error (https://www.jsonrpc.org/specification#error_object); `error.data` and other members as the MCP specification defines them' });
-    const rpcErrorOrProblem = (description: string) => ({ description, content: { 'application/json': { schema: rpcErrorBody }, 'application/problem+json': { schema: problem } } });
+    const rpcErrorBody = z
+      .looseObject({
+        jsonrpc: z.literal('2.0'),
+        error: z.looseObject({ code: z.number().int(), message: z.string() }),
+        id: z.union([z.string(), z.number(), z.null()]),
+      })
+      .meta({
+        id: 'JsonRpcError',
+        description:
+          'JSON-RPC 2.0 error (https://www.jsonrpc.org/specification#error_object); `error.data` and other members as the MCP specification defines them',
+      });
+    const rpcErrorOrProblem = (description: string) => ({
+      description,
+      content: { 'application/json': { schema: rpcErrorBody }, 'application/problem+json': { schema: problem } },
+    });
     const common = {
       tags: ['mcp'],
       response: {
-        200: { description: 'JSON-RPC response or an SSE stream', content: { 'application/json': { schema: z.unknown().meta({ id: 'JsonRpcResponse', description: 'JSON-RPC 2.0 response (or batch): the MCP specification defines the results (https://modelcontextprotocol.io/specification)' }) }, 'text/event-stream': { schema: z.string().describe('SSE stream of JSON-RPC messages') } } },
-        400: rpcErrorOrProblem('A message other than initialize without a session, a refused tool call (JSON-RPC error), or an invalid request (problem)'),
+        200: {
+          description: 'JSON-RPC response or an SSE stream',
+          content: {
+            'application/json': {
+              schema: z
+                .unknown()
+                .meta({
+                  id: 'JsonRpcResponse',
+                  description:
+                    'JSON-RPC 2.0 response (or batch): the MCP specification defines the results (https://modelcontextprotocol.io/specification)',
+                }),
+            },
+            'text/event-stream': { schema: z.string().describe('SSE stream of JSON-RPC messages') },
+          },
+        },
+        400: rpcErrorOrProblem(
+          'A message other than initialize without a session, a refused tool call (JSON-RPC error), or an invalid request (problem)',
+        ),
         404: rpcErrorOrProblem('Session not found: initialize a new one (JSON-RPC error)'),
-        406: { description: 'Accept does not list application/json and text/event-stream, as the MCP Streamable HTTP transport requires (JSON-RPC error)', content: { 'application/json': { schema: rpcErrorBody } } },
+        406: {
+          description:
+            'Accept does not list application/json and text/event-stream, as the MCP Streamable HTTP transport requires (JSON-RPC error)',
+          content: { 'application/json': { schema: rpcErrorBody } },
+        },
         ...problems(401, 403, 503),
       },
     };
     const sessionHeader = z.string().min(1).max(128).describe('The session from the initialize response (MCP Streamable HTTP)');
-    app.post(MCP_PATH, {
-      schema: {
-        ...common,
-        summary: 'MCP: send JSON-RPC messages (initialize, tools/list, tools/call, resources/read, resources/subscribe...)',
-        description: description('POST to the'),
-        body: z.unknown().meta({ id: 'JsonRpcMessage', description: 'A JSON-RPC 2.0 message (or batch): the MCP specification defines the messages (https://modelcontextprotocol.io/specification)',
-          example: { jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'example-agent', version: '1.0.0' } } } }),
-        headers: z.looseObject({ [SESSION_HEADER]: sessionHeader.optional() }),
-        response: { ...common.response, 202: z.null().describe('Accepted (notifications and responses only)') },
-        // read by the OpenAPI document (adds the 429 problem response): anonymous initialize is rate-limited
-        'x-rate-limited': true,
+    app.post(
+      MCP_PATH,
+      {
+        schema: {
+          ...common,
+          summary: 'MCP: send JSON-RPC messages (initialize, tools/list, tools/call, resources/read, resources/subscribe...)',
+          description: description('POST to the'),
+          body: z
+            .unknown()
+            .meta({
+              id: 'JsonRpcMessage',
+              description:
+                'A JSON-RPC 2.0 message (or batch): the MCP specification defines the messages (https://modelcontextprotocol.io/specification)',
+              example: {
+                jsonrpc: '2.0',
+                id: 1,
+                method: 'initialize',
+                params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'example-agent', version: '1.0.0' } },
+              },
+            }),
+          headers: z.looseObject({ [SESSION_HEADER]: sessionHeader.optional() }),
+          response: { ...common.response, 202: z.null().describe('Accepted (notifications and responses only)') },
+          // read by the OpenAPI document (adds the 429 problem response): anonymous initialize is rate-limited
+          'x-rate-limited': true,
+        },
       },
-    }, handle);
-    app.get(MCP_PATH, {
-      schema: { ...common, summary: 'MCP: the session\'s server-to-client SSE stream (notifications; Last-Event-ID resumes)', description: description('GET the stream of the'), headers: z.looseObject({ [SESSION_HEADER]: sessionHeader }) },
-    }, handle);
-    app.delete(MCP_PATH, {
-      schema: { ...common, summary: 'MCP: end a session', description: description('DELETE a session of the'), headers: z.looseObject({ [SESSION_HEADER]: sessionHeader }) },
-    }, handle);
+      handle,
+    );
+    app.get(
+      MCP_PATH,
+      {
+        schema: {
+          ...common,
+          summary: "MCP: the session's server-to-client SSE stream (notifications; Last-Event-ID resumes)",
+          description: description('GET the stream of the'),
+          headers: z.looseObject({ [SESSION_HEADER]: sessionHeader }),
+        },
+      },
+      handle,
+    );
+    app.delete(
+      MCP_PATH,
+      {
+        schema: {
+          ...common,
+          summary: 'MCP: end a session',
+          description: description('DELETE a session of the'),
+          headers: z.looseObject({ [SESSION_HEADER]: sessionHeader }),
+        },
+      },
+      handle,
+    );
   };
   return fp(plugin, { name: 'vitalis-mcp', fastify: '5.x' });
 }

@@ -21,7 +21,8 @@ export const MCP_APP_MIME = 'text/html;profile=mcp-app';
 /** The resource a handler was handed, if it is of the kind that handler serves (refused otherwise). */
 function resourceOf<K extends ResourceRef['kind']>(uri: URL, kind: K): Extract<ResourceRef, { kind: K }> {
   const ref = parseResourceUri(uri.href);
-  if (ref.kind !== kind) throw new McpError(ErrorCode.InvalidParams, ref.kind === 'refused' ? `Refused: ${ref.reason}.` : `Not a ${kind} resource.`);
+  if (ref.kind !== kind)
+    throw new McpError(ErrorCode.InvalidParams, ref.kind === 'refused' ? `Refused: ${ref.reason}.` : `Not a ${kind} resource.`);
   return ref as Extract<ResourceRef, { kind: K }>;
 }
 
@@ -31,10 +32,15 @@ export function registerResources(server: McpServer, deps: GatewayDeps): void {
     const uri = `ui://vitalis/${card.name}`;
     const meta = { ui: { prefersBorder: true, csp: { connectDomains: [deps.config.baseUrl] } } };
     // public: a card document holds no patient data (no token, no scope)
-    server.registerResource(card.name, uri, { title: card.title, description: card.description, mimeType: MCP_APP_MIME, _meta: meta }, async (given) => {
-      resourceOf(given, 'ui');
-      return { contents: [{ uri, mimeType: MCP_APP_MIME, text: card.html(), _meta: meta }] };
-    });
+    server.registerResource(
+      card.name,
+      uri,
+      { title: card.title, description: card.description, mimeType: MCP_APP_MIME, _meta: meta },
+      async (given) => {
+        resourceOf(given, 'ui');
+        return { contents: [{ uri, mimeType: MCP_APP_MIME, text: card.html(), _meta: meta }] };
+      },
+    );
   }
 
   server.registerResource(
@@ -42,7 +48,8 @@ export function registerResources(server: McpServer, deps: GatewayDeps): void {
     new ResourceTemplate('vitalis://patients/{patient_id}/vitals', { list: undefined }),
     {
       title: 'Live vitals of a patient',
-      description: 'The latest observation per vital sign and NEWS2 (JSON). Subscribe (resources/subscribe) for every new observation and alert, delivered as notifications/resources/updated with the event in _meta["vitalis/live"]. Needs read:vitals.',
+      description:
+        'The latest observation per vital sign and NEWS2 (JSON). Subscribe (resources/subscribe) for every new observation and alert, delivered as notifications/resources/updated with the event in _meta["vitalis/live"]. Needs read:vitals.',
       mimeType: 'application/json',
     },
     async (uri, _vars, extra) => {
@@ -51,7 +58,15 @@ export function registerResources(server: McpServer, deps: GatewayDeps): void {
       const { patientId } = resourceOf(uri, 'patient-vitals');
       try {
         const { rows, news2 } = await readLatestWithNews2(deps.pool, caller, patientId, undefined, 'mcp');
-        return { contents: [{ uri: uri.href, mimeType: 'application/json', text: JSON.stringify({ patient_id: patientId, count: rows.length, observations: rows, news2 }) }] };
+        return {
+          contents: [
+            {
+              uri: uri.href,
+              mimeType: 'application/json',
+              text: JSON.stringify({ patient_id: patientId, count: rows.length, observations: rows, news2 }),
+            },
+          ],
+        };
       } catch (err) {
         throw toMcpError(err);
       }

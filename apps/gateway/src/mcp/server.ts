@@ -5,7 +5,13 @@
  * (auth.ts) as `authInfo.extra.caller`: the tools never look at tokens.
  */
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
-import { ErrorCode, McpError, SubscribeRequestSchema, UnsubscribeRequestSchema, type CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import {
+  ErrorCode,
+  McpError,
+  SubscribeRequestSchema,
+  UnsubscribeRequestSchema,
+  type CallToolResult,
+} from '@modelcontextprotocol/sdk/types.js';
 import { HttpProblem, problemBody } from '@vitalis/http';
 import { VITALIS_VERSION } from '@vitalis/runtime';
 import type { GatewayDeps } from '../deps';
@@ -34,7 +40,10 @@ function toolError(deps: GatewayDeps, tool: string, err: unknown): CallToolResul
 export function buildMcpServer(deps: GatewayDeps, live: () => LiveSubscriptions): McpServer {
   const server = new McpServer(
     { name: 'vitalis', title: 'Vitalis', version: VITALIS_VERSION },
-    { capabilities: { resources: { subscribe: true, listChanged: true }, tools: { listChanged: true }, logging: {} }, instructions: SERVER_INSTRUCTIONS },
+    {
+      capabilities: { resources: { subscribe: true, listChanged: true }, tools: { listChanged: true }, logging: {} },
+      instructions: SERVER_INSTRUCTIONS,
+    },
   );
 
   for (const tool of TOOLS) {
@@ -70,7 +79,10 @@ export function buildMcpServer(deps: GatewayDeps, live: () => LiveSubscriptions)
     // only the canonical form: a subscription is keyed by its uri, and its notifications name it
     const ref = parseResourceUri(req.params.uri);
     if (ref.kind !== 'patient-vitals' || ref.uri !== req.params.uri) {
-      throw new McpError(ErrorCode.InvalidParams, `Only vitalis://patients/{id}/vitals can be subscribed to, not ${req.params.uri.slice(0, 200)}.`);
+      throw new McpError(
+        ErrorCode.InvalidParams,
+        `Only vitalis://patients/{id}/vitals can be subscribed to, not ${req.params.uri.slice(0, 200)}.`,
+      );
     }
     try {
       await live().subscribe(ref.uri, caller);

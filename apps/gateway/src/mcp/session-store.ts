@@ -20,7 +20,8 @@ export interface SessionBinding {
 }
 
 export const bindingOf = (p: Principal): SessionBinding => ({ subject: p.subject, clientId: p.clientId });
-export const isBoundTo = (binding: SessionBinding, p: Principal): boolean => binding.subject === p.subject && binding.clientId === p.clientId;
+export const isBoundTo = (binding: SessionBinding, p: Principal): boolean =>
+  binding.subject === p.subject && binding.clientId === p.clientId;
 
 export interface SessionRecord {
   binding?: SessionBinding;
@@ -52,7 +53,9 @@ export class SessionStore {
 
   /** Writes the record, unless another instance owns the session now (then this copy is stale). */
   async save(id: string, record: SessionRecord): Promise<boolean> {
-    return (await this.redis.eval(SAVE, 2, recordKey(id), ownerKey(id), this.instanceId, String(this.ttlSeconds), JSON.stringify(record))) === 1;
+    return (
+      (await this.redis.eval(SAVE, 2, recordKey(id), ownerKey(id), this.instanceId, String(this.ttlSeconds), JSON.stringify(record))) === 1
+    );
   }
 
   /** Takes the session over (adoption): this instance owns it from now on. */
@@ -105,7 +108,9 @@ export class SessionStore {
     while (found.size < uris.length && scanned < limit) {
       const page = (await this.redis.xrevrange(standaloneStreamKey(id), end, '-', 'COUNT', 500)) as [string, string[]][];
       for (const [entry, fields] of page) {
-        const m = JSON.parse(fields[fields.indexOf('m') + 1] ?? '{}') as JSONRPCMessage & { params?: { uri?: string; _meta?: Record<string, { id?: string }> } };
+        const m = JSON.parse(fields[fields.indexOf('m') + 1] ?? '{}') as JSONRPCMessage & {
+          params?: { uri?: string; _meta?: Record<string, { id?: string }> };
+        };
         const uri = m.params?.uri;
         const live = m.params?._meta?.['vitalis/live']?.id;
         if (uri && live && uris.includes(uri) && !found.has(uri)) found.set(uri, live);

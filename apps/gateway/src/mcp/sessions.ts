@@ -67,7 +67,11 @@ export class McpSession {
     });
     this.server = buildMcpServer(deps, () => this.live);
     this.live = new LiveSubscriptions({
-      hub, stream: liveStreamDeps(deps), server: this.server, logger: deps.logger, sessionId: this.id,
+      hub,
+      stream: liveStreamDeps(deps),
+      server: this.server,
+      logger: deps.logger,
+      sessionId: this.id,
       currentPrincipal: () => this.principal,
       onChange: () => this.persist(),
     });
@@ -99,7 +103,8 @@ export class McpSession {
    * private fields, pinned by test/integration/mcp/failover.test.ts).
    */
   adopt(record: SessionRecord): void {
-    const inner = (this.transport as unknown as { _webStandardTransport: { _initialized: boolean; sessionId?: string } })._webStandardTransport;
+    const inner = (this.transport as unknown as { _webStandardTransport: { _initialized: boolean; sessionId?: string } })
+      ._webStandardTransport;
     inner._initialized = true;
     inner.sessionId = this.id;
     this.initialized = true;
@@ -118,7 +123,10 @@ export class SessionRegistry {
   readonly store: SessionStore;
   #lastReap = Date.now();
 
-  constructor(private readonly deps: GatewayDeps, private readonly hub: LiveSource) {
+  constructor(
+    private readonly deps: GatewayDeps,
+    private readonly hub: LiveSource,
+  ) {
     this.store = new SessionStore(deps.redis, deps.config.MCP_SESSION_IDLE_SECONDS, randomUUID());
     this.#timer = setInterval(() => void this.#maintain(), OWNERSHIP_CHECK_MS);
     this.#timer.unref();
@@ -134,7 +142,14 @@ export class SessionRegistry {
 
   #new(id: string): McpSession {
     if (this.#sessions.size >= this.deps.config.MCP_MAX_SESSIONS) {
-      throw new HttpProblem(503, 'unavailable', 'Service Unavailable', 'Too many MCP sessions are open on this server; retry shortly.', { retry_after: 30 }, { 'retry-after': '30' });
+      throw new HttpProblem(
+        503,
+        'unavailable',
+        'Service Unavailable',
+        'Too many MCP sessions are open on this server; retry shortly.',
+        { retry_after: 30 },
+        { 'retry-after': '30' },
+      );
     }
     return new McpSession(id, this.deps, this.hub, this.store, {
       initialized: (s) => this.#sessions.set(s.id, s),

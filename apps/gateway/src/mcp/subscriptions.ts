@@ -20,7 +20,14 @@ import type { LiveSource } from '../vitals/live-sources';
 import type { Principal } from '../access/principal';
 import type { Caller } from '../access/caller';
 import { VITALS_URI } from './resource-uri';
-import { requireVitalsAccess, restoreVitalsStream, startVitalsStream, vitalsDenial, type LiveStreamDeps, type StreamStart } from '../vitals/service';
+import {
+  requireVitalsAccess,
+  restoreVitalsStream,
+  startVitalsStream,
+  vitalsDenial,
+  type LiveStreamDeps,
+  type StreamStart,
+} from '../vitals/service';
 import { reachesAll } from '../access/policy';
 import { mayReadAlarms } from '../alarms/service';
 
@@ -92,7 +99,12 @@ export class LiveSubscriptions {
       return;
     }
     // access (audited refusal) and the subscription's audit row before it opens (503 when it cannot be written)
-    const start = await startVitalsStream(this.d.stream, caller, { patients: [patientId] }, { via: 'mcp', action: 'vitals.subscribe', detail: { session: this.d.sessionId } });
+    const start = await startVitalsStream(
+      this.d.stream,
+      caller,
+      { patients: [patientId] },
+      { via: 'mcp', action: 'vitals.subscribe', detail: { session: this.d.sessionId } },
+    );
     existing?.sub.unsubscribe();
     const entry = this.#open(uri, patientId, caller.principal, start);
     await entry.sub.ready;
@@ -120,7 +132,15 @@ export class LiveSubscriptions {
     const entry: Entry = { patientId, principal, lastId, sub: undefined as unknown as Subscription };
     const from = typeof start === 'string' ? { after: start } : (start ?? {});
     entry.sub = this.d.hub.subscribe(
-      { transport: 'mcp', patients: [patientId], alerts: true, criticalResults: reachesAll(principal, 'CriticalResult', 'read'), alarms: mayReadAlarms(principal, [patientId]), token: { id: principal.tokenId, expiresAt: principal.expiresAt, derivedFrom: principal.derivedFrom }, ...from },
+      {
+        transport: 'mcp',
+        patients: [patientId],
+        alerts: true,
+        criticalResults: reachesAll(principal, 'CriticalResult', 'read'),
+        alarms: mayReadAlarms(principal, [patientId]),
+        token: { id: principal.tokenId, expiresAt: principal.expiresAt, derivedFrom: principal.derivedFrom },
+        ...from,
+      },
       { send: (msg) => this.#send(uri, entry, msg), close: (reason) => this.#onClose(uri, entry, reason) },
     );
     this.#subs.set(uri, entry);
@@ -134,10 +154,10 @@ export class LiveSubscriptions {
       msg.type === 'critical-result' || msg.type === 'alarm'
         ? { type: msg.type, event: msg.event, data: msg.data } // no id: a notice (the event store holds the report, the alarm)
         : msg.type === 'observation'
-        ? { type: 'observation', id: msg.id, data: msg.data }
-        : msg.type === 'alert'
-          ? { type: 'alert', id: msg.id, event: msg.event, data: msg.data }
-          : { type: 'replay-truncated', data: msg.data }; // no id: the gaps to read through REST
+          ? { type: 'observation', id: msg.id, data: msg.data }
+          : msg.type === 'alert'
+            ? { type: 'alert', id: msg.id, event: msg.event, data: msg.data }
+            : { type: 'replay-truncated', data: msg.data }; // no id: the gaps to read through REST
     this.#inFlight += 1;
     this.#chain = this.#chain
       .then(() => this.d.server.server.sendResourceUpdated({ uri, _meta: { 'vitalis/live': live } }))
@@ -153,7 +173,11 @@ export class LiveSubscriptions {
     if (this.#closed || this.#subs.get(uri) !== entry) return;
     this.#subs.delete(uri);
     const renewed = this.d.currentPrincipal();
-    const canRenew = renewed && renewed.subject === entry.principal.subject && renewed.tokenId !== entry.principal.tokenId && renewed.expiresAt > Date.now() / 1000;
+    const canRenew =
+      renewed &&
+      renewed.subject === entry.principal.subject &&
+      renewed.tokenId !== entry.principal.tokenId &&
+      renewed.expiresAt > Date.now() / 1000;
     if (reason === 'lagged' || (reason === 'expired' && canRenew)) {
       this.#open(uri, entry.patientId, reason === 'expired' ? renewed! : entry.principal, entry.lastId);
       return;
@@ -161,7 +185,14 @@ export class LiveSubscriptions {
     if (reason === 'shutdown') return;
     this.d.onChange();
     void this.d.server
-      .sendLoggingMessage({ level: 'warning', logger: 'vitalis-live', data: { uri, closed: reason, detail: `The subscription to ${uri} ended (${reason}); subscribe again with a valid token.` } }, this.d.sessionId)
+      .sendLoggingMessage(
+        {
+          level: 'warning',
+          logger: 'vitalis-live',
+          data: { uri, closed: reason, detail: `The subscription to ${uri} ended (${reason}); subscribe again with a valid token.` },
+        },
+        this.d.sessionId,
+      )
       .catch(() => undefined);
   }
 }

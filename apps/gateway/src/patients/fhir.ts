@@ -11,7 +11,11 @@ const contactPoint = z.object({ system: z.enum(['phone', 'email', 'fax', 'pager'
 /** Register/update body: a FHIR Patient (only the fields Vitalis keeps). */
 export const patientIn = z.object({
   resourceType: z.literal('Patient').optional(),
-  name: z.array(z.object({ family: text(100), given: z.array(text(100)).max(5).default([]) })).min(1).max(1).describe('Exactly one official name'),
+  name: z
+    .array(z.object({ family: text(100), given: z.array(text(100)).max(5).default([]) }))
+    .min(1)
+    .max(1)
+    .describe('Exactly one official name'),
   birthDate: z.iso.date().optional(),
   gender: z.enum(['male', 'female', 'other', 'unknown']).optional(),
   identifier: z.array(identifierIn).max(10).optional(),
@@ -21,7 +25,14 @@ export type PatientIn = z.infer<typeof patientIn>;
 
 export function demographicsFrom(body: PatientIn): Demographics {
   const name = body.name[0]!;
-  return { family: name.family, given: name.given, birthDate: body.birthDate ?? null, gender: body.gender ?? null, identifiers: body.identifier ?? [], telecom: body.telecom ?? [] };
+  return {
+    family: name.family,
+    given: name.given,
+    birthDate: body.birthDate ?? null,
+    gender: body.gender ?? null,
+    identifiers: body.identifier ?? [],
+    telecom: body.telecom ?? [],
+  };
 }
 
 /**
@@ -33,13 +44,22 @@ export function demographicsFrom(body: PatientIn): Demographics {
  */
 export const allergyCodeIn = z
   .object({
-    text: text(200).optional().describe(`Plain text: at least ${CLINICAL_TEXT_MIN_LENGTH} printable characters, two of them letters (422 otherwise: "0" is not a substance)`),
+    text: text(200)
+      .optional()
+      .describe(
+        `Plain text: at least ${CLINICAL_TEXT_MIN_LENGTH} printable characters, two of them letters (422 otherwise: "0" is not a substance)`,
+      ),
     coding: z
-      .array(z.object({
-        system: z.string().max(200).describe(`${SNOMED_CT} or ${RXNORM}`),
-        code: z.string().max(40).describe('SNOMED CT: a concept id (6-18 digits, partition 00 or 10, Verhoeff check digit); RxNorm: an RXCUI (1-8 digits)'),
-        display: text(200).optional().describe('Required: the name a person reads (the rule of text)'),
-      }))
+      .array(
+        z.object({
+          system: z.string().max(200).describe(`${SNOMED_CT} or ${RXNORM}`),
+          code: z
+            .string()
+            .max(40)
+            .describe('SNOMED CT: a concept id (6-18 digits, partition 00 or 10, Verhoeff check digit); RxNorm: an RXCUI (1-8 digits)'),
+          display: text(200).optional().describe('Required: the name a person reads (the rule of text)'),
+        }),
+      )
       .max(3)
       .optional()
       .describe('Codings of the substance (SNOMED CT or RxNorm), each with a display'),
@@ -50,33 +70,49 @@ export const allergyIn = z.object({
   resourceType: z.literal('AllergyIntolerance').optional(),
   code: allergyCodeIn,
   criticality: z.enum(ALLERGY_CRITICALITIES).default('unable-to-assess'),
-  reaction: z.array(z.object({ description: text(500).describe('What happened, in words (the rule of text)') })).max(1).optional(),
+  reaction: z
+    .array(z.object({ description: text(500).describe('What happened, in words (the rule of text)') }))
+    .max(1)
+    .optional(),
 });
 
 /** POST /fhir/R4/AllergyIntolerance: a FHIR AllergyIntolerance naming its Patient; the elements Vitalis keeps (others are ignored). */
-export const allergyCreateIn = z.object({
-  resourceType: z.literal('AllergyIntolerance'),
-  patient: z.object({ reference: z.string().max(200).describe('Patient/{id}') }),
-  code: allergyCodeIn,
-  criticality: z.enum(ALLERGY_CRITICALITIES).optional(),
-  reaction: z
-    .array(z.object({
-      description: text(500).optional(),
-      manifestation: z.array(z.object({ text: text(500).optional() })).max(5).optional(),
-    }))
-    .max(1)
-    .optional()
-    .describe('One reaction: its description (else its first manifestation\'s text) is kept'),
-}).meta({
-  example: {
-    resourceType: 'AllergyIntolerance', patient: { reference: 'Patient/pat-0001' },
-    code: { coding: [{ system: 'http://snomed.info/sct', code: '764146007', display: 'Penicillin' }], text: 'Penicillin' },
-    criticality: 'high', reaction: [{ description: 'Hives and wheeze within minutes' }],
-  },
-});
+export const allergyCreateIn = z
+  .object({
+    resourceType: z.literal('AllergyIntolerance'),
+    patient: z.object({ reference: z.string().max(200).describe('Patient/{id}') }),
+    code: allergyCodeIn,
+    criticality: z.enum(ALLERGY_CRITICALITIES).optional(),
+    reaction: z
+      .array(
+        z.object({
+          description: text(500).optional(),
+          manifestation: z
+            .array(z.object({ text: text(500).optional() }))
+            .max(5)
+            .optional(),
+        }),
+      )
+      .max(1)
+      .optional()
+      .describe("One reaction: its description (else its first manifestation's text) is kept"),
+  })
+  .meta({
+    example: {
+      resourceType: 'AllergyIntolerance',
+      patient: { reference: 'Patient/pat-0001' },
+      code: { coding: [{ system: 'http://snomed.info/sct', code: '764146007', display: 'Penicillin' }], text: 'Penicillin' },
+      criticality: 'high',
+      reaction: [{ description: 'Hives and wheeze within minutes' }],
+    },
+  });
 
 /** A FHIR AllergyIntolerance body (REST or FHIR create) as the one rule reads it; the reaction: its description, else its first manifestation's text. */
-export function allergyEntryOf(b: { code: z.infer<typeof allergyCodeIn>; criticality?: AllergyEntryInput['criticality']; reaction?: Array<{ description?: string | undefined; manifestation?: Array<{ text?: string | undefined }> | undefined }> | undefined }): AllergyEntryInput {
+export function allergyEntryOf(b: {
+  code: z.infer<typeof allergyCodeIn>;
+  criticality?: AllergyEntryInput['criticality'];
+  reaction?: Array<{ description?: string | undefined; manifestation?: Array<{ text?: string | undefined }> | undefined }> | undefined;
+}): AllergyEntryInput {
   const r = b.reaction?.[0];
   return { code: b.code, criticality: b.criticality, reaction: r?.description ?? r?.manifestation?.[0]?.text };
 }
@@ -87,39 +123,53 @@ export function allergyEntryOf(b: { code: z.infer<typeof allergyCodeIn>; critica
 const reference = z.object({ reference: z.string() });
 const versionMeta = z.object({ versionId: z.string().describe('The stream version (the ETag)'), lastUpdated: z.string() });
 
-export const allergyOut = z.strictObject({
-  resourceType: z.literal('AllergyIntolerance'),
-  id: z.string(),
-  clinicalStatus: z.object({ coding: z.array(z.object({ system: z.string(), code: z.string(), display: z.string() })) }),
-  patient: reference,
-  code: z.object({
-    coding: z.array(z.object({ system: z.string(), code: z.string(), display: z.string() })).optional().describe('SNOMED CT or RxNorm codings, when the allergy was recorded with one'),
-    text: z.string().describe('The substance in words (the recorded text, else the first coding\'s display)'),
-  }).describe('The substance'),
-  criticality: z.enum(['low', 'high', 'unable-to-assess']),
-  recordedDate: z.string(),
-  reaction: z.array(z.object({ manifestation: z.array(z.object({ text: z.string() })), description: z.string() })).optional(),
-}).meta({ id: 'AllergyIntolerance', description: 'FHIR R4 AllergyIntolerance (https://hl7.org/fhir/R4/allergyintolerance.html), the elements Vitalis keeps' });
+export const allergyOut = z
+  .strictObject({
+    resourceType: z.literal('AllergyIntolerance'),
+    id: z.string(),
+    clinicalStatus: z.object({ coding: z.array(z.object({ system: z.string(), code: z.string(), display: z.string() })) }),
+    patient: reference,
+    code: z
+      .object({
+        coding: z
+          .array(z.object({ system: z.string(), code: z.string(), display: z.string() }))
+          .optional()
+          .describe('SNOMED CT or RxNorm codings, when the allergy was recorded with one'),
+        text: z.string().describe("The substance in words (the recorded text, else the first coding's display)"),
+      })
+      .describe('The substance'),
+    criticality: z.enum(['low', 'high', 'unable-to-assess']),
+    recordedDate: z.string(),
+    reaction: z.array(z.object({ manifestation: z.array(z.object({ text: z.string() })), description: z.string() })).optional(),
+  })
+  .meta({
+    id: 'AllergyIntolerance',
+    description: 'FHIR R4 AllergyIntolerance (https://hl7.org/fhir/R4/allergyintolerance.html), the elements Vitalis keeps',
+  });
 
-export const patientOut = z.strictObject({
-  resourceType: z.literal('Patient'),
-  id: z.string(),
-  meta: versionMeta,
-  identifier: z.array(z.object({ system: z.string(), value: z.string() })).optional(),
-  name: z.array(z.object({ use: z.literal('official'), family: z.string(), given: z.array(z.string()).optional() })),
-  gender: z.enum(['male', 'female', 'other', 'unknown']).optional(),
-  birthDate: z.string().optional(),
-  telecom: z.array(z.object({ system: z.string(), value: z.string() })).optional(),
-}).meta({ id: 'Patient', description: 'FHIR R4 Patient (https://hl7.org/fhir/R4/patient.html), the elements Vitalis keeps' });
+export const patientOut = z
+  .strictObject({
+    resourceType: z.literal('Patient'),
+    id: z.string(),
+    meta: versionMeta,
+    identifier: z.array(z.object({ system: z.string(), value: z.string() })).optional(),
+    name: z.array(z.object({ use: z.literal('official'), family: z.string(), given: z.array(z.string()).optional() })),
+    gender: z.enum(['male', 'female', 'other', 'unknown']).optional(),
+    birthDate: z.string().optional(),
+    telecom: z.array(z.object({ system: z.string(), value: z.string() })).optional(),
+  })
+  .meta({ id: 'Patient', description: 'FHIR R4 Patient (https://hl7.org/fhir/R4/patient.html), the elements Vitalis keeps' });
 
 /** NEWS2 as computed from the latest vitals (libs/clinical news2): the score, its risk band, each parameter's part. */
-export const news2Out = z.object({
-  score: z.number().int(),
-  risk: z.enum(['low', 'low-medium', 'medium', 'high']),
-  parameters: z.partialRecord(z.enum(NEWS2_PARAMETERS), z.number().int()).describe('The score of each parameter that was present'),
-  missing: z.array(z.enum(NEWS2_PARAMETERS)),
-  complete: z.boolean(),
-}).meta({ id: 'News2', description: 'NEWS2 (Royal College of Physicians) computed from the latest vitals' });
+export const news2Out = z
+  .object({
+    score: z.number().int(),
+    risk: z.enum(['low', 'low-medium', 'medium', 'high']),
+    parameters: z.partialRecord(z.enum(NEWS2_PARAMETERS), z.number().int()).describe('The score of each parameter that was present'),
+    missing: z.array(z.enum(NEWS2_PARAMETERS)),
+    complete: z.boolean(),
+  })
+  .meta({ id: 'News2', description: 'NEWS2 (Royal College of Physicians) computed from the latest vitals' });
 
 /**
  * GET /api/v1/patients/{id} (application/json): the record as an envelope of FHIR resources, since
@@ -128,17 +178,34 @@ export const news2Out = z.object({
  * AllergyIntolerance; MCP: their flat, agent-friendly forms), `latest_vitals`/`news2` as on the
  * triage board.
  */
-export const latestVitalOut = z.object({ code: z.string(), display: z.string(), value: z.number(), unit: z.string(), effective_at: z.string() }).meta({ id: 'LatestVital', description: 'The latest value of one numeric vital sign' });
-export const patientRecordOut = z.object({
-  view: z.enum(['clinical', 'demographics']).describe('What this caller may see: `demographics` (reception: the Patient only) or `clinical`'),
-  patient: patientOut,
-  allergies: z.array(allergyOut).optional().describe('FHIR R4 AllergyIntolerance resources: clinical readers (read:patients, or the patient) only'),
-  latest_vitals: z.array(latestVitalOut).optional().describe('The latest value per numeric vital sign: clinical readers holding read:vitals only'),
-  news2: news2Out.optional(),
-}).meta({ id: 'PatientRecord', description: 'A patient record: the FHIR Patient, and for clinical readers its allergies, latest vitals and NEWS2' });
+export const latestVitalOut = z
+  .object({ code: z.string(), display: z.string(), value: z.number(), unit: z.string(), effective_at: z.string() })
+  .meta({ id: 'LatestVital', description: 'The latest value of one numeric vital sign' });
+export const patientRecordOut = z
+  .object({
+    view: z
+      .enum(['clinical', 'demographics'])
+      .describe('What this caller may see: `demographics` (reception: the Patient only) or `clinical`'),
+    patient: patientOut,
+    allergies: z
+      .array(allergyOut)
+      .optional()
+      .describe('FHIR R4 AllergyIntolerance resources: clinical readers (read:patients, or the patient) only'),
+    latest_vitals: z
+      .array(latestVitalOut)
+      .optional()
+      .describe('The latest value per numeric vital sign: clinical readers holding read:vitals only'),
+    news2: news2Out.optional(),
+  })
+  .meta({
+    id: 'PatientRecord',
+    description: 'A patient record: the FHIR Patient, and for clinical readers its allergies, latest vitals and NEWS2',
+  });
 
 /** A recorded allergy is active until removed (removal deletes it): clinicalStatus is required by ait-1. */
-const ALLERGY_ACTIVE = { coding: [{ system: 'http://terminology.hl7.org/CodeSystem/allergyintolerance-clinical', code: 'active', display: 'Active' }] };
+const ALLERGY_ACTIVE = {
+  coding: [{ system: 'http://terminology.hl7.org/CodeSystem/allergyintolerance-clinical', code: 'active', display: 'Active' }],
+};
 
 export function toFhirAllergy(patientId: string, a: Allergy): z.infer<typeof allergyOut> {
   return {
@@ -146,7 +213,10 @@ export function toFhirAllergy(patientId: string, a: Allergy): z.infer<typeof all
     id: a.id,
     clinicalStatus: ALLERGY_ACTIVE,
     patient: { reference: `Patient/${patientId}` },
-    code: { ...(a.coding?.length ? { coding: a.coding.map(({ system, code, display }) => ({ system, code, display })) } : {}), text: a.substance },
+    code: {
+      ...(a.coding?.length ? { coding: a.coding.map(({ system, code, display }) => ({ system, code, display })) } : {}),
+      text: a.substance,
+    },
     criticality: a.criticality,
     recordedDate: a.recordedAt,
     // R4: a reaction has at least one manifestation; Vitalis keeps a free-text description only

@@ -12,7 +12,11 @@ import type { Identifier } from '@vitalis/records';
  * undefined. Concurrent reservations of one identifier serialise on the primary key: the later
  * transaction waits, then sees the row as taken.
  */
-export async function reserveIdentifiers(client: PoolClient, patientId: string, identifiers: Identifier[]): Promise<Identifier | undefined> {
+export async function reserveIdentifiers(
+  client: PoolClient,
+  patientId: string,
+  identifiers: Identifier[],
+): Promise<Identifier | undefined> {
   const systems = identifiers.map((i) => i.system);
   const values = identifiers.map((i) => i.value);
   await client.query(

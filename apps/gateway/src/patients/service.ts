@@ -16,7 +16,14 @@ import { conflict, HttpProblem, notFound, preconditionFailed } from '@vitalis/ht
 import { news2FromLatestVitals, type News2Result } from '@vitalis/clinical';
 import { allergyEntrySchema, issuesAt, NUMERIC_VITALS, type AllergyEntryInput } from '@vitalis/schemas';
 import {
-  foldPatient, PATIENT_DECIDER, patientStream, type Allergy, type Demographics, type Identifier, type PatientCommand, type PatientDecideError,
+  foldPatient,
+  PATIENT_DECIDER,
+  patientStream,
+  type Allergy,
+  type Demographics,
+  type Identifier,
+  type PatientCommand,
+  type PatientDecideError,
   type PatientState,
 } from '@vitalis/records';
 import { reserveIdentifiers } from './identifiers';
@@ -24,13 +31,28 @@ import { queryLatest } from '../vitals/history';
 import { vitalsDenial } from '../vitals/service';
 import { insufficientScope } from '../access/refusal';
 import { access, ACCESS_POLICY, reach } from '../access/policy';
-import { audit, metadataOf, PATIENT_READ_SCOPES, patientReadScope, patientView, type Caller, type PatientView, versionOfIfMatch } from '../access/caller';
+import {
+  audit,
+  metadataOf,
+  PATIENT_READ_SCOPES,
+  patientReadScope,
+  patientView,
+  type Caller,
+  type PatientView,
+  versionOfIfMatch,
+} from '../access/caller';
 
 export async function loadPatient(pool: Pool, patientId: string): Promise<PatientState | null> {
   return foldPatient(await readStream(pool, patientStream(patientId)));
 }
 
-export interface LatestVital { code: string; display: string; value: number; unit: string; effective_at: string }
+export interface LatestVital {
+  code: string;
+  display: string;
+  value: number;
+  unit: string;
+  effective_at: string;
+}
 export interface PatientRecord {
   patient: PatientState;
   view: PatientView;
@@ -43,7 +65,14 @@ const recordDenied = () => insufficientScope(PATIENT_READ_SCOPES, { anyOf: true,
 async function requirePatient(pool: Pool, caller: Caller, patientId: string, action: string, scope: string): Promise<PatientState> {
   const p = await loadPatient(pool, patientId);
   if (!p) {
-    await audit(pool, caller, { action, outcome: 'failure', scope, resourceType: 'Patient', resourceId: patientId, detail: { reason: 'not found' } });
+    await audit(pool, caller, {
+      action,
+      outcome: 'failure',
+      scope,
+      resourceType: 'Patient',
+      resourceId: patientId,
+      detail: { reason: 'not found' },
+    });
     throw notFound(`Patient ${patientId} does not exist.`);
   }
   return p;
@@ -58,17 +87,34 @@ export async function vitalsSummary(pool: Pool, patientId: string): Promise<{ la
   for (const o of latest) {
     if (!('value' in o) || typeof o.value !== 'number') continue;
     values[o.code] = o.value;
-    list.push({ code: o.code, display: NUMERIC_VITALS[o.code as keyof typeof NUMERIC_VITALS]?.display ?? o.code, value: o.value, unit: o.unit, effective_at: o.effective_at });
+    list.push({
+      code: o.code,
+      display: NUMERIC_VITALS[o.code as keyof typeof NUMERIC_VITALS]?.display ?? o.code,
+      value: o.value,
+      unit: o.unit,
+      effective_at: o.effective_at,
+    });
   }
   return { latestVitals: list, news2: news2FromLatestVitals(values) };
 }
 
 /** Who may read which record (patientView), audited when refused; the view allowed otherwise. */
-async function requireReadable(pool: Pool, caller: Caller, patientId: string): Promise<{ view: Exclude<PatientView, 'none'>; scope: string }> {
+async function requireReadable(
+  pool: Pool,
+  caller: Caller,
+  patientId: string,
+): Promise<{ view: Exclude<PatientView, 'none'>; scope: string }> {
   const view = patientView(caller.principal, patientId);
   const scope = patientReadScope(caller.principal);
   if (view === 'none') {
-    await audit(pool, caller, { action: 'patient.read', outcome: 'failure', scope, resourceType: 'Patient', resourceId: patientId, detail: { reason: 'forbidden' } });
+    await audit(pool, caller, {
+      action: 'patient.read',
+      outcome: 'failure',
+      scope,
+      resourceType: 'Patient',
+      resourceId: patientId,
+      detail: { reason: 'forbidden' },
+    });
     throw recordDenied();
   }
   return { view, scope };
@@ -83,7 +129,14 @@ export async function getPatientVersion(pool: Pool, caller: Caller, patientId: s
   const events = (await readStream(pool, patientStream(patientId))).filter((e) => e.streamVersion <= version);
   const patient = events.length > 0 ? foldPatient(events) : null;
   if (!patient || patient.version !== version) {
-    await audit(pool, caller, { action: 'patient.read', outcome: 'failure', scope, resourceType: 'Patient', resourceId: patientId, detail: { reason: 'not found', version } });
+    await audit(pool, caller, {
+      action: 'patient.read',
+      outcome: 'failure',
+      scope,
+      resourceType: 'Patient',
+      resourceId: patientId,
+      detail: { reason: 'not found', version },
+    });
     throw notFound(`Patient ${patientId} has no version ${version}.`);
   }
   await audit(pool, caller, { action: 'patient.read', scope, resourceType: 'Patient', resourceId: patientId, detail: { view, version } });
@@ -98,11 +151,27 @@ export async function getAllergies(pool: Pool, caller: Caller, patientId: string
   const decision = access(caller.principal, 'AllergyIntolerance', 'read', [patientId]);
   const scope = decision.scope;
   if (!decision.allowed) {
-    await audit(pool, caller, { action: 'patient.allergies.read', outcome: 'failure', scope, resourceType: 'Patient', resourceId: patientId, detail: { reason: 'forbidden' } });
-    throw insufficientScope(['read:patients', 'patient/AllergyIntolerance.rs'], { anyOf: true, detail: ACCESS_POLICY.AllergyIntolerance.read.refusal });
+    await audit(pool, caller, {
+      action: 'patient.allergies.read',
+      outcome: 'failure',
+      scope,
+      resourceType: 'Patient',
+      resourceId: patientId,
+      detail: { reason: 'forbidden' },
+    });
+    throw insufficientScope(['read:patients', 'patient/AllergyIntolerance.rs'], {
+      anyOf: true,
+      detail: ACCESS_POLICY.AllergyIntolerance.read.refusal,
+    });
   }
   const patient = await requirePatient(pool, caller, patientId, 'patient.allergies.read', scope);
-  await audit(pool, caller, { action: 'patient.allergies.read', scope, resourceType: 'Patient', resourceId: patientId, detail: { allergies: patient.allergies.map((a) => a.id) } });
+  await audit(pool, caller, {
+    action: 'patient.allergies.read',
+    scope,
+    resourceType: 'Patient',
+    resourceId: patientId,
+    detail: { allergies: patient.allergies.map((a) => a.id) },
+  });
   return patient;
 }
 
@@ -111,7 +180,9 @@ export async function getAllergies(pool: Pool, caller: Caller, patientId: string
  * (an allergy id names no patient), then read as getAllergies reads it. 404 when no patient holds it.
  */
 export async function getAllergy(pool: Pool, caller: Caller, allergyId: string): Promise<{ patient: PatientState; allergy: Allergy }> {
-  const { rows } = await pool.query<{ patient_id: string }>(`SELECT patient_id FROM rm_patients WHERE allergies @> $1::jsonb LIMIT 1`, [JSON.stringify([{ id: allergyId }])]);
+  const { rows } = await pool.query<{ patient_id: string }>(`SELECT patient_id FROM rm_patients WHERE allergies @> $1::jsonb LIMIT 1`, [
+    JSON.stringify([{ id: allergyId }]),
+  ]);
   const patientId = rows[0]?.patient_id;
   const patient = patientId === undefined ? null : await getAllergies(pool, caller, patientId);
   const allergy = patient?.allergies.find((a) => a.id === allergyId);
@@ -124,14 +195,24 @@ export async function getPatient(pool: Pool, caller: Caller, patientId: string):
   const patient = await requirePatient(pool, caller, patientId, 'patient.read', scope);
   const record: PatientRecord = { patient, view };
   if (view === 'clinical' && !vitalsDenial(caller.principal, [patientId])) Object.assign(record, await vitalsSummary(pool, patientId));
-  await audit(pool, caller, { action: 'patient.read', scope, resourceType: 'Patient', resourceId: patientId, detail: { view, vitals: record.news2 !== undefined } });
+  await audit(pool, caller, {
+    action: 'patient.read',
+    scope,
+    resourceType: 'Patient',
+    resourceId: patientId,
+    detail: { view, vitals: record.news2 !== undefined },
+  });
   return record;
 }
 
 /** The access policy's Patient write cell (and, for allergies, AllergyIntolerance write): 403 when refused. */
 function assertWriter(caller: Caller, patientId: string | undefined, resource: 'Patient' | 'AllergyIntolerance' = 'Patient'): void {
   const decision = access(caller.principal, resource, 'write', patientId === undefined ? [] : [patientId]);
-  if (!decision.allowed) throw insufficientScope(resource === 'Patient' || decision.reason === 'missing scope' ? ['write:patients'] : ['write:patients', 'read:patients'], { detail: decision.detail });
+  if (!decision.allowed)
+    throw insufficientScope(
+      resource === 'Patient' || decision.reason === 'missing scope' ? ['write:patients'] : ['write:patients', 'read:patients'],
+      { detail: decision.detail },
+    );
 }
 
 const mintId = () => `pat-${randomUUID().replace(/-/g, '').slice(0, 12)}`;
@@ -141,17 +222,31 @@ export async function registerPatient(pool: Pool, caller: Caller, d: Demographic
   assertWriter(caller, undefined);
   const id = options.id ?? mintId();
   try {
-    const outcome = await handleCommand(pool, PATIENT_DECIDER, patientStream(id), { type: 'register', patientId: id, demographics: d }, {
-      metadata: metadataOf(caller, 'write:patients'),
-      beforeAppend: (client) => holdIdentifiers(client, id, d.identifiers ?? []),
-      recorded: (tx) => audit(tx, caller, { action: 'patient.register', scope: 'write:patients', resourceType: 'Patient', resourceId: id }),
-    });
+    const outcome = await handleCommand(
+      pool,
+      PATIENT_DECIDER,
+      patientStream(id),
+      { type: 'register', patientId: id, demographics: d },
+      {
+        metadata: metadataOf(caller, 'write:patients'),
+        beforeAppend: (client) => holdIdentifiers(client, id, d.identifiers ?? []),
+        recorded: (tx) =>
+          audit(tx, caller, { action: 'patient.register', scope: 'write:patients', resourceType: 'Patient', resourceId: id }),
+      },
+    );
     // the stream exists, or was registered concurrently: one answer, not audited
     if (!outcome.ok) throw conflict(`Patient ${id} already exists.`);
     return outcome.state!;
   } catch (err) {
     if (err instanceof IdentifierTaken) {
-      await audit(pool, caller, { action: 'patient.register', outcome: 'failure', scope: 'write:patients', resourceType: 'Patient', resourceId: id, detail: { reason: 'identifier in use', system: err.identifier.system } });
+      await audit(pool, caller, {
+        action: 'patient.register',
+        outcome: 'failure',
+        scope: 'write:patients',
+        resourceType: 'Patient',
+        resourceId: id,
+        detail: { reason: 'identifier in use', system: err.identifier.system },
+      });
       throw err.problem();
     }
     throw err;
@@ -178,7 +273,9 @@ async function holdIdentifiers(client: PoolClient, patientId: string, identifier
  * (`reason` absent: the refusal is answered, not audited).
  */
 function patientRefusal(
-  e: PatientDecideError | VersionConflict, patientId: string, expected: number | undefined,
+  e: PatientDecideError | VersionConflict,
+  patientId: string,
+  expected: number | undefined,
 ): { problem: HttpProblem; reason?: string } {
   switch (e.kind) {
     case 'not-found':
@@ -194,9 +291,10 @@ function patientRefusal(
       };
     case 'concurrent-change':
       return {
-        problem: expected !== undefined
-          ? preconditionFailed('The patient was changed concurrently; read it again and retry.')
-          : conflict('The patient was changed concurrently; retry.'),
+        problem:
+          expected !== undefined
+            ? preconditionFailed('The patient was changed concurrently; read it again and retry.')
+            : conflict('The patient was changed concurrently; retry.'),
         reason: 'concurrent change',
       };
   }
@@ -207,7 +305,13 @@ function patientRefusal(
  * read (then a concurrent change is a 409 the client may retry).
  */
 async function changePatient(
-  pool: Pool, caller: Caller, patientId: string, expected: number | '*' | undefined, action: string, scope: string, command: PatientCommand,
+  pool: Pool,
+  caller: Caller,
+  patientId: string,
+  expected: number | '*' | undefined,
+  action: string,
+  scope: string,
+  command: PatientCommand,
   /** Runs in the event's transaction, before it (identifier reservations). */
   beforeAppend?: (client: PoolClient) => Promise<void>,
 ): Promise<PatientState> {
@@ -235,11 +339,25 @@ async function changePatient(
   }
 }
 
-export function updatePatient(pool: Pool, caller: Caller, patientId: string, expected: number | '*' | undefined, d: Demographics): Promise<PatientState> {
+export function updatePatient(
+  pool: Pool,
+  caller: Caller,
+  patientId: string,
+  expected: number | '*' | undefined,
+  d: Demographics,
+): Promise<PatientState> {
   assertWriter(caller, patientId);
   const identifiers = d.identifiers;
-  return changePatient(pool, caller, patientId, expected, 'patient.update', 'write:patients', { type: 'update', demographics: d },
-    identifiers ? (client) => holdIdentifiers(client, patientId, identifiers) : undefined);
+  return changePatient(
+    pool,
+    caller,
+    patientId,
+    expected,
+    'patient.update',
+    'write:patients',
+    { type: 'update', demographics: d },
+    identifiers ? (client) => holdIdentifiers(client, patientId, identifiers) : undefined,
+  );
 }
 
 /**
@@ -260,7 +378,13 @@ export interface AllergyFields {
 
 /** Input that is not clinically plausible: 422, every field named (`errors[]`), the detail saying what to send. */
 export const implausibleInput = (what: string, errors: { path: string; message: string }[]) =>
-  new HttpProblem(422, 'implausible-clinical-input', 'Unprocessable Content', `The ${what} is not plausible clinical input: ${errors.map((e) => `${e.path}: ${e.message}`).join('; ')}.`, { errors });
+  new HttpProblem(
+    422,
+    'implausible-clinical-input',
+    'Unprocessable Content',
+    `The ${what} is not plausible clinical input: ${errors.map((e) => `${e.path}: ${e.message}`).join('; ')}.`,
+    { errors },
+  );
 
 /**
  * Records an allergy from any surface (REST, FHIR create, MCP record_allergy): the access policy,
@@ -270,25 +394,44 @@ export const implausibleInput = (what: string, errors: { path: string; message: 
  * first coding's display; the codings are kept with it.
  */
 export async function recordAllergy(
-  pool: Pool, caller: Caller, patientId: string, expected: number | '*' | undefined, input: AllergyEntryInput, fields: AllergyFields = { at: 'body' },
+  pool: Pool,
+  caller: Caller,
+  patientId: string,
+  expected: number | '*' | undefined,
+  input: AllergyEntryInput,
+  fields: AllergyFields = { at: 'body' },
 ): Promise<{ patient: PatientState; allergyId: string }> {
   assertAllergyWriter(caller, patientId);
   const parsed = allergyEntrySchema.safeParse(input);
   if (!parsed.success) {
     const errors = issuesAt(fields.at, parsed.error.issues, fields.rename);
-    await audit(pool, caller, { action: 'patient.allergy.record', outcome: 'failure', scope: 'write:patients', resourceType: 'Patient', resourceId: patientId, detail: { reason: 'implausible input', fields: errors.map((e) => e.path) } });
+    await audit(pool, caller, {
+      action: 'patient.allergy.record',
+      outcome: 'failure',
+      scope: 'write:patients',
+      resourceType: 'Patient',
+      resourceId: patientId,
+      detail: { reason: 'implausible input', fields: errors.map((e) => e.path) },
+    });
     throw implausibleInput('allergy', errors);
   }
   const a = parsed.data;
   const substance = a.code.text ?? a.code.coding![0]!.display;
   const allergyId = `alg-${randomUUID().slice(0, 8)}`;
   const patient = await changePatient(pool, caller, patientId, expected, 'patient.allergy.record', 'write:patients', {
-    type: 'recordAllergy', allergy: { id: allergyId, substance, coding: a.code.coding, criticality: a.criticality, reaction: a.reaction },
+    type: 'recordAllergy',
+    allergy: { id: allergyId, substance, coding: a.code.coding, criticality: a.criticality, reaction: a.reaction },
   });
   return { patient, allergyId };
 }
 
-export async function removeAllergy(pool: Pool, caller: Caller, patientId: string, expected: number | '*' | undefined, allergyId: string): Promise<PatientState> {
+export async function removeAllergy(
+  pool: Pool,
+  caller: Caller,
+  patientId: string,
+  expected: number | '*' | undefined,
+  allergyId: string,
+): Promise<PatientState> {
   assertAllergyWriter(caller, patientId);
   return changePatient(pool, caller, patientId, expected, 'patient.allergy.remove', 'write:patients', { type: 'removeAllergy', allergyId });
 }
@@ -301,12 +444,25 @@ export async function patientHistory(pool: Pool, caller: Caller, patientId: stri
   const decision = access(caller.principal, 'Patient', 'history', [patientId]);
   const scope = patientReadScope(caller.principal);
   if (!decision.allowed) {
-    await audit(pool, caller, { action: 'patient.history', outcome: 'failure', scope, resourceType: 'Patient', resourceId: patientId, detail: { reason: 'forbidden' } });
+    await audit(pool, caller, {
+      action: 'patient.history',
+      outcome: 'failure',
+      scope,
+      resourceType: 'Patient',
+      resourceId: patientId,
+      detail: { reason: 'forbidden' },
+    });
     throw insufficientScope(['read:patients'], { detail: ACCESS_POLICY.Patient.history.refusal });
   }
   const events = await readStream(pool, patientStream(patientId));
   if (events.length === 0) throw notFound(`Patient ${patientId} does not exist.`);
-  await audit(pool, caller, { action: 'patient.history', scope, resourceType: 'Patient', resourceId: patientId, detail: { events: events.length } });
+  await audit(pool, caller, {
+    action: 'patient.history',
+    scope,
+    resourceType: 'Patient',
+    resourceId: patientId,
+    detail: { events: events.length },
+  });
   return events;
 }
 
@@ -329,12 +485,33 @@ export interface SearchQuery {
 
 const likeEscaped = (text: string) => text.toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`);
 
-interface PatientRow { patient_id: string; version: number; family: string; given: string[]; birth_date: string | null; gender: PatientState['gender']; identifiers: PatientState['identifiers']; telecom: PatientState['telecom']; allergies: PatientState['allergies']; registered_at: Date; updated_at: Date }
+interface PatientRow {
+  patient_id: string;
+  version: number;
+  family: string;
+  given: string[];
+  birth_date: string | null;
+  gender: PatientState['gender'];
+  identifiers: PatientState['identifiers'];
+  telecom: PatientState['telecom'];
+  allergies: PatientState['allergies'];
+  registered_at: Date;
+  updated_at: Date;
+}
 
 export function rowToState(r: PatientRow): PatientState {
   return {
-    id: r.patient_id, version: r.version, family: r.family, given: r.given, birthDate: r.birth_date, gender: r.gender,
-    identifiers: r.identifiers, telecom: r.telecom, allergies: r.allergies, registeredAt: r.registered_at.toISOString(), updatedAt: r.updated_at.toISOString(),
+    id: r.patient_id,
+    version: r.version,
+    family: r.family,
+    given: r.given,
+    birthDate: r.birth_date,
+    gender: r.gender,
+    identifiers: r.identifiers,
+    telecom: r.telecom,
+    allergies: r.allergies,
+    registeredAt: r.registered_at.toISOString(),
+    updatedAt: r.updated_at.toISOString(),
   };
 }
 
@@ -342,7 +519,10 @@ export function rowToState(r: PatientRow): PatientState {
 export async function searchPatients(pool: Pool, caller: Caller, q: SearchQuery): Promise<{ patients: PatientState[]; more: boolean }> {
   const reached = reach(caller.principal, 'Patient', 'read');
   if (!reached.allowed) {
-    throw insufficientScope(PATIENT_READ_SCOPES, { anyOf: true, detail: 'Searching patients needs read:patients or write:patients (a patient user: patient/Patient.rs, for their own record).' });
+    throw insufficientScope(PATIENT_READ_SCOPES, {
+      anyOf: true,
+      detail: 'Searching patients needs read:patients or write:patients (a patient user: patient/Patient.rs, for their own record).',
+    });
   }
   const scope = reached.scope;
   const where: string[] = [];
@@ -367,7 +547,11 @@ export async function searchPatients(pool: Pool, caller: Caller, q: SearchQuery)
     args,
   );
   const patients = rows.slice(0, q.limit).map(rowToState);
-  await audit(pool, caller, { action: 'patient.search', scope, resourceType: 'Patient', detail: { results: patients.length, ids: patients.map((x) => x.id) } });
+  await audit(pool, caller, {
+    action: 'patient.search',
+    scope,
+    resourceType: 'Patient',
+    detail: { results: patients.length, ids: patients.map((x) => x.id) },
+  });
   return { patients, more: rows.length > q.limit };
 }
-

@@ -19,7 +19,12 @@ import { reachesAll } from '../access/policy';
 import { loadPatient, vitalsSummary, type LatestVital } from '../patients/service';
 import type { News2Result } from '@vitalis/clinical';
 import { activeAlarmsOfPatients, type BoardAlarm } from '../alarms/service';
-import { acknowledgedCriticalResults, pendingCriticalResults, type CriticalResultView, type PendingCriticalResult } from '../diagnostics/service';
+import {
+  acknowledgedCriticalResults,
+  pendingCriticalResults,
+  type CriticalResultView,
+  type PendingCriticalResult,
+} from '../diagnostics/service';
 
 /** The board's history of acknowledged critical results reaches back this far (a shift). */
 export const BOARD_ACKNOWLEDGED_WINDOW_SECONDS = 12 * 3_600;
@@ -28,21 +33,41 @@ export const BOARD_ACKNOWLEDGED_LIMIT = 50;
 
 export const loadTriage = async (pool: Pool, patientId: string) => foldTriage(await readStream(pool, triageStream(patientId)));
 
-export async function admitPatient(pool: Pool, caller: Caller, a: { patientId: string; esi: EsiLevel; complaint: string }): Promise<TriageState> {
+export async function admitPatient(
+  pool: Pool,
+  caller: Caller,
+  a: { patientId: string; esi: EsiLevel; complaint: string },
+): Promise<TriageState> {
   await requireAccess(pool, caller, 'Triage', 'write', [a.patientId], { auditAction: 'triage.admit' });
-  if (!(await loadPatient(pool, a.patientId))) throw new HttpProblem(422, 'unknown-patient', 'Unknown Patient', `Patient ${a.patientId} does not exist.`);
-  const outcome = await handleCommand(pool, TRIAGE_DECIDER, triageStream(a.patientId), { type: 'admit', ...a }, {
-    metadata: metadataOf(caller, 'write:triage'),
-    recorded: (tx) =>
-      audit(tx, caller, { action: 'triage.admit', scope: 'write:triage', resourceType: 'Patient', resourceId: a.patientId, detail: { esi: a.esi } }),
-  });
+  if (!(await loadPatient(pool, a.patientId)))
+    throw new HttpProblem(422, 'unknown-patient', 'Unknown Patient', `Patient ${a.patientId} does not exist.`);
+  const outcome = await handleCommand(
+    pool,
+    TRIAGE_DECIDER,
+    triageStream(a.patientId),
+    { type: 'admit', ...a },
+    {
+      metadata: metadataOf(caller, 'write:triage'),
+      recorded: (tx) =>
+        audit(tx, caller, {
+          action: 'triage.admit',
+          scope: 'write:triage',
+          resourceType: 'Patient',
+          resourceId: a.patientId,
+          detail: { esi: a.esi },
+        }),
+    },
+  );
   if (!outcome.ok) throw triageRefusal(outcome.error, a.patientId, 'admit', undefined);
   return outcome.state!;
 }
 
 /** A refused triage command as its problem (triage refusals are answered, not audited). */
 function triageRefusal(
-  e: TriageDecideError | VersionConflict, patientId: string, command: TriageCommand['type'], expected: number | undefined,
+  e: TriageDecideError | VersionConflict,
+  patientId: string,
+  command: TriageCommand['type'],
+  expected: number | undefined,
 ): HttpProblem {
   switch (e.kind) {
     case 'already-on-board':
@@ -58,7 +83,12 @@ function triageRefusal(
 }
 
 async function changeTriage(
-  pool: Pool, caller: Caller, patientId: string, expected: number | '*' | undefined, action: string, command: TriageCommand,
+  pool: Pool,
+  caller: Caller,
+  patientId: string,
+  expected: number | '*' | undefined,
+  action: string,
+  command: TriageCommand,
 ): Promise<TriageState> {
   await requireAccess(pool, caller, 'Triage', 'write', [patientId], { auditAction: action });
   const expectedVersion = versionOfIfMatch(expected);
@@ -75,15 +105,28 @@ async function changeTriage(
   return outcome.state!;
 }
 
-export const setTriageLevel = (pool: Pool, caller: Caller, patientId: string, expected: number | '*' | undefined, esi: EsiLevel, reason?: string) =>
-  changeTriage(pool, caller, patientId, expected, 'triage.set_level', { type: 'setLevel', esi, reason });
+export const setTriageLevel = (
+  pool: Pool,
+  caller: Caller,
+  patientId: string,
+  expected: number | '*' | undefined,
+  esi: EsiLevel,
+  reason?: string,
+) => changeTriage(pool, caller, patientId, expected, 'triage.set_level', { type: 'setLevel', esi, reason });
 
 export const dischargePatient = (pool: Pool, caller: Caller, patientId: string) =>
   changeTriage(pool, caller, patientId, undefined, 'triage.discharge', { type: 'discharge' });
 
 export interface BoardEntry {
-  patientId: string; version: number; name: string | null; esi: number; complaint: string; arrivedAt: string; updatedAt: string;
-  latestVitals?: LatestVital[]; news2?: News2Result;
+  patientId: string;
+  version: number;
+  name: string | null;
+  esi: number;
+  complaint: string;
+  arrivedAt: string;
+  updatedAt: string;
+  latestVitals?: LatestVital[];
+  news2?: News2Result;
   /** Rules whose condition is present now (the latest raise-or-clear of the rule is a raise; @vitalis/live activeAlerts). */
   alerts: string[];
   /** The active alarms (raised, acknowledged, latched: what a person must still see), highest priority first (with Alarm read). */
@@ -97,7 +140,15 @@ export interface BoardEntry {
 /** The board, most urgent first (ESI 1 first, then earliest arrival). */
 export async function triageBoard(pool: Pool, caller: Caller): Promise<BoardEntry[]> {
   await requireAccess(pool, caller, 'Triage', 'read', [], { auditAction: 'triage.board.read', resourceType: 'TriageBoard' });
-  const { rows } = await pool.query<{ patient_id: string; version: number; esi: number; complaint: string; arrived_at: Date; updated_at: Date; name: string | null }>(
+  const { rows } = await pool.query<{
+    patient_id: string;
+    version: number;
+    esi: number;
+    complaint: string;
+    arrived_at: Date;
+    updated_at: Date;
+    name: string | null;
+  }>(
     `SELECT t.patient_id, t.version, t.esi, t.complaint, t.arrived_at, t.updated_at,
             CASE WHEN p.patient_id IS NULL THEN NULL ELSE trim(array_to_string(p.given, ' ') || ' ' || p.family) END AS name
        FROM rm_triage t LEFT JOIN rm_patients p USING (patient_id)
@@ -105,9 +156,19 @@ export async function triageBoard(pool: Pool, caller: Caller): Promise<BoardEntr
   );
   // the access policy: the latest vitals and alerts of every patient on the board need Observation read of all patients; critical results, CriticalResult read
   const withVitals = reachesAll(caller.principal, 'Observation', 'read');
-  const alerts = withVitals ? await activeAlerts(pool, rows.map((r) => r.patient_id)) : new Map<string, string[]>();
+  const alerts = withVitals
+    ? await activeAlerts(
+        pool,
+        rows.map((r) => r.patient_id),
+      )
+    : new Map<string, string[]>();
   const withAlarms = reachesAll(caller.principal, 'Alarm', 'read');
-  const alarms = withAlarms ? await activeAlarmsOfPatients(pool, rows.map((r) => r.patient_id)) : new Map<string, BoardAlarm[]>();
+  const alarms = withAlarms
+    ? await activeAlarmsOfPatients(
+        pool,
+        rows.map((r) => r.patient_id),
+      )
+    : new Map<string, BoardAlarm[]>();
   const withDiagnostics = reachesAll(caller.principal, 'CriticalResult', 'read');
   const critical = new Map<string, PendingCriticalResult[]>();
   const acknowledged = new Map<string, CriticalResultView[]>();
@@ -115,12 +176,19 @@ export async function triageBoard(pool: Pool, caller: Caller): Promise<BoardEntr
     const patients = rows.map((r) => r.patient_id);
     for (const c of await pendingCriticalResults(pool, patients)) critical.set(c.patientId, [...(critical.get(c.patientId) ?? []), c]);
     const since = new Date(Date.now() - BOARD_ACKNOWLEDGED_WINDOW_SECONDS * 1_000).toISOString();
-    for (const c of await acknowledgedCriticalResults(pool, { patientIds: patients, since, limit: BOARD_ACKNOWLEDGED_LIMIT })) acknowledged.set(c.patientId, [...(acknowledged.get(c.patientId) ?? []), c]);
+    for (const c of await acknowledgedCriticalResults(pool, { patientIds: patients, since, limit: BOARD_ACKNOWLEDGED_LIMIT }))
+      acknowledged.set(c.patientId, [...(acknowledged.get(c.patientId) ?? []), c]);
   }
   const board: BoardEntry[] = [];
   for (const r of rows) {
     const entry: BoardEntry = {
-      patientId: r.patient_id, version: r.version, name: r.name, esi: r.esi, complaint: r.complaint, arrivedAt: r.arrived_at.toISOString(), updatedAt: r.updated_at.toISOString(),
+      patientId: r.patient_id,
+      version: r.version,
+      name: r.name,
+      esi: r.esi,
+      complaint: r.complaint,
+      arrivedAt: r.arrived_at.toISOString(),
+      updatedAt: r.updated_at.toISOString(),
       alerts: alerts.get(r.patient_id) ?? [],
     };
     if (withVitals) Object.assign(entry, await vitalsSummary(pool, r.patient_id));
@@ -131,6 +199,16 @@ export async function triageBoard(pool: Pool, caller: Caller): Promise<BoardEntr
     }
     board.push(entry);
   }
-  await audit(pool, caller, { action: 'triage.board.read', scope: 'read:patients', resourceType: 'TriageBoard', detail: { patients: board.map((b) => b.patientId).slice(0, 200), vitals: withVitals, alarms: withAlarms, critical_results: withDiagnostics } });
+  await audit(pool, caller, {
+    action: 'triage.board.read',
+    scope: 'read:patients',
+    resourceType: 'TriageBoard',
+    detail: {
+      patients: board.map((b) => b.patientId).slice(0, 200),
+      vitals: withVitals,
+      alarms: withAlarms,
+      critical_results: withDiagnostics,
+    },
+  });
   return board;
 }

@@ -56,7 +56,7 @@ export function uiCards(alarms: AlarmSettings = DEFAULT_ALARM_SETTINGS): Readonl
     card(
       'vitals-telemetry-monitor',
       'Vitals telemetry monitor',
-      'Bedside monitor for one patient: 250 Hz ECG sweep, SpO2 and blood pressure trends, numerics with alarm colours, each value\'s age and stale mark, the NEWS2 total with its band, a badge that says Live only while fresh data arrives, alerts (tools: get_latest_vitals, get_patient).',
+      "Bedside monitor for one patient: 250 Hz ECG sweep, SpO2 and blood pressure trends, numerics with alarm colours, each value's age and stale mark, the NEWS2 total with its band, a badge that says Live only while fresh data arrives, alerts (tools: get_latest_vitals, get_patient).",
       () => monitorCard(alarms),
     ),
     card(

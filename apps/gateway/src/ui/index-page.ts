@@ -5,7 +5,10 @@ const esc = (s: string) => s.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`)
 
 export function renderIndex(cards: ReadonlyArray<{ name: string; title: string; description: string }>): string {
   const items = cards
-    .map((c) => `<li><a href="/ui/${esc(c.name)}">${esc(c.title)}</a> <code>ui://vitalis/${esc(c.name)}</code><p>${esc(c.description)}</p></li>`)
+    .map(
+      (c) =>
+        `<li><a href="/ui/${esc(c.name)}">${esc(c.title)}</a> <code>ui://vitalis/${esc(c.name)}</code><p>${esc(c.description)}</p></li>`,
+    )
     .join('\n');
   return `<!doctype html>
 <html lang="en">

@@ -19,7 +19,15 @@
  * results from get_triage_board every 6 s.
  * Here: the markup and the data; the browser code and style are cards/monitor/ (main.ts, style.css).
  */
-import { DEFAULT_ALARM_SETTINGS, INTERPRETATION_DISPLAY, news2ZeroBand, NEWS2_RISK, NEWS2_SCALE_BY_VITAL_CODE, type AlarmSettings, type News2Score } from '@vitalis/clinical';
+import {
+  DEFAULT_ALARM_SETTINGS,
+  INTERPRETATION_DISPLAY,
+  news2ZeroBand,
+  NEWS2_RISK,
+  NEWS2_SCALE_BY_VITAL_CODE,
+  type AlarmSettings,
+  type News2Score,
+} from '@vitalis/clinical';
 import { VITAL_CODE, type NumericVitalCode } from '@vitalis/schemas';
 import type { MonitorData, TileAlarm } from './cards/monitor/data';
 import { renderCard, type BuiltCard } from './shared';
@@ -148,7 +156,13 @@ const BODY = `
 
 /** The card's document, with the site's alarm settings (config.alarms) in its data. */
 export function monitorCard(alarms: AlarmSettings = DEFAULT_ALARM_SETTINGS): BuiltCard {
-  return renderCard({ name: 'vitals-telemetry-monitor', title: 'Vitals telemetry monitor', sources: 'monitor', body: BODY, data: monitorScriptData(alarms) });
+  return renderCard({
+    name: 'vitals-telemetry-monitor',
+    title: 'Vitals telemetry monitor',
+    sources: 'monitor',
+    body: BODY,
+    data: monitorScriptData(alarms),
+  });
 }
 
 export const monitorHtml = (alarms?: AlarmSettings): string => monitorCard(alarms).html;

@@ -46,7 +46,10 @@ export function cardCsp(html: string): string {
   return cspOf(inlineHashes(html));
 }
 
-interface Rendered { html: string; csp: string }
+interface Rendered {
+  html: string;
+  csp: string;
+}
 
 export function uiRoutes(deps: GatewayDeps): FastifyPluginAsyncZod {
   return async (app) => {
@@ -70,30 +73,43 @@ export function uiRoutes(deps: GatewayDeps): FastifyPluginAsyncZod {
         .header('cache-control', 'no-cache')
         .send(r.html);
 
-    app.get('/ui', {
-      schema: {
-        tags: ['ui'],
-        summary: 'Index of the interactive UI cards (HTML)',
-        produces: ['text/html'],
-        response: { 200: z.string().describe('The index page') },
+    app.get(
+      '/ui',
+      {
+        schema: {
+          tags: ['ui'],
+          summary: 'Index of the interactive UI cards (HTML)',
+          produces: ['text/html'],
+          response: { 200: z.string().describe('The index page') },
+        },
       },
-    }, async (_req, reply) => {
-      return send(reply, index);
-    });
+      async (_req, reply) => {
+        return send(reply, index);
+      },
+    );
 
-    app.get('/ui/:name', {
-      schema: {
-        tags: ['ui'],
-        summary: 'One interactive UI card (self-contained HTML; open with #token=…&patient=…)',
-        description: `The card also served to MCP hosts as ui://vitalis/<name> (text/html;profile=mcp-app). Cards: ${UI_CARDS.map((c) => c.name).join(', ')}. Public: the page holds no data; it calls the API of this origin with the bearer token given in the URL fragment (never sent to a server) and removes the fragment from the address bar.`,
-        params: z.object({ name: z.string().max(64).describe(`One of ${UI_CARDS.map((c) => c.name).join(', ')}`) }),
-        produces: ['text/html'],
-        response: { 200: z.string().describe('The card') },
+    app.get(
+      '/ui/:name',
+      {
+        schema: {
+          tags: ['ui'],
+          summary: 'One interactive UI card (self-contained HTML; open with #token=…&patient=…)',
+          description: `The card also served to MCP hosts as ui://vitalis/<name> (text/html;profile=mcp-app). Cards: ${UI_CARDS.map((c) => c.name).join(', ')}. Public: the page holds no data; it calls the API of this origin with the bearer token given in the URL fragment (never sent to a server) and removes the fragment from the address bar.`,
+          params: z.object({
+            name: z
+              .string()
+              .max(64)
+              .describe(`One of ${UI_CARDS.map((c) => c.name).join(', ')}`),
+          }),
+          produces: ['text/html'],
+          response: { 200: z.string().describe('The card') },
+        },
       },
-    }, async (req, reply) => {
-      const card = rendered.get(req.params.name);
-      if (!card) throw notFound(`No UI card named "${req.params.name}"; see /ui.`);
-      return send(reply, card);
-    });
+      async (req, reply) => {
+        const card = rendered.get(req.params.name);
+        if (!card) throw notFound(`No UI card named "${req.params.name}"; see /ui.`);
+        return send(reply, card);
+      },
+    );
   };
 }

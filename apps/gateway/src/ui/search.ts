@@ -66,5 +66,11 @@ const BODY = `
 
 /** The card's document, with the site's alarm settings (config.alarms) in its data. */
 export function searchCard(alarms: AlarmSettings = DEFAULT_ALARM_SETTINGS): BuiltCard {
-  return renderCard({ name: 'patient-search-card', title: 'Patient search', sources: 'search', body: BODY, data: searchScriptData(alarms) });
+  return renderCard({
+    name: 'patient-search-card',
+    title: 'Patient search',
+    sources: 'search',
+    body: BODY,
+    data: searchScriptData(alarms),
+  });
 }

@@ -104,5 +104,11 @@ const BODY = `
 
 /** The card's document, with the site's alarm settings (config.alarms) in its data. */
 export function triageCard(alarms: AlarmSettings = DEFAULT_ALARM_SETTINGS): BuiltCard {
-  return renderCard({ name: 'emergency-triage-board', title: 'Emergency triage board', sources: 'triage', body: BODY, data: triageScriptData(alarms) });
+  return renderCard({
+    name: 'emergency-triage-board',
+    title: 'Emergency triage board',
+    sources: 'triage',
+    body: BODY,
+    data: triageScriptData(alarms),
+  });
 }

@@ -5,11 +5,22 @@
  */
 import { z } from 'zod';
 
-export const deviceOut = z.strictObject({
-  resourceType: z.literal('Device'), id: z.string(), status: z.literal('active'), patient: z.object({ reference: z.string().describe('Patient/<id>') }),
-}).meta({ id: 'FhirDevice', description: 'FHIR R4 Device (https://hl7.org/fhir/R4/device.html): a device that reports vitals for the patient' });
+export const deviceOut = z
+  .strictObject({
+    resourceType: z.literal('Device'),
+    id: z.string(),
+    status: z.literal('active'),
+    patient: z.object({ reference: z.string().describe('Patient/<id>') }),
+  })
+  .meta({
+    id: 'FhirDevice',
+    description: 'FHIR R4 Device (https://hl7.org/fhir/R4/device.html): a device that reports vitals for the patient',
+  });
 
 /** A device of the append log, bound to the patient it reports for. */
 export const toFhirDevice = (deviceId: string, patientId: string): z.infer<typeof deviceOut> => ({
-  resourceType: 'Device' as const, id: deviceId, status: 'active' as const, patient: { reference: `Patient/${patientId}` },
+  resourceType: 'Device' as const,
+  id: deviceId,
+  status: 'active' as const,
+  patient: { reference: `Patient/${patientId}` },
 });

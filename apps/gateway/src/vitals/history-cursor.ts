@@ -36,5 +36,8 @@ export function decodeHistoryCursor(text: string): HistoryCursor | undefined {
 
 /** A short fingerprint of the filters a cursor belongs to. */
 export function queryFingerprint(parts: (string | number | undefined)[]): string {
-  return createHash('sha256').update(parts.map((p) => String(p ?? '')).join('\u0000')).digest('base64url').slice(0, 12);
+  return createHash('sha256')
+    .update(parts.map((p) => String(p ?? '')).join('\u0000'))
+    .digest('base64url')
+    .slice(0, 12);
 }

@@ -214,7 +214,11 @@ const ROLLUP_SIZE = { rollup_1m: BUCKETS['1m'], rollup_1h: BUCKETS['1h'], cagg_1
  * covers. Each bucket is one rollup row, read in primary-key order: no regrouping, no raw tail.
  * Same answer as the general query (tested), a fraction of its cost.
  */
-export async function queryRollupDirect(pool: Pool, source: AggregateSource, q: BucketQuery): Promise<{ rows: BucketRow[]; more: boolean }> {
+export async function queryRollupDirect(
+  pool: Pool,
+  source: AggregateSource,
+  q: BucketQuery,
+): Promise<{ rows: BucketRow[]; more: boolean }> {
   const params: unknown[] = [q.patient, q.from, q.to, q.limit + 1];
   const codeFilter = q.code ? (params.push(q.code), ` AND code = $${params.length}`) : '';
   let after = '';
@@ -254,7 +258,11 @@ export async function queryLatest(pool: Pool, patient: string, codes: string[]):
  * device have broken that rule, the earliest row is the one (a stable answer). One index probe per
  * partition (the identity index leads with device_id, seq).
  */
-export async function queryObservation(pool: Pool, deviceId: string, seq: number): Promise<{ patientId: string; observation: VitalsObservation } | null> {
+export async function queryObservation(
+  pool: Pool,
+  deviceId: string,
+  seq: number,
+): Promise<{ patientId: string; observation: VitalsObservation } | null> {
   const { rows } = await pool.query<RawRow & { patient_id: string }>(
     `SELECT patient_id, device_id, seq, code, ${AT} AS at, value, unit, sample_period_ms, samples
        FROM vitals_observations WHERE device_id = $1 AND seq = $2 ORDER BY effective_at LIMIT 1`,

@@ -32,8 +32,19 @@ import type { Pool } from '@vitalis/db';
 import type { Logger } from '@vitalis/log';
 import type { Redis } from '@vitalis/redis';
 import {
-  cloneCursor, decodeAlarmNotice, decodeBatch, decodeCriticalNotice, decodeCursor, encodeCursor, eventJson, isAfter, type AlarmNoticeEventName, type AlertData, type CriticalResultEventName,
-  type Cursor, type LiveEvent,
+  cloneCursor,
+  decodeAlarmNotice,
+  decodeBatch,
+  decodeCriticalNotice,
+  decodeCursor,
+  encodeCursor,
+  eventJson,
+  isAfter,
+  type AlarmNoticeEventName,
+  type AlertData,
+  type CriticalResultEventName,
+  type Cursor,
+  type LiveEvent,
 } from '@vitalis/live';
 import type { VitalsObservation } from '@vitalis/schemas';
 import { remoteSpanContext, SPAN_ATTR, TRACING_OFF, type Tracing } from '@vitalis/tracing';
@@ -167,7 +178,8 @@ export interface HubStats {
 
 type Queued = Exclude<LiveMessage, { type: 'lagged' }>;
 /** The resume id a message carries (a notice carries none: the client's last id stays its position). */
-const idOf = (m: Queued): string | undefined => (m.type === 'replay-truncated' || m.type === 'critical-result' || m.type === 'alarm' ? undefined : m.id);
+const idOf = (m: Queued): string | undefined =>
+  m.type === 'replay-truncated' || m.type === 'critical-result' || m.type === 'alarm' ? undefined : m.id;
 
 /** When the device says the event happened: an observation's effective time, an alert's triggering observation's. */
 const effectiveAt = (e: LiveEvent): number => Date.parse(e.kind === 'observation' ? e.data.effective_at : e.data.triggered_by.effective_at);
@@ -279,7 +291,11 @@ class Sub implements Subscription {
     this.hub.stats.lagged += 1;
     this.queue = [];
     const last_id = this.lastId;
-    this.sink.send({ type: 'lagged', last_id, json: JSON.stringify({ last_id, reason: 'the subscriber fell behind; resume from last_id' }) });
+    this.sink.send({
+      type: 'lagged',
+      last_id,
+      json: JSON.stringify({ last_id, reason: 'the subscriber fell behind; resume from last_id' }),
+    });
     this.end('lagged');
   }
 
@@ -331,7 +347,8 @@ export class LiveHub {
   constructor(private readonly opts: HubOptions) {
     this.#maxQueue = opts.maxQueue ?? 4_096;
     this.#pageSize = opts.replayPageSize ?? Math.max(1, Math.min(1_000, Math.floor(this.#maxQueue / 2)));
-    const inputs = 'replay' in opts ? opts : { replay: appendLogReplay(opts.pool, opts.topic), channel: redisLiveChannel(opts.redis, opts.topic) };
+    const inputs =
+      'replay' in opts ? opts : { replay: appendLogReplay(opts.pool, opts.topic), channel: redisLiveChannel(opts.redis, opts.topic) };
     this.#replay = inputs.replay;
     this.#channel = inputs.channel;
     this.#tracing = opts.tracing ?? TRACING_OFF;

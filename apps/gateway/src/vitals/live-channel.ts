@@ -35,7 +35,9 @@ export const redisLiveChannel = (redis: Redis, topic: string): LiveChannel => {
         if (connectedBefore) handlers.reconnected();
         connectedBefore = true;
       });
-      sub.on('message', (channel: string, raw: string) => (channel === CRITICAL_RESULTS_CHANNEL ? handlers.critical?.(raw) : handlers.message(raw)));
+      sub.on('message', (channel: string, raw: string) =>
+        channel === CRITICAL_RESULTS_CHANNEL ? handlers.critical?.(raw) : handlers.message(raw),
+      );
       await sub.connect();
       await sub.subscribe(liveChannel(topic), CRITICAL_RESULTS_CHANNEL);
     },

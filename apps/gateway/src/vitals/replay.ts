@@ -17,7 +17,19 @@
  * A patient's partition is that of its latest row (the topic is keyed by patient).
  */
 import type { Pool } from '@vitalis/db';
-import { alertsAfter, comparePosition, itemOfK, K_PER_ITEM, observationFromRow, observationK, RECORD_END_K, STORED_INSTANT_SQL, type Cursor, type LiveEvent, type Position } from '@vitalis/live';
+import {
+  alertsAfter,
+  comparePosition,
+  itemOfK,
+  K_PER_ITEM,
+  observationFromRow,
+  observationK,
+  RECORD_END_K,
+  STORED_INSTANT_SQL,
+  type Cursor,
+  type LiveEvent,
+  type Position,
+} from '@vitalis/live';
 import { VITAL_CODES } from '@vitalis/schemas';
 
 const AT = STORED_INSTANT_SQL;
@@ -76,8 +88,18 @@ export interface ReplayQuery {
 }
 
 type ObservationRow = {
-  patient_id: string; device_id: string; seq: number; code: string; at: string; value: number | null; unit: string;
-  sample_period_ms: number | null; samples: number[] | null; kafka_partition: number; kafka_offset: string; record_item: number;
+  patient_id: string;
+  device_id: string;
+  seq: number;
+  code: string;
+  at: string;
+  value: number | null;
+  unit: string;
+  sample_period_ms: number | null;
+  samples: number[] | null;
+  kafka_partition: number;
+  kafka_offset: string;
+  record_item: number;
 };
 
 /**
@@ -119,13 +141,27 @@ async function windows(pool: Pool, topic: string, after: Map<number, ScanFrom>, 
                                 ORDER BY last_offset LIMIT ${MAX_RANGES + 1}) s
                        WINDOW w AS (ORDER BY last_offset)) x) b
             WHERE b.t0 IS NOT NULL`,
-    values: [topic, parts, parts.map((p) => after.get(p)!.offset), windowMs, parts.map((p) => rangeAfter(after.get(p)!)), parts.map((p) => after.get(p)!.item)],
+    values: [
+      topic,
+      parts,
+      parts.map((p) => after.get(p)!.offset),
+      windowMs,
+      parts.map((p) => rangeAfter(after.get(p)!)),
+      parts.map((p) => after.get(p)!.item),
+    ],
   });
   return rows;
 }
 
 /** The watched patients' rows in the windows, in (partition, offset) order, at most `limit`. */
-async function windowRows(pool: Pool, q: ReplayQuery, patientPartition: Map<string, number>, ws: Window[], windowMs: number, limit: number): Promise<ObservationRow[]> {
+async function windowRows(
+  pool: Pool,
+  q: ReplayQuery,
+  patientPartition: Map<string, number>,
+  ws: Window[],
+  windowMs: number,
+  limit: number,
+): Promise<ObservationRow[]> {
   const byPartition = new Map(ws.map((w) => [w.p, w]));
   const watched = q.patients.filter((id) => byPartition.has(patientPartition.get(id)!));
   if (watched.length === 0) return [];
@@ -149,7 +185,18 @@ async function windowRows(pool: Pool, q: ReplayQuery, patientPartition: Map<stri
        ) both_paths ORDER BY kafka_offset, record_item LIMIT $9) r
       ORDER BY r.kafka_partition, r.kafka_offset, r.record_item
       LIMIT $9`,
-    values: [watched, w.map((x) => x.p), w.map((x) => x.after), w.map((x) => x.o_end), w.map((x) => x.t0), q.codes?.length ? q.codes : null, VITAL_CODES, windowMs, limit, w.map((x) => x.after_item)],
+    values: [
+      watched,
+      w.map((x) => x.p),
+      w.map((x) => x.after),
+      w.map((x) => x.o_end),
+      w.map((x) => x.t0),
+      q.codes?.length ? q.codes : null,
+      VITAL_CODES,
+      windowMs,
+      limit,
+      w.map((x) => x.after_item),
+    ],
   });
   return rows;
 }
@@ -176,7 +223,9 @@ export async function replayPage(pool: Pool, q: ReplayQuery): Promise<{ events: 
     for (const w of ws) if (w.more) scan.set(w.p, { offset: w.o_end, item: RECORD_ITEM_END });
     if (found.length === 0) windowMs *= 2;
   }
-  rows.sort((a, b) => a.kafka_partition - b.kafka_partition || Number(a.kafka_offset) - Number(b.kafka_offset) || a.record_item - b.record_item);
+  rows.sort(
+    (a, b) => a.kafka_partition - b.kafka_partition || Number(a.kafka_offset) - Number(b.kafka_offset) || a.record_item - b.record_item,
+  );
   const more = rows.length > q.limit;
   const page = more ? rows.slice(0, q.limit) : rows;
   const events: LiveEvent[] = page.map((r) => ({

@@ -132,9 +132,21 @@ export function boundCursor(client: Cursor, windowStarts: ReadonlyMap<number, nu
 
 const ISO_MS = `'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'`;
 
-async function partitionFacts(pool: Pool, topic: string, probes: Map<number, number>, windowSeconds: number): Promise<{ facts: PartitionFacts[]; gapEnd: string }> {
+async function partitionFacts(
+  pool: Pool,
+  topic: string,
+  probes: Map<number, number>,
+  windowSeconds: number,
+): Promise<{ facts: PartitionFacts[]; gapEnd: string }> {
   const parts = [...probes.keys()];
-  const { rows } = await pool.query<{ p: number; head: string | null; floor: string | null; holds: boolean | null; window_start: string | null; gap_end: string }>({
+  const { rows } = await pool.query<{
+    p: number;
+    head: string | null;
+    floor: string | null;
+    holds: boolean | null;
+    window_start: string | null;
+    gap_end: string;
+  }>({
     name: 'vitalis-live-resume-facts',
     text: `WITH since AS (SELECT now() - $4 * interval '1 second' AS s)
       SELECT c.p,
@@ -162,7 +174,10 @@ async function partitionFacts(pool: Pool, topic: string, probes: Map<number, num
  * the window: returns where the replay starts and, when it skips observations of a watched
  * patient, the `replay-truncated` notice for the client.
  */
-export async function planResume(pool: Pool, q: { topic: string; patients: string[]; after: Cursor; lastEventId: string; windowSeconds: number }): Promise<ResumePlan> {
+export async function planResume(
+  pool: Pool,
+  q: { topic: string; patients: string[]; after: Cursor; lastEventId: string; windowSeconds: number },
+): Promise<ResumePlan> {
   const partitionOf = await patientPartitions(pool, q.patients);
   const probes = new Map<number, number>();
   for (const [p, pos] of q.after) probes.set(p, pos.offset);
@@ -186,7 +201,8 @@ export async function planResume(pool: Pool, q: { topic: string; patients: strin
     if (!behind.includes(p)) continue;
     const { events } = await replayPage(pool, { topic: q.topic, patients: [patient], alerts: false, after: q.after, limit: 1 });
     const first = events[0];
-    if (first?.kind === 'observation' && first.offset <= windowStarts.get(p)!) gaps.push({ patient_id: patient, from: first.data.effective_at, to: gapEnd });
+    if (first?.kind === 'observation' && first.offset <= windowStarts.get(p)!)
+      gaps.push({ patient_id: patient, from: first.data.effective_at, to: gapEnd });
   }
   return resumePlanOf(after, q, gaps);
 }

@@ -61,16 +61,24 @@ const LATEST_BY_PATH_DEPRECATED_AT = '2026-11-23T00:00:00Z';
 const isoDateTime = instant;
 
 /** A stored observation as the history and latest reads answer it: the wire format (VitalsObservation) read back. */
-const observationOut = z.object({
-  patient_id: z.string(),
-  device_id: z.string(),
-  seq: z.number(),
-  effective_at: z.string(),
-  code: z.enum(VITAL_CODES as [string, ...string[]]),
-  unit: z.string(),
-  value: z.number().optional().describe('Numeric vitals'),
-  waveform: z.object({ origin: z.number(), period_ms: z.number(), samples: z.array(z.number()) }).optional().describe(`ECG lead II (${ECG_LEAD_II.code})`),
-}).meta({ id: 'StoredVitalsObservation', description: 'One stored vital-sign measurement or ECG chunk (the wire format, VitalsObservation, as read back)' });
+const observationOut = z
+  .object({
+    patient_id: z.string(),
+    device_id: z.string(),
+    seq: z.number(),
+    effective_at: z.string(),
+    code: z.enum(VITAL_CODES as [string, ...string[]]),
+    unit: z.string(),
+    value: z.number().optional().describe('Numeric vitals'),
+    waveform: z
+      .object({ origin: z.number(), period_ms: z.number(), samples: z.array(z.number()) })
+      .optional()
+      .describe(`ECG lead II (${ECG_LEAD_II.code})`),
+  })
+  .meta({
+    id: 'StoredVitalsObservation',
+    description: 'One stored vital-sign measurement or ECG chunk (the wire format, VitalsObservation, as read back)',
+  });
 
 const rawPage = z.object({
   patient_id: z.string(),
@@ -98,17 +106,24 @@ const bucketPage = z.object({
   to: z.string(),
   bucket: z.enum(['1s', '1m', '1h', '1d']),
   agg: z.array(z.enum(AGGS)),
-  source: z.enum(['raw', 'rollup_1m', 'rollup_1h', 'cagg_1m', 'cagg_1h']).describe('Where the aggregates came from: the append log, the projector\'s rollups, or TimescaleDB\'s continuous aggregates'),
+  source: z
+    .enum(['raw', 'rollup_1m', 'rollup_1h', 'cagg_1m', 'cagg_1h'])
+    .describe("Where the aggregates came from: the append log, the projector's rollups, or TimescaleDB's continuous aggregates"),
   count: z.number().int(),
   data: z.array(bucketPoint),
   next: z.string().nullable(),
 });
 
-const fhirBundle = bundleSchema(fhirObservationSchema).describe('FHIR R4 searchset Bundle of vital-sign Observations (Accept: application/fhir+json)');
+const fhirBundle = bundleSchema(fhirObservationSchema).describe(
+  'FHIR R4 searchset Bundle of vital-sign Observations (Accept: application/fhir+json)',
+);
 
 const historyQuery = z.object({
   patient: resourceId.describe('Patient id'),
-  code: z.enum(VITAL_CODES as [string, ...string[]]).optional().describe('LOINC (or MDC for ECG) code; all codes if omitted'),
+  code: z
+    .enum(VITAL_CODES as [string, ...string[]])
+    .optional()
+    .describe('LOINC (or MDC for ECG) code; all codes if omitted'),
   from: isoDateTime.describe('Inclusive start'),
   to: isoDateTime.describe('Exclusive end'),
   bucket: z.enum(['1s', '1m', '1h', '1d']).optional().describe('Aggregate into buckets of this size (numeric vitals only)'),
@@ -152,23 +167,57 @@ export function vitalsRoutes(deps: GatewayDeps, options: VitalsRouteOptions = {}
           auth: { scopes: ['write:vitals'] },
           // The document shows each item's schema; the handler checks the items itself (all-or-nothing, 422 naming every invalid index).
           // At least one observation or frame: published as anyOf (observations given, or frames given).
-          openapiBody: z.union([
-            z.object({
-              observations: z.array(vitalsObservationSchema).min(1).max(MAX_OBSERVATIONS_PER_BATCH).describe('Vitals observations, one record each'),
-              frames: z.array(vitalsFrameSchema).max(MAX_FRAMES_PER_BATCH).optional().describe('Device frames (one device at one tick), one record each'),
+          openapiBody: z
+            .union([
+              z.object({
+                observations: z
+                  .array(vitalsObservationSchema)
+                  .min(1)
+                  .max(MAX_OBSERVATIONS_PER_BATCH)
+                  .describe('Vitals observations, one record each'),
+                frames: z
+                  .array(vitalsFrameSchema)
+                  .max(MAX_FRAMES_PER_BATCH)
+                  .optional()
+                  .describe('Device frames (one device at one tick), one record each'),
+              }),
+              z.object({
+                observations: z
+                  .array(vitalsObservationSchema)
+                  .max(MAX_OBSERVATIONS_PER_BATCH)
+                  .optional()
+                  .describe('Vitals observations, one record each'),
+                frames: z
+                  .array(vitalsFrameSchema)
+                  .min(1)
+                  .max(MAX_FRAMES_PER_BATCH)
+                  .describe('Device frames (one device at one tick), one record each'),
+              }),
+            ])
+            .meta({
+              example: {
+                observations: [
+                  {
+                    patient_id: 'pat-0001',
+                    device_id: 'mon-0001',
+                    seq: 1042,
+                    effective_at: '2026-11-25T08:00:00Z',
+                    code: VITAL_CODE.heartRate,
+                    value: 72,
+                    unit: NUMERIC_VITALS[VITAL_CODE.heartRate].unit,
+                  },
+                  {
+                    patient_id: 'pat-0001',
+                    device_id: 'mon-0001',
+                    seq: 1043,
+                    effective_at: '2026-11-25T08:00:00Z',
+                    code: VITAL_CODE.spo2,
+                    value: 97,
+                    unit: NUMERIC_VITALS[VITAL_CODE.spo2].unit,
+                  },
+                ],
+              },
             }),
-            z.object({
-              observations: z.array(vitalsObservationSchema).max(MAX_OBSERVATIONS_PER_BATCH).optional().describe('Vitals observations, one record each'),
-              frames: z.array(vitalsFrameSchema).min(1).max(MAX_FRAMES_PER_BATCH).describe('Device frames (one device at one tick), one record each'),
-            }),
-          ]).meta({
-            example: {
-              observations: [
-                { patient_id: 'pat-0001', device_id: 'mon-0001', seq: 1042, effective_at: '2026-11-25T08:00:00Z', code: VITAL_CODE.heartRate, value: 72, unit: NUMERIC_VITALS[VITAL_CODE.heartRate].unit },
-                { patient_id: 'pat-0001', device_id: 'mon-0001', seq: 1043, effective_at: '2026-11-25T08:00:00Z', code: VITAL_CODE.spo2, value: 97, unit: NUMERIC_VITALS[VITAL_CODE.spo2].unit },
-              ],
-            },
-          }),
         },
         schema: {
           tags: ['vitals'],
@@ -176,12 +225,19 @@ export function vitalsRoutes(deps: GatewayDeps, options: VitalsRouteOptions = {}
           description: `Up to ${MAX_OBSERVATIONS_PER_BATCH} observations (see vitals-observation.schema.json) and up to ${MAX_FRAMES_PER_BATCH} frames (one device's observations at one tick, envelope vitals.frame.v1), at least one of either. All-or-nothing: if any item is invalid the whole batch is refused with 422 and every invalid index (errors[].index for an observation, errors[].frame for a frame, the path inside it); nothing is published. 202 once Kafka (acks=all) has the batch. Re-sending an accepted batch is safe: (device_id, seq, effective_at) is stored once. Bounded device clocks: an effective_at (an observation's, a frame's tick, a frame observation's own) more than VITALS_MAX_CLOCK_SKEW_SECONDS (default 300 s) ahead of the gateway's clock, or more than VITALS_RETENTION_DAYS (default 30 days) behind it, is a 422 naming the field (errors[].path effective_at or observations.<i>.effective_at); a late observation inside the window is stored. What is accepted is stored and read back as sent: a numeric value exactly (double precision), period_ms exactly (a float4 that does not hold it exactly is refused), an ECG chunk's potentials as origin + sample quantised to 0.1 µV (see samples).`,
           body: z
             .object({
-              observations: z.array(z.unknown()).max(MAX_OBSERVATIONS_PER_BATCH).optional().describe('Vitals observations, one record each'),
+              observations: z
+                .array(z.unknown())
+                .max(MAX_OBSERVATIONS_PER_BATCH)
+                .optional()
+                .describe('Vitals observations, one record each'),
               frames: z.array(z.unknown()).max(MAX_FRAMES_PER_BATCH).optional().describe('Device frames, one record each'),
             })
             .refine((b) => (b.observations?.length ?? 0) + (b.frames?.length ?? 0) > 0, 'must carry at least one observation or frame'),
           response: {
-            202: z.object({ accepted: z.number().int().describe('Observations accepted (those of the frames included)'), topic: z.string() }),
+            202: z.object({
+              accepted: z.number().int().describe('Observations accepted (those of the frames included)'),
+              topic: z.string(),
+            }),
             ...problems(422),
           },
         },
@@ -206,7 +262,9 @@ export function vitalsRoutes(deps: GatewayDeps, options: VitalsRouteOptions = {}
           const late = result.success ? frameClockProblems(result.data, clock) : [];
           for (const p of late) errors.push({ frame, path: p.path, message: p.message });
           if (result.success && late.length === 0) frames.push(result.data);
-          else if (!result.success) for (const issue of result.error.issues) errors.push({ frame, path: issue.path.map(String).join('.') || '(root)', message: issue.message });
+          else if (!result.success)
+            for (const issue of result.error.issues)
+              errors.push({ frame, path: issue.path.map(String).join('.') || '(root)', message: issue.message });
         });
         if (errors.length > 0) {
           const bad = new Set(errors.map((e) => ('index' in e ? `o${e.index}` : `f${e.frame}`))).size;
@@ -227,13 +285,27 @@ export function vitalsRoutes(deps: GatewayDeps, options: VitalsRouteOptions = {}
           p = await getProducer();
           // One record per single observation (the v1 format) and one per frame; a PRODUCER span under
           // the request's, its traceparent in every record's headers (tracing on).
-          await sendTraced(p, { topic, acks: -1, messages: [...singles.map(encodeObservation), ...frames.map(encodeFrame)].map((m) => ({ ...m, timestamp: String(clock.now) })) }, deps.tracing ?? TRACING_OFF, requestTraceContext(req));
+          await sendTraced(
+            p,
+            {
+              topic,
+              acks: -1,
+              messages: [...singles.map(encodeObservation), ...frames.map(encodeFrame)].map((m) => ({
+                ...m,
+                timestamp: String(clock.now),
+              })),
+            },
+            deps.tracing ?? TRACING_OFF,
+            requestTraceContext(req),
+          );
         } catch (err) {
           if (err instanceof HttpProblem) throw err;
           req.log.error({ err }, 'publishing vitals to Kafka failed');
           // the row written above said the batch was handed over; this one says it was not published (the answer is a 503 either way)
           await recordVitalsWriteFailed(pool, caller, valid.length, 'kafka unavailable', 'rest').catch(() => undefined);
-          const problem = serviceUnavailable('Vitals could not be published (Kafka unavailable); nothing was accepted. Retry the same batch.');
+          const problem = serviceUnavailable(
+            'Vitals could not be published (Kafka unavailable); nothing was accepted. Retry the same batch.',
+          );
           throw new HttpProblem(problem.status, problem.kind, problem.title, problem.detail, { retry_after: 5 }, { 'retry-after': '5' });
         }
         return reply.code(202).send({ accepted: valid.length, topic });
@@ -259,9 +331,21 @@ export function vitalsRoutes(deps: GatewayDeps, options: VitalsRouteOptions = {}
         const { from, to } = range;
         const aggs = aggregatesOf(q.bucket, q.agg, 'querystring.');
         const fhir = wantsFhir(req);
-        if (fhir && q.bucket) throw new HttpProblem(406, 'not-acceptable', 'Not Acceptable', 'FHIR output is available for raw observations only (omit bucket).');
+        if (fhir && q.bucket)
+          throw new HttpProblem(
+            406,
+            'not-acceptable',
+            'Not Acceptable',
+            'FHIR output is available for raw observations only (omit bucket).',
+          );
 
-        const page = await readHistory(pool, callerOf(req), { patient: q.patient, code: q.code, range, bucket: q.bucket, aggs, limit: q.limit, cursor: q.cursor }, 'rest', 'querystring.');
+        const page = await readHistory(
+          pool,
+          callerOf(req),
+          { patient: q.patient, code: q.code, range, bucket: q.bucket, aggs, limit: q.limit, cursor: q.cursor },
+          'rest',
+          'querystring.',
+        );
         const next = page.next ? nextPageUrl(`${config.baseUrl}/api/v1/vitals`, q, page.next, 'cursor') : null;
         reply.header('cache-control', 'no-store');
         if (next) reply.header('link', `<${next}>; rel="next"`);
@@ -279,13 +363,27 @@ export function vitalsRoutes(deps: GatewayDeps, options: VitalsRouteOptions = {}
           if (aggs!.includes('last')) point.last_at = r.last_at;
           return point as z.infer<typeof bucketPoint>;
         });
-        return reply.send({ patient_id: q.patient, from, to, bucket: q.bucket!, agg: aggs!, source: page.source, count: data.length, data, next });
+        return reply.send({
+          patient_id: q.patient,
+          from,
+          to,
+          bucket: q.bucket!,
+          agg: aggs!,
+          source: page.source,
+          count: data.length,
+          data,
+          next,
+        });
       },
     );
 
     /** The latest observation per code; shared by the current route and its deprecated predecessor. */
-    const latestOf = (req: FastifyRequest, patientId: string, code: string | undefined) => readLatest(pool, callerOf(req), patientId, code, 'rest');
-    const latestCode = z.enum(VITAL_CODES as [string, ...string[]]).optional().describe('Only this LOINC (or MDC) code; every code if omitted');
+    const latestOf = (req: FastifyRequest, patientId: string, code: string | undefined) =>
+      readLatest(pool, callerOf(req), patientId, code, 'rest');
+    const latestCode = z
+      .enum(VITAL_CODES as [string, ...string[]])
+      .optional()
+      .describe('Only this LOINC (or MDC) code; every code if omitted');
 
     app.get(
       '/api/v1/vitals/latest',
@@ -297,7 +395,9 @@ export function vitalsRoutes(deps: GatewayDeps, options: VitalsRouteOptions = {}
           description:
             'The most recent observation per code (ECG: the latest waveform chunk), with `count`, in the same shape as the history pages. FHIR searchset Bundle with `Accept: application/fhir+json`. Successor of the deprecated `GET /api/v1/patients/{id}/vitals/latest`.',
           querystring: z.object({ patient: resourceId.describe('Patient id'), code: latestCode }),
-          response: { 200: z.union([z.object({ patient_id: z.string(), count: z.number().int(), data: z.array(observationOut) }), fhirBundle]) },
+          response: {
+            200: z.union([z.object({ patient_id: z.string(), count: z.number().int(), data: z.array(observationOut) }), fhirBundle]),
+          },
         },
       },
       async (req, reply) => {
@@ -323,7 +423,8 @@ export function vitalsRoutes(deps: GatewayDeps, options: VitalsRouteOptions = {}
         schema: {
           tags: ['vitals'],
           summary: 'Latest vitals of a patient (deprecated: use GET /api/v1/vitals/latest)',
-          description: 'The most recent observation per code (ECG: the latest waveform chunk). FHIR searchset Bundle with `Accept: application/fhir+json`.',
+          description:
+            'The most recent observation per code (ECG: the latest waveform chunk). FHIR searchset Bundle with `Accept: application/fhir+json`.',
           params: z.object({ id: resourceId }),
           querystring: z.object({ code: latestCode }),
           response: { 200: z.union([z.object({ patient_id: z.string(), data: z.array(observationOut) }), fhirBundle]) },

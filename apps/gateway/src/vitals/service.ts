@@ -32,7 +32,23 @@ import { dataSourceOf } from '../access/sandbox';
 import { access, type RefusalReason } from '../access/policy';
 import { planSyntheticResume } from './synthetic-live';
 import { syntheticBuckets, syntheticLatest, syntheticRaw } from './synthetic';
-import { AGGS, BUCKETS, queryBuckets, queryDevicePatient, queryLatest, queryObservation, queryRaw, type Agg, type Bucket, type BucketPage, type BucketQuery, type BucketRow, type BucketSource, type RawPage, type RawQuery } from './history';
+import {
+  AGGS,
+  BUCKETS,
+  queryBuckets,
+  queryDevicePatient,
+  queryLatest,
+  queryObservation,
+  queryRaw,
+  type Agg,
+  type Bucket,
+  type BucketPage,
+  type BucketQuery,
+  type BucketRow,
+  type BucketSource,
+  type RawPage,
+  type RawQuery,
+} from './history';
 
 /** Where a read came from (audit detail `via`). */
 export type VitalsChannel = 'rest' | 'fhir' | 'mcp' | 'sse' | 'websocket';
@@ -76,7 +92,9 @@ export async function requireVitalsAccess(
   const denied = vitalsDenial(caller.principal, patientIds, scope);
   if (!denied) return;
   await Promise.all(
-    denied.patients.map((patientId) => auditVitals(pool, caller, { action: e.action, outcome: 'failure', scope, patientId, detail: { reason: denied.reason, via: e.via } })),
+    denied.patients.map((patientId) =>
+      auditVitals(pool, caller, { action: e.action, outcome: 'failure', scope, patientId, detail: { reason: denied.reason, via: e.via } }),
+    ),
   );
   throw insufficientScope([scope], { detail: denied.detail });
 }
@@ -144,10 +162,19 @@ export function aggregatesOf(bucket: Bucket | undefined, agg: string | undefined
     return undefined;
   }
   if (agg === undefined) return ['avg', 'min', 'max', 'count'];
-  const items = [...new Set(agg.split(',').map((s) => s.trim()).filter(Boolean))];
+  const items = [
+    ...new Set(
+      agg
+        .split(',')
+        .map((s) => s.trim())
+        .filter(Boolean),
+    ),
+  ];
   const unknown = items.filter((a) => !(AGGS as readonly string[]).includes(a));
   if (items.length === 0 || unknown.length > 0) {
-    throw validationFailed(`agg must be a comma-separated list of ${AGGS.join(', ')}`, [{ path: `${at}agg`, message: `unknown: ${unknown.join(', ') || '(empty)'}` }]);
+    throw validationFailed(`agg must be a comma-separated list of ${AGGS.join(', ')}`, [
+      { path: `${at}agg`, message: `unknown: ${unknown.join(', ') || '(empty)'}` },
+    ]);
   }
   return items as Agg[];
 }
@@ -163,16 +190,25 @@ export function rangeLimitMs(bucket: Bucket | undefined, fromMs: number, toMs: n
 export function assertRangeWithinLimit(range: HistoryRange, bucket: Bucket | undefined, at: FieldPrefix = ''): void {
   const limit = rangeLimitMs(bucket, range.fromMs, range.toMs);
   if (range.toMs - range.fromMs > limit) {
-    throw validationFailed(`The range is too long for this query: at most ${limit / DAY_MS} days`, [{ path: `${at}to`, message: `range must be at most ${limit / DAY_MS} days` }]);
+    throw validationFailed(`The range is too long for this query: at most ${limit / DAY_MS} days`, [
+      { path: `${at}to`, message: `range must be at most ${limit / DAY_MS} days` },
+    ]);
   }
 }
 
 /** The cursor of a page, checked against the query it is presented with (and the kind of page). */
-export function pageCursor(text: string | undefined, fingerprint: string, kind: HistoryCursor['k'], at: FieldPrefix = ''): HistoryCursor | undefined {
+export function pageCursor(
+  text: string | undefined,
+  fingerprint: string,
+  kind: HistoryCursor['k'],
+  at: FieldPrefix = '',
+): HistoryCursor | undefined {
   if (text === undefined) return undefined;
   const cursor = decodeHistoryCursor(text);
   if (!cursor || cursor.q !== fingerprint || cursor.k !== kind) {
-    throw badRequest('The cursor is invalid or belongs to a different query.', { errors: [{ path: `${at}cursor`, message: 'invalid cursor' }] });
+    throw badRequest('The cursor is invalid or belongs to a different query.', {
+      errors: [{ path: `${at}cursor`, message: 'invalid cursor' }],
+    });
   }
   return cursor;
 }
@@ -228,7 +264,13 @@ export type HistoryPage =
  * first, in their own order of errors), the access rule and the cursor check; audited as
  * `vitals.read`. `next` is an opaque cursor for the same query on the same channel, or null.
  */
-export async function readHistory(pool: Pool, caller: Caller, q: HistoryQuery, via: VitalsChannel, at: FieldPrefix = ''): Promise<HistoryPage> {
+export async function readHistory(
+  pool: Pool,
+  caller: Caller,
+  q: HistoryQuery,
+  via: VitalsChannel,
+  at: FieldPrefix = '',
+): Promise<HistoryPage> {
   assertRangeWithinLimit(q.range, q.bucket, at);
   await requireVitalsAccess(pool, caller, [q.patient], { action: 'vitals.read', via });
   const { from, to } = q.range;
@@ -240,14 +282,29 @@ export async function readHistory(pool: Pool, caller: Caller, q: HistoryQuery, v
 
   if (!q.bucket) {
     const after = cursor?.k === 'raw' ? { t: cursor.t, d: cursor.d, s: cursor.s } : undefined;
-    const page = await store.raw({ patient: q.patient, code: q.code, from, to, limit: q.limit, after, ...(q.descending ? { descending: true } : {}) });
+    const page = await store.raw({
+      patient: q.patient,
+      code: q.code,
+      from,
+      to,
+      limit: q.limit,
+      after,
+      ...(q.descending ? { descending: true } : {}),
+    });
     await auditVitals(pool, caller, { action: 'vitals.read', patientId: q.patient, detail: { ...detail, rows: page.rows.length } });
-    const next = page.more && page.last ? encodeHistoryCursor({ k: 'raw', t: page.last.at, d: page.last.device_id, s: page.last.seq, q: fingerprint }) : null;
+    const next =
+      page.more && page.last
+        ? encodeHistoryCursor({ k: 'raw', t: page.last.at, d: page.last.device_id, s: page.last.seq, q: fingerprint })
+        : null;
     return { kind: 'raw', rows: page.rows, next };
   }
   const after = cursor?.k === 'agg' ? { b: cursor.b, c: cursor.c } : undefined;
   const page = await store.buckets({ patient: q.patient, code: q.code, from, to, bucket: q.bucket, limit: q.limit, after });
-  await auditVitals(pool, caller, { action: 'vitals.read', patientId: q.patient, detail: { ...detail, bucket: q.bucket, rows: page.rows.length } });
+  await auditVitals(pool, caller, {
+    action: 'vitals.read',
+    patientId: q.patient,
+    detail: { ...detail, bucket: q.bucket, rows: page.rows.length },
+  });
   const last = page.rows[page.rows.length - 1];
   const next = page.more && last ? encodeHistoryCursor({ k: 'agg', b: last.bucket, c: last.code, q: fingerprint }) : null;
   return { kind: 'buckets', rows: page.rows, source: page.source, next };
@@ -282,7 +339,12 @@ export async function readDevices(pool: Pool, caller: Caller, patientId: string,
 }
 
 /** One device (FHIR Device/{id}) and the patient it last reported for, under that patient's vitals access rule (audited). */
-export async function readDevice(pool: Pool, caller: Caller, deviceId: string, via: VitalsChannel): Promise<{ deviceId: string; patientId: string }> {
+export async function readDevice(
+  pool: Pool,
+  caller: Caller,
+  deviceId: string,
+  via: VitalsChannel,
+): Promise<{ deviceId: string; patientId: string }> {
   const patientId = await queryDevicePatient(pool, deviceId);
   if (patientId === null) throw notFound(`Device ${deviceId} does not exist.`);
   await requireVitalsAccess(pool, caller, [patientId], { action: 'vitals.read', via });
@@ -291,7 +353,13 @@ export async function readDevice(pool: Pool, caller: Caller, deviceId: string, v
 }
 
 /** The latest observation per code (every code, or only `code`); audited as `vitals.read_latest`. */
-export async function readLatest(pool: Pool, caller: Caller, patientId: string, code: string | undefined, via: VitalsChannel): Promise<VitalsObservation[]> {
+export async function readLatest(
+  pool: Pool,
+  caller: Caller,
+  patientId: string,
+  code: string | undefined,
+  via: VitalsChannel,
+): Promise<VitalsObservation[]> {
   await requireVitalsAccess(pool, caller, [patientId], { action: 'vitals.read_latest', via });
   const rows = await vitalsStoreFor(pool, patientId).latest(patientId, code ? [code] : VITAL_CODES);
   await auditVitals(pool, caller, { action: 'vitals.read_latest', patientId, detail: { rows: rows.length, via } });
@@ -364,9 +432,17 @@ export function parseResumeId(id: string | undefined): LivePosition | undefined 
  * the append log's (resume.ts) or, for synthetic sandbox patients, the generator's
  * (synthetic-live.ts): same window, same notice.
  */
-async function resumeFrom(d: LiveStreamDeps, caller: Caller, patients: string[], resumeId: string, position: LivePosition, via: VitalsChannel): Promise<StreamStart> {
+async function resumeFrom(
+  d: LiveStreamDeps,
+  caller: Caller,
+  patients: string[],
+  resumeId: string,
+  position: LivePosition,
+  via: VitalsChannel,
+): Promise<StreamStart> {
   const question = { patients, after: position, lastEventId: resumeId, windowSeconds: d.replayWindowSeconds };
-  const plan = dataSourceOf(patients) === 'synthetic' ? planSyntheticResume(question) : await planResume(d.pool, { topic: d.topic, ...question });
+  const plan =
+    dataSourceOf(patients) === 'synthetic' ? planSyntheticResume(question) : await planResume(d.pool, { topic: d.topic, ...question });
   const gapped = new Set(plan.truncated?.gaps.map((g) => g.patient_id));
   const onReplayed = async (summary: ReplaySummary) => {
     await Promise.all(
@@ -375,8 +451,12 @@ async function resumeFrom(d: LiveStreamDeps, caller: Caller, patients: string[],
           action: 'vitals.replay',
           patientId,
           detail: {
-            via, from_id: resumeId, events: summary.byPatient.get(patientId) ?? 0, truncated: gapped.has(patientId),
-            window_seconds: d.replayWindowSeconds, ...(plan.truncated ? { resume_id: plan.truncated.resume_id } : {}),
+            via,
+            from_id: resumeId,
+            events: summary.byPatient.get(patientId) ?? 0,
+            truncated: gapped.has(patientId),
+            window_seconds: d.replayWindowSeconds,
+            ...(plan.truncated ? { resume_id: plan.truncated.resume_id } : {}),
           },
         }),
       ),
@@ -414,7 +494,11 @@ export async function startVitalsStream(
   }
   await Promise.all(
     [...new Set(req.patients)].map((patientId) =>
-      auditVitals(d.pool, caller, { action, patientId, detail: { via: opts.via, resume: position !== undefined, codes: req.codes ?? null, ...opts.detail } }),
+      auditVitals(d.pool, caller, {
+        action,
+        patientId,
+        detail: { via: opts.via, resume: position !== undefined, codes: req.codes ?? null, ...opts.detail },
+      }),
     ),
   );
   return start;
@@ -425,7 +509,13 @@ export async function startVitalsStream(
  * previous one sent (a server-held id): the access rule, and the same window and replay audit as a
  * client's resume. An id the log cannot place starts from now.
  */
-export async function restoreVitalsStream(d: LiveStreamDeps, caller: Caller, patients: string[], resumeId: string | undefined, via: VitalsChannel): Promise<StreamStart> {
+export async function restoreVitalsStream(
+  d: LiveStreamDeps,
+  caller: Caller,
+  patients: string[],
+  resumeId: string | undefined,
+  via: VitalsChannel,
+): Promise<StreamStart> {
   assertMayAccessVitals(caller.principal, patients);
   const position = resumeId === undefined ? undefined : decodeLiveId(resumeId);
   if (!position) return {};
@@ -446,14 +536,34 @@ export async function restoreVitalsStream(d: LiveStreamDeps, caller: Caller, pat
  * with ids and counts (observations, patients, devices), never values. Call it before publishing:
  * a batch that cannot be audited is refused (503) and nothing is published.
  */
-export async function recordVitalsWrite(pool: Pool, caller: Caller, observations: readonly VitalsObservation[], via: VitalsChannel): Promise<void> {
+export async function recordVitalsWrite(
+  pool: Pool,
+  caller: Caller,
+  observations: readonly VitalsObservation[],
+  via: VitalsChannel,
+): Promise<void> {
   const patients = [...new Set(observations.map((o) => o.patient_id))].sort();
   await requireVitalsAccess(pool, caller, patients, { action: 'vitals.write', via, scope: 'write:vitals' });
   const devices = [...new Set(observations.map((o) => o.device_id))].sort();
-  await auditVitals(pool, caller, { action: 'vitals.write', scope: 'write:vitals', detail: { via, observations: observations.length, patients, devices } });
+  await auditVitals(pool, caller, {
+    action: 'vitals.write',
+    scope: 'write:vitals',
+    detail: { via, observations: observations.length, patients, devices },
+  });
 }
 
 /** The publish of an audited batch failed (the client gets a 503 and retries the same batch). */
-export function recordVitalsWriteFailed(pool: Pool, caller: Caller, observations: number, reason: string, via: VitalsChannel): Promise<void> {
-  return auditVitals(pool, caller, { action: 'vitals.write', outcome: 'failure', scope: 'write:vitals', detail: { via, observations, reason } });
+export function recordVitalsWriteFailed(
+  pool: Pool,
+  caller: Caller,
+  observations: number,
+  reason: string,
+  via: VitalsChannel,
+): Promise<void> {
+  return auditVitals(pool, caller, {
+    action: 'vitals.write',
+    outcome: 'failure',
+    scope: 'write:vitals',
+    detail: { via, observations, reason },
+  });
 }

@@ -19,8 +19,16 @@ import type { CloseReason, LiveMessage, LiveSink, ReplaySummary, SubscribeOption
 import { UnissuedPosition, resumePlanOf, type ReplayGap, type ResumePlan } from './resume';
 import { TokenWatch, type TokenBinding } from '../access/token-watch';
 import {
-  isoMicros, positionOf, SECOND_DONE, SLOTS_PER_SECOND, SYNTHETIC_CODES, SYNTHETIC_HISTORY_MS, syntheticObservation, syntheticPatient,
-  syntheticPatientOfPartition, type SyntheticPatient,
+  isoMicros,
+  positionOf,
+  SECOND_DONE,
+  SLOTS_PER_SECOND,
+  SYNTHETIC_CODES,
+  SYNTHETIC_HISTORY_MS,
+  syntheticObservation,
+  syntheticPatient,
+  syntheticPatientOfPartition,
+  type SyntheticPatient,
 } from './synthetic';
 
 const nowSecond = (nowMs = Date.now()) => Math.floor(nowMs / 1000);
@@ -41,7 +49,10 @@ function unissuedReason(partition: number, offset: number, k: number, nowMs: num
  * UnissuedPosition) and bounds it to the replay window; a watched patient whose position is older
  * gets a gap to read through REST (from its first skipped observation to the window's start).
  */
-export function planSyntheticResume(q: { patients: string[]; after: Cursor; lastEventId: string; windowSeconds: number }, nowMs = Date.now()): ResumePlan {
+export function planSyntheticResume(
+  q: { patients: string[]; after: Cursor; lastEventId: string; windowSeconds: number },
+  nowMs = Date.now(),
+): ResumePlan {
   for (const [partition, pos] of q.after) {
     const why = unissuedReason(partition, pos.offset, pos.k, nowMs);
     if (why) throw new UnissuedPosition(`Last-Event-ID is not an id this stream issued: ${why}.`);
@@ -60,7 +71,8 @@ export function planSyntheticResume(q: { patients: string[]; after: Cursor; last
     // the first observation after the position (the next second when the position ends one)
     const next = pos === undefined ? positionOf(horizon, 0) : pos.offset + 1;
     const firstSecond = Math.max(horizon, next % SLOTS_PER_SECOND >= SYNTHETIC_CODES.length ? secondOf(next) + 1 : secondOf(next));
-    if (firstSecond <= windowStart) gaps.push({ patient_id: id, from: isoMicros(firstSecond * 1000), to: new Date((windowStart + 1) * 1000).toISOString() });
+    if (firstSecond <= windowStart)
+      gaps.push({ patient_id: id, from: isoMicros(firstSecond * 1000), to: new Date((windowStart + 1) * 1000).toISOString() });
   }
   return resumePlanOf(after, q, gaps);
 }
@@ -86,12 +98,16 @@ class SyntheticSub implements Subscription {
   ) {
     const after = typeof opts.after === 'string' ? decodeCursor(opts.after) : opts.after;
     if (typeof opts.after === 'string' && !after) throw new Error(`not a live stream id: ${opts.after.slice(0, 64)}`);
-    this.patients = [...new Set(opts.patients)].map(syntheticPatient).filter((p): p is SyntheticPatient => p !== undefined).sort((a, b) => a.partition - b.partition);
+    this.patients = [...new Set(opts.patients)]
+      .map(syntheticPatient)
+      .filter((p): p is SyntheticPatient => p !== undefined)
+      .sort((a, b) => a.partition - b.partition);
     this.codes = SYNTHETIC_CODES.map((_, i) => i).filter((i) => !opts.codes?.length || opts.codes.includes(SYNTHETIC_CODES[i]!));
     const now = nowSecond();
     this.cursor = after ? cloneCursor(after) : new Map();
     // a fresh subscription starts after the current second; a resumed one after its id
-    for (const p of this.patients) if (!this.cursor.has(p.partition)) this.cursor.set(p.partition, { offset: positionOf(now, SECOND_DONE), k: 0 });
+    for (const p of this.patients)
+      if (!this.cursor.has(p.partition)) this.cursor.set(p.partition, { offset: positionOf(now, SECOND_DONE), k: 0 });
     if (after && opts.onReplayed) this.replay = { until: now, byPatient: new Map() };
     this.notice = opts.notice;
   }
@@ -127,7 +143,8 @@ class SyntheticSub implements Subscription {
         }
         // the second is done for this patient (also when a code filter skipped the rest)
         const done = positionOf(second, SECOND_DONE);
-        if (this.codes.length < SYNTHETIC_CODES.length && isAfter(this.cursor, p.partition, { offset: done, k: 0 })) this.cursor.set(p.partition, { offset: done, k: 0 });
+        if (this.codes.length < SYNTHETIC_CODES.length && isAfter(this.cursor, p.partition, { offset: done, k: 0 }))
+          this.cursor.set(p.partition, { offset: done, k: 0 });
       }
     }
     if (this.replay && last >= this.replay.until) this.#replayed();

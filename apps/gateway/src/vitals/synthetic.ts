@@ -39,11 +39,32 @@ export interface SyntheticPatient {
 }
 
 export const SYNTHETIC_PATIENTS: readonly SyntheticPatient[] = [
-  { id: 'sbx-0001', partition: 1, device: 'sbx-monitor-0001', description: 'stable adult', profile: { heartRate: 72, spo2: 98, systolic: 121, diastolic: 79, respiratoryRate: 14, temperature: 36.8 } },
-  { id: 'sbx-0002', partition: 2, device: 'sbx-monitor-0002', description: 'febrile, tachycardic', profile: { heartRate: 104, spo2: 95, systolic: 132, diastolic: 84, respiratoryRate: 20, temperature: 38.4 } },
-  { id: 'sbx-0003', partition: 3, device: 'sbx-monitor-0003', description: 'older adult, low blood pressure and SpO2', profile: { heartRate: 88, spo2: 93, systolic: 98, diastolic: 58, respiratoryRate: 22, temperature: 36.1 } },
   {
-    id: 'sbx-0004', partition: 4, device: 'sbx-monitor-0004', description: 'deteriorates every hour (from :10, for 30 minutes), recovering on the hour',
+    id: 'sbx-0001',
+    partition: 1,
+    device: 'sbx-monitor-0001',
+    description: 'stable adult',
+    profile: { heartRate: 72, spo2: 98, systolic: 121, diastolic: 79, respiratoryRate: 14, temperature: 36.8 },
+  },
+  {
+    id: 'sbx-0002',
+    partition: 2,
+    device: 'sbx-monitor-0002',
+    description: 'febrile, tachycardic',
+    profile: { heartRate: 104, spo2: 95, systolic: 132, diastolic: 84, respiratoryRate: 20, temperature: 38.4 },
+  },
+  {
+    id: 'sbx-0003',
+    partition: 3,
+    device: 'sbx-monitor-0003',
+    description: 'older adult, low blood pressure and SpO2',
+    profile: { heartRate: 88, spo2: 93, systolic: 98, diastolic: 58, respiratoryRate: 22, temperature: 36.1 },
+  },
+  {
+    id: 'sbx-0004',
+    partition: 4,
+    device: 'sbx-monitor-0004',
+    description: 'deteriorates every hour (from :10, for 30 minutes), recovering on the hour',
     profile: { heartRate: 76, spo2: 97, systolic: 124, diastolic: 80, respiratoryRate: 15, temperature: 36.9 },
     hourlyDeterioration: { onsetMs: 10 * 60_000, durationMs: 30 * 60_000 },
   },
@@ -80,7 +101,11 @@ function profileAt(patient: SyntheticPatient, atMs: number): PatientProfile {
   let profile = profiles.get(key);
   if (!profile) {
     if (profiles.size > 1_000) profiles.clear();
-    profile = { patientId: patient.id, ...patient.profile, ...(d ? { deterioration: { onsetMs: hour + d.onsetMs, durationMs: d.durationMs } } : {}) };
+    profile = {
+      patientId: patient.id,
+      ...patient.profile,
+      ...(d ? { deterioration: { onsetMs: hour + d.onsetMs, durationMs: d.durationMs } } : {}),
+    };
     profiles.set(key, profile);
   }
   return profile;
@@ -113,7 +138,10 @@ export function syntheticObservation(patient: SyntheticPatient, codeIndex: numbe
 
 /** The seconds with samples in [fromMs, toMs): after the history horizon, not after now. */
 export function sampleSeconds(fromMs: number, toMs: number, nowMs = Date.now()): { first: number; last: number } {
-  return { first: Math.ceil(Math.max(fromMs, nowMs - SYNTHETIC_HISTORY_MS) / 1000), last: Math.min(Math.ceil(toMs / 1000) - 1, Math.floor(nowMs / 1000)) };
+  return {
+    first: Math.ceil(Math.max(fromMs, nowMs - SYNTHETIC_HISTORY_MS) / 1000),
+    last: Math.min(Math.ceil(toMs / 1000) - 1, Math.floor(nowMs / 1000)),
+  };
 }
 
 /** The code indexes a query asks for (all six, or the one code; ECG and unknown codes: none). */

@@ -46,8 +46,16 @@ export interface IngestStats {
 }
 
 export const emptyIngestStats = (): IngestStats => ({
-  batches: 0, messages: 0, stored: 0, duplicates: 0, deadLettered: 0, skipped: 0,
-  assignmentChecks: 0, isolations: 0, isolationWrites: 0, isolationMs: 0,
+  batches: 0,
+  messages: 0,
+  stored: 0,
+  duplicates: 0,
+  deadLettered: 0,
+  skipped: 0,
+  assignmentChecks: 0,
+  isolations: 0,
+  isolationWrites: 0,
+  isolationMs: 0,
 });
 
 /** The parts of the kafkajs eachBatch payload the steps use. */

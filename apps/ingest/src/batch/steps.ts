@@ -170,7 +170,14 @@ export const countBatch: BatchStep = (b, env) => {
   env.metrics?.batchCommitted({ messages, stored, duplicates, deadLettered, skipped });
   env.metrics?.consumerLag(batch.topic, batch.partition, Number(batch.offsetLag()));
   env.onBatchCommitted?.({
-    partition: batch.partition, messages, stored, duplicates, deadLettered, skipped, timestamps: b.timestamps, committedAt: Date.now(),
+    partition: batch.partition,
+    messages,
+    stored,
+    duplicates,
+    deadLettered,
+    skipped,
+    timestamps: b.timestamps,
+    committedAt: Date.now(),
   });
 };
 

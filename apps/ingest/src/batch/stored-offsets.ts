@@ -35,9 +35,8 @@ export function createStoredOffsets({ read, logger, onAssignmentChecked }: Store
   return {
     assigned(partitions) {
       storedNext.clear();
-      assignment = load(partitions).then(
-        onAssignmentChecked,
-        (err) => logger.warn({ err }, 'reading the stored offsets on assignment failed; the first batch of each partition reads them'),
+      assignment = load(partitions).then(onAssignmentChecked, (err) =>
+        logger.warn({ err }, 'reading the stored offsets on assignment failed; the first batch of each partition reads them'),
       );
     },
     async nextOf(partition, highWatermark) {

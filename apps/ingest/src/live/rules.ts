@@ -33,8 +33,19 @@
  * it latches by default).
  */
 import {
-  DEFAULT_ALARM_SETTINGS, NEWS2_PARAMETER_WORDS, NEWS2_SCALE_BY_VITAL_CODE, limitConditionHolds, news2FromLatestVitals,
-  type AlarmCondition, type AlarmKind, type AlarmPriority, type AlarmRule, type AlarmSettings, type LimitCondition, type News2Condition, type News2Result,
+  DEFAULT_ALARM_SETTINGS,
+  NEWS2_PARAMETER_WORDS,
+  NEWS2_SCALE_BY_VITAL_CODE,
+  limitConditionHolds,
+  news2FromLatestVitals,
+  type AlarmCondition,
+  type AlarmKind,
+  type AlarmPriority,
+  type AlarmRule,
+  type AlarmSettings,
+  type LimitCondition,
+  type News2Condition,
+  type News2Result,
 } from '@vitalis/clinical';
 import { vitalDefinition } from '@vitalis/schemas';
 
@@ -64,7 +75,8 @@ export type EvaluatedCondition = LimitCondition | News2Condition;
 export const isEvaluatedCondition = (c: AlarmCondition): c is EvaluatedCondition => c.source === 'limit' || c.source === 'news2';
 
 /** The conditions of the settings the ingest evaluates, in the table's order (the order of a batch's decisions). */
-export const evaluatedConditions = (settings: AlarmSettings): EvaluatedCondition[] => Object.values(settings.conditions).filter(isEvaluatedCondition);
+export const evaluatedConditions = (settings: AlarmSettings): EvaluatedCondition[] =>
+  Object.values(settings.conditions).filter(isEvaluatedCondition);
 
 /**
  * Where a limit condition starts, in charted units, read from its NEWS2 scale (never restated):
@@ -81,7 +93,8 @@ export function limitEdge(c: LimitCondition): { op: '≤' | '≥'; value: number
     return undefined;
   }
   for (let i = zero + 1; i < scale.bands.length; i++) {
-    if (scale.bands[i]![1] >= c.score) return { op: '≥', value: Number((scale.bands[i - 1]![0]! + 10 ** -scale.decimals).toFixed(scale.decimals)) };
+    if (scale.bands[i]![1] >= c.score)
+      return { op: '≥', value: Number((scale.bands[i - 1]![0]! + 10 ** -scale.decimals).toFixed(scale.decimals)) };
   }
   return undefined;
 }
@@ -146,10 +159,17 @@ export class AlertEngine {
         // hysteresis: raised at raiseAt or above, ended only at endAt or below
         holds = active ? news2.score > c.endAt : news2.score >= c.raiseAt;
       }
-      const decide = (state: AlertDecision['state'], heldSeconds: number) => out.push({
-        rule: c.rule, state, priority: c.priority, kind: c.kind, latching: c.latching, label: c.label, value,
-        message: c.source === 'limit' ? limitMessage(c, value, state, heldSeconds) : news2Message(c, news2!, state, heldSeconds),
-      });
+      const decide = (state: AlertDecision['state'], heldSeconds: number) =>
+        out.push({
+          rule: c.rule,
+          state,
+          priority: c.priority,
+          kind: c.kind,
+          latching: c.latching,
+          label: c.label,
+          value,
+          message: c.source === 'limit' ? limitMessage(c, value, state, heldSeconds) : news2Message(c, news2!, state, heldSeconds),
+        });
       if (active) {
         if (holds) {
           s.absentSince.delete(c.rule);
@@ -209,7 +229,11 @@ export class AlertEngine {
 
   #state(patientId: string): PatientState {
     let s = this.#patients.get(patientId);
-    if (!s) this.#patients.set(patientId, (s = { latest: {}, since: new Map(), absentSince: new Map(), active: new Set(), touchedAt: Date.now() }));
+    if (!s)
+      this.#patients.set(
+        patientId,
+        (s = { latest: {}, since: new Map(), absentSince: new Map(), active: new Set(), touchedAt: Date.now() }),
+      );
     return s;
   }
 }

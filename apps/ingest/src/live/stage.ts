@@ -18,7 +18,18 @@ import type { Pool } from '@vitalis/db';
 import type { Logger } from '@vitalis/log';
 import type { IngestMetrics } from '@vitalis/metrics';
 import type { Redis } from '@vitalis/redis';
-import { activeAlerts, alertEventId, observationK, alertEventType, appendAlertEvent, encodeBatch, liveChannel, storedObservation, type AlertData, type LiveEvent } from '@vitalis/live';
+import {
+  activeAlerts,
+  alertEventId,
+  observationK,
+  alertEventType,
+  appendAlertEvent,
+  encodeBatch,
+  liveChannel,
+  storedObservation,
+  type AlertData,
+  type LiveEvent,
+} from '@vitalis/live';
 import { isEcg, type VitalsObservation } from '@vitalis/schemas';
 import { SPAN_ATTR, spanFailed, TRACING_OFF, traceparentOf, type Tracing } from '@vitalis/tracing';
 import { AlertEngine, type AlertDecision } from './rules';
@@ -87,7 +98,15 @@ export function createLiveStage(opts: LiveStageOptions): LiveStage {
         await appendAlertEvent(opts.pool, { data, position: { partition: batch.partition, offset, k } });
         stats.alerts += 1;
         opts.metrics?.alert(d.priority, d.rule, d.state);
-        events.push({ kind: 'alert', partition: batch.partition, offset, k, patient_id: o.patient_id, type: alertEventType(d.state), data });
+        events.push({
+          kind: 'alert',
+          partition: batch.partition,
+          offset,
+          k,
+          patient_id: o.patient_id,
+          type: alertEventType(d.state),
+          data,
+        });
       }
     }
     if (opts.redis.status !== 'ready') {
@@ -99,7 +118,17 @@ export function createLiveStage(opts: LiveStageOptions): LiveStage {
     const span = tracing.enabled && batch.trace ? startPublishSpan(tracing, channel, events.length, batch.trace) : undefined;
     const traceparent = span ? traceparentOf(trace.setSpan(batch.trace!, span)) : undefined;
     try {
-      await opts.redis.publish(channel, encodeBatch({ v: 1, partition: batch.partition, first: batch.first, last: batch.last, events, ...(traceparent ? { trace: traceparent } : {}) }));
+      await opts.redis.publish(
+        channel,
+        encodeBatch({
+          v: 1,
+          partition: batch.partition,
+          first: batch.first,
+          last: batch.last,
+          events,
+          ...(traceparent ? { trace: traceparent } : {}),
+        }),
+      );
       stats.published += 1;
       if (opts.metrics) {
         const now = Date.now();
@@ -171,7 +200,12 @@ export function alertData(settings: AlarmSettings, o: VitalsObservation, partiti
     triggered_by,
     flag: {
       resourceType: 'Flag',
-      extension: [{ url: FLAG_PRIORITY_EXTENSION, valueCodeableConcept: { coding: [{ system: FLAG_PRIORITY_SYSTEM, ...priority }], text: d.priority } }],
+      extension: [
+        {
+          url: FLAG_PRIORITY_EXTENSION,
+          valueCodeableConcept: { coding: [{ system: FLAG_PRIORITY_SYSTEM, ...priority }], text: d.priority },
+        },
+      ],
       status: d.state === 'raised' ? 'active' : 'inactive',
       category: [{ coding: [{ system: 'http://terminology.hl7.org/CodeSystem/flag-category', code: 'clinical', display: 'Clinical' }] }],
       code: { coding: [{ system: 'urn:vitalis:alert-rule', code: d.rule, display: d.label }], text: d.message },

@@ -5,7 +5,17 @@
 import type { PoolClient } from '@vitalis/db';
 import { STREAM_CATEGORIES, streamCategory, streamIdIn, type StoredEvent } from '@vitalis/eventstore';
 import {
-  ALARM_EVENTS, emptyPatientAlarms, evolveAlarms, foldDiagnosticReport, foldPatient, foldServiceRequest, foldSlot, foldTriage, type Alarm, type AlarmActor, type PatientAlarms,
+  ALARM_EVENTS,
+  emptyPatientAlarms,
+  evolveAlarms,
+  foldDiagnosticReport,
+  foldPatient,
+  foldServiceRequest,
+  foldSlot,
+  foldTriage,
+  type Alarm,
+  type AlarmActor,
+  type PatientAlarms,
 } from '@vitalis/records';
 
 export interface Projection {
@@ -44,8 +54,19 @@ export const patientsProjection: Projection = {
            identifiers = EXCLUDED.identifiers, telecom = EXCLUDED.telecom, allergies = EXCLUDED.allergies,
            registered_at = EXCLUDED.registered_at, updated_at = EXCLUDED.updated_at, last_position = EXCLUDED.last_position`,
         [
-          p.id, p.version, p.family, p.given, `${p.given.join(' ')} ${p.family}`.toLowerCase(), p.birthDate, p.gender,
-          JSON.stringify(p.identifiers), JSON.stringify(p.telecom), JSON.stringify(p.allergies), p.registeredAt, p.updatedAt, lastPosition(events),
+          p.id,
+          p.version,
+          p.family,
+          p.given,
+          `${p.given.join(' ')} ${p.family}`.toLowerCase(),
+          p.birthDate,
+          p.gender,
+          JSON.stringify(p.identifiers),
+          JSON.stringify(p.telecom),
+          JSON.stringify(p.allergies),
+          p.registeredAt,
+          p.updatedAt,
+          lastPosition(events),
         ],
       );
     }
@@ -67,7 +88,20 @@ export const slotsProjection: Projection = {
            appointment_type = EXCLUDED.appointment_type, start_at = EXCLUDED.start_at, end_at = EXCLUDED.end_at,
            status = EXCLUDED.status, appointment_id = EXCLUDED.appointment_id, patient_id = EXCLUDED.patient_id,
            reason = EXCLUDED.reason, booked_at = EXCLUDED.booked_at, last_position = EXCLUDED.last_position`,
-        [s.id, s.version, s.clinicianId, s.appointmentType, s.start, s.end, s.status, s.appointmentId, s.patientId, s.reason, s.bookedAt, lastPosition(events)],
+        [
+          s.id,
+          s.version,
+          s.clinicianId,
+          s.appointmentType,
+          s.start,
+          s.end,
+          s.status,
+          s.appointmentId,
+          s.patientId,
+          s.reason,
+          s.bookedAt,
+          lastPosition(events),
+        ],
       );
     }
   },
@@ -111,7 +145,21 @@ export const serviceRequestsProjection: Projection = {
            intent = EXCLUDED.intent, priority = EXCLUDED.priority, code = EXCLUDED.code, requester = EXCLUDED.requester,
            performer = EXCLUDED.performer, reason = EXCLUDED.reason, authored_at = EXCLUDED.authored_at, updated_at = EXCLUDED.updated_at,
            last_position = EXCLUDED.last_position`,
-        [o.id, o.version, o.patientId, o.status, o.intent, o.priority, o.code, o.requester, o.performer, o.reason, o.authoredAt, o.updatedAt, lastPosition(events)],
+        [
+          o.id,
+          o.version,
+          o.patientId,
+          o.status,
+          o.intent,
+          o.priority,
+          o.code,
+          o.requester,
+          o.performer,
+          o.reason,
+          o.authoredAt,
+          o.updatedAt,
+          lastPosition(events),
+        ],
       );
     }
   },
@@ -142,8 +190,23 @@ export const diagnosticReportsProjection: Projection = {
            critical_acknowledged_at = EXCLUDED.critical_acknowledged_at, critical_acknowledged_by = EXCLUDED.critical_acknowledged_by,
            last_position = EXCLUDED.last_position`,
         [
-          r.id, r.version, r.patientId, r.orderId, r.code, r.status, r.issuedAt, r.updatedAt, c?.id ?? null, c?.state ?? null, c ? JSON.stringify(c.results) : null,
-          c?.raisedAt ?? null, c?.dueAt ?? null, c?.escalatedAt ?? null, c?.acknowledgedAt ?? null, c?.acknowledgedBy ?? null, lastPosition(events),
+          r.id,
+          r.version,
+          r.patientId,
+          r.orderId,
+          r.code,
+          r.status,
+          r.issuedAt,
+          r.updatedAt,
+          c?.id ?? null,
+          c?.state ?? null,
+          c ? JSON.stringify(c.results) : null,
+          c?.raisedAt ?? null,
+          c?.dueAt ?? null,
+          c?.escalatedAt ?? null,
+          c?.acknowledgedAt ?? null,
+          c?.acknowledgedBy ?? null,
+          lastPosition(events),
         ],
       );
     }
@@ -152,24 +215,64 @@ export const diagnosticReportsProjection: Projection = {
 
 /** An alarm as its rm_alarms row holds it (migration 0025). */
 interface AlarmRow {
-  alarm_id: string; patient_id: string; rule: string; kind: Alarm['kind']; priority: Alarm['priority']; latching: boolean; state: Alarm['state'];
-  message: string; value: number; device_id: string; raised_at: Date; condition_since: Date; recurrences: number; due_at: Date | null; condition_ended_at: Date | null;
-  acknowledged_at: Date | null; acknowledged_by: AlarmActor | null; note: string | null; escalated_at: Date | null; escalated_to: string | null;
-  resolved_at: Date | null; open: boolean; version: number; last_position: number;
+  alarm_id: string;
+  patient_id: string;
+  rule: string;
+  kind: Alarm['kind'];
+  priority: Alarm['priority'];
+  latching: boolean;
+  state: Alarm['state'];
+  message: string;
+  value: number;
+  device_id: string;
+  raised_at: Date;
+  condition_since: Date;
+  recurrences: number;
+  due_at: Date | null;
+  condition_ended_at: Date | null;
+  acknowledged_at: Date | null;
+  acknowledged_by: AlarmActor | null;
+  note: string | null;
+  escalated_at: Date | null;
+  escalated_to: string | null;
+  resolved_at: Date | null;
+  open: boolean;
+  version: number;
+  last_position: number;
 }
 
 const iso = (d: Date | null) => (d === null ? null : d.toISOString());
 
 const alarmOfRow = (r: AlarmRow): Alarm => ({
-  id: r.alarm_id, patientId: r.patient_id, rule: r.rule, kind: r.kind, priority: r.priority, latching: r.latching, state: r.state, message: r.message,
-  value: r.value, deviceId: r.device_id, raisedAt: r.raised_at.toISOString(), conditionSince: r.condition_since.toISOString(), recurrences: r.recurrences,
-  dueAt: iso(r.due_at), conditionEndedAt: iso(r.condition_ended_at),
-  acknowledgedAt: iso(r.acknowledged_at), acknowledgedBy: r.acknowledged_by, note: r.note, escalatedAt: iso(r.escalated_at), escalatedTo: r.escalated_to,
-  resolvedAt: iso(r.resolved_at), version: r.version,
+  id: r.alarm_id,
+  patientId: r.patient_id,
+  rule: r.rule,
+  kind: r.kind,
+  priority: r.priority,
+  latching: r.latching,
+  state: r.state,
+  message: r.message,
+  value: r.value,
+  deviceId: r.device_id,
+  raisedAt: r.raised_at.toISOString(),
+  conditionSince: r.condition_since.toISOString(),
+  recurrences: r.recurrences,
+  dueAt: iso(r.due_at),
+  conditionEndedAt: iso(r.condition_ended_at),
+  acknowledgedAt: iso(r.acknowledged_at),
+  acknowledgedBy: r.acknowledged_by,
+  note: r.note,
+  escalatedAt: iso(r.escalated_at),
+  escalatedTo: r.escalated_to,
+  resolvedAt: iso(r.resolved_at),
+  version: r.version,
 });
 
 /** A patient's alarms as the fold has them, with the alarms that were their rule's open alarm before the batch. */
-export interface AlarmsSoFar { state: PatientAlarms; wasOpen: Set<string> }
+export interface AlarmsSoFar {
+  state: PatientAlarms;
+  wasOpen: Set<string>;
+}
 
 export const emptyAlarmsSoFar = (): AlarmsSoFar => ({ state: emptyPatientAlarms(), wasOpen: new Set() });
 
@@ -182,7 +285,11 @@ export const emptyAlarmsSoFar = (): AlarmsSoFar => ({ state: emptyPatientAlarms(
  * rm_alarms_active_idx, the primary key), however long the stay.
  */
 async function alarmsSoFar(client: PoolClient, table: string, patientId: string, events: StoredEvent[]): Promise<AlarmsSoFar> {
-  const ids = [...new Set(events.filter((e) => e.type === ALARM_EVENTS.acknowledged || e.type === ALARM_EVENTS.escalated).map((e) => String(e.data.alert_id)))];
+  const ids = [
+    ...new Set(
+      events.filter((e) => e.type === ALARM_EVENTS.acknowledged || e.type === ALARM_EVENTS.escalated).map((e) => String(e.data.alert_id)),
+    ),
+  ];
   const { rows } = await client.query<AlarmRow>(
     `SELECT * FROM ${table} WHERE (patient_id = $1 AND (open OR state = 'latched')) OR alarm_id = ANY($2::text[])
       ORDER BY condition_ended_at NULLS FIRST, version`,
@@ -211,7 +318,13 @@ export function foldAlarmEvents(s: AlarmsSoFar, events: StoredEvent[]): AlarmsSo
  * that changed it) is at or after the batch's first event of the stream, in one statement; and the
  * `open` flag of an alarm a new raise of its rule replaced without changing it.
  */
-export async function writeChangedAlarms(client: PoolClient, table: string, s: AlarmsSoFar, events: StoredEvent[], firstVersion: number): Promise<void> {
+export async function writeChangedAlarms(
+  client: PoolClient,
+  table: string,
+  s: AlarmsSoFar,
+  events: StoredEvent[],
+  firstVersion: number,
+): Promise<void> {
   const positionAt = new Map(events.map((e) => [e.streamVersion, e.globalPosition]));
   const open = new Set(s.state.open.values());
   const changed = [...s.state.alarms.values()].filter((a) => a.version >= firstVersion);
@@ -230,12 +343,36 @@ export async function writeChangedAlarms(client: PoolClient, table: string, s: A
          acknowledged_at = EXCLUDED.acknowledged_at, acknowledged_by = EXCLUDED.acknowledged_by, note = EXCLUDED.note,
          escalated_at = EXCLUDED.escalated_at, escalated_to = EXCLUDED.escalated_to, resolved_at = EXCLUDED.resolved_at,
          open = EXCLUDED.open, version = EXCLUDED.version, last_position = EXCLUDED.last_position`,
-      [JSON.stringify(changed.map((a) => ({
-        alarm_id: a.id, patient_id: a.patientId, rule: a.rule, kind: a.kind, priority: a.priority, latching: a.latching, state: a.state, message: a.message,
-        value: a.value, device_id: a.deviceId, raised_at: a.raisedAt, condition_since: a.conditionSince, recurrences: a.recurrences, due_at: a.dueAt, condition_ended_at: a.conditionEndedAt, acknowledged_at: a.acknowledgedAt,
-        acknowledged_by: a.acknowledgedBy, note: a.note, escalated_at: a.escalatedAt, escalated_to: a.escalatedTo, resolved_at: a.resolvedAt,
-        open: open.has(a.id), version: a.version, last_position: positionAt.get(a.version)!,
-      })))],
+      [
+        JSON.stringify(
+          changed.map((a) => ({
+            alarm_id: a.id,
+            patient_id: a.patientId,
+            rule: a.rule,
+            kind: a.kind,
+            priority: a.priority,
+            latching: a.latching,
+            state: a.state,
+            message: a.message,
+            value: a.value,
+            device_id: a.deviceId,
+            raised_at: a.raisedAt,
+            condition_since: a.conditionSince,
+            recurrences: a.recurrences,
+            due_at: a.dueAt,
+            condition_ended_at: a.conditionEndedAt,
+            acknowledged_at: a.acknowledgedAt,
+            acknowledged_by: a.acknowledgedBy,
+            note: a.note,
+            escalated_at: a.escalatedAt,
+            escalated_to: a.escalatedTo,
+            resolved_at: a.resolvedAt,
+            open: open.has(a.id),
+            version: a.version,
+            last_position: positionAt.get(a.version)!,
+          })),
+        ),
+      ],
     );
   }
   const replaced = [...s.wasOpen].filter((id) => !open.has(id) && s.state.alarms.get(id)!.version < firstVersion);
@@ -263,4 +400,11 @@ export const alarmsProjection: Projection = {
   },
 };
 
-export const PROJECTIONS: Projection[] = [patientsProjection, slotsProjection, triageProjection, serviceRequestsProjection, diagnosticReportsProjection, alarmsProjection];
+export const PROJECTIONS: Projection[] = [
+  patientsProjection,
+  slotsProjection,
+  triageProjection,
+  serviceRequestsProjection,
+  diagnosticReportsProjection,
+  alarmsProjection,
+];

@@ -22,11 +22,17 @@ import { withTransaction, type Pool, type PoolClient } from '@vitalis/db';
 import { headPosition, readAll, readStreams, type StoredEvent } from '@vitalis/eventstore';
 import { PROJECTIONS, type Projection } from './definitions';
 
-export interface CatchUpResult { events: number; batches: number; position: number }
+export interface CatchUpResult {
+  events: number;
+  batches: number;
+  position: number;
+}
 
 async function lockCheckpoint(client: PoolClient, name: string): Promise<number> {
   await client.query('INSERT INTO projection_checkpoints (name) VALUES ($1) ON CONFLICT DO NOTHING', [name]);
-  const { rows } = await client.query<{ position: number }>('SELECT position FROM projection_checkpoints WHERE name = $1 FOR UPDATE', [name]);
+  const { rows } = await client.query<{ position: number }>('SELECT position FROM projection_checkpoints WHERE name = $1 FOR UPDATE', [
+    name,
+  ]);
   return rows[0]!.position;
 }
 
@@ -42,14 +48,26 @@ function byStream(events: StoredEvent[]): Map<string, StoredEvent[]> {
 }
 
 /** One batch in the caller's transaction; returns how many events it consumed (0 = caught up). */
-export async function applyBatch(client: PoolClient, projection: Projection, checkpoint: string, table: string, batch: number): Promise<{ events: number; position: number }> {
+export async function applyBatch(
+  client: PoolClient,
+  projection: Projection,
+  checkpoint: string,
+  table: string,
+  batch: number,
+): Promise<{ events: number; position: number }> {
   const from = await lockCheckpoint(client, checkpoint);
   const events = await readAll(client, from, batch);
   if (events.length === 0) return { events: 0, position: from };
   const last = events[events.length - 1]!.globalPosition;
   const owned = events.filter((e) => projection.owns(e.streamId));
   if (owned.length > 0) {
-    const history = projection.incremental ? byStream(owned) : await readStreams(client, owned.map((e) => e.streamId), { upToPosition: last });
+    const history = projection.incremental
+      ? byStream(owned)
+      : await readStreams(
+          client,
+          owned.map((e) => e.streamId),
+          { upToPosition: last },
+        );
     await projection.write(client, table, history, owned);
   }
   await client.query('UPDATE projection_checkpoints SET position = $2, updated_at = now() WHERE name = $1', [checkpoint, last]);
@@ -57,7 +75,11 @@ export async function applyBatch(client: PoolClient, projection: Projection, che
 }
 
 /** Applies batches until the projection has consumed every gap-safe event. */
-export async function catchUp(pool: Pool, projection: Projection, options: { batch?: number; checkpoint?: string; table?: string; maxBatches?: number } = {}): Promise<CatchUpResult> {
+export async function catchUp(
+  pool: Pool,
+  projection: Projection,
+  options: { batch?: number; checkpoint?: string; table?: string; maxBatches?: number } = {},
+): Promise<CatchUpResult> {
   const checkpoint = options.checkpoint ?? projection.name;
   const table = options.table ?? projection.table;
   let events = 0;
@@ -97,7 +119,9 @@ export async function replayIntoShadow(pool: Pool, projection: Projection, batch
   await withTransaction(pool, async (c) => {
     await c.query(`DROP TABLE IF EXISTS ${shadow}`);
     await c.query(`CREATE TABLE ${shadow} (LIKE ${projection.table} INCLUDING ALL)`);
-    await c.query('INSERT INTO projection_checkpoints (name, position) VALUES ($1, 0) ON CONFLICT (name) DO UPDATE SET position = 0', [rebuildCheckpoint(projection)]);
+    await c.query('INSERT INTO projection_checkpoints (name, position) VALUES ($1, 0) ON CONFLICT (name) DO UPDATE SET position = 0', [
+      rebuildCheckpoint(projection),
+    ]);
   });
   return catchUp(pool, projection, { checkpoint: rebuildCheckpoint(projection), table: shadow, batch });
 }
@@ -110,7 +134,9 @@ export async function replayIntoShadow(pool: Pool, projection: Projection, batch
 export async function rebuild(pool: Pool, projection: Projection, batch = 1_000): Promise<CatchUpResult> {
   const session = await pool.connect();
   try {
-    const { rows } = await session.query<{ ok: boolean }>("SELECT pg_try_advisory_lock(hashtext('vitalis-rebuild:' || $1)) AS ok", [projection.name]);
+    const { rows } = await session.query<{ ok: boolean }>("SELECT pg_try_advisory_lock(hashtext('vitalis-rebuild:' || $1)) AS ok", [
+      projection.name,
+    ]);
     if (!rows[0]!.ok) throw new Error(`a rebuild of ${projection.name} is already running`);
     return await rebuildLocked(pool, projection, batch);
   } finally {

@@ -120,15 +120,15 @@ export const throttleSignIn: FormStep = async (post, deps) => {
   const attempt = await deps.throttle.begin(post.address, username);
   if (attempt.allowed) return undefined;
   if (attempt.first) {
-    const reason = attempt.by === 'address'
-      ? 'too many failed sign-ins from this address'
-      : 'this username must wait after failed sign-ins';
+    const reason =
+      attempt.by === 'address' ? 'too many failed sign-ins from this address' : 'this username must wait after failed sign-ins';
     const detail = { reason, retry_after: attempt.retryAfter };
     await deps.audit({ action: 'user.login', outcome: 'failure', clientId: interaction.clientId, detail });
   }
-  const error = attempt.by === 'address'
-    ? `Too many failed sign-ins from your network. Try again in ${waitText(attempt.retryAfter)}.`
-    : `Too many failed sign-ins for this username. Wait ${waitText(attempt.retryAfter)}, then try again.`;
+  const error =
+    attempt.by === 'address'
+      ? `Too many failed sign-ins from your network. Try again in ${waitText(attempt.retryAfter)}.`
+      : `Too many failed sign-ins for this username. Wait ${waitText(attempt.retryAfter)}, then try again.`;
   return { kind: 'login', status: 429, error, username, retryAfter: attempt.retryAfter };
 };
 
@@ -225,7 +225,11 @@ export const issueCode: FormStep = async (post, deps) => {
     ...(interaction.nonce !== undefined ? { nonce: interaction.nonce } : {}),
   });
   await deps.audit({
-    action: 'consent.granted', outcome: 'success', clientId: interaction.clientId, subject: user.userId, scope: granted.join(' '),
+    action: 'consent.granted',
+    outcome: 'success',
+    clientId: interaction.clientId,
+    subject: user.userId,
+    scope: granted.join(' '),
     detail: { redirect_uri: interaction.redirectUri },
   });
   return { kind: 'finish', params: { code } };

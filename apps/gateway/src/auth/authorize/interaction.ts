@@ -28,14 +28,21 @@ export interface Interaction {
 
 /** An error shown on our own page (never redirected): the client or its redirect URI cannot be trusted, or the form is bad. */
 export class ErrorPage extends Error {
-  constructor(readonly title: string, readonly status: number, message: string) {
+  constructor(
+    readonly title: string,
+    readonly status: number,
+    message: string,
+  ) {
     super(message);
   }
 }
 
 /** An OAuth error for the client (RFC 6749 §4.1.2.1): redirected to a vouched-for client, shown for another. */
 export class RedirectError extends Error {
-  constructor(readonly code: string, readonly description: string) {
+  constructor(
+    readonly code: string,
+    readonly description: string,
+  ) {
     super(description);
   }
 }

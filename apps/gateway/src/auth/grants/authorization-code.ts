@@ -43,34 +43,48 @@ export async function authorizationCodeGrant({ ctx, client, body }: GrantRequest
       if (!user) throw invalidGrant('the user of this code no longer exists');
       subject = user.userId;
       signedIn = user;
-      return issueAccessToken(ctx.keys, ctx.tokenSettings, {
-        clientId: client.clientId,
-        subject: user.userId,
-        scopes: parseScopes(grant.scope).scopes,
-        roles: user.roles,
-        authMethod: 'authorization_code',
-        ...(user.patientId ? { patientId: user.patientId } : {}),
-      }, ttl);
+      return issueAccessToken(
+        ctx.keys,
+        ctx.tokenSettings,
+        {
+          clientId: client.clientId,
+          subject: user.userId,
+          scopes: parseScopes(grant.scope).scopes,
+          roles: user.roles,
+          authMethod: 'authorization_code',
+          ...(user.patientId ? { patientId: user.patientId } : {}),
+        },
+        ttl,
+      );
     },
   });
   if (!outcome.ok) {
-    throw invalidGrant(outcome.reason, { grant_id: outcome.code?.grantId, revoked_access_tokens: outcome.revokedTokens, subject: outcome.code?.userId });
+    throw invalidGrant(outcome.reason, {
+      grant_id: outcome.code?.grantId,
+      revoked_access_tokens: outcome.revokedTokens,
+      subject: outcome.code?.userId,
+    });
   }
   const scope = outcome.grant.scope;
   const { code: stored } = outcome;
   const smart = smartContext(signedIn, parseScopes(scope).scopes);
-  const idToken = parseScopes(scope).scopes.includes('openid') && stored.authTime !== undefined
-    ? await issueIdToken(ctx.keys, {
-      issuer: ctx.config.baseUrl,
-      clientId: client.clientId,
-      subject,
-      alg: client.idTokenAlg,
-      authTime: stored.authTime,
-      ...(stored.nonce !== undefined ? { nonce: stored.nonce } : {}),
-      accessToken: outcome.issued.token,
-      ...(smart.fhirUser ? { fhirUser: smart.fhirUser } : {}),
-    }, ttl)
-    : undefined;
+  const idToken =
+    parseScopes(scope).scopes.includes('openid') && stored.authTime !== undefined
+      ? await issueIdToken(
+          ctx.keys,
+          {
+            issuer: ctx.config.baseUrl,
+            clientId: client.clientId,
+            subject,
+            alg: client.idTokenAlg,
+            authTime: stored.authTime,
+            ...(stored.nonce !== undefined ? { nonce: stored.nonce } : {}),
+            accessToken: outcome.issued.token,
+            ...(smart.fhirUser ? { fhirUser: smart.fhirUser } : {}),
+          },
+          ttl,
+        )
+      : undefined;
   return {
     response: {
       access_token: outcome.issued.token,
@@ -85,7 +99,13 @@ export async function authorizationCodeGrant({ ctx, client, body }: GrantRequest
       action: 'token.issued',
       subject,
       scope,
-      detail: { jti: outcome.issued.jti, grant_type: 'authorization_code', grant_id: outcome.grant.grantId, refresh_token: Boolean(outcome.refreshToken), id_token: Boolean(idToken) },
+      detail: {
+        jti: outcome.issued.jti,
+        grant_type: 'authorization_code',
+        grant_id: outcome.grant.grantId,
+        refresh_token: Boolean(outcome.refreshToken),
+        id_token: Boolean(idToken),
+      },
     },
   };
 }

@@ -26,20 +26,31 @@ export async function clientCredentialsGrant({ ctx, client, body }: GrantRequest
   const actor = field(body, 'may_act');
   if (actor !== undefined) {
     const named = await findClient(ctx.pool, actor);
-    if (!named || named.expired || named.kind !== 'registered' || named.clientId === client.clientId) throw invalidRequest('may_act must name another registered client');
+    if (!named || named.expired || named.kind !== 'registered' || named.clientId === client.clientId)
+      throw invalidRequest('may_act must name another registered client');
   }
   const ttl = sandbox ? ctx.config.SANDBOX_TOKEN_TTL_SECONDS : ctx.config.ACCESS_TOKEN_TTL_SECONDS;
-  const issued = await issueAccessToken(ctx.keys, ctx.tokenSettings, {
-    clientId: client.clientId,
-    subject: client.clientId,
-    scopes,
-    roles: client.role ? [client.role] : [],
-    sandbox,
-    ...(actor ? { mayAct: { sub: actor, client_id: actor } } : {}),
-    authMethod: sandbox ? 'sandbox' : client.usedMethod === 'private_key_jwt' ? 'private_key_jwt' : 'client_secret',
-  }, ttl);
+  const issued = await issueAccessToken(
+    ctx.keys,
+    ctx.tokenSettings,
+    {
+      clientId: client.clientId,
+      subject: client.clientId,
+      scopes,
+      roles: client.role ? [client.role] : [],
+      sandbox,
+      ...(actor ? { mayAct: { sub: actor, client_id: actor } } : {}),
+      authMethod: sandbox ? 'sandbox' : client.usedMethod === 'private_key_jwt' ? 'private_key_jwt' : 'client_secret',
+    },
+    ttl,
+  );
   return {
     response: { access_token: issued.token, token_type: 'Bearer', expires_in: ttl, scope: scopes.join(' ') },
-    audit: { action: 'token.issued', subject: client.clientId, scope: scopes.join(' '), detail: { jti: issued.jti, grant_type: 'client_credentials', client_auth: client.usedMethod, ...(actor ? { may_act: actor } : {}) } },
+    audit: {
+      action: 'token.issued',
+      subject: client.clientId,
+      scope: scopes.join(' '),
+      detail: { jti: issued.jti, grant_type: 'client_credentials', client_auth: client.usedMethod, ...(actor ? { may_act: actor } : {}) },
+    },
   };
 }

@@ -40,25 +40,48 @@ export async function refreshTokenGrant({ ctx, client, body }: GrantRequest): Pr
       // The client's registration and role and the user's role as they are now: any of them
       // narrowed since the grant shrinks the token.
       granted = intersect(parseScopes(scope).scopes, userTokenCeiling(client, user));
-      if (granted.length === 0) throw invalidGrant("the client's registration or role, or the user's role, no longer allows any scope of this grant");
-      return issueAccessToken(ctx.keys, ctx.tokenSettings, {
-        clientId: client.clientId,
-        subject: user.userId,
-        scopes: granted,
-        roles: user.roles,
-        authMethod: 'authorization_code',
-        ...(user.patientId ? { patientId: user.patientId } : {}),
-      }, ttl);
+      if (granted.length === 0)
+        throw invalidGrant("the client's registration or role, or the user's role, no longer allows any scope of this grant");
+      return issueAccessToken(
+        ctx.keys,
+        ctx.tokenSettings,
+        {
+          clientId: client.clientId,
+          subject: user.userId,
+          scopes: granted,
+          roles: user.roles,
+          authMethod: 'authorization_code',
+          ...(user.patientId ? { patientId: user.patientId } : {}),
+        },
+        ttl,
+      );
     },
   });
   if (!outcome.ok) {
-    throw invalidGrant(outcome.reason, { grant_id: outcome.grant?.grantId, revoked_access_tokens: outcome.revokedTokens, subject: outcome.grant?.userId });
+    throw invalidGrant(outcome.reason, {
+      grant_id: outcome.grant?.grantId,
+      revoked_access_tokens: outcome.revokedTokens,
+      subject: outcome.grant?.userId,
+    });
   }
   const { authTime } = outcome.grant;
   const smart = smartContext(signedIn, granted);
-  const idToken = granted.includes('openid') && authTime !== undefined
-    ? await issueIdToken(ctx.keys, { issuer: ctx.config.baseUrl, clientId: client.clientId, subject, alg: client.idTokenAlg, authTime, accessToken: outcome.issued.token, ...(smart.fhirUser ? { fhirUser: smart.fhirUser } : {}) }, ttl)
-    : undefined;
+  const idToken =
+    granted.includes('openid') && authTime !== undefined
+      ? await issueIdToken(
+          ctx.keys,
+          {
+            issuer: ctx.config.baseUrl,
+            clientId: client.clientId,
+            subject,
+            alg: client.idTokenAlg,
+            authTime,
+            accessToken: outcome.issued.token,
+            ...(smart.fhirUser ? { fhirUser: smart.fhirUser } : {}),
+          },
+          ttl,
+        )
+      : undefined;
   return {
     response: {
       access_token: outcome.issued.token,
@@ -69,6 +92,11 @@ export async function refreshTokenGrant({ ctx, client, body }: GrantRequest): Pr
       ...(idToken ? { id_token: idToken } : {}),
       ...(smart.patient ? { patient: smart.patient } : {}),
     },
-    audit: { action: 'token.refreshed', subject, scope: granted.join(' '), detail: { jti: outcome.issued.jti, grant_type: 'refresh_token', grant_id: outcome.grant.grantId, id_token: Boolean(idToken) } },
+    audit: {
+      action: 'token.refreshed',
+      subject,
+      scope: granted.join(' '),
+      detail: { jti: outcome.issued.jti, grant_type: 'refresh_token', grant_id: outcome.grant.grantId, id_token: Boolean(idToken) },
+    },
   };
 }

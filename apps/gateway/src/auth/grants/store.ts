@@ -36,7 +36,18 @@ export async function createCode(pool: Pool, request: CodeRequest, ttlSeconds: n
   await pool.query(
     `INSERT INTO oauth_authorization_codes (code_hash, grant_id, client_id, user_id, redirect_uri, code_challenge, scope, expires_at, nonce, auth_time)
      VALUES ($1, $2, $3, $4, $5, $6, $7, now() + make_interval(secs => $8), $9, to_timestamp($10))`,
-    [hashOpaque(code), `grt_${randomUUID()}`, request.clientId, request.userId, request.redirectUri, request.codeChallenge, request.scopes.join(' '), ttlSeconds, request.nonce ?? null, request.authTime],
+    [
+      hashOpaque(code),
+      `grt_${randomUUID()}`,
+      request.clientId,
+      request.userId,
+      request.redirectUri,
+      request.codeChallenge,
+      request.scopes.join(' '),
+      ttlSeconds,
+      request.nonce ?? null,
+      request.authTime,
+    ],
   );
   return code;
 }
@@ -158,7 +169,10 @@ export async function redeemCode(
       [stored.grantId, stored.clientId, stored.userId, stored.scope, opts.grantTtlSeconds, stored.authTime ?? null],
     );
     const grant: GrantRow = {
-      grantId: stored.grantId, clientId: stored.clientId, userId: stored.userId, scope: stored.scope,
+      grantId: stored.grantId,
+      clientId: stored.clientId,
+      userId: stored.userId,
+      scope: stored.scope,
       ...(stored.authTime !== undefined ? { authTime: stored.authTime } : {}),
     };
     const issued = await opts.issue(grant);
@@ -169,7 +183,11 @@ export async function redeemCode(
 }
 
 async function listAccessToken(tx: PoolClient, grantId: string, issued: IssuedUnderGrant): Promise<void> {
-  await tx.query('INSERT INTO oauth_grant_access_tokens (jti, grant_id, expires_at) VALUES ($1, $2, to_timestamp($3))', [issued.jti, grantId, issued.expiresAt]);
+  await tx.query('INSERT INTO oauth_grant_access_tokens (jti, grant_id, expires_at) VALUES ($1, $2, to_timestamp($3))', [
+    issued.jti,
+    grantId,
+    issued.expiresAt,
+  ]);
 }
 
 async function insertRefreshToken(tx: PoolClient, grantId: string, scope: string): Promise<string> {
@@ -204,7 +222,13 @@ export async function rotateRefreshToken(
     const row = rows[0];
     if (!row) return { ok: false, reason: 'unknown refresh token' };
     const authTime = epochSeconds(row.auth_time);
-    const grant: GrantRow = { grantId: row.grant_id, clientId: row.client_id, userId: row.user_id, scope: row.grant_scope, ...(authTime !== undefined ? { authTime } : {}) };
+    const grant: GrantRow = {
+      grantId: row.grant_id,
+      clientId: row.client_id,
+      userId: row.user_id,
+      scope: row.grant_scope,
+      ...(authTime !== undefined ? { authTime } : {}),
+    };
     // Another client's token: refuse without touching it (the presenter is not its holder).
     if (grant.clientId !== opts.clientId) return { ok: false, reason: 'the refresh token was issued to another client' };
     if (row.revoked) return { ok: false, reason: 'the refresh token family has been revoked', grant };
@@ -224,10 +248,10 @@ export async function rotateRefreshToken(
 }
 
 /** Finds the grant of a refresh token (for revocation and introspection). */
-export async function refreshTokenInfo(pool: Pool, token: string): Promise<
-  | { grant: GrantRow; scope: string; active: boolean; createdAt: number; expiresAt: number }
-  | undefined
-> {
+export async function refreshTokenInfo(
+  pool: Pool,
+  token: string,
+): Promise<{ grant: GrantRow; scope: string; active: boolean; createdAt: number; expiresAt: number } | undefined> {
   const { rows } = await pool.query(
     `SELECT r.grant_id, r.scope, g.client_id, g.user_id, g.scope AS grant_scope,
             r.rotated_at IS NULL AND g.revoked_at IS NULL AND g.expires_at > now() AS active,

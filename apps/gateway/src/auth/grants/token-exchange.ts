@@ -115,7 +115,8 @@ async function externalSubject(ctx: AuthContext, token: string, issuer: TrustedI
   // (none: the public scopes only), and its scopes count only within that role.
   const role = issuer.role;
   const patientId = role === 'patient' && issuer.patient_claim ? payload[issuer.patient_claim] : undefined;
-  if (role === 'patient' && typeof patientId !== 'string') throw invalidGrant(`subject_token lacks the patient claim ${issuer.patient_claim ?? '(none configured)'}`);
+  if (role === 'patient' && typeof patientId !== 'string')
+    throw invalidGrant(`subject_token lacks the patient claim ${issuer.patient_claim ?? '(none configured)'}`);
   const holder = typeof payload.client_id === 'string' ? payload.client_id : typeof payload.azp === 'string' ? payload.azp : undefined;
   return {
     sub: String(payload.sub),
@@ -133,7 +134,11 @@ async function externalSubject(ctx: AuthContext, token: string, issuer: TrustedI
 }
 
 function isActor(value: unknown): value is Actor {
-  return typeof value === 'object' && value !== null && (typeof (value as Actor).sub === 'string' || typeof (value as Actor).client_id === 'string');
+  return (
+    typeof value === 'object' &&
+    value !== null &&
+    (typeof (value as Actor).sub === 'string' || typeof (value as Actor).client_id === 'string')
+  );
 }
 
 /** RFC 8693 §4.4: the actor must be the subject token's own client, or named in its may_act. */
@@ -158,11 +163,13 @@ function exchangeRequest(ctx: AuthContext, body: Form): ExchangeRequest {
     throw invalidRequest(`subject_token_type must be ${TOKEN_TYPES.jwt} or ${TOKEN_TYPES.accessToken}`);
   }
   const requestedType = field(body, 'requested_token_type');
-  if (requestedType && requestedType !== TOKEN_TYPES.accessToken) throw invalidRequest(`requested_token_type may only be ${TOKEN_TYPES.accessToken}`);
+  if (requestedType && requestedType !== TOKEN_TYPES.accessToken)
+    throw invalidRequest(`requested_token_type may only be ${TOKEN_TYPES.accessToken}`);
   if (field(body, 'actor_token')) throw invalidRequest('actor_token is not supported: the authenticated client is the actor');
   const audience = body.audience;
   const audiences = Array.isArray(audience) ? audience : audience ? [audience] : [];
-  if (audiences.some((t) => t !== ctx.config.baseUrl)) throw new OAuthError(400, 'invalid_target', `this server only issues tokens for ${ctx.config.baseUrl}`);
+  if (audiences.some((t) => t !== ctx.config.baseUrl))
+    throw new OAuthError(400, 'invalid_target', `this server only issues tokens for ${ctx.config.baseUrl}`);
   return { subjectToken, subjectTokenType, requestedScope: field(body, 'scope') };
 }
 
@@ -174,8 +181,12 @@ async function subjectOf(ctx: AuthContext, r: ExchangeRequest, publicExchange: b
     throw invalidGrant('subject_token is not a JWT');
   }
   if (iss === ctx.config.baseUrl) return ourSubject(ctx, r.subjectToken);
-  if (r.subjectTokenType === TOKEN_TYPES.accessToken) throw invalidGrant('only access tokens issued by this server are accepted as access_token subject tokens');
-  if (publicExchange) throw new OAuthError(401, 'invalid_client', 'exchanging a token of another issuer needs an authenticated client (the actor)', { 'www-authenticate': 'Basic realm="vitalis"' });
+  if (r.subjectTokenType === TOKEN_TYPES.accessToken)
+    throw invalidGrant('only access tokens issued by this server are accepted as access_token subject tokens');
+  if (publicExchange)
+    throw new OAuthError(401, 'invalid_client', 'exchanging a token of another issuer needs an authenticated client (the actor)', {
+      'www-authenticate': 'Basic realm="vitalis"',
+    });
   const trusted = ctx.config.TRUSTED_ISSUERS.find((t) => t.issuer === iss);
   if (!trusted) throw invalidGrant('subject_token was not issued by a trusted issuer');
   return externalSubject(ctx, r.subjectToken, trusted);
@@ -187,26 +198,52 @@ function lifetime(ctx: AuthContext, subject: Subject): number {
   return ttl;
 }
 
-async function issueExchanged(ctx: AuthContext, subject: Subject, holder: string, scopes: Scope[], act: Actor | undefined, usedMethod: string): Promise<GrantResult> {
+async function issueExchanged(
+  ctx: AuthContext,
+  subject: Subject,
+  holder: string,
+  scopes: Scope[],
+  act: Actor | undefined,
+  usedMethod: string,
+): Promise<GrantResult> {
   const ttl = lifetime(ctx, subject);
-  const issued = await issueAccessToken(ctx.keys, ctx.tokenSettings, {
-    clientId: holder,
-    subject: subject.sub,
-    scopes,
-    roles: subject.roles,
-    authMethod: 'token_exchange',
-    ...(act ? { act } : {}),
-    ...(subject.patientId ? { patientId: subject.patientId } : {}),
-    derivedFrom: subject.chain,
-    sandbox: subject.sandbox,
-  }, ttl);
+  const issued = await issueAccessToken(
+    ctx.keys,
+    ctx.tokenSettings,
+    {
+      clientId: holder,
+      subject: subject.sub,
+      scopes,
+      roles: subject.roles,
+      authMethod: 'token_exchange',
+      ...(act ? { act } : {}),
+      ...(subject.patientId ? { patientId: subject.patientId } : {}),
+      derivedFrom: subject.chain,
+      sandbox: subject.sandbox,
+    },
+    ttl,
+  );
   return {
-    response: { access_token: issued.token, issued_token_type: TOKEN_TYPES.accessToken, token_type: 'Bearer', expires_in: ttl, scope: scopes.join(' ') },
+    response: {
+      access_token: issued.token,
+      issued_token_type: TOKEN_TYPES.accessToken,
+      token_type: 'Bearer',
+      expires_in: ttl,
+      scope: scopes.join(' '),
+    },
     audit: {
       action: 'token.exchanged',
       subject: subject.sub,
       scope: scopes.join(' '),
-      detail: { jti: issued.jti, grant_type: 'token-exchange', subject_issuer: subject.issuer, subject_jti: subject.jti, subject_client: subject.clientId, client_auth: usedMethod, public: act === undefined },
+      detail: {
+        jti: issued.jti,
+        grant_type: 'token-exchange',
+        subject_issuer: subject.issuer,
+        subject_jti: subject.jti,
+        subject_client: subject.clientId,
+        client_auth: usedMethod,
+        public: act === undefined,
+      },
     },
   };
 }
@@ -223,10 +260,16 @@ export async function tokenExchangeGrant({ ctx, client, body }: GrantRequest): P
   const r = exchangeRequest(ctx, body);
   const subject = await subjectOf(ctx, r, false);
   if (!mayActFor(subject, client)) {
-    throw invalidGrant('the subject token does not allow this client to act for it: it must have been issued to this client, or name it in may_act');
+    throw invalidGrant(
+      'the subject token does not allow this client to act for it: it must have been issued to this client, or name it in may_act',
+    );
   }
   const allowed = intersect(client.scopes, subject.scopes);
-  const scopes = grantScopes(r.requestedScope, allowed, "the intersection of the client's registered scopes and the subject token's scopes");
+  const scopes = grantScopes(
+    r.requestedScope,
+    allowed,
+    "the intersection of the client's registered scopes and the subject token's scopes",
+  );
   const act: Actor = { sub: client.clientId, client_id: client.clientId, ...(subject.act ? { act: subject.act } : {}) };
   return issueExchanged(ctx, subject, client.clientId, scopes, act, client.usedMethod);
 }

@@ -21,7 +21,13 @@ export interface StoredFocus {
 const focusOf = (e: NumberedEvent) => e.focus as unknown as StoredFocus;
 
 /** The status Parameters (backport-subscription-status-r4). */
-export function subscriptionStatus(base: string, s: StoredSubscription, type: NotificationType, events: NumberedEvent[], withFocus: boolean) {
+export function subscriptionStatus(
+  base: string,
+  s: StoredSubscription,
+  type: NotificationType,
+  events: NumberedEvent[],
+  withFocus: boolean,
+) {
   return {
     resourceType: 'Parameters' as const,
     id: randomUUID(),
@@ -56,9 +62,19 @@ export function notificationBundle(base: string, s: StoredSubscription, type: No
     type: 'history' as const,
     timestamp: new Date().toISOString(),
     entry: [
-      { fullUrl: `urn:uuid:${status.id}`, resource: status, request: { method: 'GET', url: `${base}/Subscription/${s.id}/$status` }, response: { status: '200' } },
+      {
+        fullUrl: `urn:uuid:${status.id}`,
+        resource: status,
+        request: { method: 'GET', url: `${base}/Subscription/${s.id}/$status` },
+        response: { status: '200' },
+      },
       ...(full
-        ? events.map((e) => ({ fullUrl: focusOf(e).fullUrl, resource: focusOf(e).resource, request: { method: 'POST', url: SUBSCRIPTION_TOPICS[s.topic].focus }, response: { status: '201' } }))
+        ? events.map((e) => ({
+            fullUrl: focusOf(e).fullUrl,
+            resource: focusOf(e).resource,
+            request: { method: 'POST', url: SUBSCRIPTION_TOPICS[s.topic].focus },
+            response: { status: '201' },
+          }))
         : []),
     ],
   };

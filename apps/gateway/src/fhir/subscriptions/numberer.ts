@@ -23,7 +23,10 @@ const RETRY_MS = 1_000;
 const NUMBERING_BATCH = 500;
 
 /** The resource an event is about, with the fullUrl notifications give it (these resources have no read URL: urn:uuid). */
-export function focusOf(topic: SubscriptionRecord['topic'], msg: LiveMessage): { fullUrl: string; resource: Record<string, unknown> } | undefined {
+export function focusOf(
+  topic: SubscriptionRecord['topic'],
+  msg: LiveMessage,
+): { fullUrl: string; resource: Record<string, unknown> } | undefined {
   if (topic === 'vitals' && msg.type === 'observation') {
     const o = msg.data;
     return { fullUrl: observationFullUrl(o), resource: toFhirObservation(o) as unknown as Record<string, unknown> };
@@ -126,7 +129,12 @@ export class SubscriptionNumberer {
       }
     };
     const unsubscribe = this.hub.subscribeCallback(
-      { patients: [rec.patientId], codes: rec.topic === 'vitals' ? rec.codes ?? undefined : undefined, alerts: rec.topic === 'alerts', after },
+      {
+        patients: [rec.patientId],
+        codes: rec.topic === 'vitals' ? (rec.codes ?? undefined) : undefined,
+        alerts: rec.topic === 'alerts',
+        after,
+      },
       (msg) => {
         const focus = focusOf(rec.topic, msg);
         if (!focus || !('id' in msg)) return;

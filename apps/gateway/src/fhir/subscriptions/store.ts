@@ -36,7 +36,8 @@ export interface SubscriptionRecord extends StoredSubscription {
   resumeId: string;
 }
 
-const COLUMNS = 'id, topic, patient_id, codes, status, reason, payload_content, heartbeat_seconds, last_event_number, start_id, last_event_id';
+const COLUMNS =
+  'id, topic, patient_id, codes, status, reason, payload_content, heartbeat_seconds, last_event_number, start_id, last_event_id';
 
 const recordOf = (r: Row): SubscriptionRecord => ({
   id: r.id,
@@ -52,11 +53,29 @@ const recordOf = (r: Row): SubscriptionRecord => ({
 });
 
 /** A new subscription, numbered from `start` (a stream id of `liveTopic`). */
-export async function insertSubscription(db: Queryable, id: string, owner: Owner, req: SubscriptionRequest, start: { liveTopic: string; id: string }): Promise<SubscriptionRecord> {
+export async function insertSubscription(
+  db: Queryable,
+  id: string,
+  owner: Owner,
+  req: SubscriptionRequest,
+  start: { liveTopic: string; id: string },
+): Promise<SubscriptionRecord> {
   const { rows } = await db.query<Row>(
     `INSERT INTO fhir_subscriptions (id, owner_client, owner_subject, patient_id, topic, codes, status, channel_type, payload_content, heartbeat_seconds, reason, live_topic, start_id)
      VALUES ($1, $2, $3, $4, $5, $6, 'active', 'websocket', $7, $8, $9, $10, $11) RETURNING ${COLUMNS}`,
-    [id, owner.clientId, owner.subject, req.patientId, req.topic, req.codes, req.payloadContent, req.heartbeatSeconds, req.reason, start.liveTopic, start.id],
+    [
+      id,
+      owner.clientId,
+      owner.subject,
+      req.patientId,
+      req.topic,
+      req.codes,
+      req.payloadContent,
+      req.heartbeatSeconds,
+      req.reason,
+      start.liveTopic,
+      start.id,
+    ],
   );
   return recordOf(rows[0]!);
 }
@@ -76,7 +95,12 @@ export class SubscriptionLimitReached extends Error {
  * so concurrent creates can neither pass the limit nor store twins.
  */
 export async function createSubscriptionOnce(
-  db: Queryable, id: string, owner: Owner, req: SubscriptionRequest, start: { liveTopic: string; id: string }, limit: number,
+  db: Queryable,
+  id: string,
+  owner: Owner,
+  req: SubscriptionRequest,
+  start: { liveTopic: string; id: string },
+  limit: number,
 ): Promise<{ record: SubscriptionRecord; created: boolean }> {
   await db.query("SELECT pg_advisory_xact_lock(hashtext('vitalis-fhir-subscriptions:' || $1))", [owner.clientId]);
   const codes = req.codes === null ? null : [...new Set(req.codes)].sort();
@@ -89,14 +113,19 @@ export async function createSubscriptionOnce(
     [owner.clientId, owner.subject, req.patientId, req.topic, start.liveTopic, req.payloadContent, req.heartbeatSeconds, codes],
   );
   if (twins[0]) return { record: recordOf(twins[0]), created: false };
-  const { rows } = await db.query<{ n: number }>('SELECT count(*)::int AS n FROM fhir_subscriptions WHERE owner_client = $1', [owner.clientId]);
+  const { rows } = await db.query<{ n: number }>('SELECT count(*)::int AS n FROM fhir_subscriptions WHERE owner_client = $1', [
+    owner.clientId,
+  ]);
   if (rows[0]!.n >= limit) throw new SubscriptionLimitReached(limit);
   return { record: await insertSubscription(db, id, owner, req, start), created: true };
 }
 
 /** The subscription when `owner` owns it (undefined otherwise: another client's is as absent as a missing one). */
 export async function ownedSubscription(db: Queryable, owner: Owner, id: string): Promise<SubscriptionRecord | undefined> {
-  const { rows } = await db.query<Row>(`SELECT ${COLUMNS} FROM fhir_subscriptions WHERE id = $1 AND owner_client = $2 AND owner_subject = $3`, [id, owner.clientId, owner.subject]);
+  const { rows } = await db.query<Row>(
+    `SELECT ${COLUMNS} FROM fhir_subscriptions WHERE id = $1 AND owner_client = $2 AND owner_subject = $3`,
+    [id, owner.clientId, owner.subject],
+  );
   return rows[0] ? recordOf(rows[0]) : undefined;
 }
 
@@ -109,13 +138,19 @@ export async function ownedSubscriptions(db: Queryable, owner: Owner, limit: num
 }
 
 export async function deleteSubscription(db: Queryable, owner: Owner, id: string): Promise<boolean> {
-  const { rowCount } = await db.query(`DELETE FROM fhir_subscriptions WHERE id = $1 AND owner_client = $2 AND owner_subject = $3`, [id, owner.clientId, owner.subject]);
+  const { rowCount } = await db.query(`DELETE FROM fhir_subscriptions WHERE id = $1 AND owner_client = $2 AND owner_subject = $3`, [
+    id,
+    owner.clientId,
+    owner.subject,
+  ]);
   return (rowCount ?? 0) > 0;
 }
 
 /** The active subscriptions whose positions are in the live stream of `liveTopic`. */
 export async function activeSubscriptions(db: Queryable, liveTopic: string): Promise<SubscriptionRecord[]> {
-  const { rows } = await db.query<Row>(`SELECT ${COLUMNS} FROM fhir_subscriptions WHERE status = 'active' AND live_topic = $1`, [liveTopic]);
+  const { rows } = await db.query<Row>(`SELECT ${COLUMNS} FROM fhir_subscriptions WHERE status = 'active' AND live_topic = $1`, [
+    liveTopic,
+  ]);
   return rows.map(recordOf);
 }
 
@@ -131,15 +166,24 @@ export interface NumberedEvent {
  * already have. One transaction for the batch. Undefined when the subscription is gone or no longer
  * active (the caller stops numbering it).
  */
-export function numberEvents(pool: Pool, subscriptionId: string, events: { liveId: string; focus: Record<string, unknown> }[]): Promise<NumberedEvent[] | undefined> {
+export function numberEvents(
+  pool: Pool,
+  subscriptionId: string,
+  events: { liveId: string; focus: Record<string, unknown> }[],
+): Promise<NumberedEvent[] | undefined> {
   return withTransaction(pool, async (c) => {
-    const sub = await c.query<{ last_event_number: string; status: string }>(`SELECT last_event_number, status FROM fhir_subscriptions WHERE id = $1 FOR UPDATE`, [subscriptionId]);
+    const sub = await c.query<{ last_event_number: string; status: string }>(
+      `SELECT last_event_number, status FROM fhir_subscriptions WHERE id = $1 FOR UPDATE`,
+      [subscriptionId],
+    );
     if (sub.rows[0]?.status !== 'active') return undefined;
     const known = await c.query<{ event_number: string; live_id: string; occurred_at: Date }>(
       `SELECT event_number, live_id, occurred_at FROM fhir_subscription_events WHERE subscription_id = $1 AND live_id = ANY($2::text[])`,
       [subscriptionId, events.map((e) => e.liveId)],
     );
-    const numberOf = new Map(known.rows.map((r) => [r.live_id, { number: Number(r.event_number), occurredAt: r.occurred_at.toISOString() }]));
+    const numberOf = new Map(
+      known.rows.map((r) => [r.live_id, { number: Number(r.event_number), occurredAt: r.occurred_at.toISOString() }]),
+    );
     let last = Number(sub.rows[0].last_event_number);
     const fresh: { number: number; liveId: string; focus: Record<string, unknown> }[] = [];
     for (const e of events) {
@@ -155,10 +199,17 @@ export function numberEvents(pool: Pool, subscriptionId: string, events: { liveI
       );
       const at = rows[0]!.occurred_at.toISOString(); // the transaction's time: the same for every row
       for (const f of fresh) numberOf.set(f.liveId, { number: f.number, occurredAt: at });
-      await c.query(`UPDATE fhir_subscriptions SET last_event_number = $2, last_event_id = $3, updated_at = now() WHERE id = $1`, [subscriptionId, last, fresh[fresh.length - 1]!.liveId]);
+      await c.query(`UPDATE fhir_subscriptions SET last_event_number = $2, last_event_id = $3, updated_at = now() WHERE id = $1`, [
+        subscriptionId,
+        last,
+        fresh[fresh.length - 1]!.liveId,
+      ]);
       // prune past the bound once every thousand numbers
       if (Math.floor(last / 1_000) > Math.floor((last - fresh.length) / 1_000)) {
-        await c.query(`DELETE FROM fhir_subscription_events WHERE subscription_id = $1 AND event_number <= $2`, [subscriptionId, last - EVENTS_KEPT]);
+        await c.query(`DELETE FROM fhir_subscription_events WHERE subscription_id = $1 AND event_number <= $2`, [
+          subscriptionId,
+          last - EVENTS_KEPT,
+        ]);
       }
     }
     return events.map((e) => ({ ...numberOf.get(e.liveId)!, liveId: e.liveId, focus: e.focus }));
@@ -166,7 +217,13 @@ export function numberEvents(pool: Pool, subscriptionId: string, events: { liveI
 }
 
 /** Events `since`..`until` (inclusive), ascending, at most `limit`. */
-export async function eventsBetween(db: Queryable, subscriptionId: string, since: number, until: number, limit: number): Promise<NumberedEvent[]> {
+export async function eventsBetween(
+  db: Queryable,
+  subscriptionId: string,
+  since: number,
+  until: number,
+  limit: number,
+): Promise<NumberedEvent[]> {
   const { rows } = await db.query<{ event_number: string; live_id: string; occurred_at: Date; focus: Record<string, unknown> }>(
     `SELECT event_number, live_id, occurred_at, focus FROM fhir_subscription_events
       WHERE subscription_id = $1 AND event_number BETWEEN $2 AND $3 ORDER BY event_number LIMIT $4`,

@@ -30,12 +30,14 @@ export const SUBSCRIPTION_TOPICS: Record<TopicName, { url: string; focus: 'Obser
   vitals: {
     url: 'https://vitalis.example/fhir/SubscriptionTopic/patient-vitals',
     focus: 'Observation',
-    description: 'A vital-sign Observation of one patient is stored. Filter: Observation?patient=Patient/{id} (required), &code={system|code} (optional, repeatable).',
+    description:
+      'A vital-sign Observation of one patient is stored. Filter: Observation?patient=Patient/{id} (required), &code={system|code} (optional, repeatable).',
   },
   alerts: {
     url: 'https://vitalis.example/fhir/SubscriptionTopic/patient-vitals-alerts',
     focus: 'Flag',
-    description: 'A vitals alert of one patient is raised or cleared (a Flag, active or inactive). Filter: Flag?patient=Patient/{id} (required).',
+    description:
+      'A vitals alert of one patient is raised or cleared (a Flag, active or inactive). Filter: Flag?patient=Patient/{id} (required).',
   },
 };
 
@@ -54,9 +56,15 @@ export interface SubscriptionRequest {
   heartbeatSeconds: number | null;
 }
 
-interface Extension { url: string; valueString?: unknown; valueCode?: unknown; valueUnsignedInt?: unknown }
+interface Extension {
+  url: string;
+  valueString?: unknown;
+  valueCode?: unknown;
+  valueUnsignedInt?: unknown;
+}
 
-const extensionsOf = (v: unknown): Extension[] => (Array.isArray(v) ? v.filter((e): e is Extension => typeof e === 'object' && e !== null && typeof (e as Extension).url === 'string') : []);
+const extensionsOf = (v: unknown): Extension[] =>
+  Array.isArray(v) ? v.filter((e): e is Extension => typeof e === 'object' && e !== null && typeof (e as Extension).url === 'string') : [];
 
 /**
  * The filters of a topic (`_criteria.extension` backport-filter-criteria, `Observation?patient=…&code=…`
@@ -68,7 +76,10 @@ function filtersOf(topic: TopicName, filters: string[]): { patientId: string; co
   const codes = new Set<string>();
   for (const f of filters) {
     const q = f.indexOf('?');
-    if (q < 0 || f.slice(0, q) !== focus) throw badRequest(`A filter of this topic reads ${focus}?patient=Patient/{id}${topic === 'vitals' ? '[&code=system|code]' : ''}; got ${JSON.stringify(f.slice(0, 200))}.`);
+    if (q < 0 || f.slice(0, q) !== focus)
+      throw badRequest(
+        `A filter of this topic reads ${focus}?patient=Patient/{id}${topic === 'vitals' ? '[&code=system|code]' : ''}; got ${JSON.stringify(f.slice(0, 200))}.`,
+      );
     for (const [name, value] of new URLSearchParams(f.slice(q + 1))) {
       if (name === 'patient' || name === 'subject') patients.add(patientIdOf(name, value));
       else if (name === 'code' && topic === 'vitals') {
@@ -91,26 +102,38 @@ function filtersOf(topic: TopicName, filters: string[]): { patientId: string; co
  */
 export function subscriptionRequestOf(body: Record<string, unknown>): SubscriptionRequest {
   if (body.resourceType !== 'Subscription') throw badRequest('The body must be a FHIR R4 Subscription (resourceType Subscription).');
-  if (body.status !== undefined && body.status !== 'requested' && body.status !== 'active') throw badRequest('A new Subscription has status requested (or active).');
+  if (body.status !== undefined && body.status !== 'requested' && body.status !== 'active')
+    throw badRequest('A new Subscription has status requested (or active).');
   const criteria = body.criteria;
   const topic = typeof criteria === 'string' ? topicOfUrl(criteria) : undefined;
-  if (!topic) throw badRequest(`criteria must be a topic canonical URL this server offers: ${Object.values(SUBSCRIPTION_TOPICS).map((t) => t.url).join(', ')}.`);
+  if (!topic)
+    throw badRequest(
+      `criteria must be a topic canonical URL this server offers: ${Object.values(SUBSCRIPTION_TOPICS)
+        .map((t) => t.url)
+        .join(', ')}.`,
+    );
   const criteriaElement = (body._criteria ?? {}) as { extension?: unknown };
-  const filters = extensionsOf(criteriaElement.extension).filter((e) => e.url === BACKPORT.filterCriteria).map((e) => e.valueString);
+  const filters = extensionsOf(criteriaElement.extension)
+    .filter((e) => e.url === BACKPORT.filterCriteria)
+    .map((e) => e.valueString);
   if (filters.some((f) => typeof f !== 'string')) throw badRequest('A backport-filter-criteria extension has a valueString.');
   const { patientId, codes } = filtersOf(topic, filters as string[]);
   const reason = typeof body.reason === 'string' && body.reason.trim() ? body.reason.trim().slice(0, 500) : undefined;
   if (!reason) throw badRequest('reason is required (R4 Subscription.reason, 1..1).');
   const channel = (body.channel ?? {}) as Record<string, unknown>;
-  if (channel.type !== 'websocket') throw badRequest('channel.type must be websocket (the only channel served: bind with Subscription/{id}/$get-ws-binding-token).');
+  if (channel.type !== 'websocket')
+    throw badRequest('channel.type must be websocket (the only channel served: bind with Subscription/{id}/$get-ws-binding-token).');
   const channelExt = extensionsOf(channel.extension);
   const payload = (channel._payload ?? {}) as { extension?: unknown };
   const content = extensionsOf(payload.extension).find((e) => e.url === BACKPORT.payloadContent)?.valueCode ?? 'full-resource';
-  if (content === 'id-only') throw badRequest('payload content id-only is not supported: Observations and Flags here have no read URL; use full-resource or empty.');
+  if (content === 'id-only')
+    throw badRequest('payload content id-only is not supported: Observations and Flags here have no read URL; use full-resource or empty.');
   if (content !== 'full-resource' && content !== 'empty') throw badRequest('payload content is full-resource or empty.');
-  if (channel.payload !== undefined && channel.payload !== 'application/fhir+json' && channel.payload !== 'application/json') throw badRequest('channel.payload must be application/fhir+json.');
+  if (channel.payload !== undefined && channel.payload !== 'application/fhir+json' && channel.payload !== 'application/json')
+    throw badRequest('channel.payload must be application/fhir+json.');
   const heartbeat = channelExt.find((e) => e.url === BACKPORT.heartbeatPeriod)?.valueUnsignedInt;
-  if (heartbeat !== undefined && (typeof heartbeat !== 'number' || !Number.isInteger(heartbeat) || heartbeat < 1 || heartbeat > 3_600)) throw badRequest('backport-heartbeat-period is an unsignedInt of seconds, 1-3600.');
+  if (heartbeat !== undefined && (typeof heartbeat !== 'number' || !Number.isInteger(heartbeat) || heartbeat < 1 || heartbeat > 3_600))
+    throw badRequest('backport-heartbeat-period is an unsignedInt of seconds, 1-3600.');
   return { topic, patientId, codes, reason, payloadContent: content, heartbeatSeconds: (heartbeat as number | undefined) ?? null };
 }
 
@@ -129,7 +152,9 @@ export interface StoredSubscription {
 
 /** The R4 Subscription resource (backport profile) of a stored subscription. */
 export function toFhirSubscription(s: StoredSubscription) {
-  const filters: string[] = [`${SUBSCRIPTION_TOPICS[s.topic].focus}?patient=Patient/${s.patientId}${(s.codes ?? []).map((c) => `&code=${c}`).join('')}`];
+  const filters: string[] = [
+    `${SUBSCRIPTION_TOPICS[s.topic].focus}?patient=Patient/${s.patientId}${(s.codes ?? []).map((c) => `&code=${c}`).join('')}`,
+  ];
   return {
     resourceType: 'Subscription' as const,
     id: s.id,

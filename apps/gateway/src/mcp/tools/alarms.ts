@@ -25,12 +25,28 @@ export const listAlarmsTool = defineTool({
     limit: z.number().int().min(1).max(500).default(100),
   }),
   output: z.object({ count: z.number().int(), alarms: z.array(alarmOut) }),
-  annotations: { title: 'Bedside alarms of a patient', readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
+  annotations: {
+    title: 'Bedside alarms of a patient',
+    readOnlyHint: true,
+    destructiveHint: false,
+    idempotentHint: true,
+    openWorldHint: false,
+  },
   async run({ deps, caller }, a) {
     const d = alarmsDepsOf(deps);
-    const alarms = (await listAlarms(d, caller, { patientId: a.patient_id, states: statesOf(a.state), limit: a.limit }, 'mcp')).map((x) => alarmJson(d.settings, x));
-    const lines = alarms.map((x) => `${x.priority.toUpperCase()} ${x.label} (${x.state}, raised ${x.raised_at}${x.acknowledged_by ? `, acknowledged by ${x.acknowledged_by.name ?? x.acknowledged_by.user}` : ''}): ${x.message} [${x.alarm_id}]`);
-    return { data: { count: alarms.length, alarms }, text: alarms.length ? `${alarms.length} alarm(s) of ${a.patient_id}:\n${lines.join('\n')}` : `No ${a.state} alarms for ${a.patient_id}.` };
+    const alarms = (await listAlarms(d, caller, { patientId: a.patient_id, states: statesOf(a.state), limit: a.limit }, 'mcp')).map((x) =>
+      alarmJson(d.settings, x),
+    );
+    const lines = alarms.map(
+      (x) =>
+        `${x.priority.toUpperCase()} ${x.label} (${x.state}, raised ${x.raised_at}${x.acknowledged_by ? `, acknowledged by ${x.acknowledged_by.name ?? x.acknowledged_by.user}` : ''}): ${x.message} [${x.alarm_id}]`,
+    );
+    return {
+      data: { count: alarms.length, alarms },
+      text: alarms.length
+        ? `${alarms.length} alarm(s) of ${a.patient_id}:\n${lines.join('\n')}`
+        : `No ${a.state} alarms for ${a.patient_id}.`,
+    };
   },
 });
 
@@ -43,11 +59,20 @@ export const acknowledgeAlarmTool = defineTool({
   scopes: ['read:vitals'],
   input: z.object({ alarm_id: resourceId, note: nonBlankText(2_000).optional().describe('What was done') }),
   output: z.object({ alarm: alarmOut }),
-  annotations: { title: 'Acknowledge a bedside alarm', readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false },
+  annotations: {
+    title: 'Acknowledge a bedside alarm',
+    readOnlyHint: false,
+    destructiveHint: false,
+    idempotentHint: false,
+    openWorldHint: false,
+  },
   async run({ deps, caller }, a) {
     const d = alarmsDepsOf(deps);
     const alarm = alarmJson(d.settings, await acknowledgeAlarm(d, caller, a.alarm_id, a.note, 'mcp'));
     const by = alarm.acknowledged_by;
-    return { data: { alarm }, text: `Alarm ${alarm.alarm_id} (${alarm.label}, ${alarm.priority}) acknowledged by ${by ? (by.name ?? by.user) : '-'} at ${when(alarm.acknowledged_at)}; now ${alarm.state}.` };
+    return {
+      data: { alarm },
+      text: `Alarm ${alarm.alarm_id} (${alarm.label}, ${alarm.priority}) acknowledged by ${by ? (by.name ?? by.user) : '-'} at ${when(alarm.acknowledged_at)}; now ${alarm.state}.`,
+    };
   },
 });

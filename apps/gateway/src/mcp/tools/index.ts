@@ -4,7 +4,13 @@ import { bookAppointmentTool, cancelAppointmentTool, findSlotsTool } from './app
 import { whoamiTool } from './identity';
 import { getPatientTool, recordAllergyTool, registerPatientTool, searchPatientsTool } from './patients';
 import { setTriageLevelTool, triageBoardTool } from './triage';
-import { acknowledgeCriticalResultTool, getDiagnosticReportTool, listCriticalResultsTool, listPendingOrdersTool, orderDiagnosticTestTool } from './diagnostics';
+import {
+  acknowledgeCriticalResultTool,
+  getDiagnosticReportTool,
+  listCriticalResultsTool,
+  listPendingOrdersTool,
+  orderDiagnosticTestTool,
+} from './diagnostics';
 import { acknowledgeAlarmTool, listAlarmsTool } from './alarms';
 import type { ToolDef } from './types';
 import { latestVitalsTool, vitalsHistoryTool } from './vitals';

@@ -40,12 +40,21 @@ export const searchPatientsTool = defineTool({
   annotations: { title: 'Search patients', readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
   ui: UI.search,
   async run({ deps, caller }, a) {
-    const { patients, more } = await searchPatients(deps.pool, caller, { name: a.name, birthdate: a.birthdate, identifier: a.identifier, limit: a.limit, after: decodeAfter(a.cursor) });
+    const { patients, more } = await searchPatients(deps.pool, caller, {
+      name: a.name,
+      birthdate: a.birthdate,
+      identifier: a.identifier,
+      limit: a.limit,
+      after: decodeAfter(a.cursor),
+    });
     const last = patients[patients.length - 1];
     const out = patients.map((p) => patientOut(p, patientView(caller.principal, p.id) === 'clinical'));
     return {
       data: { count: out.length, patients: out, next_cursor: more && last ? encodeAfter(last.family, last.id) : null },
-      text: out.length === 0 ? 'No patient matches.' : `${out.length} patient(s): ${out.map((p) => `${p.name} (${p.id}${p.birth_date ? `, born ${p.birth_date}` : ''})`).join('; ')}${more ? '; more with next_cursor' : ''}.`,
+      text:
+        out.length === 0
+          ? 'No patient matches.'
+          : `${out.length} patient(s): ${out.map((p) => `${p.name} (${p.id}${p.birth_date ? `, born ${p.birth_date}` : ''})`).join('; ')}${more ? '; more with next_cursor' : ''}.`,
     };
   },
 });
@@ -72,9 +81,18 @@ export const getPatientTool = defineTool({
     const view: 'clinical' | 'demographics' = r.view === 'clinical' ? 'clinical' : 'demographics';
     const patient = patientOut(r.patient, false);
     const allergyList = view === 'clinical' ? allergiesOut(r.patient) : undefined;
-    const allergies = allergyList?.length ? `allergies: ${allergyList.map((x) => `${x.substance} (${x.criticality})`).join(', ')}` : view === 'clinical' ? 'no known allergies' : 'allergies not visible to this token';
+    const allergies = allergyList?.length
+      ? `allergies: ${allergyList.map((x) => `${x.substance} (${x.criticality})`).join(', ')}`
+      : view === 'clinical'
+        ? 'no known allergies'
+        : 'allergies not visible to this token';
     return {
-      data: { view, patient, ...(allergyList ? { allergies: allergyList } : {}), ...(r.news2 ? { latest_vitals: (r.latestVitals ?? []).map(latestOut), news2: news2Out(r.news2) } : {}) },
+      data: {
+        view,
+        patient,
+        ...(allergyList ? { allergies: allergyList } : {}),
+        ...(r.news2 ? { latest_vitals: (r.latestVitals ?? []).map(latestOut), news2: news2Out(r.news2) } : {}),
+      },
       text: `${patient.name} (${patient.id})${patient.birth_date ? `, born ${patient.birth_date}` : ''}; ${allergies}${r.news2 ? `; NEWS2 ${r.news2.score} (${r.news2.risk})` : ''}.`,
     };
   },
@@ -83,21 +101,33 @@ export const getPatientTool = defineTool({
 export const registerPatientTool = defineTool({
   name: 'register_patient',
   title: 'Register a patient',
-  description: 'Registers a new patient (the id is minted by the server) and returns the record. Needs write:patients. Calling it twice registers two patients: search first.',
+  description:
+    'Registers a new patient (the id is minted by the server) and returns the record. Needs write:patients. Calling it twice registers two patients: search first.',
   scopes: ['write:patients'],
   input: z.object({
     family: text(100).describe('Family name'),
     given: z.array(text(100)).max(5).default([]).describe('Given names'),
     birth_date: z.iso.date().optional().describe('YYYY-MM-DD'),
     gender: z.enum(['male', 'female', 'other', 'unknown']).optional(),
-    identifiers: z.array(z.object({ system: text(200), value: text(100) })).max(10).optional(),
-    telecom: z.array(z.object({ system: z.enum(['phone', 'email', 'fax', 'pager', 'url', 'sms', 'other']), value: text(200) })).max(10).optional(),
+    identifiers: z
+      .array(z.object({ system: text(200), value: text(100) }))
+      .max(10)
+      .optional(),
+    telecom: z
+      .array(z.object({ system: z.enum(['phone', 'email', 'fax', 'pager', 'url', 'sms', 'other']), value: text(200) }))
+      .max(10)
+      .optional(),
   }),
   output: z.object({ patient: patientShape }),
   annotations: { title: 'Register a patient', readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false },
   async run({ deps, caller }, a) {
     const p = await registerPatient(deps.pool, caller, {
-      family: a.family, given: a.given, birthDate: a.birth_date ?? null, gender: a.gender ?? null, identifiers: a.identifiers ?? [], telecom: a.telecom ?? [],
+      family: a.family,
+      given: a.given,
+      birthDate: a.birth_date ?? null,
+      gender: a.gender ?? null,
+      identifiers: a.identifiers ?? [],
+      telecom: a.telecom ?? [],
     });
     const patient = patientOut(p, patientView(caller.principal, p.id) === 'clinical');
     return { data: { patient }, text: `Registered ${patient.name} as ${patient.id}.` };
@@ -113,8 +143,7 @@ export const registerPatientTool = defineTool({
 export const recordAllergyTool = defineTool({
   name: 'record_allergy',
   title: 'Record an allergy',
-  description:
-    `Records an allergy or intolerance of a patient. substance: a coding (system ${SNOMED_CT} with a SNOMED CT concept id, or ${RXNORM} with an RXCUI; with its display) and/or a text of at least 3 printable characters with two letters ("Penicillin", "Latex"); junk such as "0" is refused (422 tool error naming the field). criticality: low, high or unable-to-assess (default). Optional reaction (text) and expected_version (the patient version you read). Needs write:patients and read:patients.`,
+  description: `Records an allergy or intolerance of a patient. substance: a coding (system ${SNOMED_CT} with a SNOMED CT concept id, or ${RXNORM} with an RXCUI; with its display) and/or a text of at least 3 printable characters with two letters ("Penicillin", "Latex"); junk such as "0" is refused (422 tool error naming the field). criticality: low, high or unable-to-assess (default). Optional reaction (text) and expected_version (the patient version you read). Needs write:patients and read:patients.`,
   scopes: ['write:patients', 'read:patients'],
   input: z.object({
     patient_id: resourceId.describe('Patient id, e.g. pat-0001'),
@@ -135,10 +164,17 @@ export const recordAllergyTool = defineTool({
   output: z.object({ allergy: allergyShape, patient_version: z.number().int() }),
   annotations: { title: 'Record an allergy', readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false },
   async run({ deps, caller }, a) {
-    const { patient, allergyId } = await recordAllergy(deps.pool, caller, a.patient_id, a.expected_version, { code: a.substance, criticality: a.criticality, reaction: a.reaction }, {
-      at: '',
-      rename: (path) => path.replace(/^code(?=\.|$)/, 'substance'),
-    });
+    const { patient, allergyId } = await recordAllergy(
+      deps.pool,
+      caller,
+      a.patient_id,
+      a.expected_version,
+      { code: a.substance, criticality: a.criticality, reaction: a.reaction },
+      {
+        at: '',
+        rename: (path) => path.replace(/^code(?=\.|$)/, 'substance'),
+      },
+    );
     const allergy = allergiesOut(patient).find((x) => x.id === allergyId)!;
     return {
       data: { allergy, patient_version: patient.version },

@@ -12,7 +12,7 @@ export const pipelineStatusTool = defineTool({
   name: 'get_pipeline_status',
   title: 'Vitals pipeline status',
   description:
-    'Whether vitals readings are reaching storage in time: `delayed` (true when an ingest partition is stalled, or messages have waited while the newest stored reading is older than the health threshold), the partitions concerned, the lag, and the newest stored reading\'s time and age. The same judgement as GET /api/v1/health. Any valid token; no patient data.',
+    "Whether vitals readings are reaching storage in time: `delayed` (true when an ingest partition is stalled, or messages have waited while the newest stored reading is older than the health threshold), the partitions concerned, the lag, and the newest stored reading's time and age. The same judgement as GET /api/v1/health. Any valid token; no patient data.",
   scopes: [],
   input: z.object({}),
   // The shape, not the named schema: a named one lists as a $ref, and MCP wants an object schema.
@@ -20,10 +20,13 @@ export const pipelineStatusTool = defineTool({
   annotations: { title: 'Vitals pipeline status', readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
   async run({ deps }) {
     const p = summaryOf(await pipelineReaderOf(deps).current());
-    const age = p.newest_observation_age_s === null ? 'no stored reading' : `the newest stored reading is ${p.newest_observation_age_s} s old`;
+    const age =
+      p.newest_observation_age_s === null ? 'no stored reading' : `the newest stored reading is ${p.newest_observation_age_s} s old`;
     const text =
-      p.status === 'unknown' ? `The vitals pipeline could not be read (Kafka); ${age}.`
-        : p.delayed ? `Vitals data delayed (${p.status}: partitions ${p.delayed_partitions.join(', ')}); ${age}; ${p.lag} messages wait.`
+      p.status === 'unknown'
+        ? `The vitals pipeline could not be read (Kafka); ${age}.`
+        : p.delayed
+          ? `Vitals data delayed (${p.status}: partitions ${p.delayed_partitions.join(', ')}); ${age}; ${p.lag} messages wait.`
           : `Vitals pipeline ok; ${age}; ${p.lag} messages wait.`;
     return { data: p, text };
   },

@@ -5,7 +5,8 @@
  * card offers the clinician's next free day.
  */
 import { V } from '../shared/runtime';
-import { startDelayBanner } from '../shared/delay-banner'; startDelayBanner(); // "Data delayed" banner while the vitals pipeline is late (docs/ui.md)
+import { startDelayBanner } from '../shared/delay-banner';
+startDelayBanner(); // "Data delayed" banner while the vitals pipeline is late (docs/ui.md)
 
 interface Slot {
   id: string;
@@ -53,13 +54,18 @@ function slotsOf(body: any): Slot[] {
   list.forEach((r) => {
     if (r.resourceType === 'Schedule') practitionerOf['Schedule/' + r.id] = r.actor && r.actor[0] && r.actor[0].reference;
   });
-  return list.filter((r) => (!r.resourceType || r.resourceType === 'Slot') && r.status === 'free').map((r) => {
-    const schedule: string = (r.schedule && r.schedule.reference) || '';
-    return {
-      id: r.id || r.slot_id, start: r.start, end: r.end, status: r.status,
-      clinician: r.clinician_id || (practitionerOf[schedule] || schedule).replace(/^(Practitioner|Schedule)\//, ''),
-    };
-  });
+  return list
+    .filter((r) => (!r.resourceType || r.resourceType === 'Slot') && r.status === 'free')
+    .map((r) => {
+      const schedule: string = (r.schedule && r.schedule.reference) || '';
+      return {
+        id: r.id || r.slot_id,
+        start: r.start,
+        end: r.end,
+        status: r.status,
+        clinician: r.clinician_id || (practitionerOf[schedule] || schedule).replace(/^(Practitioner|Schedule)\//, ''),
+      };
+    });
 }
 function query(extra: Record<string, string>): URLSearchParams {
   const q = new URLSearchParams({ clinician: clinician().value, status: 'free' });
@@ -77,16 +83,19 @@ function loadSlots(keepError?: boolean): Promise<void> {
   const legend = V.$('#slots-legend');
   legend.textContent = 'Free slots · ' + V.fmtDate(r.from) + ' · ' + clinicianName[clinician().value];
   if (keepError !== true) V.setStatus('Loading…', '');
-  return find({ clinician_id: clinician().value, from: r.from, to: r.to }, query({ from: r.from, to: r.to })).then((body) => {
-    if (keepError !== true) {
-      V.showError(null);
-      V.setStatus('Ready', 'live');
-    }
-    renderSlots(slotsOf(body).filter((s) => !bookedHere.has(s.id)));
-  }, (err) => {
-    V.setStatus('Error', 'error');
-    V.showError(err);
-  });
+  return find({ clinician_id: clinician().value, from: r.from, to: r.to }, query({ from: r.from, to: r.to })).then(
+    (body) => {
+      if (keepError !== true) {
+        V.showError(null);
+        V.setStatus('Ready', 'live');
+      }
+      renderSlots(slotsOf(body).filter((s) => !bookedHere.has(s.id)));
+    },
+    (err) => {
+      V.setStatus('Error', 'error');
+      V.showError(err);
+    },
+  );
 }
 
 function renderSlots(slots: Slot[]): void {
@@ -101,7 +110,10 @@ function renderSlots(slots: Slot[]): void {
     const id = 'slot-' + i;
     const minutes = Math.round((Date.parse(s.end) - Date.parse(s.start)) / 60000);
     const radio = V.el('input', { type: 'radio', name: 'slot', id: id, value: s.id, 'data-start': s.start });
-    const label = V.el('label', { for: id }, [document.createTextNode(V.fmtTime(s.start)), V.el('span', { class: 'dur', text: minutes + ' min' })]);
+    const label = V.el('label', { for: id }, [
+      document.createTextNode(V.fmtTime(s.start)),
+      V.el('span', { class: 'dur', text: minutes + ' min' }),
+    ]);
     box.append(V.el('div', { class: 'slot' }, [radio, label]));
   });
   V.$('#no-slots').hidden = slots.length > 0;
@@ -119,16 +131,19 @@ function renderSlots(slots: Slot[]): void {
 
 function offerNextFree(): void {
   const r = dayRange(input('#date').value);
-  find({ clinician_id: clinician().value, from: r.to, limit: 1 }, query({ from: r.to, limit: '1' })).then((body) => {
-    const s = slotsOf(body)[0];
-    if (!s) return;
-    const next = V.$('#next-free');
-    next.textContent = 'Next free day: ' + V.fmtDate(s.start);
-    next.setAttribute('data-date', isoDate(new Date(s.start)));
-    next.hidden = false;
-  }, () => {
-    /* optional hint */
-  });
+  find({ clinician_id: clinician().value, from: r.to, limit: 1 }, query({ from: r.to, limit: '1' })).then(
+    (body) => {
+      const s = slotsOf(body)[0];
+      if (!s) return;
+      const next = V.$('#next-free');
+      next.textContent = 'Next free day: ' + V.fmtDate(s.start);
+      next.setAttribute('data-date', isoDate(new Date(s.start)));
+      next.hidden = false;
+    },
+    () => {
+      /* optional hint */
+    },
+  );
 }
 
 V.$('#slots').addEventListener('change', (e) => {
@@ -161,20 +176,27 @@ V.$('#book-form').addEventListener('submit', (e) => {
   busy = true;
   V.$<HTMLButtonElement>('#book').disabled = true;
   V.setStatus('Booking…', '');
-  V.op('book_appointment', args, { method: 'POST', path: '/api/v1/appointments', body: args }).then((appt) => {
-    busy = false;
-    V.showError(null);
-    V.setStatus('Booked', 'live');
-    bookedHere.add(slot.id);
-    confirm(appt, slot, patient);
-    loadSlots(true);
-  }, (err) => {
-    busy = false;
-    V.setStatus('Not booked', 'error');
-    V.showError(err.status === 409 ? new Error('That slot was just booked by someone else. The free slots have been refreshed: please choose another.') : err);
-    if (err.status === 409) bookedHere.add(slot.id);
-    loadSlots(true);
-  });
+  V.op('book_appointment', args, { method: 'POST', path: '/api/v1/appointments', body: args }).then(
+    (appt) => {
+      busy = false;
+      V.showError(null);
+      V.setStatus('Booked', 'live');
+      bookedHere.add(slot.id);
+      confirm(appt, slot, patient);
+      loadSlots(true);
+    },
+    (err) => {
+      busy = false;
+      V.setStatus('Not booked', 'error');
+      V.showError(
+        err.status === 409
+          ? new Error('That slot was just booked by someone else. The free slots have been refreshed: please choose another.')
+          : err,
+      );
+      if (err.status === 409) bookedHere.add(slot.id);
+      loadSlots(true);
+    },
+  );
 });
 
 function confirm(appt: any, slot: Slot, patient: string): void {
@@ -186,24 +208,35 @@ function confirm(appt: any, slot: Slot, patient: string): void {
   box.setAttribute('data-status', appt.status || 'booked');
   box.setAttribute('data-appointment', apptId);
   const dl = V.el('dl', {}, [
-    V.el('dt', { text: 'When' }), V.el('dd', { text: V.fmtDate(slot.start) + ', ' + V.fmtTime(slot.start) + '–' + V.fmtTime(slot.end) }),
-    V.el('dt', { text: 'Clinician' }), V.el('dd', { text: clinicianName[slot.clinician] || clinician().selectedOptions[0]!.textContent }),
-    V.el('dt', { text: 'Patient' }), V.el('dd', { text: patient }),
-    V.el('dt', { text: 'Reference' }), V.el('dd', { class: 'ref', text: apptId }),
+    V.el('dt', { text: 'When' }),
+    V.el('dd', { text: V.fmtDate(slot.start) + ', ' + V.fmtTime(slot.start) + '–' + V.fmtTime(slot.end) }),
+    V.el('dt', { text: 'Clinician' }),
+    V.el('dd', { text: clinicianName[slot.clinician] || clinician().selectedOptions[0]!.textContent }),
+    V.el('dt', { text: 'Patient' }),
+    V.el('dd', { text: patient }),
+    V.el('dt', { text: 'Reference' }),
+    V.el('dd', { class: 'ref', text: apptId }),
   ]);
   const cancel = V.el('button', { type: 'button', class: 'secondary', text: 'Cancel this appointment' });
   cancel.addEventListener('click', () => {
     cancel.disabled = true;
-    V.op('cancel_appointment', { appointment_id: apptId }, { method: 'POST', path: '/api/v1/appointments/' + encodeURIComponent(apptId) + '/cancel', body: {} }).then(() => {
-      box.setAttribute('data-status', 'cancelled');
-      box.querySelector('h2')!.textContent = 'Appointment cancelled';
-      cancel.remove();
-      bookedHere.delete(slot.id);
-      loadSlots(true);
-    }, (err) => {
-      cancel.disabled = false;
-      V.showError(err);
-    });
+    V.op(
+      'cancel_appointment',
+      { appointment_id: apptId },
+      { method: 'POST', path: '/api/v1/appointments/' + encodeURIComponent(apptId) + '/cancel', body: {} },
+    ).then(
+      () => {
+        box.setAttribute('data-status', 'cancelled');
+        box.querySelector('h2')!.textContent = 'Appointment cancelled';
+        cancel.remove();
+        bookedHere.delete(slot.id);
+        loadSlots(true);
+      },
+      (err) => {
+        cancel.disabled = false;
+        V.showError(err);
+      },
+    );
   });
   box.append(V.el('h2', { text: 'Appointment booked' }), dl, V.el('div', { class: 'actions' }, [cancel]));
   box.hidden = false;
@@ -212,20 +245,23 @@ function confirm(appt: any, slot: Slot, patient: string): void {
 
 function loadClinicians(): Promise<void> {
   if (V.mode !== 'rest') return Promise.resolve();
-  return V.rest('GET', '/api/v1/catalog/clinicians').then((body) => {
-    const sel = clinician();
-    const keep = sel.value;
-    sel.textContent = '';
-    (body.data || []).forEach((p: any) => {
-      const name = (p.name && p.name[0] && p.name[0].text) || p.id;
-      const spec = p.qualification && p.qualification[0] && p.qualification[0].code && p.qualification[0].code.text;
-      clinicianName[p.id] = name;
-      sel.append(V.el('option', { value: p.id, text: name + (spec ? ' · ' + spec : '') }));
-    });
-    if (keep) sel.value = keep;
-  }, () => {
-    /* keep the embedded list */
-  });
+  return V.rest('GET', '/api/v1/catalog/clinicians').then(
+    (body) => {
+      const sel = clinician();
+      const keep = sel.value;
+      sel.textContent = '';
+      (body.data || []).forEach((p: any) => {
+        const name = (p.name && p.name[0] && p.name[0].text) || p.id;
+        const spec = p.qualification && p.qualification[0] && p.qualification[0].code && p.qualification[0].code.text;
+        clinicianName[p.id] = name;
+        sel.append(V.el('option', { value: p.id, text: name + (spec ? ' · ' + spec : '') }));
+      });
+      if (keep) sel.value = keep;
+    },
+    () => {
+      /* keep the embedded list */
+    },
+  );
 }
 
 // The agent's own find_available_slots result (pushed by the host): show those slots.

@@ -28,8 +28,27 @@ import { V } from '../shared/runtime';
 import { ApiError } from '../shared/access';
 import { signedInUser } from '../shared/signed-in';
 import { clock, clockSeconds } from '../shared/time';
-import { acknowledgerOf, criticalWhat, interpretationText, reportStatusText, resultText, type CriticalResult, type ResultTables } from '../shared/critical-result';
-import { acknowledgerOfAlarm, alarmDetail, alarmStateLines, byPriority, criticalOrder, criticalStateLine, needsAcknowledgement, PRIORITY_WORD, raisedLine, type AlarmRecord } from './alarm-text';
+import {
+  acknowledgerOf,
+  criticalWhat,
+  interpretationText,
+  reportStatusText,
+  resultText,
+  type CriticalResult,
+  type ResultTables,
+} from '../shared/critical-result';
+import {
+  acknowledgerOfAlarm,
+  alarmDetail,
+  alarmStateLines,
+  byPriority,
+  criticalOrder,
+  criticalStateLine,
+  needsAcknowledgement,
+  PRIORITY_WORD,
+  raisedLine,
+  type AlarmRecord,
+} from './alarm-text';
 
 /** How a list stands: not answered yet, answered, refused (scope, role), or failed (network, server). */
 type ListState = 'loading' | 'ok' | 'refused' | 'failed';
@@ -44,7 +63,9 @@ interface List<T> {
 
 /** One debounced reader: at most one read a second, one at a time, a trailing read when asked meanwhile. */
 function reader(run: () => Promise<void>, minGapMs = 1000): (delayMs?: number) => void {
-  let busy = false, again = false, lastStart = 0;
+  let busy = false,
+    again = false,
+    lastStart = 0;
   let timer: ReturnType<typeof setTimeout> | null = null;
   const go = (): void => {
     timer = null;
@@ -72,7 +93,10 @@ function reader(run: () => Promise<void>, minGapMs = 1000): (delayMs?: number) =
 const statusOf = (err: unknown): number => (err instanceof ApiError ? err.status : 0);
 const messageOf = (err: unknown): string => (err instanceof Error && err.message) || String(err);
 /** A refusal (not retried): 401/403 over REST; in MCP mode the tool's error names the scope or role. */
-const isRefusal = (err: unknown): boolean => statusOf(err) === 401 || statusOf(err) === 403 || (V.mode === 'mcp' && /scope|forbidden|not allowed|role|insufficient/i.test(messageOf(err)));
+const isRefusal = (err: unknown): boolean =>
+  statusOf(err) === 401 ||
+  statusOf(err) === 403 ||
+  (V.mode === 'mcp' && /scope|forbidden|not allowed|role|insufficient/i.test(messageOf(err)));
 
 export interface AlarmPanel {
   /** An event of the live stream (`alert`, `alarm`, `critical-result`, …): re-read what it is about. */
@@ -106,7 +130,9 @@ export function startAlarmPanel(patient: string, tables: ResultTables): AlarmPan
     }
     try {
       const body = await V.op('list_alarms', { patient_id: patient }, { path: '/api/v1/alarms?patient=' + enc });
-      const items: AlarmRecord[] = (body && Array.isArray(body.alarms) ? body.alarms : []).filter((a: AlarmRecord) => a && a.state !== 'resolved');
+      const items: AlarmRecord[] = (body && Array.isArray(body.alarms) ? body.alarms : []).filter(
+        (a: AlarmRecord) => a && a.state !== 'resolved',
+      );
       Object.assign(alarms, { state: 'ok', items: items.sort(byPriority), error: '', readAt: new Date().toISOString() });
     } catch (err) {
       const refused = isRefusal(err);
@@ -120,14 +146,24 @@ export function startAlarmPanel(patient: string, tables: ResultTables): AlarmPan
   /** The patient's critical results (waiting, and acknowledged in the last 12 h): REST and MCP list them alike. */
   async function fetchCritical(): Promise<CriticalResult[]> {
     const since = new Date(Date.now() - 12 * 3_600_000).toISOString();
-    const body = await V.op('list_critical_results', { patient_id: patient, states: ['open', 'escalated', 'acknowledged'], since },
-      { path: '/api/v1/diagnostics/critical-results?patient=' + enc + '&state=open,escalated,acknowledged&since=' + encodeURIComponent(since) });
+    const body = await V.op(
+      'list_critical_results',
+      { patient_id: patient, states: ['open', 'escalated', 'acknowledged'], since },
+      {
+        path:
+          '/api/v1/diagnostics/critical-results?patient=' + enc + '&state=open,escalated,acknowledged&since=' + encodeURIComponent(since),
+      },
+    );
     return body && Array.isArray(body.critical_results) ? body.critical_results : [];
   }
 
   const readCritical = reader(async () => {
     if (!V.mayUse(['read:diagnostics'])) {
-      Object.assign(critical, { state: 'refused', items: [], error: 'Critical results are not shown: this sign-in cannot read diagnostic results (read:diagnostics).' });
+      Object.assign(critical, {
+        state: 'refused',
+        items: [],
+        error: 'Critical results are not shown: this sign-in cannot read diagnostic results (read:diagnostics).',
+      });
       render();
       return;
     }
@@ -165,12 +201,17 @@ export function startAlarmPanel(patient: string, tables: ResultTables): AlarmPan
   }
   /** Whether the list read shows what a notice said (a result may be listed twice for a moment: any of them will do). */
   function shown(id: string, state: CriticalResult['state'] | 'present'): boolean {
-    return critical.items.some((c) => c.critical_id === id && (state === 'present' || (state === 'escalated' ? c.state !== 'open' : c.state === state)));
+    return critical.items.some(
+      (c) => c.critical_id === id && (state === 'present' || (state === 'escalated' ? c.state !== 'open' : c.state === state)),
+    );
   }
 
   // ---- rendering ----
 
-  interface Ticker { el: HTMLElement; text: (now: number) => string }
+  interface Ticker {
+    el: HTMLElement;
+    text: (now: number) => string;
+  }
   let tickers: Ticker[] = [];
   const tick = (): void => {
     const now = Date.now();
@@ -185,21 +226,41 @@ export function startAlarmPanel(patient: string, tables: ResultTables): AlarmPan
 
   function alarmRow(a: AlarmRecord): HTMLLIElement {
     const technical = a.kind === 'technical';
-    const li = V.el('li', { class: 'alarm', 'data-alarm': a.alarm_id, 'data-rule': a.rule, 'data-priority': a.priority, 'data-kind': a.kind, 'data-state': a.state, 'data-escalated': a.escalated_at ? 'true' : null }, [
-      V.el('div', { class: 'al-head' }, [
-        V.el('span', { class: 'prio', 'data-priority': a.priority, text: PRIORITY_WORD[a.priority] || a.priority }),
-        technical ? V.el('span', { class: 'kind', text: 'Technical' }) : null,
-        V.el('span', { class: 'al-label', text: a.label }),
-        a.escalated_at ? V.el('span', { class: 'escalated', text: 'Escalated' }) : null,
-      ]),
-      V.el('div', { class: 'al-msg', text: alarmDetail(a) }),
-    ]);
+    const li = V.el(
+      'li',
+      {
+        class: 'alarm',
+        'data-alarm': a.alarm_id,
+        'data-rule': a.rule,
+        'data-priority': a.priority,
+        'data-kind': a.kind,
+        'data-state': a.state,
+        'data-escalated': a.escalated_at ? 'true' : null,
+      },
+      [
+        V.el('div', { class: 'al-head' }, [
+          V.el('span', { class: 'prio', 'data-priority': a.priority, text: PRIORITY_WORD[a.priority] || a.priority }),
+          technical ? V.el('span', { class: 'kind', text: 'Technical' }) : null,
+          V.el('span', { class: 'al-label', text: a.label }),
+          a.escalated_at ? V.el('span', { class: 'escalated', text: 'Escalated' }) : null,
+        ]),
+        V.el('div', { class: 'al-msg', text: alarmDetail(a) }),
+      ],
+    );
     li.append(ticking('al-time', (now) => raisedLine(a, now)));
     // the state (its first line re-drawn every second: "escalates 14:04" becomes "escalation due since 14:04"), then the escalation and the note
     li.append(ticking('al-state', (now) => alarmStateLines(a, now)[0] || ''));
-    alarmStateLines(a).slice(1).forEach((line) => li.append(V.el('div', { class: 'al-more', text: line })));
+    alarmStateLines(a)
+      .slice(1)
+      .forEach((line) => li.append(V.el('div', { class: 'al-more', text: line })));
     if (canAckAlarm && needsAcknowledgement(a)) {
-      const b = V.el('button', { type: 'button', class: 'ack', 'data-focus': 'alarm:' + a.alarm_id, 'aria-label': 'Acknowledge ' + (PRIORITY_WORD[a.priority] || a.priority) + ' priority alarm: ' + a.label, text: 'Acknowledge' });
+      const b = V.el('button', {
+        type: 'button',
+        class: 'ack',
+        'data-focus': 'alarm:' + a.alarm_id,
+        'aria-label': 'Acknowledge ' + (PRIORITY_WORD[a.priority] || a.priority) + ' priority alarm: ' + a.label,
+        text: 'Acknowledge',
+      });
       b.addEventListener('click', () => acknowledgeAlarm(a, b));
       li.append(V.el('div', { class: 'al-actions' }, [b]));
     }
@@ -213,12 +274,29 @@ export function startAlarmPanel(patient: string, tables: ResultTables): AlarmPan
         V.el('span', { class: 'al-label', text: criticalWhat(tables, c) }),
         c.state === 'escalated' ? V.el('span', { class: 'escalated', text: 'Escalated' }) : null,
       ]),
-      V.el('div', { class: 'al-msg', text: [(c.results || []).map((r) => interpretationText(tables, r)).filter(Boolean).join(', '), reportStatusText(c.report_status)].filter(Boolean).join(' · ') }),
+      V.el('div', {
+        class: 'al-msg',
+        text: [
+          (c.results || [])
+            .map((r) => interpretationText(tables, r))
+            .filter(Boolean)
+            .join(', '),
+          reportStatusText(c.report_status),
+        ]
+          .filter(Boolean)
+          .join(' · '),
+      }),
     ]);
     li.append(ticking('al-state', (now) => criticalStateLine(c, now)));
     if (c.note) li.append(V.el('div', { class: 'al-more', text: 'Note: ' + c.note }));
     if (canAckCritical && c.state !== 'acknowledged') {
-      const b = V.el('button', { type: 'button', class: 'ack', 'data-focus': 'critical:' + c.critical_id, 'aria-label': 'Acknowledge critical result: ' + (c.results || []).map((r) => resultText(tables, r)).join('; '), text: 'Acknowledge' });
+      const b = V.el('button', {
+        type: 'button',
+        class: 'ack',
+        'data-focus': 'critical:' + c.critical_id,
+        'aria-label': 'Acknowledge critical result: ' + (c.results || []).map((r) => resultText(tables, r)).join('; '),
+        text: 'Acknowledge',
+      });
       b.addEventListener('click', () => acknowledgeCritical(c, b));
       li.append(V.el('div', { class: 'al-actions' }, [b]));
     }
@@ -230,7 +308,10 @@ export function startAlarmPanel(patient: string, tables: ResultTables): AlarmPan
     if (l.state === 'refused') return { text: l.error, state: 'refused' };
     if (l.state === 'failed') {
       return l.readAt
-        ? { text: 'Could not read the ' + what + ' again (' + l.error + '); shown as read at ' + clockSeconds(l.readAt) + '. Retrying…', state: 'failed' }
+        ? {
+            text: 'Could not read the ' + what + ' again (' + l.error + '); shown as read at ' + clockSeconds(l.readAt) + '. Retrying…',
+            state: 'failed',
+          }
         : { text: 'The ' + what + ' could not be read (' + l.error + '). Retrying…', state: 'failed' };
     }
     return active === 0 ? { text: none, state: 'none' } : { text: '', state: 'ok' };
@@ -278,10 +359,14 @@ export function startAlarmPanel(patient: string, tables: ResultTables): AlarmPan
     const said: string[] = [];
     if (alarms.state === 'ok') {
       if (seenAlarms === null) {
-        const counts = (['high', 'medium', 'low'] as const).map((p) => [p, alarms.items.filter((a) => a.priority === p).length] as const).filter(([, n]) => n > 0);
+        const counts = (['high', 'medium', 'low'] as const)
+          .map((p) => [p, alarms.items.filter((a) => a.priority === p).length] as const)
+          .filter(([, n]) => n > 0);
         if (counts.length) said.push('Active alarms: ' + counts.map(([p, n]) => n + ' ' + PRIORITY_WORD[p].toLowerCase()).join(', ') + '.');
       } else {
-        alarms.items.filter((a) => !seenAlarms!.has(a.alarm_id)).forEach((a) => said.push(PRIORITY_WORD[a.priority] + ' priority alarm: ' + a.label + '. ' + alarmDetail(a) + '.'));
+        alarms.items
+          .filter((a) => !seenAlarms!.has(a.alarm_id))
+          .forEach((a) => said.push(PRIORITY_WORD[a.priority] + ' priority alarm: ' + a.label + '. ' + alarmDetail(a) + '.'));
       }
       seenAlarms = new Set(alarms.items.map((a) => a.alarm_id));
     }
@@ -290,7 +375,9 @@ export function startAlarmPanel(patient: string, tables: ResultTables): AlarmPan
       if (seenCritical === null) {
         if (open.length) said.push('Open critical results: ' + open.map((c) => criticalWhat(tables, c)).join('; ') + '.');
       } else {
-        open.filter((c) => !seenCritical!.has(c.critical_id)).forEach((c) => said.push('Critical result: ' + criticalWhat(tables, c) + '.'));
+        open
+          .filter((c) => !seenCritical!.has(c.critical_id))
+          .forEach((c) => said.push('Critical result: ' + criticalWhat(tables, c) + '.'));
       }
       seenCritical = new Set(open.map((c) => c.critical_id));
     }
@@ -308,47 +395,99 @@ export function startAlarmPanel(patient: string, tables: ResultTables): AlarmPan
   function acknowledgeAlarm(a: AlarmRecord, button: HTMLButtonElement): void {
     button.disabled = true;
     say('');
-    V.op('acknowledge_alarm', { alarm_id: a.alarm_id }, { method: 'POST', path: '/api/v1/alarms/' + encodeURIComponent(a.alarm_id) + '/acknowledge', body: {} }).then((body) => {
-      const after: AlarmRecord | null = body && (body.alarm || (body.alarm_id ? body : null));
-      if (after && after.alarm_id === a.alarm_id) {
-        alarms.items = after.state === 'resolved' ? alarms.items.filter((x) => x.alarm_id !== a.alarm_id) : alarms.items.map((x) => (x.alarm_id === a.alarm_id ? after : x));
-      }
-      V.$('#alarm-said').textContent = 'Acknowledged: ' + a.label + (after && after.acknowledged_at ? ' at ' + clock(after.acknowledged_at) : '') + '.';
-      focusNextAck = true;
-      render();
-      readAlarms();
-    }, (err) => {
-      button.disabled = false;
-      const p = err instanceof ApiError ? (err.problem as { acknowledged_by?: { name?: string | null; user?: string }; acknowledged_at?: string; resolved_at?: string } | null) : null;
-      if (p && p.acknowledged_by && p.acknowledged_at) say('Not acknowledged: ' + a.label + ' was already acknowledged by ' + (p.acknowledged_by.name || p.acknowledged_by.user) + ' at ' + clock(p.acknowledged_at) + '.');
-      else if (p && p.resolved_at) say('Not acknowledged: ' + a.label + ' is resolved since ' + clock(p.resolved_at) + '; there is nothing to acknowledge.');
-      else refusal(err, () => {
-        const now = alarms.items.find((x) => x.alarm_id === a.alarm_id);
-        return now && now.acknowledged_at ? a.label + ' was already acknowledged by ' + acknowledgerOfAlarm(now) + ' at ' + clock(now.acknowledged_at) + '.' : null;
-      }, afterAlarms);
-      readAlarms();
-    });
+    V.op(
+      'acknowledge_alarm',
+      { alarm_id: a.alarm_id },
+      { method: 'POST', path: '/api/v1/alarms/' + encodeURIComponent(a.alarm_id) + '/acknowledge', body: {} },
+    ).then(
+      (body) => {
+        const after: AlarmRecord | null = body && (body.alarm || (body.alarm_id ? body : null));
+        if (after && after.alarm_id === a.alarm_id) {
+          alarms.items =
+            after.state === 'resolved'
+              ? alarms.items.filter((x) => x.alarm_id !== a.alarm_id)
+              : alarms.items.map((x) => (x.alarm_id === a.alarm_id ? after : x));
+        }
+        V.$('#alarm-said').textContent =
+          'Acknowledged: ' + a.label + (after && after.acknowledged_at ? ' at ' + clock(after.acknowledged_at) : '') + '.';
+        focusNextAck = true;
+        render();
+        readAlarms();
+      },
+      (err) => {
+        button.disabled = false;
+        const p =
+          err instanceof ApiError
+            ? (err.problem as {
+                acknowledged_by?: { name?: string | null; user?: string };
+                acknowledged_at?: string;
+                resolved_at?: string;
+              } | null)
+            : null;
+        if (p && p.acknowledged_by && p.acknowledged_at)
+          say(
+            'Not acknowledged: ' +
+              a.label +
+              ' was already acknowledged by ' +
+              (p.acknowledged_by.name || p.acknowledged_by.user) +
+              ' at ' +
+              clock(p.acknowledged_at) +
+              '.',
+          );
+        else if (p && p.resolved_at)
+          say('Not acknowledged: ' + a.label + ' is resolved since ' + clock(p.resolved_at) + '; there is nothing to acknowledge.');
+        else
+          refusal(
+            err,
+            () => {
+              const now = alarms.items.find((x) => x.alarm_id === a.alarm_id);
+              return now && now.acknowledged_at
+                ? a.label + ' was already acknowledged by ' + acknowledgerOfAlarm(now) + ' at ' + clock(now.acknowledged_at) + '.'
+                : null;
+            },
+            afterAlarms,
+          );
+        readAlarms();
+      },
+    );
   }
 
   function acknowledgeCritical(c: CriticalResult, button: HTMLButtonElement): void {
     button.disabled = true;
     say('');
     const what = criticalWhat(tables, c);
-    V.op('acknowledge_critical_result', { report_id: c.report_id }, { method: 'POST', path: '/api/v1/diagnostics/reports/' + encodeURIComponent(c.report_id) + '/acknowledge', body: {} }).then((body) => {
-      const after: CriticalResult | null = body && (body.critical || (body.critical_id ? body : null));
-      if (after && after.critical_id === c.critical_id && after.state === 'acknowledged') acknowledged.set(after.critical_id, after);
-      V.$('#alarm-said').textContent = 'Critical result acknowledged: ' + what + '.';
-      focusNextAck = true;
-      render();
-      readCritical();
-    }, (err) => {
-      button.disabled = false;
-      refusal(err, () => {
-        const now = criticalShown().find((x) => x.critical_id === c.critical_id);
-        return now && now.state === 'acknowledged' ? what + ' was already acknowledged by ' + acknowledgerOf(now) + (now.acknowledged_at ? ' at ' + clock(now.acknowledged_at) : '') + '.' : null;
-      }, afterCritical);
-      readCritical();
-    });
+    V.op(
+      'acknowledge_critical_result',
+      { report_id: c.report_id },
+      { method: 'POST', path: '/api/v1/diagnostics/reports/' + encodeURIComponent(c.report_id) + '/acknowledge', body: {} },
+    ).then(
+      (body) => {
+        const after: CriticalResult | null = body && (body.critical || (body.critical_id ? body : null));
+        if (after && after.critical_id === c.critical_id && after.state === 'acknowledged') acknowledged.set(after.critical_id, after);
+        V.$('#alarm-said').textContent = 'Critical result acknowledged: ' + what + '.';
+        focusNextAck = true;
+        render();
+        readCritical();
+      },
+      (err) => {
+        button.disabled = false;
+        refusal(
+          err,
+          () => {
+            const now = criticalShown().find((x) => x.critical_id === c.critical_id);
+            return now && now.state === 'acknowledged'
+              ? what +
+                  ' was already acknowledged by ' +
+                  acknowledgerOf(now) +
+                  (now.acknowledged_at ? ' at ' + clock(now.acknowledged_at) : '') +
+                  '.'
+              : null;
+          },
+          afterCritical,
+        );
+        readCritical();
+      },
+    );
   }
 
   /**
@@ -396,7 +535,11 @@ export function startAlarmPanel(patient: string, tables: ResultTables): AlarmPan
       else if (event === 'critical-result') {
         const id = data && typeof data.critical_id === 'string' ? data.critical_id : null;
         const name = data && data.event;
-        if (id) expected.set(id, { state: name === 'CriticalResultAcknowledged' ? 'acknowledged' : name === 'CriticalResultEscalated' ? 'escalated' : 'present', tries: 0 });
+        if (id)
+          expected.set(id, {
+            state: name === 'CriticalResultAcknowledged' ? 'acknowledged' : name === 'CriticalResultEscalated' ? 'escalated' : 'present',
+            tries: 0,
+          });
         readCritical();
       } else if (event === 'connected' || event === 'reconnected') {
         // a notice is not replayed after a reconnect: read the state again

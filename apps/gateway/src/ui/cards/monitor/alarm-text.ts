@@ -46,7 +46,11 @@ export const needsAcknowledgement = (a: AlarmRecord): boolean => a.state === 'ra
 
 /** Highest priority first, then the newest raise (the server's order, kept whatever the transport). */
 export function byPriority(a: AlarmRecord, b: AlarmRecord): number {
-  return (RANK[a.priority] ?? 3) - (RANK[b.priority] ?? 3) || Date.parse(b.raised_at) - Date.parse(a.raised_at) || (a.alarm_id < b.alarm_id ? -1 : a.alarm_id > b.alarm_id ? 1 : 0);
+  return (
+    (RANK[a.priority] ?? 3) - (RANK[b.priority] ?? 3) ||
+    Date.parse(b.raised_at) - Date.parse(a.raised_at) ||
+    (a.alarm_id < b.alarm_id ? -1 : a.alarm_id > b.alarm_id ? 1 : 0)
+  );
 }
 
 /**
@@ -55,7 +59,8 @@ export function byPriority(a: AlarmRecord, b: AlarmRecord): number {
  * the browser's clock); a physiological one the server's message ("SpO2 85 % (below 92 % for 10 s)").
  */
 export function alarmDetail(a: AlarmRecord, now: number = Date.now()): string {
-  if (a.kind === 'technical' && a.rule === 'device-disconnected') return 'No data from monitor ' + a.device_id + ' since ' + clock(a.condition_since || a.raised_at, now);
+  if (a.kind === 'technical' && a.rule === 'device-disconnected')
+    return 'No data from monitor ' + a.device_id + ' since ' + clock(a.condition_since || a.raised_at, now);
   return a.message;
 }
 
@@ -69,10 +74,12 @@ export function raisedLine(a: AlarmRecord, now: number = Date.now()): string {
 }
 
 /** When an unacknowledged alarm or result escalates; past its time (the escalator not there yet), that it is overdue. */
-const dueText = (due: string, now: number) => (Date.parse(due) > now ? ' · escalates ' + clock(due, now) + ' if not acknowledged' : ' · escalation due since ' + clock(due, now));
+const dueText = (due: string, now: number) =>
+  Date.parse(due) > now ? ' · escalates ' + clock(due, now) + ' if not acknowledged' : ' · escalation due since ' + clock(due, now);
 
 /** Who acknowledged it: the display name, else the user id. */
-export const acknowledgerOfAlarm = (a: AlarmRecord): string => (a.acknowledged_by ? a.acknowledged_by.name || a.acknowledged_by.user : 'unknown');
+export const acknowledgerOfAlarm = (a: AlarmRecord): string =>
+  a.acknowledged_by ? a.acknowledged_by.name || a.acknowledged_by.user : 'unknown';
 
 /**
  * The alarm's state in sentences, most important first: acknowledged (who, when), latched (the
@@ -90,7 +97,13 @@ export function alarmStateLines(a: AlarmRecord, now: number = Date.now()): strin
   } else if (a.state === 'raised') {
     lines.push('Not acknowledged' + (a.due_at && !a.escalated_at ? dueText(a.due_at, now) : ''));
   }
-  if (a.recurrences) lines.push('Came back ' + (a.recurrences === 1 ? 'once' : a.recurrences + ' times') + ' before acknowledgement, last at ' + clock(a.condition_since || a.raised_at, now));
+  if (a.recurrences)
+    lines.push(
+      'Came back ' +
+        (a.recurrences === 1 ? 'once' : a.recurrences + ' times') +
+        ' before acknowledgement, last at ' +
+        clock(a.condition_since || a.raised_at, now),
+    );
   if (a.escalated_at) lines.push('Escalated to ' + (a.escalated_to || 'the next recipient') + ' at ' + clock(a.escalated_at, now));
   if (a.note) lines.push('Note: ' + a.note);
   return lines;
@@ -106,6 +119,18 @@ export function criticalOrder(a: CriticalResult, b: CriticalResult): number {
 
 /** A critical result's times: "Raised 14:03 · escalates 14:18 if not acknowledged" (past it: "· escalation due since 14:18"), or "· escalated 14:18", or who acknowledged it and when. */
 export function criticalStateLine(c: CriticalResult, now: number = Date.now()): string {
-  if (c.state === 'acknowledged') return 'Acknowledged by ' + acknowledgerOf(c) + ' at ' + (c.acknowledged_at ? clock(c.acknowledged_at, now) : '—') + ' · raised ' + clock(c.raised_at, now);
-  return 'Raised ' + clock(c.raised_at, now) + (c.state === 'escalated' && c.escalated_at ? ' · escalated ' + clock(c.escalated_at, now) : dueText(c.due_at, now));
+  if (c.state === 'acknowledged')
+    return (
+      'Acknowledged by ' +
+      acknowledgerOf(c) +
+      ' at ' +
+      (c.acknowledged_at ? clock(c.acknowledged_at, now) : '—') +
+      ' · raised ' +
+      clock(c.raised_at, now)
+    );
+  return (
+    'Raised ' +
+    clock(c.raised_at, now) +
+    (c.state === 'escalated' && c.escalated_at ? ' · escalated ' + clock(c.escalated_at, now) : dueText(c.due_at, now))
+  );
 }

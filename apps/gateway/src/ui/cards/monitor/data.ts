@@ -32,7 +32,9 @@ export interface RiskTable {
 }
 
 export interface MonitorData extends ResultTables {
-  readonly code: Readonly<Record<'heartRate' | 'spo2' | 'systolic' | 'diastolic' | 'respiratoryRate' | 'temperature' | 'ecgLeadII', string>>;
+  readonly code: Readonly<
+    Record<'heartRate' | 'spo2' | 'systolic' | 'diastolic' | 'respiratoryRate' | 'temperature' | 'ecgLeadII', string>
+  >;
   readonly scales: Readonly<Partial<Record<string, Scale>>>;
   readonly alarmByScore: Readonly<Record<Score, TileAlarm>>;
   readonly risk: RiskTable;

@@ -62,7 +62,8 @@ export function dataFreshness(data: MonitorData, seen: SeenAt, now: number): Dat
   if (newestAt === null) return { state: 'waiting', text: 'Waiting for data', newestAt };
   const silent = ageSeconds(newestAt, now);
   if (silent === null || silent > data.noDataAfter) return { state: 'nodata', text: 'No data since ' + clock(newestAt, now), newestAt };
-  if (codes.some((c) => !isStale(c, seen[c]!, data.staleAfter as Record<string, number>, now))) return { state: 'live', text: 'Live', newestAt };
+  if (codes.some((c) => !isStale(c, seen[c]!, data.staleAfter as Record<string, number>, now)))
+    return { state: 'live', text: 'Live', newestAt };
   return { state: 'stale', text: 'Stale · last data ' + age(newestAt, now) + ' ago', newestAt };
 }
 
@@ -81,11 +82,20 @@ export interface News2Line {
  * The NEWS2 line for a total over `codes`, each input's time in `seen`: its band and the age of
  * its oldest input, the stale inputs named.
  */
-export function news2Line(data: MonitorData, total: { score: number; risk: Risk; codes: readonly string[] }, seen: SeenAt, now: number): News2Line {
+export function news2Line(
+  data: MonitorData,
+  total: { score: number; risk: Risk; codes: readonly string[] },
+  seen: SeenAt,
+  now: number,
+): News2Line {
   const oldest = oldestOf(total.codes.map((c) => seen[c]!).filter(Boolean));
   // in the tiles' order (the labels' order), whatever order the values arrived in
-  const ordered = Object.keys(data.labels).filter((c) => total.codes.includes(c)).concat(total.codes.filter((c) => !(c in data.labels)));
-  const stale = ordered.filter((c) => seen[c] && isStale(c, seen[c]!, data.staleAfter as Record<string, number>, now)).map((c) => data.labels[c] || c);
+  const ordered = Object.keys(data.labels)
+    .filter((c) => total.codes.includes(c))
+    .concat(total.codes.filter((c) => !(c in data.labels)));
+  const stale = ordered
+    .filter((c) => seen[c] && isStale(c, seen[c]!, data.staleAfter as Record<string, number>, now))
+    .map((c) => data.labels[c] || c);
   const text = 'NEWS2 ' + total.score + ' · ' + total.risk + (oldest ? ' · from values up to ' + age(oldest, now) + ' old' : '');
   const detail = (oldest ? 'oldest input ' + clock(oldest, now) : '') + (stale.length ? ' · stale: ' + stale.join(', ') : '');
   return { score: total.score, risk: total.risk, text, detail, stale };

@@ -11,7 +11,8 @@
  * subscriptions to views); the alarm panel polls.
  */
 import { V } from '../shared/runtime';
-import { startDelayBanner } from '../shared/delay-banner'; startDelayBanner(); // "Data delayed" banner while the vitals pipeline is late (docs/ui.md)
+import { startDelayBanner } from '../shared/delay-banner';
+startDelayBanner(); // "Data delayed" banner while the vitals pipeline is late (docs/ui.md)
 import { clockSeconds } from '../shared/time';
 import type { MonitorData, TileAlarm } from './data';
 import { dataFreshness, news2Line, oldestOf, valueAge, type DataState } from './freshness';
@@ -36,7 +37,11 @@ interface Point {
 }
 
 const C = DATA.code;
-const SYS = C.systolic, DIA = C.diastolic, SPO2 = C.spo2, TEMP = C.temperature, ECG = C.ecgLeadII;
+const SYS = C.systolic,
+  DIA = C.diastolic,
+  SPO2 = C.spo2,
+  TEMP = C.temperature,
+  ECG = C.ecgLeadII;
 const ALARM_TEXT: Record<TileAlarm, string> = { none: '', warn: 'Warning', crit: 'Alarm' };
 const latest: Record<string, { value: number; at: string }> = {};
 /** The newest value time per code, ECG included: what the freshness badge judges. */
@@ -58,8 +63,14 @@ function onNumeric(o: Observation & { value: number }): void {
   if (prev && Date.parse(prev.at) >= Date.parse(o.effective_at)) return;
   latest[o.code] = { value: o.value, at: o.effective_at };
   if (o.code === SYS || o.code === DIA) {
-    const s = latest[SYS], d = latest[DIA];
-    setTile('bp', (s ? Math.round(s.value) : '--') + '/' + (d ? Math.round(d.value) : '--'), s ? alarmOf(DATA, SYS, s.value) : 'none', s ? 'systolic, NEWS2 ' + news2Score(DATA, SYS, s.value) : '');
+    const s = latest[SYS],
+      d = latest[DIA];
+    setTile(
+      'bp',
+      (s ? Math.round(s.value) : '--') + '/' + (d ? Math.round(d.value) : '--'),
+      s ? alarmOf(DATA, SYS, s.value) : 'none',
+      s ? 'systolic, NEWS2 ' + news2Score(DATA, SYS, s.value) : '',
+    );
     trendPush(o.code === SYS ? bpSys : bpDia, o);
     drawTrends();
   } else {
@@ -92,7 +103,11 @@ function renderFreshness(): void {
   if (bp.length) {
     const ages = bp.map((c) => valueAge(DATA, c, latest[c]!.at, now));
     const oldest = oldestOf(bp.map((c) => latest[c]!.at))!;
-    markAge('bp', valueAge(DATA, SYS, oldest, now).age, ages.some((a) => a.stale));
+    markAge(
+      'bp',
+      valueAge(DATA, SYS, oldest, now).age,
+      ages.some((a) => a.stale),
+    );
   }
   const f = dataFreshness(DATA, seen, now);
   const badge = V.$('#fresh');
@@ -118,15 +133,23 @@ function renderFreshness(): void {
 setInterval(renderFreshness, 1000);
 
 // ---- ECG sweep ----
-const ecg = V.$<HTMLCanvasElement>('#ecg'), ectx = ecg.getContext('2d')!;
+const ecg = V.$<HTMLCanvasElement>('#ecg'),
+  ectx = ecg.getContext('2d')!;
 const queue: number[] = []; // pending samples in mV
 let periodMs = 4;
-const sweepSeconds = 5, mvRange = 4;
-let x = 0, lastY: number | null = null, carry = 0, lastFrame = 0, drawn = 0, started = false;
+const sweepSeconds = 5,
+  mvRange = 4;
+let x = 0,
+  lastY: number | null = null,
+  carry = 0,
+  lastFrame = 0,
+  drawn = 0,
+  started = false;
 let lastEcgSeq: string | null = null;
 function fitCanvas(c: HTMLCanvasElement): boolean {
   const dpr = window.devicePixelRatio || 1;
-  const w = Math.max(1, Math.round(c.clientWidth * dpr)), h = Math.max(1, Math.round(c.clientHeight * dpr));
+  const w = Math.max(1, Math.round(c.clientWidth * dpr)),
+    h = Math.max(1, Math.round(c.clientHeight * dpr));
   if (c.width !== w || c.height !== h) {
     c.width = w;
     c.height = h;
@@ -142,7 +165,8 @@ function ecgGrid(): void {
 }
 // A lead that stops sending (electrode off, device gone) must not leave a frozen trace that
 // looks current: after 3 s without a chunk the caption says so.
-let lastChunkAt = 0, signal = 'waiting';
+let lastChunkAt = 0,
+  signal = 'waiting';
 function setSignal(state: string, text: string): void {
   if (state === signal) return;
   signal = state;
@@ -184,7 +208,8 @@ function frame(now: number): void {
   requestAnimationFrame(frame);
 }
 function drawSamples(samples: number[]): void {
-  const W = ecg.width, H = ecg.height;
+  const W = ecg.width,
+    H = ecg.height;
   const pxPerSample = W / ((sweepSeconds * 1000) / periodMs);
   const dpr = window.devicePixelRatio || 1;
   ectx.lineWidth = 2 * dpr;
@@ -218,15 +243,26 @@ function drawSamples(samples: number[]): void {
 requestAnimationFrame(frame);
 
 // ---- trends ----
-const spo2: Point[] = [], bpSys: Point[] = [], bpDia: Point[] = [];
+const spo2: Point[] = [],
+  bpSys: Point[] = [],
+  bpDia: Point[] = [];
 function trendPush(arr: Point[], o: Observation & { value: number }): void {
   arr.push({ t: Date.parse(o.effective_at), v: o.value });
   arr.sort((a, b) => a.t - b.t);
   if (arr.length > 720) arr.splice(0, arr.length - 720);
 }
-function drawTrend(canvas: HTMLCanvasElement, series: Array<{ points: Point[]; colour: string }>, lo: number, hi: number, gridAt: number[]): void {
+function drawTrend(
+  canvas: HTMLCanvasElement,
+  series: Array<{ points: Point[]; colour: string }>,
+  lo: number,
+  hi: number,
+  gridAt: number[],
+): void {
   fitCanvas(canvas);
-  const c = canvas.getContext('2d')!, W = canvas.width, H = canvas.height, dpr = window.devicePixelRatio || 1;
+  const c = canvas.getContext('2d')!,
+    W = canvas.width,
+    H = canvas.height,
+    dpr = window.devicePixelRatio || 1;
   c.fillStyle = '#0b0f14';
   c.fillRect(0, 0, W, H);
   let all: Point[] = [];
@@ -247,12 +283,22 @@ function drawTrend(canvas: HTMLCanvasElement, series: Array<{ points: Point[]; c
     c.fillText(String(g), 2 * dpr, Math.min(H - 2, Math.max(10 * dpr, y + 4 * dpr)));
   });
   if (!all.length) return;
-  const tMax = Math.max.apply(null, all.map((p) => p.t));
-  const tMin = Math.min(tMax - 60000, Math.min.apply(null, all.map((p) => p.t)));
+  const tMax = Math.max.apply(
+    null,
+    all.map((p) => p.t),
+  );
+  const tMin = Math.min(
+    tMax - 60000,
+    Math.min.apply(
+      null,
+      all.map((p) => p.t),
+    ),
+  );
   const span = Math.max(1, tMax - tMin);
   // time axis: the window's start and end (24-hour HH:MM:SS), bottom corners
   c.fillStyle = '#9fb0c0';
-  const t0 = clockSeconds(new Date(tMin).toISOString()), t1 = clockSeconds(new Date(tMax).toISOString());
+  const t0 = clockSeconds(new Date(tMin).toISOString()),
+    t1 = clockSeconds(new Date(tMax).toISOString());
   c.fillText(t0, left + 4 * dpr, H - 3 * dpr);
   c.fillText(t1, W - c.measureText(t1).width - 4 * dpr, H - 3 * dpr);
   series.forEach((s) => {
@@ -279,11 +325,23 @@ function drawTrend(canvas: HTMLCanvasElement, series: Array<{ points: Point[]; c
 }
 function drawTrends(): void {
   drawTrend(V.$<HTMLCanvasElement>('#spo2-trend'), [{ points: spo2, colour: '#22d3ee' }], 80, 100, [85, 90, 95, 100]);
-  drawTrend(V.$<HTMLCanvasElement>('#bp-trend'), [{ points: bpSys, colour: '#f87171' }, { points: bpDia, colour: '#fca5a5' }], 30, 210, [60, 90, 120, 150, 180]);
+  drawTrend(
+    V.$<HTMLCanvasElement>('#bp-trend'),
+    [
+      { points: bpSys, colour: '#f87171' },
+      { points: bpDia, colour: '#fca5a5' },
+    ],
+    30,
+    210,
+    [60, 90, 120, 150, 180],
+  );
   const s = spo2[spo2.length - 1];
   V.$('#spo2-trend').setAttribute('aria-label', 'SpO2 trend, ' + spo2.length + ' points' + (s ? ', latest ' + s.v + ' %' : ''));
   const b = bpSys[bpSys.length - 1];
-  V.$('#bp-trend').setAttribute('aria-label', 'Blood pressure trend, ' + bpSys.length + ' systolic points' + (b ? ', latest systolic ' + b.v + ' mmHg' : ''));
+  V.$('#bp-trend').setAttribute(
+    'aria-label',
+    'Blood pressure trend, ' + bpSys.length + ' systolic points' + (b ? ', latest systolic ' + b.v + ' mmHg' : ''),
+  );
 }
 window.addEventListener('resize', () => drawTrends());
 drawTrends();
@@ -295,8 +353,7 @@ function onObservation(o: Observation): void {
   if (o.code === ECG) {
     onEcg(o);
     renderFreshness();
-  }
-  else if (typeof o.value === 'number') onNumeric(o as Observation & { value: number });
+  } else if (typeof o.value === 'number') onNumeric(o as Observation & { value: number });
 }
 function observationsOf(body: any): Observation[] {
   if (!body) return [];
@@ -310,18 +367,25 @@ function start(patient: string): void {
   const panel: AlarmPanel = startAlarmPanel(patient, DATA);
   // The name is a courtesy: a monitor token may hold read:vitals only (then no refused request).
   if (V.mayUse(['read:patients', 'write:patients'])) {
-    V.op('get_patient', { patient_id: patient }, { path: '/api/v1/patients/' + encodeURIComponent(patient) }).then((p) => {
-      // REST: { patient: FHIR Patient (name[0].given/family) }; MCP tool: { patient: { name: 'Given Family' } }
-      const r = p && p.patient;
-      const n = r && (typeof r.name === 'string' ? r.name : r.name && r.name[0] && (r.name[0].given || []).join(' ') + ' ' + r.name[0].family);
-      if (n) V.$('#patient-label').textContent = n.trim() + ' · ' + patient;
-    }, () => {
-      /* demographics are optional here: the token may hold read:vitals only */
-    });
+    V.op('get_patient', { patient_id: patient }, { path: '/api/v1/patients/' + encodeURIComponent(patient) }).then(
+      (p) => {
+        // REST: { patient: FHIR Patient (name[0].given/family) }; MCP tool: { patient: { name: 'Given Family' } }
+        const r = p && p.patient;
+        const n =
+          r && (typeof r.name === 'string' ? r.name : r.name && r.name[0] && (r.name[0].given || []).join(' ') + ' ' + r.name[0].family);
+        if (n) V.$('#patient-label').textContent = n.trim() + ' · ' + patient;
+      },
+      () => {
+        /* demographics are optional here: the token may hold read:vitals only */
+      },
+    );
   }
-  V.op('get_latest_vitals', { patient_id: patient }, { path: '/api/v1/vitals/latest?patient=' + encodeURIComponent(patient) }).then((body) => {
-    observationsOf(body).forEach(onObservation);
-  }, V.showError);
+  V.op('get_latest_vitals', { patient_id: patient }, { path: '/api/v1/vitals/latest?patient=' + encodeURIComponent(patient) }).then(
+    (body) => {
+      observationsOf(body).forEach(onObservation);
+    },
+    V.showError,
+  );
   if (V.mode === 'mcp') {
     // Hosts do not forward resource subscriptions to a view: read everything newer than the
     // newest observation seen, every second, with get_vitals_history (raw rows, ECG chunks
@@ -334,33 +398,41 @@ function start(patient: string): void {
       busy = true;
       const from = newestAt ? new Date(Date.parse(newestAt) + 1).toISOString() : new Date(Date.now() - 10000).toISOString();
       const to = new Date(Date.now() + 60000).toISOString(); // device clocks may run a little ahead
-      V.callTool('get_vitals_history', { patient_id: patient, from: from, to: to, limit: 500 }).then((b) => {
-        busy = false;
-        V.showError(null);
-        observationsOf(b).forEach(onObservation);
-      }, (err) => {
-        busy = false;
-        V.showError(err);
-      });
+      V.callTool('get_vitals_history', { patient_id: patient, from: from, to: to, limit: 500 }).then(
+        (b) => {
+          busy = false;
+          V.showError(null);
+          observationsOf(b).forEach(onObservation);
+        },
+        (err) => {
+          busy = false;
+          V.showError(err);
+        },
+      );
     }, 1000);
     return;
   }
-  V.stream('/api/v1/vitals/stream?patient=' + encodeURIComponent(patient), (event, data) => {
-    if (event === 'observation') onObservation(data);
-    else if (event === 'alert' || event === 'alarm' || event === 'critical-result') panel.onStreamEvent(event, data);
-    else if (event === 'closed' && data && (data.reason === 'revoked' || data.reason === 'expired')) V.showError(new Error('Session ended (' + data.reason + '): sign in again.'));
-  }, (state, err) => {
-    // the connection only: "Live" is the badge's word, and only for fresh data (#fresh)
-    if (state === 'live') {
-      V.setStatus('Connected', 'connected');
-      V.showError(null);
-      // notices are not replayed: what changed while the stream was down is read again
-      panel.onStreamEvent('connected', null);
-    } else if (state === 'error') {
-      V.setStatus('Disconnected', 'error');
-      V.showError(err);
-    } else V.setStatus(state === 'connecting' ? 'Connecting…' : 'Reconnecting…', '');
-  });
+  V.stream(
+    '/api/v1/vitals/stream?patient=' + encodeURIComponent(patient),
+    (event, data) => {
+      if (event === 'observation') onObservation(data);
+      else if (event === 'alert' || event === 'alarm' || event === 'critical-result') panel.onStreamEvent(event, data);
+      else if (event === 'closed' && data && (data.reason === 'revoked' || data.reason === 'expired'))
+        V.showError(new Error('Session ended (' + data.reason + '): sign in again.'));
+    },
+    (state, err) => {
+      // the connection only: "Live" is the badge's word, and only for fresh data (#fresh)
+      if (state === 'live') {
+        V.setStatus('Connected', 'connected');
+        V.showError(null);
+        // notices are not replayed: what changed while the stream was down is read again
+        panel.onStreamEvent('connected', null);
+      } else if (state === 'error') {
+        V.setStatus('Disconnected', 'error');
+        V.showError(err);
+      } else V.setStatus(state === 'connecting' ? 'Connecting…' : 'Reconnecting…', '');
+    },
+  );
 }
 
 let current: string | null = null;

@@ -34,7 +34,8 @@ export interface News2Total {
 
 /** The aggregate NEWS2 of the latest value per code (`values`), or null when no scored code has a value. */
 export function news2Total(data: MonitorData, values: Readonly<Record<string, number>>): News2Total | null {
-  let score = 0, red = false;
+  let score = 0,
+    red = false;
   const codes: string[] = [];
   for (const code of Object.keys(values)) {
     const s = news2Score(data, code, values[code]!);

@@ -7,7 +7,8 @@
  * demographics only and the card says so instead of implying "no allergies".
  */
 import { V } from '../shared/runtime';
-import { startDelayBanner } from '../shared/delay-banner'; startDelayBanner(); // "Data delayed" banner while the vitals pipeline is late (docs/ui.md)
+import { startDelayBanner } from '../shared/delay-banner';
+startDelayBanner(); // "Data delayed" banner while the vitals pipeline is late (docs/ui.md)
 
 import { age as ageOf, clock, isStale } from '../shared/time';
 import type { SearchData } from './data';
@@ -54,29 +55,58 @@ function model(x: any): PatientView {
   if (r.resourceType === 'Patient') {
     const n = (r.name && r.name[0]) || {};
     return {
-      id: r.id, name: ((n.given || []).join(' ') + ' ' + (n.family || '')).trim() || r.id, birthDate: r.birthDate || null, gender: r.gender || null,
-      identifiers: r.identifier || [], telecom: r.telecom || [],
-      allergies: allergies === undefined ? undefined : allergies.map((a: any) => ({ substance: a.code && a.code.text, criticality: a.criticality, reaction: a.reaction && a.reaction[0] && a.reaction[0].description })),
-      latest: (env && env.latest_vitals) || [], news2: env && env.news2,
-      version: r.meta && r.meta.versionId, updated: r.meta && r.meta.lastUpdated,
+      id: r.id,
+      name: ((n.given || []).join(' ') + ' ' + (n.family || '')).trim() || r.id,
+      birthDate: r.birthDate || null,
+      gender: r.gender || null,
+      identifiers: r.identifier || [],
+      telecom: r.telecom || [],
+      allergies:
+        allergies === undefined
+          ? undefined
+          : allergies.map((a: any) => ({
+              substance: a.code && a.code.text,
+              criticality: a.criticality,
+              reaction: a.reaction && a.reaction[0] && a.reaction[0].description,
+            })),
+      latest: (env && env.latest_vitals) || [],
+      news2: env && env.news2,
+      version: r.meta && r.meta.versionId,
+      updated: r.meta && r.meta.lastUpdated,
     };
   }
   return {
-    id: r.id, name: r.name || r.id, birthDate: r.birth_date || null, gender: r.gender || null,
-    identifiers: r.identifiers || [], telecom: r.telecom || [],
-    allergies: allergies === undefined ? undefined : allergies.map((a: any) => ({ substance: a.substance, criticality: a.criticality, reaction: a.reaction })),
-    latest: (env && env.latest_vitals) || [], news2: env && env.news2, version: r.version, updated: null,
+    id: r.id,
+    name: r.name || r.id,
+    birthDate: r.birth_date || null,
+    gender: r.gender || null,
+    identifiers: r.identifiers || [],
+    telecom: r.telecom || [],
+    allergies:
+      allergies === undefined
+        ? undefined
+        : allergies.map((a: any) => ({ substance: a.substance, criticality: a.criticality, reaction: a.reaction })),
+    latest: (env && env.latest_vitals) || [],
+    news2: env && env.news2,
+    version: r.version,
+    updated: null,
   };
 }
 function age(birth: string): number {
-  const b = new Date(birth + 'T00:00:00Z'), now = new Date();
+  const b = new Date(birth + 'T00:00:00Z'),
+    now = new Date();
   let a = now.getUTCFullYear() - b.getUTCFullYear();
   if (now.getUTCMonth() < b.getUTCMonth() || (now.getUTCMonth() === b.getUTCMonth() && now.getUTCDate() < b.getUTCDate())) a--;
   return a;
 }
 function born(m: PatientView): string {
   if (!m.birthDate) return 'Birth date unknown';
-  const d = new Date(m.birthDate + 'T00:00:00Z').toLocaleDateString([], { day: 'numeric', month: 'short', year: 'numeric', timeZone: 'UTC' });
+  const d = new Date(m.birthDate + 'T00:00:00Z').toLocaleDateString([], {
+    day: 'numeric',
+    month: 'short',
+    year: 'numeric',
+    timeZone: 'UTC',
+  });
   return d + ' (' + age(m.birthDate) + ' y)';
 }
 const SEX: Record<string, string> = { male: 'Male', female: 'Female', other: 'Other', unknown: 'Unknown' };
@@ -106,38 +136,49 @@ function showResults(body: any, name: string): PatientView[] {
     b.addEventListener('click', () => open(p.id));
     ul.append(V.el('li', {}, [b]));
   });
-  V.$('#result-count').textContent = list.length === 0
-    ? 'No patient matches' + (name ? ' "' + name + '"' : '') + '.'
-    : list.length + (list.length === 1 ? ' patient found.' : ' patients found.') + (body && (hasNext(body) || body.next_cursor) ? ' More match: refine the name.' : '');
+  V.$('#result-count').textContent =
+    list.length === 0
+      ? 'No patient matches' + (name ? ' "' + name + '"' : '') + '.'
+      : list.length +
+        (list.length === 1 ? ' patient found.' : ' patients found.') +
+        (body && (hasNext(body) || body.next_cursor) ? ' More match: refine the name.' : '');
   return list;
 }
 
 function search(name: string): Promise<void> {
   V.setStatus('Searching…', '');
   const q = new URLSearchParams({ name: name, limit: '20' });
-  return V.op('search_patients', { name: name, limit: 20 }, { path: '/api/v1/patients?' + q }).then((body) => {
-    V.showError(null);
-    V.setStatus('Ready', 'live');
-    const list = showResults(body, name);
-    // one match: that is the patient, open it at once
-    if (list.length === 1) return open(list[0]!.id);
-  }, (err) => {
-    V.setStatus('Error', 'error');
-    V.showError(err);
-  });
+  return V.op('search_patients', { name: name, limit: 20 }, { path: '/api/v1/patients?' + q }).then(
+    (body) => {
+      V.showError(null);
+      V.setStatus('Ready', 'live');
+      const list = showResults(body, name);
+      // one match: that is the patient, open it at once
+      if (list.length === 1) return open(list[0]!.id);
+    },
+    (err) => {
+      V.setStatus('Error', 'error');
+      V.showError(err);
+    },
+  );
 }
 
 function open(id: string): Promise<void> {
-  Array.from(document.querySelectorAll('#results button')).forEach((b) => b.setAttribute('aria-current', String(b.getAttribute('data-patient') === id)));
+  Array.from(document.querySelectorAll('#results button')).forEach((b) =>
+    b.setAttribute('aria-current', String(b.getAttribute('data-patient') === id)),
+  );
   V.setStatus('Loading…', '');
-  return V.op('get_patient', { patient_id: id }, { path: '/api/v1/patients/' + encodeURIComponent(id) }).then((p) => {
-    V.showError(null);
-    V.setStatus('Ready', 'live');
-    render(model(p));
-  }, (err) => {
-    V.setStatus('Error', 'error');
-    V.showError(err);
-  });
+  return V.op('get_patient', { patient_id: id }, { path: '/api/v1/patients/' + encodeURIComponent(id) }).then(
+    (p) => {
+      V.showError(null);
+      V.setStatus('Ready', 'live');
+      render(model(p));
+    },
+    (err) => {
+      V.setStatus('Error', 'error');
+      V.showError(err);
+    },
+  );
 }
 
 function render(p: PatientView): void {
@@ -153,12 +194,26 @@ function render(p: PatientView): void {
   // Allergies first: the fact a clinician must not miss.
   const allergies = p.allergies;
   if (allergies === undefined) {
-    body.append(V.el('div', { class: 'banner restricted', id: 'allergy-banner', text: 'Allergies and clinical data are not shown with your access (demographics only).' }));
+    body.append(
+      V.el('div', {
+        class: 'banner restricted',
+        id: 'allergy-banner',
+        text: 'Allergies and clinical data are not shown with your access (demographics only).',
+      }),
+    );
   } else if (!allergies.length) {
     body.append(V.el('div', { class: 'banner nka', id: 'allergy-banner', text: 'No known allergies recorded.' }));
   } else {
     const high = allergies.filter((a) => a.criticality === 'high');
-    if (high.length) body.append(V.el('div', { class: 'banner allergy', id: 'allergy-banner', role: 'alert', text: 'Allergy alert: ' + high.map((a) => a.substance).join(', ') }));
+    if (high.length)
+      body.append(
+        V.el('div', {
+          class: 'banner allergy',
+          id: 'allergy-banner',
+          role: 'alert',
+          text: 'Allergy alert: ' + high.map((a) => a.substance).join(', '),
+        }),
+      );
   }
 
   const dl = V.el('dl', { class: 'demo' });
@@ -176,14 +231,23 @@ function render(p: PatientView): void {
     body.append(V.el('h3', { id: 'allergies-h', text: 'Allergies and intolerances' }));
     const ul = V.el('ul', { id: 'allergies', 'aria-labelledby': 'allergies-h' });
     const order: Record<string, number> = { high: 0, 'unable-to-assess': 1, low: 2 };
-    allergies.slice().sort((a, b) => (order[a.criticality!] || 1) - (order[b.criticality!] || 1)).forEach((a) => {
-      const reaction = a.reaction;
-      ul.append(V.el('li', { 'data-criticality': a.criticality }, [
-        V.el('span', { class: 's', text: a.substance }),
-        V.el('span', { class: 'crit', 'data-criticality': a.criticality, text: (a.criticality && CRIT[a.criticality]) || a.criticality }),
-        reaction ? V.el('div', { class: 'muted', text: 'Reaction: ' + reaction }) : null,
-      ]));
-    });
+    allergies
+      .slice()
+      .sort((a, b) => (order[a.criticality!] || 1) - (order[b.criticality!] || 1))
+      .forEach((a) => {
+        const reaction = a.reaction;
+        ul.append(
+          V.el('li', { 'data-criticality': a.criticality }, [
+            V.el('span', { class: 's', text: a.substance }),
+            V.el('span', {
+              class: 'crit',
+              'data-criticality': a.criticality,
+              text: (a.criticality && CRIT[a.criticality]) || a.criticality,
+            }),
+            reaction ? V.el('div', { class: 'muted', text: 'Reaction: ' + reaction }) : null,
+          ]),
+        );
+      });
     if (!allergies.length) ul.append(V.el('li', { text: 'None recorded' }));
     body.append(ul);
   }

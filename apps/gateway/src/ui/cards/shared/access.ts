@@ -46,7 +46,11 @@ export function mayUse(anyOf: string[]): boolean {
 
 /** An API refusal: the problem's `detail` as the message, with its status. */
 export class ApiError extends Error {
-  constructor(message: string, readonly status: number, readonly problem: unknown = null) {
+  constructor(
+    message: string,
+    readonly status: number,
+    readonly problem: unknown = null,
+  ) {
     super(message);
   }
 }

@@ -48,7 +48,10 @@ export function unwrap(result: ToolResult | null | undefined): any {
     throw new Error(t || 'tool failed');
   }
   if (result.structuredContent !== undefined) return result.structuredContent;
-  const text = (result.content || []).filter((c) => c.type === 'text').map((c) => c.text).join('');
+  const text = (result.content || [])
+    .filter((c) => c.type === 'text')
+    .map((c) => c.text)
+    .join('');
   try {
     return JSON.parse(text);
   } catch {
@@ -110,19 +113,24 @@ export function callTool(name: string, args?: Record<string, unknown>): Promise<
 export let hostContext: Record<string, unknown> = {};
 
 /** Settles when the card may call: the host handshake in MCP mode, at once in browser mode. */
-export const ready: Promise<unknown> = mode === 'mcp'
-  ? rpc('ui/initialize', {
-    protocolVersion: MCP_APPS_PROTOCOL_VERSION,
-    appInfo: { name: `vitalis-${document.documentElement.getAttribute('data-card')}`, version: '1.0.0' },
-    appCapabilities: {},
-  }).then((r) => {
-    post({ jsonrpc: '2.0', method: 'ui/notifications/initialized', params: {} });
-    if (window.ResizeObserver) {
-      new ResizeObserver(() => {
-        post({ jsonrpc: '2.0', method: 'ui/notifications/size-changed', params: { width: document.documentElement.scrollWidth, height: document.documentElement.scrollHeight } });
-      }).observe(document.documentElement);
-    }
-    hostContext = (r && r.hostContext) || {};
-    return r;
-  })
-  : Promise.resolve({});
+export const ready: Promise<unknown> =
+  mode === 'mcp'
+    ? rpc('ui/initialize', {
+        protocolVersion: MCP_APPS_PROTOCOL_VERSION,
+        appInfo: { name: `vitalis-${document.documentElement.getAttribute('data-card')}`, version: '1.0.0' },
+        appCapabilities: {},
+      }).then((r) => {
+        post({ jsonrpc: '2.0', method: 'ui/notifications/initialized', params: {} });
+        if (window.ResizeObserver) {
+          new ResizeObserver(() => {
+            post({
+              jsonrpc: '2.0',
+              method: 'ui/notifications/size-changed',
+              params: { width: document.documentElement.scrollWidth, height: document.documentElement.scrollHeight },
+            });
+          }).observe(document.documentElement);
+        }
+        hostContext = (r && r.hostContext) || {};
+        return r;
+      })
+    : Promise.resolve({});

@@ -51,12 +51,20 @@ export interface ResultTables {
 
 /** The report's status in words. */
 export const REPORT_STATUS: Readonly<Record<string, string>> = {
-  registered: 'Registered', partial: 'Partial report', preliminary: 'Preliminary report', final: 'Final report', amended: 'Amended report', corrected: 'Corrected report', cancelled: 'Cancelled report',
+  registered: 'Registered',
+  partial: 'Partial report',
+  preliminary: 'Preliminary report',
+  final: 'Final report',
+  amended: 'Amended report',
+  corrected: 'Corrected report',
+  cancelled: 'Cancelled report',
 };
 
-export const reportStatusText = (status: string | undefined): string | null => (status ? REPORT_STATUS[status] || status + ' report' : null);
+export const reportStatusText = (status: string | undefined): string | null =>
+  status ? REPORT_STATUS[status] || status + ' report' : null;
 
-const unitText = (t: ResultTables, unit: string | undefined) => (unit === undefined ? '' : Object.hasOwn(t.unitText, unit) ? t.unitText[unit]! : unit);
+const unitText = (t: ResultTables, unit: string | undefined) =>
+  unit === undefined ? '' : Object.hasOwn(t.unitText, unit) ? t.unitText[unit]! : unit;
 
 /** Decimals as written (6.8: 1): a limit is shown with at least the value's (6.0 beside 6.8, not 6). */
 const decimals = (n: number) => (String(n).split('.')[1] || '').length;
@@ -70,7 +78,13 @@ export function resultText(t: ResultTables, r: CriticalValue): string {
   if (r.value === undefined) return name + ': ' + (r.text || '');
   const unit = unitText(t, r.unit);
   const value = name + ' ' + r.value + (unit ? ' ' + unit : '');
-  return r.crossed ? value + ' (critical ' + (r.crossed.side === 'high' ? '> ' : '< ') + r.crossed.limit.toFixed(Math.max(decimals(r.value), decimals(r.crossed.limit))) + ')' : value;
+  return r.crossed
+    ? value +
+        ' (critical ' +
+        (r.crossed.side === 'high' ? '> ' : '< ') +
+        r.crossed.limit.toFixed(Math.max(decimals(r.value), decimals(r.crossed.limit))) +
+        ')'
+    : value;
 }
 
 /** The interpretation in words, lower case ("critical high"); empty without one. */

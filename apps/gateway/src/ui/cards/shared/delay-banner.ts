@@ -40,7 +40,8 @@ export function renderDelayBanner(message: string | null): void {
 }
 
 function readPipeline(): Promise<PipelineStatus | null> {
-  if (V.mode === 'mcp') return V.ready.then(() => V.callTool('get_pipeline_status')).then((r) => (r && typeof r === 'object' ? (r as PipelineStatus) : null));
+  if (V.mode === 'mcp')
+    return V.ready.then(() => V.callTool('get_pipeline_status')).then((r) => (r && typeof r === 'object' ? (r as PipelineStatus) : null));
   // 503 (PostgreSQL down) still carries the health document.
   return fetch('/api/v1/health', { headers: { accept: 'application/json' }, cache: 'no-store' })
     .then((res) => res.json())

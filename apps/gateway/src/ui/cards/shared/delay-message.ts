@@ -25,9 +25,14 @@ const TAIL = 'vitals on this screen may not be current';
 export function delayMessage(p: PipelineStatus | null | undefined, now: number = Date.now()): string | null {
   if (!p || p.delayed !== true) return null;
   const ageOf = (seconds: number) => age(new Date(now - seconds * 1_000).toISOString(), now);
-  const newestAge = p.newest_observation_at ? age(p.newest_observation_at, now) : typeof p.newest_observation_age_s === 'number' ? ageOf(p.newest_observation_age_s) : null;
+  const newestAge = p.newest_observation_at
+    ? age(p.newest_observation_at, now)
+    : typeof p.newest_observation_age_s === 'number'
+      ? ageOf(p.newest_observation_age_s)
+      : null;
   const newestSeconds = p.newest_observation_at ? (now - new Date(p.newest_observation_at).getTime()) / 1_000 : p.newest_observation_age_s;
-  if (newestAge === null || newestSeconds === null || newestSeconds === undefined) return `Data delayed — no reading is being stored; ${TAIL}`;
+  if (newestAge === null || newestSeconds === null || newestSeconds === undefined)
+    return `Data delayed — no reading is being stored; ${TAIL}`;
   if (newestSeconds >= OLD_READING_S) return `Data delayed — the newest stored reading is ${newestAge} old; ${TAIL}`;
   // A stalled partition while the others store: recent readings exist, some devices' do not.
   const waited = typeof p.delayed_s === 'number' && p.delayed_s > 0 ? ` for ${ageOf(p.delayed_s)}` : '';

@@ -35,7 +35,7 @@ export function setStatus(text: string, state?: string): void {
 /** The card's error box (`#error`, role=alert); null clears it. */
 export function showError(err: unknown): void {
   const box = document.querySelector('#error');
-  if (box) box.textContent = err ? ((err as Error).message || String(err)) : '';
+  if (box) box.textContent = err ? (err as Error).message || String(err) : '';
 }
 
 export function fmtTime(iso: string): string {

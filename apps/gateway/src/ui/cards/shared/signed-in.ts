@@ -7,7 +7,12 @@
  */
 import { token } from './access';
 
-interface Claims { sub?: unknown; client_id?: unknown; auth_method?: unknown; sandbox?: unknown }
+interface Claims {
+  sub?: unknown;
+  client_id?: unknown;
+  auth_method?: unknown;
+  sandbox?: unknown;
+}
 
 function claims(): Claims | null {
   try {

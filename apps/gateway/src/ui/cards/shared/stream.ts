@@ -15,7 +15,11 @@ export interface StreamHandle {
 }
 
 /** Follows `path`; every event goes to onEvent (data parsed as JSON when it is JSON), every state change to onState. */
-export function stream(path: string, onEvent: (event: string, data: any, id: string | undefined) => void, onState?: (state: StreamState, err?: unknown) => void): StreamHandle {
+export function stream(
+  path: string,
+  onEvent: (event: string, data: any, id: string | undefined) => void,
+  onState?: (state: StreamState, err?: unknown) => void,
+): StreamHandle {
   let lastId: string | null = null;
   let stopped = false;
   let ctrl: AbortController | null = null;

@@ -9,17 +9,30 @@
  * every time is 24-hour (../shared/time.ts).
  */
 import { V } from '../shared/runtime';
-import { startDelayBanner } from '../shared/delay-banner'; startDelayBanner(); // "Data delayed" banner while the vitals pipeline is late (docs/ui.md)
+import { startDelayBanner } from '../shared/delay-banner';
+startDelayBanner(); // "Data delayed" banner while the vitals pipeline is late (docs/ui.md)
 
 import { age, clock, clockSeconds, isStale } from '../shared/time';
 import { signedInUser } from '../shared/signed-in';
-import { criticalWhat, interpretationText as interpretationWords, REPORT_STATUS, resultText as resultWords, type CriticalResult, type CriticalValue } from '../shared/critical-result';
+import {
+  criticalWhat,
+  interpretationText as interpretationWords,
+  REPORT_STATUS,
+  resultText as resultWords,
+  type CriticalResult,
+  type CriticalValue,
+} from '../shared/critical-result';
 import type { TriageData, VitalColumn } from './data';
 
 /** Injected by the card build (../../build.ts, `triageScriptData()`). */
 declare const DATA: TriageData;
 
-interface LatestVital { code: string; value: number; unit?: string; effective_at: string }
+interface LatestVital {
+  code: string;
+  value: number;
+  unit?: string;
+  effective_at: string;
+}
 interface Entry {
   patient_id: string;
   name?: string | null;
@@ -37,7 +50,14 @@ interface Entry {
   /** Acknowledged in the last 12 h (read:diagnostics). */
   acknowledged_critical_results?: Critical[];
 }
-interface BoardAlarm { alarm_id: string; rule: string; priority: 'high' | 'medium' | 'low'; state: 'raised' | 'acknowledged' | 'latched' | 'resolved'; raised_at: string; escalated_to: string | null }
+interface BoardAlarm {
+  alarm_id: string;
+  rule: string;
+  priority: 'high' | 'medium' | 'low';
+  state: 'raised' | 'acknowledged' | 'latched' | 'resolved';
+  raised_at: string;
+  escalated_to: string | null;
+}
 /** A critical result and its values: the shapes and words of every card (../shared/critical-result.ts). */
 type Critical = CriticalResult;
 
@@ -45,15 +65,23 @@ const LABEL: Record<number, string> = { 1: 'Resuscitation', 2: 'Emergent', 3: 'U
 const RISK: Record<string, string> = { high: 'High', medium: 'Medium', 'low-medium': 'Low–medium', low: 'Low' };
 const VITALS = DATA.vitalColumns;
 /** The screen unit per board column ("%" for spo2, "°C" for temp), from the vitals' definitions, once. */
-const UNIT_OF_COLUMN: Readonly<Record<string, string>> = Object.fromEntries(Object.entries(VITALS).map(([code, column]) => [column, DATA.units[code] || '']));
+const UNIT_OF_COLUMN: Readonly<Record<string, string>> = Object.fromEntries(
+  Object.entries(VITALS).map(([code, column]) => [column, DATA.units[code] || '']),
+);
 const NEWS2_CODES = DATA.news2Codes;
 const PRIORITY: Record<string, string> = { high: 'High', medium: 'Medium', low: 'Low' };
 const STATE: Record<string, string> = { raised: '', acknowledged: ' · acknowledged', latched: ' · latched', resolved: ' · resolved' };
 const ruleLabel = (rule: string) => DATA.alarmLabels[rule] || rule;
 /** An alarm tag: the priority in words (never colour only), the condition, and what has happened to it. */
 const alarmTag = (a: BoardAlarm) =>
-  V.el('span', { class: 'alert-tag priority-' + a.priority, 'data-rule': a.rule, 'data-state': a.state, 'data-alarm': a.alarm_id,
-    text: PRIORITY[a.priority] + ': ' + ruleLabel(a.rule) + (STATE[a.state] || '') + (a.escalated_to ? ' · escalated' : ''), title: 'raised ' + clock(a.raised_at) });
+  V.el('span', {
+    class: 'alert-tag priority-' + a.priority,
+    'data-rule': a.rule,
+    'data-state': a.state,
+    'data-alarm': a.alarm_id,
+    text: PRIORITY[a.priority] + ': ' + ruleLabel(a.rule) + (STATE[a.state] || '') + (a.escalated_to ? ' · escalated' : ''),
+    title: 'raised ' + clock(a.raised_at),
+  });
 let previous: Map<string, Entry> | null = null;
 
 function entriesOf(body: any): Entry[] {
@@ -70,7 +98,12 @@ const nameOf = (e: Entry) => e.name || e.patient_id;
 // ---- values with their age ----
 
 /** An element showing how old its inputs are; re-read every second (`tickAges`), never re-rendered for it. */
-interface Aged { el: HTMLElement; cell: HTMLElement | null; inputs: Array<[code: string, at: string]>; prefix: string }
+interface Aged {
+  el: HTMLElement;
+  cell: HTMLElement | null;
+  inputs: Array<[code: string, at: string]>;
+  prefix: string;
+}
 let aged: Aged[] = [];
 
 /** The oldest input's time, and whether any input is past its code's threshold. */
@@ -110,7 +143,12 @@ function vitalsOf(e: Entry): Latest {
 function vitalCell(cls: string, text: string | undefined, inputs: LatestVital[]): HTMLTableCellElement {
   if (text === undefined || !inputs.length) return V.el('td', { class: 'num ' + cls, text: '–' });
   const td = V.el('td', { class: 'num ' + cls }, [V.el('span', { class: 'v', text: text })]);
-  td.append(ageLine(inputs.map((x) => [x.code, x.effective_at]), td));
+  td.append(
+    ageLine(
+      inputs.map((x) => [x.code, x.effective_at]),
+      td,
+    ),
+  );
   return td;
 }
 
@@ -126,31 +164,54 @@ const canAcknowledge = V.mayUse(['write:diagnostics']) && signedInUser() !== fal
 let focusAfterAck: string | null = null;
 
 function resultLines(c: Critical): HTMLElement[] {
-  return (c.results || []).map((r) => V.el('div', { class: 'ci-result' }, [
-    V.el('span', { class: 'ci-what', text: resultText(r) }),
-    r.interpretation ? V.el('span', { class: 'ci-interp', 'data-interpretation': r.interpretation, text: interpretationText(r) }) : null,
-  ]));
+  return (c.results || []).map((r) =>
+    V.el('div', { class: 'ci-result' }, [
+      V.el('span', { class: 'ci-what', text: resultText(r) }),
+      r.interpretation ? V.el('span', { class: 'ci-interp', 'data-interpretation': r.interpretation, text: interpretationText(r) }) : null,
+    ]),
+  );
 }
 
 function criticalItem(e: Entry, c: Critical): HTMLLIElement {
   const status = c.report_status ? REPORT_STATUS[c.report_status] || c.report_status + ' report' : null;
   const meta = [nameOf(e), e.patient_id, status].filter(Boolean).join(' · ');
   const times = V.el('div', { class: 'ci-times' }, [
-    'Raised ', V.el('time', { datetime: c.raised_at, class: 'raised', text: clock(c.raised_at) }),
+    'Raised ',
+    V.el('time', { datetime: c.raised_at, class: 'raised', text: clock(c.raised_at) }),
     c.state === 'escalated' && c.escalated_at
       ? V.el('span', {}, [' · escalated ', V.el('time', { datetime: c.escalated_at, class: 'escalated', text: clock(c.escalated_at) })])
-      : V.el('span', {}, [' · escalates ', V.el('time', { datetime: c.due_at, class: 'due', text: clock(c.due_at) }), ' if not acknowledged']),
+      : V.el('span', {}, [
+          ' · escalates ',
+          V.el('time', { datetime: c.due_at, class: 'due', text: clock(c.due_at) }),
+          ' if not acknowledged',
+        ]),
   ]);
-  const li = V.el('li', { class: 'critical-item', 'data-report': c.report_id, 'data-critical': c.critical_id, 'data-state': c.state, 'data-patient': e.patient_id }, [
-    V.el('div', { class: 'ci-head' }, [
-      V.el('div', { class: 'ci-results' }, resultLines(c)),
-      c.state === 'escalated' ? V.el('span', { class: 'ci-escalated', text: 'Escalated' }) : null,
-    ]),
-    V.el('div', { class: 'ci-meta', text: meta }),
-    times,
-  ]);
+  const li = V.el(
+    'li',
+    {
+      class: 'critical-item',
+      'data-report': c.report_id,
+      'data-critical': c.critical_id,
+      'data-state': c.state,
+      'data-patient': e.patient_id,
+    },
+    [
+      V.el('div', { class: 'ci-head' }, [
+        V.el('div', { class: 'ci-results' }, resultLines(c)),
+        c.state === 'escalated' ? V.el('span', { class: 'ci-escalated', text: 'Escalated' }) : null,
+      ]),
+      V.el('div', { class: 'ci-meta', text: meta }),
+      times,
+    ],
+  );
   if (canAcknowledge) {
-    const b = V.el('button', { type: 'button', class: 'ack', 'data-report': c.report_id, 'aria-label': 'Acknowledge ' + whatOf(c) + ' for ' + nameOf(e), text: 'Acknowledge' });
+    const b = V.el('button', {
+      type: 'button',
+      class: 'ack',
+      'data-report': c.report_id,
+      'aria-label': 'Acknowledge ' + whatOf(c) + ' for ' + nameOf(e),
+      text: 'Acknowledge',
+    });
     b.addEventListener('click', () => acknowledge(e, c, b, li));
     li.append(V.el('div', { class: 'ci-actions' }, [b]));
   }
@@ -161,11 +222,19 @@ function ackedItem(e: Entry, c: Critical): HTMLLIElement {
   const who = c.acknowledged_by_name || c.acknowledged_by || 'unknown';
   return V.el('li', { class: 'acked-item', 'data-report': c.report_id, 'data-critical': c.critical_id, 'data-patient': e.patient_id }, [
     V.el('div', { class: 'ci-results' }, resultLines(c)),
-    V.el('div', { class: 'ci-meta', text: [nameOf(e), e.patient_id, c.report_status ? REPORT_STATUS[c.report_status] || c.report_status : null].filter(Boolean).join(' · ') }),
+    V.el('div', {
+      class: 'ci-meta',
+      text: [nameOf(e), e.patient_id, c.report_status ? REPORT_STATUS[c.report_status] || c.report_status : null]
+        .filter(Boolean)
+        .join(' · '),
+    }),
     V.el('div', { class: 'ci-ack' }, [
-      'Acknowledged by ', V.el('span', { class: 'who', text: who }), ' at ',
+      'Acknowledged by ',
+      V.el('span', { class: 'who', text: who }),
+      ' at ',
       V.el('time', { datetime: c.acknowledged_at || '', class: 'when', text: c.acknowledged_at ? clock(c.acknowledged_at) : '–' }),
-      ' · raised ', V.el('time', { datetime: c.raised_at, text: clock(c.raised_at) }),
+      ' · raised ',
+      V.el('time', { datetime: c.raised_at, text: clock(c.raised_at) }),
     ]),
     c.note ? V.el('div', { class: 'ci-note', text: 'Note: ' + c.note }) : null,
   ]);
@@ -184,7 +253,9 @@ function renderCritical(entries: Entry[]): void {
     (e.acknowledged_critical_results || []).forEach((c) => done.push([e, c]));
   });
   // escalated first, then oldest first: what has waited longest is on top
-  waiting.sort((a, b) => (a[1].state === b[1].state ? Date.parse(a[1].raised_at) - Date.parse(b[1].raised_at) : a[1].state === 'escalated' ? -1 : 1));
+  waiting.sort((a, b) =>
+    a[1].state === b[1].state ? Date.parse(a[1].raised_at) - Date.parse(b[1].raised_at) : a[1].state === 'escalated' ? -1 : 1,
+  );
   waiting.forEach(([e, c]) => list.append(criticalItem(e, c)));
   V.$('#critical-none').hidden = waiting.length > 0;
   const acked = V.$('#acked-list');
@@ -198,15 +269,31 @@ function acknowledge(e: Entry, c: Critical, button: HTMLButtonElement, li: HTMLE
   button.disabled = true;
   const old = li.querySelector('.error');
   if (old) old.remove();
-  V.op('acknowledge_critical_result', { report_id: c.report_id }, { method: 'POST', path: '/api/v1/diagnostics/reports/' + encodeURIComponent(c.report_id) + '/acknowledge', body: {} }).then(() => {
-    V.$('#announce').textContent = 'Critical result acknowledged for ' + nameOf(e) + ': ' + whatOf(c) + '.';
-    focusAfterAck = c.report_id;
-    refresh();
-  }, (err) => {
-    button.disabled = false;
-    li.append(V.el('div', { class: 'error', role: 'alert', text: err && err.status === 409 ? 'Already acknowledged or changed meanwhile; the board is being refreshed.' : (err && err.message) || String(err) }));
-    refresh();
-  });
+  V.op(
+    'acknowledge_critical_result',
+    { report_id: c.report_id },
+    { method: 'POST', path: '/api/v1/diagnostics/reports/' + encodeURIComponent(c.report_id) + '/acknowledge', body: {} },
+  ).then(
+    () => {
+      V.$('#announce').textContent = 'Critical result acknowledged for ' + nameOf(e) + ': ' + whatOf(c) + '.';
+      focusAfterAck = c.report_id;
+      refresh();
+    },
+    (err) => {
+      button.disabled = false;
+      li.append(
+        V.el('div', {
+          class: 'error',
+          role: 'alert',
+          text:
+            err && err.status === 409
+              ? 'Already acknowledged or changed meanwhile; the board is being refreshed.'
+              : (err && err.message) || String(err),
+        }),
+      );
+      refresh();
+    },
+  );
 }
 
 function cell(text: string | number | undefined, cls?: string): HTMLTableCellElement {
@@ -228,7 +315,9 @@ function render(entries: Entry[]): void {
   const active = document.activeElement;
   const focused = active && active.closest && active.closest('#rows tr[data-patient]');
   const focusedId = focused ? focused.getAttribute('data-patient') : null;
-  entries = entries.slice().sort((a, b) => a.esi - b.esi || Date.parse(a.arrived_at) - Date.parse(b.arrived_at) || (a.patient_id < b.patient_id ? -1 : 1));
+  entries = entries
+    .slice()
+    .sort((a, b) => a.esi - b.esi || Date.parse(a.arrived_at) - Date.parse(b.arrived_at) || (a.patient_id < b.patient_id ? -1 : 1));
   const tbody = V.$('#rows');
   tbody.textContent = '';
   const counts: Record<number, number> = { 1: 0, 2: 0, 3: 0, 4: 0, 5: 0 };
@@ -247,40 +336,91 @@ function render(entries: Entry[]): void {
     const n2inputs = latest.filter((x) => NEWS2_CODES.indexOf(x.code) >= 0);
     const n2cell = V.el('td', { class: 'news2-cell' });
     if (n2) {
-      n2cell.append(V.el('span', { class: 'news2', 'data-risk': n2.risk, 'aria-label': 'NEWS2 ' + n2.score + ', ' + (RISK[n2.risk] || n2.risk) + ' risk' }, [
-        document.createTextNode(String(n2.score)), V.el('span', { class: 'risk', text: RISK[n2.risk] || n2.risk })]));
+      n2cell.append(
+        V.el(
+          'span',
+          { class: 'news2', 'data-risk': n2.risk, 'aria-label': 'NEWS2 ' + n2.score + ', ' + (RISK[n2.risk] || n2.risk) + ' risk' },
+          [document.createTextNode(String(n2.score)), V.el('span', { class: 'risk', text: RISK[n2.risk] || n2.risk })],
+        ),
+      );
       if (n2inputs.length) {
-        const oldest = freshnessOf(n2inputs.map((x) => [x.code, x.effective_at]), Date.now()).oldest;
+        const oldest = freshnessOf(
+          n2inputs.map((x) => [x.code, x.effective_at]),
+          Date.now(),
+        ).oldest;
         n2cell.append(V.el('div', { class: 'as-of' }, ['as of ', V.el('time', { datetime: oldest, text: clock(oldest) })]));
-        n2cell.append(ageLine(n2inputs.map((x) => [x.code, x.effective_at]), n2cell, 'oldest input '));
+        n2cell.append(
+          ageLine(
+            n2inputs.map((x) => [x.code, x.effective_at]),
+            n2cell,
+            'oldest input ',
+          ),
+        );
       }
     } else n2cell.append(V.el('span', { class: 'muted', text: '–', title: 'No vitals yet' }));
     // Unacknowledged critical diagnostic results (with read:diagnostics): tagged in the row; the panel above has the detail.
     const critical = (e.critical_results || []).map((c) => {
       const what = whatOf(c);
       if (previous && (!old || !(old.critical_results || []).some((o) => o.critical_id === c.critical_id && o.state === c.state))) {
-        news.push('Critical result' + (c.state === 'escalated' ? ', escalated' : '') + ' for ' + nameOf(e) + ': ' + what + ', ' + (c.results || []).map(interpretationText).join(', '));
+        news.push(
+          'Critical result' +
+            (c.state === 'escalated' ? ', escalated' : '') +
+            ' for ' +
+            nameOf(e) +
+            ': ' +
+            what +
+            ', ' +
+            (c.results || []).map(interpretationText).join(', '),
+        );
       }
-      return V.el('span', { class: 'critical-tag', 'data-report': c.report_id, 'data-state': c.state, text: 'Critical: ' + (c.results || []).map((r) => r.name || r.code).join(', ') + (c.state === 'escalated' ? ' · escalated' : '') });
+      return V.el('span', {
+        class: 'critical-tag',
+        'data-report': c.report_id,
+        'data-state': c.state,
+        text: 'Critical: ' + (c.results || []).map((r) => r.name || r.code).join(', ') + (c.state === 'escalated' ? ' · escalated' : ''),
+      });
     });
     // the alarms with their lifecycle when the token may read them; else the conditions present now
-    const tags = e.alarms ? e.alarms.map(alarmTag) : (e.alerts || []).map((a: string) => V.el('span', { class: 'alert-tag', 'data-rule': a, text: ruleLabel(a) }));
+    const tags = e.alarms
+      ? e.alarms.map(alarmTag)
+      : (e.alerts || []).map((a: string) => V.el('span', { class: 'alert-tag', 'data-rule': a, text: ruleLabel(a) }));
     const alerts = V.el('td', {}, tags.concat(critical));
     const bp = [v.sys, v.dia].filter((x): x is LatestVital => x !== undefined);
-    const tr = V.el('tr', { 'data-patient': e.patient_id, 'data-esi': e.esi, 'data-news2': n2 ? n2.score : null, class: previous && (!old || old.esi !== e.esi || old.version !== e.version) ? 'changed' : null }, [
-      V.el('td', { class: 'esi' }, [V.el('span', { class: 'badge esi-' + e.esi }, [V.el('span', { class: 'n', text: String(e.esi) }), V.el('span', { class: 'l', text: LABEL[e.esi] || '' })])]),
-      V.el('td', {}, [V.el('div', { class: 'name', text: e.name || 'Unknown patient' }), V.el('div', { class: 'pid', text: e.patient_id }), retriageButton(e)]),
-      cell(e.complaint),
-      V.el('td', { class: 'num' }, [V.el('time', { datetime: e.arrived_at, class: 'arrived', text: clock(e.arrived_at) }), V.el('div', { class: 'pid', text: 'waiting ' + waited(e.arrived_at) })]),
-      n2cell,
-      vitalCell('hr', v.hr && String(Math.round(v.hr.value)), v.hr ? [v.hr] : []),
-      vitalCell('spo2', v.spo2 && Math.round(v.spo2.value) + ' ' + UNIT_OF_COLUMN.spo2, v.spo2 ? [v.spo2] : []),
-      // systolic first, then diastolic: "120/80"
-      vitalCell('bp', v.sys && Math.round(v.sys.value) + '/' + (v.dia === undefined ? '–' : Math.round(v.dia.value)), bp),
-      vitalCell('rr', v.rr && String(Math.round(v.rr.value)), v.rr ? [v.rr] : []),
-      vitalCell('temp', v.temp && v.temp.value.toFixed(1) + ' ' + UNIT_OF_COLUMN.temp, v.temp ? [v.temp] : []),
-      alerts,
-    ]);
+    const tr = V.el(
+      'tr',
+      {
+        'data-patient': e.patient_id,
+        'data-esi': e.esi,
+        'data-news2': n2 ? n2.score : null,
+        class: previous && (!old || old.esi !== e.esi || old.version !== e.version) ? 'changed' : null,
+      },
+      [
+        V.el('td', { class: 'esi' }, [
+          V.el('span', { class: 'badge esi-' + e.esi }, [
+            V.el('span', { class: 'n', text: String(e.esi) }),
+            V.el('span', { class: 'l', text: LABEL[e.esi] || '' }),
+          ]),
+        ]),
+        V.el('td', {}, [
+          V.el('div', { class: 'name', text: e.name || 'Unknown patient' }),
+          V.el('div', { class: 'pid', text: e.patient_id }),
+          retriageButton(e),
+        ]),
+        cell(e.complaint),
+        V.el('td', { class: 'num' }, [
+          V.el('time', { datetime: e.arrived_at, class: 'arrived', text: clock(e.arrived_at) }),
+          V.el('div', { class: 'pid', text: 'waiting ' + waited(e.arrived_at) }),
+        ]),
+        n2cell,
+        vitalCell('hr', v.hr && String(Math.round(v.hr.value)), v.hr ? [v.hr] : []),
+        vitalCell('spo2', v.spo2 && Math.round(v.spo2.value) + ' ' + UNIT_OF_COLUMN.spo2, v.spo2 ? [v.spo2] : []),
+        // systolic first, then diastolic: "120/80"
+        vitalCell('bp', v.sys && Math.round(v.sys.value) + '/' + (v.dia === undefined ? '–' : Math.round(v.dia.value)), bp),
+        vitalCell('rr', v.rr && String(Math.round(v.rr.value)), v.rr ? [v.rr] : []),
+        vitalCell('temp', v.temp && v.temp.value.toFixed(1) + ' ' + UNIT_OF_COLUMN.temp, v.temp ? [v.temp] : []),
+        alerts,
+      ],
+    );
     tbody.append(tr);
   });
   if (!entries.length) tbody.append(V.el('tr', {}, [V.el('td', { colspan: 11, class: 'empty', text: 'No patients in the department.' })]));
@@ -312,7 +452,12 @@ const canRetriage = V.mayUse(['write:triage']);
 let editing: { entry: Entry; opener: HTMLElement } | null = null;
 function retriageButton(e: Entry): HTMLButtonElement | null {
   if (!canRetriage) return null;
-  const b = V.el('button', { type: 'button', class: 'secondary retriage', 'aria-label': 'Re-triage ' + (e.name || e.patient_id), text: 'Re-triage' });
+  const b = V.el('button', {
+    type: 'button',
+    class: 'secondary retriage',
+    'aria-label': 'Re-triage ' + (e.name || e.patient_id),
+    text: 'Re-triage',
+  });
   b.addEventListener('click', () => openRetriage(e, b));
   return b;
 }
@@ -353,40 +498,55 @@ V.$('#retriage-form').addEventListener('submit', (ev) => {
   }
   V.$<HTMLButtonElement>('#retriage-save').disabled = true;
   // The version read with the board guards the change: someone else's change meanwhile is refused.
-  V.op('set_triage_level', args, { method: 'PUT', path: '/api/v1/triage/' + encodeURIComponent(e.patient_id) + '/esi', body: body, headers: { 'if-match': '"' + e.version + '"' } }).then(() => {
-    V.$('#announce').textContent = (e.name || e.patient_id) + ' set to ESI ' + esi + '.';
-    closeRetriage();
-    refresh();
-  }, (err) => {
-    V.$<HTMLButtonElement>('#retriage-save').disabled = false;
-    V.$('#retriage-error').textContent = err.status === 412 || err.status === 409
-      ? 'Someone changed this patient’s triage meanwhile. Close, check the refreshed board, and try again.'
-      : err.message || String(err);
-    refresh();
-  });
+  V.op('set_triage_level', args, {
+    method: 'PUT',
+    path: '/api/v1/triage/' + encodeURIComponent(e.patient_id) + '/esi',
+    body: body,
+    headers: { 'if-match': '"' + e.version + '"' },
+  }).then(
+    () => {
+      V.$('#announce').textContent = (e.name || e.patient_id) + ' set to ESI ' + esi + '.';
+      closeRetriage();
+      refresh();
+    },
+    (err) => {
+      V.$<HTMLButtonElement>('#retriage-save').disabled = false;
+      V.$('#retriage-error').textContent =
+        err.status === 412 || err.status === 409
+          ? 'Someone changed this patient’s triage meanwhile. Close, check the refreshed board, and try again.'
+          : err.message || String(err);
+      refresh();
+    },
+  );
 });
 
 let failures = 0;
 function refresh(): Promise<void> {
-  return V.op('get_triage_board', {}, { path: '/api/v1/triage' }).then((body) => {
-    failures = 0;
-    V.showError(null);
-    V.setStatus('Live', 'live');
-    render(entriesOf(body));
-  }, (err) => {
-    failures++;
-    V.setStatus(failures > 1 ? 'Disconnected' : 'Retrying…', 'error');
-    V.showError(err);
-    if (err && (err.status === 401 || err.status === 403)) throw err;
-  });
+  return V.op('get_triage_board', {}, { path: '/api/v1/triage' }).then(
+    (body) => {
+      failures = 0;
+      V.showError(null);
+      V.setStatus('Live', 'live');
+      render(entriesOf(body));
+    },
+    (err) => {
+      failures++;
+      V.setStatus(failures > 1 ? 'Disconnected' : 'Retrying…', 'error');
+      V.showError(err);
+      if (err && (err.status === 401 || err.status === 403)) throw err;
+    },
+  );
 }
 let timer: ReturnType<typeof setTimeout> | null = null;
 function loop(): void {
-  refresh().then(() => {
-    timer = setTimeout(loop, 3000);
-  }, () => {
-    /* auth failure: stop polling */
-  });
+  refresh().then(
+    () => {
+      timer = setTimeout(loop, 3000);
+    },
+    () => {
+      /* auth failure: stop polling */
+    },
+  );
 }
 V.onToolResult((r) => {
   if (r && (r.entries || Array.isArray(r))) render(entriesOf(r));
