@@ -7,7 +7,7 @@
  */
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { FHIR_JSON } from './operation-outcome';
-import { HttpProblem } from './problem';
+import { problemOf } from './problem';
 
 // ---------------------------------------------------------------------------------------------
 // Formats: JSON only
@@ -22,23 +22,18 @@ export function negotiateFormat(req: FastifyRequest): void {
   const query = new URLSearchParams(req.url.split('?')[1] ?? '');
   for (const f of query.getAll('_format')) {
     if (!JSON_FORMATS.has(f.trim().toLowerCase()))
-      throw new HttpProblem(
-        406,
-        'not-acceptable',
-        'Not Acceptable',
-        `_format=${f} is not supported: this server speaks FHIR JSON only (_format=json).`,
-      );
+      throw problemOf('not-acceptable', `_format=${f} is not supported: this server speaks FHIR JSON only (_format=json).`);
   }
   const accept = req.headers.accept;
   if (!accept || query.has('_format')) return;
-  const ranges = accept.split(',').map((r) => r.split(';')[0]!.trim().toLowerCase());
+  const ranges = accept.split(',').map((r) =>
+    r
+      .replace(/;[\s\S]*/, '')
+      .trim()
+      .toLowerCase(),
+  ); // the media range before its parameters
   if (!ranges.some((r) => ACCEPTABLE.has(r)))
-    throw new HttpProblem(
-      406,
-      'not-acceptable',
-      'Not Acceptable',
-      `Accept: ${accept} is not supported: this server answers application/fhir+json only.`,
-    );
+    throw problemOf('not-acceptable', `Accept: ${accept} is not supported: this server answers application/fhir+json only.`);
 }
 
 /** The reply as FHIR JSON (`application/fhir+json`), never cached. */

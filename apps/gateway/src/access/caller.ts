@@ -6,7 +6,7 @@
 import { recordAudit } from '@vitalis/audit';
 import { withTransaction, type Pool, type PoolClient, type Queryable } from '@vitalis/db';
 import type { EventMetadata } from '@vitalis/eventstore';
-import { HttpProblem, preconditionFailed, serviceUnavailable } from '@vitalis/http';
+import { preconditionFailed, problemOf, serviceUnavailable } from '@vitalis/http';
 import type { Scope } from '@vitalis/schemas';
 import type { Principal } from './principal';
 import { insufficientScope } from './refusal';
@@ -18,7 +18,7 @@ export interface Caller {
   ip?: string | undefined;
 }
 
-export const preconditionRequired = (detail: string) => new HttpProblem(428, 'precondition-required', 'Precondition Required', detail);
+export const preconditionRequired = (detail: string) => problemOf('precondition-required', detail);
 
 /**
  * What a caller may see of a patient record, from the access policy (access/policy.ts):

@@ -10,7 +10,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Pool } from '@vitalis/db';
 import { handleCommand, inTransaction, readStream, type Queryable } from '@vitalis/eventstore';
-import { conflict, HttpProblem, notFound } from '@vitalis/http';
+import { conflict, notFound, problemOf } from '@vitalis/http';
 import { foldSlot, nextAppointmentId, parseAppointmentId, SLOT_DECIDER, slotStream, type SlotState } from '@vitalis/records';
 import { insufficientScope } from '../access/refusal';
 import { audit, metadataOf, type Caller } from '../access/caller';
@@ -55,7 +55,7 @@ function patientFor(caller: Caller, requested: string | undefined): string {
       throw insufficientScope(['write:appointments'], { detail: 'A patient user may only book for themselves.' });
     return reached.patient;
   }
-  if (requested === undefined) throw new HttpProblem(422, 'invalid-appointment', 'Invalid Appointment', 'patient_id is required.');
+  if (requested === undefined) throw problemOf('invalid-appointment', 'patient_id is required.');
   return requested;
 }
 
@@ -65,8 +65,7 @@ export async function bookAppointment(
   req: { slotId: string; patientId?: string | undefined; reason?: string | undefined },
 ): Promise<SlotState> {
   const patientId = patientFor(caller, req.patientId);
-  if (!(await loadPatient(pool, patientId)))
-    throw new HttpProblem(422, 'unknown-patient', 'Unknown Patient', `Patient ${patientId} does not exist.`);
+  if (!(await loadPatient(pool, patientId))) throw problemOf('unknown-patient', `Patient ${patientId} does not exist.`);
   const action = 'appointment.book';
   const outcome = await handleCommand(
     pool,

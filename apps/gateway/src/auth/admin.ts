@@ -15,7 +15,7 @@
 import { z } from 'zod';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { recordAudit } from '@vitalis/audit';
-import { HttpProblem, notFound } from '@vitalis/http';
+import { notFound, problemOf } from '@vitalis/http';
 import { ROLES, type Role } from '@vitalis/schemas';
 import { parseScopes, scopeCeiling, usableWith } from './clients';
 import type { AuthContext } from './context';
@@ -225,17 +225,11 @@ export function adminRoutes(ctx: AuthContext): FastifyPluginAsyncZod {
         await requireRoleWithinCaller(req, req.body.role, 'client.approval_refused', client.client_id, 'Approving a client as');
         const ceiling = scopeCeiling({ registration: client.registration, role: req.body.role });
         const { scopes: named, unknown } = parseScopes(req.body.scope ?? (client.requested_scope || client.scope));
-        if (unknown.length > 0)
-          throw new HttpProblem(422, 'invalid-scope', 'Unprocessable Content', `Unknown scope(s): ${unknown.join(', ')}.`);
+        if (unknown.length > 0) throw problemOf('invalid-scope', `Unknown scope(s): ${unknown.join(', ')}.`);
         // Scopes the operator names must all fit the role; by default the client gets what it asked for within the role.
         const beyond = named.filter((s) => !ceiling.includes(s));
         if (req.body.scope !== undefined && beyond.length > 0)
-          throw new HttpProblem(
-            422,
-            'scope-beyond-role',
-            'Unprocessable Content',
-            `The role ${req.body.role} does not hold: ${beyond.join(', ')}.`,
-          );
+          throw problemOf('scope-beyond-role', `The role ${req.body.role} does not hold: ${beyond.join(', ')}.`);
         const asked = named.filter((s) => ceiling.includes(s)).filter(usableWith(client.grant_types));
         const { rows } = await pool.query<ClientRow>(
           `UPDATE oauth_clients SET role = $2, scope = $3, requested_scope = '', approval = 'approved', approved_by = $4, approved_at = now()

@@ -5,7 +5,7 @@
  * - RFC 6750 + RFC 9457 on protected resources: the 401 with WWW-Authenticate and a problem body
  *   (service spec section 7); the 403 and the challenge are the access layer's (access/refusal.ts).
  */
-import { HttpProblem } from '@vitalis/http';
+import { type HttpProblem, problemOf } from '@vitalis/http';
 import { bearerChallenge } from '../access/refusal';
 
 export type OAuthErrorCode =
@@ -57,10 +57,8 @@ export function unauthorized(baseUrl: string, reason?: string): HttpProblem {
   const detail = reason
     ? `The Bearer token is invalid: ${reason}. See ${baseUrl}/auth.md for how to obtain a valid token.`
     : `A Bearer token is required. See ${baseUrl}/auth.md for how to obtain one.`;
-  return new HttpProblem(
-    401,
+  return problemOf(
     'unauthorized',
-    'Unauthorized',
     detail,
     {},
     {

@@ -9,7 +9,7 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { recordAudit } from '@vitalis/audit';
-import { HttpProblem, tooManyRequests } from '@vitalis/http';
+import { problemOf, tooManyRequests } from '@vitalis/http';
 import { SANDBOX_SCOPES } from '@vitalis/schemas';
 import { registerClient } from './clients';
 import { PATHS, endpointUrl, type AuthContext } from './context';
@@ -43,7 +43,7 @@ export function sandboxExhausted(baseUrl: string, max: number, windowSeconds: nu
 export function sandboxRoutes(ctx: AuthContext): FastifyPluginAsyncZod {
   const { config, pool } = ctx;
   const sandbox = (limiter: RateLimiter) => async (req: FastifyRequest, reply: FastifyReply) => {
-    if (!config.sandbox) throw new HttpProblem(404, 'not-found', 'Not Found', 'The sandbox is disabled on this server.');
+    if (!config.sandbox) throw problemOf('not-found', 'The sandbox is disabled on this server.');
     const verdict = await limiter(req);
     reply.header('ratelimit-limit', String(verdict.max));
     reply.header('ratelimit-remaining', String(verdict.remaining));

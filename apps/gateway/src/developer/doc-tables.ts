@@ -1,7 +1,8 @@
 /**
- * The scope and role tables of the documentation, generated from schemas/src/scopes.ts (SCOPES,
- * ROLES, ROLE_SCOPES, PUBLIC_SCOPES), never written by hand: /auth.md renders them on every
- * request, and docs/api.md holds them between `<!-- generated: NAME -->` and
+ * The tables of the documentation, never written by hand: the scope and role tables from
+ * schemas/src/scopes.ts (SCOPES, ROLES, ROLE_SCOPES, PUBLIC_SCOPES), the access table from the
+ * access policy, the error catalogue from libs/http's PROBLEMS. /auth.md renders the scope and
+ * role tables on every request, and docs/api.md holds them between `<!-- generated: NAME -->` and
  * `<!-- end generated: NAME -->` markers. A test (test/integration/developer/walkthrough.test.ts)
  * fails when docs/api.md differs from what this renders; rewrite it with
  *   node --import tsx apps/gateway/src/developer/doc-tables.ts
@@ -10,6 +11,7 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { PROBLEMS, type ProblemKind, type ProblemSpec } from '@vitalis/http';
 import { PUBLIC_SCOPES, ROLES, ROLE_SCOPES, SCOPES, SCOPE_NAMES, type Role, type Scope } from '@vitalis/schemas';
 import { ACCESS_POLICY, PRINCIPAL_KINDS, type PolicyCell } from '../access/policy';
 
@@ -88,7 +90,15 @@ export function accessTable(): string {
   ].join('\n');
 }
 
-export const DOC_TABLES = { scopes: scopeTable, roles: roleTable, access: accessTable } as const;
+/** | status | kind | when |, one row per kind of PROBLEMS (libs/http/src/problem.ts), by status. */
+export function errorTable(): string {
+  const kinds = (Object.entries(PROBLEMS) as [ProblemKind, ProblemSpec][]).sort(([, a], [, b]) => a.status - b.status);
+  return ['| status | kind | when |', '|---|---|---|', ...kinds.map(([kind, p]) => `| ${p.status} | ${code(kind)} | ${p.when} |`)].join(
+    '\n',
+  );
+}
+
+export const DOC_TABLES = { scopes: scopeTable, roles: roleTable, access: accessTable, errors: errorTable } as const;
 export type DocTable = keyof typeof DOC_TABLES;
 
 const markers = (name: string) =>

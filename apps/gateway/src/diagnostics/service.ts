@@ -29,7 +29,7 @@ import {
   type StoredEvent,
   type VersionConflict,
 } from '@vitalis/eventstore';
-import { conflict, HttpProblem, notFound, preconditionFailed } from '@vitalis/http';
+import { conflict, type HttpProblem, notFound, preconditionFailed, problemOf } from '@vitalis/http';
 import { ANALYTES, ORDERABLE_TESTS, criticalLimitCrossed, type OrderableCode } from '@vitalis/clinical';
 import { publishCriticalNotice, type CriticalResultEventName } from '@vitalis/live';
 import type { Redis } from '@vitalis/redis';
@@ -114,7 +114,7 @@ async function requireCell<R extends 'ServiceRequest' | 'DiagnosticReport' | 'Cr
 // ---- problems ----
 
 export const unprocessable = (detail: string, errors: { path: string; message: string }[] = []) =>
-  new HttpProblem(422, 'unprocessable', 'Unprocessable Content', detail, errors.length ? { errors } : {});
+  problemOf('unprocessable', detail, errors.length ? { errors } : {});
 
 /** A refused decision as a problem: an illegal transition is a 409 naming the current state. */
 function decisionProblem(what: string, id: string, e: DecideError): HttpProblem {

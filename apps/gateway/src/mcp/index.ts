@@ -10,7 +10,7 @@ import fp from 'fastify-plugin';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import type { AuthInfo } from '@modelcontextprotocol/sdk/server/auth/types.js';
 import { ErrorCode, isInitializeRequest } from '@modelcontextprotocol/sdk/types.js';
-import { HttpProblem, serviceUnavailable, tooManyRequests } from '@vitalis/http';
+import { problemOf, serviceUnavailable, tooManyRequests } from '@vitalis/http';
 import type { GatewayDeps } from '../deps';
 import type { LiveSource } from '../vitals/live-sources';
 import { bearerToken } from '../auth/bearer';
@@ -74,7 +74,7 @@ export function mcpRoutes(deps: GatewayDeps, hub: LiveSource) {
       // DNS-rebinding protection (MCP transport spec): a browser page of a foreign origin is refused.
       const origin = req.headers.origin;
       if (origin !== undefined && !origins.has(origin))
-        throw new HttpProblem(403, 'forbidden', 'Forbidden', `Origin ${origin.slice(0, 100)} may not call the MCP endpoint.`);
+        throw problemOf('forbidden', `Origin ${origin.slice(0, 100)} may not call the MCP endpoint.`);
 
       const body = req.method === 'POST' ? req.body : undefined;
       const sessionId = req.headers[SESSION_HEADER];
@@ -175,13 +175,11 @@ export function mcpRoutes(deps: GatewayDeps, hub: LiveSource) {
           description: 'JSON-RPC response or an SSE stream',
           content: {
             'application/json': {
-              schema: z
-                .unknown()
-                .meta({
-                  id: 'JsonRpcResponse',
-                  description:
-                    'JSON-RPC 2.0 response (or batch): the MCP specification defines the results (https://modelcontextprotocol.io/specification)',
-                }),
+              schema: z.unknown().meta({
+                id: 'JsonRpcResponse',
+                description:
+                  'JSON-RPC 2.0 response (or batch): the MCP specification defines the results (https://modelcontextprotocol.io/specification)',
+              }),
             },
             'text/event-stream': { schema: z.string().describe('SSE stream of JSON-RPC messages') },
           },
@@ -206,19 +204,17 @@ export function mcpRoutes(deps: GatewayDeps, hub: LiveSource) {
           ...common,
           summary: 'MCP: send JSON-RPC messages (initialize, tools/list, tools/call, resources/read, resources/subscribe...)',
           description: description('POST to the'),
-          body: z
-            .unknown()
-            .meta({
-              id: 'JsonRpcMessage',
-              description:
-                'A JSON-RPC 2.0 message (or batch): the MCP specification defines the messages (https://modelcontextprotocol.io/specification)',
-              example: {
-                jsonrpc: '2.0',
-                id: 1,
-                method: 'initialize',
-                params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'example-agent', version: '1.0.0' } },
-              },
-            }),
+          body: z.unknown().meta({
+            id: 'JsonRpcMessage',
+            description:
+              'A JSON-RPC 2.0 message (or batch): the MCP specification defines the messages (https://modelcontextprotocol.io/specification)',
+            example: {
+              jsonrpc: '2.0',
+              id: 1,
+              method: 'initialize',
+              params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'example-agent', version: '1.0.0' } },
+            },
+          }),
           headers: z.looseObject({ [SESSION_HEADER]: sessionHeader.optional() }),
           response: { ...common.response, 202: z.null().describe('Accepted (notifications and responses only)') },
           // read by the OpenAPI document (adds the 429 problem response): anonymous initialize is rate-limited

@@ -12,7 +12,7 @@
 import { randomUUID } from 'node:crypto';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
-import { HttpProblem } from '@vitalis/http';
+import { problemOf } from '@vitalis/http';
 import type { GatewayDeps } from '../deps';
 import type { LiveSource } from '../vitals/live-sources';
 import type { Principal } from '../access/principal';
@@ -142,10 +142,8 @@ export class SessionRegistry {
 
   #new(id: string): McpSession {
     if (this.#sessions.size >= this.deps.config.MCP_MAX_SESSIONS) {
-      throw new HttpProblem(
-        503,
+      throw problemOf(
         'unavailable',
-        'Service Unavailable',
         'Too many MCP sessions are open on this server; retry shortly.',
         { retry_after: 30 },
         { 'retry-after': '30' },

@@ -12,7 +12,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Pool, PoolClient } from '@vitalis/db';
 import { handleCommand, readStream, type StoredEvent, type VersionConflict } from '@vitalis/eventstore';
-import { conflict, HttpProblem, notFound, preconditionFailed } from '@vitalis/http';
+import { conflict, HttpProblem, notFound, preconditionFailed, problemOf } from '@vitalis/http';
 import { news2FromLatestVitals, type News2Result } from '@vitalis/clinical';
 import { allergyEntrySchema, issuesAt, NUMERIC_VITALS, type AllergyEntryInput } from '@vitalis/schemas';
 import {
@@ -378,10 +378,8 @@ export interface AllergyFields {
 
 /** Input that is not clinically plausible: 422, every field named (`errors[]`), the detail saying what to send. */
 export const implausibleInput = (what: string, errors: { path: string; message: string }[]) =>
-  new HttpProblem(
-    422,
+  problemOf(
     'implausible-clinical-input',
-    'Unprocessable Content',
     `The ${what} is not plausible clinical input: ${errors.map((e) => `${e.path}: ${e.message}`).join('; ')}.`,
     { errors },
   );

@@ -10,7 +10,7 @@
  */
 import type { Pool } from '@vitalis/db';
 import { handleCommand, readStream, type VersionConflict } from '@vitalis/eventstore';
-import { conflict, HttpProblem, notFound, preconditionFailed } from '@vitalis/http';
+import { conflict, type HttpProblem, notFound, preconditionFailed, problemOf } from '@vitalis/http';
 import type { EsiLevel } from '@vitalis/clinical';
 import { foldTriage, TRIAGE_DECIDER, triageStream, type TriageCommand, type TriageDecideError, type TriageState } from '@vitalis/records';
 import { activeAlerts } from '@vitalis/live';
@@ -39,8 +39,7 @@ export async function admitPatient(
   a: { patientId: string; esi: EsiLevel; complaint: string },
 ): Promise<TriageState> {
   await requireAccess(pool, caller, 'Triage', 'write', [a.patientId], { auditAction: 'triage.admit' });
-  if (!(await loadPatient(pool, a.patientId)))
-    throw new HttpProblem(422, 'unknown-patient', 'Unknown Patient', `Patient ${a.patientId} does not exist.`);
+  if (!(await loadPatient(pool, a.patientId))) throw problemOf('unknown-patient', `Patient ${a.patientId} does not exist.`);
   const outcome = await handleCommand(
     pool,
     TRIAGE_DECIDER,

@@ -16,7 +16,7 @@ import { z } from 'zod';
 import type { FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import type { Producer } from 'kafkajs';
-import { FHIR_JSON, fhirReply, HttpProblem, nextPageUrl, serviceUnavailable } from '@vitalis/http';
+import { FHIR_JSON, fhirReply, HttpProblem, nextPageUrl, problemOf } from '@vitalis/http';
 import { createVitalsProducer, sendTraced, TOPICS } from '@vitalis/kafka';
 import { TRACING_OFF } from '@vitalis/tracing';
 import { requestTraceContext } from '../tracing';
@@ -268,10 +268,8 @@ export function vitalsRoutes(deps: GatewayDeps, options: VitalsRouteOptions = {}
         });
         if (errors.length > 0) {
           const bad = new Set(errors.map((e) => ('index' in e ? `o${e.index}` : `f${e.frame}`))).size;
-          throw new HttpProblem(
-            422,
+          throw problemOf(
             'invalid-observations',
-            'Invalid Observations',
             `${bad} of ${observations.length + frameBodies.length} observations and frames are invalid; the batch was refused and nothing was published.`,
             { errors: errors.slice(0, 1_000) },
           );
@@ -303,10 +301,12 @@ export function vitalsRoutes(deps: GatewayDeps, options: VitalsRouteOptions = {}
           req.log.error({ err }, 'publishing vitals to Kafka failed');
           // the row written above said the batch was handed over; this one says it was not published (the answer is a 503 either way)
           await recordVitalsWriteFailed(pool, caller, valid.length, 'kafka unavailable', 'rest').catch(() => undefined);
-          const problem = serviceUnavailable(
+          throw problemOf(
+            'unavailable',
             'Vitals could not be published (Kafka unavailable); nothing was accepted. Retry the same batch.',
+            { retry_after: 5 },
+            { 'retry-after': '5' },
           );
-          throw new HttpProblem(problem.status, problem.kind, problem.title, problem.detail, { retry_after: 5 }, { 'retry-after': '5' });
         }
         return reply.code(202).send({ accepted: valid.length, topic });
       },
@@ -331,13 +331,7 @@ export function vitalsRoutes(deps: GatewayDeps, options: VitalsRouteOptions = {}
         const { from, to } = range;
         const aggs = aggregatesOf(q.bucket, q.agg, 'querystring.');
         const fhir = wantsFhir(req);
-        if (fhir && q.bucket)
-          throw new HttpProblem(
-            406,
-            'not-acceptable',
-            'Not Acceptable',
-            'FHIR output is available for raw observations only (omit bucket).',
-          );
+        if (fhir && q.bucket) throw problemOf('not-acceptable', 'FHIR output is available for raw observations only (omit bucket).');
 
         const page = await readHistory(
           pool,
