@@ -10,7 +10,7 @@ import type { WebSocket } from 'ws';
 import { z } from 'zod';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { HttpProblem } from '@vitalis/http';
+import { HttpProblem, problemOf } from '@vitalis/http';
 import type { GatewayDeps } from '../deps';
 import type { Principal } from '../access/principal';
 import { liveStreamDeps, startVitalsStream, type StreamStart } from '../vitals/service';
@@ -47,12 +47,7 @@ const clientMessage = (maxPatients: number) =>
 export function requireWebSocketUpgrade(req: FastifyRequest, reply: FastifyReply): void {
   if (req.headers.upgrade?.toLowerCase() === 'websocket') return;
   reply.header('upgrade', 'websocket');
-  throw new HttpProblem(
-    426,
-    'upgrade-required',
-    'Upgrade Required',
-    'This endpoint speaks WebSocket only: send the GET with Upgrade: websocket.',
-  );
+  throw problemOf('upgrade-required', 'This endpoint speaks WebSocket only: send the GET with Upgrade: websocket.');
 }
 
 export function wsRoutes(deps: GatewayDeps, hub: LiveSource): FastifyPluginAsyncZod {
