@@ -5,9 +5,10 @@
  * the read model (rm_alarms.due_at, rebuilt from the log), so no timer holds it and a restart of
  * any process loses nothing. Each run scans the alarms still unacknowledged (raised, or latched
  * after their condition ended), not escalated, due; folds the patient's alert stream and asks the
- * alarm decider to escalate (it refuses one acknowledged, resolved or escalated meanwhile);
- * appends VitalsAlertEscalated at the folded version (a concurrent acknowledgement wins: the
- * append conflicts and the next run sees it acknowledged); and publishes it live after the commit.
+ * alarm decider to escalate (it refuses one acknowledged, resolved or escalated meanwhile) through
+ * the command handler (@vitalis/eventstore handleCommand, ADR 0024), which appends
+ * VitalsAlertEscalated at the folded version (a concurrent acknowledgement wins: the append
+ * conflicts and the next run sees it acknowledged); and publishes it live after the commit.
  *
  * One escalator at a time across projector instances: a session advisory lock, tried (a second
  * instance skips its run rather than waiting); the run reads and appends on that one connection. A crash after the append and before the publish
@@ -15,9 +16,9 @@
  */
 import type { AlarmPriority, AlarmSettings } from '@vitalis/clinical';
 import type { Pool } from '@vitalis/db';
-import { append, ConcurrencyError, readStream } from '@vitalis/eventstore';
+import { ConcurrencyError, handleCommand, inTransaction } from '@vitalis/eventstore';
 import { alertStream, publishAlarmNotice } from '@vitalis/live';
-import { decideAlarm, foldAlarms } from '@vitalis/records';
+import { PATIENT_ALARMS_DECIDER } from '@vitalis/records';
 import type { Redis } from '@vitalis/redis';
 import { withTriedLock } from './tried-lock';
 
@@ -53,26 +54,22 @@ export async function escalateDueAlarms(
     );
     const escalated: string[] = [];
     for (const { alarm_id: id, patient_id: patient } of rows) {
-      const stream = alertStream(patient);
-      const folded = foldAlarms(await readStream(session, stream));
-      const alarm = folded.alarms.get(id);
-      const decision = decideAlarm({ type: 'escalate', to: settings.escalateTo, now: now.toISOString() }, alarm);
-      if (!decision.ok) continue; // acknowledged, resolved or escalated since the projection saw it
+      const escalate = { type: 'escalate' as const, alarmId: id, to: settings.escalateTo, now: now.toISOString() };
+      let outcome;
       try {
-        await append(
-          session,
-          stream,
-          folded.version,
-          decision.events.map((e) => ({ type: e.type, data: e.data as unknown as Record<string, unknown> })),
-          { actor: 'vitalis-projector', scope: 'system' },
-        );
+        // on the lock's session, outside a transaction as before: one attempt, a conflict thrown
+        outcome = await handleCommand(inTransaction(session), PATIENT_ALARMS_DECIDER, alertStream(patient), escalate, {
+          metadata: { actor: 'vitalis-projector', scope: 'system' },
+        });
       } catch (err) {
         if (err instanceof ConcurrencyError) continue; // the stream moved (an acknowledgement, a clear): the next run decides again
         throw err;
       }
-      for (const e of decision.events)
+      if (!outcome.ok) continue; // acknowledged, resolved or escalated since the projection saw it
+      for (const e of outcome.decided)
         await publishAlarmNotice(redis, patient, 'VitalsAlertEscalated', e.data as unknown as Record<string, unknown>);
-      options.onEscalated?.(alarm!.priority);
+      const alarm = outcome.before.alarms.get(id);
+      if (alarm) options.onEscalated?.(alarm.priority);
       escalated.push(id);
     }
     return escalated;

@@ -27,7 +27,8 @@
  * would otherwise look silent for ever, and a backlog the ingest catches up on after a stall is
  * data arriving, not a disconnect. The message and the id use the device's own reading time.
  *
- * Appends go at the folded stream version (the decision, "no open device-disconnected alarm" or
+ * Raises and clears are commands on the patient's alert stream (DISCONNECT_DECIDER, through the
+ * command handler, @vitalis/eventstore handleCommand, ADR 0024). Appends go at the folded stream version (the decision, "no open device-disconnected alarm" or
  * "this device's alarm is open", is exact on the state it is appended after; a concurrent append to
  * the patient's stream, e.g. the ingest raising a physiological alarm, conflicts and the next run
  * decides again), with the deterministic event id besides (DuplicateEventError: already there).
@@ -36,10 +37,17 @@
  * (publishAlarmNotice) after its commit.
  */
 import { alarmSettings, escalationDueAt, type AlarmSettings } from '@vitalis/clinical';
-import type { Pool, PoolClient, Queryable } from '@vitalis/db';
-import { append, ConcurrencyError, DuplicateEventError, readStream } from '@vitalis/eventstore';
+import type { Pool, PoolClient } from '@vitalis/db';
+import { ConcurrencyError, DuplicateEventError, handleCommand, inTransaction, type Decider, type Decision } from '@vitalis/eventstore';
 import { alertEventId, alertStream, publishAlarmNotice, type AlertData } from '@vitalis/live';
-import { ALARM_EVENTS, foldAlarms, type AlarmClearedData, type AlarmRaisedData } from '@vitalis/records';
+import {
+  ALARM_EVENTS,
+  PATIENT_ALARMS_DECIDER,
+  type AlarmClearedData,
+  type AlarmEvent,
+  type AlarmRaisedData,
+  type PatientAlarms,
+} from '@vitalis/records';
 import type { Redis } from '@vitalis/redis';
 import { withTriedLock } from './tried-lock';
 
@@ -276,46 +284,64 @@ export function createDeviceWatchdog(
   };
 }
 
-/** Appends at the folded version with a deterministic id; false when the stream moved or it is already there. */
-async function appendDecided(
-  db: Queryable,
-  stream: string,
-  version: number,
-  event: { eventId: string; type: string; data: Record<string, unknown> },
-): Promise<boolean> {
-  try {
-    await append(db, stream, version, [event], { actor: 'vitalis-projector', scope: 'system' });
-    return true;
-  } catch (err) {
-    if (err instanceof ConcurrencyError || err instanceof DuplicateEventError) return false; // the next run decides again
-    throw err;
+/** The watchdog's commands on a patient's alert stream: raise a silent device's alarm; clear it when that device's readings are back. */
+export type DisconnectCommand =
+  { type: 'raise'; raise: AlarmRaisedData } | { type: 'clear'; patientId: string; reading: Pick<DeviceSeen, 'deviceId' | 'lastAt'> };
+
+/** Why the stream refuses it: a device-disconnected alarm is open already, or the open one is not this device's or not silent before this reading. */
+export type DisconnectRefusal = { kind: 'already-open' } | { kind: 'not-open' };
+
+/** A raise or a clear with the event id derived from it (alertEventId), so a second watchdog or a retry cannot append it twice. */
+type DisconnectEvent = AlarmEvent & { eventId: string };
+
+/** Decides a raise or a clear on the patient's alarms as folded from the stream (not on the read model's hint). */
+export function decideDisconnect(command: DisconnectCommand, state: PatientAlarms): Decision<DisconnectEvent, DisconnectRefusal> {
+  if (command.type === 'raise') {
+    if (state.open.has(DISCONNECT_RULE)) return { ok: false, error: { kind: 'already-open' } }; // the read model had not seen it yet
+    // the alarm's id is its raise's event id
+    return { ok: true, events: [{ eventId: command.raise.alert_id, type: ALARM_EVENTS.raised, data: command.raise }] };
   }
-}
-
-async function raiseDisconnect(db: Queryable, redis: Redis, settings: AlarmSettings, d: DeviceSeen, now: Date): Promise<boolean> {
-  const stream = alertStream(d.patientId);
-  const folded = foldAlarms(await readStream(db, stream));
-  if (folded.open.has(DISCONNECT_RULE)) return false; // the read model had not seen it yet
-  const data = disconnectRaise(settings, d, now);
-  const event = { eventId: data.alert_id, type: ALARM_EVENTS.raised, data: data as unknown as Record<string, unknown> }; // the alarm's id is its raise's event id
-  if (!(await appendDecided(db, stream, folded.version, event))) return false;
-  await publishAlarmNotice(redis, d.patientId, ALARM_EVENTS.raised, event.data);
-  return true;
-}
-
-async function clearDisconnect(db: Queryable, redis: Redis, hint: OpenDisconnect, reading: DeviceSeen): Promise<boolean> {
-  const stream = alertStream(hint.patientId);
-  const folded = foldAlarms(await readStream(db, stream));
-  const openId = folded.open.get(DISCONNECT_RULE);
-  const alarm = openId === undefined ? undefined : folded.alarms.get(openId);
-  // decided on the stream, not the hint: the open alarm must be this device's, silent since before this reading
-  if (!alarm || alarm.deviceId !== reading.deviceId || Date.parse(alarm.conditionSince) >= reading.lastAt.getTime()) return false;
+  const openId = state.open.get(DISCONNECT_RULE);
+  const alarm = openId === undefined ? undefined : state.alarms.get(openId);
+  const { reading } = command;
+  // the open alarm must be this device's, silent since before this reading
+  if (!alarm || alarm.deviceId !== reading.deviceId || Date.parse(alarm.conditionSince) >= reading.lastAt.getTime())
+    return { ok: false, error: { kind: 'not-open' } };
   const data = disconnectClear(
-    { alarmId: alarm.id, patientId: hint.patientId, deviceId: alarm.deviceId, since: new Date(alarm.conditionSince) },
+    { alarmId: alarm.id, patientId: command.patientId, deviceId: alarm.deviceId, since: new Date(alarm.conditionSince) },
     reading,
   );
-  const event = { eventId: clearEventId(data), type: ALARM_EVENTS.cleared, data: data as unknown as Record<string, unknown> };
-  if (!(await appendDecided(db, stream, folded.version, event))) return false;
-  await publishAlarmNotice(redis, hint.patientId, ALARM_EVENTS.cleared, event.data);
+  return { ok: true, events: [{ eventId: clearEventId(data), type: ALARM_EVENTS.cleared, data }] };
+}
+
+/** The watchdog's decider for the command handler: the alarm fold, and decideDisconnect. */
+export const DISCONNECT_DECIDER: Decider<PatientAlarms, DisconnectCommand, DisconnectEvent, DisconnectRefusal> = {
+  initialState: PATIENT_ALARMS_DECIDER.initialState,
+  evolve: PATIENT_ALARMS_DECIDER.evolve,
+  decide: decideDisconnect,
+};
+
+/**
+ * Handles a raise or a clear on the lock's session and publishes it live after it is stored; false
+ * when refused, when the stream moved or when the event is already there (the next run decides again).
+ */
+async function commandDisconnect(session: PoolClient, redis: Redis, patientId: string, command: DisconnectCommand): Promise<boolean> {
+  let outcome;
+  try {
+    outcome = await handleCommand(inTransaction(session), DISCONNECT_DECIDER, alertStream(patientId), command, {
+      metadata: { actor: 'vitalis-projector', scope: 'system' },
+    });
+  } catch (err) {
+    if (err instanceof ConcurrencyError || err instanceof DuplicateEventError) return false;
+    throw err;
+  }
+  if (!outcome.ok) return false;
+  for (const e of outcome.decided) await publishAlarmNotice(redis, patientId, e.type, e.data as unknown as Record<string, unknown>);
   return true;
 }
+
+const raiseDisconnect = (session: PoolClient, redis: Redis, settings: AlarmSettings, d: DeviceSeen, now: Date): Promise<boolean> =>
+  commandDisconnect(session, redis, d.patientId, { type: 'raise', raise: disconnectRaise(settings, d, now) });
+
+const clearDisconnect = (session: PoolClient, redis: Redis, hint: OpenDisconnect, reading: DeviceSeen): Promise<boolean> =>
+  commandDisconnect(session, redis, hint.patientId, { type: 'clear', patientId: hint.patientId, reading });

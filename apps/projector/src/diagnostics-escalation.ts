@@ -3,19 +3,20 @@
  * CriticalResultRaised event (raised + DIAGNOSTICS_ESCALATION_SECONDS, set by the gateway) and in
  * its read model (rm_diagnostic_reports.critical_due_at, rebuilt from the log), so it survives a
  * restart of any process: no timer holds it. Each run scans the open critical results that are
- * due, asks the report decider to escalate (it refuses one acknowledged or escalated meanwhile),
- * appends CriticalResultEscalated at the folded version (a concurrent acknowledgement wins: the
- * append conflicts and the next run sees it acknowledged), and publishes it live after the commit.
+ * due, asks the report decider to escalate (it refuses one acknowledged or escalated meanwhile)
+ * through the command handler (@vitalis/eventstore handleCommand, ADR 0024), which appends
+ * CriticalResultEscalated at the folded version (a concurrent acknowledgement wins: the append
+ * conflicts, once, and the next run sees it acknowledged), and publishes it live after the commit.
  *
  * One escalator at a time across projector instances: a session advisory lock, tried (a second
  * instance skips its run rather than waiting). A crash after the append and before the publish
  * loses the live notice only; the escalation is in the log and on the board.
  */
 import type { Pool } from '@vitalis/db';
-import { append, ConcurrencyError, readStream } from '@vitalis/eventstore';
+import { handleCommand } from '@vitalis/eventstore';
 import { publishCriticalNotice } from '@vitalis/live';
 import type { Redis } from '@vitalis/redis';
-import { decideDiagnosticReport, diagnosticReportStream, foldDiagnosticReport } from '@vitalis/records';
+import { DIAGNOSTIC_REPORT_DECIDER, diagnosticReportStream } from '@vitalis/records';
 import { withTriedLock } from './tried-lock';
 
 const LOCK = 'vitalis-diagnostics-escalator';
@@ -38,17 +39,18 @@ export async function escalateDueCriticalResults(
     );
     const escalated: string[] = [];
     for (const { report_id: id } of rows) {
-      const report = foldDiagnosticReport(await readStream(pool, diagnosticReportStream(id)));
-      if (!report) continue;
-      const decision = decideDiagnosticReport({ type: 'escalate', now: now.toISOString() }, report);
-      if (!decision.ok) continue; // acknowledged or escalated since the projection saw it
-      try {
-        await append(pool, diagnosticReportStream(id), report.version, decision.events, { actor: 'vitalis-projector', scope: 'system' });
-      } catch (err) {
-        if (err instanceof ConcurrencyError) continue; // changed meanwhile (an acknowledgement): the next run decides again
-        throw err;
-      }
-      for (const e of decision.events) await publishCriticalNotice(redis, report.patientId, 'CriticalResultEscalated', e.data);
+      const outcome = await handleCommand(
+        pool,
+        DIAGNOSTIC_REPORT_DECIDER,
+        diagnosticReportStream(id),
+        { type: 'escalate', now: now.toISOString() },
+        {
+          metadata: { actor: 'vitalis-projector', scope: 'system' },
+        },
+      );
+      // absent, acknowledged or escalated since the projection saw it, or changed meanwhile (an acknowledgement): the next run decides again
+      if (!outcome.ok || !outcome.before) continue;
+      for (const e of outcome.decided) await publishCriticalNotice(redis, outcome.before.patientId, 'CriticalResultEscalated', e.data);
       escalated.push(id);
     }
     return escalated;

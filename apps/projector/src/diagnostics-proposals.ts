@@ -3,18 +3,35 @@
  * ServiceRequests (intent `proposal`) that a doctor activates (POST …/orders/{id}/activate) or
  * revokes (…/cancel). A process manager, not a read model: it follows the event store like a
  * projection (its own checkpoint, one batch per transaction, gap-safe) and appends
- * ServiceRequestCreated through the order decider. Never rebuilt; a fresh checkpoint starts at the
+ * ServiceRequestCreated through the command handler (@vitalis/eventstore handleCommand, ADR 0024)
+ * with the order decider, in the batch's transaction. Never rebuilt; a fresh checkpoint starts at the
  * head of the log, so turning it on does not propose tests for every alert in history.
  *
  * Idempotent: the order id is derived from the alert event's id and the test code, and an order
- * stream that exists already is skipped, so a batch applied again after a crash proposes nothing twice.
+ * stream that exists already is skipped (the create is expected at version 0: the handler refuses
+ * it at any other), so a batch applied again after a crash proposes nothing twice.
  */
 import { createHash } from 'node:crypto';
 import type { Pool } from '@vitalis/db';
-import { append, headPosition, readStream, STREAM_CATEGORIES, streamCategory, type StoredEvent } from '@vitalis/eventstore';
+import {
+  handleCommand,
+  headPosition,
+  inTransaction,
+  readStream,
+  STREAM_CATEGORIES,
+  streamCategory,
+  type StoredEvent,
+} from '@vitalis/eventstore';
 import { DIAGNOSTIC_CODE, ORDERABLE_TESTS, type OrderableCode } from '@vitalis/clinical';
 import { ALERT_EVENT_TYPES, asAlertEvent } from '@vitalis/live';
-import { decideServiceRequest, foldPatient, patientStream, serviceRequestStream, type ServiceRequestPriority } from '@vitalis/records';
+import {
+  foldPatient,
+  patientStream,
+  SERVICE_REQUEST_DECIDER,
+  serviceRequestStream,
+  type ServiceRequestCommand,
+  type ServiceRequestPriority,
+} from '@vitalis/records';
 import type { Projection } from './projections/definitions';
 import { catchUp } from './projections/runner';
 
@@ -49,31 +66,26 @@ const alertProposer: Projection = {
       if (!foldPatient(await readStream(client, patientStream(patientId)))) continue; // no such record: nobody to order for
       for (const p of proposals) {
         const id = proposalId(e.eventId, p.code);
-        if ((await readStream(client, serviceRequestStream(id))).length > 0) continue; // proposed already (a batch applied again)
         const test = ORDERABLE_TESTS[p.code];
-        const decision = decideServiceRequest(
-          {
-            type: 'create',
-            status: 'draft',
-            details: {
-              id,
-              patientId,
-              intent: 'proposal',
-              priority: p.priority,
-              code: test.code,
-              reason: `Alert ${alert.data.rule}: ${alert.data.message}`,
-              requester: proposalRequester(alert.data.rule),
-              performer: test.performer,
-              note: null,
-            },
+        const create: ServiceRequestCommand = {
+          type: 'create',
+          status: 'draft',
+          details: {
+            id,
+            patientId,
+            intent: 'proposal',
+            priority: p.priority,
+            code: test.code,
+            reason: `Alert ${alert.data.rule}: ${alert.data.message}`,
+            requester: proposalRequester(alert.data.rule),
+            performer: test.performer,
+            note: null,
           },
-          null,
-        );
-        if (!decision.ok) continue;
-        await append(client, serviceRequestStream(id), 0, decision.events, {
-          actor: 'vitalis-projector',
-          causationId: e.eventId,
-          scope: 'system',
+        };
+        // expected at version 0: an order stream that exists already (a batch applied again) is refused, and skipped
+        await handleCommand(inTransaction(client), SERVICE_REQUEST_DECIDER, serviceRequestStream(id), create, {
+          metadata: { actor: 'vitalis-projector', causationId: e.eventId, scope: 'system' },
+          expectedVersion: 0,
         });
       }
     }

@@ -17,10 +17,11 @@ import { append, ConcurrencyError, readStream, type EventMetadata, type NewEvent
 /** What a decider answers: the events a command produces, or why it is refused. */
 export type Decision<Event, Refusal> = { ok: true; events: Event[] } | { ok: false; error: Refusal };
 
-/** An event as a decider produces it (typed data; the store keeps it as JSON). */
+/** An event as a decider produces it (typed data; the store keeps it as JSON), with its id when the decider derives one (a retry then cannot append it twice). */
 export interface DecidedEvent {
   type: string;
   data: object;
+  eventId?: string;
 }
 
 /** A domain's decider: its initial state, a pure evolve (it must not change the state it is given) and a pure decide. */
@@ -102,7 +103,7 @@ export async function loadStream<State>(
   return { state: events.reduce(fold.evolve, fold.initialState()), version: events[events.length - 1]?.streamVersion ?? 0 };
 }
 
-const toNewEvent = (e: DecidedEvent): NewEvent => ({ type: e.type, data: e.data as Record<string, unknown> });
+const toNewEvent = (e: DecidedEvent): NewEvent => ({ eventId: e.eventId, type: e.type, data: e.data as Record<string, unknown> });
 
 /**
  * Handles one command on one stream: load, decide, settle, then, in one transaction, the writes
