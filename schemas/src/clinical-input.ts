@@ -85,7 +85,12 @@ const P = [
 export function verhoeffValid(digits: string): boolean {
   let c = 0;
   const n = digits.length;
-  for (let i = 0; i < n; i++) c = D[c]![P[i % 8]![Number(digits[n - 1 - i])]!]!;
+  for (let i = 0; i < n; i++) {
+    const p = P[i % 8]?.[Number(digits[n - 1 - i])];
+    const next = p === undefined ? undefined : D[c]?.[p];
+    if (next === undefined) return false; // not a digit: no check digit to end in
+    c = next;
+  }
   return c === 0;
 }
 

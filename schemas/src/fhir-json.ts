@@ -26,9 +26,10 @@ const SLOT_OF: Record<string, Slot> = {
   '0.123456789': 'value',
 };
 
+/** The JSON before the first slot, then each slot with the JSON that follows it. */
 interface Template {
-  parts: string[];
-  slots: Slot[];
+  head: string;
+  fills: Array<{ slot: Slot; then: string }>;
 }
 
 const templates = new Map<string, Template | null>();
@@ -48,17 +49,16 @@ function templateOf(code: string, unit: string): Template | null {
       unit,
     } as VitalsObservation),
   );
-  const parts: string[] = [];
-  const slots: Slot[] = [];
-  let last = 0;
-  for (const m of json.matchAll(SLOT)) {
-    parts.push(json.slice(last, m.index));
-    slots.push(SLOT_OF[m[0]]!);
-    last = m.index + m[0].length;
-  }
-  parts.push(json.slice(last));
+  const pieces = json.split(SLOT); // the literal JSON around the slots: one more than the slots
+  const head = pieces.shift() ?? json;
+  const fills = [...json.matchAll(SLOT)].map((m, i) => {
+    const slot = SLOT_OF[m[0]];
+    if (!slot) throw new Error(`fhir-json: ${m[0]} is not a slot`); // unreachable: SLOT matches the keys of SLOT_OF only
+    return { slot, then: pieces[i] ?? '' }; // split gives one piece after each match
+  });
+  const slots = fills.map((f) => f.slot);
   // the id (device.seq) must be there: a template is only for ids the mapping keeps
-  t = slots.includes('value') && slots.includes('at') ? { parts, slots } : null;
+  t = slots.includes('value') && slots.includes('at') ? { head, fills } : null;
   templates.set(key, t);
   return t;
 }
@@ -82,10 +82,8 @@ export function numericObservationJson(
   if (observationId(device, seq) === undefined) return undefined; // id over 64 characters: left out by the mapping
   const t = templateOf(code, unit);
   if (!t) return undefined;
-  const { parts, slots } = t;
-  let line = parts[0]!;
-  for (let i = 0; i < slots.length; i++) {
-    const slot = slots[i]!;
+  let line = t.head;
+  for (const { slot, then } of t.fills) {
     line +=
       (slot === 'device'
         ? inner(device)
@@ -95,7 +93,7 @@ export function numericObservationJson(
             ? inner(patient)
             : slot === 'at'
               ? inner(at)
-              : JSON.stringify(value)) + parts[i + 1]!;
+              : JSON.stringify(value)) + then;
   }
   return line;
 }

@@ -186,8 +186,8 @@ export function bundleSchema<T extends z.ZodType>(resource: T) {
  */
 export function entryUuid(resourceType: string, id: string): string {
   const h = createHash('sha1').update(`vitalis:${resourceType}/${id}`).digest();
-  h[6] = (h[6]! & 0x0f) | 0x50;
-  h[8] = (h[8]! & 0x3f) | 0x80;
+  h.writeUInt8((h.readUInt8(6) & 0x0f) | 0x50, 6);
+  h.writeUInt8((h.readUInt8(8) & 0x3f) | 0x80, 8);
   const x = h.subarray(0, 16).toString('hex');
   return `urn:uuid:${x.slice(0, 8)}-${x.slice(8, 12)}-${x.slice(12, 16)}-${x.slice(16, 20)}-${x.slice(20, 32)}`;
 }

@@ -50,7 +50,8 @@ function nearestDecimals(v: number, p: number): number[] {
   let kept = BigInt(digits.slice(0, p));
   const rest = digits.slice(p);
   const beyondHalf = /[1-9]/.test(rest.slice(1));
-  if (rest[0]! > '5' || (rest[0] === '5' && (beyondHalf || kept % 2n === 1n))) kept += 1n;
+  const next = rest.charAt(0); // the first digit dropped
+  if (next > '5' || (next === '5' && (beyondHalf || kept % 2n === 1n))) kept += 1n;
   const scale = Number(exponent) - (p - 1);
   return [kept, kept + 1n, kept - 1n].map((k) => Number(`${sign}${k}e${scale}`));
 }

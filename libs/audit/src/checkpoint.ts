@@ -163,7 +163,7 @@ export async function verifyAuditTrail(
 ): Promise<AuditTrailVerification> {
   // Files first: every checkpoint then names a head at or before the snapshot the walk reads.
   const files = await readCheckpoints(o.dir, [o.key, ...(o.previousKeys ?? [])]);
-  const valid = files.filter((f) => f.checkpoint && !f.invalid).map((f) => ({ ...f.checkpoint!, file: f.file }));
+  const valid = files.flatMap((f) => (f.checkpoint && !f.invalid ? [{ ...f.checkpoint, file: f.file }] : []));
   const chain = await verifyChain(pool, { checkpoints: valid, ...(o.batchSize ? { batchSize: o.batchSize } : {}) });
   const invalid: ChainProblem[] = files
     .filter((f) => f.invalid)

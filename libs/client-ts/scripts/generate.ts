@@ -12,7 +12,9 @@ const root = fileURLToPath(new URL('../../../', import.meta.url));
 const out = fileURLToPath(new URL('../src/generated/openapi.ts', import.meta.url));
 const args = process.argv.slice(2);
 const fromIndex = args.indexOf('--from');
-const source = fromIndex >= 0 ? args[fromIndex + 1]! : `${root}schemas/openapi.json`;
+const from = fromIndex >= 0 ? args[fromIndex + 1] : `${root}schemas/openapi.json`;
+if (from === undefined) throw new Error('--from needs a path or an http(s) URL of the OpenAPI document');
+const source = from;
 
 const text = /^https?:\/\//.test(source) ? await (await fetch(source)).text() : await readFile(source, 'utf8');
 const generated = await generateTypes(JSON.parse(text));

@@ -68,9 +68,15 @@ export function useResource<T>(key: string | null, load: (client: VitalisClient)
   };
 }
 
+/**
+ * The loader of a hook whose key is null: `useResource` never calls it (a null key loads nothing),
+ * so reaching it is a bug in this file, said as such.
+ */
+const neverLoaded = (hook: string) => (): Promise<never> => Promise.reject(new Error(`${hook}: loader called without its input`));
+
 /** The record { view, patient, allergies?, latest_vitals?, news2? } (0.2.0). */
 export function usePatient(id: string | null | undefined): Resource<PatientRecord> {
-  return useResource(id ? `patient:${id}` : null, (c) => c.patients.get(id!));
+  return useResource(id ? `patient:${id}` : null, id ? (c) => c.patients.get(id) : neverLoaded('usePatient'));
 }
 
 export function usePatientSearch(query: Record<string, string | number | undefined>): Resource<Bundle<Patient>> {
@@ -82,11 +88,14 @@ export function useAppointments(query: Record<string, string | number | undefine
 }
 
 export function useLatestVitals(patient: string | null | undefined): Resource<LatestVitals> {
-  return useResource(patient ? `latest:${patient}` : null, (c) => c.vitals.latest(patient!));
+  return useResource(patient ? `latest:${patient}` : null, patient ? (c) => c.vitals.latest(patient) : neverLoaded('useLatestVitals'));
 }
 
 export function useVitalsHistory(query: VitalsHistoryQuery | null): Resource<VitalsHistory> {
-  return useResource(query ? `history:${JSON.stringify(query)}` : null, (c) => c.vitals.history(query!));
+  return useResource(
+    query ? `history:${JSON.stringify(query)}` : null,
+    query ? (c) => c.vitals.history(query) : neverLoaded('useVitalsHistory'),
+  );
 }
 
 /** Booking and cancelling, with pending/error state; pass `onDone` to e.g. reload a list. */

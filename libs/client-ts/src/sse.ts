@@ -28,7 +28,7 @@ export async function* sseMessages(body: ReadableStream<Uint8Array>, onRetry?: (
       const { value, done } = await reader.read();
       if (done) return;
       parser.feed(decoder.decode(value, { stream: true }));
-      while (queue.length > 0) yield queue.shift()!;
+      for (const msg of queue.splice(0)) yield msg;
     }
   } finally {
     // The consumer stopped early (a `closed` event, an abort): release the body.

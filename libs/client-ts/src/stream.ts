@@ -185,7 +185,8 @@ export async function* liveVitals(transport: Transport, opts: LiveVitalsOptions)
       opts.onConnect?.();
       attempt = 0;
       delay = opts.initialDelayMs ?? 250;
-      for await (const msg of sseMessages(res.body!, (ms) => (delay = ms))) {
+      if (!res.body) throw new Error(`the live stream ${url} answered ${res.status} without a body`);
+      for await (const msg of sseMessages(res.body, (ms) => (delay = ms))) {
         const e = toLiveEvent(msg);
         if (e) {
           if (e.id !== undefined) lastEventId = e.id; // a notice (replay-truncated, critical-result) moves nothing: the next event's id does

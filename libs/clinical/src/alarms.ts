@@ -373,7 +373,9 @@ export function limitConditionHolds(c: LimitCondition, value: number): boolean {
   const zero = scale.bands.findIndex(([, s]) => s === 0);
   const factor = 10 ** scale.decimals;
   const charted = Math.round(value * factor) / factor;
-  const lowEdge = zero > 0 ? scale.bands[zero - 1]![0]! : -Infinity;
+  const lowEdge = zero > 0 ? scale.bands[zero - 1]?.[0] : -Infinity;
+  // unreachable: only the last band is open-ended, and a band lies above this one
+  if (lowEdge === undefined || lowEdge === null) throw new RangeError(`the band below ${c.code}'s 0-point band has no upper bound`);
   return c.side === 'low' ? charted <= lowEdge : charted > lowEdge;
 }
 

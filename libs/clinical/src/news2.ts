@@ -187,12 +187,13 @@ export function news2BandScore(scale: News2Scale, value: number): News2Score {
  */
 export function news2ZeroBand(scale: News2Scale): { low: number | null; high: number | null } {
   const i = scale.bands.findIndex(([, score]) => score === 0);
-  if (i < 0) throw new RangeError('scale has no 0-point band');
+  const zeroBand = scale.bands[i];
+  if (!zeroBand) throw new RangeError('scale has no 0-point band');
   const step = 10 ** -scale.decimals;
-  const below = i === 0 ? null : scale.bands[i - 1]![0];
+  const below = scale.bands[i - 1]?.[0] ?? null; // none below the first band
   return {
     low: below === null ? null : Number((below + step).toFixed(scale.decimals)),
-    high: scale.bands[i]![0],
+    high: zeroBand[0],
   };
 }
 
@@ -213,7 +214,9 @@ export const NEWS2_RISK = {
 } as const satisfies { bands: ReadonlyArray<readonly [number | null, News2Risk]>; redScore: News2Score; redRisk: News2Risk };
 
 function riskOf(score: number, anyRed: boolean): News2Risk {
-  const band = NEWS2_RISK.bands.find(([upTo]) => upTo === null || score <= upTo)![1];
+  const found = NEWS2_RISK.bands.find(([upTo]) => upTo === null || score <= upTo);
+  if (!found) throw new RangeError(`no NEWS2 risk band for ${score}`); // unreachable: the last band has no upper bound
+  const band = found[1];
   return band === 'low' && anyRed ? NEWS2_RISK.redRisk : band;
 }
 

@@ -149,8 +149,12 @@ export function ecgChunk(count: number, bpm: number, beatPhase: number, random: 
 /** Counts R peaks (local maxima above 0.6 mV) in a sampled trace. */
 export function countRPeaks(samples: number[]): number {
   let peaks = 0;
-  for (let i = 1; i < samples.length - 1; i++) {
-    if (samples[i]! > 0.6 && samples[i]! >= samples[i - 1]! && samples[i]! > samples[i + 1]!) peaks++;
+  // a window of three sliding over the trace; NaN before the first two samples compares false, so
+  // the first and the last sample are never peaks
+  let [before, x] = [NaN, NaN];
+  for (const after of samples) {
+    if (x > 0.6 && x >= before && x > after) peaks++;
+    [before, x] = [x, after];
   }
   return peaks;
 }

@@ -133,9 +133,10 @@ export async function assertAppDatabase(pool: pg.Pool, check: AppDatabaseCheck):
       `cannot read schema_migrations (${(err as Error).message}): run the migrations first (npm run migrate, with MIGRATION_DATABASE_URL naming the owner)`,
     );
   }
-  if (pending.length > 0) {
+  const [first] = pending;
+  if (first) {
     throw new MigrationError(
-      `${pending.length} migration(s) pending, first ${pending[0]!.version}_${pending[0]!.name}: run the migrations first (npm run migrate, with MIGRATION_DATABASE_URL naming the owner)`,
+      `${pending.length} migration(s) pending, first ${first.version}_${first.name}: run the migrations first (npm run migrate, with MIGRATION_DATABASE_URL naming the owner)`,
     );
   }
   const risks = await appRoleRisks(pool);

@@ -137,9 +137,10 @@ export async function append(
         expected === ANY ? null : expected,
       ],
     );
-    if (rows.length === 0) throw new ConcurrencyError(streamId, expected, await currentVersion(db, streamId));
     const stored = rows.map(toStored).sort((a, b) => a.streamVersion - b.streamVersion);
-    return { version: stored[stored.length - 1]!.streamVersion, events: stored };
+    const last = stored.at(-1);
+    if (!last) throw new ConcurrencyError(streamId, expected, await currentVersion(db, streamId));
+    return { version: last.streamVersion, events: stored };
   } catch (err) {
     const e = err as { code?: string; constraint?: string };
     if (e.code === '23505' && e.constraint === 'events_event_id_key') throw new DuplicateEventError(streamId);
@@ -293,7 +294,8 @@ export async function readStreamsAfterSource(
   after: ReadonlyMap<number, { offset: number; k: number }>,
 ): Promise<StoredEvent[]> {
   if (streamIds.length === 0) return [];
-  const parts = [...after.keys()];
+  const sources = [...after.entries()];
+  const parts = sources.map(([p]) => p);
   const { rows } = await db.query<EventRow>(
     `WITH c(p, o, k) AS (SELECT * FROM unnest($2::int[], $3::bigint[], $4::int[])),
           e AS (SELECT ${COLUMNS}, (metadata->>'${SOURCE.partition}')::int AS src_p, (metadata->>'${SOURCE.offset}')::bigint AS src_o,
@@ -302,7 +304,7 @@ export async function readStreamsAfterSource(
      SELECT ${COLUMNS} FROM e LEFT JOIN c ON c.p = e.src_p
       WHERE e.src_p IS NOT NULL AND e.src_o IS NOT NULL AND e.src_k IS NOT NULL
         AND (c.p IS NULL OR e.src_o > c.o OR (e.src_o = c.o AND e.src_k > c.k))`,
-    [[...new Set(streamIds)], parts, parts.map((p) => after.get(p)!.offset), parts.map((p) => after.get(p)!.k)],
+    [[...new Set(streamIds)], parts, sources.map(([, s]) => s.offset), sources.map(([, s]) => s.k)],
   );
   return rows.map(toStored);
 }
@@ -389,9 +391,10 @@ export function subscribe(
     while (!stopped) {
       try {
         const events = await readAll(pool, position, options.batch ?? 500);
-        if (events.length > 0) {
+        const last = events.at(-1);
+        if (last) {
           await handle(events);
-          position = events[events.length - 1]!.globalPosition;
+          position = last.globalPosition;
           continue;
         }
       } catch (err) {

@@ -95,7 +95,9 @@ export function createExportJob(pool: Pool, req: ExportRequest, maxActive: numbe
       "SELECT count(*)::int AS n FROM export_jobs WHERE client_id = $1 AND status IN ('queued', 'running')",
       [req.clientId],
     );
-    if (active.rows[0]!.n >= maxActive) return { kind: 'limited', active: active.rows[0]!.n };
+    const [count] = active.rows;
+    if (!count) throw new Error('count(*) of active export jobs returned no row');
+    if (count.n >= maxActive) return { kind: 'limited', active: count.n };
     const since = req.since === undefined ? undefined : await snapshotAtOrBefore(client, req.since);
     const until = req.until === undefined ? undefined : await snapshotAtOrBefore(client, req.until);
     const { rows } = await client.query<ExportJob>(
@@ -117,8 +119,10 @@ export function createExportJob(pool: Pool, req: ExportRequest, maxActive: numbe
         until === undefined ? (req.until ?? null) : null,
       ],
     );
-    await client.query('SELECT pg_notify($1, $2)', [EXPORT_CHANNEL, rows[0]!.id]);
-    return { kind: 'created', job: rows[0]! };
+    const [job] = rows;
+    if (!job) throw new Error('INSERT INTO export_jobs ... RETURNING returned no row');
+    await client.query('SELECT pg_notify($1, $2)', [EXPORT_CHANNEL, job.id]);
+    return { kind: 'created', job };
   });
 }
 
@@ -193,7 +197,9 @@ export async function claimExportJob(
   const job = rows[0];
   if (!job) return undefined;
   const parts = await pool.query<{ n: number }>('SELECT count(*)::int AS n FROM export_files WHERE job_id = $1', [job.id]);
-  return { job, parts: parts.rows[0]!.n };
+  const [count] = parts.rows;
+  if (!count) throw new Error('count(*) of export files returned no row');
+  return { job, parts: count.n };
 }
 
 /** Extends the lease; false when the job is gone (cancelled) or another worker holds it. */

@@ -117,12 +117,13 @@ const METHODS = ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS'];
 
 /** The methods the router serves this concrete path with (for 405 and its Allow header). */
 function allowedMethods(app: FastifyInstance, path: string): string[] {
-  const found = METHODS.map((method) => ({ method, route: app.findRoute({ method: method as 'GET', url: path }) })).filter(
-    (m) => m.route !== null,
-  );
+  const found = METHODS.flatMap((method) => {
+    const route = app.findRoute({ method: method as 'GET', url: path });
+    return route === null ? [] : [{ method, route }];
+  });
   // A path some route names exactly (e.g. /fhir/R4/Patient/$export) is that resource: a parametric
   // route of another method (PUT /fhir/R4/Patient/:id) does not make its methods allowed there.
-  const exact = found.filter((m) => Object.keys(m.route!.params ?? {}).length === 0);
+  const exact = found.filter((m) => Object.keys(m.route.params ?? {}).length === 0);
   return (exact.length > 0 ? exact : found).map((m) => m.method);
 }
 

@@ -70,7 +70,8 @@ export function batchOrigin(messages: readonly Pick<KafkaMessage, 'headers'>[]):
     const context = remoteSpanContext({ traceparent, tracestate: headerText(m.headers, 'tracestate') });
     if (context) links.push({ context });
   }
-  const parent = links.length === 1 && dropped === 0 ? trace.setSpanContext(ROOT_CONTEXT, links[0]!.context) : ROOT_CONTEXT;
+  const [only] = links;
+  const parent = only && links.length === 1 && dropped === 0 ? trace.setSpanContext(ROOT_CONTEXT, only.context) : ROOT_CONTEXT;
   return { parent, links, dropped };
 }
 

@@ -73,7 +73,8 @@ export function foldedSamplesText(samples: readonly number[]): string {
   const buf = scratch;
   let p = 0;
   for (let i = 0; i < samples.length; i++) {
-    const x = samples[i]!;
+    const x = samples[i];
+    if (x === undefined) return samples.join(','); // a hole: the general form writes it
     let k = Math.round(x * SAMPLE_STEPS_PER_MV);
     if (k / SAMPLE_STEPS_PER_MV !== x || k > 999_999 || k < -999_999) return samples.join(',');
     if (i > 0) buf[p++] = 44; // ,
@@ -132,14 +133,15 @@ export function storedInstant(iso: string): string {
   const utc = UTC_MICROS.exec(iso);
   if (utc && iso.slice(11, 13) < '24' && iso.slice(17, 19) < '60') return `${iso.slice(0, 19)}.${(utc[1] ?? '').padEnd(6, '0')}Z`;
   const m = ISO.exec(iso);
-  if (!m) return iso; // the schema admits nothing else; never throw on the live path
-  const [, y, mo, d, h, mi, s = '0', frac = '', zone] = m;
+  const zone = m?.[8]; // a required group: there whenever the pattern matches
+  if (!m || zone === undefined) return iso; // the schema admits nothing else; never throw on the live path
+  const [, y, mo, d, h, mi, s = '0', frac = ''] = m;
   let micros = 0;
   if (frac.length > 0) micros = frac.length <= 6 ? Number(frac.padEnd(6, '0')) : roundHalfEven(Number(`0.${frac}`) * 1e6);
   let offsetMinutes = 0;
   if (zone !== 'Z' && zone !== 'z') {
-    const sign = zone!.startsWith('-') ? -1 : 1;
-    const digits = zone!.slice(1).replace(':', '');
+    const sign = zone.startsWith('-') ? -1 : 1;
+    const digits = zone.slice(1).replace(':', '');
     offsetMinutes = sign * (Number(digits.slice(0, 2)) * 60 + Number(digits.slice(2, 4) || '0'));
   }
   const t = new Date(0);

@@ -148,12 +148,13 @@ function stateOf(a: Pick<Alarm, 'conditionEndedAt' | 'acknowledgedAt' | 'latchin
 
 function withState(a: Alarm): Alarm {
   const state = stateOf(a);
+  const ended = a.conditionEndedAt; // never null when resolved (stateOf)
   const resolvedAt =
-    state !== 'resolved'
+    state !== 'resolved' || ended === null
       ? null
-      : a.acknowledgedAt !== null && Date.parse(a.acknowledgedAt) > Date.parse(a.conditionEndedAt!)
+      : a.acknowledgedAt !== null && Date.parse(a.acknowledgedAt) > Date.parse(ended)
         ? a.acknowledgedAt
-        : a.conditionEndedAt;
+        : ended;
   return { ...a, state, resolvedAt };
 }
 
@@ -314,14 +315,28 @@ export type AlarmDecideError =
 
 export type AlarmDecision = Decision<AlarmEvent, AlarmDecideError>;
 
+/**
+ * Why an acknowledge or an escalation cannot act on the alarm: it is resolved, or acknowledged
+ * already (undefined: neither). The fold sets `resolvedAt` with the resolved state and
+ * `acknowledgedBy` with `acknowledgedAt`; an alarm without them is a broken fold, said as such.
+ */
+function settledRefusal(alarm: Alarm): AlarmDecideError | undefined {
+  if (alarm.state === 'resolved') {
+    if (alarm.resolvedAt === null) throw new Error(`alarm ${alarm.id} is resolved without a resolvedAt`);
+    return { kind: 'resolved', at: alarm.resolvedAt };
+  }
+  if (alarm.acknowledgedAt === null) return undefined;
+  if (alarm.acknowledgedBy === null) throw new Error(`alarm ${alarm.id} is acknowledged without an acknowledgedBy`);
+  return { kind: 'already-acknowledged', by: alarm.acknowledgedBy, at: alarm.acknowledgedAt };
+}
+
 export function decideAlarm(command: AlarmCommand, alarm: Alarm | undefined): AlarmDecision {
   if (!alarm) return { ok: false, error: { kind: 'not-found' } };
   const base = { alert_id: alarm.id, patient_id: alarm.patientId, rule: alarm.rule };
   switch (command.type) {
-    case 'acknowledge':
-      if (alarm.state === 'resolved') return { ok: false, error: { kind: 'resolved', at: alarm.resolvedAt! } };
-      if (alarm.acknowledgedAt !== null)
-        return { ok: false, error: { kind: 'already-acknowledged', by: alarm.acknowledgedBy!, at: alarm.acknowledgedAt } };
+    case 'acknowledge': {
+      const settled = settledRefusal(alarm);
+      if (settled) return { ok: false, error: settled };
       return {
         ok: true,
         events: [
@@ -331,10 +346,10 @@ export function decideAlarm(command: AlarmCommand, alarm: Alarm | undefined): Al
           },
         ],
       };
-    case 'escalate':
-      if (alarm.state === 'resolved') return { ok: false, error: { kind: 'resolved', at: alarm.resolvedAt! } };
-      if (alarm.acknowledgedAt !== null)
-        return { ok: false, error: { kind: 'already-acknowledged', by: alarm.acknowledgedBy!, at: alarm.acknowledgedAt } };
+    }
+    case 'escalate': {
+      const settled = settledRefusal(alarm);
+      if (settled) return { ok: false, error: settled };
       if (alarm.escalatedAt !== null) return { ok: false, error: { kind: 'already-escalated', at: alarm.escalatedAt } };
       if (alarm.dueAt === null || Date.parse(alarm.dueAt) > Date.parse(command.now))
         return { ok: false, error: { kind: 'not-due', dueAt: alarm.dueAt } };
@@ -342,6 +357,7 @@ export function decideAlarm(command: AlarmCommand, alarm: Alarm | undefined): Al
         ok: true,
         events: [{ type: ALARM_EVENTS.escalated, data: { ...base, to: command.to, at: command.now, priority: alarm.priority } }],
       };
+    }
   }
 }
 

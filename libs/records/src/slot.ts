@@ -10,8 +10,8 @@ export const slotStream = (slotId: string) => streamName(STREAM_CATEGORIES.slot,
 /** An appointment id names its slot and the booking's version: no lookup table needed. */
 export const appointmentId = (slotId: string, version: number) => `${slotId}.${version}`;
 export function parseAppointmentId(id: string): { slotId: string; version: number } | undefined {
-  const m = /^([A-Za-z0-9-]{1,64})\.(\d{1,9})$/.exec(id);
-  return m ? { slotId: m[1]!, version: Number(m[2]) } : undefined;
+  const [, slotId, version] = /^([A-Za-z0-9-]{1,64})\.(\d{1,9})$/.exec(id) ?? [];
+  return slotId !== undefined && version !== undefined ? { slotId, version: Number(version) } : undefined;
 }
 
 export interface SlotState {
@@ -35,16 +35,19 @@ interface Folded {
   recordedAt: string;
 }
 
+/** The data of a slot event of this type, as `decideSlot` writes it (SlotEvent). */
+type SlotEventData<T extends SlotEvent['type']> = Extract<SlotEvent, { type: T }>['data'];
+
 export function applySlot(state: SlotState | null, e: Folded): SlotState | null {
-  const d = e.data as Record<string, string | undefined>;
   if (e.type === 'SlotCreated') {
+    const d = e.data as SlotEventData<'SlotCreated'>;
     return {
-      id: d.slotId!,
+      id: d.slotId,
       version: e.streamVersion,
-      clinicianId: d.clinicianId!,
-      appointmentType: d.appointmentType!,
-      start: d.start!,
-      end: d.end!,
+      clinicianId: d.clinicianId,
+      appointmentType: d.appointmentType,
+      start: d.start,
+      end: d.end,
       status: 'free',
       appointmentId: null,
       patientId: null,
@@ -54,16 +57,18 @@ export function applySlot(state: SlotState | null, e: Folded): SlotState | null 
   }
   if (!state) return null;
   switch (e.type) {
-    case 'AppointmentBooked':
+    case 'AppointmentBooked': {
+      const d = e.data as SlotEventData<'AppointmentBooked'>;
       return {
         ...state,
         version: e.streamVersion,
         status: 'busy',
-        appointmentId: d.appointmentId!,
-        patientId: d.patientId!,
+        appointmentId: d.appointmentId,
+        patientId: d.patientId,
         reason: d.reason ?? null,
         bookedAt: e.recordedAt,
       };
+    }
     case 'AppointmentCancelled':
       return { ...state, version: e.streamVersion, status: 'free', appointmentId: null, patientId: null, reason: null, bookedAt: null };
     default:

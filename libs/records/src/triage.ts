@@ -25,22 +25,26 @@ interface Folded {
 }
 
 export function applyTriage(state: TriageState | null, e: Folded): TriageState | null {
-  const d = e.data as { patientId?: string; esi?: TriageState['esi']; complaint?: string };
   switch (e.type) {
-    case 'PatientArrived':
+    case 'PatientArrived': {
+      const d = e.data as Extract<TriageEvent, { type: 'PatientArrived' }>['data']; // as decideTriage writes it
       return {
-        patientId: d.patientId!,
+        patientId: d.patientId,
         version: e.streamVersion,
-        esi: d.esi!,
-        complaint: d.complaint!,
+        esi: d.esi,
+        complaint: d.complaint,
         arrivedAt: e.recordedAt,
         updatedAt: e.recordedAt,
         present: true,
       };
-    case 'TriageLevelSet':
+    }
+    case 'TriageLevelSet': {
+      // as decideTriage writes it; a complaint, when the event carries one, replaces the arrival's
+      const d = e.data as Extract<TriageEvent, { type: 'TriageLevelSet' }>['data'] & { complaint?: string };
       return state
-        ? { ...state, version: e.streamVersion, esi: d.esi!, complaint: d.complaint ?? state.complaint, updatedAt: e.recordedAt }
+        ? { ...state, version: e.streamVersion, esi: d.esi, complaint: d.complaint ?? state.complaint, updatedAt: e.recordedAt }
         : null;
+    }
     case 'PatientDischarged':
       return state ? { ...state, version: e.streamVersion, present: false, updatedAt: e.recordedAt } : null;
     default:

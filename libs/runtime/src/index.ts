@@ -1,7 +1,9 @@
 /**
  * Process lifecycle shared by every app: liveness and readiness (probes.ts) and the shutdown
- * sequence that drains before it closes (shutdown.ts).
+ * sequence that drains before it closes (shutdown.ts); `must` (must.ts) for a value present by
+ * construction that the type cannot show.
  */
+export * from './must';
 export * from './probes';
 export * from './shutdown';
 

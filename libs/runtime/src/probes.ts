@@ -128,8 +128,12 @@ export function createReadiness(opts: ReadinessOptions): ReadinessGate {
   };
 
   const check = async (): Promise<Readiness> => {
-    const [current, ...results] = await Promise.all([schema(), ...opts.dependencies.map((d) => runCheck(d.name, d.probe, opts.timeoutMs))]);
-    const byName = Object.fromEntries(opts.dependencies.map((d, i) => [d.name, results[i]!]));
+    const [current, ...named] = await Promise.all([
+      schema(),
+      ...opts.dependencies.map(async (d) => [d.name, await runCheck(d.name, d.probe, opts.timeoutMs)] as const),
+    ]);
+    const byName = Object.fromEntries(named);
+    const results = named.map(([, c]) => c);
     opts.onChecks?.(byName);
     const checks: Readiness['checks'] = { schema: current ? 'ok' : 'pending' };
     for (const [name, c] of Object.entries(byName)) checks[name] = c.status;
