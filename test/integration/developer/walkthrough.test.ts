@@ -257,10 +257,10 @@ describe('the media types the walkthrough promises', () => {
 
 describe('generated documentation tables', () => {
   it.each(DOCS_WITH_TABLES)(
-    '%s holds the current scope, role and access tables (node --import tsx apps/gateway/src/developer/doc-tables.ts)',
+    '%s holds the current scope, role, access and error tables (node --import tsx apps/gateway/src/developer/doc-tables.ts)',
     async (file) => {
       const text = await readFile(file, 'utf8');
-      expect(generatedTablesIn(text)).toEqual(['scopes', 'roles', 'access']);
+      expect(generatedTablesIn(text)).toEqual(['scopes', 'roles', 'access', 'errors']);
       expect(text, `${file} is stale: run node --import tsx apps/gateway/src/developer/doc-tables.ts`).toBe(withGeneratedTables(text));
       for (const name of ['lab', 'read:diagnostics', 'write:diagnostics']) expect(text).toContain(`| \`${name}\` |`);
     },
