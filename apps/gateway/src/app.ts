@@ -38,6 +38,7 @@ import { mcpRoutes } from './mcp';
 import { uiRoutes } from './ui/routes';
 import { instrumentHttp, observeLiveHub } from './metrics';
 import { traceHttp } from './tracing';
+import { routeModule } from './plugins';
 
 /** The gateway's fastify type: zod schemas drive validation, serialisation and the OpenAPI document. */
 export type GatewayApp = FastifyInstance<
@@ -91,21 +92,22 @@ export async function buildGateway(deps: GatewayDeps): Promise<GatewayApp> {
   // Before every route module: it catalogues every route (OpenAPI, deprecation headers).
   await app.register(developerSurface(deps));
 
-  // Auth first: its enforcement hook guards every route registered after it.
+  // Auth first: its enforcement hook guards every route registered after it. Each route module declares
+  // that it needs problem details, the developer surface and auth (routeModule, plugins.ts): fastify refuses another order.
   await app.register(authPlugin(deps));
-  await app.register(healthRoutes(deps, VITALIS_VERSION));
+  await app.register(routeModule('vitalis-health-routes', healthRoutes(deps, VITALIS_VERSION)));
   // The orchestrator's probes; main.ts drains the gate at shutdown (libs/runtime shutdown.ts).
   const readiness = gatewayReadiness(deps);
   app.decorate('readiness', readiness);
-  await app.register(probeRoutes(readiness));
-  await app.register(vitalsRoutes(deps, { topic: config.VITALS_TOPIC }));
-  await app.register(patientRoutes(deps));
-  await app.register(appointmentRoutes(deps));
-  await app.register(triageRoutes(deps));
-  await app.register(diagnosticsRoutes(deps));
-  await app.register(alarmRoutes(deps));
-  await app.register(auditRoutes(deps));
-  await app.register(catalogRoutes(deps));
+  await app.register(routeModule('vitalis-probe-routes', probeRoutes(readiness)));
+  await app.register(routeModule('vitalis-vitals-routes', vitalsRoutes(deps, { topic: config.VITALS_TOPIC })));
+  await app.register(routeModule('vitalis-patient-routes', patientRoutes(deps)));
+  await app.register(routeModule('vitalis-appointment-routes', appointmentRoutes(deps)));
+  await app.register(routeModule('vitalis-triage-routes', triageRoutes(deps)));
+  await app.register(routeModule('vitalis-diagnostics-routes', diagnosticsRoutes(deps)));
+  await app.register(routeModule('vitalis-alarm-routes', alarmRoutes(deps)));
+  await app.register(routeModule('vitalis-audit-routes', auditRoutes(deps)));
+  await app.register(routeModule('vitalis-catalog-routes', catalogRoutes(deps)));
   await app.register(fhirRoutes(deps, VITALIS_VERSION));
   await app.register(exportRoutes(deps));
   // Live vitals (SSE, WebSocket, MCP subscriptions): the hub for real patients, the synthetic source
@@ -133,6 +135,6 @@ export async function buildGateway(deps: GatewayDeps): Promise<GatewayApp> {
   const liveSources = new LiveSources(liveHub, syntheticLive);
   await app.register(liveRoutes(deps, liveSources, [fhirSubscriptionRoutes(deps, subscriptionNumberer)]));
   await app.register(mcpRoutes(deps, liveSources));
-  await app.register(uiRoutes(deps));
+  await app.register(routeModule('vitalis-ui-routes', uiRoutes(deps)));
   return app;
 }

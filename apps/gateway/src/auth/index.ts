@@ -17,6 +17,7 @@
  */
 import formbody from '@fastify/formbody';
 import fp from 'fastify-plugin';
+import { FASTIFY_VERSIONS, PLUGIN } from '../plugins';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import type { GatewayDeps } from '../deps';
 import { adminRoutes } from './admin';
@@ -116,5 +117,5 @@ export function authPlugin(deps: GatewayDeps) {
         bearer.authenticate(options.token ?? bearerToken(req.headers.authorization), { all: scopes }, bearerContextOf(req, options.detail)),
     );
   };
-  return fp(plugin, { name: 'vitalis-auth', fastify: '5.x' });
+  return fp(plugin, { name: PLUGIN.auth, fastify: FASTIFY_VERSIONS, dependencies: [PLUGIN.problems] });
 }

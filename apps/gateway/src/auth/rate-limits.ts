@@ -24,6 +24,7 @@ import { createHash } from 'node:crypto';
 import fastifyRateLimit from '@fastify/rate-limit';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
+import { FASTIFY_VERSIONS, PLUGIN } from '../plugins';
 import { recordAudit } from '@vitalis/audit';
 import type { GatewayDeps } from '../deps';
 import { clientAddress } from './client-address';
@@ -180,7 +181,7 @@ export function rateLimitsPlugin(deps: GatewayDeps) {
         };
       });
     },
-    { name: 'vitalis-rate-limits', fastify: '5.x' },
+    { name: PLUGIN.rateLimits, fastify: FASTIFY_VERSIONS, dependencies: [PLUGIN.problems] },
   );
 }
 

@@ -6,6 +6,7 @@
  */
 import swagger from '@fastify/swagger';
 import fp from 'fastify-plugin';
+import { FASTIFY_VERSIONS, PLUGIN } from '../plugins';
 import { z } from 'zod';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { VITALIS_VERSION } from '@vitalis/runtime';
@@ -88,5 +89,5 @@ export function developerSurface(deps: GatewayDeps) {
       },
     );
   };
-  return fp(plugin, { name: 'vitalis-developer-surface', fastify: '5.x' });
+  return fp(plugin, { name: PLUGIN.developer, fastify: FASTIFY_VERSIONS, dependencies: [PLUGIN.problems] });
 }

@@ -7,6 +7,7 @@
 import { z } from 'zod';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
+import { FASTIFY_VERSIONS, PLUGIN, ROUTE_MODULE_NEEDS } from '../plugins';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import type { AuthInfo } from '@modelcontextprotocol/sdk/server/auth/types.js';
 import { ErrorCode, isInitializeRequest } from '@modelcontextprotocol/sdk/types.js';
@@ -248,5 +249,10 @@ export function mcpRoutes(deps: GatewayDeps, hub: LiveSource) {
       handle,
     );
   };
-  return fp(plugin, { name: 'vitalis-mcp', fastify: '5.x' });
+  return fp(plugin, {
+    name: PLUGIN.mcp,
+    fastify: FASTIFY_VERSIONS,
+    dependencies: [...ROUTE_MODULE_NEEDS, PLUGIN.rateLimits],
+    decorators: { fastify: ['verifyBearer', 'bearerAuth', 'rateLimiter'] },
+  });
 }
