@@ -21,7 +21,7 @@ export function groupCommit<T, R>(flush: Flush<T, R>): (item: T) => Promise<R> {
       .then(
         (results) => {
           if (results.length !== group.length) throw new Error(`group commit: ${results.length} results for ${group.length} items`);
-          group.forEach((g, i) => g.resolve(results[i]!));
+          group.forEach((g, i) => g.resolve(results[i] as R)); // one result per item: the lengths are equal (checked above)
         },
         (err) => group.forEach((g) => g.reject(err)),
       )
@@ -59,12 +59,9 @@ export function packBySize<T>(items: T[], size: (item: T) => number, max: number
 /** Runs `fn` over `items` with at most `limit` calls in flight; results in input order. */
 export async function mapLimit<T, R>(items: T[], limit: number, fn: (item: T) => Promise<R>): Promise<R[]> {
   const results = new Array<R>(items.length);
-  let next = 0;
+  const queue = items.entries(); // one iterator shared by the lanes: each item is taken once
   const lane = async () => {
-    while (next < items.length) {
-      const i = next++;
-      results[i] = await fn(items[i]!);
-    }
+    for (const [i, item] of queue) results[i] = await fn(item);
   };
   await Promise.all(Array.from({ length: Math.min(limit, items.length) }, lane));
   return results;

@@ -63,7 +63,7 @@ export async function isolate<T>(items: T[], failure: unknown, steps: IsolateSte
       if (part.length === 1) {
         // Alone and known bad from its own write: refused. Inherited from a bigger part: prove it.
         const alone = own ? err : await write(part);
-        if (alone !== undefined) refused.push({ item: part[0]!, err: alone });
+        if (alone !== undefined) refused.push(...part.map((item) => ({ item, err: alone }))); // the one item
         return;
       }
       const at = own ? steps.culprit?.(err, part) : undefined;
@@ -73,7 +73,7 @@ export async function isolate<T>(items: T[], failure: unknown, steps: IsolateSte
         if (eBefore !== undefined) await split(before, eBefore, true);
         const suspect = part.slice(at, at + 1);
         const eSuspect = steps.certain?.(err) ? err : await write(suspect);
-        if (eSuspect !== undefined) refused.push({ item: suspect[0]!, err: eSuspect });
+        if (eSuspect !== undefined) refused.push(...suspect.map((item) => ({ item, err: eSuspect }))); // the one item
         part = part.slice(at + 1);
         err = await write(part);
         if (err === undefined) return;
@@ -108,7 +108,7 @@ export async function isolate<T>(items: T[], failure: unknown, steps: IsolateSte
 export function copyLineOf(err: unknown, tables: readonly string[]): number | undefined {
   const where = (err as { where?: unknown }).where;
   if (typeof where !== 'string') return undefined;
-  const m = /(?:^|\n)COPY ([a-z_]+), line (\d+)\b/.exec(where);
-  if (!m || !tables.includes(m[1]!)) return undefined;
-  return Number(m[2]) - 1;
+  const [, table, line] = /(?:^|\n)COPY ([a-z_]+), line (\d+)\b/.exec(where) ?? [];
+  if (table === undefined || !tables.includes(table)) return undefined;
+  return Number(line) - 1;
 }

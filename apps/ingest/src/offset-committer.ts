@@ -9,6 +9,7 @@
  * duplicates. Order is kept: an offset is only ever handed over after the rows before it are stored.
  */
 import type { Offsets } from 'kafkajs';
+import { must } from '@vitalis/runtime';
 import type { Logger } from '@vitalis/log';
 
 export interface OffsetToCommit {
@@ -35,7 +36,7 @@ export function createOffsetCommitter(logger: Logger): OffsetCommitter {
       const items = [...waiting.values()];
       waiting.clear();
       try {
-        await send!(toOffsets(items));
+        await must(send, 'the send function given with the commit that started this pump')(toOffsets(items));
       } catch (err) {
         // Not retried: the partition's next batch commits a later offset; if none comes, the
         // batch is redelivered after a restart or rebalance and stored once.

@@ -97,7 +97,7 @@ export async function copyRows(client: PoolClient, table: string, rows: StoredRo
   async function* lines() {
     for (let i = 0; i < rows.length; i += CHUNK) {
       let chunk = '';
-      for (let j = i; j < Math.min(i + CHUNK, rows.length); j++) chunk += copyLine(rows[j]!);
+      for (const row of rows.slice(i, i + CHUNK)) chunk += copyLine(row);
       yield chunk;
     }
   }
@@ -342,13 +342,14 @@ function nextOffsetsOf(rows: StoredRow[]): Map<number, bigint> {
  * in one order.
  */
 async function recordOffsets(client: Queryable, topic: string, next: ReadonlyMap<number, bigint>): Promise<void> {
-  const partitions = [...next.keys()].sort((a, b) => a - b);
-  if (partitions.length === 0) return;
+  const ordered = [...next].sort(([a], [b]) => a - b);
+  if (ordered.length === 0) return;
+  const partitions = ordered.map(([p]) => p);
   await client.query(
     `INSERT INTO vitals_ingest_offsets AS o (topic, kafka_partition, next_offset)
      SELECT $1, p, n FROM unnest($2::int[], $3::bigint[]) AS x(p, n) ORDER BY p
      ON CONFLICT (topic, kafka_partition) DO UPDATE SET next_offset = GREATEST(o.next_offset, EXCLUDED.next_offset), updated_at = now()`,
-    [topic, partitions, partitions.map((p) => String(next.get(p)!))],
+    [topic, partitions, ordered.map(([, n]) => String(n))],
   );
 }
 
@@ -408,11 +409,11 @@ async function auditBatch(client: PoolClient, topic: string, ranges: Ranges, row
  * range must never claim a later time for rows written earlier (replay would start too late).
  */
 async function recordRanges(client: PoolClient, topic: string, ranges: Ranges): Promise<void> {
-  const partitions = [...ranges.keys()];
+  const entries = [...ranges];
   await client.query(
     `INSERT INTO vitals_ingest_batches (topic, kafka_partition, first_offset, last_offset)
      SELECT $1, * FROM unnest($2::int[], $3::bigint[], $4::bigint[]) ON CONFLICT DO NOTHING`,
-    [topic, partitions, partitions.map((p) => String(ranges.get(p)!.first)), partitions.map((p) => String(ranges.get(p)!.last))],
+    [topic, entries.map(([p]) => p), entries.map(([, r]) => String(r.first)), entries.map(([, r]) => String(r.last))],
   );
 }
 

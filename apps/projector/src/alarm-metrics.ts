@@ -3,6 +3,7 @@
  * read model: alarms raised in the last hour by priority (rm_alarms_raised_idx) and the
  * device-disconnected alarms not resolved (rm_alarms_active_idx); the beds are the watchdog's.
  */
+import { must } from '@vitalis/runtime';
 import type { AlarmFigures } from '@vitalis/metrics';
 import type { Queryable } from '@vitalis/db';
 import { DISCONNECT_RULE } from './device-watchdog';
@@ -14,5 +15,6 @@ const FIGURES_SQL = `
 
 export async function readAlarmFigures(db: Queryable, beds: number | null): Promise<AlarmFigures> {
   const { rows } = await db.query<{ raised: Record<string, number>; disconnect_active: number }>(FIGURES_SQL, [DISCONNECT_RULE]);
-  return { raisedLastHour: rows[0]!.raised, beds, disconnectActive: rows[0]!.disconnect_active };
+  const figures = must(rows[0], 'the one row of the alarm figures query');
+  return { raisedLastHour: figures.raised, beds, disconnectActive: figures.disconnect_active };
 }

@@ -36,6 +36,7 @@
  * reads and appends on that one connection. Each raise and clear is published live
  * (publishAlarmNotice) after its commit.
  */
+import { must } from '@vitalis/runtime';
 import { alarmSettings, escalationDueAt, type AlarmSettings } from '@vitalis/clinical';
 import type { Pool, PoolClient } from '@vitalis/db';
 import { ConcurrencyError, DuplicateEventError, handleCommand, inTransaction, type Decider, type Decision } from '@vitalis/eventstore';
@@ -248,7 +249,7 @@ export function createDeviceWatchdog(
     } else {
       const { rows } = await session.query<SeenRow>(SEEN_SQL.slice, [
         new Date(now.getTime() - windowMs),
-        new Date(lastScan!.getTime() - marginMs),
+        new Date(must(lastScan, 'the time of the previous scan (a slice follows one)').getTime() - marginMs),
       ]);
       merge(rows, now);
     }

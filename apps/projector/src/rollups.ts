@@ -15,6 +15,7 @@
  * On TimescaleDB the continuous aggregates of migration 0018 replace the rollups (TimescaleDB's jobs
  * refresh them, the history API reads them): the projector does not run this job there.
  */
+import { must } from '@vitalis/runtime';
 import { storageMode, withTransaction, type Pool, type PoolClient } from '@vitalis/db';
 
 /** Whether this database needs the projector's rollups: not on TimescaleDB, whose continuous aggregates stand in. */
@@ -85,7 +86,7 @@ export async function runRollups(pool: Pool, opts: RollupOptions): Promise<Rollu
          FROM vitals_rollup_state s WHERE s.name = 'rollup_1m'`,
       [`${opts.safeLagMs} milliseconds`, `${opts.maxWindowMs ?? 3_600_000} milliseconds`],
     );
-    const state = rows[0]!;
+    const state = must(rows[0], "vitals_rollup_state's rollup_1m row (a migration inserts it)");
     if (state.wm instanceof Date && state.wm >= state.upto) return undefined;
     await client.query(
       `CREATE TEMP TABLE touched ON COMMIT DROP AS

@@ -5,6 +5,7 @@
  * lock's session), with the database's clock read in the same statement; the lock is released and
  * the connection returned whatever happens.
  */
+import { must } from '@vitalis/runtime';
 import type { Pool, PoolClient } from '@vitalis/db';
 
 /** `work`'s result, or undefined when another instance holds the lock. */
@@ -18,9 +19,10 @@ export async function withTriedLock<T>(
     const { rows } = await session.query<{ ok: boolean; now: Date }>('SELECT pg_try_advisory_lock(hashtext($1)) AS ok, now() AS now', [
       name,
     ]);
-    if (!rows[0]!.ok) return undefined;
+    const lock = must(rows[0], 'the row of pg_try_advisory_lock');
+    if (!lock.ok) return undefined;
     try {
-      return await work(session, rows[0]!.now);
+      return await work(session, lock.now);
     } finally {
       await session.query('SELECT pg_advisory_unlock(hashtext($1))', [name]).catch(() => {});
     }

@@ -9,6 +9,7 @@
  * every record's headers, as a device gateway would send them (@vitalis/kafka sendTraced).
  */
 import type { Kafka, Message, Producer } from 'kafkajs';
+import { must } from '@vitalis/runtime';
 import { createVitalsProducer, sendTraced, TOPICS } from '@vitalis/kafka';
 import { TRACING_OFF, type Tracing } from '@vitalis/tracing';
 import type { Logger } from '@vitalis/log';
@@ -301,7 +302,10 @@ export async function burst(opts: BurstOptions): Promise<BurstResult> {
     for (let k = 0; k < n; k++) {
       const i = next++;
       const patient = i % patients;
-      const code = NUMERIC_CODES[Math.floor(i / patients) % NUMERIC_CODES.length]!;
+      const code = must(
+        NUMERIC_CODES[Math.floor(i / patients) % NUMERIC_CODES.length],
+        'a numeric vital code (the index is modulo their count)',
+      );
       const def = NUMERIC_VITALS[code];
       const patientId = `${prefix}-${patient}`;
       const value = Math.round(def.min + (def.max - def.min) * (0.3 + 0.4 * random()));

@@ -7,12 +7,13 @@
  * A step that throws fails the batch: nothing after it runs, and kafkajs fetches the batch again.
  */
 import type { Batch } from 'kafkajs';
+import { must } from '@vitalis/runtime';
 import { decodeRecord, recordClock } from '@vitalis/schemas';
 import { toRow } from '../store';
 import type { BatchContext, BatchEnv, BatchStep } from './context';
 
 /** The offset of the batch's last record (kafkajs never hands over an empty batch here). */
-const lastOffset = (batch: Batch) => batch.messages[batch.messages.length - 1]!.offset;
+const lastOffset = (batch: Batch) => must(batch.messages.at(-1), "the batch's last message").offset;
 
 /** A row's or an item's key for the live stage's filters: `offset/item`. */
 const itemKey = (offset: string | number, item: number | undefined) => `${offset}/${item ?? 0}`;
@@ -85,7 +86,11 @@ export const store: BatchStep = async (b, env) => {
 /** The rows the database refused join their record's poison (a frame's: named by observation index). */
 export const poisonRefusedRows: BatchStep = (b) => {
   for (const { row, reason } of b.refused) {
-    const entry = b.poison.get(row.kafka_offset) ?? { message: b.byOffset.get(row.kafka_offset)!, reasons: [], items: [] };
+    const entry = b.poison.get(row.kafka_offset) ?? {
+      message: must(b.byOffset.get(row.kafka_offset), `the message at offset ${row.kafka_offset} of a refused row`),
+      reasons: [],
+      items: [],
+    };
     const item = row.record_item ?? 0;
     const frame = b.frames.has(row.kafka_offset);
     entry.reasons.push(frame ? `observations.${item} ${reason}` : reason);
@@ -116,7 +121,7 @@ export const publishLive: BatchStep = async (b, env) => {
   }
   await env.afterCommit({
     partition: batch.partition,
-    first: Number(batch.messages[0]!.offset),
+    first: Number(must(batch.messages[0], "the batch's first message").offset),
     last: Number(lastOffset(batch)),
     items,
     ...(b.trace ? { trace: b.trace } : {}),

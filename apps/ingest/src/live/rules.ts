@@ -47,6 +47,7 @@ import {
   type News2Condition,
   type News2Result,
 } from '@vitalis/clinical';
+import { must } from '@vitalis/runtime';
 import { vitalDefinition } from '@vitalis/schemas';
 
 export interface RuleInput {
@@ -89,12 +90,17 @@ export function limitEdge(c: LimitCondition): { op: '≤' | '≥'; value: number
   if (!scale) return undefined;
   const zero = scale.bands.findIndex(([, s]) => s === 0);
   if (c.side === 'low') {
-    for (let i = zero - 1; i >= 0; i--) if (scale.bands[i]![1] >= c.score) return { op: '≤', value: scale.bands[i]![0]! };
-    return undefined;
+    // the bands below the 0-point one, nearest first: each has an upper bound (only the last band is open)
+    const band = scale.bands
+      .slice(0, Math.max(zero, 0))
+      .reverse()
+      .find(([, s]) => s >= c.score);
+    return band ? { op: '≤', value: must(band[0], 'the upper bound of a band below the 0-point band') } : undefined;
   }
-  for (let i = zero + 1; i < scale.bands.length; i++) {
-    if (scale.bands[i]![1] >= c.score)
-      return { op: '≥', value: Number((scale.bands[i - 1]![0]! + 10 ** -scale.decimals).toFixed(scale.decimals)) };
+  for (const [i, [, s]] of scale.bands.entries()) {
+    if (i <= zero || s < c.score) continue;
+    const below = must(scale.bands[i - 1]?.[0], `the upper bound of the band below band ${i}`);
+    return { op: '≥', value: Number((below + 10 ** -scale.decimals).toFixed(scale.decimals)) };
   }
   return undefined;
 }
@@ -168,7 +174,10 @@ export class AlertEngine {
           latching: c.latching,
           label: c.label,
           value,
-          message: c.source === 'limit' ? limitMessage(c, value, state, heldSeconds) : news2Message(c, news2!, state, heldSeconds),
+          message:
+            c.source === 'limit'
+              ? limitMessage(c, value, state, heldSeconds)
+              : news2Message(c, must(news2, 'the NEWS2 score computed above for a NEWS2 condition'), state, heldSeconds),
         });
       if (active) {
         if (holds) {

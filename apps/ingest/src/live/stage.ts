@@ -115,8 +115,9 @@ export function createLiveStage(opts: LiveStageOptions): LiveStage {
       opts.metrics?.publishFailed();
       return;
     }
-    const span = tracing.enabled && batch.trace ? startPublishSpan(tracing, channel, events.length, batch.trace) : undefined;
-    const traceparent = span ? traceparentOf(trace.setSpan(batch.trace!, span)) : undefined;
+    const parent = batch.trace;
+    const span = tracing.enabled && parent ? startPublishSpan(tracing, channel, events.length, parent) : undefined;
+    const traceparent = span && parent ? traceparentOf(trace.setSpan(parent, span)) : undefined;
     try {
       await opts.redis.publish(
         channel,

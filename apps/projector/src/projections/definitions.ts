@@ -2,6 +2,7 @@
  * The read models: which streams each projection owns and how folded state becomes rows.
  * Table names are parameters so the same code writes the live table and a rebuild copy.
  */
+import { must } from '@vitalis/runtime';
 import type { PoolClient } from '@vitalis/db';
 import { STREAM_CATEGORIES, streamCategory, streamIdIn, type StoredEvent } from '@vitalis/eventstore';
 import {
@@ -34,7 +35,7 @@ export interface Projection {
   incremental?: boolean;
 }
 
-const lastPosition = (events: StoredEvent[]) => events[events.length - 1]!.globalPosition;
+const lastPosition = (events: StoredEvent[]) => must(events.at(-1), 'the last event of a stream in the batch').globalPosition;
 /** Owns the streams of exactly one category (streams.ts: no other category's names can match). */
 const ofCategory = (category: string) => (streamId: string) => streamCategory(streamId) === category;
 
@@ -295,7 +296,8 @@ async function alarmsSoFar(client: PoolClient, table: string, patientId: string,
       ORDER BY condition_ended_at NULLS FIRST, version`,
     [patientId, ids],
   );
-  const s: AlarmsSoFar = { state: { ...emptyPatientAlarms(), version: events[0]!.streamVersion - 1 }, wasOpen: new Set() };
+  const first = must(events[0], "the first of the batch's events of the stream");
+  const s: AlarmsSoFar = { state: { ...emptyPatientAlarms(), version: first.streamVersion - 1 }, wasOpen: new Set() };
   for (const r of rows) {
     s.state.alarms.set(r.alarm_id, alarmOfRow(r));
     if (r.open) {
@@ -369,13 +371,15 @@ export async function writeChangedAlarms(
             resolved_at: a.resolvedAt,
             open: open.has(a.id),
             version: a.version,
-            last_position: positionAt.get(a.version)!,
+            last_position: must(positionAt.get(a.version), `the position of version ${a.version}, an event of this batch`),
           })),
         ),
       ],
     );
   }
-  const replaced = [...s.wasOpen].filter((id) => !open.has(id) && s.state.alarms.get(id)!.version < firstVersion);
+  const replaced = [...s.wasOpen].filter(
+    (id) => !open.has(id) && must(s.state.alarms.get(id), `alarm ${id}, read back from the table`).version < firstVersion,
+  );
   if (replaced.length > 0) await client.query(`UPDATE ${table} SET open = false WHERE alarm_id = ANY($1::text[])`, [replaced]);
 }
 
@@ -393,9 +397,9 @@ export const alarmsProjection: Projection = {
   incremental: true,
   write: async (client, table, streams) => {
     for (const [streamId, events] of streams) {
-      const patientId = streamIdIn(STREAM_CATEGORIES.patientAlerts, streamId)!;
+      const patientId = must(streamIdIn(STREAM_CATEGORIES.patientAlerts, streamId), `the patient of ${streamId}, an owned alert stream`);
       const s = foldAlarmEvents(await alarmsSoFar(client, table, patientId, events), events);
-      await writeChangedAlarms(client, table, s, events, events[0]!.streamVersion);
+      await writeChangedAlarms(client, table, s, events, must(events[0], `the first event of ${streamId} in the batch`).streamVersion);
     }
   },
 };

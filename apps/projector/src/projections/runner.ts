@@ -18,6 +18,7 @@
  * checkpoint, then in one transaction lock the live checkpoint, apply the remaining tail, and swap
  * the tables by rename; readers see the old table or the new one, never a half-built one.
  */
+import { must } from '@vitalis/runtime';
 import { withTransaction, type Pool, type PoolClient } from '@vitalis/db';
 import { headPosition, readAll, readStreams, type StoredEvent } from '@vitalis/eventstore';
 import { PROJECTIONS, type Projection } from './definitions';
@@ -33,7 +34,7 @@ async function lockCheckpoint(client: PoolClient, name: string): Promise<number>
   const { rows } = await client.query<{ position: number }>('SELECT position FROM projection_checkpoints WHERE name = $1 FOR UPDATE', [
     name,
   ]);
-  return rows[0]!.position;
+  return must(rows[0], `the checkpoint row of ${name}, inserted just before`).position;
 }
 
 /** Events grouped by stream, each in version order (the batch is in global order, which is version order per stream). */
@@ -58,7 +59,7 @@ export async function applyBatch(
   const from = await lockCheckpoint(client, checkpoint);
   const events = await readAll(client, from, batch);
   if (events.length === 0) return { events: 0, position: from };
-  const last = events[events.length - 1]!.globalPosition;
+  const last = must(events.at(-1), 'the last event read (there are some)').globalPosition;
   const owned = events.filter((e) => projection.owns(e.streamId));
   if (owned.length > 0) {
     const history = projection.incremental
@@ -137,7 +138,7 @@ export async function rebuild(pool: Pool, projection: Projection, batch = 1_000)
     const { rows } = await session.query<{ ok: boolean }>("SELECT pg_try_advisory_lock(hashtext('vitalis-rebuild:' || $1)) AS ok", [
       projection.name,
     ]);
-    if (!rows[0]!.ok) throw new Error(`a rebuild of ${projection.name} is already running`);
+    if (!must(rows[0], 'the row of pg_try_advisory_lock').ok) throw new Error(`a rebuild of ${projection.name} is already running`);
     return await rebuildLocked(pool, projection, batch);
   } finally {
     await session.query("SELECT pg_advisory_unlock(hashtext('vitalis-rebuild:' || $1))", [projection.name]).catch(() => {});
