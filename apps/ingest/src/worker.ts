@@ -44,13 +44,15 @@ import { inSpan, TRACING_OFF, type Tracing } from '@vitalis/tracing';
 import { createOffsetCommitter } from './offset-committer';
 import { itemsStoredFrom, recordNextOffsets, storedOffsets, type WriteMethod } from './store';
 import type { CommittedBatch } from './live/stage';
-import { batchContext, emptyIngestStats, type BatchEnv, type BatchInfo, type IngestStats } from './batch/context';
+import { batchContext, type BatchEnv, type BatchInfo } from './batch/context';
+import { emptyIngestStats, type IngestStats } from './batch/stats';
 import { createDeadLetter } from './batch/dead-letter';
 import { runBatchSteps } from './batch/steps';
 import { createStoredOffsets } from './batch/stored-offsets';
 import { createBatchWriter } from './batch/write';
 
-export type { BatchInfo, IngestStats } from './batch/context';
+export type { BatchInfo } from './batch/context';
+export type { IngestStats } from './batch/stats';
 export { DLQ_HEADERS } from './batch/dead-letter';
 export { isDataError } from './batch/write';
 

@@ -12,7 +12,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { PassThrough, Readable } from 'node:stream';
 import { AwsClient } from 'aws4fetch';
-import type { ExportStorage } from './storage';
+import type { ExportStorage } from './storage-interface';
 
 export interface S3Settings {
   endpoint: string;
@@ -83,7 +83,8 @@ export function s3Storage(s: S3Settings): ExportStorage {
           await aws.fetch(urlOf(key), { headers: range ? { range: `bytes=${range.start}-${range.end}` } : {} }),
           `GET ${key}`,
         );
-        Readable.fromWeb(res.body! as never).pipe(out);
+        if (!res.body) throw new Error(`GET ${key} answered ${res.status} without a body`);
+        Readable.fromWeb(res.body as never).pipe(out);
       })().catch((err: Error) => out.destroy(err));
       return out;
     },
@@ -93,7 +94,7 @@ export function s3Storage(s: S3Settings): ExportStorage {
           await aws.fetch(`${base}?list-type=2&prefix=${encodeURIComponent(`${objectKey(prefix)}/`)}`),
           `LIST ${prefix}`,
         );
-        const keys = [...(await list.text()).matchAll(/<Key>([^<]+)<\/Key>/g)].map((m) => m[1]!.replace(/&amp;/g, '&'));
+        const keys = [...(await list.text()).matchAll(/<Key>([^<]+)<\/Key>/g)].map(([, key = '']) => key.replace(/&amp;/g, '&'));
         if (keys.length === 0) return;
         for (const k of keys)
           await ok(await aws.fetch(`${base}/${k.split('/').map(encodeURIComponent).join('/')}`, { method: 'DELETE' }), `DELETE ${k}`);

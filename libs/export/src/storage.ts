@@ -7,23 +7,14 @@
  * the file's data is synced before the rename and the folder after it, so a machine that loses
  * power right after never holds a job that names an empty or missing file.
  */
-import { createReadStream, createWriteStream, type WriteStream } from 'node:fs';
+import { createReadStream, createWriteStream } from 'node:fs';
 import { mkdir, open, rename, rm, stat } from 'node:fs/promises';
 import { dirname, join, resolve, sep } from 'node:path';
-import type { Readable } from 'node:stream';
 import { fileURLToPath } from 'node:url';
 import { s3Storage } from './s3-storage';
+import type { ExportStorage } from './storage-interface';
 
-export interface ExportStorage {
-  /** A writer for `key`'s next content (a temporary file until `commit`). */
-  create(key: string, writer: string): Promise<{ stream: WriteStream; commit: () => Promise<void>; discard: () => Promise<void> }>;
-  /** Size in bytes, or undefined when missing. */
-  size(key: string): Promise<number | undefined>;
-  /** The bytes [start, end] (inclusive) of `key`. */
-  read(key: string, range?: { start: number; end: number }): Readable;
-  /** Removes every file under `prefix` (a job's folder). */
-  removeAll(prefix: string): Promise<void>;
-}
+export type { ExportStorage } from './storage-interface';
 
 export function folderStorage(root: string): ExportStorage {
   const base = resolve(root);

@@ -30,7 +30,7 @@ import {
 } from '@vitalis/eventstore';
 import { ALARM_EVENTS } from '@vitalis/records';
 import type { Cursor } from './position';
-import type { AlertData, LiveAlert } from './wire';
+import type { AlertData, AlertEventType, LiveAlert } from './wire';
 
 /** The stream of one patient's alerts. */
 export const alertStream = (patientId: string) => streamName(STREAM_CATEGORIES.patientAlerts, patientId);
@@ -40,7 +40,6 @@ export const patientOfAlertStream = (stream: string) => streamIdIn(STREAM_CATEGO
 
 /** The condition events (the lifecycle's other events, acknowledged and escalated, are @vitalis/records ALARM_EVENTS). */
 export const ALERT_EVENT_TYPES = { raised: ALARM_EVENTS.raised, cleared: ALARM_EVENTS.cleared } as const;
-export type AlertEventType = (typeof ALERT_EVENT_TYPES)[keyof typeof ALERT_EVENT_TYPES];
 
 /** An alert event as stored: the type follows the state of its data. */
 export type AlertEvent =
@@ -61,8 +60,8 @@ export function asAlertEvent(e: Pick<StoredEvent, 'type' | 'data'>): AlertEvent 
 export function alertEventId(a: AlertData): string {
   const t = a.triggered_by;
   const h = createHash('sha1').update(`${a.patient_id}|${t.device_id}|${t.seq}|${t.effective_at}|${a.rule}|${a.state}`).digest();
-  h[6] = (h[6]! & 0x0f) | 0x50;
-  h[8] = (h[8]! & 0x3f) | 0x80;
+  h.writeUInt8((h.readUInt8(6) & 0x0f) | 0x50, 6);
+  h.writeUInt8((h.readUInt8(8) & 0x3f) | 0x80, 8);
   const x = h.subarray(0, 16).toString('hex');
   return `${x.slice(0, 8)}-${x.slice(8, 12)}-${x.slice(12, 16)}-${x.slice(16, 20)}-${x.slice(20, 32)}`;
 }

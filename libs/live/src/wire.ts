@@ -7,8 +7,11 @@
  * `first`/`last` let a gateway detect a lost message (next.first > previous.last + 1) and refill
  * its subscribers from the append log.
  */
+import type { ALARM_EVENTS } from '@vitalis/records';
 import type { VitalsObservation } from '@vitalis/schemas';
-import type { AlertEventType } from './alerts';
+
+/** The type of a condition event (raised or cleared; alerts.ts ALERT_EVENT_TYPES names them), here so the message and the alert module share it without importing each other. */
+export type AlertEventType = (typeof ALARM_EVENTS)['raised' | 'cleared'];
 
 export const liveChannel = (topic: string) => `vitalis:live:${topic}`;
 

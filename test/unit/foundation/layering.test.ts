@@ -11,6 +11,8 @@
  * - No cycle between the top-level folders and files of any app's `src`, between the workspace
  *   packages (libs/ and schemas/), or between the top-level folders of a package's `src` (a package
  *   is one unit for the others; its top-level files are its own business).
+ * - No cycle between the files of one folder, in any folder of an app's or a package's `src`: what
+ *   two files share lives in the lower one or in a small module of its own.
  *
  * A failure names every import that breaks the rule (for a cycle: every import between the
  * folders of the loop), read as text by the scanner workspace-deps.test.ts uses too.
@@ -119,6 +121,14 @@ function cyclesBetween(imports: readonly Import[], unit: (file: string) => strin
   });
 }
 
+/** The cycles between files of the same folder (imports between folders are the rules above). */
+function fileCyclesInFolders(imports: readonly Import[]): string[] {
+  return cyclesBetween(
+    imports.filter((i) => posix.dirname(i.from) === posix.dirname(i.to)),
+    (file) => file,
+  );
+}
+
 const isRoutesModule = (file: string) => /^routes\.tsx?$/.test(basename(file));
 
 /** The folders of a gateway-shaped app by layer, and its composition root (all repository-relative). */
@@ -202,6 +212,19 @@ describe('the checker', () => {
     ]);
   });
 
+  it('catches a cycle between the files of one folder, and not one through another folder', () => {
+    const tree = planted({
+      'apps/x/src/a/one.ts': "import { two } from './two';",
+      'apps/x/src/a/two.ts': "import type { One } from './one';",
+      'apps/x/src/b/three.ts': "import { four } from '../c/four';",
+      'apps/x/src/c/four.ts': "import { three } from '../b/three';",
+    });
+    expect(fileCyclesInFolders(importsWithin(tree))).toEqual([
+      '[apps/x/src/a/one.ts, apps/x/src/a/two.ts] apps/x/src/a/one.ts -> apps/x/src/a/two.ts',
+      '[apps/x/src/a/one.ts, apps/x/src/a/two.ts] apps/x/src/a/two.ts -> apps/x/src/a/one.ts',
+    ]);
+  });
+
   it('passes a layered tree', () => {
     const tree = planted({
       'apps/x/src/app.ts': "import { orderRoutes } from './orders/routes';\nimport { fhirRoutes } from './fhir/routes';",
@@ -246,6 +269,15 @@ describe('no cycle between folders', () => {
       const inFolder = (file: string) => posix.relative(root, file).includes('/');
       const betweenFolders = importsWithin(readSources(root)).filter((i) => inFolder(i.from) && inFolder(i.to));
       expect(cyclesBetween(betweenFolders, (f) => unitOf(root, f))).toEqual([]);
+    });
+  }
+});
+
+describe('no cycle between the files of a folder', () => {
+  const roots = [...APPS, ...PACKAGES.map((p) => p.folder)].map((w) => `${w}/src`).filter((root) => existsSync(join(ROOT, root)));
+  for (const root of roots) {
+    it(`${root}: in every folder`, () => {
+      expect(fileCyclesInFolders(importsWithin(readSources(root)))).toEqual([]);
     });
   }
 });

@@ -6,14 +6,8 @@
 import { describe, expect, it } from 'vitest';
 import type { Batch, KafkaMessage } from 'kafkajs';
 import { FRAME_ENVELOPE } from '@vitalis/schemas';
-import {
-  batchContext,
-  emptyIngestStats,
-  type BatchContext,
-  type BatchEnv,
-  type BatchInfo,
-  type BatchPayload,
-} from '../../../apps/ingest/src/batch/context';
+import { emptyIngestStats } from '../../../apps/ingest/src/batch/stats';
+import { batchContext, type BatchContext, type BatchEnv, type BatchInfo, type BatchPayload } from '../../../apps/ingest/src/batch/context';
 import type { Poison } from '../../../apps/ingest/src/batch/dead-letter';
 import {
   BATCH_STEPS,

@@ -5,12 +5,14 @@
  */
 import type { Context } from '@opentelemetry/api';
 import type { EachBatchPayload, KafkaMessage } from 'kafkajs';
+import { must } from '@vitalis/runtime';
 import type { IngestMetrics } from '@vitalis/metrics';
 import type { ClockLimits, VitalsObservation } from '@vitalis/schemas';
 import type { OffsetCommitter } from '../offset-committer';
 import type { StoredRow } from '../store';
 import type { CommittedBatch } from '../live/stage';
 import type { DeadLetter, Poison } from './dead-letter';
+import type { IngestStats } from './stats';
 import type { StoredOffsets } from './stored-offsets';
 import type { BatchWriter, PendingBatch } from './write';
 
@@ -26,37 +28,6 @@ export interface BatchInfo {
   timestamps: number[];
   committedAt: number;
 }
-
-export interface IngestStats {
-  batches: number;
-  messages: number;
-  stored: number;
-  duplicates: number;
-  deadLettered: number;
-  /** Redelivered records not written again: before their offset, the database already held them. */
-  skipped: number;
-  /** Partition assignments whose stored offsets were read (one per rebalance this member joined). */
-  assignmentChecks: number;
-  /** Writes the database refused as a whole, whose refused rows were then isolated. */
-  isolations: number;
-  /** Statements those isolations took (isolate.ts: 2 or 3 per refused row COPY names, up to 2·log2(rows) bisecting). */
-  isolationWrites: number;
-  /** Milliseconds those isolations took (their transactions). */
-  isolationMs: number;
-}
-
-export const emptyIngestStats = (): IngestStats => ({
-  batches: 0,
-  messages: 0,
-  stored: 0,
-  duplicates: 0,
-  deadLettered: 0,
-  skipped: 0,
-  assignmentChecks: 0,
-  isolations: 0,
-  isolationWrites: 0,
-  isolationMs: 0,
-});
 
 /** The parts of the kafkajs eachBatch payload the steps use. */
 export type BatchPayload = Pick<EachBatchPayload, 'batch' | 'resolveOffset' | 'heartbeat' | 'commitOffsetsIfNecessary' | 'isRunning'>;
@@ -112,7 +83,7 @@ export function batchContext(payload: BatchPayload, trace: Context | undefined):
   return {
     payload,
     trace,
-    next: BigInt(messages[messages.length - 1]!.offset) + 1n,
+    next: BigInt(must(messages.at(-1), "the batch's last message (kafkajs hands over no empty batch)").offset) + 1n,
     skipBefore: -1n,
     decoded: [],
     poison: new Map(),

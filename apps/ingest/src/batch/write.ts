@@ -3,12 +3,13 @@
  * in group commits (group-commit.ts, ADR 0004), the refused rows isolated when the database refuses
  * the data itself, and a group that failed for another reason written again partition by partition.
  */
+import { must } from '@vitalis/runtime';
 import { withTransaction, type Pool, type PoolClient } from '@vitalis/db';
 import type { Logger } from '@vitalis/log';
 import type { IngestMetrics } from '@vitalis/metrics';
 import { groupCommit, mapLimit, packBySize } from '../group-commit';
 import { writeRowsByPartition, writeRowsIsolating, type StoredRow, type WriteMethod } from '../store';
-import type { IngestStats } from './context';
+import type { IngestStats } from './stats';
 
 /** One partition's batch on its way to the append log. */
 export interface PendingBatch {
@@ -128,7 +129,8 @@ function groupWriter(opts: BatchWriterOptions): (group: PendingBatch[]) => Promi
 
   return async (group) => {
     const ends = new Map(group.map((b) => [b.partition, b.next]));
-    const rows = group.length === 1 ? group[0]!.rows : group.flatMap((b) => b.rows);
+    const [only] = group;
+    const rows = only && group.length === 1 ? only.rows : group.flatMap((b) => b.rows);
     try {
       const counts = await transaction((client) => writeRowsByPartition(client, topic, rows, writeMethod, ends));
       return group.map((b) => counts.get(b.partition) ?? 0);
@@ -140,7 +142,7 @@ function groupWriter(opts: BatchWriterOptions): (group: PendingBatch[]) => Promi
       let heartbeatFailed = false;
       const between = async () => {
         try {
-          await group[0]!.heartbeat();
+          await must(group[0], "the group's first batch").heartbeat();
         } catch (hbErr) {
           // A rebalance under way: the isolation (bounded) finishes; the batch's own heartbeat
           // after its offsets rethrows it to kafkajs, which rejoins.
@@ -152,7 +154,8 @@ function groupWriter(opts: BatchWriterOptions): (group: PendingBatch[]) => Promi
       const result = await transaction((client) => writeRowsIsolating(client, topic, rows, writeMethod, ends, isolation));
       const byPartition = new Map(group.map((b) => [b.partition, b]));
       for (const { row, err: rowErr } of result.refused) {
-        byPartition.get(row.kafka_partition)!.refused.push({ row, reason: `refused by the database: ${(rowErr as Error).message}` });
+        const batch = must(byPartition.get(row.kafka_partition), `the batch of partition ${row.kafka_partition} of a refused row`);
+        batch.refused.push({ row, reason: `refused by the database: ${(rowErr as Error).message}` });
       }
       const ms = performance.now() - started;
       stats.isolations += 1;
