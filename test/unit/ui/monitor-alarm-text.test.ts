@@ -10,6 +10,7 @@ import {
   alarmDetail,
   alarmStateLines,
   byPriority,
+  conditionSince,
   criticalOrder,
   criticalStateLine,
   needsAcknowledgement,
@@ -108,6 +109,13 @@ describe('an alarm in words', () => {
     });
     expect(alarmDetail(t, now)).toBe('No data from monitor mon-7 since 14:07');
     expect(raisedLine(t, now)).toBe('Last data 14:07 · 3 min ago');
+  });
+
+  it('the condition began at its latest return, or at the raise for a row without condition_since', () => {
+    expect(conditionSince(alarm({ raised_at: '2026-01-01T10:00:00Z', condition_since: '2026-01-01T10:07:00Z' }))).toBe(
+      '2026-01-01T10:07:00Z',
+    );
+    expect(conditionSince(alarm({ raised_at: '2026-01-01T10:00:00Z', condition_since: undefined }))).toBe('2026-01-01T10:00:00Z');
   });
 
   it('escalated: to whom and when (and no longer "escalates …")', () => {

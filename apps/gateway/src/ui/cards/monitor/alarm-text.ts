@@ -53,6 +53,9 @@ export function byPriority(a: AlarmRecord, b: AlarmRecord): number {
   );
 }
 
+/** When the condition began this time: its latest return while latched, or the raise (older rows have no condition_since). */
+export const conditionSince = (a: Pick<AlarmRecord, 'condition_since' | 'raised_at'>): string => a.condition_since || a.raised_at;
+
 /**
  * What the alarm is about. A technical alarm of the disconnect kind says since when nothing came
  * ("No data from monitor mon-7 since 14:02", its raise time being the device's last reading, in
@@ -60,14 +63,14 @@ export function byPriority(a: AlarmRecord, b: AlarmRecord): number {
  */
 export function alarmDetail(a: AlarmRecord, now: number = Date.now()): string {
   if (a.kind === 'technical' && a.rule === 'device-disconnected')
-    return 'No data from monitor ' + a.device_id + ' since ' + clock(a.condition_since || a.raised_at, now);
+    return 'No data from monitor ' + a.device_id + ' since ' + clock(conditionSince(a), now);
   return a.message;
 }
 
 /** "Raised 14:03 · 3 min ago" (a technical disconnect: "Last data 14:02 · 3 min ago", since its latest silence). */
 export function raisedLine(a: AlarmRecord, now: number = Date.now()): string {
   if (a.kind === 'technical' && a.rule === 'device-disconnected') {
-    const since = a.condition_since || a.raised_at;
+    const since = conditionSince(a);
     return 'Last data ' + clock(since, now) + ' · ' + age(since, now) + ' ago';
   }
   return 'Raised ' + clock(a.raised_at, now) + ' · ' + age(a.raised_at, now) + ' ago';
@@ -102,7 +105,7 @@ export function alarmStateLines(a: AlarmRecord, now: number = Date.now()): strin
       'Came back ' +
         (a.recurrences === 1 ? 'once' : a.recurrences + ' times') +
         ' before acknowledgement, last at ' +
-        clock(a.condition_since || a.raised_at, now),
+        clock(conditionSince(a), now),
     );
   if (a.escalated_at) lines.push('Escalated to ' + (a.escalated_to || 'the next recipient') + ' at ' + clock(a.escalated_at, now));
   if (a.note) lines.push('Note: ' + a.note);
