@@ -1,9 +1,10 @@
 /**
  * The appointments domain's FHIR R4 mapping: a booked or cancelled slot as an Appointment, a slot as
  * a Slot, a clinician's Schedule, and their response schemas. REST v1 (routes.ts) and FHIR
- * (fhir/resources.ts, fhir/writes.ts, fhir/schemas.ts) render the same resources through these.
+ * (fhir/resources/, fhir/writes.ts, fhir/schemas.ts) render the same resources through these.
  */
 import { z } from 'zod';
+import { must } from '@vitalis/runtime';
 import type { SlotState } from '@vitalis/records';
 import { CLINICIANS } from '../catalog/data';
 
@@ -75,7 +76,7 @@ export function toFhirSchedule(clinicianId: string): z.infer<typeof scheduleOut>
 export function toFhirAppointment(s: SlotState, status: 'booked' | 'cancelled' = 'booked'): z.infer<typeof appointmentOut> {
   return {
     resourceType: 'Appointment' as const,
-    id: s.appointmentId!,
+    id: must(s.appointmentId, `the appointment of slot ${s.id} (only a booked or cancelled one is an Appointment)`),
     status,
     slot: [{ reference: `Slot/${s.id}` }],
     start: s.start,

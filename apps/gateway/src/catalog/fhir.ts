@@ -1,6 +1,6 @@
 /**
  * The catalog's FHIR R4 mapping: a clinician as a Practitioner, and its response schema. The public
- * catalog listing (routes.ts) and /fhir/R4/Practitioner (fhir/resources.ts) render the same resource.
+ * catalog listing (routes.ts) and /fhir/R4/Practitioner (fhir/resources/Practitioner.ts) render the same resource.
  */
 import { z } from 'zod';
 import type { CLINICIANS } from './data';

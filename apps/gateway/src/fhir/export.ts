@@ -9,13 +9,17 @@
  * for it; a patient user's patient/Observation.rs too), the vitals service's rule decides which
  * patients (a patient user only itself, a sandbox principal nothing of the append log); a job is
  * visible only to the client and subject that kicked it off (404 to anyone else).
+ *
+ * The CapabilityStatement `operation` entries of the kick-offs are declared here, beside their routes
+ * (the system-level one in rest.operation, the Patient-level one under Patient).
  */
 import { createGzip } from 'node:zlib';
 import { pipeline } from 'node:stream/promises';
 import { z } from 'zod';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { FHIR_JSON, HttpProblem, badRequest, notFound, tooManyRequests } from '@vitalis/http';
+import { FHIR_JSON, badRequest, notFound, problemOf, tooManyRequests } from '@vitalis/http';
+import { must } from '@vitalis/runtime';
 import { resourceId } from '@vitalis/schemas';
 import {
   createExportJob,
@@ -33,9 +37,23 @@ import { callerOf } from '../access/http';
 import { insufficientScope } from '../access/refusal';
 import { reach } from '../access/policy';
 import { requireVitalsAccess } from '../vitals/service';
-import { FHIR_BASE_PATH } from './capability';
+import { FHIR_BASE_PATH } from './base';
+import type { FhirOperationEntry } from './definition';
 import { fhirOperationOutcome, outcomes } from './schemas';
 import { dateBounds, notSupported, vitalCodeOf } from './search-params';
+
+/** The statement's system-level `$export` (rest.operation); Group/{id}/$export is served too. */
+export const SYSTEM_EXPORT_OPERATION: FhirOperationEntry = {
+  name: 'export',
+  definition: 'http://hl7.org/fhir/uv/bulkdata/OperationDefinition/export',
+  documentation: "Bulk Data export (Observations; Prefer: respond-async). Group/{id}/$export exports a Group's members.",
+};
+/** The statement's Patient-level `$export` (under Patient). */
+export const PATIENT_EXPORT_OPERATION: FhirOperationEntry = {
+  name: 'export',
+  definition: 'http://hl7.org/fhir/uv/bulkdata/OperationDefinition/patient-export',
+  documentation: "Bulk Data export of the patients' Observations (docs/export.md).",
+};
 
 export const NDJSON = 'application/fhir+ndjson';
 const OUTPUT_FORMATS = new Set([NDJSON, 'application/ndjson', 'ndjson']);
@@ -127,7 +145,7 @@ export function exportRoutes(deps: GatewayDeps): FastifyPluginAsyncZod {
   async function scopeOf(caller: Caller, level: 'system' | 'patient' | 'group', groupId?: string): Promise<string[] | undefined> {
     let members: string[] | undefined;
     if (level === 'group') {
-      members = await groupMembers(pool, groupId!);
+      members = await groupMembers(pool, must(groupId, 'the Group id of a group-level export'));
       if (!members) throw notFound(`There is no Group ${groupId}.`);
     }
     // the access policy's Observation read cell decides whose data an export may cover
@@ -279,10 +297,9 @@ export function exportRoutes(deps: GatewayDeps): FastifyPluginAsyncZod {
             .header('retry-after', String(config.EXPORT_RETRY_AFTER_SECONDS))
             .send(null);
         }
-        if (job.status === 'failed')
-          throw new HttpProblem(500, 'export-failed', 'Export Failed', job.error ?? 'The export failed; start a new one.');
+        if (job.status === 'failed') throw problemOf('export-failed', job.error ?? 'The export failed; start a new one.');
         return reply
-          .header('expires', job.expires_at!.toUTCString())
+          .header('expires', must(job.expires_at, 'the expiry of a completed export').toUTCString())
           .header('cache-control', 'no-store')
           .type('application/json')
           .send(await manifestOf(job));
@@ -334,7 +351,7 @@ export function exportRoutes(deps: GatewayDeps): FastifyPluginAsyncZod {
       async (req, reply) => {
         const caller = callerOf(req);
         const job = await findExportJob(pool, req.params.id, owner(caller));
-        const part = Number(/\d+/.exec(req.params.file)![0]);
+        const part = Number(must(/\d+/.exec(req.params.file)?.[0], 'the part number in an export file name'));
         const file = job?.status === 'completed' ? (await exportFiles(pool, job.id)).find((f) => f.part === part) : undefined;
         const size = file ? await storage.size(file.storage_key) : undefined;
         if (!job || !file || size === undefined)
@@ -402,14 +419,9 @@ export function byteRange(header: string | undefined, size: number): { start: nu
   if (header === undefined) return undefined;
   const m = /^bytes=(\d*)-(\d*)$/.exec(header.trim());
   const unsatisfiable = () =>
-    new HttpProblem(
-      416,
-      'range-not-satisfiable',
-      'Range Not Satisfiable',
-      `The file has ${size} bytes; one range bytes=a-b within it is served.`,
-      undefined,
-      { 'content-range': `bytes */${size}` },
-    );
+    problemOf('range-not-satisfiable', `The file has ${size} bytes; one range bytes=a-b within it is served.`, undefined, {
+      'content-range': `bytes */${size}`,
+    });
   if (!m || (m[1] === '' && m[2] === '')) throw unsatisfiable();
   let start: number;
   let end: number;

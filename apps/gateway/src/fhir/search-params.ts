@@ -6,7 +6,8 @@
  * and the `_format` and `_cursor` parameters every /fhir/R4 route takes.
  */
 import { z } from 'zod';
-import { FHIR_JSON_FORMATS, HttpProblem, badRequest } from '@vitalis/http';
+import { FHIR_JSON_FORMATS, badRequest, problemOf } from '@vitalis/http';
+import { encodeKey } from '../access/http';
 import { ECG_LEAD_II, LOINC_SYSTEM, NUMERIC_VITALS, SPO2_PROFILE_CODE, VITAL_CODE, resourceId } from '@vitalis/schemas';
 
 // Published as what it is, an enumeration (the onRequest hook answers any other value 406 first;
@@ -18,12 +19,12 @@ export const format = z
 export const cursor = z.string().max(1_024).optional().describe('Opaque position of the next page (from Bundle.link next)');
 
 /** 400 with OperationOutcome issue code `not-supported` (libs/http operation-outcome.ts). */
-export const notSupported = (detail: string) => new HttpProblem(400, 'not-supported', 'Not Supported', detail);
+export const notSupported = (detail: string) => problemOf('not-supported', detail);
 
 /** A reference as a search value: `{id}`, `{type}/{id}` or an absolute URL ending in `/{type}/{id}`. */
 export function referenceIdOf(type: string, name: string, value: string): string {
   const m = new RegExp(`^(?:.*/)?${type}/([^/]+)$`).exec(value);
-  const id = m ? m[1]! : value.includes('/') ? undefined : value;
+  const id = m ? m[1] : value.includes('/') ? undefined : value;
   if (id === undefined || !resourceId.safeParse(id).success)
     throw badRequest(`${name} must be a ${type} reference (${type}/{id} or {id}).`);
   return id;
@@ -128,4 +129,56 @@ export function observationRange(values: readonly string[], nowMs: number): { fr
   const toMs = b.toMs ?? nowMs;
   const fromMs = b.fromMs ?? toMs - DEFAULT_OBSERVATION_WINDOW_MS;
   return { from: new Date(fromMs).toISOString(), to: new Date(toMs).toISOString() };
+}
+
+/** A parameter that may repeat (`date=ge…&date=lt…`): one value or up to four. */
+export const oneOrMany = z.union([z.string().max(300), z.array(z.string().max(300)).max(4)]);
+/** A repeatable parameter's values as a list. */
+export const listOf = (v: string | string[] | undefined): string[] => (v === undefined ? [] : Array.isArray(v) ? v : [v]);
+
+/** The instants a repeated date parameter bounds, as ISO strings (either side may be open). */
+export function isoBounds(values: string[]): { from?: string; to?: string } {
+  const b = dateBounds(values);
+  return {
+    ...(b.fromMs !== undefined ? { from: new Date(b.fromMs).toISOString() } : {}),
+    ...(b.toMs !== undefined ? { to: new Date(b.toMs).toISOString() } : {}),
+  };
+}
+
+/** Token codes (LOINC) of a `code` parameter; null when none can match. */
+export function loincCodes(value: string | undefined): string[] | undefined | null {
+  if (value === undefined) return undefined;
+  const codes = tokenCodes(value, LOINC_SYSTEM).filter((c): c is string => c !== null);
+  return codes.length > 0 ? codes : null;
+}
+
+/** Status tokens (comma-separated) against the statuses a resource has; null when none can match. */
+export function statusesOf<S extends string>(value: string | undefined, known: readonly S[]): S[] | undefined | null {
+  if (value === undefined) return undefined;
+  const wanted = value
+    .split(',')
+    .map((x) => x.trim())
+    .filter((x): x is S => (known as readonly string[]).includes(x));
+  return wanted.length > 0 ? wanted : null;
+}
+
+/** The cursor of a listing's next position (diagnostics: time and id), none on the last page. */
+export const positionCursor = (p: { t: string; i: string } | null | undefined): string | null => (p ? encodeKey({ t: p.t, i: p.i }) : null);
+
+/** The patient of an Observation search or `$lastn`: `patient` or `subject` (one of them, required). */
+export function searchedPatient(q: { patient?: string | undefined; subject?: string | undefined }): string {
+  if (q.patient !== undefined && q.subject !== undefined) throw badRequest('Give patient or subject, not both.');
+  const given = q.patient ?? q.subject;
+  if (given === undefined)
+    throw badRequest('An Observation search needs patient (or subject): Observations are searched one patient at a time.');
+  return patientIdOf(q.patient !== undefined ? 'patient' : 'subject', given);
+}
+
+/** `category` matches every Observation here when it is vital-signs (with or without its system), none otherwise. */
+export function categoryMatches(category: string | undefined): boolean {
+  if (category === undefined) return true;
+  if (category.includes(',')) throw notSupported('category accepts one token; a comma-separated list is not supported.');
+  return (
+    /^(?:http:\/\/terminology\.hl7\.org\/CodeSystem\/observation-category\|)?vital-signs$/.test(category) || category === '|vital-signs'
+  );
 }

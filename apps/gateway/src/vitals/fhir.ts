@@ -1,7 +1,7 @@
 /**
  * The vitals domain's FHIR R4 mapping beyond the Observations (those are @vitalis/schemas',
  * fhir.ts and fhir-json.ts): a device that reports vitals for a
- * patient as a Device, and its response schema (/fhir/R4/Device, fhir/resources.ts).
+ * patient as a Device, and its response schema (/fhir/R4/Device, fhir/resources/Device.ts).
  */
 import { z } from 'zod';
 

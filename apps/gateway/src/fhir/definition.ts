@@ -1,0 +1,180 @@
+/**
+ * What a FHIR resource type served at /fhir/R4 is, declared once (issue 32 item 3; the HAPI
+ * resource-provider / Medplum router shape): its interactions, its search parameters (one zod
+ * query schema, each parameter registered with its FHIR type and documentation through
+ * `searchParam`), and its read / vread / search functions over the domain services. One file per
+ * type under resources/; register.ts derives the routes from a definition and this module its
+ * CapabilityStatement entry, so what the statement lists and what is served come from one source.
+ */
+import { z } from 'zod';
+import type { FastifyRequest } from 'fastify';
+import type { FhirBundleEntry } from '@vitalis/schemas';
+import type { RouteAuth } from '../auth/route-auth';
+import type { Caller } from '../access/caller';
+import type { GatewayDeps } from '../deps';
+
+/** A FHIR search parameter type (CapabilityStatement.rest.resource.searchParam.type) the server uses. */
+export type FhirSearchParamType = 'token' | 'string' | 'date' | 'reference' | 'number';
+/** A CapabilityStatement interaction; create and update are served by writes.ts. */
+export type FhirInteraction = 'read' | 'vread' | 'search-type' | 'create' | 'update';
+
+/** A CapabilityStatement `operation` entry, declared beside the operation's route (operations/). */
+export interface FhirOperationEntry {
+  name: string;
+  definition: string;
+  documentation: string;
+}
+
+/** The FHIR type and documentation of one search parameter, as the CapabilityStatement lists it. */
+export interface FhirSearchParamMeta {
+  type: FhirSearchParamType;
+  documentation: string;
+}
+
+/**
+ * The search parameters the CapabilityStatement lists, keyed by their query schema. A registry of
+ * its own (not zod's global one), so nothing of it reaches the OpenAPI document.
+ */
+const searchParamRegistry = z.registry<FhirSearchParamMeta>();
+
+/** A query parameter of a search, registered as a FHIR search parameter (listed in the CapabilityStatement). */
+export function searchParam<S extends z.ZodType>(schema: S, type: FhirSearchParamType, documentation: string): S {
+  searchParamRegistry.add(schema, { type, documentation });
+  return schema;
+}
+
+/** `_count`: a page size 1..max (default `dflt`), paged through Bundle.link next. A new schema per call (one registry entry each). */
+export const countParam = (
+  max: number,
+  dflt: number,
+  documentation = `Page size, 1-${max} (default ${dflt}); further pages via Bundle.link next.`,
+) => searchParam(z.coerce.number().int().min(1).max(max).default(dflt), 'number', documentation);
+
+/** `patient` as a reference search parameter (required or not, as the query schema says). */
+export const patientParam = <S extends z.ZodType>(schema: S, required: boolean) =>
+  searchParam(schema, 'reference', `${required ? 'Required: ' : ''}Patient/{id} or {id}.`);
+
+/** The registered search parameters of a query schema, in its key order (the unregistered `_cursor`, `_format`, `_include` are not). */
+export function searchParamsOf(query: z.ZodObject): ({ name: string } & FhirSearchParamMeta)[] {
+  return Object.entries(query.shape).flatMap(([name, schema]) => {
+    const meta = searchParamRegistry.get(schema as z.ZodType);
+    return meta ? [{ name, type: meta.type, documentation: meta.documentation }] : [];
+  });
+}
+
+/** A bundle entry as a search answers it. */
+export type SearchEntry = FhirBundleEntry<Record<string, unknown>>;
+
+/** What a search function is given: the request, its parsed query, the caller and the URL of a resource. */
+export interface SearchContext<Q> {
+  req: FastifyRequest;
+  q: Q;
+  caller: () => Caller;
+  deps: GatewayDeps;
+  /** The absolute URL a resource is read at (a Bundle entry's fullUrl). */
+  urlOf: (type: string, id: string) => string;
+  /** A matched resource as a Bundle entry, at its URL. */
+  match: (type: string, id: string, resource: object) => SearchEntry;
+  /** An included resource (`_include`) as a Bundle entry, at its URL. */
+  included: (type: string, id: string, resource: object) => SearchEntry;
+}
+
+/**
+ * What a search answers: the entries of one page and the cursor of the next (none: the last page),
+ * from which the registrar builds the searchset Bundle with its self and next links; or, for a
+ * search that renders its own JSON (Observation, per-code templates), that text.
+ */
+export type SearchResult = { entries: SearchEntry[]; nextCursor?: string | null } | { json: string };
+
+/** What a read or vread answers: the resource, and its versionId (ETag) and last update (Last-Modified) where it has them. */
+export interface ReadResult {
+  resource: object;
+  version?: number;
+  /** Last-Modified (ISO instant); with it the ETag and Last-Modified are set before the body, and a read may answer 304. */
+  lastModified?: string;
+}
+
+/** What a read function is given. */
+export interface ReadContext {
+  req: FastifyRequest;
+  id: string;
+  /** The version a vread asks for (undefined: a read). */
+  vid?: number;
+  caller: () => Caller;
+  deps: GatewayDeps;
+}
+
+/** The OpenAPI words of one route; the summary and the error responses have defaults (register.ts). */
+export interface RouteDoc {
+  summary?: string;
+  description: string;
+  /** The non-200 responses (OperationOutcome schemas by status), when they differ from the default. */
+  errors?: Record<number, z.ZodType>;
+}
+
+/** How an instance is read: its function, and the route's schemas where they differ from the defaults. */
+export interface ReadDefinition extends RouteDoc {
+  read: (ctx: ReadContext) => Promise<ReadResult>;
+  /** The `:id` path parameter (default: a FHIR resource id). */
+  params?: z.ZodType;
+  /** The read's query (default: `_format` only, strict). */
+  query?: z.ZodType;
+  /** Whether If-None-Match with the current ETag answers 304 (conditionalRead in the statement). */
+  conditional?: boolean;
+}
+
+/** How the type is searched: the query (its registered parameters are the statement's), the function and the docs. */
+export interface SearchDefinition<Q extends z.ZodObject> extends RouteDoc {
+  query: Q;
+  search: (ctx: SearchContext<z.infer<Q>>) => Promise<SearchResult>;
+}
+
+/** One resource type served at /fhir/R4 (resources/<Type>.ts), its search typed by its query schema `Q`. */
+export interface FhirResourceDefinitionOf<Q extends z.ZodObject> {
+  type: string;
+  /** The route guard (the auth plugin's `config.auth`); none: public. */
+  auth?: RouteAuth;
+  /** The statement's interactions, in its order (create and update: writes.ts serves them). */
+  interactions: FhirInteraction[];
+  /** The response schemas: the resource and its searchset Bundle. */
+  schema: z.ZodType;
+  bundle: z.ZodType;
+  supportedProfile?: string[];
+  /** The statement's documentation of the type. */
+  documentation?: string;
+  searchInclude?: string[];
+  /** The type-level operations (operations/<op>.ts) the statement lists under this type. */
+  operations?: FhirOperationEntry[];
+  read: ReadDefinition;
+  /** The vread route's words, and its function where it is not the read's with `vid`. */
+  vread?: RouteDoc & { read?: ReadDefinition['read'] };
+  search: SearchDefinition<Q>;
+}
+
+/** A definition as the registrar and the statement take it (the query schema's type erased). */
+export type FhirResourceDefinition = FhirResourceDefinitionOf<z.ZodObject>;
+
+/**
+ * A definition, its search function typed by its query schema. The registrar hands the search the
+ * query that very schema parsed (fastify's validator), so the erased definition casts it back here, once.
+ */
+export function defineFhirResource<Q extends z.ZodObject>(def: FhirResourceDefinitionOf<Q>): FhirResourceDefinition {
+  const search = def.search.search;
+  return { ...def, search: { ...def.search, search: (ctx) => search(ctx as SearchContext<z.infer<Q>>) } };
+}
+
+/** The CapabilityStatement `rest.resource` entry of a definition. */
+export function capabilityEntryOf(def: FhirResourceDefinition) {
+  return {
+    type: def.type,
+    ...(def.supportedProfile ? { supportedProfile: def.supportedProfile } : {}),
+    ...(def.documentation ? { documentation: def.documentation } : {}),
+    interaction: def.interactions.map((code) => ({ code })),
+    ...(def.interactions.includes('vread') ? { versioning: 'versioned', readHistory: true } : {}),
+    ...(def.interactions.includes('update') ? { updateCreate: false } : {}),
+    ...(def.read.conditional ? { conditionalRead: 'not-match' } : {}),
+    searchParam: searchParamsOf(def.search.query),
+    ...(def.searchInclude ? { searchInclude: def.searchInclude } : {}),
+    ...(def.operations ? { operation: def.operations } : {}),
+  };
+}

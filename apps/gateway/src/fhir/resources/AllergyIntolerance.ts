@@ -1,0 +1,52 @@
+/**
+ * FHIR AllergyIntolerance (patients service: the clinical view of a record): one patient's
+ * allergies, paged in the record's order; a read finds the allergy's patient in the projection.
+ * Create: writes.ts.
+ */
+import { z } from 'zod';
+import { decodeKey, encodeKey } from '../../access/http';
+import { toFhirAllergy } from '../../patients/fhir';
+import { getAllergies, getAllergy } from '../../patients/service';
+import { countParam, defineFhirResource, patientParam } from '../definition';
+import { fhirAllergyIntolerance, fhirAllergyIntoleranceBundle, outcomes } from '../schemas';
+import { cursor, format, patientIdOf } from '../search-params';
+
+export const allergyIntoleranceResource = defineFhirResource({
+  type: 'AllergyIntolerance',
+  auth: { anyOf: ['read:patients', 'patient/AllergyIntolerance.rs'] },
+  interactions: ['read', 'search-type', 'create'],
+  schema: fhirAllergyIntolerance,
+  bundle: fhirAllergyIntoleranceBundle,
+  documentation:
+    'create: write:patients and read:patients; `patient` names the Patient; `code` a SNOMED CT or RxNorm coding (with display) or a text of at least 3 printable characters with two letters (422 otherwise).',
+  search: {
+    description:
+      "One patient's allergies (patient required; a patient user: its own, with patient/AllergyIntolerance.rs). Served by the patients service (folds the record; audited patient.allergies.read).",
+    query: z.strictObject({
+      patient: patientParam(z.string().max(300).describe('Patient/{id} or {id} (required)'), true),
+      _count: countParam(100, 50),
+      _cursor: cursor,
+      _format: format,
+    }),
+    errors: outcomes(400, 401, 403, 406, 404), // 404: the patient does not exist
+    search: async ({ q, deps, caller, match }) => {
+      const patient = await getAllergies(deps.pool, caller(), patientIdOf('patient', q.patient));
+      const after = decodeKey(q._cursor, ['a'])?.a;
+      const from = after === undefined ? 0 : patient.allergies.findIndex((a) => a.id === after) + 1;
+      const page = patient.allergies.slice(from, from + q._count);
+      const last = page[page.length - 1];
+      return {
+        entries: page.map((a) => match('AllergyIntolerance', a.id, toFhirAllergy(patient.id, a))),
+        nextCursor: from + q._count < patient.allergies.length && last ? encodeKey({ a: last.id }) : null,
+      };
+    },
+  },
+  read: {
+    description:
+      'One allergy: its patient is found in the projection (eventually consistent: a just-recorded allergy may take a projector tick), then read as the search reads it.',
+    read: async ({ deps, caller, id }) => {
+      const { patient, allergy } = await getAllergy(deps.pool, caller(), id);
+      return { resource: toFhirAllergy(patient.id, allergy) };
+    },
+  },
+});

@@ -1,0 +1,64 @@
+/**
+ * FHIR Appointment (appointments service): the current bookings, one per busy Slot (id
+ * {slot}.{version}); `_include=Appointment:slot` adds each booked Slot. Create (booking): writes.ts.
+ */
+import { z } from 'zod';
+import { decodeKey, encodeKey } from '../../access/http';
+import { tokenPatient } from '../../access/policy';
+import { toFhirAppointment, toFhirSlot } from '../../appointments/fhir';
+import { getAppointment, listSlots } from '../../appointments/service';
+import { countParam, defineFhirResource, patientParam, searchParam } from '../definition';
+import { fhirAppointment, fhirAppointmentBundle } from '../schemas';
+import { cursor, format, isoBounds, listOf, notSupported, oneOrMany, patientIdOf, statusesOf } from '../search-params';
+
+export const appointmentResource = defineFhirResource({
+  type: 'Appointment',
+  auth: { scopes: ['read:appointments'] },
+  interactions: ['read', 'search-type', 'create'],
+  schema: fhirAppointment,
+  bundle: fhirAppointmentBundle,
+  documentation:
+    'create: book a free Slot (slot, and participant Patient/{id}; a patient user books for themselves); write:appointments; a taken slot: 409.',
+  searchInclude: ['Appointment:slot'],
+  search: {
+    description:
+      "Current bookings by start: patient, date (ge/gt/le/lt/eq, repeatable), status (booked), _count; `_include=Appointment:slot` adds each booked Slot (search mode include). A patient user: its own bookings. Served by the appointments service's listing (audited appointment.list).",
+    query: z.strictObject({
+      patient: patientParam(z.string().max(300).optional(), false),
+      date: searchParam(oneOrMany.optional(), 'date', 'The start; prefixes ge, gt, le, lt, eq (repeatable, combined as AND).'),
+      status: searchParam(
+        z.string().max(100).optional(),
+        'token',
+        'booked (the current bookings; a cancelled appointment frees its slot and is not listed).',
+      ),
+      _include: z.string().max(100).optional().describe('Appointment:slot'),
+      _count: countParam(500, 100),
+      _cursor: cursor,
+      _format: format,
+    }),
+    search: async ({ q, deps, caller: callerOfRequest, match, included }) => {
+      if (q._include !== undefined && q._include !== 'Appointment:slot' && q._include !== 'Appointment:slot:Slot')
+        throw notSupported(`_include=${q._include} is not supported (Appointment:slot is).`);
+      const caller = callerOfRequest();
+      const { from, to } = isoBounds(listOf(q.date));
+      const patient = q.patient === undefined ? tokenPatient(caller.principal) : patientIdOf('patient', q.patient);
+      if (statusesOf(q.status, ['booked'] as const) === null) return { entries: [] };
+      const after = decodeKey(q._cursor, ['t', 's']);
+      const { slots, more } = await listSlots(deps.pool, caller, { patient, from, to, status: 'busy', limit: q._count, after });
+      const booked = slots.flatMap((s) => (s.appointmentId === null ? [] : [{ slot: s, appointmentId: s.appointmentId }]));
+      const last = slots[slots.length - 1];
+      return {
+        entries: [
+          ...booked.map(({ slot, appointmentId }) => match('Appointment', appointmentId, toFhirAppointment(slot))),
+          ...(q._include !== undefined ? booked.map(({ slot }) => included('Slot', slot.id, toFhirSlot(slot))) : []),
+        ],
+        nextCursor: more && last ? encodeKey({ t: last.start, s: last.id }) : null,
+      };
+    },
+  },
+  read: {
+    description: 'A current booking (id {slot}.{version}); a patient user: its own. Audited appointment.read.',
+    params: z.object({ id: z.string().regex(/^[A-Za-z0-9-]{1,64}\.\d{1,9}$/, 'must be an appointment id') }),
+    read: async ({ deps, caller, id }) => ({ resource: toFhirAppointment(await getAppointment(deps.pool, caller(), id)) }),
+  },
+});

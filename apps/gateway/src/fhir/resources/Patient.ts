@@ -1,0 +1,89 @@
+/**
+ * FHIR Patient (patients service): search over the projection, read and vread folded from the
+ * patient's event stream (ETag, Last-Modified; a read answers 304 to If-None-Match with the current
+ * ETag). Create and update: writes.ts; `$export`: operations/export.ts.
+ */
+import { z } from 'zod';
+import { CALENDAR_DATE_PATTERN, nonBlankText, resourceId } from '@vitalis/schemas';
+import { PATIENT_READ_SCOPES } from '../../access/caller';
+import { decodeKey, encodeKey } from '../../access/http';
+import { toFhirPatient } from '../../patients/fhir';
+import { getPatient, getPatientVersion, searchPatients } from '../../patients/service';
+import { countParam, defineFhirResource, searchParam } from '../definition';
+import { PATIENT_EXPORT_OPERATION } from '../export';
+import { fhirPatient, fhirPatientBundle, outcomes } from '../schemas';
+import { cursor, format } from '../search-params';
+
+const query = z.strictObject({
+  _id: searchParam(resourceId.optional(), 'token', 'The patient id.'),
+  identifier: searchParam(z.string().min(1).max(300).optional(), 'token', 'system|value or value (exact).'),
+  name: searchParam(nonBlankText(100).optional(), 'string', 'Case-insensitive substring of the given and family names.'),
+  family: searchParam(nonBlankText(100).optional(), 'string', 'Case-insensitive prefix of the family name.'),
+  given: searchParam(nonBlankText(100).optional(), 'string', 'Case-insensitive prefix of any given name.'),
+  birthdate: searchParam(
+    z
+      .string()
+      .regex(new RegExp(`^(?:eq)?${CALENDAR_DATE_PATTERN}$`), 'must be a date YYYY-MM-DD, year 0001 or later (optionally eqYYYY-MM-DD)')
+      .optional(),
+    'date',
+    'Exact date YYYY-MM-DD (optionally with the eq prefix).',
+  ),
+  gender: searchParam(z.enum(['male', 'female', 'other', 'unknown']).optional(), 'token', 'male | female | other | unknown.'),
+  _count: countParam(100, 20),
+  _cursor: cursor,
+  _format: format,
+});
+
+export const patientResource = defineFhirResource({
+  type: 'Patient',
+  auth: { anyOf: PATIENT_READ_SCOPES },
+  interactions: ['read', 'vread', 'search-type', 'create', 'update'],
+  schema: fhirPatient,
+  bundle: fhirPatientBundle,
+  documentation:
+    'create: write:patients (the id is minted). update: write:patients, If-Match required (W/"<versionId>"; 412 when stale, 428 without).',
+  operations: [PATIENT_EXPORT_OPERATION],
+  search: {
+    description:
+      'Parameters: _id, identifier, name, family, given, birthdate, gender, _count (see the CapabilityStatement). A patient user finds only themselves. Reads the projection (eventually consistent). Next page: Bundle.link next.',
+    query,
+    search: async ({ q, deps, caller, match }) => {
+      const after = q._cursor === undefined ? undefined : decodeKey(q._cursor, ['f', 'i']);
+      const { patients, more } = await searchPatients(deps.pool, caller(), {
+        id: q._id,
+        identifier: q.identifier,
+        name: q.name,
+        family: q.family,
+        given: q.given,
+        gender: q.gender,
+        birthdate: q.birthdate?.replace(/^eq/, ''),
+        limit: q._count,
+        after,
+      });
+      const last = patients[patients.length - 1];
+      return {
+        entries: patients.map((p) => match('Patient', p.id, toFhirPatient(p))),
+        nextCursor: more && last ? encodeKey({ f: last.family, i: last.id }) : null,
+      };
+    },
+  },
+  read: {
+    description:
+      'The current Patient, folded from its event stream. ETag W/"<versionId>", Last-Modified; If-None-Match with the current ETag: 304.',
+    query: z.object({ _format: format }),
+    errors: { 304: z.null().describe('Not modified'), ...outcomes(401, 403, 404, 406) },
+    conditional: true,
+    read: async ({ deps, caller, id }) => {
+      const { patient } = await getPatient(deps.pool, caller(), id);
+      return { resource: toFhirPatient(patient), version: patient.version, lastModified: patient.updatedAt };
+    },
+  },
+  vread: {
+    description: 'The Patient as it was at versionId `vid` (its event stream folded up to that version).',
+    read: async ({ deps, caller, id, vid }) => {
+      if (vid === undefined) throw new Error('unreachable: the vread route always has a version');
+      const patient = await getPatientVersion(deps.pool, caller(), id, vid);
+      return { resource: toFhirPatient(patient), version: patient.version, lastModified: patient.updatedAt };
+    },
+  },
+});
