@@ -8,6 +8,7 @@
  * row in one transaction); only the FHIR shapes differ: a FHIR resource in, the resource out with
  * Location (and ETag W/"<versionId>" where the resource has a version of its own).
  */
+import { must } from '@vitalis/runtime';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { badRequest, fhirReply, weakEtag } from '@vitalis/http';
@@ -104,7 +105,10 @@ export function fhirWriteRoutes(deps: GatewayDeps): FastifyPluginAsyncZod {
           at: 'body',
           rename: (path) => (path === 'reaction' ? 'reaction.0.description' : path),
         });
-        const allergy = patient.allergies.find((a) => a.id === allergyId)!;
+        const allergy = must(
+          patient.allergies.find((a) => a.id === allergyId),
+          'the allergy just recorded',
+        );
         return fhirReply(reply)
           .code(201)
           .header('location', `${base()}/AllergyIntolerance/${allergy.id}`)
@@ -129,7 +133,7 @@ export function fhirWriteRoutes(deps: GatewayDeps): FastifyPluginAsyncZod {
       },
       async (req, reply) => {
         const b = req.body;
-        const slotId = referenceIdOf('Slot', 'slot', b.slot[0]!.reference);
+        const slotId = referenceIdOf('Slot', 'slot', must(b.slot[0], 'a slot (the schema requires one)').reference);
         const patients = b.participant
           .map((p) => p.actor?.reference)
           .filter((r): r is string => r !== undefined && /(?:^|\/)Patient\/[^/]+$/.test(r));

@@ -13,7 +13,8 @@ import type { WebSocket } from 'ws';
 import { z } from 'zod';
 import type { FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { FHIR_JSON, HttpProblem, badRequest, negotiateFormat, notFound, operationOutcomeOf } from '@vitalis/http';
+import { FHIR_JSON, type HttpProblem, badRequest, negotiateFormat, notFound, operationOutcomeOf, problemOf } from '@vitalis/http';
+import { must } from '@vitalis/runtime';
 import { withTransaction } from '@vitalis/db';
 import type { GatewayDeps } from '../../deps';
 import { audit, auditedWrite, type Caller } from '../../access/caller';
@@ -134,10 +135,8 @@ export function fhirSubscriptionRoutes(deps: GatewayDeps, numberer: Subscription
             resourceId: ask.patientId,
             detail: { reason: 'subscription limit', limit },
           });
-          throw new HttpProblem(
-            422,
+          throw problemOf(
             'subscription-limit',
-            'Unprocessable Content',
             `This client holds ${limit} Subscriptions, the most one client may hold (FHIR_SUBSCRIPTIONS_PER_CLIENT): delete one first.`,
           );
         }
@@ -375,7 +374,7 @@ export function fhirSubscriptionRoutes(deps: GatewayDeps, numberer: Subscription
         const send = (body: object) => {
           if (socket.readyState === socket.OPEN) socket.send(JSON.stringify(body));
         };
-        const unauthorized = (detail: string) => new HttpProblem(401, 'unauthorized', 'Unauthorized', detail);
+        const unauthorized = (detail: string) => problemOf('unauthorized', detail);
         /** An OperationOutcome frame (the socket stays open unless `close` is given). */
         const refuse = (problem: HttpProblem, close?: number) => {
           send(operationOutcomeOf(problem));
@@ -392,14 +391,14 @@ export function fhirSubscriptionRoutes(deps: GatewayDeps, numberer: Subscription
         socket.on('message', (raw, isBinary) => {
           void onMessage(isBinary ? '' : raw.toString()).catch((err) => {
             req.log.error({ err }, 'fhir subscription websocket message failed');
-            refuse(new HttpProblem(500, 'internal', 'Internal Server Error', 'internal error'), 1011);
+            refuse(problemOf('internal', 'internal error'), 1011);
           });
         });
 
         async function onMessage(text: string): Promise<void> {
           const m = /^bind-with-token (\S{1,200})$/.exec(text.trim());
           if (!m) return refuse(badRequest('Send the text "bind-with-token <token>".'));
-          const stored = await redis.get(bindingKey(m[1]!));
+          const stored = await redis.get(bindingKey(must(m[1], 'the token of bind-with-token')));
           const binding = stored ? (JSON.parse(stored) as Binding) : undefined;
           if (!binding || binding.expiresAt * 1000 <= Date.now())
             return refuse(unauthorized('The binding token is not valid (unknown or expired): get one from $get-ws-binding-token.'), 4401);

@@ -4,6 +4,7 @@
  * under the subscription row's lock, idempotent by live stream id, so gateways that all number the
  * same subscription from the same ordered stream agree (the second finds the first's number).
  */
+import { must } from '@vitalis/runtime';
 import type { Pool, Queryable } from '@vitalis/db';
 import { withTransaction } from '@vitalis/db';
 import type { StoredSubscription, SubscriptionRequest, TopicName } from './topics';
@@ -77,7 +78,7 @@ export async function insertSubscription(
       start.id,
     ],
   );
-  return recordOf(rows[0]!);
+  return recordOf(must(rows[0], 'the inserted Subscription row'));
 }
 
 /** Why a client may create no more Subscriptions: it holds `limit` already. */
@@ -116,7 +117,7 @@ export async function createSubscriptionOnce(
   const { rows } = await db.query<{ n: number }>('SELECT count(*)::int AS n FROM fhir_subscriptions WHERE owner_client = $1', [
     owner.clientId,
   ]);
-  if (rows[0]!.n >= limit) throw new SubscriptionLimitReached(limit);
+  if (must(rows[0], "the count of the client's Subscriptions").n >= limit) throw new SubscriptionLimitReached(limit);
   return { record: await insertSubscription(db, id, owner, req, start), created: true };
 }
 
@@ -197,12 +198,12 @@ export function numberEvents(
          SELECT $1, n, l, f FROM unnest($2::bigint[], $3::text[], $4::jsonb[]) AS t(n, l, f) RETURNING occurred_at`,
         [subscriptionId, fresh.map((f) => f.number), fresh.map((f) => f.liveId), fresh.map((f) => JSON.stringify(f.focus))],
       );
-      const at = rows[0]!.occurred_at.toISOString(); // the transaction's time: the same for every row
+      const at = must(rows[0], 'the first inserted event row').occurred_at.toISOString(); // the transaction's time: the same for every row
       for (const f of fresh) numberOf.set(f.liveId, { number: f.number, occurredAt: at });
       await c.query(`UPDATE fhir_subscriptions SET last_event_number = $2, last_event_id = $3, updated_at = now() WHERE id = $1`, [
         subscriptionId,
         last,
-        fresh[fresh.length - 1]!.liveId,
+        must(fresh.at(-1), 'the last fresh event').liveId,
       ]);
       // prune past the bound once every thousand numbers
       if (Math.floor(last / 1_000) > Math.floor((last - fresh.length) / 1_000)) {
@@ -212,7 +213,7 @@ export function numberEvents(
         ]);
       }
     }
-    return events.map((e) => ({ ...numberOf.get(e.liveId)!, liveId: e.liveId, focus: e.focus }));
+    return events.map((e) => ({ ...must(numberOf.get(e.liveId), 'the number given to this event'), liveId: e.liveId, focus: e.focus }));
   });
 }
 

@@ -5,6 +5,7 @@
  * canonical, filters in `_criteria` extensions, payload content and heartbeat as channel extensions).
  * One owner for these names: routes, notifications, the CapabilityStatement read them from here.
  */
+import { must } from '@vitalis/runtime';
 import { badRequest } from '@vitalis/http';
 import { patientIdOf, vitalCodeOf } from '../search-params';
 
@@ -92,7 +93,7 @@ function filtersOf(topic: TopicName, filters: string[]): { patientId: string; co
     }
   }
   if (patients.size !== 1) throw badRequest('A subscription watches exactly one patient: give one filter with patient=Patient/{id}.');
-  return { patientId: [...patients][0]!, codes: codes.size ? [...codes].sort() : null };
+  return { patientId: must([...patients][0], 'the one watched patient'), codes: codes.size ? [...codes].sort() : null };
 }
 
 /**
