@@ -16,6 +16,8 @@
  *
  * Idempotency: (device_id, seq, effective_at) identifies an observation. A device numbers its
  * observations with a strictly increasing `seq`; resending the same observation stores it once.
+ *
+ * Long: a data table: one entry per vital sign (its code, label, units, FHIR profile and ranges) and the wire schemas built from it; splitting it would spread one definition per sign over files.
  */
 import { z } from 'zod';
 import { DEFAULT_CLOCK_LIMITS, effectiveAtProblem, recordNow, type ClockLimits } from './clock';

@@ -89,6 +89,39 @@ export interface VerifyChainOptions {
   maxProblems?: number;
 }
 
+/**
+ * The checks of one row: it follows the row before it (`prev`), its columns match its hash, and it
+ * is what each checkpoint naming it recorded.
+ */
+function checkRow(
+  r: ChainRow,
+  prev: { prevHash: string; prevId: number },
+  checkpoints: ReadonlyArray<{ head_hash: string; file: string }>,
+  report: (p: ChainProblem) => void,
+): void {
+  if (r.prev_hash !== prev.prevHash)
+    report({
+      kind: 'broken-link',
+      id: r.id,
+      message: `row ${r.id} does not follow row ${prev.prevId || '(genesis)'}: a row between them was removed, or one of them was changed`,
+    });
+  if (rowHash(r.prev_hash, r) !== r.hash)
+    report({
+      kind: 'hash-mismatch',
+      id: r.id,
+      message: `row ${r.id} was changed after it was written: its columns no longer match its hash`,
+    });
+  for (const c of checkpoints) {
+    if (c.head_hash !== r.hash)
+      report({
+        kind: 'checkpoint-mismatch',
+        id: r.id,
+        file: c.file,
+        message: `row ${r.id} differs from the checkpointed one (${c.file}): the trail was rewritten`,
+      });
+  }
+}
+
 /** Walks the whole chain (streamed) and checks every hash, every link, the head and the checkpoints. */
 export async function verifyChain(pool: Pool, options: VerifyChainOptions = {}): Promise<ChainVerification> {
   const batchSize = options.batchSize ?? 5_000;
@@ -118,27 +151,7 @@ export async function verifyChain(pool: Pool, options: VerifyChainOptions = {}):
       ]);
       for (const r of batch) {
         rows++;
-        if (r.prev_hash !== prev)
-          report({
-            kind: 'broken-link',
-            id: r.id,
-            message: `row ${r.id} does not follow row ${lastId || '(genesis)'}: a row between them was removed, or one of them was changed`,
-          });
-        if (rowHash(r.prev_hash, r) !== r.hash)
-          report({
-            kind: 'hash-mismatch',
-            id: r.id,
-            message: `row ${r.id} was changed after it was written: its columns no longer match its hash`,
-          });
-        for (const c of pending.get(r.id) ?? []) {
-          if (c.head_hash !== r.hash)
-            report({
-              kind: 'checkpoint-mismatch',
-              id: r.id,
-              file: c.file,
-              message: `row ${r.id} differs from the checkpointed one (${c.file}): the trail was rewritten`,
-            });
-        }
+        checkRow(r, { prevHash: prev, prevId: lastId }, pending.get(r.id) ?? [], report);
         pending.delete(r.id);
         prev = r.hash;
         lastId = r.id;

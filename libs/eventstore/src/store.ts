@@ -10,6 +10,8 @@
  * lower position is committed and visible too, or rolled back for good (a hole, never filled): a
  * reader may move its checkpoint to the last position it read, and no transaction elsewhere on the
  * server (another database's, an analyst's, a backup's) holds readers back.
+ *
+ * Long: the store is one module by design: append, the reads and the position rules above share its SQL, its row mapping and its errors, and each reader relies on the same commit-order guarantee.
  */
 import { randomUUID } from 'node:crypto';
 import type { Pool, PoolClient, Queryable } from '@vitalis/db';

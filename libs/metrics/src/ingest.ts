@@ -44,6 +44,10 @@ export interface IngestMetrics {
   newestObservation(at: Date | null): void;
 }
 
+/**
+ * The ingest worker's metrics on `registry`, and the recorder the worker calls.
+ * Long: a registry listing its metrics: one declaration per metric with its name, help and labels, then the recorder over them; nothing to split but the list.
+ */
 export function createIngestMetrics(registry: client.Registry): IngestMetrics {
   const counter = (name: string, help: string) => new client.Counter({ name, help, registers: [registry] });
   const batches = counter(METRIC.ingestBatches, 'Kafka batches written to the append log and committed');

@@ -211,7 +211,10 @@ export function isFoldableAlarmEvent(e: Pick<FoldableAlarmEvent, 'type' | 'data'
   }
 }
 
-/** Applies one event (mutates and returns `s`; events of other types, and ones the fold cannot read, only advance the version). */
+/**
+ * Applies one event (mutates and returns `s`; events of other types, and ones the fold cannot read, only advance the version).
+ * Long: one case per alarm event type (raised, with its return while latched; cleared; acknowledged; escalated): the fold reads as one table.
+ */
 export function evolveAlarms(s: PatientAlarms, e: FoldableAlarmEvent): PatientAlarms {
   s.version = e.streamVersion;
   const v = e.streamVersion;

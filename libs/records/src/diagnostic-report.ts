@@ -13,6 +13,8 @@
  * (each step optional, a step may repeat with new data); final | amended | corrected → amended |
  * corrected (with a reason; every earlier revision stays readable); registered | partial |
  * preliminary → cancelled; anything but entered-in-error → entered-in-error.
+ *
+ * Long: one domain's decider: its events, commands, refusals, decide and evolve belong together (ADR 0024); the two long functions are one case per command and per event.
  */
 import { STREAM_CATEGORIES, streamName, type Decider } from '@vitalis/eventstore';
 import { ANALYTES, interpretQuantity, isCriticalInterpretation, type Interpretation } from '@vitalis/clinical';
@@ -284,6 +286,10 @@ function raiseIfCritical(
   ];
 }
 
+/**
+ * Decides a command on a report (null: none yet): its events, or why it is refused.
+ * Long: one case per command of a report (post, update, amend, cancel, enter in error, escalate, acknowledge), each a few checks and its events.
+ */
 export function decideDiagnosticReport(
   command: DiagnosticReportCommand,
   state: DiagnosticReportState | null,
@@ -400,6 +406,10 @@ function revise(state: DiagnosticReportState, content: ReportContent, at: string
   ];
 }
 
+/**
+ * Applies one event to a report's state (pure: a new state).
+ * Long: one case per event type of a report, each the state it leaves.
+ */
 export function evolveDiagnosticReport(state: DiagnosticReportState | null, e: Folded): DiagnosticReportState | null {
   const d = e.data;
   const at = e.recordedAt;

@@ -65,6 +65,14 @@ export interface LiveStage {
   stop: () => void;
 }
 
+/** Patients this instance has not seen yet: their active alerts restored into the engine first (one query). */
+async function restoreUnseen(engine: AlertEngine, pool: LiveStageOptions['pool'], batch: CommittedBatch): Promise<void> {
+  const unseen = [...new Set(batch.items.map((i) => i.observation.patient_id))].filter((p) => !engine.knows(p));
+  if (unseen.length === 0) return;
+  const active = await activeAlerts(pool, unseen);
+  for (const p of unseen) engine.restore(p, active.get(p) ?? []);
+}
+
 export function createLiveStage(opts: LiveStageOptions): LiveStage {
   const settings = opts.alarms ?? DEFAULT_ALARM_SETTINGS;
   const engine = new AlertEngine(settings);
@@ -75,14 +83,7 @@ export function createLiveStage(opts: LiveStageOptions): LiveStage {
   sweep.unref();
 
   const afterCommit = async (batch: CommittedBatch) => {
-    if (opts.alerts !== false) {
-      // patients this instance has not seen yet: restore their active alerts first (one query)
-      const unseen = [...new Set(batch.items.map((i) => i.observation.patient_id))].filter((p) => !engine.knows(p));
-      if (unseen.length > 0) {
-        const active = await activeAlerts(opts.pool, unseen);
-        for (const p of unseen) engine.restore(p, active.get(p) ?? []);
-      }
-    }
+    if (opts.alerts !== false) await restoreUnseen(engine, opts.pool, batch);
     const events: LiveEvent[] = [];
     for (const { offset, item, observation: o } of batch.items) {
       // What the replay will read back from the row, not the observation as received: one event id, one byte sequence.

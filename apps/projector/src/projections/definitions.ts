@@ -1,6 +1,8 @@
 /**
  * The read models: which streams each projection owns and how folded state becomes rows.
  * Table names are parameters so the same code writes the live table and a rebuild copy.
+ *
+ * Long: a table of the read models, one definition per projection with its SQL beside its fold; each is short, and one file keeps the list the runner and the rebuild read in one place.
  */
 import { must } from '@vitalis/runtime';
 import type { PoolClient } from '@vitalis/db';
