@@ -300,6 +300,118 @@ function cell(text: string | number | undefined, cls?: string): HTMLTableCellEle
   return V.el('td', { class: cls, text: text === undefined ? '–' : String(text) });
 }
 
+/** The patient's NEWS2, or null with no vitals yet (an all-missing NEWS2 of 0 would read as "well"). */
+const news2Of = (e: Entry) => (e.news2 && (e.latest_vitals || []).length ? e.news2 : null);
+
+/** The NEWS2 cell: the score and its risk in words, as of its oldest input and how old that is; a dash with no vitals yet. */
+function news2Cell(e: Entry): HTMLTableCellElement {
+  const latest = e.latest_vitals || [];
+  const n2 = news2Of(e);
+  const n2inputs = latest.filter((x) => NEWS2_CODES.indexOf(x.code) >= 0);
+  const n2cell = V.el('td', { class: 'news2-cell' });
+  if (n2) {
+    n2cell.append(
+      V.el(
+        'span',
+        { class: 'news2', 'data-risk': n2.risk, 'aria-label': 'NEWS2 ' + n2.score + ', ' + (RISK[n2.risk] || n2.risk) + ' risk' },
+        [document.createTextNode(String(n2.score)), V.el('span', { class: 'risk', text: RISK[n2.risk] || n2.risk })],
+      ),
+    );
+    if (n2inputs.length) {
+      const oldest = freshnessOf(
+        n2inputs.map((x) => [x.code, x.effective_at]),
+        Date.now(),
+      ).oldest;
+      n2cell.append(V.el('div', { class: 'as-of' }, ['as of ', V.el('time', { datetime: oldest, text: clock(oldest) })]));
+      n2cell.append(
+        ageLine(
+          n2inputs.map((x) => [x.code, x.effective_at]),
+          n2cell,
+          'oldest input ',
+        ),
+      );
+    }
+  } else n2cell.append(V.el('span', { class: 'muted', text: '–', title: 'No vitals yet' }));
+  return n2cell;
+}
+
+/**
+ * The alarms and critical results cell: the alarms with their lifecycle when the token may read them
+ * (else the conditions present now), then the unacknowledged critical results; a critical result new
+ * or changed since the last board (`old`: the patient's entry then) is said in `news`.
+ */
+function alertsCell(e: Entry, old: Entry | null | undefined, news: string[]): HTMLTableCellElement {
+  // Unacknowledged critical diagnostic results (with read:diagnostics): tagged in the row; the panel above has the detail.
+  const critical = (e.critical_results || []).map((c) => {
+    const what = whatOf(c);
+    if (previous && (!old || !(old.critical_results || []).some((o) => o.critical_id === c.critical_id && o.state === c.state))) {
+      news.push(
+        'Critical result' +
+          (c.state === 'escalated' ? ', escalated' : '') +
+          ' for ' +
+          nameOf(e) +
+          ': ' +
+          what +
+          ', ' +
+          (c.results || []).map(interpretationText).join(', '),
+      );
+    }
+    return V.el('span', {
+      class: 'critical-tag',
+      'data-report': c.report_id,
+      'data-state': c.state,
+      text: 'Critical: ' + (c.results || []).map((r) => r.name || r.code).join(', ') + (c.state === 'escalated' ? ' · escalated' : ''),
+    });
+  });
+  // the alarms with their lifecycle when the token may read them; else the conditions present now
+  const tags = e.alarms
+    ? e.alarms.map(alarmTag)
+    : (e.alerts || []).map((a: string) => V.el('span', { class: 'alert-tag', 'data-rule': a, text: ruleLabel(a) }));
+  return V.el('td', {}, tags.concat(critical));
+}
+
+/** One patient's row (`old`: its entry on the last board, to mark a change). */
+function entryRow(e: Entry, old: Entry | null | undefined, news: string[]): HTMLTableRowElement {
+  const v = vitalsOf(e);
+  const n2 = news2Of(e);
+  const bp = [v.sys, v.dia].filter((x): x is LatestVital => x !== undefined);
+  return V.el(
+    'tr',
+    {
+      'data-patient': e.patient_id,
+      'data-esi': e.esi,
+      'data-news2': n2 ? n2.score : null,
+      class: previous && (!old || old.esi !== e.esi || old.version !== e.version) ? 'changed' : null,
+    },
+    [
+      V.el('td', { class: 'esi' }, [
+        V.el('span', { class: 'badge esi-' + e.esi }, [
+          V.el('span', { class: 'n', text: String(e.esi) }),
+          V.el('span', { class: 'l', text: LABEL[e.esi] || '' }),
+        ]),
+      ]),
+      V.el('td', {}, [
+        V.el('div', { class: 'name', text: e.name || 'Unknown patient' }),
+        V.el('div', { class: 'pid', text: e.patient_id }),
+        retriageButton(e),
+      ]),
+      cell(e.complaint),
+      V.el('td', { class: 'num' }, [
+        V.el('time', { datetime: e.arrived_at, class: 'arrived', text: clock(e.arrived_at) }),
+        V.el('div', { class: 'pid', text: 'waiting ' + waited(e.arrived_at) }),
+      ]),
+      news2Cell(e),
+      vitalCell('hr', v.hr && String(Math.round(v.hr.value)), v.hr ? [v.hr] : []),
+      vitalCell('spo2', v.spo2 && Math.round(v.spo2.value) + ' ' + UNIT_OF_COLUMN.spo2, v.spo2 ? [v.spo2] : []),
+      // systolic first, then diastolic: "120/80"
+      vitalCell('bp', v.sys && Math.round(v.sys.value) + '/' + (v.dia === undefined ? '–' : Math.round(v.dia.value)), bp),
+      vitalCell('rr', v.rr && String(Math.round(v.rr.value)), v.rr ? [v.rr] : []),
+      vitalCell('temp', v.temp && v.temp.value.toFixed(1) + ' ' + UNIT_OF_COLUMN.temp, v.temp ? [v.temp] : []),
+      alertsCell(e, old, news),
+    ],
+  );
+}
+
 let lastJson: string | null = null;
 function render(entries: Entry[]): void {
   // Re-render only on a change (or a new minute of waiting time): a poll must not steal focus.
@@ -329,99 +441,7 @@ function render(entries: Entry[]): void {
     const old = previous && previous.get(e.patient_id);
     if (previous && !old) news.push(nameOf(e) + ' arrived, ESI ' + e.esi);
     else if (old && old.esi !== e.esi) news.push(nameOf(e) + ' is now ESI ' + e.esi);
-    const v = vitalsOf(e);
-    const latest = e.latest_vitals || [];
-    // No vitals yet: no score (an all-missing NEWS2 of 0 would read as "well").
-    const n2 = e.news2 && latest.length ? e.news2 : null;
-    const n2inputs = latest.filter((x) => NEWS2_CODES.indexOf(x.code) >= 0);
-    const n2cell = V.el('td', { class: 'news2-cell' });
-    if (n2) {
-      n2cell.append(
-        V.el(
-          'span',
-          { class: 'news2', 'data-risk': n2.risk, 'aria-label': 'NEWS2 ' + n2.score + ', ' + (RISK[n2.risk] || n2.risk) + ' risk' },
-          [document.createTextNode(String(n2.score)), V.el('span', { class: 'risk', text: RISK[n2.risk] || n2.risk })],
-        ),
-      );
-      if (n2inputs.length) {
-        const oldest = freshnessOf(
-          n2inputs.map((x) => [x.code, x.effective_at]),
-          Date.now(),
-        ).oldest;
-        n2cell.append(V.el('div', { class: 'as-of' }, ['as of ', V.el('time', { datetime: oldest, text: clock(oldest) })]));
-        n2cell.append(
-          ageLine(
-            n2inputs.map((x) => [x.code, x.effective_at]),
-            n2cell,
-            'oldest input ',
-          ),
-        );
-      }
-    } else n2cell.append(V.el('span', { class: 'muted', text: '–', title: 'No vitals yet' }));
-    // Unacknowledged critical diagnostic results (with read:diagnostics): tagged in the row; the panel above has the detail.
-    const critical = (e.critical_results || []).map((c) => {
-      const what = whatOf(c);
-      if (previous && (!old || !(old.critical_results || []).some((o) => o.critical_id === c.critical_id && o.state === c.state))) {
-        news.push(
-          'Critical result' +
-            (c.state === 'escalated' ? ', escalated' : '') +
-            ' for ' +
-            nameOf(e) +
-            ': ' +
-            what +
-            ', ' +
-            (c.results || []).map(interpretationText).join(', '),
-        );
-      }
-      return V.el('span', {
-        class: 'critical-tag',
-        'data-report': c.report_id,
-        'data-state': c.state,
-        text: 'Critical: ' + (c.results || []).map((r) => r.name || r.code).join(', ') + (c.state === 'escalated' ? ' · escalated' : ''),
-      });
-    });
-    // the alarms with their lifecycle when the token may read them; else the conditions present now
-    const tags = e.alarms
-      ? e.alarms.map(alarmTag)
-      : (e.alerts || []).map((a: string) => V.el('span', { class: 'alert-tag', 'data-rule': a, text: ruleLabel(a) }));
-    const alerts = V.el('td', {}, tags.concat(critical));
-    const bp = [v.sys, v.dia].filter((x): x is LatestVital => x !== undefined);
-    const tr = V.el(
-      'tr',
-      {
-        'data-patient': e.patient_id,
-        'data-esi': e.esi,
-        'data-news2': n2 ? n2.score : null,
-        class: previous && (!old || old.esi !== e.esi || old.version !== e.version) ? 'changed' : null,
-      },
-      [
-        V.el('td', { class: 'esi' }, [
-          V.el('span', { class: 'badge esi-' + e.esi }, [
-            V.el('span', { class: 'n', text: String(e.esi) }),
-            V.el('span', { class: 'l', text: LABEL[e.esi] || '' }),
-          ]),
-        ]),
-        V.el('td', {}, [
-          V.el('div', { class: 'name', text: e.name || 'Unknown patient' }),
-          V.el('div', { class: 'pid', text: e.patient_id }),
-          retriageButton(e),
-        ]),
-        cell(e.complaint),
-        V.el('td', { class: 'num' }, [
-          V.el('time', { datetime: e.arrived_at, class: 'arrived', text: clock(e.arrived_at) }),
-          V.el('div', { class: 'pid', text: 'waiting ' + waited(e.arrived_at) }),
-        ]),
-        n2cell,
-        vitalCell('hr', v.hr && String(Math.round(v.hr.value)), v.hr ? [v.hr] : []),
-        vitalCell('spo2', v.spo2 && Math.round(v.spo2.value) + ' ' + UNIT_OF_COLUMN.spo2, v.spo2 ? [v.spo2] : []),
-        // systolic first, then diastolic: "120/80"
-        vitalCell('bp', v.sys && Math.round(v.sys.value) + '/' + (v.dia === undefined ? '–' : Math.round(v.dia.value)), bp),
-        vitalCell('rr', v.rr && String(Math.round(v.rr.value)), v.rr ? [v.rr] : []),
-        vitalCell('temp', v.temp && v.temp.value.toFixed(1) + ' ' + UNIT_OF_COLUMN.temp, v.temp ? [v.temp] : []),
-        alerts,
-      ],
-    );
-    tbody.append(tr);
+    tbody.append(entryRow(e, old, news));
   });
   if (!entries.length) tbody.append(V.el('tr', {}, [V.el('td', { colspan: 11, class: 'empty', text: 'No patients in the department.' })]));
   renderCritical(entries);
