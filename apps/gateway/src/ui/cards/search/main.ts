@@ -181,41 +181,28 @@ function open(id: string): Promise<void> {
   );
 }
 
-function render(p: PatientView): void {
-  const rec = V.$('#record');
-  rec.setAttribute('data-patient', p.id);
-  V.$('#record-h').textContent = p.name;
-  V.$('#record-empty').hidden = true;
-  const body = V.$('#record-body');
-  body.textContent = '';
-  body.hidden = false;
-  body.append(V.el('div', { class: 'ids', text: p.id }));
-
-  // Allergies first: the fact a clinician must not miss.
-  const allergies = p.allergies;
-  if (allergies === undefined) {
-    body.append(
-      V.el('div', {
-        class: 'banner restricted',
+/** The allergy banner: said first, the fact a clinician must not miss (or that this access does not show it); none when no allergy is high. */
+function allergyBanner(allergies: PatientView['allergies']): HTMLElement | null {
+  if (allergies === undefined)
+    return V.el('div', {
+      class: 'banner restricted',
+      id: 'allergy-banner',
+      text: 'Allergies and clinical data are not shown with your access (demographics only).',
+    });
+  if (!allergies.length) return V.el('div', { class: 'banner nka', id: 'allergy-banner', text: 'No known allergies recorded.' });
+  const high = allergies.filter((a) => a.criticality === 'high');
+  return high.length
+    ? V.el('div', {
+        class: 'banner allergy',
         id: 'allergy-banner',
-        text: 'Allergies and clinical data are not shown with your access (demographics only).',
-      }),
-    );
-  } else if (!allergies.length) {
-    body.append(V.el('div', { class: 'banner nka', id: 'allergy-banner', text: 'No known allergies recorded.' }));
-  } else {
-    const high = allergies.filter((a) => a.criticality === 'high');
-    if (high.length)
-      body.append(
-        V.el('div', {
-          class: 'banner allergy',
-          id: 'allergy-banner',
-          role: 'alert',
-          text: 'Allergy alert: ' + high.map((a) => a.substance).join(', '),
-        }),
-      );
-  }
+        role: 'alert',
+        text: 'Allergy alert: ' + high.map((a) => a.substance).join(', '),
+      })
+    : null;
+}
 
+/** The demographics list (a row only when it has a value). */
+function demographics(p: PatientView): HTMLElement {
   const dl = V.el('dl', { class: 'demo' });
   const row = (k: string, v: string) => {
     if (v) dl.append(V.el('dt', { text: k }), V.el('dd', { text: v }));
@@ -225,55 +212,75 @@ function render(p: PatientView): void {
   row('Identifiers', ids(p).join(', ') || 'None');
   row('Contact', p.telecom.map((t) => t.system + ': ' + t.value).join(', '));
   row('Record', p.version ? 'version ' + p.version + (p.updated ? ', updated ' + V.fmtDate(p.updated) : '') : '');
-  body.append(V.el('h3', { text: 'Demographics' }), dl);
+  return dl;
+}
 
-  if (allergies !== undefined) {
-    body.append(V.el('h3', { id: 'allergies-h', text: 'Allergies and intolerances' }));
-    const ul = V.el('ul', { id: 'allergies', 'aria-labelledby': 'allergies-h' });
-    const order: Record<string, number> = { high: 0, 'unable-to-assess': 1, low: 2 };
-    allergies
-      .slice()
-      .sort((a, b) => (order[a.criticality!] || 1) - (order[b.criticality!] || 1))
-      .forEach((a) => {
-        const reaction = a.reaction;
-        ul.append(
-          V.el('li', { 'data-criticality': a.criticality }, [
-            V.el('span', { class: 's', text: a.substance }),
-            V.el('span', {
-              class: 'crit',
-              'data-criticality': a.criticality,
-              text: (a.criticality && CRIT[a.criticality]) || a.criticality,
-            }),
-            reaction ? V.el('div', { class: 'muted', text: 'Reaction: ' + reaction }) : null,
-          ]),
-        );
-      });
-    if (!allergies.length) ul.append(V.el('li', { text: 'None recorded' }));
-    body.append(ul);
-  }
-
-  if (p.latest.length) {
-    body.append(V.el('h3', { text: 'Latest vitals' }));
-    const box = V.el('ul', { class: 'vitals', id: 'vitals', 'aria-label': 'Latest vitals, each with its age' });
-    aged = [];
-    const by: Record<string, { code: string; value: number; effective_at: string }> = {};
-    p.latest.forEach((v) => (by[v.code] = v));
-    DATA.order.forEach((code) => {
-      const v = by[code];
-      const n = VITAL_NAMES[code];
-      if (!v || !n) return;
-      if (code === DATA.bp.systolic) {
-        // blood pressure as one value, systolic first: "BP 120/80 mmHg"
-        const dia = by[DATA.bp.diastolic];
-        box.append(vitalItem('bp', 'BP ' + fmt(v.value) + '/' + (dia ? fmt(dia.value) : '–') + ' ' + n[1], dia ? [v, dia] : [v]));
-      } else box.append(vitalItem(code, n[0] + ' ' + fmt(v.value) + ' ' + n[1], [v]));
+/** The allergies and intolerances, high criticality first. */
+function allergyList(allergies: NonNullable<PatientView['allergies']>): HTMLElement {
+  const ul = V.el('ul', { id: 'allergies', 'aria-labelledby': 'allergies-h' });
+  const order: Record<string, number> = { high: 0, 'unable-to-assess': 1, low: 2 };
+  allergies
+    .slice()
+    .sort((a, b) => (order[a.criticality ?? ''] || 1) - (order[b.criticality ?? ''] || 1))
+    .forEach((a) => {
+      const reaction = a.reaction;
+      ul.append(
+        V.el('li', { 'data-criticality': a.criticality }, [
+          V.el('span', { class: 's', text: a.substance }),
+          V.el('span', {
+            class: 'crit',
+            'data-criticality': a.criticality,
+            text: (a.criticality && CRIT[a.criticality]) || a.criticality,
+          }),
+          reaction ? V.el('div', { class: 'muted', text: 'Reaction: ' + reaction }) : null,
+        ]),
+      );
     });
-    if (p.news2) {
-      const inputs = p.latest.filter((v) => DATA.news2Codes.indexOf(v.code) >= 0);
-      const text = 'NEWS2 ' + p.news2.score + ' (' + p.news2.risk + ')' + (inputs.length ? ', as of ' + clock(oldestOf(inputs)) : '');
-      box.append(inputs.length ? vitalItem('news2', text, inputs) : V.el('li', { 'data-code': 'news2', text: text }));
-    }
-    body.append(box);
+  if (!allergies.length) ul.append(V.el('li', { text: 'None recorded' }));
+  return ul;
+}
+
+/** The latest vitals, each with its age (blood pressure as one value), then the NEWS2 as of its oldest input. */
+function latestVitals(p: PatientView): HTMLElement {
+  const box = V.el('ul', { class: 'vitals', id: 'vitals', 'aria-label': 'Latest vitals, each with its age' });
+  aged = [];
+  const by: Record<string, { code: string; value: number; effective_at: string }> = {};
+  p.latest.forEach((v) => (by[v.code] = v));
+  DATA.order.forEach((code) => {
+    const v = by[code];
+    const n = VITAL_NAMES[code];
+    if (!v || !n) return;
+    if (code === DATA.bp.systolic) {
+      // blood pressure as one value, systolic first: "BP 120/80 mmHg"
+      const dia = by[DATA.bp.diastolic];
+      box.append(vitalItem('bp', 'BP ' + fmt(v.value) + '/' + (dia ? fmt(dia.value) : '–') + ' ' + n[1], dia ? [v, dia] : [v]));
+    } else box.append(vitalItem(code, n[0] + ' ' + fmt(v.value) + ' ' + n[1], [v]));
+  });
+  if (p.news2) {
+    const inputs = p.latest.filter((v) => DATA.news2Codes.indexOf(v.code) >= 0);
+    const text = 'NEWS2 ' + p.news2.score + ' (' + p.news2.risk + ')' + (inputs.length ? ', as of ' + clock(oldestOf(inputs)) : '');
+    box.append(inputs.length ? vitalItem('news2', text, inputs) : V.el('li', { 'data-code': 'news2', text: text }));
+  }
+  return box;
+}
+
+function render(p: PatientView): void {
+  const rec = V.$('#record');
+  rec.setAttribute('data-patient', p.id);
+  V.$('#record-h').textContent = p.name;
+  V.$('#record-empty').hidden = true;
+  const body = V.$('#record-body');
+  body.textContent = '';
+  body.hidden = false;
+  body.append(V.el('div', { class: 'ids', text: p.id }));
+  // Allergies first: the fact a clinician must not miss.
+  const banner = allergyBanner(p.allergies);
+  if (banner) body.append(banner);
+  body.append(V.el('h3', { text: 'Demographics' }), demographics(p));
+  if (p.allergies !== undefined)
+    body.append(V.el('h3', { id: 'allergies-h', text: 'Allergies and intolerances' }), allergyList(p.allergies));
+  if (p.latest.length) {
+    body.append(V.el('h3', { text: 'Latest vitals' }), latestVitals(p));
     tickAges();
   }
   rec.focus();
