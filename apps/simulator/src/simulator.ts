@@ -68,13 +68,108 @@ interface SimPatient {
   ecgNextMs: number;
 }
 
+/** What a tick needs: the patients, the ECG chunk size (samples), and how a batch of messages is sent. */
+interface SimRun {
+  patients: SimPatient[];
+  chunk: number;
+  ecg: boolean;
+  send: (messages: Message[]) => Promise<void>;
+}
+
+/** The ECG chunks of a patient whose last sample is in the past (as frame items of `device`). */
+function dueEcgChunks(p: SimPatient, now: number, device: Device, chunk: number): VitalsFrameItem[] {
+  const items: VitalsFrameItem[] = [];
+  while (p.ecgNextMs + chunk * ECG_PERIOD_MS <= now) {
+    const bpm = trend(p.profile, p.ecgNextMs)[VITAL_CODE.heartRate];
+    const { samples, phase } = ecgChunk(chunk, bpm, p.ecgPhase, p.random);
+    p.ecgPhase = phase;
+    items.push({
+      seq: device.seq++,
+      effective_at: new Date(p.ecgNextMs).toISOString(),
+      code: ECG_LEAD_II.code,
+      unit: 'mV',
+      waveform: { origin: 0, period_ms: ECG_PERIOD_MS, samples },
+    });
+    p.ecgNextMs += chunk * ECG_PERIOD_MS;
+  }
+  return items;
+}
+
+/** One frame per patient (its monitor's numeric vitals, and its due ECG chunks when on); the observations sent. */
+async function tickFrames(run: SimRun): Promise<number> {
+  const now = Date.now();
+  const at = new Date(now).toISOString();
+  const messages: Message[] = [];
+  let observations = 0;
+  for (const p of run.patients) {
+    const items: VitalsFrameItem[] = NUMERIC_CODES.map(
+      (code) =>
+        ({
+          seq: p.monitor.seq++,
+          code,
+          value: sampleVital(p.profile, code, now, p.random),
+          unit: NUMERIC_VITALS[code].unit,
+        }) as VitalsFrameItem,
+    );
+    if (run.ecg) items.push(...dueEcgChunks(p, now, p.monitor, run.chunk));
+    messages.push(
+      encodeFrame({
+        envelope: FRAME_ENVELOPE,
+        patient_id: p.profile.patientId,
+        device_id: p.monitor.id,
+        effective_at: at,
+        observations: items,
+      }),
+    );
+    observations += items.length;
+  }
+  await run.send(messages);
+  return observations;
+}
+
+/** One message per numeric vital of every patient's monitor; the observations sent. */
+async function tickNumeric(run: SimRun): Promise<number> {
+  const now = Date.now();
+  const at = new Date(now).toISOString();
+  const messages: Message[] = [];
+  for (const p of run.patients) {
+    for (const code of NUMERIC_CODES) {
+      const o: VitalsObservation = {
+        patient_id: p.profile.patientId,
+        device_id: p.monitor.id,
+        seq: p.monitor.seq++,
+        effective_at: at,
+        code,
+        value: sampleVital(p.profile, code, now, p.random),
+        unit: NUMERIC_VITALS[code].unit,
+      } as VitalsObservation;
+      messages.push(encodeObservation(o));
+    }
+  }
+  await run.send(messages);
+  return messages.length;
+}
+
+/** One message per due ECG chunk of every patient's ECG device (every whole chunk whose last sample is in the past); the observations sent. */
+async function tickEcg(run: SimRun): Promise<number> {
+  const now = Date.now();
+  const messages: Message[] = [];
+  for (const p of run.patients) {
+    for (const item of dueEcgChunks(p, now, p.ecg, run.chunk)) {
+      const o = { patient_id: p.profile.patientId, device_id: p.ecg.id, ...item } as VitalsObservation;
+      messages.push(encodeObservation(o));
+    }
+  }
+  if (messages.length > 0) await run.send(messages);
+  return messages.length;
+}
+
 /** Runs until stop(); returns a handle with counters. */
 export async function runSimulator(opts: SimulatorOptions): Promise<{ stop: () => Promise<void>; sent: () => number }> {
   const topic = opts.topic ?? TOPICS.vitalsObservations;
   const producer = createProducer(opts.kafka);
   await producer.connect();
   const start = Date.now();
-  const chunk = opts.ecgChunkSamples ?? ECG_HZ;
   const idOf = opts.patientId ?? demoPatientId;
   const deteriorating = Math.round(opts.patients * opts.deterioratingFraction);
   const patients: SimPatient[] = Array.from({ length: opts.patients }, (_, i) => {
@@ -89,114 +184,21 @@ export async function runSimulator(opts: SimulatorOptions): Promise<{ stop: () =
     };
   });
   opts.logger.info({ patients: opts.patients, deteriorating, rateHz: opts.rateHz, ecg: opts.ecg }, 'simulator running');
+  const run: SimRun = {
+    patients,
+    chunk: opts.ecgChunkSamples ?? ECG_HZ,
+    ecg: opts.ecg,
+    send: (messages) => sendTraced(producer, { topic, acks: -1, messages }, opts.tracing ?? TRACING_OFF).then(() => undefined),
+  };
 
   let sent = 0;
   let stopped = false;
   let inFlight: Promise<unknown> = Promise.resolve();
-
-  /** The ECG chunks of a patient whose last sample is in the past (as frame items of `device`). */
-  const dueEcgChunks = (p: SimPatient, now: number, device: Device): VitalsFrameItem[] => {
-    const items: VitalsFrameItem[] = [];
-    while (p.ecgNextMs + chunk * ECG_PERIOD_MS <= now) {
-      const bpm = trend(p.profile, p.ecgNextMs)[VITAL_CODE.heartRate];
-      const { samples, phase } = ecgChunk(chunk, bpm, p.ecgPhase, p.random);
-      p.ecgPhase = phase;
-      items.push({
-        seq: device.seq++,
-        effective_at: new Date(p.ecgNextMs).toISOString(),
-        code: ECG_LEAD_II.code,
-        unit: 'mV',
-        waveform: { origin: 0, period_ms: ECG_PERIOD_MS, samples },
-      });
-      p.ecgNextMs += chunk * ECG_PERIOD_MS;
-    }
-    return items;
-  };
-
-  const tickFrames = async () => {
-    const now = Date.now();
-    const at = new Date(now).toISOString();
-    const messages: Message[] = [];
-    let observations = 0;
-    for (const p of patients) {
-      const items: VitalsFrameItem[] = NUMERIC_CODES.map(
-        (code) =>
-          ({
-            seq: p.monitor.seq++,
-            code,
-            value: sampleVital(p.profile, code, now, p.random),
-            unit: NUMERIC_VITALS[code].unit,
-          }) as VitalsFrameItem,
-      );
-      if (opts.ecg) items.push(...dueEcgChunks(p, now, p.monitor));
-      messages.push(
-        encodeFrame({
-          envelope: FRAME_ENVELOPE,
-          patient_id: p.profile.patientId,
-          device_id: p.monitor.id,
-          effective_at: at,
-          observations: items,
-        }),
-      );
-      observations += items.length;
-    }
-    await sendTraced(producer, { topic, acks: -1, messages }, opts.tracing ?? TRACING_OFF);
-    sent += observations;
-  };
-
-  const tickNumeric = async () => {
-    const now = Date.now();
-    const at = new Date(now).toISOString();
-    const messages: Message[] = [];
-    for (const p of patients) {
-      for (const code of NUMERIC_CODES) {
-        const o: VitalsObservation = {
-          patient_id: p.profile.patientId,
-          device_id: p.monitor.id,
-          seq: p.monitor.seq++,
-          effective_at: at,
-          code,
-          value: sampleVital(p.profile, code, now, p.random),
-          unit: NUMERIC_VITALS[code].unit,
-        } as VitalsObservation;
-        messages.push(encodeObservation(o));
-      }
-    }
-    await sendTraced(producer, { topic, acks: -1, messages }, opts.tracing ?? TRACING_OFF);
-    sent += messages.length;
-  };
-
-  const tickEcg = async () => {
-    const now = Date.now();
-    const messages: Message[] = [];
-    for (const p of patients) {
-      // publish every whole chunk whose last sample is in the past
-      while (p.ecgNextMs + chunk * ECG_PERIOD_MS <= now) {
-        const bpm = trend(p.profile, p.ecgNextMs)[VITAL_CODE.heartRate];
-        const { samples, phase } = ecgChunk(chunk, bpm, p.ecgPhase, p.random);
-        p.ecgPhase = phase;
-        const o: VitalsObservation = {
-          patient_id: p.profile.patientId,
-          device_id: p.ecg.id,
-          seq: p.ecg.seq++,
-          effective_at: new Date(p.ecgNextMs).toISOString(),
-          code: ECG_LEAD_II.code,
-          unit: 'mV',
-          waveform: { origin: 0, period_ms: ECG_PERIOD_MS, samples },
-        };
-        messages.push(encodeObservation(o));
-        p.ecgNextMs += chunk * ECG_PERIOD_MS;
-      }
-    }
-    if (messages.length > 0) {
-      await sendTraced(producer, { topic, acks: -1, messages }, opts.tracing ?? TRACING_OFF);
-      sent += messages.length;
-    }
-  };
-
-  const guard = (what: string, fn: () => Promise<void>) => () => {
+  const guard = (what: string, tick: (run: SimRun) => Promise<number>) => () => {
     if (stopped) return;
-    inFlight = fn().catch((err) => opts.logger.error({ err }, `${what} publish failed`));
+    inFlight = tick(run)
+      .then((n) => void (sent += n))
+      .catch((err) => opts.logger.error({ err }, `${what} publish failed`));
   };
   const frames = opts.frames ?? true;
   const numericTimer = setInterval(guard('vitals', frames ? tickFrames : tickNumeric), Math.max(1, Math.round(1000 / opts.rateHz)));
