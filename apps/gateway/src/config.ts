@@ -1,3 +1,10 @@
+/**
+ * The gateway's configuration: every environment variable it reads (gatewayConfigShape, each with its
+ * default and documentation), parsed and checked once at start, plus what is derived from them (the
+ * base URL, the audit checkpoint settings, the trusted proxies and issuers).
+ * Long: gatewayConfigShape is a table of some sixty variables, one entry each; the file is that table
+ * and the few functions that read it.
+ */
 import { isIP } from 'node:net';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';

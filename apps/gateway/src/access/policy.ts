@@ -33,7 +33,11 @@
  * says whose data it reaches; whether a person stands behind the token is a second, orthogonal
  * fact, so it is a cell option (`users: true`) checked here, not a principal kind (a doctor
  * user and a doctor-role app have the same reach everywhere else) and not a check in a service.
+ *
+ * Long: ACCESS_POLICY is a table of about 190 lines (one row per resource and action) and the
+ * functions below are the only readers of it; the rule is kept in one file so it is read in one place.
  */
+import { must } from '@vitalis/runtime';
 import type { Role, Scope } from '@vitalis/schemas';
 import type { Actor, Principal } from './principal';
 import { isSandboxPatientId, SANDBOX_ID_PREFIX } from './sandbox';
@@ -341,7 +345,7 @@ export function reach<R extends PolicyResource>(p: Principal, resource: R, actio
   const named = p.patientId !== undefined;
   const scopes = named ? cell.patientScopes : cell.scopes;
   const scope = scopes.find((s) => p.scopes.includes(s));
-  const needed = scope ?? scopes[0] ?? cell.scopes[0]!;
+  const needed = scope ?? scopes[0] ?? must(cell.scopes[0], `a scope of the policy cell for ${action} ${resource}`);
   if (scope === undefined) return { allowed: false, reason: 'missing scope', scope: needed, patients: [], detail: cell.refusal };
   let rule: AccessRule = 'none';
   for (const kind of kindsOf(p)) if (RANK[cell.rules[kind]] > RANK[rule]) rule = cell.rules[kind];
@@ -360,7 +364,12 @@ export function reach<R extends PolicyResource>(p: Principal, resource: R, actio
     const also = reach(p, cell.alsoNeeds[0] as PolicyResource, cell.alsoNeeds[1] as never);
     if (!also.allowed) return { ...also, reason: 'forbidden', scope: needed, detail: cell.refusal };
   }
-  return { allowed: true, rule, scope, ...(rule === 'own' ? { patient: p.patientId! } : {}) };
+  return {
+    allowed: true,
+    rule,
+    scope,
+    ...(rule === 'own' ? { patient: must(p.patientId, "the token's patient (the rule is own only for a token naming one)") } : {}),
+  };
 }
 
 /** Whether `p` may `action` `resource` of every patient in `patientIds` (or, for none, at all). */

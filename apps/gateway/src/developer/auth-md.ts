@@ -18,6 +18,11 @@ const CURL = 'curl --fail-with-body -sS';
 /** Where the PKCE example app says it lives: nothing needs to listen there (the reader copies the address). */
 const CALLBACK = 'http://127.0.0.1:8765/callback';
 
+/**
+ * The walkthrough for a base URL.
+ * Long: one Markdown document written as a single template, its steps in the order a reader runs
+ * them; splitting it would scatter one text over functions without a rule of its own.
+ */
 export function renderAuthMarkdown(baseUrl: string): string {
   return `# Vitalis authentication walkthrough
 
