@@ -83,9 +83,15 @@ async function run(pool: Pool, argv: string[]): Promise<{ output?: unknown; code
       .split(',')
       .map((m) => m.trim())
       .filter(Boolean);
-    if (!resourceId.safeParse(rest[0]).success || members.length === 0 || !members.every((m) => resourceId.safeParse(m).success))
+    const [groupId] = rest;
+    if (
+      groupId === undefined ||
+      !resourceId.safeParse(groupId).success ||
+      members.length === 0 ||
+      !members.every((m) => resourceId.safeParse(m).success)
+    )
       return { code: 2 };
-    await saveGroup(pool, { id: rest[0]!, name: values.label || rest[0]!, members });
+    await saveGroup(pool, { id: groupId, name: values.label || groupId, members });
     return { output: { group: rest[0], members: members.length }, code: 0 };
   }
   if (command === 'rotate-key' && rest.length === 0) {

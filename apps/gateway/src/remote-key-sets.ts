@@ -123,11 +123,12 @@ const publicOnlyLookup = ((hostname: string, options: { all?: boolean; family?: 
   dnsLookup(hostname, { family: options.family ?? 0, all: true }, (err: NodeJS.ErrnoException | null, addresses: LookupAddress[]) => {
     if (err) return callback(err);
     const forbidden = addresses.find((a) => !isPublicAddress(a.address));
-    if (addresses.length === 0 || forbidden) {
+    const [first] = addresses;
+    if (first === undefined || forbidden) {
       return callback(new KeySetFetchError(`${hostname} resolves to a non-public address${forbidden ? ` (${forbidden.address})` : ''}`));
     }
     if (options.all) return callback(null, addresses);
-    return callback(null, addresses[0]!.address, addresses[0]!.family);
+    return callback(null, first.address, first.family);
   });
 }) as unknown as LookupFunction;
 
@@ -139,14 +140,15 @@ export function fetchKeySetDocument(uri: string, policy: Pick<KeySetFetchPolicy,
   const exempt = policy.allowHosts.has(bareHost(url));
   return new Promise<Buffer>((resolve, reject) => {
     let settled = false;
-    const finish = (err: Error | undefined, body?: Buffer) => {
+    /** Settles once: with the body of a 200 answer, or with the error. */
+    const finish = (outcome: Error | Buffer) => {
       if (settled) return;
       settled = true;
       clearTimeout(deadline);
-      if (err) {
+      if (outcome instanceof Error) {
         req.destroy();
-        reject(err instanceof KeySetFetchError ? err : new KeySetFetchError(err.message));
-      } else resolve(body!);
+        reject(outcome instanceof KeySetFetchError ? outcome : new KeySetFetchError(outcome.message));
+      } else resolve(outcome);
     };
     const req = request(
       url,
@@ -169,7 +171,7 @@ export function fetchKeySetDocument(uri: string, policy: Pick<KeySetFetchPolicy,
           if (size > KEY_SET_MAX_BYTES) return finish(new KeySetFetchError(`is larger than ${KEY_SET_MAX_BYTES} bytes`));
           chunks.push(chunk);
         });
-        res.on('end', () => finish(undefined, Buffer.concat(chunks)));
+        res.on('end', () => finish(Buffer.concat(chunks)));
         res.on('error', (err) => finish(err));
       },
     );

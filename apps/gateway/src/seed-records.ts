@@ -4,6 +4,7 @@
  * user), free appointment slots for the catalog clinicians on weekdays of the next three weeks,
  * and a few ED arrivals. Re-running appends nothing for records that exist.
  */
+import { must } from '@vitalis/runtime';
 import type { Pool } from '@vitalis/db';
 import { ConcurrencyError } from '@vitalis/eventstore';
 import { HttpProblem } from '@vitalis/http';
@@ -87,8 +88,8 @@ export async function seedRecords(
         pool,
         system,
         {
-          family: FAMILIES[i]!,
-          given: [GIVEN[i]!],
+          family: must(FAMILIES[i], `family name ${i} of the seed`),
+          given: [must(GIVEN[i], `given name ${i} of the seed`)],
           birthDate: `${1940 + i * 3}-0${(i % 9) + 1}-1${i % 10}`,
           gender: i % 2 ? 'male' : 'female',
           identifiers: [{ system: 'urn:vitalis:mrn', value: `MRN-${1000 + i}` }],

@@ -1,11 +1,12 @@
 /** Route helpers shared by the event-sourced features: the caller, problem schemas, cursors. */
 import { z } from 'zod';
 import type { FastifyRequest } from 'fastify';
+import { must } from '@vitalis/runtime';
 import { badRequest } from '@vitalis/http';
 import type { Caller } from './caller';
 
 export function callerOf(req: FastifyRequest): Caller {
-  return { principal: req.principal!, requestId: req.id, ip: req.ip };
+  return { principal: must(req.principal, 'the principal the bearer check sets before this route'), requestId: req.id, ip: req.ip };
 }
 
 // The document's `Problem` component (developer/openapi.ts publishes PROBLEM_SCHEMA under this id).
@@ -39,9 +40,10 @@ const keyTime = z
   .refine((t) => {
     const m = TIME.exec(t);
     if (!m) return false;
-    const [y, mo, d, h, mi, se, oh, om] = m.slice(1).map((v) => (v === undefined ? 0 : Number(v))) as number[];
-    const dayOk = y! >= 1 && mo! >= 1 && mo! <= 12 && d! >= 1 && new Date(Date.UTC(y!, mo! - 1, d!)).getUTCDate() === d;
-    return dayOk && h! <= 23 && mi! <= 59 && se! <= 59 && oh! <= 15 && om! <= 59;
+    // an absent group (the offset's, with Z or without minutes) is 0; the others always take part
+    const [y = 0, mo = 0, d = 0, h = 0, mi = 0, se = 0, oh = 0, om = 0] = m.slice(1).map((v) => (v === undefined ? 0 : Number(v)));
+    const dayOk = y >= 1 && mo >= 1 && mo <= 12 && d >= 1 && new Date(Date.UTC(y, mo - 1, d)).getUTCDate() === d;
+    return dayOk && h <= 23 && mi <= 59 && se <= 59 && oh <= 15 && om <= 59;
   }, 'must be an ISO 8601 time');
 /** A bigint row id (the audit trail's). */
 const keyRowId = z

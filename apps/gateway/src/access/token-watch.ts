@@ -4,6 +4,7 @@
  * list per check for all open streams). Shared by the live hub and the sandbox's synthetic source,
  * so both close streams by the same rule. Fails closed, like the request guard, after a short blip.
  */
+import { must } from '@vitalis/runtime';
 import type { Logger } from '@vitalis/log';
 import { revocationIds } from './principal';
 
@@ -61,7 +62,7 @@ export class TokenWatch {
     const now = Math.floor(Date.now() / 1000);
     const ids = new Set<string>();
     for (const w of [...this.#watched]) {
-      const t = w.token!;
+      const t = must(w.token, 'the token of a watched stream (add keeps only those with one)');
       if (t.expiresAt <= now) w.end('expired');
       else for (const id of chainOf(t)) ids.add(id);
     }
@@ -77,7 +78,7 @@ export class TokenWatch {
     }
     if (revoked.size === 0) return;
     for (const w of [...this.#watched]) {
-      const t = w.token!;
+      const t = must(w.token, 'the token of a watched stream (add keeps only those with one)');
       if (chainOf(t).some((id) => revoked.has(id))) w.end('revoked');
     }
   }

@@ -21,6 +21,7 @@
  * list and a single read show the same alarm (a patient whose first alarm is younger than the
  * projector's tick joins the ward list one tick later).
  */
+import { must } from '@vitalis/runtime';
 import type { Pool } from '@vitalis/db';
 import {
   handleCommand,
@@ -378,7 +379,7 @@ export async function acknowledgeAlarm(
       return { state, version: state.version };
     },
     recorded: (tx, r) => {
-      const alarm = r.before.alarms.get(id)!;
+      const alarm = must(r.before.alarms.get(id), `alarm ${id}, which the decider just acknowledged`);
       return audit(tx, caller, {
         action,
         scope: reached.scope,
@@ -398,8 +399,8 @@ export async function acknowledgeAlarm(
       }),
   });
   if (!outcome.ok) throw acknowledgeRefusal(id, outcome.error).problem;
-  const alarm = outcome.before.alarms.get(id)!;
-  const ack = outcome.decided[0]!;
+  const alarm = must(outcome.before.alarms.get(id), `alarm ${id}, which the decider just acknowledged`);
+  const ack = must(outcome.decided[0], 'the acknowledgement event the decider returned');
   await publishAlarmNotice(deps.redis, patientId, 'VitalsAlertAcknowledged', ack.data as unknown as Record<string, unknown>);
   const at = (ack.data as { at: string }).at;
   deps.onAcknowledged?.(alarm.priority, (Date.parse(at) - Date.parse(alarm.raisedAt)) / 1_000);

@@ -8,6 +8,7 @@
  * Commands answer from the folded stream; listing reads the rm_slots projection.
  */
 import { randomUUID } from 'node:crypto';
+import { must } from '@vitalis/runtime';
 import type { Pool } from '@vitalis/db';
 import { handleCommand, inTransaction, readStream, type Queryable } from '@vitalis/eventstore';
 import { conflict, notFound, problemOf } from '@vitalis/http';
@@ -37,7 +38,7 @@ export async function createSlot(pool: Pool, s: NewSlot, metadata: Record<string
   const slot = { slotId, clinicianId: s.clinicianId, appointmentType: s.appointmentType, start: s.start, end: s.end };
   const outcome = await handleCommand(pool, SLOT_DECIDER, slotStream(slotId), { type: 'create', slot }, { metadata });
   // refused: it exists (the state read), or was created concurrently (read it)
-  return outcome.state ?? (await loadSlot(pool, slotId))!;
+  return outcome.state ?? must(await loadSlot(pool, slotId), `slot ${slotId}, which exists when its creation is refused`);
 }
 
 /** Whether the caller sees the sandbox's synthetic slots only (the access policy's Slot read cell). */
@@ -80,7 +81,7 @@ export async function bookAppointment(
           scope: 'write:appointments',
           resourceType: 'Patient',
           resourceId: patientId,
-          detail: { slot: req.slotId, appointment: r.state!.appointmentId },
+          detail: { slot: req.slotId, appointment: must(r.state, 'the booked slot').appointmentId },
         }),
       // a missing slot is answered, not audited; a busy one, or a booking that lost the race, is audited
       refused: async (e) => {
@@ -98,7 +99,7 @@ export async function bookAppointment(
       },
     },
   );
-  if (outcome.ok) return outcome.state!;
+  if (outcome.ok) return must(outcome.state, 'the booked slot');
   if (outcome.error.kind === 'not-found') throw notFound(`Slot ${req.slotId} does not exist.`);
   throw conflict(`Slot ${req.slotId} is already booked.`);
 }
@@ -205,12 +206,17 @@ export async function rescheduleAppointment(pool: Pool, caller: Caller, id: stri
   const old = await bookedSlot(pool, caller, id, 'write');
   const metadata = metadataOf(caller, 'write:appointments');
   const changed = () => conflict('A slot changed concurrently; nothing was changed.');
-  const book = { type: 'book' as const, patientId: old.patientId!, reason: old.reason, rescheduledFrom: id };
+  const book = {
+    type: 'book' as const,
+    patientId: must(old.patientId, `the patient of appointment ${id}`),
+    reason: old.reason,
+    rescheduledFrom: id,
+  };
   const outcome = await handleCommand(pool, SLOT_DECIDER, slotStream(newSlotId), book, {
     metadata,
     // the old booking is cancelled first, in the booking's transaction, at the version it was found at
     beforeAppend: async (tx, decided) => {
-      const cancel = { type: 'cancel' as const, appointmentId: id, rescheduledTo: nextAppointmentId(decided.state!) };
+      const cancel = { type: 'cancel' as const, appointmentId: id, rescheduledTo: nextAppointmentId(must(decided.state, 'the new slot')) };
       const cancelled = await handleCommand(inTransaction(tx), SLOT_DECIDER, slotStream(old.id), cancel, {
         metadata,
         expectedVersion: old.version,
@@ -222,11 +228,11 @@ export async function rescheduleAppointment(pool: Pool, caller: Caller, id: stri
         action: 'appointment.reschedule',
         scope: 'write:appointments',
         resourceType: 'Patient',
-        resourceId: r.state!.patientId ?? undefined,
-        detail: { from: id, to: r.state!.appointmentId },
+        resourceId: must(r.state, 'the new booking').patientId ?? undefined,
+        detail: { from: id, to: must(r.state, 'the new booking').appointmentId },
       }),
   });
-  if (outcome.ok) return outcome.state!;
+  if (outcome.ok) return must(outcome.state, 'the new booking');
   if (outcome.error.kind === 'not-found') throw notFound(`Slot ${newSlotId} does not exist.`);
   throw outcome.error.kind === 'busy' ? conflict(`Slot ${newSlotId} is already booked.`) : changed();
 }

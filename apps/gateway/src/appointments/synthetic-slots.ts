@@ -5,6 +5,7 @@
  * names no patient (a sandbox principal sees availability only, like any caller without a role).
  * Nothing is stored, and nothing can be booked (a sandbox token has no write:appointments).
  */
+import { must } from '@vitalis/runtime';
 import type { SlotState } from '@vitalis/records';
 
 export const SANDBOX_CLINICIANS = ['sbx-dr-0001', 'sbx-dr-0002', 'sbx-dr-0003'] as const;
@@ -40,7 +41,7 @@ function slotAt(clinicianId: string, startMs: number): SlotState {
     id,
     version: busy ? 2 : 1,
     clinicianId,
-    appointmentType: TYPES[h % TYPES.length]!,
+    appointmentType: must(TYPES[h % TYPES.length], 'an appointment type (the index is modulo their count)'),
     start: new Date(startMs).toISOString(),
     end: new Date(startMs + SLOT_MS).toISOString(),
     status: busy ? 'busy' : 'free',

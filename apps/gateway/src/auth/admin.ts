@@ -14,6 +14,7 @@
  */
 import { z } from 'zod';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { must } from '@vitalis/runtime';
 import { recordAudit } from '@vitalis/audit';
 import { notFound, problemOf } from '@vitalis/http';
 import { ROLES, type Role } from '@vitalis/schemas';
@@ -124,7 +125,7 @@ export function adminRoutes(ctx: AuthContext): FastifyPluginAsyncZod {
     clientId: string | undefined,
     what: string,
   ): Promise<void> => {
-    const refusal = httpMintRefusal(role, req.principal!.scopes);
+    const refusal = httpMintRefusal(role, must(req.principal, 'the principal the bearer check sets before this route').scopes);
     if (!refusal) return;
     await audit(
       req,
@@ -139,9 +140,12 @@ export function adminRoutes(ctx: AuthContext): FastifyPluginAsyncZod {
           "The system role is given by the operator's command line alone (npm run admin -- initial-access-token --role system), never over HTTP.",
       });
     }
-    throw insufficientScope(['admin:clients', ...httpMintingScopes(role)!], {
-      detail: `${what} the role ${role} needs every scope that role gives a client; this token lacks: ${refusal.missing.join(' ')}.`,
-    });
+    throw insufficientScope(
+      ['admin:clients', ...must(httpMintingScopes(role), `the scopes of role ${role} (only system has none; refused above)`)],
+      {
+        detail: `${what} the role ${role} needs every scope that role gives a client; this token lacks: ${refusal.missing.join(' ')}.`,
+      },
+    );
   };
 
   return async (app) => {
@@ -162,7 +166,7 @@ export function adminRoutes(ctx: AuthContext): FastifyPluginAsyncZod {
         },
       },
       async (req, reply) => {
-        const principal = req.principal!;
+        const principal = must(req.principal, 'the principal the bearer check sets before this route');
         await requireRoleWithinCaller(req, req.body.role, 'initial_access_token.refused', undefined, 'Minting an initial access token for');
         const minted = await mintInitialAccessToken(pool, {
           role: req.body.role,
@@ -234,7 +238,12 @@ export function adminRoutes(ctx: AuthContext): FastifyPluginAsyncZod {
         const { rows } = await pool.query<ClientRow>(
           `UPDATE oauth_clients SET role = $2, scope = $3, requested_scope = '', approval = 'approved', approved_by = $4, approved_at = now()
           WHERE client_id = $1 RETURNING ${COLUMNS}`,
-          [client.client_id, req.body.role, asked.join(' '), req.principal!.subject],
+          [
+            client.client_id,
+            req.body.role,
+            asked.join(' '),
+            must(req.principal, 'the principal the bearer check sets before this route').subject,
+          ],
         );
         await audit(req, 'client.approved', client.client_id, {
           role: req.body.role,
@@ -242,7 +251,7 @@ export function adminRoutes(ctx: AuthContext): FastifyPluginAsyncZod {
           previous_scope: client.scope,
           previous_role: client.role,
         });
-        return summary(rows[0]!);
+        return summary(must(rows[0], 'the client row the UPDATE ... RETURNING returned'));
       },
     );
 
@@ -261,7 +270,7 @@ export function adminRoutes(ctx: AuthContext): FastifyPluginAsyncZod {
         const { rows } = await pool.query<ClientRow>(
           `UPDATE oauth_clients SET requested_scope = '', approval = 'denied', approved_by = $2, approved_at = now()
           WHERE client_id = $1 AND kind = 'registered' RETURNING ${COLUMNS}`,
-          [req.params.client_id, req.principal!.subject],
+          [req.params.client_id, must(req.principal, 'the principal the bearer check sets before this route').subject],
         );
         if (!rows[0]) throw notFound(`Client ${req.params.client_id} does not exist.`);
         await audit(req, 'client.denied', req.params.client_id, {});

@@ -52,7 +52,8 @@ export class VerifiedTokenCache {
   }
 
   set(token: string, principal: Principal): void {
-    if (this.#entries.size >= this.max) this.#entries.delete(this.#entries.keys().next().value!);
+    const oldest = this.#entries.keys().next();
+    if (this.#entries.size >= this.max && !oldest.done) this.#entries.delete(oldest.value);
     this.#entries.set(token, principal);
   }
 }

@@ -6,6 +6,7 @@
  * Every failure is the same invalid_client, so nothing tells which part was wrong.
  */
 import { createLocalJWKSet, decodeJwt, type JWTVerifyGetKey } from 'jose';
+import { must } from '@vitalis/runtime';
 import type { Pool } from '@vitalis/db';
 import type { Redis } from '@vitalis/redis';
 import { serviceUnavailable } from '@vitalis/http';
@@ -61,7 +62,7 @@ export function presentedClient(authorization: string | undefined, body: Form): 
   const methods = [basic, bodySecret !== undefined, assertion !== undefined || assertionType !== undefined].filter(Boolean).length;
   if (methods > 1) throw new OAuthError(400, 'invalid_request', 'client authentication must use exactly one method');
   if (basic) {
-    const decoded = Buffer.from(basic[1]!, 'base64').toString('utf8');
+    const decoded = Buffer.from(must(basic[1], 'the credentials group of the Basic pattern'), 'base64').toString('utf8');
     const colon = decoded.indexOf(':');
     if (colon < 0) throw invalidClient();
     // RFC 6749 §2.3.1: both parts are form-urlencoded before being joined.
@@ -99,7 +100,7 @@ export function presentedClient(authorization: string | undefined, body: Form): 
 
 function keySetFor(ctx: ClientAuthContext, client: Client): JWTVerifyGetKey {
   if (client.jwks) return createLocalJWKSet(client.jwks);
-  return ctx.keySets.forUri(client.jwksUri!);
+  return ctx.keySets.forUri(must(client.jwksUri, `the jwks_uri of client ${client.clientId}, registered without jwks`));
 }
 
 /**
@@ -131,7 +132,7 @@ async function verifyAssertion(ctx: ClientAuthContext, client: Client, assertion
     // caller learns nothing about what the gateway could or could not reach (the log says why).
     throw invalidClient("the client assertion signature could not be verified with the client's registered keys", false);
   }
-  const lifetime = payload.exp! - Math.floor(Date.now() / 1000);
+  const lifetime = must(payload.exp, 'the exp claim checkUnverifiedJwt requires') - Math.floor(Date.now() / 1000);
   // RFC 7523 §3: a jti is used once. Remembered (SET NX) until the assertion could no longer pass.
   let fresh: string | null;
   try {

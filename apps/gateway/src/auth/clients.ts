@@ -19,6 +19,7 @@ import {
   type ScopeRequest,
   nonBlankText,
 } from '@vitalis/schemas';
+import { must } from '@vitalis/runtime';
 import type { Pool } from '@vitalis/db';
 import { OAuthError } from './oauth-errors';
 import { keySetUriProblem } from '../remote-key-sets';
@@ -324,7 +325,7 @@ export async function registerClient(
     ...(clientSecret
       ? { client_secret: clientSecret, client_secret_expires_at: expiresAt ? Math.floor(expiresAt.getTime() / 1000) : 0 }
       : {}),
-    client_id_issued_at: Number(rows[0]!.issued),
+    client_id_issued_at: Number(must(rows[0], 'the client row the INSERT ... RETURNING returned').issued),
     client_name: request.client_name,
     grant_types: checked.grantTypes,
     response_types: checked.responseTypes,

@@ -1,4 +1,5 @@
 /** GET /agent/identity: who the Bearer token says the caller is. Any valid token; no scope needed. */
+import { must } from '@vitalis/runtime';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { PATHS, type AuthContext } from './context';
@@ -42,7 +43,7 @@ export function identityRoutes(_ctx: AuthContext): FastifyPluginAsyncZod {
         },
       },
       async (req) => {
-        const p = req.principal!;
+        const p = must(req.principal, 'the principal the bearer check sets before this route');
         return {
           active: true as const,
           client_id: p.clientId,

@@ -9,6 +9,7 @@
  * the CLI (and the `make run` seed, which mints as the CLI does) mints any role, `system` included.
  */
 import { createHash } from 'node:crypto';
+import { must } from '@vitalis/runtime';
 import type { Pool } from '@vitalis/db';
 import { PUBLIC_SCOPES, ROLE_SCOPES, SMART_RESOURCES, isSystemScope, needsUser, type Role, type Scope } from '@vitalis/schemas';
 import { randomToken } from './secrets';
@@ -81,7 +82,7 @@ export async function mintInitialAccessToken(
   return {
     initial_access_token: token,
     role: opts.role,
-    expires_at: Number(rows[0]!.exp),
+    expires_at: Number(must(rows[0], 'the token row the INSERT ... RETURNING returned').exp),
     max_uses: opts.maxUses,
     label: opts.label ?? '',
   };

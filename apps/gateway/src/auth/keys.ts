@@ -15,6 +15,7 @@
  */
 import { createCipheriv, createDecipheriv, createHash, randomBytes } from 'node:crypto';
 import { exportJWK, generateKeyPair, importJWK, calculateJwkThumbprint, type JWK, type CryptoKey } from 'jose';
+import { must } from '@vitalis/runtime';
 import { withTransaction, type Pool } from '@vitalis/db';
 
 /** Every algorithm this server signs with; each has exactly one active key. */
@@ -135,7 +136,7 @@ export class KeyStore {
   async rotate(alg: SigningAlg = ACCESS_TOKEN_ALG): Promise<string> {
     const kids = await rotateSigningKeys(this.pool, this.secret, [alg]);
     await this.load();
-    return kids[alg]!;
+    return must(kids[alg], `the new kid of ${alg}, just rotated`);
   }
 
   /** The active key of `alg` (default: the access-token algorithm). */

@@ -5,10 +5,11 @@
  */
 import { randomBytes } from 'node:crypto';
 import type { FastifyReply } from 'fastify';
+import { must } from '@vitalis/runtime';
 import { SCOPES, type Scope } from '@vitalis/schemas';
 
 const ESCAPES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' };
-export const escapeHtml = (value: string) => value.replace(/[&<>"']/g, (c) => ESCAPES[c]!);
+export const escapeHtml = (value: string) => value.replace(/[&<>"']/g, (c) => must(ESCAPES[c], `the escape of ${c}`));
 
 const STYLE = `
 :root { color-scheme: light dark; font-family: system-ui, -apple-system, "Segoe UI", Roboto, sans-serif; }

@@ -8,6 +8,7 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
+import { must } from '@vitalis/runtime';
 import { recordAudit } from '@vitalis/audit';
 import { problemOf, tooManyRequests } from '@vitalis/http';
 import { SANDBOX_SCOPES } from '@vitalis/schemas';
@@ -40,6 +41,50 @@ export function sandboxExhausted(baseUrl: string, max: number, windowSeconds: nu
   );
 }
 
+/** Registers a sandbox client (it expires with its token), issues its access token, and audits the issue. */
+async function issueSandboxCredentials(ctx: AuthContext, req: FastifyRequest) {
+  const { config, pool } = ctx;
+  const ttl = config.SANDBOX_TOKEN_TTL_SECONDS;
+  const client = await registerClient(
+    pool,
+    {
+      client_name: 'sandbox',
+      grant_types: ['client_credentials'],
+      response_types: [],
+      token_endpoint_auth_method: 'client_secret_post',
+      scope: SANDBOX_SCOPES.join(' '),
+      redirect_uris: [],
+    },
+    { registration: 'sandbox', role: null },
+    { expiresAt: new Date(Date.now() + ttl * 1000) },
+  );
+  const issued = await issueAccessToken(
+    ctx.keys,
+    ctx.tokenSettings,
+    {
+      clientId: client.client_id,
+      subject: client.client_id,
+      scopes: SANDBOX_SCOPES,
+      roles: [],
+      authMethod: 'sandbox',
+      sandbox: true,
+    },
+    ttl,
+  );
+  await recordAudit(pool, {
+    action: 'token.issued',
+    outcome: 'success',
+    clientId: client.client_id,
+    subject: client.client_id,
+    scope: client.scope,
+    resourceType: 'Token',
+    requestId: req.id,
+    ip: req.ip,
+    detail: { jti: issued.jti, grant_type: 'sandbox' },
+  });
+  return { client, issued, ttl };
+}
+
 export function sandboxRoutes(ctx: AuthContext): FastifyPluginAsyncZod {
   const { config, pool } = ctx;
   const sandbox = (limiter: RateLimiter) => async (req: FastifyRequest, reply: FastifyReply) => {
@@ -54,51 +99,14 @@ export function sandboxRoutes(ctx: AuthContext): FastifyPluginAsyncZod {
         verdict.resetSeconds,
       );
     }
-    const ttl = config.SANDBOX_TOKEN_TTL_SECONDS;
-    const client = await registerClient(
-      pool,
-      {
-        client_name: 'sandbox',
-        grant_types: ['client_credentials'],
-        response_types: [],
-        token_endpoint_auth_method: 'client_secret_post',
-        scope: SANDBOX_SCOPES.join(' '),
-        redirect_uris: [],
-      },
-      { registration: 'sandbox', role: null },
-      { expiresAt: new Date(Date.now() + ttl * 1000) },
-    );
-    const issued = await issueAccessToken(
-      ctx.keys,
-      ctx.tokenSettings,
-      {
-        clientId: client.client_id,
-        subject: client.client_id,
-        scopes: SANDBOX_SCOPES,
-        roles: [],
-        authMethod: 'sandbox',
-        sandbox: true,
-      },
-      ttl,
-    );
-    await recordAudit(pool, {
-      action: 'token.issued',
-      outcome: 'success',
-      clientId: client.client_id,
-      subject: client.client_id,
-      scope: client.scope,
-      resourceType: 'Token',
-      requestId: req.id,
-      ip: req.ip,
-      detail: { jti: issued.jti, grant_type: 'sandbox' },
-    });
+    const { client, issued, ttl } = await issueSandboxCredentials(ctx, req);
     return reply
       .code(201)
       .header('cache-control', 'no-store')
       .send({
         client_id: client.client_id,
-        client_secret: client.client_secret!,
-        client_secret_expires_at: client.client_secret_expires_at!,
+        client_secret: must(client.client_secret, 'the secret of the sandbox client just registered'),
+        client_secret_expires_at: must(client.client_secret_expires_at, 'the secret expiry of the sandbox client just registered'),
         access_token: issued.token,
         token_type: 'Bearer' as const,
         expires_in: ttl,

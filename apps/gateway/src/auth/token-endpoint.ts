@@ -73,7 +73,7 @@ export function oauthRequestErrors(code: 'invalid_request' | 'invalid_client_met
  */
 export function assertFormRequest(req: FastifyRequest): void {
   const type = String(req.headers['content-type'] ?? '')
-    .split(';')[0]!
+    .replace(/;[\s\S]*/, '') // the media type before its parameters
     .trim()
     .toLowerCase();
   if (type !== 'application/x-www-form-urlencoded')

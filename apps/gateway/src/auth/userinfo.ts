@@ -12,6 +12,7 @@
  */
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
+import { must } from '@vitalis/runtime';
 import type { Scope } from '@vitalis/schemas';
 import { audit } from '../access/caller';
 import { callerOf, problems } from '../access/http';
@@ -50,7 +51,7 @@ export function userInfoRoutes(ctx: AuthContext): FastifyPluginAsyncZod {
           response: { 200: userInfoSchema, ...problems(401, 403, 503) },
         },
         handler: async (req, reply) => {
-          const p = req.principal!;
+          const p = must(req.principal, 'the principal the bearer check sets before this route');
           const claims = userInfoClaims(p.subject, await findUser(ctx.pool, p.subject), p.scopes);
           await audit(ctx.pool, callerOf(req), {
             action: 'user.info.read',

@@ -18,7 +18,7 @@
 import { jsonSchemaTransform, jsonSchemaTransformObject } from 'fastify-type-provider-zod';
 import type { FastifyDynamicSwaggerOptions } from '@fastify/swagger';
 import { PROBLEM_CONTENT_TYPE } from '@vitalis/http';
-import { VITALIS_VERSION } from '@vitalis/runtime';
+import { VITALIS_VERSION, must } from '@vitalis/runtime';
 import { SCOPES, needsUser, type Scope } from '@vitalis/schemas';
 import { PATHS } from '../auth/context';
 import { FHIR_BASE_PATH } from '../fhir/capability';
@@ -88,7 +88,9 @@ export const PROBLEM_RESPONSES: Record<string, { name: string; description: stri
   '503': { name: 'ServiceUnavailable', description: 'A dependency is unavailable; retry later' },
 };
 
-const problemRef = (status: string) => ({ $ref: `#/components/responses/${PROBLEM_RESPONSES[status]!.name}` });
+const problemRef = (status: string) => ({
+  $ref: `#/components/responses/${must(PROBLEM_RESPONSES[status], `the problem response of status ${status}`).name}`,
+});
 
 /** What a client acting for itself can hold: every scope but those that need a user (sign-in, SMART patient/ and user/). */
 const MACHINE_SCOPES = Object.fromEntries(Object.entries(SCOPES).filter(([s]) => !needsUser(s as Scope)));
@@ -153,7 +155,10 @@ export function transformRoute(input: TransformInput): ReturnType<typeof jsonSch
     schema['x-websocket'] = true;
   }
   const methods = [input.route.method].flat() as string[];
-  schema.operationId ??= operationIdOf(methods.find((m) => m !== 'HEAD') ?? methods[0]!, openapiPath(input.url));
+  schema.operationId ??= operationIdOf(
+    methods.find((m) => m !== 'HEAD') ?? must(methods[0], 'a method of the route'),
+    openapiPath(input.url),
+  );
   schema.security = securityFor(config.auth);
   if (config.auth?.anyOf) {
     schema['x-any-of-scopes'] = [...config.auth.anyOf];
@@ -191,8 +196,8 @@ export function operationIdOf(method: string, path: string): string {
     .split('/')
     .filter(Boolean);
   const parts = segments.flatMap((segment) => {
-    const param = /^\{(.+)\}$/.exec(segment);
-    return param ? ['by', ...words(param[1]!)] : words(segment);
+    const [, param] = /^\{(.+)\}$/.exec(segment) ?? [];
+    return param !== undefined ? ['by', ...words(param)] : words(segment);
   });
   return [method.toLowerCase(), ...parts.map(capitalized)].join('');
 }
@@ -352,11 +357,10 @@ export function sortKeys<T>(value: T): T {
 export function referencedSchemasOnly(doc: Json): Json {
   const schemas = ((doc.components as Json | undefined)?.schemas ?? {}) as Json;
   const refsIn = (value: unknown): string[] =>
-    [...JSON.stringify(value ?? null).matchAll(/"#\/components\/schemas\/([^"]+)"/g)].map((m) => m[1]!);
+    [...JSON.stringify(value ?? null).matchAll(/"#\/components\/schemas\/([^"]+)"/g)].map((m) => must(m[1], 'the schema name of a $ref'));
   const kept = new Set<string>();
   const queue = refsIn(doc.paths);
-  while (queue.length > 0) {
-    const name = queue.pop()!;
+  for (let name = queue.pop(); name !== undefined; name = queue.pop()) {
     if (kept.has(name) || !(name in schemas)) continue;
     kept.add(name);
     queue.push(...refsIn(schemas[name]));
@@ -371,9 +375,10 @@ export function finishDocument(doc: Json, baseUrl: string): Json {
   for (const [path, item] of Object.entries(paths)) {
     for (const method of METHODS) {
       if (!item[method]) continue;
-      const op = item[method] as Json;
-      if (op[BODY_OPTIONAL]) {
-        delete op[BODY_OPTIONAL];
+      // the marker leaves the operation (same keys in the same order otherwise)
+      const { [BODY_OPTIONAL]: bodyOptional, ...op } = item[method] as Json;
+      if (bodyOptional) {
+        item[method] = op;
         if (op.requestBody) (op.requestBody as Json).required = false;
       }
       describeResponses(item[method] as Json);

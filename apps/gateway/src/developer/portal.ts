@@ -5,6 +5,7 @@
  * a skip link, one h1, labelled sections, contrast-safe colours), no scripts, no external assets;
  * a strict CSP admits only the inline stylesheet by its nonce.
  */
+import { must } from '@vitalis/runtime';
 import { randomBytes } from 'node:crypto';
 import { escapeHtml as esc } from '../auth/pages';
 import { MIGRATIONS, RELEASES } from './release-notes';
@@ -39,7 +40,7 @@ function deprecationSection(baseUrl: string, routes: CatalogRoute[]): string {
   if (routes.length === 0) return '<p>No endpoint is deprecated.</p>';
   const rows = routes
     .map((r) => {
-      const d = r.deprecation!;
+      const d = must(r.deprecation, `the deprecation of ${r.method} ${r.path}, a deprecated route`);
       return `<tr data-endpoint="${esc(`${r.method} ${r.path}`)}">
   <td><code>${esc(r.method)} ${esc(r.path)}</code> <span class="badge">deprecated</span></td>
   <td><time datetime="${esc(d.since)}">${esc(d.since.slice(0, 10))}</time></td>

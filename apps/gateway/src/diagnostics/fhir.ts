@@ -15,6 +15,7 @@ import {
   isOrderableCode,
   type OrderableCode,
 } from '@vitalis/clinical';
+import { must } from '@vitalis/runtime';
 import { DIAGNOSTIC_REPORT_STATUSES, SERVICE_REQUEST_PRIORITIES, SERVICE_REQUEST_STATUSES } from '@vitalis/records';
 import type {
   DiagnosticReportState,
@@ -197,7 +198,7 @@ function toFhirObservation(
           ],
         }
       : {}),
-    ...(range.length && Object.keys(range[0]!).length ? { referenceRange: range } : {}),
+    ...(range[0] && Object.keys(range[0]).length ? { referenceRange: range } : {}),
   };
 }
 
@@ -322,7 +323,7 @@ export class UnitMismatch extends Error {
 /** Contained Observations → the decider's inputs (the unit, when given, must be the analyte's UCUM code). */
 export function resultInputs(observations: z.infer<typeof observationIn>[], unitOf: (code: string) => string | undefined): ResultInput[] {
   return observations.map((o, i) => {
-    const code = o.code.coding[0]!.code;
+    const code = must(o.code.coding[0], `the coding of contained Observation ${i} (the schema requires one)`).code;
     if (o.valueQuantity) {
       const expected = unitOf(code);
       const given = o.valueQuantity.code ?? o.valueQuantity.unit;

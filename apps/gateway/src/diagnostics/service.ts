@@ -18,6 +18,7 @@
  * fan-out (@vitalis/live critical.ts). Escalation is the projector's (diagnostics-escalation.ts).
  */
 import { createHash, randomUUID } from 'node:crypto';
+import { must } from '@vitalis/runtime';
 import { withTransaction, type Pool, type PoolClient } from '@vitalis/db';
 import {
   ConcurrencyError,
@@ -160,7 +161,8 @@ const REFUSAL_REASONS: Record<Refusal['kind'], string | undefined> = {
 /** The command handler's `recorded` callback for a change of an order or report: its patient, the status it left, the event. */
 function auditChange(caller: Caller, action: string, resourceType: 'ServiceRequest' | 'DiagnosticReport', id: string) {
   return (tx: PoolClient, r: { before: { patientId: string; status: string } | null; decided: { type: string }[] }): Promise<void> => {
-    const detail = { patient: r.before!.patientId, from: r.before!.status, type: r.decided[0]!.type };
+    const before = must(r.before, `${resourceType} ${id} as it was (a change needs one)`);
+    const detail = { patient: before.patientId, from: before.status, type: must(r.decided[0], 'the decided event').type };
     return audit(tx, caller, { action, scope: 'write:diagnostics', resourceType, resourceId: id, detail });
   };
 }
@@ -243,7 +245,7 @@ export async function createOrder(pool: Pool, caller: Caller, input: OrderInput)
     },
   );
   if (!outcome.ok) throw refusalProblem('Order', id, outcome.error, undefined);
-  return outcome.state!;
+  return must(outcome.state, 'the state the decided events fold to');
 }
 
 /** An order, current or as it was at stream version `version` (FHIR vread); audited either way. */
@@ -355,7 +357,7 @@ export async function changeOrder(
     refused: auditRefusal(pool, caller, action, 'ServiceRequest', id),
   });
   if (!outcome.ok) throw refusalProblem('Order', id, outcome.error, expectedVersion);
-  return outcome.state!;
+  return must(outcome.state, 'the state the decided events fold to');
 }
 
 // ---- reports ----
@@ -479,7 +481,8 @@ export async function postReport(
          ON CONFLICT (system, value) DO UPDATE SET system = EXCLUDED.system RETURNING report_id`,
         [input.identifier.system, input.identifier.value, id],
       );
-      if (rows[0]!.report_id !== id) throw new IdentifierHeld(rows[0]!.report_id);
+      const held = must(rows[0], 'the identifier row the INSERT ... RETURNING returned').report_id;
+      if (held !== id) throw new IdentifierHeld(held);
       const order = await loadOrder(client, input.orderId);
       if (!order)
         throw new PostRefused(
@@ -541,7 +544,7 @@ export async function postReport(
     detail: { patient: order.patientId, order: order.id, status: input.status, critical: criticalEventsOf(decisionEvents).length > 0 },
   });
   await publishCritical(deps, order.patientId, decisionEvents);
-  return { report: (await loadReport(pool, id))!, created: true };
+  return { report: must(await loadReport(pool, id), `report ${id}, just created`), created: true };
 }
 
 async function reportByIdentifier(pool: Pool, identifier: { system: string; value: string }): Promise<DiagnosticReportState | null> {
@@ -611,14 +614,15 @@ export async function changeReport(
     metadata: metadataOf(caller, 'write:diagnostics'),
     expectedVersion,
     afterAppend: async (tx, r) => {
-      if (change.type === 'update' && change.status === 'final') await completeOrderWith(tx, caller, r.before!.orderId, id);
+      if (change.type === 'update' && change.status === 'final')
+        await completeOrderWith(tx, caller, must(r.before, 'the report as it was').orderId, id);
     },
     recorded: auditChange(caller, action, 'DiagnosticReport', id),
     refused: auditRefusal(pool, caller, action, 'DiagnosticReport', id),
   });
   if (!outcome.ok) throw refusalProblem('Report', id, outcome.error, expectedVersion);
-  await publishCritical(deps, outcome.before!.patientId, outcome.decided);
-  return outcome.state!;
+  await publishCritical(deps, must(outcome.before, 'the report as it was').patientId, outcome.decided);
+  return must(outcome.state, 'the state the decided events fold to');
 }
 
 /** The decider's command for a change of this report (an update's content hash names the report's order). */
@@ -789,9 +793,9 @@ export async function acknowledgeCriticalResult(
         resourceType: 'DiagnosticReport',
         resourceId: id,
         detail: {
-          patient: r.before!.patientId,
-          critical: r.before!.critical?.id,
-          was: r.before!.critical?.state,
+          patient: must(r.before, `report ${id} as it was`).patientId,
+          critical: r.before?.critical?.id,
+          was: r.before?.critical?.state,
           acknowledged_by: by,
           client,
         },
@@ -807,8 +811,8 @@ export async function acknowledgeCriticalResult(
       ? decisionProblem('The critical result of report', id, e)
       : refusalProblem('Report', id, e, undefined);
   }
-  await publishCritical(deps, outcome.before!.patientId, outcome.decided);
-  return outcome.state!;
+  await publishCritical(deps, must(outcome.before, 'the report as it was').patientId, outcome.decided);
+  return must(outcome.state, 'the state the decided events fold to');
 }
 
 /** A result as a critical-result listing shows it: the analyte's clinical name and the critical limit it crossed. */
@@ -907,6 +911,10 @@ export async function pendingCriticalResults(db: Pool, patientIds?: readonly str
   }));
 }
 
+/** When an acknowledged critical result was acknowledged, in milliseconds (the list below holds only those). */
+const acknowledgedMs = (v: CriticalResultView) =>
+  Date.parse(must(v.acknowledgedAt, `the acknowledgement time of critical result ${v.criticalId}`));
+
 /**
  * Critical results acknowledged at or after `since`, newest first (at most `limit`): who and
  * when stay readable after they leave the board. Candidates come from the projection (a report
@@ -939,9 +947,7 @@ export async function acknowledgedCriticalResults(
       if (c.state === 'acknowledged' && c.acknowledgedAt !== null && Date.parse(c.acknowledgedAt) >= since) out.push(viewOf(r, c));
     }
   }
-  return out
-    .sort((a, b) => Date.parse(b.acknowledgedAt!) - Date.parse(a.acknowledgedAt!) || (a.criticalId < b.criticalId ? -1 : 1))
-    .slice(0, q.limit);
+  return out.sort((a, b) => acknowledgedMs(b) - acknowledgedMs(a) || (a.criticalId < b.criticalId ? -1 : 1)).slice(0, q.limit);
 }
 
 export const CRITICAL_STATES = ['open', 'escalated', 'acknowledged'] as const;

@@ -11,6 +11,7 @@ import { FASTIFY_VERSIONS, PLUGIN, ROUTE_MODULE_NEEDS } from '../plugins';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import type { AuthInfo } from '@modelcontextprotocol/sdk/server/auth/types.js';
 import { ErrorCode, isInitializeRequest } from '@modelcontextprotocol/sdk/types.js';
+import { must } from '@vitalis/runtime';
 import { problemOf, serviceUnavailable, tooManyRequests } from '@vitalis/http';
 import type { GatewayDeps } from '../deps';
 import type { LiveSource } from '../vitals/live-sources';
@@ -122,7 +123,7 @@ export function mcpRoutes(deps: GatewayDeps, hub: LiveSource) {
       }
 
       const auth: AuthInfo | undefined = principal && {
-        token: bearerToken(req.headers.authorization)!,
+        token: must(bearerToken(req.headers.authorization), 'the bearer token the principal was read from'),
         clientId: principal.clientId,
         scopes: principal.scopes,
         expiresAt: principal.expiresAt,

@@ -34,6 +34,6 @@ export function parseResourceUri(raw: string): ResourceRef {
   if (url.protocol === 'ui:') return { kind: 'ui', uri };
   if (url.protocol !== 'vitalis:')
     return { kind: 'refused', reason: `unknown resource scheme "${url.protocol.slice(0, -1).slice(0, 40)}" (known: ui, vitalis)` };
-  const m = VITALS_URI.exec(uri);
-  return m ? { kind: 'patient-vitals', uri, patientId: m[1]! } : { kind: 'vitalis', uri };
+  const [, patientId] = VITALS_URI.exec(uri) ?? [];
+  return patientId !== undefined ? { kind: 'patient-vitals', uri, patientId } : { kind: 'vitalis', uri };
 }

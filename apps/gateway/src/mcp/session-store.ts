@@ -74,9 +74,15 @@ export class SessionStore {
     const v = JSON.parse(text) as { binding?: Partial<SessionBinding>; subject?: unknown; subscriptions?: unknown };
     if (v.subject !== undefined && v.binding === undefined) return undefined;
     const b = v.binding;
-    if (b !== undefined && (typeof b.subject !== 'string' || typeof b.clientId !== 'string')) return undefined;
+    const binding =
+      b === undefined
+        ? undefined
+        : typeof b.subject === 'string' && typeof b.clientId === 'string'
+          ? { subject: b.subject, clientId: b.clientId }
+          : null;
+    if (binding === null) return undefined; // a binding without its subject and client: not ours
     return {
-      ...(b ? { binding: { subject: b.subject!, clientId: b.clientId! } } : {}),
+      ...(binding ? { binding } : {}),
       subscriptions: Array.isArray(v.subscriptions) ? v.subscriptions.filter((u): u is string => typeof u === 'string') : [],
     };
   }

@@ -79,20 +79,19 @@ export class LiveSubscriptions {
     const { principal } = caller;
     const entries = [];
     for (const uri of uris) {
-      const m = VITALS_URI.exec(uri);
-      if (!m || this.#subs.has(uri)) continue;
-      if (vitalsDenial(principal, [m[1]!])) continue;
-      const start = await restoreVitalsStream(this.d.stream, caller, [m[1]!], after.get(uri), 'mcp');
-      entries.push(this.#open(uri, m[1]!, principal, start));
+      const [, patientId] = VITALS_URI.exec(uri) ?? [];
+      if (patientId === undefined || this.#subs.has(uri)) continue;
+      if (vitalsDenial(principal, [patientId])) continue;
+      const start = await restoreVitalsStream(this.d.stream, caller, [patientId], after.get(uri), 'mcp');
+      entries.push(this.#open(uri, patientId, principal, start));
     }
     await Promise.all(entries.map((e) => e.sub.ready));
   }
 
   /** Opens (or keeps) the subscription; resolves once its starting point is fixed. */
   async subscribe(uri: string, caller: Caller): Promise<void> {
-    const m = VITALS_URI.exec(uri);
-    if (!m) throw new Error(`unknown resource ${uri.slice(0, 200)}`);
-    const patientId = m[1]!;
+    const [, patientId] = VITALS_URI.exec(uri) ?? [];
+    if (patientId === undefined) throw new Error(`unknown resource ${uri.slice(0, 200)}`);
     const existing = this.#subs.get(uri);
     if (existing && existing.principal.subject === caller.principal.subject) {
       await requireVitalsAccess(this.d.stream.pool, caller, [patientId], { action: 'vitals.subscribe', via: 'mcp' });
@@ -178,8 +177,12 @@ export class LiveSubscriptions {
       renewed.subject === entry.principal.subject &&
       renewed.tokenId !== entry.principal.tokenId &&
       renewed.expiresAt > Date.now() / 1000;
-    if (reason === 'lagged' || (reason === 'expired' && canRenew)) {
-      this.#open(uri, entry.patientId, reason === 'expired' ? renewed! : entry.principal, entry.lastId);
+    if (reason === 'lagged') {
+      this.#open(uri, entry.patientId, entry.principal, entry.lastId);
+      return;
+    }
+    if (reason === 'expired' && renewed && canRenew) {
+      this.#open(uri, entry.patientId, renewed, entry.lastId);
       return;
     }
     if (reason === 'shutdown') return;

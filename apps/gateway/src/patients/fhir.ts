@@ -1,5 +1,6 @@
 /** PatientState <-> FHIR R4 Patient / AllergyIntolerance JSON. */
 import { z } from 'zod';
+import { must } from '@vitalis/runtime';
 import { ALLERGY_CRITICALITIES, CLINICAL_TEXT_MIN_LENGTH, RXNORM, SNOMED_CT, nonBlankText, type AllergyEntryInput } from '@vitalis/schemas';
 import type { Allergy, Demographics, PatientState } from '@vitalis/records';
 import { NEWS2_PARAMETERS } from '@vitalis/clinical';
@@ -24,7 +25,7 @@ export const patientIn = z.object({
 export type PatientIn = z.infer<typeof patientIn>;
 
 export function demographicsFrom(body: PatientIn): Demographics {
-  const name = body.name[0]!;
+  const name = must(body.name[0], 'the first name of the Patient (the schema requires one)');
   return {
     family: name.family,
     given: name.given,

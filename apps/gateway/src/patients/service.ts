@@ -10,6 +10,7 @@
  * rm_patients projection (eventually consistent, usually within a projector tick).
  */
 import { randomUUID } from 'node:crypto';
+import { must } from '@vitalis/runtime';
 import type { Pool, PoolClient } from '@vitalis/db';
 import { handleCommand, readStream, type StoredEvent, type VersionConflict } from '@vitalis/eventstore';
 import { conflict, HttpProblem, notFound, preconditionFailed, problemOf } from '@vitalis/http';
@@ -236,7 +237,7 @@ export async function registerPatient(pool: Pool, caller: Caller, d: Demographic
     );
     // the stream exists, or was registered concurrently: one answer, not audited
     if (!outcome.ok) throw conflict(`Patient ${id} already exists.`);
-    return outcome.state!;
+    return must(outcome.state, 'the patient the decided events fold to');
   } catch (err) {
     if (err instanceof IdentifierTaken) {
       await audit(pool, caller, {
@@ -324,14 +325,20 @@ async function changePatient(
       expectedVersion,
       beforeAppend,
       recorded: (tx, r) =>
-        audit(tx, caller, { action, scope, resourceType: 'Patient', resourceId: patientId, detail: { type: r.decided[0]!.type } }),
+        audit(tx, caller, {
+          action,
+          scope,
+          resourceType: 'Patient',
+          resourceId: patientId,
+          detail: { type: must(r.decided[0], 'the decided event').type },
+        }),
       refused: async (e) => {
         const { reason } = patientRefusal(e, patientId, expectedVersion);
         if (reason) await failure({ reason });
       },
     });
     if (!outcome.ok) throw patientRefusal(outcome.error, patientId, expectedVersion).problem;
-    return outcome.state!;
+    return must(outcome.state, 'the patient the decided events fold to');
   } catch (err) {
     if (!(err instanceof IdentifierTaken)) throw err;
     await failure({ reason: 'identifier in use', system: err.identifier.system });
@@ -414,7 +421,7 @@ export async function recordAllergy(
     throw implausibleInput('allergy', errors);
   }
   const a = parsed.data;
-  const substance = a.code.text ?? a.code.coding![0]!.display;
+  const substance = a.code.text ?? must(a.code.coding?.[0], 'a coding of an allergy without text').display;
   const allergyId = `alg-${randomUUID().slice(0, 8)}`;
   const patient = await changePatient(pool, caller, patientId, expected, 'patient.allergy.record', 'write:patients', {
     type: 'recordAllergy',

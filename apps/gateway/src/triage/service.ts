@@ -8,6 +8,7 @@
  * the vitals append log; for callers reading critical results, each patient's unacknowledged ones
  * and those acknowledged in the last BOARD_ACKNOWLEDGED_WINDOW_SECONDS (who, when).
  */
+import { must } from '@vitalis/runtime';
 import type { Pool } from '@vitalis/db';
 import { handleCommand, readStream, type VersionConflict } from '@vitalis/eventstore';
 import { conflict, type HttpProblem, notFound, preconditionFailed, problemOf } from '@vitalis/http';
@@ -58,7 +59,7 @@ export async function admitPatient(
     },
   );
   if (!outcome.ok) throw triageRefusal(outcome.error, a.patientId, 'admit', undefined);
-  return outcome.state!;
+  return must(outcome.state, 'the triage state the decided events fold to');
 }
 
 /** A refused triage command as its problem (triage refusals are answered, not audited). */
@@ -95,13 +96,13 @@ async function changeTriage(
     metadata: metadataOf(caller, 'write:triage'),
     expectedVersion,
     recorded: (tx, r) => {
-      const event = r.decided[0]!;
+      const event = must(r.decided[0], 'the decided event');
       const detail = { type: event.type, ...('esi' in event.data ? { esi: event.data.esi } : {}) };
       return audit(tx, caller, { action, scope: 'write:triage', resourceType: 'Patient', resourceId: patientId, detail });
     },
   });
   if (!outcome.ok) throw triageRefusal(outcome.error, patientId, command.type, expectedVersion);
-  return outcome.state!;
+  return must(outcome.state, 'the triage state the decided events fold to');
 }
 
 export const setTriageLevel = (

@@ -10,6 +10,7 @@
 import { z } from 'zod';
 import type { FastifyReply } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { must } from '@vitalis/runtime';
 import { notFound } from '@vitalis/http';
 import type { GatewayDeps } from '../deps';
 import { cspHash } from './build';
@@ -23,7 +24,8 @@ export interface InlineHashes {
 
 /** Hashes of every inline <script> and <style> element's text, read back from a document. */
 export function inlineHashes(html: string): InlineHashes {
-  const grab = (tag: string) => [...html.matchAll(new RegExp(`<${tag}>([\\s\\S]*?)</${tag}>`, 'g'))].map((m) => cspHash(m[1]!));
+  const grab = (tag: string) =>
+    [...html.matchAll(new RegExp(`<${tag}>([\\s\\S]*?)</${tag}>`, 'g'))].map((m) => cspHash(must(m[1], `the text of a <${tag}> element`)));
   return { scripts: grab('script'), styles: grab('style') };
 }
 

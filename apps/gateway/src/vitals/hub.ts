@@ -277,12 +277,15 @@ class Sub implements Subscription {
   /** Hands the queue to the sink: whole in one batch when it takes batches, else one by one until it is full. */
   flush(): void {
     if (this.closed || this.corked) return;
+    const sink = this.sink;
     while (!this.paused && this.queue.length > 0) {
-      const msgs = this.sink.sendBatch && this.queue.length > 1 ? this.queue.splice(0) : [this.queue.shift()!];
+      const msgs = sink.sendBatch && this.queue.length > 1 ? this.queue.splice(0) : this.queue.splice(0, 1);
       for (const m of msgs) this.lastId = idOf(m) ?? this.lastId;
       this.hub.stats.delivered += msgs.length;
       this.handed += msgs.length;
-      if (!(msgs.length > 1 ? this.sink.sendBatch!(msgs) : this.sink.send(msgs[0]!))) this.paused = true;
+      // several only when the sink takes batches; one is sent alone
+      const accepted = msgs.length > 1 && sink.sendBatch ? sink.sendBatch(msgs) : msgs.every((m) => sink.send(m));
+      if (!accepted) this.paused = true;
     }
     if (!this.paused && this.queue.length === 0) this.#drained?.();
   }
@@ -467,7 +470,7 @@ export class LiveHub {
         if (replayed) {
           const byPatient = replayed;
           replayed = undefined; // pages read after this (a refill that raced the audit) are not the client's replay
-          await s.opts.onReplayed!({ events: [...byPatient.values()].reduce((a, b) => a + b, 0), byPatient });
+          await s.opts.onReplayed?.({ events: [...byPatient.values()].reduce((a, b) => a + b, 0), byPatient }); // counted only when given
           if (s.closed) return;
           if (s.pendingOverflow) continue; // a refill was asked for while the audit was written
         }

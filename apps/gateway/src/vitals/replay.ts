@@ -124,6 +124,7 @@ interface Window {
 }
 
 async function windows(pool: Pool, topic: string, after: Map<number, ScanFrom>, windowMs: number): Promise<Window[]> {
+  const scans = [...after.values()];
   const parts = [...after.keys()];
   // A scan in the middle of a record (a frame) starts with the range holding that record.
   const rangeAfter = (s: ScanFrom) => String(s.item >= RECORD_ITEM_END ? BigInt(s.offset) : BigInt(s.offset) - 1n);
@@ -141,14 +142,7 @@ async function windows(pool: Pool, topic: string, after: Map<number, ScanFrom>, 
                                 ORDER BY last_offset LIMIT ${MAX_RANGES + 1}) s
                        WINDOW w AS (ORDER BY last_offset)) x) b
             WHERE b.t0 IS NOT NULL`,
-    values: [
-      topic,
-      parts,
-      parts.map((p) => after.get(p)!.offset),
-      windowMs,
-      parts.map((p) => rangeAfter(after.get(p)!)),
-      parts.map((p) => after.get(p)!.item),
-    ],
+    values: [topic, parts, scans.map((s) => s.offset), windowMs, scans.map(rangeAfter), scans.map((s) => s.item)],
   });
   return rows;
 }
@@ -163,9 +157,17 @@ async function windowRows(
   limit: number,
 ): Promise<ObservationRow[]> {
   const byPartition = new Map(ws.map((w) => [w.p, w]));
-  const watched = q.patients.filter((id) => byPartition.has(patientPartition.get(id)!));
-  if (watched.length === 0) return [];
-  const w = watched.map((id) => byPartition.get(patientPartition.get(id)!)!);
+  const windowOf = (id: string) => {
+    const p = patientPartition.get(id);
+    return p === undefined ? undefined : byPartition.get(p);
+  };
+  const pairs = q.patients.flatMap((id) => {
+    const win = windowOf(id);
+    return win ? [{ id, win }] : [];
+  });
+  if (pairs.length === 0) return [];
+  const watched = pairs.map((x) => x.id);
+  const w = pairs.map((x) => x.win);
   const { rows } = await pool.query<ObservationRow>({
     name: 'vitalis-live-replay-rows',
     text: `SELECT r.* FROM unnest($1::text[], $2::int[], $3::bigint[], $4::bigint[], $5::timestamptz[], $10::int[]) AS w(id, p, after, o_end, t0, after_item)
@@ -245,7 +247,8 @@ export async function replayPage(pool: Pool, q: ReplayQuery): Promise<{ events: 
   if (more) for (const e of events) upTo.set(e.partition, { offset: e.offset, k: e.k + K_PER_ITEM - 1 });
   const alerts: LiveEvent[] = [];
   for (const a of await alertsAfter(pool, q.patients, q.after)) {
-    if (more && (!upTo.has(a.partition) || comparePosition(a, upTo.get(a.partition)!) > 0)) continue;
+    const bound = upTo.get(a.partition);
+    if (more && (!bound || comparePosition(a, bound) > 0)) continue;
     alerts.push(a);
   }
   if (alerts.length === 0) return { events, more };

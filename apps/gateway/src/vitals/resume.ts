@@ -31,6 +31,7 @@
  * from the replay. A late row of the gap (a device backlog, effective time before `from`) is in
  * the history at its own time, not in [from, to).
  */
+import { must } from '@vitalis/runtime';
 import type { Pool } from '@vitalis/db';
 import { cloneCursor, encodeCursor, RECORD_END_K, type Cursor } from '@vitalis/live';
 import { patientPartitions, replayPage } from './replay';
@@ -160,7 +161,7 @@ async function partitionFacts(
                ORDER BY last_offset DESC LIMIT 1) AS window_start,
              (SELECT to_char((s + ${ON_TIME_SKEW_MS} * interval '1 millisecond') AT TIME ZONE 'UTC', ${ISO_MS}) FROM since) AS gap_end
         FROM unnest($2::int[], $3::bigint[]) AS c(p, o)`,
-    values: [topic, parts, parts.map((p) => probes.get(p)!), windowSeconds],
+    values: [topic, parts, [...probes.values()], windowSeconds],
   });
   const num = (v: string | number | null) => (v === null ? null : Number(v));
   return {
@@ -201,7 +202,7 @@ export async function planResume(
     if (!behind.includes(p)) continue;
     const { events } = await replayPage(pool, { topic: q.topic, patients: [patient], alerts: false, after: q.after, limit: 1 });
     const first = events[0];
-    if (first?.kind === 'observation' && first.offset <= windowStarts.get(p)!)
+    if (first?.kind === 'observation' && first.offset <= must(windowStarts.get(p), `the window start of partition ${p}, which is behind`))
       gaps.push({ patient_id: patient, from: first.data.effective_at, to: gapEnd });
   }
   return resumePlanOf(after, q, gaps);

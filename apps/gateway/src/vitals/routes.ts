@@ -16,6 +16,7 @@ import { z } from 'zod';
 import type { FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import type { Producer } from 'kafkajs';
+import { must } from '@vitalis/runtime';
 import { FHIR_JSON, fhirReply, HttpProblem, nextPageUrl, problemOf } from '@vitalis/http';
 import { createVitalsProducer, sendTraced, TOPICS } from '@vitalis/kafka';
 import { TRACING_OFF } from '@vitalis/tracing';
@@ -351,18 +352,21 @@ export function vitalsRoutes(deps: GatewayDeps, options: VitalsRouteOptions = {}
           }
           return reply.send({ patient_id: q.patient, from, to, count: page.rows.length, data: page.rows, next });
         }
+        // an aggregated page: the query named its bucket, so aggregatesOf gave its aggregates
+        const bucket = must(q.bucket, 'the bucket of an aggregated page');
+        const agg = must(aggs, 'the aggregates of an aggregated page');
         const data = page.rows.map((r) => {
           const point: Record<string, unknown> = { code: r.code, bucket: r.bucket };
-          for (const a of aggs!) point[a] = r[a];
-          if (aggs!.includes('last')) point.last_at = r.last_at;
+          for (const a of agg) point[a] = r[a];
+          if (agg.includes('last')) point.last_at = r.last_at;
           return point as z.infer<typeof bucketPoint>;
         });
         return reply.send({
           patient_id: q.patient,
           from,
           to,
-          bucket: q.bucket!,
-          agg: aggs!,
+          bucket,
+          agg,
           source: page.source,
           count: data.length,
           data,

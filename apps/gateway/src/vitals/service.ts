@@ -16,6 +16,7 @@
  *    bounded to LIVE_REPLAY_WINDOW_SECONDS (resume.ts), and each replay audited.
  * Audit rows carry ids and counts, never values.
  */
+import { must } from '@vitalis/runtime';
 import { freshness, news2FromLatestVitals, type AlarmSettings } from '@vitalis/clinical';
 import type { Pool } from '@vitalis/db';
 import { badRequest, notFound, validationFailed } from '@vitalis/http';
@@ -317,8 +318,8 @@ export async function readHistory(
  * may read no stored row (the sandbox rule), so it gets the rule's 403 like any real patient's.
  */
 export async function readObservation(pool: Pool, caller: Caller, id: string, via: VitalsChannel): Promise<VitalsObservation> {
-  const m = /^(.+)\.(\d{1,18})$/.exec(id);
-  const found = m ? await queryObservation(pool, m[1]!, Number(m[2])) : null;
+  const [, patientId, seq] = /^(.+)\.(\d{1,18})$/.exec(id) ?? [];
+  const found = patientId !== undefined ? await queryObservation(pool, patientId, Number(seq)) : null;
   if (!found) throw notFound(`Observation ${id} does not exist.`);
   await requireVitalsAccess(pool, caller, [found.patientId], { action: 'vitals.read', via });
   await auditVitals(pool, caller, { action: 'vitals.read', patientId: found.patientId, detail: { observation: id, rows: 1, via } });
@@ -486,7 +487,7 @@ export async function startVitalsStream(
   let start: StreamStart = {};
   if (position) {
     try {
-      start = await resumeFrom(d, caller, req.patients, req.resumeId!, position, opts.via);
+      start = await resumeFrom(d, caller, req.patients, must(req.resumeId, 'the resume id the position was read from'), position, opts.via);
     } catch (err) {
       if (err instanceof UnissuedPosition) throw badRequest(err.message);
       throw err;
@@ -520,7 +521,7 @@ export async function restoreVitalsStream(
   const position = resumeId === undefined ? undefined : decodeLiveId(resumeId);
   if (!position) return {};
   try {
-    return await resumeFrom(d, caller, patients, resumeId!, position, via);
+    return await resumeFrom(d, caller, patients, must(resumeId, 'the resume id the position was read from'), position, via);
   } catch (err) {
     if (err instanceof UnissuedPosition) return {};
     throw err;

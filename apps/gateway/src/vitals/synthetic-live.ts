@@ -13,6 +13,7 @@
  * full is simply not fed until it drains, then continues from its position, so it is never lagged.
  * Streams end when their token expires or is revoked (the hub's TokenWatch).
  */
+import { must } from '@vitalis/runtime';
 import { cloneCursor, decodeCursor, encodeCursor, isAfter, type Cursor } from '@vitalis/live';
 import type { Logger } from '@vitalis/log';
 import type { CloseReason, LiveMessage, LiveSink, ReplaySummary, SubscribeOptions, Subscription } from './hub';
@@ -86,7 +87,7 @@ class SyntheticSub implements Subscription {
   readonly patients: SyntheticPatient[];
   readonly codes: number[];
   /** A resumed subscription's replay: up to this second, counted per patient, then `onReplayed`. */
-  replay?: { until: number; byPatient: Map<string, number> } | undefined;
+  replay?: { until: number; byPatient: Map<string, number>; report: (summary: ReplaySummary) => Promise<void> } | undefined;
   notice: SubscribeOptions['notice'];
   auditing = false;
 
@@ -102,13 +103,13 @@ class SyntheticSub implements Subscription {
       .map(syntheticPatient)
       .filter((p): p is SyntheticPatient => p !== undefined)
       .sort((a, b) => a.partition - b.partition);
-    this.codes = SYNTHETIC_CODES.map((_, i) => i).filter((i) => !opts.codes?.length || opts.codes.includes(SYNTHETIC_CODES[i]!));
+    this.codes = SYNTHETIC_CODES.flatMap((code, i) => (!opts.codes?.length || opts.codes.includes(code) ? [i] : []));
     const now = nowSecond();
     this.cursor = after ? cloneCursor(after) : new Map();
     // a fresh subscription starts after the current second; a resumed one after its id
     for (const p of this.patients)
       if (!this.cursor.has(p.partition)) this.cursor.set(p.partition, { offset: positionOf(now, SECOND_DONE), k: 0 });
-    if (after && opts.onReplayed) this.replay = { until: now, byPatient: new Map() };
+    if (after && opts.onReplayed) this.replay = { until: now, byPatient: new Map(), report: opts.onReplayed };
     this.notice = opts.notice;
   }
 
@@ -126,9 +127,11 @@ class SyntheticSub implements Subscription {
     }
     const last = nowSecond();
     // the earliest second any watched partition still has to deliver
-    let second = Math.min(...this.patients.map((p) => secondOf(this.cursor.get(p.partition)!.offset + 1)));
+    let second = Math.min(
+      ...this.patients.map((p) => secondOf(must(this.cursor.get(p.partition), `the position of partition ${p.partition}`).offset + 1)),
+    );
     for (; second <= last; second++) {
-      if (this.replay && second > this.replay.until) return void this.#replayed();
+      if (this.replay && second > this.replay.until) return void this.#replayed(this.replay);
       for (const p of this.patients) {
         for (const i of this.codes) {
           const offset = positionOf(second, i);
@@ -147,15 +150,14 @@ class SyntheticSub implements Subscription {
           this.cursor.set(p.partition, { offset: done, k: 0 });
       }
     }
-    if (this.replay && last >= this.replay.until) this.#replayed();
+    if (this.replay && last >= this.replay.until) this.#replayed(this.replay);
   }
 
   /** The replay reached the second it was opened in: its audit, before anything live follows. */
-  #replayed(): void {
-    const { byPatient } = this.replay!;
+  #replayed({ byPatient, report }: NonNullable<SyntheticSub['replay']>): void {
     this.replay = undefined;
     this.auditing = true;
-    this.opts.onReplayed!({ events: [...byPatient.values()].reduce((a, b) => a + b, 0), byPatient } satisfies ReplaySummary).then(
+    report({ events: [...byPatient.values()].reduce((a, b) => a + b, 0), byPatient } satisfies ReplaySummary).then(
       () => {
         this.auditing = false;
         this.pump();

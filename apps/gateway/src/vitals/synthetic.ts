@@ -13,6 +13,7 @@
  * raw pages ordered by (effective_at, device_id, seq), buckets by (bucket, code), the latest per code.
  * Unknown `sbx-` ids have no data (like a real patient without observations).
  */
+import { must } from '@vitalis/runtime';
 import { rng, sampleVital, type PatientProfile } from '@vitalis/clinical';
 import { NUMERIC_VITALS, type NumericVitalCode, type VitalsObservation } from '@vitalis/schemas';
 import { BUCKETS, type BucketPage, type BucketQuery, type BucketRow, type RawPage, type RawQuery } from './history';
@@ -22,6 +23,8 @@ export const SYNTHETIC_HISTORY_MS = 6 * 3_600_000;
 
 /** The synthetic codes, in seq order within a second (`seq = second * 8 + index`). */
 export const SYNTHETIC_CODES = Object.keys(NUMERIC_VITALS) as NumericVitalCode[];
+/** The code at an index into SYNTHETIC_CODES (every index used here is one of theirs). */
+const codeAt = (i: number): NumericVitalCode => must(SYNTHETIC_CODES[i], `synthetic code ${i}`);
 /** Positions per second: 6 codes, room to 8 (index 7 = "the whole second", a fresh stream's start). */
 export const SLOTS_PER_SECOND = 8;
 export const SECOND_DONE = SLOTS_PER_SECOND - 1;
@@ -81,10 +84,11 @@ function fnv(text: string): number {
   for (let i = 0; i < text.length; i++) h = Math.imul(h ^ text.charCodeAt(i), 0x01000193);
   return h >>> 0;
 }
+/** fnv(id) of each synthetic patient, computed once (a cache: the seed is fnv(id) either way). */
 const patientSeed = new Map(SYNTHETIC_PATIENTS.map((p) => [p.id, fnv(p.id)]));
 
 function sampleSeed(patient: SyntheticPatient, codeIndex: number, second: number): number {
-  let h = (patientSeed.get(patient.id)! ^ Math.imul(codeIndex + 1, 0x9e3779b1)) >>> 0;
+  let h = ((patientSeed.get(patient.id) ?? fnv(patient.id)) ^ Math.imul(codeIndex + 1, 0x9e3779b1)) >>> 0;
   h = Math.imul(h ^ (second >>> 0), 0x85ebca6b);
   h = Math.imul(h ^ Math.floor(second / 4_294_967_296), 0xc2b2ae35);
   return (h ^ (h >>> 16)) >>> 0;
@@ -114,7 +118,7 @@ function profileAt(patient: SyntheticPatient, atMs: number): PatientProfile {
 /** The value of `code` (index into SYNTHETIC_CODES) of `patient` at `second` (epoch seconds). */
 export function syntheticValue(patient: SyntheticPatient, codeIndex: number, second: number): number {
   const atMs = second * 1000;
-  return sampleVital(profileAt(patient, atMs), SYNTHETIC_CODES[codeIndex]!, atMs, rng(sampleSeed(patient, codeIndex, second)));
+  return sampleVital(profileAt(patient, atMs), codeAt(codeIndex), atMs, rng(sampleSeed(patient, codeIndex, second)));
 }
 
 /** ISO 8601 with microseconds, as PostgreSQL renders the append log's timestamps. */
@@ -124,7 +128,7 @@ export const positionOf = (second: number, codeIndex: number): number => second 
 
 /** One synthetic observation, in the append log's shape. */
 export function syntheticObservation(patient: SyntheticPatient, codeIndex: number, second: number): VitalsObservation {
-  const code = SYNTHETIC_CODES[codeIndex]!;
+  const code = codeAt(codeIndex);
   return {
     patient_id: patient.id,
     device_id: patient.device,
@@ -186,7 +190,7 @@ export function syntheticRaw(q: RawQuery, nowMs = Date.now()): RawPage {
 /** Buckets computed from the synthetic samples: queryBuckets' contract (ordered by (bucket, code), source `raw`). */
 export function syntheticBuckets(q: BucketQuery, nowMs = Date.now()): BucketPage {
   const patient = syntheticPatient(q.patient);
-  const codes = codeIndexes(q.code).sort((a, b) => (SYNTHETIC_CODES[a]! < SYNTHETIC_CODES[b]! ? -1 : 1));
+  const codes = codeIndexes(q.code).sort((a, b) => (codeAt(a) < codeAt(b) ? -1 : 1));
   if (!patient || codes.length === 0) return { rows: [], more: false, source: 'raw' };
   const size = BUCKETS[q.bucket];
   const { first, last } = sampleSeconds(Date.parse(q.from), Date.parse(q.to), nowMs);
@@ -201,7 +205,11 @@ export function syntheticBuckets(q: BucketQuery, nowMs = Date.now()): BucketPage
     const bucket = isoMicros(bucketMs);
     for (const i of codes) {
       if (rows.length > q.limit) break;
-      if (afterMs !== undefined && (bucketMs < afterMs || (bucketMs === afterMs && SYNTHETIC_CODES[i]! <= q.after!.c))) continue;
+      if (
+        afterMs !== undefined &&
+        (bucketMs < afterMs || (bucketMs === afterMs && codeAt(i) <= must(q.after, 'the cursor afterMs was read from').c))
+      )
+        continue;
       let sum = 0;
       let min = Infinity;
       let max = -Infinity;
@@ -213,7 +221,7 @@ export function syntheticBuckets(q: BucketQuery, nowMs = Date.now()): BucketPage
         if (value > max) max = value;
       }
       const count = to - from + 1;
-      rows.push({ code: SYNTHETIC_CODES[i]!, bucket, count, avg: sum / count, min, max, last: value, last_at: isoMicros(to * 1000) });
+      rows.push({ code: codeAt(i), bucket, count, avg: sum / count, min, max, last: value, last_at: isoMicros(to * 1000) });
     }
   }
   const more = rows.length > q.limit;
@@ -228,6 +236,6 @@ export function syntheticLatest(patientId: string, codes: readonly string[], now
   return codes
     .map((code) => SYNTHETIC_CODES.indexOf(code as NumericVitalCode))
     .filter((i) => i >= 0)
-    .sort((a, b) => (SYNTHETIC_CODES[a]! < SYNTHETIC_CODES[b]! ? -1 : 1))
+    .sort((a, b) => (codeAt(a) < codeAt(b) ? -1 : 1))
     .map((i) => syntheticObservation(patient, i, second));
 }

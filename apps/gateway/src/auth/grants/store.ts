@@ -150,7 +150,7 @@ export async function redeemCode(
       expired: row.expired,
       redeemed: row.redeemed,
       ...(row.nonce !== null ? { nonce: row.nonce } : {}),
-      ...(row.auth_time !== null ? { authTime: epochSeconds(row.auth_time)! } : {}),
+      ...(row.auth_time !== null ? { authTime: Number(row.auth_time) } : {}),
     };
     // Client, redirect URI and PKCE verifier first: only a real redemption attempt counts as a replay
     // (a guessed client id with a wrong verifier must not be able to revoke someone's grant).

@@ -18,6 +18,7 @@
  * claim), never taken verbatim.
  */
 import { createLocalJWKSet, decodeJwt, type JWTPayload, type JWTVerifyGetKey } from 'jose';
+import { must } from '@vitalis/runtime';
 import { clientScopeCeiling, isScope, type Role, type Scope } from '@vitalis/schemas';
 import type { TrustedIssuer } from '../../config';
 import type { AuthenticatedClient } from '../client-auth';
@@ -55,7 +56,8 @@ interface Subject {
 const localKeySets = new WeakMap<TrustedIssuer, JWTVerifyGetKey>();
 /** A configured key set, or the issuer's jwks_uri through the gateway's one outbound key-set fetcher. */
 function keySetFor(ctx: AuthContext, issuer: TrustedIssuer): JWTVerifyGetKey {
-  if (!issuer.jwks) return ctx.keySets.forUri(issuer.jwks_uri!);
+  if (!issuer.jwks)
+    return ctx.keySets.forUri(must(issuer.jwks_uri, `the jwks_uri of trusted issuer ${issuer.issuer}, configured without jwks`));
   let set = localKeySets.get(issuer);
   if (!set) {
     set = createLocalJWKSet(issuer.jwks);
@@ -125,7 +127,7 @@ async function externalSubject(ctx: AuthContext, token: string, issuer: TrustedI
     roles: role ? [role] : [],
     ...(typeof patientId === 'string' ? { patientId } : {}),
     ...(isActor(payload.may_act) ? { mayAct: payload.may_act } : {}),
-    exp: payload.exp!,
+    exp: must(payload.exp, 'the exp claim of a verified subject token'),
     issuer: issuer.issuer,
     ...(payload.jti ? { jti: payload.jti } : {}),
     chain: [],
@@ -253,7 +255,8 @@ export async function publicTokenExchange(ctx: AuthContext, body: Form): Promise
   const r = exchangeRequest(ctx, body);
   const subject = await subjectOf(ctx, r, true);
   const scopes = grantScopes(r.requestedScope, subject.scopes, "the subject token's scopes");
-  return issueExchanged(ctx, subject, subject.clientId!, scopes, undefined, 'none');
+  const clientId = must(subject.clientId, 'the client of the subject token (a public exchange takes only our tokens, which name it)');
+  return issueExchanged(ctx, subject, clientId, scopes, undefined, 'none');
 }
 
 export async function tokenExchangeGrant({ ctx, client, body }: GrantRequest): Promise<GrantResult> {

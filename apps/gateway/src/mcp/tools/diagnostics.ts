@@ -4,6 +4,7 @@
  * access rules (role and scope), audit and decider; the same scopes as the equivalent routes.
  */
 import { z } from 'zod';
+import { must } from '@vitalis/runtime';
 import { instant, resourceId, nonBlankText } from '@vitalis/schemas';
 import { ORDERABLE_CODES, ORDERABLE_TESTS, type OrderableCode } from '@vitalis/clinical';
 import { SERVICE_REQUEST_PRIORITIES, type DiagnosticReportState } from '@vitalis/records';
@@ -186,7 +187,7 @@ export const acknowledgeCriticalResultTool = defineTool({
   },
   async run({ deps, caller }, a) {
     const r = await acknowledgeCriticalResult(diagnosticsDeps(deps), caller, a.report_id, a.note);
-    const critical = criticalOut(r)!;
+    const critical = must(criticalOut(r), `the critical result of report ${a.report_id}, just acknowledged`);
     return {
       data: { critical },
       text: `Critical result ${critical.critical_id} acknowledged by ${critical.acknowledged_by_name ?? critical.acknowledged_by} at ${critical.acknowledged_at}.`,

@@ -1,5 +1,6 @@
 /** Patient tools: search_patients, get_patient, register_patient, record_allergy (access/caller decides what a caller sees). */
 import { z } from 'zod';
+import { must } from '@vitalis/runtime';
 import { ALLERGY_CRITICALITIES, RXNORM, SNOMED_CT, resourceId, nonBlankText } from '@vitalis/schemas';
 import { badRequest } from '@vitalis/http';
 import { patientView } from '../../access/caller';
@@ -175,7 +176,10 @@ export const recordAllergyTool = defineTool({
         rename: (path) => path.replace(/^code(?=\.|$)/, 'substance'),
       },
     );
-    const allergy = allergiesOut(patient).find((x) => x.id === allergyId)!;
+    const allergy = must(
+      allergiesOut(patient).find((x) => x.id === allergyId),
+      `allergy ${allergyId}, just recorded`,
+    );
     return {
       data: { allergy, patient_version: patient.version },
       text: `Recorded ${allergy.substance}${allergy.coding ? ` (${allergy.coding.map((c) => `${c.system === SNOMED_CT ? 'SNOMED CT' : 'RxNorm'} ${c.code}`).join(', ')})` : ''}, criticality ${allergy.criticality}, as ${allergy.id} for ${patient.id}.`,
