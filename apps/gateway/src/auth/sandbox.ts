@@ -86,7 +86,7 @@ async function issueSandboxCredentials(ctx: AuthContext, req: FastifyRequest) {
 }
 
 export function sandboxRoutes(ctx: AuthContext): FastifyPluginAsyncZod {
-  const { config, pool } = ctx;
+  const { config } = ctx;
   const sandbox = (limiter: RateLimiter) => async (req: FastifyRequest, reply: FastifyReply) => {
     if (!config.sandbox) throw problemOf('not-found', 'The sandbox is disabled on this server.');
     const verdict = await limiter(req);
