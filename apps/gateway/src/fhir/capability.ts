@@ -9,7 +9,7 @@
 import { PATHS } from '../auth/context';
 import { FHIR_BASE_PATH, FHIR_VERSION } from './base';
 import { capabilityEntryOf } from './definition';
-import { SYSTEM_EXPORT_OPERATION } from './export';
+import { SYSTEM_EXPORT_OPERATION } from './operations/export-kickoff';
 import { FHIR_RESOURCE_DEFINITIONS } from './resources';
 import { subscriptionCapability } from './subscriptions/capability';
 

@@ -10,7 +10,7 @@ import { decodeKey, encodeKey } from '../../access/http';
 import { toFhirPatient } from '../../patients/fhir';
 import { getPatient, getPatientVersion, searchPatients } from '../../patients/service';
 import { countParam, defineFhirResource, searchParam } from '../definition';
-import { PATIENT_EXPORT_OPERATION } from '../export';
+import { PATIENT_EXPORT_OPERATION } from '../operations/export-kickoff';
 import { fhirPatient, fhirPatientBundle, outcomes } from '../schemas';
 import { cursor, format } from '../search-params';
 

@@ -1,0 +1,116 @@
+/**
+ * The Bulk Data export's file download (`$export-file/{id}/{file}`): an NDJSON file of the
+ * manifest with the token that kicked the export off; `Range: bytes=a-b` (206; 416 outside the
+ * file), gzip when asked without a Range; audited export.download.
+ */
+import { createGzip } from 'node:zlib';
+import { pipeline } from 'node:stream/promises';
+import { z } from 'zod';
+import { notFound, problemOf } from '@vitalis/http';
+import { must } from '@vitalis/runtime';
+import { exportFiles, findExportJob, type ExportStorage } from '@vitalis/export';
+import type { GatewayDeps } from '../../deps';
+import { audit } from '../../access/caller';
+import { callerOf } from '../../access/http';
+import { FHIR_BASE_PATH } from '../base';
+import type { FhirApp } from '../register';
+import { outcomes } from '../schemas';
+import { NDJSON, ownerOf } from './export-shared';
+
+const fileParams = z.object({
+  id: z.uuid(),
+  file: z
+    .string()
+    .regex(/^Observation-\d{1,6}\.ndjson$/)
+    .describe('Observation-<n>.ndjson'),
+});
+
+/** Registers `GET $export-file/{id}/{file}`. */
+export function registerExportFile(app: FhirApp, deps: GatewayDeps, storage: ExportStorage): void {
+  const { pool } = deps;
+  app.get(
+    `${FHIR_BASE_PATH}/$export-file/:id/:file`,
+    {
+      config: { auth: { scopes: ['read:vitals'] } },
+      schema: {
+        tags: ['fhir'],
+        summary: 'Download a bulk export file',
+        description:
+          'An NDJSON file of the manifest (application/fhir+ndjson), with the token that kicked the export off. Range: bytes=a-b (206; 416 outside the file). Accept-Encoding: gzip without Range: gzipped. Audited.',
+        params: fileParams,
+        headers: z.looseObject({ range: z.string().max(100).optional() }),
+        response: {
+          200: z.string().describe('NDJSON: one FHIR Observation per line'),
+          206: z.string().describe('The requested byte range'),
+          ...outcomes(401, 403, 404, 416),
+        },
+      },
+    },
+    async (req, reply) => {
+      const caller = callerOf(req);
+      const job = await findExportJob(pool, req.params.id, ownerOf(caller));
+      const part = Number(must(/\d+/.exec(req.params.file)?.[0], 'the part number in an export file name'));
+      const file = job?.status === 'completed' ? (await exportFiles(pool, job.id)).find((f) => f.part === part) : undefined;
+      const size = file ? await storage.size(file.storage_key) : undefined;
+      if (!job || !file || size === undefined)
+        throw notFound('There is no such export file (the export may have been cancelled or expired).');
+      const range = byteRange(req.headers.range, size);
+      await audit(pool, caller, {
+        action: 'export.download',
+        scope: 'read:vitals',
+        resourceType: 'Observation',
+        detail: { job: job.id, file: req.params.file, count: file.count, range: range ? `${range.start}-${range.end}` : null },
+      });
+      reply.hijack();
+      const res = reply.raw;
+      const headers: Record<string, string> = {
+        'content-type': NDJSON,
+        'accept-ranges': 'bytes',
+        'cache-control': 'no-store',
+        'x-request-id': req.id,
+        vary: 'accept-encoding',
+      };
+      try {
+        if (range) {
+          res.writeHead(206, {
+            ...headers,
+            'content-range': `bytes ${range.start}-${range.end}/${size}`,
+            'content-length': String(range.end - range.start + 1),
+          });
+          await pipeline(storage.read(file.storage_key, range), res);
+        } else if (/\bgzip\b/.test(String(req.headers['accept-encoding'] ?? ''))) {
+          res.writeHead(200, { ...headers, 'content-encoding': 'gzip' });
+          await pipeline(storage.read(file.storage_key), createGzip(), res);
+        } else {
+          res.writeHead(200, { ...headers, 'content-length': String(size) });
+          await pipeline(storage.read(file.storage_key), res);
+        }
+      } catch (err) {
+        req.log.warn({ err }, 'export download cut short');
+        res.destroy();
+      }
+    },
+  );
+}
+
+/** One `Range: bytes=...` (a-b, a-, -n) within `size`, undefined without one; 416 outside the file. */
+export function byteRange(header: string | undefined, size: number): { start: number; end: number } | undefined {
+  if (header === undefined) return undefined;
+  const m = /^bytes=(\d*)-(\d*)$/.exec(header.trim());
+  const unsatisfiable = () =>
+    problemOf('range-not-satisfiable', `The file has ${size} bytes; one range bytes=a-b within it is served.`, undefined, {
+      'content-range': `bytes */${size}`,
+    });
+  if (!m || (m[1] === '' && m[2] === '')) throw unsatisfiable();
+  let start: number;
+  let end: number;
+  if (m[1] === '') {
+    start = Math.max(0, size - Number(m[2]));
+    end = size - 1;
+  } else {
+    start = Number(m[1]);
+    end = m[2] === '' ? size - 1 : Math.min(Number(m[2]), size - 1);
+  }
+  if (start > end || start >= size) throw unsatisfiable();
+  return { start, end };
+}
