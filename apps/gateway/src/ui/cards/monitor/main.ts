@@ -1,6 +1,6 @@
 /**
  * vitals-telemetry-monitor (browser code; markup and data in ../../monitor.ts). ECG sweep from a
- * jitter buffer, SpO2 and blood-pressure trends, numerics coloured by the NEWS2 score of the value
+ * jitter buffer, SpO2 and blood-pressure trends (drawn by ./charts.ts), numerics coloured by the NEWS2 score of the value
  * (./tile-alarm.ts on the injected table), each with its age and a stale mark, the NEWS2 total with
  * its band, the data-freshness badge apart from the connection state (./freshness.ts on the
  * injected thresholds; redrawn every second), and the alarm panel (./alarm-panel.ts): the
@@ -10,6 +10,7 @@
  * then get_vitals_history for everything newer every second (hosts do not forward resource
  * subscriptions to views); the alarm panel polls.
  */
+import { must } from '../shared/must';
 import { V } from '../shared/runtime';
 import { startDelayBanner } from '../shared/delay-banner';
 startDelayBanner(); // "Data delayed" banner while the vitals pipeline is late (docs/ui.md)
@@ -18,6 +19,7 @@ import type { MonitorData, TileAlarm } from './data';
 import { dataFreshness, news2Line, oldestOf, valueAge, type DataState } from './freshness';
 import { alarmOf, news2Score, news2Total } from './tile-alarm';
 import { startAlarmPanel, type AlarmPanel } from './alarm-panel';
+import { drawTrend, fitCanvas, trendPush, type Point } from './charts';
 
 /** Injected by the card build (../../build.ts) as a JSON literal: the card's only data. */
 declare const DATA: MonitorData;
@@ -31,10 +33,6 @@ interface Observation {
   value?: number;
   waveform?: { origin?: number; period_ms?: number; samples: number[] };
 }
-interface Point {
-  t: number;
-  v: number;
-}
 
 const C = DATA.code;
 const SYS = C.systolic,
@@ -47,11 +45,15 @@ const latest: Record<string, { value: number; at: string }> = {};
 /** The newest value time per code, ECG included: what the freshness badge judges. */
 const seen: Record<string, string> = {};
 
+/** A tile of the card's markup, and a part of a tile (the markup is the card's own: they are there). */
+const tileOf = (code: string) => must(document.querySelector('.tile[data-code="' + code + '"]'), 'the tile of ' + code);
+const partOf = (tile: Element, sel: string) => must(tile.querySelector(sel), 'the ' + sel + ' of a tile');
+
 function setTile(tileCode: string, text: string, alarm: TileAlarm, label: string): void {
-  const tile = document.querySelector('.tile[data-code="' + tileCode + '"]')!;
-  tile.querySelector('.value')!.textContent = text;
+  const tile = tileOf(tileCode);
+  partOf(tile, '.value').textContent = text;
   tile.setAttribute('data-alarm', alarm);
-  tile.querySelector('.state')!.textContent = ALARM_TEXT[alarm] + (alarm !== 'none' && label ? ': ' + label : '');
+  partOf(tile, '.state').textContent = ALARM_TEXT[alarm] + (alarm !== 'none' && label ? ': ' + label : '');
 }
 function fmt(code: string, v: number): string {
   return code === TEMP ? v.toFixed(1) : String(Math.round(v));
@@ -86,23 +88,26 @@ function onNumeric(o: Observation & { value: number }): void {
 
 // ---- ages, stale marks, the badge, the NEWS2 total (every second: an age grows without new data) ----
 function markAge(tileCode: string, text: string, stale: boolean): void {
-  const tile = document.querySelector('.tile[data-code="' + tileCode + '"]')!;
+  const tile = tileOf(tileCode);
   tile.setAttribute('data-stale', String(stale));
-  tile.querySelector('.age')!.textContent = text ? text + ' ago' + (stale ? ' · stale' : '') : '';
+  partOf(tile, '.age').textContent = text ? text + ' ago' + (stale ? ' · stale' : '') : '';
 }
 let saidState: DataState | null = null;
 function renderFreshness(): void {
   const now = Date.now();
-  for (const code of Object.keys(latest)) {
+  for (const [code, v] of Object.entries(latest)) {
     if (code === SYS || code === DIA) continue;
-    const a = valueAge(DATA, code, latest[code]!.at, now);
+    const a = valueAge(DATA, code, v.at, now);
     markAge(code, a.age, a.stale);
   }
   // blood pressure: the older of its two values, stale when either is
-  const bp = [SYS, DIA].filter((c) => latest[c]);
+  const bp = [SYS, DIA].flatMap((c) => {
+    const v = latest[c];
+    return v ? [{ code: c, at: v.at }] : [];
+  });
   if (bp.length) {
-    const ages = bp.map((c) => valueAge(DATA, c, latest[c]!.at, now));
-    const oldest = oldestOf(bp.map((c) => latest[c]!.at))!;
+    const ages = bp.map((b) => valueAge(DATA, b.code, b.at, now));
+    const oldest = must(oldestOf(bp.map((b) => b.at)), 'the older blood pressure time');
     markAge(
       'bp',
       valueAge(DATA, SYS, oldest, now).age,
@@ -120,7 +125,7 @@ function renderFreshness(): void {
   }
   if (f.newestAt) V.$('#updated').textContent = 'Last value ' + clockSeconds(f.newestAt, now);
   const values: Record<string, number> = {};
-  for (const code of Object.keys(latest)) values[code] = latest[code]!.value;
+  for (const [code, v] of Object.entries(latest)) values[code] = v.value;
   const total = news2Total(DATA, values);
   const panel = V.$('#news2');
   if (!total) return;
@@ -134,7 +139,7 @@ setInterval(renderFreshness, 1000);
 
 // ---- ECG sweep ----
 const ecg = V.$<HTMLCanvasElement>('#ecg'),
-  ectx = ecg.getContext('2d')!;
+  ectx = must(ecg.getContext('2d'), "the ECG canvas's 2D context");
 const queue: number[] = []; // pending samples in mV
 let periodMs = 4;
 const sweepSeconds = 5,
@@ -146,17 +151,6 @@ let x = 0,
   drawn = 0,
   started = false;
 let lastEcgSeq: string | null = null;
-function fitCanvas(c: HTMLCanvasElement): boolean {
-  const dpr = window.devicePixelRatio || 1;
-  const w = Math.max(1, Math.round(c.clientWidth * dpr)),
-    h = Math.max(1, Math.round(c.clientHeight * dpr));
-  if (c.width !== w || c.height !== h) {
-    c.width = w;
-    c.height = h;
-    return true;
-  }
-  return false;
-}
 function ecgGrid(): void {
   ectx.fillStyle = '#0b0f14';
   ectx.fillRect(0, 0, ecg.width, ecg.height);
@@ -179,9 +173,9 @@ function onEcg(o: Observation): void {
   lastEcgSeq = o.device_id + ':' + o.seq;
   lastChunkAt = performance.now();
   setSignal('ok', 'Signal');
-  const w = o.waveform!;
+  const w = must(o.waveform, 'the waveform of an ECG observation');
   periodMs = w.period_ms || 4;
-  for (let i = 0; i < w.samples.length; i++) queue.push((w.origin || 0) + w.samples[i]!);
+  for (const s of w.samples) queue.push((w.origin || 0) + s);
   // Bound the latency: never more than 2 s behind the stream.
   const max = Math.round(2000 / periodMs);
   if (queue.length > max) queue.splice(0, queue.length - max);
@@ -215,8 +209,8 @@ function drawSamples(samples: number[]): void {
   ectx.lineWidth = 2 * dpr;
   ectx.strokeStyle = '#4ade80';
   ectx.lineJoin = 'round';
-  for (let i = 0; i < samples.length; i++) {
-    let y = H / 2 - (samples[i]! / mvRange) * H;
+  for (const sample of samples) {
+    let y = H / 2 - (sample / mvRange) * H;
     y = Math.max(1, Math.min(H - 1, y));
     let nx = x + pxPerSample;
     if (nx >= W) {
@@ -246,83 +240,6 @@ requestAnimationFrame(frame);
 const spo2: Point[] = [],
   bpSys: Point[] = [],
   bpDia: Point[] = [];
-function trendPush(arr: Point[], o: Observation & { value: number }): void {
-  arr.push({ t: Date.parse(o.effective_at), v: o.value });
-  arr.sort((a, b) => a.t - b.t);
-  if (arr.length > 720) arr.splice(0, arr.length - 720);
-}
-function drawTrend(
-  canvas: HTMLCanvasElement,
-  series: Array<{ points: Point[]; colour: string }>,
-  lo: number,
-  hi: number,
-  gridAt: number[],
-): void {
-  fitCanvas(canvas);
-  const c = canvas.getContext('2d')!,
-    W = canvas.width,
-    H = canvas.height,
-    dpr = window.devicePixelRatio || 1;
-  c.fillStyle = '#0b0f14';
-  c.fillRect(0, 0, W, H);
-  let all: Point[] = [];
-  series.forEach((s) => {
-    all = all.concat(s.points);
-  });
-  const left = 34 * dpr;
-  c.font = 11 * dpr + 'px system-ui, sans-serif';
-  c.fillStyle = '#9fb0c0';
-  c.strokeStyle = '#24303c';
-  c.lineWidth = 1;
-  gridAt.forEach((g) => {
-    const y = H - ((g - lo) / (hi - lo)) * H;
-    c.beginPath();
-    c.moveTo(left, y);
-    c.lineTo(W, y);
-    c.stroke();
-    c.fillText(String(g), 2 * dpr, Math.min(H - 2, Math.max(10 * dpr, y + 4 * dpr)));
-  });
-  if (!all.length) return;
-  const tMax = Math.max.apply(
-    null,
-    all.map((p) => p.t),
-  );
-  const tMin = Math.min(
-    tMax - 60000,
-    Math.min.apply(
-      null,
-      all.map((p) => p.t),
-    ),
-  );
-  const span = Math.max(1, tMax - tMin);
-  // time axis: the window's start and end (24-hour HH:MM:SS), bottom corners
-  c.fillStyle = '#9fb0c0';
-  const t0 = clockSeconds(new Date(tMin).toISOString()),
-    t1 = clockSeconds(new Date(tMax).toISOString());
-  c.fillText(t0, left + 4 * dpr, H - 3 * dpr);
-  c.fillText(t1, W - c.measureText(t1).width - 4 * dpr, H - 3 * dpr);
-  series.forEach((s) => {
-    c.strokeStyle = s.colour;
-    c.fillStyle = s.colour;
-    c.lineWidth = 2 * dpr;
-    c.beginPath();
-    s.points.forEach((p, i) => {
-      const px = left + 4 * dpr + ((p.t - tMin) / span) * (W - left - 10 * dpr);
-      const py = H - ((Math.max(lo, Math.min(hi, p.v)) - lo) / (hi - lo)) * H;
-      if (i === 0) c.moveTo(px, py);
-      else c.lineTo(px, py);
-    });
-    c.stroke();
-    s.points.forEach((p) => {
-      const px = left + 4 * dpr + ((p.t - tMin) / span) * (W - left - 10 * dpr);
-      const py = H - ((Math.max(lo, Math.min(hi, p.v)) - lo) / (hi - lo)) * H;
-      c.beginPath();
-      c.arc(px, py, 2.5 * dpr, 0, Math.PI * 2);
-      c.fill();
-    });
-  });
-  canvas.setAttribute('data-points', String(all.length));
-}
 function drawTrends(): void {
   drawTrend(V.$<HTMLCanvasElement>('#spo2-trend'), [{ points: spo2, colour: '#22d3ee' }], 80, 100, [85, 90, 95, 100]);
   drawTrend(
@@ -349,7 +266,8 @@ drawTrends();
 let newestAt: string | null = null;
 function onObservation(o: Observation): void {
   if (!newestAt || Date.parse(o.effective_at) > Date.parse(newestAt)) newestAt = o.effective_at;
-  if (!seen[o.code] || Date.parse(o.effective_at) > Date.parse(seen[o.code]!)) seen[o.code] = o.effective_at;
+  const had = seen[o.code];
+  if (!had || Date.parse(o.effective_at) > Date.parse(had)) seen[o.code] = o.effective_at;
   if (o.code === ECG) {
     onEcg(o);
     renderFreshness();
