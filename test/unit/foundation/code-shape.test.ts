@@ -56,8 +56,6 @@ const NOT_YET_SHAPED: ReadonlySet<string> = new Set<string>([
   'apps/gateway/src/health.ts',
   'apps/gateway/src/health.ts:createPipelineReader',
   'apps/gateway/src/health.ts:healthRoutes',
-  'apps/gateway/src/live/sse.ts:sseRoutes',
-  "apps/gateway/src/live/sse.ts:sseRoutes's returned function",
   'apps/gateway/src/live/ws.ts:wsRoutes',
   "apps/gateway/src/live/ws.ts:wsRoutes's returned function",
   'apps/gateway/src/live/ws.ts:app.get(…) callback',

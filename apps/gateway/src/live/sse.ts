@@ -8,6 +8,7 @@
  * shutdown a `reconnect` event (last id, delay) and a `retry:` line come before `closed`.
  * A batch of events reaches the client in one `res.write` (its frames joined).
  */
+import type { ServerResponse } from 'node:http';
 import { z } from 'zod';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import type { GatewayDeps } from '../deps';
@@ -60,6 +61,20 @@ export function sseSink(res: SseTarget, beforeWrite: () => void, shutdownHint: (
 export const reconnectFrame = (hint: ReconnectHint): string =>
   `retry: ${hint.retry_ms}\nevent: reconnect\ndata: ${JSON.stringify(hint)}\n\n`;
 
+/** Sends the event stream's headers and its opening lines, once (a stream already open is left as it is). */
+function openEventStream(res: ServerResponse, requestId: string): void {
+  if (res.headersSent) return;
+  res.writeHead(200, {
+    'content-type': 'text/event-stream; charset=utf-8',
+    'cache-control': 'no-store, no-transform',
+    connection: 'keep-alive',
+    'x-accel-buffering': 'no',
+    'x-request-id': requestId,
+  });
+  res.write(`retry: 2000\n: vitalis live vitals\n\n`);
+  res.socket?.setNoDelay(true);
+}
+
 export function sseRoutes(deps: GatewayDeps, hub: LiveSource): FastifyPluginAsyncZod {
   const { config } = deps;
   return async (app) => {
@@ -86,18 +101,7 @@ export function sseRoutes(deps: GatewayDeps, hub: LiveSource): FastifyPluginAsyn
 
         reply.hijack();
         const res = reply.raw;
-        const open = () => {
-          if (res.headersSent) return;
-          res.writeHead(200, {
-            'content-type': 'text/event-stream; charset=utf-8',
-            'cache-control': 'no-store, no-transform',
-            connection: 'keep-alive',
-            'x-accel-buffering': 'no',
-            'x-request-id': req.id,
-          });
-          res.write(`retry: 2000\n: vitalis live vitals\n\n`);
-          res.socket?.setNoDelay(true);
-        };
+        const open = () => openEventStream(res, req.id);
 
         let wroteSinceBeat = false;
         let beat: NodeJS.Timeout | undefined;
