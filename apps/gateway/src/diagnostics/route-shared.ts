@@ -4,9 +4,9 @@
  * as results, and the context each route function is given.
  */
 import { z } from 'zod';
-import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { bundleSchema, nonBlankText, resourceId, searchsetBundle } from '@vitalis/schemas';
 import type { GatewayDeps } from '../deps';
+import type { RouteApp } from '../route-app';
 import { diagnosticReportOut, resultInputs, UnitMismatch } from './fhir';
 import { analyteUnit, unprocessable, type DiagnosticsDeps } from './service';
 
@@ -45,7 +45,7 @@ export function resultsOf(contained: Parameters<typeof resultInputs>[0]) {
 export const orderIdOf = (reference: string) => reference.slice('ServiceRequest/'.length);
 
 /** The app a diagnostics route is registered on (the zod type provider's instance). */
-export type DiagnosticsApp = Parameters<FastifyPluginAsyncZod>[0];
+export type DiagnosticsApp = RouteApp;
 
 /** What the diagnostics routes use: the pool for reads, the service's dependencies for writes, the gateway's deps for its base URL. */
 export interface DiagnosticsRouteContext {
