@@ -4,6 +4,7 @@
  * slot taken meanwhile (409) is said plainly and the list re-read; with no free slot that day the
  * card offers the clinician's next free day.
  */
+import { must } from '../shared/must';
 import { V } from '../shared/runtime';
 import { startDelayBanner } from '../shared/delay-banner';
 startDelayBanner(); // "Data delayed" banner while the vitals pipeline is late (docs/ui.md)
@@ -18,7 +19,7 @@ interface Slot {
 
 const clinicianName: Record<string, string> = {};
 Array.from(V.$<HTMLSelectElement>('#clinician').options).forEach((o) => {
-  clinicianName[o.value] = (o.textContent || '').split(' · ')[0]!;
+  clinicianName[o.value] = (o.textContent || '').replace(/ · [\s\S]*/, ''); // the name before its details
 });
 const slotsById = new Map<string, Slot>();
 let busy = false;
@@ -69,7 +70,7 @@ function slotsOf(body: any): Slot[] {
 }
 function query(extra: Record<string, string>): URLSearchParams {
   const q = new URLSearchParams({ clinician: clinician().value, status: 'free' });
-  Object.keys(extra).forEach((k) => q.set(k, extra[k]!));
+  Object.entries(extra).forEach(([k, v]) => q.set(k, v));
   return q;
 }
 function find(args: Record<string, unknown>, q: URLSearchParams): Promise<any> {
@@ -169,7 +170,7 @@ V.$('#book-form').addEventListener('submit', (e) => {
     input('#patient').focus();
     return;
   }
-  const slot = slotsById.get(chosen.value)!;
+  const slot = must(slotsById.get(chosen.value), 'the slot of the chosen option');
   const reason = V.$<HTMLTextAreaElement>('#reason').value.trim();
   const args: Record<string, unknown> = { slot_id: slot.id, patient_id: patient };
   if (reason) args.reason = reason;
@@ -211,7 +212,7 @@ function confirm(appt: any, slot: Slot, patient: string): void {
     V.el('dt', { text: 'When' }),
     V.el('dd', { text: V.fmtDate(slot.start) + ', ' + V.fmtTime(slot.start) + '–' + V.fmtTime(slot.end) }),
     V.el('dt', { text: 'Clinician' }),
-    V.el('dd', { text: clinicianName[slot.clinician] || clinician().selectedOptions[0]!.textContent }),
+    V.el('dd', { text: clinicianName[slot.clinician] || must(clinician().selectedOptions[0], 'the selected clinician').textContent }),
     V.el('dt', { text: 'Patient' }),
     V.el('dd', { text: patient }),
     V.el('dt', { text: 'Reference' }),
@@ -227,7 +228,7 @@ function confirm(appt: any, slot: Slot, patient: string): void {
     ).then(
       () => {
         box.setAttribute('data-status', 'cancelled');
-        box.querySelector('h2')!.textContent = 'Appointment cancelled';
+        must(box.querySelector('h2'), "the confirmation's heading").textContent = 'Appointment cancelled';
         cancel.remove();
         bookedHere.delete(slot.id);
         loadSlots(true);

@@ -57,12 +57,11 @@ export function oldestOf(times: readonly string[]): string | null {
 
 /** The badge: whether fresh data is arriving (the device-disconnect delay), and fresh on each code's own threshold. */
 export function dataFreshness(data: MonitorData, seen: SeenAt, now: number): DataFreshness {
-  const codes = Object.keys(seen);
-  const newestAt = newestOf(codes.map((c) => seen[c]!));
+  const newestAt = newestOf(Object.values(seen));
   if (newestAt === null) return { state: 'waiting', text: 'Waiting for data', newestAt };
   const silent = ageSeconds(newestAt, now);
   if (silent === null || silent > data.noDataAfter) return { state: 'nodata', text: 'No data since ' + clock(newestAt, now), newestAt };
-  if (codes.some((c) => !isStale(c, seen[c]!, data.staleAfter as Record<string, number>, now)))
+  if (Object.entries(seen).some(([c, at]) => !isStale(c, at, data.staleAfter as Record<string, number>, now)))
     return { state: 'live', text: 'Live', newestAt };
   return { state: 'stale', text: 'Stale · last data ' + age(newestAt, now) + ' ago', newestAt };
 }
@@ -88,13 +87,16 @@ export function news2Line(
   seen: SeenAt,
   now: number,
 ): News2Line {
-  const oldest = oldestOf(total.codes.map((c) => seen[c]!).filter(Boolean));
+  const oldest = oldestOf(total.codes.flatMap((c) => seen[c] || [])); // the codes seen (a time, never '')
   // in the tiles' order (the labels' order), whatever order the values arrived in
   const ordered = Object.keys(data.labels)
     .filter((c) => total.codes.includes(c))
     .concat(total.codes.filter((c) => !(c in data.labels)));
   const stale = ordered
-    .filter((c) => seen[c] && isStale(c, seen[c]!, data.staleAfter as Record<string, number>, now))
+    .filter((c) => {
+      const at = seen[c];
+      return !!at && isStale(c, at, data.staleAfter as Record<string, number>, now);
+    })
     .map((c) => data.labels[c] || c);
   const text = 'NEWS2 ' + total.score + ' · ' + total.risk + (oldest ? ' · from values up to ' + age(oldest, now) + ' old' : '');
   const detail = (oldest ? 'oldest input ' + clock(oldest, now) : '') + (stale.length ? ' · stale: ' + stale.join(', ') : '');

@@ -7,6 +7,7 @@
  * test/unit/ui/monitor-alarms.test.ts and monitor-news2.test.ts run this module's bundled code, as
  * the card document carries it, at every band edge and against the server's `news2()`.
  */
+
 import type { MonitorData, Risk, Score, TileAlarm } from './data';
 
 export function news2Score(data: MonitorData, code: string, v: number): Score | null {
@@ -37,21 +38,22 @@ export function news2Total(data: MonitorData, values: Readonly<Record<string, nu
   let score = 0,
     red = false;
   const codes: string[] = [];
-  for (const code of Object.keys(values)) {
-    const s = news2Score(data, code, values[code]!);
+  for (const [code, value] of Object.entries(values)) {
+    const s = news2Score(data, code, value);
     if (s === null) continue;
     codes.push(code);
     score += s;
     if (s === data.risk.redScore) red = true;
   }
   if (!codes.length) return null;
-  let risk: Risk = data.risk.bands[data.risk.bands.length - 1]![1];
+  const [first] = data.risk.bands;
+  if (!first) throw new Error('the NEWS2 risk table has no bands');
+  // the first band the score is within, else the last
+  let risk: Risk = first[1];
   for (const [upTo, r] of data.risk.bands) {
-    if (upTo === null || score <= upTo) {
-      risk = r;
-      break;
-    }
+    risk = r;
+    if (upTo === null || score <= upTo) break;
   }
-  if (risk === data.risk.bands[0]![1] && red) risk = data.risk.redRisk;
+  if (risk === first[1] && red) risk = data.risk.redRisk;
   return { score, risk, codes };
 }

@@ -154,7 +154,8 @@ function search(name: string): Promise<void> {
       V.setStatus('Ready', 'live');
       const list = showResults(body, name);
       // one match: that is the patient, open it at once
-      if (list.length === 1) return open(list[0]!.id);
+      const [only] = list;
+      if (only && list.length === 1) return open(only.id);
     },
     (err) => {
       V.setStatus('Error', 'error');
@@ -292,7 +293,7 @@ type Input = { code: string; effective_at: string };
 let aged: Array<{ li: HTMLElement; el: HTMLElement; inputs: Input[] }> = [];
 const fmt = (n: number) => String(Math.round(n * 10) / 10);
 function oldestOf(inputs: Input[]): string {
-  return inputs.reduce((o, v) => (Date.parse(v.effective_at) < Date.parse(o) ? v.effective_at : o), inputs[0]!.effective_at);
+  return inputs.map((v) => v.effective_at).reduce((o, at) => (Date.parse(at) < Date.parse(o) ? at : o));
 }
 function vitalItem(code: string, text: string, inputs: Input[]): HTMLLIElement {
   const el = V.el('span', { class: 'age' });
@@ -319,7 +320,8 @@ V.$('#search').addEventListener('submit', (e) => {
 V.onToolResult((r) => {
   if (r && (r.entry || r.patients)) {
     const list = showResults(r, '');
-    if (list.length === 1) open(list[0]!.id);
+    const [only] = list;
+    if (only && list.length === 1) open(only.id);
   } else if (r && (r.resourceType === 'Patient' || r.patient)) render(model(r));
 });
 V.onToolInput((args) => {

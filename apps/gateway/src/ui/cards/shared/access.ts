@@ -4,6 +4,7 @@
  *    The fragment never reaches a server; it is removed from the address bar at once.
  *  - MCP mode: embedded in a host (a parent window) with no token: postMessage JSON-RPC.
  */
+import { must } from './must';
 const fragment = new URLSearchParams(location.hash.slice(1));
 
 /** The bearer token from `#token=…`, or null. */
@@ -32,7 +33,8 @@ export const mode: 'mcp' | 'rest' = window.parent !== window && !token ? 'mcp' :
  */
 export const scopes: string[] | null = (() => {
   try {
-    const claims = token && JSON.parse(atob(token.split('.')[1]!.replace(/-/g, '+').replace(/_/g, '/')));
+    const payload = token && must(token.split('.')[1], "the token's payload part");
+    const claims = payload && JSON.parse(atob(payload.replace(/-/g, '+').replace(/_/g, '/')));
     return claims && typeof claims.scope === 'string' ? (claims.scope as string).split(' ') : null;
   } catch {
     return null;

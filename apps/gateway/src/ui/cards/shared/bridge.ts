@@ -4,6 +4,7 @@
  * `ui/notifications/size-changed` on resize; it listens to `ui/notifications/tool-input` and
  * `ui/notifications/tool-result`. Host requests it does not implement get an empty result.
  */
+import { must } from './must';
 import { mode } from './access';
 import { showError } from './dom';
 import { MCP_APPS_PROTOCOL_VERSION } from './protocol';
@@ -64,7 +65,7 @@ window.addEventListener('message', (e: MessageEvent) => {
   const msg = e.data as RpcMessage | null;
   if (!msg || msg.jsonrpc !== '2.0') return;
   if (msg.method === undefined && msg.id !== undefined && pending.has(msg.id)) {
-    const p = pending.get(msg.id)!;
+    const p = must(pending.get(msg.id), 'the pending call ' + msg.id);
     pending.delete(msg.id);
     if (msg.error) p.reject(new Error(msg.error.message || 'host error'));
     else p.resolve(msg.result);

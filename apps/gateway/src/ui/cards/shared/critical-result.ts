@@ -64,13 +64,13 @@ export const reportStatusText = (status: string | undefined): string | null =>
   status ? REPORT_STATUS[status] || status + ' report' : null;
 
 const unitText = (t: ResultTables, unit: string | undefined) =>
-  unit === undefined ? '' : Object.hasOwn(t.unitText, unit) ? t.unitText[unit]! : unit;
+  unit === undefined ? '' : ((Object.hasOwn(t.unitText, unit) ? t.unitText[unit] : undefined) ?? unit); // no text of its own: the unit
 
 /** Decimals as written (6.8: 1): a limit is shown with at least the value's (6.0 beside 6.8, not 6). */
 const decimals = (n: number) => (String(n).split('.')[1] || '').length;
 
 /** The analyte's clinical name: `name`, else the LOINC display without its bracketed property, else the code. */
-export const resultName = (r: CriticalValue): string => r.name || String(r.display || r.code).split(' [')[0]!;
+export const resultName = (r: CriticalValue): string => r.name || String(r.display || r.code).replace(/ \[[\s\S]*/, '');
 
 /** "Potassium 6.8 mmol/L (critical > 6.0)"; a finding in words: "ECG impression: <text>". */
 export function resultText(t: ResultTables, r: CriticalValue): string {

@@ -71,6 +71,7 @@ export function isStale(code: string, iso: string, staleAfter: Record<string, nu
   const d = parse(iso);
   if (!d) return true;
   const thresholds = Object.values(staleAfter);
-  const after = Object.hasOwn(staleAfter, code) ? staleAfter[code]! : thresholds.length ? Math.min(...thresholds) : Infinity;
+  const own = Object.hasOwn(staleAfter, code) ? staleAfter[code] : undefined;
+  const after = own ?? (thresholds.length ? Math.min(...thresholds) : Infinity);
   return (now - d.getTime()) / 1_000 > after;
 }

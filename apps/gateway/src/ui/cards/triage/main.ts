@@ -8,6 +8,7 @@
  * Every value carries its age and a stale mark past its code's threshold (DATA.staleAfter);
  * every time is 24-hour (../shared/time.ts).
  */
+import { must } from '../shared/must';
 import { V } from '../shared/runtime';
 import { startDelayBanner } from '../shared/delay-banner';
 startDelayBanner(); // "Data delayed" banner while the vitals pipeline is late (docs/ui.md)
@@ -108,8 +109,7 @@ let aged: Aged[] = [];
 
 /** The oldest input's time, and whether any input is past its code's threshold. */
 function freshnessOf(inputs: Array<[string, string]>, now: number): { oldest: string; stale: boolean } {
-  let oldest = inputs[0]![1];
-  for (const [, at] of inputs) if (Date.parse(at) < Date.parse(oldest)) oldest = at;
+  const oldest = inputs.map(([, at]) => at).reduce((o, at) => (Date.parse(at) < Date.parse(o) ? at : o));
   return { oldest, stale: inputs.some(([code, at]) => isStale(code, at, DATA.staleAfter, now)) };
 }
 function paintAge(a: Aged, now: number): void {
@@ -508,7 +508,7 @@ V.$('#retriage-form').addEventListener('submit', (ev) => {
   ev.preventDefault();
   if (!editing) return;
   const e = editing.entry;
-  const esi = Number(document.querySelector<HTMLInputElement>('#retriage input[name=esi]:checked')!.value);
+  const esi = Number(must(document.querySelector<HTMLInputElement>('#retriage input[name=esi]:checked'), 'the checked ESI level').value);
   const reason = V.$<HTMLTextAreaElement>('#retriage-reason').value.trim();
   const args: Record<string, unknown> = { patient_id: e.patient_id, esi: esi, expected_version: e.version };
   const body: Record<string, unknown> = { esi: esi };
