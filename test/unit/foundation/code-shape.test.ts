@@ -60,7 +60,6 @@ const NOT_YET_SHAPED: ReadonlySet<string> = new Set<string>([
   'apps/gateway/src/vitals/routes.ts:vitalsRoutes',
   "apps/gateway/src/vitals/routes.ts:vitalsRoutes's returned function",
   'apps/gateway/src/vitals/service.ts',
-  'apps/ingest/src/store.ts',
   'apps/simulator/src/simulator.ts:burst',
   'libs/export/src/worker.ts:runNextExport',
 ]);

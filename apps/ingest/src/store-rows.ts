@@ -1,0 +1,90 @@
+/**
+ * The rows the ingest stores in the append log (`vitals_observations`) and their COPY text encoding:
+ * one decoded observation becomes one StoredRow, and COPY FROM STDIN streams them (store.ts).
+ */
+import { pipeline } from 'node:stream/promises';
+import { Readable } from 'node:stream';
+import copyStreams from 'pg-copy-streams';
+import type { PoolClient } from '@vitalis/db';
+import { foldedSamples, foldedSamplesText } from '@vitalis/live';
+import { isEcg, type VitalsObservation } from '@vitalis/schemas';
+
+export interface StoredRow {
+  patient_id: string;
+  device_id: string;
+  seq: number;
+  code: string;
+  effective_at: string;
+  value: number | null;
+  unit: string;
+  sample_period_ms: number | null;
+  /** Absolute potentials (origin already added, @vitalis/live `foldedSamples`): the stored waveform has origin 0. */
+  samples: number[] | null;
+  kafka_partition: number;
+  kafka_offset: string;
+  /** The observation's index in its Kafka record (a frame's observation index; absent or 0 for a single observation). */
+  record_item?: number;
+}
+
+export type WriteMethod = 'copy' | 'unnest';
+
+/** One decoded observation as the row stored for it, with its Kafka position (`item`: its index in the record). */
+export function toRow(o: VitalsObservation, partition: number, offset: string, item = 0): StoredRow {
+  // One object literal of a fixed shape (no spread): this runs once per observation on the hot path.
+  const ecg = isEcg(o) ? o.waveform : undefined;
+  return {
+    patient_id: o.patient_id,
+    device_id: o.device_id,
+    seq: o.seq,
+    code: o.code,
+    effective_at: o.effective_at,
+    value: ecg ? null : (o as { value: number }).value,
+    unit: o.unit,
+    sample_period_ms: ecg ? ecg.period_ms : null,
+    samples: ecg ? foldedSamples(ecg) : null,
+    kafka_partition: partition,
+    kafka_offset: offset,
+    record_item: item,
+  };
+}
+
+/** The log's columns, in the order of a copyLine (and of the staged and unnest writes). */
+export const COLUMNS =
+  'patient_id, device_id, seq, code, effective_at, value, unit, sample_period_ms, samples, kafka_partition, kafka_offset, record_item';
+
+/** COPY text format: escape the few characters that matter (ids are validated, this is defence in depth). */
+function text(value: string): string {
+  return /[\\\t\n\r]/.test(value) ? value.replace(/\\/g, '\\\\').replace(/\t/g, '\\t').replace(/\n/g, '\\n').replace(/\r/g, '\\r') : value;
+}
+
+/** Samples as a PostgreSQL array literal (text), for COPY and for the unnest write's `real[]` cast. */
+export const arrayLiteral = (samples: number[]) => `{${foldedSamplesText(samples)}}`;
+
+/** One row as one line of COPY text format (`\\N` for NULL). */
+export function copyLine(r: StoredRow): string {
+  return `${text(r.patient_id)}\t${text(r.device_id)}\t${r.seq}\t${text(r.code)}\t${text(r.effective_at)}\t${r.value ?? '\\N'}\t${text(r.unit)}\t${
+    r.sample_period_ms ?? '\\N'
+  }\t${r.samples ? arrayLiteral(r.samples) : '\\N'}\t${r.kafka_partition}\t${r.kafka_offset}\t${r.record_item ?? 0}\n`;
+}
+
+/** Streams `rows` into `table` with COPY FROM STDIN (text format). */
+export async function copyRows(client: PoolClient, table: string, rows: StoredRow[]): Promise<void> {
+  const stream = client.query(copyStreams.from(`COPY ${table} (${COLUMNS}) FROM STDIN`));
+  const CHUNK = 500;
+  async function* lines() {
+    for (let i = 0; i < rows.length; i += CHUNK) {
+      let chunk = '';
+      for (const row of rows.slice(i, i + CHUNK)) chunk += copyLine(row);
+      yield chunk;
+    }
+  }
+  await pipeline(Readable.from(lines()), stream);
+}
+
+/** Where a stored row came from; the write paths return those of the rows that were new. */
+export interface StoredPosition {
+  kafka_partition: number;
+  kafka_offset: string;
+}
+/** The clause by which a write path returns the new rows' positions. */
+export const RETURNING = 'RETURNING kafka_partition, kafka_offset';
