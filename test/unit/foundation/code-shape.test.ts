@@ -38,10 +38,6 @@ const NOT_YET_SHAPED: ReadonlySet<string> = new Set<string>([
   'apps/gateway/src/developer/openapi.ts',
   'apps/gateway/src/diagnostics/service.ts',
   'apps/gateway/src/diagnostics/service.ts:postReport',
-  'apps/gateway/src/fhir/subscriptions/routes.ts',
-  'apps/gateway/src/fhir/subscriptions/routes.ts:fhirSubscriptionRoutes',
-  "apps/gateway/src/fhir/subscriptions/routes.ts:fhirSubscriptionRoutes's returned function",
-  'apps/gateway/src/fhir/subscriptions/routes.ts:app.get(…) callback',
   'apps/gateway/src/fhir/writes.ts:fhirWriteRoutes',
   "apps/gateway/src/fhir/writes.ts:fhirWriteRoutes's returned function",
   'apps/gateway/src/health.ts',
@@ -56,12 +52,8 @@ const NOT_YET_SHAPED: ReadonlySet<string> = new Set<string>([
   'apps/gateway/src/patients/service.ts',
   'apps/gateway/src/ui/cards/triage/main.ts',
   'apps/gateway/src/vitals/hub.ts',
-  'apps/gateway/src/vitals/routes.ts',
-  'apps/gateway/src/vitals/routes.ts:vitalsRoutes',
-  "apps/gateway/src/vitals/routes.ts:vitalsRoutes's returned function",
   'apps/gateway/src/vitals/service.ts',
   'apps/simulator/src/simulator.ts:burst',
-  'libs/export/src/worker.ts:runNextExport',
 ]);
 
 const MAX_FUNCTION_LINES = 80;
