@@ -1,8 +1,12 @@
 /**
  * The CapabilityStatement entry of the topic-based subscriptions (subscriptions/routes.ts): the
- * Subscription resource in the backport profile, its interactions and operations, and the topics
+ * Subscription resource in the backport profile, its interactions, its operations (each declared
+ * beside its route, operations/subscription-*.ts), and the topics
  * (the IG's R4 discovery: the capabilitystatement-subscriptiontopic-canonical extension).
  */
+import { SUBSCRIPTION_EVENTS_OPERATION } from '../operations/subscription-events';
+import { SUBSCRIPTION_STATUS_OPERATION } from '../operations/subscription-status';
+import { SUBSCRIPTION_WS_BINDING_TOKEN_OPERATION } from '../operations/subscription-ws-binding-token';
 import { BACKPORT, SUBSCRIPTION_TOPICS } from './topics';
 
 export function subscriptionCapability() {
@@ -19,19 +23,6 @@ export function subscriptionCapability() {
     searchParam: [
       { name: '_count', type: 'number' as const, documentation: 'Page size, 1-100 (default 100): your own subscriptions only.' },
     ],
-    operation: [
-      { name: 'status', definition: BACKPORT.statusOperation, documentation: 'Instance level: the status Parameters in a searchset.' },
-      {
-        name: 'events',
-        definition: BACKPORT.eventsOperation,
-        documentation:
-          'Instance level: eventsSinceNumber, eventsUntilNumber (inclusive), content (full-resource | empty); at most 1000 events a call.',
-      },
-      {
-        name: 'get-ws-binding-token',
-        definition: BACKPORT.wsTokenOperation,
-        documentation: 'Instance level (POST): a token for the websocket-url, valid 5 minutes.',
-      },
-    ],
+    operation: [SUBSCRIPTION_STATUS_OPERATION, SUBSCRIPTION_EVENTS_OPERATION, SUBSCRIPTION_WS_BINDING_TOKEN_OPERATION],
   };
 }
