@@ -251,98 +251,131 @@ export interface BurstResult {
   perSecond: number;
 }
 
+/**
+ * One burst's state, shared by its concurrent lanes (named steps, ADR 0023): `next` is the index of
+ * the next observation to build, `sent` how many were acknowledged.
+ */
+interface BurstRun {
+  readonly opts: BurstOptions;
+  readonly patients: number;
+  readonly prefix: string;
+  readonly batchSize: number;
+  readonly random: () => number;
+  readonly seqBase: number;
+  readonly t0: number;
+  readonly deadline: number;
+  /** frames: one 1 s ECG chunk, built once (the producer's cost stays the JSON of the record, as for single records) */
+  readonly ecg: { code: string; unit: string; waveform: { origin: number; period_ms: number; samples: number[] } };
+  next: number;
+  sent: number;
+}
+
 /** Produces `count` observations as fast as possible (or until durationMs); returns the rate. */
 export async function burst(opts: BurstOptions): Promise<BurstResult> {
   const topic = opts.topic ?? TOPICS.vitalsObservations;
-  const patients = opts.patients ?? 200;
-  const prefix = opts.patientPrefix ?? `burst-${Date.now().toString(36)}`;
-  const batchSize = opts.batchSize ?? 2_000;
   // The burst producer is not idempotent so several requests may be in flight at once (kafkajs
   // allows only one for the idempotent producer); acks=all still holds, and a retried duplicate
   // would be absorbed by the idempotent append log anyway.
+  const prefix = opts.patientPrefix ?? `burst-${Date.now().toString(36)}`;
   const producer = createVitalsProducer(opts.kafka, { retries: 'unbounded', idempotent: false });
   await producer.connect();
-  const random = rng(7);
-  const seqBase = seqSeed();
   const t0 = Date.now();
-  const deadline = opts.durationMs ? t0 + opts.durationMs : Infinity;
-  let next = 0;
-  let sent = 0;
-  // frames: one 1 s ECG chunk, built once (the producer's cost stays the JSON of the record, as for single records)
-  const ecg = {
-    code: ECG_LEAD_II.code,
-    unit: 'mV',
-    waveform: { origin: 0, period_ms: ECG_PERIOD_MS, samples: ecgChunk(ECG_HZ, 72, 0, rng(3)).samples },
+  const run: BurstRun = {
+    opts,
+    patients: opts.patients ?? 200,
+    prefix,
+    batchSize: opts.batchSize ?? 2_000,
+    random: rng(7),
+    seqBase: seqSeed(),
+    t0,
+    deadline: opts.durationMs ? t0 + opts.durationMs : Infinity,
+    ecg: {
+      code: ECG_LEAD_II.code,
+      unit: 'mV',
+      waveform: { origin: 0, period_ms: ECG_PERIOD_MS, samples: ecgChunk(ECG_HZ, 72, 0, rng(3)).samples },
+    },
+    next: 0,
+    sent: 0,
   };
-  const frameSize = NUMERIC_CODES.length + 1;
-  const makeFrames = (): Message[] => {
-    const frames = Math.max(1, Math.floor(Math.min(batchSize, opts.count - next) / frameSize));
-    const out: Message[] = [];
-    const now = Date.now();
-    for (let f = 0; f < frames; f++) {
-      const i = next;
-      next += frameSize;
-      const patientId = `${prefix}-${(i / frameSize) % patients}`;
-      const at = new Date(opts.realTime ? now : t0 + i).toISOString();
-      const observations = NUMERIC_CODES.map((code, k) => {
-        const def = NUMERIC_VITALS[code];
-        return { seq: seqBase + i + k, code, value: Math.round(def.min + (def.max - def.min) * (0.3 + 0.4 * random())), unit: def.unit };
-      });
-      observations.push({ seq: seqBase + i + NUMERIC_CODES.length, ...ecg } as never);
-      const head = { patient_id: patientId, device_id: `${patientId}-dev`, effective_at: at };
-      if (opts.monitorRecords) for (const o of observations) out.push({ key: patientId, value: JSON.stringify({ ...head, ...o }) });
-      else out.push({ key: patientId, value: JSON.stringify({ envelope: FRAME_ENVELOPE, ...head, observations }) });
-    }
-    return out;
-  };
-  const makeBatch = (): Message[] => {
-    if (opts.frames || opts.monitorRecords) return makeFrames();
-    const n = Math.min(batchSize, opts.count - next);
-    const out = new Array<Message>(n);
-    const now = Date.now();
-    const at = new Date(now).toISOString();
-    for (let k = 0; k < n; k++) {
-      const i = next++;
-      const patient = i % patients;
-      const code = must(
-        NUMERIC_CODES[Math.floor(i / patients) % NUMERIC_CODES.length],
-        'a numeric vital code (the index is modulo their count)',
-      );
-      const def = NUMERIC_VITALS[code];
-      const patientId = `${prefix}-${patient}`;
-      const value = Math.round(def.min + (def.max - def.min) * (0.3 + 0.4 * random()));
-      const effectiveAt = opts.realTime ? at : new Date(t0 + i).toISOString();
-      out[k] = {
-        key: patientId,
-        value: JSON.stringify({
-          patient_id: patientId,
-          device_id: `${patientId}-dev`,
-          seq: seqBase + i,
-          effective_at: effectiveAt,
-          code,
-          value,
-          unit: def.unit,
-        }),
-      };
-    }
-    return out;
-  };
-  const lane = async () => {
-    while (next < opts.count && Date.now() < deadline) {
-      if (opts.ratePerSecond) {
-        const due = t0 + (next / opts.ratePerSecond) * 1000;
-        if (due > Date.now()) await new Promise((r) => setTimeout(r, due - Date.now()));
-        if (next >= opts.count || Date.now() >= deadline) break;
-      }
-      const before = next;
-      const messages = makeBatch();
-      const observations = next - before; // before the await: the other lanes move `next` meanwhile
-      await sendTraced(producer, { topic, acks: -1, messages }, opts.tracing ?? TRACING_OFF);
-      sent += observations;
-    }
-  };
-  await Promise.all(Array.from({ length: opts.concurrency ?? 4 }, lane));
+  const send = (messages: Message[]) => sendTraced(producer, { topic, acks: -1, messages }, opts.tracing ?? TRACING_OFF);
+  await Promise.all(Array.from({ length: opts.concurrency ?? 4 }, () => burstLane(run, send)));
   await producer.disconnect();
   const ms = Date.now() - t0;
-  return { sent, ms, perSecond: Math.round((sent * 1000) / Math.max(ms, 1)) };
+  return { sent: run.sent, ms, perSecond: Math.round((run.sent * 1000) / Math.max(ms, 1)) };
+}
+
+/** One lane: builds and sends batches (paced to ratePerSecond, if set) until the count or the deadline is reached. */
+async function burstLane(run: BurstRun, send: (messages: Message[]) => Promise<unknown>): Promise<void> {
+  const { opts, t0, deadline } = run;
+  while (run.next < opts.count && Date.now() < deadline) {
+    if (opts.ratePerSecond) {
+      const due = t0 + (run.next / opts.ratePerSecond) * 1000;
+      if (due > Date.now()) await new Promise((r) => setTimeout(r, due - Date.now()));
+      if (run.next >= opts.count || Date.now() >= deadline) break;
+    }
+    const before = run.next;
+    const messages = burstBatch(run);
+    const observations = run.next - before; // before the await: the other lanes move `next` meanwhile
+    await send(messages);
+    run.sent += observations;
+  }
+}
+
+/** The next batch: frames (or their observations one record each), or single numeric records cycling through the codes. */
+function burstBatch(run: BurstRun): Message[] {
+  const { opts, batchSize, patients, prefix, random, seqBase, t0 } = run;
+  if (opts.frames || opts.monitorRecords) return burstFrames(run);
+  const n = Math.min(batchSize, opts.count - run.next);
+  const out = new Array<Message>(n);
+  const now = Date.now();
+  const at = new Date(now).toISOString();
+  for (let k = 0; k < n; k++) {
+    const i = run.next++;
+    const patient = i % patients;
+    const code = must(
+      NUMERIC_CODES[Math.floor(i / patients) % NUMERIC_CODES.length],
+      'a numeric vital code (the index is modulo their count)',
+    );
+    const def = NUMERIC_VITALS[code];
+    const patientId = `${prefix}-${patient}`;
+    const value = Math.round(def.min + (def.max - def.min) * (0.3 + 0.4 * random()));
+    const effectiveAt = opts.realTime ? at : new Date(t0 + i).toISOString();
+    out[k] = {
+      key: patientId,
+      value: JSON.stringify({
+        patient_id: patientId,
+        device_id: `${patientId}-dev`,
+        seq: seqBase + i,
+        effective_at: effectiveAt,
+        code,
+        value,
+        unit: def.unit,
+      }),
+    };
+  }
+  return out;
+}
+
+/** A batch of monitor frames (six numerics and the ECG chunk per tick), or the same observations as one record each (monitorRecords). */
+function burstFrames(run: BurstRun): Message[] {
+  const { opts, batchSize, patients, prefix, random, seqBase, t0, ecg } = run;
+  const frameSize = NUMERIC_CODES.length + 1;
+  const frames = Math.max(1, Math.floor(Math.min(batchSize, opts.count - run.next) / frameSize));
+  const out: Message[] = [];
+  const now = Date.now();
+  for (let f = 0; f < frames; f++) {
+    const i = run.next;
+    run.next += frameSize;
+    const patientId = `${prefix}-${(i / frameSize) % patients}`;
+    const at = new Date(opts.realTime ? now : t0 + i).toISOString();
+    const observations = NUMERIC_CODES.map((code, k) => {
+      const def = NUMERIC_VITALS[code];
+      return { seq: seqBase + i + k, code, value: Math.round(def.min + (def.max - def.min) * (0.3 + 0.4 * random())), unit: def.unit };
+    });
+    observations.push({ seq: seqBase + i + NUMERIC_CODES.length, ...ecg } as never);
+    const head = { patient_id: patientId, device_id: `${patientId}-dev`, effective_at: at };
+    if (opts.monitorRecords) for (const o of observations) out.push({ key: patientId, value: JSON.stringify({ ...head, ...o }) });
+    else out.push({ key: patientId, value: JSON.stringify({ envelope: FRAME_ENVELOPE, ...head, observations }) });
+  }
+  return out;
 }
