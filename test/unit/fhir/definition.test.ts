@@ -10,7 +10,14 @@ import { serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import type { GatewayDeps } from '../../../apps/gateway/src/deps';
-import { capabilityEntryOf, countParam, defineFhirResource, searchParam, searchParamsOf } from '../../../apps/gateway/src/fhir/definition';
+import {
+  capabilityEntryOf,
+  countParam,
+  defineFhirResource,
+  defineUpdate,
+  searchParam,
+  searchParamsOf,
+} from '../../../apps/gateway/src/fhir/definition';
 import { registerFhirResource } from '../../../apps/gateway/src/fhir/register';
 import { FHIR_RESOURCE_DEFINITIONS } from '../../../apps/gateway/src/fhir/resources';
 import { cursor, format, positionCursor, statusesOf, loincCodes } from '../../../apps/gateway/src/fhir/search-params';
@@ -49,6 +56,16 @@ const widget = defineFhirResource({
     }),
   },
   vread: { description: 'A widget version.' },
+  update: defineUpdate({
+    auth: { scopes: ['write:widgets'] },
+    description: 'Replaces a widget.',
+    body: z.looseObject({ resourceType: z.literal('Widget'), id: z.string().optional(), name: z.string() }),
+    update: async ({ id, expected, body }) => ({
+      resource: { resourceType: 'Widget', id, name: body.name, expected },
+      version: 4,
+      lastModified: '2026-01-02T03:04:05Z',
+    }),
+  }),
 });
 
 async function widgetApp() {
@@ -94,6 +111,8 @@ describe('capabilityEntryOf', () => {
     for (const d of FHIR_RESOURCE_DEFINITIONS) {
       expect(d.interactions, d.type).toEqual(expect.arrayContaining(['read', 'search-type']));
       expect(d.vread !== undefined, d.type).toBe(d.interactions.includes('vread'));
+      expect(d.create !== undefined, d.type).toBe(d.interactions.includes('create'));
+      expect(d.update !== undefined, d.type).toBe(d.interactions.includes('update'));
     }
   });
 });
@@ -130,6 +149,29 @@ describe('registerFhirResource', () => {
     expect(vread.json()).toMatchObject({ id: 'w1', vid: 2 });
     expect(vread.headers.etag).toBe('W/"2"');
     await app.close();
+  });
+
+  it('updates with If-Match required (428 without), the body id the URL one (400), ETag and Last-Modified of the new version', async () => {
+    const app = await widgetApp();
+    const put = (headers: Record<string, string>, body: object) =>
+      app.inject({ method: 'PUT', url: '/fhir/R4/Widget/w1', headers: { 'content-type': 'application/json', ...headers }, payload: body });
+    const ok = await put({ 'if-match': 'W/"3"' }, { resourceType: 'Widget', id: 'w1', name: 'n' });
+    expect(ok.statusCode).toBe(200);
+    expect(ok.json()).toMatchObject({ id: 'w1', name: 'n', expected: 3 });
+    expect(ok.headers.etag).toBe('W/"4"');
+    expect(ok.headers['last-modified']).toBe('Fri, 02 Jan 2026 03:04:05 GMT');
+    expect(ok.headers['content-type']).toMatch(/^application\/fhir\+json/);
+    expect((await put({}, { resourceType: 'Widget', name: 'n' })).statusCode).toBe(428);
+    // a bad request (the gateway's problem plugin makes it a 400 OperationOutcome)
+    const otherId = await put({ 'if-match': 'W/"3"' }, { resourceType: 'Widget', id: 'w2', name: 'n' });
+    expect(otherId.statusCode).toBeGreaterThanOrEqual(400);
+    expect(otherId.body).toContain("The Widget's id (w2) is not the one in the URL (w1).");
+    await app.close();
+  });
+
+  it('refuses a definition that lists a write it does not define', () => {
+    const { update: _update, ...unwritable } = widget;
+    expect(() => registerFhirResource(Fastify(), unwritable, {} as GatewayDeps)).toThrow(/update is listed but not defined/);
   });
 });
 

@@ -36,8 +36,6 @@ const NOT_YET_SHAPED: ReadonlySet<string> = new Set<string>([
   'apps/gateway/src/auth/token-endpoint.ts:tokenEndpoint',
   "apps/gateway/src/auth/token-endpoint.ts:tokenEndpoint's returned function",
   'apps/gateway/src/developer/openapi.ts',
-  'apps/gateway/src/fhir/writes.ts:fhirWriteRoutes',
-  "apps/gateway/src/fhir/writes.ts:fhirWriteRoutes's returned function",
   'apps/gateway/src/health.ts',
   'apps/gateway/src/health.ts:createPipelineReader',
   'apps/gateway/src/health.ts:healthRoutes',

@@ -15,7 +15,7 @@ import type { GatewayDeps } from '../deps';
 
 /** A FHIR search parameter type (CapabilityStatement.rest.resource.searchParam.type) the server uses. */
 export type FhirSearchParamType = 'token' | 'string' | 'date' | 'reference' | 'number';
-/** A CapabilityStatement interaction; create and update are served by writes.ts. */
+/** A CapabilityStatement interaction; each is served from the definition's function of that name (register.ts). */
 export type FhirInteraction = 'read' | 'vread' | 'search-type' | 'create' | 'update';
 
 /** A CapabilityStatement `operation` entry, declared beside the operation's route (operations/). */
@@ -123,6 +123,68 @@ export interface ReadDefinition extends RouteDoc {
   conditional?: boolean;
 }
 
+/** What a create or update function is given: the body its schema parsed, the caller. */
+export interface WriteContext<B> {
+  req: FastifyRequest;
+  body: B;
+  caller: () => Caller;
+  deps: GatewayDeps;
+}
+
+/** What an update function is given besides: the id in the URL and the version If-Match expects (required: 428 without). */
+export interface UpdateContext<B> extends WriteContext<B> {
+  id: string;
+  expected: number | '*' | undefined;
+}
+
+/**
+ * What a create answers: the resource and its id (Location), and its versionId where the resource
+ * has a version of its own (then Location names that version and the ETag is set).
+ */
+export interface CreateResult {
+  resource: object;
+  id: string;
+  version?: number;
+}
+
+/** What an update answers: the resource, its versionId (ETag) and its last update (Last-Modified). */
+export interface UpdateResult {
+  resource: object;
+  version: number;
+  lastModified: string;
+}
+
+/** The route words, guard and body schema of a create or update (the writes have guards of their own: write scopes). */
+export interface WriteDefinitionOf<B extends z.ZodType> extends RouteDoc {
+  auth: RouteAuth;
+  body: B;
+}
+
+/** How an instance is created (`POST /<Type>`): its function over the domain service, typed by its body schema `B`. */
+export interface CreateDefinitionOf<B extends z.ZodType> extends WriteDefinitionOf<B> {
+  create: (ctx: WriteContext<z.infer<B>>) => Promise<CreateResult>;
+}
+
+/** How an instance is updated (`PUT /<Type>/:id`, If-Match required): its function, typed by its body schema `B`. */
+export interface UpdateDefinitionOf<B extends z.ZodType> extends WriteDefinitionOf<B> {
+  update: (ctx: UpdateContext<z.infer<B>>) => Promise<UpdateResult>;
+}
+
+/** A create as the registrar takes it (the body schema's type erased). */
+export type CreateDefinition = CreateDefinitionOf<z.ZodType>;
+/** An update as the registrar takes it (the body schema's type erased). */
+export type UpdateDefinition = UpdateDefinitionOf<z.ZodType>;
+
+/** A create, its function typed by its body schema; the registrar hands it the body that very schema parsed, so the erased one casts it back here, once. */
+export function defineCreate<B extends z.ZodType>(def: CreateDefinitionOf<B>): CreateDefinition {
+  return { ...def, create: (ctx) => def.create(ctx as WriteContext<z.infer<B>>) };
+}
+
+/** An update, its function typed by its body schema (as defineCreate). */
+export function defineUpdate<B extends z.ZodType>(def: UpdateDefinitionOf<B>): UpdateDefinition {
+  return { ...def, update: (ctx) => def.update(ctx as UpdateContext<z.infer<B>>) };
+}
+
 /** How the type is searched: the query (its registered parameters are the statement's), the function and the docs. */
 export interface SearchDefinition<Q extends z.ZodObject> extends RouteDoc {
   query: Q;
@@ -134,7 +196,7 @@ export interface FhirResourceDefinitionOf<Q extends z.ZodObject> {
   type: string;
   /** The route guard (the auth plugin's `config.auth`); none: public. */
   auth?: RouteAuth;
-  /** The statement's interactions, in its order (create and update: writes.ts serves them). */
+  /** The statement's interactions, in its order (each listed create and update needs its function below: register.ts checks). */
   interactions: FhirInteraction[];
   /** The response schemas: the resource and its searchset Bundle. */
   schema: z.ZodType;
@@ -149,6 +211,10 @@ export interface FhirResourceDefinitionOf<Q extends z.ZodObject> {
   /** The vread route's words, and its function where it is not the read's with `vid`. */
   vread?: RouteDoc & { read?: ReadDefinition['read'] };
   search: SearchDefinition<Q>;
+  /** `POST /<Type>` (the interaction `create`). */
+  create?: CreateDefinition;
+  /** `PUT /<Type>/:id` (the interaction `update`; no create on update). */
+  update?: UpdateDefinition;
 }
 
 /** A definition as the registrar and the statement take it (the query schema's type erased). */

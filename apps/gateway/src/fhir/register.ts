@@ -2,21 +2,33 @@
  * The one registrar of a FHIR resource definition (definition.ts): from `resources/<Type>.ts` it
  * derives the routes at /fhir/R4 — search-type (`GET /<Type>`: the query schema, `_count` paging
  * through Bundle.link next built by the one `nextPageUrl`), read (`GET /<Type>/:id`) and vread
- * (`GET /<Type>/:id/_history/:vid`) — with the route guard (`config.auth`), the OpenAPI words
- * (operationIds `fhirSearch<Type>`, `fhirRead<Type>`, `fhirVread<Type>`), the response schemas,
- * the FHIR reply (media type, no-store), ETag / Last-Modified / If-None-Match. The services the
+ * (`GET /<Type>/:id/_history/:vid`), create (`POST /<Type>`: 201, Location, ETag where the
+ * resource has a version of its own) and update (`PUT /<Type>/:id`: If-Match required, 412 when
+ * stale, 428 without; ETag and Last-Modified) — with the route guard (`config.auth`), the OpenAPI
+ * words (operationIds `fhirSearch<Type>`, `fhirRead<Type>`, `fhirVread<Type>`, `fhirCreate<Type>`,
+ * `fhirUpdate<Type>`), the response schemas, the FHIR reply (media type, no-store), ETag /
+ * Last-Modified / If-None-Match. The services the
  * definitions call keep their access rules and audit; `_format` is negotiated by the FHIR plugin's
  * onRequest hook (routes.ts) and declared in every query schema.
  */
 import { z } from 'zod';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { fhirReply, nextPageUrl, notModified, weakEtag } from '@vitalis/http';
+import { badRequest, fhirReply, nextPageUrl, notModified, weakEtag } from '@vitalis/http';
 import { resourceId, searchsetBundle } from '@vitalis/schemas';
 import type { GatewayDeps } from '../deps';
+import { expectedFromIfMatch } from '../access/caller';
 import { callerOf } from '../access/http';
 import { FHIR_BASE_PATH } from './base';
-import type { FhirResourceDefinition, ReadDefinition, ReadResult, SearchContext, SearchEntry } from './definition';
+import type {
+  CreateDefinition,
+  FhirResourceDefinition,
+  ReadDefinition,
+  ReadResult,
+  SearchContext,
+  SearchEntry,
+  UpdateDefinition,
+} from './definition';
 import { outcomes } from './schemas';
 import { format } from './search-params';
 
@@ -28,6 +40,8 @@ const vidParams = z.object({ id: resourceId, vid: z.coerce.number().int().min(1)
 const readQuery = z.strictObject({ _format: format });
 const READ_ERRORS = outcomes(400, 401, 403, 404, 406);
 const SEARCH_ERRORS = outcomes(400, 401, 403, 406);
+const writeQuery = z.strictObject({ _format: format });
+const ifMatchHeaders = z.object({ 'if-match': z.string().max(100).optional() });
 
 /** The absolute URL of the FHIR base and the entries a search answers. */
 function searchContextOf<Q>(deps: GatewayDeps, req: FastifyRequest, q: Q): SearchContext<Q> {
@@ -102,7 +116,76 @@ function registerReads(app: FhirApp, def: FhirResourceDefinition, deps: GatewayD
   );
 }
 
-/** The routes of one resource definition: search-type, read and (where declared) vread. */
+/** The create route of a definition: 201 with the resource, Location (its version's, and the ETag, where it has one). */
+function registerCreate(app: FhirApp, type: string, schema: z.ZodType, create: CreateDefinition, deps: GatewayDeps): void {
+  app.post(
+    `${FHIR_BASE_PATH}/${type}`,
+    {
+      config: { auth: create.auth },
+      schema: {
+        tags: ['fhir'],
+        summary: create.summary ?? `Create ${type}`,
+        operationId: `fhirCreate${type}`,
+        description: create.description,
+        body: create.body,
+        querystring: writeQuery,
+        response: { 201: schema, ...(create.errors ?? SEARCH_ERRORS) },
+      },
+    },
+    async (req, reply) => {
+      const made = await create.create({ req, body: req.body, caller: () => callerOf(req), deps });
+      const url = `${deps.config.baseUrl}${FHIR_BASE_PATH}/${type}/${made.id}`;
+      const fhir = fhirReply(reply).code(201);
+      if (made.version === undefined) return fhir.header('location', url).send(made.resource);
+      return fhir.header('location', `${url}/_history/${made.version}`).header('etag', weakEtag(made.version)).send(made.resource);
+    },
+  );
+}
+
+/** The update route of a definition: If-Match required (428 without, 412 when stale), the body's id the URL's; ETag and Last-Modified. */
+function registerUpdate(app: FhirApp, type: string, schema: z.ZodType, update: UpdateDefinition, deps: GatewayDeps): void {
+  app.put(
+    `${FHIR_BASE_PATH}/${type}/:id`,
+    {
+      config: { auth: update.auth },
+      schema: {
+        tags: ['fhir'],
+        summary: update.summary ?? `Update ${type}`,
+        operationId: `fhirUpdate${type}`,
+        description: update.description,
+        params: idParams,
+        headers: ifMatchHeaders,
+        body: update.body,
+        querystring: writeQuery,
+        response: { 200: schema, ...(update.errors ?? READ_ERRORS) },
+      },
+    },
+    async (req, reply) => {
+      const { id } = req.params;
+      const bodyId = (req.body as { id?: unknown }).id;
+      if (bodyId !== undefined && bodyId !== id)
+        throw badRequest(`The ${type}'s id (${String(bodyId)}) is not the one in the URL (${id}).`);
+      const expected = expectedFromIfMatch(req.headers['if-match'], true);
+      const made = await update.update({ req, id, expected, body: req.body, caller: () => callerOf(req), deps });
+      return fhirReply(reply)
+        .header('etag', weakEtag(made.version))
+        .header('last-modified', new Date(made.lastModified).toUTCString())
+        .send(made.resource);
+    },
+  );
+}
+
+/** The create and update routes of a definition, each interaction the statement lists served by the definition's function (a definition without it stops the server). */
+function registerWrites(app: FhirApp, def: FhirResourceDefinition, deps: GatewayDeps): void {
+  for (const code of ['create', 'update'] as const) {
+    if (def.interactions.includes(code) !== (def[code] !== undefined))
+      throw new Error(`FHIR ${def.type}: the interaction ${code} is ${def[code] ? 'defined but not listed' : 'listed but not defined'}.`);
+  }
+  if (def.create) registerCreate(app, def.type, def.schema, def.create, deps);
+  if (def.update) registerUpdate(app, def.type, def.schema, def.update, deps);
+}
+
+/** The routes of one resource definition: search-type, read, (where declared) vread, create and update. */
 export function registerFhirResource(app: FhirApp, def: FhirResourceDefinition, deps: GatewayDeps): void {
   const path = `${FHIR_BASE_PATH}/${def.type}`;
   app.get(
@@ -128,4 +211,5 @@ export function registerFhirResource(app: FhirApp, def: FhirResourceDefinition, 
     },
   );
   registerReads(app, def, deps);
+  registerWrites(app, def, deps);
 }

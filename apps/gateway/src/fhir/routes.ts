@@ -1,7 +1,7 @@
 /**
  * The FHIR R4 REST API at /fhir/R4 (issue 22 item 2; issue 32 item 3): the CapabilityStatement,
  * every resource definition of resources/ registered by the one registrar (register.ts: search,
- * read, vread), the writes (writes.ts) and `Observation/$lastn` (operations/lastn.ts). Same
+ * read, vread, create, update) and `Observation/$lastn` (operations/lastn.ts). Same
  * services as REST v1, hence the same scopes (every route declares them for the one guard), patient
  * rules, sandbox rule and audit. `_format` and Accept are negotiated here for every route below;
  * errors are OperationOutcomes, answered by the one problem serialiser (libs/http) for every path
@@ -18,13 +18,11 @@ import { registerFhirResource } from './register';
 import { FHIR_RESOURCE_DEFINITIONS } from './resources';
 import { fhirCapabilityStatement, outcomes } from './schemas';
 import { format } from './search-params';
-import { fhirWriteRoutes } from './writes';
 
 export function fhirRoutes(deps: GatewayDeps, version: string): FastifyPluginAsyncZod {
   return async (app) => {
     app.addHook('onRequest', async (req) => negotiateFormat(req));
     for (const def of FHIR_RESOURCE_DEFINITIONS) registerFhirResource(app, def, deps);
-    await app.register(fhirWriteRoutes(deps));
     registerLastn(app, deps);
 
     app.get(

@@ -1,15 +1,17 @@
 /**
  * FHIR AllergyIntolerance (patients service: the clinical view of a record): one patient's
  * allergies, paged in the record's order; a read finds the allergy's patient in the projection.
- * Create: writes.ts.
+ * Create: recordAllergy of the Patient that `patient` references (its one allergy rule answers 422
+ * naming the field).
  */
 import { z } from 'zod';
+import { must } from '@vitalis/runtime';
 import { decodeKey, encodeKey } from '../../access/http';
-import { toFhirAllergy } from '../../patients/fhir';
-import { getAllergies, getAllergy } from '../../patients/service';
-import { countParam, defineFhirResource, patientParam } from '../definition';
+import { allergyCreateIn, allergyEntryOf, toFhirAllergy } from '../../patients/fhir';
+import { getAllergies, getAllergy, recordAllergy } from '../../patients/service';
+import { countParam, defineCreate, defineFhirResource, patientParam } from '../definition';
 import { fhirAllergyIntolerance, fhirAllergyIntoleranceBundle, outcomes } from '../schemas';
-import { cursor, format, patientIdOf } from '../search-params';
+import { cursor, format, patientIdOf, referenceIdOf } from '../search-params';
 
 export const allergyIntoleranceResource = defineFhirResource({
   type: 'AllergyIntolerance',
@@ -49,4 +51,23 @@ export const allergyIntoleranceResource = defineFhirResource({
       return { resource: toFhirAllergy(patient.id, allergy) };
     },
   },
+  create: defineCreate({
+    auth: { scopes: ['write:patients', 'read:patients'] },
+    description:
+      "Records an allergy of the Patient that `patient` references (the patients service, as POST /api/v1/patients/{id}/allergies; write:patients and read:patients). `code`: a SNOMED CT (http://snomed.info/sct, a concept id with its check digit) or RxNorm (http://www.nlm.nih.gov/research/umls/rxnorm, an RXCUI) coding with a display, and/or a text of at least 3 printable characters with two letters; a reaction's description (else its first manifestation's text) the same. Anything else is a 422 OperationOutcome naming each field (`body.code.text: …`). criticality, and one reaction, are kept; other elements are ignored. 201 with the AllergyIntolerance and Location. An unknown patient: 404.",
+    body: allergyCreateIn,
+    errors: outcomes(400, 401, 403, 404, 406, 409, 422),
+    create: async ({ deps, caller, body }) => {
+      const patientId = referenceIdOf('Patient', 'patient', body.patient.reference);
+      const { patient, allergyId } = await recordAllergy(deps.pool, caller(), patientId, undefined, allergyEntryOf(body), {
+        at: 'body',
+        rename: (path) => (path === 'reaction' ? 'reaction.0.description' : path),
+      });
+      const allergy = must(
+        patient.allergies.find((a) => a.id === allergyId),
+        'the allergy just recorded',
+      );
+      return { resource: toFhirAllergy(patient.id, allergy), id: allergy.id };
+    },
+  }),
 });

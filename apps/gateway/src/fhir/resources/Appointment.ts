@@ -1,15 +1,18 @@
 /**
  * FHIR Appointment (appointments service): the current bookings, one per busy Slot (id
- * {slot}.{version}); `_include=Appointment:slot` adds each booked Slot. Create (booking): writes.ts.
+ * {slot}.{version}); `_include=Appointment:slot` adds each booked Slot. Create (booking): bookAppointment of the
+ * free Slot for the one Patient participant.
  */
 import { z } from 'zod';
+import { badRequest } from '@vitalis/http';
+import { must } from '@vitalis/runtime';
 import { decodeKey, encodeKey } from '../../access/http';
 import { tokenPatient } from '../../access/policy';
 import { toFhirAppointment, toFhirSlot } from '../../appointments/fhir';
-import { getAppointment, listSlots } from '../../appointments/service';
-import { countParam, defineFhirResource, patientParam, searchParam } from '../definition';
-import { fhirAppointment, fhirAppointmentBundle } from '../schemas';
-import { cursor, format, isoBounds, listOf, notSupported, oneOrMany, patientIdOf, statusesOf } from '../search-params';
+import { bookAppointment, getAppointment, listSlots } from '../../appointments/service';
+import { countParam, defineCreate, defineFhirResource, patientParam, searchParam } from '../definition';
+import { fhirAppointment, fhirAppointmentBundle, fhirAppointmentCreate, outcomes } from '../schemas';
+import { cursor, format, isoBounds, listOf, notSupported, oneOrMany, patientIdOf, referenceIdOf, statusesOf } from '../search-params';
 
 export const appointmentResource = defineFhirResource({
   type: 'Appointment',
@@ -61,4 +64,22 @@ export const appointmentResource = defineFhirResource({
     params: z.object({ id: z.string().regex(/^[A-Za-z0-9-]{1,64}\.\d{1,9}$/, 'must be an appointment id') }),
     read: async ({ deps, caller, id }) => ({ resource: toFhirAppointment(await getAppointment(deps.pool, caller(), id)) }),
   },
+  create: defineCreate({
+    auth: { scopes: ['write:appointments'] },
+    summary: 'Create Appointment (book a Slot)',
+    description:
+      'Books the free Slot for the Patient participant (the appointments service, as POST /api/v1/appointments; a patient user books for themselves and may leave the patient out). 201 with the booked Appointment and Location; a taken slot: 409 (of concurrent bookings exactly one wins); an unknown patient: 422.',
+    body: fhirAppointmentCreate,
+    errors: outcomes(400, 401, 403, 404, 406, 409, 422),
+    create: async ({ deps, caller, body: b }) => {
+      const slotId = referenceIdOf('Slot', 'slot', must(b.slot[0], 'a slot (the schema requires one)').reference);
+      const patients = b.participant
+        .map((p) => p.actor?.reference)
+        .filter((r): r is string => r !== undefined && /(?:^|\/)Patient\/[^/]+$/.test(r));
+      if (patients.length > 1) throw badRequest('An Appointment here has one Patient participant.');
+      const patientId = patients[0] === undefined ? undefined : referenceIdOf('Patient', 'participant.actor', patients[0]);
+      const s = await bookAppointment(deps.pool, caller(), { slotId, patientId, reason: b.description });
+      return { resource: toFhirAppointment(s), id: String(s.appointmentId) };
+    },
+  }),
 });

@@ -7,11 +7,11 @@ import { z } from 'zod';
 import { CALENDAR_DATE_PATTERN, nonBlankText, resourceId } from '@vitalis/schemas';
 import { PATIENT_READ_SCOPES } from '../../access/caller';
 import { decodeKey, encodeKey } from '../../access/http';
-import { toFhirPatient } from '../../patients/fhir';
-import { getPatient, getPatientVersion, searchPatients } from '../../patients/service';
-import { countParam, defineFhirResource, searchParam } from '../definition';
+import { demographicsFrom, toFhirPatient } from '../../patients/fhir';
+import { getPatient, getPatientVersion, registerPatient, searchPatients, updatePatient } from '../../patients/service';
+import { countParam, defineCreate, defineFhirResource, defineUpdate, searchParam } from '../definition';
 import { PATIENT_EXPORT_OPERATION } from '../operations/export-kickoff';
-import { fhirPatient, fhirPatientBundle, outcomes } from '../schemas';
+import { fhirPatient, fhirPatientBundle, fhirPatientCreate, outcomes } from '../schemas';
 import { cursor, format } from '../search-params';
 
 const query = z.strictObject({
@@ -86,4 +86,26 @@ export const patientResource = defineFhirResource({
       return { resource: toFhirPatient(patient), version: patient.version, lastModified: patient.updatedAt };
     },
   },
+  create: defineCreate({
+    auth: { scopes: ['write:patients'] },
+    description:
+      'Registers a patient (the patients service, as POST /api/v1/patients): name (exactly one), birthDate, gender, identifier, telecom are kept; the id is minted. 201 with Location (…/_history/1) and ETag W/"1". An identifier another patient holds: 409.',
+    body: fhirPatientCreate,
+    errors: outcomes(400, 401, 403, 406, 409),
+    create: async ({ deps, caller, body }) => {
+      const p = await registerPatient(deps.pool, caller(), demographicsFrom(body));
+      return { resource: toFhirPatient(p), id: p.id, version: p.version };
+    },
+  }),
+  update: defineUpdate({
+    auth: { scopes: ['write:patients'] },
+    description:
+      'Replaces the demographics (the patients service, as PUT /api/v1/patients/{id}). If-Match required: W/"<versionId>" of the version read (412 when stale, 428 without). No create on update (404 for an unknown id).',
+    body: fhirPatientCreate,
+    errors: outcomes(400, 401, 403, 404, 406, 409, 412, 428),
+    update: async ({ deps, caller, id, expected, body }) => {
+      const p = await updatePatient(deps.pool, caller(), id, expected, demographicsFrom(body));
+      return { resource: toFhirPatient(p), version: p.version, lastModified: p.updatedAt };
+    },
+  }),
 });
