@@ -17,7 +17,7 @@ import { hostname } from 'node:os';
 import { randomUUID } from 'node:crypto';
 import pg from 'pg';
 import copyStreams from 'pg-copy-streams';
-import type { Pool } from '@vitalis/db';
+import type { Pool, PoolClient } from '@vitalis/db';
 import { observationFromRow, STORED_INSTANT_SQL } from '@vitalis/live';
 import {
   claimExportJob,
@@ -155,6 +155,38 @@ async function write(stream: NodeJS.WritableStream, bytes: Buffer): Promise<void
   if (!stream.write(bytes)) await new Promise<void>((ok) => stream.once('drain', () => ok()));
 }
 
+/** A file being written: its storage handle (commit or discard) and its stream. */
+type ExportFile = Awaited<ReturnType<ExportStorage['create']>>;
+
+/**
+ * What the steps of one run of a claimed job share (named steps, ADR 0023): the run's totals, the
+ * file being written with its figures, and the block of encoded lines not yet written to it.
+ */
+interface ExportRunState {
+  readonly pool: Pool;
+  readonly options: ExportWorkerOptions;
+  readonly job: ExportJob;
+  /** This worker's name in the lease. */
+  readonly worker: string;
+  /** The last part number taken: the next file is part + 1. */
+  part: number;
+  exported: number;
+  files: number;
+  /** Set when a lease renewal found the job gone or claimed by another worker. */
+  lost: boolean;
+  current: ExportFile | undefined;
+  /** The current file's storage key, rows, bytes written and last COPY line (its resume key). */
+  key: string;
+  count: number;
+  bytes: number;
+  lastLine: string | undefined;
+  // Each line is encoded straight into a block of bytes, written to the file when full: gathering the
+  // lines into one string and encoding that cost a quarter of the export's CPU (the string of
+  // concatenated lines is flattened, then scanned again). A block is never reused: the file holds it until written.
+  block: Buffer;
+  used: number;
+}
+
 /** Runs the next claimable job to its end (or until the job is lost); undefined when none waits. */
 export async function runNextExport(pool: Pool, options: ExportWorkerOptions): Promise<ExportRun | undefined> {
   const worker = options.workerId ?? `${hostname()}:${process.pid}:${randomUUID().slice(0, 8)}`;
@@ -164,101 +196,127 @@ export async function runNextExport(pool: Pool, options: ExportWorkerOptions): P
     await handBackExportJob(pool, claimed.job.id, worker);
     return undefined;
   }
-  const { job } = claimed;
-  let part = claimed.parts;
-  let exported = 0;
-  let files = 0;
-  // the lease outlives a slow file: renewed on a timer too, not only at each commit
-  let lost = false;
-  const renewal = setInterval(
+  const run: ExportRunState = {
+    pool,
+    options,
+    job: claimed.job,
+    worker,
+    part: claimed.parts,
+    exported: 0,
+    files: 0,
+    lost: false,
+    current: undefined,
+    key: '',
+    count: 0,
+    bytes: 0,
+    lastLine: undefined,
+    block: Buffer.allocUnsafe(BLOCK_BYTES),
+    used: 0,
+  };
+  const renewal = renewLease(run);
+  const client = await pool.connect();
+  let failed: unknown;
+  try {
+    await streamRows(run, client);
+  } catch (err) {
+    failed = err;
+  } finally {
+    clearInterval(renewal);
+    if (run.current) await run.current.discard();
+    // a COPY cut short leaves the connection mid-protocol: never back into the pool
+    client.release(failed !== undefined ? true : undefined);
+  }
+  return settleRun(run, failed);
+}
+
+/** The lease outlives a slow file: renewed on a timer too, not only at each commit; a refused renewal marks the run lost. */
+function renewLease(run: ExportRunState): ReturnType<typeof setInterval> {
+  const { pool, job, worker, options } = run;
+  return setInterval(
     () => {
       renewExportLease(pool, job.id, worker, options.leaseMs).then(
-        (ok) => (lost ||= !ok),
+        (ok) => (run.lost ||= !ok),
         () => {},
       );
     },
     Math.max(100, Math.floor(options.leaseMs / 3)),
   );
-  const client = await pool.connect();
-  let current: Awaited<ReturnType<ExportStorage['create']>> | undefined;
-  let failed: unknown;
-  try {
-    const copy = client.query(copyStreams.to(exportCopySql(job, job.cursor)));
-    let count = 0;
-    let bytes = 0;
-    let lastLine: string | undefined;
-    let key = '';
-    const commit = async () => {
-      if (!current || lastLine === undefined) return;
-      await current.commit();
-      const ok = await commitExportFile(
-        pool,
-        job.id,
-        worker,
-        options.leaseMs,
-        { part, type: 'Observation', storage_key: key, count, bytes },
-        exportKeyOf(lastLine),
-      );
-      current = undefined;
-      if (!ok) throw new LostJob();
-      exported += count;
-      files += 1;
-      count = 0;
-      bytes = 0;
-    };
-    // Each line is encoded straight into a block of bytes, written to the file when full: gathering the
-    // lines into one string and encoding that cost a quarter of the export's CPU (the string of
-    // concatenated lines is flattened, then scanned again). A block is never reused: the file holds it until written.
-    let rest = '';
-    let block = Buffer.allocUnsafe(BLOCK_BYTES);
-    let used = 0;
-    const flush = async () => {
-      if (used === 0 || !current) return;
-      const full = block.subarray(0, used);
-      bytes += used;
-      block = Buffer.allocUnsafe(BLOCK_BYTES);
-      used = 0;
-      await write(current.stream, full);
-    };
-    for await (const chunk of copy as AsyncIterable<Buffer>) {
-      if (lost) throw new LostJob();
-      if (options.signal?.aborted) throw new Stopped();
-      const text = rest + chunk.toString('utf8');
-      const end = text.lastIndexOf('\n');
-      rest = text.slice(end + 1);
-      if (end < 0) continue;
-      for (const line of text.slice(0, end).split('\n')) {
-        const json = ndjsonOf(line);
-        if (!current) {
-          part += 1;
-          key = `${job.id}/Observation-${part}.ndjson`;
-          current = await options.storage.create(key, worker.replace(/[^\w.-]/g, '_'));
-        }
-        const most = 3 * json.length + 1; // UTF-8 bytes of the line and its newline, at most
-        if (used + most > block.length) {
-          await flush();
-          if (most > block.length) block = Buffer.allocUnsafe(most);
-        }
-        used += block.write(json, used, 'utf8');
-        block[used++] = 0x0a;
-        count += 1;
-        lastLine = line;
-        if (bytes + used >= options.maxFileBytes) {
-          await flush();
-          await commit();
-        }
-      }
-    }
-    await flush();
-    await commit();
-  } catch (err) {
-    failed = err;
-  } finally {
-    clearInterval(renewal);
-    if (current) await current.discard();
-    // a COPY cut short leaves the connection mid-protocol: never back into the pool
-    client.release(failed !== undefined ? true : undefined);
+}
+
+/** Streams the job's rows after its cursor out of the log into files, each committed with its last row's key. */
+async function streamRows(run: ExportRunState, client: PoolClient): Promise<void> {
+  const copy = client.query(copyStreams.to(exportCopySql(run.job, run.job.cursor)));
+  let rest = '';
+  for await (const chunk of copy as AsyncIterable<Buffer>) {
+    if (run.lost) throw new LostJob();
+    if (run.options.signal?.aborted) throw new Stopped();
+    const text = rest + chunk.toString('utf8');
+    const end = text.lastIndexOf('\n');
+    rest = text.slice(end + 1);
+    if (end < 0) continue;
+    for (const line of text.slice(0, end).split('\n')) await appendLine(run, line);
   }
+  await flushBlock(run);
+  await commitFile(run);
+}
+
+/** One COPY line into the current file (opened for it if none is), which is committed once it holds maxFileBytes. */
+async function appendLine(run: ExportRunState, line: string): Promise<void> {
+  const json = ndjsonOf(line);
+  if (!run.current) {
+    run.part += 1;
+    run.key = `${run.job.id}/Observation-${run.part}.ndjson`;
+    run.current = await run.options.storage.create(run.key, run.worker.replace(/[^\w.-]/g, '_'));
+  }
+  const most = 3 * json.length + 1; // UTF-8 bytes of the line and its newline, at most
+  if (run.used + most > run.block.length) {
+    await flushBlock(run);
+    if (most > run.block.length) run.block = Buffer.allocUnsafe(most);
+  }
+  run.used += run.block.write(json, run.used, 'utf8');
+  run.block[run.used++] = 0x0a;
+  run.count += 1;
+  run.lastLine = line;
+  if (run.bytes + run.used >= run.options.maxFileBytes) {
+    await flushBlock(run);
+    await commitFile(run);
+  }
+}
+
+/** Writes the block's encoded lines to the current file and starts a new block. */
+async function flushBlock(run: ExportRunState): Promise<void> {
+  if (run.used === 0 || !run.current) return;
+  const full = run.block.subarray(0, run.used);
+  run.bytes += run.used;
+  run.block = Buffer.allocUnsafe(BLOCK_BYTES);
+  run.used = 0;
+  await write(run.current.stream, full);
+}
+
+/** Commits the current file and records it with its last row's key (one transaction); LostJob if the job is no longer this worker's. */
+async function commitFile(run: ExportRunState): Promise<void> {
+  if (!run.current || run.lastLine === undefined) return;
+  await run.current.commit();
+  const { count, bytes } = run;
+  const ok = await commitExportFile(
+    run.pool,
+    run.job.id,
+    run.worker,
+    run.options.leaseMs,
+    { part: run.part, type: 'Observation', storage_key: run.key, count, bytes },
+    exportKeyOf(run.lastLine),
+  );
+  run.current = undefined;
+  if (!ok) throw new LostJob();
+  run.exported += count;
+  run.files += 1;
+  run.count = 0;
+  run.bytes = 0;
+}
+
+/** The run's end: handed back (stopped), cleaned up (lost), released to the queue (failed, rethrown) or finished. */
+async function settleRun(run: ExportRunState, failed: unknown): Promise<ExportRun> {
+  const { pool, job, worker, options, files, exported } = run;
   if (failed instanceof Stopped) {
     await handBackExportJob(pool, job.id, worker);
     return { job: job.id, files, exported, outcome: 'stopped' };
