@@ -8,59 +8,18 @@
  * Every value carries its age and a stale mark past its code's threshold (DATA.staleAfter);
  * every time is 24-hour (../shared/time.ts).
  */
-import { must } from '../shared/must';
 import { V } from '../shared/runtime';
 import { startDelayBanner } from '../shared/delay-banner';
 startDelayBanner(); // "Data delayed" banner while the vitals pipeline is late (docs/ui.md)
 
 import { age, clock, clockSeconds, isStale } from '../shared/time';
-import { signedInUser } from '../shared/signed-in';
-import {
-  criticalWhat,
-  interpretationText as interpretationWords,
-  REPORT_STATUS,
-  resultText as resultWords,
-  type CriticalResult,
-  type CriticalValue,
-} from '../shared/critical-result';
 import type { TriageData, VitalColumn } from './data';
+import { nameOf, type BoardAlarm, type Entry, type LatestVital } from './entry';
+import { focusAfterAcknowledgement, interpretationText, renderCritical, whatOf } from './critical-panel';
+import { retriageButton, wireRetriage } from './retriage';
 
 /** Injected by the card build (../../build.ts, `triageScriptData()`). */
 declare const DATA: TriageData;
-
-interface LatestVital {
-  code: string;
-  value: number;
-  unit?: string;
-  effective_at: string;
-}
-interface Entry {
-  patient_id: string;
-  name?: string | null;
-  esi: number;
-  version: number;
-  complaint?: string;
-  arrived_at: string;
-  news2?: { score: number; risk: string } | null;
-  latest_vitals?: LatestVital[];
-  alerts?: string[];
-  /** The active bedside alarms, highest priority first (Alarm read). */
-  alarms?: BoardAlarm[];
-  /** Unacknowledged critical diagnostic results (read:diagnostics). */
-  critical_results?: Critical[];
-  /** Acknowledged in the last 12 h (read:diagnostics). */
-  acknowledged_critical_results?: Critical[];
-}
-interface BoardAlarm {
-  alarm_id: string;
-  rule: string;
-  priority: 'high' | 'medium' | 'low';
-  state: 'raised' | 'acknowledged' | 'latched' | 'resolved';
-  raised_at: string;
-  escalated_to: string | null;
-}
-/** A critical result and its values: the shapes and words of every card (../shared/critical-result.ts). */
-type Critical = CriticalResult;
 
 const LABEL: Record<number, string> = { 1: 'Resuscitation', 2: 'Emergent', 3: 'Urgent', 4: 'Less urgent', 5: 'Non-urgent' };
 const RISK: Record<string, string> = { high: 'High', medium: 'Medium', 'low-medium': 'Low–medium', low: 'Low' };
@@ -94,7 +53,6 @@ function waited(iso: string): string {
   const min = Math.max(0, Math.round((Date.now() - Date.parse(iso)) / 60000));
   return min < 60 ? min + ' min' : Math.floor(min / 60) + ' h ' + (min % 60) + ' min';
 }
-const nameOf = (e: Entry) => e.name || e.patient_id;
 
 // ---- values with their age ----
 
@@ -150,150 +108,6 @@ function vitalCell(cls: string, text: string | undefined, inputs: LatestVital[])
     ),
   );
   return td;
-}
-
-// ---- critical results ----
-
-/** "Potassium 6.8 mmol/L (critical > 6.0)"; a finding in words: "ECG impression: <text>" (the words of every card, on this card's tables). */
-const resultText = (r: CriticalValue) => resultWords(DATA, r);
-const interpretationText = (r: CriticalValue) => interpretationWords(DATA, r);
-const whatOf = (c: Critical) => criticalWhat(DATA, c);
-
-const canAcknowledge = V.mayUse(['write:diagnostics']) && signedInUser() !== false;
-/** After an acknowledgement the next button (or the history) gets the focus once the board is re-read. */
-let focusAfterAck: string | null = null;
-
-function resultLines(c: Critical): HTMLElement[] {
-  return (c.results || []).map((r) =>
-    V.el('div', { class: 'ci-result' }, [
-      V.el('span', { class: 'ci-what', text: resultText(r) }),
-      r.interpretation ? V.el('span', { class: 'ci-interp', 'data-interpretation': r.interpretation, text: interpretationText(r) }) : null,
-    ]),
-  );
-}
-
-function criticalItem(e: Entry, c: Critical): HTMLLIElement {
-  const status = c.report_status ? REPORT_STATUS[c.report_status] || c.report_status + ' report' : null;
-  const meta = [nameOf(e), e.patient_id, status].filter(Boolean).join(' · ');
-  const times = V.el('div', { class: 'ci-times' }, [
-    'Raised ',
-    V.el('time', { datetime: c.raised_at, class: 'raised', text: clock(c.raised_at) }),
-    c.state === 'escalated' && c.escalated_at
-      ? V.el('span', {}, [' · escalated ', V.el('time', { datetime: c.escalated_at, class: 'escalated', text: clock(c.escalated_at) })])
-      : V.el('span', {}, [
-          ' · escalates ',
-          V.el('time', { datetime: c.due_at, class: 'due', text: clock(c.due_at) }),
-          ' if not acknowledged',
-        ]),
-  ]);
-  const li = V.el(
-    'li',
-    {
-      class: 'critical-item',
-      'data-report': c.report_id,
-      'data-critical': c.critical_id,
-      'data-state': c.state,
-      'data-patient': e.patient_id,
-    },
-    [
-      V.el('div', { class: 'ci-head' }, [
-        V.el('div', { class: 'ci-results' }, resultLines(c)),
-        c.state === 'escalated' ? V.el('span', { class: 'ci-escalated', text: 'Escalated' }) : null,
-      ]),
-      V.el('div', { class: 'ci-meta', text: meta }),
-      times,
-    ],
-  );
-  if (canAcknowledge) {
-    const b = V.el('button', {
-      type: 'button',
-      class: 'ack',
-      'data-report': c.report_id,
-      'aria-label': 'Acknowledge ' + whatOf(c) + ' for ' + nameOf(e),
-      text: 'Acknowledge',
-    });
-    b.addEventListener('click', () => acknowledge(e, c, b, li));
-    li.append(V.el('div', { class: 'ci-actions' }, [b]));
-  }
-  return li;
-}
-
-function ackedItem(e: Entry, c: Critical): HTMLLIElement {
-  const who = c.acknowledged_by_name || c.acknowledged_by || 'unknown';
-  return V.el('li', { class: 'acked-item', 'data-report': c.report_id, 'data-critical': c.critical_id, 'data-patient': e.patient_id }, [
-    V.el('div', { class: 'ci-results' }, resultLines(c)),
-    V.el('div', {
-      class: 'ci-meta',
-      text: [nameOf(e), e.patient_id, c.report_status ? REPORT_STATUS[c.report_status] || c.report_status : null]
-        .filter(Boolean)
-        .join(' · '),
-    }),
-    V.el('div', { class: 'ci-ack' }, [
-      'Acknowledged by ',
-      V.el('span', { class: 'who', text: who }),
-      ' at ',
-      V.el('time', { datetime: c.acknowledged_at || '', class: 'when', text: c.acknowledged_at ? clock(c.acknowledged_at) : '–' }),
-      ' · raised ',
-      V.el('time', { datetime: c.raised_at, text: clock(c.raised_at) }),
-    ]),
-    c.note ? V.el('div', { class: 'ci-note', text: 'Note: ' + c.note }) : null,
-  ]);
-}
-
-function renderCritical(entries: Entry[]): void {
-  const withDiagnostics = entries.some((e) => e.critical_results !== undefined);
-  V.$('#critical-panel').hidden = !withDiagnostics;
-  V.$('#acked-panel').hidden = !withDiagnostics;
-  const list = V.$('#critical-list');
-  list.textContent = '';
-  const waiting: Array<[Entry, Critical]> = [];
-  const done: Array<[Entry, Critical]> = [];
-  entries.forEach((e) => {
-    (e.critical_results || []).forEach((c) => waiting.push([e, c]));
-    (e.acknowledged_critical_results || []).forEach((c) => done.push([e, c]));
-  });
-  // escalated first, then oldest first: what has waited longest is on top
-  waiting.sort((a, b) =>
-    a[1].state === b[1].state ? Date.parse(a[1].raised_at) - Date.parse(b[1].raised_at) : a[1].state === 'escalated' ? -1 : 1,
-  );
-  waiting.forEach(([e, c]) => list.append(criticalItem(e, c)));
-  V.$('#critical-none').hidden = waiting.length > 0;
-  const acked = V.$('#acked-list');
-  acked.textContent = '';
-  done.sort((a, b) => Date.parse(b[1].acknowledged_at || '') - Date.parse(a[1].acknowledged_at || ''));
-  done.forEach(([e, c]) => acked.append(ackedItem(e, c)));
-  V.$('#acked-none').hidden = done.length > 0;
-}
-
-function acknowledge(e: Entry, c: Critical, button: HTMLButtonElement, li: HTMLElement): void {
-  button.disabled = true;
-  const old = li.querySelector('.error');
-  if (old) old.remove();
-  V.op(
-    'acknowledge_critical_result',
-    { report_id: c.report_id },
-    { method: 'POST', path: '/api/v1/diagnostics/reports/' + encodeURIComponent(c.report_id) + '/acknowledge', body: {} },
-  ).then(
-    () => {
-      V.$('#announce').textContent = 'Critical result acknowledged for ' + nameOf(e) + ': ' + whatOf(c) + '.';
-      focusAfterAck = c.report_id;
-      refresh();
-    },
-    (err) => {
-      button.disabled = false;
-      li.append(
-        V.el('div', {
-          class: 'error',
-          role: 'alert',
-          text:
-            err && err.status === 409
-              ? 'Already acknowledged or changed meanwhile; the board is being refreshed.'
-              : (err && err.message) || String(err),
-        }),
-      );
-      refresh();
-    },
-  );
 }
 
 function cell(text: string | number | undefined, cls?: string): HTMLTableCellElement {
@@ -444,7 +258,7 @@ function render(entries: Entry[]): void {
     tbody.append(entryRow(e, old, news));
   });
   if (!entries.length) tbody.append(V.el('tr', {}, [V.el('td', { colspan: 11, class: 'empty', text: 'No patients in the department.' })]));
-  renderCritical(entries);
+  renderCritical(entries, refresh);
   const summary = V.$('#summary');
   summary.textContent = '';
   [1, 2, 3, 4, 5].forEach((l) => {
@@ -459,86 +273,10 @@ function render(entries: Entry[]): void {
   previous = now;
   const back = focusedId && document.querySelector<HTMLElement>('#rows tr[data-patient="' + focusedId + '"] .retriage');
   if (back) back.focus();
-  if (focusAfterAck && !document.querySelector('#critical-list [data-report="' + focusAfterAck + '"]')) {
-    focusAfterAck = null;
-    const next = document.querySelector<HTMLElement>('#critical-list .ack') || V.$('#acked-h');
-    next.focus();
-  }
+  focusAfterAcknowledgement();
 }
 setInterval(tickAges, 1000);
-
-// ---- re-triage (set_triage_level / PUT /api/v1/triage/{id}/esi), for write:triage holders ----
-const canRetriage = V.mayUse(['write:triage']);
-let editing: { entry: Entry; opener: HTMLElement } | null = null;
-function retriageButton(e: Entry): HTMLButtonElement | null {
-  if (!canRetriage) return null;
-  const b = V.el('button', {
-    type: 'button',
-    class: 'secondary retriage',
-    'aria-label': 'Re-triage ' + (e.name || e.patient_id),
-    text: 'Re-triage',
-  });
-  b.addEventListener('click', () => openRetriage(e, b));
-  return b;
-}
-function openRetriage(e: Entry, opener: HTMLElement): void {
-  editing = { entry: e, opener: opener };
-  V.$('#retriage-h').textContent = 'Re-triage ' + (e.name || e.patient_id);
-  const current = document.querySelector<HTMLInputElement>('#retriage input[value="' + e.esi + '"]');
-  if (current) current.checked = true;
-  V.$<HTMLTextAreaElement>('#retriage-reason').value = '';
-  V.$('#retriage-error').textContent = '';
-  V.$<HTMLButtonElement>('#retriage-save').disabled = false;
-  V.$<HTMLDialogElement>('#retriage').showModal();
-  if (current) current.focus();
-}
-function closeRetriage(): void {
-  V.$<HTMLDialogElement>('#retriage').close();
-  const id = editing && editing.entry.patient_id;
-  editing = null;
-  const again = id && document.querySelector<HTMLElement>('#rows tr[data-patient="' + id + '"] .retriage');
-  if (again) again.focus();
-}
-V.$('#retriage-cancel').addEventListener('click', closeRetriage);
-V.$('#retriage').addEventListener('cancel', (ev) => {
-  ev.preventDefault();
-  closeRetriage();
-});
-V.$('#retriage-form').addEventListener('submit', (ev) => {
-  ev.preventDefault();
-  if (!editing) return;
-  const e = editing.entry;
-  const esi = Number(must(document.querySelector<HTMLInputElement>('#retriage input[name=esi]:checked'), 'the checked ESI level').value);
-  const reason = V.$<HTMLTextAreaElement>('#retriage-reason').value.trim();
-  const args: Record<string, unknown> = { patient_id: e.patient_id, esi: esi, expected_version: e.version };
-  const body: Record<string, unknown> = { esi: esi };
-  if (reason) {
-    args.reason = reason;
-    body.reason = reason;
-  }
-  V.$<HTMLButtonElement>('#retriage-save').disabled = true;
-  // The version read with the board guards the change: someone else's change meanwhile is refused.
-  V.op('set_triage_level', args, {
-    method: 'PUT',
-    path: '/api/v1/triage/' + encodeURIComponent(e.patient_id) + '/esi',
-    body: body,
-    headers: { 'if-match': '"' + e.version + '"' },
-  }).then(
-    () => {
-      V.$('#announce').textContent = (e.name || e.patient_id) + ' set to ESI ' + esi + '.';
-      closeRetriage();
-      refresh();
-    },
-    (err) => {
-      V.$<HTMLButtonElement>('#retriage-save').disabled = false;
-      V.$('#retriage-error').textContent =
-        err.status === 412 || err.status === 409
-          ? 'Someone changed this patient’s triage meanwhile. Close, check the refreshed board, and try again.'
-          : err.message || String(err);
-      refresh();
-    },
-  );
-});
+wireRetriage(refresh);
 
 let failures = 0;
 function refresh(): Promise<void> {
