@@ -108,8 +108,8 @@ export async function buildGateway(deps: GatewayDeps): Promise<GatewayApp> {
   await app.register(routeModule('vitalis-alarm-routes', alarmRoutes(deps)));
   await app.register(routeModule('vitalis-audit-routes', auditRoutes(deps)));
   await app.register(routeModule('vitalis-catalog-routes', catalogRoutes(deps)));
-  await app.register(fhirRoutes(deps, VITALIS_VERSION));
-  await app.register(exportRoutes(deps));
+  await app.register(routeModule('vitalis-fhir-routes', fhirRoutes(deps, VITALIS_VERSION)));
+  await app.register(routeModule('vitalis-export-routes', exportRoutes(deps)));
   // Live vitals (SSE, WebSocket, MCP subscriptions): the hub for real patients, the synthetic source
   // for sandbox ones, one chooser (vitals/live-sources.ts). Streams end before the server closes.
   const revokedAmong = (ids: string[]) => app.revocations.revokedAmong(ids);
@@ -133,7 +133,13 @@ export async function buildGateway(deps: GatewayDeps): Promise<GatewayApp> {
   app.decorate('closeLive', closeLive);
   app.addHook('preClose', closeLive);
   const liveSources = new LiveSources(liveHub, syntheticLive);
-  await app.register(liveRoutes(deps, liveSources, [fhirSubscriptionRoutes(deps, subscriptionNumberer)]));
+  // The live WebSocket verifies its bearer in the socket (verifyBearer); the FHIR subscriptions' socket checks revocation (revocations).
+  await app.register(
+    routeModule('vitalis-live-routes', liveRoutes(deps, liveSources, [fhirSubscriptionRoutes(deps, subscriptionNumberer)]), [
+      'verifyBearer',
+      'revocations',
+    ]),
+  );
   await app.register(mcpRoutes(deps, liveSources));
   await app.register(routeModule('vitalis-ui-routes', uiRoutes(deps)));
   return app;
