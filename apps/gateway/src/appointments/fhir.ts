@@ -1,7 +1,7 @@
 /**
  * The appointments domain's FHIR R4 mapping: a booked or cancelled slot as an Appointment, a slot as
  * a Slot, a clinician's Schedule, and their response schemas. REST v1 (routes.ts) and FHIR
- * (fhir/resources/, fhir/writes.ts, fhir/schemas.ts) render the same resources through these.
+ * (fhir/resources/, fhir/schemas.ts) render the same resources through these.
  */
 import { z } from 'zod';
 import { must } from '@vitalis/runtime';

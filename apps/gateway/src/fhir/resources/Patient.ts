@@ -1,7 +1,8 @@
 /**
  * FHIR Patient (patients service): search over the projection, read and vread folded from the
  * patient's event stream (ETag, Last-Modified; a read answers 304 to If-None-Match with the current
- * ETag). Create and update: writes.ts; `$export`: operations/export.ts.
+ * ETag); create and update (registerPatient, updatePatient: ETag, If-Match required on update);
+ * `$export`: operations/export-kickoff.ts.
  */
 import { z } from 'zod';
 import { CALENDAR_DATE_PATTERN, nonBlankText, resourceId } from '@vitalis/schemas';
