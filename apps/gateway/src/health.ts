@@ -13,12 +13,15 @@
  */
 import { z } from 'zod';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import type { Admin } from 'kafkajs';
 import { kafkaProbe } from '@vitalis/kafka';
-import { createStallClock, readNewestObservation, type NewestObservation, type NewestQueryable } from '@vitalis/metrics';
-import { runCheck, scrubError, withTimeout } from '@vitalis/runtime';
+import type { NewestObservation } from '@vitalis/metrics';
+import { runCheck, scrubError } from '@vitalis/runtime';
 import type { GatewayDeps } from './deps';
 import { problem, problems } from './access/http';
+import type { RouteApp } from './route-app';
+import { pipelineReaderOf, type PipelineReader } from './pipeline-reader';
+
+export { createPipelineReader, pipelineReaderOf, type PipelineReader } from './pipeline-reader';
 
 export const checkSchema = z.object({
   status: z.enum(['ok', 'down']),
@@ -58,13 +61,11 @@ export const pipelineSummaryShape = {
     .describe('Its age in seconds by the database clock (0 when a device clock is ahead); null with newest_observation_at'),
 };
 
-export const pipelineSummarySchema = z
-  .object(pipelineSummaryShape)
-  .meta({
-    id: 'PipelineSummary',
-    description:
-      "The vitals pipeline in short (GET /readyz, MCP get_pipeline_status): the ingest's judgement and the newest stored observation's age",
-  });
+export const pipelineSummarySchema = z.object(pipelineSummaryShape).meta({
+  id: 'PipelineSummary',
+  description:
+    "The vitals pipeline in short (GET /readyz, MCP get_pipeline_status): the ingest's judgement and the newest stored observation's age",
+});
 
 export const pipelineSchema = z
   .object({
@@ -189,7 +190,8 @@ export function judgePipeline(
   };
 }
 
-const newestFields = (newest: NewestObservation | undefined) => ({
+/** The newest stored observation as the pipeline document states it (its instant and age in seconds, null when none). */
+export const newestFields = (newest: NewestObservation | undefined) => ({
   newest_observation_at: newest?.at?.toISOString() ?? null,
   newest_observation_age_s: newest?.ageSeconds === null || newest?.ageSeconds === undefined ? null : Math.round(newest.ageSeconds),
 });
@@ -200,184 +202,20 @@ export function summaryOf(p: Pipeline): PipelineSummary {
   return { status, delayed, lag, stalled_partitions, delayed_partitions, delayed_s, newest_observation_at, newest_observation_age_s };
 }
 
-/**
- * Per partition, since when messages have waited (lag > 0) at every reading, progressing or not
- * (the stall clock, by contrast, restarts whenever the committed offset moves). A partition first
- * seen lagging starts its clock at that first sight.
- */
-function createWaitClock() {
-  const since = new Map<number, number>();
-  return {
-    observe(partition: number, lag: number, now: number): number {
-      if (lag <= 0) {
-        since.delete(partition);
-        return 0;
-      }
-      const start = since.get(partition) ?? now;
-      since.set(partition, start);
-      return now - start;
-    },
-    retain(partitions: Iterable<number>) {
-      const keep = new Set(partitions);
-      for (const p of [...since.keys()]) if (!keep.has(p)) since.delete(p);
-    },
-  };
-}
-
-export interface PipelineReader {
-  /** The pipeline now (one reading per second at most, shared by concurrent callers); `unknown` when Kafka cannot be read within `timeoutMs` (default HEALTH_TIMEOUT_MS). */
-  current(timeoutMs?: number): Promise<Pipeline>;
-  close(): Promise<void>;
-}
-
-/**
- * The pipeline's progress, read from the brokers with the admin client: per partition of `topic`,
- * the end offset and the ingest group's committed offset; and the newest stored observation, from
- * PostgreSQL (@vitalis/metrics readNewestObservation: one backward index step per recent
- * partition), read beside it and cached with it.
- *
- * Why Kafka and not PostgreSQL (vitals_ingest_offsets, written in the rows' transactions): the
- * group's committed offset is where every consumer of the partition resumes after a restart or a
- * rebalance, so a partition whose committed offset does not move while messages wait is stuck
- * whatever the cause (a crash loop, a rebalance storm, a database refusing the writes, offset
- * commits failing); it is per consumer group (the database's is per topic, shared by every group
- * and test that ever wrote the topic), costs two small requests, and is the same reading the
- * ingest's own gauge (vitalis_ingest_partition_stalled_seconds) and lag use, through the same
- * clock (@vitalis/metrics createStallClock), so the health and the alert cannot disagree. The
- * brokers keep no time with a committed offset, so each gateway keeps the clock: a partition
- * stuck before this gateway started is reported `stall_after` after its first look, never early.
- */
-export function createPipelineReader(opts: {
-  admin: () => Admin;
-  db: NewestQueryable;
-  topic: string;
-  groupId: string;
-  stallAfterMs: number;
-  dataAgeAfterMs: number;
-  timeoutMs: number;
-}): PipelineReader {
-  const clock = createStallClock();
-  const waiting = createWaitClock();
-  const thresholds = { stallAfterMs: opts.stallAfterMs, dataAgeAfterMs: opts.dataAgeAfterMs };
-  const limits = { stall_after_s: Math.round(opts.stallAfterMs / 1_000), data_age_after_s: Math.round(opts.dataAgeAfterMs / 1_000) };
-  let admin: Admin | undefined;
-  let connected: Promise<void> | undefined;
-  let inFlight: Promise<Pipeline> | undefined;
-  let last: { at: number; pipeline: Pipeline } | undefined;
-  // The last newest observation read: what `unknown` (Kafka unreadable) still reports.
-  let lastNewest: NewestObservation | undefined;
-  const readNewest = () =>
-    withTimeout(readNewestObservation(opts.db), opts.timeoutMs, 'newest observation').then(
-      (n) => (lastNewest = n),
-      () => undefined, // not judged; PostgreSQL's own check says why
-    );
-  const read = async (): Promise<Pipeline> => {
-    const newest = readNewest();
-    admin ??= opts.admin();
-    const a = admin;
-    await (connected ??= a.connect());
-    const [ends, committed] = await Promise.all([
-      a.fetchTopicOffsets(opts.topic),
-      a.fetchOffsets({ groupId: opts.groupId, topics: [opts.topic] }),
-    ]);
-    const at = new Map((committed[0]?.partitions ?? []).map((p) => [p.partition, Number(p.offset)]));
-    const now = Date.now();
-    clock.retain(ends.map((e) => e.partition));
-    waiting.retain(ends.map((e) => e.partition));
-    const partitions = ends.map((end) => {
-      const position = at.get(end.partition) ?? -1;
-      // -1: the group committed nothing yet: it starts at the earliest retained offset.
-      const lag = Math.max(0, Number(end.high) - Math.max(position, Number(end.low)));
-      return {
-        partition: end.partition,
-        lag,
-        stalledMs: clock.observe(end.partition, position, lag, now),
-        waitingMs: waiting.observe(end.partition, lag, now),
-      };
-    });
-    return { ...judgePipeline(partitions, await newest, thresholds), ...limits };
-  };
-  const unknown = (): Pipeline => ({
-    status: 'unknown',
-    delayed: false,
-    lag: 0,
-    stalled_partitions: [],
-    delayed_partitions: [],
-    delayed_s: 0,
-    ...newestFields(lastNewest),
-    ...limits,
-    partitions: [],
-  });
-  return {
-    async current(timeoutMs = opts.timeoutMs): Promise<Pipeline> {
-      if (last && Date.now() - last.at < 1_000) return last.pipeline;
-      inFlight ??= read()
-        .then((pipeline) => {
-          last = { at: Date.now(), pipeline };
-          return pipeline;
-        })
-        .catch(async (err) => {
-          // Reconnect on the next reading (the broker restarted, the connection broke).
-          const broken = admin;
-          admin = undefined;
-          connected = undefined;
-          await broken?.disconnect().catch(() => {});
-          throw err;
-        })
-        .finally(() => (inFlight = undefined));
-      return withTimeout(inFlight, timeoutMs, 'pipeline').catch(unknown);
-    },
-    // Not waiting for a reading in flight: against an unreachable broker it retries for a while.
-    close: async () => {
-      const open = admin;
-      admin = undefined;
-      connected = undefined;
-      await open?.disconnect().catch(() => {});
-    },
-  };
-}
-
-/**
- * The gateway's one pipeline reader (health, readiness and the MCP tool get_pipeline_status share
- * its clocks and its one reading a second), made on first use; health closes it with the app.
- */
-const readers = new WeakMap<GatewayDeps, PipelineReader>();
-export function pipelineReaderOf(deps: GatewayDeps): PipelineReader {
-  let reader = readers.get(deps);
-  if (!reader) {
-    const { config } = deps;
-    reader = createPipelineReader({
-      admin: () => deps.kafka.admin(),
-      db: deps.pool,
-      topic: config.VITALS_TOPIC,
-      groupId: config.INGEST_GROUP_ID,
-      stallAfterMs: config.HEALTH_STALL_AFTER_MS,
-      dataAgeAfterMs: config.HEALTH_DATA_AGE_AFTER_MS,
-      timeoutMs: config.HEALTH_TIMEOUT_MS,
-    });
-    readers.set(deps, reader);
-  }
-  return reader;
-}
-
-export function healthRoutes(deps: GatewayDeps, version: string): FastifyPluginAsyncZod {
-  const { config, pool, redis } = deps;
-  const probeKafka = kafkaProbe(config.KAFKA_BROKERS, 'vitalis-gateway-health');
-  const startedAt = Date.now();
-  const pipelineReader = pipelineReaderOf(deps);
-  // Logged once when partitions stall (or are delayed), once when they move again (the clinical screens read health).
+/** Logs the pipeline once when partitions stall (or are delayed), once when they move again (the clinical screens read health). */
+function pipelineLogger(logger: GatewayDeps['logger']): (pipeline: Pipeline) => void {
   let stalledLogged = '';
   let delayedLogged = '';
-  const logPipeline = (pipeline: Pipeline) => {
+  return (pipeline) => {
     if (pipeline.status === 'unknown') return;
     const now = pipeline.stalled_partitions.join(',');
     if (now !== stalledLogged && now !== '')
-      deps.logger.warn({ partitions: pipeline.stalled_partitions, stall_after_s: pipeline.stall_after_s }, 'ingest partitions stalled');
-    if (now === '' && stalledLogged !== '') deps.logger.info('ingest partitions progressing again');
+      logger.warn({ partitions: pipeline.stalled_partitions, stall_after_s: pipeline.stall_after_s }, 'ingest partitions stalled');
+    if (now === '' && stalledLogged !== '') logger.info('ingest partitions progressing again');
     stalledLogged = now;
     const delayed = pipeline.delayed_partitions.join(',');
     if (delayed !== delayedLogged && delayed !== '') {
-      deps.logger.warn(
+      logger.warn(
         {
           partitions: pipeline.delayed_partitions,
           newest_observation_age_s: pipeline.newest_observation_age_s,
@@ -386,24 +224,56 @@ export function healthRoutes(deps: GatewayDeps, version: string): FastifyPluginA
         'vitals data delayed',
       );
     }
-    if (delayed === '' && delayedLogged !== '') deps.logger.info('vitals data no longer delayed');
+    if (delayed === '' && delayedLogged !== '') logger.info('vitals data no longer delayed');
     delayedLogged = delayed;
   };
+}
 
-  // The last error logged per dependency: a down dependency is logged when it goes down or its
-  // error changes, and once when it is back, not on every probe.
+/**
+ * Logs a down dependency when it goes down or its error changes, and once when it is back, not on
+ * every probe (the last error logged per dependency).
+ */
+function checkChangeLogger(logger: GatewayDeps['logger']): (checks: Checks) => void {
   const lastLogged = new Map<string, string>();
-  const logChanges = (checks: Checks) => {
+  return (checks) => {
     for (const [component, check] of Object.entries(checks)) {
       const before = lastLogged.get(component);
-      if (check.error !== undefined && check.error !== before) deps.logger.warn({ component, error: check.error }, 'health check failed');
-      if (check.error === undefined && before !== undefined) deps.logger.info({ component }, 'health check recovered');
+      if (check.error !== undefined && check.error !== before) logger.warn({ component, error: check.error }, 'health check failed');
+      if (check.error === undefined && before !== undefined) logger.info({ component }, 'health check recovered');
       if (check.error === undefined) lastLogged.delete(component);
       else lastLogged.set(component, check.error);
     }
   };
+}
 
-  const probeAll = async (): Promise<Health> => {
+/** The health document now: every dependency probed within   app.get(
+    '/api/v1/health',
+    {
+      schema: {
+        tags: ['system'],
+        summary: 'System health',
+        description:
+          'Overall status, one check per dependency (PostgreSQL, Kafka, Redis) with latency, and the vitals pipeline: per partition, the ingest\'s lag, how long it has made no progress while messages wait and how long messages have waited; the newest stored observation and its age; `pipeline.delayed` (what the UI cards\' "Data delayed" banner reads). Degraded when a partition is stalled (no progress for HEALTH_STALL_AFTER_MS while messages wait) or delayed (messages have waited for HEALTH_DATA_AGE_AFTER_MS and the newest stored observation is older than that); an idle pipeline (nothing waiting) is never delayed. 503 when down. Error texts are not shown here (see /api/v1/health/details).',
+        response: { 200: healthSchema, 503: healthSchema },
+      },
+    },
+    async (_req, reply) => {
+      const health = await probeAll();
+      const { postgres, kafka, redis: redisCheck } = health.checks;
+      reply.header('cache-control', 'no-store');
+      return reply.code(health.status === 'down' ? 503 : 200).send({
+        ...health,
+        checks: { postgres: publicCheck(postgres), kafka: publicCheck(kafka), redis: publicCheck(redisCheck) },
+      });
+    },
+  );_TIMEOUT_MS and the pipeline read, changes logged. */
+function healthProbe(deps: GatewayDeps, version: string, pipelineReader: PipelineReader): () => Promise<Health> {
+  const { config, pool, redis } = deps;
+  const probeKafka = kafkaProbe(config.KAFKA_BROKERS, 'vitalis-gateway-health');
+  const startedAt = Date.now();
+  const logPipeline = pipelineLogger(deps.logger);
+  const logChanges = checkChangeLogger(deps.logger);
+  return async () => {
     const timeout = config.HEALTH_TIMEOUT_MS;
     const [postgres, kafka, redisCheck, pipeline] = await Promise.all([
       runCheck('postgres', () => pool.query('SELECT 1'), timeout),
@@ -423,50 +293,64 @@ export function healthRoutes(deps: GatewayDeps, version: string): FastifyPluginA
       pipeline,
     };
   };
+}
 
+/** GET /api/v1/health (public): the health document without error texts. */
+function healthRoute(app: RouteApp, probeAll: () => Promise<Health>): void {
+  app.get(
+    '/api/v1/health',
+    {
+      schema: {
+        tags: ['system'],
+        summary: 'System health',
+        description:
+          'Overall status, one check per dependency (PostgreSQL, Kafka, Redis) with latency, and the vitals pipeline: per partition, the ingest\'s lag, how long it has made no progress while messages wait and how long messages have waited; the newest stored observation and its age; `pipeline.delayed` (what the UI cards\' "Data delayed" banner reads). Degraded when a partition is stalled (no progress for HEALTH_STALL_AFTER_MS while messages wait) or delayed (messages have waited for HEALTH_DATA_AGE_AFTER_MS and the newest stored observation is older than that); an idle pipeline (nothing waiting) is never delayed. 503 when down. Error texts are not shown here (see /api/v1/health/details).',
+        response: { 200: healthSchema, 503: healthSchema },
+      },
+    },
+    async (_req, reply) => {
+      const health = await probeAll();
+      const { postgres, kafka, redis: redisCheck } = health.checks;
+      reply.header('cache-control', 'no-store');
+      return reply.code(health.status === 'down' ? 503 : 200).send({
+        ...health,
+        checks: { postgres: publicCheck(postgres), kafka: publicCheck(kafka), redis: publicCheck(redisCheck) },
+      });
+    },
+  );
+}
+
+/** GET /api/v1/health/details (read:audit): the health document with each failing dependency's error text. */
+function healthDetailsRoute(app: RouteApp, probeAll: () => Promise<Health>): void {
+  app.get(
+    '/api/v1/health/details',
+    {
+      config: { auth: { scopes: ['read:audit'] } },
+      schema: {
+        tags: ['system'],
+        summary: 'System health with error texts (operators)',
+        description:
+          "The health document with each failing dependency's driver error (hosts, ports, user names; credentials scrubbed). Needs read:audit (admins). 503 when down.",
+        // 503: the health document when PostgreSQL is down, or the guard's problem when the
+        // revocation list (Redis) cannot be read and no token can be trusted (fail closed).
+        response: { 200: healthDetailsSchema, 503: z.union([healthDetailsSchema, problem]), ...problems(401, 403) },
+      },
+    },
+    async (_req, reply) => {
+      const health = await probeAll();
+      reply.header('cache-control', 'no-store');
+      return reply.code(health.status === 'down' ? 503 : 200).send(health);
+    },
+  );
+}
+
+/** The health plugin: the public document, then its operators' version (this order is the document's); the pipeline reader closes with the app. */
+export function healthRoutes(deps: GatewayDeps, version: string): FastifyPluginAsyncZod {
+  const pipelineReader = pipelineReaderOf(deps);
+  const probeAll = healthProbe(deps, version, pipelineReader);
   return async (app) => {
     app.addHook('onClose', () => pipelineReader.close());
-    app.get(
-      '/api/v1/health',
-      {
-        schema: {
-          tags: ['system'],
-          summary: 'System health',
-          description:
-            'Overall status, one check per dependency (PostgreSQL, Kafka, Redis) with latency, and the vitals pipeline: per partition, the ingest\'s lag, how long it has made no progress while messages wait and how long messages have waited; the newest stored observation and its age; `pipeline.delayed` (what the UI cards\' "Data delayed" banner reads). Degraded when a partition is stalled (no progress for HEALTH_STALL_AFTER_MS while messages wait) or delayed (messages have waited for HEALTH_DATA_AGE_AFTER_MS and the newest stored observation is older than that); an idle pipeline (nothing waiting) is never delayed. 503 when down. Error texts are not shown here (see /api/v1/health/details).',
-          response: { 200: healthSchema, 503: healthSchema },
-        },
-      },
-      async (_req, reply) => {
-        const health = await probeAll();
-        const { postgres, kafka, redis: redisCheck } = health.checks;
-        reply.header('cache-control', 'no-store');
-        return reply.code(health.status === 'down' ? 503 : 200).send({
-          ...health,
-          checks: { postgres: publicCheck(postgres), kafka: publicCheck(kafka), redis: publicCheck(redisCheck) },
-        });
-      },
-    );
-
-    app.get(
-      '/api/v1/health/details',
-      {
-        config: { auth: { scopes: ['read:audit'] } },
-        schema: {
-          tags: ['system'],
-          summary: 'System health with error texts (operators)',
-          description:
-            "The health document with each failing dependency's driver error (hosts, ports, user names; credentials scrubbed). Needs read:audit (admins). 503 when down.",
-          // 503: the health document when PostgreSQL is down, or the guard's problem when the
-          // revocation list (Redis) cannot be read and no token can be trusted (fail closed).
-          response: { 200: healthDetailsSchema, 503: z.union([healthDetailsSchema, problem]), ...problems(401, 403) },
-        },
-      },
-      async (_req, reply) => {
-        const health = await probeAll();
-        reply.header('cache-control', 'no-store');
-        return reply.code(health.status === 'down' ? 503 : 200).send(health);
-      },
-    );
+    healthRoute(app, probeAll);
+    healthDetailsRoute(app, probeAll);
   };
 }
