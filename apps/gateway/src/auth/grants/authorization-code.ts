@@ -18,6 +18,44 @@ import { parseScopes } from '../clients';
 import { redeemCode } from './store';
 import type { GrantRequest, GrantResult } from './types';
 
+/** Why a stored code may not be redeemed by this request (another client, another redirect URI, a wrong PKCE verifier), or undefined. */
+function codeRefusal(
+  stored: { clientId: string; redirectUri: string; codeChallenge: string },
+  clientId: string,
+  redirectUri: string,
+  verifier: string,
+): string | undefined {
+  if (stored.clientId !== clientId) return 'the code was issued to another client';
+  if (stored.redirectUri !== redirectUri) return 'redirect_uri does not match the authorization request';
+  if (!pkceMatches(verifier, stored.codeChallenge)) return 'code_verifier does not match the code challenge';
+  return undefined;
+}
+
+/** The ID token of an `openid` grant (the client's algorithm, the request's nonce, the sign-in time, at_hash); none for a code without a sign-in time. */
+async function idTokenOf(
+  ctx: GrantRequest['ctx'],
+  client: GrantRequest['client'],
+  token: { subject: string; stored: { authTime?: number; nonce?: string }; accessToken: string; fhirUser?: string },
+): Promise<string | undefined> {
+  const { stored } = token;
+  if (stored.authTime === undefined) return undefined;
+  return issueIdToken(
+    ctx.keys,
+    {
+      issuer: ctx.config.baseUrl,
+      clientId: client.clientId,
+      subject: token.subject,
+      alg: client.idTokenAlg,
+      authTime: stored.authTime,
+      ...(stored.nonce !== undefined ? { nonce: stored.nonce } : {}),
+      accessToken: token.accessToken,
+      ...(token.fhirUser ? { fhirUser: token.fhirUser } : {}),
+    },
+    ctx.config.ACCESS_TOKEN_TTL_SECONDS,
+  );
+}
+
+/** The authorization_code grant: redeem the code (single use, checked by codeRefusal), issue the access token and, with openid, the ID token. */
 export async function authorizationCodeGrant({ ctx, client, body }: GrantRequest): Promise<GrantResult> {
   const code = field(body, 'code');
   const redirectUri = field(body, 'redirect_uri');
@@ -32,12 +70,7 @@ export async function authorizationCodeGrant({ ctx, client, body }: GrantRequest
   const outcome = await redeemCode(ctx.pool, ctx.revocations, code, {
     grantTtlSeconds: ctx.config.REFRESH_TOKEN_TTL_SECONDS,
     withRefreshToken: client.grantTypes.includes(GRANT_TYPES.refreshToken),
-    check: (stored) => {
-      if (stored.clientId !== client.clientId) return 'the code was issued to another client';
-      if (stored.redirectUri !== redirectUri) return 'redirect_uri does not match the authorization request';
-      if (!pkceMatches(verifier, stored.codeChallenge)) return 'code_verifier does not match the code challenge';
-      return undefined;
-    },
+    check: (stored) => codeRefusal(stored, client.clientId, redirectUri, verifier),
     issue: async (grant) => {
       const user = await findUser(ctx.pool, grant.userId);
       if (!user) throw invalidGrant('the user of this code no longer exists');
@@ -68,23 +101,9 @@ export async function authorizationCodeGrant({ ctx, client, body }: GrantRequest
   const scope = outcome.grant.scope;
   const { code: stored } = outcome;
   const smart = smartContext(signedIn, parseScopes(scope).scopes);
-  const idToken =
-    parseScopes(scope).scopes.includes('openid') && stored.authTime !== undefined
-      ? await issueIdToken(
-          ctx.keys,
-          {
-            issuer: ctx.config.baseUrl,
-            clientId: client.clientId,
-            subject,
-            alg: client.idTokenAlg,
-            authTime: stored.authTime,
-            ...(stored.nonce !== undefined ? { nonce: stored.nonce } : {}),
-            accessToken: outcome.issued.token,
-            ...(smart.fhirUser ? { fhirUser: smart.fhirUser } : {}),
-          },
-          ttl,
-        )
-      : undefined;
+  const idToken = parseScopes(scope).scopes.includes('openid')
+    ? await idTokenOf(ctx, client, { subject, stored, accessToken: outcome.issued.token, fhirUser: smart.fhirUser })
+    : undefined;
   return {
     response: {
       access_token: outcome.issued.token,
