@@ -139,50 +139,53 @@ export function rateLimitsPlugin(deps: GatewayDeps) {
           return verdict;
         };
       });
-      app.decorate('failureBudget', (rule: FailureRule): FailureBudget => {
-        const keysOf = (req: FastifyRequest, clientId: string | undefined) => [
-          `${FAILURES_PREFIX}${rule.name}:${clientAddress(req)}`,
-          // the presented client id, hashed: it is caller input and may be anything
-          ...(clientId === undefined
-            ? []
-            : [`${FAILURES_PREFIX}${rule.name}:client:${createHash('sha256').update(clientId).digest('base64url')}`]),
-        ];
-        return {
-          check: async (req, clientId) => {
-            const keys = keysOf(req, clientId);
-            let ttlMs: number;
-            try {
-              ttlMs = Number(await deps.redis.eval(CHECK_FAILURES, keys.length, ...keys, String(rule.max), String(rule.clientMax)));
-            } catch (err) {
-              req.log.error({ err, limit: rule.name }, 'failure budget could not be read (Redis); letting the request through');
-              return { exceeded: false, max: rule.max, remaining: rule.max, resetSeconds: rule.windowSeconds };
-            }
-            if (ttlMs === 0) return { exceeded: false, max: rule.max, remaining: rule.max, resetSeconds: rule.windowSeconds };
-            const verdict = { exceeded: true, max: rule.max, remaining: 0, resetSeconds: Math.max(1, Math.ceil(ttlMs / 1000)) };
-            // the presented client id is not audited as the actor: nobody proved to be that client
-            await noteFirstRefusal(
-              deps,
-              req,
-              { name: rule.name, max: rule.max, windowSeconds: rule.windowSeconds },
-              `failures:${keys.join(':')}`,
-              verdict.resetSeconds,
-              undefined,
-            );
-            return verdict;
-          },
-          failed: async (req, clientId) => {
-            const keys = keysOf(req, clientId);
-            try {
-              await deps.redis.eval(COUNT_FAILURE, keys.length, ...keys, String(rule.windowSeconds * 1000));
-            } catch (err) {
-              req.log.error({ err, limit: rule.name }, 'failure could not be counted (Redis)');
-            }
-          },
-        };
-      });
+      app.decorate('failureBudget', (rule: FailureRule): FailureBudget => failureBudgetOf(deps, rule));
     },
     { name: PLUGIN.rateLimits, fastify: FASTIFY_VERSIONS, dependencies: [PLUGIN.problems] },
   );
+}
+
+/** A failure budget (app.failureBudget): failures counted per address and per presented client id in Redis; checked before, counted after. */
+function failureBudgetOf(deps: GatewayDeps, rule: FailureRule): FailureBudget {
+  const keysOf = (req: FastifyRequest, clientId: string | undefined) => [
+    `${FAILURES_PREFIX}${rule.name}:${clientAddress(req)}`,
+    // the presented client id, hashed: it is caller input and may be anything
+    ...(clientId === undefined
+      ? []
+      : [`${FAILURES_PREFIX}${rule.name}:client:${createHash('sha256').update(clientId).digest('base64url')}`]),
+  ];
+  return {
+    check: async (req, clientId) => {
+      const keys = keysOf(req, clientId);
+      let ttlMs: number;
+      try {
+        ttlMs = Number(await deps.redis.eval(CHECK_FAILURES, keys.length, ...keys, String(rule.max), String(rule.clientMax)));
+      } catch (err) {
+        req.log.error({ err, limit: rule.name }, 'failure budget could not be read (Redis); letting the request through');
+        return { exceeded: false, max: rule.max, remaining: rule.max, resetSeconds: rule.windowSeconds };
+      }
+      if (ttlMs === 0) return { exceeded: false, max: rule.max, remaining: rule.max, resetSeconds: rule.windowSeconds };
+      const verdict = { exceeded: true, max: rule.max, remaining: 0, resetSeconds: Math.max(1, Math.ceil(ttlMs / 1000)) };
+      // the presented client id is not audited as the actor: nobody proved to be that client
+      await noteFirstRefusal(
+        deps,
+        req,
+        { name: rule.name, max: rule.max, windowSeconds: rule.windowSeconds },
+        `failures:${keys.join(':')}`,
+        verdict.resetSeconds,
+        undefined,
+      );
+      return verdict;
+    },
+    failed: async (req, clientId) => {
+      const keys = keysOf(req, clientId);
+      try {
+        await deps.redis.eval(COUNT_FAILURE, keys.length, ...keys, String(rule.windowSeconds * 1000));
+      } catch (err) {
+        req.log.error({ err, limit: rule.name }, 'failure could not be counted (Redis)');
+      }
+    },
+  };
 }
 
 /** One audit row per rule, key and window: the first refusal (a marker in Redis until the window ends). */
