@@ -58,6 +58,16 @@ declare module 'fastify' {
   }
 }
 
+/**
+ * The live routes (SSE, WebSocket, and the FHIR subscriptions' websocket) as a route module: the live
+ * WebSocket verifies its bearer in the socket (verifyBearer), the FHIR subscriptions' socket checks
+ * revocation (revocations), so both decorators are declared.
+ */
+function liveRouteModule(deps: GatewayDeps, liveSources: LiveSources, numberer: SubscriptionNumberer) {
+  const routes = liveRoutes(deps, liveSources, [fhirSubscriptionRoutes(deps, numberer)]);
+  return routeModule('vitalis-live-routes', routes, ['verifyBearer', 'revocations']);
+}
+
 export async function buildGateway(deps: GatewayDeps): Promise<GatewayApp> {
   const { config, logger } = deps;
   const app = Fastify({
@@ -133,13 +143,7 @@ export async function buildGateway(deps: GatewayDeps): Promise<GatewayApp> {
   app.decorate('closeLive', closeLive);
   app.addHook('preClose', closeLive);
   const liveSources = new LiveSources(liveHub, syntheticLive);
-  // The live WebSocket verifies its bearer in the socket (verifyBearer); the FHIR subscriptions' socket checks revocation (revocations).
-  await app.register(
-    routeModule('vitalis-live-routes', liveRoutes(deps, liveSources, [fhirSubscriptionRoutes(deps, subscriptionNumberer)]), [
-      'verifyBearer',
-      'revocations',
-    ]),
-  );
+  await app.register(liveRouteModule(deps, liveSources, subscriptionNumberer));
   await app.register(mcpRoutes(deps, liveSources));
   await app.register(routeModule('vitalis-ui-routes', uiRoutes(deps)));
   return app;

@@ -57,7 +57,7 @@ const widget = defineFhirResource({
   },
   vread: { description: 'A widget version.' },
   update: defineUpdate({
-    auth: { scopes: ['write:widgets'] },
+    auth: { scopes: ['write:patients'] },
     description: 'Replaces a widget.',
     body: z.looseObject({ resourceType: z.literal('Widget'), id: z.string().optional(), name: z.string() }),
     update: async ({ id, expected, body }) => ({
