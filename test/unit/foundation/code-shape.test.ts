@@ -31,8 +31,6 @@ const NOT_YET_SHAPED: ReadonlySet<string> = new Set<string>([
   'apps/gateway/src/auth/revocation-endpoints.ts:revocationRoutes',
   "apps/gateway/src/auth/revocation-endpoints.ts:revocationRoutes's returned function",
   'apps/gateway/src/auth/revocation-endpoints.ts:app.post(…) callback',
-  'apps/gateway/src/auth/token-endpoint.ts:tokenEndpoint',
-  "apps/gateway/src/auth/token-endpoint.ts:tokenEndpoint's returned function",
   'apps/gateway/src/developer/openapi.ts',
   'apps/gateway/src/patients/service.ts',
 ]);

@@ -14,7 +14,7 @@ import { GRANT_TYPES } from './clients';
 import { authenticateClient, presentedClient } from './client-auth';
 import { PATHS, endpointUrl, field, type AuthContext, type Form } from './context';
 import { OAuthError, rateLimited } from './oauth-errors';
-import type { RateLimitVerdict } from './rate-limits';
+import type { FailureBudget, RateLimiter, RateLimitVerdict } from './rate-limits';
 import { authorizationCodeGrant } from './grants/authorization-code';
 import { clientCredentialsGrant } from './grants/client-credentials';
 import { refreshTokenGrant } from './grants/refresh-token';
@@ -147,22 +147,38 @@ export function clientAuthContext(ctx: AuthContext, path: string) {
   };
 }
 
+/** The token endpoint's own budgets: requests per authenticated client, and failed client authentications. */
+interface TokenLimits {
+  perClient: RateLimiter;
+  authFailures: FailureBudget;
+}
+
+/** How far a token request got: what its refusal's audit row, metric and failure count name. */
+interface TokenAttempt {
+  clientId?: string;
+  presentedId?: string;
+  grantType?: string;
+}
+
+/** The token endpoint: its two budgets, then the one route (the handler is answerTokenRequest). */
 export function tokenEndpoint(ctx: AuthContext): FastifyPluginAsyncZod {
   return async (app) => {
-    const perClient = app.rateLimiter({
-      name: 'oauth-token',
-      by: 'client',
-      max: ctx.config.OAUTH_CLIENT_RATE_LIMIT,
-      windowSeconds: ctx.config.OAUTH_RATE_WINDOW_SECONDS,
-    });
-    // Failed client authentications (invalid_client) have a tighter budget of their own, per address
-    // and per presented client id, checked before any secret is hashed or key set fetched.
-    const authFailures = app.failureBudget({
-      name: 'oauth-auth-failures',
-      max: ctx.config.OAUTH_AUTH_FAILURE_ADDRESS_LIMIT,
-      clientMax: ctx.config.OAUTH_AUTH_FAILURE_CLIENT_LIMIT,
-      windowSeconds: ctx.config.OAUTH_RATE_WINDOW_SECONDS,
-    });
+    const limits: TokenLimits = {
+      perClient: app.rateLimiter({
+        name: 'oauth-token',
+        by: 'client',
+        max: ctx.config.OAUTH_CLIENT_RATE_LIMIT,
+        windowSeconds: ctx.config.OAUTH_RATE_WINDOW_SECONDS,
+      }),
+      // Failed client authentications (invalid_client) have a tighter budget of their own, per address
+      // and per presented client id, checked before any secret is hashed or key set fetched.
+      authFailures: app.failureBudget({
+        name: 'oauth-auth-failures',
+        max: ctx.config.OAUTH_AUTH_FAILURE_ADDRESS_LIMIT,
+        clientMax: ctx.config.OAUTH_AUTH_FAILURE_CLIENT_LIMIT,
+        windowSeconds: ctx.config.OAUTH_RATE_WINDOW_SECONDS,
+      }),
+    };
     app.post(
       PATHS.token,
       {
@@ -176,80 +192,106 @@ export function tokenEndpoint(ctx: AuthContext): FastifyPluginAsyncZod {
           response: { 200: tokenResponseSchema, 400: oauthErrorSchema, 401: oauthErrorSchema },
         },
       },
-      async (req: FastifyRequest<{ Body: Form }>, reply) => {
-        let clientId: string | undefined;
-        let presentedId: string | undefined;
-        let grantType: string | undefined;
-        try {
-          assertFormRequest(req);
-          const body = req.body ?? {};
-          grantType = field(body, 'grant_type');
-          if (!grantType) throw new OAuthError(400, 'invalid_request', 'grant_type is required');
-          // Own keys only: a grant_type of `constructor` must not find Object's.
-          const handler = Object.hasOwn(HANDLERS, grantType) ? HANDLERS[grantType] : undefined;
-          if (!handler) throw new OAuthError(400, 'unsupported_grant_type', `grant_type ${grantType} is not supported`);
-          assertResource(ctx, body);
-          // Token exchange may come without client authentication (spec section 5 step 5): the public form.
-          const auth = clientAuthContext(ctx, PATHS.token);
-          presentedId = presentedClient(req.headers.authorization, body)?.clientId;
-          const spent = await authFailures.check(req, presentedId);
-          if (spent.exceeded) {
-            ctx.metrics.tokenRefused(grantLabel(grantType), 'rate_limited');
-            return sendOAuthError(
-              reply,
-              rateLimited(
-                `too many failed client authentications from this address or for this client; retry after ${spent.resetSeconds} s`,
-                spent.resetSeconds,
-              ),
-            );
-          }
-          const client =
-            grantType === GRANT_TYPES.tokenExchange
-              ? await authenticateClient(auth, req.headers.authorization, body, false)
-              : await authenticateClient(auth, req.headers.authorization, body);
-          clientId = client?.clientId;
-          if (client) {
-            // Counted once the client is authenticated, so nobody can spend another client's budget.
-            const verdict = await perClient(req, client.clientId);
-            if (verdict.exceeded) {
-              ctx.metrics.tokenRefused(grantLabel(grantType), 'rate_limited');
-              return sendOAuthError(reply, tooMany(verdict, 'for this client'));
-            }
-            if (!client.grantTypes.includes(grantType))
-              throw new OAuthError(400, 'unauthorized_client', `this client is not registered for ${grantType}`);
-          }
-          const result = client ? await handler({ ctx, client, body }) : await publicTokenExchange(ctx, body);
-          await recordAudit(ctx.pool, {
-            action: result.audit.action,
-            outcome: 'success',
-            clientId,
-            subject: result.audit.subject,
-            scope: result.audit.scope,
-            resourceType: 'Token',
-            requestId: req.id,
-            ip: req.ip,
-            detail: result.audit.detail,
-          });
-          ctx.metrics.tokenIssued(grantLabel(grantType));
-          return reply.header('cache-control', 'no-store').header('pragma', 'no-cache').send(result.response);
-        } catch (err) {
-          if (!(err instanceof OAuthError)) throw err;
-          if (err.code === 'invalid_client') await authFailures.failed(req, presentedId);
-          const { subject, ...detail } = err.auditDetail;
-          await recordAudit(ctx.pool, {
-            action: 'token.refused',
-            outcome: 'failure',
-            clientId,
-            subject: typeof subject === 'string' ? subject : undefined,
-            resourceType: 'Token',
-            requestId: req.id,
-            ip: req.ip,
-            detail: { error: err.code, reason: err.description, grant_type: grantType, ...detail },
-          });
-          ctx.metrics.tokenRefused(grantLabel(grantType), err.code);
-          return sendOAuthError(reply, err);
-        }
-      },
+      async (req: FastifyRequest<{ Body: Form }>, reply) => answerTokenRequest(ctx, limits, req, reply),
     );
   };
+}
+
+/**
+ * One token request, in the module's order: form, grant_type known, resource, the failed-auth
+ * budget, client authenticated, the client's own budget, client registered for the grant, the
+ * grant. The issue is audited and counted here; an OAuth refusal goes to refuseToken.
+ */
+async function answerTokenRequest(
+  ctx: AuthContext,
+  limits: TokenLimits,
+  req: FastifyRequest<{ Body: Form }>,
+  reply: FastifyReply,
+): Promise<FastifyReply> {
+  const attempt: TokenAttempt = {};
+  try {
+    assertFormRequest(req);
+    const body = req.body ?? {};
+    const grantType = field(body, 'grant_type');
+    attempt.grantType = grantType;
+    if (!grantType) throw new OAuthError(400, 'invalid_request', 'grant_type is required');
+    // Own keys only: a grant_type of `constructor` must not find Object's.
+    const handler = Object.hasOwn(HANDLERS, grantType) ? HANDLERS[grantType] : undefined;
+    if (!handler) throw new OAuthError(400, 'unsupported_grant_type', `grant_type ${grantType} is not supported`);
+    assertResource(ctx, body);
+    // Token exchange may come without client authentication (spec section 5 step 5): the public form.
+    const auth = clientAuthContext(ctx, PATHS.token);
+    attempt.presentedId = presentedClient(req.headers.authorization, body)?.clientId;
+    const spent = await limits.authFailures.check(req, attempt.presentedId);
+    if (spent.exceeded) {
+      ctx.metrics.tokenRefused(grantLabel(grantType), 'rate_limited');
+      return sendOAuthError(
+        reply,
+        rateLimited(
+          `too many failed client authentications from this address or for this client; retry after ${spent.resetSeconds} s`,
+          spent.resetSeconds,
+        ),
+      );
+    }
+    const client =
+      grantType === GRANT_TYPES.tokenExchange
+        ? await authenticateClient(auth, req.headers.authorization, body, false)
+        : await authenticateClient(auth, req.headers.authorization, body);
+    attempt.clientId = client?.clientId;
+    if (client) {
+      // Counted once the client is authenticated, so nobody can spend another client's budget.
+      const verdict = await limits.perClient(req, client.clientId);
+      if (verdict.exceeded) {
+        ctx.metrics.tokenRefused(grantLabel(grantType), 'rate_limited');
+        return sendOAuthError(reply, tooMany(verdict, 'for this client'));
+      }
+      if (!client.grantTypes.includes(grantType))
+        throw new OAuthError(400, 'unauthorized_client', `this client is not registered for ${grantType}`);
+    }
+    const result = client ? await handler({ ctx, client, body }) : await publicTokenExchange(ctx, body);
+    await recordAudit(ctx.pool, {
+      action: result.audit.action,
+      outcome: 'success',
+      clientId: attempt.clientId,
+      subject: result.audit.subject,
+      scope: result.audit.scope,
+      resourceType: 'Token',
+      requestId: req.id,
+      ip: req.ip,
+      detail: result.audit.detail,
+    });
+    ctx.metrics.tokenIssued(grantLabel(grantType));
+    return reply.header('cache-control', 'no-store').header('pragma', 'no-cache').send(result.response);
+  } catch (err) {
+    if (!(err instanceof OAuthError)) throw err;
+    return refuseToken(ctx, limits, req, reply, attempt, err);
+  }
+}
+
+/**
+ * A refused token request: an invalid_client spends the failed-auth budget, the refusal is audited
+ * (token.refused, with the error's own audit detail) and counted, and the RFC 6749 §5.2 body sent.
+ */
+async function refuseToken(
+  ctx: AuthContext,
+  limits: TokenLimits,
+  req: FastifyRequest,
+  reply: FastifyReply,
+  attempt: TokenAttempt,
+  err: OAuthError,
+): Promise<FastifyReply> {
+  if (err.code === 'invalid_client') await limits.authFailures.failed(req, attempt.presentedId);
+  const { subject, ...detail } = err.auditDetail;
+  await recordAudit(ctx.pool, {
+    action: 'token.refused',
+    outcome: 'failure',
+    clientId: attempt.clientId,
+    subject: typeof subject === 'string' ? subject : undefined,
+    resourceType: 'Token',
+    requestId: req.id,
+    ip: req.ip,
+    detail: { error: err.code, reason: err.description, grant_type: attempt.grantType, ...detail },
+  });
+  ctx.metrics.tokenRefused(grantLabel(attempt.grantType), err.code);
+  return sendOAuthError(reply, err);
 }
