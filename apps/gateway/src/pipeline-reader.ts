@@ -8,7 +8,7 @@ import type { Admin } from 'kafkajs';
 import { createStallClock, readNewestObservation, type NewestObservation, type NewestQueryable } from '@vitalis/metrics';
 import { withTimeout } from '@vitalis/runtime';
 import type { GatewayDeps } from './deps';
-import { judgePipeline, newestFields, type PartitionReading, type Pipeline } from './health';
+import { judgePipeline, newestFields, type PartitionReading, type Pipeline } from './pipeline-judgement';
 
 /**
  * Per partition, since when messages have waited (lag > 0) at every reading, progressing or not
