@@ -120,27 +120,7 @@ function checkChangeLogger(logger: GatewayDeps['logger']): (checks: Checks) => v
   };
 }
 
-/** The health document now: every dependency probed within   app.get(
-    '/api/v1/health',
-    {
-      schema: {
-        tags: ['system'],
-        summary: 'System health',
-        description:
-          'Overall status, one check per dependency (PostgreSQL, Kafka, Redis) with latency, and the vitals pipeline: per partition, the ingest\'s lag, how long it has made no progress while messages wait and how long messages have waited; the newest stored observation and its age; `pipeline.delayed` (what the UI cards\' "Data delayed" banner reads). Degraded when a partition is stalled (no progress for HEALTH_STALL_AFTER_MS while messages wait) or delayed (messages have waited for HEALTH_DATA_AGE_AFTER_MS and the newest stored observation is older than that); an idle pipeline (nothing waiting) is never delayed. 503 when down. Error texts are not shown here (see /api/v1/health/details).',
-        response: { 200: healthSchema, 503: healthSchema },
-      },
-    },
-    async (_req, reply) => {
-      const health = await probeAll();
-      const { postgres, kafka, redis: redisCheck } = health.checks;
-      reply.header('cache-control', 'no-store');
-      return reply.code(health.status === 'down' ? 503 : 200).send({
-        ...health,
-        checks: { postgres: publicCheck(postgres), kafka: publicCheck(kafka), redis: publicCheck(redisCheck) },
-      });
-    },
-  );_TIMEOUT_MS and the pipeline read, changes logged. */
+/** The health document now: every dependency probed within HEALTH_TIMEOUT_MS and the pipeline read, changes logged. */
 function healthProbe(deps: GatewayDeps, version: string, pipelineReader: PipelineReader): () => Promise<Health> {
   const { config, pool, redis } = deps;
   const probeKafka = kafkaProbe(config.KAFKA_BROKERS, 'vitalis-gateway-health');
