@@ -23,12 +23,8 @@ import { ROOT, sources } from './source-imports';
  * split or given a reason (issue 32 item 6). It only shrinks; the rule's end state is an empty list.
  */
 const NOT_YET_SHAPED: ReadonlySet<string> = new Set<string>([
-  'apps/gateway/src/alarms/service.ts',
-  'apps/gateway/src/auth/admin.ts:adminRoutes',
-  "apps/gateway/src/auth/admin.ts:adminRoutes's returned function",
   'apps/gateway/src/auth/registration.ts:registrationRoutes',
   "apps/gateway/src/auth/registration.ts:registrationRoutes's returned function",
-  'apps/gateway/src/developer/openapi.ts',
 ]);
 
 const MAX_FUNCTION_LINES = 80;

@@ -13,7 +13,9 @@
  * role's scopes (and the public ones), whatever it asked for.
  */
 import { z } from 'zod';
+import type { FastifyReply } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import type { Pool } from '@vitalis/db';
 import { must } from '@vitalis/runtime';
 import { recordAudit } from '@vitalis/audit';
 import { notFound, problemOf } from '@vitalis/http';
@@ -90,64 +92,76 @@ interface ClientRow {
 const summary = (r: ClientRow): z.infer<typeof clientSummary> => ({ ...r, issued_at: r.issued_at.toISOString() });
 const COLUMNS = 'client_id, client_name, grant_types, scope, requested_scope, role, registration, approval, issued_at';
 
+/** The request as the admin handlers read it: who asks (the bearer check set the principal), from where. */
+interface AdminRequest {
+  id: string;
+  ip: string;
+  principal?: Principal;
+}
+
+/** An admin:clients audit row about a client (or an initial access token: no resource id). */
+const audit = (
+  pool: Pool,
+  req: { id: string; ip: string; principal?: { clientId: string; subject: string } },
+  action: string,
+  resourceId: string | undefined,
+  detail: Record<string, unknown>,
+  outcome: 'success' | 'failure' = 'success',
+) =>
+  recordAudit(pool, {
+    action,
+    outcome,
+    clientId: req.principal?.clientId,
+    subject: req.principal?.subject,
+    scope: 'admin:clients',
+    resourceType: 'Client',
+    resourceId,
+    requestId: req.id,
+    ip: req.ip,
+    detail,
+  });
+
+/**
+ * Giving a role over HTTP (minting an initial access token for it, or approving a client as it)
+ * needs every scope that role gives a client (initial-access.ts httpMintRefusal), and never gives
+ * `system`: otherwise an admin:clients holder could make any client anything. Refused: audited
+ * (`action`, outcome failure) and 403.
+ */
+const requireRoleWithinCaller = async (
+  pool: Pool,
+  req: { id: string; ip: string; principal?: Principal },
+  role: Role,
+  action: string,
+  clientId: string | undefined,
+  what: string,
+): Promise<void> => {
+  const refusal = httpMintRefusal(role, must(req.principal, 'the principal the bearer check sets before this route').scopes);
+  if (!refusal) return;
+  await audit(
+    pool,
+    req,
+    action,
+    clientId,
+    { role, reason: refusal.reason, ...('missing' in refusal ? { missing: refusal.missing.join(' ') } : {}) },
+    'failure',
+  );
+  if (refusal.reason === 'operator only') {
+    throw insufficientScope(['admin:clients'], {
+      detail:
+        "The system role is given by the operator's command line alone (npm run admin -- initial-access-token --role system), never over HTTP.",
+    });
+  }
+  throw insufficientScope(
+    ['admin:clients', ...must(httpMintingScopes(role), `the scopes of role ${role} (only system has none; refused above)`)],
+    {
+      detail: `${what} the role ${role} needs every scope that role gives a client; this token lacks: ${refusal.missing.join(' ')}.`,
+    },
+  );
+};
+
+/** The four admin routes; their handlers are the module functions below. */
 export function adminRoutes(ctx: AuthContext): FastifyPluginAsyncZod {
   const { pool } = ctx;
-  const audit = (
-    req: { id: string; ip: string; principal?: { clientId: string; subject: string } },
-    action: string,
-    resourceId: string | undefined,
-    detail: Record<string, unknown>,
-    outcome: 'success' | 'failure' = 'success',
-  ) =>
-    recordAudit(pool, {
-      action,
-      outcome,
-      clientId: req.principal?.clientId,
-      subject: req.principal?.subject,
-      scope: 'admin:clients',
-      resourceType: 'Client',
-      resourceId,
-      requestId: req.id,
-      ip: req.ip,
-      detail,
-    });
-
-  /**
-   * Giving a role over HTTP (minting an initial access token for it, or approving a client as it)
-   * needs every scope that role gives a client (initial-access.ts httpMintRefusal), and never gives
-   * `system`: otherwise an admin:clients holder could make any client anything. Refused: audited
-   * (`action`, outcome failure) and 403.
-   */
-  const requireRoleWithinCaller = async (
-    req: { id: string; ip: string; principal?: Principal },
-    role: Role,
-    action: string,
-    clientId: string | undefined,
-    what: string,
-  ): Promise<void> => {
-    const refusal = httpMintRefusal(role, must(req.principal, 'the principal the bearer check sets before this route').scopes);
-    if (!refusal) return;
-    await audit(
-      req,
-      action,
-      clientId,
-      { role, reason: refusal.reason, ...('missing' in refusal ? { missing: refusal.missing.join(' ') } : {}) },
-      'failure',
-    );
-    if (refusal.reason === 'operator only') {
-      throw insufficientScope(['admin:clients'], {
-        detail:
-          "The system role is given by the operator's command line alone (npm run admin -- initial-access-token --role system), never over HTTP.",
-      });
-    }
-    throw insufficientScope(
-      ['admin:clients', ...must(httpMintingScopes(role), `the scopes of role ${role} (only system has none; refused above)`)],
-      {
-        detail: `${what} the role ${role} needs every scope that role gives a client; this token lacks: ${refusal.missing.join(' ')}.`,
-      },
-    );
-  };
-
   return async (app) => {
     app.post(
       '/api/auth/admin/initial-access-tokens',
@@ -165,24 +179,7 @@ export function adminRoutes(ctx: AuthContext): FastifyPluginAsyncZod {
           response: { 201: mintResponse, ...problems(400, 401, 403) },
         },
       },
-      async (req, reply) => {
-        const principal = must(req.principal, 'the principal the bearer check sets before this route');
-        await requireRoleWithinCaller(req, req.body.role, 'initial_access_token.refused', undefined, 'Minting an initial access token for');
-        const minted = await mintInitialAccessToken(pool, {
-          role: req.body.role,
-          ttlSeconds: req.body.expires_in,
-          maxUses: req.body.max_uses,
-          label: req.body.label,
-          createdBy: principal.subject,
-        });
-        await audit(req, 'initial_access_token.created', undefined, {
-          role: minted.role,
-          expires_at: minted.expires_at,
-          max_uses: minted.max_uses,
-          label: minted.label,
-        });
-        return reply.code(201).header('cache-control', 'no-store').send(minted);
-      },
+      async (req, reply) => mintForRole(pool, req, reply),
     );
 
     app.get(
@@ -199,13 +196,7 @@ export function adminRoutes(ctx: AuthContext): FastifyPluginAsyncZod {
           response: { 200: z.object({ clients: z.array(clientSummary) }), ...problems(400, 401, 403) },
         },
       },
-      async (req) => {
-        const { rows } = await pool.query<ClientRow>(
-          `SELECT ${COLUMNS} FROM oauth_clients WHERE kind = 'registered' AND ($1::text IS NULL OR approval = $1) ORDER BY issued_at DESC LIMIT $2`,
-          [req.query.approval ?? null, req.query.limit],
-        );
-        return { clients: rows.map(summary) };
-      },
+      async (req) => listClients(pool, req),
     );
 
     app.post(
@@ -220,39 +211,7 @@ export function adminRoutes(ctx: AuthContext): FastifyPluginAsyncZod {
           response: { 200: clientSummary, ...problems(400, 401, 403, 404, 422) },
         },
       },
-      async (req) => {
-        const current = await pool.query<ClientRow>(`SELECT ${COLUMNS} FROM oauth_clients WHERE client_id = $1 AND kind = 'registered'`, [
-          req.params.client_id,
-        ]);
-        const client = current.rows[0];
-        if (!client) throw notFound(`Client ${req.params.client_id} does not exist.`);
-        await requireRoleWithinCaller(req, req.body.role, 'client.approval_refused', client.client_id, 'Approving a client as');
-        const ceiling = scopeCeiling({ registration: client.registration, role: req.body.role });
-        const { scopes: named, unknown } = parseScopes(req.body.scope ?? (client.requested_scope || client.scope));
-        if (unknown.length > 0) throw problemOf('invalid-scope', `Unknown scope(s): ${unknown.join(', ')}.`);
-        // Scopes the operator names must all fit the role; by default the client gets what it asked for within the role.
-        const beyond = named.filter((s) => !ceiling.includes(s));
-        if (req.body.scope !== undefined && beyond.length > 0)
-          throw problemOf('scope-beyond-role', `The role ${req.body.role} does not hold: ${beyond.join(', ')}.`);
-        const asked = named.filter((s) => ceiling.includes(s)).filter(usableWith(client.grant_types));
-        const { rows } = await pool.query<ClientRow>(
-          `UPDATE oauth_clients SET role = $2, scope = $3, requested_scope = '', approval = 'approved', approved_by = $4, approved_at = now()
-          WHERE client_id = $1 RETURNING ${COLUMNS}`,
-          [
-            client.client_id,
-            req.body.role,
-            asked.join(' '),
-            must(req.principal, 'the principal the bearer check sets before this route').subject,
-          ],
-        );
-        await audit(req, 'client.approved', client.client_id, {
-          role: req.body.role,
-          scope: asked.join(' '),
-          previous_scope: client.scope,
-          previous_role: client.role,
-        });
-        return summary(must(rows[0], 'the client row the UPDATE ... RETURNING returned'));
-      },
+      async (req) => approveClient(pool, req),
     );
 
     app.post(
@@ -266,16 +225,89 @@ export function adminRoutes(ctx: AuthContext): FastifyPluginAsyncZod {
           response: { 200: clientSummary, ...problems(401, 403, 404) },
         },
       },
-      async (req) => {
-        const { rows } = await pool.query<ClientRow>(
-          `UPDATE oauth_clients SET requested_scope = '', approval = 'denied', approved_by = $2, approved_at = now()
-          WHERE client_id = $1 AND kind = 'registered' RETURNING ${COLUMNS}`,
-          [req.params.client_id, must(req.principal, 'the principal the bearer check sets before this route').subject],
-        );
-        if (!rows[0]) throw notFound(`Client ${req.params.client_id} does not exist.`);
-        await audit(req, 'client.denied', req.params.client_id, {});
-        return summary(rows[0]);
-      },
+      async (req) => denyClient(pool, req),
     );
   };
+}
+
+/** POST initial-access-tokens: a token for a role the caller could act as itself, audited; 201, no-store. */
+async function mintForRole(pool: Pool, req: AdminRequest & { body: z.infer<typeof mintRequest> }, reply: FastifyReply) {
+  const principal = must(req.principal, 'the principal the bearer check sets before this route');
+  await requireRoleWithinCaller(pool, req, req.body.role, 'initial_access_token.refused', undefined, 'Minting an initial access token for');
+  const minted = await mintInitialAccessToken(pool, {
+    role: req.body.role,
+    ttlSeconds: req.body.expires_in,
+    maxUses: req.body.max_uses,
+    label: req.body.label,
+    createdBy: principal.subject,
+  });
+  await audit(pool, req, 'initial_access_token.created', undefined, {
+    role: minted.role,
+    expires_at: minted.expires_at,
+    max_uses: minted.max_uses,
+    label: minted.label,
+  });
+  return reply.code(201).header('cache-control', 'no-store').send(minted);
+}
+
+/** GET clients: registered clients, newest first, optionally by approval state. */
+async function listClients(pool: Pool, req: { query: { approval?: ClientRow['approval']; limit: number } }) {
+  const { rows } = await pool.query<ClientRow>(
+    `SELECT ${COLUMNS} FROM oauth_clients WHERE kind = 'registered' AND ($1::text IS NULL OR approval = $1) ORDER BY issued_at DESC LIMIT $2`,
+    [req.query.approval ?? null, req.query.limit],
+  );
+  return { clients: rows.map(summary) };
+}
+
+/**
+ * POST clients/{client_id}/approve: the role must be within the caller's; the client gets the
+ * scopes named (all within the role) or what it asked for as far as the role allows. Audited.
+ */
+async function approveClient(
+  pool: Pool,
+  req: AdminRequest & { params: { client_id: string }; body: z.infer<typeof approveRequest> },
+): Promise<z.infer<typeof clientSummary>> {
+  const current = await pool.query<ClientRow>(`SELECT ${COLUMNS} FROM oauth_clients WHERE client_id = $1 AND kind = 'registered'`, [
+    req.params.client_id,
+  ]);
+  const client = current.rows[0];
+  if (!client) throw notFound(`Client ${req.params.client_id} does not exist.`);
+  await requireRoleWithinCaller(pool, req, req.body.role, 'client.approval_refused', client.client_id, 'Approving a client as');
+  const ceiling = scopeCeiling({ registration: client.registration, role: req.body.role });
+  const { scopes: named, unknown } = parseScopes(req.body.scope ?? (client.requested_scope || client.scope));
+  if (unknown.length > 0) throw problemOf('invalid-scope', `Unknown scope(s): ${unknown.join(', ')}.`);
+  // Scopes the operator names must all fit the role; by default the client gets what it asked for within the role.
+  const beyond = named.filter((s) => !ceiling.includes(s));
+  if (req.body.scope !== undefined && beyond.length > 0)
+    throw problemOf('scope-beyond-role', `The role ${req.body.role} does not hold: ${beyond.join(', ')}.`);
+  const asked = named.filter((s) => ceiling.includes(s)).filter(usableWith(client.grant_types));
+  const { rows } = await pool.query<ClientRow>(
+    `UPDATE oauth_clients SET role = $2, scope = $3, requested_scope = '', approval = 'approved', approved_by = $4, approved_at = now()
+    WHERE client_id = $1 RETURNING ${COLUMNS}`,
+    [
+      client.client_id,
+      req.body.role,
+      asked.join(' '),
+      must(req.principal, 'the principal the bearer check sets before this route').subject,
+    ],
+  );
+  await audit(pool, req, 'client.approved', client.client_id, {
+    role: req.body.role,
+    scope: asked.join(' '),
+    previous_scope: client.scope,
+    previous_role: client.role,
+  });
+  return summary(must(rows[0], 'the client row the UPDATE ... RETURNING returned'));
+}
+
+/** POST clients/{client_id}/deny: what it asked for beyond its scopes is dropped (it keeps what it holds). Audited. */
+async function denyClient(pool: Pool, req: AdminRequest & { params: { client_id: string } }): Promise<z.infer<typeof clientSummary>> {
+  const { rows } = await pool.query<ClientRow>(
+    `UPDATE oauth_clients SET requested_scope = '', approval = 'denied', approved_by = $2, approved_at = now()
+    WHERE client_id = $1 AND kind = 'registered' RETURNING ${COLUMNS}`,
+    [req.params.client_id, must(req.principal, 'the principal the bearer check sets before this route').subject],
+  );
+  if (!rows[0]) throw notFound(`Client ${req.params.client_id} does not exist.`);
+  await audit(pool, req, 'client.denied', req.params.client_id, {});
+  return summary(rows[0]);
 }
