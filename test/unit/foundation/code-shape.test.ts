@@ -22,10 +22,7 @@ import { ROOT, sources } from './source-imports';
  * Offenders of the day the guard was written, as `file` or `file:function`, while they are being
  * split or given a reason (issue 32 item 6). It only shrinks; the rule's end state is an empty list.
  */
-const NOT_YET_SHAPED: ReadonlySet<string> = new Set<string>([
-  'apps/gateway/src/auth/registration.ts:registrationRoutes',
-  "apps/gateway/src/auth/registration.ts:registrationRoutes's returned function",
-]);
+const NOT_YET_SHAPED: ReadonlySet<string> = new Set<string>([]);
 
 const MAX_FUNCTION_LINES = 80;
 const MAX_FILE_LINES = 400;

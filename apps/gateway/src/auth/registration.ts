@@ -14,7 +14,9 @@
  * methods only) is in this answer and nowhere else.
  */
 import { createHash, timingSafeEqual } from 'node:crypto';
+import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import type { z } from 'zod';
 import { recordAudit } from '@vitalis/audit';
 import { registerClient, registrationRequestSchema, registrationResponseSchema, type RegistrationAuthority } from './clients';
 import { PATHS, type AuthContext } from './context';
@@ -36,22 +38,26 @@ const invalidInitialAccessToken = (description: string) =>
     'www-authenticate': `Bearer realm="vitalis", error="invalid_token", error_description="${description}"`,
   });
 
-export function registrationRoutes(ctx: AuthContext): FastifyPluginAsyncZod {
-  /** Who vouches for this registration (the presented initial access token, if any). */
-  async function authorityOf(header: string | undefined): Promise<RegistrationAuthority> {
-    const configured = ctx.config.REGISTRATION_ACCESS_TOKEN;
-    if (header === undefined) {
-      if (configured) throw invalidInitialAccessToken('registration requires an initial access token');
-      return { registration: 'open', role: null };
-    }
-    const token = bearerToken(header);
-    if (!token) throw invalidInitialAccessToken('the initial access token must be sent as Authorization: Bearer <token>');
-    if (configured && sameSecret(token, configured)) return { registration: 'open', role: null };
-    const role = await redeemInitialAccessToken(ctx.pool, token);
-    if (!role) throw invalidInitialAccessToken('the initial access token is unknown, expired or used up');
-    return { registration: 'initial_access_token', role };
-  }
+/** The registration request's metadata, as its schema reads it. */
+type RegistrationRequest = z.infer<typeof registrationRequestSchema>;
 
+/** Who vouches for this registration (the presented initial access token, if any). */
+async function authorityOf(ctx: AuthContext, header: string | undefined): Promise<RegistrationAuthority> {
+  const configured = ctx.config.REGISTRATION_ACCESS_TOKEN;
+  if (header === undefined) {
+    if (configured) throw invalidInitialAccessToken('registration requires an initial access token');
+    return { registration: 'open', role: null };
+  }
+  const token = bearerToken(header);
+  if (!token) throw invalidInitialAccessToken('the initial access token must be sent as Authorization: Bearer <token>');
+  if (configured && sameSecret(token, configured)) return { registration: 'open', role: null };
+  const role = await redeemInitialAccessToken(ctx.pool, token);
+  if (!role) throw invalidInitialAccessToken('the initial access token is unknown, expired or used up');
+  return { registration: 'initial_access_token', role };
+}
+
+/** The registration route: its per-address budget for anonymous registrations, then answerRegistration. */
+export function registrationRoutes(ctx: AuthContext): FastifyPluginAsyncZod {
   return async (app) => {
     // RFC 7591 §3: anonymous registrations per client address (each stores a client, an audit row
     // and a hashed secret), counted first thing, before the body is read; 429 with an OAuth error
@@ -103,54 +109,65 @@ export function registrationRoutes(ctx: AuthContext): FastifyPluginAsyncZod {
           },
         },
       },
-      async (req, reply) => {
-        try {
-          if (req.validationError) throw new OAuthError(400, 'invalid_client_metadata', req.validationError.message);
-          let authority = await authorityOf(req.headers.authorization);
-          let body = req.body;
-          let statement: { issuer: string; softwareId?: string } | undefined;
-          if (body.software_statement !== undefined) {
-            const verified = await verifySoftwareStatement(body.software_statement, ctx.config.SOFTWARE_STATEMENT_ISSUERS);
-            const merged = registrationRequestSchema.safeParse({ ...body, ...verified.metadata });
-            if (!merged.success)
-              throw new OAuthError(400, 'invalid_software_statement', 'the software statement carries invalid client metadata');
-            body = merged.data;
-            statement = { issuer: verified.issuer, ...(verified.softwareId ? { softwareId: verified.softwareId } : {}) };
-            // An initial access token's role and a statement's role are both an operator's word; the token's wins.
-            if (authority.registration === 'open') authority = { registration: 'software_statement', role: verified.role };
-          }
-          const registered = await registerClient(ctx.pool, body, authority, { jwksAllowHosts: ctx.keySets.allowHosts });
-          await recordAudit(ctx.pool, {
-            action: 'client.registered',
-            outcome: 'success',
-            clientId: registered.client_id,
-            scope: registered.scope,
-            resourceType: 'Client',
-            resourceId: registered.client_id,
-            requestId: req.id,
-            ip: req.ip,
-            detail: {
-              grant_types: registered.grant_types,
-              token_endpoint_auth_method: registered.token_endpoint_auth_method,
-              registration: authority.registration,
-              role: authority.role,
-              ...(registered.requested_scope ? { requested_scope: registered.requested_scope, approval: 'pending' } : {}),
-              ...(statement ? { software_statement_issuer: statement.issuer, software_id: statement.softwareId } : {}),
-            },
-          });
-          return reply.code(201).header('cache-control', 'no-store').header('pragma', 'no-cache').send(registered);
-        } catch (err) {
-          if (!(err instanceof OAuthError)) throw err;
-          await recordAudit(ctx.pool, {
-            action: 'client.refused',
-            outcome: 'failure',
-            requestId: req.id,
-            ip: req.ip,
-            detail: { error: err.code, reason: err.description },
-          });
-          return sendOAuthError(reply, err);
-        }
-      },
+      async (req, reply) => answerRegistration(ctx, req, reply),
     );
   };
+}
+
+/**
+ * One registration: the metadata, who vouches for it (initial access token, else a software
+ * statement's role, else open), the client stored and audited; a refusal is audited and answered
+ * as an RFC 7591 §3.2.2 body.
+ */
+async function answerRegistration(
+  ctx: AuthContext,
+  req: Pick<FastifyRequest, 'id' | 'ip' | 'headers' | 'validationError'> & { body: RegistrationRequest },
+  reply: FastifyReply,
+): Promise<FastifyReply> {
+  try {
+    if (req.validationError) throw new OAuthError(400, 'invalid_client_metadata', req.validationError.message);
+    let authority = await authorityOf(ctx, req.headers.authorization);
+    let body = req.body;
+    let statement: { issuer: string; softwareId?: string } | undefined;
+    if (body.software_statement !== undefined) {
+      const verified = await verifySoftwareStatement(body.software_statement, ctx.config.SOFTWARE_STATEMENT_ISSUERS);
+      const merged = registrationRequestSchema.safeParse({ ...body, ...verified.metadata });
+      if (!merged.success)
+        throw new OAuthError(400, 'invalid_software_statement', 'the software statement carries invalid client metadata');
+      body = merged.data;
+      statement = { issuer: verified.issuer, ...(verified.softwareId ? { softwareId: verified.softwareId } : {}) };
+      // An initial access token's role and a statement's role are both an operator's word; the token's wins.
+      if (authority.registration === 'open') authority = { registration: 'software_statement', role: verified.role };
+    }
+    const registered = await registerClient(ctx.pool, body, authority, { jwksAllowHosts: ctx.keySets.allowHosts });
+    await recordAudit(ctx.pool, {
+      action: 'client.registered',
+      outcome: 'success',
+      clientId: registered.client_id,
+      scope: registered.scope,
+      resourceType: 'Client',
+      resourceId: registered.client_id,
+      requestId: req.id,
+      ip: req.ip,
+      detail: {
+        grant_types: registered.grant_types,
+        token_endpoint_auth_method: registered.token_endpoint_auth_method,
+        registration: authority.registration,
+        role: authority.role,
+        ...(registered.requested_scope ? { requested_scope: registered.requested_scope, approval: 'pending' } : {}),
+        ...(statement ? { software_statement_issuer: statement.issuer, software_id: statement.softwareId } : {}),
+      },
+    });
+    return reply.code(201).header('cache-control', 'no-store').header('pragma', 'no-cache').send(registered);
+  } catch (err) {
+    if (!(err instanceof OAuthError)) throw err;
+    await recordAudit(ctx.pool, {
+      action: 'client.refused',
+      outcome: 'failure',
+      requestId: req.id,
+      ip: req.ip,
+      detail: { error: err.code, reason: err.description },
+    });
+    return sendOAuthError(reply, err);
+  }
 }
