@@ -63,14 +63,12 @@ export function operationOutcomeOf(p: HttpProblem): OperationOutcome {
     resourceType: 'OperationOutcome',
     issue: [
       { severity, code, details: { text: p.title }, diagnostics: p.detail },
-      ...fieldErrors
-        .slice(0, 50)
-        .map((e) => ({
-          severity,
-          code,
-          details: { text: p.title },
-          diagnostics: `${String(e.path ?? '')}: ${String(e.message ?? 'invalid')}`,
-        })),
+      ...fieldErrors.slice(0, 50).map((e) => ({
+        severity,
+        code,
+        details: { text: p.title },
+        diagnostics: `${String(e.path ?? '')}: ${String(e.message ?? 'invalid')}`,
+      })),
     ],
   };
 }

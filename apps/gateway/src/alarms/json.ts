@@ -88,13 +88,11 @@ export const alarmOut = z
 
 export type AlarmJson = z.infer<typeof alarmOut>;
 
-export const alarmListOut = z
-  .strictObject({ count: z.number().int(), alarms: z.array(alarmOut) })
-  .meta({
-    id: 'AlarmList',
-    description: 'Alarms, highest priority first, then the newest raise first',
-    example: { count: 1, alarms: [EXAMPLE_ALARM] },
-  });
+export const alarmListOut = z.strictObject({ count: z.number().int(), alarms: z.array(alarmOut) }).meta({
+  id: 'AlarmList',
+  description: 'Alarms, highest priority first, then the newest raise first',
+  example: { count: 1, alarms: [EXAMPLE_ALARM] },
+});
 
 export const alarmAcknowledgement = z
   .strictObject({ note: nonBlankText(2_000).optional().describe('What was done (kept with the acknowledgement)') })
