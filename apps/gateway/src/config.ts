@@ -163,6 +163,12 @@ export const gatewayConfigShape = {
   INGEST_GROUP_ID: z.string().min(1).default('vitalis-ingest'),
   /** Lifetime of access tokens issued by the token endpoint. */
   ACCESS_TOKEN_TTL_SECONDS: positiveInt(900),
+  /**
+   * Lifetime of a client_credentials access token (a backend service acting for itself; no user,
+   * no refresh). SMART Backend Services: such a token SHOULD NOT live longer than five minutes, so
+   * at most 300.
+   */
+  BACKEND_TOKEN_TTL_SECONDS: positiveInt(300).pipe(z.number().max(300, 'must be at most 300 (SMART Backend Services: five minutes)')),
   /** Absolute lifetime of a refresh-token family (rotation does not extend it). */
   REFRESH_TOKEN_TTL_SECONDS: positiveInt(30 * 86_400),
   /** Lifetime of an authorization code (single use). */

@@ -76,7 +76,7 @@ describe('401: no, bad or dead token', () => {
   });
 
   it('an expired token', async () => {
-    const shortLived = await startGateway({ ACCESS_TOKEN_TTL_SECONDS: '1', PUBLIC_BASE_URL: gw.url });
+    const shortLived = await startGateway({ BACKEND_TOKEN_TTL_SECONDS: '1', PUBLIC_BASE_URL: gw.url });
     try {
       const t = await clientCredentialsToken(shortLived.address, client);
       await new Promise((r) => setTimeout(r, 7_000)); // past exp + the 5 s clock tolerance

@@ -85,11 +85,11 @@ function assertion(
   gw: RunningGateway,
   clientId: string,
   key: { privateKey: CryptoKey; jwk: JWK },
-  overrides: { aud?: string; exp?: number; iss?: string } = {},
+  overrides: { aud?: string; exp?: number; iss?: string; jku?: string } = {},
 ) {
   const now = Math.floor(Date.now() / 1000);
   return new SignJWT({ jti: randomUUID() })
-    .setProtectedHeader({ alg: 'ES256', kid: key.jwk.kid! })
+    .setProtectedHeader({ alg: 'ES256', kid: key.jwk.kid!, ...(overrides.jku !== undefined ? { jku: overrides.jku } : {}) })
     .setIssuer(overrides.iss ?? clientId)
     .setSubject(clientId)
     .setAudience(overrides.aud ?? `${gw.url}/api/auth/oauth2/token`)
@@ -191,6 +191,23 @@ describe('the allowed key set (test exemption for 127.0.0.1)', () => {
     expect(v4.requestsTo('/claims-first')).toBe(0);
     expect((await tokenRequest(allowed, await assertion(allowed, clientId, key))).status).toBe(200);
     expect(v4.requestsTo('/claims-first')).toBe(1);
+  });
+
+  it('a jku header naming the registered JWKS URL is accepted; any other jku fails before a fetch (SMART App Launch 2.0)', async () => {
+    const key = await keyPair();
+    const registered = `https://127.0.0.1:${v4.port}/jku-registered`;
+    v4.routes.set('/jku-registered', { keys: [key.jwk] });
+    v4.routes.set('/jku-other', { keys: [key.jwk] }); // the same keys: only the URL is wrong
+    const clientId = await keyUriClient(allowed, registered);
+    for (const jku of ['https://127.0.0.1:9/not-registered-jwks.json', `https://127.0.0.1:${v4.port}/jku-other`, `${registered}?x=1`]) {
+      const res = await tokenRequest(allowed, await assertion(allowed, clientId, key, { jku }));
+      expect(res.status).toBe(401);
+      expect(await res.json()).toMatchObject({ error: 'invalid_client', error_description: expect.stringContaining('jku') });
+    }
+    expect(v4.connections).toBe(0);
+    expect((await tokenRequest(allowed, await assertion(allowed, clientId, key, { jku: registered }))).status).toBe(200);
+    expect(v4.requestsTo('/jku-registered')).toBe(1);
+    expect(v4.requestsTo('/jku-other')).toBe(0);
   });
 
   it('works and is cached: one fetch for five assertions', async () => {

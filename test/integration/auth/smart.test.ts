@@ -12,8 +12,9 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { createRequire } from 'node:module';
+import { randomUUID } from 'node:crypto';
 import * as oidc from 'openid-client';
-import { createRemoteJWKSet, exportJWK, generateKeyPair, jwtVerify } from 'jose';
+import { SignJWT, createRemoteJWKSet, decodeJwt, exportJWK, generateKeyPair, jwtVerify } from 'jose';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Scope } from '@vitalis/schemas';
 import { initialAccessToken } from '../../helpers/auth';
@@ -348,6 +349,59 @@ describe('SMART Backend Services (openid-client, private_key_jwt ES384)', () => 
     expect(res.status).toBe(200);
     const identity = await (await fetch(`${gw.url}/agent/identity`, { headers: bearer(tokens.access_token) })).json();
     expect(identity).toMatchObject({ auth_method: 'private_key_jwt' });
+  });
+
+  it('backend tokens live at most 300 s (SMART Backend Services: SHOULD NOT exceed five minutes)', async () => {
+    const { config } = await backendClient('system');
+    const tokens = await oidc.clientCredentialsGrant(config, { scope: 'system/*.rs' });
+    expect(tokens.expires_in).toBe(300);
+    const claims = decodeJwt(tokens.access_token);
+    expect(claims.exp! - claims.iat!).toBe(300);
+  });
+
+  it('a jku header fails for a client registered with its JWKS inline (no URL is registered, so no jku matches)', async () => {
+    const { publicKey, privateKey } = await generateKeyPair('RS384');
+    const jwk = { ...(await exportJWK(publicKey)), alg: 'RS384', kid: 'smart-jku' };
+    const registered = await fetch(`${gw.url}/api/auth/register`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', authorization: `Bearer ${await initialAccessToken('system')}` },
+      body: JSON.stringify({
+        client_name: 'SMART backend <test jku>',
+        grant_types: ['client_credentials'],
+        token_endpoint_auth_method: 'private_key_jwt',
+        jwks: { keys: [jwk] },
+        scope: 'system/*.rs',
+      }),
+    });
+    expect(registered.status).toBe(201);
+    const { client_id } = (await registered.json()) as { client_id: string };
+    const tokenUrl = `${gw.url}/api/auth/oauth2/token`;
+    const token = async (header: Record<string, string>) => {
+      const now = Math.floor(Date.now() / 1000);
+      const assertion = await new SignJWT({ jti: randomUUID() })
+        .setProtectedHeader({ alg: 'RS384', kid: jwk.kid, typ: 'JWT', ...header })
+        .setIssuer(client_id)
+        .setSubject(client_id)
+        .setAudience(tokenUrl)
+        .setIssuedAt(now)
+        .setExpirationTime(now + 60)
+        .sign(privateKey);
+      return fetch(tokenUrl, {
+        method: 'POST',
+        body: new URLSearchParams({
+          grant_type: 'client_credentials',
+          scope: 'system/Patient.rs',
+          client_assertion_type: 'urn:ietf:params:oauth:client-assertion-type:jwt-bearer',
+          client_assertion: assertion,
+        }),
+      });
+    };
+    const refused = await token({ jku: 'https://127.0.0.1:9/not-registered-jwks.json' });
+    expect(refused.status).toBe(401);
+    expect(await refused.json()).toMatchObject({ error: 'invalid_client', error_description: expect.stringContaining('jku') });
+    const accepted = await token({});
+    expect(accepted.status).toBe(200);
+    expect(await accepted.json()).toMatchObject({ scope: 'system/Patient.rs', expires_in: 300 });
   });
 
   it('a backend never gets user/ or patient/ scopes, and a device backend no system/ read scopes', async () => {

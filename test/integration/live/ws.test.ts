@@ -222,7 +222,7 @@ describe('WebSocket /api/v1/vitals/ws', () => {
   });
 
   it('a stream closes when its token expires', async () => {
-    const shortLived = await startGateway({ LIVE_TOPIC: rig.topic, ACCESS_TOKEN_TTL_SECONDS: '2' });
+    const shortLived = await startGateway({ LIVE_TOPIC: rig.topic, BACKEND_TOKEN_TTL_SECONDS: '2' });
     try {
       const t = await clientCredentialsToken(shortLived.url, await registerClient(shortLived.url, ['read:vitals']));
       const sse = await openSse(streamUrl(shortLived, { patient: `pat-exp-${uid()}` }), { authorization: `Bearer ${t}` });

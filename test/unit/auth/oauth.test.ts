@@ -133,6 +133,7 @@ describe('gateway auth configuration', () => {
     const c = load({});
     expect(c).toMatchObject({
       ACCESS_TOKEN_TTL_SECONDS: 900,
+      BACKEND_TOKEN_TTL_SECONDS: 300,
       REFRESH_TOKEN_TTL_SECONDS: 2_592_000,
       AUTH_CODE_TTL_SECONDS: 60,
       SANDBOX_TOKEN_TTL_SECONDS: 900,

@@ -10,7 +10,8 @@ import { must } from '@vitalis/runtime';
 import type { Pool } from '@vitalis/db';
 import type { Redis } from '@vitalis/redis';
 import { serviceUnavailable } from '@vitalis/http';
-import { CLIENT_ASSERTION_ALGS, findClient, type Client, type ClientAuthMethod } from './clients';
+import { CLIENT_ASSERTION_ALGS, type Client, type ClientAuthMethod } from './clients';
+import { resolveClient } from './client-metadata-document';
 import { checkUnverifiedJwt, JwtCheckError, verifySignature } from './jwt-checks';
 import { OAuthError } from './oauth-errors';
 import type { RemoteKeySets } from '../remote-key-sets';
@@ -120,6 +121,7 @@ async function verifyAssertion(ctx: ClientAuthContext, client: Client, assertion
       requireJti: true,
       maxLifetimeSeconds: MAX_ASSERTION_LIFETIME_SECONDS,
       clockToleranceSeconds: CLOCK_TOLERANCE_SECONDS,
+      registeredJwksUri: client.jwksUri ?? undefined,
     }));
   } catch (err) {
     if (!(err instanceof JwtCheckError)) throw err;
@@ -176,7 +178,7 @@ export async function authenticateClient(
     if (!required) return undefined;
     throw invalidClient('client authentication is required');
   }
-  const client = await findClient(ctx.pool, presented.clientId);
+  const client = await resolveClient(ctx, presented.clientId);
   if (presented.method === 'client_secret_basic' || presented.method === 'client_secret_post') {
     // Hash even for an unknown or keyless client so timing does not reveal which client ids exist.
     const ok = await verifySecret(presented.secret, client?.secretHash ?? DUMMY_HASH);

@@ -28,6 +28,12 @@ export interface JwtRules {
   /** `exp` may lie at most this far in the future. */
   maxLifetimeSeconds?: number;
   clockToleranceSeconds: number;
+  /**
+   * The JWKS URL registered for the signer. A `jku` header naming any other URL (or any `jku`
+   * when none is registered: keys given inline) fails (SMART App Launch 2.0, asymmetric client
+   * authentication, step 1); keys are only ever taken from the registration, never from a header.
+   */
+  registeredJwksUri?: string | undefined;
   /** Seconds since the epoch; default now. */
   now?: number;
 }
@@ -57,6 +63,10 @@ export function checkUnverifiedJwt(token: string, rules: JwtRules): { header: Pr
   if (header.kid !== undefined && (typeof header.kid !== 'string' || !KID.test(header.kid)))
     throw new JwtCheckError('kid must be 1 to 256 printable characters');
   if (header.crit !== undefined || header.b64 !== undefined) throw new JwtCheckError('crit and b64 header parameters are not accepted');
+  if (header.jku !== undefined && header.jku !== rules.registeredJwksUri)
+    throw new JwtCheckError('jku is not the JWKS URL registered for this signer');
+  if (header.x5u !== undefined || header.jwk !== undefined)
+    throw new JwtCheckError('x5u and jwk header parameters are not accepted (keys come from the registration)');
 
   if (payload.iss !== rules.issuer) throw new JwtCheckError('iss is not the expected issuer');
   if (rules.subject !== undefined ? payload.sub !== rules.subject : typeof payload.sub !== 'string' || payload.sub === '')

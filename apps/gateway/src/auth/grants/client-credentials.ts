@@ -29,7 +29,8 @@ export async function clientCredentialsGrant({ ctx, client, body }: GrantRequest
     if (!named || named.expired || named.kind !== 'registered' || named.clientId === client.clientId)
       throw invalidRequest('may_act must name another registered client');
   }
-  const ttl = sandbox ? ctx.config.SANDBOX_TOKEN_TTL_SECONDS : ctx.config.ACCESS_TOKEN_TTL_SECONDS;
+  // SMART Backend Services: a backend token lives at most five minutes (BACKEND_TOKEN_TTL_SECONDS, <= 300)
+  const ttl = sandbox ? ctx.config.SANDBOX_TOKEN_TTL_SECONDS : ctx.config.BACKEND_TOKEN_TTL_SECONDS;
   const issued = await issueAccessToken(
     ctx.keys,
     ctx.tokenSettings,

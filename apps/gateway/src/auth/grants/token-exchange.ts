@@ -108,6 +108,7 @@ async function externalSubject(ctx: AuthContext, token: string, issuer: TrustedI
       issuer: issuer.issuer,
       audiences: issuer.audience ? [issuer.audience] : [ctx.config.baseUrl, endpointUrl(ctx, PATHS.token)],
       clockToleranceSeconds: 5,
+      registeredJwksUri: issuer.jwks_uri,
     }));
     await verifySignature(token, keySetFor(ctx, issuer), EXTERNAL_ALGS);
   } catch {
