@@ -90,6 +90,9 @@ async function main(): Promise<number> {
       // turn most of its cases into 429s and test the limiter instead of the operations. The
       // limits keep their 429 declared in the document; test/integration tests each limit.
       ...ONE_ADDRESS_LIMITS,
+      // One client_credentials token serves the whole run, which may outlast the five minutes a
+      // backend token lives in production (a 401 midway would pass as an expected refusal).
+      BACKEND_TOKEN_TTL_SECONDS: '3600',
     },
     stdio: ['ignore', 'inherit', 'inherit'],
   });

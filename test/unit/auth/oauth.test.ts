@@ -166,6 +166,10 @@ describe('gateway auth configuration', () => {
   });
   it('production refuses the development key secret and seeds no demo users by default', () => {
     expect(() => load({ NODE_ENV: 'production' })).toThrow(/KEY_ENCRYPTION_SECRET/);
+    const production = { NODE_ENV: 'production', KEY_ENCRYPTION_SECRET: 'a-real-secret-from-the-vault', SANDBOX_ENABLED: 'true' };
+    expect(() => load({ ...production, BACKEND_TOKEN_TTL_SECONDS: '301' })).toThrow(/BACKEND_TOKEN_TTL_SECONDS/);
+    expect(load({ ...production, BACKEND_TOKEN_TTL_SECONDS: '300' }).BACKEND_TOKEN_TTL_SECONDS).toBe(300);
+    expect(load({ BACKEND_TOKEN_TTL_SECONDS: '3600' }).BACKEND_TOKEN_TTL_SECONDS).toBe(3600); // a tool outside production
     expect(load({ NODE_ENV: 'production', KEY_ENCRYPTION_SECRET: 'a-real-secret-from-the-vault', SANDBOX_ENABLED: 'true' }).demoUsers).toBe(
       false,
     );
