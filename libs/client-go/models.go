@@ -196,6 +196,6 @@ func (b *Bundle) Resources(resourceType string) []map[string]any {
 // Booking is the body of an appointment booking.
 type Booking struct {
 	SlotID    string `json:"slot_id"`
-	PatientID string `json:"patient_id,omitempty"`
+	PatientID string `json:"patient_id"`
 	Reason    string `json:"reason,omitempty"`
 }

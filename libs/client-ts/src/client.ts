@@ -246,7 +246,7 @@ export class VitalisClient {
     list: (query: Record<string, string | number | undefined> = {}) =>
       this.call<Bundle<Slot | Appointment | Schedule>>('GET', ROUTES.appointments, { query }),
     get: (id: string) => this.call<Appointment>('GET', ROUTES.appointment, { path: { id } }),
-    book: (booking: { slot_id: string; patient_id?: string; reason?: string }) =>
+    book: (booking: { slot_id: string; patient_id: string; reason?: string }) =>
       this.call<Appointment>('POST', ROUTES.appointments, { body: booking }),
     cancel: (id: string, reason?: string) =>
       this.call<Appointment>('POST', ROUTES.cancelAppointment, { path: { id }, body: reason ? { reason } : {} }),

@@ -123,7 +123,7 @@ export function useAppointmentActions(onDone?: (appointment: Appointment) => voi
   return {
     pending,
     error,
-    book: (booking: { slot_id: string; patient_id?: string; reason?: string }) => run(() => client.appointments.book(booking)),
+    book: (booking: { slot_id: string; patient_id: string; reason?: string }) => run(() => client.appointments.book(booking)),
     cancel: (id: string, reason?: string) => run(() => client.appointments.cancel(id, reason)),
   };
 }

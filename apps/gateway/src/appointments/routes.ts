@@ -95,9 +95,9 @@ function bookAppointmentRoute(app: RouteApp, { pool }: GatewayDeps): void {
         tags: ['appointments'],
         summary: 'Book a slot',
         description:
-          'Books a free slot for a patient (patient users: themselves; patient_id may be omitted). 201 with the Appointment; 409 if the slot is taken (also when many book it at once: exactly one wins).',
+          'Books a free slot for the patient patient_id (a patient user names itself: any other patient is 403). 201 with the Appointment; 409 if the slot is taken (also when many book it at once: exactly one wins); 422 if the patient or the slot does not exist.',
         body: z
-          .object({ slot_id: resourceId, patient_id: resourceId.optional(), reason: nonBlankText(500).optional() })
+          .object({ slot_id: resourceId, patient_id: resourceId, reason: nonBlankText(500).optional() })
           .meta({ example: { slot_id: 'clin-001-202612011000', patient_id: 'pat-0001', reason: 'follow-up of blood pressure' } }),
         response: { 201: appointmentOut, ...problems(400, 401, 403, 404, 409, 422) },
       },

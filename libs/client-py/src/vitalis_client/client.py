@@ -139,7 +139,7 @@ class VitalisClient:
         """Slots and booked appointments (clinician, patient, from, to, status): a Bundle."""
         return self._run(m.Bundle, "list_appointments", **q)
 
-    def book_appointment(self, slot_id: str, patient_id: str | None = None, reason: str | None = None) -> m.Appointment:
+    def book_appointment(self, slot_id: str, patient_id: str, reason: str | None = None) -> m.Appointment:
         """Books a free slot for a patient (a ConflictError if it is taken)."""
         return self._run(m.Appointment, "book_appointment", slot_id=slot_id, patient_id=patient_id, reason=reason)
 
@@ -316,7 +316,7 @@ class AsyncVitalisClient:
         """Slots and booked appointments (clinician, patient, from, to, status): a Bundle."""
         return await self._run(m.Bundle, "list_appointments", **q)
 
-    async def book_appointment(self, slot_id: str, patient_id: str | None = None, reason: str | None = None) -> m.Appointment:
+    async def book_appointment(self, slot_id: str, patient_id: str, reason: str | None = None) -> m.Appointment:
         """Books a free slot for a patient (a ConflictError if it is taken)."""
         return await self._run(m.Appointment, "book_appointment", slot_id=slot_id, patient_id=patient_id, reason=reason)
 
