@@ -3,8 +3,20 @@ import { describe, expect, it } from 'vitest';
 import { HttpProblem, badRequest, notFound, operationOutcomeOf, validationFailed } from '@vitalis/http';
 import { ECG_LEAD_II, VITAL_CODE } from '@vitalis/schemas';
 import {
+  DATE_PARAM_PATTERN,
+  TOKEN_LIST_PATTERN,
+  anyOfCodes,
+  categoryMatches,
   dateBounds,
+  dateHull,
   dateInterval,
+  dateRangesOf,
+  identifiersOf,
+  inDateRanges,
+  isoDateFilter,
+  statusesOf,
+  tokensOf,
+  vitalCodesOf,
   observationRange,
   patientIdOf,
   referenceIdOf,
@@ -88,6 +100,92 @@ describe('FHIR search parameters', () => {
     expect(vitalCodeOf(`http://loinc.org|${ECG_LEAD_II.code}`)).toBeNull();
     expect(vitalCodeOf('1234-5')).toBeNull();
     expect(() => vitalCodeOf('8867-4,59408-5')).toThrow(expect.objectContaining({ kind: 'not-supported' }));
+  });
+});
+
+describe('FHIR search semantics (issue 33 items 3 and 10)', () => {
+  const now = ms('2026-03-10T00:00:00Z');
+  const ranges = (...values: string[]) => dateRangesOf('date', values, now);
+
+  it('token lists: a comma is OR, a bar splits system and code, a backslash escapes', () => {
+    expect(tokensOf('booked,fulfilled')).toEqual([{ code: 'booked' }, { code: 'fulfilled' }]);
+    expect(tokensOf('urn:s|a,|b')).toEqual([
+      { system: 'urn:s', code: 'a' },
+      { system: '', code: 'b' },
+    ]);
+    expect(tokensOf('urn:s|a\\,b')).toEqual([{ system: 'urn:s', code: 'a,b' }]);
+    expect(identifiersOf('urn:mrn|1,2')).toEqual([{ system: 'urn:mrn', value: '1' }, { value: '2' }]);
+    expect(anyOfCodes(undefined)).toBeUndefined();
+    expect(anyOfCodes('a,|b,urn:x|c,a')).toEqual(['a', 'b']);
+    expect(anyOfCodes('urn:x|c')).toBeNull();
+    expect(anyOfCodes('http://loinc.org|1-8,2-6', 'http://loinc.org')).toEqual(['1-8', '2-6']);
+    expect(statusesOf('booked,fulfilled,nonsense', ['booked', 'fulfilled'] as const)).toEqual(['booked', 'fulfilled']);
+    expect(statusesOf('nonsense', ['booked'] as const)).toBeNull();
+    expect(statusesOf('urn:other|booked', ['booked'] as const, 'urn:s')).toBeNull();
+  });
+
+  it('vital codes and categories take lists', () => {
+    expect(vitalCodesOf(`${VITAL_CODE.heartRate},http://loinc.org|2708-6,1234-5`)).toEqual([VITAL_CODE.heartRate, VITAL_CODE.spo2]);
+    expect(vitalCodesOf('1234-5,urn:x|8867-4')).toBeNull();
+    expect(categoryMatches('laboratory,vital-signs')).toBe(true);
+    expect(categoryMatches('http://terminology.hl7.org/CodeSystem/observation-category|vital-signs')).toBe(true);
+    expect(categoryMatches('urn:other|vital-signs')).toBe(false);
+    expect(categoryMatches('laboratory')).toBe(false);
+  });
+
+  it('every date prefix selects its ranges of point-in-time values', () => {
+    const day = { fromMs: ms('2026-03-01T00:00:00Z'), toMs: ms('2026-03-02T00:00:00Z') };
+    expect(ranges('2026-03-01')).toEqual([day]);
+    expect(ranges('eq2026-03-01')).toEqual([day]);
+    expect(ranges('ne2026-03-01')).toEqual([{ toMs: day.fromMs }, { fromMs: day.toMs }]);
+    expect(ranges('gt2026-03-01')).toEqual([{ fromMs: day.toMs }]);
+    expect(ranges('sa2026-03-01')).toEqual([{ fromMs: day.toMs }]);
+    expect(ranges('ge2026-03-01')).toEqual([{ fromMs: day.fromMs }]);
+    expect(ranges('lt2026-03-01')).toEqual([{ toMs: day.fromMs }]);
+    expect(ranges('eb2026-03-01')).toEqual([{ toMs: day.fromMs }]);
+    expect(ranges('le2026-03-01')).toEqual([{ toMs: day.toMs }]);
+    // ap: 10% of the 9 days between the value and now on each side
+    const slack = 0.9 * 86_400_000;
+    expect(ranges('ap2026-03-01')).toEqual([{ fromMs: day.fromMs - slack, toMs: day.toMs + slack }]);
+  });
+
+  it('repetition is AND, a comma is OR; the hull is what one range of storage reads', () => {
+    expect(ranges('ge2026-03-01', 'lt2026-03-03')).toEqual([{ fromMs: ms('2026-03-01T00:00:00Z'), toMs: ms('2026-03-03T00:00:00Z') }]);
+    expect(ranges('2026-03-01,2026-03-02')).toEqual([{ fromMs: ms('2026-03-01T00:00:00Z'), toMs: ms('2026-03-03T00:00:00Z') }]);
+    const apart = ranges('2026-03-01,2026-03-05', 'ne2026-03-05T12:00:00Z');
+    expect(apart).toHaveLength(3);
+    expect(inDateRanges(apart, ms('2026-03-05T12:00:00Z'))).toBe(false);
+    expect(inDateRanges(apart, ms('2026-03-05T12:00:01Z'))).toBe(true);
+    expect(inDateRanges(apart, ms('2026-03-03T00:00:00Z'))).toBe(false);
+    expect(dateHull(apart)).toEqual({ fromMs: ms('2026-03-01T00:00:00Z'), toMs: ms('2026-03-06T00:00:00Z'), exact: false, none: false });
+    expect(dateHull(ranges('lt2026-03-01', 'gt2026-03-05'))).toEqual({ exact: true, none: true });
+    expect(dateHull(ranges())).toEqual({ exact: true, none: false });
+    const f = isoDateFilter('start', ['ne2026-03-01'], now);
+    expect(f).toMatchObject({ exact: false, none: false });
+    expect(f.matches('2026-03-01T10:00:00Z')).toBe(false);
+    expect(f.matches('2026-03-02T00:00:00Z')).toBe(true);
+    expect(dateBounds(['lt2026-03-01', 'gt2026-03-05'])).toEqual({ fromMs: 0, toMs: 0 });
+    expect(() => ranges('xx2026-03-01')).toThrow(expect.objectContaining({ status: 400 }));
+  });
+
+  it('the published patterns accept what the parsers take and refuse the rest', () => {
+    const token = new RegExp(TOKEN_LIST_PATTERN);
+    for (const ok of ['booked', 'booked,fulfilled', 'urn:s|a,|b', 'http://loinc.org|8867-4', 'a\\,b'])
+      expect(token.test(ok), ok).toBe(true);
+    for (const bad of ['', 'a,', ',a', 'urn:s|', 'a|b|c']) expect(token.test(bad), bad).toBe(false);
+    const date = new RegExp(DATE_PARAM_PATTERN);
+    for (const ok of [
+      '2026',
+      'ge2026-03',
+      'ap2026-03-01',
+      'ne2026-03-01T10:00Z',
+      'lt2026-03-01T10:00:00.5+01:00',
+      '2026-03-01,2026-03-05',
+    ]) {
+      expect(date.test(ok), ok).toBe(true);
+      expect(() => ranges(ok), ok).not.toThrow();
+    }
+    for (const bad of ['xx2026', '2026-13', '2026-03-01T10:00', 'yesterday', '2026,']) expect(date.test(bad), bad).toBe(false);
   });
 });
 

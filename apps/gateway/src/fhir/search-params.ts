@@ -8,6 +8,7 @@
 import { z } from 'zod';
 import { FHIR_JSON_FORMATS, badRequest, problemOf } from '@vitalis/http';
 import { encodeKey } from '../access/http';
+import { must } from '@vitalis/runtime';
 import { ECG_LEAD_II, LOINC_SYSTEM, NUMERIC_VITALS, SPO2_PROFILE_CODE, VITAL_CODE, resourceId } from '@vitalis/schemas';
 
 // Published as what it is, an enumeration (the onRequest hook answers any other value 406 first;
@@ -33,17 +34,52 @@ export function referenceIdOf(type: string, name: string, value: string): string
 /** A Patient reference as a search value: `{id}`, `Patient/{id}` or an absolute URL ending in `/Patient/{id}`. */
 export const patientIdOf = (name: string, value: string): string => referenceIdOf('Patient', name, value);
 
+/** One token of a search value: `system|code`, `|code` (no system: `system` is '') or `code` (any system: undefined). */
+export interface SearchToken {
+  system?: string;
+  code: string;
+}
+
+/** FHIR search escapes (`\,` `\|` `\$` `\\`) undone. */
+const unescaped = (text: string) => text.replace(/\\(.)/g, '$1');
+
 /**
- * A token (`system|code`, `|code` or `code`) as its code when the system is `system` (or not given),
- * `null` when it names another system (matches nothing). Lists (`a,b`): every code, the same way.
+ * A token parameter's value as its tokens: a comma is OR (`booked,fulfilled`,
+ * `sys|a,sys|b`), a backslash escapes a comma or bar inside a system or code.
+ */
+export function tokensOf(value: string): SearchToken[] {
+  return value.split(/(?<!\\),/).map((one) => {
+    const bar = /(?<!\\)\|/.exec(one);
+    if (!bar) return { code: unescaped(one.trim()) };
+    return { system: unescaped(one.slice(0, bar.index).trim()), code: unescaped(one.slice(bar.index + 1).trim()) };
+  });
+}
+
+/** Whether a token names `system` (or no system at all). */
+const ofSystem = (t: SearchToken, system: string | undefined) => t.system === undefined || t.system === '' || t.system === system;
+
+/**
+ * A token list (`system|code`, `|code` or `code`, comma-separated: OR) as its codes where the system
+ * is `system` (or not given), `null` for a token naming another system (it matches nothing).
  */
 export function tokenCodes(value: string, system: string): (string | null)[] {
-  return value.split(',').map((one) => {
-    const bar = one.indexOf('|');
-    if (bar < 0) return one.trim();
-    const s = one.slice(0, bar);
-    return s === '' || s === system ? one.slice(bar + 1).trim() : null;
-  });
+  return tokensOf(value).map((t) => (ofSystem(t, system) ? t.code : null));
+}
+
+/**
+ * A token list as the codes that can match (`system`: the one system they are coded in; omitted: a
+ * code without a system of its own, such as `_id`, where only `code` and `|code` match): undefined
+ * when the parameter is absent, null when no token can match (the search then matches nothing).
+ */
+export function anyOfCodes(value: string | undefined, system?: string): string[] | undefined | null {
+  if (value === undefined) return undefined;
+  const codes = tokensOf(value).flatMap((t) => (ofSystem(t, system) && t.code !== '' ? [t.code] : []));
+  return codes.length > 0 ? [...new Set(codes)] : null;
+}
+
+/** A token list as `{ system, value }` pairs (Identifier search: `system|value` exact, `value` in any system); system undefined: any. */
+export function identifiersOf(value: string): { system?: string; value: string }[] {
+  return tokensOf(value).map((t) => (t.system === undefined ? { value: t.code } : { system: t.system, value: t.code }));
 }
 
 /** The system of each code Vitalis stores (LOINC; ECG lead II: MDC). */
@@ -52,27 +88,37 @@ function systemOf(code: string): string | undefined {
   return code in NUMERIC_VITALS ? LOINC_SYSTEM : undefined;
 }
 
-/**
- * A `code` token (`system|code`, `|code` or `code`) as the Vitalis code it matches, or `null` when it
- * matches no stored observation (an unknown code, another system). 2708-6 (arterial SpO2, which the
- * oxygen saturation profile puts beside 59408-5 in every SpO2 Observation) matches SpO2. A list
- * (`a,b`) is not supported.
- */
-export function vitalCodeOf(token: string): string | null {
-  if (token.includes(',')) throw notSupported('code accepts one token; a comma-separated list (OR) is not supported.');
-  const bar = token.indexOf('|');
-  const system = bar >= 0 ? token.slice(0, bar) : undefined;
-  const raw = bar >= 0 ? token.slice(bar + 1) : token;
-  const code = raw === SPO2_PROFILE_CODE && (system === undefined || system === LOINC_SYSTEM) ? VITAL_CODE.spo2 : raw;
+/** One parsed `code` token as the Vitalis code it matches (vitalCodeOf), or null. */
+function vitalCodeOfToken(t: SearchToken): string | null {
+  const code = t.code === SPO2_PROFILE_CODE && (t.system === undefined || t.system === LOINC_SYSTEM) ? VITAL_CODE.spo2 : t.code;
   const known = systemOf(code);
   if (!known) return null;
-  if (system !== undefined && system !== '' && system !== known) return null;
+  if (t.system !== undefined && t.system !== '' && t.system !== known) return null;
   return code;
 }
 
-const PREFIXES = ['eq', 'ge', 'gt', 'le', 'lt'] as const;
-type Prefix = (typeof PREFIXES)[number];
-const UNSUPPORTED_PREFIXES = ['ne', 'sa', 'eb', 'ap'];
+/**
+ * A `code` token (`system|code`, `|code` or `code`) as the Vitalis code it matches, or `null` when it
+ * matches no stored observation (an unknown code, another system). 2708-6 (arterial SpO2, which the
+ * oxygen saturation profile puts beside 59408-5 in every SpO2 Observation) matches SpO2. One token:
+ * a list (`a,b`) is refused here; vitalCodesOf takes lists.
+ */
+export function vitalCodeOf(token: string): string | null {
+  if (token.includes(',')) throw notSupported('code accepts one token; a comma-separated list (OR) is not supported.');
+  return vitalCodeOfToken(must(tokensOf(token)[0], 'split always answers one part'));
+}
+
+/**
+ * A `code` token list (comma: OR) as the distinct Vitalis codes it matches (each token as
+ * vitalCodeOf), `null` when none of them matches a stored observation.
+ */
+export function vitalCodesOf(value: string): string[] | null {
+  const codes = tokensOf(value).flatMap((t) => {
+    const code = vitalCodeOfToken(t);
+    return code === null ? [] : [code];
+  });
+  return codes.length > 0 ? [...new Set(codes)] : null;
+}
 
 /** The instants a FHIR date value covers: [start, end) at its precision (year, month, day, minute, second, ms). */
 export function dateInterval(value: string): { start: number; end: number } | undefined {
@@ -94,30 +140,121 @@ export function dateInterval(value: string): { start: number; end: number } | un
   return { start, end };
 }
 
-/**
- * `date` values (each `[prefix]value`) as the half-open range [from, to) they select together;
- * a side no value bounds is undefined (the caller defaults it).
- */
-export function dateBounds(values: readonly string[]): { fromMs?: number; toMs?: number } {
-  let fromMs: number | undefined;
-  let toMs: number | undefined;
-  const lower = (t: number) => (fromMs = fromMs === undefined ? t : Math.max(fromMs, t));
-  const upper = (t: number) => (toMs = toMs === undefined ? t : Math.min(toMs, t));
-  for (const v of values) {
-    const p = v.slice(0, 2);
-    if (UNSUPPORTED_PREFIXES.includes(p)) throw notSupported(`The date prefix ${p} is not supported (use ge, gt, le, lt or eq).`);
-    const prefix: Prefix = (PREFIXES as readonly string[]).includes(p) ? (p as Prefix) : 'eq';
-    const interval = dateInterval(prefix === 'eq' && !v.startsWith('eq') ? v : v.slice(2));
-    if (!interval)
-      throw badRequest(`date=${v} is not a FHIR date or dateTime with an optional prefix (e.g. ge2026-01-01T00:00:00Z).`, {
-        errors: [{ path: 'date', message: 'invalid date' }],
-      });
-    if (prefix === 'ge' || prefix === 'eq') lower(interval.start);
-    if (prefix === 'gt') lower(interval.end);
-    if (prefix === 'lt') upper(interval.start);
-    if (prefix === 'le' || prefix === 'eq') upper(interval.end);
+/** The FHIR R4 date prefixes (https://hl7.org/fhir/R4/search.html#prefix); no prefix is eq. */
+export const DATE_PREFIXES = ['eq', 'ne', 'gt', 'lt', 'ge', 'le', 'sa', 'eb', 'ap'] as const;
+export type DatePrefix = (typeof DATE_PREFIXES)[number];
+
+/** `ap` (approximately): the value's interval widened on each side by this share of the gap between now and the value. */
+export const APPROXIMATE_SHARE = 0.1;
+
+/** A half-open range of instants [fromMs, toMs); a side left undefined is open. */
+export interface DateRange {
+  fromMs?: number;
+  toMs?: number;
+}
+
+const lowOf = (r: DateRange) => r.fromMs ?? -Infinity;
+const highOf = (r: DateRange) => r.toMs ?? Infinity;
+const rangeOf = (from: number, to: number): DateRange => ({
+  ...(from === -Infinity ? {} : { fromMs: from }),
+  ...(to === Infinity ? {} : { toMs: to }),
+});
+
+/** Ranges as the sorted, disjoint union they cover (empty ones dropped, touching or overlapping ones merged). */
+export function unionOf(ranges: readonly DateRange[]): DateRange[] {
+  const sorted = ranges.filter((r) => lowOf(r) < highOf(r)).sort((a, b) => lowOf(a) - lowOf(b));
+  const out: { from: number; to: number }[] = [];
+  for (const r of sorted) {
+    const last = out[out.length - 1];
+    if (last && lowOf(r) <= last.to) last.to = Math.max(last.to, highOf(r));
+    else out.push({ from: lowOf(r), to: highOf(r) });
   }
-  return { ...(fromMs !== undefined ? { fromMs } : {}), ...(toMs !== undefined ? { toMs } : {}) };
+  return out.map((r) => rangeOf(r.from, r.to));
+}
+
+/** Two disjoint unions intersected (both sorted, as unionOf answers). */
+function intersectionOf(a: readonly DateRange[], b: readonly DateRange[]): DateRange[] {
+  return unionOf(a.flatMap((x) => b.map((y) => rangeOf(Math.max(lowOf(x), lowOf(y)), Math.min(highOf(x), highOf(y))))));
+}
+
+/** The 400 of a date value that is not `[prefix]date`. */
+const invalidDate = (name: string, v: string) =>
+  badRequest(`${name}=${v} is not a FHIR date or dateTime with an optional prefix (e.g. ge2026-01-01T00:00:00Z).`, {
+    errors: [{ path: name, message: 'invalid date' }],
+  });
+
+/**
+ * One `[prefix]date` value (no comma) as the ranges it selects of point-in-time values, for the
+ * value's interval [start, end) at its precision: eq [start, end); ne everything else; gt and sa
+ * (starts after) from end; lt and eb (ends before) before start; ge from start; le before end;
+ * ap the interval widened on each side by 10% of the gap between `nowMs` and the value (its start).
+ */
+export function dateValueRanges(name: string, v: string, nowMs: number): DateRange[] {
+  const p = v.slice(0, 2);
+  const prefix: DatePrefix = (DATE_PREFIXES as readonly string[]).includes(p) ? (p as DatePrefix) : 'eq';
+  const interval = dateInterval(/^[a-z]{2}/.test(v) ? v.slice(2) : v);
+  if (!interval || (/^[a-z]{2}/.test(v) && prefix === 'eq' && p !== 'eq')) throw invalidDate(name, v);
+  const { start, end } = interval;
+  switch (prefix) {
+    case 'eq':
+      return [{ fromMs: start, toMs: end }];
+    case 'ne':
+      return [{ toMs: start }, { fromMs: end }];
+    case 'gt':
+    case 'sa':
+      return [{ fromMs: end }];
+    case 'lt':
+    case 'eb':
+      return [{ toMs: start }];
+    case 'ge':
+      return [{ fromMs: start }];
+    case 'le':
+      return [{ toMs: end }];
+    case 'ap': {
+      const slack = Math.round(Math.abs(nowMs - start) * APPROXIMATE_SHARE);
+      return [{ fromMs: start - slack, toMs: end + slack }];
+    }
+  }
+}
+
+/**
+ * A date parameter's values as the disjoint ranges they select together: a repetition is AND, a
+ * comma inside one value is OR (`date=ge2026-01-01&date=lt2026-02-01`, `date=2026-01-01,2026-01-03`).
+ * No value: everything (one open range).
+ */
+export function dateRangesOf(name: string, values: readonly string[], nowMs: number): DateRange[] {
+  return values.reduce<DateRange[]>(
+    (acc, value) => intersectionOf(acc, unionOf(value.split(',').flatMap((one) => dateValueRanges(name, one.trim(), nowMs)))),
+    [{}],
+  );
+}
+
+/** Whether an instant (ms) lies in one of the ranges. */
+export const inDateRanges = (ranges: readonly DateRange[], tMs: number): boolean => ranges.some((r) => lowOf(r) <= tMs && tMs < highOf(r));
+
+/**
+ * What a storage that takes one [from, to) is given for a date parameter: the smallest range holding
+ * every match (`none`: nothing can match), and `exact` when that range selects the matches exactly;
+ * otherwise (`ne`, a comma list of apart dates) the caller keeps only the rows `inDateRanges` accepts.
+ */
+export function dateHull(ranges: readonly DateRange[]): DateRange & { exact: boolean; none: boolean } {
+  const first = ranges[0];
+  const last = ranges[ranges.length - 1];
+  if (!first || !last) return { exact: true, none: true };
+  return { ...rangeOf(lowOf(first), highOf(last)), exact: ranges.length === 1, none: false };
+}
+
+/**
+ * `date` values (each `[prefix]value`) as the one half-open range [from, to) they select together;
+ * a side no value bounds is undefined (the caller defaults it). For callers whose storage takes one
+ * range: what selects more than one (`ne`, a comma list of apart dates) is a 400 not-supported; an
+ * empty selection (e.g. `lt2026&gt2027`) is an empty range.
+ */
+export function dateBounds(values: readonly string[], nowMs: number = Date.now(), name = 'date'): DateRange {
+  const hull = dateHull(dateRangesOf(name, values, nowMs));
+  if (!hull.exact) throw notSupported(`${name} here takes one range: ne and comma lists of apart dates are not supported on this search.`);
+  if (hull.none) return { fromMs: 0, toMs: 0 };
+  return rangeOf(hull.fromMs ?? -Infinity, hull.toMs ?? Infinity);
 }
 
 /** Without a lower bound a search covers this much before its upper bound (now, by default). */
@@ -131,17 +268,57 @@ export function observationRange(values: readonly string[], nowMs: number): { fr
   return { from: new Date(fromMs).toISOString(), to: new Date(toMs).toISOString() };
 }
 
+/** What a token parameter's value is, published as its `pattern`: `[system|]code`, comma-separated (OR); `\\` escapes `,` and `|`. */
+export const TOKEN_LIST_PATTERN =
+  '^(?:(?:[^\\\\|,]|\\\\.)*\\|)?(?:[^\\\\|,]|\\\\.)+(?:,(?:(?:[^\\\\|,]|\\\\.)*\\|)?(?:[^\\\\|,]|\\\\.)+)*$';
+/** A token parameter: `[system|]code`, a comma list of them is OR (the pattern is what the server parses). */
+export const tokenList = (max = 300) =>
+  z.string().max(max).regex(new RegExp(TOKEN_LIST_PATTERN), 'must be [system|]code tokens, comma-separated (OR)');
+
+const DATE_VALUE =
+  '(?:eq|ne|gt|lt|ge|le|sa|eb|ap)?\\d{4}(?:-(?:0[1-9]|1[0-2])(?:-(?:0[1-9]|[12]\\d|3[01])(?:T(?:[01]\\d|2[0-3]):[0-5]\\d(?::[0-5]\\d(?:\\.\\d{1,9})?)?(?:Z|[+-](?:0\\d|1[0-4]):[0-5]\\d))?)?)?';
+/** What a date parameter's value is, published as its `pattern`: `[prefix]date`, comma-separated (OR); a time has its zone. */
+export const DATE_PARAM_PATTERN = `^${DATE_VALUE}(?:,${DATE_VALUE})*$`;
+const dateValue = z
+  .string()
+  .max(300)
+  .regex(new RegExp(DATE_PARAM_PATTERN), 'must be [prefix]date values (eq ne gt lt ge le sa eb ap; a time with its zone), comma-separated');
+/** A date parameter, repeatable (AND; up to four), each value `[prefix]date` with commas as OR. */
+export const dateParam = z.union([dateValue, z.array(dateValue).min(1).max(4)]);
+
 /** A parameter that may repeat (`date=ge…&date=lt…`): one value or up to four. */
 export const oneOrMany = z.union([z.string().max(300), z.array(z.string().max(300)).max(4)]);
 /** A repeatable parameter's values as a list. */
 export const listOf = (v: string | string[] | undefined): string[] => (v === undefined ? [] : Array.isArray(v) ? v : [v]);
 
-/** The instants a repeated date parameter bounds, as ISO strings (either side may be open). */
+/** The instants a repeated date parameter bounds, as ISO strings (either side may be open); one range only (dateBounds). */
 export function isoBounds(values: string[]): { from?: string; to?: string } {
   const b = dateBounds(values);
   return {
     ...(b.fromMs !== undefined ? { from: new Date(b.fromMs).toISOString() } : {}),
     ...(b.toMs !== undefined ? { to: new Date(b.toMs).toISOString() } : {}),
+  };
+}
+
+/**
+ * A date parameter for a storage that takes one ISO [from, to): the bounds to read (dateHull),
+ * `none` when nothing can match, and `matches` for an instant, which a search applies to the rows
+ * it read when the bounds are not exact (`ne`, a comma list of apart dates): such a page may hold
+ * fewer than `_count` rows, and its next link goes on where the read stopped.
+ */
+export function isoDateFilter(
+  name: string,
+  values: readonly string[],
+  nowMs: number = Date.now(),
+): { from?: string; to?: string; none: boolean; exact: boolean; matches: (iso: string) => boolean } {
+  const ranges = dateRangesOf(name, values, nowMs);
+  const hull = dateHull(ranges);
+  return {
+    ...(hull.fromMs !== undefined ? { from: new Date(hull.fromMs).toISOString() } : {}),
+    ...(hull.toMs !== undefined ? { to: new Date(hull.toMs).toISOString() } : {}),
+    none: hull.none,
+    exact: hull.exact,
+    matches: (iso) => inDateRanges(ranges, Date.parse(iso)),
   };
 }
 
@@ -152,14 +329,17 @@ export function loincCodes(value: string | undefined): string[] | undefined | nu
   return codes.length > 0 ? codes : null;
 }
 
-/** Status tokens (comma-separated) against the statuses a resource has; null when none can match. */
-export function statusesOf<S extends string>(value: string | undefined, known: readonly S[]): S[] | undefined | null {
+/**
+ * Status tokens (comma-separated: OR; `system|code` as `code` when the system is `system` or not
+ * given) against the statuses a resource has: undefined when absent, null when none can match.
+ */
+export function statusesOf<S extends string>(value: string | undefined, known: readonly S[], system?: string): S[] | undefined | null {
   if (value === undefined) return undefined;
-  const wanted = value
-    .split(',')
-    .map((x) => x.trim())
+  const wanted = tokensOf(value)
+    .filter((t) => system === undefined || ofSystem(t, system))
+    .map((t) => t.code)
     .filter((x): x is S => (known as readonly string[]).includes(x));
-  return wanted.length > 0 ? wanted : null;
+  return wanted.length > 0 ? [...new Set(wanted)] : null;
 }
 
 /** The cursor of a listing's next position (diagnostics: time and id), none on the last page. */
@@ -174,11 +354,11 @@ export function searchedPatient(q: { patient?: string | undefined; subject?: str
   return patientIdOf(q.patient !== undefined ? 'patient' : 'subject', given);
 }
 
-/** `category` matches every Observation here when it is vital-signs (with or without its system), none otherwise. */
+/** The system of the Observation category codes (vital-signs). */
+export const OBSERVATION_CATEGORY_SYSTEM = 'http://terminology.hl7.org/CodeSystem/observation-category';
+
+/** `category` (a token list: OR) matches every Observation here when one of its tokens is vital-signs (with or without its system), none otherwise. */
 export function categoryMatches(category: string | undefined): boolean {
   if (category === undefined) return true;
-  if (category.includes(',')) throw notSupported('category accepts one token; a comma-separated list is not supported.');
-  return (
-    /^(?:http:\/\/terminology\.hl7\.org\/CodeSystem\/observation-category\|)?vital-signs$/.test(category) || category === '|vital-signs'
-  );
+  return tokensOf(category).some((t) => t.code === 'vital-signs' && ofSystem(t, OBSERVATION_CATEGORY_SYSTEM));
 }
