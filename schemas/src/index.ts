@@ -7,3 +7,4 @@ export * from './query';
 export * from './stored-form';
 export * from './clock';
 export * from './clinical-input';
+export * from './fhir-primitives';

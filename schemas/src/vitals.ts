@@ -22,6 +22,7 @@
 import { z } from 'zod';
 import { DEFAULT_CLOCK_LIMITS, effectiveAtProblem, recordNow, type ClockLimits } from './clock';
 import { isFloat4Exact } from './stored-form';
+import { resourceId } from './fhir-primitives';
 
 export const LOINC_SYSTEM = 'http://loinc.org';
 export const MDC_SYSTEM = 'urn:oid:2.16.840.1.113883.6.24';
@@ -210,9 +211,6 @@ export function vitalDefinition(code: string): VitalDefinition | undefined {
   if (code === ECG_LEAD_II.code) return ECG_LEAD_II;
   return Object.hasOwn(NUMERIC_VITALS, code) ? NUMERIC_VITALS[code as NumericVitalCode] : undefined;
 }
-
-/** FHIR `id`-shaped identifiers: safe in URLs, references and Kafka keys. */
-export const resourceId = z.string().regex(/^[A-Za-z0-9\-.]{1,64}$/, 'must be 1-64 characters of A-Z, a-z, 0-9, "-" or "."');
 
 /**
  * A point in time (a query's from and to, an observation's effective_at): an RFC 3339 date-time with Z or an offset, limited to what
@@ -619,23 +617,3 @@ export function decodeRecord(value: Buffer | string | null | undefined, clock?: 
   });
   return { ok: true, frame: true, observations, invalid };
 }
-
-/**
- * Free text a person typed (a name, a reason, a complaint): at most `max` characters, kept trimmed,
- * matching one pattern: no control characters but tab, LF and CR (FHIR's `string` forbids code
- * points below 32 except those three, and PostgreSQL refuses U+0000 in text and jsonb; lone
- * surrogates, which jsonb refuses too, are refused for every string of every request by libs/http:
- * `findUnstorable`), around at least one character that is neither white space nor a control
- * character (not blank). One pattern, published as one `pattern` (no allOf) and without lookahead,
- * so every JSON Schema tool reads it; checked before trimming, so the OpenAPI document refuses
- * exactly what the validator refuses.
- */
-// eslint-disable-next-line no-control-regex -- the control characters are what this pattern refuses
-const NON_BLANK_TEXT = /^[^\u0000-\u0008\u000B\u000C\u000E-\u001F]*[^\s\u0000-\u001F][^\u0000-\u0008\u000B\u000C\u000E-\u001F]*$/;
-
-export const nonBlankText = (max: number) =>
-  z
-    .string()
-    .max(max)
-    .regex(NON_BLANK_TEXT, 'must not be blank, nor contain control characters (U+0000 to U+001F) other than tab, LF and CR')
-    .trim();

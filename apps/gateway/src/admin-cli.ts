@@ -20,6 +20,12 @@
  *       every signed checkpoint in AUDIT_CHECKPOINT_DIR (AUDIT_CHECKPOINT_KEY: the gateways' key;
  *       AUDIT_CHECKPOINT_PREVIOUS_KEYS: retired ones, for checkpoints signed before a rotation);
  *       prints the result with the first broken row id, exits 1 when anything is wrong
+ *   npm run admin -- fhir-text-check [--repair] [--system LOCAL=URI ...]
+ *       lists every stored text a served FHIR resource would carry that breaks a FHIR primitive rule
+ *       (resource, id, field, rule; a control character, an identifier system that is not an
+ *       absolute URI); --repair appends correcting Patient events as the actor `migration`
+ *       (control characters removed, each --system LOCAL=URI mapped); exits 1 while anything is
+ *       listed (fhir-text-check.ts, docs/adr/0027-invalid-stored-text.md)
  *
  * KEY_ENCRYPTION_SECRET must be the gateways' (new keys are stored encrypted with it).
  * The admin API (`/api/auth/admin/...`, scope admin:clients) does the same over HTTP once an
@@ -34,6 +40,7 @@ import { DEFAULT_DATABASE_URL, parseConfig } from '@vitalis/config';
 import { mintInitialAccessToken } from './auth/initial-access';
 import { ACCESS_TOKEN_ALG, SIGNING_ALGS, isSigningAlg, rotateSigningKeys, withdrawSigningKey } from './auth/keys';
 import { auditCheckpointSettings, gatewayConfigShape, withBaseUrl } from './config';
+import { fhirTextCheckCommand } from './fhir-text-check';
 
 const usage = [
   `usage: npm run admin -- initial-access-token --role <${ROLES.join('|')}> [--uses N (0: unlimited)] [--ttl SECONDS] [--label TEXT]`,
@@ -41,6 +48,7 @@ const usage = [
   '       npm run admin -- withdraw-key <kid>',
   '       npm run admin -- export-group <id> --members <patient id,...> [--label TEXT]',
   '       npm run admin -- audit-verify',
+  '       npm run admin -- fhir-text-check [--repair] [--system LOCAL=URI ...]',
 ].join('\n');
 
 /** One command; the answer as JSON and an exit code (2: the words are off). */
@@ -126,7 +134,8 @@ async function run(pool: Pool, argv: string[]): Promise<{ output?: unknown; code
 const pool = createPool({ url: process.env.DATABASE_URL ?? DEFAULT_DATABASE_URL, max: 1, application: 'vitalis-admin-cli' });
 let result: { output?: unknown; code: number };
 try {
-  result = await run(pool, process.argv.slice(2));
+  const argv = process.argv.slice(2);
+  result = argv[0] === 'fhir-text-check' ? await fhirTextCheckCommand(pool, argv.slice(1)) : await run(pool, argv);
 } finally {
   await pool.end();
 }

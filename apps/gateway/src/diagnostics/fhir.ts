@@ -25,7 +25,7 @@ import type {
   ResultValue,
   ServiceRequestState,
 } from '@vitalis/records';
-import { fhirObservationSchema, type FhirObservation, nonBlankText } from '@vitalis/schemas';
+import { absoluteUri, fhirObservationSchema, type FhirObservation, nonBlankText } from '@vitalis/schemas';
 
 /** Where a Reference names a Vitalis principal (who ordered, who acknowledged): by identifier, not by a Practitioner we do not hold. */
 export const SUBJECT_SYSTEM = 'urn:vitalis:subject';
@@ -282,7 +282,11 @@ export const observationIn = z
   )
   .describe('A result: a FHIR Observation with exactly one of valueQuantity or valueString');
 
-const identifierIn = z.object({ system: nonBlankText(200), value: nonBlankText(200) });
+/** The filler's identifier: `system` an absolute URI (FHIR Identifier.system), `value` a FHIR string. */
+const identifierIn = z.object({
+  system: absoluteUri(200).describe('An absolute URI, e.g. urn:oid:… or https://lab.example/accession'),
+  value: nonBlankText(200),
+});
 const resultStatus = z.enum(['registered', 'partial', 'preliminary', 'final']);
 
 /** A posted report: FHIR DiagnosticReport basedOn one order, results as contained Observations. */

@@ -6,13 +6,14 @@
  * them in the document (fhirOpenApiSchemas) and gives the /fhir/R4 responses the FHIR media type.
  */
 import { z } from 'zod';
-import { fhirObservationSchema, LOINC_SYSTEM, VITAL_CODE, nonBlankText } from '@vitalis/schemas';
+import { fhirObservationSchema, LOINC_SYSTEM, VITAL_CODE, nonBlankText, resourceId } from '@vitalis/schemas';
 import { allergyOut, patientIn, patientOut } from '../patients/fhir';
 import { appointmentOut, scheduleOut, slotOut } from '../appointments/fhir';
 import { practitionerOut } from '../catalog/fhir';
 import { diagnosticReportOut, serviceRequestOut } from '../diagnostics/fhir';
 import { detectedIssueOut } from '../alarms/fhir';
 import { deviceOut } from '../vitals/fhir';
+import { groupOut } from '../groups/fhir';
 
 const fhirResource = <T extends string>(type: T, example?: Record<string, unknown>) =>
   z.looseObject({ resourceType: z.literal(type), id: z.string().optional() }).meta({
@@ -34,6 +35,7 @@ export const fhirDevice = deviceOut;
 export const fhirServiceRequest = serviceRequestOut;
 export const fhirDiagnosticReport = diagnosticReportOut;
 export const fhirDetectedIssue = detectedIssueOut;
+export const fhirGroup = groupOut;
 export const fhirCapabilityStatement = fhirResource('CapabilityStatement');
 export const fhirOperationOutcome = fhirResource('OperationOutcome');
 export const fhirSubscription = fhirResource('Subscription', {
@@ -113,9 +115,10 @@ export const fhirDeviceBundle = fhirBundleOf(fhirDevice, 'Device');
 export const fhirServiceRequestBundle = fhirBundleOf(fhirServiceRequest, 'ServiceRequest');
 export const fhirDiagnosticReportBundle = fhirBundleOf(fhirDiagnosticReport, 'DiagnosticReport');
 export const fhirDetectedIssueBundle = fhirBundleOf(fhirDetectedIssue, 'DetectedIssue');
+export const fhirGroupBundle = fhirBundleOf(fhirGroup, 'Group');
 /** POST/PUT Patient: a FHIR Patient with what Vitalis keeps (patients/fhir.ts patientIn), unknown elements ignored. */
 export const fhirPatientCreate = patientIn
-  .extend({ resourceType: z.literal('Patient'), id: z.string().max(64).optional() })
+  .extend({ resourceType: z.literal('Patient'), id: resourceId.optional() })
   .describe(
     'A FHIR R4 Patient: name (exactly one, the official), birthDate, gender, identifier, telecom are kept; on update the id, when given, must be the one in the URL.',
   )
@@ -177,6 +180,7 @@ export function fhirOpenApiSchemas(): Record<string, unknown> {
     fhirServiceRequest,
     fhirDiagnosticReport,
     fhirDetectedIssue,
+    fhirGroup,
     fhirCapabilityStatement,
     fhirOperationOutcome,
     fhirPatientBundle,
@@ -190,6 +194,7 @@ export function fhirOpenApiSchemas(): Record<string, unknown> {
     fhirServiceRequestBundle,
     fhirDiagnosticReportBundle,
     fhirDetectedIssueBundle,
+    fhirGroupBundle,
     ...FHIR_SUBSCRIPTION_SCHEMAS,
   ];
   for (const s of named) {

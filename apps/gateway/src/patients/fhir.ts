@@ -1,12 +1,25 @@
 /** PatientState <-> FHIR R4 Patient / AllergyIntolerance JSON. */
 import { z } from 'zod';
 import { must } from '@vitalis/runtime';
-import { ALLERGY_CRITICALITIES, CLINICAL_TEXT_MIN_LENGTH, RXNORM, SNOMED_CT, nonBlankText, type AllergyEntryInput } from '@vitalis/schemas';
+import {
+  ALLERGY_CRITICALITIES,
+  CLINICAL_TEXT_MIN_LENGTH,
+  RXNORM,
+  SNOMED_CT,
+  absoluteUri,
+  nonBlankText,
+  withoutForbiddenControls,
+  type AllergyEntryInput,
+} from '@vitalis/schemas';
 import type { Allergy, Demographics, PatientState } from '@vitalis/records';
 import { NEWS2_PARAMETERS } from '@vitalis/clinical';
 
 const text = nonBlankText;
-export const identifierIn = z.object({ system: text(200), value: text(100) });
+/** A business identifier: `system` an absolute URI (FHIR Identifier.system, e.g. urn:oid:… or https://…), `value` a FHIR string. */
+export const identifierIn = z.object({
+  system: absoluteUri(200).describe('The namespace of the value: an absolute URI, e.g. urn:oid:2.16.840.1.113883.2.4.6.3 (not "MRN")'),
+  value: text(100),
+});
 const contactPoint = z.object({ system: z.enum(['phone', 'email', 'fax', 'pager', 'url', 'sms', 'other']), value: text(200) });
 
 /** Register/update body: a FHIR Patient (only the fields Vitalis keeps). */
@@ -208,7 +221,20 @@ const ALLERGY_ACTIVE = {
   coding: [{ system: 'http://terminology.hl7.org/CodeSystem/allergyintolerance-clinical', code: 'active', display: 'Active' }],
 };
 
-export function toFhirAllergy(patientId: string, a: Allergy): z.infer<typeof allergyOut> {
+/**
+ * The last line of the stored-text rule (docs/adr/0027-invalid-stored-text.md): a text stored before
+ * writes were checked may hold a control character FHIR `string` forbids; the served resource never
+ * does (`npm run admin -- fhir-text-check` reports and repairs the record itself).
+ */
+const clean = withoutForbiddenControls;
+
+export function toFhirAllergy(patientId: string, stored: Allergy): z.infer<typeof allergyOut> {
+  const a = {
+    ...stored,
+    substance: clean(stored.substance),
+    reaction: stored.reaction && clean(stored.reaction),
+    coding: stored.coding?.map((c) => ({ ...c, display: clean(c.display) })),
+  };
   return {
     resourceType: 'AllergyIntolerance' as const,
     id: a.id,
@@ -231,10 +257,10 @@ export function toFhirPatient(p: PatientState): z.infer<typeof patientOut> {
     id: p.id,
     meta: { versionId: String(p.version), lastUpdated: p.updatedAt },
     // FHIR arrays are never empty: an absent list is left out (ele-1 / "Array cannot be empty")
-    ...(p.identifiers.length > 0 ? { identifier: p.identifiers } : {}),
-    name: [{ use: 'official' as const, family: p.family, ...(p.given.length > 0 ? { given: p.given } : {}) }],
+    ...(p.identifiers.length > 0 ? { identifier: p.identifiers.map((i) => ({ system: clean(i.system), value: clean(i.value) })) } : {}),
+    name: [{ use: 'official' as const, family: clean(p.family), ...(p.given.length > 0 ? { given: p.given.map(clean) } : {}) }],
     ...(p.gender ? { gender: p.gender } : {}),
     ...(p.birthDate ? { birthDate: p.birthDate } : {}),
-    ...(p.telecom.length > 0 ? { telecom: p.telecom } : {}),
+    ...(p.telecom.length > 0 ? { telecom: p.telecom.map((t) => ({ system: t.system, value: clean(t.value) })) } : {}),
   };
 }

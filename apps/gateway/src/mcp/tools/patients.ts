@@ -4,6 +4,7 @@ import { must } from '@vitalis/runtime';
 import { ALLERGY_CRITICALITIES, RXNORM, SNOMED_CT, resourceId, nonBlankText } from '@vitalis/schemas';
 import { badRequest } from '@vitalis/http';
 import { patientView } from '../../access/caller';
+import { identifierIn } from '../../patients/fhir';
 import { getPatient, recordAllergy, registerPatient, searchPatients } from '../../patients/service';
 import { defineTool, UI } from './types';
 import { allergiesOut, allergyShape, latestOut, latestVitalShape, news2Out, news2Shape, patientOut, patientShape } from './shapes';
@@ -111,9 +112,10 @@ export const registerPatientTool = defineTool({
     birth_date: z.iso.date().optional().describe('YYYY-MM-DD'),
     gender: z.enum(['male', 'female', 'other', 'unknown']).optional(),
     identifiers: z
-      .array(z.object({ system: text(200), value: text(100) }))
+      .array(identifierIn)
       .max(10)
-      .optional(),
+      .optional()
+      .describe('Business identifiers: system an absolute URI (e.g. urn:oid:…), value the identifier'),
     telecom: z
       .array(z.object({ system: z.enum(['phone', 'email', 'fax', 'pager', 'url', 'sms', 'other']), value: text(200) }))
       .max(10)
