@@ -19,11 +19,14 @@
  *   failed fetch is not retried for a cool-down either, so no request can cause a fetch per request.
  *
  * Callers must have checked the JWT's header and claims before asking for its keys (auth/jwt-checks.ts).
+ * The same rules (fetchPublicDocument, RemoteKeySets.fetchDocument) fetch a client's Client ID
+ * Metadata Document (auth/client-metadata-document.ts), with that document's own size limit.
  * Test-only escape hatches (refused in production by config.ts): hosts exempt from the address
  * check (JWKS_FETCH_ALLOW_HOSTS) and an extra trusted CA (JWKS_FETCH_CA_FILE).
  */
 import { lookup as dnsLookup, type LookupAddress } from 'node:dns';
 import { readFileSync } from 'node:fs';
+import type { IncomingHttpHeaders } from 'node:http';
 import { request } from 'node:https';
 import { isIP, type LookupFunction } from 'node:net';
 import ipaddr from 'ipaddr.js';
@@ -132,16 +135,48 @@ const publicOnlyLookup = ((hostname: string, options: { all?: boolean; family?: 
   });
 }) as unknown as LookupFunction;
 
+/** What one fetch accepts: the Accept header, the largest body, and what the URL is called in errors. */
+export interface DocumentFetchLimits {
+  accept: string;
+  maxBytes: number;
+  /** The URL's name in error messages (`jwks_uri`, `client_id`). */
+  label: string;
+}
+
+/** A 200 answer: its body and headers (Content-Type, Cache-Control for the caller to judge). */
+export interface FetchedDocument {
+  body: Buffer;
+  headers: IncomingHttpHeaders;
+}
+
+const KEY_SET_LIMITS: DocumentFetchLimits = {
+  accept: 'application/jwk-set+json, application/json',
+  maxBytes: KEY_SET_MAX_BYTES,
+  label: 'jwks_uri',
+};
+
 /** One GET of a key-set document under every rule above; resolves to the body of a 200 answer. */
-export function fetchKeySetDocument(uri: string, policy: Pick<KeySetFetchPolicy, 'allowHosts' | 'ca'>): Promise<Buffer> {
+export async function fetchKeySetDocument(uri: string, policy: Pick<KeySetFetchPolicy, 'allowHosts' | 'ca'>): Promise<Buffer> {
+  return (await fetchPublicDocument(uri, policy, KEY_SET_LIMITS)).body;
+}
+
+/**
+ * One GET of a caller-supplied URL under every rule above (https, public addresses checked on the
+ * address connected to, no redirects, the size limit, KEY_SET_TIMEOUT_MS); resolves to a 200 answer.
+ */
+export function fetchPublicDocument(
+  uri: string,
+  policy: Pick<KeySetFetchPolicy, 'allowHosts' | 'ca'>,
+  limits: DocumentFetchLimits,
+): Promise<FetchedDocument> {
   const problem = keySetUriProblem(uri, policy.allowHosts);
-  if (problem) return Promise.reject(new KeySetFetchError(`jwks_uri ${problem}`));
+  if (problem) return Promise.reject(new KeySetFetchError(`${limits.label} ${problem}`));
   const url = new URL(uri);
   const exempt = policy.allowHosts.has(bareHost(url));
-  return new Promise<Buffer>((resolve, reject) => {
+  return new Promise<FetchedDocument>((resolve, reject) => {
     let settled = false;
-    /** Settles once: with the body of a 200 answer, or with the error. */
-    const finish = (outcome: Error | Buffer) => {
+    /** Settles once: with a 200 answer, or with the error. */
+    const finish = (outcome: Error | FetchedDocument) => {
       if (settled) return;
       settled = true;
       clearTimeout(deadline);
@@ -150,28 +185,28 @@ export function fetchKeySetDocument(uri: string, policy: Pick<KeySetFetchPolicy,
         reject(outcome instanceof KeySetFetchError ? outcome : new KeySetFetchError(outcome.message));
       } else resolve(outcome);
     };
+    const tooLarge = () => new KeySetFetchError(`is larger than ${limits.maxBytes} bytes`);
     const req = request(
       url,
       {
         method: 'GET',
         agent: false,
-        headers: { accept: 'application/jwk-set+json, application/json' },
+        headers: { accept: limits.accept },
         ...(exempt ? {} : { lookup: publicOnlyLookup }),
         ...(policy.ca ? { ca: policy.ca } : {}),
       },
       (res) => {
         if (res.statusCode !== 200)
           return finish(new KeySetFetchError(`answered ${res.statusCode} (only 200 is accepted; redirects are not followed)`));
-        if (Number(res.headers['content-length'] ?? 0) > KEY_SET_MAX_BYTES)
-          return finish(new KeySetFetchError(`is larger than ${KEY_SET_MAX_BYTES} bytes`));
+        if (Number(res.headers['content-length'] ?? 0) > limits.maxBytes) return finish(tooLarge());
         const chunks: Buffer[] = [];
         let size = 0;
         res.on('data', (chunk: Buffer) => {
           size += chunk.length;
-          if (size > KEY_SET_MAX_BYTES) return finish(new KeySetFetchError(`is larger than ${KEY_SET_MAX_BYTES} bytes`));
+          if (size > limits.maxBytes) return finish(tooLarge());
           chunks.push(chunk);
         });
-        res.on('end', () => finish(Buffer.concat(chunks)));
+        res.on('end', () => finish({ body: Buffer.concat(chunks), headers: res.headers }));
         res.on('error', (err) => finish(err));
       },
     );
@@ -202,6 +237,11 @@ export class RemoteKeySets {
   /** Hosts exempt from the address check (registration applies the same exemption). */
   get allowHosts(): ReadonlySet<string> {
     return this.policy.allowHosts;
+  }
+
+  /** One document under this gateway's fetch policy (the same exemptions and CA as the key sets). */
+  fetchDocument(uri: string, limits: DocumentFetchLimits): Promise<FetchedDocument> {
+    return fetchPublicDocument(uri, this.policy, limits);
   }
 
   /** The key resolver for a URL; throws KeySetFetchError (without any fetch) for a URL the rules refuse. */

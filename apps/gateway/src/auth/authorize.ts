@@ -34,7 +34,7 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { recordAudit, type AuditEvent } from '@vitalis/audit';
 import { problem } from '../access/http';
-import { findClient } from './clients';
+import { resolveClient } from './client-metadata-document';
 import { PATHS, type AuthContext } from './context';
 import { createCode } from './grants/store';
 import { consentPage, errorPage, loginPage, sendPage, type FormContext } from './pages';
@@ -195,7 +195,7 @@ async function answerRequest(e: Endpoint, req: FastifyRequest, reply: FastifyRep
   const request: AuthorizationRequest = { query };
   try {
     // 1. Client and redirect URI: until both are good, errors are pages.
-    for (const step of CLIENT_STEPS) await step(request, (clientId) => findClient(e.ctx.pool, clientId));
+    for (const step of CLIENT_STEPS) await step(request, (clientId) => resolveClient(e.ctx, clientId, { requestId: req.id, ip: req.ip }));
     const trusted = trustRedirect(request, e.issuer);
     // 2. From here on, errors go back to a client someone vouched for; an unverified client's are shown here.
     try {

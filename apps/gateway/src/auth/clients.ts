@@ -281,25 +281,46 @@ export async function checkRegistration(
   };
 }
 
+/** Registers a client under a new random id (RFC 7591): checked, scoped by its authority, stored. */
 export async function registerClient(
   pool: Pool,
   request: z.infer<typeof registrationRequestSchema>,
   authority: RegistrationAuthority,
-  { expiresAt, ...options }: { expiresAt?: Date } & RegistrationOptions = {},
+  options: { expiresAt?: Date } & RegistrationOptions = {},
 ): Promise<RegistrationResponse> {
+  return (await storeClient(pool, request, authority, options)).response;
+}
+
+/**
+ * Checks and stores a client. With `clientId` (a Client ID Metadata Document's URL) the row is
+ * created on first use and its metadata refreshed afterwards; its scope, role and approval stay as
+ * they were granted or an operator set them. `inserted`: this call created the row.
+ */
+export async function storeClient(
+  pool: Pool,
+  request: z.infer<typeof registrationRequestSchema>,
+  authority: RegistrationAuthority,
+  { expiresAt, clientId: fixedId, ...options }: { expiresAt?: Date; clientId?: string } & RegistrationOptions = {},
+): Promise<{ response: RegistrationResponse; inserted: boolean }> {
   const checked = await checkRegistration(request, options);
   const kind = authority.registration === 'sandbox' ? 'sandbox' : 'registered';
   const signsUsersIn = checked.grantTypes.includes(GRANT_TYPES.authorizationCode);
   const { granted, beyond } = grantRegistrationScopes(checked.scopes, authority, checked.grantTypes, checked.optional);
   const requestedScope = beyond.length > 0 ? (checked.scopes ?? []).join(' ') : '';
-  const clientId = `${kind === 'sandbox' ? 'sbx' : 'cli'}_${randomToken(12)}`;
+  const clientId = fixedId ?? `${kind === 'sandbox' ? 'sbx' : 'cli'}_${randomToken(12)}`;
   const hasSecret = checked.authMethod === 'client_secret_basic' || checked.authMethod === 'client_secret_post';
   const clientSecret = hasSecret ? randomToken(32) : undefined;
-  const { rows } = await pool.query<{ issued: number }>(
+  // A random id never meets an existing row; a document's URL does, and then only its metadata changes.
+  const refresh = fixedId
+    ? `ON CONFLICT (client_id) DO UPDATE SET client_name = $3, grant_types = $4, response_types = $5, token_endpoint_auth_method = $6,
+         redirect_uris = $8, jwks = $9, jwks_uri = $10, id_token_signed_response_alg = $17`
+    : '';
+  const { rows } = await pool.query<{ issued: number; inserted: boolean; scope: string; requested_scope: string }>(
     `INSERT INTO oauth_clients (client_id, secret_hash, client_name, grant_types, response_types, token_endpoint_auth_method, scope,
                                 redirect_uris, jwks, jwks_uri, kind, expires_at, role, registration, requested_scope, approval,
                                 id_token_signed_response_alg)
-     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17) RETURNING extract(epoch FROM issued_at)::bigint AS issued`,
+     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17) ${refresh}
+     RETURNING extract(epoch FROM issued_at)::bigint AS issued, (xmax = 0) AS inserted, scope, requested_scope`,
     [
       clientId,
       clientSecret ? await hashSecret(clientSecret) : null,
@@ -320,24 +341,26 @@ export async function registerClient(
       checked.idTokenAlg,
     ],
   );
-  return {
+  const row = must(rows[0], 'the client row the INSERT ... RETURNING returned');
+  const response: RegistrationResponse = {
     client_id: clientId,
     ...(clientSecret
       ? { client_secret: clientSecret, client_secret_expires_at: expiresAt ? Math.floor(expiresAt.getTime() / 1000) : 0 }
       : {}),
-    client_id_issued_at: Number(must(rows[0], 'the client row the INSERT ... RETURNING returned').issued),
+    client_id_issued_at: Number(row.issued),
     client_name: request.client_name,
     grant_types: checked.grantTypes,
     response_types: checked.responseTypes,
     token_endpoint_auth_method: checked.authMethod,
-    scope: granted.join(' '),
+    scope: row.scope,
     redirect_uris: checked.redirectUris,
     ...(request.jwks ? { jwks: request.jwks } : {}),
     ...(request.jwks_uri ? { jwks_uri: request.jwks_uri } : {}),
     ...(authority.role ? { role: authority.role } : {}),
-    ...(requestedScope ? { requested_scope: requestedScope, approval: 'pending' as const } : {}),
+    ...(row.requested_scope ? { requested_scope: row.requested_scope, approval: 'pending' as const } : {}),
     ...(signsUsersIn ? { id_token_signed_response_alg: checked.idTokenAlg } : {}),
   };
+  return { response, inserted: row.inserted };
 }
 
 export async function findClient(pool: Pool, clientId: string): Promise<Client | undefined> {

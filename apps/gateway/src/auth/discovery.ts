@@ -7,7 +7,8 @@
  * 1.0 REQUIRES (issuer, authorization_endpoint, token_endpoint, jwks_uri, response_types_supported,
  * subject_types_supported, id_token_signing_alg_values_supported), the userinfo endpoint, the
  * claims and scopes, and explicit `false` for what Discovery defaults to true and Vitalis does
- * not do (request_uri_parameter_supported).
+ * not do (request_uri_parameter_supported), and `client_id_metadata_document_supported` (a client
+ * may name itself by the URL of its metadata document, the MCP 2025-11-25 registration).
  *
  * SMART App Launch v2 §"Conformance" (smartConfiguration): /.well-known/smart-configuration at the
  * root and under the FHIR base (/fhir/R4), the capabilities that are true here and nothing else.
@@ -45,6 +46,9 @@ export function authorizationServerMetadata(baseUrl: string) {
     jwks_uri: `${baseUrl}${PATHS.jwks}`,
     userinfo_endpoint: `${baseUrl}${PATHS.userinfo}`,
     registration_endpoint: `${baseUrl}${PATHS.register}`,
+    // draft-ietf-oauth-client-id-metadata-document: an https client_id URL names the client's
+    // metadata (client-metadata-document.ts); registration above stays as the fallback.
+    client_id_metadata_document_supported: true,
     revocation_endpoint: `${baseUrl}${PATHS.revoke}`,
     introspection_endpoint: `${baseUrl}${PATHS.introspect}`,
     scopes_supported: SCOPE_NAMES,
