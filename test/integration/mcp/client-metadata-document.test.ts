@@ -8,9 +8,11 @@
  * JWKS_FETCH_CA_FILE may reach (the same SSRF rules and exemption as a jwks_uri); the gateway
  * without them applies the production rules. Refusals: a document naming another client_id, a
  * redirect_uri the document does not list, a private address under the production rules, an
- * oversized document, a shared-secret authentication method.
+ * oversized document, a shared-secret authentication method. A private_key_jwt document client
+ * authenticates with the keys its document holds.
  */
 import { randomUUID } from 'node:crypto';
+import { SignJWT, exportJWK, generateKeyPair, type CryptoKey } from 'jose';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
@@ -239,6 +241,46 @@ describe('Client ID Metadata Documents', () => {
     });
     expect(res.status).toBe(401);
     expect((await res.json()).error).toBe('invalid_client');
+  });
+
+  it('a private_key_jwt document client (its jwks in the document) gets a client_credentials token with the public scopes only', async () => {
+    const { publicKey, privateKey } = await generateKeyPair('ES256');
+    const jwk = { ...(await exportJWK(publicKey)), kid: 'doc-key', alg: 'ES256' };
+    const url = publish((u) => ({
+      client_id: u,
+      client_name: 'MCP backend <metadata document>',
+      grant_types: ['client_credentials'],
+      token_endpoint_auth_method: 'private_key_jwt',
+      jwks: { keys: [jwk] },
+      scope: 'read:appointments read:vitals',
+    }));
+    const tokenEndpoint = `${allowed.url}/api/auth/oauth2/token`;
+    const assertion = (key: CryptoKey) =>
+      new SignJWT({})
+        .setProtectedHeader({ alg: 'ES256', kid: 'doc-key' })
+        .setIssuer(url)
+        .setSubject(url)
+        .setAudience(tokenEndpoint)
+        .setJti(randomUUID())
+        .setIssuedAt()
+        .setExpirationTime('2m')
+        .sign(key);
+    const token = (signed: string) =>
+      fetch(tokenEndpoint, {
+        method: 'POST',
+        body: new URLSearchParams({
+          grant_type: 'client_credentials',
+          client_assertion_type: 'urn:ietf:params:oauth:client-assertion-type:jwt-bearer',
+          client_assertion: signed,
+        }),
+      });
+    const granted = await token(await assertion(privateKey));
+    expect(granted.status).toBe(200);
+    expect((await granted.json()).scope).toBe('read:appointments'); // read:vitals waits for an operator's role
+    const stranger = await generateKeyPair('ES256');
+    const forged = await token(await assertion(stranger.privateKey));
+    expect(forged.status).toBe(401);
+    expect((await forged.json()).error).toBe('invalid_client');
   });
 
   it('under the production rules a private address is never fetched: the URL is refused before any connection', async () => {
