@@ -231,6 +231,65 @@ describe('FHIR Subscriptions (R5 Backport on R4) over the live hub', () => {
     ]);
   });
 
+  it('payload id-only and full-resource, end to end (Kafka -> ingest -> hub -> numbered -> websocket and $events)', async () => {
+    const patient = `fsub-${uid()}`;
+    const filter = `Observation?patient=Patient/${patient}`;
+    const full = await call('POST', '/Subscription', owner, subscription(VITALS_TOPIC, filter, { content: 'full-resource' }));
+    const idOnly = await call('POST', '/Subscription', owner, subscription(VITALS_TOPIC, filter, { content: 'id-only' }));
+    expect([full.status, idOnly.status]).toEqual([201, 201]);
+    expect(idOnly.body.channel._payload.extension[0].valueCode).toBe('id-only');
+    const [fullWs, idWs] = [await bindSocket(full.body.id, owner), await bindSocket(idOnly.body.id, owner)];
+    await fullWs.until((m) => m.some((b) => typeOf(b) === 'handshake'), 'the full-resource handshake');
+    await idWs.until((m) => m.some((b) => typeOf(b) === 'handshake'), 'the id-only handshake');
+
+    const t0 = Date.now();
+    await rig.send(
+      patient,
+      [1, 2].map((seq) => numeric(patient, `${patient}-d`, seq, new Date(t0 + seq))),
+    );
+    const notes = async (ws: typeof fullWs) =>
+      (await ws.until((m) => m.filter((b) => typeOf(b) === 'event-notification').length >= 2, 'two notifications')).filter(
+        (b) => typeOf(b) === 'event-notification',
+      );
+    const fullNotes = await notes(fullWs);
+    const idNotes = await notes(idWs);
+    expect(fullNotes.flatMap(eventNumbers)).toEqual([1, 2]);
+    expect(idNotes.flatMap(eventNumbers)).toEqual([1, 2]);
+
+    // full-resource: the Observation, at its read URL; id-only: the same URL, no resource, named as the event's focus
+    const fullEntries = fullNotes.map((b) => b.entry[1]);
+    const idEntries = idNotes.map((b) => b.entry[1]);
+    for (const [i, e] of fullEntries.entries()) {
+      expect(e.fullUrl).toBe(`${base}/Observation/${patient}-d.${i + 1}`);
+      expect(e.resource).toMatchObject({ resourceType: 'Observation', id: `${patient}-d.${i + 1}` });
+    }
+    expect(idEntries.map((e) => e.fullUrl)).toEqual(fullEntries.map((e) => e.fullUrl));
+    for (const e of idEntries) {
+      expect(e.resource).toBeUndefined();
+      expect(e).toMatchObject({ request: { method: 'POST', url: 'Observation' }, response: { status: '201' } });
+    }
+    const focus = (b: any) =>
+      param(statusOf(b), 'notification-event').part.find((p: any) => p.name === 'focus').valueReference.reference as string;
+    expect(idNotes.map(focus)).toEqual(idEntries.map((e) => e.fullUrl));
+    expect(fullNotes.map(focus)).toEqual(fullEntries.map((e) => e.fullUrl));
+
+    // each id-only URL reads back (with the subscriber's token) the very resource the full-resource payload carried
+    for (const [i, e] of idEntries.entries()) {
+      const read = await fetch(e.fullUrl, { headers: { ...owner, accept: FHIR_JSON } });
+      expect(read.status).toBe(200);
+      expect(await read.json()).toEqual(fullEntries[i].resource);
+    }
+    // $events in either content for the same numbers
+    const asIds = await call('GET', `/Subscription/${full.body.id}/$events?content=id-only`, owner);
+    expect(asIds.status).toBe(200);
+    expect(asIds.body.entry.slice(1).map((e: any) => [e.fullUrl, e.resource])).toEqual(idEntries.map((e) => [e.fullUrl, undefined]));
+    const asFull = await call('GET', `/Subscription/${idOnly.body.id}/$events?content=full-resource`, owner);
+    expect(asFull.body.entry.slice(1).map((e: any) => e.resource)).toEqual(fullEntries.map((e) => e.resource));
+    await expectValidR4([...fullNotes, ...idNotes, asIds.body, asFull.body]);
+    fullWs.socket.close();
+    idWs.socket.close();
+  });
+
   it('the alerts topic notifies the Flag of a raised alert', async () => {
     const patient = `fsub-${uid()}`;
     const created = await call('POST', '/Subscription', owner, subscription(ALERTS_TOPIC, `Flag?patient=Patient/${patient}`));
@@ -374,7 +433,8 @@ describe('FHIR Subscriptions (R5 Backport on R4) over the live hub', () => {
       subscription(VITALS_TOPIC, `Observation?patient=Patient/${patient}`, { channelType: 'rest-hook' }),
       subscription(VITALS_TOPIC, `Observation?code=${VITAL_CODE.heartRate}`),
       subscription(VITALS_TOPIC, `Observation?patient=Patient/${patient}&code=http://loinc.org|0000-0`),
-      subscription(VITALS_TOPIC, `Observation?patient=Patient/${patient}`, { content: 'id-only' }),
+      subscription(ALERTS_TOPIC, `Flag?patient=Patient/${patient}`, { content: 'id-only' }), // a Flag has no read URL here
+      subscription(VITALS_TOPIC, `Observation?patient=Patient/${patient}`, { content: 'full' }),
       subscription(ALERTS_TOPIC, `Observation?patient=Patient/${patient}`),
       { ...subscription(VITALS_TOPIC, `Observation?patient=Patient/${patient}`), reason: undefined },
       { resourceType: 'Patient' },
@@ -389,7 +449,7 @@ describe('FHIR Subscriptions (R5 Backport on R4) over the live hub', () => {
       'eventsSinceNumber=abc',
       'eventsSinceNumber=0',
       'eventsSinceNumber=5&eventsUntilNumber=2',
-      'content=id-only',
+      'content=full',
       'since=1',
     ]) {
       const res = await call('GET', `/Subscription/${sub.id}/$events?${q}`, owner);

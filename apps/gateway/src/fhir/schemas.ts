@@ -95,12 +95,14 @@ export const fhirSubscriptionNotification = z
       .array(
         z.looseObject({
           fullUrl: z.string(),
-          resource: z.looseObject({ resourceType: z.string() }),
+          resource: z.looseObject({ resourceType: z.string() }).optional(),
           request: z.object({ method: z.string(), url: z.string() }),
           response: z.object({ status: z.string() }),
         }),
       )
-      .describe('First the subscription status (a Parameters), then the resources the events are about (payload full-resource)'),
+      .describe(
+        'First the subscription status (a Parameters), then the resources the events are about (payload full-resource; id-only: their fullUrl alone)',
+      ),
   })
   .describe('A FHIR R4 subscription notification Bundle (Subscriptions R5 Backport, backport-subscription-notification-r4)')
   .meta({ id: 'FhirBundleSubscriptionNotification' });

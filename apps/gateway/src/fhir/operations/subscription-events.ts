@@ -15,7 +15,7 @@ import { format } from '../search-params';
 import { notificationBundle } from '../subscriptions/notification';
 import { FHIR_JSON_NO_STORE, subscriptionId, type SubscriptionRoutes } from '../subscriptions/shared';
 import { eventsBetween } from '../subscriptions/store';
-import { BACKPORT } from '../subscriptions/topics';
+import { BACKPORT, SUBSCRIPTION_TOPICS } from '../subscriptions/topics';
 
 /** `$events` answers at most this many events per call (ask again from the last number + 1). */
 const MAX_EVENTS_PER_CALL = 1_000;
@@ -25,7 +25,7 @@ const eventNumber = z.string().regex(/^[1-9][0-9]{0,15}$/, 'must be an event num
 export const SUBSCRIPTION_EVENTS_OPERATION: FhirOperationEntry = {
   name: 'events',
   definition: BACKPORT.eventsOperation,
-  documentation: `Instance level: eventsSinceNumber, eventsUntilNumber (inclusive), content (full-resource | empty); at most ${MAX_EVENTS_PER_CALL} events a call.`,
+  documentation: `Instance level: eventsSinceNumber, eventsUntilNumber (inclusive), content (full-resource | id-only | empty); at most ${MAX_EVENTS_PER_CALL} events a call.`,
 };
 
 /** Registers `Subscription/{id}/$events`. */
@@ -39,12 +39,12 @@ export function registerSubscriptionEvents(app: FhirApp, s: SubscriptionRoutes):
         tags: ['fhir'],
         summary: 'Subscription $events',
         operationId: 'fhirSubscriptionEvents',
-        description: `The numbered events eventsSinceNumber..eventsUntilNumber (inclusive; defaults: 1 and the last), in a notification Bundle of type query-event, at most ${MAX_EVENTS_PER_CALL} (ask again from the last number + 1). Event n is the n-th event of the subscription, for good: resuming from the last number a client saw misses nothing and repeats nothing. content: full-resource (default) or empty. Audited as a vitals read.`,
+        description: `The numbered events eventsSinceNumber..eventsUntilNumber (inclusive; defaults: 1 and the last), in a notification Bundle of type query-event, at most ${MAX_EVENTS_PER_CALL} (ask again from the last number + 1). Event n is the n-th event of the subscription, for good: resuming from the last number a client saw misses nothing and repeats nothing. content: full-resource (default), id-only (vitals subscriptions: each event's Observation read URL, no resource) or empty. Audited as a vitals read.`,
         params: z.object({ id: subscriptionId }),
         querystring: z.strictObject({
           eventsSinceNumber: eventNumber.optional(),
           eventsUntilNumber: eventNumber.optional(),
-          content: z.enum(['empty', 'full-resource']).optional(),
+          content: z.enum(['empty', 'id-only', 'full-resource']).optional(),
           _format: format,
         }),
         response: { 200: fhirSubscriptionNotification, ...outcomes(400, 401, 403, 404, 406, 503) },
@@ -66,6 +66,8 @@ export function registerSubscriptionEvents(app: FhirApp, s: SubscriptionRoutes):
         patientId: sub.patientId,
         detail: { via: 'fhir', subscription: sub.id, since, until, events: events.length },
       });
+      if (req.query.content === 'id-only' && !SUBSCRIPTION_TOPICS[sub.topic].readable)
+        throw badRequest(`content=id-only needs a readable focus; a ${SUBSCRIPTION_TOPICS[sub.topic].focus} here has no read URL.`);
       const shown = req.query.content ? { ...sub, payloadContent: req.query.content } : sub;
       return reply.headers(FHIR_JSON_NO_STORE).send(notificationBundle(s.base(), shown, 'query-event', events));
     },

@@ -18,7 +18,7 @@ export function subscriptionCapability() {
       .map((t) => `${t.url}: ${t.description}`)
       .join(
         ' ',
-      )} Channel: websocket only ($get-ws-binding-token). Payload: full-resource or empty. Your own subscriptions only; read:vitals on the patient watched.`,
+      )} Channel: websocket only ($get-ws-binding-token). Payload: full-resource, id-only (vitals: the Observation's read URL) or empty. Your own subscriptions only; read:vitals on the patient watched.`,
     interaction: [{ code: 'create' as const }, { code: 'read' as const }, { code: 'delete' as const }, { code: 'search-type' as const }],
     searchParam: [
       { name: '_count', type: 'number' as const, documentation: 'Page size, 1-100 (default 100): your own subscriptions only.' },

@@ -1,7 +1,8 @@
 /**
  * Subscription notifications in the IG's R4 representation: a Bundle of type `history` whose first
  * entry is the subscription status (a Parameters, backport-subscription-status-r4) and whose other
- * entries are the resources the events are about (payload full-resource). The same builder serves
+ * entries are the resources the events are about (payload full-resource; id-only: their read URLs
+ * alone, the status naming them as each event's focus; empty: neither). The same builder serves
  * the websocket (handshake, heartbeat, event-notification), `$events` (query-event) and `$status`
  * (query-status, in a searchset). History bundles need entry.request and entry.response (bdl-3/4):
  * the status entry reads as the `$status` call it answers, a focus as the POST that created it.
@@ -19,6 +20,16 @@ export interface StoredFocus {
 }
 
 const focusOf = (e: NumberedEvent) => e.focus as unknown as StoredFocus;
+
+/**
+ * The URL a notification names a focus by: its read URL when this server serves the resource on
+ * its own (an Observation with an id: `GET Observation/{id}` reads it back), else the fullUrl kept
+ * with it (a urn:uuid). Payload id-only entries carry this URL and no resource.
+ */
+function focusUrl(base: string, e: NumberedEvent): string {
+  const { resource, fullUrl } = focusOf(e);
+  return resource.resourceType === 'Observation' && typeof resource.id === 'string' ? `${base}/Observation/${resource.id}` : fullUrl;
+}
 
 /** The status Parameters (backport-subscription-status-r4). */
 export function subscriptionStatus(
@@ -44,7 +55,7 @@ export function subscriptionStatus(
         part: [
           { name: 'event-number', valueString: String(e.number) },
           { name: 'timestamp', valueInstant: e.occurredAt },
-          ...(withFocus ? [{ name: 'focus', valueReference: { reference: focusOf(e).fullUrl } }] : []),
+          ...(withFocus ? [{ name: 'focus', valueReference: { reference: focusUrl(base, e) } }] : []),
         ],
       })),
     ],
@@ -54,7 +65,8 @@ export function subscriptionStatus(
 /** A notification Bundle (backport-subscription-notification-r4). */
 export function notificationBundle(base: string, s: StoredSubscription, type: NotificationType, events: NumberedEvent[]) {
   const full = s.payloadContent === 'full-resource';
-  const status = subscriptionStatus(base, s, type, events, full);
+  const withFocus = s.payloadContent !== 'empty';
+  const status = subscriptionStatus(base, s, type, events, withFocus);
   return {
     resourceType: 'Bundle' as const,
     id: randomUUID(),
@@ -68,10 +80,10 @@ export function notificationBundle(base: string, s: StoredSubscription, type: No
         request: { method: 'GET', url: `${base}/Subscription/${s.id}/$status` },
         response: { status: '200' },
       },
-      ...(full
+      ...(withFocus
         ? events.map((e) => ({
-            fullUrl: focusOf(e).fullUrl,
-            resource: focusOf(e).resource,
+            fullUrl: focusUrl(base, e),
+            ...(full ? { resource: focusOf(e).resource } : {}),
             request: { method: 'POST', url: SUBSCRIPTION_TOPICS[s.topic].focus },
             response: { status: '201' },
           }))

@@ -26,17 +26,26 @@ export const BACKPORT = {
 
 export type TopicName = 'vitals' | 'alerts';
 
-/** The topics (SubscriptionTopic canonical URLs): what each watches and the resource its notifications carry. */
-export const SUBSCRIPTION_TOPICS: Record<TopicName, { url: string; focus: 'Observation' | 'Flag'; description: string }> = {
+/**
+ * The topics (SubscriptionTopic canonical URLs): what each watches, the resource its notifications
+ * carry, and whether that resource has a read URL here (`GET Observation/{id}`: then payload
+ * id-only is offered, its entries naming that URL; a Flag is not served on its own).
+ */
+export const SUBSCRIPTION_TOPICS: Record<
+  TopicName,
+  { url: string; focus: 'Observation' | 'Flag'; readable: boolean; description: string }
+> = {
   vitals: {
     url: 'https://vitalis.example/fhir/SubscriptionTopic/patient-vitals',
     focus: 'Observation',
+    readable: true,
     description:
       'A vital-sign Observation of one patient is stored. Filter: Observation?patient=Patient/{id} (required), &code={system|code} (optional, repeatable).',
   },
   alerts: {
     url: 'https://vitalis.example/fhir/SubscriptionTopic/patient-vitals-alerts',
     focus: 'Flag',
+    readable: false,
     description:
       'A vitals alert of one patient is raised or cleared (a Flag, active or inactive). Filter: Flag?patient=Patient/{id} (required).',
   },
@@ -53,7 +62,7 @@ export interface SubscriptionRequest {
   patientId: string;
   codes: string[] | null;
   reason: string;
-  payloadContent: Exclude<PayloadContent, 'id-only'>;
+  payloadContent: PayloadContent;
   heartbeatSeconds: number | null;
 }
 
@@ -127,9 +136,12 @@ export function subscriptionRequestOf(body: Record<string, unknown>): Subscripti
   const channelExt = extensionsOf(channel.extension);
   const payload = (channel._payload ?? {}) as { extension?: unknown };
   const content = extensionsOf(payload.extension).find((e) => e.url === BACKPORT.payloadContent)?.valueCode ?? 'full-resource';
-  if (content === 'id-only')
-    throw badRequest('payload content id-only is not supported: Observations and Flags here have no read URL; use full-resource or empty.');
-  if (content !== 'full-resource' && content !== 'empty') throw badRequest('payload content is full-resource or empty.');
+  if (content !== 'full-resource' && content !== 'empty' && content !== 'id-only')
+    throw badRequest('payload content is full-resource, id-only or empty.');
+  if (content === 'id-only' && !SUBSCRIPTION_TOPICS[topic].readable)
+    throw badRequest(
+      `payload content id-only needs a readable focus, and a ${SUBSCRIPTION_TOPICS[topic].focus} here has no read URL; use full-resource or empty.`,
+    );
   if (channel.payload !== undefined && channel.payload !== 'application/fhir+json' && channel.payload !== 'application/json')
     throw badRequest('channel.payload must be application/fhir+json.');
   const heartbeat = channelExt.find((e) => e.url === BACKPORT.heartbeatPeriod)?.valueUnsignedInt;
@@ -146,7 +158,7 @@ export interface StoredSubscription {
   codes: string[] | null;
   status: 'active' | 'off' | 'error';
   reason: string;
-  payloadContent: Exclude<PayloadContent, 'id-only'>;
+  payloadContent: PayloadContent;
   heartbeatSeconds: number | null;
   lastEventNumber: number;
 }
