@@ -10,9 +10,18 @@
  *
  * Used where Observations are serialised by the thousand: the bulk export's NDJSON lines
  * (@vitalis/export) and the searchset Bundles of the FHIR and REST v1 vitals searches
- * (`observationSearchsetJson`, byte for byte `JSON.stringify(toSearchsetBundle(...))`).
+ * (`observationSearchsetJson`, byte for byte `JSON.stringify(toSearchsetBundle(...))`). A
+ * blood-pressure panel (fhir.ts `toFhirBloodPressure`) takes the mapping: it has no template.
  */
-import { observationFullUrl, observationId, searchsetBundle, toFhirObservation } from './fhir';
+import {
+  isBloodPressurePanel,
+  observationFullUrl,
+  observationId,
+  searchsetBundle,
+  toFhirBloodPressure,
+  toFhirObservation,
+  type ObservationEntry,
+} from './fhir';
 import { isEcg, type VitalsObservation } from './vitals';
 
 const SENTINEL = { patient: '\u0001P', device: '\u0001D', seq: 987_654_321, at: '\u0001T', value: 0.123456789 };
@@ -98,8 +107,9 @@ export function numericObservationJson(
   return line;
 }
 
-/** `JSON.stringify(toFhirObservation(o))`, through the template where one applies. */
-export function observationJson(o: VitalsObservation): string {
+/** `JSON.stringify(toFhirObservationEntry(o))`, through the template where one applies (a blood-pressure panel: the mapping). */
+export function observationJson(o: ObservationEntry): string {
+  if (isBloodPressurePanel(o)) return JSON.stringify(toFhirBloodPressure(o));
   if (isEcg(o)) return JSON.stringify(toFhirObservation(o));
   return (
     numericObservationJson(o.patient_id, o.device_id, o.seq, o.code, o.effective_at, (o as { value: number }).value, o.unit) ??
@@ -113,7 +123,7 @@ export function observationJson(o: VitalsObservation): string {
  * `include`: entries appended after the matches (e.g. `_include=Observation:patient`).
  */
 export function observationSearchsetJson(
-  observations: VitalsObservation[],
+  observations: ObservationEntry[],
   links: { self: string; next?: string | undefined; observationBase?: string },
   include: readonly { fullUrl: string; resource: unknown; search: { mode: 'include' } }[] = [],
 ): string {

@@ -11,7 +11,10 @@
  *   redelivery. id is `<device_id>.<seq>` (FHIR id charset), at most 64 characters or omitted.
  *
  * Systolic and diastolic are separate observations on the wire (a cuff reports both at once, but
- * a device may also report one); they map to the LOINC component codes, not a 85354-9 panel.
+ * a device may also report one). The read side pairs a device's two readings of one instant into
+ * one blood-pressure panel (`BloodPressurePanel`, `toFhirBloodPressure`: LOINC 85354-9 with the
+ * components 8480-6 and 8462-4, the R4 `bp` profile; docs/adr/0026); a reading without a partner
+ * maps alone, to its own LOINC code.
  */
 import { createHash } from 'node:crypto';
 import { z } from 'zod';
@@ -43,6 +46,10 @@ export const fhirObservationSchema = z
     device: z.object({ reference: z.string() }),
     effectiveDateTime: z.string(),
     valueQuantity: ucumQuantity.optional(),
+    component: z
+      .array(z.object({ code: z.object({ coding: z.array(coding), text: z.string() }), valueQuantity: ucumQuantity }))
+      .optional()
+      .describe('Blood pressure panel (85354-9): systolic 8480-6 and diastolic 8462-4'),
     valueSampledData: z
       .object({
         origin: ucumQuantity,
@@ -116,6 +123,73 @@ export function toFhirObservation(o: VitalsObservation): FhirObservation {
     valueQuantity: { value: o.value, unit: def.quantityUnit, system: UCUM_SYSTEM, code: def.unit },
   };
 }
+
+/** LOINC 85354-9, the blood-pressure panel the R4 `bp` profile fixes as the code. */
+export const BP_PANEL_CODE = '85354-9';
+export const BP_PROFILE = 'http://hl7.org/fhir/StructureDefinition/bp';
+
+/**
+ * A device's systolic and diastolic readings of one instant, paired on the read side (the append
+ * log keeps them as two rows). The panel takes the systolic row's identity: its id is the
+ * systolic's `{device_id}.{seq}` (so it sorts and pages where the systolic row does).
+ */
+export interface BloodPressurePanel {
+  kind: 'bp-panel';
+  patient_id: string;
+  device_id: string;
+  /** The systolic row's seq. */
+  seq: number;
+  /** The diastolic row's seq. */
+  diastolic_seq: number;
+  effective_at: string;
+  systolic: number;
+  diastolic: number;
+}
+
+/** What an Observation search serves: a stored reading, or a blood-pressure panel of two. */
+export type ObservationEntry = VitalsObservation | BloodPressurePanel;
+
+export const isBloodPressurePanel = (o: ObservationEntry): o is BloodPressurePanel => 'kind' in o && o.kind === 'bp-panel';
+
+/** A component of the panel: one of the two LOINC codes with its value in mm[Hg]. */
+function bpComponent(code: typeof VITAL_CODE.systolic | typeof VITAL_CODE.diastolic, value: number) {
+  const def = NUMERIC_VITALS[code];
+  return {
+    code: { coding: [{ system: LOINC_SYSTEM, code, display: def.display }], text: def.display },
+    valueQuantity: { value, unit: def.quantityUnit, system: UCUM_SYSTEM, code: def.unit },
+  };
+}
+
+/**
+ * A blood-pressure panel as the R4 vital-signs `bp` Observation: code 85354-9, components 8480-6
+ * and 8462-4 (valueQuantity in mm[Hg]), no value of its own; both stored rows named in `identifier`.
+ */
+export function toFhirBloodPressure(p: BloodPressurePanel): FhirObservation {
+  const id = observationId(p.device_id, p.seq);
+  return {
+    resourceType: 'Observation',
+    ...(id ? { id } : {}),
+    meta: { profile: [BP_PROFILE] },
+    identifier: [
+      { system: OBSERVATION_IDENTIFIER_SYSTEM, value: `${p.device_id}/${p.seq}` },
+      { system: OBSERVATION_IDENTIFIER_SYSTEM, value: `${p.device_id}/${p.diastolic_seq}` },
+    ],
+    status: 'final',
+    category: [VITAL_SIGNS_CATEGORY],
+    code: {
+      coding: [{ system: LOINC_SYSTEM, code: BP_PANEL_CODE, display: 'Blood pressure panel with all children optional' }],
+      text: 'Blood pressure',
+    },
+    subject: { reference: `Patient/${p.patient_id}` },
+    device: { reference: `Device/${p.device_id}` },
+    effectiveDateTime: p.effective_at,
+    component: [bpComponent(VITAL_CODE.systolic, p.systolic), bpComponent(VITAL_CODE.diastolic, p.diastolic)],
+  };
+}
+
+/** Any Observation entry as its FHIR resource (a panel, or a stored reading). */
+export const toFhirObservationEntry = (o: ObservationEntry): FhirObservation =>
+  isBloodPressurePanel(o) ? toFhirBloodPressure(o) : toFhirObservation(o);
 
 /** Samples as decimals without float noise (real[] round-trips as e.g. 0.10000000149). */
 function formatSample(value: number): string {
@@ -201,18 +275,18 @@ export function entryUuid(resourceType: string, id: string): string {
  * The fullUrl of an Observation entry: its read URL under `observationBase` (the FHIR API's
  * `/Observation`) when it has an id, else the stable urn:uuid of its identity.
  */
-export function observationFullUrl(o: VitalsObservation, observationBase?: string): string {
+export function observationFullUrl(o: Pick<VitalsObservation, 'device_id' | 'seq' | 'effective_at'>, observationBase?: string): string {
   const id = observationBase ? observationId(o.device_id, o.seq) : undefined;
   return id !== undefined ? `${observationBase}/${id}` : entryUuid('Observation', `${o.device_id}/${o.seq}/${o.effective_at}`);
 }
 
 export function toSearchsetBundle(
-  observations: VitalsObservation[],
+  observations: ObservationEntry[],
   links: { self: string; next?: string | undefined; observationBase?: string },
 ): FhirBundle<FhirObservation> {
   return searchsetBundle(
     observations.map((o) => {
-      const resource = toFhirObservation(o);
+      const resource = toFhirObservationEntry(o);
       return { fullUrl: observationFullUrl(o, links.observationBase), resource, search: { mode: 'match' as const } };
     }),
     { self: links.self, next: links.next },

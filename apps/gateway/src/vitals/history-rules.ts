@@ -8,10 +8,11 @@ import { badRequest, validationFailed } from '@vitalis/http';
 import { type VitalsObservation } from '@vitalis/schemas';
 import { decodeHistoryCursor, type HistoryCursor } from './history-cursor';
 import { dataSourceOf } from '../access/sandbox';
-import { syntheticBuckets, syntheticLatest, syntheticRaw } from './synthetic';
+import { syntheticBloodPressureAt, syntheticBuckets, syntheticLatest, syntheticRaw } from './synthetic';
 import {
   AGGS,
   BUCKETS,
+  queryBloodPressureAt,
   queryBuckets,
   queryLatest,
   queryRaw,
@@ -118,12 +119,15 @@ export interface VitalsStore {
   raw(q: RawQuery): Promise<RawPage>;
   buckets(q: BucketQuery): Promise<BucketPage>;
   latest(patientId: string, codes: string[]): Promise<VitalsObservation[]>;
+  /** The systolic and diastolic readings at these instants (pairing blood-pressure panels). */
+  bloodPressureAt(patientId: string, at: readonly string[]): Promise<VitalsObservation[]>;
 }
 
 const syntheticStore: VitalsStore = {
   raw: async (q) => syntheticRaw(q),
   buckets: async (q) => syntheticBuckets(q),
   latest: async (patientId, codes) => syntheticLatest(patientId, codes),
+  bloodPressureAt: async (patientId, at) => syntheticBloodPressureAt(patientId, at),
 };
 
 /** The one choice: synthetic sandbox patients (`sbx-`) from the generator, every other id from the append log. */
@@ -133,5 +137,6 @@ export function vitalsStoreFor(pool: Pool, patientId: string): VitalsStore {
     raw: (q) => queryRaw(pool, q),
     buckets: (q) => queryBuckets(pool, q),
     latest: (id, codes) => queryLatest(pool, id, codes),
+    bloodPressureAt: (id, at) => queryBloodPressureAt(pool, id, at),
   };
 }

@@ -8,7 +8,7 @@
  */
 import type { Pool } from '@vitalis/db';
 import { observationFromRow, STORED_INSTANT_SQL, type ObservationRow } from '@vitalis/live';
-import { VITAL_CODES, type VitalsObservation } from '@vitalis/schemas';
+import { VITAL_CODE, VITAL_CODES, type VitalsObservation } from '@vitalis/schemas';
 
 export const BUCKETS = { '1s': 1_000, '1m': 60_000, '1h': 3_600_000, '1d': 86_400_000 } as const;
 export type Bucket = keyof typeof BUCKETS;
@@ -33,6 +33,8 @@ export interface RawPage {
 export interface RawQuery {
   patient: string;
   code?: string;
+  /** Several codes (OR; FHIR `code=a,b`); `code` wins when both are given. */
+  codes?: readonly string[] | undefined;
   from: string;
   to: string;
   limit: number;
@@ -62,14 +64,15 @@ export async function queryRaw(pool: Pool, q: RawQuery): Promise<RawPage> {
   const select = `SELECT device_id, seq, code, effective_at, value, unit, sample_period_ms, samples FROM vitals_observations`;
   const order = desc ? 'ORDER BY effective_at DESC, device_id DESC, seq DESC LIMIT $4' : 'ORDER BY effective_at, device_id, seq LIMIT $4';
   let inner: string;
-  if (q.code) {
-    params.push(q.code);
+  const wanted = q.code ? [q.code] : (q.codes ?? VITAL_CODES);
+  if (wanted.length === 1) {
+    params.push(wanted[0]);
     inner = `${select} WHERE ${where} AND code = $${params.length} ${order}`;
   } else {
-    params.push(VITAL_CODES);
+    params.push(wanted);
     const codes = params.length;
     // one branch per code; the code literal comes from the parameter array, not from input
-    inner = VITAL_CODES.map((_, i) => `(${select} WHERE ${where} AND code = ($${codes}::text[])[${i + 1}] ${order})`).join(' UNION ALL ');
+    inner = wanted.map((_, i) => `(${select} WHERE ${where} AND code = ($${codes}::text[])[${i + 1}] ${order})`).join(' UNION ALL ');
   }
   const { rows } = await pool.query<RawRow>(
     `SELECT device_id, seq, code, ${AT} AS at, value, unit, sample_period_ms, samples FROM (${inner}) page ${order}`,
@@ -236,6 +239,22 @@ export async function queryRollupDirect(
   );
   const more = rows.length > q.limit;
   return { rows: more ? rows.slice(0, q.limit) : rows, more };
+}
+
+/**
+ * The blood-pressure readings (systolic and diastolic rows) of a patient at the instants of `at`
+ * (ISO, as the raw rows render them), for pairing a page's readings into panels: one index range
+ * scan per code over the span of those instants (the series index), filtered to the instants.
+ */
+export async function queryBloodPressureAt(pool: Pool, patient: string, at: readonly string[]): Promise<VitalsObservation[]> {
+  if (at.length === 0) return [];
+  const sorted = [...at].sort();
+  const { rows } = await pool.query<RawRow>(
+    `SELECT device_id, seq, code, ${AT} AS at, value, unit, sample_period_ms, samples FROM vitals_observations
+      WHERE patient_id = $1 AND code = ANY($2::text[]) AND effective_at >= $3 AND effective_at <= $4 AND effective_at = ANY($5::timestamptz[])`,
+    [patient, [VITAL_CODE.systolic, VITAL_CODE.diastolic], sorted[0], sorted[sorted.length - 1], sorted],
+  );
+  return rows.map((r) => rowToObservation(patient, r));
 }
 
 export async function queryLatest(pool: Pool, patient: string, codes: string[]): Promise<VitalsObservation[]> {

@@ -18,6 +18,8 @@ import { type FieldPrefix, type HistoryRange, assertRangeWithinLimit, pageCursor
 export interface HistoryQuery {
   patient: string;
   code?: string | undefined;
+  /** Several codes (OR: FHIR `code=a,b`), raw rows only; part of the cursor's query. */
+  codes?: readonly string[] | undefined;
   range: HistoryRange;
   bucket?: Bucket | undefined;
   /** With `bucket`: the aggregates asked for (part of the cursor's query). */
@@ -26,6 +28,11 @@ export interface HistoryQuery {
   cursor?: string | undefined;
   /** Raw rows newest first (FHIR `_sort=-date`); part of the cursor's query. */
   descending?: boolean | undefined;
+  /**
+   * Raw rows over a range of any length (FHIR search: a patient's whole history): the work is
+   * bounded per page (a keyset index range scan per code, `limit` rows) instead of per range.
+   */
+  anyRange?: boolean | undefined;
 }
 
 export type HistoryPage =
@@ -44,13 +51,14 @@ export async function readHistory(
   via: VitalsChannel,
   at: FieldPrefix = '',
 ): Promise<HistoryPage> {
-  assertRangeWithinLimit(q.range, q.bucket, at);
+  if (!(q.anyRange === true && q.bucket === undefined)) assertRangeWithinLimit(q.range, q.bucket, at);
   await requireVitalsAccess(pool, caller, [q.patient], { action: 'vitals.read', via });
   const { from, to } = q.range;
+  const code = q.code ?? q.codes?.join(',');
   // the order joins the query only when newest first, so every ascending cursor keeps its fingerprint
-  const fingerprint = queryFingerprint([q.patient, q.code, from, to, q.bucket, q.aggs?.join(','), via, ...(q.descending ? ['desc'] : [])]);
+  const fingerprint = queryFingerprint([q.patient, code, from, to, q.bucket, q.aggs?.join(','), via, ...(q.descending ? ['desc'] : [])]);
   const cursor = pageCursor(q.cursor, fingerprint, q.bucket ? 'agg' : 'raw', at);
-  const detail = { code: q.code ?? null, from, to, via };
+  const detail = { code: code ?? null, from, to, via };
   const store = vitalsStoreFor(pool, q.patient);
 
   if (!q.bucket) {
@@ -58,6 +66,7 @@ export async function readHistory(
     const page = await store.raw({
       patient: q.patient,
       code: q.code,
+      codes: q.codes,
       from,
       to,
       limit: q.limit,

@@ -63,3 +63,4 @@ export {
   restoreVitalsStream,
 } from './streams';
 export { recordVitalsWrite, recordVitalsWriteFailed } from './writes';
+export { type ObservationPageQuery, readObservationPage, readObservationEntry, readLatestEntries } from './observation-reads';

@@ -15,7 +15,7 @@
  */
 import { must } from '@vitalis/runtime';
 import { rng, sampleVital, type PatientProfile } from '@vitalis/clinical';
-import { NUMERIC_VITALS, type NumericVitalCode, type VitalsObservation } from '@vitalis/schemas';
+import { NUMERIC_VITALS, VITAL_CODE, type NumericVitalCode, type VitalsObservation } from '@vitalis/schemas';
 import { BUCKETS, type BucketPage, type BucketQuery, type BucketRow, type RawPage, type RawQuery } from './history';
 
 /** How far back synthetic samples exist (6 hours: a bucketed read of all of it is 129,600 samples). */
@@ -149,16 +149,16 @@ export function sampleSeconds(fromMs: number, toMs: number, nowMs = Date.now()):
 }
 
 /** The code indexes a query asks for (all six, or the one code; ECG and unknown codes: none). */
-function codeIndexes(code: string | undefined): number[] {
-  if (code === undefined) return SYNTHETIC_CODES.map((_, i) => i);
-  const i = SYNTHETIC_CODES.indexOf(code as NumericVitalCode);
-  return i < 0 ? [] : [i];
+function codeIndexes(code: string | undefined, codes?: readonly string[]): number[] {
+  if (code === undefined && codes === undefined) return SYNTHETIC_CODES.map((_, i) => i);
+  const wanted = code !== undefined ? [code] : (codes ?? []);
+  return SYNTHETIC_CODES.flatMap((c, i) => (wanted.includes(c) ? [i] : []));
 }
 
 /** A raw page: queryRaw's contract (limit + 1 to know `more`; the cursor after (t, device, seq)). */
 export function syntheticRaw(q: RawQuery, nowMs = Date.now()): RawPage {
   const patient = syntheticPatient(q.patient);
-  const codes = codeIndexes(q.code);
+  const codes = codeIndexes(q.code, q.codes);
   if (!patient || codes.length === 0) return { rows: [], more: false };
   const { first, last } = sampleSeconds(Date.parse(q.from), Date.parse(q.to), nowMs);
   const after = q.after ? { ms: Date.parse(q.after.t), d: q.after.d, s: q.after.s } : undefined;
@@ -238,4 +238,13 @@ export function syntheticLatest(patientId: string, codes: readonly string[], now
     .filter((i) => i >= 0)
     .sort((a, b) => (codeAt(a) < codeAt(b) ? -1 : 1))
     .map((i) => syntheticObservation(patient, i, second));
+}
+
+/** The blood-pressure readings at the instants of `at` (queryBloodPressureAt's contract), from the samples of those seconds. */
+export function syntheticBloodPressureAt(patientId: string, at: readonly string[], nowMs = Date.now()): VitalsObservation[] {
+  const codes = [VITAL_CODE.systolic, VITAL_CODE.diastolic];
+  return [...new Set(at)].flatMap((t) => {
+    const to = new Date(Date.parse(t) + 1).toISOString();
+    return syntheticRaw({ patient: patientId, codes, from: t, to, limit: SLOTS_PER_SECOND }, nowMs).rows;
+  });
 }

@@ -1,6 +1,7 @@
 /**
  * `GET /fhir/R4/Observation/$lastn`: the latest Observation per code of one patient (max=1 only),
- * from the vitals service's latest read (its access rule and audit, `via: fhir`). Its
+ * from the vitals service's latest read (its access rule and audit, `via: fhir`); the latest
+ * systolic and diastolic as their blood-pressure panel where they pair (docs/adr/0026). Its
  * CapabilityStatement entry is declared here, beside the route (Observation lists it).
  */
 import { z } from 'zod';
@@ -8,18 +9,19 @@ import { fhirReply } from '@vitalis/http';
 import { observationSearchsetJson, searchsetBundle } from '@vitalis/schemas';
 import type { GatewayDeps } from '../../deps';
 import { callerOf } from '../../access/http';
-import { readLatest, requireVitalsAccess } from '../../vitals/service';
+import { readLatestEntries, requireVitalsAccess } from '../../vitals/service';
 import { FHIR_BASE_PATH } from '../base';
 import type { FhirOperationEntry } from '../definition';
 import type { FhirApp } from '../register';
 import { fhirObservationBundle, outcomes } from '../schemas';
-import { categoryMatches, format, notSupported, searchedPatient, vitalCodeOf } from '../search-params';
+import { observationCodesOf } from '../observation-codes';
+import { categoryMatches, format, notSupported, searchedPatient } from '../search-params';
 
 /** The statement's `operation` entry under Observation. */
 export const LASTN_OPERATION: FhirOperationEntry = {
   name: 'lastn',
   definition: 'http://hl7.org/fhir/OperationDefinition/Observation-lastn',
-  documentation: 'patient (required), code, category; max=1 only.',
+  documentation: 'patient (required), code (comma: OR; 85354-9 the blood-pressure panel), category; max=1 only.',
 };
 
 const lastnQuery = z.strictObject({
@@ -52,13 +54,13 @@ export function registerLastn(app: FhirApp, deps: GatewayDeps): void {
       const self = `${deps.config.baseUrl}${req.url}`;
       if (q.max !== 1) throw notSupported('$lastn supports max=1 only (the latest Observation per code).');
       const patient = searchedPatient(q);
-      const code = q.code === undefined ? undefined : vitalCodeOf(q.code);
+      const codes = observationCodesOf(q.code);
       const caller = callerOf(req);
-      if (code === null || !categoryMatches(q.category)) {
+      if (codes === null || !categoryMatches(q.category)) {
         await requireVitalsAccess(deps.pool, caller, [patient], { action: 'vitals.read_latest', via: 'fhir' });
         return fhirReply(reply).send(searchsetBundle([], { self }));
       }
-      const rows = await readLatest(deps.pool, caller, patient, code, 'fhir');
+      const rows = await readLatestEntries(deps.pool, caller, patient, codes, 'fhir');
       return fhirReply(reply).send(
         observationSearchsetJson(rows, { self, observationBase: `${deps.config.baseUrl}${FHIR_BASE_PATH}/Observation` }),
       );
