@@ -40,15 +40,15 @@ export interface StoredTextReport {
   repaired: string[];
 }
 
-/** The read models whose text ends up in a served FHIR resource, with their key and the resource they serve. */
-const READ_MODELS = [
-  { table: 'rm_patients', key: 'patient_id', resource: 'Patient' },
+/** The read models whose text ends up in a served FHIR resource: their key, the resource they serve, and columns derived from others (a search index: not reported twice). */
+const READ_MODELS: readonly { table: string; key: string; resource: string; derived?: readonly string[] }[] = [
+  { table: 'rm_patients', key: 'patient_id', resource: 'Patient', derived: ['name_search'] },
   { table: 'rm_slots', key: 'slot_id', resource: 'Slot' },
   { table: 'rm_triage', key: 'patient_id', resource: 'Triage' },
   { table: 'rm_service_requests', key: 'request_id', resource: 'ServiceRequest' },
   { table: 'rm_diagnostic_reports', key: 'report_id', resource: 'DiagnosticReport' },
   { table: 'rm_alarms', key: 'alarm_id', resource: 'DetectedIssue' },
-] as const;
+];
 const PAGE = 500;
 
 /** The rule of the value at `path`: an identifier's system is a URI that must be absolute, every other text a FHIR string. */
@@ -80,7 +80,11 @@ async function scanReadModel(pool: Pool, m: (typeof READ_MODELS)[number]): Promi
       `SELECT ${m.key} AS id, to_jsonb(t) AS row FROM ${m.table} t WHERE ${m.key} > $1 ORDER BY ${m.key} LIMIT ${PAGE}`,
       [after],
     );
-    for (const r of page.rows) findings.push(...findingsIn(r.row, { resource: m.resource, id: r.id }));
+    for (const r of page.rows) {
+      const served = Object.fromEntries(Object.entries(r.row).filter(([column]) => !m.derived?.includes(column)));
+      const found = findingsIn(served, { resource: m.resource, id: r.id });
+      findings.push(...found.sort((a, b) => a.field.localeCompare(b.field)));
+    }
     rows += page.rows.length;
     const last = page.rows[page.rows.length - 1];
     if (!last || page.rows.length < PAGE) return { rows, findings };
