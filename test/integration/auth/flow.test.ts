@@ -82,7 +82,7 @@ describe('the spec section 5 flow', () => {
     const tokens = await oidc.clientCredentialsGrant(config, { scope: 'read:appointments' });
     expect(tokens.token_type.toLowerCase()).toBe('bearer');
     expect(tokens.scope).toBe('read:appointments');
-    expect(tokens.expires_in).toBe(900);
+    expect(tokens.expires_in).toBe(300); // a client_credentials token: BACKEND_TOKEN_TTL_SECONDS (SMART Backend Services)
     const token = tokens.access_token;
 
     // 4. Probe identity.

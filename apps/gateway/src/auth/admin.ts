@@ -21,6 +21,7 @@ import { recordAudit } from '@vitalis/audit';
 import { notFound, problemOf } from '@vitalis/http';
 import { ROLES, type Role } from '@vitalis/schemas';
 import { parseScopes, scopeCeiling, usableWith } from './clients';
+import { CLIENT_DOCUMENT_MAX_URL_LENGTH } from './client-metadata-document';
 import type { AuthContext } from './context';
 import { MAX_INITIAL_ACCESS_TTL_SECONDS, httpMintRefusal, httpMintingScopes, mintInitialAccessToken } from './initial-access';
 import { insufficientScope } from '../access/refusal';
@@ -76,7 +77,8 @@ const approveRequest = z
   })
   .meta({ example: { role: 'doctor', scope: 'read:patients read:vitals' } });
 
-const clientIdParam = z.object({ client_id: z.string().min(1).max(100) });
+// Up to the longest client id issued: a Client ID Metadata Document URL (client-metadata-document.ts)
+const clientIdParam = z.object({ client_id: z.string().min(1).max(CLIENT_DOCUMENT_MAX_URL_LENGTH) });
 
 interface ClientRow {
   client_id: string;
