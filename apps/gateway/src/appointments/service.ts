@@ -243,6 +243,8 @@ export interface SlotQuery {
   from?: string | undefined;
   to?: string | undefined;
   status?: 'free' | 'busy' | undefined;
+  /** Count the matches instead (FHIR `_summary=count`): `total`, no slots. */
+  countOnly?: boolean | undefined;
   limit: number;
   after?: { t: string; s: string } | undefined;
 }
@@ -254,7 +256,7 @@ export interface SlotQuery {
  * patient) sees availability only (every booking busy without a patient). A sandbox principal sees
  * synthetic `sbx-` slots only, never the real schedule (synthetic-slots.ts).
  */
-export async function listSlots(pool: Pool, caller: Caller, q: SlotQuery): Promise<{ slots: SlotState[]; more: boolean }> {
+export async function listSlots(pool: Pool, caller: Caller, q: SlotQuery): Promise<{ slots: SlotState[]; more: boolean; total?: number }> {
   const reached = reach(caller.principal, 'Appointment', 'read');
   if (q.patient !== undefined && !mayReach(caller.principal, 'Appointment', 'read', q.patient)) {
     throw insufficientScope(['read:appointments'], {
@@ -274,6 +276,22 @@ export async function listSlots(pool: Pool, caller: Caller, q: SlotQuery): Promi
   if (q.to) where.push(`start_at < ${arg(q.to)}`);
   if (q.status) where.push(`status = ${arg(q.status)}`);
   if (q.after) where.push(`(start_at, slot_id) > (${arg(q.after.t)}::timestamptz, ${arg(q.after.s)})`);
+  if (q.countOnly) {
+    const counted = await pool.query<{ n: string }>(
+      `SELECT count(*) AS n FROM rm_slots ${where.length ? `WHERE ${where.join(' AND ')}` : ''}`,
+      args,
+    );
+    const total = Number(counted.rows[0]?.n ?? 0);
+    if (q.patient !== undefined)
+      await audit(pool, caller, {
+        action: 'appointment.list',
+        scope: 'read:appointments',
+        resourceType: 'Patient',
+        resourceId: q.patient,
+        detail: { count: total },
+      });
+    return { slots: [], more: false, total };
+  }
   const { rows } = await pool.query<{
     slot_id: string;
     version: number;

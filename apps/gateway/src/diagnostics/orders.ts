@@ -114,6 +114,13 @@ export interface OrderQuery {
   patientId?: string | undefined;
   status?: ServiceRequestStatus[] | undefined;
   code?: string | undefined;
+  /** Any of these codes (FHIR `code=a,b`). */
+  codes?: readonly string[] | undefined;
+  /** meta.lastUpdated bounds [from, to) (ISO instants). */
+  updatedFrom?: string | undefined;
+  updatedTo?: string | undefined;
+  /** Count the matches instead (FHIR `_summary=count`): `total`, no orders. */
+  countOnly?: boolean | undefined;
   limit: number;
   after?: ListPosition | undefined;
 }
@@ -128,7 +135,7 @@ export async function searchOrders(
   pool: Pool,
   caller: Caller,
   q: OrderQuery,
-): Promise<{ orders: ServiceRequestState[]; next: ListPosition | null }> {
+): Promise<{ orders: ServiceRequestState[]; next: ListPosition | null; total?: number }> {
   await requireCell(pool, caller, 'ServiceRequest', 'read', 'diagnostics.order.list');
   const where: string[] = [];
   const args: unknown[] = [];
@@ -136,6 +143,23 @@ export async function searchOrders(
   if (q.patientId) where.push(`patient_id = ${arg(q.patientId)}`);
   if (q.status?.length) where.push(`status = ANY(${arg(q.status)}::text[])`);
   if (q.code) where.push(`code = ${arg(q.code)}`);
+  if (q.codes) where.push(`code = ANY(${arg(q.codes)}::text[])`);
+  if (q.updatedFrom) where.push(`updated_at >= ${arg(q.updatedFrom)}::timestamptz`);
+  if (q.updatedTo) where.push(`updated_at < ${arg(q.updatedTo)}::timestamptz`);
+  if (q.countOnly) {
+    const counted = await pool.query<{ n: string }>(
+      `SELECT count(*) AS n FROM rm_service_requests ${where.length ? `WHERE ${where.join(' AND ')}` : ''}`,
+      args,
+    );
+    const total = Number(counted.rows[0]?.n ?? 0);
+    await audit(pool, caller, {
+      action: 'diagnostics.order.list',
+      scope: 'read:diagnostics',
+      resourceType: 'ServiceRequest',
+      detail: { patient: q.patientId ?? null, count: total },
+    });
+    return { orders: [], next: null, total };
+  }
   if (q.after)
     where.push(
       `(authored_at < ${arg(q.after.t)}::timestamptz OR (authored_at = ${arg(q.after.t)}::timestamptz AND request_id > ${arg(q.after.i)}))`,

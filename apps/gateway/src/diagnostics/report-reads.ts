@@ -65,6 +65,11 @@ export interface ReportQuery {
   /** Report codes (a test code, or every code of a category). */
   codes?: string[] | undefined;
   status?: string[] | undefined;
+  /** meta.lastUpdated bounds [from, to) (ISO instants). */
+  updatedFrom?: string | undefined;
+  updatedTo?: string | undefined;
+  /** Count the matches instead (FHIR `_summary=count`): `total`, no reports. */
+  countOnly?: boolean | undefined;
   limit: number;
   after?: ListPosition | undefined;
 }
@@ -78,7 +83,7 @@ export async function searchReports(
   pool: Pool,
   caller: Caller,
   q: ReportQuery,
-): Promise<{ reports: DiagnosticReportState[]; next: ListPosition | null }> {
+): Promise<{ reports: DiagnosticReportState[]; next: ListPosition | null; total?: number }> {
   const reached = reach(caller.principal, 'DiagnosticReport', 'read');
   const scope = reached.scope;
   if (!reached.allowed || (reached.patient !== undefined && q.patientId !== undefined && q.patientId !== reached.patient)) {
@@ -102,6 +107,22 @@ export async function searchReports(
   if (q.codes) where.push(`code = ANY(${arg(q.codes)}::text[])`);
   if (q.status) where.push(`status = ANY(${arg(q.status)}::text[])`);
   if (own !== undefined) where.push(`status IN ('final', 'amended', 'corrected')`);
+  if (q.updatedFrom) where.push(`updated_at >= ${arg(q.updatedFrom)}::timestamptz`);
+  if (q.updatedTo) where.push(`updated_at < ${arg(q.updatedTo)}::timestamptz`);
+  if (q.countOnly) {
+    const counted = await pool.query<{ n: string }>(
+      `SELECT count(*) AS n FROM rm_diagnostic_reports ${where.length ? `WHERE ${where.join(' AND ')}` : ''}`,
+      args,
+    );
+    const total = Number(counted.rows[0]?.n ?? 0);
+    await audit(pool, caller, {
+      action: 'diagnostics.report.list',
+      scope,
+      resourceType: 'DiagnosticReport',
+      detail: { patient: patientId ?? null, count: total },
+    });
+    return { reports: [], next: null, total };
+  }
   if (q.after)
     where.push(
       `(issued_at < ${arg(q.after.t)}::timestamptz OR (issued_at = ${arg(q.after.t)}::timestamptz AND report_id > ${arg(q.after.i)}))`,

@@ -12,6 +12,7 @@ import type { FhirBundleEntry } from '@vitalis/schemas';
 import type { RouteAuth } from '../auth/route-auth';
 import type { Caller } from '../access/caller';
 import type { GatewayDeps } from '../deps';
+import { dateParam } from './search-params';
 
 /** A FHIR search parameter type (CapabilityStatement.rest.resource.searchParam.type) the server uses. */
 export type FhirSearchParamType = 'token' | 'string' | 'date' | 'reference' | 'number';
@@ -50,6 +51,17 @@ export const countParam = (
   documentation = `Page size, 1-${max} (default ${dflt}); further pages via Bundle.link next.`,
 ) => searchParam(z.coerce.number().int().min(1).max(max).default(dflt), 'number', documentation);
 
+/**
+ * `_lastUpdated` (a date parameter over meta.lastUpdated: every prefix, repeatable as AND, commas as
+ * OR), for the types whose resources carry meta.lastUpdated.
+ */
+export const lastUpdatedParam = () =>
+  searchParam(
+    dateParam.optional(),
+    'date',
+    'meta.lastUpdated: [prefix]date with prefixes eq ne gt lt ge le sa eb ap (ap: within 10% of the gap to now), repeatable (AND), comma-separated values (OR).',
+  );
+
 /** `patient` as a reference search parameter (required or not, as the query schema says). */
 export const patientParam = <S extends z.ZodType>(schema: S, required: boolean) =>
   searchParam(schema, 'reference', `${required ? 'Required: ' : ''}Patient/{id} or {id}.`);
@@ -77,14 +89,19 @@ export interface SearchContext<Q> {
   match: (type: string, id: string, resource: object) => SearchEntry;
   /** An included resource (`_include`) as a Bundle entry, at its URL. */
   included: (type: string, id: string, resource: object) => SearchEntry;
+  /** `_summary=count`: the search answers `{ entries: [], total }`, the number of matches counted by its service (not by reading every page). */
+  count?: boolean;
+  /** The Bundle's self link: the request's URL, or under `Prefer: handling=lenient` the URL of the parameters applied (undefined outside a search route). */
+  self?: string;
 }
 
 /**
  * What a search answers: the entries of one page and the cursor of the next (none: the last page),
  * from which the registrar builds the searchset Bundle with its self and next links; or, for a
- * search that renders its own JSON (Observation, per-code templates), that text.
+ * search that renders its own JSON (Observation, per-code templates), that text. Asked to count
+ * (`SearchContext.count`), no entries and the number of matches as `total`.
  */
-export type SearchResult = { entries: SearchEntry[]; nextCursor?: string | null } | { json: string };
+export type SearchResult = { entries: SearchEntry[]; nextCursor?: string | null; total?: number } | { json: string };
 
 /** What a read or vread answers: the resource, and its versionId (ETag) and last update (Last-Modified) where it has them. */
 export interface ReadResult {

@@ -7,7 +7,8 @@
  * stale, 428 without; ETag and Last-Modified) — with the route guard (`config.auth`), the OpenAPI
  * words (operationIds `fhirSearch<Type>`, `fhirRead<Type>`, `fhirVread<Type>`, `fhirCreate<Type>`,
  * `fhirUpdate<Type>`), the response schemas, the FHIR reply (media type, no-store), ETag /
- * Last-Modified / If-None-Match. The services the
+ * Last-Modified / If-None-Match; on every search `_summary`, `_elements` and `Prefer: handling`
+ * (search-shaping.ts). The services the
  * definitions call keep their access rules and audit; `_format` is negotiated by the FHIR plugin's
  * onRequest hook (routes.ts) and declared in every query schema.
  */
@@ -27,10 +28,22 @@ import type {
   ReadResult,
   SearchContext,
   SearchEntry,
+  SearchResult,
   UpdateDefinition,
 } from './definition';
 import { outcomes } from './schemas';
-import { format } from './search-params';
+import { format, notSupported } from './search-params';
+import {
+  type ResultShape,
+  knownParams,
+  mandatoryElementsOf,
+  preferredHandling,
+  resultShapeOf,
+  searchResultParams,
+  selfUrlOf,
+  subsets,
+  subsetted,
+} from './search-shaping';
 
 /** The app a FHIR plugin registers routes on (zod type provider). */
 export type FhirApp = Parameters<FastifyPluginAsyncZod>[0];
@@ -44,7 +57,7 @@ const writeQuery = z.strictObject({ _format: format });
 const ifMatchHeaders = z.object({ 'if-match': z.string().max(100).optional() });
 
 /** The absolute URL of the FHIR base and the entries a search answers. */
-function searchContextOf<Q>(deps: GatewayDeps, req: FastifyRequest, q: Q): SearchContext<Q> {
+function searchContextOf<Q>(deps: GatewayDeps, req: FastifyRequest, q: Q, asked: { count: boolean; self: string }): SearchContext<Q> {
   const urlOf = (type: string, id: string) => `${deps.config.baseUrl}${FHIR_BASE_PATH}/${type}/${id}`;
   const entry =
     (mode: 'match' | 'include') =>
@@ -53,7 +66,7 @@ function searchContextOf<Q>(deps: GatewayDeps, req: FastifyRequest, q: Q): Searc
       resource: resource as Record<string, unknown>,
       search: { mode },
     });
-  return { req, q, deps, caller: () => callerOf(req), urlOf, match: entry('match'), included: entry('include') };
+  return { req, q, deps, caller: () => callerOf(req), urlOf, match: entry('match'), included: entry('include'), ...asked };
 }
 
 /**
@@ -185,31 +198,97 @@ function registerWrites(app: FhirApp, def: FhirResourceDefinition, deps: Gateway
   if (def.update) registerUpdate(app, def.type, def.schema, def.update, deps);
 }
 
-/** The routes of one resource definition: search-type, read, (where declared) vread, create and update. */
-export function registerFhirResource(app: FhirApp, def: FhirResourceDefinition, deps: GatewayDeps): void {
+/** The request's query after lenient handling dropped the unknown parameters (the self link names only these). */
+const appliedQuery = new WeakMap<FastifyRequest, Record<string, unknown>>();
+
+/** The search-type route's hook: under `Prefer: handling=lenient` the parameters the query schema does not know are dropped before validation. */
+function lenientHandling(known: ReadonlySet<string>) {
+  return async (req: FastifyRequest) => {
+    if (preferredHandling(req.headers.prefer) !== 'lenient') return;
+    const { kept } = knownParams(req.query as Record<string, unknown>, known);
+    req.query = kept;
+    appliedQuery.set(req, kept);
+  };
+}
+
+/** The matched entries of a bundle as `_elements` / `_summary=data` shape them (included ones as they are). */
+function shapedEntries<E extends { resource?: unknown; search?: { mode?: string } }>(
+  entries: E[],
+  shape: ResultShape,
+  mandatory: string[],
+): E[] {
+  return entries.map((e) =>
+    e.search?.mode === 'match' && e.resource !== undefined
+      ? { ...e, resource: subsetted(e.resource as Record<string, unknown>, shape, mandatory) }
+      : e,
+  );
+}
+
+/**
+ * A search's reply, shaped by `_summary` and `_elements`: a count as a Bundle with `total` only (a
+ * search that did not count answers a one-page result's size, and refuses when there are more
+ * pages); subsetted resources are sent as text (they no longer satisfy the full resource schema).
+ */
+function sendSearch(
+  reply: FastifyReply,
+  def: FhirResourceDefinition,
+  result: SearchResult,
+  shape: ResultShape,
+  links: { self: string; next: (cursor: string) => string },
+) {
+  const { self } = links;
+  if ('entries' in result && result.total !== undefined) return fhirReply(reply).send(searchsetBundle([], { self, total: result.total }));
+  if (shape.count) {
+    if ('json' in result || result.nextCursor) throw notSupported(`_summary=count is not supported on ${def.type} searches yet.`);
+    return fhirReply(reply).send(searchsetBundle([], { self, total: result.entries.filter((e) => e.search?.mode === 'match').length }));
+  }
+  const mandatory = mandatoryElementsOf(def.schema);
+  if ('json' in result) {
+    if (!subsets(shape)) return fhirReply(reply).send(result.json);
+    const bundle = JSON.parse(result.json) as { entry?: SearchEntry[] };
+    return fhirReply(reply).send(
+      JSON.stringify({ ...bundle, ...(bundle.entry ? { entry: shapedEntries(bundle.entry, shape, mandatory) } : {}) }),
+    );
+  }
+  const bundle = searchsetBundle(result.entries, { self, next: result.nextCursor ? links.next(result.nextCursor) : null });
+  if (!subsets(shape)) return fhirReply(reply).send(bundle);
+  return fhirReply(reply).send(
+    JSON.stringify({ ...bundle, ...(bundle.entry ? { entry: shapedEntries(bundle.entry, shape, mandatory) } : {}) }),
+  );
+}
+
+/** The search-type route of a definition: its query schema with `_summary` and `_elements`, lenient handling, the shaped reply. */
+function registerSearch(app: FhirApp, def: FhirResourceDefinition, deps: GatewayDeps): void {
   const path = `${FHIR_BASE_PATH}/${def.type}`;
+  const query = def.search.query.extend(searchResultParams);
   app.get(
     path,
     {
       config: def.auth ? { auth: def.auth } : {},
+      preValidation: lenientHandling(new Set(Object.keys(query.shape))),
       schema: {
         tags: ['fhir'],
         summary: def.search.summary ?? `Search ${def.type}`,
         operationId: `fhirSearch${def.type}`,
         description: def.search.description,
-        querystring: def.search.query,
+        querystring: query,
         response: { 200: def.bundle, ...(def.search.errors ?? SEARCH_ERRORS) },
       },
     },
     async (req, reply) => {
       const q = req.query as Record<string, unknown>;
-      const result = await def.search.search(searchContextOf(deps, req, q));
-      if ('json' in result) return fhirReply(reply).send(result.json);
-      const self = `${deps.config.baseUrl}${req.url}`;
-      const next = result.nextCursor ? nextPageUrl(`${deps.config.baseUrl}${path}`, q, result.nextCursor) : null;
-      return fhirReply(reply).send(searchsetBundle(result.entries, { self, next }));
+      const shape = resultShapeOf(q as Parameters<typeof resultShapeOf>[0]);
+      const applied = appliedQuery.get(req);
+      const self = applied ? selfUrlOf(`${deps.config.baseUrl}${path}`, applied) : `${deps.config.baseUrl}${req.url}`;
+      const result = await def.search.search(searchContextOf(deps, req, q, { count: shape.count, self }));
+      return sendSearch(reply, def, result, shape, { self, next: (cursor) => nextPageUrl(`${deps.config.baseUrl}${path}`, q, cursor) });
     },
   );
+}
+
+/** The routes of one resource definition: search-type, read, (where declared) vread, create and update. */
+export function registerFhirResource(app: FhirApp, def: FhirResourceDefinition, deps: GatewayDeps): void {
+  registerSearch(app, def, deps);
   registerReads(app, def, deps);
   registerWrites(app, def, deps);
 }

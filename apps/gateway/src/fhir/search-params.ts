@@ -283,6 +283,9 @@ const dateValue = z
   .string()
   .max(300)
   .regex(new RegExp(DATE_PARAM_PATTERN), 'must be [prefix]date values (eq ne gt lt ge le sa eb ap; a time with its zone), comma-separated');
+/** How a date parameter is documented (CapabilityStatement searchParam.documentation). */
+export const DATE_DOC =
+  'Prefixes eq ne gt lt ge le sa eb ap (ap: within 10% of the gap between now and the value); repeatable (AND), comma-separated values (OR).';
 /** A date parameter, repeatable (AND; up to four), each value `[prefix]date` with commas as OR. */
 export const dateParam = z.union([dateValue, z.array(dateValue).min(1).max(4)]);
 

@@ -214,13 +214,20 @@ export async function patientHistory(pool: Pool, caller: Caller, patientId: stri
  * exact; `identifier`: `system|value` or `value`.
  */
 export interface SearchQuery {
-  id?: string | undefined;
+  /** One id, or any of several (FHIR `_id=a,b`). */
+  id?: string | readonly string[] | undefined;
   name?: string | undefined;
   family?: string | undefined;
   given?: string | undefined;
   gender?: string | undefined;
   birthdate?: string | undefined;
-  identifier?: string | undefined;
+  /** `system|value` or `value`, or any of several identifiers (FHIR `identifier=a,b`; no system: any). */
+  identifier?: string | readonly { system?: string | undefined; value: string }[] | undefined;
+  /** meta.lastUpdated bounds [from, to) (ISO instants). */
+  updatedFrom?: string | undefined;
+  updatedTo?: string | undefined;
+  /** Count the matches instead (FHIR `_summary=count`): `total`, no patients. */
+  countOnly?: boolean | undefined;
   limit: number;
   after?: { f: string; i: string } | undefined;
 }
@@ -258,7 +265,11 @@ export function rowToState(r: PatientRow): PatientState {
 }
 
 /** Search over the projection, keyset-paginated by (family, id). */
-export async function searchPatients(pool: Pool, caller: Caller, q: SearchQuery): Promise<{ patients: PatientState[]; more: boolean }> {
+export async function searchPatients(
+  pool: Pool,
+  caller: Caller,
+  q: SearchQuery,
+): Promise<{ patients: PatientState[]; more: boolean; total?: number }> {
   const reached = reach(caller.principal, 'Patient', 'read');
   if (!reached.allowed) {
     throw insufficientScope(PATIENT_READ_SCOPES, {
@@ -271,16 +282,31 @@ export async function searchPatients(pool: Pool, caller: Caller, q: SearchQuery)
   const args: unknown[] = [];
   const arg = (v: unknown) => `$${args.push(v)}`;
   if (reached.patient !== undefined) where.push(`patient_id = ${arg(reached.patient)}`);
-  if (q.id) where.push(`patient_id = ${arg(q.id)}`);
+  if (typeof q.id === 'string') where.push(`patient_id = ${arg(q.id)}`);
+  else if (q.id) where.push(`patient_id = ANY(${arg(q.id)}::text[])`);
   if (q.name) where.push(`name_search LIKE ${arg(`%${likeEscaped(q.name)}%`)}`);
   if (q.family) where.push(`lower(family) LIKE ${arg(`${likeEscaped(q.family)}%`)}`);
   if (q.given) where.push(`EXISTS (SELECT 1 FROM unnest(given) AS g WHERE lower(g) LIKE ${arg(`${likeEscaped(q.given)}%`)})`);
   if (q.gender) where.push(`gender = ${arg(q.gender)}`);
   if (q.birthdate) where.push(`birth_date = ${arg(q.birthdate)}::date`);
-  if (q.identifier) {
+  if (typeof q.identifier === 'string') {
     const bar = q.identifier.indexOf('|');
     const ident = bar >= 0 ? { system: q.identifier.slice(0, bar), value: q.identifier.slice(bar + 1) } : { value: q.identifier };
     where.push(`identifiers @> ${arg(JSON.stringify([ident]))}::jsonb`);
+  } else if (q.identifier) {
+    const anyOf = q.identifier.map((ident) => `identifiers @> ${arg(JSON.stringify([ident]))}::jsonb`);
+    where.push(anyOf.length ? `(${anyOf.join(' OR ')})` : 'false');
+  }
+  if (q.updatedFrom) where.push(`updated_at >= ${arg(q.updatedFrom)}::timestamptz`);
+  if (q.updatedTo) where.push(`updated_at < ${arg(q.updatedTo)}::timestamptz`);
+  if (q.countOnly) {
+    const counted = await pool.query<{ n: string }>(
+      `SELECT count(*) AS n FROM rm_patients ${where.length ? `WHERE ${where.join(' AND ')}` : ''}`,
+      args,
+    );
+    const total = Number(counted.rows[0]?.n ?? 0);
+    await audit(pool, caller, { action: 'patient.search', scope, resourceType: 'Patient', detail: { count: total } });
+    return { patients: [], more: false, total };
   }
   if (q.after) where.push(`(family, patient_id) > (${arg(q.after.f)}, ${arg(q.after.i)})`);
   const { rows } = await pool.query<PatientRow>(

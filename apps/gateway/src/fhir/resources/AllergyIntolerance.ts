@@ -31,8 +31,9 @@ export const allergyIntoleranceResource = defineFhirResource({
       _format: format,
     }),
     errors: outcomes(400, 401, 403, 406, 404), // 404: the patient does not exist
-    search: async ({ q, deps, caller, match }) => {
+    search: async ({ q, deps, caller, match, count }) => {
       const patient = await getAllergies(deps.pool, caller(), patientIdOf('patient', q.patient));
+      if (count === true) return { entries: [], total: patient.allergies.length };
       const after = decodeKey(q._cursor, ['a'])?.a;
       const from = after === undefined ? 0 : patient.allergies.findIndex((a) => a.id === after) + 1;
       const page = patient.allergies.slice(from, from + q._count);

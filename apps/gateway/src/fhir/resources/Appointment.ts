@@ -12,7 +12,19 @@ import { toFhirAppointment, toFhirSlot } from '../../appointments/fhir';
 import { bookAppointment, getAppointment, listSlots } from '../../appointments/service';
 import { countParam, defineCreate, defineFhirResource, patientParam, searchParam } from '../definition';
 import { fhirAppointment, fhirAppointmentBundle, fhirAppointmentCreate, outcomes } from '../schemas';
-import { cursor, format, isoBounds, listOf, notSupported, oneOrMany, patientIdOf, referenceIdOf, statusesOf } from '../search-params';
+import {
+  DATE_DOC,
+  cursor,
+  dateParam,
+  format,
+  isoDateFilter,
+  listOf,
+  notSupported,
+  patientIdOf,
+  referenceIdOf,
+  statusesOf,
+  tokenList,
+} from '../search-params';
 
 export const appointmentResource = defineFhirResource({
   type: 'Appointment',
@@ -25,30 +37,42 @@ export const appointmentResource = defineFhirResource({
   searchInclude: ['Appointment:slot'],
   search: {
     description:
-      "Current bookings by start: patient, date (ge/gt/le/lt/eq, repeatable), status (booked), _count; `_include=Appointment:slot` adds each booked Slot (search mode include). A patient user: its own bookings. Served by the appointments service's listing (audited appointment.list).",
+      "Current bookings by start: patient, date (every date prefix: eq ne gt lt ge le sa eb ap; repeatable as AND, commas as OR), status (booked; comma: any of), _count; `_include=Appointment:slot` adds each booked Slot (search mode include). A patient user: its own bookings. Served by the appointments service's listing (audited appointment.list).",
     query: z.strictObject({
       patient: patientParam(z.string().max(300).optional(), false),
-      date: searchParam(oneOrMany.optional(), 'date', 'The start; prefixes ge, gt, le, lt, eq (repeatable, combined as AND).'),
+      date: searchParam(dateParam.optional(), 'date', `The start. ${DATE_DOC}`),
       status: searchParam(
-        z.string().max(100).optional(),
+        tokenList(100).optional(),
         'token',
-        'booked (the current bookings; a cancelled appointment frees its slot and is not listed).',
+        'booked (the current bookings; a cancelled appointment frees its slot and is not listed); comma-separated: any of.',
       ),
       _include: z.string().max(100).optional().describe('Appointment:slot'),
       _count: countParam(500, 100),
       _cursor: cursor,
       _format: format,
     }),
-    search: async ({ q, deps, caller: callerOfRequest, match, included }) => {
+    search: async ({ q, deps, caller: callerOfRequest, match, included, count }) => {
       if (q._include !== undefined && q._include !== 'Appointment:slot' && q._include !== 'Appointment:slot:Slot')
         throw notSupported(`_include=${q._include} is not supported (Appointment:slot is).`);
       const caller = callerOfRequest();
-      const { from, to } = isoBounds(listOf(q.date));
+      const date = isoDateFilter('date', listOf(q.date));
       const patient = q.patient === undefined ? tokenPatient(caller.principal) : patientIdOf('patient', q.patient);
-      if (statusesOf(q.status, ['booked'] as const) === null) return { entries: [] };
+      if (statusesOf(q.status, ['booked'] as const) === null || date.none) return count ? { entries: [], total: 0 } : { entries: [] };
       const after = decodeKey(q._cursor, ['t', 's']);
-      const { slots, more } = await listSlots(deps.pool, caller, { patient, from, to, status: 'busy', limit: q._count, after });
-      const booked = slots.flatMap((s) => (s.appointmentId === null ? [] : [{ slot: s, appointmentId: s.appointmentId }]));
+      const countOnly = count === true && date.exact && patient !== undefined;
+      const { slots, more, total } = await listSlots(deps.pool, caller, {
+        patient,
+        from: date.from,
+        to: date.to,
+        status: 'busy',
+        countOnly,
+        limit: q._count,
+        after,
+      });
+      if (total !== undefined) return { entries: [], total };
+      const booked = slots.flatMap((s) =>
+        s.appointmentId === null || !(date.exact || date.matches(s.start)) ? [] : [{ slot: s, appointmentId: s.appointmentId }],
+      );
       const last = slots[slots.length - 1];
       return {
         entries: [

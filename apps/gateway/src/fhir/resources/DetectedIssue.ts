@@ -6,9 +6,9 @@ import { z } from 'zod';
 import { ACTIVE_ALARM_STATES, type AlarmState } from '@vitalis/records';
 import { toFhirDetectedIssue } from '../../alarms/fhir';
 import { alarmsDepsOf, getAlarm, listAlarms } from '../../alarms/service';
-import { countParam, defineFhirResource, searchParam } from '../definition';
+import { countParam, defineFhirResource, lastUpdatedParam, searchParam } from '../definition';
 import { fhirDetectedIssue, fhirDetectedIssueBundle } from '../schemas';
-import { format, patientIdOf, statusesOf } from '../search-params';
+import { format, isoDateFilter, listOf, patientIdOf, statusesOf, tokenList } from '../search-params';
 
 /** DetectedIssue.status → the alarm states it stands for (preliminary: must still be seen; final: resolved). */
 const ISSUE_STATUS_STATES: Record<'preliminary' | 'final', readonly AlarmState[]> = {
@@ -27,7 +27,7 @@ export const detectedIssueResource = defineFhirResource({
   search: {
     summary: 'Search DetectedIssue (bedside alarms)',
     description:
-      'Bedside alarms as DetectedIssues, highest severity first: patient (without it: across every patient the caller reaches, a ward view), status (preliminary: must still be seen, the default; final: resolved in the last 24 h; comma-separated), _count. Doctors, nurses (read:vitals). Served by the alarms service (audited alarm.read).',
+      'Bedside alarms as DetectedIssues, highest severity first: patient (without it: across every patient the caller reaches, a ward view), status (preliminary: must still be seen, the default; final: resolved in the last 24 h; comma-separated), _lastUpdated (meta.lastUpdated: every date prefix), _count. Doctors, nurses (read:vitals). Served by the alarms service (audited alarm.read).',
     query: z.strictObject({
       patient: searchParam(
         z.string().max(300).optional(),
@@ -35,10 +35,11 @@ export const detectedIssueResource = defineFhirResource({
         'Patient/{id} or {id}; without it, the alarms across every patient the caller reaches (a ward view).',
       ),
       status: searchParam(
-        z.string().max(200).optional(),
+        tokenList(200).optional(),
         'token',
         'preliminary (raised, acknowledged or latched: the default) | final (resolved in the last 24 h); comma-separated: any of them.',
       ),
+      _lastUpdated: lastUpdatedParam(),
       _count: countParam(500, 100, 'At most this many, 1-500 (default 100), highest severity first; not paged.'),
       _format: format,
     }),
@@ -54,7 +55,9 @@ export const detectedIssueResource = defineFhirResource({
         { patientId, states: states.length > 0 ? states : ACTIVE_ALARM_STATES, limit: wanted === null ? 0 : q._count },
         'fhir',
       );
-      return { entries: found.map((a) => match('DetectedIssue', a.id, toFhirDetectedIssue(alarms.settings, a))) };
+      const updated = isoDateFilter('_lastUpdated', listOf(q._lastUpdated));
+      const issues = found.map((a) => toFhirDetectedIssue(alarms.settings, a)).filter((d) => updated.matches(d.meta.lastUpdated));
+      return { entries: issues.map((d) => match('DetectedIssue', d.id, d)) };
     },
   },
   read: {

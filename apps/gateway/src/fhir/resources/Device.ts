@@ -24,10 +24,12 @@ export const deviceResource = defineFhirResource({
       _cursor: cursor,
       _format: format,
     }),
-    search: async ({ q, deps, caller, match }) => {
+    search: async ({ q, deps, caller, match, count }) => {
       const patientId = patientIdOf('patient', q.patient);
       const after = decodeKey(q._cursor, ['i'])?.i;
-      const all = (await readDevices(deps.pool, caller(), patientId, 'fhir')).filter((d) => after === undefined || d > after);
+      const devices = await readDevices(deps.pool, caller(), patientId, 'fhir');
+      if (count === true) return { entries: [], total: devices.length };
+      const all = devices.filter((d) => after === undefined || d > after);
       const page = all.slice(0, q._count);
       const last = page[page.length - 1];
       return {

@@ -7,9 +7,20 @@ import { DIAGNOSTIC_REPORT_STATUSES } from '@vitalis/records';
 import { decodeKey } from '../../access/http';
 import { codesInSection, SECTION_SYSTEM, toFhirDiagnosticReport } from '../../diagnostics/fhir';
 import { getReport, searchReports } from '../../diagnostics/service';
-import { countParam, defineFhirResource, patientParam, searchParam } from '../definition';
+import { countParam, defineFhirResource, lastUpdatedParam, patientParam, searchParam } from '../definition';
 import { fhirDiagnosticReport, fhirDiagnosticReportBundle } from '../schemas';
-import { cursor, format, loincCodes, patientIdOf, positionCursor, statusesOf, tokenCodes } from '../search-params';
+import {
+  cursor,
+  format,
+  isoDateFilter,
+  listOf,
+  loincCodes,
+  patientIdOf,
+  positionCursor,
+  statusesOf,
+  tokenCodes,
+  tokenList,
+} from '../search-params';
 
 /** The codes a search asks for: `code` (LOINC) narrowed to the `category` sections; null when none can match. */
 function reportCodesOf(code: string | undefined, category: string | undefined): string[] | undefined | null {
@@ -28,37 +39,47 @@ export const diagnosticReportResource = defineFhirResource({
   bundle: fhirDiagnosticReportBundle,
   search: {
     description:
-      'Diagnostic reports, newest first: patient, code (LOINC), status (comma-separated), category (v2-0074 section, e.g. LAB), _count. A patient user (patient/DiagnosticReport.rs): its own final reports. Served by the diagnostics service (audited diagnostics.report.list).',
+      'Diagnostic reports, newest first: patient, code (LOINC), status, category (v2-0074 section, e.g. LAB) (each comma-separated: any of), _lastUpdated (every date prefix), _count. A patient user (patient/DiagnosticReport.rs): its own final reports. Served by the diagnostics service (audited diagnostics.report.list).',
     query: z.strictObject({
       patient: patientParam(z.string().max(300).optional(), false),
-      code: searchParam(z.string().max(300).optional(), 'token', 'system|code or code (LOINC, the orderable tests).'),
+      code: searchParam(tokenList().optional(), 'token', 'system|code or code (LOINC, the orderable tests), comma-separated (any of).'),
       status: searchParam(
-        z.string().max(200).optional(),
+        tokenList(200).optional(),
         'token',
         'registered | partial | preliminary | final | amended | corrected | cancelled | entered-in-error (comma-separated: any of them).',
       ),
       category: searchParam(
-        z.string().max(300).optional(),
+        tokenList().optional(),
         'token',
-        'system|code or code (v2-0074 diagnostic service section, e.g. LAB, EC).',
+        'system|code or code (v2-0074 diagnostic service section, e.g. LAB, EC), comma-separated (any of).',
       ),
+      _lastUpdated: lastUpdatedParam(),
       _count: countParam(100, 50),
       _cursor: cursor,
       _format: format,
     }),
-    search: async ({ q, deps, caller, match }) => {
+    search: async ({ q, deps, caller, match, count }) => {
       const status = statusesOf(q.status, DIAGNOSTIC_REPORT_STATUSES);
       const codes = reportCodesOf(q.code, q.category);
+      const updated = isoDateFilter('_lastUpdated', listOf(q._lastUpdated));
       const patientId = q.patient === undefined ? undefined : patientIdOf('patient', q.patient);
-      const { reports, next } = await searchReports(deps.pool, caller(), {
+      // nothing can match: the access rule still holds (a refusal is a 403, audited)
+      const none = status === null || codes === null || updated.none;
+      const { reports, next, total } = await searchReports(deps.pool, caller(), {
         patientId,
-        codes: codes ?? undefined,
+        codes: none ? [] : codes,
         status: status ?? undefined,
-        limit: status === null || codes === null ? 0 : q._count,
+        updatedFrom: updated.from,
+        updatedTo: updated.to,
+        countOnly: count === true && updated.exact,
+        limit: none ? 0 : q._count,
         after: decodeKey(q._cursor, ['t', 'i']),
       });
+      if (total !== undefined) return { entries: [], total };
       return {
-        entries: reports.map((r) => match('DiagnosticReport', r.id, toFhirDiagnosticReport(r))),
+        entries: reports
+          .filter((r) => updated.exact || updated.matches(r.updatedAt))
+          .map((r) => match('DiagnosticReport', r.id, toFhirDiagnosticReport(r))),
         nextCursor: positionCursor(next),
       };
     },

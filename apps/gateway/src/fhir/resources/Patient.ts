@@ -5,19 +5,19 @@
  * `$export`: operations/export-kickoff.ts.
  */
 import { z } from 'zod';
-import { CALENDAR_DATE_PATTERN, nonBlankText, resourceId } from '@vitalis/schemas';
+import { CALENDAR_DATE_PATTERN, nonBlankText } from '@vitalis/schemas';
 import { PATIENT_READ_SCOPES } from '../../access/caller';
 import { decodeKey, encodeKey } from '../../access/http';
 import { demographicsFrom, toFhirPatient } from '../../patients/fhir';
 import { getPatient, getPatientVersion, registerPatient, searchPatients, updatePatient } from '../../patients/service';
-import { countParam, defineCreate, defineFhirResource, defineUpdate, searchParam } from '../definition';
+import { countParam, defineCreate, defineFhirResource, defineUpdate, lastUpdatedParam, searchParam } from '../definition';
 import { PATIENT_EXPORT_OPERATION } from '../operations/export-kickoff';
 import { fhirPatient, fhirPatientBundle, fhirPatientCreate, outcomes } from '../schemas';
-import { cursor, format } from '../search-params';
+import { anyOfCodes, cursor, format, identifiersOf, isoDateFilter, listOf, tokenList } from '../search-params';
 
 const query = z.strictObject({
-  _id: searchParam(resourceId.optional(), 'token', 'The patient id.'),
-  identifier: searchParam(z.string().min(1).max(300).optional(), 'token', 'system|value or value (exact).'),
+  _id: searchParam(tokenList(1_000).optional(), 'token', 'Patient ids, comma-separated (any of).'),
+  identifier: searchParam(tokenList(1_000).optional(), 'token', 'system|value or value (exact; no system: any), comma-separated (any of).'),
   name: searchParam(nonBlankText(100).optional(), 'string', 'Case-insensitive substring of the given and family names.'),
   family: searchParam(nonBlankText(100).optional(), 'string', 'Case-insensitive prefix of the family name.'),
   given: searchParam(nonBlankText(100).optional(), 'string', 'Case-insensitive prefix of any given name.'),
@@ -30,6 +30,7 @@ const query = z.strictObject({
     'Exact date YYYY-MM-DD (optionally with the eq prefix).',
   ),
   gender: searchParam(z.enum(['male', 'female', 'other', 'unknown']).optional(), 'token', 'male | female | other | unknown.'),
+  _lastUpdated: lastUpdatedParam(),
   _count: countParam(100, 20),
   _cursor: cursor,
   _format: format,
@@ -46,13 +47,20 @@ export const patientResource = defineFhirResource({
   operations: [PATIENT_EXPORT_OPERATION],
   search: {
     description:
-      'Parameters: _id, identifier, name, family, given, birthdate, gender, _count (see the CapabilityStatement). A patient user finds only themselves. Reads the projection (eventually consistent). Next page: Bundle.link next.',
+      'Parameters: _id, identifier (comma: any of), name, family, given, birthdate, gender, _lastUpdated (every date prefix), _count (see the CapabilityStatement). A patient user finds only themselves. Reads the projection (eventually consistent). Next page: Bundle.link next.',
     query,
-    search: async ({ q, deps, caller, match }) => {
+    search: async ({ q, deps, caller, match, count }) => {
       const after = q._cursor === undefined ? undefined : decodeKey(q._cursor, ['f', 'i']);
-      const { patients, more } = await searchPatients(deps.pool, caller(), {
-        id: q._id,
-        identifier: q.identifier,
+      const updated = isoDateFilter('_lastUpdated', listOf(q._lastUpdated));
+      const ids = anyOfCodes(q._id);
+      // nothing can match: the access rule still holds (a refusal is a 403, audited)
+      const none = ids === null || updated.none;
+      const { patients, more, total } = await searchPatients(deps.pool, caller(), {
+        id: none ? [] : ids,
+        identifier: q.identifier === undefined ? undefined : identifiersOf(q.identifier),
+        updatedFrom: updated.from,
+        updatedTo: updated.to,
+        countOnly: count === true && updated.exact,
         name: q.name,
         family: q.family,
         given: q.given,
@@ -61,9 +69,10 @@ export const patientResource = defineFhirResource({
         limit: q._count,
         after,
       });
+      if (total !== undefined) return { entries: [], total };
       const last = patients[patients.length - 1];
       return {
-        entries: patients.map((p) => match('Patient', p.id, toFhirPatient(p))),
+        entries: patients.filter((p) => updated.exact || updated.matches(p.updatedAt)).map((p) => match('Patient', p.id, toFhirPatient(p))),
         nextCursor: more && last ? encodeKey({ f: last.family, i: last.id }) : null,
       };
     },

@@ -1,13 +1,12 @@
 /** FHIR Schedule (appointments service): each clinician's Schedule, id = the clinician id; its Slots reference it. */
 import { z } from 'zod';
 import { notFound } from '@vitalis/http';
-import { resourceId } from '@vitalis/schemas';
 import { decodeKey, encodeKey } from '../../access/http';
 import { toFhirSchedule } from '../../appointments/fhir';
 import { listSchedules } from '../../appointments/service';
 import { countParam, defineFhirResource, searchParam } from '../definition';
 import { fhirSchedule, fhirScheduleBundle } from '../schemas';
-import { cursor, format, referenceIdOf } from '../search-params';
+import { anyOfCodes, cursor, format, referenceIdOf, tokenList } from '../search-params';
 
 export const scheduleResource = defineFhirResource({
   type: 'Schedule',
@@ -18,21 +17,26 @@ export const scheduleResource = defineFhirResource({
   documentation: "A clinician's Schedule (id = the clinician id); its Slots reference it.",
   search: {
     description:
-      "Each clinician's Schedule (id = the clinician id): _id, actor (Practitioner/{id}), _count. A sandbox token: the synthetic clinicians.",
+      "Each clinician's Schedule (id = the clinician id): _id (comma: any of), actor (Practitioner/{id}), _count. A sandbox token: the synthetic clinicians.",
     query: z.strictObject({
-      _id: searchParam(resourceId.optional(), 'token', 'The schedule id.'),
+      _id: searchParam(tokenList(1_000).optional(), 'token', 'Schedule ids, comma-separated (any of).'),
       actor: searchParam(z.string().max(300).optional(), 'reference', 'Practitioner/{id} or {id}.'),
       _count: countParam(100, 50),
       _cursor: cursor,
       _format: format,
     }),
     search: async ({ q, deps, caller, match }) => {
-      const wanted = [q._id, q.actor === undefined ? undefined : referenceIdOf('Practitioner', 'actor', q.actor)].filter(
-        (x): x is string => x !== undefined,
-      );
-      const ids = wanted.length === 2 && wanted[0] !== wanted[1] ? [] : wanted.slice(0, 1);
+      const actor = q.actor === undefined ? undefined : referenceIdOf('Practitioner', 'actor', q.actor);
+      const anyOf = anyOfCodes(q._id);
+      // _id (any of) and actor together: the ids both name; null or [] matches nothing
+      const ids =
+        anyOf === undefined
+          ? actor === undefined
+            ? undefined
+            : [actor]
+          : (anyOf ?? []).filter((id) => actor === undefined || id === actor);
       const { ids: page, more } = await listSchedules(deps.pool, caller(), {
-        ids: wanted.length ? ids : undefined,
+        ids,
         limit: q._count,
         after: decodeKey(q._cursor, ['i'])?.i,
       });

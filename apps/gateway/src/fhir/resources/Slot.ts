@@ -5,7 +5,9 @@ import { toFhirSlot } from '../../appointments/fhir';
 import { getSlot, listSlots } from '../../appointments/service';
 import { countParam, defineFhirResource, searchParam } from '../definition';
 import { fhirSlot, fhirSlotBundle } from '../schemas';
-import { cursor, format, isoBounds, listOf, oneOrMany, referenceIdOf } from '../search-params';
+import { DATE_DOC, cursor, dateParam, format, isoDateFilter, listOf, referenceIdOf, statusesOf, tokenList } from '../search-params';
+
+const SLOT_STATUSES = ['free', 'busy'] as const;
 
 export const slotResource = defineFhirResource({
   type: 'Slot',
@@ -15,23 +17,34 @@ export const slotResource = defineFhirResource({
   bundle: fhirSlotBundle,
   search: {
     description:
-      "Slots by start: schedule (Schedule/{id}), start (ge/gt/le/lt/eq, repeatable), status (free|busy), _count. Served by the appointments service's listing (the projection; a sandbox token: synthetic slots).",
+      "Slots by start: schedule (Schedule/{id}), start (every date prefix: eq ne gt lt ge le sa eb ap; repeatable as AND, commas as OR), status (free|busy, comma: any of), _count. Served by the appointments service's listing (the projection; a sandbox token: synthetic slots).",
     query: z.strictObject({
       schedule: searchParam(z.string().max(300).optional(), 'reference', 'Schedule/{id} or {id}.'),
-      start: searchParam(oneOrMany.optional(), 'date', 'Prefixes ge, gt, le, lt, eq (repeatable, combined as AND).'),
-      status: searchParam(z.enum(['free', 'busy']).optional(), 'token', 'free | busy.'),
+      start: searchParam(dateParam.optional(), 'date', DATE_DOC),
+      status: searchParam(tokenList(100).optional(), 'token', 'free | busy, comma-separated (any of).'),
       _count: countParam(500, 100),
       _cursor: cursor,
       _format: format,
     }),
-    search: async ({ q, deps, caller, match }) => {
-      const { from, to } = isoBounds(listOf(q.start));
+    search: async ({ q, deps, caller, match, count }) => {
+      const start = isoDateFilter('start', listOf(q.start));
+      const statuses = statusesOf(q.status, SLOT_STATUSES);
       const after = decodeKey(q._cursor, ['t', 's']);
       const clinician = q.schedule === undefined ? undefined : referenceIdOf('Schedule', 'schedule', q.schedule);
-      const { slots, more } = await listSlots(deps.pool, caller(), { clinician, from, to, status: q.status, limit: q._count, after });
+      const none = statuses === null || start.none;
+      const { slots, more, total } = await listSlots(deps.pool, caller(), {
+        clinician,
+        from: start.from,
+        to: start.to,
+        status: statuses?.length === 1 ? statuses[0] : undefined,
+        countOnly: count === true && start.exact && !none,
+        limit: none ? 0 : q._count,
+        after,
+      });
+      if (total !== undefined) return { entries: [], total };
       const last = slots[slots.length - 1];
       return {
-        entries: slots.map((s) => match('Slot', s.id, toFhirSlot(s))),
+        entries: slots.filter((s) => start.exact || start.matches(s.start)).map((s) => match('Slot', s.id, toFhirSlot(s))),
         nextCursor: more && last ? encodeKey({ t: last.start, s: last.id }) : null,
       };
     },
