@@ -19,6 +19,7 @@ import {
   vitalCodesOf,
   observationRange,
   patientIdOf,
+  referencePattern,
   referenceIdOf,
   tokenCodes,
   vitalCodeOf,
@@ -186,6 +187,12 @@ describe('FHIR search semantics (issue 33 items 3 and 10)', () => {
       expect(() => ranges(ok), ok).not.toThrow();
     }
     for (const bad of ['xx2026', '2026-13', '2026-03-01T10:00', 'yesterday', '2026,']) expect(date.test(bad), bad).toBe(false);
+    const reference = new RegExp(referencePattern('Patient'));
+    for (const ok of ['pat-1', 'Patient/pat-1', 'https://x.example/fhir/R4/Patient/pat.1']) {
+      expect(reference.test(ok), ok).toBe(true);
+      expect(patientIdOf('patient', ok)).toMatch(/^pat/);
+    }
+    for (const bad of ['Device/d1', 'a/b', 'Patient/', 'pat 1']) expect(reference.test(bad), bad).toBe(false);
   });
 });
 

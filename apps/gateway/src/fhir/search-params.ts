@@ -31,6 +31,15 @@ export function referenceIdOf(type: string, name: string, value: string): string
   return id;
 }
 
+/** What a reference search value is, published as its `pattern`: `{id}`, `{type}/{id}` or a URL ending in `/{type}/{id}` (as referenceIdOf reads it). */
+export const referencePattern = (type: string) => `^(?:(?:.*/)?${type}/)?[A-Za-z0-9\\-.]{1,64}$`;
+/** A reference search parameter of `type`, its syntax published (the pattern is what referenceIdOf accepts). */
+export const referenceParam = (type: string) =>
+  z
+    .string()
+    .max(300)
+    .regex(new RegExp(referencePattern(type)), `must be ${type}/{id}, {id} or a URL ending in /${type}/{id}`);
+
 /** A Patient reference as a search value: `{id}`, `Patient/{id}` or an absolute URL ending in `/Patient/{id}`. */
 export const patientIdOf = (name: string, value: string): string => referenceIdOf('Patient', name, value);
 

@@ -11,7 +11,7 @@ import { allergyCreateIn, allergyEntryOf, toFhirAllergy } from '../../patients/f
 import { getAllergies, getAllergy, recordAllergy } from '../../patients/service';
 import { countParam, defineCreate, defineFhirResource, patientParam } from '../definition';
 import { fhirAllergyIntolerance, fhirAllergyIntoleranceBundle, outcomes } from '../schemas';
-import { cursor, format, patientIdOf, referenceIdOf } from '../search-params';
+import { cursor, format, patientIdOf, referenceIdOf, referenceParam } from '../search-params';
 
 export const allergyIntoleranceResource = defineFhirResource({
   type: 'AllergyIntolerance',
@@ -25,7 +25,7 @@ export const allergyIntoleranceResource = defineFhirResource({
     description:
       "One patient's allergies (patient required; a patient user: its own, with patient/AllergyIntolerance.rs). Served by the patients service (folds the record; audited patient.allergies.read).",
     query: z.strictObject({
-      patient: patientParam(z.string().max(300).describe('Patient/{id} or {id} (required)'), true),
+      patient: patientParam(referenceParam('Patient').describe('Patient/{id} or {id} (required)'), true),
       _count: countParam(100, 50),
       _cursor: cursor,
       _format: format,

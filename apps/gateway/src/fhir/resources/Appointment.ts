@@ -22,6 +22,7 @@ import {
   notSupported,
   patientIdOf,
   referenceIdOf,
+  referenceParam,
   statusesOf,
   tokenList,
 } from '../search-params';
@@ -39,7 +40,7 @@ export const appointmentResource = defineFhirResource({
     description:
       "Current bookings by start: patient, date (every date prefix: eq ne gt lt ge le sa eb ap; repeatable as AND, commas as OR), status (booked; comma: any of), _count; `_include=Appointment:slot` adds each booked Slot (search mode include). A patient user: its own bookings. Served by the appointments service's listing (audited appointment.list).",
     query: z.strictObject({
-      patient: patientParam(z.string().max(300).optional(), false),
+      patient: patientParam(referenceParam('Patient').optional(), false),
       date: searchParam(dateParam.optional(), 'date', `The start. ${DATE_DOC}`),
       status: searchParam(
         tokenList(100).optional(),

@@ -8,7 +8,7 @@ import { toFhirDetectedIssue } from '../../alarms/fhir';
 import { alarmsDepsOf, getAlarm, listAlarms } from '../../alarms/service';
 import { countParam, defineFhirResource, lastUpdatedParam, searchParam } from '../definition';
 import { fhirDetectedIssue, fhirDetectedIssueBundle } from '../schemas';
-import { format, isoDateFilter, listOf, patientIdOf, statusesOf, tokenList } from '../search-params';
+import { format, isoDateFilter, listOf, patientIdOf, referenceParam, statusesOf, tokenList } from '../search-params';
 
 /** DetectedIssue.status → the alarm states it stands for (preliminary: must still be seen; final: resolved). */
 const ISSUE_STATUS_STATES: Record<'preliminary' | 'final', readonly AlarmState[]> = {
@@ -30,7 +30,7 @@ export const detectedIssueResource = defineFhirResource({
       'Bedside alarms as DetectedIssues, highest severity first: patient (without it: across every patient the caller reaches, a ward view), status (preliminary: must still be seen, the default; final: resolved in the last 24 h; comma-separated), _lastUpdated (meta.lastUpdated: every date prefix), _count. Doctors, nurses (read:vitals). Served by the alarms service (audited alarm.read).',
     query: z.strictObject({
       patient: searchParam(
-        z.string().max(300).optional(),
+        referenceParam('Patient').optional(),
         'reference',
         'Patient/{id} or {id}; without it, the alarms across every patient the caller reaches (a ward view).',
       ),

@@ -5,7 +5,7 @@ import { toFhirDevice } from '../../vitals/fhir';
 import { readDevice, readDevices } from '../../vitals/service';
 import { countParam, defineFhirResource, patientParam } from '../definition';
 import { fhirDevice, fhirDeviceBundle } from '../schemas';
-import { cursor, format, patientIdOf } from '../search-params';
+import { cursor, format, patientIdOf, referenceParam } from '../search-params';
 
 export const deviceResource = defineFhirResource({
   type: 'Device',
@@ -19,7 +19,7 @@ export const deviceResource = defineFhirResource({
     description:
       "The devices reporting a patient's vitals now (those of its latest observation per code): patient (required), _count. The vitals service's access rule (a patient user: its own; a sandbox token: synthetic patients) and audit.",
     query: z.strictObject({
-      patient: patientParam(z.string().max(300).describe('Patient/{id} or {id} (required)'), true),
+      patient: patientParam(referenceParam('Patient').describe('Patient/{id} or {id} (required)'), true),
       _count: countParam(100, 50),
       _cursor: cursor,
       _format: format,

@@ -17,6 +17,7 @@ import {
   loincCodes,
   patientIdOf,
   positionCursor,
+  referenceParam,
   statusesOf,
   tokenCodes,
   tokenList,
@@ -41,7 +42,7 @@ export const diagnosticReportResource = defineFhirResource({
     description:
       'Diagnostic reports, newest first: patient, code (LOINC), status, category (v2-0074 section, e.g. LAB) (each comma-separated: any of), _lastUpdated (every date prefix), _count. A patient user (patient/DiagnosticReport.rs): its own final reports. Served by the diagnostics service (audited diagnostics.report.list).',
     query: z.strictObject({
-      patient: patientParam(z.string().max(300).optional(), false),
+      patient: patientParam(referenceParam('Patient').optional(), false),
       code: searchParam(tokenList().optional(), 'token', 'system|code or code (LOINC, the orderable tests), comma-separated (any of).'),
       status: searchParam(
         tokenList(200).optional(),

@@ -6,7 +6,7 @@ import { toFhirSchedule } from '../../appointments/fhir';
 import { listSchedules } from '../../appointments/service';
 import { countParam, defineFhirResource, searchParam } from '../definition';
 import { fhirSchedule, fhirScheduleBundle } from '../schemas';
-import { anyOfCodes, cursor, format, referenceIdOf, tokenList } from '../search-params';
+import { anyOfCodes, cursor, format, referenceIdOf, referenceParam, tokenList } from '../search-params';
 
 export const scheduleResource = defineFhirResource({
   type: 'Schedule',
@@ -20,7 +20,7 @@ export const scheduleResource = defineFhirResource({
       "Each clinician's Schedule (id = the clinician id): _id (comma: any of), actor (Practitioner/{id}), _count. A sandbox token: the synthetic clinicians.",
     query: z.strictObject({
       _id: searchParam(tokenList(1_000).optional(), 'token', 'Schedule ids, comma-separated (any of).'),
-      actor: searchParam(z.string().max(300).optional(), 'reference', 'Practitioner/{id} or {id}.'),
+      actor: searchParam(referenceParam('Practitioner').optional(), 'reference', 'Practitioner/{id} or {id}.'),
       _count: countParam(100, 50),
       _cursor: cursor,
       _format: format,

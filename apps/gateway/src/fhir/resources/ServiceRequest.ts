@@ -7,7 +7,18 @@ import { toFhirServiceRequest } from '../../diagnostics/fhir';
 import { getOrder, searchOrders } from '../../diagnostics/service';
 import { countParam, defineFhirResource, lastUpdatedParam, patientParam, searchParam } from '../definition';
 import { fhirServiceRequest, fhirServiceRequestBundle } from '../schemas';
-import { anyOfCodes, cursor, format, isoDateFilter, listOf, patientIdOf, positionCursor, statusesOf, tokenList } from '../search-params';
+import {
+  anyOfCodes,
+  cursor,
+  format,
+  isoDateFilter,
+  listOf,
+  patientIdOf,
+  positionCursor,
+  referenceParam,
+  statusesOf,
+  tokenList,
+} from '../search-params';
 
 export const serviceRequestResource = defineFhirResource({
   type: 'ServiceRequest',
@@ -19,7 +30,7 @@ export const serviceRequestResource = defineFhirResource({
     description:
       'Diagnostic orders, newest first: patient, status and code (LOINC; comma-separated: any of), _lastUpdated (every date prefix), _count. Served by the diagnostics service (the projection; audited diagnostics.order.list).',
     query: z.strictObject({
-      patient: patientParam(z.string().max(300).optional(), false),
+      patient: patientParam(referenceParam('Patient').optional(), false),
       status: searchParam(
         tokenList(200).optional(),
         'token',

@@ -5,7 +5,18 @@ import { toFhirSlot } from '../../appointments/fhir';
 import { getSlot, listSlots } from '../../appointments/service';
 import { countParam, defineFhirResource, searchParam } from '../definition';
 import { fhirSlot, fhirSlotBundle } from '../schemas';
-import { DATE_DOC, cursor, dateParam, format, isoDateFilter, listOf, referenceIdOf, statusesOf, tokenList } from '../search-params';
+import {
+  DATE_DOC,
+  cursor,
+  dateParam,
+  format,
+  isoDateFilter,
+  listOf,
+  referenceIdOf,
+  referenceParam,
+  statusesOf,
+  tokenList,
+} from '../search-params';
 
 const SLOT_STATUSES = ['free', 'busy'] as const;
 
@@ -19,7 +30,7 @@ export const slotResource = defineFhirResource({
     description:
       "Slots by start: schedule (Schedule/{id}), start (every date prefix: eq ne gt lt ge le sa eb ap; repeatable as AND, commas as OR), status (free|busy, comma: any of), _count. Served by the appointments service's listing (the projection; a sandbox token: synthetic slots).",
     query: z.strictObject({
-      schedule: searchParam(z.string().max(300).optional(), 'reference', 'Schedule/{id} or {id}.'),
+      schedule: searchParam(referenceParam('Schedule').optional(), 'reference', 'Schedule/{id} or {id}.'),
       start: searchParam(dateParam.optional(), 'date', DATE_DOC),
       status: searchParam(tokenList(100).optional(), 'token', 'free | busy, comma-separated (any of).'),
       _count: countParam(500, 100),
