@@ -25,7 +25,7 @@ import type {
   ResultValue,
   ServiceRequestState,
 } from '@vitalis/records';
-import { absoluteUri, fhirObservationSchema, type FhirObservation, nonBlankText } from '@vitalis/schemas';
+import { absoluteUri, fhirCode, fhirObservationSchema, type FhirObservation, nonBlankText } from '@vitalis/schemas';
 
 /** Where a Reference names a Vitalis principal (who ordered, who acknowledged): by identifier, not by a Practitioner we do not hold. */
 export const SUBJECT_SYSTEM = 'urn:vitalis:subject';
@@ -230,9 +230,10 @@ export function toFhirDiagnosticReport(
 
 // ---- input ----
 
+/** A posted Coding: `system` an absolute URI, `code` a FHIR code (the FHIR primitive rules); the display is not kept. */
 const coding = z.object({
-  system: z.string().max(200).optional(),
-  code: z.string().min(1).max(64),
+  system: absoluteUri(200).optional(),
+  code: fhirCode(64),
   display: z.string().max(500).optional(),
 });
 
