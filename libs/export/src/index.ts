@@ -2,3 +2,4 @@ export * from './jobs';
 export * from './storage';
 export * from './worker';
 export * from './s3-storage';
+export * from './groups';

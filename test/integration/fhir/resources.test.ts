@@ -182,13 +182,13 @@ describe('the FHIR R4 resources beyond Patient and Observation', () => {
     expect((await get(`/AllergyIntolerance?patient=${grace}`)).body).not.toHaveProperty('entry'); // nothing matched: no entry
     expect((await get('/AllergyIntolerance/alg-nothing0')).status).toBe(404);
 
-    const practitioners = (await get('/Practitioner?_count=2', {})).body as Bundle;
+    const practitioners = (await get('/Practitioner?_count=2')).body as Bundle;
     expect(entries(practitioners)).toHaveLength(2);
-    const more = (await get(nextOf(practitioners)!, {})).body as Bundle;
+    const more = (await get(nextOf(practitioners)!)).body as Bundle;
     expect(entries(more).length).toBeGreaterThan(0);
     const id = entries(practitioners)[0]!.resource.id;
-    expect((await get(`/Practitioner/${id}`, {})).body).toMatchObject({ resourceType: 'Practitioner', id });
-    expect(entries((await get('/Practitioner?name=tanaka', {})).body)).toHaveLength(1);
+    expect((await get(`/Practitioner/${id}`)).body).toMatchObject({ resourceType: 'Practitioner', id });
+    expect(entries((await get('/Practitioner?name=tanaka')).body)).toHaveLength(1);
 
     const schedule = (await get(`/Schedule?actor=Practitioner/${clinician}`)).body as Bundle;
     expect(entries(schedule).map((e) => e.resource.id)).toEqual([clinician]);

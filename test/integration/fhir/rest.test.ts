@@ -114,6 +114,7 @@ describe('FHIR R4 REST API', () => {
       'ServiceRequest',
       'DiagnosticReport',
       'DetectedIssue',
+      'Group',
       'Subscription',
     ]);
     const observation = rest.resource[1];

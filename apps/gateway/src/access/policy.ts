@@ -171,6 +171,21 @@ export const ACCESS_POLICY = {
       rules: row([...PRINCIPAL_KINDS.filter((k) => k !== 'sandbox')], { sandbox: 'synthetic' }),
     },
   },
+  // The staff as FHIR Practitioners (issue 33 item 5; catalog/practitioners.ts): who works here
+  // names no patient, but the staff list is not for patients, devices or open clients. The
+  // catalog's clinicians are reference data (any token); a signed-in user reads its own fhirUser
+  // with the SMART fhirUser scope whatever this cell says (ownFhirUser, below).
+  Practitioner: {
+    read: {
+      what: "read the staff directory (staff users as FHIR Practitioners; the catalog's clinicians: any token; one's own fhirUser: the fhirUser scope)",
+      noPatient: true,
+      scopes: ['read:patients', 'write:patients'],
+      patientScopes: [],
+      refusal:
+        'The staff directory needs read:patients or write:patients and a staff role (a signed-in user reads its own Practitioner, its fhirUser, with the fhirUser scope).',
+      rules: row(['doctor', 'nurse', 'reception', 'admin', 'system']),
+    },
+  },
   ServiceRequest: {
     read: {
       what: 'read diagnostic orders',
@@ -332,6 +347,15 @@ export function namesUser(p: Pick<Principal, 'subject' | 'clientId' | 'authMetho
   if (p.authMethod === 'authorization_code' || p.authMethod === 'refresh_token') return p.subject !== p.clientId;
   if (p.authMethod !== 'token_exchange') return false;
   return p.subject !== p.clientId && !OUR_CLIENT_ID.test(p.subject) && !actorIds(p.actor).includes(p.subject);
+}
+
+/**
+ * The user whose own FHIR resource (its `fhirUser`) the token may read: the signed-in user, when
+ * the token holds the SMART `fhirUser` scope ("permission to retrieve information about the
+ * current logged-in user", SMART App Launch 2.0); undefined for a token naming no user.
+ */
+export function ownFhirUser(p: Principal): string | undefined {
+  return namesUser(p) && p.scopes.includes('fhirUser') ? p.subject : undefined;
 }
 
 /**

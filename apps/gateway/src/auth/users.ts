@@ -5,6 +5,7 @@
  */
 import { ROLES, ROLE_SCOPES, isSystemScope, type Role, type Scope } from '@vitalis/schemas';
 import type { Pool } from '@vitalis/db';
+import { must } from '@vitalis/runtime';
 import { hashSecret, verifySecret } from './secrets';
 
 export interface User {
@@ -89,12 +90,40 @@ export function roleScopes(roles: Role[]): Scope[] {
 }
 
 /**
+ * Whether a user is staff, a Practitioner: every user not linked to a patient record (the rule
+ * fhirUserOf and the staff query below share; catalog/practitioners.ts serves them).
+ */
+export const isStaffUser = (user: Pick<User, 'patientId'>): boolean => user.patientId === undefined;
+
+/**
  * SMART `fhirUser` (ID token, userinfo): the FHIR resource the user is. A patient user is its
- * patient record; everyone else is a Practitioner named by the stable user id (Vitalis keeps no
- * Practitioner resources for staff users: the catalog's clinicians are bookable people, not users).
+ * patient record; a staff user (isStaffUser) is the Practitioner named by its stable user id,
+ * served at /fhir/R4/Practitioner/{user id} (catalog/practitioners.ts).
  */
 export function fhirUserOf(user: Pick<User, 'userId' | 'patientId'>): string {
-  return user.patientId ? `Patient/${user.patientId}` : `Practitioner/${user.userId}`;
+  if (isStaffUser(user)) return `Practitioner/${user.userId}`;
+  return `Patient/${must(user.patientId, 'a user who is not staff has its patient record')}`;
+}
+
+/** What a staff search asks: any of `ids`, a case-insensitive substring of the display name, after `after` by user id. */
+export interface StaffQuery {
+  ids?: string[] | undefined;
+  name?: string | undefined;
+  after?: string | undefined;
+  limit: number;
+}
+
+/** The staff users (isStaffUser: no patient record) a search matches, by user id, at most `limit`. */
+export async function findStaffUsers(pool: Pool, q: StaffQuery): Promise<User[]> {
+  const pattern = q.name === undefined ? null : `%${q.name.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+  const { rows } = await pool.query(
+    `SELECT user_id, username, display_name, roles, patient_id FROM oauth_users
+      WHERE patient_id IS NULL AND ($1::text[] IS NULL OR user_id = ANY($1)) AND ($2::text IS NULL OR display_name ILIKE $2)
+        AND ($3::text IS NULL OR user_id > $3)
+      ORDER BY user_id LIMIT $4`,
+    [q.ids ?? null, pattern, q.after ?? null, q.limit],
+  );
+  return rows.map(toUser);
 }
 
 const DUMMY_HASH = 'scrypt$16384$8$1$AAAAAAAAAAAAAAAAAAAAAA$AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA';

@@ -9,6 +9,7 @@ import { appointmentResource } from './Appointment';
 import { detectedIssueResource } from './DetectedIssue';
 import { deviceResource } from './Device';
 import { diagnosticReportResource } from './DiagnosticReport';
+import { groupResource } from './Group';
 import { observationResource } from './Observation';
 import { patientResource } from './Patient';
 import { practitionerResource } from './Practitioner';
@@ -28,4 +29,5 @@ export const FHIR_RESOURCE_DEFINITIONS: readonly FhirResourceDefinition[] = [
   serviceRequestResource,
   diagnosticReportResource,
   detectedIssueResource,
+  groupResource,
 ];
