@@ -26,14 +26,49 @@ export interface ExportRequest {
   filters: ExportFilter[];
   since?: string | undefined;
   until?: string | undefined;
+  /** The job's id (default: a new one). */
+  id?: string | undefined;
+  /** The resource types asked for (Bulk Data 3.0 `_type`); undefined: Observations only. */
+  types?: string[] | undefined;
+  /** `_elements`: each resource reduced to these (elements.ts subsetElements). */
+  elements?: string[] | undefined;
+  /** `organizeOutputBy`: files of patient blocks (a header, the Patient, its resources). */
+  organizeBy?: 'Patient' | undefined;
+  /** `allowPartialManifests=true`: the status answers the committed files while the job runs. */
+  partialManifests?: boolean | undefined;
+  /** The messages of the manifest's `error` file (OperationOutcome issues). */
+  messages?: ExportMessage[] | undefined;
+  /** The resources of the types other than Observation, read at kick-off, in the order they are written. */
+  records?: ExportRecord[] | undefined;
 }
 
-/** Where the worker got to: the append-log key of the last row in the last committed file. */
+/** One issue of the manifest's OperationOutcome file: a parameter processed leniently, a patient not found. */
+export interface ExportMessage {
+  severity: 'error' | 'warning' | 'information';
+  code: string;
+  diagnostics: string;
+}
+
+/** One resource read at kick-off, as its NDJSON line, with its patient (the block it belongs to). */
+export interface ExportRecord {
+  patient: string;
+  type: string;
+  line: string;
+}
+
+/** Where the worker got to in the append log: the key of the last row in the last committed file. */
 export interface ExportCursor {
   d: string;
   s: number;
   t: string;
 }
+
+/**
+ * Where a run got to, as recorded with each committed file: in the records (`n` of the last one
+ * written), in the log (an ExportCursor: the records are all written), or, organized by patient,
+ * the last patient whose block is written (`p`).
+ */
+export type ExportRunCursor = ExportCursor | { n: number } | { p: string };
 
 export interface ExportJob {
   id: string;
@@ -49,7 +84,12 @@ export interface ExportJob {
   snapshot: string;
   transaction_time: Date;
   status: 'queued' | 'running' | 'completed' | 'failed';
-  cursor: ExportCursor | null;
+  cursor: ExportRunCursor | null;
+  types: string[] | null;
+  elements: string[] | null;
+  organize_by: 'Patient' | null;
+  partial_manifests: boolean;
+  messages: ExportMessage[];
   exported: number;
   attempts: number;
   error: string | null;
@@ -103,11 +143,12 @@ export function createExportJob(pool: Pool, req: ExportRequest, maxActive: numbe
     const { rows } = await client.query<ExportJob>(
       `WITH bound AS (SELECT pg_current_snapshot() AS snapshot, date_trunc('milliseconds', statement_timestamp()) AS at),
             remembered AS (INSERT INTO export_snapshots (transaction_time, snapshot) SELECT at, snapshot FROM bound ON CONFLICT DO NOTHING)
-       INSERT INTO export_jobs (id, client_id, subject, request, patients, filters, since_snapshot, since_at, until_snapshot, until_at, snapshot, transaction_time)
-       SELECT $1, $2, $3, $4, $5, $6, $7::pg_snapshot, $8, $9::pg_snapshot, $10, snapshot, at FROM bound
+       INSERT INTO export_jobs (id, client_id, subject, request, patients, filters, since_snapshot, since_at, until_snapshot, until_at, snapshot, transaction_time,
+                                types, elements, organize_by, partial_manifests, messages)
+       SELECT $1, $2, $3, $4, $5, $6, $7::pg_snapshot, $8, $9::pg_snapshot, $10, snapshot, at, $11, $12, $13, $14, $15 FROM bound
        RETURNING *`,
       [
-        randomUUID(),
+        req.id ?? randomUUID(),
         req.clientId,
         req.subject,
         req.request,
@@ -117,13 +158,57 @@ export function createExportJob(pool: Pool, req: ExportRequest, maxActive: numbe
         since === undefined ? (req.since ?? null) : null,
         until ?? null,
         until === undefined ? (req.until ?? null) : null,
+        req.types ?? null,
+        req.elements ?? null,
+        req.organizeBy ?? null,
+        req.partialManifests ?? false,
+        JSON.stringify(req.messages ?? []),
       ],
     );
     const [job] = rows;
     if (!job) throw new Error('INSERT INTO export_jobs ... RETURNING returned no row');
+    await insertRecords(client, job.id, req.records ?? []);
     await client.query('SELECT pg_notify($1, $2)', [EXPORT_CHANNEL, job.id]);
     return { kind: 'created', job };
   });
+}
+
+/** A job's records, numbered 1.. in the order given, in slices (one statement per slice, bound arrays). */
+async function insertRecords(db: Queryable, jobId: string, records: readonly ExportRecord[]): Promise<void> {
+  const SLICE = 1_000;
+  for (let from = 0; from < records.length; from += SLICE) {
+    const slice = records.slice(from, from + SLICE);
+    await db.query(
+      `INSERT INTO export_records (job_id, n, patient_id, type, line)
+       SELECT $1, n, p, t, l FROM unnest($2::int[], $3::text[], $4::text[], $5::text[]) AS r(n, p, t, l)`,
+      [jobId, slice.map((_, i) => from + i + 1), slice.map((r) => r.patient), slice.map((r) => r.type), slice.map((r) => r.line)],
+    );
+  }
+}
+
+/** The records of a job after number `after` (at most `limit`), optionally one patient's, in their order. */
+export async function exportRecords(
+  db: Queryable,
+  jobId: string,
+  after: number,
+  limit: number,
+  patient?: string,
+): Promise<(ExportRecord & { n: number })[]> {
+  const { rows } = await db.query<ExportRecord & { n: number }>(
+    `SELECT n, patient_id AS patient, type, line FROM export_records
+      WHERE job_id = $1 AND n > $2 AND ($3::text IS NULL OR patient_id = $3) ORDER BY n LIMIT $4`,
+    [jobId, after, patient ?? null, limit],
+  );
+  return rows;
+}
+
+/** The patients of a job's records, in order (the blocks of an export organized by patient). */
+export async function exportRecordPatients(db: Queryable, jobId: string): Promise<string[]> {
+  const { rows } = await db.query<{ patient_id: string }>(
+    'SELECT DISTINCT patient_id FROM export_records WHERE job_id = $1 ORDER BY patient_id',
+    [jobId],
+  );
+  return rows.map((r) => r.patient_id);
 }
 
 /** The job, if this client and subject created it. */
@@ -221,7 +306,7 @@ export function commitExportFile(
   worker: string,
   leaseMs: number,
   file: ExportFile,
-  cursor: ExportCursor,
+  cursor: ExportRunCursor,
 ): Promise<boolean> {
   return withTransaction(pool, async (client) => {
     const { rowCount } = await client.query(

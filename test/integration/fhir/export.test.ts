@@ -148,7 +148,7 @@ describe('FHIR Bulk Data export: the IG flow', () => {
     await expectValidFhir(k.body);
     const waiting = await fetch(k.location!, { headers: analyst });
     expect(waiting.status).toBe(202);
-    expect(waiting.headers.get('x-progress')).toMatch(/^queued: 0 Observations/);
+    expect(waiting.headers.get('x-progress')).toMatch(/^queued: 0 resources/);
     expect(waiting.headers.get('retry-after')).toBe('3');
     await work();
     const { manifest, resources } = await exported(k.location!);
@@ -176,13 +176,14 @@ describe('FHIR Bulk Data export: the IG flow', () => {
     expect(resources.every((r) => r.code.coding.some((c: { code: string }) => c.code === VITAL_CODE.spo2))).toBe(true);
   });
 
-  it('errors are OperationOutcomes: no Prefer, an unsupported _type or format, a bad _since, an unknown Group, an unknown status', async () => {
+  it('errors are OperationOutcomes: no Prefer, an unsupported or unreadable _type, a bad format, _since or _elements, an unknown Group, an unknown status', async () => {
     for (const [path, prefer, status] of [
       [`/Group/${ward}/$export`, '', 400],
-      [`/Group/${ward}/$export?_type=Patient`, 'respond-async', 400],
+      [`/Group/${ward}/$export?_type=Medication`, 'respond-async', 400],
+      [`/Group/${ward}/$export?_type=Patient`, 'respond-async', 403], // the token may not read Patient
       [`/Group/${ward}/$export?_outputFormat=text/csv`, 'respond-async', 400],
       [`/Group/${ward}/$export?_since=yesterday`, 'respond-async', 400],
-      [`/Group/${ward}/$export?_elements=id`, 'respond-async', 400],
+      [`/Group/${ward}/$export?_elements=name.given`, 'respond-async', 400],
       [`/Group/no-such-${run}/$export`, 'respond-async', 404],
     ] as const) {
       const k = await kickOff(path, analyst, prefer);

@@ -1,29 +1,34 @@
 /**
  * The Bulk Data export's file download (`$export-file/{id}/{file}`): an NDJSON file of the
- * manifest with the token that kicked the export off; `Range: bytes=a-b` (206; 416 outside the
- * file), gzip when asked without a Range; audited export.download.
+ * manifest (`<Type>-<n>.ndjson`; organized by patient `file-<n>.ndjson`) with the token that kicked
+ * the export off; `Range: bytes=a-b` (206; 416 outside the file), gzip when asked without a Range;
+ * audited export.download. The manifest's error file (`OperationOutcome-1.ndjson`) is the job's
+ * messages as one OperationOutcome, rendered from the job.
  */
 import { createGzip } from 'node:zlib';
 import { pipeline } from 'node:stream/promises';
 import { z } from 'zod';
 import { notFound, problemOf } from '@vitalis/http';
 import { must } from '@vitalis/runtime';
-import { exportFiles, findExportJob, type ExportStorage } from '@vitalis/export';
+import { exportFiles, findExportJob, type ExportMessage, type ExportStorage } from '@vitalis/export';
 import type { GatewayDeps } from '../../deps';
 import { audit } from '../../access/caller';
 import { callerOf } from '../../access/http';
 import { FHIR_BASE_PATH } from '../base';
 import type { FhirApp } from '../register';
 import { outcomes } from '../schemas';
-import { NDJSON, ownerOf } from './export-shared';
+import { ERROR_FILE, NDJSON, ownerOf } from './export-shared';
 
 const fileParams = z.object({
   id: z.uuid(),
   file: z
     .string()
-    .regex(/^Observation-\d{1,6}\.ndjson$/)
-    .describe('Observation-<n>.ndjson'),
+    .regex(/^[A-Za-z]{1,64}-\d{1,6}\.ndjson$/)
+    .describe('<Type>-<n>.ndjson (organized by patient: file-<n>.ndjson; the error file: OperationOutcome-1.ndjson)'),
 });
+
+/** A job's messages as the one line of its OperationOutcome file. */
+const errorFileOf = (messages: readonly ExportMessage[]) => `${JSON.stringify({ resourceType: 'OperationOutcome', issue: messages })}\n`;
 
 /** Registers `GET $export-file/{id}/{file}`. */
 export function registerExportFile(app: FhirApp, deps: GatewayDeps, storage: ExportStorage): void {
@@ -40,7 +45,7 @@ export function registerExportFile(app: FhirApp, deps: GatewayDeps, storage: Exp
         params: fileParams,
         headers: z.looseObject({ range: z.string().max(100).optional() }),
         response: {
-          200: z.string().describe('NDJSON: one FHIR Observation per line'),
+          200: z.string().describe('NDJSON: one FHIR resource per line'),
           206: z.string().describe('The requested byte range'),
           ...outcomes(401, 403, 404, 416),
         },
@@ -49,8 +54,22 @@ export function registerExportFile(app: FhirApp, deps: GatewayDeps, storage: Exp
     async (req, reply) => {
       const caller = callerOf(req);
       const job = await findExportJob(pool, req.params.id, ownerOf(caller));
-      const part = Number(must(/\d+/.exec(req.params.file)?.[0], 'the part number in an export file name'));
-      const file = job?.status === 'completed' ? (await exportFiles(pool, job.id)).find((f) => f.part === part) : undefined;
+      if (job && req.params.file === ERROR_FILE && job.messages.length > 0 && job.status !== 'failed') {
+        // raw, as the files are: the route's response serializer would quote a string body
+        const body = errorFileOf(job.messages);
+        reply.hijack();
+        reply.raw.writeHead(200, {
+          'content-type': NDJSON,
+          'cache-control': 'no-store',
+          'x-request-id': req.id,
+          'content-length': String(Buffer.byteLength(body)),
+        });
+        reply.raw.end(body);
+        return;
+      }
+      const [, type, n] = must(/^([A-Za-z]+)-(\d+)\.ndjson$/.exec(req.params.file), 'an export file name the schema checked');
+      // a file of a running job is served once committed (a partial manifest lists it)
+      const file = job ? (await exportFiles(pool, job.id)).find((f) => f.part === Number(n) && f.type === type) : undefined;
       const size = file ? await storage.size(file.storage_key) : undefined;
       if (!job || !file || size === undefined)
         throw notFound('There is no such export file (the export may have been cancelled or expired).');
@@ -58,7 +77,7 @@ export function registerExportFile(app: FhirApp, deps: GatewayDeps, storage: Exp
       await audit(pool, caller, {
         action: 'export.download',
         scope: 'read:vitals',
-        resourceType: 'Observation',
+        resourceType: file.type === 'file' ? 'Patient' : file.type,
         detail: { job: job.id, file: req.params.file, count: file.count, range: range ? `${range.start}-${range.end}` : null },
       });
       reply.hijack();

@@ -1,19 +1,25 @@
 /**
- * The Bulk Data export's kick-off (Bulk Data Access IG v2, docs/export.md) at the system, Patient
- * and Group levels: `Prefer: respond-async` required, `_type`, `_since`, `_until`, `_typeFilter`,
- * `_outputFormat`; the job is created in PostgreSQL (the projector's export worker runs it) and the
- * answer is 202 with Content-Location, the status URL (export-status.ts). Who sees what: the access
- * policy's Observation read cell (a patient user only itself, a sandbox principal nothing of the
- * append log), the vitals rule on a Group's members; audited export.kickoff. The CapabilityStatement
- * entries of the two kick-offs the statement lists are declared here, beside their routes.
+ * The Bulk Data export's kick-off (Bulk Data Access IG 3.0.0, docs/export.md) at the system, Patient
+ * and Group levels, by GET (the query) or POST (a FHIR Parameters body; export-params.ts reads
+ * both into one ask): `Prefer: respond-async` required; `_type` (Patient, Observation and the
+ * patient-compartment types served), `_elements`, `patient` (POST), `organizeOutputBy=Patient`,
+ * `allowPartialManifests`, `includeAssociatedData` (none served: 400, or noted with
+ * `handling=lenient`), `_since`, `_until`, `_typeFilter`, `_outputFormat`. The job is created in
+ * PostgreSQL with the resources other than Observations read through the FHIR API's own
+ * definitions (export-records.ts: the caller's access rules and audit) and the projector's export
+ * worker writes the files; the answer is 202 with Content-Location, the status URL (export-status.ts).
+ * Whose data: the access policy's Observation read cell (a patient user only itself, a sandbox
+ * principal nothing of the append log), the vitals rule on a Group's members or the patients named;
+ * audited export.kickoff. The CapabilityStatement entries of the kick-offs are declared here.
  */
+import { randomUUID } from 'node:crypto';
 import { z } from 'zod';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { FHIR_JSON, badRequest, notFound, tooManyRequests } from '@vitalis/http';
 import { must } from '@vitalis/runtime';
 import type { Pool } from '@vitalis/db';
 import { resourceId } from '@vitalis/schemas';
-import { createExportJob, groupMembers, type ExportFilter } from '@vitalis/export';
+import { createExportJob, groupMembers, type ExportMessage } from '@vitalis/export';
 import type { GatewayDeps } from '../../deps';
 import { audit, type Caller } from '../../access/caller';
 import { callerOf } from '../../access/http';
@@ -21,73 +27,31 @@ import { insufficientScope } from '../../access/refusal';
 import { reach } from '../../access/policy';
 import { requireVitalsAccess } from '../../vitals/service';
 import { FHIR_BASE_PATH } from '../base';
-import type { FhirOperationEntry } from '../definition';
+import type { FhirOperationEntry, FhirResourceDefinition } from '../definition';
 import type { FhirApp } from '../register';
 import { fhirOperationOutcome, outcomes } from '../schemas';
-import { dateBounds, notSupported, vitalCodeOf } from '../search-params';
+import { notSupported } from '../search-params';
 import { accepted, exportStatusUrl, NDJSON, ownerOf } from './export-shared';
+import { askOfParameters, askOfQuery, kickOffParameters, kickOffQuery, type ExportAsk } from './export-params';
+import { allPatientIds, gatherRecords, mayRead, recordDefinitions, type RecordSource } from './export-records';
 
 /** The statement's system-level `$export` (rest.operation); Group/{id}/$export is served too. */
 export const SYSTEM_EXPORT_OPERATION: FhirOperationEntry = {
   name: 'export',
   definition: 'http://hl7.org/fhir/uv/bulkdata/OperationDefinition/export',
-  documentation: "Bulk Data export (Observations; Prefer: respond-async). Group/{id}/$export exports a Group's members.",
+  documentation:
+    "Bulk Data export (Bulk Data Access IG 3.0: GET or POST with Parameters; Prefer: respond-async): Patient, Observation and the patient-compartment types served. Group/{id}/$export exports a Group's members.",
 };
 /** The statement's Patient-level `$export` (under Patient). */
 export const PATIENT_EXPORT_OPERATION: FhirOperationEntry = {
   name: 'export',
   definition: 'http://hl7.org/fhir/uv/bulkdata/OperationDefinition/patient-export',
-  documentation: "Bulk Data export of the patients' Observations (docs/export.md).",
+  documentation:
+    "Bulk Data export of the patients' resources: Patient, Observation and the patient-compartment types served (docs/export.md).",
 };
-
 const OUTPUT_FORMATS = new Set([NDJSON, 'application/ndjson', 'ndjson']);
-const INSTANT = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d{1,9})?(Z|[+-]\d{2}:\d{2})$/;
 
-const kickOffQuery = z.strictObject({
-  _outputFormat: z
-    .string()
-    .max(100)
-    .optional()
-    .describe('application/fhir+ndjson (the default and only format; application/ndjson and ndjson are its aliases)'),
-  _type: z.string().max(300).optional().describe('Comma-separated resource types: Observation (the only type exported)'),
-  _since: z
-    .string()
-    .max(40)
-    .optional()
-    .describe("FHIR instant: only rows written after it (a previous manifest's transactionTime gives exactly the rows since that export)"),
-  _until: z.string().max(40).optional().describe('FHIR instant: only rows written up to it'),
-  _typeFilter: z
-    .union([z.string().max(1_000), z.array(z.string().max(1_000)).max(20)])
-    .optional()
-    .describe("Observation?code=<token>[,<token>]&date=<prefix><date>[&date=...]; several are OR'ed"),
-});
-
-/** One `_typeFilter` value as a filter clause: Observation codes and an effective-time range. */
-export function typeFilterOf(value: string): ExportFilter {
-  const m = /^Observation\?(.*)$/.exec(value);
-  if (!m) throw notSupported(`_typeFilter=${value}: only Observation filters are supported (Observation?code=...&date=...).`);
-  const params = new URLSearchParams(m[1]);
-  const filter: ExportFilter = {};
-  const dates: string[] = [];
-  for (const [name, v] of params) {
-    if (name === 'code') {
-      const codes = v.split(',').map((t) => vitalCodeOf(t));
-      filter.codes = [...new Set([...(filter.codes ?? []), ...codes.filter((c): c is string => c !== null)])];
-    } else if (name === 'date') dates.push(v);
-    else throw notSupported(`_typeFilter: the Observation search parameter ${name} is not supported in an export (code and date are).`);
-  }
-  const { fromMs, toMs } = dateBounds(dates);
-  if (fromMs !== undefined) filter.from = new Date(fromMs).toISOString();
-  if (toMs !== undefined) filter.to = new Date(toMs).toISOString();
-  return filter;
-}
-
-function instantOf(name: string, value: string | undefined): string | undefined {
-  if (value === undefined) return undefined;
-  if (!INSTANT.test(value) || Number.isNaN(Date.parse(value)))
-    throw badRequest(`${name} must be a FHIR instant (e.g. 2026-01-01T00:00:00.000Z).`);
-  return new Date(value).toISOString();
-}
+type Level = 'system' | 'patient' | 'group';
 
 /** `Prefer: respond-async` is required (the IG); `handling=lenient` lets unsupported types pass. */
 function preferences(req: FastifyRequest): { lenient: boolean } {
@@ -96,67 +60,151 @@ function preferences(req: FastifyRequest): { lenient: boolean } {
   return { lenient: /handling\s*=\s*lenient/.test(prefer) };
 }
 
-/** The patients an export covers for this caller: undefined = every patient. */
-async function scopeOf(pool: Pool, caller: Caller, level: 'system' | 'patient' | 'group', groupId?: string): Promise<string[] | undefined> {
+/** The patients an export covers for this caller: undefined = every patient. `named`: the POST's `patient` values. */
+async function scopeOf(pool: Pool, caller: Caller, level: Level, groupId?: string, named?: string[]): Promise<string[] | undefined> {
   let members: string[] | undefined;
   if (level === 'group') {
     members = await groupMembers(pool, must(groupId, 'the Group id of a group-level export'));
     if (!members) throw notFound(`There is no Group ${groupId}.`);
+    const outside = named?.filter((p) => !members?.includes(p)) ?? [];
+    if (outside.length > 0) throw badRequest(`patient: ${outside.join(', ')} is not a member of Group ${groupId}.`);
   }
+  if (named && level === 'system') throw badRequest('patient applies to Patient- and Group-level exports only.');
+  const asked = named ?? members;
   // the access policy's Observation read cell decides whose data an export may cover
   const reached = reach(caller.principal, 'Observation', 'read');
   if (reached.allowed && reached.patient !== undefined) {
+    const self = reached.patient;
+    if (named?.some((p) => p !== self))
+      throw insufficientScope(['read:vitals'], { detail: 'A patient user exports its own data only; patient names someone else.' });
     // a patient user exports its own data, whatever the level (a Group: only if it is a member)
-    return members === undefined || members.includes(reached.patient) ? [reached.patient] : [];
+    return members === undefined || members.includes(self) ? [self] : [];
   }
   if (reached.allowed && reached.rule === 'synthetic')
     throw insufficientScope(['read:vitals'], {
       detail: 'A sandbox token reads synthetic sbx- data only; the bulk export reads the append log.',
     });
   if (!reached.allowed) throw insufficientScope([reached.scope], { detail: reached.detail });
-  if (members) await requireVitalsAccess(pool, caller, members, { action: 'export.kickoff', via: 'fhir' });
-  return members;
+  if (asked) await requireVitalsAccess(pool, caller, asked, { action: 'export.kickoff', via: 'fhir' });
+  return asked;
 }
 
-/** A kick-off: its parameters checked, its patients decided, the job created and audited; 202 with the status URL. */
+/** A parameter the server does not serve: a 400, or (Prefer: handling=lenient) a message of the manifest's error file. */
+function unserved(lenient: boolean, messages: ExportMessage[], detail: string): void {
+  if (!lenient) throw notSupported(detail);
+  messages.push({ severity: 'warning', code: 'not-supported', diagnostics: `${detail} (processed leniently)` });
+}
+
+/**
+ * The types the export writes: those asked (each served and readable with the caller's token: a
+ * 400 or a 403, or with handling=lenient skipped with a message), or, without `_type`, every one
+ * within the token's authorization: the types its SMART resource scopes name (a token without
+ * any: every type it may read).
+ */
+function typesOf(
+  caller: Caller,
+  ask: ExportAsk,
+  lenient: boolean,
+  definitions: readonly FhirResourceDefinition[],
+  messages: ExportMessage[],
+) {
+  const served = ['Observation', ...recordDefinitions(definitions).map((d) => d.type)];
+  const readable = (type: string) => {
+    const def = definitions.find((d) => d.type === type);
+    return def !== undefined && mayRead(caller, def);
+  };
+  if (ask.types === undefined) {
+    // the token's authorization: the types its SMART resource scopes name (system/Observation.rs: Observations), else what it may read
+    const named = new Set(caller.principal.scopes.flatMap((s) => /^(?:patient|user|system)\/([A-Za-z]+)\.rs$/.exec(s)?.[1] ?? []));
+    return served.filter((t) => readable(t) && (named.size === 0 || named.has(t)));
+  }
+  const types: string[] = [];
+  for (const type of new Set(ask.types)) {
+    if (!served.includes(type)) unserved(lenient, messages, `_type: ${type} cannot be exported (${served.join(', ')} can)`);
+    else if (readable(type)) types.push(type);
+    else if (lenient)
+      messages.push({ severity: 'warning', code: 'forbidden', diagnostics: `_type: this token may not read ${type}; skipped.` });
+    else
+      throw insufficientScope([type], { detail: `_type: this token may not read ${type} (the scopes of a FHIR read of it are needed).` });
+  }
+  if (types.length === 0 && !lenient) throw notSupported('_type names no exportable type.');
+  return types;
+}
+
+/** The ask's values the server does not serve (`_outputFormat`, `includeAssociatedData`, `organizeOutputBy` other than Patient). */
+function checkServed(ask: ExportAsk, lenient: boolean, messages: ExportMessage[]): 'Patient' | undefined {
+  if (ask.outputFormat !== undefined && !OUTPUT_FORMATS.has(ask.outputFormat))
+    throw notSupported(`_outputFormat=${ask.outputFormat} is not supported: exports are ${NDJSON}.`);
+  if (ask.includeAssociatedData && ask.includeAssociatedData.length > 0)
+    unserved(
+      lenient,
+      messages,
+      `includeAssociatedData=${ask.includeAssociatedData.join(',')}: this server keeps no Provenance resources, so no associated data is included`,
+    );
+  if (ask.organizeOutputBy === undefined || ask.organizeOutputBy === 'Patient') return ask.organizeOutputBy;
+  unserved(lenient, messages, `organizeOutputBy=${ask.organizeOutputBy}: output is organized by type or by Patient only`);
+  return undefined;
+}
+
+/** The patients whose records are read: the export's, or (every patient) those the Patient search finds. */
+async function recordPatients(src: RecordSource, patients: string[] | undefined): Promise<string[]> {
+  if (patients !== undefined) return patients;
+  const patientDef = src.definitions.find((d) => d.type === 'Patient');
+  if (!patientDef || !mayRead(src.caller, patientDef))
+    throw insufficientScope(['read:patients'], {
+      detail:
+        'An export of every patient with types other than Observation, or organized by Patient, finds the patients with the Patient search.',
+    });
+  return allPatientIds(src, patientDef);
+}
+
+/** A kick-off: its parameters checked, its patients decided, the records read, the job created and audited; 202 with the status URL. */
 async function kickOff(
   deps: GatewayDeps,
+  definitions: readonly FhirResourceDefinition[],
   req: FastifyRequest,
   reply: FastifyReply,
-  level: 'system' | 'patient' | 'group',
+  ask: ExportAsk,
+  level: Level,
   groupId?: string,
 ) {
   const { pool, config } = deps;
   const { lenient } = preferences(req);
-  const q = req.query as z.infer<typeof kickOffQuery>;
-  if (q._outputFormat !== undefined && !OUTPUT_FORMATS.has(q._outputFormat)) {
-    throw notSupported(`_outputFormat=${q._outputFormat} is not supported: exports are ${NDJSON}.`);
-  }
-  if (q._type !== undefined) {
-    const types = q._type
-      .split(',')
-      .map((t) => t.trim())
-      .filter(Boolean);
-    const others = types.filter((t) => t !== 'Observation');
-    if (others.length > 0 && !lenient)
-      throw notSupported(`_type: ${others.join(', ')} cannot be exported (Observation can; Prefer: handling=lenient exports what can be).`);
-    if (!types.includes('Observation') && !lenient) throw notSupported('_type names no exportable type (Observation).');
-  }
-  const since = instantOf('_since', q._since);
-  const until = instantOf('_until', q._until);
-  const typeFilters = q._typeFilter === undefined ? [] : Array.isArray(q._typeFilter) ? q._typeFilter : [q._typeFilter];
-  const filters = typeFilters.flatMap((f) => f.split(/,(?=Observation\?)/)).map(typeFilterOf);
+  const messages: ExportMessage[] = [];
+  const organizeBy = checkServed(ask, lenient, messages);
   const caller = callerOf(req);
-  const patients = await scopeOf(pool, caller, level, groupId);
+  const types = typesOf(caller, ask, lenient, definitions, messages);
+  const scoped = await scopeOf(pool, caller, level, groupId, ask.patients);
+  const src: RecordSource = { req, deps, caller, definitions };
+  const recordTypes = types.filter((t) => t !== 'Observation');
+  const patients = organizeBy === 'Patient' ? await recordPatients(src, scoped) : scoped;
+  const gathered =
+    recordTypes.length === 0
+      ? { records: [], messages: [] }
+      : await gatherRecords(src, {
+          types: recordTypes,
+          patients: await recordPatients(src, patients),
+          since: ask.since,
+          until: ask.until,
+          elements: ask.elements,
+        });
+  const id = randomUUID();
   const created = await createExportJob(
     pool,
     {
       ...ownerOf(caller),
+      id,
       request: `${config.baseUrl}${req.url}`,
       patients,
-      filters,
-      since,
-      until,
+      filters: ask.typeFilters,
+      since: ask.since,
+      until: ask.until,
+      types,
+      elements: ask.elements,
+      organizeBy,
+      partialManifests: ask.allowPartialManifests,
+      messages: [...messages, ...gathered.messages],
+      records: gathered.records,
     },
     config.EXPORT_MAX_ACTIVE_PER_CLIENT,
   );
@@ -166,69 +214,88 @@ async function kickOff(
       config.EXPORT_RETRY_AFTER_SECONDS,
     );
   }
-  const job = created.job;
   await audit(pool, caller, {
     action: 'export.kickoff',
     scope: 'read:vitals',
     resourceType: level === 'group' ? 'Group' : 'Patient',
     resourceId: level === 'group' ? groupId : patients?.length === 1 ? patients[0] : undefined,
     detail: {
-      job: job.id,
+      job: id,
       level,
+      method: req.method,
+      types,
       patients: patients?.length ?? 'all',
-      filters: filters.length,
-      since: since ?? null,
-      until: until ?? null,
+      records: gathered.records.length,
+      filters: ask.typeFilters.length,
+      since: ask.since ?? null,
+      until: ask.until ?? null,
     },
   });
   return reply
     .code(202)
-    .header('content-location', exportStatusUrl(deps, job.id))
+    .header('content-location', exportStatusUrl(deps, id))
     .type(FHIR_JSON)
-    .send(accepted(`Export ${job.id} accepted; poll ${exportStatusUrl(deps, job.id)}.`));
+    .send(accepted(`Export ${id} accepted; poll ${exportStatusUrl(deps, id)}.`));
 }
 
-/** The route options of a kick-off. */
-const kickOffSchema = (summary: string, description: string, params?: z.ZodType) => ({
+/** The route options of a kick-off, GET (the query) or POST (a Parameters body). */
+const kickOffSchema = (method: 'GET' | 'POST', summary: string, description: string, params?: z.ZodType) => ({
   config: { auth: { scopes: ['read:vitals' as const] } },
   schema: {
     tags: ['fhir'],
-    summary,
-    description,
+    summary: method === 'POST' ? `${summary} (POST, Parameters)` : summary,
+    description:
+      method === 'POST'
+        ? `${description} The parameters come in a FHIR Parameters body (application/fhir+json), as the GET query names them, plus patient (references).`
+        : description,
     ...(params ? { params } : {}),
-    querystring: kickOffQuery,
+    ...(method === 'GET' ? { querystring: kickOffQuery } : { querystring: z.strictObject({}), body: kickOffParameters }),
     headers: z.looseObject({
-      prefer: z.string().max(200).optional().describe('respond-async (required); handling=lenient to skip unsupported _type values'),
+      prefer: z
+        .string()
+        .max(200)
+        .optional()
+        .describe('respond-async (required); handling=lenient to skip unsupported values (noted in the manifest error file)'),
     }),
     response: { 202: fhirOperationOutcome, ...outcomes(400, 401, 403, 404, 406, 429) },
   },
 });
 
-/** Registers the three kick-offs: `$export`, `Patient/$export`, `Group/{id}/$export`. */
-export function registerExportKickOffs(app: FhirApp, deps: GatewayDeps): void {
-  app.get(
-    `${FHIR_BASE_PATH}/$export`,
-    kickOffSchema(
-      'Bulk export: every patient',
-      'System-level Bulk Data kick-off (Bulk Data Access IG v2): the vital-sign Observations of every patient the caller may read (a patient user: its own). 202 with Content-Location: the status URL.',
-    ),
-    (req, reply) => kickOff(deps, req, reply, 'system'),
-  );
-  app.get(
-    `${FHIR_BASE_PATH}/Patient/$export`,
-    kickOffSchema(
-      'Bulk export: patients',
-      'Patient-level Bulk Data kick-off: the Observations of every patient (a patient user: its own). 202 with Content-Location: the status URL.',
-    ),
-    (req, reply) => kickOff(deps, req, reply, 'patient'),
-  );
-  app.get(
-    `${FHIR_BASE_PATH}/Group/:id/$export`,
-    kickOffSchema(
-      'Bulk export: a Group',
-      "Group-level Bulk Data kick-off: the Observations of the Group's members (a ward, a cohort; docs/export.md). 202 with Content-Location: the status URL.",
-      z.object({ id: resourceId }),
-    ),
-    (req, reply) => kickOff(deps, req, reply, 'group', (req.params as { id: string }).id),
-  );
+/** The three kick-off paths, with their words and level. */
+const LEVELS = [
+  {
+    level: 'system',
+    path: `${FHIR_BASE_PATH}/$export`,
+    summary: 'Bulk export: every patient',
+    description:
+      'System-level Bulk Data kick-off (Bulk Data Access IG 3.0): the resources of every patient the caller may read (a patient user: its own). 202 with Content-Location: the status URL.',
+  },
+  {
+    level: 'patient',
+    path: `${FHIR_BASE_PATH}/Patient/$export`,
+    summary: 'Bulk export: patients',
+    description:
+      'Patient-level Bulk Data kick-off: the resources of every patient (a patient user: its own; POST: the patients named). 202 with Content-Location: the status URL.',
+  },
+  {
+    level: 'group',
+    path: `${FHIR_BASE_PATH}/Group/:id/$export`,
+    summary: 'Bulk export: a Group',
+    description:
+      "Group-level Bulk Data kick-off: the resources of the Group's members (a ward, a cohort; docs/export.md). 202 with Content-Location: the status URL.",
+  },
+] as const;
+
+/** Registers the kick-offs, GET and POST: `$export`, `Patient/$export`, `Group/{id}/$export`. */
+export function registerExportKickOffs(app: FhirApp, deps: GatewayDeps, definitions: readonly FhirResourceDefinition[]): void {
+  for (const { level, path, summary, description } of LEVELS) {
+    const params = level === 'group' ? z.object({ id: resourceId }) : undefined;
+    const groupOf = (req: FastifyRequest) => (level === 'group' ? (req.params as { id: string }).id : undefined);
+    app.get(path, kickOffSchema('GET', summary, description, params), (req, reply) =>
+      kickOff(deps, definitions, req, reply, askOfQuery(req.query as z.infer<typeof kickOffQuery>), level, groupOf(req)),
+    );
+    app.post(path, kickOffSchema('POST', summary, description, params), (req, reply) =>
+      kickOff(deps, definitions, req, reply, askOfParameters(req.body as z.infer<typeof kickOffParameters>), level, groupOf(req)),
+    );
+  }
 }
