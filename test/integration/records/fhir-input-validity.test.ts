@@ -175,7 +175,9 @@ describe('a record stored before the rule', () => {
 
     // before the repair, the served resource already carries no control character (the last line)
     const before = await fetch(`${gw.url}/fhir/R4/Patient/${bad.id}`, { headers: { ...auth, accept: FHIR_JSON } });
-    expect(await before.text()).not.toMatch(/\\u000[0-8]|\\b|\\u001/);
+    const beforeText = await before.text();
+    expect(beforeText).not.toMatch(/\\u000[0-8]|\\b|\\u001/);
+    expect((JSON.parse(beforeText) as { name: { given: string[] }[] }).name[0]?.given).toEqual(['Ada']); // the blank given name left out
 
     const repaired = await checkStoredText(pool, { repair: true, systems: { MRN: MRN_OID }, afterRepair: catchUp });
     expect(repaired.repaired).toContain(bad.id);

@@ -252,13 +252,14 @@ export function toFhirAllergy(patientId: string, stored: Allergy): z.infer<typeo
 }
 
 export function toFhirPatient(p: PatientState): z.infer<typeof patientOut> {
+  const given = p.given.map(clean).filter((g) => g.trim() !== ''); // a given name that was only control characters: none
   return {
     resourceType: 'Patient' as const,
     id: p.id,
     meta: { versionId: String(p.version), lastUpdated: p.updatedAt },
     // FHIR arrays are never empty: an absent list is left out (ele-1 / "Array cannot be empty")
     ...(p.identifiers.length > 0 ? { identifier: p.identifiers.map((i) => ({ system: clean(i.system), value: clean(i.value) })) } : {}),
-    name: [{ use: 'official' as const, family: clean(p.family), ...(p.given.length > 0 ? { given: p.given.map(clean) } : {}) }],
+    name: [{ use: 'official' as const, family: clean(p.family), ...(given.length > 0 ? { given } : {}) }],
     ...(p.gender ? { gender: p.gender } : {}),
     ...(p.birthDate ? { birthDate: p.birthDate } : {}),
     ...(p.telecom.length > 0 ? { telecom: p.telecom.map((t) => ({ system: t.system, value: clean(t.value) })) } : {}),
