@@ -186,7 +186,11 @@ describe('FHIR search semantics (issue 33 items 3 and 10)', () => {
       expect(date.test(ok), ok).toBe(true);
       expect(() => ranges(ok), ok).not.toThrow();
     }
-    for (const bad of ['xx2026', '2026-13', '2026-03-01T10:00', 'yesterday', '2026,']) expect(date.test(bad), bad).toBe(false);
+    expect(isoDateFilter('start', ['ap0001-01-01', 'le9999-12-31'], now)).toMatchObject({ exact: true, none: false });
+    expect(isoDateFilter('start', ['ap0001-01-01', 'le9999-12-31'], now).from).toBeUndefined();
+    expect(isoDateFilter('start', ['gt9999-12-31'], now)).toMatchObject({ none: true });
+    for (const bad of ['0000-01-01', 'xx2026', '2026-13', '2026-03-01T10:00', 'yesterday', '2026,'])
+      expect(date.test(bad), bad).toBe(false);
     const reference = new RegExp(referencePattern('Patient'));
     for (const ok of ['pat-1', 'Patient/pat-1', 'https://x.example/fhir/R4/Patient/pat.1']) {
       expect(reference.test(ok), ok).toBe(true);

@@ -285,7 +285,7 @@ export const tokenList = (max = 300) =>
   z.string().max(max).regex(new RegExp(TOKEN_LIST_PATTERN), 'must be [system|]code tokens, comma-separated (OR)');
 
 const DATE_VALUE =
-  '(?:eq|ne|gt|lt|ge|le|sa|eb|ap)?\\d{4}(?:-(?:0[1-9]|1[0-2])(?:-(?:0[1-9]|[12]\\d|3[01])(?:T(?:[01]\\d|2[0-3]):[0-5]\\d(?::[0-5]\\d(?:\\.\\d{1,9})?)?(?:Z|[+-](?:0\\d|1[0-4]):[0-5]\\d))?)?)?';
+  '(?:eq|ne|gt|lt|ge|le|sa|eb|ap)?(?:[0-9](?:[0-9](?:[0-9][1-9]|[1-9]0)|[1-9]00)|[1-9]000)(?:-(?:0[1-9]|1[0-2])(?:-(?:0[1-9]|[12]\\d|3[01])(?:T(?:[01]\\d|2[0-3]):[0-5]\\d(?::[0-5]\\d(?:\\.\\d{1,9})?)?(?:Z|[+-](?:0\\d|1[0-4]):[0-5]\\d))?)?)?';
 /** What a date parameter's value is, published as its `pattern`: `[prefix]date`, comma-separated (OR); a time has its zone. */
 export const DATE_PARAM_PATTERN = `^${DATE_VALUE}(?:,${DATE_VALUE})*$`;
 const dateValue = z
@@ -312,6 +312,9 @@ export function isoBounds(values: string[]): { from?: string; to?: string } {
   };
 }
 
+/** The instants storage takes (PostgreSQL timestamptz of the years 1 to 9999 as ISO strings). */
+const STORABLE_MS = { from: Date.parse('0001-01-01T00:00:00Z'), to: Date.parse('9999-12-31T23:59:59Z') };
+
 /**
  * A date parameter for a storage that takes one ISO [from, to): the bounds to read (dateHull),
  * `none` when nothing can match, and `matches` for an instant, which a search applies to the rows
@@ -325,6 +328,10 @@ export function isoDateFilter(
 ): { from?: string; to?: string; none: boolean; exact: boolean; matches: (iso: string) => boolean } {
   const ranges = dateRangesOf(name, values, nowMs);
   const hull = dateHull(ranges);
+  // a bound outside what storage holds (years 1-9999, e.g. ap of an early year) is an open side, or selects nothing stored
+  if (hull.fromMs !== undefined && hull.fromMs < STORABLE_MS.from) delete hull.fromMs;
+  if (hull.toMs !== undefined && hull.toMs > STORABLE_MS.to) delete hull.toMs;
+  if ((hull.fromMs ?? 0) > STORABLE_MS.to || (hull.toMs ?? 0) < STORABLE_MS.from) return { none: true, exact: true, matches: () => false };
   return {
     ...(hull.fromMs !== undefined ? { from: new Date(hull.fromMs).toISOString() } : {}),
     ...(hull.toMs !== undefined ? { to: new Date(hull.toMs).toISOString() } : {}),
