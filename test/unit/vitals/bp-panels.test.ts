@@ -13,6 +13,7 @@ import {
   type VitalsObservation,
 } from '@vitalis/schemas';
 import { bloodPressureInstants, entriesOfPage, pairReadings, storedCodesFor } from '../../../apps/gateway/src/vitals/bp-panels';
+import { syntheticBloodPressureAt, syntheticRaw } from '../../../apps/gateway/src/vitals/synthetic';
 
 const S = VITAL_CODE.systolic;
 const D = VITAL_CODE.diastolic;
@@ -113,5 +114,18 @@ describe('the panel as FHIR', () => {
     const entries = [row(HR, 1), ...panel];
     const links = { self: 'https://x/fhir/R4/Observation?patient=p1', observationBase: 'https://x/fhir/R4/Observation' };
     expect(observationSearchsetJson(entries, links)).toBe(JSON.stringify(toSearchsetBundle(entries, links)));
+  });
+});
+
+describe('the sandbox (synthetic store)', () => {
+  it('pairs every synthetic second into a panel: the page of both codes serves one panel per second', () => {
+    const now = Date.parse('2026-03-01T12:00:00Z');
+    const q = { patient: 'sbx-0001', codes: [S, D], from: '2026-03-01T11:59:50Z', to: '2026-03-01T12:00:00Z', limit: 100 };
+    const page = syntheticRaw(q, now);
+    expect(page.rows).toHaveLength(20);
+    const readings = syntheticBloodPressureAt('sbx-0001', bloodPressureInstants(page.rows), now);
+    const entries = entriesOfPage(page.rows, readings, [BP_PANEL_CODE]);
+    expect(entries).toHaveLength(10);
+    expect(entries.every((e) => 'kind' in e && e.kind === 'bp-panel' && e.systolic > e.diastolic)).toBe(true);
   });
 });
