@@ -211,7 +211,7 @@ describe('Bulk Data 3.0: POST kick-off and _type', () => {
     const [outcome] = await linesOf(manifest.error[0]!.url);
     await expectValidFhir(outcome);
     expect(JSON.stringify(outcome.issue)).toContain(`Patient/${unregistered}`);
-  });
+  }, 180_000); // the HAPI validator's first calls are slow on a loaded machine
 
   it('without _type: every type the token may read (each line valid FHIR); a type it may not read is a 403, an unserved one a 400', async () => {
     const vitalsOnly = await authHeaders(gw.url, ['system/Observation.rs']);
@@ -229,7 +229,7 @@ describe('Bulk Data 3.0: POST kick-off and _type', () => {
     const unserved = await kickOff(`/Group/${ward}/$export?_type=Medication`);
     expect(unserved.status).toBe(400);
     expect(unserved.body.resourceType).toBe('OperationOutcome');
-  });
+  }, 180_000);
 });
 
 describe('Bulk Data 3.0: _elements and organizeOutputBy', () => {
