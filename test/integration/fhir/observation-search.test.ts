@@ -121,6 +121,13 @@ describe('FHIR Observation search over the whole history', () => {
     const long = await allPages({ patient, date: `ge${new Date(t0 - 400 * 86_400_000).toISOString()}`, _count: 1000 });
     expect(long.flatMap(resources)).toHaveLength(3 * MINUTES + 1);
     expect(long[0]!.link.find((l) => l.relation === 'self')!.url).toContain('date=ge');
+    // Prefer: handling=lenient leaves an unknown parameter out, and so does self
+    const lenient = await fetch(`${gw.url}/fhir/R4/Observation?patient=${patient}&nonsense=1&_count=1`, {
+      headers: { authorization: `Bearer ${token}`, prefer: 'handling=lenient' },
+    });
+    const self = ((await lenient.json()) as Bundle).link.find((l) => l.relation === 'self')!.url;
+    expect(self).toContain(`patient=${patient}`);
+    expect(self).not.toContain('nonsense');
   });
 });
 

@@ -106,7 +106,8 @@ async function includedPatient({ deps, caller }: SearchContext<z.infer<typeof qu
 /**
  * One page of a patient's Observations, in the order of `_sort`, with the next page's link (the
  * same parameters and the cursor after this page) and the included Patient. Without `date` the
- * whole history is searched; the `self` link is the request, which holds every parameter applied.
+ * whole history is searched; the `self` link holds every parameter applied (the request's, less those
+ * a lenient search left out).
  */
 async function searchObservations(ctx: SearchContext<z.infer<typeof query>>) {
   const { q, req, deps } = ctx;
@@ -139,7 +140,8 @@ async function searchObservations(ctx: SearchContext<z.infer<typeof query>>) {
   // the next page: every parameter applied (the same query: the cursor is bound to it), and its cursor
   const { _cursor, _format, ...applied } = q;
   const next = page.next ? nextPageUrl(observationBase, applied, page.next) : undefined;
-  const links = { self: `${deps.config.baseUrl}${req.url}`, observationBase, ...(next ? { next } : {}) };
+  // the parameters applied: the request, or under Prefer: handling=lenient without those left out (register.ts)
+  const links = { self: ctx.self ?? `${deps.config.baseUrl}${req.url}`, observationBase, ...(next ? { next } : {}) };
   const include = q._include !== undefined && matches.length > 0 ? [await includedPatient(ctx, patient)] : [];
   // Sent as text, each Observation through its per-code template (schemas/src/fhir-json.ts): a page is up to
   // 1,000 Observations, and building and re-validating them as objects doubled the search's time (test/bench/fhir.bench.ts)
