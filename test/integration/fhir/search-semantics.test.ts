@@ -164,6 +164,35 @@ describe('date parameters: every prefix of FHIR R4', () => {
     expect(await slotIds(start(`lt${t(0)}`, `gt${t(3)}`))).toEqual([]);
   });
 
+  it('Patient birthdate takes every prefix (a birth date is its day) and gender is a token list', async () => {
+    const found = async (q: string) => {
+      const r = await get(`/Patient?family=${family}&${q}`);
+      expect(r.status, q).toBe(200);
+      return idsOf(r.body).length;
+    };
+    const cases: [string, number][] = [
+      ['birthdate=1975-03-04', 3],
+      ['birthdate=eq1975', 3],
+      ['birthdate=eq1975-03', 3],
+      ['birthdate=gt1975-03-04', 0],
+      ['birthdate=ge1975-03-04', 3],
+      ['birthdate=lt1975-03-05', 3],
+      ['birthdate=le1975-03-03', 0],
+      ['birthdate=ne1975-03-04', 0],
+      ['birthdate=ne1980-01-01', 3],
+      ['birthdate=sa1975-03-03', 3],
+      ['birthdate=eb1975-03-04', 0],
+      ['birthdate=ge1975-01-01&birthdate=lt1975-12-31', 3],
+      ['birthdate=1960-01-01,1975-03-04', 3],
+      ['gender=male,female', 3],
+      ['gender=http://hl7.org/fhir/administrative-gender|female', 3],
+      ['gender=male,other', 0],
+    ];
+    for (const [q, n] of cases) expect(await found(q), q).toBe(n);
+    const counted = await get(`/Patient?family=${family}&birthdate=ge1975-01-01&_summary=count`);
+    expect(counted.body).toMatchObject({ resourceType: 'Bundle', type: 'searchset', total: 3 });
+  });
+
   it('a date that is not [prefix]date is a 400 OperationOutcome', async () => {
     for (const bad of ['xx2033-05-05', '2033-05-05T09:00', 'yesterday']) {
       const r = await get(`/Slot?schedule=${clinician}&${start(bad)}`);

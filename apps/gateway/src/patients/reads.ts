@@ -211,7 +211,8 @@ export async function patientHistory(pool: Pool, caller: Caller, patientId: stri
 /**
  * `name`: a substring of given + family names; `family`, `given`: a case-insensitive prefix of the
  * family name / of any given name (FHIR string search); `id`, `gender`, `birthdate` (YYYY-MM-DD):
- * exact; `identifier`: `system|value` or `value`.
+ * exact (`id` and `gender` also any of a list); `bornFrom`/`bornTo`: a birth date range;
+ * `identifier`: `system|value` or `value`.
  */
 export interface SearchQuery {
   /** One id, or any of several (FHIR `_id=a,b`). */
@@ -219,8 +220,12 @@ export interface SearchQuery {
   name?: string | undefined;
   family?: string | undefined;
   given?: string | undefined;
-  gender?: string | undefined;
+  /** One gender, or any of several (FHIR `gender=a,b`). */
+  gender?: string | readonly string[] | undefined;
   birthdate?: string | undefined;
+  /** Birth date bounds [from, to) (ISO instants; a birth date counts as the instant its day starts, UTC). */
+  bornFrom?: string | undefined;
+  bornTo?: string | undefined;
   /** `system|value` or `value`, or any of several identifiers (FHIR `identifier=a,b`; no system: any). */
   identifier?: string | readonly { system?: string | undefined; value: string }[] | undefined;
   /** meta.lastUpdated bounds [from, to) (ISO instants). */
@@ -287,8 +292,11 @@ export async function searchPatients(
   if (q.name) where.push(`name_search LIKE ${arg(`%${likeEscaped(q.name)}%`)}`);
   if (q.family) where.push(`lower(family) LIKE ${arg(`${likeEscaped(q.family)}%`)}`);
   if (q.given) where.push(`EXISTS (SELECT 1 FROM unnest(given) AS g WHERE lower(g) LIKE ${arg(`${likeEscaped(q.given)}%`)})`);
-  if (q.gender) where.push(`gender = ${arg(q.gender)}`);
+  if (typeof q.gender === 'string') where.push(`gender = ${arg(q.gender)}`);
+  else if (q.gender) where.push(`gender = ANY(${arg(q.gender)}::text[])`);
   if (q.birthdate) where.push(`birth_date = ${arg(q.birthdate)}::date`);
+  if (q.bornFrom) where.push(`birth_date >= (${arg(q.bornFrom)}::timestamptz AT TIME ZONE 'UTC')`);
+  if (q.bornTo) where.push(`birth_date < (${arg(q.bornTo)}::timestamptz AT TIME ZONE 'UTC')`);
   if (typeof q.identifier === 'string') {
     const bar = q.identifier.indexOf('|');
     const ident = bar >= 0 ? { system: q.identifier.slice(0, bar), value: q.identifier.slice(bar + 1) } : { value: q.identifier };

@@ -5,7 +5,7 @@
  * `$export`: operations/export-kickoff.ts.
  */
 import { z } from 'zod';
-import { CALENDAR_DATE_PATTERN, nonBlankText } from '@vitalis/schemas';
+import { nonBlankText } from '@vitalis/schemas';
 import { PATIENT_READ_SCOPES } from '../../access/caller';
 import { decodeKey, encodeKey } from '../../access/http';
 import { demographicsFrom, toFhirPatient } from '../../patients/fhir';
@@ -13,7 +13,22 @@ import { getPatient, getPatientVersion, registerPatient, searchPatients, updateP
 import { countParam, defineCreate, defineFhirResource, defineUpdate, lastUpdatedParam, searchParam } from '../definition';
 import { PATIENT_EXPORT_OPERATION } from '../operations/export-kickoff';
 import { fhirPatient, fhirPatientBundle, fhirPatientCreate, outcomes } from '../schemas';
-import { anyOfCodes, cursor, format, identifiersOf, isoDateFilter, listOf, tokenList } from '../search-params';
+import {
+  DATE_DOC,
+  anyOfCodes,
+  cursor,
+  dateParam,
+  format,
+  identifiersOf,
+  isoDateFilter,
+  listOf,
+  statusesOf,
+  tokenList,
+} from '../search-params';
+
+/** The genders a Patient has (FHIR administrative-gender, a required binding). */
+const GENDERS = ['male', 'female', 'other', 'unknown'] as const;
+const ADMINISTRATIVE_GENDER_SYSTEM = 'http://hl7.org/fhir/administrative-gender';
 
 const query = z.strictObject({
   _id: searchParam(tokenList(1_000).optional(), 'token', 'Patient ids, comma-separated (any of).'),
@@ -22,14 +37,15 @@ const query = z.strictObject({
   family: searchParam(nonBlankText(100).optional(), 'string', 'Case-insensitive prefix of the family name.'),
   given: searchParam(nonBlankText(100).optional(), 'string', 'Case-insensitive prefix of any given name.'),
   birthdate: searchParam(
-    z
-      .string()
-      .regex(new RegExp(`^(?:eq)?${CALENDAR_DATE_PATTERN}$`), 'must be a date YYYY-MM-DD, year 0001 or later (optionally eqYYYY-MM-DD)')
-      .optional(),
+    dateParam.optional(),
     'date',
-    'Exact date YYYY-MM-DD (optionally with the eq prefix).',
+    `${DATE_DOC} A birth date is the day it names (eq1970-05-06 finds it, gt1970-05-06 finds later ones).`,
   ),
-  gender: searchParam(z.enum(['male', 'female', 'other', 'unknown']).optional(), 'token', 'male | female | other | unknown.'),
+  gender: searchParam(
+    tokenList(100).optional(),
+    'token',
+    'male | female | other | unknown (http://hl7.org/fhir/administrative-gender), comma-separated (any of).',
+  ),
   _lastUpdated: lastUpdatedParam(),
   _count: countParam(100, 20),
   _cursor: cursor,
@@ -47,32 +63,43 @@ export const patientResource = defineFhirResource({
   operations: [PATIENT_EXPORT_OPERATION],
   search: {
     description:
-      'Parameters: _id, identifier (comma: any of), name, family, given, birthdate, gender, _lastUpdated (every date prefix), _count (see the CapabilityStatement). A patient user finds only themselves. Reads the projection (eventually consistent). Next page: Bundle.link next.',
+      'Parameters: _id, identifier (comma: any of), name, family, given, birthdate (every date prefix), gender (comma: any of), _lastUpdated (every date prefix), _count (see the CapabilityStatement). A patient user finds only themselves. Reads the projection (eventually consistent). Next page: Bundle.link next.',
     query,
     search: async ({ q, deps, caller, match, count }) => {
       const after = q._cursor === undefined ? undefined : decodeKey(q._cursor, ['f', 'i']);
       const updated = isoDateFilter('_lastUpdated', listOf(q._lastUpdated));
+      const born = isoDateFilter('birthdate', listOf(q.birthdate));
       const ids = anyOfCodes(q._id);
+      const genders = statusesOf(q.gender, GENDERS, ADMINISTRATIVE_GENDER_SYSTEM);
       // nothing can match: the access rule still holds (a refusal is a 403, audited)
-      const none = ids === null || updated.none;
+      const none = ids === null || genders === null || updated.none || born.none;
+      const exact = updated.exact && born.exact;
       const { patients, more, total } = await searchPatients(deps.pool, caller(), {
         id: none ? [] : ids,
         identifier: q.identifier === undefined ? undefined : identifiersOf(q.identifier),
         updatedFrom: updated.from,
         updatedTo: updated.to,
-        countOnly: count === true && updated.exact,
+        countOnly: count === true && exact,
         name: q.name,
         family: q.family,
         given: q.given,
-        gender: q.gender,
-        birthdate: q.birthdate?.replace(/^eq/, ''),
+        gender: genders ?? undefined,
+        bornFrom: born.from,
+        bornTo: born.to,
         limit: q._count,
         after,
       });
       if (total !== undefined) return { entries: [], total };
       const last = patients[patients.length - 1];
       return {
-        entries: patients.filter((p) => updated.exact || updated.matches(p.updatedAt)).map((p) => match('Patient', p.id, toFhirPatient(p))),
+        entries: patients
+          .filter(
+            (p) =>
+              exact ||
+              (updated.matches(p.updatedAt) &&
+                (q.birthdate === undefined || (p.birthDate !== null && born.matches(`${p.birthDate}T00:00:00Z`)))),
+          )
+          .map((p) => match('Patient', p.id, toFhirPatient(p))),
         nextCursor: more && last ? encodeKey({ f: last.family, i: last.id }) : null,
       };
     },
