@@ -29,8 +29,11 @@ function observationLine(run: ExportRunState, line: string): string {
   return elements && elements.length > 0 ? JSON.stringify(subsetElements(JSON.parse(json) as Record<string, unknown>, elements)) : json;
 }
 
-/** The lines of one COPY, as they come (a chunk's partial last line waits for the next chunk). */
-async function* copyLines(client: PoolClient, sql: string, run: ExportRunState): AsyncGenerator<string> {
+/**
+ * The lines of one COPY, a chunk's worth at a time (a chunk's partial last line waits for the next
+ * chunk): one yield per chunk, not per row, which an export of millions of rows would feel.
+ */
+async function* copyLines(client: PoolClient, sql: string, run: ExportRunState): AsyncGenerator<string[]> {
   const copy = client.query(copyStreams.to(sql));
   let rest = '';
   for await (const chunk of copy as AsyncIterable<Buffer>) {
@@ -38,8 +41,7 @@ async function* copyLines(client: PoolClient, sql: string, run: ExportRunState):
     const text = rest + chunk.toString('utf8');
     const end = text.lastIndexOf('\n');
     rest = text.slice(end + 1);
-    if (end < 0) continue;
-    yield* text.slice(0, end).split('\n');
+    if (end >= 0) yield text.slice(0, end).split('\n');
   }
 }
 
@@ -64,9 +66,11 @@ export async function writeByType(run: ExportRunState, client: PoolClient): Prom
   run.mark = undefined;
   if (!withObservations(run)) return;
   const from = cursor !== null && 'd' in cursor ? cursor : null;
-  for await (const line of copyLines(client, exportCopySql(run.job, from), run)) {
-    run.lastLine = line;
-    await appendJson(run, observationLine(run, line), 'Observation');
+  for await (const lines of copyLines(client, exportCopySql(run.job, from), run)) {
+    for (const line of lines) {
+      run.lastLine = line;
+      await appendJson(run, observationLine(run, line), 'Observation');
+    }
   }
   await flushBlock(run);
   await commitFile(run);
@@ -98,7 +102,8 @@ export async function writeByPatient(run: ExportRunState, client: PoolClient): P
       if (records.length < RECORD_SLICE) break;
     }
     if (withObservations(run))
-      for await (const l of copyLines(client, exportCopySql(run.job, null, patient), run)) await line(observationLine(run, l));
+      for await (const lines of copyLines(client, exportCopySql(run.job, null, patient), run))
+        for (const l of lines) await line(observationLine(run, l));
     run.inBlock = false;
     run.mark = { p: patient };
     await commitIfFull(run);
