@@ -8,3 +8,4 @@ export * from './stored-form';
 export * from './clock';
 export * from './clinical-input';
 export * from './fhir-primitives';
+export * from './fhir-elements';

@@ -19,7 +19,7 @@ import { expectValidFhir } from '../../helpers/fhir-validator';
 import { uid } from '../records/support';
 
 const FHIR_JSON = 'application/fhir+json';
-const SUBSETTED = { system: 'http://terminology.hl7.org/CodeSystem/v3-ObservationValue', code: 'SUBSETTED' };
+const SUBSETTED = { system: 'http://terminology.hl7.org/CodeSystem/v3-ObservationValue', code: 'SUBSETTED', display: 'subsetted' };
 type Bundle = {
   resourceType: 'Bundle';
   total?: number;

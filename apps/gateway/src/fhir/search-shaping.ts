@@ -8,9 +8,7 @@
  * Pure functions over the query, the header and the resources; no I/O.
  */
 import { z } from 'zod';
-
-/** The tag of a resource served with some of its elements left out (FHIR R4 3.1.1.5.8, `_elements` and `_summary`). */
-export const SUBSETTED_TAG = { system: 'http://terminology.hl7.org/CodeSystem/v3-ObservationValue', code: 'SUBSETTED' } as const;
+import { subsetResource, withoutNarrative } from '@vitalis/schemas';
 
 /** The `_summary` values served: count (total only), data (no narrative), false (everything). `true` and `text` are not served. */
 export const SUMMARY_VALUES = ['count', 'data', 'false'] as const;
@@ -18,9 +16,6 @@ export type SummaryMode = (typeof SUMMARY_VALUES)[number];
 
 /** What `_elements` is: top-level element names, comma-separated. */
 export const ELEMENTS_PATTERN = '^[A-Za-z][A-Za-z0-9]*(?:,[A-Za-z][A-Za-z0-9]*)*$';
-
-/** The elements every resource keeps under `_elements` (besides the type's mandatory ones). */
-const ALWAYS_KEPT = ['resourceType', 'id', 'meta'];
 
 /** The query parameters every FHIR search takes besides its own (the registrar adds them to each search's query schema). */
 export const searchResultParams = {
@@ -65,16 +60,10 @@ export function mandatoryElementsOf(schema: z.ZodType): string[] {
   return Object.entries(schema.shape as Record<string, z.ZodType>).flatMap(([k, s]) => (s.safeParse(undefined).success ? [] : [k]));
 }
 
-/** A resource as `_elements` / `_summary=data` serve it: the kept elements, meta.tag SUBSETTED added. */
+/** A resource as `_elements` / `_summary=data` serve it (@vitalis/schemas subsetResource, the export's rule too). */
 export function subsetted(resource: Record<string, unknown>, shape: ResultShape, mandatory: readonly string[]): Record<string, unknown> {
-  const keep = (k: string) =>
-    shape.elements === undefined
-      ? !(shape.withoutText && k === 'text')
-      : ALWAYS_KEPT.includes(k) || mandatory.includes(k) || shape.elements.has(k);
-  const out: Record<string, unknown> = Object.fromEntries(Object.entries(resource).filter(([k]) => keep(k)));
-  const meta = (resource.meta ?? {}) as { tag?: unknown[] };
-  out.meta = { ...meta, tag: [...(meta.tag ?? []), { ...SUBSETTED_TAG }] };
-  return out;
+  if (shape.elements === undefined) return withoutNarrative(resource);
+  return subsetResource(resource, [...shape.elements], mandatory);
 }
 
 /** The `handling` preference of a request's Prefer header (RFC 7240; FHIR: strict, the default, or lenient). */
