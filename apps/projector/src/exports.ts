@@ -13,6 +13,19 @@ export interface ExportWorkerConfig extends ExportStorageConfig {
   EXPORT_FILE_TTL_SECONDS: number;
   EXPORT_LEASE_MS: number;
   EXPORT_POLL_INTERVAL_MS: number;
+  EXPORT_WORKER_ONLY_CLIENTS: string;
+  NODE_ENV: string;
+}
+
+/** The clients whose jobs a worker may claim: every one, or (tests only) the listed ones. */
+function onlyClientsOf(config: ExportWorkerConfig): string[] | undefined {
+  const only = config.EXPORT_WORKER_ONLY_CLIENTS.split(',')
+    .map((id) => id.trim())
+    .filter(Boolean);
+  if (only.length === 0) return undefined;
+  if (config.NODE_ENV === 'production')
+    throw new Error('invalid configuration: EXPORT_WORKER_ONLY_CLIENTS: a test-only setting, refused in production');
+  return only;
 }
 
 /**
@@ -22,7 +35,9 @@ export interface ExportWorkerConfig extends ExportStorageConfig {
 export function exportJobs(pool: Pool, config: ExportWorkerConfig): { jobs: Job[]; stop: () => void } {
   const storage = exportStorage(config);
   const shutdown = new AbortController();
+  const onlyClients = onlyClientsOf(config);
   const options = {
+    ...(onlyClients ? { onlyClients } : {}),
     storage,
     maxFileBytes: config.EXPORT_MAX_FILE_BYTES,
     leaseMs: config.EXPORT_LEASE_MS,

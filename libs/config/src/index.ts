@@ -273,6 +273,11 @@ export const exportShape = {
   EXPORT_LEASE_MS: positiveInt(30_000),
   /** How often the projector's export worker looks for queued jobs (and expired files). */
   EXPORT_POLL_INTERVAL_MS: positiveInt(1_000),
+  /**
+   * TEST ONLY, refused in production: comma-separated client ids whose export jobs the worker may
+   * claim (empty: every queued job). Lets a test run a real worker process beside other tests' exports.
+   */
+  EXPORT_WORKER_ONLY_CLIENTS: z.string().default(''),
   /** Set: export files go to this S3-compatible bucket instead of EXPORT_STORAGE_DIR (which must exist). */
   EXPORT_S3_BUCKET: z.string().min(3).optional(),
   /** The S3-compatible endpoint (path-style requests). */

@@ -264,20 +264,22 @@ export async function exportJobExists(db: Queryable, id: string): Promise<boolea
   return ((await db.query('SELECT 1 FROM export_jobs WHERE id = $1', [id])).rowCount ?? 0) > 0;
 }
 
-/** Claims the oldest queued job, or a running one whose worker's lease ran out (it died). */
+/** Claims the oldest queued job, or a running one whose worker's lease ran out (it died); of `only` jobs or `onlyClients` clients when given. */
 export async function claimExportJob(
   pool: Pool,
   worker: string,
   leaseMs: number,
   only?: readonly string[],
+  onlyClients?: readonly string[],
 ): Promise<{ job: ExportJob; parts: number } | undefined> {
   const { rows } = await pool.query<ExportJob>(
     `UPDATE export_jobs SET status = 'running', lease_owner = $1, lease_until = now() + $2 * interval '1 millisecond'
       WHERE id = (SELECT id FROM export_jobs
                    WHERE (status = 'queued' OR (status = 'running' AND lease_until < now())) AND ($3::uuid[] IS NULL OR id = ANY($3::uuid[]))
+                     AND ($4::text[] IS NULL OR client_id = ANY($4::text[]))
                    ORDER BY created_at FOR UPDATE SKIP LOCKED LIMIT 1)
       RETURNING *`,
-    [worker, leaseMs, only ?? null],
+    [worker, leaseMs, only ?? null, onlyClients ?? null],
   );
   const job = rows[0];
   if (!job) return undefined;

@@ -22,6 +22,8 @@ export interface ExportWorkerOptions {
   workerId?: string;
   /** Only these jobs (a test's own, an operator re-running one); default: any. */
   only?: readonly string[];
+  /** Only the jobs of these clients (tests: a real worker process beside other tests' exports); default: any. */
+  onlyClients?: readonly string[];
   /** Aborted at shutdown: the run stops at the next chunk and hands the job back (resumed elsewhere). */
   signal?: AbortSignal;
 }

@@ -44,7 +44,7 @@ export interface ExportRun {
 /** Runs the next claimable job to its end (or until the job is lost); undefined when none waits. */
 export async function runNextExport(pool: Pool, options: ExportWorkerOptions): Promise<ExportRun | undefined> {
   const worker = options.workerId ?? `${hostname()}:${process.pid}:${randomUUID().slice(0, 8)}`;
-  const claimed = await claimExportJob(pool, worker, options.leaseMs, options.only);
+  const claimed = await claimExportJob(pool, worker, options.leaseMs, options.only, options.onlyClients);
   if (!claimed) return undefined;
   if (options.signal?.aborted) {
     await handBackExportJob(pool, claimed.job.id, worker);

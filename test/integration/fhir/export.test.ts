@@ -13,7 +13,9 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { gunzipSync } from 'node:zlib';
+import { decodeJwt } from 'jose';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { must } from '@vitalis/runtime';
 import { createPool, type Pool } from '@vitalis/db';
 import { exportStorageDir, folderStorage, expireExports, runNextExport } from '@vitalis/export';
 import { VITAL_CODE } from '@vitalis/schemas';
@@ -380,11 +382,15 @@ describe('FHIR Bulk Data export: the snapshot', () => {
 });
 
 describe('FHIR Bulk Data export: a worker killed mid-export', () => {
+  const clientIdOf = (headers: Record<string, string>) =>
+    String(decodeJwt(must(headers.authorization, 'the bearer header authHeaders made').slice('Bearer '.length)).client_id);
   function startWorker(env: Record<string, string> = {}): ChildProcess {
     const child = spawn(process.execPath, ['--import', 'tsx', 'apps/projector/src/exports-main.ts'], {
       env: {
         ...process.env,
         DATABASE_URL: testEnv.APP_DATABASE_URL,
+        // this file's client's jobs only: other files' exports run beside it in their own processes
+        EXPORT_WORKER_ONLY_CLIENTS: clientIdOf(analyst),
         NODE_ENV: 'test',
         LOG_LEVEL: 'warn',
         EXPORT_MAX_FILE_BYTES: '32768',
