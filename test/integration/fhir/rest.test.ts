@@ -233,7 +233,7 @@ describe('FHIR R4 REST API', () => {
       ['/Nothing', 404, 'not-found'],
       [`/Observation?date=ge${at(0)}`, 400, 'invalid'], // no patient
       [`/Observation?patient=${ada}&date=ge2026-13-45`, 400, 'invalid'],
-      [`/Observation?patient=${ada}&_sort=-code`, 400, 'not-supported'],
+      [`/Observation?patient=${ada}&_sort=-code`, 400, 'invalid'], // _sort is a published enum (date, -date)
       [`/Patient?nickname=x`, 400, 'invalid'],
       ['/metadata?_format=xml', 406, 'not-supported'],
       ['/metadata', 406, 'not-supported', { accept: 'application/fhir+xml' }],

@@ -279,7 +279,7 @@ export function observationRange(values: readonly string[], nowMs: number): { fr
 
 /** What a token parameter's value is, published as its `pattern`: `[system|]code`, comma-separated (OR); `\\` escapes `,` and `|`. */
 export const TOKEN_LIST_PATTERN =
-  '^(?:(?:[^\\\\|,]|\\\\.)*\\|)?(?:[^\\\\|,]|\\\\.)+(?:,(?:(?:[^\\\\|,]|\\\\.)*\\|)?(?:[^\\\\|,]|\\\\.)+)*$';
+  '^(?:(?:[^\\\\|,]|\\\\[\\s\\S])*\\|)?(?:[^\\\\|,]|\\\\[\\s\\S])+(?:,(?:(?:[^\\\\|,]|\\\\[\\s\\S])*\\|)?(?:[^\\\\|,]|\\\\[\\s\\S])+)*$';
 /** A token parameter: `[system|]code`, a comma list of them is OR (the pattern is what the server parses). */
 export const tokenList = (max = 300) =>
   z.string().max(max).regex(new RegExp(TOKEN_LIST_PATTERN), 'must be [system|]code tokens, comma-separated (OR)');

@@ -417,7 +417,7 @@ export interface paths {
         put?: never;
         /**
          * Book a slot
-         * @description Books a free slot for a patient (patient users: themselves; patient_id may be omitted). 201 with the Appointment; 409 if the slot is taken (also when many book it at once: exactly one wins).
+         * @description Books a free slot for the patient patient_id (a patient user names itself: any other patient is 403). 201 with the Appointment; 409 if the slot is taken (also when many book it at once: exactly one wins); 422 if the patient or the slot does not exist.
          *
          *     Required scopes: write:appointments.
          */
@@ -1366,13 +1366,19 @@ export interface paths {
         };
         /**
          * Bulk export: every patient
-         * @description System-level Bulk Data kick-off (Bulk Data Access IG v2): the vital-sign Observations of every patient the caller may read (a patient user: its own). 202 with Content-Location: the status URL.
+         * @description System-level Bulk Data kick-off (Bulk Data Access IG 3.0): the resources of every patient the caller may read (a patient user: its own). 202 with Content-Location: the status URL.
          *
          *     Required scopes: read:vitals.
          */
         get: operations["getFhirR4Export"];
         put?: never;
-        post?: never;
+        /**
+         * Bulk export: every patient (POST, Parameters)
+         * @description System-level Bulk Data kick-off (Bulk Data Access IG 3.0): the resources of every patient the caller may read (a patient user: its own). 202 with Content-Location: the status URL. The parameters come in a FHIR Parameters body (application/fhir+json), as the GET query names them, plus patient (references).
+         *
+         *     Required scopes: read:vitals.
+         */
+        post: operations["postFhirR4Export"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1410,7 +1416,7 @@ export interface paths {
         };
         /**
          * Bulk export status
-         * @description While the export runs: 202 with X-Progress and Retry-After. Done: 200 with the manifest (application/json; Expires: when the files go). A failed export: 500 with an OperationOutcome. Another caller's export, a cancelled or expired one: 404.
+         * @description While the export runs: 202 with X-Progress and Retry-After (with allowPartialManifests, and a full page of files written: that manifest page, application/json). Done: 200 with the manifest (application/json; Expires: when the files go; with allowPartialManifests one page, link next to the following one). A failed export: 500 with an OperationOutcome. Another caller's export, a cancelled or expired one: 404.
          *
          *     Required scopes: read:vitals.
          */
@@ -1488,7 +1494,7 @@ export interface paths {
         };
         /**
          * Search Appointment
-         * @description Current bookings by start: patient, date (ge/gt/le/lt/eq, repeatable), status (booked), _count; `_include=Appointment:slot` adds each booked Slot (search mode include). A patient user: its own bookings. Served by the appointments service's listing (audited appointment.list).
+         * @description Current bookings by start: patient, date (every date prefix: eq ne gt lt ge le sa eb ap; repeatable as AND, commas as OR), status (booked; comma: any of), _count; `_include=Appointment:slot` adds each booked Slot (search mode include). A patient user: its own bookings. Served by the appointments service's listing (audited appointment.list).
          *
          *     Required scopes: read:appointments.
          */
@@ -1538,7 +1544,7 @@ export interface paths {
         };
         /**
          * Search DetectedIssue (bedside alarms)
-         * @description Bedside alarms as DetectedIssues, highest severity first: patient (without it: across every patient the caller reaches, a ward view), status (preliminary: must still be seen, the default; final: resolved in the last 24 h; comma-separated), _count. Doctors, nurses (read:vitals). Served by the alarms service (audited alarm.read).
+         * @description Bedside alarms as DetectedIssues, highest severity first: patient (without it: across every patient the caller reaches, a ward view), status (preliminary: must still be seen, the default; final: resolved in the last 24 h; comma-separated), _lastUpdated (meta.lastUpdated: every date prefix), _count. Doctors, nurses (read:vitals). Served by the alarms service (audited alarm.read).
          *
          *     Required scopes: read:vitals.
          */
@@ -1626,7 +1632,7 @@ export interface paths {
         };
         /**
          * Search DiagnosticReport
-         * @description Diagnostic reports, newest first: patient, code (LOINC), status (comma-separated), category (v2-0074 section, e.g. LAB), _count. A patient user (patient/DiagnosticReport.rs): its own final reports. Served by the diagnostics service (audited diagnostics.report.list).
+         * @description Diagnostic reports, newest first: patient, code (LOINC), status, category (v2-0074 section, e.g. LAB) (each comma-separated: any of), _lastUpdated (every date prefix), _count. A patient user (patient/DiagnosticReport.rs): its own final reports. Served by the diagnostics service (audited diagnostics.report.list).
          *
          *     Required scopes: one of read:diagnostics, patient/DiagnosticReport.rs.
          */
@@ -1683,6 +1689,50 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/fhir/R4/Group": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Search Group
+         * @description The Groups the caller may read whole: _id (comma: any of), name (case-insensitive substring), _count. By id. Audited group.search.
+         *
+         *     Required scopes: one of read:patients, write:patients, patient/Patient.rs.
+         */
+        get: operations["fhirSearchGroup"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/fhir/R4/Group/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Read Group
+         * @description A Group and its members, for a caller who may read every member (403 otherwise); audited group.read.
+         *
+         *     Required scopes: one of read:patients, write:patients, patient/Patient.rs.
+         */
+        get: operations["fhirReadGroup"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/fhir/R4/Group/{id}/$export": {
         parameters: {
             query?: never;
@@ -1692,13 +1742,19 @@ export interface paths {
         };
         /**
          * Bulk export: a Group
-         * @description Group-level Bulk Data kick-off: the Observations of the Group's members (a ward, a cohort; docs/export.md). 202 with Content-Location: the status URL.
+         * @description Group-level Bulk Data kick-off: the resources of the Group's members (a ward, a cohort; docs/export.md). 202 with Content-Location: the status URL.
          *
          *     Required scopes: read:vitals.
          */
         get: operations["getFhirR4GroupByIdExport"];
         put?: never;
-        post?: never;
+        /**
+         * Bulk export: a Group (POST, Parameters)
+         * @description Group-level Bulk Data kick-off: the resources of the Group's members (a ward, a cohort; docs/export.md). 202 with Content-Location: the status URL. The parameters come in a FHIR Parameters body (application/fhir+json), as the GET query names them, plus patient (references).
+         *
+         *     Required scopes: read:vitals.
+         */
+        post: operations["postFhirR4GroupByIdExport"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1734,7 +1790,7 @@ export interface paths {
         };
         /**
          * Search Observation (vital signs)
-         * @description One patient's vital-sign Observations (ECG as valueSampledData) in a date range, ascending by date: patient|subject (required), code, date (ge/gt/le/lt/eq; default the 24 h before now; at most 31 days), category=vital-signs, _count, _sort (date or -date). Served by the vitals service (same range rules, access rules and audit as GET /api/v1/vitals). Next page: Bundle.link next.
+         * @description One patient's vital-sign Observations (ECG as valueSampledData; a device's systolic and diastolic of one instant as one blood-pressure panel, 85354-9), ascending by date: patient|subject (required), code and component-code (comma: OR), date (every prefix; without it the patient's whole history), category=vital-signs, _count, _sort (date or -date). Paged by keyset (Bundle.link next), each page bounded work whatever the range. Served by the vitals service (same access rules and audit as GET /api/v1/vitals).
          *
          *     Required scopes: read:vitals.
          */
@@ -1756,7 +1812,7 @@ export interface paths {
         };
         /**
          * Read Observation
-         * @description One stored vital-sign Observation by its id `{device_id}.{seq}` (a device numbers its observations with a strictly increasing seq, so that is one stored row; the ids the searches answer). Served by the vitals service (the same access rule as a search: a patient user its own, a sandbox token no stored row; audited vitals.read).
+         * @description One stored vital-sign Observation by its id `{device_id}.{seq}` (a device numbers its observations with a strictly increasing seq, so that is one stored row; the ids the searches answer): a systolic with its diastolic partner reads as their blood-pressure panel. Served by the vitals service (the same access rule as a search: a patient user its own, a sandbox token no stored row; audited vitals.read).
          *
          *     Required scopes: read:vitals.
          */
@@ -1800,7 +1856,7 @@ export interface paths {
         };
         /**
          * Search Patient
-         * @description Parameters: _id, identifier, name, family, given, birthdate, gender, _count (see the CapabilityStatement). A patient user finds only themselves. Reads the projection (eventually consistent). Next page: Bundle.link next.
+         * @description Parameters: _id, identifier (comma: any of), name, family, given, birthdate (every date prefix), gender (comma: any of), _lastUpdated (every date prefix), _count (see the CapabilityStatement). A patient user finds only themselves. Reads the projection (eventually consistent). Next page: Bundle.link next.
          *
          *     Required scopes: one of read:patients, write:patients, patient/Patient.rs.
          */
@@ -1878,13 +1934,19 @@ export interface paths {
         };
         /**
          * Bulk export: patients
-         * @description Patient-level Bulk Data kick-off: the Observations of every patient (a patient user: its own). 202 with Content-Location: the status URL.
+         * @description Patient-level Bulk Data kick-off: the resources of every patient (a patient user: its own; POST: the patients named). 202 with Content-Location: the status URL.
          *
          *     Required scopes: read:vitals.
          */
         get: operations["getFhirR4PatientExport"];
         put?: never;
-        post?: never;
+        /**
+         * Bulk export: patients (POST, Parameters)
+         * @description Patient-level Bulk Data kick-off: the resources of every patient (a patient user: its own; POST: the patients named). 202 with Content-Location: the status URL. The parameters come in a FHIR Parameters body (application/fhir+json), as the GET query names them, plus patient (references).
+         *
+         *     Required scopes: read:vitals.
+         */
+        post: operations["postFhirR4PatientExport"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1900,7 +1962,9 @@ export interface paths {
         };
         /**
          * Search Practitioner
-         * @description The clinicians of the catalog (public reference data, no patient data): _id, name (case-insensitive substring), _count.
+         * @description The catalog's clinicians and the staff users the caller may see (the staff directory; its own with fhirUser): _id (comma: any of), name (case-insensitive substring), _count. By id.
+         *
+         *     Required scopes: none (any valid token).
          */
         get: operations["fhirSearchPractitioner"];
         put?: never;
@@ -1920,7 +1984,9 @@ export interface paths {
         };
         /**
          * Read Practitioner
-         * @description A clinician of the catalog (public).
+         * @description A clinician of the catalog (any token), or a staff user: the staff directory's, or one's own (the fhirUser scope).
+         *
+         *     Required scopes: none (any valid token).
          */
         get: operations["fhirReadPractitioner"];
         put?: never;
@@ -1940,7 +2006,7 @@ export interface paths {
         };
         /**
          * Search Schedule
-         * @description Each clinician's Schedule (id = the clinician id): _id, actor (Practitioner/{id}), _count. A sandbox token: the synthetic clinicians.
+         * @description Each clinician's Schedule (id = the clinician id): _id (comma: any of), actor (Practitioner/{id}), _count. A sandbox token: the synthetic clinicians.
          *
          *     Required scopes: read:appointments.
          */
@@ -1984,7 +2050,7 @@ export interface paths {
         };
         /**
          * Search ServiceRequest
-         * @description Diagnostic orders, newest first: patient, status (comma-separated), code (LOINC), _count. Served by the diagnostics service (the projection; audited diagnostics.order.list).
+         * @description Diagnostic orders, newest first: patient, status and code (LOINC; comma-separated: any of), _lastUpdated (every date prefix), _count. Served by the diagnostics service (the projection; audited diagnostics.order.list).
          *
          *     Required scopes: read:diagnostics.
          */
@@ -2050,7 +2116,7 @@ export interface paths {
         };
         /**
          * Search Slot
-         * @description Slots by start: schedule (Schedule/{id}), start (ge/gt/le/lt/eq, repeatable), status (free|busy), _count. Served by the appointments service's listing (the projection; a sandbox token: synthetic slots).
+         * @description Slots by start: schedule (Schedule/{id}), start (every date prefix: eq ne gt lt ge le sa eb ap; repeatable as AND, commas as OR), status (free|busy, comma: any of), _count. Served by the appointments service's listing (the projection; a sandbox token: synthetic slots).
          *
          *     Required scopes: read:appointments.
          */
@@ -2124,7 +2190,7 @@ export interface paths {
         put?: never;
         /**
          * Create a Subscription (topic-based, Subscriptions R5 Backport)
-         * @description An R4 Subscription in the backport profile: criteria = a topic of the CapabilityStatement (patient vitals, or patient vitals alerts), one `backport-filter-criteria` extension on `_criteria` with patient=Patient/{id} (and code=… for vitals), channel.type websocket, payload content full-resource (default) or empty. Needs read access to that patient's vitals. Answers 201 with the Subscription, status active: events are numbered from now on. An identical Subscription of the same client and user (same patient, topic, codes, payload and heartbeat) is not created twice: 200 with the existing one. A client holds at most FHIR_SUBSCRIPTIONS_PER_CLIENT (default 50) Subscriptions: 422 beyond.
+         * @description An R4 Subscription in the backport profile: criteria = a topic of the CapabilityStatement (patient vitals, or patient vitals alerts), one `backport-filter-criteria` extension on `_criteria` with patient=Patient/{id} (and code=… for vitals), channel.type websocket, payload content full-resource (default), id-only (vitals only: each event's Observation read URL, no resource) or empty. Needs read access to that patient's vitals. Answers 201 with the Subscription, status active: events are numbered from now on. An identical Subscription of the same client and user (same patient, topic, codes, payload and heartbeat) is not created twice: 200 with the existing one. A client holds at most FHIR_SUBSCRIPTIONS_PER_CLIENT (default 50) Subscriptions: 422 beyond.
          *
          *     Required scopes: read:vitals.
          */
@@ -2172,7 +2238,7 @@ export interface paths {
         };
         /**
          * Subscription $events
-         * @description The numbered events eventsSinceNumber..eventsUntilNumber (inclusive; defaults: 1 and the last), in a notification Bundle of type query-event, at most 1000 (ask again from the last number + 1). Event n is the n-th event of the subscription, for good: resuming from the last number a client saw misses nothing and repeats nothing. content: full-resource (default) or empty. Audited as a vitals read.
+         * @description The numbered events eventsSinceNumber..eventsUntilNumber (inclusive; defaults: 1 and the last), in a notification Bundle of type query-event, at most 1000 (ask again from the last number + 1). Event n is the n-th event of the subscription, for good: resuming from the last number a client saw misses nothing and repeats nothing. content: full-resource (default), id-only (vitals subscriptions: each event's Observation read URL, no resource) or empty. Audited as a vitals read.
          *
          *     Required scopes: read:vitals.
          */
@@ -2571,19 +2637,32 @@ export interface components {
             /** @enum {string} */
             state: "raised" | "acknowledged" | "latched" | "resolved";
         };
-        /** @description The Bulk Data export manifest (Bulk Data Access IG v2, complete status) */
+        /** @description The Bulk Data export manifest (Bulk Data Access IG 3.0; with allowPartialManifests one page of it) */
         BulkExportManifest: {
-            /** @description Always empty: rows that cannot be exported fail the job */
+            /** @description The job's messages (parameters processed leniently, patients not found) as one OperationOutcome file; rows that cannot be exported fail the job */
             error: {
                 count?: number;
-                type: string;
+                /** @constant */
+                type: "OperationOutcome";
+                url: string;
+            }[];
+            /** @description allowPartialManifests: the next manifest page */
+            link?: {
+                /** @constant */
+                relation: "next";
                 url: string;
             }[];
             output: {
                 count: number;
-                type: string;
+                /** @description Absent when organized by patient */
+                type?: string;
                 url: string;
             }[];
+            /**
+             * @description organizeOutputBy of the kick-off: files of patient blocks
+             * @constant
+             */
+            outputOrganizedBy?: "Patient";
             /** @description The kick-off request URL */
             request: string;
             /**
@@ -2593,6 +2672,25 @@ export interface components {
             requiresAccessToken: true;
             /** @description FHIR instant: the export holds exactly what was committed at this time */
             transactionTime: string;
+        };
+        /** @description A FHIR Parameters resource with the kick-off parameters (Bulk Data Access IG 3.0: the same as the GET query, plus patient) */
+        BulkExportParametersInput: {
+            parameter?: {
+                name: string;
+                valueBoolean?: boolean;
+                valueCode?: string;
+                valueInstant?: string;
+                valueReference?: {
+                    reference: string;
+                } & {
+                    [key: string]: unknown;
+                };
+                valueString?: string;
+            }[];
+            /** @constant */
+            resourceType: "Parameters";
+        } & {
+            [key: string]: unknown;
         };
         CriticalResult: {
             acknowledged_at: string | null;
@@ -2791,6 +2889,23 @@ export interface components {
                     }[];
                     text: string;
                 };
+                /** @description Blood pressure panel (85354-9): systolic 8480-6 and diastolic 8462-4 */
+                component?: {
+                    code: {
+                        coding: {
+                            code: string;
+                            display?: string;
+                            system: string;
+                        }[];
+                        text: string;
+                    };
+                    valueQuantity: {
+                        code: string;
+                        system: string;
+                        unit: string;
+                        value: number;
+                    };
+                }[];
                 device: {
                     reference: string;
                 };
@@ -3019,6 +3134,29 @@ export interface components {
             /** @constant */
             type: "searchset";
         };
+        /** @description A FHIR R4 searchset Bundle of Group */
+        FhirBundleGroup: {
+            /** @description Absent when nothing matched (FHIR arrays are never empty) */
+            entry?: {
+                fullUrl: string;
+                resource: components["schemas"]["FhirGroup"];
+                search: {
+                    /** @enum {string} */
+                    mode: "match" | "include";
+                };
+            }[];
+            /** @description `self`, and `next` (the next page) unless this is the last page */
+            link: {
+                relation: string;
+                url: string;
+            }[];
+            /** @constant */
+            resourceType: "Bundle";
+            /** @description The number of matches, where the search knows it */
+            total?: number;
+            /** @constant */
+            type: "searchset";
+        };
         /** @description A FHIR R4 searchset Bundle of Observation */
         FhirBundleObservation: {
             /** @description Absent when nothing matched (FHIR arrays are never empty) */
@@ -3182,14 +3320,14 @@ export interface components {
         };
         /** @description A FHIR R4 subscription notification Bundle (Subscriptions R5 Backport, backport-subscription-notification-r4) */
         FhirBundleSubscriptionNotification: {
-            /** @description First the subscription status (a Parameters), then the resources the events are about (payload full-resource) */
+            /** @description First the subscription status (a Parameters), then the resources the events are about (payload full-resource; id-only: their fullUrl alone) */
             entry: ({
                 fullUrl: string;
                 request: {
                     method: string;
                     url: string;
                 };
-                resource: {
+                resource?: {
                     resourceType: string;
                 } & {
                     [key: string]: unknown;
@@ -3306,6 +3444,23 @@ export interface components {
             /** @constant */
             status: "active";
         };
+        /** @description A ward or cohort of patients as a FHIR R4 Group (https://hl7.org/fhir/R4/group.html) */
+        FhirGroup: {
+            /** @constant */
+            actual: true;
+            id: string;
+            member?: {
+                entity: {
+                    reference: string;
+                };
+            }[];
+            name: string;
+            quantity: number;
+            /** @constant */
+            resourceType: "Group";
+            /** @constant */
+            type: "person";
+        };
         /** @description A FHIR R4 vital-sign Observation (https://hl7.org/fhir/R4/observation-vitalsigns.html): valueQuantity, or valueSampledData for ECG */
         FhirObservation: {
             category: {
@@ -3324,6 +3479,23 @@ export interface components {
                 }[];
                 text: string;
             };
+            /** @description Blood pressure panel (85354-9): systolic 8480-6 and diastolic 8462-4 */
+            component?: {
+                code: {
+                    coding: {
+                        code: string;
+                        display?: string;
+                        system: string;
+                    }[];
+                    text: string;
+                };
+                valueQuantity: {
+                    code: string;
+                    system: string;
+                    unit: string;
+                    value: number;
+                };
+            }[];
             device: {
                 reference: string;
             };
@@ -3422,6 +3594,7 @@ export interface components {
             gender?: "male" | "female" | "other" | "unknown";
             id?: string;
             identifier?: {
+                /** @description The namespace of the value: an absolute URI, e.g. urn:oid:2.16.840.1.113883.2.4.6.3 (not "MRN") */
                 system: string;
                 value: string;
             }[];
@@ -3754,6 +3927,8 @@ export interface components {
             /** @enum {string} */
             type: "searchset";
         };
+        /** @description In progress (X-Progress, Retry-After); with allowPartialManifests a full manifest page */
+        GetFhirR4ExportStatusByIdResponse: components["schemas"]["BulkExportManifest"] | null;
         GetHealthDetailsResponse200: {
             checks: {
                 kafka: {
@@ -4557,7 +4732,7 @@ export interface components {
          *     }
          */
         PostAppointmentsRequest: {
-            patient_id?: string;
+            patient_id: string;
             reason?: string;
             slot_id: string;
         };
@@ -4878,6 +5053,7 @@ export interface components {
             effectiveDateTime?: string;
             /** @description The filler's identifier (the first one): a re-post with it is stored once */
             identifier: {
+                /** @description An absolute URI, e.g. urn:oid:… or https://lab.example/accession */
                 system: string;
                 value: string;
             }[];
@@ -4967,6 +5143,7 @@ export interface components {
             /** @enum {string} */
             gender?: "male" | "female" | "other" | "unknown";
             identifier?: {
+                /** @description The namespace of the value: an absolute URI, e.g. urn:oid:2.16.840.1.113883.2.4.6.3 (not "MRN") */
                 system: string;
                 value: string;
             }[];
@@ -5086,14 +5263,21 @@ export interface components {
             accepted: number;
             topic: string;
         };
-        /** @description A clinician as a FHIR R4 Practitioner (https://hl7.org/fhir/R4/practitioner.html) */
+        /** @description A clinician of the catalog or a staff user as a FHIR R4 Practitioner (https://hl7.org/fhir/R4/practitioner.html) */
         Practitioner: {
             active: boolean;
             id: string;
+            /** @description A staff user: its Vitalis user id (the subject of its tokens, and the fhirUser of its ID token) */
+            identifier?: {
+                /** @constant */
+                system: "urn:vitalis:subject";
+                value: string;
+            }[];
             name: {
                 text: string;
             }[];
-            qualification: {
+            /** @description A clinician of the catalog: its specialty */
+            qualification?: {
                 code: {
                     text: string;
                 };
@@ -5220,6 +5404,7 @@ export interface components {
             /** Format: date-time */
             effectiveDateTime?: string;
             identifier?: {
+                /** @description An absolute URI, e.g. urn:oid:… or https://lab.example/accession */
                 system: string;
                 value: string;
             }[];
@@ -5261,6 +5446,7 @@ export interface components {
             /** @enum {string} */
             gender?: "male" | "female" | "other" | "unknown";
             identifier?: {
+                /** @description The namespace of the value: an absolute URI, e.g. urn:oid:2.16.840.1.113883.2.4.6.3 (not "MRN") */
                 system: string;
                 value: string;
             }[];
@@ -8517,19 +8703,27 @@ export interface operations {
     getFhirR4Export: {
         parameters: {
             query?: {
+                /** @description Comma-separated top-level elements ([Type.]name): each resource reduced to them (and its mandatory ones), tagged SUBSETTED */
+                _elements?: string | string[];
                 /** @description application/fhir+ndjson (the default and only format; application/ndjson and ndjson are its aliases) */
                 _outputFormat?: string;
                 /** @description FHIR instant: only rows written after it (a previous manifest's transactionTime gives exactly the rows since that export) */
                 _since?: string;
-                /** @description Comma-separated resource types: Observation (the only type exported) */
-                _type?: string;
+                /** @description Comma-separated resource types: Patient, Observation and the other patient-compartment types served (docs/export.md); default: every one the token may read */
+                _type?: string | string[];
                 /** @description Observation?code=<token>[,<token>]&date=<prefix><date>[&date=...]; several are OR'ed */
                 _typeFilter?: string | string[];
                 /** @description FHIR instant: only rows written up to it */
                 _until?: string;
+                /** @description true: the status answers the files written so far (202) and pages manifests with link next */
+                allowPartialManifests?: "true" | "false";
+                /** @description LatestProvenanceResources, RelevantProvenanceResources or _custom: none is served (400; with Prefer: handling=lenient, noted in the manifest error file) */
+                includeAssociatedData?: string | string[];
+                /** @description Patient: files of patient blocks (a header Parameters, the Patient, its resources) */
+                organizeOutputBy?: string;
             };
             header?: {
-                /** @description respond-async (required); handling=lenient to skip unsupported _type values */
+                /** @description respond-async (required); handling=lenient to skip unsupported values (noted in the manifest error file) */
                 prefer?: string;
             };
             path?: never;
@@ -8621,6 +8815,124 @@ export interface operations {
             };
         };
     };
+    postFhirR4Export: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description respond-async (required); handling=lenient to skip unsupported values (noted in the manifest error file) */
+                prefer?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["BulkExportParametersInput"];
+            };
+        };
+        responses: {
+            /** @description Accepted */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/fhir+json": components["schemas"]["FhirOperationOutcome"];
+                };
+            };
+            /** @description Malformed JSON or invalid parameters/body (validation-error, bad-request) (a FHIR OperationOutcome) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/fhir+json": components["schemas"]["FhirOperationOutcome"];
+                };
+            };
+            /** @description Bearer token missing, invalid, expired or revoked (WWW-Authenticate names the resource metadata) (a FHIR OperationOutcome) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/fhir+json": components["schemas"]["FhirOperationOutcome"];
+                };
+            };
+            /** @description The token lacks a required scope, or may not touch this resource (a patient user and another patient): insufficient-scope, WWW-Authenticate error="insufficient_scope" with scope and resource_metadata (a FHIR OperationOutcome) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/fhir+json": components["schemas"]["FhirOperationOutcome"];
+                };
+            };
+            /** @description No such resource or route (a FHIR OperationOutcome) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/fhir+json": components["schemas"]["FhirOperationOutcome"];
+                };
+            };
+            /** @description No representation matches Accept (a FHIR OperationOutcome) */
+            406: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/fhir+json": components["schemas"]["FhirOperationOutcome"];
+                };
+            };
+            /** @description The body is over the size limit (a FHIR OperationOutcome) */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/fhir+json": components["schemas"]["FhirOperationOutcome"];
+                };
+            };
+            /** @description The Content-Type is not accepted here (a FHIR OperationOutcome) */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/fhir+json": components["schemas"]["FhirOperationOutcome"];
+                };
+            };
+            /** @description Rate limited (see Retry-After) (a FHIR OperationOutcome) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/fhir+json": components["schemas"]["FhirOperationOutcome"];
+                };
+            };
+            431: components["responses"]["RequestHeaderFieldsTooLarge"];
+            /** @description Unexpected error (logged with the request id; no internals in the body) (a FHIR OperationOutcome) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/fhir+json": components["schemas"]["FhirOperationOutcome"];
+                };
+            };
+            /** @description A dependency is unavailable; retry later (a FHIR OperationOutcome) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/fhir+json": components["schemas"]["FhirOperationOutcome"];
+                };
+            };
+        };
+    };
     getFhirR4ExportFileByIdByFile: {
         parameters: {
             query?: never;
@@ -8628,7 +8940,7 @@ export interface operations {
                 range?: string;
             };
             path: {
-                /** @description Observation-<n>.ndjson */
+                /** @description <Type>-<n>.ndjson (organized by patient: file-<n>.ndjson; the error file: OperationOutcome-1.ndjson) */
                 file: string;
                 id: string;
             };
@@ -8636,7 +8948,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description NDJSON: one FHIR Observation per line */
+            /** @description NDJSON: one FHIR resource per line */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -8731,7 +9043,10 @@ export interface operations {
     };
     getFhirR4ExportStatusById: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description allowPartialManifests: the manifest page (link next) */
+                page?: number;
+            };
             header?: never;
             path: {
                 id: string;
@@ -8749,12 +9064,14 @@ export interface operations {
                     "application/json": components["schemas"]["BulkExportManifest"];
                 };
             };
-            /** @description In progress (X-Progress, Retry-After) */
+            /** @description In progress (X-Progress, Retry-After); with allowPartialManifests a full manifest page */
             202: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/fhir+json": components["schemas"]["GetFhirR4ExportStatusByIdResponse"];
+                };
             };
             /** @description Malformed JSON or invalid parameters/body (validation-error, bad-request) (a FHIR OperationOutcome) */
             400: {
@@ -8801,6 +9118,7 @@ export interface operations {
                     "application/fhir+json": components["schemas"]["FhirOperationOutcome"];
                 };
             };
+            431: components["responses"]["RequestHeaderFieldsTooLarge"];
             /** @description Unexpected error (logged with the request id; no internals in the body) (a FHIR OperationOutcome) */
             500: {
                 headers: {
@@ -8912,8 +9230,12 @@ export interface operations {
                 _count?: number;
                 /** @description Opaque position of the next page (from Bundle.link next) */
                 _cursor?: string;
+                /** @description Top-level elements each matched resource keeps (with id, meta and its mandatory elements; tagged SUBSETTED) */
+                _elements?: string;
                 /** @description json (the only format), or a JSON media type */
                 _format?: "json" | "application/json" | "application/fhir+json" | "application/json+fhir";
+                /** @description count: a searchset Bundle with total and no entries; data: the resources without their narrative; false: the whole resources */
+                _summary?: "count" | "data" | "false";
                 /** @description Patient/{id} or {id} (required) */
                 patient: string;
             };
@@ -9229,10 +9551,14 @@ export interface operations {
                 _count?: number;
                 /** @description Opaque position of the next page (from Bundle.link next) */
                 _cursor?: string;
+                /** @description Top-level elements each matched resource keeps (with id, meta and its mandatory elements; tagged SUBSETTED) */
+                _elements?: string;
                 /** @description json (the only format), or a JSON media type */
                 _format?: "json" | "application/json" | "application/fhir+json" | "application/json+fhir";
                 /** @description Appointment:slot */
-                _include?: string;
+                _include?: "Appointment:slot" | "Appointment:slot:Slot";
+                /** @description count: a searchset Bundle with total and no entries; data: the resources without their narrative; false: the whole resources */
+                _summary?: "count" | "data" | "false";
                 date?: string | string[];
                 patient?: string;
                 status?: string;
@@ -9538,8 +9864,13 @@ export interface operations {
         parameters: {
             query?: {
                 _count?: number;
+                /** @description Top-level elements each matched resource keeps (with id, meta and its mandatory elements; tagged SUBSETTED) */
+                _elements?: string;
                 /** @description json (the only format), or a JSON media type */
                 _format?: "json" | "application/json" | "application/fhir+json" | "application/json+fhir";
+                _lastUpdated?: string | string[];
+                /** @description count: a searchset Bundle with total and no entries; data: the resources without their narrative; false: the whole resources */
+                _summary?: "count" | "data" | "false";
                 patient?: string;
                 status?: string;
             };
@@ -9719,8 +10050,12 @@ export interface operations {
                 _count?: number;
                 /** @description Opaque position of the next page (from Bundle.link next) */
                 _cursor?: string;
+                /** @description Top-level elements each matched resource keeps (with id, meta and its mandatory elements; tagged SUBSETTED) */
+                _elements?: string;
                 /** @description json (the only format), or a JSON media type */
                 _format?: "json" | "application/json" | "application/fhir+json" | "application/json+fhir";
+                /** @description count: a searchset Bundle with total and no entries; data: the resources without their narrative; false: the whole resources */
+                _summary?: "count" | "data" | "false";
                 /** @description Patient/{id} or {id} (required) */
                 patient: string;
             };
@@ -9900,8 +10235,13 @@ export interface operations {
                 _count?: number;
                 /** @description Opaque position of the next page (from Bundle.link next) */
                 _cursor?: string;
+                /** @description Top-level elements each matched resource keeps (with id, meta and its mandatory elements; tagged SUBSETTED) */
+                _elements?: string;
                 /** @description json (the only format), or a JSON media type */
                 _format?: "json" | "application/json" | "application/fhir+json" | "application/json+fhir";
+                _lastUpdated?: string | string[];
+                /** @description count: a searchset Bundle with total and no entries; data: the resources without their narrative; false: the whole resources */
+                _summary?: "count" | "data" | "false";
                 category?: string;
                 code?: string;
                 patient?: string;
@@ -10176,22 +10516,215 @@ export interface operations {
             };
         };
     };
+    fhirSearchGroup: {
+        parameters: {
+            query?: {
+                _count?: number;
+                /** @description Opaque position of the next page (from Bundle.link next) */
+                _cursor?: string;
+                /** @description Top-level elements each matched resource keeps (with id, meta and its mandatory elements; tagged SUBSETTED) */
+                _elements?: string;
+                /** @description json (the only format), or a JSON media type */
+                _format?: "json" | "application/json" | "application/fhir+json" | "application/json+fhir";
+                _id?: string;
+                /** @description count: a searchset Bundle with total and no entries; data: the resources without their narrative; false: the whole resources */
+                _summary?: "count" | "data" | "false";
+                name?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/fhir+json": components["schemas"]["FhirBundleGroup"];
+                };
+            };
+            /** @description Malformed JSON or invalid parameters/body (validation-error, bad-request) (a FHIR OperationOutcome) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/fhir+json": components["schemas"]["FhirOperationOutcome"];
+                };
+            };
+            /** @description Bearer token missing, invalid, expired or revoked (WWW-Authenticate names the resource metadata) (a FHIR OperationOutcome) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/fhir+json": components["schemas"]["FhirOperationOutcome"];
+                };
+            };
+            /** @description The token lacks a required scope, or may not touch this resource (a patient user and another patient): insufficient-scope, WWW-Authenticate error="insufficient_scope" with scope and resource_metadata (a FHIR OperationOutcome) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/fhir+json": components["schemas"]["FhirOperationOutcome"];
+                };
+            };
+            /** @description No representation matches Accept (a FHIR OperationOutcome) */
+            406: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/fhir+json": components["schemas"]["FhirOperationOutcome"];
+                };
+            };
+            431: components["responses"]["RequestHeaderFieldsTooLarge"];
+            /** @description Unexpected error (logged with the request id; no internals in the body) (a FHIR OperationOutcome) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/fhir+json": components["schemas"]["FhirOperationOutcome"];
+                };
+            };
+            /** @description A dependency is unavailable; retry later (a FHIR OperationOutcome) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/fhir+json": components["schemas"]["FhirOperationOutcome"];
+                };
+            };
+        };
+    };
+    fhirReadGroup: {
+        parameters: {
+            query?: {
+                /** @description json (the only format), or a JSON media type */
+                _format?: "json" | "application/json" | "application/fhir+json" | "application/json+fhir";
+            };
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/fhir+json": components["schemas"]["FhirGroup"];
+                };
+            };
+            /** @description Malformed JSON or invalid parameters/body (validation-error, bad-request) (a FHIR OperationOutcome) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/fhir+json": components["schemas"]["FhirOperationOutcome"];
+                };
+            };
+            /** @description Bearer token missing, invalid, expired or revoked (WWW-Authenticate names the resource metadata) (a FHIR OperationOutcome) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/fhir+json": components["schemas"]["FhirOperationOutcome"];
+                };
+            };
+            /** @description The token lacks a required scope, or may not touch this resource (a patient user and another patient): insufficient-scope, WWW-Authenticate error="insufficient_scope" with scope and resource_metadata (a FHIR OperationOutcome) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/fhir+json": components["schemas"]["FhirOperationOutcome"];
+                };
+            };
+            /** @description No such resource or route (a FHIR OperationOutcome) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/fhir+json": components["schemas"]["FhirOperationOutcome"];
+                };
+            };
+            /** @description No representation matches Accept (a FHIR OperationOutcome) */
+            406: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/fhir+json": components["schemas"]["FhirOperationOutcome"];
+                };
+            };
+            /** @description A path segment is longer than the router reads (2048 bytes percent-encoded) (a FHIR OperationOutcome) */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/fhir+json": components["schemas"]["FhirOperationOutcome"];
+                };
+            };
+            431: components["responses"]["RequestHeaderFieldsTooLarge"];
+            /** @description Unexpected error (logged with the request id; no internals in the body) (a FHIR OperationOutcome) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/fhir+json": components["schemas"]["FhirOperationOutcome"];
+                };
+            };
+            /** @description A dependency is unavailable; retry later (a FHIR OperationOutcome) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/fhir+json": components["schemas"]["FhirOperationOutcome"];
+                };
+            };
+        };
+    };
     getFhirR4GroupByIdExport: {
         parameters: {
             query?: {
+                /** @description Comma-separated top-level elements ([Type.]name): each resource reduced to them (and its mandatory ones), tagged SUBSETTED */
+                _elements?: string | string[];
                 /** @description application/fhir+ndjson (the default and only format; application/ndjson and ndjson are its aliases) */
                 _outputFormat?: string;
                 /** @description FHIR instant: only rows written after it (a previous manifest's transactionTime gives exactly the rows since that export) */
                 _since?: string;
-                /** @description Comma-separated resource types: Observation (the only type exported) */
-                _type?: string;
+                /** @description Comma-separated resource types: Patient, Observation and the other patient-compartment types served (docs/export.md); default: every one the token may read */
+                _type?: string | string[];
                 /** @description Observation?code=<token>[,<token>]&date=<prefix><date>[&date=...]; several are OR'ed */
                 _typeFilter?: string | string[];
                 /** @description FHIR instant: only rows written up to it */
                 _until?: string;
+                /** @description true: the status answers the files written so far (202) and pages manifests with link next */
+                allowPartialManifests?: "true" | "false";
+                /** @description LatestProvenanceResources, RelevantProvenanceResources or _custom: none is served (400; with Prefer: handling=lenient, noted in the manifest error file) */
+                includeAssociatedData?: string | string[];
+                /** @description Patient: files of patient blocks (a header Parameters, the Patient, its resources) */
+                organizeOutputBy?: string;
             };
             header?: {
-                /** @description respond-async (required); handling=lenient to skip unsupported _type values */
+                /** @description respond-async (required); handling=lenient to skip unsupported values (noted in the manifest error file) */
                 prefer?: string;
             };
             path: {
@@ -10257,6 +10790,135 @@ export interface operations {
             };
             /** @description A path segment is longer than the router reads (2048 bytes percent-encoded) (a FHIR OperationOutcome) */
             414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/fhir+json": components["schemas"]["FhirOperationOutcome"];
+                };
+            };
+            /** @description Rate limited (see Retry-After) (a FHIR OperationOutcome) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/fhir+json": components["schemas"]["FhirOperationOutcome"];
+                };
+            };
+            431: components["responses"]["RequestHeaderFieldsTooLarge"];
+            /** @description Unexpected error (logged with the request id; no internals in the body) (a FHIR OperationOutcome) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/fhir+json": components["schemas"]["FhirOperationOutcome"];
+                };
+            };
+            /** @description A dependency is unavailable; retry later (a FHIR OperationOutcome) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/fhir+json": components["schemas"]["FhirOperationOutcome"];
+                };
+            };
+        };
+    };
+    postFhirR4GroupByIdExport: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description respond-async (required); handling=lenient to skip unsupported values (noted in the manifest error file) */
+                prefer?: string;
+            };
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["BulkExportParametersInput"];
+            };
+        };
+        responses: {
+            /** @description Accepted */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/fhir+json": components["schemas"]["FhirOperationOutcome"];
+                };
+            };
+            /** @description Malformed JSON or invalid parameters/body (validation-error, bad-request) (a FHIR OperationOutcome) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/fhir+json": components["schemas"]["FhirOperationOutcome"];
+                };
+            };
+            /** @description Bearer token missing, invalid, expired or revoked (WWW-Authenticate names the resource metadata) (a FHIR OperationOutcome) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/fhir+json": components["schemas"]["FhirOperationOutcome"];
+                };
+            };
+            /** @description The token lacks a required scope, or may not touch this resource (a patient user and another patient): insufficient-scope, WWW-Authenticate error="insufficient_scope" with scope and resource_metadata (a FHIR OperationOutcome) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/fhir+json": components["schemas"]["FhirOperationOutcome"];
+                };
+            };
+            /** @description No such resource or route (a FHIR OperationOutcome) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/fhir+json": components["schemas"]["FhirOperationOutcome"];
+                };
+            };
+            /** @description No representation matches Accept (a FHIR OperationOutcome) */
+            406: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/fhir+json": components["schemas"]["FhirOperationOutcome"];
+                };
+            };
+            /** @description The body is over the size limit (a FHIR OperationOutcome) */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/fhir+json": components["schemas"]["FhirOperationOutcome"];
+                };
+            };
+            /** @description A path segment is longer than the router reads (2048 bytes percent-encoded) (a FHIR OperationOutcome) */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/fhir+json": components["schemas"]["FhirOperationOutcome"];
+                };
+            };
+            /** @description The Content-Type is not accepted here (a FHIR OperationOutcome) */
+            415: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -10361,17 +11023,23 @@ export interface operations {
                 _count?: number;
                 /** @description Opaque position of the next page (from Bundle.link next) */
                 _cursor?: string;
+                /** @description Top-level elements each matched resource keeps (with id, meta and its mandatory elements; tagged SUBSETTED) */
+                _elements?: string;
                 /** @description json (the only format), or a JSON media type */
                 _format?: "json" | "application/json" | "application/fhir+json" | "application/json+fhir";
                 /** @description Observation:patient (the searched Patient, search mode include) */
-                _include?: string;
+                _include?: "Observation:patient" | "Observation:patient:Patient" | "Observation:subject" | "Observation:subject:Patient";
                 /** @description date (ascending, the default) or -date (newest first) */
-                _sort?: string;
+                _sort?: "date" | "-date";
+                /** @description count: a searchset Bundle with total and no entries; data: the resources without their narrative; false: the whole resources */
+                _summary?: "count" | "data" | "false";
                 /** @description vital-signs */
                 category?: string;
-                /** @description system|code or code */
+                /** @description [system|]code, comma-separated (OR) */
                 code?: string;
-                /** @description [prefix]date-time, prefixes ge gt le lt eq; repeat for a range */
+                /** @description [system|]code, comma-separated (OR) */
+                "component-code"?: string;
+                /** @description [prefix]date-time (eq ne gt lt ge le sa eb ap); repeat for AND, comma for OR */
                 date?: string | string[];
                 /** @description Patient/{id} or {id} (this or subject is required) */
                 patient?: string;
@@ -10638,12 +11306,17 @@ export interface operations {
                 _count?: number;
                 /** @description Opaque position of the next page (from Bundle.link next) */
                 _cursor?: string;
+                /** @description Top-level elements each matched resource keeps (with id, meta and its mandatory elements; tagged SUBSETTED) */
+                _elements?: string;
                 /** @description json (the only format), or a JSON media type */
                 _format?: "json" | "application/json" | "application/fhir+json" | "application/json+fhir";
                 _id?: string;
-                birthdate?: string;
+                _lastUpdated?: string | string[];
+                /** @description count: a searchset Bundle with total and no entries; data: the resources without their narrative; false: the whole resources */
+                _summary?: "count" | "data" | "false";
+                birthdate?: string | string[];
                 family?: string;
-                gender?: "male" | "female" | "other" | "unknown";
+                gender?: string;
                 given?: string;
                 identifier?: string;
                 name?: string;
@@ -11185,19 +11858,27 @@ export interface operations {
     getFhirR4PatientExport: {
         parameters: {
             query?: {
+                /** @description Comma-separated top-level elements ([Type.]name): each resource reduced to them (and its mandatory ones), tagged SUBSETTED */
+                _elements?: string | string[];
                 /** @description application/fhir+ndjson (the default and only format; application/ndjson and ndjson are its aliases) */
                 _outputFormat?: string;
                 /** @description FHIR instant: only rows written after it (a previous manifest's transactionTime gives exactly the rows since that export) */
                 _since?: string;
-                /** @description Comma-separated resource types: Observation (the only type exported) */
-                _type?: string;
+                /** @description Comma-separated resource types: Patient, Observation and the other patient-compartment types served (docs/export.md); default: every one the token may read */
+                _type?: string | string[];
                 /** @description Observation?code=<token>[,<token>]&date=<prefix><date>[&date=...]; several are OR'ed */
                 _typeFilter?: string | string[];
                 /** @description FHIR instant: only rows written up to it */
                 _until?: string;
+                /** @description true: the status answers the files written so far (202) and pages manifests with link next */
+                allowPartialManifests?: "true" | "false";
+                /** @description LatestProvenanceResources, RelevantProvenanceResources or _custom: none is served (400; with Prefer: handling=lenient, noted in the manifest error file) */
+                includeAssociatedData?: string | string[];
+                /** @description Patient: files of patient blocks (a header Parameters, the Patient, its resources) */
+                organizeOutputBy?: string;
             };
             header?: {
-                /** @description respond-async (required); handling=lenient to skip unsupported _type values */
+                /** @description respond-async (required); handling=lenient to skip unsupported values (noted in the manifest error file) */
                 prefer?: string;
             };
             path?: never;
@@ -11289,15 +11970,137 @@ export interface operations {
             };
         };
     };
+    postFhirR4PatientExport: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description respond-async (required); handling=lenient to skip unsupported values (noted in the manifest error file) */
+                prefer?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["BulkExportParametersInput"];
+            };
+        };
+        responses: {
+            /** @description Accepted */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/fhir+json": components["schemas"]["FhirOperationOutcome"];
+                };
+            };
+            /** @description Malformed JSON or invalid parameters/body (validation-error, bad-request) (a FHIR OperationOutcome) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/fhir+json": components["schemas"]["FhirOperationOutcome"];
+                };
+            };
+            /** @description Bearer token missing, invalid, expired or revoked (WWW-Authenticate names the resource metadata) (a FHIR OperationOutcome) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/fhir+json": components["schemas"]["FhirOperationOutcome"];
+                };
+            };
+            /** @description The token lacks a required scope, or may not touch this resource (a patient user and another patient): insufficient-scope, WWW-Authenticate error="insufficient_scope" with scope and resource_metadata (a FHIR OperationOutcome) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/fhir+json": components["schemas"]["FhirOperationOutcome"];
+                };
+            };
+            /** @description No such resource or route (a FHIR OperationOutcome) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/fhir+json": components["schemas"]["FhirOperationOutcome"];
+                };
+            };
+            /** @description No representation matches Accept (a FHIR OperationOutcome) */
+            406: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/fhir+json": components["schemas"]["FhirOperationOutcome"];
+                };
+            };
+            /** @description The body is over the size limit (a FHIR OperationOutcome) */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/fhir+json": components["schemas"]["FhirOperationOutcome"];
+                };
+            };
+            /** @description The Content-Type is not accepted here (a FHIR OperationOutcome) */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/fhir+json": components["schemas"]["FhirOperationOutcome"];
+                };
+            };
+            /** @description Rate limited (see Retry-After) (a FHIR OperationOutcome) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/fhir+json": components["schemas"]["FhirOperationOutcome"];
+                };
+            };
+            431: components["responses"]["RequestHeaderFieldsTooLarge"];
+            /** @description Unexpected error (logged with the request id; no internals in the body) (a FHIR OperationOutcome) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/fhir+json": components["schemas"]["FhirOperationOutcome"];
+                };
+            };
+            /** @description A dependency is unavailable; retry later (a FHIR OperationOutcome) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/fhir+json": components["schemas"]["FhirOperationOutcome"];
+                };
+            };
+        };
+    };
     fhirSearchPractitioner: {
         parameters: {
             query?: {
                 _count?: number;
                 /** @description Opaque position of the next page (from Bundle.link next) */
                 _cursor?: string;
+                /** @description Top-level elements each matched resource keeps (with id, meta and its mandatory elements; tagged SUBSETTED) */
+                _elements?: string;
                 /** @description json (the only format), or a JSON media type */
                 _format?: "json" | "application/json" | "application/fhir+json" | "application/json+fhir";
                 _id?: string;
+                /** @description count: a searchset Bundle with total and no entries; data: the resources without their narrative; false: the whole resources */
+                _summary?: "count" | "data" | "false";
                 name?: string;
             };
             header?: never;
@@ -11317,6 +12120,24 @@ export interface operations {
             };
             /** @description Malformed JSON or invalid parameters/body (validation-error, bad-request) (a FHIR OperationOutcome) */
             400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/fhir+json": components["schemas"]["FhirOperationOutcome"];
+                };
+            };
+            /** @description Bearer token missing, invalid, expired or revoked (WWW-Authenticate names the resource metadata) (a FHIR OperationOutcome) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/fhir+json": components["schemas"]["FhirOperationOutcome"];
+                };
+            };
+            /** @description The token lacks a required scope, or may not touch this resource (a patient user and another patient): insufficient-scope, WWW-Authenticate error="insufficient_scope" with scope and resource_metadata (a FHIR OperationOutcome) */
+            403: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -11386,6 +12207,24 @@ export interface operations {
                     "application/fhir+json": components["schemas"]["FhirOperationOutcome"];
                 };
             };
+            /** @description Bearer token missing, invalid, expired or revoked (WWW-Authenticate names the resource metadata) (a FHIR OperationOutcome) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/fhir+json": components["schemas"]["FhirOperationOutcome"];
+                };
+            };
+            /** @description The token lacks a required scope, or may not touch this resource (a patient user and another patient): insufficient-scope, WWW-Authenticate error="insufficient_scope" with scope and resource_metadata (a FHIR OperationOutcome) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/fhir+json": components["schemas"]["FhirOperationOutcome"];
+                };
+            };
             /** @description No such resource or route (a FHIR OperationOutcome) */
             404: {
                 headers: {
@@ -11440,9 +12279,13 @@ export interface operations {
                 _count?: number;
                 /** @description Opaque position of the next page (from Bundle.link next) */
                 _cursor?: string;
+                /** @description Top-level elements each matched resource keeps (with id, meta and its mandatory elements; tagged SUBSETTED) */
+                _elements?: string;
                 /** @description json (the only format), or a JSON media type */
                 _format?: "json" | "application/json" | "application/fhir+json" | "application/json+fhir";
                 _id?: string;
+                /** @description count: a searchset Bundle with total and no entries; data: the resources without their narrative; false: the whole resources */
+                _summary?: "count" | "data" | "false";
                 actor?: string;
             };
             header?: never;
@@ -11621,8 +12464,13 @@ export interface operations {
                 _count?: number;
                 /** @description Opaque position of the next page (from Bundle.link next) */
                 _cursor?: string;
+                /** @description Top-level elements each matched resource keeps (with id, meta and its mandatory elements; tagged SUBSETTED) */
+                _elements?: string;
                 /** @description json (the only format), or a JSON media type */
                 _format?: "json" | "application/json" | "application/fhir+json" | "application/json+fhir";
+                _lastUpdated?: string | string[];
+                /** @description count: a searchset Bundle with total and no entries; data: the resources without their narrative; false: the whole resources */
+                _summary?: "count" | "data" | "false";
                 code?: string;
                 patient?: string;
                 status?: string;
@@ -11902,11 +12750,15 @@ export interface operations {
                 _count?: number;
                 /** @description Opaque position of the next page (from Bundle.link next) */
                 _cursor?: string;
+                /** @description Top-level elements each matched resource keeps (with id, meta and its mandatory elements; tagged SUBSETTED) */
+                _elements?: string;
                 /** @description json (the only format), or a JSON media type */
                 _format?: "json" | "application/json" | "application/fhir+json" | "application/json+fhir";
+                /** @description count: a searchset Bundle with total and no entries; data: the resources without their narrative; false: the whole resources */
+                _summary?: "count" | "data" | "false";
                 schedule?: string;
                 start?: string | string[];
-                status?: "free" | "busy";
+                status?: string;
             };
             header?: never;
             path?: never;
@@ -12561,7 +13413,7 @@ export interface operations {
             query?: {
                 /** @description json (the only format), or a JSON media type */
                 _format?: "json" | "application/json" | "application/fhir+json" | "application/json+fhir";
-                content?: "empty" | "full-resource";
+                content?: "empty" | "id-only" | "full-resource";
                 eventsSinceNumber?: string;
                 eventsUntilNumber?: string;
             };

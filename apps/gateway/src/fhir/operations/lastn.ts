@@ -15,7 +15,7 @@ import type { FhirOperationEntry } from '../definition';
 import type { FhirApp } from '../register';
 import { fhirObservationBundle, outcomes } from '../schemas';
 import { observationCodesOf } from '../observation-codes';
-import { categoryMatches, format, notSupported, searchedPatient } from '../search-params';
+import { categoryMatches, format, notSupported, referenceParam, searchedPatient, tokenList } from '../search-params';
 
 /** The statement's `operation` entry under Observation. */
 export const LASTN_OPERATION: FhirOperationEntry = {
@@ -25,10 +25,10 @@ export const LASTN_OPERATION: FhirOperationEntry = {
 };
 
 const lastnQuery = z.strictObject({
-  patient: z.string().max(300).optional(),
-  subject: z.string().max(300).optional(),
-  code: z.string().max(300).optional(),
-  category: z.string().max(300).optional(),
+  patient: referenceParam('Patient').optional(),
+  subject: referenceParam('Patient').optional(),
+  code: tokenList().optional(),
+  category: tokenList().optional(),
   max: z.coerce.number().int().min(1).default(1).describe('1 only (the latest per code)'),
   _format: format,
 });

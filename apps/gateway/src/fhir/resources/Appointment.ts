@@ -47,7 +47,7 @@ export const appointmentResource = defineFhirResource({
         'token',
         'booked (the current bookings; a cancelled appointment frees its slot and is not listed); comma-separated: any of.',
       ),
-      _include: z.string().max(100).optional().describe('Appointment:slot'),
+      _include: z.enum(['Appointment:slot', 'Appointment:slot:Slot']).optional().describe('Appointment:slot'),
       _count: countParam(500, 100),
       _cursor: cursor,
       _format: format,

@@ -24,19 +24,19 @@ import {
   format,
   isoDateFilter,
   listOf,
-  notSupported,
   searchedPatient,
   tokenList,
+  referenceParam,
   tokensOf,
 } from '../search-params';
 
 const query = z.strictObject({
   patient: searchParam(
-    z.string().max(300).optional().describe('Patient/{id} or {id} (this or subject is required)'),
+    referenceParam('Patient').optional().describe('Patient/{id} or {id} (this or subject is required)'),
     'reference',
     'Required (or subject): Patient/{id} or {id}.',
   ),
-  subject: searchParam(z.string().max(300).optional().describe('Patient/{id} or {id}'), 'reference', 'Same as patient.'),
+  subject: searchParam(referenceParam('Patient').optional().describe('Patient/{id} or {id}'), 'reference', 'Same as patient.'),
   code: searchParam(
     tokenList().optional().describe('[system|]code, comma-separated (OR)'),
     'token',
@@ -52,25 +52,20 @@ const query = z.strictObject({
     'date',
     "Every prefix (eq ne gt lt ge le sa eb ap), repeatable (AND), comma-separated (OR); honoured exactly. Without date: all of the patient's Observations, paged.",
   ),
-  category: searchParam(z.string().max(300).optional().describe('vital-signs'), 'token', 'vital-signs (every Observation here is one).'),
-  _include: z.string().max(100).optional().describe('Observation:patient (the searched Patient, search mode include)'),
+  category: searchParam(tokenList().optional().describe('vital-signs'), 'token', 'vital-signs (every Observation here is one).'),
+  _include: z
+    .enum(['Observation:patient', 'Observation:patient:Patient', 'Observation:subject', 'Observation:subject:Patient'])
+    .optional()
+    .describe('Observation:patient (the searched Patient, search mode include)'),
   _count: countParam(1_000, 100),
   _sort: searchParam(
-    z.string().max(20).optional().describe('date (ascending, the default) or -date (newest first)'),
+    z.enum(['date', '-date']).optional().describe('date (ascending, the default) or -date (newest first)'),
     'string',
     'date (ascending, the default) or -date (newest first); no other sort key.',
   ),
   _cursor: cursor,
   _format: format,
 });
-
-/** `_include` values an Observation search answers: the subject, a Patient. */
-const OBSERVATION_INCLUDES = new Set([
-  'Observation:patient',
-  'Observation:patient:Patient',
-  'Observation:subject',
-  'Observation:subject:Patient',
-]);
 
 /** The widest instants a search reads when `date` leaves a side open (PostgreSQL's and JavaScript's common range). */
 const OPEN_FROM = '0001-01-01T00:00:00.000Z';
@@ -111,13 +106,8 @@ async function includedPatient({ deps, caller }: SearchContext<z.infer<typeof qu
  */
 async function searchObservations(ctx: SearchContext<z.infer<typeof query>>) {
   const { q, req, deps } = ctx;
-  if (q._sort !== undefined && q._sort !== 'date' && q._sort !== '-date')
-    throw notSupported(
-      `_sort=${q._sort} is not supported: Observations sort by date only (_sort=date, the default, or -date: newest first).`,
-    );
+  // _sort and _include are enums of what is served (the schema refuses any other value, 400)
   const descending = q._sort === '-date';
-  if (q._include !== undefined && !OBSERVATION_INCLUDES.has(q._include))
-    throw notSupported(`_include=${q._include} is not supported (Observation:patient is).`);
   const patient = searchedPatient(q);
   const codes = searchedCodes(q.code, q['component-code']);
   const dates = isoDateFilter('date', listOf(q.date));
