@@ -7,7 +7,12 @@
  * -> ingest -> live stage; patients, allergies, slots, bookings and triage through their write
  * paths and projections): every REST v1 response that carries FHIR, the live SSE alert (a Flag),
  * every MCP tool result and resource, and a search Bundle of each FHIR R4 resource type (/fhir/R4).
- * Each response is walked recursively for `resourceType`.
+ * Issue 33: the CapabilityStatement is walked too, one search per declared search parameter of
+ * every type (a parameter the walk has no value for fails it; a declared search refused is a
+ * problem), so what the statement declares is what is served, and valid.
+ * Each response is walked recursively for `resourceType`; every vital-sign Observation (category
+ * vital-signs or a vital-sign code: the blood-pressure panel too) is also checked against the R4
+ * vital-signs profile (and the profiles it names in meta.profile, e.g. bp).
  * Bundles must page with `link` (relation next) and carry `fullUrl`s that resolve: an absolute URL
  * this API serves (read back here with Accept: application/fhir+json) or a urn:uuid.
  */
@@ -18,6 +23,7 @@ import { VITAL_CODE } from '@vitalis/schemas';
 import { catchUpTo } from '../../../apps/projector/src/projections/runner';
 import { patientsProjection, slotsProjection, triageProjection } from '../../../apps/projector/src/projections/definitions';
 import { createSlot } from '../../../apps/gateway/src/appointments/service';
+import { saveGroup } from '@vitalis/export';
 import { authHeaders } from '../../helpers/auth';
 import { formatIssues, validateFhir, VITAL_SIGNS_PROFILE, type FhirIssue } from '../../helpers/fhir-validator';
 import { openSse, startRig, uid, waitFor, type LiveRig } from '../live/support';
@@ -35,7 +41,8 @@ interface Collected {
 const responses: Collected[] = [];
 
 beforeAll(async () => {
-  rig = await startRig('fhir-validity');
+  // one client_credentials token serves the whole inventory, which outlasts the five minutes a backend token lives in production
+  rig = await startRig('fhir-validity', { BACKEND_TOKEN_TTL_SECONDS: '3600' });
   auth = await authHeaders(rig.gw.url, [
     'read:patients',
     'write:patients',
@@ -43,6 +50,7 @@ beforeAll(async () => {
     'write:appointments',
     'read:vitals',
     'write:triage',
+    'read:diagnostics',
   ]);
   const t = await tokenFor(
     rig.gw.url,
@@ -106,6 +114,116 @@ function nextPage(where: string, bundle: { link?: { relation: string; url: strin
   if (!url) pagingProblems.push(`${where}: a Bundle pages with link relation next`);
   const u = new URL(url ?? bundle.next!);
   return u.pathname + u.search;
+}
+
+/** What the walk searches with: the records this test made. */
+interface WalkData {
+  patient: string;
+  family: string;
+  clinician: string;
+  group: string;
+  from: string;
+  to: string;
+}
+
+/**
+ * A value for each search parameter the CapabilityStatement declares, by `<Type>.<name>` (or by
+ * name for every type), chosen to match the records this test made where it can; and the
+ * parameters a type's search always needs beside it. A parameter declared without a value here
+ * fails the walk: a new search parameter is tested the day it is declared.
+ */
+function sampleValue(type: string, name: string, d: WalkData): string | undefined {
+  const loinc = 'http://loinc.org';
+  const byTypeAndName: Record<string, string> = {
+    'Patient._id': d.patient,
+    'Patient.identifier': 'urn:vitalis:mrn|no-such-mrn,urn:vitalis:mrn|another-mrn',
+    'Patient.name': d.family,
+    'Patient.family': d.family,
+    'Patient.given': 'Ada',
+    'Patient.birthdate': 'ge1970-01-01',
+    'Patient.gender': 'female,other',
+    'Observation.subject': `Patient/${d.patient}`,
+    'Observation.code': `${loinc}|${VITAL_CODE.heartRate},${loinc}|${VITAL_CODE.respiratoryRate}`,
+    'Observation.component-code': `${loinc}|${VITAL_CODE.systolic}`,
+    'Observation.date': `ge${d.from}`,
+    'Observation.category': 'vital-signs',
+    'Observation._sort': '-date',
+    'Practitioner._id': 'clin-001',
+    'Practitioner.name': 'okafor',
+    'Schedule._id': d.clinician,
+    'Schedule.actor': `Practitioner/${d.clinician}`,
+    'Slot.schedule': `Schedule/${d.clinician}`,
+    'Slot.start': 'ge2032-03-03',
+    'Slot.status': 'free,busy',
+    'Appointment.date': 'ge2032-03-01',
+    'Appointment.status': 'booked,cancelled',
+    'ServiceRequest.status': 'active,completed',
+    'ServiceRequest.code': `${loinc}|${VITAL_CODE.heartRate}`,
+    'DiagnosticReport.code': `${loinc}|${VITAL_CODE.heartRate}`,
+    'DiagnosticReport.status': 'final,amended',
+    'DiagnosticReport.category': 'LAB',
+    'DetectedIssue.status': 'preliminary,final',
+    'Group._id': d.group,
+    'Group.name': 'Validity ward',
+  };
+  const byName: Record<string, string> = {
+    patient: d.patient,
+    _count: '2',
+    _lastUpdated: 'ge2000-01-01T00:00:00Z',
+    _id: 'no-such-id',
+  };
+  return byTypeAndName[`${type}.${name}`] ?? byName[name];
+}
+/** The parameters a type's search cannot go without (FHIR lets a server require them). */
+interface DeclaredParam {
+  name: string;
+  documentation?: string;
+}
+/**
+ * The parameters a type's search cannot go without (FHIR lets a server require them; the statement's
+ * documentation of each says "Required"), with their sample values; `subject` stands in for `patient`.
+ */
+function requiredWith(type: string, params: DeclaredParam[], d: WalkData, searchedBy?: string): Record<string, string> {
+  const required = params.filter((p) => p.documentation?.startsWith('Required') && !(p.name === 'patient' && searchedBy === 'subject'));
+  return Object.fromEntries(required.map((p) => [p.name, sampleValue(type, p.name, d) ?? '']));
+}
+
+/**
+ * Every search parameter of every type of the CapabilityStatement, one search each (a parameter
+ * without a sample value fails); answers the searches refused (each a problem of the inventory).
+ */
+async function walkCapabilityStatement(d: WalkData): Promise<string[]> {
+  const statement = await call('FHIR CapabilityStatement', '/fhir/R4/metadata');
+  const missing: string[] = [];
+  const refused: string[] = [];
+  let searches = 0;
+  for (const resource of statement.rest[0].resource as {
+    type: string;
+    interaction: { code: string }[];
+    searchParam?: DeclaredParam[];
+  }[]) {
+    if (!resource.interaction.some((i) => i.code === 'search-type')) continue;
+    await call(
+      `FHIR ${resource.type} search (no parameter but the required)`,
+      `/fhir/R4/${resource.type}?${new URLSearchParams(requiredWith(resource.type, resource.searchParam ?? [], d))}`,
+    );
+    for (const { name } of resource.searchParam ?? []) {
+      const value = sampleValue(resource.type, name, d);
+      if (value === undefined) {
+        missing.push(`${resource.type}.${name}`);
+        continue;
+      }
+      const query = `/fhir/R4/${resource.type}?${new URLSearchParams({ ...requiredWith(resource.type, resource.searchParam ?? [], d, name), [name]: value })}`;
+      const res = await fetch(`${rig.gw.url}${query}`, { headers: auth });
+      const text = await res.text();
+      if (res.status !== 200) refused.push(`${query} -> ${res.status} ${text.slice(0, 300)}`);
+      else responses.push({ where: `FHIR ${resource.type} search by ${name}`, body: JSON.parse(text) });
+      searches++;
+    }
+  }
+  expect(missing, 'search parameters the CapabilityStatement declares that the walk has no value for').toEqual([]);
+  expect(searches).toBeGreaterThan(20);
+  return refused;
 }
 
 const project = async () => {
@@ -265,6 +383,12 @@ describe('every resource Vitalis returns is valid FHIR R4', () => {
     await call('FHIR Observation $lastn', `/fhir/R4/Observation/$lastn?patient=${p1.id}`);
     await call('FHIR Device search', `/fhir/R4/Device?patient=${p1.id}`);
 
+    // issue 33: every search parameter of every type the CapabilityStatement lists, once, each answered
+    // a searchset that goes into the inventory (validated below; its fullUrls read back)
+    const group = `ward-${uid()}`;
+    await saveGroup(rig.gw.deps.pool, { id: group, name: `Validity ward ${group}`, members: [p1.id, p2.id] });
+    const walkRefusals = await walkCapabilityStatement({ patient: p1.id, family, clinician, group, from, to });
+
     // triage and catalog
     await call('POST /triage', '/api/v1/triage', {
       method: 'POST',
@@ -299,7 +423,7 @@ describe('every resource Vitalis returns is valid FHIR R4', () => {
     for (const t of ['Patient', 'AllergyIntolerance', 'Bundle', 'Observation', 'Slot', 'Schedule', 'Appointment', 'Flag', 'Practitioner'])
       expect(types, `the inventory covers ${t}`).toContain(t);
 
-    const problems: string[] = [...pagingProblems];
+    const problems: string[] = [...pagingProblems, ...walkRefusals.map((r) => `a declared search refused: ${r}`)];
     const report = (where: string, path: string, issues: FhirIssue[]) => {
       if (issues.length > 0) problems.push(`${where} ${path}:\n${formatIssues(issues)}`);
     };
@@ -314,8 +438,15 @@ describe('every resource Vitalis returns is valid FHIR R4', () => {
           issues.filter((i) => top[i.index] === t),
         );
     }
-    // every Observation, wherever it is, against the vital-signs profile
-    const observations = all.filter((x) => x.resource.resourceType === 'Observation');
+    // every vital-sign Observation, wherever it is, against the vital-signs profile: those in category
+    // vital-signs or coded as one (so a vital sign that lost its category is caught); a laboratory
+    // result inside a DiagnosticReport is checked against the base definitions above
+    const vitalCodes = new Set<string>([...Object.values(VITAL_CODE), '85354-9']);
+    const isVitalSign = (o: Record<string, any>) =>
+      (o.category ?? []).some((c: any) => (c.coding ?? []).some((k: any) => k.code === 'vital-signs')) ||
+      (o.code?.coding ?? []).some((k: any) => vitalCodes.has(k.code));
+    const observations = all.filter((x) => x.resource.resourceType === 'Observation' && isVitalSign(x.resource));
+    expect(observations.length).toBeGreaterThan(10);
     const vsIssues = await validateFhir(
       observations.map((o) => o.resource),
       { profiles: [VITAL_SIGNS_PROFILE] },
@@ -329,14 +460,17 @@ describe('every resource Vitalis returns is valid FHIR R4', () => {
     );
 
     // Bundles: no invented top-level properties is the validator's; fullUrls must resolve
+    const readBack = new Set<string>(); // each URL once (the walk finds the same resources many times)
     for (const b of all.filter((x) => x.resource.resourceType === 'Bundle')) {
       for (const e of (b.resource.entry as { fullUrl?: string; resource: { resourceType: string; id?: string } }[]) ?? []) {
         const full = e.fullUrl;
         if (!full) problems.push(`${b.where} ${b.path}: entry ${e.resource.resourceType}/${e.resource.id} has no fullUrl`);
+        else if (readBack.has(`${full} ${e.resource.resourceType}/${e.resource.id}`)) continue;
         else if (full.startsWith('urn:uuid:')) {
           if (!/^urn:uuid:[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/.test(full))
             problems.push(`${b.where}: malformed ${full}`);
         } else {
+          readBack.add(`${full} ${e.resource.resourceType}/${e.resource.id}`);
           const url = new URL(full);
           if (url.origin !== new URL(rig.gw.url).origin) problems.push(`${b.where}: fullUrl ${full} is not this API`);
           const res = await fetch(full, { headers: { ...auth, accept: FHIR_JSON } });
@@ -349,5 +483,5 @@ describe('every resource Vitalis returns is valid FHIR R4', () => {
       }
     }
     expect(problems, `${problems.length} invalid:\n${problems.join('\n')}`).toEqual([]);
-  });
+  }, 600_000); // the whole inventory through one HAPI validator; minutes on a loaded 2-core machine
 });
