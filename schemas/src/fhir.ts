@@ -18,7 +18,7 @@
  */
 import { createHash } from 'node:crypto';
 import { z } from 'zod';
-import { ECG_LEAD_II, LOINC_SYSTEM, NUMERIC_VITALS, UCUM_SYSTEM, VITAL_CODE, type VitalsObservation } from './vitals';
+import { BP_PANEL_CODE, ECG_LEAD_II, LOINC_SYSTEM, NUMERIC_VITALS, UCUM_SYSTEM, VITAL_CODE, type VitalsObservation } from './vitals';
 
 export interface FhirCoding {
   system: string;
@@ -49,7 +49,7 @@ export const fhirObservationSchema = z
     component: z
       .array(z.object({ code: z.object({ coding: z.array(coding), text: z.string() }), valueQuantity: ucumQuantity }))
       .optional()
-      .describe('Blood pressure panel (85354-9): systolic 8480-6 and diastolic 8462-4'),
+      .describe(`Blood pressure panel (${BP_PANEL_CODE}): systolic ${VITAL_CODE.systolic} and diastolic ${VITAL_CODE.diastolic}`),
     valueSampledData: z
       .object({
         origin: ucumQuantity,
@@ -124,8 +124,6 @@ export function toFhirObservation(o: VitalsObservation): FhirObservation {
   };
 }
 
-/** LOINC 85354-9, the blood-pressure panel the R4 `bp` profile fixes as the code. */
-export const BP_PANEL_CODE = '85354-9';
 export const BP_PROFILE = 'http://hl7.org/fhir/StructureDefinition/bp';
 
 /**

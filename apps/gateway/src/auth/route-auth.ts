@@ -40,3 +40,12 @@ declare module 'fastify' {
     principal?: Principal;
   }
 }
+
+/** Whether a principal's token meets a route guard (what the guard would let through; used where one request reads several types, as an export). */
+export const principalMeets = (principal: Principal, auth: RouteAuth | undefined): boolean =>
+  auth === undefined || meets(principal.scopes, requirementOf(auth));
+
+/** The FHIR resource types a token's SMART resource scopes name (`system/Observation.rs` names Observation); empty: none named. */
+export function smartResourceTypesOf(principal: Principal): Set<string> {
+  return new Set(principal.scopes.flatMap((s) => /^(?:patient|user|system)\/([A-Za-z]+)\.rs$/.exec(s)?.[1] ?? []));
+}

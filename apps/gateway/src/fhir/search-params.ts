@@ -24,7 +24,7 @@ export const notSupported = (detail: string) => problemOf('not-supported', detai
 
 /** A reference as a search value: `{id}`, `{type}/{id}` or an absolute URL ending in `/{type}/{id}`. */
 export function referenceIdOf(type: string, name: string, value: string): string {
-  const m = new RegExp(`^(?:.*/)?${type}/([^/]+)$`).exec(value);
+  const m = new RegExp(`^(?:\\S*/)?${type}/([^/]+)$`).exec(value);
   const id = m ? m[1] : value.includes('/') ? undefined : value;
   if (id === undefined || !resourceId.safeParse(id).success)
     throw badRequest(`${name} must be a ${type} reference (${type}/{id} or {id}).`);
@@ -32,7 +32,7 @@ export function referenceIdOf(type: string, name: string, value: string): string
 }
 
 /** What a reference search value is, published as its `pattern`: `{id}`, `{type}/{id}` or a URL ending in `/{type}/{id}` (as referenceIdOf reads it). */
-export const referencePattern = (type: string) => `^(?:(?:.*/)?${type}/)?[A-Za-z0-9\\-.]{1,64}$`;
+export const referencePattern = (type: string) => `^(?:(?:\\S*/)?${type}/)?[A-Za-z0-9\\-.]{1,64}$`;
 /** A reference search parameter of `type`, its syntax published (the pattern is what referenceIdOf accepts). */
 export const referenceParam = (type: string) =>
   z

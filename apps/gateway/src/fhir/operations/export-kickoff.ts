@@ -25,6 +25,7 @@ import { audit, type Caller } from '../../access/caller';
 import { callerOf } from '../../access/http';
 import { insufficientScope } from '../../access/refusal';
 import { reach } from '../../access/policy';
+import { smartResourceTypesOf } from '../../auth/route-auth';
 import { requireVitalsAccess } from '../../vitals/service';
 import { FHIR_BASE_PATH } from '../base';
 import type { FhirOperationEntry, FhirResourceDefinition } from '../definition';
@@ -115,7 +116,7 @@ function typesOf(
   };
   if (ask.types === undefined) {
     // the token's authorization: the types its SMART resource scopes name (system/Observation.rs: Observations), else what it may read
-    const named = new Set(caller.principal.scopes.flatMap((s) => /^(?:patient|user|system)\/([A-Za-z]+)\.rs$/.exec(s)?.[1] ?? []));
+    const named = smartResourceTypesOf(caller.principal);
     return served.filter((t) => readable(t) && (named.size === 0 || named.has(t)));
   }
   const types: string[] = [];

@@ -13,7 +13,7 @@ import { HttpProblem } from '@vitalis/http';
 import { subsetElements, type ExportMessage, type ExportRecord } from '@vitalis/export';
 import type { GatewayDeps } from '../../deps';
 import type { Caller } from '../../access/caller';
-import { meets, requirementOf } from '../../auth/route-auth';
+import { principalMeets } from '../../auth/route-auth';
 import { FHIR_BASE_PATH } from '../base';
 import type { FhirResourceDefinition, SearchContext, SearchEntry } from '../definition';
 
@@ -41,7 +41,7 @@ export function recordDefinitions(definitions: readonly FhirResourceDefinition[]
 
 /** Whether the caller's token meets the type's route guard (as a FHIR read of it would). */
 export function mayRead(caller: Caller, def: FhirResourceDefinition): boolean {
-  return def.auth === undefined || meets(caller.principal.scopes, requirementOf(def.auth));
+  return principalMeets(caller.principal, def.auth);
 }
 
 /** A 404 of a domain service (an unknown patient): nothing to export, not an error of the export. */

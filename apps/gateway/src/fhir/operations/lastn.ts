@@ -6,7 +6,7 @@
  */
 import { z } from 'zod';
 import { fhirReply } from '@vitalis/http';
-import { observationSearchsetJson, searchsetBundle } from '@vitalis/schemas';
+import { BP_PANEL_CODE, observationSearchsetJson, searchsetBundle } from '@vitalis/schemas';
 import type { GatewayDeps } from '../../deps';
 import { callerOf } from '../../access/http';
 import { readLatestEntries, requireVitalsAccess } from '../../vitals/service';
@@ -21,7 +21,7 @@ import { categoryMatches, format, notSupported, referenceParam, searchedPatient,
 export const LASTN_OPERATION: FhirOperationEntry = {
   name: 'lastn',
   definition: 'http://hl7.org/fhir/OperationDefinition/Observation-lastn',
-  documentation: 'patient (required), code (comma: OR; 85354-9 the blood-pressure panel), category; max=1 only.',
+  documentation: `patient (required), code (comma: OR; ${BP_PANEL_CODE} the blood-pressure panel), category; max=1 only.`,
 };
 
 const lastnQuery = z.strictObject({

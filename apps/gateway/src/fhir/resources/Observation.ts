@@ -7,7 +7,15 @@
  * `$lastn`: operations/lastn.ts.
  */
 import { z } from 'zod';
-import { BP_PANEL_CODE, BP_PROFILE, LOINC_SYSTEM, VITAL_CODE, observationSearchsetJson, toFhirObservationEntry } from '@vitalis/schemas';
+import {
+  BP_PANEL_CODE,
+  BP_PROFILE,
+  LOINC_SYSTEM,
+  SPO2_PROFILE_CODE,
+  VITAL_CODE,
+  observationSearchsetJson,
+  toFhirObservationEntry,
+} from '@vitalis/schemas';
 import { nextPageUrl } from '@vitalis/http';
 import { toFhirPatient } from '../../patients/fhir';
 import { getPatient } from '../../patients/service';
@@ -40,7 +48,7 @@ const query = z.strictObject({
   code: searchParam(
     tokenList().optional().describe('[system|]code, comma-separated (OR)'),
     'token',
-    `[system|]code, comma-separated (OR): LOINC vital signs (2708-6 finds SpO2), ${BP_PANEL_CODE} the blood-pressure panel (8480-6 and 8462-4 find the panels holding them, and a reading without its partner), MDC ${VITAL_CODE.ecgLeadII} ECG lead II.`,
+    `[system|]code, comma-separated (OR): LOINC vital signs (${SPO2_PROFILE_CODE} finds SpO2), ${BP_PANEL_CODE} the blood-pressure panel (${VITAL_CODE.systolic} and ${VITAL_CODE.diastolic} find the panels holding them, and a reading without its partner), MDC ${VITAL_CODE.ecgLeadII} ECG lead II.`,
   ),
   'component-code': searchParam(
     tokenList().optional().describe('[system|]code, comma-separated (OR)'),
@@ -145,14 +153,12 @@ export const observationResource = defineFhirResource({
   schema: fhirObservation,
   bundle: fhirObservationBundle,
   supportedProfile: ['http://hl7.org/fhir/StructureDefinition/vitalsigns', BP_PROFILE],
-  documentation:
-    "id: {device_id}.{seq} (the stored row; a device numbers its observations with a strictly increasing seq). A blood-pressure panel (85354-9, profile bp) has its systolic row's id.",
+  documentation: `id: {device_id}.{seq} (the stored row; a device numbers its observations with a strictly increasing seq). A blood-pressure panel (${BP_PANEL_CODE}, profile bp) has its systolic row's id.`,
   searchInclude: ['Observation:patient'],
   operations: [LASTN_OPERATION],
   search: {
     summary: 'Search Observation (vital signs)',
-    description:
-      "One patient's vital-sign Observations (ECG as valueSampledData; a device's systolic and diastolic of one instant as one blood-pressure panel, 85354-9), ascending by date: patient|subject (required), code and component-code (comma: OR), date (every prefix; without it the patient's whole history), category=vital-signs, _count, _sort (date or -date). Paged by keyset (Bundle.link next), each page bounded work whatever the range. Served by the vitals service (same access rules and audit as GET /api/v1/vitals).",
+    description: `One patient's vital-sign Observations (ECG as valueSampledData; a device's systolic and diastolic of one instant as one blood-pressure panel, ${BP_PANEL_CODE}), ascending by date: patient|subject (required), code and component-code (comma: OR), date (every prefix; without it the patient's whole history), category=vital-signs, _count, _sort (date or -date). Paged by keyset (Bundle.link next), each page bounded work whatever the range. Served by the vitals service (same access rules and audit as GET /api/v1/vitals).`,
     query,
     search: searchObservations,
   },
