@@ -8722,9 +8722,9 @@ export interface operations {
                 /** @description Patient: files of patient blocks (a header Parameters, the Patient, its resources) */
                 organizeOutputBy?: string;
             };
-            header?: {
+            header: {
                 /** @description respond-async (required); handling=lenient to skip unsupported values (noted in the manifest error file) */
-                prefer?: string;
+                prefer: string;
             };
             path?: never;
             cookie?: never;
@@ -8818,9 +8818,9 @@ export interface operations {
     postFhirR4Export: {
         parameters: {
             query?: never;
-            header?: {
+            header: {
                 /** @description respond-async (required); handling=lenient to skip unsupported values (noted in the manifest error file) */
-                prefer?: string;
+                prefer: string;
             };
             path?: never;
             cookie?: never;
@@ -10723,9 +10723,9 @@ export interface operations {
                 /** @description Patient: files of patient blocks (a header Parameters, the Patient, its resources) */
                 organizeOutputBy?: string;
             };
-            header?: {
+            header: {
                 /** @description respond-async (required); handling=lenient to skip unsupported values (noted in the manifest error file) */
-                prefer?: string;
+                prefer: string;
             };
             path: {
                 id: string;
@@ -10830,9 +10830,9 @@ export interface operations {
     postFhirR4GroupByIdExport: {
         parameters: {
             query?: never;
-            header?: {
+            header: {
                 /** @description respond-async (required); handling=lenient to skip unsupported values (noted in the manifest error file) */
-                prefer?: string;
+                prefer: string;
             };
             path: {
                 id: string;
@@ -11877,9 +11877,9 @@ export interface operations {
                 /** @description Patient: files of patient blocks (a header Parameters, the Patient, its resources) */
                 organizeOutputBy?: string;
             };
-            header?: {
+            header: {
                 /** @description respond-async (required); handling=lenient to skip unsupported values (noted in the manifest error file) */
-                prefer?: string;
+                prefer: string;
             };
             path?: never;
             cookie?: never;
@@ -11973,9 +11973,9 @@ export interface operations {
     postFhirR4PatientExport: {
         parameters: {
             query?: never;
-            header?: {
+            header: {
                 /** @description respond-async (required); handling=lenient to skip unsupported values (noted in the manifest error file) */
-                prefer?: string;
+                prefer: string;
             };
             path?: never;
             cookie?: never;

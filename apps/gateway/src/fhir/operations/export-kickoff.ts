@@ -54,11 +54,14 @@ const OUTPUT_FORMATS = new Set([NDJSON, 'application/ndjson', 'ndjson']);
 
 type Level = 'system' | 'patient' | 'group';
 
+/** `Prefer` holds respond-async (any case), the IG's requirement of every kick-off; published as the header's pattern. */
+const RESPOND_ASYNC = /(^|[,;\s])[Rr][Ee][Ss][Pp][Oo][Nn][Dd]-[Aa][Ss][Yy][Nn][Cc]($|[,;\s])/;
+
 /** `Prefer: respond-async` is required (the IG); `handling=lenient` lets unsupported types pass. */
 function preferences(req: FastifyRequest): { lenient: boolean } {
-  const prefer = String(req.headers.prefer ?? '').toLowerCase();
-  if (!/(^|[,;\s])respond-async($|[,;\s])/.test(prefer)) throw badRequest('A bulk export needs the header Prefer: respond-async.');
-  return { lenient: /handling\s*=\s*lenient/.test(prefer) };
+  const prefer = String(req.headers.prefer ?? '');
+  if (!RESPOND_ASYNC.test(prefer)) throw badRequest('A bulk export needs the header Prefer: respond-async.');
+  return { lenient: /handling\s*=\s*lenient/i.test(prefer) };
 }
 
 /** The patients an export covers for this caller: undefined = every patient. `named`: the POST's `patient` values. */
@@ -255,7 +258,7 @@ const kickOffSchema = (method: 'GET' | 'POST', summary: string, description: str
       prefer: z
         .string()
         .max(200)
-        .optional()
+        .regex(RESPOND_ASYNC, 'must hold respond-async (a bulk export is asynchronous)')
         .describe('respond-async (required); handling=lenient to skip unsupported values (noted in the manifest error file)'),
     }),
     response: { 202: fhirOperationOutcome, ...outcomes(400, 401, 403, 404, 406, 429) },
