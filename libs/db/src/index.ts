@@ -1,4 +1,4 @@
-export { createPool, withTransaction, type Pool, type PoolClient, type PoolOptions, type Queryable } from './pool';
+export { countRows, createPool, withTransaction, type Pool, type PoolClient, type PoolOptions, type Queryable } from './pool';
 export {
   migrate,
   readMigrations,

@@ -44,3 +44,16 @@ export async function withTransaction<T>(pool: pg.Pool, fn: (client: pg.PoolClie
     client.release();
   }
 }
+
+/**
+ * How many rows of `table` a listing's conditions select (FHIR `_summary=count`): `count(*)` under
+ * the same WHERE (`where` joined by AND, placeholders bound to `args`). `table` is a name in code,
+ * never input.
+ */
+export async function countRows(db: Queryable, table: string, where: readonly string[], args: readonly unknown[]): Promise<number> {
+  const { rows } = await db.query<{ n: number }>(
+    `SELECT count(*) AS n FROM ${table} ${where.length ? `WHERE ${where.join(' AND ')}` : ''}`,
+    [...args],
+  );
+  return Number(rows[0]?.n ?? 0);
+}

@@ -9,7 +9,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import { must } from '@vitalis/runtime';
-import type { Pool } from '@vitalis/db';
+import { countRows, type Pool } from '@vitalis/db';
 import { handleCommand, inTransaction, readStream, type Queryable } from '@vitalis/eventstore';
 import { conflict, notFound, problemOf } from '@vitalis/http';
 import { foldSlot, nextAppointmentId, parseAppointmentId, SLOT_DECIDER, slotStream, type SlotState } from '@vitalis/records';
@@ -277,11 +277,7 @@ export async function listSlots(pool: Pool, caller: Caller, q: SlotQuery): Promi
   if (q.status) where.push(`status = ${arg(q.status)}`);
   if (q.after) where.push(`(start_at, slot_id) > (${arg(q.after.t)}::timestamptz, ${arg(q.after.s)})`);
   if (q.countOnly) {
-    const counted = await pool.query<{ n: string }>(
-      `SELECT count(*) AS n FROM rm_slots ${where.length ? `WHERE ${where.join(' AND ')}` : ''}`,
-      args,
-    );
-    const total = Number(counted.rows[0]?.n ?? 0);
+    const total = await countRows(pool, 'rm_slots', where, args);
     if (q.patient !== undefined)
       await audit(pool, caller, {
         action: 'appointment.list',

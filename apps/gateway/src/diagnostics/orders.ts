@@ -4,7 +4,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import { must } from '@vitalis/runtime';
-import type { Pool, PoolClient } from '@vitalis/db';
+import { countRows, type Pool, type PoolClient } from '@vitalis/db';
 import { handleCommand, inTransaction, readStream, readStreams } from '@vitalis/eventstore';
 import { notFound } from '@vitalis/http';
 import { ORDERABLE_TESTS, type OrderableCode } from '@vitalis/clinical';
@@ -147,11 +147,7 @@ export async function searchOrders(
   if (q.updatedFrom) where.push(`updated_at >= ${arg(q.updatedFrom)}::timestamptz`);
   if (q.updatedTo) where.push(`updated_at < ${arg(q.updatedTo)}::timestamptz`);
   if (q.countOnly) {
-    const counted = await pool.query<{ n: string }>(
-      `SELECT count(*) AS n FROM rm_service_requests ${where.length ? `WHERE ${where.join(' AND ')}` : ''}`,
-      args,
-    );
-    const total = Number(counted.rows[0]?.n ?? 0);
+    const total = await countRows(pool, 'rm_service_requests', where, args);
     await audit(pool, caller, {
       action: 'diagnostics.order.list',
       scope: 'read:diagnostics',

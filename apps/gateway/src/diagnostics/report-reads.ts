@@ -2,7 +2,7 @@
  * Reading reports: one (current or a version), its history, and lists from the projection, each
  * rendered from its stream. A patient user reads its own released reports only.
  */
-import type { Pool } from '@vitalis/db';
+import { countRows, type Pool } from '@vitalis/db';
 import { readStream, readStreams } from '@vitalis/eventstore';
 import { notFound } from '@vitalis/http';
 import { diagnosticReportStream, foldDiagnosticReport, isReleasedStatus, type DiagnosticReportState } from '@vitalis/records';
@@ -110,11 +110,7 @@ export async function searchReports(
   if (q.updatedFrom) where.push(`updated_at >= ${arg(q.updatedFrom)}::timestamptz`);
   if (q.updatedTo) where.push(`updated_at < ${arg(q.updatedTo)}::timestamptz`);
   if (q.countOnly) {
-    const counted = await pool.query<{ n: string }>(
-      `SELECT count(*) AS n FROM rm_diagnostic_reports ${where.length ? `WHERE ${where.join(' AND ')}` : ''}`,
-      args,
-    );
-    const total = Number(counted.rows[0]?.n ?? 0);
+    const total = await countRows(pool, 'rm_diagnostic_reports', where, args);
     await audit(pool, caller, {
       action: 'diagnostics.report.list',
       scope,

@@ -3,7 +3,7 @@
  * version, allergies, the history of events, and search over the rm_patients projection (eventually
  * consistent), each behind the access policy's read rule (patientView), audited when refused.
  */
-import type { Pool } from '@vitalis/db';
+import { countRows, type Pool } from '@vitalis/db';
 import { readStream, type StoredEvent } from '@vitalis/eventstore';
 import { notFound } from '@vitalis/http';
 import { news2FromLatestVitals, type News2Result } from '@vitalis/clinical';
@@ -308,11 +308,7 @@ export async function searchPatients(
   if (q.updatedFrom) where.push(`updated_at >= ${arg(q.updatedFrom)}::timestamptz`);
   if (q.updatedTo) where.push(`updated_at < ${arg(q.updatedTo)}::timestamptz`);
   if (q.countOnly) {
-    const counted = await pool.query<{ n: string }>(
-      `SELECT count(*) AS n FROM rm_patients ${where.length ? `WHERE ${where.join(' AND ')}` : ''}`,
-      args,
-    );
-    const total = Number(counted.rows[0]?.n ?? 0);
+    const total = await countRows(pool, 'rm_patients', where, args);
     await audit(pool, caller, { action: 'patient.search', scope, resourceType: 'Patient', detail: { count: total } });
     return { patients: [], more: false, total };
   }
