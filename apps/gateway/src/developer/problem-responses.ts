@@ -122,8 +122,9 @@ export function addProblemResponses(path: string, op: Json): void {
   if (op['x-websocket']) statuses.push('401', '403', '426');
   if (path.includes('{')) statuses.push('404', '414');
   if (op.requestBody) statuses.push('413', '415');
-  // Node's parser counts the request line (the query string) and the headers against one limit.
-  if (Array.isArray(op.parameters) && op.parameters.some((p: Json) => p.in === 'header' || p.in === 'query')) statuses.push('431');
+  // Node's parser counts the request line (the path and query string) and the headers against one limit.
+  if (path.includes('{') || (Array.isArray(op.parameters) && op.parameters.some((p: Json) => p.in === 'header' || p.in === 'query')))
+    statuses.push('431');
   if (op['x-rate-limited']) statuses.push('429');
   statuses.push('500', '503');
   for (const status of statuses) if (!(status in responses)) responses[status] = problemRef(status);

@@ -63,6 +63,18 @@ export const fhirSubscription = fhirResource('Subscription', {
   },
 });
 export const fhirParameters = fhirResource('Parameters', { resourceType: 'Parameters' });
+/**
+ * A matched resource served with some of its elements left out (`_elements`, `_summary=data`;
+ * search-shaping.ts): its type, id and meta with the SUBSETTED tag, and whichever of the full
+ * resource's elements were kept.
+ */
+const fhirSubsettedResource = z
+  .looseObject({
+    resourceType: z.string(),
+    id: z.string().optional(),
+    meta: z.looseObject({ tag: z.array(z.looseObject({ system: z.string().optional(), code: z.string() })).min(1) }),
+  })
+  .describe('A resource with some elements left out (_elements, _summary=data), tagged SUBSETTED in meta.tag');
 const fhirBundleOf = (resource: z.ZodType, of: string) =>
   z
     .strictObject({
@@ -73,7 +85,13 @@ const fhirBundleOf = (resource: z.ZodType, of: string) =>
         .array(z.object({ relation: z.string(), url: z.string() }))
         .describe('`self`, and `next` (the next page) unless this is the last page'),
       entry: z
-        .array(z.strictObject({ fullUrl: z.string(), resource, search: z.object({ mode: z.enum(['match', 'include']) }) }))
+        .array(
+          z.strictObject({
+            fullUrl: z.string(),
+            resource: z.union([resource, fhirSubsettedResource]),
+            search: z.object({ mode: z.enum(['match', 'include']) }),
+          }),
+        )
         .optional()
         .describe('Absent when nothing matched (FHIR arrays are never empty)'),
     })

@@ -3024,7 +3024,22 @@ export interface components {
             /** @description Absent when nothing matched (FHIR arrays are never empty) */
             entry?: {
                 fullUrl: string;
-                resource: components["schemas"]["AllergyIntolerance"];
+                resource: components["schemas"]["AllergyIntolerance"] | ({
+                    id?: string;
+                    meta: {
+                        tag: ({
+                            code: string;
+                            system?: string;
+                        } & {
+                            [key: string]: unknown;
+                        })[];
+                    } & {
+                        [key: string]: unknown;
+                    };
+                    resourceType: string;
+                } & {
+                    [key: string]: unknown;
+                });
                 search: {
                     /** @enum {string} */
                     mode: "match" | "include";
@@ -3047,7 +3062,22 @@ export interface components {
             /** @description Absent when nothing matched (FHIR arrays are never empty) */
             entry?: {
                 fullUrl: string;
-                resource: components["schemas"]["Appointment"] | components["schemas"]["Slot"];
+                resource: (components["schemas"]["Appointment"] | components["schemas"]["Slot"]) | ({
+                    id?: string;
+                    meta: {
+                        tag: ({
+                            code: string;
+                            system?: string;
+                        } & {
+                            [key: string]: unknown;
+                        })[];
+                    } & {
+                        [key: string]: unknown;
+                    };
+                    resourceType: string;
+                } & {
+                    [key: string]: unknown;
+                });
                 search: {
                     /** @enum {string} */
                     mode: "match" | "include";
@@ -3070,7 +3100,22 @@ export interface components {
             /** @description Absent when nothing matched (FHIR arrays are never empty) */
             entry?: {
                 fullUrl: string;
-                resource: components["schemas"]["DetectedIssue"];
+                resource: components["schemas"]["DetectedIssue"] | ({
+                    id?: string;
+                    meta: {
+                        tag: ({
+                            code: string;
+                            system?: string;
+                        } & {
+                            [key: string]: unknown;
+                        })[];
+                    } & {
+                        [key: string]: unknown;
+                    };
+                    resourceType: string;
+                } & {
+                    [key: string]: unknown;
+                });
                 search: {
                     /** @enum {string} */
                     mode: "match" | "include";
@@ -3093,7 +3138,22 @@ export interface components {
             /** @description Absent when nothing matched (FHIR arrays are never empty) */
             entry?: {
                 fullUrl: string;
-                resource: components["schemas"]["FhirDevice"];
+                resource: components["schemas"]["FhirDevice"] | ({
+                    id?: string;
+                    meta: {
+                        tag: ({
+                            code: string;
+                            system?: string;
+                        } & {
+                            [key: string]: unknown;
+                        })[];
+                    } & {
+                        [key: string]: unknown;
+                    };
+                    resourceType: string;
+                } & {
+                    [key: string]: unknown;
+                });
                 search: {
                     /** @enum {string} */
                     mode: "match" | "include";
@@ -3116,7 +3176,22 @@ export interface components {
             /** @description Absent when nothing matched (FHIR arrays are never empty) */
             entry?: {
                 fullUrl: string;
-                resource: components["schemas"]["DiagnosticReport"];
+                resource: components["schemas"]["DiagnosticReport"] | ({
+                    id?: string;
+                    meta: {
+                        tag: ({
+                            code: string;
+                            system?: string;
+                        } & {
+                            [key: string]: unknown;
+                        })[];
+                    } & {
+                        [key: string]: unknown;
+                    };
+                    resourceType: string;
+                } & {
+                    [key: string]: unknown;
+                });
                 search: {
                     /** @enum {string} */
                     mode: "match" | "include";
@@ -3139,7 +3214,22 @@ export interface components {
             /** @description Absent when nothing matched (FHIR arrays are never empty) */
             entry?: {
                 fullUrl: string;
-                resource: components["schemas"]["FhirGroup"];
+                resource: components["schemas"]["FhirGroup"] | ({
+                    id?: string;
+                    meta: {
+                        tag: ({
+                            code: string;
+                            system?: string;
+                        } & {
+                            [key: string]: unknown;
+                        })[];
+                    } & {
+                        [key: string]: unknown;
+                    };
+                    resourceType: string;
+                } & {
+                    [key: string]: unknown;
+                });
                 search: {
                     /** @enum {string} */
                     mode: "match" | "include";
@@ -3162,7 +3252,22 @@ export interface components {
             /** @description Absent when nothing matched (FHIR arrays are never empty) */
             entry?: {
                 fullUrl: string;
-                resource: components["schemas"]["FhirObservation"] | components["schemas"]["Patient"];
+                resource: (components["schemas"]["FhirObservation"] | components["schemas"]["Patient"]) | ({
+                    id?: string;
+                    meta: {
+                        tag: ({
+                            code: string;
+                            system?: string;
+                        } & {
+                            [key: string]: unknown;
+                        })[];
+                    } & {
+                        [key: string]: unknown;
+                    };
+                    resourceType: string;
+                } & {
+                    [key: string]: unknown;
+                });
                 search: {
                     /** @enum {string} */
                     mode: "match" | "include";
@@ -3185,7 +3290,22 @@ export interface components {
             /** @description Absent when nothing matched (FHIR arrays are never empty) */
             entry?: {
                 fullUrl: string;
-                resource: components["schemas"]["Patient"];
+                resource: components["schemas"]["Patient"] | ({
+                    id?: string;
+                    meta: {
+                        tag: ({
+                            code: string;
+                            system?: string;
+                        } & {
+                            [key: string]: unknown;
+                        })[];
+                    } & {
+                        [key: string]: unknown;
+                    };
+                    resourceType: string;
+                } & {
+                    [key: string]: unknown;
+                });
                 search: {
                     /** @enum {string} */
                     mode: "match" | "include";
@@ -3208,7 +3328,22 @@ export interface components {
             /** @description Absent when nothing matched (FHIR arrays are never empty) */
             entry?: {
                 fullUrl: string;
-                resource: components["schemas"]["Practitioner"];
+                resource: components["schemas"]["Practitioner"] | ({
+                    id?: string;
+                    meta: {
+                        tag: ({
+                            code: string;
+                            system?: string;
+                        } & {
+                            [key: string]: unknown;
+                        })[];
+                    } & {
+                        [key: string]: unknown;
+                    };
+                    resourceType: string;
+                } & {
+                    [key: string]: unknown;
+                });
                 search: {
                     /** @enum {string} */
                     mode: "match" | "include";
@@ -3231,7 +3366,22 @@ export interface components {
             /** @description Absent when nothing matched (FHIR arrays are never empty) */
             entry?: {
                 fullUrl: string;
-                resource: components["schemas"]["Schedule"];
+                resource: components["schemas"]["Schedule"] | ({
+                    id?: string;
+                    meta: {
+                        tag: ({
+                            code: string;
+                            system?: string;
+                        } & {
+                            [key: string]: unknown;
+                        })[];
+                    } & {
+                        [key: string]: unknown;
+                    };
+                    resourceType: string;
+                } & {
+                    [key: string]: unknown;
+                });
                 search: {
                     /** @enum {string} */
                     mode: "match" | "include";
@@ -3254,7 +3404,22 @@ export interface components {
             /** @description Absent when nothing matched (FHIR arrays are never empty) */
             entry?: {
                 fullUrl: string;
-                resource: components["schemas"]["ServiceRequest"];
+                resource: components["schemas"]["ServiceRequest"] | ({
+                    id?: string;
+                    meta: {
+                        tag: ({
+                            code: string;
+                            system?: string;
+                        } & {
+                            [key: string]: unknown;
+                        })[];
+                    } & {
+                        [key: string]: unknown;
+                    };
+                    resourceType: string;
+                } & {
+                    [key: string]: unknown;
+                });
                 search: {
                     /** @enum {string} */
                     mode: "match" | "include";
@@ -3277,7 +3442,22 @@ export interface components {
             /** @description Absent when nothing matched (FHIR arrays are never empty) */
             entry?: {
                 fullUrl: string;
-                resource: components["schemas"]["Slot"];
+                resource: components["schemas"]["Slot"] | ({
+                    id?: string;
+                    meta: {
+                        tag: ({
+                            code: string;
+                            system?: string;
+                        } & {
+                            [key: string]: unknown;
+                        })[];
+                    } & {
+                        [key: string]: unknown;
+                    };
+                    resourceType: string;
+                } & {
+                    [key: string]: unknown;
+                });
                 search: {
                     /** @enum {string} */
                     mode: "match" | "include";
@@ -3300,7 +3480,22 @@ export interface components {
             /** @description Absent when nothing matched (FHIR arrays are never empty) */
             entry?: {
                 fullUrl: string;
-                resource: components["schemas"]["FhirSubscription"];
+                resource: components["schemas"]["FhirSubscription"] | ({
+                    id?: string;
+                    meta: {
+                        tag: ({
+                            code: string;
+                            system?: string;
+                        } & {
+                            [key: string]: unknown;
+                        })[];
+                    } & {
+                        [key: string]: unknown;
+                    };
+                    resourceType: string;
+                } & {
+                    [key: string]: unknown;
+                });
                 search: {
                     /** @enum {string} */
                     mode: "match" | "include";
@@ -3351,7 +3546,22 @@ export interface components {
             /** @description Absent when nothing matched (FHIR arrays are never empty) */
             entry?: {
                 fullUrl: string;
-                resource: components["schemas"]["FhirParameters"];
+                resource: components["schemas"]["FhirParameters"] | ({
+                    id?: string;
+                    meta: {
+                        tag: ({
+                            code: string;
+                            system?: string;
+                        } & {
+                            [key: string]: unknown;
+                        })[];
+                    } & {
+                        [key: string]: unknown;
+                    };
+                    resourceType: string;
+                } & {
+                    [key: string]: unknown;
+                });
                 search: {
                     /** @enum {string} */
                     mode: "match" | "include";
@@ -6434,6 +6644,7 @@ export interface operations {
             414: components["responses"]["URITooLong"];
             415: components["responses"]["UnsupportedMediaType"];
             422: components["responses"]["UnprocessableContent"];
+            431: components["responses"]["RequestHeaderFieldsTooLarge"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
         };
@@ -6463,6 +6674,7 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             414: components["responses"]["URITooLong"];
+            431: components["responses"]["RequestHeaderFieldsTooLarge"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
         };
@@ -6950,6 +7162,7 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             414: components["responses"]["URITooLong"];
+            431: components["responses"]["RequestHeaderFieldsTooLarge"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
         };
@@ -6986,6 +7199,7 @@ export interface operations {
             413: components["responses"]["PayloadTooLarge"];
             414: components["responses"]["URITooLong"];
             415: components["responses"]["UnsupportedMediaType"];
+            431: components["responses"]["RequestHeaderFieldsTooLarge"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
         };
@@ -7083,6 +7297,7 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             414: components["responses"]["URITooLong"];
+            431: components["responses"]["RequestHeaderFieldsTooLarge"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
         };
@@ -7119,6 +7334,7 @@ export interface operations {
             413: components["responses"]["PayloadTooLarge"];
             414: components["responses"]["URITooLong"];
             415: components["responses"]["UnsupportedMediaType"];
+            431: components["responses"]["RequestHeaderFieldsTooLarge"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
         };
@@ -7155,6 +7371,7 @@ export interface operations {
             413: components["responses"]["PayloadTooLarge"];
             414: components["responses"]["URITooLong"];
             415: components["responses"]["UnsupportedMediaType"];
+            431: components["responses"]["RequestHeaderFieldsTooLarge"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
         };
@@ -7450,6 +7667,7 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             414: components["responses"]["URITooLong"];
+            431: components["responses"]["RequestHeaderFieldsTooLarge"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
         };
@@ -7616,6 +7834,7 @@ export interface operations {
             414: components["responses"]["URITooLong"];
             415: components["responses"]["UnsupportedMediaType"];
             422: components["responses"]["UnprocessableContent"];
+            431: components["responses"]["RequestHeaderFieldsTooLarge"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
         };
@@ -7757,6 +7976,7 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             414: components["responses"]["URITooLong"];
+            431: components["responses"]["RequestHeaderFieldsTooLarge"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
         };
@@ -7835,6 +8055,7 @@ export interface operations {
             413: components["responses"]["PayloadTooLarge"];
             414: components["responses"]["URITooLong"];
             415: components["responses"]["UnsupportedMediaType"];
+            431: components["responses"]["RequestHeaderFieldsTooLarge"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
         };
@@ -7945,6 +8166,7 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             414: components["responses"]["URITooLong"];
+            431: components["responses"]["RequestHeaderFieldsTooLarge"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
         };
@@ -8100,6 +8322,7 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             414: components["responses"]["URITooLong"];
+            431: components["responses"]["RequestHeaderFieldsTooLarge"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
         };
@@ -8244,6 +8467,7 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             414: components["responses"]["URITooLong"];
+            431: components["responses"]["RequestHeaderFieldsTooLarge"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
         };
@@ -8410,6 +8634,7 @@ export interface operations {
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
             414: components["responses"]["URITooLong"];
+            431: components["responses"]["RequestHeaderFieldsTooLarge"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
         };
@@ -9204,6 +9429,7 @@ export interface operations {
                     "application/fhir+json": components["schemas"]["FhirOperationOutcome"];
                 };
             };
+            431: components["responses"]["RequestHeaderFieldsTooLarge"];
             /** @description Unexpected error (logged with the request id; no internals in the body) (a FHIR OperationOutcome) */
             500: {
                 headers: {
@@ -13296,6 +13522,7 @@ export interface operations {
                     "application/fhir+json": components["schemas"]["FhirOperationOutcome"];
                 };
             };
+            431: components["responses"]["RequestHeaderFieldsTooLarge"];
             /** @description Unexpected error (logged with the request id; no internals in the body) (a FHIR OperationOutcome) */
             500: {
                 headers: {
@@ -13388,6 +13615,7 @@ export interface operations {
                     "application/fhir+json": components["schemas"]["FhirOperationOutcome"];
                 };
             };
+            431: components["responses"]["RequestHeaderFieldsTooLarge"];
             /** @description Unexpected error (logged with the request id; no internals in the body) (a FHIR OperationOutcome) */
             500: {
                 headers: {
@@ -13606,6 +13834,7 @@ export interface operations {
                     "application/fhir+json": components["schemas"]["FhirOperationOutcome"];
                 };
             };
+            431: components["responses"]["RequestHeaderFieldsTooLarge"];
             /** @description Unexpected error (logged with the request id; no internals in the body) (a FHIR OperationOutcome) */
             500: {
                 headers: {
@@ -13915,6 +14144,7 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             404: components["responses"]["NotFound"];
             414: components["responses"]["URITooLong"];
+            431: components["responses"]["RequestHeaderFieldsTooLarge"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
         };
