@@ -25,7 +25,7 @@ import type {
   ResultValue,
   ServiceRequestState,
 } from '@vitalis/records';
-import { absoluteUri, fhirCode, fhirObservationSchema, type FhirObservation, nonBlankText } from '@vitalis/schemas';
+import { absoluteUri, fhirCode, fhirObservationSchema, instant, type FhirObservation, nonBlankText } from '@vitalis/schemas';
 
 /** Where a Reference names a Vitalis principal (who ordered, who acknowledged): by identifier, not by a Practitioner we do not hold. */
 export const SUBJECT_SYSTEM = 'urn:vitalis:subject';
@@ -298,7 +298,7 @@ export const reportIn = z.object({
   basedOn: z
     .array(z.object({ reference: z.string().regex(/^ServiceRequest\/[A-Za-z0-9-]{1,64}$/, 'must be ServiceRequest/<id>') }))
     .length(1),
-  effectiveDateTime: z.iso.datetime({ offset: true }).optional(),
+  effectiveDateTime: instant.optional(),
   conclusion: nonBlankText(10_000).optional(),
   contained: z.array(observationIn).max(100).default([]),
 });

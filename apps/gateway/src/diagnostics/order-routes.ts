@@ -4,7 +4,7 @@
  */
 import { z } from 'zod';
 import { must } from '@vitalis/runtime';
-import { enumCsv, nonBlankText, resourceId } from '@vitalis/schemas';
+import { enumCsv, instant, nonBlankText, resourceId } from '@vitalis/schemas';
 import { DIAGNOSTIC_CODE, LOINC, ORDERABLE_CODES, ORDERABLE_TESTS, isOrderableCode, type OrderableCode } from '@vitalis/clinical';
 import { SERVICE_REQUEST_PRIORITIES, SERVICE_REQUEST_STATUSES } from '@vitalis/records';
 import { etag, expectedFromIfMatch } from '../access/caller';
@@ -202,8 +202,8 @@ export function fulfilFromTelemetryRoute(app: DiagnosticsApp, { d }: Diagnostics
         params: idParams,
         body: z
           .object({
-            from: z.iso.datetime({ offset: true }),
-            to: z.iso.datetime({ offset: true }),
+            from: instant,
+            to: instant,
             conclusion: nonBlankText(10_000).optional(),
           })
           .meta({ example: { from: '2026-11-25T08:00:00Z', to: '2026-11-25T08:00:10Z', conclusion: 'sinus rhythm, no ST changes' } }),

@@ -5,7 +5,7 @@
  */
 import { z } from 'zod';
 import { must } from '@vitalis/runtime';
-import { enumCsv, nonBlankText, resourceId } from '@vitalis/schemas';
+import { enumCsv, instant, nonBlankText, resourceId } from '@vitalis/schemas';
 import { DIAGNOSTIC_CODE, LOINC } from '@vitalis/clinical';
 import { etag, expectedFromIfMatch } from '../access/caller';
 import { callerOf, problems } from '../access/http';
@@ -337,7 +337,7 @@ export function listCriticalResultsRoute(app: DiagnosticsApp, { pool }: Diagnost
           state: enumCsv(CRITICAL_STATES)
             .optional()
             .describe(`Comma-separated, each one of ${CRITICAL_STATES.join(', ')}; default open,escalated`),
-          since: z.iso.datetime({ offset: true }).optional().describe('Acknowledged results: acknowledged at or after this instant'),
+          since: instant.optional().describe('Acknowledged results: acknowledged at or after this instant'),
           limit: z.coerce.number().int().min(1).max(500).default(100).describe('Most acknowledged results listed'),
         }),
         response: { 200: z.object({ count: z.number().int(), critical_results: z.array(criticalOut) }), ...problems(400, 401, 403) },

@@ -4979,9 +4979,7 @@ export interface components {
          */
         PostDiagnosticsOrdersByIdFulfilFromTelemetryRequest: {
             conclusion?: string;
-            /** Format: date-time */
             from: string;
-            /** Format: date-time */
             to: string;
         };
         /**
@@ -5259,7 +5257,6 @@ export interface components {
                 valueQuantity?: unknown;
                 valueString: string;
             })[];
-            /** Format: date-time */
             effectiveDateTime?: string;
             /** @description The filler's identifier (the first one): a re-post with it is stored once */
             identifier: {
@@ -5611,7 +5608,6 @@ export interface components {
                 valueQuantity?: unknown;
                 valueString: string;
             })[];
-            /** Format: date-time */
             effectiveDateTime?: string;
             identifier?: {
                 /** @description An absolute URI, e.g. urn:oid:… or https://lab.example/accession */

@@ -4,7 +4,7 @@
  * (vitals/service.ts), shared with REST, the vitals resource, SSE and WebSocket.
  */
 import { z } from 'zod';
-import { NUMERIC_VITALS, resourceId, VITAL_CODES, vitalDefinition, type VitalsObservation } from '@vitalis/schemas';
+import { NUMERIC_VITALS, instant, resourceId, VITAL_CODES, vitalDefinition, type VitalsObservation } from '@vitalis/schemas';
 import { orderedRange, readHistory, readLatestWithNews2, withFreshness, type FreshObservation } from '../../vitals/service';
 import { defineTool, UI } from './types';
 import { news2Shape, observationShape } from './shapes';
@@ -87,8 +87,8 @@ export const vitalsHistoryTool = defineTool({
   scopes: ['read:vitals'],
   input: z.object({
     patient_id: resourceId,
-    from: z.iso.datetime({ offset: true }).describe('Inclusive start (ISO 8601)'),
-    to: z.iso.datetime({ offset: true }).describe('Exclusive end (ISO 8601)'),
+    from: instant.describe('Inclusive start (ISO 8601)'),
+    to: instant.describe('Exclusive end (ISO 8601)'),
     code: code.optional().describe('Only this LOINC (or MDC for ECG) code'),
     bucket: z.enum(['1s', '1m', '1h', '1d']).optional().describe('Aggregate into buckets of this size'),
     limit: z.number().int().min(1).max(1_000).default(200),
