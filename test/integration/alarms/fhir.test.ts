@@ -131,7 +131,7 @@ describe('alarms as FHIR DetectedIssue', () => {
     const cs = (await fhir('/metadata', {})).body;
     const entry = cs.rest[0].resource.find((r: any) => r.type === 'DetectedIssue');
     expect(entry.interaction.map((i: any) => i.code)).toEqual(['read', 'search-type']);
-    expect(entry.searchParam.map((p: any) => p.name)).toEqual(['patient', 'status', '_count']);
+    expect(entry.searchParam.map((p: any) => p.name)).toEqual(['patient', 'status', '_lastUpdated', '_count']);
 
     const patient = await newPatient(gw);
     const alarm = await raise(gw, patient, 'hr-low');
