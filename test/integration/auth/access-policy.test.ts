@@ -415,6 +415,15 @@ const ROUTES: Record<string, Record<string, Route>> = {
       call: (t, p) => http('PUT', `/api/v1/triage/${p}/esi`, t, { esi: 3, reason: 'access policy test' }),
     },
   },
+  Practitioner: {
+    // names no patient: the staff directory, read as a staff member's Practitioner (the demo nurse user;
+    // not the caller's own fhirUser for any actor but the nurse user, who is staff and allowed anyway)
+    read: {
+      route: 'GET /fhir/R4/Practitioner/usr-demo-nurse (a staff user)',
+      call: (t) => http('GET', '/fhir/R4/Practitioner/usr-demo-nurse', t),
+      succeeded: (res) => res.status === 200 && (JSON.parse(res.text) as { id?: string }).id === 'usr-demo-nurse',
+    },
+  },
   AuditEvent: {
     read: { route: 'GET /api/v1/audit?resource_id=', call: (t, p) => http('GET', `/api/v1/audit?resource_id=${p}&limit=1`, t) },
   },

@@ -69,8 +69,15 @@ function scopesOf(op: Operation): string[] {
   return oauth.length === 1 ? oauth[0]! : oauth.map((scopes) => scopes[0]!);
 }
 
+/**
+ * The id a path is called with. An operation open to any valid token is open for some ids only
+ * where the resource says so: Practitioner read is open for the catalog's clinicians (reference
+ * data); a staff user's Practitioner is the access policy's staff directory (asserted below).
+ */
+const ID_FOR: Record<string, string> = { '/fhir/R4/Practitioner/{id}': 'clin-001' };
+
 function call(op: Operation, token?: string): Promise<Response> {
-  const url = `${gw.url}${op.path.replace(/\{[^}]+\}/g, 'pat-refusals')}`;
+  const url = `${gw.url}${op.path.replace(/\{[^}]+\}/g, ID_FOR[op.path] ?? 'pat-refusals')}`;
   const headers: Record<string, string> = token ? { authorization: `Bearer ${token}` } : {};
   if (op.method === 'GET' || op.method === 'DELETE') return fetch(url, { method: op.method, headers });
   return fetch(url, { method: op.method, headers: { ...headers, 'content-type': 'application/json' }, body: '{}' });
@@ -146,6 +153,9 @@ describe('every secured operation of the OpenAPI document', () => {
       if (scopes.length === 0) expect(res.status, `${what} is open to any valid token`).toBe(200);
       else await expect403(res, what, scopes.join(' '));
     }
+    // the open read is open for the clinicians only: a staff user's Practitioner is the staff directory
+    const staff = await fetch(`${gw.url}/fhir/R4/Practitioner/usr-demo-nurse`, { headers: { authorization: `Bearer ${none}` } });
+    await expect403(staff, 'GET /fhir/R4/Practitioner/{staff id}', 'read:patients');
   });
 });
 

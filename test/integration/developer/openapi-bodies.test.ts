@@ -38,6 +38,16 @@ const FREE_FORM: Record<string, string> = {
     'FHIR R4 Subscription with the Subscriptions R5 Backport extensions: elements and extensions as FHIR and the IG define them (HAPI-validated in the tests)',
   'FhirSubscriptionInput/additionalProperties':
     'a FHIR R4 Subscription as a client sends it (backport profile): FHIR-defined elements; the route checks what it uses',
+  'FhirSubsettedResource/additionalProperties':
+    'a searchset entry with _elements or _summary=data: whichever elements of the full resource were kept (its type, id and SUBSETTED tag are typed)',
+  'FhirSubsettedResource/properties/meta/additionalProperties':
+    "the resource's other meta elements (versionId, lastUpdated, profile) as FHIR defines them",
+  'FhirSubsettedResource/properties/meta/properties/tag/items/additionalProperties':
+    'a FHIR Coding: its other elements (version, display) as FHIR defines them',
+  'BulkExportParametersInput/additionalProperties':
+    'a FHIR R4 Parameters resource as a client sends it: its other elements (id, meta) as FHIR defines them; the operation reads parameter',
+  'BulkExportParametersInput/properties/parameter/items/properties/valueReference/additionalProperties':
+    'a FHIR Reference (the patient parameter): elements other than reference (display, type) are accepted and ignored',
   'FhirParameters/additionalProperties': 'FHIR R4 Parameters (the backport subscription status): parameters as the IG defines them',
   'FhirParametersInput/additionalProperties':
     'FHIR R4 Parameters as a client may send it ($get-ws-binding-token): ignored at the instance level',

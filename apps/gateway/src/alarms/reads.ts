@@ -185,6 +185,8 @@ export interface AlarmQuery {
   states?: readonly AlarmState[] | undefined;
   /** Only alarms shown at any time since this instant (active, or resolved at or after it). */
   since?: string | undefined;
+  /** Only alarms whose last change (lastChangedAt) this accepts: FHIR `_lastUpdated`; applied before the limit. */
+  lastChanged?: ((at: string) => boolean) | undefined;
   limit: number;
 }
 
@@ -221,7 +223,7 @@ export async function listAlarms(
     alarms = []; // synthetic patients only: none is ever stored
   }
   const listed = alarms
-    .filter((a) => states.includes(a.state) && inWindow(a, since))
+    .filter((a) => states.includes(a.state) && inWindow(a, since) && (q.lastChanged?.(lastChangedAt(a)) ?? true))
     .sort(byPriority)
     .slice(0, q.limit);
   await audit(pool, caller, {

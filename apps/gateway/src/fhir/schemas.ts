@@ -74,7 +74,8 @@ const fhirSubsettedResource = z
     id: z.string().optional(),
     meta: z.looseObject({ tag: z.array(z.looseObject({ system: z.string().optional(), code: z.string() })).min(1) }),
   })
-  .describe('A resource with some elements left out (_elements, _summary=data), tagged SUBSETTED in meta.tag');
+  .describe('A resource with some elements left out (_elements, _summary=data), tagged SUBSETTED in meta.tag')
+  .meta({ id: 'FhirSubsettedResource' });
 const fhirBundleOf = (resource: z.ZodType, of: string) =>
   z
     .strictObject({
@@ -203,6 +204,7 @@ export function fhirOpenApiSchemas(): Record<string, unknown> {
     fhirGroup,
     fhirCapabilityStatement,
     fhirOperationOutcome,
+    fhirSubsettedResource,
     fhirPatientBundle,
     fhirObservationBundle,
     fhirAllergyIntoleranceBundle,

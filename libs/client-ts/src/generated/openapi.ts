@@ -2673,7 +2673,28 @@ export interface components {
             /** @description FHIR instant: the export holds exactly what was committed at this time */
             transactionTime: string;
         };
-        /** @description A FHIR Parameters resource with the kick-off parameters (Bulk Data Access IG 3.0: the same as the GET query, plus patient) */
+        /**
+         * @description A FHIR Parameters resource with the kick-off parameters (Bulk Data Access IG 3.0: the same as the GET query, plus patient)
+         * @example {
+         *       "parameter": [
+         *         {
+         *           "name": "_type",
+         *           "valueString": "Patient,Observation"
+         *         },
+         *         {
+         *           "name": "_since",
+         *           "valueInstant": "2026-01-01T00:00:00Z"
+         *         },
+         *         {
+         *           "name": "patient",
+         *           "valueReference": {
+         *             "reference": "Patient/pat-0001"
+         *           }
+         *         }
+         *       ],
+         *       "resourceType": "Parameters"
+         *     }
+         */
         BulkExportParametersInput: {
             parameter?: {
                 name: string;
@@ -3024,22 +3045,7 @@ export interface components {
             /** @description Absent when nothing matched (FHIR arrays are never empty) */
             entry?: {
                 fullUrl: string;
-                resource: components["schemas"]["AllergyIntolerance"] | ({
-                    id?: string;
-                    meta: {
-                        tag: ({
-                            code: string;
-                            system?: string;
-                        } & {
-                            [key: string]: unknown;
-                        })[];
-                    } & {
-                        [key: string]: unknown;
-                    };
-                    resourceType: string;
-                } & {
-                    [key: string]: unknown;
-                });
+                resource: components["schemas"]["AllergyIntolerance"] | components["schemas"]["FhirSubsettedResource"];
                 search: {
                     /** @enum {string} */
                     mode: "match" | "include";
@@ -3062,22 +3068,7 @@ export interface components {
             /** @description Absent when nothing matched (FHIR arrays are never empty) */
             entry?: {
                 fullUrl: string;
-                resource: (components["schemas"]["Appointment"] | components["schemas"]["Slot"]) | ({
-                    id?: string;
-                    meta: {
-                        tag: ({
-                            code: string;
-                            system?: string;
-                        } & {
-                            [key: string]: unknown;
-                        })[];
-                    } & {
-                        [key: string]: unknown;
-                    };
-                    resourceType: string;
-                } & {
-                    [key: string]: unknown;
-                });
+                resource: (components["schemas"]["Appointment"] | components["schemas"]["Slot"]) | components["schemas"]["FhirSubsettedResource"];
                 search: {
                     /** @enum {string} */
                     mode: "match" | "include";
@@ -3100,22 +3091,7 @@ export interface components {
             /** @description Absent when nothing matched (FHIR arrays are never empty) */
             entry?: {
                 fullUrl: string;
-                resource: components["schemas"]["DetectedIssue"] | ({
-                    id?: string;
-                    meta: {
-                        tag: ({
-                            code: string;
-                            system?: string;
-                        } & {
-                            [key: string]: unknown;
-                        })[];
-                    } & {
-                        [key: string]: unknown;
-                    };
-                    resourceType: string;
-                } & {
-                    [key: string]: unknown;
-                });
+                resource: components["schemas"]["DetectedIssue"] | components["schemas"]["FhirSubsettedResource"];
                 search: {
                     /** @enum {string} */
                     mode: "match" | "include";
@@ -3138,22 +3114,7 @@ export interface components {
             /** @description Absent when nothing matched (FHIR arrays are never empty) */
             entry?: {
                 fullUrl: string;
-                resource: components["schemas"]["FhirDevice"] | ({
-                    id?: string;
-                    meta: {
-                        tag: ({
-                            code: string;
-                            system?: string;
-                        } & {
-                            [key: string]: unknown;
-                        })[];
-                    } & {
-                        [key: string]: unknown;
-                    };
-                    resourceType: string;
-                } & {
-                    [key: string]: unknown;
-                });
+                resource: components["schemas"]["FhirDevice"] | components["schemas"]["FhirSubsettedResource"];
                 search: {
                     /** @enum {string} */
                     mode: "match" | "include";
@@ -3176,22 +3137,7 @@ export interface components {
             /** @description Absent when nothing matched (FHIR arrays are never empty) */
             entry?: {
                 fullUrl: string;
-                resource: components["schemas"]["DiagnosticReport"] | ({
-                    id?: string;
-                    meta: {
-                        tag: ({
-                            code: string;
-                            system?: string;
-                        } & {
-                            [key: string]: unknown;
-                        })[];
-                    } & {
-                        [key: string]: unknown;
-                    };
-                    resourceType: string;
-                } & {
-                    [key: string]: unknown;
-                });
+                resource: components["schemas"]["DiagnosticReport"] | components["schemas"]["FhirSubsettedResource"];
                 search: {
                     /** @enum {string} */
                     mode: "match" | "include";
@@ -3214,22 +3160,7 @@ export interface components {
             /** @description Absent when nothing matched (FHIR arrays are never empty) */
             entry?: {
                 fullUrl: string;
-                resource: components["schemas"]["FhirGroup"] | ({
-                    id?: string;
-                    meta: {
-                        tag: ({
-                            code: string;
-                            system?: string;
-                        } & {
-                            [key: string]: unknown;
-                        })[];
-                    } & {
-                        [key: string]: unknown;
-                    };
-                    resourceType: string;
-                } & {
-                    [key: string]: unknown;
-                });
+                resource: components["schemas"]["FhirGroup"] | components["schemas"]["FhirSubsettedResource"];
                 search: {
                     /** @enum {string} */
                     mode: "match" | "include";
@@ -3252,22 +3183,7 @@ export interface components {
             /** @description Absent when nothing matched (FHIR arrays are never empty) */
             entry?: {
                 fullUrl: string;
-                resource: (components["schemas"]["FhirObservation"] | components["schemas"]["Patient"]) | ({
-                    id?: string;
-                    meta: {
-                        tag: ({
-                            code: string;
-                            system?: string;
-                        } & {
-                            [key: string]: unknown;
-                        })[];
-                    } & {
-                        [key: string]: unknown;
-                    };
-                    resourceType: string;
-                } & {
-                    [key: string]: unknown;
-                });
+                resource: (components["schemas"]["FhirObservation"] | components["schemas"]["Patient"]) | components["schemas"]["FhirSubsettedResource"];
                 search: {
                     /** @enum {string} */
                     mode: "match" | "include";
@@ -3290,22 +3206,7 @@ export interface components {
             /** @description Absent when nothing matched (FHIR arrays are never empty) */
             entry?: {
                 fullUrl: string;
-                resource: components["schemas"]["Patient"] | ({
-                    id?: string;
-                    meta: {
-                        tag: ({
-                            code: string;
-                            system?: string;
-                        } & {
-                            [key: string]: unknown;
-                        })[];
-                    } & {
-                        [key: string]: unknown;
-                    };
-                    resourceType: string;
-                } & {
-                    [key: string]: unknown;
-                });
+                resource: components["schemas"]["Patient"] | components["schemas"]["FhirSubsettedResource"];
                 search: {
                     /** @enum {string} */
                     mode: "match" | "include";
@@ -3328,22 +3229,7 @@ export interface components {
             /** @description Absent when nothing matched (FHIR arrays are never empty) */
             entry?: {
                 fullUrl: string;
-                resource: components["schemas"]["Practitioner"] | ({
-                    id?: string;
-                    meta: {
-                        tag: ({
-                            code: string;
-                            system?: string;
-                        } & {
-                            [key: string]: unknown;
-                        })[];
-                    } & {
-                        [key: string]: unknown;
-                    };
-                    resourceType: string;
-                } & {
-                    [key: string]: unknown;
-                });
+                resource: components["schemas"]["Practitioner"] | components["schemas"]["FhirSubsettedResource"];
                 search: {
                     /** @enum {string} */
                     mode: "match" | "include";
@@ -3366,22 +3252,7 @@ export interface components {
             /** @description Absent when nothing matched (FHIR arrays are never empty) */
             entry?: {
                 fullUrl: string;
-                resource: components["schemas"]["Schedule"] | ({
-                    id?: string;
-                    meta: {
-                        tag: ({
-                            code: string;
-                            system?: string;
-                        } & {
-                            [key: string]: unknown;
-                        })[];
-                    } & {
-                        [key: string]: unknown;
-                    };
-                    resourceType: string;
-                } & {
-                    [key: string]: unknown;
-                });
+                resource: components["schemas"]["Schedule"] | components["schemas"]["FhirSubsettedResource"];
                 search: {
                     /** @enum {string} */
                     mode: "match" | "include";
@@ -3404,22 +3275,7 @@ export interface components {
             /** @description Absent when nothing matched (FHIR arrays are never empty) */
             entry?: {
                 fullUrl: string;
-                resource: components["schemas"]["ServiceRequest"] | ({
-                    id?: string;
-                    meta: {
-                        tag: ({
-                            code: string;
-                            system?: string;
-                        } & {
-                            [key: string]: unknown;
-                        })[];
-                    } & {
-                        [key: string]: unknown;
-                    };
-                    resourceType: string;
-                } & {
-                    [key: string]: unknown;
-                });
+                resource: components["schemas"]["ServiceRequest"] | components["schemas"]["FhirSubsettedResource"];
                 search: {
                     /** @enum {string} */
                     mode: "match" | "include";
@@ -3442,22 +3298,7 @@ export interface components {
             /** @description Absent when nothing matched (FHIR arrays are never empty) */
             entry?: {
                 fullUrl: string;
-                resource: components["schemas"]["Slot"] | ({
-                    id?: string;
-                    meta: {
-                        tag: ({
-                            code: string;
-                            system?: string;
-                        } & {
-                            [key: string]: unknown;
-                        })[];
-                    } & {
-                        [key: string]: unknown;
-                    };
-                    resourceType: string;
-                } & {
-                    [key: string]: unknown;
-                });
+                resource: components["schemas"]["Slot"] | components["schemas"]["FhirSubsettedResource"];
                 search: {
                     /** @enum {string} */
                     mode: "match" | "include";
@@ -3480,22 +3321,7 @@ export interface components {
             /** @description Absent when nothing matched (FHIR arrays are never empty) */
             entry?: {
                 fullUrl: string;
-                resource: components["schemas"]["FhirSubscription"] | ({
-                    id?: string;
-                    meta: {
-                        tag: ({
-                            code: string;
-                            system?: string;
-                        } & {
-                            [key: string]: unknown;
-                        })[];
-                    } & {
-                        [key: string]: unknown;
-                    };
-                    resourceType: string;
-                } & {
-                    [key: string]: unknown;
-                });
+                resource: components["schemas"]["FhirSubscription"] | components["schemas"]["FhirSubsettedResource"];
                 search: {
                     /** @enum {string} */
                     mode: "match" | "include";
@@ -3546,22 +3372,7 @@ export interface components {
             /** @description Absent when nothing matched (FHIR arrays are never empty) */
             entry?: {
                 fullUrl: string;
-                resource: components["schemas"]["FhirParameters"] | ({
-                    id?: string;
-                    meta: {
-                        tag: ({
-                            code: string;
-                            system?: string;
-                        } & {
-                            [key: string]: unknown;
-                        })[];
-                    } & {
-                        [key: string]: unknown;
-                    };
-                    resourceType: string;
-                } & {
-                    [key: string]: unknown;
-                });
+                resource: components["schemas"]["FhirParameters"] | components["schemas"]["FhirSubsettedResource"];
                 search: {
                     /** @enum {string} */
                     mode: "match" | "include";
@@ -3911,6 +3722,23 @@ export interface components {
          *     }
          */
         FhirSubscriptionWsBindingTokenRequest: components["schemas"]["FhirParametersInput"] | null;
+        /** @description A resource with some elements left out (_elements, _summary=data), tagged SUBSETTED in meta.tag */
+        FhirSubsettedResource: {
+            id?: string;
+            meta: {
+                tag: ({
+                    code: string;
+                    system?: string;
+                } & {
+                    [key: string]: unknown;
+                })[];
+            } & {
+                [key: string]: unknown;
+            };
+            resourceType: string;
+        } & {
+            [key: string]: unknown;
+        };
         GetAgentIdentityResponse: {
             act?: {
                 act?: {

@@ -85,7 +85,17 @@ export const kickOffParameters = z
     parameter: z.array(parameter).max(1_000).optional(),
   })
   .describe('A FHIR Parameters resource with the kick-off parameters (Bulk Data Access IG 3.0: the same as the GET query, plus patient)')
-  .meta({ id: 'BulkExportParameters' });
+  .meta({
+    id: 'BulkExportParameters',
+    example: {
+      resourceType: 'Parameters',
+      parameter: [
+        { name: '_type', valueString: 'Patient,Observation' },
+        { name: '_since', valueInstant: '2026-01-01T00:00:00Z' },
+        { name: 'patient', valueReference: { reference: 'Patient/pat-0001' } },
+      ],
+    },
+  });
 
 /** The value type each parameter of the operation takes in a Parameters body, and whether it repeats. */
 const PARAMETER_TYPES: Record<

@@ -48,16 +48,20 @@ export const detectedIssueResource = defineFhirResource({
       const wanted = statusesOf(q.status, ['preliminary', 'final'] as const);
       const states = wanted === undefined ? ACTIVE_ALARM_STATES : (wanted ?? []).flatMap((s) => ISSUE_STATUS_STATES[s]);
       const patientId = q.patient === undefined ? undefined : patientIdOf('patient', q.patient);
+      const updated = isoDateFilter('_lastUpdated', listOf(q._lastUpdated));
       // nothing can match (an unknown status): the access rule still holds (a refusal is a 403, audited)
       const found = await listAlarms(
         alarms,
         caller(),
-        { patientId, states: states.length > 0 ? states : ACTIVE_ALARM_STATES, limit: wanted === null ? 0 : q._count },
+        {
+          patientId,
+          states: states.length > 0 ? states : ACTIVE_ALARM_STATES,
+          lastChanged: (at) => updated.matches(at), // meta.lastUpdated, before the page is cut
+          limit: wanted === null ? 0 : q._count,
+        },
         'fhir',
       );
-      const updated = isoDateFilter('_lastUpdated', listOf(q._lastUpdated));
-      const issues = found.map((a) => toFhirDetectedIssue(alarms.settings, a)).filter((d) => updated.matches(d.meta.lastUpdated));
-      return { entries: issues.map((d) => match('DetectedIssue', d.id, d)) };
+      return { entries: found.map((a) => match('DetectedIssue', a.id, toFhirDetectedIssue(alarms.settings, a))) };
     },
   },
   read: {
