@@ -22,10 +22,9 @@
  * request can cause a fetch per request.
  */
 import { createHash } from 'node:crypto';
-import { recordAudit } from '@vitalis/audit';
 import type { Pool } from '@vitalis/db';
 import type { Redis } from '@vitalis/redis';
-import { findClient, registrationRequestSchema, storeClient, type Client } from './clients';
+import { auditClientRefused, auditClientRegistered, findClient, registrationRequestSchema, storeClient, type Client } from './clients';
 import { OAuthError } from './oauth-errors';
 import { KeySetFetchError, keySetUriProblem, type RemoteKeySets } from '../remote-key-sets';
 
@@ -182,38 +181,13 @@ async function fetchAndStore(src: ClientSources, clientId: string, origin: Looku
   const request = readDocument(clientId, fetched.body, fetched.headers['content-type']);
   const authority = { registration: 'open', role: null } as const;
   const stored = await storeClient(src.pool, request, authority, { clientId, jwksAllowHosts: src.keySets.allowHosts });
-  if (stored.inserted) await auditFirstUse(src.pool, stored.response, origin);
+  if (stored.inserted)
+    await auditClientRegistered(src.pool, stored.response, { registration: 'client_id_metadata_document', role: null }, origin);
   await setMark(src.redis, freshKey, documentTtlSeconds(fetched.headers['cache-control']));
 }
 
 /** A refused document client, audited as a refused registration is; answers undefined (unknown client). */
 async function refuse(pool: Pool, clientId: string, origin: LookupOrigin, error: string, reason: string): Promise<undefined> {
-  await recordAudit(pool, {
-    action: 'client.refused',
-    outcome: 'failure',
-    clientId,
-    ...origin,
-    detail: { registration: 'client_id_metadata_document', error, reason },
-  });
+  await auditClientRefused(pool, { clientId, error, reason, registration: 'client_id_metadata_document' }, origin);
   return undefined;
-}
-
-/** The first use of a document client, audited as a registration is (registration.ts). */
-async function auditFirstUse(pool: Pool, registered: Awaited<ReturnType<typeof storeClient>>['response'], origin: LookupOrigin) {
-  await recordAudit(pool, {
-    action: 'client.registered',
-    outcome: 'success',
-    clientId: registered.client_id,
-    scope: registered.scope,
-    resourceType: 'Client',
-    resourceId: registered.client_id,
-    ...origin,
-    detail: {
-      grant_types: registered.grant_types,
-      token_endpoint_auth_method: registered.token_endpoint_auth_method,
-      registration: 'client_id_metadata_document',
-      role: null,
-      ...(registered.requested_scope ? { requested_scope: registered.requested_scope, approval: 'pending' } : {}),
-    },
-  });
 }

@@ -17,8 +17,14 @@ import { createHash, timingSafeEqual } from 'node:crypto';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import type { z } from 'zod';
-import { recordAudit } from '@vitalis/audit';
-import { registerClient, registrationRequestSchema, registrationResponseSchema, type RegistrationAuthority } from './clients';
+import {
+  auditClientRefused,
+  auditClientRegistered,
+  registerClient,
+  registrationRequestSchema,
+  registrationResponseSchema,
+  type RegistrationAuthority,
+} from './clients';
 import { PATHS, type AuthContext } from './context';
 import { bearerToken } from './bearer';
 import { redeemInitialAccessToken } from './initial-access';
@@ -140,34 +146,20 @@ async function answerRegistration(
       if (authority.registration === 'open') authority = { registration: 'software_statement', role: verified.role };
     }
     const registered = await registerClient(ctx.pool, body, authority, { jwksAllowHosts: ctx.keySets.allowHosts });
-    await recordAudit(ctx.pool, {
-      action: 'client.registered',
-      outcome: 'success',
-      clientId: registered.client_id,
-      scope: registered.scope,
-      resourceType: 'Client',
-      resourceId: registered.client_id,
-      requestId: req.id,
-      ip: req.ip,
-      detail: {
-        grant_types: registered.grant_types,
-        token_endpoint_auth_method: registered.token_endpoint_auth_method,
+    await auditClientRegistered(
+      ctx.pool,
+      registered,
+      {
         registration: authority.registration,
         role: authority.role,
-        ...(registered.requested_scope ? { requested_scope: registered.requested_scope, approval: 'pending' } : {}),
-        ...(statement ? { software_statement_issuer: statement.issuer, software_id: statement.softwareId } : {}),
+        ...(statement ? { extra: { software_statement_issuer: statement.issuer, software_id: statement.softwareId } } : {}),
       },
-    });
+      { requestId: req.id, ip: req.ip },
+    );
     return reply.code(201).header('cache-control', 'no-store').header('pragma', 'no-cache').send(registered);
   } catch (err) {
     if (!(err instanceof OAuthError)) throw err;
-    await recordAudit(ctx.pool, {
-      action: 'client.refused',
-      outcome: 'failure',
-      requestId: req.id,
-      ip: req.ip,
-      detail: { error: err.code, reason: err.description },
-    });
+    await auditClientRefused(ctx.pool, { error: err.code, reason: err.description }, { requestId: req.id, ip: req.ip });
     return sendOAuthError(reply, err);
   }
 }
