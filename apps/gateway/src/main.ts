@@ -1,7 +1,7 @@
 import { startAuditCheckpoints } from '@vitalis/audit';
 import { kafkaTopicDurability, loadConfig, metricsListenerAddress, shutdownTimings } from '@vitalis/config';
 import { createPool, requireAppDatabase } from '@vitalis/db';
-import { createKafka, ensureTopics } from '@vitalis/kafka';
+import { createKafka, ensureTopics, tolerateStrayKafkaRejections } from '@vitalis/kafka';
 import { createLogger } from '@vitalis/log';
 import { startMetricsServer } from '@vitalis/metrics';
 import { createRedis } from '@vitalis/redis';
@@ -22,6 +22,7 @@ const logger = createLogger('gateway', config.LOG_LEVEL);
 const pool = createPool({ url: config.DATABASE_URL, max: config.DATABASE_POOL_MAX, application: 'vitalis-gateway' });
 const redis = createRedis({ url: config.REDIS_URL, name: 'vitalis-gateway' });
 const kafka = createKafka({ brokers: config.KAFKA_BROKERS, clientId: 'vitalis-gateway', logger });
+tolerateStrayKafkaRejections(logger); // kafkajs's stray request rejections (libs/kafka stray-rejections.ts)
 
 // The migration step (npm run migrate, as the owner) ran before; this app only checks it did.
 await requireAppDatabase(pool, 'gateway', { production: config.NODE_ENV === 'production', warn: (message) => logger.warn(message) });

@@ -6,7 +6,7 @@
  */
 import { kafkaTopicDurability, loadConfig, metricsListenerAddress, probeServerAddress, shutdownTimings } from '@vitalis/config';
 import { createPool, pendingMigrations, requireAppDatabase } from '@vitalis/db';
-import { createKafka, ensureTopics, kafkaProbe } from '@vitalis/kafka';
+import { createKafka, ensureTopics, kafkaProbe, tolerateStrayKafkaRejections } from '@vitalis/kafka';
 import { createLogger } from '@vitalis/log';
 import { createIngestMetrics, createRegistry, observePool, observeRedis, startMetricsServer } from '@vitalis/metrics';
 import { createTracing } from '@vitalis/tracing';
@@ -30,6 +30,7 @@ const pool = createPool({
   application: 'vitalis-ingest',
 });
 const kafka = createKafka({ brokers: config.KAFKA_BROKERS, clientId: `vitalis-ingest-${process.pid}`, logger, retries: 20 });
+tolerateStrayKafkaRejections(logger); // kafkajs's stray request rejections (libs/kafka stray-rejections.ts)
 
 // The migration step (npm run migrate, as the owner) ran before; this app only checks it did.
 await requireAppDatabase(pool, 'ingest', { production: config.NODE_ENV === 'production', warn: (message) => logger.warn(message) });

@@ -6,7 +6,7 @@
  */
 import { parseArgs } from 'node:util';
 import { kafkaTopicDurability, loadConfig, metricsListenerAddress } from '@vitalis/config';
-import { createKafka, ensureTopics } from '@vitalis/kafka';
+import { createKafka, ensureTopics, tolerateStrayKafkaRejections } from '@vitalis/kafka';
 import { createLogger } from '@vitalis/log';
 import { METRIC, createRegistry, mirrorCounter, startMetricsServer } from '@vitalis/metrics';
 import { onShutdown, VITALIS_VERSION } from '@vitalis/runtime';
@@ -28,6 +28,7 @@ const { values } = parseArgs({
 const config = loadConfig('simulator', simulatorConfigShape, (c) => ({ ...c, topics: kafkaTopicDurability(c) }));
 const logger = createLogger('simulator', config.LOG_LEVEL);
 const kafka = createKafka({ brokers: config.KAFKA_BROKERS, clientId: 'vitalis-simulator', logger });
+tolerateStrayKafkaRejections(logger); // kafkajs's stray request rejections (libs/kafka stray-rejections.ts)
 await ensureTopics(kafka, config.topics);
 // Traces: off unless OTEL_EXPORTER_OTLP_ENDPOINT is set (docs/operations.md#traces).
 const tracing = createTracing(config, { app: 'simulator', version: VITALIS_VERSION });

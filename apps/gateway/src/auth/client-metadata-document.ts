@@ -24,8 +24,9 @@
 import { createHash } from 'node:crypto';
 import type { Pool } from '@vitalis/db';
 import type { Redis } from '@vitalis/redis';
-import { auditClientRefused, auditClientRegistered, findClient, registrationRequestSchema, storeClient, type Client } from './clients';
+import { findClient, registrationRequestSchema, storeClient, type Client } from './clients';
 import { OAuthError } from './oauth-errors';
+import { auditClientRefused, auditClientRegistered } from './registration-audit';
 import { KeySetFetchError, keySetUriProblem, type RemoteKeySets } from '../remote-key-sets';
 
 /** The draft suggests 5 kilobytes as a limit on a document's size. */

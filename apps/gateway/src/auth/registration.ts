@@ -17,18 +17,12 @@ import { createHash, timingSafeEqual } from 'node:crypto';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import type { z } from 'zod';
-import {
-  auditClientRefused,
-  auditClientRegistered,
-  registerClient,
-  registrationRequestSchema,
-  registrationResponseSchema,
-  type RegistrationAuthority,
-} from './clients';
+import { registerClient, registrationRequestSchema, registrationResponseSchema, type RegistrationAuthority } from './clients';
 import { PATHS, type AuthContext } from './context';
 import { bearerToken } from './bearer';
 import { redeemInitialAccessToken } from './initial-access';
 import { OAuthError, rateLimited } from './oauth-errors';
+import { auditClientRefused, auditClientRegistered } from './registration-audit';
 import { verifySoftwareStatement } from './software-statement';
 import { oauthErrorSchema, oauthRequestErrors, sendOAuthError } from './token-endpoint';
 
