@@ -57,10 +57,17 @@ export interface ExportRecord {
 }
 
 /** Where the worker got to in the append log: the key of the last row in the last committed file. */
+/**
+ * A row of the log an export streamed up to: its identity key (device, seq, effective time), and
+ * the order the export reads in. `time-first` is the identity index's order since migration 0020
+ * (effective time, device bytewise, seq): no sort. A cursor without it was written by an older
+ * worker that read in (device, seq, effective time) order, and its job resumes in that order.
+ */
 export interface ExportCursor {
   d: string;
   s: number;
   t: string;
+  order?: 'time-first';
 }
 
 /**

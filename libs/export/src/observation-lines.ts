@@ -34,25 +34,54 @@ export function exportWhere(
   return where.join(' AND ');
 }
 
-/** The COPY of a job's rows after `cursor` (one patient's, organized by patient), in the identity key's order (the resume order). */
+/**
+ * The order an export reads the log in, and the resume key's comparison: the identity index's
+ * (migration 0020: effective time, device bytewise, seq), so the rows come off the index and no
+ * sort runs, however large the export; a cursor of an older worker resumes in the order it was
+ * written in (device, seq, effective time), sorted.
+ */
+const TIME_FIRST = { key: `(effective_at, device_id COLLATE "C", seq)`, orderBy: `effective_at, device_id COLLATE "C", seq` };
+const DEVICE_FIRST = { key: '(device_id, seq, effective_at)', orderBy: 'device_id, seq, effective_at' };
+
+/**
+ * Whether a COPY reads the whole log (no patient list, no one patient): then it runs with the
+ * planner's sort off (worker-phases.ts). Costing a scan of every row, the planner may prefer a
+ * sequential scan and an external sort of the whole log, on the disk the export writes to; the
+ * identity index gives the rows in the export's order, and the ingest writes in about that order,
+ * so the heap is read nearly sequentially anyway. A patient list keeps the planner's choice: a sort
+ * of a few patients' rows may well be cheaper than the whole index.
+ */
+export const readsWholeLog = (job: Pick<ExportJob, 'patients'>, patient?: string): boolean =>
+  job.patients === null && patient === undefined;
+
+/** The COPY of a job's rows after `cursor` (one patient's, organized by patient), in the resume order. */
 export function exportCopySql(job: ExportJob, cursor: ExportCursor | null, patient?: string): string {
   let where = exportWhere(job);
   if (patient !== undefined) where += ` AND patient_id = ${lit(patient)}`;
-  if (cursor) where += ` AND (device_id, seq, effective_at) > (${lit(cursor.d)}, ${Number(cursor.s)}, ${lit(cursor.t)}::timestamptz)`;
+  const order = cursor !== null && cursor.order === undefined ? DEVICE_FIRST : TIME_FIRST;
+  if (cursor) {
+    const [t, d, s] = [`${lit(cursor.t)}::timestamptz`, lit(cursor.d), Number(cursor.s)];
+    where += ` AND ${order.key} > ${order === TIME_FIRST ? `(${t}, ${d}, ${s})` : `(${d}, ${s}, ${t})`}`;
+  }
   return `COPY (SELECT patient_id, device_id, seq, code, ${STORED_INSTANT_SQL}, value, unit, sample_period_ms, samples
-    FROM vitals_observations WHERE ${where} ORDER BY device_id, seq, effective_at) TO STDOUT`;
+    FROM vitals_observations WHERE ${where} ORDER BY ${order.orderBy}) TO STDOUT`;
 }
 
 /** COPY text format field (ids are validated at the door; the unescape is defence in depth). */
 const unescape = (v: string) => (v.includes('\\') ? v.replace(/\\(.)/g, (_, c: string) => ({ t: '\t', n: '\n', r: '\r' })[c] ?? c) : v);
 
-/** The resume key of one COPY line (device, seq, effective time): read for a file's last line only. */
+/** The resume key of one COPY line (device, seq, effective time; read in time-first order): read for a file's last line only. */
 export function exportKeyOf(line: string): ExportCursor {
   const t1 = line.indexOf('\t');
   const t2 = line.indexOf('\t', t1 + 1);
   const t3 = line.indexOf('\t', t2 + 1);
   const t4 = line.indexOf('\t', t3 + 1);
-  return { d: unescape(line.slice(t1 + 1, t2)), s: Number(line.slice(t2 + 1, t3)), t: line.slice(t4 + 1, line.indexOf('\t', t4 + 1)) };
+  return {
+    d: unescape(line.slice(t1 + 1, t2)),
+    s: Number(line.slice(t2 + 1, t3)),
+    t: line.slice(t4 + 1, line.indexOf('\t', t4 + 1)),
+    order: 'time-first',
+  };
 }
 
 /**

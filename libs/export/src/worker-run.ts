@@ -1,12 +1,13 @@
 /**
  * One run of a claimed export job (worker.ts claims and settles it, worker-phases.ts feeds it): the
  * state its steps share, and how an NDJSON line goes into the current file (encoded into a block of
- * bytes, written with backpressure) and how a file is committed together with the run's resume
+ * bytes, written with backpressure to the file and its gzip, export-file.ts) and how a file is committed together with the run's resume
  * cursor, in one transaction (jobs.ts commitExportFile), so a worker that dies is followed by one
  * that resumes after the last committed file and nothing is written twice.
  */
 import type { Pool } from '@vitalis/db';
 import { commitExportFile, type ExportJob, type ExportRunCursor } from './jobs';
+import { openExportFile, type ExportFileWriter } from './export-file';
 import { exportKeyOf } from './observation-lines';
 import type { ExportStorage } from './storage';
 
@@ -36,9 +37,6 @@ export class LostJob extends Error {}
 /** The worker is shutting down: the job goes back to the queue. */
 export class Stopped extends Error {}
 
-/** A file being written: its storage handle (commit or discard) and its stream. */
-type ExportFileHandle = Awaited<ReturnType<ExportStorage['create']>>;
-
 /**
  * What the steps of one run of a claimed job share (named steps, ADR 0023): the run's totals, the
  * file being written with its figures, and the block of encoded lines not yet written to it.
@@ -55,7 +53,8 @@ export interface ExportRunState {
   files: number;
   /** Set when a lease renewal found the job gone or claimed by another worker. */
   lost: boolean;
-  current: ExportFileHandle | undefined;
+  /** The file being written (its NDJSON and its gzip), until committed. */
+  current: ExportFileWriter | undefined;
   /** The current file's resource type (`file` for an export organized by patient), storage key, rows and bytes written. */
   type: string;
   key: string;
@@ -80,11 +79,6 @@ export function checkRun(run: ExportRunState): void {
   if (run.options.signal?.aborted) throw new Stopped();
 }
 
-/** Writes with backpressure: waits for `drain` when the file's buffer is full. */
-async function write(stream: NodeJS.WritableStream, bytes: Buffer): Promise<void> {
-  if (!stream.write(bytes)) await new Promise<void>((ok) => stream.once('drain', () => ok()));
-}
-
 /**
  * One NDJSON line of `type` into the current file (committed first when it holds another type;
  * opened when none is), which is committed once it holds maxFileBytes, outside a patient block.
@@ -98,7 +92,7 @@ export async function appendJson(run: ExportRunState, json: string, type: string
     run.part += 1;
     run.type = type;
     run.key = `${run.job.id}/${type}-${run.part}.ndjson`;
-    run.current = await run.options.storage.create(run.key, run.worker.replace(/[^\w.-]/g, '_'));
+    run.current = await openExportFile(run.options.storage, run.key, run.worker.replace(/[^\w.-]/g, '_'));
   }
   const most = 3 * json.length + 1; // UTF-8 bytes of the line and its newline, at most
   if (run.used + most > run.block.length) {
@@ -126,7 +120,7 @@ export async function flushBlock(run: ExportRunState): Promise<void> {
   run.bytes += run.used;
   run.block = Buffer.allocUnsafe(BLOCK_BYTES);
   run.used = 0;
-  await write(run.current.stream, full);
+  await run.current.write(full);
 }
 
 /** Commits the current file and records it with the run's cursor (one transaction); LostJob if the job is no longer this worker's. */

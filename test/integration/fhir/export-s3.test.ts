@@ -91,7 +91,10 @@ describe('bulk export into an S3-compatible bucket', () => {
     while (await runNextExport(gw.deps.pool, { storage, maxFileBytes: 32_768, leaseMs: 10_000, expiresMs: 600_000, only: [id] }));
     const manifest = (await (await fetch(location, { headers })).json()) as { output: { url: string; count: number }[] };
     expect(manifest.output.length).toBeGreaterThan(1);
-    expect((await objects()).filter((o) => o.includes(id))).toHaveLength(manifest.output.length);
+    // each file and its stored gzip (compressed once by the worker)
+    const stored = (await objects()).filter((o) => o.includes(id));
+    expect(stored.filter((o) => o.endsWith('.ndjson'))).toHaveLength(manifest.output.length);
+    expect(stored.filter((o) => o.endsWith('.ndjson.gz'))).toHaveLength(manifest.output.length);
     let lines = 0;
     for (const o of manifest.output) {
       const res = await fetch(o.url, { headers });
@@ -102,6 +105,10 @@ describe('bulk export into an S3-compatible bucket', () => {
       const part = await fetch(o.url, { headers: { ...headers, range: 'bytes=5-24' } });
       expect(part.status).toBe(206);
       expect(await part.text()).toBe(Buffer.from(text).subarray(5, 25).toString());
+      const zipped = await fetch(o.url, { headers: { ...headers, 'accept-encoding': 'gzip' } });
+      expect(zipped.headers.get('content-encoding')).toBe('gzip');
+      expect(Number(zipped.headers.get('content-length'))).toBeGreaterThan(0); // the stored gzip, with its length
+      expect(await zipped.text()).toBe(text); // fetch decompresses it
     }
     expect(lines).toBe(500);
     expect((await fetch(location, { method: 'DELETE', headers })).status).toBe(202);

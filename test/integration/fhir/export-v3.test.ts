@@ -307,7 +307,7 @@ describe('Bulk Data 3.0: allowPartialManifests and includeAssociatedData', () =>
           ...file,
           commit: async () => {
             await file.commit();
-            if (++commits === 12) stop.abort();
+            if (!key.endsWith('.gz') && ++commits === 12) stop.abort(); // NDJSON files (each has its stored gzip too)
           },
         };
       },

@@ -11,13 +11,13 @@
  * test, where it is the real worker process (apps/projector/src/exports-main.ts).
  */
 import { spawn, type ChildProcess } from 'node:child_process';
-import { existsSync } from 'node:fs';
+import { existsSync, readFileSync, rmSync } from 'node:fs';
 import { gunzipSync } from 'node:zlib';
 import { decodeJwt } from 'jose';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { must } from '@vitalis/runtime';
 import { createPool, type Pool } from '@vitalis/db';
-import { exportStorageDir, folderStorage, expireExports, runNextExport } from '@vitalis/export';
+import { exportStorageDir, folderStorage, expireExports, runNextExport, type ExportStorage } from '@vitalis/export';
 import { VITAL_CODE } from '@vitalis/schemas';
 import { authHeaders } from '../../helpers/auth';
 import { testEnv } from '../../helpers/env';
@@ -74,16 +74,18 @@ async function kickOff(path: string, headers = analyst, prefer = 'respond-async'
   return { status: res.status, location, body, headers: res.headers };
 }
 
-/** Runs this file's queued exports in this process. */
-async function work(options: { maxFileBytes?: number } = {}) {
+/** Runs this file's queued exports in this process (until `signal` stops the worker, as at shutdown). */
+async function work(options: { maxFileBytes?: number; storage?: ExportStorage; signal?: AbortSignal } = {}) {
   while (
-    await runNextExport(gw.deps.pool, {
-      storage,
+    !options.signal?.aborted &&
+    (await runNextExport(gw.deps.pool, {
+      storage: options.storage ?? storage,
+      ...(options.signal ? { signal: options.signal } : {}),
       maxFileBytes: options.maxFileBytes ?? 4_096,
       leaseMs: 10_000,
       expiresMs: 3_600_000,
       only: jobs,
-    })
+    }))
   );
 }
 
@@ -221,28 +223,39 @@ describe('FHIR Bulk Data export: the IG flow', () => {
     expect(zipped.headers.get('content-encoding')).toBe('gzip');
     // fetch decompresses a gzip body itself
     expect(await zipped.text()).toBe(full);
-    const raw = await import('node:http').then(
-      (http) =>
-        new Promise<Buffer>((ok, fail) => {
-          http
-            .get(url, { headers: { ...analyst, 'accept-encoding': 'gzip' } }, (res) => {
-              const chunks: Buffer[] = [];
-              res
-                .on('data', (c: Buffer) => chunks.push(c))
-                .on('end', () => ok(Buffer.concat(chunks)))
-                .on('error', fail);
-            })
-            .on('error', fail);
-        }),
-    );
-    expect(gunzipSync(raw).toString()).toBe(full);
+    const gzipped = () =>
+      import('node:http').then(
+        (http) =>
+          new Promise<{ body: Buffer; length: string | undefined }>((ok, fail) => {
+            http
+              .get(url, { headers: { ...analyst, 'accept-encoding': 'gzip' } }, (res) => {
+                const chunks: Buffer[] = [];
+                res
+                  .on('data', (c: Buffer) => chunks.push(c))
+                  .on('end', () => ok({ body: Buffer.concat(chunks), length: res.headers['content-length'] }))
+                  .on('error', fail);
+              })
+              .on('error', fail);
+          }),
+      );
+    // the worker stored the file's gzip beside it (compressed once): served as stored, with its length
     const job = k.location!.split('/').pop()!;
+    const storedGzip = `${storageDir}/${job}/${url.split('/').pop()!}.gz`;
+    const stored = await gzipped();
+    expect(stored.body.equals(readFileSync(storedGzip))).toBe(true);
+    expect(stored.length).toBe(String(stored.body.length));
+    expect(gunzipSync(stored.body).toString()).toBe(full);
+    // a file written before the worker stored gzips (none beside it): compressed on the fly, the same bytes out
+    rmSync(storedGzip);
+    const onTheFly = await gzipped();
+    expect(onTheFly.length).toBeUndefined();
+    expect(gunzipSync(onTheFly.body).toString()).toBe(full);
     const audit = await owner.query<{ action: string; n: number }>(
       "SELECT action, count(*)::int AS n FROM audit_events WHERE detail->>'job' = $1 GROUP BY action ORDER BY action",
       [job],
     );
     expect(audit.rows).toEqual([
-      { action: 'export.download', n: 5 },
+      { action: 'export.download', n: 6 },
       { action: 'export.kickoff', n: 1 },
     ]);
   });
@@ -340,6 +353,54 @@ describe('FHIR Bulk Data export: the IG flow', () => {
       else expect([...subjects]).toEqual(['Patient/pat-0001']);
       await fetch(k.location!, { method: 'DELETE', headers: me });
     }
+  });
+});
+
+describe('FHIR Bulk Data export: the order it reads the log in', () => {
+  it('a whole-log export (the identity index order: time, device, seq) stopped and resumed across rows that tie on time: every row once, in order', async () => {
+    // three devices sampling on the same instants, an hour before this file's other rows
+    const patient = `pat-x${run}tie`;
+    const start = T0 - 3_600_000;
+    const devices = ['a', 'b', 'c'].map((d) => `tie-${run}-${d}`);
+    await owner.query(
+      `INSERT INTO vitals_observations (patient_id, device_id, seq, code, effective_at, value, unit, kafka_partition, kafka_offset)
+       SELECT $1, d, s, $2, to_timestamp(($3::bigint + s * 1000) / 1000.0), 60 + s % 30, '/min', 0, s
+         FROM unnest($4::text[]) AS d, generate_series(0, 59) AS s`,
+      [patient, VITAL_CODE.heartRate, start, devices],
+    );
+    const filter = encodeURIComponent(`Observation?date=ge${iso(start)}&date=lt${iso(start + 60_000)}`);
+    const k = await kickOff(`/$export?_type=Observation&_typeFilter=${filter}`);
+    expect(k.status).toBe(202);
+    // the worker stops (as at shutdown) after its third file: the job resumes from that file's last row
+    const stop = new AbortController();
+    let commits = 0;
+    const stopping: ExportStorage = {
+      ...storage,
+      create: async (key, writer) => {
+        const file = await storage.create(key, writer);
+        return {
+          ...file,
+          commit: async () => {
+            await file.commit();
+            if (!key.endsWith('.gz') && ++commits === 3) stop.abort();
+          },
+        };
+      },
+    };
+    await work({ storage: stopping, signal: stop.signal });
+    const id = k.location!.split('/').pop()!;
+    const cursor = (await owner.query<{ cursor: unknown }>('SELECT cursor FROM export_jobs WHERE id = $1', [id])).rows[0]!.cursor;
+    expect(cursor).toMatchObject({ order: 'time-first' });
+    await work();
+    const { resources } = await exported(k.location!);
+    const ours = resources.filter((r) => r.subject.reference === `Patient/${patient}`).map((r) => r.identifier[0].value as string);
+    expect(ours).toHaveLength(180);
+    expect(new Set(ours).size).toBe(180);
+    // the file order is the log's: time first, then device (bytewise), then seq
+    const keyOf = (r: any): [string, string] => [r.effectiveDateTime, (r.identifier[0].value as string).replace(/\/\d+$/, '')];
+    const keys = resources.map(keyOf);
+    const sorted = [...keys].sort(([t1, d1], [t2, d2]) => (t1 < t2 ? -1 : t1 > t2 ? 1 : Buffer.compare(Buffer.from(d1), Buffer.from(d2))));
+    expect(keys).toEqual(sorted);
   });
 });
 

@@ -6,11 +6,12 @@
  * messages as one OperationOutcome, rendered from the job.
  */
 import { createGzip } from 'node:zlib';
+import type { ServerResponse } from 'node:http';
 import { pipeline } from 'node:stream/promises';
 import { z } from 'zod';
 import { notFound, problemOf } from '@vitalis/http';
 import { must } from '@vitalis/runtime';
-import { exportFiles, findExportJob, type ExportMessage, type ExportStorage } from '@vitalis/export';
+import { exportFiles, findExportJob, gzipKeyOf, type ExportMessage, type ExportStorage } from '@vitalis/export';
 import type { GatewayDeps } from '../../deps';
 import { audit } from '../../access/caller';
 import { callerOf } from '../../access/http';
@@ -81,35 +82,57 @@ export function registerExportFile(app: FhirApp, deps: GatewayDeps, storage: Exp
         detail: { job: job.id, file: req.params.file, count: file.count, range: range ? `${range.start}-${range.end}` : null },
       });
       reply.hijack();
-      const res = reply.raw;
-      const headers: Record<string, string> = {
-        'content-type': NDJSON,
-        'accept-ranges': 'bytes',
-        'cache-control': 'no-store',
-        'x-request-id': req.id,
-        vary: 'accept-encoding',
-      };
-      try {
-        if (range) {
-          res.writeHead(206, {
-            ...headers,
-            'content-range': `bytes ${range.start}-${range.end}/${size}`,
-            'content-length': String(range.end - range.start + 1),
-          });
-          await pipeline(storage.read(file.storage_key, range), res);
-        } else if (/\bgzip\b/.test(String(req.headers['accept-encoding'] ?? ''))) {
-          res.writeHead(200, { ...headers, 'content-encoding': 'gzip' });
-          await pipeline(storage.read(file.storage_key), createGzip(), res);
-        } else {
-          res.writeHead(200, { ...headers, 'content-length': String(size) });
-          await pipeline(storage.read(file.storage_key), res);
-        }
-      } catch (err) {
-        req.log.warn({ err }, 'export download cut short');
-        res.destroy();
-      }
+      await sendFile(reply.raw, storage, file.storage_key, size, range, String(req.headers['accept-encoding'] ?? ''), req.id).catch(
+        (err: unknown) => {
+          req.log.warn({ err }, 'export download cut short');
+          reply.raw.destroy();
+        },
+      );
     },
   );
+}
+
+/**
+ * Sends one export file on the raw response: a Range (206), the stored gzip when the client
+ * accepts gzip (compressed on the fly for a file written before workers stored gzips), or the
+ * file as it is.
+ */
+async function sendFile(
+  res: ServerResponse,
+  storage: ExportStorage,
+  key: string,
+  size: number,
+  range: { start: number; end: number } | undefined,
+  acceptEncoding: string,
+  requestId: string,
+): Promise<void> {
+  const headers: Record<string, string> = {
+    'content-type': NDJSON,
+    'accept-ranges': 'bytes',
+    'cache-control': 'no-store',
+    'x-request-id': requestId,
+    vary: 'accept-encoding',
+  };
+  if (range) {
+    res.writeHead(206, {
+      ...headers,
+      'content-range': `bytes ${range.start}-${range.end}/${size}`,
+      'content-length': String(range.end - range.start + 1),
+    });
+    return pipeline(storage.read(key, range), res);
+  }
+  if (!/\bgzip\b/.test(acceptEncoding)) {
+    res.writeHead(200, { ...headers, 'content-length': String(size) });
+    return pipeline(storage.read(key), res);
+  }
+  const stored = gzipKeyOf(key);
+  const gzipped = await storage.size(stored);
+  if (gzipped === undefined) {
+    res.writeHead(200, { ...headers, 'content-encoding': 'gzip' });
+    return pipeline(storage.read(key), createGzip(), res);
+  }
+  res.writeHead(200, { ...headers, 'content-encoding': 'gzip', 'content-length': String(gzipped) });
+  return pipeline(storage.read(stored), res);
 }
 
 /** One `Range: bytes=...` (a-b, a-, -n) within `size`, undefined without one; 416 outside the file. */
