@@ -97,14 +97,14 @@ describe('Observation JSON through the template', () => {
     const code = Object.keys(NUMERIC_VITALS)[0]!;
     const unit = NUMERIC_VITALS[code as keyof typeof NUMERIC_VITALS].unit;
     const line = `pat-1\tdev-1\t42\t${code}\t2026-02-01T08:00:00.123456Z\t72.5\t${unit}\t\\N\t\\N`;
-    expect(exportKeyOf(line)).toEqual({ d: 'dev-1', s: 42, t: '2026-02-01T08:00:00.123456Z' });
+    expect(exportKeyOf(line)).toEqual({ d: 'dev-1', s: 42, t: '2026-02-01T08:00:00.123456Z', order: 'time-first' });
     expect(ndjsonOf(line)).toBe(JSON.stringify(toFhirObservation(numeric(code, 72.5))));
     const ecg = `pat-1\tdev-2\t7\t${ECG_LEAD_II.code}\t2026-02-01T08:00:00.000000Z\t\\N\tmV\t4\t{0.1,-0.25,1.2}`;
-    expect(exportKeyOf(ecg)).toEqual({ d: 'dev-2', s: 7, t: '2026-02-01T08:00:00.000000Z' });
+    expect(exportKeyOf(ecg)).toEqual({ d: 'dev-2', s: 7, t: '2026-02-01T08:00:00.000000Z', order: 'time-first' });
     expect(JSON.parse(ndjsonOf(ecg)).valueSampledData).toMatchObject({ period: 4, data: '0.1 -0.25 1.2' });
     // COPY text escapes (defence in depth: ids are validated at the door)
     const escaped = `p\\\\1\tdev\\t9\t42\t${code}\t2026-02-01T08:00:00.123456Z\t72.5\t${unit}\t\\N\t\\N`;
-    expect(exportKeyOf(escaped)).toEqual({ d: 'dev\t9', s: 42, t: '2026-02-01T08:00:00.123456Z' });
+    expect(exportKeyOf(escaped)).toEqual({ d: 'dev\t9', s: 42, t: '2026-02-01T08:00:00.123456Z', order: 'time-first' });
     expect(ndjsonOf(escaped)).toBe(JSON.stringify(toFhirObservation(numeric(code, 72.5, 'dev\t9', 42, 'p\\1'))));
   });
 });
