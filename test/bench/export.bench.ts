@@ -20,7 +20,7 @@ import http from 'node:http';
 import type { WriteStream } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { Writable } from 'node:stream';
-import { tmpdir } from 'node:os';
+import { cpus, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import copyStreams from 'pg-copy-streams';
@@ -28,6 +28,7 @@ import { createPool, migrate, type Pool } from '@vitalis/db';
 import { createExportJob, exportCopySql, folderStorage, readsWholeLog, runNextExport, type ExportStorage } from '@vitalis/export';
 import { STORED_INSTANT_SQL } from '@vitalis/live';
 import { recreateBenchDatabase } from './database';
+import { cpuOf, cpuUsedBetween, loadAverage, machineCpu, serversCpu } from './proc-cpu';
 
 const env = process.env;
 const ROWS = Number(env.BENCH_EXPORT_ROWS ?? 10_000_000);
@@ -135,6 +136,8 @@ try {
 
   const rss: number[] = [];
   const sampler = setInterval(() => rss.push(process.memoryUsage().rss), 100);
+  const load = loadAverage();
+  const cpu0 = { worker: cpuOf('self'), postgres: serversCpu().postgres, machine: machineCpu() };
   const started = performance.now();
   const run = await runNextExport(pool, {
     storage,
@@ -144,6 +147,7 @@ try {
     only: [kick.job.id],
   });
   const seconds = (performance.now() - started) / 1000;
+  const cpu1 = { worker: cpuOf('self'), postgres: serversCpu().postgres, machine: machineCpu() };
   clearInterval(sampler);
   if (!run || run.outcome !== 'completed' || run.exported !== ROWS) throw new Error(`export ended ${JSON.stringify(run)}`);
   const { rows: files } = await pool.query<{ bytes: number }>('SELECT sum(bytes)::bigint AS bytes FROM export_files WHERE job_id = $1', [
@@ -171,6 +175,12 @@ try {
   );
   out(
     `  ratio to raw COPY (no order):        ${((rate(droppedSeconds) / rate(plain.seconds)) * 100).toFixed(0)}% of rows/s; to the export's query: ${((rate(droppedSeconds) / rate(same.seconds)) * 100).toFixed(0)}%`,
+  );
+  // CPU per component from /proc: this process is the export worker (and zlib's thread pool); PostgreSQL all its processes
+  const usPerObs = (cpuSeconds: number) => ((cpuSeconds * 1e6) / ROWS).toFixed(2);
+  const machineBusy = (cpu1.machine.busy - cpu0.machine.busy) / Math.max(1, cpu1.machine.total - cpu0.machine.total);
+  out(
+    `  CPU per observation (/proc; load average ${load.toFixed(2)} before): export worker ${usPerObs(cpu1.worker - cpu0.worker)} µs, PostgreSQL ${usPerObs(cpuUsedBetween(cpu0.postgres, cpu1.postgres))} µs; machine busy ${(machineBusy * 100).toFixed(0)} % of its ${cpus().length} cores`,
   );
   const disk = ddRate(dir, written);
   out(

@@ -19,7 +19,6 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { cpus } from 'node:os';
 import { randomUUID } from 'node:crypto';
-import { readdirSync, readFileSync } from 'node:fs';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { Worker } from 'node:worker_threads';
 import pg from 'pg';
@@ -32,6 +31,7 @@ import { createRedis } from '@vitalis/redis';
 import { clientCredentialsToken, registerClient } from '../helpers/auth';
 import { freePort } from '../helpers/processes';
 import type { FromParent, SubscriberShare, ToParent } from './live-subscribers';
+import { cpuOf, cpuUsedBetween, machineCpu, rssOf, serversCpu, type ServerName } from './proc-cpu';
 
 const env = process.env;
 const SCENARIO = env.BENCH_LIVE_SCENARIO === 'ward' ? 'ward' : 'single';
@@ -87,62 +87,6 @@ function startChild(name: string, script: string, extra: Record<string, string>)
   children.push(child);
   return child;
 }
-
-const rssOf = (pid: number) => {
-  try {
-    return Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1] ?? 0) * 1024;
-  } catch {
-    return 0;
-  }
-};
-
-/** CPU seconds (user + system) a process has used so far. */
-const cpuOf = (pid: number | 'self') => {
-  try {
-    const f = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
-    return (Number(f[11]) + Number(f[12])) / 100;
-  } catch {
-    return 0;
-  }
-};
-
-/** CPU seconds used so far by each process whose command line matches (PostgreSQL's backends, Kafka's JVM, Redis), by pid. */
-const cpuOfMatching = (pattern: RegExp) => {
-  const byPid = new Map<number, number>();
-  for (const pid of readdirSync('/proc')) {
-    if (!/^\d+$/.test(pid)) continue;
-    try {
-      if (pattern.test(readFileSync(`/proc/${pid}/cmdline`, 'utf8'))) byPid.set(Number(pid), cpuOf(Number(pid)));
-    } catch {
-      // gone meanwhile
-    }
-  }
-  return byPid;
-};
-/**
- * CPU seconds used between two readings, per process: a process born meanwhile counts whole, one
- * that exited meanwhile (a pooled PostgreSQL backend closed as idle) is left out rather than
- * subtracting the CPU it used before the run.
- */
-const cpuUsedBetween = (before: Map<number, number>, after: Map<number, number>) => {
-  let used = 0;
-  for (const [pid, now] of after) used += now - (before.get(pid) ?? 0);
-  return used;
-};
-const SERVERS = { postgres: /^postgres|\/postgres\0/, kafka: /kafka\.Kafka/, redis: /^redis-server|\/redis-server/ } as const;
-const serversCpu = () =>
-  Object.fromEntries(Object.entries(SERVERS).map(([name, re]) => [name, cpuOfMatching(re)])) as Record<
-    keyof typeof SERVERS,
-    Map<number, number>
-  >;
-
-/** Machine-wide CPU jiffies (busy, total) from /proc/stat: how saturated the whole box was. */
-const machineCpu = () => {
-  const f = readFileSync('/proc/stat', 'utf8').split('\n')[0]!.trim().split(/\s+/).slice(1).map(Number);
-  const idle = (f[3] ?? 0) + (f[4] ?? 0); // idle + iowait
-  const total = f.slice(0, 8).reduce((a, b) => a + b, 0); // guest time is already in user
-  return { busy: total - idle, total };
-};
 
 /** Subscribers run in BENCH_CLIENT_THREADS worker threads (live-subscribers.ts), never on the producer's loop. */
 const CLIENT_THREADS = Math.max(1, Number(env.BENCH_CLIENT_THREADS ?? 2));
@@ -368,7 +312,7 @@ async function main() {
   const cpuLine = `CPU over the run (100% = one core): gateway ${cpuShare(cpuOf(gateway.pid!), cpu0.gateway)}, ingest ${cpuShare(ingestCpu(), cpu0.ingest)}, bench clients + producer ${cpuShare(cpuOf('self'), cpu0.bench)}, ${Object.entries(
     serversCpu(),
   )
-    .map(([name, after]) => `${name} ${cpuShare(cpuUsedBetween(cpu0.servers[name as keyof typeof SERVERS], after), 0)}`)
+    .map(([name, after]) => `${name} ${cpuShare(cpuUsedBetween(cpu0.servers[name as ServerName], after), 0)}`)
     .join(', ')}; the whole machine (${cpus().length} cores, PostgreSQL, Kafka and Redis included) ${machineBusy()}% busy`;
   measuring = false;
   tell(clients, { type: 'measure', on: false });
