@@ -16,6 +16,7 @@ import { exportStorageDir, folderStorage, runNextExport, type ExportStorage } fr
 import { VITAL_CODE, type Scope } from '@vitalis/schemas';
 import { registerPatient } from '../../../apps/gateway/src/patients/service';
 import { authHeaders } from '../../helpers/auth';
+import { stoppingAfter } from '../../helpers/export-storage';
 import { testEnv } from '../../helpers/env';
 import { startGateway, type RunningGateway } from '../../helpers/gateway';
 import { expectValidFhir, VITAL_SIGNS_PROFILE } from '../../helpers/fhir-validator';
@@ -298,20 +299,7 @@ describe('Bulk Data 3.0: allowPartialManifests and includeAssociatedData', () =>
     expect(k.status).toBe(202);
     // the worker stops (as at shutdown) once it has committed 12 files: the job goes back to the queue with them
     const stop = new AbortController();
-    let commits = 0;
-    const stopping: ExportStorage = {
-      ...storage,
-      create: async (key, writer) => {
-        const file = await storage.create(key, writer);
-        return {
-          ...file,
-          commit: async () => {
-            await file.commit();
-            if (!key.endsWith('.gz') && ++commits === 12) stop.abort(); // NDJSON files (each has its stored gzip too)
-          },
-        };
-      },
-    };
+    const stopping = stoppingAfter(storage, 12, stop);
     await work({ maxFileBytes: 16_384, storage: stopping, signal: stop.signal });
     const { rows } = await owner.query<{ status: string }>('SELECT status FROM export_jobs WHERE id = $1', [jobs[jobs.length - 1]]);
     expect(rows[0]!.status).toBe('queued');

@@ -20,6 +20,7 @@ import { createPool, type Pool } from '@vitalis/db';
 import { exportStorageDir, folderStorage, expireExports, runNextExport, type ExportStorage } from '@vitalis/export';
 import { VITAL_CODE } from '@vitalis/schemas';
 import { authHeaders } from '../../helpers/auth';
+import { stoppingAfter } from '../../helpers/export-storage';
 import { testEnv } from '../../helpers/env';
 import { startGateway, type RunningGateway } from '../../helpers/gateway';
 import { expectValidFhir, VITAL_SIGNS_PROFILE } from '../../helpers/fhir-validator';
@@ -373,20 +374,7 @@ describe('FHIR Bulk Data export: the order it reads the log in', () => {
     expect(k.status).toBe(202);
     // the worker stops (as at shutdown) after its third file: the job resumes from that file's last row
     const stop = new AbortController();
-    let commits = 0;
-    const stopping: ExportStorage = {
-      ...storage,
-      create: async (key, writer) => {
-        const file = await storage.create(key, writer);
-        return {
-          ...file,
-          commit: async () => {
-            await file.commit();
-            if (!key.endsWith('.gz') && ++commits === 3) stop.abort();
-          },
-        };
-      },
-    };
+    const stopping = stoppingAfter(storage, 3, stop);
     await work({ storage: stopping, signal: stop.signal });
     const id = k.location!.split('/').pop()!;
     const cursor = (await owner.query<{ cursor: unknown }>('SELECT cursor FROM export_jobs WHERE id = $1', [id])).rows[0]!.cursor;
