@@ -29,17 +29,17 @@ export const MDC_SYSTEM = 'urn:oid:2.16.840.1.113883.6.24';
 export const UCUM_SYSTEM = 'http://unitsofmeasure.org';
 
 /**
- * The vital codes by name: the one place in the TypeScript tree a vital code is written. NEWS2,
- * the alert rules, the simulator, the catalog, the UI cards and the clients refer to a code by its
- * name here (test/unit/clinical/codes.test.ts fails on a code literal anywhere else), so a code is
- * never retyped and a table keyed by code cannot miss or misspell one.
- */
-/**
  * LOINC 85354-9, the blood-pressure panel the R4 vital-signs `bp` profile fixes as the code: not a
  * stored code (devices send systolic and diastolic apart), the FHIR read side pairs them into it.
  */
 export const BP_PANEL_CODE = '85354-9';
 
+/**
+ * The vital codes by name: the one place in the TypeScript tree a vital code is written. NEWS2,
+ * the alert rules, the simulator, the catalog, the UI cards and the clients refer to a code by its
+ * name here (test/unit/clinical/codes.test.ts fails on a code literal anywhere else), so a code is
+ * never retyped and a table keyed by code cannot miss or misspell one.
+ */
 export const VITAL_CODE = {
   heartRate: '8867-4',
   spo2: '59408-5',
