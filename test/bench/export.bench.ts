@@ -25,7 +25,7 @@ import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import copyStreams from 'pg-copy-streams';
 import { createPool, migrate, type Pool } from '@vitalis/db';
-import { createExportJob, exportCopySql, folderStorage, readsWholeLog, runNextExport, type ExportStorage } from '@vitalis/export';
+import { createExportJob, exportCopySql, exportPlannerSetting, folderStorage, runNextExport, type ExportStorage } from '@vitalis/export';
 import { STORED_INSTANT_SQL } from '@vitalis/live';
 import { recreateBenchDatabase } from './database';
 import { cpuOf, cpuUsedBetween, loadAverage, machineCpu, serversCpu } from './proc-cpu';
@@ -55,17 +55,17 @@ async function seed(pool: Pool): Promise<void> {
   await pool.query('ANALYZE vitals_observations');
 }
 
-/** Runs a COPY TO STDOUT and drops the bytes (the planner's sort off, as the export worker runs a whole-log COPY, when asked); returns bytes and seconds. */
-async function rawCopy(pool: Pool, sql: string, sortOff = false): Promise<{ seconds: number; bytes: number }> {
+/** Runs a COPY TO STDOUT and drops the bytes (under the planner setting the export worker uses, when given); returns bytes and seconds. */
+async function rawCopy(pool: Pool, sql: string, setting?: { set: string; reset: string }): Promise<{ seconds: number; bytes: number }> {
   const client = await pool.connect();
   try {
-    if (sortOff) await client.query('SET enable_sort = off');
+    if (setting) await client.query(setting.set);
     const started = performance.now();
     let bytes = 0;
     for await (const chunk of client.query(copyStreams.to(sql)) as AsyncIterable<Buffer>) bytes += chunk.length;
     return { seconds: (performance.now() - started) / 1000, bytes };
   } finally {
-    if (sortOff) await client.query('RESET enable_sort');
+    if (setting) await client.query(setting.reset);
     client.release();
   }
 }
@@ -111,7 +111,7 @@ try {
   );
   const kick = await createExportJob(pool, { clientId: 'bench', subject: 'bench', request: 'bench', filters: [] }, 100);
   if (kick.kind !== 'created') throw new Error('kick-off refused');
-  const same = await rawCopy(pool, exportCopySql(kick.job, null), readsWholeLog(kick.job));
+  const same = await rawCopy(pool, exportCopySql(kick.job, null), exportPlannerSetting(kick.job));
 
   // the same export once more into storage that drops the bytes: the figure without the disk
   const dropped = await createExportJob(pool, { clientId: 'bench', subject: 'bench', request: 'bench', filters: [] }, 100);

@@ -16,7 +16,7 @@ import type { ExportStorage } from './storage-interface';
  * about twice as fast as level 6 (310 against 154 MB/s of one core) for a little less ratio, which
  * keeps compression off the export's critical path (docs/benchmarks.md, "Export").
  */
-export const EXPORT_GZIP_LEVEL = 1;
+const EXPORT_GZIP_LEVEL = 1;
 
 /** Where a file's gzip is stored: the file's key and `.gz`. */
 export const gzipKeyOf = (key: string): string => `${key}.gz`;

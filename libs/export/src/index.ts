@@ -1,6 +1,6 @@
 export * from './jobs';
 export * from './storage';
-export { gzipKeyOf, EXPORT_GZIP_LEVEL } from './export-file';
+export { gzipKeyOf } from './export-file';
 export * from './worker';
 export * from './s3-storage';
 export * from './elements';

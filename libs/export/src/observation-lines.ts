@@ -35,34 +35,45 @@ export function exportWhere(
 }
 
 /**
- * The order an export reads the log in, and the resume key's comparison: the identity index's
- * (migration 0020: effective time, device bytewise, seq), so the rows come off the index and no
- * sort runs, however large the export; a cursor of an older worker resumes in the order it was
- * written in (device, seq, effective time), sorted.
+ * The order an export reads the log in, and the resume key's comparison after a cursor: the
+ * identity index's (migration 0020: effective time, device bytewise, seq), so the rows come off the
+ * index and no sort runs, however large the export; a cursor of an older worker resumes in the
+ * order it was written in (device, seq, effective time), sorted.
  */
-const TIME_FIRST = { key: `(effective_at, device_id COLLATE "C", seq)`, orderBy: `effective_at, device_id COLLATE "C", seq` };
-const DEVICE_FIRST = { key: '(device_id, seq, effective_at)', orderBy: 'device_id, seq, effective_at' };
+interface ReadOrder {
+  orderBy: string;
+  /** The rows after `c` in this order. */
+  after: (c: ExportCursor) => string;
+}
+const at = (c: ExportCursor) => `${lit(c.t)}::timestamptz`;
+const TIME_FIRST: ReadOrder = {
+  orderBy: 'effective_at, device_id COLLATE "C", seq',
+  after: (c) => `(effective_at, device_id COLLATE "C", seq) > (${at(c)}, ${lit(c.d)}, ${Number(c.s)})`,
+};
+const DEVICE_FIRST: ReadOrder = {
+  orderBy: 'device_id, seq, effective_at',
+  after: (c) => `(device_id, seq, effective_at) > (${lit(c.d)}, ${Number(c.s)}, ${at(c)})`,
+};
 
 /**
- * Whether a COPY reads the whole log (no patient list, no one patient): then it runs with the
- * planner's sort off (worker-phases.ts). Costing a scan of every row, the planner may prefer a
- * sequential scan and an external sort of the whole log, on the disk the export writes to; the
- * identity index gives the rows in the export's order, and the ingest writes in about that order,
- * so the heap is read nearly sequentially anyway. A patient list keeps the planner's choice: a sort
- * of a few patients' rows may well be cheaper than the whole index.
+ * The planner setting a COPY of the job's rows (one patient's, organized by patient) runs under, as
+ * the statements that set and reset it; undefined: none. A COPY of the whole log (no patient list,
+ * no one patient) runs with the planner's sort off: costing a scan of every row, the planner may
+ * prefer a sequential scan and an external sort of the whole log, on the disk the export writes
+ * to, while the identity index gives the rows in the export's order, and the ingest writes in about
+ * that order, so the heap is read nearly sequentially anyway. A patient list keeps the planner's
+ * choice: a sort of a few patients' rows may well be cheaper than the whole index.
  */
-export const readsWholeLog = (job: Pick<ExportJob, 'patients'>, patient?: string): boolean =>
-  job.patients === null && patient === undefined;
+export function exportPlannerSetting(job: Pick<ExportJob, 'patients'>, patient?: string): { set: string; reset: string } | undefined {
+  return job.patients === null && patient === undefined ? { set: 'SET enable_sort = off', reset: 'RESET enable_sort' } : undefined;
+}
 
 /** The COPY of a job's rows after `cursor` (one patient's, organized by patient), in the resume order. */
 export function exportCopySql(job: ExportJob, cursor: ExportCursor | null, patient?: string): string {
   let where = exportWhere(job);
   if (patient !== undefined) where += ` AND patient_id = ${lit(patient)}`;
   const order = cursor !== null && cursor.order === undefined ? DEVICE_FIRST : TIME_FIRST;
-  if (cursor) {
-    const [t, d, s] = [`${lit(cursor.t)}::timestamptz`, lit(cursor.d), Number(cursor.s)];
-    where += ` AND ${order.key} > ${order === TIME_FIRST ? `(${t}, ${d}, ${s})` : `(${d}, ${s}, ${t})`}`;
-  }
+  if (cursor) where += ` AND ${order.after(cursor)}`;
   return `COPY (SELECT patient_id, device_id, seq, code, ${STORED_INSTANT_SQL}, value, unit, sample_period_ms, samples
     FROM vitals_observations WHERE ${where} ORDER BY ${order.orderBy}) TO STDOUT`;
 }

@@ -13,7 +13,7 @@ import copyStreams from 'pg-copy-streams';
 import type { PoolClient } from '@vitalis/db';
 import { subsetElements } from './elements';
 import { exportRecords } from './jobs';
-import { exportCopySql, ndjsonOf, readsWholeLog } from './observation-lines';
+import { exportCopySql, exportPlannerSetting, ndjsonOf } from './observation-lines';
 import { appendJson, checkRun, commitFile, commitIfFull, flushBlock, type ExportRunState } from './worker-run';
 
 /** Records read per query. */
@@ -66,17 +66,17 @@ export async function writeByType(run: ExportRunState, client: PoolClient): Prom
   run.mark = undefined;
   if (!withObservations(run)) return;
   const from = cursor !== null && 'd' in cursor ? cursor : null;
-  // the whole log comes off the identity index in order (observation-lines.ts readsWholeLog); a failed
-  // COPY destroys the connection, so the setting never outlives this run
-  const sortOff = readsWholeLog(run.job);
-  if (sortOff) await client.query('SET enable_sort = off');
+  // the whole log comes off the identity index in order (observation-lines.ts exportPlannerSetting); a
+  // failed COPY destroys the connection, so the setting never outlives this run
+  const setting = exportPlannerSetting(run.job);
+  if (setting) await client.query(setting.set);
   for await (const lines of copyLines(client, exportCopySql(run.job, from), run)) {
     for (const line of lines) {
       run.lastLine = line;
       await appendJson(run, observationLine(run, line), 'Observation');
     }
   }
-  if (sortOff) await client.query('RESET enable_sort');
+  if (setting) await client.query(setting.reset);
   await flushBlock(run);
   await commitFile(run);
 }

@@ -28,7 +28,7 @@ import type { ExportStorage } from './storage';
 import { writeByPatient, writeByType } from './worker-phases';
 import { BLOCK_BYTES, LostJob, Stopped, type ExportRunState, type ExportWorkerOptions } from './worker-run';
 
-export { exportCopySql, exportKeyOf, exportWhere, ndjsonOf, readsWholeLog } from './observation-lines';
+export { exportCopySql, exportKeyOf, exportPlannerSetting, exportWhere, ndjsonOf } from './observation-lines';
 export type { ExportWorkerOptions } from './worker-run';
 
 /** Runs of one job that may end in an error before it fails for good. */

@@ -2,4 +2,4 @@ export { createKafka, ensureTopics, kafkaProbe, type KafkaOptions } from './clie
 export { createVitalsProducer, vitalsPartitioner, type VitalsProducerOptions } from './producer';
 export { SINGLE_BROKER, TOPICS, topicSpecs, type TopicDurability, type TopicNames, type TopicSpec } from './topics';
 export { batchOrigin, sendTraced, startBatchSpan, TRACEPARENT_HEADER } from './trace-headers';
-export { isKafkaTransportFailure, tolerateStrayKafkaRejections } from './stray-rejections';
+export { tolerateStrayKafkaRejections } from './stray-rejections';

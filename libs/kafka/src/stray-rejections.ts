@@ -9,13 +9,13 @@
  * rejection still ends the process, as Node's default does.
  */
 import kafkajs from 'kafkajs';
+import type { Logger } from '@vitalis/log';
 
 // kafkajs is CommonJS and spreads its error classes into its exports: named ESM imports cannot see them
 const { KafkaJSConnectionError, KafkaJSRequestTimeoutError } = kafkajs;
-import type { Logger } from '@vitalis/log';
 
 /** A request that failed because its broker connection closed, failed or timed out (nothing about the request itself). */
-export const isKafkaTransportFailure = (reason: unknown): boolean =>
+const isKafkaTransportFailure = (reason: unknown): boolean =>
   reason instanceof KafkaJSConnectionError || reason instanceof KafkaJSRequestTimeoutError;
 
 let installed = false;

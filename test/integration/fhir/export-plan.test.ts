@@ -1,13 +1,13 @@
 /**
  * The export reads the append log in its identity index's order (issue 34 item 5): the plan of the
  * COPY the worker runs for a whole-log export, first run and resumed, has no Sort node (the rows
- * come off the index), under the settings the worker runs it with (libs/export readsWholeLog). A
+ * come off the index), under the setting the worker runs it with (libs/export exportPlannerSetting). A
  * cursor an older worker wrote (device-first order) still resumes in its own order, sorted: the
  * plan shows that sort, which is what the time-first order removed. Over the real database.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createPool, type Pool, type PoolClient } from '@vitalis/db';
-import { exportCopySql, readsWholeLog, type ExportCursor, type ExportJob } from '@vitalis/export';
+import { exportCopySql, exportPlannerSetting, type ExportCursor, type ExportJob } from '@vitalis/export';
 import { testEnv } from '../../helpers/env';
 
 let pool: Pool;
@@ -28,7 +28,8 @@ async function planOf(cursor: ExportCursor | null, patient?: string): Promise<Pl
   const select = /^COPY \(([\s\S]*)\) TO STDOUT$/.exec(copy)![1]!;
   await client.query('BEGIN');
   try {
-    if (readsWholeLog(job, patient)) await client.query('SET LOCAL enable_sort = off');
+    const setting = exportPlannerSetting(job, patient);
+    if (setting) await client.query(setting.set); // rolled back with the transaction
     const { rows } = await client.query<{ 'QUERY PLAN': [{ Plan: PlanNode }] }>(`EXPLAIN (FORMAT JSON) ${select}`);
     return nodesOf(rows[0]!['QUERY PLAN'][0].Plan);
   } finally {
@@ -76,8 +77,8 @@ describe('the export COPY reads the log in the identity index order', () => {
   });
 
   it("one patient's block (organized by patient) keeps the planner's choice: the sort is bounded by that patient's rows", () => {
-    expect(readsWholeLog(job, 'pat-0001')).toBe(false);
-    expect(readsWholeLog({ patients: ['pat-0001'] })).toBe(false);
-    expect(readsWholeLog(job)).toBe(true);
+    expect(exportPlannerSetting(job, 'pat-0001')).toBeUndefined();
+    expect(exportPlannerSetting({ patients: ['pat-0001'] })).toBeUndefined();
+    expect(exportPlannerSetting(job)).toEqual({ set: 'SET enable_sort = off', reset: 'RESET enable_sort' });
   });
 });
