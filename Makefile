@@ -8,7 +8,7 @@ node_modules: package.json package-lock.json
 	npm ci --no-audit --no-fund
 	@touch node_modules
 
-.PHONY: help install run migrate stop logs test test-main test-disruptive demo-topic-mark demo-topic-check contract-check typecheck lint format-check lint-clients bench openapi clients-env browser fhir-validator deploy-check metrics-check
+.PHONY: help install run migrate stop logs test test-main test-disruptive demo-topic-mark demo-topic-check contract-check typecheck lint format-check lint-clients bench bench-research openapi clients-env browser fhir-validator deploy-check metrics-check
 help: ## This list
 	@grep -hE '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  make %-16s %s\n", $$1, $$2}'
 
@@ -95,8 +95,11 @@ demo-topic-check: node_modules
 test-disruptive: node_modules
 	npx vitest run --config vitest.disruptive.config.ts
 
-bench: node_modules up ## Benchmarks in test/bench/, figures as ratios to a baseline measured in the same run
-	@export NODE_ENV=$${NODE_ENV:-development}; for b in test/bench/*.bench.ts; do echo "== $$b"; node --import tsx "$$b" || exit 1; done
+bench: node_modules up ## The benches of record (<= 20 min): one summary table, every figure in bench-results/*.json (test/bench/run.ts)
+	NODE_ENV=$${NODE_ENV:-development} node --import tsx test/bench/run.ts
+
+bench-research: node_modules up ## make bench plus the research phases (index study, vitals history/traces, ward scenario, other surfaces)
+	NODE_ENV=$${NODE_ENV:-development} BENCH_RESEARCH=1 node --import tsx test/bench/run.ts
 
 openapi: node_modules up ## Regenerate schemas/openapi.json from the routes (commit it; a test checks it is current)
 	DATABASE_URL=$${DATABASE_URL:-postgres://postgres@127.0.0.1:55432/vitalis_test} npm run openapi

@@ -29,6 +29,7 @@ import { createExportJob, exportCopySql, exportPlannerSetting, folderStorage, ru
 import { STORED_INSTANT_SQL } from '@vitalis/live';
 import { recreateBenchDatabase } from './database';
 import { cpuOf, cpuUsedBetween, loadAverage, machineCpu, serversCpu } from './proc-cpu';
+import { figure } from './report';
 
 const env = process.env;
 const ROWS = Number(env.BENCH_EXPORT_ROWS ?? 10_000_000);
@@ -182,7 +183,39 @@ try {
   out(
     `  CPU per observation (/proc; load average ${load.toFixed(2)} before): export worker ${usPerObs(cpu1.worker - cpu0.worker)} µs, PostgreSQL ${usPerObs(cpuUsedBetween(cpu0.postgres, cpu1.postgres))} µs; machine busy ${(machineBusy * 100).toFixed(0)} % of its ${cpus().length} cores`,
   );
+  figure({
+    phase: 'export',
+    name: 'ordered scan / raw COPY TO',
+    value: plain.seconds / same.seconds,
+    unit: 'x',
+    load,
+    goal: { op: '>=', target: 0.85 },
+  });
+  figure({ phase: 'export', name: 'export (COPY -> FHIR NDJSON files)', value: rate(seconds), unit: 'obs/s', load });
+  figure({
+    phase: 'export',
+    name: 'export: worker CPU per observation',
+    value: ((cpu1.worker - cpu0.worker) * 1e6) / ROWS,
+    unit: 'µs',
+    load,
+  });
+  figure({
+    phase: 'export',
+    name: 'export: postgres CPU per observation',
+    value: (cpuUsedBetween(cpu0.postgres, cpu1.postgres) * 1e6) / ROWS,
+    unit: 'µs',
+    load,
+  });
+  figure({ phase: 'export', name: 'export: machine busy', value: machineBusy * 100, unit: `% of ${cpus().length} cores`, load });
   const disk = ddRate(dir, written);
+  figure({
+    phase: 'export',
+    name: 'export / dd with fdatasync (same bytes)',
+    value: written / seconds / disk,
+    unit: 'x',
+    load,
+    goal: { op: '>=', target: 0.85 },
+  });
   out(
     `disk: dd of ${mb(written).toFixed(0)} MB with fdatasync ${mb(disk).toFixed(1)} MB/s; export / dd: ${(written / seconds / disk).toFixed(2)} (goal >= 0.85)`,
   );
@@ -258,6 +291,14 @@ try {
     out(
       `kick-off -> ${manifest.output.length} files downloaded with gzip: ${wholeSeconds.toFixed(2)} s = ${(wholeSeconds / exportSeconds).toFixed(2)} x the export's ${exportSeconds.toFixed(2)} s (goal <= 1.5); ${mb(gzipBytes).toFixed(0)} MB gzip for ${mb(written).toFixed(0)} MB NDJSON (${(written / gzipBytes).toFixed(1)}x)`,
     );
+    figure({
+      phase: 'export',
+      name: 'kick-off -> all files downloaded with gzip / export time',
+      value: wholeSeconds / exportSeconds,
+      unit: 'x',
+      load,
+      goal: { op: '<=', target: 1.5 },
+    });
     out(
       `time to the manifest of a ${fmt(SMALL)}-row export (kick-off to 200, worker started at once; the projector adds up to EXPORT_POLL_INTERVAL_MS): median ${ttfb[2]!.toFixed(0)} ms, min ${ttfb[0]!.toFixed(0)} ms, max ${ttfb[4]!.toFixed(0)} ms`,
     );

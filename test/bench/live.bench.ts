@@ -28,10 +28,13 @@ import { createKafka } from '@vitalis/kafka';
 import { createLogger } from '@vitalis/log';
 import { decodeBatch, liveChannel } from '@vitalis/live';
 import { createRedis } from '@vitalis/redis';
+import { ecgChunk, ECG_HZ, ECG_PERIOD_MS, rng } from '@vitalis/clinical';
+import { ECG_LEAD_II, FRAME_ENVELOPE, NUMERIC_VITALS, type NumericVitalCode } from '@vitalis/schemas';
 import { clientCredentialsToken, registerClient } from '../helpers/auth';
 import { freePort } from '../helpers/processes';
 import type { FromParent, SubscriberShare, ToParent } from './live-subscribers';
-import { cpuOf, cpuUsedBetween, machineCpu, rssOf, serversCpu, type ServerName } from './proc-cpu';
+import { cpuOf, cpuUsedBetween, loadAverage, machineCpu, rssOf, serversCpu, type ServerName } from './proc-cpu';
+import { cpuFigures, figure } from './report';
 
 const env = process.env;
 const SCENARIO = env.BENCH_LIVE_SCENARIO === 'ward' ? 'ward' : 'single';
@@ -64,6 +67,23 @@ async function withAdminDb<T>(fn: (admin: pg.Client) => Promise<T>): Promise<T> 
   }
 }
 const PARTITIONS = 12;
+/**
+ * BENCH_LIVE_FRAMES=1: device frames as monitors send them (ADR 0015), each six numerics and a 1 s
+ * 250 Hz ECG chunk (the simulator's waveform), BENCH_RATE observations/s in all, ECG included.
+ */
+const FRAMES = env.BENCH_LIVE_FRAMES === '1';
+const NUMERIC_CODES = Object.keys(NUMERIC_VITALS) as NumericVitalCode[];
+const FRAME_OBSERVATIONS = NUMERIC_CODES.length + 1;
+const ECG_SAMPLES = ecgChunk(ECG_HZ, 72, 0, rng(3)).samples.join(',');
+/** One monitor frame of patient `p` at `at`, its observations numbered from `seq`. */
+function frameJson(p: string, seq: number, at: string): string {
+  const numerics = NUMERIC_CODES.map((code, k) => {
+    const def = NUMERIC_VITALS[code];
+    return `{"seq":${seq + k},"code":"${code}","value":${Math.round((def.min + def.max) / 2)},"unit":"${def.unit}"}`;
+  });
+  const ecg = `{"seq":${seq + NUMERIC_CODES.length},"code":"${ECG_LEAD_II.code}","unit":"mV","waveform":{"origin":0,"period_ms":${ECG_PERIOD_MS},"samples":[${ECG_SAMPLES}]}}`;
+  return `{"envelope":"${FRAME_ENVELOPE}","patient_id":"${p}","device_id":"${p}-d","effective_at":"${at}","observations":[${numerics.join(',')},${ecg}]}`;
+}
 const TICK_MS = Number(env.BENCH_TICK_MS ?? 50);
 const WARMUP = Number(env.BENCH_WARMUP_SECONDS ?? 5);
 
@@ -258,6 +278,8 @@ async function main() {
     machine: machineCpu(),
   });
   let cpu0 = usage();
+  let producedAtMeasure = 0;
+  let loadAtMeasure = loadAverage();
   const started = Date.now();
   const perTick = Math.round((RATE * TICK_MS) / 1000);
   let next = started;
@@ -270,23 +292,32 @@ async function main() {
       tell(clients, { type: 'measure', on: true });
       loopDelay.reset();
       cpu0 = usage();
+      producedAtMeasure = produced;
+      loadAtMeasure = loadAverage();
     }
     const at = new Date().toISOString();
     const messages: { key: string; partition: number; value: string }[] = [];
-    for (let k = 0; k < perTick; k++) {
+    for (let k = 0; k < perTick; k += FRAMES ? FRAME_OBSERVATIONS : 1) {
       const i = cursor++ % n;
       const p = patients[i]!;
-      expected += watchers[i]!;
       // The partition named outright (patient i -> i mod 12): the same one-partition-per-patient rule
       // as the key hash, without hashing every message on the producer's loop.
+      if (FRAMES) {
+        expected += watchers[i]! * FRAME_OBSERVATIONS;
+        messages.push({ key: p, partition: i % PARTITIONS, value: frameJson(p, seq[i]!, at) });
+        seq[i]! += FRAME_OBSERVATIONS;
+        produced += FRAME_OBSERVATIONS;
+        continue;
+      }
+      expected += watchers[i]!;
       messages.push({
         key: p,
         partition: i % PARTITIONS,
         value: `{"patient_id":"${p}","device_id":"${p}-d","seq":${seq[i]!++},"effective_at":"${at}","code":"8867-4","value":${60 + (k % 40)},"unit":"/min"}`,
       });
+      produced += 1;
     }
     await producer.send({ topic, acks: 1, compression: CompressionTypes.None, messages });
-    produced += perTick;
     next += TICK_MS;
     const wait = next - Date.now();
     if (wait > 0) await sleep(wait);
@@ -314,6 +345,14 @@ async function main() {
   )
     .map(([name, after]) => `${name} ${cpuShare(cpuUsedBetween(cpu0.servers[name as ServerName], after), 0)}`)
     .join(', ')}; the whole machine (${cpus().length} cores, PostgreSQL, Kafka and Redis included) ${machineBusy()}% busy`;
+  const measured = produced - producedAtMeasure;
+  const cpuSeconds: Record<string, number> = {
+    gateway: cpuOf(gateway.pid!) - cpu0.gateway,
+    ingest: ingestCpu() - cpu0.ingest,
+    'bench (producer and subscribers)': cpuOf('self') - cpu0.bench,
+  };
+  for (const [name, after] of Object.entries(serversCpu())) cpuSeconds[name] = cpuUsedBetween(cpu0.servers[name as ServerName], after);
+  const busyShare = machineBusy() / 100;
   measuring = false;
   tell(clients, { type: 'measure', on: false });
   clearInterval(rssTimer);
@@ -364,6 +403,23 @@ async function main() {
   );
 
   out(cpuLine);
+  const what = `${fmt(SSE)} SSE + ${fmt(WS)} WS ${WARD ? 'clinicians (wards)' : 'subscribers'} at ${fmt(RATE)} obs/s, ${FRAMES ? 'frames with ECG' : 'v1 records'}`;
+  figure({ phase: 'live', name: `delivery p99, ${what}`, value: p99, unit: 'ms', load: loadAtMeasure, goal: { op: '<', target: 100 } });
+  figure({ phase: 'live', name: `delivery p50, ${what}`, value: p50, unit: 'ms', load: loadAtMeasure });
+  figure({
+    phase: 'live',
+    name: `delivered / expected, ${what}`,
+    value: delivered / expected,
+    unit: '',
+    load: loadAtMeasure,
+    goal: { op: '>=', target: 1 },
+  });
+  cpuFigures(
+    'live',
+    what,
+    { us: Object.fromEntries(Object.entries(cpuSeconds).map(([k, v]) => [k, (v * 1e6) / Math.max(1, measured)])), busy: busyShare },
+    loadAtMeasure,
+  );
   out(
     `event-loop delay of the bench thread that produces and taps (adds to the latencies above): p50 ${(loopDelay.percentile(50) / 1e6).toFixed(1)} ms, p99 ${(loopDelay.percentile(99) / 1e6).toFixed(1)} ms`,
   );

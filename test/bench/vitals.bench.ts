@@ -1,5 +1,8 @@
 /**
- * Vitals pipeline benchmark (plain script: node --import tsx test/bench/vitals.bench.ts).
+ * Vitals pipeline research benchmark (plain script: node --import tsx test/bench/vitals.bench.ts;
+ * `make bench-research` runs it). The figures of record for the ingest (production configuration,
+ * CPU per component) are make bench's: copy.bench.ts and ingest.bench.ts. This one keeps the
+ * in-process studies: write methods, the unpaced burst, traces overhead, frames A/B and history.
  * Prints, from one run on this machine:
  *  1. baseline: plain COPY of N observations into a fresh scratch table (no indexes) = the ceiling;
  *     and the two append-log write methods (COPY->stage->INSERT ON CONFLICT vs unnest INSERT) with
@@ -245,7 +248,7 @@ async function endToEnd(
   );
   if (!rate) {
     out(
-      `  ratio to plain COPY baseline: ${((e2eRate / rates.copyRate) * 100).toFixed(0)}% (goal >= 50%); goal 100k obs/s: ${e2eRate >= 100_000 ? 'met' : 'not met'}`,
+      `  ratio to plain COPY baseline: ${((e2eRate / rates.copyRate) * 100).toFixed(0)}% (a research figure: the goals of record are make bench's, test/bench/run.ts)`,
     );
     out(`  ratio to the append-log write alone (same indexes, no Kafka): ${((e2eRate / rates.appendRate) * 100).toFixed(0)}%`);
   }
@@ -363,11 +366,11 @@ async function backlogDrain(
   );
   const steady = stored / ((lastCommit - firstCommit) / 1000);
   out(
-    `  committed ${fmt(stored)} in ${((lastCommit - started) / 1000).toFixed(1)} s: ${fmt(rate)} obs/s including the group join (${((firstCommit - started) / 1000).toFixed(1)} s), ${fmt(steady)} obs/s from the first commit; goal 100k obs/s: ${rate >= 100_000 ? 'met' : 'not met'}`,
+    `  committed ${fmt(stored)} in ${((lastCommit - started) / 1000).toFixed(1)} s: ${fmt(rate)} obs/s including the group join (${((firstCommit - started) / 1000).toFixed(1)} s), ${fmt(steady)} obs/s from the first commit`,
   );
   if (Number.isFinite(rates.copyRate))
     out(
-      `  ratio to plain COPY baseline: ${((rate / rates.copyRate) * 100).toFixed(0)}% (goal >= 50%); to the append-log write alone (same indexes, no Kafka, no JSON): ${((rate / rates.appendRate) * 100).toFixed(0)}%`,
+      `  ratio to plain COPY baseline: ${((rate / rates.copyRate) * 100).toFixed(0)}%; to the append-log write alone (same indexes, no Kafka, no JSON): ${((rate / rates.appendRate) * 100).toFixed(0)}%`,
     );
   if (rss.length > 0) out(`  ingest process RSS: min ${mb(Math.min(...rss))}, max ${mb(Math.max(...rss))} (${rss.length} samples)`);
 }

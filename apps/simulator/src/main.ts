@@ -2,7 +2,9 @@
  * vitalis-simulator: `node --import tsx apps/simulator/src/main.ts` runs the bedside simulation;
  * `--burst N` produces N observations as fast as possible and prints the rate (for benchmarks);
  * with `--frames`, as device frames (six numerics and a 1 s ECG chunk per record); `--monitor-records`:
- * the same monitor data, one record per observation.
+ * the same monitor data, one record per observation; `--rate R` paces it; `--idempotent` sends as the
+ * vitals producer contract does (one request in flight); `--record FILE` writes the batches to FILE
+ * instead of Kafka, `--replay FILE` sends the recorded bytes as they are (apps/simulator/src/burst.ts).
  */
 import { parseArgs } from 'node:util';
 import { kafkaTopicDurability, loadConfig, metricsListenerAddress } from '@vitalis/config';
@@ -12,7 +14,8 @@ import { METRIC, createRegistry, mirrorCounter, startMetricsServer } from '@vita
 import { onShutdown, VITALIS_VERSION } from '@vitalis/runtime';
 import { createTracing } from '@vitalis/tracing';
 import { simulatorConfigShape } from './config';
-import { burst, runSimulator } from './simulator';
+import { burst } from './burst';
+import { runSimulator } from './simulator';
 
 const { values } = parseArgs({
   options: {
@@ -23,6 +26,9 @@ const { values } = parseArgs({
     'real-time': { type: 'boolean', default: false },
     frames: { type: 'boolean', default: false },
     'monitor-records': { type: 'boolean', default: false },
+    idempotent: { type: 'boolean', default: false },
+    record: { type: 'string' },
+    replay: { type: 'string' },
   },
 });
 const config = loadConfig('simulator', simulatorConfigShape, (c) => ({ ...c, topics: kafkaTopicDurability(c) }));
@@ -39,6 +45,7 @@ if (values.burst !== undefined) {
     process.stderr.write('vitalis-simulator: --burst needs a positive integer\n');
     process.exit(64);
   }
+  const cpuBefore = process.cpuUsage();
   const result = await burst({
     kafka,
     topic: config.SIM_TOPIC,
@@ -49,10 +56,15 @@ if (values.burst !== undefined) {
     ratePerSecond: values.rate ? Number(values.rate) : undefined,
     frames: values.frames,
     monitorRecords: values['monitor-records'],
+    idempotent: values.idempotent,
+    recordTo: values.record,
+    replayFrom: values.replay,
     tracing,
   });
   await tracing.shutdown();
-  process.stdout.write(`${JSON.stringify(result)}\n`);
+  // The CPU this process used for the burst (getrusage: what /proc/<pid>/stat shows), for the benches' per-component figures.
+  const cpu = process.cpuUsage(cpuBefore);
+  process.stdout.write(`${JSON.stringify({ ...result, cpuSeconds: (cpu.user + cpu.system) / 1e6 })}\n`);
   process.exit(0);
 }
 

@@ -1,0 +1,151 @@
+/**
+ * COPY baselines (node --import tsx test/bench/copy.bench.ts; `make bench` runs it as its phase
+ * "copy"): the ceiling the ingest is measured against. For each row shape (numeric rows, ECG-chunk
+ * rows, and the monitor mix a frame stores: six numerics and one ECG chunk), the same rows are
+ * COPYed (text format, the ingest's own encoder) in the ingest's transaction size
+ * (INGEST_GROUP_MAX_ROWS, 5,000) over the ingest's number of connections (INGEST_WRITERS, 4):
+ *  - raw: into a plain table of the append log's columns, no index;
+ *  - indexed: into the append log itself (partitioned, identity and series B-trees, BRINs).
+ * Prints rows/s and, read from /proc, the CPU of the writing PostgreSQL backends per row and of all
+ * PostgreSQL processes (WAL writer and checkpointer included). Uses its own database
+ * (vitalis_bench_copy), created afresh.
+ */
+import { randomUUID } from 'node:crypto';
+import { performance } from 'node:perf_hooks';
+import { createPool, migrate, type Pool, type PoolClient } from '@vitalis/db';
+import { pipeline } from 'node:stream/promises';
+import { Readable } from 'node:stream';
+import copyStreams from 'pg-copy-streams';
+import { copyLine, copyRows, type StoredRow } from '../../apps/ingest/src/store';
+import { recreateBenchDatabase } from './database';
+import { cpuOf, cpuUsedBetween, loadAverage, serversCpu } from './proc-cpu';
+import { figure, fmt, out } from './report';
+import { benchRows, type RowShape } from './rows';
+
+const env = process.env;
+const WRITERS = Number(env.INGEST_WRITERS ?? 4);
+const TX_ROWS = Number(env.INGEST_GROUP_MAX_ROWS ?? 5_000);
+/** Rows per shape: ECG chunks are ~2 KB of text each, numerics ~100 bytes. */
+const ROWS: Record<RowShape, number> = {
+  numeric: Number(env.BENCH_COPY_NUMERIC_ROWS ?? 400_000),
+  ecg: Number(env.BENCH_COPY_ECG_ROWS ?? 40_000),
+  monitor: Number(env.BENCH_COPY_MONITOR_ROWS ?? 280_000),
+};
+const LABEL: Record<RowShape, string> = {
+  numeric: 'numeric rows',
+  ecg: 'ECG-chunk rows',
+  monitor: 'monitor mix (6 numerics : 1 ECG chunk)',
+};
+/** Goals of PostgreSQL backend CPU per row, both indexes kept (issue 34). */
+const BACKEND_GOAL: Partial<Record<RowShape, number>> = { numeric: 4, ecg: 6 };
+
+/**
+ * The same COPY with the samples as `bytea`: each a big-endian int32 count of 0.1 µV steps (the
+ * grid the log stores), hex-encoded. Beside the real[] text it shows what array_in costs
+ * PostgreSQL per ECG chunk: the figure a binary waveform column is judged by.
+ */
+async function copyBytea(client: PoolClient, table: string, rows: StoredRow[]): Promise<void> {
+  let text = '';
+  for (const row of rows) {
+    const fields = copyLine({ ...row, samples: null }).split('\t');
+    if (row.samples) {
+      const bytes = Buffer.allocUnsafe(row.samples.length * 4);
+      row.samples.forEach((s, i) => bytes.writeInt32BE(Math.round(s * 10_000), i * 4));
+      fields[8] = `\\\\x${bytes.toString('hex')}`;
+    }
+    text += fields.join('\t');
+  }
+  await pipeline(Readable.from([text]), client.query(copyStreams.from(`COPY ${table} FROM STDIN`)));
+}
+
+/** COPYs `rows` into `table` in TX_ROWS-row transactions over WRITERS connections; returns seconds and the backends' CPU seconds. */
+async function copyOver(
+  pool: Pool,
+  table: string,
+  rows: StoredRow[],
+  copy: (client: PoolClient, table: string, rows: StoredRow[]) => Promise<void> = copyRows,
+): Promise<{ seconds: number; backendCpu: number; allCpu: number }> {
+  const clients: PoolClient[] = await Promise.all(Array.from({ length: WRITERS }, () => pool.connect()));
+  try {
+    const pids = await Promise.all(
+      clients.map(async (c) => (await c.query<{ pid: number }>('SELECT pg_backend_pid() AS pid')).rows[0]!.pid),
+    );
+    const backends0 = pids.reduce((s, p) => s + cpuOf(p), 0);
+    const all0 = serversCpu().postgres;
+    let next = 0;
+    const started = performance.now();
+    await Promise.all(
+      clients.map(async (client) => {
+        for (let at = next; at < rows.length; at = next) {
+          next += TX_ROWS;
+          await client.query('BEGIN');
+          await copy(client, table, rows.slice(at, at + TX_ROWS));
+          await client.query('COMMIT');
+        }
+      }),
+    );
+    const seconds = (performance.now() - started) / 1000;
+    return {
+      seconds,
+      backendCpu: pids.reduce((s, p) => s + cpuOf(p), 0) - backends0,
+      allCpu: cpuUsedBetween(all0, serversCpu().postgres),
+    };
+  } finally {
+    clients.forEach((c) => c.release());
+  }
+}
+
+const pool = createPool({ url: await recreateBenchDatabase('vitalis_bench_copy'), max: WRITERS + 2, application: 'vitalis-bench-copy' });
+try {
+  await migrate(pool);
+  await pool.query('SELECT vitalis_ensure_vitals_partitions()');
+  await pool.query('CREATE TABLE bench_copy_raw (LIKE vitals_observations INCLUDING DEFAULTS)');
+  out(`COPY baselines: ${WRITERS} connections, ${fmt(TX_ROWS)}-row transactions, text format (the ingest's encoder)`);
+  for (const shape of ['numeric', 'ecg', 'monitor'] as const) {
+    for (const [kind, table] of [
+      ['raw', 'bench_copy_raw'],
+      ['indexed', 'vitals_observations'],
+    ] as const) {
+      const rows = benchRows(ROWS[shape], `copy-${kind}-${randomUUID().slice(0, 6)}`, { shape });
+      const load = loadAverage();
+      const r = await copyOver(pool, table, rows);
+      const name = `${kind} COPY, ${LABEL[shape]}`;
+      figure({ phase: 'copy', name, value: rows.length / r.seconds, unit: 'rows/s', load });
+      figure({
+        phase: 'copy',
+        name: `${name}: PostgreSQL backend CPU per row`,
+        value: (r.backendCpu * 1e6) / rows.length,
+        unit: 'µs',
+        load,
+        ...(kind === 'indexed' && BACKEND_GOAL[shape] !== undefined ? { goal: { op: '<=', target: BACKEND_GOAL[shape] } } : {}),
+      });
+      figure({
+        phase: 'copy',
+        name: `${name}: all PostgreSQL processes CPU per row`,
+        value: (r.allCpu * 1e6) / rows.length,
+        unit: 'µs',
+        load,
+      });
+    }
+    await pool.query('TRUNCATE bench_copy_raw');
+  }
+  // the ECG rows once more with binary samples (no index: what array_in costs, against the raw COPY above)
+  await pool.query(
+    `CREATE TABLE bench_copy_bytea AS SELECT patient_id, device_id, seq, code, effective_at, value, unit, sample_period_ms, NULL::bytea AS samples,
+            kafka_partition, kafka_offset, record_item FROM vitals_observations WITH NO DATA`,
+  );
+  const ecgRows = benchRows(ROWS.ecg, `copy-bytea-${randomUUID().slice(0, 6)}`, { shape: 'ecg' });
+  const load = loadAverage();
+  const r = await copyOver(pool, 'bench_copy_bytea', ecgRows, copyBytea);
+  const name = 'raw COPY, ECG-chunk rows, samples as bytea (int32 0.1 µV steps)';
+  figure({ phase: 'copy', name, value: ecgRows.length / r.seconds, unit: 'rows/s', load });
+  figure({
+    phase: 'copy',
+    name: `${name}: PostgreSQL backend CPU per row`,
+    value: (r.backendCpu * 1e6) / ecgRows.length,
+    unit: 'µs',
+    load,
+  });
+} finally {
+  await pool.end();
+}
