@@ -9,10 +9,11 @@
  *    topic of their own (the producer without the encoding); then the ingest drains the backlog
  *    alone: its capacity, compared by the runner with the indexed COPY of the same rows.
  *  - e2e: the producer paced (idempotent, as the vitals producer contract) and the ingest together,
- *    frames; a step search from BENCH_E2E_START obs/s up by BENCH_E2E_STEP (x1.25) for
- *    BENCH_E2E_STEP_SECONDS each, while the lag p99 (device -> live publication, the ingest's own
- *    histogram) is within 1 s and the producer keeps the pace; then the highest passing rate held
- *    for BENCH_SECONDS (60).
+ *    frames; a step search from BENCH_E2E_START obs/s (after a 10 s warm-up) by a factor of
+ *    BENCH_E2E_STEP (1.25), up while a step holds and down while it does not, BENCH_E2E_STEP_SECONDS
+ *    (15) each: a step holds when the lag p99 (device -> live publication, the ingest's own
+ *    histogram) is within 1 s and the producer kept the pace; then the highest rate that held, held
+ *    for BENCH_SECONDS (60), or one step lower if it does not.
  * BENCH_PHASES (default "drain,e2e") picks them ("drain" includes the producer figures).
  */
 import { randomUUID } from 'node:crypto';
@@ -30,7 +31,8 @@ import type { ChildProcess } from 'node:child_process';
 const env = process.env;
 const PHASES = new Set((env.BENCH_PHASES ?? 'drain,e2e').split(','));
 const DRAIN_OBSERVATIONS = Number(env.BENCH_DRAIN_OBSERVATIONS ?? 2_000_000);
-const E2E_START = Number(env.BENCH_E2E_START ?? 40_000);
+const E2E_START = Number(env.BENCH_E2E_START ?? 8_000);
+const E2E_MIN = 1_000;
 const E2E_STEP = Number(env.BENCH_E2E_STEP ?? 1.25);
 const E2E_MAX = Number(env.BENCH_E2E_MAX ?? 300_000);
 const STEP_SECONDS = Number(env.BENCH_E2E_STEP_SECONDS ?? 15);
@@ -142,9 +144,9 @@ async function pacedStep(
     String(seconds),
     '--rate',
     String(rate),
-    ...(env.BENCH_E2E_SHAPE === 'v1' ? [] : ['--frames']),
+    '--frames',
     '--real-time',
-    ...(env.BENCH_E2E_IDEMPOTENT === '0' ? [] : ['--idempotent']),
+    '--idempotent',
   ];
   const run = await simulate(topic, [...args, '--prefix', `e2e-${runId}-${rate}`], (child) => {
     meter = cpuMeter({ ingest: ingestPid, producer: child.pid });
@@ -172,15 +174,20 @@ async function pacedEndToEnd(): Promise<void> {
     out(`paced end to end, frames, production configuration: step search from ${fmt(E2E_START)} obs/s, ${STEP_SECONDS} s steps`);
     // warm-up, not judged: the group's join and the JIT's first seconds are not the steady state
     await pacedStep(e2e.topic, groupId, ingest.metricsUrl, E2E_START, 10, ingest.child.pid!, 'warm-up');
+    // up by E2E_STEP while it holds; if the start does not hold, down by it until one does
+    const next = (rate: number, up: boolean) => Math.round((up ? rate * E2E_STEP : rate / E2E_STEP) / 500) * 500;
     let best = 0;
-    for (let rate = E2E_START; rate <= E2E_MAX; rate = Math.round((rate * E2E_STEP) / 1000) * 1000) {
-      if (!(await pacedStep(e2e.topic, groupId, ingest.metricsUrl, rate, STEP_SECONDS, ingest.child.pid!)).held) break;
-      best = rate;
+    const startHeld = (await pacedStep(e2e.topic, groupId, ingest.metricsUrl, E2E_START, STEP_SECONDS, ingest.child.pid!)).held;
+    if (startHeld) best = E2E_START;
+    for (let rate = next(E2E_START, startHeld); rate >= E2E_MIN && rate <= E2E_MAX; rate = next(rate, startHeld)) {
+      const held = (await pacedStep(e2e.topic, groupId, ingest.metricsUrl, rate, STEP_SECONDS, ingest.child.pid!)).held;
+      if (held) best = rate;
+      if (held !== startHeld) break;
     }
     // hold the best for the full minute; if it does not hold, one step down
     let held = 0;
     let result: Awaited<ReturnType<typeof pacedStep>> | undefined;
-    for (const rate of [best, Math.round(best / E2E_STEP / 1000) * 1000].filter((r) => r > 0)) {
+    for (const rate of [best, next(best, false)].filter((r) => r >= E2E_MIN)) {
       result = await pacedStep(e2e.topic, groupId, ingest.metricsUrl, rate, HOLD_SECONDS, ingest.child.pid!);
       if (result.held) {
         held = rate;
