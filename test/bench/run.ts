@@ -25,6 +25,7 @@ interface Phase {
 }
 
 const PHASES: Phase[] = [
+  { name: 'calibrate', script: 'calibrate.bench.ts' },
   { name: 'copy', script: 'copy.bench.ts' },
   { name: 'drain', script: 'ingest.bench.ts', env: { BENCH_PHASES: 'drain', BENCH_DRAIN_OBSERVATIONS: '1000000' } },
   { name: 'e2e', script: 'ingest.bench.ts', env: { BENCH_PHASES: 'e2e' } },

@@ -1,0 +1,43 @@
+/**
+ * The machine's speed at the time of a run (`make bench` runs it first, as its phase "calibrate"):
+ * fixed single-threaded work whose cost depends only on the CPU the host gives this VM, so runs on
+ * days when the host is slower can be told apart from code that got slower. Prints µs per JSON
+ * round trip of one monitor frame (six numerics and a 1 s 250 Hz ECG chunk, the ingest's commonest
+ * record) and MB/s of SHA-256 (native code), each the best of five rounds.
+ */
+import { createHash } from 'node:crypto';
+import { performance } from 'node:perf_hooks';
+import { ecgChunk, ECG_HZ, rng } from '@vitalis/clinical';
+import { loadAverage } from './proc-cpu';
+import { figure } from './report';
+
+const frame = JSON.stringify({
+  envelope: 'vitals.frame.v1',
+  patient_id: 'pat-0001',
+  device_id: 'pat-0001-mon',
+  effective_at: new Date().toISOString(),
+  observations: [
+    ...['8867-4', '59408-5', '9279-1', '8310-5', '8480-6', '8462-4'].map((code, k) => ({ seq: k, code, value: 60 + k, unit: '/min' })),
+    { seq: 6, code: '131330', unit: 'mV', waveform: { origin: 0, period_ms: 4, samples: ecgChunk(ECG_HZ, 72, 0, rng(3)).samples } },
+  ],
+});
+const load = loadAverage();
+const best = (rounds: number, run: () => number) => Math.min(...Array.from({ length: rounds }, run));
+
+const ROUND_TRIPS = 5_000;
+const jsonUs = best(5, () => {
+  const t = performance.now();
+  let n = 0;
+  for (let i = 0; i < ROUND_TRIPS; i++) n += JSON.stringify(JSON.parse(frame)).length;
+  if (n === 0) throw new Error('unreachable');
+  return ((performance.now() - t) * 1000) / ROUND_TRIPS;
+});
+figure({ phase: 'calibrate', name: 'machine speed: JSON parse + stringify of one monitor frame', value: jsonUs, unit: 'µs', load });
+
+const block = Buffer.alloc(64 * 1_048_576, 7);
+const shaSeconds = best(5, () => {
+  const t = performance.now();
+  createHash('sha256').update(block).digest();
+  return (performance.now() - t) / 1000;
+});
+figure({ phase: 'calibrate', name: 'machine speed: SHA-256', value: 64 / shaSeconds, unit: 'MB/s', load });
