@@ -98,8 +98,12 @@ export function foldedSamplesText(samples: readonly number[]): string {
   return buf.toString('latin1', 0, p);
 }
 
-/** Incoming observation -> the observation its stored row reads back as (what the live path publishes). */
-export function storedObservation(o: VitalsObservation): VitalsObservation {
+/**
+ * Incoming observation -> the observation its stored row reads back as (what the live path
+ * publishes). `folded`: the waveform's `foldedSamples`, when the caller has them already (the
+ * ingest's row), so a chunk is folded once.
+ */
+export function storedObservation(o: VitalsObservation, folded?: number[] | null): VitalsObservation {
   const ecg = isEcg(o) ? o.waveform : undefined;
   return observationFromRow(o.patient_id, {
     device_id: o.device_id,
@@ -109,7 +113,7 @@ export function storedObservation(o: VitalsObservation): VitalsObservation {
     value: ecg ? null : (o as { value: number }).value,
     unit: o.unit,
     sample_period_ms: ecg ? float4(ecg.period_ms) : null,
-    samples: ecg ? foldedSamples(ecg) : null, // float4 of a folded sample is itself (see foldedSamples)
+    samples: ecg ? (folded ?? foldedSamples(ecg)) : null, // float4 of a folded sample is itself (see foldedSamples)
   });
 }
 

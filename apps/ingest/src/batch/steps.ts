@@ -56,9 +56,11 @@ export const skipRedelivered: BatchStep = (b, env) => {
     const redelivered = BigInt(message.offset) < b.skipBefore;
     if (redelivered) b.skipped += 1;
     for (const { item, observation } of observations) {
-      if (!redelivered) b.rows.push(toRow(observation, partition, message.offset, item));
-      else if (env.afterCommit) b.notWritten.push(toRow(observation, partition, message.offset, item));
-      if (env.afterCommit) b.good.push({ offset: Number(message.offset), item, observation });
+      if (redelivered && !env.afterCommit) continue;
+      const row = toRow(observation, partition, message.offset, item);
+      (redelivered ? b.notWritten : b.rows).push(row);
+      // the live stage publishes the samples as stored: the row's, folded once
+      if (env.afterCommit) b.good.push({ offset: Number(message.offset), item, observation, samples: row.samples });
     }
     if (!redelivered && observations.length > 0) {
       b.byOffset.set(message.offset, message);

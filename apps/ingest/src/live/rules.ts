@@ -132,6 +132,31 @@ interface PatientState {
   absentSince: Map<AlarmRule, number>;
   active: Set<AlarmRule>;
   touchedAt: number;
+  /** NEWS2 of `latest`, computed when a condition needs it and kept until an input changes (a pure function of `latest`). */
+  news2: News2Result | undefined;
+}
+
+/** The decision for condition `c` (one function, not a closure per observation: the hot path runs it for every numeric). */
+function decision(
+  c: EvaluatedCondition,
+  state: AlertDecision['state'],
+  heldSeconds: number,
+  value: number,
+  news2: News2Result | undefined,
+): AlertDecision {
+  return {
+    rule: c.rule,
+    state,
+    priority: c.priority,
+    kind: c.kind,
+    latching: c.latching,
+    label: c.label,
+    value,
+    message:
+      c.source === 'limit'
+        ? limitMessage(c, value, state, heldSeconds)
+        : news2Message(c, must(news2, 'the NEWS2 score computed for a NEWS2 condition'), state, heldSeconds),
+  };
 }
 
 export class AlertEngine {
@@ -148,7 +173,10 @@ export class AlertEngine {
   evaluate(o: RuleInput): AlertDecision[] {
     const s = this.#state(o.patient_id);
     s.touchedAt = Date.now();
-    s.latest[o.code] = o.value;
+    if (s.latest[o.code] !== o.value) {
+      s.latest[o.code] = o.value;
+      s.news2 = undefined;
+    }
     let news2: News2Result | undefined;
     const out: AlertDecision[] = [];
     for (const c of this.#conditions) {
@@ -160,25 +188,11 @@ export class AlertEngine {
         value = o.value;
         holds = limitConditionHolds(c, value);
       } else {
-        news2 ??= news2FromLatestVitals(s.latest);
+        news2 = s.news2 ??= news2FromLatestVitals(s.latest);
         value = news2.score;
         // hysteresis: raised at raiseAt or above, ended only at endAt or below
         holds = active ? news2.score > c.endAt : news2.score >= c.raiseAt;
       }
-      const decide = (state: AlertDecision['state'], heldSeconds: number) =>
-        out.push({
-          rule: c.rule,
-          state,
-          priority: c.priority,
-          kind: c.kind,
-          latching: c.latching,
-          label: c.label,
-          value,
-          message:
-            c.source === 'limit'
-              ? limitMessage(c, value, state, heldSeconds)
-              : news2Message(c, must(news2, 'the NEWS2 score computed above for a NEWS2 condition'), state, heldSeconds),
-        });
       if (active) {
         if (holds) {
           s.absentSince.delete(c.rule);
@@ -188,7 +202,7 @@ export class AlertEngine {
         if ((o.at - absentSince) / 1_000 >= c.endDelaySeconds) {
           s.absentSince.delete(c.rule);
           s.active.delete(c.rule);
-          decide('cleared', 0);
+          out.push(decision(c, 'cleared', 0, value, news2));
         } else {
           s.absentSince.set(c.rule, absentSince);
         }
@@ -204,7 +218,7 @@ export class AlertEngine {
       if (heldSeconds >= c.onsetDelaySeconds) {
         s.since.delete(c.rule);
         s.active.add(c.rule);
-        decide('raised', heldSeconds);
+        out.push(decision(c, 'raised', heldSeconds, value, news2));
       }
     }
     return out;
@@ -241,7 +255,7 @@ export class AlertEngine {
     if (!s)
       this.#patients.set(
         patientId,
-        (s = { latest: {}, since: new Map(), absentSince: new Map(), active: new Set(), touchedAt: Date.now() }),
+        (s = { latest: {}, since: new Map(), absentSince: new Map(), active: new Set(), touchedAt: Date.now(), news2: undefined }),
       );
     return s;
   }

@@ -38,8 +38,12 @@ export interface CommittedBatch {
   partition: number;
   first: number;
   last: number;
-  /** The batch's good observations whose message is the stored row (new, or redelivered), in (offset, item) order; item: index in the record (frames). */
-  items: { offset: number; item?: number; observation: VitalsObservation }[];
+  /**
+   * The batch's good observations whose message is the stored row (new, or redelivered), in (offset,
+   * item) order; item: index in the record (frames); samples: an ECG chunk's samples as its row
+   * stores them (folded once, by toRow), when the batch has them.
+   */
+  items: { offset: number; item?: number; observation: VitalsObservation; samples?: number[] | null }[];
   /** The batch's span context (tracing on). */
   trace?: Context;
 }
@@ -85,10 +89,17 @@ export function createLiveStage(opts: LiveStageOptions): LiveStage {
   const afterCommit = async (batch: CommittedBatch) => {
     if (opts.alerts !== false) await restoreUnseen(engine, opts.pool, batch);
     const events: LiveEvent[] = [];
-    for (const { offset, item, observation: o } of batch.items) {
+    for (const { offset, item, observation: o, samples } of batch.items) {
       // What the replay will read back from the row, not the observation as received: one event id, one byte sequence.
       const at = observationK(item ?? 0);
-      events.push({ kind: 'observation', partition: batch.partition, offset, k: at, patient_id: o.patient_id, data: storedObservation(o) });
+      events.push({
+        kind: 'observation',
+        partition: batch.partition,
+        offset,
+        k: at,
+        patient_id: o.patient_id,
+        data: storedObservation(o, samples),
+      });
       if (opts.alerts === false || isEcg(o)) continue;
       const value = (o as { value: number }).value;
       const decisions = engine.evaluate({ patient_id: o.patient_id, code: o.code, value, at: Date.parse(o.effective_at) });
@@ -134,7 +145,13 @@ export function createLiveStage(opts: LiveStageOptions): LiveStage {
       stats.published += 1;
       if (opts.metrics) {
         const now = Date.now();
-        for (const { observation } of batch.items) opts.metrics.published((now - Date.parse(observation.effective_at)) / 1_000);
+        // a frame's observations share their tick: one parse per distinct time
+        let at = '';
+        let atMs = 0;
+        for (const { observation } of batch.items) {
+          if (observation.effective_at !== at) atMs = Date.parse((at = observation.effective_at));
+          opts.metrics.published((now - atMs) / 1_000);
+        }
       }
     } catch (err) {
       if (span) spanFailed(span, err);
