@@ -95,6 +95,20 @@ async function copyOver(
   }
 }
 
+/** A COPY's figures: rows/s, the writing backends' CPU per row (with its goal, if any), all PostgreSQL processes' CPU per row. */
+function copyFigures(name: string, rows: number, r: Awaited<ReturnType<typeof copyOver>>, load: number, goal?: number): void {
+  figure({ phase: 'copy', name, value: rows / r.seconds, unit: 'rows/s', load });
+  figure({
+    phase: 'copy',
+    name: `${name}: PostgreSQL backend CPU per row`,
+    value: (r.backendCpu * 1e6) / rows,
+    unit: 'µs',
+    load,
+    ...(goal === undefined ? {} : { goal: { op: '<=', target: goal } }),
+  });
+  figure({ phase: 'copy', name: `${name}: all PostgreSQL processes CPU per row`, value: (r.allCpu * 1e6) / rows, unit: 'µs', load });
+}
+
 const pool = createPool({ url: await recreateBenchDatabase('vitalis_bench_copy'), max: WRITERS + 2, application: 'vitalis-bench-copy' });
 try {
   await migrate(pool);
@@ -109,23 +123,8 @@ try {
       const rows = benchRows(ROWS[shape], `copy-${kind}-${randomUUID().slice(0, 6)}`, { shape });
       const load = loadAverage();
       const r = await copyOver(pool, table, rows);
-      const name = `${kind} COPY, ${LABEL[shape]}`;
-      figure({ phase: 'copy', name, value: rows.length / r.seconds, unit: 'rows/s', load });
-      figure({
-        phase: 'copy',
-        name: `${name}: PostgreSQL backend CPU per row`,
-        value: (r.backendCpu * 1e6) / rows.length,
-        unit: 'µs',
-        load,
-        ...(kind === 'indexed' && BACKEND_GOAL[shape] !== undefined ? { goal: { op: '<=', target: BACKEND_GOAL[shape] } } : {}),
-      });
-      figure({
-        phase: 'copy',
-        name: `${name}: all PostgreSQL processes CPU per row`,
-        value: (r.allCpu * 1e6) / rows.length,
-        unit: 'µs',
-        load,
-      });
+      const goal = kind === 'indexed' ? BACKEND_GOAL[shape] : undefined;
+      copyFigures(`${kind} COPY, ${LABEL[shape]}`, rows.length, r, load, goal);
     }
     await pool.query('TRUNCATE bench_copy_raw');
   }
@@ -137,15 +136,7 @@ try {
   const ecgRows = benchRows(ROWS.ecg, `copy-bytea-${randomUUID().slice(0, 6)}`, { shape: 'ecg' });
   const load = loadAverage();
   const r = await copyOver(pool, 'bench_copy_bytea', ecgRows, copyBytea);
-  const name = 'raw COPY, ECG-chunk rows, samples as bytea (int32 0.1 µV steps)';
-  figure({ phase: 'copy', name, value: ecgRows.length / r.seconds, unit: 'rows/s', load });
-  figure({
-    phase: 'copy',
-    name: `${name}: PostgreSQL backend CPU per row`,
-    value: (r.backendCpu * 1e6) / ecgRows.length,
-    unit: 'µs',
-    load,
-  });
+  copyFigures('raw COPY, ECG-chunk rows, samples as bytea (int32 0.1 µV steps)', ecgRows.length, r, load);
 } finally {
   await pool.end();
 }
