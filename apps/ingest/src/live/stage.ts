@@ -143,16 +143,7 @@ export function createLiveStage(opts: LiveStageOptions): LiveStage {
         }),
       );
       stats.published += 1;
-      if (opts.metrics) {
-        const now = Date.now();
-        // a frame's observations share their tick: one parse per distinct time
-        let at = '';
-        let atMs = 0;
-        for (const { observation } of batch.items) {
-          if (observation.effective_at !== at) atMs = Date.parse((at = observation.effective_at));
-          opts.metrics.published((now - atMs) / 1_000);
-        }
-      }
+      if (opts.metrics) observePublished(opts.metrics, batch.items);
     } catch (err) {
       if (span) spanFailed(span, err);
       stats.publishFailures += 1;
@@ -163,6 +154,17 @@ export function createLiveStage(opts: LiveStageOptions): LiveStage {
     }
   };
   return { afterCommit, stats, stop: () => clearInterval(sweep) };
+}
+
+/** Device -> publication latency of a published batch's observations (a frame's share their tick: one parse per distinct time). */
+function observePublished(metrics: IngestMetrics, items: CommittedBatch['items']): void {
+  const now = Date.now();
+  let at = '';
+  let atMs = 0;
+  for (const { observation } of items) {
+    if (observation.effective_at !== at) atMs = Date.parse((at = observation.effective_at));
+    metrics.published((now - atMs) / 1_000);
+  }
 }
 
 /** The PRODUCER span of one live publish, under the batch's CONSUMER span. */
