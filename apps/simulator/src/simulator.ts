@@ -4,7 +4,7 @@
  * (JSON value, key = patient id). By default the monitor emits what bedside monitors send: one
  * frame per tick (ADR 0015) with all its numerics and the ECG chunks completed since the last one;
  * with `frames: false`, one record per observation (the v1 format; the ECG from its own device).
- * Also `burst()`: N observations as fast as possible, for benchmarks (frames or single records).
+ * The benchmarks' bursts (as fast as possible, paced, recorded, replayed) are in burst.ts.
  * With traces on (OTEL_EXPORTER_OTLP_ENDPOINT), each send is a PRODUCER span, its traceparent in
  * every record's headers, as a device gateway would send them (@vitalis/kafka sendTraced).
  */
