@@ -7,20 +7,11 @@
  */
 import { createHash } from 'node:crypto';
 import { performance } from 'node:perf_hooks';
-import { ecgChunk, ECG_HZ, rng } from '@vitalis/clinical';
 import { loadAverage } from './proc-cpu';
 import { figure } from './report';
+import { monitorFrameJson } from './rows';
 
-const frame = JSON.stringify({
-  envelope: 'vitals.frame.v1',
-  patient_id: 'pat-0001',
-  device_id: 'pat-0001-mon',
-  effective_at: new Date().toISOString(),
-  observations: [
-    ...['8867-4', '59408-5', '9279-1', '8310-5', '8480-6', '8462-4'].map((code, k) => ({ seq: k, code, value: 60 + k, unit: '/min' })),
-    { seq: 6, code: '131330', unit: 'mV', waveform: { origin: 0, period_ms: 4, samples: ecgChunk(ECG_HZ, 72, 0, rng(3)).samples } },
-  ],
-});
+const frame = monitorFrameJson('pat-0001', 'pat-0001-mon', 0, new Date().toISOString());
 const load = loadAverage();
 const best = (rounds: number, run: () => number) => Math.min(...Array.from({ length: rounds }, run));
 

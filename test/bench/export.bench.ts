@@ -20,7 +20,7 @@ import http from 'node:http';
 import type { WriteStream } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { Writable } from 'node:stream';
-import { cpus, tmpdir } from 'node:os';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import copyStreams from 'pg-copy-streams';
@@ -29,7 +29,7 @@ import { createExportJob, exportCopySql, exportPlannerSetting, folderStorage, ru
 import { STORED_INSTANT_SQL } from '@vitalis/live';
 import { recreateBenchDatabase } from './database';
 import { cpuOf, cpuUsedBetween, loadAverage, machineCpu, serversCpu } from './proc-cpu';
-import { figure } from './report';
+import { cpuFigures, figure } from './report';
 
 const env = process.env;
 const ROWS = Number(env.BENCH_EXPORT_ROWS ?? 10_000_000);
@@ -178,11 +178,7 @@ try {
     `  ratio to raw COPY (no order):        ${((rate(droppedSeconds) / rate(plain.seconds)) * 100).toFixed(0)}% of rows/s; to the export's query: ${((rate(droppedSeconds) / rate(same.seconds)) * 100).toFixed(0)}%`,
   );
   // CPU per component from /proc: this process is the export worker (and zlib's thread pool); PostgreSQL all its processes
-  const usPerObs = (cpuSeconds: number) => ((cpuSeconds * 1e6) / ROWS).toFixed(2);
   const machineBusy = (cpu1.machine.busy - cpu0.machine.busy) / Math.max(1, cpu1.machine.total - cpu0.machine.total);
-  out(
-    `  CPU per observation (/proc; load average ${load.toFixed(2)} before): export worker ${usPerObs(cpu1.worker - cpu0.worker)} µs, PostgreSQL ${usPerObs(cpuUsedBetween(cpu0.postgres, cpu1.postgres))} µs; machine busy ${(machineBusy * 100).toFixed(0)} % of its ${cpus().length} cores`,
-  );
   figure({
     phase: 'export',
     name: 'ordered scan / raw COPY TO',
@@ -192,21 +188,15 @@ try {
     goal: { op: '>=', target: 0.85 },
   });
   figure({ phase: 'export', name: 'export (COPY -> FHIR NDJSON files)', value: rate(seconds), unit: 'obs/s', load });
-  figure({
-    phase: 'export',
-    name: 'export: worker CPU per observation',
-    value: ((cpu1.worker - cpu0.worker) * 1e6) / ROWS,
-    unit: 'µs',
+  cpuFigures(
+    'export',
+    'export',
+    {
+      us: { worker: ((cpu1.worker - cpu0.worker) * 1e6) / ROWS, postgres: (cpuUsedBetween(cpu0.postgres, cpu1.postgres) * 1e6) / ROWS },
+      busy: machineBusy,
+    },
     load,
-  });
-  figure({
-    phase: 'export',
-    name: 'export: postgres CPU per observation',
-    value: (cpuUsedBetween(cpu0.postgres, cpu1.postgres) * 1e6) / ROWS,
-    unit: 'µs',
-    load,
-  });
-  figure({ phase: 'export', name: 'export: machine busy', value: machineBusy * 100, unit: `% of ${cpus().length} cores`, load });
+  );
   const disk = ddRate(dir, written);
   figure({
     phase: 'export',

@@ -59,7 +59,7 @@ const runId = randomUUID().slice(0, 6);
 /** Runs a producer child, metering it (its own report) and the broker from /proc; records the figures under `what`. */
 async function metered(topic: string, args: string[], what: string): Promise<ProducerRun> {
   let meter: ReturnType<typeof cpuMeter> | undefined;
-  const run = await simulate(topic, args, (child: ChildProcess) => void (meter = cpuMeter({ producer: child.pid })));
+  const run = await simulate(topic, args, { onStart: (child: ChildProcess) => void (meter = cpuMeter({ producer: child.pid })) });
   // the producer has exited (its /proc entry is gone): its CPU is what it reported
   const cpu = meter!.perObservation(run.sent, { producer: run.cpuSeconds });
   figure({ phase: 'producer', name: `${what}: rate`, value: run.perSecond, unit: 'obs/s', load: meter!.load });
@@ -148,8 +148,8 @@ async function pacedStep(
     '--real-time',
     '--idempotent',
   ];
-  const run = await simulate(topic, [...args, '--prefix', `e2e-${runId}-${rate}`], (child) => {
-    meter = cpuMeter({ ingest: ingestPid, producer: child.pid });
+  const run = await simulate(topic, [...args, '--prefix', `e2e-${runId}-${rate}`], {
+    onStart: (child) => void (meter = cpuMeter({ ingest: ingestPid, producer: child.pid })),
   });
   const cpu = meter!.perObservation(run.sent, { producer: run.cpuSeconds });
   const caught = await waitCaughtUp(admin, topic, groupId, { timeoutMs: 30_000 });

@@ -28,13 +28,12 @@ import { createKafka } from '@vitalis/kafka';
 import { createLogger } from '@vitalis/log';
 import { decodeBatch, liveChannel } from '@vitalis/live';
 import { createRedis } from '@vitalis/redis';
-import { ecgChunk, ECG_HZ, ECG_PERIOD_MS, rng } from '@vitalis/clinical';
-import { ECG_LEAD_II, FRAME_ENVELOPE, NUMERIC_VITALS, type NumericVitalCode } from '@vitalis/schemas';
 import { clientCredentialsToken, registerClient } from '../helpers/auth';
 import { freePort } from '../helpers/processes';
 import type { FromParent, SubscriberShare, ToParent } from './live-subscribers';
 import { cpuOf, cpuUsedBetween, loadAverage, machineCpu, rssOf, serversCpu, type ServerName } from './proc-cpu';
 import { cpuFigures, figure } from './report';
+import { FRAME_OBSERVATIONS, monitorFrameJson } from './rows';
 
 const env = process.env;
 const SCENARIO = env.BENCH_LIVE_SCENARIO === 'ward' ? 'ward' : 'single';
@@ -72,18 +71,6 @@ const PARTITIONS = 12;
  * 250 Hz ECG chunk (the simulator's waveform), BENCH_RATE observations/s in all, ECG included.
  */
 const FRAMES = env.BENCH_LIVE_FRAMES === '1';
-const NUMERIC_CODES = Object.keys(NUMERIC_VITALS) as NumericVitalCode[];
-const FRAME_OBSERVATIONS = NUMERIC_CODES.length + 1;
-const ECG_SAMPLES = ecgChunk(ECG_HZ, 72, 0, rng(3)).samples.join(',');
-/** One monitor frame of patient `p` at `at`, its observations numbered from `seq`. */
-function frameJson(p: string, seq: number, at: string): string {
-  const numerics = NUMERIC_CODES.map((code, k) => {
-    const def = NUMERIC_VITALS[code];
-    return `{"seq":${seq + k},"code":"${code}","value":${Math.round((def.min + def.max) / 2)},"unit":"${def.unit}"}`;
-  });
-  const ecg = `{"seq":${seq + NUMERIC_CODES.length},"code":"${ECG_LEAD_II.code}","unit":"mV","waveform":{"origin":0,"period_ms":${ECG_PERIOD_MS},"samples":[${ECG_SAMPLES}]}}`;
-  return `{"envelope":"${FRAME_ENVELOPE}","patient_id":"${p}","device_id":"${p}-d","effective_at":"${at}","observations":[${numerics.join(',')},${ecg}]}`;
-}
 const TICK_MS = Number(env.BENCH_TICK_MS ?? 50);
 const WARMUP = Number(env.BENCH_WARMUP_SECONDS ?? 5);
 
@@ -195,10 +182,19 @@ async function main() {
   });
 
   const port = await freePort();
-  const gateway = startChild('gateway', 'apps/gateway/src/main.ts', { PORT: String(port), LIVE_TOPIC: topic, DATABASE_POOL_MAX: '20' });
+  // metrics on, as in production, each app on a port of its own (not the defaults a running demo holds)
+  const gateway = startChild('gateway', 'apps/gateway/src/main.ts', {
+    PORT: String(port),
+    METRICS_PORT: String(await freePort()),
+    LIVE_TOPIC: topic,
+    DATABASE_POOL_MAX: '20',
+  });
   // BENCH_INGESTS (1) ingest instances in one consumer group share the topic's partitions.
-  const ingests = Array.from({ length: Math.max(1, Number(env.BENCH_INGESTS ?? 1)) }, () =>
+  const metricsPorts = await Promise.all(Array.from({ length: Math.max(1, Number(env.BENCH_INGESTS ?? 1)) }, () => freePort()));
+  const ingests = metricsPorts.map((metricsPort) =>
     startChild('ingest', 'apps/ingest/src/main.ts', {
+      METRICS_PORT: String(metricsPort),
+      PROBE_PORT: '0',
       INGEST_TOPIC: topic,
       INGEST_DLQ_TOPIC: `${topic}.dlq`,
       INGEST_GROUP_ID: `vitalis-bench-live-${id}`,
@@ -304,7 +300,7 @@ async function main() {
       // as the key hash, without hashing every message on the producer's loop.
       if (FRAMES) {
         expected += watchers[i]! * FRAME_OBSERVATIONS;
-        messages.push({ key: p, partition: i % PARTITIONS, value: frameJson(p, seq[i]!, at) });
+        messages.push({ key: p, partition: i % PARTITIONS, value: monitorFrameJson(p, `${p}-d`, seq[i]!, at) });
         seq[i]! += FRAME_OBSERVATIONS;
         produced += FRAME_OBSERVATIONS;
         continue;
@@ -335,24 +331,19 @@ async function main() {
   }
   const drainMs = Date.now() - started - producingMs;
   const wall = (Date.now() - cpu0.at) / 1000;
-  const machineBusy = () => {
-    const m = machineCpu();
-    return Math.round(((m.busy - cpu0.machine.busy) / Math.max(1, m.total - cpu0.machine.total)) * 100);
-  };
-  const cpuShare = (now: number, before: number) => `${Math.round(((now - before) / wall) * 100)}%`;
-  const cpuLine = `CPU over the run (100% = one core): gateway ${cpuShare(cpuOf(gateway.pid!), cpu0.gateway)}, ingest ${cpuShare(ingestCpu(), cpu0.ingest)}, bench clients + producer ${cpuShare(cpuOf('self'), cpu0.bench)}, ${Object.entries(
-    serversCpu(),
-  )
-    .map(([name, after]) => `${name} ${cpuShare(cpuUsedBetween(cpu0.servers[name as ServerName], after), 0)}`)
-    .join(', ')}; the whole machine (${cpus().length} cores, PostgreSQL, Kafka and Redis included) ${machineBusy()}% busy`;
-  const measured = produced - producedAtMeasure;
+  // one reading of every component's CPU over the measured window: the line below and the figures share it
+  const machine = machineCpu();
+  const busyShare = (machine.busy - cpu0.machine.busy) / Math.max(1, machine.total - cpu0.machine.total);
   const cpuSeconds: Record<string, number> = {
     gateway: cpuOf(gateway.pid!) - cpu0.gateway,
     ingest: ingestCpu() - cpu0.ingest,
     'bench (producer and subscribers)': cpuOf('self') - cpu0.bench,
   };
   for (const [name, after] of Object.entries(serversCpu())) cpuSeconds[name] = cpuUsedBetween(cpu0.servers[name as ServerName], after);
-  const busyShare = machineBusy() / 100;
+  const measured = produced - producedAtMeasure;
+  const cpuLine = `CPU over the run (100% = one core): ${Object.entries(cpuSeconds)
+    .map(([name, seconds]) => `${name} ${Math.round((seconds / wall) * 100)}%`)
+    .join(', ')}; the whole machine (${cpus().length} cores, PostgreSQL, Kafka and Redis included) ${Math.round(busyShare * 100)}% busy`;
   measuring = false;
   tell(clients, { type: 'measure', on: false });
   clearInterval(rssTimer);

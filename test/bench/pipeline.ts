@@ -41,10 +41,18 @@ export interface ProducerRun {
   cpuSeconds: number;
 }
 
-/** Runs the simulator's burst (apps/simulator/src/burst.ts) with `args` against `topic`; resolves with its report. */
-export function simulate(topic: string, args: string[], onStart?: (child: ChildProcess) => void): Promise<ProducerRun> {
+/**
+ * Runs the simulator's burst (apps/simulator/src/burst.ts) with `args` against `topic`; resolves
+ * with its report. Traces off unless `extraEnv` sets OTEL_EXPORTER_OTLP_ENDPOINT; `onStart` gets
+ * the child as soon as it is spawned (to meter it).
+ */
+export function simulate(
+  topic: string,
+  args: string[],
+  { onStart, extraEnv = {} }: { onStart?: (child: ChildProcess) => void; extraEnv?: Record<string, string> } = {},
+): Promise<ProducerRun> {
   const child = spawn(process.execPath, ['--import', 'tsx', 'apps/simulator/src/main.ts', ...args], {
-    env: { ...env, SIM_TOPIC: topic, LOG_LEVEL: 'error', KAFKA_BROKERS: BROKERS.join(','), OTEL_EXPORTER_OTLP_ENDPOINT: '' },
+    env: { ...env, SIM_TOPIC: topic, LOG_LEVEL: 'error', KAFKA_BROKERS: BROKERS.join(','), OTEL_EXPORTER_OTLP_ENDPOINT: '', ...extraEnv },
     stdio: ['ignore', 'pipe', 'inherit'],
   });
   onStart?.(child);
@@ -139,17 +147,19 @@ export async function waitCaughtUp(
   }
 }
 
+// prom-client adds the registry's default label (app) beside le
+const PUBLISH_BUCKET = new RegExp(`^${METRIC.ingestDeviceToPublish}_bucket\\{[^}]*\\ble="([^"]+)"[^}]*\\} (\\S+)$`);
+const PUBLISH_COUNT = new RegExp(`^${METRIC.ingestDeviceToPublish}_count(?:\\{[^}]*\\})? (\\S+)$`);
+
 /** The ingest's histogram of device -> live publication seconds: cumulative counts by upper bound, and the total. */
 export async function publishLatency(metricsUrl: string): Promise<{ buckets: Map<number, number>; count: number }> {
   const text = await (await fetch(metricsUrl)).text();
   const buckets = new Map<number, number>();
   let count = 0;
-  const name = METRIC.ingestDeviceToPublish;
   for (const line of text.split('\n')) {
-    // prom-client adds the registry's default label (app) beside le
-    const bucket = new RegExp(`^${name}_bucket\\{[^}]*\\ble="([^"]+)"[^}]*\\} (\\S+)$`).exec(line);
+    const bucket = PUBLISH_BUCKET.exec(line);
     if (bucket) buckets.set(bucket[1] === '+Inf' ? Infinity : Number(bucket[1]), Number(bucket[2]));
-    const total = new RegExp(`^${name}_count(?:\\{[^}]*\\})? (\\S+)$`).exec(line);
+    const total = PUBLISH_COUNT.exec(line);
     if (total) count = Number(total[1]);
   }
   return { buckets, count };

@@ -41,7 +41,7 @@ export const out = (line: string) => process.stdout.write(`${line}\n`);
 export function figure(f: Figure): void {
   const shown = Math.abs(f.value) >= 100 || !Number.isFinite(f.value) ? fmt(f.value) : f.value.toFixed(2);
   const goal = f.goal ? ` (goal ${f.goal.op} ${f.goal.target.toLocaleString('en-US')}: ${metGoal(f) ? 'met' : 'not met'})` : '';
-  out(`  [${f.phase}] ${f.name}: ${shown} ${f.unit}${goal}`);
+  out(`  [${f.phase}] ${f.name}: ${shown} ${f.unit}${goal}${f.load === undefined ? '' : `; load average ${f.load.toFixed(2)} before`}`);
   const file = process.env.BENCH_FIGURES_FILE;
   if (file) appendFileSync(file, `${JSON.stringify(f)}\n`);
 }
@@ -91,12 +91,9 @@ export function cpuMeter(apps: Apps) {
   };
 }
 
-/** Records the CPU-per-observation figures of a phase (one per component) and prints them on one line. */
+/** Records the CPU-per-observation figures of a phase (one per component) and the machine's busy share. */
 export function cpuFigures(phase: string, what: string, cpu: { us: Record<string, number>; busy: number }, load: number): void {
   for (const [component, us] of Object.entries(cpu.us))
     figure({ phase, name: `${what}: ${component} CPU per observation`, value: us, unit: 'µs', load });
-  out(
-    `  [${phase}] ${what}: the machine was ${(cpu.busy * 100).toFixed(0)} % busy (${cpus().length} cores); load average ${load.toFixed(2)} before`,
-  );
   figure({ phase, name: `${what}: machine busy`, value: cpu.busy * 100, unit: `% of ${cpus().length} cores`, load });
 }

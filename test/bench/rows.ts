@@ -4,18 +4,38 @@
  * sends), or `lateMs` older: a device's buffered backlog, which the log indexes by position too
  * (migration 0009). Every row has its own seq, so none is a duplicate. Shapes: `numeric` (the six
  * numeric codes in turn), `ecg` (1 s ECG chunks of 250 samples, as the simulator draws them) and
- * `monitor` (what a monitor's frame stores: six numerics, then one ECG chunk).
+ * `monitor` (what a monitor's frame stores: six numerics, then one ECG chunk). Also the monitor
+ * frame the live bench sends and the calibration parses (`monitorFrameJson`).
  */
 import { ecgChunk, ECG_HZ, ECG_PERIOD_MS, rng } from '@vitalis/clinical';
 import { foldedSamples } from '@vitalis/live';
-import { ECG_LEAD_II, NUMERIC_VITALS, type NumericVitalCode } from '@vitalis/schemas';
+import { ECG_LEAD_II, FRAME_ENVELOPE, NUMERIC_VITALS, type NumericVitalCode } from '@vitalis/schemas';
 import type { StoredRow } from '../../apps/ingest/src/store';
 
 const CODES = Object.keys(NUMERIC_VITALS) as NumericVitalCode[];
 export type RowShape = 'numeric' | 'ecg' | 'monitor';
 
-/** One 1 s chunk as the log stores it (folded onto the 0.1 µV grid), drawn once: the rows share it. */
-const ECG_SAMPLES = foldedSamples({ origin: 0, samples: ecgChunk(ECG_HZ, 72, 0, rng(3)).samples });
+/** One 1 s ECG chunk as the simulator draws it (the burst's seed), drawn once: every bench's frames and rows share it. */
+export const BENCH_ECG_SAMPLES: readonly number[] = ecgChunk(ECG_HZ, 72, 0, rng(3)).samples;
+/** The same chunk as the log stores it (folded onto the 0.1 µV grid). */
+const ECG_SAMPLES = foldedSamples({ origin: 0, samples: [...BENCH_ECG_SAMPLES] });
+const ECG_SAMPLES_TEXT = BENCH_ECG_SAMPLES.join(',');
+
+/**
+ * One monitor frame (ADR 0015) as JSON text: six numerics at the middle of their range and the
+ * 1 s chunk above, observations numbered from `seq`, at `at`. Written as a template (no
+ * JSON.stringify per frame): the live bench sends it from the thread that stamps its latencies.
+ */
+export function monitorFrameJson(patient: string, device: string, seq: number, at: string): string {
+  const numerics = CODES.map((code, k) => {
+    const def = NUMERIC_VITALS[code];
+    return `{"seq":${seq + k},"code":"${code}","value":${Math.round((def.min + def.max) / 2)},"unit":"${def.unit}"}`;
+  });
+  const ecg = `{"seq":${seq + CODES.length},"code":"${ECG_LEAD_II.code}","unit":"mV","waveform":{"origin":0,"period_ms":${ECG_PERIOD_MS},"samples":[${ECG_SAMPLES_TEXT}]}}`;
+  return `{"envelope":"${FRAME_ENVELOPE}","patient_id":"${patient}","device_id":"${device}","effective_at":"${at}","observations":[${numerics.join(',')},${ecg}]}`;
+}
+/** Observations in one monitor frame. */
+export const FRAME_OBSERVATIONS = CODES.length + 1;
 
 export function benchRows(
   n: number,

@@ -24,7 +24,6 @@
  *     bucketed to 1 minute through the REST API, raw path (date_bin) and rollup path: p50/p99 ms.
  * Uses its own database (vitalis_bench) and its own Kafka topic; it never touches shared data.
  */
-import { spawn } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { performance } from 'node:perf_hooks';
 import pg from 'pg';
@@ -39,6 +38,7 @@ import { createTracing, TRACING_OFF } from '@vitalis/tracing';
 import { rollupPatients } from '../../apps/projector/src/rollups';
 import { authHeaders } from '../helpers/auth';
 import { startGateway } from '../helpers/gateway';
+import { benchTopic, simulate } from './pipeline';
 import { benchRows } from './rows';
 
 const env = process.env;
@@ -156,14 +156,7 @@ async function endToEnd(
   const kafka = createKafka({ brokers: BROKERS, clientId: 'vitalis-bench', logger });
   const admin = kafka.admin();
   await admin.connect();
-  const topic = `vitals.bench.${randomUUID().slice(0, 8)}`;
-  await admin.createTopics({
-    waitForLeaders: true,
-    topics: [
-      { topic, numPartitions: 12, replicationFactor: 1 },
-      { topic: `${topic}.dlq`, numPartitions: 1, replicationFactor: 1 },
-    ],
-  });
+  const { topic, drop } = await benchTopic(admin, 'e2e');
 
   // lag samples: reservoir of 200k (fixed memory, so RSS reflects the worker, not the bench)
   const RESERVOIR = 200_000;
@@ -202,10 +195,7 @@ async function endToEnd(
 
   const prefix = `e2e-${randomUUID().slice(0, 6)}`;
   const started = Date.now();
-  const args = [
-    '--import',
-    'tsx',
-    'apps/simulator/src/main.ts',
+  const produced = await simulate(topic, [
     '--burst',
     '1000000000',
     '--seconds',
@@ -215,22 +205,14 @@ async function endToEnd(
     '--real-time',
     ...(rate ? ['--rate', String(rate)] : []),
     ...(frames ? ['--frames'] : []),
-  ];
-  const child = spawn(process.execPath, args, {
-    env: { ...env, SIM_TOPIC: topic, LOG_LEVEL: 'error', KAFKA_BROKERS: BROKERS.join(',') },
-    stdio: ['ignore', 'pipe', 'inherit'],
-  });
-  let childOut = '';
-  child.stdout.on('data', (d) => (childOut += d));
-  await new Promise((resolve) => child.once('exit', resolve));
-  const produced = JSON.parse(childOut.trim().split('\n').pop() ?? '{}') as { sent: number; ms: number; perSecond: number };
+  ]);
   const storedAtProducerEnd = stored;
   // drain: wait until everything produced is committed (or 5 minutes)
   const drainDeadline = Date.now() + 300_000;
   while (stored < produced.sent && Date.now() < drainDeadline) await new Promise((r) => setTimeout(r, 200));
   clearInterval(rssTimer);
   await worker.stop();
-  await admin.deleteTopics({ topics: [topic, `${topic}.dlq`] }).catch(() => {});
+  await drop();
   await admin.disconnect();
 
   const e2eRate = stored / ((lastCommit - started) / 1000);
@@ -281,35 +263,10 @@ const SHAPES: Record<Shape, { args: string[]; label: string }> = {
 };
 
 /** The simulator (a child process) produces `count` observations to `topic` as fast as it can, and says how fast. */
-async function produceBacklog(
-  topic: string,
-  count: number,
-  prefix: string,
-  extraEnv: Record<string, string> = {},
-  args: string[] = [],
-): Promise<{ sent: number; perSecond: number }> {
-  const child = spawn(
-    process.execPath,
-    [
-      '--import',
-      'tsx',
-      'apps/simulator/src/main.ts',
-      '--burst',
-      String(count),
-      '--prefix',
-      `${prefix}-${randomUUID().slice(0, 6)}`,
-      '--real-time',
-      ...args,
-    ],
-    {
-      env: { ...env, SIM_TOPIC: topic, LOG_LEVEL: 'error', KAFKA_BROKERS: BROKERS.join(','), ...extraEnv },
-      stdio: ['ignore', 'pipe', 'inherit'],
-    },
-  );
-  let childOut = '';
-  child.stdout.on('data', (d) => (childOut += d));
-  await new Promise((resolve) => child.once('exit', resolve));
-  return JSON.parse(childOut.trim().split('\n').pop() ?? '{}') as { sent: number; perSecond: number };
+function produceBacklog(topic: string, count: number, prefix: string, extraEnv: Record<string, string> = {}, args: string[] = []) {
+  return simulate(topic, ['--burst', String(count), '--prefix', `${prefix}-${randomUUID().slice(0, 6)}`, '--real-time', ...args], {
+    extraEnv,
+  });
 }
 
 async function backlogDrain(
@@ -322,14 +279,7 @@ async function backlogDrain(
   const kafka = createKafka({ brokers: BROKERS, clientId: 'vitalis-bench', logger });
   const admin = kafka.admin();
   await admin.connect();
-  const topic = `vitals.bench.${randomUUID().slice(0, 8)}`;
-  await admin.createTopics({
-    waitForLeaders: true,
-    topics: [
-      { topic, numPartitions: 12, replicationFactor: 1 },
-      { topic: `${topic}.dlq`, numPartitions: 1, replicationFactor: 1 },
-    ],
-  });
+  const { topic, drop } = await benchTopic(admin, 'drain');
   const produced = await produceBacklog(topic, count, 'e2e', {}, SHAPES[shape].args);
 
   let stored = 0;
@@ -358,7 +308,7 @@ async function backlogDrain(
   while (stored < produced.sent && Date.now() < deadline) await new Promise((r) => setTimeout(r, 200));
   clearInterval(rssTimer);
   await worker.stop();
-  await admin.deleteTopics({ topics: [topic, `${topic}.dlq`] }).catch(() => {});
+  await drop();
   await admin.disconnect();
   const rate = stored / ((lastCommit - started) / 1000);
   out(
@@ -405,14 +355,7 @@ async function tracesOverhead(pool: Pool, method: WriteMethod, count: number, ro
         const kafka = createKafka({ brokers: BROKERS, clientId: 'vitalis-bench', logger });
         const admin = kafka.admin();
         await admin.connect();
-        const topic = `vitals.bench.${randomUUID().slice(0, 8)}`;
-        await admin.createTopics({
-          waitForLeaders: true,
-          topics: [
-            { topic, numPartitions: 12, replicationFactor: 1 },
-            { topic: `${topic}.dlq`, numPartitions: 1, replicationFactor: 1 },
-          ],
-        });
+        const { topic, drop } = await benchTopic(admin, 'traces');
         const traced = mode === 'off' ? {} : { OTEL_EXPORTER_OTLP_ENDPOINT: endpoint };
         const produced = await produceBacklog(topic, count, 'tr', { OTEL_EXPORTER_OTLP_ENDPOINT: '', ...traced });
         const tracing = mode === 'on' ? createTracing(traced, { app: 'ingest' }) : TRACING_OFF;
@@ -446,7 +389,7 @@ async function tracesOverhead(pool: Pool, method: WriteMethod, count: number, ro
         await tracing.shutdown(); // the last export counts too
         const used = process.cpuUsage(cpuStart);
         cpu[mode].push((used.user + used.system) / stored);
-        await admin.deleteTopics({ topics: [topic, `${topic}.dlq`] }).catch(() => {});
+        await drop();
         await admin.disconnect();
         rates[mode].push(stored / ((lastCommit - firstCommit) / 1000));
       }
