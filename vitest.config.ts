@@ -13,5 +13,8 @@ export default defineConfig({
     // Test files share one PostgreSQL/Kafka/Redis; each test uses its own ids, never truncates.
     sequence: { concurrent: false },
     reporters: ['default'],
+    // The test browser runs in UTC (test/helpers/browser.ts); so does the process that builds the
+    // browser tests' expected times (shownClock), whatever the machine's zone.
+    env: { TZ: 'UTC' },
   },
 });

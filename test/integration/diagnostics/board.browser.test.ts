@@ -13,11 +13,23 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { mkdirSync } from 'node:fs';
 import type { Browser, Locator, Page } from 'playwright-core';
-import { ARTIFACTS, contrastIssues, eventually, launchBrowser, openPage, type TestPage } from '../../helpers/browser';
+import {
+  ARTIFACTS,
+  contrastIssues,
+  eventually,
+  launchBrowser,
+  openPage,
+  shownClock,
+  shownClockPattern,
+  type TestPage,
+} from '../../helpers/browser';
 import { startGateway, type RunningGateway } from '../../helpers/gateway';
 import { escalateDueCriticalResults } from '../../../apps/projector/src/diagnostics-escalation';
 import { openCard, runProjections, tokenFor } from '../ui/support';
 import { api, json, newPatient, orderBody, quantityObs, reportBody, roleHeaders, userSession } from './support';
+
+/** Any time the cards show (24-hour, the date first when not today). */
+const CLOCK = shownClockPattern();
 
 let gw: RunningGateway;
 let projector: { stop: () => Promise<void> };
@@ -25,14 +37,6 @@ let browser: Browser;
 let tp: TestPage;
 let patient: string;
 const ESCALATION_SECONDS = 8;
-
-/** What the card shows for an instant in the page's time zone (UTC here): 24-hour HH:MM, the date first when not today. */
-function utcClock(iso: string): string {
-  const d = new Date(iso);
-  const hhmm = d.toISOString().slice(11, 16);
-  if (d.toISOString().slice(0, 10) === new Date().toISOString().slice(0, 10)) return hhmm;
-  return `${d.getUTCDate()} ${d.toLocaleString('en-GB', { month: 'short', timeZone: 'UTC' })} ${hhmm}`;
-}
 
 /**
  * The screen as the doctor sees it with `target` in the middle of it (the shared test board holds
@@ -85,7 +89,7 @@ describe('the triage board card and critical results', () => {
       'the patient on the board',
     );
     // the arrival time is a 24-hour clock
-    expect(await row.locator('time.arrived').innerText()).toMatch(/^\d{2}:\d{2}$/);
+    expect(await row.locator('time.arrived').innerText()).toMatch(new RegExp(`^${CLOCK}$`));
 
     const order = (await call('POST', '/orders', orderer, orderBody(patient, '51990-0'))).body;
     const report = (await call('POST', '/reports', lab, reportBody(order.id, 'preliminary', [quantityObs('2823-3', 6.8, 'mmol/L')]))).body;
@@ -103,9 +107,9 @@ describe('the triage board card and critical results', () => {
     expect(text).not.toMatch(/\bHH\b/);
     expect(text).toContain('Preliminary report');
     expect(text).not.toMatch(/\b(AM|PM)\b/i);
-    expect(await item.locator('time.raised').innerText()).toBe(utcClock(waiting.raised_at));
-    expect(await item.locator('time.due').innerText()).toBe(utcClock(waiting.due_at));
-    expect(await item.locator('time.raised').innerText()).toMatch(/^\d{2}:\d{2}$/);
+    expect(await item.locator('time.raised').innerText()).toBe(shownClock(waiting.raised_at));
+    expect(await item.locator('time.due').innerText()).toBe(shownClock(waiting.due_at));
+    expect(await item.locator('time.raised').innerText()).toMatch(new RegExp(`^${CLOCK}$`));
     // tagged in the patient's row too, and announced
     expect(await row.locator(`.critical-tag[data-report="${report.id}"]`).innerText()).toBe('Critical: Potassium');
     await eventually(
@@ -129,7 +133,7 @@ describe('the triage board card and critical results', () => {
       'the escalation on the board',
     );
     expect(await item.locator('.ci-escalated').innerText()).toBe('Escalated');
-    expect(await item.locator('time.escalated').innerText()).toMatch(/^\d{2}:\d{2}$/);
+    expect(await item.locator('time.escalated').innerText()).toMatch(new RegExp(`^${CLOCK}$`));
 
     // a doctor-role app acting for itself is offered no button (a person must acknowledge)
     const app = await openPage(browser, { width: 1400, height: 900 });
@@ -174,8 +178,8 @@ describe('the triage board card and critical results', () => {
     ]);
     const line = await acked.innerText();
     expect(line).toContain('Potassium 6.8 mmol/L (critical > 6.0)');
-    expect(line).toContain(`Acknowledged by Dr. Demo Doctor at ${utcClock(history[0].acknowledged_at)}`);
-    expect(await acked.locator('time.when').innerText()).toMatch(/^\d{2}:\d{2}$/);
+    expect(line).toContain(`Acknowledged by Dr. Demo Doctor at ${shownClock(history[0].acknowledged_at)}`);
+    expect(await acked.locator('time.when').innerText()).toMatch(new RegExp(`^${CLOCK}$`));
     await eventually(
       () => tp.page.locator('#announce').innerText(),
       (t) => t.includes('Critical result acknowledged'),

@@ -32,10 +32,22 @@ import { ALARM_EVENTS, decideAlarm, foldAlarms } from '@vitalis/records';
 import { DEFAULT_ALARM_SETTINGS } from '@vitalis/clinical';
 import { disconnectRaise } from '../../../apps/projector/src/device-watchdog';
 import { startRig, type LiveRig } from '../live/support';
-import { contrastIssues, eventually, launchBrowser, openPage, screenshot, type TestPage } from '../../helpers/browser';
+import {
+  contrastIssues,
+  eventually,
+  launchBrowser,
+  openPage,
+  screenshot,
+  shownClock,
+  shownClockPattern,
+  type TestPage,
+} from '../../helpers/browser';
 import { openInMcpHost } from '../../helpers/mcp-host';
 import { api as diagnostics, orderBody, quantityObs, reportBody, roleHeaders, userSession } from '../diagnostics/support';
 import { api, openCard, registerPatient, runProjections, tokenFor, uid, vital } from './support';
+
+/** Any time the cards show (24-hour, the date first when not today). */
+const CLOCK = shownClockPattern();
 
 let rig: LiveRig;
 let projector: { stop: () => Promise<void> };
@@ -60,14 +72,6 @@ interface AlarmJson {
   due_at: string | null;
   acknowledged_at: string | null;
   acknowledged_by: { user: string; name: string | null; client_id: string } | null;
-}
-
-/** What the card shows for an instant (the test browser runs in UTC): 24-hour HH:MM, the date first when not today. */
-function hhmm(iso: string): string {
-  const d = new Date(iso);
-  const time = d.toISOString().slice(11, 16);
-  if (d.toISOString().slice(0, 10) === new Date().toISOString().slice(0, 10)) return time;
-  return `${d.getUTCDate()} ${d.toLocaleString('en-GB', { month: 'short', timeZone: 'UTC' })} ${time}`;
 }
 
 beforeAll(async () => {
@@ -164,8 +168,10 @@ describe('the monitor shows what is active for the patient the moment it opens, 
     expect(await spo2.locator('.prio').innerText()).toBe('High');
     expect(await spo2.locator('.al-label').innerText()).toBe('SpO2 low');
     expect(await spo2.locator('.al-msg').innerText()).toContain('85');
-    expect(await spo2.locator('.al-time').innerText()).toMatch(new RegExp(`^Raised ${hhmm(server.raised_at)} · \\d+ (s|min) ago$`));
-    expect(await spo2.locator('.al-state').innerText()).toBe(`Not acknowledged · escalates ${hhmm(server.due_at!)} if not acknowledged`);
+    expect(await spo2.locator('.al-time').innerText()).toMatch(new RegExp(`^Raised ${shownClock(server.raised_at)} · \\d+ (s|min) ago$`));
+    expect(await spo2.locator('.al-state').innerText()).toBe(
+      `Not acknowledged · escalates ${shownClock(server.due_at!)} if not acknowledged`,
+    );
     expect(await row(tp, 'rr-high').locator('.prio').innerText()).toBe('Medium');
     expect(await row(tp, 'rr-high').locator('.al-label').innerText()).toBe('Respiratory rate high');
     const text = await panel(tp).innerText();
@@ -180,7 +186,9 @@ describe('the monitor shows what is active for the patient the moment it opens, 
       expect(text).toContain(words);
     expect(text).not.toContain('No active alarms');
     expect(text).not.toMatch(/\b(AM|PM)\b/);
-    expect(await critical.locator('.al-state').innerText()).toMatch(/^Raised \d\d:\d\d · escalates \d\d:\d\d if not acknowledged$/);
+    expect(await critical.locator('.al-state').innerText()).toMatch(
+      new RegExp(`^Raised ${CLOCK} · escalates ${CLOCK} if not acknowledged$`),
+    );
     // the high rows are red, the medium amber: colour as well as words
     expect(await spo2.locator('.prio').evaluate((e) => getComputedStyle(e).backgroundColor)).toBe('rgb(179, 38, 30)');
     expect(
@@ -211,7 +219,7 @@ describe('the monitor shows what is active for the patient the moment it opens, 
     );
     const after = (await alarmsOf(patient)).find((a) => a.rule === 'spo2-low')!;
     expect(after.acknowledged_by).toEqual({ user: 'usr-demo-doctor', name: 'Dr. Demo Doctor', client_id: doctor.clientId });
-    expect(await spo2.locator('.al-state').innerText()).toBe(`Acknowledged by Dr. Demo Doctor at ${hhmm(after.acknowledged_at!)}`);
+    expect(await spo2.locator('.al-state').innerText()).toBe(`Acknowledged by Dr. Demo Doctor at ${shownClock(after.acknowledged_at!)}`);
     expect(await spo2.locator('button.ack').count()).toBe(0);
     // focus went on to the next Acknowledge button, not to the top of the page
     await eventually(
@@ -235,7 +243,9 @@ describe('the monitor shows what is active for the patient the moment it opens, 
       expect.objectContaining({ report_id: reportId, acknowledged_by: 'usr-demo-doctor', acknowledged_by_name: 'Dr. Demo Doctor' }),
     ]);
     expect(await critical.locator('.al-state').innerText()).toMatch(
-      new RegExp(`^Acknowledged by Dr\\. Demo Doctor at ${hhmm(history[0].acknowledged_at)} · raised \\d\\d:\\d\\d$`),
+      new RegExp(
+        `^Acknowledged by Dr\\. Demo Doctor at ${shownClock(history[0].acknowledged_at)} · raised ${shownClock(history[0].raised_at)}$`,
+      ),
     );
     expect(await critical.locator('button.ack').count()).toBe(0);
     // one row for it, whatever the projection behind the list says meanwhile
@@ -270,12 +280,14 @@ describe('the monitor shows what is active for the patient the moment it opens, 
         (t) => t !== '',
         'the refusal in the panel',
       );
-      expect(said).toBe(`Not acknowledged: Heart rate high was already acknowledged by Demo Nurse at ${hhmm(ack.body.acknowledged_at!)}.`);
+      expect(said).toBe(
+        `Not acknowledged: Heart rate high was already acknowledged by Demo Nurse at ${shownClock(ack.body.acknowledged_at!)}.`,
+      );
       expect(await stale.page.locator('#alarm-msg').getAttribute('role')).toBe('alert');
       // and the row is read again: the nurse's acknowledgement
       await eventually(
         () => hr.locator('.al-state').innerText(),
-        (t) => t === `Acknowledged by Demo Nurse at ${hhmm(ack.body.acknowledged_at!)}`,
+        (t) => t === `Acknowledged by Demo Nurse at ${shownClock(ack.body.acknowledged_at!)}`,
         'the row read again',
       );
       // the only errors: the cut stream and the refused request, as the browser reports them
@@ -383,12 +395,14 @@ describe('the monitor shows what is active for the patient the moment it opens, 
       expect(await technical.locator('.kind').innerText()).toBe('Technical');
       expect(await technical.locator('.prio').innerText()).toBe('Medium');
       expect(await technical.locator('.al-label').innerText()).toBe('No data from the monitor');
-      expect(await technical.locator('.al-msg').innerText()).toBe(`No data from monitor ${device} since ${hhmm(lastAt.toISOString())}`);
+      expect(await technical.locator('.al-msg').innerText()).toBe(
+        `No data from monitor ${device} since ${shownClock(lastAt.toISOString())}`,
+      );
       expect(await technical.locator('.al-time').innerText()).toMatch(
-        new RegExp(`^Last data ${hhmm(lastAt.toISOString())} · [45] min ago$`),
+        new RegExp(`^Last data ${shownClock(lastAt.toISOString())} · [45] min ago$`),
       );
       // its escalation is due (the escalator has not run): overdue, in words
-      expect(await technical.locator('.al-state').innerText()).toBe(`Not acknowledged · escalation due since ${hhmm(data.due_at!)}`);
+      expect(await technical.locator('.al-state').innerText()).toBe(`Not acknowledged · escalation due since ${shownClock(data.due_at!)}`);
       // a physiological alarm says no "Technical"
       expect(await fever.locator('.kind').count()).toBe(0);
       // medium before low
@@ -424,7 +438,7 @@ describe('the monitor shows what is active for the patient the moment it opens, 
         (t) => t !== '',
         'the escalation, live',
       );
-      expect(await technical.locator('.al-more').innerText()).toBe(`Escalated to charge nurse at ${hhmm(escalatedAt)}`);
+      expect(await technical.locator('.al-more').innerText()).toBe(`Escalated to charge nurse at ${shownClock(escalatedAt)}`);
       expect(await technical.locator('.escalated').innerText()).toBe('Escalated');
       expect(await technical.getAttribute('data-escalated')).toBe('true');
       await screenshot(other.page, 'ui-monitor-alarm-technical');
@@ -532,14 +546,16 @@ describe('the monitor shows what is active for the patient the moment it opens, 
       );
       const acked = (await alarmsOf(p)).find((a) => a.rule === 'spo2-low')!;
       expect(acked.acknowledged_by).toMatchObject({ user: 'usr-demo-doctor', name: 'Dr. Demo Doctor' });
-      expect(await spo2.locator('.al-state').innerText()).toBe(`Acknowledged by Dr. Demo Doctor at ${hhmm(acked.acknowledged_at!)}`);
+      expect(await spo2.locator('.al-state').innerText()).toBe(`Acknowledged by Dr. Demo Doctor at ${shownClock(acked.acknowledged_at!)}`);
       await critical.getByRole('button', { name: /^Acknowledge critical result: Potassium/ }).click();
       await eventually(
         () => critical.getAttribute('data-state'),
         (s) => s === 'acknowledged',
         'acknowledged via acknowledge_critical_result',
       );
-      expect(await critical.locator('.al-state').innerText()).toMatch(/^Acknowledged by Dr\. Demo Doctor at \d\d:\d\d · raised \d\d:\d\d$/);
+      expect(await critical.locator('.al-state').innerText()).toMatch(
+        new RegExp(`^Acknowledged by Dr\\. Demo Doctor at ${CLOCK} · raised ${CLOCK}$`),
+      );
       expect(calls).toEqual(expect.arrayContaining(['acknowledge_alarm', 'acknowledge_critical_result']));
       await screenshot(host.page, 'ui-mcp-monitor-alarms');
       expect(host.errors).toEqual([]);

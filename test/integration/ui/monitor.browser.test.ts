@@ -12,8 +12,21 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser } from 'playwright-core';
 import { startRig, type LiveRig } from '../live/support';
 import { startProxy } from '../clients/support';
-import { contrastIssues, eventually, inPage, launchBrowser, openPage, screenshot, type TestPage } from '../../helpers/browser';
+import {
+  contrastIssues,
+  eventually,
+  inPage,
+  launchBrowser,
+  openPage,
+  screenshot,
+  shownClock,
+  shownClockPattern,
+  type TestPage,
+} from '../../helpers/browser';
 import { api, ecgChunk, openCard, registerPatient, tokenFor, uid, vital } from './support';
+
+/** Any time the cards show (24-hour, the date first when not today). */
+const CLOCK = shownClockPattern();
 
 let rig: LiveRig;
 let browser: Browser;
@@ -47,7 +60,6 @@ const tileText = (code: string) => tp.page.locator(`.tile[data-code="${code}"] .
 const tileAlarm = (code: string) => tp.page.locator(`.tile[data-code="${code}"]`).getAttribute('data-alarm');
 /** The issue's patient: HR 137, SpO2 85 %, BP 87/50, RR 27, temperature normal (NEWS2 12, four red parameters). */
 const ISSUE_VALUES = { '8867-4': 137, '59408-5': 85, '8480-6': 87, '8462-4': 50, '9279-1': 27, '8310-5': 37.0 };
-const HH_MM_UTC = (iso: string) => iso.slice(11, 16); // the test browser runs in UTC
 
 /**
  * Produces `values` (code → value) through Kafka until the tiles show them. A fresh SSE
@@ -363,7 +375,7 @@ describe('vitals-telemetry-monitor in a browser', () => {
       expect(record.status).toBe(200);
       expect(record.body.news2).toMatchObject({ score: 12, risk: 'high' });
       expect(await other.page.locator('#news2').getAttribute('data-risk')).toBe('high');
-      expect(await other.page.locator('#news2-detail').innerText()).toMatch(/^oldest input \d\d:\d\d$/);
+      expect(await other.page.locator('#news2-detail').innerText()).toMatch(new RegExp(`^oldest input ${CLOCK}$`));
       expect(await other.page.locator('#news2-h').innerText()).toBe('NEWS2 total');
       for (const code of ['8867-4', '59408-5', 'bp', '9279-1'])
         expect(await other.page.locator(`.tile[data-code="${code}"]`).getAttribute('data-alarm')).toBe('crit');
@@ -412,7 +424,7 @@ describe('vitals-telemetry-monitor in a browser', () => {
       const badge = other.page.locator('#fresh');
       await eventually(
         () => badge.innerText(),
-        (t) => t === `No data since ${HH_MM_UTC(newest)}`,
+        (t) => t === `No data since ${shownClock(newest)}`,
         'the no-data badge',
       );
       expect(await badge.getAttribute('data-state')).toBe('nodata');
@@ -434,10 +446,10 @@ describe('vitals-telemetry-monitor in a browser', () => {
       // the NEWS2 total says how old its inputs are and which are stale
       expect(await other.page.locator('#news2-text').innerText()).toMatch(/^NEWS2 12 · high · from values up to 1[67] min old$/);
       expect(await other.page.locator('#news2-detail').innerText()).toBe(
-        `oldest input ${HH_MM_UTC(new Date(at).toISOString())} · stale: HR, SpO₂, Sys, RR`,
+        `oldest input ${shownClock(new Date(at).toISOString())} · stale: HR, SpO₂, Sys, RR`,
       );
       expect(await other.page.locator('#news2').getAttribute('data-stale')).toBe('true');
-      expect(await other.page.locator('#fresh-said').textContent()).toBe(`No data since ${HH_MM_UTC(newest)}`);
+      expect(await other.page.locator('#fresh-said').textContent()).toBe(`No data since ${shownClock(newest)}`);
       await screenshot(other.page, 'ui-monitor-stale');
       expect(await contrastIssues(other.page)).toEqual([]);
       expect(other.errors).toEqual([]);
@@ -490,7 +502,7 @@ describe('vitals-telemetry-monitor in a browser', () => {
         45_000,
       );
       // since the newest value the card holds: one of those produced
-      expect(produced.map((t) => `No data since ${HH_MM_UTC(t)}`)).toContain(seen);
+      expect(produced.map((t) => `No data since ${shownClock(t)}`)).toContain(seen);
       expect(await other.page.locator('#conn').innerText()).toBe('Connected');
       expect(other.errors).toEqual([]);
     } finally {

@@ -10,7 +10,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser } from 'playwright-core';
 import { startGateway, type RunningGateway } from '../../helpers/gateway';
-import { contrastIssues, eventually, launchBrowser, openPage, screenshot, type TestPage } from '../../helpers/browser';
+import { contrastIssues, eventually, launchBrowser, openPage, screenshot, shownClock, type TestPage } from '../../helpers/browser';
 import { api, openCard, registerPatient, runProjections, tokenFor, uid } from './support';
 
 let gw: RunningGateway;
@@ -178,7 +178,7 @@ describe('patient-search-card in a browser', () => {
       expect(await temp.locator('.age').innerText()).toMatch(/^\s*· 4\d min ago · stale$/);
       expect(await temp.getAttribute('data-stale')).toBe('true');
       // NEWS2 with the time of its oldest input (the temperature), 24-hour
-      const oldest = new Date(now - 40 * 60_000).toISOString().slice(11, 16);
+      const oldest = shownClock(new Date(now - 40 * 60_000).toISOString());
       expect(await page.page.locator('#vitals li[data-code="news2"] .v').innerText()).toMatch(
         new RegExp(`^NEWS2 \\d+ \\([a-z-]+\\), as of ${oldest}$`),
       );
