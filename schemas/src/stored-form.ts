@@ -4,8 +4,10 @@
  *  - `value` is `double precision`: every finite number is stored and read back unchanged.
  *  - `sample_period_ms` is `real` (float4): `float4` says what PostgreSQL reads back; a period it
  *    would change (more than float4 precision) is refused at the edge, never rounded.
- *  - `samples` is `real[]` of absolute potentials at 0.1 µV (`quantisedPotential`): within the
- *    published ±10 mV origin and sample, every one is held exactly (at most 6 significant digits).
+ *  - an ECG chunk's potentials are absolute, at 0.1 µV (`quantisedPotential`), stored as whole
+ *    numbers of steps (`sample_steps bytea`, migration 0036; @vitalis/live `encodeSampleSteps`):
+ *    within the published ±10 mV origin and sample, every one is exact. Rows stored before 0036
+ *    hold them as `real[]`, which held each exactly too (at most 6 significant digits).
  */
 
 /** The append log stores ECG potentials in steps of 0.1 µV (finer than ECG front ends resolve). */

@@ -305,7 +305,7 @@ export const waveformSchema = z
       .min(1, 'must have at least one sample')
       .max(MAX_WAVEFORM_SAMPLES, `must have at most ${MAX_WAVEFORM_SAMPLES} samples`)
       .describe(
-        'Potentials in mV relative to origin, each -10 to 10. Stored quantised to 0.1 µV: the append log keeps the absolute potential Math.round((origin + sample) × 10000) / 10000 (IEEE 754 doubles, a half step toward +∞, never -0), read back with origin 0; e.g. 0.12344 reads back as 0.1234 and 1e-320 as 0. Every such potential (within ±20 mV) is held exactly by the real[] column.',
+        'Potentials in mV relative to origin, each -10 to 10. Stored quantised to 0.1 µV: the append log keeps the absolute potential Math.round((origin + sample) × 10000) / 10000 (IEEE 754 doubles, a half step toward +∞, never -0), read back with origin 0; e.g. 0.12344 reads back as 0.1234 and 1e-320 as 0. Every such potential (within ±20 mV) is a whole number of 0.1 µV steps, stored exactly (as a 32-bit integer).',
       ),
   })
   .strict();

@@ -2,7 +2,7 @@
  * COPY baselines (node --import tsx test/bench/copy.bench.ts; `make bench` runs it as its phase
  * "copy"): the ceiling the ingest is measured against. For each row shape (numeric rows, ECG-chunk
  * rows, and the monitor mix a frame stores: six numerics and one ECG chunk), the same rows are
- * COPYed (text format, the ingest's own encoder) in the ingest's transaction size
+ * COPYed (text format, the ingest's own encoder: ECG samples as `sample_steps` bytea) in the ingest's transaction size
  * (INGEST_GROUP_MAX_ROWS, 5,000) over the ingest's number of connections (INGEST_WRITERS, 4):
  *  - raw: into a plain table of the append log's columns, no index;
  *  - indexed: into the append log itself (partitioned, identity and series B-trees, BRINs).
@@ -16,6 +16,7 @@ import { createPool, migrate, type Pool, type PoolClient } from '@vitalis/db';
 import { pipeline } from 'node:stream/promises';
 import { Readable } from 'node:stream';
 import copyStreams from 'pg-copy-streams';
+import { foldedSamplesText } from '@vitalis/live';
 import { copyLine, copyRows, type StoredRow } from '../../apps/ingest/src/store';
 import { recreateBenchDatabase } from './database';
 import { cpuOf, cpuUsedBetween, loadAverage, serversCpu } from './proc-cpu';
@@ -40,19 +41,15 @@ const LABEL: Record<RowShape, string> = {
 const BACKEND_GOAL: Partial<Record<RowShape, number>> = { numeric: 4, ecg: 6 };
 
 /**
- * The same COPY with the samples as `bytea`: each a big-endian int32 count of 0.1 µV steps (the
- * grid the log stores), hex-encoded. Beside the real[] text it shows what array_in costs
- * PostgreSQL per ECG chunk: the figure a binary waveform column is judged by.
+ * The same COPY with the samples as a `real[]` text literal, the append log's form before migration
+ * 0036 (the ingest now writes `sample_steps` bytea): beside the raw COPY above it shows what
+ * `array_in` cost PostgreSQL per ECG chunk, the figure the binary column was chosen by.
  */
-async function copyBytea(client: PoolClient, table: string, rows: StoredRow[]): Promise<void> {
+async function copyRealArray(client: PoolClient, table: string, rows: StoredRow[]): Promise<void> {
   let text = '';
   for (const row of rows) {
-    const fields = copyLine({ ...row, samples: null }).split('\t');
-    if (row.samples) {
-      const bytes = Buffer.allocUnsafe(row.samples.length * 4);
-      row.samples.forEach((s, i) => bytes.writeInt32BE(Math.round(s * 10_000), i * 4));
-      fields[8] = `\\\\x${bytes.toString('hex')}`;
-    }
+    const fields = copyLine(row).split('\t');
+    if (row.samples) fields[8] = `{${foldedSamplesText(row.samples)}}`;
     text += fields.join('\t');
   }
   await pipeline(Readable.from([text]), client.query(copyStreams.from(`COPY ${table} FROM STDIN`)));
@@ -128,15 +125,15 @@ try {
     }
     await pool.query('TRUNCATE bench_copy_raw');
   }
-  // the ECG rows once more with binary samples (no index: what array_in costs, against the raw COPY above)
+  // the ECG rows once more with the samples as real[] text (no index: what array_in costs, against the raw COPY above)
   await pool.query(
-    `CREATE TABLE bench_copy_bytea AS SELECT patient_id, device_id, seq, code, effective_at, value, unit, sample_period_ms, NULL::bytea AS samples,
+    `CREATE TABLE bench_copy_real AS SELECT patient_id, device_id, seq, code, effective_at, value, unit, sample_period_ms, samples,
             kafka_partition, kafka_offset, record_item FROM vitals_observations WITH NO DATA`,
   );
-  const ecgRows = benchRows(ROWS.ecg, `copy-bytea-${randomUUID().slice(0, 6)}`, { shape: 'ecg' });
+  const ecgRows = benchRows(ROWS.ecg, `copy-real-${randomUUID().slice(0, 6)}`, { shape: 'ecg' });
   const load = loadAverage();
-  const r = await copyOver(pool, 'bench_copy_bytea', ecgRows, copyBytea);
-  copyFigures('raw COPY, ECG-chunk rows, samples as bytea (int32 0.1 µV steps)', ecgRows.length, r, load);
+  const r = await copyOver(pool, 'bench_copy_real', ecgRows, copyRealArray);
+  copyFigures('raw COPY, ECG-chunk rows, samples as real[] text (before migration 0036)', ecgRows.length, r, load);
 } finally {
   await pool.end();
 }

@@ -108,7 +108,7 @@ const storage = folderStorage(dir);
 try {
   const plain = await rawCopy(
     pool,
-    `COPY (SELECT patient_id, device_id, seq, code, ${STORED_INSTANT_SQL}, value, unit, sample_period_ms, samples FROM vitals_observations) TO STDOUT`,
+    `COPY (SELECT patient_id, device_id, seq, code, ${STORED_INSTANT_SQL}, value, unit, sample_period_ms, samples, sample_steps FROM vitals_observations) TO STDOUT`,
   );
   const kick = await createExportJob(pool, { clientId: 'bench', subject: 'bench', request: 'bench', filters: [] }, 100);
   if (kick.kind !== 'created') throw new Error('kick-off refused');

@@ -4,7 +4,8 @@
  * `unnest` (one multi-row INSERT ... ON CONFLICT DO NOTHING). Each returns the new rows' positions.
  */
 import type { PoolClient } from '@vitalis/db';
-import { arrayLiteral, COLUMNS, copyRows, RETURNING, type StoredPosition, type StoredRow } from './store-rows';
+import { sampleStepsLiteral } from '@vitalis/live';
+import { COLUMNS, copyRows, RETURNING, type StoredPosition, type StoredRow } from './store-rows';
 
 /**
  * The session's stage table, created if missing in every staged write: not remembered per
@@ -14,7 +15,7 @@ import { arrayLiteral, COLUMNS, copyRows, RETURNING, type StoredPosition, type S
 async function ensureStage(client: PoolClient): Promise<void> {
   await client.query(`CREATE TEMP TABLE IF NOT EXISTS vitals_ingest_stage (
       patient_id text, device_id text, seq bigint, code text, effective_at timestamptz, value double precision,
-      unit text, sample_period_ms real, samples real[], kafka_partition integer, kafka_offset bigint, record_item smallint
+      unit text, sample_period_ms real, sample_steps bytea, kafka_partition integer, kafka_offset bigint, record_item smallint
     ) ON COMMIT DELETE ROWS`);
 }
 
@@ -77,14 +78,14 @@ export async function writeUnnest(client: PoolClient, rows: StoredRow[]): Promis
     cols.value[i] = r.value;
     cols.unit[i] = r.unit;
     cols.period[i] = r.sample_period_ms;
-    cols.samples[i] = r.samples ? arrayLiteral(r.samples) : null;
+    cols.samples[i] = r.samples ? sampleStepsLiteral(r.samples) : null;
     cols.partition[i] = r.kafka_partition;
     cols.offset[i] = r.kafka_offset;
     cols.item[i] = r.record_item ?? 0;
   });
   const result = await client.query<StoredPosition>(
     `INSERT INTO vitals_observations (${COLUMNS})
-     SELECT p, d, s, c, t, v, u, sp, smp::real[], kp, ko, ri
+     SELECT p, d, s, c, t, v, u, sp, smp::bytea, kp, ko, ri
      FROM unnest($1::text[], $2::text[], $3::bigint[], $4::text[], $5::timestamptz[], $6::float8[], $7::text[], $8::real[], $9::text[], $10::int[], $11::bigint[], $12::smallint[])
        AS x(p, d, s, c, t, v, u, sp, smp, kp, ko, ri)
      ON CONFLICT DO NOTHING ${RETURNING}`,

@@ -6,7 +6,7 @@ import { pipeline } from 'node:stream/promises';
 import { Readable } from 'node:stream';
 import copyStreams from 'pg-copy-streams';
 import type { PoolClient } from '@vitalis/db';
-import { foldedSamples, foldedSamplesText } from '@vitalis/live';
+import { encodeSampleSteps, foldedSamples } from '@vitalis/live';
 import { isEcg, type VitalsObservation } from '@vitalis/schemas';
 
 export interface StoredRow {
@@ -18,7 +18,10 @@ export interface StoredRow {
   value: number | null;
   unit: string;
   sample_period_ms: number | null;
-  /** Absolute potentials (origin already added, @vitalis/live `foldedSamples`): the stored waveform has origin 0. */
+  /**
+   * Absolute potentials (origin already added, @vitalis/live `foldedSamples`): the stored waveform
+   * has origin 0. Stored as `sample_steps` (`encodeSampleSteps`); the live stage publishes them.
+   */
   samples: number[] | null;
   kafka_partition: number;
   kafka_offset: string;
@@ -48,23 +51,23 @@ export function toRow(o: VitalsObservation, partition: number, offset: string, i
   };
 }
 
-/** The log's columns, in the order of a copyLine (and of the staged and unnest writes). */
+/** The log's columns, in the order of a copyLine (and of the staged and unnest writes); a waveform goes to `sample_steps` (migration 0036). */
 export const COLUMNS =
-  'patient_id, device_id, seq, code, effective_at, value, unit, sample_period_ms, samples, kafka_partition, kafka_offset, record_item';
+  'patient_id, device_id, seq, code, effective_at, value, unit, sample_period_ms, sample_steps, kafka_partition, kafka_offset, record_item';
 
 /** COPY text format: escape the few characters that matter (ids are validated, this is defence in depth). */
 function text(value: string): string {
   return /[\\\t\n\r]/.test(value) ? value.replace(/\\/g, '\\\\').replace(/\t/g, '\\t').replace(/\n/g, '\\n').replace(/\r/g, '\\r') : value;
 }
 
-/** Samples as a PostgreSQL array literal (text), for COPY and for the unnest write's `real[]` cast. */
-export const arrayLiteral = (samples: number[]) => `{${foldedSamplesText(samples)}}`;
+/** Samples as their `sample_steps` bytes in a COPY text field: bytea hex form, its backslash escaped (`\\x…`). */
+const copySampleSteps = (samples: readonly number[]) => '\\\\x' + encodeSampleSteps(samples).toString('hex');
 
 /** One row as one line of COPY text format (`\\N` for NULL). */
 export function copyLine(r: StoredRow): string {
   return `${text(r.patient_id)}\t${text(r.device_id)}\t${r.seq}\t${text(r.code)}\t${text(r.effective_at)}\t${r.value ?? '\\N'}\t${text(r.unit)}\t${
     r.sample_period_ms ?? '\\N'
-  }\t${r.samples ? arrayLiteral(r.samples) : '\\N'}\t${r.kafka_partition}\t${r.kafka_offset}\t${r.record_item ?? 0}\n`;
+  }\t${r.samples ? copySampleSteps(r.samples) : '\\N'}\t${r.kafka_partition}\t${r.kafka_offset}\t${r.record_item ?? 0}\n`;
 }
 
 /** Streams `rows` into `table` with COPY FROM STDIN (text format). */

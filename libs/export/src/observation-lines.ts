@@ -74,7 +74,7 @@ export function exportCopySql(job: ExportJob, cursor: ExportCursor | null, patie
   if (patient !== undefined) where += ` AND patient_id = ${lit(patient)}`;
   const order = cursor !== null && cursor.order === undefined ? DEVICE_FIRST : TIME_FIRST;
   if (cursor) where += ` AND ${order.after(cursor)}`;
-  return `COPY (SELECT patient_id, device_id, seq, code, ${STORED_INSTANT_SQL}, value, unit, sample_period_ms, samples
+  return `COPY (SELECT patient_id, device_id, seq, code, ${STORED_INSTANT_SQL}, value, unit, sample_period_ms, samples, encode(sample_steps, 'hex')
     FROM vitals_observations WHERE ${where} ORDER BY ${order.orderBy}) TO STDOUT`;
 }
 
@@ -109,6 +109,7 @@ export function ndjsonOf(line: string): string {
   const t6 = line.indexOf('\t', t5 + 1);
   const t7 = line.indexOf('\t', t6 + 1);
   const t8 = line.indexOf('\t', t7 + 1);
+  const t9 = line.indexOf('\t', t8 + 1);
   const patient = unescape(line.slice(0, t1));
   const device = unescape(line.slice(t1 + 1, t2));
   const seq = Number(line.slice(t2 + 1, t3));
@@ -116,8 +117,9 @@ export function ndjsonOf(line: string): string {
   const at = line.slice(t4 + 1, t5);
   const value = line.slice(t5 + 1, t6);
   const unit = unescape(line.slice(t6 + 1, t7));
-  const samples = line.slice(t8 + 1);
-  if (samples === '\\N') {
+  const samples = line.slice(t8 + 1, t9); // the real[] of rows stored before migration 0036
+  const steps = line.slice(t9 + 1); // sample_steps as plain hex (encode(), whatever the server's bytea_output)
+  if (samples === '\\N' && steps === '\\N') {
     const json = numericObservationJson(patient, device, seq, code, at, Number(value), unit);
     if (json !== undefined) return json;
   }
@@ -132,6 +134,7 @@ export function ndjsonOf(line: string): string {
       value: value === '\\N' ? null : Number(value),
       sample_period_ms: period === '\\N' ? null : Number(period),
       samples: samples === '\\N' ? null : samples.slice(1, -1).split(',').map(Number),
+      sample_steps: steps === '\\N' ? null : Buffer.from(steps, 'hex'),
     }),
   );
 }

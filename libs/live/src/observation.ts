@@ -6,8 +6,8 @@
  *  - the live path (the ingest's live stage) publishes what that row WILL read back as:
  *    `storedObservation(o)` = `observationFromRow` of the row the log keeps for `o`, i.e. with the
  *    append log's conversions applied in JS: the ECG `origin` folded into the samples at 0.1 µV
- *    (the log stores absolute potentials, origin 0: `foldedSamples`, which the ingest stores too,
- *    and which a `real` column holds exactly), the period as a `real` reads it back (`float4`:
+ *    (the log stores absolute potentials, origin 0: `foldedSamples`, which the ingest stores as
+ *    whole 0.1 µV steps, `encodeSampleSteps`), the period as a `real` reads it back (`float4`:
  *    PostgreSQL's shortest float4 decimal), and the effective time as a timestamptz reads it back,
  *    in UTC with microseconds (`storedInstant`).
  * So an observation carries the same data whichever path delivered it; `eventJson` then gives it
@@ -26,19 +26,29 @@ export interface ObservationRow {
   value: number | null;
   unit: string;
   sample_period_ms: number | null;
-  /** Absolute potentials (origin already added). */
+  /** Absolute potentials (origin already added): the `real[]` column rows stored before migration 0036 use. */
   samples: number[] | null;
+  /** The waveform as `sample_steps` bytea (`encodeSampleSteps`), the ingest's form since migration 0036. */
+  sample_steps?: Uint8Array | null;
 }
+
+/** The waveform columns a query selects for `observationFromRow` (`STORED_INSTANT_SQL`'s sibling): both stored forms. */
+export const STORED_SAMPLES_SQL = 'samples, sample_steps';
+
+/** A stored row's absolute potentials, from whichever form it has (null for a numeric vital). */
+export const storedSamples = (r: Pick<ObservationRow, 'samples' | 'sample_steps'>): number[] | null =>
+  r.sample_steps ? decodeSampleSteps(r.sample_steps) : r.samples;
 
 /** Stored row -> observation (replay and history). A stored waveform has origin 0. */
 export function observationFromRow(patientId: string, r: ObservationRow): VitalsObservation {
   const base = { patient_id: patientId, device_id: r.device_id, seq: r.seq, effective_at: r.at };
-  if (r.samples) {
+  const samples = storedSamples(r);
+  if (samples) {
     return {
       ...base,
       code: ECG_LEAD_II.code,
       unit: ECG_LEAD_II.unit,
-      waveform: { origin: 0, period_ms: r.sample_period_ms ?? 4, samples: r.samples },
+      waveform: { origin: 0, period_ms: r.sample_period_ms ?? 4, samples },
     };
   }
   return { ...base, code: r.code, value: r.value, unit: r.unit } as VitalsObservation;
@@ -48,12 +58,38 @@ export function observationFromRow(patientId: string, r: ObservationRow): Vitals
 export { SAMPLE_STEPS_PER_MV };
 
 /**
- * The absolute potentials the append log stores for a waveform: origin + sample, at 0.1 µV. At that
- * resolution a potential within the schema's range (|origin + sample| <= 20 mV) has at most six
- * significant digits, so the `real` column holds it and reads it back unchanged (see `float4`): the
- * live path publishes exactly what the replay will read, at no cost per sample.
+ * The absolute potentials the append log stores for a waveform: origin + sample, at 0.1 µV. Each
+ * is a whole number of steps (|origin + sample| <= 20 mV: at most 200,000), stored as such
+ * (`encodeSampleSteps`) and read back as k / 10,000, the same double: the live path publishes
+ * exactly what the replay will read, at no cost per sample.
  */
 export const foldedSamples = (w: { origin: number; samples: number[] }): number[] => w.samples.map((s) => quantisedPotential(w.origin, s)); // never -0
+
+/**
+ * The append log's compact waveform (`sample_steps bytea`, migration 0036): each folded sample as
+ * its whole number of 0.1 µV steps, a 32-bit little-endian integer (4 bytes a sample, against a
+ * `real[]`'s text input of up to 9 characters parsed per sample). Within the schema's range
+ * (|origin + sample| <= 20 mV: at most 200,000 steps) every step count is an exact integer, so
+ * encode then decode gives back every folded sample bit for bit (test/unit/live/sample-steps.test.ts
+ * walks the whole grid).
+ */
+export function encodeSampleSteps(folded: readonly number[]): Buffer {
+  const out = Buffer.allocUnsafe(folded.length * 4);
+  for (let i = 0; i < folded.length; i++) out.writeInt32LE(Math.round((folded[i] ?? 0) * SAMPLE_STEPS_PER_MV), i * 4);
+  return out;
+}
+
+/** `sample_steps` bytes -> the folded samples (k / 10,000, never -0). */
+export function decodeSampleSteps(steps: Uint8Array): number[] {
+  const view = new DataView(steps.buffer, steps.byteOffset, steps.byteLength);
+  const n = steps.byteLength >>> 2;
+  const out = new Array<number>(n);
+  for (let i = 0; i < n; i++) out[i] = view.getInt32(i * 4, true) / SAMPLE_STEPS_PER_MV || 0;
+  return out;
+}
+
+/** `sample_steps` as a bytea literal in hex form (`\x…`), as COPY text and a `::bytea` cast read it. */
+export const sampleStepsLiteral = (folded: readonly number[]): string => '\\x' + encodeSampleSteps(folded).toString('hex');
 
 /** A sample's characters at most ("-20.1234" and a comma): the scratch buffer's size per sample. */
 const SAMPLE_TEXT_MAX = 12;
@@ -63,7 +99,8 @@ let scratch = Buffer.allocUnsafe(2_500 * SAMPLE_TEXT_MAX);
  * Folded samples (`foldedSamples`) as decimal text joined by commas: byte for byte
  * `samples.join(',')`, written digit by digit from each sample's whole number of 0.1 µV steps
  * instead of through the shortest-decimal conversion of a double (a 1 s ECG chunk is 250 of them;
- * that conversion was a quarter of the ingest's CPU on device frames). On the 0.1 µV grid a sample
+ * that conversion was a quarter of the ingest's CPU on device frames, when the log stored `real[]`
+ * text; the copy bench still writes that form as its baseline). On the 0.1 µV grid a sample
  * k/10,000 has at most 4 decimals and 7 significant digits, so its shortest decimal IS the exact
  * decimal of k/10,000 with the trailing zeros dropped (test/unit/live/samples-text.test.ts checks
  * every step within ±20 mV). A sample off the grid or out of range takes `join` for the whole array.

@@ -1,14 +1,25 @@
 /**
  * The stored form (@vitalis/live observation.ts) against PostgreSQL itself: the conversions the
- * live path applies in JS (float4 for ECG samples and periods, timestamptz in UTC microseconds,
- * the origin folded in) give exactly what the append log reads back. Rows are written through the
- * ingest's own store function and read back with the replay's own SQL and rebuild.
+ * live path applies in JS (float4 for periods, timestamptz in UTC microseconds, the origin folded
+ * into ECG samples at 0.1 µV, stored as `sample_steps`) give exactly what the append log reads
+ * back. Rows are written through the ingest's own store function (both write methods) and read back
+ * with the replay's own SQL and rebuild; a row of the older `real[]` form reads back the same.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { withTransaction, type Pool } from '@vitalis/db';
-import { float4, observationFromRow, STORED_INSTANT_SQL, storedInstant, storedObservation, type ObservationRow } from '@vitalis/live';
-import { vitalsObservationSchema, type VitalsObservation } from '@vitalis/schemas';
-import { toRow, writeRows } from '../../../apps/ingest/src/store';
+import {
+  eventJson,
+  float4,
+  observationFromRow,
+  SAMPLE_STEPS_PER_MV,
+  STORED_INSTANT_SQL,
+  STORED_SAMPLES_SQL,
+  storedInstant,
+  storedObservation,
+  type ObservationRow,
+} from '@vitalis/live';
+import { ECG_LEAD_II, vitalsObservationSchema, type VitalsObservation } from '@vitalis/schemas';
+import { toRow, writeRows, type WriteMethod } from '../../../apps/ingest/src/store';
 import { testPool, uid } from '../vitals/support';
 
 let pool: Pool;
@@ -113,11 +124,98 @@ describe('storedObservation: an observation as its append-log row reads back', (
       ),
     );
     const { rows } = await pool.query<ObservationRow & { patient_id: string }>(
-      `SELECT patient_id, device_id, seq, code, ${STORED_INSTANT_SQL} AS at, value, unit, sample_period_ms, samples FROM vitals_observations WHERE patient_id = $1 ORDER BY seq`,
+      `SELECT patient_id, device_id, seq, code, ${STORED_INSTANT_SQL} AS at, value, unit, sample_period_ms, ${STORED_SAMPLES_SQL} FROM vitals_observations WHERE patient_id = $1 ORDER BY seq`,
       [patient],
     );
     expect(rows.map((r) => JSON.stringify(observationFromRow(r.patient_id, r)))).toEqual(
       observations.map((o) => JSON.stringify(storedObservation(o))),
     );
+  });
+});
+
+describe('sample_steps: the ±10 mV grid through PostgreSQL, both write methods', () => {
+  /** Every 0.1 µV step of ±10 mV as 250-sample chunks of one patient, written with `method`. */
+  async function storeGrid(method: WriteMethod): Promise<{ patient: string; sent: VitalsObservation[] }> {
+    const patient = `pat-grid-${method}-${uid()}`;
+    const limit = 10 * SAMPLE_STEPS_PER_MV;
+    const sent: VitalsObservation[] = [];
+    const start = Date.now();
+    for (let from = -limit, seq = 1; from <= limit; from += 250, seq++) {
+      const samples = Array.from({ length: Math.min(250, limit - from + 1) }, (_, i) => (from + i) / SAMPLE_STEPS_PER_MV);
+      sent.push({
+        patient_id: patient,
+        device_id: `${patient}-dev`,
+        seq,
+        code: ECG_LEAD_II.code,
+        unit: ECG_LEAD_II.unit,
+        effective_at: new Date(start + seq).toISOString(),
+        waveform: { origin: 0, period_ms: 4, samples },
+      });
+    }
+    const rows = sent.map((o, i) => toRow(o, 0, String(i)));
+    await withTransaction(pool, (c) => writeRows(c, `vitals.test.grid.${uid()}`, rows, method));
+    return { patient, sent };
+  }
+
+  for (const method of ['copy', 'unnest'] as const) {
+    it(`${method}: stored as 4-byte steps, read back as the live path published them, sample for sample`, async () => {
+      const { patient, sent } = await storeGrid(method);
+      const { rows } = await pool.query<ObservationRow & { patient_id: string; steps: number; legacy: boolean }>(
+        `SELECT patient_id, device_id, seq, code, ${STORED_INSTANT_SQL} AS at, value, unit, sample_period_ms, ${STORED_SAMPLES_SQL},
+                length(sample_steps) AS steps, samples IS NOT NULL AS legacy
+           FROM vitals_observations WHERE patient_id = $1 ORDER BY seq`,
+        [patient],
+      );
+      expect(rows.length).toBe(sent.length);
+      expect(
+        rows.every((r, i) => r.steps === 4 * (sent[i] as { waveform: { samples: number[] } }).waveform.samples.length && !r.legacy),
+      ).toBe(true);
+      const mismatched = rows.filter((r, i) => eventJson(observationFromRow(r.patient_id, r)) !== eventJson(storedObservation(sent[i]!)));
+      expect(mismatched.map((r) => r.seq)).toEqual([]);
+      // PostgreSQL's own reading of the bytes: the step count, a little-endian 32-bit integer (-100,000 = 2^32 - 100,000 unsigned)
+      const { rows: first } = await pool.query<{ k: string }>(
+        `SELECT get_byte(sample_steps, 0)::bigint + get_byte(sample_steps, 1)::bigint * 256
+                + get_byte(sample_steps, 2)::bigint * 65536 + get_byte(sample_steps, 3)::bigint * 16777216 AS k
+           FROM vitals_observations WHERE patient_id = $1 AND seq = 1`,
+        [patient],
+      );
+      expect(Number(first[0]?.k)).toBe(2 ** 32 - 10 * SAMPLE_STEPS_PER_MV);
+    });
+  }
+
+  it('a row stored before migration 0036 (real[]) reads back as the same observation', async () => {
+    const patient = `pat-legacy-${uid()}`;
+    const samples = [-10, -0.0001, 0, 0.1234, 9.9999, 10];
+    const at = new Date().toISOString();
+    await pool.query(
+      `INSERT INTO vitals_observations (patient_id, device_id, seq, code, effective_at, unit, sample_period_ms, samples, kafka_partition, kafka_offset)
+       VALUES ($1, $2, 1, $3, $4, 'mV', 4, $5::real[], 0, 0)`,
+      [patient, `${patient}-dev`, ECG_LEAD_II.code, at, `{${samples.join(',')}}`],
+    );
+    const { rows } = await pool.query<ObservationRow & { patient_id: string }>(
+      `SELECT patient_id, device_id, seq, code, ${STORED_INSTANT_SQL} AS at, value, unit, sample_period_ms, ${STORED_SAMPLES_SQL} FROM vitals_observations WHERE patient_id = $1`,
+      [patient],
+    );
+    const sent = {
+      patient_id: patient,
+      device_id: `${patient}-dev`,
+      seq: 1,
+      code: ECG_LEAD_II.code,
+      unit: 'mV',
+      effective_at: at,
+      waveform: { origin: 0, period_ms: 4, samples },
+    };
+    expect(eventJson(observationFromRow(patient, rows[0]!))).toBe(eventJson(storedObservation(sent as VitalsObservation)));
+  });
+
+  it('refuses a row with no measure or two (the one-measure check)', async () => {
+    const insert = (value: string, samples: string, steps: string) =>
+      pool.query(
+        `INSERT INTO vitals_observations (patient_id, device_id, seq, code, effective_at, value, unit, samples, sample_steps, kafka_partition, kafka_offset)
+         VALUES ('pat-check', 'dev-check-${uid()}', 1, '131330', now(), ${value}, 'mV', ${samples}, ${steps}, 0, 0)`,
+      );
+    await expect(insert('NULL', 'NULL', 'NULL')).rejects.toMatchObject({ code: '23514' });
+    await expect(insert('1', 'NULL', "'\\x00000000'::bytea")).rejects.toMatchObject({ code: '23514' });
+    await expect(insert('NULL', "'{1}'::real[]", "'\\x00000000'::bytea")).rejects.toMatchObject({ code: '23514' });
   });
 });

@@ -6,6 +6,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Admin, Producer } from 'kafkajs';
 import type { Pool } from '@vitalis/db';
+import { decodeSampleSteps, SAMPLE_STEPS_PER_MV } from '@vitalis/live';
 import { DLQ_HEADERS, type IngestWorker } from '../../../apps/ingest/src/worker';
 import { closeIngestRig, countStored, numeric, openIngestRig, readTopic, testKafka, uid, waitFor, type IngestRig } from './support';
 
@@ -120,11 +121,16 @@ describe('vitals ingest worker', () => {
       45_000,
       'ECG chunk',
     );
-    const { rows } = await pool.query('SELECT value, sample_period_ms, samples FROM vitals_observations WHERE patient_id = $1', [patient]);
-    expect(rows[0].value).toBeNull();
-    expect(rows[0].sample_period_ms).toBe(4);
-    expect(rows[0].samples).toHaveLength(250);
-    expect(rows[0].samples[10]).toBeCloseTo(samples[10]! + 0.5, 4);
+    const { rows } = await pool.query<{ value: null; sample_period_ms: number; samples: null; sample_steps: Buffer }>(
+      'SELECT value, sample_period_ms, samples, sample_steps FROM vitals_observations WHERE patient_id = $1',
+      [patient],
+    );
+    expect(rows[0]!.value).toBeNull();
+    expect(rows[0]!.sample_period_ms).toBe(4);
+    // the compact form (migration 0036): 250 steps of 0.1 µV, origin folded in
+    expect(rows[0]!.samples).toBeNull();
+    expect(rows[0]!.sample_steps).toHaveLength(250 * 4);
+    expect(decodeSampleSteps(rows[0]!.sample_steps)[10]).toBe(Math.round((samples[10]! + 0.5) * SAMPLE_STEPS_PER_MV) / SAMPLE_STEPS_PER_MV);
   });
 
   it('commits the consumer group offsets after storing', async () => {

@@ -7,6 +7,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { exportKeyOf, ndjsonOf } from '@vitalis/export';
+import { encodeSampleSteps } from '@vitalis/live';
 import {
   ECG_LEAD_II,
   NUMERIC_VITALS,
@@ -96,14 +97,17 @@ describe('Observation JSON through the template', () => {
   it('a COPY text line of the append log becomes the mapped line and its resume key', () => {
     const code = Object.keys(NUMERIC_VITALS)[0]!;
     const unit = NUMERIC_VITALS[code as keyof typeof NUMERIC_VITALS].unit;
-    const line = `pat-1\tdev-1\t42\t${code}\t2026-02-01T08:00:00.123456Z\t72.5\t${unit}\t\\N\t\\N`;
+    // the export's columns: ..., sample_period_ms, samples (real[], before migration 0036), encode(sample_steps, 'hex')
+    const line = `pat-1\tdev-1\t42\t${code}\t2026-02-01T08:00:00.123456Z\t72.5\t${unit}\t\\N\t\\N\t\\N`;
     expect(exportKeyOf(line)).toEqual({ d: 'dev-1', s: 42, t: '2026-02-01T08:00:00.123456Z', order: 'time-first' });
     expect(ndjsonOf(line)).toBe(JSON.stringify(toFhirObservation(numeric(code, 72.5))));
-    const ecg = `pat-1\tdev-2\t7\t${ECG_LEAD_II.code}\t2026-02-01T08:00:00.000000Z\t\\N\tmV\t4\t{0.1,-0.25,1.2}`;
+    const ecg = `pat-1\tdev-2\t7\t${ECG_LEAD_II.code}\t2026-02-01T08:00:00.000000Z\t\\N\tmV\t4\t\\N\t${encodeSampleSteps([0.1, -0.25, 1.2]).toString('hex')}`;
     expect(exportKeyOf(ecg)).toEqual({ d: 'dev-2', s: 7, t: '2026-02-01T08:00:00.000000Z', order: 'time-first' });
     expect(JSON.parse(ndjsonOf(ecg)).valueSampledData).toMatchObject({ period: 4, data: '0.1 -0.25 1.2' });
+    const legacy = `pat-1\tdev-2\t8\t${ECG_LEAD_II.code}\t2026-02-01T08:00:00.000000Z\t\\N\tmV\t4\t{0.1,-0.25,1.2}\t\\N`;
+    expect(JSON.parse(ndjsonOf(legacy)).valueSampledData).toMatchObject({ period: 4, data: '0.1 -0.25 1.2' });
     // COPY text escapes (defence in depth: ids are validated at the door)
-    const escaped = `p\\\\1\tdev\\t9\t42\t${code}\t2026-02-01T08:00:00.123456Z\t72.5\t${unit}\t\\N\t\\N`;
+    const escaped = `p\\\\1\tdev\\t9\t42\t${code}\t2026-02-01T08:00:00.123456Z\t72.5\t${unit}\t\\N\t\\N\t\\N`;
     expect(exportKeyOf(escaped)).toEqual({ d: 'dev\t9', s: 42, t: '2026-02-01T08:00:00.123456Z', order: 'time-first' });
     expect(ndjsonOf(escaped)).toBe(JSON.stringify(toFhirObservation(numeric(code, 72.5, 'dev\t9', 42, 'p\\1'))));
   });

@@ -12,6 +12,7 @@
  * fulfilling the same window twice stores one report.
  */
 import type { Pool } from '@vitalis/db';
+import { STORED_INSTANT_SQL, STORED_SAMPLES_SQL } from '@vitalis/live';
 import { DIAGNOSTIC_CODE } from '@vitalis/clinical';
 import { ECG_LEAD_II, NUMERIC_VITALS, toFhirObservation, type VitalsObservation } from '@vitalis/schemas';
 import { conflict } from '@vitalis/http';
@@ -36,7 +37,7 @@ const asResult = (o: VitalsObservation, display: string): ResultInput => ({
 
 async function vitalsAt(pool: Pool, patientId: string, at: string): Promise<VitalsObservation[]> {
   const { rows } = await pool.query<RawRow>(
-    `SELECT DISTINCT ON (code) device_id, seq, code, to_char(effective_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') AS at, value, unit, sample_period_ms, samples
+    `SELECT DISTINCT ON (code) device_id, seq, code, ${STORED_INSTANT_SQL} AS at, value, unit, sample_period_ms, ${STORED_SAMPLES_SQL}
        FROM vitals_observations
       WHERE patient_id = $1 AND code = ANY($2::text[]) AND effective_at <= $3 AND effective_at > $3::timestamptz - interval '${VITALS_LOOKBACK}'
       ORDER BY code, effective_at DESC, device_id, seq DESC`,

@@ -7,7 +7,7 @@
  * rollup tables, up to their watermark; the source says which answered.
  */
 import type { Pool } from '@vitalis/db';
-import { observationFromRow, STORED_INSTANT_SQL, type ObservationRow } from '@vitalis/live';
+import { observationFromRow, STORED_INSTANT_SQL, STORED_SAMPLES_SQL, type ObservationRow } from '@vitalis/live';
 import { VITAL_CODE, VITAL_CODES, type VitalsObservation } from '@vitalis/schemas';
 
 export const BUCKETS = { '1s': 1_000, '1m': 60_000, '1h': 3_600_000, '1d': 86_400_000 } as const;
@@ -16,6 +16,7 @@ export const AGGS = ['avg', 'min', 'max', 'count', 'last'] as const;
 export type Agg = (typeof AGGS)[number];
 
 const AT = STORED_INSTANT_SQL;
+const SAMPLES = STORED_SAMPLES_SQL;
 
 /** An append-log row as the history queries select it (the one rebuild: @vitalis/live `observationFromRow`). */
 export type RawRow = ObservationRow;
@@ -61,7 +62,7 @@ export async function queryRaw(pool: Pool, q: RawQuery): Promise<RawPage> {
       ? ` AND effective_at <= $${t}::timestamptz AND (effective_at, device_id, seq) < ($${t}::timestamptz, $${d}::text, $${s}::bigint)`
       : ` AND effective_at >= $${t}::timestamptz AND (effective_at, device_id, seq) > ($${t}::timestamptz, $${d}::text, $${s}::bigint)`;
   }
-  const select = `SELECT device_id, seq, code, effective_at, value, unit, sample_period_ms, samples FROM vitals_observations`;
+  const select = `SELECT device_id, seq, code, effective_at, value, unit, sample_period_ms, ${SAMPLES} FROM vitals_observations`;
   const order = desc ? 'ORDER BY effective_at DESC, device_id DESC, seq DESC LIMIT $4' : 'ORDER BY effective_at, device_id, seq LIMIT $4';
   let inner: string;
   const wanted = q.code ? [q.code] : (q.codes ?? VITAL_CODES);
@@ -75,7 +76,7 @@ export async function queryRaw(pool: Pool, q: RawQuery): Promise<RawPage> {
     inner = wanted.map((_, i) => `(${select} WHERE ${where} AND code = ($${codes}::text[])[${i + 1}] ${order})`).join(' UNION ALL ');
   }
   const { rows } = await pool.query<RawRow>(
-    `SELECT device_id, seq, code, ${AT} AS at, value, unit, sample_period_ms, samples FROM (${inner}) page ${order}`,
+    `SELECT device_id, seq, code, ${AT} AS at, value, unit, sample_period_ms, ${SAMPLES} FROM (${inner}) page ${order}`,
     params,
   );
   const more = rows.length > q.limit;
@@ -250,7 +251,7 @@ export async function queryBloodPressureAt(pool: Pool, patient: string, at: read
   if (at.length === 0) return [];
   const sorted = [...at].sort();
   const { rows } = await pool.query<RawRow>(
-    `SELECT device_id, seq, code, ${AT} AS at, value, unit, sample_period_ms, samples FROM vitals_observations
+    `SELECT device_id, seq, code, ${AT} AS at, value, unit, sample_period_ms, ${SAMPLES} FROM vitals_observations
       WHERE patient_id = $1 AND code = ANY($2::text[]) AND effective_at >= $3 AND effective_at <= $4 AND effective_at = ANY($5::timestamptz[])`,
     [patient, [VITAL_CODE.systolic, VITAL_CODE.diastolic], sorted[0], sorted[sorted.length - 1], sorted],
   );
@@ -261,7 +262,7 @@ export async function queryLatest(pool: Pool, patient: string, codes: string[]):
   const { rows } = await pool.query<RawRow>(
     `SELECT l.* FROM unnest($2::text[]) AS c(code)
      CROSS JOIN LATERAL (
-       SELECT device_id, seq, code, ${AT} AS at, value, unit, sample_period_ms, samples
+       SELECT device_id, seq, code, ${AT} AS at, value, unit, sample_period_ms, ${SAMPLES}
          FROM vitals_observations
         WHERE patient_id = $1 AND code = c.code
         ORDER BY effective_at DESC, device_id DESC, seq DESC LIMIT 1) l
@@ -283,7 +284,7 @@ export async function queryObservation(
   seq: number,
 ): Promise<{ patientId: string; observation: VitalsObservation } | null> {
   const { rows } = await pool.query<RawRow & { patient_id: string }>(
-    `SELECT patient_id, device_id, seq, code, ${AT} AS at, value, unit, sample_period_ms, samples
+    `SELECT patient_id, device_id, seq, code, ${AT} AS at, value, unit, sample_period_ms, ${SAMPLES}
        FROM vitals_observations WHERE device_id = $1 AND seq = $2 ORDER BY effective_at LIMIT 1`,
     [deviceId, seq],
   );

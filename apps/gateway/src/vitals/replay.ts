@@ -26,6 +26,7 @@ import {
   observationK,
   RECORD_END_K,
   STORED_INSTANT_SQL,
+  STORED_SAMPLES_SQL,
   type Cursor,
   type LiveEvent,
   type Position,
@@ -97,6 +98,7 @@ type ObservationRow = {
   unit: string;
   sample_period_ms: number | null;
   samples: number[] | null;
+  sample_steps: Buffer | null;
   kafka_partition: number;
   kafka_offset: string;
   record_item: number;
@@ -173,14 +175,14 @@ async function windowRows(
     text: `SELECT r.* FROM unnest($1::text[], $2::int[], $3::bigint[], $4::bigint[], $5::timestamptz[], $10::int[]) AS w(id, p, after, o_end, t0, after_item)
      CROSS JOIN LATERAL (
        SELECT * FROM (
-         SELECT patient_id, device_id, seq, code, ${AT} AS at, value, unit, sample_period_ms, samples, kafka_partition, kafka_offset, record_item
+         SELECT patient_id, device_id, seq, code, ${AT} AS at, value, unit, sample_period_ms, ${STORED_SAMPLES_SQL}, kafka_partition, kafka_offset, record_item
            FROM vitals_observations v
           WHERE v.patient_id = w.id AND v.code = ANY(COALESCE($6::text[], $7::text[]))
             AND v.effective_at >= w.t0 - ${MARGIN} AND v.effective_at <= w.t0 + $8 * interval '1 millisecond' + ${MARGIN}
             AND v.kafka_partition = w.p AND v.kafka_offset >= w.after AND (v.kafka_offset > w.after OR v.record_item > w.after_item)
             AND v.kafka_offset <= w.o_end AND NOT ${OFF_TIME}
          UNION ALL
-         SELECT patient_id, device_id, seq, code, ${AT} AS at, value, unit, sample_period_ms, samples, kafka_partition, kafka_offset, record_item
+         SELECT patient_id, device_id, seq, code, ${AT} AS at, value, unit, sample_period_ms, ${STORED_SAMPLES_SQL}, kafka_partition, kafka_offset, record_item
            FROM vitals_observations v
           WHERE v.patient_id = w.id AND v.kafka_partition = w.p AND v.kafka_offset >= w.after AND (v.kafka_offset > w.after OR v.record_item > w.after_item)
             AND v.kafka_offset <= w.o_end AND ${OFF_TIME} AND ($6::text[] IS NULL OR v.code = ANY($6::text[]))

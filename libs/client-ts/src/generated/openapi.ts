@@ -5764,7 +5764,7 @@ export interface components {
                 origin: number;
                 /** @description Time between samples in ms (4 = 250 Hz), 0.001 to 1000. Stored as a float4 (real) and read back unchanged: a value a float4 does not hold exactly (more than float4 precision, e.g. 4.00000001) is refused with 422, never rounded. Every decimal of at most 6 significant digits is held. */
                 period_ms: number;
-                /** @description Potentials in mV relative to origin, each -10 to 10. Stored quantised to 0.1 µV: the append log keeps the absolute potential Math.round((origin + sample) × 10000) / 10000 (IEEE 754 doubles, a half step toward +∞, never -0), read back with origin 0; e.g. 0.12344 reads back as 0.1234 and 1e-320 as 0. Every such potential (within ±20 mV) is held exactly by the real[] column. */
+                /** @description Potentials in mV relative to origin, each -10 to 10. Stored quantised to 0.1 µV: the append log keeps the absolute potential Math.round((origin + sample) × 10000) / 10000 (IEEE 754 doubles, a half step toward +∞, never -0), read back with origin 0; e.g. 0.12344 reads back as 0.1234 and 1e-320 as 0. Every such potential (within ±20 mV) is a whole number of 0.1 µV steps, stored exactly (as a 32-bit integer). */
                 samples: number[];
             };
         };
@@ -5927,7 +5927,7 @@ export interface components {
                 origin: number;
                 /** @description Time between samples in ms (4 = 250 Hz), 0.001 to 1000. Stored as a float4 (real) and read back unchanged: a value a float4 does not hold exactly (more than float4 precision, e.g. 4.00000001) is refused with 422, never rounded. Every decimal of at most 6 significant digits is held. */
                 period_ms: number;
-                /** @description Potentials in mV relative to origin, each -10 to 10. Stored quantised to 0.1 µV: the append log keeps the absolute potential Math.round((origin + sample) × 10000) / 10000 (IEEE 754 doubles, a half step toward +∞, never -0), read back with origin 0; e.g. 0.12344 reads back as 0.1234 and 1e-320 as 0. Every such potential (within ±20 mV) is held exactly by the real[] column. */
+                /** @description Potentials in mV relative to origin, each -10 to 10. Stored quantised to 0.1 µV: the append log keeps the absolute potential Math.round((origin + sample) × 10000) / 10000 (IEEE 754 doubles, a half step toward +∞, never -0), read back with origin 0; e.g. 0.12344 reads back as 0.1234 and 1e-320 as 0. Every such potential (within ±20 mV) is a whole number of 0.1 µV steps, stored exactly (as a 32-bit integer). */
                 samples: number[];
             };
         };

@@ -1,0 +1,122 @@
+/**
+ * ECG bytes in = bytes out, for every sample of the ±10 mV grid (0.1 µV steps: 200,001 values), on
+ * every path a stored chunk leaves by. A device sends a chunk's samples as JSON numbers; the ingest
+ * stores them as `sample_steps` (32-bit steps, migration 0036) through its COPY line (and the unnest
+ * write's literal); then:
+ *  - REST and history: `observationFromRow` of the stored bytes, serialised as JSON;
+ *  - FHIR: `toFhirObservation`'s valueSampledData.data (space-separated);
+ *  - bulk export: `ndjsonOf` of the line PostgreSQL's COPY TO prints for the row;
+ *  - live: the ingest publishes `storedObservation` of the incoming chunk, and a replay rebuilds the
+ *    row: both serialise (`eventJson`) to the same bytes.
+ * Each sample's text out is its text in. PostgreSQL's side (hex in, the same bytes, hex out) is
+ * checked against a running server in test/integration/live/stored-form.test.ts.
+ */
+import { describe, expect, it } from 'vitest';
+import {
+  decodeSampleSteps,
+  encodeSampleSteps,
+  eventJson,
+  foldedSamples,
+  observationFromRow,
+  sampleStepsLiteral,
+  SAMPLE_STEPS_PER_MV,
+  storedInstant,
+  storedObservation,
+} from '@vitalis/live';
+import { ECG_LEAD_II, toFhirObservation, type VitalsObservation } from '@vitalis/schemas';
+import { copyLine, toRow } from '../../../apps/ingest/src/store-rows';
+import { ndjsonOf } from '@vitalis/export';
+
+const CHUNK = 250;
+const LIMIT = 10 * SAMPLE_STEPS_PER_MV; // ±10 mV in 0.1 µV steps
+
+/** The grid's chunks, as a device sends them (JSON text) and as the gateway parses them. */
+function* gridChunks(): Generator<{ text: string[]; samples: number[] }> {
+  for (let from = -LIMIT; from <= LIMIT; from += CHUNK) {
+    const text: string[] = [];
+    for (let k = from; k < from + CHUNK && k <= LIMIT; k++) text.push(String(k / SAMPLE_STEPS_PER_MV));
+    yield { text, samples: JSON.parse(`[${text.join(',')}]`) as number[] };
+  }
+}
+
+const chunk = (samples: number[], seq: number, origin = 0): VitalsObservation => ({
+  patient_id: 'pat-grid',
+  device_id: 'mon-grid',
+  seq,
+  code: ECG_LEAD_II.code,
+  unit: ECG_LEAD_II.unit,
+  effective_at: '2026-11-30T01:02:03.456Z',
+  waveform: { origin, period_ms: 4, samples },
+});
+
+/** The `sample_steps` field of an ingest COPY line (the 9th), which is also how COPY TO prints it back. */
+const stepsField = (line: string): string => line.slice(0, -1).split('\t')[8]!;
+const bytesOf = (field: string): Buffer => Buffer.from(field.slice(3), 'hex'); // `\\x…`: COPY text escapes the backslash
+
+/** The line PostgreSQL's COPY TO prints for the export's query (observation-lines.ts exportCopySql: encode(sample_steps, 'hex')). */
+const exportLine = (o: VitalsObservation, stored: Buffer) =>
+  ['pat-grid', o.device_id, o.seq, o.code, '2026-11-30T01:02:03.456000Z', '\\N', o.unit, '4', '\\N', stored.toString('hex')].join('\t');
+
+describe('ECG sample steps: bytes in = bytes out on every path', () => {
+  it('every sample of the ±10 mV grid', () => {
+    let seq = 0;
+    let seen = 0;
+    for (const { text, samples } of gridChunks()) {
+      const o = chunk(samples, ++seq);
+      const row = toRow(o, 0, String(seq));
+      const field = stepsField(copyLine(row));
+      const stored = bytesOf(field);
+      expect(stored.length).toBe(samples.length * 4);
+      // the unnest write's literal is the same bytes (one backslash: a ::bytea cast, not COPY text)
+      expect(sampleStepsLiteral(row.samples!)).toBe(field.slice(1));
+      // REST and history
+      const read = observationFromRow(o.patient_id, { ...rowColumns(o), samples: null, sample_steps: stored });
+      expect(JSON.stringify(read)).toContain(`"samples":[${text.join(',')}]`);
+      // FHIR
+      const fhir = toFhirObservation(read) as { valueSampledData: { data: string } };
+      expect(fhir.valueSampledData.data).toBe(text.join(' '));
+      // bulk export
+      const ndjson = JSON.parse(ndjsonOf(exportLine(o, stored))) as { valueSampledData: { data: string } };
+      expect(ndjson.valueSampledData.data).toBe(text.join(' '));
+      // live = replay, byte for byte, and the samples are the device's
+      const live = eventJson(storedObservation(o, row.samples));
+      expect(live).toBe(eventJson(read));
+      expect(live).toContain(`"samples":[${text.join(',')}]`);
+      seen += samples.length;
+    }
+    expect(seen).toBe(2 * LIMIT + 1);
+  });
+
+  it('folds the origin into the stored steps exactly (|origin + sample| <= 20 mV)', () => {
+    const samples = [-10, -9.9999, -0.0001, 0, 0.0001, 0.1234, 9.9999, 10];
+    for (const origin of [-10, -0.5, 0.1234, 10]) {
+      const folded = foldedSamples({ origin, samples });
+      const stored = encodeSampleSteps(folded);
+      expect(decodeSampleSteps(stored)).toEqual(folded);
+      expect(Array.from({ length: samples.length }, (_, i) => stored.readInt32LE(i * 4))).toEqual(
+        samples.map((s) => Math.round((origin + s) * SAMPLE_STEPS_PER_MV)),
+      );
+    }
+    expect(decodeSampleSteps(encodeSampleSteps([20, -20]))).toEqual([20, -20]);
+  });
+
+  it('never reads back -0, and reads a row stored before migration 0036 (real[]) the same way', () => {
+    expect(Object.is(decodeSampleSteps(encodeSampleSteps(foldedSamples({ origin: 0, samples: [-0.00001] })))[0], 0)).toBe(true);
+    const o = chunk([0.1234, -1.5, 0], 1);
+    const legacy = observationFromRow(o.patient_id, { ...rowColumns(o), samples: [0.1234, -1.5, 0] });
+    const steps = observationFromRow(o.patient_id, { ...rowColumns(o), samples: null, sample_steps: encodeSampleSteps([0.1234, -1.5, 0]) });
+    expect(eventJson(steps)).toBe(eventJson(legacy));
+  });
+});
+
+function rowColumns(o: VitalsObservation) {
+  return {
+    device_id: o.device_id,
+    seq: o.seq,
+    code: o.code,
+    at: storedInstant(o.effective_at),
+    value: null,
+    unit: o.unit,
+    sample_period_ms: 4,
+  };
+}
