@@ -504,17 +504,29 @@ const frameHeadSchema = z
   })
   .strict();
 
-/** A frame's observation as a whole observation (patient, device and default time from the frame). */
+/**
+ * A frame's observation as a whole observation (patient, device and default time from the frame).
+ * One object literal per variant, no spread: the ingest runs this for every observation of every
+ * frame (the item's fields are fixed: both variants are strict objects).
+ */
 function observationOfItem(
   head: { patient_id: string; device_id: string; effective_at: string },
   item: VitalsFrameItem,
 ): VitalsObservation {
-  return {
-    ...item,
-    patient_id: head.patient_id,
-    device_id: head.device_id,
-    effective_at: item.effective_at ?? head.effective_at,
-  } as VitalsObservation;
+  const effective_at = item.effective_at ?? head.effective_at;
+  if ('waveform' in item) {
+    return {
+      patient_id: head.patient_id,
+      device_id: head.device_id,
+      seq: item.seq,
+      effective_at,
+      code: item.code,
+      unit: item.unit,
+      waveform: item.waveform,
+    };
+  }
+  const { code, value, unit } = item as { code: string; value: number; unit: string };
+  return { patient_id: head.patient_id, device_id: head.device_id, seq: item.seq, effective_at, code, value, unit } as VitalsObservation;
 }
 
 /** A frame's observations as whole observations, in frame order. */

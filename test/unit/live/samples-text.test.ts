@@ -1,8 +1,8 @@
 /**
- * The ingest writes an ECG chunk's folded samples into its COPY text with `foldedSamplesText`
- * (digits written from 0.1 µV steps): it must give exactly what `samples.join(',')` gives, so the
- * append log stores the same `real[]` as before, for every step the schema lets through (|potential|
- * <= 20 mV) and beyond, and it must fall back to `join` for anything off the grid.
+ * The live path writes an ECG chunk's folded samples with `foldedSamplesText` (digits written from
+ * 0.1 µV steps; `encodeBatch`, `eventJson`): it must give exactly JSON's text of the array (which
+ * is `samples.join(',')` for finite numbers) for every step the schema lets through (|potential|
+ * <= 20 mV) and beyond, and fall back to JSON.stringify for anything off the grid.
  */
 import { describe, expect, it } from 'vitest';
 import { foldedSamples, foldedSamplesText, SAMPLE_STEPS_PER_MV } from '@vitalis/live';
@@ -26,9 +26,13 @@ describe('foldedSamplesText', () => {
     expect(foldedSamplesText([])).toBe('');
   });
 
-  it('falls back to join off the grid, out of range and for non-finite values', () => {
-    for (const odd of [[0.00001], [0.1, 0.123456], [100], [-123.4], [Number.NaN], [Number.POSITIVE_INFINITY], [1e-7], [-0]]) {
+  it("is JSON's text off the grid, out of range and for non-finite values (join's for finite ones)", () => {
+    for (const odd of [[0.00001], [0.1, 0.123456], [100], [-123.4], [1e-7], [-0], [1e21]]) {
       expect(foldedSamplesText(odd)).toBe(odd.join(','));
+      expect(foldedSamplesText(odd)).toBe(JSON.stringify(odd).slice(1, -1));
+    }
+    for (const odd of [[Number.NaN], [Number.POSITIVE_INFINITY], [1, Number.NEGATIVE_INFINITY]]) {
+      expect(foldedSamplesText(odd)).toBe(JSON.stringify(odd).slice(1, -1));
     }
   });
 });

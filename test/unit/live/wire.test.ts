@@ -1,0 +1,106 @@
+/**
+ * The fan-out message's text (`encodeBatch`) is byte for byte `JSON.stringify` of the batch, which
+ * the gateways parse: ECG samples are written from their 0.1 µV steps, everything else by
+ * JSON.stringify. And `eventJson` writes an array of numbers as JSON does.
+ */
+import { describe, expect, it } from 'vitest';
+import { encodeBatch, eventJson, foldedSamples, storedObservation, type LiveBatch, type LiveEvent } from '@vitalis/live';
+import { ECG_LEAD_II, type VitalsObservation } from '@vitalis/schemas';
+
+const at = '2026-11-30T02:00:00.123Z';
+const numeric = (patient: string, seq: number, code: string, value: number, unit: string): LiveEvent => ({
+  kind: 'observation',
+  partition: 3,
+  offset: seq,
+  k: 0,
+  patient_id: patient,
+  data: storedObservation({
+    patient_id: patient,
+    device_id: `${patient}-mon`,
+    seq,
+    effective_at: at,
+    code,
+    value,
+    unit,
+  } as VitalsObservation),
+});
+const ecg = (patient: string, seq: number, samples: number[], origin = 0): LiveEvent => {
+  const o = {
+    patient_id: patient,
+    device_id: `${patient}-mon`,
+    seq,
+    effective_at: at,
+    code: ECG_LEAD_II.code,
+    unit: 'mV',
+    waveform: { origin, period_ms: 4, samples },
+  };
+  return {
+    kind: 'observation',
+    partition: 3,
+    offset: seq,
+    k: 24,
+    patient_id: patient,
+    data: storedObservation(o as VitalsObservation, foldedSamples(o.waveform)),
+  };
+};
+const alert: LiveEvent = {
+  kind: 'alert',
+  partition: 3,
+  offset: 9,
+  k: 1,
+  patient_id: 'pat-1',
+  type: 'alert.raised' as never,
+  data: {
+    alert_id: 'a-1',
+    rule: 'spo2-low',
+    state: 'raised',
+    patient_id: 'pat-1',
+    severity: 'high',
+    priority: 'high',
+    message: 'SpO2 85 % < 90 %',
+    value: 85,
+    due_at: null,
+    triggered_by: { partition: 3, offset: 9, device_id: 'pat-1-mon', seq: 9, code: '59408-5', effective_at: at },
+    flag: { resourceType: 'Flag', status: 'active' },
+  },
+};
+
+describe('encodeBatch', () => {
+  it('is JSON.stringify of the batch for numerics, ECG chunks (on and off the 0.1 µV grid), alerts and a trace', () => {
+    const grid = Array.from({ length: 250 }, (_, i) => Math.round(Math.sin(i / 9) * 15_000) / 10_000);
+    const batches: LiveBatch[] = [
+      { v: 1, partition: 3, first: 1, last: 1, events: [] },
+      {
+        v: 1,
+        partition: 3,
+        first: 1,
+        last: 9,
+        events: [numeric('pat-1', 1, '8867-4', 72, '/min'), ecg('pat-1', 2, grid), alert, ecg('pat-2', 3, [])],
+      },
+      {
+        v: 1,
+        partition: 0,
+        first: 4,
+        last: 5,
+        events: [ecg('pat-"samples":[]', 4, [0.1, -0.25, 10], -0.5), numeric('pat-3', 5, '8310-5', 36.6 + 0.1, 'Cel')],
+      },
+      {
+        v: 1,
+        partition: 1,
+        first: 7,
+        last: 7,
+        events: [ecg('pat-4', 7, [0.123456, 1e-7])],
+        trace: '00-0af7651916cd43dd8448eb211c80319c-b7ad6b7169203331-01',
+      },
+    ];
+    for (const b of batches) expect(encodeBatch(b)).toBe(JSON.stringify(b));
+  });
+});
+
+describe('eventJson', () => {
+  it('writes an array of numbers as JSON does, ECG samples included', () => {
+    for (const a of [[], [0], [-0], [0.1234, -10, 10], [0.123456], [Number.NaN, 1]]) expect(eventJson(a)).toBe(JSON.stringify(a));
+    const e = ecg('pat-5', 1, [1.5, -1.5, 0.0001]);
+    expect(JSON.parse(eventJson(e.data))).toEqual(JSON.parse(JSON.stringify(e.data)));
+  });
+});
