@@ -5,7 +5,6 @@
  */
 import { existsSync, mkdirSync } from 'node:fs';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
-import { clock } from '../../apps/gateway/src/ui/cards/shared/time';
 
 export const CHROMIUM = '/usr/bin/chromium';
 export const ARTIFACTS = 'test/artifacts';
@@ -23,25 +22,6 @@ export async function launchBrowser(): Promise<Browser> {
     executablePath: CHROMIUM,
     args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking'],
   });
-}
-
-/**
- * The time a card shows for `iso`, by the cards' own rule (`shared/time.ts` `clock`: "HH:MM" when
- * today, "29 Nov 23:48" when not): an expectation built from it holds across midnight. The test
- * browser runs in UTC and so does this process (vitest.config.ts sets TZ), so both sides format the
- * same instant alike.
- */
-export function shownClock(iso: string, now: number = Date.now()): string {
-  if (new Date(now).getTimezoneOffset() !== 0) throw new Error('shownClock: the test process must run in UTC (vitest.config.ts env TZ)');
-  return clock(iso, now);
-}
-
-/**
- * Any time a card shows, as a RegExp source: 24-hour HH:MM (`seconds`: HH:MM:SS), the date first
- * when not today (an instant a test made a moment before midnight reads "29 Nov 23:59" after it).
- */
-export function shownClockPattern(seconds = false): string {
-  return `(?:\\d{1,2} [A-Z][a-z]{2}(?: \\d{4})? )?\\d{2}:\\d{2}${seconds ? ':\\d{2}' : ''}`;
 }
 
 /** A fresh context (own storage) in UTC, en-GB, with error collection wired before any navigation. */

@@ -13,23 +13,12 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { mkdirSync } from 'node:fs';
 import type { Browser, Locator, Page } from 'playwright-core';
-import {
-  ARTIFACTS,
-  contrastIssues,
-  eventually,
-  launchBrowser,
-  openPage,
-  shownClock,
-  shownClockPattern,
-  type TestPage,
-} from '../../helpers/browser';
+import { ARTIFACTS, contrastIssues, eventually, launchBrowser, openPage, type TestPage } from '../../helpers/browser';
+import { shownClock, SHOWN_CLOCK } from '../../helpers/shown-clock';
 import { startGateway, type RunningGateway } from '../../helpers/gateway';
 import { escalateDueCriticalResults } from '../../../apps/projector/src/diagnostics-escalation';
 import { openCard, runProjections, tokenFor } from '../ui/support';
 import { api, json, newPatient, orderBody, quantityObs, reportBody, roleHeaders, userSession } from './support';
-
-/** Any time the cards show (24-hour, the date first when not today). */
-const CLOCK = shownClockPattern();
 
 let gw: RunningGateway;
 let projector: { stop: () => Promise<void> };
@@ -89,7 +78,7 @@ describe('the triage board card and critical results', () => {
       'the patient on the board',
     );
     // the arrival time is a 24-hour clock
-    expect(await row.locator('time.arrived').innerText()).toMatch(new RegExp(`^${CLOCK}$`));
+    expect(await row.locator('time.arrived').innerText()).toMatch(new RegExp(`^${SHOWN_CLOCK}$`));
 
     const order = (await call('POST', '/orders', orderer, orderBody(patient, '51990-0'))).body;
     const report = (await call('POST', '/reports', lab, reportBody(order.id, 'preliminary', [quantityObs('2823-3', 6.8, 'mmol/L')]))).body;
@@ -109,7 +98,7 @@ describe('the triage board card and critical results', () => {
     expect(text).not.toMatch(/\b(AM|PM)\b/i);
     expect(await item.locator('time.raised').innerText()).toBe(shownClock(waiting.raised_at));
     expect(await item.locator('time.due').innerText()).toBe(shownClock(waiting.due_at));
-    expect(await item.locator('time.raised').innerText()).toMatch(new RegExp(`^${CLOCK}$`));
+    expect(await item.locator('time.raised').innerText()).toMatch(new RegExp(`^${SHOWN_CLOCK}$`));
     // tagged in the patient's row too, and announced
     expect(await row.locator(`.critical-tag[data-report="${report.id}"]`).innerText()).toBe('Critical: Potassium');
     await eventually(
@@ -133,7 +122,7 @@ describe('the triage board card and critical results', () => {
       'the escalation on the board',
     );
     expect(await item.locator('.ci-escalated').innerText()).toBe('Escalated');
-    expect(await item.locator('time.escalated').innerText()).toMatch(new RegExp(`^${CLOCK}$`));
+    expect(await item.locator('time.escalated').innerText()).toMatch(new RegExp(`^${SHOWN_CLOCK}$`));
 
     // a doctor-role app acting for itself is offered no button (a person must acknowledge)
     const app = await openPage(browser, { width: 1400, height: 900 });
@@ -179,7 +168,7 @@ describe('the triage board card and critical results', () => {
     const line = await acked.innerText();
     expect(line).toContain('Potassium 6.8 mmol/L (critical > 6.0)');
     expect(line).toContain(`Acknowledged by Dr. Demo Doctor at ${shownClock(history[0].acknowledged_at)}`);
-    expect(await acked.locator('time.when').innerText()).toMatch(new RegExp(`^${CLOCK}$`));
+    expect(await acked.locator('time.when').innerText()).toMatch(new RegExp(`^${SHOWN_CLOCK}$`));
     await eventually(
       () => tp.page.locator('#announce').innerText(),
       (t) => t.includes('Critical result acknowledged'),

@@ -32,22 +32,11 @@ import { ALARM_EVENTS, decideAlarm, foldAlarms } from '@vitalis/records';
 import { DEFAULT_ALARM_SETTINGS } from '@vitalis/clinical';
 import { disconnectRaise } from '../../../apps/projector/src/device-watchdog';
 import { startRig, type LiveRig } from '../live/support';
-import {
-  contrastIssues,
-  eventually,
-  launchBrowser,
-  openPage,
-  screenshot,
-  shownClock,
-  shownClockPattern,
-  type TestPage,
-} from '../../helpers/browser';
+import { contrastIssues, eventually, launchBrowser, openPage, screenshot, type TestPage } from '../../helpers/browser';
+import { shownClock, SHOWN_CLOCK } from '../../helpers/shown-clock';
 import { openInMcpHost } from '../../helpers/mcp-host';
 import { api as diagnostics, orderBody, quantityObs, reportBody, roleHeaders, userSession } from '../diagnostics/support';
 import { api, openCard, registerPatient, runProjections, tokenFor, uid, vital } from './support';
-
-/** Any time the cards show (24-hour, the date first when not today). */
-const CLOCK = shownClockPattern();
 
 let rig: LiveRig;
 let projector: { stop: () => Promise<void> };
@@ -187,7 +176,7 @@ describe('the monitor shows what is active for the patient the moment it opens, 
     expect(text).not.toContain('No active alarms');
     expect(text).not.toMatch(/\b(AM|PM)\b/);
     expect(await critical.locator('.al-state').innerText()).toMatch(
-      new RegExp(`^Raised ${CLOCK} · escalates ${CLOCK} if not acknowledged$`),
+      new RegExp(`^Raised ${SHOWN_CLOCK} · escalates ${SHOWN_CLOCK} if not acknowledged$`),
     );
     // the high rows are red, the medium amber: colour as well as words
     expect(await spo2.locator('.prio').evaluate((e) => getComputedStyle(e).backgroundColor)).toBe('rgb(179, 38, 30)');
@@ -554,7 +543,7 @@ describe('the monitor shows what is active for the patient the moment it opens, 
         'acknowledged via acknowledge_critical_result',
       );
       expect(await critical.locator('.al-state').innerText()).toMatch(
-        new RegExp(`^Acknowledged by Dr\\. Demo Doctor at ${CLOCK} · raised ${CLOCK}$`),
+        new RegExp(`^Acknowledged by Dr\\. Demo Doctor at ${SHOWN_CLOCK} · raised ${SHOWN_CLOCK}$`),
       );
       expect(calls).toEqual(expect.arrayContaining(['acknowledge_alarm', 'acknowledge_critical_result']));
       await screenshot(host.page, 'ui-mcp-monitor-alarms');

@@ -12,21 +12,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser } from 'playwright-core';
 import { startRig, type LiveRig } from '../live/support';
 import { startProxy } from '../clients/support';
-import {
-  contrastIssues,
-  eventually,
-  inPage,
-  launchBrowser,
-  openPage,
-  screenshot,
-  shownClock,
-  shownClockPattern,
-  type TestPage,
-} from '../../helpers/browser';
+import { contrastIssues, eventually, inPage, launchBrowser, openPage, screenshot, type TestPage } from '../../helpers/browser';
+import { shownClock, SHOWN_CLOCK } from '../../helpers/shown-clock';
 import { api, ecgChunk, openCard, registerPatient, tokenFor, uid, vital } from './support';
-
-/** Any time the cards show (24-hour, the date first when not today). */
-const CLOCK = shownClockPattern();
 
 let rig: LiveRig;
 let browser: Browser;
@@ -375,7 +363,7 @@ describe('vitals-telemetry-monitor in a browser', () => {
       expect(record.status).toBe(200);
       expect(record.body.news2).toMatchObject({ score: 12, risk: 'high' });
       expect(await other.page.locator('#news2').getAttribute('data-risk')).toBe('high');
-      expect(await other.page.locator('#news2-detail').innerText()).toMatch(new RegExp(`^oldest input ${CLOCK}$`));
+      expect(await other.page.locator('#news2-detail').innerText()).toMatch(new RegExp(`^oldest input ${SHOWN_CLOCK}$`));
       expect(await other.page.locator('#news2-h').innerText()).toBe('NEWS2 total');
       for (const code of ['8867-4', '59408-5', 'bp', '9279-1'])
         expect(await other.page.locator(`.tile[data-code="${code}"]`).getAttribute('data-alarm')).toBe('crit');

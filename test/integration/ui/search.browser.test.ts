@@ -10,7 +10,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser } from 'playwright-core';
 import { startGateway, type RunningGateway } from '../../helpers/gateway';
-import { contrastIssues, eventually, launchBrowser, openPage, screenshot, shownClock, type TestPage } from '../../helpers/browser';
+import { contrastIssues, eventually, launchBrowser, openPage, screenshot, type TestPage } from '../../helpers/browser';
+import { shownClock } from '../../helpers/shown-clock';
 import { api, openCard, registerPatient, runProjections, tokenFor, uid } from './support';
 
 let gw: RunningGateway;

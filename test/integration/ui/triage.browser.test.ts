@@ -11,21 +11,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser } from 'playwright-core';
 import { news2FromLatestVitals } from '@vitalis/clinical';
 import { startRig, type LiveRig } from '../live/support';
-import {
-  contrastIssues,
-  eventually,
-  inPage,
-  launchBrowser,
-  openPage,
-  screenshot,
-  shownClock,
-  shownClockPattern,
-  type TestPage,
-} from '../../helpers/browser';
+import { contrastIssues, eventually, inPage, launchBrowser, openPage, screenshot, type TestPage } from '../../helpers/browser';
+import { shownClock, SHOWN_CLOCK } from '../../helpers/shown-clock';
 import { api, openCard, registerPatient, runProjections, tokenFor, uid, vital } from './support';
-
-/** Any time the cards show (24-hour, the date first when not today). */
-const CLOCK = shownClockPattern();
 
 let rig: LiveRig;
 let projector: { stop: () => Promise<void> };
@@ -146,7 +134,7 @@ describe('emergency-triage-board in a browser', () => {
     for (const column of ['hr', 'spo2', 'bp', 'rr', 'temp'])
       expect(await row.locator(`td.${column} .age`).innerText()).toMatch(/^\d+ (s|min) ago( · stale)?$/);
     // NEWS2 with the time of its oldest input, on a 24-hour clock
-    expect(await row.locator('.as-of').innerText()).toMatch(new RegExp(`^as of ${CLOCK}$`));
+    expect(await row.locator('.as-of').innerText()).toMatch(new RegExp(`^as of ${SHOWN_CLOCK}$`));
     // the active alarms with their priority in words and the condition's label from the alarm table
     await eventually(
       () => row.locator('.alert-tag[data-rule="hr-high"]').count(),
@@ -195,7 +183,7 @@ describe('emergency-triage-board in a browser', () => {
     expect(await row.locator('.as-of').innerText()).toBe(`as of ${shownClock(quietHrAt.toISOString())}`);
     expect(await row.locator('.news2-cell > .age').innerText()).toMatch(/^oldest input 2\d min ago · stale$/);
     // 24-hour times, never AM/PM
-    expect(await row.locator('time.arrived').innerText()).toMatch(new RegExp(`^${CLOCK}$`));
+    expect(await row.locator('time.arrived').innerText()).toMatch(new RegExp(`^${SHOWN_CLOCK}$`));
     expect(await tp.page.locator('#updated').innerText()).toMatch(/^Updated \d{2}:\d{2}:\d{2}\.$/);
     expect(await tp.page.locator('#rows').innerText()).not.toMatch(/\b(AM|PM)\b/i);
     await row.screenshot({ path: 'test/artifacts/ui-triage-stale-values.png' });

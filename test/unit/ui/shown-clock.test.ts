@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { shownClock, shownClockPattern } from '../../helpers/browser';
+import { shownClock, shownClockPattern } from '../../helpers/shown-clock';
 
 // The browser tests' expected times: the cards' rule in the test browser's zone (UTC), so a test
 // that runs just after midnight expects "29 Nov 23:48" for a value taken 32 minutes earlier.
