@@ -64,7 +64,7 @@ export async function writeUnnest(client: PoolClient, rows: StoredRow[]): Promis
     value: new Array<number | null>(n),
     unit: new Array<string>(n),
     period: new Array<number | null>(n),
-    samples: new Array<string | null>(n),
+    steps: new Array<string | null>(n),
     partition: new Array<number>(n),
     offset: new Array<string>(n),
     item: new Array<number>(n),
@@ -78,7 +78,7 @@ export async function writeUnnest(client: PoolClient, rows: StoredRow[]): Promis
     cols.value[i] = r.value;
     cols.unit[i] = r.unit;
     cols.period[i] = r.sample_period_ms;
-    cols.samples[i] = r.samples ? sampleStepsLiteral(r.samples) : null;
+    cols.steps[i] = r.samples ? sampleStepsLiteral(r.samples) : null;
     cols.partition[i] = r.kafka_partition;
     cols.offset[i] = r.kafka_offset;
     cols.item[i] = r.record_item ?? 0;
@@ -98,7 +98,7 @@ export async function writeUnnest(client: PoolClient, rows: StoredRow[]): Promis
       cols.value,
       cols.unit,
       cols.period,
-      cols.samples,
+      cols.steps,
       cols.partition,
       cols.offset,
       cols.item,

@@ -6,7 +6,7 @@ import { pipeline } from 'node:stream/promises';
 import { Readable } from 'node:stream';
 import copyStreams from 'pg-copy-streams';
 import type { PoolClient } from '@vitalis/db';
-import { encodeSampleSteps, foldedSamples } from '@vitalis/live';
+import { foldedSamples, sampleStepsLiteral } from '@vitalis/live';
 import { isEcg, type VitalsObservation } from '@vitalis/schemas';
 
 export interface StoredRow {
@@ -20,7 +20,7 @@ export interface StoredRow {
   sample_period_ms: number | null;
   /**
    * Absolute potentials (origin already added, @vitalis/live `foldedSamples`): the stored waveform
-   * has origin 0. Stored as `sample_steps` (`encodeSampleSteps`); the live stage publishes them.
+   * has origin 0. Stored as `sample_steps` (`sampleStepsLiteral`); the live stage publishes them.
    */
   samples: number[] | null;
   kafka_partition: number;
@@ -60,8 +60,8 @@ function text(value: string): string {
   return /[\\\t\n\r]/.test(value) ? value.replace(/\\/g, '\\\\').replace(/\t/g, '\\t').replace(/\n/g, '\\n').replace(/\r/g, '\\r') : value;
 }
 
-/** Samples as their `sample_steps` bytes in a COPY text field: bytea hex form, its backslash escaped (`\\x…`). */
-const copySampleSteps = (samples: readonly number[]) => '\\\\x' + encodeSampleSteps(samples).toString('hex');
+/** Samples as their `sample_steps` bytes in a COPY text field: the bytea literal with its backslash escaped (`\\x…`). */
+const copySampleSteps = (samples: readonly number[]) => '\\' + sampleStepsLiteral(samples);
 
 /** One row as one line of COPY text format (`\\N` for NULL). */
 export function copyLine(r: StoredRow): string {

@@ -110,7 +110,7 @@ export function decodeSampleSteps(steps: Uint8Array): number[] {
   return out;
 }
 
-/** `sample_steps` as a bytea literal in hex form (`\x…`), as COPY text and a `::bytea` cast read it. */
+/** `sample_steps` as a bytea literal in hex form (`\x…`), as a `::bytea` cast reads it (a COPY text field escapes its backslash). */
 export const sampleStepsLiteral = (folded: readonly number[]): string => '\\x' + encodeSampleSteps(folded).toString('hex');
 
 /** A sample's characters at most ("-20.1234" and a comma): the scratch buffer's size per sample. */

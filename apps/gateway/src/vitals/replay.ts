@@ -28,6 +28,7 @@ import {
   STORED_INSTANT_SQL,
   STORED_SAMPLES_SQL,
   type Cursor,
+  type ObservationRow,
   type LiveEvent,
   type Position,
 } from '@vitalis/live';
@@ -88,17 +89,9 @@ export interface ReplayQuery {
   limit: number;
 }
 
-type ObservationRow = {
+/** A window's row: the columns `observationFromRow` rebuilds from, with the row's patient and Kafka position. */
+type ReplayRow = ObservationRow & {
   patient_id: string;
-  device_id: string;
-  seq: number;
-  code: string;
-  at: string;
-  value: number | null;
-  unit: string;
-  sample_period_ms: number | null;
-  samples: number[] | null;
-  sample_steps: Buffer | null;
   kafka_partition: number;
   kafka_offset: string;
   record_item: number;
@@ -157,7 +150,7 @@ async function windowRows(
   ws: Window[],
   windowMs: number,
   limit: number,
-): Promise<ObservationRow[]> {
+): Promise<ReplayRow[]> {
   const byPartition = new Map(ws.map((w) => [w.p, w]));
   const windowOf = (id: string) => {
     const p = patientPartition.get(id);
@@ -170,7 +163,7 @@ async function windowRows(
   if (pairs.length === 0) return [];
   const watched = pairs.map((x) => x.id);
   const w = pairs.map((x) => x.win);
-  const { rows } = await pool.query<ObservationRow>({
+  const { rows } = await pool.query<ReplayRow>({
     name: 'vitalis-live-replay-rows',
     text: `SELECT r.* FROM unnest($1::text[], $2::int[], $3::bigint[], $4::bigint[], $5::timestamptz[], $10::int[]) AS w(id, p, after, o_end, t0, after_item)
      CROSS JOIN LATERAL (
@@ -217,7 +210,7 @@ export async function replayPage(pool: Pool, q: ReplayQuery): Promise<{ events: 
 
   // Window after window until the page is full or every partition is read to its end. The scan
   // positions only move past windows read whole; the returned events move the subscriber's cursor.
-  const rows: ObservationRow[] = [];
+  const rows: ReplayRow[] = [];
   let windowMs = q.windowMs ?? WINDOW_MS;
   while (scan.size > 0 && rows.length <= q.limit) {
     const ws = await windows(pool, q.topic, scan, windowMs);
