@@ -9,3 +9,4 @@ export * from './clock';
 export * from './clinical-input';
 export * from './fhir-primitives';
 export * from './fhir-elements';
+export * from './vitals-records';

@@ -18,8 +18,35 @@ export const SAMPLE_STEPS_PER_MV = 10_000;
  * 0.1 µV step, `Math.round((origin + sample) * 10000) / 10000` in IEEE 754 doubles (a half step
  * rounds toward +∞), and never -0.
  */
-export const quantisedPotential = (origin: number, sample: number): number =>
-  Math.round((sample + origin) * SAMPLE_STEPS_PER_MV) / SAMPLE_STEPS_PER_MV || 0;
+export const quantisedPotential = (origin: number, sample: number): number => potentialStep(origin, sample) / SAMPLE_STEPS_PER_MV || 0;
+
+/** origin + sample as its whole number of 0.1 µV steps: `quantisedPotential` × 10,000, exactly. */
+export const potentialStep = (origin: number, sample: number): number => Math.round((sample + origin) * SAMPLE_STEPS_PER_MV);
+
+/**
+ * The most 0.1 µV steps a stored potential counts either way: 200,000 (±20 mV, a ±10 mV origin plus
+ * a ±10 mV sample). A v2 frame's `sample_steps` may carry exactly the potentials the log holds.
+ */
+export const MAX_SAMPLE_STEPS = 200_000;
+
+/**
+ * A waveform's stored potentials as whole 0.1 µV steps, folded once (the ingest derives the stored
+ * bytes and the live text from them): `potentialStep` of each sample, -0 as 0.
+ */
+export function waveformSteps(w: { origin: number; samples: readonly number[] }): Int32Array {
+  const n = w.samples.length;
+  const steps = new Int32Array(n);
+  for (let i = 0; i < n; i++) steps[i] = potentialStep(w.origin, w.samples[i] ?? 0);
+  return steps;
+}
+
+/** Steps as the potentials in mV they read back as: k / 10,000, never -0 (what every output writes). */
+export function stepPotentials(steps: ArrayLike<number>): number[] {
+  const n = steps.length;
+  const out = new Array<number>(n);
+  for (let i = 0; i < n; i++) out[i] = (steps[i] ?? 0) / SAMPLE_STEPS_PER_MV || 0;
+  return out;
+}
 
 /** A period the `real` column reads back unchanged (what `period_ms` must be): float4(x) === x. */
 export const isFloat4Exact = (x: number): boolean => Number.isFinite(x) && float4(x) === x;

@@ -20,8 +20,7 @@
  * Long: a data table: one entry per vital sign (its code, label, units, FHIR profile and ranges) and the wire schemas built from it; splitting it would spread one definition per sign over files.
  */
 import { z } from 'zod';
-import { DEFAULT_CLOCK_LIMITS, effectiveAtProblem, recordNow, type ClockLimits } from './clock';
-import { isFloat4Exact } from './stored-form';
+import { isFloat4Exact, MAX_SAMPLE_STEPS } from './stored-form';
 import { resourceId } from './fhir-primitives';
 
 export const LOINC_SYSTEM = 'http://loinc.org';
@@ -234,12 +233,12 @@ export const instant = z
     'must be an ISO 8601 date-time with Z or an offset within ±15:59, year 0001 or later',
   );
 
-const identityShape = {
+export const observationIdentityShape = {
   patient_id: resourceId.describe('Patient the observation is about (FHIR Patient id); also the Kafka key'),
   device_id: resourceId.describe('Device that made the observation (FHIR Device id)'),
 };
 
-const seqSchema = z
+export const seqSchema = z
   .number()
   .int('must be an integer')
   .min(0, 'must be a non-negative integer')
@@ -247,25 +246,17 @@ const seqSchema = z
   .describe('Per-device sequence number, strictly increasing; (device_id, seq, effective_at) is the idempotency key');
 
 /** The bounded device clock (./clock.ts), as the descriptions publish it. */
-const CLOCK_RULE =
+export const CLOCK_RULE =
   "Bounded device clock: at most VITALS_MAX_CLOCK_SKEW_SECONDS (default 300 s) after, and at most VITALS_RETENTION_DAYS (default 30 days) before, the time it is received (the gateway's clock; published straight to Kafka: the record's timestamp); outside that window the observation is refused (422, dead-lettered at the ingest), a late one inside it is stored.";
 
 const baseShape = {
-  ...identityShape,
+  ...observationIdentityShape,
   seq: seqSchema,
   // What the append log's timestamptz can store: an accepted (202) observation is never refused later.
   effective_at: instant.describe(`When the observation was made (for waveforms: the time of the first sample). ${CLOCK_RULE}`),
 };
 
-/** An observation inside a frame: the frame carries patient and device; the time defaults to the frame's tick. */
-const frameItemBaseShape = {
-  seq: seqSchema,
-  effective_at: instant
-    .optional()
-    .describe(`When the observation was made, when not the frame's effective_at (an ECG chunk: its first sample). ${CLOCK_RULE}`),
-};
-
-function numericVariant<D extends NumericVitalDefinition, S extends z.ZodRawShape>(def: D, base: S) {
+export function numericVariant<D extends NumericVitalDefinition, S extends z.ZodRawShape>(def: D, base: S) {
   const range = `must be between ${def.min} and ${def.max} ${def.unit} for ${def.display}`;
   return z
     .object({
@@ -284,6 +275,16 @@ function numericVariant<D extends NumericVitalDefinition, S extends z.ZodRawShap
 
 const sampleRange = `must be between ${ECG_LEAD_II.min} and ${ECG_LEAD_II.max} mV`;
 
+/** The time between an ECG chunk's samples (both frame versions and single observations). */
+export const periodMsSchema = z
+  .number()
+  .min(MIN_PERIOD_MS, `must be at least ${MIN_PERIOD_MS} ms`)
+  .max(1_000, 'must be at most 1000 ms')
+  .refine(isFloat4Exact, 'must be a number a float4 (real) holds exactly, e.g. at most 6 significant digits')
+  .describe(
+    `Time between samples in ms (4 = 250 Hz), ${MIN_PERIOD_MS} to 1000. Stored as a float4 (real) and read back unchanged: a value a float4 does not hold exactly (more than float4 precision, e.g. 4.00000001) is refused with 422, never rounded. Every decimal of at most 6 significant digits is held.`,
+  );
+
 export const waveformSchema = z
   .object({
     origin: z
@@ -292,14 +293,7 @@ export const waveformSchema = z
       .max(ECG_LEAD_II.max)
       .default(0)
       .describe('Zero value in mV; the potential is origin + sample (stored folded into the samples: see samples)'),
-    period_ms: z
-      .number()
-      .min(MIN_PERIOD_MS, `must be at least ${MIN_PERIOD_MS} ms`)
-      .max(1_000, 'must be at most 1000 ms')
-      .refine(isFloat4Exact, 'must be a number a float4 (real) holds exactly, e.g. at most 6 significant digits')
-      .describe(
-        `Time between samples in ms (4 = 250 Hz), ${MIN_PERIOD_MS} to 1000. Stored as a float4 (real) and read back unchanged: a value a float4 does not hold exactly (more than float4 precision, e.g. 4.00000001) is refused with 422, never rounded. Every decimal of at most 6 significant digits is held.`,
-      ),
+    period_ms: periodMsSchema,
     samples: z
       .array(z.number().min(ECG_LEAD_II.min, sampleRange).max(ECG_LEAD_II.max, sampleRange))
       .min(1, 'must have at least one sample')
@@ -310,24 +304,30 @@ export const waveformSchema = z
   })
   .strict();
 
-function ecgVariant<S extends z.ZodRawShape>(base: S) {
+/**
+ * The ECG variant over one base shape, with its waveform: `waveformSchema` (mV relative to an
+ * origin: single observations and v1 frames), or a v2 frame's whole 0.1 µV steps (ADR 0029).
+ */
+export function ecgVariant<S extends z.ZodRawShape, W extends z.ZodType>(base: S, waveform: W, samplesAre: string) {
   return z
     .object({
       ...base,
       code: z.literal(ECG_LEAD_II.code).describe('MDC 131330 MDC_ECG_ELEC_POTL_II (ECG lead II)'),
       unit: z.literal('mV', { error: 'must be the UCUM unit "mV" for ECG lead II (131330)' }),
-      waveform: waveformSchema,
+      waveform,
     })
     .strict()
-    .describe('ECG lead II waveform chunk (MDC 131330) in mV');
+    .describe(`ECG lead II waveform chunk (MDC 131330) ${samplesAre}`);
 }
 
-export const ecgObservationSchema = ecgVariant(baseShape);
+const ecgInMv = <S extends z.ZodRawShape>(base: S) => ecgVariant(base, waveformSchema, 'in mV');
+
+export const ecgObservationSchema = ecgInMv(baseShape);
 
 const V = NUMERIC_VITALS;
 
-/** The variants of every code over one base shape (a whole observation, or an item of a frame). */
-function variants<S extends z.ZodRawShape>(base: S) {
+/** The numeric variants over one base shape (a whole observation, or an item of a frame of either version). */
+export function numericVariants<S extends z.ZodRawShape>(base: S) {
   return [
     numericVariant(V[C.heartRate], base),
     numericVariant(V[C.spo2], base),
@@ -335,11 +335,16 @@ function variants<S extends z.ZodRawShape>(base: S) {
     numericVariant(V[C.diastolic], base),
     numericVariant(V[C.respiratoryRate], base),
     numericVariant(V[C.temperature], base),
-    ecgVariant(base),
   ] as const;
 }
 
-const unknownCode = {
+/** The variants of every code over one base shape (a whole observation, or an item of a v1 frame). */
+export function variants<S extends z.ZodRawShape>(base: S) {
+  return [...numericVariants(base), ecgInMv(base)] as const;
+}
+
+/** The error of an unknown `code` (every union of the variants uses it). */
+export const unknownCode = {
   error: (issue: { code?: string }) =>
     issue.code === 'invalid_union' ? `unknown code: must be one of ${VITAL_CODES.join(', ')}` : undefined,
 };
@@ -364,23 +369,25 @@ export interface ObservationProblem {
   message: string;
 }
 
-/** Validates one decoded value; on failure lists every problem as `path: message`. */
 /**
  * `schema.safeParse(value)` with an ECG chunk's samples checked by one plain loop instead of one
  * zod check per sample (~85 µs a 250-sample chunk, most of an ECG's ingest cost): when `value`
- * carries a waveform whose samples are all numbers within the range (1 to MAX_WAVEFORM_SAMPLES of
- * them), the rest of it is parsed with a one-sample stand-in and the samples put back; anything
- * else (and every failure) takes the plain parse, with its messages. Same result either way:
+ * carries a waveform whose samples (`samples` in mV, or a v2 frame's `sample_steps`) are all
+ * within the range (numbers; for steps whole numbers), 1 to MAX_WAVEFORM_SAMPLES of them, the rest
+ * of it is parsed with a one-sample stand-in and the samples put back; anything else (and every
+ * failure) takes the plain parse, with its messages. Same result either way:
  * test/unit/vitals/schema.test.ts compares both over valid and invalid chunks.
  */
 export function parseWithSamples<T>(schema: z.ZodType<T>, value: unknown): ReturnType<z.ZodType<T>['safeParse']> {
-  const waveform = (value as { waveform?: { samples?: unknown } } | null)?.waveform;
-  const samples = waveform?.samples;
-  if (!Array.isArray(samples) || samples.length === 0 || samples.length > MAX_WAVEFORM_SAMPLES || !samplesInRange(samples))
-    return schema.safeParse(value);
-  const result = schema.safeParse({ ...(value as object), waveform: { ...waveform, samples: [0] } });
+  const waveform = (value as { waveform?: { samples?: unknown; sample_steps?: unknown } } | null)?.waveform;
+  const steps = Array.isArray(waveform?.sample_steps);
+  const key = steps ? 'sample_steps' : 'samples';
+  const samples = waveform?.[key];
+  if (!Array.isArray(samples) || samples.length === 0 || samples.length > MAX_WAVEFORM_SAMPLES) return schema.safeParse(value);
+  if (!(steps ? stepsInRange(samples) : samplesInRange(samples))) return schema.safeParse(value);
+  const result = schema.safeParse({ ...(value as object), waveform: { ...waveform, [key]: [0] } });
   if (!result.success) return schema.safeParse(value);
-  (result.data as { waveform: { samples: number[] } }).waveform.samples = samples as number[];
+  (result.data as { waveform: Record<string, unknown> }).waveform[key] = samples;
   return result;
 }
 
@@ -392,6 +399,15 @@ function samplesInRange(samples: unknown[]): boolean {
   return true;
 }
 
+function stepsInRange(steps: unknown[]): boolean {
+  for (let i = 0; i < steps.length; i++) {
+    const k = steps[i];
+    if (typeof k !== 'number' || !Number.isInteger(k) || k < -MAX_SAMPLE_STEPS || k > MAX_SAMPLE_STEPS) return false;
+  }
+  return true;
+}
+
+/** Validates one decoded value; on failure lists every problem as `path: message`. */
 export function validateObservation(
   value: unknown,
 ): { ok: true; observation: VitalsObservation } | { ok: false; problems: ObservationProblem[] } {
@@ -409,7 +425,7 @@ export function encodeObservation(o: VitalsObservation): { key: string; value: s
 }
 
 /** A Kafka value as JSON, or why it is not (empty, undecodable); never throws. */
-function parseRecordValue(value: Buffer | string | null | undefined): { ok: true; parsed: unknown } | { ok: false; reason: string } {
+export function parseRecordValue(value: Buffer | string | null | undefined): { ok: true; parsed: unknown } | { ok: false; reason: string } {
   if (value === null || value === undefined || value.length === 0) return { ok: false, reason: 'empty message value' };
   try {
     return { ok: true, parsed: JSON.parse(typeof value === 'string' ? value : value.toString('utf8')) };
@@ -419,7 +435,7 @@ function parseRecordValue(value: Buffer | string | null | undefined): { ok: true
 }
 
 /** A single (v1) observation, or the dead-letter reason naming every problem. */
-function singleObservation(parsed: unknown): { ok: true; observation: VitalsObservation } | { ok: false; reason: string } {
+export function singleObservation(parsed: unknown): { ok: true; observation: VitalsObservation } | { ok: false; reason: string } {
   const result = validateObservation(parsed);
   if (result.ok) return result;
   return { ok: false, reason: `schema-invalid: ${result.problems.map((p) => `${p.path}: ${p.message}`).join('; ')}` };
@@ -431,207 +447,4 @@ export function decodeObservation(
 ): { ok: true; observation: VitalsObservation } | { ok: false; reason: string } {
   const json = parseRecordValue(value);
   return json.ok ? singleObservation(json.parsed) : json;
-}
-
-/**
- * Device frames (ADR 0015): one device's observations at one tick (what an HL7 v2 ORU with its OBX
- * segments or an IEEE 11073 SDC metric report carries), as ONE Kafka record on the same topic as
- * single observations, told apart by `envelope`. The frame names patient and device once; each
- * observation keeps its own `seq` (the idempotency key stays (device_id, seq, effective_at)) and
- * takes the frame's `effective_at` unless it names its own (an ECG chunk: its first sample).
- * A record without `envelope` is a single observation (the v1 format, unchanged).
- */
-export const FRAME_ENVELOPE = 'vitals.frame.v1';
-/** Most observations one frame may carry (a monitor's numerics and waveform chunks at one tick, with room). */
-export const MAX_FRAME_OBSERVATIONS = 64;
-/** Most frames one POST /api/v1/vitals batch may carry. */
-export const MAX_FRAMES_PER_BATCH = 500;
-
-export const vitalsFrameItemSchema = z.discriminatedUnion('code', variants(frameItemBaseShape), unknownCode).meta({
-  id: 'VitalsFrameObservation',
-  title: 'Observation in a vitals frame',
-  description:
-    "One measurement or ECG chunk of a frame: a VitalsObservation without patient_id and device_id (the frame's), effective_at optional (default: the frame's).",
-});
-export type VitalsFrameItem = z.infer<typeof vitalsFrameItemSchema>;
-
-const frameHeadShape = {
-  envelope: z.literal(FRAME_ENVELOPE).describe('Marks a frame record (a record without it is a single VitalsObservation)'),
-  ...identityShape,
-  effective_at: instant.describe('The tick: when the device sampled the parameters of this frame'),
-};
-
-/** Each seq once per frame (an observation is (device_id, seq, effective_at): a twin would be dropped as a duplicate). */
-function repeatedSeqs(items: readonly { seq: number }[]): number[] {
-  const seen = new Set<number>();
-  const repeated: number[] = [];
-  items.forEach((item, i) => {
-    if (seen.has(item.seq)) repeated.push(i);
-    seen.add(item.seq);
-  });
-  return repeated;
-}
-
-export const vitalsFrameSchema = z
-  .object({
-    ...frameHeadShape,
-    observations: z
-      .array(vitalsFrameItemSchema)
-      .min(1, 'must have at least one observation')
-      .max(MAX_FRAME_OBSERVATIONS, `must have at most ${MAX_FRAME_OBSERVATIONS} observations`),
-  })
-  .strict()
-  .superRefine((frame, ctx) => {
-    for (const i of repeatedSeqs(frame.observations))
-      ctx.addIssue({ code: 'custom', path: ['observations', i, 'seq'], message: 'must not repeat a seq of the same frame' });
-  })
-  .meta({
-    id: 'VitalsFrame',
-    title: 'Vitals frame',
-    description: "One device's observations at one tick (numerics and ECG chunks): one Kafka record, envelope vitals.frame.v1.",
-  });
-
-export type VitalsFrame = z.infer<typeof vitalsFrameSchema>;
-
-/** The head of a frame with its observations unchecked: the ingest checks them one by one (a bad one is dead-lettered alone). */
-const frameHeadSchema = z
-  .object({
-    ...frameHeadShape,
-    observations: z
-      .array(z.unknown())
-      .min(1, 'must have at least one observation')
-      .max(MAX_FRAME_OBSERVATIONS, `must have at most ${MAX_FRAME_OBSERVATIONS} observations`),
-  })
-  .strict();
-
-/**
- * A frame's observation as a whole observation (patient, device and default time from the frame).
- * One object literal per variant, no spread: the ingest runs this for every observation of every
- * frame (the item's fields are fixed: both variants are strict objects).
- */
-function observationOfItem(
-  head: { patient_id: string; device_id: string; effective_at: string },
-  item: VitalsFrameItem,
-): VitalsObservation {
-  const effective_at = item.effective_at ?? head.effective_at;
-  if ('waveform' in item) {
-    return {
-      patient_id: head.patient_id,
-      device_id: head.device_id,
-      seq: item.seq,
-      effective_at,
-      code: item.code,
-      unit: item.unit,
-      waveform: item.waveform,
-    };
-  }
-  const { code, value, unit } = item as { code: string; value: number; unit: string };
-  return { patient_id: head.patient_id, device_id: head.device_id, seq: item.seq, effective_at, code, value, unit } as VitalsObservation;
-}
-
-/** A frame's observations as whole observations, in frame order. */
-export function frameObservations(frame: VitalsFrame): VitalsObservation[] {
-  return frame.observations.map((item) => observationOfItem(frame, item));
-}
-
-/** Kafka encoding of a frame: JSON value, key = patient id (the same partition as the patient's single observations). */
-export function encodeFrame(frame: VitalsFrame): { key: string; value: string } {
-  return { key: frame.patient_id, value: JSON.stringify(frame) };
-}
-
-const problemText = (prefix: string, issues: readonly { path: PropertyKey[]; message: string }[]) =>
-  issues.map((issue) => `${[prefix, ...issue.path.map(String)].filter(Boolean).join('.') || '(root)'}: ${issue.message}`).join('; ');
-
-/**
- * A Kafka record decoded: its good observations with their index in the record (`item`: a frame's
- * observation index, 0 for a single observation) and the frame's bad observations, each named by
- * index with its reason; or, when the record as a whole is unusable, the reason. Never throws.
- */
-/** The clock a record is judged by (./clock.ts): `now` from `recordNow` (the record's timestamp), and the limits. */
-export interface RecordClock {
-  now: number;
-  limits: ClockLimits;
-}
-
-/** The clock the ingest judges a Kafka record by: its timestamp (`recordNow`), the wall clock only when that is missing or itself ahead. */
-export function recordClock(
-  timestamp: string | number | undefined,
-  limits: ClockLimits = DEFAULT_CLOCK_LIMITS,
-  wallNow = Date.now(),
-): RecordClock {
-  return { now: recordNow(timestamp, wallNow, limits), limits };
-}
-
-/** An observation's effective time out of bounds at `clock.now`, as a problem on `effective_at`; or none. */
-export function observationClockProblems(o: { effective_at: string }, clock: RecordClock): ObservationProblem[] {
-  const message = effectiveAtProblem(o.effective_at, clock.now, clock.limits);
-  return message ? [{ path: 'effective_at', message }] : [];
-}
-
-/**
- * A frame's effective times out of bounds at `clock.now`: the tick (`effective_at`; the default of
- * every observation without its own) and each observation's own (`observations.<i>.effective_at`).
- */
-export function frameClockProblems(
-  frame: { effective_at: string; observations: readonly unknown[] },
-  clock: RecordClock,
-): ObservationProblem[] {
-  const problems = observationClockProblems(frame, clock);
-  frame.observations.forEach((item, i) => {
-    const at = (item as { effective_at?: unknown } | null)?.effective_at;
-    if (typeof at !== 'string') return;
-    const message = effectiveAtProblem(at, clock.now, clock.limits);
-    if (message) problems.push({ path: `observations.${i}.effective_at`, message });
-  });
-  return problems;
-}
-
-export type DecodedRecord =
-  | {
-      ok: true;
-      frame: boolean;
-      observations: { item: number; observation: VitalsObservation }[];
-      invalid: { item: number; reason: string }[];
-    }
-  | { ok: false; reason: string };
-
-/**
- * With `clock` (the ingest passes the record's: `recordNow`), an effective time out of its bounds
- * (./clock.ts) makes a single observation or a frame's tick unusable (`clock-out-of-bounds: …`,
- * `frame-invalid: effective_at: …`) and a frame's observation with its own time invalid alone.
- */
-export function decodeRecord(value: Buffer | string | null | undefined, clock?: RecordClock): DecodedRecord {
-  const json = parseRecordValue(value);
-  if (!json.ok) return json;
-  const { parsed } = json;
-  if (parsed === null || typeof parsed !== 'object' || !Object.hasOwn(parsed, 'envelope')) {
-    const single = singleObservation(parsed);
-    if (!single.ok) return single;
-    const late = clock ? observationClockProblems(single.observation, clock) : [];
-    if (late.length > 0) return { ok: false, reason: `clock-out-of-bounds: ${late.map((p) => `${p.path}: ${p.message}`).join('; ')}` };
-    return { ok: true, frame: false, observations: [{ item: 0, observation: single.observation }], invalid: [] };
-  }
-  const head = frameHeadSchema.safeParse(parsed);
-  if (!head.success) return { ok: false, reason: `frame-invalid: ${problemText('', head.error.issues)}` };
-  const tick = clock ? observationClockProblems(head.data, clock) : [];
-  if (tick.length > 0) return { ok: false, reason: `frame-invalid: ${tick.map((p) => `${p.path}: ${p.message}`).join('; ')}` };
-  const observations: { item: number; observation: VitalsObservation }[] = [];
-  const invalid: { item: number; reason: string }[] = [];
-  const seqs = new Set<number>();
-  head.data.observations.forEach((raw, item) => {
-    const result = parseWithSamples(vitalsFrameItemSchema, raw);
-    const late =
-      result.success && clock && result.data.effective_at !== undefined
-        ? effectiveAtProblem(result.data.effective_at, clock.now, clock.limits)
-        : undefined;
-    if (!result.success)
-      invalid.push({ item, reason: `observations.${item} schema-invalid: ${problemText(`observations.${item}`, result.error.issues)}` });
-    else if (late) invalid.push({ item, reason: `observations.${item} clock-out-of-bounds: observations.${item}.effective_at: ${late}` });
-    else if (seqs.has(result.data.seq)) invalid.push({ item, reason: `observations.${item}.seq: must not repeat a seq of the same frame` });
-    else {
-      seqs.add(result.data.seq);
-      observations.push({ item, observation: observationOfItem(head.data, result.data) });
-    }
-  });
-  return { ok: true, frame: true, observations, invalid };
 }

@@ -17,6 +17,7 @@ import { pipeline } from 'node:stream/promises';
 import { Readable } from 'node:stream';
 import copyStreams from 'pg-copy-streams';
 import { foldedSamplesText } from '@vitalis/live';
+import { stepPotentials } from '@vitalis/schemas';
 import { copyLine, copyRows, type StoredRow } from '../../apps/ingest/src/store';
 import { recreateBenchDatabase } from './database';
 import { cpuOf, cpuUsedBetween, loadAverage, serversCpu } from './proc-cpu';
@@ -49,7 +50,7 @@ async function copyRealArray(client: PoolClient, table: string, rows: StoredRow[
   let text = '';
   for (const row of rows) {
     const fields = copyLine(row).split('\t');
-    if (row.samples) fields[8] = `{${foldedSamplesText(row.samples)}}`;
+    if (row.steps) fields[8] = `{${foldedSamplesText(stepPotentials(row.steps))}}`;
     text += fields.join('\t');
   }
   await pipeline(Readable.from([text]), client.query(copyStreams.from(`COPY ${table} FROM STDIN`)));

@@ -8,8 +8,7 @@
  * frame the live bench sends and the calibration parses (`monitorFrameJson`).
  */
 import { ecgChunk, ECG_HZ, ECG_PERIOD_MS, rng } from '@vitalis/clinical';
-import { foldedSamples } from '@vitalis/live';
-import { ECG_LEAD_II, FRAME_ENVELOPE, NUMERIC_VITALS, type NumericVitalCode } from '@vitalis/schemas';
+import { ECG_LEAD_II, FRAME_ENVELOPE_V2, NUMERIC_VITALS, waveformSteps, type NumericVitalCode } from '@vitalis/schemas';
 import type { StoredRow } from '../../apps/ingest/src/store';
 
 const CODES = Object.keys(NUMERIC_VITALS) as NumericVitalCode[];
@@ -18,12 +17,12 @@ export type RowShape = 'numeric' | 'ecg' | 'monitor';
 /** One 1 s ECG chunk as the simulator draws it (the burst's seed), drawn once: every bench's frames and rows share it. */
 export const BENCH_ECG_SAMPLES: readonly number[] = ecgChunk(ECG_HZ, 72, 0, rng(3)).samples;
 /** The same chunk as the log stores it (folded onto the 0.1 µV grid). */
-const ECG_SAMPLES = foldedSamples({ origin: 0, samples: [...BENCH_ECG_SAMPLES] });
-const ECG_SAMPLES_TEXT = BENCH_ECG_SAMPLES.join(',');
+const ECG_STEPS = waveformSteps({ origin: 0, samples: BENCH_ECG_SAMPLES });
+const ECG_STEPS_TEXT = ECG_STEPS.join(',');
 
 /**
- * One monitor frame (ADR 0015) as JSON text: six numerics at the middle of their range and the
- * 1 s chunk above, observations numbered from `seq`, at `at`. Written as a template (no
+ * One monitor frame (ADR 0015, the v2 envelope of ADR 0029: the ECG as whole 0.1 µV steps) as JSON
+ * text: six numerics at the middle of their range and the 1 s chunk above, observations numbered from `seq`, at `at`. Written as a template (no
  * JSON.stringify per frame): the live bench sends it from the thread that stamps its latencies.
  */
 export function monitorFrameJson(patient: string, device: string, seq: number, at: string): string {
@@ -31,8 +30,8 @@ export function monitorFrameJson(patient: string, device: string, seq: number, a
     const def = NUMERIC_VITALS[code];
     return `{"seq":${seq + k},"code":"${code}","value":${Math.round((def.min + def.max) / 2)},"unit":"${def.unit}"}`;
   });
-  const ecg = `{"seq":${seq + CODES.length},"code":"${ECG_LEAD_II.code}","unit":"mV","waveform":{"origin":0,"period_ms":${ECG_PERIOD_MS},"samples":[${ECG_SAMPLES_TEXT}]}}`;
-  return `{"envelope":"${FRAME_ENVELOPE}","patient_id":"${patient}","device_id":"${device}","effective_at":"${at}","observations":[${numerics.join(',')},${ecg}]}`;
+  const ecg = `{"seq":${seq + CODES.length},"code":"${ECG_LEAD_II.code}","unit":"mV","waveform":{"period_ms":${ECG_PERIOD_MS},"sample_steps":[${ECG_STEPS_TEXT}]}}`;
+  return `{"envelope":"${FRAME_ENVELOPE_V2}","patient_id":"${patient}","device_id":"${device}","effective_at":"${at}","observations":[${numerics.join(',')},${ecg}]}`;
 }
 /** Observations in one monitor frame. */
 export const FRAME_OBSERVATIONS = CODES.length + 1;
@@ -56,7 +55,7 @@ export function benchRows(
       value: ecg ? null : 50 + (i % 40),
       unit: ecg ? 'mV' : NUMERIC_VITALS[code].unit,
       sample_period_ms: ecg ? ECG_PERIOD_MS : null,
-      samples: ecg ? ECG_SAMPLES : null,
+      steps: ecg ? ECG_STEPS : null,
       kafka_partition: i % 12,
       kafka_offset: String(i),
     };

@@ -78,7 +78,7 @@ export async function writeUnnest(client: PoolClient, rows: StoredRow[]): Promis
     cols.value[i] = r.value;
     cols.unit[i] = r.unit;
     cols.period[i] = r.sample_period_ms;
-    cols.steps[i] = r.samples ? sampleStepsLiteral(r.samples) : null;
+    cols.steps[i] = r.steps ? sampleStepsLiteral(r.steps) : null;
     cols.partition[i] = r.kafka_partition;
     cols.offset[i] = r.kafka_offset;
     cols.item[i] = r.record_item ?? 0;

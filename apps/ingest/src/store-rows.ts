@@ -6,8 +6,8 @@ import { pipeline } from 'node:stream/promises';
 import { Readable } from 'node:stream';
 import copyStreams from 'pg-copy-streams';
 import type { PoolClient } from '@vitalis/db';
-import { foldedSamples, sampleStepsLiteral } from '@vitalis/live';
-import { isEcg, type VitalsObservation } from '@vitalis/schemas';
+import { sampleStepsBytes } from '@vitalis/live';
+import { isEcg, waveformSteps, type VitalsObservation } from '@vitalis/schemas';
 
 export interface StoredRow {
   patient_id: string;
@@ -19,10 +19,11 @@ export interface StoredRow {
   unit: string;
   sample_period_ms: number | null;
   /**
-   * Absolute potentials (origin already added, @vitalis/live `foldedSamples`): the stored waveform
-   * has origin 0. Stored as `sample_steps` (`sampleStepsLiteral`); the live stage publishes them.
+   * An ECG chunk's absolute potentials (origin already added: the stored waveform has origin 0) as
+   * whole 0.1 µV steps (@vitalis/schemas `DecodedObservation.steps`), stored as `sample_steps`
+   * (`sampleStepsBytes`); the live stage publishes them. Null for a numeric.
    */
-  samples: number[] | null;
+  steps: Int32Array | null;
   kafka_partition: number;
   kafka_offset: string;
   /** The observation's index in its Kafka record (a frame's observation index; absent or 0 for a single observation). */
@@ -31,8 +32,11 @@ export interface StoredRow {
 
 export type WriteMethod = 'copy' | 'unnest';
 
-/** One decoded observation as the row stored for it, with its Kafka position (`item`: its index in the record). */
-export function toRow(o: VitalsObservation, partition: number, offset: string, item = 0): StoredRow {
+/**
+ * One decoded observation as the row stored for it, with its Kafka position (`item`: its index in
+ * the record) and, for an ECG chunk, its steps when the decoder has them (else folded here).
+ */
+export function toRow(o: VitalsObservation, partition: number, offset: string, item = 0, steps?: Int32Array | null): StoredRow {
   // One object literal of a fixed shape (no spread): this runs once per observation on the hot path.
   const ecg = isEcg(o) ? o.waveform : undefined;
   return {
@@ -44,7 +48,7 @@ export function toRow(o: VitalsObservation, partition: number, offset: string, i
     value: ecg ? null : (o as { value: number }).value,
     unit: o.unit,
     sample_period_ms: ecg ? ecg.period_ms : null,
-    samples: ecg ? foldedSamples(ecg) : null,
+    steps: ecg ? (steps ?? waveformSteps(ecg)) : null,
     kafka_partition: partition,
     kafka_offset: offset,
     record_item: item,
@@ -60,14 +64,14 @@ function text(value: string): string {
   return /[\\\t\n\r]/.test(value) ? value.replace(/\\/g, '\\\\').replace(/\t/g, '\\t').replace(/\n/g, '\\n').replace(/\r/g, '\\r') : value;
 }
 
-/** Samples as their `sample_steps` bytes in a COPY text field: the bytea literal with its backslash escaped (`\\x…`). */
-const copySampleSteps = (samples: readonly number[]) => '\\' + sampleStepsLiteral(samples);
+/** Steps as their `sample_steps` bytes in a COPY text field: the bytea hex literal with its backslash escaped (`\\x…`). */
+const copySampleSteps = (steps: Int32Array) => '\\\\x' + sampleStepsBytes(steps).toString('hex');
 
 /** One row as one line of COPY text format (`\\N` for NULL). */
 export function copyLine(r: StoredRow): string {
   return `${text(r.patient_id)}\t${text(r.device_id)}\t${r.seq}\t${text(r.code)}\t${text(r.effective_at)}\t${r.value ?? '\\N'}\t${text(r.unit)}\t${
     r.sample_period_ms ?? '\\N'
-  }\t${r.samples ? copySampleSteps(r.samples) : '\\N'}\t${r.kafka_partition}\t${r.kafka_offset}\t${r.record_item ?? 0}\n`;
+  }\t${r.steps ? copySampleSteps(r.steps) : '\\N'}\t${r.kafka_partition}\t${r.kafka_offset}\t${r.record_item ?? 0}\n`;
 }
 
 /** Streams `rows` into `table` with COPY FROM STDIN (text format). */

@@ -9,7 +9,7 @@ import type { Kafka, Message } from 'kafkajs';
 import { must } from '@vitalis/runtime';
 import { createVitalsProducer, sendTraced, TOPICS } from '@vitalis/kafka';
 import { TRACING_OFF, type Tracing } from '@vitalis/tracing';
-import { ECG_LEAD_II, FRAME_ENVELOPE, NUMERIC_VITALS, type NumericVitalCode } from '@vitalis/schemas';
+import { ECG_LEAD_II, FRAME_ENVELOPE_V2, NUMERIC_VITALS, potentialStep, type NumericVitalCode } from '@vitalis/schemas';
 import { ECG_HZ, ECG_PERIOD_MS, ecgChunk, rng } from '@vitalis/clinical';
 import { loadRecording, recordingWriter, type RecordedBatch } from './recording';
 import { seqSeed } from './signals';
@@ -35,8 +35,9 @@ export interface BurstOptions {
   /** Pace the burst to this many observations per second (steady-state measurements). */
   ratePerSecond?: number;
   /**
-   * One frame per record, as monitors send them (ADR 0015): each patient's six numerics and a 1 s
-   * ECG chunk (250 samples) at one tick; `count` still counts observations. Default: one record each.
+   * One frame per record, as monitors send them (ADR 0015, the v2 envelope of ADR 0029: the ECG as
+   * whole 0.1 µV steps): each patient's six numerics and a 1 s ECG chunk (250 samples) at one tick;
+   * `count` still counts observations. Default: one record each.
    */
   frames?: boolean;
   /** The same monitor data as `frames` (six numerics and a 1 s ECG chunk per tick), one record per observation: the A/B for frames. */
@@ -76,6 +77,8 @@ interface BurstRun {
   readonly deadline: number;
   /** frames: one 1 s ECG chunk, built once (the producer's cost stays the JSON of the record, as for single records) */
   readonly ecg: { code: string; unit: string; waveform: { origin: number; period_ms: number; samples: number[] } };
+  /** the same chunk as a v2 frame carries it (whole 0.1 µV steps) */
+  readonly ecgSteps: { code: string; unit: string; waveform: { period_ms: number; sample_steps: number[] } };
   /** replayFrom: the recorded batches, and the index of the next one. */
   readonly recorded: RecordedBatch[] | undefined;
   replayed: number;
@@ -106,6 +109,7 @@ export async function burst(opts: BurstOptions): Promise<BurstResult> {
   const recorded = opts.replayFrom ? loadRecording(opts.replayFrom) : undefined;
   if (recorded?.length === 0) throw new Error(`${opts.replayFrom}: the recording holds no batch`);
   const t0 = Date.now();
+  const chunk = ecgChunk(ECG_HZ, 72, 0, rng(3)).samples;
   const run: BurstRun = {
     opts,
     patients: opts.patients ?? 200,
@@ -116,10 +120,11 @@ export async function burst(opts: BurstOptions): Promise<BurstResult> {
     seqBase: seqSeed(),
     t0,
     deadline: opts.durationMs ? t0 + opts.durationMs : Infinity,
-    ecg: {
+    ecg: { code: ECG_LEAD_II.code, unit: 'mV', waveform: { origin: 0, period_ms: ECG_PERIOD_MS, samples: chunk } },
+    ecgSteps: {
       code: ECG_LEAD_II.code,
       unit: 'mV',
-      waveform: { origin: 0, period_ms: ECG_PERIOD_MS, samples: ecgChunk(ECG_HZ, 72, 0, rng(3)).samples },
+      waveform: { period_ms: ECG_PERIOD_MS, sample_steps: chunk.map((s) => potentialStep(0, s)) },
     },
     recorded,
     replayed: 0,
@@ -194,7 +199,7 @@ function burstBatch(run: BurstRun): Message[] {
 
 /** A batch of monitor frames (six numerics and the ECG chunk per tick), or the same observations as one record each (monitorRecords). */
 function burstFrames(run: BurstRun): Message[] {
-  const { opts, batchSize, patients, prefix, random, seqBase, t0, ecg } = run;
+  const { opts, batchSize, patients, prefix, random, seqBase, t0, ecg, ecgSteps } = run;
   const frameSize = NUMERIC_CODES.length + 1;
   const frames = Math.max(1, Math.floor(Math.min(batchSize, opts.count - run.next) / frameSize));
   const out: Message[] = [];
@@ -208,10 +213,10 @@ function burstFrames(run: BurstRun): Message[] {
       const def = NUMERIC_VITALS[code];
       return { seq: seqBase + i + k, code, value: Math.round(def.min + (def.max - def.min) * (0.3 + 0.4 * random())), unit: def.unit };
     });
-    observations.push({ seq: seqBase + i + NUMERIC_CODES.length, ...ecg } as never);
+    observations.push({ seq: seqBase + i + NUMERIC_CODES.length, ...(opts.monitorRecords ? ecg : ecgSteps) } as never);
     const head = { patient_id: patientId, device_id: `${patientId}-dev`, effective_at: at };
     if (opts.monitorRecords) for (const o of observations) out.push({ key: patientId, value: JSON.stringify({ ...head, ...o }) });
-    else out.push({ key: patientId, value: JSON.stringify({ envelope: FRAME_ENVELOPE, ...head, observations }) });
+    else out.push({ key: patientId, value: JSON.stringify({ envelope: FRAME_ENVELOPE_V2, ...head, observations }) });
   }
   return out;
 }

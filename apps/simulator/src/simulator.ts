@@ -2,7 +2,8 @@
  * The bedside simulator: N patients, each with a monitor (numeric vitals at SIM_RATE_HZ per code)
  * and an ECG (lead II, 250 Hz, one chunk per second), published straight to Kafka with kafkajs
  * (JSON value, key = patient id). By default the monitor emits what bedside monitors send: one
- * frame per tick (ADR 0015) with all its numerics and the ECG chunks completed since the last one;
+ * frame per tick (ADR 0015) with all its numerics and the ECG chunks completed since the last one,
+ * in the v2 envelope (ADR 0029: a chunk's samples as whole 0.1 µV steps, as a front end's ADC counts them);
  * with `frames: false`, one record per observation (the v1 format; the ECG from its own device).
  * The benchmarks' bursts (as fast as possible, paced, recorded, replayed) are in burst.ts.
  * With traces on (OTEL_EXPORTER_OTLP_ENDPOINT), each send is a PRODUCER span, its traceparent in
@@ -16,11 +17,12 @@ import {
   ECG_LEAD_II,
   encodeFrame,
   encodeObservation,
-  FRAME_ENVELOPE,
+  FRAME_ENVELOPE_V2,
   NUMERIC_VITALS,
+  potentialStep,
   VITAL_CODE,
   type NumericVitalCode,
-  type VitalsFrameItem,
+  type VitalsFrameV2Item,
   type VitalsObservation,
 } from '@vitalis/schemas';
 import { ECG_HZ, ECG_PERIOD_MS, ecgChunk, makeProfile, rng, sampleVital, trend, type PatientProfile } from '@vitalis/clinical';
@@ -76,8 +78,8 @@ interface SimRun {
 }
 
 /** The ECG chunks of a patient whose last sample is in the past (as frame items of `device`). */
-function dueEcgChunks(p: SimPatient, now: number, device: Device, chunk: number): VitalsFrameItem[] {
-  const items: VitalsFrameItem[] = [];
+function dueEcgChunks(p: SimPatient, now: number, device: Device, chunk: number): VitalsFrameV2Item[] {
+  const items: VitalsFrameV2Item[] = [];
   while (p.ecgNextMs + chunk * ECG_PERIOD_MS <= now) {
     const bpm = trend(p.profile, p.ecgNextMs)[VITAL_CODE.heartRate];
     const { samples, phase } = ecgChunk(chunk, bpm, p.ecgPhase, p.random);
@@ -87,7 +89,7 @@ function dueEcgChunks(p: SimPatient, now: number, device: Device, chunk: number)
       effective_at: new Date(p.ecgNextMs).toISOString(),
       code: ECG_LEAD_II.code,
       unit: 'mV',
-      waveform: { origin: 0, period_ms: ECG_PERIOD_MS, samples },
+      waveform: { period_ms: ECG_PERIOD_MS, sample_steps: samples.map((s) => potentialStep(0, s)) },
     });
     p.ecgNextMs += chunk * ECG_PERIOD_MS;
   }
@@ -101,19 +103,19 @@ async function tickFrames(run: SimRun): Promise<number> {
   const messages: Message[] = [];
   let observations = 0;
   for (const p of run.patients) {
-    const items: VitalsFrameItem[] = NUMERIC_CODES.map(
+    const items: VitalsFrameV2Item[] = NUMERIC_CODES.map(
       (code) =>
         ({
           seq: p.monitor.seq++,
           code,
           value: sampleVital(p.profile, code, now, p.random),
           unit: NUMERIC_VITALS[code].unit,
-        }) as VitalsFrameItem,
+        }) as VitalsFrameV2Item,
     );
     if (run.ecg) items.push(...dueEcgChunks(p, now, p.monitor, run.chunk));
     messages.push(
       encodeFrame({
-        envelope: FRAME_ENVELOPE,
+        envelope: FRAME_ENVELOPE_V2,
         patient_id: p.profile.patientId,
         device_id: p.monitor.id,
         effective_at: at,

@@ -15,7 +15,15 @@
  * test/integration/live/one-event-one-bytes.test.ts compares the bytes of both paths, and
  * test/integration/live/stored-form.test.ts the conversions against PostgreSQL itself.
  */
-import { ECG_LEAD_II, float4, isEcg, quantisedPotential, SAMPLE_STEPS_PER_MV, type VitalsObservation } from '@vitalis/schemas';
+import {
+  ECG_LEAD_II,
+  float4,
+  isEcg,
+  quantisedPotential,
+  SAMPLE_STEPS_PER_MV,
+  stepPotentials,
+  type VitalsObservation,
+} from '@vitalis/schemas';
 
 /** The columns of a `vitals_observations` row an observation is rebuilt from (`at`: `storedInstant` form). */
 export interface ObservationRow {
@@ -87,14 +95,19 @@ export const foldedSamples = (w: { origin: number; samples: number[] }): number[
  */
 export function encodeSampleSteps(folded: readonly number[]): Buffer {
   const n = folded.length;
-  if (LITTLE_ENDIAN) {
-    // the platform's own int32 layout is the stored one: fill a typed array, no per-sample write call
-    const steps = new Int32Array(n);
-    for (let i = 0; i < n; i++) steps[i] = Math.round((folded[i] ?? 0) * SAMPLE_STEPS_PER_MV);
-    return Buffer.from(steps.buffer, 0, n * 4);
-  }
-  const out = Buffer.allocUnsafe(n * 4);
-  for (let i = 0; i < n; i++) out.writeInt32LE(Math.round((folded[i] ?? 0) * SAMPLE_STEPS_PER_MV), i * 4);
+  const steps = new Int32Array(n);
+  for (let i = 0; i < n; i++) steps[i] = Math.round((folded[i] ?? 0) * SAMPLE_STEPS_PER_MV);
+  return sampleStepsBytes(steps);
+}
+
+/**
+ * Whole 0.1 µV steps (@vitalis/schemas `waveformSteps`, a v2 frame's `sample_steps`) as the stored
+ * `sample_steps` bytes: on a little-endian platform the typed array's own memory, no copy.
+ */
+export function sampleStepsBytes(steps: Int32Array): Buffer {
+  if (LITTLE_ENDIAN) return Buffer.from(steps.buffer, steps.byteOffset, steps.byteLength);
+  const out = Buffer.allocUnsafe(steps.length * 4);
+  for (let i = 0; i < steps.length; i++) out.writeInt32LE(steps[i] ?? 0, i * 4);
   return out;
 }
 
@@ -110,8 +123,8 @@ export function decodeSampleSteps(steps: Uint8Array): number[] {
   return out;
 }
 
-/** `sample_steps` as a bytea literal in hex form (`\x…`), as a `::bytea` cast reads it (a COPY text field escapes its backslash). */
-export const sampleStepsLiteral = (folded: readonly number[]): string => '\\x' + encodeSampleSteps(folded).toString('hex');
+/** Whole steps as a `sample_steps` bytea literal in hex form (`\x…`), as a `::bytea` cast reads it (a COPY text field escapes its backslash). */
+export const sampleStepsLiteral = (steps: Int32Array): string => '\\x' + sampleStepsBytes(steps).toString('hex');
 
 /** A sample's characters at most ("-20.1234" and a comma): the scratch buffer's size per sample. */
 const SAMPLE_TEXT_MAX = 12;
@@ -163,10 +176,10 @@ const jsonBody = (samples: readonly number[]): string => JSON.stringify(samples)
 
 /**
  * Incoming observation -> the observation its stored row reads back as (what the live path
- * publishes). `folded`: the waveform's `foldedSamples`, when the caller has them already (the
- * ingest's row), so a chunk is folded once.
+ * publishes). `steps`: the waveform's whole 0.1 µV steps, when the caller has them already (the
+ * ingest's decoded record: @vitalis/schemas `DecodedObservation.steps`), so a chunk is folded once.
  */
-export function storedObservation(o: VitalsObservation, folded?: number[] | null): VitalsObservation {
+export function storedObservation(o: VitalsObservation, steps?: Int32Array | null): VitalsObservation {
   const ecg = isEcg(o) ? o.waveform : undefined;
   return observationFromRow(o.patient_id, {
     device_id: o.device_id,
@@ -176,7 +189,7 @@ export function storedObservation(o: VitalsObservation, folded?: number[] | null
     value: ecg ? null : (o as { value: number }).value,
     unit: o.unit,
     sample_period_ms: ecg ? float4(ecg.period_ms) : null,
-    samples: ecg ? (folded ?? foldedSamples(ecg)) : null, // float4 of a folded sample is itself (see foldedSamples)
+    samples: ecg ? (steps ? stepPotentials(steps) : foldedSamples(ecg)) : null, // float4 of a folded sample is itself (see foldedSamples)
   });
 }
 

@@ -50,7 +50,7 @@ function row(patient: string, partition: number, offset: number, code: string): 
     value: 60 + (offset % 40),
     unit: code === '59408-5' ? '%' : '/min',
     sample_period_ms: null,
-    samples: null,
+    steps: null,
     kafka_partition: partition,
     kafka_offset: String(offset),
   };
@@ -62,7 +62,7 @@ async function batch(rows: StoredRow[], alerts: LiveEvent[] = []): Promise<void>
   const partition = rows[0]!.kafka_partition;
   const offsets = rows.map((r) => Number(r.kafka_offset));
   const observations: LiveEvent[] = rows.map((r) => {
-    const { kafka_partition: _p, kafka_offset: _o, sample_period_ms: _s, samples: _x, value, ...rest } = r;
+    const { kafka_partition: _p, kafka_offset: _o, sample_period_ms: _s, steps: _x, value, ...rest } = r;
     return {
       kind: 'observation',
       partition,

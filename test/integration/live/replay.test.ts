@@ -27,7 +27,7 @@ function row(patient: string, partition: number, offset: number, effectiveAt: nu
     value: 60 + (offset % 40),
     unit: '/min',
     sample_period_ms: null,
-    samples: null,
+    steps: null,
     kafka_partition: partition,
     kafka_offset: String(offset),
   };

@@ -60,7 +60,7 @@ function row(patient: string, partition: number, offset: number, effectiveAt: nu
     value: 60 + (offset % 40),
     unit: '/min',
     sample_period_ms: null,
-    samples: null,
+    steps: null,
     kafka_partition: partition,
     kafka_offset: String(offset),
   };
@@ -94,7 +94,7 @@ async function live(rows: StoredRow[]): Promise<void> {
       first: Math.min(...offsets),
       last: Math.max(...offsets),
       events: rows.map((r) => {
-        const { kafka_partition: _p, kafka_offset: _o, sample_period_ms: _s, samples: _x, value, ...rest } = r;
+        const { kafka_partition: _p, kafka_offset: _o, sample_period_ms: _s, steps: _x, value, ...rest } = r;
         return {
           kind: 'observation',
           partition,

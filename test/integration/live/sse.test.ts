@@ -337,7 +337,7 @@ describe('GET /api/v1/vitals/stream', () => {
       value: 70,
       unit: '/min',
       sample_period_ms: null,
-      samples: null,
+      steps: null,
       kafka_partition: partition,
       kafka_offset: String(100 + i),
     }));

@@ -35,7 +35,7 @@ beforeAll(async () => {
         value: 72,
         unit: '/min',
         sample_period_ms: null,
-        samples: null,
+        steps: null,
         kafka_partition: 0,
         kafka_offset: '1',
       },

@@ -57,7 +57,7 @@ function series(patient: string, code: string, startMs: number, n: number, stepM
     value: value(i),
     unit: code === HR ? '/min' : '%',
     sample_period_ms: null,
-    samples: null,
+    steps: null,
     kafka_partition: 0,
     kafka_offset: String(offset++),
   }));

@@ -325,4 +325,65 @@ describe('POST /api/v1/vitals refuses bad input with 4xx problems and stores not
     ]);
     await expectProblem(await post(JSON.stringify({ frames: [] })), 400);
   });
+
+  it('takes a v2 frame (ECG as whole 0.1 µV steps): stores the steps as sent, reads them back as mV; a bad step or envelope is a 422 naming it', async () => {
+    const patient = `pat-api-frame2-${uid()}`;
+    const at = new Date().toISOString();
+    const steps = [-200_000, -100_000, -1, 0, 1, 12_345, 99_999, 200_000];
+    const frame = (ecgSteps: unknown[], envelope = 'vitals.frame.v2') => ({
+      envelope,
+      patient_id: patient,
+      device_id: `${patient}-mon`,
+      effective_at: at,
+      observations: [
+        { seq: 1, code: '8867-4', value: 70, unit: '/min' },
+        { seq: 2, code: '131330', unit: 'mV', waveform: { period_ms: 4, sample_steps: ecgSteps } },
+      ],
+    });
+    const bad = await expectProblem(
+      await post(JSON.stringify({ frames: [frame([1, 2.5, 200_001]), frame(steps, 'vitals.frame.v3')] })),
+      422,
+    );
+    expect(bad.errors).toEqual([
+      {
+        frame: 0,
+        path: 'observations.1.waveform.sample_steps.1',
+        message: expect.stringMatching(/^must be a whole number of 0.1 µV steps/),
+      },
+      {
+        frame: 0,
+        path: 'observations.1.waveform.sample_steps.2',
+        message: expect.stringMatching(/^must be a whole number of 0.1 µV steps/),
+      },
+      { frame: 1, path: 'envelope', message: 'must be vitals.frame.v1 or vitals.frame.v2' },
+    ]);
+    // a v1 chunk (origin and samples) is not a v2 chunk
+    const mixed = {
+      ...frame(steps),
+      observations: [{ seq: 2, code: '131330', unit: 'mV', waveform: { origin: 0, period_ms: 4, samples: [0.1] } }],
+    };
+    await expectProblem(await post(JSON.stringify({ frames: [mixed] })), 422);
+
+    const res = await post(JSON.stringify({ frames: [frame(steps)] }));
+    expect(res.status).toBe(202);
+    expect(await res.json()).toEqual({ accepted: 2, topic: TEST_TOPICS.vitalsObservations });
+    await waitFor(
+      () => countStored(pool, { patient }),
+      (c) => c.rows === 2,
+      45_000,
+      'the v2 frame stored',
+    );
+    const stored = await pool.query<{ sample_steps: Buffer }>(
+      "SELECT sample_steps FROM vitals_observations WHERE patient_id = $1 AND code = '131330'",
+      [patient],
+    );
+    const bytes = stored.rows[0]!.sample_steps;
+    expect(Array.from({ length: bytes.length / 4 }, (_, i) => bytes.readInt32LE(i * 4))).toEqual(steps);
+    const from = new Date(Date.parse(at) - 60_000).toISOString();
+    const to = new Date(Date.parse(at) + 60_000).toISOString();
+    const history = await get(`/api/v1/vitals?patient=${patient}&code=131330&from=${from}&to=${to}`);
+    expect(history.status).toBe(200);
+    const text = await history.text();
+    expect(text).toContain('"samples":[-20,-10,-0.0001,0,0.0001,1.2345,9.9999,20]');
+  });
 });

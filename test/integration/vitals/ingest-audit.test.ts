@@ -21,7 +21,7 @@ const row = (patient: string, seq: number, partition: number, offset: number): S
   value: 72,
   unit: '/min',
   sample_period_ms: null,
-  samples: null,
+  steps: null,
   kafka_partition: partition,
   kafka_offset: String(offset),
 });

@@ -25,7 +25,7 @@ const row = (patient: string, seq: number, offset: number): StoredRow => ({
   value: 70 + seq,
   unit: '/min',
   sample_period_ms: null,
-  samples: null,
+  steps: null,
   kafka_partition: 0,
   kafka_offset: String(offset),
 });

@@ -26,7 +26,7 @@ function rows(patient: string, from: number, to: number): StoredRow[] {
       value: 60 + (i % 30),
       unit: '/min',
       sample_period_ms: null,
-      samples: null,
+      steps: null,
       kafka_partition: 0,
       kafka_offset: String(i),
     };

@@ -1,7 +1,9 @@
 /**
  * ECG bytes in = bytes out, for every sample of the ±10 mV grid (0.1 µV steps: 200,001 values), on
- * every path a stored chunk leaves by. A device sends a chunk's samples as JSON numbers; the ingest
- * stores them as `sample_steps` (32-bit steps, migration 0036) through its COPY line (and the unnest
+ * every path a stored chunk leaves by. A device sends a chunk's samples as JSON numbers (decimal mV,
+ * a single observation or a v1 frame) or as whole steps (a v2 frame, ADR 0029: every step of
+ * ±20 mV); the ingest decodes the record (`decodeRecord`, which derives the steps once) and stores
+ * them as `sample_steps` (32-bit steps, migration 0036) through its COPY line (and the unnest
  * write's literal); then:
  *  - REST and history: `observationFromRow` of the stored bytes, serialised as JSON;
  *  - FHIR: `toFhirObservation`'s valueSampledData.data (space-separated);
@@ -23,7 +25,14 @@ import {
   storedInstant,
   storedObservation,
 } from '@vitalis/live';
-import { ECG_LEAD_II, toFhirObservation, type VitalsObservation } from '@vitalis/schemas';
+import {
+  decodeRecord,
+  ECG_LEAD_II,
+  FRAME_ENVELOPE_V2,
+  MAX_SAMPLE_STEPS,
+  toFhirObservation,
+  type VitalsObservation,
+} from '@vitalis/schemas';
 import { copyLine, toRow } from '../../../apps/ingest/src/store-rows';
 import { ndjsonOf } from '@vitalis/export';
 
@@ -62,13 +71,17 @@ describe('ECG sample steps: bytes in = bytes out on every path', () => {
     let seq = 0;
     let seen = 0;
     for (const { text, samples } of gridChunks()) {
-      const o = chunk(samples, ++seq);
-      const row = toRow(o, 0, String(seq));
+      const sent = JSON.stringify(chunk([], ++seq)).replace('"samples":[]', `"samples":[${text.join(',')}]`);
+      const decoded = decodeRecord(sent);
+      if (!decoded.ok) throw new Error(decoded.reason);
+      const [{ observation: o, steps }] = decoded.observations as [(typeof decoded.observations)[number]];
+      expect(o).toEqual(chunk(samples, seq));
+      const row = toRow(o, 0, String(seq), 0, steps);
       const field = stepsField(copyLine(row));
       const stored = bytesOf(field);
       expect(stored.length).toBe(samples.length * 4);
       // the unnest write's literal is the same bytes (one backslash: a ::bytea cast, not COPY text)
-      expect(sampleStepsLiteral(row.samples!)).toBe(field.slice(1));
+      expect(sampleStepsLiteral(row.steps!)).toBe(field.slice(1));
       // REST and history
       const read = observationFromRow(o.patient_id, { ...rowColumns(o), samples: null, sample_steps: stored });
       expect(JSON.stringify(read)).toContain(`"samples":[${text.join(',')}]`);
@@ -79,12 +92,42 @@ describe('ECG sample steps: bytes in = bytes out on every path', () => {
       const ndjson = JSON.parse(ndjsonOf(exportLine(o, stored))) as { valueSampledData: { data: string } };
       expect(ndjson.valueSampledData.data).toBe(text.join(' '));
       // live = replay, byte for byte, and the samples are the device's
-      const live = eventJson(storedObservation(o, row.samples));
+      const live = eventJson(storedObservation(o, row.steps));
       expect(live).toBe(eventJson(read));
       expect(live).toContain(`"samples":[${text.join(',')}]`);
       seen += samples.length;
     }
     expect(seen).toBe(2 * LIMIT + 1);
+  });
+
+  it('every step of a v2 frame (±20 mV) is stored as sent and read back as step / 10,000 mV', () => {
+    let seq = 0;
+    let seen = 0;
+    for (let from = -MAX_SAMPLE_STEPS; from <= MAX_SAMPLE_STEPS; from += CHUNK) {
+      const sent: number[] = [];
+      for (let k = from; k < from + CHUNK && k <= MAX_SAMPLE_STEPS; k++) sent.push(k);
+      const frame = `{"envelope":"${FRAME_ENVELOPE_V2}","patient_id":"pat-grid","device_id":"mon-grid","effective_at":"2026-11-30T01:02:03.456Z","observations":[{"seq":${++seq},"code":"${ECG_LEAD_II.code}","unit":"mV","waveform":{"period_ms":4,"sample_steps":[${sent.join(',')}]}}]}`;
+      const decoded = decodeRecord(frame);
+      if (!decoded.ok || decoded.invalid.length > 0) throw new Error(JSON.stringify(decoded));
+      const [{ observation: o, steps }] = decoded.observations as [(typeof decoded.observations)[number]];
+      const row = toRow(o, 0, String(seq), 0, steps);
+      const stored = bytesOf(stepsField(copyLine(row)));
+      // the stored bytes are the steps as sent
+      expect(Array.from({ length: sent.length }, (_, i) => stored.readInt32LE(i * 4))).toEqual(sent);
+      expect(sampleStepsLiteral(row.steps!)).toBe(stepsField(copyLine(row)).slice(1));
+      // every output writes each step as the decimal k / 10,000, which parses back to k exactly
+      const mv = sent.map((k) => String(k / SAMPLE_STEPS_PER_MV || 0));
+      const read = observationFromRow(o.patient_id, { ...rowColumns(o), samples: null, sample_steps: stored });
+      expect(JSON.stringify(read)).toContain(`"samples":[${mv.join(',')}]`);
+      expect((toFhirObservation(read) as { valueSampledData: { data: string } }).valueSampledData.data).toBe(mv.join(' '));
+      const ndjson = JSON.parse(ndjsonOf(exportLine(o, stored))) as { valueSampledData: { data: string } };
+      expect(ndjson.valueSampledData.data).toBe(mv.join(' '));
+      expect(mv.map((t) => Math.round(Number(t) * SAMPLE_STEPS_PER_MV))).toEqual(sent);
+      // live = replay, byte for byte
+      expect(eventJson(storedObservation(o, steps))).toBe(eventJson(read));
+      seen += sent.length;
+    }
+    expect(seen).toBe(2 * MAX_SAMPLE_STEPS + 1);
   });
 
   it('folds the origin into the stored steps exactly (|origin + sample| <= 20 mV)', () => {

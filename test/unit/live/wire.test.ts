@@ -4,8 +4,8 @@
  * JSON.stringify. And `eventJson` writes an array of numbers as JSON does.
  */
 import { describe, expect, it } from 'vitest';
-import { encodeBatch, eventJson, foldedSamples, storedObservation, type LiveBatch, type LiveEvent } from '@vitalis/live';
-import { ECG_LEAD_II, type VitalsObservation } from '@vitalis/schemas';
+import { encodeBatch, eventJson, storedObservation, type LiveBatch, type LiveEvent } from '@vitalis/live';
+import { ECG_LEAD_II, waveformSteps, type VitalsObservation } from '@vitalis/schemas';
 
 const at = '2026-11-30T02:00:00.123Z';
 const numeric = (patient: string, seq: number, code: string, value: number, unit: string): LiveEvent => ({
@@ -40,7 +40,7 @@ const ecg = (patient: string, seq: number, samples: number[], origin = 0): LiveE
     offset: seq,
     k: 24,
     patient_id: patient,
-    data: storedObservation(o as VitalsObservation, foldedSamples(o.waveform)),
+    data: storedObservation(o as VitalsObservation, waveformSteps(o.waveform)),
   };
 };
 const alert: LiveEvent = {

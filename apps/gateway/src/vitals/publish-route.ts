@@ -21,11 +21,11 @@ import {
   observationClockProblems,
   validateObservation,
   VITAL_CODE,
-  vitalsFrameSchema,
+  anyVitalsFrameSchema,
   vitalsObservationSchema,
   type ClockLimits,
   type RecordClock,
-  type VitalsFrame,
+  type AnyVitalsFrame,
   type VitalsObservation,
 } from '@vitalis/schemas';
 import type { GatewayDeps } from '../deps';
@@ -48,7 +48,7 @@ const publishBodyDocument = z
         .max(MAX_OBSERVATIONS_PER_BATCH)
         .describe('Vitals observations, one record each'),
       frames: z
-        .array(vitalsFrameSchema)
+        .array(anyVitalsFrameSchema)
         .max(MAX_FRAMES_PER_BATCH)
         .optional()
         .describe('Device frames (one device at one tick), one record each'),
@@ -60,7 +60,7 @@ const publishBodyDocument = z
         .optional()
         .describe('Vitals observations, one record each'),
       frames: z
-        .array(vitalsFrameSchema)
+        .array(anyVitalsFrameSchema)
         .min(1)
         .max(MAX_FRAMES_PER_BATCH)
         .describe('Device frames (one device at one tick), one record each'),
@@ -95,7 +95,7 @@ const publishBodyDocument = z
 export type BatchError = ({ index: number } | { frame: number }) & { path: string; message: string };
 
 /** A batch split into its valid single observations and frames, or every error of its invalid items. */
-export type CheckedBatch = { ok: true; singles: VitalsObservation[]; frames: VitalsFrame[] } | { ok: false; errors: BatchError[] };
+export type CheckedBatch = { ok: true; singles: VitalsObservation[]; frames: AnyVitalsFrame[] } | { ok: false; errors: BatchError[] };
 
 /** Checks every observation and frame of a batch (shape, then the bounded device clock at `clock`); never throws. */
 export function checkBatch(observations: readonly unknown[], frameBodies: readonly unknown[], clock: RecordClock): CheckedBatch {
@@ -107,9 +107,9 @@ export function checkBatch(observations: readonly unknown[], frameBodies: readon
     if (problems.length === 0 && result.ok) singles.push(result.observation);
     else for (const p of problems) errors.push({ index, path: p.path, message: p.message });
   });
-  const frames: VitalsFrame[] = [];
+  const frames: AnyVitalsFrame[] = [];
   frameBodies.forEach((item, frame) => {
-    const result = vitalsFrameSchema.safeParse(item);
+    const result = anyVitalsFrameSchema.safeParse(item);
     const late = result.success ? frameClockProblems(result.data, clock) : [];
     for (const p of late) errors.push({ frame, path: p.path, message: p.message });
     if (result.success && late.length === 0) frames.push(result.data);
@@ -171,7 +171,7 @@ async function publishBatch(
   req: FastifyRequest,
   deps: GatewayDeps,
   options: PublishVitalsOptions,
-  batch: { singles: VitalsObservation[]; frames: VitalsFrame[]; now: number; accepted: number },
+  batch: { singles: VitalsObservation[]; frames: AnyVitalsFrame[]; now: number; accepted: number },
   caller: ReturnType<typeof callerOf>,
 ): Promise<void> {
   try {
@@ -212,7 +212,7 @@ export function publishVitalsRoute(app: RouteApp, deps: GatewayDeps, options: Pu
       schema: {
         tags: ['vitals'],
         summary: 'Publish a batch of vitals observations and device frames',
-        description: `Up to ${MAX_OBSERVATIONS_PER_BATCH} observations (see vitals-observation.schema.json) and up to ${MAX_FRAMES_PER_BATCH} frames (one device's observations at one tick, envelope vitals.frame.v1), at least one of either. All-or-nothing: if any item is invalid the whole batch is refused with 422 and every invalid index (errors[].index for an observation, errors[].frame for a frame, the path inside it); nothing is published. 202 once Kafka (acks=all) has the batch. Re-sending an accepted batch is safe: (device_id, seq, effective_at) is stored once. Bounded device clocks: an effective_at (an observation's, a frame's tick, a frame observation's own) more than VITALS_MAX_CLOCK_SKEW_SECONDS (default 300 s) ahead of the gateway's clock, or more than VITALS_RETENTION_DAYS (default 30 days) behind it, is a 422 naming the field (errors[].path effective_at or observations.<i>.effective_at); a late observation inside the window is stored. What is accepted is stored and read back as sent: a numeric value exactly (double precision), period_ms exactly (a float4 that does not hold it exactly is refused), an ECG chunk's potentials as origin + sample quantised to 0.1 µV (see samples).`,
+        description: `Up to ${MAX_OBSERVATIONS_PER_BATCH} observations (see vitals-observation.schema.json) and up to ${MAX_FRAMES_PER_BATCH} frames (one device's observations at one tick, envelope vitals.frame.v1, or vitals.frame.v2 with an ECG chunk's samples as whole 0.1 µV steps), at least one of either. All-or-nothing: if any item is invalid the whole batch is refused with 422 and every invalid index (errors[].index for an observation, errors[].frame for a frame, the path inside it); nothing is published. 202 once Kafka (acks=all) has the batch. Re-sending an accepted batch is safe: (device_id, seq, effective_at) is stored once. Bounded device clocks: an effective_at (an observation's, a frame's tick, a frame observation's own) more than VITALS_MAX_CLOCK_SKEW_SECONDS (default 300 s) ahead of the gateway's clock, or more than VITALS_RETENTION_DAYS (default 30 days) behind it, is a 422 naming the field (errors[].path effective_at or observations.<i>.effective_at); a late observation inside the window is stored. What is accepted is stored and read back as sent: a numeric value exactly (double precision), period_ms exactly (a float4 that does not hold it exactly is refused), an ECG chunk's potentials as origin + sample quantised to 0.1 µV (see samples), a v2 frame's sample_steps exactly.`,
         body: z
           .object({
             observations: z.array(z.unknown()).max(MAX_OBSERVATIONS_PER_BATCH).optional().describe('Vitals observations, one record each'),

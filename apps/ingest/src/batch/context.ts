@@ -7,7 +7,7 @@ import type { Context } from '@opentelemetry/api';
 import type { EachBatchPayload, KafkaMessage } from 'kafkajs';
 import { must } from '@vitalis/runtime';
 import type { IngestMetrics } from '@vitalis/metrics';
-import type { ClockLimits, VitalsObservation } from '@vitalis/schemas';
+import type { ClockLimits, DecodedObservation } from '@vitalis/schemas';
 import type { OffsetCommitter } from '../offset-committer';
 import type { StoredRow } from '../store';
 import type { CommittedBatch } from '../live/stage';
@@ -35,7 +35,7 @@ export type BatchPayload = Pick<EachBatchPayload, 'batch' | 'resolveOffset' | 'h
 /** A record that decoded: its good observations (a frame's may be none, all of them bad). */
 export interface DecodedMessage {
   message: KafkaMessage;
-  observations: { item: number; observation: VitalsObservation }[];
+  observations: DecodedObservation[];
 }
 
 /** One fetched record batch on its way through the steps, start to offset commit. */

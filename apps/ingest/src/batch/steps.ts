@@ -55,12 +55,12 @@ export const skipRedelivered: BatchStep = (b, env) => {
   for (const { message, observations } of b.decoded) {
     const redelivered = BigInt(message.offset) < b.skipBefore;
     if (redelivered) b.skipped += 1;
-    for (const { item, observation } of observations) {
+    for (const { item, observation, steps } of observations) {
       if (redelivered && !env.afterCommit) continue;
-      const row = toRow(observation, partition, message.offset, item);
+      const row = toRow(observation, partition, message.offset, item, steps);
       (redelivered ? b.notWritten : b.rows).push(row);
-      // the live stage publishes the samples as stored: the row's, folded once
-      if (env.afterCommit) b.good.push({ offset: Number(message.offset), item, observation, samples: row.samples });
+      // the live stage publishes the samples as stored: the row's steps, derived once by the decoder
+      if (env.afterCommit) b.good.push({ offset: Number(message.offset), item, observation, steps: row.steps });
     }
     if (!redelivered && observations.length > 0) {
       b.byOffset.set(message.offset, message);

@@ -40,10 +40,10 @@ export interface CommittedBatch {
   last: number;
   /**
    * The batch's good observations whose message is the stored row (new, or redelivered), in (offset,
-   * item) order; item: index in the record (frames); samples: an ECG chunk's samples as its row
-   * stores them (folded once, by toRow), when the batch has them.
+   * item) order; item: index in the record (frames); steps: an ECG chunk's potentials as its row
+   * stores them (whole 0.1 µV steps, derived once by the decoder), when the batch has them.
    */
-  items: { offset: number; item?: number; observation: VitalsObservation; samples?: number[] | null }[];
+  items: { offset: number; item?: number; observation: VitalsObservation; steps?: Int32Array | null }[];
   /** The batch's span context (tracing on). */
   trace?: Context;
 }
@@ -89,7 +89,7 @@ export function createLiveStage(opts: LiveStageOptions): LiveStage {
   const afterCommit = async (batch: CommittedBatch) => {
     if (opts.alerts !== false) await restoreUnseen(engine, opts.pool, batch);
     const events: LiveEvent[] = [];
-    for (const { offset, item, observation: o, samples } of batch.items) {
+    for (const { offset, item, observation: o, steps } of batch.items) {
       // What the replay will read back from the row, not the observation as received: one event id, one byte sequence.
       const at = observationK(item ?? 0);
       events.push({
@@ -98,7 +98,7 @@ export function createLiveStage(opts: LiveStageOptions): LiveStage {
         offset,
         k: at,
         patient_id: o.patient_id,
-        data: storedObservation(o, samples),
+        data: storedObservation(o, steps),
       });
       if (opts.alerts === false || isEcg(o)) continue;
       const value = (o as { value: number }).value;

@@ -1233,7 +1233,7 @@ export interface paths {
         put?: never;
         /**
          * Publish a batch of vitals observations and device frames
-         * @description Up to 1000 observations (see vitals-observation.schema.json) and up to 500 frames (one device's observations at one tick, envelope vitals.frame.v1), at least one of either. All-or-nothing: if any item is invalid the whole batch is refused with 422 and every invalid index (errors[].index for an observation, errors[].frame for a frame, the path inside it); nothing is published. 202 once Kafka (acks=all) has the batch. Re-sending an accepted batch is safe: (device_id, seq, effective_at) is stored once. Bounded device clocks: an effective_at (an observation's, a frame's tick, a frame observation's own) more than VITALS_MAX_CLOCK_SKEW_SECONDS (default 300 s) ahead of the gateway's clock, or more than VITALS_RETENTION_DAYS (default 30 days) behind it, is a 422 naming the field (errors[].path effective_at or observations.<i>.effective_at); a late observation inside the window is stored. What is accepted is stored and read back as sent: a numeric value exactly (double precision), period_ms exactly (a float4 that does not hold it exactly is refused), an ECG chunk's potentials as origin + sample quantised to 0.1 µV (see samples).
+         * @description Up to 1000 observations (see vitals-observation.schema.json) and up to 500 frames (one device's observations at one tick, envelope vitals.frame.v1, or vitals.frame.v2 with an ECG chunk's samples as whole 0.1 µV steps), at least one of either. All-or-nothing: if any item is invalid the whole batch is refused with 422 and every invalid index (errors[].index for an observation, errors[].frame for a frame, the path inside it); nothing is published. 202 once Kafka (acks=all) has the batch. Re-sending an accepted batch is safe: (device_id, seq, effective_at) is stored once. Bounded device clocks: an effective_at (an observation's, a frame's tick, a frame observation's own) more than VITALS_MAX_CLOCK_SKEW_SECONDS (default 300 s) ahead of the gateway's clock, or more than VITALS_RETENTION_DAYS (default 30 days) behind it, is a 422 naming the field (errors[].path effective_at or observations.<i>.effective_at); a late observation inside the window is stored. What is accepted is stored and read back as sent: a numeric value exactly (double precision), period_ms exactly (a float4 that does not hold it exactly is refused), an ECG chunk's potentials as origin + sample quantised to 0.1 µV (see samples), a v2 frame's sample_steps exactly.
          *
          *     Required scopes: write:vitals.
          */
@@ -5284,12 +5284,12 @@ export interface components {
          */
         PostVitalsRequest: {
             /** @description Device frames (one device at one tick), one record each */
-            frames?: components["schemas"]["VitalsFrameInput"][];
+            frames?: (components["schemas"]["VitalsFrameInput"] | components["schemas"]["VitalsFrameV2Input"])[];
             /** @description Vitals observations, one record each */
             observations: components["schemas"]["VitalsObservationInput"][];
         } | {
             /** @description Device frames (one device at one tick), one record each */
-            frames: components["schemas"]["VitalsFrameInput"][];
+            frames: (components["schemas"]["VitalsFrameInput"] | components["schemas"]["VitalsFrameV2Input"])[];
             /** @description Vitals observations, one record each */
             observations?: components["schemas"]["VitalsObservationInput"][];
         };
@@ -5648,7 +5648,7 @@ export interface components {
             /** @description The tick: when the device sampled the parameters of this frame */
             effective_at: string;
             /**
-             * @description Marks a frame record (a record without it is a single VitalsObservation)
+             * @description Marks a frame record and its version (a record without it is a single VitalsObservation)
              * @constant
              */
             envelope: "vitals.frame.v1";
@@ -5766,6 +5766,131 @@ export interface components {
                 period_ms: number;
                 /** @description Potentials in mV relative to origin, each -10 to 10. Stored quantised to 0.1 µV: the append log keeps the absolute potential Math.round((origin + sample) × 10000) / 10000 (IEEE 754 doubles, a half step toward +∞, never -0), read back with origin 0; e.g. 0.12344 reads back as 0.1234 and 1e-320 as 0. Every such potential (within ±20 mV) is a whole number of 0.1 µV steps, stored exactly (as a 32-bit integer). */
                 samples: number[];
+            };
+        };
+        /**
+         * Vitals frame v2
+         * @description One device's observations at one tick, ECG chunks as whole 0.1 µV steps (sample_steps): one Kafka record, envelope vitals.frame.v2.
+         */
+        VitalsFrameV2Input: {
+            /** @description Device that made the observation (FHIR Device id) */
+            device_id: string;
+            /** @description The tick: when the device sampled the parameters of this frame */
+            effective_at: string;
+            /**
+             * @description Marks a frame record and its version (a record without it is a single VitalsObservation)
+             * @constant
+             */
+            envelope: "vitals.frame.v2";
+            observations: components["schemas"]["VitalsFrameV2ObservationInput"][];
+            /** @description Patient the observation is about (FHIR Patient id); also the Kafka key */
+            patient_id: string;
+        };
+        /**
+         * Observation in a vitals frame v2
+         * @description One measurement or ECG chunk of a v2 frame: as in a v1 frame (VitalsFrameObservation), except that an ECG chunk's waveform carries sample_steps (whole 0.1 µV steps) instead of origin and samples.
+         */
+        VitalsFrameV2ObservationInput: {
+            /**
+             * @description LOINC 8867-4 Heart rate
+             * @constant
+             */
+            code: "8867-4";
+            /** @description When the observation was made, when not the frame's effective_at (an ECG chunk: its first sample). Bounded device clock: at most VITALS_MAX_CLOCK_SKEW_SECONDS (default 300 s) after, and at most VITALS_RETENTION_DAYS (default 30 days) before, the time it is received (the gateway's clock; published straight to Kafka: the record's timestamp); outside that window the observation is refused (422, dead-lettered at the ingest), a late one inside it is stored. */
+            effective_at?: string;
+            /** @description Per-device sequence number, strictly increasing; (device_id, seq, effective_at) is the idempotency key */
+            seq: number;
+            /** @constant */
+            unit: "/min";
+            /** @description In /min, 0 to 350 inclusive; stored as sent (double precision) and read back unchanged */
+            value: number;
+        } | {
+            /**
+             * @description LOINC 59408-5 Oxygen saturation in Arterial blood by Pulse oximetry
+             * @constant
+             */
+            code: "59408-5";
+            /** @description When the observation was made, when not the frame's effective_at (an ECG chunk: its first sample). Bounded device clock: at most VITALS_MAX_CLOCK_SKEW_SECONDS (default 300 s) after, and at most VITALS_RETENTION_DAYS (default 30 days) before, the time it is received (the gateway's clock; published straight to Kafka: the record's timestamp); outside that window the observation is refused (422, dead-lettered at the ingest), a late one inside it is stored. */
+            effective_at?: string;
+            /** @description Per-device sequence number, strictly increasing; (device_id, seq, effective_at) is the idempotency key */
+            seq: number;
+            /** @constant */
+            unit: "%";
+            /** @description In %, 0 to 100 inclusive; stored as sent (double precision) and read back unchanged */
+            value: number;
+        } | {
+            /**
+             * @description LOINC 8480-6 Systolic blood pressure
+             * @constant
+             */
+            code: "8480-6";
+            /** @description When the observation was made, when not the frame's effective_at (an ECG chunk: its first sample). Bounded device clock: at most VITALS_MAX_CLOCK_SKEW_SECONDS (default 300 s) after, and at most VITALS_RETENTION_DAYS (default 30 days) before, the time it is received (the gateway's clock; published straight to Kafka: the record's timestamp); outside that window the observation is refused (422, dead-lettered at the ingest), a late one inside it is stored. */
+            effective_at?: string;
+            /** @description Per-device sequence number, strictly increasing; (device_id, seq, effective_at) is the idempotency key */
+            seq: number;
+            /** @constant */
+            unit: "mm[Hg]";
+            /** @description In mm[Hg], 20 to 300 inclusive; stored as sent (double precision) and read back unchanged */
+            value: number;
+        } | {
+            /**
+             * @description LOINC 8462-4 Diastolic blood pressure
+             * @constant
+             */
+            code: "8462-4";
+            /** @description When the observation was made, when not the frame's effective_at (an ECG chunk: its first sample). Bounded device clock: at most VITALS_MAX_CLOCK_SKEW_SECONDS (default 300 s) after, and at most VITALS_RETENTION_DAYS (default 30 days) before, the time it is received (the gateway's clock; published straight to Kafka: the record's timestamp); outside that window the observation is refused (422, dead-lettered at the ingest), a late one inside it is stored. */
+            effective_at?: string;
+            /** @description Per-device sequence number, strictly increasing; (device_id, seq, effective_at) is the idempotency key */
+            seq: number;
+            /** @constant */
+            unit: "mm[Hg]";
+            /** @description In mm[Hg], 10 to 250 inclusive; stored as sent (double precision) and read back unchanged */
+            value: number;
+        } | {
+            /**
+             * @description LOINC 9279-1 Respiratory rate
+             * @constant
+             */
+            code: "9279-1";
+            /** @description When the observation was made, when not the frame's effective_at (an ECG chunk: its first sample). Bounded device clock: at most VITALS_MAX_CLOCK_SKEW_SECONDS (default 300 s) after, and at most VITALS_RETENTION_DAYS (default 30 days) before, the time it is received (the gateway's clock; published straight to Kafka: the record's timestamp); outside that window the observation is refused (422, dead-lettered at the ingest), a late one inside it is stored. */
+            effective_at?: string;
+            /** @description Per-device sequence number, strictly increasing; (device_id, seq, effective_at) is the idempotency key */
+            seq: number;
+            /** @constant */
+            unit: "/min";
+            /** @description In /min, 0 to 100 inclusive; stored as sent (double precision) and read back unchanged */
+            value: number;
+        } | {
+            /**
+             * @description LOINC 8310-5 Body temperature
+             * @constant
+             */
+            code: "8310-5";
+            /** @description When the observation was made, when not the frame's effective_at (an ECG chunk: its first sample). Bounded device clock: at most VITALS_MAX_CLOCK_SKEW_SECONDS (default 300 s) after, and at most VITALS_RETENTION_DAYS (default 30 days) before, the time it is received (the gateway's clock; published straight to Kafka: the record's timestamp); outside that window the observation is refused (422, dead-lettered at the ingest), a late one inside it is stored. */
+            effective_at?: string;
+            /** @description Per-device sequence number, strictly increasing; (device_id, seq, effective_at) is the idempotency key */
+            seq: number;
+            /** @constant */
+            unit: "Cel";
+            /** @description In Cel, 20 to 46 inclusive; stored as sent (double precision) and read back unchanged */
+            value: number;
+        } | {
+            /**
+             * @description MDC 131330 MDC_ECG_ELEC_POTL_II (ECG lead II)
+             * @constant
+             */
+            code: "131330";
+            /** @description When the observation was made, when not the frame's effective_at (an ECG chunk: its first sample). Bounded device clock: at most VITALS_MAX_CLOCK_SKEW_SECONDS (default 300 s) after, and at most VITALS_RETENTION_DAYS (default 30 days) before, the time it is received (the gateway's clock; published straight to Kafka: the record's timestamp); outside that window the observation is refused (422, dead-lettered at the ingest), a late one inside it is stored. */
+            effective_at?: string;
+            /** @description Per-device sequence number, strictly increasing; (device_id, seq, effective_at) is the idempotency key */
+            seq: number;
+            /** @constant */
+            unit: "mV";
+            waveform: {
+                /** @description Time between samples in ms (4 = 250 Hz), 0.001 to 1000. Stored as a float4 (real) and read back unchanged: a value a float4 does not hold exactly (more than float4 precision, e.g. 4.00000001) is refused with 422, never rounded. Every decimal of at most 6 significant digits is held. */
+                period_ms: number;
+                /** @description Absolute potentials as whole numbers of 0.1 µV steps (the potential in mV is step / 10,000), each -200000 to 200000 (±20 mV: every potential the append log holds). Stored as sent (the log keeps these steps) and read back on every output as decimal mV, step / 10,000 (e.g. 12345 reads back as 1.2345, origin 0). */
+                sample_steps: number[];
             };
         };
         /** @description A vital-sign code with its unit and ranges */
