@@ -8,7 +8,7 @@
  * frame the live bench sends and the calibration parses (`monitorFrameJson`).
  */
 import { ecgChunk, ECG_HZ, ECG_PERIOD_MS, rng } from '@vitalis/clinical';
-import { ECG_LEAD_II, FRAME_ENVELOPE_V2, NUMERIC_VITALS, waveformSteps, type NumericVitalCode } from '@vitalis/schemas';
+import { ECG_LEAD_II, FRAME_ENVELOPE, FRAME_ENVELOPE_V2, NUMERIC_VITALS, waveformSteps, type NumericVitalCode } from '@vitalis/schemas';
 import type { StoredRow } from '../../apps/ingest/src/store';
 
 const CODES = Object.keys(NUMERIC_VITALS) as NumericVitalCode[];
@@ -19,19 +19,26 @@ export const BENCH_ECG_SAMPLES: readonly number[] = ecgChunk(ECG_HZ, 72, 0, rng(
 /** The same chunk as the log stores it (folded onto the 0.1 µV grid). */
 const ECG_STEPS = waveformSteps({ origin: 0, samples: BENCH_ECG_SAMPLES });
 const ECG_STEPS_TEXT = ECG_STEPS.join(',');
+const ECG_SAMPLES_TEXT = BENCH_ECG_SAMPLES.join(',');
 
 /**
- * One monitor frame (ADR 0015, the v2 envelope of ADR 0029: the ECG as whole 0.1 µV steps) as JSON
- * text: six numerics at the middle of their range and the 1 s chunk above, observations numbered from `seq`, at `at`. Written as a template (no
+ * One monitor frame (ADR 0015) as JSON text: six numerics at the middle of their range and the
+ * 1 s chunk above, observations numbered from `seq`, at `at`; by default in the v2 envelope (ADR
+ * 0029: the ECG as whole 0.1 µV steps, what the simulator's monitors send), `version` 1 with the
+ * ECG in decimal mV (the calibration's fixed workload, as before v2). Written as a template (no
  * JSON.stringify per frame): the live bench sends it from the thread that stamps its latencies.
  */
-export function monitorFrameJson(patient: string, device: string, seq: number, at: string): string {
+export function monitorFrameJson(patient: string, device: string, seq: number, at: string, version: 1 | 2 = 2): string {
   const numerics = CODES.map((code, k) => {
     const def = NUMERIC_VITALS[code];
     return `{"seq":${seq + k},"code":"${code}","value":${Math.round((def.min + def.max) / 2)},"unit":"${def.unit}"}`;
   });
-  const ecg = `{"seq":${seq + CODES.length},"code":"${ECG_LEAD_II.code}","unit":"mV","waveform":{"period_ms":${ECG_PERIOD_MS},"sample_steps":[${ECG_STEPS_TEXT}]}}`;
-  return `{"envelope":"${FRAME_ENVELOPE_V2}","patient_id":"${patient}","device_id":"${device}","effective_at":"${at}","observations":[${numerics.join(',')},${ecg}]}`;
+  const waveform =
+    version === 2
+      ? `{"period_ms":${ECG_PERIOD_MS},"sample_steps":[${ECG_STEPS_TEXT}]}`
+      : `{"origin":0,"period_ms":${ECG_PERIOD_MS},"samples":[${ECG_SAMPLES_TEXT}]}`;
+  const ecg = `{"seq":${seq + CODES.length},"code":"${ECG_LEAD_II.code}","unit":"mV","waveform":${waveform}}`;
+  return `{"envelope":"${version === 2 ? FRAME_ENVELOPE_V2 : FRAME_ENVELOPE}","patient_id":"${patient}","device_id":"${device}","effective_at":"${at}","observations":[${numerics.join(',')},${ecg}]}`;
 }
 /** Observations in one monitor frame. */
 export const FRAME_OBSERVATIONS = CODES.length + 1;
