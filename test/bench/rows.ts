@@ -10,6 +10,7 @@
 import { ecgChunk, ECG_HZ, ECG_PERIOD_MS, rng } from '@vitalis/clinical';
 import { ECG_LEAD_II, FRAME_ENVELOPE, FRAME_ENVELOPE_V2, NUMERIC_VITALS, waveformSteps, type NumericVitalCode } from '@vitalis/schemas';
 import type { StoredRow } from '../../apps/ingest/src/store';
+import { STABLE_READINGS } from '../../apps/simulator/src/burst';
 
 const CODES = Object.keys(NUMERIC_VITALS) as NumericVitalCode[];
 export type RowShape = 'numeric' | 'ecg' | 'monitor';
@@ -22,16 +23,19 @@ const ECG_STEPS_TEXT = ECG_STEPS.join(',');
 const ECG_SAMPLES_TEXT = BENCH_ECG_SAMPLES.join(',');
 
 /**
- * One monitor frame (ADR 0015) as JSON text: six numerics at the middle of their range and the
- * 1 s chunk above, observations numbered from `seq`, at `at`; by default in the v2 envelope (ADR
- * 0029: the ECG as whole 0.1 µV steps, what the simulator's monitors send), `version` 1 with the
- * ECG in decimal mV (the calibration's fixed workload, as before v2). Written as a template (no
- * JSON.stringify per frame): the live bench sends it from the thread that stamps its latencies.
+ * One monitor frame (ADR 0015) as JSON text, observations numbered from `seq`, at `at`, with the
+ * 1 s ECG chunk above. By default what a monitor sends (the v2 envelope, ADR 0029: the ECG as whole
+ * 0.1 µV steps; six numerics of a stable patient, the burst's STABLE_READINGS, so the alarm rules
+ * run as on a ward). `version` 1 is the calibration's fixed workload, unchanged since it was
+ * introduced: the v1 frame with the ECG in decimal mV and each numeric at the middle of its
+ * device range. Written as a template (no JSON.stringify per frame): the live bench sends it from
+ * the thread that stamps its latencies.
  */
 export function monitorFrameJson(patient: string, device: string, seq: number, at: string, version: 1 | 2 = 2): string {
   const numerics = CODES.map((code, k) => {
     const def = NUMERIC_VITALS[code];
-    return `{"seq":${seq + k},"code":"${code}","value":${Math.round((def.min + def.max) / 2)},"unit":"${def.unit}"}`;
+    const value = version === 2 ? STABLE_READINGS[code][seq % STABLE_READINGS[code].length] : Math.round((def.min + def.max) / 2);
+    return `{"seq":${seq + k},"code":"${code}","value":${value},"unit":"${def.unit}"}`;
   });
   const waveform =
     version === 2

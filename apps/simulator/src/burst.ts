@@ -10,7 +10,7 @@ import { must } from '@vitalis/runtime';
 import { createVitalsProducer, sendTraced, TOPICS } from '@vitalis/kafka';
 import { TRACING_OFF, type Tracing } from '@vitalis/tracing';
 import { ECG_LEAD_II, FRAME_ENVELOPE_V2, NUMERIC_VITALS, potentialStep, type NumericVitalCode } from '@vitalis/schemas';
-import { ECG_HZ, ECG_PERIOD_MS, ecgChunk, rng } from '@vitalis/clinical';
+import { ECG_HZ, ECG_PERIOD_MS, ecgChunk, makeProfile, rng, sampleVital } from '@vitalis/clinical';
 import { loadRecording, recordingWriter, type RecordedBatch } from './recording';
 import { seqSeed } from './signals';
 
@@ -157,6 +157,31 @@ async function burstLane(run: BurstRun, sink: BurstSink): Promise<void> {
   }
 }
 
+/** Readings drawn per code for the table below. */
+const READINGS = 256;
+
+/**
+ * The numerics a burst sends: readings of stable adult patients (the simulator's own profiles, no
+ * deterioration: heart rate about 64-84, SpO2 96-99, NEWS2 mostly 0), drawn once, so the ingest's
+ * alarm rules run as they do on a ward, rarely firing. Until 2026-11-30 a burst drew each value
+ * from 30-70 % of its code's device range (SpO2 30-70 %, heart rate 105-245 /min): every patient
+ * in alarm on every record, an alarm storm in every measurement (docs/benchmarks.md, run 4).
+ */
+export const STABLE_READINGS: Readonly<Record<NumericVitalCode, readonly number[]>> = (() => {
+  const random = rng(11);
+  const profiles = Array.from({ length: 16 }, (_, i) => makeProfile(`stable-${i}`, 1_000 + i, false, 0));
+  const table = {} as Record<NumericVitalCode, number[]>;
+  for (const code of NUMERIC_CODES)
+    table[code] = Array.from({ length: READINGS }, (_, i) =>
+      sampleVital(must(profiles[i % profiles.length], 'a profile'), code, i * 1_000, random),
+    );
+  return table;
+})();
+
+/** One stable patient's reading of `code` (STABLE_READINGS). */
+const stableReading = (code: NumericVitalCode, random: () => number): number =>
+  must(STABLE_READINGS[code][Math.floor(random() * READINGS)], 'a reading (the index is below READINGS)');
+
 /** The next batch: a recorded one, frames (or their observations one record each), or single numeric records cycling through the codes. */
 function burstBatch(run: BurstRun): Message[] {
   const { opts, batchSize, patients, prefix, random, seqBase, t0 } = run;
@@ -179,7 +204,7 @@ function burstBatch(run: BurstRun): Message[] {
     );
     const def = NUMERIC_VITALS[code];
     const patientId = `${prefix}-${patient}`;
-    const value = Math.round(def.min + (def.max - def.min) * (0.3 + 0.4 * random()));
+    const value = stableReading(code, random);
     const effectiveAt = opts.realTime ? at : new Date(t0 + i).toISOString();
     out[k] = {
       key: patientId,
@@ -209,10 +234,12 @@ function burstFrames(run: BurstRun): Message[] {
     run.next += frameSize;
     const patientId = `${prefix}-${(i / frameSize) % patients}`;
     const at = new Date(opts.realTime ? now : t0 + i).toISOString();
-    const observations = NUMERIC_CODES.map((code, k) => {
-      const def = NUMERIC_VITALS[code];
-      return { seq: seqBase + i + k, code, value: Math.round(def.min + (def.max - def.min) * (0.3 + 0.4 * random())), unit: def.unit };
-    });
+    const observations = NUMERIC_CODES.map((code, k) => ({
+      seq: seqBase + i + k,
+      code,
+      value: stableReading(code, random),
+      unit: NUMERIC_VITALS[code].unit,
+    }));
     observations.push({ seq: seqBase + i + NUMERIC_CODES.length, ...(opts.monitorRecords ? ecg : ecgSteps) } as never);
     const head = { patient_id: patientId, device_id: `${patientId}-dev`, effective_at: at };
     if (opts.monitorRecords) for (const o of observations) out.push({ key: patientId, value: JSON.stringify({ ...head, ...o }) });
