@@ -23,6 +23,7 @@ import { join } from 'node:path';
 import { createKafka } from '@vitalis/kafka';
 import { createLogger } from '@vitalis/log';
 import { createPool, migrate } from '@vitalis/db';
+import { STREAM_CATEGORIES } from '@vitalis/eventstore';
 import { recreateBenchDatabase } from './database';
 import { benchTopic, latencyBetween, publishLatency, simulate, startIngestProcess, waitCaughtUp, type ProducerRun } from './pipeline';
 import { cpuFigures, cpuMeter, figure, fmt, out } from './report';
@@ -55,6 +56,19 @@ const owner = createPool({ url: dbUrl, max: 1, application: 'vitalis-bench-inges
 await migrate(owner);
 await owner.end();
 const runId = randomUUID().slice(0, 6);
+
+/** Alert events the bench database holds (the alarm rules' output; a stable ward's drain appends almost none). */
+async function alertEvents(): Promise<number> {
+  const pool = createPool({ url: dbUrl, max: 1, application: 'vitalis-bench-ingest' });
+  try {
+    const { rows } = await pool.query<{ n: number }>(
+      `SELECT count(*)::int AS n FROM events WHERE stream_id LIKE '${STREAM_CATEGORIES.patientAlerts}-%'`,
+    );
+    return rows[0]?.n ?? 0;
+  } finally {
+    await pool.end();
+  }
+}
 
 /** Runs a producer child, metering it (its own report) and the broker from /proc; records the figures under `what`. */
 async function metered(topic: string, args: string[], what: string): Promise<ProducerRun> {
@@ -97,6 +111,7 @@ async function producerAndDrain(shape: Shape): Promise<void> {
     await replayed.drop();
 
     const groupId = `vitalis-bench-drain-${shape}-${runId}`;
+    const alertsBefore = await alertEvents();
     const ingest = await startIngestProcess(dbUrl, backlog.topic, groupId);
     let meter: ReturnType<typeof cpuMeter> | undefined;
     const done = await waitCaughtUp(admin, backlog.topic, groupId, {
@@ -118,6 +133,8 @@ async function producerAndDrain(shape: Shape): Promise<void> {
     });
     const { ingest: _ingest, ...others } = cpu.us;
     cpuFigures('drain', name, { us: others, busy: cpu.busy }, meter!.load);
+    const alerts = ((await alertEvents()) - alertsBefore) / (produced.sent / 1_000);
+    figure({ phase: 'drain', name: `${name}: alert events appended per 1,000 observations`, value: alerts, unit: '', load: meter!.load });
   } finally {
     await rm(recording, { force: true });
     await backlog.drop();
