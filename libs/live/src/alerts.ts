@@ -90,6 +90,41 @@ export async function appendAlertEvent(db: Queryable, e: AlertEventToAppend, att
   throw new Error(`could not append alert to ${stream} after ${attempts} version clashes`);
 }
 
+/** Patients whose alert events `appendAlertEvents` appends at once (each its own connection from the pool). */
+export const ALERT_APPEND_CONCURRENCY = 4;
+
+/**
+ * Appends a batch's alert events: each patient's in their order (its stream's versions follow the
+ * alarm's lifecycle), different patients' side by side, ALERT_APPEND_CONCURRENCY at a time. An
+ * alarm storm (a ward alarming together, an ingest catching up after an outage: thousands of raises
+ * in one batch) then costs its round trips per patient in parallel lanes, not one after another
+ * for the whole batch while every observation of it waits to be published. Every append settles
+ * before this returns; then the first failure, if any, is thrown (the batch fails and is redelivered:
+ * appends are idempotent, `appendAlertEvent`).
+ */
+export async function appendAlertEvents(pool: Queryable, events: readonly AlertEventToAppend[]): Promise<void> {
+  const byPatient = new Map<string, AlertEventToAppend[]>();
+  for (const e of events) {
+    const mine = byPatient.get(e.data.patient_id);
+    if (mine) mine.push(e);
+    else byPatient.set(e.data.patient_id, [e]);
+  }
+  const queues = [...byPatient.values()];
+  const failures: unknown[] = [];
+  let next = 0;
+  const lane = async () => {
+    for (let queue = queues[next++]; queue !== undefined; queue = queues[next++]) {
+      try {
+        for (const e of queue) await appendAlertEvent(pool, e);
+      } catch (err) {
+        failures.push(err);
+      }
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(ALERT_APPEND_CONCURRENCY, queues.length) }, lane));
+  if (failures.length > 0) throw failures[0];
+}
+
 /**
  * Active alarm conditions per patient: the rules whose latest condition event (raised or cleared)
  * is a raise, in rule order. The lifecycle's other events of the same stream (acknowledged,

@@ -9,7 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Pool } from '@vitalis/db';
 import { parseAlarmSettings, type AlarmSettings } from '@vitalis/clinical';
 import { ANY, append, readStream } from '@vitalis/eventstore';
-import { alertStream, type AlertData } from '@vitalis/live';
+import { ALERT_APPEND_CONCURRENCY, alertStream, type AlertData } from '@vitalis/live';
 import { ALARM_EVENTS } from '@vitalis/records';
 import { createLogger } from '@vitalis/log';
 import { createRedis, type Redis } from '@vitalis/redis';
@@ -92,6 +92,60 @@ describe('alert events from the live stage', () => {
     await stage().afterCommit(low);
     expect(await streamOf(patient)).toHaveLength(1);
     s.stop();
+  });
+
+  it('an alarm storm: every patient of one batch raised and cleared, each stream in its order, appended a few patients at a time', async () => {
+    const patients = Array.from({ length: 24 }, () => `pat-storm-${uid()}`);
+    // one batch: each patient low for 10 s (raised), then recovered for 10 s (cleared), the patients interleaved
+    const readings: [seconds: number, spo2: number][] = [
+      [0, 85],
+      [11, 84],
+      [20, 97],
+      [31, 97],
+    ];
+    const items = readings.flatMap(([sec, value], r) =>
+      patients.map((patient, p) => ({
+        offset: 1_000 + r * patients.length + p,
+        observation: {
+          patient_id: patient,
+          device_id: `${patient}-ox`,
+          seq: r,
+          effective_at: new Date(t0 + sec * 1000).toISOString(),
+          code: '59408-5',
+          value,
+          unit: '%',
+        } as never,
+      })),
+    );
+    const s = stage();
+    let inFlight = 0;
+    let most = 0;
+    const query = pool.query.bind(pool);
+    const counting = new Proxy(pool, {
+      get: (target, key) =>
+        key === 'query'
+          ? async (...args: Parameters<Pool['query']>) => {
+              most = Math.max(most, ++inFlight);
+              try {
+                return await (query as (...a: unknown[]) => Promise<unknown>)(...args);
+              } finally {
+                inFlight -= 1;
+              }
+            }
+          : Reflect.get(target, key),
+    });
+    const storm = createLiveStage({ pool: counting, redis, topic: `vitals.test.alerts.${uid()}`, logger: createLogger('test', 'error') });
+    await storm.afterCommit({ partition: 0, first: 1_000, last: 1_000 + items.length - 1, items });
+    storm.stop();
+    s.stop();
+    for (const patient of patients)
+      expect((await streamOf(patient)).map((r) => [r.type, r.stream_version, r.data.triggered_by.seq])).toEqual([
+        ['VitalsAlertRaised', 1, 1],
+        ['VitalsAlertCleared', 2, 3],
+      ]);
+    expect(storm.stats.alerts).toBe(48);
+    expect(most).toBeGreaterThan(1); // patients side by side
+    expect(most).toBeLessThanOrEqual(ALERT_APPEND_CONCURRENCY);
   });
 
   it('a fresh instance restores the active alert: it clears it later and does not raise it twice', async () => {

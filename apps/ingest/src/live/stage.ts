@@ -2,8 +2,11 @@
  * The ingest's live stage, run for every committed batch BEFORE its Kafka offsets are committed:
  *  1. evaluate the alarm conditions (./rules.ts, from the site's AlarmSettings) on the batch's
  *     observations, in offset order;
- *  2. append raised/cleared alerts to the event store (idempotent; a failure fails the batch,
- *     which Kafka then redelivers: the rows are skipped as duplicates, the alerts re-evaluated);
+ *  2. append raised/cleared alerts to the event store, each patient's in order and up to
+ *     ALERT_APPEND_CONCURRENCY patients side by side (@vitalis/live `appendAlertEvents`: an alarm
+ *     storm does not hold the batch's publish for one round trip per alert in a row); idempotent, a
+ *     failure fails the batch, which Kafka then redelivers: the rows are skipped as duplicates, the
+ *     alerts re-evaluated;
  *  3. publish the batch (observations + alerts, with positions) on Redis pub/sub for the gateways,
  *     each observation as its stored row reads back (@vitalis/live `storedObservation`), so the
  *     live path and the replay path carry the same event for the same id.
@@ -23,11 +26,12 @@ import {
   alertEventId,
   observationK,
   alertEventType,
-  appendAlertEvent,
+  appendAlertEvents,
   encodeBatch,
   liveChannel,
   storedObservation,
   type AlertData,
+  type AlertEventToAppend,
   type LiveEvent,
 } from '@vitalis/live';
 import { isEcg, type VitalsObservation } from '@vitalis/schemas';
@@ -77,6 +81,53 @@ async function restoreUnseen(engine: AlertEngine, pool: LiveStageOptions['pool']
   for (const p of unseen) engine.restore(p, active.get(p) ?? []);
 }
 
+/**
+ * A committed batch's live events in (offset, item, k) order: each observation as its stored row
+ * reads back, then the alerts its reading decided (alerts on), and those alerts to append.
+ */
+function batchEvents(
+  engine: AlertEngine,
+  settings: AlarmSettings,
+  batch: CommittedBatch,
+  alertsOn: boolean,
+): { events: LiveEvent[]; alerts: AlertEventToAppend[]; decided: AlertDecision[] } {
+  const events: LiveEvent[] = [];
+  const alerts: AlertEventToAppend[] = [];
+  const decided: AlertDecision[] = [];
+  for (const { offset, item, observation: o, steps } of batch.items) {
+    // What the replay will read back from the row, not the observation as received: one event id, one byte sequence.
+    const at = observationK(item ?? 0);
+    events.push({
+      kind: 'observation',
+      partition: batch.partition,
+      offset,
+      k: at,
+      patient_id: o.patient_id,
+      data: storedObservation(o, steps),
+    });
+    if (!alertsOn || isEcg(o)) continue;
+    const value = (o as { value: number }).value;
+    const decisions = engine.evaluate({ patient_id: o.patient_id, code: o.code, value, at: Date.parse(o.effective_at) });
+    let k = at;
+    for (const d of decisions) {
+      k += 1;
+      const data = alertData(settings, o, batch.partition, offset, d);
+      alerts.push({ data, position: { partition: batch.partition, offset, k } });
+      decided.push(d);
+      events.push({
+        kind: 'alert',
+        partition: batch.partition,
+        offset,
+        k,
+        patient_id: o.patient_id,
+        type: alertEventType(d.state),
+        data,
+      });
+    }
+  }
+  return { events, alerts, decided };
+}
+
 export function createLiveStage(opts: LiveStageOptions): LiveStage {
   const settings = opts.alarms ?? DEFAULT_ALARM_SETTINGS;
   const engine = new AlertEngine(settings);
@@ -88,39 +139,11 @@ export function createLiveStage(opts: LiveStageOptions): LiveStage {
 
   const afterCommit = async (batch: CommittedBatch) => {
     if (opts.alerts !== false) await restoreUnseen(engine, opts.pool, batch);
-    const events: LiveEvent[] = [];
-    for (const { offset, item, observation: o, steps } of batch.items) {
-      // What the replay will read back from the row, not the observation as received: one event id, one byte sequence.
-      const at = observationK(item ?? 0);
-      events.push({
-        kind: 'observation',
-        partition: batch.partition,
-        offset,
-        k: at,
-        patient_id: o.patient_id,
-        data: storedObservation(o, steps),
-      });
-      if (opts.alerts === false || isEcg(o)) continue;
-      const value = (o as { value: number }).value;
-      const decisions = engine.evaluate({ patient_id: o.patient_id, code: o.code, value, at: Date.parse(o.effective_at) });
-      let k = at;
-      for (const d of decisions) {
-        k += 1;
-        const data = alertData(settings, o, batch.partition, offset, d);
-        await appendAlertEvent(opts.pool, { data, position: { partition: batch.partition, offset, k } });
-        stats.alerts += 1;
-        opts.metrics?.alert(d.priority, d.rule, d.state);
-        events.push({
-          kind: 'alert',
-          partition: batch.partition,
-          offset,
-          k,
-          patient_id: o.patient_id,
-          type: alertEventType(d.state),
-          data,
-        });
-      }
-    }
+    const { events, alerts, decided } = batchEvents(engine, settings, batch, opts.alerts !== false);
+    // durable before they are published (a card opening at once reads them back from the event store)
+    if (alerts.length > 0) await appendAlertEvents(opts.pool, alerts);
+    stats.alerts += decided.length;
+    for (const d of decided) opts.metrics?.alert(d.priority, d.rule, d.state);
     if (opts.redis.status !== 'ready') {
       // Never hold the ingest for the fan-out: the rows are durable, gateways refill the gap.
       stats.publishFailures += 1;
