@@ -13,7 +13,8 @@
  *    BENCH_E2E_STEP (1.25), up while a step holds and down while it does not, BENCH_E2E_STEP_SECONDS
  *    (15) each: a step holds when the lag p99 (device -> live publication, the ingest's own
  *    histogram) is within 1 s and the producer kept the pace; then the highest rate that held, held
- *    for BENCH_SECONDS (60), or one step lower if it does not.
+ *    for BENCH_SECONDS (60), else a step lower, up to three rates (a 15 s step can hold at a rate
+ *    whose backlog only shows after a minute).
  * BENCH_PHASES (default "drain,e2e") picks them ("drain" includes the producer figures).
  */
 import { randomUUID } from 'node:crypto';
@@ -38,6 +39,8 @@ const E2E_STEP = Number(env.BENCH_E2E_STEP ?? 1.25);
 const E2E_MAX = Number(env.BENCH_E2E_MAX ?? 300_000);
 const STEP_SECONDS = Number(env.BENCH_E2E_STEP_SECONDS ?? 15);
 const HOLD_SECONDS = Number(env.BENCH_SECONDS ?? 60);
+/** Rates tried for the full hold, each a step below the last that did not hold. */
+const HOLD_TRIES = 3;
 /** Lag p99 limit of the paced run (device -> live publication), seconds: a bucket bound of the ingest's histogram. */
 const LAG_LIMIT = 1;
 
@@ -201,10 +204,11 @@ async function pacedEndToEnd(): Promise<void> {
       if (held) best = rate;
       if (held !== startHeld) break;
     }
-    // hold the best for the full minute; if it does not hold, one step down
+    // hold the best for the full minute; while it does not hold, a step down (at most HOLD_TRIES minutes:
+    // a 15 s step can hold at a rate whose backlog only shows after a minute)
     let held = 0;
     let result: Awaited<ReturnType<typeof pacedStep>> | undefined;
-    for (const rate of [best, next(best, false)].filter((r) => r >= E2E_MIN)) {
+    for (let rate = best, tries = 0; tries < HOLD_TRIES && rate >= E2E_MIN; tries++, rate = next(rate, false)) {
       result = await pacedStep(e2e.topic, groupId, ingest.metricsUrl, rate, HOLD_SECONDS, ingest.child.pid!);
       if (result.held) {
         held = rate;
