@@ -140,13 +140,15 @@ describe('GET /openapi.json: every body typed', () => {
       expect(schemas[name]!.additionalProperties ?? false, name).toBe(false);
     }
     // POST /api/v1/vitals publishes its items (it validates them one by one, all-or-nothing):
-    // observations or frames, at least one of either (anyOf)
+    // observations or frames (either envelope version, ADR 0029), at least one of either (anyOf)
     const publish =
       schemas[(doc.paths['/api/v1/vitals'].post.requestBody.content['application/json'].schema.$ref as string).split('/').pop()!]!;
     expect(publish.anyOf).toHaveLength(2);
     for (const branch of publish.anyOf as Json[]) {
       expect(branch.properties.observations.items).toEqual({ $ref: '#/components/schemas/VitalsObservationInput' });
-      expect(branch.properties.frames.items.$ref).toMatch(/^#\/components\/schemas\//);
+      expect(branch.properties.frames.items).toEqual({
+        oneOf: [{ $ref: '#/components/schemas/VitalsFrameInput' }, { $ref: '#/components/schemas/VitalsFrameV2Input' }],
+      });
     }
     expect((publish.anyOf as Json[]).map((b) => b.required)).toEqual([['observations'], ['frames']]);
   });
