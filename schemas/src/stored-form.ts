@@ -5,7 +5,7 @@
  *  - `sample_period_ms` is `real` (float4): `float4` says what PostgreSQL reads back; a period it
  *    would change (more than float4 precision) is refused at the edge, never rounded.
  *  - an ECG chunk's potentials are absolute, at 0.1 µV (`quantisedPotential`), stored as whole
- *    numbers of steps (`sample_steps bytea`, migration 0036; @vitalis/live `encodeSampleSteps`):
+ *    numbers of steps (`sample_steps bytea`, migration 0036; @vitalis/live `sampleStepsBytes`):
  *    within the published ±10 mV origin and sample, every one is exact. Rows stored before 0036
  *    hold them as `real[]`, which held each exactly too (at most 6 significant digits).
  */
@@ -18,7 +18,10 @@ export const SAMPLE_STEPS_PER_MV = 10_000;
  * 0.1 µV step, `Math.round((origin + sample) * 10000) / 10000` in IEEE 754 doubles (a half step
  * rounds toward +∞), and never -0.
  */
-export const quantisedPotential = (origin: number, sample: number): number => potentialStep(origin, sample) / SAMPLE_STEPS_PER_MV || 0;
+export const quantisedPotential = (origin: number, sample: number): number => stepPotential(potentialStep(origin, sample));
+
+/** A whole number of 0.1 µV steps as the potential in mV it reads back as: k / 10,000, never -0. */
+export const stepPotential = (k: number): number => k / SAMPLE_STEPS_PER_MV || 0;
 
 /** origin + sample as its whole number of 0.1 µV steps: `quantisedPotential` × 10,000, exactly. */
 export const potentialStep = (origin: number, sample: number): number => Math.round((sample + origin) * SAMPLE_STEPS_PER_MV);
@@ -40,11 +43,11 @@ export function waveformSteps(w: { origin: number; samples: readonly number[] })
   return steps;
 }
 
-/** Steps as the potentials in mV they read back as: k / 10,000, never -0 (what every output writes). */
+/** Steps as the potentials in mV they read back as (`stepPotential` of each: what every output writes). */
 export function stepPotentials(steps: ArrayLike<number>): number[] {
   const n = steps.length;
   const out = new Array<number>(n);
-  for (let i = 0; i < n; i++) out[i] = (steps[i] ?? 0) / SAMPLE_STEPS_PER_MV || 0;
+  for (let i = 0; i < n; i++) out[i] = stepPotential(steps[i] ?? 0);
   return out;
 }
 

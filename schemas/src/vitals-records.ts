@@ -40,6 +40,8 @@ import {
 export const FRAME_ENVELOPE = 'vitals.frame.v1';
 /** The frame whose ECG chunks carry whole 0.1 µV steps (ADR 0029). */
 export const FRAME_ENVELOPE_V2 = 'vitals.frame.v2';
+/** Why a record's `envelope` is refused: it names neither frame version. */
+const ENVELOPE_REFUSED = `must be ${FRAME_ENVELOPE} or ${FRAME_ENVELOPE_V2}`;
 /** Most observations one frame may carry (a monitor's numerics and waveform chunks at one tick, with room). */
 export const MAX_FRAME_OBSERVATIONS = 64;
 /** Most frames one POST /api/v1/vitals batch may carry. */
@@ -145,13 +147,13 @@ export type AnyVitalsFrame = VitalsFrame | VitalsFrameV2;
 
 /** A frame of either version, told apart by `envelope` (what POST /api/v1/vitals accepts as a frame). */
 export const anyVitalsFrameSchema = z.discriminatedUnion('envelope', [vitalsFrameSchema, vitalsFrameV2Schema], {
-  error: (issue: { code?: string }) => (issue.code === 'invalid_union' ? `must be ${FRAME_ENVELOPE} or ${FRAME_ENVELOPE_V2}` : undefined),
+  error: (issue: { code?: string }) => (issue.code === 'invalid_union' ? ENVELOPE_REFUSED : undefined),
 });
 
 /** The head of a frame with its observations unchecked: the ingest checks them one by one (a bad one is dead-lettered alone). */
 const frameHeadSchema = z
   .object({
-    envelope: z.enum([FRAME_ENVELOPE, FRAME_ENVELOPE_V2], { error: `must be ${FRAME_ENVELOPE} or ${FRAME_ENVELOPE_V2}` }),
+    envelope: z.enum([FRAME_ENVELOPE, FRAME_ENVELOPE_V2], { error: ENVELOPE_REFUSED }),
     ...frameHeadShape,
     observations: z
       .array(z.unknown())

@@ -7,7 +7,7 @@
  *    `storedObservation(o)` = `observationFromRow` of the row the log keeps for `o`, i.e. with the
  *    append log's conversions applied in JS: the ECG `origin` folded into the samples at 0.1 µV
  *    (the log stores absolute potentials, origin 0: `foldedSamples`, which the ingest stores as
- *    whole 0.1 µV steps, `encodeSampleSteps`), the period as a `real` reads it back (`float4`:
+ *    whole 0.1 µV steps, `sampleStepsBytes`), the period as a `real` reads it back (`float4`:
  *    PostgreSQL's shortest float4 decimal), and the effective time as a timestamptz reads it back,
  *    in UTC with microseconds (`storedInstant`).
  * So an observation carries the same data whichever path delivered it; `eventJson` then gives it
@@ -21,7 +21,9 @@ import {
   isEcg,
   quantisedPotential,
   SAMPLE_STEPS_PER_MV,
+  stepPotential,
   stepPotentials,
+  waveformSteps,
   type VitalsObservation,
 } from '@vitalis/schemas';
 
@@ -36,7 +38,7 @@ export interface ObservationRow {
   sample_period_ms: number | null;
   /** Absolute potentials (origin already added): the `real[]` column rows stored before migration 0036 use. */
   samples: number[] | null;
-  /** The waveform as `sample_steps` bytea (`encodeSampleSteps`), the ingest's form since migration 0036. */
+  /** The waveform as `sample_steps` bytea (`sampleStepsBytes`), the ingest's form since migration 0036. */
   sample_steps?: Uint8Array | null;
 }
 
@@ -93,12 +95,7 @@ export const foldedSamples = (w: { origin: number; samples: number[] }): number[
  * encode then decode gives back every folded sample bit for bit (test/unit/live/sample-steps.test.ts
  * walks the whole grid).
  */
-export function encodeSampleSteps(folded: readonly number[]): Buffer {
-  const n = folded.length;
-  const steps = new Int32Array(n);
-  for (let i = 0; i < n; i++) steps[i] = Math.round((folded[i] ?? 0) * SAMPLE_STEPS_PER_MV);
-  return sampleStepsBytes(steps);
-}
+export const encodeSampleSteps = (folded: readonly number[]): Buffer => sampleStepsBytes(waveformSteps({ origin: 0, samples: folded }));
 
 /**
  * Whole 0.1 µV steps (@vitalis/schemas `waveformSteps`, a v2 frame's `sample_steps`) as the stored
@@ -114,12 +111,12 @@ export function sampleStepsBytes(steps: Int32Array): Buffer {
 /** Whether this platform stores an int32 little-endian (x86, arm64 as Node runs them). */
 const LITTLE_ENDIAN = new Uint8Array(new Uint32Array([1]).buffer)[0] === 1;
 
-/** `sample_steps` bytes -> the folded samples (k / 10,000, never -0). */
+/** `sample_steps` bytes -> the folded samples (`stepPotential` of each). */
 export function decodeSampleSteps(steps: Uint8Array): number[] {
   const view = new DataView(steps.buffer, steps.byteOffset, steps.byteLength);
   const n = steps.byteLength >>> 2;
   const out = new Array<number>(n);
-  for (let i = 0; i < n; i++) out[i] = view.getInt32(i * 4, true) / SAMPLE_STEPS_PER_MV || 0;
+  for (let i = 0; i < n; i++) out[i] = stepPotential(view.getInt32(i * 4, true));
   return out;
 }
 
