@@ -14,10 +14,10 @@ import {
   FRAME_ENVELOPE_V2,
   MAX_SAMPLE_STEPS,
   MAX_WAVEFORM_SAMPLES,
-  parseWithSamples,
   vitalsFrameV2ItemSchema,
 } from '@vitalis/schemas';
 import { FRAME_V2_JSON_SCHEMA_PATH, renderFrameV2JsonSchema } from '../../../schemas/scripts/export-json-schema';
+import { expectSameAsPlainParse } from '../../helpers/same-as-plain-parse';
 
 const ecg = (sample_steps: unknown, extra: Record<string, unknown> = {}) => ({
   seq: 7,
@@ -48,13 +48,9 @@ describe('v2 ECG steps checked in one loop (parseWithSamples)', () => {
     ['a numeric', { seq: 1, code: '8867-4', value: 60, unit: '/min' }],
     ['null', null],
   ];
-  it.each(cases)('answers exactly what the plain parse answers: %s', (_label, value) => {
-    const fast = parseWithSamples(vitalsFrameV2ItemSchema, value);
-    const plain = vitalsFrameV2ItemSchema.safeParse(value);
-    expect(fast.success).toBe(plain.success);
-    if (plain.success) expect(fast.data).toEqual(plain.data);
-    else expect(fast.error?.issues).toEqual(plain.error.issues);
-  });
+  it.each(cases)('answers exactly what the plain parse answers: %s', (_label, value) =>
+    expectSameAsPlainParse(vitalsFrameV2ItemSchema, value),
+  );
 });
 
 describe('a v2 frame record', () => {

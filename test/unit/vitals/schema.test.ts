@@ -6,7 +6,6 @@ import {
   encodeObservation,
   MAX_WAVEFORM_SAMPLES,
   NUMERIC_VITALS,
-  parseWithSamples,
   validateObservation,
   vitalsObservationSchema,
   type NumericVitalCode,
@@ -17,6 +16,7 @@ import {
   renderFrameJsonSchema,
   renderJsonSchema,
 } from '../../../schemas/scripts/export-json-schema';
+import { expectSameAsPlainParse } from '../../helpers/same-as-plain-parse';
 
 const base = { patient_id: 'pat-0001', device_id: 'pat-0001-monitor', seq: 1, effective_at: '2026-03-01T10:00:00.123Z' };
 const codes = Object.keys(NUMERIC_VITALS) as NumericVitalCode[];
@@ -136,11 +136,7 @@ describe('ECG samples checked in one loop (parseWithSamples)', () => {
     ['a waveform that is not an object', ecg([0.1], { waveform: 'flat' })],
     ['null', null],
   ];
-  it.each(cases)('answers exactly what the plain parse answers: %s', (_label, value) => {
-    const fast = parseWithSamples(vitalsObservationSchema, value);
-    const plain = vitalsObservationSchema.safeParse(value);
-    expect(fast.success).toBe(plain.success);
-    if (plain.success) expect(fast.data).toEqual(plain.data);
-    else expect(fast.error?.issues).toEqual(plain.error.issues);
-  });
+  it.each(cases)('answers exactly what the plain parse answers: %s', (_label, value) =>
+    expectSameAsPlainParse(vitalsObservationSchema, value),
+  );
 });
