@@ -98,7 +98,7 @@ test-disruptive: node_modules
 bench: node_modules up ## The benches of record (<= 20 min): one summary table, every figure in bench-results/*.json (test/bench/run.ts)
 	NODE_ENV=$${NODE_ENV:-development} node --import tsx test/bench/run.ts
 
-bench-research: node_modules up ## make bench plus the research phases (index study, vitals history/traces, ward scenario, other surfaces)
+bench-research: node_modules up ## make bench plus the research phases (index and WAL studies, Kafka clients, vitals history/traces, ward scenario, other surfaces)
 	NODE_ENV=$${NODE_ENV:-development} BENCH_RESEARCH=1 node --import tsx test/bench/run.ts
 
 openapi: node_modules up ## Regenerate schemas/openapi.json from the routes (commit it; a test checks it is current)

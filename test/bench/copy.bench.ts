@@ -11,22 +11,20 @@
  * (vitalis_bench_copy), created afresh.
  */
 import { randomUUID } from 'node:crypto';
-import { performance } from 'node:perf_hooks';
-import { createPool, migrate, type Pool, type PoolClient } from '@vitalis/db';
+import { createPool, migrate, type PoolClient } from '@vitalis/db';
 import { pipeline } from 'node:stream/promises';
 import { Readable } from 'node:stream';
 import copyStreams from 'pg-copy-streams';
 import { foldedSamplesText } from '@vitalis/live';
 import { stepPotentials } from '@vitalis/schemas';
-import { copyLine, copyRows, type StoredRow } from '../../apps/ingest/src/store';
+import { copyLine, type StoredRow } from '../../apps/ingest/src/store';
+import { copyFigures, copyOver, TX_ROWS, WRITERS } from './copy-over';
 import { recreateBenchDatabase } from './database';
-import { cpuOf, cpuUsedBetween, loadAverage, serversCpu } from './proc-cpu';
-import { figure, fmt, out } from './report';
+import { loadAverage } from './proc-cpu';
+import { fmt, out } from './report';
 import { benchRows, type RowShape } from './rows';
 
 const env = process.env;
-const WRITERS = Number(env.INGEST_WRITERS ?? 4);
-const TX_ROWS = Number(env.INGEST_GROUP_MAX_ROWS ?? 5_000);
 /** Rows per shape: ECG chunks are ~2 KB of text each, numerics ~100 bytes. */
 const ROWS: Record<RowShape, number> = {
   numeric: Number(env.BENCH_COPY_NUMERIC_ROWS ?? 400_000),
@@ -56,57 +54,6 @@ async function copyRealArray(client: PoolClient, table: string, rows: StoredRow[
   await pipeline(Readable.from([text]), client.query(copyStreams.from(`COPY ${table} FROM STDIN`)));
 }
 
-/** COPYs `rows` into `table` in TX_ROWS-row transactions over WRITERS connections; returns seconds and the backends' CPU seconds. */
-async function copyOver(
-  pool: Pool,
-  table: string,
-  rows: StoredRow[],
-  copy: (client: PoolClient, table: string, rows: StoredRow[]) => Promise<void> = copyRows,
-): Promise<{ seconds: number; backendCpu: number; allCpu: number }> {
-  const clients: PoolClient[] = await Promise.all(Array.from({ length: WRITERS }, () => pool.connect()));
-  try {
-    const pids = await Promise.all(
-      clients.map(async (c) => (await c.query<{ pid: number }>('SELECT pg_backend_pid() AS pid')).rows[0]!.pid),
-    );
-    const backends0 = pids.reduce((s, p) => s + cpuOf(p), 0);
-    const all0 = serversCpu().postgres;
-    let next = 0;
-    const started = performance.now();
-    await Promise.all(
-      clients.map(async (client) => {
-        for (let at = next; at < rows.length; at = next) {
-          next += TX_ROWS;
-          await client.query('BEGIN');
-          await copy(client, table, rows.slice(at, at + TX_ROWS));
-          await client.query('COMMIT');
-        }
-      }),
-    );
-    const seconds = (performance.now() - started) / 1000;
-    return {
-      seconds,
-      backendCpu: pids.reduce((s, p) => s + cpuOf(p), 0) - backends0,
-      allCpu: cpuUsedBetween(all0, serversCpu().postgres),
-    };
-  } finally {
-    clients.forEach((c) => c.release());
-  }
-}
-
-/** A COPY's figures: rows/s, the writing backends' CPU per row (with its goal, if any), all PostgreSQL processes' CPU per row. */
-function copyFigures(name: string, rows: number, r: Awaited<ReturnType<typeof copyOver>>, load: number, goal?: number): void {
-  figure({ phase: 'copy', name, value: rows / r.seconds, unit: 'rows/s', load });
-  figure({
-    phase: 'copy',
-    name: `${name}: PostgreSQL backend CPU per row`,
-    value: (r.backendCpu * 1e6) / rows,
-    unit: 'µs',
-    load,
-    ...(goal === undefined ? {} : { goal: { op: '<=', target: goal } }),
-  });
-  figure({ phase: 'copy', name: `${name}: all PostgreSQL processes CPU per row`, value: (r.allCpu * 1e6) / rows, unit: 'µs', load });
-}
-
 const pool = createPool({ url: await recreateBenchDatabase('vitalis_bench_copy'), max: WRITERS + 2, application: 'vitalis-bench-copy' });
 try {
   await migrate(pool);
@@ -122,7 +69,7 @@ try {
       const load = loadAverage();
       const r = await copyOver(pool, table, rows);
       const goal = kind === 'indexed' ? BACKEND_GOAL[shape] : undefined;
-      copyFigures(`${kind} COPY, ${LABEL[shape]}`, rows.length, r, load, goal);
+      copyFigures('copy', `${kind} COPY, ${LABEL[shape]}`, rows.length, r, load, goal);
     }
     await pool.query('TRUNCATE bench_copy_raw');
   }
@@ -134,7 +81,7 @@ try {
   const ecgRows = benchRows(ROWS.ecg, `copy-real-${randomUUID().slice(0, 6)}`, { shape: 'ecg' });
   const load = loadAverage();
   const r = await copyOver(pool, 'bench_copy_real', ecgRows, copyRealArray);
-  copyFigures('raw COPY, ECG-chunk rows, samples as real[] text (before migration 0036)', ecgRows.length, r, load);
+  copyFigures('copy', 'raw COPY, ECG-chunk rows, samples as real[] text (before migration 0036)', ecgRows.length, r, load);
 } finally {
   await pool.end();
 }

@@ -2,7 +2,8 @@
  * Synthetic append-log rows for the benches (copy.bench.ts, vitals.bench.ts, indexes.bench.ts): `n`
  * rows of `patients` patients (one device each), 50 per millisecond ending now (what a live ward
  * sends), or `lateMs` older: a device's buffered backlog, which the log indexes by position too
- * (migration 0009). Every row has its own seq, so none is a duplicate. Shapes: `numeric` (the six
+ * (migration 0009). Every row has its own seq, so none is a duplicate (`firstSeq` numbers a further
+ * call's rows on, for a volume written in parts). Shapes: `numeric` (the six
  * numeric codes in turn), `ecg` (1 s ECG chunks of 250 samples, as the simulator draws them) and
  * `monitor` (what a monitor's frame stores: six numerics, then one ECG chunk). Also the monitor
  * frame the live bench sends and the calibration parses (`monitorFrameJson`).
@@ -50,10 +51,16 @@ export const FRAME_OBSERVATIONS = CODES.length + 1;
 export function benchRows(
   n: number,
   prefix: string,
-  { lateMs = 0, patients = 500, shape = 'numeric' }: { lateMs?: number; patients?: number; shape?: RowShape } = {},
+  {
+    lateMs = 0,
+    patients = 500,
+    shape = 'numeric',
+    firstSeq = 0,
+  }: { lateMs?: number; patients?: number; shape?: RowShape; firstSeq?: number } = {},
 ): StoredRow[] {
   const t0 = Date.now() - lateMs - Math.ceil(n / 50);
-  return Array.from({ length: n }, (_, i) => {
+  return Array.from({ length: n }, (_, at) => {
+    const i = firstSeq + at; // rows numbered on from an earlier call's (the same patients, new positions)
     const ecg = shape === 'ecg' || (shape === 'monitor' && i % (CODES.length + 1) === CODES.length);
     const code = CODES[i % CODES.length]!;
     const patient = `${prefix}-${i % patients}`;
@@ -62,7 +69,7 @@ export function benchRows(
       device_id: `${patient}-dev`,
       seq: i,
       code: ecg ? ECG_LEAD_II.code : code,
-      effective_at: new Date(t0 + Math.floor(i / 50)).toISOString(),
+      effective_at: new Date(t0 + Math.floor(at / 50)).toISOString(),
       value: ecg ? null : 50 + (i % 40),
       unit: ecg ? 'mV' : NUMERIC_VITALS[code].unit,
       sample_period_ms: ecg ? ECG_PERIOD_MS : null,

@@ -35,6 +35,8 @@ const PHASES: Phase[] = [
   { name: 'live-ward', script: 'live.bench.ts', env: { BENCH_LIVE_SCENARIO: 'ward' }, research: true },
   { name: 'vitals', script: 'vitals.bench.ts', research: true },
   { name: 'indexes', script: 'indexes.bench.ts', research: true },
+  { name: 'wal', script: 'wal.bench.ts', research: true },
+  { name: 'kafka-clients', script: 'kafka-clients.bench.ts', research: true },
   ...['audit', 'auth', 'clients', 'diagnostics', 'eventstore', 'fhir', 'fhir-subscriptions', 'mcp', 'ui'].map((name) => ({
     name,
     script: `${name}.bench.ts`,
@@ -111,6 +113,21 @@ for (const [shape, rows] of [
       value: drain / copy,
       unit: 'x',
       goal: { op: '>=', target: 0.9 },
+    });
+}
+// the Kafka client's share of the ingest (item 3: switch only for more than 25 % of the ingest's CPU)
+for (const shape of ['v1 records', 'frames'] as const) {
+  const ingest = value(`ingest drain, ${shape}, production configuration: ingest CPU per observation`);
+  const kafkajs = value(`consume only, ${shape}, kafkajs 2: consumer CPU per observation`);
+  const platformatic = value(`consume only, ${shape}, @platformatic/kafka 1: consumer CPU per observation`);
+  if (!Number.isFinite(ingest) || !Number.isFinite(kafkajs)) continue;
+  figures.push({ phase: 'clients', name: `kafkajs's share of the ingest's CPU, ${shape}`, value: (100 * kafkajs) / ingest, unit: '%' });
+  if (Number.isFinite(platformatic))
+    figures.push({
+      phase: 'clients',
+      name: `what @platformatic/kafka would save of the ingest's CPU, ${shape} (switch above 25 %)`,
+      value: (100 * (kafkajs - platformatic)) / ingest,
+      unit: '%',
     });
 }
 if (!only && !research)

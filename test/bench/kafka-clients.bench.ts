@@ -1,0 +1,86 @@
+/**
+ * kafkajs against @platformatic/kafka (issue 34 item 3; a research phase: `BENCH_ONLY=kafka-clients`,
+ * or beside the drain as `BENCH_ONLY=drain,kafka-clients` so the runner can weigh it against the
+ * ingest's CPU). The ingest keeps kafkajs unless a maintained client saves more than 25 % of the
+ * ingest's CPU per observation; this measures the client's own share. For v1 records and for frames
+ * (the drain's backlog: BENCH_CLIENTS_OBSERVATIONS, 1,000,000, from the simulator's burst), each
+ * client consumes the whole topic from its beginning in a child process of its own
+ * (kafka-consume.ts: the ingest's fetch sizes, a consumer group, the bytes of every record read,
+ * nothing else), BENCH_CLIENTS_ROUNDS times (2) in turn; prints its CPU per observation from the
+ * first record to the last (the child's getrusage) and its rate, the mean of the rounds.
+ */
+import { spawn } from 'node:child_process';
+import { randomUUID } from 'node:crypto';
+import { Kafka, logLevel } from 'kafkajs';
+import { exited } from '../helpers/processes';
+import { benchTopic, BROKERS, groupProgress, simulate } from './pipeline';
+import { loadAverage } from './proc-cpu';
+import { figure, fmt, out } from './report';
+
+const env = process.env;
+const OBSERVATIONS = Number(env.BENCH_CLIENTS_OBSERVATIONS ?? 1_000_000);
+const ROUNDS = Number(env.BENCH_CLIENTS_ROUNDS ?? 2);
+export const CLIENT_LABEL = { kafkajs: 'kafkajs 2', platformatic: '@platformatic/kafka 1' } as const;
+type Client = keyof typeof CLIENT_LABEL;
+const SHAPES = { v1: { label: 'v1 records', args: [] as string[] }, frames: { label: 'frames', args: ['--frames'] } };
+
+interface ConsumeRun {
+  records: number;
+  bytes: number;
+  ms: number;
+  cpuSeconds: number;
+}
+
+async function consume(client: Client, topic: string, records: number): Promise<ConsumeRun> {
+  const group = `vitalis-bench-clients-${client}-${randomUUID().slice(0, 8)}`;
+  const child = spawn(process.execPath, ['--import', 'tsx', 'test/bench/kafka-consume.ts', client, topic, String(records), group], {
+    env: { ...env, KAFKA_BROKERS: BROKERS.join(',') },
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
+  let output = '';
+  child.stdout.on('data', (d) => (output += d));
+  const { code } = await exited(child);
+  if (code !== 0) throw new Error(`kafka-consume ${client} exited with ${code}`);
+  return JSON.parse(output.trim().split('\n').pop() ?? '{}') as ConsumeRun;
+}
+
+const kafka = new Kafka({ brokers: BROKERS, clientId: 'vitalis-bench-clients', logLevel: logLevel.ERROR });
+const admin = kafka.admin();
+await admin.connect();
+try {
+  for (const [shape, { label, args }] of Object.entries(SHAPES)) {
+    const { topic, drop } = await benchTopic(admin, `clients-${shape}`);
+    try {
+      const produced = await simulate(topic, ['--burst', String(OBSERVATIONS), '--real-time', ...args, '--prefix', `clients-${shape}`]);
+      const { end: records } = await groupProgress(admin, topic, `vitalis-bench-clients-none-${randomUUID().slice(0, 8)}`);
+      out(`${label}: ${fmt(produced.sent)} observations in ${fmt(records)} records; each client consumes them ${ROUNDS} times in turn`);
+      const load = loadAverage();
+      const runs: Record<Client, ConsumeRun[]> = { kafkajs: [], platformatic: [] };
+      for (let round = 0; round < ROUNDS; round++)
+        for (const client of Object.keys(CLIENT_LABEL) as Client[]) {
+          const r = await consume(client, topic, records);
+          runs[client].push(r);
+          out(
+            `  round ${round + 1}, ${CLIENT_LABEL[client]}: ${fmt((produced.sent * 1000) / r.ms)} obs/s, ${((r.cpuSeconds * 1e6) / produced.sent).toFixed(2)} µs CPU per observation`,
+          );
+        }
+      for (const client of Object.keys(CLIENT_LABEL) as Client[]) {
+        const mean = (f: (r: ConsumeRun) => number) => runs[client].reduce((s, r) => s + f(r), 0) / runs[client].length;
+        const name = `consume only, ${label}, ${CLIENT_LABEL[client]}`;
+        figure({
+          phase: 'clients',
+          name: `${name}: consumer CPU per observation`,
+          value: (mean((r) => r.cpuSeconds) * 1e6) / produced.sent,
+          unit: 'µs',
+          load,
+        });
+        figure({ phase: 'clients', name: `${name}: rate`, value: produced.sent / (mean((r) => r.ms) / 1000), unit: 'obs/s', load });
+      }
+    } finally {
+      await drop();
+    }
+  }
+} finally {
+  await admin.disconnect();
+}
+process.exit(0);
