@@ -71,6 +71,12 @@ const PARTITIONS = 12;
  * 250 Hz ECG chunk (the simulator's waveform), BENCH_RATE observations/s in all, ECG included.
  */
 const FRAMES = env.BENCH_LIVE_FRAMES === '1';
+/**
+ * BENCH_LIVE_ALARMS=storm (frames only): every frame's numerics in alarm (rows.ts monitorFrameJson
+ * 'storm'), so all patients raise several alarms in the first seconds: what an alarm storm costs
+ * the live path. Default: a ward's stable readings.
+ */
+const READINGS = env.BENCH_LIVE_ALARMS === 'storm' ? 'storm' : 'ward';
 const TICK_MS = Number(env.BENCH_TICK_MS ?? 50);
 const WARMUP = Number(env.BENCH_WARMUP_SECONDS ?? 5);
 
@@ -300,7 +306,7 @@ async function main() {
       // as the key hash, without hashing every message on the producer's loop.
       if (FRAMES) {
         expected += watchers[i]! * FRAME_OBSERVATIONS;
-        messages.push({ key: p, partition: i % PARTITIONS, value: monitorFrameJson(p, `${p}-d`, seq[i]!, at) });
+        messages.push({ key: p, partition: i % PARTITIONS, value: monitorFrameJson(p, `${p}-d`, seq[i]!, at, 2, READINGS) });
         seq[i]! += FRAME_OBSERVATIONS;
         produced += FRAME_OBSERVATIONS;
         continue;
@@ -394,7 +400,7 @@ async function main() {
   );
 
   out(cpuLine);
-  const what = `${fmt(SSE)} SSE + ${fmt(WS)} WS ${WARD ? 'clinicians (wards)' : 'subscribers'} at ${fmt(RATE)} obs/s, ${FRAMES ? 'frames with ECG' : 'v1 records'}`;
+  const what = `${fmt(SSE)} SSE + ${fmt(WS)} WS ${WARD ? 'clinicians (wards)' : 'subscribers'} at ${fmt(RATE)} obs/s, ${FRAMES ? 'frames with ECG' : 'v1 records'}${FRAMES && READINGS === 'storm' ? ', an alarm storm' : ''}`;
   figure({ phase: 'live', name: `delivery p99, ${what}`, value: p99, unit: 'ms', load: loadAtMeasure, goal: { op: '<', target: 100 } });
   figure({ phase: 'live', name: `delivery p50, ${what}`, value: p50, unit: 'ms', load: loadAtMeasure });
   figure({

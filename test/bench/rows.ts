@@ -29,13 +29,22 @@ const ECG_SAMPLES_TEXT = BENCH_ECG_SAMPLES.join(',');
  * 0.1 µV steps; six numerics of a stable patient, the burst's STABLE_READINGS, so the alarm rules
  * run as on a ward). `version` 1 is the calibration's fixed workload, unchanged since it was
  * introduced: the v1 frame with the ECG in decimal mV and each numeric at the middle of its
- * device range. Written as a template (no JSON.stringify per frame): the live bench sends it from
- * the thread that stamps its latencies.
+ * device range. `readings` 'storm' puts those mid-range numerics (heart rate 175 /min, SpO2 50 %:
+ * every patient in alarm) into a v2 frame: the live bench's alarm storm (BENCH_LIVE_ALARMS=storm).
+ * Written as a template (no JSON.stringify per frame): the live bench sends it from the thread that
+ * stamps its latencies.
  */
-export function monitorFrameJson(patient: string, device: string, seq: number, at: string, version: 1 | 2 = 2): string {
+export function monitorFrameJson(
+  patient: string,
+  device: string,
+  seq: number,
+  at: string,
+  version: 1 | 2 = 2,
+  readings: 'ward' | 'storm' = version === 2 ? 'ward' : 'storm',
+): string {
   const numerics = CODES.map((code, k) => {
     const def = NUMERIC_VITALS[code];
-    const value = version === 2 ? STABLE_READINGS[code][seq % STABLE_READINGS[code].length] : Math.round((def.min + def.max) / 2);
+    const value = readings === 'ward' ? STABLE_READINGS[code][seq % STABLE_READINGS[code].length] : Math.round((def.min + def.max) / 2);
     return `{"seq":${seq + k},"code":"${code}","value":${value},"unit":"${def.unit}"}`;
   });
   const waveform =
