@@ -1,5 +1,6 @@
 export {
   append,
+  appendToStreams,
   readStream,
   readStreams,
   readAll,
@@ -19,7 +20,16 @@ export {
   ANY,
   NO_STREAM,
 } from './store';
-export type { NewEvent, StoredEvent, EventMetadata, ExpectedVersion, Queryable, EventSubscription, SourcePosition } from './store';
+export type {
+  NewEvent,
+  StreamEvent,
+  StoredEvent,
+  EventMetadata,
+  ExpectedVersion,
+  Queryable,
+  EventSubscription,
+  SourcePosition,
+} from './store';
 export { STREAM_CATEGORIES, StreamNameError, streamName, parseStreamName, streamCategory, streamIdIn } from './streams';
 export type { StreamCategory } from './streams';
 export { handleCommand, inTransaction, loadStream, settle } from './command';

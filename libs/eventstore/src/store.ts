@@ -151,6 +151,67 @@ export async function append(
   }
 }
 
+/** An event for `appendToStreams`: its stream, its own metadata, and a stable id (what makes the append idempotent). */
+export interface StreamEvent extends NewEvent {
+  streamId: string;
+  eventId: string;
+  metadata?: EventMetadata;
+}
+
+/**
+ * Appends events to several streams in ONE statement (one transaction, one commit, one turn of the
+ * position lock: migration 0024): each stream's events in their given order at its head (expected
+ * version ANY), and an event whose id is already stored left out (a redelivery appends nothing
+ * twice; an id given twice in one call is appended once). For writers whose events carry stable
+ * ids and need no expected version, many streams at a time: the ingest's alarms, where a storm is
+ * thousands of patients' raises in one batch. A writer that takes one of those streams' next
+ * version meanwhile fails the whole statement with ConcurrencyError (nothing written; append
+ * again), as does a concurrent append of one of the same ids (DuplicateEventError: again, and the
+ * stored one is left out). Returns the events it stored, in the order given.
+ */
+export async function appendToStreams(db: Queryable, events: readonly StreamEvent[]): Promise<StoredEvent[]> {
+  const seen = new Set<string>();
+  const unique = events.filter((e) => !seen.has(e.eventId) && seen.add(e.eventId));
+  if (unique.length === 0) return [];
+  const time = new Date().toISOString();
+  try {
+    const { rows } = await db.query<EventRow>(
+      `WITH input AS (
+         SELECT e.* FROM unnest($1::text[], $2::uuid[], $3::text[], $4::smallint[], $5::jsonb[], $6::jsonb[]) WITH ORDINALITY
+                      AS e(stream_id, event_id, type, schema_version, data, metadata, n)
+       ), fresh AS (
+         SELECT i.*, row_number() OVER (PARTITION BY i.stream_id ORDER BY i.n) AS k
+           FROM input i WHERE NOT EXISTS (SELECT 1 FROM events x WHERE x.event_id = i.event_id)
+       ), head AS (
+         SELECT s.stream_id, (SELECT coalesce(max(stream_version), 0) FROM events x WHERE x.stream_id = s.stream_id) AS v
+           FROM (SELECT DISTINCT stream_id FROM fresh) s
+       )
+       INSERT INTO events (event_id, stream_id, stream_version, type, schema_version, data, metadata)
+       SELECT f.event_id, f.stream_id, head.v + f.k, f.type, f.schema_version, f.data, f.metadata
+         FROM fresh f JOIN head USING (stream_id)
+        ORDER BY f.n
+       RETURNING ${COLUMNS}`,
+      [
+        unique.map((e) => e.streamId),
+        unique.map((e) => e.eventId),
+        unique.map((e) => e.type),
+        unique.map((e) => e.schemaVersion ?? 1),
+        unique.map((e) => JSON.stringify(e.data)),
+        unique.map((e) => JSON.stringify({ ...e.metadata, time })),
+      ],
+    );
+    const order = new Map(unique.map((e, i) => [e.eventId, i]));
+    return rows.map(toStored).sort((a, b) => (order.get(a.eventId) ?? 0) - (order.get(b.eventId) ?? 0));
+  } catch (err) {
+    const e = err as { code?: string; constraint?: string; detail?: string };
+    // the stream that clashed, from PostgreSQL's "Key (stream_id, stream_version)=(s, v) already exists."
+    const clash = /^Key \(stream_id, stream_version\)=\((.*), (\d+)\) already exists/.exec(e.detail ?? '');
+    if (e.code === '23505' && e.constraint === 'events_event_id_key') throw new DuplicateEventError(unique[0]?.streamId ?? '');
+    if (e.code === '23505') throw new ConcurrencyError(clash?.[1] ?? '', ANY, clash ? Number(clash[2]) : -1);
+    throw err;
+  }
+}
+
 /** The events of one stream in version order (read-your-writes: sees every committed event). */
 export async function readStream(db: Queryable, streamId: string, fromVersion = 1): Promise<StoredEvent[]> {
   const { rows } = await db.query<EventRow>(

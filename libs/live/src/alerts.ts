@@ -1,23 +1,22 @@
 /**
  * Vitals alerts as events: the one owner of their stream names, event types and reads. The ingest
- * appends them (appendAlertEvent), the gateway's triage board and live replay read them
+ * appends them (appendAlertEvents), the gateway's triage board and live replay read them
  * (activeAlerts, alertsAfter). One stream per patient, `patientAlerts-<patientId>` (category
  * STREAM_CATEGORIES.patientAlerts: it cannot collide with a patient stream, whatever the ids);
  * migration 0015 moved the events written under the old names.
  *
- * Appends go at whatever version the stream is (alerts of one patient come from one partition, so
- * clashes are rare; a clash is retried). Idempotent: the event id is derived from the triggering
+ * Appends go at whatever version the stream is, a batch's alerts of all its patients in one statement
+ * (alerts of one patient come from one partition, so clashes are rare; a clash is retried). Idempotent: the event id is derived from the triggering
  * observation and the rule, so a redelivered batch appends nothing twice. Each event records the
  * live position of the observation that raised it (+ its sub-index k) as its source position, so
  * replay can resume by the live cursor.
  */
 import { createHash } from 'node:crypto';
 import {
-  ANY,
   ConcurrencyError,
   DuplicateEventError,
   STREAM_CATEGORIES,
-  append,
+  appendToStreams,
   readLatestPerKey,
   readStreamsAfterSource,
   sourcePositionMetadata,
@@ -72,57 +71,41 @@ export interface AlertEventToAppend {
   position: SourcePosition;
 }
 
-/** Appends one alert event; returns false when it was already there (redelivery). */
-export async function appendAlertEvent(db: Queryable, e: AlertEventToAppend, attempts = 5): Promise<boolean> {
-  const stream = alertStream(e.data.patient_id);
-  const event = { eventId: alertEventId(e.data), type: alertEventType(e.data.state), data: e.data as unknown as Record<string, unknown> };
-  const metadata = { actor: 'vitalis-ingest', ...sourcePositionMetadata(e.position) };
-  for (let i = 0; i < attempts; i++) {
-    try {
-      await append(db, stream, ANY, [event], metadata);
-      return true;
-    } catch (err) {
-      if (err instanceof DuplicateEventError) return false;
-      if (!(err instanceof ConcurrencyError)) throw err;
-      // a concurrent writer took that stream_version: append again at the new head
-    }
-  }
-  throw new Error(`could not append alert to ${stream} after ${attempts} version clashes`);
+/** Appends one alert event (`appendAlertEvents`); returns false when it was already there (redelivery). */
+export async function appendAlertEvent(db: Queryable, e: AlertEventToAppend): Promise<boolean> {
+  return (await appendAlertEvents(db, [e])) === 1;
 }
 
-/** Patients whose alert events `appendAlertEvents` appends at once (each its own connection from the pool). */
-export const ALERT_APPEND_CONCURRENCY = 4;
+/** Attempts of `appendAlertEvents` when another writer takes a version of one of its streams first. */
+const APPEND_ATTEMPTS = 5;
 
 /**
- * Appends a batch's alert events: each patient's in their order (its stream's versions follow the
- * alarm's lifecycle), different patients' side by side, ALERT_APPEND_CONCURRENCY at a time. An
- * alarm storm (a ward alarming together, an ingest catching up after an outage: thousands of raises
- * in one batch) then costs its round trips per patient in parallel lanes, not one after another
- * for the whole batch while every observation of it waits to be published. Every append settles
- * before this returns; then the first failure, if any, is thrown (the batch fails and is redelivered:
- * appends are idempotent, `appendAlertEvent`).
+ * Appends a batch's alert events in one statement (@vitalis/eventstore `appendToStreams`: one
+ * commit, whatever the number of patients): each patient's in their order (its stream's versions
+ * follow the alarm's lifecycle), each at its stream's head. An alarm storm (a ward alarming
+ * together, an ingest catching up after an outage: thousands of raises in one batch) then costs one
+ * round trip and one WAL flush, not one per alert while every observation of the batch waits to be
+ * published. Idempotent: an event already stored is left out (a redelivered batch appends nothing
+ * twice). A clash with another writer of one of the streams (an acknowledgement from a gateway) is
+ * appended again at the new heads; returns how many events were new.
  */
-export async function appendAlertEvents(pool: Queryable, events: readonly AlertEventToAppend[]): Promise<void> {
-  const byPatient = new Map<string, AlertEventToAppend[]>();
-  for (const e of events) {
-    const mine = byPatient.get(e.data.patient_id);
-    if (mine) mine.push(e);
-    else byPatient.set(e.data.patient_id, [e]);
-  }
-  const queues = [...byPatient.values()];
-  const failures: unknown[] = [];
-  let next = 0;
-  const lane = async () => {
-    for (let queue = queues[next++]; queue !== undefined; queue = queues[next++]) {
-      try {
-        for (const e of queue) await appendAlertEvent(pool, e);
-      } catch (err) {
-        failures.push(err);
-      }
+export async function appendAlertEvents(db: Queryable, events: readonly AlertEventToAppend[]): Promise<number> {
+  const toAppend = events.map((e) => ({
+    streamId: alertStream(e.data.patient_id),
+    eventId: alertEventId(e.data),
+    type: alertEventType(e.data.state),
+    data: e.data as unknown as Record<string, unknown>,
+    metadata: { actor: 'vitalis-ingest', ...sourcePositionMetadata(e.position) },
+  }));
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return (await appendToStreams(db, toAppend)).length;
+    } catch (err) {
+      const clash = err instanceof ConcurrencyError || err instanceof DuplicateEventError;
+      if (!clash || attempt >= APPEND_ATTEMPTS) throw err;
+      // another writer took a version (or stored one of these ids) first: again, at the new heads
     }
-  };
-  await Promise.all(Array.from({ length: Math.min(ALERT_APPEND_CONCURRENCY, queues.length) }, lane));
-  if (failures.length > 0) throw failures[0];
+  }
 }
 
 /**

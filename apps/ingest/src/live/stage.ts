@@ -2,11 +2,10 @@
  * The ingest's live stage, run for every committed batch BEFORE its Kafka offsets are committed:
  *  1. evaluate the alarm conditions (./rules.ts, from the site's AlarmSettings) on the batch's
  *     observations, in offset order;
- *  2. append raised/cleared alerts to the event store, each patient's in order and up to
- *     ALERT_APPEND_CONCURRENCY patients side by side (@vitalis/live `appendAlertEvents`: an alarm
- *     storm does not hold the batch's publish for one round trip per alert in a row); idempotent, a
- *     failure fails the batch, which Kafka then redelivers: the rows are skipped as duplicates, the
- *     alerts re-evaluated;
+ *  2. append raised/cleared alerts to the event store, all the batch's patients in one statement,
+ *     each patient's in order (@vitalis/live `appendAlertEvents`: an alarm storm costs one commit,
+ *     not one per alert, before the batch is published); idempotent, a failure fails the batch,
+ *     which Kafka then redelivers: the rows are skipped as duplicates, the alerts re-evaluated;
  *  3. publish the batch (observations + alerts, with positions) on Redis pub/sub for the gateways,
  *     each observation as its stored row reads back (@vitalis/live `storedObservation`), so the
  *     live path and the replay path carry the same event for the same id.
