@@ -8,6 +8,7 @@
 import pg from 'pg';
 import { observationFromRow, STORED_INSTANT_SQL } from '@vitalis/live';
 import { numericObservationJson, observationJson } from '@vitalis/schemas';
+import { subsetElements } from './elements';
 import type { ExportCursor, ExportJob } from './jobs';
 
 const lit = pg.escapeLiteral;
@@ -137,4 +138,10 @@ export function ndjsonOf(line: string): string {
       sample_steps: steps === '\\N' ? null : Buffer.from(steps, 'hex'),
     }),
   );
+}
+
+/** A COPY line's Observation as its NDJSON line, reduced to the job's `_elements` when it has them. */
+export function observationNdjson(line: string, elements: readonly string[] | null): string {
+  const json = ndjsonOf(line);
+  return elements && elements.length > 0 ? JSON.stringify(subsetElements(JSON.parse(json) as Record<string, unknown>, elements)) : json;
 }

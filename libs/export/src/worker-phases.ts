@@ -11,9 +11,8 @@
  */
 import copyStreams from 'pg-copy-streams';
 import type { PoolClient } from '@vitalis/db';
-import { subsetElements } from './elements';
 import { exportRecords } from './jobs';
-import { exportCopySql, exportPlannerSetting, ndjsonOf } from './observation-lines';
+import { exportCopySql, exportPlannerSetting, observationNdjson } from './observation-lines';
 import { appendJson, checkRun, commitFile, commitIfFull, flushBlock, type ExportRunState } from './worker-run';
 
 /** Records read per query. */
@@ -23,11 +22,7 @@ const RECORD_SLICE = 500;
 const withObservations = (run: ExportRunState) => run.job.types === null || run.job.types.includes('Observation');
 
 /** An Observation's NDJSON line, reduced to the job's `_elements` when it has them. */
-function observationLine(run: ExportRunState, line: string): string {
-  const json = ndjsonOf(line);
-  const elements = run.job.elements;
-  return elements && elements.length > 0 ? JSON.stringify(subsetElements(JSON.parse(json) as Record<string, unknown>, elements)) : json;
-}
+const observationLine = (run: ExportRunState, line: string): string => observationNdjson(line, run.job.elements);
 
 /**
  * The lines of one COPY, a chunk's worth at a time (a chunk's partial last line waits for the next

@@ -25,7 +25,7 @@ export interface ExportWorkerOptions {
   only?: readonly string[];
   /** Only the jobs of these clients (tests: a real worker process beside other tests' exports); default: any. */
   onlyClients?: readonly string[];
-  /** Aborted at shutdown: the run stops at the next chunk and hands the job back (resumed elsewhere). */
+  /** Aborted at shutdown: the run stops at the next chunk or committed file and hands the job back (resumed elsewhere). */
   signal?: AbortSignal;
 }
 
@@ -105,11 +105,12 @@ export async function appendJson(run: ExportRunState, json: string, type: string
   if (!run.inBlock) await commitIfFull(run);
 }
 
-/** Commits the current file when it holds maxFileBytes. */
+/** Commits the current file when it holds maxFileBytes; then a run that must stop stops (its cursor is that file's). */
 export async function commitIfFull(run: ExportRunState): Promise<void> {
   if (run.bytes + run.used >= run.options.maxFileBytes) {
     await flushBlock(run);
     await commitFile(run);
+    checkRun(run);
   }
 }
 
