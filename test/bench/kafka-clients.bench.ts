@@ -20,7 +20,7 @@ import { figure, fmt, out } from './report';
 const env = process.env;
 const OBSERVATIONS = Number(env.BENCH_CLIENTS_OBSERVATIONS ?? 1_000_000);
 const ROUNDS = Number(env.BENCH_CLIENTS_ROUNDS ?? 2);
-export const CLIENT_LABEL = { kafkajs: 'kafkajs 2', platformatic: '@platformatic/kafka 1' } as const;
+export const CLIENT_LABEL = { kafkajs: 'kafkajs 2', platformatic: '@platformatic/kafka 1' } as const; // 1.22.0: the newest 1.x whose dependencies run on Node 20
 type Client = keyof typeof CLIENT_LABEL;
 const SHAPES = { v1: { label: 'v1 records', args: [] as string[] }, frames: { label: 'frames', args: ['--frames'] } };
 
