@@ -11,6 +11,7 @@ import { createPool, type PoolClient } from '@vitalis/db';
 import { ANY, ConcurrencyError, append, appendToStreams, readStream, type StreamEvent } from '@vitalis/eventstore';
 import { alertStream, appendAlertEvents, type AlertData } from '@vitalis/live';
 import { testEnv } from '../../helpers/env';
+import { backendPid, until } from './support';
 
 const pool = createPool({ url: testEnv.DATABASE_URL, max: 6 });
 afterAll(() => pool.end());
@@ -24,15 +25,6 @@ const event = (streamId: string, n: number, eventId = randomUUID()): StreamEvent
 });
 const versions = async (s: string) => (await readStream(pool, s)).map((e) => [e.streamVersion, e.data.n]);
 
-/** Until `probe` holds (10 s at most): the test waits for a state, never for a duration. */
-async function until(probe: () => Promise<boolean>, what: string): Promise<void> {
-  const end = Date.now() + 10_000;
-  while (!(await probe())) {
-    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 10));
-  }
-}
-const backendPid = async (c: PoolClient) => (await c.query<{ pid: number }>('SELECT pg_backend_pid() AS pid')).rows[0]!.pid;
 const waitingForLock = async (pid: number) =>
   (await pool.query<{ w: string | null }>('SELECT wait_event_type AS w FROM pg_stat_activity WHERE pid = $1', [pid])).rows[0]?.w === 'Lock';
 

@@ -11,9 +11,10 @@
  */
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createPool, migrate, type Pool, type PoolClient } from '@vitalis/db';
+import { createPool, migrate, type Pool } from '@vitalis/db';
 import { append, readAll, type StoredEvent } from '@vitalis/eventstore';
 import { testEnv } from '../../helpers/env';
+import { backendPid, until } from './support';
 import { recreateDatabase } from '../../helpers/fresh-database';
 
 let pool: Pool;
@@ -35,16 +36,6 @@ beforeAll(async () => {
 });
 afterAll(() => pool?.end());
 
-/** Until `probe` holds (10 s at most): the test waits for a state, never for a duration. */
-async function until(probe: () => Promise<boolean>, what: string): Promise<void> {
-  const end = Date.now() + 10_000;
-  while (!(await probe())) {
-    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 10));
-  }
-}
-
-const backendPid = async (c: PoolClient) => (await c.query<{ pid: number }>('SELECT pg_backend_pid() AS pid')).rows[0]!.pid;
 const backendXid = async (pid: number) =>
   (await pool.query<{ x: string | null }>('SELECT backend_xid::text AS x FROM pg_stat_activity WHERE pid = $1', [pid])).rows[0]?.x ?? null;
 const waitEventOf = async (pid: number) =>
