@@ -30,7 +30,8 @@ function onlyClientsOf(config: ExportWorkerConfig): string[] | undefined {
 
 /**
  * The jobs, and `stop`: at shutdown, before the runner waits for running jobs, a running export
- * stops at its next chunk or committed file and hands its job back (another worker resumes it from its cursor at once).
+ * stops at its next chunk or committed file and hands its job back (another worker resumes it from
+ * its cursor at once).
  */
 export function exportJobs(pool: Pool, config: ExportWorkerConfig): { jobs: Job[]; stop: () => void } {
   const storage = exportStorage(config);

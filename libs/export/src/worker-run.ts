@@ -25,7 +25,7 @@ export interface ExportWorkerOptions {
   only?: readonly string[];
   /** Only the jobs of these clients (tests: a real worker process beside other tests' exports); default: any. */
   onlyClients?: readonly string[];
-  /** Aborted at shutdown: the run stops at the next chunk or committed file and hands the job back (resumed elsewhere). */
+  /** Aborted at shutdown: the run stops at its next chunk or committed file and hands the job back (resumed elsewhere). */
   signal?: AbortSignal;
 }
 

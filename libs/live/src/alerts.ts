@@ -5,9 +5,10 @@
  * STREAM_CATEGORIES.patientAlerts: it cannot collide with a patient stream, whatever the ids);
  * migration 0015 moved the events written under the old names.
  *
- * Appends go at whatever version the stream is, a batch's alerts of all its patients in one statement
- * (alerts of one patient come from one partition, so clashes are rare; a clash is retried). Idempotent: the event id is derived from the triggering
- * observation and the rule, so a redelivered batch appends nothing twice. Each event records the
+ * Appends go at whatever version the stream is, a batch's alerts of all its patients in one
+ * statement (alerts of one patient come from one partition, so clashes are rare; a clash is
+ * retried). Idempotent: the event id is derived from the triggering observation and the rule, so a
+ * redelivered batch appends nothing twice. Each event records the
  * live position of the observation that raised it (+ its sub-index k) as its source position, so
  * replay can resume by the live cursor.
  */
