@@ -98,14 +98,15 @@ export async function appendAlertEvents(db: Queryable, events: readonly AlertEve
     data: e.data as unknown as Record<string, unknown>,
     metadata: { actor: 'vitalis-ingest', ...sourcePositionMetadata(e.position) },
   }));
-  for (let attempt = 1; ; attempt++) {
+  for (let clashes = 0; ;) {
     try {
       return (await appendToStreams(db, toAppend)).length;
     } catch (err) {
-      const clash = err instanceof ConcurrencyError || err instanceof DuplicateEventError;
-      if (!clash || attempt >= APPEND_ATTEMPTS) throw err;
-      // another writer took a version (or stored one of these ids) first: again, at the new heads
+      if (!(err instanceof ConcurrencyError || err instanceof DuplicateEventError)) throw err;
+      clashes += 1; // another writer took a version (or stored one of these ids) first: again, at the new heads
     }
+    // The batch fails and kafkajs logs why: not with the clash, whose stream name holds the patient's id.
+    if (clashes >= APPEND_ATTEMPTS) throw new Error(`alert events: another writer took a version of their streams first, ${clashes} times`);
   }
 }
 
