@@ -21,10 +21,11 @@ import {
   type Queryable,
   type StoredEvent,
 } from '@vitalis/eventstore';
-import { activeAlerts, alertStream, alertsAfter, appendAlertEvent, type AlertData } from '@vitalis/live';
+import { activeAlerts, alertStream, alertsAfter, appendAlertEvent } from '@vitalis/live';
 import { ALARM_EVENTS, patientStream } from '@vitalis/records';
 import { catchUpTo } from '../../../apps/projector/src/projections/runner';
 import { patientsProjection } from '../../../apps/projector/src/projections/definitions';
+import { alertData } from '../../helpers/alert-data';
 import { testEnv } from '../../helpers/env';
 
 const pool = createPool({ url: testEnv.DATABASE_URL, max: 4 });
@@ -33,31 +34,6 @@ const uid = () => randomUUID().replace(/-/g, '').slice(0, 10);
 
 /** How alert streams were named before migration 0015 (what the migration must move). */
 const oldAlertStream = (patientId: string) => `patient-alerts-${patientId}`;
-
-function alert(patient: string, rule: string, state: AlertData['state'], seq: number, offset: number): AlertData {
-  return {
-    alert_id: randomUUID(),
-    rule,
-    state,
-    patient_id: patient,
-    priority: 'high',
-    severity: 'high',
-    kind: 'physiological',
-    latching: true,
-    label: rule,
-    message: `${rule} ${state}`,
-    value: 85,
-    triggered_by: {
-      partition: 3,
-      offset,
-      device_id: `${patient}-ox`,
-      seq,
-      code: '59408-5',
-      effective_at: new Date(Date.UTC(2026, 0, 1, 0, 0, seq)).toISOString(),
-    },
-    flag: { resourceType: 'Flag' },
-  };
-}
 
 const register = (db: Queryable, patientId: string, stream = patientStream(patientId)) =>
   append(db, stream, ANY, [{ type: 'PatientRegistered', data: { patientId, family: 'Collide', given: ['Al'] } }]);
@@ -82,7 +58,7 @@ describe('alert streams cannot collide with patient streams', () => {
     const before = await headPosition(pool);
     await register(pool, lookalike);
     await register(pool, id);
-    await appendAlertEvent(pool, { data: alert(id, 'spo2-low', 'raised', 1, 100), position: { partition: 3, offset: 100, k: 1 } });
+    await appendAlertEvent(pool, { data: alertData(id, 'spo2-low', 'raised', 1, 100), position: { partition: 3, offset: 100, k: 1 } });
 
     expect((await readStream(pool, patientStream(lookalike))).map((e) => e.type)).toEqual(['PatientRegistered']);
     expect((await readStream(pool, alertStream(id))).map((e) => [e.type, e.data.patient_id])).toEqual([['VitalsAlertRaised', id]]);
@@ -130,9 +106,9 @@ describe('event store reads for the projector and replay', () => {
 
   it('alertsAfter returns the alerts after a live cursor, in position order', async () => {
     const p = `pat-${uid()}`;
-    await appendAlertEvent(pool, { data: alert(p, 'spo2-low', 'raised', 1, 10), position: { partition: 3, offset: 10, k: 1 } });
-    await appendAlertEvent(pool, { data: alert(p, 'hr-high', 'raised', 1, 10), position: { partition: 3, offset: 10, k: 2 } });
-    await appendAlertEvent(pool, { data: alert(p, 'spo2-low', 'cleared', 2, 20), position: { partition: 3, offset: 20, k: 1 } });
+    await appendAlertEvent(pool, { data: alertData(p, 'spo2-low', 'raised', 1, 10), position: { partition: 3, offset: 10, k: 1 } });
+    await appendAlertEvent(pool, { data: alertData(p, 'hr-high', 'raised', 1, 10), position: { partition: 3, offset: 10, k: 2 } });
+    await appendAlertEvent(pool, { data: alertData(p, 'spo2-low', 'cleared', 2, 20), position: { partition: 3, offset: 20, k: 1 } });
     const at = (cursor: [number, number, number][]) =>
       alertsAfter(pool, [p], new Map(cursor.map(([part, offset, k]) => [part, { offset, k }])));
     expect((await at([])).map((e) => [e.offset, e.k, e.type, e.data.rule])).toEqual([
@@ -159,9 +135,9 @@ describe("active conditions (the ingest's restore, the triage board)", () => {
 
   it('an alarm acknowledged (or escalated) while its condition holds stays active; its clear ends it', async () => {
     const p = `pat-${uid()}`;
-    const raise = alert(p, 'spo2-low', 'raised', 1, 30);
+    const raise = alertData(p, 'spo2-low', 'raised', 1, 30);
     await appendAlertEvent(pool, { data: raise, position: { partition: 3, offset: 30, k: 1 } });
-    await appendAlertEvent(pool, { data: alert(p, 'hr-high', 'raised', 2, 31), position: { partition: 3, offset: 31, k: 1 } });
+    await appendAlertEvent(pool, { data: alertData(p, 'hr-high', 'raised', 2, 31), position: { partition: 3, offset: 31, k: 1 } });
     // the lifecycle's events, appended by hand as the gateway and the projector do: they name the rule too
     await append(pool, alertStream(p), ANY, [
       {
@@ -180,7 +156,7 @@ describe("active conditions (the ingest's restore, the triage board)", () => {
     ]);
     expect(await activeAlerts(pool, [p])).toEqual(new Map([[p, ['hr-high', 'spo2-low']]]));
 
-    await appendAlertEvent(pool, { data: alert(p, 'spo2-low', 'cleared', 3, 40), position: { partition: 3, offset: 40, k: 1 } });
+    await appendAlertEvent(pool, { data: alertData(p, 'spo2-low', 'cleared', 3, 40), position: { partition: 3, offset: 40, k: 1 } });
     await append(pool, alertStream(p), ANY, [
       { type: ALARM_EVENTS.acknowledged, data: { alert_id: 'y', patient_id: p, rule: 'hr-high', by, at: '2026-01-01T00:02:00.000Z' } },
     ]);
@@ -204,14 +180,14 @@ describe('migration 0015 (alert streams renamed)', () => {
         oldAlertStream(p),
         0,
         [
-          { type: 'VitalsAlertRaised', data: alert(p, 'spo2-low', 'raised', 1, 5) as never },
-          { type: 'VitalsAlertCleared', data: alert(p, 'spo2-low', 'cleared', 2, 6) as never },
+          { type: 'VitalsAlertRaised', data: alertData(p, 'spo2-low', 'raised', 1, 5) as never },
+          { type: 'VitalsAlertCleared', data: alertData(p, 'spo2-low', 'cleared', 2, 6) as never },
         ],
         { kafka_partition: 3, kafka_offset: 5, alert_seq: 1 },
       );
       // the collision the old names allowed: patient `alerts-<q>` and q's alerts in ONE stream
       await register(client, `alerts-${q}`, oldAlertStream(q));
-      await append(client, oldAlertStream(q), ANY, [{ type: 'VitalsAlertRaised', data: alert(q, 'hr-high', 'raised', 1, 7) as never }]);
+      await append(client, oldAlertStream(q), ANY, [{ type: 'VitalsAlertRaised', data: alertData(q, 'hr-high', 'raised', 1, 7) as never }]);
 
       await client.query(sql);
 

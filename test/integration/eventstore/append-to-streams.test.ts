@@ -9,7 +9,8 @@ import { randomUUID } from 'node:crypto';
 import { afterAll, describe, expect, it } from 'vitest';
 import { createPool, type PoolClient } from '@vitalis/db';
 import { ANY, ConcurrencyError, append, appendToStreams, readStream, type StreamEvent } from '@vitalis/eventstore';
-import { alertStream, appendAlertEvents, type AlertData } from '@vitalis/live';
+import { alertStream, appendAlertEvents } from '@vitalis/live';
+import { alertData } from '../../helpers/alert-data';
 import { testEnv } from '../../helpers/env';
 import { backendPid, until } from './support';
 
@@ -106,18 +107,7 @@ describe('appendToStreams: many streams, one statement', () => {
 
   it("the ingest's alarms: a clash is appended again at the new heads, once", async () => {
     const patient = `pat-ats-${randomUUID()}`;
-    const t = new Date(Date.now() - 60_000).toISOString();
-    const raise = {
-      rule: 'spo2-low',
-      state: 'raised',
-      patient_id: patient,
-      severity: 'high',
-      message: 'SpO2 low: 85 %',
-      value: 85,
-      triggered_by: { partition: 0, offset: 7, device_id: `${patient}-ox`, seq: 7, code: '59408-5', effective_at: t },
-      flag: {},
-    } as unknown as AlertData;
-    const data = { ...raise, alert_id: 'a1' } as AlertData;
+    const data = alertData(patient, 'spo2-low', 'raised', 7, 7);
     const outcome = await whileAnotherWriterCommits(alertStream(patient), (c) =>
       appendAlertEvents(c, [{ data, position: { partition: 0, offset: 7, k: 1 } }]),
     );

@@ -7,20 +7,11 @@
  */
 import { describe, expect, it } from 'vitest';
 import type { Queryable } from '@vitalis/db';
-import { appendAlertEvents, type AlertData } from '@vitalis/live';
+import { appendAlertEvents } from '@vitalis/live';
+import { alertData } from '../../helpers/alert-data';
 
 const patient = 'pat-clash-7731';
-const data = {
-  alert_id: 'a1',
-  rule: 'spo2-low',
-  state: 'raised',
-  patient_id: patient,
-  severity: 'high',
-  message: 'SpO2 low: 85 %',
-  value: 85,
-  triggered_by: { partition: 0, offset: 7, device_id: `${patient}-ox`, seq: 7, code: '59408-5', effective_at: '2026-11-30T08:00:00.000Z' },
-  flag: {},
-} as unknown as AlertData;
+const data = alertData(patient, 'spo2-low', 'raised', 7, 7);
 
 describe('appendAlertEvents after clashes', () => {
   it('appends again at the new heads, five times, then fails without naming the patient', async () => {
