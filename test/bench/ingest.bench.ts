@@ -26,6 +26,7 @@ import { createLogger } from '@vitalis/log';
 import { createPool, migrate } from '@vitalis/db';
 import { STREAM_CATEGORIES } from '@vitalis/eventstore';
 import { recreateBenchDatabase } from './database';
+import { drainFigure, RECORD_SHAPES, type RecordShape } from './figure-names';
 import { benchTopic, latencyBetween, publishLatency, simulate, startIngestProcess, waitCaughtUp, type ProducerRun } from './pipeline';
 import { cpuFigures, cpuMeter, figure, fmt, out } from './report';
 import type { ChildProcess } from 'node:child_process';
@@ -44,9 +45,7 @@ const HOLD_TRIES = 3;
 /** Lag p99 limit of the paced run (device -> live publication), seconds: a bucket bound of the ingest's histogram. */
 const LAG_LIMIT = 1;
 
-type Shape = 'v1' | 'frames';
-const SHAPE_ARGS: Record<Shape, string[]> = { v1: [], frames: ['--frames'] };
-const SHAPE_LABEL: Record<Shape, string> = { v1: 'v1 records', frames: 'frames' };
+type Shape = RecordShape;
 /** Ingest CPU per observation with the live stage on (issue 34). */
 const INGEST_GOAL: Record<Shape, number> = { v1: 4, frames: 3 };
 
@@ -98,18 +97,18 @@ async function producerAndDrain(shape: Shape): Promise<void> {
   const replayed = await benchTopic(admin, `replay-${shape}`);
   const recording = join(tmpdir(), `vitalis-bench-${shape}-${runId}.bin`);
   try {
-    const burst = ['--burst', String(DRAIN_OBSERVATIONS), '--real-time', ...SHAPE_ARGS[shape]];
-    out(`${SHAPE_LABEL[shape]}: a backlog of ${fmt(DRAIN_OBSERVATIONS)} observations`);
+    const burst = ['--burst', String(DRAIN_OBSERVATIONS), '--real-time', ...RECORD_SHAPES[shape].args];
+    out(`${RECORD_SHAPES[shape].label}: a backlog of ${fmt(DRAIN_OBSERVATIONS)} observations`);
     const produced = await metered(
       backlog.topic,
       [...burst, '--prefix', `drain-${shape}-${runId}`],
-      `JSON-encoding producer, ${SHAPE_LABEL[shape]}`,
+      `JSON-encoding producer, ${RECORD_SHAPES[shape].label}`,
     );
     await simulate(replayed.topic, [...burst, '--prefix', `rec-${shape}-${runId}`, '--record', recording]);
     await metered(
       replayed.topic,
       ['--burst', String(DRAIN_OBSERVATIONS), '--replay', recording],
-      `replayed device bytes, ${SHAPE_LABEL[shape]}`,
+      `replayed device bytes, ${RECORD_SHAPES[shape].label}`,
     );
     await replayed.drop();
 
@@ -124,7 +123,7 @@ async function producerAndDrain(shape: Shape): Promise<void> {
     const cpu = meter!.perObservation(produced.sent);
     await ingest.stop();
     if (!done.caughtUp) throw new Error(`the ingest did not drain the ${shape} backlog in 10 minutes`);
-    const name = `ingest drain, ${SHAPE_LABEL[shape]}, production configuration`;
+    const name = drainFigure(shape);
     figure({ phase: 'drain', name, value: produced.sent / ((done.at - done.firstAt) / 1000), unit: 'obs/s', load: meter!.load });
     figure({
       phase: 'drain',

@@ -13,6 +13,7 @@ import { spawn } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { Kafka, logLevel } from 'kafkajs';
 import { exited } from '../helpers/processes';
+import { consumeFigure, KAFKA_CLIENTS, RECORD_SHAPES, type KafkaClient, type RecordShape } from './figure-names';
 import { benchTopic, BROKERS, groupProgress, simulate } from './pipeline';
 import { loadAverage } from './proc-cpu';
 import { figure, fmt, out } from './report';
@@ -20,9 +21,6 @@ import { figure, fmt, out } from './report';
 const env = process.env;
 const OBSERVATIONS = Number(env.BENCH_CLIENTS_OBSERVATIONS ?? 1_000_000);
 const ROUNDS = Number(env.BENCH_CLIENTS_ROUNDS ?? 2);
-export const CLIENT_LABEL = { kafkajs: 'kafkajs 2', platformatic: '@platformatic/kafka 1' } as const; // 1.22.0: the newest 1.x whose dependencies run on Node 20
-type Client = keyof typeof CLIENT_LABEL;
-const SHAPES = { v1: { label: 'v1 records', args: [] as string[] }, frames: { label: 'frames', args: ['--frames'] } };
 
 interface ConsumeRun {
   records: number;
@@ -31,7 +29,7 @@ interface ConsumeRun {
   cpuSeconds: number;
 }
 
-async function consume(client: Client, topic: string, records: number): Promise<ConsumeRun> {
+async function consume(client: KafkaClient, topic: string, records: number): Promise<ConsumeRun> {
   const group = `vitalis-bench-clients-${client}-${randomUUID().slice(0, 8)}`;
   const child = spawn(process.execPath, ['--import', 'tsx', 'test/bench/kafka-consume.ts', client, topic, String(records), group], {
     env: { ...env, KAFKA_BROKERS: BROKERS.join(',') },
@@ -48,25 +46,26 @@ const kafka = new Kafka({ brokers: BROKERS, clientId: 'vitalis-bench-clients', l
 const admin = kafka.admin();
 await admin.connect();
 try {
-  for (const [shape, { label, args }] of Object.entries(SHAPES)) {
+  for (const shape of Object.keys(RECORD_SHAPES) as RecordShape[]) {
+    const { label, args } = RECORD_SHAPES[shape];
     const { topic, drop } = await benchTopic(admin, `clients-${shape}`);
     try {
       const produced = await simulate(topic, ['--burst', String(OBSERVATIONS), '--real-time', ...args, '--prefix', `clients-${shape}`]);
       const { end: records } = await groupProgress(admin, topic, `vitalis-bench-clients-none-${randomUUID().slice(0, 8)}`);
       out(`${label}: ${fmt(produced.sent)} observations in ${fmt(records)} records; each client consumes them ${ROUNDS} times in turn`);
       const load = loadAverage();
-      const runs: Record<Client, ConsumeRun[]> = { kafkajs: [], platformatic: [] };
+      const runs: Record<KafkaClient, ConsumeRun[]> = { kafkajs: [], platformatic: [] };
       for (let round = 0; round < ROUNDS; round++)
-        for (const client of Object.keys(CLIENT_LABEL) as Client[]) {
+        for (const client of Object.keys(KAFKA_CLIENTS) as KafkaClient[]) {
           const r = await consume(client, topic, records);
           runs[client].push(r);
           out(
-            `  round ${round + 1}, ${CLIENT_LABEL[client]}: ${fmt((produced.sent * 1000) / r.ms)} obs/s, ${((r.cpuSeconds * 1e6) / produced.sent).toFixed(2)} µs CPU per observation`,
+            `  round ${round + 1}, ${KAFKA_CLIENTS[client]}: ${fmt((produced.sent * 1000) / r.ms)} obs/s, ${((r.cpuSeconds * 1e6) / produced.sent).toFixed(2)} µs CPU per observation`,
           );
         }
-      for (const client of Object.keys(CLIENT_LABEL) as Client[]) {
+      for (const client of Object.keys(KAFKA_CLIENTS) as KafkaClient[]) {
         const mean = (f: (r: ConsumeRun) => number) => runs[client].reduce((s, r) => s + f(r), 0) / runs[client].length;
-        const name = `consume only, ${label}, ${CLIENT_LABEL[client]}`;
+        const name = consumeFigure(shape, client);
         figure({
           phase: 'clients',
           name: `${name}: consumer CPU per observation`,

@@ -15,6 +15,7 @@ import { cpus, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { execFileSync } from 'node:child_process';
 import { loadAverage } from './proc-cpu';
+import { consumeFigure, drainFigure, RECORD_SHAPES, type RecordShape } from './figure-names';
 import { fmt, metGoal, out, type Figure } from './report';
 
 interface Phase {
@@ -101,31 +102,32 @@ rmSync(figuresFile, { force: true });
 const value = (name: string) => figures.find((f) => f.name === name)?.value ?? NaN;
 // across phases: the ingest's capacity against the indexed COPY of the same rows, same connections
 for (const [shape, rows] of [
-  ['v1 records', 'numeric rows'],
+  ['v1', 'numeric rows'],
   ['frames', 'monitor mix (6 numerics : 1 ECG chunk)'],
 ] as const) {
-  const drain = value(`ingest drain, ${shape}, production configuration`);
+  const drain = value(drainFigure(shape));
   const copy = value(`indexed COPY, ${rows}`);
   if (Number.isFinite(drain) && Number.isFinite(copy))
     figures.push({
       phase: 'drain',
-      name: `ingest capacity / indexed COPY, ${shape} vs ${rows}`,
+      name: `ingest capacity / indexed COPY, ${RECORD_SHAPES[shape].label} vs ${rows}`,
       value: drain / copy,
       unit: 'x',
       goal: { op: '>=', target: 0.9 },
     });
 }
 // the Kafka client's share of the ingest (item 3: switch only for more than 25 % of the ingest's CPU)
-for (const shape of ['v1 records', 'frames'] as const) {
-  const ingest = value(`ingest drain, ${shape}, production configuration: ingest CPU per observation`);
-  const kafkajs = value(`consume only, ${shape}, kafkajs 2: consumer CPU per observation`);
-  const platformatic = value(`consume only, ${shape}, @platformatic/kafka 1: consumer CPU per observation`);
+for (const shape of Object.keys(RECORD_SHAPES) as RecordShape[]) {
+  const { label } = RECORD_SHAPES[shape];
+  const ingest = value(`${drainFigure(shape)}: ingest CPU per observation`);
+  const kafkajs = value(`${consumeFigure(shape, 'kafkajs')}: consumer CPU per observation`);
+  const platformatic = value(`${consumeFigure(shape, 'platformatic')}: consumer CPU per observation`);
   if (!Number.isFinite(ingest) || !Number.isFinite(kafkajs)) continue;
-  figures.push({ phase: 'clients', name: `kafkajs's share of the ingest's CPU, ${shape}`, value: (100 * kafkajs) / ingest, unit: '%' });
+  figures.push({ phase: 'clients', name: `kafkajs's share of the ingest's CPU, ${label}`, value: (100 * kafkajs) / ingest, unit: '%' });
   if (Number.isFinite(platformatic))
     figures.push({
       phase: 'clients',
-      name: `what @platformatic/kafka would save of the ingest's CPU, ${shape} (switch above 25 %)`,
+      name: `what @platformatic/kafka would save of the ingest's CPU, ${label} (switch above 25 %)`,
       value: (100 * (kafkajs - platformatic)) / ingest,
       unit: '%',
     });
