@@ -8,7 +8,7 @@
  *    backlog of BENCH_DRAIN_OBSERVATIONS; the same batches, recorded, are replayed as bytes to a
  *    topic of their own (the producer without the encoding); then the ingest drains the backlog
  *    alone: its capacity, compared by the runner with the indexed COPY of the same rows.
- *  - e2e: the producer paced (idempotent, as the vitals producer contract) and the ingest together,
+ *  - e2e: the producer paced (one request in flight, as the services send) and the ingest together,
  *    frames; a step search from BENCH_E2E_START obs/s (after a 10 s warm-up) by a factor of
  *    BENCH_E2E_STEP (1.25), up while a step holds and down while it does not, BENCH_E2E_STEP_SECONDS
  *    (15) each: a step holds when the lag p99 (device -> live publication, the ingest's own
@@ -165,7 +165,7 @@ async function pacedStep(
     String(rate),
     '--frames',
     '--real-time',
-    '--idempotent',
+    '--one-in-flight',
   ];
   const run = await simulate(topic, [...args, '--prefix', `e2e-${runId}-${rate}`], {
     onStart: (child) => void (meter = cpuMeter({ ingest: ingestPid, producer: child.pid })),

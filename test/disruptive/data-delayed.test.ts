@@ -18,6 +18,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Admin, Producer } from 'kafkajs';
+import { createVitalsProducer } from '@vitalis/kafka';
 import type { Browser } from 'playwright-core';
 import { METRIC, createIngestMetrics, createRegistry } from '@vitalis/metrics';
 import type { IngestWorker } from '../../apps/ingest/src/worker';
@@ -51,7 +52,7 @@ beforeAll(async () => {
   admin = kafka.admin();
   await admin.connect();
   topics = await privateTopics(admin, 3);
-  producer = kafka.producer({ idempotent: true, maxInFlightRequests: 1 });
+  producer = createVitalsProducer(kafka, { retries: 'unbounded' });
   await producer.connect();
   worker = await startTestIngest(kafka, db.pool, {
     topic: topics.topic,

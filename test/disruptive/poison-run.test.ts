@@ -14,6 +14,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Admin, Producer } from 'kafkajs';
+import { createVitalsProducer } from '@vitalis/kafka';
 import { DLQ_HEADERS, type IngestWorker } from '../../apps/ingest/src/worker';
 import type { CommittedBatch } from '../../apps/ingest/src/live/stage';
 import { privateDatabase, type PrivateDatabase } from '../helpers/private-database';
@@ -39,7 +40,7 @@ async function openRun(tag: string, partitions: number, schema: string[]): Promi
   const admin = kafka.admin();
   await admin.connect();
   const topics = await privateTopics(admin, partitions);
-  const producer = kafka.producer({ idempotent: true, maxInFlightRequests: 1 });
+  const producer = createVitalsProducer(kafka, { retries: 'unbounded' });
   await producer.connect();
   return { db, admin, producer, topics, live: new Map(), rebalances: 0 };
 }

@@ -360,7 +360,21 @@ describe('scale-out: 3 Kafka brokers, 2 gateways, 2 ingests, losing one of each 
     phaseName = 'drain';
     const all = acked.size;
     phase(`load stopped: ${all} acknowledged`);
-    const final = await waitFor(stored, (s) => s.rows >= all, 120_000, 'every acknowledged observation stored');
+    // on a timeout, which acknowledged observations are missing (CI shows only the end of the output)
+    const missing = async () => {
+      const { rows } = await pool.query<{ k: string }>(
+        `SELECT device_id || '/' || seq AS k FROM vitals_observations WHERE device_id LIKE $1 || '%'`,
+        [prefix],
+      );
+      const have = new Set(rows.map((r) => r.k));
+      const absent = [...acked].filter((k) => !have.has(k));
+      return `${absent.length} of ${all} acknowledged missing, e.g. ${absent.slice(0, 8).join(' ')}; refusals ${JSON.stringify(refusals)}`;
+    };
+    const final = await waitFor(stored, (s) => s.rows >= all, 120_000, 'every acknowledged observation stored').catch(
+      async (err: Error) => {
+        throw new Error(`${err.message}: ${await missing()}`, { cause: err });
+      },
+    );
     for (const s of subscribers)
       await waitFor(
         async () => s.seen.length,

@@ -125,8 +125,7 @@ export async function startIngest(opts: IngestOptions): Promise<IngestWorker> {
   const stats = emptyIngestStats();
   const partitionTimer = await keepPartitionsAhead(pool, logger, opts.partitionCheckMs ?? 3_600_000);
 
-  // Retries without limit (what the idempotent producer needs): while Kafka is down nothing can be
-  // committed anyway, and a shutdown is bounded by the runtime's grace period.
+  // Retries without limit: while Kafka is down nothing can be committed anyway, and a shutdown is bounded by the runtime's grace period.
   const dlq: Producer = createVitalsProducer(kafka, { retries: 'unbounded' });
   await dlq.connect();
 

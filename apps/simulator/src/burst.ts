@@ -28,7 +28,7 @@ export interface BurstOptions {
   patientPrefix?: string;
   /** Messages per producer.send. */
   batchSize?: number;
-  /** Concurrent sends in flight (each a separate request; the idempotent producer keeps order per partition). */
+  /** Concurrent sends (each a separate request). */
   concurrency?: number;
   /** effective_at = now (for lag measurement) instead of a synthetic clock. */
   realTime?: boolean;
@@ -43,11 +43,10 @@ export interface BurstOptions {
   /** The same monitor data as `frames` (six numerics and a 1 s ECG chunk per tick), one record per observation: the A/B for frames. */
   monitorRecords?: boolean;
   /**
-   * The vitals producer contract (acks=all, idempotent: one request in flight) as a device gateway
-   * runs it. Default false: a backlog fill may have `concurrency` requests in flight, and a retried
-   * duplicate is absorbed by the idempotent append log anyway.
+   * `one`: one request in flight per broker connection, as the gateway and the simulator send
+   * (libs/kafka producer.ts). Default `several`: a backlog fill pipelines its `concurrency` sends.
    */
-  idempotent?: boolean;
+  requestsInFlight?: 'one' | 'several';
   /** Write the batches to this file instead of Kafka (a recording, for `replayFrom`). */
   recordTo?: string;
   /** Send the batches recorded in this file (in order, from the start, as often as `count` needs) instead of building them. */
@@ -94,7 +93,7 @@ interface BurstSink {
 
 async function kafkaSink(opts: BurstOptions): Promise<BurstSink> {
   const topic = opts.topic ?? TOPICS.vitalsObservations;
-  const producer = createVitalsProducer(opts.kafka, { retries: 'unbounded', idempotent: opts.idempotent ?? false });
+  const producer = createVitalsProducer(opts.kafka, { retries: 'unbounded', requestsInFlight: opts.requestsInFlight ?? 'several' });
   await producer.connect();
   return {
     send: (messages) => sendTraced(producer, { topic, acks: -1, messages }, opts.tracing ?? TRACING_OFF),

@@ -2,8 +2,8 @@
  * vitalis-simulator: `node --import tsx apps/simulator/src/main.ts` runs the bedside simulation;
  * `--burst N` produces N observations as fast as possible and prints the rate (for benchmarks);
  * with `--frames`, as device frames (six numerics and a 1 s ECG chunk per record); `--monitor-records`:
- * the same monitor data, one record per observation; `--rate R` paces it; `--idempotent` sends as the
- * vitals producer contract does (one request in flight); `--record FILE` writes the batches to FILE
+ * the same monitor data, one record per observation; `--rate R` paces it; `--one-in-flight` sends as
+ * the services do (one request in flight); `--record FILE` writes the batches to FILE
  * instead of Kafka, `--replay FILE` sends the recorded bytes as they are (apps/simulator/src/burst.ts).
  */
 import { parseArgs } from 'node:util';
@@ -26,7 +26,7 @@ const { values } = parseArgs({
     'real-time': { type: 'boolean', default: false },
     frames: { type: 'boolean', default: false },
     'monitor-records': { type: 'boolean', default: false },
-    idempotent: { type: 'boolean', default: false },
+    'one-in-flight': { type: 'boolean', default: false },
     record: { type: 'string' },
     replay: { type: 'string' },
   },
@@ -56,7 +56,7 @@ if (values.burst !== undefined) {
     ratePerSecond: values.rate ? Number(values.rate) : undefined,
     frames: values.frames,
     monitorRecords: values['monitor-records'],
-    idempotent: values.idempotent,
+    requestsInFlight: values['one-in-flight'] ? 'one' : 'several',
     recordTo: values.record,
     replayFrom: values.replay,
     tracing,

@@ -55,7 +55,7 @@ export interface Device {
 }
 
 export function createProducer(kafka: Kafka): Producer {
-  // The vitals producer contract (libs/kafka): acks=all, idempotent, the Java-compatible partitioner.
+  // The vitals producer contract (libs/kafka): acks=all, one request in flight, the Java-compatible partitioner.
   return createVitalsProducer(kafka, { retries: 'unbounded' });
 }
 

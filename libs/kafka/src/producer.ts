@@ -1,8 +1,16 @@
 /**
  * The one producer contract for the vitals topics, used by every producer in the repository (the
  * gateway's POST /api/v1/vitals, the simulator, the ingest's dead-letter queue):
- *  - acks=all and idempotent, one request in flight: a retried send never duplicates or reorders
- *    within a partition;
+ *  - acks=all: a record is acknowledged once every in-sync replica has it (min.insync.replicas);
+ *  - NOT idempotent (ADR 0033): kafkajs's idempotent producer, after a request the broker wrote but
+ *    whose answer was lost (a broker killed, a connection cut, a timeout), hands that batch's
+ *    sequence numbers to the next batch of the partition; the broker takes the next batch of the
+ *    same size for a duplicate and acknowledges it without writing it (a silent loss,
+ *    test/integration/foundation/kafka-lost-answer.test.ts). Without it a retried batch may be in
+ *    the topic twice, which the append log stores once ((device_id, seq, effective_at)), as it
+ *    does a device's re-sent batch;
+ *  - one request in flight per broker connection: records reach a partition in the order sent, a
+ *    retried batch aside;
  *  - the Java-compatible murmur2 partitioner, named explicitly: every producer of the topic
  *    (gateway, simulator, devices in other languages) must map a patient id to the same partition;
  *  - no topic auto-creation (topics come from `ensureTopics`, with their partition counts).
@@ -16,23 +24,23 @@ export const vitalsPartitioner = Partitioners.DefaultPartitioner;
 
 export interface VitalsProducerOptions {
   /**
-   * `bounded`: a few retries (kafkajs warns this weakens exactly-once; the caller answers with an
-   * error and the sender retries the same batch). `unbounded`: retry until Kafka answers (workers,
-   * whose shutdown is bounded by the runtime's grace period).
+   * `bounded`: a few retries (the caller answers with an error and the sender retries the same
+   * batch). `unbounded`: retry until Kafka answers (workers, whose shutdown is bounded by the
+   * runtime's grace period).
    */
   retries: 'bounded' | 'unbounded';
   /**
-   * false only for a load generator that wants several requests in flight (kafkajs allows one for
-   * the idempotent producer); acks=all still holds and the append log absorbs a retried duplicate.
+   * `one` (default): one request in flight per broker connection, as every service sends.
+   * `several`: kafkajs's pipelining, for a load generator filling a backlog (order per partition
+   * is then not kept; the append log does not need it).
    */
-  idempotent?: boolean;
+  requestsInFlight?: 'one' | 'several';
 }
 
 export function createVitalsProducer(kafka: Kafka, opts: VitalsProducerOptions): Producer {
-  const idempotent = opts.idempotent ?? true;
   return kafka.producer({
-    idempotent,
-    ...(idempotent ? { maxInFlightRequests: 1 } : {}),
+    idempotent: false,
+    ...((opts.requestsInFlight ?? 'one') === 'one' ? { maxInFlightRequests: 1 } : {}),
     allowAutoTopicCreation: false,
     createPartitioner: vitalsPartitioner,
     retry:

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, describe, expect, it } from 'vitest';
-import { createKafka, topicSpecs } from '@vitalis/kafka';
+import { createKafka, createVitalsProducer, topicSpecs } from '@vitalis/kafka';
 import { TEST_TOPICS, testEnv } from '../../helpers/env';
 
 const kafka = createKafka({ brokers: testEnv.KAFKA_BROKERS, clientId: 'vitalis-test-foundation' });
@@ -23,7 +23,7 @@ describe('Kafka (real broker)', () => {
   });
 
   it('a message produced to the observations topic is consumed back by a consumer group, which commits', async () => {
-    const producer = kafka.producer({ idempotent: true, maxInFlightRequests: 1 });
+    const producer = createVitalsProducer(kafka, { retries: 'unbounded' });
     await producer.connect();
     const key = `pat-test-${randomUUID()}`;
     const value = JSON.stringify({ probe: randomUUID() });

@@ -7,6 +7,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Admin, Producer } from 'kafkajs';
+import { createVitalsProducer } from '@vitalis/kafka';
 import { AppRoleError, appRoleRisks, assertAppDatabase, createPool, type Pool } from '@vitalis/db';
 import { maintainPartitions } from '../../../apps/projector/src/maintenance';
 import { authHeaders } from '../../helpers/auth';
@@ -182,7 +183,7 @@ describe('the apps under the app role', () => {
       admin = kafka.admin();
       await admin.connect();
       topics = await privateTopics(admin, 1);
-      producer = kafka.producer({ idempotent: true, maxInFlightRequests: 1 });
+      producer = createVitalsProducer(kafka, { retries: 'unbounded' });
       await producer.connect();
     });
     afterAll(async () => {

@@ -5,6 +5,7 @@
 import { createParser, type EventSourceMessage } from 'eventsource-parser';
 import WebSocket from 'ws';
 import type { Admin, Kafka, Producer } from 'kafkajs';
+import { createVitalsProducer } from '@vitalis/kafka';
 import type { Pool } from '@vitalis/db';
 import { createLogger } from '@vitalis/log';
 import { createRedis, type Redis } from '@vitalis/redis';
@@ -46,7 +47,7 @@ export async function startRig(name: string, gatewayEnv: Record<string, string> 
     maxWaitTimeInMs: 50,
     afterCommit: stage.afterCommit,
   });
-  const producer = kafka.producer({ idempotent: true, maxInFlightRequests: 1 });
+  const producer = createVitalsProducer(kafka, { retries: 'unbounded' });
   await producer.connect();
   const gw = await startGateway({ LIVE_TOPIC: topics.topic, ...gatewayEnv });
   return {

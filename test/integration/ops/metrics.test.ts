@@ -7,6 +7,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Admin, Kafka, Producer } from 'kafkajs';
+import { createVitalsProducer } from '@vitalis/kafka';
 import type { Pool } from '@vitalis/db';
 import { createLogger } from '@vitalis/log';
 import {
@@ -64,7 +65,7 @@ beforeAll(async () => {
     lagPollMs: 300,
   });
   ingestMetricsServer = await startMetricsServer(registry, { host: '127.0.0.1', port: 0 });
-  producer = kafka.producer({ idempotent: true, maxInFlightRequests: 1 });
+  producer = createVitalsProducer(kafka, { retries: 'unbounded' });
   await producer.connect();
   gw = await startGateway({ LIVE_TOPIC: topics.topic }, { metrics: true });
 });

@@ -5,6 +5,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Admin, Producer } from 'kafkajs';
+import { createVitalsProducer } from '@vitalis/kafka';
 import type { Pool } from '@vitalis/db';
 import { countStored, numeric, privateTopics, startTestIngest, testKafka, testPool, uid, waitFor } from './support';
 
@@ -20,7 +21,7 @@ beforeAll(async () => {
   await admin.connect();
   pool = testPool();
   topics = await privateTopics(admin, PARTITIONS);
-  producer = kafka.producer({ idempotent: true, maxInFlightRequests: 1 });
+  producer = createVitalsProducer(kafka, { retries: 'unbounded' });
   await producer.connect();
 });
 

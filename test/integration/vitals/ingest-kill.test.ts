@@ -9,6 +9,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Admin, Message, Producer } from 'kafkajs';
+import { createVitalsProducer } from '@vitalis/kafka';
 import type { Pool } from '@vitalis/db';
 import { testEnv } from '../../helpers/env';
 import { exited } from '../../helpers/processes';
@@ -28,7 +29,7 @@ beforeAll(async () => {
   await admin.connect();
   pool = testPool();
   topics = await privateTopics(admin, 6);
-  producer = kafka.producer({ idempotent: true, maxInFlightRequests: 1 });
+  producer = createVitalsProducer(kafka, { retries: 'unbounded' });
   await producer.connect();
 });
 

@@ -10,6 +10,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Admin, Producer } from 'kafkajs';
+import { createVitalsProducer } from '@vitalis/kafka';
 import type { Pool } from '@vitalis/db';
 import { createIngestMetrics, createRegistry, METRIC, type IngestMetrics } from '@vitalis/metrics';
 import type { IngestWorker } from '../../../apps/ingest/src/worker';
@@ -31,7 +32,7 @@ beforeAll(async () => {
   await admin.connect();
   pool = testPool();
   topics = await privateTopics(admin, 4);
-  producer = kafka.producer({ idempotent: true, maxInFlightRequests: 1 });
+  producer = createVitalsProducer(kafka, { retries: 'unbounded' });
   await producer.connect();
 });
 

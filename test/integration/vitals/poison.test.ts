@@ -15,6 +15,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Admin, Producer } from 'kafkajs';
+import { createVitalsProducer } from '@vitalis/kafka';
 import { withTransaction } from '@vitalis/db';
 import { createIngestMetrics, createRegistry, METRIC } from '@vitalis/metrics';
 import type { CommittedBatch } from '../../../apps/ingest/src/live/stage';
@@ -113,7 +114,7 @@ describe('a batch whose refused rows went to the DLQ is done: read again (a new 
     admin = kafka.admin();
     await admin.connect();
     topics = await privateTopics(admin, 1);
-    producer = kafka.producer({ idempotent: true, maxInFlightRequests: 1 });
+    producer = createVitalsProducer(kafka, { retries: 'unbounded' });
     await producer.connect();
   });
   afterAll(async () => {
@@ -195,7 +196,7 @@ describe('a stalled partition is reported by the ingest gauge and the gateway he
     admin = kafka.admin();
     await admin.connect();
     topics = await privateTopics(admin, 3);
-    producer = kafka.producer({ idempotent: true, maxInFlightRequests: 1 });
+    producer = createVitalsProducer(kafka, { retries: 'unbounded' });
     await producer.connect();
     const worker = await startTestIngest(kafka, db.pool, {
       topic: topics.topic,

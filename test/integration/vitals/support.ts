@@ -5,7 +5,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Admin, Kafka, KafkaMessage, Producer } from 'kafkajs';
 import { createPool, type Pool } from '@vitalis/db';
-import { createKafka } from '@vitalis/kafka';
+import { createKafka, createVitalsProducer } from '@vitalis/kafka';
 import { createLogger } from '@vitalis/log';
 import type { Scope } from '@vitalis/schemas';
 import { startIngest, type IngestWorker, type IngestOptions } from '../../../apps/ingest/src/worker';
@@ -67,7 +67,7 @@ export async function openIngestRig(kafka: Kafka, partitions = 3): Promise<Inges
   await admin.connect();
   const pool = testPool();
   const topics = await privateTopics(admin, partitions);
-  const producer = kafka.producer({ idempotent: true, maxInFlightRequests: 1 });
+  const producer = createVitalsProducer(kafka, { retries: 'unbounded' });
   await producer.connect();
   const worker = await startTestIngest(kafka, pool, { topic: topics.topic, dlqTopic: topics.dlqTopic });
   return { admin, pool, producer, topics, worker };

@@ -1,8 +1,8 @@
 /**
  * POST /api/v1/vitals (write:vitals): a batch of observations and/or device frames, checked as a
  * whole (one invalid item refuses the whole batch with 422 naming every invalid index), then produced
- * to vitals.observations.v1 with acks=all by the gateway's one idempotent producer; 202 only after
- * Kafka acknowledged. The vitals routes' registrar (routes.ts) registers it first.
+ * to vitals.observations.v1 with acks=all by the gateway's one producer (libs/kafka producer.ts);
+ * 202 only after Kafka acknowledged. The vitals routes' registrar (routes.ts) registers it first.
  */
 import { z } from 'zod';
 import type { FastifyRequest } from 'fastify';
@@ -131,7 +131,7 @@ function refusedBatch(errors: readonly BatchError[], items: number): HttpProblem
 }
 
 /**
- * The gateway's one idempotent producer, connected on first use (the gateway starts and serves reads
+ * The gateway's one vitals producer, connected on first use (the gateway starts and serves reads
  * while Kafka is down; a failed connect is retried by the next request), and its disconnect on close.
  */
 export function lazyVitalsProducer(kafka: Kafka): { get: () => Promise<Producer>; close: () => Promise<void> } {

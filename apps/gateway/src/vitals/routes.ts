@@ -2,7 +2,7 @@
  * Vitals over REST:
  *  - POST /api/v1/vitals (write:vitals, publish-route.ts): a batch of observations and/or device frames (ADR 0015: one
  *    record per frame), validated as a whole and produced
- *    to vitals.observations.v1 (key = patient id) with acks=all by an idempotent producer. 202 only
+ *    to vitals.observations.v1 (key = patient id) with acks=all (libs/kafka producer.ts). 202 only
  *    after Kafka acknowledged. Policy: one invalid item refuses the WHOLE batch (422, every invalid
  *    index with its reasons; nothing produced), so a device never has to reason about partial success.
  *  - GET /api/v1/vitals (read:vitals): raw history (cursor-paginated) or bucketed aggregates;
