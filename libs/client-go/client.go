@@ -184,10 +184,16 @@ func (c *Client) LatestVitals(ctx context.Context, patientID string) (*LatestVit
 	return &l, c.Do(ctx, http.MethodGet, "/api/v1/vitals/latest", url.Values{"patient": {patientID}}, nil, &l)
 }
 
-// PublishVitals posts a batch (write:vitals); all-or-nothing validation, 202 once Kafka has it.
+// PublishVitals posts a batch of observations (write:vitals); all-or-nothing validation, 202 once Kafka has it.
 func (c *Client) PublishVitals(ctx context.Context, observations []Observation) (*PublishResult, error) {
+	return c.PublishVitalsBatch(ctx, VitalsBatch{Observations: observations})
+}
+
+// PublishVitalsBatch posts observations and/or device frames in one all-or-nothing batch
+// (write:vitals); a frame is one Kafka record. 202 once Kafka has it.
+func (c *Client) PublishVitalsBatch(ctx context.Context, batch VitalsBatch) (*PublishResult, error) {
 	var r PublishResult
-	return &r, c.Do(ctx, http.MethodPost, "/api/v1/vitals", nil, map[string]any{"observations": observations}, &r)
+	return &r, c.Do(ctx, http.MethodPost, "/api/v1/vitals", nil, batch, &r)
 }
 
 // GetPatient reads a patient's record: the FHIR Patient, and what else the caller may see.

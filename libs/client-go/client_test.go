@@ -17,6 +17,7 @@ import (
 	"net/http"
 	"net/url"
 	"os"
+	"sort"
 	"strings"
 	"sync"
 	"testing"
@@ -183,6 +184,68 @@ func TestVitalsPublishHistoryLatest(t *testing.T) {
 	b, err := c.VitalsBuckets(ctx(t), q)
 	if err != nil || len(b.Data) != 1 || *b.Data[0].Min != 61 || *b.Data[0].Max != 65 || *b.Data[0].Count != 5 {
 		t.Fatalf("buckets %+v %v", b, err)
+	}
+}
+
+// A monitor's v2 frame (the ECG as whole 0.1 µV steps) beside a spot observation: stored, read back as sent.
+func TestFrameAndObservationInOneBatch(t *testing.T) {
+	c := api()
+	patient := "pat-go-frame-" + uid()
+	base := time.Now().UTC().Truncate(time.Hour).Add(-24 * time.Hour)
+	at := base.Add(30 * time.Second)
+	steps := []int32{-200_000, -1, 0, 1, 12_345, 200_000}
+	rate := 71.25
+	frame := vitalis.Frame{
+		Envelope: vitalis.FrameV2, PatientID: patient, DeviceID: patient + "-mon", EffectiveAt: at.Format(time.RFC3339Nano),
+		Observations: []vitalis.FrameObservation{
+			{Seq: 1, Code: "8867-4", Unit: "/min", Value: &rate},
+			{Seq: 2, Code: "131330", Unit: "mV", Waveform: &vitalis.FrameWaveform{PeriodMS: 4, SampleSteps: steps}},
+		},
+	}
+	res, err := c.PublishVitalsBatch(ctx(t), vitalis.VitalsBatch{
+		Observations: []vitalis.Observation{heartRate(patient, patient+"-spot", 1, at)},
+		Frames:       []vitalis.Frame{frame},
+	})
+	if err != nil || res.Accepted != 3 {
+		t.Fatalf("publish %+v %v", res, err)
+	}
+	q := vitalis.VitalsQuery{Patient: patient, From: base.Format(time.RFC3339), To: base.Add(time.Minute).Format(time.RFC3339)}
+	deadline := time.Now().Add(45 * time.Second)
+	var page *vitalis.VitalsPage
+	for page == nil || len(page.Data) < 3 {
+		if time.Now().After(deadline) {
+			t.Fatalf("timed out waiting for the frame and the observation stored: %+v", page)
+		}
+		time.Sleep(200 * time.Millisecond)
+		if page, err = c.VitalsHistory(ctx(t), q); err != nil {
+			t.Fatal(err)
+		}
+	}
+	var rates []float64
+	for _, o := range page.Data {
+		switch {
+		case o.Code == "131330":
+			want := make([]float64, len(steps))
+			for i, s := range steps {
+				want[i] = float64(s) / 10_000
+			}
+			if o.Waveform == nil || fmt.Sprint(o.Waveform.Samples) != fmt.Sprint(want) {
+				t.Fatalf("ECG samples %+v, want %v", o.Waveform, want)
+			}
+		case o.Value != nil:
+			rates = append(rates, *o.Value)
+		}
+	}
+	sort.Float64s(rates)
+	if fmt.Sprint(rates) != "[61 71.25]" {
+		t.Fatalf("heart rates %v", rates)
+	}
+
+	frame.Observations = []vitalis.FrameObservation{{Seq: 3, Code: "131330", Unit: "mV", Waveform: &vitalis.FrameWaveform{PeriodMS: 4, SampleSteps: []int32{200_001}}}}
+	_, err = c.PublishVitalsBatch(ctx(t), vitalis.VitalsBatch{Frames: []vitalis.Frame{frame}})
+	p, ok := vitalis.AsProblem(err)
+	if !vitalis.IsValidation(err) || !ok || p.Status != 422 || !strings.Contains(fmt.Sprint(p.Body["errors"]), "observations.0.waveform.sample_steps.0") {
+		t.Fatalf("want a 422 naming the step, got %v %+v", err, p)
 	}
 }
 

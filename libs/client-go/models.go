@@ -33,6 +33,49 @@ type Observation struct {
 	Waveform    *Waveform `json:"waveform,omitempty"`
 }
 
+// The envelopes of a device frame (docs/vitals.md): a v1 frame's ECG chunk carries Origin and
+// Samples in mV, a v2 frame's whole 0.1 µV SampleSteps (the potential in mV is step / 10,000).
+const (
+	FrameV1 = "vitals.frame.v1"
+	FrameV2 = "vitals.frame.v2"
+)
+
+// Frame is one device's observations at one tick (a monitor's report): one Kafka record.
+type Frame struct {
+	Envelope     string             `json:"envelope"`
+	PatientID    string             `json:"patient_id"`
+	DeviceID     string             `json:"device_id"`
+	EffectiveAt  string             `json:"effective_at"`
+	Observations []FrameObservation `json:"observations"`
+}
+
+// FrameObservation is a frame's measurement or ECG chunk: the frame's patient and device, a seq
+// of its own; EffectiveAt defaults to the frame's tick (an ECG chunk's: its first sample).
+type FrameObservation struct {
+	Seq         int64          `json:"seq"`
+	Code        string         `json:"code"`
+	Unit        string         `json:"unit"`
+	EffectiveAt string         `json:"effective_at,omitempty"`
+	Value       *float64       `json:"value,omitempty"`
+	Waveform    *FrameWaveform `json:"waveform,omitempty"`
+}
+
+// FrameWaveform is a frame's ECG chunk: SampleSteps in a v2 frame (each within ±200,000), Origin
+// and Samples in a v1 frame.
+type FrameWaveform struct {
+	PeriodMS    float64   `json:"period_ms"`
+	SampleSteps []int32   `json:"sample_steps,omitempty"`
+	Origin      *float64  `json:"origin,omitempty"`
+	Samples     []float64 `json:"samples,omitempty"`
+}
+
+// VitalsBatch is the body of POST /api/v1/vitals: up to 1,000 observations and up to 500 frames,
+// at least one of either.
+type VitalsBatch struct {
+	Observations []Observation `json:"observations,omitempty"`
+	Frames       []Frame       `json:"frames,omitempty"`
+}
+
 // VitalsQuery are the parameters of GET /api/v1/vitals.
 type VitalsQuery struct {
 	Patient string

@@ -53,3 +53,37 @@ async def test_async_history(base_url: str, credentials: tuple[str, str], publis
         seqs = [o.seq async for o in api.iter_vitals(published, iso(BASE), iso(BASE + 60), limit=3)]
         assert seqs == [1, 2, 3, 4, 5]
         assert (await api.get_latest_vitals(published)).data[0].seq == 5
+
+
+def test_frame_and_observation_in_one_batch(api: VitalisClient) -> None:
+    """A monitor's v2 frame (the ECG as whole 0.1 µV steps) beside a spot observation: stored, read back as sent."""
+    patient = f"pat-py-frame-{uid()}"
+    at = iso(BASE + 30)
+    steps = [-200_000, -1, 0, 1, 12_345, 200_000]
+    frame = {
+        "envelope": "vitals.frame.v2",
+        "patient_id": patient,
+        "device_id": f"{patient}-mon",
+        "effective_at": at,
+        "observations": [
+            {"seq": 1, "code": "8867-4", "value": 71.25, "unit": "/min"},
+            {"seq": 2, "code": "131330", "unit": "mV", "waveform": {"period_ms": 4, "sample_steps": steps}},
+        ],
+    }
+    result = api.publish_vitals([heart_rate(patient, f"{patient}-spot", 1, BASE + 30)], frames=[frame])
+    assert result.accepted == 3
+    page = wait_for(
+        lambda: api.get_vitals_history(patient, iso(BASE), iso(BASE + 60)),
+        lambda p: isinstance(p, VitalsPage) and p.count == 3,
+        what="the frame and the observation stored",
+    )
+    assert isinstance(page, VitalsPage)
+    ecg = next(o for o in page.data if o.code == "131330")
+    assert ecg.waveform is not None and ecg.waveform.samples == [s / 10_000 for s in steps]
+    assert sorted(o.value or 0 for o in page.data if o.code == "8867-4") == [61, 71.25]
+
+    with pytest.raises(ValidationError) as refused:
+        bad = {**frame, "observations": [{"seq": 3, "code": "131330", "unit": "mV", "waveform": {"period_ms": 4, "sample_steps": [0.5]}}]}
+        api.publish_vitals(frames=[bad])
+    assert refused.value.status == 422
+    assert [(e["frame"], e["path"]) for e in refused.value.problem["errors"]] == [(0, "observations.0.waveform.sample_steps.0")]

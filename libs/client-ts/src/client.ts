@@ -29,7 +29,10 @@ export type Identity = ResponseOf<'/agent/identity', 'get'>;
 export type VitalsHistoryQuery = NonNullable<paths['/api/v1/vitals']['get']['parameters']['query']>;
 /** JSON answers only: the client asks for application/json (FHIR Bundles are for `Accept: application/fhir+json`). */
 export type VitalsHistory = Exclude<ResponseOf<'/api/v1/vitals', 'get'>, { resourceType: 'Bundle' }>;
-type PublishBody = NonNullable<paths['/api/v1/vitals']['post']['requestBody']>['content']['application/json'];
+/** A batch for POST /api/v1/vitals: observations and/or device frames (v1, or v2 with an ECG chunk as whole 0.1 µV steps), at least one of either. */
+export type VitalsBatch = NonNullable<paths['/api/v1/vitals']['post']['requestBody']>['content']['application/json'];
+/** A device frame (one device's observations at one tick): `vitals.frame.v1` or `vitals.frame.v2`. */
+export type VitalsFrame = NonNullable<VitalsBatch['frames']>[number];
 export type RawVitalsPage = Extract<VitalsHistory, { data: unknown[]; next: string | null }> & { data: VitalsObservation[] };
 export type LatestVitals = Exclude<ResponseOf<'/api/v1/vitals/latest', 'get'>, { resourceType: 'Bundle' }>;
 export type BucketVitalsPage = Extract<VitalsHistory, { bucket: string }>;
@@ -218,7 +221,10 @@ export class VitalisClient {
     }.bind(this),
     latest: (patientId: string) => this.request('get', '/api/v1/vitals/latest', { query: { patient: patientId } }) as Promise<LatestVitals>,
     // Loosely typed on purpose: the server checks every item and answers 422 naming each invalid index (ValidationError).
-    publish: (observations: VitalsObservation[]) => this.request('post', '/api/v1/vitals', { body: { observations } as PublishBody }),
+    publish: (observations: VitalsObservation[]) => this.request('post', '/api/v1/vitals', { body: { observations } as VitalsBatch }),
+    /** Observations and/or device frames in one all-or-nothing batch (a frame is one Kafka record: a monitor's tick). */
+    publishBatch: (batch: { observations?: VitalsObservation[]; frames?: VitalsFrame[] }) =>
+      this.request('post', '/api/v1/vitals', { body: batch as VitalsBatch }),
     /** Async iterator over live observations with automatic resume. */
     live: (opts: LiveVitalsOptions): AsyncGenerator<LiveVitalsEvent> => liveVitals(this.transport, opts),
     subscribe: (opts: Parameters<typeof subscribeVitals>[1]): Subscription => subscribeVitals(this.transport, opts),

@@ -23,7 +23,9 @@ import {
   resources,
   type DeprecationNotice,
   type LiveVitalsEvent,
+  type RawVitalsPage,
   type TokenSet,
+  type VitalsFrame,
 } from '@vitalis/client';
 import { expectValidFhir } from '../../helpers/fhir-validator';
 import { REDIRECT_URI, registerCodeClient, signInAndConsent } from '../auth/support';
@@ -209,6 +211,49 @@ describe('vitals', () => {
       .catch((e: unknown) => e)) as ValidationError;
     expect(refused).toBeInstanceOf(ValidationError);
     expect(refused.status).toBe(422);
+  });
+
+  it('a monitor frame (v2: the ECG as whole 0.1 µV steps) and an observation in one batch: stored, read back as sent', async () => {
+    const monitor = `pat-ts-frame-${uid()}`;
+    const at = new Date(base.getTime() + 30_000).toISOString();
+    const steps = [-200_000, -1, 0, 1, 12_345, 200_000];
+    const frame: VitalsFrame = {
+      envelope: 'vitals.frame.v2',
+      patient_id: monitor,
+      device_id: `${monitor}-mon`,
+      effective_at: at,
+      observations: [
+        { seq: 1, code: '8867-4', value: 71.25, unit: '/min' },
+        { seq: 2, code: '131330', unit: 'mV', waveform: { period_ms: 4, sample_steps: steps } },
+      ],
+    };
+    const accepted = await api.vitals.publishBatch({
+      frames: [frame],
+      observations: [heartRate(monitor, `${monitor}-spot`, 1, new Date(at))],
+    });
+    expect(accepted.accepted).toBe(3);
+    await waitFor(
+      () => countStored(stack.pool, { patient: monitor }),
+      (c) => c.rows === 3,
+      45_000,
+      'the frame and the observation stored',
+    );
+    const page = (await api.vitals.history({
+      patient: monitor,
+      from: base.toISOString(),
+      to: new Date(base.getTime() + 60_000).toISOString(),
+    })) as RawVitalsPage;
+    const ecg = page.data.find((o) => o.code === '131330');
+    expect(ecg?.waveform?.samples).toEqual(steps.map((s) => s / 10_000));
+    expect(page.data.filter((o) => o.code === '8867-4').map((o) => o.value)).toEqual(expect.arrayContaining([71.25, 61]));
+
+    const bad = (await api.vitals
+      .publishBatch({
+        frames: [{ ...frame, observations: [{ seq: 3, code: '131330', unit: 'mV', waveform: { period_ms: 4, sample_steps: [0.5] } }] }],
+      })
+      .catch((e: unknown) => e)) as ValidationError;
+    expect(bad).toBeInstanceOf(ValidationError);
+    expect(bad.problem.errors).toEqual([expect.objectContaining({ frame: 0, path: 'observations.0.waveform.sample_steps.0' })]);
   });
 });
 

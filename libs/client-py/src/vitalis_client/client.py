@@ -119,9 +119,12 @@ class VitalisClient:
         """The latest observation of each vital sign of a patient."""
         return self._run(m.LatestVitals, "get_latest_vitals", patient=patient_id)
 
-    def publish_vitals(self, observations: list[dict[str, Any]]) -> m.PublishResult:
-        """Publishes a batch of observations (all-or-nothing validation)."""
-        return self._run(m.PublishResult, "publish_vitals", observations=observations)
+    def publish_vitals(
+        self, observations: list[dict[str, Any]] | None = None, *, frames: list[dict[str, Any]] | None = None
+    ) -> m.PublishResult:
+        """Publishes a batch of observations and/or device frames (v1, or v2 with an ECG chunk as whole
+        0.1 µV ``sample_steps``); all-or-nothing validation, 202 once Kafka has it."""
+        return self._run(m.PublishResult, "publish_vitals", observations=observations, frames=frames)
 
     def search_patients(self, **q: Any) -> m.Bundle:
         """Patients by name, birthdate or identifier (system|value): a Bundle of Patient."""
@@ -296,9 +299,12 @@ class AsyncVitalisClient:
         """The latest observation of each vital sign of a patient."""
         return await self._run(m.LatestVitals, "get_latest_vitals", patient=patient_id)
 
-    async def publish_vitals(self, observations: list[dict[str, Any]]) -> m.PublishResult:
-        """Publishes a batch of observations (all-or-nothing validation)."""
-        return await self._run(m.PublishResult, "publish_vitals", observations=observations)
+    async def publish_vitals(
+        self, observations: list[dict[str, Any]] | None = None, *, frames: list[dict[str, Any]] | None = None
+    ) -> m.PublishResult:
+        """Publishes a batch of observations and/or device frames (v1, or v2 with an ECG chunk as whole
+        0.1 µV ``sample_steps``); all-or-nothing validation, 202 once Kafka has it."""
+        return await self._run(m.PublishResult, "publish_vitals", observations=observations, frames=frames)
 
     async def search_patients(self, **q: Any) -> m.Bundle:
         """Patients by name, birthdate or identifier (system|value): a Bundle of Patient."""

@@ -84,9 +84,13 @@ OPERATIONS: dict[str, Operation] = {op.name: op for op in [
                     "code": {"type": "string", "description": "Comma-separated LOINC codes to keep (all when absent)"}}, ["patient"]),
               "read:vitals", m.LatestVitals),
     Operation("publish_vitals", "POST", "/api/v1/vitals",
-              "Publish a batch of vitals observations (device ingest; all-or-nothing validation).",
-              _obj({"observations": {"type": "array", "minItems": 1, "maxItems": 1000, "items": {"type": "object"}}}, ["observations"]),
-              "write:vitals", m.PublishResult, body=("observations",), read_only=False),
+              "Publish a batch of vitals observations and/or device frames (one monitor's observations at one tick, "
+              "envelope vitals.frame.v1, or vitals.frame.v2 with an ECG chunk as whole 0.1 uV sample_steps); "
+              "at least one of either; device ingest, all-or-nothing validation.",
+              # "at least one of either" is the server's 422, not a top-level anyOf: tool schemas must be plain objects
+              _obj({"observations": {"type": "array", "minItems": 1, "maxItems": 1000, "items": {"type": "object"}},
+                    "frames": {"type": "array", "minItems": 1, "maxItems": 500, "items": {"type": "object"}}}, []),
+              "write:vitals", m.PublishResult, body=("observations", "frames"), read_only=False),
     Operation("search_patients", "GET", "/api/v1/patients",
               "Search patients by name, birth date or identifier (system|value); a FHIR Bundle of Patient.",
               _obj({"name": {"type": "string"}, "birthdate": {"type": "string", "format": "date"},
