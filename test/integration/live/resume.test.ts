@@ -19,7 +19,7 @@ import { clientCredentialsToken, registerClient } from '../../helpers/auth';
 import { startGateway, type RunningGateway } from '../../helpers/gateway';
 import { startGatewayRefusingAudit } from '../../helpers/audit-refusal';
 import { testEnv } from '../../helpers/env';
-import { testPool, uid } from '../vitals/support';
+import { testPool, uid, waitFor } from '../vitals/support';
 import { openSse, openWs, streamUrl } from './support';
 
 const topic = `vitals.test.resume.${uid()}`;
@@ -112,6 +112,17 @@ const replayAudit = async (patient: string) =>
   (await pool.query(`SELECT detail FROM audit_events WHERE action = 'vitals.replay' AND resource_id = $1 ORDER BY id`, [patient])).rows.map(
     (r) => r.detail,
   );
+/**
+ * The replay's audit once written: the hub writes it after the replayed events are sent and before
+ * anything live, so a client that has only replayed events may read the audit before it is there.
+ */
+const replayAuditWritten = (patient: string) =>
+  waitFor(
+    () => replayAudit(patient),
+    (rows) => rows.length > 0,
+    10_000,
+    'the replay audited',
+  );
 
 describe('resume ids the stream never issued', () => {
   it('a made-up Last-Event-ID (99-0) is refused with 400 instead of replaying the whole history; so are a future and a never-stored offset', async () => {
@@ -158,7 +169,10 @@ describe('resume ids the stream never issued', () => {
     await store([1, 2, 3, 4, 5].map((o) => row(patient, 12, o, Date.now() - 5000 + o)));
     const sse = await openSse(streamUrl(gw, { patient }), { ...auth, 'last-event-id': '12-2' });
     expect(sse.status).toBe(200);
-    await live([row(patient, 12, 6, Date.now())]); // then live
+    // the replay first: a row stored before its page is read would be replayed, not live (and the
+    // replay's audit is written after its events are sent, before anything live)
+    await sse.waitForEvents(3, 'three replayed');
+    await live([row(patient, 12, 6, Date.now())]); // then live: delivered once the replay is audited
     const events = await sse.waitForEvents(4, 'three replayed and one live');
     expect(events.map((e) => [e.event, e.id])).toEqual([
       ['observation', '12-3'],
@@ -235,7 +249,7 @@ describe('an id older than the replay window', () => {
     } finally {
       ws.socket.close();
     }
-    expect(await replayAudit(patient)).toEqual([
+    expect(await replayAuditWritten(patient)).toEqual([
       { via: 'websocket', from_id: '14-1', events: 2, truncated: true, window_seconds: 300, resume_id: '14-4.999' },
     ]);
   });
@@ -274,6 +288,7 @@ describe('an id older than the replay window', () => {
     await store([6, 7].map((o) => row(quiet, 15, o, Date.now() - 1000 + o)));
     // `15-2` is an id a subscriber of the ward (busy + quiet) was given two hours ago
     const sse = await openSse(streamUrl(gw, { patient: quiet }), { ...auth, 'last-event-id': '15-2' });
+    await sse.waitForEvents(2, 'the window'); // replayed first (see the test of an issued id above)
     await live([row(quiet, 15, 8, Date.now())]);
     const events = await sse.waitForEvents(3, 'the window and one live');
     expect(events.map((e) => [e.event, e.id])).toEqual([
