@@ -9,38 +9,16 @@
  * nothing else), BENCH_CLIENTS_ROUNDS times (2) in turn; prints its CPU per observation from the
  * first record to the last (the child's getrusage) and its rate, the mean of the rounds.
  */
-import { spawn } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { Kafka, logLevel } from 'kafkajs';
-import { exited } from '../helpers/processes';
 import { consumeFigure, KAFKA_CLIENTS, RECORD_SHAPES, type KafkaClient, type RecordShape } from './figure-names';
-import { benchTopic, BROKERS, groupProgress, simulate } from './pipeline';
+import { benchTopic, BROKERS, consumeTopic, groupProgress, simulate, type ConsumeRun } from './pipeline';
 import { loadAverage } from './proc-cpu';
 import { figure, fmt, out } from './report';
 
 const env = process.env;
 const OBSERVATIONS = Number(env.BENCH_CLIENTS_OBSERVATIONS ?? 1_000_000);
 const ROUNDS = Number(env.BENCH_CLIENTS_ROUNDS ?? 2);
-
-interface ConsumeRun {
-  records: number;
-  bytes: number;
-  ms: number;
-  cpuSeconds: number;
-}
-
-async function consume(client: KafkaClient, topic: string, records: number): Promise<ConsumeRun> {
-  const group = `vitalis-bench-clients-${client}-${randomUUID().slice(0, 8)}`;
-  const child = spawn(process.execPath, ['--import', 'tsx', 'test/bench/kafka-consume.ts', client, topic, String(records), group], {
-    env: { ...env, KAFKA_BROKERS: BROKERS.join(',') },
-    stdio: ['ignore', 'pipe', 'inherit'],
-  });
-  let output = '';
-  child.stdout.on('data', (d) => (output += d));
-  const { code } = await exited(child);
-  if (code !== 0) throw new Error(`kafka-consume ${client} exited with ${code}`);
-  return JSON.parse(output.trim().split('\n').pop() ?? '{}') as ConsumeRun;
-}
 
 const kafka = new Kafka({ brokers: BROKERS, clientId: 'vitalis-bench-clients', logLevel: logLevel.ERROR });
 const admin = kafka.admin();
@@ -57,7 +35,7 @@ try {
       const runs: Record<KafkaClient, ConsumeRun[]> = { kafkajs: [], platformatic: [] };
       for (let round = 0; round < ROUNDS; round++)
         for (const client of Object.keys(KAFKA_CLIENTS) as KafkaClient[]) {
-          const r = await consume(client, topic, records);
+          const r = await consumeTopic(client, topic, records, 'clients');
           runs[client].push(r);
           out(
             `  round ${round + 1}, ${KAFKA_CLIENTS[client]}: ${fmt((produced.sent * 1000) / r.ms)} obs/s, ${((r.cpuSeconds * 1e6) / produced.sent).toFixed(2)} µs CPU per observation`,

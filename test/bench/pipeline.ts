@@ -9,6 +9,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import type { Admin } from 'kafkajs';
+import type { KafkaClient } from './figure-names';
 import { METRIC } from '@vitalis/metrics';
 import { exited, freePort } from '../helpers/processes';
 
@@ -62,6 +63,31 @@ export function simulate(
     if (code !== 0) throw new Error(`simulator ${args.join(' ')} exited with ${code}`);
     return JSON.parse(output.trim().split('\n').pop() ?? '{}') as ProducerRun;
   });
+}
+
+/** What kafka-consume.ts reports: the records and value bytes read, and the ms and its own CPU seconds from the first record to the last. */
+export interface ConsumeRun {
+  records: number;
+  bytes: number;
+  ms: number;
+  cpuSeconds: number;
+}
+
+/**
+ * Consumes `records` records of `topic` from its beginning with `client` (test/bench/kafka-consume.ts:
+ * the ingest's fetch sizes, a consumer group of its own named after `label`), in a process of its own.
+ */
+export async function consumeTopic(client: KafkaClient, topic: string, records: number, label: string): Promise<ConsumeRun> {
+  const group = `vitalis-bench-${label}-${client}-${randomUUID().slice(0, 8)}`;
+  const child = spawn(process.execPath, ['--import', 'tsx', 'test/bench/kafka-consume.ts', client, topic, String(records), group], {
+    env: { ...env, KAFKA_BROKERS: BROKERS.join(',') },
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
+  let output = '';
+  child.stdout.on('data', (d) => (output += d));
+  const { code } = await exited(child);
+  if (code !== 0) throw new Error(`kafka-consume ${client} exited with ${code}`);
+  return JSON.parse(output.trim().split('\n').pop() ?? '{}') as ConsumeRun;
 }
 
 export interface IngestProcess {

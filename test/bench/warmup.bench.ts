@@ -13,11 +13,9 @@
  * that its measured phases met a warm broker.
  */
 import { randomUUID } from 'node:crypto';
-import { spawn } from 'node:child_process';
 import { Kafka, logLevel } from 'kafkajs';
-import { exited } from '../helpers/processes';
 import { RECORD_SHAPES, type RecordShape } from './figure-names';
-import { benchTopic, BROKERS, simulate } from './pipeline';
+import { benchTopic, BROKERS, consumeTopic, simulate } from './pipeline';
 import { cpuOfMatching, cpuUsedBetween, loadAverage, SERVERS } from './proc-cpu';
 import { figure, out } from './report';
 
@@ -31,18 +29,6 @@ const runId = randomUUID().slice(0, 8);
 const kafka = new Kafka({ brokers: BROKERS, clientId: 'vitalis-bench-warmup', logLevel: logLevel.ERROR });
 const admin = kafka.admin();
 await admin.connect();
-
-/** Reads every record of `topic` with the ingest's client and fetch sizes (kafka-consume.ts), in a process of its own. */
-async function consumeAll(topic: string): Promise<void> {
-  const records = (await admin.fetchTopicOffsets(topic)).reduce((sum, p) => sum + Number(p.high), 0);
-  const child = spawn(
-    process.execPath,
-    ['--import', 'tsx', 'test/bench/kafka-consume.ts', 'kafkajs', topic, String(records), `vitalis-bench-warmup-${runId}`],
-    { env: { ...process.env, KAFKA_BROKERS: BROKERS.join(',') }, stdio: ['ignore', 'ignore', 'inherit'] },
-  );
-  const { code } = await exited(child);
-  if (code !== 0) throw new Error(`kafka-consume exited with ${code}`);
-}
 
 /** One round for one record shape: the burst into a scratch topic, consumed back; the broker's CPU per observation over both. */
 async function warm(shape: RecordShape, round: number): Promise<number> {
@@ -58,7 +44,8 @@ async function warm(shape: RecordShape, round: number): Promise<number> {
       '--prefix',
       `warmup-${shape}-${runId}-${round}`,
     ]);
-    await consumeAll(scratch.topic);
+    const records = (await admin.fetchTopicOffsets(scratch.topic)).reduce((sum, p) => sum + Number(p.high), 0);
+    await consumeTopic('kafkajs', scratch.topic, records, 'warmup');
     const perObservation = (cpuUsedBetween(before, cpuOfMatching(SERVERS.kafka)) * 1e6) / produced.sent;
     figure({
       phase: 'warmup',

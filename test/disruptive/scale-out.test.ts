@@ -297,6 +297,13 @@ describe('scale-out: 3 Kafka brokers, 2 gateways, 2 ingests, losing one of each 
           [prefix],
         )
       ).rows[0]!;
+    /** The stored observations as `device/seq`, the keys `acked` holds. */
+    const storedKeys = async () =>
+      (
+        await pool.query<{ k: string }>(`SELECT device_id || '/' || seq AS k FROM vitals_observations WHERE device_id LIKE $1 || '%'`, [
+          prefix,
+        ])
+      ).rows.map((r) => r.k);
     const progress = async (more: number, what: string) => {
       const from = acked.size;
       await waitFor(stored, (s) => s.rows >= from + more, 90_000, what);
@@ -362,11 +369,7 @@ describe('scale-out: 3 Kafka brokers, 2 gateways, 2 ingests, losing one of each 
     phase(`load stopped: ${all} acknowledged`);
     // on a timeout, which acknowledged observations are missing (CI shows only the end of the output)
     const missing = async () => {
-      const { rows } = await pool.query<{ k: string }>(
-        `SELECT device_id || '/' || seq AS k FROM vitals_observations WHERE device_id LIKE $1 || '%'`,
-        [prefix],
-      );
-      const have = new Set(rows.map((r) => r.k));
+      const have = new Set(await storedKeys());
       const absent = [...acked].filter((k) => !have.has(k));
       return `${absent.length} of ${all} acknowledged missing, e.g. ${absent.slice(0, 8).join(' ')}; refusals ${JSON.stringify(refusals)}`;
     };
@@ -407,11 +410,7 @@ describe('scale-out: 3 Kafka brokers, 2 gateways, 2 ingests, losing one of each 
 
     // exactly once in the append log: the very set acknowledged, no row twice
     expect(final).toEqual({ rows: all, distinct: all });
-    const { rows } = await pool.query<{ k: string }>(
-      `SELECT device_id || '/' || seq AS k FROM vitals_observations WHERE device_id LIKE $1 || '%'`,
-      [prefix],
-    );
-    expect(new Set(rows.map((r) => r.k))).toEqual(acked);
+    expect(new Set(await storedKeys())).toEqual(acked);
     const dlq = await admin.fetchTopicOffsets(dlqTopic);
     expect(dlq.map((p) => Number(p.high))).toEqual([0]);
 
