@@ -124,8 +124,8 @@ export function decodeSampleSteps(steps: Uint8Array): number[] {
 export const sampleStepsLiteral = (steps: Int32Array): string => '\\x' + sampleStepsBytes(steps).toString('hex');
 
 /** A sample's characters at most ("-20.1234" and a comma): the scratch buffer's size per sample. */
-const SAMPLE_TEXT_MAX = 12;
-let scratch = Buffer.allocUnsafe(2_500 * SAMPLE_TEXT_MAX);
+export const FOLDED_SAMPLE_BYTES_MAX = 12;
+let scratch = Buffer.allocUnsafe(2_500 * FOLDED_SAMPLE_BYTES_MAX);
 
 /**
  * Folded samples (`foldedSamples`) as JSON's text of the array without its brackets: byte for byte
@@ -139,33 +139,48 @@ let scratch = Buffer.allocUnsafe(2_500 * SAMPLE_TEXT_MAX);
  * of range or not a finite number takes JSON.stringify for the whole array.
  */
 export function foldedSamplesText(samples: readonly number[]): string {
-  if (scratch.length < samples.length * SAMPLE_TEXT_MAX) scratch = Buffer.allocUnsafe(samples.length * SAMPLE_TEXT_MAX);
-  const buf = scratch;
-  let p = 0;
+  if (scratch.length < samples.length * FOLDED_SAMPLE_BYTES_MAX) scratch = Buffer.allocUnsafe(samples.length * FOLDED_SAMPLE_BYTES_MAX);
+  const end = writeFoldedSamples(scratch, 0, samples);
+  return end === undefined ? jsonBody(samples) : scratch.toString('latin1', 0, end);
+}
+
+/**
+ * `foldedSamplesText`'s bytes written into `buf` at `at` (room for `samples.length *
+ * FOLDED_SAMPLE_BYTES_MAX` bytes is the caller's): the position after them, or undefined when a
+ * sample is off the grid, out of range or a hole (then JSON's text is the caller's to write).
+ */
+export function writeFoldedSamples(buf: Buffer, at: number, samples: readonly number[]): number | undefined {
+  let p = at;
   for (let i = 0; i < samples.length; i++) {
     const x = samples[i];
-    if (x === undefined) return jsonBody(samples); // a hole: the general form writes it
+    if (x === undefined) return undefined; // a hole: the general form writes it
     let k = Math.round(x * SAMPLE_STEPS_PER_MV);
-    if (k / SAMPLE_STEPS_PER_MV !== x || k > 999_999 || k < -999_999) return jsonBody(samples);
+    if (k / SAMPLE_STEPS_PER_MV !== x || k > 999_999 || k < -999_999) return undefined;
     if (i > 0) buf[p++] = 44; // ,
     if (k < 0) {
       buf[p++] = 45; // -
       k = -k;
     }
-    const whole = Math.floor(k / SAMPLE_STEPS_PER_MV);
-    let frac = k - whole * SAMPLE_STEPS_PER_MV;
-    if (whole >= 10) buf[p++] = 48 + Math.floor(whole / 10);
+    const whole = (k / SAMPLE_STEPS_PER_MV) | 0;
+    const frac = k - whole * SAMPLE_STEPS_PER_MV;
+    if (whole >= 10) buf[p++] = 48 + ((whole / 10) | 0);
     buf[p++] = 48 + (whole % 10);
     if (frac > 0) {
       buf[p++] = 46; // .
-      for (let step = 1_000; frac > 0; step /= 10) {
-        const digit = Math.floor(frac / step);
-        buf[p++] = 48 + digit;
-        frac -= digit * step;
-      }
+      const digits = FRACTION_DIGITS[frac] as number;
+      for (let d = 0, at4 = frac * 4; d < digits; d++) buf[p++] = FRACTION_TEXT[at4 + d] as number;
     }
   }
-  return buf.toString('latin1', 0, p);
+  return p;
+}
+
+/** Each fraction of a millivolt in 0.1 µV steps (0–9,999) as its decimals without trailing zeros: 4 bytes a step, and how many count. */
+const FRACTION_TEXT = new Uint8Array(SAMPLE_STEPS_PER_MV * 4);
+const FRACTION_DIGITS = new Uint8Array(SAMPLE_STEPS_PER_MV);
+for (let f = 1; f < SAMPLE_STEPS_PER_MV; f++) {
+  const text = String(f).padStart(4, '0').replace(/0+$/, '');
+  for (let d = 0; d < text.length; d++) FRACTION_TEXT[f * 4 + d] = text.charCodeAt(d);
+  FRACTION_DIGITS[f] = text.length;
 }
 
 /** JSON's text of an array of numbers, without the brackets. */

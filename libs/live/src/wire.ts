@@ -9,7 +9,7 @@
  */
 import type { ALARM_EVENTS } from '@vitalis/records';
 import type { VitalsObservation } from '@vitalis/schemas';
-import { foldedSamplesText } from './observation';
+import { FOLDED_SAMPLE_BYTES_MAX, foldedSamplesText, writeFoldedSamples } from './observation';
 
 /** The type of a condition event (raised or cleared; alerts.ts ALERT_EVENT_TYPES names them), here so the message and the alert module share it without importing each other. */
 export type AlertEventType = (typeof ALARM_EVENTS)['raised' | 'cleared'];
@@ -87,32 +87,85 @@ const NO_SAMPLES: number[] = [];
 const EMPTY_SAMPLES = '"samples":[]';
 
 /**
- * The fan-out message's text: byte for byte `JSON.stringify(b)` (the gateways JSON.parse it), with
- * one cost taken out: an ECG chunk's samples are written by `foldedSamplesText` (from their 0.1 µV
- * steps) instead of JSON's number printer, half the time for 250 samples. Every other event, and
- * each chunk's other fields, still go through JSON.stringify (hand-written encoders of the whole
- * event measured slower). test/unit/live/wire.test.ts compares both over every kind of event.
+ * A fan-out message's bytes as they are written: text gathered as a string and copied into one
+ * growing Buffer only before an ECG chunk's samples (one copy per chunk, not per event: Buffer
+ * writes of short strings cost more than the concatenation), the samples written as digits
+ * straight into it; Redis is handed the bytes, so the client does not encode the text again.
  */
-export function encodeBatch(b: LiveBatch): string {
-  let text = `{"v":${b.v},"partition":${b.partition},"first":${b.first},"last":${b.last},"events":[`;
-  let first = true;
-  for (const e of b.events) {
-    if (!first) text += ',';
-    first = false;
+class MessageBytes {
+  #buf: Buffer;
+  #at = 0;
+  #pending = '';
+  constructor(size: number) {
+    this.#buf = Buffer.allocUnsafe(size);
+  }
+  #room(bytes: number): void {
+    if (this.#at + bytes <= this.#buf.length) return;
+    const grown = Buffer.allocUnsafe(Math.max(this.#buf.length * 2, this.#at + bytes));
+    this.#buf.copy(grown, 0, 0, this.#at);
+    this.#buf = grown;
+  }
+  #flush(): void {
+    // at most 3 bytes of UTF-8 per UTF-16 unit
+    this.#room(this.#pending.length * 3);
+    this.#at += this.#buf.write(this.#pending, this.#at);
+    this.#pending = '';
+  }
+  text(s: string): void {
+    this.#pending += s;
+  }
+  /** JSON's text of an ECG chunk's samples without brackets: digits from their 0.1 µV steps, JSON.stringify's off the grid. */
+  samples(samples: readonly number[]): void {
+    this.#flush();
+    this.#room(samples.length * FOLDED_SAMPLE_BYTES_MAX);
+    const end = writeFoldedSamples(this.#buf, this.#at, samples);
+    if (end === undefined) this.text(JSON.stringify(samples).slice(1, -1));
+    else this.#at = end;
+  }
+  bytes(): Buffer {
+    this.#flush();
+    return this.#buf.subarray(0, this.#at);
+  }
+}
+
+/**
+ * The fan-out message: byte for byte `JSON.stringify(b)` in UTF-8 (the gateways JSON.parse it),
+ * written into one Buffer that Redis sends as it is, with one cost taken out: an ECG chunk's
+ * samples are written by `writeFoldedSamples` (from their 0.1 µV steps) instead of JSON's number
+ * printer. Every other event, and each chunk's other fields, still go through JSON.stringify
+ * (hand-written encoders of a whole event measured slower): the chunk is stringified with its
+ * samples set aside for that one call (restored before anything else runs), and its samples are
+ * written where its empty array ends. test/unit/live/wire.test.ts compares both over every kind of event.
+ */
+export function encodeBatch(b: LiveBatch): Buffer {
+  const out = new MessageBytes(b.events.length * 512 + 256);
+  out.text(`{"v":${b.v},"partition":${b.partition},"first":${b.first},"last":${b.last},"events":[`);
+  for (let i = 0; i < b.events.length; i++) {
+    const e = b.events[i] as LiveEvent;
+    if (i > 0) out.text(',');
     const waveform = e.kind === 'observation' && 'waveform' in e.data ? e.data.waveform : undefined;
     if (waveform === undefined) {
-      text += JSON.stringify(e);
+      out.text(JSON.stringify(e));
       continue;
     }
-    // The chunk with an empty samples array, then its samples written into it: a quote inside a
-    // string is escaped in JSON, so the last `"samples":[]` of the text is the waveform's own.
-    const shell = JSON.stringify({ ...e, data: { ...e.data, waveform: { ...waveform, samples: NO_SAMPLES } } });
+    const { samples } = waveform;
+    waveform.samples = NO_SAMPLES;
+    let shell: string;
+    try {
+      shell = JSON.stringify(e);
+    } finally {
+      waveform.samples = samples;
+    }
+    // A quote inside a string is escaped in JSON, so the last `"samples":[]` of the text is the waveform's own.
     const at = shell.lastIndexOf(EMPTY_SAMPLES) + EMPTY_SAMPLES.length - 1;
-    text += shell.slice(0, at) + foldedSamplesText(waveform.samples) + shell.slice(at);
+    out.text(shell.slice(0, at));
+    out.samples(samples);
+    out.text(shell.slice(at));
   }
-  text += ']';
-  if (b.trace !== undefined) text += `,"trace":${JSON.stringify(b.trace)}`;
-  return text + '}';
+  out.text(']');
+  if (b.trace !== undefined) out.text(`,"trace":${JSON.stringify(b.trace)}`);
+  out.text('}');
+  return out.bytes();
 }
 
 export function decodeBatch(raw: string): LiveBatch | undefined {

@@ -104,7 +104,7 @@ export class MemoryChannel implements LiveChannel {
     this.handlers = undefined;
   }
   publish(partition: number, first: number, last: number, events: LiveEvent[]): void {
-    this.handlers!.message(encodeBatch({ v: 1, partition, first, last, events }));
+    this.handlers!.message(encodeBatch({ v: 1, partition, first, last, events }).toString());
   }
   reconnect(): void {
     this.handlers!.reconnected();

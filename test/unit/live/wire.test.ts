@@ -1,5 +1,5 @@
 /**
- * The fan-out message's text (`encodeBatch`) is byte for byte `JSON.stringify` of the batch, which
+ * The fan-out message's bytes (`encodeBatch`) are byte for byte `JSON.stringify` of the batch in UTF-8, which
  * the gateways parse: ECG samples are written from their 0.1 µV steps, everything else by
  * JSON.stringify. And `eventJson` writes an array of numbers as JSON does.
  */
@@ -93,7 +93,19 @@ describe('encodeBatch', () => {
         trace: '00-0af7651916cd43dd8448eb211c80319c-b7ad6b7169203331-01',
       },
     ];
-    for (const b of batches) expect(encodeBatch(b)).toBe(JSON.stringify(b));
+    for (const b of batches) expect(encodeBatch(b).equals(Buffer.from(JSON.stringify(b)))).toBe(true);
+  });
+
+  it('writes text beyond ASCII as UTF-8, grows past its first estimate, and leaves each event as it found it', () => {
+    const wide = { ...alert, data: { ...alert.data, message: 'Temp 39.5 °C ≥ 39 °C: SpO₂ 91 % — 🫀' } } as LiveEvent;
+    const long = Array.from({ length: 2_500 }, (_, i) => -Math.round(Math.cos(i / 7) * 199_999) / 10_000);
+    const events = [wide, ...Array.from({ length: 40 }, (_, i) => ecg(`pat-${i}`, i, long)), numeric('pat-é', 99, '8867-4', 61.5, '/min')];
+    const before = JSON.stringify(events);
+    const b: LiveBatch = { v: 1, partition: 2, first: 0, last: 99, events };
+    const bytes = encodeBatch(b);
+    expect(bytes.equals(Buffer.from(JSON.stringify(b)))).toBe(true);
+    expect(bytes.length).toBeGreaterThan(events.length * 512 + 256); // past the first estimate
+    expect(JSON.stringify(events)).toBe(before);
   });
 });
 
