@@ -4,6 +4,7 @@ export {
   NEWS2_PARAMETER_WORDS,
   news2BandScore,
   news2FromLatestVitals,
+  NEWS2_INPUT_CODES,
   news2ZeroBand,
   NEWS2_LOINC,
   NEWS2_RISK,

@@ -220,31 +220,42 @@ function riskOf(score: number, anyRed: boolean): News2Risk {
   return band === 'low' && anyRed ? NEWS2_RISK.redRisk : band;
 }
 
+/** A banded parameter's score, or its name in `missing` (absent, or not a finite number). */
+function scoreBanded(result: News2Result, name: News2Parameter, value: number | undefined, scale: News2Scale): void {
+  if (value === undefined || !Number.isFinite(value)) result.missing.push(name);
+  else result.parameters[name] = news2BandScore(scale, value);
+}
+
+/** The SpO2 scale that applies: scale 2 (hypercapnic failure) on air or on oxygen, else scale 1. */
+function spo2Scale(input: News2Input): News2Scale {
+  if (input.spo2Scale !== 2) return NEWS2_SCALES.spo2Scale1;
+  return input.supplementalOxygen ? NEWS2_SCALES.spo2Scale2Oxygen : NEWS2_SCALES.spo2Scale2Air;
+}
+
+/** NEWS2 of one set of observations. No closure or array pass per call: the ingest scores a patient on every NEWS2 input it reads. */
 export function news2(input: News2Input): News2Result {
-  const parameters: Partial<Record<News2Parameter, number>> = {};
-  const missing: News2Parameter[] = [];
-  const score = (name: News2Parameter, value: number | undefined, compute: (v: number) => number): void => {
-    if (value === undefined || !Number.isFinite(value)) missing.push(name);
-    else parameters[name] = compute(value);
-  };
-
+  const result: News2Result = { score: 0, risk: 'low', parameters: {}, missing: [], complete: false };
   const S = NEWS2_SCALES;
-  score('respiratoryRate', input.respiratoryRate, (v) => news2BandScore(S.respiratoryRate, v));
-  score('spo2', input.spo2, (v) => {
-    if (input.spo2Scale !== 2) return news2BandScore(S.spo2Scale1, v);
-    return news2BandScore(input.supplementalOxygen ? S.spo2Scale2Oxygen : S.spo2Scale2Air, v);
-  });
-  if (input.supplementalOxygen === undefined) missing.push('supplementalOxygen');
-  else parameters.supplementalOxygen = input.supplementalOxygen ? 2 : 0;
-  score('systolic', input.systolic, (v) => news2BandScore(S.systolic, v));
-  score('heartRate', input.heartRate, (v) => news2BandScore(S.heartRate, v));
-  if (input.consciousness === undefined) missing.push('consciousness');
-  else parameters.consciousness = input.consciousness === 'A' ? 0 : 3;
-  score('temperature', input.temperature, (v) => news2BandScore(S.temperature, v));
+  scoreBanded(result, 'respiratoryRate', input.respiratoryRate, S.respiratoryRate);
+  scoreBanded(result, 'spo2', input.spo2, spo2Scale(input));
+  if (input.supplementalOxygen === undefined) result.missing.push('supplementalOxygen');
+  else result.parameters.supplementalOxygen = input.supplementalOxygen ? 2 : 0;
+  scoreBanded(result, 'systolic', input.systolic, S.systolic);
+  scoreBanded(result, 'heartRate', input.heartRate, S.heartRate);
+  if (input.consciousness === undefined) result.missing.push('consciousness');
+  else result.parameters.consciousness = input.consciousness === 'A' ? 0 : 3;
+  scoreBanded(result, 'temperature', input.temperature, S.temperature);
 
-  const values = Object.values(parameters);
-  const total = values.reduce((sum, v) => sum + v, 0);
-  return { score: total, risk: riskOf(total, values.includes(NEWS2_RISK.redScore)), parameters, missing, complete: missing.length === 0 };
+  let anyRed = false;
+  for (const name of NEWS2_PARAMETERS) {
+    const points = result.parameters[name];
+    if (points === undefined) continue;
+    result.score += points;
+    if (points === NEWS2_RISK.redScore) anyRed = true;
+  }
+  result.risk = riskOf(result.score, anyRed);
+  result.complete = result.missing.length === 0;
+  return result;
 }
 
 /** The codes NEWS2 reads from the vitals stream (by name, from their owner @vitalis/schemas). */
@@ -257,6 +268,9 @@ export const NEWS2_LOINC = {
   /** Inhaled oxygen flow rate (L/min): any flow above zero means supplemental oxygen. */
   oxygenFlow: OXYGEN_FLOW.code,
 } as const;
+
+/** The codes whose latest value NEWS2 reads: a score from `news2FromLatestVitals` changes only when one of these does. */
+export const NEWS2_INPUT_CODES: ReadonlySet<string> = new Set(Object.values(NEWS2_LOINC));
 
 /** NEWS2 from the latest value per LOINC code (as the append log or a read model holds them). */
 export function news2FromLatestVitals(latest: Readonly<Record<string, number>>): News2Result {

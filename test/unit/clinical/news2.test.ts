@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { ESI_LEVELS, isEsiLevel, news2, news2FromLatestVitals, type News2Input } from '@vitalis/clinical';
+import { ESI_LEVELS, isEsiLevel, news2, news2FromLatestVitals, NEWS2_INPUT_CODES, type News2Input } from '@vitalis/clinical';
+import { OXYGEN_FLOW, VITAL_CODE } from '@vitalis/schemas';
 
 /** A healthy adult on air, alert: every parameter scores 0. */
 const normal: News2Input = {
@@ -118,6 +119,27 @@ describe('NEWS2 from the vitals stream', () => {
   it('an oxygen flow above zero counts as supplemental oxygen', () => {
     expect(news2FromLatestVitals({ '3151-8': 2 }).parameters.supplementalOxygen).toBe(2);
     expect(news2FromLatestVitals({ '3151-8': 0 }).parameters.supplementalOxygen).toBe(0);
+  });
+  it('changes only when a code of NEWS2_INPUT_CODES changes (the ingest keeps a score until one does)', () => {
+    // a healthy adult on air (every parameter 0 points); then each code in turn at 1, which scores wherever NEWS2 reads it
+    const C = VITAL_CODE;
+    const latest = {
+      [C.heartRate]: 72,
+      [C.spo2]: 98,
+      [C.systolic]: 120,
+      [C.diastolic]: 80,
+      [C.respiratoryRate]: 16,
+      [C.temperature]: 37,
+      [C.ecgLeadII]: 0.5,
+      [OXYGEN_FLOW.code]: 0,
+    };
+    const before = news2FromLatestVitals(latest);
+    expect(before.score).toBe(0);
+    for (const code of Object.keys(latest)) {
+      const moved = news2FromLatestVitals({ ...latest, [code]: 1 });
+      expect([code, moved.score > 0]).toEqual([code, NEWS2_INPUT_CODES.has(code)]);
+    }
+    expect(NEWS2_INPUT_CODES.size).toBe(6);
   });
   it('ignores non-finite values rather than scoring them', () => {
     expect(news2({ heartRate: Number.NaN }).missing).toContain('heartRate');

@@ -38,6 +38,7 @@ import {
   NEWS2_SCALE_BY_VITAL_CODE,
   limitConditionHolds,
   news2FromLatestVitals,
+  NEWS2_INPUT_CODES,
   type AlarmCondition,
   type AlarmKind,
   type AlarmPriority,
@@ -175,7 +176,7 @@ export class AlertEngine {
     s.touchedAt = Date.now();
     if (s.latest[o.code] !== o.value) {
       s.latest[o.code] = o.value;
-      s.news2 = undefined;
+      if (NEWS2_INPUT_CODES.has(o.code)) s.news2 = undefined;
     }
     let news2: News2Result | undefined;
     const out: AlertDecision[] = [];
