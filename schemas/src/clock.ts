@@ -45,16 +45,33 @@ const duration = (ms: number) => (ms % DAY_MS === 0 ? `${ms / DAY_MS} days` : ms
  * Sub-millisecond digits count (a time 1 µs past the bound is past it). Never throws.
  */
 export function effectiveAtProblem(effectiveAt: string, now: number, limits: ClockLimits): string | undefined {
+  return judgeEffectiveAt(effectiveAt, now, limits).problem;
+}
+
+/** An effective time judged (`effectiveAtProblem`), with the instant read for it: whole ms since the epoch (NaN when unreadable). */
+export interface JudgedInstant {
+  ms: number;
+  problem: string | undefined;
+}
+
+/** `effectiveAtProblem` with the instant it read, so a caller that needs the time (the ingest) parses it once. */
+export function judgeEffectiveAt(effectiveAt: string, now: number, limits: ClockLimits): JudgedInstant {
   const t = instantMs(effectiveAt);
-  if (t === undefined) return 'must be an ISO 8601 date-time';
+  if (t === undefined) return { ms: Number.NaN, problem: 'must be an ISO 8601 date-time' };
   const latest = now + limits.maxSkewMs;
   if (t.ms > latest || (t.ms === latest && t.sub)) {
-    return `must not be more than ${duration(limits.maxSkewMs)} ahead of the time it was received (${new Date(now).toISOString()}): the device clock is ahead`;
+    return {
+      ms: t.ms,
+      problem: `must not be more than ${duration(limits.maxSkewMs)} ahead of the time it was received (${new Date(now).toISOString()}): the device clock is ahead`,
+    };
   }
   if (t.ms < now - limits.retentionMs) {
-    return `must not be more than ${duration(limits.retentionMs)} before the time it was received (${new Date(now).toISOString()}): older observations are past the append log's retention`;
+    return {
+      ms: t.ms,
+      problem: `must not be more than ${duration(limits.retentionMs)} before the time it was received (${new Date(now).toISOString()}): older observations are past the append log's retention`,
+    };
   }
-  return undefined;
+  return { ms: t.ms, problem: undefined };
 }
 
 /**
@@ -68,6 +85,9 @@ export function recordNow(timestamp: string | number | undefined, wallNow: numbe
   if (timestamp === undefined || timestamp === '' || !Number.isFinite(ts) || ts <= 0) return wallNow;
   return ts > wallNow + limits.maxSkewMs ? wallNow : ts;
 }
+
+/** An instant (RFC 3339, as `instant` admits) as whole ms since the epoch; NaN when it is not one. */
+export const instantEpochMs = (iso: string): number => instantMs(iso)?.ms ?? Number.NaN;
 
 /** An instant as whole ms since the epoch, and whether digits past the millisecond were non-zero. */
 function instantMs(iso: string): { ms: number; sub: boolean } | undefined {

@@ -16,7 +16,15 @@
  * A record without `envelope` is a single observation (the v1 format, unchanged).
  */
 import { z } from 'zod';
-import { DEFAULT_CLOCK_LIMITS, effectiveAtProblem, recordNow, type ClockLimits } from './clock';
+import {
+  DEFAULT_CLOCK_LIMITS,
+  effectiveAtProblem,
+  instantEpochMs,
+  judgeEffectiveAt,
+  recordNow,
+  type ClockLimits,
+  type JudgedInstant,
+} from './clock';
 import { MAX_SAMPLE_STEPS, stepPotentials, waveformSteps } from './stored-form';
 import {
   CLOCK_RULE,
@@ -258,6 +266,8 @@ export interface DecodedObservation {
    * and the live text from them. Null for a numeric.
    */
   steps: Int32Array | null;
+  /** Its effective time as whole ms since the epoch, read once by the decoder (the clock check, the alarm timing, the latency). */
+  effectiveMs: number;
 }
 
 /**
@@ -281,42 +291,47 @@ export function decodeRecord(value: Buffer | string | null | undefined, clock?: 
   if (parsed === null || typeof parsed !== 'object' || !Object.hasOwn(parsed, 'envelope')) return decodeSingle(parsed, clock);
   const head = frameHeadSchema.safeParse(parsed);
   if (!head.success) return { ok: false, reason: `frame-invalid: ${problemText('', head.error.issues)}` };
-  const tick = clock ? observationClockProblems(head.data, clock) : [];
-  if (tick.length > 0) return { ok: false, reason: `frame-invalid: ${tick.map((p) => `${p.path}: ${p.message}`).join('; ')}` };
+  const tick = judged(head.data.effective_at, clock);
+  if (tick.problem) return { ok: false, reason: `frame-invalid: effective_at: ${tick.problem}` };
   const itemSchema = head.data.envelope === FRAME_ENVELOPE_V2 ? vitalsFrameV2ItemSchema : vitalsFrameItemSchema;
   const observations: DecodedObservation[] = [];
   const invalid: { item: number; reason: string }[] = [];
   const seqs = new Set<number>();
   head.data.observations.forEach((raw, item) => {
     const result = parseWithSamples<VitalsFrameItem | VitalsFrameV2Item>(itemSchema, raw);
-    const late =
-      result.success && clock && result.data.effective_at !== undefined
-        ? effectiveAtProblem(result.data.effective_at, clock.now, clock.limits)
-        : undefined;
-    if (!result.success)
+    if (!result.success) {
       invalid.push({ item, reason: `observations.${item} schema-invalid: ${problemText(`observations.${item}`, result.error.issues)}` });
-    else if (late) invalid.push({ item, reason: `observations.${item} clock-out-of-bounds: observations.${item}.effective_at: ${late}` });
+      return;
+    }
+    const own = result.data.effective_at === undefined ? tick : judged(result.data.effective_at, clock);
+    if (own.problem)
+      invalid.push({ item, reason: `observations.${item} clock-out-of-bounds: observations.${item}.effective_at: ${own.problem}` });
     else if (seqs.has(result.data.seq)) invalid.push({ item, reason: `observations.${item}.seq: must not repeat a seq of the same frame` });
     else {
       seqs.add(result.data.seq);
       const steps = itemSteps(result.data);
-      observations.push({ item, observation: observationOfItem(head.data, result.data, steps), steps });
+      observations.push({ item, observation: observationOfItem(head.data, result.data, steps), steps, effectiveMs: own.ms });
     }
   });
   return { ok: true, frame: true, observations, invalid };
+}
+
+/** An effective time judged by the record's clock (`judgeEffectiveAt`), or only read without one. */
+function judged(effectiveAt: string, clock: RecordClock | undefined): JudgedInstant {
+  return clock ? judgeEffectiveAt(effectiveAt, clock.now, clock.limits) : { ms: instantEpochMs(effectiveAt), problem: undefined };
 }
 
 /** A record without an envelope: one v1 observation, judged by the clock as a whole. */
 function decodeSingle(parsed: unknown, clock: RecordClock | undefined): DecodedRecord {
   const single = singleObservation(parsed);
   if (!single.ok) return single;
-  const late = clock ? observationClockProblems(single.observation, clock) : [];
-  if (late.length > 0) return { ok: false, reason: `clock-out-of-bounds: ${late.map((p) => `${p.path}: ${p.message}`).join('; ')}` };
   const { observation } = single;
+  const at = judged(observation.effective_at, clock);
+  if (at.problem) return { ok: false, reason: `clock-out-of-bounds: effective_at: ${at.problem}` };
   return {
     ok: true,
     frame: false,
-    observations: [{ item: 0, observation, steps: isEcg(observation) ? waveformSteps(observation.waveform) : null }],
+    observations: [{ item: 0, observation, steps: isEcg(observation) ? waveformSteps(observation.waveform) : null, effectiveMs: at.ms }],
     invalid: [],
   };
 }

@@ -41,6 +41,7 @@ const t0 = Date.now() - 3_600_000;
 function batch(patient: string, firstOffset: number, readings: [seconds: number, spo2: number][]): CommittedBatch {
   const items = readings.map(([s, value], i) => ({
     offset: firstOffset + i,
+    effectiveMs: t0 + s * 1000,
     observation: {
       patient_id: patient,
       device_id: `${patient}-ox`,
@@ -106,6 +107,7 @@ describe('alert events from the live stage', () => {
     const items = readings.flatMap(([sec, value], r) =>
       patients.map((patient, p) => ({
         offset: 1_000 + r * patients.length + p,
+        effectiveMs: t0 + sec * 1000,
         observation: {
           patient_id: patient,
           device_id: `${patient}-ox`,

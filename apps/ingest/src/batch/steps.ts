@@ -52,15 +52,18 @@ export const decode: BatchStep = (b, env) => {
  */
 export const skipRedelivered: BatchStep = (b, env) => {
   const { partition } = b.payload.batch;
+  // Offsets ascend: from the first record at or past the stored offset on, none is redelivered.
+  let redelivered = true;
   for (const { message, observations } of b.decoded) {
-    const redelivered = BigInt(message.offset) < b.skipBefore;
+    if (redelivered) redelivered = BigInt(message.offset) < b.skipBefore;
     if (redelivered) b.skipped += 1;
-    for (const { item, observation, steps } of observations) {
+    const offset = Number(message.offset);
+    for (const { item, observation, steps, effectiveMs } of observations) {
       if (redelivered && !env.afterCommit) continue;
       const row = toRow(observation, partition, message.offset, item, steps);
       (redelivered ? b.notWritten : b.rows).push(row);
       // the live stage publishes the samples as stored: the row's steps, derived once by the decoder
-      if (env.afterCommit) b.good.push({ offset: Number(message.offset), item, observation, steps: row.steps });
+      if (env.afterCommit) b.good.push({ offset, item, observation, steps: row.steps, effectiveMs });
     }
     if (!redelivered && observations.length > 0) {
       b.byOffset.set(message.offset, message);

@@ -44,9 +44,10 @@ export interface CommittedBatch {
   /**
    * The batch's good observations whose message is the stored row (new, or redelivered), in (offset,
    * item) order; item: index in the record (frames); steps: an ECG chunk's potentials as its row
-   * stores them (whole 0.1 µV steps, derived once by the decoder), when the batch has them.
+   * stores them (whole 0.1 µV steps, derived once by the decoder), when the batch has them;
+   * effectiveMs: its effective time in ms since the epoch, read once by the decoder.
    */
-  items: { offset: number; item?: number; observation: VitalsObservation; steps?: Int32Array | null }[];
+  items: { offset: number; item?: number; observation: VitalsObservation; steps?: Int32Array | null; effectiveMs: number }[];
   /** The batch's span context (tracing on). */
   trace?: Context;
 }
@@ -93,7 +94,7 @@ function batchEvents(
   const events: LiveEvent[] = [];
   const alerts: AlertEventToAppend[] = [];
   const decided: AlertDecision[] = [];
-  for (const { offset, item, observation: o, steps } of batch.items) {
+  for (const { offset, item, observation: o, steps, effectiveMs } of batch.items) {
     // What the replay will read back from the row, not the observation as received: one event id, one byte sequence.
     const at = observationK(item ?? 0);
     events.push({
@@ -106,7 +107,7 @@ function batchEvents(
     });
     if (!alertsOn || isEcg(o)) continue;
     const value = (o as { value: number }).value;
-    const decisions = engine.evaluate({ patient_id: o.patient_id, code: o.code, value, at: Date.parse(o.effective_at) });
+    const decisions = engine.evaluate({ patient_id: o.patient_id, code: o.code, value, at: effectiveMs });
     let k = at;
     for (const d of decisions) {
       k += 1;
@@ -178,15 +179,10 @@ export function createLiveStage(opts: LiveStageOptions): LiveStage {
   return { afterCommit, stats, stop: () => clearInterval(sweep) };
 }
 
-/** Device -> publication latency of a published batch's observations (a frame's share their tick: one parse per distinct time). */
+/** Device -> publication latency of a published batch's observations. */
 function observePublished(metrics: IngestMetrics, items: CommittedBatch['items']): void {
   const now = Date.now();
-  let at = '';
-  let atMs = 0;
-  for (const { observation } of items) {
-    if (observation.effective_at !== at) atMs = Date.parse((at = observation.effective_at));
-    metrics.published((now - atMs) / 1_000);
-  }
+  for (const { effectiveMs } of items) metrics.published((now - effectiveMs) / 1_000);
 }
 
 /** The PRODUCER span of one live publish, under the batch's CONSUMER span. */
