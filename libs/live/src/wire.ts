@@ -8,6 +8,7 @@
  * its subscribers from the append log.
  */
 import type { ALARM_EVENTS } from '@vitalis/records';
+import { ByteWriter } from '@vitalis/runtime';
 import type { VitalsObservation } from '@vitalis/schemas';
 import { FOLDED_SAMPLE_BYTES_MAX, foldedSamplesText, writeFoldedSamples } from './observation';
 
@@ -87,48 +88,6 @@ const NO_SAMPLES: number[] = [];
 const EMPTY_SAMPLES = '"samples":[]';
 
 /**
- * A fan-out message's bytes as they are written: text gathered as a string and copied into one
- * growing Buffer only before an ECG chunk's samples (one copy per chunk, not per event: Buffer
- * writes of short strings cost more than the concatenation), the samples written as digits
- * straight into it; Redis is handed the bytes, so the client does not encode the text again.
- */
-class MessageBytes {
-  #buf: Buffer;
-  #at = 0;
-  #pending = '';
-  constructor(size: number) {
-    this.#buf = Buffer.allocUnsafe(size);
-  }
-  #room(bytes: number): void {
-    if (this.#at + bytes <= this.#buf.length) return;
-    const grown = Buffer.allocUnsafe(Math.max(this.#buf.length * 2, this.#at + bytes));
-    this.#buf.copy(grown, 0, 0, this.#at);
-    this.#buf = grown;
-  }
-  #flush(): void {
-    // at most 3 bytes of UTF-8 per UTF-16 unit
-    this.#room(this.#pending.length * 3);
-    this.#at += this.#buf.write(this.#pending, this.#at);
-    this.#pending = '';
-  }
-  text(s: string): void {
-    this.#pending += s;
-  }
-  /** JSON's text of an ECG chunk's samples without brackets: digits from their 0.1 µV steps, JSON.stringify's off the grid. */
-  samples(samples: readonly number[]): void {
-    this.#flush();
-    this.#room(samples.length * FOLDED_SAMPLE_BYTES_MAX);
-    const end = writeFoldedSamples(this.#buf, this.#at, samples);
-    if (end === undefined) this.text(JSON.stringify(samples).slice(1, -1));
-    else this.#at = end;
-  }
-  bytes(): Buffer {
-    this.#flush();
-    return this.#buf.subarray(0, this.#at);
-  }
-}
-
-/**
  * The fan-out message: byte for byte `JSON.stringify(b)` in UTF-8 (the gateways JSON.parse it),
  * written into one Buffer that Redis sends as it is, with one cost taken out: an ECG chunk's
  * samples are written by `writeFoldedSamples` (from their 0.1 µV steps) instead of JSON's number
@@ -138,7 +97,7 @@ class MessageBytes {
  * written where its empty array ends. test/unit/live/wire.test.ts compares both over every kind of event.
  */
 export function encodeBatch(b: LiveBatch): Buffer {
-  const out = new MessageBytes(b.events.length * 512 + 256);
+  const out = new ByteWriter(b.events.length * 512 + 256);
   out.text(`{"v":${b.v},"partition":${b.partition},"first":${b.first},"last":${b.last},"events":[`);
   for (let i = 0; i < b.events.length; i++) {
     const e = b.events[i] as LiveEvent;
@@ -159,13 +118,21 @@ export function encodeBatch(b: LiveBatch): Buffer {
     // A quote inside a string is escaped in JSON, so the last `"samples":[]` of the text is the waveform's own.
     const at = shell.lastIndexOf(EMPTY_SAMPLES) + EMPTY_SAMPLES.length - 1;
     out.text(shell.slice(0, at));
-    out.samples(samples);
+    writeSamples(out, samples);
     out.text(shell.slice(at));
   }
   out.text(']');
   if (b.trace !== undefined) out.text(`,"trace":${JSON.stringify(b.trace)}`);
   out.text('}');
   return out.bytes();
+}
+
+/** JSON's text of an ECG chunk's samples without brackets: digits from their 0.1 µV steps, JSON.stringify's off the grid. */
+function writeSamples(out: ByteWriter, samples: readonly number[]): void {
+  const buf = out.reserve(samples.length * FOLDED_SAMPLE_BYTES_MAX);
+  const end = writeFoldedSamples(buf, out.position, samples);
+  if (end === undefined) out.text(JSON.stringify(samples).slice(1, -1));
+  else out.advance(end);
 }
 
 export function decodeBatch(raw: string): LiveBatch | undefined {

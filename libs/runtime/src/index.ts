@@ -3,6 +3,7 @@
  * sequence that drains before it closes (shutdown.ts); `must` (must.ts) for a value present by
  * construction that the type cannot show.
  */
+export * from './byte-writer';
 export * from './must';
 export * from './probes';
 export * from './shutdown';
