@@ -6,6 +6,7 @@ import { pipeline } from 'node:stream/promises';
 import { Readable } from 'node:stream';
 import copyStreams from 'pg-copy-streams';
 import type { PoolClient } from '@vitalis/db';
+import { ByteWriter } from '@vitalis/runtime';
 import { sampleStepsBytes } from '@vitalis/live';
 import { isEcg, waveformSteps, type VitalsObservation } from '@vitalis/schemas';
 
@@ -64,28 +65,49 @@ function text(value: string): string {
   return /[\\\t\n\r]/.test(value) ? value.replace(/\\/g, '\\\\').replace(/\t/g, '\\t').replace(/\n/g, '\\n').replace(/\r/g, '\\r') : value;
 }
 
-/** Steps as their `sample_steps` bytes in a COPY text field: the bytea hex literal with its backslash escaped (`\\x…`). */
-const copySampleSteps = (steps: Int32Array) => '\\\\x' + sampleStepsBytes(steps).toString('hex');
-
-/** One row as one line of COPY text format (`\\N` for NULL). */
+/** One row as one line of COPY text format (`\\N` for NULL): `writeCopyLine`'s text (tests, benches). */
 export function copyLine(r: StoredRow): string {
-  return `${text(r.patient_id)}\t${text(r.device_id)}\t${r.seq}\t${text(r.code)}\t${text(r.effective_at)}\t${r.value ?? '\\N'}\t${text(r.unit)}\t${
-    r.sample_period_ms ?? '\\N'
-  }\t${r.steps ? copySampleSteps(r.steps) : '\\N'}\t${r.kafka_partition}\t${r.kafka_offset}\t${r.record_item ?? 0}\n`;
+  const out = new ByteWriter(copyLineBytes(r));
+  writeCopyLine(out, r);
+  return out.bytes().toString('utf8');
 }
 
-/** Streams `rows` into `table` with COPY FROM STDIN (text format). */
+/** Room for a row's COPY line: its sample steps as hex (8 characters a step) and the rest. */
+const copyLineBytes = (r: StoredRow) => (r.steps ? r.steps.length * 8 : 0) + 256;
+
+/**
+ * One row's COPY text line written into `out`. An ECG chunk's `sample_steps` is the bytea hex
+ * literal with its backslash escaped (`\\x…`), its 8 hex characters a step written as bytes, not
+ * gathered into the line's text.
+ */
+export function writeCopyLine(out: ByteWriter, r: StoredRow): void {
+  out.text(
+    `${text(r.patient_id)}\t${text(r.device_id)}\t${r.seq}\t${text(r.code)}\t${text(r.effective_at)}\t${r.value ?? '\\N'}\t${text(r.unit)}\t${
+      r.sample_period_ms ?? '\\N'
+    }\t`,
+  );
+  if (r.steps) {
+    out.text('\\\\x');
+    out.latin1(sampleStepsBytes(r.steps).toString('hex'));
+  } else out.text('\\N');
+  out.text(`\t${r.kafka_partition}\t${r.kafka_offset}\t${r.record_item ?? 0}\n`);
+}
+
+/** Streams `rows` into `table` with COPY FROM STDIN (text format), 500 rows a chunk, each chunk's bytes written once. */
 export async function copyRows(client: PoolClient, table: string, rows: StoredRow[]): Promise<void> {
   const stream = client.query(copyStreams.from(`COPY ${table} (${COLUMNS}) FROM STDIN`));
   const CHUNK = 500;
-  async function* lines() {
+  function* chunks() {
     for (let i = 0; i < rows.length; i += CHUNK) {
-      let chunk = '';
-      for (const row of rows.slice(i, i + CHUNK)) chunk += copyLine(row);
-      yield chunk;
+      const end = Math.min(i + CHUNK, rows.length);
+      let bytes = 0;
+      for (let j = i; j < end; j++) bytes += copyLineBytes(rows[j] as StoredRow);
+      const out = new ByteWriter(bytes);
+      for (let j = i; j < end; j++) writeCopyLine(out, rows[j] as StoredRow);
+      yield out.bytes();
     }
   }
-  await pipeline(Readable.from(lines()), stream);
+  await pipeline(Readable.from(chunks()), stream);
 }
 
 /** Where a stored row came from; the write paths return those of the rows that were new. */
