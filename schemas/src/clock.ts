@@ -89,8 +89,15 @@ export function recordNow(timestamp: string | number | undefined, wallNow: numbe
 /** An instant (RFC 3339, as `instant` admits) as whole ms since the epoch; NaN when it is not one. */
 export const instantEpochMs = (iso: string): number => instantMs(iso)?.ms ?? Number.NaN;
 
+const MILLIS_Z = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
+
 /** An instant as whole ms since the epoch, and whether digits past the millisecond were non-zero. */
 function instantMs(iso: string): { ms: number; sub: boolean } | undefined {
+  // The common form (toISOString's: milliseconds, Z) is its own Date.parse input: no captures, no rebuilt text.
+  if (iso.length === 24 && MILLIS_Z.test(iso)) {
+    const ms = Date.parse(iso);
+    return Number.isFinite(ms) ? { ms, sub: false } : undefined;
+  }
   const m = /^(\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2})(?:\.(\d+))?(Z|z|[+-]\d{2}:\d{2})$/.exec(iso);
   if (!m) return undefined;
   const [, head, frac = '', zone] = m;
