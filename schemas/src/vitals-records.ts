@@ -25,6 +25,7 @@ import {
   type ClockLimits,
   type JudgedInstant,
 } from './clock';
+import { isPlainNumericFrameItem, isPlainNumericObservation } from './plain-numeric';
 import { MAX_SAMPLE_STEPS, stepPotentials, waveformSteps } from './stored-form';
 import {
   CLOCK_RULE,
@@ -298,7 +299,9 @@ export function decodeRecord(value: Buffer | string | null | undefined, clock?: 
   const invalid: { item: number; reason: string }[] = [];
   const seqs = new Set<number>();
   head.data.observations.forEach((raw, item) => {
-    const result = parseWithSamples<VitalsFrameItem | VitalsFrameV2Item>(itemSchema, raw);
+    const result = isPlainNumericFrameItem(raw)
+      ? { success: true as const, data: raw as VitalsFrameItem }
+      : parseWithSamples<VitalsFrameItem | VitalsFrameV2Item>(itemSchema, raw);
     if (!result.success) {
       invalid.push({ item, reason: `observations.${item} schema-invalid: ${problemText(`observations.${item}`, result.error.issues)}` });
       return;
@@ -323,7 +326,9 @@ function judged(effectiveAt: string, clock: RecordClock | undefined): JudgedInst
 
 /** A record without an envelope: one v1 observation, judged by the clock as a whole. */
 function decodeSingle(parsed: unknown, clock: RecordClock | undefined): DecodedRecord {
-  const single = singleObservation(parsed);
+  const single = isPlainNumericObservation(parsed)
+    ? { ok: true as const, observation: parsed as VitalsObservation }
+    : singleObservation(parsed);
   if (!single.ok) return single;
   const { observation } = single;
   const at = judged(observation.effective_at, clock);

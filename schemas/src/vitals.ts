@@ -226,12 +226,13 @@ export function vitalDefinition(code: string): VitalDefinition | undefined {
 /** A calendar date PostgreSQL can read (zod's date pattern, year 0001 or later), as a regex source without anchors. */
 export const CALENDAR_DATE_PATTERN = `(?!0000)${z.regexes.date.source.slice(1, -1)}`;
 
+/** `instant`'s pattern, one object for the zod schema and the ingest's check of plain numerics (./plain-numeric.ts). */
+export const INSTANT_PATTERN =
+  /^(?!0000)(?:(?:\d\d[2468][048]|\d\d[13579][26]|\d\d0[48]|[02468][048]00|[13579][26]00)-02-29|\d{4}-(?:(?:0[13578]|1[02])-(?:0[1-9]|[12]\d|3[01])|(?:0[469]|11)-(?:0[1-9]|[12]\d|30)|(?:02)-(?:0[1-9]|1\d|2[0-8])))T(?:[01]\d|2[0-3]):[0-5]\d:[0-5]\d(?:\.\d+)?(?:Z|[+-](?:0\d|1[0-5]):[0-5]\d)$/;
+
 export const instant = z
   .string()
-  .regex(
-    /^(?!0000)(?:(?:\d\d[2468][048]|\d\d[13579][26]|\d\d0[48]|[02468][048]00|[13579][26]00)-02-29|\d{4}-(?:(?:0[13578]|1[02])-(?:0[1-9]|[12]\d|3[01])|(?:0[469]|11)-(?:0[1-9]|[12]\d|30)|(?:02)-(?:0[1-9]|1\d|2[0-8])))T(?:[01]\d|2[0-3]):[0-5]\d:[0-5]\d(?:\.\d+)?(?:Z|[+-](?:0\d|1[0-5]):[0-5]\d)$/,
-    'must be an ISO 8601 date-time with Z or an offset within ±15:59, year 0001 or later',
-  );
+  .regex(INSTANT_PATTERN, 'must be an ISO 8601 date-time with Z or an offset within ±15:59, year 0001 or later');
 
 export const observationIdentityShape = {
   patient_id: resourceId.describe('Patient the observation is about (FHIR Patient id); also the Kafka key'),
