@@ -10,7 +10,7 @@
 import type { ALARM_EVENTS } from '@vitalis/records';
 import { ByteWriter } from '@vitalis/runtime';
 import type { VitalsObservation } from '@vitalis/schemas';
-import { FOLDED_SAMPLE_BYTES_MAX, foldedSamplesText, writeFoldedSamples } from './observation';
+import { foldedSamplesText, writeFoldedSamplesText } from './observation';
 
 /** The type of a condition event (raised or cleared; alerts.ts ALERT_EVENT_TYPES names them), here so the message and the alert module share it without importing each other. */
 export type AlertEventType = (typeof ALARM_EVENTS)['raised' | 'cleared'];
@@ -90,7 +90,7 @@ const EMPTY_SAMPLES = '"samples":[]';
 /**
  * The fan-out message: byte for byte `JSON.stringify(b)` in UTF-8 (the gateways JSON.parse it),
  * written into one Buffer that Redis sends as it is, with one cost taken out: an ECG chunk's
- * samples are written by `writeFoldedSamples` (from their 0.1 µV steps) instead of JSON's number
+ * samples are written by `writeFoldedSamplesText` (from their 0.1 µV steps) instead of JSON's number
  * printer. Every other event, and each chunk's other fields, still go through JSON.stringify
  * (hand-written encoders of a whole event measured slower): the chunk is stringified with its
  * samples set aside for that one call (restored before anything else runs), and its samples are
@@ -118,21 +118,13 @@ export function encodeBatch(b: LiveBatch): Buffer {
     // A quote inside a string is escaped in JSON, so the last `"samples":[]` of the text is the waveform's own.
     const at = shell.lastIndexOf(EMPTY_SAMPLES) + EMPTY_SAMPLES.length - 1;
     out.text(shell.slice(0, at));
-    writeSamples(out, samples);
+    writeFoldedSamplesText(out, samples);
     out.text(shell.slice(at));
   }
   out.text(']');
   if (b.trace !== undefined) out.text(`,"trace":${JSON.stringify(b.trace)}`);
   out.text('}');
   return out.bytes();
-}
-
-/** JSON's text of an ECG chunk's samples without brackets: digits from their 0.1 µV steps, JSON.stringify's off the grid. */
-function writeSamples(out: ByteWriter, samples: readonly number[]): void {
-  const buf = out.reserve(samples.length * FOLDED_SAMPLE_BYTES_MAX);
-  const end = writeFoldedSamples(buf, out.position, samples);
-  if (end === undefined) out.text(JSON.stringify(samples).slice(1, -1));
-  else out.advance(end);
 }
 
 export function decodeBatch(raw: string): LiveBatch | undefined {
