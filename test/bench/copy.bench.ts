@@ -17,7 +17,8 @@ import { Readable } from 'node:stream';
 import copyStreams from 'pg-copy-streams';
 import { foldedSamplesText } from '@vitalis/live';
 import { stepPotentials } from '@vitalis/schemas';
-import { copyLine, type StoredRow } from '../../apps/ingest/src/store';
+import type { StoredRow } from '../../apps/ingest/src/store';
+import { copyTextLine, copyTextRows } from './copy-text';
 import { copyFigures, copyOver, TX_ROWS, WRITERS } from './copy-over';
 import { recreateBenchDatabase } from './database';
 import { loadAverage } from './proc-cpu';
@@ -47,7 +48,7 @@ const BACKEND_GOAL: Partial<Record<RowShape, number>> = { numeric: 4, ecg: 6 };
 async function copyRealArray(client: PoolClient, table: string, rows: StoredRow[]): Promise<void> {
   let text = '';
   for (const row of rows) {
-    const fields = copyLine(row).split('\t');
+    const fields = copyTextLine(row).split('\t');
     if (row.steps) fields[8] = `{${foldedSamplesText(stepPotentials(row.steps))}}`;
     text += fields.join('\t');
   }
@@ -59,7 +60,7 @@ try {
   await migrate(pool);
   await pool.query('SELECT vitalis_ensure_vitals_partitions()');
   await pool.query('CREATE TABLE bench_copy_raw (LIKE vitals_observations INCLUDING DEFAULTS)');
-  out(`COPY baselines: ${WRITERS} connections, ${fmt(TX_ROWS)}-row transactions, text format (the ingest's encoder)`);
+  out(`COPY baselines: ${WRITERS} connections, ${fmt(TX_ROWS)}-row transactions, binary format (the ingest's encoder)`);
   for (const shape of ['numeric', 'ecg', 'monitor'] as const) {
     for (const [kind, table] of [
       ['raw', 'bench_copy_raw'],
@@ -73,7 +74,22 @@ try {
     }
     await pool.query('TRUNCATE bench_copy_raw');
   }
-  // the ECG rows once more with the samples as real[] text (no index: what array_in costs, against the raw COPY above)
+  // numeric and ECG rows in the text format (the ingest's before ADR 0035) beside the binary, each indexed COPY into the emptied
+  // log (the log's size moves the cost per row): what the binary format saves PostgreSQL, in this run
+  for (const shape of ['numeric', 'ecg'] as const) {
+    for (const [kind, table, copy] of [
+      ['raw, text format', 'bench_copy_raw', copyTextRows],
+      ['indexed, text format', 'vitals_observations', copyTextRows],
+      ['indexed, binary format', 'vitals_observations', undefined],
+    ] as const) {
+      await pool.query(`TRUNCATE ${table}`);
+      const rows = benchRows(ROWS[shape], `copy-fmt-${randomUUID().slice(0, 6)}`, { shape });
+      const load = loadAverage();
+      const r = await copyOver(pool, table, rows, copy);
+      copyFigures('copy', `${kind} (the emptied table), ${LABEL[shape]}`, rows.length, r, load);
+    }
+  }
+  // the ECG rows once more with the samples as real[] text (no index: what array_in costs, against the raw text-format COPY above)
   await pool.query(
     `CREATE TABLE bench_copy_real AS SELECT patient_id, device_id, seq, code, effective_at, value, unit, sample_period_ms, samples,
             kafka_partition, kafka_offset, record_item FROM vitals_observations WITH NO DATA`,

@@ -102,8 +102,8 @@ export async function isolate<T>(items: T[], failure: unknown, steps: IsolateSte
 }
 
 /**
- * The row a COPY error names: PostgreSQL's context `COPY <table>, line N[, column …]: …` (1-based,
- * one line per row here, no header). Undefined for any other error (an INSERT, a statement after the COPY).
+ * The row a COPY error names: PostgreSQL's context `COPY <table>, line N[, column …]: …` (1-based;
+ * in the binary format the ingest writes, N counts tuples, one per row). Undefined for any other error (an INSERT, a statement after the COPY).
  */
 export function copyLineOf(err: unknown, tables: readonly string[]): number | undefined {
   const where = (err as { where?: unknown }).where;

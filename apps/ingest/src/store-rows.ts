@@ -1,13 +1,14 @@
 /**
- * The rows the ingest stores in the append log (`vitals_observations`) and their COPY text encoding:
- * one decoded observation becomes one StoredRow, and COPY FROM STDIN streams them (store.ts).
+ * The rows the ingest stores in the append log (`vitals_observations`) and their COPY encoding (the
+ * binary format, ADR 0035): one decoded observation becomes one StoredRow, and COPY FROM STDIN
+ * streams them (store.ts).
  */
 import { pipeline } from 'node:stream/promises';
 import { Readable } from 'node:stream';
 import copyStreams from 'pg-copy-streams';
 import type { PoolClient } from '@vitalis/db';
 import { ByteWriter } from '@vitalis/runtime';
-import { sampleStepsBytes } from '@vitalis/live';
+import { sampleStepsBytes, storedTime } from '@vitalis/live';
 import { isEcg, waveformSteps, type VitalsObservation } from '@vitalis/schemas';
 
 export interface StoredRow {
@@ -16,6 +17,8 @@ export interface StoredRow {
   seq: number;
   code: string;
   effective_at: string;
+  /** `effective_at` as whole ms since the epoch, when the decoder read it (@vitalis/schemas `DecodedObservation.effectiveMs`). */
+  effective_ms?: number | undefined;
   value: number | null;
   unit: string;
   sample_period_ms: number | null;
@@ -37,7 +40,14 @@ export type WriteMethod = 'copy' | 'unnest';
  * One decoded observation as the row stored for it, with its Kafka position (`item`: its index in
  * the record) and, for an ECG chunk, its steps when the decoder has them (else folded here).
  */
-export function toRow(o: VitalsObservation, partition: number, offset: string, item = 0, steps?: Int32Array | null): StoredRow {
+export function toRow(
+  o: VitalsObservation,
+  partition: number,
+  offset: string,
+  item = 0,
+  steps?: Int32Array | null,
+  effectiveMs?: number,
+): StoredRow {
   // One object literal of a fixed shape (no spread): this runs once per observation on the hot path.
   const ecg = isEcg(o) ? o.waveform : undefined;
   return {
@@ -46,6 +56,7 @@ export function toRow(o: VitalsObservation, partition: number, offset: string, i
     seq: o.seq,
     code: o.code,
     effective_at: o.effective_at,
+    effective_ms: effectiveMs,
     value: ecg ? null : (o as { value: number }).value,
     unit: o.unit,
     sample_period_ms: ecg ? ecg.period_ms : null,
@@ -56,56 +67,142 @@ export function toRow(o: VitalsObservation, partition: number, offset: string, i
   };
 }
 
-/** The log's columns, in the order of a copyLine (and of the staged and unnest writes); a waveform goes to `sample_steps` (migration 0036). */
+/** The log's columns, in the order of a COPY tuple (and of the staged and unnest writes); a waveform goes to `sample_steps` (migration 0036). */
 export const COLUMNS =
   'patient_id, device_id, seq, code, effective_at, value, unit, sample_period_ms, sample_steps, kafka_partition, kafka_offset, record_item';
+const FIELDS = 12;
 
-/** COPY text format: escape the few characters that matter (ids are validated, this is defence in depth). */
-function text(value: string): string {
-  return /[\\\t\n\r]/.test(value) ? value.replace(/\\/g, '\\\\').replace(/\t/g, '\\t').replace(/\n/g, '\\n').replace(/\r/g, '\\r') : value;
-}
+/** COPY's binary format (ADR 0035): the signature, no flags, no header extension; a field count of -1 ends the data. */
+const BINARY_HEADER = Buffer.from('PGCOPY\n\xff\r\n\0\0\0\0\0\0\0\0\0', 'latin1');
+const BINARY_TRAILER = Buffer.from([0xff, 0xff]);
 
-/** One row as one line of COPY text format (`\\N` for NULL): `writeCopyLine`'s text (tests, benches). */
-export function copyLine(r: StoredRow): string {
-  const out = new ByteWriter(copyLineBytes(r));
-  writeCopyLine(out, r);
-  return out.bytes().toString('utf8');
-}
-
-/** Room for a row's COPY line: its sample steps as hex (8 characters a step) and the rest. */
-const copyLineBytes = (r: StoredRow) => (r.steps ? r.steps.length * 8 : 0) + 256;
+/** 2000-01-01T00:00:00Z, PostgreSQL's epoch for timestamps, in ms since the Unix epoch. */
+const PG_EPOCH_MS = 946_684_800_000;
+const TWO_32 = 4_294_967_296;
 
 /**
- * One row's COPY text line written into `out`. An ECG chunk's `sample_steps` is the bytea hex
- * literal with its backslash escaped (`\\x…`), its 8 hex characters a step written as bytes, not
- * gathered into the line's text.
+ * Room for a row's binary tuple: the field count, a length word per field, the fixed-width values
+ * (seq, time, value, period, partition, offset, item: 42 bytes), its four texts at their UTF-8
+ * worst case (3 bytes a UTF-16 unit) and its sample steps.
  */
-export function writeCopyLine(out: ByteWriter, r: StoredRow): void {
-  out.text(
-    `${text(r.patient_id)}\t${text(r.device_id)}\t${r.seq}\t${text(r.code)}\t${text(r.effective_at)}\t${r.value ?? '\\N'}\t${text(r.unit)}\t${
-      r.sample_period_ms ?? '\\N'
-    }\t`,
-  );
-  if (r.steps) {
-    out.text('\\\\x');
-    out.latin1(sampleStepsBytes(r.steps).toString('hex'));
-  } else out.text('\\N');
-  out.text(`\t${r.kafka_partition}\t${r.kafka_offset}\t${r.record_item ?? 0}\n`);
+const tupleBytes = (r: StoredRow) =>
+  2 + FIELDS * 4 + 42 + 3 * (r.patient_id.length + r.device_id.length + r.code.length + r.unit.length) + (r.steps ? r.steps.length * 4 : 0);
+
+/** A 32-bit big-endian integer at `at` (byte stores: cheaper than writeInt32BE's checks, on the hot path). */
+function int32(buf: Buffer, at: number, v: number): number {
+  buf[at] = v >>> 24;
+  buf[at + 1] = v >>> 16;
+  buf[at + 2] = v >>> 8;
+  buf[at + 3] = v;
+  return at + 4;
 }
 
-/** Streams `rows` into `table` with COPY FROM STDIN (text format), 500 rows a chunk, each chunk's bytes written once. */
+/** A text field: its UTF-8 bytes after their length; an ASCII string (every id, code and unit the schema admits) byte by byte. */
+function writeText(buf: Buffer, at: number, s: string): number {
+  const n = s.length;
+  let i = 0;
+  for (; i < n; i++) {
+    const c = s.charCodeAt(i);
+    if (c >= 0x80) break;
+    buf[at + 4 + i] = c;
+  }
+  const bytes = i === n ? n : buf.write(s, at + 4);
+  int32(buf, at, bytes);
+  return at + 4 + bytes;
+}
+
+/** A bigint field from a safe integer (seq, the Kafka offset; timestamps within ±285 years of 2000). */
+function writeInt64(buf: Buffer, at: number, v: number): number {
+  const hi = Math.floor(v / TWO_32);
+  int32(buf, at, 8);
+  int32(buf, at + 4, hi);
+  return int32(buf, at + 8, v - hi * TWO_32);
+}
+
+/** A bigint field past the safe integers (a timestamp centuries away, an offset past 2^53). */
+function writeBigInt64(buf: Buffer, at: number, v: bigint): number {
+  int32(buf, at, 8);
+  buf.writeBigInt64BE(v, at + 4);
+  return at + 12;
+}
+
+/**
+ * A timestamptz field: the instant PostgreSQL's input function would store for the text (its
+ * offset applied, a finer fraction rounded to the µs: `storedTime`) as int64 µs since 2000-01-01.
+ * toISOString's form (24 characters, ms, Z), nearly every device's, is its ms since the epoch: the
+ * decoder's reading (`ms`) when the row has it, else `Date.parse`'s.
+ */
+function writeTimestamp(buf: Buffer, at: number, iso: string, ms: number | undefined): number {
+  if (iso.length === 24 && iso.charCodeAt(19) === 46 /* . */ && iso.charCodeAt(23) === 90 /* Z */) {
+    const micros = ((ms ?? Date.parse(iso)) - PG_EPOCH_MS) * 1000;
+    if (Number.isSafeInteger(micros)) return writeInt64(buf, at, micros);
+  }
+  const t = storedTime(iso);
+  if (!t) throw new TypeError(`effective_at is not an ISO 8601 date-time: ${JSON.stringify(iso)}`); // the schema admits none
+  const micros = ((t.second - PG_EPOCH_MS) / 1000) * 1e6 + t.micros;
+  if (Number.isSafeInteger(micros)) return writeInt64(buf, at, micros);
+  return writeBigInt64(buf, at, BigInt((t.second - PG_EPOCH_MS) / 1000) * 1_000_000n + BigInt(t.micros));
+}
+
+/**
+ * One row's tuple in COPY's binary format written into `out`: each field its length and its value
+ * in PostgreSQL's send form (big-endian integers and IEEE floats, UTF-8 text, an ECG chunk's
+ * `sample_steps` as its bytes: no text to parse, no hex). The values are those the text format
+ * stored (the period is float4-exact by the schema; -0 is stored as 0, as its text "0" was).
+ */
+export function writeCopyTuple(out: ByteWriter, r: StoredRow): void {
+  const buf = out.reserve(tupleBytes(r));
+  const start = out.position;
+  buf[start] = 0;
+  buf[start + 1] = FIELDS;
+  let at = writeText(buf, start + 2, r.patient_id);
+  at = writeText(buf, at, r.device_id);
+  at = writeInt64(buf, at, r.seq);
+  at = writeText(buf, at, r.code);
+  at = writeTimestamp(buf, at, r.effective_at, r.effective_ms);
+  if (r.value === null) at = int32(buf, at, -1);
+  else at = buf.writeDoubleBE(r.value + 0, int32(buf, at, 8));
+  at = writeText(buf, at, r.unit);
+  if (r.sample_period_ms === null) at = int32(buf, at, -1);
+  else at = buf.writeFloatBE(r.sample_period_ms, int32(buf, at, 4));
+  if (r.steps) {
+    const steps = sampleStepsBytes(r.steps);
+    at = int32(buf, at, steps.length);
+    at += steps.copy(buf, at);
+  } else at = int32(buf, at, -1);
+  at = int32(buf, int32(buf, at, 4), r.kafka_partition);
+  const offset = Number(r.kafka_offset);
+  at = Number.isSafeInteger(offset) ? writeInt64(buf, at, offset) : writeBigInt64(buf, at, BigInt(r.kafka_offset));
+  const item = r.record_item ?? 0;
+  at = int32(buf, at, 2);
+  buf[at] = item >>> 8;
+  buf[at + 1] = item;
+  at += 2;
+  out.advance(at);
+}
+
+/** One row's binary tuple alone (tests). */
+export function copyTuple(r: StoredRow): Buffer {
+  const out = new ByteWriter(tupleBytes(r));
+  writeCopyTuple(out, r);
+  return out.bytes();
+}
+
+/** Streams `rows` into `table` with COPY FROM STDIN in the binary format, 500 rows a chunk, each chunk's bytes written once. */
 export async function copyRows(client: PoolClient, table: string, rows: StoredRow[]): Promise<void> {
-  const stream = client.query(copyStreams.from(`COPY ${table} (${COLUMNS}) FROM STDIN`));
+  const stream = client.query(copyStreams.from(`COPY ${table} (${COLUMNS}) FROM STDIN (FORMAT binary)`));
   const CHUNK = 500;
   function* chunks() {
+    yield BINARY_HEADER;
     for (let i = 0; i < rows.length; i += CHUNK) {
       const end = Math.min(i + CHUNK, rows.length);
       let bytes = 0;
-      for (let j = i; j < end; j++) bytes += copyLineBytes(rows[j] as StoredRow);
+      for (let j = i; j < end; j++) bytes += tupleBytes(rows[j] as StoredRow);
       const out = new ByteWriter(bytes);
-      for (let j = i; j < end; j++) writeCopyLine(out, rows[j] as StoredRow);
+      for (let j = i; j < end; j++) writeCopyTuple(out, rows[j] as StoredRow);
       yield out.bytes();
     }
+    yield BINARY_TRAILER;
   }
   await pipeline(Readable.from(chunks()), stream);
 }

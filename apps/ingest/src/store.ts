@@ -22,7 +22,7 @@ import { writeCopy, writeStaged, writeUnnest } from './store-methods';
 import { nextOffsetsOf, record, recordOffsets, type Queryable } from './store-records';
 import { copyRows, type StoredPosition, type StoredRow, type WriteMethod } from './store-rows';
 
-export { copyLine, copyRows, toRow, type StoredRow, type WriteMethod } from './store-rows';
+export { COLUMNS, copyTuple, copyRows, toRow, type StoredRow, type WriteMethod } from './store-rows';
 export { storedOffsets } from './store-records';
 
 /**

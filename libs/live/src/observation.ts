@@ -121,7 +121,7 @@ export function decodeSampleSteps(steps: Uint8Array): number[] {
   return out;
 }
 
-/** Whole steps as a `sample_steps` bytea literal in hex form (`\x…`), as a `::bytea` cast reads it (a COPY text field escapes its backslash). */
+/** Whole steps as a `sample_steps` bytea literal in hex form (`\x…`), as a `::bytea` cast reads it (the unnest write). */
 export const sampleStepsLiteral = (steps: Int32Array): string => '\\x' + sampleStepsBytes(steps).toString('hex');
 
 /** A sample's characters at most ("-20.1234" and a comma): the room written per sample. */
@@ -233,9 +233,31 @@ export function storedInstant(iso: string): string {
   // at most microseconds. PostgreSQL reads it back as written, padded to six fractional digits.
   const utc = UTC_MICROS.exec(iso);
   if (utc && iso.slice(11, 13) < '24' && iso.slice(17, 19) < '60') return `${iso.slice(0, 19)}.${(utc[1] ?? '').padEnd(6, '0')}Z`;
+  const t = storedTime(iso);
+  if (!t) return iso; // the schema admits nothing else; never throw on the live path
+  const d = new Date(t.second);
+  // toISOString writes a year past 9999 (an offset can carry 9999-12-31 there) or before 1 as ±YYYYYY; to_char's YYYY, as many digits as it has, BC unmarked
+  const year = d.getUTCFullYear();
+  const yyyy = String(year > 0 ? year : 1 - year).padStart(4, '0');
+  return `${yyyy}${d.toISOString().slice(-20, -5)}.${String(t.micros).padStart(6, '0')}Z`;
+}
+
+/** An instant as a timestamptz column holds it: the whole second (ms since the Unix epoch, UTC) and the microseconds past it (0–999,999). */
+export interface StoredTime {
+  second: number;
+  micros: number;
+}
+
+/**
+ * The instant PostgreSQL stores for an ISO 8601 date-time: its offset applied, a fraction finer
+ * than the microsecond rounded as its input function does (rint: ties to even), 24:00 and a leap
+ * second rolled over. Undefined for text that is not such a date-time (the schema admits none).
+ * `storedInstant` prints it; the ingest's binary COPY writes it as PostgreSQL's int64 microseconds.
+ */
+export function storedTime(iso: string): StoredTime | undefined {
   const m = ISO.exec(iso);
   const zone = m?.[8]; // a required group: there whenever the pattern matches
-  if (!m || zone === undefined) return iso; // the schema admits nothing else; never throw on the live path
+  if (!m || zone === undefined) return undefined;
   const [, y, mo, d, h, mi, s = '0', frac = ''] = m;
   let micros = 0;
   if (frac.length > 0) micros = frac.length <= 6 ? Number(frac.padEnd(6, '0')) : roundHalfEven(Number(`0.${frac}`) * 1e6);
@@ -248,10 +270,8 @@ export function storedInstant(iso: string): string {
   const t = new Date(0);
   t.setUTCFullYear(Number(y), Number(mo) - 1, Number(d)); // not Date.UTC: it maps years 0-99 to 1900-1999
   t.setUTCHours(Number(h), Number(mi), Number(s), 0); // 24:00 and a leap second roll over, as in PostgreSQL
-  let ms = t.getTime() - offsetMinutes * 60_000;
-  ms += Math.floor(micros / 1_000_000) * 1000;
-  micros %= 1_000_000;
-  return `${new Date(ms).toISOString().slice(0, 19)}.${String(micros).padStart(6, '0')}Z`;
+  // a fraction that rounds up to a whole second (.9999999) moves the second on
+  return { second: t.getTime() - offsetMinutes * 60_000 + Math.floor(micros / 1_000_000) * 1000, micros: micros % 1_000_000 };
 }
 
 /** C `rint` in the default rounding mode: to the nearest integer, ties to even. */

@@ -12,15 +12,48 @@ import {
   float4,
   observationFromRow,
   SAMPLE_STEPS_PER_MV,
+  sampleStepsLiteral,
   STORED_INSTANT_SQL,
   STORED_SAMPLES_SQL,
   storedInstant,
   storedObservation,
   type ObservationRow,
 } from '@vitalis/live';
-import { ECG_LEAD_II, vitalsObservationSchema, type VitalsObservation } from '@vitalis/schemas';
-import { toRow, writeRows, type WriteMethod } from '../../../apps/ingest/src/store';
+import { ECG_LEAD_II, instantEpochMs, MIN_PERIOD_MS, vitalsObservationSchema, type VitalsObservation } from '@vitalis/schemas';
+import { COLUMNS, copyRows, toRow, writeRows, type StoredRow, type WriteMethod } from '../../../apps/ingest/src/store';
 import { testPool, uid } from '../vitals/support';
+
+/** Instants at the edges of PostgreSQL's reading: offsets, missing seconds, fractions of every length (rounded to the µs), day and year rollover. */
+const INSTANTS = [
+  '2026-11-25T17:00:00Z',
+  '2026-11-25T17:00:00.1Z',
+  '2026-11-25T17:00:00.123456Z',
+  '2026-11-25T17:00:00.1234565Z',
+  '2026-11-25T17:00:00.1234575Z',
+  '2026-11-25T17:00:00.9999996Z',
+  '2026-11-25T17:00:00.123+02:00',
+  '2026-11-25T01:30:00.5-05:30',
+  '2026-11-25T23:59:59.9999999+00:00',
+  '2026-12-31T23:30:00.000001-01:00',
+  '2026-11-25T17:00+0100',
+  '2026-11-25T17:00:00.25+01',
+  '2026-03-01T00:00:00.000000001+14:00',
+  '2028-02-29T12:00:00.5Z',
+];
+
+/** Past the instants above: the first and last years, around both epochs, past ±285 years of 2000 (µs beyond 2^53) in toISOString's form. */
+const FAR_INSTANTS = [
+  '0001-01-01T00:00:00.000Z',
+  '0001-01-01T00:00:00Z',
+  '0001-01-01T00:30:00+01:00',
+  '1600-02-29T12:00:00.5+01:00',
+  '1969-12-31T23:59:59.9999995Z',
+  '1999-12-31T23:59:59.999Z',
+  '2000-01-01T00:00:00.000Z',
+  '2285-06-01T00:00:00.000Z',
+  '9999-12-31T23:59:59.999999-15:59',
+  '9999-12-31T23:59:59.9999995+15:59',
+];
 
 let pool: Pool;
 beforeAll(() => {
@@ -47,29 +80,99 @@ describe('float4: a real column reads back as the JS emulation says', () => {
 
 describe('storedInstant: a timestamptz reads back as the JS emulation says', () => {
   it('offsets, missing seconds, fractions of every length (rounded to the microsecond), day and year rollover', async () => {
-    const inputs = [
-      '2026-11-25T17:00:00Z',
-      '2026-11-25T17:00:00.1Z',
-      '2026-11-25T17:00:00.123456Z',
-      '2026-11-25T17:00:00.1234565Z',
-      '2026-11-25T17:00:00.1234575Z',
-      '2026-11-25T17:00:00.9999996Z',
-      '2026-11-25T17:00:00.123+02:00',
-      '2026-11-25T01:30:00.5-05:30',
-      '2026-11-25T23:59:59.9999999+00:00',
-      '2026-12-31T23:30:00.000001-01:00',
-      '2026-11-25T17:00+0100',
-      '2026-11-25T17:00:00.25+01',
-      '2026-03-01T00:00:00.000000001+14:00',
-      '2028-02-29T12:00:00.5Z',
-    ];
     const { rows } = await pool.query<{ at: string }>(
       `SELECT ${STORED_INSTANT_SQL} AS at FROM unnest($1::timestamptz[]) AS t(effective_at)`,
-      [inputs],
+      [[...INSTANTS, ...FAR_INSTANTS]],
     );
-    expect(inputs.map(storedInstant)).toEqual(rows.map((r) => r.at));
+    expect([...INSTANTS, ...FAR_INSTANTS].map(storedInstant)).toEqual(rows.map((r) => r.at));
   });
 });
+
+describe("the ingest's binary COPY stores what PostgreSQL's text input stores", () => {
+  /** Rows with every column at its edges (the ECG rows' steps at ±20 mV), each as the decoder's row (its ms read) and without it. */
+  function edgeRows(): StoredRow[] {
+    const patient = `pat-${'x'.repeat(56)}`; // a 64-character id
+    const numerics: [number, string][] = [
+      [-0, '/min'],
+      [5e-324, '%'],
+      [-1.7976931348623157e308, 'mm[Hg]'],
+      [0.1 + 0.2, 'µV'],
+    ];
+    const offsets = ['0', '9007199254740993', '9223372036854775807'];
+    const rows: StoredRow[] = [];
+    [...INSTANTS, ...FAR_INSTANTS].forEach((at, i) => {
+      const [value, unit] = numerics[i % numerics.length]!;
+      const ecg = i % 3 === 2;
+      const o = {
+        patient_id: patient,
+        device_id: `dev-${i}`,
+        seq: [0, 1, Number.MAX_SAFE_INTEGER][i % 3]!,
+        code: ecg ? ECG_LEAD_II.code : '8867-4',
+        effective_at: at,
+        unit: ecg ? 'mV' : unit,
+        ...(ecg ? { waveform: { origin: 0, period_ms: [1000, 0.25, MIN_PERIOD_MS][i % 3]!, samples: [-20, -0.0001, 0, 20] } } : { value }),
+      } as VitalsObservation;
+      for (const ms of [instantEpochMs(at), undefined]) {
+        const row = toRow(o, [0, 2_147_483_647][i % 2]!, offsets[i % 3]!, [0, 32_767][i % 2], undefined, ms);
+        rows.push({ ...row, seq: row.seq + (ms === undefined ? 0 : 1) });
+      }
+    });
+    return rows;
+  }
+
+  it('every column of rows at their edges: instants of every form and year, floats, 64-bit integers, non-ASCII text, steps', async () => {
+    const rows = edgeRows();
+    const client = await pool.connect();
+    try {
+      await client.query('BEGIN');
+      await client.query(
+        'CREATE TEMP TABLE bin (LIKE vitals_observations INCLUDING DEFAULTS) ON COMMIT DROP; CREATE TEMP TABLE txt (LIKE bin INCLUDING DEFAULTS) ON COMMIT DROP',
+      );
+      await copyRows(client, 'bin', rows);
+      for (const r of rows) {
+        await client.query(
+          `INSERT INTO txt (${COLUMNS}) VALUES ($1, $2, $3::bigint, $4, $5::timestamptz, $6::float8, $7, $8::real, $9::bytea, $10::int, $11::bigint, $12::smallint)`,
+          [
+            r.patient_id,
+            r.device_id,
+            String(r.seq),
+            r.code,
+            r.effective_at,
+            r.value === null ? null : String(r.value),
+            r.unit,
+            r.sample_period_ms === null ? null : String(r.sample_period_ms),
+            r.steps ? sampleStepsLiteral(r.steps) : null,
+            String(r.kafka_partition),
+            r.kafka_offset,
+            String(r.record_item ?? 0),
+          ],
+        );
+      }
+      const read = async (table: string) =>
+        (
+          await client.query<{ row: string }>(
+            `SELECT concat_ws(' | ', patient_id, device_id, seq, code, ${STORED_INSTANT_SQL}, value::text, unit, sample_period_ms::text,
+                    encode(sample_steps, 'hex'), kafka_partition, kafka_offset, record_item) AS row
+               FROM ${table} ORDER BY kafka_offset, seq, device_id`,
+          )
+        ).rows.map((r) => r.row);
+      const [binary, text] = [await read('bin'), await read('txt')];
+      expect(binary.length).toBe(rows.length);
+      expect(binary).toEqual(text);
+      // the instants as storedInstant prints them (the live path's reading)
+      expect(binary.filter((line, i) => !line.includes(storedInstant(rows.sort(byPosition)[i]!.effective_at)))).toEqual([]);
+    } finally {
+      await client.query('ROLLBACK');
+      client.release();
+    }
+  });
+});
+
+/** The order `read` lists rows in: Kafka offset (as a number), seq, device. */
+const byPosition = (a: StoredRow, b: StoredRow) =>
+  Number(BigInt(a.kafka_offset) - BigInt(b.kafka_offset)) ||
+  a.seq - b.seq ||
+  (a.device_id < b.device_id ? -1 : a.device_id > b.device_id ? 1 : 0);
 
 describe('storedObservation: an observation as its append-log row reads back', () => {
   it('ECG chunks with an origin, numeric observations with offsets', async () => {

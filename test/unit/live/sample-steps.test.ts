@@ -3,14 +3,14 @@
  * every path a stored chunk leaves by. A device sends a chunk's samples as JSON numbers (decimal mV,
  * a single observation or a v1 frame) or as whole steps (a v2 frame, ADR 0029: every step of
  * ±20 mV); the ingest decodes the record (`decodeRecord`, which derives the steps once) and stores
- * them as `sample_steps` (32-bit steps, migration 0036) through its COPY line (and the unnest
- * write's literal); then:
+ * them as `sample_steps` (32-bit steps, migration 0036) through its binary COPY tuple (and the
+ * unnest write's hex literal); then:
  *  - REST and history: `observationFromRow` of the stored bytes, serialised as JSON;
  *  - FHIR: `toFhirObservation`'s valueSampledData.data (space-separated);
  *  - bulk export: `ndjsonOf` of the line PostgreSQL's COPY TO prints for the row;
  *  - live: the ingest publishes `storedObservation` of the incoming chunk, and a replay rebuilds the
  *    row: both serialise (`eventJson`) to the same bytes.
- * Each sample's text out is its text in. PostgreSQL's side (hex in, the same bytes, hex out) is
+ * Each sample's text out is its text in. PostgreSQL's side (the same bytes in, hex out) is
  * checked against a running server in test/integration/live/stored-form.test.ts.
  */
 import { describe, expect, it } from 'vitest';
@@ -33,7 +33,7 @@ import {
   toFhirObservation,
   type VitalsObservation,
 } from '@vitalis/schemas';
-import { copyLine, toRow } from '../../../apps/ingest/src/store-rows';
+import { copyTuple, toRow } from '../../../apps/ingest/src/store-rows';
 import { ndjsonOf } from '@vitalis/export';
 
 const CHUNK = 250;
@@ -58,9 +58,20 @@ const chunk = (samples: number[], seq: number, origin = 0): VitalsObservation =>
   waveform: { origin, period_ms: 4, samples },
 });
 
-/** The `sample_steps` field of an ingest COPY line (the 9th), which is also how COPY TO prints it back. */
-const stepsField = (line: string): string => line.slice(0, -1).split('\t')[8]!;
-const bytesOf = (field: string): Buffer => Buffer.from(field.slice(3), 'hex'); // `\\x…`: COPY text escapes the backslash
+/** The fields of one binary COPY tuple (a 16-bit field count, then each field's 32-bit length, -1 for NULL, and its bytes). */
+function tupleFields(tuple: Buffer): (Buffer | null)[] {
+  const fields: (Buffer | null)[] = [];
+  let at = 2;
+  for (let i = 0; i < tuple.readInt16BE(0); i++) {
+    const n = tuple.readInt32BE(at);
+    fields.push(n < 0 ? null : tuple.subarray(at + 4, at + 4 + n));
+    at += 4 + Math.max(n, 0);
+  }
+  expect(at).toBe(tuple.length);
+  return fields;
+}
+/** The `sample_steps` field (the 9th) of the ingest's COPY tuple for a row. */
+const storedSteps = (row: Parameters<typeof copyTuple>[0]): Buffer => tupleFields(copyTuple(row))[8]!;
 
 /** The line PostgreSQL's COPY TO prints for the export's query (observation-lines.ts exportCopySql: encode(sample_steps, 'hex')). */
 const exportLine = (o: VitalsObservation, stored: Buffer) =>
@@ -77,11 +88,10 @@ describe('ECG sample steps: bytes in = bytes out on every path', () => {
       const [{ observation: o, steps }] = decoded.observations as [(typeof decoded.observations)[number]];
       expect(o).toEqual(chunk(samples, seq));
       const row = toRow(o, 0, String(seq), 0, steps);
-      const field = stepsField(copyLine(row));
-      const stored = bytesOf(field);
+      const stored = storedSteps(row);
       expect(stored.length).toBe(samples.length * 4);
-      // the unnest write's literal is the same bytes (one backslash: a ::bytea cast, not COPY text)
-      expect(sampleStepsLiteral(row.steps!)).toBe(field.slice(1));
+      // the unnest write's literal is the same bytes (a ::bytea cast of hex text)
+      expect(sampleStepsLiteral(row.steps!)).toBe(`\\x${stored.toString('hex')}`);
       // REST and history
       const read = observationFromRow(o.patient_id, { ...rowColumns(o), samples: null, sample_steps: stored });
       expect(JSON.stringify(read)).toContain(`"samples":[${text.join(',')}]`);
@@ -111,10 +121,10 @@ describe('ECG sample steps: bytes in = bytes out on every path', () => {
       if (!decoded.ok || decoded.invalid.length > 0) throw new Error(JSON.stringify(decoded));
       const [{ observation: o, steps }] = decoded.observations as [(typeof decoded.observations)[number]];
       const row = toRow(o, 0, String(seq), 0, steps);
-      const stored = bytesOf(stepsField(copyLine(row)));
+      const stored = storedSteps(row);
       // the stored bytes are the steps as sent
       expect(Array.from({ length: sent.length }, (_, i) => stored.readInt32LE(i * 4))).toEqual(sent);
-      expect(sampleStepsLiteral(row.steps!)).toBe(stepsField(copyLine(row)).slice(1));
+      expect(sampleStepsLiteral(row.steps!)).toBe(`\\x${stored.toString('hex')}`);
       // every output writes each step as the decimal k / 10,000, which parses back to k exactly
       const mv = sent.map((k) => String(k / SAMPLE_STEPS_PER_MV || 0));
       const read = observationFromRow(o.patient_id, { ...rowColumns(o), samples: null, sample_steps: stored });

@@ -60,7 +60,7 @@ export const skipRedelivered: BatchStep = (b, env) => {
     const offset = Number(message.offset);
     for (const { item, observation, steps, effectiveMs } of observations) {
       if (redelivered && !env.afterCommit) continue;
-      const row = toRow(observation, partition, message.offset, item, steps);
+      const row = toRow(observation, partition, message.offset, item, steps, effectiveMs);
       (redelivered ? b.notWritten : b.rows).push(row);
       // the live stage publishes the samples as stored: the row's steps, derived once by the decoder
       if (env.afterCommit) b.good.push({ offset, item, observation, steps: row.steps, effectiveMs });
