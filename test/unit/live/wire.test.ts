@@ -1,9 +1,9 @@
 /**
  * The fan-out message's bytes (`encodeBatch`) are byte for byte `JSON.stringify` of the batch in UTF-8, which
- * the gateways parse: ECG samples are written from their 0.1 µV steps, everything else by
- * JSON.stringify. And `eventJson` writes an array of numbers as JSON does.
+ * the gateways parse: a numeric observation's event from a template, ECG samples from their 0.1 µV
+ * steps, everything else by JSON.stringify. And `eventJson` writes an array of numbers as JSON does.
  */
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { encodeBatch, eventJson, storedObservation, type LiveBatch, type LiveEvent } from '@vitalis/live';
 import { ECG_LEAD_II, waveformSteps, type VitalsObservation } from '@vitalis/schemas';
 
@@ -106,6 +106,48 @@ describe('encodeBatch', () => {
     expect(bytes.equals(Buffer.from(JSON.stringify(b)))).toBe(true);
     expect(bytes.length).toBeGreaterThan(events.length * 512 + 256); // past the first estimate
     expect(JSON.stringify(events)).toBe(before);
+  });
+});
+
+describe('encodeBatch: a numeric observation event from its template', () => {
+  const withData = (e: LiveEvent, data: Record<string, unknown>): LiveEvent => ({ ...e, data }) as unknown as LiveEvent;
+  const plain = numeric('pat-7', 12, '8867-4', 72, '/min');
+
+  it('writes plain numerics without JSON.stringify, byte for byte its text, at the edges of every number', () => {
+    const events = [-0, 0, 5e-324, -1.5e-7, 1e21, 123456789.123, -40].map((value, i) => ({
+      ...numeric(`pat-${i}`, Number.MAX_SAFE_INTEGER - i, '8867-4', value, '/min'),
+      offset: 2 ** 40 + i,
+      k: 30,
+    }));
+    const b: LiveBatch = { v: 1, partition: 11, first: 0, last: 2 ** 40 + 9, events };
+    const stringify = vi.spyOn(JSON, 'stringify');
+    let bytes: Buffer;
+    try {
+      bytes = encodeBatch(b);
+      expect(stringify).not.toHaveBeenCalled(); // the template wrote every event
+    } finally {
+      stringify.mockRestore();
+    }
+    expect(bytes.equals(Buffer.from(JSON.stringify(b)))).toBe(true);
+  });
+
+  it('leaves to JSON.stringify what the template cannot write as JSON does, with the same bytes', () => {
+    const d = plain.data as unknown as Record<string, unknown>;
+    const odd: LiveEvent[] = [
+      withData(plain, { ...d, device_id: 'mon-"quoted"' }),
+      withData(plain, { ...d, device_id: 'mon-\\back' }),
+      withData(plain, { ...d, unit: 'line\nbreak' }),
+      withData(plain, { ...d, device_id: 'mon-é-🫀' }),
+      withData(plain, { ...d, device_id: 'lone-\ud800' }),
+      withData(plain, { ...d, value: Number.NaN }),
+      withData(plain, { ...d, value: Number.POSITIVE_INFINITY }),
+      withData(plain, { ...d, interpretation: 'H' }), // a key the template does not know
+      withData(plain, { unit: d.unit, ...d }), // the same keys in another order
+      { ...plain, patient_id: 'pat-"' },
+      { ...plain, offset: Number.NaN },
+    ];
+    const b: LiveBatch = { v: 1, partition: 3, first: 0, last: 12, events: [plain, ...odd] };
+    expect(encodeBatch(b).equals(Buffer.from(JSON.stringify(b)))).toBe(true);
   });
 });
 
