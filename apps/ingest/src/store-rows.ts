@@ -173,12 +173,8 @@ export function writeCopyTuple(out: ByteWriter, r: StoredRow): void {
   at = int32(buf, int32(buf, at, 4), r.kafka_partition);
   const offset = Number(r.kafka_offset);
   at = Number.isSafeInteger(offset) ? writeInt64(buf, at, offset) : writeBigInt64(buf, at, BigInt(r.kafka_offset));
-  const item = r.record_item ?? 0;
-  at = int32(buf, at, 2);
-  buf[at] = item >>> 8;
-  buf[at + 1] = item;
-  at += 2;
-  out.advance(at);
+  // smallint: a frame holds at most 64 observations (writeInt16BE refuses anything past int16)
+  out.advance(buf.writeInt16BE(r.record_item ?? 0, int32(buf, at, 2)));
 }
 
 /** One row's binary tuple alone (tests). */
