@@ -8,7 +8,7 @@
  * Why not @electric-sql/pglite-socket: it hands each TCP chunk to PGlite as it arrives, and a
  * protocol message split across chunks (any query or COPY over ~64 KiB) aborts the WASM module
  * ("RuntimeError: unreachable"), and so does COPY ... FROM STDIN. This bridge buffers until whole
- * messages are there, feeds them in order, and plays COPY FROM STDIN itself (see serve). PGlite has one backend: connections are served one at a time (the next waits
+ * messages are there, feeds them in order, and plays COPY FROM STDIN itself, in either format (see serve). PGlite has one backend: connections are served one at a time (the next waits
  * until the current one closes), so the tests use a pool of max 1. Session state (temp tables,
  * prepared statements) outlives a connection, since it is always the same backend.
  */
@@ -25,7 +25,8 @@ export interface TimescaleEngine {
 
 const SSL_REQUEST = 80_877_103;
 const GSSENC_REQUEST = 80_877_104;
-const COPY_FROM_STDIN = /^\s*(COPY\s+.+?\s+FROM)\s+STDIN\s*;?\s*$/is;
+/** COPY … FROM STDIN, and its options if any (the ingest's `(FORMAT binary)`, ADR 0035). */
+const COPY_FROM_STDIN = /^\s*(COPY\s+.+?\s+FROM)\s+STDIN(\s*(?:WITH\s*)?\([^()]*\))?\s*;?\s*$/is;
 
 /** Splits the complete messages at the start of `buf` (`startup`: the first one is untyped); returns them and the rest. */
 function splitMessages(buf: Buffer, startup: boolean): { messages: Buffer[]; rest: Buffer } {
@@ -114,8 +115,10 @@ function serve(db: PGlite, socket: Socket): Promise<void> {
           continue;
         }
         await flush();
-        copy = { sql: `${copySql[1]} '/dev/blob'`, data: [] };
-        send(message('G', Buffer.from([0, 0, 0]))); // CopyInResponse: text format, column count not told
+        const options = copySql[2] ?? '';
+        copy = { sql: `${copySql[1]} '/dev/blob'${options}`, data: [] };
+        // CopyInResponse: the overall format (1: binary), column count not told
+        send(message('G', Buffer.from([/\bbinary\b/i.test(options) ? 1 : 0, 0, 0])));
       }
       await flush();
     };
