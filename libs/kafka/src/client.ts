@@ -1,4 +1,5 @@
-import { Kafka, logLevel as KafkaLogLevel, type KafkaConfig, type LogEntry } from 'kafkajs';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { Kafka, logLevel as KafkaLogLevel, type Admin, type KafkaConfig, type LogEntry } from 'kafkajs';
 import type { Logger } from '@vitalis/log';
 import { topicSpecs, type TopicDurability, type TopicNames } from './topics';
 
@@ -53,14 +54,38 @@ export async function ensureTopics(kafka: Kafka, durability?: TopicDurability, n
     const missing = topicSpecs(durability, names).filter((spec) => !existing.has(spec.topic));
     if (missing.length === 0) return [];
     try {
-      await admin.createTopics({ topics: missing, waitForLeaders: true });
+      await admin.createTopics({ topics: missing });
     } catch (err) {
       // Another app created it between listTopics and createTopics: fine.
       if ((err as { type?: string }).type !== 'TOPIC_ALREADY_EXISTS') throw err;
     }
-    return missing.map((spec) => spec.topic);
+    const created = missing.map((spec) => spec.topic);
+    await waitForLeaders(admin, created);
+    return created;
   } finally {
     await admin.disconnect();
+  }
+}
+
+/**
+ * Waits until every partition of `topics` has a leader in the cluster's metadata. Not kafkajs's
+ * `createTopics({ waitForLeaders })`: it asks one broker, and gives up at the first answer that the
+ * topic is unknown, which a broker of a multi-broker cluster gives until the new topic's metadata
+ * reaches it (an app starting beside others on 3 brokers then exited). A retriable answer is asked
+ * again, every 200 ms, until `withinMs`.
+ */
+export async function waitForLeaders(admin: Pick<Admin, 'fetchTopicMetadata'>, topics: string[], withinMs = 30_000): Promise<void> {
+  const deadline = Date.now() + withinMs;
+  for (;;) {
+    try {
+      const { topics: found } = await admin.fetchTopicMetadata({ topics });
+      const led = found.filter((t) => t.partitions.length > 0 && t.partitions.every((p) => p.leader >= 0));
+      if (led.length === topics.length) return;
+    } catch (err) {
+      if ((err as { retriable?: boolean }).retriable !== true || Date.now() > deadline) throw err;
+    }
+    if (Date.now() > deadline) throw new Error(`Kafka topics without a leader after ${withinMs} ms: ${topics.join(', ')}`);
+    await sleep(200);
   }
 }
 

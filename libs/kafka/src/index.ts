@@ -1,4 +1,4 @@
-export { createKafka, ensureTopics, kafkaProbe, type KafkaOptions } from './client';
+export { createKafka, ensureTopics, kafkaProbe, waitForLeaders, type KafkaOptions } from './client';
 export { createVitalsProducer, vitalsPartitioner, type VitalsProducerOptions } from './producer';
 export { SINGLE_BROKER, TOPICS, topicSpecs, type TopicDurability, type TopicNames, type TopicSpec } from './topics';
 export { batchOrigin, sendTraced, startBatchSpan, TRACEPARENT_HEADER } from './trace-headers';
