@@ -159,8 +159,9 @@ describe("the ingest's binary COPY stores what PostgreSQL's text input stores", 
       const [binary, text] = [await read('bin'), await read('txt')];
       expect(binary.length).toBe(rows.length);
       expect(binary).toEqual(text);
-      // the instants as storedInstant prints them (the live path's reading)
-      expect(binary.filter((line, i) => !line.includes(storedInstant(rows.sort(byPosition)[i]!.effective_at)))).toEqual([]);
+      // the instants as storedInstant prints them (the live path's reading), the rows in `read`'s order
+      const inOrder = [...rows].sort(byPosition);
+      expect(binary.filter((line, i) => !line.includes(storedInstant(inOrder[i]!.effective_at)))).toEqual([]);
     } finally {
       await client.query('ROLLBACK');
       client.release();
