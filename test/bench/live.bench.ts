@@ -33,6 +33,7 @@ import { freePort } from '../helpers/processes';
 import type { FromParent, SubscriberShare, ToParent } from './live-subscribers';
 import { cpuOf, cpuUsedBetween, loadAverage, machineCpu, rssOf, serversCpu, type ServerName } from './proc-cpu';
 import { cpuFigures, figure } from './report';
+import { profileFlags } from './pipeline';
 import { FRAME_OBSERVATIONS, monitorFrameJson } from './rows';
 
 const env = process.env;
@@ -90,9 +91,8 @@ const children: ChildProcess[] = [];
 process.on('exit', () => children.forEach((c) => c.exitCode === null && c.signalCode === null && c.kill('SIGTERM')));
 
 function startChild(name: string, script: string, extra: Record<string, string>): ChildProcess {
-  // BENCH_CPU_PROF=<dir>: V8 CPU profiles of the gateway and the ingest (written when they exit).
-  const prof = env.BENCH_CPU_PROF ? ['--cpu-prof', `--cpu-prof-dir=${env.BENCH_CPU_PROF}`] : [];
-  const child = spawn(process.execPath, [...prof, '--import', 'tsx', script], {
+  // BENCH_CPU_PROF / BENCH_HEAP_PROF=<dir>: V8 profiles of the gateway and the ingest (pipeline.ts profileFlags).
+  const child = spawn(process.execPath, [...profileFlags(), '--import', 'tsx', script], {
     env: { ...env, DATABASE_URL: DB_URL, LOG_LEVEL: 'warn', KAFKA_BROKERS: BROKERS.join(','), ...extra },
     stdio: ['ignore', 'ignore', 'inherit'],
   });

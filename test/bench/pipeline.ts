@@ -96,12 +96,21 @@ export interface IngestProcess {
   stop(): Promise<void>;
 }
 
+/**
+ * The V8 profiles an app started by a bench writes when it exits: BENCH_CPU_PROF=<dir> a CPU profile
+ * (where the time goes), BENCH_HEAP_PROF=<dir> a sampling heap profile (what allocates: the garbage
+ * collector's work, ./heap-sampling.ts). Neither is on in a measured run.
+ */
+export function profileFlags(): string[] {
+  const cpu = env.BENCH_CPU_PROF ? ['--cpu-prof', `--cpu-prof-dir=${env.BENCH_CPU_PROF}`] : [];
+  const heap = env.BENCH_HEAP_PROF ? ['--import', 'tsx', '--import', './test/bench/heap-sampling.ts'] : [];
+  return [...cpu, ...heap];
+}
+
 /** The ingest's main as a child process, production configuration (live stage, alerts, metrics), consuming `topic` as `groupId`. */
 export async function startIngestProcess(databaseUrl: string, topic: string, groupId: string): Promise<IngestProcess> {
   const metricsPort = await freePort();
-  // BENCH_CPU_PROF=<dir>: a V8 CPU profile of the ingest (written when it exits).
-  const prof = env.BENCH_CPU_PROF ? ['--cpu-prof', `--cpu-prof-dir=${env.BENCH_CPU_PROF}`] : [];
-  const child = spawn(process.execPath, [...prof, '--import', 'tsx', 'apps/ingest/src/main.ts'], {
+  const child = spawn(process.execPath, [...profileFlags(), '--import', 'tsx', 'apps/ingest/src/main.ts'], {
     env: {
       ...env,
       DATABASE_URL: databaseUrl,

@@ -29,6 +29,7 @@ const PHASES: Phase[] = [
   { name: 'calibrate', script: 'calibrate.bench.ts' },
   // a broker JVM just started costs 2-3 times its warm CPU per observation (warmup.bench.ts): warmed before any Kafka phase
   { name: 'warmup', script: 'warmup.bench.ts' },
+  { name: 'hot', script: 'hot-path.bench.ts' },
   { name: 'copy', script: 'copy.bench.ts' },
   { name: 'drain', script: 'ingest.bench.ts', env: { BENCH_PHASES: 'drain', BENCH_DRAIN_OBSERVATIONS: '1000000' } },
   { name: 'e2e', script: 'ingest.bench.ts', env: { BENCH_PHASES: 'e2e' } },

@@ -184,23 +184,25 @@ export function copyTuple(r: StoredRow): Buffer {
   return out.bytes();
 }
 
-/** Streams `rows` into `table` with COPY FROM STDIN in the binary format, 500 rows a chunk, each chunk's bytes written once. */
+/** The bytes of a binary COPY of `rows`: the header, then 500 rows a chunk (each chunk's bytes written once), then the trailer. */
+export function* copyChunks(rows: readonly StoredRow[]): Generator<Buffer> {
+  const CHUNK = 500;
+  yield BINARY_HEADER;
+  for (let i = 0; i < rows.length; i += CHUNK) {
+    const end = Math.min(i + CHUNK, rows.length);
+    let bytes = 0;
+    for (let j = i; j < end; j++) bytes += tupleBytes(rows[j] as StoredRow);
+    const out = new ByteWriter(bytes);
+    for (let j = i; j < end; j++) writeCopyTuple(out, rows[j] as StoredRow);
+    yield out.bytes();
+  }
+  yield BINARY_TRAILER;
+}
+
+/** Streams `rows` into `table` with COPY FROM STDIN in the binary format (`copyChunks`). */
 export async function copyRows(client: PoolClient, table: string, rows: StoredRow[]): Promise<void> {
   const stream = client.query(copyStreams.from(`COPY ${table} (${COLUMNS}) FROM STDIN (FORMAT binary)`));
-  const CHUNK = 500;
-  function* chunks() {
-    yield BINARY_HEADER;
-    for (let i = 0; i < rows.length; i += CHUNK) {
-      const end = Math.min(i + CHUNK, rows.length);
-      let bytes = 0;
-      for (let j = i; j < end; j++) bytes += tupleBytes(rows[j] as StoredRow);
-      const out = new ByteWriter(bytes);
-      for (let j = i; j < end; j++) writeCopyTuple(out, rows[j] as StoredRow);
-      yield out.bytes();
-    }
-    yield BINARY_TRAILER;
-  }
-  await pipeline(Readable.from(chunks()), stream);
+  await pipeline(Readable.from(copyChunks(rows)), stream);
 }
 
 /** Where a stored row came from; the write paths return those of the rows that were new. */

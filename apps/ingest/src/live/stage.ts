@@ -85,7 +85,7 @@ async function restoreUnseen(engine: AlertEngine, pool: LiveStageOptions['pool']
  * A committed batch's live events in (offset, item, k) order: each observation as its stored row
  * reads back, then the alerts its reading decided (alerts on), and those alerts to append.
  */
-function batchEvents(
+export function batchEvents(
   engine: AlertEngine,
   settings: AlarmSettings,
   batch: CommittedBatch,
