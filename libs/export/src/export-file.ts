@@ -6,7 +6,7 @@
  * gzip is committed before the NDJSON, and the NDJSON before the job records the file, so a file a
  * manifest lists always has its gzip; a worker that dies leaves two temporary files behind.
  */
-import { once } from 'node:events';
+import type { Writable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { createGzip } from 'node:zlib';
 import type { ExportStorage } from './storage-interface';
@@ -18,11 +18,19 @@ import type { ExportStorage } from './storage-interface';
  */
 const EXPORT_GZIP_LEVEL = 1;
 
+/** When `stream` has taken `bytes` in (written to storage; compressed, for the gzip): its write callback. */
+const written = (stream: Writable, bytes: Buffer): Promise<void> =>
+  new Promise((resolve, reject) => stream.write(bytes, (err) => (err ? reject(err) : resolve())));
+
 /** Where a file's gzip is stored: the file's key and `.gz`. */
 export const gzipKeyOf = (key: string): string => `${key}.gz`;
 
 export interface ExportFileWriter {
-  /** Appends bytes to the NDJSON and its gzip, with backpressure on both. */
+  /**
+   * Appends bytes to the NDJSON and its gzip; returns once the bytes of the write before are in
+   * both: one block is written and compressed while the run encodes the next (waiting for each
+   * block's own write left the run idle for about a quarter of an export, docs/benchmarks.md "Export").
+   */
   write(bytes: Buffer): Promise<void>;
   /** Finishes the gzip, then commits it and the NDJSON (durable, in place). */
   commit(): Promise<void>;
@@ -36,13 +44,17 @@ export async function openExportFile(storage: ExportStorage, key: string, writer
   const gzip = createGzip({ level: EXPORT_GZIP_LEVEL });
   const compressed = pipeline(gzip, gz.stream);
   compressed.catch(() => undefined); // awaited at commit; until then an error surfaces through gzip's own
+  ndjson.stream.on('error', () => undefined); // a failed write fails through its callback (inFlight), not as an unhandled 'error'
+  let inFlight: Promise<unknown> = Promise.resolve();
   return {
     async write(bytes) {
-      const ndjsonFull = !ndjson.stream.write(bytes);
-      const gzipFull = !gzip.write(bytes);
-      await Promise.all([ndjsonFull ? once(ndjson.stream, 'drain') : undefined, gzipFull ? once(gzip, 'drain') : undefined]);
+      const before = inFlight;
+      inFlight = Promise.all([written(ndjson.stream, bytes), written(gzip, bytes)]);
+      inFlight.catch(() => undefined); // thrown by the next write or the commit, which await it
+      await before;
     },
     async commit() {
+      await inFlight;
       gzip.end();
       await compressed;
       await gz.commit();

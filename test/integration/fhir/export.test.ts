@@ -20,7 +20,7 @@ import { createPool, type Pool } from '@vitalis/db';
 import { exportStorageDir, folderStorage, expireExports, runNextExport, type ExportStorage } from '@vitalis/export';
 import { VITAL_CODE } from '@vitalis/schemas';
 import { authHeaders } from '../../helpers/auth';
-import { stoppingAfter } from '../../helpers/export-storage';
+import { fullAfter, stoppingAfter } from '../../helpers/export-storage';
 import { testEnv } from '../../helpers/env';
 import { startGateway, type RunningGateway } from '../../helpers/gateway';
 import { expectValidFhir, VITAL_SIGNS_PROFILE } from '../../helpers/fhir-validator';
@@ -394,6 +394,41 @@ describe('FHIR Bulk Data export: the order it reads the log in', () => {
     const keys = resources.map(keyOf);
     const sorted = [...keys].sort(([t1, d1], [t2, d2]) => (t1 < t2 ? -1 : t1 > t2 ? 1 : Buffer.compare(Buffer.from(d1), Buffer.from(d2))));
     expect(keys).toEqual(sorted);
+  });
+});
+
+describe('FHIR Bulk Data export: a full disk', () => {
+  it('a write that fails part-way through a file (ENOSPC) fails the run, which goes back to the queue; the next run resumes: every row once, in order', async () => {
+    const patient = `pat-x${run}full`;
+    const start = T0 - 7_200_000;
+    const devices = ['a', 'b'].map((d) => `full-${run}-${d}`);
+    await owner.query(
+      `INSERT INTO vitals_observations (patient_id, device_id, seq, code, effective_at, value, unit, kafka_partition, kafka_offset)
+       SELECT $1, d, s, $2, to_timestamp(($3::bigint + s * 1000) / 1000.0), 60 + s % 30, '/min', 0, s
+         FROM unnest($4::text[]) AS d, generate_series(0, 299) AS s`,
+      [patient, VITAL_CODE.heartRate, start, devices],
+    );
+    const filter = encodeURIComponent(`Observation?date=ge${iso(start)}&date=lt${iso(start + 300_000)}`);
+    const k = await kickOff(`/$export?_type=Observation&_typeFilter=${filter}`);
+    const id = k.location!.split('/').pop()!;
+    // the disk is full after 40 KB of NDJSON: in the middle of the tenth 4 KB file
+    const options = { maxFileBytes: 4_096, leaseMs: 10_000, expiresMs: 3_600_000, only: [id] };
+    await expect(runNextExport(gw.deps.pool, { ...options, storage: fullAfter(storage, 40_000) })).rejects.toThrow('ENOSPC');
+    const { rows } = await owner.query<{ status: string; attempts: number; files: number }>(
+      'SELECT status, attempts, (SELECT count(*)::int FROM export_files f WHERE f.job_id = j.id) AS files FROM export_jobs j WHERE id = $1',
+      [id],
+    );
+    expect(rows[0]).toMatchObject({ status: 'queued', attempts: 1 });
+    expect(rows[0]!.files).toBeGreaterThan(0); // the files before the failure stay committed
+    await runNextExport(gw.deps.pool, { ...options, storage });
+    const { resources, manifest } = await exported(k.location!);
+    expect(manifest.output.length).toBeGreaterThan(rows[0]!.files);
+    const ids = resources.map((r) => r.identifier[0].value as string);
+    expect(new Set(ids).size).toBe(ids.length); // nothing twice
+    const ours = resources.filter((r) => r.subject.reference === `Patient/${patient}`);
+    expect(ours).toHaveLength(600);
+    const times = ours.map((r) => r.effectiveDateTime as string);
+    expect(times).toEqual([...times].sort());
   });
 });
 
