@@ -60,6 +60,7 @@ export async function runNextExport(pool: Pool, options: ExportWorkerOptions): P
     files: 0,
     lost: false,
     current: undefined,
+    committing: Promise.resolve(),
     type: '',
     key: '',
     count: 0,
@@ -77,6 +78,12 @@ export async function runNextExport(pool: Pool, options: ExportWorkerOptions): P
     await (run.job.organize_by === 'Patient' ? writeByPatient(run, client) : writeByType(run, client));
   } catch (err) {
     failed = err;
+  }
+  try {
+    // the file committing beside the run is recorded (or fails) before the run settles: a stopped run hands the job back with it
+    await run.committing;
+  } catch (err) {
+    failed ??= err;
   } finally {
     clearInterval(renewal);
     if (run.current) await run.current.discard();
