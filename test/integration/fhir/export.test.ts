@@ -357,17 +357,26 @@ describe('FHIR Bulk Data export: the IG flow', () => {
   });
 });
 
+/** A heart rate a second from `start` for `seconds` from each of `devices` of one patient: rows that tie on time across devices. */
+async function seedDevices(patient: string, devices: string[], start: number, seconds: number): Promise<void> {
+  await owner.query(
+    `INSERT INTO vitals_observations (patient_id, device_id, seq, code, effective_at, value, unit, kafka_partition, kafka_offset)
+     SELECT $1, d, s, $2, to_timestamp(($3::bigint + s * 1000) / 1000.0), 60 + s % 30, '/min', 0, s
+       FROM unnest($4::text[]) AS d, generate_series(0, $5::int - 1) AS s`,
+    [patient, VITAL_CODE.heartRate, start, devices, seconds],
+  );
+}
+
 describe('FHIR Bulk Data export: the order it reads the log in', () => {
   it('a whole-log export (the identity index order: time, device, seq) stopped and resumed across rows that tie on time: every row once, in order', async () => {
     // three devices sampling on the same instants, an hour before this file's other rows
     const patient = `pat-x${run}tie`;
     const start = T0 - 3_600_000;
-    const devices = ['a', 'b', 'c'].map((d) => `tie-${run}-${d}`);
-    await owner.query(
-      `INSERT INTO vitals_observations (patient_id, device_id, seq, code, effective_at, value, unit, kafka_partition, kafka_offset)
-       SELECT $1, d, s, $2, to_timestamp(($3::bigint + s * 1000) / 1000.0), 60 + s % 30, '/min', 0, s
-         FROM unnest($4::text[]) AS d, generate_series(0, 59) AS s`,
-      [patient, VITAL_CODE.heartRate, start, devices],
+    await seedDevices(
+      patient,
+      ['a', 'b', 'c'].map((d) => `tie-${run}-${d}`),
+      start,
+      60,
     );
     const filter = encodeURIComponent(`Observation?date=ge${iso(start)}&date=lt${iso(start + 60_000)}`);
     const k = await kickOff(`/$export?_type=Observation&_typeFilter=${filter}`);
@@ -401,12 +410,11 @@ describe('FHIR Bulk Data export: a full disk', () => {
   it('a write that fails part-way through a file (ENOSPC) fails the run, which goes back to the queue; the next run resumes: every row once, in order', async () => {
     const patient = `pat-x${run}full`;
     const start = T0 - 7_200_000;
-    const devices = ['a', 'b'].map((d) => `full-${run}-${d}`);
-    await owner.query(
-      `INSERT INTO vitals_observations (patient_id, device_id, seq, code, effective_at, value, unit, kafka_partition, kafka_offset)
-       SELECT $1, d, s, $2, to_timestamp(($3::bigint + s * 1000) / 1000.0), 60 + s % 30, '/min', 0, s
-         FROM unnest($4::text[]) AS d, generate_series(0, 299) AS s`,
-      [patient, VITAL_CODE.heartRate, start, devices],
+    await seedDevices(
+      patient,
+      ['a', 'b'].map((d) => `full-${run}-${d}`),
+      start,
+      300,
     );
     const filter = encodeURIComponent(`Observation?date=ge${iso(start)}&date=lt${iso(start + 300_000)}`);
     const k = await kickOff(`/$export?_type=Observation&_typeFilter=${filter}`);
