@@ -6,6 +6,7 @@
 import { performance } from 'node:perf_hooks';
 import type { Pool, PoolClient } from '@vitalis/db';
 import { copyRows, type StoredRow } from '../../apps/ingest/src/store';
+import { keyed } from './rows';
 import { cpuOf, cpuUsedBetween, serversCpu } from './proc-cpu';
 import { figure } from './report';
 
@@ -28,6 +29,7 @@ export async function copyOver(
   rows: StoredRow[],
   copy: (client: PoolClient, table: string, rows: StoredRow[]) => Promise<void> = copyRows,
 ): Promise<CopyRun> {
+  await keyed(pool, rows);
   const clients: PoolClient[] = await Promise.all(Array.from({ length: WRITERS }, () => pool.connect()));
   try {
     const pids = await Promise.all(

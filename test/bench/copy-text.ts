@@ -20,7 +20,7 @@ export function copyTextLine(r: StoredRow): string {
   const steps = r.steps ? `\\\\x${sampleStepsBytes(r.steps).toString('hex')}` : '\\N';
   return `${text(r.patient_id)}\t${text(r.device_id)}\t${r.seq}\t${text(r.code)}\t${text(r.effective_at)}\t${r.value ?? '\\N'}\t${text(r.unit)}\t${
     r.sample_period_ms ?? '\\N'
-  }\t${steps}\t${r.kafka_partition}\t${r.kafka_offset}\t${r.record_item ?? 0}\n`;
+  }\t${steps}\t${r.kafka_partition}\t${r.kafka_offset}\t${r.record_item ?? 0}\t${r.series_id ?? '\\N'}\n`;
 }
 
 /** `rows` COPYed into `table` in the text format, 500 lines a chunk (as the ingest streamed them). */

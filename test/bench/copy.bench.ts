@@ -92,7 +92,7 @@ try {
   // the ECG rows once more with the samples as real[] text (no index: what array_in costs, against the raw text-format COPY above)
   await pool.query(
     `CREATE TABLE bench_copy_real AS SELECT patient_id, device_id, seq, code, effective_at, value, unit, sample_period_ms, samples,
-            kafka_partition, kafka_offset, record_item FROM vitals_observations WITH NO DATA`,
+            kafka_partition, kafka_offset, record_item, series_id FROM vitals_observations WITH NO DATA`,
   );
   const ecgRows = benchRows(ROWS.ecg, `copy-real-${randomUUID().slice(0, 6)}`, { shape: 'ecg' });
   const load = loadAverage();

@@ -46,10 +46,13 @@ async function seed(pool: Pool): Promise<void> {
   for (let from = 0; from < ROWS; from += batch) {
     const to = Math.min(ROWS, from + batch);
     await pool.query(
-      `INSERT INTO vitals_observations (patient_id, device_id, seq, code, effective_at, value, unit, kafka_partition, kafka_offset)
-       SELECT 'pat-' || (i % $3), 'dev-' || (i % $3), i / $3, CASE WHEN i % 2 = 0 THEN '8867-4' ELSE '59408-5' END,
-              now() - interval '1 day' + (i / $3) * interval '1 second', 60 + i % 40, CASE WHEN i % 2 = 0 THEN '/min' ELSE '%' END, i % 6, i
-         FROM generate_series($1::bigint, $2::bigint - 1) AS i`,
+      `WITH k AS (SELECT p, c.code, vitals_series_assign('pat-' || p, c.code) AS series_id
+                    FROM generate_series(0, $3 - 1) AS p, (VALUES ('8867-4'), ('59408-5')) AS c(code))
+       INSERT INTO vitals_observations (patient_id, device_id, seq, code, effective_at, value, unit, kafka_partition, kafka_offset, series_id)
+       SELECT 'pat-' || (i % $3), 'dev-' || (i % $3), i / $3, k.code,
+              now() - interval '1 day' + (i / $3) * interval '1 second', 60 + i % 40, CASE WHEN i % 2 = 0 THEN '/min' ELSE '%' END, i % 6, i, k.series_id
+         FROM generate_series($1::bigint, $2::bigint - 1) AS i
+         JOIN k ON k.p = i % $3 AND k.code = CASE WHEN i % 2 = 0 THEN '8867-4' ELSE '59408-5' END`,
       [from, to, PATIENTS],
     );
   }
@@ -223,8 +226,8 @@ try {
   const { authHeaders } = await import('../helpers/auth');
   await pool.query(`INSERT INTO export_groups (id, name, members) VALUES ('bench-small', 'small', ARRAY['pat-small'])`);
   await pool.query(
-    `INSERT INTO vitals_observations (patient_id, device_id, seq, code, effective_at, value, unit, kafka_partition, kafka_offset)
-     SELECT 'pat-small', 'dev-small', i, '8867-4', now() - i * interval '1 second', 70, '/min', 0, i FROM generate_series(1, $1) AS i`,
+    `INSERT INTO vitals_observations (patient_id, device_id, seq, code, effective_at, value, unit, kafka_partition, kafka_offset, series_id)
+     SELECT 'pat-small', 'dev-small', i, '8867-4', now() - i * interval '1 second', 70, '/min', 0, i, (SELECT vitals_series_assign('pat-small', '8867-4')) FROM generate_series(1, $1) AS i`,
     [SMALL],
   );
   const gw = await startGateway({

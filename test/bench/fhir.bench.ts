@@ -47,16 +47,17 @@ out(
 
 const t0 = performance.now();
 await pool.query(
-  `INSERT INTO vitals_observations (patient_id, device_id, seq, code, effective_at, value, unit, kafka_partition, kafka_offset)
-   SELECT $1, $1 || '-dev', s, $3, $2::timestamptz + s * interval '1 second', 60 + 20 * sin(s / 600.0) + (s % 7), '/min', 0, s FROM generate_series(0, 86399) s`,
+  `INSERT INTO vitals_observations (patient_id, device_id, seq, code, effective_at, value, unit, kafka_partition, kafka_offset, series_id)
+   SELECT $1, $1 || '-dev', s, $3, $2::timestamptz + s * interval '1 second', 60 + 20 * sin(s / 600.0) + (s % 7), '/min', 0, s, (SELECT vitals_series_assign($1, $3)) FROM generate_series(0, 86399) s`,
   [target, from, VITAL_CODE.heartRate],
 );
 const others = Math.max(0, ROWS - DAY_ROWS);
 for (let p = 0; p * DAY_ROWS < others; p += 10) {
   await pool.query(
-    `INSERT INTO vitals_observations (patient_id, device_id, seq, code, effective_at, value, unit, kafka_partition, kafka_offset)
-     SELECT 'fhirbench-p' || p, 'fhirbench-p' || p || '-dev', s, $2, $1::timestamptz + s * interval '1 second', 70 + (s % 13), '/min', p % 12, s
-       FROM generate_series($3::int, $3::int + 9) p, generate_series(0, 86399) s WHERE p * 86400 + s < $4`,
+    `WITH k AS (SELECT p, vitals_series_assign('fhirbench-p' || p, $2) AS series_id FROM generate_series($3::int, $3::int + 9) p)
+     INSERT INTO vitals_observations (patient_id, device_id, seq, code, effective_at, value, unit, kafka_partition, kafka_offset, series_id)
+     SELECT 'fhirbench-p' || p, 'fhirbench-p' || p || '-dev', s, $2, $1::timestamptz + s * interval '1 second', 70 + (s % 13), '/min', p % 12, s, k.series_id
+       FROM k, generate_series(0, 86399) s WHERE p * 86400 + s < $4`,
     [from, VITAL_CODE.heartRate, p, others],
   );
 }

@@ -39,7 +39,7 @@ import { copyRows, writeRows, type StoredRow } from '../../apps/ingest/src/store
 import { queryBuckets, queryLatest } from '../../apps/gateway/src/vitals/history';
 import { rollupPatients } from '../../apps/projector/src/rollups';
 import { recreateBenchDatabase } from './database';
-import { benchRows } from './rows';
+import { benchRows, keyed } from './rows';
 
 const env = process.env;
 const HISTORY_ROWS = Number(env.BENCH_HISTORY_ROWS ?? 10_000_000);
@@ -118,7 +118,7 @@ const CANDIDATES: Candidate[] = [
 ];
 
 const CODES = Object.keys(NUMERIC_VITALS) as NumericVitalCode[];
-const makeRows = (n: number, prefix: string) => benchRows(n, prefix, { patients: PATIENTS });
+const makeRows = (pool: Pool, n: number, prefix: string) => keyed(pool, benchRows(n, prefix, { patients: PATIENTS }));
 
 /**
  * CPU seconds the bench's PostgreSQL backend has used (the pool has one connection; /proc of the
@@ -169,12 +169,14 @@ async function generateHistory(pool: Pool) {
   const patients = Math.max(1, Math.round(HISTORY_ROWS / 86_400));
   for (let hour = 0; hour < 24; hour++) {
     await pool.query(
-      `INSERT INTO vitals_observations (patient_id, device_id, seq, code, effective_at, value, unit, kafka_partition, kafka_offset, ingested_at)
-       SELECT id, id || '-dev', s, code, at, CASE WHEN p = 0 THEN 60 + 20 * sin(s / 600.0) + (s % 7) ELSE 70 + (s % 13) END, '/min', p % 12, s, at
-         FROM generate_series($2::int, $2::int + 3599) s, generate_series(0, $3::int - 1) p,
-              LATERAL (SELECT CASE WHEN p = 0 THEN $4 ELSE 'hist-p' || p END AS id,
-                              CASE WHEN p = 0 THEN '8867-4' ELSE ($5::text[])[1 + p % 6] END AS code,
-                              $1::timestamptz + s * interval '1 second' AS at) x
+      `WITH k AS (SELECT p, id, code, vitals_series_assign(id, code) AS series_id
+                    FROM generate_series(0, $3::int - 1) p,
+                         LATERAL (SELECT CASE WHEN p = 0 THEN $4 ELSE 'hist-p' || p END AS id,
+                                         CASE WHEN p = 0 THEN '8867-4' ELSE ($5::text[])[1 + p % 6] END AS code) x)
+       INSERT INTO vitals_observations (patient_id, device_id, seq, code, effective_at, value, unit, kafka_partition, kafka_offset, ingested_at, series_id)
+       SELECT id, id || '-dev', s, code, at, CASE WHEN p = 0 THEN 60 + 20 * sin(s / 600.0) + (s % 7) ELSE 70 + (s % 13) END, '/min', p % 12, s, at, k.series_id
+         FROM generate_series($2::int, $2::int + 3599) s, k,
+              LATERAL (SELECT $1::timestamptz + s * interval '1 second' AS at) x
         ORDER BY s, p`,
       [dayStart, hour * 3600, patients, TARGET, CODES],
     );
@@ -276,7 +278,9 @@ interface Result {
 async function rawCopy(pool: Pool, tag: string): Promise<Rate> {
   await pool.query('DROP TABLE IF EXISTS bench_raw_copy');
   await pool.query('CREATE TABLE bench_raw_copy (LIKE vitals_observations INCLUDING DEFAULTS)');
-  const rate = await timed(pool, makeRows(WRITE_ROWS, `raw-${tag}`), (client, batch) => copyRows(client, 'bench_raw_copy', batch));
+  const rate = await timed(pool, await makeRows(pool, WRITE_ROWS, `raw-${tag}`), (client, batch) =>
+    copyRows(client, 'bench_raw_copy', batch),
+  );
   await pool.query('DROP TABLE bench_raw_copy');
   return rate;
 }
@@ -287,8 +291,10 @@ async function measure(pool: Pool, c: Candidate): Promise<Result> {
   const tag = randomUUID().slice(0, 6);
 
   const rawBefore = await rawCopy(pool, tag);
-  const indexed = await timed(pool, makeRows(WRITE_ROWS, `cp-${tag}`), (client, batch) => copyRows(client, 'vitals_observations', batch));
-  const storeRows = makeRows(WRITE_ROWS, `st-${tag}`);
+  const indexed = await timed(pool, await makeRows(pool, WRITE_ROWS, `cp-${tag}`), (client, batch) =>
+    copyRows(client, 'vitals_observations', batch),
+  );
+  const storeRows = await makeRows(pool, WRITE_ROWS, `st-${tag}`);
   const store = await timed(pool, storeRows, (client, batch) => writeRows(client, TOPICS.vitalsObservations, batch, 'copy'));
   let redeliveredStored = 0;
   const redelivery = await timed(pool, storeRows.slice(-REDELIVERED), async (client, batch) => {

@@ -39,7 +39,7 @@ import { rollupPatients } from '../../apps/projector/src/rollups';
 import { authHeaders } from '../helpers/auth';
 import { startGateway } from '../helpers/gateway';
 import { benchTopic, simulate } from './pipeline';
-import { benchRows } from './rows';
+import { benchRows, keyed } from './rows';
 
 const env = process.env;
 const SECONDS = Number(env.BENCH_SECONDS ?? 60);
@@ -81,12 +81,12 @@ async function ensureDatabase(): Promise<Pool> {
   return pool;
 }
 
-const makeRows = (n: number, prefix: string, lateMs = 0) => benchRows(n, prefix, { lateMs });
+const makeRows = (pool: Pool, n: number, prefix: string, lateMs = 0) => keyed(pool, benchRows(n, prefix, { lateMs }));
 
 // ---- 1. baseline and write methods ----------------------------------------------------------------
 
 async function baseline(pool: Pool) {
-  const rows = makeRows(BASELINE_ROWS, `base-${randomUUID().slice(0, 6)}`);
+  const rows = await makeRows(pool, BASELINE_ROWS, `base-${randomUUID().slice(0, 6)}`);
   await pool.query('DROP TABLE IF EXISTS bench_copy_baseline');
   await pool.query('CREATE TABLE bench_copy_baseline (LIKE vitals_observations INCLUDING DEFAULTS)');
   const started = performance.now();
@@ -100,7 +100,7 @@ async function baseline(pool: Pool) {
     ['on-time rows', 0],
     ['late rows (1 h old: the partial off-time index takes them)', 3_600_000],
   ] as const) {
-    const indexedRows = makeRows(BASELINE_ROWS, `idx-${randomUUID().slice(0, 6)}`, lateMs);
+    const indexedRows = await makeRows(pool, BASELINE_ROWS, `idx-${randomUUID().slice(0, 6)}`, lateMs);
     await pool.query('DROP TABLE IF EXISTS bench_copy_indexed');
     await pool.query('CREATE TABLE bench_copy_indexed (LIKE vitals_observations INCLUDING DEFAULTS INCLUDING INDEXES)');
     const indexedStarted = performance.now();
@@ -119,7 +119,7 @@ async function baseline(pool: Pool) {
   // alternate the methods in rounds so cache warm-up and checkpoints hit both alike
   for (let round = 0; round < 2; round++) {
     for (const method of ['copy', 'unnest'] as WriteMethod[]) {
-      const batchRows = makeRows(BASELINE_ROWS / 2, `m-${method}-${randomUUID().slice(0, 6)}`);
+      const batchRows = await makeRows(pool, BASELINE_ROWS / 2, `m-${method}-${randomUUID().slice(0, 6)}`);
       const t = performance.now();
       for (let i = 0; i < batchRows.length; i += BATCH) {
         await withTransaction(pool, (client) => writeRows(client, TOPICS.vitalsObservations, batchRows.slice(i, i + BATCH), method));
@@ -131,7 +131,7 @@ async function baseline(pool: Pool) {
     `append log (partitioned, 2 B-tree + partial off-time index + 2 BRIN, ON CONFLICT DO NOTHING, on-time rows, ${fmt(BATCH)}-row transactions): copy+stage ${fmt(methods.copy)} rows/s, unnest INSERT ${fmt(methods.unnest)} rows/s -> ${methods.copy >= methods.unnest ? 'copy' : 'unnest'} is faster`,
   );
   // a redelivery of the same rows costs a conflict check per row
-  const dup = makeRows(20_000, `dup-${randomUUID().slice(0, 6)}`);
+  const dup = await makeRows(pool, 20_000, `dup-${randomUUID().slice(0, 6)}`);
   await withTransaction(pool, (client) => writeRows(client, TOPICS.vitalsObservations, dup, 'copy'));
   const t = performance.now();
   const stored = await withTransaction(pool, (client) => writeRows(client, TOPICS.vitalsObservations, dup, 'copy'));
@@ -435,8 +435,8 @@ async function history(pool: Pool) {
     await pool.query("DELETE FROM vitals_observations WHERE patient_id LIKE 'hist-%'");
     const t = performance.now();
     await pool.query(
-      `INSERT INTO vitals_observations (patient_id, device_id, seq, code, effective_at, value, unit, kafka_partition, kafka_offset)
-       SELECT $1, $1 || '-dev', s, '8867-4', $2::timestamptz + s * interval '1 second', 60 + 20 * sin(s / 600.0) + (s % 7), '/min', 0, s
+      `INSERT INTO vitals_observations (patient_id, device_id, seq, code, effective_at, value, unit, kafka_partition, kafka_offset, series_id)
+       SELECT $1, $1 || '-dev', s, '8867-4', $2::timestamptz + s * interval '1 second', 60 + 20 * sin(s / 600.0) + (s % 7), '/min', 0, s, (SELECT vitals_series_assign($1, '8867-4'))
          FROM generate_series(0, 86399) s`,
       [target, dayStart],
     );
@@ -447,9 +447,10 @@ async function history(pool: Pool) {
       const upto = Math.min(noisePatients, p + STEP);
       const left = noise - p * 86_400;
       await pool.query(
-        `INSERT INTO vitals_observations (patient_id, device_id, seq, code, effective_at, value, unit, kafka_partition, kafka_offset)
-         SELECT 'hist-' || $1 || '-p' || p, 'hist-' || $1 || '-p' || p || '-dev', s, '8867-4', $2::timestamptz + s * interval '1 second', 70 + (s % 13), '/min', p % 12, s
-           FROM generate_series($3::int, $4::int - 1) p, generate_series(0, 86399) s
+        `WITH k AS (SELECT p, vitals_series_assign('hist-' || $1 || '-p' || p, '8867-4') AS series_id FROM generate_series($3::int, $4::int - 1) p)
+         INSERT INTO vitals_observations (patient_id, device_id, seq, code, effective_at, value, unit, kafka_partition, kafka_offset, series_id)
+         SELECT 'hist-' || $1 || '-p' || p, 'hist-' || $1 || '-p' || p || '-dev', s, '8867-4', $2::timestamptz + s * interval '1 second', 70 + (s % 13), '/min', p % 12, s, k.series_id
+           FROM k, generate_series(0, 86399) s
           WHERE (p - $3) * 86400 + s < $5`,
         [tag, dayStart, p, upto, left],
       );

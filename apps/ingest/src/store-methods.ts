@@ -15,7 +15,8 @@ import { COLUMNS, copyRows, RETURNING, type StoredPosition, type StoredRow } fro
 async function ensureStage(client: PoolClient): Promise<void> {
   await client.query(`CREATE TEMP TABLE IF NOT EXISTS vitals_ingest_stage (
       patient_id text, device_id text, seq bigint, code text, effective_at timestamptz, value double precision,
-      unit text, sample_period_ms real, sample_steps bytea, kafka_partition integer, kafka_offset bigint, record_item smallint
+      unit text, sample_period_ms real, sample_steps bytea, kafka_partition integer, kafka_offset bigint, record_item smallint,
+      series_id integer
     ) ON COMMIT DELETE ROWS`);
 }
 
@@ -68,6 +69,7 @@ export async function writeUnnest(client: PoolClient, rows: StoredRow[]): Promis
     partition: new Array<number>(n),
     offset: new Array<string>(n),
     item: new Array<number>(n),
+    series: new Array<number | null>(n),
   };
   rows.forEach((r, i) => {
     cols.patient[i] = r.patient_id;
@@ -82,12 +84,13 @@ export async function writeUnnest(client: PoolClient, rows: StoredRow[]): Promis
     cols.partition[i] = r.kafka_partition;
     cols.offset[i] = r.kafka_offset;
     cols.item[i] = r.record_item ?? 0;
+    cols.series[i] = r.series_id ?? null;
   });
   const result = await client.query<StoredPosition>(
     `INSERT INTO vitals_observations (${COLUMNS})
-     SELECT p, d, s, c, t, v, u, sp, smp::bytea, kp, ko, ri
-     FROM unnest($1::text[], $2::text[], $3::bigint[], $4::text[], $5::timestamptz[], $6::float8[], $7::text[], $8::real[], $9::text[], $10::int[], $11::bigint[], $12::smallint[])
-       AS x(p, d, s, c, t, v, u, sp, smp, kp, ko, ri)
+     SELECT p, d, s, c, t, v, u, sp, smp::bytea, kp, ko, ri, si
+     FROM unnest($1::text[], $2::text[], $3::bigint[], $4::text[], $5::timestamptz[], $6::float8[], $7::text[], $8::real[], $9::text[], $10::int[], $11::bigint[], $12::smallint[], $13::int[])
+       AS x(p, d, s, c, t, v, u, sp, smp, kp, ko, ri, si)
      ON CONFLICT DO NOTHING ${RETURNING}`,
     [
       cols.patient,
@@ -102,6 +105,7 @@ export async function writeUnnest(client: PoolClient, rows: StoredRow[]): Promis
       cols.partition,
       cols.offset,
       cols.item,
+      cols.series,
     ],
   );
   return result.rows;

@@ -32,6 +32,8 @@ export interface StoredRow {
   kafka_offset: string;
   /** The observation's index in its Kafka record (a frame's observation index; absent or 0 for a single observation). */
   record_item?: number;
+  /** The key of (patient_id, code) in the series dictionary (series-keys.ts, migration 0037); set before the row is written. */
+  series_id?: number | undefined;
 }
 
 export type WriteMethod = 'copy' | 'unnest';
@@ -64,13 +66,14 @@ export function toRow(
     kafka_partition: partition,
     kafka_offset: offset,
     record_item: item,
+    series_id: undefined,
   };
 }
 
 /** The log's columns, in the order of a COPY tuple (and of the staged and unnest writes); a waveform goes to `sample_steps` (migration 0036). */
 export const COLUMNS =
-  'patient_id, device_id, seq, code, effective_at, value, unit, sample_period_ms, sample_steps, kafka_partition, kafka_offset, record_item';
-const FIELDS = 12;
+  'patient_id, device_id, seq, code, effective_at, value, unit, sample_period_ms, sample_steps, kafka_partition, kafka_offset, record_item, series_id';
+const FIELDS = 13;
 
 /** COPY's binary format (ADR 0035): the signature, no flags, no header extension; a field count of -1 ends the data. */
 const BINARY_HEADER = Buffer.from('PGCOPY\n\xff\r\n\0\0\0\0\0\0\0\0\0', 'latin1');
@@ -82,11 +85,11 @@ const TWO_32 = 4_294_967_296;
 
 /**
  * Room for a row's binary tuple: the field count, a length word per field, the fixed-width values
- * (seq, time, value, period, partition, offset, item: 42 bytes), its four texts at their UTF-8
+ * (seq, time, value, period, partition, offset, item, series key: 46 bytes), its four texts at their UTF-8
  * worst case (3 bytes a UTF-16 unit) and its sample steps.
  */
 const tupleBytes = (r: StoredRow) =>
-  2 + FIELDS * 4 + 42 + 3 * (r.patient_id.length + r.device_id.length + r.code.length + r.unit.length) + (r.steps ? r.steps.length * 4 : 0);
+  2 + FIELDS * 4 + 46 + 3 * (r.patient_id.length + r.device_id.length + r.code.length + r.unit.length) + (r.steps ? r.steps.length * 4 : 0);
 
 /** A 32-bit big-endian integer at `at` (byte stores: cheaper than writeInt32BE's checks, on the hot path). */
 function int32(buf: Buffer, at: number, v: number): number {
@@ -174,7 +177,13 @@ export function writeCopyTuple(out: ByteWriter, r: StoredRow): void {
   const offset = Number(r.kafka_offset);
   at = Number.isSafeInteger(offset) ? writeInt64(buf, at, offset) : writeBigInt64(buf, at, BigInt(r.kafka_offset));
   // smallint: a frame holds at most 64 observations (writeInt16BE refuses anything past int16)
-  out.advance(buf.writeInt16BE(r.record_item ?? 0, int32(buf, at, 2)));
+  at = buf.writeInt16BE(r.record_item ?? 0, int32(buf, at, 2));
+  out.advance(seriesKey(buf, at, r.series_id));
+}
+
+/** The row's series key (int4); a row without one is written as NULL, which the log refuses (NOT NULL). */
+function seriesKey(buf: Buffer, at: number, key: number | undefined): number {
+  return key === undefined ? int32(buf, at, -1) : int32(buf, int32(buf, at, 4), key);
 }
 
 /** One row's binary tuple alone (tests). */

@@ -19,6 +19,7 @@
 import type { PoolClient } from '@vitalis/db';
 import { copyLineOf, isolate } from './isolate';
 import { writeCopy, writeStaged, writeUnnest } from './store-methods';
+import { withSeriesKeys } from './series-keys';
 import { nextOffsetsOf, record, recordOffsets, type Queryable } from './store-records';
 import { copyRows, type StoredPosition, type StoredRow, type WriteMethod } from './store-rows';
 
@@ -26,7 +27,8 @@ export { COLUMNS, copyTuple, copyRows, toRow, type StoredRow, type WriteMethod }
 export { storedOffsets } from './store-records';
 
 /**
- * Writes the rows, records the ranges of the new ones and each partition's next offset, and audits
+ * Writes the rows (those without a series key get theirs first, in this transaction:
+ * series-keys.ts), records the ranges of the new ones and each partition's next offset, and audits
  * the batch; returns the new rows' positions. The audit row is the transaction's last statement
  * (it holds the audit chain's lock until COMMIT). `ends`: per partition, the offset after the last
  * record the batch read (poison records included); without it, the offset after the last row.
@@ -38,7 +40,7 @@ async function write(
   method: WriteMethod,
   ends?: ReadonlyMap<number, bigint>,
 ): Promise<StoredPosition[]> {
-  const inserted = await insert(client, rows, method);
+  const inserted = await withSeriesKeys(client, rows, () => insert(client, rows, method));
   return record(client, topic, rows, inserted, ends ?? nextOffsetsOf(rows));
 }
 
@@ -94,22 +96,25 @@ export async function writeRowsIsolating(
       return writeStaged(client, part);
     }
   };
-  const { refused, attempts } = await isolate(rows, steps.failure, {
-    attempt: async (part) => {
-      await mark();
-      try {
-        inserted.push(...(await writePart(part)));
-        savepoint = 'used';
-      } catch (err) {
-        await rollback();
-        throw err;
-      }
-    },
-    isRefusal: steps.isRefusal,
-    culprit: (err) => copyLineOf(err, COPY_TABLES),
-    certain: refusedByItsRow,
-    ...(steps.between ? { between: steps.between } : {}),
-  });
+  const isolating = () =>
+    isolate(rows, steps.failure, {
+      attempt: async (part) => {
+        await mark();
+        try {
+          inserted.push(...(await writePart(part)));
+          savepoint = 'used';
+        } catch (err) {
+          await rollback();
+          throw err;
+        }
+      },
+      isRefusal: steps.isRefusal,
+      culprit: (err) => copyLineOf(err, COPY_TABLES),
+      certain: refusedByItsRow,
+      ...(steps.between ? { between: steps.between } : {}),
+    });
+  // Keyed before the first savepoint: a write rolled back to it keeps the pairs added for the rows.
+  const { refused, attempts } = await withSeriesKeys(client, rows, isolating);
   const dirty = new Set(refused.map(({ item }) => item.kafka_partition));
   const clean = new Map([...ends].filter(([partition]) => !dirty.has(partition)));
   await record(client, topic, rows, inserted, clean);

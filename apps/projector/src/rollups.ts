@@ -16,7 +16,7 @@
  * refresh them, the history API reads them): the projector does not run this job there.
  */
 import { must } from '@vitalis/runtime';
-import { storageMode, withTransaction, type Pool, type PoolClient } from '@vitalis/db';
+import { seriesOfPatients, storageMode, withTransaction, type Pool, type PoolClient } from '@vitalis/db';
 
 /** Whether this database needs the projector's rollups: not on TimescaleDB, whose continuous aggregates stand in. */
 export async function projectorRunsRollups(pool: Pool): Promise<boolean> {
@@ -39,7 +39,7 @@ export interface RollupResult {
 const UPSERT_SET = `count = EXCLUDED.count, sum = EXCLUDED.sum, min = EXCLUDED.min, max = EXCLUDED.max,
   last_value = EXCLUDED.last_value, last_at = EXCLUDED.last_at`;
 
-/** Recomputes the minute and hour buckets listed in temp table `touched (patient_id, code, bucket)`. */
+/** Recomputes the minute and hour buckets listed in temp table `touched (series_id, patient_id, code, bucket)`. */
 async function recomputeTouched(client: PoolClient): Promise<{ minutes: number; hours: number }> {
   const minutes = await client.query(`
     INSERT INTO vitals_rollup_1m (patient_id, code, bucket, count, sum, min, max, last_value, last_at)
@@ -47,7 +47,7 @@ async function recomputeTouched(client: PoolClient): Promise<{ minutes: number; 
            (array_agg(o.value ORDER BY o.effective_at DESC, o.seq DESC))[1], max(o.effective_at)
       FROM touched t
       JOIN vitals_observations o
-        ON o.patient_id = t.patient_id AND o.code = t.code
+        ON o.series_id = t.series_id
        AND o.effective_at >= t.bucket AND o.effective_at < t.bucket + interval '1 minute'
      WHERE o.value IS NOT NULL
      GROUP BY t.patient_id, t.code, t.bucket
@@ -90,7 +90,7 @@ export async function runRollups(pool: Pool, opts: RollupOptions): Promise<Rollu
     if (state.wm instanceof Date && state.wm >= state.upto) return undefined;
     await client.query(
       `CREATE TEMP TABLE touched ON COMMIT DROP AS
-       SELECT DISTINCT patient_id, code, date_bin('1 minute', effective_at, 'epoch') AS bucket
+       SELECT DISTINCT series_id, patient_id, code, date_bin('1 minute', effective_at, 'epoch') AS bucket
          FROM vitals_observations
         WHERE ingested_at > $1 AND ingested_at <= $2 AND value IS NOT NULL`,
       [state.wm, state.upto],
@@ -114,9 +114,9 @@ export async function rollupPatients(
   return withTransaction(pool, async (client) => {
     await client.query(
       `CREATE TEMP TABLE touched ON COMMIT DROP AS
-       SELECT DISTINCT patient_id, code, date_bin('1 minute', effective_at, 'epoch') AS bucket
+       SELECT DISTINCT series_id, patient_id, code, date_bin('1 minute', effective_at, 'epoch') AS bucket
          FROM vitals_observations
-        WHERE patient_id = ANY($1) AND effective_at >= $2 AND effective_at < $3 AND value IS NOT NULL`,
+        WHERE ${seriesOfPatients('$1::text[]')} AND effective_at >= $2 AND effective_at < $3 AND value IS NOT NULL`,
       [patients, from, to],
     );
     return recomputeTouched(client);

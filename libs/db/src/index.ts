@@ -13,3 +13,4 @@ export {
   type Migration,
   type AppDatabaseCheck,
 } from './migrate';
+export { seriesAmong, seriesOf, seriesOfPatients } from './series';

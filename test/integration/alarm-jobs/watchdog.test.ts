@@ -47,8 +47,8 @@ let seq = 1;
 /** A reading of `device` taken and stored `ageSeconds` before the database's now; returns its effective time. */
 async function reading(patient: string, device: string, ageSeconds: number): Promise<string> {
   const { rows } = await db.pool.query<{ at: Date }>(
-    `INSERT INTO vitals_observations (patient_id, device_id, seq, code, effective_at, value, unit, kafka_partition, kafka_offset, ingested_at)
-     VALUES ($1, $2, $3, '8867-4', now() - make_interval(secs => $4), 72, '/min', 0, $3, now() - make_interval(secs => $4))
+    `INSERT INTO vitals_observations (patient_id, device_id, seq, code, effective_at, value, unit, kafka_partition, kafka_offset, ingested_at, series_id)
+     VALUES ($1, $2, $3, '8867-4', now() - make_interval(secs => $4), 72, '/min', 0, $3, now() - make_interval(secs => $4), vitals_series_assign($1, '8867-4'))
      RETURNING effective_at AS at`,
     [patient, device, seq++, ageSeconds],
   );

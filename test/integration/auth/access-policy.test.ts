@@ -247,8 +247,8 @@ async function storeEcg(patient: string): Promise<{ from: string; to: string }> 
   start.setMilliseconds(0);
   for (let c = 0; c < 3; c++) {
     await gw.deps.pool.query(
-      `INSERT INTO vitals_observations (patient_id, device_id, seq, code, effective_at, unit, sample_period_ms, samples, kafka_partition, kafka_offset)
-       VALUES ($1, $2, $3, '131330', $4, 'mV', 4, $5, 0, $3)`,
+      `INSERT INTO vitals_observations (patient_id, device_id, seq, code, effective_at, unit, sample_period_ms, samples, kafka_partition, kafka_offset, series_id)
+       VALUES ($1, $2, $3, '131330', $4, 'mV', 4, $5, 0, $3, vitals_series_assign($1, '131330'))`,
       [patient, device, c + 1, new Date(start.getTime() + c * 1000), Array.from({ length: 250 }, (_, i) => ((i + c * 7) % 16) / 8 - 1)],
     );
   }

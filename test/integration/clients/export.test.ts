@@ -48,8 +48,8 @@ beforeAll(async () => {
   const t0 = Date.now() - 3_600_000;
   for (const [k, patient] of members.entries()) {
     await owner.query(
-      `INSERT INTO vitals_observations (patient_id, device_id, seq, code, effective_at, value, unit, kafka_partition, kafka_offset)
-       SELECT $1, $2, i, $3, to_timestamp($4 / 1000.0) + i * interval '1 second', 60 + i % 30, '/min', 0, i FROM generate_series(1, $5) AS i`,
+      `INSERT INTO vitals_observations (patient_id, device_id, seq, code, effective_at, value, unit, kafka_partition, kafka_offset, series_id)
+       SELECT $1, $2, i, $3, to_timestamp($4 / 1000.0) + i * interval '1 second', 60 + i % 30, '/min', 0, i, vitals_series_assign($1, $3) FROM generate_series(1, $5) AS i`,
       [patient, `dev-${patient}`, VITAL_CODE.heartRate, t0, 300 + k * 50],
     );
   }

@@ -27,13 +27,13 @@ async function monitor(patient: string, start: Date): Promise<number[][]> {
   const chunks = [0, 1, 2].map((c) => Array.from({ length: 250 }, (_, i) => ((i + c * 7) % 16) / 8 - 1)); // -1 … 0.875 in steps of 0.125
   for (const [c, samples] of chunks.entries()) {
     await gw.deps.pool.query(
-      `INSERT INTO vitals_observations (patient_id, device_id, seq, code, effective_at, unit, sample_period_ms, samples, kafka_partition, kafka_offset)
-       VALUES ($1, $2, $3, '131330', $4, 'mV', 4, $5, 0, $3)`,
+      `INSERT INTO vitals_observations (patient_id, device_id, seq, code, effective_at, unit, sample_period_ms, samples, kafka_partition, kafka_offset, series_id)
+       VALUES ($1, $2, $3, '131330', $4, 'mV', 4, $5, 0, $3, vitals_series_assign($1, '131330'))`,
       [patient, device, c + 1, new Date(start.getTime() + c * 1000), samples],
     );
   }
   await gw.deps.pool.query(
-    `INSERT INTO vitals_observations (patient_id, device_id, seq, code, effective_at, value, unit, kafka_partition, kafka_offset) VALUES ($1, $2, 10, '8867-4', $3, 128, '/min', 0, 10)`,
+    `INSERT INTO vitals_observations (patient_id, device_id, seq, code, effective_at, value, unit, kafka_partition, kafka_offset, series_id) VALUES ($1, $2, 10, '8867-4', $3, 128, '/min', 0, 10, vitals_series_assign($1, '8867-4'))`,
     [patient, device, new Date(start.getTime() + 500)],
   );
   return chunks;

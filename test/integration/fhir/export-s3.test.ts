@@ -69,8 +69,8 @@ beforeAll(async () => {
   headers = await authHeaders(gw.url, ['system/Observation.rs']);
   await owner.query('INSERT INTO export_groups (id, name, members) VALUES ($1, $2, $3)', [group, `Ward ${run}`, [patient]]);
   await owner.query(
-    `INSERT INTO vitals_observations (patient_id, device_id, seq, code, effective_at, value, unit, kafka_partition, kafka_offset)
-     SELECT $1, $2, i, $3, now() - interval '1 hour' + i * interval '1 second', 60 + i % 30, '/min', 0, i FROM generate_series(1, 500) AS i`,
+    `INSERT INTO vitals_observations (patient_id, device_id, seq, code, effective_at, value, unit, kafka_partition, kafka_offset, series_id)
+     SELECT $1, $2, i, $3, now() - interval '1 hour' + i * interval '1 second', 60 + i % 30, '/min', 0, i, vitals_series_assign($1, $3) FROM generate_series(1, 500) AS i`,
     [patient, `dev-${patient}`, VITAL_CODE.heartRate],
   );
 }, 180_000);

@@ -49,8 +49,8 @@ async function seed(patient: string, n: number) {
     i % 2 === 0 ? '/min' : '%',
   ]);
   await owner.query(
-    `INSERT INTO vitals_observations (patient_id, device_id, seq, code, effective_at, value, unit, kafka_partition, kafka_offset)
-     SELECT p, d, s, c, e::timestamptz, v, u, 0, s FROM unnest($1::text[], $2::text[], $3::bigint[], $4::text[], $5::text[], $6::float8[], $7::text[]) AS t(p, d, s, c, e, v, u)`,
+    `INSERT INTO vitals_observations (patient_id, device_id, seq, code, effective_at, value, unit, kafka_partition, kafka_offset, series_id)
+     SELECT p, d, s, c, e::timestamptz, v, u, 0, s, vitals_series_assign(p, c) FROM unnest($1::text[], $2::text[], $3::bigint[], $4::text[], $5::text[], $6::float8[], $7::text[]) AS t(p, d, s, c, e, v, u)`,
     [0, 1, 2, 3, 4, 5, 6].map((k) => rows.map((r) => r[k])),
   );
 }

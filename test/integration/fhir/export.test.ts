@@ -57,8 +57,8 @@ async function seed(db: Pool, patient: string, n: number, startMs = T0) {
     i % 2 === 0 ? '/min' : '%',
   ]);
   await db.query(
-    `INSERT INTO vitals_observations (patient_id, device_id, seq, code, effective_at, value, unit, kafka_partition, kafka_offset)
-     SELECT p, d, s, c, e::timestamptz, v, u, 0, s FROM unnest($1::text[], $2::text[], $3::bigint[], $4::text[], $5::text[], $6::float8[], $7::text[]) AS t(p, d, s, c, e, v, u)`,
+    `INSERT INTO vitals_observations (patient_id, device_id, seq, code, effective_at, value, unit, kafka_partition, kafka_offset, series_id)
+     SELECT p, d, s, c, e::timestamptz, v, u, 0, s, vitals_series_assign(p, c) FROM unnest($1::text[], $2::text[], $3::bigint[], $4::text[], $5::text[], $6::float8[], $7::text[]) AS t(p, d, s, c, e, v, u)`,
     [0, 1, 2, 3, 4, 5, 6].map((k) => rows.map((r) => r[k])),
   );
 }
@@ -360,8 +360,8 @@ describe('FHIR Bulk Data export: the IG flow', () => {
 /** A heart rate a second from `start` for `seconds` from each of `devices` of one patient: rows that tie on time across devices. */
 async function seedDevices(patient: string, devices: string[], start: number, seconds: number): Promise<void> {
   await owner.query(
-    `INSERT INTO vitals_observations (patient_id, device_id, seq, code, effective_at, value, unit, kafka_partition, kafka_offset)
-     SELECT $1, d, s, $2, to_timestamp(($3::bigint + s * 1000) / 1000.0), 60 + s % 30, '/min', 0, s
+    `INSERT INTO vitals_observations (patient_id, device_id, seq, code, effective_at, value, unit, kafka_partition, kafka_offset, series_id)
+     SELECT $1, d, s, $2, to_timestamp(($3::bigint + s * 1000) / 1000.0), 60 + s % 30, '/min', 0, s, vitals_series_assign($1, $2)
        FROM unnest($4::text[]) AS d, generate_series(0, $5::int - 1) AS s`,
     [patient, VITAL_CODE.heartRate, start, devices, seconds],
   );
@@ -452,8 +452,8 @@ describe('FHIR Bulk Data export: the snapshot', () => {
     try {
       await writer.query('BEGIN');
       await writer.query(
-        `INSERT INTO vitals_observations (patient_id, device_id, seq, code, effective_at, value, unit, kafka_partition, kafka_offset)
-        VALUES ($1, $2, 1, $3, '2020-01-01T00:00:00Z', 71, '/min', 0, 0)`,
+        `INSERT INTO vitals_observations (patient_id, device_id, seq, code, effective_at, value, unit, kafka_partition, kafka_offset, series_id)
+        VALUES ($1, $2, 1, $3, '2020-01-01T00:00:00Z', 71, '/min', 0, 0, vitals_series_assign($1, $3))`,
         [late, `dev-${late}`, VITAL_CODE.heartRate],
       );
       const second = await kickOff(`/Group/${ward}/$export`);

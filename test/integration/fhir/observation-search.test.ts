@@ -46,8 +46,8 @@ async function seed() {
   }
   rows.push({ seq: LONE_SEQ, code: VITAL_CODE.systolic, at: new Date(t0 + 90_000).toISOString(), value: 150, unit: 'mm[Hg]' });
   await gw.deps.pool.query(
-    `INSERT INTO vitals_observations (patient_id, device_id, seq, code, effective_at, value, unit, kafka_partition, kafka_offset)
-     SELECT $1, $2, r.seq, r.code, r.at, r.value, r.unit, 0, r.seq
+    `INSERT INTO vitals_observations (patient_id, device_id, seq, code, effective_at, value, unit, kafka_partition, kafka_offset, series_id)
+     SELECT $1, $2, r.seq, r.code, r.at, r.value, r.unit, 0, r.seq, vitals_series_assign($1, r.code)
        FROM unnest($3::bigint[], $4::text[], $5::timestamptz[], $6::real[], $7::text[]) AS r(seq, code, at, value, unit)`,
     [
       patient,

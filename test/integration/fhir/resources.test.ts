@@ -144,7 +144,7 @@ beforeAll(async () => {
   ).map((s) => s.id);
   for (let s = 0; s < 3; s++) {
     await gw.deps.pool.query(
-      `INSERT INTO vitals_observations (patient_id, device_id, seq, code, effective_at, value, unit, kafka_partition, kafka_offset) VALUES ($1, $2, $3, $4, $5, $6, '/min', 0, $3)`,
+      `INSERT INTO vitals_observations (patient_id, device_id, seq, code, effective_at, value, unit, kafka_partition, kafka_offset, series_id) VALUES ($1, $2, $3, $4, $5, $6, '/min', 0, $3, vitals_series_assign($1, $4))`,
       [ada, `dev-${ada}`, s + 1, VITAL_CODE.heartRate, new Date(T0 + s * 60_000).toISOString(), 70 + s],
     );
   }

@@ -47,12 +47,12 @@ async function seedVitals(patientId: string) {
   let seq = 0;
   for (const [code, value, unit, offset] of rows) {
     await gw.deps.pool.query(
-      `INSERT INTO vitals_observations (patient_id, device_id, seq, code, effective_at, value, unit, kafka_partition, kafka_offset) VALUES ($1, $2, $3, $4, $5, $6, $7, 0, $3)`,
+      `INSERT INTO vitals_observations (patient_id, device_id, seq, code, effective_at, value, unit, kafka_partition, kafka_offset, series_id) VALUES ($1, $2, $3, $4, $5, $6, $7, 0, $3, vitals_series_assign($1, $4))`,
       [patientId, `dev-${patientId}`, ++seq, code, at(offset), value, unit],
     );
   }
   await gw.deps.pool.query(
-    `INSERT INTO vitals_observations (patient_id, device_id, seq, code, effective_at, unit, sample_period_ms, samples, kafka_partition, kafka_offset) VALUES ($1, $2, $3, $4, $5, 'mV', 4, $6, 0, $3)`,
+    `INSERT INTO vitals_observations (patient_id, device_id, seq, code, effective_at, unit, sample_period_ms, samples, kafka_partition, kafka_offset, series_id) VALUES ($1, $2, $3, $4, $5, 'mV', 4, $6, 0, $3, vitals_series_assign($1, $4))`,
     [patientId, `dev-${patientId}`, seq + 1, ECG_LEAD_II.code, at(90), [0.1, 0.25, -0.05, 1.2]],
   );
 }

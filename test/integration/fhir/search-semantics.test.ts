@@ -89,7 +89,7 @@ beforeAll(async () => {
     slots.push(s.id);
   }
   await gw.deps.pool.query(
-    `INSERT INTO vitals_observations (patient_id, device_id, seq, code, effective_at, value, unit, kafka_partition, kafka_offset) VALUES ($1, $2, 1, $3, $4, 72, '/min', 0, 1)`,
+    `INSERT INTO vitals_observations (patient_id, device_id, seq, code, effective_at, value, unit, kafka_partition, kafka_offset, series_id) VALUES ($1, $2, 1, $3, $4, 72, '/min', 0, 1, vitals_series_assign($1, $3))`,
     [ada, `dev-${ada}`, VITAL_CODE.heartRate, new Date(Date.now() - 3_600_000).toISOString()],
   );
   const head = await headPosition(gw.deps.pool);

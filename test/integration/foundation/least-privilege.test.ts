@@ -64,6 +64,9 @@ describe('the app role on the audit trail', () => {
     ['DISABLE TRIGGER of the event store', 'ALTER TABLE events DISABLE TRIGGER ALL'],
     ['a new table', 'CREATE TABLE least_privilege_probe (x int)'],
     ['a change to the migration record', 'DELETE FROM schema_migrations WHERE version = 13'],
+    ['a change to a series key', "UPDATE vitals_series SET code = code || '-changed'"],
+    ['a series key deleted', 'DELETE FROM vitals_series'],
+    ['TRUNCATE of the series dictionary', 'TRUNCATE vitals_series'],
   ])('refuses %s (42501)', async (_what, sql) => {
     const err = await asAppRolledBack(sql);
     expect(err, `${sql} succeeded as ${APP_ROLE}`).toBeDefined();

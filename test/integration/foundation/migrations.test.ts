@@ -48,8 +48,8 @@ describe('vitals append log storage (plain PostgreSQL path)', () => {
     const when = new Date(Date.now() - 400 * 86_400_000);
     const day = when.toISOString().slice(0, 10).replaceAll('-', '');
     await pool.query(
-      `INSERT INTO vitals_observations (patient_id, device_id, seq, code, effective_at, value, unit, kafka_partition, kafka_offset)
-       VALUES ('pat-test', $1, 1, '8867-4', $2, 72, '/min', 0, 0)`,
+      `INSERT INTO vitals_observations (patient_id, device_id, seq, code, effective_at, value, unit, kafka_partition, kafka_offset, series_id)
+       VALUES ('pat-test', $1, 1, '8867-4', $2, 72, '/min', 0, 0, vitals_series_assign('pat-test', '8867-4'))`,
       [device, when],
     );
     const parked = await pool.query('SELECT count(*)::int AS n FROM vitals_observations_default WHERE device_id = $1', [device]);
@@ -76,8 +76,8 @@ describe('vitals append log storage (plain PostgreSQL path)', () => {
 
   it('stores a redelivered observation once (device, seq, time)', async () => {
     const device = `dev-${randomUUID()}`;
-    const insert = `INSERT INTO vitals_observations (patient_id, device_id, seq, code, effective_at, value, unit, kafka_partition, kafka_offset)
-      VALUES ('pat-test', $1, 7, '59408-5', '2026-01-01T00:00:00Z', 97, '%', 0, 1) ON CONFLICT DO NOTHING`;
+    const insert = `INSERT INTO vitals_observations (patient_id, device_id, seq, code, effective_at, value, unit, kafka_partition, kafka_offset, series_id)
+      VALUES ('pat-test', $1, 7, '59408-5', '2026-01-01T00:00:00Z', 97, '%', 0, 1, vitals_series_assign('pat-test', '59408-5')) ON CONFLICT DO NOTHING`;
     await pool.query(insert, [device]);
     await pool.query(insert, [device]);
     const { rows } = await pool.query('SELECT count(*)::int AS n FROM vitals_observations WHERE device_id = $1', [device]);
@@ -94,8 +94,8 @@ describe('vitals append log storage (plain PostgreSQL path)', () => {
     const at = '2026-01-02T00:00:00Z';
     const insert = (device: string, seq: number, when: string) =>
       pool.query(
-        `INSERT INTO vitals_observations (patient_id, device_id, seq, code, effective_at, value, unit, kafka_partition, kafka_offset)
-         VALUES ('pat-test', $1, $2, '8867-4', $3, 70, '/min', 0, 1) ON CONFLICT DO NOTHING`,
+        `INSERT INTO vitals_observations (patient_id, device_id, seq, code, effective_at, value, unit, kafka_partition, kafka_offset, series_id)
+         VALUES ('pat-test', $1, $2, '8867-4', $3, 70, '/min', 0, 1, vitals_series_assign('pat-test', '8867-4')) ON CONFLICT DO NOTHING`,
         [device, seq, when],
       );
     expect((await insert(a, 1, at)).rowCount).toBe(1);

@@ -122,6 +122,9 @@ describe("the ingest's binary COPY stores what PostgreSQL's text input stores", 
 
   it('every column of rows at their edges: instants of every form and year, floats, 64-bit integers, non-ASCII text, steps', async () => {
     const rows = edgeRows();
+    // series keys (migration 0037) at the int4 edges the dictionary's identity can reach, and between
+    const keyEdges = [1, 255, 65_536, 2_147_483_647];
+    rows.forEach((r, i) => (r.series_id = keyEdges[i % keyEdges.length]));
     const client = await pool.connect();
     try {
       await client.query('BEGIN');
@@ -131,7 +134,7 @@ describe("the ingest's binary COPY stores what PostgreSQL's text input stores", 
       await copyRows(client, 'bin', rows);
       for (const r of rows) {
         await client.query(
-          `INSERT INTO txt (${COLUMNS}) VALUES ($1, $2, $3::bigint, $4, $5::timestamptz, $6::float8, $7, $8::real, $9::bytea, $10::int, $11::bigint, $12::smallint)`,
+          `INSERT INTO txt (${COLUMNS}) VALUES ($1, $2, $3::bigint, $4, $5::timestamptz, $6::float8, $7, $8::real, $9::bytea, $10::int, $11::bigint, $12::smallint, $13::int)`,
           [
             r.patient_id,
             r.device_id,
@@ -145,6 +148,7 @@ describe("the ingest's binary COPY stores what PostgreSQL's text input stores", 
             String(r.kafka_partition),
             r.kafka_offset,
             String(r.record_item ?? 0),
+            String(r.series_id),
           ],
         );
       }
@@ -152,7 +156,7 @@ describe("the ingest's binary COPY stores what PostgreSQL's text input stores", 
         (
           await client.query<{ row: string }>(
             `SELECT concat_ws(' | ', patient_id, device_id, seq, code, ${STORED_INSTANT_SQL}, value::text, unit, sample_period_ms::text,
-                    encode(sample_steps, 'hex'), kafka_partition, kafka_offset, record_item) AS row
+                    encode(sample_steps, 'hex'), kafka_partition, kafka_offset, record_item, series_id) AS row
                FROM ${table} ORDER BY kafka_offset, seq, device_id`,
           )
         ).rows.map((r) => r.row);
@@ -292,8 +296,8 @@ describe('sample_steps: the ±10 mV grid through PostgreSQL, both write methods'
     const samples = [-10, -0.0001, 0, 0.1234, 9.9999, 10];
     const at = new Date().toISOString();
     await pool.query(
-      `INSERT INTO vitals_observations (patient_id, device_id, seq, code, effective_at, unit, sample_period_ms, samples, kafka_partition, kafka_offset)
-       VALUES ($1, $2, 1, $3, $4, 'mV', 4, $5::real[], 0, 0)`,
+      `INSERT INTO vitals_observations (patient_id, device_id, seq, code, effective_at, unit, sample_period_ms, samples, kafka_partition, kafka_offset, series_id)
+       VALUES ($1, $2, 1, $3, $4, 'mV', 4, $5::real[], 0, 0, vitals_series_assign($1, $3))`,
       [patient, `${patient}-dev`, ECG_LEAD_II.code, at, `{${samples.join(',')}}`],
     );
     const { rows } = await pool.query<ObservationRow & { patient_id: string }>(
@@ -315,8 +319,8 @@ describe('sample_steps: the ±10 mV grid through PostgreSQL, both write methods'
   it('refuses a row with no measure or two (the one-measure check)', async () => {
     const insert = (value: string, samples: string, steps: string) =>
       pool.query(
-        `INSERT INTO vitals_observations (patient_id, device_id, seq, code, effective_at, value, unit, samples, sample_steps, kafka_partition, kafka_offset)
-         VALUES ('pat-check', 'dev-check-${uid()}', 1, '131330', now(), ${value}, 'mV', ${samples}, ${steps}, 0, 0)`,
+        `INSERT INTO vitals_observations (patient_id, device_id, seq, code, effective_at, value, unit, samples, sample_steps, kafka_partition, kafka_offset, series_id)
+         VALUES ('pat-check', 'dev-check-${uid()}', 1, '131330', now(), ${value}, 'mV', ${samples}, ${steps}, 0, 0, vitals_series_assign('pat-check', '131330'))`,
       );
     await expect(insert('NULL', 'NULL', 'NULL')).rejects.toMatchObject({ code: '23514' });
     await expect(insert('1', 'NULL', "'\\x00000000'::bytea")).rejects.toMatchObject({ code: '23514' });

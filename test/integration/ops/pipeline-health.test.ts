@@ -33,8 +33,8 @@ const tenMinutesAgo = new Date(Math.floor(Date.now() / 1_000) * 1_000 - 600_000)
 
 const store = (at: Date, device: string) =>
   db.pool.query(
-    `INSERT INTO vitals_observations (patient_id, device_id, seq, code, effective_at, value, unit, kafka_partition, kafka_offset)
-     VALUES ('pat-pipeline', $1, 1, '8867-4', $2, 72, '/min', 0, 0)`,
+    `INSERT INTO vitals_observations (patient_id, device_id, seq, code, effective_at, value, unit, kafka_partition, kafka_offset, series_id)
+     VALUES ('pat-pipeline', $1, 1, '8867-4', $2, 72, '/min', 0, 0, vitals_series_assign('pat-pipeline', '8867-4'))`,
     [device, at],
   );
 

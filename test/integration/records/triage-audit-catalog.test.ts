@@ -31,8 +31,8 @@ async function vitals(patientId: string, values: Record<string, [number, string]
   let seq = 0;
   for (const [code, [value, unit]] of Object.entries(values)) {
     await gw.deps.pool.query(
-      `INSERT INTO vitals_observations (patient_id, device_id, seq, code, effective_at, value, unit, kafka_partition, kafka_offset)
-       VALUES ($1, $2, $3, $4, now(), $5, $6, 0, $3)`,
+      `INSERT INTO vitals_observations (patient_id, device_id, seq, code, effective_at, value, unit, kafka_partition, kafka_offset, series_id)
+       VALUES ($1, $2, $3, $4, now(), $5, $6, 0, $3, vitals_series_assign($1, $4))`,
       [patientId, `dev-${patientId}`, ++seq, code, value, unit],
     );
   }

@@ -1,23 +1,23 @@
 /**
- * Migration 0036 (ECG samples as `sample_steps` bytea) on a log that already holds data, on the
- * TimescaleDB engine (PGlite + TimescaleDB, test/helpers/timescale.ts): the log is migrated up to
- * 0035, holds ECG chunks in the `real[]` form, one of them in a compressed chunk, and 0036 then
- * applies. Afterwards the old rows read back as before, the ingest stores new chunks in the compact
- * form (into the compressed chunk too, a late row), and both forms read back through the history
- * query as the same observations the live path publishes. The plain-PostgreSQL branch is exercised
- * by every other test (test/integration/live/stored-form.test.ts for the forms).
+ * Migrations 0036 (ECG samples as `sample_steps` bytea) and 0037 (the series keys) on a log that
+ * already holds data, on the TimescaleDB engine (PGlite + TimescaleDB, test/helpers/timescale.ts):
+ * the log is migrated up to 0035, holds ECG chunks in the `real[]` form, one of them in a compressed
+ * chunk, and 0036 and 0037 then apply. Afterwards every old row carries its series' key and reads
+ * back as before, the ingest stores new chunks in the compact form (into the compressed chunk too, a
+ * late row), and both forms read back through the history query as the same observations the live
+ * path publishes. The plain-PostgreSQL branch is exercised by every other test
+ * (test/integration/live/stored-form.test.ts for the forms, test/integration/vitals/series-keys.test.ts
+ * for the keys).
  */
-import { mkdtemp, readdir, symlink } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { migrate, MIGRATIONS_DIR, withTransaction, type Pool } from '@vitalis/db';
+import { migrate, withTransaction, type Pool } from '@vitalis/db';
 import { TOPICS } from '@vitalis/kafka';
 import { eventJson, storedObservation } from '@vitalis/live';
 import { ECG_LEAD_II, type VitalsObservation } from '@vitalis/schemas';
 import { toRow, writeRows } from '../../../apps/ingest/src/store';
 import { queryRaw } from '../../../apps/gateway/src/vitals/history';
+import { migrationsUpTo } from '../../helpers/private-database';
 import { startTimescale, type TimescaleEngine } from '../../helpers/timescale';
 
 let engine: TimescaleEngine;
@@ -40,15 +40,6 @@ const chunk = (seq: number, at: number, samples: number[], origin = 0): VitalsOb
   waveform: { origin, period_ms: 4, samples },
 });
 
-/** The migrations up to `last` (a folder of links to them): the log as a release before 0036 left it. */
-async function migrationsUpTo(last: number): Promise<string> {
-  const dir = await mkdtemp(join(tmpdir(), 'vitalis-migrations-'));
-  for (const name of await readdir(MIGRATIONS_DIR)) {
-    if (/^\d{4}_.*\.sql$/.test(name) && Number(name.slice(0, 4)) <= last) await symlink(join(MIGRATIONS_DIR, name), join(dir, name));
-  }
-  return `${dir}/`; // migrate() joins the folder and a file name as MIGRATIONS_DIR has it: with the slash
-}
-
 beforeAll(async () => {
   engine = await startTimescale();
   pool = new pg.Pool({ connectionString: engine.url, max: 1 }); // one backend: one connection
@@ -59,7 +50,7 @@ afterAll(async () => {
   await engine?.close();
 });
 
-describe('migration 0036 on a TimescaleDB log with real[] chunks, one of them compressed', () => {
+describe('migrations 0036 and 0037 on a TimescaleDB log with real[] chunks, one of them compressed', () => {
   const legacy = [chunk(1, oldAt, [-10, -0.0001, 0, 0.1234, 10]), chunk(2, recentAt, [1.5, -1.5, 0.0007])];
 
   it('applies over the old form and a compressed chunk', async () => {
@@ -80,11 +71,16 @@ describe('migration 0036 on a TimescaleDB log with real[] chunks, one of them co
     );
     expect(compressed.rows[0]!.n).toBe(1);
 
-    expect(await migrate(pool)).toContain(36);
+    expect(await migrate(pool)).toEqual(expect.arrayContaining([36, 37]));
     const { rows } = await pool.query<{ conname: string; convalidated: boolean }>(
       "SELECT conname, convalidated FROM pg_constraint WHERE conrelid = 'vitals_observations'::regclass AND contype = 'c'",
     );
     expect(rows.map((r) => r.conname)).toEqual(['vitals_observations_one_measure']);
+    // 0037: both rows, the compressed one too, carry their series' key from the dictionary
+    const keys = await pool.query<{ n: number; keyed: number }>(
+      'SELECT count(*)::int AS n, count(*) FILTER (WHERE series_id = (SELECT s.series_id FROM vitals_series s WHERE s.patient_id = o.patient_id AND s.code = o.code))::int AS keyed FROM vitals_observations o',
+    );
+    expect(keys.rows[0]).toEqual({ n: 2, keyed: 2 });
   });
 
   it('stores new chunks as sample_steps (a late one into the compressed chunk) and reads both forms back alike', async () => {

@@ -121,16 +121,15 @@ describe('the TimescaleDB branch of the migrations', () => {
     expect(rows[0]!.def).toMatch(/\(effective_at, device_id COLLATE "C", seq\)$/);
   });
 
-  it('compresses chunks segmented by patient and ordered by code and time, under a 7-day policy', async () => {
+  it('compresses chunks segmented by series key and ordered by time (migration 0037; by patient, code and time before), under a 7-day policy', async () => {
     const settings = await pool.query(
       `SELECT attname, segmentby_column_index AS segment, orderby_column_index AS ord, orderby_asc AS asc
          FROM timescaledb_information.compression_settings WHERE hypertable_name = 'vitals_observations'
         ORDER BY segmentby_column_index NULLS LAST, orderby_column_index`,
     );
     expect(settings.rows).toEqual([
-      { attname: 'patient_id', segment: 1, ord: null, asc: null },
-      { attname: 'code', segment: null, ord: 1, asc: true },
-      { attname: 'effective_at', segment: null, ord: 2, asc: false },
+      { attname: 'series_id', segment: 1, ord: null, asc: null },
+      { attname: 'effective_at', segment: null, ord: 1, asc: false },
     ]);
     const jobs = await pool.query(
       "SELECT config->>'compress_after' AS after FROM timescaledb_information.jobs WHERE proc_name = 'policy_compression' AND hypertable_name = 'vitals_observations'",

@@ -136,7 +136,7 @@ describe('patient-search-card in a browser', () => {
     let seq = 0;
     for (const [code, value, unit, ago] of values) {
       await gw.deps.pool.query(
-        `INSERT INTO vitals_observations (patient_id, device_id, seq, code, effective_at, value, unit, kafka_partition, kafka_offset) VALUES ($1, $2, $3, $4, $5, $6, $7, 0, $3)`,
+        `INSERT INTO vitals_observations (patient_id, device_id, seq, code, effective_at, value, unit, kafka_partition, kafka_offset, series_id) VALUES ($1, $2, $3, $4, $5, $6, $7, 0, $3, vitals_series_assign($1, $4))`,
         [vera, `dev-${vera}`, ++seq, code, new Date(now - ago * 1000), value, unit],
       );
     }

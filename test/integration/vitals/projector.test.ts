@@ -26,8 +26,8 @@ afterAll(async () => {
 /** Inserts HR rows straight into the append log, as the ingest would (ingested_at = now()). */
 async function insertHr(patient: string, rows: { at: string; value: number; seq: number }[]) {
   await pool.query(
-    `INSERT INTO vitals_observations (patient_id, device_id, seq, code, effective_at, value, unit, kafka_partition, kafka_offset)
-     SELECT $1, $1 || '-dev', s, '8867-4', t, v, '/min', 0, s
+    `INSERT INTO vitals_observations (patient_id, device_id, seq, code, effective_at, value, unit, kafka_partition, kafka_offset, series_id)
+     SELECT $1, $1 || '-dev', s, '8867-4', t, v, '/min', 0, s, vitals_series_assign($1, '8867-4')
        FROM unnest($2::timestamptz[], $3::float8[], $4::bigint[]) AS x(t, v, s)`,
     [patient, rows.map((r) => r.at), rows.map((r) => r.value), rows.map((r) => r.seq)],
   );

@@ -11,7 +11,7 @@
  * service (decider, filler identifier, audit), its identifier naming the order and the window, so
  * fulfilling the same window twice stores one report.
  */
-import type { Pool } from '@vitalis/db';
+import { seriesAmong, type Pool } from '@vitalis/db';
 import { STORED_INSTANT_SQL, STORED_SAMPLES_SQL } from '@vitalis/live';
 import { DIAGNOSTIC_CODE } from '@vitalis/clinical';
 import { ECG_LEAD_II, NUMERIC_VITALS, toFhirObservation, type VitalsObservation } from '@vitalis/schemas';
@@ -39,7 +39,7 @@ async function vitalsAt(pool: Pool, patientId: string, at: string): Promise<Vita
   const { rows } = await pool.query<RawRow>(
     `SELECT DISTINCT ON (code) device_id, seq, code, ${STORED_INSTANT_SQL} AS at, value, unit, sample_period_ms, ${STORED_SAMPLES_SQL}
        FROM vitals_observations
-      WHERE patient_id = $1 AND code = ANY($2::text[]) AND effective_at <= $3 AND effective_at > $3::timestamptz - interval '${VITALS_LOOKBACK}'
+      WHERE ${seriesAmong('$1', '$2::text[]')} AND effective_at <= $3 AND effective_at > $3::timestamptz - interval '${VITALS_LOOKBACK}'
       ORDER BY code, effective_at DESC, device_id, seq DESC`,
     [patientId, Object.keys(NUMERIC_VITALS), at],
   );

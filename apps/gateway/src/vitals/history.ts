@@ -6,7 +6,7 @@
  * On TimescaleDB the continuous aggregates of migration 0018 (same columns) stand in for the
  * rollup tables, up to their watermark; the source says which answered.
  */
-import type { Pool } from '@vitalis/db';
+import { seriesAmong, seriesOf, type Pool } from '@vitalis/db';
 import { observationFromRow, STORED_INSTANT_SQL, STORED_SAMPLES_SQL, type ObservationRow } from '@vitalis/live';
 import { VITAL_CODE, VITAL_CODES, type VitalsObservation } from '@vitalis/schemas';
 
@@ -46,14 +46,14 @@ export interface RawQuery {
 
 /**
  * One page (limit + 1 rows fetched to know whether there is a next page). Without a code filter the
- * page is merged from one index range scan per code (the index is (patient_id, code, effective_at)),
+ * page is merged from one index range scan per code (the series index: one series, by its key),
  * each limited to the page size, instead of sorting all of the patient's rows in the range.
  * The cursor's time is repeated as a plain `effective_at >=` (descending: `<=`) bound so the index
  * range starts there; newest first is the same scan backwards.
  */
 export async function queryRaw(pool: Pool, q: RawQuery): Promise<RawPage> {
   const params: unknown[] = [q.patient, q.from, q.to, q.limit + 1];
-  let where = 'patient_id = $1 AND effective_at >= $2 AND effective_at < $3';
+  let where = 'effective_at >= $2 AND effective_at < $3';
   const desc = q.descending === true;
   if (q.after) {
     params.push(q.after.t, q.after.d, q.after.s);
@@ -68,12 +68,14 @@ export async function queryRaw(pool: Pool, q: RawQuery): Promise<RawPage> {
   const wanted = q.code ? [q.code] : (q.codes ?? VITAL_CODES);
   if (wanted.length === 1) {
     params.push(wanted[0]);
-    inner = `${select} WHERE ${where} AND code = $${params.length} ${order}`;
+    inner = `${select} WHERE ${seriesOf('$1', `$${params.length}`)} AND ${where} ${order}`;
   } else {
     params.push(wanted);
     const codes = params.length;
     // one branch per code; the code literal comes from the parameter array, not from input
-    inner = wanted.map((_, i) => `(${select} WHERE ${where} AND code = ($${codes}::text[])[${i + 1}] ${order})`).join(' UNION ALL ');
+    inner = wanted
+      .map((_, i) => `(${select} WHERE ${seriesOf('$1', `($${codes}::text[])[${i + 1}]`)} AND ${where} ${order})`)
+      .join(' UNION ALL ');
   }
   const { rows } = await pool.query<RawRow>(
     `SELECT device_id, seq, code, ${AT} AS at, value, unit, sample_period_ms, ${SAMPLES} FROM (${inner}) page ${order}`,
@@ -176,6 +178,7 @@ export async function queryBuckets(pool: Pool, q: BucketQuery): Promise<BucketPa
   const interval = `${BUCKETS[q.bucket] / 1000} seconds`;
   const params: unknown[] = [q.patient, q.from, q.to, interval, split, q.limit + 1];
   const codeFilter = q.code ? (params.push(q.code), ` AND code = $${params.length}`) : '';
+  const series = q.code ? seriesOf('$1', `$${params.length}`) : seriesAmong('$1');
   let after = '';
   if (q.after) {
     params.push(q.after.b, q.after.c);
@@ -195,7 +198,7 @@ export async function queryBuckets(pool: Pool, q: BucketQuery): Promise<BucketPa
       SELECT code, date_bin($4::interval, effective_at, 'epoch') AS b, count(*) AS n, sum(value) AS s, min(value) AS mn, max(value) AS mx,
              (array_agg(value ORDER BY effective_at DESC, seq DESC))[1] AS lv, max(effective_at) AS la
         FROM vitals_observations
-       WHERE patient_id = $1 AND effective_at >= GREATEST($2::timestamptz, $5::timestamptz) AND effective_at < $3 AND value IS NOT NULL${codeFilter}
+       WHERE ${series} AND effective_at >= GREATEST($2::timestamptz, $5::timestamptz) AND effective_at < $3 AND value IS NOT NULL
        GROUP BY 1, 2
     ), merged AS (
       SELECT code, b, sum(n)::bigint AS n, sum(s) AS s, min(mn) AS mn, max(mx) AS mx,
@@ -252,7 +255,7 @@ export async function queryBloodPressureAt(pool: Pool, patient: string, at: read
   const sorted = [...at].sort();
   const { rows } = await pool.query<RawRow>(
     `SELECT device_id, seq, code, ${AT} AS at, value, unit, sample_period_ms, ${SAMPLES} FROM vitals_observations
-      WHERE patient_id = $1 AND code = ANY($2::text[]) AND effective_at >= $3 AND effective_at <= $4 AND effective_at = ANY($5::timestamptz[])`,
+      WHERE ${seriesAmong('$1', '$2::text[]')} AND effective_at >= $3 AND effective_at <= $4 AND effective_at = ANY($5::timestamptz[])`,
     [patient, [VITAL_CODE.systolic, VITAL_CODE.diastolic], sorted[0], sorted[sorted.length - 1], sorted],
   );
   return rows.map((r) => rowToObservation(patient, r));
@@ -264,7 +267,7 @@ export async function queryLatest(pool: Pool, patient: string, codes: string[]):
      CROSS JOIN LATERAL (
        SELECT device_id, seq, code, ${AT} AS at, value, unit, sample_period_ms, ${SAMPLES}
          FROM vitals_observations
-        WHERE patient_id = $1 AND code = c.code
+        WHERE ${seriesOf('$1', 'c.code')}
         ORDER BY effective_at DESC, device_id DESC, seq DESC LIMIT 1) l
      ORDER BY l.code`,
     [patient, codes],

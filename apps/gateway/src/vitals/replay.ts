@@ -16,7 +16,7 @@
  *    returns plus a few index probes, however old the cursor.
  * A patient's partition is that of its latest row (the topic is keyed by patient).
  */
-import type { Pool } from '@vitalis/db';
+import { seriesAmong, seriesOf, type Pool } from '@vitalis/db';
 import {
   alertsAfter,
   comparePosition,
@@ -49,7 +49,7 @@ const MAX_RANGES = 2_000;
 const patientPartitionSql = (codes: string) => `
   SELECT v.kafka_partition AS p FROM unnest(${codes}::text[]) AS k(code)
    CROSS JOIN LATERAL (SELECT kafka_partition, effective_at FROM vitals_observations
-                        WHERE patient_id = pat.id AND code = k.code ORDER BY effective_at DESC LIMIT 1) v
+                        WHERE ${seriesOf('pat.id', 'k.code')} ORDER BY effective_at DESC LIMIT 1) v
    ORDER BY v.effective_at DESC LIMIT 1`;
 
 /** The latest stored position (from topic `topic`) of each watched patient's partition. */
@@ -170,7 +170,7 @@ async function windowRows(
        SELECT * FROM (
          SELECT patient_id, device_id, seq, code, ${AT} AS at, value, unit, sample_period_ms, ${STORED_SAMPLES_SQL}, kafka_partition, kafka_offset, record_item
            FROM vitals_observations v
-          WHERE v.patient_id = w.id AND v.code = ANY(COALESCE($6::text[], $7::text[]))
+          WHERE ${seriesAmong('w.id', 'COALESCE($6::text[], $7::text[])', 'v.')}
             AND v.effective_at >= w.t0 - ${MARGIN} AND v.effective_at <= w.t0 + $8 * interval '1 millisecond' + ${MARGIN}
             AND v.kafka_partition = w.p AND v.kafka_offset >= w.after AND (v.kafka_offset > w.after OR v.record_item > w.after_item)
             AND v.kafka_offset <= w.o_end AND NOT ${OFF_TIME}

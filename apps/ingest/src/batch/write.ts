@@ -8,6 +8,7 @@ import { withTransaction, type Pool, type PoolClient } from '@vitalis/db';
 import type { Logger } from '@vitalis/log';
 import type { IngestMetrics } from '@vitalis/metrics';
 import { groupCommit, mapLimit, packBySize } from '../group-commit';
+import { SeriesKeys } from '../series-keys';
 import { writeRowsByPartition, writeRowsIsolating, type StoredRow, type WriteMethod } from '../store';
 import type { IngestStats } from './stats';
 
@@ -117,6 +118,7 @@ export function createBatchWriter(opts: BatchWriterOptions): BatchWriter {
  */
 function groupWriter(opts: BatchWriterOptions): (group: PendingBatch[]) => Promise<number[]> {
   const { pool, topic, logger, writeMethod, stats, metrics } = opts;
+  const seriesKeys = new SeriesKeys(pool);
   /** One write transaction, timed for the metrics. */
   const transaction = async <T>(fn: (client: PoolClient) => Promise<T>): Promise<T> => {
     const started = performance.now();
@@ -131,6 +133,8 @@ function groupWriter(opts: BatchWriterOptions): (group: PendingBatch[]) => Promi
     const ends = new Map(group.map((b) => [b.partition, b.next]));
     const [only] = group;
     const rows = only && group.length === 1 ? only.rows : group.flatMap((b) => b.rows);
+    // Every row's series key, before the transaction: a key asked for is committed by then.
+    await seriesKeys.assign(rows);
     try {
       const counts = await transaction((client) => writeRowsByPartition(client, topic, rows, writeMethod, ends));
       return group.map((b) => counts.get(b.partition) ?? 0);
