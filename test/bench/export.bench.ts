@@ -52,7 +52,8 @@ async function seed(pool: Pool): Promise<void> {
        SELECT 'pat-' || (i % $3), 'dev-' || (i % $3), i / $3, k.code,
               now() - interval '1 day' + (i / $3) * interval '1 second', 60 + i % 40, CASE WHEN i % 2 = 0 THEN '/min' ELSE '%' END, i % 6, i, k.series_id
          FROM generate_series($1::bigint, $2::bigint - 1) AS i
-         JOIN k ON k.p = i % $3 AND k.code = CASE WHEN i % 2 = 0 THEN '8867-4' ELSE '59408-5' END`,
+         JOIN k ON k.p = i % $3 AND k.code = CASE WHEN i % 2 = 0 THEN '8867-4' ELSE '59408-5' END
+        ORDER BY i -- the heap in time order, as an ingest lays it out (the join alone may not keep it)`,
       [from, to, PATIENTS],
     );
   }
