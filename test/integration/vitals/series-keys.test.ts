@@ -11,7 +11,7 @@
  *  - the reads use the series index by key (EXPLAIN).
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createPool, seriesAmong, seriesOf, withTransaction, type Pool } from '@vitalis/db';
+import { createPool, migrate, seriesAmong, seriesOf, withTransaction, type Pool } from '@vitalis/db';
 import { TOPICS } from '@vitalis/kafka';
 import { VITAL_CODE } from '@vitalis/schemas';
 import { queryLatest, queryRaw } from '../../../apps/gateway/src/vitals/history';
@@ -86,7 +86,6 @@ describe('migration 0037 over a log that holds rows', () => {
         before.map((r) => r.unit),
       ],
     );
-    const { migrate } = await import('@vitalis/db');
     expect(await migrate(old.pool)).toEqual([37]);
 
     expect(await keyedCount(old.pool, patient)).toEqual({ n: 40, keyed: 40 });
