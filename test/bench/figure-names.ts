@@ -18,6 +18,10 @@ export const drainFigure = (shape: RecordShape) => `ingest drain, ${RECORD_SHAPE
 export const KAFKA_CLIENTS = { kafkajs: 'kafkajs 2', platformatic: '@platformatic/kafka 1' } as const;
 export type KafkaClient = keyof typeof KAFKA_CLIENTS;
 
+/** One client producing a recorded burst of `shape`; its figures are `${produceFigure}: producer CPU per observation` and `: kafka CPU per observation`. */
+export const produceFigure = (shape: RecordShape, client: KafkaClient) =>
+  `produce recorded device bytes, ${RECORD_SHAPES[shape].label}, ${KAFKA_CLIENTS[client]}`;
+
 /** One client consuming a backlog of `shape`; its CPU figure is `${consumeFigure}: consumer CPU per observation`. */
 export const consumeFigure = (shape: RecordShape, client: KafkaClient) =>
   `consume only, ${RECORD_SHAPES[shape].label}, ${KAFKA_CLIENTS[client]}`;

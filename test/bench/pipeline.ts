@@ -90,6 +90,26 @@ export async function consumeTopic(client: KafkaClient, topic: string, records: 
   return JSON.parse(output.trim().split('\n').pop() ?? '{}') as ConsumeRun;
 }
 
+/** What kafka-produce.ts reports: the observations sent, and the ms and its own CPU seconds from the first send to the last acknowledgement. */
+export interface ProduceRun {
+  observations: number;
+  ms: number;
+  cpuSeconds: number;
+}
+
+/** Produces `observations` of the recording `file` to `topic` with `client` (test/bench/kafka-produce.ts), in a process of its own. */
+export async function produceRecording(client: KafkaClient, topic: string, file: string, observations: number): Promise<ProduceRun> {
+  const child = spawn(process.execPath, ['--import', 'tsx', 'test/bench/kafka-produce.ts', client, topic, file, String(observations)], {
+    env: { ...env, KAFKA_BROKERS: BROKERS.join(',') },
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
+  let output = '';
+  child.stdout.on('data', (d) => (output += d));
+  const { code } = await exited(child);
+  if (code !== 0) throw new Error(`kafka-produce ${client} exited with ${code}`);
+  return JSON.parse(output.trim().split('\n').pop() ?? '{}') as ProduceRun;
+}
+
 export interface IngestProcess {
   child: ChildProcess;
   metricsUrl: string;

@@ -17,8 +17,8 @@
  * under a running ingest and drives a browser for a minute.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Admin, Producer } from 'kafkajs';
-import { createVitalsProducer } from '@vitalis/kafka';
+import type { Admin } from 'kafkajs';
+import { createVitalsProducer, type VitalsProducer } from '@vitalis/kafka';
 import type { Browser } from 'playwright-core';
 import { METRIC, createIngestMetrics, createRegistry } from '@vitalis/metrics';
 import type { IngestWorker } from '../../apps/ingest/src/worker';
@@ -36,7 +36,7 @@ const patient = `pat-delayed-${uid()}`;
 const device = `mon-${uid()}`;
 let db: PrivateDatabase;
 let admin: Admin;
-let producer: Producer;
+let producer: VitalsProducer;
 let topics: Awaited<ReturnType<typeof privateTopics>>;
 let worker: IngestWorker | undefined;
 let gw: RunningGateway;

@@ -13,8 +13,8 @@
  * Counts and states are asserted, never durations; the figures are printed for docs/vitals.md.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Admin, Producer } from 'kafkajs';
-import { createVitalsProducer } from '@vitalis/kafka';
+import type { Admin } from 'kafkajs';
+import { createVitalsProducer, type VitalsProducer } from '@vitalis/kafka';
 import { DLQ_HEADERS, type IngestWorker } from '../../apps/ingest/src/worker';
 import type { CommittedBatch } from '../../apps/ingest/src/live/stage';
 import { privateDatabase, type PrivateDatabase } from '../helpers/private-database';
@@ -25,7 +25,7 @@ const kafka = testKafka('poison-run');
 interface Run {
   db: PrivateDatabase;
   admin: Admin;
-  producer: Producer;
+  producer: VitalsProducer;
   topics: Awaited<ReturnType<typeof privateTopics>>;
   worker?: IngestWorker;
   /** Per `partition/offset/item`, how many times the live stage was handed it. */

@@ -2,8 +2,8 @@
  * What the gateway needs from the outside world, created once in main.ts (or by a test) and
  * handed to buildGateway. Route modules take what they use from here; nothing reaches for globals.
  */
-import type { Kafka } from 'kafkajs';
 import type { Pool } from '@vitalis/db';
+import type { VitalisKafka } from '@vitalis/kafka';
 import type { Logger } from '@vitalis/log';
 import type { GatewayMetrics } from '@vitalis/metrics';
 import type { Redis } from '@vitalis/redis';
@@ -15,7 +15,7 @@ export interface GatewayDeps {
   config: GatewayConfig;
   pool: Pool;
   redis: Redis;
-  kafka: Kafka;
+  kafka: VitalisKafka;
   logger: Logger;
   /** Outbound fetches of JSON Web Key Sets (client and trusted-issuer jwks_uri), with their cache. */
   keySets: RemoteKeySets;

@@ -34,9 +34,9 @@
  * commits (no interval/threshold is set), so the offsets are passed explicitly.
  */
 import { ROOT_CONTEXT, trace } from '@opentelemetry/api';
-import type { Consumer, EachBatchPayload, Kafka, Producer } from 'kafkajs';
+import type { Consumer, EachBatchPayload } from 'kafkajs';
 import type { Pool } from '@vitalis/db';
-import { createVitalsProducer, startBatchSpan } from '@vitalis/kafka';
+import { createVitalsProducer, startBatchSpan, type VitalisKafka, type VitalsProducer } from '@vitalis/kafka';
 import type { Logger } from '@vitalis/log';
 import { createStallClock, readNewestObservation, type IngestMetrics } from '@vitalis/metrics';
 import type { ClockLimits } from '@vitalis/schemas';
@@ -57,7 +57,7 @@ export { DLQ_HEADERS } from './batch/dead-letter';
 export { isDataError } from './batch/write';
 
 export interface IngestOptions {
-  kafka: Kafka;
+  kafka: VitalisKafka;
   pool: Pool;
   logger: Logger;
   groupId: string;
@@ -126,7 +126,7 @@ export async function startIngest(opts: IngestOptions): Promise<IngestWorker> {
   const partitionTimer = await keepPartitionsAhead(pool, logger, opts.partitionCheckMs ?? 3_600_000);
 
   // Retries without limit: while Kafka is down nothing can be committed anyway, and a shutdown is bounded by the runtime's grace period.
-  const dlq: Producer = createVitalsProducer(kafka, { retries: 'unbounded' });
+  const dlq: VitalsProducer = createVitalsProducer(kafka, { retries: 'unbounded' });
   await dlq.connect();
 
   const consumer = kafka.consumer({
@@ -176,7 +176,7 @@ export async function startIngest(opts: IngestOptions): Promise<IngestWorker> {
 }
 
 /** The worker's parts the batch steps use: the writer, the stored offsets, the DLQ, the offset committer, the counters. */
-function batchEnv(opts: IngestOptions, stats: IngestStats, dlq: Producer): BatchEnv {
+function batchEnv(opts: IngestOptions, stats: IngestStats, dlq: VitalsProducer): BatchEnv {
   const { pool, logger, groupId, topic, dlqTopic } = opts;
   return {
     clockLimits: opts.clockLimits,
@@ -219,7 +219,7 @@ function batchEnv(opts: IngestOptions, stats: IngestStats, dlq: Producer): Batch
  * reading as the gateway's health), so an alert can tell "messages wait and nothing recent is stored".
  */
 function pollConsumerLag(
-  kafka: Kafka,
+  kafka: VitalisKafka,
   pool: Pool,
   groupId: string,
   topic: string,

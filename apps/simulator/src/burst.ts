@@ -5,9 +5,8 @@
  * (`recordTo`), and a recording replayed (`replayFrom`): the device bytes as recorded, sent with the
  * same producer settings, so a bench tells the Kafka client's cost from the JSON encoding's.
  */
-import type { Kafka, Message } from 'kafkajs';
 import { must } from '@vitalis/runtime';
-import { createVitalsProducer, sendTraced, TOPICS } from '@vitalis/kafka';
+import { createVitalsProducer, sendTraced, TOPICS, type VitalisKafka, type VitalsMessage as Message } from '@vitalis/kafka';
 import { TRACING_OFF, type Tracing } from '@vitalis/tracing';
 import { ECG_LEAD_II, FRAME_ENVELOPE_V2, NUMERIC_VITALS, potentialStep, type NumericVitalCode } from '@vitalis/schemas';
 import { ECG_HZ, ECG_PERIOD_MS, ecgChunk, makeProfile, rng, sampleVital } from '@vitalis/clinical';
@@ -17,7 +16,7 @@ import { seqSeed } from './signals';
 const NUMERIC_CODES = Object.keys(NUMERIC_VITALS) as NumericVitalCode[];
 
 export interface BurstOptions {
-  kafka: Kafka;
+  kafka: VitalisKafka;
   topic?: string;
   /** How many observations (numeric vitals, cycling through the six codes). */
   count: number;

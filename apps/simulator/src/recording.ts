@@ -5,7 +5,7 @@
  * are (Buffers, no JSON), so the producer's cost without the encoding can be measured beside it.
  */
 import { closeSync, openSync, readFileSync, writeSync } from 'node:fs';
-import type { Message } from 'kafkajs';
+import type { VitalsMessage as Message } from '@vitalis/kafka';
 
 export interface RecordedBatch {
   messages: { key: Buffer; value: Buffer }[];

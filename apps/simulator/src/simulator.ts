@@ -9,8 +9,14 @@
  * With traces on (OTEL_EXPORTER_OTLP_ENDPOINT), each send is a PRODUCER span, its traceparent in
  * every record's headers, as a device gateway would send them (@vitalis/kafka sendTraced).
  */
-import type { Kafka, Message, Producer } from 'kafkajs';
-import { createVitalsProducer, sendTraced, TOPICS } from '@vitalis/kafka';
+import {
+  createVitalsProducer,
+  sendTraced,
+  TOPICS,
+  type VitalisKafka,
+  type VitalsMessage as Message,
+  type VitalsProducer,
+} from '@vitalis/kafka';
 import { TRACING_OFF, type Tracing } from '@vitalis/tracing';
 import type { Logger } from '@vitalis/log';
 import {
@@ -31,7 +37,7 @@ import { demoPatientId, seqSeed } from './signals';
 const NUMERIC_CODES = Object.keys(NUMERIC_VITALS) as NumericVitalCode[];
 
 export interface SimulatorOptions {
-  kafka: Kafka;
+  kafka: VitalisKafka;
   logger: Logger;
   topic?: string;
   patients: number;
@@ -54,7 +60,7 @@ export interface Device {
   seq: number;
 }
 
-export function createProducer(kafka: Kafka): Producer {
+export function createProducer(kafka: VitalisKafka): VitalsProducer {
   // The vitals producer contract (libs/kafka): acks=all, one request in flight, the Java-compatible partitioner.
   return createVitalsProducer(kafka, { retries: 'unbounded' });
 }

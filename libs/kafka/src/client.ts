@@ -28,8 +28,16 @@ function logCreator(logger: Logger | undefined): KafkaConfig['logCreator'] {
     };
 }
 
-export function createKafka({ brokers, clientId, logger, retries = 8 }: KafkaOptions): Kafka {
-  return new Kafka({
+/**
+ * An app's Kafka: the kafkajs client its consumers and admin use, and the settings the vitals
+ * producers (./producer.ts, another client: ADR 0037) connect with.
+ */
+export interface VitalisKafka extends Kafka {
+  readonly settings: Readonly<Pick<KafkaOptions, 'brokers' | 'clientId'>>;
+}
+
+export function createKafka({ brokers, clientId, logger, retries = 8 }: KafkaOptions): VitalisKafka {
+  const kafka = new Kafka({
     brokers,
     clientId,
     connectionTimeout: 3_000,
@@ -38,6 +46,7 @@ export function createKafka({ brokers, clientId, logger, retries = 8 }: KafkaOpt
     logLevel: KafkaLogLevel.WARN,
     logCreator: logCreator(logger),
   });
+  return Object.assign(kafka, { settings: { brokers: [...brokers], clientId } });
 }
 
 /**

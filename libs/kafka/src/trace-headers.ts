@@ -9,18 +9,19 @@
  * With tracing off both cost one property read: no span, no header, no parse.
  */
 import { ROOT_CONTEXT, SpanKind, trace, type Context, type Link, type Span } from '@opentelemetry/api';
-import type { IHeaders, KafkaMessage, Producer, ProducerRecord, RecordMetadata } from 'kafkajs';
+import type { IHeaders, KafkaMessage } from 'kafkajs';
 import { inSpan, MAX_LINKS, SPAN_ATTR, remoteSpanContext, traceHeadersOf, type Tracing } from '@vitalis/tracing';
+import type { SentBatch, VitalsProducer, VitalsRecord } from './producer';
 
 export const TRACEPARENT_HEADER = 'traceparent';
 
 /** producer.send with a PRODUCER span; `parent`: the request's span context (ROOT_CONTEXT: a new trace). */
 export async function sendTraced(
-  producer: Pick<Producer, 'send'>,
-  record: ProducerRecord,
+  producer: Pick<VitalsProducer, 'send'>,
+  record: VitalsRecord,
   tracing: Tracing,
   parent: Context = ROOT_CONTEXT,
-): Promise<RecordMetadata[]> {
+): Promise<SentBatch[]> {
   if (!tracing.enabled) return producer.send(record);
   const span = tracing.tracer.startSpan(
     `send ${record.topic}`,

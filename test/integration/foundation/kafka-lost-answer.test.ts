@@ -1,37 +1,53 @@
 /**
  * A produce request the broker wrote but whose answer never came back (the broker died or the
- * connection broke after the write: "possibly persisted"), against the real broker. The client's
- * connections go through a socket factory that, once armed, swallows the answer to the next
- * Produce request and cuts the connection, then refuses new connections until the send has
- * failed, as a gateway sees it when a broker dies under it: the send fails, the device is told 503.
+ * connection broke after the write: "possibly persisted"), against the real broker. The producer's
+ * connections go through a fault that, once armed, swallows the answer to the next Produce request
+ * and cuts the connection, then refuses new connections until the send has failed, as a gateway
+ * sees it when a broker dies under it: the send fails, the device is told 503.
  *
- * Then the next batch of the same size to the same partition must be written and acknowledged:
- * kafkajs's idempotent producer hands the failed batch's sequence numbers to it, the broker takes
- * it for a duplicate of the batch it wrote and acknowledges it WITHOUT writing it (the silent loss
- * behind the scale-out test's failure). The vitals producer contract (libs/kafka producer.ts) is
- * not idempotent, so this holds: every acknowledged record is in the topic.
+ * Then the next batch of the same size to the same partition must be written and acknowledged: an
+ * idempotent producer (kafkajs's did, ADR 0033) may hand the failed batch's sequence numbers to it,
+ * the broker takes it for a duplicate of the batch it wrote and acknowledges it WITHOUT writing it
+ * (the silent loss behind the scale-out test's failure). The vitals producer contract (libs/kafka
+ * producer.ts) is not idempotent, so this holds: every acknowledged record is in the topic.
+ *
+ * The producer's client (@platformatic/kafka, ADR 0037) opens its connections with node:net's
+ * `createConnection`; the fault wraps that function while a producer of this file is open
+ * (`syncBuiltinESMExports` carries the wrapper to the client's ESM import), and only for the
+ * broker's connections. The consumer that reads the topic back (kafkajs) connects with `net.connect`,
+ * untouched.
  */
 import { randomUUID } from 'node:crypto';
-import { connect, type Socket } from 'node:net';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { Kafka, logLevel, type Admin, type ISocketFactory } from 'kafkajs';
+import { syncBuiltinESMExports } from 'node:module';
+import net, { type NetConnectOpts, type Socket } from 'node:net';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { Kafka, logLevel, type Admin } from 'kafkajs';
 import { createVitalsProducer } from '@vitalis/kafka';
 import { testEnv } from '../../helpers/env';
 import { freePort } from '../../helpers/processes';
 
 const PRODUCE_API_KEY = 0;
+const originalCreateConnection = net.createConnection;
+
+/** Puts node:net's `createConnection` back (after each test). */
+function restoreCreateConnection(): void {
+  net.createConnection = originalCreateConnection;
+  syncBuiltinESMExports();
+}
 
 /**
  * The fault: armed, the next Produce request's answer is swallowed and its connection cut; with
  * `refuseAfter`, connections are then refused until `heal()` (the send runs out of retries).
+ * Installed as node:net's `createConnection` until `restoreCreateConnection`.
  */
 function lostAnswerSockets(refusingPort: number, refuseAfter: boolean) {
   let armed = false;
   let refusing = false;
   let fired = false;
-  const factory: ISocketFactory = ({ host, port, onConnect }) => {
-    if (refusing) return connect({ host: '127.0.0.1', port: refusingPort }, onConnect);
-    const socket: Socket = connect({ host, port }, onConnect);
+  const faulty = (options: NetConnectOpts, listener?: () => void): Socket => {
+    if (!('port' in options)) return originalCreateConnection(options, listener);
+    if (refusing) return originalCreateConnection({ ...options, host: '127.0.0.1', port: refusingPort }, listener);
+    const socket: Socket = originalCreateConnection(options, listener);
     let swallowNextAnswer = false;
     const write = socket.write.bind(socket) as (chunk: Uint8Array | string, ...rest: unknown[]) => boolean;
     socket.write = ((chunk: Uint8Array | string, ...rest: unknown[]) => {
@@ -55,8 +71,9 @@ function lostAnswerSockets(refusingPort: number, refuseAfter: boolean) {
     }) as Socket['emit'];
     return socket;
   };
+  net.createConnection = faulty as typeof net.createConnection;
+  syncBuiltinESMExports();
   return {
-    factory,
     arm: () => (armed = true),
     heal: () => (refusing = false),
     get fired() {
@@ -103,17 +120,12 @@ async function recordsIn(): Promise<string[]> {
   return values;
 }
 
-/** A client whose connections go through the fault, and the gateway's producer on it (bounded retries: the request answers 503 when they run out). */
-async function gatewayProducer(sockets: ReturnType<typeof lostAnswerSockets>) {
-  const kafka = new Kafka({
-    brokers: testEnv.KAFKA_BROKERS,
-    clientId: 'vitalis-test-lost-answer',
-    socketFactory: sockets.factory,
-    connectionTimeout: 1_000,
-    retry: { retries: 2, initialRetryTime: 100, maxRetryTime: 500 },
-    logLevel: logLevel.NOTHING,
-  });
-  const producer = createVitalsProducer(kafka, { retries: 'bounded' });
+/** The gateway's producer (bounded retries: the request answers 503 when they run out), its connections through the fault installed before it. */
+async function gatewayProducer() {
+  const producer = createVitalsProducer(
+    { settings: { brokers: testEnv.KAFKA_BROKERS, clientId: 'vitalis-test-lost-answer' } },
+    { retries: 'bounded' },
+  );
   await producer.connect();
   return producer;
 }
@@ -121,10 +133,12 @@ async function gatewayProducer(sockets: ReturnType<typeof lostAnswerSockets>) {
 /** Four records for partition 0 (the same size every time: what makes a reused sequence range look like a duplicate). */
 const batch = (name: string) => Array.from({ length: 4 }, (_, i) => ({ key: 'pat-1', value: `${name}-${i}`, partition: 0 }));
 
+afterEach(restoreCreateConnection);
+
 describe('the vitals producer when a written batch loses its answer (real broker)', () => {
   it('after the send failed (503), the next batch of the same size is written, not taken for a duplicate of the lost one', async () => {
     const sockets = lostAnswerSockets(await freePort(), true);
-    const producer = await gatewayProducer(sockets);
+    const producer = await gatewayProducer();
     await producer.send({ topic, acks: -1, messages: batch('before') });
 
     sockets.arm();
@@ -147,7 +161,7 @@ describe('the vitals producer when a written batch loses its answer (real broker
   it('sends waiting behind the one that lost its answer are written too, as it is when it is retried', async () => {
     // the gateway's concurrent requests: the retried send and the waiting ones must not share sequence numbers
     const sockets = lostAnswerSockets(await freePort(), false);
-    const producer = await gatewayProducer(sockets);
+    const producer = await gatewayProducer();
     const rounds = 5;
     for (let r = 0; r < rounds; r++) {
       sockets.arm();

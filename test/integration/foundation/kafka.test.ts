@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, describe, expect, it } from 'vitest';
-import { createKafka, createVitalsProducer, topicSpecs } from '@vitalis/kafka';
+import { createKafka, createVitalsProducer, topicSpecs, vitalsPartition } from '@vitalis/kafka';
 import { TEST_TOPICS, testEnv } from '../../helpers/env';
 
 const kafka = createKafka({ brokers: testEnv.KAFKA_BROKERS, clientId: 'vitalis-test-foundation' });
@@ -29,7 +29,8 @@ describe('Kafka (real broker)', () => {
     const value = JSON.stringify({ probe: randomUUID() });
     const [meta] = await producer.send({ topic: TEST_TOPICS.vitalsObservations, acks: -1, messages: [{ key, value }] });
     await producer.disconnect();
-    expect(meta?.errorCode).toBe(0);
+    expect(meta).toMatchObject({ topic: TEST_TOPICS.vitalsObservations });
+    expect(Number(meta?.baseOffset)).toBeGreaterThanOrEqual(0);
 
     const groupId = `vitalis-test-${randomUUID()}`;
     const consumer = kafka.consumer({ groupId });
@@ -54,5 +55,59 @@ describe('Kafka (real broker)', () => {
     const committed = offsets[0]?.partitions.find((p) => p.partition === meta!.partition)?.offset;
     expect(committed).toBe(String(Number(meta!.baseOffset) + 1));
     await admin.deleteGroups([groupId]).catch(() => {});
+  });
+
+  it('the vitals producer writes each key to the partition vitalsPartition names, with its value, headers and timestamp as sent', async () => {
+    await admin.connect();
+    const topic = `vitalis-test.partitions.${randomUUID()}`;
+    await admin.createTopics({ waitForLeaders: true, topics: [{ topic, numPartitions: 12, replicationFactor: 1 }] });
+    try {
+      const producer = createVitalsProducer(kafka, { retries: 'bounded' });
+      await producer.connect();
+      const keys = Array.from({ length: 48 }, (_, i) => `pat-${randomUUID().slice(0, 8)}-${i}`);
+      const timestamp = String(Date.now() - 60_000);
+      const sent = await producer.send({
+        topic,
+        acks: -1,
+        messages: keys.map((key) => ({
+          key,
+          value: `v-${key}`,
+          timestamp,
+          headers: { traceparent: `t-${key}`, repeated: ['one', 'two'] },
+        })),
+      });
+      await producer.disconnect();
+      expect(sent.every((s) => s.topic === topic)).toBe(true);
+
+      const consumer = kafka.consumer({ groupId: `vitalis-test-partitions-${randomUUID()}` });
+      await consumer.connect();
+      await consumer.subscribe({ topic, fromBeginning: true });
+      const seen = new Map<string, { partition: number; value: string; timestamp: string; headers: Record<string, unknown> }>();
+      await new Promise<void>((resolve) => {
+        void consumer.run({
+          eachMessage: async ({ partition, message }) => {
+            seen.set(message.key!.toString(), {
+              partition,
+              value: message.value!.toString(),
+              timestamp: message.timestamp,
+              headers: message.headers ?? {},
+            });
+            if (seen.size === keys.length) resolve();
+          },
+        });
+      });
+      await consumer.disconnect();
+      for (const key of keys) {
+        const record = seen.get(key)!;
+        expect(record.partition).toBe(vitalsPartition(key, 12));
+        expect(record.value).toBe(`v-${key}`);
+        expect(record.timestamp).toBe(timestamp);
+        expect(String(record.headers.traceparent)).toBe(`t-${key}`);
+        expect((record.headers.repeated as Buffer[]).map(String)).toEqual(['one', 'two']);
+      }
+      expect(new Set(keys.map((k) => seen.get(k)!.partition)).size).toBeGreaterThan(1);
+    } finally {
+      await admin.deleteTopics({ topics: [topic] }).catch(() => {});
+    }
   });
 });

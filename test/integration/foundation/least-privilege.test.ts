@@ -6,8 +6,8 @@
  * requests naming the same x-request-id leave two audit rows with different ids.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Admin, Producer } from 'kafkajs';
-import { createVitalsProducer } from '@vitalis/kafka';
+import type { Admin } from 'kafkajs';
+import { createVitalsProducer, type VitalsProducer } from '@vitalis/kafka';
 import { AppRoleError, appRoleRisks, assertAppDatabase, createPool, type Pool } from '@vitalis/db';
 import { maintainPartitions } from '../../../apps/projector/src/maintenance';
 import { authHeaders } from '../../helpers/auth';
@@ -180,7 +180,7 @@ describe('the apps under the app role', () => {
   describe('a real ingest worker', () => {
     const kafka = testKafka('least-privilege');
     let admin: Admin;
-    let producer: Producer;
+    let producer: VitalsProducer;
     let topics: Awaited<ReturnType<typeof privateTopics>>;
     beforeAll(async () => {
       admin = kafka.admin();

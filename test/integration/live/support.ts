@@ -4,8 +4,8 @@
  */
 import { createParser, type EventSourceMessage } from 'eventsource-parser';
 import WebSocket from 'ws';
-import type { Admin, Kafka, Producer } from 'kafkajs';
-import { createVitalsProducer } from '@vitalis/kafka';
+import type { Admin } from 'kafkajs';
+import { createVitalsProducer, type VitalisKafka, type VitalsProducer } from '@vitalis/kafka';
 import type { Pool } from '@vitalis/db';
 import { createLogger } from '@vitalis/log';
 import { createRedis, type Redis } from '@vitalis/redis';
@@ -19,11 +19,11 @@ import { privateTopics, startTestIngest, testKafka, testPool } from '../vitals/s
 export { uid, numeric, waitFor } from '../vitals/support';
 
 export interface LiveRig {
-  kafka: Kafka;
+  kafka: VitalisKafka;
   admin: Admin;
   pool: Pool;
   redis: Redis;
-  producer: Producer;
+  producer: VitalsProducer;
   topic: string;
   worker: IngestWorker;
   stage: LiveStage;

@@ -1,13 +1,13 @@
 /**
  * Prometheus metrics against real servers: a gateway (metrics on their own loopback listener, as
- * main.ts serves them on METRICS_PORT) and an ingest worker with its live stage on a private Kafka
+ * main.ts serves them on METRICS_PORT) and an ingest worker with its live stage on a private VitalisKafka
  * topic. After real traffic (a token, a refused token, a patient registered and searched by name,
  * an SSE subscription receiving an observation and an alert, a vitals read) each scrape holds the
  * named series with plausible values, and no label value carries a patient id, a name or a token.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Admin, Kafka, Producer } from 'kafkajs';
-import { createVitalsProducer } from '@vitalis/kafka';
+import type { Admin } from 'kafkajs';
+import { createVitalsProducer, type VitalisKafka, type VitalsProducer } from '@vitalis/kafka';
 import type { Pool } from '@vitalis/db';
 import { createLogger } from '@vitalis/log';
 import {
@@ -31,11 +31,11 @@ import { has, scrape, total, type Sample } from '../../helpers/prometheus';
 import { openSse, streamUrl } from '../live/support';
 import { numeric, privateTopics, startTestIngest, testKafka, testPool, uid, waitFor } from '../vitals/support';
 
-let kafka: Kafka;
+let kafka: VitalisKafka;
 let admin: Admin;
 let pool: Pool;
 let redis: Redis;
-let producer: Producer;
+let producer: VitalsProducer;
 let topics: Awaited<ReturnType<typeof privateTopics>>;
 let stage: LiveStage;
 let worker: IngestWorker;

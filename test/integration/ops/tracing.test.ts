@@ -13,7 +13,8 @@ import { createParser, type EventSourceMessage } from 'eventsource-parser';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SpanKind } from '@opentelemetry/api';
 import { InMemorySpanExporter, type ReadableSpan } from '@opentelemetry/sdk-trace';
-import type { Admin, Kafka } from 'kafkajs';
+import type { Admin } from 'kafkajs';
+import type { VitalisKafka } from '@vitalis/kafka';
 import type { Pool } from '@vitalis/db';
 import { createLogger } from '@vitalis/log';
 import { createIngestMetrics, createRegistry, startMetricsServer, type MetricsServer } from '@vitalis/metrics';
@@ -30,7 +31,7 @@ import { openWs, streamUrl } from '../live/support';
 import { connect as connectMcp, liveEvents } from '../mcp/support';
 import { numeric, privateTopics, startTestIngest, testKafka, testPool, uid, waitFor } from '../vitals/support';
 
-let kafka: Kafka;
+let kafka: VitalisKafka;
 let admin: Admin;
 let pool: Pool;
 let redis: Redis;

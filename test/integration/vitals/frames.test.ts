@@ -8,7 +8,8 @@
  * steps as sent, and the simulator's monitors send v2 frames.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Admin, Producer } from 'kafkajs';
+import type { Admin } from 'kafkajs';
+import type { VitalsProducer } from '@vitalis/kafka';
 import type { Pool } from '@vitalis/db';
 import { FRAME_ENVELOPE, FRAME_ENVELOPE_V2, decodeRecord } from '@vitalis/schemas';
 import { createLogger } from '@vitalis/log';
@@ -30,7 +31,7 @@ import {
 const kafka = testKafka('frames');
 let admin: Admin;
 let pool: Pool;
-let producer: Producer;
+let producer: VitalsProducer;
 let topics: IngestRig['topics'];
 let worker: IngestWorker;
 

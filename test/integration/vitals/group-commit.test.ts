@@ -4,8 +4,8 @@
  * path still all reach Kafka: a restarted worker in the same group redelivers nothing.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Admin, Producer } from 'kafkajs';
-import { createVitalsProducer } from '@vitalis/kafka';
+import type { Admin } from 'kafkajs';
+import { createVitalsProducer, type VitalsProducer } from '@vitalis/kafka';
 import type { Pool } from '@vitalis/db';
 import { countStored, numeric, privateTopics, startTestIngest, testKafka, testPool, uid, waitFor } from './support';
 
@@ -13,7 +13,7 @@ const PARTITIONS = 6;
 const kafka = testKafka('group-commit');
 let admin: Admin;
 let pool: Pool;
-let producer: Producer;
+let producer: VitalsProducer;
 let topics: Awaited<ReturnType<typeof privateTopics>>;
 
 beforeAll(async () => {

@@ -8,8 +8,8 @@
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Admin, Message, Producer } from 'kafkajs';
-import { createVitalsProducer } from '@vitalis/kafka';
+import type { Admin } from 'kafkajs';
+import { createVitalsProducer, type VitalsMessage, type VitalsProducer } from '@vitalis/kafka';
 import type { Pool } from '@vitalis/db';
 import { testEnv } from '../../helpers/env';
 import { exited } from '../../helpers/processes';
@@ -20,7 +20,7 @@ const PATIENTS = 40;
 const kafka = testKafka('ingest-kill');
 let admin: Admin;
 let pool: Pool;
-let producer: Producer;
+let producer: VitalsProducer;
 let topics: Awaited<ReturnType<typeof privateTopics>>;
 const children: ChildProcess[] = [];
 
@@ -85,7 +85,7 @@ describe('ingest worker crash safety (child process)', () => {
   it('SIGKILL mid-stream then restart: nothing lost, nothing duplicated; SIGTERM mid-load finishes and commits the in-flight batches; restart: exactly once', async () => {
     const prefix = `pat-kill-${uid()}`;
     const start = Date.now();
-    const messages: Message[] = Array.from({ length: TOTAL }, (_, i) => {
+    const messages: VitalsMessage[] = Array.from({ length: TOTAL }, (_, i) => {
       const patient = `${prefix}-${i % PATIENTS}`;
       return { key: patient, value: JSON.stringify(numeric(patient, `${patient}-dev`, i, new Date(start + i))) };
     });
@@ -127,7 +127,7 @@ describe('ingest worker crash safety (child process)', () => {
     expect(after).toEqual({ rows: TOTAL, distinct: TOTAL });
 
     // SIGTERM mid-load: a further TOTAL observations stream in while the worker stores them
-    const more: Message[] = Array.from({ length: TOTAL }, (_, i) => {
+    const more: VitalsMessage[] = Array.from({ length: TOTAL }, (_, i) => {
       const patient = `${prefix}-${i % PATIENTS}`;
       return { key: patient, value: JSON.stringify(numeric(patient, `${patient}-dev`, TOTAL + i, new Date(start + TOTAL + i))) };
     });

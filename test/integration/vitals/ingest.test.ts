@@ -4,7 +4,8 @@
  * the partition, ECG chunks are stored as real[].
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Admin, Producer } from 'kafkajs';
+import type { Admin } from 'kafkajs';
+import type { VitalsProducer } from '@vitalis/kafka';
 import type { Pool } from '@vitalis/db';
 import { decodeSampleSteps, SAMPLE_STEPS_PER_MV } from '@vitalis/live';
 import { DLQ_HEADERS, type IngestWorker } from '../../../apps/ingest/src/worker';
@@ -13,7 +14,7 @@ import { closeIngestRig, countStored, numeric, openIngestRig, readTopic, testKaf
 const kafka = testKafka('ingest');
 let admin: Admin;
 let pool: Pool;
-let producer: Producer;
+let producer: VitalsProducer;
 let topics: IngestRig['topics'];
 let worker: IngestWorker;
 

@@ -9,8 +9,8 @@
  * again: every rebalance is checked, and what comes next is stored exactly once.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Admin, Producer } from 'kafkajs';
-import { createVitalsProducer } from '@vitalis/kafka';
+import type { Admin } from 'kafkajs';
+import { createVitalsProducer, type VitalsProducer } from '@vitalis/kafka';
 import type { Pool } from '@vitalis/db';
 import { createIngestMetrics, createRegistry, METRIC, type IngestMetrics } from '@vitalis/metrics';
 import type { IngestWorker } from '../../../apps/ingest/src/worker';
@@ -19,7 +19,7 @@ import { countStored, numeric, privateTopics, startTestIngest, testKafka, testPo
 const kafka = testKafka('offsets-rebalance');
 let admin: Admin;
 let pool: Pool;
-let producer: Producer;
+let producer: VitalsProducer;
 let topics: Awaited<ReturnType<typeof privateTopics>>;
 const running: IngestWorker[] = [];
 const groupId = `vitalis-test-rebalance-${uid()}`;

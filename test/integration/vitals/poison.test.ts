@@ -14,8 +14,8 @@
  * timeout) are in test/disruptive/poison-run.test.ts.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Admin, Producer } from 'kafkajs';
-import { createVitalsProducer } from '@vitalis/kafka';
+import type { Admin } from 'kafkajs';
+import { createVitalsProducer, type VitalsProducer } from '@vitalis/kafka';
 import { withTransaction } from '@vitalis/db';
 import { createIngestMetrics, createRegistry, METRIC } from '@vitalis/metrics';
 import type { CommittedBatch } from '../../../apps/ingest/src/live/stage';
@@ -104,7 +104,7 @@ describe('a batch whose refused rows went to the DLQ is done: read again (a new 
   const kafka = testKafka('poison-again');
   let db: PrivateDatabase;
   let admin: Admin;
-  let producer: Producer;
+  let producer: VitalsProducer;
   let topics: Awaited<ReturnType<typeof privateTopics>>;
   const workers: { stop: () => Promise<void> }[] = [];
 
@@ -182,7 +182,7 @@ describe('a stalled partition is reported by the ingest gauge and the gateway he
   const kafka = testKafka('stall');
   let db: PrivateDatabase;
   let admin: Admin;
-  let producer: Producer;
+  let producer: VitalsProducer;
   let topics: Awaited<ReturnType<typeof privateTopics>>;
   let gw: RunningGateway;
   let stop: (() => Promise<void>) | undefined;

@@ -14,7 +14,8 @@
  */
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Admin, Producer } from 'kafkajs';
+import type { Admin } from 'kafkajs';
+import type { VitalsProducer } from '@vitalis/kafka';
 import { ORDERABLE_CODES } from '@vitalis/clinical';
 import type { Pool } from '@vitalis/db';
 import { FRAME_ENVELOPE, NUMERIC_VITALS, quantisedPotential, type NumericVitalCode } from '@vitalis/schemas';
@@ -25,7 +26,7 @@ import { authHeaders, closeIngestRig, countStored, openIngestRig, readTopic, tes
 const kafka = testKafka('storage-contract');
 let admin: Admin;
 let pool: Pool;
-let producer: Producer;
+let producer: VitalsProducer;
 let topics: IngestRig['topics'];
 let worker: IngestWorker;
 let gw: RunningGateway;

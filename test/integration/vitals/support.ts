@@ -3,9 +3,9 @@
  * only its own messages and counts are exact), an in-process ingest worker, polling helpers.
  */
 import { randomUUID } from 'node:crypto';
-import type { Admin, Kafka, KafkaMessage, Producer } from 'kafkajs';
+import type { Admin, KafkaMessage } from 'kafkajs';
 import { createPool, type Pool } from '@vitalis/db';
-import { createKafka, createVitalsProducer } from '@vitalis/kafka';
+import { createKafka, createVitalsProducer, type VitalisKafka, type VitalsProducer } from '@vitalis/kafka';
 import { createLogger } from '@vitalis/log';
 import type { Scope } from '@vitalis/schemas';
 import { startIngest, type IngestWorker, type IngestOptions } from '../../../apps/ingest/src/worker';
@@ -14,7 +14,7 @@ import { testEnv } from '../../helpers/env';
 
 export const uid = () => randomUUID().slice(0, 8);
 
-export function testKafka(name: string): Kafka {
+export function testKafka(name: string): VitalisKafka {
   return createKafka({ brokers: testEnv.KAFKA_BROKERS, clientId: `vitalis-test-${name}`, logger: createLogger('test-kafka', 'error') });
 }
 
@@ -38,7 +38,7 @@ export async function privateTopics(admin: Admin, partitions = 3): Promise<{ top
 }
 
 export async function startTestIngest(
-  kafka: Kafka,
+  kafka: VitalisKafka,
   pool: Pool,
   opts: Partial<IngestOptions> & { topic: string; dlqTopic: string },
 ): Promise<IngestWorker> {
@@ -56,13 +56,13 @@ export async function startTestIngest(
 export interface IngestRig {
   admin: Admin;
   pool: Pool;
-  producer: Producer;
+  producer: VitalsProducer;
   topics: Awaited<ReturnType<typeof privateTopics>>;
   worker: IngestWorker;
 }
 
 /** Opens an IngestRig (a test file's beforeAll); closeIngestRig undoes it. */
-export async function openIngestRig(kafka: Kafka, partitions = 3): Promise<IngestRig> {
+export async function openIngestRig(kafka: VitalisKafka, partitions = 3): Promise<IngestRig> {
   const admin = kafka.admin();
   await admin.connect();
   const pool = testPool();
@@ -108,7 +108,7 @@ export async function countStored(
 
 /** Reads a topic from the beginning until `until` says stop; returns the messages seen. */
 export async function readTopic(
-  kafka: Kafka,
+  kafka: VitalisKafka,
   topic: string,
   until: (seen: KafkaMessage[]) => boolean,
   timeoutMs = 30_000,

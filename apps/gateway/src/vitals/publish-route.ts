@@ -6,9 +6,8 @@
  */
 import { z } from 'zod';
 import type { FastifyRequest } from 'fastify';
-import type { Kafka, Producer } from 'kafkajs';
 import { HttpProblem, problemOf } from '@vitalis/http';
-import { createVitalsProducer, sendTraced } from '@vitalis/kafka';
+import { createVitalsProducer, sendTraced, type VitalisKafka, type VitalsProducer } from '@vitalis/kafka';
 import { TRACING_OFF } from '@vitalis/tracing';
 import {
   encodeFrame,
@@ -134,8 +133,8 @@ function refusedBatch(errors: readonly BatchError[], items: number): HttpProblem
  * The gateway's one vitals producer, connected on first use (the gateway starts and serves reads
  * while Kafka is down; a failed connect is retried by the next request), and its disconnect on close.
  */
-export function lazyVitalsProducer(kafka: Kafka): { get: () => Promise<Producer>; close: () => Promise<void> } {
-  let producer: Promise<Producer> | undefined;
+export function lazyVitalsProducer(kafka: VitalisKafka): { get: () => Promise<VitalsProducer>; close: () => Promise<void> } {
+  let producer: Promise<VitalsProducer> | undefined;
   const get = () =>
     (producer ??= (async () => {
       // Bounded retries: a request must answer; a failed send is a 503 the device retries with the
@@ -158,7 +157,7 @@ export function lazyVitalsProducer(kafka: Kafka): { get: () => Promise<Producer>
 export interface PublishVitalsOptions {
   topic: string;
   clockLimits: ClockLimits;
-  getProducer: () => Promise<Producer>;
+  getProducer: () => Promise<VitalsProducer>;
 }
 
 /**

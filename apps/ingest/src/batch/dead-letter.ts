@@ -4,7 +4,8 @@
  * in-sync replica (acks=all) before the batch's offsets are committed, so it is never lost and never
  * stalls its partition.
  */
-import type { KafkaMessage, Message, Producer } from 'kafkajs';
+import type { KafkaMessage } from 'kafkajs';
+import type { VitalsMessage, VitalsProducer } from '@vitalis/kafka';
 import type { Logger } from '@vitalis/log';
 
 export const DLQ_HEADERS = {
@@ -33,7 +34,7 @@ export interface PoisonSource {
 }
 
 /** The dead-letter records of one partition's poison: key, value and headers kept, the DLQ headers added. */
-export function deadLetterMessages(source: PoisonSource, partition: number, items: readonly Poison[], failedAt: string): Message[] {
+export function deadLetterMessages(source: PoisonSource, partition: number, items: readonly Poison[], failedAt: string): VitalsMessage[] {
   return items.map(({ message, reasons, items: bad }) => ({
     key: message.key,
     value: message.value,
@@ -53,7 +54,7 @@ export function deadLetterMessages(source: PoisonSource, partition: number, item
 /** Sends one partition's poison to the dead-letter topic; resolves once Kafka acknowledged it (acks=all). */
 export type DeadLetter = (partition: number, items: Poison[]) => Promise<void>;
 
-export function createDeadLetter(producer: Producer, source: PoisonSource & { dlqTopic: string; logger: Logger }): DeadLetter {
+export function createDeadLetter(producer: VitalsProducer, source: PoisonSource & { dlqTopic: string; logger: Logger }): DeadLetter {
   return async (partition, items) => {
     if (items.length === 0) return;
     const messages = deadLetterMessages(source, partition, items, new Date().toISOString());
