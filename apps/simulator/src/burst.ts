@@ -6,7 +6,7 @@
  * same producer settings, so a bench tells the Kafka client's cost from the JSON encoding's.
  */
 import { must } from '@vitalis/runtime';
-import { createVitalsProducer, sendTraced, TOPICS, type VitalisKafka, type VitalsMessage as Message } from '@vitalis/kafka';
+import { createVitalsProducer, sendTraced, TOPICS, type VitalisKafka, type VitalsMessage } from '@vitalis/kafka';
 import { TRACING_OFF, type Tracing } from '@vitalis/tracing';
 import { ECG_LEAD_II, FRAME_ENVELOPE_V2, NUMERIC_VITALS, potentialStep, type NumericVitalCode } from '@vitalis/schemas';
 import { ECG_HZ, ECG_PERIOD_MS, ecgChunk, makeProfile, rng, sampleVital } from '@vitalis/clinical';
@@ -86,7 +86,7 @@ interface BurstRun {
 
 /** Where a burst's batches go: Kafka, or a recording. */
 interface BurstSink {
-  send(messages: Message[], observations: number): Promise<unknown>;
+  send(messages: VitalsMessage[], observations: number): Promise<unknown>;
   close(): Promise<void>;
 }
 
@@ -181,7 +181,7 @@ const stableReading = (code: NumericVitalCode, random: () => number): number =>
   must(STABLE_READINGS[code][Math.floor(random() * READINGS)], 'a reading (the index is below READINGS)');
 
 /** The next batch: a recorded one, frames (or their observations one record each), or single numeric records cycling through the codes. */
-function burstBatch(run: BurstRun): Message[] {
+function burstBatch(run: BurstRun): VitalsMessage[] {
   const { opts, batchSize, patients, prefix, random, seqBase, t0 } = run;
   if (run.recorded) {
     const batch = must(run.recorded[run.replayed++ % run.recorded.length], 'a recorded batch (the index is modulo their count)');
@@ -190,7 +190,7 @@ function burstBatch(run: BurstRun): Message[] {
   }
   if (opts.frames || opts.monitorRecords) return burstFrames(run);
   const n = Math.min(batchSize, opts.count - run.next);
-  const out = new Array<Message>(n);
+  const out = new Array<VitalsMessage>(n);
   const now = Date.now();
   const at = new Date(now).toISOString();
   for (let k = 0; k < n; k++) {
@@ -221,11 +221,11 @@ function burstBatch(run: BurstRun): Message[] {
 }
 
 /** A batch of monitor frames (six numerics and the ECG chunk per tick), or the same observations as one record each (monitorRecords). */
-function burstFrames(run: BurstRun): Message[] {
+function burstFrames(run: BurstRun): VitalsMessage[] {
   const { opts, batchSize, patients, prefix, random, seqBase, t0, ecg, ecgSteps } = run;
   const frameSize = NUMERIC_CODES.length + 1;
   const frames = Math.max(1, Math.floor(Math.min(batchSize, opts.count - run.next) / frameSize));
-  const out: Message[] = [];
+  const out: VitalsMessage[] = [];
   const now = Date.now();
   for (let f = 0; f < frames; f++) {
     const i = run.next;

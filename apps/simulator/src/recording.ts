@@ -5,18 +5,21 @@
  * are (Buffers, no JSON), so the producer's cost without the encoding can be measured beside it.
  */
 import { closeSync, openSync, readFileSync, writeSync } from 'node:fs';
-import type { VitalsMessage as Message } from '@vitalis/kafka';
+import type { VitalsMessage } from '@vitalis/kafka';
 
 export interface RecordedBatch {
   messages: { key: Buffer; value: Buffer }[];
   observations: number;
 }
 
-const asBuffer = (v: Message['key'] | Message['value']): Buffer =>
+const asBuffer = (v: VitalsMessage['key'] | VitalsMessage['value']): Buffer =>
   v === null || v === undefined ? Buffer.alloc(0) : Buffer.isBuffer(v) ? v : Buffer.from(v);
 
 /** A burst sink that appends each batch to `file` (created afresh). */
-export function recordingWriter(file: string): { send(messages: Message[], observations: number): Promise<void>; close(): Promise<void> } {
+export function recordingWriter(file: string): {
+  send(messages: VitalsMessage[], observations: number): Promise<void>;
+  close(): Promise<void>;
+} {
   const fd = openSync(file, 'w');
   return {
     send: async (messages, observations) => {

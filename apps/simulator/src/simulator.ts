@@ -1,7 +1,7 @@
 /**
  * The bedside simulator: N patients, each with a monitor (numeric vitals at SIM_RATE_HZ per code)
- * and an ECG (lead II, 250 Hz, one chunk per second), published straight to Kafka with kafkajs
- * (JSON value, key = patient id). By default the monitor emits what bedside monitors send: one
+ * and an ECG (lead II, 250 Hz, one chunk per second), published straight to Kafka by the vitals
+ * producer (@vitalis/kafka `createVitalsProducer`; JSON value, key = patient id). By default the monitor emits what bedside monitors send: one
  * frame per tick (ADR 0015) with all its numerics and the ECG chunks completed since the last one,
  * in the v2 envelope (ADR 0029: a chunk's samples as whole 0.1 µV steps, as a front end's ADC counts them);
  * with `frames: false`, one record per observation (the v1 format; the ECG from its own device).
@@ -9,14 +9,7 @@
  * With traces on (OTEL_EXPORTER_OTLP_ENDPOINT), each send is a PRODUCER span, its traceparent in
  * every record's headers, as a device gateway would send them (@vitalis/kafka sendTraced).
  */
-import {
-  createVitalsProducer,
-  sendTraced,
-  TOPICS,
-  type VitalisKafka,
-  type VitalsMessage as Message,
-  type VitalsProducer,
-} from '@vitalis/kafka';
+import { createVitalsProducer, sendTraced, TOPICS, type VitalisKafka, type VitalsMessage, type VitalsProducer } from '@vitalis/kafka';
 import { TRACING_OFF, type Tracing } from '@vitalis/tracing';
 import type { Logger } from '@vitalis/log';
 import {
@@ -80,7 +73,7 @@ interface SimRun {
   patients: SimPatient[];
   chunk: number;
   ecg: boolean;
-  send: (messages: Message[]) => Promise<void>;
+  send: (messages: VitalsMessage[]) => Promise<void>;
 }
 
 /** The ECG chunks of a patient whose last sample is in the past (as frame items of `device`). */
@@ -106,7 +99,7 @@ function dueEcgChunks(p: SimPatient, now: number, device: Device, chunk: number)
 async function tickFrames(run: SimRun): Promise<number> {
   const now = Date.now();
   const at = new Date(now).toISOString();
-  const messages: Message[] = [];
+  const messages: VitalsMessage[] = [];
   let observations = 0;
   for (const p of run.patients) {
     const items: VitalsFrameV2Item[] = NUMERIC_CODES.map(
@@ -138,7 +131,7 @@ async function tickFrames(run: SimRun): Promise<number> {
 async function tickNumeric(run: SimRun): Promise<number> {
   const now = Date.now();
   const at = new Date(now).toISOString();
-  const messages: Message[] = [];
+  const messages: VitalsMessage[] = [];
   for (const p of run.patients) {
     for (const code of NUMERIC_CODES) {
       const o: VitalsObservation = {
@@ -160,7 +153,7 @@ async function tickNumeric(run: SimRun): Promise<number> {
 /** One message per due ECG chunk of every patient's ECG device (every whole chunk whose last sample is in the past); the observations sent. */
 async function tickEcg(run: SimRun): Promise<number> {
   const now = Date.now();
-  const messages: Message[] = [];
+  const messages: VitalsMessage[] = [];
   for (const p of run.patients) {
     for (const item of dueEcgChunks(p, now, p.ecg, run.chunk)) {
       const o = { patient_id: p.profile.patientId, device_id: p.ecg.id, ...item } as VitalsObservation;
