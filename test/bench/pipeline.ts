@@ -73,21 +73,26 @@ export interface ConsumeRun {
   cpuSeconds: number;
 }
 
-/**
- * Consumes `records` records of `topic` from its beginning with `client` (test/bench/kafka-consume.ts:
- * the ingest's fetch sizes, a consumer group of its own named after `label`), in a process of its own.
- */
-export async function consumeTopic(client: KafkaClient, topic: string, records: number, label: string): Promise<ConsumeRun> {
-  const group = `vitalis-bench-${label}-${client}-${randomUUID().slice(0, 8)}`;
-  const child = spawn(process.execPath, ['--import', 'tsx', 'test/bench/kafka-consume.ts', client, topic, String(records), group], {
+/** Runs a bench's client script (test/bench/<script>.ts) in a process of its own against the brokers; resolves with the JSON line it prints last. */
+async function clientScript<T>(script: string, args: string[]): Promise<T> {
+  const child = spawn(process.execPath, ['--import', 'tsx', `test/bench/${script}.ts`, ...args], {
     env: { ...env, KAFKA_BROKERS: BROKERS.join(',') },
     stdio: ['ignore', 'pipe', 'inherit'],
   });
   let output = '';
   child.stdout.on('data', (d) => (output += d));
   const { code } = await exited(child);
-  if (code !== 0) throw new Error(`kafka-consume ${client} exited with ${code}`);
-  return JSON.parse(output.trim().split('\n').pop() ?? '{}') as ConsumeRun;
+  if (code !== 0) throw new Error(`${script} ${args[0] ?? ''} exited with ${code}`);
+  return JSON.parse(output.trim().split('\n').pop() ?? '{}') as T;
+}
+
+/**
+ * Consumes `records` records of `topic` from its beginning with `client` (test/bench/kafka-consume.ts:
+ * the ingest's fetch sizes, a consumer group of its own named after `label`), in a process of its own.
+ */
+export function consumeTopic(client: KafkaClient, topic: string, records: number, label: string): Promise<ConsumeRun> {
+  const group = `vitalis-bench-${label}-${client}-${randomUUID().slice(0, 8)}`;
+  return clientScript<ConsumeRun>('kafka-consume', [client, topic, String(records), group]);
 }
 
 /** What kafka-produce.ts reports: the observations sent, and the ms and its own CPU seconds from the first send to the last acknowledgement. */
@@ -98,16 +103,8 @@ export interface ProduceRun {
 }
 
 /** Produces `observations` of the recording `file` to `topic` with `client` (test/bench/kafka-produce.ts), in a process of its own. */
-export async function produceRecording(client: KafkaClient, topic: string, file: string, observations: number): Promise<ProduceRun> {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'test/bench/kafka-produce.ts', client, topic, file, String(observations)], {
-    env: { ...env, KAFKA_BROKERS: BROKERS.join(',') },
-    stdio: ['ignore', 'pipe', 'inherit'],
-  });
-  let output = '';
-  child.stdout.on('data', (d) => (output += d));
-  const { code } = await exited(child);
-  if (code !== 0) throw new Error(`kafka-produce ${client} exited with ${code}`);
-  return JSON.parse(output.trim().split('\n').pop() ?? '{}') as ProduceRun;
+export function produceRecording(client: KafkaClient, topic: string, file: string, observations: number): Promise<ProduceRun> {
+  return clientScript<ProduceRun>('kafka-produce', [client, topic, file, String(observations)]);
 }
 
 export interface IngestProcess {
