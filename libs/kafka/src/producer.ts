@@ -113,6 +113,26 @@ const clientMessage = (topic: string, m: VitalsMessage): MessageToProduce<Record
   ...(m.headers === undefined ? {} : { headers: headerEntries(m.headers) }),
 });
 
+/**
+ * The client's failure as one error: its message and the first underlying attempt's, not the tree
+ * of every attempt's errors with their stacks (about 10 KB, logged by the gateway on every refused
+ * request while Kafka is down). The client's error code stays.
+ */
+function producerFailure(err: unknown): Error {
+  if (!(err instanceof Error)) return new Error(String(err));
+  let leaf: Error = err;
+  for (let next = firstInner(leaf); next; next = firstInner(leaf)) leaf = next;
+  const failure = new Error(leaf === err ? err.message : `${err.message} (first cause: ${leaf.message})`);
+  const code = (err as { code?: unknown }).code;
+  return typeof code === 'string' ? Object.assign(failure, { code }) : failure;
+}
+
+/** The first error an aggregate (or a `cause`) holds. */
+function firstInner(err: Error): Error | undefined {
+  const inner = (err as { errors?: unknown[] }).errors?.[0] ?? err.cause;
+  return inner instanceof Error ? inner : undefined;
+}
+
 /** A request answers: about 1.2 s of retries (a device retries the batch after a 503). */
 const BOUNDED = { retries: 6, retryDelay: 200 };
 /** A worker waits for Kafka as long as it takes. */
@@ -135,14 +155,12 @@ export function createVitalsProducer(kafka: Pick<VitalisKafka, 'settings'>, opts
   });
   return {
     connect: async () => {
-      await client.metadata({ topics: [] });
+      await client.metadata({ topics: [] }).catch((err: unknown) => Promise.reject(producerFailure(err)));
     },
     send: async ({ topic, messages }) => {
-      const result = await client.send({
-        acks: ProduceAcks.ALL,
-        autocreateTopics: false,
-        messages: messages.map((m) => clientMessage(topic, m)),
-      });
+      const result = await client
+        .send({ acks: ProduceAcks.ALL, autocreateTopics: false, messages: messages.map((m) => clientMessage(topic, m)) })
+        .catch((err: unknown) => Promise.reject(producerFailure(err)));
       return (result.offsets ?? []).map((o) => ({ topic: o.topic, partition: o.partition, baseOffset: String(o.offset) }));
     },
     disconnect: () => client.close(),
