@@ -28,6 +28,9 @@ const env = process.env;
 const OBSERVATIONS = Number(env.BENCH_CLIENTS_OBSERVATIONS ?? 1_000_000);
 const ROUNDS = Number(env.BENCH_CLIENTS_ROUNDS ?? 2);
 
+/** The mean of `f` over the rounds' runs. */
+const meanOf = <T>(runs: readonly T[], f: (run: T) => number): number => runs.reduce((sum, run) => sum + f(run), 0) / runs.length;
+
 /** Each client producing `shape`'s burst, recorded once, to a topic of its own per run, ROUNDS times in turn. */
 async function compareProducers(admin: Admin, shape: RecordShape): Promise<void> {
   const { label, args } = RECORD_SHAPES[shape];
@@ -66,8 +69,7 @@ async function compareProducers(admin: Admin, shape: RecordShape): Promise<void>
         }
       }
     for (const client of Object.keys(KAFKA_CLIENTS) as KafkaClient[]) {
-      const mean = (f: (r: (typeof runs)[KafkaClient][number]) => number) =>
-        runs[client].reduce((s, r) => s + f(r), 0) / runs[client].length;
+      const mean = (f: (r: (typeof runs)[KafkaClient][number]) => number) => meanOf(runs[client], f);
       const name = produceFigure(shape, client);
       figure({ phase: 'clients', name: `${name}: producer CPU per observation`, value: mean((r) => r.cpu) * 1e6, unit: 'µs', load });
       figure({ phase: 'clients', name: `${name}: kafka CPU per observation`, value: mean((r) => r.kafka) * 1e6, unit: 'µs', load });
@@ -100,7 +102,7 @@ try {
           );
         }
       for (const client of Object.keys(KAFKA_CLIENTS) as KafkaClient[]) {
-        const mean = (f: (r: ConsumeRun) => number) => runs[client].reduce((s, r) => s + f(r), 0) / runs[client].length;
+        const mean = (f: (r: ConsumeRun) => number) => meanOf(runs[client], f);
         const name = consumeFigure(shape, client);
         figure({
           phase: 'clients',

@@ -28,6 +28,8 @@ import { freePort } from '../../helpers/processes';
 
 const PRODUCE_API_KEY = 0;
 const originalCreateConnection = net.createConnection;
+/** The brokers' ports: the only connections the fault touches. */
+const BROKER_PORTS = new Set(testEnv.KAFKA_BROKERS.map((broker) => Number(broker.split(':').pop())));
 
 /** Puts node:net's `createConnection` back (after each test). */
 function restoreCreateConnection(): void {
@@ -45,7 +47,7 @@ function lostAnswerSockets(refusingPort: number, refuseAfter: boolean) {
   let refusing = false;
   let fired = false;
   const faulty = (options: NetConnectOpts, listener?: () => void): Socket => {
-    if (!('port' in options)) return originalCreateConnection(options, listener);
+    if (!('port' in options) || !BROKER_PORTS.has(Number(options.port))) return originalCreateConnection(options, listener);
     if (refusing) return originalCreateConnection({ ...options, host: '127.0.0.1', port: refusingPort }, listener);
     const socket: Socket = originalCreateConnection(options, listener);
     let swallowNextAnswer = false;
