@@ -14,7 +14,8 @@ import type { Browser } from 'playwright-core';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { createSlot } from '../../../apps/gateway/src/appointments/service';
-import { startRig, type LiveRig } from '../live/support';
+import { startRig, waitFor, type LiveRig } from '../live/support';
+import { countStored } from '../vitals/support';
 import { eventually, launchBrowser, screenshot } from '../../helpers/browser';
 import { openInMcpHost } from '../../helpers/mcp-host';
 import { api, ecgChunk, registerPatient, runProjections, tokenFor, uid, vital } from './support';
@@ -96,8 +97,12 @@ describe.skipIf(!HAS_MCP)('the cards inside an MCP Apps host, calling the real M
       (t) => t === '95',
       'the newest SpO2',
     );
-    // both SpO2 values are trend points (history, not only the latest)
-    expect(Number(await frame.locator('#spo2-trend').getAttribute('data-points'))).toBe(2);
+    // both SpO2 values are trend points (history, not only the latest), however the reads interleave
+    await eventually(
+      async () => Number(await frame.locator('#spo2-trend').getAttribute('data-points')),
+      (n) => n === 2,
+      'both SpO2 values on the trend',
+    );
     await eventually(
       async () => Number(await frame.locator('#ecg').getAttribute('data-drawn')),
       (n) => n >= 500,
@@ -106,6 +111,55 @@ describe.skipIf(!HAS_MCP)('the cards inside an MCP Apps host, calling the real M
     expect(calls).toEqual(expect.arrayContaining(['get_latest_vitals', 'get_vitals_history']));
     expect(calls).toContain('get_patient');
     await screenshot(tp.page, 'ui-mcp-vitals-telemetry-monitor');
+    expect(tp.errors).toEqual([]);
+  });
+
+  it('vitals-telemetry-monitor opened on a patient already sending: the trends hold the last seconds, not only the latest values', async () => {
+    // get_latest_vitals at open gives the newest value of each code; the polls must still read what
+    // came before it (the card once polled only what was newer than the newest value it had seen)
+    const patient = await registerPatient(rig.gw, writer, 'Ada', `McpOpened${uid()}`);
+    const device = `mcp-open-${uid()}`;
+    const now = Date.now();
+    await rig.send(patient, [
+      vital(patient, device, 0, new Date(now - 3_000), '59408-5', 97),
+      vital(patient, device, 1, new Date(now - 3_000), '8480-6', 118),
+      vital(patient, device, 2, new Date(now - 3_000), '8462-4', 76),
+      vital(patient, device, 3, new Date(now - 1_000), '59408-5', 95),
+      vital(patient, device, 4, new Date(now - 1_000), '8480-6', 121),
+      vital(patient, device, 5, new Date(now - 1_000), '8462-4', 79),
+    ]);
+    await waitFor(
+      () => countStored(rig.pool, { patient }),
+      (c) => c.rows === 6,
+      45_000,
+      'the six values stored',
+    );
+    const { tp, frame } = await host('vitals-telemetry-monitor');
+    await tp.page.evaluate(`window.pushToolInput(${JSON.stringify({ patient_id: patient })})`);
+    await eventually(
+      () => frame.locator('#v-bp').innerText(),
+      (t) => t === '121/79',
+      'the newest blood pressure',
+    );
+    expect(await frame.locator('#v-59408-5').innerText()).toBe('95');
+    await eventually(
+      async () => [
+        Number(await frame.locator('#spo2-trend').getAttribute('data-points')),
+        Number(await frame.locator('#bp-trend').getAttribute('data-points')),
+      ],
+      ([spo2, bp]) => spo2 === 2 && bp === 4,
+      'both SpO2 values and both blood pressures on the trends',
+    );
+    // every poll reads the last seconds again: two more polls, and no value is drawn twice
+    const polls = () => calls.filter((c) => c === 'get_vitals_history').length;
+    const before = polls();
+    await eventually(
+      async () => polls(),
+      (n) => n >= before + 2,
+      'two more polls',
+    );
+    expect(Number(await frame.locator('#spo2-trend').getAttribute('data-points'))).toBe(2);
+    expect(await frame.locator('#v-59408-5').innerText()).toBe('95');
     expect(tp.errors).toEqual([]);
   });
 

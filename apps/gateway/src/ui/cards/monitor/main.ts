@@ -7,8 +7,9 @@
  * patient's active alarms and critical results read at open and again on every alarm event of the
  * stream, each with its Acknowledge action for a signed-in clinician.
  * Browser mode: GET /api/v1/vitals/latest, then the live SSE stream. MCP mode: get_latest_vitals,
- * then get_vitals_history for everything newer every second (hosts do not forward resource
- * subscriptions to views); the alarm panel polls.
+ * then get_vitals_history every second from a little before the newest time it read (hosts do not
+ * forward resource subscriptions to views); the alarm panel polls. Every source goes through one
+ * ledger (./ledger.ts), which applies each observation once, whatever order it comes in.
  */
 import { must } from '../shared/must';
 import { V } from '../shared/runtime';
@@ -20,6 +21,8 @@ import { dataFreshness, news2Line, oldestOf, valueAge, type DataState } from './
 import { alarmOf, news2Score, news2Total } from './tile-alarm';
 import { startAlarmPanel, type AlarmPanel } from './alarm-panel';
 import { drawTrend, fitCanvas, trendPush, type Point } from './charts';
+import { ObservationLedger, forgetBeforeMs } from './ledger';
+import { startHistoryPoll, type HistoryPoll } from './history-poll';
 
 /** Injected by the card build (../../build.ts) as a JSON literal: the card's only data. */
 declare const DATA: MonitorData;
@@ -59,9 +62,15 @@ function fmt(code: string, v: number): string {
   return code === TEMP ? v.toFixed(1) : String(Math.round(v));
 }
 
+/** A numeric value, once (the ledger): a point of its trend in time order, and its tile's value when it is the newest. */
 function onNumeric(o: Observation & { value: number }): void {
+  const trend = o.code === SYS ? bpSys : o.code === DIA ? bpDia : o.code === SPO2 ? spo2 : null;
+  if (trend) {
+    trendPush(trend, o);
+    drawTrends();
+  }
   const prev = latest[o.code];
-  // An older value never overwrites a newer one; the same one again (a poll) is not a new point.
+  // an older value (stored after a newer one) is a point of the trend, never the tile's value
   if (prev && Date.parse(prev.at) >= Date.parse(o.effective_at)) return;
   latest[o.code] = { value: o.value, at: o.effective_at };
   if (o.code === SYS || o.code === DIA) {
@@ -73,15 +82,9 @@ function onNumeric(o: Observation & { value: number }): void {
       s ? alarmOf(DATA, SYS, s.value) : 'none',
       s ? 'systolic, NEWS2 ' + news2Score(DATA, SYS, s.value) : '',
     );
-    trendPush(o.code === SYS ? bpSys : bpDia, o);
-    drawTrends();
   } else {
     const a = alarmOf(DATA, o.code, o.value);
     setTile(o.code, fmt(o.code, o.value), a, 'NEWS2 ' + news2Score(DATA, o.code, o.value));
-    if (o.code === SPO2) {
-      trendPush(spo2, o);
-      drawTrends();
-    }
   }
   renderFreshness();
 }
@@ -150,7 +153,8 @@ let x = 0,
   lastFrame = 0,
   drawn = 0,
   started = false;
-let lastEcgSeq: string | null = null;
+/** The time of the newest chunk queued: the sweep runs forward only. */
+let newestChunkAt = -Infinity;
 function ecgGrid(): void {
   ectx.fillStyle = '#0b0f14';
   ectx.fillRect(0, 0, ecg.width, ecg.height);
@@ -168,9 +172,11 @@ function setSignal(state: string, text: string): void {
   el.setAttribute('data-state', state);
   el.textContent = text;
 }
+/** An ECG chunk, once (the ledger): queued for the sweep unless a newer chunk is already queued. */
 function onEcg(o: Observation): void {
-  if (o.device_id + ':' + o.seq === lastEcgSeq) return;
-  lastEcgSeq = o.device_id + ':' + o.seq;
+  const at = Date.parse(o.effective_at);
+  if (at <= newestChunkAt) return;
+  newestChunkAt = at;
   lastChunkAt = performance.now();
   setSignal('ok', 'Signal');
   const w = must(o.waveform, 'the waveform of an ECG observation');
@@ -263,8 +269,11 @@ function drawTrends(): void {
 window.addEventListener('resize', () => drawTrends());
 drawTrends();
 
+const ledger = new ObservationLedger();
 let newestAt: string | null = null;
+let poll: HistoryPoll | null = null; // MCP mode
 function onObservation(o: Observation): void {
+  if (!ledger.admit(o)) return; // seen before: the latest values, a tool result, a poll's overlap
   if (!newestAt || Date.parse(o.effective_at) > Date.parse(newestAt)) newestAt = o.effective_at;
   const had = seen[o.code];
   if (!had || Date.parse(o.effective_at) > Date.parse(had)) seen[o.code] = o.effective_at;
@@ -305,29 +314,11 @@ function start(patient: string): void {
     V.showError,
   );
   if (V.mode === 'mcp') {
-    // Hosts do not forward resource subscriptions to a view: read everything newer than the
-    // newest observation seen, every second, with get_vitals_history (raw rows, ECG chunks
-    // included), so the sweep and the trends stay complete.
+    // Hosts do not forward resource subscriptions to a view: get_vitals_history every second (raw
+    // rows, ECG chunks included; ./history-poll.ts), so the sweep and the trends stay complete.
     // the connection only: whether data is fresh is the badge's (#fresh)
     V.setStatus('Polling', 'connected');
-    let busy = false;
-    setInterval(() => {
-      if (busy) return;
-      busy = true;
-      const from = newestAt ? new Date(Date.parse(newestAt) + 1).toISOString() : new Date(Date.now() - 10000).toISOString();
-      const to = new Date(Date.now() + 60000).toISOString(); // device clocks may run a little ahead
-      V.callTool('get_vitals_history', { patient_id: patient, from: from, to: to, limit: 500 }).then(
-        (b) => {
-          busy = false;
-          V.showError(null);
-          observationsOf(b).forEach(onObservation);
-        },
-        (err) => {
-          busy = false;
-          V.showError(err);
-        },
-      );
-    }, 1000);
+    poll = startHistoryPoll(patient, V.callTool, observationsOf, onObservation, V.showError);
     return;
   }
   V.stream(
@@ -352,6 +343,12 @@ function start(patient: string): void {
     },
   );
 }
+
+// What no later read can give again is forgotten (a card stays open for hours).
+setInterval(() => {
+  if (newestAt === null) return;
+  ledger.forgetBefore(forgetBeforeMs(Date.parse(newestAt), poll ? poll.nextFromMs() : null));
+}, 10_000);
 
 let current: string | null = null;
 function watch(patient: string | undefined): void {
