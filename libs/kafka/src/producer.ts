@@ -148,7 +148,7 @@ export function createVitalsProducer(kafka: Pick<VitalisKafka, 'settings'>, opts
     timeout: 30_000,
     maxInflights: (opts.requestsInFlight ?? 'one') === 'one' ? 1 : 5,
     idempotent: false,
-    acks: ProduceAcks.ALL,
+    // every metadata request, the connect's and each send's: a send names only existing topics
     autocreateTopics: false,
     partitioner: (message) => positiveMurmur2(message.key ?? ''),
     serializers: serializersFrom(bytesOf),
@@ -159,7 +159,8 @@ export function createVitalsProducer(kafka: Pick<VitalisKafka, 'settings'>, opts
     },
     send: async ({ topic, messages }) => {
       const result = await client
-        .send({ acks: ProduceAcks.ALL, autocreateTopics: false, messages: messages.map((m) => clientMessage(topic, m)) })
+        // acks per send: the client reads it from each send's options only (a non-idempotent send defaults to the leader's)
+        .send({ acks: ProduceAcks.ALL, messages: messages.map((m) => clientMessage(topic, m)) })
         .catch((err: unknown) => Promise.reject(producerFailure(err)));
       return (result.offsets ?? []).map((o) => ({ topic: o.topic, partition: o.partition, baseOffset: String(o.offset) }));
     },

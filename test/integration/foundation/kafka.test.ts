@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
-import { afterAll, describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it, vi } from 'vitest';
+import { ProduceAcks, Producer } from '@platformatic/kafka';
 import { createKafka, createVitalsProducer, topicSpecs, vitalsPartition } from '@vitalis/kafka';
 import { TEST_TOPICS, testEnv } from '../../helpers/env';
 
@@ -108,6 +109,29 @@ describe('Kafka (real broker)', () => {
       expect(new Set(keys.map((k) => seen.get(k)!.partition)).size).toBeGreaterThan(1);
     } finally {
       await admin.deleteTopics({ topics: [topic] }).catch(() => {});
+    }
+  });
+  it('the vitals producer asks for every in-sync replica on every send, and a send to a missing topic fails without creating it', async () => {
+    // acks is read from each send's options only (the client's default for a non-idempotent send is
+    // the leader's acknowledgement), so every send the producer makes is watched, calling through
+    const sends = vi.spyOn(Producer.prototype, 'send');
+    await admin.connect();
+    const producer = createVitalsProducer(kafka, { retries: 'bounded' });
+    try {
+      await producer.connect();
+      await producer.send({ topic: TEST_TOPICS.vitalsObservations, messages: [{ key: `pat-acks-${randomUUID()}`, value: 'v' }] });
+      const missing = `vitalis-test.missing.${randomUUID()}`;
+      const failed = await producer.send({ topic: missing, messages: [{ key: 'k', value: 'v' }] }).then(
+        () => false,
+        () => true,
+      );
+      expect(failed).toBe(true);
+      expect(await admin.listTopics()).not.toContain(missing);
+      expect(sends).toHaveBeenCalledTimes(2);
+      for (const [options] of sends.mock.calls) expect((options as { acks?: number }).acks).toBe(ProduceAcks.ALL);
+    } finally {
+      sends.mockRestore();
+      await producer.disconnect();
     }
   });
 });
