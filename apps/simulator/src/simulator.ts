@@ -2,9 +2,10 @@
  * The bedside simulator: N patients, each with a monitor (numeric vitals at SIM_RATE_HZ per code)
  * and an ECG (lead II, 250 Hz, one chunk per second), published straight to Kafka by the vitals
  * producer (@vitalis/kafka `createVitalsProducer`; JSON value, key = patient id). By default the
- * monitor emits what bedside monitors send: one frame per tick (ADR 0015) with all its numerics and the ECG chunks completed since the last one,
- * in the v2 envelope (ADR 0029: a chunk's samples as whole 0.1 µV steps, as a front end's ADC counts them);
- * with `frames: false`, one record per observation (the v1 format; the ECG from its own device).
+ * monitor emits what bedside monitors send: one frame per tick (ADR 0015) with all its numerics and
+ * the ECG chunks completed since the last one, in the v2 envelope (ADR 0029: a chunk's samples as
+ * whole 0.1 µV steps, as a front end's ADC counts them); with `frames: false`, one record per
+ * observation (the v1 format; the ECG from its own device).
  * The benchmarks' bursts (as fast as possible, paced, recorded, replayed) are in burst.ts.
  * With traces on (OTEL_EXPORTER_OTLP_ENDPOINT), each send is a PRODUCER span, its traceparent in
  * every record's headers, as a device gateway would send them (@vitalis/kafka sendTraced).
