@@ -4,7 +4,7 @@
  * which applies it once through its ledger. One poll at a time; a failed poll is reported and the
  * next one reads the same window again.
  */
-import { newestTime, pollWindow, type Identified } from './ledger';
+import { newestTime, pollFromMs, pollWindow, type Identified } from './ledger';
 
 type CallTool = (name: string, args: Record<string, unknown>) => Promise<any>;
 
@@ -56,5 +56,5 @@ export function startHistoryPoll<O extends Identified>(
       },
     );
   }, 1000);
-  return { nextFromMs: () => Date.parse(pollWindow(polledNewest, Date.now()).from) };
+  return { nextFromMs: () => pollFromMs(polledNewest, Date.now()) };
 }

@@ -53,13 +53,15 @@ export class ObservationLedger {
 }
 
 /**
- * The window of the next get_vitals_history poll, [from, to): from `POLL_OVERLAP_MS` before the
- * newest time the polls have read (or `POLL_FIRST_LOOKBACK_MS` before now for the first), to
- * `POLL_AHEAD_MS` after now.
+ * Where the next get_vitals_history poll starts (ms): `POLL_OVERLAP_MS` before the newest time the
+ * polls have read, or `POLL_FIRST_LOOKBACK_MS` before now for the first.
  */
+export const pollFromMs = (newestReadMs: number | null, nowMs: number): number =>
+  newestReadMs === null ? nowMs - POLL_FIRST_LOOKBACK_MS : newestReadMs - POLL_OVERLAP_MS;
+
+/** The window of the next poll, [from, to): from `pollFromMs` to `POLL_AHEAD_MS` after now. */
 export function pollWindow(newestReadMs: number | null, nowMs: number): { from: string; to: string } {
-  const from = newestReadMs === null ? nowMs - POLL_FIRST_LOOKBACK_MS : newestReadMs - POLL_OVERLAP_MS;
-  return { from: new Date(from).toISOString(), to: new Date(nowMs + POLL_AHEAD_MS).toISOString() };
+  return { from: new Date(pollFromMs(newestReadMs, nowMs)).toISOString(), to: new Date(nowMs + POLL_AHEAD_MS).toISOString() };
 }
 
 /**
