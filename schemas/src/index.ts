@@ -10,4 +10,4 @@ export * from './clinical-input';
 export * from './fhir-primitives';
 export * from './fhir-elements';
 export * from './vitals-records';
-export * from './plain-numeric';
+export * from './plain-records';

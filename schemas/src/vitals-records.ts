@@ -25,7 +25,8 @@ import {
   type ClockLimits,
   type JudgedInstant,
 } from './clock';
-import { isPlainNumericFrameItem, isPlainNumericObservation } from './plain-numeric';
+import { FRAME_ENVELOPE, FRAME_ENVELOPE_V2, MAX_FRAME_OBSERVATIONS } from './frame-envelope';
+import { isPlainFrameHead, isPlainNumericFrameItem, isPlainNumericObservation, isPlainStepsChunk } from './plain-records';
 import { MAX_SAMPLE_STEPS, stepPotentials, waveformSteps } from './stored-form';
 import {
   CLOCK_RULE,
@@ -46,13 +47,9 @@ import {
   type VitalsObservation,
 } from './vitals';
 
-export const FRAME_ENVELOPE = 'vitals.frame.v1';
-/** The frame whose ECG chunks carry whole 0.1 µV steps (ADR 0029). */
-export const FRAME_ENVELOPE_V2 = 'vitals.frame.v2';
+export { FRAME_ENVELOPE, FRAME_ENVELOPE_V2, MAX_FRAME_OBSERVATIONS };
 /** Why a record's `envelope` is refused: it names neither frame version. */
 const ENVELOPE_REFUSED = `must be ${FRAME_ENVELOPE} or ${FRAME_ENVELOPE_V2}`;
-/** Most observations one frame may carry (a monitor's numerics and waveform chunks at one tick, with room). */
-export const MAX_FRAME_OBSERVATIONS = 64;
 /** Most frames one POST /api/v1/vitals batch may carry. */
 export const MAX_FRAMES_PER_BATCH = 500;
 
@@ -160,7 +157,7 @@ export const anyVitalsFrameSchema = z.discriminatedUnion('envelope', [vitalsFram
 });
 
 /** The head of a frame with its observations unchecked: the ingest checks them one by one (a bad one is dead-lettered alone). */
-const frameHeadSchema = z
+export const frameHeadSchema = z
   .object({
     envelope: z.enum([FRAME_ENVELOPE, FRAME_ENVELOPE_V2], { error: ENVELOPE_REFUSED }),
     ...frameHeadShape,
@@ -171,6 +168,7 @@ const frameHeadSchema = z
   })
   .strict();
 
+type FrameHeadData = z.infer<typeof frameHeadSchema>;
 type FrameHead = { patient_id: string; device_id: string; effective_at: string };
 
 /**
@@ -290,18 +288,21 @@ export function decodeRecord(value: Buffer | string | null | undefined, clock?: 
   if (!json.ok) return json;
   const { parsed } = json;
   if (parsed === null || typeof parsed !== 'object' || !Object.hasOwn(parsed, 'envelope')) return decodeSingle(parsed, clock);
-  const head = frameHeadSchema.safeParse(parsed);
+  // The compiled checks (./plain-records.ts) take what zod would accept unchanged; zod explains the rest.
+  const head = isPlainFrameHead(parsed) ? { success: true as const, data: parsed as FrameHeadData } : frameHeadSchema.safeParse(parsed);
   if (!head.success) return { ok: false, reason: `frame-invalid: ${problemText('', head.error.issues)}` };
   const tick = judged(head.data.effective_at, clock);
   if (tick.problem) return { ok: false, reason: `frame-invalid: effective_at: ${tick.problem}` };
-  const itemSchema = head.data.envelope === FRAME_ENVELOPE_V2 ? vitalsFrameV2ItemSchema : vitalsFrameItemSchema;
+  const v2 = head.data.envelope === FRAME_ENVELOPE_V2;
+  const itemSchema = v2 ? vitalsFrameV2ItemSchema : vitalsFrameItemSchema;
   const observations: DecodedObservation[] = [];
   const invalid: { item: number; reason: string }[] = [];
   const seqs = new Set<number>();
   head.data.observations.forEach((raw, item) => {
-    const result = isPlainNumericFrameItem(raw)
-      ? { success: true as const, data: raw as VitalsFrameItem }
-      : parseWithSamples<VitalsFrameItem | VitalsFrameV2Item>(itemSchema, raw);
+    const result =
+      isPlainNumericFrameItem(raw) || (v2 && isPlainStepsChunk(raw))
+        ? { success: true as const, data: raw as VitalsFrameItem | VitalsFrameV2Item }
+        : parseWithSamples<VitalsFrameItem | VitalsFrameV2Item>(itemSchema, raw);
     if (!result.success) {
       invalid.push({ item, reason: `observations.${item} schema-invalid: ${problemText(`observations.${item}`, result.error.issues)}` });
       return;

@@ -203,6 +203,8 @@ export const OXYGEN_FLOW = { code: '3151-8', system: LOINC_SYSTEM, display: 'Inh
 
 /** The shortest sample period an ECG chunk may state, in ms (1 MHz): below it a `real` loses precision (subnormal float4). */
 export const MIN_PERIOD_MS = 0.001;
+/** Longest time between two samples of a waveform, in ms. */
+export const MAX_PERIOD_MS = 1_000;
 /** Most samples one ECG chunk may carry: 10 s at 250 Hz. */
 export const MAX_WAVEFORM_SAMPLES = 2_500;
 /** Most observations one POST /api/v1/vitals batch may carry. */
@@ -226,7 +228,7 @@ export function vitalDefinition(code: string): VitalDefinition | undefined {
 /** A calendar date PostgreSQL can read (zod's date pattern, year 0001 or later), as a regex source without anchors. */
 export const CALENDAR_DATE_PATTERN = `(?!0000)${z.regexes.date.source.slice(1, -1)}`;
 
-/** `instant`'s pattern, one object for the zod schema and the ingest's check of plain numerics (./plain-numeric.ts). */
+/** `instant`'s pattern, one object for the zod schema and the ingest's compiled checks (./plain-records.ts). */
 export const INSTANT_PATTERN =
   /^(?!0000)(?:(?:\d\d[2468][048]|\d\d[13579][26]|\d\d0[48]|[02468][048]00|[13579][26]00)-02-29|\d{4}-(?:(?:0[13578]|1[02])-(?:0[1-9]|[12]\d|3[01])|(?:0[469]|11)-(?:0[1-9]|[12]\d|30)|(?:02)-(?:0[1-9]|1\d|2[0-8])))T(?:[01]\d|2[0-3]):[0-5]\d:[0-5]\d(?:\.\d+)?(?:Z|[+-](?:0\d|1[0-5]):[0-5]\d)$/;
 
@@ -280,7 +282,7 @@ const sampleRange = `must be between ${ECG_LEAD_II.min} and ${ECG_LEAD_II.max} m
 export const periodMsSchema = z
   .number()
   .min(MIN_PERIOD_MS, `must be at least ${MIN_PERIOD_MS} ms`)
-  .max(1_000, 'must be at most 1000 ms')
+  .max(MAX_PERIOD_MS, `must be at most ${MAX_PERIOD_MS} ms`)
   .refine(isFloat4Exact, 'must be a number a float4 (real) holds exactly, e.g. at most 6 significant digits')
   .describe(
     `Time between samples in ms (4 = 250 Hz), ${MIN_PERIOD_MS} to 1000. Stored as a float4 (real) and read back unchanged: a value a float4 does not hold exactly (more than float4 precision, e.g. 4.00000001) is refused with 422, never rounded. Every decimal of at most 6 significant digits is held.`,
@@ -400,7 +402,8 @@ function samplesInRange(samples: unknown[]): boolean {
   return true;
 }
 
-function stepsInRange(steps: unknown[]): boolean {
+/** Whole numbers of 0.1 µV steps within ±MAX_SAMPLE_STEPS, every one (a v2 chunk's `sample_steps` as its schema takes them). */
+export function stepsInRange(steps: readonly unknown[]): boolean {
   for (let i = 0; i < steps.length; i++) {
     const k = steps[i];
     if (typeof k !== 'number' || !Number.isInteger(k) || k < -MAX_SAMPLE_STEPS || k > MAX_SAMPLE_STEPS) return false;
