@@ -119,6 +119,10 @@ describe('encodeBatch: a numeric observation event from its template', () => {
       offset: 2 ** 40 + i,
       k: 30,
     }));
+    // whole numbers past 10^8 are written as two halves: every width, the last below each power of ten, past 2^31, up to 2^53 - 1
+    const wholes = [1e8 - 1, 1e8, 1e8 + 1, 2 ** 31 - 1, 2 ** 31, 1_733_030_000_007, 9_007_199_199_999_999, 2 ** 53 - 2, 2 ** 53, 1e21];
+    for (let digits = 9; digits <= 16; digits++) wholes.push(10 ** digits - 1, 10 ** digits, 10 ** digits + 10 ** (digits - 9));
+    wholes.forEach((whole, i) => events.push({ ...numeric(`pat-w${i}`, whole, '59408-5', 97, '%'), offset: whole }));
     const b: LiveBatch = { v: 1, partition: 11, first: 0, last: 2 ** 40 + 9, events };
     const stringify = vi.spyOn(JSON, 'stringify');
     let bytes: Buffer;
