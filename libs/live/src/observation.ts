@@ -159,26 +159,47 @@ export function writeFoldedSamplesText(out: ByteWriter, samples: readonly number
  * sample is off the grid, out of range or a hole (then JSON's text is the caller's to write).
  */
 function writeFoldedSamples(buf: Buffer, at: number, samples: readonly number[]): number | undefined {
+  const steps = stepsOfSamples.get(samples);
+  if (steps !== undefined && steps.length === samples.length) return writeStepsText(buf, at, steps);
   let p = at;
   for (let i = 0; i < samples.length; i++) {
     const x = samples[i];
     if (x === undefined) return undefined; // a hole: the general form writes it
-    let k = Math.round(x * SAMPLE_STEPS_PER_MV);
+    const k = Math.round(x * SAMPLE_STEPS_PER_MV);
     if (k / SAMPLE_STEPS_PER_MV !== x || k > 999_999 || k < -999_999) return undefined;
     if (i > 0) buf[p++] = 44; // ,
-    if (k < 0) {
-      buf[p++] = 45; // -
-      k = -k;
-    }
-    const whole = (k / SAMPLE_STEPS_PER_MV) | 0;
-    const frac = k - whole * SAMPLE_STEPS_PER_MV;
-    if (whole >= 10) buf[p++] = 48 + ((whole / 10) | 0);
-    buf[p++] = 48 + (whole % 10);
-    if (frac > 0) {
-      buf[p++] = 46; // .
-      const digits = FRACTION_DIGITS[frac] as number;
-      for (let d = 0, at4 = frac * 4; d < digits; d++) buf[p++] = FRACTION_TEXT[at4 + d] as number;
-    }
+    p = writeStepText(buf, p, k);
+  }
+  return p;
+}
+
+/** `writeFoldedSamples` of the samples made from `steps` (`stepPotential` of each), written from the steps themselves; undefined past ±999,999 steps. */
+function writeStepsText(buf: Buffer, at: number, steps: Int32Array): number | undefined {
+  let p = at;
+  for (let i = 0; i < steps.length; i++) {
+    const k = steps[i] as number;
+    if (k > 999_999 || k < -999_999) return undefined;
+    if (i > 0) buf[p++] = 44; // ,
+    p = writeStepText(buf, p, k);
+  }
+  return p;
+}
+
+/** The shortest decimal of k/10,000 (k whole, within ±999,999) written at `p`; the position after it. */
+function writeStepText(buf: Buffer, p: number, step: number): number {
+  let k = step;
+  if (k < 0) {
+    buf[p++] = 45; // -
+    k = -k;
+  }
+  const whole = (k / SAMPLE_STEPS_PER_MV) | 0;
+  const frac = k - whole * SAMPLE_STEPS_PER_MV;
+  if (whole >= 10) buf[p++] = 48 + ((whole / 10) | 0);
+  buf[p++] = 48 + (whole % 10);
+  if (frac > 0) {
+    buf[p++] = 46; // .
+    const digits = FRACTION_DIGITS[frac] as number;
+    for (let d = 0, at4 = frac * 4; d < digits; d++) buf[p++] = FRACTION_TEXT[at4 + d] as number;
   }
   return p;
 }
@@ -210,8 +231,23 @@ export function storedObservation(o: VitalsObservation, steps?: Int32Array | nul
     value: ecg ? null : (o as { value: number }).value,
     unit: o.unit,
     sample_period_ms: ecg ? float4(ecg.period_ms) : null,
-    samples: ecg ? (steps ? stepPotentials(steps) : foldedSamples(ecg)) : null, // float4 of a folded sample is itself (see foldedSamples)
+    samples: ecg ? (steps ? samplesOfSteps(steps) : foldedSamples(ecg)) : null, // float4 of a folded sample is itself (see foldedSamples)
   });
+}
+
+/**
+ * The whole 0.1 µV steps a samples array was made from (`samplesOfSteps`: the ingest's decoded
+ * steps), so that its text (`foldedSamplesText`, the live message's `writeFoldedSamplesText`) is
+ * written from them: no float-to-step per sample, 2.9–3.4 µs a 1 s chunk instead of 5.3–5.5. An
+ * array is never changed after it is made here (the events' data is read only).
+ */
+const stepsOfSamples = new WeakMap<readonly number[], Int32Array>();
+
+/** `stepPotentials(steps)`, remembered as made from `steps` (`stepsOfSamples`). */
+function samplesOfSteps(steps: Int32Array): number[] {
+  const samples = stepPotentials(steps);
+  stepsOfSamples.set(samples, steps);
+  return samples;
 }
 
 /** A number as a `real` column reads it back: one rule, in @vitalis/schemas (its `period_ms` check uses it too). */

@@ -155,6 +155,49 @@ describe('encodeBatch: a numeric observation event from its template', () => {
   });
 });
 
+describe('encodeBatch: an ECG chunk event from its template', () => {
+  const grid = Array.from({ length: 250 }, (_, i) => Math.round(Math.sin(i / 9) * 15_000) / 10_000);
+  const withWaveform = (e: LiveEvent, waveform: Record<string, unknown>): LiveEvent =>
+    ({ ...e, data: { ...e.data, waveform } }) as unknown as LiveEvent;
+
+  it('writes chunks without JSON.stringify, byte for byte its text, at the edges of their numbers', () => {
+    const events = [0, 1, 2 ** 31, 1_733_030_000_007, Number.MAX_SAFE_INTEGER].map((seq, i) => ({
+      ...ecg(`pat-${i}`, seq, i === 0 ? [] : grid, [0, -0.5, 0.12345, 3, 10][i]),
+      offset: 2 ** 33 + i,
+    }));
+    events.push(withWaveform(events[1] as LiveEvent, { origin: 0, period_ms: 0.0010000000474974513, samples: [20, -20, 0.0001] }));
+    const b: LiveBatch = { v: 1, partition: 5, first: 0, last: 2 ** 33 + 9, events };
+    const stringify = vi.spyOn(JSON, 'stringify');
+    let bytes: Buffer;
+    try {
+      bytes = encodeBatch(b);
+      expect(stringify).not.toHaveBeenCalled(); // the template wrote every event
+    } finally {
+      stringify.mockRestore();
+    }
+    expect(bytes.equals(Buffer.from(JSON.stringify(b)))).toBe(true);
+  });
+
+  it('leaves to JSON.stringify what the template cannot write as JSON does, with the same bytes', () => {
+    const plain = ecg('pat-8', 8, grid);
+    const d = plain.data as unknown as Record<string, unknown>;
+    const w = d.waveform as Record<string, unknown>;
+    const odd: LiveEvent[] = [
+      { ...plain, data: { ...d, device_id: 'mon-"q"' } } as unknown as LiveEvent,
+      { ...plain, data: { ...d, unit: 'm\nV' } } as unknown as LiveEvent,
+      { ...plain, data: { ...d, note: 'x' } } as unknown as LiveEvent, // a key the template does not know
+      { ...plain, patient_id: 'pat-\u0001' },
+      withWaveform(plain, { period_ms: w.period_ms, origin: w.origin, samples: w.samples }), // another order
+      withWaveform(plain, { ...w, lead: 'II' }),
+      withWaveform(plain, { ...w, origin: Number.NaN }),
+      withWaveform(plain, { ...w, period_ms: Number.POSITIVE_INFINITY }),
+      withWaveform(plain, { ...w, samples: [0.1, 0.123456, 1e21] }), // off the grid: JSON's own numbers
+    ];
+    const b: LiveBatch = { v: 1, partition: 3, first: 0, last: 12, events: [plain, ...odd] };
+    expect(encodeBatch(b).equals(Buffer.from(JSON.stringify(b)))).toBe(true);
+  });
+});
+
 describe('eventJson', () => {
   it('writes an array of numbers as JSON does, ECG samples included', () => {
     for (const a of [[], [0], [-0], [0.1234, -10, 10], [0.123456], [Number.NaN, 1]]) expect(eventJson(a)).toBe(JSON.stringify(a));
