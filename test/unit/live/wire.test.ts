@@ -65,6 +65,19 @@ const alert: LiveEvent = {
   },
 };
 
+/** `encodeBatch(b)` writes every event from a template (JSON.stringify is never called) and its bytes are JSON.stringify's. */
+function expectEveryEventFromItsTemplate(b: LiveBatch): void {
+  const stringify = vi.spyOn(JSON, 'stringify');
+  let bytes: Buffer;
+  try {
+    bytes = encodeBatch(b);
+    expect(stringify).not.toHaveBeenCalled();
+  } finally {
+    stringify.mockRestore();
+  }
+  expect(bytes.equals(Buffer.from(JSON.stringify(b)))).toBe(true);
+}
+
 describe('encodeBatch', () => {
   it('is JSON.stringify of the batch for numerics, ECG chunks (on and off the 0.1 µV grid), alerts and a trace', () => {
     const grid = Array.from({ length: 250 }, (_, i) => Math.round(Math.sin(i / 9) * 15_000) / 10_000);
@@ -124,15 +137,7 @@ describe('encodeBatch: a numeric observation event from its template', () => {
     for (let digits = 9; digits <= 16; digits++) wholes.push(10 ** digits - 1, 10 ** digits, 10 ** digits + 10 ** (digits - 9));
     wholes.forEach((whole, i) => events.push({ ...numeric(`pat-w${i}`, whole, '59408-5', 97, '%'), offset: whole }));
     const b: LiveBatch = { v: 1, partition: 11, first: 0, last: 2 ** 40 + 9, events };
-    const stringify = vi.spyOn(JSON, 'stringify');
-    let bytes: Buffer;
-    try {
-      bytes = encodeBatch(b);
-      expect(stringify).not.toHaveBeenCalled(); // the template wrote every event
-    } finally {
-      stringify.mockRestore();
-    }
-    expect(bytes.equals(Buffer.from(JSON.stringify(b)))).toBe(true);
+    expectEveryEventFromItsTemplate(b);
   });
 
   it('leaves to JSON.stringify what the template cannot write as JSON does, with the same bytes', () => {
@@ -165,17 +170,12 @@ describe('encodeBatch: an ECG chunk event from its template', () => {
       ...ecg(`pat-${i}`, seq, i === 0 ? [] : grid, [0, -0.5, 0.12345, 3, 10][i]),
       offset: 2 ** 33 + i,
     }));
-    events.push(withWaveform(events[1] as LiveEvent, { origin: 0, period_ms: 0.0010000000474974513, samples: [20, -20, 0.0001] }));
+    events.push(
+      withWaveform(events[1] as LiveEvent, { origin: 0, period_ms: 0.0010000000474974513, samples: [20, -20, 0.0001] }),
+      withWaveform(events[2] as LiveEvent, { origin: -0.5, period_ms: 1000, samples: [0.5, -0.25] }),
+    );
     const b: LiveBatch = { v: 1, partition: 5, first: 0, last: 2 ** 33 + 9, events };
-    const stringify = vi.spyOn(JSON, 'stringify');
-    let bytes: Buffer;
-    try {
-      bytes = encodeBatch(b);
-      expect(stringify).not.toHaveBeenCalled(); // the template wrote every event
-    } finally {
-      stringify.mockRestore();
-    }
-    expect(bytes.equals(Buffer.from(JSON.stringify(b)))).toBe(true);
+    expectEveryEventFromItsTemplate(b);
   });
 
   it('leaves to JSON.stringify what the template cannot write as JSON does, with the same bytes', () => {
