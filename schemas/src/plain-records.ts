@@ -61,7 +61,7 @@ export function isPlainNumericFrameItem(
   return isObject(value) && hasItemFields(value, 4) && isMeasurement(value);
 }
 
-/** A frame item's own fields besides the measurement: seq, and effective_at when it names its own time; `fields` keys without that. */
+/** A frame item's seq, and its own effective_at when it names one: `fields` keys in all without an own time, one more with it. */
 function hasItemFields(o: Fields, fields: number): boolean {
   const ownTime = Object.hasOwn(o, 'effective_at');
   if (ownTime && !isInstant(o.effective_at)) return false;
