@@ -44,6 +44,13 @@ function validWhole(): Value[] {
   return out;
 }
 
+/** One field of `v` changed, added or taken away, each in turn. */
+function oneFieldChanged(v: Value, changes: Array<[string, unknown]>): Value[] {
+  const out: Value[] = changes.map(([key, value]) => ({ ...v, [key]: value }));
+  for (const key of Object.keys(v)) out.push(Object.fromEntries(Object.entries(v).filter(([k]) => k !== key)));
+  return out;
+}
+
 /** Each way a value can be wrong (or merely not plain): one field changed, added or taken away. */
 function variantsOf(v: Value): Value[] {
   const changes: Array<[string, unknown]> = [
@@ -75,8 +82,7 @@ function variantsOf(v: Value): Value[] {
     ['unit', undefined],
     ['extra', 1],
   ];
-  const out: Value[] = changes.map(([key, value]) => ({ ...v, [key]: value }));
-  for (const key of Object.keys(v)) out.push(Object.fromEntries(Object.entries(v).filter(([k]) => k !== key)));
+  const out = oneFieldChanged(v, changes);
   const def = NUMERIC_VITALS[v.code as keyof typeof NUMERIC_VITALS];
   out.push({ ...v, value: def.min - 1e-9 }, { ...v, value: def.max + 1e-9 });
   return out;
@@ -147,13 +153,6 @@ function holdsToZod(isPlain: (v: unknown) => boolean, schema: z.ZodType, valid: 
     }
   }
   return refused;
-}
-
-/** One field of `v` changed, added or taken away, each in turn. */
-function oneFieldChanged(v: Value, changes: Array<[string, unknown]>): Value[] {
-  const out: Value[] = changes.map(([key, value]) => ({ ...v, [key]: value }));
-  for (const key of Object.keys(v)) out.push(Object.fromEntries(Object.entries(v).filter(([k]) => k !== key)));
-  return out;
 }
 
 describe('the compiled check of a frame head', () => {
